@@ -1,0 +1,107 @@
+# crosscheck: one Makefile.  `make run` and `make test` are all a fresh Debian
+# machine needs: both install missing packages first (scripts/deps.sh).
+#
+#   make            bin/crosscheck and libcrosscheck.a
+#   make test       build and run every CUnit suite
+#   make run        build and run the default cross-check (verdict table + report)
+#   make bench      dedispersion benchmark to reports/bench-dedisperse.json
+#   make sanitize   the tests under ASan + UBSan (separate build tree)
+#   make install PREFIX=/usr/local
+#   make clean
+#   V=1 shows full commands.
+
+PREFIX ?= /usr/local
+BUILD  ?= build
+BIN    ?= bin
+OPT    ?= -O2
+SAN    ?=
+CC     ?= cc
+
+PKGS     := gsl fftw3 fftw3f jansson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+MODDIRS  := core reference optimized/cpu synth compare reports
+CPPFLAGS += -D_GNU_SOURCE $(addprefix -I,$(MODDIRS)) -Icli
+CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Werror -fopenmp $(SAN) $(PKG_CFLAGS)
+LDFLAGS  += -fopenmp $(SAN)
+LDLIBS   += $(PKG_LIBS) -lm
+
+LIB_SRC  := $(wildcard $(addsuffix /*.c,$(MODDIRS)))
+CLI_SRC  := $(wildcard cli/*.c)
+TEST_SRC := $(wildcard tests/test_*.c)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
+LIBA     := $(BUILD)/libcrosscheck.a
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+.PHONY: all deps test test-only run bench sanitize install clean
+all: $(BIN)/crosscheck libcrosscheck.a $(TEST_BIN)
+
+deps:
+	@sh scripts/deps.sh
+
+# The optimized kernels get -O3; everything else the default.
+$(BUILD)/optimized/%.o: OPT := -O3
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBA): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+libcrosscheck.a: $(LIBA)
+	$(Q)cp $< $@
+
+$(BIN)/crosscheck: $(CLI_OBJ) $(LIBA)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
+
+$(BUILD)/tests/xc_test.o: tests/xc_test.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BIN)/tests/%: tests/%.c $(BUILD)/tests/xc_test.o $(LIBA)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(BUILD)/tests/xc_test.o $(LIBA) $(LDLIBS) -lcunit
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory test-only
+
+test-only: $(BIN)/crosscheck $(TEST_BIN)
+	$(Q)sh tests/run.sh $(BIN)
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN)/crosscheck
+	$(Q)$(BIN)/crosscheck run
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN)/crosscheck
+	$(Q)mkdir -p reports
+	$(Q)$(BIN)/crosscheck bench dedisperse -json reports/bench-dedisperse.json
+
+sanitize: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=build/san BIN=build/san/bin OPT=-O1 \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	    test-only
+
+install: $(BIN)/crosscheck libcrosscheck.a
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/crosscheck
+	install -m 755 $(BIN)/crosscheck $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 libcrosscheck.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(wildcard $(addsuffix /xc_*.h,$(MODDIRS))) $(DESTDIR)$(PREFIX)/include/crosscheck/
+
+clean:
+	rm -rf build bin libcrosscheck.a
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,40 @@
+/* xc_ddstream.h: dedisperse a filterbank file of any size into a plane on disk,
+ * gulp by gulp: each gulp reads nout + max_delay spectra and yields nout output
+ * samples, nout a multiple of every range's downsample factor, so the result is
+ * the same as one pass over the whole file. */
+#ifndef XC_DDSTREAM_H
+#define XC_DDSTREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xc_dedisperse.h"
+#include "xc_filterbank.h"
+#include "xc_planefile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const xc_dedisperser *impl;
+    const xc_convention *conv;
+    const xc_dmplan *plan;
+    const uint8_t *killmask;    /* NULL = all channels */
+    int ifno;                   /* which IF to dedisperse */
+    size_t gulp;                /* output samples per gulp (0: about 64 MiB of input) */
+    xc_ddopts opts;
+    int quiet;                  /* no progress meter */
+    const char *input_name;     /* for metadata and messages */
+    const char *cmdline;
+} xc_ddstream_args;
+
+/* Dedisperses everything r holds into OUT.json + OUT.r<k>.npy (atomically).
+ * *seconds (if not NULL) gets the time spent inside the implementation. */
+xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a,
+                               double *seconds, xc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

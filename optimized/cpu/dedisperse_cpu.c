@@ -1,0 +1,370 @@
+/* The CPU dedisperser: AstroAccelerate's tiled CPU algorithm (Novotny et al.
+ * 2023, section 3 and Algorithm 2) with exact integer sums.
+ *
+ * Per downsample factor the unmasked channels are copied once into a
+ * channel-major, time-scrunched array of the narrowest integer type that holds
+ * (2^nbits-1)*ds (cpu_convert.c).  The output of a range is cut into work items
+ * of tile_t samples x tile_dm trials, shared out by OpenMP; inside one, the
+ * channels are taken tile_c at a time and the kernel (cpu_kernels.c) sums them
+ * into a register block of time samples in a narrow type, widened into uint64
+ * (float input: float, widened into double) once per channel tile.  Each output
+ * sample is summed by one work item in a fixed order, so the result does not
+ * depend on the thread count; integer results equal the reference bit for bit.
+ *
+ * Float input: a channel tile is summed in float and the tiles in double, and a
+ * scrunched sample is rounded once from a double sum.  For non-negative input
+ * the result is within N*2^-24*max|ref| of the reference, N = unmasked
+ * channels * ds (the registry's float_tol 1): every sample passes through at
+ * most ct-1 float additions plus one rounding when scrunched, and ct + 1 <= N
+ * whenever an addition happens at all (a single unscrunched channel is exact). */
+#include <limits.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_internal.h"
+
+xc_status xc_cpu_layout_for(int nbits, int ds, xc_cpu_layout *out, xc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (ds < 1)
+        return xc_error_set(err, XC_EINVAL, "cpu: downsample: %d must be >= 1", ds);
+    if (nbits == 32) {
+        *out = (xc_cpu_layout){XC_CPU_F32, XC_CPU_F32, 4, 4, 0, XC_CPU_BLOCK_F32};
+        return XC_OK;
+    }
+    if (nbits != 1 && nbits != 2 && nbits != 4 && nbits != 8 && nbits != 16)
+        return xc_error_set(err, XC_EINVAL, "cpu: nbits: %d is not supported (1, 2, 4, 8, 16, 32)", nbits);
+    /* Largest scrunched value; < 2^47 for any int ds. */
+    unsigned long long v = ((1ull << nbits) - 1ull) * (unsigned long long)ds;
+    if (v <= UINT8_MAX)
+        *out = (xc_cpu_layout){XC_CPU_U8, XC_CPU_U16, 1, 2, UINT16_MAX / v, XC_CPU_BLOCK_U8};
+    else if (v <= UINT16_MAX)
+        *out = (xc_cpu_layout){XC_CPU_U16, XC_CPU_U32, 2, 4, UINT32_MAX / v, XC_CPU_BLOCK_U16};
+    else if (v <= UINT32_MAX)
+        *out = (xc_cpu_layout){XC_CPU_U32, XC_CPU_U32, 4, 4, UINT32_MAX / v, XC_CPU_BLOCK_U32};
+    else
+        *out = (xc_cpu_layout){XC_CPU_U64, XC_CPU_U64, 8, 8, UINT64_MAX / v, XC_CPU_BLOCK_U64};
+    return XC_OK;
+}
+
+const char *xc_cpu_isa(int *vector_bytes)
+{
+    /* The same order as the target_clones resolver in cpu_kernels.c. */
+    int vb = 16;
+    const char *name = "baseline SSE2";
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("x86-64-v4")) {
+        vb = 64;
+        name = "x86-64-v4 (AVX-512BW)";
+    } else if (__builtin_cpu_supports("avx2")) {
+        vb = 32;
+        name = "AVX2";
+    }
+    if (vector_bytes)
+        *vector_bytes = vb;
+    return name;
+}
+
+/* ---- output scaling ------------------------------------------------------ */
+
+typedef struct {
+    int replica;              /* 1: xc_cpu_scale_*; 0: call xc_scale_* per sample */
+    int kind;
+    float k1, k2;
+    const xc_convention *cv;
+    int nchans, ds, nbits;
+} scaler;
+
+/* Sets up the vectorized copy of xc_scale_real and keeps it only if it agrees
+ * bit for bit with the library functions on probe sums spanning every
+ * magnitude; otherwise falls back to calling them (slower, same result). */
+static void scaler_init(scaler *s, const xc_convention *cv, int nchans, int ds, int nbits)
+{
+    *s = (scaler){0, (int)cv->scaling, 1.0f, 1.0f, cv, nchans, ds, nbits};
+    switch (cv->scaling) {
+    case XC_SCALE_SUM:
+        break;
+    case XC_SCALE_DEDISP:
+        s->k1 = (nbits >= 32 ? 1.0f : (float)((1u << nbits) - 1u)) * (float)nchans;
+        s->k2 = (3.f * 1024.f) / 255.f / 16.f;
+        break;
+    case XC_SCALE_MEAN_AA:
+        s->k1 = (float)nchans;
+        s->k2 = (float)ds;
+        break;
+    default:
+        return;
+    }
+    static const uint64_t iprobe[] = {0, 1, 2, 3, 7, 100, 255, 256, 1000, 65535, 65536, 1234567,
+                                      16777215, 16777216, 16777217, 123456789, 2147483653ull,
+                                      1099511627779ull, 4503599627370497ull};
+    static const double fprobe[] = {0.0, -0.0, 1.0, -1.5, 0.1, 1e-30, 3.0e10, -7.25e5,
+                                    16777217.0, 1.0e-45, 123.456};
+    float a[sizeof iprobe / sizeof iprobe[0]];
+    float b[sizeof fprobe / sizeof fprobe[0]];
+    xc_cpu_scale_u64(s->kind, s->k1, s->k2, iprobe, a, sizeof iprobe / sizeof iprobe[0]);
+    xc_cpu_scale_f64(s->kind, s->k1, s->k2, fprobe, b, sizeof fprobe / sizeof fprobe[0]);
+    for (size_t i = 0; i < sizeof iprobe / sizeof iprobe[0]; i++) {
+        float r = xc_scale_int(cv, iprobe[i], nchans, ds, nbits);
+        if (memcmp(&r, &a[i], sizeof r))
+            return;
+    }
+    for (size_t i = 0; i < sizeof fprobe / sizeof fprobe[0]; i++) {
+        float r = xc_scale_real(cv, fprobe[i], nchans, ds, nbits);
+        if (memcmp(&r, &b[i], sizeof r))
+            return;
+    }
+    s->replica = 1;
+}
+
+static void scale_u64(const scaler *s, const uint64_t *sum, float *out, size_t n)
+{
+    if (s->replica)
+        xc_cpu_scale_u64(s->kind, s->k1, s->k2, sum, out, n);
+    else
+        for (size_t i = 0; i < n; i++)
+            out[i] = xc_scale_int(s->cv, sum[i], s->nchans, s->ds, s->nbits);
+}
+
+static void scale_f64(const scaler *s, const double *sum, float *out, size_t n)
+{
+    if (s->replica)
+        xc_cpu_scale_f64(s->kind, s->k1, s->k2, sum, out, n);
+    else
+        for (size_t i = 0; i < n; i++)
+            out[i] = xc_scale_real(s->cv, sum[i], s->nchans, s->ds, s->nbits);
+}
+
+/* ---- one range ------------------------------------------------------------ */
+
+typedef struct {
+    const xc_ddjob *job;
+    const xc_cpu_layout *lay;
+    const int *chans;         /* unmasked channels */
+    int m;                    /* how many */
+    const void *x;            /* channel-major copy, m rows of `stride` samples */
+    size_t stride;
+    int nthreads;
+} range_ctx;
+
+static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+
+/* Fills the pointer table of one channel tile: input row of unmasked channel
+ * c0+i, shifted by its delay at trial d0+d and by the work item's first sample. */
+#define FILL_ROWS(T)                                                                           \
+    do {                                                                                       \
+        const T *x = (const T *)rc->x;                                                         \
+        const T **rows = (const T **)rowbuf;                                                   \
+        for (int d = 0; d < nd; d++) {                                                         \
+            const int32_t *dl = delays + (size_t)(d0 + (size_t)d) * (size_t)nchans;            \
+            for (int i = 0; i < nci; i++) {                                                    \
+                int c = rc->chans[c0 + i];                                                     \
+                rows[(size_t)d * (size_t)nci + (size_t)i] =                                    \
+                    x + (size_t)(c0 + i) * rc->stride + (size_t)dl[c] + t0;                    \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
+
+static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_error *err)
+{
+    const xc_ddjob *job = rc->job;
+    const xc_dmrange *r = &job->plan->r[k];
+    const xc_cpu_layout *lay = rc->lay;
+    const int32_t *delays = job->delays[k];
+    const int nchans = job->in->nchans, ds = r->ds;
+    const size_t nout = o->nsamp, ndm = r->ndm;
+    if (nout == 0 || ndm == 0)
+        return XC_OK;
+
+    const xc_ddopts *op = &job->opts;
+    const size_t B = (size_t)lay->block;
+    size_t tt = round_up(op->tile_t > 0 ? (size_t)op->tile_t : XC_CPU_TILE_T, B);
+    if (tt > round_up(nout, B))
+        tt = round_up(nout, B);
+    size_t td = op->tile_dm > 0 ? (size_t)op->tile_dm : XC_CPU_TILE_DM;
+    if (td > ndm)
+        td = ndm;
+    unsigned long long ct = op->tile_c > 0 ? (unsigned long long)op->tile_c : XC_CPU_TILE_C;
+    if (lay->narrow_channels && ct > lay->narrow_channels)
+        ct = lay->narrow_channels;
+    if (ct > (unsigned long long)rc->m)
+        ct = rc->m > 0 ? (unsigned long long)rc->m : 1;
+    const size_t ntt = (nout + tt - 1) / tt, ndt = (ndm + td - 1) / td;
+    const int m = rc->m;
+
+    scaler sc;
+    scaler_init(&sc, job->conv, nchans, ds, job->in->nbits);
+
+    int failed = 0;
+#pragma omp parallel num_threads(rc->nthreads)
+    {
+        const int isfloat = lay->store == XC_CPU_F32;
+        void *wide = malloc(td * tt * (isfloat ? sizeof(double) : sizeof(uint64_t)));
+        void **rowbuf = malloc(td * (size_t)ct * sizeof(void *));
+        if (!wide || !rowbuf) {
+#pragma omp atomic write
+            failed = 1;
+        }
+#pragma omp barrier
+        int ok;
+#pragma omp atomic read
+        ok = failed;
+        ok = !ok;
+#pragma omp for schedule(dynamic, 1) collapse(2)
+        for (size_t it = 0; it < ntt; it++)
+            for (size_t id = 0; id < ndt; id++) {
+                if (!ok)
+                    continue;
+                const size_t t0 = it * tt, d0 = id * td;
+                const size_t nt = nout - t0 < tt ? nout - t0 : tt;
+                const int nd = (int)(ndm - d0 < td ? ndm - d0 : td);
+                const int nblk = (int)((nt + B - 1) / B);
+                memset(wide, 0, (size_t)nd * tt * (isfloat ? sizeof(double) : sizeof(uint64_t)));
+                for (int c0 = 0; c0 < m; c0 += (int)ct) {
+                    const int nci = m - c0 < (int)ct ? m - c0 : (int)ct;
+                    switch (lay->store) {
+                    case XC_CPU_U8:
+                        FILL_ROWS(uint8_t);
+                        xc_cpu_tile_u8((const uint8_t *const *)rowbuf, nd, nci, nblk, wide, tt);
+                        break;
+                    case XC_CPU_U16:
+                        FILL_ROWS(uint16_t);
+                        xc_cpu_tile_u16((const uint16_t *const *)rowbuf, nd, nci, nblk, wide, tt);
+                        break;
+                    case XC_CPU_U32:
+                        FILL_ROWS(uint32_t);
+                        xc_cpu_tile_u32((const uint32_t *const *)rowbuf, nd, nci, nblk, wide, tt);
+                        break;
+                    case XC_CPU_U64:
+                        FILL_ROWS(uint64_t);
+                        xc_cpu_tile_u64((const uint64_t *const *)rowbuf, nd, nci, nblk, wide, tt);
+                        break;
+                    case XC_CPU_F32:
+                        FILL_ROWS(float);
+                        xc_cpu_tile_f32((const float *const *)rowbuf, nd, nci, nblk, wide, tt);
+                        break;
+                    }
+                }
+                for (int d = 0; d < nd; d++) {
+                    float *dst = o->data + (d0 + (size_t)d) * nout + t0;
+                    if (isfloat)
+                        scale_f64(&sc, (const double *)wide + (size_t)d * tt, dst, nt);
+                    else
+                        scale_u64(&sc, (const uint64_t *)wide + (size_t)d * tt, dst, nt);
+                }
+            }
+        free(wide);
+        free(rowbuf);
+    }
+    if (failed)
+        return xc_error_set(err, XC_ENOMEM, "cpu: out of memory for the per-thread tiles (%zu x %zu samples)",
+                            td, tt);
+    return XC_OK;
+}
+
+/* ---- driver ---------------------------------------------------------------- */
+
+static xc_status check_opts(const xc_ddopts *o, xc_error *err)
+{
+    if (o->threads < 0 || o->threads > 4096)
+        return xc_error_set(err, XC_EINVAL, "cpu: threads: %d must be 0 (default) or 1..4096", o->threads);
+    if (o->tile_t < 0 || o->tile_t > (1 << 24))
+        return xc_error_set(err, XC_EINVAL, "cpu: tile_t: %d must be 0 (default) or 1..%d", o->tile_t, 1 << 24);
+    if (o->tile_dm < 0 || o->tile_dm > (1 << 20))
+        return xc_error_set(err, XC_EINVAL, "cpu: tile_dm: %d must be 0 (default) or 1..%d", o->tile_dm, 1 << 20);
+    if (o->tile_c < 0)
+        return xc_error_set(err, XC_EINVAL, "cpu: tile_c: %d must be 0 (default) or positive", o->tile_c);
+    return XC_OK;
+}
+
+xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    const xc_block *in = job->in;
+    const int nc = in->nchans;
+    const int nr = job->plan->nranges;
+    xc_status st = check_opts(&job->opts, err);
+    if (st)
+        return st;
+    if (out->nranges != nr)
+        return xc_error_set(err, XC_EINVAL, "cpu: plane has %d ranges, plan %d", out->nranges, nr);
+    for (int k = 0; k < nr; k++) {
+        const xc_dmrange *r = &job->plan->r[k];
+        if (out->r[k].ndm != r->ndm || out->r[k].nsamp != job->nout / (size_t)r->ds)
+            return xc_error_set(err, XC_EINVAL, "cpu: plane range %d has the wrong shape (%zu x %zu, want %zu x %zu)",
+                                k, out->r[k].ndm, out->r[k].nsamp, r->ndm, job->nout / (size_t)r->ds);
+    }
+    const int nthreads = job->opts.threads > 0 ? job->opts.threads : omp_get_max_threads();
+
+    int *chans = malloc((size_t)nc * sizeof *chans);
+    size_t *need = calloc((size_t)nr, sizeof *need);
+    int *done = calloc((size_t)nr, sizeof *done);
+    if (!chans || !need || !done) {
+        free(chans);
+        free(need);
+        free(done);
+        return xc_error_set(err, XC_ENOMEM, "cpu: out of memory");
+    }
+    int m = 0;
+    for (int c = 0; c < nc; c++)
+        if (!job->killmask || job->killmask[c])
+            chans[m++] = c;
+
+    /* Scrunched samples each range reads: nout/ds + its largest delay.  The
+     * delays come from the job, so check them rather than trust max_delay. */
+    for (int k = 0; k < nr && !st; k++) {
+        const xc_dmrange *r = &job->plan->r[k];
+        int32_t maxd = 0;
+        const size_t n = r->ndm * (size_t)nc;
+        for (size_t i = 0; i < n; i++) {
+            int32_t d = job->delays[k][i];
+            if (d < 0) {
+                st = xc_error_set(err, XC_EINVAL, "cpu: range %d: negative delay %d", k, (int)d);
+                break;
+            }
+            if (d > maxd)
+                maxd = d;
+        }
+        need[k] = job->nout / (size_t)r->ds + (size_t)maxd;
+        if (!st && need[k] > in->nsamp / (size_t)r->ds)
+            st = xc_error_set(err, XC_EINVAL,
+                              "cpu: range %d: delay %d (x ds %d) reaches past the %zu input samples",
+                              k, (int)maxd, r->ds, in->nsamp);
+    }
+
+    /* One copy per distinct downsample factor, shared by its ranges. */
+    for (int k = 0; k < nr && !st; k++) {
+        if (done[k])
+            continue;
+        const int ds = job->plan->r[k].ds;
+        xc_cpu_layout lay;
+        st = xc_cpu_layout_for(in->nbits, ds, &lay, err);
+        if (st)
+            break;
+        size_t ns = 0;
+        for (int q = k; q < nr; q++)
+            if (job->plan->r[q].ds == ds && need[q] > ns)
+                ns = need[q];
+        const size_t stride = round_up(ns + (size_t)lay.block, 64);
+        void *x = NULL;
+        size_t bytes = (size_t)m * stride * (size_t)lay.store_bytes;
+        if (bytes && !(x = aligned_alloc(64, bytes))) {
+            st = xc_error_set(err, XC_ENOMEM, "cpu: out of memory for the %d x %zu channel-major copy", m, stride);
+            break;
+        }
+        if (m)
+            xc_cpu_convert(in, chans, m, ds, ns, stride, lay.store, x, nthreads);
+        range_ctx rc = {job, &lay, chans, m, x, stride, nthreads};
+        for (int q = k; q < nr && !st; q++)
+            if (job->plan->r[q].ds == ds) {
+                st = run_range(&rc, q, &out->r[q], err);
+                done[q] = 1;
+            }
+        free(x);
+    }
+    free(chans);
+    free(need);
+    free(done);
+    return st;
+}

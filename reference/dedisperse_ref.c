@@ -1,0 +1,54 @@
+/* The reference dedisperser: the obvious loops, exact accumulation.
+ *
+ * Integer input is summed in uint64 (exact for any size we accept), float input
+ * in double.  Time scrunching sums ds input samples first (exactly), then the
+ * range's delays are applied in units of ds samples.  This file defines the
+ * semantics every other implementation is checked against; it trades all speed
+ * for being obviously right. */
+#include <stdlib.h>
+
+#include "xc_dedisperse.h"
+
+/* Exact value of input sample (scrunched sample j, channel c) as a double;
+ * for integer input the double holds an exact integer (< 2^53). */
+static double scrunched(const xc_block *in, size_t j, int c, int ds)
+{
+    double s = 0;
+    for (int i = 0; i < ds; i++) {
+        size_t idx = (j * (size_t)ds + (size_t)i) * (size_t)in->nchans + (size_t)c;
+        s += in->nbits == 32 ? (double)in->f32[idx] : (double)in->u16[idx];
+    }
+    return s;
+}
+
+xc_status xc_dedisperse_reference(const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    const xc_block *in = job->in;
+    int nc = in->nchans;
+    for (int k = 0; k < job->plan->nranges; k++) {
+        const xc_dmrange *r = &job->plan->r[k];
+        xc_planerange *o = &out->r[k];
+        int ds = r->ds;
+        if (o->ndm != r->ndm || o->nsamp != job->nout / (size_t)ds)
+            return xc_error_set(err, XC_EINVAL, "reference: plane range %d has the wrong shape", k);
+        for (size_t d = 0; d < r->ndm; d++) {
+            const int32_t *delay = job->delays[k] + d * (size_t)nc;
+            for (size_t t = 0; t < o->nsamp; t++) {
+                if (in->nbits == 32) {
+                    double sum = 0;
+                    for (int c = 0; c < nc; c++)
+                        if (!job->killmask || job->killmask[c])
+                            sum += scrunched(in, t + (size_t)delay[c], c, ds);
+                    o->data[d * o->nsamp + t] = xc_scale_real(job->conv, sum, nc, ds, in->nbits);
+                } else {
+                    uint64_t sum = 0;
+                    for (int c = 0; c < nc; c++)
+                        if (!job->killmask || job->killmask[c])
+                            sum += (uint64_t)scrunched(in, t + (size_t)delay[c], c, ds);
+                    o->data[d * o->nsamp + t] = xc_scale_int(job->conv, sum, nc, ds, in->nbits);
+                }
+            }
+        }
+    }
+    return XC_OK;
+}

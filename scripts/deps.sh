@@ -1,0 +1,28 @@
+#!/bin/sh
+# Installs the Debian packages crosscheck builds against, when any is missing.
+# Called by `make run`, `make test`, `make bench` and `make sanitize`, so a fresh
+# Debian machine needs no other set-up step.
+set -eu
+PKGS="build-essential pkg-config libgsl-dev libfftw3-dev libcunit1-dev libjansson-dev"
+missing=""
+for p in $PKGS; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+[ -z "$missing" ] && exit 0
+echo "crosscheck: installing missing packages:$missing" >&2
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "crosscheck: apt-get not found; install these packages by hand:$missing" >&2
+    exit 1
+fi
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+        echo "crosscheck: need root (or sudo) to install:$missing" >&2; exit 1
+    fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $missing

@@ -1,0 +1,332 @@
+/* test_presto.c: PRESTO .inf and .dat, checked against the GBT_J1807-0847
+ * files PRESTO wrote (datasets/sigpyproc3). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "xc_presto.h"
+#include "xc_test.h"
+
+static void tmp_path(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", xc_test_tmpdir(), name);
+}
+
+static void data_path(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/sigpyproc3/%s", xc_test_datasets(), name);
+}
+
+static int exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+static int skip_no_fixtures(char *why, size_t n)
+{
+    char path[512];
+    data_path(path, sizeof path, "GBT_J1807-0847.inf");
+    if (exists(path))
+        return 0;
+    snprintf(why, n, "%s not found", path);
+    return 1;
+}
+
+/* Reads a text file into lines (at most max); returns the count or -1. */
+static int read_lines(const char *path, char lines[][256], int max)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return -1;
+    int n = 0;
+    while (n < max && fgets(lines[n], 256, fp))
+        n++;
+    fclose(fp);
+    return n;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_FATAL(fp != NULL);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+static void test_fixture_inf(void)
+{
+    char path[512];
+    data_path(path, sizeof path, "GBT_J1807-0847.inf");
+    xc_inf inf;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, path, &err), XC_OK);
+    CU_ASSERT_STRING_EQUAL(inf.name, "GBT_J1807-0847");
+    CU_ASSERT_STRING_EQUAL(inf.telescope, "GBT");
+    CU_ASSERT_STRING_EQUAL(inf.instrument, "VEGAS");
+    CU_ASSERT_STRING_EQUAL(inf.object, "J1807-0847");
+    CU_ASSERT_STRING_EQUAL(inf.ra, "18:07:37.9999");
+    CU_ASSERT_STRING_EQUAL(inf.dec, "-08:47:43.7463");
+    CU_ASSERT_STRING_EQUAL(inf.observer, "unset");
+    XC_ASSERT_CLOSE(inf.mjd, 59313.309837974340741, 1e-9);
+    CU_ASSERT_EQUAL(inf.barycentered, 0);
+    CU_ASSERT_EQUAL(inf.n, 131072.0);
+    CU_ASSERT_EQUAL(inf.dt, 0.00016384);
+    CU_ASSERT_EQUAL(inf.breaks, 0);
+    CU_ASSERT_STRING_EQUAL(inf.band, "Radio");
+    CU_ASSERT_EQUAL(inf.beam_diam, 234000.0);
+    CU_ASSERT_EQUAL(inf.dm, 112.3802);
+    CU_ASSERT_EQUAL(inf.freq_low, 720.78125);
+    CU_ASSERT_EQUAL(inf.bw, 200.0);
+    CU_ASSERT_EQUAL(inf.nchan, 256);
+    CU_ASSERT_EQUAL(inf.chan_wid, 0.78125);
+    CU_ASSERT_STRING_EQUAL(inf.analyzer, "pkumar");
+    CU_ASSERT_STRING_EQUAL(inf.notes, "Project ID unset, Date: 2021-04-09T07:26:10.001.\n"
+                                      "    4 polns were not summed.  Samples have 8 bits.\n");
+}
+
+/* Writing the parsed file back gives PRESTO's bytes, line for line.  The MJD
+ * line is the exception: xc_inf holds the epoch in one double (about 7e-12 d
+ * resolution at MJD 59313), PRESTO in an integer day plus a fraction, so its
+ * last digits differ and it is compared as a number. */
+static void test_fixture_rewrite(void)
+{
+    char in[512], out[512];
+    data_path(in, sizeof in, "GBT_J1807-0847.inf");
+    tmp_path(out, sizeof out, "rewrite.inf");
+    xc_inf inf;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, in, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_inf_write(&inf, out, &err), XC_OK);
+    static char a[64][256], b[64][256];
+    int na = read_lines(in, a, 64), nb = read_lines(out, b, 64);
+    CU_ASSERT_EQUAL(na, 25);
+    CU_ASSERT_EQUAL_FATAL(nb, na);
+    int same = 0;
+    for (int i = 0; i < na; i++) {
+        if (strstr(a[i], "Epoch of observation")) {
+            CU_ASSERT_EQUAL(memcmp(a[i], b[i], 44), 0);
+            CU_ASSERT(strlen(a[i]) == strlen(b[i]));
+            XC_ASSERT_CLOSE(strtod(a[i] + 42, NULL), strtod(b[i] + 42, NULL), 1e-10);
+            continue;
+        }
+        if (strcmp(a[i], b[i]) != 0)
+            printf("\n  line %d differs:\n  <%s  >%s", i + 1, a[i], b[i]);
+        CU_ASSERT_STRING_EQUAL(a[i], b[i]);
+        same++;
+    }
+    CU_ASSERT_EQUAL(same, 24);
+    /* The layout rule itself: '=' at byte 40 on every key line. */
+    for (int i = 0; i < 20 && i < nb; i++)
+        CU_ASSERT_EQUAL(b[i][40], '=');
+    CU_ASSERT_STRING_EQUAL(b[9], " Number of bins in the time series      =  131072     \n");
+}
+
+static void test_roundtrip(void)
+{
+    char path[512];
+    tmp_path(path, sizeof path, "rt.inf");
+    xc_inf w, r;
+    xc_error err;
+    xc_inf_init(&w);
+    strcpy(w.name, "synthetic_DM30.00");
+    strcpy(w.telescope, "Parkes");
+    strcpy(w.instrument, "crosscheck synth");
+    strcpy(w.object, "P: 250 ms");
+    strcpy(w.ra, "05:34:31.9700");
+    strcpy(w.dec, "22:00:52.1000");
+    strcpy(w.observer, "");   /* written as PRESTO's "Unknown" */
+    w.mjd = 60000.5;
+    w.barycentered = 1;
+    w.n = 187520;
+    w.dt = 0.00032;
+    w.beam_diam = 840;
+    w.dm = 30.25;
+    w.freq_low = 1441.33;
+    w.bw = 69.76;
+    w.nchan = 64;
+    w.chan_wid = 1.09;
+    strcpy(w.notes, "two\n    lines");
+    CU_ASSERT_EQUAL_FATAL(xc_inf_write(&w, path, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&r, path, &err), XC_OK);
+    CU_ASSERT_STRING_EQUAL(r.name, w.name);
+    CU_ASSERT_STRING_EQUAL(r.telescope, "Parkes");
+    CU_ASSERT_STRING_EQUAL(r.instrument, w.instrument);
+    CU_ASSERT_STRING_EQUAL(r.object, w.object);
+    CU_ASSERT_STRING_EQUAL(r.ra, w.ra);
+    CU_ASSERT_STRING_EQUAL(r.dec, w.dec);
+    CU_ASSERT_STRING_EQUAL(r.observer, "Unknown");
+    CU_ASSERT_EQUAL(r.mjd, 60000.5);
+    CU_ASSERT_EQUAL(r.barycentered, 1);
+    CU_ASSERT_EQUAL(r.n, 187520.0);
+    CU_ASSERT_EQUAL(r.dt, 0.00032);
+    CU_ASSERT_EQUAL(r.beam_diam, 840.0);
+    CU_ASSERT_EQUAL(r.dm, 30.25);
+    CU_ASSERT_EQUAL(r.freq_low, 1441.33);
+    CU_ASSERT_EQUAL(r.bw, 69.76);
+    CU_ASSERT_EQUAL(r.nchan, 64);
+    CU_ASSERT_EQUAL(r.chan_wid, 1.09);
+    CU_ASSERT_STRING_EQUAL(r.analyzer, "crosscheck");
+    CU_ASSERT_STRING_EQUAL(r.notes, "two\n    lines");
+    static char lines[64][256];
+    CU_ASSERT_EQUAL(read_lines(path, lines, 64), 24);
+    CU_ASSERT_STRING_EQUAL(lines[7], " Epoch of observation (MJD)             =  60000.500000000000000\n");
+    CU_ASSERT_STRING_EQUAL(lines[10], " Width of each time series bin (sec)    =  0.00032\n");
+
+    /* Artificial data: PRESTO leaves out the observation and band lines. */
+    strcpy(w.telescope, "None (Artificial Data Set)");
+    CU_ASSERT_EQUAL_FATAL(xc_inf_write(&w, path, &err), XC_OK);
+    CU_ASSERT_EQUAL(read_lines(path, lines, 64), 10);
+    CU_ASSERT_STRING_EQUAL(lines[8], "    lines\n");
+    CU_ASSERT_STRING_EQUAL(lines[1], " Telescope used                         =  None (Artificial Data Set)\n");
+    CU_ASSERT_STRING_EQUAL(lines[2], " Number of bins in the time series      =  187520     \n");
+    CU_ASSERT_STRING_EQUAL(lines[5], " Data analyzed by                       =  crosscheck\n");
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&r, path, &err), XC_OK);
+    CU_ASSERT_EQUAL(r.n, 187520.0);
+    CU_ASSERT_EQUAL(r.dt, 0.00032);
+    CU_ASSERT_STRING_EQUAL(r.telescope, "None (Artificial Data Set)");
+
+    /* A fraction that rounds up at 15 decimals carries into the day. */
+    strcpy(w.telescope, "GBT");
+    w.mjd = nextafter(1.0, 0.0);   /* fraction 1 - 1.1e-16 */
+    CU_ASSERT_EQUAL_FATAL(xc_inf_write(&w, path, &err), XC_OK);
+    CU_ASSERT_EQUAL(read_lines(path, lines, 64), 24);
+    CU_ASSERT_STRING_EQUAL(lines[7], " Epoch of observation (MJD)             =  1.000000000000000\n");
+}
+
+static void test_bad_inf(void)
+{
+    char path[512];
+    xc_inf inf;
+    xc_error err;
+    tmp_path(path, sizeof path, "bad.inf");
+
+    write_text(path, " Data file name without suffix          =  x\n"
+                     " Telescope used                         =  None (Artificial Data Set)\n"
+                     " Number of bins in the time series      =  12abc\n");
+    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 3"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Number of bins in the time series"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'12abc'"));
+
+    write_text(path, " Data file name without suffix          =  x\n"
+                     " Favourite colour                       =  blue\n");
+    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 2"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'Favourite colour'"));
+
+    write_text(path, " Data file name without suffix          =  x\n"
+                     " Telescope used                         =  None (Artificial Data Set)\n"
+                     " Number of bins in the time series      =  100\n"
+                     " Width of each time series bin (sec)    =  0.001\n"
+                     " Any breaks in the data? (1 yes, 0 no)  =  1\n");
+    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 5"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "on/off"));
+
+    /* The short form (no '=' at byte 40) is read through the last '='. */
+    write_text(path, " Data file name without suffix = x\n"
+                     " Telescope used = None (Artificial Data Set)\n"
+                     " Number of bins in the time series = 100\n"
+                     " Any additional notes:\n    n\n\n");
+    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'Width of each time series bin (sec)' line missing"));
+    write_text(path, " Data file name without suffix = x\n"
+                     " Telescope used = None (Artificial Data Set)\n"
+                     " Number of bins in the time series = 100\n"
+                     " Width of each time series bin (sec) = 2.5e-4\n"
+                     " Any additional notes:\n    n\n\n");
+    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_OK);
+    CU_ASSERT_EQUAL(inf.dt, 2.5e-4);
+    CU_ASSERT_STRING_EQUAL(inf.notes, "n");
+
+    /* Writing what PRESTO could not read back is refused, leaving no file. */
+    char out[512];
+    tmp_path(out, sizeof out, "refused.inf");
+    xc_inf_init(&inf);
+    strcpy(inf.band, "X-ray");
+    CU_ASSERT_EQUAL(xc_inf_write(&inf, out, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "X-ray"));
+    xc_inf_init(&inf);
+    strcpy(inf.object, "two\nlines");
+    CU_ASSERT_EQUAL(xc_inf_write(&inf, out, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Object being observed"));
+    CU_ASSERT(!exists(out));
+}
+
+static void test_dat(void)
+{
+    char path[512];
+    tmp_path(path, sizeof path, "series.dat");
+    float src[1001];
+    for (int i = 0; i < 1001; i++)
+        src[i] = (float)sin(0.01 * i) * 1e3f + (float)i * 1e-3f;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_dat_write(path, src, 1001, &err), XC_OK);
+    float *back = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL_FATAL(xc_dat_read(path, &back, &n, &err), XC_OK);
+    CU_ASSERT_EQUAL(n, 1001);
+    CU_ASSERT_EQUAL(memcmp(back, src, sizeof src), 0);
+    free(back);
+
+    /* 7 bytes: one sample and 3 bytes over. */
+    FILE *fp = fopen(path, "ab");
+    CU_ASSERT_FATAL(fp != NULL);
+    fwrite("abc", 1, 3, fp);
+    fclose(fp);
+    CU_ASSERT_EQUAL(xc_dat_read(path, &back, &n, &err), XC_EFORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "4007 bytes"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "3 bytes left over"));
+    CU_ASSERT(back == NULL && n == 0);
+}
+
+static void test_fixture_dat(void)
+{
+    char path[512];
+    data_path(path, sizeof path, "GBT_J1807-0847.dat");
+    float *d = NULL;
+    size_t n = 0;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_dat_read(path, &d, &n, &err), XC_OK);
+    CU_ASSERT_EQUAL(n, 131072);
+    size_t bad = 0;
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        bad += !isfinite(d[i]);
+        sum += d[i];
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    /* Values seen in the file (native float32, little-endian). */
+    CU_ASSERT_EQUAL(d[0], 444259.0f);
+    CU_ASSERT_EQUAL(d[1], 445709.0f);
+    CU_ASSERT_EQUAL(d[2], 445747.0f);
+    XC_ASSERT_CLOSE(sum / (double)n, 445404.09, 0.01);
+    /* Written back, it is the same bytes. */
+    char out[512];
+    tmp_path(out, sizeof out, "gbt.dat");
+    CU_ASSERT_EQUAL(xc_dat_write(out, d, n, &err), XC_OK);
+    float *e = NULL;
+    size_t m = 0;
+    CU_ASSERT_EQUAL_FATAL(xc_dat_read(out, &e, &m, &err), XC_OK);
+    CU_ASSERT_EQUAL(m, n);
+    CU_ASSERT_EQUAL(memcmp(d, e, n * sizeof *d), 0);
+    free(d);
+    free(e);
+}
+
+int main(void)
+{
+    static const xc_testcase cases[] = {
+        {"fixture_inf", test_fixture_inf, skip_no_fixtures},
+        {"fixture_rewrite", test_fixture_rewrite, skip_no_fixtures},
+        {"roundtrip", test_roundtrip, NULL},
+        {"bad_inf", test_bad_inf, NULL},
+        {"dat", test_dat, NULL},
+        {"fixture_dat", test_fixture_dat, skip_no_fixtures},
+    };
+    return xc_test_run("presto", cases, XC_NCASES(cases));
+}

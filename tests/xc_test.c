@@ -1,0 +1,67 @@
+#include "xc_test.h"
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmpdir[256];
+
+static void cleanup_tmpdir(void)
+{
+    if (tmpdir[0]) {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "warning: could not remove %s\n", tmpdir);
+    }
+}
+
+const char *xc_test_tmpdir(void)
+{
+    if (!tmpdir[0]) {
+        const char *base = getenv("TMPDIR");
+        snprintf(tmpdir, sizeof tmpdir, "%s/xc_test.XXXXXX", base && *base ? base : "/tmp");
+        if (!mkdtemp(tmpdir)) {
+            perror("mkdtemp");
+            exit(2);
+        }
+        atexit(cleanup_tmpdir);
+    }
+    return tmpdir;
+}
+
+const char *xc_test_datasets(void)
+{
+    const char *d = getenv("XC_DATASETS");
+    return d && *d ? d : "datasets";
+}
+
+int xc_test_run(const char *suite_name, const xc_testcase *cases, size_t n)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    CU_pSuite s = CU_add_suite(suite_name, NULL, NULL);
+    if (!s)
+        return 2;
+    for (size_t i = 0; i < n; i++) {
+        CU_pTest t = CU_add_test(s, cases[i].name, cases[i].fn);
+        if (!t)
+            return 2;
+        char why[256] = "";
+        if (cases[i].skip && cases[i].skip(why, sizeof why)) {
+            CU_set_test_active(t, CU_FALSE);
+            printf("SKIPPED %s/%s: %s\n", suite_name, cases[i].name, why);
+        }
+    }
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned run = CU_get_number_of_tests_run();
+    unsigned failed = CU_get_number_of_tests_failed();
+    unsigned afail = CU_get_number_of_failures();
+    unsigned inactive = CU_get_run_summary()->nTestsInactive;
+    printf("\nXC-SUMMARY %s run=%u failed=%u inactive=%u\n", suite_name, run, failed, inactive);
+    CU_cleanup_registry();
+    return (failed || afail) ? 1 : 0;
+}
