@@ -1,0 +1,543 @@
+/* The plane comparator must catch every planted difference and say where it is. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xc_compare.h"
+#include "xc_dedisperse.h"
+#include "xc_planefile.h"
+#include "xc_test.h"
+
+#define NCHANS 37
+#define NSAMP 2000
+/* 30 trials at ds 1 and 10 at ds 2; the largest delay (DM 48, 1140 MHz) is
+ * 1012 samples, so range 0 has 988 output samples and range 1 494. */
+#define PLAN "0:30:1:1,30:50:2:2"
+
+typedef struct {
+    uint16_t *u16;
+    float *f32;
+    xc_block blk;
+    xc_dmplan plan;
+    xc_geometry g;
+    const xc_convention *cv;
+    xc_ddjob job;
+    xc_plane pl;
+    xc_planemeta meta;
+} fixture;
+
+/* xorshift64*: the test's own generator, so data are the same everywhere. */
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545F4914F6CDD1DULL;
+}
+
+/* Builds data (nbits 8, 16 or 32), runs the reference and fills the metadata. */
+static int fx_make(fixture *f, int nbits, const char *conv, const char *plan, uint64_t seed)
+{
+    xc_error err;
+    memset(f, 0, sizeof *f);
+    size_t n = (size_t)NCHANS * NSAMP;
+    if (nbits == 32) {
+        f->f32 = malloc(n * sizeof *f->f32);
+        for (size_t i = 0; i < n; i++)
+            f->f32[i] = (float)((double)(rnd(&seed) >> 11) / 9007199254740992.0 * 100.0 - 20.0);
+    } else {
+        f->u16 = malloc(n * sizeof *f->u16);
+        for (size_t i = 0; i < n; i++)
+            f->u16[i] = (uint16_t)(rnd(&seed) >> (64 - nbits));
+    }
+    f->blk = (xc_block){NCHANS, NSAMP, nbits, f->u16, f->f32};
+    f->g = (xc_geometry){NCHANS, 1500.0, -10.0, 64e-6};
+    f->cv = xc_convention_get(conv);
+    xc_dmplan_init(&f->plan);
+    if (!f->cv || xc_dmplan_parse(&f->plan, plan, "test", &err) ||
+        xc_ddjob_init(&f->job, &f->blk, &f->plan, f->cv, &f->g, NULL, &err) ||
+        xc_plane_alloc(&f->pl, &f->job, &err) || xc_dedisperse_reference(&f->job, &f->pl, &err)) {
+        fprintf(stderr, "fixture: %s\n", err.msg);
+        return -1;
+    }
+    snprintf(f->meta.impl, sizeof f->meta.impl, "reference");
+    snprintf(f->meta.convention, sizeof f->meta.convention, "%s", conv);
+    f->meta.nbits = nbits;
+    f->meta.nchans = f->meta.nchans_used = NCHANS;
+    f->meta.tsamp = f->g.tsamp;
+    f->meta.fch1 = f->g.fch1;
+    f->meta.foff = f->g.foff;
+    f->meta.max_delay = f->job.max_delay;
+    f->meta.nsamp_in = NSAMP;
+    return 0;
+}
+
+static void fx_free(fixture *f)
+{
+    xc_plane_free(&f->pl);
+    xc_ddjob_free(&f->job);
+    xc_dmplan_free(&f->plan);
+    free(f->u16);
+    free(f->f32);
+}
+
+static int plane_copy(xc_plane *dst, const xc_plane *src)
+{
+    dst->nranges = src->nranges;
+    dst->r = calloc((size_t)src->nranges, sizeof *dst->r);
+    if (!dst->r)
+        return -1;
+    for (int k = 0; k < src->nranges; k++) {
+        dst->r[k] = src->r[k];
+        size_t n = src->r[k].ndm * src->r[k].nsamp;
+        dst->r[k].data = malloc(n * sizeof(float));
+        if (!dst->r[k].data)
+            return -1;
+        memcpy(dst->r[k].data, src->r[k].data, n * sizeof(float));
+    }
+    return 0;
+}
+
+static xc_cmpside side(const char *name, const xc_plane *pl, const fixture *f)
+{
+    return (xc_cmpside){name, pl, &f->meta, &f->plan};
+}
+
+/* Compares a (a plane shaped like f's) against f's reference plane. */
+static xc_status cmp(const xc_plane *a, const fixture *fa, const fixture *fb, const xc_cmpopts *o,
+                     xc_cmpresult *res, xc_error *err)
+{
+    xc_cmpside sa = side("A", a, fa), sb = side("B", &fb->pl, fb);
+    return xc_compare_planes(&sa, &sb, o, res, err);
+}
+
+static size_t total_samples(const xc_plane *pl)
+{
+    size_t n = 0;
+    for (int k = 0; k < pl->nranges; k++)
+        n += pl->r[k].ndm * pl->r[k].nsamp;
+    return n;
+}
+
+static void test_identical(void)
+{
+    fixture f;
+    xc_plane c;
+    xc_cmpresult res;
+    xc_error err;
+    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 1) == 0);
+    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
+    CU_ASSERT_EQUAL(f.pl.r[0].nsamp, 988);
+    CU_ASSERT_EQUAL(f.pl.r[1].nsamp, 494);
+    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, NULL, &res, &err), XC_OK);
+    CU_ASSERT_EQUAL(res.cls, XC_CLASS_EXACT);
+    CU_ASSERT_TRUE(res.agree);
+    CU_ASSERT_EQUAL(res.n_diff, 0);
+    CU_ASSERT_EQUAL(res.n_over, 0);
+    CU_ASSERT_EQUAL(res.n_total, 30 * 988 + 10 * 494);
+    CU_ASSERT_EQUAL(res.max_abs, 0);
+    CU_ASSERT_EQUAL(res.rms, 0);
+
+    /* The peak and its S/N, recomputed here from the plane. */
+    int pk = 0;
+    size_t pj = 0, pt = 0;
+    float best = -1;
+    for (int k = 0; k < f.pl.nranges; k++)
+        for (size_t i = 0; i < f.pl.r[k].ndm * f.pl.r[k].nsamp; i++)
+            if (f.pl.r[k].data[i] > best) {
+                best = f.pl.r[k].data[i];
+                pk = k;
+                pj = i / f.pl.r[k].nsamp;
+                pt = i % f.pl.r[k].nsamp;
+            }
+    const float *row = f.pl.r[pk].data + pj * f.pl.r[pk].nsamp;
+    size_t ns = f.pl.r[pk].nsamp;
+    double m = 0, v = 0;
+    for (size_t t = 0; t < ns; t++)
+        m += row[t];
+    m /= (double)ns;
+    for (size_t t = 0; t < ns; t++)
+        v += (row[t] - m) * (row[t] - m);
+    double snr = (best - m) / sqrt(v / (double)ns);
+    CU_ASSERT_TRUE(res.peak_b.found);
+    CU_ASSERT_EQUAL(res.peak_b.range, pk);
+    CU_ASSERT_EQUAL(res.peak_b.idm, pj);
+    CU_ASSERT_EQUAL(res.peak_b.t, pt);
+    CU_ASSERT_EQUAL(res.peak_b.value, best);
+    CU_ASSERT_EQUAL(res.peak_b.dm, f.plan.r[pk].dms[pj]);
+    XC_ASSERT_CLOSE(res.peak_b.snr, snr, 1e-9 * fabs(snr));
+    CU_ASSERT_EQUAL(res.peak_a.t, res.peak_b.t);
+    /* Without -dm the percentage row is B's peak trial, here identical: 0 %. */
+    CU_ASSERT_TRUE(res.has_dm);
+    CU_ASSERT_EQUAL(res.dmrow.range, pk);
+    CU_ASSERT_EQUAL(res.dmrow.idm, pj);
+    CU_ASSERT_EQUAL(res.pct_max, 0);
+    xc_cmpresult_free(&res);
+    xc_plane_free(&c);
+    fx_free(&f);
+}
+
+static void test_one_sample(void)
+{
+    fixture f;
+    xc_plane c;
+    xc_cmpresult res;
+    xc_error err;
+    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 2) == 0);
+    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
+    c.r[1].data[3 * c.r[1].nsamp + 123] += 1;
+    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, NULL, &res, &err), XC_OK);
+    CU_ASSERT_FALSE(res.agree);
+    CU_ASSERT_EQUAL(res.n_diff, 1);
+    CU_ASSERT_EQUAL(res.n_over, 1);
+    CU_ASSERT_EQUAL(res.n_trials_diff, 1);
+    CU_ASSERT_EQUAL(res.first.range, 1);
+    CU_ASSERT_EQUAL(res.first.idm, 3);
+    CU_ASSERT_EQUAL(res.first.t, 123);
+    CU_ASSERT_EQUAL(res.first.dm, 36.0);
+    CU_ASSERT_EQUAL(res.first.a - res.first.b, 1.0);
+    CU_ASSERT_EQUAL(res.max_abs, 1.0);
+    CU_ASSERT_EQUAL(res.r[0].n_diff, 0);
+    CU_ASSERT_EQUAL(res.r[1].n_diff, 1);
+    XC_ASSERT_CLOSE(res.rms, sqrt(1.0 / (30 * 988 + 10 * 494)), 1e-15);
+    XC_ASSERT_CLOSE(res.max_rel, 1.0 / res.first.b, 1e-15);
+    xc_cmpresult_free(&res);
+    xc_plane_free(&c);
+    fx_free(&f);
+}
+
+/* Channel 0 (the top channel, delay 0) of trial 5 read one sample late. */
+static void test_channel_delay(void)
+{
+    fixture f;
+    xc_plane c;
+    xc_cmpresult res;
+    xc_error err;
+    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 3) == 0);
+    CU_ASSERT_FATAL(xc_plane_alloc(&c, &f.job, &err) == XC_OK);
+    CU_ASSERT_EQUAL(f.job.delays[0][5 * NCHANS + 0], 0);
+    f.job.delays[0][5 * NCHANS + 0] += 1;
+    CU_ASSERT_FATAL(xc_dedisperse_reference(&f.job, &c, &err) == XC_OK);
+    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, NULL, &res, &err), XC_OK);
+    /* The sum changes by x[t+1][0] - x[t][0]: exactly where those differ. */
+    uint64_t expect = 0;
+    for (size_t t = 0; t < f.pl.r[0].nsamp; t++)
+        expect += f.u16[(t + 1) * NCHANS] != f.u16[t * NCHANS];
+    CU_ASSERT_TRUE(expect > 900);
+    CU_ASSERT_FALSE(res.agree);
+    CU_ASSERT_EQUAL(res.n_diff, expect);
+    CU_ASSERT_EQUAL(res.n_trials_diff, 1);
+    CU_ASSERT_EQUAL(res.r[0].n_diff, expect);
+    CU_ASSERT_EQUAL(res.r[1].n_diff, 0);
+    CU_ASSERT_EQUAL(res.first.range, 0);
+    CU_ASSERT_EQUAL(res.first.idm, 5);
+    CU_ASSERT_EQUAL(res.worst.idm, 5);
+    CU_ASSERT_EQUAL(res.first.dm, 5.0);
+    CU_ASSERT_TRUE(res.max_abs <= 255);
+    xc_cmpresult_free(&res);
+    xc_plane_free(&c);
+    fx_free(&f);
+}
+
+/* The same plan and data under SIGPROC's and PRESTO's k_DM (0.015 % apart). */
+static void test_kdm(void)
+{
+    fixture fs, fp;
+    xc_cmpresult res;
+    xc_error err;
+    CU_ASSERT_FATAL(fx_make(&fs, 8, "sigproc", PLAN, 4) == 0);
+    CU_ASSERT_FATAL(fx_make(&fp, 8, "presto", PLAN, 4) == 0);
+    CU_ASSERT_EQUAL_FATAL(cmp(&fp.pl, &fp, &fs, NULL, &res, &err), XC_OK);
+    CU_ASSERT_EQUAL(res.cls, XC_CLASS_EXACT);
+    CU_ASSERT_FALSE(res.agree);
+    CU_ASSERT_TRUE(res.n_diff > 0);
+    CU_ASSERT_TRUE(res.n_trials_diff > 0);
+    CU_ASSERT_STRING_EQUAL(res.conv_a, "presto");
+    CU_ASSERT_STRING_EQUAL(res.conv_b, "sigproc");
+    /* DM 0 has no delays under any k_DM: its trial cannot differ. */
+    CU_ASSERT_TRUE(res.first.range > 0 || res.first.idm > 0);
+    xc_cmpresult_free(&res);
+    fx_free(&fs);
+    fx_free(&fp);
+}
+
+/* A kernel that accumulated in uint16 would wrap sums of 37 16-bit channels. */
+static void test_wrapped_sum(void)
+{
+    fixture f;
+    xc_plane c;
+    xc_cmpresult res;
+    xc_error err;
+    CU_ASSERT_FATAL(fx_make(&f, 16, "crosscheck", PLAN, 5) == 0);
+    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
+    size_t over = 0;
+    for (int k = 0; k < c.nranges; k++)
+        for (size_t i = 0; i < c.r[k].ndm * c.r[k].nsamp; i++) {
+            over += c.r[k].data[i] > 65535;
+            c.r[k].data[i] = (float)fmod(c.r[k].data[i], 65536.0);
+        }
+    CU_ASSERT_EQUAL(over, total_samples(&c));
+    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, NULL, &res, &err), XC_OK);
+    CU_ASSERT_FALSE(res.agree);
+    CU_ASSERT_EQUAL(res.n_diff, over);
+    CU_ASSERT_EQUAL(fmod(res.max_abs, 65536.0), 0.0);
+    CU_ASSERT_EQUAL(fmod(res.first.b - res.first.a, 65536.0), 0.0);
+    xc_cmpresult_free(&res);
+    xc_plane_free(&c);
+    fx_free(&f);
+}
+
+static void test_mismatch(void)
+{
+    fixture f, g, h, m;
+    xc_cmpresult res;
+    xc_error err;
+    xc_plane c;
+    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 6) == 0);
+    /* One trial fewer in range 0. */
+    CU_ASSERT_FATAL(fx_make(&m, 8, "crosscheck", "0:29:1:1,30:50:2:2", 6) == 0);
+    CU_ASSERT_EQUAL(cmp(&m.pl, &m, &f, NULL, &res, &err), XC_EMISMATCH);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "range 0: 29 DM trials in A vs 30 in B"));
+    xc_cmpresult_free(&res);
+    /* One more trial in range 1: a longer delay, so fewer samples in range 0. */
+    CU_ASSERT_FATAL(fx_make(&g, 8, "crosscheck", "0:30:1:1,30:52:2:2", 6) == 0);
+    CU_ASSERT_EQUAL(cmp(&g.pl, &g, &f, NULL, &res, &err), XC_EMISMATCH);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "range 0: 946 samples per trial in A vs 988 in B"));
+    xc_cmpresult_free(&res);
+    /* A different number of ranges. */
+    CU_ASSERT_FATAL(fx_make(&h, 8, "crosscheck", "0:30:1:1", 6) == 0);
+    CU_ASSERT_EQUAL(cmp(&h.pl, &h, &f, NULL, &res, &err), XC_EMISMATCH);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "1 DM ranges in A vs 2 in B"));
+    xc_cmpresult_free(&res);
+
+    /* Same shapes, one DM value off: refused, naming range, trial and both DMs.
+     * A shared plan is edited in place and restored. */
+    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
+    xc_dmplan other;
+    xc_dmplan_init(&other);
+    CU_ASSERT_FATAL(xc_dmplan_parse(&other, PLAN, "test", &err) == XC_OK);
+    other.r[0].dms[17] = 17.1;
+    xc_cmpside sa = {"A", &c, &f.meta, &other}, sb = {"B", &f.pl, &f.meta, &f.plan};
+    CU_ASSERT_EQUAL(xc_compare_planes(&sa, &sb, NULL, &res, &err), XC_EMISMATCH);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "range 0 trial 17: DM 17.1 in A vs 17 in B"));
+    xc_cmpresult_free(&res);
+    /* Within 1e-9 relative the DMs are the same. */
+    other.r[0].dms[17] = 17.0 * (1 + 1e-12);
+    CU_ASSERT_EQUAL(xc_compare_planes(&sa, &sb, NULL, &res, &err), XC_OK);
+    CU_ASSERT_TRUE(res.agree);
+    xc_cmpresult_free(&res);
+    /* A side whose plan does not describe its plane is a caller error. */
+    sa.plan = &g.plan;
+    CU_ASSERT_EQUAL(xc_compare_planes(&sa, &sb, NULL, &res, &err), XC_EINVAL);
+    xc_cmpresult_free(&res);
+    sa.meta = NULL;
+    CU_ASSERT_EQUAL(xc_compare_planes(&sa, &sb, NULL, &res, &err), XC_EINVAL);
+    xc_cmpresult_free(&res);
+    xc_dmplan_free(&other);
+    xc_plane_free(&c);
+    fx_free(&f);
+    fx_free(&g);
+    fx_free(&h);
+    fx_free(&m);
+}
+
+/* Float input: the class is "bound" with rtol = 37 * ds * 2^-24 per range. */
+static void test_float_bound(void)
+{
+    fixture f;
+    xc_plane c;
+    xc_cmpresult res;
+    xc_error err;
+    CU_ASSERT_FATAL(fx_make(&f, 32, "crosscheck", PLAN, 7) == 0);
+    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
+    double bound[2];
+    for (int k = 0; k < 2; k++) {
+        double mb = 0;
+        for (size_t i = 0; i < f.pl.r[k].ndm * f.pl.r[k].nsamp; i++)
+            mb = fmax(mb, fabs(f.pl.r[k].data[i]));
+        bound[k] = NCHANS * f.pl.r[k].ds * ldexp(1.0, -24) * mb;
+        /* Half the bound everywhere: float rounding of a + d adds at most
+         * half an ulp of max|B|, far below the other half. */
+        for (size_t i = 0; i < c.r[k].ndm * c.r[k].nsamp; i++)
+            c.r[k].data[i] = (float)(c.r[k].data[i] + 0.5 * bound[k] * (i % 2 ? 1 : -1));
+    }
+    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, NULL, &res, &err), XC_OK);
+    CU_ASSERT_EQUAL(res.cls, XC_CLASS_BOUND);
+    CU_ASSERT_EQUAL(res.r[0].rtol, 37 * ldexp(1.0, -24));
+    CU_ASSERT_EQUAL(res.r[1].rtol, 74 * ldexp(1.0, -24));
+    XC_ASSERT_CLOSE(res.r[0].bound, bound[0], 1e-12 * bound[0]);
+    XC_ASSERT_CLOSE(res.r[1].bound, bound[1], 1e-12 * bound[1]);
+    CU_ASSERT_TRUE(res.n_diff > total_samples(&c) / 2);
+    CU_ASSERT_EQUAL(res.n_over, 0);
+    CU_ASSERT_TRUE(res.agree);
+    xc_cmpresult_free(&res);
+
+    /* One sample of range 1 at twice the bound. */
+    c.r[1].data[7 * c.r[1].nsamp + 40] = (float)(f.pl.r[1].data[7 * c.r[1].nsamp + 40] + 2 * bound[1]);
+    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, NULL, &res, &err), XC_OK);
+    CU_ASSERT_FALSE(res.agree);
+    CU_ASSERT_EQUAL(res.n_over, 1);
+    CU_ASSERT_EQUAL(res.r[1].n_over, 1);
+    CU_ASSERT_EQUAL(res.worst.range, 1);
+    CU_ASSERT_EQUAL(res.worst.idm, 7);
+    CU_ASSERT_EQUAL(res.worst.t, 40);
+    xc_cmpresult_free(&res);
+
+    /* A given rtol replaces the default; a large one accepts it again. */
+    xc_cmpopts o;
+    xc_cmpopts_init(&o);
+    o.rtol = 1e-3;
+    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, &o, &res, &err), XC_OK);
+    CU_ASSERT_TRUE(res.agree);
+    CU_ASSERT_EQUAL(res.r[0].rtol, 1e-3);
+    xc_cmpresult_free(&res);
+    xc_plane_free(&c);
+    fx_free(&f);
+}
+
+/* Integer planes with a tolerance given: the class becomes "bound". */
+static void test_integer_override(void)
+{
+    fixture f;
+    xc_plane c;
+    xc_cmpresult res;
+    xc_error err;
+    xc_cmpopts o;
+    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 8) == 0);
+    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
+    c.r[0].data[0] += 2;
+    xc_cmpopts_init(&o);
+    o.atol = 2;
+    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, &o, &res, &err), XC_OK);
+    CU_ASSERT_EQUAL(res.cls, XC_CLASS_BOUND);
+    CU_ASSERT_EQUAL(res.n_diff, 1);
+    /* bound = 37 * 2^-24 * max|B| + 2, and 2 <= bound */
+    CU_ASSERT_EQUAL(res.n_over, 0);
+    CU_ASSERT_TRUE(res.agree);
+    xc_cmpresult_free(&res);
+    o.atol = 0;
+    o.rtol = 0;
+    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, &o, &res, &err), XC_OK);
+    CU_ASSERT_EQUAL(res.n_over, 1);
+    CU_ASSERT_FALSE(res.agree);
+    xc_cmpresult_free(&res);
+    xc_plane_free(&c);
+    fx_free(&f);
+}
+
+/* 100 (a - b) / max|b| along the trial nearest the DM asked for. */
+static void test_percentage(void)
+{
+    fixture f;
+    xc_plane c;
+    xc_cmpresult res;
+    xc_error err;
+    xc_cmpopts o;
+    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 9) == 0);
+    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
+    size_t ns = c.r[0].nsamp;
+    float *row = c.r[0].data + 12 * ns;
+    row[10] += 3;
+    row[20] -= 5;
+    double mb = 0;
+    for (size_t t = 0; t < ns; t++)
+        mb = fmax(mb, fabs(f.pl.r[0].data[12 * ns + t]));
+    xc_cmpopts_init(&o);
+    o.dm = 12.3;
+    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, &o, &res, &err), XC_OK);
+    CU_ASSERT_TRUE(res.has_dm);
+    CU_ASSERT_EQUAL(res.dmrow.range, 0);
+    CU_ASSERT_EQUAL(res.dmrow.idm, 12);
+    CU_ASSERT_EQUAL(res.dmrow.dm, 12.0);
+    CU_ASSERT_EQUAL(res.dm_max_abs_b, mb);
+    double pmax = 500.0 / mb, prms = 100.0 * sqrt((9.0 + 25.0) / (double)ns) / mb;
+    XC_ASSERT_CLOSE(res.pct_max, pmax, 1e-12 * pmax);
+    XC_ASSERT_CLOSE(res.pct_rms, prms, 1e-12 * prms);
+    xc_cmpresult_free(&res);
+    /* A DM in range 1 (ds 2) picks the nearest trial there. */
+    o.dm = 44.9;
+    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, &o, &res, &err), XC_OK);
+    CU_ASSERT_EQUAL(res.dmrow.range, 1);
+    CU_ASSERT_EQUAL(res.dmrow.idm, 7);
+    CU_ASSERT_EQUAL(res.pct_max, 0);
+    xc_cmpresult_free(&res);
+    xc_plane_free(&c);
+    fx_free(&f);
+}
+
+/* Written with xc_plane_write, read back with xc_planefile_read. */
+static void test_files(void)
+{
+    fixture f;
+    xc_plane c;
+    xc_cmpresult res;
+    xc_error err;
+    char pa[512], pb[512], ja[520], jb[520];
+    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 10) == 0);
+    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
+    c.r[0].data[20 * c.r[0].nsamp + 500] -= 1;
+    snprintf(pa, sizeof pa, "%s/cand", xc_test_tmpdir());
+    snprintf(pb, sizeof pb, "%s/ref", xc_test_tmpdir());
+    snprintf(ja, sizeof ja, "%s.json", pa);
+    snprintf(jb, sizeof jb, "%s.json", pb);
+    CU_ASSERT_EQUAL_FATAL(xc_plane_write(pa, &c, &f.plan, &f.meta, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_plane_write(pb, &f.pl, &f.plan, &f.meta, &err), XC_OK);
+    xc_planefile a, b;
+    CU_ASSERT_EQUAL_FATAL(xc_planefile_read(&a, ja, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_planefile_read(&b, jb, &err), XC_OK);
+    xc_cmpside sa = {ja, &a.plane, &a.meta, &a.plan}, sb = {jb, &b.plane, &b.meta, &b.plan};
+    CU_ASSERT_EQUAL_FATAL(xc_compare_planes(&sa, &sb, NULL, &res, &err), XC_OK);
+    CU_ASSERT_EQUAL(res.cls, XC_CLASS_EXACT);
+    CU_ASSERT_FALSE(res.agree);
+    CU_ASSERT_EQUAL(res.n_diff, 1);
+    CU_ASSERT_EQUAL(res.first.range, 0);
+    CU_ASSERT_EQUAL(res.first.idm, 20);
+    CU_ASSERT_EQUAL(res.first.t, 500);
+    CU_ASSERT_STRING_EQUAL(res.name_a, ja);
+
+    /* The text and JSON forms carry the same numbers. */
+    char *txt = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&txt, &len);
+    CU_ASSERT_FATAL(mem != NULL);
+    CU_ASSERT_EQUAL(xc_cmpresult_print(&res, mem, &err), XC_OK);
+    fclose(mem);
+    CU_ASSERT_PTR_NOT_NULL(strstr(txt, "first difference: range 0, trial 20 (DM 20), t 500"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(txt, "verdict: DISAGREE (exact): 1 of 34580 samples differ"));
+    free(txt);
+    json_t *o = json_object();
+    CU_ASSERT_EQUAL(xc_cmpresult_json(&res, o, &err), XC_OK);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(o, "n_diff")), 1);
+    CU_ASSERT_TRUE(json_is_false(json_object_get(o, "agree")));
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "class")), "exact");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(o, "first_diff"), "t")), 500);
+    json_decref(o);
+    xc_cmpresult_free(&res);
+
+    CU_ASSERT_EQUAL_FATAL(xc_compare_planes(&sb, &sb, NULL, &res, &err), XC_OK);
+    CU_ASSERT_TRUE(res.agree);
+    xc_cmpresult_free(&res);
+    xc_planefile_free(&a);
+    xc_planefile_free(&b);
+    xc_plane_free(&c);
+    fx_free(&f);
+}
+
+int main(void)
+{
+    static const xc_testcase cases[] = {
+        {"identical planes agree exactly", test_identical, NULL},
+        {"one sample off by one", test_one_sample, NULL},
+        {"one channel delayed by one sample", test_channel_delay, NULL},
+        {"different k_DM", test_kdm, NULL},
+        {"16-bit wrapped sums", test_wrapped_sum, NULL},
+        {"different DM trials are refused", test_mismatch, NULL},
+        {"float planes within and beyond the bound", test_float_bound, NULL},
+        {"integer planes with a given tolerance", test_integer_override, NULL},
+        {"percentage difference at a DM", test_percentage, NULL},
+        {"planes through files", test_files, NULL},
+    };
+    return xc_test_run("compare", cases, XC_NCASES(cases));
+}
