@@ -1,0 +1,221 @@
+/* Synthesizer parameters: defaults, validation and derived quantities. */
+#include "xc_synth.h"
+#include "synth_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void xc_synth_params_init(xc_synth_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->nchans = 128;
+    p->nbits = 4;
+    p->tsamp = 80e-6;
+    p->tobs = 10.0;
+    p->fch1 = 433.968;
+    p->foff = -0.062;
+    p->tstart = 50000.0;
+    p->seed = 1;
+    p->convention = xc_convention_get("crosscheck");
+    p->smear = 1;
+    p->noise = 1;
+    p->bitorder = XC_BITORDER_LSB;
+    p->psr.period_ms = 0.0;
+    p->psr.width_pct = 4.0;
+    p->psr.snrpeak = 1.0;
+    p->psr.dm = 0.0;
+}
+
+void xc_synth_params_free(xc_synth_params *p)
+{
+    free(p->pulses);
+    p->pulses = NULL;
+    p->npulses = p->pulses_cap = 0;
+}
+
+xc_status xc_synth_params_add_pulse(xc_synth_params *p, const xc_synth_pulse *pulse, xc_error *err)
+{
+    if (p->npulses == p->pulses_cap) {
+        size_t cap = p->pulses_cap ? 2 * p->pulses_cap : 8;
+        xc_synth_pulse *np = realloc(p->pulses, cap * sizeof *np);
+        if (!np)
+            return xc_error_set(err, XC_ENOMEM, "out of memory adding pulse %zu", p->npulses);
+        p->pulses = np;
+        p->pulses_cap = cap;
+    }
+    p->pulses[p->npulses++] = *pulse;
+    return XC_OK;
+}
+
+/* ---- one validator per field, shared by the JSON loader and the full check --- */
+
+#define SRC(s) ((s) ? (s) : ""), ((s) ? ": " : "")
+
+xc_status xc_synth_check_nchans(const char *src, long v, xc_error *err)
+{
+    if (v < 1 || v > XC_SYNTH_MAX_NCHANS)
+        return xc_error_set(err, XC_EINVAL, "%s%snchans (-nchans) = %ld: must be 1..%d", SRC(src), v,
+                            XC_SYNTH_MAX_NCHANS);
+    return XC_OK;
+}
+
+xc_status xc_synth_check_nbits(const char *src, long v, xc_error *err)
+{
+    if (v != 1 && v != 2 && v != 4 && v != 8 && v != 16 && v != 32)
+        return xc_error_set(err, XC_EINVAL, "%s%snbits (-nbits) = %ld: must be 1, 2, 4, 8, 16 or 32", SRC(src), v);
+    return XC_OK;
+}
+
+xc_status xc_synth_check_tsamp(const char *src, double tsamp_s, xc_error *err)
+{
+    if (!(tsamp_s > 0) || !isfinite(tsamp_s))
+        return xc_error_set(err, XC_EINVAL, "%s%stsamp_us (-tsamp) = %.15g: must be a finite number > 0", SRC(src),
+                            tsamp_s * 1e6);
+    return XC_OK;
+}
+
+xc_status xc_synth_check_tobs(const char *src, double v, xc_error *err)
+{
+    if (!(v > 0) || !isfinite(v))
+        return xc_error_set(err, XC_EINVAL, "%s%stobs_s (-tobs) = %.15g: must be a finite number > 0", SRC(src), v);
+    return XC_OK;
+}
+
+xc_status xc_synth_check_fch1(const char *src, double v, xc_error *err)
+{
+    if (!(v > 0) || !isfinite(v))
+        return xc_error_set(err, XC_EINVAL, "%s%sfch1 (-fch1) = %.15g: must be a finite frequency > 0 MHz",
+                            SRC(src), v);
+    return XC_OK;
+}
+
+xc_status xc_synth_check_foff(const char *src, double v, xc_error *err)
+{
+    if (v == 0 || !isfinite(v))
+        return xc_error_set(err, XC_EINVAL, "%s%sfoff (-foff) = %.15g: must be a finite, non-zero width in MHz",
+                            SRC(src), v);
+    return XC_OK;
+}
+
+xc_status xc_synth_check_finite(const char *src, const char *field, const char *opt, double v, xc_error *err)
+{
+    if (!isfinite(v))
+        return xc_error_set(err, XC_EINVAL, "%s%s%s (%s) = %.15g: must be finite", SRC(src), field, opt, v);
+    return XC_OK;
+}
+
+xc_status xc_synth_check_dm(const char *src, const char *field, const char *opt, double v, xc_error *err)
+{
+    if (!(v >= 0) || !isfinite(v))
+        return xc_error_set(err, XC_EINVAL, "%s%s%s (%s) = %.15g: must be a finite DM >= 0", SRC(src), field, opt, v);
+    return XC_OK;
+}
+
+xc_status xc_synth_check_period(const char *src, double v, xc_error *err)
+{
+    if (!(v >= 0) || !isfinite(v))
+        return xc_error_set(err, XC_EINVAL, "%s%speriod_ms (-period) = %.15g: must be >= 0 (0: no pulsar)",
+                            SRC(src), v);
+    return XC_OK;
+}
+
+xc_status xc_synth_check_width_pct(const char *src, double v, xc_error *err)
+{
+    if (!(v > 0 && v <= 100))
+        return xc_error_set(err, XC_EINVAL, "%s%swidth_pct (-width) = %.15g: must be in (0, 100] percent", SRC(src),
+                            v);
+    return XC_OK;
+}
+
+xc_status xc_synth_check_pulse(const char *src, size_t i, const xc_synth_pulse *pl, xc_error *err)
+{
+    if (!isfinite(pl->t_s))
+        return xc_error_set(err, XC_EINVAL, "%s%spulses[%zu].t_s (-pulse) = %.15g: must be finite", SRC(src), i,
+                            pl->t_s);
+    if (!(pl->dm >= 0) || !isfinite(pl->dm))
+        return xc_error_set(err, XC_EINVAL, "%s%spulses[%zu].dm (-pulse) = %.15g: must be a finite DM >= 0",
+                            SRC(src), i, pl->dm);
+    if (!(pl->width_ms > 0) || !isfinite(pl->width_ms))
+        return xc_error_set(err, XC_EINVAL, "%s%spulses[%zu].width_ms (-pulse) = %.15g: must be a finite width > 0",
+                            SRC(src), i, pl->width_ms);
+    if (!isfinite(pl->snr))
+        return xc_error_set(err, XC_EINVAL, "%s%spulses[%zu].snr (-pulse) = %.15g: must be finite", SRC(src), i,
+                            pl->snr);
+    return XC_OK;
+}
+
+xc_status xc_synth_params_check(const xc_synth_params *p, const char *src, xc_error *err)
+{
+    xc_status st;
+    if ((st = xc_synth_check_nchans(src, p->nchans, err)) || (st = xc_synth_check_nbits(src, p->nbits, err)) ||
+        (st = xc_synth_check_tsamp(src, p->tsamp, err)) || (st = xc_synth_check_tobs(src, p->tobs, err)) ||
+        (st = xc_synth_check_fch1(src, p->fch1, err)) || (st = xc_synth_check_foff(src, p->foff, err)) ||
+        (st = xc_synth_check_finite(src, "tstart", "-tstart", p->tstart, err)) ||
+        (st = xc_synth_check_period(src, p->psr.period_ms, err)) ||
+        (st = xc_synth_check_width_pct(src, p->psr.width_pct, err)) ||
+        (st = xc_synth_check_finite(src, "snrpeak", "-snrpeak", p->psr.snrpeak, err)) ||
+        (st = xc_synth_check_dm(src, "dm", "-dm", p->psr.dm, err)))
+        return st;
+    for (size_t i = 0; i < p->npulses; i++)
+        if ((st = xc_synth_check_pulse(src, i, &p->pulses[i], err)))
+            return st;
+    if (p->nbits < 8 && ((long)p->nchans * p->nbits) % 8)
+        return xc_error_set(err, XC_EINVAL,
+                            "%s%snchans (-nchans) = %d with nbits (-nbits) = %d: a spectrum must fill whole bytes "
+                            "(nchans*nbits a multiple of 8)",
+                            SRC(src), p->nchans, p->nbits);
+    double n = round(p->tobs / p->tsamp);
+    if (n < 1 || n > 0x1p52)
+        return xc_error_set(err, XC_EINVAL,
+                            "%s%stobs_s (-tobs) = %.15g with tsamp_us (-tsamp) = %.15g gives %.15g samples: "
+                            "must be 1..2^52",
+                            SRC(src), p->tobs, p->tsamp * 1e6, n);
+    /* The lowest frequency any sub-channel reaches must stay positive, or the
+     * 1/f^2 delay is meaningless. */
+    double lowest = p->fch1 - ((double)p->nchans - 1 + (p->smear ? 0.5 : 0.0)) * fabs(p->foff);
+    if (!(lowest > 0))
+        return xc_error_set(err, XC_EINVAL,
+                            "%s%sfch1 (-fch1) = %.15g, foff (-foff) = %.15g, nchans (-nchans) = %d: the lowest "
+                            "frequency is %.15g MHz, must be > 0",
+                            SRC(src), p->fch1, p->foff, p->nchans, lowest);
+    if (!p->convention)
+        return xc_error_set(err, XC_EINVAL, "%s%sconvention (-convention): not set", SRC(src));
+    if (p->bitorder != XC_BITORDER_LSB && p->bitorder != XC_BITORDER_MSB)
+        return xc_error_set(err, XC_EINVAL, "%s%sbitorder (-bitorder) = %d: must be lsb or msb", SRC(src),
+                            (int)p->bitorder);
+    if (p->nthreads < 0)
+        return xc_error_set(err, XC_EINVAL, "%s%snthreads = %d: must be >= 0", SRC(src), p->nthreads);
+    return XC_OK;
+}
+
+uint64_t xc_synth_nsamp(const xc_synth_params *p)
+{
+    /* fake rounds up to a multiple of its 512-spectrum block; a test needs the
+     * length it asked for. */
+    double n = round(p->tobs / p->tsamp);
+    return n > 0 ? (uint64_t)n : 0;
+}
+
+double xc_synth_foff(const xc_synth_params *p)
+{
+    /* fake: "make sure first channel is always highest frequency". */
+    return -fabs(p->foff);
+}
+
+double xc_synth_delay(const xc_synth_params *p, double dm, double f)
+{
+    return p->convention->kdm * dm * (1.0 / (f * f) - 1.0 / (p->fch1 * p->fch1));
+}
+
+xc_status xc_synth_truth_path(const char *path, char *out, size_t n, xc_error *err)
+{
+    size_t len = strlen(path);
+    size_t stem = (len >= 4 && !strcmp(path + len - 4, ".fil")) ? len - 4 : len;
+    static const char suffix[] = ".truth.json";
+    if (stem + sizeof suffix > n)
+        return xc_error_set(err, XC_EINVAL, "%s: path too long for the truth file name", path);
+    memcpy(out, path, stem);
+    memcpy(out + stem, suffix, sizeof suffix);
+    return XC_OK;
+}

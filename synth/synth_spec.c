@@ -1,0 +1,239 @@
+/* Synthesizer parameters from a JSON spec (jansson). */
+#include "xc_synth.h"
+#include "synth_internal.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The JSON text of v for a message, shortened so one bad value cannot flood it. */
+static void jtext(const json_t *v, char *buf, size_t n)
+{
+    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+    if (s && strlen(s) > 60)
+        snprintf(buf, n, "%.57s...", s);
+    else
+        snprintf(buf, n, "%s", s ? s : "?");
+    free(s);
+}
+
+static xc_status bad_type(const char *path, const char *field, const json_t *v, const char *want, xc_error *err)
+{
+    char t[64];
+    jtext(v, t, sizeof t);
+    return xc_error_set(err, XC_EINVAL, "%s: field %s = %s: must be %s", path, field, t, want);
+}
+
+static xc_status get_int(const char *path, const char *field, const json_t *v, long *out, xc_error *err)
+{
+    if (!json_is_integer(v))
+        return bad_type(path, field, v, "an integer", err);
+    json_int_t i = json_integer_value(v);
+    if (i < LONG_MIN / 2 || i > LONG_MAX / 2)
+        return bad_type(path, field, v, "a smaller integer", err);
+    *out = (long)i;
+    return XC_OK;
+}
+
+static xc_status get_num(const char *path, const char *field, const json_t *v, double *out, xc_error *err)
+{
+    if (!json_is_number(v))
+        return bad_type(path, field, v, "a number", err);
+    *out = json_number_value(v);
+    return XC_OK;
+}
+
+static xc_status get_bool(const char *path, const char *field, const json_t *v, int *out, xc_error *err)
+{
+    if (!json_is_boolean(v))
+        return bad_type(path, field, v, "true or false", err);
+    *out = json_is_true(v);
+    return XC_OK;
+}
+
+/* A seed is a JSON integer, or a string of decimal digits for values beyond
+ * 2^63 (a JSON integer is signed 64-bit in jansson). */
+static xc_status get_seed(const char *path, const json_t *v, uint64_t *out, xc_error *err)
+{
+    if (json_is_integer(v) && json_integer_value(v) >= 0) {
+        *out = (uint64_t)json_integer_value(v);
+        return XC_OK;
+    }
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        char *end;
+        errno = 0;
+        unsigned long long u = strtoull(s, &end, 10);
+        if (s[0] >= '0' && s[0] <= '9' && !*end && !errno) {
+            *out = (uint64_t)u;
+            return XC_OK;
+        }
+    }
+    return bad_type(path, "seed", v, "an integer >= 0 (or a string of decimal digits)", err);
+}
+
+static xc_status load_pulse(const char *path, size_t i, const json_t *o, xc_synth_pulse *pl, xc_error *err)
+{
+    static const char *const names[4] = {"t_s", "dm", "width_ms", "snr"};
+    double *dst[4] = {&pl->t_s, &pl->dm, &pl->width_ms, &pl->snr};
+    char field[64];
+    snprintf(field, sizeof field, "pulses[%zu]", i);
+    if (!json_is_object(o))
+        return bad_type(path, field, o, "an object {\"t_s\":..,\"dm\":..,\"width_ms\":..,\"snr\":..}", err);
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)o, k, v) {
+        int j = 0;
+        while (j < 4 && strcmp(k, names[j]))
+            j++;
+        if (j == 4)
+            return xc_error_set(err, XC_EINVAL, "%s: field %s.%s: unknown (expected t_s, dm, width_ms, snr)", path,
+                                field, k);
+    }
+    for (int j = 0; j < 4; j++) {
+        json_t *f = json_object_get(o, names[j]);
+        char name[96];
+        snprintf(name, sizeof name, "%s.%s", field, names[j]);
+        if (!f)
+            return xc_error_set(err, XC_EINVAL, "%s: field %s: missing", path, name);
+        xc_status st = get_num(path, name, f, dst[j], err);
+        if (st)
+            return st;
+    }
+    return xc_synth_check_pulse(path, i, pl, err);
+}
+
+/* Sets one field; every value is checked as it is read so the message names
+ * the file and the field. */
+static xc_status load_field(xc_synth_params *p, const char *path, const char *k, const json_t *v, xc_error *err)
+{
+    xc_status st;
+    long l = 0;
+    double d = 0;
+    if (!strcmp(k, "nchans")) {
+        if ((st = get_int(path, k, v, &l, err)) || (st = xc_synth_check_nchans(path, l, err)))
+            return st;
+        p->nchans = (int)l;
+    } else if (!strcmp(k, "nbits")) {
+        if ((st = get_int(path, k, v, &l, err)) || (st = xc_synth_check_nbits(path, l, err)))
+            return st;
+        p->nbits = (int)l;
+    } else if (!strcmp(k, "tsamp_us")) {
+        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_tsamp(path, d * 1e-6, err)))
+            return st;
+        p->tsamp = d * 1e-6;
+    } else if (!strcmp(k, "tobs_s")) {
+        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_tobs(path, d, err)))
+            return st;
+        p->tobs = d;
+    } else if (!strcmp(k, "fch1")) {
+        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_fch1(path, d, err)))
+            return st;
+        p->fch1 = d;
+    } else if (!strcmp(k, "foff")) {
+        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_foff(path, d, err)))
+            return st;
+        p->foff = d;
+    } else if (!strcmp(k, "tstart")) {
+        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_finite(path, k, "-tstart", d, err)))
+            return st;
+        p->tstart = d;
+    } else if (!strcmp(k, "seed")) {
+        return get_seed(path, v, &p->seed, err);
+    } else if (!strcmp(k, "convention")) {
+        const xc_convention *cv = json_is_string(v) ? xc_convention_get(json_string_value(v)) : NULL;
+        if (!cv)
+            return bad_type(path, k, v, "one of \"crosscheck\", \"sigproc\", \"presto\", \"dedisp\", \"astroaccelerate\"",
+                            err);
+        p->convention = cv;
+    } else if (!strcmp(k, "smear")) {
+        return get_bool(path, k, v, &p->smear, err);
+    } else if (!strcmp(k, "noise")) {
+        return get_bool(path, k, v, &p->noise, err);
+    } else if (!strcmp(k, "bitorder")) {
+        const char *s = json_is_string(v) ? json_string_value(v) : "";
+        if (strcmp(s, "lsb") && strcmp(s, "msb"))
+            return bad_type(path, k, v, "\"lsb\" or \"msb\"", err);
+        p->bitorder = strcmp(s, "lsb") ? XC_BITORDER_MSB : XC_BITORDER_LSB;
+    } else if (!strcmp(k, "period_ms")) {
+        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_period(path, d, err)))
+            return st;
+        p->psr.period_ms = d;
+    } else if (!strcmp(k, "width_pct")) {
+        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_width_pct(path, d, err)))
+            return st;
+        p->psr.width_pct = d;
+    } else if (!strcmp(k, "snrpeak")) {
+        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_finite(path, k, "-snrpeak", d, err)))
+            return st;
+        p->psr.snrpeak = d;
+    } else if (!strcmp(k, "dm")) {
+        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_dm(path, k, "-dm", d, err)))
+            return st;
+        p->psr.dm = d;
+    } else if (!strcmp(k, "pulses")) {
+        if (!json_is_array(v))
+            return bad_type(path, k, v, "an array of pulses", err);
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            xc_synth_pulse pl;
+            if ((st = load_pulse(path, i, json_array_get(v, i), &pl, err)) ||
+                (st = xc_synth_params_add_pulse(p, &pl, err)))
+                return st;
+        }
+    } else {
+        return xc_error_set(err, XC_EINVAL,
+                            "%s: field %s: unknown (expected nchans, nbits, tsamp_us, tobs_s, fch1, foff, tstart, "
+                            "seed, convention, smear, noise, bitorder, period_ms, width_pct, snrpeak, dm, pulses)",
+                            path, k);
+    }
+    return XC_OK;
+}
+
+xc_status xc_synth_params_from_json(xc_synth_params *p, const struct json_t *obj, const char *source,
+                                    xc_error *err)
+{
+    if (!json_is_object(obj))
+        return bad_type(source, "(top level)", obj, "an object", err);
+    /* On error p is left as it was: scalars restored, appended pulses dropped. */
+    xc_synth_params save = *p;
+    xc_status st = XC_OK;
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)obj, k, v) {
+        if ((st = load_field(p, source, k, v, err)))
+            break;
+    }
+    if (st) {
+        xc_synth_pulse *pl = p->pulses;
+        size_t cap = p->pulses_cap;
+        *p = save;
+        p->pulses = pl;
+        p->pulses_cap = cap;
+    }
+    return st;
+}
+
+xc_status xc_synth_params_load(xc_synth_params *p, const char *path, const char *key, xc_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
+    json_error_t je;
+    json_t *root = json_loadf(fp, 0, &je);
+    fclose(fp);
+    if (!root)
+        return xc_error_set(err, XC_EFORMAT, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
+    const json_t *obj = key ? json_object_get(root, key) : root;
+    xc_status st;
+    if (!obj)
+        st = xc_error_set(err, XC_EINVAL, "%s: no field \"%s\" at the top level", path, key);
+    else if (key && !json_is_object(obj))
+        st = bad_type(path, key, obj, "an object", err);
+    else
+        st = xc_synth_params_from_json(p, obj, path, err);
+    json_decref(root);
+    return st;
+}

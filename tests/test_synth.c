@@ -1,0 +1,826 @@
+/* Tests of the filterbank synthesizer: reproducibility, noise statistics,
+ * pulse arrival times, the truth file and the header written.
+ *
+ * Statistical checks use 5-sigma bounds (two-sided false-alarm rate 5.7e-7
+ * each) and the chi-square goodness-of-fit tests a p-value threshold of 1e-3
+ * (false-alarm rate 1e-3).  The seeds are fixed, so a run either always passes
+ * or always fails; the thresholds say how unlucky a correct generator would
+ * have to be to fail. */
+#include <dirent.h>
+#include <gsl/gsl_cdf.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xc_filterbank.h"
+#include "xc_synth.h"
+#include "xc_test.h"
+
+static const char *tmp(const char *name)
+{
+    static char buf[8][512];
+    static int k;
+    char *b = buf[k++ % 8];
+    snprintf(b, sizeof buf[0], "%s/%s", xc_test_tmpdir(), name);
+    return b;
+}
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    fseek(fp, 0, SEEK_END);
+    long len = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    unsigned char *b = malloc(len > 0 ? (size_t)len : 1);
+    if (b && fread(b, 1, (size_t)len, fp) != (size_t)len) {
+        free(b);
+        b = NULL;
+    }
+    fclose(fp);
+    *n = (size_t)len;
+    return b;
+}
+
+static int exists(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (fp)
+        fclose(fp);
+    return fp != NULL;
+}
+
+/* Writes p to path and reads the data back as floats (any nbits): out[nsamp*nchans]. */
+static float *write_and_read(const xc_synth_params *p, const char *path, uint64_t *nsamp)
+{
+    xc_error err;
+    xc_status st = xc_synth_write(p, path, NULL, "test_synth", &err);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    xc_fbreader *r;
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, path, NULL, &err), XC_OK);
+    const xc_fbheader *h = xc_fbreader_header(r);
+    *nsamp = h->nsamp;
+    float *x = malloc((size_t)h->nsamp * (size_t)h->nchans * sizeof *x);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_read_f32(r, 0, (size_t)h->nsamp, 0, x, &err), XC_OK);
+    xc_fbreader_close(r);
+    return x;
+}
+
+static void test_philox_known_answers(void)
+{
+    /* Random123 kat_vectors, "philox4x32 10" lines: counter, key -> output. */
+    static const uint32_t kat[3][10] = {
+        {0, 0, 0, 0, 0, 0, 0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8},
+        {0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0x408f276d, 0x41c83b0e,
+         0xa20bc7c6, 0x6d5451fd},
+        {0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344, 0xa4093822, 0x299f31d0, 0xd16cfe09, 0x94fdcceb,
+         0x5001e420, 0x24126ea1},
+    };
+    for (int t = 0; t < 3; t++) {
+        uint32_t out[4];
+        xc_synth_philox4x32_10(kat[t], kat[t] + 4, out);
+        for (int i = 0; i < 4; i++)
+            CU_ASSERT_EQUAL(out[i], kat[t][6 + i]);
+    }
+}
+
+static void test_noise_spectrum_matches_single_values(void)
+{
+    float s[7];
+    xc_synth_noise_spectrum(99, 123456789012ull, 7, s);
+    for (int c = 0; c < 7; c++)
+        CU_ASSERT_EQUAL(s[c], xc_synth_noise(99, 123456789012ull, c));
+    /* neighbouring counters and seeds give different values */
+    CU_ASSERT_NOT_EQUAL(xc_synth_noise(99, 0, 0), xc_synth_noise(99, 1, 0));
+    CU_ASSERT_NOT_EQUAL(xc_synth_noise(99, 0, 0), xc_synth_noise(100, 0, 0));
+    CU_ASSERT_NOT_EQUAL(xc_synth_noise(99, 0, 0), xc_synth_noise(99, 0, 2));
+}
+
+static void test_quantise_levels(void)
+{
+    /* 8 bits: (x + 4)*255/8, rint (half to even), clipped */
+    CU_ASSERT_EQUAL(xc_synth_quantise(0.0f, 8), 128);      /* 127.5 -> 128 */
+    CU_ASSERT_EQUAL(xc_synth_quantise(-4.0f, 8), 0);
+    CU_ASSERT_EQUAL(xc_synth_quantise(4.0f, 8), 255);
+    CU_ASSERT_EQUAL(xc_synth_quantise(1.0f, 8), 159);      /* 159.375 */
+    CU_ASSERT_EQUAL(xc_synth_quantise(-100.0f, 8), 0);
+    CU_ASSERT_EQUAL(xc_synth_quantise(100.0f, 8), 255);
+    /* 2 bits: thresholds at -8/3, 0, +8/3 sigma (fake measured 0.4/49.7/49.6/0.4 %) */
+    CU_ASSERT_EQUAL(xc_synth_quantise(-2.7f, 2), 0);
+    CU_ASSERT_EQUAL(xc_synth_quantise(-2.6f, 2), 1);
+    CU_ASSERT_EQUAL(xc_synth_quantise(-0.01f, 2), 1);
+    CU_ASSERT_EQUAL(xc_synth_quantise(0.01f, 2), 2);
+    CU_ASSERT_EQUAL(xc_synth_quantise(2.7f, 2), 3);
+    /* 4 bits: (x + 4)*15/8 */
+    CU_ASSERT_EQUAL(xc_synth_quantise(0.0f, 4), 8);        /* 7.5 -> 8 */
+    CU_ASSERT_EQUAL(xc_synth_quantise(-0.3f, 4), 7);       /* 6.9375 */
+    /* 16 bits */
+    CU_ASSERT_EQUAL(xc_synth_quantise(0.0f, 16), 32768);   /* 32767.5 -> 32768 */
+    CU_ASSERT_EQUAL(xc_synth_quantise(5.0f, 16), 65535);
+    /* 1 bit: the sign */
+    CU_ASSERT_EQUAL(xc_synth_quantise(0.0f, 1), 0);
+    CU_ASSERT_EQUAL(xc_synth_quantise(1e-6f, 1), 1);
+    CU_ASSERT_EQUAL(xc_synth_quantise(-3.9f, 1), 0);       /* fake's 1-bit would set this one */
+}
+
+/* A file with everything on: noise, smearing, a pulsar and two pulses. */
+static void busy_params(xc_synth_params *p, int nbits)
+{
+    xc_error err;
+    xc_synth_params_init(p);
+    p->nchans = 64;
+    p->nbits = nbits;
+    p->tsamp = 64e-6;
+    p->tobs = 0.2;
+    p->fch1 = 1400;
+    p->foff = -1;
+    p->seed = 20240611;
+    p->psr.period_ms = 7.0;
+    p->psr.dm = 30;
+    p->psr.snrpeak = 40;
+    p->psr.width_pct = 5;
+    xc_synth_pulse a = {0.05, 100, 0.5, 30}, b = {0.13, 20, 0.02, 50};
+    CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(p, &a, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(p, &b, &err), XC_OK);
+}
+
+static int same_file(const char *a, const char *b)
+{
+    size_t na, nb;
+    unsigned char *x = slurp(a, &na), *y = slurp(b, &nb);
+    int same = x && y && na == nb && !memcmp(x, y, na);
+    free(x);
+    free(y);
+    return same;
+}
+
+static void test_same_seed_same_bytes_any_threads_and_chunks(void)
+{
+    static const int nbits[2] = {4, 32};
+    for (int t = 0; t < 2; t++) {
+        xc_synth_params p;
+        busy_params(&p, nbits[t]);
+        xc_error err;
+        const char *f1 = tmp("det1.fil"), *f2 = tmp("det2.fil"), *f3 = tmp("det3.fil");
+        p.nthreads = 1;
+        p.chunk = 1000;
+        CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f1, NULL, NULL, &err), XC_OK);
+        p.nthreads = 2;
+        p.chunk = 37;
+        CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f2, NULL, NULL, &err), XC_OK);
+        p.chunk = 0;   /* automatic: the whole file in one chunk here */
+        CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f3, NULL, NULL, &err), XC_OK);
+        CU_ASSERT_TRUE(same_file(f1, f2));
+        CU_ASSERT_TRUE(same_file(f1, f3));
+
+        /* another seed: about every noise value changes */
+        p.seed++;
+        CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f2, NULL, NULL, &err), XC_OK);
+        size_t na, nb;
+        unsigned char *x = slurp(f1, &na), *y = slurp(f2, &nb);
+        CU_ASSERT_FATAL(x && y && na == nb);
+        size_t differ = 0, hdr = 200;   /* the header is the same; skip past it */
+        for (size_t i = hdr; i < na; i++)
+            differ += x[i] != y[i];
+        /* two independent 4-bit pairs agree with probability ~0.04 */
+        CU_ASSERT(differ > 0.9 * (double)(na - hdr));
+        free(x);
+        free(y);
+        xc_synth_params_free(&p);
+    }
+}
+
+static void noise_params(xc_synth_params *p, int nbits, double tobs)
+{
+    xc_synth_params_init(p);
+    p->nchans = 64;
+    p->nbits = nbits;
+    p->tsamp = 100e-6;
+    p->tobs = tobs;
+    p->seed = 7;
+}
+
+static void test_noise_mean_and_variance_f32(void)
+{
+    xc_synth_params p;
+    noise_params(&p, 32, 2.0);
+    uint64_t ns;
+    float *x = write_and_read(&p, tmp("n32.fil"), &ns);
+    CU_ASSERT_EQUAL(ns, 20000);
+    double n = (double)ns * p.nchans, s = 0, s2 = 0;
+    for (size_t i = 0; i < (size_t)n; i++)
+        s += x[i];
+    double mean = s / n;
+    for (size_t i = 0; i < (size_t)n; i++)
+        s2 += (x[i] - mean) * (x[i] - mean);
+    double var = s2 / (n - 1);
+    CU_ASSERT(fabs(mean) < 5 / sqrt(n));
+    CU_ASSERT(fabs(var - 1) < 5 * sqrt(2 / n));   /* var of a sample variance: 2/n */
+    free(x);
+    xc_synth_params_free(&p);
+}
+
+static void test_noise_lag1_autocorrelation(void)
+{
+    xc_synth_params p;
+    noise_params(&p, 32, 2.0);
+    uint64_t ns;
+    float *x = write_and_read(&p, tmp("ac32.fil"), &ns);
+    const size_t nc = (size_t)p.nchans;
+    /* time lag 1 in every channel, and channel lag 1 (channels 2j and 2j+1 share
+     * one Box-Muller pair; 2j+1 and 2j+2 come from different blocks) */
+    double st = 0, sc = 0, s2 = 0, nt = 0, ncn = 0;
+    for (size_t i = 0; i < ns; i++)
+        for (size_t c = 0; c < nc; c++) {
+            double v = x[i * nc + c];
+            s2 += v * v;
+            if (i + 1 < ns) {
+                st += v * x[(i + 1) * nc + c];
+                nt++;
+            }
+            if (c + 1 < nc) {
+                sc += v * x[i * nc + c + 1];
+                ncn++;
+            }
+        }
+    double var = s2 / (double)(ns * nc);
+    double rt = st / nt / var, rc = sc / ncn / var;
+    CU_ASSERT(fabs(rt) < 5 / sqrt(nt));
+    CU_ASSERT(fabs(rc) < 5 / sqrt(ncn));
+    free(x);
+    xc_synth_params_free(&p);
+}
+
+/* Chi-square goodness of fit of the level histogram to the quantised Gaussian;
+ * neighbouring levels are pooled until each bin expects >= 5 counts. */
+static double level_gof_p(const uint16_t *v, size_t n, int nbits)
+{
+    const int nl = 1 << nbits;
+    double *obs = calloc((size_t)nl, sizeof *obs), *pr = calloc((size_t)nl, sizeof *pr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(obs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pr);
+    for (size_t i = 0; i < n; i++)
+        obs[v[i]]++;
+    const double step = (XC_SYNTH_QMAX - XC_SYNTH_QMIN) / (nl - 1);
+    for (int k = 0; k < nl; k++) {
+        double lo = k == 0 ? -INFINITY : XC_SYNTH_QMIN + (k - 0.5) * step;
+        double hi = k == nl - 1 ? INFINITY : XC_SYNTH_QMIN + (k + 0.5) * step;
+        pr[k] = gsl_cdf_ugaussian_P(hi) - gsl_cdf_ugaussian_P(lo);
+    }
+    double chi2 = 0, o = 0, e = 0;
+    int bins = 0;
+    for (int k = 0; k < nl; k++) {
+        o += obs[k];
+        e += pr[k] * (double)n;
+        if (e >= 5 || k == nl - 1) {
+            if (e > 0) {
+                chi2 += (o - e) * (o - e) / e;
+                bins++;
+            }
+            o = e = 0;
+        }
+    }
+    free(obs);
+    free(pr);
+    CU_ASSERT(bins > 1);
+    return gsl_cdf_chisq_Q(chi2, bins - 1);
+}
+
+static uint16_t *read_levels(const char *path, size_t *n)
+{
+    xc_error err;
+    xc_fbreader *r;
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, path, NULL, &err), XC_OK);
+    const xc_fbheader *h = xc_fbreader_header(r);
+    *n = (size_t)h->nsamp * (size_t)h->nchans;
+    uint16_t *v = malloc(*n * sizeof *v);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_read_u16(r, 0, (size_t)h->nsamp, 0, v, &err), XC_OK);
+    xc_fbreader_close(r);
+    return v;
+}
+
+static void test_level_histograms_chisq(void)
+{
+    static const int nbits[3] = {8, 4, 2};
+    for (int t = 0; t < 3; t++) {
+        xc_synth_params p;
+        noise_params(&p, nbits[t], 2.0);
+        xc_error err;
+        const char *f = tmp("hist.fil");
+        CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
+        size_t n;
+        uint16_t *v = read_levels(f, &n);
+        double pval = level_gof_p(v, n, nbits[t]);
+        CU_ASSERT(pval > 1e-3);
+        if (nbits[t] == 8) {
+            /* fake: 8-bit noise mean 127.5, rms 255/8 = 31.875 */
+            double s = 0, s2 = 0;
+            for (size_t i = 0; i < n; i++)
+                s += v[i];
+            double m = s / (double)n;
+            for (size_t i = 0; i < n; i++)
+                s2 += (v[i] - m) * (v[i] - m);
+            double rms = sqrt(s2 / (double)n);
+            CU_ASSERT(fabs(m - 127.5) < 5 * 31.875 / sqrt((double)n));
+            CU_ASSERT(fabs(rms - 31.875) < 0.2);   /* quantisation adds 1/12 level^2: rms 31.876 */
+        }
+        free(v);
+        xc_synth_params_free(&p);
+    }
+    /* the test has power: a histogram of 1.2-sigma noise fails it */
+    size_t n = 200000;
+    uint16_t *v = malloc(n * sizeof *v);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = xc_synth_quantise(1.2f * xc_synth_noise(3, i, 0), 8);
+    CU_ASSERT(level_gof_p(v, n, 8) < 1e-3);
+    free(v);
+}
+
+static void test_onebit_half_set(void)
+{
+    xc_synth_params p;
+    noise_params(&p, 1, 2.0);
+    xc_error err;
+    const char *f = tmp("one.fil");
+    CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
+    xc_fbreader *r;
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, f, NULL, &err), XC_OK);
+    uint64_t hb = xc_fbreader_header(r)->header_bytes, ns = xc_fbreader_header(r)->nsamp;
+    xc_fbreader_close(r);
+    size_t len;
+    unsigned char *b = slurp(f, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_EQUAL(len - hb, ns * 64 / 8);
+    double set = 0, n = (double)(len - hb) * 8;
+    for (size_t i = hb; i < len; i++)
+        set += __builtin_popcount(b[i]);
+    CU_ASSERT(fabs(set / n - 0.5) < 5 * 0.5 / sqrt(n));
+    free(b);
+    xc_synth_params_free(&p);
+}
+
+/* k_DM 4148.808 written out here, not taken from the library. */
+static double delay_crosscheck(double dm, double f, double fref)
+{
+    return 4148.808 * dm * (1 / (f * f) - 1 / (fref * fref));
+}
+
+static void pulse_params(xc_synth_params *p, int smear)
+{
+    xc_error err;
+    xc_synth_params_init(p);
+    p->nchans = 64;
+    p->nbits = 32;
+    p->tsamp = 100e-6;
+    p->tobs = 1.5;
+    p->fch1 = 400;
+    p->foff = -1;
+    p->noise = 0;
+    p->smear = smear;
+    xc_synth_pulse pl = {0.1, 100, 1.0, 20};
+    CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(p, &pl, &err), XC_OK);
+}
+
+static void test_pulse_arrives_at_analytic_delay(void)
+{
+    xc_synth_params p;
+    pulse_params(&p, 0);
+    uint64_t ns;
+    float *x = write_and_read(&p, tmp("dm100.fil"), &ns);
+    const double amp = 20 / sqrt(64.0), ts = p.tsamp;
+    int bad = 0, badsum = 0;
+    for (int c = 0; c < 64; c++) {
+        double f = 400 - c;
+        double start = 0.1 - 0.5e-3 + delay_crosscheck(100, f, 400);
+        long want = (long)floor(start / ts), first = -1;
+        double sum = 0;
+        for (uint64_t i = 0; i < ns; i++) {
+            float v = x[i * 64 + (uint64_t)c];
+            if (v != 0 && first < 0)
+                first = (long)i;
+            sum += v;
+        }
+        if (labs(first - want) > 1)
+            bad++;
+        /* energy: amp x 10 samples, whatever the alignment */
+        if (fabs(sum - amp * 10) > 1e-4 * amp * 10)
+            badsum++;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(badsum, 0);
+    /* lowest channel (337 MHz): delay 1.0601 s, 10601 samples */
+    XC_ASSERT_CLOSE(delay_crosscheck(100, 337, 400), 1.0601, 1e-4);
+    free(x);
+
+    /* smeared: the same energy, spread over the channel's delay span */
+    xc_synth_params_free(&p);
+    pulse_params(&p, 1);
+    x = write_and_read(&p, tmp("dm100s.fil"), &ns);
+    bad = badsum = 0;
+    for (int c = 0; c < 64; c++) {
+        double f = 400 - c, fhi = f + 0.5, flo = f - 0.5;
+        long lo = (long)floor((0.1 - 0.5e-3 + delay_crosscheck(100, fhi, 400)) / ts);
+        long hi = (long)floor((0.1 + 0.5e-3 + delay_crosscheck(100, flo, 400)) / ts);
+        long first = -1, last = -1;
+        double sum = 0;
+        for (uint64_t i = 0; i < ns; i++) {
+            float v = x[i * 64 + (uint64_t)c];
+            if (v != 0) {
+                if (first < 0)
+                    first = (long)i;
+                last = (long)i;
+            }
+            sum += v;
+        }
+        if (first < lo - 1 || first > lo + 1 || last < hi - 1 || last > hi + 1)
+            bad++;
+        if (fabs(sum - amp * 10) > 1e-4 * amp * 10)
+            badsum++;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(badsum, 0);
+    free(x);
+
+    /* the convention's k_DM sets the delay: PRESTO's 1/2.41e-4 moves the lowest
+     * channel by 14.6 samples of 10 us from where k_DM 4148.808 puts it */
+    xc_synth_params_free(&p);
+    pulse_params(&p, 0);
+    p.convention = xc_convention_get("presto");
+    p.nchans = 8;
+    p.foff = -9;
+    p.tsamp = 10e-6;
+    p.tobs = 1.2;
+    x = write_and_read(&p, tmp("dm100p.fil"), &ns);
+    long first = -1;
+    for (uint64_t i = 0; i < ns && first < 0; i++)
+        if (x[i * 8 + 7] != 0)
+            first = (long)i;
+    double want = (0.1 - 0.5e-3 + (1 / 2.41e-4) * 100 * (1 / (337.0 * 337.0) - 1 / (400.0 * 400.0))) / 10e-6;
+    double other = (0.1 - 0.5e-3 + delay_crosscheck(100, 337, 400)) / 10e-6;
+    CU_ASSERT(labs(first - (long)floor(want)) <= 1);
+    CU_ASSERT(labs(first - (long)floor(other)) > 10);
+    free(x);
+    xc_synth_params_free(&p);
+}
+
+static void test_pulsar_phase_and_duty_cycle(void)
+{
+    xc_synth_params p;
+    xc_synth_params_init(&p);
+    p.nchans = 8;
+    p.nbits = 32;
+    p.tsamp = 100e-6;
+    p.tobs = 0.1;
+    p.fch1 = 1400;
+    p.foff = -1;
+    p.noise = 0;
+    p.smear = 0;
+    p.psr.period_ms = 10;
+    p.psr.width_pct = 10;
+    p.psr.snrpeak = 8;
+    p.psr.dm = 0;
+    uint64_t ns;
+    float *x = write_and_read(&p, tmp("psr.fil"), &ns);
+    CU_ASSERT_EQUAL_FATAL(ns, 1000);
+    const double amp = 8 / sqrt(8.0);
+    /* pulse k covers [(k + 0.45) P, (k + 0.55) P): samples 100k+45 .. 100k+54 */
+    int bad = 0;
+    for (uint64_t i = 0; i < ns; i++) {
+        long ph = (long)(i % 100);
+        for (int c = 0; c < 8; c++) {
+            double v = x[i * 8 + (uint64_t)c];
+            if (ph >= 46 && ph <= 53 && fabs(v - amp) > 1e-5)
+                bad++;
+            if ((ph < 44 || ph > 55) && v != 0)
+                bad++;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    double sum = 0;
+    for (uint64_t i = 0; i < ns; i++)
+        sum += x[i * 8];
+    CU_ASSERT(fabs(sum - 10 * amp * 10) < 1e-4 * sum);
+    free(x);
+    xc_synth_params_free(&p);
+}
+
+static void test_truth_file(void)
+{
+    xc_synth_params p;
+    busy_params(&p, 8);
+    xc_error err;
+    const char *f = tmp("truth.fil");
+    CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, "crosscheck synth -o truth.fil", &err), XC_OK);
+    const char *tp = tmp("truth.truth.json");
+    CU_ASSERT_TRUE_FATAL(exists(tp));
+    json_error_t je;
+    json_t *t = json_load_file(tp, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(t, "command_line")), "crosscheck synth -o truth.fil");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(t, "nsamp")), 3125);   /* 0.2 s / 64 us */
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(t, "seed")), 20240611);
+    json_t *cv = json_object_get(t, "convention");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(cv, "name")), "crosscheck");
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(cv, "kdm")), 4148.808, 1e-12);
+    json_t *psr = json_object_get(t, "pulsar");
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(psr, "f0_hz")), 1000.0 / 7.0, 1e-9);
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(psr, "period_s")), 0.007, 1e-15);
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(psr, "dm")), 30, 0);
+    json_t *pls = json_object_get(t, "pulses");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(pls), 2);
+    json_t *a = json_array_get(pls, 0), *b = json_array_get(pls, 1);
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(a, "t_s")), 0.05, 0);
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(a, "dm")), 100, 0);
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(a, "width_ms")), 0.5, 0);
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(a, "snr")), 30, 0);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(a, "arrival_sample")), 781);   /* 0.05/64e-6 = 781.25 */
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(b, "arrival_sample")), 2031);  /* 2031.25 */
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(a, "expected_boxcar_snr")), 30 * sqrt(0.5e-3 / 64e-6), 1e-9);
+    /* narrower than a sample: all its energy in one sample */
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(b, "expected_boxcar_snr")), 50 * 0.02e-3 / 64e-6, 1e-9);
+    json_t *par = json_object_get(t, "params");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(par, "nbits")), 8);
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(par, "tsamp_us")), 64, 1e-9);
+    json_decref(t);
+
+    /* the "params" object rebuilds the same parameters */
+    xc_synth_params q;
+    xc_synth_params_init(&q);
+    CU_ASSERT_EQUAL_FATAL(xc_synth_params_load(&q, tp, "params", &err), XC_OK);
+    CU_ASSERT_EQUAL(q.nchans, p.nchans);
+    CU_ASSERT_EQUAL(q.nbits, p.nbits);
+    CU_ASSERT_EQUAL(q.tsamp, p.tsamp);
+    CU_ASSERT_EQUAL(q.seed, p.seed);
+    CU_ASSERT_EQUAL(q.psr.period_ms, p.psr.period_ms);
+    CU_ASSERT_EQUAL(q.psr.dm, p.psr.dm);
+    CU_ASSERT_EQUAL_FATAL(q.npulses, 2);
+    CU_ASSERT_EQUAL(q.pulses[1].width_ms, p.pulses[1].width_ms);
+    CU_ASSERT_PTR_EQUAL(q.convention, p.convention);
+    /* ... and so the same bytes */
+    const char *f2 = tmp("truth2.fil");
+    CU_ASSERT_EQUAL_FATAL(xc_synth_write(&q, f2, NULL, NULL, &err), XC_OK);
+    CU_ASSERT_TRUE(same_file(f, f2));
+    xc_synth_params_free(&q);
+    xc_synth_params_free(&p);
+}
+
+static void test_header_reads_back(void)
+{
+    static const int nb[3] = {2, 2, 16};
+    static const xc_bitorder order[3] = {XC_BITORDER_LSB, XC_BITORDER_MSB, XC_BITORDER_LSB};
+    for (int t = 0; t < 3; t++) {
+        xc_synth_params p;
+        xc_synth_params_init(&p);
+        p.nchans = 32;
+        p.nbits = nb[t];
+        p.tsamp = 64e-6;
+        p.tobs = 0.1001;     /* 1564.06 samples -> 1564 */
+        p.fch1 = 1500.25;
+        p.foff = 0.5;        /* positive: written negative */
+        p.tstart = 60123.5;
+        p.seed = 11;
+        p.bitorder = order[t];
+        p.psr.period_ms = 5;
+        p.psr.dm = 50;
+        p.psr.snrpeak = 0;   /* header only: keep the data pure noise */
+        xc_error err;
+        const char *f = tmp("hdr.fil");
+        CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
+        xc_fbreader *r;
+        xc_fbopts o = {order[t], 0};
+        CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, f, &o, &err), XC_OK);
+        const xc_fbheader *h = xc_fbreader_header(r);
+        CU_ASSERT_STRING_EQUAL(h->source_name, "P: 5.000000000000 ms, DM: 50.000");
+        CU_ASSERT_EQUAL(h->machine_id, 10);
+        CU_ASSERT_EQUAL(h->telescope_id, 4);
+        CU_ASSERT_EQUAL(h->data_type, 1);
+        CU_ASSERT_EQUAL(h->fch1, 1500.25);
+        CU_ASSERT_EQUAL(h->foff, -0.5);
+        CU_ASSERT_EQUAL(h->nchans, 32);
+        CU_ASSERT_EQUAL(h->nbits, nb[t]);
+        CU_ASSERT_EQUAL(h->tstart, 60123.5);
+        CU_ASSERT_EQUAL(h->tsamp, 64e-6);
+        CU_ASSERT_EQUAL(h->nifs, 1);
+        CU_ASSERT_EQUAL(h->nsamp, 1564);
+        CU_ASSERT_EQUAL(h->header_bytes, 242);   /* fake's header for this source name, measured */
+        static const xc_fbkey fake_order[] = {XC_FB_SOURCE_NAME, XC_FB_MACHINE_ID, XC_FB_TELESCOPE_ID,
+                                              XC_FB_DATA_TYPE, XC_FB_FCH1, XC_FB_FOFF, XC_FB_NCHANS,
+                                              XC_FB_NBITS, XC_FB_TSTART, XC_FB_TSAMP, XC_FB_NIFS};
+        CU_ASSERT_EQUAL_FATAL(h->norder, 11);
+        for (int k = 0; k < 11; k++)
+            CU_ASSERT_EQUAL(h->order[k], (int)fake_order[k]);
+        /* the data are the documented noise values, packed in the asked order */
+        uint16_t v[20 * 32];
+        CU_ASSERT_EQUAL_FATAL(xc_fbreader_read_u16(r, 1000, 20, 0, v, &err), XC_OK);
+        int bad = 0;
+        for (int s = 0; s < 20; s++)
+            for (int c = 0; c < 32; c++)
+                bad += v[s * 32 + c] != xc_synth_quantise(xc_synth_noise(11, 1000 + (uint64_t)s, c), nb[t]);
+        CU_ASSERT_EQUAL(bad, 0);
+        xc_fbreader_close(r);
+        xc_synth_params_free(&p);
+    }
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+static void test_spec_load(void)
+{
+    const char *f = tmp("spec.json");
+    write_text(f, "{\"other\": 1, \"synth\": {\"nchans\": 256, \"nbits\": 8, \"tsamp_us\": 64, \"tobs_s\": 3,"
+                  " \"fch1\": 1500, \"foff\": -0.5, \"seed\": 18446744073709551615, \"convention\": \"sigproc\","
+                  " \"period_ms\": 3.5, \"width_pct\": 6, \"snrpeak\": 12, \"dm\": 40, \"smear\": false,"
+                  " \"pulses\": [{\"t_s\": 1.5, \"dm\": 300, \"width_ms\": 2, \"snr\": 9}]}}");
+    xc_synth_params p;
+    xc_synth_params_init(&p);
+    xc_error err;
+    /* 2^64-1 is not a jansson integer: invalid JSON for jansson, a clear error */
+    CU_ASSERT_NOT_EQUAL(xc_synth_params_load(&p, f, "synth", &err), XC_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, f));
+    write_text(f, "{\"other\": 1, \"synth\": {\"nchans\": 256, \"nbits\": 8, \"tsamp_us\": 64, \"tobs_s\": 3,"
+                  " \"fch1\": 1500, \"foff\": -0.5, \"seed\": \"18446744073709551615\", \"convention\": \"sigproc\","
+                  " \"period_ms\": 3.5, \"width_pct\": 6, \"snrpeak\": 12, \"dm\": 40, \"smear\": false,"
+                  " \"pulses\": [{\"t_s\": 1.5, \"dm\": 300, \"width_ms\": 2, \"snr\": 9}]}}");
+    CU_ASSERT_EQUAL_FATAL(xc_synth_params_load(&p, f, "synth", &err), XC_OK);
+    CU_ASSERT_EQUAL(p.nchans, 256);
+    CU_ASSERT_EQUAL(p.nbits, 8);
+    CU_ASSERT_EQUAL(p.tsamp, 64e-6);
+    CU_ASSERT_EQUAL(p.tobs, 3);
+    CU_ASSERT_EQUAL(p.fch1, 1500);
+    CU_ASSERT_EQUAL(p.foff, -0.5);
+    CU_ASSERT_EQUAL(p.seed, UINT64_MAX);
+    CU_ASSERT_STRING_EQUAL(p.convention->name, "sigproc");
+    CU_ASSERT_EQUAL(p.psr.period_ms, 3.5);
+    CU_ASSERT_EQUAL(p.psr.width_pct, 6);
+    CU_ASSERT_EQUAL(p.psr.snrpeak, 12);
+    CU_ASSERT_EQUAL(p.psr.dm, 40);
+    CU_ASSERT_EQUAL(p.smear, 0);
+    CU_ASSERT_EQUAL(p.noise, 1);
+    CU_ASSERT_EQUAL(p.tstart, 50000.0);   /* untouched fields keep their defaults */
+    CU_ASSERT_EQUAL_FATAL(p.npulses, 1);
+    CU_ASSERT_EQUAL(p.pulses[0].dm, 300);
+    xc_synth_params_free(&p);
+
+    /* errors name the file, the field and the value, and leave p unchanged */
+    static const struct {
+        const char *json, *key, *want[2];
+        xc_status code;
+    } bad[] = {
+        {"{\"nbits\": 3}", NULL, {"nbits", "3"}, XC_EINVAL},
+        {"{\"nchans\": 0}", NULL, {"nchans", "0"}, XC_EINVAL},
+        {"{\"nchans\": 64.5}", NULL, {"nchans", "64.5"}, XC_EINVAL},
+        {"{\"tsamp_us\": \"abc\"}", NULL, {"tsamp_us", "\"abc\""}, XC_EINVAL},
+        {"{\"tsamp_us\": -1}", NULL, {"tsamp_us", "-1"}, XC_EINVAL},
+        {"{\"nchan\": 64}", NULL, {"nchan", "unknown"}, XC_EINVAL},
+        {"{\"convention\": \"tempo3\"}", NULL, {"convention", "tempo3"}, XC_EINVAL},
+        {"{\"width_pct\": 0}", NULL, {"width_pct", "0"}, XC_EINVAL},
+        {"{\"pulses\": [{\"t_s\": 1, \"dm\": 5, \"snr\": 3}]}", NULL, {"pulses[0].width_ms", "missing"}, XC_EINVAL},
+        {"{\"pulses\": [{\"t_s\": 1, \"dm\": -5, \"width_ms\": 1, \"snr\": 3}]}", NULL, {"pulses[0].dm", "-5"},
+         XC_EINVAL},
+        {"{\"a\": {\"nbits\": 8}}", "b", {"\"b\"", "top level"}, XC_EINVAL},
+        {"{\"nbits\": 8,}", NULL, {"invalid JSON", ":1:"}, XC_EFORMAT},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_text(f, bad[i].json);
+        xc_synth_params_init(&p);
+        xc_synth_pulse pl = {1, 2, 3, 4};
+        CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(&p, &pl, &err), XC_OK);
+        xc_status st = xc_synth_params_load(&p, f, bad[i].key, &err);
+        CU_ASSERT_EQUAL(st, bad[i].code);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, f));
+        for (int k = 0; k < 2; k++)
+            if (!strstr(err.msg, bad[i].want[k])) {
+                printf("\n  case %zu: '%s' not in: %s\n", i, bad[i].want[k], err.msg);
+                CU_FAIL("message lacks a field or value");
+            }
+        CU_ASSERT_EQUAL(p.nbits, 4);
+        CU_ASSERT_EQUAL(p.nchans, 128);
+        CU_ASSERT_EQUAL(p.npulses, 1);
+        xc_synth_params_free(&p);
+    }
+    xc_synth_params_init(&p);
+    CU_ASSERT_EQUAL(xc_synth_params_load(&p, tmp("no-such.json"), NULL, &err), XC_EIO);
+
+    /* an object already in memory, named by its source in messages */
+    json_t *o = json_pack("{s:i, s:f, s:[{s:f, s:f, s:f, s:f}]}", "nchans", 512, "tobs_s", 4.5, "pulses", "t_s",
+                          1.0, "dm", 10.0, "width_ms", 1.0, "snr", 8.0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    CU_ASSERT_EQUAL(xc_synth_params_from_json(&p, o, "run.json: synthetic[0]", &err), XC_OK);
+    CU_ASSERT_EQUAL(p.nchans, 512);
+    CU_ASSERT_EQUAL(p.tobs, 4.5);
+    CU_ASSERT_EQUAL(p.npulses, 1);
+    json_object_set_new(o, "nbits", json_integer(12));
+    CU_ASSERT_EQUAL(xc_synth_params_from_json(&p, o, "run.json: synthetic[0]", &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "run.json: synthetic[0]: nbits (-nbits) = 12"));
+    CU_ASSERT_EQUAL(p.npulses, 1);
+    json_decref(o);
+    xc_synth_params_free(&p);
+}
+
+/* Counts the entries of the test directory whose names start with prefix. */
+static int count_prefix(const char *prefix)
+{
+    DIR *d = opendir(xc_test_tmpdir());
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += !strncmp(e->d_name, prefix, strlen(prefix));
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void test_bad_values_leave_no_file(void)
+{
+    static const struct {
+        int nchans, nbits;
+        double tsamp, tobs, fch1, foff;
+        const char *want;
+    } bad[] = {
+        {128, 3, 64e-6, 1, 1400, -1, "nbits (-nbits) = 3"},
+        {0, 8, 64e-6, 1, 1400, -1, "nchans (-nchans) = 0"},
+        {128, 8, 0, 1, 1400, -1, "tsamp_us (-tsamp) = 0"},
+        {128, 8, 64e-6, -2, 1400, -1, "tobs_s (-tobs) = -2"},
+        {128, 8, 64e-6, 1e-6, 1400, -1, "0 samples"},
+        {3, 4, 64e-6, 1, 1400, -1, "whole bytes"},
+        {128, 8, 64e-6, 1, 100, -1, "lowest frequency"},
+        {128, 8, 64e-6, 1, 1400, 0, "foff (-foff) = 0"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        xc_synth_params p;
+        xc_synth_params_init(&p);
+        p.nchans = bad[i].nchans;
+        p.nbits = bad[i].nbits;
+        p.tsamp = bad[i].tsamp;
+        p.tobs = bad[i].tobs;
+        p.fch1 = bad[i].fch1;
+        p.foff = bad[i].foff;
+        xc_error err;
+        CU_ASSERT_EQUAL(xc_synth_write(&p, tmp("bad.fil"), NULL, NULL, &err), XC_EINVAL);
+        if (!strstr(err.msg, bad[i].want)) {
+            printf("\n  case %zu: '%s' not in: %s\n", i, bad[i].want, err.msg);
+            CU_FAIL("message lacks the field or value");
+        }
+        xc_synth_params_free(&p);
+    }
+    /* a bad pulse, and an output directory that does not exist */
+    xc_synth_params p;
+    xc_synth_params_init(&p);
+    p.tobs = 0.01;
+    xc_synth_pulse pl = {0.001, 10, 0, 5};
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(&p, &pl, &err), XC_OK);
+    CU_ASSERT_EQUAL(xc_synth_write(&p, tmp("bad.fil"), NULL, NULL, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "pulses[0].width_ms"));
+    p.pulses[0].width_ms = 1;
+    CU_ASSERT_EQUAL(xc_synth_write(&p, tmp("nodir/bad.fil"), NULL, NULL, &err), XC_EIO);
+    /* the truth file cannot be written: the filterbank is not left either */
+    CU_ASSERT_EQUAL(xc_synth_write(&p, tmp("bad.fil"), tmp("nodir/bad.json"), NULL, &err), XC_EIO);
+    xc_synth_params_free(&p);
+    CU_ASSERT_EQUAL(count_prefix("bad."), 0);
+}
+
+static void test_truth_path(void)
+{
+    char out[64];
+    xc_error err;
+    CU_ASSERT_EQUAL(xc_synth_truth_path("a/obs.fil", out, sizeof out, &err), XC_OK);
+    CU_ASSERT_STRING_EQUAL(out, "a/obs.truth.json");
+    CU_ASSERT_EQUAL(xc_synth_truth_path("obs.dat", out, sizeof out, &err), XC_OK);
+    CU_ASSERT_STRING_EQUAL(out, "obs.dat.truth.json");
+    CU_ASSERT_EQUAL(xc_synth_truth_path("obs.fil", out, 12, &err), XC_EINVAL);
+}
+
+int main(void)
+{
+    static const xc_testcase cases[] = {
+        {"philox_known_answers", test_philox_known_answers, NULL},
+        {"noise_spectrum_matches_single_values", test_noise_spectrum_matches_single_values, NULL},
+        {"quantise_levels", test_quantise_levels, NULL},
+        {"same_seed_same_bytes_any_threads_and_chunks", test_same_seed_same_bytes_any_threads_and_chunks, NULL},
+        {"noise_mean_and_variance_f32", test_noise_mean_and_variance_f32, NULL},
+        {"noise_lag1_autocorrelation", test_noise_lag1_autocorrelation, NULL},
+        {"level_histograms_chisq", test_level_histograms_chisq, NULL},
+        {"onebit_half_set", test_onebit_half_set, NULL},
+        {"pulse_arrives_at_analytic_delay", test_pulse_arrives_at_analytic_delay, NULL},
+        {"pulsar_phase_and_duty_cycle", test_pulsar_phase_and_duty_cycle, NULL},
+        {"truth_file", test_truth_file, NULL},
+        {"header_reads_back", test_header_reads_back, NULL},
+        {"spec_load", test_spec_load, NULL},
+        {"bad_values_leave_no_file", test_bad_values_leave_no_file, NULL},
+        {"truth_path", test_truth_path, NULL},
+    };
+    return xc_test_run("synth", cases, XC_NCASES(cases));
+}
