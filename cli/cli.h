@@ -1,0 +1,41 @@
+/* cli.h: helpers shared by the `crosscheck` subcommands.  Only cli/ parses
+ * arguments or prints to stdout. */
+#ifndef XC_CLI_H
+#define XC_CLI_H
+
+#include <stddef.h>
+
+#include "xc_error.h"
+
+/* A subcommand: argv[0] is the subcommand's name.  Returns the exit code. */
+typedef int (*xc_cmd_fn)(int argc, char **argv);
+
+/* The full command line of this process (set by main), for output metadata. */
+const char *xc_cli_cmdline(void);
+void xc_cli_set_cmdline(int argc, char **argv);
+
+/* Prints "crosscheck <cmd>: <message>" on stderr and returns the exit code (2). */
+int xc_cli_fail(const char *cmd, const xc_error *err);
+/* Prints "crosscheck <cmd>: <printf message>" on stderr and returns 2. */
+int xc_cli_failf(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Strict number parsing: the whole string must be a number.  On failure they
+ * fill err naming the option and the value and return XC_EINVAL. */
+xc_status xc_cli_double(const char *opt, const char *val, double *out, xc_error *err);
+xc_status xc_cli_int(const char *opt, const char *val, long lo, long hi, int *out, xc_error *err);
+xc_status xc_cli_u64(const char *opt, const char *val, unsigned long long *out, xc_error *err);
+
+/* Resets getopt so each subcommand can parse its own argv. */
+void xc_cli_getopt_reset(void);
+/* For an unknown option or missing value (getopt returned '?' or ':'). */
+int xc_cli_badopt(const char *cmd, int argc, char **argv);
+
+/* Subcommands. */
+int xc_cmd_list(int argc, char **argv);
+int xc_cmd_synth(int argc, char **argv);
+int xc_cmd_plan(int argc, char **argv);
+int xc_cmd_dedisperse(int argc, char **argv);
+int xc_cmd_run(int argc, char **argv);
+int xc_cmd_compare(int argc, char **argv);
+
+#endif

@@ -1,0 +1,45 @@
+#include "cli_plan.h"
+
+#include <math.h>
+
+void xc_cli_planopts_init(xc_cli_planopts *o)
+{
+    o->dmplan = o->dmplanfile = 0;
+    o->lodm = 0.0;
+    o->hidm = 1000.0;
+    o->dm_tol = 1.25;
+    o->dm_pulse_width = 40.0;
+    o->tol_given = 0;
+}
+
+xc_status xc_cli_plan_build(const xc_cli_planopts *o, const xc_geometry *g, xc_dmplan *plan, xc_error *err)
+{
+    int ways = (o->dmplan != 0) + (o->dmplanfile != 0) + (o->tol_given != 0);
+    if (ways == 0)
+        return xc_error_set(err, XC_EINVAL, "no DM plan: give -dmplan, -dmplanfile or -lodm/-hidm/-dm_tol");
+    if (ways > 1)
+        return xc_error_set(err, XC_EINVAL, "give only one of -dmplan, -dmplanfile and -lodm/-hidm/-dm_tol");
+    if (o->dmplan)
+        return xc_dmplan_parse(plan, o->dmplan, "-dmplan", err);
+    if (o->dmplanfile)
+        return xc_dmplan_read(plan, o->dmplanfile, err);
+    /* dedisp's f0 is the highest channel. */
+    double f0 = g->foff < 0 ? g->fch1 : g->fch1 + (g->nchans - 1) * g->foff;
+    return xc_dmplan_tolerance(plan, o->lodm, o->hidm, g->tsamp, o->dm_pulse_width, f0, fabs(g->foff),
+                               g->nchans, o->dm_tol, err);
+}
+
+const char *xc_cli_plan_help(void)
+{
+    return "DM plan (exactly one of):\n"
+           "  -dmplan LO:HI:STEP:DS[,...]  ranges, AstroAccelerate style: round((HI-LO)/STEP) trials\n"
+           "                               LO + j*STEP (HI excluded, no rounding up to 64); DS = downsample\n"
+           "                               factor (samples summed in groups of DS, delays in DS*tsamp units)\n"
+           "                               e.g. the AstroAccelerate paper's Table 2:\n"
+           "                               0:150:0.1:1,150:300:0.2:1,300:500:0.25:1 (3050 trials)\n"
+           "  -dmplanfile FILE             the same, one range per line ('lo hi step ds', 'lo:hi:step:ds'\n"
+           "                               or AstroAccelerate's 'range lo hi step inBin outBin'; # comments)\n"
+           "  -lodm A -hidm B -dm_tol T -dm_pulse_width US\n"
+           "                               dedisp/Heimdall tolerance list (defaults 0, 1000, 1.25, 40 us);\n"
+           "                               the last trial is the first DM >= B, as dedisp\n";
+}

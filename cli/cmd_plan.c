@@ -1,0 +1,173 @@
+/* crosscheck plan: a DM plan as a table (and JSON), with each range's delays. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_plan.h"
+#include "xc_atomic.h"
+#include "xc_filterbank.h"
+
+static void help(void)
+{
+    printf("usage: crosscheck plan (-i FILE.fil | -nchans N -tsamp US -fch1 MHZ -foff MHZ)\n"
+           "                       (-dmplan PLAN | -dmplanfile F | -lodm A -hidm B -dm_tol T -dm_pulse_width US)\n"
+           "                       [-convention NAME] [-json FILE]\n\n"
+           "Prints the DM plan as a table: range, DM lo/hi/step, trials, downsample factor and the\n"
+           "largest delay in samples (at the lowest channel and the range's last DM, highest\n"
+           "channel as reference).\n\n"
+           "Geometry:\n"
+           "  -i FILE.fil        take nchans, tsamp, fch1, foff from a filterbank header\n"
+           "  -nchans N          number of channels\n"
+           "  -tsamp US          sample time in microseconds\n"
+           "  -fch1 MHZ          frequency of channel 0\n"
+           "  -foff MHZ          channel width (negative: channel 0 is the highest)\n"
+           "%s"
+           "Other:\n"
+           "  -convention NAME   delay convention: crosscheck (default), sigproc, presto, dedisp,\n"
+           "                     astroaccelerate\n"
+           "  -json FILE         also write the plan as JSON (with a flat 'dms' list)\n",
+           xc_cli_plan_help());
+}
+
+int xc_cmd_plan(int argc, char **argv)
+{
+    enum { O_I = 1, O_NCHANS, O_TSAMP, O_FCH1, O_FOFF, O_PLAN, O_PLANFILE, O_LODM, O_HIDM, O_TOL, O_PW,
+           O_CONV, O_JSON, O_HELP };
+    static const struct option opts[] = {
+        {"i", required_argument, 0, O_I}, {"nchans", required_argument, 0, O_NCHANS},
+        {"tsamp", required_argument, 0, O_TSAMP}, {"fch1", required_argument, 0, O_FCH1},
+        {"foff", required_argument, 0, O_FOFF}, {"dmplan", required_argument, 0, O_PLAN},
+        {"dmplanfile", required_argument, 0, O_PLANFILE}, {"lodm", required_argument, 0, O_LODM},
+        {"hidm", required_argument, 0, O_HIDM}, {"dm_tol", required_argument, 0, O_TOL},
+        {"dm_pulse_width", required_argument, 0, O_PW}, {"convention", required_argument, 0, O_CONV},
+        {"json", required_argument, 0, O_JSON}, {"h", no_argument, 0, O_HELP},
+        {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
+    const char *input = NULL, *json = NULL, *conv_name = "crosscheck";
+    xc_geometry g = {0, 0, 0, 0};
+    int have_geom = 0;
+    xc_cli_planopts po;
+    xc_cli_planopts_init(&po);
+    xc_error err;
+    xc_error_clear(&err);
+    xc_status st = XC_OK;
+    int c;
+    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case O_I: input = optarg; break;
+        case O_NCHANS: st = xc_cli_int("-nchans", optarg, 1, 1 << 24, &g.nchans, &err); have_geom |= 1; break;
+        case O_TSAMP: st = xc_cli_double("-tsamp", optarg, &g.tsamp, &err); g.tsamp *= 1e-6; have_geom |= 2; break;
+        case O_FCH1: st = xc_cli_double("-fch1", optarg, &g.fch1, &err); have_geom |= 4; break;
+        case O_FOFF: st = xc_cli_double("-foff", optarg, &g.foff, &err); have_geom |= 8; break;
+        case O_PLAN: po.dmplan = optarg; break;
+        case O_PLANFILE: po.dmplanfile = optarg; break;
+        case O_LODM: st = xc_cli_double("-lodm", optarg, &po.lodm, &err); po.tol_given = 1; break;
+        case O_HIDM: st = xc_cli_double("-hidm", optarg, &po.hidm, &err); po.tol_given = 1; break;
+        case O_TOL: st = xc_cli_double("-dm_tol", optarg, &po.dm_tol, &err); po.tol_given = 1; break;
+        case O_PW: st = xc_cli_double("-dm_pulse_width", optarg, &po.dm_pulse_width, &err); po.tol_given = 1; break;
+        case O_CONV: conv_name = optarg; break;
+        case O_JSON: json = optarg; break;
+        case O_HELP: help(); return 0;
+        default: return xc_cli_badopt("plan", argc, argv);
+        }
+        if (st)
+            return xc_cli_fail("plan", &err);
+    }
+    if (optind < argc)
+        return xc_cli_failf("plan", "unexpected argument '%s'", argv[optind]);
+    const xc_convention *cv = xc_convention_get(conv_name);
+    if (!cv)
+        return xc_cli_failf("plan", "-convention: '%s' is not one of crosscheck, sigproc, presto, dedisp, astroaccelerate",
+                            conv_name);
+    uint64_t nsamp = 0;
+    if (input) {
+        xc_fbreader *r;
+        if ((st = xc_fbreader_open(&r, input, NULL, &err)))
+            return xc_cli_fail("plan", &err);
+        const xc_fbheader *h = xc_fbreader_header(r);
+        g.nchans = h->nchans;
+        g.tsamp = h->tsamp;
+        g.fch1 = h->fch1;
+        g.foff = h->foff;
+        nsamp = h->nsamp;
+        xc_fbreader_close(r);
+    } else if (have_geom != 15) {
+        return xc_cli_failf("plan", "give -i FILE.fil or all of -nchans, -tsamp, -fch1 and -foff");
+    }
+    if (!(g.tsamp > 0))
+        return xc_cli_failf("plan", "-tsamp: %g us must be > 0", g.tsamp * 1e6);
+    if (g.foff == 0)
+        return xc_cli_failf("plan", "-foff: must not be 0");
+    xc_dmplan plan;
+    if ((st = xc_cli_plan_build(&po, &g, &plan, &err)))
+        return xc_cli_fail("plan", &err);
+    printf("# convention %s: k_DM %.9g, %s, delays from the highest channel\n", cv->name, cv->kdm,
+           xc_rounding_name(cv->rounding));
+    printf("# %d channels, fch1 %.6f MHz, foff %.6f MHz, tsamp %.3f us\n", g.nchans, g.fch1, g.foff, g.tsamp * 1e6);
+    printf("%5s %10s %10s %8s %7s %4s %12s %12s\n", "range", "DM lo", "DM hi", "step", "trials", "ds",
+           "max delay", "(samples)");
+    int64_t *maxd = calloc((size_t)plan.nranges, sizeof *maxd);
+    json_t *root = json_object(), *ranges = json_array(), *flat = json_array();
+    for (int k = 0; k < plan.nranges && maxd; k++) {
+        xc_dmplan one = plan;
+        one.nranges = 1;
+        one.r = &plan.r[k];
+        if ((st = xc_dmplan_max_delay(cv, &g, &one, &maxd[k], &err)))
+            break;
+        const xc_dmrange *r = &plan.r[k];
+        double lastdm = r->dms[r->ndm - 1];
+        printf("%5d %10.4f %10.4f %8.4g %7zu %4d %12lld %12s\n", k, r->lo, r->step > 0 ? r->hi : lastdm,
+               r->step, r->ndm, r->ds, (long long)(maxd[k] / r->ds),
+               r->ds > 1 ? "(x ds)" : "");
+        json_t *dms = json_array();
+        for (size_t j = 0; j < r->ndm; j++) {
+            json_array_append_new(dms, json_real(r->dms[j]));
+            json_array_append_new(flat, json_real(r->dms[j]));
+        }
+        json_array_append_new(ranges, json_pack("{s:f,s:f,s:f,s:i,s:I,s:I,s:I,s:o}", "lo", r->lo, "hi", r->hi,
+                                                "step", r->step, "downsample", r->ds, "ndm", (json_int_t)r->ndm,
+                                                "max_delay", (json_int_t)(maxd[k] / r->ds),
+                                                "max_delay_samples", (json_int_t)maxd[k], "dms", dms));
+    }
+    int64_t total = 0;
+    for (int k = 0; k < plan.nranges && maxd; k++)
+        if (maxd[k] > total)
+            total = maxd[k];
+    if (!st && maxd) {
+        printf("total: %zu trials; largest delay %lld samples (%.6f s)\n", xc_dmplan_ndm(&plan), (long long)total,
+               (double)total * g.tsamp);
+        if (input)
+            printf("input: %llu samples -> %lld output samples at full resolution\n", (unsigned long long)nsamp,
+                   (long long)nsamp - total);
+    }
+    json_object_set_new(root, "convention", json_string(cv->name));
+    json_object_set_new(root, "plan_kind", json_string(plan.kind));
+    json_object_set_new(root, "nchans", json_integer(g.nchans));
+    json_object_set_new(root, "tsamp", json_real(g.tsamp));
+    json_object_set_new(root, "fch1", json_real(g.fch1));
+    json_object_set_new(root, "foff", json_real(g.foff));
+    json_object_set_new(root, "ndm", json_integer((json_int_t)xc_dmplan_ndm(&plan)));
+    json_object_set_new(root, "max_delay", json_integer(total));
+    json_object_set_new(root, "ranges", ranges);
+    json_object_set_new(root, "dms", flat);
+    json_object_set_new(root, "command_line", json_string(xc_cli_cmdline()));
+    if (!st && !maxd)
+        st = xc_error_set(&err, XC_ENOMEM, "out of memory");
+    if (!st && json) {
+        xc_atomic a;
+        if (!(st = xc_atomic_open(&a, json, 0, &err))) {
+            if (json_dumpf(root, a.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0) {
+                xc_atomic_abort(&a);
+                st = xc_error_set(&err, XC_EIO, "%s: write failed", json);
+            } else {
+                st = xc_atomic_commit(&a, &err);
+            }
+        }
+    }
+    json_decref(root);
+    free(maxd);
+    xc_dmplan_free(&plan);
+    return st ? xc_cli_fail("plan", &err) : 0;
+}

@@ -1,0 +1,201 @@
+/* The crosscheck program end to end: exit codes, messages, outputs. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "xc_test.h"
+
+static const char *bin(void)
+{
+    const char *b = getenv("XC_BIN");
+    return b && *b ? b : "bin/crosscheck";
+}
+
+/* Runs `crosscheck ARGS`, stderr to a file; returns the exit code. */
+static int run(const char *args, char *errbuf, size_t n)
+{
+    char cmd[4096], errpath[600];
+    snprintf(errpath, sizeof errpath, "%s/stderr.txt", xc_test_tmpdir());
+    snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>'%s'", bin(), args, errpath);
+    int rc = system(cmd);
+    if (errbuf) {
+        errbuf[0] = '\0';
+        FILE *fp = fopen(errpath, "r");
+        if (fp) {
+            size_t k = fread(errbuf, 1, n - 1, fp);
+            errbuf[k] = '\0';
+            fclose(fp);
+        }
+    }
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+static void test_plan_heimdall_defaults(void)
+{
+    char args[1024], json[600], err[4096];
+    snprintf(json, sizeof json, "%s/plan.json", xc_test_tmpdir());
+    snprintf(args, sizeof args,
+             "plan -nchans 1024 -tsamp 64 -fch1 1581.804688 -foff -0.390625 -lodm 0 -hidm 1000 "
+             "-dm_tol 1.25 -dm_pulse_width 40 -json '%s'", json);
+    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    json_error_t je;
+    json_t *root = json_load_file(json, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *dms = json_object_get(root, "dms");
+    CU_ASSERT_EQUAL(json_array_size(dms), 1197u);
+    XC_ASSERT_CLOSE(json_number_value(json_array_get(dms, 1)), 0.180007, 1e-6);
+    XC_ASSERT_CLOSE(json_number_value(json_array_get(dms, 1196)), 1001.48, 0.01);
+    json_decref(root);
+}
+
+static void test_plan_table2(void)
+{
+    char args[1024], json[600];
+    snprintf(json, sizeof json, "%s/plan2.json", xc_test_tmpdir());
+    snprintf(args, sizeof args,
+             "plan -nchans 4096 -tsamp 64 -fch1 1550 -foff -0.0732421875 "
+             "-dmplan 0:150:0.1:1,150:300:0.2:1,300:500:0.25:1 -json '%s'", json);
+    CU_ASSERT_EQUAL_FATAL(run(args, NULL, 0), 0);
+    json_error_t je;
+    json_t *root = json_load_file(json, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(root, "dms")), 3050u);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(root, "ranges")), 3u);
+    json_decref(root);
+}
+
+static void test_errors_exit_2(void)
+{
+    char err[4096], args[1024];
+    /* bad plans */
+    CU_ASSERT_EQUAL(run("plan -nchans 64 -tsamp 64 -fch1 1400 -foff -1 -dmplan 10:5:1:1", err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "10:5"));
+    CU_ASSERT_EQUAL(run("plan -nchans 64 -tsamp 64 -fch1 1400 -foff -1 -dmplan 0:50:1:1,40:60:1:1", err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "ascending"));
+    CU_ASSERT_EQUAL(run("plan -nchans 64 -tsamp 64 -fch1 1400 -foff -1 -lodm 0 -hidm 100 -dm_tol 1", err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "dm_tol"));
+    CU_ASSERT_EQUAL(run("plan -nchans 64 -tsamp 64 -fch1 1400 -foff -1 -dmplan 0:x:1", err, sizeof err), 2);
+    /* unknown option, unknown command, missing file */
+    CU_ASSERT_EQUAL(run("plan -bogus 3", err, sizeof err), 2);
+    CU_ASSERT_EQUAL(run("nosuchcommand", err, sizeof err), 2);
+    snprintf(args, sizeof args, "dedisperse -i '%s/missing.fil' -o '%s/out' -impl reference -dmplan 0:10:1:1",
+             xc_test_tmpdir(), xc_test_tmpdir());
+    CU_ASSERT_EQUAL(run(args, err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "missing.fil"));
+    /* a file with nbits 3: the message names the file, the field and the value */
+    char bad[600];
+    snprintf(bad, sizeof bad, "%s/nbits3.fil", xc_test_tmpdir());
+    FILE *fp = fopen(bad, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    const char *keys[] = {"HEADER_START", "nbits", NULL};
+    for (int i = 0; keys[i]; i++) {
+        int32_t n = (int32_t)strlen(keys[i]);
+        fwrite(&n, 4, 1, fp);
+        fwrite(keys[i], 1, (size_t)n, fp);
+    }
+    int32_t three = 3;
+    fwrite(&three, 4, 1, fp);
+    int32_t n = 10;
+    fwrite(&n, 4, 1, fp);
+    fwrite("HEADER_END", 1, 10, fp);
+    fclose(fp);
+    snprintf(args, sizeof args, "dedisperse -i '%s' -o '%s/o3' -impl cpu -dmplan 0:10:1:1", bad, xc_test_tmpdir());
+    CU_ASSERT_EQUAL(run(args, err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "nbits3.fil"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "nbits"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "3"));
+    snprintf(args, sizeof args, "%s/o3.json", xc_test_tmpdir());
+    CU_ASSERT_FALSE(exists(args));
+}
+
+/* dedisperse a real file with both implementations and compare: exit 0; then a
+ * different convention: compare exits 1. */
+static void test_dedisperse_compare_tutorial(void)
+{
+    char args[2048], err[4096], a[600], b[600], c[600];
+    const char *d = xc_test_datasets();
+    snprintf(a, sizeof a, "%s/tut_ref", xc_test_tmpdir());
+    snprintf(b, sizeof b, "%s/tut_cpu", xc_test_tmpdir());
+    snprintf(c, sizeof c, "%s/tut_presto", xc_test_tmpdir());
+    snprintf(args, sizeof args, "dedisperse -quiet -i '%s/sigpyproc3/tutorial.fil' -o '%s' -impl reference -dmplan 0:40:2:1,40:60:4:2", d, a);
+    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    snprintf(args, sizeof args, "dedisperse -quiet -i '%s/sigpyproc3/tutorial.fil' -o '%s' -impl cpu -dmplan 0:40:2:1,40:60:4:2", d, b);
+    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    /* The tutorial's delays are too small (17 samples at DM 30) for k_DM to matter: use the Crab file. */
+    snprintf(args, sizeof args, "dedisperse -quiet -i '%s/sigpyproc3/parkes_8bit_1.fil' -o '%s' -impl cpu -convention presto -dmplan 0:100:5:1", d, c);
+    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    snprintf(args, sizeof args, "dedisperse -quiet -i '%s/sigpyproc3/parkes_8bit_1.fil' -o '%s_x' -impl cpu -dmplan 0:100:5:1", d, c);
+    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    char path[700];
+    snprintf(path, sizeof path, "%s.r1.npy", b);
+    CU_ASSERT(exists(path));
+    snprintf(path, sizeof path, "%s.json", b);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    CU_ASSERT_EQUAL(json_array_size(json_object_get(root, "dms")), 25u);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(root, "impl")), "cpu");
+    json_decref(root);
+    snprintf(args, sizeof args, "compare planes '%s.json' '%s.json'", b, a);
+    CU_ASSERT_EQUAL(run(args, err, sizeof err), 0);
+    snprintf(args, sizeof args, "compare planes '%s.json' '%s_x.json'", c, c);
+    CU_ASSERT_EQUAL(run(args, err, sizeof err), 1);
+    /* planes with different DM lists are refused (exit 2) */
+    snprintf(args, sizeof args, "compare planes '%s.json' '%s.json'", c, a);
+    CU_ASSERT_EQUAL(run(args, err, sizeof err), 2);
+}
+
+static void test_list_and_help(void)
+{
+    char err[4096];
+    CU_ASSERT_EQUAL(run("list", err, sizeof err), 0);
+    const char *cmds[] = {"list", "plan", "dedisperse", "synth", "compare", "run"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "%s -h", cmds[i]);
+        CU_ASSERT_EQUAL(run(args, err, sizeof err), 0);
+    }
+}
+
+/* The whole default job on a small spec: exit 0, a report with plots. */
+static void test_run_small(void)
+{
+    char args[1024], err[4096], path[700];
+    snprintf(args, sizeof args, "run -quiet -spec '%s/ci-run.json' -out '%s/run'", xc_test_datasets(),
+             xc_test_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/run/index.html", xc_test_tmpdir());
+    CU_ASSERT(exists(path));
+    snprintf(path, sizeof path, "%s/run/summary.json", xc_test_tmpdir());
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    CU_ASSERT(json_integer_value(json_object_get(root, "n_checks")) >= 8);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(root, "n_failed")), 0);
+    CU_ASSERT(json_is_true(json_object_get(root, "passed")));
+    json_decref(root);
+    snprintf(path, sizeof path, "%s/run/work", xc_test_tmpdir());
+    CU_ASSERT_FALSE(exists(path));
+}
+
+int main(void)
+{
+    static const xc_testcase cases[] = {
+        {"plan: Heimdall defaults give 1197 trials", test_plan_heimdall_defaults, NULL},
+        {"plan: AstroAccelerate Table 2 gives 3050 trials", test_plan_table2, NULL},
+        {"errors exit 2 and name the file/field/value", test_errors_exit_2, NULL},
+        {"dedisperse + compare planes on tutorial.fil", test_dedisperse_compare_tutorial, NULL},
+        {"list and -h of every subcommand", test_list_and_help, NULL},
+        {"run: the default job on a small spec", test_run_small, NULL},
+    };
+    return xc_test_run("cli", cases, XC_NCASES(cases));
+}
