@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "cpu_internal.h"
 
@@ -150,6 +151,8 @@ typedef struct {
 } range_ctx;
 
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+
+#define HUGE_PAGE ((size_t)2 << 20)
 
 /* Fills the pointer table of one channel tile: input row of unmasked channel
  * c0+i, shifted by its delay at trial d0+d and by the work item's first sample. */
@@ -349,10 +352,15 @@ xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
         const size_t stride = round_up(ns + (size_t)lay.block, 64);
         void *x = NULL;
         size_t bytes = (size_t)m * stride * (size_t)lay.store_bytes;
-        if (bytes && !(x = aligned_alloc(64, bytes))) {
+        const size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64;
+        if (bytes && !(x = aligned_alloc(align, round_up(bytes, align)))) {
             st = xc_error_set(err, XC_ENOMEM, "cpu: out of memory for the %d x %zu channel-major copy", m, stride);
             break;
         }
+        /* Every channel row is its own page; with 4 KiB pages a channel tile
+         * misses the first-level TLB on every row.  Advice only: failure is harmless. */
+        if (bytes >= HUGE_PAGE)
+            (void)madvise(x, round_up(bytes, HUGE_PAGE), MADV_HUGEPAGE);
         if (m)
             xc_cpu_convert(in, chans, m, ds, ns, stride, lay.store, x, nthreads);
         range_ctx rc = {job, &lay, chans, m, x, stride, nthreads};

@@ -1,0 +1,814 @@
+/* Dedispersion: the reference against hand-worked cases and its algebraic
+ * properties, the DM plans, and the CPU kernel against the reference bit for
+ * bit (integer input) or within its stated bound (float input). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xc_cpu.h"
+#include "xc_dedisperse.h"
+#include "xc_test.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    /* xorshift64*: enough for test data, state owned by the caller. */
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ull;
+}
+
+typedef struct {
+    xc_geometry g;
+    xc_dmplan plan;
+    const xc_convention *cv;
+    xc_block blk;
+    uint16_t *u16;
+    float *f32;
+    xc_ddjob job;
+    int ok;
+} fixture;
+
+/* Parses the plan and computes the samples needed for nout outputs at full
+ * resolution; allocates (zeroed) data of that length. */
+static void fx_init(fixture *f, int nchans, int nbits, double fch1, double foff, double tsamp,
+                    const char *plan, const char *preset, size_t nout)
+{
+    memset(f, 0, sizeof *f);
+    xc_error err;
+    f->g = (xc_geometry){nchans, fch1, foff, tsamp};
+    f->cv = xc_convention_get(preset);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->cv);
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&f->plan, plan, "test", &err), XC_OK);
+    int64_t maxd = 0;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_max_delay(f->cv, &f->g, &f->plan, &maxd, &err), XC_OK);
+    size_t nsamp = (size_t)maxd + nout;
+    f->blk = (xc_block){nchans, nsamp, nbits, NULL, NULL};
+    if (nbits == 32) {
+        f->f32 = calloc(nsamp * (size_t)nchans, sizeof(float));
+        f->blk.f32 = f->f32;
+    } else {
+        f->u16 = calloc(nsamp * (size_t)nchans, sizeof(uint16_t));
+        f->blk.u16 = f->u16;
+    }
+    CU_ASSERT_FATAL(f->u16 || f->f32);
+}
+
+static void fx_random(fixture *f, uint64_t seed)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+    size_t n = f->blk.nsamp * (size_t)f->blk.nchans;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = rng_next(&s);
+        if (f->blk.nbits == 32)
+            f->f32[i] = (float)((double)(r >> 11) * 0x1.0p-53 * 100.0);
+        else
+            f->u16[i] = (uint16_t)(r >> (64 - f->blk.nbits));
+    }
+}
+
+static void fx_job(fixture *f, const uint8_t *mask)
+{
+    xc_error err;
+    xc_status st = xc_ddjob_init(&f->job, &f->blk, &f->plan, f->cv, &f->g, mask, &err);
+    if (st)
+        printf("xc_ddjob_init: %s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    f->ok = 1;
+}
+
+static void fx_free(fixture *f)
+{
+    if (f->ok)
+        xc_ddjob_free(&f->job);
+    xc_dmplan_free(&f->plan);
+    free(f->u16);
+    free(f->f32);
+}
+
+typedef xc_status (*ddfn)(const xc_ddjob *, xc_plane *, xc_error *);
+
+static void run_impl(ddfn fn, const xc_ddjob *job, xc_plane *pl)
+{
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_plane_alloc(pl, job, &err), XC_OK);
+    xc_status st = fn(job, pl, &err);
+    if (st)
+        printf("dedisperse: %s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+}
+
+/* 1 if the planes are identical bit for bit; prints the first difference. */
+static int planes_equal(const xc_plane *a, const xc_plane *b, const char *what)
+{
+    if (a->nranges != b->nranges)
+        return 0;
+    for (int k = 0; k < a->nranges; k++) {
+        const xc_planerange *x = &a->r[k], *y = &b->r[k];
+        if (x->ndm != y->ndm || x->nsamp != y->nsamp)
+            return 0;
+        size_t n = x->ndm * x->nsamp;
+        if (n && memcmp(x->data, y->data, n * sizeof(float))) {
+            for (size_t i = 0; i < n; i++)
+                if (memcmp(&x->data[i], &y->data[i], sizeof(float))) {
+                    printf("%s: range %d trial %zu sample %zu: %.9g vs %.9g\n", what, k, i / x->nsamp,
+                           i % x->nsamp, (double)x->data[i], (double)y->data[i]);
+                    break;
+                }
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static float at(const xc_plane *p, int k, size_t d, size_t t)
+{
+    return p->r[k].data[d * p->r[k].nsamp + t];
+}
+
+/* ---- the reference on hand-worked cases ---------------------------------- */
+
+/* 3 channels at 1000, 750, 500 MHz, tsamp 1 ms, crosscheck k_DM 4148.808.
+ * At DM 0.25: k*DM/tsamp = 1037202, so
+ *   channel 1: 1037202 * (1/750^2 - 1/1000^2) = 0.8067 -> 1
+ *   channel 2: 1037202 * (1/500^2 - 1/1000^2) = 3.1116 -> 3
+ * and max_delay 3 leaves 8 - 3 = 5 outputs.  Data: channel 0 = t+1,
+ * channel 1 = 10(t+1), channel 2 = 100+t, so
+ *   DM 0:    (t+1) + 10(t+1) + (100+t)   = 12t + 111
+ *   DM 0.25: (t+1) + 10(t+2) + (100+t+3) = 12t + 124 */
+static void hand_data(fixture *f)
+{
+    for (size_t t = 0; t < f->blk.nsamp; t++) {
+        f->u16[t * 3 + 0] = (uint16_t)(t + 1);
+        f->u16[t * 3 + 1] = (uint16_t)(10 * (t + 1));
+        f->u16[t * 3 + 2] = (uint16_t)(100 + t);
+    }
+}
+
+static void test_ref_hand_3x8(void)
+{
+    fixture f;
+    fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:0.5:0.25", "crosscheck", 5);
+    CU_ASSERT_EQUAL_FATAL(f.blk.nsamp, 8u);
+    hand_data(&f);
+    fx_job(&f, NULL);
+    static const int32_t want_delays[] = {0, 0, 0, 0, 1, 3};
+    CU_ASSERT_EQUAL(memcmp(f.job.delays[0], want_delays, sizeof want_delays), 0);
+    CU_ASSERT_EQUAL(f.job.max_delay, 3);
+    CU_ASSERT_EQUAL(f.job.nout, 5u);
+    xc_plane p;
+    run_impl(xc_dedisperse_reference, &f.job, &p);
+    static const float dm0[] = {111, 123, 135, 147, 159}, dm1[] = {124, 136, 148, 160, 172};
+    for (size_t t = 0; t < 5; t++) {
+        CU_ASSERT_EQUAL(at(&p, 0, 0, t), dm0[t]);
+        CU_ASSERT_EQUAL(at(&p, 0, 1, t), dm1[t]);
+    }
+    xc_plane_free(&p);
+    fx_free(&f);
+}
+
+/* DM 0.5 with ds 2: delays in units of 2 ms are 1037202*2/2 * (...) =
+ * 0.8067 -> 1 and 3.1116 -> 3 (max_delay 2*3 = 6).  16 samples give
+ * nout 10, 5 scrunched outputs.  Scrunched data: channel 0: (2j+1)+(2j+2) = 4j+3,
+ * channel 1: 10(4j+3) = 40j+30, channel 2: (100+2j)+(101+2j) = 4j+201;
+ * out[t] = (4t+3) + (40(t+1)+30) + (4(t+3)+201) = 48t + 286. */
+static void test_ref_hand_ds2(void)
+{
+    fixture f;
+    fx_init(&f, 3, 8, 1000, -250, 1e-3, "0.5:1:0.5:2", "crosscheck", 10);
+    CU_ASSERT_EQUAL_FATAL(f.blk.nsamp, 16u);
+    hand_data(&f);
+    fx_job(&f, NULL);
+    static const int32_t want_delays[] = {0, 1, 3};
+    CU_ASSERT_EQUAL(memcmp(f.job.delays[0], want_delays, sizeof want_delays), 0);
+    xc_plane p;
+    run_impl(xc_dedisperse_reference, &f.job, &p);
+    CU_ASSERT_EQUAL_FATAL(p.r[0].nsamp, 5u);
+    static const float want[] = {286, 334, 382, 430, 478};
+    for (size_t t = 0; t < 5; t++)
+        CU_ASSERT_EQUAL(at(&p, 0, 0, t), want[t]);
+    xc_plane p2;
+    run_impl(xc_dedisperse_cpu, &f.job, &p2);
+    CU_ASSERT(planes_equal(&p, &p2, "ds2 cpu"));
+    xc_plane_free(&p);
+    xc_plane_free(&p2);
+    fx_free(&f);
+}
+
+/* Channel 1 killed: DM 0: (t+1) + (100+t) = 2t+101; DM 0.25: (t+1) + (103+t) = 2t+104.
+ * The scaling still divides by all 3 channels (AstroAccelerate and dedisp do). */
+static void test_ref_hand_killmask(void)
+{
+    fixture f;
+    fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:0.5:0.25", "crosscheck", 5);
+    hand_data(&f);
+    static const uint8_t mask[] = {1, 0, 1};
+    fx_job(&f, mask);
+    xc_plane p, q;
+    run_impl(xc_dedisperse_reference, &f.job, &p);
+    run_impl(xc_dedisperse_cpu, &f.job, &q);
+    for (size_t t = 0; t < 5; t++) {
+        CU_ASSERT_EQUAL(at(&p, 0, 0, t), (float)(2 * t + 101));
+        CU_ASSERT_EQUAL(at(&p, 0, 1, t), (float)(2 * t + 104));
+    }
+    CU_ASSERT(planes_equal(&p, &q, "killmask cpu"));
+    xc_plane_free(&p);
+    xc_plane_free(&q);
+    fx_free(&f);
+}
+
+/* Scalings at DM 0 (every preset has zero delays there): sums 12t + 111.
+ * astroaccelerate: sum/nchans/ds = 37, 41, 45, ...; dedisp: sum/(255*3)*0.752941. */
+static void test_ref_hand_scaling(void)
+{
+    fixture f;
+    fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:1:1", "astroaccelerate", 8);
+    hand_data(&f);
+    fx_job(&f, NULL);
+    xc_plane p;
+    run_impl(xc_dedisperse_reference, &f.job, &p);
+    for (size_t t = 0; t < 8; t++)
+        CU_ASSERT_EQUAL(at(&p, 0, 0, t), (float)(37 + 4 * t));
+    xc_plane_free(&p);
+    xc_ddjob_free(&f.job);
+    f.cv = xc_convention_get("dedisp");
+    fx_job(&f, NULL);
+    run_impl(xc_dedisperse_reference, &f.job, &p);
+    XC_ASSERT_CLOSE(at(&p, 0, 0, 0), 111.0 / 765.0 * 0.7529411764705882, 1e-7);
+    XC_ASSERT_CLOSE(at(&p, 0, 0, 7), 195.0 / 765.0 * 0.7529411764705882, 1e-7);
+    xc_plane q;
+    run_impl(xc_dedisperse_cpu, &f.job, &q);
+    CU_ASSERT(planes_equal(&p, &q, "dedisp scaling cpu"));
+    xc_plane_free(&p);
+    xc_plane_free(&q);
+    fx_free(&f);
+}
+
+/* Delay rounding per preset.  Two channels at 1024 and 512 MHz: 1/f^2 are
+ * exact (2^-20, 2^-18), their difference 3*2^-20.  With tsamp = k_DM*3/5/2^20
+ * the channel-1 delay is 5*DM samples, so DM 0.1, 0.3, 0.5, 0.7 sit exactly on
+ * .5 ties in the float presets (dedisp's float table is then exactly 5.0f and
+ * the float products round to x.5) and 0.34, 0.46, 0.54, 0.98 give 1.7, 2.3,
+ * 2.7, 4.9.  Ties are not exact in double, so the double presets get only the
+ * non-tie trials.  A second case at tsamp 64 us, DM 100 separates the
+ * constants: k_DM * 100 * 3*2^-20 / 64e-6 = 18546.62 (crosscheck),
+ * 18546.32 (sigproc), 18549.16 (presto), 18551.95 (dedisp, 4150),
+ * 18546.32 (astroaccelerate, truncated). */
+static void preset_case(const char *name, const double *dms, const int32_t *want, size_t n,
+                        double tsamp)
+{
+    const xc_convention *cv = xc_convention_get(name);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cv);
+    xc_geometry g = {2, 1024, -512, tsamp};
+    xc_dmrange r = {0, 1, 0, 1, n, (double *)dms};
+    int32_t d[32];
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_delays_compute(cv, &g, &r, d, &err), XC_OK);
+    for (size_t j = 0; j < n; j++) {
+        CU_ASSERT_EQUAL(d[2 * j], 0);
+        if (d[2 * j + 1] != want[j])
+            printf("%s DM %g: delay %d, want %d\n", name, dms[j], (int)d[2 * j + 1], (int)want[j]);
+        CU_ASSERT_EQUAL(d[2 * j + 1], want[j]);
+    }
+}
+
+static void test_presets_rounding(void)
+{
+    static const double ties[] = {0.1, 0.3, 0.5, 0.7}, other[] = {0.34, 0.46, 0.54, 0.98};
+    static const double big[] = {100.0};
+    /* dedisp: nearest, ties to even; astroaccelerate: truncation. */
+    static const int32_t dedisp_ties[] = {0, 2, 2, 4}, dedisp_other[] = {2, 2, 3, 5};
+    static const int32_t aa_ties[] = {0, 1, 2, 3}, aa_other[] = {1, 2, 2, 4};
+    static const int32_t near_other[] = {2, 2, 3, 5};
+    preset_case("dedisp", ties, dedisp_ties, 4, 4150.0 * 3.0 / 5.0 / 1048576.0);
+    preset_case("dedisp", other, dedisp_other, 4, 4150.0 * 3.0 / 5.0 / 1048576.0);
+    preset_case("astroaccelerate", ties, aa_ties, 4, 4148.741601 * 3.0 / 5.0 / 1048576.0);
+    preset_case("astroaccelerate", other, aa_other, 4, 4148.741601 * 3.0 / 5.0 / 1048576.0);
+    preset_case("crosscheck", other, near_other, 4, 4148.808 * 3.0 / 5.0 / 1048576.0);
+    preset_case("sigproc", other, near_other, 4, 4148.741601 * 3.0 / 5.0 / 1048576.0);
+    preset_case("presto", other, near_other, 4, (1.0 / 2.41e-4) * 3.0 / 5.0 / 1048576.0);
+    static const int32_t cc[] = {18547}, sp[] = {18546}, pr[] = {18549}, dd[] = {18552}, aa[] = {18546};
+    preset_case("crosscheck", big, cc, 1, 64e-6);
+    preset_case("sigproc", big, sp, 1, 64e-6);
+    preset_case("presto", big, pr, 1, 64e-6);
+    preset_case("dedisp", big, dd, 1, 64e-6);
+    preset_case("astroaccelerate", big, aa, 1, 64e-6);
+
+    /* The same rounding seen through dedispersion: an impulse at sample 9 of
+     * channel 1 appears at sample 9 - delay of the trial. */
+    static const struct { const char *name; double tsamp; int32_t want[2]; } imp[] = {
+        {"dedisp", 4150.0 * 3.0 / 5.0 / 1048576.0, {2, 4}},
+        {"astroaccelerate", 4148.741601 * 3.0 / 5.0 / 1048576.0, {2, 3}},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        fixture f;
+        fx_init(&f, 2, 8, 1024, -512, imp[i].tsamp, "0.5:0.9:0.2", imp[i].name, 8);
+        CU_ASSERT_EQUAL_FATAL(f.plan.r[0].ndm, 2u);
+        f.u16[9 * 2 + 1] = 200;
+        fx_job(&f, NULL);
+        xc_plane p;
+        run_impl(xc_dedisperse_reference, &f.job, &p);
+        for (size_t d = 0; d < 2; d++)
+            for (size_t t = 0; t < p.r[0].nsamp; t++) {
+                int hit = (int32_t)t == 9 - imp[i].want[d];
+                CU_ASSERT_EQUAL(at(&p, 0, d, t) > 0, hit);
+            }
+        xc_plane_free(&p);
+        fx_free(&f);
+    }
+}
+
+/* ---- properties of the reference ----------------------------------------- */
+
+static const char *prop_plan = "0:20:2.5,20:40:5:2";
+
+static void test_ref_linearity(void)
+{
+    /* D(3x + 5y) = 3 D(x) + 5 D(y), exactly: every value is an integer < 2^24. */
+    fixture fx, fy, fz;
+    fx_init(&fx, 16, 16, 1500, -10, 1e-4, prop_plan, "crosscheck", 120);
+    fx_init(&fy, 16, 16, 1500, -10, 1e-4, prop_plan, "crosscheck", 120);
+    fx_init(&fz, 16, 16, 1500, -10, 1e-4, prop_plan, "crosscheck", 120);
+    fx_random(&fx, 1);
+    fx_random(&fy, 2);
+    size_t n = fx.blk.nsamp * 16;
+    for (size_t i = 0; i < n; i++) {
+        fx.u16[i] %= 1000;
+        fy.u16[i] %= 1000;
+        fz.u16[i] = (uint16_t)(3 * fx.u16[i] + 5 * fy.u16[i]);
+    }
+    fx_job(&fx, NULL);
+    fx_job(&fy, NULL);
+    fx_job(&fz, NULL);
+    xc_plane px, py, pz;
+    run_impl(xc_dedisperse_reference, &fx.job, &px);
+    run_impl(xc_dedisperse_reference, &fy.job, &py);
+    run_impl(xc_dedisperse_reference, &fz.job, &pz);
+    CU_ASSERT_EQUAL_FATAL(pz.nranges, 2);
+    size_t bad = 0;
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < pz.r[k].ndm * pz.r[k].nsamp; i++)
+            if (pz.r[k].data[i] != 3.0f * px.r[k].data[i] + 5.0f * py.r[k].data[i])
+                bad++;
+    CU_ASSERT_EQUAL(bad, 0u);
+    CU_ASSERT(px.r[1].data[0] > 0);
+    xc_plane_free(&px);
+    xc_plane_free(&py);
+    xc_plane_free(&pz);
+    fx_free(&fx);
+    fx_free(&fy);
+    fx_free(&fz);
+}
+
+static void test_ref_dm0_channel_sum(void)
+{
+    fixture f;
+    fx_init(&f, 9, 8, 1500, -10, 1e-4, "0:20:2.5", "sigproc", 50);
+    fx_random(&f, 3);
+    fx_job(&f, NULL);
+    xc_plane p;
+    run_impl(xc_dedisperse_reference, &f.job, &p);
+    CU_ASSERT_EQUAL(f.plan.r[0].dms[0], 0.0);
+    for (size_t t = 0; t < p.r[0].nsamp; t++) {
+        unsigned s = 0;
+        for (int c = 0; c < 9; c++)
+            s += f.u16[t * 9 + (size_t)c];
+        CU_ASSERT_EQUAL(at(&p, 0, 0, t), (float)s);
+    }
+    xc_plane_free(&p);
+    fx_free(&f);
+}
+
+static void test_ref_time_shift(void)
+{
+    /* y[t] = x[t + s]: D(y)[t] = D(x)[t + s] (s = 6, a multiple of ds = 2). */
+    const size_t s = 6;
+    fixture fx, fy;
+    fx_init(&fx, 11, 8, 1500, -10, 1e-4, prop_plan, "crosscheck", 100 + s);
+    fx_init(&fy, 11, 8, 1500, -10, 1e-4, prop_plan, "crosscheck", 100);
+    fx_random(&fx, 4);
+    memcpy(fy.u16, fx.u16 + s * 11, fy.blk.nsamp * 11 * sizeof(uint16_t));
+    fx_job(&fx, NULL);
+    fx_job(&fy, NULL);
+    xc_plane px, py;
+    run_impl(xc_dedisperse_reference, &fx.job, &px);
+    run_impl(xc_dedisperse_reference, &fy.job, &py);
+    size_t bad = 0;
+    for (int k = 0; k < 2; k++) {
+        size_t sh = s / (size_t)px.r[k].ds;
+        CU_ASSERT_EQUAL(py.r[k].nsamp + sh, px.r[k].nsamp);
+        for (size_t d = 0; d < py.r[k].ndm; d++)
+            for (size_t t = 0; t < py.r[k].nsamp; t++)
+                if (at(&py, k, d, t) != at(&px, k, d, t + sh))
+                    bad++;
+    }
+    CU_ASSERT_EQUAL(bad, 0u);
+    xc_plane_free(&px);
+    xc_plane_free(&py);
+    fx_free(&fx);
+    fx_free(&fy);
+}
+
+static void test_ref_impulse(void)
+{
+    /* One sample of 1000 in channel 5 at t0 lands at t0 - delay at every trial,
+     * the delay being k_DM*DM*(1/f^2 - 1/f_ref^2)/tsamp rounded (recomputed here
+     * from the formula, not taken from the job). */
+    const int c = 5;
+    const size_t t0 = 60;
+    fixture f;
+    fx_init(&f, 8, 16, 1500, -10, 1e-4, "0:20:2.5", "crosscheck", 100);
+    f.u16[t0 * 8 + (size_t)c] = 1000;
+    fx_job(&f, NULL);
+    xc_plane p;
+    run_impl(xc_dedisperse_reference, &f.job, &p);
+    for (size_t d = 0; d < p.r[0].ndm; d++) {
+        double dm = f.plan.r[0].dms[d], fc = 1500 - 10.0 * c;
+        long delay = lround(4148.808 * dm * (1 / (fc * fc) - 1 / (1500.0 * 1500.0)) / 1e-4);
+        CU_ASSERT(delay >= 0 && delay <= (long)t0);
+        for (size_t t = 0; t < p.r[0].nsamp; t++)
+            CU_ASSERT_EQUAL(at(&p, 0, d, t), (long)t == (long)t0 - delay ? 1000.0f : 0.0f);
+    }
+    xc_plane_free(&p);
+    fx_free(&f);
+}
+
+/* ---- DM plans --------------------------------------------------------------- */
+
+static void test_tolerance_heimdall(void)
+{
+    xc_dmplan p;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_tolerance(&p, 0, 1000, 64e-6, 40, 1581.804688, -0.390625, 1024, 1.25, &err), XC_OK);
+    CU_ASSERT_EQUAL(p.nranges, 1);
+    CU_ASSERT_EQUAL(p.r[0].ds, 1);
+    CU_ASSERT_EQUAL(p.r[0].ndm, 1197u);
+    CU_ASSERT_EQUAL(p.r[0].dms[0], 0.0);
+    XC_ASSERT_CLOSE(p.r[0].dms[1], 0.180007, 5e-7);
+    XC_ASSERT_CLOSE(p.r[0].dms[2], 0.360012, 5e-7);
+    XC_ASSERT_CLOSE(p.r[0].dms[1196], 1001.48, 5e-3);
+    /* stored as float after every step */
+    CU_ASSERT_EQUAL(p.r[0].dms[1], (double)(float)p.r[0].dms[1]);
+    CU_ASSERT(p.r[0].dms[1195] < 1000.0);
+    CU_ASSERT_STRING_EQUAL(p.kind, "tolerance");
+    xc_dmplan_free(&p);
+}
+
+static void test_tolerance_fetch9_paulray(void)
+{
+    xc_dmplan p;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_tolerance(&p, 0, 1000, 1.26647e-3, 40, 1465, -1, 336, 1.25, &err), XC_OK);
+    CU_ASSERT_EQUAL(p.r[0].ndm, 208u);
+    XC_ASSERT_CLOSE(p.r[0].dms[1], 2.97719, 5e-6);
+    XC_ASSERT_CLOSE(p.r[0].dms[2], 5.95408, 5e-6);
+    XC_ASSERT_CLOSE(p.r[0].dms[3], 8.9309, 5e-5);
+    XC_ASSERT_CLOSE(p.r[0].dms[4], 11.9079, 5e-5);
+    XC_ASSERT_CLOSE(p.r[0].dms[207], 1006.83, 5e-3);
+    xc_dmplan_free(&p);
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_tolerance(&p, 2, 100, 250e-6, 4, 1581, -100.0 / 1024, 1024, 1.25, &err), XC_OK);
+    CU_ASSERT_EQUAL(p.r[0].ndm, 32u);
+    CU_ASSERT_EQUAL(p.r[0].dms[0], 2.0);
+    XC_ASSERT_CLOSE(p.r[0].dms[1], 5.24339, 5e-6);
+    XC_ASSERT_CLOSE(p.r[0].dms[31], 102.662, 5e-4);
+    xc_dmplan_free(&p);
+    /* dedisp forces df negative: the sign given does not matter */
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_tolerance(&p, 2, 100, 250e-6, 4, 1581, 100.0 / 1024, 1024, 1.25, &err), XC_OK);
+    CU_ASSERT_EQUAL(p.r[0].ndm, 32u);
+    xc_dmplan_free(&p);
+}
+
+static void test_tolerance_errors(void)
+{
+    xc_dmplan p;
+    xc_error err;
+    CU_ASSERT_EQUAL(xc_dmplan_tolerance(&p, 0, 1000, 64e-6, 40, 1581.804688, -0.390625, 1024, 1.0, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "1"));
+    CU_ASSERT_EQUAL(xc_dmplan_tolerance(&p, 0, 1000, 64e-6, 40, 1581.804688, -0.390625, 1024, 0.5, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(xc_dmplan_tolerance(&p, 0, 1000, 0, 40, 1581.804688, -0.390625, 1024, 1.25, &err), XC_EINVAL);
+    xc_dmplan_free(&p);
+}
+
+static void test_plan_ranges(void)
+{
+    xc_dmplan p;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&p, "0:150:0.1:1,150:300:0.2:1,300:500:0.25:1", "test", &err), XC_OK);
+    CU_ASSERT_EQUAL(p.nranges, 3);
+    CU_ASSERT_EQUAL(p.r[0].ndm, 1500u);
+    CU_ASSERT_EQUAL(p.r[1].ndm, 750u);
+    CU_ASSERT_EQUAL(p.r[2].ndm, 800u);
+    CU_ASSERT_EQUAL(xc_dmplan_ndm(&p), 3050u);
+    CU_ASSERT_EQUAL(p.r[0].dms[0], 0.0);
+    XC_ASSERT_CLOSE(p.r[0].dms[1499], 149.9, 1e-9);   /* hi excluded */
+    CU_ASSERT_EQUAL(p.r[1].dms[0], 150.0);
+    XC_ASSERT_CLOSE(p.r[2].dms[799], 499.75, 1e-9);
+    xc_dmplan_free(&p);
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&p, "0:10:1:2", "test", &err), XC_OK);
+    CU_ASSERT_EQUAL(p.r[0].ds, 2);
+    xc_dmplan_free(&p);
+    static const char *bad[] = {"", "5:5:1", "10:0:1", "150:300:0.2,0:150:0.1", "0:150:0.1,100:200:0.1",
+                                "0:10:0", "0:10:1:0", "0:x:1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        xc_status st = xc_dmplan_parse(&p, bad[i], "test", &err);
+        if (st != XC_EINVAL)
+            printf("plan '%s' was accepted\n", bad[i]);
+        CU_ASSERT_EQUAL(st, XC_EINVAL);
+        CU_ASSERT_EQUAL(p.nranges, 0);
+    }
+}
+
+/* ---- the CPU kernel against the reference ----------------------------------- */
+
+static void test_cpu_layout(void)
+{
+    xc_cpu_layout l;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_cpu_layout_for(8, 1, &l, &err), XC_OK);
+    CU_ASSERT(l.store == XC_CPU_U8 && l.narrow == XC_CPU_U16);
+    CU_ASSERT_EQUAL(l.narrow_channels, 257u);     /* 257 * 255 = 65535 */
+    CU_ASSERT_EQUAL_FATAL(xc_cpu_layout_for(4, 17, &l, &err), XC_OK);
+    CU_ASSERT(l.store == XC_CPU_U8);
+    CU_ASSERT_EQUAL_FATAL(xc_cpu_layout_for(8, 2, &l, &err), XC_OK);
+    CU_ASSERT(l.store == XC_CPU_U16 && l.narrow == XC_CPU_U32);
+    CU_ASSERT_EQUAL(l.narrow_channels, 4294967295ull / 510);
+    CU_ASSERT_EQUAL_FATAL(xc_cpu_layout_for(16, 1, &l, &err), XC_OK);
+    CU_ASSERT(l.store == XC_CPU_U16 && l.narrow == XC_CPU_U32);
+    CU_ASSERT_EQUAL(l.narrow_channels, 65537u);
+    CU_ASSERT_EQUAL_FATAL(xc_cpu_layout_for(16, 3, &l, &err), XC_OK);
+    CU_ASSERT(l.store == XC_CPU_U32 && l.narrow == XC_CPU_U32);
+    CU_ASSERT_EQUAL(l.narrow_channels, 4294967295ull / (65535ull * 3));
+    CU_ASSERT_EQUAL_FATAL(xc_cpu_layout_for(16, 70000, &l, &err), XC_OK);
+    CU_ASSERT(l.store == XC_CPU_U64);
+    CU_ASSERT_EQUAL_FATAL(xc_cpu_layout_for(32, 4, &l, &err), XC_OK);
+    CU_ASSERT(l.store == XC_CPU_F32);
+    CU_ASSERT_EQUAL(xc_cpu_layout_for(12, 1, &l, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(xc_cpu_layout_for(8, 0, &l, &err), XC_EINVAL);
+    int vb = 0;
+    const char *isa = xc_cpu_isa(&vb);
+    CU_ASSERT(vb == 16 || vb == 32 || vb == 64);
+    CU_ASSERT_PTR_NOT_NULL(isa);
+}
+
+static const xc_ddopts tilings[] = {
+    {0, 0, 0, 0}, {1, 7, 3, 5}, {2, 1, 1, 1}, {2, 33, 5, 100}, {1, 1000, 64, 300}, {2, 257, 2, 257},
+};
+#define NTILINGS (sizeof tilings / sizeof tilings[0])
+
+/* Runs the reference once and the CPU under every tiling, at 1 and 2 threads;
+ * all must be identical.  Returns the number of mismatching runs. */
+static int cpu_matches(fixture *f, const char *what)
+{
+    xc_plane ref;
+    run_impl(xc_dedisperse_reference, &f->job, &ref);
+    int bad = 0;
+    for (size_t i = 0; i < NTILINGS; i++) {
+        f->job.opts = tilings[i];
+        xc_plane p;
+        run_impl(xc_dedisperse_cpu, &f->job, &p);
+        if (!planes_equal(&ref, &p, what)) {
+            printf("  %s: tiling threads %d tile_t %d tile_dm %d tile_c %d\n", what, tilings[i].threads,
+                   tilings[i].tile_t, tilings[i].tile_dm, tilings[i].tile_c);
+            bad++;
+        }
+        xc_plane_free(&p);
+    }
+    f->job.opts = (xc_ddopts){0, 0, 0, 0};
+    xc_plane_free(&ref);
+    return bad;
+}
+
+static void test_cpu_nbits_presets(void)
+{
+    static const int nbits[] = {1, 2, 4, 8, 16};
+    size_t np;
+    const xc_convention *cv = xc_convention_list(&np);
+    CU_ASSERT_EQUAL_FATAL(np, 5u);
+    int bad = 0;
+    for (size_t b = 0; b < 5; b++)
+        for (size_t k = 0; k < np; k++) {
+            fixture f;
+            fx_init(&f, 13, nbits[b], 1500, -8, 1e-4, "0:6:0.75,6:14:1:2,14:20:2:3", cv[k].name, 90);
+            fx_random(&f, 100 + 10 * b + k);
+            fx_job(&f, NULL);
+            char what[64];
+            snprintf(what, sizeof what, "%d-bit %s", nbits[b], cv[k].name);
+            bad += cpu_matches(&f, what);
+            fx_free(&f);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_cpu_awkward_sizes(void)
+{
+    static const struct { int nchans; int nbits; size_t nout; } sz[] = {
+        {1, 8, 300}, {7, 16, 200}, {13, 2, 150}, {255, 8, 70}, {257, 8, 70}, {257, 4, 60},
+        {1000, 16, 40}, {4097, 8, 20}, {4097, 1, 9},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++) {
+        fixture f;
+        /* 100 MHz below 1500 MHz whatever nchans: up to ~27 samples per unit DM */
+        fx_init(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4,
+                "0:2:0.25,2:3:0.5:2,3:4.5:0.5:3,4.5:5:0.5:4", "crosscheck", sz[i].nout);
+        fx_random(&f, 200 + i);
+        fx_job(&f, NULL);
+        char what[64];
+        snprintf(what, sizeof what, "%d ch %d-bit", sz[i].nchans, sz[i].nbits);
+        bad += cpu_matches(&f, what);
+        fx_free(&f);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_cpu_edges(void)
+{
+    int bad = 0;
+    fixture f;
+    /* nsamp just above the largest delay: nout = 1 (and 0 samples for ds 2) */
+    fx_init(&f, 31, 8, 1500, -3, 1e-4, "0:10:1,10:20:2:2", "presto", 1);
+    fx_random(&f, 300);
+    fx_job(&f, NULL);
+    CU_ASSERT_EQUAL(f.job.nout, 1u);
+    bad += cpu_matches(&f, "nout 1");
+    fx_free(&f);
+    /* one DM trial */
+    fx_init(&f, 64, 16, 1500, -1, 1e-4, "30:31:1", "sigproc", 77);
+    fx_random(&f, 301);
+    fx_job(&f, NULL);
+    bad += cpu_matches(&f, "one trial");
+    fx_free(&f);
+    /* largest values everywhere: 257 channels of 255 fill uint16 exactly;
+     * 4097 channels of 65535 at ds 2 and 3 take the uint32 path */
+    fx_init(&f, 1000, 8, 1500, -0.1, 1e-4, "0:3:1", "crosscheck", 40);
+    for (size_t i = 0; i < f.blk.nsamp * 1000; i++)
+        f.u16[i] = 255;
+    fx_job(&f, NULL);
+    f.job.opts.tile_c = 100000;
+    xc_plane p;
+    run_impl(xc_dedisperse_cpu, &f.job, &p);
+    CU_ASSERT_EQUAL(p.r[0].data[0], 255000.0f);
+    CU_ASSERT_EQUAL(p.r[0].data[3 * 40 - 1], 255000.0f);
+    xc_plane_free(&p);
+    bad += cpu_matches(&f, "8-bit full scale");
+    fx_free(&f);
+    fx_init(&f, 4097, 16, 1500, -0.02, 1e-4, "0:2:1:2,2:4:1:3", "crosscheck", 24);
+    for (size_t i = 0; i < f.blk.nsamp * 4097; i++)
+        f.u16[i] = 65535;
+    fx_job(&f, NULL);
+    bad += cpu_matches(&f, "16-bit full scale");
+    run_impl(xc_dedisperse_cpu, &f.job, &p);
+    CU_ASSERT_EQUAL(p.r[0].data[0], (float)(65535.0 * 2 * 4097));
+    CU_ASSERT_EQUAL(p.r[1].data[0], (float)(65535.0 * 3 * 4097));
+    xc_plane_free(&p);
+    fx_free(&f);
+    /* 16-bit at ds 65538: scrunched values exceed 2^32 (the uint64 path) */
+    fx_init(&f, 2, 16, 1500, -1, 1e-4, "0:1:1:65538", "astroaccelerate", 3 * 65538 + 5);
+    fx_random(&f, 302);
+    fx_job(&f, NULL);
+    bad += cpu_matches(&f, "ds 65538");
+    fx_free(&f);
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_cpu_killmask(void)
+{
+    int bad = 0;
+    uint64_t s = 77;
+    for (int trial = 0; trial < 4; trial++) {
+        fixture f;
+        int nc = trial == 3 ? 300 : 45;
+        fx_init(&f, nc, trial == 1 ? 16 : 8, 1400, -1, 64e-6, "0:10:0.5,10:20:1:2", "dedisp", 100);
+        fx_random(&f, 400 + (uint64_t)trial);
+        uint8_t *mask = malloc((size_t)nc);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(mask);
+        for (int c = 0; c < nc; c++)
+            mask[c] = trial == 2 ? 0 : (rng_next(&s) & 3) != 0;
+        if (trial == 1) {
+            memset(mask, 0, (size_t)nc);
+            mask[nc / 2] = 1;
+        }
+        fx_job(&f, mask);
+        char what[64];
+        snprintf(what, sizeof what, "killmask %d", trial);
+        bad += cpu_matches(&f, what);
+        if (trial == 2) {   /* everything killed: zero output */
+            xc_plane p;
+            run_impl(xc_dedisperse_cpu, &f.job, &p);
+            CU_ASSERT_EQUAL(p.r[0].data[0], 0.0f);
+            xc_plane_free(&p);
+        }
+        free(mask);
+        fx_free(&f);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_cpu_float_bound(void)
+{
+    /* |cpu - ref| <= N * 2^-24 * max|ref|, N = unmasked channels * ds, and the
+     * same output at 1 and 2 threads. */
+    static const struct { int nchans; const char *plan; const char *preset; int kill; } cs[] = {
+        {1, "0:5:1", "crosscheck", 0},
+        {300, "0:3:0.5,3:6:1:2,6:8:1:3", "crosscheck", 0},
+        {1000, "0:4:1,4:6:1:4", "dedisp", 1},
+        {57, "0:9:1:2", "astroaccelerate", 1},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        fixture f;
+        fx_init(&f, cs[i].nchans, 32, 1500, -100.0 / cs[i].nchans, 1e-4, cs[i].plan, cs[i].preset, 64);
+        fx_random(&f, 500 + i);
+        uint8_t *mask = malloc((size_t)cs[i].nchans);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(mask);
+        int m = 0;
+        for (int c = 0; c < cs[i].nchans; c++) {
+            mask[c] = !cs[i].kill || c % 7 != 3;
+            m += mask[c];
+        }
+        fx_job(&f, mask);
+        xc_plane ref;
+        run_impl(xc_dedisperse_reference, &f.job, &ref);
+        for (size_t t = 0; t < NTILINGS; t++) {
+            f.job.opts = tilings[t];
+            xc_plane p, q;
+            run_impl(xc_dedisperse_cpu, &f.job, &p);
+            f.job.opts.threads = tilings[t].threads == 1 ? 2 : 1;
+            run_impl(xc_dedisperse_cpu, &f.job, &q);
+            CU_ASSERT(planes_equal(&p, &q, "float threads"));
+            for (int k = 0; k < ref.nranges; k++) {
+                size_t n = ref.r[k].ndm * ref.r[k].nsamp;
+                double maxref = 0, maxerr = 0;
+                for (size_t j = 0; j < n; j++) {
+                    maxref = fmax(maxref, fabs(ref.r[k].data[j]));
+                    maxerr = fmax(maxerr, fabs((double)p.r[k].data[j] - ref.r[k].data[j]));
+                }
+                double bound = (double)m * ref.r[k].ds * 0x1.0p-24 * maxref;
+                if (!(maxerr <= bound))
+                    printf("float case %zu range %d tiling %zu: error %g > bound %g\n", i, k, t, maxerr, bound);
+                CU_ASSERT(maxerr <= bound);
+                CU_ASSERT(maxref > 0);
+            }
+            xc_plane_free(&p);
+            xc_plane_free(&q);
+        }
+        xc_plane_free(&ref);
+        free(mask);
+        fx_free(&f);
+    }
+}
+
+static void test_cpu_threads_and_errors(void)
+{
+    fixture f;
+    fx_init(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000);
+    fx_random(&f, 600);
+    fx_job(&f, NULL);
+    xc_plane p1, p2;
+    f.job.opts.threads = 1;
+    run_impl(xc_dedisperse_cpu, &f.job, &p1);
+    f.job.opts.threads = 2;
+    run_impl(xc_dedisperse_cpu, &f.job, &p2);
+    CU_ASSERT(planes_equal(&p1, &p2, "1 vs 2 threads"));
+    xc_error err;
+    f.job.opts.tile_t = -1;
+    CU_ASSERT_EQUAL(xc_dedisperse_cpu(&f.job, &p2, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "tile_t"));
+    f.job.opts.tile_t = 0;
+    p2.r[0].nsamp--;
+    CU_ASSERT_EQUAL(xc_dedisperse_cpu(&f.job, &p2, &err), XC_EINVAL);
+    p2.r[0].nsamp++;
+    xc_plane_free(&p1);
+    xc_plane_free(&p2);
+    fx_free(&f);
+}
+
+int main(void)
+{
+    static const xc_testcase cases[] = {
+        {"ref_hand_3x8", test_ref_hand_3x8, NULL},
+        {"ref_hand_ds2", test_ref_hand_ds2, NULL},
+        {"ref_hand_killmask", test_ref_hand_killmask, NULL},
+        {"ref_hand_scaling", test_ref_hand_scaling, NULL},
+        {"presets_rounding", test_presets_rounding, NULL},
+        {"ref_linearity", test_ref_linearity, NULL},
+        {"ref_dm0_channel_sum", test_ref_dm0_channel_sum, NULL},
+        {"ref_time_shift", test_ref_time_shift, NULL},
+        {"ref_impulse", test_ref_impulse, NULL},
+        {"tolerance_heimdall", test_tolerance_heimdall, NULL},
+        {"tolerance_fetch9_paulray", test_tolerance_fetch9_paulray, NULL},
+        {"tolerance_errors", test_tolerance_errors, NULL},
+        {"plan_ranges", test_plan_ranges, NULL},
+        {"cpu_layout", test_cpu_layout, NULL},
+        {"cpu_nbits_presets", test_cpu_nbits_presets, NULL},
+        {"cpu_awkward_sizes", test_cpu_awkward_sizes, NULL},
+        {"cpu_edges", test_cpu_edges, NULL},
+        {"cpu_killmask", test_cpu_killmask, NULL},
+        {"cpu_float_bound", test_cpu_float_bound, NULL},
+        {"cpu_threads_and_errors", test_cpu_threads_and_errors, NULL},
+    };
+    return xc_test_run("dedisperse", cases, XC_NCASES(cases));
+}
