@@ -90,8 +90,11 @@ bench: deps
 	$(Q)mkdir -p reports
 	$(Q)$(BIN)/crosscheck bench dedisperse -json reports/bench-dedisperse.json
 
+# Sanitizer reports get their own exit codes so they can never pass for a
+# verdict (compare exits 1 for "disagree").
 sanitize: deps
-	$(Q)$(MAKE) --no-print-directory BUILD=build/san BIN=build/san/bin OPT=-O1 \
+	$(Q)ASAN_OPTIONS=exitcode=86:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=87 \
+	    $(MAKE) --no-print-directory BUILD=build/san BIN=build/san/bin OPT=-O1 \
 	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    test-only
 
