@@ -15,7 +15,8 @@
 static void usage_compare(FILE *fp)
 {
     fprintf(fp, "usage: crosscheck compare <what> [options]   (crosscheck compare <what> -h)\n\n"
-                "  planes   compare a DM-time plane with a reference plane (exact or within a float bound)\n");
+                "  planes   compare a DM-time plane with a reference plane (exact or within a float bound)\n"
+                "  cands    compare candidate lists (ours, .pulscand, _ACCEL_) with each other or with truth\n");
 }
 
 static void usage_planes(FILE *fp)
@@ -156,5 +157,7 @@ int xc_cmd_compare(int argc, char **argv)
     }
     if (!strcmp(what, "planes"))
         return compare_planes(argc - 1, argv + 1);
-    return xc_cli_failf("compare", "unknown comparison '%s' (known: planes; see crosscheck compare -h)", what);
+    if (!strcmp(what, "cands"))
+        return xc_cmd_compare_cands(argc - 1, argv + 1);
+    return xc_cli_failf("compare", "unknown comparison '%s' (known: planes, cands; see crosscheck compare -h)", what);
 }

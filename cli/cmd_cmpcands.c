@@ -1,0 +1,197 @@
+/* crosscheck compare cands: two candidate lists (ours, Pulscan .pulscand,
+ * PRESTO _ACCEL_<zmax>) against each other and/or one or two against truth. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "xc_atomic.h"
+#include "xc_cmpcands.h"
+
+static void usage(void)
+{
+    xc_cmpcands_opts o;
+    xc_cmpcands_opts_init(&o);
+    printf("usage: crosscheck compare cands A [B] [options]\n\n"
+           "Compares candidate list A with B, and/or scores each against a synthetic pulsar's truth.\n"
+           "Files: NAME.csv (crosscheck pulscan), NAME.pulscand (Pulscan CPU), NAME_ACCEL_<zmax> (PRESTO\n"
+           "accelsearch, fundamentals table; power doubled to chi-square units).  All are translated to one\n"
+           "convention: r = mid-observation Fourier bin of the fundamental, z = bins drifted (Pulscan's\n"
+           "rbin is the boxcar centre minus one: r = rbin + 1 - floor(z/2) + z/2).\n"
+           "Matching: same numharm, |rA - rB| <= dr, |zA - zB| <= dz (|z| unless both are PRESTO lists),\n"
+           "greedy from A's highest sigma, closest first.  Agreement: every candidate above -sigma (plus\n"
+           "-dsigma) in either list matched, and matched pairs within -rtol_power and -dsigma.\n"
+           "Truth (the Pulscan paper's definition): a candidate above -truth_sigma within -ftol of the\n"
+           "spin frequency; harmonics n*f0 and subharmonics f0/n are counted separately.\n"
+           "Exit status: 0 agree (and, with -truth, every list detects), 1 otherwise, 2 error.\n\n"
+           "options:\n"
+           "  -truth T.json      truth file (f0_hz, optional r and z, tobs_s; crosscheck synth writes one)\n"
+           "  -T SECONDS         observation length for .pulscand files (default: N*dt of the .inf beside\n"
+           "                     the file, NAME.inf or ROOT.inf for ROOT_ZMAX_..._TURBO_t.pulscand)\n"
+           "  -dr BINS           match tolerance in r (default %g)\n"
+           "  -dz BINS           match tolerance in z (default %g)\n"
+           "  -anyharm           match candidates of different numharm\n"
+           "  -sigma S           candidates above S must be matched (default %g)\n"
+           "  -rtol_power R      relative power tolerance for matched pairs (default %g)\n"
+           "  -dsigma D          absolute sigma tolerance for matched pairs (default %g)\n"
+           "  -truth_sigma S     detection threshold against truth (default %g, the paper's)\n"
+           "  -ftol F            relative frequency window against truth (default %g, i.e. 1 %%)\n"
+           "  -maxharm N         harmonics/subharmonics considered against truth (default %d)\n"
+           "  -fundamental       the truth verdict needs a detection at the fundamental\n"
+           "  -truth_dr BINS     ... and its |r error| within BINS (default: not checked)\n"
+           "  -truth_dz BINS     ... and its ||z| error| within BINS (default: not checked)\n"
+           "  -list N            unmatched candidates listed per side (default 20)\n"
+           "  -json FILE         also write the result as JSON (written atomically)\n"
+           "  -h                 show this help\n",
+           o.dr, o.dz, o.sigma_min, o.rtol_power, o.dsigma, o.truth_sigma, o.ftol, o.maxharm);
+}
+
+static xc_status write_json(const char *path, json_t *root, xc_error *err)
+{
+    xc_atomic a;
+    xc_status st = xc_atomic_open(&a, path, 0, err);
+    if (st)
+        return st;
+    if (json_dumpf(root, a.fp, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0 || fputc('\n', a.fp) == EOF) {
+        xc_atomic_abort(&a);
+        return xc_error_set(err, XC_EIO, "%s: write failed", path);
+    }
+    return xc_atomic_commit(&a, err);
+}
+
+static int nonneg(const char *opt, const char *val, double *out, xc_error *err)
+{
+    if (xc_cli_double(opt, val, out, err))
+        return 1;
+    if (!(*out >= 0) || !isfinite(*out)) {
+        xc_error_set(err, XC_EINVAL, "option %s: %s must be a finite number >= 0", opt, val);
+        return 1;
+    }
+    return 0;
+}
+
+int xc_cmd_compare_cands(int argc, char **argv)
+{
+    enum { O_TRUTH = 1, O_T, O_DR, O_DZ, O_ANY, O_SIG, O_RTOL, O_DSIG, O_TSIG, O_FTOL, O_MAXH, O_FUND,
+           O_TDR, O_TDZ, O_LIST, O_JSON, O_HELP };
+    static const struct option opts[] = {
+        {"truth", required_argument, 0, O_TRUTH},   {"T", required_argument, 0, O_T},
+        {"dr", required_argument, 0, O_DR},         {"dz", required_argument, 0, O_DZ},
+        {"anyharm", no_argument, 0, O_ANY},         {"sigma", required_argument, 0, O_SIG},
+        {"rtol_power", required_argument, 0, O_RTOL}, {"dsigma", required_argument, 0, O_DSIG},
+        {"truth_sigma", required_argument, 0, O_TSIG}, {"ftol", required_argument, 0, O_FTOL},
+        {"maxharm", required_argument, 0, O_MAXH},  {"fundamental", no_argument, 0, O_FUND},
+        {"truth_dr", required_argument, 0, O_TDR},  {"truth_dz", required_argument, 0, O_TDZ},
+        {"list", required_argument, 0, O_LIST},     {"json", required_argument, 0, O_JSON},
+        {"h", no_argument, 0, O_HELP},              {"help", no_argument, 0, O_HELP},
+        {0, 0, 0, 0}};
+    const char *cmd = "compare cands";
+    xc_cmpcands_opts o;
+    xc_cmpcands_opts_init(&o);
+    const char *truth_path = NULL, *json_out = NULL;
+    double T = 0;
+    int list = 20, c, bad = 0;
+    xc_error err;
+    xc_error_clear(&err);
+    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case O_TRUTH: truth_path = optarg; break;
+        case O_T: bad = nonneg("-T", optarg, &T, &err); break;
+        case O_DR: bad = nonneg("-dr", optarg, &o.dr, &err); break;
+        case O_DZ: bad = nonneg("-dz", optarg, &o.dz, &err); break;
+        case O_ANY: o.anyharm = 1; break;
+        case O_SIG: bad = xc_cli_double("-sigma", optarg, &o.sigma_min, &err) != XC_OK; break;
+        case O_RTOL: bad = nonneg("-rtol_power", optarg, &o.rtol_power, &err); break;
+        case O_DSIG: bad = nonneg("-dsigma", optarg, &o.dsigma, &err); break;
+        case O_TSIG: bad = xc_cli_double("-truth_sigma", optarg, &o.truth_sigma, &err) != XC_OK; break;
+        case O_FTOL: bad = nonneg("-ftol", optarg, &o.ftol, &err); break;
+        case O_MAXH: bad = xc_cli_int("-maxharm", optarg, 1, 1000, &o.maxharm, &err) != XC_OK; break;
+        case O_FUND: o.fundamental = 1; break;
+        case O_TDR: bad = nonneg("-truth_dr", optarg, &o.truth_dr, &err); break;
+        case O_TDZ: bad = nonneg("-truth_dz", optarg, &o.truth_dz, &err); break;
+        case O_LIST: bad = xc_cli_int("-list", optarg, 0, 1000000, &list, &err) != XC_OK; break;
+        case O_JSON: json_out = optarg; break;
+        case O_HELP: usage(); return 0;
+        default: return xc_cli_badopt(cmd, argc, argv);
+        }
+        if (bad)
+            return xc_cli_fail(cmd, &err);
+    }
+    int nfiles = argc - optind;
+    if (nfiles < 1 || nfiles > 2 || (nfiles == 1 && !truth_path))
+        return xc_cli_failf(cmd, "expected two candidate files A B, or one with -truth (got %d files; see "
+                                 "crosscheck compare cands -h)", nfiles);
+    const char *path[2] = {argv[optind], nfiles == 2 ? argv[optind + 1] : NULL};
+
+    xc_candlist l[2];
+    xc_candlist_init(&l[0]);
+    xc_candlist_init(&l[1]);
+    xc_cmpcands_result res;
+    memset(&res, 0, sizeof res);
+    xc_truth truth;
+    xc_truthmatch tm[2];
+    json_t *root = json_object();
+    int rc = 2, agree = 1;
+    if (!root) {
+        xc_error_set(&err, XC_ENOMEM, "out of memory");
+        goto fail;
+    }
+    for (int k = 0; k < nfiles; k++)
+        if (xc_cands_load(&l[k], path[k], T, &err))
+            goto fail;
+    if (truth_path && xc_truth_read(&truth, truth_path, T, &err))
+        goto fail;
+    json_object_set_new(root, "command", json_string(cmd));
+    json_object_set_new(root, "command_line", json_string(xc_cli_cmdline()));
+    for (int k = 0; k < nfiles; k++) {
+        printf("%s: %s: %zu candidates from %s, T = %.9g s\n", k ? "B" : "A", path[k], l[k].n,
+               l[k].source[0] ? l[k].source : "?", l[k].T);
+        json_object_set_new(root, k ? "b" : "a", json_string(path[k]));
+    }
+    if (nfiles == 2) {
+        if (xc_compare_cands(&l[0], &l[1], &o, &res, &err) ||
+            xc_cmpcands_print(&l[0], &l[1], &res, &o, (size_t)list, stdout, &err))
+            goto fail;
+        agree = res.agree;
+        json_t *j = xc_cmpcands_json(&res, &o);
+        if (!j || json_object_set_new(root, "compare", j)) {
+            xc_error_set(&err, XC_ENOMEM, "out of memory");
+            goto fail;
+        }
+    }
+    if (truth_path) {
+        json_t *arr = json_array();
+        if (!arr || json_object_set_new(root, "truth", arr)) {
+            xc_error_set(&err, XC_ENOMEM, "out of memory");
+            goto fail;
+        }
+        for (int k = 0; k < nfiles; k++) {
+            if (xc_cands_match_truth(&l[k], &truth, &o, &tm[k], &err) ||
+                xc_truthmatch_print(path[k], &l[k], &truth, &tm[k], &o, stdout, &err))
+                goto fail;
+            agree = agree && tm[k].pass;
+            json_t *j = xc_truthmatch_json(&truth, &tm[k]);
+            if (!j || json_object_set_new(j, "file", json_string(path[k])) || json_array_append_new(arr, j)) {
+                xc_error_set(&err, XC_ENOMEM, "out of memory");
+                goto fail;
+            }
+        }
+    }
+    json_object_set_new(root, "verdict", json_string(agree ? "agree" : "disagree"));
+    if (json_out && write_json(json_out, root, &err))
+        goto fail;
+    printf("overall: %s\n", agree ? "AGREE" : "DISAGREE");
+    rc = agree ? 0 : 1;
+    goto done;
+fail:
+    rc = xc_cli_fail(cmd, &err);
+done:
+    json_decref(root);
+    xc_cmpcands_result_free(&res);
+    xc_candlist_free(&l[0]);
+    xc_candlist_free(&l[1]);
+    return rc;
+}

@@ -1,0 +1,594 @@
+/* cmp_cands.c: candidate list against candidate list, and against truth
+ * (rules in xc_cmpcands.h). */
+#include "xc_cmpcands.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xc_presto.h"
+
+void xc_cmpcands_opts_init(xc_cmpcands_opts *o)
+{
+    o->dr = 1.0;
+    o->dz = 2.0;
+    o->anyharm = 0;
+    o->sigma_min = 2.0;
+    o->rtol_power = 1e-4;
+    o->dsigma = 1e-3;
+    o->truth_sigma = 6.0;
+    o->ftol = 0.01;
+    o->maxharm = 16;
+    o->fundamental = 0;
+    o->truth_dr = 0;
+    o->truth_dz = 0;
+}
+
+static xc_status check_opts(const xc_cmpcands_opts *o, xc_error *err)
+{
+    if (!(o->dr >= 0) || !(o->dz >= 0) || !isfinite(o->dr) || !isfinite(o->dz))
+        return xc_error_set(err, XC_EINVAL, "compare cands: dr %g and dz %g must be finite and >= 0", o->dr, o->dz);
+    if (!(o->rtol_power >= 0) || !(o->dsigma >= 0) || isnan(o->sigma_min))
+        return xc_error_set(err, XC_EINVAL, "compare cands: rtol_power %g and dsigma %g must be >= 0, sigma %g a number",
+                            o->rtol_power, o->dsigma, o->sigma_min);
+    if (!(o->ftol > 0 && o->ftol < 0.5) || o->maxharm < 1 || o->maxharm > 1000 || isnan(o->truth_sigma))
+        return xc_error_set(err, XC_EINVAL,
+                            "compare cands: ftol %g must be in (0, 0.5), maxharm %d in 1..1000, truth sigma %g a number",
+                            o->ftol, o->maxharm, o->truth_sigma);
+    return XC_OK;
+}
+
+/* ---- A against B ---------------------------------------------------------- */
+
+/* qsort has no context argument, so the sort keys travel with the indices. */
+typedef struct {
+    double key;
+    double tie;
+    size_t i;
+} keyed;
+
+static int keyed_cmp(const void *pa, const void *pb)
+{
+    const keyed *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->tie != b->tie)
+        return a->tie < b->tie ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+static double zval(double z, int signed_z) { return signed_z ? z : fabs(z); }
+
+static double sigma_key(double s) { return isnan(s) ? INFINITY : -s; }
+
+static void stat_add(xc_diffstat *s, double v, size_t *n)
+{
+    if (isnan(v))
+        return;
+    s->max_abs = fmax(s->max_abs, fabs(v));
+    s->mean += v;
+    s->rms += v * v;
+    (*n)++;
+}
+
+static void stat_end(xc_diffstat *s, size_t n)
+{
+    if (n) {
+        s->mean /= (double)n;
+        s->rms = sqrt(s->rms / (double)n);
+    } else {
+        s->max_abs = s->mean = s->rms = NAN;
+    }
+}
+
+void xc_cmpcands_result_free(xc_cmpcands_result *res)
+{
+    free(res->pairs);
+    free(res->a_only);
+    free(res->b_only);
+    memset(res, 0, sizeof *res);
+}
+
+xc_status xc_compare_cands(const xc_candlist *a, const xc_candlist *b, const xc_cmpcands_opts *o,
+                           xc_cmpcands_result *res, xc_error *err)
+{
+    memset(res, 0, sizeof *res);
+    xc_status st = check_opts(o, err);
+    if (st)
+        return st;
+    res->signed_z = !strcmp(a->source, "presto") && !strcmp(b->source, "presto");
+    res->na = a->n;
+    res->nb = b->n;
+    keyed *ka = malloc((a->n + 1) * sizeof *ka), *kb = malloc((b->n + 1) * sizeof *kb);
+    unsigned char *btaken = calloc(b->n + 1, 1), *amatched = calloc(a->n + 1, 1);
+    res->pairs = malloc((a->n + 1) * sizeof *res->pairs);
+    res->a_only = malloc((a->n + 1) * sizeof *res->a_only);
+    res->b_only = malloc((b->n + 1) * sizeof *res->b_only);
+    if (!ka || !kb || !btaken || !amatched || !res->pairs || !res->a_only || !res->b_only) {
+        st = xc_error_set(err, XC_ENOMEM, "compare cands: out of memory for %zu and %zu candidates", a->n, b->n);
+        goto out;
+    }
+    for (size_t i = 0; i < a->n; i++) {
+        ka[i] = (keyed){sigma_key(a->c[i].sigma), a->c[i].r, i};
+        res->na_above += a->c[i].sigma > o->sigma_min;
+    }
+    for (size_t j = 0; j < b->n; j++) {
+        kb[j] = (keyed){isnan(b->c[j].r) ? INFINITY : b->c[j].r, 0, j};
+        res->nb_above += b->c[j].sigma > o->sigma_min;
+    }
+    qsort(ka, a->n, sizeof *ka, keyed_cmp);   /* A by descending sigma */
+    qsort(kb, b->n, sizeof *kb, keyed_cmp);   /* B by r, for a window search */
+
+    size_t nr = 0, nz = 0, ns = 0, np = 0;
+    for (size_t k = 0; k < a->n; k++) {
+        const xc_cand *ca = &a->c[ka[k].i];
+        if (isnan(ca->r))
+            continue;
+        /* first B with r >= rA - dr */
+        size_t lo = 0, hi = b->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (kb[mid].key < ca->r - o->dr)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        double best = INFINITY;
+        size_t bj = SIZE_MAX;
+        for (size_t m = lo; m < b->n && kb[m].key <= ca->r + o->dr; m++) {
+            size_t j = kb[m].i;
+            const xc_cand *cb = &b->c[j];
+            if (btaken[j] || (!o->anyharm && cb->numharm != ca->numharm))
+                continue;
+            double dr = ca->r - cb->r, dz = zval(ca->z, res->signed_z) - zval(cb->z, res->signed_z);
+            if (!(fabs(dr) <= o->dr) || !(fabs(dz) <= o->dz))
+                continue;
+            double d = (o->dr > 0 ? dr * dr / (o->dr * o->dr) : 0) + (o->dz > 0 ? dz * dz / (o->dz * o->dz) : 0);
+            if (d < best) {
+                best = d;
+                bj = j;
+            }
+        }
+        if (bj == SIZE_MAX)
+            continue;
+        btaken[bj] = 1;
+        amatched[ka[k].i] = 1;
+        const xc_cand *cb = &b->c[bj];
+        xc_candpair *p = &res->pairs[res->npairs++];
+        p->ia = ka[k].i;
+        p->ib = bj;
+        p->dr = ca->r - cb->r;
+        p->dz = zval(ca->z, res->signed_z) - zval(cb->z, res->signed_z);
+        p->dsigma = ca->sigma - cb->sigma;
+        p->dpower_rel = cb->power != 0 ? (ca->power - cb->power) / fabs(cb->power)
+                                       : (ca->power == 0 ? 0 : INFINITY);
+        p->checked = ca->sigma > o->sigma_min || cb->sigma > o->sigma_min;
+        p->power_ok = fabs(ca->power - cb->power) <= o->rtol_power * fabs(cb->power) ||
+                      (isnan(ca->power) && isnan(cb->power));
+        p->sigma_ok = fabs(p->dsigma) <= o->dsigma || (isnan(ca->sigma) && isnan(cb->sigma));
+        if (p->checked) {
+            res->npower_bad += !p->power_ok;
+            res->nsigma_bad += !p->sigma_ok;
+        }
+        stat_add(&res->dr, p->dr, &nr);
+        stat_add(&res->dz, p->dz, &nz);
+        stat_add(&res->dsigma, p->dsigma, &ns);
+        stat_add(&res->dpower_rel, p->dpower_rel, &np);
+    }
+    stat_end(&res->dr, nr);
+    stat_end(&res->dz, nz);
+    stat_end(&res->dsigma, ns);
+    stat_end(&res->dpower_rel, np);
+
+    /* Unmatched, listed in descending sigma. */
+    for (size_t k = 0; k < a->n; k++) {
+        size_t i = ka[k].i;
+        if (amatched[i])
+            continue;
+        res->a_only[res->na_only++] = i;
+        res->na_only_fail += a->c[i].sigma > o->sigma_min + o->dsigma;
+    }
+    for (size_t j = 0; j < b->n; j++)
+        kb[j] = (keyed){sigma_key(b->c[j].sigma), b->c[j].r, j};
+    qsort(kb, b->n, sizeof *kb, keyed_cmp);
+    for (size_t k = 0; k < b->n; k++) {
+        size_t j = kb[k].i;
+        if (btaken[j])
+            continue;
+        res->b_only[res->nb_only++] = j;
+        res->nb_only_fail += b->c[j].sigma > o->sigma_min + o->dsigma;
+    }
+    res->agree = !res->na_only_fail && !res->nb_only_fail && !res->npower_bad && !res->nsigma_bad;
+out:
+    free(ka);
+    free(kb);
+    free(btaken);
+    free(amatched);
+    if (st)
+        xc_cmpcands_result_free(res);
+    return st;
+}
+
+/* ---- truth ---------------------------------------------------------------- */
+
+static int get_num(json_t *root, const char *key, double *out)
+{
+    static const char *const where[] = {NULL, "pulsar", "truth", "params"};
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
+        json_t *o = where[i] ? json_object_get(root, where[i]) : root;
+        json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
+        if (json_is_number(v)) {
+            *out = json_number_value(v);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+xc_status xc_truth_read(xc_truth *t, const char *path, double T, xc_error *err)
+{
+    memset(t, 0, sizeof *t);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    if (!root)
+        return xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d: %s", path, je.line, je.column, je.text);
+    xc_status st = XC_OK;
+    double f0 = NAN, p = NAN, r = NAN, z = NAN, tobs = NAN, nsamp = NAN, tsamp = NAN;
+    if (!get_num(root, "f0_hz", &f0)) {
+        if (get_num(root, "period_s", &p))
+            f0 = 1.0 / p;
+        else if (get_num(root, "period_ms", &p))
+            f0 = 1e3 / p;
+    }
+    if (!(f0 > 0) || !isfinite(f0)) {
+        st = xc_error_set(err, XC_EFORMAT, "%s: no positive spin frequency (f0_hz, period_s or period_ms; "
+                          "\"pulsar\" may be null for a file without a pulsar): got %g", path, f0);
+        goto out;
+    }
+    t->f0_hz = f0;
+    if (!get_num(root, "tobs_s", &tobs) && get_num(root, "nsamp", &nsamp) && get_num(root, "tsamp_s", &tsamp))
+        tobs = nsamp * tsamp;
+    t->T = T > 0 && isfinite(T) ? T : (tobs > 0 && isfinite(tobs) ? tobs : 0);
+    int hr = get_num(root, "r", &r), hz = get_num(root, "z", &z);
+    if ((hr && !isfinite(r)) || (hz && !isfinite(z))) {
+        st = xc_error_set(err, XC_EFORMAT, "%s: r %g / z %g must be finite", path, r, z);
+        goto out;
+    }
+    t->have_rz = hr;
+    t->r = hr ? r : (t->T > 0 ? f0 * t->T : NAN);
+    t->z = hz ? z : 0.0;
+out:
+    json_decref(root);
+    return st;
+}
+
+static void consider(xc_detection *d, size_t i, const xc_cand *c, int n, double dr, double dz, double df)
+{
+    d->count++;
+    if (d->found && !(c->sigma > d->sigma))
+        return;
+    d->found = 1;
+    d->index = i;
+    d->n = n;
+    d->sigma = c->sigma;
+    d->r = c->r;
+    d->z = c->z;
+    d->f_hz = c->f_hz;
+    d->dr = dr;
+    d->dz = dz;
+    d->df_rel = df;
+}
+
+xc_status xc_cands_match_truth(const xc_candlist *l, const xc_truth *t, const xc_cmpcands_opts *o,
+                               xc_truthmatch *m, xc_error *err)
+{
+    memset(m, 0, sizeof *m);
+    xc_status st = check_opts(o, err);
+    if (st)
+        return st;
+    if (!(t->f0_hz > 0))
+        return xc_error_set(err, XC_EINVAL, "truth: spin frequency %g is not positive", t->f0_hz);
+    double Tl = l->T > 0 ? l->T : t->T;
+    /* truth r, z taken to the list's T: r = f T, z = fdot T^2 */
+    double scale = (t->T > 0 && Tl > 0) ? Tl / t->T : 1.0;
+    double rt = t->have_rz ? t->r * scale : (Tl > 0 ? t->f0_hz * Tl : NAN);
+    double zt = t->have_rz ? fabs(t->z) * scale * scale : 0.0;
+    for (size_t i = 0; i < l->n; i++) {
+        const xc_cand *c = &l->c[i];
+        if (!(c->sigma > o->truth_sigma))
+            continue;
+        m->nabove++;
+        double f = isfinite(c->f_hz) ? c->f_hz : (Tl > 0 ? c->r / Tl : NAN);
+        if (!(f > 0)) {
+            m->nother++;
+            continue;
+        }
+        /* the closest of f0, n f0 and f0/n in relative frequency */
+        int best_n = 0, best_sub = 0;
+        double best = INFINITY;
+        for (int n = 1; n <= o->maxharm; n++)
+            for (int sub = 0; sub < (n > 1 ? 2 : 1); sub++) {
+                double ft = sub ? t->f0_hz / n : t->f0_hz * n;
+                double d = fabs(f / ft - 1);
+                if (d <= o->ftol && d < best) {
+                    best = d;
+                    best_n = n;
+                    best_sub = sub;
+                }
+            }
+        if (!best_n) {
+            m->nother++;
+            continue;
+        }
+        double k = best_sub ? 1.0 / best_n : best_n;
+        double ft = t->f0_hz * k;
+        xc_detection *d = best_n == 1 ? &m->fund : best_sub ? &m->sub : &m->harm;
+        consider(d, i, c, best_n, c->r - rt * k, fabs(c->z) - zt * k, f / ft - 1);
+    }
+    int any = m->fund.found || m->harm.found || m->sub.found;
+    m->pass = o->fundamental ? m->fund.found : any;
+    if (o->truth_dr > 0)
+        m->pass = m->pass && m->fund.found && fabs(m->fund.dr) <= o->truth_dr;
+    if (o->truth_dz > 0)
+        m->pass = m->pass && m->fund.found && fabs(m->fund.dz) <= o->truth_dz;
+    return XC_OK;
+}
+
+/* ---- finding T ------------------------------------------------------------ */
+
+static int try_inf(const char *inf_path, double *T)
+{
+    xc_inf inf;
+    xc_error e;
+    if (xc_inf_read(&inf, inf_path, &e))
+        return 0;
+    double t = inf.n * inf.dt;
+    if (!(t > 0) || !isfinite(t))
+        return 0;
+    *T = t;
+    return 1;
+}
+
+xc_status xc_cands_T_from_inf(const char *path, double *T, xc_error *err)
+{
+    size_t n = strlen(path);
+    char *a = malloc(n + 8), *b = malloc(n + 8);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return xc_error_set(err, XC_ENOMEM, "%s: out of memory", path);
+    }
+    /* NAME.pulscand -> NAME.inf */
+    strcpy(a, path);
+    char *dot = strrchr(a, '.'), *slash = strrchr(a, '/');
+    if (dot && (!slash || dot > slash))
+        *dot = '\0';
+    strcat(a, ".inf");
+    /* ROOT_ZMAX_z_NUMHARM_h_TURBO_t.pulscand -> ROOT.inf */
+    strcpy(b, path);
+    slash = strrchr(b, '/');
+    char *zm = NULL;
+    for (char *p = strstr(slash ? slash : b, "_ZMAX_"); p; p = strstr(p + 1, "_ZMAX_"))
+        zm = p;
+    if (zm)
+        strcpy(zm, ".inf");
+    xc_status st = XC_OK;
+    if (!try_inf(a, T) && !(zm && try_inf(b, T)))
+        st = xc_error_set(err, XC_EIO, "%s: no observation length: give -T, or an .inf beside it (tried %s%s%s)",
+                          path, a, zm ? " and " : "", zm ? b : "");
+    free(a);
+    free(b);
+    return st;
+}
+
+xc_status xc_cands_load(xc_candlist *l, const char *path, double T, xc_error *err)
+{
+    size_t n = strlen(path);
+    if (!(T > 0) && n >= 9 && !strcmp(path + n - 9, ".pulscand")) {
+        xc_status st = xc_cands_T_from_inf(path, &T, err);
+        if (st)
+            return st;
+    }
+    return xc_cands_read(l, path, T, err);
+}
+
+/* ---- output --------------------------------------------------------------- */
+
+static int print_cand(FILE *fp, const char *tag, const xc_cand *c)
+{
+    return fprintf(fp, "  %s r %.4f  z %.2f  numharm %d  sigma %.4f  power %.6g\n", tag, c->r, c->z, c->numharm,
+                   c->sigma, c->power);
+}
+
+xc_status xc_cmpcands_print(const xc_candlist *a, const xc_candlist *b, const xc_cmpcands_result *r,
+                            const xc_cmpcands_opts *o, size_t maxlist, FILE *fp, xc_error *err)
+{
+    int bad = 0;
+    bad |= fprintf(fp,
+                   "tolerances: match |dr| <= %g bins, |dz| <= %g bins (%s), %s; candidates above %g sigma must "
+                   "match (unmatched ones fail above %g); power within %g relative, sigma within %g\n",
+                   o->dr, o->dz, r->signed_z ? "signed z" : "|z|", o->anyharm ? "any numharm" : "same numharm",
+                   o->sigma_min, o->sigma_min + o->dsigma, o->rtol_power, o->dsigma) < 0;
+    bad |= fprintf(fp, "A: %zu candidates (%zu above %g sigma)   B: %zu (%zu above)\n", r->na, r->na_above,
+                   o->sigma_min, r->nb, r->nb_above) < 0;
+    bad |= fprintf(fp, "matched %zu; unmatched in A %zu (%zu failing), in B %zu (%zu failing)\n", r->npairs,
+                   r->na_only, r->na_only_fail, r->nb_only, r->nb_only_fail) < 0;
+    if (r->npairs)
+        bad |= fprintf(fp,
+                       "offsets A-B over matched pairs (max |.|, mean, rms): r %.4g %.4g %.4g bins; z %.4g %.4g "
+                       "%.4g bins; sigma %.4g %.4g %.4g; power (relative) %.4g %.4g %.4g\n",
+                       r->dr.max_abs, r->dr.mean, r->dr.rms, r->dz.max_abs, r->dz.mean, r->dz.rms,
+                       r->dsigma.max_abs, r->dsigma.mean, r->dsigma.rms, r->dpower_rel.max_abs, r->dpower_rel.mean,
+                       r->dpower_rel.rms) < 0;
+    bad |= fprintf(fp, "matched pairs outside tolerance: power %zu, sigma %zu\n", r->npower_bad, r->nsigma_bad) < 0;
+    size_t shown = 0;
+    for (size_t k = 0; k < r->npairs && shown < maxlist; k++) {
+        const xc_candpair *p = &r->pairs[k];
+        if (!p->checked || (p->power_ok && p->sigma_ok))
+            continue;
+        shown++;
+        bad |= fprintf(fp, "  pair: A r %.4f z %.2f numharm %d sigma %.6f power %.8g | B r %.4f z %.2f sigma %.6f "
+                           "power %.8g (dsigma %.3g, power rel %.3g)\n",
+                       a->c[p->ia].r, a->c[p->ia].z, a->c[p->ia].numharm, a->c[p->ia].sigma, a->c[p->ia].power,
+                       b->c[p->ib].r, b->c[p->ib].z, b->c[p->ib].sigma, b->c[p->ib].power, p->dsigma,
+                       p->dpower_rel) < 0;
+    }
+    for (size_t k = 0; k < r->na_only && k < maxlist; k++)
+        bad |= print_cand(fp, "only in A:", &a->c[r->a_only[k]]) < 0;
+    if (r->na_only > maxlist)
+        bad |= fprintf(fp, "  ... %zu more only in A\n", r->na_only - maxlist) < 0;
+    for (size_t k = 0; k < r->nb_only && k < maxlist; k++)
+        bad |= print_cand(fp, "only in B:", &b->c[r->b_only[k]]) < 0;
+    if (r->nb_only > maxlist)
+        bad |= fprintf(fp, "  ... %zu more only in B\n", r->nb_only - maxlist) < 0;
+    bad |= fprintf(fp, "verdict: %s\n", r->agree ? "AGREE" : "DISAGREE") < 0;
+    if (bad)
+        return xc_error_set(err, XC_EIO, "compare cands: cannot write the report: %s", strerror(errno));
+    return XC_OK;
+}
+
+static int print_det(FILE *fp, const char *what, const xc_detection *d)
+{
+    if (!d->found)
+        return fprintf(fp, "  %-12s none\n", what);
+    return fprintf(fp,
+                   "  %-12s %zu above threshold; best n = %d: sigma %.4f r %.4f (error %+.4f bins) |z| %.2f "
+                   "(error %+.2f) f %.6f Hz (%+.3g)\n",
+                   what, d->count, d->n, d->sigma, d->r, d->dr, fabs(d->z), d->dz, d->f_hz, d->df_rel);
+}
+
+xc_status xc_truthmatch_print(const char *name, const xc_candlist *l, const xc_truth *t, const xc_truthmatch *m,
+                              const xc_cmpcands_opts *o, FILE *fp, xc_error *err)
+{
+    int bad = 0;
+    bad |= fprintf(fp,
+                   "truth for %s: f0 %.9g Hz, r %.4f, z %.4f (%s), T %.9g s; detection: sigma > %g within %g of "
+                   "f0 (harmonics n f0 and f0/n, n <= %d, counted apart)\n",
+                   name, t->f0_hz, t->r, t->z, t->have_rz ? "from the file" : "f0*T and 0", l->T > 0 ? l->T : t->T,
+                   o->truth_sigma, o->ftol, o->maxharm) < 0;
+    bad |= print_det(fp, "fundamental", &m->fund) < 0;
+    bad |= print_det(fp, "harmonic", &m->harm) < 0;
+    bad |= print_det(fp, "subharmonic", &m->sub) < 0;
+    bad |= fprintf(fp, "  %zu candidates above threshold, %zu at no (sub)harmonic; %s\n", m->nabove, m->nother,
+                   m->pass ? "DETECTED" : "NOT DETECTED") < 0;
+    if (bad)
+        return xc_error_set(err, XC_EIO, "compare cands: cannot write the report: %s", strerror(errno));
+    return XC_OK;
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+typedef struct {
+    int bad;
+} jb;
+
+static void put(jb *b, json_t *o, const char *k, json_t *v)
+{
+    if (!v || json_object_set_new(o, k, v))
+        b->bad = 1;
+}
+
+/* NaN and infinities are not JSON: they become null. */
+static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *stat_json(jb *b, const xc_diffstat *s)
+{
+    json_t *o = json_object();
+    if (!o) {
+        b->bad = 1;
+        return NULL;
+    }
+    put(b, o, "max_abs", num(s->max_abs));
+    put(b, o, "mean", num(s->mean));
+    put(b, o, "rms", num(s->rms));
+    return o;
+}
+
+json_t *xc_cmpcands_json(const xc_cmpcands_result *r, const xc_cmpcands_opts *o)
+{
+    jb b = {0};
+    json_t *root = json_object(), *tol = json_object();
+    if (!root || !tol) {
+        json_decref(root);
+        json_decref(tol);
+        return NULL;
+    }
+    put(&b, tol, "dr_bins", num(o->dr));
+    put(&b, tol, "dz_bins", num(o->dz));
+    put(&b, tol, "same_numharm", json_boolean(!o->anyharm));
+    put(&b, tol, "signed_z", json_boolean(r->signed_z));
+    put(&b, tol, "sigma_min", num(o->sigma_min));
+    put(&b, tol, "rtol_power", num(o->rtol_power));
+    put(&b, tol, "dsigma", num(o->dsigma));
+    put(&b, root, "tolerances", tol);
+    put(&b, root, "na", json_integer((json_int_t)r->na));
+    put(&b, root, "nb", json_integer((json_int_t)r->nb));
+    put(&b, root, "na_above", json_integer((json_int_t)r->na_above));
+    put(&b, root, "nb_above", json_integer((json_int_t)r->nb_above));
+    put(&b, root, "matched", json_integer((json_int_t)r->npairs));
+    put(&b, root, "only_a", json_integer((json_int_t)r->na_only));
+    put(&b, root, "only_b", json_integer((json_int_t)r->nb_only));
+    put(&b, root, "only_a_failing", json_integer((json_int_t)r->na_only_fail));
+    put(&b, root, "only_b_failing", json_integer((json_int_t)r->nb_only_fail));
+    put(&b, root, "power_outside", json_integer((json_int_t)r->npower_bad));
+    put(&b, root, "sigma_outside", json_integer((json_int_t)r->nsigma_bad));
+    put(&b, root, "dr", stat_json(&b, &r->dr));
+    put(&b, root, "dz", stat_json(&b, &r->dz));
+    put(&b, root, "dsigma", stat_json(&b, &r->dsigma));
+    put(&b, root, "dpower_rel", stat_json(&b, &r->dpower_rel));
+    put(&b, root, "agree", json_boolean(r->agree));
+    if (b.bad) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+static json_t *det_json(jb *b, const xc_detection *d)
+{
+    json_t *o = json_object();
+    if (!o) {
+        b->bad = 1;
+        return NULL;
+    }
+    put(b, o, "found", json_boolean(d->found));
+    put(b, o, "count", json_integer((json_int_t)d->count));
+    if (d->found) {
+        put(b, o, "index", json_integer((json_int_t)d->index));
+        put(b, o, "n", json_integer(d->n));
+        put(b, o, "sigma", num(d->sigma));
+        put(b, o, "r", num(d->r));
+        put(b, o, "z", num(d->z));
+        put(b, o, "f_hz", num(d->f_hz));
+        put(b, o, "r_error", num(d->dr));
+        put(b, o, "absz_error", num(d->dz));
+        put(b, o, "f_rel_error", num(d->df_rel));
+    }
+    return o;
+}
+
+json_t *xc_truthmatch_json(const xc_truth *t, const xc_truthmatch *m)
+{
+    jb b = {0};
+    json_t *root = json_object();
+    if (!root)
+        return NULL;
+    put(&b, root, "f0_hz", num(t->f0_hz));
+    put(&b, root, "r", num(t->r));
+    put(&b, root, "z", num(t->z));
+    put(&b, root, "T_s", num(t->T));
+    put(&b, root, "rz_from_file", json_boolean(t->have_rz));
+    put(&b, root, "fundamental", det_json(&b, &m->fund));
+    put(&b, root, "harmonic", det_json(&b, &m->harm));
+    put(&b, root, "subharmonic", det_json(&b, &m->sub));
+    put(&b, root, "above", json_integer((json_int_t)m->nabove));
+    put(&b, root, "unrelated", json_integer((json_int_t)m->nother));
+    put(&b, root, "detected", json_boolean(m->pass));
+    if (b.bad) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}

@@ -1,0 +1,583 @@
+/* xc_cands.c: candidate lists, our CSV, Pulscan's .pulscand and PRESTO's
+ * _ACCEL_<zmax> fundamentals table, each translated to our r/z convention
+ * (xc_cands.h). */
+#include "xc_cands.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xc_atomic.h"
+
+#define XC_SOL 299792458.0
+
+static const char *const csv_cols[] = {"r",     "f_hz", "z",     "width",     "numharm",    "power",
+                                       "dof",   "logp", "sigma", "fdot_hz_s", "accel_m_s2", "ntrials"};
+#define NCSV 12
+
+static const char *const psc_cols[] = {"sigma", "power", "period_ms",    "frequency_hz", "rbin",
+                                       "f-dot", "z",     "acceleration", "logp",         "harmonic"};
+#define NPSC 10
+
+void xc_candlist_init(xc_candlist *l)
+{
+    memset(l, 0, sizeof *l);
+}
+
+void xc_candlist_free(xc_candlist *l)
+{
+    free(l->c);
+    xc_candlist_init(l);
+}
+
+xc_status xc_candlist_add(xc_candlist *l, const xc_cand *c, xc_error *err)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        xc_cand *p = realloc(l->c, cap * sizeof *p);
+        if (!p)
+            return xc_error_set(err, XC_ENOMEM, "candidate list: cannot grow to %zu candidates", cap);
+        l->c = p;
+        l->cap = cap;
+    }
+    l->c[l->n++] = *c;
+    return XC_OK;
+}
+
+/* NaN sigmas sort last; every remaining tie is broken so the order never
+ * depends on qsort's algorithm. */
+static int cmp_desc_nan_last(double a, double b)
+{
+    int na = isnan(a), nb = isnan(b);
+    if (na || nb)
+        return na - nb;
+    return (a < b) - (a > b);
+}
+
+static int cmp_asc(double a, double b)
+{
+    int na = isnan(a), nb = isnan(b);
+    if (na || nb)
+        return na - nb;
+    return (a > b) - (a < b);
+}
+
+static int cand_cmp(const void *pa, const void *pb)
+{
+    const xc_cand *a = pa, *b = pb;
+    int c;
+    if ((c = cmp_desc_nan_last(a->sigma, b->sigma)) || (c = cmp_asc(a->r, b->r)) ||
+        (c = (a->numharm > b->numharm) - (a->numharm < b->numharm)) || (c = cmp_asc(a->z, b->z)) ||
+        (c = cmp_desc_nan_last(a->power, b->power)) || (c = (a->width > b->width) - (a->width < b->width)))
+        return c;
+    return 0;
+}
+
+void xc_candlist_sort(xc_candlist *l)
+{
+    if (l->n > 1)
+        qsort(l->c, l->n, sizeof *l->c, cand_cmp);
+}
+
+void xc_cand_derive(xc_cand *c, double T)
+{
+    if (!(T > 0) || !isfinite(T)) {
+        c->f_hz = c->fdot_hz_s = c->accel_m_s2 = NAN;
+        return;
+    }
+    c->f_hz = c->r / T;
+    c->fdot_hz_s = c->z / (T * T);
+    c->accel_m_s2 = c->f_hz != 0 ? c->fdot_hz_s * XC_SOL / c->f_hz : NAN;
+}
+
+/* ---- our CSV -------------------------------------------------------------- */
+
+xc_status xc_cands_write_csv(const xc_candlist *l, const char *path, xc_error *err)
+{
+    xc_atomic a;
+    xc_status st = xc_atomic_open(&a, path, 0, err);
+    if (st)
+        return st;
+    int bad = 0;
+    for (int i = 0; i < NCSV; i++)
+        bad |= fprintf(a.fp, "%s%s", i ? "," : "", csv_cols[i]) < 0;
+    bad |= fputc('\n', a.fp) == EOF;
+    /* %.17g: every double reads back to the same bits. */
+    for (size_t i = 0; i < l->n && !bad; i++) {
+        const xc_cand *c = &l->c[i];
+        bad |= fprintf(a.fp, "%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", c->r,
+                       c->f_hz, c->z, c->width, c->numharm, c->power, c->dof, c->logp, c->sigma,
+                       c->fdot_hz_s, c->accel_m_s2, c->ntrials) < 0;
+    }
+    if (bad) {
+        st = xc_error_set(err, XC_EIO, "%s: write failed: %s", path, strerror(errno));
+        xc_atomic_abort(&a);
+        return st;
+    }
+    return xc_atomic_commit(&a, err);
+}
+
+static void chomp(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+}
+
+/* Whole-string numbers; "nan", "-nan" and "inf" are accepted as strtod does. */
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || (errno == ERANGE && fabs(v) > 1))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_long(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_int(const char *s, int *out)
+{
+    long v;
+    if (parse_long(s, &v) || v < -2147483647L || v > 2147483647L)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* T from a row's r and f (our CSV and PRESTO store f = r/T, not T itself). */
+static double T_from_rows(const xc_candlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (isfinite(l->c[i].r) && isfinite(l->c[i].f_hz) && l->c[i].f_hz > 0 && l->c[i].r > 0)
+            return l->c[i].r / l->c[i].f_hz;
+    return 0;
+}
+
+static void reset(xc_candlist *l, const char *source)
+{
+    xc_candlist_free(l);
+    snprintf(l->source, sizeof l->source, "%s", source);
+}
+
+xc_status xc_cands_read_csv(xc_candlist *l, const char *path, xc_error *err)
+{
+    reset(l, "crosscheck");
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0;
+    xc_status st = XC_OK;
+    while (!st && getline(&line, &cap, fp) != -1) {
+        lineno++;
+        chomp(line);
+        if (lineno == 1) {
+            char want[256] = "";
+            for (int i = 0; i < NCSV; i++) {
+                strcat(want, i ? "," : "");
+                strcat(want, csv_cols[i]);
+            }
+            if (strcmp(line, want))
+                st = xc_error_set(err, XC_EFORMAT, "%s: line 1: header '%s' is not '%s'", path, line, want);
+            continue;
+        }
+        char *fields[NCSV + 1];
+        int nf = 0;
+        for (char *p = line;;) {
+            if (nf <= NCSV)
+                fields[nf] = p;
+            nf++;
+            char *comma = strchr(p, ',');
+            if (!comma)
+                break;
+            *comma = '\0';
+            p = comma + 1;
+        }
+        if (nf != NCSV) {
+            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, expected %d (%s)", path, lineno,
+                              nf, NCSV, nf < NCSV ? "too few" : "too many");
+            break;
+        }
+        xc_cand c;
+        memset(&c, 0, sizeof c);
+        double *dst[NCSV] = {&c.r,     &c.f_hz,  &c.z,     NULL,         NULL,          &c.power,
+                             &c.dof,   &c.logp,  &c.sigma, &c.fdot_hz_s, &c.accel_m_s2, &c.ntrials};
+        for (int i = 0; i < NCSV && !st; i++) {
+            int bad = i == 3 ? parse_int(fields[i], &c.width)
+                    : i == 4 ? parse_int(fields[i], &c.numharm)
+                             : parse_double(fields[i], dst[i]);
+            if (bad)
+                st = xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d (%s): '%s' is not %s", path,
+                                  lineno, i + 1, csv_cols[i], fields[i],
+                                  i == 3 || i == 4 ? "an integer" : "a number");
+        }
+        if (!st)
+            st = xc_candlist_add(l, &c, err);
+    }
+    if (!st && ferror(fp))
+        st = xc_error_set(err, XC_EIO, "%s: read failed: %s", path, strerror(errno));
+    if (!st && lineno == 0)
+        st = xc_error_set(err, XC_EFORMAT, "%s: empty file (no header line)", path);
+    free(line);
+    fclose(fp);
+    if (st) {
+        reset(l, "crosscheck");
+        return st;
+    }
+    l->T = T_from_rows(l);
+    return XC_OK;
+}
+
+/* ---- Pulscan .pulscand ----------------------------------------------------- */
+
+/* Pulscan's reported start: rbin = (first bin of the boxcar) - 1 + floor(z/2);
+ * our r is the boxcar's centre, first bin + z/2.  Pulscan's z is a width - 1,
+ * so it carries no sign; |z| is written. */
+static long pulscan_rbin(const xc_cand *c, int *zi)
+{
+    *zi = (int)lround(fabs(c->z));
+    long start = lround(c->r - 0.5 * *zi);
+    return start - 1 + *zi / 2;
+}
+
+xc_status xc_cands_write_pulscand(const xc_candlist *l, const char *path, xc_error *err)
+{
+    if (!(l->T > 0) || !isfinite(l->T))
+        return xc_error_set(err, XC_EINVAL, "%s: the candidate list has no observation length T (%g)",
+                            path, l->T);
+    xc_atomic a;
+    xc_status st = xc_atomic_open(&a, path, 0, err);
+    if (st)
+        return st;
+    int bad = fprintf(a.fp, "%10s %10s %10s %14s %10s %14s %10s %14s %14s %10s\n", psc_cols[0],
+                      psc_cols[1], psc_cols[2], psc_cols[3], psc_cols[4], psc_cols[5], psc_cols[6],
+                      psc_cols[7], psc_cols[8], psc_cols[9]) < 0;
+    /* The derived columns are computed as Pulscan does, in float from its own
+     * rbin (pulscan.c frequency_from_observation_time_seconds etc.), so the
+     * two files diff cleanly; the logp column is ours (the sigma's dof). */
+    const float Tf = (float)l->T;
+    for (size_t i = 0; i < l->n && !bad; i++) {
+        const xc_cand *c = &l->c[i];
+        int zi;
+        long rbin = pulscan_rbin(c, &zi);
+        float freq = (int)rbin / Tf;
+        float period_ms = (float)(1000.0 / freq);
+        float fdot = zi / (Tf * Tf);
+        float accel = (float)(fdot * XC_SOL / freq);
+        bad |= fprintf(a.fp, "%10.6lf %10.4f %10.6f %14.6f %10ld %14.8f %10d %14.6f %14.6f %10d\n",
+                       c->sigma, (double)(float)c->power, (double)period_ms, (double)freq, rbin,
+                       (double)fdot, zi, (double)accel, (double)(float)c->logp, c->numharm) < 0;
+    }
+    if (bad) {
+        st = xc_error_set(err, XC_EIO, "%s: write failed: %s", path, strerror(errno));
+        xc_atomic_abort(&a);
+        return st;
+    }
+    return xc_atomic_commit(&a, err);
+}
+
+/* Splits on blanks; returns the token count (at most max stored). */
+static int split_ws(char *s, char **tok, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (n < max)
+            tok[n] = t;
+        n++;
+    }
+    return n;
+}
+
+xc_status xc_cands_read_pulscand(xc_candlist *l, const char *path, double T, xc_error *err)
+{
+    reset(l, "pulscan");
+    if (!(T > 0) || !isfinite(T))
+        return xc_error_set(err, XC_EINVAL,
+                            "%s: a .pulscand needs the observation length T (from -T or the .inf); got %g",
+                            path, T);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0;
+    xc_status st = XC_OK;
+    while (!st && getline(&line, &cap, fp) != -1) {
+        lineno++;
+        chomp(line);
+        char *tok[NPSC + 1];
+        int n = split_ws(line, tok, NPSC + 1);
+        if (lineno == 1) {
+            int ok = n == NPSC;
+            for (int i = 0; ok && i < NPSC; i++)
+                ok = !strcmp(tok[i], psc_cols[i]);
+            if (!ok)
+                st = xc_error_set(err, XC_EFORMAT,
+                                  "%s: line 1: not Pulscan's header (sigma power period_ms frequency_hz "
+                                  "rbin f-dot z acceleration logp harmonic)", path);
+            continue;
+        }
+        if (n == 0)
+            continue;
+        if (n != NPSC) {
+            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, expected %d", path, lineno, n, NPSC);
+            break;
+        }
+        double v[NPSC];
+        long rbin = 0;
+        int zi = 0, h = 0;
+        for (int i = 0; i < NPSC && !st; i++) {
+            int bad = i == 4 ? parse_long(tok[i], &rbin)
+                    : i == 6 ? parse_int(tok[i], &zi) || zi < 0
+                    : i == 9 ? parse_int(tok[i], &h) || h < 1
+                             : parse_double(tok[i], &v[i]);
+            if (bad)
+                st = xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d (%s): '%s' is not %s", path,
+                                  lineno, i + 1, psc_cols[i], tok[i],
+                                  i == 6   ? "an integer >= 0"
+                                  : i == 9 ? "an integer >= 1"
+                                  : i == 4 ? "an integer"
+                                           : "a number");
+        }
+        if (st)
+            break;
+        xc_cand c;
+        memset(&c, 0, sizeof c);
+        c.sigma = v[0];
+        c.power = v[1];
+        c.z = zi;
+        c.width = zi + 1;
+        c.r = (double)rbin + 1 - zi / 2 + 0.5 * zi;
+        c.numharm = h;
+        /* (z+1) fundamental bins, each summing h(h+1)/2 bins of 2 dof */
+        c.dof = (double)(zi + 1) * h * (h + 1);
+        /* As written by Pulscan: its logp uses dof z*h(h+1), not the sigma's. */
+        c.logp = v[8];
+        c.ntrials = NAN;
+        xc_cand_derive(&c, T);
+        st = xc_candlist_add(l, &c, err);
+    }
+    if (!st && ferror(fp))
+        st = xc_error_set(err, XC_EIO, "%s: read failed: %s", path, strerror(errno));
+    if (!st && lineno == 0)
+        st = xc_error_set(err, XC_EFORMAT, "%s: empty file (no header line)", path);
+    free(line);
+    fclose(fp);
+    if (st) {
+        reset(l, "pulscan");
+        return st;
+    }
+    l->T = T;
+    return XC_OK;
+}
+
+/* ---- PRESTO _ACCEL_<zmax> -------------------------------------------------- */
+
+/* PRESTO's nice_output_1/2 forms (src/output.c): "val(err)", "val(e.e)",
+ * "mant(err)x10^exp", "int(err)x10^exp".  Returns -1 if s is none of them. */
+static int parse_val_err(const char *s, double *val)
+{
+    char *end;
+    errno = 0;
+    double m = strtod(s, &end);
+    if (end == s || *end != '(' || errno)
+        return -1;
+    /* the error: "50", or nice_output_2's "2.0" */
+    const char *p = end + 1;
+    if (!isdigit((unsigned char)*p))
+        return -1;
+    while (isdigit((unsigned char)*p) || *p == '.')
+        p++;
+    if (*p++ != ')')
+        return -1;
+    if (!*p) {
+        *val = m;
+        return 0;
+    }
+    if (strncmp(p, "x10^", 4))
+        return -1;
+    long e;
+    if (parse_long(p + 4, &e) || e < -330 || e > 330)
+        return -1;
+    *val = m * pow(10.0, (double)e);
+    return 0;
+}
+
+/* The value after '=' of an .inf line PRESTO appended (cat root.inf >> file). */
+static int inf_value(const char *line, const char *label, double *out)
+{
+    const char *p = strstr(line, label);
+    if (!p)
+        return 0;
+    const char *eq = strchr(p, '=');
+    if (!eq)
+        return 0;
+    char *end;
+    double v = strtod(eq + 1, &end);
+    if (end == eq + 1)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+xc_status xc_cands_read_accel(xc_candlist *l, const char *path, xc_error *err)
+{
+    reset(l, "presto");
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
+    static const char *const cols[] = {"Cand", "Sigma", "Summed Power", "Coherent Power", "Num Harm",
+                                       "Period (ms)", "Frequency (Hz)", "FFT 'r' (bin)",
+                                       "Freq Deriv (Hz/s)", "FFT 'z' (bins)", "FFT 'w' (bins)",
+                                       "Accel (m/s^2)"};
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0, state = 0, jerk = 0;   /* state: 0 before, 1 titles, 2 dashes, 3 rows, 4 done */
+    double nbins = NAN, dt = NAN;
+    xc_status st = XC_OK;
+    while (!st && getline(&line, &cap, fp) != -1) {
+        lineno++;
+        chomp(line);
+        if (state == 4) {
+            inf_value(line, "Number of bins in the time series", &nbins);
+            inf_value(line, "Width of each time series bin (sec)", &dt);
+            continue;
+        }
+        if (state == 0) {
+            if (strstr(line, "Summed") && strstr(line, "Coherent")) {
+                jerk = strstr(line, "FFT 'w'") != NULL;
+                state = 1;
+            }
+            continue;
+        }
+        if (state == 1) {
+            state = strstr(line, "Cand") && strstr(line, "Sigma") ? 2 : 0;
+            continue;
+        }
+        if (state == 2) {
+            if (strspn(line, "- ") != strlen(line) || !*line) {
+                st = xc_error_set(err, XC_EFORMAT, "%s: line %d: expected the dashed line under the "
+                                  "fundamentals table's titles", path, lineno);
+                break;
+            }
+            state = 3;
+            continue;
+        }
+        char *tok[32];
+        int n = split_ws(line, tok, 32);
+        if (n == 0) {
+            state = 4;
+            continue;
+        }
+        int nval = jerk ? 12 : 11;   /* columns before the notes */
+        if (n < nval) {
+            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, expected at least %d", path,
+                              lineno, n, nval);
+            break;
+        }
+        double v[12];
+        int cand = 0, nh = 0;
+        for (int i = 0; i < nval && !st; i++) {
+            int k = (!jerk && i >= 10) ? i + 1 : i;   /* column name index */
+            int bad = k == 0   ? parse_int(tok[i], &cand)
+                    : k == 4   ? parse_int(tok[i], &nh) || nh < 1
+                    : k <= 3   ? parse_double(tok[i], &v[k])
+                               : parse_val_err(tok[i], &v[k]);
+            if (bad)
+                st = xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d (%s): '%s' is not %s", path,
+                                  lineno, i + 1, cols[k], tok[i],
+                                  k == 0 || k == 4 ? "a positive integer"
+                                  : k <= 3         ? "a number"
+                                                   : "a value(error)");
+        }
+        if (st)
+            break;
+        xc_cand c;
+        memset(&c, 0, sizeof c);
+        c.sigma = v[1];
+        c.power = 2 * v[2];   /* PRESTO's mean-1 powers; ours are chi-square, mean 2 per bin */
+        c.numharm = nh;
+        c.dof = 2.0 * nh;
+        c.f_hz = v[6];
+        c.r = v[7];
+        c.fdot_hz_s = v[8];
+        c.z = v[9];
+        c.accel_m_s2 = v[11];
+        c.width = 0;
+        c.logp = NAN;
+        c.ntrials = NAN;
+        st = xc_candlist_add(l, &c, err);
+    }
+    if (!st && ferror(fp))
+        st = xc_error_set(err, XC_EIO, "%s: read failed: %s", path, strerror(errno));
+    if (!st && state < 3)
+        st = xc_error_set(err, XC_EFORMAT, "%s: no fundamentals table (the 'Summed'/'Coherent', 'Cand' "
+                          "and dashed title lines) in %d lines", path, lineno);
+    free(line);
+    fclose(fp);
+    if (st) {
+        reset(l, "presto");
+        return st;
+    }
+    /* T from the appended .inf when present (then f, fdot and accel are
+     * recomputed at full precision), else from the printed r and f. */
+    if (nbins > 0 && dt > 0) {
+        l->T = nbins * dt;
+        for (size_t i = 0; i < l->n; i++)
+            xc_cand_derive(&l->c[i], l->T);
+    } else {
+        l->T = T_from_rows(l);
+    }
+    return XC_OK;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+xc_status xc_cands_read(xc_candlist *l, const char *path, double T, xc_error *err)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    xc_status st;
+    if (ends_with(base, ".csv"))
+        st = xc_cands_read_csv(l, path, err);
+    else if (ends_with(base, ".pulscand"))
+        return xc_cands_read_pulscand(l, path, T, err);
+    else if (strstr(base, "_ACCEL_")) {
+        if (ends_with(base, ".cand") || ends_with(base, ".txtcand"))
+            return xc_error_set(err, XC_EINVAL,
+                                "%s: PRESTO's .cand/.txtcand are not read; give the _ACCEL_<zmax> text "
+                                "file beside it", path);
+        st = xc_cands_read_accel(l, path, err);
+    } else
+        return xc_error_set(err, XC_EINVAL,
+                            "%s: unknown candidate file type (expected NAME.csv, NAME.pulscand or "
+                            "NAME_ACCEL_<zmax>)", path);
+    /* A T given by the caller fills in one the file could not provide. */
+    if (!st && !(l->T > 0) && T > 0 && isfinite(T)) {
+        l->T = T;
+        for (size_t i = 0; i < l->n; i++)
+            xc_cand_derive(&l->c[i], T);
+    }
+    return st;
+}

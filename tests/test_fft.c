@@ -1,0 +1,319 @@
+/* test_fft.c: the PRESTO realfft layout, checked by hand on N = 8 and against
+ * the .fft PRESTO wrote for the GBT_J1807-0847 .dat (datasets/sigpyproc3). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "xc_fft.h"
+#include "xc_presto.h"
+#include "xc_test.h"
+
+#define FIXTURE "GBT_J1807-0847"
+
+static void data_path(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/sigpyproc3/%s", xc_test_datasets(), name);
+}
+
+static void tmp_path(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", xc_test_tmpdir(), name);
+}
+
+static int exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+static int skip_no_fixture(char *why, size_t n)
+{
+    char path[512];
+    data_path(path, sizeof path, FIXTURE ".fft");
+    if (exists(path))
+        return 0;
+    snprintf(why, n, "%s not found", path);
+    return 1;
+}
+
+/* x_j = j, N = 8: X_k = N/(e^{-2 pi i k/N} - 1) = -4 + 4i cot(pi k/8), X_0 = 28,
+ * X_4 = sum (-1)^j j = -4.  Packed: (X_0, X_4), X_1, X_2, X_3. */
+static void test_hand_n8(void)
+{
+    const float x[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    const double want[8] = {28.0, -4.0, -4.0, 9.65685424949238, -4.0, 4.0, -4.0, 1.65685424949238};
+    for (int p = 0; p < 2; p++) {
+        float out[8];
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_realfft_forward(x, 8, p ? XC_FFT_DOUBLE : XC_FFT_SINGLE, out, &err), XC_OK);
+        for (int i = 0; i < 8; i++)
+            XC_ASSERT_CLOSE(out[i], want[i], 4e-6);
+    }
+    /* In place gives the same floats. */
+    float y[8];
+    memcpy(y, x, sizeof y);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_realfft_forward(y, 8, XC_FFT_DOUBLE, y, &err), XC_OK);
+    for (int i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(y[i], (float)want[i]);
+}
+
+/* A lone cosine at bin 3 of N = 16 puts N/2 * A in re X_3 and nothing
+ * elsewhere; Nyquist (-1)^j puts N in the imaginary slot of bin 0. */
+static void test_packing_nyquist(void)
+{
+    float x[16], out[16];
+    for (int j = 0; j < 16; j++)
+        x[j] = (float)(2.0 * cos(2 * M_PI * 3 * j / 16.0) + ((j % 2) ? -0.5 : 0.5) + 0.25);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_realfft_forward(x, 16, XC_FFT_DOUBLE, out, &err), XC_OK);
+    XC_ASSERT_CLOSE(out[0], 16 * 0.25, 1e-5);   /* DC */
+    XC_ASSERT_CLOSE(out[1], 16 * 0.5, 1e-5);    /* Nyquist */
+    XC_ASSERT_CLOSE(out[6], 16.0, 1e-5);        /* re X_3 = N/2 * 2 */
+    XC_ASSERT_CLOSE(out[7], 0.0, 1e-5);
+    for (int k = 1; k < 8; k++)
+        if (k != 3) {
+            XC_ASSERT_CLOSE(out[2 * k], 0.0, 1e-5);
+            XC_ASSERT_CLOSE(out[2 * k + 1], 0.0, 1e-5);
+        }
+}
+
+static void compare_fixture(xc_fft_precision prec)
+{
+    char dat[512], fft[512];
+    data_path(dat, sizeof dat, FIXTURE ".dat");
+    data_path(fft, sizeof fft, FIXTURE ".fft");
+    float *x = NULL, *ref = NULL;
+    size_t n = 0, nref = 0;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_dat_read(dat, &x, &n, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fft_read(fft, &ref, &nref, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(n, 131072);
+    CU_ASSERT_EQUAL_FATAL(nref, n);
+    CU_ASSERT_EQUAL_FATAL(xc_realfft_forward(x, n, prec, x, &err), XC_OK);
+    /* All floats, and bins k >= 1 alone: this series has a large mean, so
+     * the DC term (5.8e10) dwarfs every other bin and would hide errors. */
+    double maxref = 0, maxdiff = 0, maxref1 = 0, maxdiff1 = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)x[i] - ref[i]);
+        maxref = fmax(maxref, fabs(ref[i]));
+        maxdiff = fmax(maxdiff, d);
+        if (i >= 2) {
+            maxref1 = fmax(maxref1, fabs(ref[i]));
+            maxdiff1 = fmax(maxdiff1, d);
+        }
+    }
+    printf("\n  %s: all floats max|ours - PRESTO| = %.4g of max|X| %.6g (%.3g); bins k>=1: %.4g of "
+           "%.6g (%.3g); DC %.9g vs %.9g, Nyquist %.9g vs %.9g\n",
+           xc_fft_precision_name(prec), maxdiff, maxref, maxdiff / maxref, maxdiff1, maxref1,
+           maxdiff1 / maxref1, x[0], ref[0], x[1], ref[1]);
+    /* Float rounding: PRESTO's own float32 transform of a series with mean
+     * 4.5e5 carries errors of order eps_f * ||x||_2 (about 10 here) times a
+     * small multiple of log2 N.  The research note measured 9e-6 of max|X|;
+     * the bound is 1e-5 of max|X|, over all floats and over k >= 1 alone. */
+    CU_ASSERT(maxref > 0 && maxref1 > 0);
+    CU_ASSERT(maxdiff <= 1e-5 * maxref);
+    CU_ASSERT(maxdiff1 <= 1e-5 * maxref1);
+    /* DC is a plain sum: equal to float rounding. */
+    CU_ASSERT(fabs((double)x[0] - ref[0]) <= 1e-6 * fabs(ref[0]));
+    free(x);
+    free(ref);
+}
+
+static void test_fixture_single(void) { compare_fixture(XC_FFT_SINGLE); }
+static void test_fixture_double(void) { compare_fixture(XC_FFT_DOUBLE); }
+
+/* The pulsar (P = 163.7 ms) gives the strongest non-DC bin: r = 131, 6.100 Hz. */
+static void test_fixture_peak(void)
+{
+    char dat[512], inf_path[512];
+    data_path(dat, sizeof dat, FIXTURE ".dat");
+    data_path(inf_path, sizeof inf_path, FIXTURE ".inf");
+    float *x = NULL;
+    size_t n = 0;
+    xc_inf inf;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, inf_path, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_dat_read(dat, &x, &n, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_realfft_forward(x, n, XC_FFT_SINGLE, x, &err), XC_OK);
+    size_t best = 0, second = 0;
+    double bestp = -1, secondp = -1;
+    for (size_t k = 1; k < n / 2; k++) {
+        double p = (double)x[2 * k] * x[2 * k] + (double)x[2 * k + 1] * x[2 * k + 1];
+        if (p > bestp) {
+            second = best;
+            secondp = bestp;
+            best = k;
+            bestp = p;
+        } else if (p > secondp) {
+            second = k;
+            secondp = p;
+        }
+    }
+    double T = inf.n * inf.dt;
+    printf("\n  strongest bin r = %zu (f = %.4f Hz, power %.4g); next r = %zu (power %.4g)\n", best,
+           best / T, bestp, second, secondp);
+    CU_ASSERT_EQUAL(best, 131);
+    XC_ASSERT_CLOSE(best / T, 6.100, 0.0005);
+    free(x);
+}
+
+static void read_text(const char *path, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    FILE *fp = fopen(path, "r");
+    CU_ASSERT_FATAL(fp != NULL);
+    size_t k = fread(buf, 1, n - 1, fp);
+    buf[k] = '\0';
+    fclose(fp);
+}
+
+/* The file step: Y.fft equals the in-memory transform, Y.inf equals X.inf
+ * except for the name value. */
+static void test_file_step(void)
+{
+    char dat[512], inf_in[512], base[512], fft[600], inf_out[600];
+    data_path(dat, sizeof dat, FIXTURE ".dat");
+    data_path(inf_in, sizeof inf_in, FIXTURE ".inf");
+    tmp_path(base, sizeof base, "J1807_out");
+    snprintf(fft, sizeof fft, "%s.fft", base);
+    snprintf(inf_out, sizeof inf_out, "%s.inf", base);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_fft_file(dat, base, XC_FFT_SINGLE, &err), XC_OK);
+
+    float *x = NULL, *y = NULL;
+    size_t n = 0, ny = 0;
+    CU_ASSERT_EQUAL_FATAL(xc_dat_read(dat, &x, &n, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_realfft_forward(x, n, XC_FFT_SINGLE, x, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fft_read(fft, &y, &ny, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(ny, n);
+    CU_ASSERT(memcmp(x, y, n * sizeof *x) == 0);
+    free(x);
+    free(y);
+
+    static char a[8192], b[8192];
+    read_text(inf_in, a, sizeof a);
+    read_text(inf_out, b, sizeof b);
+    /* Line 1 is the name; the rest must be byte-identical. */
+    const char *ra = strchr(a, '\n'), *rb = strchr(b, '\n');
+    CU_ASSERT_FATAL(ra && rb);
+    CU_ASSERT_STRING_EQUAL(ra, rb);
+    xc_inf inf;
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, inf_out, &err), XC_OK);
+    CU_ASSERT_STRING_EQUAL(inf.name, base);
+    CU_ASSERT_EQUAL(inf.n, 131072.0);
+    CU_ASSERT_EQUAL(inf.dt, 0.00016384);
+}
+
+static void write_series(const char *base, size_t n, double inf_n)
+{
+    char dat[600], inf_path[600];
+    snprintf(dat, sizeof dat, "%s.dat", base);
+    snprintf(inf_path, sizeof inf_path, "%s.inf", base);
+    float x[16] = {0};
+    for (size_t i = 0; i < n && i < 16; i++)
+        x[i] = (float)i;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_dat_write(dat, x, n, &err), XC_OK);
+    xc_inf inf;
+    xc_inf_init(&inf);
+    snprintf(inf.name, sizeof inf.name, "%s", base);
+    strcpy(inf.telescope, "None (Artificial Data Set)");
+    inf.n = inf_n;
+    inf.dt = 1e-3;
+    CU_ASSERT_EQUAL_FATAL(xc_inf_write(&inf, inf_path, &err), XC_OK);
+}
+
+static void test_odd_refused(void)
+{
+    char base[512], dat[600], out[512], outf[600], outi[600];
+    tmp_path(base, sizeof base, "odd7");
+    tmp_path(out, sizeof out, "odd7_out");
+    snprintf(dat, sizeof dat, "%s.dat", base);
+    snprintf(outf, sizeof outf, "%s.fft", out);
+    snprintf(outi, sizeof outi, "%s.inf", out);
+    write_series(base, 7, 7);
+    xc_error err;
+    xc_error_clear(&err);
+    CU_ASSERT_EQUAL(xc_fft_file(dat, out, XC_FFT_SINGLE, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, dat));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 7"));
+    CU_ASSERT(!exists(outf));
+    CU_ASSERT(!exists(outi));
+
+    float x[7] = {0}, y[7];
+    CU_ASSERT_EQUAL(xc_realfft_forward(x, 7, XC_FFT_DOUBLE, y, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 7"));
+}
+
+static void test_inf_mismatch(void)
+{
+    char base[512], dat[600], out[512];
+    tmp_path(base, sizeof base, "mis8");
+    tmp_path(out, sizeof out, "mis8_out");
+    snprintf(dat, sizeof dat, "%s.dat", base);
+    write_series(base, 8, 10);
+    xc_error err;
+    CU_ASSERT_EQUAL(xc_fft_file(dat, out, XC_FFT_SINGLE, &err), XC_EMISMATCH);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 8"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 10"));
+}
+
+static const char *bin(void)
+{
+    const char *b = getenv("XC_BIN");
+    return b && *b ? b : "bin/crosscheck";
+}
+
+static int skip_no_bin(char *why, size_t n)
+{
+    if (exists(bin()))
+        return skip_no_fixture(why, n);
+    snprintf(why, n, "%s not built", bin());
+    return 1;
+}
+
+static int sh(const char *cmd)
+{
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void test_cli(void)
+{
+    char dat[512], out[512], cmd[2048];
+    data_path(dat, sizeof dat, FIXTURE ".dat");
+    tmp_path(out, sizeof out, "cli_out");
+    snprintf(cmd, sizeof cmd, "%s fft -i '%s' -o '%s' -precision double", bin(), dat, out);
+    CU_ASSERT_EQUAL(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/cli_out.fft", xc_test_tmpdir());
+    CU_ASSERT(exists(cmd));
+    snprintf(cmd, sizeof cmd, "%s fft -i '%s' -o '%s' -precision quad 2>/dev/null", bin(), dat, out);
+    CU_ASSERT_EQUAL(sh(cmd), 2);
+    char odd[512];
+    tmp_path(odd, sizeof odd, "odd7");
+    write_series(odd, 7, 7);
+    snprintf(cmd, sizeof cmd, "%s fft -i '%s.dat' -o '%s_x' 2>/dev/null", bin(), odd, odd);
+    CU_ASSERT_EQUAL(sh(cmd), 2);
+    snprintf(cmd, sizeof cmd, "%s fft -h >/dev/null", bin());
+    CU_ASSERT_EQUAL(sh(cmd), 0);
+}
+
+int main(void)
+{
+    static const xc_testcase cases[] = {
+        {"hand_n8", test_hand_n8, NULL},
+        {"packing_nyquist", test_packing_nyquist, NULL},
+        {"fixture_single", test_fixture_single, skip_no_fixture},
+        {"fixture_double", test_fixture_double, skip_no_fixture},
+        {"fixture_peak_r131", test_fixture_peak, skip_no_fixture},
+        {"file_step", test_file_step, skip_no_fixture},
+        {"odd_refused", test_odd_refused, NULL},
+        {"inf_mismatch", test_inf_mismatch, NULL},
+        {"cli", test_cli, skip_no_bin},
+    };
+    return xc_test_run("fft", cases, XC_NCASES(cases));
+}
