@@ -33,9 +33,19 @@ int xc_cli_badopt(const char *cmd, int argc, char **argv);
 /* Subcommands. */
 int xc_cmd_list(int argc, char **argv);
 int xc_cmd_synth(int argc, char **argv);
+int xc_cmd_population(int argc, char **argv);
+int xc_bench_synth(int argc, char **argv);       /* `bench synth`, cli/cmd_bench_synth.c */
 int xc_cmd_plan(int argc, char **argv);
 int xc_cmd_dedisperse(int argc, char **argv);
 int xc_cmd_run(int argc, char **argv);
 int xc_cmd_compare(int argc, char **argv);
+int xc_cmd_compare_cands(int argc, char **argv);   /* `compare cands`, cli/cmd_cmpcands.c */
+int xc_cmd_fft(int argc, char **argv);
+int xc_cmd_pulscan(int argc, char **argv);
+/* `crosscheck bench pulscan` (cli/cmd_bench_pulscan.c), reached through xc_cmd_bench. */
+int xc_bench_pulscan(int argc, char **argv);
+/* `crosscheck bench gpu` (cli/cmd_bench_gpu.c): GPU dedispersion throughput. */
+int xc_bench_gpu(int argc, char **argv);
+int xc_cmd_bench(int argc, char **argv);
 
 #endif

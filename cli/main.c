@@ -11,10 +11,14 @@ static const struct {
 } commands[] = {
     {"list", xc_cmd_list, "list every registered implementation and whether it is available"},
     {"synth", xc_cmd_synth, "write a synthetic filterbank (noise, pulsar, dispersed pulses) + truth JSON"},
+    {"population", xc_cmd_population, "draw N synthetic pulsars from a spec (Pulscan Table 1) + manifest.csv"},
     {"plan", xc_cmd_plan, "print a DM plan (ranges or dedisp tolerance list) as a table or JSON"},
+    {"fft", xc_cmd_fft, "forward real FFT of a PRESTO .dat into a PRESTO .fft (realfft layout)"},
+    {"pulscan", xc_cmd_pulscan, "Pulscan boxcar acceleration search of a PRESTO .fft -> candidates (CSV)"},
     {"dedisperse", xc_cmd_dedisperse, "dedisperse a filterbank into DM-time planes (.json + .npy)"},
     {"run", xc_cmd_run, "the default cross-check: every implementation, verdict table, report"},
     {"compare", xc_cmd_compare, "compare two DM-time planes (exact or within a float bound)"},
+    {"bench", xc_cmd_bench, "benchmark the dedispersers (adds/s vs the machine's limits) -> JSON"},
 };
 
 static void usage(FILE *fp)

@@ -1,0 +1,202 @@
+/* crosscheck pulscan: the Pulscan boxcar acceleration search of a PRESTO .fft. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "xc_progress.h"
+#include "xc_search.h"
+
+static void help(void)
+{
+    xc_psopts d;
+    xc_psopts_default(&d);
+    printf("usage: crosscheck pulscan -i X.fft [-o FILE] [-impl reference|cpu] [options]\n\n"
+           "The Pulscan boxcar acceleration search (White et al. 2024) of a PRESTO .fft (N/2 complex float32,\n"
+           "DC and Nyquist packed in bin 0); X.inf beside it gives N and dt, T = N*dt.\n"
+           "Pipeline: per-block normalisation of the real and imaginary parts by median and MAD*1.4826;\n"
+           "power re^2+im^2 (chi-square, 2 dof); harmonic stages h = 1..numharm summing, for fundamental\n"
+           "bin i, the k adjacent bins k*i..k*i+k-1 of every harmonic k <= h (dof 2*h(h+1)/2 per bin);\n"
+           "boxcars of widths 1..zmax+1 over those sums; peaks per width and stage; significance;\n"
+           "sifting.  Pulscan's measured defects are fixed, not copied: bin 0 (DC + packed Nyquist) is\n"
+           "never normalised or searched; the normalisation block does not follow -zmax; a short last\n"
+           "block joins the previous one; a block with MAD 0 (over half its values equal) borrows the\n"
+           "median and MAD of the nearest block with a non-zero MAD (a spectrum with none is refused);\n"
+           "r is the boxcar centre (no off-by-one); logp has the sigma's dof.\n"
+           "Limitation (of boxcars, Pulscan's too): once a boxcar can span several harmonics of a bright\n"
+           "pulsar (zmax*numharm beyond about its r), that comb can outrank the pulsar itself.\n\n"
+           "Output columns (CSV, sorted by sigma): r,f_hz,z,width,numharm,power,dof,logp,sigma,\n"
+           "fdot_hz_s,accel_m_s2,ntrials\n"
+           "  r      boxcar centre in Fourier bins of the fundamental = start + (width-1)/2\n"
+           "         (the mid-observation average, as PRESTO), f_hz = r/T\n"
+           "  z      width - 1, bins drifted over the observation (fdot = z/T^2)\n"
+           "  power  summed normalised power (chi-square units, mean 2 per bin), dof = 2*width*h(h+1)/2\n"
+           "  logp   ln of the single-trial chi-square tail probability of power with dof\n"
+           "  sigma  Gaussian-equivalent sigma of logp + ln(ntrials) (Bonferroni), where\n"
+           "         ntrials = (floor(nbins/h) - 1) * (1 + zmax/6.95): fundamental bins searched times\n"
+           "         the z = 0 trial plus Pulscan's zmax/6.95 (Andersen & Ransom 2018); it does not\n"
+           "         depend on -zstep/-zlog\n\n"
+           "  -i X.fft            input spectrum (X.inf must sit beside it); may also be the only argument\n"
+           "  -o FILE             output (default X_ZMAX_<zmax>_NUMHARM_<h>.csv or .pulscand)\n"
+           "  -impl NAME          reference (full sort, direct sums) or cpu (quickselect, recursive\n"
+           "                      tiled boxcar, OpenMP); default cpu; both give identical candidates\n"
+           "  -format csv|pulscand  csv (ours, default) or Pulscan's .pulscand columns (its rbin and z\n"
+           "                      convention, rbin = start - 1 + floor(z/2), for diffing with Pulscan)\n"
+           "  -zmax Z             largest z = boxcar width - 1, in bins (default %d)\n"
+           "  -numharm H          harmonic stages 1..H, H <= 8 (default %d; Pulscan allows 1..4)\n"
+           "  -sigma S            keep candidates with sigma > S, S >= 0 (default %.1f)\n"
+           "  -zstep N            search z = 0, N, 2N, ... <= zmax (default %d, as Pulscan)\n"
+           "  -zlog               search z in {0, 1, 2, 4, 8, ...} <= zmax instead (Pulscan -turbo 3)\n"
+           "  -chunkwidth N       R-block width in boxcar starts, for -rblock and as the unit of\n"
+           "                      parallel work (default %zu)\n"
+           "  -normalizechunkwidth N  normalisation block in bins, independent of zmax (default %zu,\n"
+           "                      Pulscan's 30*zmax at its default zmax 200); the last block takes the\n"
+           "                      remainder, so it holds N..2N-1 bins\n"
+           "  -rblock             Pulscan's search: per stage and width, only the largest boxcar of each\n"
+           "                      R-block (first on ties), at its exact r.  Default: every local maximum\n"
+           "                      of significance over the (start, width) grid above the sigma threshold\n"
+           "                      (neighbouring starts and searched widths; widths compared by the signed\n"
+           "                      root deviance sqrt(dof(x-1-ln x)), x = power/dof), among filled boxcars,\n"
+           "                      so two signals in one R-block are both found\n"
+           "  -nosift             keep every peak.  Default: drop R-block peaks that are not filled (fill\n"
+           "                      test: each quarter of a boxcar of width >= 4 holds >= 1/16 of its excess\n"
+           "                      power, as a drifting signal does; local maxima are filled by definition);\n"
+           "                      then one candidate per cluster (boxcars that touch, |dr| <= max(2,\n"
+           "                      (w1+w2)/2)) across widths and stages; then candidates within\n"
+           "                      max(1.5, (w_c+q*w_a)/2)+q/2+1/2 bins of q = n/m times a stronger one's r\n"
+           "                      (n, m <= 8) removed as harmonics\n"
+           "  -norm exact|mom     exact median/MAD (default) or the GPU version's median of medians of 4\n"
+           "  -logp exact|poly    exact log-space chi-square tail (default) or the paper's appendix\n"
+           "                      polynomial (logp/sigma columns and the -sigma cut; peaks are still\n"
+           "                      preselected by the exact threshold)\n"
+           "  -ncpus N            OpenMP threads (default: all; the reference uses one)\n"
+           "  -tile N             cpu: boxcar starts per cache tile (default 1024)\n"
+           "  -quiet              no summary on stdout\n",
+           d.zmax, d.numharm, d.sigma, d.zstep, d.chunkwidth, d.normwidth);
+}
+
+int xc_cmd_pulscan(int argc, char **argv)
+{
+    enum { O_I = 1, O_O, O_IMPL, O_FMT, O_ZMAX, O_NH, O_SIG, O_ZSTEP, O_ZLOG, O_CW, O_NCW, O_RBLOCK, O_NOSIFT,
+           O_NORM, O_LOGP, O_NCPUS, O_TILE, O_QUIET, O_HELP };
+    static const struct option opts[] = {
+        {"i", required_argument, 0, O_I}, {"o", required_argument, 0, O_O},
+        {"impl", required_argument, 0, O_IMPL}, {"format", required_argument, 0, O_FMT},
+        {"zmax", required_argument, 0, O_ZMAX}, {"numharm", required_argument, 0, O_NH},
+        {"sigma", required_argument, 0, O_SIG}, {"zstep", required_argument, 0, O_ZSTEP},
+        {"zlog", no_argument, 0, O_ZLOG}, {"chunkwidth", required_argument, 0, O_CW},
+        {"normalizechunkwidth", required_argument, 0, O_NCW}, {"rblock", no_argument, 0, O_RBLOCK},
+        {"nosift", no_argument, 0, O_NOSIFT}, {"norm", required_argument, 0, O_NORM},
+        {"logp", required_argument, 0, O_LOGP}, {"ncpus", required_argument, 0, O_NCPUS},
+        {"tile", required_argument, 0, O_TILE}, {"quiet", no_argument, 0, O_QUIET},
+        {"h", no_argument, 0, O_HELP}, {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
+    const char *input = NULL, *out = NULL, *impl_name = "cpu", *fmt = "csv";
+    xc_psopts o;
+    xc_psopts_default(&o);
+    xc_error err;
+    xc_error_clear(&err);
+    xc_status st = XC_OK;
+    unsigned long long u = 0;
+    int quiet = 0, c;
+    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case O_I: input = optarg; break;
+        case O_O: out = optarg; break;
+        case O_IMPL: impl_name = optarg; break;
+        case O_FMT:
+            fmt = optarg;
+            if (strcmp(fmt, "csv") && strcmp(fmt, "pulscand"))
+                st = xc_error_set(&err, XC_EINVAL, "-format: '%s' is not csv or pulscand", optarg);
+            break;
+        case O_ZMAX: st = xc_cli_int("-zmax", optarg, 0, 100000, &o.zmax, &err); break;
+        case O_NH: st = xc_cli_int("-numharm", optarg, 1, 8, &o.numharm, &err); break;
+        case O_SIG:
+            st = xc_cli_double("-sigma", optarg, &o.sigma, &err);
+            if (!st && !(o.sigma >= 0))
+                st = xc_error_set(&err, XC_EINVAL, "option -sigma: %s is below 0", optarg);
+            break;
+        case O_ZSTEP: st = xc_cli_int("-zstep", optarg, 1, 100000, &o.zstep, &err); break;
+        case O_ZLOG: o.zlog = 1; break;
+        case O_CW:
+            st = xc_cli_u64("-chunkwidth", optarg, &u, &err);
+            if (!st && (u < 1 || u > (1ull << 40)))
+                st = xc_error_set(&err, XC_EINVAL, "option -chunkwidth: %llu is outside 1..2^40", u);
+            o.chunkwidth = (size_t)u;
+            break;
+        case O_NCW:
+            st = xc_cli_u64("-normalizechunkwidth", optarg, &u, &err);
+            if (!st && (u < 16 || u > (1ull << 40)))
+                st = xc_error_set(&err, XC_EINVAL, "option -normalizechunkwidth: %llu is outside 16..2^40", u);
+            o.normwidth = (size_t)u;
+            break;
+        case O_RBLOCK: o.rblock = 1; break;
+        case O_NOSIFT: o.nosift = 1; break;
+        case O_NORM:
+            if (!strcmp(optarg, "exact")) o.norm = XC_NORM_EXACT;
+            else if (!strcmp(optarg, "mom")) o.norm = XC_NORM_MOM;
+            else st = xc_error_set(&err, XC_EINVAL, "-norm: '%s' is not exact or mom", optarg);
+            break;
+        case O_LOGP:
+            if (!strcmp(optarg, "exact")) o.logp = XC_LOGP_EXACT;
+            else if (!strcmp(optarg, "poly")) o.logp = XC_LOGP_POLY;
+            else st = xc_error_set(&err, XC_EINVAL, "-logp: '%s' is not exact or poly", optarg);
+            break;
+        case O_NCPUS: st = xc_cli_int("-ncpus", optarg, 1, 4096, &o.threads, &err); break;
+        case O_TILE: st = xc_cli_int("-tile", optarg, 1, 1 << 24, &o.tile, &err); break;
+        case O_QUIET: quiet = 1; break;
+        case O_HELP: help(); return 0;
+        default: return xc_cli_badopt("pulscan", argc, argv);
+        }
+        if (st)
+            return xc_cli_fail("pulscan", &err);
+    }
+    if (!input && optind == argc - 1)
+        input = argv[optind++];
+    if (optind < argc)
+        return xc_cli_failf("pulscan", "unexpected argument '%s' (crosscheck pulscan -h)", argv[optind]);
+    if (!input)
+        return xc_cli_failf("pulscan", "no input: -i X.fft is required (crosscheck pulscan -h)");
+    const xc_searcher *impl = xc_searcher_get(impl_name);
+    if (!impl)
+        return xc_cli_failf("pulscan", "-impl: no implementation '%s' (reference, cpu)", impl_name);
+    char why[256] = "";
+    if (!impl->available(why, sizeof why))
+        return xc_cli_failf("pulscan", "-impl %s is not available here: %s", impl_name, why);
+    int pulscand = !strcmp(fmt, "pulscand");
+    char defout[4200];
+    if (!out) {
+        size_t len = strlen(input);
+        int root = len >= 4 && !strcmp(input + len - 4, ".fft") ? (int)(len - 4) : (int)len;
+        snprintf(defout, sizeof defout, "%.*s_ZMAX_%d_NUMHARM_%d.%s", root, input, o.zmax, o.numharm,
+                 pulscand ? "pulscand" : "csv");
+        out = defout;
+    }
+
+    xc_spectrum sp;
+    st = xc_spectrum_load(&sp, input, &err);
+    if (st)
+        return xc_cli_fail("pulscan", &err);
+    xc_candlist cl;
+    xc_candlist_init(&cl);
+    double t0 = xc_now();
+    st = impl->run(&sp, &o, &cl, &err);
+    double secs = xc_now() - t0;
+    if (!st) {
+        cl.T = sp.T;
+        st = pulscand ? xc_cands_write_pulscand(&cl, out, &err) : xc_cands_write_csv(&cl, out, &err);
+    }
+    if (!st && !quiet) {
+        printf("pulscan (%s): %zu bins, T = %.6f s, zmax %d, numharm %d, %s%s: %zu candidates with sigma > %g "
+               "in %.3f s -> %s\n",
+               impl->name, sp.nbins, sp.T, o.zmax, o.numharm, o.rblock ? "R-block maxima" : "local maxima",
+               o.nosift ? ", unsifted" : ", sifted", cl.n, o.sigma, secs, out);
+        for (size_t k = 0; k < cl.n && k < 5; k++)
+            printf("  #%zu  r = %.1f  f = %.6f Hz  z = %.0f  numharm %d  power %.2f  dof %.0f  sigma %.2f\n",
+                   k + 1, cl.c[k].r, cl.c[k].f_hz, cl.c[k].z, cl.c[k].numharm, cl.c[k].power, cl.c[k].dof,
+                   cl.c[k].sigma);
+    }
+    xc_candlist_free(&cl);
+    xc_spectrum_free(&sp);
+    return st ? xc_cli_fail("pulscan", &err) : 0;
+}

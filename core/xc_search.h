@@ -1,0 +1,226 @@
+/* xc_search.h: the periodicity-search (Pulscan boxcar) interface and its registry.
+ *
+ * Every searcher reads the same spectrum and options and must return the same
+ * candidate list as the reference.  The pipeline (the Pulscan paper's, with the
+ * defects measured in Pulscan's code fixed; see the README):
+ *
+ *  1. Normalise.  Bins 1..nbins-1 (bin 0 packs DC and Nyquist and is never
+ *     used) are cut into blocks of `normwidth` bins; a remainder shorter than a
+ *     block joins the last full block, so the last block holds normwidth to
+ *     2*normwidth-1 bins (nbins-1 < normwidth gives one block).  In each block
+ *     the real and the imaginary parts are normalised separately:
+ *     x' = (x - med) / (MAD * 1.482602218505602), 1.4826.. = 1/Phi^-1(3/4);
+ *     med is the exact median (mean of the two middle values for even n) or,
+ *     with XC_NORM_MOM, the GPU version's median of medians of 4.  A block
+ *     whose MAD is 0 (more than half of its values equal) borrows med and MAD
+ *     of the nearest block with a non-zero MAD (the lower one at equal
+ *     distance); a part whose MAD is 0 in every block is refused (XC_EINVAL).
+ *     The block size does not depend on zmax.
+ *  2. Power.  P[k] = re'^2 + im'^2 (chi-square, 2 dof, for noise); P[0] = 0.
+ *  3. Harmonic stage h = 1..numharm (each searched on its own):
+ *     S_h[i] = sum_{k=1..h} sum_{j=0..k-1} P[k*i + j],  i = 0..floor(nbins/h)-1,
+ *     harmonic k adding the k adjacent bins that can hold k*r for r in bin i;
+ *     h(h+1)/2 bins, so 2*h(h+1)/2 dof per S_h value.
+ *  4. Boxcar: B_{h,w}[i] = sum_{m=0..w-1} S_h[i + m], widths w = 1..zmax+1
+ *     (z = w - 1 bins drifted), for starts i >= 1 whose boxcar lies inside
+ *     S_h (i + w - 1 <= floor(nbins/h) - 1).  Widths searched: z % zstep == 0,
+ *     or with zlog z in {0, 1, 2, 4, 8, ...}; z <= zmax always.
+ *  5. Peaks, per stage: boxcars above the power at which sigma = `sigma` for
+ *     their width, and
+ *     rblock = 0: a filled boxcar (xc_pulscan_filled) that is a local
+ *       maximum of the score over the grid of starts and searched widths:
+ *       score(i,w) > score(i-1,w) and score(i-1..i+1, w-), score(i,w) >=
+ *       score(i+1,w) and score(i-1..i+1, w+), w- and w+ being the neighbouring
+ *       searched widths.  score = xc_pulscan_score of the power for filled
+ *       boxcars (widths are compared by significance, as a wider boxcar always
+ *       holds more power), -infinity for unfilled ones and for starts or
+ *       widths outside the searched range; ties go to the first in (width,
+ *       start) order;
+ *     rblock = 1: Pulscan's search: per width, the largest B over the starts
+ *       of each R-block [c*chunkwidth, (c+1)*chunkwidth) (first one on ties),
+ *       at its exact r.
+ *  6. Significance: power = B, dof = 2*w*h(h+1)/2, logp = ln Q_chi2(power; dof)
+ *     (single trial), sigma = xc_candidate_sigma(power, dof, ntrials) with
+ *     ntrials = (floor(nbins/h) - 1) * (1 + zmax/6.95) independent trials per
+ *     stage (fundamental bins searched, times the z = 0 trial plus Pulscan's
+ *     zmax/6.95 from Andersen & Ransom 2018; independent of zstep/zlog so that
+ *     sigmas do not change with the z sampling).  Kept if sigma > `sigma`.
+ *  7. Reported r = i + (w - 1)/2, the boxcar's centre in Fourier bins of the
+ *     fundamental (the mid-observation average, as PRESTO); z = w - 1.
+ *  8. Sifting (unless nosift): R-block peaks that are not filled are dropped,
+ *     then xc_pulscan_sift.
+ */
+#ifndef XC_SEARCH_H
+#define XC_SEARCH_H
+
+#include <stddef.h>
+
+#include "xc_cands.h"
+#include "xc_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1/Phi^-1(3/4): turns a MAD into a Gaussian standard deviation. */
+#define XC_MAD_TO_SIGMA 1.482602218505602
+
+typedef enum { XC_NORM_EXACT = 0, XC_NORM_MOM } xc_norm_mode;
+typedef enum { XC_LOGP_EXACT = 0, XC_LOGP_POLY } xc_logp_mode;
+
+typedef struct {
+    int zmax;              /* largest z = width - 1 (default 200) */
+    int numharm;           /* harmonic stages 1..numharm, 1..8 (default 1) */
+    double sigma;          /* keep sigma > this, >= 0 (default 2.0) */
+    int zstep;             /* search z with z % zstep == 0 (default 2, as Pulscan) */
+    int zlog;              /* 1: z in {0, 1, 2, 4, ...} instead of zstep */
+    size_t chunkwidth;     /* R-block width in starts (default 32768) */
+    size_t normwidth;      /* normalisation block in bins (default 6000) */
+    int rblock;            /* 1: one peak per R-block per width per stage */
+    int nosift;            /* 1: keep every peak above the threshold */
+    xc_norm_mode norm;     /* exact median/MAD or median of medians */
+    xc_logp_mode logp;     /* exact or the paper's polynomial (logp and sigma only) */
+    int threads;           /* 0: OpenMP default */
+    int tile;              /* cpu: starts per cache tile (0: 1024) */
+} xc_psopts;
+
+void xc_psopts_default(xc_psopts *o);
+/* XC_EINVAL naming the option and value when an option is out of range. */
+xc_status xc_psopts_check(const xc_psopts *o, xc_error *err);
+
+/* A spectrum in PRESTO's .fft layout: nbins complex float32 (re, im), bin 0
+ * holding (DC, Nyquist); T = N*dt with N = 2*nbins time samples. */
+typedef struct {
+    float *data;           /* 2*nbins floats */
+    size_t nbins;
+    double dt, T;
+    int owned;             /* data is freed by xc_spectrum_free */
+} xc_spectrum;
+
+/* Reads X.fft and the X.inf beside it (the path must end in .fft).  XC_EFORMAT
+ * if the .fft does not hold exactly the N float32 the .inf states, or N is odd. */
+xc_status xc_spectrum_load(xc_spectrum *sp, const char *fftpath, xc_error *err);
+void xc_spectrum_free(xc_spectrum *sp);
+
+/* A raw peak: stage h, width w, boxcar start i, summed power. */
+typedef struct {
+    size_t i;
+    int width, numharm;
+    double power;
+} xc_pspeak;
+
+typedef struct {
+    xc_pspeak *p;
+    size_t n, cap;
+} xc_pspeaks;
+
+void xc_pspeaks_init(xc_pspeaks *l);
+void xc_pspeaks_free(xc_pspeaks *l);
+xc_status xc_pspeaks_push(xc_pspeaks *l, size_t i, int width, int numharm, double power, xc_error *err);
+/* Moves src's peaks onto the end of dst (src is emptied). */
+xc_status xc_pspeaks_move(xc_pspeaks *dst, xc_pspeaks *src, xc_error *err);
+
+/* ---- the pieces every searcher shares (core/xc_search.c) ---------------- */
+
+/* Checks the options (xc_psopts_check) and the spectrum: at least 2 bins and
+ * every value finite (XC_EFORMAT naming the bin and its byte offset). */
+xc_status xc_pulscan_check_input(const xc_spectrum *sp, const xc_psopts *o, xc_error *err);
+
+/* Normalisation blocks over bins 1..nbins-1 (see 1. above): how many, and the
+ * bins [*lo, *hi) of block b. */
+size_t xc_pulscan_nblocks(size_t nbins, size_t normwidth);
+void xc_pulscan_block(size_t nbins, size_t normwidth, size_t b, size_t *lo, size_t *hi);
+/* Fills in blocks with MAD 0 (see 1. above): med and mad hold [2*b + part]
+ * for nb blocks (part 0 real, 1 imaginary).  XC_EINVAL if a part has MAD 0 in
+ * every block. */
+xc_status xc_pulscan_borrow(double *med, double *mad, size_t nb, size_t nbins, xc_error *err);
+/* Median of medians of 4 (the GPU version's estimator) of buf[0..n-1], n >= 1;
+ * buf is overwritten.  Each level takes groups {t, t+s, t+2s, t+3s} with
+ * s = floor(n/4) (the GPU's strided reduction) and the exact median of the
+ * 1..3 values left over, until one value remains; the median of a group of 4
+ * is (a+b+c+d-min-max)/2. */
+double xc_median_of_medians(double *buf, size_t n);
+/* The significance score that compares boxcars of different widths in the
+ * local-maximum test: the signed root of the chi-square deviance,
+ * sign(x-1) sqrt(dof (x - 1 - ln x)), x = power/dof, which is close to the
+ * Gaussian-equivalent single-trial sigma (Temme's uniform asymptotics) and
+ * costs one log.  -infinity for power = -infinity. */
+double xc_pulscan_score(double power, double dof);
+/* S_h[x] from the powers, summed in this order by every implementation. */
+static inline double xc_pulscan_sh(const double *P, int h, size_t x)
+{
+    double s = 0;
+    for (size_t k = 1; k <= (size_t)h; k++)
+        for (size_t j = 0; j < k; j++)
+            s += P[k * x + j];
+    return s;
+}
+/* Prefix sums of stage h: C[0] = C[1] = 0, C[x+1] = C[x] + S_h[x] for
+ * x = 1..L-1 (L = floor(nbins/h); S_h[0], holding DC, is left out); C has L+1
+ * entries. */
+void xc_pulscan_prefix(const double *P, size_t nbins, int h, double *C);
+/* The fill test: 1 if the boxcar (start i, width w, stage h, power) is
+ * filled the way a drifting signal fills it.  Widths below 4 always pass;
+ * otherwise each quarter [i + floor(q*w/4), i + floor((q+1)*w/4)) must hold
+ * at least 1/16 of the boxcar's excess power (power - dof; an even spread
+ * gives each quarter 1/4).  A wide boxcar that owes its power to a few narrow
+ * peaks (a pulsar's fundamental and second harmonic inside one boxcar, or one
+ * spike with weak wings) fails, which leaves the narrower boxcars to stand
+ * for the place.  0 for power = -infinity.  C from xc_pulscan_prefix. */
+int xc_pulscan_filled(const double *C, size_t i, int width, int numharm, double power);
+/* Fundamental bins of stage h: floor(nbins/h) S_h values. */
+size_t xc_pulscan_nfund(size_t nbins, int h);
+/* Bonferroni trials of stage h (see 6. above). */
+double xc_pulscan_ntrials(size_t nbins, int h, int zmax);
+/* 1 if width w (z = w - 1) is searched under the options. */
+int xc_pulscan_width_searched(const xc_psopts *o, int w);
+/* A power below which sigma <= `sigma` for sure at this dof and trials
+ * (1e-6 below the exact crossing): peaks must exceed it to be kept. */
+double xc_pulscan_threshold(double sigma, double dof, double ntrials);
+/* Thresholds for every stage and width: thr[(h-1)*(zmax+2) + w]; caller frees. */
+xc_status xc_pulscan_thresholds(const xc_psopts *o, size_t nbins, double **thr, xc_error *err);
+/* Turns raw peaks into candidates: sigma and logp (exact or polynomial),
+ * the sigma cut, r/z/f, sifting unless o->nosift, sorted by xc_candlist_sort.
+ * Peaks are reordered; the result does not depend on their input order. */
+xc_status xc_pulscan_finish(const xc_psopts *o, const xc_spectrum *sp, const double *P, xc_pspeaks *pk,
+                            xc_candlist *out, xc_error *err);
+/* Sifting, on candidates in any order (result sorted by xc_candlist_sort):
+ *  - clusters: going down in sigma, a candidate is dropped when a kept one
+ *    has |dr| <= max(2, (width_a + width_c)/2) (their boxcars touch), across
+ *    widths and stages;
+ *  - harmonics: then, going down in sigma, a candidate c is dropped when a
+ *    stronger kept a has |r_c - q*r_a| <= max(1.5, (width_c + q*width_a)/2)
+ *    + 0.5*q + 0.5 for some q = n/m != 1, 1 <= n, m <= 8. */
+xc_status xc_pulscan_sift(xc_candlist *l, xc_error *err);
+
+/* ---- searchers --------------------------------------------------------- */
+
+typedef struct {
+    const char *name;      /* "reference", "cpu", ... */
+    const char *desc;
+    /* Largest relative difference of power and sigma from the reference;
+     * 0 means bit-identical (same r, width and stage in any case). */
+    double power_rtol;
+    int (*available)(char *why, size_t n);
+    xc_status (*run)(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err);
+} xc_searcher;
+
+const xc_searcher *const *xc_searcher_list(void);
+const xc_searcher *xc_searcher_get(const char *name);
+
+/* Reference: full-sort medians, direct sums in double for every width. */
+xc_status xc_pulscan_reference(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err);
+/* CPU: quickselect, recursive boxcar in double with cache tiles, OpenMP. */
+xc_status xc_pulscan_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err);
+
+/* The normalised powers P[0..nbins-1] (step 2), for the statistics tests. */
+xc_status xc_pulscan_powers_reference(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
+xc_status xc_pulscan_powers_cpu(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
+/* The raw peaks (steps 1-5, before significance), for tests and tools. */
+xc_status xc_pulscan_peaks_reference(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err);
+xc_status xc_pulscan_peaks_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

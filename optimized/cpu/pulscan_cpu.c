@@ -1,0 +1,431 @@
+/* The CPU Pulscan search: the recursive boxcar of the paper (width w from
+ * width w-1 plus one bin), in cache tiles, OpenMP over (stage, R-block).
+ *
+ * A task owns the starts of one R-block of one harmonic stage.  It builds the
+ * S_h values it needs (its starts plus zmax+1 beyond) in a private buffer, with
+ * -infinity standing for S_h[0] (DC) and for everything past the end, so a
+ * boxcar that leaves the spectrum is -infinity and never a peak: no bounds
+ * tests in the inner loop.  A tile of starts keeps its running sums (plus one
+ * start either side, for the local-maximum test) in L1 while every width is
+ * added.  Sums are in double and added in the reference's order, so every
+ * boxcar value equals the reference's bit for bit and the peaks are identical
+ * at any thread count. */
+#include <immintrin.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pulscan_internal.h"
+#include "xc_search.h"
+
+#define XC_PS_TILE 1024
+#define XC_PS_GROUP 32     /* starts per screen call: four vectors of 8 */
+
+/* The screen: 1 if any boxcar starting at one of the GROUP starts of s
+ * exceeds its width's threshold (thresholds of widths not searched are
+ * +infinity).  The recursion runs along widths with the group's 32 sums held
+ * in registers and the comparisons ORed into a mask, so a width costs one
+ * load, one add and one compare per vector and nothing is stored: noise, the
+ * usual case, never leaves this loop.  Written with intrinsics (GCC turns
+ * vector-type comparisons into scalar code here); picked once per search by
+ * what the processor supports.  The adds are the same IEEE additions in the
+ * same order as everywhere else. */
+typedef int (*screen_fn)(const double *s, int wmax, const double *th);
+
+__attribute__((target("avx512f"))) static int screen_avx512(const double *s, int wmax, const double *th)
+{
+    __m512d a0 = _mm512_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
+    __mmask8 f = 0;
+    for (int w = 1; w <= wmax; w++) {
+        const double *sw = s + (w - 1);
+        __m512d t = _mm512_set1_pd(th[w]);
+        a0 = _mm512_add_pd(a0, _mm512_loadu_pd(sw));
+        a1 = _mm512_add_pd(a1, _mm512_loadu_pd(sw + 8));
+        a2 = _mm512_add_pd(a2, _mm512_loadu_pd(sw + 16));
+        a3 = _mm512_add_pd(a3, _mm512_loadu_pd(sw + 24));
+        f |= _mm512_cmp_pd_mask(a0, t, _CMP_GT_OQ) | _mm512_cmp_pd_mask(a1, t, _CMP_GT_OQ) |
+             _mm512_cmp_pd_mask(a2, t, _CMP_GT_OQ) | _mm512_cmp_pd_mask(a3, t, _CMP_GT_OQ);
+    }
+    return f != 0;
+}
+
+__attribute__((target("avx"))) static int screen_avx(const double *s, int wmax, const double *th)
+{
+    __m256d a[8], f = _mm256_setzero_pd();
+    for (int k = 0; k < 8; k++)
+        a[k] = _mm256_setzero_pd();
+    for (int w = 1; w <= wmax; w++) {
+        const double *sw = s + (w - 1);
+        __m256d t = _mm256_set1_pd(th[w]);
+        for (int k = 0; k < 8; k++) {
+            a[k] = _mm256_add_pd(a[k], _mm256_loadu_pd(sw + 4 * k));
+            f = _mm256_or_pd(f, _mm256_cmp_pd(a[k], t, _CMP_GT_OQ));
+        }
+    }
+    return _mm256_movemask_pd(f) != 0;
+}
+
+static int screen_generic(const double *s, int wmax, const double *th)
+{
+    double acc[XC_PS_GROUP] = {0};
+    int flag = 0;
+    for (int w = 1; w <= wmax; w++) {
+        const double *sw = s + (w - 1);
+        for (int k = 0; k < XC_PS_GROUP; k++) {
+            acc[k] += sw[k];
+            flag |= acc[k] > th[w];
+        }
+    }
+    return flag;
+}
+
+static screen_fn screen_pick(void)
+{
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return screen_avx512;
+    if (__builtin_cpu_supports("avx"))
+        return screen_avx;
+    return screen_generic;
+}
+
+/* The tile kernels.  Halo entries (j = 0 and n-1) belong to the neighbouring
+ * tiles, so the maximum covers the interior only. */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static double
+tile_add_max(double *restrict acc, const double *restrict s, size_t n)
+{
+    double m = -INFINITY;
+    acc[0] += s[0];
+    acc[n - 1] += s[n - 1];
+#pragma omp simd reduction(max : m)
+    for (size_t j = 1; j < n - 1; j++) {
+        acc[j] += s[j];
+        m = acc[j] > m ? acc[j] : m;
+    }
+    return m;
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void tile_add(double *restrict acc,
+                                                                                  const double *restrict s,
+                                                                                  size_t n)
+{
+#pragma omp simd
+    for (size_t j = 0; j < n; j++)
+        acc[j] += s[j];
+}
+
+/* dst = src + s: the first width after a searched one starts a new row. */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static double
+tile_add_to(double *restrict dst, const double *restrict src, const double *restrict s, size_t n)
+{
+    double m = -INFINITY;
+    dst[0] = src[0] + s[0];
+    dst[n - 1] = src[n - 1] + s[n - 1];
+#pragma omp simd reduction(max : m)
+    for (size_t j = 1; j < n - 1; j++) {
+        dst[j] = src[j] + s[j];
+        m = dst[j] > m ? dst[j] : m;
+    }
+    return m;
+}
+
+typedef struct {
+    int h;
+    size_t c;
+} task;
+
+typedef struct {
+    double *buf, *acc, *bmax, *row[3], *ninf;     /* ninf: a row of -infinity */
+    screen_fn screen;
+    size_t *bidx;
+    xc_pspeaks pk;
+} worker;
+
+/* Pulscan's R-block search over one tile: running per-width maxima of the block. */
+static xc_status tile_rblock(worker *wk, const double *sp, size_t n, int wmax, const double *th, size_t t0)
+{
+    double *acc = wk->acc;
+    memset(acc, 0, n * sizeof *acc);
+    for (int w = 1; w <= wmax; w++) {
+        const double *sw = sp + (w - 1);
+        if (isinf(th[w])) {     /* width not searched: only extend the sums */
+            tile_add(acc, sw, n);
+            continue;
+        }
+        double m = tile_add_max(acc, sw, n);
+        if (m > wk->bmax[w]) {
+            size_t j = 1;
+            while (acc[j] != m)
+                j++;
+            wk->bmax[w] = m;
+            wk->bidx[w] = t0 - 1 + j;
+        }
+    }
+    return XC_OK;
+}
+
+/* The local-maximum test's score of row entry j (start s0 + j, width w). */
+static double score(const double *C, const double *R, size_t j, size_t s0, int w, int h)
+{
+    if (!xc_pulscan_filled(C, s0 + j, w, h, R[j]))
+        return -INFINITY;
+    return xc_pulscan_score(R[j], (double)w * h * (h + 1));
+}
+
+static double score3(const double *C, const double *R, size_t j, size_t s0, int w, int h)
+{
+    if (w == 0)
+        return -INFINITY;
+    return fmax(score(C, R, j - 1, s0, w, h), fmax(score(C, R, j, s0, w, h), score(C, R, j + 1, s0, w, h)));
+}
+
+/* Local maxima of the (start, searched width) grid over one tile.  Three rows
+ * rotate: the previous searched width (lo), the last searched width (mid),
+ * and the row being accumulated (ac); mid is judged once the next searched
+ * width is complete.  Rows hold the same additions in the same order as the
+ * reference's direct sums. */
+static xc_status tile_local(worker *wk, const double *sp, const double *C, size_t n, int wmax, const double *th,
+                            size_t t0, int h, xc_error *err)
+{
+    int lo = -1, mid = -1, ac = 0, lo_w = 0, mid_w = 0, fresh = 0;
+    double per = (double)h * (h + 1);     /* dof per unit width */
+    double mid_max = -INFINITY;
+    xc_status st = XC_OK;
+    memset(wk->row[ac], 0, n * sizeof(double));
+    for (int w = 1; w <= wmax + 1 && !st; w++) {
+        double m = -INFINITY;
+        int searched = w > wmax || !isinf(th[w]);
+        if (w <= wmax) {
+            const double *sw = sp + (w - 1);
+            if (fresh)
+                m = tile_add_to(wk->row[ac], wk->row[mid], sw, n);
+            else if (searched)
+                m = tile_add_max(wk->row[ac], sw, n);
+            else
+                tile_add(wk->row[ac], sw, n);
+            fresh = 0;
+        }
+        if (!searched)
+            continue;
+        if (mid >= 0 && mid_max > th[mid_w]) {
+            const double *M = wk->row[mid], *lw = lo >= 0 ? wk->row[lo] : wk->ninf;
+            const double *up = w <= wmax ? wk->row[ac] : wk->ninf;
+            double t = th[mid_w];
+            int wlo = lo >= 0 ? lo_w : 0, wup = w <= wmax ? w : 0;
+            size_t s0 = t0 - 1;
+            for (size_t j = 1; j + 1 < n && !st; j++) {
+                double v = M[j];
+                if (!(v > t) || !xc_pulscan_filled(C, s0 + j, mid_w, h, v))
+                    continue;
+                double sc = xc_pulscan_score(v, (double)mid_w * per);
+                if (sc > score(C, M, j - 1, s0, mid_w, h) && sc >= score(C, M, j + 1, s0, mid_w, h) &&
+                    sc > score3(C, lw, j, s0, wlo, h) && sc >= score3(C, up, j, s0, wup, h))
+                    st = xc_pspeaks_push(&wk->pk, s0 + j, mid_w, h, v, err);
+            }
+        }
+        lo = mid;
+        lo_w = mid_w;
+        mid = ac;
+        mid_max = m;
+        mid_w = w;
+        for (ac = 0; ac == lo || ac == mid; ac++)
+            ;
+        fresh = 1;
+    }
+    return st;
+}
+
+static xc_status run_task(const xc_psopts *o, const double *P, double *const *pre, size_t nbins, const double *thr,
+                          task t, worker *wk, xc_error *err)
+{
+    size_t L = xc_pulscan_nfund(nbins, t.h), cw = o->chunkwidth;
+    size_t s0 = t.c * cw > 1 ? t.c * cw : 1, s1 = (t.c + 1) * cw < L ? (t.c + 1) * cw : L;
+    int wmax = (size_t)o->zmax + 1 < L - 1 ? o->zmax + 1 : (int)(L - 1);
+    size_t base = s0 - 1, len = s1 - s0 + (size_t)wmax + 1;
+    for (size_t x = 0; x < len; x++) {
+        size_t i = base + x;
+        wk->buf[x] = i == 0 || i >= L ? -INFINITY : xc_pulscan_sh(P, t.h, i);
+    }
+    const double *th = thr + (size_t)(t.h - 1) * ((size_t)o->zmax + 2);
+    for (int w = 1; w <= wmax; w++) {
+        wk->bmax[w] = -INFINITY;
+        wk->bidx[w] = 0;
+    }
+    /* Past the end: padding for the last group of the screen. */
+    for (size_t x = len; x < len + XC_PS_GROUP; x++)
+        wk->buf[x] = -INFINITY;
+    size_t tile = o->tile > 0 ? (size_t)o->tile : XC_PS_TILE;
+    xc_status st = XC_OK;
+    for (size_t t0 = s0; t0 < s1 && !st; t0 += tile) {
+        size_t t1 = t0 + tile < s1 ? t0 + tile : s1;
+        /* Screen the tile in groups; runs of groups with a boxcar above its
+         * width's threshold get the full treatment (rows with halos), which
+         * sees the same sums, so only where the work is done changes. */
+        size_t r0 = 0, r1 = 0;
+        for (size_t g0 = t0; g0 < t1 && !st; g0 += XC_PS_GROUP) {
+            size_t g1 = g0 + XC_PS_GROUP < t1 ? g0 + XC_PS_GROUP : t1;
+            if (wk->screen(wk->buf + (g0 - base), wmax, th)) {
+                if (r1 != g0)
+                    r0 = g0;
+                r1 = g1;
+                if (g1 < t1)
+                    continue;
+            }
+            if (r1 > r0) {
+                /* Entry j of a row is the boxcar starting at r0 - 1 + j; entry
+                 * x + w - 1 of sp is the bin width w adds to start r0 - 1 + x. */
+                const double *sp = wk->buf + (r0 - 1 - base);
+                size_t n = r1 - r0 + 2;
+                st = o->rblock ? tile_rblock(wk, sp, n, wmax, th, r0)
+                               : tile_local(wk, sp, pre[t.h - 1], n, wmax, th, r0, t.h, err);
+                r0 = r1 = 0;
+            }
+        }
+    }
+    if (o->rblock)
+        for (int w = 1; w <= wmax && !st; w++)
+            if (wk->bmax[w] > th[w])
+                st = xc_pspeaks_push(&wk->pk, wk->bidx[w], w, t.h, wk->bmax[w], err);
+    return st;
+}
+
+static xc_status worker_init(worker *wk, size_t buflen, size_t accn, size_t wn, xc_error *err)
+{
+    memset(wk, 0, sizeof *wk);
+    wk->buf = malloc(buflen * sizeof(double));
+    wk->acc = malloc(accn * sizeof(double));
+    wk->bmax = malloc(wn * sizeof(double));
+    wk->bidx = malloc(wn * sizeof(size_t));
+    for (int r = 0; r < 3; r++)
+        wk->row[r] = malloc(accn * sizeof(double));
+    wk->ninf = malloc(accn * sizeof(double));
+    if (!wk->buf || !wk->acc || !wk->bmax || !wk->bidx || !wk->row[0] || !wk->row[1] || !wk->row[2] || !wk->ninf)
+        return xc_error_set(err, XC_ENOMEM, "cpu: out of memory for a worker's buffers");
+    for (size_t j = 0; j < accn; j++)
+        wk->ninf[j] = -INFINITY;
+    return XC_OK;
+}
+
+static void worker_free(worker *wk)
+{
+    free(wk->buf);
+    free(wk->acc);
+    free(wk->bmax);
+    free(wk->bidx);
+    for (int r = 0; r < 3; r++)
+        free(wk->row[r]);
+    free(wk->ninf);
+    xc_pspeaks_free(&wk->pk);
+}
+
+/* Steps 3-5 on the powers P. */
+static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double *P, xc_pspeaks *pk, xc_error *err)
+{
+    size_t nbins = sp->nbins, ntask = 0;
+    int nth = o->threads > 0 ? o->threads : omp_get_max_threads(), nh = o->numharm > 0 ? o->numharm : 1;
+    if (nth < 1)
+        nth = 1;
+    for (int h = 1; h <= nh; h++) {
+        size_t L = xc_pulscan_nfund(nbins, h);
+        if (L >= 2)
+            ntask += (L - 1) / o->chunkwidth + 1;
+    }
+    double *thr = NULL, **pre = calloc((size_t)nh, sizeof *pre);
+    task *tasks = malloc((ntask ? ntask : 1) * sizeof *tasks);
+    worker *wks = calloc((size_t)nth, sizeof *wks);
+    xc_error *errs = calloc((size_t)nth, sizeof *errs);
+    xc_status *sts = calloc((size_t)nth, sizeof *sts);
+    xc_status st = XC_OK;
+    if (!pre || !tasks || !wks || !errs || !sts)
+        st = xc_error_set(err, XC_ENOMEM, "cpu: out of memory for %zu tasks and %d workers", ntask, nth);
+    if (!st)
+        st = xc_pulscan_thresholds(o, nbins, &thr, err);
+    /* The fill test of the local-maximum search reads prefix sums of each
+     * stage; each is a sequential sum (as in the reference), stages in parallel. */
+    for (int h = 1; h <= nh && !st && !o->rblock; h++)
+        if (!(pre[h - 1] = malloc((xc_pulscan_nfund(nbins, h) + 2) * sizeof(double))))
+            st = xc_error_set(err, XC_ENOMEM, "cpu: out of memory for prefix sums of stage %d", h);
+    if (!st && !o->rblock) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
+        for (int h = 1; h <= nh; h++)
+            xc_pulscan_prefix(P, nbins, h, pre[h - 1]);
+    }
+    if (!st) {
+        ntask = 0;
+        /* Higher stages first: their tasks cost the most per start. */
+        for (int h = nh; h >= 1; h--) {
+            size_t L = xc_pulscan_nfund(nbins, h);
+            if (L >= 2)
+                for (size_t c = 0; c * o->chunkwidth <= L - 1; c++)
+                    tasks[ntask++] = (task){h, c};
+        }
+        size_t tile = o->tile > 0 ? (size_t)o->tile : XC_PS_TILE;
+        screen_fn screen = screen_pick();
+        size_t buflen = o->chunkwidth + (size_t)o->zmax + 2 + XC_PS_GROUP, accn = tile + 2, wn = (size_t)o->zmax + 2;
+#pragma omp parallel num_threads(nth)
+        {
+            int me = omp_get_thread_num();
+            sts[me] = worker_init(&wks[me], buflen, accn, wn, &errs[me]);
+            wks[me].screen = screen;
+#pragma omp for schedule(dynamic, 1)
+            for (long k = 0; k < (long)ntask; k++)
+                if (!sts[me])
+                    sts[me] = run_task(o, P, pre, nbins, thr, tasks[k], &wks[me], &errs[me]);
+        }
+        for (int k = 0; k < nth && !st; k++)
+            if (sts[k]) {
+                st = sts[k];
+                if (err)
+                    *err = errs[k];
+            }
+        for (int k = 0; k < nth && !st; k++)
+            st = xc_pspeaks_move(pk, &wks[k].pk, err);
+    }
+    for (int k = 0; wks && k < nth; k++)
+        worker_free(&wks[k]);
+    for (int h = 0; pre && h < nh; h++)
+        free(pre[h]);
+    free(pre);
+    free(wks);
+    free(errs);
+    free(sts);
+    free(thr);
+    free(tasks);
+    return st;
+}
+
+xc_status xc_pulscan_peaks_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err)
+{
+    xc_status st = xc_pulscan_check_input(sp, o, err);
+    if (st)
+        return st;
+    double *P = malloc(sp->nbins * sizeof *P);
+    if (!P)
+        return xc_error_set(err, XC_ENOMEM, "cpu: out of memory for %zu powers", sp->nbins);
+    st = xc_pulscan_powers_cpu_checked(sp, o, P, err);
+    if (!st)
+        st = search(sp, o, P, pk, err);
+    free(P);
+    return st;
+}
+
+xc_status xc_pulscan_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err)
+{
+    xc_status st = xc_pulscan_check_input(sp, o, err);
+    if (st)
+        return st;
+    double *P = malloc(sp->nbins * sizeof *P);
+    if (!P)
+        return xc_error_set(err, XC_ENOMEM, "cpu: out of memory for %zu powers", sp->nbins);
+    xc_pspeaks pk;
+    xc_pspeaks_init(&pk);
+    st = xc_pulscan_powers_cpu_checked(sp, o, P, err);
+    if (!st)
+        st = search(sp, o, P, &pk, err);
+    if (!st)
+        st = xc_pulscan_finish(o, sp, P, &pk, out, err);
+    xc_pspeaks_free(&pk);
+    free(P);
+    return st;
+}
