@@ -1,7 +1,25 @@
-/* Counter-based Gaussian noise and fake-style quantisation. */
+/* Counter-based Gaussian noise and fake-style quantisation.
+ *
+ * One Philox4x32-10 block (counter: sample, channel quad, stream; key: seed)
+ * gives four 32-bit words: (w0, w1) and (w2, w3) are two Box-Muller pairs for
+ * the channels 4q..4q+3 (cos, sin, cos, sin).  Box-Muller runs in float with
+ * fixed polynomials (Cephes logf and sinf/cosf on [-pi/4, pi/4]) and no fused
+ * multiply-add, so the SSE2 path below and the one-value reference give the
+ * same bits, and so does any thread count or chunk size.
+ *   u = ((w0 >> 1) + 0.5) 2^-31 in (0, 1]: radius sqrt(-2 ln u) <= 6.66 sigma
+ *       (a tail of probability 2^-32 per pair is cut);
+ *   theta = q pi/2 + t, q = w1 >> 30, t uniform in [-pi/4, pi/4) from the other
+ *       30 bits, so the polynomials never see more than pi/4. */
 #include "xc_synth.h"
+#include "synth_internal.h"
 
 #include <math.h>
+#include <string.h>
+
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <immintrin.h>
+#define XC_SYNTH_SSE2 1
+#endif
 
 #define PHILOX_M0 0xD2511F53u
 #define PHILOX_M1 0xCD9E8D57u
@@ -35,43 +53,372 @@ void xc_synth_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32
         out[i] = x[i];
 }
 
-/* One Philox block gives two 53-bit uniforms and Box-Muller turns them into an
- * independent pair, used for channels 2j and 2j+1.  Counter word 3 is a stream
- * number (0 = radiometer noise) so later features can draw their own numbers
- * from the same seed without overlapping this stream. */
-static inline void noise_pair(uint64_t seed, uint64_t sample, uint32_t pair, float *z0, float *z1)
+void xc_synth_words(uint64_t seed, uint32_t stream, uint64_t a, uint32_t c, uint32_t out[4])
 {
-    const uint32_t ctr[4] = {(uint32_t)sample, (uint32_t)(sample >> 32), pair, 0u};
+    const uint32_t ctr[4] = {(uint32_t)a, (uint32_t)(a >> 32), c, stream};
     const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-    uint32_t o[4];
-    xc_synth_philox4x32_10(ctr, key, o);
-    uint64_t a = (((uint64_t)o[0] << 32) | o[1]) >> 11;
-    uint64_t b = (((uint64_t)o[2] << 32) | o[3]) >> 11;
-    double u1 = (double)(a + 1) * 0x1p-53;   /* (0, 1]: log never sees 0 */
-    double u2 = (double)b * 0x1p-53;         /* [0, 1) */
-    double r = sqrt(-2.0 * log(u1));
-    double th = 2.0 * M_PI * u2;
-    *z0 = (float)(r * cos(th));
-    *z1 = (float)(r * sin(th));
+    xc_synth_philox4x32_10(ctr, key, out);
+}
+
+/* ---- Box-Muller, one pair at a time: the definition ---------------------------- */
+
+#define SQRTHF 0.707106781186547524f
+#define ANGLE_STEP 1.46291807926715968e-09f   /* (pi/2) / 2^30 */
+static const float logp[9] = {7.0376836292E-2f,  -1.1514610310E-1f, 1.1676998740E-1f,
+                              -1.2420140846E-1f, 1.4249322787E-1f,  -1.6668057665E-1f,
+                              2.0000714765E-1f,  -2.4999993993E-1f, 3.3333331174E-1f};
+
+static inline float f_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static inline uint32_t u_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* Cephes logf for a normal float > 0. */
+static float log_ref(float u)
+{
+    uint32_t b = u_of(u);
+    int32_t e = (int32_t)(b >> 23) - 126;
+    float m = f_of((b & 0x007fffffu) | 0x3f000000u);
+    int lt = m < SQRTHF;
+    e -= lt;
+    float x = lt ? (m + m) - 1.0f : m - 1.0f;
+    float z = x * x;
+    float y = logp[0];
+    for (int k = 1; k < 9; k++)
+        y = y * x + logp[k];
+    y = (y * x) * z;
+    float fe = (float)e;
+    y = y + -2.12194440e-4f * fe;
+    y = y + -0.5f * z;
+    float r = x + y;
+    return r + 0.693359375f * fe;
+}
+
+static void box_muller_ref(uint32_t a, uint32_t b, float *zc, float *zs)
+{
+    float u = ((float)(int32_t)(a >> 1) + 0.5f) * 0x1p-31f;
+    float r2 = -2.0f * log_ref(u);
+    r2 = r2 > 0.0f ? r2 : 0.0f;
+    float r = sqrtf(r2);
+    uint32_t q = b >> 30;
+    float t = (float)((int32_t)(b & 0x3fffffffu) - (1 << 29)) * ANGLE_STEP;
+    float z = t * t;
+    float s = ((-1.9515295891E-4f * z + 8.3321608736E-3f) * z - 1.6666654611E-1f);
+    s = ((s * z) * t) + t;
+    float c = ((2.443315711809948E-5f * z - 1.388731625493765E-3f) * z + 4.166664568298827E-2f);
+    c = (((c * z) * z) - 0.5f * z) + 1.0f;
+    float C = (q & 1u) ? s : c, S = (q & 1u) ? c : s;
+    if (((q + 1u) >> 1) & 1u)
+        C = -C;
+    if (q >> 1)
+        S = -S;
+    *zc = r * C;
+    *zs = r * S;
+}
+
+float xc_synth_noise_ref(uint64_t seed, uint64_t sample, int chan)
+{
+    uint32_t w[4], k = (uint32_t)chan & 3u;
+    xc_synth_words(seed, XC_STREAM_NOISE, sample, (uint32_t)chan >> 2, w);
+    float z[2];
+    box_muller_ref(w[k & 2u], w[(k & 2u) + 1], &z[0], &z[1]);
+    return z[k & 1u];
+}
+
+/* ---- the same numbers, four Philox blocks at a time ----------------------------- */
+
+#ifdef XC_SYNTH_SSE2
+static inline void mul_hilo(__m128i a, __m128i m, __m128i *lo, __m128i *hi)
+{
+    __m128i p02 = _mm_mul_epu32(a, m);
+    __m128i p13 = _mm_mul_epu32(_mm_srli_epi64(a, 32), m);
+    __m128i t02 = _mm_shuffle_epi32(p02, _MM_SHUFFLE(3, 1, 2, 0));
+    __m128i t13 = _mm_shuffle_epi32(p13, _MM_SHUFFLE(3, 1, 2, 0));
+    *lo = _mm_unpacklo_epi32(t02, t13);
+    *hi = _mm_unpackhi_epi32(t02, t13);
+}
+
+static inline __m128 sel(__m128 mask, __m128 a, __m128 b)
+{
+    return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+}
+
+static inline __m128 log_v(__m128 u)
+{
+    const __m128 one = _mm_set1_ps(1.0f);
+    __m128i b = _mm_castps_si128(u);
+    __m128i e = _mm_sub_epi32(_mm_srli_epi32(b, 23), _mm_set1_epi32(126));
+    __m128 m = _mm_castsi128_ps(
+        _mm_or_si128(_mm_and_si128(b, _mm_set1_epi32(0x007fffff)), _mm_set1_epi32(0x3f000000)));
+    __m128 lt = _mm_cmplt_ps(m, _mm_set1_ps(SQRTHF));
+    e = _mm_add_epi32(e, _mm_castps_si128(lt));
+    __m128 x = sel(lt, _mm_sub_ps(_mm_add_ps(m, m), one), _mm_sub_ps(m, one));
+    __m128 z = _mm_mul_ps(x, x);
+    __m128 y = _mm_set1_ps(logp[0]);
+    for (int k = 1; k < 9; k++)
+        y = _mm_add_ps(_mm_mul_ps(y, x), _mm_set1_ps(logp[k]));
+    y = _mm_mul_ps(_mm_mul_ps(y, x), z);
+    __m128 fe = _mm_cvtepi32_ps(e);
+    y = _mm_add_ps(y, _mm_mul_ps(_mm_set1_ps(-2.12194440e-4f), fe));
+    y = _mm_add_ps(y, _mm_mul_ps(_mm_set1_ps(-0.5f), z));
+    __m128 r = _mm_add_ps(x, y);
+    return _mm_add_ps(r, _mm_mul_ps(_mm_set1_ps(0.693359375f), fe));
+}
+
+static inline void box_muller_v(__m128i a, __m128i b, __m128 *zc, __m128 *zs)
+{
+    __m128 u = _mm_mul_ps(_mm_add_ps(_mm_cvtepi32_ps(_mm_srli_epi32(a, 1)), _mm_set1_ps(0.5f)),
+                          _mm_set1_ps(0x1p-31f));
+    __m128 r2 = _mm_mul_ps(_mm_set1_ps(-2.0f), log_v(u));
+    __m128 r = _mm_sqrt_ps(_mm_max_ps(r2, _mm_setzero_ps()));
+    __m128i q = _mm_srli_epi32(b, 30);
+    __m128 t = _mm_mul_ps(
+        _mm_cvtepi32_ps(_mm_sub_epi32(_mm_and_si128(b, _mm_set1_epi32(0x3fffffff)), _mm_set1_epi32(1 << 29))),
+        _mm_set1_ps(ANGLE_STEP));
+    __m128 z = _mm_mul_ps(t, t);
+    __m128 s = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(-1.9515295891E-4f), z), _mm_set1_ps(8.3321608736E-3f));
+    s = _mm_sub_ps(_mm_mul_ps(s, z), _mm_set1_ps(1.6666654611E-1f));
+    s = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(s, z), t), t);
+    __m128 c = _mm_sub_ps(_mm_mul_ps(_mm_set1_ps(2.443315711809948E-5f), z), _mm_set1_ps(1.388731625493765E-3f));
+    c = _mm_add_ps(_mm_mul_ps(c, z), _mm_set1_ps(4.166664568298827E-2f));
+    c = _mm_add_ps(_mm_sub_ps(_mm_mul_ps(_mm_mul_ps(c, z), z), _mm_mul_ps(_mm_set1_ps(0.5f), z)),
+                   _mm_set1_ps(1.0f));
+    const __m128i one = _mm_set1_epi32(1);
+    __m128 swap = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(q, one), one));
+    __m128 C = sel(swap, s, c), S = sel(swap, c, s);
+    __m128i negc = _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(_mm_add_epi32(q, one), 1), one), 31);
+    __m128i negs = _mm_slli_epi32(_mm_srli_epi32(q, 1), 31);
+    C = _mm_xor_ps(C, _mm_castsi128_ps(negc));
+    S = _mm_xor_ps(S, _mm_castsi128_ps(negs));
+    *zc = _mm_mul_ps(r, C);
+    *zs = _mm_mul_ps(r, S);
+}
+
+/* 16 values: the blocks b..b+3 of one counter (sample, stream). */
+static inline void group_v(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b, float *out)
+{
+    __m128i x0 = _mm_set1_epi32((int)(uint32_t)sample), x1 = _mm_set1_epi32((int)(uint32_t)(sample >> 32));
+    __m128i x2 = _mm_add_epi32(_mm_set1_epi32((int)b), _mm_set_epi32(3, 2, 1, 0));
+    __m128i x3 = _mm_set1_epi32((int)stream);
+    const __m128i m0 = _mm_set1_epi32((int)PHILOX_M0), m1 = _mm_set1_epi32((int)PHILOX_M1);
+    uint32_t k0 = key[0], k1 = key[1];
+    for (int r = 0; r < 10; r++) {
+        if (r) {
+            k0 += PHILOX_W0;
+            k1 += PHILOX_W1;
+        }
+        __m128i lo0, hi0, lo1, hi1;
+        mul_hilo(x0, m0, &lo0, &hi0);
+        mul_hilo(x2, m1, &lo1, &hi1);
+        x0 = _mm_xor_si128(_mm_xor_si128(hi1, x1), _mm_set1_epi32((int)k0));
+        x2 = _mm_xor_si128(_mm_xor_si128(hi0, x3), _mm_set1_epi32((int)k1));
+        x1 = lo1;
+        x3 = lo0;
+    }
+    __m128 a0, a1, b0, b1;
+    box_muller_v(x0, x1, &a0, &a1);
+    box_muller_v(x2, x3, &b0, &b1);
+    _MM_TRANSPOSE4_PS(a0, a1, b0, b1);
+    _mm_storeu_ps(out, a0);
+    _mm_storeu_ps(out + 4, a1);
+    _mm_storeu_ps(out + 8, b0);
+    _mm_storeu_ps(out + 12, b1);
+}
+
+/* The same with AVX2, eight blocks at a time: only the lane count differs. */
+#define AVX2 __attribute__((target("avx2")))
+
+AVX2 static inline void mul_hilo8(__m256i a, __m256i m, __m256i *lo, __m256i *hi)
+{
+    __m256i p02 = _mm256_mul_epu32(a, m);
+    __m256i p13 = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), m);
+    __m256i t02 = _mm256_shuffle_epi32(p02, _MM_SHUFFLE(3, 1, 2, 0));
+    __m256i t13 = _mm256_shuffle_epi32(p13, _MM_SHUFFLE(3, 1, 2, 0));
+    *lo = _mm256_unpacklo_epi32(t02, t13);
+    *hi = _mm256_unpackhi_epi32(t02, t13);
+}
+
+AVX2 static inline __m256 sel8(__m256 mask, __m256 a, __m256 b)
+{
+    return _mm256_or_ps(_mm256_and_ps(mask, a), _mm256_andnot_ps(mask, b));
+}
+
+AVX2 static inline __m256 log8(__m256 u)
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256i b = _mm256_castps_si256(u);
+    __m256i e = _mm256_sub_epi32(_mm256_srli_epi32(b, 23), _mm256_set1_epi32(126));
+    __m256 m = _mm256_castsi256_ps(
+        _mm256_or_si256(_mm256_and_si256(b, _mm256_set1_epi32(0x007fffff)), _mm256_set1_epi32(0x3f000000)));
+    __m256 lt = _mm256_cmp_ps(m, _mm256_set1_ps(SQRTHF), _CMP_LT_OQ);
+    e = _mm256_add_epi32(e, _mm256_castps_si256(lt));
+    __m256 x = sel8(lt, _mm256_sub_ps(_mm256_add_ps(m, m), one), _mm256_sub_ps(m, one));
+    __m256 z = _mm256_mul_ps(x, x);
+    __m256 y = _mm256_set1_ps(logp[0]);
+    for (int k = 1; k < 9; k++)
+        y = _mm256_add_ps(_mm256_mul_ps(y, x), _mm256_set1_ps(logp[k]));
+    y = _mm256_mul_ps(_mm256_mul_ps(y, x), z);
+    __m256 fe = _mm256_cvtepi32_ps(e);
+    y = _mm256_add_ps(y, _mm256_mul_ps(_mm256_set1_ps(-2.12194440e-4f), fe));
+    y = _mm256_add_ps(y, _mm256_mul_ps(_mm256_set1_ps(-0.5f), z));
+    __m256 r = _mm256_add_ps(x, y);
+    return _mm256_add_ps(r, _mm256_mul_ps(_mm256_set1_ps(0.693359375f), fe));
+}
+
+AVX2 static inline void box_muller8(__m256i a, __m256i b, __m256 *zc, __m256 *zs)
+{
+    __m256 u = _mm256_mul_ps(_mm256_add_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(a, 1)), _mm256_set1_ps(0.5f)),
+                             _mm256_set1_ps(0x1p-31f));
+    __m256 r2 = _mm256_mul_ps(_mm256_set1_ps(-2.0f), log8(u));
+    __m256 r = _mm256_sqrt_ps(_mm256_max_ps(r2, _mm256_setzero_ps()));
+    __m256i q = _mm256_srli_epi32(b, 30);
+    __m256 t = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_and_si256(b, _mm256_set1_epi32(0x3fffffff)),
+                                                                 _mm256_set1_epi32(1 << 29))),
+                             _mm256_set1_ps(ANGLE_STEP));
+    __m256 z = _mm256_mul_ps(t, t);
+    __m256 s = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(-1.9515295891E-4f), z), _mm256_set1_ps(8.3321608736E-3f));
+    s = _mm256_sub_ps(_mm256_mul_ps(s, z), _mm256_set1_ps(1.6666654611E-1f));
+    s = _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(s, z), t), t);
+    __m256 c = _mm256_sub_ps(_mm256_mul_ps(_mm256_set1_ps(2.443315711809948E-5f), z),
+                             _mm256_set1_ps(1.388731625493765E-3f));
+    c = _mm256_add_ps(_mm256_mul_ps(c, z), _mm256_set1_ps(4.166664568298827E-2f));
+    c = _mm256_add_ps(_mm256_sub_ps(_mm256_mul_ps(_mm256_mul_ps(c, z), z), _mm256_mul_ps(_mm256_set1_ps(0.5f), z)),
+                      _mm256_set1_ps(1.0f));
+    const __m256i one = _mm256_set1_epi32(1);
+    __m256 swap = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(q, one), one));
+    __m256 C = sel8(swap, s, c), S = sel8(swap, c, s);
+    __m256i negc = _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(q, one), 1), one), 31);
+    __m256i negs = _mm256_slli_epi32(_mm256_srli_epi32(q, 1), 31);
+    C = _mm256_xor_ps(C, _mm256_castsi256_ps(negc));
+    S = _mm256_xor_ps(S, _mm256_castsi256_ps(negs));
+    *zc = _mm256_mul_ps(r, C);
+    *zs = _mm256_mul_ps(r, S);
+}
+
+/* 32 values: the blocks b..b+7 of one counter. */
+AVX2 static void group8(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b, float *out)
+{
+    __m256i x0 = _mm256_set1_epi32((int)(uint32_t)sample), x1 = _mm256_set1_epi32((int)(uint32_t)(sample >> 32));
+    __m256i x2 = _mm256_add_epi32(_mm256_set1_epi32((int)b), _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+    __m256i x3 = _mm256_set1_epi32((int)stream);
+    const __m256i m0 = _mm256_set1_epi32((int)PHILOX_M0), m1 = _mm256_set1_epi32((int)PHILOX_M1);
+    uint32_t k0 = key[0], k1 = key[1];
+    for (int r = 0; r < 10; r++) {
+        if (r) {
+            k0 += PHILOX_W0;
+            k1 += PHILOX_W1;
+        }
+        __m256i lo0, hi0, lo1, hi1;
+        mul_hilo8(x0, m0, &lo0, &hi0);
+        mul_hilo8(x2, m1, &lo1, &hi1);
+        x0 = _mm256_xor_si256(_mm256_xor_si256(hi1, x1), _mm256_set1_epi32((int)k0));
+        x2 = _mm256_xor_si256(_mm256_xor_si256(hi0, x3), _mm256_set1_epi32((int)k1));
+        x1 = lo1;
+        x3 = lo0;
+    }
+    __m256 a0, a1, b0, b1;
+    box_muller8(x0, x1, &a0, &a1);
+    box_muller8(x2, x3, &b0, &b1);
+    /* a 4 x 4 transpose in each 128-bit half: lanes 0-3, then lanes 4-7 */
+    __m256 t0 = _mm256_unpacklo_ps(a0, a1), t1 = _mm256_unpackhi_ps(a0, a1);
+    __m256 t2 = _mm256_unpacklo_ps(b0, b1), t3 = _mm256_unpackhi_ps(b0, b1);
+    __m256 r0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), r1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 r2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), r3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    _mm256_storeu_ps(out, _mm256_permute2f128_ps(r0, r1, 0x20));
+    _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(r2, r3, 0x20));
+    _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(r0, r1, 0x31));
+    _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(r2, r3, 0x31));
+}
+#endif
+
+static void blocks_ref(uint64_t seed, uint32_t stream, uint64_t sample, uint32_t first_block, size_t nblocks, float *out)
+{
+    for (size_t j = 0; j < nblocks; j++) {
+        uint32_t w[4];
+        xc_synth_words(seed, stream, sample, first_block + (uint32_t)j, w);
+        box_muller_ref(w[0], w[1], &out[4 * j], &out[4 * j + 1]);
+        box_muller_ref(w[2], w[3], &out[4 * j + 2], &out[4 * j + 3]);
+    }
+}
+
+int xc_synth_noise_path_available(int path)
+{
+#ifdef XC_SYNTH_SSE2
+    if (path == 2)
+        return __builtin_cpu_supports("avx2") ? 1 : 0;
+    return path == 0 || path == 1;
+#else
+    return path == 0;
+#endif
+}
+
+void xc_synth_noise_path(int path, uint64_t seed, uint32_t stream, uint64_t sample, uint32_t first_block,
+                         size_t nblocks, float *out)
+{
+#ifdef XC_SYNTH_SSE2
+    const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    size_t j = 0;
+    float tmp[32];
+    if (path == 2 && xc_synth_noise_path_available(2)) {
+        for (; j + 8 <= nblocks; j += 8)
+            group8(key, sample, stream, first_block + (uint32_t)j, out + 4 * j);
+        if (j < nblocks) {
+            group8(key, sample, stream, first_block + (uint32_t)j, tmp);
+            memcpy(out + 4 * j, tmp, 4 * (nblocks - j) * sizeof *out);
+        }
+        return;
+    }
+    if (path >= 1) {
+        for (; j + 4 <= nblocks; j += 4)
+            group_v(key, sample, stream, first_block + (uint32_t)j, out + 4 * j);
+        if (j < nblocks) {
+            group_v(key, sample, stream, first_block + (uint32_t)j, tmp);
+            memcpy(out + 4 * j, tmp, 4 * (nblocks - j) * sizeof *out);
+        }
+        return;
+    }
+#endif
+    blocks_ref(seed, stream, sample, first_block, nblocks, out);
+}
+
+void xc_synth_gauss_stream(uint64_t seed, uint32_t stream, uint64_t sample, uint32_t first_block, size_t nblocks,
+                           float *out)
+{
+#ifdef XC_SYNTH_SSE2
+    xc_synth_noise_path(__builtin_cpu_supports("avx2") ? 2 : 1, seed, stream, sample, first_block, nblocks, out);
+#else
+    blocks_ref(seed, stream, sample, first_block, nblocks, out);
+#endif
 }
 
 float xc_synth_noise(uint64_t seed, uint64_t sample, int chan)
 {
-    float z0, z1;
-    noise_pair(seed, sample, (uint32_t)chan >> 1, &z0, &z1);
-    return (chan & 1) ? z1 : z0;
+    float z[4];
+    xc_synth_gauss_stream(seed, XC_STREAM_NOISE, sample, (uint32_t)chan >> 2, 1, z);
+    return z[chan & 3];
 }
 
 void xc_synth_noise_spectrum(uint64_t seed, uint64_t sample, int nchans, float *out)
 {
-    int c = 0;
-    for (; c + 1 < nchans; c += 2)
-        noise_pair(seed, sample, (uint32_t)c >> 1, &out[c], &out[c + 1]);
-    if (c < nchans) {
-        float spare;
-        noise_pair(seed, sample, (uint32_t)c >> 1, &out[c], &spare);
+    size_t full = (size_t)nchans / 4;
+    xc_synth_gauss_stream(seed, XC_STREAM_NOISE, sample, 0, full, out);
+    if ((size_t)nchans > 4 * full) {
+        float z[4];
+        xc_synth_gauss_stream(seed, XC_STREAM_NOISE, sample, (uint32_t)full, 1, z);
+        memcpy(out + 4 * full, z, ((size_t)nchans - 4 * full) * sizeof *out);
     }
 }
+
+/* ---- quantisation ------------------------------------------------------------- */
 
 uint16_t xc_synth_quantise(float x, int nbits)
 {
@@ -82,12 +429,80 @@ uint16_t xc_synth_quantise(float x, int nbits)
         return x > 0.0f ? 1 : 0;
     /* fake also widens [min, max] to [min, max*snr] when the per-channel snr
      * exceeds 1, which makes the noise level depend on the signal; we keep the
-     * range fixed so the noise statistics never change. */
-    const double top = (double)((1u << nbits) - 1u);
-    double v = rint(((double)x - XC_SYNTH_QMIN) * top / (XC_SYNTH_QMAX - XC_SYNTH_QMIN));
-    if (!(v > 0.0))  /* also catches NaN */
-        return 0;
-    if (v > top)
-        return (uint16_t)top;
-    return (uint16_t)v;
+     * range fixed so the noise statistics never change.  The scale
+     * (2^nbits - 1)/8 is exact in float. */
+    const float top = (float)((1u << nbits) - 1u), scale = top * 0.125f;
+    float v = (x + 4.0f) * scale;
+    v = v > 0.0f ? v : 0.0f;   /* NaN -> 0, as the SSE2 max below */
+    v = v < top ? v : top;
+    return (uint16_t)rintf(v);
+}
+
+void xc_synth_quantise_pack(const float *x, size_t n, int nbits, xc_bitorder order, uint8_t *out)
+{
+    size_t i = 0;
+#ifdef XC_SYNTH_SSE2
+    if (nbits == 8) {
+        const __m128 four = _mm_set1_ps(4.0f), scale = _mm_set1_ps(31.875f), top = _mm_set1_ps(255.0f);
+        const __m128 zero = _mm_setzero_ps();
+        for (; i + 16 <= n; i += 16) {
+            __m128i q[4];
+            for (int k = 0; k < 4; k++) {
+                __m128 v = _mm_mul_ps(_mm_add_ps(_mm_loadu_ps(x + i + 4 * k), four), scale);
+                v = _mm_min_ps(_mm_max_ps(v, zero), top);
+                q[k] = _mm_cvtps_epi32(v);   /* round half to even, as rintf */
+            }
+            __m128i w = _mm_packus_epi16(_mm_packs_epi32(q[0], q[1]), _mm_packs_epi32(q[2], q[3]));
+            _mm_storeu_si128((__m128i *)(out + i), w);
+        }
+    }
+#endif
+    if (nbits == 8) {
+        for (; i < n; i++)
+            out[i] = (uint8_t)xc_synth_quantise(x[i], 8);
+        return;
+    }
+    /* Other widths through the core packer, 256 values (whole bytes) at a time. */
+    uint16_t lev[256];
+    while (i < n) {
+        size_t m = n - i < 256 ? n - i : 256;
+        for (size_t k = 0; k < m; k++)
+            lev[k] = xc_synth_quantise(x[i + k], nbits);
+        xc_fb_pack_u16(lev, m, nbits, order, out + i * (size_t)nbits / 8);
+        i += m;
+    }
+}
+
+void xc_synth_level_stats(int nbits, double *mean, double *rms, double *gain)
+{
+    if (nbits >= 32) {
+        *mean = 0;
+        *rms = 1;
+        *gain = 1;
+        return;
+    }
+    const double inv_sqrt2pi = 0.39894228040143267794;
+    if (nbits <= 1) {
+        *mean = 0.5;
+        *rms = 0.5;
+        *gain = inv_sqrt2pi;
+        return;
+    }
+    /* Level k covers x in [(k - 1/2)/scale - 4, (k + 1/2)/scale - 4), the end
+     * levels taking the clipped tails; each threshold raises the level by one. */
+    const int top = (1 << nbits) - 1;
+    const double scale = top / 8.0;
+    double m = 0, m2 = 0, g = 0;
+    for (int k = 0; k <= top; k++) {
+        double lo = k == 0 ? -INFINITY : (k - 0.5) / scale - 4.0;
+        double hi = k == top ? INFINITY : (k + 0.5) / scale - 4.0;
+        double pk = 0.5 * (erfc(-hi / M_SQRT2) - erfc(-lo / M_SQRT2));
+        m += k * pk;
+        m2 += (double)k * k * pk;
+        if (k > 0)
+            g += inv_sqrt2pi * exp(-0.5 * lo * lo);
+    }
+    *mean = m;
+    *rms = sqrt(fmax(m2 - m * m, 0.0));
+    *gain = g;
 }

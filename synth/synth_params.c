@@ -25,6 +25,11 @@ void xc_synth_params_init(xc_synth_params *p)
     p->psr.width_pct = 4.0;
     p->psr.snrpeak = 1.0;
     p->psr.dm = 0.0;
+    p->psr.bin.pb_h = 10.0;
+    p->psr.bin.inc_deg = 90.0;
+    p->psr.bin.mp = 1.4;
+    p->psr.bin.mc = 5.0;
+    p->profile = XC_PROFILE_TOPHAT;
 }
 
 void xc_synth_params_free(xc_synth_params *p)
@@ -32,6 +37,21 @@ void xc_synth_params_free(xc_synth_params *p)
     free(p->pulses);
     p->pulses = NULL;
     p->npulses = p->pulses_cap = 0;
+}
+
+xc_status xc_synth_params_copy(xc_synth_params *dst, const xc_synth_params *src, xc_error *err)
+{
+    *dst = *src;
+    dst->pulses = NULL;
+    dst->npulses = dst->pulses_cap = 0;
+    for (size_t i = 0; i < src->npulses; i++) {
+        xc_status st = xc_synth_params_add_pulse(dst, &src->pulses[i], err);
+        if (st) {
+            xc_synth_params_free(dst);
+            return st;
+        }
+    }
+    return XC_OK;
 }
 
 xc_status xc_synth_params_add_pulse(xc_synth_params *p, const xc_synth_pulse *pulse, xc_error *err)
@@ -105,6 +125,22 @@ xc_status xc_synth_check_finite(const char *src, const char *field, const char *
     return XC_OK;
 }
 
+xc_status xc_synth_check_positive(const char *src, const char *field, const char *opt, double v, xc_error *err)
+{
+    if (!(v > 0) || !isfinite(v))
+        return xc_error_set(err, XC_EINVAL, "%s%s%s (%s) = %.15g: must be a finite number > 0", SRC(src), field, opt,
+                            v);
+    return XC_OK;
+}
+
+xc_status xc_synth_check_ecc(const char *src, double v, xc_error *err)
+{
+    if (!(v >= 0 && v < 1))
+        return xc_error_set(err, XC_EINVAL, "%s%sbecc (-becc) = %.15g: must be in [0, 1) (1 is not a bound orbit)",
+                            SRC(src), v);
+    return XC_OK;
+}
+
 xc_status xc_synth_check_dm(const char *src, const char *field, const char *opt, double v, xc_error *err)
 {
     if (!(v >= 0) || !isfinite(v))
@@ -155,8 +191,23 @@ xc_status xc_synth_params_check(const xc_synth_params *p, const char *src, xc_er
         (st = xc_synth_check_period(src, p->psr.period_ms, err)) ||
         (st = xc_synth_check_width_pct(src, p->psr.width_pct, err)) ||
         (st = xc_synth_check_finite(src, "snrpeak", "-snrpeak", p->psr.snrpeak, err)) ||
-        (st = xc_synth_check_dm(src, "dm", "-dm", p->psr.dm, err)))
+        (st = xc_synth_check_dm(src, "dm", "-dm", p->psr.dm, err)) ||
+        (st = xc_synth_check_finite(src, "pdot", "-pdot", p->psr.pdot, err)) ||
+        (st = xc_synth_check_finite(src, "accn", "-accn", p->psr.accn, err)) ||
+        (st = xc_synth_check_positive(src, "bper_h", "-bper", p->psr.bin.pb_h, err)) ||
+        (st = xc_synth_check_ecc(src, p->psr.bin.ecc, err)) ||
+        (st = xc_synth_check_finite(src, "binc_deg", "-binc", p->psr.bin.inc_deg, err)) ||
+        (st = xc_synth_check_finite(src, "bomega_deg", "-bomega", p->psr.bin.omega_deg, err)) ||
+        (st = xc_synth_check_finite(src, "bphase", "-bphase", p->psr.bin.phase, err)) ||
+        (st = xc_synth_check_positive(src, "bpmass", "-bpmass", p->psr.bin.mp, err)) ||
+        (st = xc_synth_check_positive(src, "bcmass", "-bcmass", p->psr.bin.mc, err)))
         return st;
+    if (p->profile != XC_PROFILE_TOPHAT && p->profile != XC_PROFILE_GAUSSIAN)
+        return xc_error_set(err, XC_EINVAL, "%s%sprofile (-gaussian) = %d: must be tophat or gaussian", SRC(src),
+                            (int)p->profile);
+    if (p->fake_phase && p->profile != XC_PROFILE_TOPHAT)
+        return xc_error_set(err, XC_EINVAL, "%s%sfake_phase (-fake_phase) with profile gaussian (-gaussian): fake "
+                            "has only top hats", SRC(src));
     for (size_t i = 0; i < p->npulses; i++)
         if ((st = xc_synth_check_pulse(src, i, &p->pulses[i], err)))
             return st;
@@ -173,7 +224,7 @@ xc_status xc_synth_params_check(const xc_synth_params *p, const char *src, xc_er
                             SRC(src), p->tobs, p->tsamp * 1e6, n);
     /* The lowest frequency any sub-channel reaches must stay positive, or the
      * 1/f^2 delay is meaningless. */
-    double lowest = p->fch1 - ((double)p->nchans - 1 + (p->smear ? 0.5 : 0.0)) * fabs(p->foff);
+    double lowest = xc_synth_lowest_freq(p);
     if (!(lowest > 0))
         return xc_error_set(err, XC_EINVAL,
                             "%s%sfch1 (-fch1) = %.15g, foff (-foff) = %.15g, nchans (-nchans) = %d: the lowest "
@@ -186,7 +237,20 @@ xc_status xc_synth_params_check(const xc_synth_params *p, const char *src, xc_er
                             (int)p->bitorder);
     if (p->nthreads < 0)
         return xc_error_set(err, XC_EINVAL, "%s%snthreads = %d: must be >= 0", SRC(src), p->nthreads);
+    /* The orbit and spin model have limits of their own (c/2, a period that
+     * stays positive); the timing model checks them. */
+    if (p->psr.period_ms > 0) {
+        xc_timing tm;
+        xc_error e2;
+        if ((st = xc_timing_init(&tm, p, &e2)))
+            return xc_error_set(err, st, "%s%s%s", SRC(src), e2.msg);
+    }
     return XC_OK;
+}
+
+double xc_synth_lowest_freq(const xc_synth_params *p)
+{
+    return p->fch1 - ((double)p->nchans - 1 + (p->smear ? 0.5 : 0.0)) * fabs(p->foff);
 }
 
 uint64_t xc_synth_nsamp(const xc_synth_params *p)
@@ -211,7 +275,7 @@ double xc_synth_delay(const xc_synth_params *p, double dm, double f)
 xc_status xc_synth_truth_path(const char *path, char *out, size_t n, xc_error *err)
 {
     size_t len = strlen(path);
-    size_t stem = (len >= 4 && !strcmp(path + len - 4, ".fil")) ? len - 4 : len;
+    size_t stem = (len >= 4 && (!strcmp(path + len - 4, ".fil") || !strcmp(path + len - 4, ".dat"))) ? len - 4 : len;
     static const char suffix[] = ".truth.json";
     if (stem + sizeof suffix > n)
         return xc_error_set(err, XC_EINVAL, "%s: path too long for the truth file name", path);

@@ -174,6 +174,40 @@ static xc_status load_field(xc_synth_params *p, const char *path, const char *k,
         if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_dm(path, k, "-dm", d, err)))
             return st;
         p->psr.dm = d;
+    } else if (!strcmp(k, "pdot") || !strcmp(k, "accn") || !strcmp(k, "binc_deg") || !strcmp(k, "bomega_deg") ||
+               !strcmp(k, "bphase")) {
+        static const struct {
+            const char *name, *opt;
+        } f[5] = {{"pdot", "-pdot"}, {"accn", "-accn"}, {"binc_deg", "-binc"}, {"bomega_deg", "-bomega"},
+                  {"bphase", "-bphase"}};
+        double *dst[5] = {&p->psr.pdot, &p->psr.accn, &p->psr.bin.inc_deg, &p->psr.bin.omega_deg,
+                          &p->psr.bin.phase};
+        int j = 0;
+        while (strcmp(k, f[j].name))
+            j++;
+        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_finite(path, k, f[j].opt, d, err)))
+            return st;
+        *dst[j] = d;
+    } else if (!strcmp(k, "bper_h") || !strcmp(k, "bpmass") || !strcmp(k, "bcmass")) {
+        const char *opt = !strcmp(k, "bper_h") ? "-bper" : !strcmp(k, "bpmass") ? "-bpmass" : "-bcmass";
+        double *dst = !strcmp(k, "bper_h") ? &p->psr.bin.pb_h : !strcmp(k, "bpmass") ? &p->psr.bin.mp
+                                                                                     : &p->psr.bin.mc;
+        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_positive(path, k, opt, d, err)))
+            return st;
+        *dst = d;
+    } else if (!strcmp(k, "becc")) {
+        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_ecc(path, d, err)))
+            return st;
+        p->psr.bin.ecc = d;
+    } else if (!strcmp(k, "binary")) {
+        return get_bool(path, k, v, &p->psr.bin.on, err);
+    } else if (!strcmp(k, "fake_phase")) {
+        return get_bool(path, k, v, &p->fake_phase, err);
+    } else if (!strcmp(k, "profile")) {
+        const char *s = json_is_string(v) ? json_string_value(v) : "";
+        if (strcmp(s, "tophat") && strcmp(s, "gaussian"))
+            return bad_type(path, k, v, "\"tophat\" or \"gaussian\"", err);
+        p->profile = strcmp(s, "tophat") ? XC_PROFILE_GAUSSIAN : XC_PROFILE_TOPHAT;
     } else if (!strcmp(k, "pulses")) {
         if (!json_is_array(v))
             return bad_type(path, k, v, "an array of pulses", err);
@@ -186,7 +220,9 @@ static xc_status load_field(xc_synth_params *p, const char *path, const char *k,
     } else {
         return xc_error_set(err, XC_EINVAL,
                             "%s: field %s: unknown (expected nchans, nbits, tsamp_us, tobs_s, fch1, foff, tstart, "
-                            "seed, convention, smear, noise, bitorder, period_ms, width_pct, snrpeak, dm, pulses)",
+                            "seed, convention, smear, noise, bitorder, period_ms, width_pct, snrpeak, dm, pdot, accn, "
+                            "binary, bper_h, becc, binc_deg, bomega_deg, bphase, bpmass, bcmass, profile, "
+                            "fake_phase, pulses)",
                             path, k);
     }
     return XC_OK;
@@ -236,4 +272,66 @@ xc_status xc_synth_params_load(xc_synth_params *p, const char *path, const char 
         st = xc_synth_params_from_json(p, obj, path, err);
     json_decref(root);
     return st;
+}
+
+/* A seed above 2^63-1 does not fit a jansson integer; it is written as a
+ * string of digits, which the loader also accepts. */
+static json_t *seed_json(uint64_t seed)
+{
+    if (seed <= (uint64_t)INT64_MAX)
+        return json_integer((json_int_t)seed);
+    char s[24];
+    snprintf(s, sizeof s, "%llu", (unsigned long long)seed);
+    return json_string(s);
+}
+
+json_t *xc_synth_params_to_json(const xc_synth_params *p)
+{
+    json_t *o = json_object(), *pls = json_array();
+    int bad = !o || !pls;
+#define PUT(k, v) (bad |= json_object_set_new(o, (k), (v)) != 0)
+    PUT("nchans", json_integer(p->nchans));
+    PUT("nbits", json_integer(p->nbits));
+    PUT("tsamp_us", json_real(p->tsamp * 1e6));
+    PUT("tobs_s", json_real(p->tobs));
+    PUT("fch1", json_real(p->fch1));
+    PUT("foff", json_real(p->foff));
+    PUT("tstart", json_real(p->tstart));
+    PUT("seed", seed_json(p->seed));
+    PUT("convention", json_string(p->convention ? p->convention->name : "crosscheck"));
+    PUT("smear", json_boolean(p->smear));
+    PUT("noise", json_boolean(p->noise));
+    PUT("bitorder", json_string(p->bitorder == XC_BITORDER_MSB ? "msb" : "lsb"));
+    PUT("period_ms", json_real(p->psr.period_ms));
+    PUT("width_pct", json_real(p->psr.width_pct));
+    PUT("snrpeak", json_real(p->psr.snrpeak));
+    PUT("dm", json_real(p->psr.dm));
+    PUT("pdot", json_real(p->psr.pdot));
+    PUT("accn", json_real(p->psr.accn));
+    PUT("binary", json_boolean(p->psr.bin.on));
+    PUT("bper_h", json_real(p->psr.bin.pb_h));
+    PUT("becc", json_real(p->psr.bin.ecc));
+    PUT("binc_deg", json_real(p->psr.bin.inc_deg));
+    PUT("bomega_deg", json_real(p->psr.bin.omega_deg));
+    PUT("bphase", json_real(p->psr.bin.phase));
+    PUT("bpmass", json_real(p->psr.bin.mp));
+    PUT("bcmass", json_real(p->psr.bin.mc));
+    PUT("profile", json_string(p->profile == XC_PROFILE_GAUSSIAN ? "gaussian" : "tophat"));
+    PUT("fake_phase", json_boolean(p->fake_phase));
+    for (size_t i = 0; !bad && i < p->npulses; i++) {
+        const xc_synth_pulse *pl = &p->pulses[i];
+        json_t *x = json_pack("{s:f, s:f, s:f, s:f}", "t_s", pl->t_s, "dm", pl->dm, "width_ms", pl->width_ms, "snr",
+                              pl->snr);
+        bad |= !x || json_array_append_new(pls, x) != 0;
+    }
+    if (pls) {
+        PUT("pulses", pls);
+        pls = NULL;
+    }
+#undef PUT
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define FWHM_PER_SIGMA 2.3548200450309493
+
 /* Setters that remember a failed allocation instead of checking every call. */
 typedef struct {
     int bad;
@@ -15,15 +17,18 @@ typedef struct {
 
 static void put(jb *b, json_t *o, const char *k, json_t *v)
 {
-    if (!v || json_object_set_new(o, k, v))
+    if (!o || !v || json_object_set_new(o, k, v))
         b->bad = 1;
 }
 
-static void put_real(jb *b, json_t *o, const char *k, double v) { put(b, o, k, json_real(v)); }
+static void put_real(jb *b, json_t *o, const char *k, double v)
+{
+    /* JSON has no inf or NaN; a value that is not finite is written as null. */
+    put(b, o, k, isfinite(v) ? json_real(v) : json_null());
+}
 static void put_int(jb *b, json_t *o, const char *k, int64_t v) { put(b, o, k, json_integer((json_int_t)v)); }
+static void put_str(jb *b, json_t *o, const char *k, const char *s) { put(b, o, k, json_string(s)); }
 
-/* A seed above 2^63-1 does not fit a jansson integer; it is written as a
- * string of digits, which xc_synth_params_load also accepts. */
 static json_t *seed_json(uint64_t seed)
 {
     if (seed <= (uint64_t)INT64_MAX)
@@ -33,78 +38,121 @@ static json_t *seed_json(uint64_t seed)
     return json_string(s);
 }
 
-static json_t *pulse_params(jb *b, const xc_synth_pulse *pl)
+/* S/N a searcher should reach: per dedispersed sample, per pulse with a
+ * matched filter, folded over the span, and the PRESTO-normalised power of
+ * the fundamental (noise power 1) when all of it is recovered; ideal values
+ * (no smearing), scaled by what quantisation keeps (gain/rms). */
+static json_t *expected_json(jb *b, double snr, double eta, double width_s, int gauss, double period_s, double tsamp,
+                             double nsamp)
 {
     json_t *o = json_object();
-    if (!o) {
-        b->bad = 1;
-        return NULL;
+    double a = snr * eta;
+    double e2 = gauss ? width_s / FWHM_PER_SIGMA * sqrt(M_PI) : width_s;   /* integral of the profile squared */
+    double per_pulse = e2 >= tsamp ? a * sqrt(e2 / tsamp) : a * e2 / tsamp;
+    put_real(b, o, "snr_dedispersed_sample", a);
+    put_real(b, o, "snr_per_pulse", per_pulse);
+    if (period_s > 0) {
+        double duty = width_s / period_s, c1;
+        if (gauss) {
+            double sp = duty / FWHM_PER_SIGMA;
+            c1 = a * sp * sqrt(2 * M_PI) * exp(-2 * M_PI * M_PI * sp * sp);
+        } else {
+            c1 = a * sin(M_PI * duty) / M_PI;
+        }
+        put_real(b, o, "snr_folded", per_pulse * sqrt(nsamp * tsamp / period_s));
+        put_real(b, o, "fft_power_fundamental", nsamp * c1 * c1);
     }
-    put_real(b, o, "t_s", pl->t_s);
-    put_real(b, o, "dm", pl->dm);
-    put_real(b, o, "width_ms", pl->width_ms);
-    put_real(b, o, "snr", pl->snr);
+    put_real(b, o, "quantisation_efficiency", eta);
     return o;
 }
 
-/* The inputs under the names xc_synth_params_load reads, so that
- * xc_synth_params_load(p, truth, "params") rebuilds the same parameters. */
-static json_t *params_json(jb *b, const xc_synth_params *p)
+static json_t *binary_json(jb *b, const xc_timing *tm, double T)
 {
-    json_t *o = json_object(), *pls = json_array();
-    if (!o || !pls) {
-        json_decref(o);
-        json_decref(pls);
-        b->bad = 1;
-        return NULL;
-    }
-    put_int(b, o, "nchans", p->nchans);
-    put_int(b, o, "nbits", p->nbits);
-    put_real(b, o, "tsamp_us", p->tsamp * 1e6);
-    put_real(b, o, "tobs_s", p->tobs);
-    put_real(b, o, "fch1", p->fch1);
-    put_real(b, o, "foff", p->foff);
-    put_real(b, o, "tstart", p->tstart);
-    put(b, o, "seed", seed_json(p->seed));
-    put(b, o, "convention", json_string(p->convention->name));
-    put(b, o, "smear", json_boolean(p->smear));
-    put(b, o, "noise", json_boolean(p->noise));
-    put(b, o, "bitorder", json_string(p->bitorder == XC_BITORDER_MSB ? "msb" : "lsb"));
-    put_real(b, o, "period_ms", p->psr.period_ms);
-    put_real(b, o, "width_pct", p->psr.width_pct);
-    put_real(b, o, "snrpeak", p->psr.snrpeak);
-    put_real(b, o, "dm", p->psr.dm);
-    for (size_t i = 0; i < p->npulses; i++) {
-        json_t *x = pulse_params(b, &p->pulses[i]);
-        if (!x || json_array_append_new(pls, x))
-            b->bad = 1;
-    }
-    put(b, o, "pulses", pls);
+    if (!tm->binary)
+        return json_null();
+    json_t *o = json_object();
+    const xc_orbit *ob = &tm->orb;
+    double si = sin(tm->bin.inc_deg * M_PI / 180);
+    put_real(b, o, "pb_s", ob->pb);
+    put_real(b, o, "ecc", ob->e);
+    put_real(b, o, "inc_deg", tm->bin.inc_deg);
+    put_real(b, o, "omega_deg", tm->bin.omega_deg);
+    put_real(b, o, "mp_msun", tm->bin.mp);
+    put_real(b, o, "mc_msun", tm->bin.mc);
+    put_real(b, o, "mass_function_msun", pow(tm->bin.mc * si, 3) / pow(tm->bin.mp + tm->bin.mc, 2));
+    put_real(b, o, "x_lt_s", ob->x);
+    put_real(b, o, "asini_m", ob->x * XC_SYNTH_C);
+    put_real(b, o, "t_periastron_s", ob->tp);
+    put_real(b, o, "tobs_over_porb", T / ob->pb);
+    put_real(b, o, "vmax_over_c", xc_orbit_vmax(ob));
+    put_real(b, o, "gm_sun", XC_SYNTH_GM_SUN);
     return o;
 }
 
-static json_t *pulsar_json(jb *b, const xc_synth_params *p)
+static json_t *pulsar_json(jb *b, const xc_synth_params *p, double T, double nsamp, double eta, xc_search_truth *out,
+                           xc_error *err)
 {
     if (!(p->psr.period_ms > 0))
         return json_null();
-    json_t *o = json_object();
-    if (!o)
+    xc_timing tm;
+    if (xc_timing_init(&tm, p, err) || xc_search_truth_compute(&tm, T, tm.fake ? 0.5 * p->tsamp : 0.0, out, err)) {
+        b->bad = 2;
         return NULL;
-    double P = p->psr.period_ms * 1e-3;
+    }
+    json_t *o = json_object(), *srch = json_object();
+    const double P = tm.fake ? tm.fake_p0 : tm.p0;
+    double dc = p->psr.width_pct / 100.0;
+    if (tm.fake && p->smear) {
+        /* the pulse fake draws is widened (xc_signal_init) */
+        double tdm = 8.3e3 * p->psr.dm * xc_synth_foff(p) / pow(p->fch1, 3), w = dc * p->psr.period_ms * 1e-3;
+        dc = sqrt(tdm * tdm + p->tsamp * p->tsamp + w * w) / (p->psr.period_ms * 1e-3);
+    }
+    put_str(b, o, "timing_model", tm.fake ? "fake: phase t/P(t), P updated when the phase wraps, Doppler only"
+                                          : "integrated spin phase at tau; t = tau + D(tau) - D(0) (Roemer)");
     put_real(b, o, "period_ms", p->psr.period_ms);
     put_real(b, o, "period_s", P);
     put_real(b, o, "f0_hz", 1.0 / P);
+    put_real(b, o, "pdot", p->psr.pdot);
+    put_real(b, o, "fdot0_hz_s", -p->psr.pdot / (P * P));
+    put_real(b, o, "accn_m_s2", p->psr.accn);
     put_real(b, o, "dm", p->psr.dm);
     put_real(b, o, "width_pct", p->psr.width_pct);
-    put_real(b, o, "width_s", p->psr.width_pct / 100.0 * P);
+    put_real(b, o, "duty_cycle_drawn", dc);
+    put_real(b, o, "width_s", dc * P);
+    put_str(b, o, "profile", p->profile == XC_PROFILE_GAUSSIAN ? "gaussian (FWHM = width)" : "tophat");
     put_real(b, o, "snrpeak", p->psr.snrpeak);
     put_real(b, o, "amplitude_per_channel", p->psr.snrpeak / sqrt((double)p->nchans));
-    /* Pulse k is centred at (k + 0.5)*P at fch1: phase 0.5 as in fake. */
-    put_real(b, o, "first_pulse_centre_s", 0.5 * P);
+    /* Pulse n is centred on spin phase n + 0.5, as in fake. */
+    put_real(b, o, "first_pulse_centre_s",
+             tm.fake ? 0.5 * P : xc_timing_t_of_tau(&tm, xc_timing_tau_of_phase(&tm, 0.5), NULL));
+    put(b, o, "binary", binary_json(b, &tm, T));
+    put_real(b, srch, "T_s", out->T);
+    put_real(b, srch, "f_start_hz", out->f_start);
+    put_real(b, srch, "f_mean_hz", out->f_mean);
+    put_real(b, srch, "f_end_hz", out->f_end);
+    put_real(b, srch, "fdot_mean_hz_s", out->z / (T * T));
+    put_real(b, srch, "fdotdot_mean_hz_s2", out->w / (T * T * T));
+    put_real(b, srch, "r", out->r);
+    put_real(b, srch, "z", out->z);
+    put_real(b, srch, "w", out->w);
+    put_real(b, srch, "r_fit", out->r_fit);
+    put_real(b, srch, "fit_rms_cycles", out->fit_rms_cycles);
+    put_real(b, srch, "doppler_min", out->doppler_min);
+    put_real(b, srch, "doppler_max", out->doppler_max);
+    put_real(b, srch, "doppler_peak",
+             fabs(out->doppler_max - 1) >= fabs(out->doppler_min - 1) ? out->doppler_max : out->doppler_min);
+    put_real(b, srch, "vlos_min_m_s", out->vlos_min);
+    put_real(b, srch, "vlos_max_m_s", out->vlos_max);
+    put_str(b, srch, "definitions",
+            "PRESTO (accelsearch, averages over [0, T]): r = f_mean T = phase(T) - phase(0); z = T^2 <fdot> and "
+            "w = T^3 <fdotdot> of the least-squares cubic of the phase; doppler = f_apparent/f_rest");
+    put(b, o, "search", srch);
+    put(b, o, "expected",
+        expected_json(b, p->psr.snrpeak, eta, dc * P, p->profile == XC_PROFILE_GAUSSIAN, P, p->tsamp, nsamp));
     return o;
 }
 
-static json_t *pulses_json(jb *b, const xc_synth_params *p)
+static json_t *pulses_json(jb *b, const xc_synth_params *p, double eta)
 {
     json_t *a = json_array();
     if (!a)
@@ -112,12 +160,13 @@ static json_t *pulses_json(jb *b, const xc_synth_params *p)
     const double flow = p->fch1 + (p->nchans - 1) * xc_synth_foff(p);
     for (size_t i = 0; i < p->npulses; i++) {
         const xc_synth_pulse *pl = &p->pulses[i];
-        json_t *o = pulse_params(b, pl);
+        json_t *o = json_pack("{s:f, s:f, s:f, s:f}", "t_s", pl->t_s, "dm", pl->dm, "width_ms", pl->width_ms, "snr",
+                              pl->snr);
         if (!o || json_array_append_new(a, o)) {
             b->bad = 1;
             continue;
         }
-        double wsamp = pl->width_ms * 1e-3 / p->tsamp;
+        double w = pl->width_ms * 1e-3, wsamp = w / p->tsamp;
         put_int(b, o, "arrival_sample", (int64_t)floor(pl->t_s / p->tsamp));
         put_real(b, o, "width_samples", wsamp);
         put_real(b, o, "amplitude_per_channel", pl->snr / sqrt((double)p->nchans));
@@ -126,49 +175,90 @@ static json_t *pulses_json(jb *b, const xc_synth_params *p)
          * sqrt(W) noise; a pulse narrower than a sample puts its whole energy,
          * snr*W, into one sample. */
         put_real(b, o, "expected_boxcar_snr", wsamp >= 1 ? pl->snr * sqrt(wsamp) : pl->snr * wsamp);
+        put(b, o, "expected", expected_json(b, pl->snr, eta, w, p->profile == XC_PROFILE_GAUSSIAN, 0, p->tsamp, 0));
     }
     return a;
 }
 
-char *xc_synth_truth_text(const xc_synth_params *p, const char *path, const char *cmdline, xc_error *err)
+char *xc_synth_truth_text(const xc_synth_params *p, const char *path, const char *cmdline,
+                          const xc_dedisp_info *dd, xc_error *err)
 {
     jb b = {0};
-    json_t *root = json_object(), *cv = json_object(), *model = json_object();
-    if (!root || !cv || !model) {
-        json_decref(root);
-        json_decref(cv);
-        json_decref(model);
-        xc_error_set(err, XC_ENOMEM, "%s: out of memory building the truth file", path);
-        return NULL;
-    }
-    put(&b, root, "generator", json_string("crosscheck synth"));
+    json_t *root = json_object(), *cv = json_object(), *model = json_object(), *noise = json_object();
+    double mean, rms, gain;
+    xc_synth_level_stats(p->nbits, &mean, &rms, &gain);
+    const double eta = gain / rms;
+    const uint64_t nsamp = dd ? dd->nsamp : xc_synth_nsamp(p);
+    const double T = (double)nsamp * p->tsamp;
+    put_str(&b, root, "generator", "crosscheck synth");
     put(&b, root, "command_line", cmdline ? json_string(cmdline) : json_null());
-    put(&b, root, "file", json_string(path));
-    put(&b, root, "params", params_json(&b, p));
-    put(&b, cv, "name", json_string(p->convention->name));
+    put_str(&b, root, "file", path);
+    put(&b, root, "params", xc_synth_params_to_json(p));
+    put_str(&b, cv, "name", p->convention->name);
     put_real(&b, cv, "kdm", p->convention->kdm);
     put(&b, root, "convention", cv);
     put(&b, root, "seed", seed_json(p->seed));
-    put_int(&b, root, "nsamp", (int64_t)xc_synth_nsamp(p));
+    put_int(&b, root, "nsamp", (int64_t)nsamp);
     put_real(&b, root, "tsamp_s", p->tsamp);
+    put_real(&b, root, "tobs_s", T);
+    put_real(&b, root, "tstart_mjd", p->tstart);
     put_real(&b, root, "foff_written", xc_synth_foff(p));
+    put_real(&b, root, "dm", p->psr.period_ms > 0 ? p->psr.dm : p->npulses ? p->pulses[0].dm : 0.0);
 
-    put(&b, model, "time_origin", json_string("t = 0 at the start of sample 0; sample i covers [i*tsamp, (i+1)*tsamp)"));
-    put(&b, model, "reference_frequency", json_string("fch1, the highest channel; delay = kdm*dm*(1/f^2 - 1/fch1^2)"));
-    put(&b, model, "amplitude", json_string("snr/sqrt(nchans) noise sigmas per channel, times the fraction of "
-                                            "each sample the top hat covers"));
-    put_int(&b, model, "smear_subchannels", p->smear ? XC_SYNTH_NSUB : 1);
-    put(&b, model, "noise", json_string(p->noise ? "N(0,1): Philox4x32-10 (key seed, counter sample and channel "
-                                                   "pair) + Box-Muller"
-                                                 : "none"));
-    put(&b, model, "quantisation",
-        json_string(p->nbits == 32 ? "float32"
-                    : p->nbits == 1 ? "bit = x > 0"
-                                    : "rint((x + 4)*(2^nbits - 1)/8) clipped to [0, 2^nbits - 1]"));
+    xc_search_truth st;
+    xc_error terr;
+    json_t *psr = pulsar_json(&b, p, T, (double)nsamp, eta, &st, &terr);
+    if (b.bad == 2) {
+        json_decref(root);
+        json_decref(model);
+        json_decref(noise);
+        xc_error_set(err, terr.code, "%s: %s", path, terr.msg);
+        return NULL;
+    }
+    /* The search parameters at the top level, where comparators look first. */
+    int has = p->psr.period_ms > 0;
+    put(&b, root, "f0_hz", has ? json_real(st.f0) : json_null());
+    put(&b, root, "f_mean_hz", has ? json_real(st.f_mean) : json_null());
+    put(&b, root, "r", has ? json_real(st.r) : json_null());
+    put(&b, root, "z", has ? json_real(st.z) : json_null());
+    put(&b, root, "w", has ? json_real(st.w) : json_null());
+
+    put_str(&b, model, "time_origin", "t = 0 at the start of sample 0; sample i covers [i*tsamp, (i+1)*tsamp)");
+    put_str(&b, model, "reference_frequency", "fch1, the highest channel; delay = kdm*dm*(1/f^2 - 1/fch1^2)");
+    put_str(&b, model, "amplitude", "snr/sqrt(nchans) noise sigmas per channel at the pulse peak, integrated over "
+                                    "each sample");
+    put_str(&b, model, "smearing",
+            !p->smear ? "none"
+            : p->profile == XC_PROFILE_GAUSSIAN
+                ? "each channel cut into 8 slices, delay linear in frequency within a slice"
+                : "exact for a channel integrating uniformly over its band");
+    put_str(&b, model, "noise", p->noise ? "N(0,1): Philox4x32-10 (key seed, counter sample, channel/4, stream 0) + "
+                                           "Box-Muller in float"
+                                         : "none");
+    put_str(&b, model, "quantisation",
+            p->nbits == 32  ? "float32"
+            : p->nbits == 1 ? "bit = x > 0"
+                            : "rint((x + 4)*(2^nbits - 1)/8) in float, clipped to [0, 2^nbits - 1]");
     put(&b, root, "model", model);
-    put(&b, root, "pulsar", pulsar_json(&b, p));
-    put(&b, root, "pulses", pulses_json(&b, p));
-    char *s = b.bad ? NULL : json_dumps(root, JSON_INDENT(2));
+    put_real(&b, noise, "level_mean", mean);
+    put_real(&b, noise, "level_rms", rms);
+    put_real(&b, noise, "level_gain_per_sigma", gain);
+    put_real(&b, noise, "quantisation_efficiency", eta);
+    put(&b, root, "quantised_noise", noise);
+    put(&b, root, "pulsar", psr);
+    put(&b, root, "pulses", pulses_json(&b, p, eta));
+    if (dd) {
+        json_t *d = json_object();
+        put_str(&b, d, "what", "channel sum at the true DM with the convention's rounded delays (fast path)");
+        put_real(&b, d, "dm", dd->dm);
+        put_int(&b, d, "max_delay_samples", dd->max_delay);
+        put_int(&b, d, "nsamp", (int64_t)dd->nsamp);
+        put_real(&b, d, "noise_mean", dd->mean);
+        put_real(&b, d, "noise_sigma", dd->sigma);
+        put_real(&b, d, "signal_gain", dd->gain);
+        put(&b, root, "dedispersed", d);
+    }
+    char *s = b.bad ? NULL : json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     json_decref(root);
     if (!s)
         xc_error_set(err, XC_ENOMEM, "%s: out of memory building the truth file", path);

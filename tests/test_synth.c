@@ -8,13 +8,16 @@
  * have to be to fail. */
 #include <dirent.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "xc_filterbank.h"
+#include "xc_presto.h"
 #include "xc_synth.h"
 #include "xc_test.h"
 
@@ -572,9 +575,10 @@ static void test_truth_file(void)
 
 static void test_header_reads_back(void)
 {
-    static const int nb[3] = {2, 2, 16};
-    static const xc_bitorder order[3] = {XC_BITORDER_LSB, XC_BITORDER_MSB, XC_BITORDER_LSB};
-    for (int t = 0; t < 3; t++) {
+    static const int nb[7] = {2, 2, 16, 1, 4, 8, 32};
+    static const xc_bitorder order[7] = {XC_BITORDER_LSB, XC_BITORDER_MSB, XC_BITORDER_LSB, XC_BITORDER_LSB,
+                                         XC_BITORDER_MSB, XC_BITORDER_LSB, XC_BITORDER_LSB};
+    for (int t = 0; t < 7; t++) {
         xc_synth_params p;
         xc_synth_params_init(&p);
         p.nchans = 32;
@@ -616,12 +620,20 @@ static void test_header_reads_back(void)
         for (int k = 0; k < 11; k++)
             CU_ASSERT_EQUAL(h->order[k], (int)fake_order[k]);
         /* the data are the documented noise values, packed in the asked order */
-        uint16_t v[20 * 32];
-        CU_ASSERT_EQUAL_FATAL(xc_fbreader_read_u16(r, 1000, 20, 0, v, &err), XC_OK);
         int bad = 0;
-        for (int s = 0; s < 20; s++)
-            for (int c = 0; c < 32; c++)
-                bad += v[s * 32 + c] != xc_synth_quantise(xc_synth_noise(11, 1000 + (uint64_t)s, c), nb[t]);
+        if (nb[t] == 32) {
+            float v[20 * 32];
+            CU_ASSERT_EQUAL_FATAL(xc_fbreader_read_f32(r, 1000, 20, 0, v, &err), XC_OK);
+            for (int s = 0; s < 20; s++)
+                for (int c = 0; c < 32; c++)
+                    bad += v[s * 32 + c] != xc_synth_noise(11, 1000 + (uint64_t)s, c);
+        } else {
+            uint16_t v[20 * 32];
+            CU_ASSERT_EQUAL_FATAL(xc_fbreader_read_u16(r, 1000, 20, 0, v, &err), XC_OK);
+            for (int s = 0; s < 20; s++)
+                for (int c = 0; c < 32; c++)
+                    bad += v[s * 32 + c] != xc_synth_quantise(xc_synth_noise(11, 1000 + (uint64_t)s, c), nb[t]);
+        }
         CU_ASSERT_EQUAL(bad, 0);
         xc_fbreader_close(r);
         xc_synth_params_free(&p);
@@ -792,6 +804,413 @@ static void test_bad_values_leave_no_file(void)
     CU_ASSERT_EQUAL(count_prefix("bad."), 0);
 }
 
+
+static void test_noise_vector_matches_reference(void)
+{
+    /* the SSE2 generator and the one-value definition give the same bits */
+    static const uint64_t seeds[3] = {1, 0xdeadbeefcafef00dull, UINT64_MAX};
+    size_t bad = 0;
+    for (int s = 0; s < 3; s++)
+        for (uint64_t i = 0; i < 2000; i++) {
+            uint64_t sample = i * 2654435761ull + (uint64_t)s;
+            float row[67];
+            xc_synth_noise_spectrum(seeds[s], sample, 67, row);
+            for (int c = 0; c < 67; c++) {
+                float r = xc_synth_noise_ref(seeds[s], sample, c);
+                bad += memcmp(&r, &row[c], sizeof r) != 0;
+                bad += !isfinite(r) || fabsf(r) > 6.7f;
+            }
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    /* every code path this machine has (plain C, SSE2, AVX2) gives those bits */
+    int paths = 0;
+    for (int path = 0; path < 3; path++) {
+        if (!xc_synth_noise_path_available(path))
+            continue;
+        paths++;
+        size_t badp = 0;
+        for (uint64_t i = 0; i < 500; i++) {
+            float v[4 * 21];
+            xc_synth_noise_path(path, 99, 0, i * 7919u, 3, 21, v);
+            for (int c = 0; c < 4 * 21; c++) {
+                float r = xc_synth_noise_ref(99, i * 7919u, 12 + c);
+                badp += memcmp(&r, &v[c], sizeof r) != 0;
+            }
+        }
+        CU_ASSERT_EQUAL(badp, 0);
+    }
+    CU_ASSERT(paths >= 1);
+    /* the packed 8-bit quantiser agrees with the scalar one, edge values included */
+    float x[203];
+    uint8_t q[203];
+    for (int i = 0; i < 203; i++)
+        x[i] = -5.0f + (float)i * 0.05f;
+    x[0] = NAN;
+    x[1] = INFINITY;
+    x[2] = -INFINITY;
+    x[3] = 0.0f;                       /* level 127.5: half to even, 128 */
+    x[4] = 4.0f / 255.0f * 0.5f - 4.0f + 8.0f / 255.0f;   /* near a half level */
+    xc_synth_quantise_pack(x, 203, 8, XC_BITORDER_LSB, q);
+    int badq = 0;
+    for (int i = 0; i < 203; i++)
+        badq += q[i] != xc_synth_quantise(x[i], 8);
+    CU_ASSERT_EQUAL(badq, 0);
+    CU_ASSERT_EQUAL(q[0], 0);
+    CU_ASSERT_EQUAL(q[1], 255);
+    CU_ASSERT_EQUAL(q[2], 0);
+    CU_ASSERT_EQUAL(q[3], 128);
+}
+
+static void test_level_stats(void)
+{
+    double m, r, g;
+    xc_synth_level_stats(8, &m, &r, &g);
+    XC_ASSERT_CLOSE(m, 127.5, 1e-9);
+    XC_ASSERT_CLOSE(r, 31.876, 0.002);      /* 255/8, plus 1/12 level^2 of rounding */
+    XC_ASSERT_CLOSE(g, 31.875, 0.01);       /* levels per sigma */
+    xc_synth_level_stats(1, &m, &r, &g);
+    XC_ASSERT_CLOSE(g / r, sqrt(2 / M_PI), 1e-12);   /* the 1-bit S/N loss */
+    xc_synth_level_stats(2, &m, &r, &g);
+    /* thresholds at -8/3, 0, 8/3 sigma */
+    double p0 = gsl_cdf_ugaussian_P(-8.0 / 3.0);
+    XC_ASSERT_CLOSE(m, 1.5, 1e-12);
+    XC_ASSERT_CLOSE(r * r, 2 * p0 * 2.25 + (1 - 2 * p0) * 0.25, 1e-12);
+    XC_ASSERT_CLOSE(g, 2 * gsl_ran_ugaussian_pdf(8.0 / 3.0) + gsl_ran_ugaussian_pdf(0), 1e-12);
+    xc_synth_level_stats(32, &m, &r, &g);
+    CU_ASSERT(m == 0 && r == 1 && g == 1);
+}
+
+/* Sums the channels of a filterbank at DM with delays round(4148.808 DM
+ * (1/f^2 - 1/fch1^2)/tsamp), half away from zero: out[nsamp - maxd]. */
+static double *dedisperse_file(const char *path, double dm, size_t *nout)
+{
+    xc_error err;
+    xc_fbreader *r;
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, path, NULL, &err), XC_OK);
+    const xc_fbheader *h = xc_fbreader_header(r);
+    const int nc = h->nchans;
+    const uint64_t ns = h->nsamp;
+    long *d = malloc((size_t)nc * sizeof *d), maxd = 0;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    for (int c = 0; c < nc; c++) {
+        double f = h->fch1 + c * h->foff;
+        d[c] = lround(4148.808 * dm * (1 / (f * f) - 1 / (h->fch1 * h->fch1)) / h->tsamp);
+        maxd = d[c] > maxd ? d[c] : maxd;
+    }
+    *nout = (size_t)ns - (size_t)maxd;
+    double *out = calloc(*nout, sizeof *out);
+    float *x = malloc(4096 * (size_t)nc * sizeof *x);
+    CU_ASSERT_FATAL(out && x);
+    for (uint64_t s0 = 0; s0 < ns; s0 += 4096) {
+        size_t n = ns - s0 < 4096 ? (size_t)(ns - s0) : 4096;
+        CU_ASSERT_EQUAL_FATAL(xc_fbreader_read_f32(r, s0, n, 0, x, &err), XC_OK);
+        for (size_t i = 0; i < n; i++)
+            for (int c = 0; c < nc; c++) {
+                long j = (long)(s0 + i) - d[c];
+                if (j >= 0 && (size_t)j < *nout)
+                    out[j] += x[i * (size_t)nc + (size_t)c];
+            }
+    }
+    xc_fbreader_close(r);
+    free(x);
+    free(d);
+    return out;
+}
+
+/* |sum_j y_j exp(-2 pi i f t_j)|^2 over y[0..n) with t_j = t0 + j dt. */
+static double dft_power(const double *y, size_t n, double t0, double dt, double f)
+{
+    double re = 0, im = 0;
+    for (size_t j = 0; j < n; j++) {
+        double ph = 2 * M_PI * f * (t0 + (double)j * dt);
+        re += y[j] * cos(ph);
+        im -= y[j] * sin(ph);
+    }
+    return re * re + im * im;
+}
+
+/* The frequency of the largest power in [flo, fhi]: a grid of quarter bins,
+ * then golden section around the best point. */
+static double peak_freq(const double *y, size_t n, double t0, double dt, double flo, double fhi)
+{
+    const double T = (double)n * dt, step = 0.25 / T;
+    double best = flo, bp = -1;
+    for (double f = flo; f <= fhi; f += step) {
+        double pw = dft_power(y, n, t0, dt, f);
+        if (pw > bp) {
+            bp = pw;
+            best = f;
+        }
+    }
+    double a = best - step, b = best + step, g = 0.5 * (sqrt(5.0) - 1);
+    double x1 = b - g * (b - a), x2 = a + g * (b - a);
+    double p1 = dft_power(y, n, t0, dt, x1), p2 = dft_power(y, n, t0, dt, x2);
+    while (b - a > 1e-4 / T) {
+        if (p1 > p2) {
+            b = x2;
+            x2 = x1;
+            p2 = p1;
+            x1 = b - g * (b - a);
+            p1 = dft_power(y, n, t0, dt, x1);
+        } else {
+            a = x1;
+            x1 = x2;
+            p1 = p2;
+            x2 = a + g * (b - a);
+            p2 = dft_power(y, n, t0, dt, x2);
+        }
+    }
+    return 0.5 * (a + b);
+}
+
+static void test_truth_r_z_recovered_from_data(void)
+{
+    /* A bright 100 Hz pulsar in a 1 h, e = 0.2 orbit, 200 s: the truth says
+     * z = 20.5 and r = 14 bins below f0 T.  The frequency is measured in 8
+     * segments of the dedispersed series (DFT peak), and a straight line
+     * through them gives the mean frequency and the mean fdot, which for a
+     * cubic phase are exactly r/T and z/T^2.  Expected errors (from the
+     * segment powers, ~1200): 0.03 bins in r, 0.2 in z; tolerances 0.3, 2. */
+    xc_synth_params p;
+    xc_synth_params_init(&p);
+    p.nchans = 16;
+    p.nbits = 8;
+    p.tsamp = 200e-6;
+    p.tobs = 200;
+    p.fch1 = 1400;
+    p.foff = -2;
+    p.seed = 77;
+    p.psr.period_ms = 10;
+    p.psr.dm = 30;
+    p.psr.width_pct = 10;
+    p.psr.snrpeak = 1;
+    p.psr.bin = (xc_synth_binary){1, 1.0, 0.2, 60, 60, 0.0, 1.4, 3.0};
+    xc_error err;
+    const char *f = tmp("rz.fil");
+    CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
+    json_error_t je;
+    json_t *t = json_load_file(tmp("rz.truth.json"), 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    const double r = json_real_value(json_object_get(t, "r")), z = json_real_value(json_object_get(t, "z"));
+    const double f0 = json_real_value(json_object_get(t, "f0_hz")), T = json_real_value(json_object_get(t, "tobs_s"));
+    CU_ASSERT(fabs(z) > 15);
+    CU_ASSERT(fabs(r - f0 * T) > 10);
+    json_decref(t);
+    size_t n;
+    double *y = dedisperse_file(f, p.psr.dm, &n);
+    /* 1 ms blocks, mean removed; the dedispersed series starts at t = 0 at fch1 */
+    const size_t nb = n / 5;
+    double *b = calloc(nb, sizeof *b), mean = 0;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    for (size_t j = 0; j < nb; j++) {
+        for (int k = 0; k < 5; k++)
+            b[j] += y[5 * j + (size_t)k];
+        mean += b[j] / (double)nb;
+    }
+    for (size_t j = 0; j < nb; j++)
+        b[j] -= mean;
+    const double dt = 5 * p.tsamp, Td = (double)nb * dt;
+    enum { M = 8 };
+    double tc[M], fs[M];
+    const size_t seg = nb / M;
+    for (int s = 0; s < M; s++) {
+        double t0 = (double)(s * seg) * dt + 0.5 * dt;   /* block centres */
+        fs[s] = peak_freq(b + s * seg, seg, t0, dt, 0.995 * f0, 1.005 * f0);
+        tc[s] = t0 + 0.5 * (double)seg * dt - 0.5 * dt;
+    }
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int s = 0; s < M; s++) {
+        sx += tc[s];
+        sy += fs[s];
+        sxx += tc[s] * tc[s];
+        sxy += tc[s] * fs[s];
+    }
+    double slope = (M * sxy - sx * sy) / (M * sxx - sx * sx), fmid = sy / M - slope * (sx / M - 0.5 * Td);
+    /* the truth is for [0, T]; the series is shorter by the sweep (Td < T): compare
+     * with the truth's mean frequency moved to the middle of the series */
+    double fmean_truth = r / T + z / (T * T) * (0.5 * Td - 0.5 * T);
+    double dr = (fmid - fmean_truth) * T, dz = slope * T * T - z;
+    printf("\n    measured r - truth %.3f bins, z - truth %.3f (truth r %.3f, z %.3f, f0 T %.1f) ", dr, dz, r, z,
+           f0 * T);
+    CU_ASSERT(fabs(dr) < 0.3);
+    CU_ASSERT(fabs(dz) < 2.0);
+    free(b);
+    free(y);
+    remove(f);
+    xc_synth_params_free(&p);
+}
+
+
+/* Folds y[0..n) at period P (samples of dt from t = 0): mean, variance and
+ * count off the pulse (phase outside [0.3, 0.7]), the mean on it (inside
+ * [0.47, 0.53]) and a 50-bin profile with its counts. */
+typedef struct {
+    double off_mean, off_var, on_mean, prof[50];
+    size_t n_off, n_on, cnt[50];
+} folded;
+
+static void fold(const double *y, size_t n, double dt, double P, folded *fo)
+{
+    memset(fo, 0, sizeof *fo);
+    double s2 = 0;
+    for (size_t j = 0; j < n; j++) {
+        double ph = fmod(((double)j + 0.5) * dt / P, 1.0);
+        int k = (int)(ph * 50);
+        fo->prof[k] += y[j];
+        fo->cnt[k]++;
+        if (ph < 0.3 || ph > 0.7) {
+            fo->off_mean += y[j];
+            s2 += y[j] * y[j];
+            fo->n_off++;
+        } else if (ph > 0.47 && ph < 0.53) {
+            fo->on_mean += y[j];
+            fo->n_on++;
+        }
+    }
+    fo->off_mean /= (double)fo->n_off;
+    fo->off_var = s2 / (double)fo->n_off - fo->off_mean * fo->off_mean;
+    fo->on_mean /= (double)fo->n_on;
+    for (int k = 0; k < 50; k++)
+        fo->prof[k] /= (double)fo->cnt[k];
+}
+
+static void test_dedispersed_matches_filterbank(void)
+{
+    /* The fast path against dedispersing the filterbank (here, in the test,
+     * with its own delays) at the true DM: the same length, off-pulse mean and
+     * variance, pulse S/N and folded profile, within 5 sigma (chi-square
+     * p > 1e-3 for the profile). */
+    for (int nb = 0; nb < 2; nb++) {
+        xc_synth_params p;
+        xc_synth_params_init(&p);
+        p.nchans = 32;
+        p.nbits = nb ? 2 : 8;
+        p.tsamp = 256e-6;
+        p.tobs = 30;
+        p.fch1 = 1500;
+        p.foff = -4;
+        p.seed = 5;
+        p.psr.period_ms = 50;
+        p.psr.dm = 150;
+        p.psr.width_pct = 8;
+        p.psr.snrpeak = 1.5;
+        xc_error err;
+        const char *f = tmp("dd.fil");
+        CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
+        size_t n1;
+        double *y1 = dedisperse_file(f, p.psr.dm, &n1);
+        remove(f);
+        p.seed = 6;   /* independent noise */
+        CU_ASSERT_EQUAL_FATAL(xc_synth_write_dedispersed(&p, tmp("dd"), NULL, NULL, &err), XC_OK);
+        float *d;
+        size_t n2;
+        CU_ASSERT_EQUAL_FATAL(xc_dat_read(tmp("dd.dat"), &d, &n2, &err), XC_OK);
+        xc_inf inf;
+        CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, tmp("dd.inf"), &err), XC_OK);
+        CU_ASSERT_EQUAL(n2, n1);
+        CU_ASSERT_EQUAL((size_t)inf.n, n2);
+        CU_ASSERT_EQUAL(inf.dt, p.tsamp);
+        CU_ASSERT_EQUAL(inf.dm, 150);
+        CU_ASSERT_EQUAL(inf.nchan, 32);
+        XC_ASSERT_CLOSE(inf.freq_low, 1500 - 31 * 4, 1e-9);
+        double *y2 = malloc(n2 * sizeof *y2);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(y2);
+        for (size_t j = 0; j < n2; j++)
+            y2[j] = d[j];
+        folded a, b;
+        fold(y1, n1, p.tsamp, 0.05, &a);
+        fold(y2, n2, p.tsamp, 0.05, &b);
+        double se_mean = sqrt(a.off_var / (double)a.n_off + b.off_var / (double)b.n_off);
+        CU_ASSERT(fabs(a.off_mean - b.off_mean) < 5 * se_mean);
+        CU_ASSERT(fabs(a.off_var / b.off_var - 1) < 5 * sqrt(4.0 / (double)a.n_off));
+        double sa = (a.on_mean - a.off_mean) / sqrt(a.off_var), sb = (b.on_mean - b.off_mean) / sqrt(b.off_var);
+        double se_snr = sqrt(2.0 / (double)a.n_on);
+        CU_ASSERT(fabs(sa - sb) < 5 * se_snr);
+        /* and both are the truth's expected S/N per dedispersed sample */
+        double lm, lr, lg;
+        xc_synth_level_stats(p.nbits, &lm, &lr, &lg);
+        CU_ASSERT(fabs(sb - 1.5 * lg / lr) < 5 * se_snr);
+        XC_ASSERT_CLOSE(a.off_mean, 32 * lm, 5 * se_mean);
+        XC_ASSERT_CLOSE(b.off_var, 32 * lr * lr, 5 * sqrt(2.0 / (double)b.n_off) * 32 * lr * lr);
+        double chi2 = 0;
+        for (int k = 0; k < 50; k++) {
+            double dd = a.prof[k] - b.prof[k];
+            chi2 += dd * dd / (a.off_var / (double)a.cnt[k] + b.off_var / (double)b.cnt[k]);
+        }
+        double pval = gsl_cdf_chisq_Q(chi2, 50);
+        CU_ASSERT(pval > 1e-3);
+        printf("\n    %d-bit: mean %.2f / %.2f, var %.1f / %.1f, S/N %.3f / %.3f (expected %.3f), profile p %.2g ",
+               p.nbits, a.off_mean, b.off_mean, a.off_var, b.off_var, sa, sb, 1.5 * lg / lr, pval);
+        /* the truth describes the .dat */
+        json_error_t je;
+        json_t *t = json_load_file(tmp("dd.truth.json"), 0, &je);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        CU_ASSERT_EQUAL(json_integer_value(json_object_get(t, "nsamp")), (json_int_t)n2);
+        XC_ASSERT_CLOSE(json_real_value(json_object_get(t, "r")), 20.0 * (double)n2 * p.tsamp, 1e-6);
+        CU_ASSERT_PTR_NOT_NULL(json_object_get(t, "dedispersed"));
+        json_decref(t);
+        free(y1);
+        free(y2);
+        free(d);
+        xc_synth_params_free(&p);
+    }
+}
+
+static void test_gaussian_profile(void)
+{
+    /* A Gaussian of FWHM 2 ms, peak amp, one channel: the sum of the samples is
+     * its area amp sigma sqrt(2 pi)/tsamp, the centroid its centre, the peak amp. */
+    xc_synth_params p;
+    xc_synth_params_init(&p);
+    p.nchans = 4;
+    p.nbits = 32;
+    p.tsamp = 50e-6;
+    p.tobs = 0.2;
+    p.noise = 0;
+    p.smear = 1;
+    p.fch1 = 1000;
+    p.foff = -0.5;
+    p.profile = XC_PROFILE_GAUSSIAN;
+    xc_synth_pulse pl = {0.0731, 0, 2.0, 8};
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(&p, &pl, &err), XC_OK);
+    uint64_t ns;
+    float *x = write_and_read(&p, tmp("g.fil"), &ns);
+    const double amp = 8 / 2.0, sig = 2e-3 / (2 * sqrt(2 * log(2)));
+    double s = 0, st = 0, peak = 0;
+    for (uint64_t i = 0; i < ns; i++) {
+        s += x[i * 4];
+        st += x[i * 4] * ((double)i + 0.5) * p.tsamp;
+        peak = fmax(peak, x[i * 4]);
+    }
+    XC_ASSERT_CLOSE(s * p.tsamp, amp * sig * sqrt(2 * M_PI), 1e-6 * amp * sig);
+    XC_ASSERT_CLOSE(st / s, 0.0731, 1e-8);
+    XC_ASSERT_CLOSE(peak, amp, 0.002 * amp);   /* sample-averaged at the top: 1 - (ts/sig)^2/24 */
+    free(x);
+    /* a pulsar of Gaussians: 5 % duty, folded area per pulse as the formula */
+    xc_synth_params_free(&p);
+    xc_synth_params_init(&p);
+    p.nchans = 1;
+    p.nbits = 32;
+    p.tsamp = 20e-6;
+    p.tobs = 0.1;
+    p.noise = 0;
+    p.profile = XC_PROFILE_GAUSSIAN;
+    p.psr.period_ms = 10;
+    p.psr.width_pct = 5;
+    p.psr.snrpeak = 1;
+    x = write_and_read(&p, tmp("gp.fil"), &ns);
+    s = 0;
+    for (uint64_t i = 0; i < ns; i++)
+        s += x[i];
+    double area = 0.5e-3 / (2 * sqrt(2 * log(2))) * sqrt(2 * M_PI);
+    XC_ASSERT_CLOSE(s * p.tsamp, 10 * area, 1e-4 * 10 * area);
+    /* pulse k centred at (k + 0.5) P: the sample holding 5 ms is the peak */
+    CU_ASSERT(x[250] > 0.99 && x[249] > 0.9 && x[100] < 1e-30);
+    free(x);
+    xc_synth_params_free(&p);
+}
+
 static void test_truth_path(void)
 {
     char out[64];
@@ -799,8 +1218,89 @@ static void test_truth_path(void)
     CU_ASSERT_EQUAL(xc_synth_truth_path("a/obs.fil", out, sizeof out, &err), XC_OK);
     CU_ASSERT_STRING_EQUAL(out, "a/obs.truth.json");
     CU_ASSERT_EQUAL(xc_synth_truth_path("obs.dat", out, sizeof out, &err), XC_OK);
-    CU_ASSERT_STRING_EQUAL(out, "obs.dat.truth.json");
+    CU_ASSERT_STRING_EQUAL(out, "obs.truth.json");
+    CU_ASSERT_EQUAL(xc_synth_truth_path("obs.raw", out, sizeof out, &err), XC_OK);
+    CU_ASSERT_STRING_EQUAL(out, "obs.raw.truth.json");
     CU_ASSERT_EQUAL(xc_synth_truth_path("obs.fil", out, 12, &err), XC_EINVAL);
+}
+
+
+/* ---- the command line ------------------------------------------------------ */
+
+static const char *bin(void)
+{
+    const char *b = getenv("XC_BIN");
+    return b && *b ? b : "bin/crosscheck";
+}
+
+static int no_binary(char *why, size_t n)
+{
+    FILE *fp = fopen(bin(), "rb");
+    if (fp) {
+        fclose(fp);
+        return 0;
+    }
+    snprintf(why, n, "no crosscheck binary at %s (set XC_BIN)", bin());
+    return 1;
+}
+
+static int run_cli(const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>&1", bin(), args);
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void test_cli(void)
+{
+    char args[3000];
+    CU_ASSERT_EQUAL(run_cli("synth -h"), 0);
+    CU_ASSERT_EQUAL(run_cli("population -h"), 0);
+    CU_ASSERT_EQUAL(run_cli("synth -o x.fil -nosuchoption"), 2);
+    CU_ASSERT_EQUAL(run_cli("synth -o x.fil -tpulse 3"), 2);               /* -tpulse needs -single */
+    CU_ASSERT_EQUAL(run_cli("synth -o x.fil -single -tobs 1"), 2);         /* -single needs -period */
+    snprintf(args, sizeof args, "synth -o '%s' -becc 1 -binary -period 5", tmp("cli_bad.fil"));
+    CU_ASSERT_EQUAL(run_cli(args), 2);
+    /* -single: the pulsar's one pulse, where asked, with its width, S/N and DM */
+    snprintf(args, sizeof args,
+             "synth -quiet -single -tpulse 0.3 -period 10 -width 20 -snrpeak 5 -dm 50 -tobs 0.6 -nchans 8 "
+             "-nbits 32 -nonoise -o '%s'", tmp("cli_single.fil"));
+    CU_ASSERT_EQUAL_FATAL(run_cli(args), 0);
+    json_error_t je;
+    json_t *t = json_load_file(tmp("cli_single.truth.json"), 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    json_t *pl = json_array_get(json_object_get(t, "pulses"), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pl);
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(pl, "t_s")), 0.3, 0);
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(pl, "width_ms")), 2.0, 1e-12);
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(pl, "snr")), 5, 0);
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(pl, "dm")), 50, 0);
+    CU_ASSERT_TRUE(json_is_null(json_object_get(t, "pulsar")));
+    json_decref(t);
+    /* a binary pulsar's truth at the top level, and the dedispersed fast path */
+    snprintf(args, sizeof args,
+             "synth -quiet -dedispersed -period 3 -dm 40 -snrpeak 2 -binary -bper 3 -becc 0.2 -bphase 0.4 "
+             "-bpmass 1.3 -bcmass 0.4 -nchans 16 -nbits 8 -tobs 5 -tsamp 256 -fch1 1400 -foff -4 -o '%s'",
+             tmp("cli_dd.dat"));
+    CU_ASSERT_EQUAL_FATAL(run_cli(args), 0);
+    CU_ASSERT_TRUE(exists(tmp("cli_dd.inf")));
+    t = json_load_file(tmp("cli_dd.truth.json"), 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    static const char *const keys[] = {"f0_hz", "tobs_s", "r", "z", "w", "dm", "seed"};
+    for (int k = 0; k < 7; k++)
+        CU_ASSERT_TRUE(json_is_number(json_object_get(t, keys[k])));
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(t, "f0_hz")), 1000.0 / 3.0, 1e-9);
+    json_decref(t);
+    /* a population */
+    snprintf(args, sizeof args, "population -quiet -spec '%s/population-test.json' -n 2 -seed 3 -out '%s'",
+             xc_test_datasets(), tmp("cli_pop"));
+    CU_ASSERT_EQUAL_FATAL(run_cli(args), 0);
+    CU_ASSERT_TRUE(exists(tmp("cli_pop/manifest.csv")));
+    CU_ASSERT_TRUE(exists(tmp("cli_pop/psr000001.fil")));
+    snprintf(args, sizeof args, "population -spec '%s/population-test.json' -n 0 -out '%s'", xc_test_datasets(),
+             tmp("cli_pop"));
+    CU_ASSERT_EQUAL(run_cli(args), 2);
 }
 
 int main(void)
@@ -821,6 +1321,12 @@ int main(void)
         {"spec_load", test_spec_load, NULL},
         {"bad_values_leave_no_file", test_bad_values_leave_no_file, NULL},
         {"truth_path", test_truth_path, NULL},
+        {"noise_vector_matches_reference", test_noise_vector_matches_reference, NULL},
+        {"level_stats", test_level_stats, NULL},
+        {"truth_r_z_recovered_from_data", test_truth_r_z_recovered_from_data, NULL},
+        {"dedispersed_matches_filterbank", test_dedispersed_matches_filterbank, NULL},
+        {"gaussian_profile", test_gaussian_profile, NULL},
+        {"cli", test_cli, no_binary},
     };
     return xc_test_run("synth", cases, XC_NCASES(cases));
 }

@@ -1,0 +1,331 @@
+/* Pulses into a chunk of spectra: the pulsar from its timing model, single
+ * pulses, dispersion with exact intra-channel smearing, integration over samples. */
+#include "synth_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FWHM_PER_SIGMA 2.3548200450309493   /* 2 sqrt(2 ln 2) */
+#define GAUSS_EXTENT 8.0                     /* sigmas kept each side of a Gaussian */
+
+/* ---- one channel's dispersion ------------------------------------------------------
+ * A channel integrating uniformly over [flo, fhi] sees a pulse that reaches its
+ * top edge at x with delays D(f) - D(fhi) spread over [0, S].  Integrated over a
+ * sample [t0, t1), a top hat [x0, x1) gives
+ *     G(t1 - x0) - G(t0 - x0) - G(t1 - x1) + G(t0 - x1),
+ * G(u) = (1/df) int max(u - D'(f), 0) df, D' = D - D(fhi).  With f_u the
+ * frequency whose delay is u (fhi - f_u = fhi eps/((1 + sqrt(1+eps)) sqrt(1+eps)),
+ * eps = u fhi^2/K) the integral is
+ *     G(u) = (fhi - f_u)/df * (u - K (fhi - f_u)/(f_u fhi^2))   for 0 < u < S,
+ * (f_u = fhi/sqrt(1 + eps))
+ * 0 below and u - K df/(flo fhi^2) above (the mean delay). */
+
+void xc_chgeo_set(xc_chgeo *g, const xc_synth_params *p, int c, double dm)
+{
+    const double bw = fabs(p->foff), fc = p->fch1 - c * bw;
+    g->K = p->convention->kdm * dm;
+    if (!p->smear || g->K == 0) {
+        g->dmin = xc_synth_delay(p, dm, fc);
+        g->S = 0;
+        g->dbar = 0;
+        g->fhi = fc;
+        g->fhi2 = fc * fc;
+        g->df = bw;
+        g->inv_df = 1.0 / bw;
+        g->fhi2_k = 0;
+        g->kf3 = 0;
+        return;
+    }
+    const double fhi = fc + 0.5 * bw, flo = fc - 0.5 * bw;
+    g->fhi = fhi;
+    g->fhi2 = fhi * fhi;
+    g->df = bw;
+    g->inv_df = 1.0 / bw;
+    g->fhi2_k = g->fhi2 / g->K;
+    g->kf3 = g->K / (fhi * g->fhi2);
+    g->dmin = xc_synth_delay(p, dm, fhi);
+    g->S = g->K * (1.0 / (flo * flo) - 1.0 / g->fhi2);
+    g->dbar = g->K * bw / (flo * g->fhi2);
+}
+
+static inline double ramp(const xc_chgeo *g, double u)
+{
+    if (u <= 0)
+        return 0;
+    if (u >= g->S)
+        return u - g->dbar;
+    /* f_u = fhi/sqrt(1 + eps), so K d/(f_u fhi^2) = (K/fhi^3) d sqrt(1 + eps) */
+    double eps = u * g->fhi2_k, sq = sqrt(1.0 + eps);
+    double d = g->fhi * eps / ((1.0 + sq) * sq);
+    return d * g->inv_df * (u - g->kf3 * d * sq);
+}
+
+double xc_chgeo_ramp(const xc_chgeo *g, double u) { return ramp(g, u); }
+
+void xc_signal_tophat(const xc_chunk *ck, int c, const xc_chgeo *g, double ta, double tb, double amp)
+{
+    const double ts = ck->tsamp, x0 = ta + g->dmin, x1 = tb + g->dmin;
+    const double lo = (double)ck->first, hi = (double)(ck->first + ck->n) - 1;
+    double ia = floor(x0 / ts) - 1, ib = floor((x1 + g->S) / ts) + 1;
+    if (ib < lo || ia > hi)
+        return;
+    uint64_t i0 = (uint64_t)(ia > lo ? ia : lo), i1 = (uint64_t)(ib < hi ? ib : hi);
+    /* A sample's value depends only on (ta, tb, geometry, amp, its index),
+     * never on where the chunk starts, so the bytes do not depend on the
+     * chunk size; t0 of sample i+1 is computed exactly as t1 of sample i. */
+    double t0 = (double)i0 * ts;
+    double ga0 = ramp(g, t0 - x0), gb0 = ramp(g, t0 - x1);
+    for (uint64_t i = i0; i <= i1; i++) {
+        double t1 = (double)(i + 1) * ts;
+        double ga1 = ramp(g, t1 - x0), gb1 = ramp(g, t1 - x1);
+        double f = (ga1 - ga0) - (gb1 - gb0);
+        if (f > 0)
+            ck->x[(size_t)(i - ck->first) * (size_t)ck->nchans + (size_t)c] += (float)(amp * f / ts);
+        ga0 = ga1;
+        gb0 = gb1;
+    }
+}
+
+/* Psi(x) = x Phi(x) + phi(x), the integral of the normal CDF. */
+static double psi(double x)
+{
+    return x * 0.5 * erfc(-x / M_SQRT2) + 0.39894228040143267794 * exp(-0.5 * x * x);
+}
+
+/* (1/s) int_0^s int_t0^t1 exp(-(t - c - d)^2 / 2 sig^2) dt dd, s >= 0. */
+static double gauss_box(double t0, double t1, double c, double sig, double s)
+{
+    double a0 = (t0 - c) / sig, a1 = (t1 - c) / sig;
+    if (s < 1e-6 * sig)
+        return sig * 2.5066282746310002 * 0.5 * (erfc(-a1 / M_SQRT2) - erfc(-a0 / M_SQRT2));
+    double b = s / sig;
+    return sig * 2.5066282746310002 / b * ((psi(a1) - psi(a1 - b)) - (psi(a0) - psi(a0 - b)));
+}
+
+void xc_signal_gauss(const xc_synth_params *p, const xc_chunk *ck, int col, int c, double dm, double tc, double sig,
+                     double amp)
+{
+    const double ts = ck->tsamp, bw = fabs(p->foff), fc = p->fch1 - c * bw;
+    const int nsub = p->smear && dm > 0 ? XC_SYNTH_NSUB : 1;
+    const double lo = (double)ck->first, hi = (double)(ck->first + ck->n) - 1;
+    for (int k = 0; k < nsub; k++) {
+        double d, s;
+        if (nsub == 1) {
+            d = xc_synth_delay(p, dm, fc);
+            s = 0;
+        } else {
+            d = xc_synth_delay(p, dm, fc + bw * (0.5 - (double)k / nsub));
+            s = xc_synth_delay(p, dm, fc + bw * (0.5 - (double)(k + 1) / nsub)) - d;
+        }
+        double ia = floor((tc + d - GAUSS_EXTENT * sig) / ts) - 1;
+        double ib = floor((tc + d + s + GAUSS_EXTENT * sig) / ts) + 1;
+        if (ib < lo || ia > hi)
+            continue;
+        uint64_t i0 = (uint64_t)(ia > lo ? ia : lo), i1 = (uint64_t)(ib < hi ? ib : hi);
+        for (uint64_t i = i0; i <= i1; i++) {
+            double f = gauss_box((double)i * ts, (double)(i + 1) * ts, tc + d, sig, s);
+            if (f > 0)
+                ck->x[(size_t)(i - ck->first) * (size_t)ck->nchans + (size_t)col] += (float)(amp / nsub * f / ts);
+        }
+    }
+}
+
+/* ---- state ---------------------------------------------------------------------- */
+
+xc_status xc_signal_init(xc_signal *s, const xc_synth_params *p, xc_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->p = p;
+    s->has_psr = p->psr.period_ms > 0;
+    if (!s->has_psr)
+        return XC_OK;
+    xc_status st = xc_timing_init(&s->tm, p, err);
+    if (st)
+        return st;
+    s->dc = p->psr.width_pct / 100.0;
+    s->amp = p->psr.snrpeak / sqrt((double)p->nchans);
+    s->geo = malloc((size_t)p->nchans * sizeof *s->geo);
+    if (!s->geo)
+        return xc_error_set(err, XC_ENOMEM, "out of memory for %d channel geometries", p->nchans);
+    s->dlo = INFINITY;
+    s->dhi = -INFINITY;
+    for (int c = 0; c < p->nchans; c++) {
+        xc_chgeo_set(&s->geo[c], p, c, p->psr.dm);
+        s->dlo = fmin(s->dlo, s->geo[c].dmin);
+        s->dhi = fmax(s->dhi, s->geo[c].dmin + s->geo[c].S);
+    }
+    if (p->fake_phase) {
+        s->shift = malloc((size_t)p->nchans * sizeof *s->shift);
+        if (!s->shift)
+            return xc_error_set(err, XC_ENOMEM, "out of memory for %d channel shifts", p->nchans);
+        /* fake: shift[c] = dmdelay(fch1, fch1 + c*foff, DM) = k (1/fch1^2 - 1/f^2) DM */
+        const double foff = xc_synth_foff(p), kdm = p->convention->kdm;
+        for (int c = 0; c < p->nchans; c++) {
+            double f2 = p->fch1 + ((double)c * foff);
+            s->shift[c] = kdm * ((1.0 / p->fch1 / p->fch1) - (1.0 / f2 / f2)) * p->psr.dm;
+        }
+        /* fake widens the duty cycle by tsamp and its smearing estimate */
+        double period = p->psr.period_ms * 1e-3, dc = s->dc;
+        if (p->smear) {
+            double tdm = 8.3e3 * p->psr.dm * foff / p->fch1 / p->fch1 / p->fch1;
+            dc *= period;
+            dc = sqrt(tdm * tdm + p->tsamp * p->tsamp + dc * dc);
+            dc /= period;
+        }
+        s->fk_rising = 0.5 - dc / 2.0;
+        s->fk_trailing = 0.5 + dc / 2.0;
+        s->fk_period = s->tm.fake_p0;
+        s->fk_time = 0.0;
+        s->fk_plst = 0.0;
+        float snr = (float)p->psr.snrpeak;
+        snr /= sqrt((double)p->nchans);
+        s->fk_amp = snr;
+    }
+    return XC_OK;
+}
+
+void xc_signal_free(xc_signal *s)
+{
+    free(s->geo);
+    free(s->ev);
+    free(s->shift);
+    memset(s, 0, sizeof *s);
+}
+
+xc_status xc_signal_pulses_between(xc_signal *s, double ta, double tb, xc_error *err)
+{
+    const xc_timing *tm = &s->tm;
+    const int gauss = s->p->profile == XC_PROFILE_GAUSSIAN;
+    /* half the phase extent of a pulse around its centre n + 0.5 */
+    const double h = gauss ? GAUSS_EXTENT * s->dc / FWHM_PER_SIGMA : 0.5 * s->dc;
+    double nlo = floor(xc_timing_phase(tm, ta) - 0.5 - h) - 1, nhi = ceil(xc_timing_phase(tm, tb) - 0.5 + h) + 1;
+    s->nev = 0;
+    if (nhi < nlo)
+        return XC_OK;
+    size_t need = (size_t)(nhi - nlo) + 1;
+    if (need > s->evcap) {
+        void *ne = realloc(s->ev, need * sizeof *s->ev);
+        if (!ne)
+            return xc_error_set(err, XC_ENOMEM, "out of memory for %zu pulses", need);
+        s->ev = ne;
+        s->evcap = need;
+    }
+    for (double n = nlo; n <= nhi; n++) {
+        /* Both edges mapped from emission to arrival: the top hat is in spin
+         * phase, so its width in time carries the Doppler factor. */
+        double a = xc_timing_t_of_tau(tm, xc_timing_tau_of_phase(tm, n + 0.5 - 0.5 * s->dc), NULL);
+        double b = xc_timing_t_of_tau(tm, xc_timing_tau_of_phase(tm, n + 0.5 + 0.5 * s->dc), NULL);
+        if (gauss) {
+            double c = xc_timing_t_of_tau(tm, xc_timing_tau_of_phase(tm, n + 0.5), NULL);
+            s->ev[s->nev][0] = c;
+            s->ev[s->nev][1] = (b - a) / FWHM_PER_SIGMA;
+        } else {
+            s->ev[s->nev][0] = a;
+            s->ev[s->nev][1] = b;
+        }
+        s->nev++;
+    }
+    return XC_OK;
+}
+
+/* fake's main loop, for the signal only: its time is (i+1)*tsamp summed one
+ * tsamp at a time, a sample is on when the phase (t + shift)/period lies in
+ * [rising, trailing], and the period is updated only when the phase of a
+ * channel falls below that of the channel before (a wrap), as in fake.c. */
+static void add_fake(xc_signal *s, const xc_chunk *ck)
+{
+    const xc_synth_params *p = s->p;
+    const xc_timing *tm = &s->tm;
+    for (size_t i = 0; i < ck->n; i++) {
+        s->fk_time += p->tsamp;
+        const double faketime = s->fk_time;
+        double newp = 0;
+        int have_newp = 0;
+        float *row = ck->x + i * (size_t)ck->nchans;
+        for (int c = 0; c < ck->nchans; c++) {
+            double pulsephase = (faketime + s->shift[c]) / s->fk_period;
+            pulsephase = pulsephase - floor(pulsephase);
+            if (pulsephase >= s->fk_rising && pulsephase <= s->fk_trailing)
+                row[c] += s->fk_amp;
+            if (s->fk_plst > pulsephase) {
+                if (!have_newp) {
+                    newp = xc_fake_period(tm, faketime);
+                    have_newp = 1;
+                }
+                if (tm->pdot != 0 || tm->accn != 0 || tm->binary)
+                    s->fk_period = newp;
+            }
+            s->fk_plst = pulsephase;
+        }
+    }
+}
+
+xc_status xc_signal_add(xc_signal *s, const xc_chunk *ck, int nthreads, xc_error *err)
+{
+    const xc_synth_params *p = s->p;
+    const double ts = ck->tsamp, T0 = (double)ck->first * ts, T1 = (double)(ck->first + ck->n) * ts;
+    const int gauss = p->profile == XC_PROFILE_GAUSSIAN;
+    if (s->has_psr && p->fake_phase) {
+        add_fake(s, ck);
+    } else if (s->has_psr) {
+        xc_status st = xc_signal_pulses_between(s, T0 - s->dhi - ts, T1 - s->dlo + ts, err);
+        if (st)
+            return st;
+        const double amp = s->amp;
+        const long nev = (long)s->nev;
+        /* Channels are independent, so threads split them; the order of the
+         * additions into one value is the pulse order whatever the split. */
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 4) if (nthreads > 1)
+        for (int c = 0; c < p->nchans; c++) {
+            const xc_chgeo *g = &s->geo[c];
+            long j = 0;
+            if (!gauss) {
+                /* the pulses are in time order: skip those that end before the chunk */
+                const double lo = T0 - ts - g->dmin - g->S;
+                long a = 0, b = nev;
+                while (a < b) {
+                    long m = (a + b) / 2;
+                    if (s->ev[m][1] < lo)
+                        a = m + 1;
+                    else
+                        b = m;
+                }
+                j = a;
+            }
+            for (; j < nev; j++) {
+                if (gauss) {
+                    xc_signal_gauss(p, ck, c, c, p->psr.dm, s->ev[j][0], s->ev[j][1], amp);
+                } else {
+                    if (s->ev[j][0] + g->dmin > T1 + ts)
+                        break;
+                    xc_signal_tophat(ck, c, g, s->ev[j][0], s->ev[j][1], amp);
+                }
+            }
+        }
+    }
+    for (size_t j = 0; j < p->npulses; j++) {
+        const xc_synth_pulse *pl = &p->pulses[j];
+        const double w = pl->width_ms * 1e-3;
+        const double ext = gauss ? GAUSS_EXTENT * w / FWHM_PER_SIGMA : 0.5 * w;
+        /* Most pulses miss most chunks: skip them before touching channels.
+         * The band's delays run from its top edge (a little above fch1,
+         * negative) to its bottom edge. */
+        const double dlo = xc_synth_delay(p, pl->dm, p->fch1 + 0.5 * fabs(p->foff));
+        const double dhi = xc_synth_delay(p, pl->dm, xc_synth_lowest_freq(p));
+        if (pl->t_s + ext + dhi < T0 - 2 * ts || pl->t_s - ext + dlo > T1 + 2 * ts)
+            continue;
+        const double amp = pl->snr / sqrt((double)p->nchans);
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 4) if (nthreads > 1)
+        for (int c = 0; c < p->nchans; c++) {
+            if (gauss) {
+                xc_signal_gauss(p, ck, c, c, pl->dm, pl->t_s, w / FWHM_PER_SIGMA, amp);
+            } else {
+                xc_chgeo g;
+                xc_chgeo_set(&g, p, c, pl->dm);
+                xc_signal_tophat(ck, c, &g, pl->t_s - 0.5 * w, pl->t_s + 0.5 * w, amp);
+            }
+        }
+    }
+    return XC_OK;
+}
