@@ -8,7 +8,11 @@
 #   make sanitize   the tests under ASan + UBSan (separate build tree)
 #   make install PREFIX=/usr/local
 #   make clean
-#   V=1 shows full commands.
+#   make gpu-check  build for the lent H100/H200 and print the GPU table
+#                   (scripts/gpu-check.sh; run on the device machine)
+#   V=1 shows full commands.  CUDA=0 leaves the GPU implementations out
+#   (default: built when nvcc is found).  STATIC=1 links GSL, FFTW, jansson,
+#   CUnit, libgomp and the CUDA runtime statically, for the device machine.
 
 PREFIX ?= /usr/local
 BUILD  ?= build
@@ -19,18 +23,44 @@ CC     ?= cc
 
 PKGS     := gsl fftw3 fftw3f jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+ifeq ($(STATIC),1)
+# For the device machine (another distribution): everything but libc static.
+PKG_LIBS   := -Wl,-Bstatic -lgsl -lgslcblas -lfftw3f -lfftw3 -ljansson -lcunit \
+	      $(shell $(CC) -print-file-name=libgomp.a) -Wl,-Bdynamic -static-libgcc -static-libstdc++
+else
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+endif
 
 MODDIRS  := core reference optimized/cpu synth compare reports
 CPPFLAGS += -D_GNU_SOURCE $(addprefix -I,$(MODDIRS)) -Icli
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Werror -fopenmp $(SAN) $(PKG_CFLAGS)
+ifeq ($(STATIC),1)
+LDFLAGS  += $(SAN) -pthread
+else
 LDFLAGS  += -fopenmp $(SAN)
-LDLIBS   += $(PKG_LIBS) -lm
+endif
+LDLIBS   += $(PKG_LIBS) $(CUDA_LIBS) -lm
 
-LIB_SRC  := $(wildcard $(addsuffix /*.c,$(MODDIRS)))
+# CUDA: the GPU implementations are built when nvcc is found, unless CUDA=0.
+NVCC     ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+ifeq ($(strip $(NVCC)),)
+CUDA     ?= 0
+else
+CUDA     ?= 1
+endif
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -lineinfo \
+	     -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings
+ifeq ($(CUDA),1)
+CPPFLAGS += -DXC_HAVE_CUDA -Ioptimized/gpu
+CU_SRC   := $(wildcard optimized/gpu/*.cu)
+CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+endif
+
+LIB_SRC  := $(wildcard $(addsuffix /*.c,$(MODDIRS)) $(if $(filter 1,$(CUDA)),optimized/gpu/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CU_SRC:%.cu=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 LIBA     := $(BUILD)/libcrosscheck.a
@@ -41,7 +71,7 @@ else
 Q := @
 endif
 
-.PHONY: all deps test test-only run bench sanitize install clean
+.PHONY: all deps test test-only run bench sanitize install clean gpu-check
 all: $(BIN)/crosscheck libcrosscheck.a $(TEST_BIN)
 
 deps:
@@ -53,6 +83,11 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/%.o: %.cu
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBA): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -97,6 +132,9 @@ sanitize: deps
 	    $(MAKE) --no-print-directory BUILD=build/san BIN=build/san/bin OPT=-O1 \
 	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    test-only
+
+gpu-check:
+	$(Q)sh scripts/gpu-check.sh
 
 install: $(BIN)/crosscheck libcrosscheck.a
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/crosscheck

@@ -40,6 +40,14 @@ typedef struct {
     int tile_t;                /* time samples per tile (0: implementation default) */
     int tile_dm;               /* DM trials per tile */
     int tile_c;                /* channels per tile */
+    /* GPU implementations (ignored by CPU ones): */
+    size_t gpu_max_bytes;      /* cap on device memory used, forcing time chunks (0: what is free) */
+    int gpu_samps_per_thread;  /* 0: implementation default */
+    int gpu_dms_per_block;
+    int gpu_samps_per_block;
+    int gpu_chans_per_stage;
+    int gpu_autotune;          /* time the candidate settings on the device and keep the best */
+    double *gpu_kernel_ms;     /* if not NULL, receives the kernel-only time of the run (ms) */
 } xc_ddopts;
 
 typedef struct {

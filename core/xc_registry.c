@@ -2,6 +2,9 @@
 #include <string.h>
 
 #include "xc_dedisperse.h"
+#ifdef XC_HAVE_CUDA
+#include "xc_gpu.h"
+#endif
 
 static int always(char *why, size_t n)
 {
@@ -18,7 +21,17 @@ static const xc_dedisperser cpu = {
     "cpu", "tiled OpenMP/SIMD direct dedispersion (AstroAccelerate CPU algorithm)", 1.0,
     always, xc_dedisperse_cpu};
 
-static const xc_dedisperser *const registry[] = {&reference, &cpu, NULL};
+#ifdef XC_HAVE_CUDA
+static const xc_dedisperser gpu = {
+    "gpu", "CUDA shared-memory direct dedispersion (AstroAccelerate GPU algorithm)", 1.0,
+    xc_gpu_available, xc_dedisperse_gpu};
+#endif
+
+static const xc_dedisperser *const registry[] = {&reference, &cpu,
+#ifdef XC_HAVE_CUDA
+                                                 &gpu,
+#endif
+                                                 NULL};
 
 const xc_dedisperser *const *xc_dedisperser_list(void) { return registry; }
 

@@ -555,7 +555,12 @@ static void test_cpu_layout(void)
 }
 
 static const xc_ddopts tilings[] = {
-    {0, 0, 0, 0}, {1, 7, 3, 5}, {2, 1, 1, 1}, {2, 33, 5, 100}, {1, 1000, 64, 300}, {2, 257, 2, 257},
+    {.threads = 0, .tile_t = 0, .tile_dm = 0, .tile_c = 0},
+    {.threads = 1, .tile_t = 7, .tile_dm = 3, .tile_c = 5},
+    {.threads = 2, .tile_t = 1, .tile_dm = 1, .tile_c = 1},
+    {.threads = 2, .tile_t = 33, .tile_dm = 5, .tile_c = 100},
+    {.threads = 1, .tile_t = 1000, .tile_dm = 64, .tile_c = 300},
+    {.threads = 2, .tile_t = 257, .tile_dm = 2, .tile_c = 257},
 };
 #define NTILINGS (sizeof tilings / sizeof tilings[0])
 
@@ -577,7 +582,7 @@ static int cpu_matches(fixture *f, const char *what)
         }
         xc_plane_free(&p);
     }
-    f->job.opts = (xc_ddopts){0, 0, 0, 0};
+    f->job.opts = (xc_ddopts){.threads = 0};
     xc_plane_free(&ref);
     return bad;
 }

@@ -1,0 +1,41 @@
+/* gpu_check.h: checking every CUDA call (host code of optimized/gpu only).
+ *
+ * A failed call is reported as "gpu: <what>: <CUDA error string>" with
+ * XC_EDEVICE.  Kernels are checked twice: cudaGetLastError right after the
+ * launch (bad configuration) and a synchronisation that names the kernel (a
+ * fault during execution), so an asynchronous error is never blamed on a later
+ * call (AstroAccelerate#214: silent failures).  The failing call's error is
+ * also taken off the runtime's "last error" so that a recoverable failure
+ * (out of memory) does not poison the next run's entry check. */
+#ifndef XC_GPU_CHECK_H
+#define XC_GPU_CHECK_H
+
+#include <cuda_runtime.h>
+
+#include "xc_error.h"
+
+static inline xc_status xc_gpu_fail(xc_error *err, cudaError_t e, const char *what)
+{
+    (void)cudaGetLastError();
+    return xc_error_set(err, XC_EDEVICE, "gpu: %s: %s", what, cudaGetErrorString(e));
+}
+
+/* In a function returning xc_status with `xc_error *err` in scope. */
+#define XC_GPU_CK(call, what)                                                                      \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess)                                                                     \
+            return xc_gpu_fail(err, e_, (what));                                                   \
+    } while (0)
+
+/* Entry check, as dedisp's PRIOR_GPU_ERROR: an error left pending by earlier
+ * CUDA work is reported instead of being attributed to this run. */
+#define XC_GPU_CK_PRIOR(who)                                                                       \
+    do {                                                                                           \
+        cudaError_t e_ = cudaGetLastError();                                                       \
+        if (e_ != cudaSuccess)                                                                     \
+            return xc_error_set(err, XC_EDEVICE, "gpu: %s: a CUDA error was pending before the call: %s", \
+                                (who), cudaGetErrorString(e_));                                    \
+    } while (0)
+
+#endif

@@ -1,0 +1,68 @@
+/* Device queries shared by every GPU implementation: availability (with the
+ * runtime's reason when there is none), a one-line description and the
+ * properties the benchmarks need. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu_check.h"
+#include "xc_gpu.h"
+
+extern "C" int xc_gpu_available(char *why, size_t n)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        snprintf(why, n, "%s", cudaGetErrorString(e));
+        return 0;
+    }
+    if (count < 1) {
+        snprintf(why, n, "no CUDA device");
+        return 0;
+    }
+    cudaDeviceProp p;
+    e = cudaGetDeviceProperties(&p, 0);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        snprintf(why, n, "%s", cudaGetErrorString(e));
+        return 0;
+    }
+    if (p.major < 9) {
+        snprintf(why, n, "device 0 (%s) has compute capability %d.%d; built for 9.0", p.name, p.major, p.minor);
+        return 0;
+    }
+    return 1;
+}
+
+extern "C" xc_status xc_gpu_properties(xc_gpu_props *out, xc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    cudaDeviceProp p;
+    XC_GPU_CK(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+    int clock = 0;
+    /* cudaDeviceProp lost clockRate in CUDA 13; the attribute remains */
+    XC_GPU_CK(cudaDeviceGetAttribute(&clock, cudaDevAttrClockRate, 0), "cudaDeviceGetAttribute(clock rate)");
+    snprintf(out->name, sizeof out->name, "%s", p.name);
+    out->cc_major = p.major;
+    out->cc_minor = p.minor;
+    out->sms = p.multiProcessorCount;
+    out->clock_khz = clock;
+    out->global_bytes = p.totalGlobalMem;
+    out->smem_block_optin = p.sharedMemPerBlockOptin;
+    out->smem_per_sm = p.sharedMemPerMultiprocessor;
+    out->smem_bytes_per_s = (double)p.multiProcessorCount * 32.0 * 4.0 * (double)clock * 1e3;
+    return XC_OK;
+}
+
+extern "C" xc_status xc_gpu_describe(char *buf, size_t n, xc_error *err)
+{
+    xc_gpu_props p;
+    xc_status st = xc_gpu_properties(&p, err);
+    if (st)
+        return st;
+    snprintf(buf, n, "%s (cc %d.%d), %d SMs at %.0f MHz, %.1f GiB, shared memory %zu KiB per block (opt-in), %.1f TB/s",
+             p.name, p.cc_major, p.cc_minor, p.sms, p.clock_khz / 1e3, (double)p.global_bytes / (1u << 30),
+             p.smem_block_optin / 1024, p.smem_bytes_per_s / 1e12);
+    return XC_OK;
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# GPU check in two halves, so the lent H100/H200 spends its minutes on GPU work:
+#
+#   sh scripts/gpu-check.sh build     here: static build (GSL, FFTW, jansson, CUnit,
+#                                     libgomp and cudart linked in) into build/dev/
+#   sh scripts/gpu-check.sh device    on the device machine (build/dev carried):
+#                                     GPU tests, gpu-vs-reference cross-check on the
+#                                     default datasets and the real files,
+#                                     compute-sanitizer memcheck + racecheck over the
+#                                     GPU tests, the GPU benchmark; a short table last.
+#
+# `make gpu-check` runs the build half; the device half is what the device tool runs:
+#   run(command="sh scripts/gpu-check.sh device", carry=["build/dev"])
+set -u
+MODE=${1:-build}
+DEV=build/dev
+case "$MODE" in
+build)
+    make --no-print-directory STATIC=1 CUDA=1 BUILD=$DEV/obj BIN=$DEV/full \
+        $DEV/full/crosscheck $DEV/full/tests/test_gpu || exit 1
+    mkdir -p $DEV/bin
+    for f in crosscheck tests/test_gpu; do
+        strip -o $DEV/bin/$(basename $f) $DEV/full/$f || exit 1
+    done
+    ls -la $DEV/bin
+    echo "carry build/dev/bin to the device and run: sh scripts/gpu-check.sh device"
+    ;;
+device)
+    OUTDIR=${OUT:-/tmp/gpu-check}
+    mkdir -p "$OUTDIR"
+    B=$DEV/bin
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUTDIR/device.txt"
+    rc_t=0; rc_m=0; rc_r=0; rc_x=0; rc_b=0
+    echo "== GPU tests"
+    $B/test_gpu > "$OUTDIR/test_gpu.log" 2>&1; rc_t=$?
+    grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED" "$OUTDIR/test_gpu.log" | tail -60
+    echo "== compute-sanitizer memcheck"
+    XC_GPU_QUICK=1 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 $B/test_gpu \
+        > "$OUTDIR/memcheck.log" 2>&1; rc_m=$?
+    grep -E "ERROR SUMMARY|XC-SUMMARY" "$OUTDIR/memcheck.log" | tail -3
+    echo "== compute-sanitizer racecheck"
+    XC_GPU_QUICK=1 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 $B/test_gpu \
+        > "$OUTDIR/racecheck.log" 2>&1; rc_r=$?
+    grep -E "RACECHECK SUMMARY|ERROR SUMMARY|XC-SUMMARY" "$OUTDIR/racecheck.log" | tail -3
+    echo "== cross-check: gpu against reference (default datasets and real files)"
+    $B/crosscheck run -quiet -impl gpu -out "$OUTDIR/run" > "$OUTDIR/run.txt" 2>&1; rc_x=$?
+    grep -E " gpu " "$OUTDIR/run.txt" | cut -c1-160
+    tail -1 "$OUTDIR/run.txt"
+    echo "== benchmark"
+    $B/crosscheck bench gpu -json "$OUTDIR/bench-gpu.json" > "$OUTDIR/bench.txt" 2>&1; rc_b=$?
+    cat "$OUTDIR/bench.txt" | tail -30
+    echo
+    echo "== summary"
+    printf '%-28s %s\n' "GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu.log" | tail -1) exit=$rc_t"
+    printf '%-28s %s\n' "memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck.log" | tail -1) exit=$rc_m"
+    printf '%-28s %s\n' "racecheck" "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUTDIR/racecheck.log" | tail -1) exit=$rc_r"
+    printf '%-28s %s\n' "cross-check (crosscheck run)" "$(tail -1 "$OUTDIR/run.txt") exit=$rc_x"
+    printf '%-28s %s\n' "benchmark" "exit=$rc_b"
+    [ $rc_t -eq 0 ] && [ $rc_m -eq 0 ] && [ $rc_r -eq 0 ] && [ $rc_x -eq 0 ] && [ $rc_b -eq 0 ]
+    ;;
+*)
+    echo "usage: sh scripts/gpu-check.sh build|device" >&2; exit 2 ;;
+esac
