@@ -14,7 +14,9 @@
 
 #include "cpu_internal.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* XC_CPU_NO_CLONES builds one version for the compiler's -m flags (to test
+ * the AVX2 and baseline code paths on an AVX-512 machine). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES)
 #define XC_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define XC_CLONES

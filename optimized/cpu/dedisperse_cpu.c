@@ -11,12 +11,15 @@
  * sample is summed by one work item in a fixed order, so the result does not
  * depend on the thread count; integer results equal the reference bit for bit.
  *
- * Float input: a channel tile is summed in float and the tiles in double, and a
- * scrunched sample is rounded once from a double sum.  For non-negative input
- * the result is within N*2^-24*max|ref| of the reference, N = unmasked
- * channels * ds (the registry's float_tol 1): every sample passes through at
- * most ct-1 float additions plus one rounding when scrunched, and ct + 1 <= N
- * whenever an addition happens at all (a single unscrunched channel is exact). */
+ * Float input: a scrunched sample is rounded once to float from a double sum,
+ * a channel tile (ct channels) is summed in float and the tiles in double.  For
+ * non-negative input with exact sum S, to first order in u = 2^-24,
+ *   one tile:   |cpu - S| <= (m - 1 + [ds > 1]) u S   (the float tile sum is the result)
+ *   m > ct:     |cpu - S| <= (ct + [ds > 1]) u S       (plus the final rounding)
+ * and the reference is within u S, so |cpu - ref| <= m*ds*u*S = N u S, the
+ * registry's float_tol 1 (N = unmasked channels * ds); the output scalings apply
+ * the same one or two float operations to both.  tests/test_dedisperse.c checks
+ * it; measured errors are a few percent of it. */
 #include <limits.h>
 #include <omp.h>
 #include <stdint.h>
@@ -225,8 +228,8 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
                 const int nd = (int)(ndm - d0 < td ? ndm - d0 : td);
                 const int nblk = (int)((nt + B - 1) / B);
                 memset(wide, 0, (size_t)nd * tt * (isfloat ? sizeof(double) : sizeof(uint64_t)));
-                for (int c0 = 0; c0 < m; c0 += (int)ct) {
-                    const int nci = m - c0 < (int)ct ? m - c0 : (int)ct;
+                for (int c0 = 0, nci; c0 < m; c0 += nci) {
+                    nci = m - c0 < (int)ct ? m - c0 : (int)ct;
                     switch (lay->store) {
                     case XC_CPU_U8:
                         FILL_ROWS(uint8_t);

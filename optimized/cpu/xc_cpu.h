@@ -16,10 +16,13 @@
 extern "C" {
 #endif
 
-/* Defaults, measured on a 2-core Sapphire Rapids (see `crosscheck bench dedisperse`). */
-#define XC_CPU_TILE_T 1024     /* output samples per work item (rounded up to the register block) */
-#define XC_CPU_TILE_DM 16      /* DM trials per work item */
-#define XC_CPU_TILE_C 128      /* channels per narrow accumulation (capped by the overflow limit) */
+/* Defaults: the best of a grid (tile_t 512..8192, tile_dm 8..64, tile_c 32..256)
+ * on the Table 2 plan at 512 and 4096 channels, 8- and 16-bit, one core of a
+ * Sapphire Rapids Xeon.  Larger time tiles amortise building the row pointers;
+ * 64 channels x (256 samples + the DM tile's delay spread) stays in L1. */
+#define XC_CPU_TILE_T 2048     /* output samples per work item (rounded up to the register block) */
+#define XC_CPU_TILE_DM 32      /* DM trials per work item */
+#define XC_CPU_TILE_C 64       /* channels per narrow accumulation (capped by the overflow limit) */
 
 /* Element types of the channel-major, time-scrunched copy and of the narrow
  * accumulators. */
@@ -30,7 +33,9 @@ typedef struct {
     xc_cpu_type narrow;       /* accumulator over one channel tile */
     int store_bytes, narrow_bytes;
     /* Most channels one narrow accumulator may sum without overflow:
-     * floor(max_narrow / ((2^nbits - 1) * ds)); 0 means unlimited (float, uint64). */
+     * floor(max_narrow / ((2^nbits - 1) * ds)); 0 for float (no limit).  The
+     * uint64 wide sums cannot overflow: a sum is at most 65535 times the number
+     * of input samples it covers, far below 2^64 for any block in memory. */
     unsigned long long narrow_channels;
     int block;                /* time samples in the register block */
 } xc_cpu_layout;

@@ -1,0 +1,590 @@
+/* crosscheck bench dedisperse: adds per second of each dedisperser on the
+ * AstroAccelerate paper's frequency-resolution test (Novotny et al. 2023,
+ * section 5.2, Table 2), against the machine's compute and memory limits. */
+#include <getopt.h>
+#include <jansson.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "xc_atomic.h"
+#include "xc_cpu.h"
+#include "xc_dedisperse.h"
+#include "xc_progress.h"
+
+#define TABLE2_PLAN "0:150:0.1:1,150:300:0.2:1,300:500:0.25:1"
+#define MAX_LIST 16
+
+static void help(void)
+{
+    printf("usage: crosscheck bench dedisperse [-json FILE] [-quick] [-threads N] [-nchans LIST]\n"
+           "                                  [-impl LIST] [-nbits LIST] [-seconds S] [-repeat N]\n"
+           "                                  [-ref_nout N] [-tile_t N] [-tile_dm N] [-tile_c N]\n"
+           "       crosscheck bench pulscan -h   (the Pulscan search benchmark)\n\n"
+           "Times dedispersion of random data with the AstroAccelerate paper's Table 2 plan\n"
+           "(" TABLE2_PLAN ", 3050 trials) on 64 us samples, centre 1400 MHz,\n"
+           "300 MHz bandwidth (foff = -300/nchans MHz, fch1 = 1550 + foff/2 MHz), and reports adds\n"
+           "per second (trials x output samples x channels / seconds) next to the machine's peak\n"
+           "integer add rate and its memory-bandwidth bound.  The reference is timed on a short\n"
+           "input (max delay + ref_nout samples) because it is about 100 times slower; the CPU\n"
+           "kernel is also run on that input and checked bit for bit against it.\n\n"
+           "Options:\n"
+           "  -json FILE     write the records as JSON (atomically)\n"
+           "  -quick         smoke test: 512 channels, max delay + 4096 samples, one run (seconds)\n"
+           "  -threads N     thread count for the second CPU run; the first uses 1 (default 2)\n"
+           "  -nchans LIST   comma-separated channel counts (default 512,1024,2048,4096)\n"
+           "  -impl LIST     comma-separated implementations (default reference,cpu; see crosscheck list)\n"
+           "  -nbits LIST    comma-separated input bit widths, 1..16 (default 8,16)\n"
+           "  -seconds S     length of the input in seconds (default 10)\n"
+           "  -repeat N      runs per configuration, best one kept; stops early once a\n"
+           "                 configuration has used 20 s (default 3)\n"
+           "  -ref_nout N    output samples for the reference (default 2000, fewer where\n"
+           "                 2000 would take over ~4e9 adds; 256 with -quick)\n"
+           "  -tile_t N, -tile_dm N, -tile_c N\n"
+           "                 CPU tile sizes in samples, trials, channels (default 0: built-in)\n");
+}
+
+static xc_status parse_list(const char *opt, const char *val, long lo, long hi, int *out, int *n,
+                            xc_error *err)
+{
+    char buf[256];
+    if (strlen(val) >= sizeof buf)
+        return xc_error_set(err, XC_EINVAL, "option %s: list too long", opt);
+    strcpy(buf, val);
+    *n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*n == MAX_LIST)
+            return xc_error_set(err, XC_EINVAL, "option %s: more than %d values", opt, MAX_LIST);
+        xc_status st = xc_cli_int(opt, tok, lo, hi, &out[*n], err);
+        if (st)
+            return st;
+        (*n)++;
+    }
+    if (*n == 0)
+        return xc_error_set(err, XC_EINVAL, "option %s: empty list", opt);
+    return XC_OK;
+}
+
+/* ---- the machine ----------------------------------------------------------- */
+
+typedef struct {
+    char model[256];
+    double mhz;
+    int cores;
+    const char *isa;
+    int vector_bytes;
+    double bw1, bwn;          /* read bandwidth, bytes/s, 1 and N threads */
+    double speedup;           /* N threads over 1 on a compute-only loop */
+} machine;
+
+static void cpuinfo(machine *m)
+{
+    snprintf(m->model, sizeof m->model, "unknown");
+    m->mhz = 0;
+    FILE *fp = fopen("/proc/cpuinfo", "r");
+    if (!fp)
+        return;
+    char line[512];
+    int got_model = 0, got_mhz = 0;
+    while (fgets(line, sizeof line, fp) && !(got_model && got_mhz)) {
+        char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        char *v = colon + 1;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        v[strcspn(v, "\n")] = '\0';
+        if (!got_model && !strncmp(line, "model name", 10)) {
+            snprintf(m->model, sizeof m->model, "%s", v);
+            got_model = 1;
+        } else if (!got_mhz && !strncmp(line, "cpu MHz", 7)) {
+            m->mhz = atof(v);
+            got_mhz = 1;
+        }
+    }
+    fclose(fp);
+}
+
+/* Best-of-3 streaming read of `bytes` with `threads` threads: the sustained
+ * DRAM read bandwidth the kernel could hope for (4 accumulators so the loop is
+ * not latency-bound). */
+static double read_bandwidth(size_t bytes, int threads)
+{
+    size_t n = bytes / sizeof(uint64_t);
+    uint64_t *buf = malloc(n * sizeof *buf);
+    if (!buf)
+        return 0;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t i = 0; i < n; i++)
+        buf[i] = i;
+    double best = 0;
+    volatile uint64_t sink = 0;
+    for (int r = 0; r < 3; r++) {
+        double t0 = xc_now();
+        uint64_t total = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : total)
+        for (size_t b = 0; b < n / 1024; b++) {
+            uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+            const uint64_t *p = buf + b * 1024;
+            for (size_t i = 0; i < 1024; i += 4) {
+                a0 += p[i];
+                a1 += p[i + 1];
+                a2 += p[i + 2];
+                a3 += p[i + 3];
+            }
+            total += a0 + a1 + a2 + a3;
+        }
+        double t = xc_now() - t0;
+        sink += total;
+        if (t > 0 && (double)(n / 1024 * 1024 * 8) / t > best)
+            best = (double)(n / 1024 * 1024 * 8) / t;
+    }
+    (void)sink;
+    free(buf);
+    return best;
+}
+
+/* Speedup of N threads over 1 on a register-only integer loop: what the
+ * machine gives right now (a shared VM gives less than N), to read the CPU
+ * kernel's own N-thread speedup against. */
+static double parallel_speedup(int threads)
+{
+    double t[2];
+    for (int k = 0; k < 2; k++) {
+        int nt = k ? threads : 1;
+        uint64_t total = 0;
+        double t0 = xc_now();
+#pragma omp parallel num_threads(nt) reduction(+ : total)
+        {
+            uint64_t a = 1, b = 2, c = 3, d = (uint64_t)omp_get_thread_num();
+            for (long i = 0; i < 100000000L; i++) {
+                a = a * 3 + 1;
+                b = b * 5 + 1;
+                c = c * 7 + 1;
+                d = d * 9 + 1;
+            }
+            total += a + b + c + d;
+        }
+        t[k] = xc_now() - t0;
+        volatile uint64_t sink = total;
+        (void)sink;
+    }
+    return t[1] > 0 ? threads * t[0] / t[1] : 0;
+}
+
+/* ---- one configuration ----------------------------------------------------- */
+
+typedef struct {
+    int quick, threads, repeat, ref_nout;
+    double seconds;
+    xc_ddopts tiles;
+} settings;
+
+static void fill_random(uint16_t *u, size_t n, int nbits, uint64_t seed)
+{
+    const size_t chunk = 1 << 20;
+#pragma omp parallel for schedule(static)
+    for (size_t c = 0; c < (n + chunk - 1) / chunk; c++) {
+        uint64_t s = (seed + c) * 0x9E3779B97F4A7C15ull | 1;
+        size_t end = (c + 1) * chunk < n ? (c + 1) * chunk : n;
+        for (size_t i = c * chunk; i < end; i++) {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            u[i] = (uint16_t)((s * 2685821657736338717ull) >> (64 - nbits));
+        }
+    }
+}
+
+static double job_adds(const xc_ddjob *job)
+{
+    double a = 0;
+    for (int k = 0; k < job->plan->nranges; k++)
+        a += (double)job->plan->r[k].ndm * (double)(job->nout / (size_t)job->plan->r[k].ds) *
+             (double)job->in->nchans;
+    return a;
+}
+
+/* Runs impl on job up to `repeat` times (stopping once 20 s are spent) and
+ * returns the best time, or a negative value with err set. */
+static double time_runs(const xc_dedisperser *impl, const xc_ddjob *job, xc_plane *pl, int repeat,
+                        int *runs, xc_error *err)
+{
+    double best = -1, spent = 0;
+    *runs = 0;
+    for (int r = 0; r < repeat && (r == 0 || spent < 20.0); r++) {
+        double t0 = xc_now();
+        if (impl->run(job, pl, err))
+            return -1;
+        double t = xc_now() - t0;
+        spent += t;
+        (*runs)++;
+        if (best < 0 || t < best)
+            best = t;
+    }
+    return best;
+}
+
+static int planes_same(const xc_plane *a, const xc_plane *b)
+{
+    if (a->nranges != b->nranges)
+        return 0;
+    for (int k = 0; k < a->nranges; k++) {
+        size_t n = a->r[k].ndm * a->r[k].nsamp;
+        if (a->r[k].nsamp != b->r[k].nsamp || a->r[k].ndm != b->r[k].ndm ||
+            (n && memcmp(a->r[k].data, b->r[k].data, n * sizeof(float))))
+            return 0;
+    }
+    return 1;
+}
+
+typedef struct {
+    const machine *mc;
+    json_t *records;
+    double ref_rate;          /* adds/s of the reference for this nbits/nchans, 0 if not run */
+    int verified;             /* -1 not checked, 0 differs, 1 bit-exact on the short input */
+} bench_ctx;
+
+static void add_limits(json_t *rec, const machine *mc, int nbits, int threads, double adds,
+                       const xc_ddjob *job)
+{
+    xc_cpu_layout lay;
+    xc_error err;
+    if (xc_cpu_layout_for(nbits, 1, &lay, &err))
+        return;
+    int cores = threads < mc->cores ? threads : mc->cores;
+    int lanes = mc->vector_bytes / lay.narrow_bytes;
+    double peak = (double)cores * mc->mhz * 1e6 * lanes;
+    double bw = threads > 1 ? mc->bwn : mc->bw1;
+    /* Compulsory traffic: the input as given (uint16) read once and the float
+     * plane written once. */
+    double out_bytes = 0;
+    for (int k = 0; k < job->plan->nranges; k++)
+        out_bytes += 4.0 * (double)job->plan->r[k].ndm * (double)(job->nout / (size_t)job->plan->r[k].ds);
+    double in_bytes = 2.0 * (double)job->in->nsamp * (double)job->in->nchans;
+    json_object_set_new(rec, "peak_adds_per_s", json_real(peak));
+    json_object_set_new(rec, "peak_lanes", json_integer(lanes));
+    json_object_set_new(rec, "memory_bound_adds_per_s", json_real(bw > 0 ? adds * bw / (in_bytes + out_bytes) : 0));
+    json_object_set_new(rec, "memory_noreuse_adds_per_s", json_real(bw / lay.store_bytes));
+}
+
+/* Times impl on job and appends its record; the plane of the last run is
+ * handed back in keep when that is not NULL. */
+static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperser *impl, const xc_ddjob *job,
+                           int threads, const char *note, xc_plane *keep, xc_error *err)
+{
+    xc_ddjob j = *job;
+    j.opts = s->tiles;
+    j.opts.threads = threads;
+    xc_plane pl;
+    xc_status st = xc_plane_alloc(&pl, &j, err);
+    if (st)
+        return st;
+    int runs = 0;
+    double t = time_runs(impl, &j, &pl, s->repeat, &runs, err);
+    if (t < 0 || !keep)
+        xc_plane_free(&pl);
+    else
+        *keep = pl;
+    if (t < 0)
+        return err->code ? err->code : XC_EINVAL;
+    double adds = job_adds(&j), rate = t > 0 ? adds / t : 0;
+    json_t *rec = json_object();
+    json_object_set_new(rec, "impl", json_string(impl->name));
+    json_object_set_new(rec, "nbits", json_integer(j.in->nbits));
+    json_object_set_new(rec, "nchans", json_integer(j.in->nchans));
+    json_object_set_new(rec, "threads", json_integer(threads));
+    json_object_set_new(rec, "nsamp_in", json_integer((json_int_t)j.in->nsamp));
+    json_object_set_new(rec, "nout", json_integer((json_int_t)j.nout));
+    json_object_set_new(rec, "ndm", json_integer((json_int_t)xc_dmplan_ndm(j.plan)));
+    json_object_set_new(rec, "seconds", json_real(t));
+    json_object_set_new(rec, "runs", json_integer(runs));
+    json_object_set_new(rec, "adds", json_real(adds));
+    json_object_set_new(rec, "adds_per_s", json_real(rate));
+    json_object_set_new(rec, "adds_per_s_per_thread", json_real(rate / threads));
+    if (!strcmp(impl->name, "reference"))
+        bc->ref_rate = rate;
+    else if (bc->ref_rate > 0)
+        json_object_set_new(rec, "ratio_to_reference", json_real(rate / bc->ref_rate));
+    if (!strcmp(impl->name, "cpu") && bc->verified >= 0)
+        json_object_set_new(rec, "bit_exact_vs_reference_short_input", json_boolean(bc->verified));
+    add_limits(rec, bc->mc, j.in->nbits, threads, adds, &j);
+    if (note)
+        json_object_set_new(rec, "note", json_string(note));
+    json_array_append_new(bc->records, rec);
+
+    double peak = json_real_value(json_object_get(rec, "peak_adds_per_s"));
+    char ratio[32] = "", verified[8] = "";
+    if (json_object_get(rec, "ratio_to_reference"))
+        snprintf(ratio, sizeof ratio, "%.0f", rate / bc->ref_rate);
+    if (json_object_get(rec, "bit_exact_vs_reference_short_input"))
+        snprintf(verified, sizeof verified, "%s", bc->verified ? "yes" : "NO");
+    printf("%-10s %5d %6d %3d %8zu %5zu %9.3f %8.2f %8.2f %7s %6.1f %5s\n", impl->name, j.in->nbits,
+           j.in->nchans, threads, j.nout, xc_dmplan_ndm(j.plan), t, rate / 1e9, rate / threads / 1e9, ratio,
+           peak > 0 ? 100.0 * rate / peak : 0.0, verified);
+    fflush(stdout);
+    return XC_OK;
+}
+
+/* Runs every implementation on one nbits x nchans configuration. */
+static xc_status bench_config(bench_ctx *bc, const settings *s, const xc_dedisperser **impls, int nimpl,
+                              int nbits, int nchans, const xc_dmplan *plan, const xc_convention *cv,
+                              xc_error *err)
+{
+    double foff = -300.0 / nchans;
+    xc_geometry g = {nchans, 1550.0 + foff / 2, foff, 64e-6};
+    int64_t maxd;
+    xc_status st = xc_dmplan_max_delay(cv, &g, plan, &maxd, err);
+    if (st)
+        return st;
+    size_t nsamp = s->quick ? (size_t)maxd + 4096 : (size_t)(s->seconds / g.tsamp + 0.5);
+    if (nsamp <= (size_t)maxd)
+        return xc_error_set(err, XC_EINVAL, "-seconds: %g s (%zu samples) is shorter than the plan's largest delay (%lld samples)",
+                            s->seconds, nsamp, (long long)maxd);
+    size_t ref_nout = (size_t)s->ref_nout;
+    if (ref_nout == 0) {
+        double cap = 4e9 / ((double)xc_dmplan_ndm(plan) * nchans);
+        ref_nout = s->quick ? 256 : cap < 2000 ? (size_t)(cap > 100 ? cap : 100) : 2000;
+    }
+    if (ref_nout > nsamp - (size_t)maxd)
+        ref_nout = nsamp - (size_t)maxd;
+    uint16_t *u = malloc(nsamp * (size_t)nchans * sizeof *u);
+    if (!u)
+        return xc_error_set(err, XC_ENOMEM, "bench: out of memory for %zu x %d samples", nsamp, nchans);
+    fill_random(u, nsamp * (size_t)nchans, nbits, (uint64_t)nbits * 1000003u + (uint64_t)nchans);
+    xc_block full = {nchans, nsamp, nbits, u, NULL};
+    xc_block shortin = {nchans, (size_t)maxd + ref_nout, nbits, u, NULL};
+    xc_ddjob jfull, jshort;
+    memset(&jshort, 0, sizeof jshort);
+    if ((st = xc_ddjob_init(&jfull, &full, plan, cv, &g, NULL, err))) {
+        free(u);
+        return st;
+    }
+    if ((st = xc_ddjob_init(&jshort, &shortin, plan, cv, &g, NULL, err))) {
+        xc_ddjob_free(&jfull);
+        free(u);
+        return st;
+    }
+    bc->ref_rate = 0;
+    bc->verified = -1;
+    char refnote[256];
+    snprintf(refnote, sizeof refnote,
+             "reference timed on a short input, max delay %lld + %zu output samples (it runs ~100x slower "
+             "than the cpu kernel); the cpu records' ratio_to_reference divides by this rate",
+             (long long)maxd, ref_nout);
+    for (int i = 0; i < nimpl && !st; i++) {
+        if (!strcmp(impls[i]->name, "reference")) {
+            settings once = *s;
+            once.repeat = 1;
+            xc_plane a, b;
+            st = bench_one(bc, &once, impls[i], &jshort, 1, refnote, &a, err);
+            if (st)
+                break;
+            /* The CPU kernel on the same short input, compared bit for bit. */
+            const xc_dedisperser *cpu = xc_dedisperser_get("cpu");
+            if (cpu && !(st = xc_plane_alloc(&b, &jshort, err))) {
+                if (!(st = cpu->run(&jshort, &b, err)))
+                    bc->verified = planes_same(&a, &b);
+                xc_plane_free(&b);
+            }
+            xc_plane_free(&a);
+        } else if (!strcmp(impls[i]->name, "cpu")) {
+            st = bench_one(bc, s, impls[i], &jfull, 1, NULL, NULL, err);
+            if (!st && s->threads > 1)
+                st = bench_one(bc, s, impls[i], &jfull, s->threads, NULL, NULL, err);
+        } else {
+            st = bench_one(bc, s, impls[i], &jfull, s->threads, NULL, NULL, err);
+        }
+    }
+    xc_ddjob_free(&jshort);
+    xc_ddjob_free(&jfull);
+    free(u);
+    return st;
+}
+
+static int bench_dedisperse(int argc, char **argv)
+{
+    enum { O_JSON = 1, O_QUICK, O_THREADS, O_NCHANS, O_IMPL, O_NBITS, O_SECONDS, O_REPEAT, O_REFNOUT,
+           O_TT, O_TDM, O_TC, O_HELP };
+    static const struct option opts[] = {
+        {"json", required_argument, 0, O_JSON}, {"quick", no_argument, 0, O_QUICK},
+        {"threads", required_argument, 0, O_THREADS}, {"nchans", required_argument, 0, O_NCHANS},
+        {"impl", required_argument, 0, O_IMPL}, {"nbits", required_argument, 0, O_NBITS},
+        {"seconds", required_argument, 0, O_SECONDS}, {"repeat", required_argument, 0, O_REPEAT},
+        {"ref_nout", required_argument, 0, O_REFNOUT}, {"tile_t", required_argument, 0, O_TT},
+        {"tile_dm", required_argument, 0, O_TDM}, {"tile_c", required_argument, 0, O_TC},
+        {"h", no_argument, 0, O_HELP}, {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
+    settings s = {.quick = 0, .threads = 2, .repeat = 3, .ref_nout = 0, .seconds = 10.0};
+    const char *json = NULL, *implspec = "reference,cpu";
+    int nchans[MAX_LIST] = {512, 1024, 2048, 4096}, nnc = 4, nbits[MAX_LIST] = {8, 16}, nnb = 2;
+    int nchans_given = 0;
+    xc_error err;
+    xc_error_clear(&err);
+    xc_status st = XC_OK;
+    int c;
+    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case O_JSON: json = optarg; break;
+        case O_QUICK: s.quick = 1; break;
+        case O_THREADS: st = xc_cli_int("-threads", optarg, 1, 4096, &s.threads, &err); break;
+        case O_NCHANS: st = parse_list("-nchans", optarg, 1, 1 << 16, nchans, &nnc, &err); nchans_given = 1; break;
+        case O_IMPL: implspec = optarg; break;
+        case O_NBITS: st = parse_list("-nbits", optarg, 1, 16, nbits, &nnb, &err); break;
+        case O_SECONDS: st = xc_cli_double("-seconds", optarg, &s.seconds, &err); break;
+        case O_REPEAT: st = xc_cli_int("-repeat", optarg, 1, 100, &s.repeat, &err); break;
+        case O_REFNOUT: st = xc_cli_int("-ref_nout", optarg, 1, 1 << 24, &s.ref_nout, &err); break;
+        case O_TT: st = xc_cli_int("-tile_t", optarg, 0, 1 << 24, &s.tiles.tile_t, &err); break;
+        case O_TDM: st = xc_cli_int("-tile_dm", optarg, 0, 1 << 20, &s.tiles.tile_dm, &err); break;
+        case O_TC: st = xc_cli_int("-tile_c", optarg, 0, 1 << 24, &s.tiles.tile_c, &err); break;
+        case O_HELP: help(); return 0;
+        default: return xc_cli_badopt("bench", argc, argv);
+        }
+        if (st)
+            return xc_cli_fail("bench", &err);
+    }
+    if (optind < argc)
+        return xc_cli_failf("bench", "unexpected argument '%s'", argv[optind]);
+    for (int i = 0; i < nnb; i++)
+        if (nbits[i] != 1 && nbits[i] != 2 && nbits[i] != 4 && nbits[i] != 8 && nbits[i] != 16)
+            return xc_cli_failf("bench", "-nbits: %d is not one of 1, 2, 4, 8, 16", nbits[i]);
+    if (!(s.seconds > 0 && s.seconds <= 3600))
+        return xc_cli_failf("bench", "-seconds: %g must be in (0, 3600]", s.seconds);
+    if (s.quick) {
+        s.repeat = 1;
+        if (!nchans_given) {
+            nchans[0] = 512;
+            nnc = 1;
+        }
+    }
+
+    const xc_dedisperser *impls[MAX_LIST];
+    int nimpl = 0;
+    char ibuf[256];
+    snprintf(ibuf, sizeof ibuf, "%s", implspec);
+    char *save = NULL;
+    for (char *tok = strtok_r(ibuf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const xc_dedisperser *d = xc_dedisperser_get(tok);
+        if (!d)
+            return xc_cli_failf("bench", "-impl: '%s' is not a registered implementation (see crosscheck list)", tok);
+        char why[256] = "";
+        if (!d->available(why, sizeof why)) {
+            printf("# skipping %s: %s\n", tok, why);
+            continue;
+        }
+        if (nimpl == MAX_LIST)
+            return xc_cli_failf("bench", "-impl: more than %d implementations", MAX_LIST);
+        impls[nimpl++] = d;
+    }
+    if (nimpl == 0)
+        return xc_cli_failf("bench", "-impl: nothing to run");
+
+    machine mc;
+    cpuinfo(&mc);
+    mc.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    mc.isa = xc_cpu_isa(&mc.vector_bytes);
+    /* Larger than any last-level cache, so it measures DRAM (this VM reports 480 MiB of L3). */
+    size_t bwbytes = s.quick ? (size_t)64 << 20 : (size_t)2 << 30;
+    mc.bw1 = read_bandwidth(bwbytes, 1);
+    mc.bwn = s.threads > 1 ? read_bandwidth(bwbytes, s.threads) : mc.bw1;
+    mc.speedup = s.threads > 1 ? parallel_speedup(s.threads) : 1.0;
+
+    xc_dmplan plan;
+    if ((st = xc_dmplan_parse(&plan, TABLE2_PLAN, "Table 2 plan", &err)))
+        return xc_cli_fail("bench", &err);
+    const xc_convention *cv = xc_convention_get("crosscheck");
+
+    printf("# %s, %d cores, %.0f MHz, kernel %s, gcc %s\n", mc.model, mc.cores, mc.mhz, mc.isa, __VERSION__);
+    printf("# read bandwidth %.1f GB/s (1 thread), %.1f GB/s (%d threads); %d threads run a compute-only loop %.2fx as fast as 1\n",
+           mc.bw1 / 1e9, mc.bwn / 1e9, s.threads, s.threads, mc.speedup);
+    printf("# plan %s (%zu trials), tsamp 64 us, 1250-1550 MHz, %s\n", TABLE2_PLAN, xc_dmplan_ndm(&plan),
+           s.quick ? "quick: max delay + 4096 samples" : "random data");
+    printf("%-10s %5s %6s %3s %8s %5s %9s %8s %8s %7s %6s %5s\n", "impl", "nbits", "nchans", "thr", "nout",
+           "ndm", "seconds", "Gadds/s", "/thread", "x ref", "%peak", "exact");
+
+    json_t *records = json_array();
+    bench_ctx bc = {&mc, records, 0, -1};
+    for (int b = 0; b < nnb && !st; b++)
+        for (int n = 0; n < nnc && !st; n++)
+            st = bench_config(&bc, &s, impls, nimpl, nbits[b], nchans[n], &plan, cv, &err);
+    xc_dmplan_free(&plan);
+    if (st) {
+        json_decref(records);
+        return xc_cli_fail("bench", &err);
+    }
+
+    json_t *root = json_object(), *m = json_object();
+    json_object_set_new(m, "cpu_model", json_string(mc.model));
+    json_object_set_new(m, "cores", json_integer(mc.cores));
+    json_object_set_new(m, "cpu_mhz", json_real(mc.mhz));
+    json_object_set_new(m, "compiler", json_string("gcc " __VERSION__));
+    json_object_set_new(m, "kernel_isa", json_string(mc.isa));
+    json_object_set_new(m, "vector_bytes", json_integer(mc.vector_bytes));
+    json_object_set_new(m, "read_bandwidth_1_thread", json_real(mc.bw1));
+    json_object_set_new(m, "read_bandwidth_n_threads", json_real(mc.bwn));
+    json_object_set_new(m, "compute_speedup_n_threads", json_real(mc.speedup));
+    json_object_set_new(root, "benchmark", json_string("dedisperse"));
+    json_object_set_new(root, "machine", m);
+    json_object_set_new(root, "threads", json_integer(s.threads));
+    json_object_set_new(root, "command", json_string(xc_cli_cmdline()));
+    json_object_set_new(root, "quick", json_boolean(s.quick));
+    json_object_set_new(root, "plan", json_string(TABLE2_PLAN));
+    json_object_set_new(root, "convention", json_string(cv->name));
+    json_object_set_new(root, "tsamp_s", json_real(64e-6));
+    json_object_set_new(root, "band_mhz", json_string("1250-1550, foff = -300/nchans, fch1 = 1550 + foff/2"));
+    if (!s.quick)
+        json_object_set_new(root, "seconds_of_data", json_real(s.seconds));
+    json_object_set_new(root, "tiles", json_pack("{s:i,s:i,s:i}", "tile_t", s.tiles.tile_t, "tile_dm",
+                                                 s.tiles.tile_dm, "tile_c", s.tiles.tile_c));
+    json_object_set_new(root, "definitions", json_pack(
+        "{s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
+        "adds", "sum over ranges of trials x output samples x channels",
+        "seconds", "best of `runs` wall-clock runs of the whole call (corner turn included)",
+        "peak_adds_per_s", "min(threads, cores) x cpu MHz x peak_lanes: one widening add per lane per cycle, "
+                           "lanes = vector bytes of the kernel version the loader picked / narrow accumulator bytes "
+                           "(uint16 for 8-bit input, uint32 for 16-bit)",
+        "memory_bound_adds_per_s", "adds x read bandwidth / (input bytes as uint16 + float plane bytes): "
+                                   "the rate if only the compulsory traffic moved at the measured streaming "
+                                   "read bandwidth (1 thread, or all threads)",
+        "memory_noreuse_adds_per_s", "read bandwidth / bytes per stored sample: the rate with no cache reuse at all",
+        "compute_speedup_n_threads", "N threads over 1 thread on a register-only integer loop, measured at start: "
+                                     "the parallel speedup the machine offered (below N on a shared VM)",
+        "anchor", "AstroAccelerate's CPU code: ~0.31 TFLOPS on a 20-core Xeon Gold 6230 (Novotny et al. 2023, "
+                  "section 6), i.e. ~15 G adds/s per core, 8-bit input"));
+    json_object_set_new(root, "records", records);
+    if (json) {
+        xc_atomic a;
+        if ((st = xc_atomic_open(&a, json, 0, &err))) {
+            json_decref(root);
+            return xc_cli_fail("bench", &err);
+        }
+        if (json_dumpf(root, a.fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 || fputc('\n', a.fp) == EOF) {
+            xc_atomic_abort(&a);
+            json_decref(root);
+            return xc_cli_failf("bench", "%s: write failed", json);
+        }
+        if ((st = xc_atomic_commit(&a, &err))) {
+            json_decref(root);
+            return xc_cli_fail("bench", &err);
+        }
+    }
+    json_decref(root);
+    return 0;
+}
+
+int xc_cmd_bench(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-help")) {
+        help();
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "pulscan"))
+        return xc_bench_pulscan(argc - 1, argv + 1);
+    if (strcmp(argv[1], "dedisperse"))
+        return xc_cli_failf("bench", "unknown benchmark '%s' (there are: dedisperse, pulscan)", argv[1]);
+    return bench_dedisperse(argc - 1, argv + 1);
+}

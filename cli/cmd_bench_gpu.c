@@ -1,0 +1,447 @@
+/* crosscheck bench gpu: dedispersion throughput of the GPU implementation on
+ * the AstroAccelerate paper's frequency-resolution test (Novotny et al. 2023,
+ * section 5.2, Table 2), kernel only and with host-device transfers. */
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "xc_atomic.h"
+#include "xc_dedisperse.h"
+#ifdef XC_HAVE_CUDA
+#include "xc_gpu.h"
+#endif
+
+#define TABLE2_PLAN "0:150:0.1:1,150:300:0.2:1,300:500:0.25:1"
+#define MAXN 16
+
+static void help(void)
+{
+    printf("usage: crosscheck bench gpu -json FILE [-quick] [-nchans LIST] [-nbits LIST] [-autotune]\n"
+           "                            [-reps N] [-seconds S]\n\n"
+           "Times the gpu dedisperser on the AstroAccelerate paper's frequency-resolution test\n"
+           "(Novotny et al. 2023, section 5.2): the Table 2 plan " TABLE2_PLAN "\n"
+           "(3050 trials, no scrunching) on random data of 64 us samples, 300 MHz of band centred\n"
+           "on 1400 MHz, crosscheck convention.  Reports adds per second (adds = sum over ranges of\n"
+           "trials x output samples x channels) for the dedispersion kernels alone (CUDA events)\n"
+           "and for the whole call including host-device transfers and allocation (wall clock),\n"
+           "each the median of the timed runs after one untimed run, and the fraction of the\n"
+           "device's shared-memory bandwidth the kernel reached (see the JSON's 'definitions').\n"
+           "64 outputs per configuration are checked against exact host sums.\n\n"
+           "  -json FILE       write the results as JSON (required)\n"
+           "  -quick           1024 and 4096 channels, one timed run\n"
+           "  -nchans LIST     channel counts, comma-separated (default 512,1024,2048,4096,8192)\n"
+           "  -nbits LIST      bits per sample, comma-separated, from 1,2,4,8,16 (default 8,16)\n"
+           "  -autotune        let the untimed run time the candidate settings and use the\n"
+           "                   fastest (that of the first DM range) for the timed runs\n"
+           "  -reps N          timed runs per configuration (default 3)\n"
+           "  -seconds S       length of the data in seconds (default 10)\n");
+}
+
+static int parse_list(const char *cmd, const char *opt, const char *s, int *v, int *n, int lo, int hi)
+{
+    *n = 0;
+    const char *p = s;
+    while (*p) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p || x < lo || x > hi || *n >= MAXN)
+            return xc_cli_failf(cmd, "option %s: '%s': expected up to %d integers in %d..%d, comma-separated", opt, s,
+                                MAXN, lo, hi);
+        v[(*n)++] = (int)x;
+        p = end;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return xc_cli_failf(cmd, "option %s: '%s': unexpected '%c'", opt, s, *p);
+    }
+    return *n ? 0 : xc_cli_failf(cmd, "option %s: empty list", opt);
+}
+
+#ifdef XC_HAVE_CUDA
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void fill_random(uint16_t *u, size_t n, int nbits)
+{
+    /* independent xorshift streams per block of 2^20 values: the same data
+     * whatever the number of threads */
+#pragma omp parallel for schedule(static)
+    for (size_t b = 0; b < (n + (1u << 20) - 1) >> 20; b++) {
+        uint64_t s = (b + 1) * 0x9E3779B97F4A7C15ull;
+        size_t end = (b + 1) << 20 < n ? (b + 1) << 20 : n;
+        for (size_t i = b << 20; i < end; i++) {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            u[i] = (uint16_t)((s * 2685821657736338717ull) >> (64 - nbits));
+        }
+    }
+}
+
+/* Exact host sums of a few outputs: the timings are of a correct result. */
+static int spot_check(const xc_ddjob *job, const xc_plane *pl, char *msg, size_t n)
+{
+    uint64_t s = 12345;
+    const int nc = job->in->nchans;
+    for (int i = 0; i < 64; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        int k = (int)((s >> 33) % (uint64_t)pl->nranges);
+        const xc_planerange *r = &pl->r[k];
+        if (!r->ndm || !r->nsamp)
+            continue;
+        size_t d = (size_t)(s >> 20) % r->ndm, t = (size_t)(s >> 7) % r->nsamp;
+        if (i == 0)
+            d = t = 0;
+        uint64_t sum = 0;
+        for (int c = 0; c < nc; c++)
+            sum += job->in->u16[(t + (size_t)job->delays[k][d * (size_t)nc + (size_t)c]) * (size_t)nc + (size_t)c];
+        float want = xc_scale_int(job->conv, sum, nc, 1, job->in->nbits);
+        if (memcmp(&want, &r->data[d * r->nsamp + t], sizeof want)) {
+            snprintf(msg, n, "range %d trial %zu sample %zu: gpu %.9g, exact %.9g", k, d, t,
+                     (double)r->data[d * r->nsamp + t], (double)want);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+typedef struct {
+    int nbits, nchans;
+    double adds, kernel_ms, total_ms, h2d_ms, d2h_ms, prep_ms;
+    double adds_kernel, adds_total, smem_frac, bytes_per_add;
+    xc_gpu_ddinfo info;
+    int tuned_spt, tuned_dy, tuned_spb, tuned_cs;
+} result;
+
+static double bytes_per_add(const char *kernel)
+{
+    /* one 32-bit shared-memory load per word per channel; a word holds 4
+     * samples (q4, q8), 2 (p16) or 1 (w32, f32) */
+    if (!strncmp(kernel, "smem-q", 6))
+        return 1.0;
+    if (!strncmp(kernel, "smem-p16", 8))
+        return 2.0;
+    if (!strncmp(kernel, "smem-", 5))
+        return 4.0;
+    return 0.0;   /* the direct kernel reads no shared memory */
+}
+
+static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int reps, int autotune,
+                     const xc_gpu_props *props, result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->nbits = nbits;
+    res->nchans = nchans;
+    xc_error err;
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    if (xc_dmplan_parse(&plan, TABLE2_PLAN, "bench", &err))
+        return xc_cli_fail(cmd, &err);
+    const double bw = 300.0, tsamp = 64e-6;
+    xc_geometry g = {nchans, 1400.0 + bw / 2 - 0.5 * bw / nchans, -bw / nchans, tsamp};
+    size_t nsamp = (size_t)llround(seconds / tsamp);
+    uint16_t *u = malloc(nsamp * (size_t)nchans * sizeof *u);
+    if (!u) {
+        xc_dmplan_free(&plan);
+        return xc_cli_failf(cmd, "out of memory for %zu x %d samples", nsamp, nchans);
+    }
+    fill_random(u, nsamp * (size_t)nchans, nbits);
+    xc_block blk = {nchans, nsamp, nbits, u, NULL};
+    xc_ddjob job;
+    xc_plane pl = {0, NULL};
+    int rc = 0;
+    double kms = 0;
+    double *kt = calloc((size_t)reps, sizeof *kt), *tt = calloc((size_t)reps, sizeof *tt);
+    if (!kt || !tt) {
+        rc = xc_cli_failf(cmd, "out of memory");
+        goto out_plan;
+    }
+    if (xc_ddjob_init(&job, &blk, &plan, xc_convention_get("crosscheck"), &g, NULL, &err)) {
+        rc = xc_cli_fail(cmd, &err);
+        goto out_plan;
+    }
+    if (xc_plane_alloc(&pl, &job, &err)) {
+        rc = xc_cli_fail(cmd, &err);
+        goto out_job;
+    }
+    job.opts.gpu_kernel_ms = &kms;
+    job.opts.gpu_autotune = autotune;
+    memset(&res->info, 0, sizeof res->info);
+    /* untimed: module load, first-touch of the plane, autotuning */
+    if (xc_dedisperse_gpu_info(&job, &pl, &res->info, &err)) {
+        rc = xc_cli_fail(cmd, &err);
+        goto out_plane;
+    }
+    if (autotune) {
+        const xc_gpu_ddrange *r0 = &res->info.range[0];
+        res->tuned_spt = job.opts.gpu_samps_per_thread = r0->samps_per_thread;
+        res->tuned_dy = job.opts.gpu_dms_per_block = r0->dms_per_block;
+        res->tuned_spb = job.opts.gpu_samps_per_block = r0->samps_per_block;
+        res->tuned_cs = job.opts.gpu_chans_per_stage = r0->chans_per_stage;
+        job.opts.gpu_autotune = 0;
+    }
+    for (int i = 0; i < reps; i++) {
+        for (int k = 0; k < pl.nranges; k++)
+            memset(pl.r[k].data, 0xFF, pl.r[k].ndm * pl.r[k].nsamp * sizeof(float));
+        memset(&res->info, 0, sizeof res->info);
+        double t0 = now_s();
+        if (xc_dedisperse_gpu_info(&job, &pl, &res->info, &err)) {
+            rc = xc_cli_fail(cmd, &err);
+            goto out_plane;
+        }
+        tt[i] = (now_s() - t0) * 1e3;
+        kt[i] = kms;
+        res->h2d_ms += res->info.h2d_ms / reps;
+        res->d2h_ms += res->info.d2h_ms / reps;
+        res->prep_ms += res->info.prep_ms / reps;
+    }
+    char msg[256];
+    if (spot_check(&job, &pl, msg, sizeof msg)) {
+        rc = xc_cli_failf(cmd, "%d-bit %d channels: wrong output: %s", nbits, nchans, msg);
+        goto out_plane;
+    }
+    for (int k = 0; k < plan.nranges; k++)
+        res->adds += (double)plan.r[k].ndm * (double)pl.r[k].nsamp * (double)nchans;
+    res->kernel_ms = median(kt, reps);
+    res->total_ms = median(tt, reps);
+    res->adds_kernel = res->adds / (res->kernel_ms * 1e-3);
+    res->adds_total = res->adds / (res->total_ms * 1e-3);
+    res->bytes_per_add = bytes_per_add(res->info.range[0].kernel);
+    res->smem_frac = res->adds_kernel * res->bytes_per_add / props->smem_bytes_per_s;
+out_plane:
+    xc_plane_free(&pl);
+out_job:
+    xc_ddjob_free(&job);
+out_plan:
+    free(kt);
+    free(tt);
+    free(u);
+    xc_dmplan_free(&plan);
+    return rc;
+}
+
+static json_t *result_json(const result *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "nbits", json_integer(r->nbits));
+    json_object_set_new(o, "nchans", json_integer(r->nchans));
+    json_object_set_new(o, "adds", json_real(r->adds));
+    json_object_set_new(o, "kernel_ms", json_real(r->kernel_ms));
+    json_object_set_new(o, "total_ms", json_real(r->total_ms));
+    json_object_set_new(o, "h2d_ms", json_real(r->h2d_ms));
+    json_object_set_new(o, "d2h_ms", json_real(r->d2h_ms));
+    json_object_set_new(o, "prep_ms", json_real(r->prep_ms));
+    json_object_set_new(o, "adds_per_s_kernel", json_real(r->adds_kernel));
+    json_object_set_new(o, "adds_per_s_total", json_real(r->adds_total));
+    json_object_set_new(o, "smem_bytes_per_add", json_real(r->bytes_per_add));
+    json_object_set_new(o, "smem_fraction", json_real(r->smem_frac));
+    json_object_set_new(o, "chunks", json_integer(r->info.nchunks));
+    json_object_set_new(o, "device_bytes", json_integer((json_int_t)r->info.device_bytes));
+    json_t *rs = json_array();
+    for (int k = 0; k < r->info.nranges; k++) {
+        const xc_gpu_ddrange *g = &r->info.range[k];
+        json_t *x = json_object();
+        json_object_set_new(x, "kernel", json_string(g->kernel));
+        json_object_set_new(x, "samps_per_thread", json_integer(g->samps_per_thread));
+        json_object_set_new(x, "dms_per_block", json_integer(g->dms_per_block));
+        json_object_set_new(x, "samps_per_block", json_integer(g->samps_per_block));
+        json_object_set_new(x, "chans_per_stage", json_integer(g->chans_per_stage));
+        json_object_set_new(x, "shift_span", json_integer(g->shift_span));
+        json_object_set_new(x, "smem_bytes", json_integer((json_int_t)g->smem_bytes));
+        json_object_set_new(x, "kernel_ms", json_real(g->kernel_ms));
+        json_array_append_new(rs, x);
+    }
+    json_object_set_new(o, "ranges", rs);
+    if (r->tuned_spt) {
+        json_t *t = json_object();
+        json_object_set_new(t, "samps_per_thread", json_integer(r->tuned_spt));
+        json_object_set_new(t, "dms_per_block", json_integer(r->tuned_dy));
+        json_object_set_new(t, "samps_per_block", json_integer(r->tuned_spb));
+        json_object_set_new(t, "chans_per_stage", json_integer(r->tuned_cs));
+        json_object_set_new(o, "autotuned", t);
+    }
+    return o;
+}
+
+static xc_status write_json(const char *path, json_t *root, xc_error *err)
+{
+    xc_atomic a;
+    xc_status st = xc_atomic_open(&a, path, 0, err);
+    if (st)
+        return st;
+    if (json_dumpf(root, a.fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 || fputc('\n', a.fp) == EOF) {
+        xc_atomic_abort(&a);
+        return xc_error_set(err, XC_EIO, "%s: write failed", path);
+    }
+    return xc_atomic_commit(&a, err);
+}
+
+static int run_bench(const char *cmd, const char *json, const int *nbits, int nnb, const int *nchans, int nnc,
+                     int reps, double seconds, int autotune)
+{
+    char why[256];
+    if (!xc_gpu_available(why, sizeof why))
+        return xc_cli_failf(cmd, "gpu unavailable: %s", why);
+    xc_error err;
+    xc_gpu_props props;
+    if (xc_gpu_properties(&props, &err))
+        return xc_cli_fail(cmd, &err);
+    char desc[512];
+    if (xc_gpu_describe(desc, sizeof desc, &err))
+        return xc_cli_fail(cmd, &err);
+    printf("device: %s\n", desc);
+    printf("plan %s (3050 trials), %.3g s of 64 us samples, 1250-1550 MHz, %d timed run%s%s\n\n", TABLE2_PLAN,
+           seconds, reps, reps > 1 ? "s (median)" : "", autotune ? ", autotuned" : "");
+    printf("%5s %6s  %-9s %4s %3s %5s %3s  %9s %9s  %9s %9s  %6s\n", "nbits", "nchans", "kernel", "spt", "dy", "spb",
+           "cs", "kernel ms", "T adds/s", "total ms", "T adds/s", "smem %");
+    json_t *root = json_object(), *arr = json_array();
+    int rc = 0;
+    for (int b = 0; b < nnb && !rc; b++)
+        for (int c = 0; c < nnc && !rc; c++) {
+            result r;
+            rc = bench_one(cmd, nbits[b], nchans[c], seconds, reps, autotune, &props, &r);
+            if (rc)
+                break;
+            const xc_gpu_ddrange *g = &r.info.range[0];
+            printf("%5d %6d  %-9s %4d %3d %5d %3d  %9.2f %9.3f  %9.2f %9.3f  %6.1f\n", r.nbits, r.nchans, g->kernel,
+                   g->samps_per_thread, g->dms_per_block, g->samps_per_block, g->chans_per_stage, r.kernel_ms,
+                   r.adds_kernel / 1e12, r.total_ms, r.adds_total / 1e12, 100 * r.smem_frac);
+            fflush(stdout);
+            json_array_append_new(arr, result_json(&r));
+        }
+    if (!rc) {
+        json_t *dev = json_object();
+        json_object_set_new(dev, "description", json_string(desc));
+        json_object_set_new(dev, "name", json_string(props.name));
+        json_object_set_new(dev, "sms", json_integer(props.sms));
+        json_object_set_new(dev, "clock_khz", json_integer(props.clock_khz));
+        json_object_set_new(dev, "smem_bytes_per_s", json_real(props.smem_bytes_per_s));
+        json_object_set_new(root, "device", dev);
+        json_object_set_new(root, "command", json_string(xc_cli_cmdline()));
+        json_object_set_new(root, "plan", json_string(TABLE2_PLAN));
+        json_object_set_new(root, "seconds", json_real(seconds));
+        json_object_set_new(root, "tsamp_s", json_real(64e-6));
+        json_object_set_new(root, "band_mhz", json_string("1250-1550 (centre 1400, 300 MHz)"));
+        json_object_set_new(root, "reps", json_integer(reps));
+        json_t *def = json_object();
+        json_object_set_new(def, "adds", json_string("sum over DM ranges of trials x output samples x channels"));
+        json_object_set_new(def, "adds_per_s_kernel",
+                            json_string("adds / summed CUDA-event time of the dedispersion kernels (median of runs)"));
+        json_object_set_new(def, "adds_per_s_total",
+                            json_string("adds / wall time of the whole call: allocation, host-to-device copy, "
+                                        "transpose/scrunch/pack, kernels, device-to-host copy (median of runs)"));
+        json_object_set_new(def, "smem_fraction",
+                            json_string("adds_per_s_kernel x shared-memory bytes loaded per add (4 bytes per "
+                                        "32-bit word load / samples per word: 1 for q4/q8, 2 for p16, 4 for w32) / "
+                                        "(SMs x 32 banks x 4 bytes x peak SM clock), the paper's eq. (8); staging "
+                                        "stores and shift-table loads are not counted"));
+        json_object_set_new(root, "definitions", def);
+        json_object_set_new(root, "anchors",
+                            json_string("dedisp on an H200, this plan, with transfers: 0.50-0.77 T adds/s; "
+                                        "AstroAccelerate 8-bit on an A100, kernel only: about 5 T adds/s"));
+        json_object_set_new(root, "results", arr);
+        arr = NULL;
+        if (write_json(json, root, &err))
+            rc = xc_cli_fail(cmd, &err);
+        else
+            printf("\nwrote %s\n", json);
+    }
+    json_decref(arr);
+    json_decref(root);
+    return rc;
+}
+
+#endif
+
+int xc_bench_gpu(int argc, char **argv)
+{
+    const char *cmd = "bench gpu";
+    enum { O_JSON = 1, O_QUICK, O_NCHANS, O_NBITS, O_AUTOTUNE, O_REPS, O_SECONDS, O_HELP };
+    static const struct option opts[] = {
+        {"json", required_argument, 0, O_JSON}, {"quick", no_argument, 0, O_QUICK},
+        {"nchans", required_argument, 0, O_NCHANS}, {"nbits", required_argument, 0, O_NBITS},
+        {"autotune", no_argument, 0, O_AUTOTUNE}, {"reps", required_argument, 0, O_REPS},
+        {"seconds", required_argument, 0, O_SECONDS}, {"h", no_argument, 0, O_HELP},
+        {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
+    const char *json = NULL;
+    int quick = 0, autotune = 0, reps = 3, nchans_given = 0, reps_given = 0;
+    int nchans[MAXN] = {512, 1024, 2048, 4096, 8192}, nnc = 5;
+    int nbits[MAXN] = {8, 16}, nnb = 2;
+    double seconds = 10.0;
+    xc_error err;
+    int c;
+    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case O_JSON: json = optarg; break;
+        case O_QUICK: quick = 1; break;
+        case O_NCHANS:
+            if (parse_list(cmd, "-nchans", optarg, nchans, &nnc, 1, 1 << 20))
+                return 2;
+            nchans_given = 1;
+            break;
+        case O_NBITS:
+            if (parse_list(cmd, "-nbits", optarg, nbits, &nnb, 1, 16))
+                return 2;
+            for (int i = 0; i < nnb; i++)
+                if (nbits[i] != 1 && nbits[i] != 2 && nbits[i] != 4 && nbits[i] != 8 && nbits[i] != 16)
+                    return xc_cli_failf(cmd, "option -nbits: %d is not 1, 2, 4, 8 or 16", nbits[i]);
+            break;
+        case O_AUTOTUNE: autotune = 1; break;
+        case O_REPS:
+            if (xc_cli_int("-reps", optarg, 1, 1000, &reps, &err))
+                return xc_cli_fail(cmd, &err);
+            reps_given = 1;
+            break;
+        case O_SECONDS:
+            if (xc_cli_double("-seconds", optarg, &seconds, &err))
+                return xc_cli_fail(cmd, &err);
+            if (!(seconds > 0.5 && seconds <= 3600))
+                return xc_cli_failf(cmd, "option -seconds: %g is outside (0.5, 3600]", seconds);
+            break;
+        case O_HELP: help(); return 0;
+        default: return xc_cli_badopt(cmd, argc, argv);
+        }
+    }
+    if (optind < argc)
+        return xc_cli_failf(cmd, "unexpected argument '%s'", argv[optind]);
+    if (!json)
+        return xc_cli_failf(cmd, "-json FILE is required (see -h)");
+    if (quick) {
+        if (!nchans_given) {
+            nchans[0] = 1024;
+            nchans[1] = 4096;
+            nnc = 2;
+        }
+        if (!reps_given)
+            reps = 1;
+    }
+#ifdef XC_HAVE_CUDA
+    return run_bench(cmd, json, nbits, nnb, nchans, nnc, reps, seconds, autotune);
+#else
+    (void)autotune;
+    return xc_cli_failf(cmd, "built without CUDA (CUDA=0): no gpu implementation to time");
+#endif
+}

@@ -1,0 +1,193 @@
+/* crosscheck bench synth: how fast the synthesizer makes filterbank data. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "xc_atomic.h"
+#include "xc_progress.h"
+#include "xc_synth.h"
+
+/* SIGPROC fake's speed here (issue 3): 512 channels, 8 bits, one thread. */
+#define FAKE_SAMPLES_PER_S 17e6
+
+static void help(void)
+{
+    printf("usage: crosscheck bench synth [-json FILE] [options]\n\n"
+           "Times `crosscheck synth` making a filterbank (noise, a dispersed pulsar, quantisation and\n"
+           "packing) into memory, at each thread count, and reports channel samples per second\n"
+           "against SIGPROC fake's %.0f M/s (512 channels, 8 bits, one thread).  The data are\n"
+           "the same bytes synth writes; only the disk is left out (see -dir).\n\n"
+           "  -json FILE         write the records as JSON (atomically)\n"
+           "  -threads LIST      comma-separated thread counts [1,2]\n"
+           "  -nchans N          channels [512]\n"
+           "  -nbits B           bits per sample [8]\n"
+           "  -tsamp US          sample time in microseconds [64]\n"
+           "  -tobs S            seconds of data per run [20]\n"
+           "  -period MS         pulsar period, 0 for noise only [5]\n"
+           "  -dm DM             pulsar DM [100]\n"
+           "  -repeat R          runs per thread count; the median is kept [3]\n"
+           "  -chunk N           spectra per chunk (0: synth's automatic size) [0]\n"
+           "  -dir DIR           also time writing real files in DIR (removed afterwards)\n"
+           "  -h                 this help\n",
+           FAKE_SAMPLES_PER_S / 1e6);
+}
+
+static int discard(void *ctx, const uint8_t *b, size_t n)
+{
+    /* touch the data so nothing can be skipped */
+    uint64_t *sum = ctx;
+    for (size_t i = 0; i < n; i += 4096)
+        *sum += b[i];
+    *sum += n;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+enum { O_JSON = 1, O_THREADS, O_NCHANS, O_NBITS, O_TSAMP, O_TOBS, O_PERIOD, O_DM, O_REPEAT, O_DIR, O_CHUNK, O_HELP };
+
+int xc_bench_synth(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"json", required_argument, 0, O_JSON},     {"threads", required_argument, 0, O_THREADS},
+        {"nchans", required_argument, 0, O_NCHANS}, {"nbits", required_argument, 0, O_NBITS},
+        {"tsamp", required_argument, 0, O_TSAMP},   {"tobs", required_argument, 0, O_TOBS},
+        {"period", required_argument, 0, O_PERIOD}, {"dm", required_argument, 0, O_DM},
+        {"repeat", required_argument, 0, O_REPEAT}, {"dir", required_argument, 0, O_DIR},
+        {"chunk", required_argument, 0, O_CHUNK},
+        {"h", no_argument, 0, O_HELP},              {"help", no_argument, 0, O_HELP},
+        {0, 0, 0, 0}};
+    const char *json_path = NULL, *threads_s = "1,2", *dir = NULL;
+    int nchans = 512, nbits = 8, repeat = 3, chunk = 0, c;
+    double tsamp_us = 64, tobs = 20, period = 5, dm = 100;
+    xc_error err;
+    xc_error_clear(&err);
+    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
+        xc_status st = XC_OK;
+        switch (c) {
+        case O_JSON: json_path = optarg; break;
+        case O_THREADS: threads_s = optarg; break;
+        case O_NCHANS: st = xc_cli_int("-nchans", optarg, 1, 1 << 24, &nchans, &err); break;
+        case O_NBITS: st = xc_cli_int("-nbits", optarg, 1, 32, &nbits, &err); break;
+        case O_TSAMP: st = xc_cli_double("-tsamp", optarg, &tsamp_us, &err); break;
+        case O_TOBS: st = xc_cli_double("-tobs", optarg, &tobs, &err); break;
+        case O_PERIOD: st = xc_cli_double("-period", optarg, &period, &err); break;
+        case O_DM: st = xc_cli_double("-dm", optarg, &dm, &err); break;
+        case O_REPEAT: st = xc_cli_int("-repeat", optarg, 1, 1000, &repeat, &err); break;
+        case O_DIR: dir = optarg; break;
+        case O_CHUNK: st = xc_cli_int("-chunk", optarg, 0, 1 << 30, &chunk, &err); break;
+        case O_HELP: help(); return 0;
+        default: return xc_cli_badopt("bench synth", argc, argv);
+        }
+        if (st)
+            return xc_cli_fail("bench synth", &err);
+    }
+    if (optind < argc)
+        return xc_cli_failf("bench synth", "unexpected argument '%s'", argv[optind]);
+    int th[64], nth = 0;
+    for (const char *s = threads_s; *s && nth < 64;) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 1 || v > 4096 || (*end && *end != ','))
+            return xc_cli_failf("bench synth", "-threads: '%s' is not a list of counts like 1,2", threads_s);
+        th[nth++] = (int)v;
+        s = *end ? end + 1 : end;
+    }
+    xc_synth_params p;
+    xc_synth_params_init(&p);
+    p.nchans = nchans;
+    p.nbits = nbits;
+    p.tsamp = tsamp_us * 1e-6;
+    p.tobs = tobs;
+    p.fch1 = 1550;
+    p.foff = -300.0 / nchans;
+    p.psr.period_ms = period;
+    p.psr.dm = dm;
+    p.psr.snrpeak = 0.5;
+    p.psr.width_pct = 10;
+    p.chunk = (size_t)chunk;
+    if (xc_synth_params_check(&p, NULL, &err)) {
+        xc_synth_params_free(&p);
+        return xc_cli_fail("bench synth", &err);
+    }
+    const double values = (double)xc_synth_nsamp(&p) * nchans;
+    json_t *recs = json_array();
+    printf("bench synth: %d channels, %d bits, %.6g s at %g us (%.3g M values), %s; median of %d\n", nchans, nbits,
+           tobs, tsamp_us, values / 1e6, period > 0 ? "noise + dispersed pulsar" : "noise only", repeat);
+    printf("  %-8s %-7s %10s %14s %10s\n", "threads", "sink", "seconds", "values/s", "vs fake");
+    int rc = 0;
+    for (int sink = 0; sink < (dir ? 2 : 1) && !rc; sink++)
+        for (int k = 0; k < nth && !rc; k++) {
+            p.nthreads = th[k];
+            double *ts = malloc((size_t)repeat * sizeof *ts);
+            if (!ts) {
+                rc = xc_cli_failf("bench synth", "out of memory");
+                break;
+            }
+            char path[4200];
+            snprintf(path, sizeof path, "%s/bench-synth-%ld.fil", dir ? dir : ".", (long)getpid());
+            for (int r = 0; r < repeat && !rc; r++) {
+                uint64_t sum = 0;
+                double t0 = xc_now();
+                xc_status st = sink ? xc_synth_write(&p, path, NULL, NULL, &err) : xc_synth_stream(&p, discard, &sum,
+                                                                                                   &err);
+                ts[r] = xc_now() - t0;
+                if (st)
+                    rc = xc_cli_fail("bench synth", &err);
+                if (sink) {
+                    char tp[4300];
+                    remove(path);
+                    if (!xc_synth_truth_path(path, tp, sizeof tp, NULL))
+                        remove(tp);
+                }
+            }
+            if (!rc) {
+                qsort(ts, (size_t)repeat, sizeof *ts, cmp_double);
+                double sec = ts[repeat / 2], rate = values / sec;
+                printf("  %-8d %-7s %10.3f %14.4g %9.1fx\n", th[k], sink ? "file" : "memory", sec, rate,
+                       rate / FAKE_SAMPLES_PER_S);
+                json_t *o = json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:s, s:s, s:f, s:f, s:i}", "nchans", nchans,
+                                      "nbits", nbits, "threads", th[k], "seconds", sec, "samples_per_s", rate,
+                                      "spectra_per_s", rate / nchans, "tobs_s", tobs, "tsamp_us", tsamp_us, "sink",
+                                      sink ? "file" : "memory", "signal",
+                                      period > 0 ? "noise + dispersed pulsar" : "noise only", "fake_samples_per_s",
+                                      FAKE_SAMPLES_PER_S, "speedup_vs_fake", rate / FAKE_SAMPLES_PER_S, "chunk",
+                                      chunk);
+                if (!o || json_array_append_new(recs, o))
+                    rc = xc_cli_failf("bench synth", "out of memory");
+            }
+            free(ts);
+        }
+    xc_synth_params_free(&p);
+    if (!rc && json_path) {
+        json_t *root = json_pack("{s:s, s:s, s:i, s:O}", "benchmark", "synth", "unit",
+                                 "samples_per_s = channel samples (values) per second", "online_cpus",
+                                 (int)sysconf(_SC_NPROCESSORS_ONLN), "records", recs);
+        char *text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
+        json_decref(root);
+        xc_atomic a;
+        if (!text) {
+            rc = xc_cli_failf("bench synth", "out of memory");
+        } else if (xc_atomic_open(&a, json_path, 0, &err)) {
+            rc = xc_cli_fail("bench synth", &err);
+        } else {
+            if (fputs(text, a.fp) == EOF || fputc('\n', a.fp) == EOF) {
+                xc_atomic_abort(&a);
+                rc = xc_cli_failf("bench synth", "%s: write failed", json_path);
+            } else if (xc_atomic_commit(&a, &err)) {
+                rc = xc_cli_fail("bench synth", &err);
+            }
+        }
+        free(text);
+    }
+    json_decref(recs);
+    return rc;
+}

@@ -1,0 +1,853 @@
+/* The GPU dedisperser against the reference: bit for bit for integer input
+ * (every nbits, every convention preset, awkward channel counts including the
+ * sizes AstroAccelerate gets wrong, scrunched ranges, kill masks, odd
+ * tunables, forced time chunks, the direct fallback kernel, autotuning, the
+ * 64-bit-sum kernels and every narrow-sum flush), float input within its
+ * stated bound, and clean errors.  Every case is skipped (never passed) in a
+ * build without CUDA or on a machine without a usable device. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../optimized/gpu/xc_gpu.h"
+#include "xc_dedisperse.h"
+#include "xc_test.h"
+
+/* ---- fixtures (as tests/test_dedisperse.c) -------------------------------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    /* xorshift64*: enough for test data, state owned by the caller. */
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ull;
+}
+
+typedef struct {
+    xc_geometry g;
+    xc_dmplan plan;
+    const xc_convention *cv;
+    xc_block blk;
+    uint16_t *u16;
+    float *f32;
+    xc_ddjob job;
+    int ok;
+} fixture;
+
+static void fx_init(fixture *f, int nchans, int nbits, double fch1, double foff, double tsamp,
+                    const char *plan, const char *preset, size_t nout)
+{
+    memset(f, 0, sizeof *f);
+    xc_error err;
+    f->g = (xc_geometry){nchans, fch1, foff, tsamp};
+    f->cv = xc_convention_get(preset);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->cv);
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&f->plan, plan, "test", &err), XC_OK);
+    int64_t maxd = 0;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_max_delay(f->cv, &f->g, &f->plan, &maxd, &err), XC_OK);
+    size_t nsamp = (size_t)maxd + nout;
+    f->blk = (xc_block){nchans, nsamp, nbits, NULL, NULL};
+    if (nbits == 32) {
+        f->f32 = calloc(nsamp * (size_t)nchans, sizeof(float));
+        f->blk.f32 = f->f32;
+    } else {
+        f->u16 = calloc(nsamp * (size_t)nchans, sizeof(uint16_t));
+        f->blk.u16 = f->u16;
+    }
+    CU_ASSERT_FATAL(f->u16 || f->f32);
+}
+
+static void fx_random(fixture *f, uint64_t seed)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+    size_t n = f->blk.nsamp * (size_t)f->blk.nchans;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = rng_next(&s);
+        if (f->blk.nbits == 32)
+            f->f32[i] = (float)((double)(r >> 11) * 0x1.0p-53 * 100.0);
+        else
+            f->u16[i] = (uint16_t)(r >> (64 - f->blk.nbits));
+    }
+}
+
+static void fx_fill(fixture *f, uint16_t v)
+{
+    for (size_t i = 0; i < f->blk.nsamp * (size_t)f->blk.nchans; i++)
+        f->u16[i] = v;
+}
+
+static void fx_job(fixture *f, const uint8_t *mask)
+{
+    xc_error err;
+    xc_status st = xc_ddjob_init(&f->job, &f->blk, &f->plan, f->cv, &f->g, mask, &err);
+    if (st)
+        printf("xc_ddjob_init: %s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    f->ok = 1;
+}
+
+static void fx_free(fixture *f)
+{
+    if (f->ok)
+        xc_ddjob_free(&f->job);
+    xc_dmplan_free(&f->plan);
+    free(f->u16);
+    free(f->f32);
+}
+
+static void run_ref(const xc_ddjob *job, xc_plane *pl)
+{
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_plane_alloc(pl, job, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_dedisperse_reference(job, pl, &err), XC_OK);
+}
+
+/* Runs the GPU into a freshly allocated plane poisoned with NaN, so that an
+ * output the kernels never write cannot match the reference. */
+static xc_status gpu_run(const xc_ddjob *job, xc_plane *pl, xc_gpu_ddinfo *info, xc_error *err)
+{
+    xc_status st = xc_plane_alloc(pl, job, err);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    for (int k = 0; k < pl->nranges; k++)
+        memset(pl->r[k].data, 0xFF, pl->r[k].ndm * pl->r[k].nsamp * sizeof(float));
+#ifdef XC_HAVE_CUDA
+    return xc_dedisperse_gpu_info(job, pl, info, err);
+#else
+    (void)info;
+    return xc_error_set(err, XC_EUNAVAIL, "built without CUDA (CUDA=0)");
+#endif
+}
+
+/* 1 if the planes are identical bit for bit; prints the first difference. */
+static int planes_equal(const xc_plane *a, const xc_plane *b, const char *what)
+{
+    if (a->nranges != b->nranges)
+        return 0;
+    for (int k = 0; k < a->nranges; k++) {
+        const xc_planerange *x = &a->r[k], *y = &b->r[k];
+        if (x->ndm != y->ndm || x->nsamp != y->nsamp)
+            return 0;
+        size_t n = x->ndm * x->nsamp, bad = 0, first = 0;
+        for (size_t i = 0; i < n; i++)
+            if (memcmp(&x->data[i], &y->data[i], sizeof(float)) && !bad++)
+                first = i;
+        if (bad) {
+            printf("%s: range %d: %zu of %zu differ; first at trial %zu sample %zu: ref %.9g gpu %.9g\n", what, k,
+                   bad, n, first / x->nsamp, first % x->nsamp, (double)x->data[first], (double)y->data[first]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* One GPU setting: the xc_ddopts gpu_* fields and the info hooks. */
+typedef struct {
+    int spt, dy, spb, cs;
+    int autotune, force_direct, test_wide, test_period;
+    size_t max_bytes;
+} setting;
+
+static const setting S_DEFAULT = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+static void apply(xc_ddjob *job, xc_gpu_ddinfo *info, const setting *s)
+{
+    job->opts.gpu_samps_per_thread = s->spt;
+    job->opts.gpu_dms_per_block = s->dy;
+    job->opts.gpu_samps_per_block = s->spb;
+    job->opts.gpu_chans_per_stage = s->cs;
+    job->opts.gpu_autotune = s->autotune;
+    job->opts.gpu_max_bytes = s->max_bytes;
+    memset(info, 0, sizeof *info);
+    info->force_direct = s->force_direct;
+    info->test_wide = s->test_wide;
+    info->test_period = s->test_period;
+}
+
+/* Checks the effective settings the run reports: what ran is one of the
+ * kernels, and a shared-memory block has at most 512 threads. */
+static int info_sane(const xc_gpu_ddinfo *info, const xc_ddjob *job, const char *what)
+{
+    int bad = 0;
+    CU_ASSERT_EQUAL(info->nranges, job->plan->nranges < XC_GPU_MAX_RANGES ? job->plan->nranges : XC_GPU_MAX_RANGES);
+    CU_ASSERT(info->nchunks >= 1);
+    for (int k = 0; k < info->nranges; k++) {
+        const xc_gpu_ddrange *r = &info->range[k];
+        if (!strcmp(r->kernel, "none") && job->nout / (size_t)job->plan->r[k].ds == 0)
+            continue;
+        if (!strcmp(r->kernel, "direct"))
+            continue;
+        if (strncmp(r->kernel, "smem-", 5) || r->samps_per_thread < 1 || r->dms_per_block < 1 ||
+            r->samps_per_block < r->samps_per_thread || r->chans_per_stage < 1 ||
+            (r->samps_per_block / r->samps_per_thread) * r->dms_per_block > XC_GPU_MAX_THREADS) {
+            printf("%s: range %d: kernel '%s' spt %d dy %d spb %d cs %d\n", what, k, r->kernel, r->samps_per_thread,
+                   r->dms_per_block, r->samps_per_block, r->chans_per_stage);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+/* Runs the GPU under each setting and compares with ref bit for bit.
+ * Returns the number of mismatching runs. */
+static int gpu_matches(fixture *f, const xc_plane *ref, const setting *set, size_t nset, const char *what)
+{
+    int bad = 0;
+    for (size_t i = 0; i < nset; i++) {
+        xc_gpu_ddinfo info;
+        apply(&f->job, &info, &set[i]);
+        xc_plane p;
+        xc_error err;
+        xc_status st = gpu_run(&f->job, &p, &info, &err);
+        char w[160];
+        snprintf(w, sizeof w, "%s [setting %zu: spt %d dy %d spb %d cs %d%s%s%s]", what, i, set[i].spt, set[i].dy,
+                 set[i].spb, set[i].cs, set[i].autotune ? " autotune" : "", set[i].force_direct ? " direct" : "",
+                 set[i].test_wide ? " wide" : "");
+        if (st) {
+            printf("%s: %s\n", w, err.msg);
+            bad++;
+        } else if (!planes_equal(ref, &p, w) || info_sane(&info, &f->job, w)) {
+            bad++;
+        }
+        xc_plane_free(&p);
+    }
+    f->job.opts = (xc_ddopts){0};
+    return bad;
+}
+
+static int fixture_matches(fixture *f, const setting *set, size_t nset, const char *what)
+{
+    xc_plane ref;
+    run_ref(&f->job, &ref);
+    int bad = gpu_matches(f, &ref, set, nset, what);
+    xc_plane_free(&ref);
+    return bad;
+}
+
+/* Reference run over a plan with scrunched ranges: ds 1, 2, 3, 4. */
+static const char *plan_ds = "0:2:0.25,2:3:0.5:2,3:4.5:0.5:3,4.5:5:0.5:4";
+/* Delays of hundreds to thousands of samples: shift spans per block larger
+ * than a tile (1148-1400 MHz, 64 us: about 16 samples per unit DM). */
+static const char *plan_big = "0:200:5,200:400:10:2,400:430:10:3";
+
+/* ---- cases ------------------------------------------------------------------ */
+
+static void test_gpu_device(void)
+{
+#ifdef XC_HAVE_CUDA
+    char why[256] = "";
+    CU_ASSERT_EQUAL(xc_gpu_available(why, sizeof why), 1);
+    xc_gpu_props p;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_gpu_properties(&p, &err), XC_OK);
+    CU_ASSERT(p.cc_major >= 9);
+    CU_ASSERT(p.sms > 0 && p.clock_khz > 0);
+    CU_ASSERT(p.smem_block_optin >= 48 * 1024);
+    XC_ASSERT_CLOSE(p.smem_bytes_per_s, p.sms * 128.0 * p.clock_khz * 1e3, 1.0);
+    char line[512];
+    CU_ASSERT_EQUAL(xc_gpu_describe(line, sizeof line, &err), XC_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(line, p.name));
+    printf("device: %s\n", line);
+#endif
+}
+
+static void test_gpu_nbits_presets(void)
+{
+    static const int nbits[] = {1, 2, 4, 8, 16};
+    static const setting set[] = {
+        {0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {0, 0, 0, 0, 0, 1, 0, 0, 0},       /* direct kernel */
+        {4, 3, 0, 5, 0, 0, 0, 0, 0},       /* odd tunables */
+        {0, 0, 0, 0, 0, 0, 1, 2, 0},       /* 64-bit sums, flush every 2 */
+    };
+    size_t np;
+    const xc_convention *cv = xc_convention_list(&np);
+    CU_ASSERT_EQUAL_FATAL(np, 5u);
+    int bad = 0;
+    for (size_t b = 0; b < 5; b++)
+        for (size_t k = 0; k < np; k++) {
+            fixture f;
+            fx_init(&f, 13, nbits[b], 1500, -8, 1e-4, "0:6:0.75,6:14:1:2,14:20:2:3,20:26:2:4", cv[k].name, 300);
+            fx_random(&f, 100 + 10 * b + k);
+            fx_job(&f, NULL);
+            char what[64];
+            snprintf(what, sizeof what, "%d-bit %s", nbits[b], cv[k].name);
+            bad += fixture_matches(&f, set, XC_NCASES(set), what);
+            fx_free(&f);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* nchans 1..9000: 4097 and 5000 at 4 bits (AstroAccelerate sums only the first
+ * 4096 channels for 4096 < nchans < 8192), 8193 and 9000 above dedisp's and
+ * AstroAccelerate's 8192 limit. */
+static void test_gpu_awkward_sizes(void)
+{
+    static const struct { int nchans; int nbits; size_t nout; } sz[] = {
+        {1, 8, 300}, {7, 16, 200}, {13, 2, 150}, {255, 8, 70}, {257, 8, 70}, {257, 4, 60},
+        {1000, 16, 40}, {4097, 8, 20}, {4097, 1, 9}, {5000, 4, 24}, {8193, 8, 12}, {9000, 16, 10},
+        {9000, 4, 10},
+    };
+    static const setting set[] = {
+        {0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {8, 5, 0, 37, 0, 0, 0, 0, 0},
+        {0, 0, 0, 0, 0, 1, 0, 0, 0},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < XC_NCASES(sz); i++) {
+        fixture f;
+        fx_init(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4, plan_ds, "crosscheck", sz[i].nout);
+        fx_random(&f, 200 + i);
+        fx_job(&f, NULL);
+        char what[64];
+        snprintf(what, sizeof what, "%d ch %d-bit", sz[i].nchans, sz[i].nbits);
+        bad += fixture_matches(&f, set, XC_NCASES(set), what);
+        fx_free(&f);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* Large shifts: a block's DMs span more samples than its tile holds. */
+static void test_gpu_big_delays(void)
+{
+    static const int nbits[] = {4, 8, 16};
+    static const setting set[] = {
+        {0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {32, 16, 0, 8, 0, 0, 0, 0, 0},
+        {4, 1, 0, 1, 0, 0, 0, 0, 0},
+        {0, 0, 0, 0, 0, 1, 0, 0, 0},
+    };
+    int bad = 0;
+    for (size_t b = 0; b < XC_NCASES(nbits); b++) {
+        fixture f;
+        fx_init(&f, 64, nbits[b], 1400, -4, 64e-6, plan_big, b == 1 ? "dedisp" : "sigproc", 3000);
+        fx_random(&f, 250 + b);
+        fx_job(&f, NULL);
+        CU_ASSERT(f.job.max_delay > 5000);
+        char what[64];
+        snprintf(what, sizeof what, "big delays %d-bit", nbits[b]);
+        bad += fixture_matches(&f, set, XC_NCASES(set), what);
+        fx_free(&f);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_gpu_edges(void)
+{
+    int bad = 0;
+    fixture f;
+    xc_plane p;
+    xc_error err;
+    xc_gpu_ddinfo info;
+    /* nsamp just above the largest delay: nout = 1 (and 0 samples for ds 2) */
+    fx_init(&f, 31, 8, 1500, -3, 1e-4, "0:10:1,10:20:2:2", "presto", 1);
+    fx_random(&f, 300);
+    fx_job(&f, NULL);
+    CU_ASSERT_EQUAL(f.job.nout, 1u);
+    bad += fixture_matches(&f, &S_DEFAULT, 1, "nout 1");
+    fx_free(&f);
+    /* one DM trial */
+    fx_init(&f, 64, 16, 1500, -1, 1e-4, "30:31:1", "sigproc", 77);
+    fx_random(&f, 301);
+    fx_job(&f, NULL);
+    bad += fixture_matches(&f, &S_DEFAULT, 1, "one trial");
+    fx_free(&f);
+
+    /* full scale everywhere: the narrow lane sums must flush before they wrap */
+    static const struct { int nchans, nbits; const char *plan; uint16_t v; double sum0; } fs[] = {
+        {1000, 8, "0:3:1", 255, 255.0 * 1000},                     /* q8: 16-bit lanes flush every 257 */
+        {5000, 4, "0:3:1,3:5:1:3", 15, 15.0 * 5000},               /* q4: 17 channels, then 257 */
+        {600, 8, "0:2:1:128", 255, 255.0 * 128 * 600},             /* p16 with 2 channels per flush */
+        {4097, 16, "0:2:1:2,2:4:1:3", 65535, 65535.0 * 2 * 4097}, /* w32 */
+        {1100, 16, "0:2:1:64", 65535, 65535.0 * 64 * 1100},        /* w32 with 64-bit sums (> 2^32) */
+    };
+    for (size_t i = 0; i < XC_NCASES(fs); i++) {
+        fx_init(&f, fs[i].nchans, fs[i].nbits, 1500, -0.1, 1e-4, fs[i].plan, "crosscheck", 300);
+        fx_fill(&f, fs[i].v);
+        fx_job(&f, NULL);
+        apply(&f.job, &info, &S_DEFAULT);
+        CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
+        CU_ASSERT_EQUAL(p.r[0].data[0], (float)fs[i].sum0);
+        CU_ASSERT_EQUAL(p.r[0].data[p.r[0].ndm * p.r[0].nsamp - 1], (float)fs[i].sum0);
+        if (i == 4)
+            CU_ASSERT_STRING_EQUAL(info.range[0].kernel, "smem-w32-wide");
+        if (i == 2)
+            CU_ASSERT_STRING_EQUAL(info.range[0].kernel, "smem-p16");
+        xc_plane_free(&p);
+        char what[64];
+        snprintf(what, sizeof what, "full scale %d ch %d-bit", fs[i].nchans, fs[i].nbits);
+        bad += fixture_matches(&f, &S_DEFAULT, 1, what);
+        fx_free(&f);
+    }
+    /* 16-bit at ds 65538: scrunched values pass 2^32 (u64 words, direct kernel) */
+    fx_init(&f, 2, 16, 1500, -1, 1e-4, "0:1:1:65538", "astroaccelerate", 3 * 65538 + 5);
+    fx_random(&f, 302);
+    fx_job(&f, NULL);
+    apply(&f.job, &info, &S_DEFAULT);
+    CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
+    CU_ASSERT_STRING_EQUAL(info.range[0].kernel, "direct");
+    xc_plane_free(&p);
+    bad += fixture_matches(&f, &S_DEFAULT, 1, "ds 65538");
+    fx_free(&f);
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* The 64-bit-sum instances and every flush of the narrow sums, reached with
+ * the test hooks on small random data of every format. */
+static void test_gpu_flush_paths(void)
+{
+    static const struct { int nbits; const char *plan; } fm[] = {
+        {2, "0:4:0.5,4:8:1:3"},     /* q4 */
+        {8, "0:4:0.5"},             /* q8 */
+        {8, "0:4:0.5:2,4:8:1:5"},   /* p16 */
+        {16, "0:4:0.5,4:8:1:2"},    /* w32 */
+    };
+    static const setting set[] = {
+        {0, 0, 0, 0, 0, 0, 1, 0, 0}, {0, 0, 0, 0, 0, 0, 1, 1, 0}, {0, 0, 0, 0, 0, 0, 1, 2, 0},
+        {0, 0, 0, 0, 0, 0, 1, 3, 0}, {0, 0, 0, 0, 0, 0, 0, 1, 0}, {8, 4, 0, 7, 0, 0, 1, 2, 0},
+        {4, 16, 0, 3, 0, 0, 1, 3, 0},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < XC_NCASES(fm); i++) {
+        fixture f;
+        fx_init(&f, 203, fm[i].nbits, 1500, -0.5, 1e-4, fm[i].plan, "crosscheck", 700);
+        fx_random(&f, 350 + i);
+        fx_job(&f, NULL);
+        char what[64];
+        snprintf(what, sizeof what, "flush paths %d-bit %s", fm[i].nbits, fm[i].plan);
+        bad += fixture_matches(&f, set, XC_NCASES(set), what);
+        fx_free(&f);
+    }
+    /* and the kernel names report it */
+    fixture f;
+    fx_init(&f, 50, 8, 1500, -0.5, 1e-4, "0:2:0.5", "crosscheck", 100);
+    fx_random(&f, 360);
+    fx_job(&f, NULL);
+    xc_gpu_ddinfo info;
+    setting s = S_DEFAULT;
+    s.test_wide = 1;
+    apply(&f.job, &info, &s);
+    xc_plane p;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
+    CU_ASSERT_STRING_EQUAL(info.range[0].kernel, "smem-q8-wide");
+    xc_plane_free(&p);
+    fx_free(&f);
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_gpu_killmask(void)
+{
+    static const setting set[] = {{0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 1, 0, 0, 0}, {2, 2, 64, 3, 0, 0, 0, 0, 0}};
+    int bad = 0;
+    uint64_t s = 77;
+    for (int trial = 0; trial < 5; trial++) {
+        fixture f;
+        int nc = trial == 3 ? 300 : trial == 4 ? 2000 : 45;
+        fx_init(&f, nc, trial == 1 ? 16 : trial == 4 ? 4 : 8, 1400, -1, 64e-6, "0:10:0.5,10:20:1:2", "dedisp", 100);
+        fx_random(&f, 400 + (uint64_t)trial);
+        uint8_t *mask = malloc((size_t)nc);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(mask);
+        for (int c = 0; c < nc; c++)
+            mask[c] = trial == 2 ? 0 : (rng_next(&s) & 3) != 0;
+        if (trial == 1) {
+            memset(mask, 0, (size_t)nc);
+            mask[nc / 2] = 1;
+        }
+        fx_job(&f, mask);
+        char what[64];
+        snprintf(what, sizeof what, "killmask %d", trial);
+        bad += fixture_matches(&f, set, XC_NCASES(set), what);
+        if (trial == 2) {   /* everything killed: the scaled empty sum */
+            xc_plane p;
+            xc_error err;
+            CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, NULL, &err), XC_OK);
+            CU_ASSERT_EQUAL(p.r[0].data[0], 0.0f);
+            xc_plane_free(&p);
+        }
+        free(mask);
+        fx_free(&f);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_gpu_tunables(void)
+{
+    static const setting set[] = {
+        {0, 0, 0, 0, 0, 0, 0, 0, 0},          {1, 1, 1, 1, 0, 0, 0, 0, 0},
+        {3, 5, 100, 7, 0, 0, 0, 0, 0},        {64, 33, 5000, 1000, 0, 0, 0, 0, 0},
+        {2, 2, 64, 3, 0, 0, 0, 0, 0},         {16, 16, 512, 257, 0, 0, 0, 0, 0},
+        {32, 1, 2048, 1, 0, 0, 0, 0, 0},      {1000000, 1000000, 1000000, 1000000, 0, 0, 0, 0, 0},
+        {8, 8, 8192, 16, 0, 0, 0, 0, 0},      {16, 4, 4096, 64, 0, 0, 0, 0, 0},
+    };
+    static const int nbits[] = {1, 4, 8, 16, 32};
+    int bad = 0;
+    for (size_t b = 0; b < XC_NCASES(nbits); b++) {
+        fixture f;
+        fx_init(&f, 96, nbits[b], 1400, -2, 64e-6, "0:60:1.5,60:120:3:2", "crosscheck", 1500);
+        fx_random(&f, 500 + b);
+        fx_job(&f, NULL);
+        if (nbits[b] == 32) {
+            /* float sums depend on the order: only the settings' kernels, checked
+             * in test_gpu_float; here, that every setting runs and agrees with
+             * the default within rounding */
+            xc_plane p0, p;
+            xc_error err;
+            xc_gpu_ddinfo info;
+            apply(&f.job, &info, &set[0]);
+            CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p0, &info, &err), XC_OK);
+            for (size_t i = 1; i < XC_NCASES(set); i++) {
+                apply(&f.job, &info, &set[i]);
+                xc_status st = gpu_run(&f.job, &p, &info, &err);
+                if (st)
+                    printf("float setting %zu: %s\n", i, err.msg);
+                CU_ASSERT_EQUAL(st, XC_OK);
+                bad += info_sane(&info, &f.job, "float tunables");
+                for (int k = 0; k < p.nranges && !st; k++)
+                    for (size_t j = 0; j < p.r[k].ndm * p.r[k].nsamp; j++)
+                        if (!(fabs(p.r[k].data[j] - p0.r[k].data[j]) <= 1e-4 * fabs(p0.r[k].data[j]))) {
+                            bad++;
+                            break;
+                        }
+                xc_plane_free(&p);
+            }
+            xc_plane_free(&p0);
+        } else {
+            char what[64];
+            snprintf(what, sizeof what, "tunables %d-bit", nbits[b]);
+            bad += fixture_matches(&f, set, XC_NCASES(set), what);
+        }
+        f.job.opts = (xc_ddopts){0};
+        fx_free(&f);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* Time chunks: lower gpu_max_bytes step by step until one chunk no longer
+ * fits; every run must match, some must use several chunks (the chunk
+ * boundaries are not multiples of the ranges' ds 2 and 3), and the last must
+ * fail cleanly. */
+static void test_gpu_chunking(void)
+{
+    static const struct { int nbits; const char *preset; int mask; } cs[] = {
+        {8, "crosscheck", 0}, {16, "astroaccelerate", 1}, {4, "dedisp", 0},
+    };
+    for (size_t i = 0; i < XC_NCASES(cs); i++) {
+        fixture f;
+        fx_init(&f, 48, cs[i].nbits, 1400, -5, 64e-6, plan_big, cs[i].preset, 4000);
+        fx_random(&f, 600 + i);
+        uint8_t mask[48];
+        for (int c = 0; c < 48; c++)
+            mask[c] = c % 5 != 2;
+        fx_job(&f, cs[i].mask ? mask : NULL);
+        xc_plane ref, p;
+        run_ref(&f.job, &ref);
+        xc_gpu_ddinfo info;
+        xc_error err;
+        apply(&f.job, &info, &S_DEFAULT);
+        CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
+        CU_ASSERT_EQUAL(info.nchunks, 1);
+        CU_ASSERT(planes_equal(&ref, &p, "chunking: one chunk"));
+        xc_plane_free(&p);
+        size_t full = info.device_bytes;
+        CU_ASSERT_FATAL(full > 0);
+        int most = 1, runs = 0, bad = 0;
+        xc_status last = XC_OK;
+        for (double frac = 0.9; frac > 1e-4; frac *= 0.7) {
+            setting s = S_DEFAULT;
+            s.max_bytes = (size_t)(full * frac);
+            if (i == 2)
+                s.autotune = 1;   /* autotuning on the first of several chunks */
+            apply(&f.job, &info, &s);
+            last = gpu_run(&f.job, &p, &info, &err);
+            if (last) {
+                xc_plane_free(&p);
+                break;
+            }
+            runs++;
+            if (info.device_bytes > s.max_bytes) {
+                printf("chunking: %zu bytes allocated under a cap of %zu\n", info.device_bytes, s.max_bytes);
+                bad++;
+            }
+            char what[96];
+            snprintf(what, sizeof what, "chunking %d-bit, cap %zu, %d chunks", cs[i].nbits, s.max_bytes, info.nchunks);
+            if (!planes_equal(&ref, &p, what))
+                bad++;
+            most = info.nchunks > most ? info.nchunks : most;
+            xc_plane_free(&p);
+        }
+        printf("chunking %d-bit: %d runs, up to %d chunks, then: %s\n", cs[i].nbits, runs, most, err.msg);
+        CU_ASSERT(runs >= 3);
+        CU_ASSERT(most >= 5);
+        CU_ASSERT_EQUAL(bad, 0);
+        CU_ASSERT_EQUAL(last, XC_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpu_max_bytes"));
+        f.job.opts = (xc_ddopts){0};
+        xc_plane_free(&ref);
+        fx_free(&f);
+    }
+}
+
+/* Four channels from 400 down to 100 MHz at 10 us: adjacent trials 2 pc cm^-3
+ * apart differ by ~78000 samples in the lowest channel, more than shared
+ * memory holds, so the direct kernel runs; one trial per block brings the
+ * shared-memory kernel back. */
+static void test_gpu_fallback(void)
+{
+    static const int nbits[] = {8, 16, 32};
+    for (size_t b = 0; b < XC_NCASES(nbits); b++) {
+        fixture f;
+        fx_init(&f, 4, nbits[b], 400, -100, 1e-5, "0:8:2", "crosscheck", 300);
+        fx_random(&f, 700 + b);
+        fx_job(&f, NULL);
+        CU_ASSERT(f.job.max_delay > 100000);
+        xc_plane ref, p, q;
+        run_ref(&f.job, &ref);
+        xc_gpu_ddinfo info;
+        xc_error err;
+        apply(&f.job, &info, &S_DEFAULT);
+        CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
+        CU_ASSERT_STRING_EQUAL(info.range[0].kernel, "direct");
+        setting one = S_DEFAULT;
+        one.dy = 1;
+        apply(&f.job, &info, &one);
+        CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &q, &info, &err), XC_OK);
+        CU_ASSERT_EQUAL(strncmp(info.range[0].kernel, "smem-", 5), 0);
+        CU_ASSERT_EQUAL(info.range[0].shift_span, 0);
+        if (nbits[b] == 32) {
+            /* the direct kernel sums in double; the shared one in float per stage */
+            for (size_t j = 0; j < ref.r[0].ndm * ref.r[0].nsamp; j++) {
+                CU_ASSERT(fabs(p.r[0].data[j] - ref.r[0].data[j]) <= 4 * 0x1.0p-24 * fabs(ref.r[0].data[j]) + 1e-30);
+                CU_ASSERT(fabs(q.r[0].data[j] - ref.r[0].data[j]) <= 4 * 0x1.0p-24 * 400.0);
+            }
+        } else {
+            CU_ASSERT(planes_equal(&ref, &p, "fallback direct"));
+            CU_ASSERT(planes_equal(&ref, &q, "fallback one trial per block"));
+        }
+        f.job.opts = (xc_ddopts){0};
+        xc_plane_free(&ref);
+        xc_plane_free(&p);
+        xc_plane_free(&q);
+        fx_free(&f);
+    }
+}
+
+static void test_gpu_autotune(void)
+{
+    static const int nbits[] = {4, 8, 16};
+    for (size_t b = 0; b < XC_NCASES(nbits); b++) {
+        fixture f;
+        fx_init(&f, 512, nbits[b], 1400, -0.5, 64e-6, "0:100:0.5,100:200:1:2", "crosscheck", 4000);
+        fx_random(&f, 800 + b);
+        fx_job(&f, NULL);
+        xc_plane ref, p;
+        run_ref(&f.job, &ref);
+        double kms = -1;
+        xc_gpu_ddinfo info;
+        xc_error err;
+        setting s = S_DEFAULT;
+        s.autotune = 1;
+        apply(&f.job, &info, &s);
+        f.job.opts.gpu_kernel_ms = &kms;
+        CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
+        CU_ASSERT(planes_equal(&ref, &p, "autotune"));
+        CU_ASSERT_EQUAL(info_sane(&info, &f.job, "autotune"), 0);
+        for (int k = 0; k < 2; k++) {
+            CU_ASSERT_EQUAL(info.range[k].autotuned, 1);
+            CU_ASSERT(info.range[k].candidates >= 4);
+            CU_ASSERT(info.range[k].kernel_ms > 0);
+            printf("autotune %d-bit range %d: %s spt %d dy %d spb %d cs %d (%d candidates)\n", nbits[b], k,
+                   info.range[k].kernel, info.range[k].samps_per_thread, info.range[k].dms_per_block,
+                   info.range[k].samps_per_block, info.range[k].chans_per_stage, info.range[k].candidates);
+        }
+        CU_ASSERT(kms > 0);
+        XC_ASSERT_CLOSE(kms, info.kernel_ms, 1e-9);
+        XC_ASSERT_CLOSE(info.kernel_ms, info.range[0].kernel_ms + info.range[1].kernel_ms, 1e-9);
+        CU_ASSERT(info.autotune_ms > 0);
+        f.job.opts = (xc_ddopts){0};
+        xc_plane_free(&ref);
+        xc_plane_free(&p);
+        fx_free(&f);
+    }
+}
+
+/* |gpu - ref| <= N * 2^-24 * max|ref| per range, N = unmasked channels * ds. */
+static void test_gpu_float(void)
+{
+    static const struct { int nchans; const char *plan; const char *preset; int kill; } cs[] = {
+        {1, "0:5:1", "crosscheck", 0},
+        {300, "0:3:0.5,3:6:1:2,6:8:1:3", "crosscheck", 0},
+        {1000, "0:4:1,4:6:1:4", "dedisp", 1},
+        {57, "0:9:1:2", "astroaccelerate", 1},
+        {4100, "0:3:1", "sigproc", 0},
+    };
+    static const setting set[] = {
+        {0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 1, 0, 0, 0}, {1, 3, 0, 1000, 0, 0, 0, 0, 0},
+        {16, 16, 0, 2, 0, 0, 0, 0, 0},
+    };
+    for (size_t i = 0; i < XC_NCASES(cs); i++) {
+        fixture f;
+        fx_init(&f, cs[i].nchans, 32, 1500, -100.0 / cs[i].nchans, 1e-4, cs[i].plan, cs[i].preset, 640);
+        fx_random(&f, 900 + i);
+        uint8_t *mask = malloc((size_t)cs[i].nchans);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(mask);
+        int m = 0;
+        for (int c = 0; c < cs[i].nchans; c++) {
+            mask[c] = !cs[i].kill || c % 7 != 3;
+            m += mask[c];
+        }
+        fx_job(&f, mask);
+        xc_plane ref;
+        run_ref(&f.job, &ref);
+        for (size_t t = 0; t < XC_NCASES(set); t++) {
+            xc_gpu_ddinfo info;
+            xc_error err;
+            xc_plane p;
+            apply(&f.job, &info, &set[t]);
+            xc_status st = gpu_run(&f.job, &p, &info, &err);
+            if (st)
+                printf("float case %zu setting %zu: %s\n", i, t, err.msg);
+            CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+            for (int k = 0; k < ref.nranges; k++) {
+                size_t n = ref.r[k].ndm * ref.r[k].nsamp;
+                double maxref = 0, maxerr = 0;
+                for (size_t j = 0; j < n; j++) {
+                    maxref = fmax(maxref, fabs(ref.r[k].data[j]));
+                    maxerr = fmax(maxerr, fabs((double)p.r[k].data[j] - ref.r[k].data[j]));
+                    if (isnan(p.r[k].data[j]))
+                        maxerr = INFINITY;
+                }
+                double bound = (double)m * ref.r[k].ds * 0x1.0p-24 * maxref;
+                if (!(maxerr <= bound))
+                    printf("float case %zu range %d setting %zu (%s): error %g > bound %g\n", i, k, t,
+                           info.range[k].kernel, maxerr, bound);
+                CU_ASSERT(maxerr <= bound);
+                CU_ASSERT(maxref > 0);
+            }
+            xc_plane_free(&p);
+        }
+        f.job.opts = (xc_ddopts){0};
+        xc_plane_free(&ref);
+        free(mask);
+        fx_free(&f);
+    }
+}
+
+static void test_gpu_errors(void)
+{
+    fixture f;
+    fx_init(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000);
+    fx_random(&f, 1000);
+    fx_job(&f, NULL);
+    xc_plane ref, p;
+    xc_error err;
+    run_ref(&f.job, &ref);
+    /* a negative tunable, named */
+    f.job.opts.gpu_dms_per_block = -3;
+    CU_ASSERT_EQUAL(gpu_run(&f.job, &p, NULL, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpu_dms_per_block"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-3"));
+    xc_plane_free(&p);
+    f.job.opts.gpu_dms_per_block = 0;
+    /* a plane of the wrong shape */
+    CU_ASSERT_EQUAL_FATAL(xc_plane_alloc(&p, &f.job, &err), XC_OK);
+    p.r[0].nsamp--;
+#ifdef XC_HAVE_CUDA
+    CU_ASSERT_EQUAL(xc_dedisperse_gpu(&f.job, &p, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "shape"));
+#endif
+    p.r[0].nsamp++;
+    xc_plane_free(&p);
+    /* a device memory cap below one chunk: a clean XC_EINVAL naming the cap */
+    f.job.opts.gpu_max_bytes = 1000;
+    CU_ASSERT_EQUAL(gpu_run(&f.job, &p, NULL, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpu_max_bytes = 1000"));
+    xc_plane_free(&p);
+    f.job.opts.gpu_max_bytes = 0;
+    /* and the device is still usable afterwards, with the kernel time reported */
+    double kms = -1;
+    f.job.opts.gpu_kernel_ms = &kms;
+    CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, NULL, &err), XC_OK);
+    CU_ASSERT(planes_equal(&ref, &p, "after errors"));
+    CU_ASSERT(kms > 0);
+    xc_plane_free(&p);
+    f.job.opts = (xc_ddopts){0};
+    xc_plane_free(&ref);
+    fx_free(&f);
+}
+
+/* Random shapes, nbits, presets, masks and tunables. */
+static void test_gpu_random(void)
+{
+    static const int nbits[] = {1, 2, 4, 8, 16};
+    size_t np;
+    const xc_convention *cv = xc_convention_list(&np);
+    uint64_t s = 4242;
+    int bad = 0;
+    for (int trial = 0; trial < 24; trial++) {
+        int nc = 1 + (int)(rng_next(&s) % 700);
+        int nb = nbits[rng_next(&s) % 5];
+        int ds2 = 2 + (int)(rng_next(&s) % 4), ds3 = ds2 + 1 + (int)(rng_next(&s) % 3);
+        double step = 0.5 + (double)(rng_next(&s) % 40) / 4.0;
+        char plan[128];
+        snprintf(plan, sizeof plan, "0:%g:%g,%g:%g:%g:%d,%g:%g:%g:%d", 10 * step, step, 10 * step, 14 * step, step,
+                 ds2, 14 * step, 20 * step, 2 * step, ds3);
+        fixture f;
+        fx_init(&f, nc, nb, 1450, -(50.0 + (double)(rng_next(&s) % 200)) / nc, 64e-6, plan,
+                cv[rng_next(&s) % np].name, 50 + rng_next(&s) % 900);
+        fx_random(&f, 1100 + (uint64_t)trial);
+        uint8_t *mask = NULL;
+        if (trial % 3 == 1) {
+            mask = malloc((size_t)nc);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(mask);
+            for (int c = 0; c < nc; c++)
+                mask[c] = (rng_next(&s) % 5) != 0;
+        }
+        fx_job(&f, mask);
+        setting set[2] = {S_DEFAULT, S_DEFAULT};
+        set[1].spt = 1 + (int)(rng_next(&s) % 40);
+        set[1].dy = 1 + (int)(rng_next(&s) % 20);
+        set[1].spb = (int)(rng_next(&s) % 3000);
+        set[1].cs = 1 + (int)(rng_next(&s) % 70);
+        set[1].test_period = trial % 4 == 0 ? 1 + (int)(rng_next(&s) % 5) : 0;
+        char what[200];
+        snprintf(what, sizeof what, "random %d: %d ch %d-bit %s plan %s", trial, nc, nb, f.cv->name, plan);
+        bad += fixture_matches(&f, set, 2, what);
+        free(mask);
+        fx_free(&f);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+#ifdef XC_HAVE_CUDA
+static int skip_gpu(char *why, size_t n) { return !xc_gpu_available(why, n); }
+#else
+static int skip_gpu(char *why, size_t n)
+{
+    snprintf(why, n, "built without CUDA (CUDA=0)");
+    return 1;
+}
+#endif
+
+int main(void)
+{
+    static const xc_testcase cases[] = {
+        {"gpu_device", test_gpu_device, skip_gpu},
+        {"gpu_nbits_presets", test_gpu_nbits_presets, skip_gpu},
+        {"gpu_awkward_sizes", test_gpu_awkward_sizes, skip_gpu},
+        {"gpu_big_delays", test_gpu_big_delays, skip_gpu},
+        {"gpu_edges", test_gpu_edges, skip_gpu},
+        {"gpu_flush_paths", test_gpu_flush_paths, skip_gpu},
+        {"gpu_killmask", test_gpu_killmask, skip_gpu},
+        {"gpu_tunables", test_gpu_tunables, skip_gpu},
+        {"gpu_chunking", test_gpu_chunking, skip_gpu},
+        {"gpu_fallback", test_gpu_fallback, skip_gpu},
+        {"gpu_autotune", test_gpu_autotune, skip_gpu},
+        {"gpu_float", test_gpu_float, skip_gpu},
+        {"gpu_errors", test_gpu_errors, skip_gpu},
+        {"gpu_random", test_gpu_random, skip_gpu},
+    };
+    return xc_test_run("gpu", cases, XC_NCASES(cases));
+}
