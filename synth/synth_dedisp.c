@@ -19,9 +19,10 @@
  * G_c(u - r_c), r_c = dmin_c - D_c tsamp its residual delay after the rounded
  * shift D_c, so a sample [u0, u1) relative to the pulse's leading edge gets
  *     amp/tsamp [H(u1) - H(u0) - H(u1 - w) + H(u0 - w)],  H = sum_c G_c(. - r_c).
- * H is 0 below min r_c, linear above max(r_c + S_c), and tabulated between
- * (exact values, linear interpolation; the error is below tsamp/4096 of one
- * channel's contribution per sample edge). */
+ * H is 0 below min r_c, linear above max(r_c + S_c), and tabulated between:
+ * exact values on a grid of step h = tsamp/1024 (or span/65535 when the span
+ * exceeds 64 tsamp), linearly interpolated, so a sample edge is off by at most
+ * h/(4 tsamp) of one channel's full-sample contribution (1/4096 at most DMs). */
 typedef struct {
     double umin, umax, h, slope, offset;
     size_t n;

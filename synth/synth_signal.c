@@ -274,34 +274,38 @@ xc_status xc_signal_add(xc_signal *s, const xc_chunk *ck, int nthreads, xc_error
             return st;
         const double amp = s->amp;
         const long nev = (long)s->nev;
-        /* Channels are independent, so threads split them; the order of the
-         * additions into one value is the pulse order whatever the split. */
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 4) if (nthreads > 1)
-        for (int c = 0; c < p->nchans; c++) {
-            const xc_chgeo *g = &s->geo[c];
-            long j = 0;
-            if (!gauss) {
-                /* the pulses are in time order: skip those that end before the chunk */
-                const double lo = T0 - ts - g->dmin - g->S;
-                long a = 0, b = nev;
-                while (a < b) {
-                    long m = (a + b) / 2;
-                    if (s->ev[m][1] < lo)
-                        a = m + 1;
-                    else
-                        b = m;
-                }
-                j = a;
+        /* Channels are independent, so threads split them, in blocks of 16
+         * (a cache line of floats): each pulse is added to the 16 neighbours
+         * in turn while their rows are in cache.  The additions into one value
+         * come in pulse order whatever the split. */
+        const int nblk = (p->nchans + 15) / 16;
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1) if (nthreads > 1)
+        for (int cb = 0; cb < nblk; cb++) {
+            const int c0 = 16 * cb, c1 = c0 + 16 < p->nchans ? c0 + 16 : p->nchans;
+            if (gauss) {
+                for (int c = c0; c < c1; c++)
+                    for (long j = 0; j < nev; j++)
+                        xc_signal_gauss(p, ck, c, c, p->psr.dm, s->ev[j][0], s->ev[j][1], amp);
+                continue;
             }
-            for (; j < nev; j++) {
-                if (gauss) {
-                    xc_signal_gauss(p, ck, c, c, p->psr.dm, s->ev[j][0], s->ev[j][1], amp);
-                } else {
-                    if (s->ev[j][0] + g->dmin > T1 + ts)
-                        break;
-                    xc_signal_tophat(ck, c, g, s->ev[j][0], s->ev[j][1], amp);
-                }
+            double late = -INFINITY, early = INFINITY;
+            for (int c = c0; c < c1; c++) {
+                late = fmax(late, s->geo[c].dmin + s->geo[c].S);
+                early = fmin(early, s->geo[c].dmin);
             }
+            /* the pulses are in time order: skip those that end before the chunk */
+            const double lo = T0 - ts - late;
+            long a = 0, b = nev;
+            while (a < b) {
+                long m = (a + b) / 2;
+                if (s->ev[m][1] < lo)
+                    a = m + 1;
+                else
+                    b = m;
+            }
+            for (long j = a; j < nev && s->ev[j][0] + early <= T1 + ts; j++)
+                for (int c = c0; c < c1; c++)
+                    xc_signal_tophat(ck, c, &s->geo[c], s->ev[j][0], s->ev[j][1], amp);
         }
     }
     for (size_t j = 0; j < p->npulses; j++) {
