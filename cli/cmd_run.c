@@ -18,7 +18,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "xc_cmpcands.h"
 #include "xc_compare.h"
+#include "xc_fft.h"
+#include "xc_search.h"
 #include "xc_ddstream.h"
 #include "xc_progress.h"
 #include "xc_recover.h"
@@ -445,6 +448,247 @@ static void run_real(runctx *c, const json_t *ob, const xc_convention *cv, const
     xc_dmplan_free(&plan);
 }
 
+/* ---- periodicity ---------------------------------------------------------- */
+
+typedef struct {
+    const xc_searcher *impl;
+    xc_candlist cands;
+    int ok;
+    double seconds;
+} searchrun;
+
+/* Runs every available searcher on one spectrum; the reference first.  Returns the count. */
+static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const xc_psopts *po, searchrun *runs,
+                      int maxruns)
+{
+    const xc_searcher *const *list = xc_searcher_list();
+    int n = 0;
+    xc_error e;
+    char measured[512], bound[256];
+    for (size_t i = 0; list[i] && n < maxruns; i++) {
+        const xc_searcher *s = list[i];
+        if (!wanted(c, s->name))
+            continue;
+        char why[256] = "";
+        if (!s->available(why, sizeof why)) {
+            char line[400];
+            fmt(line, sizeof line, "%s: pulscan %s unavailable: %s (skipped, not counted as passed)", obs, s->name, why);
+            xc_report_add_text(c->rep, line, &e);
+            continue;
+        }
+        searchrun *r = &runs[n];
+        memset(r, 0, sizeof *r);
+        r->impl = s;
+        xc_candlist_init(&r->cands);
+        xc_psopts o = *po;
+        o.threads = c->threads;
+        double t0 = xc_now();
+        xc_status st = s->run(sp, &o, &r->cands, &e);
+        r->seconds = xc_now() - t0;
+        if (st) {
+            verdict(c, obs, s->name, "pulscan", e.msg, "runs without error", 0);
+            xc_candlist_free(&r->cands);
+            continue;
+        }
+        r->ok = 1;
+        n++;
+        if (n > 1) {
+            xc_cmpcands_opts co;
+            xc_cmpcands_opts_init(&co);
+            co.sigma_min = po->sigma;
+            /* float recursion against double direct sums: the searcher's own stated bound */
+            if (s->power_rtol > co.rtol_power)
+                co.rtol_power = s->power_rtol;
+            xc_cmpcands_result res;
+            memset(&res, 0, sizeof res);
+            st = xc_compare_cands(&r->cands, &runs[0].cands, &co, &res, &e);
+            if (st) {
+                verdict(c, obs, s->name, "candidates vs reference", e.msg, "comparable", 0);
+            } else {
+                fmt(measured, sizeof measured,
+                    "%zu vs %zu candidates, %zu matched, %zu/%zu unmatched; max |dr| %.3g, max |dsigma| %.3g, "
+                    "max power rel. diff %.2g", res.na, res.nb, res.npairs, res.na_only, res.nb_only, res.dr.max_abs,
+                    res.dsigma.max_abs, res.dpower_rel.max_abs);
+                fmt(bound, sizeof bound, "all matched (|dr| <= %g, |dz| <= %g), power rel. %.0e, sigma %.0e", co.dr,
+                    co.dz, co.rtol_power, co.dsigma);
+                verdict(c, obs, s->name, "candidates vs reference", measured, bound, res.agree);
+            }
+            xc_cmpcands_result_free(&res);
+        }
+    }
+    return n;
+}
+
+static void free_searches(searchrun *runs, int n)
+{
+    for (int i = 0; i < n; i++)
+        xc_candlist_free(&runs[i].cands);
+}
+
+/* The sigma-versus-frequency picture of a candidate list. */
+static void plot_cands(runctx *c, const char *obs, const searchrun *runs, int n)
+{
+    xc_series ser[8];
+    double *xs[8] = {0}, *ys[8] = {0};
+    int ns = 0;
+    for (int i = 0; i < n && i < 8; i++) {
+        const xc_candlist *l = &runs[i].cands;
+        if (!l->n)
+            continue;
+        xs[i] = malloc(l->n * sizeof(double));
+        ys[i] = malloc(l->n * sizeof(double));
+        if (!xs[i] || !ys[i])
+            break;
+        /* sorted by frequency so the line joins neighbours */
+        for (size_t k = 0; k < l->n; k++) {
+            xs[i][k] = l->c[k].f_hz;
+            ys[i][k] = l->c[k].sigma;
+        }
+        for (size_t a = 1; a < l->n; a++)
+            for (size_t b = a; b > 0 && xs[i][b - 1] > xs[i][b]; b--) {
+                double t = xs[i][b];
+                xs[i][b] = xs[i][b - 1];
+                xs[i][b - 1] = t;
+                t = ys[i][b];
+                ys[i][b] = ys[i][b - 1];
+                ys[i][b - 1] = t;
+            }
+        ser[ns++] = (xc_series){runs[i].impl->name, xs[i], ys[i], l->n};
+    }
+    if (ns) {
+        char title[200];
+        fmt(title, sizeof title, "%s: candidates (sigma against frequency)", obs);
+        xc_lineplot lp = {title, "frequency (Hz)", "sigma (trials-corrected)", ser, (size_t)ns, 1, 0};
+        xc_error e;
+        xc_report_add_lines(c->rep, &lp, &e);
+    }
+    for (int i = 0; i < 8; i++) {
+        free(xs[i]);
+        free(ys[i]);
+    }
+}
+
+static void psopts_from(const json_t *ob, xc_psopts *o)
+{
+    xc_psopts_default(o);
+    json_t *v;
+    if ((v = json_object_get(ob, "zmax")) && json_is_integer(v))
+        o->zmax = (int)json_integer_value(v);
+    if ((v = json_object_get(ob, "numharm")) && json_is_integer(v))
+        o->numharm = (int)json_integer_value(v);
+    if ((v = json_object_get(ob, "sigma")) && json_is_number(v))
+        o->sigma = json_number_value(v);
+}
+
+/* The top candidate must be the known pulsar or one of its harmonics. */
+static void check_known(runctx *c, const char *obs, const searchrun *runs, int n, double f0)
+{
+    char measured[512], bound[256];
+    for (int i = 0; i < n; i++) {
+        const xc_candlist *l = &runs[i].cands;
+        if (!l->n) {
+            verdict(c, obs, runs[i].impl->name, "top candidate is the pulsar", "no candidate", "-", 0);
+            continue;
+        }
+        const xc_cand *t = &l->c[0];
+        double bin = 1.0 / l->T;
+        int h = (int)lround(t->f_hz / f0), sub = (int)lround(f0 / t->f_hz);
+        int is_harm = h >= 1 && h <= 16 && fabs(t->f_hz - h * f0) <= bin;
+        int is_sub = !is_harm && sub >= 2 && sub <= 16 && fabs(t->f_hz - f0 / sub) <= bin;
+        fmt(measured, sizeof measured, "%.4f Hz (r %.1f, z %.0f, %d harmonics, sigma %.1f)%s", t->f_hz, t->r, t->z,
+            t->numharm, t->sigma, is_harm ? (h == 1 ? " = f0" : " = harmonic") : is_sub ? " = subharmonic" : "");
+        fmt(bound, sizeof bound, "n x %.3f Hz or %.3f Hz / n, n <= 16, within one bin (%.4f Hz)", f0, f0, 1.0 / l->T);
+        verdict(c, obs, runs[i].impl->name, "top candidate is the pulsar", measured, bound, is_harm || is_sub);
+    }
+}
+
+static void run_periodicity(runctx *c, const json_t *ob, const char *spec)
+{
+    const char *name = json_string_value(json_object_get(ob, "name"));
+    const char *fft = json_string_value(json_object_get(ob, "fft"));
+    json_t *sobj = json_object_get(ob, "synth");
+    char obs[128];
+    fmt(obs, sizeof obs, "%s", name ? name : "periodicity");
+    xc_error e;
+    xc_psopts po;
+    psopts_from(ob, &po);
+    char path[4300], truthp[4400] = "";
+    xc_status st = XC_OK;
+    if (fft) {
+        if (fft[0] == '/')
+            fmt(path, sizeof path, "%s", fft);
+        else
+            fmt(path, sizeof path, "%s/%s", c->datasets, fft);
+    } else if (json_is_object(sobj)) {
+        xc_synth_params sp;
+        xc_synth_params_init(&sp);
+        char stem[4200], dat[4300];
+        fmt(stem, sizeof stem, "%s/%s", c->work, obs);
+        fmt(dat, sizeof dat, "%s.dat", stem);
+        fmt(truthp, sizeof truthp, "%s.truth.json", stem);
+        fmt(path, sizeof path, "%s.fft", stem);
+        sp.nthreads = c->threads;
+        if (!(st = xc_synth_params_from_json(&sp, sobj, obs, &e)) &&
+            !(st = xc_synth_write_dedispersed(&sp, stem, truthp, xc_cli_cmdline(), &e)))
+            st = xc_fft_file(dat, stem, XC_FFT_SINGLE, &e);
+        xc_synth_params_free(&sp);
+        if (st) {
+            verdict(c, obs, "synth", "synthesize and FFT", e.msg, "runs without error", 0);
+            return;
+        }
+    } else {
+        verdict(c, obs, "-", "spec", "needs 'fft' or 'synth'", spec, 0);
+        return;
+    }
+    xc_report_add_section(c->rep, obs, &e);
+    xc_spectrum sp;
+    if ((st = xc_spectrum_load(&sp, path, &e))) {
+        verdict(c, obs, "-", "read spectrum", e.msg, "readable", 0);
+        return;
+    }
+    char line[4600];
+    fmt(line, sizeof line, "spectrum %s: %zu bins, T = %.3f s; pulscan zmax %d, numharm %d, sigma > %g", path,
+        sp.nbins, sp.T, po.zmax, po.numharm, po.sigma);
+    xc_report_add_text(c->rep, line, &e);
+    searchrun runs[8];
+    int n = search_all(c, obs, &sp, &po, runs, 8);
+    json_t *fv = json_object_get(ob, "f_hz");
+    if (json_is_number(fv))
+        check_known(c, obs, runs, n, json_number_value(fv));
+    if (truthp[0]) {
+        xc_truth t;
+        if ((st = xc_truth_read(&t, truthp, sp.T, &e))) {
+            verdict(c, obs, "-", "truth", e.msg, "readable", 0);
+        } else {
+            xc_cmpcands_opts co;
+            xc_cmpcands_opts_init(&co);
+            co.fundamental = 1;
+            co.truth_dr = 1.0;
+            co.truth_dz = 2.0;
+            for (int i = 0; i < n; i++) {
+                xc_truthmatch m;
+                char measured[512], bound[256];
+                if ((st = xc_cands_match_truth(&runs[i].cands, &t, &co, &m, &e))) {
+                    verdict(c, obs, runs[i].impl->name, "recovers truth r, z", e.msg, "-", 0);
+                    continue;
+                }
+                if (m.fund.found)
+                    fmt(measured, sizeof measured, "sigma %.1f at r %.2f (truth %.2f), z %.1f (truth %.1f); "
+                        "%zu other candidates above %g", m.fund.sigma, m.fund.r, t.r, m.fund.z, t.z, m.nother,
+                        co.truth_sigma);
+                else
+                    fmt(measured, sizeof measured, "fundamental not found above sigma %g", co.truth_sigma);
+                fmt(bound, sizeof bound, "sigma > %g, |dr| <= %g, ||z| - |z_true|| <= %g", co.truth_sigma,
+                    co.truth_dr, co.truth_dz);
+                verdict(c, obs, runs[i].impl->name, "recovers truth r, z", measured, bound, m.pass);
+            }
+        }
+    }
+    plot_cands(c, obs, runs, n);
+    free_searches(runs, n);
+    xc_spectrum_free(&sp);
+}
+
 static void rm_work(const char *dir)
 {
     char cmd[4400];
@@ -537,6 +781,12 @@ int xc_cmd_run(int argc, char **argv)
         if (!c.quiet)
             fprintf(stderr, "crosscheck run: %s\n", json_string_value(json_object_get(ob, "name")));
         run_real(&c, ob, cv, spec);
+    }
+    json_t *per = json_object_get(root, "periodicity");
+    json_array_foreach(per, i, ob) {
+        if (!c.quiet)
+            fprintf(stderr, "crosscheck run: %s\n", json_string_value(json_object_get(ob, "name")));
+        run_periodicity(&c, ob, spec);
     }
     double secs = xc_now() - t0;
     size_t nrows = json_array_size(c.rows);
