@@ -17,8 +17,8 @@ static const struct {
     {"pulscan", xc_cmd_pulscan, "Pulscan boxcar acceleration search of a PRESTO .fft -> candidates (CSV)"},
     {"dedisperse", xc_cmd_dedisperse, "dedisperse a filterbank into DM-time planes (.json + .npy)"},
     {"run", xc_cmd_run, "the default cross-check: every implementation, verdict table, report"},
-    {"compare", xc_cmd_compare, "compare two DM-time planes (exact or within a float bound)"},
-    {"bench", xc_cmd_bench, "benchmark the dedispersers (adds/s vs the machine's limits) -> JSON"},
+    {"compare", xc_cmd_compare, "compare DM-time planes (exact or float bound) or candidate lists (also vs truth)"},
+    {"bench", xc_cmd_bench, "benchmarks: dedisperse, pulscan, synth, gpu (JSON records)"},
 };
 
 static void usage(FILE *fp)

@@ -5,11 +5,13 @@
  * S_h values it needs (its starts plus zmax+1 beyond) in a private buffer, with
  * -infinity standing for S_h[0] (DC) and for everything past the end, so a
  * boxcar that leaves the spectrum is -infinity and never a peak: no bounds
- * tests in the inner loop.  A tile of starts keeps its running sums (plus one
- * start either side, for the local-maximum test) in L1 while every width is
- * added.  Sums are in double and added in the reference's order, so every
- * boxcar value equals the reference's bit for bit and the peaks are identical
- * at any thread count. */
+ * tests in the inner loops.  Two passes per tile of starts: a screen keeps a
+ * group's running sums in registers across all widths and only says whether
+ * any boxcar beats its width's threshold; where one does (signals, rare noise
+ * peaks), the rows of sums for that run of starts (plus one start either side
+ * for the local-maximum test) are rebuilt in L1 and searched.  Sums are in
+ * double and added in the reference's order, so every boxcar value equals the
+ * reference's bit for bit and the peaks are identical at any thread count. */
 #include <immintrin.h>
 #include <math.h>
 #include <omp.h>
@@ -20,14 +22,16 @@
 #include "xc_search.h"
 
 #define XC_PS_TILE 1024
-#define XC_PS_GROUP 32     /* starts per screen call: four vectors of 8 */
+#define XC_PS_GROUP 64     /* starts per screen call: eight vectors of 8 */
 
 /* The screen: 1 if any boxcar starting at one of the GROUP starts of s
  * exceeds its width's threshold (thresholds of widths not searched are
- * +infinity).  The recursion runs along widths with the group's 32 sums held
- * in registers and the comparisons ORed into a mask, so a width costs one
- * load, one add and one compare per vector and nothing is stored: noise, the
- * usual case, never leaves this loop.  Written with intrinsics (GCC turns
+ * +infinity).  The recursion runs along widths with the group's 64 sums held
+ * in registers (eight independent chains, enough to hide the add latency)
+ * and the comparisons ORed into a mask, so a width costs one load, one add
+ * and one compare per vector and nothing is stored: noise, the usual case,
+ * never leaves this loop.  (It is bound by the unaligned loads, most of which
+ * straddle two cache lines.)  Written with intrinsics (GCC turns
  * vector-type comparisons into scalar code here); picked once per search by
  * what the processor supports.  The adds are the same IEEE additions in the
  * same order as everywhere else. */
@@ -35,30 +39,30 @@ typedef int (*screen_fn)(const double *s, int wmax, const double *th);
 
 __attribute__((target("avx512f"))) static int screen_avx512(const double *s, int wmax, const double *th)
 {
-    __m512d a0 = _mm512_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
+    __m512d a[8];
     __mmask8 f = 0;
+    for (int k = 0; k < 8; k++)
+        a[k] = _mm512_setzero_pd();
     for (int w = 1; w <= wmax; w++) {
         const double *sw = s + (w - 1);
         __m512d t = _mm512_set1_pd(th[w]);
-        a0 = _mm512_add_pd(a0, _mm512_loadu_pd(sw));
-        a1 = _mm512_add_pd(a1, _mm512_loadu_pd(sw + 8));
-        a2 = _mm512_add_pd(a2, _mm512_loadu_pd(sw + 16));
-        a3 = _mm512_add_pd(a3, _mm512_loadu_pd(sw + 24));
-        f |= _mm512_cmp_pd_mask(a0, t, _CMP_GT_OQ) | _mm512_cmp_pd_mask(a1, t, _CMP_GT_OQ) |
-             _mm512_cmp_pd_mask(a2, t, _CMP_GT_OQ) | _mm512_cmp_pd_mask(a3, t, _CMP_GT_OQ);
+        for (int k = 0; k < 8; k++) {
+            a[k] = _mm512_add_pd(a[k], _mm512_loadu_pd(sw + 8 * k));
+            f |= _mm512_cmp_pd_mask(a[k], t, _CMP_GT_OQ);
+        }
     }
     return f != 0;
 }
 
 __attribute__((target("avx"))) static int screen_avx(const double *s, int wmax, const double *th)
 {
-    __m256d a[8], f = _mm256_setzero_pd();
-    for (int k = 0; k < 8; k++)
+    __m256d a[XC_PS_GROUP / 4], f = _mm256_setzero_pd();
+    for (int k = 0; k < XC_PS_GROUP / 4; k++)
         a[k] = _mm256_setzero_pd();
     for (int w = 1; w <= wmax; w++) {
         const double *sw = s + (w - 1);
         __m256d t = _mm256_set1_pd(th[w]);
-        for (int k = 0; k < 8; k++) {
+        for (int k = 0; k < XC_PS_GROUP / 4; k++) {
             a[k] = _mm256_add_pd(a[k], _mm256_loadu_pd(sw + 4 * k));
             f = _mm256_or_pd(f, _mm256_cmp_pd(a[k], t, _CMP_GT_OQ));
         }
