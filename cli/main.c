@@ -19,6 +19,7 @@ static const struct {
     {"run", xc_cmd_run, "the default cross-check: every implementation, verdict table, report"},
     {"compare", xc_cmd_compare, "compare DM-time planes (exact or float bound) or candidate lists (also vs truth)"},
     {"bench", xc_cmd_bench, "benchmarks: dedisperse, pulscan, synth, gpu (JSON records)"},
+    {"check", xc_cmd_check, "measure the Pulscan GPU approximations and noise statistics (check approximations)"},
 };
 
 static void usage(FILE *fp)
