@@ -15,7 +15,6 @@
 #   CUnit, libgomp and the CUDA runtime statically, for the device machine.
 
 PREFIX ?= /usr/local
-BUILD  ?= build
 BIN    ?= bin
 OPT    ?= -O2
 SAN    ?=
@@ -51,6 +50,9 @@ endif
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -lineinfo \
 	     -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings
+# Objects of CUDA and CPU-only builds differ (the registry), so they live apart.
+BUILD    ?= build/$(if $(filter 1,$(CUDA)),cuda,nocuda)$(if $(filter 1,$(STATIC)),-static)
+
 ifeq ($(CUDA),1)
 CPPFLAGS += -DXC_HAVE_CUDA -Ioptimized/gpu
 CU_SRC   := $(wildcard optimized/gpu/*.cu)

@@ -109,7 +109,8 @@ __global__ void __launch_bounds__(256) k_bounds(const dd_bounds_args a)
             lo = min(lo, d);
             hi = max(hi, d);
         }
-        a.tmin[idx] = lo;
+        if (a.tmin)
+            a.tmin[idx] = lo;
         spread = max(spread, (long long)hi - (long long)lo);
         hi_all = max(hi_all, hi);
         lo_all = min(lo_all, lo);
@@ -452,7 +453,9 @@ template <int R, bool WIDE> struct acc_of<DD_F32, R, WIDE> { using type = acc_f3
  *
  * Block: blockDim.x = 32*WX threads along time, blockDim.y = dy DM trials (one
  * warp never spans two trials, so a warp's shared loads are 32 consecutive
- * words: no bank conflicts).  The block's tile is S = blockDim.x*R words, i.e.
+ * words: no bank conflicts).  Grid: x = DM tile, y = time tile, so the blocks
+ * resident at one time share a time window and its words stay in L2 (with
+ * time fastest, every DM tile would stream the whole array from memory).  The block's tile is S = blockDim.x*R words, i.e.
  * S*L samples, starting at t0.  Thread (x, y) owns words j = 32*R*(x/32) +
  * x%32 + 32*r (r < R).  Per stage of cs channels the block copies, for each
  * channel, the rowlen = S + spread words that start at its block part of the
@@ -469,11 +472,11 @@ __global__ void __launch_bounds__(XC_GPU_MAX_THREADS, 1) k_dd_smem(const dd_smem
     const int lane = threadIdx.x & 31;
     const int S = (int)blockDim.x * R;
     const int ty = threadIdx.y;
-    const int tile = a.tile0 + (int)blockIdx.y;
+    const int tile = (int)blockIdx.x;
     const int dm = tile * a.dy + ty;
     const bool live = dm < a.ndm;
     const int dmc = live ? dm : a.ndm - 1;   /* padding trials reuse a real one's shifts */
-    const size_t t0 = (size_t)blockIdx.x * (size_t)S * L;
+    const size_t t0 = ((size_t)a.ttile0 + blockIdx.y) * (size_t)S * L;
     const int tid = ty * (int)blockDim.x + (int)threadIdx.x;
     const int nwarps = (int)(blockDim.x * blockDim.y) >> 5;
     const int warp = tid >> 5;
@@ -530,14 +533,14 @@ __global__ void __launch_bounds__(XC_GPU_MAX_THREADS, 1) k_dd_smem(const dd_smem
 }
 
 /* ---- the direct (L1/cache) kernel -------------------------------------------
- * One trial per blockIdx.y, DD_DIRECT_SAMPS samples per thread; every channel's
+ * One trial per blockIdx.x, DD_DIRECT_SAMPS samples per thread; every channel's
  * word is read from global memory through the cache.  Used when a tile's
  * spread of shifts does not fit in shared memory, and for sums of u64 words. */
 template <typename E, typename ACC>
 __global__ void __launch_bounds__(DD_DIRECT_THREADS) k_dd_direct(const dd_direct_args a)
 {
-    const int dm = a.dm0 + (int)blockIdx.y;
-    const size_t tb = (size_t)blockIdx.x * (DD_DIRECT_THREADS * DD_DIRECT_SAMPS) + threadIdx.x;
+    const int dm = (int)blockIdx.x;
+    const size_t tb = ((size_t)a.tblock0 + blockIdx.y) * (DD_DIRECT_THREADS * DD_DIRECT_SAMPS) + threadIdx.x;
     const int32_t *drow = a.del + (size_t)dm * (size_t)a.nuse;
     /* per-sample base pointers hoisted out of the channel loop: with the
      * bounds test inside it, sm_90 ptxas spilled a register */

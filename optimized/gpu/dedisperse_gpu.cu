@@ -1,13 +1,19 @@
 /* GPU dedisperser, host side: AstroAccelerate's shared-memory algorithm
  * (Novotny et al. 2023, section 4.1, Algorithm 3) with exact integer sums.
  *
+ * Setup: the delays of the unmasked channels (job->delays, exact) go to the
+ * device; for every candidate setting a kernel measures the largest spread of
+ * delays inside one block's trials, which decides whether the tile fits in
+ * shared memory and how long a staged row is; then the time-chunk length is
+ * the longest whose buffers fit the budget (free memory or gpu_max_bytes).
  * Per time chunk: the raw block (u16 or f32, channel fastest) is copied to the
- * device once; per DM range a kernel turns it into channel-major, scrunched,
- * lane-packed words (gpu_dd.h), a kernel finds each DM tile's smallest delay
- * per channel (the block part of the shift; the thread part is the rest of the
- * exact delay from job->delays, so no float delay formula is involved), and
- * the shared-memory kernel (or, when a tile's shifts span more than shared
- * memory holds, the direct kernel) writes the plane, which is copied back.
+ * device once, with the largest delay (plus ds - 1) of overlap; per DM range a
+ * kernel turns it into channel-major, scrunched, lane-packed words (gpu_dd.h),
+ * a kernel finds each DM tile's smallest delay per channel (the block part of
+ * the shift; the thread part is the rest of the exact delay, so no float delay
+ * formula is involved), and the shared-memory kernel (or, when a tile's shifts
+ * span more than shared memory holds, the direct kernel) writes the plane,
+ * which is copied back into the caller's plane at the chunk's offset.
  *
  * Word formats by the largest scrunched value vmax = (2^nbits - 1) * ds:
  *   q4  (vmax <= 127: 1/2/4-bit) 4 samples per word, 8-bit lane sums;
@@ -56,14 +62,16 @@ struct range_plan {
     int k1, k2, k3;
     int ncand;
     cfg cand[MAX_CAND];
-    int dymin, smax_l;         /* smallest dy and largest S*L over the candidates */
-    size_t dmax_b;             /* job->max_delay / ds: no delay may exceed it */
+    /* per candidate, measured before the memory plan: the largest spread of
+     * delays inside one block's trials, and whether its tile fits in shared
+     * memory (cs reduced if needed) */
+    int spread[MAX_CAND], fits[MAX_CAND], rowlen[MAX_CAND];
+    size_t smem[MAX_CAND];
+    int nfit;
+    int dmax;                  /* largest delay of the range (ds samples) */
     int32_t *d_del;            /* [ndm][nuse] on the device */
-    /* decided at the range's first chunk */
-    int decided, direct, tuned, ntimed;
-    cfg use;
-    int spmax, rowlen;
-    size_t smem;
+    int direct;                /* no candidate fits (or forced, or u64 words) */
+    int decided, tuned, ntimed, use;   /* chosen candidate */
     double kernel_ms;
 };
 
@@ -91,8 +99,6 @@ struct ctx {
     int y_ds, y_fmt;
     size_t y_S;
     int tmin_range, tmin_dy;
-    long tmin_chunk;
-    int stats[3];
     /* the current chunk */
     long chunk;
     size_t T0, W;
@@ -189,43 +195,36 @@ cfg resolve(int fmt, int wide, int nuse, int spt, int dy, int spb, int cs)
 
 int same_cfg(const cfg &a, const cfg &b) { return a.R == b.R && a.wx == b.wx && a.dy == b.dy && a.cs == b.cs; }
 
+
 void build_candidates(range_plan *r, const xc_ddopts *o, int nuse)
 {
     const int L = dd_lanes(r->fmt);
     r->ncand = 0;
-    cfg first = resolve(r->fmt, r->wide, nuse, o->gpu_samps_per_thread, o->gpu_dms_per_block,
-                        o->gpu_samps_per_block, o->gpu_chans_per_stage);
-    r->cand[r->ncand++] = first;
-    if (o->gpu_autotune) {
-        /* (words per thread, warps along time, DMs per block, channels per stage) */
-        static const int tpl[][4] = {{8, 1, 8, 16}, {8, 1, 16, 16}, {4, 1, 16, 16}, {4, 2, 8, 16},
-                                     {8, 1, 8, 32}, {16, 1, 8, 16}, {16, 1, 16, 8}, {2, 2, 16, 16},
-                                     {8, 2, 4, 16}, {4, 1, 8, 64}, {8, 1, 4, 32}};
-        for (size_t i = 0; i < sizeof tpl / sizeof tpl[0] && r->ncand < MAX_CAND; i++) {
-            cfg c = resolve(r->fmt, r->wide, nuse, tpl[i][0] * L, tpl[i][2], 32 * tpl[i][1] * tpl[i][0] * L,
-                            tpl[i][3]);
-            int dup = 0;
-            for (int j = 0; j < r->ncand; j++)
-                dup |= same_cfg(c, r->cand[j]);
-            if (!dup)
-                r->cand[r->ncand++] = c;
-        }
-    }
-    r->dymin = INT_MAX;
-    r->smax_l = 0;
-    for (int j = 0; j < r->ncand; j++) {
-        if (r->cand[j].dy < r->dymin)
-            r->dymin = r->cand[j].dy;
-        const int sl = 32 * r->cand[j].wx * r->cand[j].R * L;
-        if (sl > r->smax_l)
-            r->smax_l = sl;
+    r->cand[r->ncand++] = resolve(r->fmt, r->wide, nuse, o->gpu_samps_per_thread, o->gpu_dms_per_block,
+                                  o->gpu_samps_per_block, o->gpu_chans_per_stage);
+    if (!o->gpu_autotune)
+        return;
+    /* (words per thread, warps along time, DMs per block, channels per stage) */
+    static const int tpl[][4] = {{8, 1, 8, 16}, {8, 1, 16, 16}, {4, 1, 16, 16}, {4, 2, 8, 16},
+                                 {8, 1, 8, 32}, {16, 1, 8, 16}, {16, 1, 16, 8}, {2, 2, 16, 16},
+                                 {8, 2, 4, 16}, {4, 1, 8, 64},  {8, 1, 4, 32}};
+    for (size_t i = 0; i < sizeof tpl / sizeof tpl[0] && r->ncand < MAX_CAND; i++) {
+        const cfg c = resolve(r->fmt, r->wide, nuse, tpl[i][0] * L, tpl[i][2], 32 * tpl[i][1] * tpl[i][0] * L,
+                              tpl[i][3]);
+        int dup = 0;
+        for (int j = 0; j < r->ncand; j++)
+            dup |= same_cfg(c, r->cand[j]);
+        if (!dup)
+            r->cand[r->ncand++] = c;
     }
 }
 
+size_t tile_words(const range_plan &r, int j) { return 32 * (size_t)r.cand[j].wx * (size_t)r.cand[j].R; }
+
 /* ---- memory plan -------------------------------------------------------------
  * Every buffer is sized from the chunk length Lc (full-resolution outputs per
- * chunk) with bounds that hold for any candidate setting, so one plan covers
- * autotuning and every chunk. */
+ * chunk) for every candidate that may run, so one plan covers autotuning and
+ * every chunk. */
 
 size_t raw_samples(const ctx &c, size_t Lc)
 {
@@ -239,38 +238,63 @@ size_t lk_max(const range_plan &r, size_t Lc)
     return l < r.nout ? l : r.nout;
 }
 
-/* words per Y row the range needs at chunk length Lc */
-size_t y_words(const ctx &c, const range_plan &r, size_t Lc)
+/* Words per Y row the shared-memory kernel reads with candidate j for lk
+ * outputs: whole tiles (less than lk + S*L) plus the largest block shift plus
+ * the rows' staged spread. */
+size_t smem_words(const range_plan &r, int j, size_t lk)
+{
+    const size_t sl = tile_words(r, j) * (size_t)dd_lanes(r.fmt);
+    return ceil_div(lk, sl) * sl + (size_t)r.dmax + (size_t)r.spread[j];
+}
+
+size_t y_words(const range_plan &r, size_t Lc)
 {
     const size_t lk = lk_max(r, Lc);
-    size_t np = lk + r.dmax_b;                      /* direct kernel */
-    if (!c.force_direct && r.fmt != DD_U64) {
-        /* whole tiles (< lk + S*L) + the largest block shift + the largest spread */
-        const size_t s = lk + (size_t)r.smax_l + 2 * r.dmax_b;
-        if (s > np)
-            np = s;
-    }
+    size_t np = lk + (size_t)r.dmax;   /* direct kernel */
+    if (!r.direct)
+        for (int j = 0; j < r.ncand; j++)
+            if (r.fits[j]) {
+                const size_t w = lk + tile_words(r, j) * (size_t)dd_lanes(r.fmt) + (size_t)r.dmax + (size_t)r.spread[j];
+                np = w > np ? w : np;
+            }
     return round_up(np, 32);
 }
 
-size_t plan_bytes(const ctx &c, size_t Lc, size_t *ybytes)
+size_t tmin_bytes(const ctx &c, const range_plan &r)
 {
-    size_t raw = raw_samples(c, Lc) * (size_t)c.nc * c.esize;
+    size_t t = 0;
+    if (!r.direct)
+        for (int j = 0; j < r.ncand; j++)
+            if (r.fits[j]) {
+                const size_t b = ceil_div(r.ndm, (size_t)r.cand[j].dy) * (size_t)c.nuse * sizeof(int32_t);
+                t = b > t ? b : t;
+            }
+    return t;
+}
+
+/* Device bytes at chunk length Lc; *ybytes, *obytes, *tbytes: the Y, plane and
+ * tile-delay buffers. */
+size_t plan_bytes(const ctx &c, size_t Lc, size_t *ybytes, size_t *obytes, size_t *tbytes)
+{
     size_t y = 0, o = 0, t = 0, fixed = 0;
     for (int k = 0; k < c.nr; k++) {
         const range_plan &r = c.rp[k];
-        const size_t yb = (size_t)c.nuse * y_words(c, r, Lc) * (r.fmt == DD_U64 ? 8 : 4);
+        const size_t yb = (size_t)c.nuse * y_words(r, Lc) * (r.fmt == DD_U64 ? 8 : 4);
         const size_t ob = r.ndm * lk_max(r, Lc) * sizeof(float);
-        const size_t tb = ceil_div(r.ndm, (size_t)r.dymin) * (size_t)c.nuse * sizeof(int32_t);
+        const size_t tb = tmin_bytes(c, r);
         y = yb > y ? yb : y;
         o = ob > o ? ob : o;
         t = tb > t ? tb : t;
         fixed += r.ndm * (size_t)c.nuse * sizeof(int32_t);
     }
-    fixed += (size_t)c.nuse * sizeof(int) + 4 * sizeof(int);
+    fixed += (c.nuse < c.nc ? (size_t)c.nuse * sizeof(int) : 0) + 4 * sizeof(int);
     if (ybytes)
         *ybytes = y;
-    return raw + y + o + t + fixed;
+    if (obytes)
+        *obytes = o;
+    if (tbytes)
+        *tbytes = t;
+    return raw_samples(c, Lc) * (size_t)c.nc * c.esize + y + o + t + fixed;
 }
 
 /* ---- small helpers ------------------------------------------------------------ */
@@ -311,6 +335,31 @@ xc_status ev_end(ctx &c, cudaError_t launched, const char *name, double *ms)
     return XC_OK;
 }
 
+/* Runs the tile-bounds kernel for range k at dy trials per tile: fills tmin
+ * when given and returns {largest spread, largest delay, smallest delay}. */
+xc_status delay_bounds(ctx &c, int k, int dy, int32_t *tmin, int stats[3])
+{
+    xc_error *err = c.err;
+    const range_plan &r = c.rp[k];
+    const int init[3] = {0, 0, INT_MAX};
+    XC_GPU_CK(cudaMemcpy(c.d_stats, init, sizeof init, cudaMemcpyHostToDevice), "cudaMemcpy(delay statistics)");
+    dd_bounds_args a;
+    a.del = r.d_del;
+    a.ndm = (int)r.ndm;
+    a.nuse = c.nuse;
+    a.dy = dy;
+    a.ntiles = ceil_div(r.ndm, (size_t)dy);
+    a.tmin = tmin;
+    a.stats = c.d_stats;
+    xc_status st = ev_begin(c);
+    if (!st)
+        st = ev_end(c, dd_launch_bounds(a, 0), "dd_bounds", &c.prep_ms);
+    if (st)
+        return st;
+    XC_GPU_CK(cudaMemcpy(stats, c.d_stats, 3 * sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy(delay statistics)");
+    return XC_OK;
+}
+
 /* ---- per-chunk work ------------------------------------------------------------ */
 
 /* Fills Y for range k in the word format yfmt with lane stride S (skipped when
@@ -321,8 +370,7 @@ xc_status ensure_pack(ctx &c, int k, int yfmt, size_t S)
     if (c.y_chunk == c.chunk && c.y_ds == r.ds && c.y_fmt == yfmt && (dd_lanes(yfmt) == 1 || c.y_S == S))
         return XC_OK;
     c.y_chunk = -1;
-    const size_t wb = dd_word_bytes(yfmt);
-    const size_t pitch = c.y_cap / ((size_t)c.nuse * wb) / 32 * 32;
+    const size_t pitch = c.y_cap / ((size_t)c.nuse * dd_word_bytes(yfmt)) / 32 * 32;
     const size_t j0 = ceil_div(c.T0, (size_t)r.ds);
     const size_t off = j0 * (size_t)r.ds - c.T0;
     dd_pack_args a;
@@ -358,72 +406,41 @@ xc_status ensure_pack(ctx &c, int k, int yfmt, size_t S)
     return XC_OK;
 }
 
-/* Block part of the shifts for range k at dy DMs per tile, and the range's
- * delay statistics (checked against the job's largest delay, so no kernel can
- * read past the chunk). */
-xc_status ensure_bounds(ctx &c, int k, int dy)
+/* tmin for range k and candidate j; its statistics must be those measured
+ * before the plan (same delays, same tiles). */
+xc_status ensure_tmin(ctx &c, int k, int j)
 {
-    xc_error *err = c.err;
-    range_plan &r = c.rp[k];
+    const range_plan &r = c.rp[k];
+    const int dy = r.cand[j].dy;
     if (c.tmin_range == k && c.tmin_dy == dy)
         return XC_OK;
     c.tmin_range = -1;
-    const int init[3] = {0, 0, INT_MAX};
-    XC_GPU_CK(cudaMemcpy(c.d_stats, init, sizeof init, cudaMemcpyHostToDevice), "cudaMemcpy(delay statistics)");
-    dd_bounds_args a;
-    a.del = r.d_del;
-    a.ndm = (int)r.ndm;
-    a.nuse = c.nuse;
-    a.dy = dy;
-    a.ntiles = ceil_div(r.ndm, (size_t)dy);
-    a.tmin = c.d_tmin;
-    a.stats = c.d_stats;
-    xc_status st = ev_begin(c);
-    if (!st)
-        st = ev_end(c, dd_launch_bounds(a, 0), "dd_bounds", &c.prep_ms);
+    int stats[3];
+    xc_status st = delay_bounds(c, k, dy, c.d_tmin, stats);
     if (st)
         return st;
-    XC_GPU_CK(cudaMemcpy(c.stats, c.d_stats, sizeof c.stats, cudaMemcpyDeviceToHost), "cudaMemcpy(delay statistics)");
-    if (c.stats[2] < 0 || (size_t)c.stats[1] > r.dmax_b)
-        return xc_error_set(err, XC_EINVAL,
-                            "gpu: range %d: delays span %d..%d samples of ds %d, outside 0..%zu (the job's largest delay %lld)",
-                            k, c.stats[2], c.stats[1], r.ds, r.dmax_b, (long long)c.job->max_delay);
+    if (stats[0] != r.spread[j] || stats[1] != r.dmax)
+        return xc_error_set(c.err, XC_EINVAL, "gpu: internal: range %d: delay bounds changed (%d, %d; were %d, %d)", k,
+                            stats[0], stats[1], r.spread[j], r.dmax);
     c.tmin_range = k;
     c.tmin_dy = dy;
     return XC_OK;
 }
 
-/* Shared memory for a setting at the current spread; 0 if it cannot fit. */
-size_t smem_fit(const ctx &c, const cfg &g, int *cs_eff, int *rowlen)
-{
-    const size_t S = 32 * (size_t)g.wx * (size_t)g.R;
-    const size_t row = S + (size_t)c.stats[0];
-    const size_t per_chan = row * 4 + (size_t)g.dy * 4;
-    if (per_chan > c.smem_optin)
-        return 0;
-    size_t cs = c.smem_optin / per_chan;
-    if (cs > (size_t)g.cs)
-        cs = (size_t)g.cs;
-    *cs_eff = (int)cs;
-    *rowlen = (int)row;
-    return cs * per_chan;
-}
-
-/* Launches the shared-memory kernel over DM tiles [0, tiles) of range k. */
-xc_status run_smem(ctx &c, int k, const cfg &g, int cs_eff, int rowlen, size_t smem, size_t lk, size_t tiles,
-                   double *ms)
+/* Launches the shared-memory kernel (candidate j) over DM tiles [0, tiles). */
+xc_status run_smem(ctx &c, int k, int j, size_t lk, size_t tiles, double *ms)
 {
     xc_error *err = c.err;
     const range_plan &r = c.rp[k];
-    const int L = dd_lanes(r.fmt);
-    const size_t S = 32 * (size_t)g.wx * (size_t)g.R;
-    const size_t ttiles = ceil_div(lk, S * (size_t)L);
+    const cfg &g = r.cand[j];
+    const size_t S = tile_words(r, j), L = (size_t)dd_lanes(r.fmt);
+    const size_t ttiles = ceil_div(lk, S * L);
     const size_t pitch = c.y_cap / ((size_t)c.nuse * 4) / 32 * 32;
-    if (ttiles * S * (size_t)L + (size_t)c.stats[1] + (size_t)c.stats[0] > pitch)
+    if (smem_words(r, j, lk) > pitch)
         return xc_error_set(err, XC_EINVAL, "gpu: internal: range %d needs %zu words per row, the plan made %zu", k,
-                            ttiles * S * (size_t)L + (size_t)c.stats[1] + (size_t)c.stats[0], pitch);
-    if (ttiles > INT_MAX)
-        return xc_error_set(err, XC_EINVAL, "gpu: range %d: %zu time tiles exceed the grid", k, ttiles);
+                            smem_words(r, j, lk), pitch);
+    if (tiles > INT_MAX)
+        return xc_error_set(err, XC_EINVAL, "gpu: range %d: %zu DM tiles are more than a grid holds", k, tiles);
     dd_smem_args a;
     a.Y = static_cast<const uint32_t *>(c.d_Y);
     a.pitch = pitch;
@@ -432,8 +449,8 @@ xc_status run_smem(ctx &c, int k, const cfg &g, int cs_eff, int rowlen, size_t s
     a.nuse = c.nuse;
     a.ndm = (int)r.ndm;
     a.dy = g.dy;
-    a.cs = cs_eff;
-    a.rowlen = rowlen;
+    a.cs = g.cs;
+    a.rowlen = r.rowlen[j];
     a.k1 = r.k1;
     a.k2 = r.k2;
     a.k3 = r.k3;
@@ -442,14 +459,14 @@ xc_status run_smem(ctx &c, int k, const cfg &g, int cs_eff, int rowlen, size_t s
     a.lk = lk;
     char name[64];
     snprintf(name, sizeof name, "dd_smem_%s%s<R=%d>", fmt_name(r.fmt), r.wide ? "_wide" : "", g.R);
-    for (size_t t0 = 0; t0 < tiles; t0 += 65535) {
-        const size_t ty = tiles - t0 < 65535 ? tiles - t0 : 65535;
-        a.tile0 = (int)t0;
+    for (size_t t0 = 0; t0 < ttiles; t0 += 65535) {
+        const size_t ty = ttiles - t0 < 65535 ? ttiles - t0 : 65535;
+        a.ttile0 = t0;
         xc_status st = ev_begin(c);
         if (!st)
             st = ev_end(c,
-                        dd_launch_smem(r.fmt, g.R, r.wide, dim3((unsigned)ttiles, (unsigned)ty),
-                                       dim3(32 * (unsigned)g.wx, (unsigned)g.dy), smem, a, 0),
+                        dd_launch_smem(r.fmt, g.R, r.wide, dim3((unsigned)tiles, (unsigned)ty),
+                                       dim3(32 * (unsigned)g.wx, (unsigned)g.dy), r.smem[j], a, 0),
                         name, ms);
         if (st)
             return st;
@@ -457,14 +474,18 @@ xc_status run_smem(ctx &c, int k, const cfg &g, int cs_eff, int rowlen, size_t s
     return XC_OK;
 }
 
-xc_status run_direct(ctx &c, int k, int yfmt, size_t lk, double *ms)
+/* The word format the direct kernel reads for range k. */
+int direct_fmt(const range_plan &r) { return r.fmt == DD_F32 ? DD_F32 : r.fmt == DD_U64 ? DD_U64 : DD_W32; }
+
+xc_status run_direct(ctx &c, int k, size_t lk, double *ms)
 {
     xc_error *err = c.err;
     const range_plan &r = c.rp[k];
+    const int yfmt = direct_fmt(r);
     const size_t pitch = c.y_cap / ((size_t)c.nuse * dd_word_bytes(yfmt)) / 32 * 32;
-    if (lk + (size_t)c.stats[1] > pitch)
+    if (lk + (size_t)r.dmax > pitch)
         return xc_error_set(err, XC_EINVAL, "gpu: internal: range %d needs %zu words per row, the plan made %zu", k,
-                            lk + (size_t)c.stats[1], pitch);
+                            lk + (size_t)r.dmax, pitch);
     dd_direct_args a;
     a.Y = c.d_Y;
     a.pitch = pitch;
@@ -477,85 +498,61 @@ xc_status run_direct(ctx &c, int k, int yfmt, size_t lk, double *ms)
     const size_t bx = ceil_div(lk, (size_t)DD_DIRECT_THREADS * DD_DIRECT_SAMPS);
     char name[48];
     snprintf(name, sizeof name, "dd_direct_%s", fmt_name(yfmt));
-    for (size_t d0 = 0; d0 < r.ndm; d0 += 65535) {
-        const size_t ny = r.ndm - d0 < 65535 ? r.ndm - d0 : 65535;
-        a.dm0 = (int)d0;
+    for (size_t b0 = 0; b0 < bx; b0 += 65535) {
+        const size_t ny = bx - b0 < 65535 ? bx - b0 : 65535;
+        a.tblock0 = b0;
         xc_status st = ev_begin(c);
         if (!st)
-            st = ev_end(c, dd_launch_direct(yfmt, dim3((unsigned)bx, (unsigned)ny), a, 0), name, ms);
+            st = ev_end(c, dd_launch_direct(yfmt, dim3((unsigned)r.ndm, (unsigned)ny), a, 0), name, ms);
         if (st)
             return st;
     }
     return XC_OK;
 }
 
-/* The word format the direct kernel reads for range k. */
-int direct_fmt(const range_plan &r) { return r.fmt == DD_F32 ? DD_F32 : r.fmt == DD_U64 ? DD_U64 : DD_W32; }
-
-/* Chooses the kernel and settings of range k on its first chunk: candidates
- * whose tile does not fit in shared memory are dropped; with several left, each
- * is timed on the first TUNE_DMS trials of this chunk and the fastest per trial
- * is kept. */
+/* Chooses range k's setting on its first chunk: the only candidate that fits,
+ * or, with several, the one whose launch over the first TUNE_DMS trials of this
+ * chunk takes the least time per trial. */
 xc_status decide(ctx &c, int k, size_t lk)
 {
     range_plan &r = c.rp[k];
     r.decided = 1;
-    r.direct = 1;
-    if (c.force_direct || r.fmt == DD_U64)
-        return ensure_bounds(c, k, r.dymin);
-    int ok[MAX_CAND], csv[MAX_CAND], rowv[MAX_CAND], nok = 0, last = -1;
-    size_t smv[MAX_CAND];
+    if (r.direct)
+        return XC_OK;
+    r.use = -1;
+    if (r.nfit == 1) {
+        for (int j = 0; j < r.ncand; j++)
+            if (r.fits[j])
+                r.use = j;
+        return XC_OK;
+    }
+    double best = 0;
     for (int j = 0; j < r.ncand; j++) {
-        xc_status st = ensure_bounds(c, k, r.cand[j].dy);
+        if (!r.fits[j])
+            continue;
+        const cfg &g = r.cand[j];
+        const size_t want = r.ndm < TUNE_DMS ? r.ndm : TUNE_DMS;
+        const size_t tiles = ceil_div(want, (size_t)g.dy);
+        double warm = 0, ms = 0;
+        xc_status st = ensure_pack(c, k, r.fmt, tile_words(r, j));
+        if (!st)
+            st = ensure_tmin(c, k, j);
+        if (!st)
+            st = run_smem(c, k, j, lk, tiles, &warm);
+        if (!st)
+            st = run_smem(c, k, j, lk, tiles, &ms);
         if (st)
             return st;
-        smv[j] = smem_fit(c, r.cand[j], &csv[j], &rowv[j]);
-        ok[j] = smv[j] > 0;
-        if (ok[j]) {
-            nok++;
-            last = j;
+        c.tune_ms += warm + ms;
+        const size_t dms = tiles * (size_t)g.dy < r.ndm ? tiles * (size_t)g.dy : r.ndm;
+        const double score = ms / (double)dms;
+        r.ntimed++;
+        if (r.use < 0 || score < best) {
+            r.use = j;
+            best = score;
         }
     }
-    if (nok == 0)
-        return XC_OK;
-    int best = last;
-    if (nok > 1) {
-        double best_score = 0;
-        best = -1;
-        for (int j = 0; j < r.ncand; j++) {
-            if (!ok[j])
-                continue;
-            const cfg &g = r.cand[j];
-            const size_t want = r.ndm < TUNE_DMS ? r.ndm : TUNE_DMS;
-            const size_t tiles = ceil_div(want, (size_t)g.dy);
-            double warm = 0, ms = 0;
-            xc_status st = ensure_pack(c, k, r.fmt, 32 * (size_t)g.wx * (size_t)g.R);
-            if (!st)
-                st = ensure_bounds(c, k, g.dy);
-            if (!st)
-                st = run_smem(c, k, g, csv[j], rowv[j], smv[j], lk, tiles, &warm);
-            if (!st)
-                st = run_smem(c, k, g, csv[j], rowv[j], smv[j], lk, tiles, &ms);
-            if (st)
-                return st;
-            c.tune_ms += warm + ms;
-            const size_t dms = tiles * (size_t)g.dy < r.ndm ? tiles * (size_t)g.dy : r.ndm;
-            const double score = ms / (double)dms;
-            r.ntimed++;
-            if (best < 0 || score < best_score) {
-                best = j;
-                best_score = score;
-            }
-        }
-        r.tuned = 1;
-    }
-    r.direct = 0;
-    r.use = r.cand[best];
-    xc_status st = ensure_bounds(c, k, r.use.dy);
-    if (st)
-        return st;
-    r.smem = smem_fit(c, r.use, &r.use.cs, &r.rowlen);
-    r.spmax = c.stats[0];
+    r.tuned = 1;
     return XC_OK;
 }
 
@@ -598,18 +595,11 @@ xc_status do_range(ctx &c, int k)
     if (!r.decided && (st = decide(c, k, lk)))
         return st;
     if (r.direct) {
-        const int yf = direct_fmt(r);
-        if ((st = ensure_pack(c, k, yf, 0)) || (st = ensure_bounds(c, k, r.dymin)) ||
-            (st = run_direct(c, k, yf, lk, &r.kernel_ms)))
+        if ((st = ensure_pack(c, k, direct_fmt(r), 0)) || (st = run_direct(c, k, lk, &r.kernel_ms)))
             return st;
     } else {
-        const size_t S = 32 * (size_t)r.use.wx * (size_t)r.use.R;
-        if ((st = ensure_pack(c, k, r.fmt, S)) || (st = ensure_bounds(c, k, r.use.dy)))
-            return st;
-        if (c.stats[0] > r.spmax)   /* cannot happen: same delays, same tiles */
-            return xc_error_set(c.err, XC_EINVAL, "gpu: internal: range %d spread changed", k);
-        if ((st = run_smem(c, k, r.use, r.use.cs, r.rowlen, r.smem, lk, ceil_div(r.ndm, (size_t)r.use.dy),
-                           &r.kernel_ms)))
+        if ((st = ensure_pack(c, k, r.fmt, tile_words(r, r.use))) || (st = ensure_tmin(c, k, r.use)) ||
+            (st = run_smem(c, k, r.use, lk, ceil_div(r.ndm, (size_t)r.cand[r.use].dy), &r.kernel_ms)))
             return st;
     }
     if (c.job->conv->scaling != XC_SCALE_SUM) {
@@ -656,103 +646,13 @@ xc_status check_job(const xc_ddjob *job, const xc_plane *out, xc_error *err)
     return XC_OK;
 }
 
-xc_status setup(ctx &c)
+/* Delays of the unmasked channels, exactly as the job computed them, to the
+ * device; then each candidate's spread and fit, and the range's kernel. */
+xc_status upload_delays(ctx &c)
 {
     xc_error *err = c.err;
     const xc_ddjob *job = c.job;
-    c.nc = job->in->nchans;
-    c.nr = job->plan->nranges;
-    c.esize = job->in->nbits == 32 ? sizeof(float) : sizeof(uint16_t);
-    c.nuse = 0;
-    for (int ch = 0; ch < c.nc; ch++)
-        c.nuse += !job->killmask || job->killmask[ch];
-    if (c.nuse < c.nc) {
-        c.h_chan = (int *)malloc((size_t)(c.nuse ? c.nuse : 1) * sizeof(int));
-        if (!c.h_chan)
-            return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for the channel list");
-        for (int ch = 0, i = 0; ch < c.nc; ch++)
-            if (job->killmask[ch])
-                c.h_chan[i++] = ch;
-    }
-    c.rp = (range_plan *)calloc((size_t)c.nr, sizeof *c.rp);
-    if (!c.rp)
-        return xc_error_set(err, XC_ENOMEM, "gpu: out of memory");
-    c.maxds = 1;
-    for (int k = 0; k < c.nr; k++) {
-        range_plan &r = c.rp[k];
-        r.ds = job->plan->r[k].ds;
-        r.ndm = job->plan->r[k].ndm;
-        r.nout = job->nout / (size_t)r.ds;
-        r.dmax_b = (size_t)job->max_delay / (size_t)r.ds;
-        if (r.ds > c.maxds)
-            c.maxds = r.ds;
-        choose_format(&r, job->in->nbits, c.nuse, c.test_wide, c.test_period);
-        build_candidates(&r, &job->opts, c.nuse);
-    }
-    int optin = 0, dev = 0;
-    XC_GPU_CK(cudaGetDevice(&dev), "cudaGetDevice");
-    XC_GPU_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
-              "cudaDeviceGetAttribute(shared memory per block)");
-    c.smem_optin = (size_t)optin;
-    XC_GPU_CK(cudaEventCreate(&c.ev0), "cudaEventCreate");
-    XC_GPU_CK(cudaEventCreate(&c.ev1), "cudaEventCreate");
-    c.have_ev = 1;
-
-    /* the chunk plan */
-    size_t budget = job->opts.gpu_max_bytes;
-    if (!budget) {
-        size_t fr = 0, tot = 0;
-        XC_GPU_CK(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
-        budget = fr / 10 * 9;
-    }
-    c.budget = budget;
-    const size_t need1 = plan_bytes(c, 1, NULL);
-    if (need1 > budget) {
-        if (job->opts.gpu_max_bytes)
-            return xc_error_set(err, XC_EINVAL,
-                                "gpu: gpu_max_bytes = %zu is below the %zu bytes the smallest time chunk needs "
-                                "(%d channels, largest delay %lld samples)",
-                                budget, need1, c.nc, (long long)job->max_delay);
-        return xc_error_set(err, XC_EDEVICE,
-                            "gpu: device memory: %zu bytes usable, the smallest time chunk needs %zu", budget, need1);
-    }
-    size_t lo = 1, hi = job->nout;
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo + 1) / 2;
-        if (plan_bytes(c, mid, NULL) <= budget)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    c.Lc = lo;
-    c.nchunks = (long)ceil_div(job->nout, c.Lc);
-    size_t ybytes = 0;
-    plan_bytes(c, c.Lc, &ybytes);
-    c.y_cap = ybytes;
-
-    /* buffers */
-    size_t out_b = 0, tmin_b = 0;
-    for (int k = 0; k < c.nr; k++) {
-        const range_plan &r = c.rp[k];
-        const size_t ob = r.ndm * lk_max(r, c.Lc) * sizeof(float);
-        const size_t tb = ceil_div(r.ndm, (size_t)r.dymin) * (size_t)c.nuse * sizeof(int32_t);
-        out_b = ob > out_b ? ob : out_b;
-        tmin_b = tb > tmin_b ? tb : tmin_b;
-    }
-    xc_status st;
-    if ((st = dev_alloc(c, &c.d_raw, raw_samples(c, c.Lc) * (size_t)c.nc * c.esize, "input chunk")) ||
-        (st = dev_alloc(c, &c.d_Y, c.y_cap, "channel-major words")) ||
-        (st = dev_alloc(c, (void **)&c.d_out, out_b, "plane chunk")) ||
-        (st = dev_alloc(c, (void **)&c.d_tmin, tmin_b, "tile delays")) ||
-        (st = dev_alloc(c, (void **)&c.d_stats, 4 * sizeof(int), "delay statistics")))
-        return st;
-    if (c.h_chan) {
-        if ((st = dev_alloc(c, (void **)&c.d_chan, (size_t)c.nuse * sizeof(int), "channel list")))
-            return st;
-        XC_GPU_CK(cudaMemcpy(c.d_chan, c.h_chan, (size_t)c.nuse * sizeof(int), cudaMemcpyHostToDevice),
-                  "cudaMemcpy(channel list)");
-    }
-    /* delays of the unmasked channels, exactly as the job computed them */
+    xc_status st = XC_OK;
     int32_t *tmp = NULL;
     for (int k = 0; k < c.nr && !st; k++) {
         range_plan &r = c.rp[k];
@@ -780,15 +680,148 @@ xc_status setup(ctx &c)
     return st;
 }
 
+xc_status measure_ranges(ctx &c)
+{
+    xc_error *err = c.err;
+    for (int k = 0; k < c.nr; k++) {
+        range_plan &r = c.rp[k];
+        r.nfit = 0;
+        for (int j = 0; j < r.ncand; j++) {
+            int stats[3];
+            xc_status st = delay_bounds(c, k, r.cand[j].dy, NULL, stats);
+            if (st)
+                return st;
+            /* no kernel may read past the chunk: the job's largest delay bounds every delay */
+            if (stats[2] < 0 || (int64_t)stats[1] * r.ds > c.job->max_delay)
+                return xc_error_set(err, XC_EINVAL,
+                                    "gpu: range %d: delays span %d..%d samples of ds %d, outside 0..%lld / %d (the job's largest delay)",
+                                    k, stats[2], stats[1], r.ds, (long long)c.job->max_delay, r.ds);
+            r.dmax = stats[1];
+            r.spread[j] = stats[0];
+            r.fits[j] = 0;
+            if (c.force_direct || r.fmt == DD_U64)
+                continue;
+            /* one stage: cs rows of S + spread words, and the dy x cs thread shifts */
+            const size_t row = tile_words(r, j) + (size_t)stats[0];
+            const size_t per_chan = row * 4 + (size_t)r.cand[j].dy * 4;
+            if (per_chan > c.smem_optin)
+                continue;
+            size_t cs = c.smem_optin / per_chan;
+            if (cs > (size_t)r.cand[j].cs)
+                cs = (size_t)r.cand[j].cs;
+            r.cand[j].cs = (int)cs;
+            r.rowlen[j] = (int)row;
+            r.smem[j] = cs * per_chan;
+            r.fits[j] = 1;
+            r.nfit++;
+        }
+        r.direct = r.nfit == 0;
+    }
+    return XC_OK;
+}
+
+xc_status setup(ctx &c)
+{
+    xc_error *err = c.err;
+    const xc_ddjob *job = c.job;
+    c.nc = job->in->nchans;
+    c.esize = job->in->nbits == 32 ? sizeof(float) : sizeof(uint16_t);
+    if (c.nuse < c.nc) {
+        c.h_chan = (int *)malloc((size_t)c.nuse * sizeof(int));
+        if (!c.h_chan)
+            return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for the channel list");
+        for (int ch = 0, i = 0; ch < c.nc; ch++)
+            if (job->killmask[ch])
+                c.h_chan[i++] = ch;
+    }
+    c.rp = (range_plan *)calloc((size_t)c.nr, sizeof *c.rp);
+    if (!c.rp)
+        return xc_error_set(err, XC_ENOMEM, "gpu: out of memory");
+    c.maxds = 1;
+    for (int k = 0; k < c.nr; k++) {
+        range_plan &r = c.rp[k];
+        r.ds = job->plan->r[k].ds;
+        r.ndm = job->plan->r[k].ndm;
+        r.nout = job->nout / (size_t)r.ds;
+        if (r.ds > c.maxds)
+            c.maxds = r.ds;
+        choose_format(&r, job->in->nbits, c.nuse, c.test_wide, c.test_period);
+        build_candidates(&r, &job->opts, c.nuse);
+    }
+    int optin = 0, dev = 0;
+    XC_GPU_CK(cudaGetDevice(&dev), "cudaGetDevice");
+    XC_GPU_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
+              "cudaDeviceGetAttribute(shared memory per block)");
+    c.smem_optin = (size_t)optin;
+    XC_GPU_CK(cudaEventCreate(&c.ev0), "cudaEventCreate");
+    XC_GPU_CK(cudaEventCreate(&c.ev1), "cudaEventCreate");
+    c.have_ev = 1;
+    /* the delay tables come first: refuse a cap they alone exceed before allocating them */
+    size_t fixed = 4 * sizeof(int);
+    for (int k = 0; k < c.nr; k++)
+        fixed += c.rp[k].ndm * (size_t)c.nuse * sizeof(int32_t);
+    if (job->opts.gpu_max_bytes && fixed > job->opts.gpu_max_bytes)
+        return xc_error_set(err, XC_EINVAL,
+                            "gpu: gpu_max_bytes = %zu is below the %zu bytes of the delay tables alone (%d channels)",
+                            job->opts.gpu_max_bytes, fixed, c.nuse);
+    xc_status st;
+    if ((st = dev_alloc(c, (void **)&c.d_stats, 4 * sizeof(int), "delay statistics")) || (st = upload_delays(c)) ||
+        (st = measure_ranges(c)))
+        return st;
+
+    /* the chunk plan: the longest chunk whose buffers fit the budget */
+    size_t budget = job->opts.gpu_max_bytes;
+    if (!budget) {
+        size_t fr = 0, tot = 0;
+        XC_GPU_CK(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
+        budget = c.allocated + fr / 10 * 9;
+    }
+    c.budget = budget;
+    const size_t need1 = plan_bytes(c, 1, NULL, NULL, NULL);
+    if (need1 > budget) {
+        if (job->opts.gpu_max_bytes)
+            return xc_error_set(err, XC_EINVAL,
+                                "gpu: gpu_max_bytes = %zu is below the %zu bytes the smallest time chunk needs "
+                                "(%d channels, largest delay %lld samples)",
+                                budget, need1, c.nc, (long long)job->max_delay);
+        return xc_error_set(err, XC_EDEVICE,
+                            "gpu: device memory: %zu bytes usable, the smallest time chunk needs %zu", budget, need1);
+    }
+    size_t lo = 1, hi = job->nout;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo + 1) / 2;
+        if (plan_bytes(c, mid, NULL, NULL, NULL) <= budget)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    c.Lc = lo;
+    c.nchunks = (long)ceil_div(job->nout, c.Lc);
+    size_t out_b = 0, tmin_b = 0;
+    plan_bytes(c, c.Lc, &c.y_cap, &out_b, &tmin_b);
+    if ((st = dev_alloc(c, &c.d_raw, raw_samples(c, c.Lc) * (size_t)c.nc * c.esize, "input chunk")) ||
+        (st = dev_alloc(c, &c.d_Y, c.y_cap, "channel-major words")) ||
+        (st = dev_alloc(c, (void **)&c.d_out, out_b, "plane chunk")) ||
+        (st = dev_alloc(c, (void **)&c.d_tmin, tmin_b, "tile delays")))
+        return st;
+    if (c.h_chan) {
+        if ((st = dev_alloc(c, (void **)&c.d_chan, (size_t)c.nuse * sizeof(int), "channel list")))
+            return st;
+        XC_GPU_CK(cudaMemcpy(c.d_chan, c.h_chan, (size_t)c.nuse * sizeof(int), cudaMemcpyHostToDevice),
+                  "cudaMemcpy(channel list)");
+    }
+    return XC_OK;
+}
+
 xc_status run_all(ctx &c)
 {
     xc_error *err = c.err;
     const xc_ddjob *job = c.job;
+    c.y_chunk = -1;
+    c.tmin_range = -1;
     xc_status st = setup(c);
     if (st)
         return st;
-    c.y_chunk = -1;
-    c.tmin_range = -1;
     for (c.chunk = 0; c.chunk < c.nchunks; c.chunk++) {
         c.T0 = (size_t)c.chunk * c.Lc;
         const size_t Tend = c.T0 + c.Lc < job->nout ? c.T0 + c.Lc : job->nout;
@@ -838,29 +871,32 @@ void fill_info(const ctx &c, xc_gpu_ddinfo *info)
     info->test_wide = in.test_wide;
     info->test_period = in.test_period;
     info->nranges = c.nr < XC_GPU_MAX_RANGES ? c.nr : XC_GPU_MAX_RANGES;
-    for (int k = 0; k < info->nranges && c.rp; k++) {
-        const range_plan &r = c.rp[k];
+    for (int k = 0; k < info->nranges; k++) {
         xc_gpu_ddrange *o = &info->range[k];
-        const int L = dd_lanes(r.fmt);
-        if (!r.decided) {
+        const range_plan *r = c.rp ? &c.rp[k] : NULL;
+        if (!r || !r->decided) {
             snprintf(o->kernel, sizeof o->kernel, "none");
-        } else if (r.direct) {
+        } else if (r->direct) {
             snprintf(o->kernel, sizeof o->kernel, "direct");
             o->samps_per_thread = DD_DIRECT_SAMPS;
             o->dms_per_block = 1;
             o->samps_per_block = DD_DIRECT_THREADS * DD_DIRECT_SAMPS;
         } else {
-            snprintf(o->kernel, sizeof o->kernel, "smem-%s%s", fmt_name(r.fmt), r.wide ? "-wide" : "");
-            o->samps_per_thread = r.use.R * L;
-            o->dms_per_block = r.use.dy;
-            o->samps_per_block = 32 * r.use.wx * r.use.R * L;
-            o->chans_per_stage = r.use.cs;
-            o->shift_span = r.spmax;
-            o->smem_bytes = r.smem;
+            const cfg &g = r->cand[r->use];
+            const int L = dd_lanes(r->fmt);
+            snprintf(o->kernel, sizeof o->kernel, "smem-%s%s", fmt_name(r->fmt), r->wide ? "-wide" : "");
+            o->samps_per_thread = g.R * L;
+            o->dms_per_block = g.dy;
+            o->samps_per_block = 32 * g.wx * g.R * L;
+            o->chans_per_stage = g.cs;
+            o->shift_span = r->spread[r->use];
+            o->smem_bytes = r->smem[r->use];
         }
-        o->autotuned = r.tuned;
-        o->candidates = r.ntimed;
-        o->kernel_ms = r.kernel_ms;
+        if (r) {
+            o->autotuned = r->tuned;
+            o->candidates = r->ntimed;
+            o->kernel_ms = r->kernel_ms;
+        }
     }
     info->nchunks = (int)c.nchunks;
     info->chunk_samples = c.Lc;
@@ -886,26 +922,23 @@ extern "C" xc_status xc_dedisperse_gpu_info(const xc_ddjob *job, xc_plane *out, 
     c.job = job;
     c.out = out;
     c.err = err;
+    c.nr = job->plan->nranges;
     c.force_direct = info ? info->force_direct : 0;
     c.test_wide = info ? info->test_wide : 0;
     c.test_period = info ? info->test_period : 0;
-    int nuse = 0;
     for (int ch = 0; ch < job->in->nchans; ch++)
-        nuse += !job->killmask || job->killmask[ch];
-    if (job->nout == 0 || nuse == 0) {
+        c.nuse += !job->killmask || job->killmask[ch];
+    if (job->nout == 0 || c.nuse == 0) {
         /* nothing to add: every output is the scaled empty sum */
         for (int k = 0; k < out->nranges; k++) {
             const float z = xc_scale_int(job->conv, 0, job->in->nchans, out->r[k].ds, job->in->nbits);
             for (size_t i = 0; i < out->r[k].ndm * out->r[k].nsamp; i++)
                 out->r[k].data[i] = z;
         }
-        if (info)
-            fill_info(c, info);
-        if (job->opts.gpu_kernel_ms)
-            *job->opts.gpu_kernel_ms = 0;
-        return XC_OK;
+        st = XC_OK;
+    } else {
+        st = run_all(c);
     }
-    st = run_all(c);
     for (int k = 0; c.rp && k < c.nr; k++)
         c.kernel_ms += c.rp[k].kernel_ms;
     if (info)

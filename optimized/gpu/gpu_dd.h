@@ -63,7 +63,7 @@ struct dd_bounds_args {
     const int32_t *del;     /* [ndm][nuse] */
     int ndm, nuse, dy;
     size_t ntiles;          /* DM tiles */
-    int32_t *tmin;          /* [ntiles][nuse] */
+    int32_t *tmin;          /* [ntiles][nuse], or NULL for the statistics alone */
     int *stats;             /* [0] max spread, [1] max delay, [2] min delay */
 };
 
@@ -73,8 +73,8 @@ struct dd_smem_args {
     const int32_t *del;     /* [ndm][nuse] */
     const int32_t *tmin;    /* [ntiles][nuse] */
     int nuse, ndm;
-    int dy;                 /* DMs per block (= blockDim.y) */
-    int tile0;              /* DM tile of blockIdx.y == 0 */
+    int dy;                 /* DMs per block (= blockDim.y); blockIdx.x is the DM tile */
+    size_t ttile0;          /* time tile of blockIdx.y == 0 (grid.y holds 65535) */
     int cs;                 /* channels per stage */
     int rowlen;             /* words staged per channel: S + largest spread */
     int k1, k2, k3;         /* flush periods of the narrow accumulators (dd_kernels.cu) */
@@ -86,8 +86,8 @@ struct dd_direct_args {
     const void *Y;          /* uint32_t, float or unsigned long long words, one sample each */
     size_t pitch;
     const int32_t *del;
-    int nuse, ndm;
-    int dm0;                /* DM of blockIdx.y == 0 */
+    int nuse, ndm;          /* blockIdx.x is the trial */
+    size_t tblock0;         /* time block of blockIdx.y == 0 */
     float *out;
     size_t opitch, lk;
 };
