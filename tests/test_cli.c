@@ -158,7 +158,7 @@ static void test_list_and_help(void)
 {
     char err[4096];
     CU_ASSERT_EQUAL(run("list", err, sizeof err), 0);
-    const char *cmds[] = {"list", "plan", "dedisperse", "synth", "compare", "run"};
+    const char *cmds[] = {"list", "plan", "dedisperse", "synth", "population", "fft", "pulscan", "compare", "check", "run", "bench"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         char args[128];
         snprintf(args, sizeof args, "%s -h", cmds[i]);
