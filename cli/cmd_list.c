@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "xc_dedisperse.h"
+#include "xc_search.h"
 
 int xc_cmd_list(int argc, char **argv)
 {
@@ -28,6 +29,15 @@ int xc_cmd_list(int argc, char **argv)
         else
             snprintf(status, sizeof status, "unavailable: %s", why);
         printf("%-11s %-10s %-40s %s\n", "dedisperse", dd[i]->name, status, dd[i]->desc);
+    }
+    const xc_searcher *const *ps = xc_searcher_list();
+    for (size_t i = 0; ps[i]; i++) {
+        char why[200] = "", status[240];
+        if (ps[i]->available(why, sizeof why))
+            snprintf(status, sizeof status, "available");
+        else
+            snprintf(status, sizeof status, "unavailable: %s", why);
+        printf("%-11s %-10s %-40s %s\n", "pulscan", ps[i]->name, status, ps[i]->desc);
     }
     return 0;
 }
