@@ -113,41 +113,19 @@ xc_status xc_realfft_forward(const float *x, size_t n, xc_fft_precision prec, fl
 
 xc_status xc_fft_read(const char *path, float **data, size_t *nfloats, xc_error *err)
 {
-    *data = NULL;
-    *nfloats = 0;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat sb;
-    xc_status st = XC_OK;
-    if (fstat(fileno(fp), &sb) != 0) {
-        st = xc_error_set(err, XC_EIO, "%s: cannot stat: %s", path, strerror(errno));
-        goto out;
-    }
-    uint64_t size = (uint64_t)sb.st_size;
-    if (size == 0 || size % (2 * sizeof(float))) {
+    /* A .fft is a .dat of complex pairs: read it as floats, then check the pairing. */
+    xc_status st = xc_dat_read(path, data, nfloats, err);
+    if (st)
+        return st;
+    if (*nfloats == 0 || *nfloats % 2) {
         st = xc_error_set(err, XC_EFORMAT,
                           "%s: size: %llu bytes is not a positive whole number of complex "
                           "float32 pairs (8 bytes each)",
-                          path, (unsigned long long)size);
-        goto out;
+                          path, (unsigned long long)(*nfloats * sizeof(float)));
+        free(*data);
+        *data = NULL;
+        *nfloats = 0;
     }
-    size_t count = (size_t)(size / sizeof(float));
-    float *d = malloc(count * sizeof *d);
-    if (!d) {
-        st = xc_error_set(err, XC_ENOMEM, "%s: cannot allocate %zu floats", path, count);
-        goto out;
-    }
-    if (fread(d, sizeof *d, count, fp) != count) {
-        free(d);
-        st = xc_error_set(err, XC_EIO, "%s: read failed: %s", path,
-                          ferror(fp) ? strerror(errno) : "file shrank while reading");
-        goto out;
-    }
-    *data = d;
-    *nfloats = count;
-out:
-    fclose(fp);
     return st;
 }
 
