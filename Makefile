@@ -103,14 +103,16 @@ $(BIN)/crosscheck: $(CLI_OBJ) $(LIBA)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
 
-$(BUILD)/tests/xc_test.o: tests/xc_test.c
+# The harness and shared fixtures (tests/xc_*.c), linked into every test program.
+TEST_HARNESS := $(BUILD)/tests/xc_test.o $(BUILD)/tests/xc_fixture.o
+$(TEST_HARNESS): $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BIN)/tests/%: tests/%.c $(BUILD)/tests/xc_test.o $(LIBA)
+$(BIN)/tests/%: tests/%.c $(TEST_HARNESS) $(LIBA)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST    $@")
-	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(BUILD)/tests/xc_test.o $(LIBA) $(LDLIBS) -lcunit
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(TEST_HARNESS) $(LIBA) $(LDLIBS) -lcunit
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-only

@@ -9,86 +9,10 @@
 
 #include "xc_cpu.h"
 #include "xc_dedisperse.h"
+#include "xc_fixture.h"
 #include "xc_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static uint64_t rng_next(uint64_t *s)
-{
-    /* xorshift64*: enough for test data, state owned by the caller. */
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 2685821657736338717ull;
-}
-
-typedef struct {
-    xc_geometry g;
-    xc_dmplan plan;
-    const xc_convention *cv;
-    xc_block blk;
-    uint16_t *u16;
-    float *f32;
-    xc_ddjob job;
-    int ok;
-} fixture;
-
-/* Parses the plan and computes the samples needed for nout outputs at full
- * resolution; allocates (zeroed) data of that length. */
-static void fx_init(fixture *f, int nchans, int nbits, double fch1, double foff, double tsamp,
-                    const char *plan, const char *preset, size_t nout)
-{
-    memset(f, 0, sizeof *f);
-    xc_error err;
-    f->g = (xc_geometry){nchans, fch1, foff, tsamp};
-    f->cv = xc_convention_get(preset);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f->cv);
-    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&f->plan, plan, "test", &err), XC_OK);
-    int64_t maxd = 0;
-    CU_ASSERT_EQUAL_FATAL(xc_dmplan_max_delay(f->cv, &f->g, &f->plan, &maxd, &err), XC_OK);
-    size_t nsamp = (size_t)maxd + nout;
-    f->blk = (xc_block){nchans, nsamp, nbits, NULL, NULL};
-    if (nbits == 32) {
-        f->f32 = calloc(nsamp * (size_t)nchans, sizeof(float));
-        f->blk.f32 = f->f32;
-    } else {
-        f->u16 = calloc(nsamp * (size_t)nchans, sizeof(uint16_t));
-        f->blk.u16 = f->u16;
-    }
-    CU_ASSERT_FATAL(f->u16 || f->f32);
-}
-
-static void fx_random(fixture *f, uint64_t seed)
-{
-    uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
-    size_t n = f->blk.nsamp * (size_t)f->blk.nchans;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t r = rng_next(&s);
-        if (f->blk.nbits == 32)
-            f->f32[i] = (float)((double)(r >> 11) * 0x1.0p-53 * 100.0);
-        else
-            f->u16[i] = (uint16_t)(r >> (64 - f->blk.nbits));
-    }
-}
-
-static void fx_job(fixture *f, const uint8_t *mask)
-{
-    xc_error err;
-    xc_status st = xc_ddjob_init(&f->job, &f->blk, &f->plan, f->cv, &f->g, mask, &err);
-    if (st)
-        printf("xc_ddjob_init: %s\n", err.msg);
-    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
-    f->ok = 1;
-}
-
-static void fx_free(fixture *f)
-{
-    if (f->ok)
-        xc_ddjob_free(&f->job);
-    xc_dmplan_free(&f->plan);
-    free(f->u16);
-    free(f->f32);
-}
 
 typedef xc_status (*ddfn)(const xc_ddjob *, xc_plane *, xc_error *);
 
@@ -100,29 +24,6 @@ static void run_impl(ddfn fn, const xc_ddjob *job, xc_plane *pl)
     if (st)
         printf("dedisperse: %s\n", err.msg);
     CU_ASSERT_EQUAL_FATAL(st, XC_OK);
-}
-
-/* 1 if the planes are identical bit for bit; prints the first difference. */
-static int planes_equal(const xc_plane *a, const xc_plane *b, const char *what)
-{
-    if (a->nranges != b->nranges)
-        return 0;
-    for (int k = 0; k < a->nranges; k++) {
-        const xc_planerange *x = &a->r[k], *y = &b->r[k];
-        if (x->ndm != y->ndm || x->nsamp != y->nsamp)
-            return 0;
-        size_t n = x->ndm * x->nsamp;
-        if (n && memcmp(x->data, y->data, n * sizeof(float))) {
-            for (size_t i = 0; i < n; i++)
-                if (memcmp(&x->data[i], &y->data[i], sizeof(float))) {
-                    printf("%s: range %d trial %zu sample %zu: %.9g vs %.9g\n", what, k, i / x->nsamp,
-                           i % x->nsamp, (double)x->data[i], (double)y->data[i]);
-                    break;
-                }
-            return 0;
-        }
-    }
-    return 1;
 }
 
 static float at(const xc_plane *p, int k, size_t d, size_t t)
@@ -140,7 +41,7 @@ static float at(const xc_plane *p, int k, size_t d, size_t t)
  * channel 1 = 10(t+1), channel 2 = 100+t, so
  *   DM 0:    (t+1) + 10(t+1) + (100+t)   = 12t + 111
  *   DM 0.25: (t+1) + 10(t+2) + (100+t+3) = 12t + 124 */
-static void hand_data(fixture *f)
+static void hand_data(xc_fixture *f)
 {
     for (size_t t = 0; t < f->blk.nsamp; t++) {
         f->u16[t * 3 + 0] = (uint16_t)(t + 1);
@@ -151,11 +52,11 @@ static void hand_data(fixture *f)
 
 static void test_ref_hand_3x8(void)
 {
-    fixture f;
-    fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:0.5:0.25", "crosscheck", 5);
+    xc_fixture f;
+    xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:0.5:0.25", "crosscheck", 5);
     CU_ASSERT_EQUAL_FATAL(f.blk.nsamp, 8u);
     hand_data(&f);
-    fx_job(&f, NULL);
+    xc_fx_job(&f, NULL);
     static const int32_t want_delays[] = {0, 0, 0, 0, 1, 3};
     CU_ASSERT_EQUAL(memcmp(f.job.delays[0], want_delays, sizeof want_delays), 0);
     CU_ASSERT_EQUAL(f.job.max_delay, 3);
@@ -168,7 +69,7 @@ static void test_ref_hand_3x8(void)
         CU_ASSERT_EQUAL(at(&p, 0, 1, t), dm1[t]);
     }
     xc_plane_free(&p);
-    fx_free(&f);
+    xc_fx_free(&f);
 }
 
 /* DM 0.5 with ds 2: delays in units of 2 ms are 1037202*2/2 * (...) =
@@ -178,11 +79,11 @@ static void test_ref_hand_3x8(void)
  * out[t] = (4t+3) + (40(t+1)+30) + (4(t+3)+201) = 48t + 286. */
 static void test_ref_hand_ds2(void)
 {
-    fixture f;
-    fx_init(&f, 3, 8, 1000, -250, 1e-3, "0.5:1:0.5:2", "crosscheck", 10);
+    xc_fixture f;
+    xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0.5:1:0.5:2", "crosscheck", 10);
     CU_ASSERT_EQUAL_FATAL(f.blk.nsamp, 16u);
     hand_data(&f);
-    fx_job(&f, NULL);
+    xc_fx_job(&f, NULL);
     static const int32_t want_delays[] = {0, 1, 3};
     CU_ASSERT_EQUAL(memcmp(f.job.delays[0], want_delays, sizeof want_delays), 0);
     xc_plane p;
@@ -193,21 +94,21 @@ static void test_ref_hand_ds2(void)
         CU_ASSERT_EQUAL(at(&p, 0, 0, t), want[t]);
     xc_plane p2;
     run_impl(xc_dedisperse_cpu, &f.job, &p2);
-    CU_ASSERT(planes_equal(&p, &p2, "ds2 cpu"));
+    CU_ASSERT(xc_fx_planes_equal(&p, &p2, "ds2 cpu"));
     xc_plane_free(&p);
     xc_plane_free(&p2);
-    fx_free(&f);
+    xc_fx_free(&f);
 }
 
 /* Channel 1 killed: DM 0: (t+1) + (100+t) = 2t+101; DM 0.25: (t+1) + (103+t) = 2t+104.
  * The scaling still divides by all 3 channels (AstroAccelerate and dedisp do). */
 static void test_ref_hand_killmask(void)
 {
-    fixture f;
-    fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:0.5:0.25", "crosscheck", 5);
+    xc_fixture f;
+    xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:0.5:0.25", "crosscheck", 5);
     hand_data(&f);
     static const uint8_t mask[] = {1, 0, 1};
-    fx_job(&f, mask);
+    xc_fx_job(&f, mask);
     xc_plane p, q;
     run_impl(xc_dedisperse_reference, &f.job, &p);
     run_impl(xc_dedisperse_cpu, &f.job, &q);
@@ -215,20 +116,20 @@ static void test_ref_hand_killmask(void)
         CU_ASSERT_EQUAL(at(&p, 0, 0, t), (float)(2 * t + 101));
         CU_ASSERT_EQUAL(at(&p, 0, 1, t), (float)(2 * t + 104));
     }
-    CU_ASSERT(planes_equal(&p, &q, "killmask cpu"));
+    CU_ASSERT(xc_fx_planes_equal(&p, &q, "killmask cpu"));
     xc_plane_free(&p);
     xc_plane_free(&q);
-    fx_free(&f);
+    xc_fx_free(&f);
 }
 
 /* Scalings at DM 0 (every preset has zero delays there): sums 12t + 111.
  * astroaccelerate: sum/nchans/ds = 37, 41, 45, ...; dedisp: sum/(255*3)*0.752941. */
 static void test_ref_hand_scaling(void)
 {
-    fixture f;
-    fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:1:1", "astroaccelerate", 8);
+    xc_fixture f;
+    xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:1:1", "astroaccelerate", 8);
     hand_data(&f);
-    fx_job(&f, NULL);
+    xc_fx_job(&f, NULL);
     xc_plane p;
     run_impl(xc_dedisperse_reference, &f.job, &p);
     for (size_t t = 0; t < 8; t++)
@@ -236,16 +137,16 @@ static void test_ref_hand_scaling(void)
     xc_plane_free(&p);
     xc_ddjob_free(&f.job);
     f.cv = xc_convention_get("dedisp");
-    fx_job(&f, NULL);
+    xc_fx_job(&f, NULL);
     run_impl(xc_dedisperse_reference, &f.job, &p);
     XC_ASSERT_CLOSE(at(&p, 0, 0, 0), 111.0 / 765.0 * 0.7529411764705882, 1e-7);
     XC_ASSERT_CLOSE(at(&p, 0, 0, 7), 195.0 / 765.0 * 0.7529411764705882, 1e-7);
     xc_plane q;
     run_impl(xc_dedisperse_cpu, &f.job, &q);
-    CU_ASSERT(planes_equal(&p, &q, "dedisp scaling cpu"));
+    CU_ASSERT(xc_fx_planes_equal(&p, &q, "dedisp scaling cpu"));
     xc_plane_free(&p);
     xc_plane_free(&q);
-    fx_free(&f);
+    xc_fx_free(&f);
 }
 
 /* Delay rounding per preset.  Two channels at 1024 and 512 MHz: 1/f^2 are
@@ -305,11 +206,11 @@ static void test_presets_rounding(void)
         {"astroaccelerate", 4148.741601 * 3.0 / 5.0 / 1048576.0, {2, 3}},
     };
     for (size_t i = 0; i < 2; i++) {
-        fixture f;
-        fx_init(&f, 2, 8, 1024, -512, imp[i].tsamp, "0.5:0.9:0.2", imp[i].name, 8);
+        xc_fixture f;
+        xc_fx_init(&f, 2, 8, 1024, -512, imp[i].tsamp, "0.5:0.9:0.2", imp[i].name, 8);
         CU_ASSERT_EQUAL_FATAL(f.plan.r[0].ndm, 2u);
         f.u16[9 * 2 + 1] = 200;
-        fx_job(&f, NULL);
+        xc_fx_job(&f, NULL);
         xc_plane p;
         run_impl(xc_dedisperse_reference, &f.job, &p);
         for (size_t d = 0; d < 2; d++)
@@ -318,7 +219,7 @@ static void test_presets_rounding(void)
                 CU_ASSERT_EQUAL(at(&p, 0, d, t) > 0, hit);
             }
         xc_plane_free(&p);
-        fx_free(&f);
+        xc_fx_free(&f);
     }
 }
 
@@ -329,21 +230,21 @@ static const char *prop_plan = "0:20:2.5,20:40:5:2";
 static void test_ref_linearity(void)
 {
     /* D(3x + 5y) = 3 D(x) + 5 D(y), exactly: every value is an integer < 2^24. */
-    fixture fx, fy, fz;
-    fx_init(&fx, 16, 16, 1500, -10, 1e-4, prop_plan, "crosscheck", 120);
-    fx_init(&fy, 16, 16, 1500, -10, 1e-4, prop_plan, "crosscheck", 120);
-    fx_init(&fz, 16, 16, 1500, -10, 1e-4, prop_plan, "crosscheck", 120);
-    fx_random(&fx, 1);
-    fx_random(&fy, 2);
+    xc_fixture fx, fy, fz;
+    xc_fx_init(&fx, 16, 16, 1500, -10, 1e-4, prop_plan, "crosscheck", 120);
+    xc_fx_init(&fy, 16, 16, 1500, -10, 1e-4, prop_plan, "crosscheck", 120);
+    xc_fx_init(&fz, 16, 16, 1500, -10, 1e-4, prop_plan, "crosscheck", 120);
+    xc_fx_random(&fx, 1);
+    xc_fx_random(&fy, 2);
     size_t n = fx.blk.nsamp * 16;
     for (size_t i = 0; i < n; i++) {
         fx.u16[i] %= 1000;
         fy.u16[i] %= 1000;
         fz.u16[i] = (uint16_t)(3 * fx.u16[i] + 5 * fy.u16[i]);
     }
-    fx_job(&fx, NULL);
-    fx_job(&fy, NULL);
-    fx_job(&fz, NULL);
+    xc_fx_job(&fx, NULL);
+    xc_fx_job(&fy, NULL);
+    xc_fx_job(&fz, NULL);
     xc_plane px, py, pz;
     run_impl(xc_dedisperse_reference, &fx.job, &px);
     run_impl(xc_dedisperse_reference, &fy.job, &py);
@@ -359,17 +260,17 @@ static void test_ref_linearity(void)
     xc_plane_free(&px);
     xc_plane_free(&py);
     xc_plane_free(&pz);
-    fx_free(&fx);
-    fx_free(&fy);
-    fx_free(&fz);
+    xc_fx_free(&fx);
+    xc_fx_free(&fy);
+    xc_fx_free(&fz);
 }
 
 static void test_ref_dm0_channel_sum(void)
 {
-    fixture f;
-    fx_init(&f, 9, 8, 1500, -10, 1e-4, "0:20:2.5", "sigproc", 50);
-    fx_random(&f, 3);
-    fx_job(&f, NULL);
+    xc_fixture f;
+    xc_fx_init(&f, 9, 8, 1500, -10, 1e-4, "0:20:2.5", "sigproc", 50);
+    xc_fx_random(&f, 3);
+    xc_fx_job(&f, NULL);
     xc_plane p;
     run_impl(xc_dedisperse_reference, &f.job, &p);
     CU_ASSERT_EQUAL(f.plan.r[0].dms[0], 0.0);
@@ -380,20 +281,20 @@ static void test_ref_dm0_channel_sum(void)
         CU_ASSERT_EQUAL(at(&p, 0, 0, t), (float)s);
     }
     xc_plane_free(&p);
-    fx_free(&f);
+    xc_fx_free(&f);
 }
 
 static void test_ref_time_shift(void)
 {
     /* y[t] = x[t + s]: D(y)[t] = D(x)[t + s] (s = 6, a multiple of ds = 2). */
     const size_t s = 6;
-    fixture fx, fy;
-    fx_init(&fx, 11, 8, 1500, -10, 1e-4, prop_plan, "crosscheck", 100 + s);
-    fx_init(&fy, 11, 8, 1500, -10, 1e-4, prop_plan, "crosscheck", 100);
-    fx_random(&fx, 4);
+    xc_fixture fx, fy;
+    xc_fx_init(&fx, 11, 8, 1500, -10, 1e-4, prop_plan, "crosscheck", 100 + s);
+    xc_fx_init(&fy, 11, 8, 1500, -10, 1e-4, prop_plan, "crosscheck", 100);
+    xc_fx_random(&fx, 4);
     memcpy(fy.u16, fx.u16 + s * 11, fy.blk.nsamp * 11 * sizeof(uint16_t));
-    fx_job(&fx, NULL);
-    fx_job(&fy, NULL);
+    xc_fx_job(&fx, NULL);
+    xc_fx_job(&fy, NULL);
     xc_plane px, py;
     run_impl(xc_dedisperse_reference, &fx.job, &px);
     run_impl(xc_dedisperse_reference, &fy.job, &py);
@@ -409,8 +310,8 @@ static void test_ref_time_shift(void)
     CU_ASSERT_EQUAL(bad, 0u);
     xc_plane_free(&px);
     xc_plane_free(&py);
-    fx_free(&fx);
-    fx_free(&fy);
+    xc_fx_free(&fx);
+    xc_fx_free(&fy);
 }
 
 static void test_ref_impulse(void)
@@ -420,10 +321,10 @@ static void test_ref_impulse(void)
      * from the formula, not taken from the job). */
     const int c = 5;
     const size_t t0 = 60;
-    fixture f;
-    fx_init(&f, 8, 16, 1500, -10, 1e-4, "0:20:2.5", "crosscheck", 100);
+    xc_fixture f;
+    xc_fx_init(&f, 8, 16, 1500, -10, 1e-4, "0:20:2.5", "crosscheck", 100);
     f.u16[t0 * 8 + (size_t)c] = 1000;
-    fx_job(&f, NULL);
+    xc_fx_job(&f, NULL);
     xc_plane p;
     run_impl(xc_dedisperse_reference, &f.job, &p);
     for (size_t d = 0; d < p.r[0].ndm; d++) {
@@ -434,7 +335,7 @@ static void test_ref_impulse(void)
             CU_ASSERT_EQUAL(at(&p, 0, d, t), (long)t == (long)t0 - delay ? 1000.0f : 0.0f);
     }
     xc_plane_free(&p);
-    fx_free(&f);
+    xc_fx_free(&f);
 }
 
 /* ---- DM plans --------------------------------------------------------------- */
@@ -566,7 +467,7 @@ static const xc_ddopts tilings[] = {
 
 /* Runs the reference once and the CPU under every tiling, at 1 and 2 threads;
  * all must be identical.  Returns the number of mismatching runs. */
-static int cpu_matches(fixture *f, const char *what)
+static int cpu_matches(xc_fixture *f, const char *what)
 {
     xc_plane ref;
     run_impl(xc_dedisperse_reference, &f->job, &ref);
@@ -575,7 +476,7 @@ static int cpu_matches(fixture *f, const char *what)
         f->job.opts = tilings[i];
         xc_plane p;
         run_impl(xc_dedisperse_cpu, &f->job, &p);
-        if (!planes_equal(&ref, &p, what)) {
+        if (!xc_fx_planes_equal(&ref, &p, what)) {
             printf("  %s: tiling threads %d tile_t %d tile_dm %d tile_c %d\n", what, tilings[i].threads,
                    tilings[i].tile_t, tilings[i].tile_dm, tilings[i].tile_c);
             bad++;
@@ -587,25 +488,15 @@ static int cpu_matches(fixture *f, const char *what)
     return bad;
 }
 
+static int cpu_check(xc_fixture *f, const char *what, const void *ctx)
+{
+    (void)ctx;
+    return cpu_matches(f, what);
+}
+
 static void test_cpu_nbits_presets(void)
 {
-    static const int nbits[] = {1, 2, 4, 8, 16};
-    size_t np;
-    const xc_convention *cv = xc_convention_list(&np);
-    CU_ASSERT_EQUAL_FATAL(np, 5u);
-    int bad = 0;
-    for (size_t b = 0; b < 5; b++)
-        for (size_t k = 0; k < np; k++) {
-            fixture f;
-            fx_init(&f, 13, nbits[b], 1500, -8, 1e-4, "0:6:0.75,6:14:1:2,14:20:2:3", cv[k].name, 90);
-            fx_random(&f, 100 + 10 * b + k);
-            fx_job(&f, NULL);
-            char what[64];
-            snprintf(what, sizeof what, "%d-bit %s", nbits[b], cv[k].name);
-            bad += cpu_matches(&f, what);
-            fx_free(&f);
-        }
-    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(xc_fx_each_nbits_preset("0:6:0.75,6:14:1:2,14:20:2:3", 90, cpu_check, NULL), 0);
 }
 
 static void test_cpu_awkward_sizes(void)
@@ -616,16 +507,16 @@ static void test_cpu_awkward_sizes(void)
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++) {
-        fixture f;
+        xc_fixture f;
         /* 100 MHz below 1500 MHz whatever nchans: up to ~27 samples per unit DM */
-        fx_init(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4,
+        xc_fx_init(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4,
                 "0:2:0.25,2:3:0.5:2,3:4.5:0.5:3,4.5:5:0.5:4", "crosscheck", sz[i].nout);
-        fx_random(&f, 200 + i);
-        fx_job(&f, NULL);
+        xc_fx_random(&f, 200 + i);
+        xc_fx_job(&f, NULL);
         char what[64];
         snprintf(what, sizeof what, "%d ch %d-bit", sz[i].nchans, sz[i].nbits);
         bad += cpu_matches(&f, what);
-        fx_free(&f);
+        xc_fx_free(&f);
     }
     CU_ASSERT_EQUAL(bad, 0);
 }
@@ -633,26 +524,25 @@ static void test_cpu_awkward_sizes(void)
 static void test_cpu_edges(void)
 {
     int bad = 0;
-    fixture f;
+    xc_fixture f;
     /* nsamp just above the largest delay: nout = 1 (and 0 samples for ds 2) */
-    fx_init(&f, 31, 8, 1500, -3, 1e-4, "0:10:1,10:20:2:2", "presto", 1);
-    fx_random(&f, 300);
-    fx_job(&f, NULL);
+    xc_fx_init(&f, 31, 8, 1500, -3, 1e-4, "0:10:1,10:20:2:2", "presto", 1);
+    xc_fx_random(&f, 300);
+    xc_fx_job(&f, NULL);
     CU_ASSERT_EQUAL(f.job.nout, 1u);
     bad += cpu_matches(&f, "nout 1");
-    fx_free(&f);
+    xc_fx_free(&f);
     /* one DM trial */
-    fx_init(&f, 64, 16, 1500, -1, 1e-4, "30:31:1", "sigproc", 77);
-    fx_random(&f, 301);
-    fx_job(&f, NULL);
+    xc_fx_init(&f, 64, 16, 1500, -1, 1e-4, "30:31:1", "sigproc", 77);
+    xc_fx_random(&f, 301);
+    xc_fx_job(&f, NULL);
     bad += cpu_matches(&f, "one trial");
-    fx_free(&f);
+    xc_fx_free(&f);
     /* largest values everywhere: 257 channels of 255 fill uint16 exactly;
      * 4097 channels of 65535 at ds 2 and 3 take the uint32 path */
-    fx_init(&f, 1000, 8, 1500, -0.1, 1e-4, "0:3:1", "crosscheck", 40);
-    for (size_t i = 0; i < f.blk.nsamp * 1000; i++)
-        f.u16[i] = 255;
-    fx_job(&f, NULL);
+    xc_fx_init(&f, 1000, 8, 1500, -0.1, 1e-4, "0:3:1", "crosscheck", 40);
+    xc_fx_fill(&f, 255);
+    xc_fx_job(&f, NULL);
     f.job.opts.tile_c = 100000;
     xc_plane p;
     run_impl(xc_dedisperse_cpu, &f.job, &p);
@@ -660,23 +550,22 @@ static void test_cpu_edges(void)
     CU_ASSERT_EQUAL(p.r[0].data[3 * 40 - 1], 255000.0f);
     xc_plane_free(&p);
     bad += cpu_matches(&f, "8-bit full scale");
-    fx_free(&f);
-    fx_init(&f, 4097, 16, 1500, -0.02, 1e-4, "0:2:1:2,2:4:1:3", "crosscheck", 24);
-    for (size_t i = 0; i < f.blk.nsamp * 4097; i++)
-        f.u16[i] = 65535;
-    fx_job(&f, NULL);
+    xc_fx_free(&f);
+    xc_fx_init(&f, 4097, 16, 1500, -0.02, 1e-4, "0:2:1:2,2:4:1:3", "crosscheck", 24);
+    xc_fx_fill(&f, 65535);
+    xc_fx_job(&f, NULL);
     bad += cpu_matches(&f, "16-bit full scale");
     run_impl(xc_dedisperse_cpu, &f.job, &p);
     CU_ASSERT_EQUAL(p.r[0].data[0], (float)(65535.0 * 2 * 4097));
     CU_ASSERT_EQUAL(p.r[1].data[0], (float)(65535.0 * 3 * 4097));
     xc_plane_free(&p);
-    fx_free(&f);
+    xc_fx_free(&f);
     /* 16-bit at ds 65538: scrunched values exceed 2^32 (the uint64 path) */
-    fx_init(&f, 2, 16, 1500, -1, 1e-4, "0:1:1:65538", "astroaccelerate", 3 * 65538 + 5);
-    fx_random(&f, 302);
-    fx_job(&f, NULL);
+    xc_fx_init(&f, 2, 16, 1500, -1, 1e-4, "0:1:1:65538", "astroaccelerate", 3 * 65538 + 5);
+    xc_fx_random(&f, 302);
+    xc_fx_job(&f, NULL);
     bad += cpu_matches(&f, "ds 65538");
-    fx_free(&f);
+    xc_fx_free(&f);
     CU_ASSERT_EQUAL(bad, 0);
 }
 
@@ -685,19 +574,12 @@ static void test_cpu_killmask(void)
     int bad = 0;
     uint64_t s = 77;
     for (int trial = 0; trial < 4; trial++) {
-        fixture f;
+        xc_fixture f;
         int nc = trial == 3 ? 300 : 45;
-        fx_init(&f, nc, trial == 1 ? 16 : 8, 1400, -1, 64e-6, "0:10:0.5,10:20:1:2", "dedisp", 100);
-        fx_random(&f, 400 + (uint64_t)trial);
-        uint8_t *mask = malloc((size_t)nc);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(mask);
-        for (int c = 0; c < nc; c++)
-            mask[c] = trial == 2 ? 0 : (rng_next(&s) & 3) != 0;
-        if (trial == 1) {
-            memset(mask, 0, (size_t)nc);
-            mask[nc / 2] = 1;
-        }
-        fx_job(&f, mask);
+        xc_fx_init(&f, nc, trial == 1 ? 16 : 8, 1400, -1, 64e-6, "0:10:0.5,10:20:1:2", "dedisp", 100);
+        xc_fx_random(&f, 400 + (uint64_t)trial);
+        uint8_t *mask = xc_fx_killmask(nc, trial, &s);
+        xc_fx_job(&f, mask);
         char what[64];
         snprintf(what, sizeof what, "killmask %d", trial);
         bad += cpu_matches(&f, what);
@@ -708,7 +590,7 @@ static void test_cpu_killmask(void)
             xc_plane_free(&p);
         }
         free(mask);
-        fx_free(&f);
+        xc_fx_free(&f);
     }
     CU_ASSERT_EQUAL(bad, 0);
 }
@@ -724,17 +606,8 @@ static void test_cpu_float_bound(void)
         {57, "0:9:1:2", "astroaccelerate", 1},
     };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        fixture f;
-        fx_init(&f, cs[i].nchans, 32, 1500, -100.0 / cs[i].nchans, 1e-4, cs[i].plan, cs[i].preset, 64);
-        fx_random(&f, 500 + i);
-        uint8_t *mask = malloc((size_t)cs[i].nchans);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(mask);
-        int m = 0;
-        for (int c = 0; c < cs[i].nchans; c++) {
-            mask[c] = !cs[i].kill || c % 7 != 3;
-            m += mask[c];
-        }
-        fx_job(&f, mask);
+        xc_fixture f;
+        int m = xc_fx_float_case(&f, cs[i].nchans, cs[i].plan, cs[i].preset, cs[i].kill, 64, 500 + i);
         xc_plane ref;
         run_impl(xc_dedisperse_reference, &f.job, &ref);
         for (size_t t = 0; t < NTILINGS; t++) {
@@ -743,41 +616,30 @@ static void test_cpu_float_bound(void)
             run_impl(xc_dedisperse_cpu, &f.job, &p);
             f.job.opts.threads = tilings[t].threads == 1 ? 2 : 1;
             run_impl(xc_dedisperse_cpu, &f.job, &q);
-            CU_ASSERT(planes_equal(&p, &q, "float threads"));
-            for (int k = 0; k < ref.nranges; k++) {
-                size_t n = ref.r[k].ndm * ref.r[k].nsamp;
-                double maxref = 0, maxerr = 0;
-                for (size_t j = 0; j < n; j++) {
-                    maxref = fmax(maxref, fabs(ref.r[k].data[j]));
-                    maxerr = fmax(maxerr, fabs((double)p.r[k].data[j] - ref.r[k].data[j]));
-                }
-                double bound = (double)m * ref.r[k].ds * 0x1.0p-24 * maxref;
-                if (!(maxerr <= bound))
-                    printf("float case %zu range %d tiling %zu: error %g > bound %g\n", i, k, t, maxerr, bound);
-                CU_ASSERT(maxerr <= bound);
-                CU_ASSERT(maxref > 0);
-            }
+            CU_ASSERT(xc_fx_planes_equal(&p, &q, "float threads"));
+            char what[64];
+            snprintf(what, sizeof what, "float case %zu tiling %zu", i, t);
+            xc_fx_float_bound(&ref, &p, m, what);
             xc_plane_free(&p);
             xc_plane_free(&q);
         }
         xc_plane_free(&ref);
-        free(mask);
-        fx_free(&f);
+        xc_fx_free(&f);
     }
 }
 
 static void test_cpu_threads_and_errors(void)
 {
-    fixture f;
-    fx_init(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000);
-    fx_random(&f, 600);
-    fx_job(&f, NULL);
+    xc_fixture f;
+    xc_fx_init(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000);
+    xc_fx_random(&f, 600);
+    xc_fx_job(&f, NULL);
     xc_plane p1, p2;
     f.job.opts.threads = 1;
     run_impl(xc_dedisperse_cpu, &f.job, &p1);
     f.job.opts.threads = 2;
     run_impl(xc_dedisperse_cpu, &f.job, &p2);
-    CU_ASSERT(planes_equal(&p1, &p2, "1 vs 2 threads"));
+    CU_ASSERT(xc_fx_planes_equal(&p1, &p2, "1 vs 2 threads"));
     xc_error err;
     f.job.opts.tile_t = -1;
     CU_ASSERT_EQUAL(xc_dedisperse_cpu(&f.job, &p2, &err), XC_EINVAL);
@@ -788,7 +650,7 @@ static void test_cpu_threads_and_errors(void)
     p2.r[0].nsamp++;
     xc_plane_free(&p1);
     xc_plane_free(&p2);
-    fx_free(&f);
+    xc_fx_free(&f);
 }
 
 int main(void)

@@ -9,65 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "xc_fixture.h"
 #include "xc_population.h"
 #include "xc_synth.h"
 #include "xc_test.h"
-
-static const char *tmp(const char *name)
-{
-    static char buf[8][512];
-    static int k;
-    char *b = buf[k++ % 8];
-    snprintf(b, sizeof buf[0], "%s/%s", xc_test_tmpdir(), name);
-    return b;
-}
-
-static const char *dataset(const char *name)
-{
-    static char buf[4][512];
-    static int k;
-    char *b = buf[k++ % 4];
-    snprintf(b, sizeof buf[0], "%s/%s", xc_test_datasets(), name);
-    return b;
-}
-
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    fseek(fp, 0, SEEK_END);
-    long len = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    unsigned char *b = malloc((size_t)len + 1);
-    if (b && fread(b, 1, (size_t)len, fp) != (size_t)len) {
-        free(b);
-        b = NULL;
-    }
-    if (b)
-        b[len] = 0;
-    fclose(fp);
-    *n = (size_t)len;
-    return b;
-}
-
-static int same_file(const char *a, const char *b)
-{
-    size_t na, nb;
-    unsigned char *x = slurp(a, &na), *y = slurp(b, &nb);
-    int same = x && y && na == nb && !memcmp(x, y, na);
-    free(x);
-    free(y);
-    return same;
-}
-
-static int exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
 
 static const xc_popdraw *find_draw(const xc_popspec *s, const char *field)
 {
@@ -93,7 +39,7 @@ static void test_table1_spec(void)
     };
     xc_popspec s;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, dataset("pulscan-table1.json"), &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, xc_fx_dataset("pulscan-table1.json"), &err), XC_OK);
     CU_ASSERT_EQUAL(s.ndraw, 9);
     for (size_t i = 0; i < sizeof t1 / sizeof t1[0]; i++) {
         const xc_popdraw *d = find_draw(&s, t1[i].field);
@@ -145,7 +91,7 @@ static void test_draws_follow_distributions(void)
     enum { N = 4000, NB = 20 };
     xc_popspec s;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, dataset("pulscan-table1.json"), &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, xc_fx_dataset("pulscan-table1.json"), &err), XC_OK);
     double (*u)[9] = malloc(N * sizeof *u);
     CU_ASSERT_PTR_NOT_NULL_FATAL(u);
     int outside = 0, multi = 0, seeds_differ = 0;
@@ -202,19 +148,11 @@ static void test_draws_follow_distributions(void)
     xc_popspec_free(&s);
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputs(text, fp);
-    fclose(fp);
-}
-
 static void test_rejected_orbits_are_drawn_again(void)
 {
     /* heavy, short, nearly parabolic orbits: many reach c/2 and are redrawn */
-    const char *f = tmp("ecc.json");
-    write_text(f, "{\"fixed\": {\"nchans\": 8, \"tobs_s\": 1, \"binary\": true, \"period_ms\": 5, \"bper_h\": 1,"
+    const char *f = xc_fx_tmp("ecc.json");
+    xc_fx_write_text(f, "{\"fixed\": {\"nchans\": 8, \"tobs_s\": 1, \"binary\": true, \"period_ms\": 5, \"bper_h\": 1,"
                   " \"bpmass\": 5, \"bcmass\": 5}, \"draw\": {\"becc\": {\"dist\": \"uniform\", \"lo\": 0.9999,"
                   " \"hi\": 0.99999999}}}");
     xc_popspec s;
@@ -232,7 +170,7 @@ static void test_rejected_orbits_are_drawn_again(void)
     CU_ASSERT(redrawn > 10);
     xc_popspec_free(&s);
     /* never valid: an error naming the pulsar and the reason */
-    write_text(f, "{\"fixed\": {\"nchans\": 8, \"tobs_s\": 1, \"binary\": true, \"period_ms\": 5, \"bper_h\": 1,"
+    xc_fx_write_text(f, "{\"fixed\": {\"nchans\": 8, \"tobs_s\": 1, \"binary\": true, \"period_ms\": 5, \"bper_h\": 1,"
                   " \"bpmass\": 5, \"bcmass\": 5}, \"draw\": {\"becc\": {\"dist\": \"uniform\", \"lo\": 0.99999999,"
                   " \"hi\": 0.999999999}}}");
     CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, f, &err), XC_OK);
@@ -247,7 +185,7 @@ static void test_rejected_orbits_are_drawn_again(void)
 static int count_rows(const char *path)
 {
     size_t n;
-    unsigned char *b = slurp(path, &n);
+    unsigned char *b = xc_fx_slurp(path, &n);
     int rows = 0;
     for (size_t i = 0; b && i < n; i++)
         rows += b[i] == '\n';
@@ -259,10 +197,10 @@ static void test_population_reproducible_and_resumable(void)
 {
     xc_popspec s;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, dataset("population-test.json"), &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, xc_fx_dataset("population-test.json"), &err), XC_OK);
     xc_popopts o;
     memset(&o, 0, sizeof o);
-    const char *A = tmp("popA"), *B = tmp("popB");
+    const char *A = xc_fx_tmp("popA"), *B = xc_fx_tmp("popB");
     CU_ASSERT_EQUAL_FATAL(xc_population_run(&s, 3, 11, A, &o, &err), XC_OK);
     CU_ASSERT_EQUAL(o.made, 3);
     CU_ASSERT_EQUAL(o.skipped, 0);
@@ -271,17 +209,17 @@ static void test_population_reproducible_and_resumable(void)
     snprintf(a, sizeof a, "%s/manifest.csv", A);
     snprintf(b, sizeof b, "%s/manifest.csv", B);
     CU_ASSERT_EQUAL(count_rows(a), 4);
-    CU_ASSERT_TRUE(same_file(a, b));
+    CU_ASSERT_TRUE(xc_fx_same_file(a, b));
     static const char *const names[] = {"psr000000.fil", "psr000001.truth.json", "psr000002.fil"};
     for (int k = 0; k < 3; k++) {
         snprintf(a, sizeof a, "%s/%s", A, names[k]);
         snprintf(b, sizeof b, "%s/%s", B, names[k]);
-        CU_ASSERT_TRUE(same_file(a, b));
+        CU_ASSERT_TRUE(xc_fx_same_file(a, b));
     }
     /* the manifest's columns: id first, the truth r, z, w last */
     snprintf(a, sizeof a, "%s/manifest.csv", A);
     size_t n;
-    char *m = (char *)slurp(a, &n);
+    char *m = (char *)xc_fx_slurp(a, &n);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT(!strncmp(m, "id,noise_seed,file,truth,nchans,", 32));
     CU_ASSERT_PTR_NOT_NULL(strstr(m, ",draw_attempts,f0_hz,r,z,w\npsr000000,"));
@@ -292,33 +230,33 @@ static void test_population_reproducible_and_resumable(void)
     CU_ASSERT_EQUAL(o.made, 0);
     CU_ASSERT_EQUAL(o.skipped, 3);
     snprintf(b, sizeof b, "%s/manifest.csv", B);
-    CU_ASSERT_TRUE(same_file(a, b));
+    CU_ASSERT_TRUE(xc_fx_same_file(a, b));
     /* an interrupted pulsar: no checkpoint, a truncated file and a temporary left */
     snprintf(a, sizeof a, "%s/psr000001.done", A);
     CU_ASSERT_EQUAL(remove(a), 0);
     snprintf(a, sizeof a, "%s/psr000001.fil", A);
-    write_text(a, "half");
+    xc_fx_write_text(a, "half");
     char stale[600];
     snprintf(stale, sizeof stale, "%s/psr000001.fil.tmp.99.0", A);
-    write_text(stale, "half");
+    xc_fx_write_text(stale, "half");
     /* and a finished pulsar whose file was lost later */
     snprintf(a, sizeof a, "%s/psr000002.fil", A);
     CU_ASSERT_EQUAL(remove(a), 0);
     CU_ASSERT_EQUAL_FATAL(xc_population_run(&s, 4, 11, A, &o, &err), XC_OK);
     CU_ASSERT_EQUAL(o.made, 3);     /* 1, 2 and the new 3 */
     CU_ASSERT_EQUAL(o.skipped, 1);
-    CU_ASSERT_FALSE(exists(stale));
+    CU_ASSERT_FALSE(xc_fx_exists(stale));
     for (int k = 1; k <= 2; k++) {
         snprintf(a, sizeof a, "%s/psr%06d.fil", A, k);
         snprintf(b, sizeof b, "%s/psr%06d.fil", B, k);
-        CU_ASSERT_TRUE(same_file(a, b));
+        CU_ASSERT_TRUE(xc_fx_same_file(a, b));
     }
     snprintf(a, sizeof a, "%s/manifest.csv", A);
     snprintf(b, sizeof b, "%s/manifest.csv", B);
     CU_ASSERT_EQUAL(count_rows(a), 5);
     /* the first three rows are those of the 3-pulsar run */
     size_t na, nb;
-    char *ma = (char *)slurp(a, &na), *mb = (char *)slurp(b, &nb);
+    char *ma = (char *)xc_fx_slurp(a, &na), *mb = (char *)xc_fx_slurp(b, &nb);
     CU_ASSERT_FATAL(ma && mb && na > nb);
     CU_ASSERT_EQUAL(memcmp(ma, mb, nb), 0);
     free(ma);
@@ -333,18 +271,18 @@ static void test_population_dedispersed(void)
 {
     xc_popspec s;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, dataset("population-test.json"), &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, xc_fx_dataset("population-test.json"), &err), XC_OK);
     xc_popopts o;
     memset(&o, 0, sizeof o);
     o.dedispersed = 1;
     o.first = 40;
-    const char *D = tmp("popD");
+    const char *D = xc_fx_tmp("popD");
     CU_ASSERT_EQUAL_FATAL(xc_population_run(&s, 2, 5, D, &o, &err), XC_OK);
     char p[600];
     static const char *const names[] = {"psr000040.dat", "psr000040.inf", "psr000041.truth.json", "manifest.csv"};
     for (int k = 0; k < 4; k++) {
         snprintf(p, sizeof p, "%s/%s", D, names[k]);
-        CU_ASSERT_TRUE(exists(p));
+        CU_ASSERT_TRUE(xc_fx_exists(p));
     }
     snprintf(p, sizeof p, "%s/psr000040.truth.json", D);
     json_error_t je;
@@ -377,9 +315,9 @@ static void test_bad_specs(void)
         {"{\"fixed\": {}}", "\"draw\""},
         {"{\"fixed\": {}, \"draw\": {\"dm\": {\"dist\": \"uniform\", \"lo\": 1}}}", "draw.dm"},
     };
-    const char *f = tmp("badspec.json");
+    const char *f = xc_fx_tmp("badspec.json");
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        write_text(f, bad[i].json);
+        xc_fx_write_text(f, bad[i].json);
         xc_popspec s;
         xc_error err;
         CU_ASSERT_NOT_EQUAL(xc_popspec_load(&s, f, &err), XC_OK);
@@ -390,7 +328,7 @@ static void test_bad_specs(void)
     }
     xc_popspec s;
     xc_error err;
-    CU_ASSERT_EQUAL(xc_popspec_load(&s, tmp("none.json"), &err), XC_EIO);
+    CU_ASSERT_EQUAL(xc_popspec_load(&s, xc_fx_tmp("none.json"), &err), XC_EIO);
 }
 
 int main(void)

@@ -17,44 +17,10 @@
 #include <sys/wait.h>
 
 #include "xc_filterbank.h"
+#include "xc_fixture.h"
 #include "xc_presto.h"
 #include "xc_synth.h"
 #include "xc_test.h"
-
-static const char *tmp(const char *name)
-{
-    static char buf[8][512];
-    static int k;
-    char *b = buf[k++ % 8];
-    snprintf(b, sizeof buf[0], "%s/%s", xc_test_tmpdir(), name);
-    return b;
-}
-
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    fseek(fp, 0, SEEK_END);
-    long len = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    unsigned char *b = malloc(len > 0 ? (size_t)len : 1);
-    if (b && fread(b, 1, (size_t)len, fp) != (size_t)len) {
-        free(b);
-        b = NULL;
-    }
-    fclose(fp);
-    *n = (size_t)len;
-    return b;
-}
-
-static int exists(const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    if (fp)
-        fclose(fp);
-    return fp != NULL;
-}
 
 /* Writes p to path and reads the data back as floats (any nbits): out[nsamp*nchans]. */
 static float *write_and_read(const xc_synth_params *p, const char *path, uint64_t *nsamp)
@@ -151,16 +117,6 @@ static void busy_params(xc_synth_params *p, int nbits)
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(p, &b, &err), XC_OK);
 }
 
-static int same_file(const char *a, const char *b)
-{
-    size_t na, nb;
-    unsigned char *x = slurp(a, &na), *y = slurp(b, &nb);
-    int same = x && y && na == nb && !memcmp(x, y, na);
-    free(x);
-    free(y);
-    return same;
-}
-
 static void test_same_seed_same_bytes_any_threads_and_chunks(void)
 {
     static const int nbits[2] = {4, 32};
@@ -168,7 +124,7 @@ static void test_same_seed_same_bytes_any_threads_and_chunks(void)
         xc_synth_params p;
         busy_params(&p, nbits[t]);
         xc_error err;
-        const char *f1 = tmp("det1.fil"), *f2 = tmp("det2.fil"), *f3 = tmp("det3.fil");
+        const char *f1 = xc_fx_tmp("det1.fil"), *f2 = xc_fx_tmp("det2.fil"), *f3 = xc_fx_tmp("det3.fil");
         p.nthreads = 1;
         p.chunk = 1000;
         CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f1, NULL, NULL, &err), XC_OK);
@@ -177,14 +133,14 @@ static void test_same_seed_same_bytes_any_threads_and_chunks(void)
         CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f2, NULL, NULL, &err), XC_OK);
         p.chunk = 0;   /* automatic: the whole file in one chunk here */
         CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f3, NULL, NULL, &err), XC_OK);
-        CU_ASSERT_TRUE(same_file(f1, f2));
-        CU_ASSERT_TRUE(same_file(f1, f3));
+        CU_ASSERT_TRUE(xc_fx_same_file(f1, f2));
+        CU_ASSERT_TRUE(xc_fx_same_file(f1, f3));
 
         /* another seed: about every noise value changes */
         p.seed++;
         CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f2, NULL, NULL, &err), XC_OK);
         size_t na, nb;
-        unsigned char *x = slurp(f1, &na), *y = slurp(f2, &nb);
+        unsigned char *x = xc_fx_slurp(f1, &na), *y = xc_fx_slurp(f2, &nb);
         CU_ASSERT_FATAL(x && y && na == nb);
         size_t differ = 0, hdr = 200;   /* the header is the same; skip past it */
         for (size_t i = hdr; i < na; i++)
@@ -212,7 +168,7 @@ static void test_noise_mean_and_variance_f32(void)
     xc_synth_params p;
     noise_params(&p, 32, 2.0);
     uint64_t ns;
-    float *x = write_and_read(&p, tmp("n32.fil"), &ns);
+    float *x = write_and_read(&p, xc_fx_tmp("n32.fil"), &ns);
     CU_ASSERT_EQUAL(ns, 20000);
     double n = (double)ns * p.nchans, s = 0, s2 = 0;
     for (size_t i = 0; i < (size_t)n; i++)
@@ -232,7 +188,7 @@ static void test_noise_lag1_autocorrelation(void)
     xc_synth_params p;
     noise_params(&p, 32, 2.0);
     uint64_t ns;
-    float *x = write_and_read(&p, tmp("ac32.fil"), &ns);
+    float *x = write_and_read(&p, xc_fx_tmp("ac32.fil"), &ns);
     const size_t nc = (size_t)p.nchans;
     /* time lag 1 in every channel, and channel lag 1 (channels 2j and 2j+1 share
      * one Box-Muller pair; 2j+1 and 2j+2 come from different blocks) */
@@ -314,7 +270,7 @@ static void test_level_histograms_chisq(void)
         xc_synth_params p;
         noise_params(&p, nbits[t], 2.0);
         xc_error err;
-        const char *f = tmp("hist.fil");
+        const char *f = xc_fx_tmp("hist.fil");
         CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
         size_t n;
         uint16_t *v = read_levels(f, &n);
@@ -350,14 +306,14 @@ static void test_onebit_half_set(void)
     xc_synth_params p;
     noise_params(&p, 1, 2.0);
     xc_error err;
-    const char *f = tmp("one.fil");
+    const char *f = xc_fx_tmp("one.fil");
     CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
     xc_fbreader *r;
     CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, f, NULL, &err), XC_OK);
     uint64_t hb = xc_fbreader_header(r)->header_bytes, ns = xc_fbreader_header(r)->nsamp;
     xc_fbreader_close(r);
     size_t len;
-    unsigned char *b = slurp(f, &len);
+    unsigned char *b = xc_fx_slurp(f, &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
     CU_ASSERT_EQUAL(len - hb, ns * 64 / 8);
     double set = 0, n = (double)(len - hb) * 8;
@@ -395,7 +351,7 @@ static void test_pulse_arrives_at_analytic_delay(void)
     xc_synth_params p;
     pulse_params(&p, 0);
     uint64_t ns;
-    float *x = write_and_read(&p, tmp("dm100.fil"), &ns);
+    float *x = write_and_read(&p, xc_fx_tmp("dm100.fil"), &ns);
     const double amp = 20 / sqrt(64.0), ts = p.tsamp;
     int bad = 0, badsum = 0;
     for (int c = 0; c < 64; c++) {
@@ -424,7 +380,7 @@ static void test_pulse_arrives_at_analytic_delay(void)
     /* smeared: the same energy, spread over the channel's delay span */
     xc_synth_params_free(&p);
     pulse_params(&p, 1);
-    x = write_and_read(&p, tmp("dm100s.fil"), &ns);
+    x = write_and_read(&p, xc_fx_tmp("dm100s.fil"), &ns);
     bad = badsum = 0;
     for (int c = 0; c < 64; c++) {
         double f = 400 - c, fhi = f + 0.5, flo = f - 0.5;
@@ -459,7 +415,7 @@ static void test_pulse_arrives_at_analytic_delay(void)
     p.foff = -9;
     p.tsamp = 10e-6;
     p.tobs = 1.2;
-    x = write_and_read(&p, tmp("dm100p.fil"), &ns);
+    x = write_and_read(&p, xc_fx_tmp("dm100p.fil"), &ns);
     long first = -1;
     for (uint64_t i = 0; i < ns && first < 0; i++)
         if (x[i * 8 + 7] != 0)
@@ -489,7 +445,7 @@ static void test_pulsar_phase_and_duty_cycle(void)
     p.psr.snrpeak = 8;
     p.psr.dm = 0;
     uint64_t ns;
-    float *x = write_and_read(&p, tmp("psr.fil"), &ns);
+    float *x = write_and_read(&p, xc_fx_tmp("psr.fil"), &ns);
     CU_ASSERT_EQUAL_FATAL(ns, 1000);
     const double amp = 8 / sqrt(8.0);
     /* pulse k covers [(k + 0.45) P, (k + 0.55) P): samples 100k+45 .. 100k+54 */
@@ -518,10 +474,10 @@ static void test_truth_file(void)
     xc_synth_params p;
     busy_params(&p, 8);
     xc_error err;
-    const char *f = tmp("truth.fil");
+    const char *f = xc_fx_tmp("truth.fil");
     CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, "crosscheck synth -o truth.fil", &err), XC_OK);
-    const char *tp = tmp("truth.truth.json");
-    CU_ASSERT_TRUE_FATAL(exists(tp));
+    const char *tp = xc_fx_tmp("truth.truth.json");
+    CU_ASSERT_TRUE_FATAL(xc_fx_exists(tp));
     json_error_t je;
     json_t *t = json_load_file(tp, 0, &je);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
@@ -566,9 +522,9 @@ static void test_truth_file(void)
     CU_ASSERT_EQUAL(q.pulses[1].width_ms, p.pulses[1].width_ms);
     CU_ASSERT_PTR_EQUAL(q.convention, p.convention);
     /* ... and so the same bytes */
-    const char *f2 = tmp("truth2.fil");
+    const char *f2 = xc_fx_tmp("truth2.fil");
     CU_ASSERT_EQUAL_FATAL(xc_synth_write(&q, f2, NULL, NULL, &err), XC_OK);
-    CU_ASSERT_TRUE(same_file(f, f2));
+    CU_ASSERT_TRUE(xc_fx_same_file(f, f2));
     xc_synth_params_free(&q);
     xc_synth_params_free(&p);
 }
@@ -594,7 +550,7 @@ static void test_header_reads_back(void)
         p.psr.dm = 50;
         p.psr.snrpeak = 0;   /* header only: keep the data pure noise */
         xc_error err;
-        const char *f = tmp("hdr.fil");
+        const char *f = xc_fx_tmp("hdr.fil");
         CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
         xc_fbreader *r;
         xc_fbopts o = {order[t], 0};
@@ -640,18 +596,10 @@ static void test_header_reads_back(void)
     }
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputs(text, fp);
-    fclose(fp);
-}
-
 static void test_spec_load(void)
 {
-    const char *f = tmp("spec.json");
-    write_text(f, "{\"other\": 1, \"synth\": {\"nchans\": 256, \"nbits\": 8, \"tsamp_us\": 64, \"tobs_s\": 3,"
+    const char *f = xc_fx_tmp("spec.json");
+    xc_fx_write_text(f, "{\"other\": 1, \"synth\": {\"nchans\": 256, \"nbits\": 8, \"tsamp_us\": 64, \"tobs_s\": 3,"
                   " \"fch1\": 1500, \"foff\": -0.5, \"seed\": 18446744073709551615, \"convention\": \"sigproc\","
                   " \"period_ms\": 3.5, \"width_pct\": 6, \"snrpeak\": 12, \"dm\": 40, \"smear\": false,"
                   " \"pulses\": [{\"t_s\": 1.5, \"dm\": 300, \"width_ms\": 2, \"snr\": 9}]}}");
@@ -661,7 +609,7 @@ static void test_spec_load(void)
     /* 2^64-1 is not a jansson integer: invalid JSON for jansson, a clear error */
     CU_ASSERT_NOT_EQUAL(xc_synth_params_load(&p, f, "synth", &err), XC_OK);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, f));
-    write_text(f, "{\"other\": 1, \"synth\": {\"nchans\": 256, \"nbits\": 8, \"tsamp_us\": 64, \"tobs_s\": 3,"
+    xc_fx_write_text(f, "{\"other\": 1, \"synth\": {\"nchans\": 256, \"nbits\": 8, \"tsamp_us\": 64, \"tobs_s\": 3,"
                   " \"fch1\": 1500, \"foff\": -0.5, \"seed\": \"18446744073709551615\", \"convention\": \"sigproc\","
                   " \"period_ms\": 3.5, \"width_pct\": 6, \"snrpeak\": 12, \"dm\": 40, \"smear\": false,"
                   " \"pulses\": [{\"t_s\": 1.5, \"dm\": 300, \"width_ms\": 2, \"snr\": 9}]}}");
@@ -705,7 +653,7 @@ static void test_spec_load(void)
         {"{\"nbits\": 8,}", NULL, {"invalid JSON", ":1:"}, XC_EFORMAT},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        write_text(f, bad[i].json);
+        xc_fx_write_text(f, bad[i].json);
         xc_synth_params_init(&p);
         xc_synth_pulse pl = {1, 2, 3, 4};
         CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(&p, &pl, &err), XC_OK);
@@ -723,7 +671,7 @@ static void test_spec_load(void)
         xc_synth_params_free(&p);
     }
     xc_synth_params_init(&p);
-    CU_ASSERT_EQUAL(xc_synth_params_load(&p, tmp("no-such.json"), NULL, &err), XC_EIO);
+    CU_ASSERT_EQUAL(xc_synth_params_load(&p, xc_fx_tmp("no-such.json"), NULL, &err), XC_EIO);
 
     /* an object already in memory, named by its source in messages */
     json_t *o = json_pack("{s:i, s:f, s:[{s:f, s:f, s:f, s:f}]}", "nchans", 512, "tobs_s", 4.5, "pulses", "t_s",
@@ -780,7 +728,7 @@ static void test_bad_values_leave_no_file(void)
         p.fch1 = bad[i].fch1;
         p.foff = bad[i].foff;
         xc_error err;
-        CU_ASSERT_EQUAL(xc_synth_write(&p, tmp("bad.fil"), NULL, NULL, &err), XC_EINVAL);
+        CU_ASSERT_EQUAL(xc_synth_write(&p, xc_fx_tmp("bad.fil"), NULL, NULL, &err), XC_EINVAL);
         if (!strstr(err.msg, bad[i].want)) {
             printf("\n  case %zu: '%s' not in: %s\n", i, bad[i].want, err.msg);
             CU_FAIL("message lacks the field or value");
@@ -794,12 +742,12 @@ static void test_bad_values_leave_no_file(void)
     xc_synth_pulse pl = {0.001, 10, 0, 5};
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(&p, &pl, &err), XC_OK);
-    CU_ASSERT_EQUAL(xc_synth_write(&p, tmp("bad.fil"), NULL, NULL, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(xc_synth_write(&p, xc_fx_tmp("bad.fil"), NULL, NULL, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "pulses[0].width_ms"));
     p.pulses[0].width_ms = 1;
-    CU_ASSERT_EQUAL(xc_synth_write(&p, tmp("nodir/bad.fil"), NULL, NULL, &err), XC_EIO);
+    CU_ASSERT_EQUAL(xc_synth_write(&p, xc_fx_tmp("nodir/bad.fil"), NULL, NULL, &err), XC_EIO);
     /* the truth file cannot be written: the filterbank is not left either */
-    CU_ASSERT_EQUAL(xc_synth_write(&p, tmp("bad.fil"), tmp("nodir/bad.json"), NULL, &err), XC_EIO);
+    CU_ASSERT_EQUAL(xc_synth_write(&p, xc_fx_tmp("bad.fil"), xc_fx_tmp("nodir/bad.json"), NULL, &err), XC_EIO);
     xc_synth_params_free(&p);
     CU_ASSERT_EQUAL(count_prefix("bad."), 0);
 }
@@ -986,10 +934,10 @@ static void test_truth_r_z_recovered_from_data(void)
     p.psr.snrpeak = 1;
     p.psr.bin = (xc_synth_binary){1, 1.0, 0.2, 60, 60, 0.0, 1.4, 3.0};
     xc_error err;
-    const char *f = tmp("rz.fil");
+    const char *f = xc_fx_tmp("rz.fil");
     CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
     json_error_t je;
-    json_t *t = json_load_file(tmp("rz.truth.json"), 0, &je);
+    json_t *t = json_load_file(xc_fx_tmp("rz.truth.json"), 0, &je);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     const double r = json_real_value(json_object_get(t, "r")), z = json_real_value(json_object_get(t, "z"));
     const double f0 = json_real_value(json_object_get(t, "f0_hz")), T = json_real_value(json_object_get(t, "tobs_s"));
@@ -1095,18 +1043,18 @@ static void test_dedispersed_matches_filterbank(void)
         p.psr.width_pct = 8;
         p.psr.snrpeak = 1.5;
         xc_error err;
-        const char *f = tmp("dd.fil");
+        const char *f = xc_fx_tmp("dd.fil");
         CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
         size_t n1;
         double *y1 = dedisperse_file(f, p.psr.dm, &n1);
         remove(f);
         p.seed = 6;   /* independent noise */
-        CU_ASSERT_EQUAL_FATAL(xc_synth_write_dedispersed(&p, tmp("dd"), NULL, NULL, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_synth_write_dedispersed(&p, xc_fx_tmp("dd"), NULL, NULL, &err), XC_OK);
         float *d;
         size_t n2;
-        CU_ASSERT_EQUAL_FATAL(xc_dat_read(tmp("dd.dat"), &d, &n2, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_dat_read(xc_fx_tmp("dd.dat"), &d, &n2, &err), XC_OK);
         xc_inf inf;
-        CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, tmp("dd.inf"), &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, xc_fx_tmp("dd.inf"), &err), XC_OK);
         CU_ASSERT_EQUAL(n2, n1);
         CU_ASSERT_EQUAL((size_t)inf.n, n2);
         CU_ASSERT_EQUAL(inf.dt, p.tsamp);
@@ -1143,7 +1091,7 @@ static void test_dedispersed_matches_filterbank(void)
                p.nbits, a.off_mean, b.off_mean, a.off_var, b.off_var, sa, sb, 1.5 * lg / lr, pval);
         /* the truth describes the .dat */
         json_error_t je;
-        json_t *t = json_load_file(tmp("dd.truth.json"), 0, &je);
+        json_t *t = json_load_file(xc_fx_tmp("dd.truth.json"), 0, &je);
         CU_ASSERT_PTR_NOT_NULL_FATAL(t);
         CU_ASSERT_EQUAL(json_integer_value(json_object_get(t, "nsamp")), (json_int_t)n2);
         XC_ASSERT_CLOSE(json_real_value(json_object_get(t, "r")), 20.0 * (double)n2 * p.tsamp, 1e-6);
@@ -1175,7 +1123,7 @@ static void test_gaussian_profile(void)
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(&p, &pl, &err), XC_OK);
     uint64_t ns;
-    float *x = write_and_read(&p, tmp("g.fil"), &ns);
+    float *x = write_and_read(&p, xc_fx_tmp("g.fil"), &ns);
     const double amp = 8 / 2.0, sig = 2e-3 / (2 * sqrt(2 * log(2)));
     double s = 0, st = 0, peak = 0;
     for (uint64_t i = 0; i < ns; i++) {
@@ -1199,7 +1147,7 @@ static void test_gaussian_profile(void)
     p.psr.period_ms = 10;
     p.psr.width_pct = 5;
     p.psr.snrpeak = 1;
-    x = write_and_read(&p, tmp("gp.fil"), &ns);
+    x = write_and_read(&p, xc_fx_tmp("gp.fil"), &ns);
     s = 0;
     for (uint64_t i = 0; i < ns; i++)
         s += x[i];
@@ -1260,15 +1208,15 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(run_cli("synth -o x.fil -nosuchoption"), 2);
     CU_ASSERT_EQUAL(run_cli("synth -o x.fil -tpulse 3"), 2);               /* -tpulse needs -single */
     CU_ASSERT_EQUAL(run_cli("synth -o x.fil -single -tobs 1"), 2);         /* -single needs -period */
-    snprintf(args, sizeof args, "synth -o '%s' -becc 1 -binary -period 5", tmp("cli_bad.fil"));
+    snprintf(args, sizeof args, "synth -o '%s' -becc 1 -binary -period 5", xc_fx_tmp("cli_bad.fil"));
     CU_ASSERT_EQUAL(run_cli(args), 2);
     /* -single: the pulsar's one pulse, where asked, with its width, S/N and DM */
     snprintf(args, sizeof args,
              "synth -quiet -single -tpulse 0.3 -period 10 -width 20 -snrpeak 5 -dm 50 -tobs 0.6 -nchans 8 "
-             "-nbits 32 -nonoise -o '%s'", tmp("cli_single.fil"));
+             "-nbits 32 -nonoise -o '%s'", xc_fx_tmp("cli_single.fil"));
     CU_ASSERT_EQUAL_FATAL(run_cli(args), 0);
     json_error_t je;
-    json_t *t = json_load_file(tmp("cli_single.truth.json"), 0, &je);
+    json_t *t = json_load_file(xc_fx_tmp("cli_single.truth.json"), 0, &je);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     json_t *pl = json_array_get(json_object_get(t, "pulses"), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pl);
@@ -1282,10 +1230,10 @@ static void test_cli(void)
     snprintf(args, sizeof args,
              "synth -quiet -dedispersed -period 3 -dm 40 -snrpeak 2 -binary -bper 3 -becc 0.2 -bphase 0.4 "
              "-bpmass 1.3 -bcmass 0.4 -nchans 16 -nbits 8 -tobs 5 -tsamp 256 -fch1 1400 -foff -4 -o '%s'",
-             tmp("cli_dd.dat"));
+             xc_fx_tmp("cli_dd.dat"));
     CU_ASSERT_EQUAL_FATAL(run_cli(args), 0);
-    CU_ASSERT_TRUE(exists(tmp("cli_dd.inf")));
-    t = json_load_file(tmp("cli_dd.truth.json"), 0, &je);
+    CU_ASSERT_TRUE(xc_fx_exists(xc_fx_tmp("cli_dd.inf")));
+    t = json_load_file(xc_fx_tmp("cli_dd.truth.json"), 0, &je);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     static const char *const keys[] = {"f0_hz", "tobs_s", "r", "z", "w", "dm", "seed"};
     for (int k = 0; k < 7; k++)
@@ -1294,12 +1242,12 @@ static void test_cli(void)
     json_decref(t);
     /* a population */
     snprintf(args, sizeof args, "population -quiet -spec '%s/population-test.json' -n 2 -seed 3 -out '%s'",
-             xc_test_datasets(), tmp("cli_pop"));
+             xc_test_datasets(), xc_fx_tmp("cli_pop"));
     CU_ASSERT_EQUAL_FATAL(run_cli(args), 0);
-    CU_ASSERT_TRUE(exists(tmp("cli_pop/manifest.csv")));
-    CU_ASSERT_TRUE(exists(tmp("cli_pop/psr000001.fil")));
+    CU_ASSERT_TRUE(xc_fx_exists(xc_fx_tmp("cli_pop/manifest.csv")));
+    CU_ASSERT_TRUE(xc_fx_exists(xc_fx_tmp("cli_pop/psr000001.fil")));
     snprintf(args, sizeof args, "population -spec '%s/population-test.json' -n 0 -out '%s'", xc_test_datasets(),
-             tmp("cli_pop"));
+             xc_fx_tmp("cli_pop"));
     CU_ASSERT_EQUAL(run_cli(args), 2);
 }
 

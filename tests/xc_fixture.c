@@ -1,0 +1,250 @@
+/* xc_fixture.c: see xc_fixture.h. */
+#include "xc_fixture.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "xc_test.h"
+
+/* ---- a filterbank block and its dedispersion job --------------------------- */
+
+uint64_t xc_fx_rng_next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ull;
+}
+
+void xc_fx_init(xc_fixture *f, int nchans, int nbits, double fch1, double foff, double tsamp, const char *plan,
+                const char *preset, size_t nout)
+{
+    memset(f, 0, sizeof *f);
+    xc_error err;
+    f->g = (xc_geometry){nchans, fch1, foff, tsamp};
+    f->cv = xc_convention_get(preset);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->cv);
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&f->plan, plan, "test", &err), XC_OK);
+    int64_t maxd = 0;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_max_delay(f->cv, &f->g, &f->plan, &maxd, &err), XC_OK);
+    size_t nsamp = (size_t)maxd + nout;
+    f->blk = (xc_block){nchans, nsamp, nbits, NULL, NULL};
+    if (nbits == 32) {
+        f->f32 = calloc(nsamp * (size_t)nchans, sizeof(float));
+        f->blk.f32 = f->f32;
+    } else {
+        f->u16 = calloc(nsamp * (size_t)nchans, sizeof(uint16_t));
+        f->blk.u16 = f->u16;
+    }
+    CU_ASSERT_FATAL(f->u16 || f->f32);
+}
+
+void xc_fx_random(xc_fixture *f, uint64_t seed)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+    size_t n = f->blk.nsamp * (size_t)f->blk.nchans;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = xc_fx_rng_next(&s);
+        if (f->blk.nbits == 32)
+            f->f32[i] = (float)((double)(r >> 11) * 0x1.0p-53 * 100.0);
+        else
+            f->u16[i] = (uint16_t)(r >> (64 - f->blk.nbits));
+    }
+}
+
+void xc_fx_fill(xc_fixture *f, uint16_t v)
+{
+    for (size_t i = 0; i < f->blk.nsamp * (size_t)f->blk.nchans; i++)
+        f->u16[i] = v;
+}
+
+void xc_fx_job(xc_fixture *f, const uint8_t *mask)
+{
+    xc_error err;
+    xc_status st = xc_ddjob_init(&f->job, &f->blk, &f->plan, f->cv, &f->g, mask, &err);
+    if (st)
+        printf("xc_ddjob_init: %s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    f->ok = 1;
+}
+
+void xc_fx_free(xc_fixture *f)
+{
+    if (f->ok)
+        xc_ddjob_free(&f->job);
+    xc_dmplan_free(&f->plan);
+    free(f->u16);
+    free(f->f32);
+    free(f->mask);
+}
+
+int xc_fx_each_nbits_preset(const char *plan, size_t nout, xc_fx_check check, const void *ctx)
+{
+    static const int nbits[] = {1, 2, 4, 8, 16};
+    size_t np;
+    const xc_convention *cv = xc_convention_list(&np);
+    CU_ASSERT_EQUAL_FATAL(np, 5u);
+    int bad = 0;
+    for (size_t b = 0; b < XC_NCASES(nbits); b++)
+        for (size_t k = 0; k < np; k++) {
+            xc_fixture f;
+            xc_fx_init(&f, 13, nbits[b], 1500, -8, 1e-4, plan, cv[k].name, nout);
+            xc_fx_random(&f, 100 + 10 * b + k);
+            xc_fx_job(&f, NULL);
+            char what[64];
+            snprintf(what, sizeof what, "%d-bit %s", nbits[b], cv[k].name);
+            bad += check(&f, what, ctx);
+            xc_fx_free(&f);
+        }
+    return bad;
+}
+
+uint8_t *xc_fx_killmask(int nchans, int trial, uint64_t *s)
+{
+    uint8_t *mask = malloc((size_t)nchans);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mask);
+    for (int c = 0; c < nchans; c++)
+        mask[c] = trial == 2 ? 0 : (xc_fx_rng_next(s) & 3) != 0;
+    if (trial == 1) {
+        memset(mask, 0, (size_t)nchans);
+        mask[nchans / 2] = 1;
+    }
+    return mask;
+}
+
+int xc_fx_float_case(xc_fixture *f, int nchans, const char *plan, const char *preset, int kill, size_t nout,
+                     uint64_t seed)
+{
+    xc_fx_init(f, nchans, 32, 1500, -100.0 / nchans, 1e-4, plan, preset, nout);
+    xc_fx_random(f, seed);
+    f->mask = malloc((size_t)nchans);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->mask);
+    int nkept = 0;
+    for (int c = 0; c < nchans; c++) {
+        f->mask[c] = !kill || c % 7 != 3;
+        nkept += f->mask[c];
+    }
+    xc_fx_job(f, f->mask);
+    return nkept;
+}
+
+/* ---- planes ----------------------------------------------------------------- */
+
+int xc_fx_planes_equal(const xc_plane *a, const xc_plane *b, const char *what)
+{
+    if (a->nranges != b->nranges)
+        return 0;
+    for (int k = 0; k < a->nranges; k++) {
+        const xc_planerange *x = &a->r[k], *y = &b->r[k];
+        if (x->ndm != y->ndm || x->nsamp != y->nsamp)
+            return 0;
+        size_t n = x->ndm * x->nsamp, bad = 0, first = 0;
+        if (!n || !memcmp(x->data, y->data, n * sizeof(float)))
+            continue;
+        for (size_t i = 0; i < n; i++)
+            if (memcmp(&x->data[i], &y->data[i], sizeof(float)) && !bad++)
+                first = i;
+        printf("%s: range %d: %zu of %zu differ; first at trial %zu sample %zu: %.9g vs %.9g\n", what, k, bad, n,
+               first / x->nsamp, first % x->nsamp, (double)x->data[first], (double)y->data[first]);
+        return 0;
+    }
+    return 1;
+}
+
+int xc_fx_float_bound(const xc_plane *ref, const xc_plane *p, int nkept, const char *what)
+{
+    int bad = 0;
+    for (int k = 0; k < ref->nranges; k++) {
+        size_t n = ref->r[k].ndm * ref->r[k].nsamp;
+        double maxref = 0, maxerr = 0;
+        for (size_t j = 0; j < n; j++) {
+            maxref = fmax(maxref, fabs(ref->r[k].data[j]));
+            maxerr = fmax(maxerr, fabs((double)p->r[k].data[j] - ref->r[k].data[j]));
+            /* fmax passes over a NaN: count it as unbounded */
+            if (isnan(p->r[k].data[j]))
+                maxerr = INFINITY;
+        }
+        double bound = (double)nkept * ref->r[k].ds * 0x1.0p-24 * maxref;
+        if (!(maxerr <= bound)) {
+            printf("%s: range %d: error %g > bound %g\n", what, k, maxerr, bound);
+            bad++;
+        }
+        CU_ASSERT(maxerr <= bound);
+        CU_ASSERT(maxref > 0);
+    }
+    return bad;
+}
+
+/* ---- files ------------------------------------------------------------------ */
+
+typedef char pathbuf[512];
+
+/* dir/name in the next of the n buffers buf (k counts the calls). */
+static const char *path_in(pathbuf *buf, int n, int *k, const char *dir, const char *name)
+{
+    char *b = buf[(*k)++ % n];
+    snprintf(b, sizeof(pathbuf), "%s/%s", dir, name);
+    return b;
+}
+
+const char *xc_fx_tmp(const char *name)
+{
+    static pathbuf buf[8];
+    static int k;
+    return path_in(buf, 8, &k, xc_test_tmpdir(), name);
+}
+
+const char *xc_fx_dataset(const char *name)
+{
+    static pathbuf buf[4];
+    static int k;
+    return path_in(buf, 4, &k, xc_test_datasets(), name);
+}
+
+unsigned char *xc_fx_slurp(const char *path, size_t *n)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    fseek(fp, 0, SEEK_END);
+    long len = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    /* ftell fails on what is not a regular file: unreadable as a whole */
+    unsigned char *b = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (b && fread(b, 1, (size_t)len, fp) != (size_t)len) {
+        free(b);
+        b = NULL;
+    }
+    if (b)
+        b[len] = 0;
+    fclose(fp);
+    *n = b ? (size_t)len : 0;
+    return b;
+}
+
+int xc_fx_same_file(const char *a, const char *b)
+{
+    size_t na, nb;
+    unsigned char *x = xc_fx_slurp(a, &na), *y = xc_fx_slurp(b, &nb);
+    int same = x && y && na == nb && !memcmp(x, y, na);
+    free(x);
+    free(y);
+    return same;
+}
+
+int xc_fx_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+void xc_fx_write_text(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs(text, fp);
+    fclose(fp);
+}

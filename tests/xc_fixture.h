@@ -1,0 +1,89 @@
+/* xc_fixture.h: test data several CUnit test programs share, linked into each
+ * like xc_test.c: a random filterbank block with its DM plan and dedispersion
+ * job (the dedispersers' tests), and files under the test program's temporary
+ * directory (the synthesizer's and the populations' tests).  The functions
+ * assert with CUnit (the _FATAL ones end the calling case), so a failure is
+ * reported against the case that called them. */
+#ifndef XC_FIXTURE_H
+#define XC_FIXTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xc_dedisperse.h"
+
+/* ---- a filterbank block and its dedispersion job --------------------------- */
+
+typedef struct {
+    xc_geometry g;
+    xc_dmplan plan;
+    const xc_convention *cv;
+    xc_block blk;
+    uint16_t *u16;
+    float *f32;
+    xc_ddjob job;
+    int ok;          /* job initialised: xc_fx_free frees it */
+    uint8_t *mask;   /* NULL, or the kill mask xc_fx_free frees */
+} xc_fixture;
+
+/* xorshift64*: enough for test data, state owned by the caller. */
+uint64_t xc_fx_rng_next(uint64_t *s);
+
+/* Parses the plan and computes the samples needed for nout outputs at full
+ * resolution; allocates (zeroed) data of that length. */
+void xc_fx_init(xc_fixture *f, int nchans, int nbits, double fch1, double foff, double tsamp, const char *plan,
+                const char *preset, size_t nout);
+/* Fills the block with values drawn from seed: uniform in [0, 2^nbits) for
+ * integer data, in [0, 100) for float data. */
+void xc_fx_random(xc_fixture *f, uint64_t seed);
+/* Sets every value of an integer block to v. */
+void xc_fx_fill(xc_fixture *f, uint16_t v);
+/* Builds f->job over the block (mask: NULL, or 1 per channel kept). */
+void xc_fx_job(xc_fixture *f, const uint8_t *mask);
+void xc_fx_free(xc_fixture *f);
+
+/* Checks one fixture (f->job built) named what; returns its mismatches. */
+typedef int (*xc_fx_check)(xc_fixture *f, const char *what, const void *ctx);
+/* Every integer nbits (1, 2, 4, 8, 16) under every convention preset: 13
+ * channels of random data (seed 100 + 10 * nbits index + preset index) at
+ * 1500 MHz down by 8 MHz, 100 us, under plan with nout outputs, each handed to
+ * check.  Returns the sum of check's mismatches. */
+int xc_fx_each_nbits_preset(const char *plan, size_t nout, xc_fx_check check, const void *ctx);
+
+/* The killmask cases' masks (free()d by the caller): trial 2 kills every
+ * channel, trial 1 all but the middle one, any other about a quarter at
+ * random, drawn from *s (untouched for trial 2). */
+uint8_t *xc_fx_killmask(int nchans, int trial, uint64_t *s);
+/* The float cases: nchans channels of random 32-bit data (seed) over 100 MHz
+ * below 1500 MHz, 100 us, under plan and preset with nout outputs, job built;
+ * all channels kept, or (kill) channel 3 of every 7 killed.  Returns the
+ * number kept. */
+int xc_fx_float_case(xc_fixture *f, int nchans, const char *plan, const char *preset, int kill, size_t nout,
+                     uint64_t seed);
+
+/* ---- planes ----------------------------------------------------------------- */
+
+/* 1 if the planes are identical bit for bit; else prints what differs (how
+ * many values, and the first) and returns 0. */
+int xc_fx_planes_equal(const xc_plane *a, const xc_plane *b, const char *what);
+/* Asserts per range that |p - ref| <= nkept * ds * 2^-24 * max|ref| (a float
+ * sum of nkept * ds terms in any order; a NaN in p fails it) and that ref is
+ * not all zero; prints the ranges out of bound and returns how many. */
+int xc_fx_float_bound(const xc_plane *ref, const xc_plane *p, int nkept, const char *what);
+
+/* ---- files ------------------------------------------------------------------ */
+
+/* name under xc_test_tmpdir() / xc_test_datasets().  The result lives in one of
+ * 8 (datasets: 4) buffers reused in turn, so a few can be held at once. */
+const char *xc_fx_tmp(const char *name);
+const char *xc_fx_dataset(const char *name);
+/* The whole file, NUL-terminated (not counted in *n); NULL if unreadable.
+ * The caller frees it. */
+unsigned char *xc_fx_slurp(const char *path, size_t *n);
+/* 1 if both files can be read and hold the same bytes. */
+int xc_fx_same_file(const char *a, const char *b);
+int xc_fx_exists(const char *path);
+/* Writes text to path (replacing it); a failure to open ends the case. */
+void xc_fx_write_text(const char *path, const char *text);
+
+#endif
