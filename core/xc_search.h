@@ -22,8 +22,13 @@
  *     harmonic k adding the k adjacent bins that can hold k*r for r in bin i;
  *     h(h+1)/2 bins, so 2*h(h+1)/2 dof per S_h value.
  *  4. Boxcar: B_{h,w}[i] = sum_{m=0..w-1} S_h[i + m], widths w = 1..zmax+1
- *     (z = w - 1 bins drifted), for starts i >= 1 whose boxcar lies inside
- *     S_h (i + w - 1 <= floor(nbins/h) - 1).  Widths searched: z % zstep == 0,
+ *     (z = w - 1 bins drifted), so harmonic k adds bins k*i .. k*(i+w)-1.
+ *     A boxcar exists only for starts i >= max(1, (h-1)*w) that keep it
+ *     inside S_h (i + w - 1 <= floor(nbins/h) - 1): below (h-1)*w the bins
+ *     of harmonics k and k+1 overlap (k*(i+w)-1 >= (k+1)*i for some k < h),
+ *     bins would be counted twice and the sum would not be chi-square with
+ *     the dof of 6.  A boxcar that does not exist is -infinity: never a peak,
+ *     never above a threshold.  Widths searched: z % zstep == 0,
  *     or with zlog z in {0, 1, 2, 4, 8, ...}; z <= zmax always.
  *  5. Peaks, per stage: boxcars above the power at which sigma = `sigma` for
  *     their width, and
@@ -33,12 +38,13 @@
  *       score(i+1,w) and score(i-1..i+1, w+), w- and w+ being the neighbouring
  *       searched widths.  score = xc_pulscan_score of the power for filled
  *       boxcars (widths are compared by significance, as a wider boxcar always
- *       holds more power), -infinity for unfilled ones and for starts or
- *       widths outside the searched range; ties go to the first in (width,
- *       start) order;
- *     rblock = 1: Pulscan's search: per width, the largest B over the starts
- *       of each R-block [c*chunkwidth, (c+1)*chunkwidth) (first one on ties),
- *       at its exact r.
+ *       holds more power), -infinity for unfilled ones, for boxcars that do
+ *       not exist (step 4) and for widths outside the searched range; ties
+ *       go to the first in (width, start) order;
+ *     rblock = 1: Pulscan's search: per width, the largest B over the
+ *       existing boxcars (step 4) among the starts of each R-block
+ *       [c*chunkwidth, (c+1)*chunkwidth) (first one on ties), at its exact r;
+ *       a block with no existing boxcar of a width gives none.
  *  6. Significance: power = B, dof = 2*w*h(h+1)/2, logp = ln Q_chi2(power; dof)
  *     (single trial), sigma = xc_candidate_sigma(power, dof, ntrials) with
  *     ntrials = (floor(nbins/h) - 1) * (1 + zmax/6.95) independent trials per

@@ -86,12 +86,15 @@ xc_status xc_pulscan_powers_reference(const xc_spectrum *sp, const xc_psopts *o,
     return st ? st : powers(sp, o, P, err);
 }
 
-/* Row of boxcar sums for width w: R[i] for starts i = 0..L+1, -infinity
- * where the start is not searched (i = 0, or the boxcar would leave S_h). */
-static void boxcar_row(const double *S, size_t L, int w, double *R)
+/* Row of boxcar sums of stage h, width w: R[i] for starts i = 0..L+1,
+ * -infinity where the boxcar does not exist: i = 0, the boxcar would leave
+ * S_h, or i < (h-1)*w, where harmonic k's bins k*i .. k*(i+w)-1 reach into
+ * harmonic k+1's, so some bins would be counted twice and the sum would not
+ * be chi-square with its stated dof. */
+static void boxcar_row(const double *S, size_t L, int w, int h, double *R)
 {
     for (size_t i = 0; i <= L + 1; i++) {
-        if (i == 0 || (size_t)w >= L || i > L - (size_t)w) {
+        if (i == 0 || i < (size_t)(h - 1) * (size_t)w || (size_t)w >= L || i > L - (size_t)w) {
             R[i] = -INFINITY;
             continue;
         }
@@ -145,10 +148,10 @@ static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double 
         for (size_t i = 0; i <= L + 1; i++)
             prev[i] = -INFINITY;
         if (nw)
-            boxcar_row(S, L, ws[0], cur);
+            boxcar_row(S, L, ws[0], h, cur);
         for (int k = 0; k < nw && !st; k++) {
             int w = ws[k];
-            size_t imax = L - (size_t)w;     /* starts 1..imax keep the boxcar inside S_h */
+            size_t imax = L - (size_t)w;     /* starts up to imax keep the boxcar inside S_h */
             double t = thr[(size_t)(h - 1) * stride + (size_t)w];
             if (o->rblock) {
                 for (size_t c = 0; c * o->chunkwidth <= imax && !st; c++) {
@@ -156,6 +159,8 @@ static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double 
                     size_t s1 = (c + 1) * o->chunkwidth - 1 < imax ? (c + 1) * o->chunkwidth - 1 : imax;
                     if (s0 > s1)
                         continue;
+                    /* Boxcars that do not exist are -infinity: the maximum is over
+                     * the existing ones, and a block with none pushes nothing. */
                     size_t best = s0;
                     for (size_t i = s0 + 1; i <= s1; i++)
                         if (cur[i] > cur[best])
@@ -164,11 +169,11 @@ static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double 
                         st = xc_pspeaks_push(pk, best, w, h, cur[best], err);
                 }
                 if (k + 1 < nw)
-                    boxcar_row(S, L, ws[k + 1], cur);
+                    boxcar_row(S, L, ws[k + 1], h, cur);
                 continue;
             }
             if (k + 1 < nw)
-                boxcar_row(S, L, ws[k + 1], next);
+                boxcar_row(S, L, ws[k + 1], h, next);
             else
                 for (size_t i = 0; i <= L + 1; i++)
                     next[i] = -INFINITY;

@@ -5,7 +5,11 @@
  * S_h values it needs (its starts plus zmax+1 beyond) in a private buffer, with
  * -infinity standing for S_h[0] (DC) and for everything past the end, so a
  * boxcar that leaves the spectrum is -infinity and never a peak: no bounds
- * tests in the inner loops.  Two passes per tile of starts: a screen keeps a
+ * tests in the inner loops.  Boxcars of stage h >= 2 starting below (h-1)*w
+ * do not exist (xc_search.h, step 4); only the first starts of a stage have
+ * them, and only the runs of starts that reach below (h-1)*wmax pay for
+ * setting them to -infinity after the sums (the screen may flag them, which
+ * only costs a look).  Two passes per tile of starts: a screen keeps a
  * group's running sums in registers across all widths and only says whether
  * any boxcar beats its width's threshold; where one does (signals, rare noise
  * peaks), the rows of sums for that run of starts (plus one start either side
@@ -134,6 +138,30 @@ tile_add_to(double *restrict dst, const double *restrict src, const double *rest
     return m;
 }
 
+/* Boxcars of a row of width w that do not exist (start s0 + j below lim =
+ * (h-1)*w) become -infinity; returns how many entries that was.  A start
+ * that does not exist at width w does not at any wider width either, and
+ * -infinity stays -infinity under the additions, so rows built from a masked
+ * row stay masked and the existing entries keep the reference's sums. */
+static size_t mask_row(double *R, size_t n, size_t s0, size_t lim)
+{
+    size_t k = lim > s0 ? lim - s0 : 0;
+    if (k > n)
+        k = n;
+    for (size_t j = 0; j < k; j++)
+        R[j] = -INFINITY;
+    return k;
+}
+
+/* The maximum over a row's interior (halos excluded, as in tile_add_max). */
+static double row_max(const double *R, size_t n)
+{
+    double m = -INFINITY;
+    for (size_t j = 1; j + 1 < n; j++)
+        m = R[j] > m ? R[j] : m;
+    return m;
+}
+
 typedef struct {
     int h;
     size_t c;
@@ -146,8 +174,11 @@ typedef struct {
     xc_pspeaks pk;
 } worker;
 
-/* Pulscan's R-block search over one tile: running per-width maxima of the block. */
-static xc_status tile_rblock(worker *wk, const double *sp, size_t n, int wmax, const double *th, size_t t0)
+/* Pulscan's R-block search over one tile: running per-width maxima of the
+ * block, over existing boxcars only.  hm1: h - 1 where the tile holds starts
+ * below (h-1)*wmax, else 0. */
+static xc_status tile_rblock(worker *wk, const double *sp, size_t n, int wmax, const double *th, size_t t0,
+                             size_t hm1)
 {
     double *acc = wk->acc;
     memset(acc, 0, n * sizeof *acc);
@@ -158,6 +189,8 @@ static xc_status tile_rblock(worker *wk, const double *sp, size_t n, int wmax, c
             continue;
         }
         double m = tile_add_max(acc, sw, n);
+        if (hm1 && mask_row(acc, n, t0 - 1, hm1 * (size_t)w) > 1)
+            m = row_max(acc, n);     /* an interior boxcar was removed */
         if (m > wk->bmax[w]) {
             size_t j = 1;
             while (acc[j] != m)
@@ -188,9 +221,10 @@ static double score3(const double *C, const double *R, size_t j, size_t s0, int 
  * rotate: the previous searched width (lo), the last searched width (mid),
  * and the row being accumulated (ac); mid is judged once the next searched
  * width is complete.  Rows hold the same additions in the same order as the
- * reference's direct sums. */
+ * reference's direct sums.  hm1 as in tile_rblock; the per-width maximum
+ * that gates the test may include removed boxcars, which only costs a look. */
 static xc_status tile_local(worker *wk, const double *sp, const double *C, size_t n, int wmax, const double *th,
-                            size_t t0, int h, xc_error *err)
+                            size_t t0, int h, size_t hm1, xc_error *err)
 {
     int lo = -1, mid = -1, ac = 0, lo_w = 0, mid_w = 0, fresh = 0;
     double per = (double)h * (h + 1);     /* dof per unit width */
@@ -212,6 +246,8 @@ static xc_status tile_local(worker *wk, const double *sp, const double *C, size_
         }
         if (!searched)
             continue;
+        if (hm1 && w <= wmax)
+            mask_row(wk->row[ac], n, t0 - 1, hm1 * (size_t)w);
         if (mid >= 0 && mid_max > th[mid_w]) {
             const double *M = wk->row[mid], *lw = lo >= 0 ? wk->row[lo] : wk->ninf;
             const double *up = w <= wmax ? wk->row[ac] : wk->ninf;
@@ -281,8 +317,9 @@ static xc_status run_task(const xc_psopts *o, const double *P, double *const *pr
                  * x + w - 1 of sp is the bin width w adds to start r0 - 1 + x. */
                 const double *sp = wk->buf + (r0 - 1 - base);
                 size_t n = r1 - r0 + 2;
-                st = o->rblock ? tile_rblock(wk, sp, n, wmax, th, r0)
-                               : tile_local(wk, sp, pre[t.h - 1], n, wmax, th, r0, t.h, err);
+                size_t hm1 = r0 - 1 < (size_t)(t.h - 1) * (size_t)wmax ? (size_t)(t.h - 1) : 0;
+                st = o->rblock ? tile_rblock(wk, sp, n, wmax, th, r0, hm1)
+                               : tile_local(wk, sp, pre[t.h - 1], n, wmax, th, r0, t.h, hm1, err);
                 r0 = r1 = 0;
             }
         }
