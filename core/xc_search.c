@@ -182,7 +182,7 @@ xc_status xc_pspeaks_push(xc_pspeaks *l, size_t i, int width, int numharm, doubl
     xc_status st = reserve(l, l->n + 1, err);
     if (st)
         return st;
-    l->p[l->n++] = (xc_pspeak){i, width, numharm, power};
+    l->p[l->n++] = (xc_pspeak){i, width, numharm, power, NAN, -1};
     return XC_OK;
 }
 
@@ -442,14 +442,22 @@ static xc_status fill_test(const xc_spectrum *sp, const double *P, const xc_pspe
         int h = pk->p[k].numharm;
         size_t e = k;
         int wide = 0;
-        while (e < pk->n && pk->p[e].numharm == h)
-            wide |= pk->p[e++].width >= 4;
+        while (e < pk->n && pk->p[e].numharm == h) {
+            wide |= pk->p[e].width >= 4 && pk->p[e].filled < 0;
+            e++;
+        }
+        for (size_t q = k; q < e; q++)
+            if (pk->p[q].filled >= 0)
+                drop[q] = !pk->p[q].filled;
         if (wide) {
+            if (!P)
+                return xc_error_set(err, XC_EINVAL, "fill test: R-block peaks of stage %d need the powers", h);
             if (!C && !(C = malloc((sp->nbins + 1) * sizeof *C)))
                 return xc_error_set(err, XC_ENOMEM, "out of memory for %zu prefix sums", sp->nbins + 1);
             xc_pulscan_prefix(P, sp->nbins, h, C);
             for (size_t q = k; q < e; q++)
-                drop[q] = !xc_pulscan_filled(C, pk->p[q].i, pk->p[q].width, h, pk->p[q].power);
+                if (pk->p[q].filled < 0)
+                    drop[q] = !xc_pulscan_filled(C, pk->p[q].i, pk->p[q].width, h, pk->p[q].power);
         }
         k = e;
     }
@@ -489,6 +497,9 @@ xc_status xc_pulscan_finish(const xc_psopts *o, const xc_spectrum *sp, const dou
         double ntr = xc_pulscan_ntrials(sp->nbins, p->numharm, o->zmax);
         if (drop[k]) {
             sig[k] = lp[k] = NAN;
+        } else if (!isnan(p->logp)) {     /* scored by the searcher (GPU) */
+            lp[k] = p->logp;
+            sig[k] = xc_sigma_from_logp(fmin(0.0, lp[k] + log(ntr)));
         } else if (o->logp == XC_LOGP_POLY) {
             lp[k] = xc_logp_poly_gpu(p->power, dof);
             sig[k] = isnan(lp[k]) ? NAN : xc_sigma_from_logp(fmin(0.0, lp[k] + log(ntr)));

@@ -108,11 +108,16 @@ typedef struct {
 xc_status xc_spectrum_load(xc_spectrum *sp, const char *fftpath, xc_error *err);
 void xc_spectrum_free(xc_spectrum *sp);
 
-/* A raw peak: stage h, width w, boxcar start i, summed power. */
+/* A raw peak: stage h, width w, boxcar start i, summed power.  A searcher
+ * that scores its peaks itself (the GPU's log p stage) fills logp and filled;
+ * xc_pspeaks_push leaves logp = NAN and filled = -1, and xc_pulscan_finish
+ * then computes them. */
 typedef struct {
     size_t i;
     int width, numharm;
     double power;
+    double logp;           /* single-trial ln p, NAN: not computed */
+    int filled;            /* xc_pulscan_filled result, -1: not computed */
 } xc_pspeak;
 
 typedef struct {
@@ -185,9 +190,12 @@ int xc_pulscan_width_searched(const xc_psopts *o, int w);
 double xc_pulscan_threshold(double sigma, double dof, double ntrials);
 /* Thresholds for every stage and width: thr[(h-1)*(zmax+2) + w]; caller frees. */
 xc_status xc_pulscan_thresholds(const xc_psopts *o, size_t nbins, double **thr, xc_error *err);
-/* Turns raw peaks into candidates: sigma and logp (exact or polynomial),
+/* Turns raw peaks into candidates: sigma and logp (exact or polynomial;
+ * a logp already in the peak is used as it is, sigma then following from it
+ * and the trials as in xc_candidate_sigma),
  * the sigma cut, r/z/f, sifting unless o->nosift, sorted by xc_candlist_sort.
- * Peaks are reordered; the result does not depend on their input order. */
+ * Peaks are reordered; the result does not depend on their input order.
+ * P may be NULL when every R-block peak carries its fill test (filled >= 0). */
 xc_status xc_pulscan_finish(const xc_psopts *o, const xc_spectrum *sp, const double *P, xc_pspeaks *pk,
                             xc_candlist *out, xc_error *err);
 /* Sifting, on candidates in any order (result sorted by xc_candlist_sort):

@@ -15,6 +15,7 @@
  * Below the mean (y < a) Q is close to 1 and ln Q = log1p(-P) from the P
  * series keeps relative precision in ln Q that 1 - P would lose. */
 #include "xc_signif.h"
+#include "xc_chi2_even.h"
 
 #include <float.h>
 #include <math.h>
@@ -23,55 +24,8 @@
 #include <gsl/gsl_sf_erf.h>
 #include <gsl/gsl_sf_gamma.h>
 
-#define LN_SQRT_2PI 0.91893853320467274178032973640562
+#define LN_SQRT_2PI XC_LN_SQRT_2PI
 #define LN_2 0.69314718055994530941723212145818
-
-/* ln Gamma(n+1) - (n + 1/2) ln n + n - ln sqrt(2 pi), the error of Stirling's
- * formula.  Series coefficients 1/12, 1/360, 1/1260, 1/1680, 1/1188 (the
- * Bernoulli terms, as in Loader 2000 and R's stirlerr); below 15 lgamma is
- * exact enough, the cancellation costing at most 1e-14 absolute. */
-static double stirlerr(double n)
-{
-    const double S0 = 1.0 / 12, S1 = 1.0 / 360, S2 = 1.0 / 1260, S3 = 1.0 / 1680, S4 = 1.0 / 1188;
-    if (n <= 15.0)
-        return lgamma(n + 1.0) - (n + 0.5) * log(n) + n - LN_SQRT_2PI;
-    double nn = n * n;
-    if (n > 500)
-        return (S0 - S1 / nn) / n;
-    if (n > 80)
-        return (S0 - (S1 - S2 / nn) / nn) / n;
-    if (n > 35)
-        return (S0 - (S1 - (S2 - S3 / nn) / nn) / nn) / n;
-    return (S0 - (S1 - (S2 - (S3 - S4 / nn) / nn) / nn) / nn) / n;
-}
-
-/* x ln(x/np) + np - x without the cancellation when x is close to np. */
-static double bd0(double x, double np)
-{
-    if (fabs(x - np) < 0.1 * (x + np)) {
-        double v = (x - np) / (x + np);
-        double s = (x - np) * v;
-        double ej = 2 * x * v;
-        double v2 = v * v;
-        for (int j = 1; j < 1000; j++) {
-            ej *= v2;
-            double s1 = s + ej / (2 * j + 1);
-            if (s1 == s)
-                return s1;
-            s = s1;
-        }
-        return s;
-    }
-    return x * log(x / np) + np - x;
-}
-
-/* ln p(x; y) = x ln y - y - ln Gamma(x+1), for x >= 0, y > 0. */
-static double log_pois(double x, double y)
-{
-    if (x == 0)
-        return -y;
-    return -stirlerr(x) - bd0(x, y) - LN_SQRT_2PI - 0.5 * log(x);
-}
 
 static double log_add(double a, double b)
 {
@@ -85,43 +39,16 @@ static double log_add(double a, double b)
     return a + log1p(exp(b - a));
 }
 
-/* ln P(a, y) for y < a: the terms p(a + j; y) fall from j = 0 on. */
-static double log_lower(double a, double y)
-{
-    double s = 1, t = 1;
-    for (double j = 1; j < 1e9; j++) {
-        t *= y / (a + j);
-        s += t;
-        if (t < s * 1e-17)
-            break;
-    }
-    return log_pois(a, y) + log(s);
-}
-
-/* ln sum_{i=0}^{m-1} p(x0 + i; y) for y >= x0 + m - 1: the terms rise with i,
- * so the sum runs down from the last one. */
-static double log_upper_sum(double x0, long m, double y)
-{
-    double s = 1, t = 1;
-    for (long i = m - 1; i >= 1; i--) {
-        t *= (x0 + i) / y;
-        s += t;
-        if (t < s * 1e-17)
-            break;
-    }
-    return log_pois(x0 + (double)(m - 1), y) + log(s);
-}
-
 /* ln Q(a, y) for a = m (half = 0) or a = m + 1/2 (half = 1), exact. */
 static double log_q_exact(long m, int half, double y)
 {
     double a = (double)m + (half ? 0.5 : 0.0);
-    if (y < a)
-        return log1p(-exp(log_lower(a, y)));
     if (!half)
-        return log_upper_sum(0.0, m, y);
+        return xc_chi2_logq_even(m, y);
+    if (y < a)
+        return log1p(-exp(xc_log_lower(a, y)));
     double le = gsl_sf_log_erfc(sqrt(y));
-    return m ? log_add(le, log_upper_sum(0.5, m, y)) : le;
+    return m ? log_add(le, xc_log_upper_sum(0.5, m, y)) : le;
 }
 
 /* Odd dof also go through GSL where its result is comfortably representable
@@ -135,7 +62,7 @@ static double log_q_odd(long m, double y)
     if (a > 5e5)
         return exact;
     if (y < a) {
-        double lp = log_lower(a, y);
+        double lp = xc_log_lower(a, y);
         if (lp < -650)
             return exact;
         return log1p(-gsl_sf_gamma_inc_P(a, y));
@@ -204,39 +131,14 @@ double xc_sigma_from_logp(double logp)
     return s;
 }
 
-/* The Pulscan paper's appendix (Algorithm 3), coefficients as printed there,
- * highest power first: f(x) = sum c_i x^(16-i), x = 1500 dof / chi2,
- * ln p = chi2 f(x) / 1500. */
-static const double poly_c[17] = {
-    -4.4604059e-46, 9.4927863e-42, -9.1470451e-38, 5.2810851e-34, -2.0376166e-30,
-    5.5480334e-27,  -1.0973877e-23, 1.5991804e-20, -1.7231488e-17, 1.3660070e-14,
-    -7.8617952e-12, 3.2136336e-09, -9.0466418e-07, 0.00016945948, -0.021494231,
-    2.9515954,      -755.24091,
-};
-
-static double poly_eval(double chi2, double dof)
-{
-    double x = 1500.0 * dof / chi2, f = 0;
-    for (int i = 0; i < 17; i++)
-        f = f * x + poly_c[i];
-    return chi2 * f / 1500.0;
-}
-
 double xc_logp_poly(double chi2, double dof)
 {
     if (!isfinite(chi2) || !isfinite(dof) || !(chi2 > 0) || !(dof > 0) || dof >= 1.05 * chi2)
         return NAN;
-    return poly_eval(chi2, dof);
+    return xc_logp_poly_eval(chi2, dof);
 }
 
-double xc_logp_poly_gpu(double chi2, double dof)
-{
-    if (!isfinite(chi2) || !isfinite(dof) || !(chi2 > 0) || !(dof > 0))
-        return NAN;
-    if (dof >= 1.05 * chi2)
-        return 0.0;
-    return poly_eval(chi2, dof);
-}
+double xc_logp_poly_gpu(double chi2, double dof) { return xc_logp_poly_gpu_eval(chi2, dof); }
 
 double xc_candidate_sigma(double power, double dof, double ntrials, double *logp_single)
 {

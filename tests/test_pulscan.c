@@ -1124,6 +1124,47 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(run_cli(args), 2);
 }
 
+/* xc_pulscan_finish with peaks a searcher scored itself (the GPU's log p
+ * stage): the peak's own logp is used, sigma follows from it and the trials,
+ * and an R-block peak's own fill result decides (no powers needed). */
+static void test_finish_prescored(void)
+{
+    xc_spectrum sp;
+    memset(&sp, 0, sizeof sp);
+    sp.nbins = 1001;
+    sp.T = 10.0;
+    xc_psopts o;
+    xc_psopts_default(&o);
+    o.zmax = 10;
+    o.rblock = 1;
+    o.sigma = 0;
+    xc_pspeaks pk;
+    xc_pspeaks_init(&pk);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_pspeaks_push(&pk, 100, 5, 1, 80.0, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pspeaks_push(&pk, 700, 9, 1, 90.0, &err), XC_OK);
+    CU_ASSERT(isnan(pk.p[0].logp) && pk.p[0].filled == -1);
+    pk.p[0].logp = -30.0;     /* not what the power gives: it must be taken as it is */
+    pk.p[0].filled = 1;
+    pk.p[1].logp = -35.0;
+    pk.p[1].filled = 0;       /* fails its fill test: dropped by sifting */
+    xc_candlist l;
+    xc_candlist_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_finish(&o, &sp, NULL, &pk, &l, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(l.n, 1);
+    CU_ASSERT_EQUAL(l.c[0].r, 102.0);
+    CU_ASSERT_EQUAL(l.c[0].logp, -30.0);
+    double ntr = xc_pulscan_ntrials(sp.nbins, 1, o.zmax);
+    CU_ASSERT_EQUAL(l.c[0].sigma, xc_sigma_from_logp(-30.0 + log(ntr)));
+    /* An R-block peak without its fill result needs the powers. */
+    pk.n = 0;
+    CU_ASSERT_EQUAL_FATAL(xc_pspeaks_push(&pk, 100, 5, 1, 80.0, &err), XC_OK);
+    CU_ASSERT_EQUAL(xc_pulscan_finish(&o, &sp, NULL, &pk, &l, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "need the powers"));
+    xc_candlist_free(&l);
+    xc_pspeaks_free(&pk);
+}
+
 int main(void)
 {
     static const xc_testcase cases[] = {
@@ -1142,6 +1183,7 @@ int main(void)
         {"bad_input", test_bad_input, NULL},
         {"spectrum_load", test_spectrum_load, NULL},
         {"sift", test_sift, NULL},
+        {"finish_prescored", test_finish_prescored, NULL},
         {"mom_and_poly", test_mom_and_poly, NULL},
         {"cli", test_cli, no_binary},
     };
