@@ -46,6 +46,8 @@ int xc_cmd_pulscan(int argc, char **argv);
 int xc_bench_pulscan(int argc, char **argv);
 /* `crosscheck bench gpu` (cli/cmd_bench_gpu.c): GPU dedispersion throughput. */
 int xc_bench_gpu(int argc, char **argv);
+/* `crosscheck bench gpu-pulscan` (cli/cmd_bench_gpu_pulscan.c): GPU Pulscan stage times (Table 4). */
+int xc_bench_gpu_pulscan(int argc, char **argv);
 int xc_cmd_bench(int argc, char **argv);
 int xc_cmd_check(int argc, char **argv);   /* `check approximations`, cli/cmd_check.c */
 

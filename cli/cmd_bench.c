@@ -26,7 +26,8 @@ static void help(void)
            "                                  [-ref_nout N] [-tile_t N] [-tile_dm N] [-tile_c N]\n"
            "       crosscheck bench pulscan -h   (the Pulscan search benchmark)\n"
            "       crosscheck bench synth -h     (the synthesizer benchmark)\n"
-           "       crosscheck bench gpu -h       (the GPU dedispersion benchmark; CUDA builds)\n\n"
+           "       crosscheck bench gpu -h       (the GPU dedispersion benchmark; CUDA builds)\n"
+           "       crosscheck bench gpu-pulscan -h  (GPU Pulscan stage times, the paper's Table 4; CUDA builds)\n\n"
            "Times dedispersion of random data with the AstroAccelerate paper's Table 2 plan\n"
            "(" TABLE2_PLAN ", 3050 trials) on 64 us samples, centre 1400 MHz,\n"
            "300 MHz bandwidth (foff = -300/nchans MHz, fch1 = 1550 + foff/2 MHz), and reports adds\n"
@@ -590,7 +591,9 @@ int xc_cmd_bench(int argc, char **argv)
         return xc_bench_synth(argc - 1, argv + 1);
     if (!strcmp(argv[1], "gpu"))
         return xc_bench_gpu(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "gpu-pulscan"))
+        return xc_bench_gpu_pulscan(argc - 1, argv + 1);
     if (strcmp(argv[1], "dedisperse"))
-        return xc_cli_failf("bench", "unknown benchmark '%s' (there are: dedisperse, pulscan, synth, gpu)", argv[1]);
+        return xc_cli_failf("bench", "unknown benchmark '%s' (there are: dedisperse, pulscan, synth, gpu, gpu-pulscan)", argv[1]);
     return bench_dedisperse(argc - 1, argv + 1);
 }

@@ -2,6 +2,9 @@
 #include <string.h>
 
 #include "xc_search.h"
+#ifdef XC_HAVE_CUDA
+#include "xc_gpu.h"
+#endif
 
 static int always(char *why, size_t n)
 {
@@ -19,7 +22,19 @@ static const xc_searcher cpu = {
     "cpu", "quickselect, recursive boxcar in double with cache tiles, OpenMP over R-blocks", 0.0, always,
     xc_pulscan_cpu};
 
-static const xc_searcher *const registry[] = {&reference, &cpu, NULL};
+#ifdef XC_HAVE_CUDA
+/* Powers and boxcars bit-identical; log p computed on the device (ulps from
+ * the host's libm), hence sigma within 1e-9 rather than equal. */
+static const xc_searcher gpu = {
+    "gpu", "CUDA: Pulscan's GPU stages, float screen + exact double boxcars, device log p", 1e-9,
+    xc_gpu_available, xc_pulscan_gpu};
+#endif
+
+static const xc_searcher *const registry[] = {&reference, &cpu,
+#ifdef XC_HAVE_CUDA
+                                              &gpu,
+#endif
+                                              NULL};
 
 const xc_searcher *const *xc_searcher_list(void) { return registry; }
 

@@ -18,9 +18,9 @@ DEV=build/dev
 case "$MODE" in
 build)
     make --no-print-directory STATIC=1 CUDA=1 BUILD=$DEV/obj BIN=$DEV/full \
-        $DEV/full/crosscheck $DEV/full/tests/test_gpu || exit 1
+        $DEV/full/crosscheck $DEV/full/tests/test_gpu $DEV/full/tests/test_gpu_pulscan || exit 1
     mkdir -p $DEV/bin
-    for f in crosscheck tests/test_gpu; do
+    for f in crosscheck tests/test_gpu tests/test_gpu_pulscan; do
         strip -o $DEV/bin/$(basename $f) $DEV/full/$f || exit 1
     done
     ls -la $DEV/bin
@@ -33,12 +33,20 @@ device)
     B=$DEV/bin
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUTDIR/device.txt"
     rc_t=0; rc_m=0; rc_r=0; rc_x=0; rc_b=0
+    rc_pt=0; rc_pm=0; rc_pr=0; rc_pb=0
     : > "$OUTDIR/test_gpu.log"; : > "$OUTDIR/memcheck.log"; : > "$OUTDIR/racecheck.log"
-    : > "$OUTDIR/run.txt"; : > "$OUTDIR/bench.txt"
+    : > "$OUTDIR/run.txt"; : > "$OUTDIR/bench.txt"; : > "$OUTDIR/test_gpu_pulscan.log"
+    : > "$OUTDIR/memcheck_pulscan.log"; : > "$OUTDIR/racecheck_pulscan.log"; : > "$OUTDIR/bench_pulscan.txt"
+    # Pulscan cases for the sanitizers: all but the 1.2M-bin overflow case (slow
+    # under memcheck; its kernels are the ones the other cases run).
+    PS_SAN=gpu_ps_listed,gpu_ps_powers,gpu_ps_borrow,gpu_ps_peaks,gpu_ps_cands,gpu_ps_wide,gpu_ps_hand,gpu_ps_errors
     if [ "$PART" != sanitize ]; then
     echo "== GPU tests"
     timeout 200 $B/test_gpu > "$OUTDIR/test_gpu.log" 2>&1; rc_t=$?
     grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. " "$OUTDIR/test_gpu.log" | tail -60
+    echo "== GPU Pulscan tests"
+    timeout 200 $B/test_gpu_pulscan > "$OUTDIR/test_gpu_pulscan.log" 2>&1; rc_pt=$?
+    grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. " "$OUTDIR/test_gpu_pulscan.log" | tail -30
     echo "== cross-check: gpu against reference (default datasets and real files)"
     timeout 200 $B/crosscheck run -quiet -impl gpu -out "$OUTDIR/run" > "$OUTDIR/run.txt" 2>&1; rc_x=$?
     grep -E "^gpu " "$OUTDIR/run.txt" | cut -c1-170
@@ -46,12 +54,18 @@ device)
     echo "== benchmark"
     timeout 150 $B/crosscheck bench gpu -json "$OUTDIR/bench-gpu.json" > "$OUTDIR/bench.txt" 2>&1; rc_b=$?
     tail -30 "$OUTDIR/bench.txt"
+    echo "== benchmark: Pulscan (Table 4 size)"
+    timeout 150 $B/crosscheck bench gpu-pulscan -json "$OUTDIR/bench-gpu-pulscan.json" > "$OUTDIR/bench_pulscan.txt" 2>&1; rc_pb=$?
+    tail -25 "$OUTDIR/bench_pulscan.txt"
     fi
     if [ "$PART" != tests ]; then
     echo "== compute-sanitizer memcheck"
     timeout 270 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 $B/test_gpu \
         > "$OUTDIR/memcheck.log" 2>&1; rc_m=$?
     grep -E "ERROR SUMMARY|XC-SUMMARY|Invalid|FAILED" "$OUTDIR/memcheck.log" | head -8
+    XC_TEST_ONLY=$PS_SAN timeout 270 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 99 \
+        $B/test_gpu_pulscan > "$OUTDIR/memcheck_pulscan.log" 2>&1; rc_pm=$?
+    grep -E "ERROR SUMMARY|XC-SUMMARY|Invalid|FAILED" "$OUTDIR/memcheck_pulscan.log" | head -8
     echo "== compute-sanitizer racecheck"
     # racecheck is slow: the cases that reach every kernel (all nbits paths, the
     # packed-lane flushes, the cache fallback, float input, kill masks).
@@ -59,6 +73,10 @@ device)
         timeout 270 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 $B/test_gpu \
         > "$OUTDIR/racecheck.log" 2>&1; rc_r=$?
     grep -E "RACECHECK SUMMARY|ERROR SUMMARY|XC-SUMMARY|hazard" "$OUTDIR/racecheck.log" | head -8
+    XC_TEST_ONLY=gpu_ps_borrow,gpu_ps_wide,gpu_ps_hand,gpu_ps_powers \
+        timeout 270 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 $B/test_gpu_pulscan \
+        > "$OUTDIR/racecheck_pulscan.log" 2>&1; rc_pr=$?
+    grep -E "RACECHECK SUMMARY|ERROR SUMMARY|XC-SUMMARY|hazard" "$OUTDIR/racecheck_pulscan.log" | head -8
     fi
     echo
     echo "== summary"
@@ -67,7 +85,12 @@ device)
     printf '%-28s %s\n' "racecheck" "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUTDIR/racecheck.log" | tail -1) exit=$rc_r"
     printf '%-28s %s\n' "cross-check (crosscheck run)" "$(tail -1 "$OUTDIR/run.txt") exit=$rc_x"
     printf '%-28s %s\n' "benchmark" "exit=$rc_b"
-    [ $rc_t -eq 0 ] && [ $rc_m -eq 0 ] && [ $rc_r -eq 0 ] && [ $rc_x -eq 0 ] && [ $rc_b -eq 0 ]
+    printf '%-28s %s\n' "Pulscan GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_pulscan.log" | tail -1) exit=$rc_pt"
+    printf '%-28s %s\n' "Pulscan memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck_pulscan.log" | tail -1) exit=$rc_pm"
+    printf '%-28s %s\n' "Pulscan racecheck" "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUTDIR/racecheck_pulscan.log" | tail -1) exit=$rc_pr"
+    printf '%-28s %s\n' "Pulscan benchmark" "$(grep -E '^kernels|^candidates' "$OUTDIR/bench_pulscan.txt" | cut -c1-90 | tr '\n' ' ') exit=$rc_pb"
+    [ $rc_t -eq 0 ] && [ $rc_m -eq 0 ] && [ $rc_r -eq 0 ] && [ $rc_x -eq 0 ] && [ $rc_b -eq 0 ] &&
+        [ $rc_pt -eq 0 ] && [ $rc_pm -eq 0 ] && [ $rc_pr -eq 0 ] && [ $rc_pb -eq 0 ]
     ;;
 *)
     echo "usage: sh scripts/gpu-check.sh build|device" >&2; exit 2 ;;

@@ -158,7 +158,10 @@ static void test_list_and_help(void)
 {
     char err[4096];
     CU_ASSERT_EQUAL(run("list", err, sizeof err), 0);
-    const char *cmds[] = {"list", "plan", "dedisperse", "synth", "population", "fft", "pulscan", "compare", "check", "run", "bench"};
+    const char *cmds[] = {"list",          "plan",          "dedisperse",   "synth",     "population",
+                          "fft",           "pulscan",       "compare",      "check",     "run",
+                          "bench",         "bench dedisperse", "bench pulscan", "bench synth", "bench gpu",
+                          "bench gpu-pulscan"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         char args[128];
         snprintf(args, sizeof args, "%s -h", cmds[i]);

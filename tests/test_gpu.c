@@ -691,33 +691,24 @@ static void test_gpu_random(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-#ifdef XC_HAVE_CUDA
-static int skip_gpu(char *why, size_t n) { return !xc_gpu_available(why, n); }
-#else
-static int skip_gpu(char *why, size_t n)
-{
-    snprintf(why, n, "built without CUDA (CUDA=0)");
-    return 1;
-}
-#endif
 
 int main(void)
 {
     static const xc_testcase cases[] = {
-        {"gpu_device", test_gpu_device, skip_gpu},
-        {"gpu_nbits_presets", test_gpu_nbits_presets, skip_gpu},
-        {"gpu_awkward_sizes", test_gpu_awkward_sizes, skip_gpu},
-        {"gpu_big_delays", test_gpu_big_delays, skip_gpu},
-        {"gpu_edges", test_gpu_edges, skip_gpu},
-        {"gpu_flush_paths", test_gpu_flush_paths, skip_gpu},
-        {"gpu_killmask", test_gpu_killmask, skip_gpu},
-        {"gpu_tunables", test_gpu_tunables, skip_gpu},
-        {"gpu_chunking", test_gpu_chunking, skip_gpu},
-        {"gpu_fallback", test_gpu_fallback, skip_gpu},
-        {"gpu_autotune", test_gpu_autotune, skip_gpu},
-        {"gpu_float", test_gpu_float, skip_gpu},
-        {"gpu_errors", test_gpu_errors, skip_gpu},
-        {"gpu_random", test_gpu_random, skip_gpu},
+        {"gpu_device", test_gpu_device, xc_fx_skip_gpu},
+        {"gpu_nbits_presets", test_gpu_nbits_presets, xc_fx_skip_gpu},
+        {"gpu_awkward_sizes", test_gpu_awkward_sizes, xc_fx_skip_gpu},
+        {"gpu_big_delays", test_gpu_big_delays, xc_fx_skip_gpu},
+        {"gpu_edges", test_gpu_edges, xc_fx_skip_gpu},
+        {"gpu_flush_paths", test_gpu_flush_paths, xc_fx_skip_gpu},
+        {"gpu_killmask", test_gpu_killmask, xc_fx_skip_gpu},
+        {"gpu_tunables", test_gpu_tunables, xc_fx_skip_gpu},
+        {"gpu_chunking", test_gpu_chunking, xc_fx_skip_gpu},
+        {"gpu_fallback", test_gpu_fallback, xc_fx_skip_gpu},
+        {"gpu_autotune", test_gpu_autotune, xc_fx_skip_gpu},
+        {"gpu_float", test_gpu_float, xc_fx_skip_gpu},
+        {"gpu_errors", test_gpu_errors, xc_fx_skip_gpu},
+        {"gpu_random", test_gpu_random, xc_fx_skip_gpu},
     };
     return xc_test_run("gpu", cases, XC_NCASES(cases));
 }

@@ -1,4 +1,7 @@
 /* xc_fixture.c: see xc_fixture.h. */
+#ifdef XC_HAVE_CUDA
+#include "xc_gpu.h"
+#endif
 #include "xc_fixture.h"
 
 #include <math.h>
@@ -247,4 +250,14 @@ void xc_fx_write_text(const char *path, const char *text)
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     fputs(text, fp);
     fclose(fp);
+}
+
+int xc_fx_skip_gpu(char *why, size_t n)
+{
+#ifdef XC_HAVE_CUDA
+    return !xc_gpu_available(why, n);
+#else
+    snprintf(why, n, "built without CUDA (CUDA=0)");
+    return 1;
+#endif
 }

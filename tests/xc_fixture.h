@@ -86,4 +86,8 @@ int xc_fx_exists(const char *path);
 /* Writes text to path (replacing it); a failure to open ends the case. */
 void xc_fx_write_text(const char *path, const char *text);
 
+/* The skip test of every GPU case: non-zero with the reason (the CUDA
+ * runtime's, or "built without CUDA") when no usable device is here. */
+int xc_fx_skip_gpu(char *why, size_t n);
+
 #endif

@@ -10,6 +10,7 @@
 
 #include "xc_dedisperse.h"
 #include "xc_error.h"
+#include "xc_search.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -86,6 +87,48 @@ typedef struct {
 xc_status xc_dedisperse_gpu(const xc_ddjob *job, xc_plane *out, xc_error *err);
 /* The same, filling *info (may be NULL) with what ran. */
 xc_status xc_dedisperse_gpu_info(const xc_ddjob *job, xc_plane *out, xc_gpu_ddinfo *info, xc_error *err);
+
+/* ---- Pulscan ------------------------------------------------------------ */
+
+/* Stage times of one search (CUDA events around each stage, ms), as the
+ * Pulscan paper's Table 4, and what the boxcar stage found. */
+typedef struct {
+    double h2d_ms;             /* spectrum to the device */
+    double separate_ms;        /* complex components into two arrays */
+    double normalise_ms;       /* median and MAD per block (exact or median of medians), borrowing */
+    double power_ms;           /* normalised powers */
+    double decimate_ms;        /* harmonic sums S_h and their float copies */
+    double boxcar_ms;          /* screen + exact (+ the R-block reduction) */
+    double screen_ms;          /* float screen of every boxcar against its width's threshold */
+    double exact_ms;           /* double boxcars, local maxima / R-block maxima of flagged groups */
+    double logp_ms;            /* ln p of the peaks (exact or the paper's polynomial), fill tests */
+    double d2h_ms;             /* peaks back to the host */
+    double kernels_ms;         /* separate + normalise + power + decimate + boxcar + logp */
+    double wall_ms;            /* host clock, device work of the search from h2d to d2h */
+    size_t flagged_groups;     /* groups of 8 starts the screen passed to the exact kernel */
+    size_t peaks;              /* raw peaks (before significance) */
+    size_t device_bytes;       /* device memory allocated */
+} xc_gpu_psinfo;
+
+/* The Pulscan search on the GPU: the pipeline of xc_search.h, the paper's GPU
+ * stages (separate, normalise, power, decimate, boxcar with a per-group
+ * maximum screen, log p).  Powers and boxcar sums are the CPU's bit for bit
+ * (same double operations in the same order); log p is computed on the device
+ * (ulps from the host's libm), and the fill test's quarter sums come from a
+ * running sum over the flagged group's window (local maxima) or are summed
+ * directly (R-block peaks) instead of the CPU's prefix sums over the whole
+ * spectrum, so a fill decision could differ only for a quarter within ~1e-12
+ * relative of the 1/16 boundary.  Same candidates as xc_pulscan_cpu; power
+ * identical, sigma within 1e-9 relative.  XC_EDEVICE naming the kernel or
+ * call on any CUDA error; the input checks of xc_pulscan_check_input. */
+xc_status xc_pulscan_gpu(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err);
+/* The same, filling *info (may be NULL). */
+xc_status xc_pulscan_gpu_info(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_gpu_psinfo *info,
+                              xc_error *err);
+/* The normalised powers (stages separate..power), for the tests. */
+xc_status xc_pulscan_powers_gpu(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
+/* The raw peaks (through the boxcar stage, logp and filled also set). */
+xc_status xc_pulscan_peaks_gpu(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,365 @@
+/* crosscheck bench gpu-pulscan: stage times of the GPU Pulscan search on the
+ * size of the Pulscan paper's Table 4 (T = 600 s at 128 us, zmax 256, 4
+ * harmonics), the candidates checked against the CPU searcher's, and the
+ * paper's approximations (median of medians, log p polynomial) compared with
+ * the exact search. */
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "xc_atomic.h"
+#include "xc_cmpcands.h"
+#include "xc_search.h"
+#ifdef XC_HAVE_CUDA
+#include "xc_gpu.h"
+#endif
+
+static void help(void)
+{
+    printf("usage: crosscheck bench gpu-pulscan -json FILE [-tobs S] [-tsamp S] [-zmax Z] [-numharm H]\n"
+           "                                    [-reps N] [-seed N]\n\n"
+           "Times the gpu Pulscan searcher stage by stage (CUDA events) as the Pulscan paper's\n"
+           "Table 4: a spectrum of N = tobs/tsamp samples (N/2 bins) of complex Gaussian noise with\n"
+           "eight drifting pulsars of 1 to 4 harmonics injected, searched with -zmax and -numharm\n"
+           "(sigma 2, zstep 2, exact normalisation and exact log p).  One untimed run, then the\n"
+           "median of the timed runs per stage.  The candidates must equal the cpu searcher's\n"
+           "(same r, z, stage; power and sigma within the gpu entry's stated 1e-9); the run with\n"
+           "the paper's approximations (-norm mom -logp poly) is compared with the exact cpu list\n"
+           "by `compare cands` rules and its differences reported.  Exit 1 if the exact lists differ.\n\n"
+           "  -json FILE     write the results as JSON (required)\n"
+           "  -tobs S        observation length in seconds (default 600)\n"
+           "  -tsamp S       sample time in seconds (default 128e-6)\n"
+           "  -zmax Z        largest drift in bins (default 256)\n"
+           "  -numharm H     harmonic stages (default 4)\n"
+           "  -reps N        timed runs (default 10)\n"
+           "  -seed N        noise seed (default 1)\n");
+}
+
+#ifdef XC_HAVE_CUDA
+
+static double urand(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return ((*s * 2685821657736338717ull) >> 11) * 0x1.0p-53;
+}
+
+/* Noise of unit variance per part (PRESTO's raw FFT has variance N/2 per
+ * part; the normalisation removes any scale), pulsars as runs of bins of
+ * equal amplitude along their drift, harmonic k at k r0 with drift k z. */
+static xc_status make_spectrum(xc_spectrum *sp, size_t nbins, double T, uint64_t seed, json_t *inj, xc_error *err)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->data = malloc(2 * nbins * sizeof(float));
+    if (!sp->data)
+        return xc_error_set(err, XC_ENOMEM, "out of memory for %zu bins", nbins);
+    sp->nbins = nbins;
+    sp->T = T;
+    sp->dt = T / (2.0 * (double)nbins);
+    sp->owned = 1;
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull + 7;
+    for (size_t k = 0; k < nbins; k++) {
+        double u = urand(&s), v = urand(&s), rr = sqrt(-2 * log(u > 0 ? u : 1e-300));
+        sp->data[2 * k] = (float)(rr * cos(2 * M_PI * v));
+        sp->data[2 * k + 1] = (float)(rr * sin(2 * M_PI * v));
+    }
+    static const struct {
+        double frac, z, snr;
+        int nh;
+    } psr[] = {{0.013, 0, 12, 1}, {0.051, 40, 15, 2}, {0.097, 120, 20, 4}, {0.183, 200, 25, 3},
+               {0.27, 8, 9, 4},   {0.33, 256, 30, 1}, {0.41, 60, 14, 2},  {0.47, 16, 11, 4}};
+    for (size_t p = 0; p < sizeof psr / sizeof *psr; p++) {
+        double r0 = floor(psr[p].frac * (double)nbins) + 0.5;
+        for (int k = 1; k <= psr[p].nh; k++) {
+            double z = psr[p].z * k, a = psr[p].snr / sqrt((double)k * (z + 1));
+            for (int j = 0; j <= (int)z; j++) {
+                size_t b = (size_t)(k * r0) + (size_t)j;
+                if (b >= nbins)
+                    break;
+                double ph = 2 * M_PI * urand(&s);
+                sp->data[2 * b] += (float)(a * cos(ph));
+                sp->data[2 * b + 1] += (float)(a * sin(ph));
+            }
+        }
+        json_array_append_new(inj, json_pack("{s:f,s:f,s:i,s:f}", "r", r0, "z", psr[p].z, "harmonics", psr[p].nh,
+                                             "amplitude_per_harmonic", psr[p].snr));
+    }
+    return XC_OK;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int same_lists(const xc_candlist *a, const xc_candlist *b, double rtol, double *maxrel)
+{
+    *maxrel = 0;
+    if (a->n != b->n)
+        return 0;
+    for (size_t k = 0; k < a->n; k++) {
+        const xc_cand *x = &a->c[k], *y = &b->c[k];
+        if (x->r != y->r || x->width != y->width || x->numharm != y->numharm)
+            return 0;
+        double dp = fabs(x->power - y->power) / fabs(x->power), ds = fabs(x->sigma - y->sigma) / fabs(x->sigma);
+        *maxrel = fmax(*maxrel, fmax(dp, ds));
+        if (dp > rtol || ds > rtol)
+            return 0;
+    }
+    return 1;
+}
+
+#define NSTAGE 9
+
+static int run_bench(const char *cmd, const char *json, double tobs, double tsamp, int zmax, int numharm, int reps,
+                     unsigned long long seed)
+{
+    char why[256], desc[512];
+    if (!xc_gpu_available(why, sizeof why))
+        return xc_cli_failf(cmd, "gpu unavailable: %s", why);
+    xc_error err;
+    xc_gpu_props props;
+    if (xc_gpu_properties(&props, &err) || xc_gpu_describe(desc, sizeof desc, &err))
+        return xc_cli_fail(cmd, &err);
+    size_t N = (size_t)llround(tobs / tsamp);
+    N -= N % 2;
+    size_t nbins = N / 2;
+    json_t *root = json_object(), *inj = json_array();
+    xc_spectrum sp;
+    xc_status st = make_spectrum(&sp, nbins, (double)N * tsamp, seed, inj, &err);
+    json_object_set_new(root, "injected", inj);
+    if (st) {
+        json_decref(root);
+        return xc_cli_fail(cmd, &err);
+    }
+    xc_psopts o;
+    xc_psopts_default(&o);
+    o.zmax = zmax;
+    o.numharm = numharm;
+    printf("device: %s\n", desc);
+    printf("spectrum: N = %zu samples of %.4g s (T = %.1f s), %zu bins; zmax %d, %d harmonic stage%s, sigma %.1f, "
+           "zstep %d\n\n", N, tsamp, sp.T, nbins, zmax, numharm, numharm > 1 ? "s" : "", o.sigma, o.zstep);
+
+    /* cpu: the candidates to agree with */
+    xc_candlist cl, gl, al;
+    xc_candlist_init(&cl);
+    xc_candlist_init(&gl);
+    xc_candlist_init(&al);
+    double t0 = now_s();
+    st = xc_pulscan_cpu(&sp, &o, &cl, &err);
+    double cpu_s = now_s() - t0;
+    int rc = 0;
+    double stage[NSTAGE][64];
+    static const char *names[NSTAGE] = {"h2d", "separate", "normalise", "power", "decimate", "boxcar", "logp", "d2h",
+                                        "kernels"};
+    static const char *keys[NSTAGE] = {"h2d_ms", "separate_ms", "normalise_ms", "power_ms", "decimate_ms",
+                                       "boxcar_ms", "logp_ms", "d2h_ms", "kernels_ms"};
+    double screen[64], exact[64], wall[64];
+    xc_gpu_psinfo info;
+    memset(&info, 0, sizeof info);
+    for (int k = -1; k < reps && !st; k++) {
+        xc_candlist_free(&gl);
+        st = xc_pulscan_gpu_info(&sp, &o, &gl, &info, &err);
+        if (st || k < 0)
+            continue;
+        double v[NSTAGE] = {info.h2d_ms,     info.separate_ms, info.normalise_ms, info.power_ms, info.decimate_ms,
+                            info.boxcar_ms,  info.logp_ms,     info.d2h_ms,       info.kernels_ms};
+        for (int s = 0; s < NSTAGE; s++)
+            stage[s][k] = v[s];
+        screen[k] = info.screen_ms;
+        exact[k] = info.exact_ms;
+        wall[k] = info.wall_ms;
+    }
+    xc_psopts oa = o;
+    oa.norm = XC_NORM_MOM;
+    oa.logp = XC_LOGP_POLY;
+    xc_gpu_psinfo ainfo;
+    if (!st)
+        st = xc_pulscan_gpu_info(&sp, &oa, &al, &ainfo, &err);
+    if (st) {
+        rc = xc_cli_fail(cmd, &err);
+    } else {
+        double med[NSTAGE], maxrel;
+        printf("%-10s %10s   %s\n", "stage", "ms (med)", "Pulscan's GPU code on an H200 (issue 5)");
+        static const char *anchor[NSTAGE] = {"", "0.05", "0.05", "0.03", "0.03", "0.34", "", "", "0.49 (GH200: 0.49, boxcar 0.42)"};
+        for (int s = 0; s < NSTAGE; s++) {
+            med[s] = median(stage[s], reps);
+            printf("%-10s %10.4f   %s\n", names[s], med[s], anchor[s]);
+        }
+        double msc = median(screen, reps), mex = median(exact, reps), mwall = median(wall, reps);
+        printf("  screen   %10.4f\n  exact    %10.4f   (%zu flagged groups of 8 starts, %zu peaks)\n", msc, mex,
+               info.flagged_groups, info.peaks);
+        printf("%-10s %10.4f   (host clock, h2d to d2h, with the stage synchronisations)\n", "wall", mwall);
+        /* The screen's float additions against the device's FP32 rate. */
+        double adds = 0;
+        for (int h = 1; h <= numharm; h++) {
+            size_t L = nbins / (size_t)h;
+            int wmax = (size_t)zmax + 1 < L - 1 ? zmax + 1 : (int)(L - 1);
+            adds += (double)(L - 1) * 8.0 * ((wmax + 7) / 8);
+        }
+        double fp32 = (double)props.sms * 128.0 * props.clock_khz * 1e3;
+        double rate = adds / (msc * 1e-3);
+        printf("\nscreen: %.3g float additions, %.2f T/s = %.0f %% of the FP32 add rate (%d SMs x 128 x %.0f MHz)\n",
+               adds, rate / 1e12, 100 * rate / fp32, props.sms, props.clock_khz / 1e3);
+        const xc_searcher *g = xc_searcher_get("gpu");
+        double rtol = g ? g->power_rtol : 1e-9;
+        int same = same_lists(&cl, &gl, rtol, &maxrel);
+        printf("candidates: cpu %zu, gpu %zu: %s (largest relative power/sigma difference %.2g, bound %.0e); "
+               "cpu %.3f s, %.0fx the gpu's kernels\n",
+               cl.n, gl.n, same ? "identical" : "DIFFERENT", maxrel, rtol, cpu_s, cpu_s / (med[8] * 1e-3));
+        if (!same)
+            rc = 1;
+        xc_cmpcands_opts co;
+        xc_cmpcands_opts_init(&co);
+        co.sigma_min = o.sigma;
+        xc_cmpcands_result res;
+        memset(&res, 0, sizeof res);
+        if ((st = xc_compare_cands(&al, &cl, &co, &res, &err))) {
+            rc = xc_cli_fail(cmd, &err);
+        } else {
+            printf("approximations (-norm mom -logp poly) vs exact cpu: %zu vs %zu candidates, %zu matched, %zu/%zu "
+                   "unmatched; max |dsigma| %.3g, max power rel. diff %.3g; kernels %.4f ms\n",
+                   res.na, res.nb, res.npairs, res.na_only, res.nb_only, res.dsigma.max_abs, res.dpower_rel.max_abs,
+                   ainfo.kernels_ms);
+            json_t *ap = json_pack("{s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:f}", "candidates_approx", (json_int_t)res.na,
+                                   "candidates_exact", (json_int_t)res.nb, "matched", (json_int_t)res.npairs,
+                                   "approx_only", (json_int_t)res.na_only, "exact_only", (json_int_t)res.nb_only,
+                                   "max_abs_dsigma", res.dsigma.max_abs, "max_rel_dpower", res.dpower_rel.max_abs,
+                                   "mean_rel_dpower", res.dpower_rel.mean, "kernels_ms", ainfo.kernels_ms);
+            json_object_set_new(root, "approximations_vs_exact_cpu", ap);
+            xc_cmpcands_result_free(&res);
+        }
+        json_t *sj = json_object();
+        for (int s = 0; s < NSTAGE; s++)
+            json_object_set_new(sj, keys[s], json_real(med[s]));
+        json_object_set_new(sj, "screen_ms", json_real(msc));
+        json_object_set_new(sj, "exact_ms", json_real(mex));
+        json_object_set_new(sj, "wall_ms", json_real(mwall));
+        json_object_set_new(root, "median_stage_times", sj);
+        json_object_set_new(root, "device", json_string(desc));
+        json_object_set_new(root, "command", json_string(xc_cli_cmdline()));
+        json_object_set_new(root, "nbins", json_integer((json_int_t)nbins));
+        json_object_set_new(root, "tobs_s", json_real(sp.T));
+        json_object_set_new(root, "tsamp_s", json_real(tsamp));
+        json_object_set_new(root, "zmax", json_integer(zmax));
+        json_object_set_new(root, "numharm", json_integer(numharm));
+        json_object_set_new(root, "reps", json_integer(reps));
+        json_object_set_new(root, "flagged_groups", json_integer((json_int_t)info.flagged_groups));
+        json_object_set_new(root, "peaks", json_integer((json_int_t)info.peaks));
+        json_object_set_new(root, "device_bytes", json_integer((json_int_t)info.device_bytes));
+        json_object_set_new(root, "screen_float_adds", json_real(adds));
+        json_object_set_new(root, "screen_fraction_of_fp32_add_rate", json_real(rate / fp32));
+        json_object_set_new(root, "candidates_cpu", json_integer((json_int_t)cl.n));
+        json_object_set_new(root, "candidates_gpu", json_integer((json_int_t)gl.n));
+        json_object_set_new(root, "gpu_matches_cpu", json_boolean(same));
+        json_object_set_new(root, "max_rel_power_sigma_diff", json_real(maxrel));
+        json_object_set_new(root, "cpu_seconds", json_real(cpu_s));
+        json_object_set_new(root, "anchors",
+                            json_string("Pulscan's GPU code on an H200 at this size: separate 0.05 ms, normalise 0.05, "
+                                        "power 0.03, decimate 0.03, boxcar 0.34, about 0.49 ms in all; the paper's "
+                                        "GH200: about 490 us, 420 us of it boxcar; target below 250 us"));
+        xc_atomic a;
+        if (!rc && !(st = xc_atomic_open(&a, json, 0, &err))) {
+            if (json_dumpf(root, a.fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 || fputc('\n', a.fp) == EOF) {
+                xc_atomic_abort(&a);
+                rc = xc_cli_failf(cmd, "%s: write failed", json);
+            } else if ((st = xc_atomic_commit(&a, &err))) {
+                rc = xc_cli_fail(cmd, &err);
+            } else {
+                printf("\nwrote %s\n", json);
+            }
+        } else if (st) {
+            rc = xc_cli_fail(cmd, &err);
+        }
+    }
+    xc_candlist_free(&cl);
+    xc_candlist_free(&gl);
+    xc_candlist_free(&al);
+    xc_spectrum_free(&sp);
+    json_decref(root);
+    return rc;
+}
+
+#endif
+
+int xc_bench_gpu_pulscan(int argc, char **argv)
+{
+    const char *cmd = "bench gpu-pulscan";
+    enum { O_JSON = 1, O_TOBS, O_TSAMP, O_ZMAX, O_NUMHARM, O_REPS, O_SEED, O_HELP };
+    static const struct option opts[] = {
+        {"json", required_argument, 0, O_JSON},       {"tobs", required_argument, 0, O_TOBS},
+        {"tsamp", required_argument, 0, O_TSAMP},     {"zmax", required_argument, 0, O_ZMAX},
+        {"numharm", required_argument, 0, O_NUMHARM}, {"reps", required_argument, 0, O_REPS},
+        {"seed", required_argument, 0, O_SEED},       {"h", no_argument, 0, O_HELP},
+        {"help", no_argument, 0, O_HELP},             {0, 0, 0, 0}};
+    const char *json = NULL;
+    double tobs = 600, tsamp = 128e-6;
+    int zmax = 256, numharm = 4, reps = 10;
+    unsigned long long seed = 1;
+    xc_error err;
+    int c;
+    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case O_JSON: json = optarg; break;
+        case O_TOBS:
+            if (xc_cli_double("-tobs", optarg, &tobs, &err))
+                return xc_cli_fail(cmd, &err);
+            break;
+        case O_TSAMP:
+            if (xc_cli_double("-tsamp", optarg, &tsamp, &err))
+                return xc_cli_fail(cmd, &err);
+            break;
+        case O_ZMAX:
+            if (xc_cli_int("-zmax", optarg, 0, 100000, &zmax, &err))
+                return xc_cli_fail(cmd, &err);
+            break;
+        case O_NUMHARM:
+            if (xc_cli_int("-numharm", optarg, 1, 8, &numharm, &err))
+                return xc_cli_fail(cmd, &err);
+            break;
+        case O_REPS:
+            if (xc_cli_int("-reps", optarg, 1, 64, &reps, &err))
+                return xc_cli_fail(cmd, &err);
+            break;
+        case O_SEED:
+            if (xc_cli_u64("-seed", optarg, &seed, &err))
+                return xc_cli_fail(cmd, &err);
+            break;
+        case O_HELP: help(); return 0;
+        default: return xc_cli_badopt(cmd, argc, argv);
+        }
+    }
+    if (optind < argc)
+        return xc_cli_failf(cmd, "unexpected argument '%s'", argv[optind]);
+    if (!json)
+        return xc_cli_failf(cmd, "-json FILE is required (see -h)");
+    if (!(tsamp > 0) || !(tobs > 0) || tobs / tsamp < 64 || tobs / tsamp > 4e9)
+        return xc_cli_failf(cmd, "-tobs %g / -tsamp %g must give 64 to 4e9 samples", tobs, tsamp);
+#ifdef XC_HAVE_CUDA
+    return run_bench(cmd, json, tobs, tsamp, zmax, numharm, reps, seed);
+#else
+    (void)seed;
+    return xc_cli_failf(cmd, "built without CUDA (CUDA=0): no gpu implementation to time");
+#endif
+}

@@ -1,0 +1,66 @@
+/* pulscan_gpu.h: what the GPU Pulscan files (pulscan_kernels.cu, the device
+ * stages; pulscan_gpu.cu, the host side) share. */
+#ifndef XC_PULSCAN_GPU_H
+#define XC_PULSCAN_GPU_H
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+#include "xc_search.h"
+
+namespace xcps {
+
+const int PS_THREADS = 256;                /* screen: threads per block */
+const int PS_TILE = 8 * PS_THREADS;        /* screen: starts per block (8 per thread) */
+const int PS_PHASE = 1024;                 /* screen: widths per shared-memory window */
+const int EX_J = 10;                       /* exact: starts per row (a group of 8 and one either side) */
+const int EX_THREADS = 128;
+const int MAX_STAGES = 8;
+
+/* A raw peak on the device (xc_pspeak plus the log p stage's results). */
+struct dpeak {
+    size_t i;
+    int width, h;
+    double power, logp;
+    int filled, pad;
+};
+
+/* The harmonic stages: S_h as float (Sf), length L, widths up to wmax,
+ * rows = searched widths <= wmax, tile0 = first screen block of the stage;
+ * the largest wmax and nrows over the stages. */
+struct stage_set {
+    float *Sf[MAX_STAGES];
+    size_t L[MAX_STAGES];
+    int wmax[MAX_STAGES];
+    int nrows[MAX_STAGES];
+    unsigned tile0[MAX_STAGES];
+    int wmax_all, nrows_all;
+};
+
+__global__ void k_separate(const float2 *in, float *re, float *im, size_t n);
+__global__ void k_normalise(const float *re, const float *im, size_t nbins, size_t normwidth, size_t nb, int mom,
+                            int stage, double *scratch, double *med, double *mad);
+__global__ void k_borrow(const double *med, const double *mad, size_t nb, double *med_out, double *scale_out,
+                         unsigned *fail);
+__global__ void k_power(const float *re, const float *im, size_t nbins, size_t normwidth, size_t nb,
+                        const double *med, const double *scale, double *P);
+__global__ void k_decimate(const double *P, stage_set S, int nh);
+__global__ void k_screen(stage_set S, int nh, const float *thf, int zstride, unsigned long long *list, unsigned cap,
+                         unsigned *count);
+__global__ void k_exact(const double *P, stage_set S, const unsigned long long *list, unsigned nlist,
+                        const double *thr, int zstride, const int *W, int rblock, double *scratch, size_t xdoubles,
+                        dpeak *out, unsigned cap, unsigned *count);
+__global__ void k_logp(dpeak *pk, unsigned n, const double *P, int poly, int fill);
+
+/* Doubles of k_exact's working space per block: the window of S_h, its
+ * running sum, the rows and their scores, the rows' thresholds and widths,
+ * and a bit per width saying whether it is a row. */
+inline size_t exact_doubles(int wmax_all, int nrows_all)
+{
+    return 2 * ((size_t)EX_J + (size_t)wmax_all) + 1 + 2 * (size_t)nrows_all * EX_J + (size_t)nrows_all +
+           ((size_t)nrows_all + 1) / 2 + (size_t)wmax_all / 64 + 1;
+}
+
+} // namespace xcps
+
+#endif

@@ -1,0 +1,465 @@
+/* The GPU Pulscan searcher against the CPU one (itself bit-identical to the
+ * reference, tests/test_pulscan.c): the normalised powers bit for bit in both
+ * normalisation modes (awkward spectrum and block sizes, the remainder block,
+ * borrowed statistics), the raw peaks (start, width, stage and power) bit for
+ * bit over every search mode (z steps, log z, R-blocks, 1 to 8 harmonics,
+ * zmax from 0 to 3000, which takes the shared-memory phases, the opt-in and
+ * the global-memory row tables), the candidate lists with sigma within the
+ * searcher's stated 1e-9 (log p is computed on the device), a hand-worked
+ * spectrum, the overflow of the device's peak lists, and clean errors.
+ * Every case is skipped (never passed) without CUDA or a usable device. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../optimized/gpu/xc_gpu.h"
+#include "xc_search.h"
+#include "xc_signif.h"
+#include "xc_fixture.h"
+#include "xc_test.h"
+
+/* ---- wrappers: the entry points exist only in a CUDA build -------------- */
+
+static xc_status g_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
+{
+#ifdef XC_HAVE_CUDA
+    return xc_pulscan_powers_gpu(sp, o, P, err);
+#else
+    (void)sp, (void)o, (void)P;
+    return xc_error_set(err, XC_EDEVICE, "built without CUDA");
+#endif
+}
+
+static xc_status g_peaks(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_gpu_psinfo *info,
+                         xc_error *err)
+{
+#ifdef XC_HAVE_CUDA
+    if (info) {     /* the info comes with a full run; the peaks from the plain call */
+        xc_candlist l;
+        xc_candlist_init(&l);
+        xc_status st = xc_pulscan_gpu_info(sp, o, &l, info, err);
+        xc_candlist_free(&l);
+        if (st)
+            return st;
+    }
+    return xc_pulscan_peaks_gpu(sp, o, pk, err);
+#else
+    (void)sp, (void)o, (void)pk, (void)info;
+    return xc_error_set(err, XC_EDEVICE, "built without CUDA");
+#endif
+}
+
+/* ---- spectra --------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t s;
+} rng;
+
+static double urand(rng *r)
+{
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    return ((r->s * 2685821657736338717ull) >> 11) * 0x1.0p-53;
+}
+
+static double gauss(rng *r)
+{
+    double u = urand(r), v = urand(r);
+    return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
+}
+
+/* Noise with an offset and a scale per part, and signals: narrow tones, a
+ * drifting one (a ramp of loud bins), a fundamental with its harmonic. */
+static xc_spectrum make_spectrum(size_t nbins, uint64_t seed, int signals)
+{
+    xc_spectrum sp;
+    memset(&sp, 0, sizeof sp);
+    sp.data = malloc(2 * nbins * sizeof(float));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp.data);
+    sp.nbins = nbins;
+    sp.T = 64.0;
+    sp.dt = sp.T / (2.0 * (double)nbins);
+    sp.owned = 1;
+    rng r = {seed * 0x9e3779b97f4a7c15ull + 1};
+    for (size_t k = 0; k < 2 * nbins; k++)
+        sp.data[k] = (float)((k % 2 ? -0.7 : 0.4) + (k % 2 ? 3.0 : 5.0) * gauss(&r));
+    if (signals && nbins > 64) {
+        size_t n = nbins;
+        sp.data[2 * (n / 3)] += 70.0f;
+        sp.data[2 * (n / 7)] += 45.0f;
+        sp.data[2 * (2 * (n / 7))] -= 40.0f;
+        size_t ramp = n / 40 < 200 ? n / 40 : 200;
+        for (size_t k = n / 2; k < n / 2 + ramp; k++)
+            sp.data[2 * k + 1] += 25.0f;
+        sp.data[2 * (size_t)(0.61 * n)] += 32.0f;
+        sp.data[2 * (size_t)(0.87 * n) + 1] -= 55.0f;
+    }
+    return sp;
+}
+
+static int peak_cmp(const void *pa, const void *pb)
+{
+    const xc_pspeak *a = pa, *b = pb;
+    if (a->numharm != b->numharm)
+        return a->numharm - b->numharm;
+    if (a->width != b->width)
+        return a->width - b->width;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* CPU and GPU raw peaks: the same (stage, width, start) and the same power bit for bit. */
+static int same_peaks(const xc_spectrum *sp, const xc_psopts *o, xc_gpu_psinfo *info, const char *what)
+{
+    xc_pspeaks a, b;
+    xc_pspeaks_init(&a);
+    xc_pspeaks_init(&b);
+    xc_error err;
+    xc_error_clear(&err);
+    xc_status st = xc_pulscan_peaks_cpu(sp, o, &a, &err);
+    if (!st)
+        st = g_peaks(sp, o, &b, info, &err);
+    int ok = !st;
+    if (st)
+        printf("\n%s: %s\n", what, err.msg);
+    qsort(a.p, a.n, sizeof *a.p, peak_cmp);
+    qsort(b.p, b.n, sizeof *b.p, peak_cmp);
+    if (ok && a.n != b.n) {
+        printf("\n%s: %zu cpu peaks, %zu gpu peaks\n", what, a.n, b.n);
+        ok = 0;
+    }
+    for (size_t k = 0; ok && k < a.n; k++)
+        if (peak_cmp(&a.p[k], &b.p[k]) || a.p[k].power != b.p[k].power) {
+            printf("\n%s: peak %zu: cpu (h %d w %d i %zu %.17g), gpu (h %d w %d i %zu %.17g)\n", what, k,
+                   a.p[k].numharm, a.p[k].width, a.p[k].i, a.p[k].power, b.p[k].numharm, b.p[k].width, b.p[k].i,
+                   b.p[k].power);
+            ok = 0;
+        }
+    xc_pspeaks_free(&a);
+    xc_pspeaks_free(&b);
+    return ok;
+}
+
+/* Candidate lists: same length, r, width, stage; power and sigma within rtol. */
+static int same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, const char *what)
+{
+    if (a->n != b->n) {
+        printf("\n%s: %zu cpu candidates, %zu gpu\n", what, a->n, b->n);
+        return 0;
+    }
+    for (size_t k = 0; k < a->n; k++) {
+        const xc_cand *x = &a->c[k], *y = &b->c[k];
+        int ok = x->r == y->r && x->width == y->width && x->numharm == y->numharm &&
+                 fabs(x->power - y->power) <= rtol * fabs(x->power) &&
+                 fabs(x->sigma - y->sigma) <= rtol * fabs(x->sigma) && fabs(x->logp - y->logp) <= rtol * fabs(x->logp);
+        if (!ok) {
+            printf("\n%s: candidate %zu: r %.1f/%.1f w %d/%d h %d/%d power %.17g/%.17g sigma %.17g/%.17g\n", what, k,
+                   x->r, y->r, x->width, y->width, x->numharm, y->numharm, x->power, y->power, x->sigma, y->sigma);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+typedef struct {
+    size_t nbins;
+    int zmax, numharm, zstep, zlog, rblock, nosift;
+    size_t chunk, normw;
+    xc_norm_mode norm;
+    xc_logp_mode logp;
+    double sigma;
+} cfg;
+
+static xc_psopts opts_of(const cfg *c)
+{
+    xc_psopts o;
+    xc_psopts_default(&o);
+    o.zmax = c->zmax;
+    o.numharm = c->numharm;
+    o.zstep = c->zstep;
+    o.zlog = c->zlog;
+    o.rblock = c->rblock;
+    o.nosift = c->nosift;
+    o.chunkwidth = c->chunk;
+    o.normwidth = c->normw;
+    o.norm = c->norm;
+    o.logp = c->logp;
+    o.sigma = c->sigma;
+    return o;
+}
+
+static const cfg configs[] = {
+    {12345, 37, 3, 1, 0, 0, 0, 1000, 1500, XC_NORM_EXACT, XC_LOGP_EXACT, 2.0},
+    {12345, 37, 3, 1, 0, 0, 1, 1000, 1500, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
+    {20001, 41, 4, 3, 0, 1, 1, 777, 2000, XC_NORM_EXACT, XC_LOGP_EXACT, 0.0},
+    {20001, 41, 4, 3, 0, 1, 0, 777, 2000, XC_NORM_EXACT, XC_LOGP_EXACT, 0.0},
+    {9999, 33, 2, 1, 1, 0, 0, 4096, 999, XC_NORM_MOM, XC_LOGP_EXACT, 1.5},
+    {16411, 25, 4, 2, 0, 0, 0, 3001, 16, XC_NORM_EXACT, XC_LOGP_POLY, 0.5},
+    {7001, 0, 1, 1, 0, 0, 1, 100, 700, XC_NORM_EXACT, XC_LOGP_EXACT, 0.0},
+    {70001, 200, 4, 2, 0, 0, 0, 32768, 6000, XC_NORM_EXACT, XC_LOGP_EXACT, 2.0},
+    {65537, 256, 8, 2, 0, 0, 1, 32768, 6000, XC_NORM_MOM, XC_LOGP_POLY, 1.0},
+    {50003, 300, 2, 5, 0, 1, 0, 5000, 3333, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
+    {4099, 7, 5, 1, 0, 0, 0, 32768, 17, XC_NORM_MOM, XC_LOGP_EXACT, 0.0},
+};
+
+/* ---- cases ----------------------------------------------------------------- */
+
+static void test_gpu_ps_listed(void)
+{
+    const xc_searcher *g = xc_searcher_get("gpu");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    char why[256] = "";
+    CU_ASSERT_EQUAL(g->available(why, sizeof why), 1);
+    CU_ASSERT(g->power_rtol > 0 && g->power_rtol <= 1e-9);
+}
+
+/* Powers bit for bit, both normalisation modes, blocks of every shape. */
+static void test_gpu_ps_powers(void)
+{
+    static const struct {
+        size_t nbins, normw;
+    } sz[] = {{3, 16}, {17, 16}, {33, 16}, {1000, 16}, {12345, 1500}, {65537, 6000}, {100003, 777}, {5000, 6000}};
+    int bad = 0;
+    for (size_t c = 0; c < XC_NCASES(sz); c++)
+        for (int mode = 0; mode < 2; mode++) {
+            xc_spectrum sp = make_spectrum(sz[c].nbins, 10 + c, c % 2);
+            xc_psopts o;
+            xc_psopts_default(&o);
+            o.normwidth = sz[c].normw;
+            o.norm = mode ? XC_NORM_MOM : XC_NORM_EXACT;
+            double *a = malloc(sp.nbins * sizeof *a), *b = malloc(sp.nbins * sizeof *b);
+            CU_ASSERT_FATAL(a && b);
+            xc_error err;
+            CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_cpu(&sp, &o, a, &err), XC_OK);
+            xc_status st = g_powers(&sp, &o, b, &err);
+            if (st)
+                printf("\n%s\n", err.msg);
+            CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+            size_t diff = 0;
+            for (size_t k = 0; k < sp.nbins; k++)
+                diff += a[k] != b[k];
+            if (diff)
+                printf("\n%zu bins, normwidth %zu, mode %d: %zu powers differ\n", sz[c].nbins, sz[c].normw, mode, diff);
+            bad += diff != 0;
+            free(a);
+            free(b);
+            xc_spectrum_free(&sp);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* Constant blocks (MAD 0, and runs of equal values around the median) borrow
+ * from their nearest neighbour on both sides of the spectrum. */
+static void test_gpu_ps_borrow(void)
+{
+    xc_spectrum sp = make_spectrum(20001, 77, 1);
+    for (size_t k = 1; k < 4001; k++) {     /* blocks 0-1 of the real parts constant */
+        sp.data[2 * k] = 3.0f;
+    }
+    for (size_t k = 12001; k < 16001; k++)     /* blocks 6-7 of the imaginary parts: mostly 0 */
+        sp.data[2 * k + 1] = k % 5 ? 0.0f : -0.0f;
+    int bad = 0;
+    for (int mode = 0; mode < 2; mode++) {
+        xc_psopts o;
+        xc_psopts_default(&o);
+        o.normwidth = 2000;
+        o.norm = mode ? XC_NORM_MOM : XC_NORM_EXACT;
+        double *a = malloc(sp.nbins * sizeof *a), *b = malloc(sp.nbins * sizeof *b);
+        CU_ASSERT_FATAL(a && b);
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_cpu(&sp, &o, a, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(g_powers(&sp, &o, b, &err), XC_OK);
+        for (size_t k = 0; k < sp.nbins; k++)
+            bad += a[k] != b[k];
+        free(a);
+        free(b);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    xc_spectrum_free(&sp);
+}
+
+static void test_gpu_ps_peaks(void)
+{
+    int bad = 0;
+    for (size_t c = 0; c < XC_NCASES(configs); c++) {
+        xc_spectrum sp = make_spectrum(configs[c].nbins, 100 + c, 1);
+        xc_psopts o = opts_of(&configs[c]);
+        char what[64];
+        snprintf(what, sizeof what, "config %zu", c);
+        bad += !same_peaks(&sp, &o, NULL, what);
+        xc_spectrum_free(&sp);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+static void test_gpu_ps_cands(void)
+{
+    const xc_searcher *g = xc_searcher_get("gpu"), *cpu = xc_searcher_get("cpu");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cpu);
+    int bad = 0;
+    size_t total = 0;
+    for (size_t c = 0; c < XC_NCASES(configs); c++) {
+        xc_spectrum sp = make_spectrum(configs[c].nbins, 100 + c, 1);
+        xc_psopts o = opts_of(&configs[c]);
+        xc_candlist a, b;
+        xc_candlist_init(&a);
+        xc_candlist_init(&b);
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(cpu->run(&sp, &o, &a, &err), XC_OK);
+        xc_status st = g->run(&sp, &o, &b, &err);
+        if (st)
+            printf("\n%s\n", err.msg);
+        CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+        char what[64];
+        snprintf(what, sizeof what, "config %zu", c);
+        bad += !same_cands(&a, &b, g->power_rtol, what);
+        total += a.n;
+        xc_candlist_free(&a);
+        xc_candlist_free(&b);
+        xc_spectrum_free(&sp);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(total >= 30);     /* the comparison had candidates to compare */
+}
+
+/* Wide searches: more widths than one shared-memory window of the screen
+ * (1024), a row table that needs the opt-in shared memory (zmax 1500, zstep
+ * 1: 120 KB) and one that does not fit at all (zmax 3000: 240 KB, global). */
+static void test_gpu_ps_wide(void)
+{
+    static const cfg wide[] = {
+        {30011, 1500, 2, 1, 0, 0, 0, 32768, 6000, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
+        {24001, 3000, 1, 1, 0, 0, 0, 32768, 6000, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
+        {24001, 3000, 1, 1, 0, 1, 0, 4000, 6000, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
+    };
+    int bad = 0;
+    for (size_t c = 0; c < XC_NCASES(wide); c++) {
+        xc_spectrum sp = make_spectrum(wide[c].nbins, 300 + c, 1);
+        /* a long drift: 1200 bins of moderate power */
+        for (size_t k = 5000; k < 6200; k++)
+            sp.data[2 * k] += 9.0f;
+        xc_psopts o = opts_of(&wide[c]);
+        char what[64];
+        snprintf(what, sizeof what, "wide config %zu", c);
+        bad += !same_peaks(&sp, &o, NULL, what);
+        xc_spectrum_free(&sp);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* So many boxcars above threshold that the device's lists (65536 groups,
+ * 16384 peaks) overflow and are grown: half of every normalisation block is
+ * 30 times louder than the other half. */
+static void test_gpu_ps_overflow(void)
+{
+    xc_spectrum sp = make_spectrum(1200001, 5, 0);
+    for (size_t k = 1; k < sp.nbins; k++)
+        if ((k - 1) % 6000 >= 3000) {
+            sp.data[2 * k] *= 30.0f;
+            sp.data[2 * k + 1] *= 30.0f;
+        }
+    for (int rb = 0; rb < 2; rb++) {
+        xc_psopts o;
+        xc_psopts_default(&o);
+        o.zmax = 6;
+        o.zstep = 1;
+        o.rblock = rb;
+        o.chunkwidth = 64;
+        xc_gpu_psinfo info;
+        memset(&info, 0, sizeof info);
+        CU_ASSERT(same_peaks(&sp, &o, &info, rb ? "overflow, R-blocks" : "overflow"));
+        CU_ASSERT(info.flagged_groups > 65536);
+        CU_ASSERT(info.peaks > 16384);
+    }
+    xc_spectrum_free(&sp);
+}
+
+/* 9 bins, one block.  Real parts 1,-1,1,-1,5,-1,1,-1 (sorted middle -1, 1:
+ * median 0; |x| seven 1s and a 5: MAD 1), imaginary 1,-1,-1,1,1,-1,-1,1
+ * (median 0, MAD 1): P[k] = (re^2 + im^2) / 1.482602218505602^2, i.e. 2q
+ * everywhere but P[5] = 26q, q = 0.4549.  zmax 0, one stage, 8 trials:
+ * sigma > 0 needs e^{-P/2} < 1/16, P > 5.545, so bin 5 is the one peak, with
+ * ln p = -P/2 exactly. */
+static void test_gpu_ps_hand(void)
+{
+    static const float re[9] = {0, 1, -1, 1, -1, 5, -1, 1, -1}, im[9] = {0, 1, -1, -1, 1, 1, -1, -1, 1};
+    xc_spectrum sp;
+    memset(&sp, 0, sizeof sp);
+    float data[18];
+    for (int k = 0; k < 9; k++) {
+        data[2 * k] = re[k];
+        data[2 * k + 1] = im[k];
+    }
+    sp.data = data;
+    sp.nbins = 9;
+    sp.T = 1.0;
+    sp.dt = 1.0 / 18;
+    xc_psopts o;
+    xc_psopts_default(&o);
+    o.zmax = 0;
+    o.sigma = 0;
+    o.normwidth = 16;
+    double P[9] = {0};
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(g_powers(&sp, &o, P, &err), XC_OK);
+    const double c = XC_MAD_TO_SIGMA;
+    for (int k = 1; k < 9; k++) {
+        double r = re[k] / c, i = im[k] / c;
+        CU_ASSERT_EQUAL(P[k], r * r + i * i);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(P[5], 26 / (c * c), 1e-14);
+    CU_ASSERT_DOUBLE_EQUAL(P[2], 2 / (c * c), 1e-15);
+    xc_candlist l;
+    xc_candlist_init(&l);
+    const xc_searcher *g = xc_searcher_get("gpu");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_EQUAL_FATAL(g->run(&sp, &o, &l, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(l.n, 1);
+    CU_ASSERT_EQUAL(l.c[0].r, 5.0);
+    CU_ASSERT_EQUAL(l.c[0].width, 1);
+    CU_ASSERT_EQUAL(l.c[0].power, P[5]);
+    CU_ASSERT_DOUBLE_EQUAL(l.c[0].logp, -P[5] / 2, 1e-14);
+    CU_ASSERT_DOUBLE_EQUAL(l.c[0].sigma, xc_sigma_from_logp(-P[5] / 2 + log(xc_pulscan_ntrials(9, 1, 0))), 1e-9);
+    xc_candlist_free(&l);
+}
+
+static void test_gpu_ps_errors(void)
+{
+    xc_spectrum sp = make_spectrum(1000, 3, 0);
+    xc_psopts o;
+    xc_psopts_default(&o);
+    xc_candlist l;
+    xc_candlist_init(&l);
+    xc_error err;
+    const xc_searcher *g = xc_searcher_get("gpu");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    sp.data[2 * 500 + 1] = NAN;
+    CU_ASSERT_EQUAL(g->run(&sp, &o, &l, &err), XC_EFORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "bin 500 (imaginary part"));
+    for (size_t k = 0; k < 2 * sp.nbins; k++)
+        sp.data[k] = k % 2 ? 1.0f : (float)k;
+    CU_ASSERT_EQUAL(g->run(&sp, &o, &l, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "imaginary parts of bins 1..999 have a median absolute deviation of 0"));
+    o.zmax = -1;
+    CU_ASSERT_EQUAL(g->run(&sp, &o, &l, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-zmax -1"));
+    CU_ASSERT_EQUAL(l.n, 0);
+    xc_candlist_free(&l);
+    xc_spectrum_free(&sp);
+}
+
+
+int main(void)
+{
+    static const xc_testcase cases[] = {
+        {"gpu_ps_listed", test_gpu_ps_listed, xc_fx_skip_gpu},   {"gpu_ps_powers", test_gpu_ps_powers, xc_fx_skip_gpu},
+        {"gpu_ps_borrow", test_gpu_ps_borrow, xc_fx_skip_gpu},   {"gpu_ps_peaks", test_gpu_ps_peaks, xc_fx_skip_gpu},
+        {"gpu_ps_cands", test_gpu_ps_cands, xc_fx_skip_gpu},     {"gpu_ps_wide", test_gpu_ps_wide, xc_fx_skip_gpu},
+        {"gpu_ps_overflow", test_gpu_ps_overflow, xc_fx_skip_gpu}, {"gpu_ps_hand", test_gpu_ps_hand, xc_fx_skip_gpu},
+        {"gpu_ps_errors", test_gpu_ps_errors, xc_fx_skip_gpu},
+    };
+    return xc_test_run("gpu_pulscan", cases, XC_NCASES(cases));
+}
