@@ -53,7 +53,7 @@ const int NBUCKET = 2048, MAXCAND = 1024;
 struct norm_shared {
     unsigned hist[NBUCKET];
     double cand[MAXCAND];
-    double red[32];
+    unsigned long long red[32];
     unsigned wsum[32];
     double out;
     unsigned bucket, cum, m;
@@ -149,26 +149,27 @@ __device__ double block_median_radix(const float *x, size_t n, double med, sel_s
     return (vl + vu) * 0.5;
 }
 
-/* The values whose median is wanted: the parts themselves, or their absolute
+/* The keys whose median is wanted: the parts themselves, or their absolute
  * deviations from the median (exact in double, as the CPU's). */
-template <bool DEV> __device__ inline double mval(float x, double med)
+template <bool DEV> __device__ inline uint64_t mkey(float x, double med) { return DEV ? dkey(x, med) : fkey(x); }
+template <bool DEV> __device__ inline double kval(uint64_t k)
 {
-    return DEV ? fabs((double)x - med) : (double)x;
+    return DEV ? __longlong_as_double((long long)k) : (double)fval(k);
 }
 
-__device__ inline double block_min_max(double v, bool max, double *red)
+__device__ inline uint64_t block_reduce_key(uint64_t v, bool max, unsigned long long *red)
 {
     for (int off = 16; off; off >>= 1) {
-        double o = __shfl_xor_sync(0xffffffffu, v, off);
-        v = max ? fmax(v, o) : fmin(v, o);
+        uint64_t o = __shfl_xor_sync(0xffffffffu, v, off);
+        v = max ? (o > v ? o : v) : (o < v ? o : v);
     }
     __syncthreads();
     if ((threadIdx.x & 31) == 0)
         red[threadIdx.x >> 5] = v;
     __syncthreads();
-    double r = red[0];
+    uint64_t r = red[0];
     for (unsigned w = 1; w < blockDim.x / 32; w++)
-        r = max ? fmax(r, red[w]) : fmin(r, red[w]);
+        r = max ? (red[w] > r ? red[w] : r) : (red[w] < r ? red[w] : r);
     return r;
 }
 
@@ -190,33 +191,55 @@ __device__ double cand_rank(const double *c, unsigned m, unsigned r, double *out
     return v;
 }
 
-/* The exact median as the CPU's: values spread monotonically over NBUCKET
- * buckets between their minimum and maximum, the bucket holding the lower
- * middle rank found from the counts, and the rank selected among its few
- * members (the ranks, hence the values, are exact whatever the buckets).
- * A bucket with more than MAXCAND members (heavily repeated values) falls
- * back to the radix select. */
-template <bool DEV>
-__device__ double block_median(const float *x, size_t n, double med, sel_shared *s, norm_shared *ns)
+__device__ inline unsigned bucket_of(uint64_t key, uint64_t kbase, int shift)
 {
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-        double v = mval<DEV>(x[i], med);
-        lo = fmin(lo, v);
-        hi = fmax(hi, v);
+    return key <= kbase ? 0u : (unsigned)min((key - kbase) >> shift, (uint64_t)NBUCKET - 1);
+}
+
+/* The exact median as the CPU's: the values' order-preserving integer keys
+ * (no conversions in the passes) spread monotonically over NBUCKET buckets,
+ * the bucket holding the lower middle rank found from the counts, and the
+ * rank selected among its few members (the ranks, hence the values, are
+ * exact whatever the buckets).  Float parts: buckets over [min, max] of the
+ * keys.  Deviations (>= 0, at most dmax): 64 buckets per octave over the 32
+ * octaves below dmax, anything smaller in bucket 0.  A bucket with more than
+ * MAXCAND members (heavily repeated values) falls back to the radix select.
+ * *kmin, *kmax: the float parts' key range (for the deviations' dmax). */
+template <bool DEV>
+__device__ double block_median(const float *x, size_t n, double med, double dmax, sel_shared *s, norm_shared *ns,
+                               uint64_t *kmin, uint64_t *kmax)
+{
+    uint64_t kbase;
+    int shift;
+    if (!DEV) {
+        uint64_t lo = ~0ull, hi = 0;
+        for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
+            uint64_t k = fkey(x[i]);
+            lo = k < lo ? k : lo;
+            hi = k > hi ? k : hi;
+        }
+        lo = block_reduce_key(lo, false, ns->red);
+        hi = block_reduce_key(hi, true, ns->red);
+        *kmin = lo;
+        *kmax = hi;
+        if (lo == hi)
+            return (double)fval(lo);
+        kbase = lo;
+        shift = 0;
+        while (((hi - lo) >> shift) >= (uint64_t)NBUCKET)
+            shift++;
+    } else {
+        if (!(dmax > 0))
+            return 0.0;     /* every value equals the median */
+        const uint64_t span = 32ull << 52, kd = (uint64_t)__double_as_longlong(dmax);
+        kbase = kd > span ? kd - span : 0;
+        shift = 46;         /* 2^52 keys per octave / 64 */
     }
-    lo = block_min_max(lo, false, ns->red);
-    hi = block_min_max(hi, true, ns->red);
-    if (lo == hi)
-        return lo;
-    const double sc = (NBUCKET - 1) / (hi - lo);
     for (int b = threadIdx.x; b < NBUCKET; b += blockDim.x)
         ns->hist[b] = 0;
     __syncthreads();
-    for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-        unsigned b = min((unsigned)((mval<DEV>(x[i], med) - lo) * sc), (unsigned)NBUCKET - 1);
-        atomicAdd(&ns->hist[b], 1u);
-    }
+    for (size_t i = threadIdx.x; i < n; i += blockDim.x)
+        atomicAdd(&ns->hist[bucket_of(mkey<DEV>(x[i], med), kbase, shift)], 1u);
     __syncthreads();
     const unsigned kl = (unsigned)((n - 1) / 2), ku = (unsigned)(n / 2);
     {   /* the bucket holding rank kl: a block-wide scan, NBUCKET / blockDim counts per thread */
@@ -254,9 +277,9 @@ __device__ double block_median(const float *x, size_t n, double med, sel_shared 
         return block_median_radix<DEV>(x, n, med, s);
     }
     for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-        double v = mval<DEV>(x[i], med);
-        if (min((unsigned)((v - lo) * sc), (unsigned)NBUCKET - 1) == bk)
-            ns->cand[atomicAdd(&ns->m, 1u)] = v;
+        uint64_t k = mkey<DEV>(x[i], med);
+        if (bucket_of(k, kbase, shift) == bk)
+            ns->cand[atomicAdd(&ns->m, 1u)] = kval<DEV>(k);
     }
     __syncthreads();
     double vl = cand_rank(ns->cand, cnt, kl - cum, &ns->out), vu = vl;
@@ -264,13 +287,13 @@ __device__ double block_median(const float *x, size_t n, double med, sel_shared 
         if (ku - cum < cnt) {
             vu = cand_rank(ns->cand, cnt, ku - cum, &ns->out);
         } else {     /* the upper middle is the smallest value of the next buckets */
-            double u = INFINITY;
+            uint64_t u = ~0ull;
             for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-                double v = mval<DEV>(x[i], med);
-                if (min((unsigned)((v - lo) * sc), (unsigned)NBUCKET - 1) > bk)
-                    u = fmin(u, v);
+                uint64_t k = mkey<DEV>(x[i], med);
+                if (bucket_of(k, kbase, shift) > bk && k < u)
+                    u = k;
             }
-            vu = block_min_max(u, false, ns->red);
+            vu = kval<DEV>(block_reduce_key(u, false, ns->red));
         }
     }
     __syncthreads();
@@ -341,8 +364,10 @@ __global__ void k_normalise(const float *re, const float *im, size_t nbins, size
         __syncthreads();
         d = block_mom(buf, n);
     } else {
-        m = block_median<false>(x, n, 0.0, &s, &ns);
-        d = block_median<true>(x, n, m, &s, &ns);
+        uint64_t kmin = 0, kmax = 0;
+        m = block_median<false>(x, n, 0.0, 0.0, &s, &ns, &kmin, &kmax);
+        double dmax = fmax(fabs((double)fval(kmin) - m), fabs((double)fval(kmax) - m));
+        d = block_median<true>(x, n, m, dmax, &s, &ns, &kmin, &kmax);
     }
     if (threadIdx.x == 0) {
         med[t] = m;
@@ -425,7 +450,9 @@ __global__ void k_decimate(const double *P, stage_set S, int nh)
  * passes far too much noise: seven more bins raise the mean of a stage-h sum
  * by 7 h(h+1), as much as a threshold's margin over its mean.)
  * One launch covers every stage: S.tile0[h-1] is the first block of stage h. */
-__device__ __forceinline__ void screen_chunk(float *acc, const float *a, const float *b, const float *th, bool &flag)
+/* ex keeps the largest excess over threshold seen (a float, not a flag: a
+ * bool costs five conversion instructions per test). */
+__device__ __forceinline__ void screen_chunk(float *acc, const float *a, const float *b, const float *th, float &ex)
 {
 #pragma unroll
     for (int u = 0; u < 8; u++) {
@@ -436,7 +463,7 @@ __device__ __forceinline__ void screen_chunk(float *acc, const float *a, const f
         if (t < INFINITY) {
             float m = fmaxf(fmaxf(fmaxf(acc[0], acc[1]), fmaxf(acc[2], acc[3])),
                             fmaxf(fmaxf(acc[4], acc[5]), fmaxf(acc[6], acc[7])));
-            flag |= m > t;
+            ex = fmaxf(ex, m - t);
         }
     }
 }
@@ -460,7 +487,7 @@ __global__ void __launch_bounds__(PS_THREADS) k_screen(stage_set S, int nh, cons
 #pragma unroll
     for (int j = 0; j < 8; j++)
         acc[j] = 0.f;
-    bool flag = false;
+    float ex = -INFINITY;
     const int nchunk = (wmax + 7) / 8;
     for (int c0 = 0; c0 < nchunk; c0 += PS_PHASE / 8) {
         /* an even number of chunks (the last one's widths past wmax have
@@ -485,14 +512,14 @@ __global__ void __launch_bounds__(PS_THREADS) k_screen(stage_set S, int nh, cons
 #pragma unroll
             for (int k = 0; k < 8; k++)
                 q[k] = win[(t + cc + 1) * 9 + k];
-            screen_chunk(acc, p, q, sth + cc * 8, flag);
+            screen_chunk(acc, p, q, sth + cc * 8, ex);
 #pragma unroll
             for (int k = 0; k < 8; k++)
                 p[k] = win[(t + cc + 2) * 9 + k];
-            screen_chunk(acc, q, p, sth + (cc + 1) * 8, flag);
+            screen_chunk(acc, q, p, sth + (cc + 1) * 8, ex);
         }
     }
-    if (flag) {
+    if (ex > 0) {
         unsigned idx = atomicAdd(count, 1u);
         if (idx < cap)
             list[idx] = ((unsigned long long)((b0 - 1) / 8 + t) << 4) | (unsigned long long)(h - 1);
