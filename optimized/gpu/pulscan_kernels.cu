@@ -380,21 +380,21 @@ __global__ void k_normalise(const float *re, const float *im, size_t nbins, size
 __global__ void k_borrow(const double *med, const double *mad, size_t nb, double *med_out, double *scale_out,
                          unsigned *fail)
 {
-    size_t self = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (self >= 2 * nb)
-        return;
-    size_t b = self / 2, part = self % 2, from = self;
-    if (!(mad[self] > 0))
-        for (size_t k = 1; k < nb && from == self; k++) {
-            if (b >= k && mad[2 * (b - k) + part] > 0)
-                from = 2 * (b - k) + part;
-            else if (b + k < nb && mad[2 * (b + k) + part] > 0)
-                from = 2 * (b + k) + part;
-        }
-    if (!(mad[from] > 0))
-        atomicOr(fail, 1u << part);
-    med_out[self] = med[from];
-    scale_out[self] = __dmul_rn(fabs(mad[from]), XC_MAD_TO_SIGMA);
+    for (size_t self = blockIdx.x * (size_t)blockDim.x + threadIdx.x; self < 2 * nb;
+         self += (size_t)gridDim.x * blockDim.x) {
+        size_t b = self / 2, part = self % 2, from = self;
+        if (!(mad[self] > 0))
+            for (size_t k = 1; k < nb && from == self; k++) {
+                if (b >= k && mad[2 * (b - k) + part] > 0)
+                    from = 2 * (b - k) + part;
+                else if (b + k < nb && mad[2 * (b + k) + part] > 0)
+                    from = 2 * (b + k) + part;
+            }
+        if (!(mad[from] > 0))
+            atomicOr(fail, 1u << part);
+        med_out[self] = med[from];
+        scale_out[self] = __dmul_rn(fabs(mad[from]), XC_MAD_TO_SIGMA);
+    }
 }
 
 /* ---- power, decimate -------------------------------------------------- */
@@ -734,22 +734,21 @@ __global__ void k_exact(const double *P, stage_set S, const unsigned long long *
 
 __global__ void k_logp(dpeak *pk, unsigned n, const double *P, int poly, int fill)
 {
-    unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n)
-        return;
-    dpeak p = pk[k];
-    double dof = (double)p.width * p.h * (p.h + 1);
-    if (poly)
-        p.logp = xc_logp_poly_gpu_eval(p.power, dof);
-    else if (!(p.power > 0))
-        p.logp = 0.0;
-    else if (p.power == INFINITY)
-        p.logp = -INFINITY;
-    else
-        p.logp = xc_chi2_logq_even((long)(dof / 2), 0.5 * p.power);
-    if (fill)
-        p.filled = filled_direct(P, p.h, p.i, p.width, p.power);
-    pk[k] = p;
+    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < n; k += (size_t)gridDim.x * blockDim.x) {
+        dpeak p = pk[k];
+        double dof = (double)p.width * p.h * (p.h + 1);
+        if (poly)
+            p.logp = xc_logp_poly_gpu_eval(p.power, dof);
+        else if (!(p.power > 0))
+            p.logp = 0.0;
+        else if (p.power == INFINITY)
+            p.logp = -INFINITY;
+        else
+            p.logp = xc_chi2_logq_even((long)(dof / 2), 0.5 * p.power);
+        if (fill)
+            p.filled = filled_direct(P, p.h, p.i, p.width, p.power);
+        pk[k] = p;
+    }
 }
 
 } // namespace xcps
