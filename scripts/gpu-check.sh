@@ -8,7 +8,9 @@
 #                                     GPU tests, gpu-vs-reference cross-check on the
 #                                     default datasets and the real files,
 #                                     compute-sanitizer memcheck + racecheck over the
-#                                     GPU tests, the GPU benchmark; a short table last.
+#                                     GPU tests, `compare cands` of the gpu searcher (exact,
+#                                     and with the paper's approximations) against the cpu on
+#                                     J1807-0847, the GPU benchmarks; a short table last.
 #
 # `make gpu-check` runs the build half; the device half is what the device tool runs:
 #   run(command="sh scripts/gpu-check.sh device", carry=["build/dev"])
@@ -33,7 +35,7 @@ device)
     B=$DEV/bin
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUTDIR/device.txt"
     rc_t=0; rc_m=0; rc_r=0; rc_x=0; rc_b=0
-    rc_pt=0; rc_pm=0; rc_pr=0; rc_pb=0
+    rc_pt=0; rc_pm=0; rc_pr=0; rc_pb=0; rc_c=0
     : > "$OUTDIR/test_gpu.log"; : > "$OUTDIR/memcheck.log"; : > "$OUTDIR/racecheck.log"
     : > "$OUTDIR/run.txt"; : > "$OUTDIR/bench.txt"; : > "$OUTDIR/test_gpu_pulscan.log"
     : > "$OUTDIR/memcheck_pulscan.log"; : > "$OUTDIR/racecheck_pulscan.log"; : > "$OUTDIR/bench_pulscan.txt"
@@ -51,6 +53,16 @@ device)
     timeout 200 $B/crosscheck run -quiet -impl gpu -out "$OUTDIR/run" > "$OUTDIR/run.txt" 2>&1; rc_x=$?
     grep -E "^gpu " "$OUTDIR/run.txt" | cut -c1-170
     tail -1 "$OUTDIR/run.txt"
+    echo "== compare cands on J1807-0847 (zmax 200): gpu exact vs cpu, gpu with the paper's approximations vs cpu"
+    F=datasets/sigpyproc3/GBT_J1807-0847.fft
+    $B/crosscheck pulscan -impl cpu -zmax 200 -i $F -o "$OUTDIR/j1807-cpu.csv" > /dev/null 2>&1
+    $B/crosscheck pulscan -impl gpu -zmax 200 -i $F -o "$OUTDIR/j1807-gpu.csv" > /dev/null 2>&1
+    $B/crosscheck pulscan -impl gpu -zmax 200 -norm mom -logp poly -i $F -o "$OUTDIR/j1807-gpu-approx.csv" > /dev/null 2>&1
+    $B/crosscheck compare cands "$OUTDIR/j1807-gpu.csv" "$OUTDIR/j1807-cpu.csv" -rtol_power 1e-12 -dsigma 1e-9 \
+        > "$OUTDIR/cmp-exact.txt" 2>&1; rc_c=$?
+    grep -E "^matched|^offsets|^overall" "$OUTDIR/cmp-exact.txt"
+    $B/crosscheck compare cands "$OUTDIR/j1807-gpu-approx.csv" "$OUTDIR/j1807-cpu.csv" > "$OUTDIR/cmp-approx.txt" 2>&1
+    grep -E "^A:|^B:|^matched|^offsets|^overall" "$OUTDIR/cmp-approx.txt"
     echo "== benchmark"
     timeout 150 $B/crosscheck bench gpu -json "$OUTDIR/bench-gpu.json" > "$OUTDIR/bench.txt" 2>&1; rc_b=$?
     tail -30 "$OUTDIR/bench.txt"
@@ -88,9 +100,11 @@ device)
     printf '%-28s %s\n' "Pulscan GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_pulscan.log" | tail -1) exit=$rc_pt"
     printf '%-28s %s\n' "Pulscan memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck_pulscan.log" | tail -1) exit=$rc_pm"
     printf '%-28s %s\n' "Pulscan racecheck" "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUTDIR/racecheck_pulscan.log" | tail -1) exit=$rc_pr"
+    printf '%-28s %s\n' "J1807 gpu vs cpu candidates" "$(grep -E '^overall' "$OUTDIR/cmp-exact.txt" 2>/dev/null) exit=$rc_c"
+    printf '%-28s %s\n' "J1807 approximations vs cpu" "$(grep -E '^matched' "$OUTDIR/cmp-approx.txt" 2>/dev/null) (expected to differ)"
     printf '%-28s %s\n' "Pulscan benchmark" "$(grep -E '^kernels|^candidates' "$OUTDIR/bench_pulscan.txt" | cut -c1-90 | tr '\n' ' ') exit=$rc_pb"
     [ $rc_t -eq 0 ] && [ $rc_m -eq 0 ] && [ $rc_r -eq 0 ] && [ $rc_x -eq 0 ] && [ $rc_b -eq 0 ] &&
-        [ $rc_pt -eq 0 ] && [ $rc_pm -eq 0 ] && [ $rc_pr -eq 0 ] && [ $rc_pb -eq 0 ]
+        [ $rc_pt -eq 0 ] && [ $rc_pm -eq 0 ] && [ $rc_pr -eq 0 ] && [ $rc_pb -eq 0 ] && [ $rc_c -eq 0 ]
     ;;
 *)
     echo "usage: sh scripts/gpu-check.sh build|device" >&2; exit 2 ;;
