@@ -271,16 +271,7 @@ double xc_median_of_medians(double *buf, size_t n)
     return buf[0];
 }
 
-double xc_pulscan_score(double power, double dof)
-{
-    if (power == -INFINITY)
-        return -INFINITY;
-    if (!(power > 0))
-        return -sqrt(dof * 1e300);
-    double x = power / dof, dev = dof * (x - 1 - log(x));
-    double r = sqrt(dev > 0 ? dev : 0);
-    return x < 1 ? -r : r;
-}
+double xc_pulscan_score(double power, double dof) { return xc_pulscan_score_inline(power, dof); }
 
 size_t xc_pulscan_nfund(size_t nbins, int h) { return nbins / (size_t)h; }
 

@@ -61,8 +61,11 @@
 
 #include <stddef.h>
 
+#include <math.h>
+
 #include "xc_cands.h"
 #include "xc_error.h"
+#include "xc_hd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -157,8 +160,20 @@ double xc_median_of_medians(double *buf, size_t n);
  * Gaussian-equivalent single-trial sigma (Temme's uniform asymptotics) and
  * costs one log.  -infinity for power = -infinity. */
 double xc_pulscan_score(double power, double dof);
-/* S_h[x] from the powers, summed in this order by every implementation. */
-static inline double xc_pulscan_sh(const double *P, int h, size_t x)
+/* Its body, inline for the GPU's exact pass as well. */
+XC_HD static inline double xc_pulscan_score_inline(double power, double dof)
+{
+    if (power == -INFINITY)
+        return -INFINITY;
+    if (!(power > 0))
+        return -sqrt(dof * 1e300);
+    double x = power / dof, dev = dof * (x - 1 - log(x));
+    double r = sqrt(dev > 0 ? dev : 0);
+    return x < 1 ? -r : r;
+}
+/* S_h[x] from the powers, summed in this order by every implementation
+ * (the GPU's included: it is compiled for the device too). */
+XC_HD static inline double xc_pulscan_sh(const double *P, int h, size_t x)
 {
     double s = 0;
     for (size_t k = 1; k <= (size_t)h; k++)

@@ -12,11 +12,7 @@
 
 #include <math.h>
 
-#ifdef __CUDACC__
-#define XC_HD __host__ __device__
-#else
-#define XC_HD
-#endif
+#include "xc_hd.h"
 
 #define XC_LN_SQRT_2PI 0.91893853320467274178032973640562
 

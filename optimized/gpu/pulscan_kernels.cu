@@ -416,15 +416,7 @@ __global__ void k_power(const float *re, const float *im, size_t nbins, size_t n
     }
 }
 
-/* S_h[x] as xc_pulscan_sh: the same additions in the same order. */
-__device__ inline double sh(const double *P, int h, size_t x)
-{
-    double s = 0;
-    for (size_t k = 1; k <= (size_t)h; k++)
-        for (size_t j = 0; j < k; j++)
-            s += P[k * x + j];
-    return s;
-}
+__device__ inline double sh(const double *P, int h, size_t x) { return xc_pulscan_sh(P, h, x); }
 
 /* Float copies of every stage's S_h (-inf for S_h[0], which holds DC), one
  * pass over P for all stages; the double values are recomputed from P where
@@ -535,60 +527,47 @@ __device__ inline bool exists(size_t i, int w, int h, size_t L)
     return i >= 1 && i >= (size_t)(h - 1) * (size_t)w && i + (size_t)w - 1 <= L - 1;
 }
 
-/* xc_pulscan_filled, the quarter sums taken as differences of pre, the
- * running sum of S_h from the window's first bin base (a few hundred bins,
- * so far less cancellation than the CPU's prefix sums over the spectrum). */
-__device__ int filled_pre(const double *pre, size_t base, size_t i, int width, int h, double power)
-{
-    if (power == -INFINITY)
-        return 0;
-    if (width < 4)
-        return 1;
-    double per = (double)h * (h + 1) / 2;
-    double excess = __dsub_rn(power, __dmul_rn(2.0 * width, per));
-    if (!(excess > 0))
-        return 0;
-    for (int q = 0; q < 4; q++) {
-        size_t a = i + (size_t)(q * width / 4), b = i + (size_t)((q + 1) * width / 4);
-        double qs = pre[b - base] - pre[a - base];
-        if (__dsub_rn(qs, __dmul_rn(2.0 * (double)(b - a), per)) < excess / 16)
-            return 0;
-    }
-    return 1;
-}
+/* xc_pulscan_filled with the quarter sums from Q: differences of pre, the
+ * running sum of S_h from the window's first bin (a few hundred bins, so far
+ * less cancellation than the CPU's prefix sums over the spectrum), for the
+ * local maxima; summed directly from P for R-block peaks anywhere. */
+struct quarter_pre {
+    const double *pre;
+    size_t base;
+    __device__ double operator()(size_t a, size_t b) const { return pre[b - base] - pre[a - base]; }
+};
 
-/* The same with each quarter summed directly (R-block peaks, anywhere). */
-__device__ int filled_direct(const double *P, int h, size_t i, int width, double power)
-{
-    if (power == -INFINITY)
-        return 0;
-    if (width < 4)
-        return 1;
-    double per = (double)h * (h + 1) / 2;
-    double excess = __dsub_rn(power, __dmul_rn(2.0 * width, per));
-    if (!(excess > 0))
-        return 0;
-    for (int q = 0; q < 4; q++) {
-        size_t a = i + (size_t)(q * width / 4), b = i + (size_t)((q + 1) * width / 4);
+struct quarter_direct {
+    const double *P;
+    int h;
+    __device__ double operator()(size_t a, size_t b) const
+    {
         double qs = 0;
         for (size_t x = a; x < b; x++)
-            qs += sh(P, h, x);
-        if (__dsub_rn(qs, __dmul_rn(2.0 * (double)(b - a), per)) < excess / 16)
+            qs += xc_pulscan_sh(P, h, x);
+        return qs;
+    }
+};
+
+template <typename Q> __device__ int dev_filled(const Q &quarter, size_t i, int width, int h, double power)
+{
+    if (power == -INFINITY)
+        return 0;
+    if (width < 4)
+        return 1;
+    double per = (double)h * (h + 1) / 2;
+    double excess = __dsub_rn(power, __dmul_rn(2.0 * width, per));
+    if (!(excess > 0))
+        return 0;
+    for (int q = 0; q < 4; q++) {
+        size_t a = i + (size_t)(q * width / 4), b = i + (size_t)((q + 1) * width / 4);
+        if (__dsub_rn(quarter(a, b), __dmul_rn(2.0 * (double)(b - a), per)) < excess / 16)
             return 0;
     }
     return 1;
 }
 
-__device__ double dev_score(double power, double dof)
-{
-    if (power == -INFINITY)
-        return -INFINITY;
-    if (!(power > 0))
-        return -sqrt(dof * 1e300);
-    double x = power / dof, dev = dof * (x - 1 - log(x));
-    double r = sqrt(dev > 0 ? dev : 0);
-    return x < 1 ? -r : r;
-}
+__device__ inline double dev_score(double power, double dof) { return xc_pulscan_score_inline(power, dof); }
 
 __device__ inline void push(dpeak *out, unsigned cap, unsigned *count, size_t i, int w, int h, double v)
 {
@@ -702,7 +681,7 @@ __global__ void k_exact(const double *P, stage_set S, const unsigned long long *
                 for (int jj = max(j - 1, 1); jj <= min(j + 1, 8) && !need; jj++)
                     need = tab[rr * EX_J + jj] > throws[rr];
             double v = tab[it];
-            sc[it] = need && !rblock && exists(start, w, h, L) && filled_pre(pre, b0, start, w, h, v)
+            sc[it] = need && !rblock && exists(start, w, h, L) && dev_filled(quarter_pre{pre, b0}, start, w, h, v)
                          ? dev_score(v, (double)w * h * (h + 1))
                          : -INFINITY;
         }
@@ -746,7 +725,7 @@ __global__ void k_logp(dpeak *pk, unsigned n, const double *P, int poly, int fil
         else
             p.logp = xc_chi2_logq_even((long)(dof / 2), 0.5 * p.power);
         if (fill)
-            p.filled = filled_direct(P, p.h, p.i, p.width, p.power);
+            p.filled = dev_filled(quarter_direct{P, p.h}, p.i, p.width, p.h, p.power);
         pk[k] = p;
     }
 }
