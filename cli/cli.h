@@ -25,6 +25,13 @@ xc_status xc_cli_double(const char *opt, const char *val, double *out, xc_error 
 xc_status xc_cli_int(const char *opt, const char *val, long lo, long hi, int *out, xc_error *err);
 xc_status xc_cli_u64(const char *opt, const char *val, unsigned long long *out, xc_error *err);
 
+/* Writes root to path atomically (temp file + rename) as json_dumpf(root, fp,
+ * flags) followed by a newline; flags are jansson's, e.g. JSON_INDENT(2) |
+ * JSON_REAL_PRECISION(10).  On failure nothing is left at path and err names
+ * the file. */
+struct json_t;
+xc_status xc_cli_write_json(const char *path, const struct json_t *root, size_t flags, xc_error *err);
+
 /* Resets getopt so each subcommand can parse its own argv. */
 void xc_cli_getopt_reset(void);
 /* For an unknown option or missing value (getopt returned '?' or ':'). */

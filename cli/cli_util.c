@@ -2,11 +2,14 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "xc_atomic.h"
 
 /* The command line is process-wide by nature; only the CLI layer keeps it. */
 static char cmdline[4096];
@@ -40,6 +43,19 @@ int xc_cli_failf(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     return 2;
+}
+
+xc_status xc_cli_write_json(const char *path, const json_t *root, size_t flags, xc_error *err)
+{
+    xc_atomic a;
+    xc_status st = xc_atomic_open(&a, path, 0, err);
+    if (st)
+        return st;
+    if (json_dumpf(root, a.fp, flags) != 0 || fputc('\n', a.fp) == EOF) {
+        xc_atomic_abort(&a);
+        return xc_error_set(err, XC_EIO, "%s: write failed", path);
+    }
+    return xc_atomic_commit(&a, err);
 }
 
 xc_status xc_cli_double(const char *opt, const char *val, double *out, xc_error *err)

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "xc_atomic.h"
 #include "xc_cpu.h"
 #include "xc_dedisperse.h"
 #include "xc_progress.h"
@@ -559,21 +558,9 @@ static int bench_dedisperse(int argc, char **argv)
         "anchor", "AstroAccelerate's CPU code: ~0.31 TFLOPS on a 20-core Xeon Gold 6230 (Novotny et al. 2023, "
                   "section 6), i.e. ~15 G adds/s per core, 8-bit input"));
     json_object_set_new(root, "records", records);
-    if (json) {
-        xc_atomic a;
-        if ((st = xc_atomic_open(&a, json, 0, &err))) {
-            json_decref(root);
-            return xc_cli_fail("bench", &err);
-        }
-        if (json_dumpf(root, a.fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 || fputc('\n', a.fp) == EOF) {
-            xc_atomic_abort(&a);
-            json_decref(root);
-            return xc_cli_failf("bench", "%s: write failed", json);
-        }
-        if ((st = xc_atomic_commit(&a, &err))) {
-            json_decref(root);
-            return xc_cli_fail("bench", &err);
-        }
+    if (json && (st = xc_cli_write_json(json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(10), &err))) {
+        json_decref(root);
+        return xc_cli_fail("bench", &err);
     }
     json_decref(root);
     return 0;

@@ -11,7 +11,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "xc_atomic.h"
 #include "xc_dedisperse.h"
 #ifdef XC_HAVE_CUDA
 #include "xc_gpu.h"
@@ -286,19 +285,6 @@ static json_t *result_json(const result *r)
     return o;
 }
 
-static xc_status write_json(const char *path, json_t *root, xc_error *err)
-{
-    xc_atomic a;
-    xc_status st = xc_atomic_open(&a, path, 0, err);
-    if (st)
-        return st;
-    if (json_dumpf(root, a.fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 || fputc('\n', a.fp) == EOF) {
-        xc_atomic_abort(&a);
-        return xc_error_set(err, XC_EIO, "%s: write failed", path);
-    }
-    return xc_atomic_commit(&a, err);
-}
-
 static int run_bench(const char *cmd, const char *json, const int *nbits, int nnb, const int *nchans, int nnc,
                      int reps, double seconds, int autotune)
 {
@@ -364,7 +350,7 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
                                         "AstroAccelerate 8-bit on an A100, kernel only: about 5 T adds/s"));
         json_object_set_new(root, "results", arr);
         arr = NULL;
-        if (write_json(json, root, &err))
+        if (xc_cli_write_json(json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(10), &err))
             rc = xc_cli_fail(cmd, &err);
         else
             printf("\nwrote %s\n", json);

@@ -13,7 +13,6 @@
 #include <gsl/gsl_rng.h>
 
 #include "cli.h"
-#include "xc_atomic.h"
 #include "xc_progress.h"
 #include "xc_search.h"
 
@@ -220,18 +219,9 @@ int xc_bench_pulscan(int argc, char **argv)
                                                  "zmax 200 numharm 1; paper 4.61 s on 2^23 bins zmax 1200"));
         json_object_set_new(root, "ref_max_nbins", json_integer((json_int_t)refmax));
         json_object_set_new(root, "records", records);
-        xc_atomic a;
-        if ((st = xc_atomic_open(&a, json, 0, &err))) {
-            json_decref(root);
-            return xc_cli_fail("bench pulscan", &err);
-        }
-        if (json_dumpf(root, a.fp, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) != 0 || fputc('\n', a.fp) == EOF) {
-            xc_atomic_abort(&a);
-            json_decref(root);
-            return xc_cli_failf("bench pulscan", "%s: write failed", json);
-        }
+        st = xc_cli_write_json(json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(6), &err);
         json_decref(root);
-        if ((st = xc_atomic_commit(&a, &err)))
+        if (st)
             return xc_cli_fail("bench pulscan", &err);
     } else {
         json_decref(records);

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "xc_atomic.h"
 #include "xc_progress.h"
 #include "xc_synth.h"
 
@@ -171,22 +170,11 @@ int xc_bench_synth(int argc, char **argv)
         json_t *root = json_pack("{s:s, s:s, s:i, s:O}", "benchmark", "synth", "unit",
                                  "samples_per_s = channel samples (values) per second", "online_cpus",
                                  (int)sysconf(_SC_NPROCESSORS_ONLN), "records", recs);
-        char *text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
-        json_decref(root);
-        xc_atomic a;
-        if (!text) {
+        if (!root)
             rc = xc_cli_failf("bench synth", "out of memory");
-        } else if (xc_atomic_open(&a, json_path, 0, &err)) {
+        else if (xc_cli_write_json(json_path, root, JSON_INDENT(2), &err))
             rc = xc_cli_fail("bench synth", &err);
-        } else {
-            if (fputs(text, a.fp) == EOF || fputc('\n', a.fp) == EOF) {
-                xc_atomic_abort(&a);
-                rc = xc_cli_failf("bench synth", "%s: write failed", json_path);
-            } else if (xc_atomic_commit(&a, &err)) {
-                rc = xc_cli_fail("bench synth", &err);
-            }
-        }
-        free(text);
+        json_decref(root);
     }
     json_decref(recs);
     return rc;

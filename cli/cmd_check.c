@@ -16,7 +16,6 @@
 
 #include "cli.h"
 #include "xc_approx.h"
-#include "xc_atomic.h"
 #include "xc_progress.h"
 #include "xc_report.h"
 
@@ -595,19 +594,6 @@ static xc_status check_noise(ctx *c, json_t *root, uint64_t seed, int nseeds, in
 
 /* ---- the command ------------------------------------------------------------- */
 
-static xc_status write_json(const char *path, json_t *root, xc_error *err)
-{
-    xc_atomic a;
-    xc_status st = xc_atomic_open(&a, path, 0, err);
-    if (st)
-        return st;
-    if (json_dumpf(root, a.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) || fputc('\n', a.fp) == EOF) {
-        xc_atomic_abort(&a);
-        return xc_error_set(err, XC_EIO, "%s: cannot write the JSON", path);
-    }
-    return xc_atomic_commit(&a, err);
-}
-
 static int approximations(int argc, char **argv)
 {
     enum { O_SEEDS = 1, O_SEED, O_QUICK, O_JSON, O_REPORT, O_THREADS, O_NPSR, O_ZMAX, O_NUMHARM, O_HELP };
@@ -687,7 +673,7 @@ static int approximations(int argc, char **argv)
     jset(root, "verdicts", c.verdicts);
     xc_report_set_number(c.rep, "verdicts_failed", (double)c.nfail, &err);
     xc_report_set_json(c.rep, "results", json_incref(root), &err);
-    if (json && (st = write_json(json, root, &err))) {
+    if (json && (st = xc_cli_write_json(json, root, JSON_INDENT(1) | JSON_REAL_PRECISION(10), &err))) {
         json_decref(root);
         xc_report_free(c.rep);
         return xc_cli_fail(cmd, &err);

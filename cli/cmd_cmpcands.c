@@ -8,7 +8,6 @@
 #include <jansson.h>
 
 #include "cli.h"
-#include "xc_atomic.h"
 #include "xc_cmpcands.h"
 
 static void usage(void)
@@ -47,19 +46,6 @@ static void usage(void)
            "  -json FILE         also write the result as JSON (written atomically)\n"
            "  -h                 show this help\n",
            o.dr, o.dz, o.sigma_min, o.rtol_power, o.dsigma, o.truth_sigma, o.ftol, o.maxharm);
-}
-
-static xc_status write_json(const char *path, json_t *root, xc_error *err)
-{
-    xc_atomic a;
-    xc_status st = xc_atomic_open(&a, path, 0, err);
-    if (st)
-        return st;
-    if (json_dumpf(root, a.fp, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0 || fputc('\n', a.fp) == EOF) {
-        xc_atomic_abort(&a);
-        return xc_error_set(err, XC_EIO, "%s: write failed", path);
-    }
-    return xc_atomic_commit(&a, err);
 }
 
 static int nonneg(const char *opt, const char *val, double *out, xc_error *err)
@@ -181,7 +167,7 @@ int xc_cmd_compare_cands(int argc, char **argv)
         }
     }
     json_object_set_new(root, "verdict", json_string(agree ? "agree" : "disagree"));
-    if (json_out && write_json(json_out, root, &err))
+    if (json_out && xc_cli_write_json(json_out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(17), &err))
         goto fail;
     printf("overall: %s\n", agree ? "AGREE" : "DISAGREE");
     rc = agree ? 0 : 1;

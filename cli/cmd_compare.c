@@ -8,7 +8,6 @@
 #include <jansson.h>
 
 #include "cli.h"
-#include "xc_atomic.h"
 #include "xc_compare.h"
 #include "xc_planefile.h"
 
@@ -49,15 +48,8 @@ static xc_status write_json(const char *path, const xc_cmpresult *res, xc_error 
         st = xc_error_set(err, XC_ENOMEM, "%s: out of memory", path);
     if (!st)
         st = xc_cmpresult_json(res, root, err);
-    xc_atomic a;
-    if (!st && !(st = xc_atomic_open(&a, path, 0, err))) {
-        if (json_dumpf(root, a.fp, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0 || fputc('\n', a.fp) == EOF) {
-            xc_atomic_abort(&a);
-            st = xc_error_set(err, XC_EIO, "%s: write failed", path);
-        } else {
-            st = xc_atomic_commit(&a, err);
-        }
-    }
+    if (!st)
+        st = xc_cli_write_json(path, root, JSON_INDENT(2) | JSON_REAL_PRECISION(17), err);
     json_decref(root);
     return st;
 }
