@@ -100,16 +100,6 @@ static xc_spectrum make_spectrum(size_t nbins, uint64_t seed, int signals)
     return sp;
 }
 
-static int peak_cmp(const void *pa, const void *pb)
-{
-    const xc_pspeak *a = pa, *b = pb;
-    if (a->numharm != b->numharm)
-        return a->numharm - b->numharm;
-    if (a->width != b->width)
-        return a->width - b->width;
-    return (a->i > b->i) - (a->i < b->i);
-}
-
 /* CPU and GPU raw peaks: the same (stage, width, start) and the same power bit for bit. */
 static int same_peaks(const xc_spectrum *sp, const xc_psopts *o, xc_gpu_psinfo *info, const char *what)
 {
@@ -124,14 +114,14 @@ static int same_peaks(const xc_spectrum *sp, const xc_psopts *o, xc_gpu_psinfo *
     int ok = !st;
     if (st)
         printf("\n%s: %s\n", what, err.msg);
-    qsort(a.p, a.n, sizeof *a.p, peak_cmp);
-    qsort(b.p, b.n, sizeof *b.p, peak_cmp);
+    qsort(a.p, a.n, sizeof *a.p, xc_fx_peak_cmp);
+    qsort(b.p, b.n, sizeof *b.p, xc_fx_peak_cmp);
     if (ok && a.n != b.n) {
         printf("\n%s: %zu cpu peaks, %zu gpu peaks\n", what, a.n, b.n);
         ok = 0;
     }
     for (size_t k = 0; ok && k < a.n; k++)
-        if (peak_cmp(&a.p[k], &b.p[k]) || a.p[k].power != b.p[k].power) {
+        if (xc_fx_peak_cmp(&a.p[k], &b.p[k]) || a.p[k].power != b.p[k].power) {
             printf("\n%s: peak %zu: cpu (h %d w %d i %zu %.17g), gpu (h %d w %d i %zu %.17g)\n", what, k,
                    a.p[k].numharm, a.p[k].width, a.p[k].i, a.p[k].power, b.p[k].numharm, b.p[k].width, b.p[k].i,
                    b.p[k].power);
@@ -141,68 +131,6 @@ static int same_peaks(const xc_spectrum *sp, const xc_psopts *o, xc_gpu_psinfo *
     xc_pspeaks_free(&b);
     return ok;
 }
-
-/* Candidate lists: same length, r, width, stage; power and sigma within rtol. */
-static int same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, const char *what)
-{
-    if (a->n != b->n) {
-        printf("\n%s: %zu cpu candidates, %zu gpu\n", what, a->n, b->n);
-        return 0;
-    }
-    for (size_t k = 0; k < a->n; k++) {
-        const xc_cand *x = &a->c[k], *y = &b->c[k];
-        int ok = x->r == y->r && x->width == y->width && x->numharm == y->numharm &&
-                 fabs(x->power - y->power) <= rtol * fabs(x->power) &&
-                 fabs(x->sigma - y->sigma) <= rtol * fabs(x->sigma) && fabs(x->logp - y->logp) <= rtol * fabs(x->logp);
-        if (!ok) {
-            printf("\n%s: candidate %zu: r %.1f/%.1f w %d/%d h %d/%d power %.17g/%.17g sigma %.17g/%.17g\n", what, k,
-                   x->r, y->r, x->width, y->width, x->numharm, y->numharm, x->power, y->power, x->sigma, y->sigma);
-            return 0;
-        }
-    }
-    return 1;
-}
-
-typedef struct {
-    size_t nbins;
-    int zmax, numharm, zstep, zlog, rblock, nosift;
-    size_t chunk, normw;
-    xc_norm_mode norm;
-    xc_logp_mode logp;
-    double sigma;
-} cfg;
-
-static xc_psopts opts_of(const cfg *c)
-{
-    xc_psopts o;
-    xc_psopts_default(&o);
-    o.zmax = c->zmax;
-    o.numharm = c->numharm;
-    o.zstep = c->zstep;
-    o.zlog = c->zlog;
-    o.rblock = c->rblock;
-    o.nosift = c->nosift;
-    o.chunkwidth = c->chunk;
-    o.normwidth = c->normw;
-    o.norm = c->norm;
-    o.logp = c->logp;
-    o.sigma = c->sigma;
-    return o;
-}
-
-static const cfg configs[] = {
-    {12345, 37, 3, 1, 0, 0, 0, 1000, 1500, XC_NORM_EXACT, XC_LOGP_EXACT, 2.0},
-    {12345, 37, 3, 1, 0, 0, 1, 1000, 1500, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
-    {20001, 41, 4, 3, 0, 1, 1, 777, 2000, XC_NORM_EXACT, XC_LOGP_EXACT, 0.0},
-    {20001, 41, 4, 3, 0, 1, 0, 777, 2000, XC_NORM_EXACT, XC_LOGP_EXACT, 0.0},
-    {9999, 33, 2, 1, 1, 0, 0, 4096, 999, XC_NORM_MOM, XC_LOGP_EXACT, 1.5},
-    {16411, 25, 4, 2, 0, 0, 0, 3001, 16, XC_NORM_EXACT, XC_LOGP_POLY, 0.5},
-    {7001, 0, 1, 1, 0, 0, 1, 100, 700, XC_NORM_EXACT, XC_LOGP_EXACT, 0.0},
-    {70001, 200, 4, 2, 0, 0, 0, 32768, 6000, XC_NORM_EXACT, XC_LOGP_EXACT, 2.0},
-    {65537, 256, 8, 2, 0, 0, 1, 32768, 6000, XC_NORM_MOM, XC_LOGP_POLY, 1.0},
-    {50003, 300, 2, 5, 0, 1, 0, 5000, 3333, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
-    {4099, 7, 5, 1, 0, 0, 0, 32768, 17, XC_NORM_MOM, XC_LOGP_EXACT, 0.0},
-};
 
 /* ---- cases ----------------------------------------------------------------- */
 
@@ -283,9 +211,9 @@ static void test_gpu_ps_borrow(void)
 static void test_gpu_ps_peaks(void)
 {
     int bad = 0;
-    for (size_t c = 0; c < XC_NCASES(configs); c++) {
-        xc_spectrum sp = make_spectrum(configs[c].nbins, 100 + c, 1);
-        xc_psopts o = opts_of(&configs[c]);
+    for (size_t c = 0; c < XC_FX_PS_NCONFIGS; c++) {
+        xc_spectrum sp = make_spectrum(xc_fx_ps_configs[c].nbins, 100 + c, 1);
+        xc_psopts o = xc_fx_ps_opts(&xc_fx_ps_configs[c]);
         char what[64];
         snprintf(what, sizeof what, "config %zu", c);
         bad += !same_peaks(&sp, &o, NULL, what);
@@ -301,9 +229,9 @@ static void test_gpu_ps_cands(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(cpu);
     int bad = 0;
     size_t total = 0;
-    for (size_t c = 0; c < XC_NCASES(configs); c++) {
-        xc_spectrum sp = make_spectrum(configs[c].nbins, 100 + c, 1);
-        xc_psopts o = opts_of(&configs[c]);
+    for (size_t c = 0; c < XC_FX_PS_NCONFIGS; c++) {
+        xc_spectrum sp = make_spectrum(xc_fx_ps_configs[c].nbins, 100 + c, 1);
+        xc_psopts o = xc_fx_ps_opts(&xc_fx_ps_configs[c]);
         xc_candlist a, b;
         xc_candlist_init(&a);
         xc_candlist_init(&b);
@@ -315,7 +243,7 @@ static void test_gpu_ps_cands(void)
         CU_ASSERT_EQUAL_FATAL(st, XC_OK);
         char what[64];
         snprintf(what, sizeof what, "config %zu", c);
-        bad += !same_cands(&a, &b, g->power_rtol, what);
+        bad += !xc_fx_same_cands(&a, &b, g->power_rtol, what);
         total += a.n;
         xc_candlist_free(&a);
         xc_candlist_free(&b);
@@ -330,7 +258,7 @@ static void test_gpu_ps_cands(void)
  * 1: 120 KB) and one that does not fit at all (zmax 3000: 240 KB, global). */
 static void test_gpu_ps_wide(void)
 {
-    static const cfg wide[] = {
+    static const xc_fx_pscfg wide[] = {
         {30011, 1500, 2, 1, 0, 0, 0, 32768, 6000, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
         {24001, 3000, 1, 1, 0, 0, 0, 32768, 6000, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
         {24001, 3000, 1, 1, 0, 1, 0, 4000, 6000, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
@@ -341,7 +269,7 @@ static void test_gpu_ps_wide(void)
         /* a long drift: 1200 bins of moderate power */
         for (size_t k = 5000; k < 6200; k++)
             sp.data[2 * k] += 9.0f;
-        xc_psopts o = opts_of(&wide[c]);
+        xc_psopts o = xc_fx_ps_opts(&wide[c]);
         char what[64];
         snprintf(what, sizeof what, "wide config %zu", c);
         bad += !same_peaks(&sp, &o, NULL, what);

@@ -14,6 +14,7 @@
 
 #include "xc_presto.h"
 #include "xc_search.h"
+#include "xc_fixture.h"
 #include "xc_signif.h"
 #include "xc_test.h"
 
@@ -86,38 +87,6 @@ static int run_impl(const char *impl, const xc_spectrum *sp, const xc_psopts *o,
     if (st)
         printf("\n%s: %s\n", impl, err.msg);
     return st;
-}
-
-static int peak_cmp(const void *pa, const void *pb)
-{
-    const xc_pspeak *a = pa, *b = pb;
-    if (a->numharm != b->numharm)
-        return a->numharm - b->numharm;
-    if (a->width != b->width)
-        return a->width - b->width;
-    return (a->i > b->i) - (a->i < b->i);
-}
-
-/* Reference and CPU candidate lists: same length, same r, width and stage,
- * power and sigma within the CPU searcher's stated tolerance (0: bit for bit). */
-static int same_lists(const xc_candlist *a, const xc_candlist *b, double rtol)
-{
-    if (a->n != b->n) {
-        printf("\nlists differ in length: %zu vs %zu\n", a->n, b->n);
-        return 0;
-    }
-    for (size_t k = 0; k < a->n; k++) {
-        const xc_cand *x = &a->c[k], *y = &b->c[k];
-        int ok = x->r == y->r && x->width == y->width && x->numharm == y->numharm &&
-                 fabs(x->power - y->power) <= rtol * fabs(x->power) &&
-                 (fabs(x->sigma - y->sigma) <= rtol * fabs(x->sigma) || (isnan(x->sigma) && isnan(y->sigma)));
-        if (!ok) {
-            printf("\ncandidate %zu differs: r %.1f/%.1f w %d/%d h %d/%d power %.17g/%.17g sigma %.17g/%.17g\n", k,
-                   x->r, y->r, x->width, y->width, x->numharm, y->numharm, x->power, y->power, x->sigma, y->sigma);
-            return 0;
-        }
-    }
-    return 1;
 }
 
 /* ---- the hand-worked case -------------------------------------------------- */
@@ -251,7 +220,7 @@ static void test_hand_rblock_peaks(void)
         xc_error err;
         xc_status st = m ? xc_pulscan_peaks_cpu(&sp, &o, &pk, &err) : xc_pulscan_peaks_reference(&sp, &o, &pk, &err);
         CU_ASSERT_EQUAL_FATAL(st, XC_OK);
-        qsort(pk.p, pk.n, sizeof *pk.p, peak_cmp);
+        qsort(pk.p, pk.n, sizeof *pk.p, xc_fx_peak_cmp);
         CU_ASSERT_EQUAL(pk.n, nwant);
         if (pk.n != nwant)
             printf("\n%s: %zu peaks\n", impls[m], pk.n);
@@ -352,7 +321,7 @@ static void test_overlap_hand(void)
             xc_pspeaks_init(&pk);
             xc_status st = m ? xc_pulscan_peaks_cpu(&sp, &o, &pk, &err) : xc_pulscan_peaks_reference(&sp, &o, &pk, &err);
             CU_ASSERT_EQUAL_FATAL(st, XC_OK);
-            qsort(pk.p, pk.n, sizeof *pk.p, peak_cmp);
+            qsort(pk.p, pk.n, sizeof *pk.p, xc_fx_peak_cmp);
             CU_ASSERT_EQUAL(pk.n, nwant);
             if (pk.n != nwant)
                 printf("\n%s, rblock %d: %zu peaks\n", impls[m], rb, pk.n);
@@ -435,13 +404,13 @@ static void test_overlap_noise(void)
                 CU_ASSERT(starts_exist(&a, pass ? dummy : perh, pass ? &dnear : &near, wmax));
                 CU_ASSERT(starts_exist(&b, dummy, &dnear, wmax));
                 if (a.n)     /* qsort's pointer must not be NULL, even for 0 items */
-                    qsort(a.p, a.n, sizeof *a.p, peak_cmp);
+                    qsort(a.p, a.n, sizeof *a.p, xc_fx_peak_cmp);
                 if (b.n)
-                    qsort(b.p, b.n, sizeof *b.p, peak_cmp);
+                    qsort(b.p, b.n, sizeof *b.p, xc_fx_peak_cmp);
                 CU_ASSERT_EQUAL(a.n, b.n);
                 int same = a.n == b.n;
                 for (size_t k = 0; k < a.n && k < b.n; k++)
-                    same &= !peak_cmp(&a.p[k], &b.p[k]) && a.p[k].power == b.p[k].power;
+                    same &= !xc_fx_peak_cmp(&a.p[k], &b.p[k]) && a.p[k].power == b.p[k].power;
                 CU_ASSERT(same);
                 if (!same)
                     printf("\nseed %lu, rblock %d, pass %d: reference and cpu peaks differ\n", seed, rb, pass);
@@ -689,25 +658,10 @@ static void test_injected_chirp(void)
  * normalisations and both logp forms, at 1 and 2 threads. */
 static void test_cpu_matches_reference(void)
 {
-    static const struct {
-        size_t nbins;
-        int zmax, numharm, zstep, zlog, rblock, nosift;
-        size_t chunk, normw;
-        xc_norm_mode norm;
-        xc_logp_mode logp;
-        double sigma;
-    } cfg[] = {
-        {12345, 37, 3, 1, 0, 0, 0, 1000, 1500, XC_NORM_EXACT, XC_LOGP_EXACT, 2.0},
-        {12345, 37, 3, 1, 0, 0, 1, 1000, 1500, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
-        {20001, 41, 4, 3, 0, 1, 1, 777, 2000, XC_NORM_EXACT, XC_LOGP_EXACT, 0.0},
-        {20001, 41, 4, 3, 0, 1, 0, 777, 2000, XC_NORM_EXACT, XC_LOGP_EXACT, 0.0},
-        {9999, 33, 2, 1, 1, 0, 0, 4096, 999, XC_NORM_MOM, XC_LOGP_EXACT, 1.5},
-        {16411, 25, 4, 2, 0, 0, 0, 3001, 16, XC_NORM_EXACT, XC_LOGP_POLY, 0.5},
-        {7001, 0, 1, 1, 0, 0, 1, 100, 700, XC_NORM_EXACT, XC_LOGP_EXACT, 0.0},
-    };
+    const xc_fx_pscfg *cfg = xc_fx_ps_configs;
     const xc_searcher *cpu = xc_searcher_get("cpu");
     CU_ASSERT_PTR_NOT_NULL_FATAL(cpu);
-    for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++) {
+    for (size_t c = 0; c < XC_FX_PS_SMALL; c++) {
         xc_spectrum sp = spec_new(cfg[c].nbins, 50.0);
         spec_noise(&sp, 1000 + c, 0.3, 5.0);
         /* tones: a narrow one, a drifting one (a ramp of bins), a harmonic pair */
@@ -720,19 +674,7 @@ static void test_cpu_matches_reference(void)
         sp.data[2 * (size_t)(0.23 * n) + 1] += 45.0f;
         sp.data[2 * (size_t)(0.61 * n)] += 30.0f;
         sp.data[2 * (size_t)(0.87 * n) + 1] -= 50.0f;
-        xc_psopts o;
-        xc_psopts_default(&o);
-        o.zmax = cfg[c].zmax;
-        o.numharm = cfg[c].numharm;
-        o.zstep = cfg[c].zstep;
-        o.zlog = cfg[c].zlog;
-        o.rblock = cfg[c].rblock;
-        o.nosift = cfg[c].nosift;
-        o.chunkwidth = cfg[c].chunk;
-        o.normwidth = cfg[c].normw;
-        o.norm = cfg[c].norm;
-        o.logp = cfg[c].logp;
-        o.sigma = cfg[c].sigma;
+        xc_psopts o = xc_fx_ps_opts(&cfg[c]);
         o.threads = 1;
         xc_candlist ref, got;
         CU_ASSERT_EQUAL_FATAL(run_impl("reference", &sp, &o, &ref), XC_OK);
@@ -741,7 +683,7 @@ static void test_cpu_matches_reference(void)
             o.threads = th;
             o.tile = th == 2 ? 100 : 0;     /* tiles that do not divide the R-blocks */
             CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &got), XC_OK);
-            int same = same_lists(&ref, &got, cpu->power_rtol);
+            int same = xc_fx_same_cands(&ref, &got, cpu->power_rtol, "reference vs cpu");
             CU_ASSERT(same);
             if (!same)
                 printf("config %zu, %d threads\n", c, th);
@@ -754,11 +696,11 @@ static void test_cpu_matches_reference(void)
         xc_error err;
         CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks_reference(&sp, &o, &a, &err), XC_OK);
         CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks_cpu(&sp, &o, &b, &err), XC_OK);
-        qsort(a.p, a.n, sizeof *a.p, peak_cmp);
-        qsort(b.p, b.n, sizeof *b.p, peak_cmp);
+        qsort(a.p, a.n, sizeof *a.p, xc_fx_peak_cmp);
+        qsort(b.p, b.n, sizeof *b.p, xc_fx_peak_cmp);
         CU_ASSERT_EQUAL(a.n, b.n);
         for (size_t k = 0; k < a.n && k < b.n; k++)
-            CU_ASSERT(!peak_cmp(&a.p[k], &b.p[k]) && a.p[k].power == b.p[k].power);
+            CU_ASSERT(!xc_fx_peak_cmp(&a.p[k], &b.p[k]) && a.p[k].power == b.p[k].power);
         xc_pspeaks_free(&a);
         xc_pspeaks_free(&b);
         xc_candlist_free(&ref);
@@ -816,7 +758,7 @@ static void test_j1807(void)
     o.numharm = 3;
     CU_ASSERT_EQUAL_FATAL(run_impl("reference", &sp, &o, &l), XC_OK);
     CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &m), XC_OK);
-    CU_ASSERT(same_lists(&l, &m, xc_searcher_get("cpu")->power_rtol));
+    CU_ASSERT(xc_fx_same_cands(&l, &m, xc_searcher_get("cpu")->power_rtol, "J1807 reference vs cpu"));
     CU_ASSERT_FATAL(l.n >= 1);
     CU_ASSERT(j1807_harmonic(l.c[0].r) >= 1);
     if (!j1807_harmonic(l.c[0].r))
@@ -870,7 +812,7 @@ static void test_mad_zero(void)
     xc_candlist l, m;
     CU_ASSERT_EQUAL_FATAL(run_impl("reference", &sp, &o, &l), XC_OK);
     CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &m), XC_OK);
-    CU_ASSERT(same_lists(&l, &m, 0));
+    CU_ASSERT(xc_fx_same_cands(&l, &m, 0, "MAD 0 reference vs cpu"));
     for (size_t k = 0; k < l.n; k++)
         CU_ASSERT(l.c[k].sigma < 6);
     xc_candlist_free(&l);

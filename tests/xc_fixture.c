@@ -181,6 +181,40 @@ int xc_fx_float_bound(const xc_plane *ref, const xc_plane *p, int nkept, const c
     return bad;
 }
 
+/* ---- Pulscan peaks and candidates ----------------------------------------- */
+
+int xc_fx_peak_cmp(const void *pa, const void *pb)
+{
+    const xc_pspeak *a = pa, *b = pb;
+    if (a->numharm != b->numharm)
+        return a->numharm - b->numharm;
+    if (a->width != b->width)
+        return a->width - b->width;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+int xc_fx_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, const char *what)
+{
+    if (a->n != b->n) {
+        printf("\n%s: lists differ in length: %zu vs %zu\n", what, a->n, b->n);
+        return 0;
+    }
+    for (size_t k = 0; k < a->n; k++) {
+        const xc_cand *x = &a->c[k], *y = &b->c[k];
+        int ok = x->r == y->r && x->width == y->width && x->numharm == y->numharm &&
+                 fabs(x->power - y->power) <= rtol * fabs(x->power) &&
+                 fabs(x->sigma - y->sigma) <= rtol * fabs(x->sigma) && fabs(x->logp - y->logp) <= rtol * fabs(x->logp);
+        if (!ok) {
+            printf("\n%s: candidate %zu differs: r %.1f/%.1f w %d/%d h %d/%d power %.17g/%.17g sigma %.17g/%.17g "
+                   "logp %.17g/%.17g\n",
+                   what, k, x->r, y->r, x->width, y->width, x->numharm, y->numharm, x->power, y->power, x->sigma,
+                   y->sigma, x->logp, y->logp);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* ---- files ------------------------------------------------------------------ */
 
 typedef char pathbuf[512];
@@ -260,4 +294,36 @@ int xc_fx_skip_gpu(char *why, size_t n)
     snprintf(why, n, "built without CUDA (CUDA=0)");
     return 1;
 #endif
+}
+
+const xc_fx_pscfg xc_fx_ps_configs[XC_FX_PS_NCONFIGS] = {
+    {12345, 37, 3, 1, 0, 0, 0, 1000, 1500, XC_NORM_EXACT, XC_LOGP_EXACT, 2.0},
+    {12345, 37, 3, 1, 0, 0, 1, 1000, 1500, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
+    {20001, 41, 4, 3, 0, 1, 1, 777, 2000, XC_NORM_EXACT, XC_LOGP_EXACT, 0.0},
+    {20001, 41, 4, 3, 0, 1, 0, 777, 2000, XC_NORM_EXACT, XC_LOGP_EXACT, 0.0},
+    {9999, 33, 2, 1, 1, 0, 0, 4096, 999, XC_NORM_MOM, XC_LOGP_EXACT, 1.5},
+    {16411, 25, 4, 2, 0, 0, 0, 3001, 16, XC_NORM_EXACT, XC_LOGP_POLY, 0.5},
+    {7001, 0, 1, 1, 0, 0, 1, 100, 700, XC_NORM_EXACT, XC_LOGP_EXACT, 0.0},
+    {70001, 200, 4, 2, 0, 0, 0, 32768, 6000, XC_NORM_EXACT, XC_LOGP_EXACT, 2.0},
+    {65537, 256, 8, 2, 0, 0, 1, 32768, 6000, XC_NORM_MOM, XC_LOGP_POLY, 1.0},
+    {50003, 300, 2, 5, 0, 1, 0, 5000, 3333, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
+    {4099, 7, 5, 1, 0, 0, 0, 32768, 17, XC_NORM_MOM, XC_LOGP_EXACT, 0.0},
+};
+
+xc_psopts xc_fx_ps_opts(const xc_fx_pscfg *c)
+{
+    xc_psopts o;
+    xc_psopts_default(&o);
+    o.zmax = c->zmax;
+    o.numharm = c->numharm;
+    o.zstep = c->zstep;
+    o.zlog = c->zlog;
+    o.rblock = c->rblock;
+    o.nosift = c->nosift;
+    o.chunkwidth = c->chunk;
+    o.normwidth = c->normw;
+    o.norm = c->norm;
+    o.logp = c->logp;
+    o.sigma = c->sigma;
+    return o;
 }

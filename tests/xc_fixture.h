@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "xc_dedisperse.h"
+#include "xc_search.h"
 
 /* ---- a filterbank block and its dedispersion job --------------------------- */
 
@@ -71,6 +72,16 @@ int xc_fx_planes_equal(const xc_plane *a, const xc_plane *b, const char *what);
  * not all zero; prints the ranges out of bound and returns how many. */
 int xc_fx_float_bound(const xc_plane *ref, const xc_plane *p, int nkept, const char *what);
 
+/* ---- Pulscan peaks and candidates ----------------------------------------- */
+
+/* qsort order of raw peaks: by stage (numharm), width, then start i; peaks
+ * from two searchers sorted so compare element by element. */
+int xc_fx_peak_cmp(const void *pa, const void *pb);
+/* 1 if the lists hold the same candidates in the same order: r, width and
+ * numharm equal, power, sigma and logp within rtol relative (0: bit for
+ * bit); else prints the first difference, prefixed by what, and returns 0. */
+int xc_fx_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, const char *what);
+
 /* ---- files ------------------------------------------------------------------ */
 
 /* name under xc_test_tmpdir() / xc_test_datasets().  The result lives in one of
@@ -89,5 +100,25 @@ void xc_fx_write_text(const char *path, const char *text);
 /* The skip test of every GPU case: non-zero with the reason (the CUDA
  * runtime's, or "built without CUDA") when no usable device is here. */
 int xc_fx_skip_gpu(char *why, size_t n);
+
+
+/* The Pulscan search configurations both Pulscan test programs sweep: sizes
+ * that are multiples of nothing, odd zmax, short last normalisation blocks,
+ * every z sampling, both peak modes, both normalisations and both logp
+ * forms; the first XC_FX_PS_SMALL are cheap enough for the reference. */
+typedef struct {
+    size_t nbins;
+    int zmax, numharm, zstep, zlog, rblock, nosift;
+    size_t chunk, normw;
+    xc_norm_mode norm;
+    xc_logp_mode logp;
+    double sigma;
+} xc_fx_pscfg;
+
+#define XC_FX_PS_NCONFIGS 11
+#define XC_FX_PS_SMALL 7
+extern const xc_fx_pscfg xc_fx_ps_configs[XC_FX_PS_NCONFIGS];
+/* The options of a configuration (the rest at their defaults). */
+xc_psopts xc_fx_ps_opts(const xc_fx_pscfg *c);
 
 #endif
