@@ -13,6 +13,7 @@
 
 #include "xc_approx.h"
 #include "xc_signif.h"
+#include "xc_fixture.h"
 #include "xc_test.h"
 
 /* ---- estimators on hand-worked arrays ----------------------------------- */
@@ -357,34 +358,15 @@ static void test_false_alarms(void)
 
 /* ---- the command line ------------------------------------------------------- */
 
-static int run_cli(const char *args)
-{
-    const char *b = getenv("XC_BIN");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s check %s >/dev/null 2>&1", b && *b ? b : "bin/crosscheck", args);
-    int rc = system(cmd);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
 
-static int no_binary(char *why, size_t n)
-{
-    const char *b = getenv("XC_BIN");
-    FILE *fp = fopen(b && *b ? b : "bin/crosscheck", "rb");
-    if (fp) {
-        fclose(fp);
-        return 0;
-    }
-    snprintf(why, n, "no crosscheck binary (set XC_BIN)");
-    return 1;
-}
 
 static void test_cli(void)
 {
-    CU_ASSERT_EQUAL(run_cli("approximations -h"), 0);
-    CU_ASSERT_EQUAL(run_cli("-h"), 0);
-    CU_ASSERT_EQUAL(run_cli("approximations -seeds 0"), 2);
-    CU_ASSERT_EQUAL(run_cli("approximations -bogus"), 2);
-    CU_ASSERT_EQUAL(run_cli("nothing"), 2);
+    CU_ASSERT_EQUAL(xc_fx_run_cli("check approximations -h"), 0);
+    CU_ASSERT_EQUAL(xc_fx_run_cli("check -h"), 0);
+    CU_ASSERT_EQUAL(xc_fx_run_cli("check approximations -seeds 0"), 2);
+    CU_ASSERT_EQUAL(xc_fx_run_cli("check approximations -bogus"), 2);
+    CU_ASSERT_EQUAL(xc_fx_run_cli("check nothing"), 2);
 }
 
 int main(void)
@@ -399,7 +381,7 @@ int main(void)
         {"detection_counting", test_detection_counting, NULL},
         {"noise_ks", test_noise_ks, NULL},
         {"false_alarms", test_false_alarms, NULL},
-        {"cli", test_cli, no_binary},
+        {"cli", test_cli, xc_fx_skip_no_bin},
     };
     return xc_test_run("approx", cases, XC_NCASES(cases));
 }

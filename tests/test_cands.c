@@ -11,6 +11,7 @@
 #include "xc_cands.h"
 #include "xc_cmpcands.h"
 #include "xc_presto.h"
+#include "xc_fixture.h"
 #include "xc_test.h"
 
 /* The research note's test file: N = 2^21 samples of 64 us. */
@@ -556,20 +557,7 @@ static void test_truth(void)
 
 /* ---- the CLI's exit codes ------------------------------------------------- */
 
-static const char *bin(void)
-{
-    const char *b = getenv("XC_BIN");
-    return b && *b ? b : "bin/crosscheck";
-}
 
-static int skip_no_bin(char *why, size_t n)
-{
-    struct stat sb;
-    if (stat(bin(), &sb) == 0)
-        return 0;
-    snprintf(why, n, "%s not built", bin());
-    return 1;
-}
 
 static int sh(const char *cmd)
 {
@@ -591,25 +579,25 @@ static void test_cli(void)
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_cands_write_csv(&a, pa, &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(xc_cands_write_csv(&b, pb, &err), XC_OK);
-    snprintf(cmd, sizeof cmd, "%s compare cands '%s' '%s' >/dev/null", bin(), pa, pa);
+    snprintf(cmd, sizeof cmd, "%s compare cands '%s' '%s' >/dev/null", xc_fx_bin(), pa, pa);
     CU_ASSERT_EQUAL(sh(cmd), 0);
-    snprintf(cmd, sizeof cmd, "%s compare cands '%s' '%s' -json '%s' >/dev/null", bin(), pa, pb, pj);
+    snprintf(cmd, sizeof cmd, "%s compare cands '%s' '%s' -json '%s' >/dev/null", xc_fx_bin(), pa, pb, pj);
     CU_ASSERT_EQUAL(sh(cmd), 1);
     struct stat sb;
     CU_ASSERT(stat(pj, &sb) == 0);
-    snprintf(cmd, sizeof cmd, "%s compare cands '%s' '%s' -dsigma 0.02 >/dev/null", bin(), pa, pb);
+    snprintf(cmd, sizeof cmd, "%s compare cands '%s' '%s' -dsigma 0.02 >/dev/null", xc_fx_bin(), pa, pb);
     CU_ASSERT_EQUAL(sh(cmd), 0);
-    snprintf(cmd, sizeof cmd, "%s compare cands '%s' '%s/none.csv' >/dev/null 2>&1", bin(), pa, xc_test_tmpdir());
+    snprintf(cmd, sizeof cmd, "%s compare cands '%s' '%s/none.csv' >/dev/null 2>&1", xc_fx_bin(), pa, xc_test_tmpdir());
     CU_ASSERT_EQUAL(sh(cmd), 2);
     /* the first candidate sits at r 200051 of T_NOTE: 1490.496 Hz */
     write_text(pt, "{\"f0_hz\": 1490.496, \"tobs_s\": 134.217728}\n");
-    snprintf(cmd, sizeof cmd, "%s compare cands '%s' -truth '%s' -fundamental >/dev/null", bin(), pa, pt);
+    snprintf(cmd, sizeof cmd, "%s compare cands '%s' -truth '%s' -fundamental >/dev/null", xc_fx_bin(), pa, pt);
     CU_ASSERT_EQUAL(sh(cmd), 0);
     write_text(pt, "{\"f0_hz\": 1111.0, \"tobs_s\": 134.217728}\n");
     CU_ASSERT_EQUAL(sh(cmd), 1);
-    snprintf(cmd, sizeof cmd, "%s compare cands '%s' >/dev/null 2>&1", bin(), pa);
+    snprintf(cmd, sizeof cmd, "%s compare cands '%s' >/dev/null 2>&1", xc_fx_bin(), pa);
     CU_ASSERT_EQUAL(sh(cmd), 2);
-    snprintf(cmd, sizeof cmd, "%s compare cands -h >/dev/null", bin());
+    snprintf(cmd, sizeof cmd, "%s compare cands -h >/dev/null", xc_fx_bin());
     CU_ASSERT_EQUAL(sh(cmd), 0);
     xc_candlist_free(&a);
     xc_candlist_free(&b);
@@ -628,7 +616,7 @@ int main(void)
         {"compare_planted", test_compare_planted, NULL},
         {"compare_threshold", test_compare_threshold, NULL},
         {"truth", test_truth, NULL},
-        {"cli_exit_codes", test_cli, skip_no_bin},
+        {"cli_exit_codes", test_cli, xc_fx_skip_no_bin},
     };
     return xc_test_run("cands", cases, XC_NCASES(cases));
 }

@@ -6,20 +6,16 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "xc_fixture.h"
 #include "xc_test.h"
 
-static const char *bin(void)
-{
-    const char *b = getenv("XC_BIN");
-    return b && *b ? b : "bin/crosscheck";
-}
 
 /* Runs `crosscheck ARGS`, stderr to a file; returns the exit code. */
 static int run(const char *args, char *errbuf, size_t n)
 {
     char cmd[4096], errpath[600];
     snprintf(errpath, sizeof errpath, "%s/stderr.txt", xc_test_tmpdir());
-    snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>'%s'", bin(), args, errpath);
+    snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>'%s'", xc_fx_bin(), args, errpath);
     int rc = system(cmd);
     if (errbuf) {
         errbuf[0] = '\0';

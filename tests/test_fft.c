@@ -9,6 +9,7 @@
 
 #include "xc_fft.h"
 #include "xc_presto.h"
+#include "xc_fixture.h"
 #include "xc_test.h"
 
 #define FIXTURE "GBT_J1807-0847"
@@ -262,17 +263,12 @@ static void test_inf_mismatch(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 10"));
 }
 
-static const char *bin(void)
-{
-    const char *b = getenv("XC_BIN");
-    return b && *b ? b : "bin/crosscheck";
-}
 
 static int skip_no_bin(char *why, size_t n)
 {
-    if (exists(bin()))
+    if (exists(xc_fx_bin()))
         return skip_no_fixture(why, n);
-    snprintf(why, n, "%s not built", bin());
+    snprintf(why, n, "%s not built", xc_fx_bin());
     return 1;
 }
 
@@ -287,18 +283,18 @@ static void test_cli(void)
     char dat[512], out[512], cmd[2048];
     data_path(dat, sizeof dat, FIXTURE ".dat");
     tmp_path(out, sizeof out, "cli_out");
-    snprintf(cmd, sizeof cmd, "%s fft -i '%s' -o '%s' -precision double", bin(), dat, out);
+    snprintf(cmd, sizeof cmd, "%s fft -i '%s' -o '%s' -precision double", xc_fx_bin(), dat, out);
     CU_ASSERT_EQUAL(sh(cmd), 0);
     snprintf(cmd, sizeof cmd, "%s/cli_out.fft", xc_test_tmpdir());
     CU_ASSERT(exists(cmd));
-    snprintf(cmd, sizeof cmd, "%s fft -i '%s' -o '%s' -precision quad 2>/dev/null", bin(), dat, out);
+    snprintf(cmd, sizeof cmd, "%s fft -i '%s' -o '%s' -precision quad 2>/dev/null", xc_fx_bin(), dat, out);
     CU_ASSERT_EQUAL(sh(cmd), 2);
     char odd[512];
     tmp_path(odd, sizeof odd, "odd7");
     write_series(odd, 7, 7);
-    snprintf(cmd, sizeof cmd, "%s fft -i '%s.dat' -o '%s_x' 2>/dev/null", bin(), odd, odd);
+    snprintf(cmd, sizeof cmd, "%s fft -i '%s.dat' -o '%s_x' 2>/dev/null", xc_fx_bin(), odd, odd);
     CU_ASSERT_EQUAL(sh(cmd), 2);
-    snprintf(cmd, sizeof cmd, "%s fft -h >/dev/null", bin());
+    snprintf(cmd, sizeof cmd, "%s fft -h >/dev/null", xc_fx_bin());
     CU_ASSERT_EQUAL(sh(cmd), 0);
 }
 

@@ -1024,34 +1024,15 @@ static void test_mom_and_poly(void)
 
 /* ---- the command line ------------------------------------------------------ */
 
-static int run_cli(const char *args)
-{
-    const char *b = getenv("XC_BIN");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s pulscan %s >/dev/null 2>&1", b && *b ? b : "bin/crosscheck", args);
-    int rc = system(cmd);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
 
-static int no_binary(char *why, size_t n)
-{
-    const char *b = getenv("XC_BIN");
-    FILE *fp = fopen(b && *b ? b : "bin/crosscheck", "rb");
-    if (fp) {
-        fclose(fp);
-        return 0;
-    }
-    snprintf(why, n, "no crosscheck binary (set XC_BIN)");
-    return 1;
-}
 
 static void test_cli(void)
 {
     char args[2048], out[1024], line[256];
     snprintf(out, sizeof out, "%s/j.csv", xc_test_tmpdir());
-    snprintf(args, sizeof args, "-i %s/sigpyproc3/GBT_J1807-0847.fft -impl cpu -zmax 20 -numharm 2 -o %s",
+    snprintf(args, sizeof args, "pulscan -i %s/sigpyproc3/GBT_J1807-0847.fft -impl cpu -zmax 20 -numharm 2 -o %s",
              xc_test_datasets(), out);
-    CU_ASSERT_EQUAL(run_cli(args), 0);
+    CU_ASSERT_EQUAL(xc_fx_run_cli(args), 0);
     FILE *fp = fopen(out, "r");
     CU_ASSERT_FATAL(fp != NULL);
     CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, fp));
@@ -1059,11 +1040,11 @@ static void test_cli(void)
     CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, fp));
     CU_ASSERT_EQUAL(strncmp(line, "131,", 4), 0);
     fclose(fp);
-    CU_ASSERT_EQUAL(run_cli("-h"), 0);
-    CU_ASSERT_EQUAL(run_cli("-i nothere.fft"), 2);
-    CU_ASSERT_EQUAL(run_cli("-zmax -3 -i x.fft"), 2);
-    snprintf(args, sizeof args, "-i %s/sigpyproc3/GBT_J1807-0847.fft -impl bogus -o %s", xc_test_datasets(), out);
-    CU_ASSERT_EQUAL(run_cli(args), 2);
+    CU_ASSERT_EQUAL(xc_fx_run_cli("pulscan -h"), 0);
+    CU_ASSERT_EQUAL(xc_fx_run_cli("pulscan -i nothere.fft"), 2);
+    CU_ASSERT_EQUAL(xc_fx_run_cli("pulscan -zmax -3 -i x.fft"), 2);
+    snprintf(args, sizeof args, "pulscan -i %s/sigpyproc3/GBT_J1807-0847.fft -impl bogus -o %s", xc_test_datasets(), out);
+    CU_ASSERT_EQUAL(xc_fx_run_cli(args), 2);
 }
 
 /* xc_pulscan_finish with peaks a searcher scored itself (the GPU's log p
@@ -1127,7 +1108,7 @@ int main(void)
         {"sift", test_sift, NULL},
         {"finish_prescored", test_finish_prescored, NULL},
         {"mom_and_poly", test_mom_and_poly, NULL},
-        {"cli", test_cli, no_binary},
+        {"cli", test_cli, xc_fx_skip_no_bin},
     };
     return xc_test_run("pulscan", cases, XC_NCASES(cases));
 }

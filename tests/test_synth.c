@@ -1175,46 +1175,24 @@ static void test_truth_path(void)
 
 /* ---- the command line ------------------------------------------------------ */
 
-static const char *bin(void)
-{
-    const char *b = getenv("XC_BIN");
-    return b && *b ? b : "bin/crosscheck";
-}
 
-static int no_binary(char *why, size_t n)
-{
-    FILE *fp = fopen(bin(), "rb");
-    if (fp) {
-        fclose(fp);
-        return 0;
-    }
-    snprintf(why, n, "no crosscheck binary at %s (set XC_BIN)", bin());
-    return 1;
-}
 
-static int run_cli(const char *args)
-{
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>&1", bin(), args);
-    int rc = system(cmd);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
 
 static void test_cli(void)
 {
     char args[3000];
-    CU_ASSERT_EQUAL(run_cli("synth -h"), 0);
-    CU_ASSERT_EQUAL(run_cli("population -h"), 0);
-    CU_ASSERT_EQUAL(run_cli("synth -o x.fil -nosuchoption"), 2);
-    CU_ASSERT_EQUAL(run_cli("synth -o x.fil -tpulse 3"), 2);               /* -tpulse needs -single */
-    CU_ASSERT_EQUAL(run_cli("synth -o x.fil -single -tobs 1"), 2);         /* -single needs -period */
+    CU_ASSERT_EQUAL(xc_fx_run_cli("synth -h"), 0);
+    CU_ASSERT_EQUAL(xc_fx_run_cli("population -h"), 0);
+    CU_ASSERT_EQUAL(xc_fx_run_cli("synth -o x.fil -nosuchoption"), 2);
+    CU_ASSERT_EQUAL(xc_fx_run_cli("synth -o x.fil -tpulse 3"), 2);               /* -tpulse needs -single */
+    CU_ASSERT_EQUAL(xc_fx_run_cli("synth -o x.fil -single -tobs 1"), 2);         /* -single needs -period */
     snprintf(args, sizeof args, "synth -o '%s' -becc 1 -binary -period 5", xc_fx_tmp("cli_bad.fil"));
-    CU_ASSERT_EQUAL(run_cli(args), 2);
+    CU_ASSERT_EQUAL(xc_fx_run_cli(args), 2);
     /* -single: the pulsar's one pulse, where asked, with its width, S/N and DM */
     snprintf(args, sizeof args,
              "synth -quiet -single -tpulse 0.3 -period 10 -width 20 -snrpeak 5 -dm 50 -tobs 0.6 -nchans 8 "
              "-nbits 32 -nonoise -o '%s'", xc_fx_tmp("cli_single.fil"));
-    CU_ASSERT_EQUAL_FATAL(run_cli(args), 0);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
     json_error_t je;
     json_t *t = json_load_file(xc_fx_tmp("cli_single.truth.json"), 0, &je);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
@@ -1231,7 +1209,7 @@ static void test_cli(void)
              "synth -quiet -dedispersed -period 3 -dm 40 -snrpeak 2 -binary -bper 3 -becc 0.2 -bphase 0.4 "
              "-bpmass 1.3 -bcmass 0.4 -nchans 16 -nbits 8 -tobs 5 -tsamp 256 -fch1 1400 -foff -4 -o '%s'",
              xc_fx_tmp("cli_dd.dat"));
-    CU_ASSERT_EQUAL_FATAL(run_cli(args), 0);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
     CU_ASSERT_TRUE(xc_fx_exists(xc_fx_tmp("cli_dd.inf")));
     t = json_load_file(xc_fx_tmp("cli_dd.truth.json"), 0, &je);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
@@ -1243,12 +1221,12 @@ static void test_cli(void)
     /* a population */
     snprintf(args, sizeof args, "population -quiet -spec '%s/population-test.json' -n 2 -seed 3 -out '%s'",
              xc_test_datasets(), xc_fx_tmp("cli_pop"));
-    CU_ASSERT_EQUAL_FATAL(run_cli(args), 0);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
     CU_ASSERT_TRUE(xc_fx_exists(xc_fx_tmp("cli_pop/manifest.csv")));
     CU_ASSERT_TRUE(xc_fx_exists(xc_fx_tmp("cli_pop/psr000001.fil")));
     snprintf(args, sizeof args, "population -spec '%s/population-test.json' -n 0 -out '%s'", xc_test_datasets(),
              xc_fx_tmp("cli_pop"));
-    CU_ASSERT_EQUAL(run_cli(args), 2);
+    CU_ASSERT_EQUAL(xc_fx_run_cli(args), 2);
 }
 
 int main(void)
@@ -1274,7 +1252,7 @@ int main(void)
         {"truth_r_z_recovered_from_data", test_truth_r_z_recovered_from_data, NULL},
         {"dedispersed_matches_filterbank", test_dedispersed_matches_filterbank, NULL},
         {"gaussian_profile", test_gaussian_profile, NULL},
-        {"cli", test_cli, no_binary},
+        {"cli", test_cli, xc_fx_skip_no_bin},
     };
     return xc_test_run("synth", cases, XC_NCASES(cases));
 }

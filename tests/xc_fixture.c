@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "xc_test.h"
 
@@ -326,4 +327,27 @@ xc_psopts xc_fx_ps_opts(const xc_fx_pscfg *c)
     o.logp = c->logp;
     o.sigma = c->sigma;
     return o;
+}
+
+const char *xc_fx_bin(void)
+{
+    const char *b = getenv("XC_BIN");
+    return b && *b ? b : "bin/crosscheck";
+}
+
+int xc_fx_skip_no_bin(char *why, size_t n)
+{
+    struct stat sb;
+    if (stat(xc_fx_bin(), &sb) == 0)
+        return 0;
+    snprintf(why, n, "no crosscheck binary at %s (set XC_BIN)", xc_fx_bin());
+    return 1;
+}
+
+int xc_fx_run_cli(const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>&1", xc_fx_bin(), args);
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }

@@ -121,4 +121,12 @@ extern const xc_fx_pscfg xc_fx_ps_configs[XC_FX_PS_NCONFIGS];
 /* The options of a configuration (the rest at their defaults). */
 xc_psopts xc_fx_ps_opts(const xc_fx_pscfg *c);
 
+/* The crosscheck binary the CLI tests run: $XC_BIN, else bin/crosscheck. */
+const char *xc_fx_bin(void);
+/* Skip test for the CLI cases: non-zero (with the path) when it is not built. */
+int xc_fx_skip_no_bin(char *why, size_t n);
+/* Runs `crosscheck ARGS` with its output discarded; the exit status, or -1
+ * if it did not exit normally. */
+int xc_fx_run_cli(const char *args);
+
 #endif
