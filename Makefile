@@ -31,7 +31,8 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 endif
 
 MODDIRS  := core reference optimized/cpu synth compare reports
-CPPFLAGS += -D_GNU_SOURCE $(addprefix -I,$(MODDIRS)) -Icli
+# Every include names its layer ("core/xc_dedisperse.h"), so one -I. is all.
+CPPFLAGS += -D_GNU_SOURCE -I.
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Werror -fopenmp $(SAN) $(PKG_CFLAGS)
 ifeq ($(STATIC),1)
 LDFLAGS  += $(SAN) -pthread
@@ -54,7 +55,7 @@ NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -lineinfo \
 BUILD    ?= build/$(if $(filter 1,$(CUDA)),cuda,nocuda)$(if $(filter 1,$(STATIC)),-static)
 
 ifeq ($(CUDA),1)
-CPPFLAGS += -DXC_HAVE_CUDA -Ioptimized/gpu
+CPPFLAGS += -DXC_HAVE_CUDA
 CU_SRC   := $(wildcard optimized/gpu/*.cu)
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
 endif
@@ -107,12 +108,12 @@ $(BIN)/crosscheck: $(CLI_OBJ) $(LIBA)
 TEST_HARNESS := $(BUILD)/tests/xc_test.o $(BUILD)/tests/xc_fixture.o
 $(TEST_HARNESS): $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BIN)/tests/%: tests/%.c $(TEST_HARNESS) $(LIBA)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST    $@")
-	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -o $@ $< $(TEST_HARNESS) $(LIBA) $(LDLIBS) -lcunit
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(TEST_HARNESS) $(LIBA) $(LDLIBS) -lcunit
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-only
@@ -141,10 +142,12 @@ gpu-check:
 	$(Q)sh scripts/gpu-check.sh
 
 install: $(BIN)/crosscheck libcrosscheck.a
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/crosscheck
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(BIN)/crosscheck $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 libcrosscheck.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(wildcard $(addsuffix /xc_*.h,$(MODDIRS))) $(DESTDIR)$(PREFIX)/include/crosscheck/
+	# Headers keep their layer folder, as the includes name it (-I$(PREFIX)/include/crosscheck).
+	for h in $(wildcard $(addsuffix /xc_*.h,$(MODDIRS))); do \
+	    install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/crosscheck/$$h || exit 1; done
 
 clean:
 	rm -rf build bin libcrosscheck.a

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "xc_error.h"
+#include "core/xc_error.h"
 
 /* A subcommand: argv[0] is the subcommand's name.  Returns the exit code. */
 typedef int (*xc_cmd_fn)(int argc, char **argv);

@@ -1,4 +1,4 @@
-#include "cli_plan.h"
+#include "cli/cli_plan.h"
 
 #include <math.h>
 

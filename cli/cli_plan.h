@@ -3,8 +3,8 @@
 #ifndef XC_CLI_PLAN_H
 #define XC_CLI_PLAN_H
 
-#include "xc_dmplan.h"
-#include "xc_error.h"
+#include "core/xc_dmplan.h"
+#include "core/xc_error.h"
 
 typedef struct {
     const char *dmplan;        /* -dmplan lo:hi:step:ds,... */

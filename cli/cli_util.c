@@ -1,4 +1,4 @@
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_atomic.h"
+#include "core/xc_atomic.h"
 
 /* The command line is process-wide by nature; only the CLI layer keeps it. */
 static char cmdline[4096];

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "xc_cpu.h"
-#include "xc_dedisperse.h"
-#include "xc_progress.h"
+#include "cli/cli.h"
+#include "optimized/cpu/xc_cpu.h"
+#include "core/xc_dedisperse.h"
+#include "core/xc_progress.h"
 
 #define TABLE2_PLAN "0:150:0.1:1,150:300:0.2:1,300:500:0.25:1"
 #define MAX_LIST 16

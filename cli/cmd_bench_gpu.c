@@ -10,10 +10,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "xc_dedisperse.h"
+#include "cli/cli.h"
+#include "core/xc_dedisperse.h"
 #ifdef XC_HAVE_CUDA
-#include "xc_gpu.h"
+#include "optimized/gpu/xc_gpu.h"
 #endif
 
 #define TABLE2_PLAN "0:150:0.1:1,150:300:0.2:1,300:500:0.25:1"

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "xc_cmpcands.h"
-#include "xc_search.h"
+#include "cli/cli.h"
+#include "compare/xc_cmpcands.h"
+#include "core/xc_search.h"
 #ifdef XC_HAVE_CUDA
-#include "xc_gpu.h"
+#include "optimized/gpu/xc_gpu.h"
 #endif
 
 static void help(void)

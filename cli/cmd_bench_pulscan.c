@@ -12,9 +12,9 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "cli.h"
-#include "xc_progress.h"
-#include "xc_search.h"
+#include "cli/cli.h"
+#include "core/xc_progress.h"
+#include "core/xc_search.h"
 
 static void help(void)
 {

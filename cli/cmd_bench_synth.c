@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "xc_progress.h"
-#include "xc_synth.h"
+#include "cli/cli.h"
+#include "core/xc_progress.h"
+#include "synth/xc_synth.h"
 
 /* SIGPROC fake's speed here (issue 3): 512 channels, 8 bits, one thread. */
 #define FAKE_SAMPLES_PER_S 17e6

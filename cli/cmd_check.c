@@ -14,10 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "xc_approx.h"
-#include "xc_progress.h"
-#include "xc_report.h"
+#include "cli/cli.h"
+#include "compare/xc_approx.h"
+#include "core/xc_progress.h"
+#include "reports/xc_report.h"
 
 /* Measurement k draws from seed + k * SEED_STRIDE (the false alarms from
  * consecutive seeds above theirs), so no two share a random stream. */

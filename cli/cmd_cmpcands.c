@@ -7,8 +7,8 @@
 
 #include <jansson.h>
 
-#include "cli.h"
-#include "xc_cmpcands.h"
+#include "cli/cli.h"
+#include "compare/xc_cmpcands.h"
 
 static void usage(void)
 {

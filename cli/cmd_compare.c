@@ -7,9 +7,9 @@
 
 #include <jansson.h>
 
-#include "cli.h"
-#include "xc_compare.h"
-#include "xc_planefile.h"
+#include "cli/cli.h"
+#include "compare/xc_compare.h"
+#include "core/xc_planefile.h"
 
 static void usage_compare(FILE *fp)
 {

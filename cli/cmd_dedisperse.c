@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_plan.h"
-#include "xc_ddstream.h"
+#include "cli/cli.h"
+#include "cli/cli_plan.h"
+#include "core/xc_ddstream.h"
 
 static void help(void)
 {

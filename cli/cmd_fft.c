@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "xc_fft.h"
+#include "cli/cli.h"
+#include "core/xc_fft.h"
 
 static void help(void)
 {

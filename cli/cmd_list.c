@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "xc_dedisperse.h"
-#include "xc_search.h"
+#include "cli/cli.h"
+#include "core/xc_dedisperse.h"
+#include "core/xc_search.h"
 
 int xc_cmd_list(int argc, char **argv)
 {

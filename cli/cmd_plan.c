@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_plan.h"
-#include "xc_atomic.h"
-#include "xc_filterbank.h"
+#include "cli/cli.h"
+#include "cli/cli_plan.h"
+#include "core/xc_atomic.h"
+#include "core/xc_filterbank.h"
 
 static void help(void)
 {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "xc_population.h"
-#include "xc_progress.h"
+#include "cli/cli.h"
+#include "synth/xc_population.h"
+#include "core/xc_progress.h"
 
 static void help(void)
 {

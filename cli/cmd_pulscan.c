@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "xc_progress.h"
-#include "xc_search.h"
+#include "cli/cli.h"
+#include "core/xc_progress.h"
+#include "core/xc_search.h"
 
 static void help(void)
 {

@@ -17,16 +17,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "xc_cmpcands.h"
-#include "xc_compare.h"
-#include "xc_fft.h"
-#include "xc_search.h"
-#include "xc_ddstream.h"
-#include "xc_progress.h"
-#include "xc_recover.h"
-#include "xc_report.h"
-#include "xc_synth.h"
+#include "cli/cli.h"
+#include "compare/xc_cmpcands.h"
+#include "compare/xc_compare.h"
+#include "core/xc_fft.h"
+#include "core/xc_search.h"
+#include "core/xc_ddstream.h"
+#include "core/xc_progress.h"
+#include "compare/xc_recover.h"
+#include "reports/xc_report.h"
+#include "synth/xc_synth.h"
 
 typedef struct {
     xc_report *rep;

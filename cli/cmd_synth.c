@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "xc_progress.h"
-#include "xc_synth.h"
+#include "cli/cli.h"
+#include "core/xc_progress.h"
+#include "synth/xc_synth.h"
 
 static void help(void)
 {

@@ -2,7 +2,7 @@
  * noise statistics (xc_approx.h).  Random numbers: GSL MT19937 seeded with the
  * caller's seed, drawn in one thread in a fixed order; parallel loops only
  * fill per-item slots that are reduced in order afterwards. */
-#include "xc_approx.h"
+#include "compare/xc_approx.h"
 
 #include <math.h>
 #include <omp.h>
@@ -14,11 +14,11 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "xc_cmpcands.h"
-#include "xc_fft.h"
-#include "xc_presto.h"
-#include "xc_signif.h"
-#include "xc_synth.h"
+#include "compare/xc_cmpcands.h"
+#include "core/xc_fft.h"
+#include "core/xc_presto.h"
+#include "reference/xc_signif.h"
+#include "synth/xc_synth.h"
 
 static int nthreads_of(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 

@@ -1,6 +1,6 @@
 /* cmp_cands.c: candidate list against candidate list, and against truth
  * (rules in xc_cmpcands.h). */
-#include "xc_cmpcands.h"
+#include "compare/xc_cmpcands.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_presto.h"
+#include "core/xc_presto.h"
 
 void xc_cmpcands_opts_init(xc_cmpcands_opts *o)
 {

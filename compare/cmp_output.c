@@ -1,4 +1,4 @@
-#include "xc_compare.h"
+#include "compare/xc_compare.h"
 
 #include <errno.h>
 #include <math.h>

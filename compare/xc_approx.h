@@ -23,9 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xc_error.h"
-#include "xc_search.h"
-#include "xc_signif.h"
+#include "core/xc_error.h"
+#include "core/xc_search.h"
+#include "reference/xc_signif.h"
 
 #ifdef __cplusplus
 extern "C" {

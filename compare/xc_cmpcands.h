@@ -29,8 +29,8 @@
 
 #include <jansson.h>
 
-#include "xc_cands.h"
-#include "xc_error.h"
+#include "core/xc_cands.h"
+#include "core/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {

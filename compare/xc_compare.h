@@ -28,10 +28,10 @@
 
 #include <jansson.h>
 
-#include "xc_dedisperse.h"
-#include "xc_dmplan.h"
-#include "xc_error.h"
-#include "xc_planefile.h"
+#include "core/xc_dedisperse.h"
+#include "core/xc_dmplan.h"
+#include "core/xc_error.h"
+#include "core/xc_planefile.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-#include "xc_recover.h"
+#include "compare/xc_recover.h"
 
 #include <fftw3.h>
 #include <math.h>

@@ -9,9 +9,9 @@
 
 #include <stddef.h>
 
-#include "xc_dedisperse.h"
-#include "xc_dmplan.h"
-#include "xc_error.h"
+#include "core/xc_dedisperse.h"
+#include "core/xc_dmplan.h"
+#include "core/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-#include "xc_atomic.h"
+#include "core/xc_atomic.h"
 
 #include <errno.h>
 #include <stdatomic.h>

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "xc_error.h"
+#include "core/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,7 @@
 /* xc_cands.c: candidate lists, our CSV, Pulscan's .pulscand and PRESTO's
  * _ACCEL_<zmax> fundamentals table, each translated to our r/z convention
  * (xc_cands.h). */
-#include "xc_cands.h"
+#include "core/xc_cands.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_atomic.h"
+#include "core/xc_atomic.h"
 
 #define XC_SOL 299792458.0
 

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_dedisperse.h"
+#include "core/xc_dedisperse.h"
 
 xc_status xc_ddjob_init(xc_ddjob *job, const xc_block *in, const xc_dmplan *plan,
                         const xc_convention *conv, const xc_geometry *g,

@@ -1,9 +1,9 @@
-#include "xc_ddstream.h"
+#include "core/xc_ddstream.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_progress.h"
+#include "core/xc_progress.h"
 
 static size_t lcm_ds(const xc_dmplan *p)
 {

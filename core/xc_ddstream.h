@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xc_dedisperse.h"
-#include "xc_filterbank.h"
-#include "xc_planefile.h"
+#include "core/xc_dedisperse.h"
+#include "core/xc_filterbank.h"
+#include "core/xc_planefile.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xc_dmplan.h"
-#include "xc_error.h"
+#include "core/xc_dmplan.h"
+#include "core/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-#include "xc_dmplan.h"
+#include "core/xc_dmplan.h"
 
 #include <ctype.h>
 #include <errno.h>

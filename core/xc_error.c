@@ -1,4 +1,4 @@
-#include "xc_error.h"
+#include "core/xc_error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

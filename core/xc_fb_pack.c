@@ -2,7 +2,7 @@
  * Sub-byte samples: with XC_BITORDER_LSB sample k of a byte sits at bits
  * [k*nbits, (k+1)*nbits) (SIGPROC pack_unpack.c, `byte = (s1<<4) + s0`);
  * XC_BITORDER_MSB mirrors that.  16-bit samples are little-endian. */
-#include "xc_filterbank.h"
+#include "core/xc_filterbank.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * buffer, so files of any size and any spectrum range cost the same memory. */
 /* 64-bit off_t for pread/ftello on 32-bit hosts too. */
 #define _FILE_OFFSET_BITS 64
-#include "xc_filterbank.h"
+#include "core/xc_filterbank.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,14 +1,14 @@
 /* xc_fb_writer.c: whole-file filterbank writer.  The file is built under a
  * temporary name (xc_atomic) so an interrupted run never leaves a .fil that a
  * reader would take for a complete one. */
-#include "xc_filterbank.h"
+#include "core/xc_filterbank.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_atomic.h"
+#include "core/xc_atomic.h"
 
 /* Spectra are packed through a bounded buffer, a chunk at a time. */
 #define XC_FB_CHUNK_BYTES ((size_t)8 << 20)

@@ -1,7 +1,7 @@
 /* xc_fft.c: PRESTO realfft layout on top of FFTW's r2c transform.
  * FFTW returns X_0..X_{N/2} (N/2+1 complex values); PRESTO keeps N floats by
  * storing the purely real X_{N/2} in the imaginary slot of X_0. */
-#include "xc_fft.h"
+#include "core/xc_fft.h"
 
 #include <errno.h>
 #include <fftw3.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "xc_atomic.h"
-#include "xc_presto.h"
+#include "core/xc_atomic.h"
+#include "core/xc_presto.h"
 
 xc_status xc_fft_precision_parse(const char *s, xc_fft_precision *p, xc_error *err)
 {

@@ -3,7 +3,7 @@
  * read_header.c is an if-chain; FFTW's CONVENTIONS: "favor a table"). */
 /* 64-bit off_t for pread/ftello on 32-bit hosts too. */
 #define _FILE_OFFSET_BITS 64
-#include "xc_filterbank.h"
+#include "core/xc_filterbank.h"
 
 #include <errno.h>
 #include <math.h>

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "xc_error.h"
+#include "core/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,11 +1,11 @@
-#include "xc_npy.h"
+#include "core/xc_npy.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_atomic.h"
+#include "core/xc_atomic.h"
 
 xc_status xc_npy_write_header(FILE *fp, size_t rows, size_t cols, size_t *hdr_bytes,
                               const char *path, xc_error *err)

@@ -1,4 +1,4 @@
-#include "xc_planefile.h"
+#include "core/xc_planefile.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_atomic.h"
-#include "xc_npy.h"
+#include "core/xc_atomic.h"
+#include "core/xc_npy.h"
 
 struct xc_planewriter {
     char out[3900];

@@ -2,7 +2,7 @@
  * The line table mirrors src/ioinf.c writeinf (radio band): label, format,
  * and whether "None (Artificial Data Set)" leaves the line out.  Reading goes
  * by label rather than by position, so both layouts come out of one table. */
-#include "xc_presto.h"
+#include "core/xc_presto.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "xc_atomic.h"
+#include "core/xc_atomic.h"
 
 #define XC_INF_ARTIFICIAL "None (Artificial Data Set)"
 #define XC_INF_NOTES "Any additional notes:"

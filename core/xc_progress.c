@@ -1,4 +1,4 @@
-#include "xc_progress.h"
+#include "core/xc_progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>

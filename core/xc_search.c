@@ -3,7 +3,7 @@
  * the arithmetic that produces the raw peaks differs between implementations;
  * everything after it runs through this one code path, so identical peaks
  * give identical candidate lists. */
-#include "xc_search.h"
+#include "core/xc_search.h"
 
 #include <errno.h>
 #include <float.h>
@@ -17,8 +17,8 @@
 #include <gsl/gsl_sf_erf.h>
 #include <omp.h>
 
-#include "xc_presto.h"
-#include "xc_signif.h"
+#include "core/xc_presto.h"
+#include "reference/xc_signif.h"
 
 void xc_psopts_default(xc_psopts *o)
 {

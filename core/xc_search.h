@@ -63,9 +63,9 @@
 
 #include <math.h>
 
-#include "xc_cands.h"
-#include "xc_error.h"
-#include "xc_hd.h"
+#include "core/xc_cands.h"
+#include "core/xc_error.h"
+#include "core/xc_hd.h"
 
 #ifdef __cplusplus
 extern "C" {

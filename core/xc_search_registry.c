@@ -1,9 +1,9 @@
 /* The periodicity-searcher registry: adding an implementation is one entry here. */
 #include <string.h>
 
-#include "xc_search.h"
+#include "core/xc_search.h"
 #ifdef XC_HAVE_CUDA
-#include "xc_gpu.h"
+#include "optimized/gpu/xc_gpu.h"
 #endif
 
 static int always(char *why, size_t n)

@@ -7,7 +7,7 @@
  * for being obviously right. */
 #include <stdlib.h>
 
-#include "xc_dedisperse.h"
+#include "core/xc_dedisperse.h"
 
 /* Exact value of input sample (scrunched sample j, channel c) as a double;
  * for integer input the double holds an exact integer (< 2^53). */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_search.h"
+#include "core/xc_search.h"
 
 static int dcmp(const void *pa, const void *pb)
 {

@@ -12,7 +12,7 @@
 
 #include <math.h>
 
-#include "xc_hd.h"
+#include "core/xc_hd.h"
 
 #define XC_LN_SQRT_2PI 0.91893853320467274178032973640562
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "xc_error.h"
+#include "core/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,7 @@
 /* A minimal PNG encoder for heatmaps: 8-bit RGB, no filtering, deflate "stored"
  * blocks (no compression).  Uncompressed keeps it short and exactly
  * reproducible; a 200 x 150 heatmap is 90 kB before base64. */
-#include "xc_report.h"
+#include "reports/xc_report.h"
 
 #include <stdlib.h>
 #include <string.h>

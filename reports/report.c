@@ -1,6 +1,6 @@
 /* The report document: pieces kept as rendered HTML fragments, verdict rows and
  * summary numbers, written out as index.html + summary.json. */
-#include "xc_report.h"
+#include "reports/xc_report.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "xc_atomic.h"
+#include "core/xc_atomic.h"
 
 typedef enum { IT_SECTION, IT_TEXT, IT_KV, IT_FIGURE } item_kind;
 

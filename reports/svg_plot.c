@@ -1,6 +1,6 @@
 /* SVG line plots and heatmaps.  Coordinates are printed with two decimals and
  * every label with a fixed format, so the same input gives the same bytes. */
-#include "xc_report.h"
+#include "reports/xc_report.h"
 
 #include <math.h>
 #include <stdlib.h>

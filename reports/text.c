@@ -1,4 +1,4 @@
-#include "xc_report.h"
+#include "reports/xc_report.h"
 
 #include <stdarg.h>
 #include <stdio.h>

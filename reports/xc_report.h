@@ -19,7 +19,7 @@
 
 #include <jansson.h>
 
-#include "xc_error.h"
+#include "core/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,7 @@
 /* The dedispersed fast path: the PRESTO .dat/.inf that dedispersing the
  * synthesized filterbank at its true DM would give, without the filterbank. */
-#include "xc_synth.h"
-#include "synth_internal.h"
+#include "synth/xc_synth.h"
+#include "synth/synth_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_atomic.h"
-#include "xc_presto.h"
+#include "core/xc_atomic.h"
+#include "core/xc_presto.h"
 
 #define CHUNK 65536   /* output samples per chunk, a multiple of 16 */
 

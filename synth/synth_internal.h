@@ -2,8 +2,8 @@
 #ifndef XC_SYNTH_INTERNAL_H
 #define XC_SYNTH_INTERNAL_H
 
-#include "xc_orbit.h"
-#include "xc_synth.h"
+#include "synth/xc_orbit.h"
+#include "synth/xc_synth.h"
 
 #define XC_SYNTH_MAX_NCHANS (1 << 24)
 

@@ -10,8 +10,8 @@
  *       (a tail of probability 2^-32 per pair is cut);
  *   theta = q pi/2 + t, q = w1 >> 30, t uniform in [-pi/4, pi/4) from the other
  *       30 bits, so the polynomials never see more than pi/4. */
-#include "xc_synth.h"
-#include "synth_internal.h"
+#include "synth/xc_synth.h"
+#include "synth/synth_internal.h"
 
 #include <math.h>
 #include <string.h>

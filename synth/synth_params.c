@@ -1,6 +1,6 @@
 /* Synthesizer parameters: defaults, validation and derived quantities. */
-#include "xc_synth.h"
-#include "synth_internal.h"
+#include "synth/xc_synth.h"
+#include "synth/synth_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Populations of synthetic pulsars: spec, draws, files, checkpoints, manifest. */
-#include "xc_population.h"
-#include "synth_internal.h"
+#include "synth/xc_population.h"
+#include "synth/synth_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "xc_atomic.h"
+#include "core/xc_atomic.h"
 
 /* The manifest's parameter columns, in xc_synth_params_to_json's names. */
 static const char *const param_cols[] = {

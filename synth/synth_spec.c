@@ -1,6 +1,6 @@
 /* Synthesizer parameters from a JSON spec (jansson). */
-#include "xc_synth.h"
-#include "synth_internal.h"
+#include "synth/xc_synth.h"
+#include "synth/synth_internal.h"
 
 #include <errno.h>
 #include <jansson.h>

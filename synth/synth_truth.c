@@ -1,6 +1,6 @@
 /* The truth file: everything a comparator needs to score a search of the synthetic data. */
-#include "xc_synth.h"
-#include "synth_internal.h"
+#include "synth/xc_synth.h"
+#include "synth/synth_internal.h"
 
 #include <jansson.h>
 #include <math.h>

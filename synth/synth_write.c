@@ -1,6 +1,6 @@
 /* The synthesizer's main loop: chunks of spectra -> noise + pulses -> levels -> bytes. */
-#include "xc_synth.h"
-#include "synth_internal.h"
+#include "synth/xc_synth.h"
+#include "synth/synth_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_atomic.h"
+#include "core/xc_atomic.h"
 
 static void fill_header(const xc_synth_params *p, xc_fbheader *h)
 {

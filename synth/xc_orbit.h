@@ -21,8 +21,8 @@
 #ifndef XC_ORBIT_H
 #define XC_ORBIT_H
 
-#include "xc_error.h"
-#include "xc_synth.h"
+#include "core/xc_error.h"
+#include "synth/xc_synth.h"
 
 #ifdef __cplusplus
 extern "C" {

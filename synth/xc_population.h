@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xc_error.h"
-#include "xc_synth.h"
+#include "core/xc_error.h"
+#include "synth/xc_synth.h"
 
 #ifdef __cplusplus
 extern "C" {

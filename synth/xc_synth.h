@@ -43,9 +43,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xc_dmplan.h"
-#include "xc_error.h"
-#include "xc_filterbank.h"
+#include "core/xc_dmplan.h"
+#include "core/xc_error.h"
+#include "core/xc_filterbank.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "xc_approx.h"
-#include "xc_signif.h"
-#include "xc_fixture.h"
-#include "xc_test.h"
+#include "compare/xc_approx.h"
+#include "reference/xc_signif.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
 
 /* ---- estimators on hand-worked arrays ----------------------------------- */
 

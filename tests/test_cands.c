@@ -8,11 +8,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "xc_cands.h"
-#include "xc_cmpcands.h"
-#include "xc_presto.h"
-#include "xc_fixture.h"
-#include "xc_test.h"
+#include "core/xc_cands.h"
+#include "compare/xc_cmpcands.h"
+#include "core/xc_presto.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
 
 /* The research note's test file: N = 2^21 samples of 64 us. */
 #define T_NOTE 134.217728

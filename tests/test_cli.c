@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "xc_fixture.h"
-#include "xc_test.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
 
 
 /* Runs `crosscheck ARGS`, stderr to a file; returns the exit code. */

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_compare.h"
-#include "xc_dedisperse.h"
-#include "xc_planefile.h"
-#include "xc_test.h"
+#include "compare/xc_compare.h"
+#include "core/xc_dedisperse.h"
+#include "core/xc_planefile.h"
+#include "tests/xc_test.h"
 
 #define NCHANS 37
 #define NSAMP 2000

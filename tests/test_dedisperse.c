@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_cpu.h"
-#include "xc_dedisperse.h"
-#include "xc_fixture.h"
-#include "xc_test.h"
+#include "optimized/cpu/xc_cpu.h"
+#include "core/xc_dedisperse.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

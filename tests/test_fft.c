@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "xc_fft.h"
-#include "xc_presto.h"
-#include "xc_fixture.h"
-#include "xc_test.h"
+#include "core/xc_fft.h"
+#include "core/xc_presto.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
 
 #define FIXTURE "GBT_J1807-0847"
 

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <dirent.h>
 
-#include "xc_filterbank.h"
-#include "xc_test.h"
+#include "core/xc_filterbank.h"
+#include "tests/xc_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

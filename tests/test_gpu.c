@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../optimized/gpu/xc_gpu.h"
-#include "xc_dedisperse.h"
-#include "xc_fixture.h"
-#include "xc_test.h"
+#include "optimized/gpu/xc_gpu.h"
+#include "core/xc_dedisperse.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../optimized/gpu/xc_gpu.h"
-#include "xc_search.h"
-#include "xc_signif.h"
-#include "xc_fixture.h"
-#include "xc_test.h"
+#include "optimized/gpu/xc_gpu.h"
+#include "core/xc_search.h"
+#include "reference/xc_signif.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
 
 /* ---- wrappers: the entry points exist only in a CUDA build -------------- */
 

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_filterbank.h"
-#include "xc_orbit.h"
-#include "xc_synth.h"
-#include "xc_test.h"
+#include "core/xc_filterbank.h"
+#include "synth/xc_orbit.h"
+#include "synth/xc_synth.h"
+#include "tests/xc_test.h"
 
 #define C_LIGHT 299792458.0
 #define GM_SUN 1.32712440018e20

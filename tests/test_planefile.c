@@ -6,10 +6,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "xc_ddstream.h"
-#include "xc_npy.h"
-#include "xc_planefile.h"
-#include "xc_test.h"
+#include "core/xc_ddstream.h"
+#include "core/xc_npy.h"
+#include "core/xc_planefile.h"
+#include "tests/xc_test.h"
 
 static int exists(const char *p)
 {

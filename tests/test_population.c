@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xc_fixture.h"
-#include "xc_population.h"
-#include "xc_synth.h"
-#include "xc_test.h"
+#include "tests/xc_fixture.h"
+#include "synth/xc_population.h"
+#include "synth/xc_synth.h"
+#include "tests/xc_test.h"
 
 static const xc_popdraw *find_draw(const xc_popspec *s, const char *field)
 {

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "xc_presto.h"
-#include "xc_test.h"
+#include "core/xc_presto.h"
+#include "tests/xc_test.h"
 
 static void tmp_path(char *out, size_t n, const char *name)
 {

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "xc_presto.h"
-#include "xc_search.h"
-#include "xc_fixture.h"
-#include "xc_signif.h"
-#include "xc_test.h"
+#include "core/xc_presto.h"
+#include "core/xc_search.h"
+#include "tests/xc_fixture.h"
+#include "reference/xc_signif.h"
+#include "tests/xc_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

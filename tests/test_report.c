@@ -11,8 +11,8 @@
 
 #include <jansson.h>
 
-#include "xc_report.h"
-#include "xc_test.h"
+#include "reports/xc_report.h"
+#include "tests/xc_test.h"
 
 static char *slurp(const char *path, size_t *len)
 {

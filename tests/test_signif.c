@@ -10,8 +10,8 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sf_erf.h>
 
-#include "xc_signif.h"
-#include "xc_test.h"
+#include "reference/xc_signif.h"
+#include "tests/xc_test.h"
 
 static double rel(double a, double b)
 {

@@ -16,11 +16,11 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "xc_filterbank.h"
-#include "xc_fixture.h"
-#include "xc_presto.h"
-#include "xc_synth.h"
-#include "xc_test.h"
+#include "core/xc_filterbank.h"
+#include "tests/xc_fixture.h"
+#include "core/xc_presto.h"
+#include "synth/xc_synth.h"
+#include "tests/xc_test.h"
 
 /* Writes p to path and reads the data back as floats (any nbits): out[nsamp*nchans]. */
 static float *write_and_read(const xc_synth_params *p, const char *path, uint64_t *nsamp)

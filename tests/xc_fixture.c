@@ -1,8 +1,8 @@
 /* xc_fixture.c: see xc_fixture.h. */
 #ifdef XC_HAVE_CUDA
-#include "xc_gpu.h"
+#include "optimized/gpu/xc_gpu.h"
 #endif
-#include "xc_fixture.h"
+#include "tests/xc_fixture.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "xc_test.h"
+#include "tests/xc_test.h"
 
 /* ---- a filterbank block and its dedispersion job --------------------------- */
 

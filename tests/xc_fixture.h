@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xc_dedisperse.h"
-#include "xc_search.h"
+#include "core/xc_dedisperse.h"
+#include "core/xc_search.h"
 
 /* ---- a filterbank block and its dedispersion job --------------------------- */
 

@@ -1,4 +1,4 @@
-#include "xc_test.h"
+#include "tests/xc_test.h"
 
 #include <CUnit/Basic.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * reads and the strided writes inside L1. */
 #include <string.h>
 
-#include "cpu_internal.h"
+#include "optimized/cpu/cpu_internal.h"
 
 #define CONV_C 64
 #define CONV_T 256

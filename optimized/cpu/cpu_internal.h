@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xc_cpu.h"
-#include "xc_dedisperse.h"
+#include "optimized/cpu/xc_cpu.h"
+#include "core/xc_dedisperse.h"
 
 /* Register-block lengths: 512 bytes of narrow accumulators (eight AVX-512
  * registers), so the block stays in registers across the channel loop. */

@@ -12,7 +12,7 @@
  * for this file. */
 #pragma GCC optimize("no-loop-unroll-and-jam")
 
-#include "cpu_internal.h"
+#include "optimized/cpu/cpu_internal.h"
 
 /* XC_CPU_NO_CLONES builds one version for the compiler's -m flags (to test
  * the AVX2 and baseline code paths on an AVX-512 machine). */

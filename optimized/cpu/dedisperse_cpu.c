@@ -27,7 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "cpu_internal.h"
+#include "optimized/cpu/cpu_internal.h"
 
 xc_status xc_cpu_layout_for(int nbits, int ds, xc_cpu_layout *out, xc_error *err)
 {

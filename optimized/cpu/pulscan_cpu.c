@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pulscan_internal.h"
-#include "xc_search.h"
+#include "optimized/cpu/pulscan_internal.h"
+#include "core/xc_search.h"
 
 #define XC_PS_TILE 1024
 #define XC_PS_GROUP 64     /* starts per screen call: eight vectors of 8 */

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pulscan_internal.h"
-#include "xc_search.h"
+#include "optimized/cpu/pulscan_internal.h"
+#include "core/xc_search.h"
 
 /* Floyd & Rivest's SELECT (CACM 1975, algorithm 489): a quickselect whose
  * pivots come from a recursive sample, about n + min(k, n-k) comparisons

@@ -9,9 +9,9 @@
  * so integer output equals the reference bit for bit. */
 #include <climits>
 
-#include "gpu_dd.h"
-#include "xc_dmplan.h"
-#include "xc_gpu.h"
+#include "optimized/gpu/gpu_dd.h"
+#include "core/xc_dmplan.h"
+#include "optimized/gpu/xc_gpu.h"
 
 namespace {
 

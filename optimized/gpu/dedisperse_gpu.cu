@@ -39,9 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_check.h"
-#include "gpu_dd.h"
-#include "xc_gpu.h"
+#include "optimized/gpu/gpu_check.h"
+#include "optimized/gpu/gpu_dd.h"
+#include "optimized/gpu/xc_gpu.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpu_check.h"
-#include "xc_gpu.h"
+#include "optimized/gpu/gpu_check.h"
+#include "optimized/gpu/xc_gpu.h"
 
 extern "C" int xc_gpu_available(char *why, size_t n)
 {

@@ -33,9 +33,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "gpu_check.h"
-#include "pulscan_gpu.h"
-#include "xc_gpu.h"
+#include "optimized/gpu/gpu_check.h"
+#include "optimized/gpu/pulscan_gpu.h"
+#include "optimized/gpu/xc_gpu.h"
 
 using namespace xcps;
 

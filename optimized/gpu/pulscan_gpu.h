@@ -6,7 +6,7 @@
 #include <cuda_runtime.h>
 #include <stddef.h>
 
-#include "xc_search.h"
+#include "core/xc_search.h"
 
 namespace xcps {
 

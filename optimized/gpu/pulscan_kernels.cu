@@ -12,8 +12,8 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "pulscan_gpu.h"
-#include "xc_chi2_even.h"
+#include "optimized/gpu/pulscan_gpu.h"
+#include "reference/xc_chi2_even.h"
 
 namespace xcps {
 

@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 
-#include "xc_dedisperse.h"
-#include "xc_error.h"
-#include "xc_search.h"
+#include "core/xc_dedisperse.h"
+#include "core/xc_error.h"
+#include "core/xc_search.h"
 
 #ifdef __cplusplus
 extern "C" {
