@@ -25,7 +25,7 @@
 
 #include "core/xc_error.h"
 #include "core/xc_search.h"
-#include "reference/xc_signif.h"
+#include "core/xc_signif.h"
 
 #ifdef __cplusplus
 extern "C" {

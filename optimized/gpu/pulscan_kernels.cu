@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "optimized/gpu/pulscan_gpu.h"
-#include "reference/xc_chi2_even.h"
+#include "core/xc_chi2_even.h"
 
 namespace xcps {
 
