@@ -30,7 +30,7 @@ else
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 endif
 
-MODDIRS  := core reference optimized/cpu synth compare reports
+MODDIRS  := core reference optimized optimized/cpu synth compare reports
 # Every include names its layer ("core/xc_dedisperse.h"), so one -I. is all.
 CPPFLAGS += -D_GNU_SOURCE -I.
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Werror -fopenmp $(SAN) $(PKG_CFLAGS)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "core/xc_error.h"
+#include "core/xc_impl.h"
 
 /* A subcommand: argv[0] is the subcommand's name.  Returns the exit code. */
 typedef int (*xc_cmd_fn)(int argc, char **argv);
@@ -36,6 +37,19 @@ xc_status xc_cli_write_json(const char *path, const struct json_t *root, size_t 
 void xc_cli_getopt_reset(void);
 /* For an unknown option or missing value (getopt returned '?' or ':'). */
 int xc_cli_badopt(const char *cmd, int argc, char **argv);
+
+/* The registry of this process: the built-in implementations, and whatever
+ * is added at run time. */
+xc_registry *xc_cli_registry(void);
+/* The default implementation, chosen by capability: the first available one
+ * that is threaded and neither on a device, approximate nor added at run time
+ * (the tiled CPU code in the built-in table). */
+#define XC_CLI_DEFAULT_WANT XC_CAP_THREADED
+#define XC_CLI_DEFAULT_AVOID (XC_CAP_DEVICE | XC_CAP_APPROXIMATE | XC_CAP_RUNTIME)
+/* The implementation of family f a person named with -impl, or the default
+ * for name NULL.  NULL after printing why (not registered, or unavailable:
+ * the reason); the caller returns 2. */
+const xc_impl *xc_cli_impl(const char *cmd, xc_family f, const char *name);
 
 /* Subcommands. */
 int xc_cmd_list(int argc, char **argv);

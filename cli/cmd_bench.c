@@ -212,16 +212,15 @@ static double job_adds(const xc_ddjob *job)
     return a;
 }
 
-/* Runs impl on job up to `repeat` times (stopping once 20 s are spent) and
- * returns the best time, or a negative value with err set. */
-static double time_runs(const xc_dedisperser *impl, const xc_ddjob *job, xc_plane *pl, int repeat,
-                        int *runs, xc_error *err)
+/* Executes plan p on the job's input up to `repeat` times (stopping once
+ * 20 s are spent) and returns the best time, or a negative value with err set. */
+static double time_runs(xc_ddplan *p, const xc_ddjob *job, xc_plane *pl, int repeat, int *runs, xc_error *err)
 {
     double best = -1, spent = 0;
     *runs = 0;
     for (int r = 0; r < repeat && (r == 0 || spent < 20.0); r++) {
         double t0 = xc_now();
-        if (impl->run(job, pl, err))
+        if (xc_ddplan_execute(p, job->in, pl, err))
             return -1;
         double t = xc_now() - t0;
         spent += t;
@@ -250,6 +249,7 @@ typedef struct {
     json_t *records;
     double ref_rate;          /* adds/s of the reference for this nbits/nchans, 0 if not run */
     int verified;             /* -1 not checked, 0 differs, 1 bit-exact on the short input */
+    xc_plane refplane;        /* the reference's plane of the short input (nranges 0: none) */
 } bench_ctx;
 
 static void add_limits(json_t *rec, const machine *mc, int nbits, int threads, double adds,
@@ -281,14 +281,24 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
                            int threads, const char *note, xc_plane *keep, xc_error *err)
 {
     xc_ddjob j = *job;
-    j.opts = s->tiles;
-    j.opts.threads = threads;
-    xc_plane pl;
-    xc_status st = xc_plane_alloc(&pl, &j, err);
+    xc_ddopts opts = s->tiles;
+    opts.threads = threads;
+    /* The plan (delays, the implementation's state) is made once and timed
+     * apart from the executions it serves. */
+    double t0 = xc_now();
+    xc_ddplan *p;
+    xc_status st = xc_ddplan_create(&p, impl, &j.geom, j.in->nbits, j.plan, j.conv, j.killmask, &opts, err);
+    double plan_t = xc_now() - t0;
     if (st)
         return st;
+    xc_plane pl;
+    if ((st = xc_ddplan_plane_alloc(p, j.in->nsamp, &pl, err))) {
+        xc_ddplan_destroy(p);
+        return st;
+    }
     int runs = 0;
-    double t = time_runs(impl, &j, &pl, s->repeat, &runs, err);
+    double t = time_runs(p, &j, &pl, s->repeat, &runs, err);
+    xc_ddplan_destroy(p);
     if (t < 0 || !keep)
         xc_plane_free(&pl);
     else
@@ -297,7 +307,7 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
         return err->code ? err->code : XC_EINVAL;
     double adds = job_adds(&j), rate = t > 0 ? adds / t : 0;
     json_t *rec = json_object();
-    json_object_set_new(rec, "impl", json_string(impl->name));
+    json_object_set_new(rec, "impl", json_string(impl->impl.name));
     json_object_set_new(rec, "nbits", json_integer(j.in->nbits));
     json_object_set_new(rec, "nchans", json_integer(j.in->nchans));
     json_object_set_new(rec, "threads", json_integer(threads));
@@ -305,15 +315,16 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
     json_object_set_new(rec, "nout", json_integer((json_int_t)j.nout));
     json_object_set_new(rec, "ndm", json_integer((json_int_t)xc_dmplan_ndm(j.plan)));
     json_object_set_new(rec, "seconds", json_real(t));
+    json_object_set_new(rec, "plan_seconds", json_real(plan_t));
     json_object_set_new(rec, "runs", json_integer(runs));
     json_object_set_new(rec, "adds", json_real(adds));
     json_object_set_new(rec, "adds_per_s", json_real(rate));
     json_object_set_new(rec, "adds_per_s_per_thread", json_real(rate / threads));
-    if (!strcmp(impl->name, "reference"))
+    if (impl->impl.caps & XC_CAP_REFERENCE)
         bc->ref_rate = rate;
     else if (bc->ref_rate > 0)
         json_object_set_new(rec, "ratio_to_reference", json_real(rate / bc->ref_rate));
-    if (!strcmp(impl->name, "cpu") && bc->verified >= 0)
+    if (!(impl->impl.caps & XC_CAP_REFERENCE) && bc->verified >= 0)
         json_object_set_new(rec, "bit_exact_vs_reference_short_input", json_boolean(bc->verified));
     add_limits(rec, bc->mc, j.in->nbits, threads, adds, &j);
     if (note)
@@ -326,8 +337,8 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
         snprintf(ratio, sizeof ratio, "%.0f", rate / bc->ref_rate);
     if (json_object_get(rec, "bit_exact_vs_reference_short_input"))
         snprintf(verified, sizeof verified, "%s", bc->verified ? "yes" : "NO");
-    printf("%-10s %5d %6d %3d %8zu %5zu %9.3f %8.2f %8.2f %7s %6.1f %5s\n", impl->name, j.in->nbits,
-           j.in->nchans, threads, j.nout, xc_dmplan_ndm(j.plan), t, rate / 1e9, rate / threads / 1e9, ratio,
+    printf("%-10s %5d %6d %3d %8zu %5zu %9.3f %8.3f %8.2f %8.2f %7s %6.1f %5s\n", impl->impl.name, j.in->nbits,
+           j.in->nchans, threads, j.nout, xc_dmplan_ndm(j.plan), plan_t, t, rate / 1e9, rate / threads / 1e9, ratio,
            peak > 0 ? 100.0 * rate / peak : 0.0, verified);
     fflush(stdout);
     return XC_OK;
@@ -380,29 +391,37 @@ static xc_status bench_config(bench_ctx *bc, const settings *s, const xc_dedispe
              "than the cpu kernel); the cpu records' ratio_to_reference divides by this rate",
              (long long)maxd, ref_nout);
     for (int i = 0; i < nimpl && !st; i++) {
-        if (!strcmp(impls[i]->name, "reference")) {
+        if (impls[i]->impl.caps & XC_CAP_REFERENCE) {
             settings once = *s;
             once.repeat = 1;
-            xc_plane a, b;
-            st = bench_one(bc, &once, impls[i], &jshort, 1, refnote, &a, err);
-            if (st)
-                break;
-            /* The CPU kernel on the same short input, compared bit for bit. */
-            const xc_dedisperser *cpu = xc_dedisperser_get("cpu");
-            if (cpu && !(st = xc_plane_alloc(&b, &jshort, err))) {
-                if (!(st = cpu->run(&jshort, &b, err)))
-                    bc->verified = planes_same(&a, &b);
-                xc_plane_free(&b);
+            xc_plane_free(&bc->refplane);
+            st = bench_one(bc, &once, impls[i], &jshort, 1, refnote, &bc->refplane, err);
+            continue;
+        }
+        /* Every other implementation first runs the short input, compared
+         * bit for bit with the reference's plane (integer input). */
+        bc->verified = -1;
+        if (bc->refplane.nranges) {
+            xc_ddplan *p;
+            xc_plane b;
+            if (!(st = xc_ddplan_create(&p, impls[i], &g, nbits, plan, cv, NULL, &s->tiles, err))) {
+                if (!(st = xc_ddplan_plane_alloc(p, shortin.nsamp, &b, err))) {
+                    if (!(st = xc_ddplan_execute(p, &shortin, &b, err)))
+                        bc->verified = planes_same(&bc->refplane, &b);
+                    xc_plane_free(&b);
+                }
+                xc_ddplan_destroy(p);
             }
-            xc_plane_free(&a);
-        } else if (!strcmp(impls[i]->name, "cpu")) {
+        }
+        if (!st && (impls[i]->impl.caps & XC_CAP_THREADED)) {
             st = bench_one(bc, s, impls[i], &jfull, 1, NULL, NULL, err);
             if (!st && s->threads > 1)
                 st = bench_one(bc, s, impls[i], &jfull, s->threads, NULL, NULL, err);
-        } else {
+        } else if (!st) {
             st = bench_one(bc, s, impls[i], &jfull, s->threads, NULL, NULL, err);
         }
     }
+    xc_plane_free(&bc->refplane);
     xc_ddjob_free(&jshort);
     xc_ddjob_free(&jfull);
     free(u);
@@ -470,11 +489,12 @@ static int bench_dedisperse(int argc, char **argv)
     snprintf(ibuf, sizeof ibuf, "%s", implspec);
     char *save = NULL;
     for (char *tok = strtok_r(ibuf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        const xc_dedisperser *d = xc_dedisperser_get(tok);
+        const xc_impl *di = xc_registry_find(xc_cli_registry(), XC_FAMILY_DEDISPERSE, tok);
+        const xc_dedisperser *d = xc_dedisperser_of(di);
         if (!d)
             return xc_cli_failf("bench", "-impl: '%s' is not a registered implementation (see crosscheck list)", tok);
         char why[256] = "";
-        if (!d->available(why, sizeof why)) {
+        if (!xc_impl_available(di, why, sizeof why)) {
             printf("# skipping %s: %s\n", tok, why);
             continue;
         }
@@ -505,11 +525,11 @@ static int bench_dedisperse(int argc, char **argv)
            mc.bw1 / 1e9, mc.bwn / 1e9, s.threads, s.threads, mc.speedup);
     printf("# plan %s (%zu trials), tsamp 64 us, 1250-1550 MHz, %s\n", TABLE2_PLAN, xc_dmplan_ndm(&plan),
            s.quick ? "quick: max delay + 4096 samples" : "random data");
-    printf("%-10s %5s %6s %3s %8s %5s %9s %8s %8s %7s %6s %5s\n", "impl", "nbits", "nchans", "thr", "nout",
-           "ndm", "seconds", "Gadds/s", "/thread", "x ref", "%peak", "exact");
+    printf("%-10s %5s %6s %3s %8s %5s %9s %8s %8s %8s %7s %6s %5s\n", "impl", "nbits", "nchans", "thr", "nout",
+           "ndm", "plan s", "exec s", "Gadds/s", "/thread", "x ref", "%peak", "exact");
 
     json_t *records = json_array();
-    bench_ctx bc = {&mc, records, 0, -1};
+    bench_ctx bc = {&mc, records, 0, -1, {0, NULL}};
     for (int b = 0; b < nnb && !st; b++)
         for (int n = 0; n < nnc && !st; n++)
             st = bench_config(&bc, &s, impls, nimpl, nbits[b], nchans[n], &plan, cv, &err);
@@ -543,9 +563,11 @@ static int bench_dedisperse(int argc, char **argv)
     json_object_set_new(root, "tiles", json_pack("{s:i,s:i,s:i}", "tile_t", s.tiles.tile_t, "tile_dm",
                                                  s.tiles.tile_dm, "tile_c", s.tiles.tile_c));
     json_object_set_new(root, "definitions", json_pack(
-        "{s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
+        "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
         "adds", "sum over ranges of trials x output samples x channels",
-        "seconds", "best of `runs` wall-clock runs of the whole call (corner turn included)",
+        "seconds", "best of `runs` wall-clock executions of the plan on the whole input (corner turn included)",
+        "plan_seconds", "wall-clock time to create the plan once: delay tables and the implementation's own "
+                        "state (device buffers, tuning); not part of seconds",
         "peak_adds_per_s", "min(threads, cores) x cpu MHz x peak_lanes: one widening add per lane per cycle, "
                            "lanes = vector bytes of the kernel version the loader picked / narrow accumulator bytes "
                            "(uint16 for 8-bit input, uint32 for 16-bit)",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_meter.h"
 #include "cli/cli_plan.h"
 #include "core/xc_ddstream.h"
 
@@ -21,7 +22,7 @@ static void help(void)
            "gulps, so files larger than memory work.\n\n"
            "  -i FILE.fil        input filterbank (nbits 1, 2, 4, 8, 16 or 32)\n"
            "  -o OUT             output prefix\n"
-           "  -impl NAME         implementation (crosscheck list): reference, cpu, ... (default cpu)\n"
+           "  -impl NAME         implementation (crosscheck list): reference, cpu, ... (default: the threaded CPU one)\n"
            "%s"
            "Options:\n"
            "  -convention NAME   crosscheck (default: k_DM 4148.808, round half away, raw sum),\n"
@@ -106,7 +107,7 @@ int xc_cmd_dedisperse(int argc, char **argv)
         {"tile_t", required_argument, 0, O_TT}, {"tile_dm", required_argument, 0, O_TDM},
         {"tile_c", required_argument, 0, O_TC}, {"quiet", no_argument, 0, O_QUIET},
         {"h", no_argument, 0, O_HELP}, {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
-    const char *input = NULL, *out = NULL, *impl_name = "cpu", *conv_name = "crosscheck";
+    const char *input = NULL, *out = NULL, *impl_name = NULL, *conv_name = "crosscheck";
     const char *killfile = NULL, *zaplist = NULL;
     xc_cli_planopts po;
     xc_cli_planopts_init(&po);
@@ -117,6 +118,7 @@ int xc_cmd_dedisperse(int argc, char **argv)
     xc_error_clear(&err);
     xc_status st = XC_OK;
     unsigned long long gulp = 0;
+    int quiet = 0;
     int c;
     while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -143,7 +145,7 @@ int xc_cmd_dedisperse(int argc, char **argv)
         case O_TT: st = xc_cli_int("-tile_t", optarg, 0, 1 << 24, &a.opts.tile_t, &err); break;
         case O_TDM: st = xc_cli_int("-tile_dm", optarg, 0, 1 << 24, &a.opts.tile_dm, &err); break;
         case O_TC: st = xc_cli_int("-tile_c", optarg, 0, 1 << 24, &a.opts.tile_c, &err); break;
-        case O_QUIET: a.quiet = 1; break;
+        case O_QUIET: quiet = 1; break;
         case O_HELP: help(); return 0;
         default: return xc_cli_badopt("dedisperse", argc, argv);
         }
@@ -154,12 +156,8 @@ int xc_cmd_dedisperse(int argc, char **argv)
         return xc_cli_failf("dedisperse", "unexpected argument '%s'", argv[optind]);
     if (!input || !out)
         return xc_cli_failf("dedisperse", "-i FILE.fil and -o OUT are required (see -h)");
-    a.impl = xc_dedisperser_get(impl_name);
-    if (!a.impl)
-        return xc_cli_failf("dedisperse", "-impl: '%s' is not registered (crosscheck list)", impl_name);
-    char why[256] = "";
-    if (!a.impl->available(why, sizeof why))
-        return xc_cli_failf("dedisperse", "-impl %s: unavailable: %s", impl_name, why);
+    if (!(a.impl = xc_dedisperser_of(xc_cli_impl("dedisperse", XC_FAMILY_DEDISPERSE, impl_name))))
+        return 2;
     a.conv = xc_convention_get(conv_name);
     if (!a.conv)
         return xc_cli_failf("dedisperse",
@@ -196,8 +194,13 @@ int xc_cmd_dedisperse(int argc, char **argv)
     a.input_name = input;
     a.cmdline = xc_cli_cmdline();
     double secs = 0;
-    if (!(st = xc_dedisperse_stream(r, out, &a, &secs, &err)) && !a.quiet)
-        fprintf(stderr, "crosscheck dedisperse: %s: %zu DM trials in %.3f s -> %s.json\n", a.impl->name,
+    xc_progress meter;
+    xc_progress_start(&meter, "dedisperse", 1, quiet);
+    a.progress = xc_progress_callback(&meter);
+    if (!(st = xc_dedisperse_stream(r, out, &a, &secs, &err)))
+        xc_progress_end(&meter);
+    if (!st && !quiet)
+        fprintf(stderr, "crosscheck dedisperse: %s: %zu DM trials in %.3f s -> %s.json\n", a.impl->impl.name,
                 xc_dmplan_ndm(&plan), secs, out);
 done:
     xc_fbreader_close(r);

@@ -1,60 +1,89 @@
 /* crosscheck list: every registered implementation, by family. */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/xc_dedisperse.h"
-#include "core/xc_search.h"
+
+static int help(void)
+{
+    printf("usage: crosscheck list [-json]\n\n"
+           "Prints every registered implementation: family, name, capabilities (reference,\n"
+           "threaded, device, approximate, runtime), tolerance against the reference, whether\n"
+           "it is available on this machine (and why not), and what it is.\n\n"
+           "  -json   one JSON array on stdout instead of the table: objects with \"family\",\n"
+           "          \"name\", \"desc\", \"caps\" (array of names), \"tolerance\" ({\"kind\", \"value\"}),\n"
+           "          \"available\" (bool) and \"why\" (\"\" when available)\n");
+    return 0;
+}
+
+static int print_json(const xc_registry *reg)
+{
+    json_t *arr = json_array();
+    for (int f = 0; f < XC_FAMILY_COUNT; f++)
+        for (size_t i = 0; i < xc_registry_count(reg, (xc_family)f); i++) {
+            const xc_impl *e = xc_registry_at(reg, (xc_family)f, i);
+            char why[256];
+            int ok = xc_impl_available(e, why, sizeof why);
+            json_t *caps = json_array();
+            for (unsigned b = 1; b; b <<= 1)
+                if ((e->caps & b) && xc_cap_name(b))
+                    json_array_append_new(caps, json_string(xc_cap_name(b)));
+            json_array_append_new(
+                arr, json_pack("{s:s, s:s, s:s, s:o, s:{s:s, s:f}, s:b, s:s}", "family", xc_family_name(e->family),
+                               "name", e->name, "desc", e->desc, "caps", caps, "tolerance", "kind",
+                               xc_tol_kind_name(e->tol.kind), "value", e->tol.value, "available", ok, "why", why));
+        }
+    int bad = json_dumpf(arr, stdout, JSON_INDENT(2)) != 0 || fputc('\n', stdout) == EOF;
+    json_decref(arr);
+    return bad ? xc_cli_failf("list", "cannot write to stdout") : 0;
+}
 
 int xc_cmd_list(int argc, char **argv)
 {
-    static const struct option opts[] = {{"h", no_argument, 0, 'h'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    int c;
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'},
+                                         {"h", no_argument, 0, 'h'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    int c, json = 0;
     while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'h') {
-            printf("usage: crosscheck list\n\n"
-                   "Prints every registered implementation: family, name, whether it is available on\n"
-                   "this machine (and why not), and what it is.\n");
-            return 0;
+        if (c == 'h')
+            return help();
+        if (c == 'j') {
+            json = 1;
+            continue;
         }
         return xc_cli_badopt("list", argc, argv);
     }
+    if (optind < argc)
+        return xc_cli_failf("list", "unexpected argument '%s'", argv[optind]);
+    const xc_registry *reg = xc_cli_registry();
+    if (json)
+        return print_json(reg);
     /* Rows first, so the status column is as wide as its longest entry
      * (a CUDA runtime's reason can be long). */
-    enum { MAXROWS = 32 };
+    enum { MAXROWS = 64 };
     struct {
-        const char *family, *name, *desc;
-        char status[240];
+        const xc_impl *e;
+        char status[240], caps[96];
     } row[MAXROWS];
-    int n = 0;
-    const xc_dedisperser *const *dd = xc_dedisperser_list();
-    for (size_t i = 0; dd[i] && n < MAXROWS; i++, n++) {
-        char why[200] = "";
-        row[n].family = "dedisperse";
-        row[n].name = dd[i]->name;
-        row[n].desc = dd[i]->desc;
-        if (dd[i]->available(why, sizeof why))
-            snprintf(row[n].status, sizeof row[n].status, "available");
-        else
-            snprintf(row[n].status, sizeof row[n].status, "unavailable: %s", why);
-    }
-    const xc_searcher *const *ps = xc_searcher_list();
-    for (size_t i = 0; ps[i] && n < MAXROWS; i++, n++) {
-        char why[200] = "";
-        row[n].family = "pulscan";
-        row[n].name = ps[i]->name;
-        row[n].desc = ps[i]->desc;
-        if (ps[i]->available(why, sizeof why))
-            snprintf(row[n].status, sizeof row[n].status, "available");
-        else
-            snprintf(row[n].status, sizeof row[n].status, "unavailable: %s", why);
-    }
-    int sw = (int)strlen("status");
+    int n = 0, sw = (int)strlen("status"), cw = (int)strlen("caps");
+    for (int f = 0; f < XC_FAMILY_COUNT; f++)
+        for (size_t i = 0; i < xc_registry_count(reg, (xc_family)f) && n < MAXROWS; i++, n++) {
+            const xc_impl *e = row[n].e = xc_registry_at(reg, (xc_family)f, i);
+            char why[200];
+            if (xc_impl_available(e, why, sizeof why))
+                snprintf(row[n].status, sizeof row[n].status, "available");
+            else
+                snprintf(row[n].status, sizeof row[n].status, "unavailable: %s", why);
+            xc_caps_format(e->caps, row[n].caps, sizeof row[n].caps);
+            sw = (int)strlen(row[n].status) > sw ? (int)strlen(row[n].status) : sw;
+            cw = (int)strlen(row[n].caps) > cw ? (int)strlen(row[n].caps) : cw;
+        }
+    printf("%-11s %-10s %-*s %-*s  %s\n", "family", "name", cw, "caps", sw, "status", "description");
     for (int k = 0; k < n; k++)
-        sw = (int)strlen(row[k].status) > sw ? (int)strlen(row[k].status) : sw;
-    printf("%-11s %-10s %-*s  %s\n", "family", "name", sw, "status", "description");
-    for (int k = 0; k < n; k++)
-        printf("%-11s %-10s %-*s  %s\n", row[k].family, row[k].name, sw, row[k].status, row[k].desc);
+        printf("%-11s %-10s %-*s %-*s  %s\n", xc_family_name(row[k].e->family), row[k].e->name, cw, row[k].caps, sw,
+               row[k].status, row[k].e->desc);
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_meter.h"
 #include "synth/xc_population.h"
 #include "core/xc_progress.h"
 

@@ -96,7 +96,7 @@ int xc_cmd_pulscan(int argc, char **argv)
         {"logp", required_argument, 0, O_LOGP}, {"ncpus", required_argument, 0, O_NCPUS},
         {"tile", required_argument, 0, O_TILE}, {"quiet", no_argument, 0, O_QUIET},
         {"h", no_argument, 0, O_HELP}, {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
-    const char *input = NULL, *out = NULL, *impl_name = "cpu", *fmt = "csv";
+    const char *input = NULL, *out = NULL, *impl_name = NULL, *fmt = "csv";
     xc_psopts o;
     xc_psopts_default(&o);
     xc_error err;
@@ -162,12 +162,9 @@ int xc_cmd_pulscan(int argc, char **argv)
         return xc_cli_failf("pulscan", "unexpected argument '%s' (crosscheck pulscan -h)", argv[optind]);
     if (!input)
         return xc_cli_failf("pulscan", "no input: -i X.fft is required (crosscheck pulscan -h)");
-    const xc_searcher *impl = xc_searcher_get(impl_name);
+    const xc_searcher *impl = xc_searcher_of(xc_cli_impl("pulscan", XC_FAMILY_PULSCAN, impl_name));
     if (!impl)
-        return xc_cli_failf("pulscan", "-impl: no implementation '%s' (reference, cpu)", impl_name);
-    char why[256] = "";
-    if (!impl->available(why, sizeof why))
-        return xc_cli_failf("pulscan", "-impl %s is not available here: %s", impl_name, why);
+        return 2;
     int pulscand = !strcmp(fmt, "pulscand");
     char defout[4200];
     if (!out) {
@@ -185,7 +182,7 @@ int xc_cmd_pulscan(int argc, char **argv)
     xc_candlist cl;
     xc_candlist_init(&cl);
     double t0 = xc_now();
-    st = impl->run(&sp, &o, &cl, &err);
+    st = xc_pulscan_run(impl, &sp, &o, &cl, &err);
     double secs = xc_now() - t0;
     if (!st) {
         cl.T = sp.T;
@@ -194,7 +191,7 @@ int xc_cmd_pulscan(int argc, char **argv)
     if (!st && !quiet) {
         printf("pulscan (%s): %zu bins, T = %.6f s, zmax %d, numharm %d, %s%s: %zu candidates with sigma > %g "
                "in %.3f s -> %s\n",
-               impl->name, sp.nbins, sp.T, o.zmax, o.numharm, o.rblock ? "R-block maxima" : "local maxima",
+               impl->impl.name, sp.nbins, sp.T, o.zmax, o.numharm, o.rblock ? "R-block maxima" : "local maxima",
                o.nosift ? ", unsifted" : ", sifted", cl.n, o.sigma, secs, out);
         for (size_t k = 0; k < cl.n && k < 5; k++)
             printf("  #%zu  r = %.1f  f = %.6f Hz  z = %.0f  numharm %d  power %.2f  dof %.0f  sigma %.2f\n",

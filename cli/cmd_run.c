@@ -78,10 +78,13 @@ static void verdict(runctx *c, const char *obs, const char *impl, const char *ch
         fprintf(stderr, "  %-4s %-10s %s: %s\n", pass ? "ok" : "FAIL", impl, full, measured);
 }
 
-static int wanted(const runctx *c, const char *name)
+/* The reference always runs (every other one is compared with it); the
+ * others unless -impl named a list without them. */
+static int wanted(const runctx *c, const xc_impl *impl)
 {
-    if (!strcmp(name, "reference") || !c->only)
+    if ((impl->caps & XC_CAP_REFERENCE) || !c->only)
         return 1;
+    const char *name = impl->name;
     size_t n = strlen(name);
     for (const char *p = c->only; p && *p;) {
         const char *q = strchr(p, ',');
@@ -104,7 +107,7 @@ typedef struct {
 } planerun;
 
 static xc_status dedisperse_to(const char *fil, const char *out, const xc_dedisperser *impl,
-                               const xc_dmplan *plan, const xc_convention *cv, int threads, int quiet,
+                               const xc_dmplan *plan, const xc_convention *cv, int threads,
                                double *secs, xc_error *err)
 {
     xc_fbreader *r;
@@ -117,7 +120,6 @@ static xc_status dedisperse_to(const char *fil, const char *out, const xc_dedisp
     a.conv = cv;
     a.plan = plan;
     a.opts.threads = threads;
-    a.quiet = quiet;
     a.input_name = fil;
     a.cmdline = xc_cli_cmdline();
     st = xc_dedisperse_stream(r, out, &a, secs, err);
@@ -139,41 +141,42 @@ static void fmt(char *buf, size_t n, const char *f, ...)
 static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan *plan,
                    const xc_convention *cv, planerun *runs, int maxruns)
 {
-    const xc_dedisperser *const *list = xc_dedisperser_list();
+    const xc_registry *reg = xc_cli_registry();
     int n = 0;
     char measured[512], bound[256];
     xc_error e;
-    for (size_t i = 0; list[i] && n < maxruns; i++) {
-        const xc_dedisperser *d = list[i];
-        if (!wanted(c, d->name))
+    for (size_t i = 0; i < xc_registry_count(reg, XC_FAMILY_DEDISPERSE) && n < maxruns; i++) {
+        const xc_impl *di = xc_registry_at(reg, XC_FAMILY_DEDISPERSE, i);
+        const xc_dedisperser *d = xc_dedisperser_of(di);
+        if (!wanted(c, di))
             continue;
         char why[256] = "";
-        if (!d->available(why, sizeof why)) {
+        if (!xc_impl_available(di, why, sizeof why)) {
             char line[400];
-            fmt(line, sizeof line, "%s: %s unavailable: %s (skipped, not counted as passed)", obs, d->name, why);
+            fmt(line, sizeof line, "%s: %s unavailable: %s (skipped, not counted as passed)", obs, d->impl.name, why);
             xc_report_add_text(c->rep, line, &e);
             if (!c->quiet)
-                fprintf(stderr, "  skip %-10s %s\n", d->name, why);
+                fprintf(stderr, "  skip %-10s %s\n", d->impl.name, why);
             continue;
         }
         planerun *pr = &runs[n];
         memset(pr, 0, sizeof *pr);
         pr->impl = d;
-        snprintf(pr->label, sizeof pr->label, "%s", d->name);
+        snprintf(pr->label, sizeof pr->label, "%s", d->impl.name);
         char out[4200];
-        fmt(out, sizeof out, "%s/%s.%s", c->work, obs, d->name);
+        fmt(out, sizeof out, "%s/%s.%s", c->work, obs, d->impl.name);
         fmt(pr->json, sizeof pr->json, "%s.json", out);
-        xc_status st = dedisperse_to(fil, out, d, plan, cv, c->threads, 1, &pr->seconds, &e);
+        xc_status st = dedisperse_to(fil, out, d, plan, cv, c->threads, &pr->seconds, &e);
         if (!st)
             st = xc_planefile_read(&pr->pf, pr->json, &e);
         if (st) {
-            verdict(c, obs, d->name, "dedisperse", e.msg, "runs without error", 0);
+            verdict(c, obs, d->impl.name, "dedisperse", e.msg, "runs without error", 0);
             continue;
         }
         pr->ok = 1;
         n++;
-        if (n == 1 && strcmp(d->name, "reference") != 0) {
-            verdict(c, obs, d->name, "reference present", "the reference did not run", "-", 0);
+        if (n == 1 && !(di->caps & XC_CAP_REFERENCE)) {
+            verdict(c, obs, d->impl.name, "reference present", "the reference did not run", "-", 0);
             return n;
         }
         if (n > 1) {
@@ -185,7 +188,7 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
             memset(&res, 0, sizeof res);
             st = xc_compare_planes(&A, &B, &o, &res, &e);
             if (st) {
-                verdict(c, obs, d->name, "plane vs reference", e.msg, "comparable", 0);
+                verdict(c, obs, d->impl.name, "plane vs reference", e.msg, "comparable", 0);
             } else {
                 fmt(measured, sizeof measured, "%llu of %llu samples differ, max |diff| %.3g, rms %.3g",
                     (unsigned long long)res.n_diff, (unsigned long long)res.n_total, res.max_abs, res.rms);
@@ -194,22 +197,22 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
                 else
                     fmt(bound, sizeof bound, "|diff| <= %.3g (N*2^-24*max|ref|, range 0)",
                         res.nranges ? res.r[0].bound : 0.0);
-                verdict(c, obs, d->name, "plane vs reference", measured, bound, res.agree);
+                verdict(c, obs, d->impl.name, "plane vs reference", measured, bound, res.agree);
             }
             xc_cmpresult_free(&res);
         }
-        if (!strcmp(d->name, "cpu") && pr->pf.meta.nbits != 32) {
+        if ((di->caps & XC_CAP_THREADED) && pr->pf.meta.nbits != 32) {
             /* Same bytes at one thread as at many. */
             char out1[4300], json1[4400];
             fmt(out1, sizeof out1, "%s.t1", out);
             fmt(json1, sizeof json1, "%s.json", out1);
             xc_planefile one;
             memset(&one, 0, sizeof one);
-            st = dedisperse_to(fil, out1, d, plan, cv, 1, 1, NULL, &e);
+            st = dedisperse_to(fil, out1, d, plan, cv, 1, NULL, &e);
             if (!st)
                 st = xc_planefile_read(&one, json1, &e);
             if (st) {
-                verdict(c, obs, d->name, "1 thread vs many", e.msg, "identical", 0);
+                verdict(c, obs, d->impl.name, "1 thread vs many", e.msg, "identical", 0);
             } else {
                 uint64_t ndiff = 0;
                 for (int k = 0; k < one.plane.nranges; k++)
@@ -217,7 +220,7 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
                         ndiff += memcmp(&one.plane.r[k].data[s], &pr->pf.plane.r[k].data[s], sizeof(float)) != 0;
                 fmt(measured, sizeof measured, "%llu samples differ between 1 and %d threads",
                     (unsigned long long)ndiff, c->threads);
-                verdict(c, obs, d->name, "1 thread vs many", measured, "identical bytes", ndiff == 0);
+                verdict(c, obs, d->impl.name, "1 thread vs many", measured, "identical bytes", ndiff == 0);
                 xc_planefile_free(&one);
             }
         }
@@ -461,18 +464,19 @@ typedef struct {
 static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const xc_psopts *po, searchrun *runs,
                       int maxruns)
 {
-    const xc_searcher *const *list = xc_searcher_list();
+    const xc_registry *reg = xc_cli_registry();
     int n = 0;
     xc_error e;
     char measured[512], bound[256];
-    for (size_t i = 0; list[i] && n < maxruns; i++) {
-        const xc_searcher *s = list[i];
-        if (!wanted(c, s->name))
+    for (size_t i = 0; i < xc_registry_count(reg, XC_FAMILY_PULSCAN) && n < maxruns; i++) {
+        const xc_impl *si = xc_registry_at(reg, XC_FAMILY_PULSCAN, i);
+        const xc_searcher *s = xc_searcher_of(si);
+        if (!wanted(c, si))
             continue;
         char why[256] = "";
-        if (!s->available(why, sizeof why)) {
+        if (!xc_impl_available(si, why, sizeof why)) {
             char line[400];
-            fmt(line, sizeof line, "%s: pulscan %s unavailable: %s (skipped, not counted as passed)", obs, s->name, why);
+            fmt(line, sizeof line, "%s: pulscan %s unavailable: %s (skipped, not counted as passed)", obs, s->impl.name, why);
             xc_report_add_text(c->rep, line, &e);
             continue;
         }
@@ -483,10 +487,10 @@ static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const x
         xc_psopts o = *po;
         o.threads = c->threads;
         double t0 = xc_now();
-        xc_status st = s->run(sp, &o, &r->cands, &e);
+        xc_status st = xc_pulscan_run(s, sp, &o, &r->cands, &e);
         r->seconds = xc_now() - t0;
         if (st) {
-            verdict(c, obs, s->name, "pulscan", e.msg, "runs without error", 0);
+            verdict(c, obs, s->impl.name, "pulscan", e.msg, "runs without error", 0);
             xc_candlist_free(&r->cands);
             continue;
         }
@@ -497,13 +501,13 @@ static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const x
             xc_cmpcands_opts_init(&co);
             co.sigma_min = po->sigma;
             /* float recursion against double direct sums: the searcher's own stated bound */
-            if (s->power_rtol > co.rtol_power)
-                co.rtol_power = s->power_rtol;
+            if (si->tol.kind == XC_TOL_RELATIVE && si->tol.value > co.rtol_power)
+                co.rtol_power = si->tol.value;
             xc_cmpcands_result res;
             memset(&res, 0, sizeof res);
             st = xc_compare_cands(&r->cands, &runs[0].cands, &co, &res, &e);
             if (st) {
-                verdict(c, obs, s->name, "candidates vs reference", e.msg, "comparable", 0);
+                verdict(c, obs, s->impl.name, "candidates vs reference", e.msg, "comparable", 0);
             } else {
                 fmt(measured, sizeof measured,
                     "%zu vs %zu candidates, %zu matched, %zu/%zu unmatched; max |dr| %.3g, max |dsigma| %.3g, "
@@ -511,7 +515,7 @@ static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const x
                     res.dsigma.max_abs, res.dpower_rel.max_abs);
                 fmt(bound, sizeof bound, "all matched (|dr| <= %g, |dz| <= %g), power rel. %.0e, sigma %.0e", co.dr,
                     co.dz, co.rtol_power, co.dsigma);
-                verdict(c, obs, s->name, "candidates vs reference", measured, bound, res.agree);
+                verdict(c, obs, s->impl.name, "candidates vs reference", measured, bound, res.agree);
             }
             xc_cmpcands_result_free(&res);
         }
@@ -553,7 +557,7 @@ static void plot_cands(runctx *c, const char *obs, const searchrun *runs, int n)
                 ys[i][b] = ys[i][b - 1];
                 ys[i][b - 1] = t;
             }
-        ser[ns++] = (xc_series){runs[i].impl->name, xs[i], ys[i], l->n};
+        ser[ns++] = (xc_series){runs[i].impl->impl.name, xs[i], ys[i], l->n};
     }
     if (ns) {
         char title[200];
@@ -587,7 +591,7 @@ static void check_known(runctx *c, const char *obs, const searchrun *runs, int n
     for (int i = 0; i < n; i++) {
         const xc_candlist *l = &runs[i].cands;
         if (!l->n) {
-            verdict(c, obs, runs[i].impl->name, "top candidate is the pulsar", "no candidate", "-", 0);
+            verdict(c, obs, runs[i].impl->impl.name, "top candidate is the pulsar", "no candidate", "-", 0);
             continue;
         }
         const xc_cand *t = &l->c[0];
@@ -598,7 +602,7 @@ static void check_known(runctx *c, const char *obs, const searchrun *runs, int n
         fmt(measured, sizeof measured, "%.4f Hz (r %.1f, z %.0f, %d harmonics, sigma %.1f)%s", t->f_hz, t->r, t->z,
             t->numharm, t->sigma, is_harm ? (h == 1 ? " = f0" : " = harmonic") : is_sub ? " = subharmonic" : "");
         fmt(bound, sizeof bound, "n x %.3f Hz or %.3f Hz / n, n <= 16, within one bin (%.4f Hz)", f0, f0, 1.0 / l->T);
-        verdict(c, obs, runs[i].impl->name, "top candidate is the pulsar", measured, bound, is_harm || is_sub);
+        verdict(c, obs, runs[i].impl->impl.name, "top candidate is the pulsar", measured, bound, is_harm || is_sub);
     }
 }
 
@@ -669,7 +673,7 @@ static void run_periodicity(runctx *c, const json_t *ob, const char *spec)
                 xc_truthmatch m;
                 char measured[512], bound[256];
                 if ((st = xc_cands_match_truth(&runs[i].cands, &t, &co, &m, &e))) {
-                    verdict(c, obs, runs[i].impl->name, "recovers truth r, z", e.msg, "-", 0);
+                    verdict(c, obs, runs[i].impl->impl.name, "recovers truth r, z", e.msg, "-", 0);
                     continue;
                 }
                 if (m.fund.found)
@@ -680,7 +684,7 @@ static void run_periodicity(runctx *c, const json_t *ob, const char *spec)
                     fmt(measured, sizeof measured, "fundamental not found above sigma %g", co.truth_sigma);
                 fmt(bound, sizeof bound, "sigma > %g, |dr| <= %g, ||z| - |z_true|| <= %g", co.truth_sigma,
                     co.truth_dr, co.truth_dz);
-                verdict(c, obs, runs[i].impl->name, "recovers truth r, z", measured, bound, m.pass);
+                verdict(c, obs, runs[i].impl->impl.name, "recovers truth r, z", measured, bound, m.pass);
             }
         }
     }

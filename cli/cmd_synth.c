@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_meter.h"
 #include "core/xc_progress.h"
 #include "synth/xc_synth.h"
 

@@ -3,6 +3,7 @@
  * caller's seed, drawn in one thread in a fixed order; parallel loops only
  * fill per-item slots that are reduced in order afterwards. */
 #include "compare/xc_approx.h"
+#include "optimized/cpu/xc_cpu.h"
 
 #include <math.h>
 #include <omp.h>
@@ -17,7 +18,7 @@
 #include "compare/xc_cmpcands.h"
 #include "core/xc_fft.h"
 #include "core/xc_presto.h"
-#include "reference/xc_signif.h"
+#include "core/xc_signif.h"
 #include "synth/xc_synth.h"
 
 static int nthreads_of(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
@@ -814,7 +815,7 @@ static xc_status zloss_one(const xc_zloss_opts *o, const xc_zloss_spec *s, size_
     t.f0_hz = t.r / t.T;
     out->r_true = t.r;
     out->z_true = t.z;
-    const xc_searcher *cpu = xc_searcher_get("cpu");
+    const xc_searcher *cpu = &xc_ps_cpu; /* interim: the split passes it in */
     if (!cpu) {
         xc_spectrum_free(&sp);
         return xc_error_set(err, XC_EUNAVAIL, "no \"cpu\" searcher registered");
@@ -827,7 +828,7 @@ static xc_status zloss_one(const xc_zloss_opts *o, const xc_zloss_spec *s, size_
         xc_psopts so;
         xc_zloss_mode_opts(o, (xc_approx_mode)m, &so);
         xc_truthmatch tm;
-        if ((st = cpu->run(&sp, &so, &l, err)) || (st = xc_cands_match_truth(&l, &t, &co, &tm, err))) {
+        if ((st = xc_pulscan_run(cpu, &sp, &so, &l, err)) || (st = xc_cands_match_truth(&l, &t, &co, &tm, err))) {
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
             st = xc_error_set(err, st, "pulsar %zu, mode %s: %s", idx, xc_approx_mode_key((xc_approx_mode)m), msg);
@@ -996,7 +997,7 @@ xc_status xc_approx_false_alarms(size_t nbins, size_t nspec, uint64_t seed0, int
     for (int k = 0; k < nS; k++)
         if (!(S[k] >= 0))
             return xc_error_set(err, XC_EINVAL, "false alarms: threshold %g (need >= 0)", S[k]);
-    const xc_searcher *cpu = xc_searcher_get("cpu");
+    const xc_searcher *cpu = &xc_ps_cpu; /* interim: the split passes it in */
     if (!cpu)
         return xc_error_set(err, XC_EUNAVAIL, "no \"cpu\" searcher registered");
     xc_psopts o;
@@ -1034,7 +1035,7 @@ xc_status xc_approx_false_alarms(size_t nbins, size_t nspec, uint64_t seed0, int
         if (!se) {
             xc_candlist l;
             xc_candlist_init(&l);
-            if (!(se = cpu->run(&sp, &o, &l, &e)))
+            if (!(se = xc_pulscan_run(cpu, &sp, &o, &l, &e)))
                 for (int k = 0; k < nS; k++)
                     for (size_t c = 0; c < l.n; c++)
                         cnt[(size_t)s * (size_t)nS + (size_t)k] += l.c[c].sigma > S[k];

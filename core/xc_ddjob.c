@@ -3,34 +3,26 @@
 
 #include "core/xc_dedisperse.h"
 
-xc_status xc_ddjob_init(xc_ddjob *job, const xc_block *in, const xc_dmplan *plan,
-                        const xc_convention *conv, const xc_geometry *g,
-                        const uint8_t *killmask, xc_error *err)
+xc_status xc_ddjob_prepare(xc_ddjob *job, int nchans, int nbits, const xc_dmplan *plan, const xc_convention *conv,
+                           const xc_geometry *g, const uint8_t *killmask, xc_error *err)
 {
     memset(job, 0, sizeof *job);
-    if (!in || !plan || !conv || !g)
-        return xc_error_set(err, XC_EINVAL, "dedisperse: missing input, plan, convention or geometry");
-    if (in->nchans < 1 || in->nchans != g->nchans)
-        return xc_error_set(err, XC_EINVAL, "dedisperse: nchans: block has %d, geometry %d", in->nchans, g->nchans);
-    if (in->nbits == 32 ? !in->f32
-        : !(in->nbits == 1 || in->nbits == 2 || in->nbits == 4 || in->nbits == 8 || in->nbits == 16) || !in->u16)
-        return xc_error_set(err, XC_EINVAL, "dedisperse: nbits: %d is not supported (1, 2, 4, 8, 16, 32)", in->nbits);
+    if (!plan || !conv || !g)
+        return xc_error_set(err, XC_EINVAL, "dedisperse: missing plan, convention or geometry");
+    if (nchans < 1 || nchans != g->nchans)
+        return xc_error_set(err, XC_EINVAL, "dedisperse: nchans: block has %d, geometry %d", nchans, g->nchans);
+    if (!(nbits == 1 || nbits == 2 || nbits == 4 || nbits == 8 || nbits == 16 || nbits == 32))
+        return xc_error_set(err, XC_EINVAL, "dedisperse: nbits: %d is not supported (1, 2, 4, 8, 16, 32)", nbits);
     if (plan->nranges < 1)
         return xc_error_set(err, XC_EINVAL, "dedisperse: the DM plan is empty");
-    job->in = in;
     job->plan = plan;
     job->conv = conv;
     job->geom = *g;
+    job->nbits = nbits;
     job->killmask = killmask;
     xc_status st = xc_dmplan_max_delay(conv, g, plan, &job->max_delay, err);
     if (st)
         return st;
-    if ((uint64_t)job->max_delay >= in->nsamp)
-        return xc_error_set(err, XC_EINVAL,
-                            "dedisperse: the plan's largest delay (%lld samples, DM %g) is not smaller than the data (%zu samples)",
-                            (long long)job->max_delay, plan->r[plan->nranges - 1].dms[plan->r[plan->nranges - 1].ndm - 1],
-                            in->nsamp);
-    job->nout = in->nsamp - (size_t)job->max_delay;
     job->delays = calloc((size_t)plan->nranges, sizeof *job->delays);
     if (!job->delays)
         return xc_error_set(err, XC_ENOMEM, "dedisperse: out of memory");
@@ -47,6 +39,42 @@ xc_status xc_ddjob_init(xc_ddjob *job, const xc_block *in, const xc_dmplan *plan
         }
     }
     return XC_OK;
+}
+
+xc_status xc_ddjob_bind(xc_ddjob *job, const xc_block *in, xc_error *err)
+{
+    if (!in)
+        return xc_error_set(err, XC_EINVAL, "dedisperse: missing input");
+    if (in->nchans != job->geom.nchans)
+        return xc_error_set(err, XC_EINVAL, "dedisperse: nchans: block has %d, geometry %d", in->nchans,
+                            job->geom.nchans);
+    if (in->nbits != job->nbits)
+        return xc_error_set(err, XC_EINVAL, "dedisperse: nbits: block has %d, the plan was made for %d", in->nbits,
+                            job->nbits);
+    if (in->nbits == 32 ? !in->f32 : !in->u16)
+        return xc_error_set(err, XC_EINVAL, "dedisperse: the %d-bit block has no data", in->nbits);
+    const xc_dmrange *last = &job->plan->r[job->plan->nranges - 1];
+    if ((uint64_t)job->max_delay >= in->nsamp)
+        return xc_error_set(err, XC_EINVAL,
+                            "dedisperse: the plan's largest delay (%lld samples, DM %g) is not smaller than the data (%zu samples)",
+                            (long long)job->max_delay, last->dms[last->ndm - 1], in->nsamp);
+    job->in = in;
+    job->nout = in->nsamp - (size_t)job->max_delay;
+    return XC_OK;
+}
+
+xc_status xc_ddjob_init(xc_ddjob *job, const xc_block *in, const xc_dmplan *plan,
+                        const xc_convention *conv, const xc_geometry *g,
+                        const uint8_t *killmask, xc_error *err)
+{
+    if (!in) {
+        memset(job, 0, sizeof *job);
+        return xc_error_set(err, XC_EINVAL, "dedisperse: missing input");
+    }
+    xc_status st = xc_ddjob_prepare(job, in->nchans, in->nbits, plan, conv, g, killmask, err);
+    if (!st && (st = xc_ddjob_bind(job, in, err)))
+        xc_ddjob_free(job);
+    return st;
 }
 
 void xc_ddjob_free(xc_ddjob *job)

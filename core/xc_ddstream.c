@@ -20,21 +20,39 @@ static size_t lcm_ds(const xc_dmplan *p)
     return l;
 }
 
+static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a, xc_ddplan *dp,
+                        double *seconds, xc_error *err);
+
 xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a,
                                double *seconds, xc_error *err)
 {
     const xc_fbheader *h = xc_fbreader_header(r);
     xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
-    int64_t maxd;
-    xc_status st = xc_dmplan_max_delay(a->conv, &g, a->plan, &maxd, err);
+    if (a->ifno < 0 || a->ifno >= h->nifs)
+        return xc_error_set(err, XC_EINVAL, "%s: IF %d: the file has %d IFs", a->input_name, a->ifno, h->nifs);
+    /* One plan for every gulp: delays (and a device's buffers) made once. */
+    xc_ddplan *dp;
+    xc_status st = xc_ddplan_create(&dp, a->impl, &g, h->nbits, a->plan, a->conv, a->killmask, &a->opts, err);
     if (st)
         return st;
-    if ((uint64_t)maxd >= h->nsamp)
+    int64_t maxd = xc_ddplan_max_delay(dp);
+    if ((uint64_t)maxd >= h->nsamp) {
+        xc_ddplan_destroy(dp);
         return xc_error_set(err, XC_EINVAL,
                             "%s: the plan's largest delay (%lld samples) is not smaller than the data (%llu samples)",
                             a->input_name, (long long)maxd, (unsigned long long)h->nsamp);
-    if (a->ifno < 0 || a->ifno >= h->nifs)
-        return xc_error_set(err, XC_EINVAL, "%s: IF %d: the file has %d IFs", a->input_name, a->ifno, h->nifs);
+    }
+    st = stream(r, out, a, dp, seconds, err);
+    xc_ddplan_destroy(dp);
+    return st;
+}
+
+static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a, xc_ddplan *dp,
+                        double *seconds, xc_error *err)
+{
+    const xc_fbheader *h = xc_fbreader_header(r);
+    int64_t maxd = xc_ddplan_max_delay(dp);
+    xc_status st;
     size_t total_out = (size_t)(h->nsamp - (uint64_t)maxd);
     size_t L = lcm_ds(a->plan);
     size_t gulp = a->gulp;
@@ -68,8 +86,6 @@ xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstrea
         return xc_error_set(err, XC_ENOMEM, "%s: out of memory for a gulp of %zu spectra", a->input_name, cap);
     }
     double spent = 0;
-    xc_progress prog;
-    xc_progress_start(&prog, "dedisperse", total_out, a->quiet);
     for (size_t t0 = 0; t0 < total_out && !st; t0 += gulp) {
         size_t nout = total_out - t0 < gulp ? total_out - t0 : gulp;
         size_t nin = nout + (size_t)maxd;
@@ -78,21 +94,16 @@ xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstrea
         if (st)
             break;
         xc_block blk = {h->nchans, nin, h->nbits, u16, f32};
-        xc_ddjob job;
-        if ((st = xc_ddjob_init(&job, &blk, a->plan, a->conv, &g, a->killmask, err)))
-            break;
-        job.opts = a->opts;
         xc_plane pl;
-        if (!(st = xc_plane_alloc(&pl, &job, err))) {
+        if (!(st = xc_ddplan_plane_alloc(dp, nin, &pl, err))) {
             double t = xc_now();
-            st = a->impl->run(&job, &pl, err);
+            st = xc_ddplan_execute(dp, &blk, &pl, err);
             spent += xc_now() - t;
             for (int k = 0; !st && k < pl.nranges; k++)
                 st = xc_planewriter_put(w, k, t0 / (size_t)pl.r[k].ds, &pl.r[k], err);
             xc_plane_free(&pl);
         }
-        xc_ddjob_free(&job);
-        xc_progress_update(&prog, t0 + nout);
+        xc_progress_report(&a->progress, "dedisperse", t0 + nout, total_out);
     }
     free(u16);
     free(f32);
@@ -100,10 +111,9 @@ xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstrea
         xc_planewriter_abort(w);
         return st;
     }
-    xc_progress_end(&prog);
     xc_planemeta m;
     memset(&m, 0, sizeof m);
-    snprintf(m.impl, sizeof m.impl, "%s", a->impl->name);
+    snprintf(m.impl, sizeof m.impl, "%s", a->impl->impl.name);
     snprintf(m.convention, sizeof m.convention, "%s", a->conv->name);
     snprintf(m.cmdline, sizeof m.cmdline, "%s", a->cmdline ? a->cmdline : "");
     snprintf(m.input, sizeof m.input, "%s", a->input_name ? a->input_name : "");

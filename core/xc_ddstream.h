@@ -1,7 +1,8 @@
 /* xc_ddstream.h: dedisperse a filterbank file of any size into a plane on disk,
  * gulp by gulp: each gulp reads nout + max_delay spectra and yields nout output
  * samples, nout a multiple of every range's downsample factor, so the result is
- * the same as one pass over the whole file. */
+ * the same as one pass over the whole file.  One plan (xc_ddplan) serves every
+ * gulp. */
 #ifndef XC_DDSTREAM_H
 #define XC_DDSTREAM_H
 
@@ -11,6 +12,7 @@
 #include "core/xc_dedisperse.h"
 #include "core/xc_filterbank.h"
 #include "core/xc_planefile.h"
+#include "core/xc_progress.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,7 +26,7 @@ typedef struct {
     int ifno;                   /* which IF to dedisperse */
     size_t gulp;                /* output samples per gulp (0: about 64 MiB of input) */
     xc_ddopts opts;
-    int quiet;                  /* no progress meter */
+    xc_progress_cb progress;    /* told after each gulp ("dedisperse", done, total); may be empty */
     const char *input_name;     /* for metadata and messages */
     const char *cmdline;
 } xc_ddstream_args;

@@ -1,4 +1,5 @@
-/* xc_dedisperse.h: the dedispersion interface and its registry.
+/* xc_dedisperse.h: the dedispersion interface: jobs, planes, plans and the
+ * descriptor of an implementation.
  *
  * A job is one block of filterbank data held in memory (one IF, channel fastest)
  * plus a plan; every implementation fills the same plane from it.  Delays are
@@ -21,6 +22,7 @@
 
 #include "core/xc_dmplan.h"
 #include "core/xc_error.h"
+#include "core/xc_impl.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,6 +57,7 @@ typedef struct {
     const xc_dmplan *plan;
     const xc_convention *conv;
     xc_geometry geom;
+    int nbits;                 /* of the input the job was prepared for */
     const uint8_t *killmask;   /* nchans entries, non-zero = use; NULL = all */
     int32_t **delays;          /* per range: [ndm][nchans] in units of ds samples (owned) */
     int64_t max_delay;         /* plan's largest delay in original samples */
@@ -69,6 +72,12 @@ xc_status xc_ddjob_init(xc_ddjob *job, const xc_block *in, const xc_dmplan *plan
                         const xc_convention *conv, const xc_geometry *g,
                         const uint8_t *killmask, xc_error *err);
 void xc_ddjob_free(xc_ddjob *job);
+/* The two halves of xc_ddjob_init: prepare computes the delays for blocks of
+ * nchans channels and nbits bits (job->in stays NULL); bind checks a block
+ * against them and sets in and nout.  A plan prepares once and binds per gulp. */
+xc_status xc_ddjob_prepare(xc_ddjob *job, int nchans, int nbits, const xc_dmplan *plan, const xc_convention *conv,
+                           const xc_geometry *g, const uint8_t *killmask, xc_error *err);
+xc_status xc_ddjob_bind(xc_ddjob *job, const xc_block *in, xc_error *err);
 
 /* The DM-time plane: one float32 array [ndm][nsamp] per range. */
 typedef struct {
@@ -87,24 +96,54 @@ typedef struct {
 xc_status xc_plane_alloc(xc_plane *pl, const xc_ddjob *job, xc_error *err);
 void xc_plane_free(xc_plane *pl);
 
-typedef struct {
-    const char *name;          /* "reference", "cpu", "gpu", ... */
-    const char *desc;
-    /* Tolerance for float (nbits 32) input, relative to N*2^-24*max|ref| where
-     * N = unmasked channels * ds; 0 means exact.  Integer input is always exact. */
-    double float_tol;
-    /* Returns 1 if usable here, else 0 with the reason in why. */
-    int (*available)(char *why, size_t n);
-    xc_status (*run)(const xc_ddjob *job, xc_plane *out, xc_error *err);
+/* ---- implementations ---------------------------------------------------- */
+
+/* A dedisperser (family XC_FAMILY_DEDISPERSE): the common head, then the
+ * plan/execute/destroy triple of FFTW and dedisp.  plan makes whatever the
+ * implementation keeps between gulps (device buffers, uploaded delays, tuning)
+ * from a job whose delays are set but whose input is not (proto->in is NULL);
+ * execute runs one job of the same plan; destroy frees the state.  plan and
+ * destroy may be NULL for a stateless implementation (state is then NULL).
+ * impl.tol: XC_TOL_EXACT, or XC_TOL_ROUNDING with value v: float input within
+ * v * N * 2^-24 * max|ref|, N = unmasked channels * ds (integer input always
+ * bit for bit), or XC_TOL_SIGNAL_LOSS for approximate algorithms. */
+typedef struct xc_dedisperser {
+    xc_impl impl;
+    xc_status (*plan)(const xc_ddjob *proto, void **state, xc_error *err);
+    xc_status (*execute)(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err);
+    void (*destroy)(void *state);
 } xc_dedisperser;
 
-/* The registry: NULL-terminated list of every built implementation. */
-const xc_dedisperser *const *xc_dedisperser_list(void);
-const xc_dedisperser *xc_dedisperser_get(const char *name);
+/* The descriptor behind a registry entry; NULL if impl is of another family. */
+const xc_dedisperser *xc_dedisperser_of(const xc_impl *impl);
 
-/* Implementations (declared here so the registry and tests can reach them). */
-xc_status xc_dedisperse_reference(const xc_ddjob *job, xc_plane *out, xc_error *err);
-xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err);
+/* ---- plan / execute ------------------------------------------------------ */
+
+/* A plan: one implementation, geometry, nbits, DM plan, convention, kill mask
+ * and options, with the delays (and the implementation's state) made once. */
+typedef struct xc_ddplan xc_ddplan;
+
+/* Makes a plan.  plan and conv must outlive it; killmask (nchans entries, NULL
+ * = all channels) and opts (NULL = defaults) are copied.  XC_EINVAL for an
+ * unsupported nbits, nchans < 1 or an empty DM plan; the implementation's own
+ * errors (XC_EDEVICE, ...). */
+xc_status xc_ddplan_create(xc_ddplan **p, const xc_dedisperser *impl, const xc_geometry *g, int nbits,
+                           const xc_dmplan *plan, const xc_convention *conv, const uint8_t *killmask,
+                           const xc_ddopts *opts, xc_error *err);
+void xc_ddplan_destroy(xc_ddplan *p);
+/* The plan's largest delay in original samples: a gulp of n spectra gives
+ * n - max_delay output samples. */
+int64_t xc_ddplan_max_delay(const xc_ddplan *p);
+const xc_dedisperser *xc_ddplan_impl(const xc_ddplan *p);
+/* Allocates the plane for a gulp of nsamp input spectra.  XC_EINVAL if
+ * nsamp <= max_delay. */
+xc_status xc_ddplan_plane_alloc(const xc_ddplan *p, size_t nsamp, xc_plane *pl, xc_error *err);
+/* Dedisperses one gulp into out (from xc_ddplan_plane_alloc for in->nsamp).
+ * XC_EINVAL if the block's nchans or nbits differ from the plan's, if
+ * in->nsamp <= max_delay (naming both), or if out has the wrong shape. */
+xc_status xc_ddplan_execute(xc_ddplan *p, const xc_block *in, xc_plane *out, xc_error *err);
+/* Seconds the last create spent (delays and the implementation's plan). */
+double xc_ddplan_seconds(const xc_ddplan *p);
 
 #ifdef __cplusplus
 }

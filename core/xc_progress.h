@@ -1,5 +1,6 @@
-/* xc_progress.h: a one-line progress meter on stderr, shown only when stderr is
- * a terminal and neither CI nor quiet mode is set (PRESTO's "Amount Complete"). */
+/* xc_progress.h: how long work tells its caller how far it has got.  The
+ * library never prints: it calls a callback the caller gave it, and the CLI's
+ * meter (cli/cli_meter.h) draws PRESTO's "Amount Complete" line on a terminal. */
 #ifndef XC_PROGRESS_H
 #define XC_PROGRESS_H
 
@@ -9,17 +10,21 @@
 extern "C" {
 #endif
 
-typedef struct {
-    int enabled;
-    const char *label;
-    uint64_t total;
-    int last_pct;
-    double t0;
-} xc_progress;
+/* Called with the stage's label, the work done and the total, in the same
+ * units, done rising to total.  Must not fail. */
+typedef void (*xc_progress_fn)(void *ctx, const char *label, uint64_t done, uint64_t total);
 
-void xc_progress_start(xc_progress *p, const char *label, uint64_t total, int quiet);
-void xc_progress_update(xc_progress *p, uint64_t done);
-void xc_progress_end(xc_progress *p);
+typedef struct {
+    xc_progress_fn fn;     /* NULL: nobody listens */
+    void *ctx;
+} xc_progress_cb;
+
+static inline void xc_progress_report(const xc_progress_cb *cb, const char *label, uint64_t done, uint64_t total)
+{
+    if (cb && cb->fn)
+        cb->fn(cb->ctx, label, done, total);
+}
+
 /* Monotonic wall clock in seconds. */
 double xc_now(void);
 

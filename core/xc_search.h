@@ -1,4 +1,6 @@
-/* xc_search.h: the periodicity-search (Pulscan boxcar) interface and its registry.
+/* xc_search.h: the periodicity-search (Pulscan boxcar) interface: options,
+ * spectra, peaks, the stages an implementation supplies and the pipeline core
+ * drives around them.
  *
  * Every searcher reads the same spectrum and options and must return the same
  * candidate list as the reference.  The pipeline (the Pulscan paper's, with the
@@ -66,6 +68,7 @@
 #include "core/xc_cands.h"
 #include "core/xc_error.h"
 #include "core/xc_hd.h"
+#include "core/xc_impl.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -222,32 +225,41 @@ xc_status xc_pulscan_finish(const xc_psopts *o, const xc_spectrum *sp, const dou
  *    + 0.5*q + 0.5 for some q = n/m != 1, 1 <= n, m <= 8. */
 xc_status xc_pulscan_sift(xc_candlist *l, xc_error *err);
 
-/* ---- searchers --------------------------------------------------------- */
+/* ---- searchers and the pipeline core drives ------------------------------ */
 
-typedef struct {
-    const char *name;      /* "reference", "cpu", ... */
-    const char *desc;
-    /* Largest relative difference of power and sigma from the reference;
-     * 0 means bit-identical (same r, width and stage in any case). */
-    double power_rtol;
-    int (*available)(char *why, size_t n);
-    xc_status (*run)(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err);
+/* A searcher (family XC_FAMILY_PULSCAN): the common head, then its stages.
+ * Core drives the pipeline (xc_pulscan_run): input checks, thresholds, the
+ * implementation's powers and peaks stages, then xc_pulscan_finish and
+ * sifting, the same code for every implementation.
+ *  - powers: steps 1-2, P[0..nbins-1] on the host (input already checked);
+ *  - peaks: steps 3-5, the raw peaks above thr (from xc_pulscan_thresholds)
+ *    appended to pk, from the host powers P, or, with own_powers = 1, from
+ *    powers the stage computes where it runs (a device), P then being NULL;
+ *    such a stage must fill every peak's logp and filled.
+ * impl.tol: XC_TOL_EXACT (bit-identical candidates) or XC_TOL_RELATIVE with
+ * value v: same r, width and stage, power and sigma within v relative. */
+typedef struct xc_searcher {
+    xc_impl impl;
+    xc_status (*powers)(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
+    xc_status (*peaks)(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
+                       xc_pspeaks *pk, xc_error *err);
+    int own_powers;
 } xc_searcher;
 
-const xc_searcher *const *xc_searcher_list(void);
-const xc_searcher *xc_searcher_get(const char *name);
+/* The descriptor behind a registry entry; NULL if impl is of another family. */
+const xc_searcher *xc_searcher_of(const xc_impl *impl);
 
-/* Reference: full-sort medians, direct sums in double for every width. */
-xc_status xc_pulscan_reference(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err);
-/* CPU: quickselect, recursive boxcar in double with cache tiles, OpenMP. */
-xc_status xc_pulscan_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err);
-
-/* The normalised powers P[0..nbins-1] (step 2), for the statistics tests. */
-xc_status xc_pulscan_powers_reference(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
-xc_status xc_pulscan_powers_cpu(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
-/* The raw peaks (steps 1-5, before significance), for tests and tools. */
-xc_status xc_pulscan_peaks_reference(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err);
-xc_status xc_pulscan_peaks_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err);
+/* The whole search with searcher s: candidates into out (initialised by the
+ * caller, e.g. xc_candlist_init).  An implementation without XC_CAP_THREADED
+ * also gets one thread for significance and sifting. */
+xc_status xc_pulscan_run(const xc_searcher *s, const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out,
+                         xc_error *err);
+/* Steps 1-2 only (checked input), for the statistics and conformance tests. */
+xc_status xc_pulscan_powers(const xc_searcher *s, const xc_spectrum *sp, const xc_psopts *o, double *P,
+                            xc_error *err);
+/* Steps 1-5 only: the raw peaks, before significance. */
+xc_status xc_pulscan_peaks(const xc_searcher *s, const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk,
+                           xc_error *err);
 
 #ifdef __cplusplus
 }

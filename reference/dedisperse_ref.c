@@ -7,7 +7,7 @@
  * for being obviously right. */
 #include <stdlib.h>
 
-#include "core/xc_dedisperse.h"
+#include "reference/xc_reference.h"
 
 /* Exact value of input sample (scrunched sample j, channel c) as a double;
  * for integer input the double holds an exact integer (< 2^53). */
@@ -52,3 +52,14 @@ xc_status xc_dedisperse_reference(const xc_ddjob *job, xc_plane *out, xc_error *
     }
     return XC_OK;
 }
+
+static xc_status execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    (void)state;
+    return xc_dedisperse_reference(job, out, err);
+}
+
+const xc_dedisperser xc_dd_reference = {
+    {XC_FAMILY_DEDISPERSE, "reference", "direct loops, exact sums (uint64 for integer input, double for float)",
+     {XC_TOL_EXACT, 0}, XC_CAP_REFERENCE, NULL},
+    NULL, execute, NULL};

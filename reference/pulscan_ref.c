@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_search.h"
+#include "reference/xc_reference.h"
 
 static int dcmp(const void *pa, const void *pb)
 {
@@ -80,12 +80,6 @@ static xc_status powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc
     return st;
 }
 
-xc_status xc_pulscan_powers_reference(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
-{
-    xc_status st = xc_pulscan_check_input(sp, o, err);
-    return st ? st : powers(sp, o, P, err);
-}
-
 /* Row of boxcar sums of stage h, width w: R[i] for starts i = 0..L+1,
  * -infinity where the boxcar does not exist: i = 0, the boxcar would leave
  * S_h, or i < (h-1)*w, where harmonic k's bins k*i .. k*(i+w)-1 reach into
@@ -122,18 +116,16 @@ static double score3(const double *C, const double *R, size_t i, int w, int h)
 }
 
 /* Steps 3-5 on the powers P. */
-static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double *P, xc_pspeaks *pk, xc_error *err)
+static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
+                        xc_pspeaks *pk, xc_error *err)
 {
     size_t nbins = sp->nbins, stride = (size_t)o->zmax + 2;
     double *S = malloc(nbins * sizeof *S), *rows = malloc(3 * (nbins + 2) * sizeof *rows);
     double *C = malloc((nbins + 1) * sizeof *C);
     int *ws = malloc(((size_t)o->zmax + 1) * sizeof *ws);
-    double *thr = NULL;
     xc_status st = XC_OK;
     if (!S || !rows || !ws || !C)
         st = xc_error_set(err, XC_ENOMEM, "reference: out of memory for %zu bins", nbins);
-    if (!st)
-        st = xc_pulscan_thresholds(o, nbins, &thr, err);
     for (int h = 1; h <= o->numharm && !st; h++) {
         size_t L = xc_pulscan_nfund(nbins, h);
         for (size_t i = 0; i < L; i++)
@@ -199,44 +191,26 @@ static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double 
     free(C);
     free(rows);
     free(ws);
-    free(thr);
     return st;
+}
+
+/* No XC_CAP_THREADED: one thread throughout, significance included. */
+const xc_searcher xc_ps_reference = {
+    {XC_FAMILY_PULSCAN, "reference", "full-sort medians, direct double sums for every boxcar width, exact significance",
+     {XC_TOL_EXACT, 0}, XC_CAP_REFERENCE, NULL},
+    powers, search, 0};
+
+xc_status xc_pulscan_powers_reference(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
+{
+    return xc_pulscan_powers(&xc_ps_reference, sp, o, P, err);
 }
 
 xc_status xc_pulscan_peaks_reference(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err)
 {
-    xc_status st = xc_pulscan_check_input(sp, o, err);
-    if (st)
-        return st;
-    double *P = malloc(sp->nbins * sizeof *P);
-    if (!P)
-        return xc_error_set(err, XC_ENOMEM, "reference: out of memory for %zu powers", sp->nbins);
-    st = powers(sp, o, P, err);
-    if (!st)
-        st = search(sp, o, P, pk, err);
-    free(P);
-    return st;
+    return xc_pulscan_peaks(&xc_ps_reference, sp, o, pk, err);
 }
 
 xc_status xc_pulscan_reference(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err)
 {
-    xc_status st = xc_pulscan_check_input(sp, o, err);
-    if (st)
-        return st;
-    double *P = malloc(sp->nbins * sizeof *P);
-    if (!P)
-        return xc_error_set(err, XC_ENOMEM, "reference: out of memory for %zu powers", sp->nbins);
-    xc_pspeaks pk;
-    xc_pspeaks_init(&pk);
-    st = powers(sp, o, P, err);
-    if (!st)
-        st = search(sp, o, P, &pk, err);
-    /* One thread throughout, significance included. */
-    xc_psopts one = *o;
-    one.threads = 1;
-    if (!st)
-        st = xc_pulscan_finish(&one, sp, P, &pk, out, err);
-    xc_pspeaks_free(&pk);
-    free(P);
-    return st;
+    return xc_pulscan_run(&xc_ps_reference, sp, o, out, err);
 }

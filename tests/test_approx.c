@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 
 #include "compare/xc_approx.h"
-#include "reference/xc_signif.h"
+#include "core/xc_signif.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

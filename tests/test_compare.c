@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compare/xc_compare.h"
+#include "reference/xc_reference.h"
 #include "core/xc_dedisperse.h"
 #include "core/xc_planefile.h"
 #include "tests/xc_test.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "optimized/cpu/xc_cpu.h"
+#include "reference/xc_reference.h"
 #include "core/xc_dedisperse.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"

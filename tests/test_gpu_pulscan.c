@@ -15,8 +15,10 @@
 #include <string.h>
 
 #include "optimized/gpu/xc_gpu.h"
+#include "optimized/cpu/xc_cpu.h"
 #include "core/xc_search.h"
-#include "reference/xc_signif.h"
+#include "optimized/xc_impls.h"
+#include "core/xc_signif.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
@@ -132,15 +134,33 @@ static int same_peaks(const xc_spectrum *sp, const xc_psopts *o, xc_gpu_psinfo *
     return ok;
 }
 
+/* ---- implementations, chosen by capability ------------------------------- */
+
+static xc_registry *reg;
+
+/* The first available built-in searcher with every bit of want and none of
+ * avoid; NULL if none (without a device: the gpu one). */
+static const xc_searcher *pick(unsigned want, unsigned avoid)
+{
+    xc_error err;
+    if (!reg && xc_registry_builtin(&reg, &err))
+        return NULL;
+    return xc_searcher_of(xc_registry_pick(reg, XC_FAMILY_PULSCAN, want, avoid));
+}
+
+#define GPU_SEARCHER() pick(XC_CAP_DEVICE, 0)
+#define CPU_SEARCHER() pick(XC_CAP_THREADED, XC_CAP_DEVICE | XC_CAP_RUNTIME)
+
 /* ---- cases ----------------------------------------------------------------- */
 
 static void test_gpu_ps_listed(void)
 {
-    const xc_searcher *g = xc_searcher_get("gpu");
+    const xc_searcher *g = GPU_SEARCHER();
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
     char why[256] = "";
-    CU_ASSERT_EQUAL(g->available(why, sizeof why), 1);
-    CU_ASSERT(g->power_rtol > 0 && g->power_rtol <= 1e-9);
+    CU_ASSERT_EQUAL(xc_impl_available(&g->impl, why, sizeof why), 1);
+    CU_ASSERT_EQUAL(g->impl.tol.kind, XC_TOL_RELATIVE);
+    CU_ASSERT(g->impl.tol.value > 0 && g->impl.tol.value <= 1e-9);
 }
 
 /* Powers bit for bit, both normalisation modes, blocks of every shape. */
@@ -224,7 +244,7 @@ static void test_gpu_ps_peaks(void)
 
 static void test_gpu_ps_cands(void)
 {
-    const xc_searcher *g = xc_searcher_get("gpu"), *cpu = xc_searcher_get("cpu");
+    const xc_searcher *g = GPU_SEARCHER(), *cpu = CPU_SEARCHER();
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cpu);
     int bad = 0;
@@ -236,14 +256,14 @@ static void test_gpu_ps_cands(void)
         xc_candlist_init(&a);
         xc_candlist_init(&b);
         xc_error err;
-        CU_ASSERT_EQUAL_FATAL(cpu->run(&sp, &o, &a, &err), XC_OK);
-        xc_status st = g->run(&sp, &o, &b, &err);
+        CU_ASSERT_EQUAL_FATAL(xc_pulscan_run(cpu, &sp, &o, &a, &err), XC_OK);
+        xc_status st = xc_pulscan_run(g, &sp, &o, &b, &err);
         if (st)
             printf("\n%s\n", err.msg);
         CU_ASSERT_EQUAL_FATAL(st, XC_OK);
         char what[64];
         snprintf(what, sizeof what, "config %zu", c);
-        bad += !xc_fx_same_cands(&a, &b, g->power_rtol, what);
+        bad += !xc_fx_same_cands(&a, &b, g->impl.tol.value, what);
         total += a.n;
         xc_candlist_free(&a);
         xc_candlist_free(&b);
@@ -342,9 +362,9 @@ static void test_gpu_ps_hand(void)
     CU_ASSERT_DOUBLE_EQUAL(P[2], 2 / (c * c), 1e-15);
     xc_candlist l;
     xc_candlist_init(&l);
-    const xc_searcher *g = xc_searcher_get("gpu");
+    const xc_searcher *g = GPU_SEARCHER();
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
-    CU_ASSERT_EQUAL_FATAL(g->run(&sp, &o, &l, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_run(g, &sp, &o, &l, &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(l.n, 1);
     CU_ASSERT_EQUAL(l.c[0].r, 5.0);
     CU_ASSERT_EQUAL(l.c[0].width, 1);
@@ -362,17 +382,17 @@ static void test_gpu_ps_errors(void)
     xc_candlist l;
     xc_candlist_init(&l);
     xc_error err;
-    const xc_searcher *g = xc_searcher_get("gpu");
+    const xc_searcher *g = GPU_SEARCHER();
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
     sp.data[2 * 500 + 1] = NAN;
-    CU_ASSERT_EQUAL(g->run(&sp, &o, &l, &err), XC_EFORMAT);
+    CU_ASSERT_EQUAL(xc_pulscan_run(g, &sp, &o, &l, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "bin 500 (imaginary part"));
     for (size_t k = 0; k < 2 * sp.nbins; k++)
         sp.data[k] = k % 2 ? 1.0f : (float)k;
-    CU_ASSERT_EQUAL(g->run(&sp, &o, &l, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(xc_pulscan_run(g, &sp, &o, &l, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "imaginary parts of bins 1..999 have a median absolute deviation of 0"));
     o.zmax = -1;
-    CU_ASSERT_EQUAL(g->run(&sp, &o, &l, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(xc_pulscan_run(g, &sp, &o, &l, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-zmax -1"));
     CU_ASSERT_EQUAL(l.n, 0);
     xc_candlist_free(&l);

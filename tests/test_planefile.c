@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "reference/xc_reference.h"
+#include "optimized/cpu/xc_cpu.h"
 #include "core/xc_ddstream.h"
 #include "core/xc_npy.h"
 #include "core/xc_planefile.h"
@@ -178,11 +180,10 @@ static void test_stream_equals_whole(void)
             snprintf(json, sizeof json, "%s.json", out);
             xc_ddstream_args a;
             memset(&a, 0, sizeof a);
-            a.impl = xc_dedisperser_get(impl ? "cpu" : "reference");
+            a.impl = impl ? &xc_dd_cpu : &xc_dd_reference;
             a.conv = cv;
             a.plan = &plan;
             a.gulp = gulps[gi];
-            a.quiet = 1;
             a.input_name = fil;
             CU_ASSERT_EQUAL_FATAL(xc_dedisperse_stream(r, out, &a, NULL, &e), XC_OK);
             xc_planefile pf;
@@ -219,10 +220,9 @@ static void test_failure_leaves_nothing(void)
     CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, fil, NULL, &e), XC_OK);
     xc_ddstream_args a;
     memset(&a, 0, sizeof a);
-    a.impl = xc_dedisperser_get("reference");
+    a.impl = &xc_dd_reference;
     a.conv = xc_convention_get("crosscheck");
     a.plan = &plan;
-    a.quiet = 1;
     a.input_name = fil;
     CU_ASSERT_EQUAL(xc_dedisperse_stream(r, out, &a, NULL, &e), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "short.fil"));

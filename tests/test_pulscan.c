@@ -12,10 +12,12 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "reference/xc_reference.h"
+#include "optimized/cpu/xc_cpu.h"
 #include "core/xc_presto.h"
 #include "core/xc_search.h"
 #include "tests/xc_fixture.h"
-#include "reference/xc_signif.h"
+#include "core/xc_signif.h"
 #include "tests/xc_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -76,16 +78,14 @@ static xc_spectrum spec_chirp(size_t n, unsigned long seed, double amp, double r
     return sp;
 }
 
-static int run_impl(const char *impl, const xc_spectrum *sp, const xc_psopts *o, xc_candlist *l)
+static int run_impl(const xc_searcher *s, const xc_spectrum *sp, const xc_psopts *o, xc_candlist *l)
 {
     xc_error err;
     xc_error_clear(&err);
     xc_candlist_init(l);
-    const xc_searcher *s = xc_searcher_get(impl);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-    xc_status st = s->run(sp, o, l, &err);
+    xc_status st = xc_pulscan_run(s, sp, o, l, &err);
     if (st)
-        printf("\n%s: %s\n", impl, err.msg);
+        printf("\n%s: %s\n", s->impl.name, err.msg);
     return st;
 }
 
@@ -235,7 +235,7 @@ static void test_hand_rblock_peaks(void)
     /* The same peaks as candidates: r is the boxcar centre, z = width - 1,
      * dof = 2 * width * h(h+1)/2, and the sigma is xc_candidate_sigma's. */
     xc_candlist l;
-    CU_ASSERT_EQUAL_FATAL(run_impl("reference", &sp, &o, &l), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_reference, &sp, &o, &l), XC_OK);
     CU_ASSERT_EQUAL(l.n, nwant);
     int seen = 0;
     for (size_t k = 0; k < l.n; k++)
@@ -418,7 +418,7 @@ static void test_overlap_noise(void)
                 xc_pspeaks_free(&b);
                 /* The candidates: start = r - (w-1)/2. */
                 xc_candlist l;
-                CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &l), XC_OK);
+                CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &l), XC_OK);
                 for (size_t k = 0; k < l.n; k++) {
                     double start = l.c[k].r - (l.c[k].width - 1) / 2.0;
                     CU_ASSERT(start >= 1 && start >= (double)(l.c[k].numharm - 1) * l.c[k].width);
@@ -553,7 +553,7 @@ static void test_noise_false_alarms(void)
         xc_spectrum sp = spec_new(4096, 1.0);
         spec_noise(&sp, seed, 0.5, 2.0);
         xc_candlist l;
-        CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &l), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &l), XC_OK);
         total += l.n;
         for (size_t k = 0; k < l.n; k++)
             CU_ASSERT(l.c[k].sigma > 0);
@@ -634,7 +634,7 @@ static void test_injected_chirp(void)
         o.numharm = 2;
         for (int m = 0; m < 2; m++) {
             xc_candlist l;
-            CU_ASSERT_EQUAL_FATAL(run_impl(m ? "cpu" : "reference", &sp, &o, &l), XC_OK);
+            CU_ASSERT_EQUAL_FATAL(run_impl(m ? &xc_ps_cpu : &xc_ps_reference, &sp, &o, &l), XC_OK);
             CU_ASSERT_FATAL(l.n >= 1);
             double rmean = cases[c].r0 + cases[c].z0 / 2;
             if (fabs(l.c[0].r - rmean) > 1 || fabs(l.c[0].z - cases[c].z0) > 2)
@@ -659,8 +659,7 @@ static void test_injected_chirp(void)
 static void test_cpu_matches_reference(void)
 {
     const xc_fx_pscfg *cfg = xc_fx_ps_configs;
-    const xc_searcher *cpu = xc_searcher_get("cpu");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(cpu);
+    const xc_searcher *cpu = &xc_ps_cpu;
     for (size_t c = 0; c < XC_FX_PS_SMALL; c++) {
         xc_spectrum sp = spec_new(cfg[c].nbins, 50.0);
         spec_noise(&sp, 1000 + c, 0.3, 5.0);
@@ -677,13 +676,13 @@ static void test_cpu_matches_reference(void)
         xc_psopts o = xc_fx_ps_opts(&cfg[c]);
         o.threads = 1;
         xc_candlist ref, got;
-        CU_ASSERT_EQUAL_FATAL(run_impl("reference", &sp, &o, &ref), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_reference, &sp, &o, &ref), XC_OK);
         CU_ASSERT(ref.n >= 3);
         for (int th = 1; th <= 2; th++) {
             o.threads = th;
             o.tile = th == 2 ? 100 : 0;     /* tiles that do not divide the R-blocks */
-            CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &got), XC_OK);
-            int same = xc_fx_same_cands(&ref, &got, cpu->power_rtol, "reference vs cpu");
+            CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &got), XC_OK);
+            int same = xc_fx_same_cands(&ref, &got, cpu->impl.tol.value, "reference vs cpu");
             CU_ASSERT(same);
             if (!same)
                 printf("config %zu, %d threads\n", c, th);
@@ -745,7 +744,7 @@ static void test_j1807(void)
     /* Defaults (zmax 200, one harmonic), both peak modes. */
     for (int rb = 0; rb < 2; rb++) {
         o.rblock = rb;
-        CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &l), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &l), XC_OK);
         CU_ASSERT_FATAL(l.n >= 1);
         CU_ASSERT_EQUAL(j1807_harmonic(l.c[0].r), 1);
         XC_ASSERT_CLOSE(l.c[0].f_hz, 6.100, 0.002);
@@ -756,9 +755,9 @@ static void test_j1807(void)
     o.rblock = 0;
     o.zmax = 40;
     o.numharm = 3;
-    CU_ASSERT_EQUAL_FATAL(run_impl("reference", &sp, &o, &l), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &m), XC_OK);
-    CU_ASSERT(xc_fx_same_cands(&l, &m, xc_searcher_get("cpu")->power_rtol, "J1807 reference vs cpu"));
+    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_reference, &sp, &o, &l), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &m), XC_OK);
+    CU_ASSERT(xc_fx_same_cands(&l, &m, xc_ps_cpu.impl.tol.value, "J1807 reference vs cpu"));
     CU_ASSERT_FATAL(l.n >= 1);
     CU_ASSERT(j1807_harmonic(l.c[0].r) >= 1);
     if (!j1807_harmonic(l.c[0].r))
@@ -810,8 +809,8 @@ static void test_mad_zero(void)
     CU_ASSERT(max3 < 40);
     o.zmax = 20;
     xc_candlist l, m;
-    CU_ASSERT_EQUAL_FATAL(run_impl("reference", &sp, &o, &l), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &m), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_reference, &sp, &o, &l), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &m), XC_OK);
     CU_ASSERT(xc_fx_same_cands(&l, &m, 0, "MAD 0 reference vs cpu"));
     for (size_t k = 0; k < l.n; k++)
         CU_ASSERT(l.c[k].sigma < 6);
@@ -842,7 +841,7 @@ static void test_mad_zero(void)
     sp = spec_new(3 * W + 2, 10.0);
     spec_noise(&sp, 43, 100.0, 0.5);
     o.zmax = 10;
-    CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &l), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &l), XC_OK);
     for (size_t k = 0; k < l.n; k++)
         CU_ASSERT(l.c[k].sigma < 6);
     xc_candlist_free(&l);
@@ -998,12 +997,12 @@ static void test_mom_and_poly(void)
     o.zmax = 30;
     xc_candlist e, m, p;
     o.norm = XC_NORM_EXACT;
-    CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &e), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &e), XC_OK);
     o.norm = XC_NORM_MOM;
-    CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &m), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &m), XC_OK);
     o.norm = XC_NORM_EXACT;
     o.logp = XC_LOGP_POLY;
-    CU_ASSERT_EQUAL_FATAL(run_impl("cpu", &sp, &o, &p), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &p), XC_OK);
     CU_ASSERT_FATAL(e.n >= 1 && m.n >= 1 && p.n >= 1);
     CU_ASSERT(fabs(e.c[0].r - 12010) <= 1 && fabs(m.c[0].r - 12010) <= 1 && fabs(p.c[0].r - 12010) <= 1);
     CU_ASSERT(e.c[0].power != m.c[0].power);

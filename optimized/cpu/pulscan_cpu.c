@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "optimized/cpu/pulscan_internal.h"
-#include "core/xc_search.h"
+#include "optimized/cpu/xc_cpu.h"
 
 #define XC_PS_TILE 1024
 #define XC_PS_GROUP 64     /* starts per screen call: eight vectors of 8 */
@@ -361,7 +361,8 @@ static void worker_free(worker *wk)
 }
 
 /* Steps 3-5 on the powers P. */
-static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double *P, xc_pspeaks *pk, xc_error *err)
+static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr, xc_pspeaks *pk,
+                        xc_error *err)
 {
     size_t nbins = sp->nbins, ntask = 0;
     int nth = o->threads > 0 ? o->threads : omp_get_max_threads(), nh = o->numharm > 0 ? o->numharm : 1;
@@ -372,7 +373,7 @@ static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double 
         if (L >= 2)
             ntask += (L - 1) / o->chunkwidth + 1;
     }
-    double *thr = NULL, **pre = calloc((size_t)nh, sizeof *pre);
+    double **pre = calloc((size_t)nh, sizeof *pre);
     task *tasks = malloc((ntask ? ntask : 1) * sizeof *tasks);
     worker *wks = calloc((size_t)nth, sizeof *wks);
     xc_error *errs = calloc((size_t)nth, sizeof *errs);
@@ -380,8 +381,6 @@ static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double 
     xc_status st = XC_OK;
     if (!pre || !tasks || !wks || !errs || !sts)
         st = xc_error_set(err, XC_ENOMEM, "cpu: out of memory for %zu tasks and %d workers", ntask, nth);
-    if (!st)
-        st = xc_pulscan_thresholds(o, nbins, &thr, err);
     /* The fill test of the local-maximum search reads prefix sums of each
      * stage; each is a sequential sum (as in the reference), stages in parallel. */
     for (int h = 1; h <= nh && !st && !o->rblock; h++)
@@ -431,42 +430,22 @@ static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double 
     free(wks);
     free(errs);
     free(sts);
-    free(thr);
     free(tasks);
     return st;
 }
 
+const xc_searcher xc_ps_cpu = {
+    {XC_FAMILY_PULSCAN, "cpu", "quickselect, recursive boxcar in double with cache tiles, OpenMP over R-blocks",
+     /* Bit-identical by construction: the same values summed in double in the same order. */
+     {XC_TOL_EXACT, 0}, XC_CAP_THREADED, NULL},
+    xc_pulscan_powers_cpu_checked, search, 0};
+
 xc_status xc_pulscan_peaks_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err)
 {
-    xc_status st = xc_pulscan_check_input(sp, o, err);
-    if (st)
-        return st;
-    double *P = malloc(sp->nbins * sizeof *P);
-    if (!P)
-        return xc_error_set(err, XC_ENOMEM, "cpu: out of memory for %zu powers", sp->nbins);
-    st = xc_pulscan_powers_cpu_checked(sp, o, P, err);
-    if (!st)
-        st = search(sp, o, P, pk, err);
-    free(P);
-    return st;
+    return xc_pulscan_peaks(&xc_ps_cpu, sp, o, pk, err);
 }
 
 xc_status xc_pulscan_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err)
 {
-    xc_status st = xc_pulscan_check_input(sp, o, err);
-    if (st)
-        return st;
-    double *P = malloc(sp->nbins * sizeof *P);
-    if (!P)
-        return xc_error_set(err, XC_ENOMEM, "cpu: out of memory for %zu powers", sp->nbins);
-    xc_pspeaks pk;
-    xc_pspeaks_init(&pk);
-    st = xc_pulscan_powers_cpu_checked(sp, o, P, err);
-    if (!st)
-        st = search(sp, o, P, &pk, err);
-    if (!st)
-        st = xc_pulscan_finish(o, sp, P, &pk, out, err);
-    xc_pspeaks_free(&pk);
-    free(P);
-    return st;
+    return xc_pulscan_run(&xc_ps_cpu, sp, o, out, err);
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "optimized/cpu/pulscan_internal.h"
-#include "core/xc_search.h"
+#include "optimized/cpu/xc_cpu.h"
 
 /* Floyd & Rivest's SELECT (CACM 1975, algorithm 489): a quickselect whose
  * pivots come from a recursive sample, about n + min(k, n-k) comparisons

@@ -10,7 +10,9 @@
 
 #include <stddef.h>
 
+#include "core/xc_dedisperse.h"
 #include "core/xc_error.h"
+#include "core/xc_search.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +49,18 @@ xc_status xc_cpu_layout_for(int nbits, int ds, xc_cpu_layout *out, xc_error *err
 /* The instruction set of the kernel version the loader picked on this CPU
  * ("x86-64-v4 (AVX-512BW)", "AVX2" or "baseline SSE2") and its vector width in bytes. */
 const char *xc_cpu_isa(int *vector_bytes);
+
+/* ---- the CPU implementations ------------------------------------------- */
+
+extern const xc_dedisperser xc_dd_cpu;
+extern const xc_searcher xc_ps_cpu;
+
+/* Tiled OpenMP/SIMD direct dedispersion on a prepared job. */
+xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err);
+/* Pulscan: quickselect, recursive boxcar in double with cache tiles, OpenMP. */
+xc_status xc_pulscan_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err);
+xc_status xc_pulscan_powers_cpu(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
+xc_status xc_pulscan_peaks_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err);
 
 #ifdef __cplusplus
 }

@@ -38,6 +38,10 @@ typedef struct {
 /* Properties of device 0.  XC_EDEVICE with the runtime's message on failure. */
 xc_status xc_gpu_properties(xc_gpu_props *p, xc_error *err);
 
+/* The descriptors (optimized/gpu/gpu_impls.c), listed in optimized/xc_impls.h. */
+extern const xc_dedisperser xc_dd_gpu;
+extern const xc_searcher xc_ps_gpu;
+
 /* ---- dedispersion ------------------------------------------------------- */
 
 #define XC_GPU_MAX_THREADS 512   /* threads per block of the shared-memory kernel */

@@ -1,0 +1,38 @@
+/* The descriptors of the CUDA implementations (built when the Makefile finds
+ * nvcc).  Without a usable device they report the CUDA runtime's reason and
+ * every caller passes them over. */
+#include "optimized/gpu/xc_gpu.h"
+
+static xc_status dd_execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    (void)state;
+    return xc_dedisperse_gpu(job, out, err);
+}
+
+/* Integer input bit for bit; float input within 1 x N 2^-24 max|ref|. */
+const xc_dedisperser xc_dd_gpu = {
+    {XC_FAMILY_DEDISPERSE, "gpu", "CUDA shared-memory direct dedispersion (AstroAccelerate GPU algorithm)",
+     {XC_TOL_ROUNDING, 1.0}, XC_CAP_DEVICE, xc_gpu_available},
+    NULL, dd_execute, NULL};
+
+static xc_status ps_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
+{
+    return xc_pulscan_powers_gpu(sp, o, P, err);
+}
+
+/* The device computes its own powers and thresholds and scores its peaks. */
+static xc_status ps_peaks(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
+                          xc_pspeaks *pk, xc_error *err)
+{
+    (void)P;
+    (void)thr;
+    return xc_pulscan_peaks_gpu(sp, o, pk, err);
+}
+
+/* Powers and boxcars bit-identical; log p computed on the device (ulps from
+ * the host's libm), hence sigma within 1e-9 rather than equal.  Significance
+ * and sifting run on the host's threads. */
+const xc_searcher xc_ps_gpu = {
+    {XC_FAMILY_PULSCAN, "gpu", "CUDA: Pulscan's GPU stages, float screen + exact double boxcars, device log p",
+     {XC_TOL_RELATIVE, 1e-9}, XC_CAP_DEVICE | XC_CAP_THREADED, xc_gpu_available},
+    ps_powers, ps_peaks, 1};

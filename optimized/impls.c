@@ -1,0 +1,42 @@
+/* The table of built-in implementations: adding one is its descriptor, next to
+ * its code, plus one line here (docs/ARCHITECTURE.md shows the diff). */
+#include "optimized/xc_impls.h"
+
+#include "optimized/cpu/xc_cpu.h"
+#include "reference/xc_reference.h"
+#ifdef XC_HAVE_CUDA
+#include "optimized/gpu/xc_gpu.h"
+#endif
+
+static const xc_impl *const builtin[] = {
+    &xc_dd_reference.impl,
+    &xc_dd_cpu.impl,
+#ifdef XC_HAVE_CUDA
+    &xc_dd_gpu.impl,
+#endif
+    &xc_ps_reference.impl,
+    &xc_ps_cpu.impl,
+#ifdef XC_HAVE_CUDA
+    &xc_ps_gpu.impl,
+#endif
+};
+
+xc_status xc_registry_add_builtin(xc_registry *reg, xc_error *err)
+{
+    for (size_t i = 0; i < sizeof builtin / sizeof *builtin; i++) {
+        xc_status st = xc_registry_add(reg, builtin[i], err);
+        if (st)
+            return st;
+    }
+    return XC_OK;
+}
+
+xc_status xc_registry_builtin(xc_registry **reg, xc_error *err)
+{
+    xc_status st = xc_registry_create(reg, err);
+    if (!st && (st = xc_registry_add_builtin(*reg, err))) {
+        xc_registry_destroy(*reg);
+        *reg = NULL;
+    }
+    return st;
+}
