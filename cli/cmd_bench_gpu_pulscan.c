@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "optimized/cpu/xc_cpu.h"
 #include "compare/xc_cmpcands.h"
 #include "core/xc_search.h"
 #ifdef XC_HAVE_CUDA
@@ -221,8 +222,7 @@ static int run_bench(const char *cmd, const char *json, double tobs, double tsam
         double rate = adds / (msc * 1e-3);
         printf("\nscreen: %.3g float additions, %.2f T/s = %.0f %% of the FP32 add rate (%d SMs x 128 x %.0f MHz)\n",
                adds, rate / 1e12, 100 * rate / fp32, props.sms, props.clock_khz / 1e3);
-        const xc_searcher *g = xc_searcher_get("gpu");
-        double rtol = g ? g->power_rtol : 1e-9;
+        double rtol = xc_ps_gpu.impl.tol.value;
         int same = same_lists(&cl, &gl, rtol, &maxrel);
         printf("candidates: cpu %zu, gpu %zu: %s (largest relative power/sigma difference %.2g, bound %.0e); "
                "cpu %.3f s, %.0fx the gpu's kernels\n",
