@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The presets: data, not code paths.  research/dedispersion.md section 1.1 and 0.2/0.3. */
+/* The presets: data, not code paths.  Constants and orderings as each code defines them:
+ * SIGPROC src/dmdelay.c, PRESTO src/dispersion.c, dedisp src/kernels.cuh,
+ * AstroAccelerate src/aa_ddtr_strategy.cpp; the README's "Conventions" table. */
 static const xc_convention conventions[] = {
     {"crosscheck", 4148.808, XC_ROUND_HALF_AWAY, XC_PREC_DOUBLE, XC_SCALE_SUM,
      "PINT/your k_DM 4148.808; nearest (half away from zero) on double; raw sum"},

@@ -6,7 +6,7 @@
  *
  *  - AstroAccelerate-style ranges "lo:hi:step:ds": N = round((hi-lo)/step) trials
  *    DM_j = lo + j*step, hi excluded.  Unlike AstroAccelerate we do NOT round N up
- *    to a multiple of 64 nor re-chain the ranges (research/dedispersion.md 3.2).
+ *    to a multiple of 64 nor re-chain the ranges (AstroAccelerate src/aa_ddtr_strategy.cpp).
  *  - dedisp/Heimdall tolerance lists (dedisp src/kernels.cuh generate_dm_list,
  *    computed in double, stored as float after every step, stop at the first
  *    DM >= hi): one range with ds = 1.

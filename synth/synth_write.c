@@ -14,7 +14,7 @@
 static void fill_header(const xc_synth_params *p, xc_fbheader *h)
 {
     xc_fbheader_init(h);
-    /* fake's keywords in fake's order (research/periodicity.md 1.6).  fake
+    /* fake's keywords in fake's order (SixByNine/sigproc src/fake.c and the SIGPROC header keywords).  fake
      * writes data_type 2 and refdm for one channel; ours stays a filterbank. */
     if (p->psr.period_ms > 0)
         snprintf(h->source_name, sizeof h->source_name, "P: %.12f ms, DM: %.3f", p->psr.period_ms, p->psr.dm);

@@ -1,6 +1,6 @@
 /* xc_synth.h: synthetic SIGPROC filterbanks with known answers.
  *
- * The model follows SIGPROC `fake` (research/periodicity.md 4; SixByNine/sigproc
+ * The model follows SIGPROC `fake` (SixByNine/sigproc
  * src/fake.c) where fake is right, and departs from it where fake is wrong or
  * untestable; every departure is listed here and in `crosscheck synth -h`:
  *  - foff is forced negative as fake does (channel 0 is the highest frequency).

@@ -1,7 +1,7 @@
 /* Tests of the synthesizer's timing model: Kepler's equation, the orbit's
  * line-of-sight velocity and light-travel delay, the integrated spin phase,
  * and SIGPROC fake's t/P(t) model reproduced by -fake_phase (with the
- * differences from the default model that research/periodicity.md 4.2 measured).
+ * differences from the default model measured against SIGPROC fake, SixByNine/sigproc src/fake.c main).
  *
  * Independent references live here: a long-double bisection for Kepler, the
  * semi-amplitude formula K = (2 pi G M_sun/Pb)^(1/3) mc sin i/(mp+mc)^(2/3),
@@ -283,7 +283,7 @@ static double quad_coeff(const double *t, size_t n)
 
 static void test_accn_integrated_vs_fake(void)
 {
-    /* research/periodicity.md 4.2: 1 channel, 32 bits, 100 s, a = 1000 m/s^2,
+    /* SIGPROC fake (SixByNine/sigproc src/fake.c main): 1 channel, 32 bits, 100 s, a = 1000 m/s^2,
      * P = 5 ms: fake's pulse times have quadratic coefficient p0^2 a/c
      * (8.34e-11 s measured), the integrated phase p0^2 a/2c. */
     xc_synth_params p;
@@ -483,7 +483,7 @@ static void detrend(const double *x, const double *y, size_t n, double *rms, dou
 
 static void test_binary_drift_vs_fake(void)
 {
-    /* research/periodicity.md 4.2: Pb = 2 h, e = 0, mp 1.4, mc 1.0, bphase 0.1,
+    /* SIGPROC fake (SixByNine/sigproc src/fake.c main): Pb = 2 h, e = 0, mp 1.4, mc 1.0, bphase 0.1,
      * 600 s at 64 us.  fake's pulses follow t/P(t) (to 44 us rms there); the
      * integrated phase drifts from it by milliseconds. */
     xc_synth_params p;
