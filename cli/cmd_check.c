@@ -2,7 +2,6 @@
  * approximations (median of medians, the ln p polynomial, logarithmic z,
  * R-block peaks) and the search's noise statistics, with a table on stdout,
  * a JSON file and an HTML report (compare/xc_approx.h does the work). */
-#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
@@ -10,9 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "compare/xc_approx.h"
@@ -135,12 +132,12 @@ static void num(ctx *c, const char *key, double v)
     xc_report_set_number(c->rep, key, v, &e);
 }
 
-static json_t *ms_json(const xc_approx_ms *m)
+static json_t *ms_json(const xc_meansd *m)
 {
     return json_pack("{s:o, s:o, s:I}", "mean", jnum(m->mean), "sd", jnum(m->sd), "n", (json_int_t)m->n);
 }
 
-static double se_of(const xc_approx_ms *m) { return m->sd / sqrt((double)m->n); }
+static double se_of(const xc_meansd *m) { return xc_meansd_se(m); }
 
 /* ---- 1. median of medians -------------------------------------------------- */
 
@@ -247,13 +244,13 @@ static xc_status check_mom(ctx *c, json_t *root, uint64_t seed, int nseeds, int 
                                              (json_int_t)p.count_mom[j], "predicted_exact", jnum(p.pred_exact[j]),
                                              "predicted_mom", jnum(p.pred_mom[j])));
     }
-    kv(c, "KS distance from chi-square(2)", "exact %.5f (p %.3g), mom %.5f (p %.3g), n = %zu", p.ks_exact,
-       p.ks_p_exact, p.ks_mom, p.ks_p_mom, p.n);
+    kv(c, "KS distance from chi-square(2)", "exact %.5f (p %.3g), mom %.5f (p %.3g), n = %zu", p.ks_exact.stat,
+       p.ks_exact.p, p.ks_mom.stat, p.ks_mom.p, p.n);
     json_t *pj = json_pack("{s:I, s:I, s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:o, s:o, s:o, s:o}", "nbins",
                            (json_int_t)nbins, "normwidth", (json_int_t)p.normwidth, "nseeds", nseeds, "n",
                            (json_int_t)p.n, "mean_exact", p.mean_exact, "mean_mom", p.mean_mom, "mean_se", p.mean_se,
-                           "mean_pred_exact", pe, "mean_pred_mom", pm, "ks_exact", jnum(p.ks_exact), "ks_p_exact",
-                           jnum(p.ks_p_exact), "ks_mom", jnum(p.ks_mom), "ks_p_mom", jnum(p.ks_p_mom));
+                           "mean_pred_exact", pe, "mean_pred_mom", pm, "ks_exact", jnum(p.ks_exact.stat), "ks_p_exact",
+                           jnum(p.ks_exact.p), "ks_mom", jnum(p.ks_mom.stat), "ks_p_mom", jnum(p.ks_mom.p));
     jset(pj, "thresholds", thr);
     jset(mom, "powers", pj);
     /* the prediction's own uncertainty: dE[P]/dE[s] = -4 */
@@ -384,21 +381,15 @@ static json_t *zloss_json(const xc_zloss_opts *o, const xc_zloss_result *r)
                      "z_edges", edges, "z_count", zcount, "modes", modes, "pulsars", psrs);
 }
 
-static xc_status check_zloss(ctx *c, json_t *root, uint64_t seed, int nseeds, int npsr, int zmax, int numharm,
-                             int threads, xc_error *err)
+static xc_status check_zloss(ctx *c, json_t *root, const xc_searcher *searcher, uint64_t seed, int nseeds, int npsr,
+                             int zmax, int numharm, int threads, xc_error *err)
 {
     section(c, "3. Detections lost on synthetic accelerated pulsars", NULL);
-    const char *tmpdir = getenv("TMPDIR");
-    char dir[4096];
-    fmtbuf(dir, sizeof dir, "%s/crosscheck-approx-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(dir))
-        return xc_error_set(err, XC_EIO, "%s: cannot create a work directory: %s", dir, strerror(errno));
     xc_zloss_opts o;
     xc_zloss_opts_init(&o);
     o.zmax = zmax;
     o.numharm = numharm;
     o.threads = threads;
-    o.workdir = dir;
     size_t n = (size_t)npsr * (size_t)nseeds;
     xc_zloss_spec *specs = calloc(n, sizeof *specs);
     xc_status st = specs ? XC_OK : xc_error_set(err, XC_ENOMEM, "out of memory for %zu pulsars", n);
@@ -410,7 +401,7 @@ static xc_status check_zloss(ctx *c, json_t *root, uint64_t seed, int nseeds, in
            "%zu pulsars (%d per seed): %d channels, %d bits, %.0f us, %.2f s (%zu bins), top hats of %.0f %% duty "
            "cycle, f uniform in 200..700 Hz, |z| uniform in 0..%d bins (constant acceleration, random sign), "
            "snrpeak set so that the expected stage-1 boxcar of width |z|+1 has sigma uniform in 4..12 with the "
-           "search's trials.  Searched by the cpu searcher, zmax %d, numharm %d, blocks of %zu for every mode, "
+           "search's trials.  Searched by the %s searcher, zmax %d, numharm %d, blocks of %zu for every mode, "
            "sifted.  Detection: a candidate with sigma > %g within %g %% of the mean apparent frequency r/T (the "
            "paper's criterion; the rest-frame f0 would move by z/2r).  Lost/gained: against mode a; sigma loss: "
            "mean sigma(a) - sigma(mode) over a's detections (sigma 0 when nothing is within the window).  The "
@@ -419,7 +410,7 @@ static xc_status check_zloss(ctx *c, json_t *root, uint64_t seed, int nseeds, in
            "harmonic or subharmonic above the threshold; with the bright pulsar it also counts the bright "
            "pulsar's lines that fall within 1 %% of one.",
            n, npsr, o.nchans, o.nbits, o.tsamp * 1e6, o.tobs, (size_t)llround(o.tobs / o.tsamp) / 2, o.width_pct,
-           zmax, zmax, numharm, o.normwidth, o.sigma_det, 100 * o.ftol);
+           zmax, searcher->name, zmax, numharm, o.normwidth, o.sigma_det, 100 * o.ftol);
     xc_error e2;
     xc_report_add_text(c->rep, text, &e2);
     json_t *arr = json_array();
@@ -428,7 +419,7 @@ static xc_status check_zloss(ctx *c, json_t *root, uint64_t seed, int nseeds, in
         o.bright_power = sc ? 2000.0 : 0.0;
         xc_zloss_result r;
         double t0 = xc_now();
-        if ((st = xc_zloss_run(&o, specs, n, &r, err)))
+        if ((st = xc_zloss_run(&o, searcher, specs, n, &r, err)))
             break;
         char title[256];
         if (sc)
@@ -472,14 +463,13 @@ static xc_status check_zloss(ctx *c, json_t *root, uint64_t seed, int nseeds, in
         xc_zloss_result_free(&r);
     }
     free(specs);
-    if (rmdir(dir) != 0)
-        fprintf(stderr, "crosscheck check: warning: could not remove %s\n", dir);
     return st;
 }
 
 /* ---- 4. statistics on noise ------------------------------------------------- */
 
-static xc_status check_noise(ctx *c, json_t *root, uint64_t seed, int nseeds, int quick, int threads, xc_error *err)
+static xc_status check_noise(ctx *c, json_t *root, const xc_searcher *searcher, uint64_t seed, int nseeds, int quick,
+                             int threads, xc_error *err)
 {
     section(c, "4. Statistics on noise-only spectra",
             "Boxcars of each stage h and width w, B = sum of w harmonic sums S_h, at starts where no bin is shared "
@@ -513,12 +503,12 @@ static xc_status check_noise(ctx *c, json_t *root, uint64_t seed, int nseeds, in
         char key[128];
         fmtbuf(key, sizeof key, "seed %d: h %d, w %d (dof %g), %zu boxcars", t / 16, k->numharm, k->width, k->dof,
                k->n);
-        kv(c, key, "KS D %.5f (p %.3g), GOF %.1f (p %.3g)", k->ks_d, k->ks_p, k->gof, k->gof_p);
+        kv(c, key, "KS D %.5f (p %.3g), GOF %.1f (p %.3g)", k->ks.stat, k->ks.p, k->gof.stat, k->gof.p);
         json_array_append_new(ka, json_pack("{s:i, s:i, s:i, s:f, s:I, s:f, s:f, s:f, s:f}", "seed_index", t / 16,
                                             "numharm", k->numharm, "width", k->width, "dof", k->dof, "n",
-                                            (json_int_t)k->n, "ks_d", k->ks_d, "ks_p", k->ks_p, "gof", k->gof,
-                                            "gof_p", k->gof_p));
-        double p = fmin(k->ks_p, k->gof_p);
+                                            (json_int_t)k->n, "ks_d", k->ks.stat, "ks_p", k->ks.p, "gof",
+                                            k->gof.stat, "gof_p", k->gof.p));
+        double p = fmin(k->ks.p, k->gof.p);
         if (p < minp) {
             minp = p;
             worst = t;
@@ -542,7 +532,7 @@ static xc_status check_noise(ctx *c, json_t *root, uint64_t seed, int nseeds, in
     char labels[8][80];
     for (int k = 0; k < 4 && !st; k++) {
         xc_noise_fa r[4];
-        if ((st = xc_approx_false_alarms(FA_NBINS, nspec, seed + (4 + (uint64_t)k) * SEED_STRIDE, cfg[k][0],
+        if ((st = xc_approx_false_alarms(searcher, FA_NBINS, nspec, seed + (4 + (uint64_t)k) * SEED_STRIDE, cfg[k][0],
                                          cfg[k][1], S, 4, FA_ALPHA, threads, r, err)))
             break;
         for (int j = 0; j < 4; j++) {
@@ -565,7 +555,7 @@ static xc_status check_noise(ctx *c, json_t *root, uint64_t seed, int nseeds, in
                        "Bonferroni an upper bound)", r[j].hi, r[j].numharm, r[j].S);
             fmtbuf(check, sizeof check, "%s: noise spectra with sigma > %g, zmax %d, numharm %d",
                    two ? "false alarms as stated" : "false alarms not above stated", r[j].S, r[j].zmax, r[j].numharm);
-            verdict(c, "cpu", check, m, b, pass);
+            verdict(c, searcher->name, check, m, b, pass);
             json_array_append_new(fa, json_pack("{s:i, s:i, s:f, s:I, s:I, s:f, s:I, s:f, s:I, s:f, s:I, s:I}",
                                                 "zmax", r[j].zmax, "numharm", r[j].numharm, "S", r[j].S, "nbins",
                                                 (json_int_t)FA_NBINS, "nspec", (json_int_t)r[j].nspec, "ntrials",
@@ -633,6 +623,10 @@ static int approximations(int argc, char **argv)
         nseeds = quick ? 1 : 3;
     if (!npsr)
         npsr = quick ? 12 : 30;
+    /* the one place an implementation is chosen, by name */
+    const xc_searcher *cpu = xc_searcher_get("cpu");
+    if (!cpu)
+        return xc_cli_failf(cmd, "no \"cpu\" searcher registered");
     char dir[4096];
     if (report) {
         fmtbuf(dir, sizeof dir, "%s", report);
@@ -661,9 +655,9 @@ static int approximations(int argc, char **argv)
     if (!st)
         st = check_logp(&c, root, &err);
     if (!st)
-        st = check_zloss(&c, root, seed, nseeds, npsr, zmax, numharm, threads, &err);
+        st = check_zloss(&c, root, cpu, seed, nseeds, npsr, zmax, numharm, threads, &err);
     if (!st)
-        st = check_noise(&c, root, seed, nseeds, quick, threads, &err);
+        st = check_noise(&c, root, cpu, seed, nseeds, quick, threads, &err);
     if (st) {
         json_decref(root);
         json_decref(c.verdicts);
