@@ -14,6 +14,8 @@
  *     z, R-block peaks, the median of medians and the polynomial (xc_approx_zloss.h).
  *  4. Noise-only spectra: harmonic-sum boxcars against chi-square, false alarms
  *     against the trials-corrected expectation (xc_approx_noise.h).
+ * What `crosscheck check approximations` prints of them (rows of numbers and
+ * the verdicts): xc_approx_table.h; the results as JSON: xc_approx_json.h.
  * The general statistics they use (KS, Pearson, binomial bounds): xc_stats.h. */
 #ifndef XC_APPROX_H
 #define XC_APPROX_H

@@ -2,9 +2,9 @@
  * hand-worked arrays, the median of medians' bias on Gaussian noise against
  * its semi-analytic prediction, the ln p polynomial's error at known grid
  * points, the in-memory observation against the synthesizer's files and the
- * reference dedisperser, detection counting on a tiny synthetic set, and
- * the noise statistics.  The statistics themselves are tested in
- * test_stats.c. */
+ * reference dedisperser, detection counting on a tiny synthetic set, the
+ * noise statistics, and the verdicts on planted failures.  The statistics
+ * themselves are tested in test_stats.c. */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "compare/xc_approx.h"
+#include "compare/xc_approx_table.h"
 #include "core/xc_dedisperse.h"
 #include "core/xc_fft.h"
 #include "core/xc_filterbank.h"
@@ -323,6 +324,73 @@ static void test_synth_matches_files(void)
     xc_synth_params_free(&p);
 }
 
+/* ---- verdicts --------------------------------------------------------------- */
+
+/* Planted failures: a median of medians whose location is biased by 10 SE,
+ * an exact MAD 10 SE off 1 - 0.8/n and a scale 10 SE off its prediction all
+ * fail; a mean power off its prediction fails; a boxcar p-value below the
+ * Bonferroni bound fails; false alarms outside their bounds fail (both ways
+ * for zmax 0, only above for zmax > 0). */
+static void test_verdicts_planted(void)
+{
+    xc_mom_blocks b;
+    memset(&b, 0, sizeof b);
+    b.block = 4096;
+    xc_meansd unit = {0, 0.01, 10000};   /* SE 1e-4 */
+    b.dloc = b.med_loc = b.mom_loc = b.med_scale = b.mom_scale = b.scale_ratio = unit;
+    b.med_scale.mean = 1 - 0.8 / 4096;
+    b.mom_scale.mean = b.pred_scale_mean = 1.0433;
+    xc_verdict v[3];
+    CU_ASSERT_EQUAL_FATAL(xc_mom_blocks_verdicts(&b, v), 3);
+    CU_ASSERT(v[0].pass && v[1].pass && v[2].pass);
+    b.dloc.mean = 10e-4;
+    b.med_scale.mean += 10e-4;
+    b.mom_scale.mean += 10e-4 + 4.0 / 4096;
+    CU_ASSERT_EQUAL_FATAL(xc_mom_blocks_verdicts(&b, v), 3);
+    CU_ASSERT(!v[0].pass && !v[1].pass && !v[2].pass);
+    CU_ASSERT_PTR_NOT_NULL(strstr(v[0].measured, "+0.00100"));
+    b.pred_scale_mean = NAN;
+    CU_ASSERT_EQUAL(xc_mom_blocks_verdicts(&b, v), 2);
+
+    b.med_scale.mean = 1.0;
+    b.mom_scale.mean = 1.0;
+    xc_mom_powers p;
+    memset(&p, 0, sizeof p);
+    p.mean_se = 1e-3;
+    p.mean_exact = p.mean_mom = xc_approx_mean_power_pred(&b, XC_NORM_EXACT);
+    xc_mom_powers_verdicts(&p, &b, v);
+    CU_ASSERT(v[0].pass && v[1].pass);
+    p.mean_mom += 0.01;   /* 10 SE */
+    xc_mom_powers_verdicts(&p, &b, v);
+    CU_ASSERT(v[0].pass && !v[1].pass);
+
+    xc_noise_ks ks[2];
+    memset(ks, 0, sizeof ks);
+    ks[0].ks.p = ks[0].gof.p = ks[1].ks.p = 0.5;
+    ks[1].gof.p = 1e-4;   /* the bound: 1e-3 / (2 x 2 tests) = 2.5e-4 */
+    xc_noise_ks_verdict(ks, 2, 2, 1e-3, v);
+    CU_ASSERT_FALSE(v[0].pass);
+    ks[1].gof.p = 3e-4;
+    xc_noise_ks_verdict(ks, 2, 2, 1e-3, v);
+    CU_ASSERT_TRUE(v[0].pass);
+
+    xc_noise_fa f = {.zmax = 0, .numharm = 1, .S = 2, .nspec = 1000, .nfam = 10, .pfam = 0.01, .alpha = 1e-3,
+                     .lo = 3, .hi = 20};
+    xc_noise_fa_verdict(&f, "cpu", v);
+    CU_ASSERT_TRUE(v[0].pass);
+    CU_ASSERT_PTR_NOT_NULL(strstr(v[0].bound, "two-sided 1e-3"));
+    f.nfam = 2;
+    xc_noise_fa_verdict(&f, "cpu", v);
+    CU_ASSERT_FALSE(v[0].pass);
+    f.zmax = 20;   /* overlapping boxcars: fewer is conservative, more still fails */
+    xc_noise_fa_verdict(&f, "cpu", v);
+    CU_ASSERT_TRUE(v[0].pass);
+    CU_ASSERT_PTR_NOT_NULL(strstr(v[0].bound, "5e-4"));
+    f.nfam = 21;
+    xc_noise_fa_verdict(&f, "cpu", v);
+    CU_ASSERT_FALSE(v[0].pass);
+}
+
 /* ---- detection counting -------------------------------------------------- */
 
 /* Three pulsars designed at sigma 25 (z = 0, 80, 160) and one far below
@@ -484,6 +552,7 @@ int main(void)
         {"detection_counting", test_detection_counting, NULL},
         {"noise_ks", test_noise_ks, NULL},
         {"false_alarms", test_false_alarms, NULL},
+        {"verdicts_planted", test_verdicts_planted, NULL},
         {"cli", test_cli, xc_fx_skip_no_bin},
     };
     return xc_test_run("approx", cases, XC_NCASES(cases));
