@@ -157,51 +157,50 @@ static void psr_params(const xc_zloss_opts *o, const xc_zloss_spec *s, xc_synth_
     p->psr.accn = -s->z * XC_SYNTH_C / (s->f_hz * T * T);
 }
 
-/* Adds the bright pulsar to the series x of `target`: drawn noiseless as
- * float32 samples (noise sigmas per channel, unquantised), so its channel sum
- * is scaled by the quantiser's gain to the levels x holds, and from the
- * float32 output scale to the target's (the conventions scale linearly). */
-static xc_status add_bright(const xc_zloss_opts *o, const xc_synth_params *target, float *x, size_t n,
-                            xc_error *err)
+/* The bright pulsar's contribution to every pulsar's series: y times scale. */
+typedef struct {
+    float *y;
+    size_t n;
+    double scale;
+} bright_series;
+
+/* Draws the bright pulsar noiseless as float32 samples (noise sigmas per
+ * channel, unquantised) in the observation every pulsar shares, once per run:
+ * its channel sum is scaled by the quantiser's gain to the levels the noisy
+ * series hold, and from the float32 output scale to theirs (the conventions
+ * scale linearly). */
+static xc_status bright_init(const xc_zloss_opts *o, bright_series *b, xc_error *err)
 {
-    xc_synth_params b;
-    xc_status st = xc_synth_params_copy(&b, target, err);
-    if (st)
-        return st;
-    b.noise = 0;
-    b.nbits = 32;
-    b.psr.period_ms = 1e3 / xc_zloss_bright_f(o);
-    b.psr.snrpeak = xc_zloss_snrpeak_for_power(o, o->bright_power);
-    b.psr.accn = 0;
-    float *y = NULL;
-    size_t ny = 0;
-    st = xc_approx_synth_dm0(&b, &y, &ny, err);
-    xc_synth_params_free(&b);
-    if (!st && ny != n)
-        st = xc_error_set(err, XC_EMISMATCH, "bright pulsar: %zu samples, the pulsar's series %zu", ny, n);
-    if (!st) {
-        double mean, rms, gain;
-        xc_synth_level_stats(target->nbits, &mean, &rms, &gain);
-        const double unit = (double)xc_scale_real(target->convention, 1.0, target->nchans, 1, target->nbits) /
-                            (double)xc_scale_real(target->convention, 1.0, target->nchans, 1, 32);
-        for (size_t k = 0; k < n; k++)
-            x[k] += (float)(gain * unit * y[k]);
-    }
-    free(y);
+    xc_zloss_spec s = {.f_hz = xc_zloss_bright_f(o), .snrpeak = xc_zloss_snrpeak_for_power(o, o->bright_power)};
+    xc_synth_params p;
+    psr_params(o, &s, &p);
+    p.noise = 0;
+    p.nbits = 32;
+    p.psr.accn = 0;
+    xc_status st = xc_approx_synth_dm0(&p, &b->y, &b->n, err);
+    double mean, rms, gain;
+    xc_synth_level_stats(o->nbits, &mean, &rms, &gain);
+    b->scale = gain * (double)xc_scale_real(p.convention, 1.0, o->nchans, 1, o->nbits) /
+               (double)xc_scale_real(p.convention, 1.0, o->nchans, 1, 32);
+    xc_synth_params_free(&p);
     return st;
 }
 
-/* Pulsar s's spectrum and truth, made in memory. */
-static xc_status observe(const xc_zloss_opts *o, const xc_zloss_spec *s, xc_spectrum *sp, xc_truth *t,
-                         xc_error *err)
+/* Pulsar s's spectrum and truth, made in memory (bright: NULL, or the bright
+ * pulsar to add). */
+static xc_status observe(const xc_zloss_opts *o, const bright_series *bright, const xc_zloss_spec *s,
+                         xc_spectrum *sp, xc_truth *t, xc_error *err)
 {
     xc_synth_params p;
     psr_params(o, s, &p);
     float *x = NULL;
     size_t nx = 0;
     xc_status st = xc_approx_synth_dm0(&p, &x, &nx, err);
-    if (!st && o->bright_power > 0)
-        st = add_bright(o, &p, x, nx, err);
+    if (!st && bright && bright->n != nx)
+        st = xc_error_set(err, XC_EMISMATCH, "bright pulsar: %zu samples, the pulsar's series %zu", bright->n, nx);
+    if (!st && bright)
+        for (size_t k = 0; k < nx; k++)
+            x[k] += (float)(bright->scale * bright->y[k]);
     if (!st)
         st = xc_approx_synth_truth(&p, t, err);
     if (!st)
@@ -212,8 +211,8 @@ static xc_status observe(const xc_zloss_opts *o, const xc_zloss_spec *s, xc_spec
 }
 
 /* One pulsar: observe, search under every mode, match. */
-static xc_status zloss_one(const xc_zloss_opts *o, const xc_searcher *searcher, const xc_zloss_spec *s, size_t idx,
-                           xc_zloss_psr *out, xc_error *err)
+static xc_status zloss_one(const xc_zloss_opts *o, const xc_searcher *searcher, const bright_series *bright,
+                           const xc_zloss_spec *s, size_t idx, xc_zloss_psr *out, xc_error *err)
 {
     memset(out, 0, sizeof *out);
     out->spec = *s;
@@ -222,7 +221,7 @@ static xc_status zloss_one(const xc_zloss_opts *o, const xc_searcher *searcher, 
                             s->snrpeak);
     xc_spectrum sp;
     xc_truth t;
-    xc_status st = observe(o, s, &sp, &t, err);
+    xc_status st = observe(o, bright, s, &sp, &t, err);
     if (st) {
         char m[sizeof err->msg];
         snprintf(m, sizeof m, "%s", err->msg);
@@ -320,20 +319,25 @@ xc_status xc_zloss_run(const xc_zloss_opts *o, const xc_searcher *searcher, cons
     if (zl_nsamp(o) % 2)
         return xc_error_set(err, XC_EINVAL, "synthetic set: tobs/tsamp = %zu samples must be even (the FFT)",
                             zl_nsamp(o));
+    bright_series bright = {NULL, 0, 0};
+    xc_status st = o->bright_power > 0 ? bright_init(o, &bright, err) : XC_OK;
+    if (st)
+        return st;
     res->psr = calloc(n, sizeof *res->psr);
-    if (!res->psr)
+    if (!res->psr) {
+        free(bright.y);
         return xc_error_set(err, XC_ENOMEM, "synthetic set: out of memory for %zu pulsars", n);
+    }
     res->npsr = n;
     /* one thread per pulsar (the synthesis and the searches of one pulsar are
      * too small to share), pulsars in parallel */
     xc_zloss_opts o1 = *o;
     o1.threads = 1;
-    xc_status st = XC_OK;
     long bad = -1;
 #pragma omp parallel for num_threads(o->threads > 0 ? o->threads : omp_get_max_threads()) schedule(dynamic, 1)
     for (long k = 0; k < (long)n; k++) {
         xc_error e;
-        xc_status sk = zloss_one(&o1, searcher, &specs[k], (size_t)k, &res->psr[k], &e);
+        xc_status sk = zloss_one(&o1, searcher, bright.y ? &bright : NULL, &specs[k], (size_t)k, &res->psr[k], &e);
         if (sk) {
 #pragma omp critical(xc_approx_zloss_error)
             if (bad < 0 || k < bad) {
@@ -344,6 +348,7 @@ xc_status xc_zloss_run(const xc_zloss_opts *o, const xc_searcher *searcher, cons
             }
         }
     }
+    free(bright.y);
     if (st) {
         xc_zloss_result_free(res);
         return st;
