@@ -1,12 +1,13 @@
-/* xc_approx.h: measurements of the approximations the Pulscan paper's GPU
- * version makes, and of the search's statistics on noise (issue 4,
- * `crosscheck check approximations`).  Every function returns numbers in a
- * struct; nothing prints, nothing is written to disk: the data are made,
- * transformed and searched in memory.  Every random number comes from GSL's
- * MT19937 seeded with the caller's seed (or xc_synth's Philox for synthetic
- * pulsars), and every reduction runs in a fixed order, so the numbers depend
- * on the seed only, never on the thread count.  A measurement that searches
- * takes the searcher as an argument: the library never picks one by name.
+/* xc_approx.h: measurements of the approximations the GPU version of Pulscan
+ * (White et al. 2024) makes, and of the search's statistics on noise
+ * (`crosscheck check approximations`; README, "What the suite checks": the
+ * papers' shortcuts).  Every function returns numbers in a struct; nothing
+ * prints, nothing is written to disk: the data are made, transformed and
+ * searched in memory.  Every random number comes from GSL's MT19937 seeded
+ * with the caller's seed (or xc_synth's Philox for synthetic pulsars), and
+ * every reduction runs in a fixed order, so the numbers depend on the seed
+ * only, never on the thread count.  A measurement that searches takes the
+ * searcher as an argument: the library never picks one by name.
  *
  *  1. Median of medians against the exact median and MAD (xc_approx_norm.h).
  *  2. The appendix polynomial for ln p against the exact ln Q (xc_approx_logp.h).

@@ -109,16 +109,17 @@ typedef struct {
     double zfrac[XC_APPROX_NMODES][XC_APPROX_NZBIN];   /* NAN for an empty bin */
 } xc_zloss_result;
 
-/* Synthesizes each pulsar (xc_approx_synth_dm0 of a 64-channel filterbank,
- * plus the bright pulsar when o->bright_power > 0), transforms it (single
- * precision, as `crosscheck fft`), searches it with `searcher` under every
- * mode, o->threads pulsars at once (one thread each, so the searcher must be
- * safe to run concurrently; FFTW's planning is serialised), and matches the
- * candidates against its truth (xc_cands_match_truth with f0 = the mean
- * apparent frequency r/T, so that a drift of up to zmax bins never moves a
- * detection out of the window).  res is overwritten; free with
- * xc_zloss_result_free.  XC_EINVAL (no searcher, bad options), XC_ENOMEM, or
- * the steps' errors, naming the first pulsar that failed. */
+/* Synthesizes each pulsar (xc_approx_synth_dm0 of the filterbank o describes,
+ * plus the bright pulsar, drawn once per run, when o->bright_power > 0),
+ * transforms it (single precision, as `crosscheck fft`), searches it with
+ * `searcher` under every mode, o->threads pulsars at once (one thread each,
+ * so the searcher must be safe to run concurrently; FFTW's planning is
+ * serialised), and matches the candidates against its truth
+ * (xc_cands_match_truth with f0 = the mean apparent frequency r/T, so that a
+ * drift of up to zmax bins never moves a detection out of the window).  res
+ * is overwritten; free with xc_zloss_result_free.  XC_EINVAL (no searcher,
+ * bad options), XC_ENOMEM, or the steps' errors, naming the first pulsar
+ * that failed. */
 xc_status xc_zloss_run(const xc_zloss_opts *o, const xc_searcher *searcher, const xc_zloss_spec *specs, size_t n,
                        xc_zloss_result *res, xc_error *err);
 void xc_zloss_result_free(xc_zloss_result *res);
