@@ -1,8 +1,10 @@
 /* The approximation measurements (compare/xc_approx.h): the estimators on
  * hand-worked arrays, the median of medians' bias on Gaussian noise against
  * its semi-analytic prediction, the ln p polynomial's error at known grid
- * points, the statistics helpers against hand values, detection counting on
- * a tiny synthetic set, and the noise statistics. */
+ * points, the in-memory observation against the synthesizer's files and the
+ * reference dedisperser, detection counting on a tiny synthetic set, the
+ * noise statistics, and the verdicts on planted failures.  The statistics
+ * themselves are tested in test_stats.c. */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -12,7 +14,15 @@
 #include <sys/wait.h>
 
 #include "compare/xc_approx.h"
+#include "optimized/cpu/xc_cpu.h"
+#include "reference/xc_reference.h"
+#include "compare/xc_approx_table.h"
+#include "core/xc_dedisperse.h"
+#include "core/xc_fft.h"
+#include "core/xc_filterbank.h"
+#include "core/xc_presto.h"
 #include "core/xc_signif.h"
+#include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
@@ -32,10 +42,10 @@ static void test_hand_estimators(void)
     double w[16], loc, scale;
     xc_approx_block_stats(x, 16, XC_NORM_MOM, w, &loc, &scale);
     CU_ASSERT_EQUAL(loc, 3.5);
-    XC_ASSERT_CLOSE(scale, 3.5 * XC_MAD_TO_SIGMA, 1e-15);
+    XC_ASSERT_NEAR(scale, 3.5 * XC_MAD_TO_SIGMA, 1e-15);
     xc_approx_block_stats(x, 16, XC_NORM_EXACT, w, &loc, &scale);
     CU_ASSERT_EQUAL(loc, 4.0);
-    XC_ASSERT_CLOSE(scale, 3.5 * XC_MAD_TO_SIGMA, 1e-15);
+    XC_ASSERT_NEAR(scale, 3.5 * XC_MAD_TO_SIGMA, 1e-15);
     memcpy(w, x, sizeof x);
     CU_ASSERT_EQUAL(xc_median_of_medians(w, 16), 3.5);
     /* 7 values: s = 1, one group {5, 1, 4, 2} -> 3 and the exact median of the
@@ -46,14 +56,14 @@ static void test_hand_estimators(void)
     xc_approx_block_stats(y, 7, XC_NORM_EXACT, w, &loc, &scale);
     CU_ASSERT_EQUAL(loc, 5.0);
     /* |y - 5| = 0 4 1 3 4 2 3: median 3 */
-    XC_ASSERT_CLOSE(scale, 3.0 * XC_MAD_TO_SIGMA, 1e-15);
+    XC_ASSERT_NEAR(scale, 3.0 * XC_MAD_TO_SIGMA, 1e-15);
 }
 
 /* ---- the median of medians on Gaussian noise --------------------------- */
 
-static double se(const xc_approx_ms *m) { return m->sd / sqrt((double)m->n); }
+static double se(const xc_meansd *m) { return xc_meansd_se(m); }
 /* Standard error of a sample sd (Gaussian approximation). */
-static double se_sd(const xc_approx_ms *m) { return m->sd / sqrt(2.0 * (double)(m->n - 1)); }
+static double se_sd(const xc_meansd *m) { return m->sd / sqrt(2.0 * (double)(m->n - 1)); }
 
 /* Blocks of 4 values: the median of medians is the exact median (the mean of
  * the middle two), and the density propagation's one level must give the
@@ -67,7 +77,7 @@ static void test_mom_one_level(void)
     CU_ASSERT_EQUAL(b.dloc.sd, 0.0);
     CU_ASSERT_EQUAL(b.mom_loc.sd, b.med_loc.sd);
     CU_ASSERT(isfinite(b.pred_loc_sd));
-    XC_ASSERT_CLOSE(b.mom_loc.sd, b.pred_loc_sd, 4.5 * se_sd(&b.mom_loc));
+    XC_ASSERT_NEAR(b.mom_loc.sd, b.pred_loc_sd, 4.5 * se_sd(&b.mom_loc));
     /* the median of 4 normals is less efficient than their mean (variance 1/4) */
     CU_ASSERT(b.pred_loc_sd * b.pred_loc_sd > 0.25 && b.pred_loc_sd * b.pred_loc_sd < 0.32);
 }
@@ -86,15 +96,15 @@ static void test_mom_bias_4096(void)
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_approx_mom_blocks(4096, 600, 11, 1, 2, &b, &err), XC_OK);
     CU_ASSERT_EQUAL(b.dloc.n, 600);
-    CU_ASSERT(fabs(b.dloc.mean) <= 4.5 * se(&b.dloc));
+    XC_ASSERT_NEAR(b.dloc.mean, 0.0, 4.5 * se(&b.dloc));
     CU_ASSERT(isfinite(b.pred_scale_mean));
-    CU_ASSERT(fabs(b.mom_scale.mean - b.pred_scale_mean) <= 4.5 * se(&b.mom_scale) + 4.0 / 4096);
+    XC_ASSERT_NEAR(b.mom_scale.mean, b.pred_scale_mean, 4.5 * se(&b.mom_scale) + 4.0 / 4096);
     CU_ASSERT(b.mom_scale.mean - 1 > 10 * se(&b.mom_scale));
-    CU_ASSERT(fabs(b.med_scale.mean - (1 - 0.8 / 4096)) <= 4.5 * se(&b.med_scale));
-    CU_ASSERT(fabs(b.mom_loc.sd - b.pred_loc_sd) <= 4.5 * se_sd(&b.mom_loc));
-    CU_ASSERT(fabs(b.mom_scale.sd - b.pred_scale_sd) <= 4.5 * se_sd(&b.mom_scale));
+    XC_ASSERT_NEAR(b.med_scale.mean, 1 - 0.8 / 4096, 4.5 * se(&b.med_scale));
+    XC_ASSERT_NEAR(b.mom_loc.sd, b.pred_loc_sd, 4.5 * se_sd(&b.mom_loc));
+    XC_ASSERT_NEAR(b.mom_scale.sd, b.pred_scale_sd, 4.5 * se_sd(&b.mom_scale));
     /* the exact median's spread, sqrt(pi / 2n) asymptotically */
-    CU_ASSERT(fabs(b.med_loc.sd - sqrt(M_PI / 8192)) <= 4.5 * se_sd(&b.med_loc));
+    XC_ASSERT_NEAR(b.med_loc.sd, sqrt(M_PI / 8192), 4.5 * se_sd(&b.med_loc));
     printf("\n  mom 4096: dloc %+.5f, scale %.5f +- %.5f (predicted %.5f), exact scale %.5f\n", b.dloc.mean,
            b.mom_scale.mean, se(&b.mom_scale), b.pred_scale_mean, b.med_scale.mean);
     CU_ASSERT_EQUAL_FATAL(xc_approx_mom_blocks(4096, 600, 11, 1, 1, &b1, &err), XC_OK);
@@ -115,21 +125,21 @@ static void test_mom_powers(void)
     xc_mom_powers p;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_approx_mom_blocks(4096, 600, 21, 1, 2, &b, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_approx_mom_powers(1u << 18, 4096, 22, 1, 2, &p, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_approx_mom_powers(&xc_ps_cpu, 1u << 18, 4096, 22, 1, 2, &p, &err), XC_OK);
     CU_ASSERT_EQUAL(p.n, (1u << 18) - 1);
     double pe = xc_approx_mean_power_pred(&b, XC_NORM_EXACT), pm = xc_approx_mean_power_pred(&b, XC_NORM_MOM);
-    CU_ASSERT(fabs(p.mean_exact - pe) <= 4.5 * hypot(p.mean_se, 4 * se(&b.med_scale)));
-    CU_ASSERT(fabs(p.mean_mom - pm) <= 4.5 * hypot(p.mean_se, 4 * se(&b.mom_scale)));
-    CU_ASSERT(fabs(p.mean_exact - 2) <= 4.5 * hypot(p.mean_se, 4 * se(&b.med_scale)) + 0.01);
+    XC_ASSERT_NEAR(p.mean_exact, pe, 4.5 * hypot(p.mean_se, 4 * se(&b.med_scale)));
+    XC_ASSERT_NEAR(p.mean_mom, pm, 4.5 * hypot(p.mean_se, 4 * se(&b.mom_scale)));
+    XC_ASSERT_NEAR(p.mean_exact, 2.0, 4.5 * hypot(p.mean_se, 4 * se(&b.med_scale)) + 0.01);
     /* tails: the median of medians' deficit is what its scales predict */
     for (int j = 0; j < 2; j++) {
         double n = (double)p.n, fm = p.count_mom[j] / n, sdm = sqrt(p.pred_mom[j] * (1 - p.pred_mom[j]) / n);
-        CU_ASSERT(fabs(fm - p.pred_mom[j]) <= 4.5 * sdm + 0.02 * p.pred_mom[j]);
+        XC_ASSERT_NEAR(fm, p.pred_mom[j], 4.5 * sdm + 0.02 * p.pred_mom[j]);
         CU_ASSERT(fm < 0.85 * p.expect[j]);
     }
-    CU_ASSERT(p.ks_p_mom < 1e-10);
-    CU_ASSERT(p.ks_p_exact > 1e-4);
-    CU_ASSERT_EQUAL(xc_approx_mom_powers(100, 4096, 1, 1, 1, &p, &err), XC_EINVAL);
+    XC_ASSERT_BELOW(p.ks_mom.p, 1e-10);
+    XC_ASSERT_ABOVE(p.ks_exact.p, 1e-4);
+    CU_ASSERT_EQUAL(xc_approx_mom_powers(&xc_ps_cpu, 100, 4096, 1, 1, 1, &p, &err), XC_EINVAL);
 }
 
 /* ---- the ln p polynomial ----------------------------------------------- */
@@ -154,8 +164,8 @@ static void test_logp_poly(void)
     CU_ASSERT_EQUAL_FATAL(xc_logp_poly_error(&g, &e, &err), XC_OK);
     double d = fabs(xc_logp_poly(2, 2) + 1);
     CU_ASSERT_EQUAL(e.npoints, 1);
-    XC_ASSERT_CLOSE(e.max_abs, d, 1e-12);
-    XC_ASSERT_CLOSE(e.max_rel, d, 1e-12);
+    XC_ASSERT_NEAR(e.max_abs, d, 1e-12);
+    XC_ASSERT_NEAR(e.max_rel, d, 1e-12);
     CU_ASSERT_EQUAL(e.max_abs_chi2, 2.0);
     CU_ASSERT_EQUAL(e.max_rel_dof, 2.0);
 
@@ -165,17 +175,17 @@ static void test_logp_poly(void)
     CU_ASSERT_EQUAL(l->e1.npoints, 40 * 301);
     CU_ASSERT_EQUAL(l->e1.noutside, 0);
     CU_ASSERT_EQUAL(l->e1.max_rel_dof, 24020.0);
-    XC_ASSERT_CLOSE(l->e1.max_rel_chi2, 24020.0, 1e-6);
-    XC_ASSERT_CLOSE(l->e1.max_rel, rel_direct(l->e1.max_rel_chi2, l->e1.max_rel_dof), 1e-12 * l->e1.max_rel);
+    XC_ASSERT_NEAR(l->e1.max_rel_chi2, 24020.0, 1e-6);
+    XC_ASSERT_NEAR(l->e1.max_rel, rel_direct(l->e1.max_rel_chi2, l->e1.max_rel_dof), 1e-12 * l->e1.max_rel);
     CU_ASSERT_EQUAL(l->e1.max_abs_dof, 24020.0);
-    XC_ASSERT_CLOSE(l->e1.max_abs_chi2, 24020.0 * 1000, 1e-3);
+    XC_ASSERT_NEAR(l->e1.max_abs_chi2, 24020.0 * 1000, 1e-3);
     double ad = fabs(xc_logp_poly(l->e1.max_abs_chi2, 24020) - xc_chi2_logq(l->e1.max_abs_chi2, 24020));
-    XC_ASSERT_CLOSE(l->e1.max_abs, ad, 1e-9 * ad);
+    XC_ASSERT_NEAR(l->e1.max_abs, ad, 1e-9 * ad);
     /* the curves: direct values, bounded by the grid maxima, at dof 2 the (2, 2) point above */
-    XC_ASSERT_CLOSE(l->relerr[0][0], d, 1e-12);
+    XC_ASSERT_NEAR(l->relerr[0][0], d, 1e-12);
     for (int i = 0; i < XC_APPROX_NDOFCURVE; i++)
         for (int j = 0; j < XC_APPROX_NRATIO; j += 30) {
-            XC_ASSERT_CLOSE(l->relerr[i][j], rel_direct(l->dof[i] * l->ratio[j], l->dof[i]),
+            XC_ASSERT_NEAR(l->relerr[i][j], rel_direct(l->dof[i] * l->ratio[j], l->dof[i]),
                             1e-12 * l->relerr[i][j]);
             CU_ASSERT(l->relerr[i][j] <= l->e1.max_rel * (1 + 1e-12));
         }
@@ -191,41 +201,197 @@ static void test_logp_poly(void)
     free(l);
 }
 
-/* ---- statistics helpers -------------------------------------------------- */
+/* ---- the in-memory observation ------------------------------------------- */
 
-static void test_stat_helpers(void)
+/* A small observation of the detection measurement's kind: 16 channels,
+ * 2^14 samples of 128 us, a 300 Hz pulsar at DM 0 drifting 20 bins. */
+static void small_obs(xc_synth_params *p, int nbits, int noise)
 {
-    /* Kolmogorov's distribution: the 5 % and 1 % points 1.3581 and 1.6276 */
-    XC_ASSERT_CLOSE(xc_approx_kolmogorov_q(1.3581), 0.05, 2e-4);
-    XC_ASSERT_CLOSE(xc_approx_kolmogorov_q(1.6276), 0.01, 1e-4);
-    CU_ASSERT_EQUAL(xc_approx_kolmogorov_q(0.1), 1.0);
-    /* binomial(10, 1/2): P(X <= 1) = 11/1024, P(X <= 2) = 56/1024, P(X <= 7) =
-     * 968/1024, P(X <= 8) = 1013/1024, so at alpha 0.05 the bounds are 2..8 */
-    size_t lo, hi;
-    xc_approx_binom_bounds(10, 0.5, 0.05, &lo, &hi);
-    CU_ASSERT_EQUAL(lo, 2);
-    CU_ASSERT_EQUAL(hi, 8);
-    xc_approx_binom_bounds(100, 0, 0.05, &lo, &hi);
-    CU_ASSERT(lo == 0 && hi == 0);
-    /* KS and GOF: chi-square(6) draws pass against 6 dof and fail against 7 */
-    size_t n = 20000;
-    double *x = malloc(n * sizeof *x), D, p, stat, gp;
-    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 5);
-    for (size_t k = 0; k < n; k++)
-        x[k] = gsl_ran_chisq(r, 6);
-    gsl_rng_free(r);
-    xc_approx_gof_chi2(x, n, 6, 10, &stat, &gp);
-    CU_ASSERT(gp > 1e-3);
-    xc_approx_ks_chi2(x, n, 6, &D, &p);
-    CU_ASSERT(p > 1e-3);
-    CU_ASSERT(D < 1.95 / sqrt((double)n));
-    xc_approx_ks_chi2(x, n, 7, &D, &p);
-    CU_ASSERT(p < 1e-6);
-    xc_approx_gof_chi2(x, n, 7, 10, &stat, &gp);
-    CU_ASSERT(gp < 1e-6);
+    xc_synth_params_init(p);
+    p->nchans = 16;
+    p->nbits = nbits;
+    p->tsamp = 128e-6;
+    p->tobs = 16384 * 128e-6;
+    p->fch1 = 1500.0;
+    p->foff = -4.0;
+    p->seed = 42;
+    p->noise = noise;
+    p->nthreads = 1;
+    p->psr.period_ms = 1e3 / 300.0;
+    p->psr.width_pct = 5.0;
+    p->psr.snrpeak = noise ? 3.0 : 30.0;
+    p->psr.accn = -20.0 * XC_SYNTH_C / (300.0 * p->tobs * p->tobs);
+}
+
+static int collect(void *ctx, const uint8_t *b, size_t n)
+{
+    uint8_t **at = ctx;
+    memcpy(*at, b, n);
+    *at += n;
+    return 0;
+}
+
+/* The DM-0 series is what the reference dedisperser gives for the filterbank
+ * xc_synth_stream makes (8-bit integer sums: bit for bit). */
+static void test_synth_dm0_dedisperses(void)
+{
+    xc_synth_params p;
+    small_obs(&p, 8, 1);
+    xc_error err;
+    float *x = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL_FATAL(xc_approx_synth_dm0(&p, &x, &n, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(n, 16384);
+    uint8_t *fb = malloc(16384 * 16), *at = fb;
+    uint16_t *lev = malloc(16384 * 16 * sizeof *lev);
+    CU_ASSERT_FATAL(fb && lev);
+    CU_ASSERT_EQUAL_FATAL(xc_synth_stream(&p, collect, &at, &err), XC_OK);
+    xc_fb_unpack_u16(fb, 16384 * 16, 8, p.bitorder, lev);
+    xc_block in = {16, 16384, 8, lev, NULL};
+    xc_geometry g = {16, p.fch1, xc_synth_foff(&p), p.tsamp};
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    xc_ddjob job;
+    xc_plane pl;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&plan, "0:1:1:1", "test", &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_ddjob_init(&job, &in, &plan, p.convention, &g, NULL, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_plane_alloc(&pl, &job, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_dedisperse_reference(&job, &pl, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(pl.r[0].nsamp, n);
+    CU_ASSERT(memcmp(pl.r[0].data, x, n * sizeof *x) == 0);
+    xc_plane_free(&pl);
+    xc_ddjob_free(&job);
+    xc_dmplan_free(&plan);
+    free(fb);
+    free(lev);
     free(x);
+    /* dispersion would need delays: refused */
+    p.psr.dm = 10;
+    CU_ASSERT_EQUAL(xc_approx_synth_dm0(&p, &x, &n, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NULL(x);
+    xc_synth_params_free(&p);
+}
+
+/* Noiseless float32 data: the series equals the synthesizer's dedispersed fast
+ * path (xc_synth_write_dedispersed, the files the measurement used to write)
+ * to float rounding, its truth equals the truth file, and its spectrum equals
+ * `crosscheck fft` of that file. */
+static void test_synth_matches_files(void)
+{
+    xc_synth_params p;
+    small_obs(&p, 32, 0);
+    xc_error err;
+    char stem[600], dat[620], truth[620], fft[620];
+    snprintf(stem, sizeof stem, "%s/obs", xc_test_tmpdir());
+    snprintf(dat, sizeof dat, "%s.dat", stem);
+    snprintf(truth, sizeof truth, "%s.truth.json", stem);
+    snprintf(fft, sizeof fft, "%s-spec.fft", stem);
+    float *x = NULL, *y = NULL;
+    size_t n = 0, ny = 0;
+    CU_ASSERT_EQUAL_FATAL(xc_approx_synth_dm0(&p, &x, &n, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_synth_write_dedispersed(&p, stem, NULL, NULL, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_dat_read(dat, &y, &ny, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(ny, n);
+    double peak = 0, diff = 0;
+    for (size_t k = 0; k < n; k++) {
+        peak = fmax(peak, fabs(y[k]));
+        diff = fmax(diff, fabs(x[k] - y[k]));
+    }
+    XC_ASSERT_ABOVE(peak, 10.0);
+    XC_ASSERT_NEAR(diff, 0.0, 1e-5 * peak);
+    xc_truth a, b;
+    CU_ASSERT_EQUAL_FATAL(xc_approx_synth_truth(&p, &a, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_truth_read(&b, truth, 0, &err), XC_OK);
+    XC_ASSERT_NEAR(a.r, b.r, 0);
+    XC_ASSERT_NEAR(a.z, b.z, 0);
+    XC_ASSERT_NEAR(a.f0_hz, b.f0_hz, 0);
+    XC_ASSERT_NEAR(a.T, b.T, 1e-12 * b.T);
+    /* the design drift: a = -z c / (f T^2), whose Doppler shift over this short
+     * observation (a T / c = 3 %) makes the phase model's z 3 % larger */
+    XC_ASSERT_NEAR(a.z, 20.0, 1.0);
+    xc_spectrum s1, s2;
+    snprintf(stem, sizeof stem, "%s/obs-spec", xc_test_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(xc_approx_spectrum(y, n, p.tsamp, &s1, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fft_file(dat, stem, XC_FFT_SINGLE, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_spectrum_load(&s2, fft, &err), XC_OK);
+    CU_ASSERT_EQUAL(s1.nbins, s2.nbins);
+    XC_ASSERT_NEAR(s1.T, s2.T, 1e-12 * s2.T);
+    CU_ASSERT(memcmp(s1.data, s2.data, 2 * s1.nbins * sizeof(float)) == 0);
+    xc_spectrum_free(&s1);
+    xc_spectrum_free(&s2);
+    CU_ASSERT_EQUAL(xc_approx_spectrum(y, n - 1, p.tsamp, &s1, &err), XC_EINVAL);
+    free(x);
+    free(y);
+    p.psr.period_ms = 0;
+    CU_ASSERT_EQUAL(xc_approx_synth_truth(&p, &a, &err), XC_EINVAL);
+    xc_synth_params_free(&p);
+}
+
+/* ---- verdicts --------------------------------------------------------------- */
+
+/* Planted failures: a median of medians whose location is biased by 10 SE,
+ * an exact MAD 10 SE off 1 - 0.8/n and a scale 10 SE off its prediction all
+ * fail; a mean power off its prediction fails; a boxcar p-value below the
+ * Bonferroni bound fails; false alarms outside their bounds fail (both ways
+ * for zmax 0, only above for zmax > 0). */
+static void test_verdicts_planted(void)
+{
+    xc_mom_blocks b;
+    memset(&b, 0, sizeof b);
+    b.block = 4096;
+    xc_meansd unit = {0, 0.01, 10000};   /* SE 1e-4 */
+    b.dloc = b.med_loc = b.mom_loc = b.med_scale = b.mom_scale = b.scale_ratio = unit;
+    b.med_scale.mean = 1 - 0.8 / 4096;
+    b.mom_scale.mean = b.pred_scale_mean = 1.0433;
+    xc_verdict v[3];
+    CU_ASSERT_EQUAL_FATAL(xc_mom_blocks_verdicts(&b, v), 3);
+    CU_ASSERT(v[0].pass && v[1].pass && v[2].pass);
+    b.dloc.mean = 10e-4;
+    b.med_scale.mean += 10e-4;
+    b.mom_scale.mean += 10e-4 + 4.0 / 4096;
+    CU_ASSERT_EQUAL_FATAL(xc_mom_blocks_verdicts(&b, v), 3);
+    CU_ASSERT(!v[0].pass && !v[1].pass && !v[2].pass);
+    CU_ASSERT_PTR_NOT_NULL(strstr(v[0].measured, "+0.00100"));
+    b.pred_scale_mean = NAN;
+    CU_ASSERT_EQUAL(xc_mom_blocks_verdicts(&b, v), 2);
+
+    b.med_scale.mean = 1.0;
+    b.mom_scale.mean = 1.0;
+    xc_mom_powers p;
+    memset(&p, 0, sizeof p);
+    p.mean_se = 1e-3;
+    p.mean_exact = p.mean_mom = xc_approx_mean_power_pred(&b, XC_NORM_EXACT);
+    xc_mom_powers_verdicts(&p, &b, v);
+    CU_ASSERT(v[0].pass && v[1].pass);
+    p.mean_mom += 0.01;   /* 10 SE */
+    xc_mom_powers_verdicts(&p, &b, v);
+    CU_ASSERT(v[0].pass && !v[1].pass);
+
+    xc_noise_ks ks[2];
+    memset(ks, 0, sizeof ks);
+    ks[0].ks.p = ks[0].gof.p = ks[1].ks.p = 0.5;
+    ks[1].gof.p = 1e-4;   /* the bound: 1e-3 / (2 x 2 tests) = 2.5e-4 */
+    xc_noise_ks_verdict(ks, 2, 2, 1e-3, v);
+    CU_ASSERT_FALSE(v[0].pass);
+    ks[1].gof.p = 3e-4;
+    xc_noise_ks_verdict(ks, 2, 2, 1e-3, v);
+    CU_ASSERT_TRUE(v[0].pass);
+
+    xc_noise_fa f = {.zmax = 0, .numharm = 1, .S = 2, .nspec = 1000, .nfam = 10, .pfam = 0.01, .alpha = 1e-3,
+                     .lo = 3, .hi = 20};
+    xc_noise_fa_verdict(&f, "cpu", v);
+    CU_ASSERT_TRUE(v[0].pass);
+    CU_ASSERT_PTR_NOT_NULL(strstr(v[0].bound, "two-sided 1e-3"));
+    f.nfam = 2;
+    xc_noise_fa_verdict(&f, "cpu", v);
+    CU_ASSERT_FALSE(v[0].pass);
+    f.zmax = 20;   /* overlapping boxcars: fewer is conservative, more still fails */
+    xc_noise_fa_verdict(&f, "cpu", v);
+    CU_ASSERT_TRUE(v[0].pass);
+    CU_ASSERT_PTR_NOT_NULL(strstr(v[0].bound, "5e-4"));
+    f.nfam = 21;
+    xc_noise_fa_verdict(&f, "cpu", v);
+    CU_ASSERT_FALSE(v[0].pass);
 }
 
 /* ---- detection counting -------------------------------------------------- */
@@ -241,8 +407,9 @@ static void test_detection_counting(void)
 {
     xc_zloss_opts o;
     xc_zloss_opts_init(&o);
-    o.workdir = xc_test_tmpdir();
     o.threads = 2;
+    const xc_searcher *cpu = &xc_ps_cpu;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cpu);
     static const double f[4] = {250, 400, 550, 320}, z[4] = {0, 80, -160, 40}, tgt[4] = {25, 25, 25, 4};
     xc_zloss_spec sp[4];
     for (int k = 0; k < 4; k++) {
@@ -259,7 +426,7 @@ static void test_detection_counting(void)
     sp[3].snrpeak /= 20;
     xc_zloss_result r;
     xc_error err;
-    xc_status st = xc_zloss_run(&o, sp, 4, &r, &err);
+    xc_status st = xc_zloss_run(&o, cpu, sp, 4, &r, &err);
     if (st)
         printf("\n%s\n", err.msg);
     CU_ASSERT_EQUAL_FATAL(st, XC_OK);
@@ -274,28 +441,28 @@ static void test_detection_counting(void)
     }
     for (int k = 0; k < 3; k++) {
         const xc_zloss_psr *q = &r.psr[k];
-        XC_ASSERT_CLOSE(q->z_true, z[k], 0.05 * fabs(z[k]) + 1);
+        XC_ASSERT_NEAR(q->z_true, z[k], 0.05 * fabs(z[k]) + 1);
         /* the period is fake's apparent period at mid-observation: r = f T to 1e-4 */
-        XC_ASSERT_CLOSE(q->r_true, f[k] * o.tobs, 1e-4 * f[k] * o.tobs);
+        XC_ASSERT_NEAR(q->r_true, f[k] * o.tobs, 1e-4 * f[k] * o.tobs);
         CU_ASSERT(q->sigma[XC_APPROX_EXACT] > 15);
         CU_ASSERT(q->sigma[XC_APPROX_ZLOG] <= q->sigma[XC_APPROX_EXACT] + 1e-9);
         CU_ASSERT(q->sigma[XC_APPROX_MOM] < q->sigma[XC_APPROX_EXACT]);
         /* the exact search puts a bright pulsar at its r and z; a boxcar's edges
          * sit on the sweep's weakest bins, so noise moves a wide one by a few
          * (measured: 2.9 bins at z = 80 for a sigma-25 pulsar) */
-        CU_ASSERT(fabs(q->r[XC_APPROX_EXACT] - q->r_true) <= 2 + 0.05 * fabs(q->z_true));
-        CU_ASSERT(fabs(q->z[XC_APPROX_EXACT] - fabs(q->z_true)) <= 3 + 0.1 * fabs(q->z_true));
+        XC_ASSERT_NEAR(q->r[XC_APPROX_EXACT], q->r_true, 2 + 0.05 * fabs(q->z_true));
+        XC_ASSERT_NEAR(q->z[XC_APPROX_EXACT], fabs(q->z_true), 3 + 0.1 * fabs(q->z_true));
         printf("\n  f %.0f z %+.0f: r %.1f (true %.2f), z %.0f (true %.2f), sigma a %.2f b %.2f e %.2f f %.2f",
                f[k], z[k], q->r[0], q->r_true, q->z[0], q->z_true, q->sigma[0], q->sigma[1], q->sigma[4],
                q->sigma[5]);
     }
     printf("\n");
     CU_ASSERT_EQUAL(r.zcount[0] + r.zcount[1] + r.zcount[2] + r.zcount[3] + r.zcount[4], 4);
-    XC_ASSERT_CLOSE(r.frac[XC_APPROX_EXACT], 0.75, 1e-12);
+    XC_ASSERT_NEAR(r.frac[XC_APPROX_EXACT], 0.75, 1e-12);
     xc_zloss_result_free(&r);
 
     o.bright_power = 20000;
-    CU_ASSERT_EQUAL_FATAL(xc_zloss_run(&o, sp, 4, &r, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_zloss_run(&o, cpu, sp, 4, &r, &err), XC_OK);
     CU_ASSERT_EQUAL(r.ndet[XC_APPROX_EXACT], 3);
     CU_ASSERT_EQUAL(r.ndet[XC_APPROX_ZLOG], 3);
     CU_ASSERT_EQUAL(r.ndet[XC_APPROX_RBLOCK], 0);
@@ -306,8 +473,10 @@ static void test_detection_counting(void)
 
     /* an odd sample count cannot be transformed */
     o.tobs = 1001 * o.tsamp;
-    CU_ASSERT_EQUAL(xc_zloss_run(&o, sp, 4, &r, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(xc_zloss_run(&o, cpu, sp, 4, &r, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "1001 samples"));
+    /* the library never picks a searcher itself */
+    CU_ASSERT_EQUAL(xc_zloss_run(&o, NULL, sp, 4, &r, &err), XC_EINVAL);
 }
 
 /* ---- noise statistics ------------------------------------------------------ */
@@ -320,7 +489,7 @@ static void test_noise_ks(void)
     static const int h[2] = {1, 2}, w[2] = {1, 8};
     xc_noise_ks k[4];
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_approx_noise_ks(1u << 16, 3, h, 2, w, 2, 2, k, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_approx_noise_ks(&xc_ps_cpu, 1u << 16, 3, h, 2, w, 2, 2, k, &err), XC_OK);
     CU_ASSERT_EQUAL(k[0].n, 65535);
     CU_ASSERT_EQUAL(k[1].n, 65535 / 8);
     CU_ASSERT_EQUAL(k[2].n, 16384);
@@ -328,11 +497,12 @@ static void test_noise_ks(void)
     CU_ASSERT_EQUAL(k[0].dof, 2.0);
     CU_ASSERT_EQUAL(k[3].dof, 48.0);
     for (int t = 0; t < 4; t++) {
-        CU_ASSERT(k[t].ks_p > 1e-4);
-        CU_ASSERT(k[t].gof_p > 1e-4);
+        XC_ASSERT_ABOVE(k[t].ks.p, 1e-4);
+        XC_ASSERT_ABOVE(k[t].gof.p, 1e-4);
+        CU_ASSERT_EQUAL(k[t].ks.n, k[t].n);
     }
     static const int wide[1] = {256};
-    CU_ASSERT_EQUAL(xc_approx_noise_ks(1u << 16, 3, h + 1, 1, wide, 1, 1, k, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(xc_approx_noise_ks(&xc_ps_cpu, 1u << 16, 3, h + 1, 1, wide, 1, 1, k, &err), XC_EINVAL);
 }
 
 /* zmax 0: every bin one independent trial, so the spectra with a candidate of
@@ -343,17 +513,20 @@ static void test_false_alarms(void)
     static const double S[2] = {0, 1};
     xc_noise_fa a[2], b[2];
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_approx_false_alarms(4096, 400, 77, 0, 1, S, 2, 1e-3, 2, a, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_approx_false_alarms(4096, 400, 77, 0, 1, S, 2, 1e-3, 1, b, &err), XC_OK);
+    const xc_searcher *cpu = &xc_ps_cpu;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cpu);
+    CU_ASSERT_EQUAL_FATAL(xc_approx_false_alarms(cpu, 4096, 400, 77, 0, 1, S, 2, 1e-3, 2, a, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_approx_false_alarms(cpu, 4096, 400, 77, 0, 1, S, 2, 1e-3, 1, b, &err), XC_OK);
     for (int k = 0; k < 2; k++) {
-        XC_ASSERT_CLOSE(a[k].pfam, -expm1(-0.5 * erfc(S[k] / sqrt(2.0))), 1e-12);
+        XC_ASSERT_NEAR(a[k].pfam, -expm1(-0.5 * erfc(S[k] / sqrt(2.0))), 1e-12);
         CU_ASSERT(a[k].nfam >= a[k].lo && a[k].nfam <= a[k].hi);
         CU_ASSERT(a[k].count >= a[k].nfam);
         CU_ASSERT_EQUAL(a[k].count, b[k].count);
         CU_ASSERT_EQUAL(a[k].nfam, b[k].nfam);
     }
     CU_ASSERT(a[1].nfam <= a[0].nfam);
-    CU_ASSERT_EQUAL(xc_approx_false_alarms(4096, 0, 77, 0, 1, S, 2, 1e-3, 1, a, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(xc_approx_false_alarms(cpu, 4096, 0, 77, 0, 1, S, 2, 1e-3, 1, a, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(xc_approx_false_alarms(NULL, 4096, 400, 77, 0, 1, S, 2, 1e-3, 1, a, &err), XC_EINVAL);
 }
 
 /* ---- the command line ------------------------------------------------------- */
@@ -377,10 +550,12 @@ int main(void)
         {"mom_bias_4096", test_mom_bias_4096, NULL},
         {"mom_powers", test_mom_powers, NULL},
         {"logp_poly", test_logp_poly, NULL},
-        {"stat_helpers", test_stat_helpers, NULL},
+        {"synth_dm0_dedisperses", test_synth_dm0_dedisperses, NULL},
+        {"synth_matches_files", test_synth_matches_files, NULL},
         {"detection_counting", test_detection_counting, NULL},
         {"noise_ks", test_noise_ks, NULL},
         {"false_alarms", test_false_alarms, NULL},
+        {"verdicts_planted", test_verdicts_planted, NULL},
         {"cli", test_cli, xc_fx_skip_no_bin},
     };
     return xc_test_run("approx", cases, XC_NCASES(cases));
