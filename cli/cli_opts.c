@@ -130,9 +130,9 @@ static xc_status apply(const xc_opt *o, const char *val, xc_error *err)
 
 /* One pass over argv: pass 0 applies the options outside LATER tables and
  * checks the positional arguments; pass 1 applies only the LATER ones. */
-static int run(const xc_optspec *s, int argc, char **argv, int *first, int pass)
+static int run(const xc_optspec *s, const xc_opt *opts, int argc, char **argv, int *first, int pass)
 {
-    int n = flatten(s->opts, 0, NULL, 0);
+    int n = flatten(opts, 0, NULL, 0);
     flat_opt *flat = malloc(((size_t)n + 1) * sizeof *flat);
     struct option *lo = malloc(((size_t)n + 3) * sizeof *lo);
     if (!flat || !lo) {
@@ -140,7 +140,7 @@ static int run(const xc_optspec *s, int argc, char **argv, int *first, int pass)
         free(lo);
         return xc_cli_failf(s->cmd, "out of memory");
     }
-    flatten(s->opts, 0, flat, 0);
+    flatten(opts, 0, flat, 0);
     for (int k = 0; k < n; k++) {
         int arg = flat[k].o->kind == XC_OPTK_FLAG ? no_argument : required_argument;
         lo[k] = (struct option){flat[k].o->name, arg, NULL, VAL_FIRST + k};
@@ -174,12 +174,12 @@ static int run(const xc_optspec *s, int argc, char **argv, int *first, int pass)
     return rc;
 }
 
-int xc_opts_parse(const xc_optspec *s, int argc, char **argv, int *first)
+int xc_opts_parse(const xc_optspec *s, const xc_opt *opts, int argc, char **argv, int *first)
 {
-    return run(s, argc, argv, first, 0);
+    return run(s, opts, argc, argv, first, 0);
 }
 
-int xc_opts_parse_later(const xc_optspec *s, int argc, char **argv)
+int xc_opts_parse_later(const xc_optspec *s, const xc_opt *opts, int argc, char **argv)
 {
-    return run(s, argc, argv, NULL, 1);
+    return run(s, opts, argc, argv, NULL, 1);
 }

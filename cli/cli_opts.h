@@ -77,26 +77,27 @@ typedef struct {
 /* max_args for a command that checks its positional arguments itself. */
 #define XC_OPTS_ANY_ARGS (-1)
 
+/* What a command is, apart from its options: constant, so a command keeps it
+ * static. */
 typedef struct {
     const char *cmd;       /* as messages name it: "crosscheck <cmd>: ..." */
     void (*help)(void);    /* prints the help on stdout */
-    const xc_opt *opts;    /* ends with XC_OPT_END */
     int max_args;          /* positional arguments allowed, or XC_OPTS_ANY_ARGS */
 } xc_optspec;
 
-/* Parses argv[1..argc-1] (argv[0] is the command's name) against s->opts,
- * applying every option but those of XC_OPT_LATER tables, which it only
- * recognises.  Returns XC_OPTS_GO with the positional arguments at
- * argv[*first..argc-1] (getopt moves them to the end; first may be NULL), or
- * the exit code the command returns: 0 after the help, 2 (or the code of the
- * error a callback set) after a message on stderr. */
-int xc_opts_parse(const xc_optspec *s, int argc, char **argv, int *first);
+/* Parses argv[1..argc-1] (argv[0] is the command's name) against the table
+ * opts (ended by XC_OPT_END), applying every option but those of XC_OPT_LATER
+ * tables, which it only recognises.  Returns XC_OPTS_GO with the positional
+ * arguments at argv[*first..argc-1] (getopt moves them to the end; first may
+ * be NULL), or the exit code the command returns: 0 after the help, 2 (or the
+ * code of the error a callback set) after a message on stderr. */
+int xc_opts_parse(const xc_optspec *s, const xc_opt *opts, int argc, char **argv, int *first);
 
 /* Applies the options of the XC_OPT_LATER tables, in command-line order,
  * after xc_opts_parse went through the same argv: for options that must
  * override values read from a file the first pass named (synth -spec).
  * Returns XC_OPTS_GO or the exit code, as xc_opts_parse. */
-int xc_opts_parse_later(const xc_optspec *s, int argc, char **argv);
+int xc_opts_parse_later(const xc_optspec *s, const xc_opt *opts, int argc, char **argv);
 
 /* Which of the '|'-separated words of choices val is (0, 1, ...), or -1 with
  * err set to "<opt>: '<val>' is not a, b or c". */

@@ -282,6 +282,7 @@ static xc_status bench_config(bench_ctx *bc, const settings *s, const xc_dedispe
 
 static int bench_dedisperse(int argc, char **argv)
 {
+    static const xc_optspec spec = {"bench", help, 0};
     settings s = {.quick = 0, .threads = 2, .repeat = 3, .ref_nout = 0, .seconds = 10.0};
     const char *json = NULL, *implspec = "reference,cpu";
     int nchans_v[MAX_LIST] = {512, 1024, 2048, 4096}, nbits_v[MAX_LIST] = {8, 16}, nchans_given = 0;
@@ -301,8 +302,7 @@ static int bench_dedisperse(int argc, char **argv)
         XC_OPT_INT("tile_c", &s.tiles.tile_c, 0, 1 << 24),
         XC_OPT_END,
     };
-    const xc_optspec spec = {"bench", help, opts, 0};
-    int rc = xc_opts_parse(&spec, argc, argv, NULL);
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
     for (int i = 0; i < nbits.n; i++)

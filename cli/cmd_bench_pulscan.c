@@ -95,6 +95,7 @@ static xc_status search_once(void *ctx, xc_error *err)
 
 int xc_bench_pulscan(int argc, char **argv)
 {
+    static const xc_optspec spec = {"bench pulscan", help, 0};
     const char *json = NULL;
     int quick = 0, runs = 3, threads_v[8] = {1, 2};
     xc_cli_ints threads = {threads_v, 2, 8};
@@ -107,8 +108,7 @@ int xc_bench_pulscan(int argc, char **argv)
         XC_OPT_U64("ref_max_nbins", &refmax),
         XC_OPT_END,
     };
-    const xc_optspec spec = {"bench pulscan", help, opts, 0};
-    int rc = xc_opts_parse(&spec, argc, argv, NULL);
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
     xc_error err;

@@ -73,6 +73,9 @@ static void synth_remove(void *ctx)
 
 int xc_bench_synth(int argc, char **argv)
 {
+    static const xc_optspec spec = {"bench synth", help, 0};
+    xc_error err;
+    xc_error_clear(&err);
     const char *json_path = NULL, *threads_s = "1,2", *dir = NULL;
     int nchans = 512, nbits = 8, repeat = 3, chunk = 0;
     double tsamp_us = 64, tobs = 20, period = 5, dm = 100;
@@ -90,12 +93,9 @@ int xc_bench_synth(int argc, char **argv)
         XC_OPT_INT("chunk", &chunk, 0, 1 << 30),
         XC_OPT_END,
     };
-    const xc_optspec spec = {"bench synth", help, opts, 0};
-    int rc = xc_opts_parse(&spec, argc, argv, NULL);
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
-    xc_error err;
-    xc_error_clear(&err);
     int th[64], nth = 0;
     for (const char *s = threads_s; *s && nth < 64;) {
         char *end;

@@ -49,6 +49,7 @@ static void usage(void)
 
 int xc_cmd_compare_cands(int argc, char **argv)
 {
+    static const xc_optspec spec = {"compare cands", usage, XC_OPTS_ANY_ARGS};
     const char *cmd = "compare cands";
     xc_cmpcands_opts o;
     xc_cmpcands_opts_init(&o);
@@ -74,8 +75,7 @@ int xc_cmd_compare_cands(int argc, char **argv)
         XC_OPT_STR("json", &json_out),
         XC_OPT_END,
     };
-    const xc_optspec spec = {cmd, usage, opts, XC_OPTS_ANY_ARGS};
-    int first, rc = xc_opts_parse(&spec, argc, argv, &first);
+    int first, rc = xc_opts_parse(&spec, opts, argc, argv, &first);
     if (rc != XC_OPTS_GO)
         return rc;
     int nfiles = argc - first;

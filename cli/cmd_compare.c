@@ -72,6 +72,7 @@ static xc_status opt_dm(const xc_opt *o, const char *opt, const char *val, xc_er
 
 static int compare_planes(int argc, char **argv)
 {
+    static const xc_optspec spec = {"compare planes", help_planes, XC_OPTS_ANY_ARGS};
     xc_cmpopts co;
     xc_cmpopts_init(&co);
     const char *json_out = NULL;
@@ -82,8 +83,7 @@ static int compare_planes(int argc, char **argv)
         XC_OPT_STR("json", &json_out),
         XC_OPT_END,
     };
-    const xc_optspec spec = {"compare planes", help_planes, opts, XC_OPTS_ANY_ARGS};
-    int first, rc = xc_opts_parse(&spec, argc, argv, &first);
+    int first, rc = xc_opts_parse(&spec, opts, argc, argv, &first);
     if (rc != XC_OPTS_GO)
         return rc;
     if (argc - first != 2)

@@ -93,6 +93,7 @@ static xc_status zap(const char *list, uint8_t *mask, int nchans, xc_error *err)
 
 int xc_cmd_dedisperse(int argc, char **argv)
 {
+    static const xc_optspec spec = {"dedisperse", help, 0};
     const char *input = NULL, *out = NULL, *impl_name = NULL, *killfile = NULL, *zaplist = NULL;
     xc_cli_planopts po;
     xc_cli_planopts_init(&po);
@@ -117,8 +118,7 @@ int xc_cmd_dedisperse(int argc, char **argv)
         XC_OPT_FLAG("quiet", &quiet),
         XC_OPT_END,
     };
-    const xc_optspec spec = {"dedisperse", help, opts, 0};
-    int rc = xc_opts_parse(&spec, argc, argv, NULL);
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
     if (!input || !out)

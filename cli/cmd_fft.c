@@ -30,6 +30,7 @@ static xc_status opt_precision(const xc_opt *o, const char *opt, const char *val
 
 int xc_cmd_fft(int argc, char **argv)
 {
+    static const xc_optspec spec = {"fft", help, 0};
     const char *in = NULL, *out = NULL;
     xc_fft_precision prec = XC_FFT_SINGLE;
     const xc_opt opts[] = {
@@ -38,8 +39,7 @@ int xc_cmd_fft(int argc, char **argv)
         XC_OPT_CALL("precision", opt_precision, &prec),
         XC_OPT_END,
     };
-    const xc_optspec spec = {"fft", help, opts, 0};
-    int rc = xc_opts_parse(&spec, argc, argv, NULL);
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
     if (!in || !out)

@@ -41,10 +41,10 @@ static int print_json(const xc_registry *reg)
 
 int xc_cmd_list(int argc, char **argv)
 {
+    static const xc_optspec spec = {"list", help, 0};
     int json = 0;
     const xc_opt opts[] = {XC_OPT_FLAG("json", &json), XC_OPT_END};
-    const xc_optspec spec = {"list", help, opts, 0};
-    int rc = xc_opts_parse(&spec, argc, argv, NULL);
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
     const xc_registry *reg = xc_cli_registry();

@@ -34,6 +34,7 @@ static void help(void)
 
 int xc_cmd_plan(int argc, char **argv)
 {
+    static const xc_optspec spec = {"plan", help, 0};
     const char *input = NULL, *json = NULL;
     xc_geometry g = {0, 0, 0, 0};
     double tsamp_us = 0;
@@ -50,8 +51,7 @@ int xc_cmd_plan(int argc, char **argv)
         XC_OPT_STR("json", &json),
         XC_OPT_END,
     };
-    const xc_optspec spec = {"plan", help, opts, 0};
-    int rc = xc_opts_parse(&spec, argc, argv, NULL);
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
     if (have[1])

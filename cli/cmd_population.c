@@ -34,6 +34,7 @@ static void help(void)
 
 int xc_cmd_population(int argc, char **argv)
 {
+    static const xc_optspec ospec = {"population", help, 0};
     const char *spec = NULL, *out = NULL;
     unsigned long long n = 0, seed = 1, first = 0;
     int have_n = 0, quiet = 0;
@@ -50,8 +51,7 @@ int xc_cmd_population(int argc, char **argv)
         XC_OPT_FLAG("quiet", &quiet),
         XC_OPT_END,
     };
-    const xc_optspec ospec = {"population", help, opts, 0};
-    int rc = xc_opts_parse(&ospec, argc, argv, NULL);
+    int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
     if (!spec || !out || !have_n)

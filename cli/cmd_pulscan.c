@@ -104,6 +104,7 @@ static xc_status opt_bins(const xc_opt *o, const char *opt, const char *val, xc_
 
 int xc_cmd_pulscan(int argc, char **argv)
 {
+    static const xc_optspec spec = {"pulscan", help, XC_OPTS_ANY_ARGS};
     const char *input = NULL, *out = NULL, *impl_name = NULL;
     xc_psopts o;
     xc_psopts_default(&o);
@@ -131,8 +132,7 @@ int xc_cmd_pulscan(int argc, char **argv)
         XC_OPT_END,
     };
     /* The input may also be the only positional argument. */
-    const xc_optspec spec = {"pulscan", help, opts, XC_OPTS_ANY_ARGS};
-    int first, rc = xc_opts_parse(&spec, argc, argv, &first);
+    int first, rc = xc_opts_parse(&spec, opts, argc, argv, &first);
     if (rc != XC_OPTS_GO)
         return rc;
     o.norm = mom ? XC_NORM_MOM : XC_NORM_EXACT;

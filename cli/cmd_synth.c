@@ -133,6 +133,7 @@ static xc_status opt_bitorder(const xc_opt *o, const char *opt, const char *val,
 
 int xc_cmd_synth(int argc, char **argv)
 {
+    static const xc_optspec ospec = {"synth", help, 0};
     xc_synth_params p;
     xc_synth_params_init(&p);
     const char *spec = NULL, *spec_key = NULL, *out = NULL, *truth = NULL, *tpulse_s = NULL;
@@ -186,10 +187,9 @@ int xc_cmd_synth(int argc, char **argv)
         XC_OPT_LATER(params),
         XC_OPT_END,
     };
-    const xc_optspec ospec = {"synth", help, opts, 0};
     xc_error err;
     xc_error_clear(&err);
-    int rc = xc_opts_parse(&ospec, argc, argv, NULL);
+    int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);
     if (rc == XC_OPTS_GO) {
         if (!out)
             rc = xc_cli_failf("synth", "-o FILE.fil is required (see crosscheck synth -h)");
@@ -198,7 +198,7 @@ int xc_cmd_synth(int argc, char **argv)
         else if (spec && xc_synth_params_load(&p, spec, spec_key, &err))
             rc = xc_cli_fail("synth", &err);
         else
-            rc = xc_opts_parse_later(&ospec, argc, argv);
+            rc = xc_opts_parse_later(&ospec, opts, argc, argv);
     }
     if (rc != XC_OPTS_GO) {
         xc_synth_params_free(&p);
