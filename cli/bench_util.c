@@ -11,6 +11,8 @@
 #include "core/xc_progress.h"
 #include "optimized/cpu/xc_cpu.h"
 
+/* ---- timing ---------------------------------------------------------------- */
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -1,6 +1,6 @@
-/* cli_plan.h: the DM-plan and geometry options shared by `plan`, `dedisperse`
- * and `run` (-dmplan, -dmplanfile, -lodm/-hidm/-dm_tol/-dm_pulse_width), and
- * -convention, as one fragment of an option table (cli_opts.h). */
+/* cli_plan.h: the DM-plan options shared by `plan` and `dedisperse` (-dmplan,
+ * -dmplanfile, -lodm/-hidm/-dm_tol/-dm_pulse_width) and -convention, as one
+ * fragment of an option table (cli_opts.h). */
 #ifndef XC_CLI_PLAN_H
 #define XC_CLI_PLAN_H
 
