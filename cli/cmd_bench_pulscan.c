@@ -96,6 +96,8 @@ static xc_status search_once(void *ctx, xc_error *err)
 int xc_bench_pulscan(int argc, char **argv)
 {
     static const xc_optspec spec = {"bench pulscan", help, 0};
+    xc_error err;
+    xc_error_clear(&err);
     const char *json = NULL;
     int quick = 0, runs = 3, threads_v[8] = {1, 2};
     xc_cli_ints threads = {threads_v, 2, 8};
@@ -111,8 +113,6 @@ int xc_bench_pulscan(int argc, char **argv)
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
-    xc_error err;
-    xc_error_clear(&err);
     xc_status st = XC_OK;
 
     json_t *records = json_array();

@@ -121,6 +121,8 @@ int xc_cmd_dedisperse(int argc, char **argv)
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
+    xc_error err;
+    xc_error_clear(&err);
     if (!input || !out)
         return xc_cli_failf("dedisperse", "-i FILE.fil and -o OUT are required (see -h)");
     if (!(a.impl = xc_dedisperser_of(xc_cli_impl("dedisperse", XC_FAMILY_DEDISPERSE, impl_name))))
@@ -128,8 +130,6 @@ int xc_cmd_dedisperse(int argc, char **argv)
     if (!(a.conv = xc_cli_plan_convention("dedisperse", &po)))
         return 2;
     xc_fbopts fo = {msb ? XC_BITORDER_MSB : XC_BITORDER_LSB, 0};
-    xc_error err;
-    xc_error_clear(&err);
     xc_status st;
     xc_fbreader *r;
     if ((st = xc_fbreader_open(&r, input, &fo, &err)))
