@@ -46,3 +46,9 @@ xc_progress_cb xc_progress_callback(xc_progress *p)
 {
     return (xc_progress_cb){on_progress, p};
 }
+
+void xc_progress_step(void *meter, uint64_t done, uint64_t total)
+{
+    (void)total;
+    xc_progress_update(meter, done);
+}

@@ -22,5 +22,8 @@ void xc_progress_end(xc_progress *p);
 /* A callback that drives the meter p (started by the caller; the total the
  * library reports replaces p's). */
 xc_progress_cb xc_progress_callback(xc_progress *p);
+/* The same for callbacks of the shape (ctx, done, total), as synth's and
+ * population's: ctx is the meter, started with the total. */
+void xc_progress_step(void *meter, uint64_t done, uint64_t total);
 
 #endif

@@ -1,6 +1,9 @@
 #include "cli/cli_plan.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "cli/cli.h"
 
 void xc_cli_planopts_init(xc_cli_planopts *o)
 {
@@ -10,6 +13,28 @@ void xc_cli_planopts_init(xc_cli_planopts *o)
     o->dm_tol = 1.25;
     o->dm_pulse_width = 40.0;
     o->tol_given = 0;
+    o->convention = "crosscheck";
+    const xc_opt t[] = {
+        XC_OPT_STR("dmplan", &o->dmplan),
+        XC_OPT_STR("dmplanfile", &o->dmplanfile),
+        {.name = "lodm", .kind = XC_OPTK_DOUBLE, .dest = &o->lodm, .given = &o->tol_given},
+        {.name = "hidm", .kind = XC_OPTK_DOUBLE, .dest = &o->hidm, .given = &o->tol_given},
+        {.name = "dm_tol", .kind = XC_OPTK_DOUBLE, .dest = &o->dm_tol, .given = &o->tol_given},
+        {.name = "dm_pulse_width", .kind = XC_OPTK_DOUBLE, .dest = &o->dm_pulse_width, .given = &o->tol_given},
+        XC_OPT_STR("convention", &o->convention),
+        XC_OPT_END,
+    };
+    _Static_assert(sizeof t == sizeof o->table, "xc_cli_planopts.table holds the plan options and the end");
+    memcpy(o->table, t, sizeof t);
+}
+
+const xc_convention *xc_cli_plan_convention(const char *cmd, const xc_cli_planopts *o)
+{
+    const xc_convention *cv = xc_convention_get(o->convention);
+    if (!cv)
+        xc_cli_failf(cmd, "-convention: '%s' is not one of crosscheck, sigproc, presto, dedisp, astroaccelerate",
+                     o->convention);
+    return cv;
 }
 
 xc_status xc_cli_plan_build(const xc_cli_planopts *o, const xc_geometry *g, xc_dmplan *plan, xc_error *err)

@@ -1,8 +1,10 @@
-/* cli_plan.h: the DM-plan and geometry options shared by `plan`, `dedisperse`
- * and `run` (-dmplan, -dmplanfile, -lodm/-hidm/-dm_tol/-dm_pulse_width). */
+/* cli_plan.h: the DM-plan options shared by `plan` and `dedisperse` (-dmplan,
+ * -dmplanfile, -lodm/-hidm/-dm_tol/-dm_pulse_width) and -convention, as one
+ * fragment of an option table (cli_opts.h). */
 #ifndef XC_CLI_PLAN_H
 #define XC_CLI_PLAN_H
 
+#include "cli/cli_opts.h"
 #include "core/xc_dmplan.h"
 #include "core/xc_error.h"
 
@@ -11,12 +13,18 @@ typedef struct {
     const char *dmplanfile;    /* -dmplanfile FILE */
     double lodm, hidm, dm_tol, dm_pulse_width;  /* Heimdall defaults */
     int tol_given;             /* any of -lodm/-hidm/-dm_tol/-dm_pulse_width given */
+    const char *convention;    /* -convention NAME, default "crosscheck" */
+    xc_opt table[8];           /* these options, for XC_OPT_TABLE(o.table) in a command's table */
 } xc_cli_planopts;
 
+/* The defaults, and the table pointing at o's fields: o must not be copied or
+ * moved after this. */
 void xc_cli_planopts_init(xc_cli_planopts *o);
 /* Builds the plan for the given geometry; exactly one of the three ways must be used. */
 xc_status xc_cli_plan_build(const xc_cli_planopts *o, const xc_geometry *g, xc_dmplan *plan, xc_error *err);
-/* The help lines for these options. */
+/* The -convention named, or NULL after printing "crosscheck <cmd>: -convention: ..." (exit 2). */
+const xc_convention *xc_cli_plan_convention(const char *cmd, const xc_cli_planopts *o);
+/* The help lines for the DM-plan options (each command explains -convention itself). */
 const char *xc_cli_plan_help(void);
 
 #endif

@@ -1,16 +1,15 @@
 /* crosscheck bench dedisperse: adds per second of each dedisperser on the
  * AstroAccelerate paper's frequency-resolution test (Novotny et al. 2023,
  * section 5.2, Table 2), against the machine's compute and memory limits. */
-#include <getopt.h>
 #include <jansson.h>
-#include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "cli/bench_util.h"
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "core/xc_dedisperse.h"
 #include "core/xc_progress.h"
@@ -50,135 +49,6 @@ static void help(void)
            "                 CPU tile sizes in samples, trials, channels (default 0: built-in)\n");
 }
 
-static xc_status parse_list(const char *opt, const char *val, long lo, long hi, int *out, int *n,
-                            xc_error *err)
-{
-    char buf[256];
-    if (strlen(val) >= sizeof buf)
-        return xc_error_set(err, XC_EINVAL, "option %s: list too long", opt);
-    strcpy(buf, val);
-    *n = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (*n == MAX_LIST)
-            return xc_error_set(err, XC_EINVAL, "option %s: more than %d values", opt, MAX_LIST);
-        xc_status st = xc_cli_int(opt, tok, lo, hi, &out[*n], err);
-        if (st)
-            return st;
-        (*n)++;
-    }
-    if (*n == 0)
-        return xc_error_set(err, XC_EINVAL, "option %s: empty list", opt);
-    return XC_OK;
-}
-
-/* ---- the machine ----------------------------------------------------------- */
-
-typedef struct {
-    char model[256];
-    double mhz;
-    int cores;
-    const char *isa;
-    int vector_bytes;
-    double bw1, bwn;          /* read bandwidth, bytes/s, 1 and N threads */
-    double speedup;           /* N threads over 1 on a compute-only loop */
-} machine;
-
-static void cpuinfo(machine *m)
-{
-    snprintf(m->model, sizeof m->model, "unknown");
-    m->mhz = 0;
-    FILE *fp = fopen("/proc/cpuinfo", "r");
-    if (!fp)
-        return;
-    char line[512];
-    int got_model = 0, got_mhz = 0;
-    while (fgets(line, sizeof line, fp) && !(got_model && got_mhz)) {
-        char *colon = strchr(line, ':');
-        if (!colon)
-            continue;
-        char *v = colon + 1;
-        while (*v == ' ' || *v == '\t')
-            v++;
-        v[strcspn(v, "\n")] = '\0';
-        if (!got_model && !strncmp(line, "model name", 10)) {
-            snprintf(m->model, sizeof m->model, "%s", v);
-            got_model = 1;
-        } else if (!got_mhz && !strncmp(line, "cpu MHz", 7)) {
-            m->mhz = atof(v);
-            got_mhz = 1;
-        }
-    }
-    fclose(fp);
-}
-
-/* Best-of-3 streaming read of `bytes` with `threads` threads: the sustained
- * DRAM read bandwidth the kernel could hope for (4 accumulators so the loop is
- * not latency-bound). */
-static double read_bandwidth(size_t bytes, int threads)
-{
-    size_t n = bytes / sizeof(uint64_t);
-    uint64_t *buf = malloc(n * sizeof *buf);
-    if (!buf)
-        return 0;
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (size_t i = 0; i < n; i++)
-        buf[i] = i;
-    double best = 0;
-    volatile uint64_t sink = 0;
-    for (int r = 0; r < 3; r++) {
-        double t0 = xc_now();
-        uint64_t total = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : total)
-        for (size_t b = 0; b < n / 1024; b++) {
-            uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-            const uint64_t *p = buf + b * 1024;
-            for (size_t i = 0; i < 1024; i += 4) {
-                a0 += p[i];
-                a1 += p[i + 1];
-                a2 += p[i + 2];
-                a3 += p[i + 3];
-            }
-            total += a0 + a1 + a2 + a3;
-        }
-        double t = xc_now() - t0;
-        sink += total;
-        if (t > 0 && (double)(n / 1024 * 1024 * 8) / t > best)
-            best = (double)(n / 1024 * 1024 * 8) / t;
-    }
-    (void)sink;
-    free(buf);
-    return best;
-}
-
-/* Speedup of N threads over 1 on a register-only integer loop: what the
- * machine gives right now (a shared VM gives less than N), to read the CPU
- * kernel's own N-thread speedup against. */
-static double parallel_speedup(int threads)
-{
-    double t[2];
-    for (int k = 0; k < 2; k++) {
-        int nt = k ? threads : 1;
-        uint64_t total = 0;
-        double t0 = xc_now();
-#pragma omp parallel num_threads(nt) reduction(+ : total)
-        {
-            uint64_t a = 1, b = 2, c = 3, d = (uint64_t)omp_get_thread_num();
-            for (long i = 0; i < 100000000L; i++) {
-                a = a * 3 + 1;
-                b = b * 5 + 1;
-                c = c * 7 + 1;
-                d = d * 9 + 1;
-            }
-            total += a + b + c + d;
-        }
-        t[k] = xc_now() - t0;
-        volatile uint64_t sink = total;
-        (void)sink;
-    }
-    return t[1] > 0 ? threads * t[0] / t[1] : 0;
-}
-
 /* ---- one configuration ----------------------------------------------------- */
 
 typedef struct {
@@ -186,22 +56,6 @@ typedef struct {
     double seconds;
     xc_ddopts tiles;
 } settings;
-
-static void fill_random(uint16_t *u, size_t n, int nbits, uint64_t seed)
-{
-    const size_t chunk = 1 << 20;
-#pragma omp parallel for schedule(static)
-    for (size_t c = 0; c < (n + chunk - 1) / chunk; c++) {
-        uint64_t s = (seed + c) * 0x9E3779B97F4A7C15ull | 1;
-        size_t end = (c + 1) * chunk < n ? (c + 1) * chunk : n;
-        for (size_t i = c * chunk; i < end; i++) {
-            s ^= s >> 12;
-            s ^= s << 25;
-            s ^= s >> 27;
-            u[i] = (uint16_t)((s * 2685821657736338717ull) >> (64 - nbits));
-        }
-    }
-}
 
 static double job_adds(const xc_ddjob *job)
 {
@@ -212,23 +66,17 @@ static double job_adds(const xc_ddjob *job)
     return a;
 }
 
-/* Executes plan p on the job's input up to `repeat` times (stopping once
- * 20 s are spent) and returns the best time, or a negative value with err set. */
-static double time_runs(xc_ddplan *p, const xc_ddjob *job, xc_plane *pl, int repeat, int *runs, xc_error *err)
+/* One execution of a plan, as xc_bench_time times it. */
+typedef struct {
+    xc_ddplan *p;
+    const xc_block *in;
+    xc_plane *pl;
+} exec_ctx;
+
+static xc_status exec_once(void *ctx, xc_error *err)
 {
-    double best = -1, spent = 0;
-    *runs = 0;
-    for (int r = 0; r < repeat && (r == 0 || spent < 20.0); r++) {
-        double t0 = xc_now();
-        if (xc_ddplan_execute(p, job->in, pl, err))
-            return -1;
-        double t = xc_now() - t0;
-        spent += t;
-        (*runs)++;
-        if (best < 0 || t < best)
-            best = t;
-    }
-    return best;
+    exec_ctx *e = ctx;
+    return xc_ddplan_execute(e->p, e->in, e->pl, err);
 }
 
 static int planes_same(const xc_plane *a, const xc_plane *b)
@@ -245,14 +93,14 @@ static int planes_same(const xc_plane *a, const xc_plane *b)
 }
 
 typedef struct {
-    const machine *mc;
+    const xc_bench_machine *mc;
     json_t *records;
     double ref_rate;          /* adds/s of the reference for this nbits/nchans, 0 if not run */
     int verified;             /* -1 not checked, 0 differs, 1 bit-exact on the short input */
     xc_plane refplane;        /* the reference's plane of the short input (nranges 0: none) */
 } bench_ctx;
 
-static void add_limits(json_t *rec, const machine *mc, int nbits, int threads, double adds,
+static void add_limits(json_t *rec, const xc_bench_machine *mc, int nbits, int threads, double adds,
                        const xc_ddjob *job)
 {
     xc_cpu_layout lay;
@@ -296,15 +144,19 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
         xc_ddplan_destroy(p);
         return st;
     }
+    /* Best of -repeat, stopping once a configuration has used 20 s. */
+    double times[XC_BENCH_MAX_RUNS];
     int runs = 0;
-    double t = time_runs(p, &j, &pl, s->repeat, &runs, err);
+    exec_ctx ec = {p, j.in, &pl};
+    st = xc_bench_time(exec_once, NULL, &ec, s->repeat, 20.0, times, &runs, err);
     xc_ddplan_destroy(p);
-    if (t < 0 || !keep)
+    if (st || !keep)
         xc_plane_free(&pl);
     else
         *keep = pl;
-    if (t < 0)
-        return err->code ? err->code : XC_EINVAL;
+    if (st)
+        return st;
+    double t = times[0];
     double adds = job_adds(&j), rate = t > 0 ? adds / t : 0;
     json_t *rec = json_object();
     json_object_set_new(rec, "impl", json_string(impl->impl.name));
@@ -369,7 +221,7 @@ static xc_status bench_config(bench_ctx *bc, const settings *s, const xc_dedispe
     uint16_t *u = malloc(nsamp * (size_t)nchans * sizeof *u);
     if (!u)
         return xc_error_set(err, XC_ENOMEM, "bench: out of memory for %zu x %d samples", nsamp, nchans);
-    fill_random(u, nsamp * (size_t)nchans, nbits, (uint64_t)nbits * 1000003u + (uint64_t)nchans);
+    xc_bench_fill_random(u, nsamp * (size_t)nchans, nbits, (uint64_t)nbits * 1000003u + (uint64_t)nchans);
     xc_block full = {nchans, nsamp, nbits, u, NULL};
     xc_block shortin = {nchans, (size_t)maxd + ref_nout, nbits, u, NULL};
     xc_ddjob jfull, jshort;
@@ -430,56 +282,39 @@ static xc_status bench_config(bench_ctx *bc, const settings *s, const xc_dedispe
 
 static int bench_dedisperse(int argc, char **argv)
 {
-    enum { O_JSON = 1, O_QUICK, O_THREADS, O_NCHANS, O_IMPL, O_NBITS, O_SECONDS, O_REPEAT, O_REFNOUT,
-           O_TT, O_TDM, O_TC, O_HELP };
-    static const struct option opts[] = {
-        {"json", required_argument, 0, O_JSON}, {"quick", no_argument, 0, O_QUICK},
-        {"threads", required_argument, 0, O_THREADS}, {"nchans", required_argument, 0, O_NCHANS},
-        {"impl", required_argument, 0, O_IMPL}, {"nbits", required_argument, 0, O_NBITS},
-        {"seconds", required_argument, 0, O_SECONDS}, {"repeat", required_argument, 0, O_REPEAT},
-        {"ref_nout", required_argument, 0, O_REFNOUT}, {"tile_t", required_argument, 0, O_TT},
-        {"tile_dm", required_argument, 0, O_TDM}, {"tile_c", required_argument, 0, O_TC},
-        {"h", no_argument, 0, O_HELP}, {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
+    static const xc_optspec spec = {"bench", help, 0};
     settings s = {.quick = 0, .threads = 2, .repeat = 3, .ref_nout = 0, .seconds = 10.0};
     const char *json = NULL, *implspec = "reference,cpu";
-    int nchans[MAX_LIST] = {512, 1024, 2048, 4096}, nnc = 4, nbits[MAX_LIST] = {8, 16}, nnb = 2;
-    int nchans_given = 0;
-    xc_error err;
-    xc_error_clear(&err);
-    xc_status st = XC_OK;
-    int c;
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case O_JSON: json = optarg; break;
-        case O_QUICK: s.quick = 1; break;
-        case O_THREADS: st = xc_cli_int("-threads", optarg, 1, 4096, &s.threads, &err); break;
-        case O_NCHANS: st = parse_list("-nchans", optarg, 1, 1 << 16, nchans, &nnc, &err); nchans_given = 1; break;
-        case O_IMPL: implspec = optarg; break;
-        case O_NBITS: st = parse_list("-nbits", optarg, 1, 16, nbits, &nnb, &err); break;
-        case O_SECONDS: st = xc_cli_double("-seconds", optarg, &s.seconds, &err); break;
-        case O_REPEAT: st = xc_cli_int("-repeat", optarg, 1, 100, &s.repeat, &err); break;
-        case O_REFNOUT: st = xc_cli_int("-ref_nout", optarg, 1, 1 << 24, &s.ref_nout, &err); break;
-        case O_TT: st = xc_cli_int("-tile_t", optarg, 0, 1 << 24, &s.tiles.tile_t, &err); break;
-        case O_TDM: st = xc_cli_int("-tile_dm", optarg, 0, 1 << 20, &s.tiles.tile_dm, &err); break;
-        case O_TC: st = xc_cli_int("-tile_c", optarg, 0, 1 << 24, &s.tiles.tile_c, &err); break;
-        case O_HELP: help(); return 0;
-        default: return xc_cli_badopt("bench", argc, argv);
-        }
-        if (st)
-            return xc_cli_fail("bench", &err);
-    }
-    if (optind < argc)
-        return xc_cli_failf("bench", "unexpected argument '%s'", argv[optind]);
-    for (int i = 0; i < nnb; i++)
-        if (nbits[i] != 1 && nbits[i] != 2 && nbits[i] != 4 && nbits[i] != 8 && nbits[i] != 16)
-            return xc_cli_failf("bench", "-nbits: %d is not one of 1, 2, 4, 8, 16", nbits[i]);
+    int nchans_v[MAX_LIST] = {512, 1024, 2048, 4096}, nbits_v[MAX_LIST] = {8, 16}, nchans_given = 0;
+    xc_cli_ints nchans = {nchans_v, 4, MAX_LIST}, nbits = {nbits_v, 2, MAX_LIST};
+    const xc_opt opts[] = {
+        XC_OPT_STR("json", &json),
+        XC_OPT_FLAG("quick", &s.quick),
+        XC_OPT_INT("threads", &s.threads, 1, 4096),
+        {.name = "nchans", .kind = XC_OPTK_INTS, .dest = &nchans, .lo = 1, .hi = 1 << 16, .given = &nchans_given},
+        XC_OPT_STR("impl", &implspec),
+        XC_OPT_INTS("nbits", &nbits, 1, 16),
+        XC_OPT_DOUBLE("seconds", &s.seconds),
+        XC_OPT_INT("repeat", &s.repeat, 1, 100),
+        XC_OPT_INT("ref_nout", &s.ref_nout, 1, 1 << 24),
+        XC_OPT_INT("tile_t", &s.tiles.tile_t, 0, 1 << 24),
+        XC_OPT_INT("tile_dm", &s.tiles.tile_dm, 0, 1 << 20),
+        XC_OPT_INT("tile_c", &s.tiles.tile_c, 0, 1 << 24),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
+    for (int i = 0; i < nbits.n; i++)
+        if (nbits.v[i] != 1 && nbits.v[i] != 2 && nbits.v[i] != 4 && nbits.v[i] != 8 && nbits.v[i] != 16)
+            return xc_cli_failf("bench", "-nbits: %d is not one of 1, 2, 4, 8, 16", nbits.v[i]);
     if (!(s.seconds > 0 && s.seconds <= 3600))
         return xc_cli_failf("bench", "-seconds: %g must be in (0, 3600]", s.seconds);
     if (s.quick) {
         s.repeat = 1;
         if (!nchans_given) {
-            nchans[0] = 512;
-            nnc = 1;
+            nchans.v[0] = 512;
+            nchans.n = 1;
         }
     }
 
@@ -505,18 +340,15 @@ static int bench_dedisperse(int argc, char **argv)
     if (nimpl == 0)
         return xc_cli_failf("bench", "-impl: nothing to run");
 
-    machine mc;
-    cpuinfo(&mc);
-    mc.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    mc.isa = xc_cpu_isa(&mc.vector_bytes);
+    xc_bench_machine mc;
     /* Larger than any last-level cache, so it measures DRAM (this VM reports 480 MiB of L3). */
-    size_t bwbytes = s.quick ? (size_t)64 << 20 : (size_t)2 << 30;
-    mc.bw1 = read_bandwidth(bwbytes, 1);
-    mc.bwn = s.threads > 1 ? read_bandwidth(bwbytes, s.threads) : mc.bw1;
-    mc.speedup = s.threads > 1 ? parallel_speedup(s.threads) : 1.0;
+    xc_bench_machine_measure(&mc, s.quick ? (size_t)64 << 20 : (size_t)2 << 30, s.threads);
 
+    xc_error err;
+    xc_error_clear(&err);
     xc_dmplan plan;
-    if ((st = xc_dmplan_parse(&plan, TABLE2_PLAN, "Table 2 plan", &err)))
+    xc_status st = xc_dmplan_parse(&plan, TABLE2_PLAN, "Table 2 plan", &err);
+    if (st)
         return xc_cli_fail("bench", &err);
     const xc_convention *cv = xc_convention_get("crosscheck");
 
@@ -530,27 +362,18 @@ static int bench_dedisperse(int argc, char **argv)
 
     json_t *records = json_array();
     bench_ctx bc = {&mc, records, 0, -1, {0, NULL}};
-    for (int b = 0; b < nnb && !st; b++)
-        for (int n = 0; n < nnc && !st; n++)
-            st = bench_config(&bc, &s, impls, nimpl, nbits[b], nchans[n], &plan, cv, &err);
+    for (int b = 0; b < nbits.n && !st; b++)
+        for (int n = 0; n < nchans.n && !st; n++)
+            st = bench_config(&bc, &s, impls, nimpl, nbits.v[b], nchans.v[n], &plan, cv, &err);
     xc_dmplan_free(&plan);
     if (st) {
         json_decref(records);
         return xc_cli_fail("bench", &err);
     }
 
-    json_t *root = json_object(), *m = json_object();
-    json_object_set_new(m, "cpu_model", json_string(mc.model));
-    json_object_set_new(m, "cores", json_integer(mc.cores));
-    json_object_set_new(m, "cpu_mhz", json_real(mc.mhz));
-    json_object_set_new(m, "compiler", json_string("gcc " __VERSION__));
-    json_object_set_new(m, "kernel_isa", json_string(mc.isa));
-    json_object_set_new(m, "vector_bytes", json_integer(mc.vector_bytes));
-    json_object_set_new(m, "read_bandwidth_1_thread", json_real(mc.bw1));
-    json_object_set_new(m, "read_bandwidth_n_threads", json_real(mc.bwn));
-    json_object_set_new(m, "compute_speedup_n_threads", json_real(mc.speedup));
+    json_t *root = json_object();
     json_object_set_new(root, "benchmark", json_string("dedisperse"));
-    json_object_set_new(root, "machine", m);
+    json_object_set_new(root, "machine", xc_bench_machine_json(&mc));
     json_object_set_new(root, "threads", json_integer(s.threads));
     json_object_set_new(root, "command", json_string(xc_cli_cmdline()));
     json_object_set_new(root, "quick", json_boolean(s.quick));

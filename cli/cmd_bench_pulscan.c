@@ -1,7 +1,6 @@
 /* crosscheck bench pulscan: seconds per Pulscan search for each searcher,
  * over spectrum sizes, zmax, harmonic stages, threads and peak modes, with
  * every CPU candidate list checked against the reference's where both ran. */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <omp.h>
@@ -12,8 +11,9 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "cli/bench_util.h"
 #include "cli/cli.h"
-#include "core/xc_progress.h"
+#include "cli/cli_opts.h"
 #include "core/xc_search.h"
 
 static void help(void)
@@ -79,51 +79,41 @@ static int same(const xc_candlist *a, const xc_candlist *b, double rtol)
     return 1;
 }
 
+/* One search, as xc_bench_time times it. */
+typedef struct {
+    const xc_searcher *s;
+    const xc_spectrum *sp;
+    const xc_psopts *o;
+    xc_candlist *l;
+} search_ctx;
+
+static xc_status search_once(void *ctx, xc_error *err)
+{
+    search_ctx *c = ctx;
+    return xc_pulscan_run(c->s, c->sp, c->o, c->l, err);
+}
+
 int xc_bench_pulscan(int argc, char **argv)
 {
-    enum { O_JSON = 1, O_QUICK, O_RUNS, O_NCPUS, O_REFMAX, O_HELP };
-    static const struct option opts[] = {{"json", required_argument, 0, O_JSON},
-                                         {"quick", no_argument, 0, O_QUICK},
-                                         {"runs", required_argument, 0, O_RUNS},
-                                         {"ncpus", required_argument, 0, O_NCPUS},
-                                         {"ref_max_nbins", required_argument, 0, O_REFMAX},
-                                         {"h", no_argument, 0, O_HELP},
-                                         {"help", no_argument, 0, O_HELP},
-                                         {0, 0, 0, 0}};
-    const char *json = NULL;
-    int quick = 0, runs = 3, threads[8] = {1, 2}, nthreads = 2, c;
-    unsigned long long refmax = 1ull << 20;
+    static const xc_optspec spec = {"bench pulscan", help, 0};
     xc_error err;
     xc_error_clear(&err);
+    const char *json = NULL;
+    int quick = 0, runs = 3, threads_v[8] = {1, 2};
+    xc_cli_ints threads = {threads_v, 2, 8};
+    unsigned long long refmax = 1ull << 20;
+    const xc_opt opts[] = {
+        XC_OPT_STR("json", &json),
+        XC_OPT_FLAG("quick", &quick),
+        XC_OPT_INT("runs", &runs, 1, 100),
+        XC_OPT_INTS("ncpus", &threads, 1, 4096),
+        XC_OPT_U64("ref_max_nbins", &refmax),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
     xc_status st = XC_OK;
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case O_JSON: json = optarg; break;
-        case O_QUICK: quick = 1; break;
-        case O_RUNS: st = xc_cli_int("-runs", optarg, 1, 100, &runs, &err); break;
-        case O_NCPUS: {
-            char buf[256];
-            snprintf(buf, sizeof buf, "%s", optarg);
-            nthreads = 0;
-            for (char *tok = strtok(buf, ","); tok && !st; tok = strtok(NULL, ",")) {
-                if (nthreads == 8)
-                    st = xc_error_set(&err, XC_EINVAL, "option -ncpus: more than 8 values");
-                else
-                    st = xc_cli_int("-ncpus", tok, 1, 4096, &threads[nthreads++], &err);
-            }
-            if (!st && !nthreads)
-                st = xc_error_set(&err, XC_EINVAL, "option -ncpus: empty list");
-            break;
-        }
-        case O_REFMAX: st = xc_cli_u64("-ref_max_nbins", optarg, &refmax, &err); break;
-        case O_HELP: help(); return 0;
-        default: return xc_cli_badopt("bench pulscan", argc, argv);
-        }
-        if (st)
-            return xc_cli_fail("bench pulscan", &err);
-    }
-    if (optind < argc)
-        return xc_cli_failf("bench pulscan", "unexpected argument '%s'", argv[optind]);
 
     json_t *records = json_array();
     size_t sizes[2] = {quick ? 1u << 18 : 1u << 20, quick ? 1u << 20 : 1u << 23};
@@ -155,17 +145,15 @@ int xc_bench_pulscan(int argc, char **argv)
                     int have_ref = sizes[si] <= refmax && o.zmax <= 200;
                     for (int ii = have_ref ? 0 : 1; ii < 2 && !st; ii++) {
                         const xc_searcher *s = ii ? cpu : ref;
-                        for (int ti = 0; ti < (ii ? nthreads : 1) && !st; ti++) {
-                            o.threads = ii ? threads[ti] : 1;
-                            double best = INFINITY;
+                        for (int ti = 0; ti < (ii ? threads.n : 1) && !st; ti++) {
+                            o.threads = ii ? threads.v[ti] : 1;
                             xc_candlist l;
                             xc_candlist_init(&l);
-                            for (int k = 0; k < (ii ? runs : 1) && !st; k++) {
-                                double t0 = xc_now();
-                                st = xc_pulscan_run(s, &sp, &o, &l, &err);
-                                double dt = xc_now() - t0;
-                                best = dt < best ? dt : best;
-                            }
+                            double t[XC_BENCH_MAX_RUNS];
+                            int nrun;
+                            search_ctx sc = {s, &sp, &o, &l};
+                            st = xc_bench_time(search_once, NULL, &sc, ii ? runs : 1, 0, t, &nrun, &err);
+                            double best = t[0];
                             if (st) {
                                 xc_candlist_free(&l);
                                 break;

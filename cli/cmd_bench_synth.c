@@ -1,13 +1,13 @@
 /* crosscheck bench synth: how fast the synthesizer makes filterbank data. */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/bench_util.h"
 #include "cli/cli.h"
-#include "core/xc_progress.h"
+#include "cli/cli_opts.h"
 #include "synth/xc_synth.h"
 
 /* SIGPROC fake's speed here (issue 3): 512 channels, 8 bits, one thread. */
@@ -45,52 +45,57 @@ static int discard(void *ctx, const uint8_t *b, size_t n)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* One synthesis, as xc_bench_time times it: into memory, or into the file
+ * path (removed after each run, untimed). */
+typedef struct {
+    const xc_synth_params *p;
+    const char *path;   /* NULL: memory */
+    uint64_t sum;
+} synth_ctx;
+
+static xc_status synth_once(void *ctx, xc_error *err)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    synth_ctx *c = ctx;
+    c->sum = 0;
+    return c->path ? xc_synth_write(c->p, c->path, NULL, NULL, err) : xc_synth_stream(c->p, discard, &c->sum, err);
 }
 
-enum { O_JSON = 1, O_THREADS, O_NCHANS, O_NBITS, O_TSAMP, O_TOBS, O_PERIOD, O_DM, O_REPEAT, O_DIR, O_CHUNK, O_HELP };
+static void synth_remove(void *ctx)
+{
+    synth_ctx *c = ctx;
+    char tp[4300];
+    if (!c->path)
+        return;
+    remove(c->path);
+    if (!xc_synth_truth_path(c->path, tp, sizeof tp, NULL))
+        remove(tp);
+}
 
 int xc_bench_synth(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"json", required_argument, 0, O_JSON},     {"threads", required_argument, 0, O_THREADS},
-        {"nchans", required_argument, 0, O_NCHANS}, {"nbits", required_argument, 0, O_NBITS},
-        {"tsamp", required_argument, 0, O_TSAMP},   {"tobs", required_argument, 0, O_TOBS},
-        {"period", required_argument, 0, O_PERIOD}, {"dm", required_argument, 0, O_DM},
-        {"repeat", required_argument, 0, O_REPEAT}, {"dir", required_argument, 0, O_DIR},
-        {"chunk", required_argument, 0, O_CHUNK},
-        {"h", no_argument, 0, O_HELP},              {"help", no_argument, 0, O_HELP},
-        {0, 0, 0, 0}};
-    const char *json_path = NULL, *threads_s = "1,2", *dir = NULL;
-    int nchans = 512, nbits = 8, repeat = 3, chunk = 0, c;
-    double tsamp_us = 64, tobs = 20, period = 5, dm = 100;
+    static const xc_optspec spec = {"bench synth", help, 0};
     xc_error err;
     xc_error_clear(&err);
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        xc_status st = XC_OK;
-        switch (c) {
-        case O_JSON: json_path = optarg; break;
-        case O_THREADS: threads_s = optarg; break;
-        case O_NCHANS: st = xc_cli_int("-nchans", optarg, 1, 1 << 24, &nchans, &err); break;
-        case O_NBITS: st = xc_cli_int("-nbits", optarg, 1, 32, &nbits, &err); break;
-        case O_TSAMP: st = xc_cli_double("-tsamp", optarg, &tsamp_us, &err); break;
-        case O_TOBS: st = xc_cli_double("-tobs", optarg, &tobs, &err); break;
-        case O_PERIOD: st = xc_cli_double("-period", optarg, &period, &err); break;
-        case O_DM: st = xc_cli_double("-dm", optarg, &dm, &err); break;
-        case O_REPEAT: st = xc_cli_int("-repeat", optarg, 1, 1000, &repeat, &err); break;
-        case O_DIR: dir = optarg; break;
-        case O_CHUNK: st = xc_cli_int("-chunk", optarg, 0, 1 << 30, &chunk, &err); break;
-        case O_HELP: help(); return 0;
-        default: return xc_cli_badopt("bench synth", argc, argv);
-        }
-        if (st)
-            return xc_cli_fail("bench synth", &err);
-    }
-    if (optind < argc)
-        return xc_cli_failf("bench synth", "unexpected argument '%s'", argv[optind]);
+    const char *json_path = NULL, *threads_s = "1,2", *dir = NULL;
+    int nchans = 512, nbits = 8, repeat = 3, chunk = 0;
+    double tsamp_us = 64, tobs = 20, period = 5, dm = 100;
+    const xc_opt opts[] = {
+        XC_OPT_STR("json", &json_path),
+        XC_OPT_STR("threads", &threads_s),   /* checked below, after the others */
+        XC_OPT_INT("nchans", &nchans, 1, 1 << 24),
+        XC_OPT_INT("nbits", &nbits, 1, 32),
+        XC_OPT_DOUBLE("tsamp", &tsamp_us),
+        XC_OPT_DOUBLE("tobs", &tobs),
+        XC_OPT_DOUBLE("period", &period),
+        XC_OPT_DOUBLE("dm", &dm),
+        XC_OPT_INT("repeat", &repeat, 1, XC_BENCH_MAX_RUNS),
+        XC_OPT_STR("dir", &dir),
+        XC_OPT_INT("chunk", &chunk, 0, 1 << 30),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
     int th[64], nth = 0;
     for (const char *s = threads_s; *s && nth < 64;) {
         char *end;
@@ -122,35 +127,19 @@ int xc_bench_synth(int argc, char **argv)
     printf("bench synth: %d channels, %d bits, %.6g s at %g us (%.3g M values), %s; median of %d\n", nchans, nbits,
            tobs, tsamp_us, values / 1e6, period > 0 ? "noise + dispersed pulsar" : "noise only", repeat);
     printf("  %-8s %-7s %10s %14s %10s\n", "threads", "sink", "seconds", "values/s", "vs fake");
-    int rc = 0;
+    rc = 0;
     for (int sink = 0; sink < (dir ? 2 : 1) && !rc; sink++)
         for (int k = 0; k < nth && !rc; k++) {
             p.nthreads = th[k];
-            double *ts = malloc((size_t)repeat * sizeof *ts);
-            if (!ts) {
-                rc = xc_cli_failf("bench synth", "out of memory");
-                break;
-            }
             char path[4200];
             snprintf(path, sizeof path, "%s/bench-synth-%ld.fil", dir ? dir : ".", (long)getpid());
-            for (int r = 0; r < repeat && !rc; r++) {
-                uint64_t sum = 0;
-                double t0 = xc_now();
-                xc_status st = sink ? xc_synth_write(&p, path, NULL, NULL, &err) : xc_synth_stream(&p, discard, &sum,
-                                                                                                   &err);
-                ts[r] = xc_now() - t0;
-                if (st)
-                    rc = xc_cli_fail("bench synth", &err);
-                if (sink) {
-                    char tp[4300];
-                    remove(path);
-                    if (!xc_synth_truth_path(path, tp, sizeof tp, NULL))
-                        remove(tp);
-                }
-            }
+            synth_ctx sc = {&p, sink ? path : NULL, 0};
+            double ts[XC_BENCH_MAX_RUNS];
+            int runs;
+            if (xc_bench_time(synth_once, synth_remove, &sc, repeat, 0, ts, &runs, &err))
+                rc = xc_cli_fail("bench synth", &err);
             if (!rc) {
-                qsort(ts, (size_t)repeat, sizeof *ts, cmp_double);
-                double sec = ts[repeat / 2], rate = values / sec;
+                double sec = ts[runs / 2], rate = values / sec;
                 printf("  %-8d %-7s %10.3f %14.4g %9.1fx\n", th[k], sink ? "file" : "memory", sec, rate,
                        rate / FAKE_SAMPLES_PER_S);
                 json_t *o = json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:s, s:s, s:f, s:f, s:i}", "nchans", nchans,
@@ -163,7 +152,6 @@ int xc_bench_synth(int argc, char **argv)
                 if (!o || json_array_append_new(recs, o))
                     rc = xc_cli_failf("bench synth", "out of memory");
             }
-            free(ts);
         }
     xc_synth_params_free(&p);
     if (!rc && json_path) {

@@ -1,13 +1,12 @@
 /* crosscheck compare cands: two candidate lists (ours, Pulscan .pulscand,
  * PRESTO _ACCEL_<zmax>) against each other and/or one or two against truth. */
-#include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "compare/xc_cmpcands.h"
 
 static void usage(void)
@@ -48,70 +47,44 @@ static void usage(void)
            o.dr, o.dz, o.sigma_min, o.rtol_power, o.dsigma, o.truth_sigma, o.ftol, o.maxharm);
 }
 
-static int nonneg(const char *opt, const char *val, double *out, xc_error *err)
-{
-    if (xc_cli_double(opt, val, out, err))
-        return 1;
-    if (!(*out >= 0) || !isfinite(*out)) {
-        xc_error_set(err, XC_EINVAL, "option %s: %s must be a finite number >= 0", opt, val);
-        return 1;
-    }
-    return 0;
-}
-
 int xc_cmd_compare_cands(int argc, char **argv)
 {
-    enum { O_TRUTH = 1, O_T, O_DR, O_DZ, O_ANY, O_SIG, O_RTOL, O_DSIG, O_TSIG, O_FTOL, O_MAXH, O_FUND,
-           O_TDR, O_TDZ, O_LIST, O_JSON, O_HELP };
-    static const struct option opts[] = {
-        {"truth", required_argument, 0, O_TRUTH},   {"T", required_argument, 0, O_T},
-        {"dr", required_argument, 0, O_DR},         {"dz", required_argument, 0, O_DZ},
-        {"anyharm", no_argument, 0, O_ANY},         {"sigma", required_argument, 0, O_SIG},
-        {"rtol_power", required_argument, 0, O_RTOL}, {"dsigma", required_argument, 0, O_DSIG},
-        {"truth_sigma", required_argument, 0, O_TSIG}, {"ftol", required_argument, 0, O_FTOL},
-        {"maxharm", required_argument, 0, O_MAXH},  {"fundamental", no_argument, 0, O_FUND},
-        {"truth_dr", required_argument, 0, O_TDR},  {"truth_dz", required_argument, 0, O_TDZ},
-        {"list", required_argument, 0, O_LIST},     {"json", required_argument, 0, O_JSON},
-        {"h", no_argument, 0, O_HELP},              {"help", no_argument, 0, O_HELP},
-        {0, 0, 0, 0}};
+    static const xc_optspec spec = {"compare cands", usage, XC_OPTS_ANY_ARGS};
     const char *cmd = "compare cands";
     xc_cmpcands_opts o;
     xc_cmpcands_opts_init(&o);
     const char *truth_path = NULL, *json_out = NULL;
     double T = 0;
-    int list = 20, c, bad = 0;
-    xc_error err;
-    xc_error_clear(&err);
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case O_TRUTH: truth_path = optarg; break;
-        case O_T: bad = nonneg("-T", optarg, &T, &err); break;
-        case O_DR: bad = nonneg("-dr", optarg, &o.dr, &err); break;
-        case O_DZ: bad = nonneg("-dz", optarg, &o.dz, &err); break;
-        case O_ANY: o.anyharm = 1; break;
-        case O_SIG: bad = xc_cli_double("-sigma", optarg, &o.sigma_min, &err) != XC_OK; break;
-        case O_RTOL: bad = nonneg("-rtol_power", optarg, &o.rtol_power, &err); break;
-        case O_DSIG: bad = nonneg("-dsigma", optarg, &o.dsigma, &err); break;
-        case O_TSIG: bad = xc_cli_double("-truth_sigma", optarg, &o.truth_sigma, &err) != XC_OK; break;
-        case O_FTOL: bad = nonneg("-ftol", optarg, &o.ftol, &err); break;
-        case O_MAXH: bad = xc_cli_int("-maxharm", optarg, 1, 1000, &o.maxharm, &err) != XC_OK; break;
-        case O_FUND: o.fundamental = 1; break;
-        case O_TDR: bad = nonneg("-truth_dr", optarg, &o.truth_dr, &err); break;
-        case O_TDZ: bad = nonneg("-truth_dz", optarg, &o.truth_dz, &err); break;
-        case O_LIST: bad = xc_cli_int("-list", optarg, 0, 1000000, &list, &err) != XC_OK; break;
-        case O_JSON: json_out = optarg; break;
-        case O_HELP: usage(); return 0;
-        default: return xc_cli_badopt(cmd, argc, argv);
-        }
-        if (bad)
-            return xc_cli_fail(cmd, &err);
-    }
-    int nfiles = argc - optind;
+    int list = 20;
+    const xc_opt opts[] = {
+        XC_OPT_STR("truth", &truth_path),
+        XC_OPT_NONNEG("T", &T),
+        XC_OPT_NONNEG("dr", &o.dr),
+        XC_OPT_NONNEG("dz", &o.dz),
+        XC_OPT_FLAG("anyharm", &o.anyharm),
+        XC_OPT_DOUBLE("sigma", &o.sigma_min),
+        XC_OPT_NONNEG("rtol_power", &o.rtol_power),
+        XC_OPT_NONNEG("dsigma", &o.dsigma),
+        XC_OPT_DOUBLE("truth_sigma", &o.truth_sigma),
+        XC_OPT_NONNEG("ftol", &o.ftol),
+        XC_OPT_INT("maxharm", &o.maxharm, 1, 1000),
+        XC_OPT_FLAG("fundamental", &o.fundamental),
+        XC_OPT_NONNEG("truth_dr", &o.truth_dr),
+        XC_OPT_NONNEG("truth_dz", &o.truth_dz),
+        XC_OPT_INT("list", &list, 0, 1000000),
+        XC_OPT_STR("json", &json_out),
+        XC_OPT_END,
+    };
+    int first, rc = xc_opts_parse(&spec, opts, argc, argv, &first);
+    if (rc != XC_OPTS_GO)
+        return rc;
+    int nfiles = argc - first;
     if (nfiles < 1 || nfiles > 2 || (nfiles == 1 && !truth_path))
         return xc_cli_failf(cmd, "expected two candidate files A B, or one with -truth (got %d files; see "
                                  "crosscheck compare cands -h)", nfiles);
-    const char *path[2] = {argv[optind], nfiles == 2 ? argv[optind + 1] : NULL};
-
+    const char *path[2] = {argv[first], nfiles == 2 ? argv[first + 1] : NULL};
+    xc_error err;
+    xc_error_clear(&err);
     xc_candlist l[2];
     xc_candlist_init(&l[0]);
     xc_candlist_init(&l[1]);
@@ -120,7 +93,7 @@ int xc_cmd_compare_cands(int argc, char **argv)
     xc_truth truth;
     xc_truthmatch tm[2];
     json_t *root = json_object();
-    int rc = 2, agree = 1;
+    int agree = 1;
     if (!root) {
         xc_error_set(&err, XC_ENOMEM, "out of memory");
         goto fail;

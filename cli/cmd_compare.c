@@ -1,6 +1,5 @@
 /* crosscheck compare <what>: comparators.  `planes` compares two DM-time planes;
  * the second word leaves room for `cands` (candidate lists) beside it. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "compare/xc_compare.h"
 #include "core/xc_planefile.h"
 
@@ -18,23 +18,22 @@ static void usage_compare(FILE *fp)
                 "  cands    compare candidate lists (ours, .pulscand, _ACCEL_) with each other or with truth\n");
 }
 
-static void usage_planes(FILE *fp)
+static void help_planes(void)
 {
-    fprintf(fp,
-            "usage: crosscheck compare planes A.json B.json [options]\n\n"
-            "Compares plane A (candidate) with plane B (reference), both written by `crosscheck dedisperse`.\n"
-            "The DM trials must be the same (ranges, ds, trials, samples, DM values within 1e-9 relative).\n"
-            "Integer input (nbits != 32) on both sides is compared exactly unless -rtol or -atol is given;\n"
-            "otherwise each sample of range k must satisfy |A-B| <= rtol*max|B_k| + atol.\n"
-            "Exit status: 0 agree, 1 disagree, 2 error (unreadable file, different DM trials, bad option).\n\n"
-            "options:\n"
-            "  -dm X        DM (pc cm^-3) whose trial (the nearest) gets the percentage difference\n"
-            "               100*(A-B)/max|B| along time (default: the DM of B's peak)\n"
-            "  -rtol R      relative tolerance, a fraction of max|B| per range (default: N*2^-24 with\n"
-            "               N = unmasked channels * ds of the range; integer input: exact)\n"
-            "  -atol A      absolute tolerance in plane units (default: 0)\n"
-            "  -json FILE   also write the full result as JSON to FILE (written atomically)\n"
-            "  -h           show this help\n");
+    printf("usage: crosscheck compare planes A.json B.json [options]\n\n"
+           "Compares plane A (candidate) with plane B (reference), both written by `crosscheck dedisperse`.\n"
+           "The DM trials must be the same (ranges, ds, trials, samples, DM values within 1e-9 relative).\n"
+           "Integer input (nbits != 32) on both sides is compared exactly unless -rtol or -atol is given;\n"
+           "otherwise each sample of range k must satisfy |A-B| <= rtol*max|B_k| + atol.\n"
+           "Exit status: 0 agree, 1 disagree, 2 error (unreadable file, different DM trials, bad option).\n\n"
+           "options:\n"
+           "  -dm X        DM (pc cm^-3) whose trial (the nearest) gets the percentage difference\n"
+           "               100*(A-B)/max|B| along time (default: the DM of B's peak)\n"
+           "  -rtol R      relative tolerance, a fraction of max|B| per range (default: N*2^-24 with\n"
+           "               N = unmasked channels * ds of the range; integer input: exact)\n"
+           "  -atol A      absolute tolerance in plane units (default: 0)\n"
+           "  -json FILE   also write the full result as JSON to FILE (written atomically)\n"
+           "  -h           show this help\n");
 }
 
 static xc_status write_json(const char *path, const xc_cmpresult *res, xc_error *err)
@@ -62,57 +61,37 @@ static int fail_file(const char *path, const xc_error *err)
     return xc_cli_failf("compare", "%s: %s", path, err->msg);
 }
 
+/* -dm X: a finite DM (dest: double). */
+static xc_status opt_dm(const xc_opt *o, const char *opt, const char *val, xc_error *err)
+{
+    xc_status st = xc_cli_double(opt, val, o->dest, err);
+    if (!st && !isfinite(*(double *)o->dest))
+        st = xc_error_set(err, XC_EINVAL, "option %s: '%s' is not a finite DM", opt, val);
+    return st;
+}
+
 static int compare_planes(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"dm", required_argument, NULL, 'd'},
-        {"rtol", required_argument, NULL, 'r'},
-        {"atol", required_argument, NULL, 'a'},
-        {"json", required_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    static const xc_optspec spec = {"compare planes", help_planes, XC_OPTS_ANY_ARGS};
     xc_cmpopts co;
-    xc_error err;
-    const char *json_out = NULL;
-    int c;
-
     xc_cmpopts_init(&co);
-    xc_error_clear(&err);
-    while ((c = getopt_long_only(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            if (xc_cli_double("-dm", optarg, &co.dm, &err))
-                return xc_cli_fail("compare", &err);
-            if (!isfinite(co.dm))
-                return xc_cli_failf("compare", "option -dm: '%s' is not a finite DM", optarg);
-            break;
-        case 'r':
-            if (xc_cli_double("-rtol", optarg, &co.rtol, &err))
-                return xc_cli_fail("compare", &err);
-            if (!(co.rtol >= 0) || !isfinite(co.rtol))
-                return xc_cli_failf("compare", "option -rtol: %s must be a finite number >= 0", optarg);
-            break;
-        case 'a':
-            if (xc_cli_double("-atol", optarg, &co.atol, &err))
-                return xc_cli_fail("compare", &err);
-            if (!(co.atol >= 0) || !isfinite(co.atol))
-                return xc_cli_failf("compare", "option -atol: %s must be a finite number >= 0", optarg);
-            break;
-        case 'j':
-            json_out = optarg;
-            break;
-        case 'h':
-            usage_planes(stdout);
-            return 0;
-        default:
-            return xc_cli_badopt("compare planes", argc, argv);
-        }
-    }
-    if (argc - optind != 2)
+    const char *json_out = NULL;
+    const xc_opt opts[] = {
+        XC_OPT_CALL("dm", opt_dm, &co.dm),
+        XC_OPT_NONNEG("rtol", &co.rtol),
+        XC_OPT_NONNEG("atol", &co.atol),
+        XC_OPT_STR("json", &json_out),
+        XC_OPT_END,
+    };
+    int first, rc = xc_opts_parse(&spec, opts, argc, argv, &first);
+    if (rc != XC_OPTS_GO)
+        return rc;
+    if (argc - first != 2)
         return xc_cli_failf("compare", "planes: expected two plane files A.json B.json, got %d "
-                                       "(see crosscheck compare planes -h)", argc - optind);
-    const char *pa = argv[optind], *pb = argv[optind + 1];
+                                       "(see crosscheck compare planes -h)", argc - first);
+    const char *pa = argv[first], *pb = argv[first + 1];
+    xc_error err;
+    xc_error_clear(&err);
 
     xc_planefile fa, fb;
     if (xc_planefile_read(&fa, pa, &err))
@@ -124,7 +103,6 @@ static int compare_planes(int argc, char **argv)
     xc_cmpside sa = {pa, &fa.plane, &fa.meta, &fa.plan};
     xc_cmpside sb = {pb, &fb.plane, &fb.meta, &fb.plan};
     xc_cmpresult res;
-    int rc;
     if (xc_compare_planes(&sa, &sb, &co, &res, &err) || xc_cmpresult_print(&res, stdout, &err) ||
         (json_out && write_json(json_out, &res, &err)))
         rc = xc_cli_fail("compare", &err);

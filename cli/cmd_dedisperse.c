@@ -1,13 +1,13 @@
 /* crosscheck dedisperse: a filterbank into DM-time planes (.json + .npy). */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_meter.h"
+#include "cli/cli_opts.h"
 #include "cli/cli_plan.h"
 #include "core/xc_ddstream.h"
 
@@ -93,76 +93,44 @@ static xc_status zap(const char *list, uint8_t *mask, int nchans, xc_error *err)
 
 int xc_cmd_dedisperse(int argc, char **argv)
 {
-    enum { O_I = 1, O_O, O_IMPL, O_PLAN, O_PLANFILE, O_LODM, O_HIDM, O_TOL, O_PW, O_CONV, O_KILL, O_ZAP,
-           O_IF, O_BITORDER, O_GULP, O_THREADS, O_TT, O_TDM, O_TC, O_QUIET, O_HELP };
-    static const struct option opts[] = {
-        {"i", required_argument, 0, O_I}, {"o", required_argument, 0, O_O},
-        {"impl", required_argument, 0, O_IMPL}, {"dmplan", required_argument, 0, O_PLAN},
-        {"dmplanfile", required_argument, 0, O_PLANFILE}, {"lodm", required_argument, 0, O_LODM},
-        {"hidm", required_argument, 0, O_HIDM}, {"dm_tol", required_argument, 0, O_TOL},
-        {"dm_pulse_width", required_argument, 0, O_PW}, {"convention", required_argument, 0, O_CONV},
-        {"killmask", required_argument, 0, O_KILL}, {"zap_chans", required_argument, 0, O_ZAP},
-        {"if", required_argument, 0, O_IF}, {"bitorder", required_argument, 0, O_BITORDER},
-        {"gulp", required_argument, 0, O_GULP}, {"threads", required_argument, 0, O_THREADS},
-        {"tile_t", required_argument, 0, O_TT}, {"tile_dm", required_argument, 0, O_TDM},
-        {"tile_c", required_argument, 0, O_TC}, {"quiet", no_argument, 0, O_QUIET},
-        {"h", no_argument, 0, O_HELP}, {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
-    const char *input = NULL, *out = NULL, *impl_name = NULL, *conv_name = "crosscheck";
-    const char *killfile = NULL, *zaplist = NULL;
+    static const xc_optspec spec = {"dedisperse", help, 0};
+    const char *input = NULL, *out = NULL, *impl_name = NULL, *killfile = NULL, *zaplist = NULL;
     xc_cli_planopts po;
     xc_cli_planopts_init(&po);
     xc_ddstream_args a;
     memset(&a, 0, sizeof a);
-    xc_fbopts fo = {XC_BITORDER_LSB, 0};
+    unsigned long long gulp = 0;
+    int quiet = 0, msb = 0;   /* msb: -bitorder msb (index 1 of lsb|msb) */
+    const xc_opt opts[] = {
+        XC_OPT_STR("i", &input),
+        XC_OPT_STR("o", &out),
+        XC_OPT_STR("impl", &impl_name),
+        XC_OPT_TABLE(po.table),
+        XC_OPT_STR("killmask", &killfile),
+        XC_OPT_STR("zap_chans", &zaplist),
+        XC_OPT_INT("if", &a.ifno, 0, 1 << 20),
+        XC_OPT_CHOICE("bitorder", &msb, "lsb|msb"),
+        XC_OPT_U64("gulp", &gulp),
+        XC_OPT_INT("threads", &a.opts.threads, 0, 4096),
+        XC_OPT_INT("tile_t", &a.opts.tile_t, 0, 1 << 24),
+        XC_OPT_INT("tile_dm", &a.opts.tile_dm, 0, 1 << 24),
+        XC_OPT_INT("tile_c", &a.opts.tile_c, 0, 1 << 24),
+        XC_OPT_FLAG("quiet", &quiet),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
     xc_error err;
     xc_error_clear(&err);
-    xc_status st = XC_OK;
-    unsigned long long gulp = 0;
-    int quiet = 0;
-    int c;
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case O_I: input = optarg; break;
-        case O_O: out = optarg; break;
-        case O_IMPL: impl_name = optarg; break;
-        case O_PLAN: po.dmplan = optarg; break;
-        case O_PLANFILE: po.dmplanfile = optarg; break;
-        case O_LODM: st = xc_cli_double("-lodm", optarg, &po.lodm, &err); po.tol_given = 1; break;
-        case O_HIDM: st = xc_cli_double("-hidm", optarg, &po.hidm, &err); po.tol_given = 1; break;
-        case O_TOL: st = xc_cli_double("-dm_tol", optarg, &po.dm_tol, &err); po.tol_given = 1; break;
-        case O_PW: st = xc_cli_double("-dm_pulse_width", optarg, &po.dm_pulse_width, &err); po.tol_given = 1; break;
-        case O_CONV: conv_name = optarg; break;
-        case O_KILL: killfile = optarg; break;
-        case O_ZAP: zaplist = optarg; break;
-        case O_IF: st = xc_cli_int("-if", optarg, 0, 1 << 20, &a.ifno, &err); break;
-        case O_BITORDER:
-            if (!strcmp(optarg, "lsb")) fo.bitorder = XC_BITORDER_LSB;
-            else if (!strcmp(optarg, "msb")) fo.bitorder = XC_BITORDER_MSB;
-            else st = xc_error_set(&err, XC_EINVAL, "-bitorder: '%s' is not lsb or msb", optarg);
-            break;
-        case O_GULP: st = xc_cli_u64("-gulp", optarg, &gulp, &err); break;
-        case O_THREADS: st = xc_cli_int("-threads", optarg, 0, 4096, &a.opts.threads, &err); break;
-        case O_TT: st = xc_cli_int("-tile_t", optarg, 0, 1 << 24, &a.opts.tile_t, &err); break;
-        case O_TDM: st = xc_cli_int("-tile_dm", optarg, 0, 1 << 24, &a.opts.tile_dm, &err); break;
-        case O_TC: st = xc_cli_int("-tile_c", optarg, 0, 1 << 24, &a.opts.tile_c, &err); break;
-        case O_QUIET: quiet = 1; break;
-        case O_HELP: help(); return 0;
-        default: return xc_cli_badopt("dedisperse", argc, argv);
-        }
-        if (st)
-            return xc_cli_fail("dedisperse", &err);
-    }
-    if (optind < argc)
-        return xc_cli_failf("dedisperse", "unexpected argument '%s'", argv[optind]);
     if (!input || !out)
         return xc_cli_failf("dedisperse", "-i FILE.fil and -o OUT are required (see -h)");
     if (!(a.impl = xc_dedisperser_of(xc_cli_impl("dedisperse", XC_FAMILY_DEDISPERSE, impl_name))))
         return 2;
-    a.conv = xc_convention_get(conv_name);
-    if (!a.conv)
-        return xc_cli_failf("dedisperse",
-                            "-convention: '%s' is not one of crosscheck, sigproc, presto, dedisp, astroaccelerate",
-                            conv_name);
+    if (!(a.conv = xc_cli_plan_convention("dedisperse", &po)))
+        return 2;
+    xc_fbopts fo = {msb ? XC_BITORDER_MSB : XC_BITORDER_LSB, 0};
+    xc_status st;
     xc_fbreader *r;
     if ((st = xc_fbreader_open(&r, input, &fo, &err)))
         return xc_cli_fail("dedisperse", &err);

@@ -1,9 +1,9 @@
 /* crosscheck fft: a PRESTO .dat (+ .inf) to a PRESTO .fft (+ .inf), as realfft. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "core/xc_fft.h"
 
 static void help(void)
@@ -21,34 +21,31 @@ static void help(void)
            "  -h                 show this help\n");
 }
 
+/* -precision single|double (dest: xc_fft_precision). */
+static xc_status opt_precision(const xc_opt *o, const char *opt, const char *val, xc_error *err)
+{
+    (void)opt;
+    return xc_fft_precision_parse(val, o->dest, err);
+}
+
 int xc_cmd_fft(int argc, char **argv)
 {
-    enum { O_I = 1, O_O, O_PREC, O_HELP };
-    static const struct option opts[] = {
-        {"i", required_argument, 0, O_I},         {"o", required_argument, 0, O_O},
-        {"precision", required_argument, 0, O_PREC}, {"h", no_argument, 0, O_HELP},
-        {"help", no_argument, 0, O_HELP},         {0, 0, 0, 0}};
+    static const xc_optspec spec = {"fft", help, 0};
     const char *in = NULL, *out = NULL;
     xc_fft_precision prec = XC_FFT_SINGLE;
-    xc_error err;
-    xc_error_clear(&err);
-    int c;
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case O_I: in = optarg; break;
-        case O_O: out = optarg; break;
-        case O_PREC:
-            if (xc_fft_precision_parse(optarg, &prec, &err))
-                return xc_cli_fail("fft", &err);
-            break;
-        case O_HELP: help(); return 0;
-        default: return xc_cli_badopt("fft", argc, argv);
-        }
-    }
-    if (optind < argc)
-        return xc_cli_failf("fft", "unexpected argument '%s'", argv[optind]);
+    const xc_opt opts[] = {
+        XC_OPT_STR("i", &in),
+        XC_OPT_STR("o", &out),
+        XC_OPT_CALL("precision", opt_precision, &prec),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
     if (!in || !out)
         return xc_cli_failf("fft", "both -i X.dat and -o Y are required (see crosscheck fft -h)");
+    xc_error err;
+    xc_error_clear(&err);
     if (xc_fft_file(in, out, prec, &err))
         return xc_cli_fail("fft", &err);
     return 0;

@@ -1,12 +1,12 @@
 /* crosscheck list: every registered implementation, by family. */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 
-static int help(void)
+static void help(void)
 {
     printf("usage: crosscheck list [-json]\n\n"
            "Prints every registered implementation: family, name, capabilities (reference,\n"
@@ -15,7 +15,6 @@ static int help(void)
            "  -json   one JSON array on stdout instead of the table: objects with \"family\",\n"
            "          \"name\", \"desc\", \"caps\" (array of names), \"tolerance\" ({\"kind\", \"value\"}),\n"
            "          \"available\" (bool) and \"why\" (\"\" when available)\n");
-    return 0;
 }
 
 static int print_json(const xc_registry *reg)
@@ -42,22 +41,12 @@ static int print_json(const xc_registry *reg)
 
 int xc_cmd_list(int argc, char **argv)
 {
-    static const struct option opts[] = {{"json", no_argument, 0, 'j'},
-                                         {"h", no_argument, 0, 'h'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int c, json = 0;
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'h')
-            return help();
-        if (c == 'j') {
-            json = 1;
-            continue;
-        }
-        return xc_cli_badopt("list", argc, argv);
-    }
-    if (optind < argc)
-        return xc_cli_failf("list", "unexpected argument '%s'", argv[optind]);
+    static const xc_optspec spec = {"list", help, 0};
+    int json = 0;
+    const xc_opt opts[] = {XC_OPT_FLAG("json", &json), XC_OPT_END};
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
     const xc_registry *reg = xc_cli_registry();
     if (json)
         return print_json(reg);

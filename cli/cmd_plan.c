@@ -1,11 +1,11 @@
 /* crosscheck plan: a DM plan as a table (and JSON), with each range's delays. */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "cli/cli_plan.h"
 #include "core/xc_atomic.h"
 #include "core/xc_filterbank.h"
@@ -34,53 +34,34 @@ static void help(void)
 
 int xc_cmd_plan(int argc, char **argv)
 {
-    enum { O_I = 1, O_NCHANS, O_TSAMP, O_FCH1, O_FOFF, O_PLAN, O_PLANFILE, O_LODM, O_HIDM, O_TOL, O_PW,
-           O_CONV, O_JSON, O_HELP };
-    static const struct option opts[] = {
-        {"i", required_argument, 0, O_I}, {"nchans", required_argument, 0, O_NCHANS},
-        {"tsamp", required_argument, 0, O_TSAMP}, {"fch1", required_argument, 0, O_FCH1},
-        {"foff", required_argument, 0, O_FOFF}, {"dmplan", required_argument, 0, O_PLAN},
-        {"dmplanfile", required_argument, 0, O_PLANFILE}, {"lodm", required_argument, 0, O_LODM},
-        {"hidm", required_argument, 0, O_HIDM}, {"dm_tol", required_argument, 0, O_TOL},
-        {"dm_pulse_width", required_argument, 0, O_PW}, {"convention", required_argument, 0, O_CONV},
-        {"json", required_argument, 0, O_JSON}, {"h", no_argument, 0, O_HELP},
-        {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
-    const char *input = NULL, *json = NULL, *conv_name = "crosscheck";
+    static const xc_optspec spec = {"plan", help, 0};
+    const char *input = NULL, *json = NULL;
     xc_geometry g = {0, 0, 0, 0};
-    int have_geom = 0;
+    double tsamp_us = 0;
+    int have[4] = {0, 0, 0, 0};   /* -nchans, -tsamp, -fch1, -foff given */
     xc_cli_planopts po;
     xc_cli_planopts_init(&po);
+    const xc_opt opts[] = {
+        XC_OPT_STR("i", &input),
+        {.name = "nchans", .kind = XC_OPTK_INT, .dest = &g.nchans, .lo = 1, .hi = 1 << 24, .given = &have[0]},
+        {.name = "tsamp", .kind = XC_OPTK_DOUBLE, .dest = &tsamp_us, .given = &have[1]},
+        {.name = "fch1", .kind = XC_OPTK_DOUBLE, .dest = &g.fch1, .given = &have[2]},
+        {.name = "foff", .kind = XC_OPTK_DOUBLE, .dest = &g.foff, .given = &have[3]},
+        XC_OPT_TABLE(po.table),
+        XC_OPT_STR("json", &json),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
+    if (have[1])
+        g.tsamp = tsamp_us * 1e-6;
+    const xc_convention *cv = xc_cli_plan_convention("plan", &po);
+    if (!cv)
+        return 2;
     xc_error err;
     xc_error_clear(&err);
-    xc_status st = XC_OK;
-    int c;
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case O_I: input = optarg; break;
-        case O_NCHANS: st = xc_cli_int("-nchans", optarg, 1, 1 << 24, &g.nchans, &err); have_geom |= 1; break;
-        case O_TSAMP: st = xc_cli_double("-tsamp", optarg, &g.tsamp, &err); g.tsamp *= 1e-6; have_geom |= 2; break;
-        case O_FCH1: st = xc_cli_double("-fch1", optarg, &g.fch1, &err); have_geom |= 4; break;
-        case O_FOFF: st = xc_cli_double("-foff", optarg, &g.foff, &err); have_geom |= 8; break;
-        case O_PLAN: po.dmplan = optarg; break;
-        case O_PLANFILE: po.dmplanfile = optarg; break;
-        case O_LODM: st = xc_cli_double("-lodm", optarg, &po.lodm, &err); po.tol_given = 1; break;
-        case O_HIDM: st = xc_cli_double("-hidm", optarg, &po.hidm, &err); po.tol_given = 1; break;
-        case O_TOL: st = xc_cli_double("-dm_tol", optarg, &po.dm_tol, &err); po.tol_given = 1; break;
-        case O_PW: st = xc_cli_double("-dm_pulse_width", optarg, &po.dm_pulse_width, &err); po.tol_given = 1; break;
-        case O_CONV: conv_name = optarg; break;
-        case O_JSON: json = optarg; break;
-        case O_HELP: help(); return 0;
-        default: return xc_cli_badopt("plan", argc, argv);
-        }
-        if (st)
-            return xc_cli_fail("plan", &err);
-    }
-    if (optind < argc)
-        return xc_cli_failf("plan", "unexpected argument '%s'", argv[optind]);
-    const xc_convention *cv = xc_convention_get(conv_name);
-    if (!cv)
-        return xc_cli_failf("plan", "-convention: '%s' is not one of crosscheck, sigproc, presto, dedisp, astroaccelerate",
-                            conv_name);
+    xc_status st;
     uint64_t nsamp = 0;
     if (input) {
         xc_fbreader *r;
@@ -93,7 +74,7 @@ int xc_cmd_plan(int argc, char **argv)
         g.foff = h->foff;
         nsamp = h->nsamp;
         xc_fbreader_close(r);
-    } else if (have_geom != 15) {
+    } else if (!(have[0] && have[1] && have[2] && have[3])) {
         return xc_cli_failf("plan", "give -i FILE.fil or all of -nchans, -tsamp, -fch1 and -foff");
     }
     if (!(g.tsamp > 0))

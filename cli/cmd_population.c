@@ -1,11 +1,11 @@
 /* crosscheck population: N synthetic pulsars drawn from a spec, with a manifest. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_meter.h"
+#include "cli/cli_opts.h"
 #include "synth/xc_population.h"
 #include "core/xc_progress.h"
 
@@ -32,64 +32,42 @@ static void help(void)
            "  -h                 this help\n");
 }
 
-static void progress_cb(void *ctx, uint64_t done, uint64_t total)
-{
-    (void)total;
-    xc_progress_update(ctx, done);
-}
-
-enum { O_SPEC = 1, O_N, O_OUT, O_SEED, O_FIRST, O_DEDISP, O_THREADS, O_QUIET, O_HELP };
-
 int xc_cmd_population(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"spec", required_argument, 0, O_SPEC},    {"n", required_argument, 0, O_N},
-        {"out", required_argument, 0, O_OUT},      {"seed", required_argument, 0, O_SEED},
-        {"first", required_argument, 0, O_FIRST},  {"dedispersed", no_argument, 0, O_DEDISP},
-        {"threads", required_argument, 0, O_THREADS}, {"quiet", no_argument, 0, O_QUIET},
-        {"h", no_argument, 0, O_HELP},             {"help", no_argument, 0, O_HELP},
-        {0, 0, 0, 0}};
+    static const xc_optspec ospec = {"population", help, 0};
     const char *spec = NULL, *out = NULL;
     unsigned long long n = 0, seed = 1, first = 0;
-    int have_n = 0, quiet = 0, c;
+    int have_n = 0, quiet = 0;
     xc_popopts o;
     memset(&o, 0, sizeof o);
-    xc_error err;
-    xc_error_clear(&err);
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        xc_status st = XC_OK;
-        switch (c) {
-        case O_SPEC: spec = optarg; break;
-        case O_OUT: out = optarg; break;
-        case O_N:
-            st = xc_cli_u64("-n", optarg, &n, &err);
-            have_n = 1;
-            break;
-        case O_SEED: st = xc_cli_u64("-seed", optarg, &seed, &err); break;
-        case O_FIRST: st = xc_cli_u64("-first", optarg, &first, &err); break;
-        case O_DEDISP: o.dedispersed = 1; break;
-        case O_THREADS: st = xc_cli_int("-threads", optarg, 0, 4096, &o.nthreads, &err); break;
-        case O_QUIET: quiet = 1; break;
-        case O_HELP: help(); return 0;
-        default: return xc_cli_badopt("population", argc, argv);
-        }
-        if (st)
-            return xc_cli_fail("population", &err);
-    }
-    if (optind < argc)
-        return xc_cli_failf("population", "unexpected argument '%s'", argv[optind]);
+    const xc_opt opts[] = {
+        XC_OPT_STR("spec", &spec),
+        {.name = "n", .kind = XC_OPTK_U64, .dest = &n, .given = &have_n},
+        XC_OPT_STR("out", &out),
+        XC_OPT_U64("seed", &seed),
+        XC_OPT_U64("first", &first),
+        XC_OPT_FLAG("dedispersed", &o.dedispersed),
+        XC_OPT_INT("threads", &o.nthreads, 0, 4096),
+        XC_OPT_FLAG("quiet", &quiet),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
     if (!spec || !out || !have_n)
         return xc_cli_failf("population", "-spec FILE.json, -n N and -out DIR are required (see crosscheck "
                             "population -h)");
     if (n < 1)
         return xc_cli_failf("population", "-n: %llu pulsars: must be at least 1", n);
+    xc_error err;
+    xc_error_clear(&err);
     xc_popspec s;
     if (xc_popspec_load(&s, spec, &err))
         return xc_cli_fail("population", &err);
     o.first = first;
     xc_progress prog;
     xc_progress_start(&prog, "population", n, quiet);
-    o.progress = progress_cb;
+    o.progress = xc_progress_step;
     o.progress_ctx = &prog;
     xc_status st = xc_population_run(&s, n, seed, out, &o, &err);
     xc_popspec_free(&s);

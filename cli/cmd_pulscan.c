@@ -1,10 +1,10 @@
 /* crosscheck pulscan: the Pulscan boxcar acceleration search of a PRESTO .fft. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "core/xc_progress.h"
 #include "core/xc_search.h"
 
@@ -81,91 +81,71 @@ static void help(void)
            d.zmax, d.numharm, d.sigma, d.zstep, d.chunkwidth, d.normwidth);
 }
 
+/* -sigma S: a threshold >= 0 (dest: double). */
+static xc_status opt_sigma(const xc_opt *o, const char *opt, const char *val, xc_error *err)
+{
+    xc_status st = xc_cli_double(opt, val, o->dest, err);
+    if (!st && !(*(double *)o->dest >= 0))
+        st = xc_error_set(err, XC_EINVAL, "option %s: %s is below 0", opt, val);
+    return st;
+}
+
+/* -chunkwidth, -normalizechunkwidth: a count of bins in lo..2^40 (dest: size_t). */
+static xc_status opt_bins(const xc_opt *o, const char *opt, const char *val, xc_error *err)
+{
+    unsigned long long u = 0;
+    xc_status st = xc_cli_u64(opt, val, &u, err);
+    if (!st && (u < (unsigned long long)o->lo || u > (1ull << 40)))
+        st = xc_error_set(err, XC_EINVAL, "option %s: %llu is outside %ld..2^40", opt, u, o->lo);
+    if (!st)
+        *(size_t *)o->dest = (size_t)u;
+    return st;
+}
+
 int xc_cmd_pulscan(int argc, char **argv)
 {
-    enum { O_I = 1, O_O, O_IMPL, O_FMT, O_ZMAX, O_NH, O_SIG, O_ZSTEP, O_ZLOG, O_CW, O_NCW, O_RBLOCK, O_NOSIFT,
-           O_NORM, O_LOGP, O_NCPUS, O_TILE, O_QUIET, O_HELP };
-    static const struct option opts[] = {
-        {"i", required_argument, 0, O_I}, {"o", required_argument, 0, O_O},
-        {"impl", required_argument, 0, O_IMPL}, {"format", required_argument, 0, O_FMT},
-        {"zmax", required_argument, 0, O_ZMAX}, {"numharm", required_argument, 0, O_NH},
-        {"sigma", required_argument, 0, O_SIG}, {"zstep", required_argument, 0, O_ZSTEP},
-        {"zlog", no_argument, 0, O_ZLOG}, {"chunkwidth", required_argument, 0, O_CW},
-        {"normalizechunkwidth", required_argument, 0, O_NCW}, {"rblock", no_argument, 0, O_RBLOCK},
-        {"nosift", no_argument, 0, O_NOSIFT}, {"norm", required_argument, 0, O_NORM},
-        {"logp", required_argument, 0, O_LOGP}, {"ncpus", required_argument, 0, O_NCPUS},
-        {"tile", required_argument, 0, O_TILE}, {"quiet", no_argument, 0, O_QUIET},
-        {"h", no_argument, 0, O_HELP}, {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
-    const char *input = NULL, *out = NULL, *impl_name = NULL, *fmt = "csv";
+    static const xc_optspec spec = {"pulscan", help, XC_OPTS_ANY_ARGS};
+    const char *input = NULL, *out = NULL, *impl_name = NULL;
     xc_psopts o;
     xc_psopts_default(&o);
-    xc_error err;
-    xc_error_clear(&err);
-    xc_status st = XC_OK;
-    unsigned long long u = 0;
-    int quiet = 0, c;
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case O_I: input = optarg; break;
-        case O_O: out = optarg; break;
-        case O_IMPL: impl_name = optarg; break;
-        case O_FMT:
-            fmt = optarg;
-            if (strcmp(fmt, "csv") && strcmp(fmt, "pulscand"))
-                st = xc_error_set(&err, XC_EINVAL, "-format: '%s' is not csv or pulscand", optarg);
-            break;
-        case O_ZMAX: st = xc_cli_int("-zmax", optarg, 0, 100000, &o.zmax, &err); break;
-        case O_NH: st = xc_cli_int("-numharm", optarg, 1, 8, &o.numharm, &err); break;
-        case O_SIG:
-            st = xc_cli_double("-sigma", optarg, &o.sigma, &err);
-            if (!st && !(o.sigma >= 0))
-                st = xc_error_set(&err, XC_EINVAL, "option -sigma: %s is below 0", optarg);
-            break;
-        case O_ZSTEP: st = xc_cli_int("-zstep", optarg, 1, 100000, &o.zstep, &err); break;
-        case O_ZLOG: o.zlog = 1; break;
-        case O_CW:
-            st = xc_cli_u64("-chunkwidth", optarg, &u, &err);
-            if (!st && (u < 1 || u > (1ull << 40)))
-                st = xc_error_set(&err, XC_EINVAL, "option -chunkwidth: %llu is outside 1..2^40", u);
-            o.chunkwidth = (size_t)u;
-            break;
-        case O_NCW:
-            st = xc_cli_u64("-normalizechunkwidth", optarg, &u, &err);
-            if (!st && (u < 16 || u > (1ull << 40)))
-                st = xc_error_set(&err, XC_EINVAL, "option -normalizechunkwidth: %llu is outside 16..2^40", u);
-            o.normwidth = (size_t)u;
-            break;
-        case O_RBLOCK: o.rblock = 1; break;
-        case O_NOSIFT: o.nosift = 1; break;
-        case O_NORM:
-            if (!strcmp(optarg, "exact")) o.norm = XC_NORM_EXACT;
-            else if (!strcmp(optarg, "mom")) o.norm = XC_NORM_MOM;
-            else st = xc_error_set(&err, XC_EINVAL, "-norm: '%s' is not exact or mom", optarg);
-            break;
-        case O_LOGP:
-            if (!strcmp(optarg, "exact")) o.logp = XC_LOGP_EXACT;
-            else if (!strcmp(optarg, "poly")) o.logp = XC_LOGP_POLY;
-            else st = xc_error_set(&err, XC_EINVAL, "-logp: '%s' is not exact or poly", optarg);
-            break;
-        case O_NCPUS: st = xc_cli_int("-ncpus", optarg, 1, 4096, &o.threads, &err); break;
-        case O_TILE: st = xc_cli_int("-tile", optarg, 1, 1 << 24, &o.tile, &err); break;
-        case O_QUIET: quiet = 1; break;
-        case O_HELP: help(); return 0;
-        default: return xc_cli_badopt("pulscan", argc, argv);
-        }
-        if (st)
-            return xc_cli_fail("pulscan", &err);
-    }
-    if (!input && optind == argc - 1)
-        input = argv[optind++];
-    if (optind < argc)
-        return xc_cli_failf("pulscan", "unexpected argument '%s' (crosscheck pulscan -h)", argv[optind]);
+    /* -format, -norm and -logp: the index of the word given */
+    int pulscand = 0, mom = o.norm == XC_NORM_MOM, poly = o.logp == XC_LOGP_POLY, quiet = 0;
+    const xc_opt opts[] = {
+        XC_OPT_STR("i", &input),
+        XC_OPT_STR("o", &out),
+        XC_OPT_STR("impl", &impl_name),
+        XC_OPT_CHOICE("format", &pulscand, "csv|pulscand"),
+        XC_OPT_INT("zmax", &o.zmax, 0, 100000),
+        XC_OPT_INT("numharm", &o.numharm, 1, 8),
+        XC_OPT_CALL("sigma", opt_sigma, &o.sigma),
+        XC_OPT_INT("zstep", &o.zstep, 1, 100000),
+        XC_OPT_FLAG("zlog", &o.zlog),
+        {.name = "chunkwidth", .kind = XC_OPTK_CALL, .fn = opt_bins, .dest = &o.chunkwidth, .lo = 1},
+        {.name = "normalizechunkwidth", .kind = XC_OPTK_CALL, .fn = opt_bins, .dest = &o.normwidth, .lo = 16},
+        XC_OPT_FLAG("rblock", &o.rblock),
+        XC_OPT_FLAG("nosift", &o.nosift),
+        XC_OPT_CHOICE("norm", &mom, "exact|mom"),
+        XC_OPT_CHOICE("logp", &poly, "exact|poly"),
+        XC_OPT_INT("ncpus", &o.threads, 1, 4096),
+        XC_OPT_INT("tile", &o.tile, 1, 1 << 24),
+        XC_OPT_FLAG("quiet", &quiet),
+        XC_OPT_END,
+    };
+    /* The input may also be the only positional argument. */
+    int first, rc = xc_opts_parse(&spec, opts, argc, argv, &first);
+    if (rc != XC_OPTS_GO)
+        return rc;
+    o.norm = mom ? XC_NORM_MOM : XC_NORM_EXACT;
+    o.logp = poly ? XC_LOGP_POLY : XC_LOGP_EXACT;
+    if (!input && first == argc - 1)
+        input = argv[first++];
+    if (first < argc)
+        return xc_cli_failf("pulscan", "unexpected argument '%s' (crosscheck pulscan -h)", argv[first]);
     if (!input)
         return xc_cli_failf("pulscan", "no input: -i X.fft is required (crosscheck pulscan -h)");
     const xc_searcher *impl = xc_searcher_of(xc_cli_impl("pulscan", XC_FAMILY_PULSCAN, impl_name));
     if (!impl)
         return 2;
-    int pulscand = !strcmp(fmt, "pulscand");
     char defout[4200];
     if (!out) {
         size_t len = strlen(input);
@@ -175,8 +155,10 @@ int xc_cmd_pulscan(int argc, char **argv)
         out = defout;
     }
 
+    xc_error err;
+    xc_error_clear(&err);
     xc_spectrum sp;
-    st = xc_spectrum_load(&sp, input, &err);
+    xc_status st = xc_spectrum_load(&sp, input, &err);
     if (st)
         return xc_cli_fail("pulscan", &err);
     xc_candlist cl;

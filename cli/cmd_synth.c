@@ -1,5 +1,4 @@
 /* crosscheck synth: a synthetic filterbank (noise, a pulsar, dispersed pulses) and its truth file. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_meter.h"
+#include "cli/cli_opts.h"
 #include "core/xc_progress.h"
 #include "synth/xc_synth.h"
 
@@ -94,7 +94,8 @@ static void help(void)
     xc_synth_params_free(&d);
 }
 
-static xc_status parse_pulse(const char *val, xc_synth_pulse *pl, xc_error *err)
+/* -pulse T,DM,W,SNR: one more single pulse (dest: the params). */
+static xc_status opt_pulse(const xc_opt *o, const char *opt, const char *val, xc_error *err)
 {
     double v[4];
     const char *s = val;
@@ -102,171 +103,115 @@ static xc_status parse_pulse(const char *val, xc_synth_pulse *pl, xc_error *err)
         char *end;
         v[i] = strtod(s, &end);
         if (end == s || (i < 3 ? *end != ',' : *end != '\0'))
-            return xc_error_set(err, XC_EINVAL, "option -pulse: '%s' is not T,DM,WIDTH_MS,SNR (four numbers)", val);
+            return xc_error_set(err, XC_EINVAL, "option %s: '%s' is not T,DM,WIDTH_MS,SNR (four numbers)", opt, val);
         s = end + 1;
     }
-    pl->t_s = v[0];
-    pl->dm = v[1];
-    pl->width_ms = v[2];
-    pl->snr = v[3];
+    xc_synth_pulse pl = {v[0], v[1], v[2], v[3]};
+    return xc_synth_params_add_pulse(o->dest, &pl, err);
+}
+
+static xc_status opt_convention(const xc_opt *o, const char *opt, const char *val, xc_error *err)
+{
+    xc_synth_params *p = o->dest;
+    if (!(p->convention = xc_convention_get(val)))
+        return xc_error_set(err, XC_EINVAL,
+                            "option %s: '%s' is not one of crosscheck, sigproc, presto, dedisp, astroaccelerate",
+                            opt, val);
     return XC_OK;
 }
 
-static void progress_cb(void *ctx, uint64_t done, uint64_t total)
+static xc_status opt_bitorder(const xc_opt *o, const char *opt, const char *val, xc_error *err)
 {
-    (void)total;
-    xc_progress_update(ctx, done);
-}
-
-enum { O_NCHANS = 1, O_NBITS, O_TSAMP, O_TOBS, O_FCH1, O_FOFF, O_TSTART, O_DM, O_PERIOD, O_WIDTH, O_SNRPEAK,
-       O_SEED, O_NOSMEAR, O_PULSE, O_NONOISE, O_CONV, O_BITORDER, O_SPEC, O_SPECKEY, O_OUT, O_TRUTH, O_QUIET,
-       O_THREADS, O_HELP, O_PDOT, O_ACCN, O_BINARY, O_BPER, O_BECC, O_BINC, O_BOMEGA, O_BPHASE, O_BPMASS,
-       O_BCMASS, O_FAKE, O_GAUSS, O_SINGLE, O_TPULSE, O_DEDISP, O_N };
-
-/* Applies one option to p; options are applied after -spec so they override it. */
-static xc_status apply(xc_synth_params *p, int o, const char *v, xc_error *err)
-{
-    xc_status st = XC_OK;
-    double d;
-    unsigned long long u;
-    switch (o) {
-    case O_NCHANS: return xc_cli_int("-nchans", v, 1, 1 << 24, &p->nchans, err);
-    case O_NBITS: return xc_cli_int("-nbits", v, 1, 32, &p->nbits, err);
-    case O_TSAMP:
-        if (!(st = xc_cli_double("-tsamp", v, &d, err)))
-            p->tsamp = d * 1e-6;
-        return st;
-    case O_TOBS: return xc_cli_double("-tobs", v, &p->tobs, err);
-    case O_FCH1: return xc_cli_double("-fch1", v, &p->fch1, err);
-    case O_FOFF: return xc_cli_double("-foff", v, &p->foff, err);
-    case O_TSTART: return xc_cli_double("-tstart", v, &p->tstart, err);
-    case O_DM: return xc_cli_double("-dm", v, &p->psr.dm, err);
-    case O_PERIOD: return xc_cli_double("-period", v, &p->psr.period_ms, err);
-    case O_WIDTH: return xc_cli_double("-width", v, &p->psr.width_pct, err);
-    case O_SNRPEAK: return xc_cli_double("-snrpeak", v, &p->psr.snrpeak, err);
-    case O_SEED:
-        if (!(st = xc_cli_u64("-seed", v, &u, err)))
-            p->seed = (uint64_t)u;
-        return st;
-    case O_NOSMEAR: p->smear = 0; return XC_OK;
-    case O_NONOISE: p->noise = 0; return XC_OK;
-    case O_CONV:
-        if (!(p->convention = xc_convention_get(v)))
-            return xc_error_set(err, XC_EINVAL,
-                                "option -convention: '%s' is not one of crosscheck, sigproc, presto, dedisp, "
-                                "astroaccelerate",
-                                v);
-        return XC_OK;
-    case O_BITORDER:
-        if (strcmp(v, "lsb") && strcmp(v, "msb"))
-            return xc_error_set(err, XC_EINVAL, "option -bitorder: '%s' is not lsb or msb", v);
-        p->bitorder = strcmp(v, "lsb") ? XC_BITORDER_MSB : XC_BITORDER_LSB;
-        return XC_OK;
-    case O_THREADS: return xc_cli_int("-threads", v, 0, 4096, &p->nthreads, err);
-    case O_PDOT: return xc_cli_double("-pdot", v, &p->psr.pdot, err);
-    case O_ACCN: return xc_cli_double("-accn", v, &p->psr.accn, err);
-    case O_BINARY: p->psr.bin.on = 1; return XC_OK;
-    case O_BPER: return xc_cli_double("-bper", v, &p->psr.bin.pb_h, err);
-    case O_BECC: return xc_cli_double("-becc", v, &p->psr.bin.ecc, err);
-    case O_BINC: return xc_cli_double("-binc", v, &p->psr.bin.inc_deg, err);
-    case O_BOMEGA: return xc_cli_double("-bomega", v, &p->psr.bin.omega_deg, err);
-    case O_BPHASE: return xc_cli_double("-bphase", v, &p->psr.bin.phase, err);
-    case O_BPMASS: return xc_cli_double("-bpmass", v, &p->psr.bin.mp, err);
-    case O_BCMASS: return xc_cli_double("-bcmass", v, &p->psr.bin.mc, err);
-    case O_FAKE: p->fake_phase = 1; return XC_OK;
-    case O_GAUSS: p->profile = XC_PROFILE_GAUSSIAN; return XC_OK;
-    }
+    char what[64];
+    snprintf(what, sizeof what, "option %s", opt);
+    int k = xc_cli_choice(what, val, "lsb|msb", err);
+    if (k < 0)
+        return XC_EINVAL;
+    ((xc_synth_params *)o->dest)->bitorder = k ? XC_BITORDER_MSB : XC_BITORDER_LSB;
     return XC_OK;
 }
 
 int xc_cmd_synth(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"nchans", required_argument, 0, O_NCHANS}, {"nbits", required_argument, 0, O_NBITS},
-        {"tsamp", required_argument, 0, O_TSAMP}, {"tobs", required_argument, 0, O_TOBS},
-        {"fch1", required_argument, 0, O_FCH1}, {"foff", required_argument, 0, O_FOFF},
-        {"tstart", required_argument, 0, O_TSTART}, {"dm", required_argument, 0, O_DM},
-        {"period", required_argument, 0, O_PERIOD}, {"width", required_argument, 0, O_WIDTH},
-        {"snrpeak", required_argument, 0, O_SNRPEAK}, {"seed", required_argument, 0, O_SEED},
-        {"nosmear", no_argument, 0, O_NOSMEAR}, {"pulse", required_argument, 0, O_PULSE},
-        {"nonoise", no_argument, 0, O_NONOISE}, {"convention", required_argument, 0, O_CONV},
-        {"bitorder", required_argument, 0, O_BITORDER}, {"spec", required_argument, 0, O_SPEC},
-        {"spec_key", required_argument, 0, O_SPECKEY}, {"o", required_argument, 0, O_OUT},
-        {"truth", required_argument, 0, O_TRUTH}, {"quiet", no_argument, 0, O_QUIET},
-        {"threads", required_argument, 0, O_THREADS}, {"h", no_argument, 0, O_HELP},
-        {"help", no_argument, 0, O_HELP}, {"pdot", required_argument, 0, O_PDOT},
-        {"accn", required_argument, 0, O_ACCN}, {"binary", no_argument, 0, O_BINARY},
-        {"bper", required_argument, 0, O_BPER}, {"becc", required_argument, 0, O_BECC},
-        {"binc", required_argument, 0, O_BINC}, {"bomega", required_argument, 0, O_BOMEGA},
-        {"bphase", required_argument, 0, O_BPHASE}, {"bpmass", required_argument, 0, O_BPMASS},
-        {"bcmass", required_argument, 0, O_BCMASS}, {"fake_phase", no_argument, 0, O_FAKE},
-        {"gaussian", no_argument, 0, O_GAUSS}, {"single", no_argument, 0, O_SINGLE},
-        {"tpulse", required_argument, 0, O_TPULSE}, {"dedispersed", no_argument, 0, O_DEDISP},
-        {0, 0, 0, 0}};
-    /* Remember the options in order first: -spec must be read before any of
-     * them is applied, wherever it appears on the line. */
-    int *code = calloc((size_t)argc + 1, sizeof *code);
-    const char **val = calloc((size_t)argc + 1, sizeof *val);
-    if (!code || !val) {
-        free(code);
-        free(val);
-        return xc_cli_failf("synth", "out of memory");
-    }
-    int nopt = 0, quiet = 0, rc = 0, single = 0, dedisp = 0;
-    double tpulse = NAN;
-    const char *spec = NULL, *spec_key = NULL, *out = NULL, *truth = NULL, *tpulse_s = NULL;
-    int c;
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case O_SPEC: spec = optarg; break;
-        case O_SPECKEY: spec_key = optarg; break;
-        case O_OUT: out = optarg; break;
-        case O_TRUTH: truth = optarg; break;
-        case O_QUIET: quiet = 1; break;
-        case O_SINGLE: single = 1; break;
-        case O_TPULSE: tpulse_s = optarg; break;
-        case O_DEDISP: dedisp = 1; break;
-        case O_HELP:
-            free(code);
-            free(val);
-            help();
-            return 0;
-        case '?':
-        case ':':
-            free(code);
-            free(val);
-            return xc_cli_badopt("synth", argc, argv);
-        default:
-            code[nopt] = c;
-            val[nopt++] = optarg;
-        }
-    }
+    static const xc_optspec ospec = {"synth", help, 0};
     xc_synth_params p;
     xc_synth_params_init(&p);
+    const char *spec = NULL, *spec_key = NULL, *out = NULL, *truth = NULL, *tpulse_s = NULL;
+    int quiet = 0, single = 0, dedisp = 0, gaussian = 0, tsamp_given = 0, seed_given = 0;
+    double tsamp_us = 0, tpulse = NAN;
+    unsigned long long seed = 0;
+    /* The parameters: applied after -spec is read, wherever it stands on the
+     * line, so that they override it (-pulse adds to its pulses). */
+    const xc_opt params[] = {
+        XC_OPT_INT("nchans", &p.nchans, 1, 1 << 24),
+        XC_OPT_INT("nbits", &p.nbits, 1, 32),
+        {.name = "tsamp", .kind = XC_OPTK_DOUBLE, .dest = &tsamp_us, .given = &tsamp_given},
+        XC_OPT_DOUBLE("tobs", &p.tobs),
+        XC_OPT_DOUBLE("fch1", &p.fch1),
+        XC_OPT_DOUBLE("foff", &p.foff),
+        XC_OPT_DOUBLE("tstart", &p.tstart),
+        XC_OPT_DOUBLE("dm", &p.psr.dm),
+        XC_OPT_DOUBLE("period", &p.psr.period_ms),
+        XC_OPT_DOUBLE("width", &p.psr.width_pct),
+        XC_OPT_DOUBLE("snrpeak", &p.psr.snrpeak),
+        {.name = "seed", .kind = XC_OPTK_U64, .dest = &seed, .given = &seed_given},
+        XC_OPT_SET("nosmear", &p.smear, 0),
+        XC_OPT_CALL("pulse", opt_pulse, &p),
+        XC_OPT_SET("nonoise", &p.noise, 0),
+        XC_OPT_CALL("convention", opt_convention, &p),
+        XC_OPT_CALL("bitorder", opt_bitorder, &p),
+        XC_OPT_INT("threads", &p.nthreads, 0, 4096),
+        XC_OPT_DOUBLE("pdot", &p.psr.pdot),
+        XC_OPT_DOUBLE("accn", &p.psr.accn),
+        XC_OPT_SET("binary", &p.psr.bin.on, 1),
+        XC_OPT_DOUBLE("bper", &p.psr.bin.pb_h),
+        XC_OPT_DOUBLE("becc", &p.psr.bin.ecc),
+        XC_OPT_DOUBLE("binc", &p.psr.bin.inc_deg),
+        XC_OPT_DOUBLE("bomega", &p.psr.bin.omega_deg),
+        XC_OPT_DOUBLE("bphase", &p.psr.bin.phase),
+        XC_OPT_DOUBLE("bpmass", &p.psr.bin.mp),
+        XC_OPT_DOUBLE("bcmass", &p.psr.bin.mc),
+        XC_OPT_SET("fake_phase", &p.fake_phase, 1),
+        XC_OPT_END,
+    };
+    const xc_opt opts[] = {
+        XC_OPT_STR("spec", &spec),
+        XC_OPT_STR("spec_key", &spec_key),
+        XC_OPT_STR("o", &out),
+        XC_OPT_STR("truth", &truth),
+        XC_OPT_FLAG("quiet", &quiet),
+        XC_OPT_FLAG("gaussian", &gaussian),   /* set below, after -spec */
+        XC_OPT_FLAG("single", &single),
+        XC_OPT_STR("tpulse", &tpulse_s),
+        XC_OPT_FLAG("dedispersed", &dedisp),
+        XC_OPT_LATER(params),
+        XC_OPT_END,
+    };
     xc_error err;
     xc_error_clear(&err);
-    xc_status st = XC_OK;
-    if (optind < argc)
-        rc = xc_cli_failf("synth", "unexpected argument '%s'", argv[optind]);
-    else if (!out)
-        rc = xc_cli_failf("synth", "-o FILE.fil is required (see crosscheck synth -h)");
-    else if (spec_key && !spec)
-        rc = xc_cli_failf("synth", "-spec_key needs -spec FILE.json");
-    else if (spec && (st = xc_synth_params_load(&p, spec, spec_key, &err)))
-        rc = xc_cli_fail("synth", &err);
-    for (int i = 0; !rc && i < nopt; i++) {
-        if (code[i] == O_PULSE) {
-            xc_synth_pulse pl;
-            if (!(st = parse_pulse(val[i], &pl, &err)))
-                st = xc_synth_params_add_pulse(&p, &pl, &err);
-        } else {
-            st = apply(&p, code[i], val[i], &err);
-        }
-        if (st)
+    int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);
+    if (rc == XC_OPTS_GO) {
+        if (!out)
+            rc = xc_cli_failf("synth", "-o FILE.fil is required (see crosscheck synth -h)");
+        else if (spec_key && !spec)
+            rc = xc_cli_failf("synth", "-spec_key needs -spec FILE.json");
+        else if (spec && xc_synth_params_load(&p, spec, spec_key, &err))
             rc = xc_cli_fail("synth", &err);
+        else
+            rc = xc_opts_parse_later(&ospec, opts, argc, argv);
     }
-    free(code);
-    free(val);
+    if (rc != XC_OPTS_GO) {
+        xc_synth_params_free(&p);
+        return rc;
+    }
+    rc = 0;
+    if (tsamp_given)
+        p.tsamp = tsamp_us * 1e-6;
+    if (seed_given)
+        p.seed = (uint64_t)seed;
+    if (gaussian)
+        p.profile = XC_PROFILE_GAUSSIAN;
+    xc_status st;
     if (!rc && tpulse_s && !single)
         rc = xc_cli_failf("synth", "-tpulse needs -single");
     if (!rc && tpulse_s && (st = xc_cli_double("-tpulse", tpulse_s, &tpulse, &err)))
@@ -292,7 +237,7 @@ int xc_cmd_synth(int argc, char **argv)
                             "highest frequency\n", p.foff, xc_synth_foff(&p));
         xc_progress prog;
         xc_progress_start(&prog, "synth", xc_synth_nsamp(&p), quiet);
-        p.progress = progress_cb;
+        p.progress = xc_progress_step;
         p.progress_ctx = &prog;
         char stem[4096] = "";
         size_t ol = strlen(out);

@@ -165,6 +165,78 @@ static void test_list_and_help(void)
     }
 }
 
+/* The option parser every subcommand shares (cli/cli_opts.c), through the
+ * binary: each case's exit code, and a part of its message where it has one. */
+static void test_option_parser(void)
+{
+    static const struct {
+        const char *args;
+        int code;
+        const char *msg;
+    } cases[] = {
+        /* a bad value: exit 2, the message names the option and the value */
+        {"pulscan -zmax 12x a.fft", 2, "crosscheck pulscan: option -zmax: '12x' is not an integer"},
+        {"bench synth -nbits 33", 2, "option -nbits: 33 is outside 1..32"},
+        {"plan -lodm ten", 2, "option -lodm: 'ten' is not a number"},
+        {"population -seed -1", 2, "option -seed: '-1' is not a non-negative integer"},
+        {"compare cands -dr -1 a b", 2, "option -dr: -1 must be a finite number >= 0"},
+        {"bench dedisperse -nchans 512,x", 2, "option -nchans: 'x' is not an integer"},
+        {"dedisperse -bitorder mid", 2, "-bitorder: 'mid' is not lsb or msb"},
+        /* the first bad value ends the parse, before a later unknown option */
+        {"dedisperse -if x -bogus", 2, "option -if: 'x' is not an integer"},
+        /* an unknown option, a missing value, an ambiguous abbreviation */
+        {"fft -bogus", 2, "unknown option or missing value: -bogus (see crosscheck fft -h)"},
+        {"synth -o", 2, "unknown option or missing value: -o"},
+        {"plan -dmpl 0:10:1:1", 2, "unknown option or missing value: -dmpl"},
+        /* -h, -help and --help, wherever they stand */
+        {"fft -h", 0, NULL},
+        {"compare planes -help", 0, NULL},
+        {"bench pulscan --help", 0, NULL},
+        {"synth -nchans 64 -h", 0, NULL},
+        /* a positional argument the command does not take */
+        {"list extra", 2, "crosscheck list: unexpected argument 'extra'"},
+        {"population -spec s.json -n 1 -out d extra", 2, "unexpected argument 'extra'"},
+        {"pulscan -i a.fft b.fft", 2, "unexpected argument 'b.fft'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[4096];
+        int rc = run(cases[i].args, err, sizeof err);
+        int ok = rc == cases[i].code && (!cases[i].msg || strstr(err, cases[i].msg));
+        if (!ok)
+            fprintf(stderr, "\n  crosscheck %s: exit %d, stderr: %s", cases[i].args, rc, err);
+        CU_ASSERT(ok);
+    }
+}
+
+/* synth's parameters override its -spec file wherever -spec stands on the line. */
+static void test_synth_options_override_spec(void)
+{
+    char args[2048], err[4096], spec[600], fil[600], truth[700];
+    snprintf(spec, sizeof spec, "%s/override.json", xc_test_tmpdir());
+    snprintf(fil, sizeof fil, "%s/override.fil", xc_test_tmpdir());
+    snprintf(truth, sizeof truth, "%s/override.truth.json", xc_test_tmpdir());
+    FILE *fp = fopen(spec, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs("{\"nchans\": 32, \"tsamp_us\": 200, \"tobs_s\": 0.1, \"seed\": 5, \"smear\": true}\n", fp);
+    fclose(fp);
+    snprintf(args, sizeof args, "synth -quiet -nchans 16 -seed 9 -nosmear -tsamp 100 -spec '%s' -o '%s'", spec, fil);
+    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    json_error_t je;
+    json_t *root = json_load_file(truth, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *par = json_object_get(root, "params");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(par, "nchans")), 16);
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(par, "seed")), 9);
+    CU_ASSERT(json_is_false(json_object_get(par, "smear")));
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(par, "tsamp_us")), 100, 1e-9);
+    XC_ASSERT_CLOSE(json_real_value(json_object_get(par, "tobs_s")), 0.1, 1e-12);   /* from the spec */
+    json_decref(root);
+    /* a bad parameter is reported after the spec is read, as before */
+    snprintf(args, sizeof args, "synth -nchans x -spec '%s/missing.json' -o '%s'", xc_test_tmpdir(), fil);
+    CU_ASSERT_EQUAL(run(args, err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "missing.json"));
+}
+
 /* The whole default job on a small spec: exit 0, a report with plots. */
 static void test_run_small(void)
 {
@@ -194,6 +266,8 @@ int main(void)
         {"errors exit 2 and name the file/field/value", test_errors_exit_2, NULL},
         {"dedisperse + compare planes on tutorial.fil", test_dedisperse_compare_tutorial, NULL},
         {"list and -h of every subcommand", test_list_and_help, NULL},
+        {"option parser: bad values, unknown options, -h, stray arguments", test_option_parser, NULL},
+        {"synth: options override -spec wherever it stands", test_synth_options_override_spec, NULL},
         {"run: the default job on a small spec", test_run_small, NULL},
     };
     return xc_test_run("cli", cases, XC_NCASES(cases));

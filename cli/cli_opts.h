@@ -1,0 +1,106 @@
+/* cli_opts.h: the subcommands' option parser.  A command lists its options in
+ * a table (the name without the dash, as PRESTO and SIGPROC spell it: "zmax",
+ * "dm", "nbits"; what kind of value; where it goes) and xc_opts_parse runs
+ * getopt_long_only over the table, so every command answers the same way:
+ *
+ *   -h, -help, --help      the command's help on stdout, exit 0
+ *   a bad value            "crosscheck <cmd>: option -nchans: 'x' is not an integer", exit 2
+ *                          (the strict parsers of cli.h: xc_cli_int, xc_cli_double, xc_cli_u64)
+ *   an unknown option or a missing value   xc_cli_badopt, exit 2
+ *   a positional argument beyond those the command takes
+ *                          "crosscheck <cmd>: unexpected argument 'x'", exit 2
+ *
+ * Values are applied as they are met, so the first bad one ends the parse.
+ * Names may be abbreviated where that is unambiguous (getopt_long_only). */
+#ifndef XC_CLI_OPTS_H
+#define XC_CLI_OPTS_H
+
+#include "core/xc_error.h"
+
+typedef enum {
+    XC_OPTK_END = 0,  /* ends a table */
+    XC_OPTK_FLAG,     /* no value: stores lo into the int at dest */
+    XC_OPTK_STR,      /* the value itself (const char *) */
+    XC_OPTK_INT,      /* an int in [lo, hi] */
+    XC_OPTK_DOUBLE,   /* a double */
+    XC_OPTK_NONNEG,   /* a finite double >= 0 */
+    XC_OPTK_U64,      /* an unsigned long long (no sign) */
+    XC_OPTK_INTS,     /* a comma-separated list of ints in [lo, hi] (xc_cli_ints) */
+    XC_OPTK_CHOICE,   /* one of the '|'-separated words of choices: its index (int) */
+    XC_OPTK_CALL,     /* fn parses the value (lists, special checks); dest is fn's */
+    XC_OPTK_TABLE,    /* dest is another table, whose options this one takes in */
+    XC_OPTK_LATER     /* the same, applied only by xc_opts_parse_later */
+} xc_optkind;
+
+typedef struct xc_opt xc_opt;
+
+/* For XC_OPTK_CALL: opt is the option as typed in messages ("-pulse"), val
+ * its value.  Returns XC_OK, or fills err (naming opt and val). */
+typedef xc_status (*xc_opt_fn)(const xc_opt *o, const char *opt, const char *val, xc_error *err);
+
+struct xc_opt {
+    const char *name;     /* without the dash */
+    xc_optkind kind;
+    void *dest;           /* FLAG, INT, CHOICE: int *; STR: const char **; DOUBLE, NONNEG: double *;
+                             U64: unsigned long long *; INTS: xc_cli_ints *; TABLE, LATER: const xc_opt * */
+    long lo, hi;          /* INT, INTS: the allowed range; FLAG: the value stored */
+    const char *choices;  /* CHOICE: "lsb|msb" */
+    xc_opt_fn fn;         /* CALL */
+    int *given;           /* optional: set to 1 when the option is applied */
+};
+
+/* A list of ints (XC_OPTK_INTS): v has room for max; n is how many.  The
+ * value replaces the list (so v may hold defaults). */
+typedef struct {
+    int *v;
+    int n, max;
+} xc_cli_ints;
+
+/* Table entries.  An entry with a `given` flag is written out:
+ *   {.name = "lodm", .kind = XC_OPTK_DOUBLE, .dest = &lodm, .given = &tol_given} */
+#define XC_OPT_FLAG(n, p)          {.name = (n), .kind = XC_OPTK_FLAG, .dest = (p), .lo = 1}
+#define XC_OPT_SET(n, p, v)        {.name = (n), .kind = XC_OPTK_FLAG, .dest = (p), .lo = (v)}
+#define XC_OPT_STR(n, p)           {.name = (n), .kind = XC_OPTK_STR, .dest = (p)}
+#define XC_OPT_INT(n, p, l, h)     {.name = (n), .kind = XC_OPTK_INT, .dest = (p), .lo = (l), .hi = (h)}
+#define XC_OPT_DOUBLE(n, p)        {.name = (n), .kind = XC_OPTK_DOUBLE, .dest = (p)}
+#define XC_OPT_NONNEG(n, p)        {.name = (n), .kind = XC_OPTK_NONNEG, .dest = (p)}
+#define XC_OPT_U64(n, p)           {.name = (n), .kind = XC_OPTK_U64, .dest = (p)}
+#define XC_OPT_INTS(n, p, l, h)    {.name = (n), .kind = XC_OPTK_INTS, .dest = (p), .lo = (l), .hi = (h)}
+#define XC_OPT_CHOICE(n, p, c)     {.name = (n), .kind = XC_OPTK_CHOICE, .dest = (p), .choices = (c)}
+#define XC_OPT_CALL(n, f, ctx)     {.name = (n), .kind = XC_OPTK_CALL, .dest = (ctx), .fn = (f)}
+#define XC_OPT_TABLE(t)            {.name = "", .kind = XC_OPTK_TABLE, .dest = (void *)(t)}
+#define XC_OPT_LATER(t)            {.name = "", .kind = XC_OPTK_LATER, .dest = (void *)(t)}
+#define XC_OPT_END                 {.name = 0, .kind = XC_OPTK_END}
+
+/* xc_opts_parse returns this when the command should go on. */
+#define XC_OPTS_GO (-1)
+/* max_args for a command that checks its positional arguments itself. */
+#define XC_OPTS_ANY_ARGS (-1)
+
+/* What a command is, apart from its options: constant, so a command keeps it
+ * static. */
+typedef struct {
+    const char *cmd;       /* as messages name it: "crosscheck <cmd>: ..." */
+    void (*help)(void);    /* prints the help on stdout */
+    int max_args;          /* positional arguments allowed, or XC_OPTS_ANY_ARGS */
+} xc_optspec;
+
+/* Parses argv[1..argc-1] (argv[0] is the command's name) against the table
+ * opts (ended by XC_OPT_END), applying every option but those of XC_OPT_LATER
+ * tables, which it only recognises.  Returns XC_OPTS_GO with the positional
+ * arguments at argv[*first..argc-1] (getopt moves them to the end; first may
+ * be NULL), or the exit code the command returns: 0 after the help, 2 (or the
+ * code of the error a callback set) after a message on stderr. */
+int xc_opts_parse(const xc_optspec *s, const xc_opt *opts, int argc, char **argv, int *first);
+
+/* Applies the options of the XC_OPT_LATER tables, in command-line order,
+ * after xc_opts_parse went through the same argv: for options that must
+ * override values read from a file the first pass named (synth -spec).
+ * Returns XC_OPTS_GO or the exit code, as xc_opts_parse. */
+int xc_opts_parse_later(const xc_optspec *s, const xc_opt *opts, int argc, char **argv);
+
+/* Which of the '|'-separated words of choices val is (0, 1, ...), or -1 with
+ * err set to "<opt>: '<val>' is not a, b or c". */
+int xc_cli_choice(const char *opt, const char *val, const char *choices, xc_error *err);
+
+#endif
