@@ -144,15 +144,24 @@ struct counts {
     int n1, n2, n3;
 };
 
-template <int R, bool WIDE>
-struct acc_q4 {
-    uint32_t a8[R], a16[2][R], a32[4][R];
+/* The 4-lane formats.  q4 adds whole words into 8-bit lanes (a8) and splits
+ * them into two words of 16-bit lane pairs every k1 channels; q8 splits every
+ * word as it adds it.  From the 16-bit pairs on both are the same (f16, f32,
+ * sum): the pairs go into u32 lanes every k2 splits (q4) or k1 channels (q8),
+ * and in the wide instances the u32 lanes into u64 every k3 (q4) or k2 (q8)
+ * of those.  (channel_done spells both chains out: a shared helper taking the
+ * counter by reference changed the non-wide q4 instances' SASS.) */
+template <int R, bool WIDE, bool Q4>
+struct acc_lanes4 {
+    uint32_t a8[Q4 ? R : 1], a16[2][R], a32[4][R];
     unsigned long long a64[WIDE ? 4 : 1][WIDE ? R : 1];
     __device__ __forceinline__ void zero()
     {
 #pragma unroll
         for (int r = 0; r < R; ++r) {
-            a8[r] = a16[0][r] = a16[1][r] = 0;
+            if constexpr (Q4)
+                a8[r] = 0;
+            a16[0][r] = a16[1][r] = 0;
 #pragma unroll
             for (int l = 0; l < 4; ++l) {
                 a32[l][r] = 0;
@@ -161,7 +170,15 @@ struct acc_q4 {
             }
         }
     }
-    __device__ __forceinline__ void add(int r, uint32_t w) { a8[r] += w; }
+    __device__ __forceinline__ void add(int r, uint32_t w)
+    {
+        if constexpr (Q4) {
+            a8[r] += w;
+        } else {
+            a16[0][r] += w & 0x00FF00FFu;
+            a16[1][r] += (w >> 8) & 0x00FF00FFu;
+        }
+    }
     __device__ __forceinline__ void split()
     {
 #pragma unroll
@@ -198,13 +215,23 @@ struct acc_q4 {
     {
         if (++c.n1 == c.k1) {
             c.n1 = 0;
-            split();
-            if (++c.n2 == c.k2) {
-                c.n2 = 0;
+            if constexpr (Q4) {
+                split();
+                if (++c.n2 == c.k2) {
+                    c.n2 = 0;
+                    f16();
+                    if constexpr (WIDE) {
+                        if (++c.n3 == c.k3) {
+                            c.n3 = 0;
+                            f32();
+                        }
+                    }
+                }
+            } else {
                 f16();
                 if constexpr (WIDE) {
-                    if (++c.n3 == c.k3) {
-                        c.n3 = 0;
+                    if (++c.n2 == c.k2) {
+                        c.n2 = 0;
                         f32();
                     }
                 }
@@ -214,7 +241,8 @@ struct acc_q4 {
     __device__ __forceinline__ void stage_done() {}
     __device__ __forceinline__ void finish()
     {
-        split();
+        if constexpr (Q4)
+            split();
         f16();
         f32();
     }
@@ -227,78 +255,8 @@ struct acc_q4 {
     }
 };
 
-template <int R, bool WIDE>
-struct acc_q8 {
-    uint32_t a16[2][R], a32[4][R];
-    unsigned long long a64[WIDE ? 4 : 1][WIDE ? R : 1];
-    __device__ __forceinline__ void zero()
-    {
-#pragma unroll
-        for (int r = 0; r < R; ++r) {
-            a16[0][r] = a16[1][r] = 0;
-#pragma unroll
-            for (int l = 0; l < 4; ++l) {
-                a32[l][r] = 0;
-                if constexpr (WIDE)
-                    a64[l][r] = 0;
-            }
-        }
-    }
-    __device__ __forceinline__ void add(int r, uint32_t w)
-    {
-        a16[0][r] += w & 0x00FF00FFu;
-        a16[1][r] += (w >> 8) & 0x00FF00FFu;
-    }
-    __device__ __forceinline__ void f16()
-    {
-#pragma unroll
-        for (int r = 0; r < R; ++r) {
-            a32[0][r] += a16[0][r] & 0xFFFFu;
-            a32[2][r] += a16[0][r] >> 16;
-            a32[1][r] += a16[1][r] & 0xFFFFu;
-            a32[3][r] += a16[1][r] >> 16;
-            a16[0][r] = a16[1][r] = 0;
-        }
-    }
-    __device__ __forceinline__ void f32()
-    {
-        if constexpr (WIDE) {
-#pragma unroll
-            for (int r = 0; r < R; ++r)
-#pragma unroll
-                for (int l = 0; l < 4; ++l) {
-                    a64[l][r] += a32[l][r];
-                    a32[l][r] = 0;
-                }
-        }
-    }
-    __device__ __forceinline__ void channel_done(counts &c)
-    {
-        if (++c.n1 == c.k1) {
-            c.n1 = 0;
-            f16();
-            if constexpr (WIDE) {
-                if (++c.n2 == c.k2) {
-                    c.n2 = 0;
-                    f32();
-                }
-            }
-        }
-    }
-    __device__ __forceinline__ void stage_done() {}
-    __device__ __forceinline__ void finish()
-    {
-        f16();
-        f32();
-    }
-    __device__ __forceinline__ double sum(int l, int r) const
-    {
-        if constexpr (WIDE)
-            return (double)a64[l][r];
-        else
-            return (double)a32[l][r];
-    }
-};
+template <int R, bool WIDE> using acc_q4 = acc_lanes4<R, WIDE, true>;
+template <int R, bool WIDE> using acc_q8 = acc_lanes4<R, WIDE, false>;
 
 template <int R, bool WIDE>
 struct acc_p16 {
