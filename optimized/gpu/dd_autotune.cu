@@ -16,18 +16,22 @@ namespace xcdd {
 
 /* Chooses range k's setting on its first chunk: the only candidate that fits,
  * or, with several, the one whose launch over the first TUNE_DMS trials of this
- * chunk takes the least time per trial. */
+ * chunk takes the least time per trial.  The choice is the state's: later
+ * chunks and jobs keep it.  On an error the range stays undecided. */
 xc_status decide(ctx &c, int k, size_t lk)
 {
-    range_plan &r = c.rp[k];
-    r.decided = 1;
-    if (r.direct)
+    range_plan &r = c.s->rp[k];
+    if (r.direct) {
+        r.decided = 1;
         return XC_OK;
+    }
     r.use = -1;
+    r.ntimed = 0;
     if (r.nfit == 1) {
         for (int j = 0; j < r.ncand; j++)
             if (r.fits[j])
                 r.use = j;
+        r.decided = 1;
         return XC_OK;
     }
     double best = 0;
@@ -57,6 +61,7 @@ xc_status decide(ctx &c, int k, size_t lk)
         }
     }
     r.tuned = 1;
+    r.decided = 1;
     return XC_OK;
 }
 

@@ -17,20 +17,10 @@
 
 namespace xcdd {
 
-xc_status dev_alloc(ctx &c, void **p, size_t bytes, const char *what)
-{
-    xc_error *err = c.err;
-    char msg[96];
-    snprintf(msg, sizeof msg, "cudaMalloc(%s, %zu bytes)", what, bytes);
-    XC_GPU_CK(cudaMalloc(p, bytes ? bytes : 1), msg);
-    c.allocated += bytes;
-    return XC_OK;
-}
-
 xc_status ev_begin(ctx &c)
 {
     xc_error *err = c.err;
-    XC_GPU_CK(cudaEventRecord(c.ev0, 0), "cudaEventRecord");
+    XC_GPU_CK(cudaEventRecord(c.s->ev0, 0), "cudaEventRecord");
     return XC_OK;
 }
 
@@ -44,10 +34,10 @@ xc_status ev_end(ctx &c, cudaError_t launched, const char *name, double *ms)
         snprintf(what, sizeof what, "launch %s", name);
         return xc_gpu_fail(err, launched, what);
     }
-    XC_GPU_CK(cudaEventRecord(c.ev1, 0), "cudaEventRecord");
-    XC_GPU_CK(cudaEventSynchronize(c.ev1), name);
+    XC_GPU_CK(cudaEventRecord(c.s->ev1, 0), "cudaEventRecord");
+    XC_GPU_CK(cudaEventSynchronize(c.s->ev1), name);
     float f = 0;
-    XC_GPU_CK(cudaEventElapsedTime(&f, c.ev0, c.ev1), "cudaEventElapsedTime");
+    XC_GPU_CK(cudaEventElapsedTime(&f, c.s->ev0, c.s->ev1), "cudaEventElapsedTime");
     if (ms)
         *ms += f;
     return XC_OK;
@@ -58,23 +48,23 @@ xc_status ev_end(ctx &c, cudaError_t launched, const char *name, double *ms)
 xc_status delay_bounds(ctx &c, int k, int dy, int32_t *tmin, int stats[3])
 {
     xc_error *err = c.err;
-    const range_plan &r = c.rp[k];
+    const range_plan &r = c.s->rp[k];
     const int init[3] = {0, 0, INT_MAX};
-    XC_GPU_CK(cudaMemcpy(c.d_stats, init, sizeof init, cudaMemcpyHostToDevice), "cudaMemcpy(delay statistics)");
+    XC_GPU_CK(cudaMemcpy(c.s->d_stats, init, sizeof init, cudaMemcpyHostToDevice), "cudaMemcpy(delay statistics)");
     dd_bounds_args a;
     a.del = r.d_del;
     a.ndm = (int)r.ndm;
-    a.nuse = c.nuse;
+    a.nuse = c.s->nuse;
     a.dy = dy;
     a.ntiles = ceil_div(r.ndm, (size_t)dy);
     a.tmin = tmin;
-    a.stats = c.d_stats;
+    a.stats = c.s->d_stats;
     xc_status st = ev_begin(c);
     if (!st)
         st = ev_end(c, dd_launch_bounds(a, 0), "dd_bounds", &c.prep_ms);
     if (st)
         return st;
-    XC_GPU_CK(cudaMemcpy(stats, c.d_stats, 3 * sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy(delay statistics)");
+    XC_GPU_CK(cudaMemcpy(stats, c.s->d_stats, 3 * sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy(delay statistics)");
     return XC_OK;
 }
 
@@ -84,27 +74,27 @@ xc_status delay_bounds(ctx &c, int k, int dy, int32_t *tmin, int stats[3])
  * Y already holds exactly that). */
 xc_status ensure_pack(ctx &c, int k, int yfmt, size_t S)
 {
-    const range_plan &r = c.rp[k];
+    const range_plan &r = c.s->rp[k];
     if (c.y_chunk == c.chunk && c.y_ds == r.ds && c.y_fmt == yfmt && (dd_lanes(yfmt) == 1 || c.y_S == S))
         return XC_OK;
     c.y_chunk = -1;
-    const size_t pitch = c.y_cap / ((size_t)c.nuse * dd_word_bytes(yfmt)) / 32 * 32;
+    const size_t pitch = c.y_cap / ((size_t)c.s->nuse * dd_word_bytes(yfmt)) / 32 * 32;
     const size_t j0 = ceil_div(c.T0, (size_t)r.ds);
     const size_t off = j0 * (size_t)r.ds - c.T0;
     dd_pack_args a;
-    a.raw = c.d_raw;
+    a.raw = c.s->d_raw;
     a.raw_f32 = c.job->in->nbits == 32;
-    a.nc = (size_t)c.nc;
-    a.chan = c.d_chan;
-    a.nuse = c.nuse;
+    a.nc = (size_t)c.s->nc;
+    a.chan = c.s->d_chan;
+    a.nuse = c.s->nuse;
     a.ds = r.ds;
     a.off = off;
     a.ns_avail = c.W > off ? (c.W - off) / (size_t)r.ds : 0;
     a.S = S;
     a.np = pitch;
-    a.Y = c.d_Y;
+    a.Y = c.s->d_Y;
     a.pitch = pitch;
-    const size_t tiles_y = ceil_div((size_t)c.nuse, 32);
+    const size_t tiles_y = ceil_div((size_t)c.s->nuse, 32);
     char name[48];
     snprintf(name, sizeof name, "dd_pack_%s", fmt_name(yfmt));
     for (size_t t0 = 0; t0 < tiles_y; t0 += 65535) {
@@ -128,20 +118,20 @@ xc_status ensure_pack(ctx &c, int k, int yfmt, size_t S)
  * before the plan (same delays, same tiles). */
 xc_status ensure_tmin(ctx &c, int k, int j)
 {
-    const range_plan &r = c.rp[k];
+    const range_plan &r = c.s->rp[k];
     const int dy = r.cand[j].dy;
-    if (c.tmin_range == k && c.tmin_dy == dy)
+    if (c.s->tmin_range == k && c.s->tmin_dy == dy)
         return XC_OK;
-    c.tmin_range = -1;
+    c.s->tmin_range = -1;
     int stats[3];
-    xc_status st = delay_bounds(c, k, dy, c.d_tmin, stats);
+    xc_status st = delay_bounds(c, k, dy, c.s->d_tmin, stats);
     if (st)
         return st;
     if (stats[0] != r.spread[j] || stats[1] != r.dmax)
         return xc_error_set(c.err, XC_EINVAL, "gpu: internal: range %d: delay bounds changed (%d, %d; were %d, %d)", k,
                             stats[0], stats[1], r.spread[j], r.dmax);
-    c.tmin_range = k;
-    c.tmin_dy = dy;
+    c.s->tmin_range = k;
+    c.s->tmin_dy = dy;
     return XC_OK;
 }
 
@@ -149,22 +139,22 @@ xc_status ensure_tmin(ctx &c, int k, int j)
 xc_status run_smem(ctx &c, int k, int j, size_t lk, size_t tiles, double *ms)
 {
     xc_error *err = c.err;
-    const range_plan &r = c.rp[k];
+    const range_plan &r = c.s->rp[k];
     const cfg &g = r.cand[j];
     const size_t S = tile_words(r, j), L = (size_t)dd_lanes(r.fmt);
     const size_t ttiles = ceil_div(lk, S * L);
-    const size_t pitch = c.y_cap / ((size_t)c.nuse * 4) / 32 * 32;
+    const size_t pitch = c.y_cap / ((size_t)c.s->nuse * 4) / 32 * 32;
     if (smem_words(r, j, lk) > pitch)
         return xc_error_set(err, XC_EINVAL, "gpu: internal: range %d needs %zu words per row, the plan made %zu", k,
                             smem_words(r, j, lk), pitch);
     if (tiles > INT_MAX)
         return xc_error_set(err, XC_EINVAL, "gpu: range %d: %zu DM tiles are more than a grid holds", k, tiles);
     dd_smem_args a;
-    a.Y = static_cast<const uint32_t *>(c.d_Y);
+    a.Y = static_cast<const uint32_t *>(c.s->d_Y);
     a.pitch = pitch;
     a.del = r.d_del;
-    a.tmin = c.d_tmin;
-    a.nuse = c.nuse;
+    a.tmin = c.s->d_tmin;
+    a.nuse = c.s->nuse;
     a.ndm = (int)r.ndm;
     a.dy = g.dy;
     a.cs = g.cs;
@@ -172,7 +162,7 @@ xc_status run_smem(ctx &c, int k, int j, size_t lk, size_t tiles, double *ms)
     a.k1 = r.k1;
     a.k2 = r.k2;
     a.k3 = r.k3;
-    a.out = c.d_out;
+    a.out = c.s->d_out;
     a.opitch = lk;
     a.lk = lk;
     char name[64];
@@ -195,19 +185,19 @@ xc_status run_smem(ctx &c, int k, int j, size_t lk, size_t tiles, double *ms)
 static xc_status run_direct(ctx &c, int k, size_t lk, double *ms)
 {
     xc_error *err = c.err;
-    const range_plan &r = c.rp[k];
+    const range_plan &r = c.s->rp[k];
     const int yfmt = direct_fmt(r);
-    const size_t pitch = c.y_cap / ((size_t)c.nuse * dd_word_bytes(yfmt)) / 32 * 32;
+    const size_t pitch = c.y_cap / ((size_t)c.s->nuse * dd_word_bytes(yfmt)) / 32 * 32;
     if (lk + (size_t)r.dmax > pitch)
         return xc_error_set(err, XC_EINVAL, "gpu: internal: range %d needs %zu words per row, the plan made %zu", k,
                             lk + (size_t)r.dmax, pitch);
     dd_direct_args a;
-    a.Y = c.d_Y;
+    a.Y = c.s->d_Y;
     a.pitch = pitch;
     a.del = r.d_del;
-    a.nuse = c.nuse;
+    a.nuse = c.s->nuse;
     a.ndm = (int)r.ndm;
-    a.out = c.d_out;
+    a.out = c.s->d_out;
     a.opitch = lk;
     a.lk = lk;
     const size_t bx = ceil_div(lk, (size_t)DD_DIRECT_THREADS * DD_DIRECT_SAMPS);
@@ -228,21 +218,21 @@ static xc_status run_direct(ctx &c, int k, size_t lk, double *ms)
 static xc_status copy_out(ctx &c, int k, size_t j0, size_t lk)
 {
     xc_error *err = c.err;
-    const range_plan &r = c.rp[k];
+    const range_plan &r = c.s->rp[k];
     xc_planerange *o = &c.out->r[k];
     float *dst = o->data + j0;
     xc_status st = ev_begin(c);
     if (st)
         return st;
     if (lk == o->nsamp) {
-        XC_GPU_CK(cudaMemcpy(dst, c.d_out, r.ndm * lk * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy(plane)");
+        XC_GPU_CK(cudaMemcpy(dst, c.s->d_out, r.ndm * lk * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy(plane)");
     } else if (o->nsamp * sizeof(float) <= INT_MAX) {
-        XC_GPU_CK(cudaMemcpy2D(dst, o->nsamp * sizeof(float), c.d_out, lk * sizeof(float), lk * sizeof(float), r.ndm,
+        XC_GPU_CK(cudaMemcpy2D(dst, o->nsamp * sizeof(float), c.s->d_out, lk * sizeof(float), lk * sizeof(float), r.ndm,
                                cudaMemcpyDeviceToHost),
                   "cudaMemcpy2D(plane)");
     } else {
         for (size_t d = 0; d < r.ndm; d++)
-            XC_GPU_CK(cudaMemcpy(dst + d * o->nsamp, c.d_out + d * lk, lk * sizeof(float), cudaMemcpyDeviceToHost),
+            XC_GPU_CK(cudaMemcpy(dst + d * o->nsamp, c.s->d_out + d * lk, lk * sizeof(float), cudaMemcpyDeviceToHost),
                       "cudaMemcpy(plane row)");
     }
     return ev_end(c, cudaSuccess, "cudaMemcpy(plane)", &c.d2h_ms);
@@ -250,7 +240,7 @@ static xc_status copy_out(ctx &c, int k, size_t j0, size_t lk)
 
 xc_status do_range(ctx &c, int k)
 {
-    range_plan &r = c.rp[k];
+    range_plan &r = c.s->rp[k];
     const size_t ds = (size_t)r.ds;
     const size_t Tend = c.T0 + c.Lc < c.job->nout ? c.T0 + c.Lc : c.job->nout;
     const size_t j0 = ceil_div(c.T0, ds);
@@ -261,8 +251,14 @@ xc_status do_range(ctx &c, int k)
         return XC_OK;
     const size_t lk = j1 - j0;
     xc_status st = XC_OK;
-    if (!r.decided && (st = decide(c, k, lk)))
-        return st;
+    if (!r.decided) {
+        /* on the range's first chunk with outputs, this job's or an earlier one's */
+        const double t = now_ms();
+        st = decide(c, k, lk);
+        c.setup_ms += now_ms() - t;
+        if (st)
+            return st;
+    }
     if (r.direct) {
         if ((st = ensure_pack(c, k, direct_fmt(r), 0)) || (st = run_direct(c, k, lk, &r.kernel_ms)))
             return st;
@@ -277,11 +273,11 @@ xc_status do_range(ctx &c, int k)
         const float in_range = nbits >= 32 ? 1.0f : (float)((1u << nbits) - 1u);
         dd_scale sc;
         sc.kind = (int)c.job->conv->scaling;
-        sc.den = in_range * (float)c.nc;
+        sc.den = in_range * (float)c.s->nc;
         sc.factor = (3.f * 1024.f) / 255.f / 16.f;
-        sc.fnch = (float)c.nc;
+        sc.fnch = (float)c.s->nc;
         sc.fds = (float)r.ds;
-        if ((st = ev_begin(c)) || (st = ev_end(c, dd_launch_scale(c.d_out, r.ndm * lk, sc, 0), "dd_scale", &r.kernel_ms)))
+        if ((st = ev_begin(c)) || (st = ev_end(c, dd_launch_scale(c.s->d_out, r.ndm * lk, sc, 0), "dd_scale", &r.kernel_ms)))
             return st;
     }
     return copy_out(c, k, j0, lk);

@@ -130,8 +130,8 @@ void build_candidates(range_plan *r, const xc_ddopts *o, int nuse)
 xc_status measure_ranges(ctx &c)
 {
     xc_error *err = c.err;
-    for (int k = 0; k < c.nr; k++) {
-        range_plan &r = c.rp[k];
+    for (int k = 0; k < c.s->nr; k++) {
+        range_plan &r = c.s->rp[k];
         r.nfit = 0;
         for (int j = 0; j < r.ncand; j++) {
             int stats[3];
@@ -146,14 +146,14 @@ xc_status measure_ranges(ctx &c)
             r.dmax = stats[1];
             r.spread[j] = stats[0];
             r.fits[j] = 0;
-            if (c.force_direct || r.fmt == DD_U64)
+            if (c.s->force_direct || r.fmt == DD_U64)
                 continue;
             /* one stage: cs rows of S + spread words, and the dy x cs thread shifts */
             const size_t row = tile_words(r, j) + (size_t)stats[0];
             const size_t per_chan = row * 4 + (size_t)r.cand[j].dy * 4;
-            if (per_chan > c.smem_optin)
+            if (per_chan > c.s->smem_optin)
                 continue;
-            size_t cs = c.smem_optin / per_chan;
+            size_t cs = c.s->smem_optin / per_chan;
             if (cs > (size_t)r.cand[j].cs)
                 cs = (size_t)r.cand[j].cs;
             r.cand[j].cs = (int)cs;

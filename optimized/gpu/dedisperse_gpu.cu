@@ -1,11 +1,17 @@
 /* GPU dedisperser, host side: AstroAccelerate's shared-memory algorithm
  * (Novotny et al. 2023, section 4.1, Algorithm 3) with exact integer sums.
  *
- * Setup: the delays of the unmasked channels (job->delays, exact) go to the
- * device; for every candidate setting a kernel measures the largest spread of
- * delays inside one block's trials, which decides whether the tile fits in
- * shared memory and how long a staged row is; then the time-chunk length is
- * the longest whose buffers fit the budget (free memory or gpu_max_bytes).
+ * Plan and execute: a state (xc_gpu_ddstate) is bound to the first job's plan,
+ * delays, convention, geometry, kill mask and options, and keeps what does
+ * not change from one gulp of data to the next.  Setup, on the first job with
+ * something to add: the delays of the unmasked channels (job->delays, exact)
+ * go to the device; for every candidate setting a kernel measures the largest
+ * spread of delays inside one block's trials, which decides whether the tile
+ * fits in shared memory and how long a staged row is (dd_state.cu).  Per job:
+ * the time-chunk length is the longest whose buffers fit the budget (free
+ * memory or gpu_max_bytes), and the buffers grow if it needs larger ones
+ * (dd_memplan.cu); a range's setting is chosen (autotuned) on its first chunk
+ * and kept for every later chunk and job (dd_autotune.cu).
  * Per time chunk: the raw block (u16 or f32, channel fastest) is copied to the
  * device once, with the largest delay (plus ds - 1) of overlap; per DM range a
  * kernel turns it into channel-major, scrunched, lane-packed words (gpu_dd.h),
@@ -13,7 +19,8 @@
  * the shift; the thread part is the rest of the exact delay, so no float delay
  * formula is involved), and the shared-memory kernel (or, when a tile's shifts
  * span more than shared memory holds, the direct kernel) writes the plane,
- * which is copied back into the caller's plane at the chunk's offset.
+ * which is copied back into the caller's plane at the chunk's offset
+ * (dd_launch.cu).
  *
  * Word formats by the largest scrunched value vmax = (2^nbits - 1) * ds:
  *   q4  (vmax <= 127: 1/2/4-bit) 4 samples per word, 8-bit lane sums;
@@ -74,194 +81,128 @@ xc_status check_job(const xc_ddjob *job, const xc_plane *out, xc_error *err)
     return XC_OK;
 }
 
-/* Delays of the unmasked channels, exactly as the job computed them, to the
- * device; then each candidate's spread and fit, and the range's kernel. */
-xc_status upload_delays(ctx &c)
+/* The test hooks of xc_gpu_ddinfo, bound like the options. */
+struct hooks {
+    int force_direct, test_wide, test_period;
+};
+
+void bind(xc_gpu_ddstate *s, const xc_ddjob *job, const hooks &h)
 {
-    xc_error *err = c.err;
-    const xc_ddjob *job = c.job;
-    xc_status st = XC_OK;
-    int32_t *tmp = NULL;
-    for (int k = 0; k < c.nr && !st; k++) {
-        range_plan &r = c.rp[k];
-        const size_t n = r.ndm * (size_t)c.nuse;
-        if ((st = dev_alloc(c, (void **)&r.d_del, n * sizeof(int32_t), "delays")))
-            break;
-        const int32_t *src = job->delays[k];
-        if (c.h_chan) {
-            int32_t *t2 = (int32_t *)realloc(tmp, (n ? n : 1) * sizeof(int32_t));
-            if (!t2) {
-                st = xc_error_set(err, XC_ENOMEM, "gpu: out of memory for %zu delays", n);
-                break;
-            }
-            tmp = t2;
-            for (size_t d = 0; d < r.ndm; d++)
-                for (int i = 0; i < c.nuse; i++)
-                    tmp[d * (size_t)c.nuse + (size_t)i] = job->delays[k][d * (size_t)c.nc + (size_t)c.h_chan[i]];
-            src = tmp;
-        }
-        cudaError_t e = cudaMemcpy(r.d_del, src, n * sizeof(int32_t), cudaMemcpyHostToDevice);
-        if (e != cudaSuccess)
-            st = xc_gpu_fail(err, e, "cudaMemcpy(delays)");
-    }
-    free(tmp);
-    return st;
+    s->bound = 1;
+    s->plan = job->plan;
+    s->delays = job->delays;
+    s->killmask = job->killmask;
+    s->conv = job->conv;
+    s->geom = job->geom;
+    s->nbits = job->in->nbits;
+    s->nc = job->in->nchans;
+    s->max_delay = job->max_delay;
+    s->opts = job->opts;
+    s->opts.gpu_kernel_ms = NULL;
+    s->force_direct = h.force_direct;
+    s->test_wide = h.test_wide;
+    s->test_period = h.test_period;
+    s->nr = job->plan->nranges;
+    s->nuse = 0;
+    for (int ch = 0; ch < s->nc; ch++)
+        s->nuse += !job->killmask || job->killmask[ch];
 }
 
-xc_status setup(ctx &c)
+/* XC_EINVAL naming the first thing the job does not share with the job that
+ * bound the state. */
+xc_status check_binding(const xc_gpu_ddstate *s, const xc_ddjob *job, const hooks &h, xc_error *err)
 {
-    xc_error *err = c.err;
-    const xc_ddjob *job = c.job;
-    c.nc = job->in->nchans;
-    c.esize = job->in->nbits == 32 ? sizeof(float) : sizeof(uint16_t);
-    if (c.nuse < c.nc) {
-        c.h_chan = (int *)malloc((size_t)c.nuse * sizeof(int));
-        if (!c.h_chan)
-            return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for the channel list");
-        for (int ch = 0, i = 0; ch < c.nc; ch++)
-            if (job->killmask[ch])
-                c.h_chan[i++] = ch;
-    }
-    c.rp = (range_plan *)calloc((size_t)c.nr, sizeof *c.rp);
-    if (!c.rp)
-        return xc_error_set(err, XC_ENOMEM, "gpu: out of memory");
-    c.maxds = 1;
-    for (int k = 0; k < c.nr; k++) {
-        range_plan &r = c.rp[k];
-        r.ds = job->plan->r[k].ds;
-        r.ndm = job->plan->r[k].ndm;
-        r.nout = job->nout / (size_t)r.ds;
-        if (r.ds > c.maxds)
-            c.maxds = r.ds;
-        choose_format(&r, job->in->nbits, c.nuse, c.test_wide, c.test_period);
-        build_candidates(&r, &job->opts, c.nuse);
-    }
-    int optin = 0, dev = 0;
-    XC_GPU_CK(cudaGetDevice(&dev), "cudaGetDevice");
-    XC_GPU_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
-              "cudaDeviceGetAttribute(shared memory per block)");
-    c.smem_optin = (size_t)optin;
-    XC_GPU_CK(cudaEventCreate(&c.ev0), "cudaEventCreate");
-    XC_GPU_CK(cudaEventCreate(&c.ev1), "cudaEventCreate");
-    c.have_ev = 1;
-    /* the delay tables come first: refuse a cap they alone exceed before allocating them */
-    size_t fixed = 4 * sizeof(int);
-    for (int k = 0; k < c.nr; k++)
-        fixed += c.rp[k].ndm * (size_t)c.nuse * sizeof(int32_t);
-    if (job->opts.gpu_max_bytes && fixed > job->opts.gpu_max_bytes)
+    const char *what = job->plan != s->plan         ? "plan"
+                       : job->delays != s->delays   ? "delays"
+                       : job->killmask != s->killmask ? "killmask"
+                       : job->conv != s->conv       ? "conv"
+                                                    : NULL;
+    if (what)
         return xc_error_set(err, XC_EINVAL,
-                            "gpu: gpu_max_bytes = %zu is below the %zu bytes of the delay tables alone (%d channels)",
-                            job->opts.gpu_max_bytes, fixed, c.nuse);
-    xc_status st;
-    if ((st = dev_alloc(c, (void **)&c.d_stats, 4 * sizeof(int), "delay statistics")) || (st = upload_delays(c)) ||
-        (st = measure_ranges(c)))
-        return st;
-
-    /* the chunk plan: the longest chunk whose buffers fit the budget */
-    size_t budget = job->opts.gpu_max_bytes;
-    if (!budget) {
-        size_t fr = 0, tot = 0;
-        XC_GPU_CK(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
-        budget = c.allocated + fr / 10 * 9;
-    }
-    c.budget = budget;
-    const size_t need1 = plan_bytes(c, 1, NULL, NULL, NULL);
-    if (need1 > budget) {
-        if (job->opts.gpu_max_bytes)
-            return xc_error_set(err, XC_EINVAL,
-                                "gpu: gpu_max_bytes = %zu is below the %zu bytes the smallest time chunk needs "
-                                "(%d channels, largest delay %lld samples)",
-                                budget, need1, c.nc, (long long)job->max_delay);
-        return xc_error_set(err, XC_EDEVICE,
-                            "gpu: device memory: %zu bytes usable, the smallest time chunk needs %zu", budget, need1);
-    }
-    size_t lo = 1, hi = job->nout;
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo + 1) / 2;
-        if (plan_bytes(c, mid, NULL, NULL, NULL) <= budget)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    c.Lc = lo;
-    c.nchunks = (long)ceil_div(job->nout, c.Lc);
-    size_t out_b = 0, tmin_b = 0;
-    plan_bytes(c, c.Lc, &c.y_cap, &out_b, &tmin_b);
-    if ((st = dev_alloc(c, &c.d_raw, raw_samples(c, c.Lc) * (size_t)c.nc * c.esize, "input chunk")) ||
-        (st = dev_alloc(c, &c.d_Y, c.y_cap, "channel-major words")) ||
-        (st = dev_alloc(c, (void **)&c.d_out, out_b, "plane chunk")) ||
-        (st = dev_alloc(c, (void **)&c.d_tmin, tmin_b, "tile delays")))
-        return st;
-    if (c.h_chan) {
-        if ((st = dev_alloc(c, (void **)&c.d_chan, (size_t)c.nuse * sizeof(int), "channel list")))
-            return st;
-        XC_GPU_CK(cudaMemcpy(c.d_chan, c.h_chan, (size_t)c.nuse * sizeof(int), cudaMemcpyHostToDevice),
-                  "cudaMemcpy(channel list)");
-    }
+                            "gpu: state: the job's %s is not the state's (a state runs the jobs of one plan, one "
+                            "delay table, one convention and one kill mask, compared by address)",
+                            what);
+    const xc_geometry *g = &job->geom, *b = &s->geom;
+    if (g->nchans != b->nchans || g->fch1 != b->fch1 || g->foff != b->foff || g->tsamp != b->tsamp)
+        return xc_error_set(err, XC_EINVAL,
+                            "gpu: state: the job's geometry (%d channels, fch1 %.17g MHz, foff %.17g MHz, tsamp "
+                            "%.17g s) is not the state's (%d, %.17g, %.17g, %.17g)",
+                            g->nchans, g->fch1, g->foff, g->tsamp, b->nchans, b->fch1, b->foff, b->tsamp);
+    const xc_ddopts *o = &job->opts, *p = &s->opts;
+    const struct {
+        const char *name;
+        long long job, state;
+    } f[] = {
+        {"in->nchans", job->in->nchans, s->nc},
+        {"in->nbits", job->in->nbits, s->nbits},
+        {"max_delay", (long long)job->max_delay, (long long)s->max_delay},
+        {"opts.gpu_max_bytes", (long long)o->gpu_max_bytes, (long long)p->gpu_max_bytes},
+        {"opts.gpu_samps_per_thread", o->gpu_samps_per_thread, p->gpu_samps_per_thread},
+        {"opts.gpu_dms_per_block", o->gpu_dms_per_block, p->gpu_dms_per_block},
+        {"opts.gpu_samps_per_block", o->gpu_samps_per_block, p->gpu_samps_per_block},
+        {"opts.gpu_chans_per_stage", o->gpu_chans_per_stage, p->gpu_chans_per_stage},
+        {"opts.gpu_autotune", o->gpu_autotune, p->gpu_autotune},
+        {"info->force_direct", h.force_direct, s->force_direct},
+        {"info->test_wide", h.test_wide, s->test_wide},
+        {"info->test_period", h.test_period, s->test_period},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (f[i].job != f[i].state)
+            return xc_error_set(err, XC_EINVAL, "gpu: state: the job's %s = %lld is not the state's %lld", f[i].name,
+                                f[i].job, f[i].state);
     return XC_OK;
 }
 
-xc_status run_all(ctx &c)
+/* Setup if the state needs it, the job's chunk plan and buffers, then every
+ * chunk. */
+xc_status run_job(ctx &c)
 {
     xc_error *err = c.err;
+    xc_gpu_ddstate *s = c.s;
     const xc_ddjob *job = c.job;
-    c.y_chunk = -1;
-    c.tmin_range = -1;
-    xc_status st = setup(c);
+    const double t0 = now_ms();
+    xc_status st = s->ready ? XC_OK : state_setup(c);
+    size_t need[BUF_N];
+    for (int k = 0; !st && k < s->nr; k++)
+        s->rp[k].nout = job->nout / (size_t)s->rp[k].ds;
+    if (!st && !(st = plan_chunks(c, need)))
+        st = state_buffers(c, need);
+    c.setup_ms += now_ms() - t0;
     if (st)
         return st;
     for (c.chunk = 0; c.chunk < c.nchunks; c.chunk++) {
         c.T0 = (size_t)c.chunk * c.Lc;
         const size_t Tend = c.T0 + c.Lc < job->nout ? c.T0 + c.Lc : job->nout;
-        size_t w = Tend - c.T0 + (size_t)job->max_delay + (size_t)c.maxds - 1;
+        size_t w = Tend - c.T0 + (size_t)job->max_delay + (size_t)s->maxds - 1;
         if (w > job->in->nsamp - c.T0)
             w = job->in->nsamp - c.T0;
         c.W = w;
-        const void *src = job->in->nbits == 32 ? (const void *)(job->in->f32 + c.T0 * (size_t)c.nc)
-                                                : (const void *)(job->in->u16 + c.T0 * (size_t)c.nc);
+        const void *src = job->in->nbits == 32 ? (const void *)(job->in->f32 + c.T0 * (size_t)s->nc)
+                                                : (const void *)(job->in->u16 + c.T0 * (size_t)s->nc);
         if ((st = ev_begin(c)))
             return st;
-        XC_GPU_CK(cudaMemcpy(c.d_raw, src, w * (size_t)c.nc * c.esize, cudaMemcpyHostToDevice), "cudaMemcpy(input chunk)");
+        XC_GPU_CK(cudaMemcpy(s->d_raw, src, w * (size_t)s->nc * s->esize, cudaMemcpyHostToDevice),
+                  "cudaMemcpy(input chunk)");
         if ((st = ev_end(c, cudaSuccess, "cudaMemcpy(input chunk)", &c.h2d_ms)))
             return st;
-        for (int k = 0; k < c.nr; k++)
+        for (int k = 0; k < s->nr; k++)
             if ((st = do_range(c, k)))
                 return st;
     }
     return XC_OK;
 }
 
-void ctx_free(ctx &c)
-{
-    /* errors are ignored here: after a fault the context may refuse even frees */
-    cudaFree(c.d_raw);
-    cudaFree(c.d_Y);
-    cudaFree(c.d_out);
-    cudaFree(c.d_tmin);
-    cudaFree(c.d_stats);
-    cudaFree(c.d_chan);
-    if (c.rp)
-        for (int k = 0; k < c.nr; k++)
-            cudaFree(c.rp[k].d_del);
-    if (c.have_ev) {
-        cudaEventDestroy(c.ev0);
-        cudaEventDestroy(c.ev1);
-    }
-    free(c.rp);
-    free(c.h_chan);
-}
-
-void fill_info(const ctx &c, xc_gpu_ddinfo *info)
+void fill_info(const ctx &c, double total_ms, xc_gpu_ddinfo *info)
 {
     const xc_gpu_ddinfo in = *info;
     memset(info, 0, sizeof *info);
     info->force_direct = in.force_direct;
     info->test_wide = in.test_wide;
     info->test_period = in.test_period;
-    info->nranges = c.nr < XC_GPU_MAX_RANGES ? c.nr : XC_GPU_MAX_RANGES;
+    info->nranges = c.s->nr < XC_GPU_MAX_RANGES ? c.s->nr : XC_GPU_MAX_RANGES;
     for (int k = 0; k < info->nranges; k++) {
         xc_gpu_ddrange *o = &info->range[k];
-        const range_plan *r = c.rp ? &c.rp[k] : NULL;
+        const range_plan *r = c.s->rp ? &c.s->rp[k] : NULL;
         if (!r || !r->decided) {
             snprintf(o->kernel, sizeof o->kernel, "none");
         } else if (r->direct) {
@@ -288,53 +229,98 @@ void fill_info(const ctx &c, xc_gpu_ddinfo *info)
     }
     info->nchunks = (int)c.nchunks;
     info->chunk_samples = c.Lc;
-    info->device_bytes = c.allocated;
+    info->device_bytes = c.s->allocated;
     info->budget_bytes = c.budget;
     info->kernel_ms = c.kernel_ms;
     info->prep_ms = c.prep_ms;
     info->autotune_ms = c.tune_ms;
     info->h2d_ms = c.h2d_ms;
     info->d2h_ms = c.d2h_ms;
+    info->setup_ms = c.setup_ms;
+    info->exec_ms = total_ms > c.setup_ms ? total_ms - c.setup_ms : 0.0;
 }
 
 } // namespace
 
-extern "C" xc_status xc_dedisperse_gpu_info(const xc_ddjob *job, xc_plane *out, xc_gpu_ddinfo *info, xc_error *err)
+extern "C" xc_status xc_gpu_ddstate_create(xc_gpu_ddstate **st, xc_error *err)
+{
+    if (!st)
+        return xc_error_set(err, XC_EINVAL, "gpu: xc_gpu_ddstate_create: no place for the state (st is NULL)");
+    *st = NULL;
+    xc_gpu_ddstate *s = (xc_gpu_ddstate *)calloc(1, sizeof *s);
+    if (!s)
+        return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for a dedispersion state");
+    s->tmin_range = -1;
+    *st = s;
+    return XC_OK;
+}
+
+extern "C" void xc_gpu_ddstate_destroy(xc_gpu_ddstate *st)
+{
+    if (!st)
+        return;
+    state_release(st);
+    free(st);
+}
+
+extern "C" xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *job, xc_plane *out,
+                                            xc_gpu_ddinfo *info, xc_error *err)
 {
     XC_GPU_CK_PRIOR("dedisperse");
-    xc_status st = check_job(job, out, err);
-    if (st)
-        return st;
+    if (!st || !job)
+        return xc_error_set(err, XC_EINVAL, "gpu: xc_dedisperse_gpu_exec: %s is NULL", st ? "job" : "the state");
+    xc_status rc = check_job(job, out, err);
+    if (rc)
+        return rc;
+    const double t0 = now_ms();
+    const hooks h = {info ? info->force_direct : 0, info ? info->test_wide : 0, info ? info->test_period : 0};
+    if (st->bound) {
+        if ((rc = check_binding(st, job, h, err)))
+            return rc;
+    } else {
+        bind(st, job, h);
+    }
+    /* a job that fails before the state is set up leaves it unbound, as if it never ran */
+    const int was_ready = st->ready;
     ctx c;
     memset(&c, 0, sizeof c);
+    c.s = st;
     c.job = job;
     c.out = out;
     c.err = err;
-    c.nr = job->plan->nranges;
-    c.force_direct = info ? info->force_direct : 0;
-    c.test_wide = info ? info->test_wide : 0;
-    c.test_period = info ? info->test_period : 0;
-    for (int ch = 0; ch < job->in->nchans; ch++)
-        c.nuse += !job->killmask || job->killmask[ch];
-    if (job->nout == 0 || c.nuse == 0) {
+    c.y_chunk = -1;
+    for (int k = 0; st->rp && k < st->nr; k++)
+        st->rp[k].kernel_ms = 0;
+    if (job->nout == 0 || st->nuse == 0) {
         /* nothing to add: every output is the scaled empty sum */
         for (int k = 0; k < out->nranges; k++) {
             const float z = xc_scale_int(job->conv, 0, job->in->nchans, out->r[k].ds, job->in->nbits);
             for (size_t i = 0; i < out->r[k].ndm * out->r[k].nsamp; i++)
                 out->r[k].data[i] = z;
         }
-        st = XC_OK;
     } else {
-        st = run_all(c);
+        rc = run_job(c);
     }
-    for (int k = 0; c.rp && k < c.nr; k++)
-        c.kernel_ms += c.rp[k].kernel_ms;
+    for (int k = 0; st->rp && k < st->nr; k++)
+        c.kernel_ms += st->rp[k].kernel_ms;
     if (info)
-        fill_info(c, info);
-    if (!st && job->opts.gpu_kernel_ms)
+        fill_info(c, now_ms() - t0, info);
+    if (rc && !was_ready)
+        state_release(st);
+    if (!rc && job->opts.gpu_kernel_ms)
         *job->opts.gpu_kernel_ms = c.kernel_ms;
-    ctx_free(c);
-    return st;
+    return rc;
+}
+
+extern "C" xc_status xc_dedisperse_gpu_info(const xc_ddjob *job, xc_plane *out, xc_gpu_ddinfo *info, xc_error *err)
+{
+    xc_gpu_ddstate *st = NULL;
+    xc_status rc = xc_gpu_ddstate_create(&st, err);
+    if (rc)
+        return rc;
+    rc = xc_dedisperse_gpu_exec(st, job, out, info, err);
+    xc_gpu_ddstate_destroy(st);
+    return rc;
 }
 
 extern "C" xc_status xc_dedisperse_gpu(const xc_ddjob *job, xc_plane *out, xc_error *err)

@@ -1,4 +1,4 @@
-/* gpu_dd.h: what the dedispersion host code (dedisperse_gpu.cu) and the
+/* gpu_dd.h: what the dedispersion host code (dedisperse_gpu.cu, dd_host.h) and the
  * kernels share.  C++ (nvcc) only.  Each kernel family lives in its own file
  * with its host launcher (declared below), so no kernel is launched and no
  * device function is called across files (no -rdc):

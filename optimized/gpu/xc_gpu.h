@@ -75,6 +75,12 @@ typedef struct {
     double prep_ms;            /* transpose/scrunch/pack and delay-bound kernels */
     double autotune_ms;        /* kernel time spent timing candidates */
     double h2d_ms, d2h_ms;     /* host-device copies */
+    /* Host clock of the call, in two parts.  setup_ms: the state's setup
+     * (device allocations, the delays' upload and bounds), the job's chunk
+     * plan and buffer growth, and autotuning: what a state's first job pays
+     * and its later jobs (almost) do not.  exec_ms: the rest (copies,
+     * packing, kernels, waits).  The event times above overlap both. */
+    double setup_ms, exec_ms;
 } xc_gpu_ddinfo;
 
 /* AstroAccelerate-style shared-memory dedispersion; same semantics as
@@ -85,8 +91,32 @@ typedef struct {
  * XC_ENOMEM for host memory; XC_EDEVICE for any CUDA error, the message naming
  * the call or kernel: "gpu: <kernel or call>: <CUDA error string>". */
 xc_status xc_dedisperse_gpu(const xc_ddjob *job, xc_plane *out, xc_error *err);
-/* The same, filling *info (may be NULL) with what ran. */
+/* The same, filling *info (may be NULL) with what ran.  Both are one job run
+ * through a state of their own (xc_gpu_ddstate_create, _exec, _destroy). */
 xc_status xc_dedisperse_gpu_info(const xc_ddjob *job, xc_plane *out, xc_gpu_ddinfo *info, xc_error *err);
+
+/* Plan and execute: a state keeps what does not change from one job to the
+ * next (device buffers, the delays on the device, the chosen settings), for a
+ * caller that dedisperses data gulp by gulp. */
+typedef struct xc_gpu_ddstate xc_gpu_ddstate;   /* opaque */
+/* An empty state; nothing is allocated on the device until its first job. */
+xc_status xc_gpu_ddstate_create(xc_gpu_ddstate **st, xc_error *err);
+/* Frees the state and its device memory; NULL is fine. */
+void xc_gpu_ddstate_destroy(xc_gpu_ddstate *st);
+/* Runs one job, as xc_dedisperse_gpu_info (same output, same errors).  The
+ * first job binds the state to its plan, delays, convention, geometry,
+ * nbits, nchans, max_delay, kill mask and options (the gpu_* fields but
+ * gpu_kernel_ms, and info's test hooks).  Later jobs must carry the same:
+ * the same plan, delays, conv and killmask pointers (the delays are uploaded
+ * once: their contents must not change) and equal values of the rest; they
+ * may differ in their input block (in, of any nsamp) and nout.  A job that
+ * differs is XC_EINVAL with a message naming what differs.  The device
+ * buffers grow when a job needs more (within the memory budget); each
+ * range's setting, autotuned or not, is chosen on its first chunk and kept.
+ * A job that fails before the state is set up on the device leaves it
+ * unbound; a later failure keeps the binding, the delays and the settings. */
+xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *job, xc_plane *out, xc_gpu_ddinfo *info,
+                                 xc_error *err);
 
 /* ---- Pulscan ------------------------------------------------------------ */
 
