@@ -2,14 +2,9 @@
  * whose tiles fit in shared memory, the one whose launch over the first
  * TUNE_DMS trials of the range's first chunk takes the least time per trial. */
 #include <cuda_runtime.h>
-#include <limits.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 
 #include "optimized/gpu/dd_host.h"
-#include "optimized/gpu/gpu_check.h"
 #include "optimized/gpu/gpu_dd.h"
 
 namespace xcdd {

@@ -8,8 +8,6 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "optimized/gpu/dd_host.h"
 #include "optimized/gpu/gpu_check.h"

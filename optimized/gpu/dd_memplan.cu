@@ -3,11 +3,8 @@
  * every candidate that may run, so one plan covers autotuning and every
  * chunk; the job's chunks are the longest whose buffers fit the budget. */
 #include <cuda_runtime.h>
-#include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "optimized/gpu/dd_host.h"
 #include "optimized/gpu/gpu_check.h"

@@ -4,14 +4,9 @@
  * kernels support, and with autotuning a fixed list of others); and, from the
  * delays on the device, which candidates' tiles fit in shared memory. */
 #include <cuda_runtime.h>
-#include <limits.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "optimized/gpu/dd_host.h"
-#include "optimized/gpu/gpu_check.h"
 #include "optimized/gpu/gpu_dd.h"
 #include "optimized/gpu/xc_gpu.h"
 

@@ -53,12 +53,13 @@ typedef struct {
     int chans_per_stage;
     int shift_span;            /* largest spread of delays inside one block's DMs (samples) */
     size_t smem_bytes;         /* dynamic shared memory per block */
-    int autotuned;             /* 1 if the settings were chosen by timing candidates */
+    int autotuned;             /* 1 if the settings were chosen by timing candidates (through a
+                                  state: on this job or an earlier one, and kept) */
     int candidates;            /* candidates timed by the autotuner */
     double kernel_ms;          /* dedispersion kernel time of this range (all chunks) */
 } xc_gpu_ddrange;
 
-/* Optional in/out record of one run (xc_dedisperse_gpu_info). */
+/* Optional in/out record of one run (xc_dedisperse_gpu_info, _exec). */
 typedef struct {
     /* in */
     int force_direct;          /* 1: use the direct (L1/cache) kernel for every range */
@@ -69,7 +70,7 @@ typedef struct {
     xc_gpu_ddrange range[XC_GPU_MAX_RANGES];
     int nchunks;               /* time chunks the data was processed in */
     size_t chunk_samples;      /* full-resolution output samples per chunk */
-    size_t device_bytes;       /* device memory allocated (all buffers) */
+    size_t device_bytes;       /* device memory held after the run (all buffers; a state's, through _exec) */
     size_t budget_bytes;       /* the cap the chunk plan was made for */
     double kernel_ms;          /* dedispersion kernels, all ranges and chunks */
     double prep_ms;            /* transpose/scrunch/pack and delay-bound kernels */
@@ -97,7 +98,8 @@ xc_status xc_dedisperse_gpu_info(const xc_ddjob *job, xc_plane *out, xc_gpu_ddin
 
 /* Plan and execute: a state keeps what does not change from one job to the
  * next (device buffers, the delays on the device, the chosen settings), for a
- * caller that dedisperses data gulp by gulp. */
+ * caller that dedisperses data gulp by gulp.  One thread at a time uses a
+ * state; states are independent of each other. */
 typedef struct xc_gpu_ddstate xc_gpu_ddstate;   /* opaque */
 /* An empty state; nothing is allocated on the device until its first job. */
 xc_status xc_gpu_ddstate_create(xc_gpu_ddstate **st, xc_error *err);
