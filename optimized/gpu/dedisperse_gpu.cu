@@ -280,7 +280,7 @@ extern "C" xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *
     } else {
         bind(st, job, h);
     }
-    /* a job that fails before the state is set up leaves it unbound, as if it never ran */
+    /* if the job that sets the state up fails, the state is left unbound and empty */
     const int was_ready = st->ready;
     ctx c;
     memset(&c, 0, sizeof c);

@@ -109,14 +109,15 @@ void xc_gpu_ddstate_destroy(xc_gpu_ddstate *st);
  * first job binds the state to its plan, delays, convention, geometry,
  * nbits, nchans, max_delay, kill mask and options (the gpu_* fields but
  * gpu_kernel_ms, and info's test hooks).  Later jobs must carry the same:
- * the same plan, delays, conv and killmask pointers (the delays are uploaded
- * once: their contents must not change) and equal values of the rest; they
- * may differ in their input block (in, of any nsamp) and nout.  A job that
- * differs is XC_EINVAL with a message naming what differs.  The device
- * buffers grow when a job needs more (within the memory budget); each
+ * the same plan, delays, conv and killmask pointers (the delays and the mask
+ * are read once: their contents must not change) and equal values of the
+ * rest; they may differ in their input block (in, of any nsamp) and nout.  A
+ * job that differs is XC_EINVAL with a message naming what differs.  The
+ * device buffers grow when a job needs more (within the memory budget); each
  * range's setting, autotuned or not, is chosen on its first chunk and kept.
- * A job that fails before the state is set up on the device leaves it
- * unbound; a later failure keeps the binding, the delays and the settings. */
+ * If the job that sets the state up on the device (its first with something
+ * to add) fails, the state is left unbound and empty, and the next job binds
+ * it afresh; a later failure keeps the binding, the delays and the settings. */
 xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *job, xc_plane *out, xc_gpu_ddinfo *info,
                                  xc_error *err);
 
