@@ -1,6 +1,7 @@
 /* crosscheck bench gpu: dedispersion throughput of the GPU implementation on
  * the AstroAccelerate paper's frequency-resolution test (Novotny et al. 2023,
- * section 5.2, Table 2), kernel only and with host-device transfers. */
+ * section 5.2, Table 2): kernel only, whole calls with host-device transfers,
+ * and gulps through one state (plan and execute) with its setup apart. */
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
@@ -31,13 +32,16 @@ static void help(void)
            "and for the whole call including host-device transfers and allocation (wall clock),\n"
            "each the median of the timed runs after one untimed run, and the fraction of the\n"
            "device's shared-memory bandwidth the kernel reached (see the JSON's 'definitions').\n"
+           "Then the same job as gulps through one state (xc_dedisperse_gpu_exec): the first\n"
+           "gulp's setup (allocation, delay upload and bounds) apart, and the wall clock of the\n"
+           "later gulps, which reuse it (median of the timed runs).\n"
            "64 outputs per configuration are checked against exact host sums.\n\n"
            "  -json FILE       write the results as JSON (required)\n"
            "  -quick           1024 and 4096 channels, one timed run\n"
            "  -nchans LIST     channel counts, comma-separated (default 512,1024,2048,4096,8192)\n"
            "  -nbits LIST      bits per sample, comma-separated, from 1,2,4,8,16 (default 8,16)\n"
            "  -autotune        let the untimed run time the candidate settings and use the\n"
-           "                   fastest (that of the first DM range) for the timed runs\n"
+           "                   fastest (that of the first DM range) for the timed runs and gulps\n"
            "  -reps N          timed runs per configuration (default 3)\n"
            "  -seconds S       length of the data in seconds (default 10)\n");
 }
@@ -131,6 +135,7 @@ typedef struct {
     int nbits, nchans;
     double adds, kernel_ms, total_ms, h2d_ms, d2h_ms, prep_ms;
     double adds_kernel, adds_total, smem_frac, bytes_per_add;
+    double setup_ms, first_gulp_ms, gulp_ms, gulp_exec_ms, adds_gulp;   /* through one state */
     xc_gpu_ddinfo info;
     int tuned_spt, tuned_dy, tuned_spb, tuned_cs;
 } result;
@@ -174,7 +179,10 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
     int rc = 0;
     double kms = 0;
     double *kt = calloc((size_t)reps, sizeof *kt), *tt = calloc((size_t)reps, sizeof *tt);
-    if (!kt || !tt) {
+    double *gt = calloc((size_t)reps, sizeof *gt);
+    xc_gpu_ddstate *st = NULL;
+    xc_gpu_ddinfo ginfo;
+    if (!kt || !tt || !gt) {
         rc = xc_cli_failf(cmd, "out of memory");
         goto out_plan;
     }
@@ -222,21 +230,53 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
         rc = xc_cli_failf(cmd, "%d-bit %d channels: wrong output: %s", nbits, nchans, msg);
         goto out_plane;
     }
+    /* the same job as gulps through one state: the first sets it up, the
+     * others reuse its buffers, delays and settings */
+    if (xc_gpu_ddstate_create(&st, &err)) {
+        rc = xc_cli_fail(cmd, &err);
+        goto out_plane;
+    }
+    for (int i = -1; i < reps; i++) {
+        for (int k = 0; k < pl.nranges; k++)
+            memset(pl.r[k].data, 0xFF, pl.r[k].ndm * pl.r[k].nsamp * sizeof(float));
+        memset(&ginfo, 0, sizeof ginfo);
+        double t0 = now_s();
+        if (xc_dedisperse_gpu_exec(st, &job, &pl, &ginfo, &err)) {
+            rc = xc_cli_fail(cmd, &err);
+            goto out_plane;
+        }
+        const double ms = (now_s() - t0) * 1e3;
+        if (i < 0) {
+            res->first_gulp_ms = ms;
+            res->setup_ms = ginfo.setup_ms;
+        } else {
+            gt[i] = ms;
+            res->gulp_exec_ms += ginfo.exec_ms / reps;
+        }
+    }
+    if (spot_check(&job, &pl, msg, sizeof msg)) {
+        rc = xc_cli_failf(cmd, "%d-bit %d channels: wrong output of a gulp: %s", nbits, nchans, msg);
+        goto out_plane;
+    }
     for (int k = 0; k < plan.nranges; k++)
         res->adds += (double)plan.r[k].ndm * (double)pl.r[k].nsamp * (double)nchans;
     res->kernel_ms = median(kt, reps);
     res->total_ms = median(tt, reps);
     res->adds_kernel = res->adds / (res->kernel_ms * 1e-3);
     res->adds_total = res->adds / (res->total_ms * 1e-3);
+    res->gulp_ms = median(gt, reps);
+    res->adds_gulp = res->adds / (res->gulp_ms * 1e-3);
     res->bytes_per_add = bytes_per_add(res->info.range[0].kernel);
     res->smem_frac = res->adds_kernel * res->bytes_per_add / props->smem_bytes_per_s;
 out_plane:
+    xc_gpu_ddstate_destroy(st);
     xc_plane_free(&pl);
 out_job:
     xc_ddjob_free(&job);
 out_plan:
     free(kt);
     free(tt);
+    free(gt);
     free(u);
     xc_dmplan_free(&plan);
     return rc;
@@ -255,6 +295,11 @@ static json_t *result_json(const result *r)
     json_object_set_new(o, "prep_ms", json_real(r->prep_ms));
     json_object_set_new(o, "adds_per_s_kernel", json_real(r->adds_kernel));
     json_object_set_new(o, "adds_per_s_total", json_real(r->adds_total));
+    json_object_set_new(o, "setup_ms", json_real(r->setup_ms));
+    json_object_set_new(o, "first_gulp_ms", json_real(r->first_gulp_ms));
+    json_object_set_new(o, "gulp_ms", json_real(r->gulp_ms));
+    json_object_set_new(o, "gulp_exec_ms", json_real(r->gulp_exec_ms));
+    json_object_set_new(o, "adds_per_s_gulp", json_real(r->adds_gulp));
     json_object_set_new(o, "smem_bytes_per_add", json_real(r->bytes_per_add));
     json_object_set_new(o, "smem_fraction", json_real(r->smem_frac));
     json_object_set_new(o, "chunks", json_integer(r->info.nchunks));
@@ -301,8 +346,9 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
     printf("device: %s\n", desc);
     printf("plan %s (3050 trials), %.3g s of 64 us samples, 1250-1550 MHz, %d timed run%s%s\n\n", TABLE2_PLAN,
            seconds, reps, reps > 1 ? "s (median)" : "", autotune ? ", autotuned" : "");
-    printf("%5s %6s  %-9s %4s %3s %5s %3s  %9s %9s  %9s %9s  %6s\n", "nbits", "nchans", "kernel", "spt", "dy", "spb",
-           "cs", "kernel ms", "T adds/s", "total ms", "T adds/s", "smem %");
+    printf("%5s %6s  %-9s %4s %3s %5s %3s  %9s %9s  %9s %9s  %6s  %8s %9s %9s\n", "nbits", "nchans", "kernel", "spt",
+           "dy", "spb", "cs", "kernel ms", "T adds/s", "total ms", "T adds/s", "smem %", "setup ms", "gulp ms",
+           "T adds/s");
     json_t *root = json_object(), *arr = json_array();
     int rc = 0;
     for (int b = 0; b < nnb && !rc; b++)
@@ -312,9 +358,10 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
             if (rc)
                 break;
             const xc_gpu_ddrange *g = &r.info.range[0];
-            printf("%5d %6d  %-9s %4d %3d %5d %3d  %9.2f %9.3f  %9.2f %9.3f  %6.1f\n", r.nbits, r.nchans, g->kernel,
-                   g->samps_per_thread, g->dms_per_block, g->samps_per_block, g->chans_per_stage, r.kernel_ms,
-                   r.adds_kernel / 1e12, r.total_ms, r.adds_total / 1e12, 100 * r.smem_frac);
+            printf("%5d %6d  %-9s %4d %3d %5d %3d  %9.2f %9.3f  %9.2f %9.3f  %6.1f  %8.2f %9.2f %9.3f\n", r.nbits,
+                   r.nchans, g->kernel, g->samps_per_thread, g->dms_per_block, g->samps_per_block, g->chans_per_stage,
+                   r.kernel_ms, r.adds_kernel / 1e12, r.total_ms, r.adds_total / 1e12, 100 * r.smem_frac, r.setup_ms,
+                   r.gulp_ms, r.adds_gulp / 1e12);
             fflush(stdout);
             json_array_append_new(arr, result_json(&r));
         }
@@ -339,6 +386,16 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
         json_object_set_new(def, "adds_per_s_total",
                             json_string("adds / wall time of the whole call: allocation, host-to-device copy, "
                                         "transpose/scrunch/pack, kernels, device-to-host copy (median of runs)"));
+        json_object_set_new(def, "setup_ms",
+                            json_string("host clock of the first gulp's setup through a state: device allocation, "
+                                        "delay upload and bounds, chunk plan, autotuning (xc_gpu_ddinfo.setup_ms)"));
+        json_object_set_new(def, "first_gulp_ms",
+                            json_string("wall time of the first gulp through the state, setup included"));
+        json_object_set_new(def, "adds_per_s_gulp",
+                            json_string("adds / wall time of a later gulp through the same state: host-to-device copy, "
+                                        "transpose/scrunch/pack, kernels, device-to-host copy, no allocation or delay "
+                                        "upload (median of runs, gulp_ms); gulp_exec_ms is the mean of its "
+                                        "xc_gpu_ddinfo.exec_ms"));
         json_object_set_new(def, "smem_fraction",
                             json_string("adds_per_s_kernel x shared-memory bytes loaded per add (4 bytes per "
                                         "32-bit word load / samples per word: 1 for q4/q8, 2 for p16, 4 for w32) / "

@@ -3,8 +3,10 @@
  * sizes AstroAccelerate gets wrong, scrunched ranges, kill masks, odd
  * tunables, forced time chunks, the direct fallback kernel, autotuning, the
  * 64-bit-sum kernels and every narrow-sum flush), float input within its
- * stated bound, and clean errors.  Every case is skipped (never passed) in a
- * build without CUDA or on a machine without a usable device. */
+ * stated bound, clean errors, and plan and execute: gulps of different sizes
+ * through one state, each bit for bit the reference's, and the jobs a state
+ * refuses.  Every case is skipped (never passed) in a build without CUDA or
+ * on a machine without a usable device. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,17 +28,58 @@ static void run_ref(const xc_ddjob *job, xc_plane *pl)
     CU_ASSERT_EQUAL_FATAL(xc_dedisperse_reference(job, pl, &err), XC_OK);
 }
 
-/* Runs the GPU into a freshly allocated plane poisoned with NaN, so that an
- * output the kernels never write cannot match the reference. */
-static xc_status gpu_run(const xc_ddjob *job, xc_plane *pl, xc_gpu_ddinfo *info, xc_error *err)
+/* A freshly allocated plane poisoned with NaN, so that an output the kernels
+ * never write cannot match the reference. */
+static void alloc_poisoned(const xc_ddjob *job, xc_plane *pl)
 {
-    xc_status st = xc_plane_alloc(pl, job, err);
-    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_plane_alloc(pl, job, &err), XC_OK);
     for (int k = 0; k < pl->nranges; k++)
         memset(pl->r[k].data, 0xFF, pl->r[k].ndm * pl->r[k].nsamp * sizeof(float));
+}
+
+/* Runs the GPU into a fresh poisoned plane. */
+static xc_status gpu_run(const xc_ddjob *job, xc_plane *pl, xc_gpu_ddinfo *info, xc_error *err)
+{
+    alloc_poisoned(job, pl);
 #ifdef XC_HAVE_CUDA
     return xc_dedisperse_gpu_info(job, pl, info, err);
 #else
+    (void)info;
+    return xc_error_set(err, XC_EUNAVAIL, "built without CUDA (CUDA=0)");
+#endif
+}
+
+/* The state API (plan and execute); in a build without CUDA, XC_EUNAVAIL
+ * (the cases that use it are skipped there). */
+static xc_status state_create(xc_gpu_ddstate **st, xc_error *err)
+{
+#ifdef XC_HAVE_CUDA
+    return xc_gpu_ddstate_create(st, err);
+#else
+    *st = NULL;
+    return xc_error_set(err, XC_EUNAVAIL, "built without CUDA (CUDA=0)");
+#endif
+}
+
+static void state_destroy(xc_gpu_ddstate *st)
+{
+#ifdef XC_HAVE_CUDA
+    xc_gpu_ddstate_destroy(st);
+#else
+    (void)st;
+#endif
+}
+
+/* Runs job through st into a fresh poisoned plane. */
+static xc_status state_run(xc_gpu_ddstate *st, const xc_ddjob *job, xc_plane *pl, xc_gpu_ddinfo *info,
+                           xc_error *err)
+{
+    alloc_poisoned(job, pl);
+#ifdef XC_HAVE_CUDA
+    return xc_dedisperse_gpu_exec(st, job, pl, info, err);
+#else
+    (void)st;
     (void)info;
     return xc_error_set(err, XC_EUNAVAIL, "built without CUDA (CUDA=0)");
 #endif
@@ -693,6 +736,235 @@ static void test_gpu_random(void)
 }
 
 
+/* ---- plan and execute: one state, many jobs --------------------------------- */
+
+/* The job of one gulp of a long fixture: outputs [t0, t0 + n), its block
+ * starting at input sample t0, everything else (plan, delays, convention,
+ * mask, options) base's, as a caller streaming a file would build it. */
+static xc_ddjob gulp_job(const xc_fixture *f, const xc_ddjob *base, xc_block *blk, size_t t0, size_t n)
+{
+    const size_t nc = (size_t)f->blk.nchans;
+    CU_ASSERT_FATAL(t0 + n + (size_t)base->max_delay <= f->blk.nsamp);
+    *blk = f->blk;
+    blk->nsamp = n + (size_t)base->max_delay;
+    if (f->blk.nbits == 32)
+        blk->f32 = f->f32 + t0 * nc;
+    else
+        blk->u16 = f->u16 + t0 * nc;
+    xc_ddjob j = *base;
+    j.in = blk;
+    j.nout = n;
+    return j;
+}
+
+/* 1 if two runs report the same setting for every range. */
+static int same_settings(const xc_gpu_ddinfo *a, const xc_gpu_ddinfo *b)
+{
+    if (a->nranges != b->nranges)
+        return 0;
+    for (int k = 0; k < a->nranges; k++) {
+        const xc_gpu_ddrange *x = &a->range[k], *y = &b->range[k];
+        if (strcmp(x->kernel, y->kernel) || x->samps_per_thread != y->samps_per_thread ||
+            x->dms_per_block != y->dms_per_block || x->samps_per_block != y->samps_per_block ||
+            x->chans_per_stage != y->chans_per_stage || x->autotuned != y->autotuned ||
+            x->candidates != y->candidates)
+            return 0;
+    }
+    return 1;
+}
+
+/* Gulps of different sizes through one state, each plane bit for bit the
+ * reference's on the same job: the third gulp is larger than the first (the
+ * buffers grow), one has fewer outputs than a range's ds, and the settings
+ * chosen on the first gulp are kept (an autotuned state times its candidates
+ * once).  Every format, the direct kernel, a kill mask, odd tunables with the
+ * 64-bit sums and their flushes, and a memory cap that forces several chunks
+ * on the larger gulps and is never exceeded. */
+static void test_gpu_state_gulps(void)
+{
+    static const size_t gulp[] = {300, 40, 1100, 1, 257, 1100, 2};
+    static const struct {
+        int nbits;
+        const char *preset;
+        int mask, cap;
+        setting set;
+    } cs[] = {
+        {8, "crosscheck", 0, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
+        {16, "dedisp", 1, 0, {0, 0, 0, 0, 1, 0, 0, 0, 0}},          /* autotuned, masked */
+        {4, "astroaccelerate", 0, 0, {0, 0, 0, 0, 0, 1, 0, 0, 0}},  /* direct kernel */
+        {2, "sigproc", 1, 0, {8, 4, 0, 7, 0, 0, 1, 2, 0}},          /* 64-bit sums, flush every 2 */
+        {1, "presto", 0, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0}},
+        {8, "presto", 1, 1, {0, 0, 0, 0, 0, 0, 0, 0, 0}},           /* capped: several chunks */
+        {16, "crosscheck", 0, 1, {0, 0, 0, 0, 1, 0, 0, 0, 0}},      /* capped and autotuned */
+    };
+    size_t total = 0;
+    for (size_t g = 0; g < XC_NCASES(gulp); g++)
+        total += gulp[g];
+    int bad = 0;
+    for (size_t i = 0; i < XC_NCASES(cs); i++) {
+        xc_fixture f;
+        xc_fx_init(&f, 77, cs[i].nbits, 1450, -1.5, 64e-6, "0:40:1,40:80:2:2,80:120:4:3", cs[i].preset, total);
+        xc_fx_random(&f, 1300 + i);
+        uint8_t mask[77];
+        for (int c = 0; c < 77; c++)
+            mask[c] = c % 6 != 4;
+        xc_fx_job(&f, cs[i].mask ? mask : NULL);
+        xc_gpu_ddinfo info, first;
+        xc_error err;
+        xc_block blk;
+        setting set = cs[i].set;
+        if (cs[i].cap) {
+            /* the cap of a one-shot run of the first gulp: the larger ones need several chunks */
+            xc_ddjob j = gulp_job(&f, &f.job, &blk, 0, gulp[0]);
+            xc_plane p;
+            apply(&j, &info, &set);
+            CU_ASSERT_EQUAL_FATAL(gpu_run(&j, &p, &info, &err), XC_OK);
+            xc_plane_free(&p);
+            set.max_bytes = info.device_bytes;
+        }
+        xc_gpu_ddstate *st = NULL;
+        CU_ASSERT_EQUAL_FATAL(state_create(&st, &err), XC_OK);
+        memset(&first, 0, sizeof first);
+        size_t t0 = 0, held = 0, largest = 0, most = 0;
+        for (size_t g = 0; g < XC_NCASES(gulp); t0 += gulp[g], g++) {
+            xc_ddjob j = gulp_job(&f, &f.job, &blk, t0, gulp[g]);
+            apply(&j, &info, &set);
+            xc_plane ref, p;
+            run_ref(&j, &ref);
+            xc_status rc = state_run(st, &j, &p, &info, &err);
+            char what[160];
+            snprintf(what, sizeof what, "state %d-bit %s%s%s, gulp %zu (%zu outputs from %zu)", cs[i].nbits,
+                     cs[i].preset, cs[i].mask ? " masked" : "", cs[i].cap ? " capped" : "", g, gulp[g], t0);
+            if (rc) {
+                printf("%s: %s\n", what, err.msg);
+                bad++;
+            } else {
+                if (!xc_fx_planes_equal(&ref, &p, what) || info_sane(&info, &j, what))
+                    bad++;
+                CU_ASSERT(info.setup_ms >= 0 && info.exec_ms >= 0);
+                if (g == 0) {
+                    first = info;
+                    CU_ASSERT(info.setup_ms > 0);
+                    CU_ASSERT_EQUAL(info.autotune_ms > 0, set.autotune);
+                } else {
+                    /* the first gulp decided every range (300 outputs >= ds): kept since */
+                    if (!same_settings(&first, &info)) {
+                        printf("%s: settings changed: range 0 %s -> %s\n", what, first.range[0].kernel,
+                               info.range[0].kernel);
+                        bad++;
+                    }
+                    CU_ASSERT_EQUAL(info.autotune_ms, 0.0);
+                }
+                /* uncapped, a gulp no larger than one before keeps the buffers, a larger one grows them */
+                if (!cs[i].cap && g > 0 && gulp[g] <= largest && info.device_bytes != held) {
+                    printf("%s: %zu bytes held, %zu before\n", what, info.device_bytes, held);
+                    bad++;
+                }
+                if (!cs[i].cap && g > 0 && gulp[g] > largest)
+                    CU_ASSERT(info.device_bytes > held);
+                held = info.device_bytes;
+                largest = gulp[g] > largest ? gulp[g] : largest;
+                if (cs[i].cap && info.device_bytes > set.max_bytes) {
+                    printf("%s: %zu bytes held under a cap of %zu\n", what, info.device_bytes, set.max_bytes);
+                    bad++;
+                }
+                most = (size_t)info.nchunks > most ? (size_t)info.nchunks : most;
+            }
+            xc_plane_free(&ref);
+            xc_plane_free(&p);
+        }
+        if (cs[i].cap)
+            CU_ASSERT(most >= 3);
+        state_destroy(st);
+        xc_fx_free(&f);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* A job that does not share the binding is XC_EINVAL naming what differs,
+ * and leaves the state as it was; a first job that fails leaves the state
+ * unbound (the next job binds it); the kernel-time output may differ. */
+static void test_gpu_state_mismatch(void)
+{
+    xc_fixture f;
+    xc_fx_init(&f, 40, 8, 1500, -2, 1e-4, "0:30:1,30:50:2:2", "crosscheck", 1500);
+    xc_fx_random(&f, 1400);
+    xc_fx_job(&f, NULL);
+    xc_error err;
+    xc_gpu_ddinfo info;
+    xc_block blk, blk2;
+    xc_plane ref, p;
+    xc_gpu_ddstate *st = NULL;
+    CU_ASSERT_EQUAL_FATAL(state_create(&st, &err), XC_OK);
+    /* a first job that fails: a cap below one chunk */
+    xc_ddjob j = gulp_job(&f, &f.job, &blk, 0, 500);
+    j.opts.gpu_max_bytes = 1000;
+    CU_ASSERT_EQUAL(state_run(st, &j, &p, NULL, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpu_max_bytes = 1000"));
+    xc_plane_free(&p);
+    /* so the next job binds it, with other options */
+    j.opts.gpu_max_bytes = 0;
+    run_ref(&j, &ref);
+    CU_ASSERT_EQUAL_FATAL(state_run(st, &j, &p, NULL, &err), XC_OK);
+    CU_ASSERT(xc_fx_planes_equal(&ref, &p, "state: after a failed first job"));
+    xc_plane_free(&ref);
+    xc_plane_free(&p);
+
+    /* every way a job can differ, each named */
+    xc_ddjob other;
+    CU_ASSERT_EQUAL_FATAL(xc_ddjob_init(&other, &f.blk, &f.plan, f.cv, &f.g, NULL, &err), XC_OK);
+    xc_dmplan plan2 = f.plan;          /* the same ranges at another address */
+    static const uint8_t keep[40] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    static const char *const names[] = {"delays", "plan", "killmask", "conv", "geometry", "in->nbits",
+                                        "opts.gpu_dms_per_block", "opts.gpu_autotune", "info->force_direct",
+                                        "opts.gpu_max_bytes"};
+    for (size_t i = 0; i < XC_NCASES(names); i++) {
+        xc_ddjob d = gulp_job(&f, &f.job, &blk2, 500, 300);
+        memset(&info, 0, sizeof info);
+        switch (i) {
+        case 0: d.delays = other.delays; break;   /* equal values, another table */
+        case 1: d.plan = &plan2; break;
+        case 2: d.killmask = keep; break;         /* keeps every channel, but is another mask */
+        case 3: d.conv = xc_convention_get("sigproc"); break;
+        case 4: d.geom.tsamp *= 2; break;
+        case 5: blk2.nbits = 16; break;
+        case 6: d.opts.gpu_dms_per_block = 4; break;
+        case 7: d.opts.gpu_autotune = 1; break;
+        case 8: info.force_direct = 1; break;
+        case 9: d.opts.gpu_max_bytes = (size_t)1 << 30; break;
+        }
+        char what[96];
+        snprintf(what, sizeof what, "state: a job whose %s differs", names[i]);
+        xc_status rc = state_run(st, &d, &p, &info, &err);
+        if (rc != XC_EINVAL || !strstr(err.msg, names[i]))
+            printf("%s: status %d, '%s'\n", what, (int)rc, rc ? err.msg : "");
+        CU_ASSERT_EQUAL(rc, XC_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, names[i]));
+        xc_plane_free(&p);
+    }
+    xc_ddjob_free(&other);
+
+    /* the state is unharmed, and gpu_kernel_ms, an output, may differ */
+    double kms = -1;
+    j = gulp_job(&f, &f.job, &blk, 700, 800);
+    j.opts.gpu_kernel_ms = &kms;
+    run_ref(&j, &ref);
+    memset(&info, 0, sizeof info);
+    CU_ASSERT_EQUAL_FATAL(state_run(st, &j, &p, &info, &err), XC_OK);
+    CU_ASSERT(xc_fx_planes_equal(&ref, &p, "state: after mismatching jobs"));
+    CU_ASSERT(kms > 0);
+    XC_ASSERT_CLOSE(kms, info.kernel_ms, 1e-9);
+    xc_plane_free(&ref);
+    xc_plane_free(&p);
+    state_destroy(st);
+    state_destroy(NULL);
+#ifdef XC_HAVE_CUDA
+    CU_ASSERT_EQUAL(xc_gpu_ddstate_create(NULL, &err), XC_EINVAL);
+#endif
+    xc_fx_free(&f);
+}
+
 int main(void)
 {
     static const xc_testcase cases[] = {
@@ -710,6 +982,8 @@ int main(void)
         {"gpu_float", test_gpu_float, xc_fx_skip_gpu},
         {"gpu_errors", test_gpu_errors, xc_fx_skip_gpu},
         {"gpu_random", test_gpu_random, xc_fx_skip_gpu},
+        {"gpu_state_gulps", test_gpu_state_gulps, xc_fx_skip_gpu},
+        {"gpu_state_mismatch", test_gpu_state_mismatch, xc_fx_skip_gpu},
     };
     return xc_test_run("gpu", cases, XC_NCASES(cases));
 }

@@ -1,5 +1,11 @@
-/* gpu_dd.h: what the dedispersion host code (dedisperse_gpu.cu) and the
- * kernels (dd_kernels.cu) share.  C++ (nvcc) only.
+/* gpu_dd.h: what the dedispersion host code (dedisperse_gpu.cu, dd_host.h) and the
+ * kernels share.  C++ (nvcc) only.  Each kernel family lives in its own file
+ * with its host launcher (declared below), so no kernel is launched and no
+ * device function is called across files (no -rdc):
+ *   dd_prep_kernels.cu   corner turn + scrunch + pack, delay bounds per DM tile
+ *   dd_smem_kernel.cu    the shared-memory kernel (dd_accumulators.h: its sums)
+ *   dd_direct_kernel.cu  the direct (L1/cache) kernel
+ *   dd_scale_kernel.cu   the output scaling
  *
  * Device data of one time chunk and one DM range:
  *   raw   the chunk as uploaded, [W][nchans] u16 or f32, channel fastest;
@@ -77,7 +83,7 @@ struct dd_smem_args {
     size_t ttile0;          /* time tile of blockIdx.y == 0 (grid.y holds 65535) */
     int cs;                 /* channels per stage */
     int rowlen;             /* words staged per channel: S + largest spread */
-    int k1, k2, k3;         /* flush periods of the narrow accumulators (dd_kernels.cu) */
+    int k1, k2, k3;         /* flush periods of the narrow accumulators (dd_accumulators.h) */
     float *out;             /* [ndm][opitch]: (float)sum, k_scale does the rest */
     size_t opitch, lk;      /* row pitch and valid samples of out */
 };

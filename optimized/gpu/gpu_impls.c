@@ -3,17 +3,26 @@
  * every caller passes them over. */
 #include "optimized/gpu/xc_gpu.h"
 
+/* The plan's state keeps device buffers, the uploaded delays and the tuning
+ * between gulps (xc_gpu_ddstate). */
+static xc_status dd_plan(const xc_ddjob *proto, void **state, xc_error *err)
+{
+    (void)proto;
+    return xc_gpu_ddstate_create((xc_gpu_ddstate **)state, err);
+}
+
 static xc_status dd_execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
 {
-    (void)state;
-    return xc_dedisperse_gpu(job, out, err);
+    return xc_dedisperse_gpu_exec(state, job, out, NULL, err);
 }
+
+static void dd_destroy(void *state) { xc_gpu_ddstate_destroy(state); }
 
 /* Integer input bit for bit; float input within 1 x N 2^-24 max|ref|. */
 const xc_dedisperser xc_dd_gpu = {
     {XC_FAMILY_DEDISPERSE, "gpu", "CUDA shared-memory direct dedispersion (AstroAccelerate GPU algorithm)",
      {XC_TOL_ROUNDING, 1.0}, XC_CAP_DEVICE, xc_gpu_available},
-    NULL, dd_execute, NULL};
+    dd_plan, dd_execute, dd_destroy};
 
 static xc_status ps_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
 {

@@ -1,5 +1,21 @@
-/* pulscan_gpu.h: what the GPU Pulscan files (pulscan_kernels.cu, the device
- * stages; pulscan_gpu.cu, the host side) share. */
+/* pulscan_gpu.h: what the GPU Pulscan files share: the host side
+ * (pulscan_gpu.cu) and the device stages, one family of kernels per file:
+ *   pulscan_power.cu      separate, power, decimate (element-wise stages)
+ *   pulscan_normalise.cu  median and MAD per block, borrowing
+ *   pulscan_screen.cu     the boxcar stage's float screen
+ *   pulscan_peaks.cu      the boxcar stage's exact pass, log p and the fill test
+ * The kernels have external linkage and are launched from pulscan_gpu.cu
+ * (a launch needs only the kernel's host stub, which its own file defines);
+ * device functions are never called across files (no -rdc), so what two
+ * files' kernels both use is inline here.
+ *
+ * Every value that decides a peak is computed with the CPU's double
+ * operations in the CPU's order, so powers and boxcar sums are the CPU's bit
+ * for bit: products and sums written with __dmul_rn/__dadd_rn where nvcc
+ * would otherwise fuse them into an FMA (the host compiler, without -mfma,
+ * never does).  Only the bulk screen runs in float, with thresholds lowered by
+ * more than a float sum can err, so it never drops a boxcar the double sum
+ * would keep; the double pass then decides. */
 #ifndef XC_PULSCAN_GPU_H
 #define XC_PULSCAN_GPU_H
 
@@ -51,6 +67,9 @@ __global__ void k_exact(const double *P, stage_set S, const unsigned long long *
                         const double *thr, int zstride, const int *W, int rblock, double *scratch, size_t xdoubles,
                         dpeak *out, unsigned cap, unsigned *count);
 __global__ void k_logp(dpeak *pk, unsigned n, const double *P, int poly, int fill);
+
+/* S_h[x] of harmonic stage h, the host's inline source (decimate and the exact pass). */
+__device__ inline double sh(const double *P, int h, size_t x) { return xc_pulscan_sh(P, h, x); }
 
 /* Doubles of k_exact's working space per block: the window of S_h, its
  * running sum, the rows and their scores, the rows' thresholds and widths,

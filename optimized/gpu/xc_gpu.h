@@ -57,12 +57,13 @@ typedef struct {
     int chans_per_stage;
     int shift_span;            /* largest spread of delays inside one block's DMs (samples) */
     size_t smem_bytes;         /* dynamic shared memory per block */
-    int autotuned;             /* 1 if the settings were chosen by timing candidates */
+    int autotuned;             /* 1 if the settings were chosen by timing candidates (through a
+                                  state: on this job or an earlier one, and kept) */
     int candidates;            /* candidates timed by the autotuner */
     double kernel_ms;          /* dedispersion kernel time of this range (all chunks) */
 } xc_gpu_ddrange;
 
-/* Optional in/out record of one run (xc_dedisperse_gpu_info). */
+/* Optional in/out record of one run (xc_dedisperse_gpu_info, _exec). */
 typedef struct {
     /* in */
     int force_direct;          /* 1: use the direct (L1/cache) kernel for every range */
@@ -73,12 +74,18 @@ typedef struct {
     xc_gpu_ddrange range[XC_GPU_MAX_RANGES];
     int nchunks;               /* time chunks the data was processed in */
     size_t chunk_samples;      /* full-resolution output samples per chunk */
-    size_t device_bytes;       /* device memory allocated (all buffers) */
+    size_t device_bytes;       /* device memory held after the run (all buffers; a state's, through _exec) */
     size_t budget_bytes;       /* the cap the chunk plan was made for */
     double kernel_ms;          /* dedispersion kernels, all ranges and chunks */
     double prep_ms;            /* transpose/scrunch/pack and delay-bound kernels */
     double autotune_ms;        /* kernel time spent timing candidates */
     double h2d_ms, d2h_ms;     /* host-device copies */
+    /* Host clock of the call, in two parts.  setup_ms: the state's setup
+     * (device allocations, the delays' upload and bounds), the job's chunk
+     * plan and buffer growth, and autotuning: what a state's first job pays
+     * and its later jobs (almost) do not.  exec_ms: the rest (copies,
+     * packing, kernels, waits).  The event times above overlap both. */
+    double setup_ms, exec_ms;
 } xc_gpu_ddinfo;
 
 /* AstroAccelerate-style shared-memory dedispersion; same semantics as
@@ -89,8 +96,34 @@ typedef struct {
  * XC_ENOMEM for host memory; XC_EDEVICE for any CUDA error, the message naming
  * the call or kernel: "gpu: <kernel or call>: <CUDA error string>". */
 xc_status xc_dedisperse_gpu(const xc_ddjob *job, xc_plane *out, xc_error *err);
-/* The same, filling *info (may be NULL) with what ran. */
+/* The same, filling *info (may be NULL) with what ran.  Both are one job run
+ * through a state of their own (xc_gpu_ddstate_create, _exec, _destroy). */
 xc_status xc_dedisperse_gpu_info(const xc_ddjob *job, xc_plane *out, xc_gpu_ddinfo *info, xc_error *err);
+
+/* Plan and execute: a state keeps what does not change from one job to the
+ * next (device buffers, the delays on the device, the chosen settings), for a
+ * caller that dedisperses data gulp by gulp.  One thread at a time uses a
+ * state; states are independent of each other. */
+typedef struct xc_gpu_ddstate xc_gpu_ddstate;   /* opaque */
+/* An empty state; nothing is allocated on the device until its first job. */
+xc_status xc_gpu_ddstate_create(xc_gpu_ddstate **st, xc_error *err);
+/* Frees the state and its device memory; NULL is fine. */
+void xc_gpu_ddstate_destroy(xc_gpu_ddstate *st);
+/* Runs one job, as xc_dedisperse_gpu_info (same output, same errors).  The
+ * first job binds the state to its plan, delays, convention, geometry,
+ * nbits, nchans, max_delay, kill mask and options (the gpu_* fields but
+ * gpu_kernel_ms, and info's test hooks).  Later jobs must carry the same:
+ * the same plan, delays, conv and killmask pointers (the delays and the mask
+ * are read once: their contents must not change) and equal values of the
+ * rest; they may differ in their input block (in, of any nsamp) and nout.  A
+ * job that differs is XC_EINVAL with a message naming what differs.  The
+ * device buffers grow when a job needs more (within the memory budget); each
+ * range's setting, autotuned or not, is chosen on its first chunk and kept.
+ * If the job that sets the state up on the device (its first with something
+ * to add) fails, the state is left unbound and empty, and the next job binds
+ * it afresh; a later failure keeps the binding, the delays and the settings. */
+xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *job, xc_plane *out, xc_gpu_ddinfo *info,
+                                 xc_error *err);
 
 /* ---- Pulscan ------------------------------------------------------------ */
 

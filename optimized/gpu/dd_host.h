@@ -1,0 +1,198 @@
+/* dd_host.h: what the files of the GPU dedisperser's host side share (C++,
+ * nvcc only): the per-range plan, the state that outlives one job
+ * (xc_gpu_ddstate, opaque in xc_gpu.h), the context of one job and the
+ * functions one file calls in another.
+ *   dedisperse_gpu.cu  the entry points: job checks, binding, the chunk loop, info
+ *   dd_state.cu        the state's device side: setup on the first job (delays
+ *                      uploaded, ranges measured), buffers grown per job, release
+ *   dd_settings.cu     word format, flush periods, candidate settings and
+ *                      which of them fit in shared memory
+ *   dd_memplan.cu      device bytes per chunk length, the chunk plan of a job
+ *   dd_launch.cu       per chunk: pack, tile delays, kernels, scaling, copy back
+ *   dd_autotune.cu     the choice among the candidates that fit
+ * The kernels and their launchers are declared in gpu_dd.h. */
+#ifndef XC_DD_HOST_H
+#define XC_DD_HOST_H
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "core/xc_dedisperse.h"
+#include "core/xc_error.h"
+#include "optimized/gpu/gpu_dd.h"
+
+namespace xcdd {
+
+const int DEF_R = 8, DEF_WX = 1, DEF_DY = 8, DEF_CS = 16;
+const int MAX_CAND = 16;
+/* DM trials per autotune trial launch (all time tiles of the chunk) */
+const size_t TUNE_DMS = 256;
+
+struct cfg {
+    int R, wx, dy, cs;
+};
+
+/* One DM range.  Everything but nout and kernel_ms is fixed when the state
+ * is set up (and the choice when the range first runs); those two are the
+ * current job's. */
+struct range_plan {
+    int ds;
+    size_t ndm, nout;          /* this range's trials, and the job's output samples */
+    int fmt, wide;
+    uint64_t vmax;
+    int k1, k2, k3;
+    int ncand;
+    cfg cand[MAX_CAND];
+    /* per candidate, measured before the memory plan: the largest spread of
+     * delays inside one block's trials, and whether its tile fits in shared
+     * memory (cs reduced if needed) */
+    int spread[MAX_CAND], fits[MAX_CAND], rowlen[MAX_CAND];
+    size_t smem[MAX_CAND];
+    int nfit;
+    int dmax;                  /* largest delay of the range (ds samples) */
+    int32_t *d_del;            /* [ndm][nuse] on the device */
+    int direct;                /* no candidate fits (or forced, or u64 words) */
+    int decided, tuned, ntimed, use;   /* chosen candidate */
+    double kernel_ms;          /* the job's kernel time of this range */
+};
+
+/* The chunk buffers (xc_gpu_ddstate's d_raw, d_Y, d_out, d_tmin). */
+enum { BUF_RAW, BUF_Y, BUF_OUT, BUF_TMIN, BUF_N };
+
+} // namespace xcdd
+
+/* What outlives one job: the binding (what every later job must share with
+ * the first), the ranges' plans with their delays on the device and their
+ * choices, and the buffers, which grow when a job needs more. */
+struct xc_gpu_ddstate {
+    /* the binding, recorded from the first job */
+    int bound;
+    const xc_dmplan *plan;
+    int32_t **delays;
+    const uint8_t *killmask;
+    const xc_convention *conv;
+    xc_geometry geom;
+    int nbits;
+    int64_t max_delay;
+    xc_ddopts opts;            /* the gpu_* settings (gpu_kernel_ms, an output, is not bound) */
+    int force_direct, test_wide, test_period;
+    int nc, nuse, nr, maxds;
+    /* the device side, set up by the first job with something to add */
+    int ready;
+    int *h_chan;               /* unmasked channels, or NULL when none is masked */
+    int *d_chan;
+    xcdd::range_plan *rp;
+    size_t esize;              /* bytes per raw sample */
+    size_t smem_optin;
+    int *d_stats;
+    cudaEvent_t ev0, ev1;
+    int have_ev;
+    /* the chunk buffers and their sizes in bytes (cap[BUF_RAW] ...) */
+    void *d_raw;               /* the raw chunk */
+    void *d_Y;                 /* channel-major words */
+    float *d_out;              /* the plane of one range and chunk */
+    int32_t *d_tmin;           /* tile delays */
+    size_t cap[xcdd::BUF_N];
+    size_t allocated;          /* device bytes held, all buffers */
+    /* what the tile-delay buffer holds (the delays never change: valid across jobs) */
+    int tmin_range, tmin_dy;
+};
+
+namespace xcdd {
+
+/* One job run through a state. */
+struct ctx {
+    xc_gpu_ddstate *s;
+    const xc_ddjob *job;
+    xc_plane *out;
+    xc_error *err;
+    size_t y_cap;              /* bytes of Y this job's plan uses (its row pitch derives from them) */
+    /* what Y holds now */
+    long y_chunk;
+    int y_ds, y_fmt;
+    size_t y_S;
+    /* the current chunk */
+    long chunk;
+    size_t T0, W;
+    size_t budget, Lc;
+    long nchunks;
+    double kernel_ms, prep_ms, tune_ms, h2d_ms, d2h_ms;
+    double setup_ms;           /* host clock: device setup, chunk plan and buffers, autotuning */
+};
+
+inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+inline size_t round_up(size_t a, size_t b) { return ceil_div(a, b) * b; }
+/* Words per tile row of candidate j: 32 * warps along time * words per thread. */
+inline size_t tile_words(const range_plan &r, int j) { return 32 * (size_t)r.cand[j].wx * (size_t)r.cand[j].R; }
+/* The word format the direct kernel reads for range r. */
+inline int direct_fmt(const range_plan &r) { return r.fmt == DD_F32 ? DD_F32 : r.fmt == DD_U64 ? DD_U64 : DD_W32; }
+
+/* dd_settings.cu */
+const char *fmt_name(int fmt);
+/* Word format and flush periods of range r for nbits input (test hooks: wide
+ * sums anyway, flush at least every test_period). */
+void choose_format(range_plan *r, int nbits, int nuse, int test_wide, int test_period);
+/* The requested setting (rounded to what the kernels support) and, with
+ * o->gpu_autotune, the other candidates. */
+void build_candidates(range_plan *r, const xc_ddopts *o, int nuse);
+/* Per range and candidate: the delay bounds, whether its tile fits in shared
+ * memory (cs reduced to fit), and whether the range must run direct. */
+xc_status measure_ranges(ctx &c);
+
+/* dd_memplan.cu */
+size_t raw_samples(const ctx &c, size_t Lc);
+/* Words per Y row the shared-memory kernel reads with candidate j for lk outputs. */
+size_t smem_words(const range_plan &r, int j, size_t lk);
+/* Device bytes at chunk length Lc; *ybytes, *obytes, *tbytes (may be NULL):
+ * the Y, plane and tile-delay buffers. */
+size_t plan_bytes(const ctx &c, size_t Lc, size_t *ybytes, size_t *obytes, size_t *tbytes);
+/* The job's chunk plan: the budget (gpu_max_bytes, or what the state holds
+ * plus 90% of the free memory), the longest chunk Lc whose buffers fit it,
+ * the number of chunks, and in need[] each chunk buffer's bytes. */
+xc_status plan_chunks(ctx &c, size_t need[BUF_N]);
+
+/* dd_state.cu */
+inline double now_ms()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+/* cudaMalloc counted in the state's allocated bytes (at least 1 byte, so a
+ * buffer is never NULL). */
+xc_status dev_alloc(ctx &c, void **p, size_t bytes, const char *what);
+/* The device side of a bound state, from the current job: channel list,
+ * ranges' formats and candidates, events, delays uploaded, ranges measured. */
+xc_status state_setup(ctx &c);
+/* Grows (or, when keeping the larger buffers would pass the budget,
+ * reallocates to exactly) the chunk buffers to need[]. */
+xc_status state_buffers(ctx &c, const size_t need[BUF_N]);
+/* Frees everything on the device and the host; the state is unbound. */
+void state_release(xc_gpu_ddstate *s);
+
+/* dd_launch.cu */
+xc_status ev_begin(ctx &c);
+/* Checks a launch, waits for it (a fault is reported with its name) and adds
+ * its time to *ms (may be NULL). */
+xc_status ev_end(ctx &c, cudaError_t launched, const char *name, double *ms);
+/* The tile-bounds kernel for range k at dy trials per tile: fills tmin when
+ * given and returns {largest spread, largest delay, smallest delay}. */
+xc_status delay_bounds(ctx &c, int k, int dy, int32_t *tmin, int stats[3]);
+/* Y for range k in word format yfmt with lane stride S (kept when it holds that). */
+xc_status ensure_pack(ctx &c, int k, int yfmt, size_t S);
+/* tmin for range k and candidate j (kept when it holds that). */
+xc_status ensure_tmin(ctx &c, int k, int j);
+/* The shared-memory kernel (candidate j) over DM tiles [0, tiles), lk outputs. */
+xc_status run_smem(ctx &c, int k, int j, size_t lk, size_t tiles, double *ms);
+/* Range k of the current chunk, from the packing to the copy into the plane. */
+xc_status do_range(ctx &c, int k);
+
+/* dd_autotune.cu */
+/* Chooses range k's setting on its first chunk (lk outputs). */
+xc_status decide(ctx &c, int k, size_t lk);
+
+} // namespace xcdd
+
+#endif

@@ -1,0 +1,123 @@
+/* GPU dedisperser, host side: the memory plan of a job.  Every buffer is
+ * sized from the chunk length Lc (full-resolution outputs per chunk) for
+ * every candidate that may run, so one plan covers autotuning and every
+ * chunk; the job's chunks are the longest whose buffers fit the budget. */
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "optimized/gpu/dd_host.h"
+#include "optimized/gpu/gpu_check.h"
+#include "optimized/gpu/gpu_dd.h"
+
+namespace xcdd {
+
+size_t raw_samples(const ctx &c, size_t Lc)
+{
+    const size_t w = Lc + (size_t)c.job->max_delay + (size_t)c.s->maxds - 1;
+    return w < c.job->in->nsamp ? w : c.job->in->nsamp;
+}
+
+static size_t lk_max(const range_plan &r, size_t Lc)
+{
+    const size_t l = ceil_div(Lc, (size_t)r.ds);
+    return l < r.nout ? l : r.nout;
+}
+
+/* Words per Y row the shared-memory kernel reads with candidate j for lk
+ * outputs: whole tiles (less than lk + S*L) plus the largest block shift plus
+ * the rows' staged spread. */
+size_t smem_words(const range_plan &r, int j, size_t lk)
+{
+    const size_t sl = tile_words(r, j) * (size_t)dd_lanes(r.fmt);
+    return ceil_div(lk, sl) * sl + (size_t)r.dmax + (size_t)r.spread[j];
+}
+
+static size_t y_words(const range_plan &r, size_t Lc)
+{
+    const size_t lk = lk_max(r, Lc);
+    size_t np = lk + (size_t)r.dmax;   /* direct kernel */
+    if (!r.direct)
+        for (int j = 0; j < r.ncand; j++)
+            if (r.fits[j]) {
+                const size_t w = lk + tile_words(r, j) * (size_t)dd_lanes(r.fmt) + (size_t)r.dmax + (size_t)r.spread[j];
+                np = w > np ? w : np;
+            }
+    return round_up(np, 32);
+}
+
+static size_t tmin_bytes(const ctx &c, const range_plan &r)
+{
+    size_t t = 0;
+    if (!r.direct)
+        for (int j = 0; j < r.ncand; j++)
+            if (r.fits[j]) {
+                const size_t b = ceil_div(r.ndm, (size_t)r.cand[j].dy) * (size_t)c.s->nuse * sizeof(int32_t);
+                t = b > t ? b : t;
+            }
+    return t;
+}
+
+size_t plan_bytes(const ctx &c, size_t Lc, size_t *ybytes, size_t *obytes, size_t *tbytes)
+{
+    size_t y = 0, o = 0, t = 0, fixed = 0;
+    for (int k = 0; k < c.s->nr; k++) {
+        const range_plan &r = c.s->rp[k];
+        const size_t yb = (size_t)c.s->nuse * y_words(r, Lc) * (r.fmt == DD_U64 ? 8 : 4);
+        const size_t ob = r.ndm * lk_max(r, Lc) * sizeof(float);
+        const size_t tb = tmin_bytes(c, r);
+        y = yb > y ? yb : y;
+        o = ob > o ? ob : o;
+        t = tb > t ? tb : t;
+        fixed += r.ndm * (size_t)c.s->nuse * sizeof(int32_t);
+    }
+    fixed += (c.s->nuse < c.s->nc ? (size_t)c.s->nuse * sizeof(int) : 0) + 4 * sizeof(int);
+    if (ybytes)
+        *ybytes = y;
+    if (obytes)
+        *obytes = o;
+    if (tbytes)
+        *tbytes = t;
+    return raw_samples(c, Lc) * (size_t)c.s->nc * c.s->esize + y + o + t + fixed;
+}
+
+xc_status plan_chunks(ctx &c, size_t need[BUF_N])
+{
+    xc_error *err = c.err;
+    const xc_ddjob *job = c.job;
+    size_t budget = job->opts.gpu_max_bytes;
+    if (!budget) {
+        /* the chunk buffers the state holds count as usable: state_buffers
+         * frees a buffer before it makes a larger one */
+        size_t fr = 0, tot = 0;
+        XC_GPU_CK(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
+        budget = c.s->allocated + fr / 10 * 9;
+    }
+    c.budget = budget;
+    const size_t need1 = plan_bytes(c, 1, NULL, NULL, NULL);
+    if (need1 > budget) {
+        if (job->opts.gpu_max_bytes)
+            return xc_error_set(err, XC_EINVAL,
+                                "gpu: gpu_max_bytes = %zu is below the %zu bytes the smallest time chunk needs "
+                                "(%d channels, largest delay %lld samples)",
+                                budget, need1, c.s->nc, (long long)job->max_delay);
+        return xc_error_set(err, XC_EDEVICE,
+                            "gpu: device memory: %zu bytes usable, the smallest time chunk needs %zu", budget, need1);
+    }
+    size_t lo = 1, hi = job->nout;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo + 1) / 2;
+        if (plan_bytes(c, mid, NULL, NULL, NULL) <= budget)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    c.Lc = lo;
+    c.nchunks = (long)ceil_div(job->nout, c.Lc);
+    plan_bytes(c, c.Lc, &need[BUF_Y], &need[BUF_OUT], &need[BUF_TMIN]);
+    need[BUF_RAW] = raw_samples(c, c.Lc) * (size_t)c.s->nc * c.s->esize;
+    c.y_cap = need[BUF_Y];
+    return XC_OK;
+}
+
+} // namespace xcdd

@@ -1,0 +1,132 @@
+/* The dedispersion's preparation kernels: corner turn + scrunch + word
+ * packing of a raw chunk (the layouts of gpu_dd.h), and the per-DM-tile delay
+ * bounds (the block part of each shift, and the spread a tile's shifts span). */
+#include <cuda_runtime.h>
+#include <climits>
+#include <stdint.h>
+
+#include "optimized/gpu/gpu_dd.h"
+
+namespace {
+
+/* ---- corner turn, scrunch and pack ---------------------------------------- */
+
+/* One block: 32 rows (channels) x 32 words.  Reads raw with the channel
+ * fastest (coalesced), transposes through shared memory, writes rows with the
+ * time fastest (coalesced). */
+template <int FMT, typename IN, typename E>
+__global__ void __launch_bounds__(256) k_pack(const dd_pack_args a)
+{
+    constexpr int L = FMT <= DD_Q8 ? 4 : FMT == DD_P16 ? 2 : 1;
+    constexpr int LB = FMT <= DD_Q8 ? 8 : 16;
+    __shared__ E tile[32][33];
+    const IN *raw = static_cast<const IN *>(a.raw);
+    const size_t p0 = (size_t)blockIdx.x * 32;
+    const size_t i0 = ((size_t)a.row_tile0 + blockIdx.y) * 32;
+    const size_t i = i0 + threadIdx.x;
+    const bool row_ok = i < (size_t)a.nuse;
+    const size_t c = row_ok ? (a.chan ? (size_t)a.chan[i] : i) : 0;
+    for (int pp = threadIdx.y; pp < 32; pp += 8) {
+        const size_t p = p0 + (size_t)pp;
+        E word = 0;
+        if (row_ok && p < a.np) {
+#pragma unroll
+            for (int l = 0; l < L; ++l) {
+                const size_t j = p + (size_t)l * a.S;
+                if (j >= a.ns_avail)
+                    continue;
+                const IN *src = raw + (a.off + j * (size_t)a.ds) * a.nc + c;
+                if constexpr (FMT == DD_F32) {
+                    float v = 0.0f;
+                    for (int q = 0; q < a.ds; ++q)
+                        v += src[(size_t)q * a.nc];
+                    word = __float_as_uint(v);
+                } else if constexpr (FMT == DD_U64) {
+                    unsigned long long v = 0;
+                    for (int q = 0; q < a.ds; ++q)
+                        v += src[(size_t)q * a.nc];
+                    word = v;
+                } else {
+                    /* the host picked the format so that v fits its lane */
+                    uint32_t v = 0;
+                    for (int q = 0; q < a.ds; ++q)
+                        v += src[(size_t)q * a.nc];
+                    word |= (E)v << (l * LB);
+                }
+            }
+        }
+        tile[pp][threadIdx.x] = word;
+    }
+    __syncthreads();
+    E *Y = static_cast<E *>(a.Y);
+    for (int ii = threadIdx.y; ii < 32; ii += 8) {
+        const size_t row = i0 + (size_t)ii, p = p0 + threadIdx.x;
+        if (row < (size_t)a.nuse && p < a.np)
+            Y[row * a.pitch + p] = tile[threadIdx.x][ii];
+    }
+}
+
+/* ---- delay bounds per DM tile --------------------------------------------- */
+
+__global__ void __launch_bounds__(256) k_bounds(const dd_bounds_args a)
+{
+    long long spread = 0;
+    int hi_all = INT_MIN, lo_all = INT_MAX;
+    const size_t n = a.ntiles * (size_t)a.nuse;
+    for (size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x; idx < n; idx += (size_t)gridDim.x * blockDim.x) {
+        const size_t tile = idx / (size_t)a.nuse, i = idx % (size_t)a.nuse;
+        const size_t d0 = tile * (size_t)a.dy;
+        const size_t d1 = d0 + (size_t)a.dy < (size_t)a.ndm ? d0 + (size_t)a.dy : (size_t)a.ndm;
+        int lo = INT_MAX, hi = INT_MIN;
+        for (size_t dm = d0; dm < d1; ++dm) {
+            const int d = a.del[dm * (size_t)a.nuse + i];
+            lo = min(lo, d);
+            hi = max(hi, d);
+        }
+        if (a.tmin)
+            a.tmin[idx] = lo;
+        spread = max(spread, (long long)hi - (long long)lo);
+        hi_all = max(hi_all, hi);
+        lo_all = min(lo_all, lo);
+    }
+    /* every lane reaches this point (no early exit), as the full mask needs */
+    int sp = (int)min(spread, (long long)INT_MAX);
+    sp = __reduce_max_sync(0xffffffffu, sp);
+    hi_all = __reduce_max_sync(0xffffffffu, hi_all);
+    lo_all = __reduce_min_sync(0xffffffffu, lo_all);
+    if ((threadIdx.x & 31) == 0) {
+        atomicMax(&a.stats[0], sp);
+        atomicMax(&a.stats[1], hi_all);
+        atomicMin(&a.stats[2], lo_all);
+    }
+}
+
+} // namespace
+
+cudaError_t dd_launch_pack(int fmt, dim3 grid, const dd_pack_args &a, cudaStream_t s)
+{
+    const dim3 block(32, 8);
+    switch (fmt) {
+    case DD_Q4: k_pack<DD_Q4, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
+    case DD_Q8: k_pack<DD_Q8, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
+    case DD_P16: k_pack<DD_P16, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
+    case DD_W32: k_pack<DD_W32, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
+    case DD_F32: k_pack<DD_F32, float, uint32_t><<<grid, block, 0, s>>>(a); break;
+    case DD_U64: k_pack<DD_U64, uint16_t, unsigned long long><<<grid, block, 0, s>>>(a); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+cudaError_t dd_launch_bounds(const dd_bounds_args &a, cudaStream_t s)
+{
+    const size_t n = a.ntiles * (size_t)a.nuse;
+    size_t blocks = (n + 255) / 256;
+    if (blocks > 8192)
+        blocks = 8192;
+    if (blocks < 1)
+        blocks = 1;
+    k_bounds<<<(unsigned)blocks, 256, 0, s>>>(a);
+    return cudaGetLastError();
+}
+

@@ -1,0 +1,227 @@
+/* GPU Pulscan, the peaks: the boxcar stage's exact double pass over the
+ * groups the screen flagged (local maxima, or every boxcar above threshold in
+ * R-block mode), and the log p stage (ln p and the fill test of R-block
+ * peaks).  Both use one fill test, dev_filled.  Exactness as pulscan_gpu.h
+ * states. */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "optimized/gpu/pulscan_gpu.h"
+#include "core/xc_chi2_even.h"
+
+namespace xcps {
+
+/* ---- boxcar: the exact pass over flagged groups ------------------------- */
+
+/* 1 if the boxcar (start i, width w) of stage h exists: it lies inside
+ * S_h[1..L-1] and its harmonics' bins do not overlap (i >= (h-1) w). */
+__device__ inline bool exists(size_t i, int w, int h, size_t L)
+{
+    return i >= 1 && i >= (size_t)(h - 1) * (size_t)w && i + (size_t)w - 1 <= L - 1;
+}
+
+/* xc_pulscan_filled with the quarter sums from Q: differences of pre, the
+ * running sum of S_h from the window's first bin (a few hundred bins, so far
+ * less cancellation than the CPU's prefix sums over the spectrum), for the
+ * local maxima; summed directly from P for R-block peaks anywhere. */
+struct quarter_pre {
+    const double *pre;
+    size_t base;
+    __device__ double operator()(size_t a, size_t b) const { return pre[b - base] - pre[a - base]; }
+};
+
+struct quarter_direct {
+    const double *P;
+    int h;
+    __device__ double operator()(size_t a, size_t b) const
+    {
+        double qs = 0;
+        for (size_t x = a; x < b; x++)
+            qs += xc_pulscan_sh(P, h, x);
+        return qs;
+    }
+};
+
+template <typename Q> __device__ int dev_filled(const Q &quarter, size_t i, int width, int h, double power)
+{
+    if (power == -INFINITY)
+        return 0;
+    if (width < 4)
+        return 1;
+    double per = (double)h * (h + 1) / 2;
+    double excess = __dsub_rn(power, __dmul_rn(2.0 * width, per));
+    if (!(excess > 0))
+        return 0;
+    for (int q = 0; q < 4; q++) {
+        size_t a = i + (size_t)(q * width / 4), b = i + (size_t)((q + 1) * width / 4);
+        if (__dsub_rn(quarter(a, b), __dmul_rn(2.0 * (double)(b - a), per)) < excess / 16)
+            return 0;
+    }
+    return 1;
+}
+
+__device__ inline double dev_score(double power, double dof) { return xc_pulscan_score_inline(power, dof); }
+
+__device__ inline void push(dpeak *out, unsigned cap, unsigned *count, size_t i, int w, int h, double v)
+{
+    unsigned k = atomicAdd(count, 1u);
+    if (k < cap) {
+        dpeak p;
+        p.i = i;
+        p.width = w;
+        p.h = h;
+        p.power = v;
+        p.logp = NAN;
+        p.filled = -1;
+        p.pad = 0;
+        out[k] = p;
+    }
+}
+
+/* One block per flagged group at a time (grid-stride).  The group's window
+ * of S_h (starts i0-1 .. i0+8 plus the widest boxcar) is built from P in
+ * shared memory (or the block's slice of global scratch when it does not
+ * fit); threads 0..9 build the rows of the ten starts at the searched widths
+ * by the CPU's recursion (the same additions in the same order, so the same
+ * bits), while thread 32 builds the window's running sum for the fill test;
+ * then every entry's score is tabulated, and the entries of starts
+ * i0..i0+7 are judged against their neighbours.  Local-maximum mode pushes
+ * peaks; R-block mode pushes every entry above its threshold for the host's
+ * per-block maximum. */
+__global__ void k_exact(const double *P, stage_set S, const unsigned long long *list, unsigned nlist,
+                        const double *thr, int zstride, const int *W, int rblock, double *scratch, size_t xdoubles,
+                        dpeak *out, unsigned cap, unsigned *count)
+{
+    extern __shared__ double xsm[];
+    const int nw = S.wmax_all, nr = S.nrows_all;
+    double *base = scratch ? scratch + blockIdx.x * xdoubles : xsm;
+    double *win = base, *pre = win + (EX_J + nw), *tab = pre + (EX_J + nw + 1), *sc = tab + (size_t)nr * EX_J;
+    double *throws = sc + (size_t)nr * EX_J;     /* threshold of each row, this group's stage */
+    int *Ws = (int *)(throws + nr);              /* the searched widths */
+    unsigned char *rowmask = (unsigned char *)(Ws + nr);   /* bit k of byte b: width 8b+k+1 is a row */
+    for (int r = threadIdx.x; r < nr; r += blockDim.x)
+        Ws[r] = W[r];
+    for (int b = threadIdx.x; b < nw / 8 + 1; b += blockDim.x) {
+        unsigned m = 0;
+        for (int r = 0; r < nr; r++)
+            if ((W[r] - 1) / 8 == b)
+                m |= 1u << ((W[r] - 1) % 8);
+        rowmask[b] = (unsigned char)m;
+    }
+    for (unsigned e = blockIdx.x; e < nlist; e += gridDim.x) {
+        unsigned long long key = list[e];
+        const int h = (int)(key & 15) + 1;
+        const size_t g = (size_t)(key >> 4), i0 = 1 + 8 * g, b0 = i0 - 1, L = S.L[h - 1];
+        const int wmax = S.wmax[h - 1], nrows = S.nrows[h - 1], nwin = EX_J - 1 + wmax;
+        __syncthreads();
+        for (int q = threadIdx.x; q < nwin; q += blockDim.x) {
+            size_t x = b0 + (size_t)q;
+            win[q] = x == 0 || x >= L ? -INFINITY : sh(P, h, x);
+        }
+        for (int r = threadIdx.x; r < nrows; r += blockDim.x)
+            throws[r] = thr[(size_t)(h - 1) * zstride + Ws[r]];
+        __syncthreads();
+        if (threadIdx.x < EX_J) {
+            /* The recursion is one long chain of dependent additions: eight
+             * bins are loaded ahead of their adds, and which widths are rows
+             * comes from a bit mask, so nothing but the adds waits. */
+            const double *src = win + threadIdx.x;
+            const int wlast = nrows ? Ws[nrows - 1] : 0;
+            double acc = 0;
+            int r = 0;
+            for (int w0 = 0; w0 < wlast; w0 += 8) {
+                double v[8];
+#pragma unroll
+                for (int k = 0; k < 8; k++)
+                    v[k] = w0 + k < wlast ? src[w0 + k] : 0.0;
+                const unsigned m = rowmask[w0 / 8];
+#pragma unroll
+                for (int k = 0; k < 8; k++)
+                    if (w0 + k < wlast) {
+                        acc += v[k];
+                        if (m >> k & 1u)
+                            tab[r++ * EX_J + threadIdx.x] = acc;
+                    }
+            }
+        } else if (threadIdx.x == 32) {
+            double c = 0;
+            pre[0] = 0;
+            int q = 0;
+            for (; q + 4 <= nwin; q += 4) {
+                double a = win[q], b = win[q + 1], d = win[q + 2], e2 = win[q + 3];
+                c += isinf(a) ? 0.0 : a;
+                pre[q + 1] = c;
+                c += isinf(b) ? 0.0 : b;
+                pre[q + 2] = c;
+                c += isinf(d) ? 0.0 : d;
+                pre[q + 3] = c;
+                c += isinf(e2) ? 0.0 : e2;
+                pre[q + 4] = c;
+            }
+            for (; q < nwin; q++) {
+                c += isinf(win[q]) ? 0.0 : win[q];
+                pre[q + 1] = c;
+            }
+        }
+        __syncthreads();
+        /* Scores only where the local-maximum test will read them: within one
+         * start and one row of an entry above its threshold. */
+        for (int it = threadIdx.x; it < EX_J * nrows; it += blockDim.x) {
+            int j = it % EX_J, r = it / EX_J, w = Ws[r];
+            size_t start = b0 + (size_t)j;
+            bool need = false;
+            for (int rr = max(r - 1, 0); rr <= min(r + 1, nrows - 1) && !need; rr++)
+                for (int jj = max(j - 1, 1); jj <= min(j + 1, 8) && !need; jj++)
+                    need = tab[rr * EX_J + jj] > throws[rr];
+            double v = tab[it];
+            sc[it] = need && !rblock && exists(start, w, h, L) && dev_filled(quarter_pre{pre, b0}, start, w, h, v)
+                         ? dev_score(v, (double)w * h * (h + 1))
+                         : -INFINITY;
+        }
+        __syncthreads();
+        for (int it = threadIdx.x; it < 8 * nrows; it += blockDim.x) {
+            int j = 1 + it % 8, r = it / 8, w = Ws[r];
+            size_t start = b0 + (size_t)j;
+            double v = tab[r * EX_J + j];
+            if (!(v > throws[r]) || !exists(start, w, h, L))
+                continue;
+            if (rblock) {
+                push(out, cap, count, start, w, h, v);
+                continue;
+            }
+            const double *row = sc + (size_t)r * EX_J;
+            double s0 = row[j];
+            if (s0 == -INFINITY || !(s0 > row[j - 1] && s0 >= row[j + 1]))
+                continue;
+            if (r > 0 && !(s0 > fmax(row[j - 1 - EX_J], fmax(row[j - EX_J], row[j + 1 - EX_J]))))
+                continue;
+            if (r + 1 < nrows && !(s0 >= fmax(row[j - 1 + EX_J], fmax(row[j + EX_J], row[j + 1 + EX_J]))))
+                continue;
+            push(out, cap, count, start, w, h, v);
+        }
+    }
+}
+
+/* ---- log p ------------------------------------------------------------ */
+
+__global__ void k_logp(dpeak *pk, unsigned n, const double *P, int poly, int fill)
+{
+    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < n; k += (size_t)gridDim.x * blockDim.x) {
+        dpeak p = pk[k];
+        double dof = (double)p.width * p.h * (p.h + 1);
+        if (poly)
+            p.logp = xc_logp_poly_gpu_eval(p.power, dof);
+        else if (!(p.power > 0))
+            p.logp = 0.0;
+        else if (p.power == INFINITY)
+            p.logp = -INFINITY;
+        else
+            p.logp = xc_chi2_logq_even((long)(dof / 2), 0.5 * p.power);
+        if (fill)
+            p.filled = dev_filled(quarter_direct{P, p.h}, p.i, p.width, p.h, p.power);
+        pk[k] = p;
+    }
+}
+
+} // namespace xcps

@@ -1,0 +1,103 @@
+/* GPU Pulscan, the boxcar stage's float screen: every (start, width) of every
+ * harmonic stage against its width's lowered threshold, one flag per group of
+ * 8 starts for the exact pass (pulscan_peaks.cu).  Exactness as pulscan_gpu.h
+ * states. */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "optimized/gpu/pulscan_gpu.h"
+
+namespace xcps {
+
+/* ---- boxcar: the float screen ----------------------------------------- */
+
+/* Thread t of a block owns starts b0 + 8t .. b0 + 8t + 7 (one group) and
+ * runs the recursion along widths with its 8 sums in registers.  Width
+ * chunk c (widths 8c+1 .. 8c+8) reads the window b0 + 8(t+c) + 0..15, two
+ * 8-value segments of shared memory; segments are stored 9 floats apart so
+ * that a warp's 32 threads reading segment t+c hit 32 different banks.  One
+ * segment load serves 64 additions.  A group is flagged when any of its
+ * boxcars beats its width's (lowered) threshold, tested at every searched
+ * width (widths not searched have +infinity).  (Testing once per chunk
+ * against the chunk's lowest threshold, which the growing sums would allow,
+ * passes far too much noise: seven more bins raise the mean of a stage-h sum
+ * by 7 h(h+1), as much as a threshold's margin over its mean.)
+ * One launch covers every stage: S.tile0[h-1] is the first block of stage h. */
+/* ex keeps the largest excess over threshold seen (a float, not a flag: a
+ * bool costs five conversion instructions per test). */
+__device__ __forceinline__ void screen_chunk(float *acc, const float *a, const float *b, const float *th, float &ex)
+{
+#pragma unroll
+    for (int u = 0; u < 8; u++) {
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            acc[j] += j + u < 8 ? a[j + u] : b[j + u - 8];
+        float t = th[u];
+        if (t < INFINITY) {
+            float m = fmaxf(fmaxf(fmaxf(acc[0], acc[1]), fmaxf(acc[2], acc[3])),
+                            fmaxf(fmaxf(acc[4], acc[5]), fmaxf(acc[6], acc[7])));
+            ex = fmaxf(ex, m - t);
+        }
+    }
+}
+
+__global__ void __launch_bounds__(PS_THREADS) k_screen(stage_set S, int nh, const float *thf, int zstride,
+                                                        unsigned long long *list, unsigned cap, unsigned *count)
+{
+    extern __shared__ float sm[];
+    float *sth = sm;                         /* PS_PHASE thresholds (+8 of padding) */
+    float *win = sm + PS_PHASE + 8;          /* (PS_THREADS + PS_PHASE/8 + 2) segments of 9 */
+    int h = 1;
+    while (h < nh && blockIdx.x >= S.tile0[h])
+        h++;
+    const float *Sf = S.Sf[h - 1];
+    const size_t L = S.L[h - 1];
+    const int wmax = S.wmax[h - 1];
+    const float *th_h = thf + (size_t)(h - 1) * zstride;
+    const int t = threadIdx.x;
+    const size_t b0 = 1 + (size_t)(blockIdx.x - S.tile0[h - 1]) * PS_TILE;
+    float acc[8];
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+        acc[j] = 0.f;
+    float ex = -INFINITY;
+    const int nchunk = (wmax + 7) / 8;
+    for (int c0 = 0; c0 < nchunk; c0 += PS_PHASE / 8) {
+        /* an even number of chunks (the last one's widths past wmax have
+         * +infinity thresholds), so the loop below can alternate roles */
+        const int nc = (min(nchunk - c0, PS_PHASE / 8) + 1) & ~1;
+        const int ne = (PS_THREADS + nc + 1) * 8;
+        __syncthreads();
+        for (int e = t; e < ne; e += PS_THREADS) {
+            size_t x = b0 + 8 * (size_t)c0 + (size_t)e;
+            win[e + (e >> 3)] = x < L ? Sf[x] : -INFINITY;
+        }
+        for (int e = t; e < nc * 8; e += PS_THREADS) {
+            int w = 8 * c0 + e + 1;
+            sth[e] = w <= wmax ? th_h[w] : INFINITY;
+        }
+        __syncthreads();
+        float p[8], q[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            p[k] = win[t * 9 + k];
+        for (int cc = 0; cc < nc; cc += 2) {
+#pragma unroll
+            for (int k = 0; k < 8; k++)
+                q[k] = win[(t + cc + 1) * 9 + k];
+            screen_chunk(acc, p, q, sth + cc * 8, ex);
+#pragma unroll
+            for (int k = 0; k < 8; k++)
+                p[k] = win[(t + cc + 2) * 9 + k];
+            screen_chunk(acc, q, p, sth + (cc + 1) * 8, ex);
+        }
+    }
+    if (ex > 0) {
+        unsigned idx = atomicAdd(count, 1u);
+        if (idx < cap)
+            list[idx] = ((unsigned long long)((b0 - 1) / 8 + t) << 4) | (unsigned long long)(h - 1);
+    }
+}
+
+} // namespace xcps
