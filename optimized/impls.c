@@ -13,6 +13,7 @@ static const xc_impl *const builtin[] = {
     &xc_dd_cpu.impl,
 #ifdef XC_HAVE_CUDA
     &xc_dd_gpu.impl,
+    &xc_dd_gpu_direct.impl,
 #endif
     &xc_ps_reference.impl,
     &xc_ps_cpu.impl,

@@ -24,6 +24,20 @@ const xc_dedisperser xc_dd_gpu = {
      {XC_TOL_ROUNDING, 1.0}, XC_CAP_DEVICE, xc_gpu_available},
     dd_plan, dd_execute, dd_destroy};
 
+/* The same kernels forced onto the direct (L1/cache) kernel that the
+ * shared-memory one falls back to, so the conformance suite and the
+ * benchmark check and time that path on its own. */
+static xc_status dd_execute_direct(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    xc_gpu_ddinfo info = {.force_direct = 1};
+    return xc_dedisperse_gpu_exec(state, job, out, &info, err);
+}
+
+const xc_dedisperser xc_dd_gpu_direct = {
+    {XC_FAMILY_DEDISPERSE, "gpu-direct", "CUDA direct dedispersion through the cache (the gpu fallback kernel alone)",
+     {XC_TOL_ROUNDING, 1.0}, XC_CAP_DEVICE, xc_gpu_available},
+    dd_plan, dd_execute_direct, dd_destroy};
+
 static xc_status ps_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
 {
     return xc_pulscan_powers_gpu(sp, o, P, err);

@@ -40,6 +40,7 @@ xc_status xc_gpu_properties(xc_gpu_props *p, xc_error *err);
 
 /* The descriptors (optimized/gpu/gpu_impls.c), listed in optimized/xc_impls.h. */
 extern const xc_dedisperser xc_dd_gpu;
+extern const xc_dedisperser xc_dd_gpu_direct;
 extern const xc_searcher xc_ps_gpu;
 
 /* ---- dedispersion ------------------------------------------------------- */
