@@ -167,7 +167,7 @@ static int run_bench(const char *cmd, const char *json, double tobs, double tsam
     xc_candlist_init(&gl);
     xc_candlist_init(&al);
     double t0 = now_s();
-    st = xc_pulscan_cpu(&sp, &o, &cl, &err);
+    st = xc_pulscan_run(&xc_ps_cpu, &sp, &o, &cl, &err);
     double cpu_s = now_s() - t0;
     int rc = 0;
     double stage[NSTAGE][64];

@@ -28,7 +28,7 @@ xc_status xc_ddplan_create(xc_ddplan **out, const xc_dedisperser *impl, const xc
                            const xc_ddopts *opts, xc_error *err)
 {
     *out = NULL;
-    if (!impl || !impl->execute)
+    if (!impl || !(impl->execute || impl->run))
         return xc_error_set(err, XC_EINVAL, "dedisperse: no implementation to plan for");
     double t0 = xc_now();
     xc_ddplan *p = calloc(1, sizeof *p);
@@ -102,5 +102,5 @@ xc_status xc_ddplan_execute(xc_ddplan *p, const xc_block *in, xc_plane *out, xc_
                                 "dedisperse: range %d of the plane is %zu x %zu (ds %d), the gulp needs %zu x %zu (ds %d)",
                                 k, r->ndm, r->nsamp, r->ds, j.plan->r[k].ndm, ns, j.plan->r[k].ds);
     }
-    return p->impl->execute(p->state, &j, out, err);
+    return p->impl->execute ? p->impl->execute(p->state, &j, out, err) : p->impl->run(&j, out, err);
 }

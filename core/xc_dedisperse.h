@@ -102,8 +102,8 @@ void xc_plane_free(xc_plane *pl);
  * plan/execute/destroy triple of FFTW and dedisp.  plan makes whatever the
  * implementation keeps between gulps (device buffers, uploaded delays, tuning)
  * from a job whose delays are set but whose input is not (proto->in is NULL);
- * execute runs one job of the same plan; destroy frees the state.  plan and
- * destroy may be NULL for a stateless implementation (state is then NULL).
+ * execute runs one job of the same plan; destroy frees the state.  A
+ * stateless implementation gives only run (plan, execute and destroy NULL).
  * impl.tol: XC_TOL_EXACT, or XC_TOL_ROUNDING with value v: float input within
  * v * N * 2^-24 * max|ref|, N = unmasked channels * ds (integer input always
  * bit for bit), or XC_TOL_SIGNAL_LOSS for approximate algorithms. */
@@ -112,6 +112,7 @@ typedef struct xc_dedisperser {
     xc_status (*plan)(const xc_ddjob *proto, void **state, xc_error *err);
     xc_status (*execute)(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err);
     void (*destroy)(void *state);
+    xc_status (*run)(const xc_ddjob *job, xc_plane *out, xc_error *err);
 } xc_dedisperser;
 
 /* The descriptor behind a registry entry; NULL if impl is of another family. */

@@ -199,18 +199,3 @@ const xc_searcher xc_ps_reference = {
     {XC_FAMILY_PULSCAN, "reference", "full-sort medians, direct double sums for every boxcar width, exact significance",
      {XC_TOL_EXACT, 0}, XC_CAP_REFERENCE, NULL},
     powers, search, 0};
-
-xc_status xc_pulscan_powers_reference(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
-{
-    return xc_pulscan_powers(&xc_ps_reference, sp, o, P, err);
-}
-
-xc_status xc_pulscan_peaks_reference(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err)
-{
-    return xc_pulscan_peaks(&xc_ps_reference, sp, o, pk, err);
-}
-
-xc_status xc_pulscan_reference(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err)
-{
-    return xc_pulscan_run(&xc_ps_reference, sp, o, out, err);
-}

@@ -19,12 +19,8 @@ extern const xc_searcher xc_ps_reference;
 /* Direct loops, exact sums (uint64 for integer input, double for float). */
 xc_status xc_dedisperse_reference(const xc_ddjob *job, xc_plane *out, xc_error *err);
 
-/* Full-sort medians, direct sums in double for every width. */
-xc_status xc_pulscan_reference(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err);
-/* The normalised powers P[0..nbins-1] (steps 1-2). */
-xc_status xc_pulscan_powers_reference(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
-/* The raw peaks (steps 1-5, before significance). */
-xc_status xc_pulscan_peaks_reference(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err);
+/* The Pulscan searcher's stages run through core's pipeline:
+ * xc_pulscan_run / xc_pulscan_powers / xc_pulscan_peaks(&xc_ps_reference, ...). */
 
 #ifdef __cplusplus
 }

@@ -110,7 +110,7 @@ static int same_peaks(const xc_spectrum *sp, const xc_psopts *o, xc_gpu_psinfo *
     xc_pspeaks_init(&b);
     xc_error err;
     xc_error_clear(&err);
-    xc_status st = xc_pulscan_peaks_cpu(sp, o, &a, &err);
+    xc_status st = xc_pulscan_peaks(&xc_ps_cpu, sp, o, &a, &err);
     if (!st)
         st = g_peaks(sp, o, &b, info, &err);
     int ok = !st;
@@ -180,7 +180,7 @@ static void test_gpu_ps_powers(void)
             double *a = malloc(sp.nbins * sizeof *a), *b = malloc(sp.nbins * sizeof *b);
             CU_ASSERT_FATAL(a && b);
             xc_error err;
-            CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_cpu(&sp, &o, a, &err), XC_OK);
+            CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_cpu, &sp, &o, a, &err), XC_OK);
             xc_status st = g_powers(&sp, &o, b, &err);
             if (st)
                 printf("\n%s\n", err.msg);
@@ -217,7 +217,7 @@ static void test_gpu_ps_borrow(void)
         double *a = malloc(sp.nbins * sizeof *a), *b = malloc(sp.nbins * sizeof *b);
         CU_ASSERT_FATAL(a && b);
         xc_error err;
-        CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_cpu(&sp, &o, a, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_cpu, &sp, &o, a, &err), XC_OK);
         CU_ASSERT_EQUAL_FATAL(g_powers(&sp, &o, b, &err), XC_OK);
         for (size_t k = 0; k < sp.nbins; k++)
             bad += a[k] != b[k];

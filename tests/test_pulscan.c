@@ -158,8 +158,8 @@ static void test_hand_powers(void)
     o.normwidth = 32;
     double q = 1.0 / (XC_MAD_TO_SIGMA * XC_MAD_TO_SIGMA), P[25], Pc[25];
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_reference(&sp, &o, P, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_cpu(&sp, &o, Pc, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_reference, &sp, &o, P, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_cpu, &sp, &o, Pc, &err), XC_OK);
     CU_ASSERT_EQUAL(P[0], 0.0);
     for (int k = 1; k < 25; k++) {
         XC_ASSERT_CLOSE(P[k], hand_units(k) * q, 1e-12);
@@ -218,7 +218,7 @@ static void test_hand_rblock_peaks(void)
         xc_pspeaks pk;
         xc_pspeaks_init(&pk);
         xc_error err;
-        xc_status st = m ? xc_pulscan_peaks_cpu(&sp, &o, &pk, &err) : xc_pulscan_peaks_reference(&sp, &o, &pk, &err);
+        xc_status st = m ? xc_pulscan_peaks(&xc_ps_cpu, &sp, &o, &pk, &err) : xc_pulscan_peaks(&xc_ps_reference, &sp, &o, &pk, &err);
         CU_ASSERT_EQUAL_FATAL(st, XC_OK);
         qsort(pk.p, pk.n, sizeof *pk.p, xc_fx_peak_cmp);
         CU_ASSERT_EQUAL(pk.n, nwant);
@@ -297,7 +297,7 @@ static void test_overlap_hand(void)
     o.nosift = 1;
     double q = 1.0 / (XC_MAD_TO_SIGMA * XC_MAD_TO_SIGMA), P[25];
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_reference(&sp, &o, P, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_reference, &sp, &o, P, &err), XC_OK);
     for (int k = 1; k < 25; k++)
         XC_ASSERT_CLOSE(P[k], (k == 2 ? 82 : 2) * q, 1e-12);
     XC_ASSERT_CLOSE(xc_pulscan_sh(P, 2, 1), 86 * q, 1e-12);
@@ -319,7 +319,7 @@ static void test_overlap_hand(void)
         for (int m = 0; m < 2; m++) {
             xc_pspeaks pk;
             xc_pspeaks_init(&pk);
-            xc_status st = m ? xc_pulscan_peaks_cpu(&sp, &o, &pk, &err) : xc_pulscan_peaks_reference(&sp, &o, &pk, &err);
+            xc_status st = m ? xc_pulscan_peaks(&xc_ps_cpu, &sp, &o, &pk, &err) : xc_pulscan_peaks(&xc_ps_reference, &sp, &o, &pk, &err);
             CU_ASSERT_EQUAL_FATAL(st, XC_OK);
             qsort(pk.p, pk.n, sizeof *pk.p, xc_fx_peak_cmp);
             CU_ASSERT_EQUAL(pk.n, nwant);
@@ -398,8 +398,8 @@ static void test_overlap_noise(void)
                 xc_pspeaks_init(&a);
                 xc_pspeaks_init(&b);
                 xc_error err;
-                CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks_reference(&sp, &o, &a, &err), XC_OK);
-                CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks_cpu(&sp, &o, &b, &err), XC_OK);
+                CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_reference, &sp, &o, &a, &err), XC_OK);
+                CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_cpu, &sp, &o, &b, &err), XC_OK);
                 size_t dummy[4] = {0}, dnear = 0;
                 CU_ASSERT(starts_exist(&a, pass ? dummy : perh, pass ? &dnear : &near, wmax));
                 CU_ASSERT(starts_exist(&b, dummy, &dnear, wmax));
@@ -475,7 +475,7 @@ static void test_noise_chi2(void)
         xc_spectrum sp = spec_new(nbins, 1.0);
         spec_noise(&sp, seed, 3.0 * seed, 40.0 + seed);
         xc_error err;
-        CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_cpu(&sp, &o, P, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_cpu, &sp, &o, P, &err), XC_OK);
         size_t n = nbins - 1;
         double mean = 0;
         for (size_t k = 1; k < nbins; k++)
@@ -534,7 +534,7 @@ static void test_noise_false_alarms(void)
         xc_spectrum sp = spec_new(nbins, 1.0);
         spec_noise(&sp, seed, -1.0, 7.0);
         xc_error err;
-        CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_reference(&sp, &o, P, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_reference, &sp, &o, P, &err), XC_OK);
         double x = 12.0, p = exp(-x / 2), n = (double)(nbins - 1);
         size_t cnt = 0;
         for (size_t k = 1; k < nbins; k++)
@@ -693,8 +693,8 @@ static void test_cpu_matches_reference(void)
         xc_pspeaks_init(&a);
         xc_pspeaks_init(&b);
         xc_error err;
-        CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks_reference(&sp, &o, &a, &err), XC_OK);
-        CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks_cpu(&sp, &o, &b, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_reference, &sp, &o, &a, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_cpu, &sp, &o, &b, &err), XC_OK);
         qsort(a.p, a.n, sizeof *a.p, xc_fx_peak_cmp);
         qsort(b.p, b.n, sizeof *b.p, xc_fx_peak_cmp);
         CU_ASSERT_EQUAL(a.n, b.n);
@@ -792,8 +792,8 @@ static void test_mad_zero(void)
     double *P = malloc(nbins * sizeof *P), *Pc = malloc(nbins * sizeof *Pc);
     CU_ASSERT_FATAL(P && Pc);
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_reference(&sp, &o, P, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_cpu(&sp, &o, Pc, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_reference, &sp, &o, P, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_cpu, &sp, &o, Pc, &err), XC_OK);
     double maxz = 0, max3 = 0;
     for (size_t k = 1; k < nbins; k++) {
         CU_ASSERT(isfinite(P[k]) && P[k] == Pc[k]);
@@ -820,10 +820,10 @@ static void test_mad_zero(void)
     /* Constant throughout: refused, naming the part. */
     for (size_t k = 0; k < 2 * nbins; k++)
         sp.data[k] = 5.0f;
-    CU_ASSERT_EQUAL(xc_pulscan_powers_reference(&sp, &o, P, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(xc_pulscan_powers(&xc_ps_reference, &sp, &o, P, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "median absolute deviation of 0"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "real parts"));
-    CU_ASSERT_EQUAL(xc_pulscan_powers_cpu(&sp, &o, P, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(xc_pulscan_powers(&xc_ps_cpu, &sp, &o, P, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "real parts"));
     free(P);
     free(Pc);
@@ -858,10 +858,10 @@ static void test_bad_input(void)
     xc_psopts_default(&o);
     xc_candlist l;
     xc_error err;
-    CU_ASSERT_EQUAL(xc_pulscan_cpu(&sp, &o, &l, &err), XC_EFORMAT);
+    CU_ASSERT_EQUAL(xc_pulscan_run(&xc_ps_cpu, &sp, &o, &l, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "bin 77"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "byte offset 620"));
-    CU_ASSERT_EQUAL(xc_pulscan_reference(&sp, &o, &l, &err), XC_EFORMAT);
+    CU_ASSERT_EQUAL(xc_pulscan_run(&xc_ps_reference, &sp, &o, &l, &err), XC_EFORMAT);
     xc_spectrum_free(&sp);
 
     static const struct {
@@ -977,9 +977,9 @@ static void test_mom_and_poly(void)
     double *Pe = malloc(sp.nbins * sizeof *Pe), *Pm = malloc(sp.nbins * sizeof *Pm);
     CU_ASSERT_FATAL(Pe && Pm);
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_cpu(&sp, &o, Pe, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_cpu, &sp, &o, Pe, &err), XC_OK);
     o.norm = XC_NORM_MOM;
-    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_cpu(&sp, &o, Pm, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_cpu, &sp, &o, Pm, &err), XC_OK);
     double se = 0, sm = 0, maxrel = 0;
     for (size_t k = 1; k < sp.nbins; k++) {
         se += Pe[k];
@@ -990,7 +990,7 @@ static void test_mom_and_poly(void)
     CU_ASSERT(ratio > 0.8 && ratio < 1.25);
     CU_ASSERT(maxrel > 1e-4);      /* it is an approximation, not the exact median */
     double *Pr = malloc(sp.nbins * sizeof *Pr);
-    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers_reference(&sp, &o, Pr, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_reference, &sp, &o, Pr, &err), XC_OK);
     CU_ASSERT(memcmp(Pr, Pm, sp.nbins * sizeof *Pr) == 0);
     free(Pr);
 

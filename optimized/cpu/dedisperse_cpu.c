@@ -380,15 +380,9 @@ xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
     return st;
 }
 
-static xc_status execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
-{
-    (void)state;
-    return xc_dedisperse_cpu(job, out, err);
-}
-
 /* Integer input bit for bit; float input summed in float per channel tile,
  * within 1 x N 2^-24 max|ref| (N = channels x ds). */
 const xc_dedisperser xc_dd_cpu = {
     {XC_FAMILY_DEDISPERSE, "cpu", "tiled OpenMP/SIMD direct dedispersion (AstroAccelerate CPU algorithm)",
      {XC_TOL_ROUNDING, 1.0}, XC_CAP_THREADED, NULL},
-    NULL, execute, NULL};
+    NULL, NULL, NULL, xc_dedisperse_cpu};

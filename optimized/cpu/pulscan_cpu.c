@@ -439,13 +439,3 @@ const xc_searcher xc_ps_cpu = {
      /* Bit-identical by construction: the same values summed in double in the same order. */
      {XC_TOL_EXACT, 0}, XC_CAP_THREADED, NULL},
     xc_pulscan_powers_cpu_checked, search, 0};
-
-xc_status xc_pulscan_peaks_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err)
-{
-    return xc_pulscan_peaks(&xc_ps_cpu, sp, o, pk, err);
-}
-
-xc_status xc_pulscan_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err)
-{
-    return xc_pulscan_run(&xc_ps_cpu, sp, o, out, err);
-}

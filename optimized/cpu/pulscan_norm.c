@@ -185,9 +185,3 @@ xc_status xc_pulscan_powers_cpu_checked(const xc_spectrum *sp, const xc_psopts *
     free(scale);
     return st;
 }
-
-xc_status xc_pulscan_powers_cpu(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
-{
-    xc_status st = xc_pulscan_check_input(sp, o, err);
-    return st ? st : xc_pulscan_powers_cpu_checked(sp, o, P, err);
-}

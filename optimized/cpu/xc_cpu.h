@@ -57,10 +57,8 @@ extern const xc_searcher xc_ps_cpu;
 
 /* Tiled OpenMP/SIMD direct dedispersion on a prepared job. */
 xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err);
-/* Pulscan: quickselect, recursive boxcar in double with cache tiles, OpenMP. */
-xc_status xc_pulscan_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_error *err);
-xc_status xc_pulscan_powers_cpu(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
-xc_status xc_pulscan_peaks_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err);
+/* Pulscan (quickselect, recursive boxcar in double with cache tiles, OpenMP):
+ * xc_pulscan_run / xc_pulscan_powers / xc_pulscan_peaks(&xc_ps_cpu, ...). */
 
 #ifdef __cplusplus
 }
