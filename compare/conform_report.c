@@ -11,7 +11,7 @@ void xc_conform_opts_default(xc_conform_opts *o)
     memset(o, 0, sizeof *o);
     o->seed = 1;
     o->alpha = 1e-3;
-    o->noise_spectra = 60;
+    o->noise_spectra = 12;
 }
 
 void xc_conform_report_init(xc_conform_report *r) { memset(r, 0, sizeof *r); }

@@ -81,7 +81,7 @@ typedef struct {
      * reference sums every boxcar directly). */
     const xc_conform_pscfg *ps_configs;
     size_t n_ps_configs;
-    int noise_spectra;                   /* pure-noise spectra per borderline raw-peak case (default 60) */
+    int noise_spectra;                   /* pure-noise spectra per borderline raw-peak case (default 12) */
 } xc_conform_opts;
 
 void xc_conform_opts_default(xc_conform_opts *o);
