@@ -53,6 +53,18 @@ static void judge_add(ctx *c, const char *name, int self, const input *in, const
     add(c, row.pass, name, row.observed, row.expected, row.tolerance);
 }
 
+/* Makes an input (xc_conform_ddinput_make) unless a library error stopped
+ * the run; 0 on failure, with the error in c->st and nothing to free. */
+static int make(ctx *c, input *in, int nchans, int nbits, double fch1, double foff, double tsamp, const char *plan,
+                const char *preset, size_t nout)
+{
+    if (c->st)
+        return 0;
+    if ((c->st = xc_conform_ddinput_make(in, nchans, nbits, fch1, foff, tsamp, plan, preset, nout, c->err)))
+        xc_conform_ddinput_free(in);
+    return !c->st;
+}
+
 static xc_status run(const ctx *c, const xc_dedisperser *d, const input *in, xc_plane *pl, xc_error *e)
 {
     return xc_conform_dd_run(d, in, &c->ddo, pl, e);
@@ -112,8 +124,8 @@ static void hand_case(ctx *c, const char *name, int nbits, const char *plan, con
                       const uint8_t *mask, const float (*want)[4], size_t ndm, size_t ns)
 {
     input in;
-    if ((c->st = xc_conform_ddinput_make(&in, 4, nbits, 1000, -200, 1e-3, plan, preset, nout, c->err)))
-        return xc_conform_ddinput_free(&in);
+    if (!make(c, &in, 4, nbits, 1000, -200, 1e-3, plan, preset, nout))
+        return;
     for (size_t t = 0; t < in.blk.nsamp; t++)
         for (int ch = 0; ch < 4; ch++) {
             if (nbits == 32)
@@ -221,10 +233,9 @@ static void time_shift(ctx *c)
     const size_t s = 6;
     input in[2];
     xc_plane pl[2], want;
-    c->st = xc_conform_ddinput_make(&in[0], 11, 8, 1500, -10, 1e-4, prop_plan, "crosscheck", 100 + s, c->err);
-    if (!c->st)
-        c->st = xc_conform_ddinput_make(&in[1], 11, 8, 1500, -10, 1e-4, prop_plan, "crosscheck", 100, c->err);
-    if (!c->st) {
+    if (!make(c, &in[0], 11, 8, 1500, -10, 1e-4, prop_plan, "crosscheck", 100 + s))
+        return;
+    if (make(c, &in[1], 11, 8, 1500, -10, 1e-4, prop_plan, "crosscheck", 100)) {
         xc_conform_ddinput_random(&in[0], c->seed + 21);
         memcpy(in[1].u16, in[0].u16 + s * 11, in[1].blk.nsamp * 11 * sizeof(uint16_t));
         if (run_all(c, name, in, pl, 2)) {
@@ -259,8 +270,8 @@ static void impulse(ctx *c, const char *preset)
     input in;
     xc_plane got, want;
     xc_error e;
-    if ((c->st = xc_conform_ddinput_make(&in, 8, 16, 1500, -10, 1e-4, prop_plan, preset, 100, c->err)))
-        return xc_conform_ddinput_free(&in);
+    if (!make(c, &in, 8, 16, 1500, -10, 1e-4, prop_plan, preset, 100))
+        return;
     in.u16[t0 * 8 + (size_t)ch] = 1000;
     int approx = c->impl->impl.tol.kind == XC_TOL_SIGNAL_LOSS;
     if (run(c, c->impl, &in, &got, &e)) {
@@ -309,8 +320,8 @@ static void ref_case(ctx *c, const char *name, int nchans, int nbits, double bw,
     if (c->st)
         return;
     input in;
-    if ((c->st = xc_conform_ddinput_make(&in, nchans, nbits, 1500, -bw / nchans, 1e-4, plan, preset, nout, c->err)))
-        return xc_conform_ddinput_free(&in);
+    if (!make(c, &in, nchans, nbits, 1500, -bw / nchans, 1e-4, plan, preset, nout))
+        return;
     if (prime) {    /* grow nsamp to the next prime */
         size_t n = in.blk.nsamp, d;
         for (;; n++) {
@@ -321,15 +332,15 @@ static void ref_case(ctx *c, const char *name, int nchans, int nbits, double bw,
         }
         nout += n - in.blk.nsamp;
         xc_conform_ddinput_free(&in);
-        if ((c->st = xc_conform_ddinput_make(&in, nchans, nbits, 1500, -bw / nchans, 1e-4, plan, preset, nout, c->err)))
-            return xc_conform_ddinput_free(&in);
+        if (!make(c, &in, nchans, nbits, 1500, -bw / nchans, 1e-4, plan, preset, nout))
+            return;
     }
     xc_conform_ddinput_random(&in, seed);
-    if ((c->st = xc_conform_ddinput_mask(&in, kill, seed + 7, c->err)))
-        return xc_conform_ddinput_free(&in);
-    char full[96];
-    snprintf(full, sizeof full, "%s-nsamp%zu", name, in.blk.nsamp);
-    vs_ref(c, full, &in);
+    if (!(c->st = xc_conform_ddinput_mask(&in, kill, seed + 7, c->err))) {
+        char full[96];
+        snprintf(full, sizeof full, "%s-nsamp%zu", name, in.blk.nsamp);
+        vs_ref(c, full, &in);
+    }
     xc_conform_ddinput_free(&in);
 }
 
@@ -386,13 +397,14 @@ static void gulps(ctx *c, const char *name, int nbits, const char *preset, char 
     xc_ddplan *p = NULL;
     xc_error e;
     char nm[96];
-    if ((c->st = xc_conform_ddinput_make(&in, 24, nbits, 1500, -100.0 / 24, 1e-4, "0:6:0.75,6:14:1:2,14:20:2:3", preset, 97,
-                            c->err)) ||
-        (xc_conform_ddinput_random(&in, c->seed + 600 + (uint64_t)nbits), c->st = xc_conform_ddinput_mask(&in, kill, c->seed + 601, c->err)))
-        return xc_conform_ddinput_free(&in);
-    if (run(c, c->ref, &in, &want, &e)) {
-        add_error(c, name, "reference", &e);
-        return xc_conform_ddinput_free(&in);
+    if (!make(c, &in, 24, nbits, 1500, -100.0 / 24, 1e-4, "0:6:0.75,6:14:1:2,14:20:2:3", preset, 97))
+        return;
+    xc_conform_ddinput_random(&in, c->seed + 600 + (uint64_t)nbits);
+    if ((c->st = xc_conform_ddinput_mask(&in, kill, c->seed + 601, c->err)) || run(c, c->ref, &in, &want, &e)) {
+        if (!c->st)
+            add_error(c, name, "reference", &e);
+        xc_conform_ddinput_free(&in);
+        return;
     }
     if (run(c, c->impl, &in, &self, &e)) {
         add_error(c, name, c->impl->impl.name, &e);
@@ -479,8 +491,8 @@ static void signal_loss(ctx *c, const char *name, double dm)
     input in;
     xc_plane pr, pi;
     xc_error e;
-    if ((c->st = xc_conform_ddinput_make(&in, 64, 8, 1500, -4, 1e-4, "0:20:0.25,20:40:0.5:2", "crosscheck", 1200, c->err)))
-        return xc_conform_ddinput_free(&in);
+    if (!make(c, &in, 64, 8, 1500, -4, 1e-4, "0:20:0.25,20:40:0.5:2", "crosscheck", 1200))
+        return;
     uint64_t s = c->seed * 0x9E3779B97F4A7C15ull + (uint64_t)(dm * 1000);
     for (size_t i = 0; i < in.blk.nsamp * 64; i++)
         in.u16[i] = (uint16_t)fmin(255, fmax(0, lround(96 + 8 * xc_conform_rng_gauss(&s))));
