@@ -410,10 +410,10 @@ xc_status xc_conform_searcher(const xc_searcher *impl, const xc_searcher *ref, c
     no.rblock = 1, no.chunkwidth = 1;
     no = opts_of(&c, &no);
     size_t nsp = o->noise_spectra > 0 ? (size_t)o->noise_spectra : 0;
-    if (!c.st)
+    if (!c.st && nsp)
         peaks_case(&c, "raw-peaks/noise-sigma0-every-box", nsp, 2048, o->seed + 900, 0, &no);
     no.rblock = 0;
-    if (!c.st)
+    if (!c.st && nsp)
         peaks_case(&c, "raw-peaks/noise-sigma0-local-max", nsp, 2048, o->seed + 900, 0, &no);
     for (size_t k = 0; k < 4 && k < nsp && !c.st; k++) {
         xc_spectrum sp;

@@ -12,8 +12,8 @@
  *    v * N * 2^-24 * max|ref| per range, N = unmasked channels * ds), or
  *    XC_TOL_SIGNAL_LOSS with value v (approximate algorithms: the peak S/N of
  *    an injected dispersed pulse at most a fraction v below the reference's;
- *    their planes must still have the right shape and finite values, and stay
- *    linear and time invariant up to float rounding).
+ *    their planes must still hold finite values only, and stay linear and
+ *    time invariant up to float rounding).
  *  - searchers: XC_TOL_EXACT (candidates, powers and raw peaks bit for bit)
  *    or XC_TOL_RELATIVE with value v (same candidates and peaks, power, sigma
  *    and ln p within v relative).
@@ -37,7 +37,7 @@ extern "C" {
 
 /* One case's verdict. */
 typedef struct {
-    char name[96];          /* "hand/4ch-crosscheck", "raw-peaks/noise-rblock", ... */
+    char name[96];          /* "hand/4ch-crosscheck", "raw-peaks/noise-sigma0-every-box", ... */
     int pass;
     char observed[256];
     char expected[256];
@@ -81,7 +81,8 @@ typedef struct {
      * reference sums every boxcar directly). */
     const xc_conform_pscfg *ps_configs;
     size_t n_ps_configs;
-    int noise_spectra;                   /* pure-noise spectra per borderline raw-peak case (default 12) */
+    int noise_spectra;                   /* pure-noise spectra per borderline raw-peak case (default 12;
+                                            0 leaves those cases out) */
 } xc_conform_opts;
 
 void xc_conform_opts_default(xc_conform_opts *o);
