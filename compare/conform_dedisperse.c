@@ -540,7 +540,7 @@ xc_status xc_conform_dedisperser(const xc_dedisperser *impl, const xc_dedisperse
         xc_conform_opts_default(&def);
         o = &def;
     }
-    if (!impl || !ref || !impl->execute || !ref->execute || impl->impl.family != XC_FAMILY_DEDISPERSE ||
+    if (!impl || !ref || !(impl->execute || impl->run) || !(ref->execute || ref->run) || impl->impl.family != XC_FAMILY_DEDISPERSE ||
         ref->impl.family != XC_FAMILY_DEDISPERSE)
         return xc_error_set(err, XC_EINVAL, "conformance: two dedispersers are needed (implementation and reference)");
     if (ref->impl.tol.kind != XC_TOL_EXACT)

@@ -26,7 +26,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "compare/xc_approx.h"
+#include "compare/xc_stats.h"
 
 typedef struct {
     const xc_searcher *impl, *ref;
@@ -213,16 +213,23 @@ static void noise_stats(ctx *c)
         snprintf(tol, sizeof tol, "z_{alpha/2} = %.3g standard errors (%.4f: sample and MAD scale), alpha %g", z, se,
                  alpha);
         add(c, fabs(mean - 2) <= z * se, "noise-stats/mean", obs, exp, tol);
-        double d, p;
-        xc_approx_ks_chi2(P + 1, n, 2, &d, &p);    /* sorts in place: last use of the order */
-        snprintf(obs, sizeof obs, "KS distance %.5f, p-value %.3g", d, p);
+        xc_gof ks, gof;
+        xc_error se_err;
+        /* sorts in place: the last use of the order */
+        if (xc_ks_chi2(P + 1, n, 2, &ks, &se_err) || xc_pearson_chi2(P + 1, n, 2, 20, &gof, &se_err)) {
+            add(c, 0, "noise-stats/ks", se_err.msg, "a KS and a Pearson test", "-");
+            free(P);
+            xc_spectrum_free(&sp);
+            return;
+        }
+        double p = ks.p;
+        snprintf(obs, sizeof obs, "KS distance %.5f, p-value %.3g", ks.stat, p);
         snprintf(exp, sizeof exp, "p-value > %g", alpha);
         snprintf(tol, sizeof tol, "false-alarm rate %g (scale estimated from the data: conservative, Lilliefors 1967)",
                  alpha);
         add(c, p > alpha, "noise-stats/ks", obs, exp, tol);
-        double stat;
-        xc_approx_gof_chi2(P + 1, n, 2, 20, &stat, &p);
-        snprintf(obs, sizeof obs, "Pearson statistic %.2f (19 dof), p-value %.3g", stat, p);
+        p = gof.p;
+        snprintf(obs, sizeof obs, "Pearson statistic %.2f (19 dof), p-value %.3g", gof.stat, p);
         snprintf(tol, sizeof tol, "false-alarm rate %g, 20 equiprobable cells of chi-square(2)", alpha);
         add(c, p > alpha, "noise-stats/gof", obs, exp, tol);
     }

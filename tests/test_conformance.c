@@ -144,7 +144,7 @@ static xc_status with_delays(const xc_ddjob *job, xc_plane *out, xc_error *err, 
     xc_ddjob j = *job;
     j.delays = d;
     if (!st)
-        st = xc_dd_reference.execute(NULL, &j, out, err);
+        st = xc_dedisperse_reference(&j, out, err);
     for (int k = 0; d && k < p->nranges; k++)
         free(d[k]);
     free(d);
@@ -162,7 +162,8 @@ static xc_status exec_short_delay(void *state, const xc_ddjob *job, xc_plane *ou
 /* (a') Right everywhere but the last output sample of each gulp, left 0. */
 static xc_status exec_drop_last(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
 {
-    xc_status st = xc_dd_reference.execute(state, job, out, err);
+    (void)state;
+    xc_status st = xc_dedisperse_reference(job, out, err);
     for (int k = 0; !st && k < out->nranges; k++)
         for (size_t d = 0; out->r[k].nsamp && d < out->r[k].ndm; d++)
             out->r[k].data[(d + 1) * out->r[k].nsamp - 1] = 0;
@@ -187,19 +188,19 @@ static xc_status exec_coarse(void *state, const xc_ddjob *job, xc_plane *out, xc
 static const xc_dedisperser planted_short_delay = {
     {XC_FAMILY_DEDISPERSE, "planted-short-delay", "reference with the middle channel's delay one sample short",
      {XC_TOL_ROUNDING, 1.0}, XC_CAP_RUNTIME, NULL},
-    NULL, exec_short_delay, NULL};
+    NULL, exec_short_delay, NULL, NULL};
 static const xc_dedisperser planted_drop_last = {
     {XC_FAMILY_DEDISPERSE, "planted-drop-last", "reference with the last sample of each gulp zeroed",
      {XC_TOL_ROUNDING, 1.0}, XC_CAP_RUNTIME, NULL},
-    NULL, exec_drop_last, NULL};
+    NULL, exec_drop_last, NULL, NULL};
 static const xc_dedisperser planted_lossy = {
     {XC_FAMILY_DEDISPERSE, "planted-lossy", "delays rounded down to 4 samples, claiming at most 5% S/N loss",
      {XC_TOL_SIGNAL_LOSS, 0.05}, XC_CAP_APPROXIMATE | XC_CAP_RUNTIME, NULL},
-    NULL, exec_coarse, NULL};
+    NULL, exec_coarse, NULL, NULL};
 static const xc_dedisperser planted_lossy_honest = {
     {XC_FAMILY_DEDISPERSE, "planted-lossy-honest", "delays rounded down to 4 samples, claiming at most 90% S/N loss",
      {XC_TOL_SIGNAL_LOSS, 0.9}, XC_CAP_APPROXIMATE | XC_CAP_RUNTIME, NULL},
-    NULL, exec_coarse, NULL};
+    NULL, exec_coarse, NULL, NULL};
 
 static xc_status cpu_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
 {
