@@ -5,7 +5,7 @@
 #                                     libgomp and cudart linked in) into build/dev/
 #   sh scripts/gpu-check.sh device [tests|sanitize]
 #                                     on the device machine (build/dev carried):
-#                                     GPU tests, gpu-vs-reference cross-check on the
+#                                     GPU tests, the conformance suite, gpu-vs-reference cross-check on the
 #                                     default datasets and the real files,
 #                                     compute-sanitizer memcheck + racecheck over the
 #                                     GPU tests, `compare cands` of the gpu searcher (exact,
@@ -20,9 +20,10 @@ DEV=build/dev
 case "$MODE" in
 build)
     make --no-print-directory STATIC=1 CUDA=1 BUILD=$DEV/obj BIN=$DEV/full \
-        $DEV/full/crosscheck $DEV/full/tests/test_gpu $DEV/full/tests/test_gpu_pulscan || exit 1
+        $DEV/full/crosscheck $DEV/full/tests/test_gpu $DEV/full/tests/test_gpu_pulscan \
+        $DEV/full/tests/test_conformance || exit 1
     mkdir -p $DEV/bin
-    for f in crosscheck tests/test_gpu tests/test_gpu_pulscan; do
+    for f in crosscheck tests/test_gpu tests/test_gpu_pulscan tests/test_conformance; do
         strip -o $DEV/bin/$(basename $f) $DEV/full/$f || exit 1
     done
     ls -la $DEV/bin
@@ -35,7 +36,8 @@ device)
     B=$DEV/bin
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUTDIR/device.txt"
     rc_t=0; rc_m=0; rc_r=0; rc_x=0; rc_b=0
-    rc_pt=0; rc_pm=0; rc_pr=0; rc_pb=0; rc_c=0
+    rc_pt=0; rc_pm=0; rc_pr=0; rc_pb=0; rc_c=0; rc_k=0; rc_bd=0
+    : > "$OUTDIR/conformance.log"; : > "$OUTDIR/bench_dedisperse.txt"
     : > "$OUTDIR/test_gpu.log"; : > "$OUTDIR/memcheck.log"; : > "$OUTDIR/racecheck.log"
     : > "$OUTDIR/run.txt"; : > "$OUTDIR/bench.txt"; : > "$OUTDIR/test_gpu_pulscan.log"
     : > "$OUTDIR/memcheck_pulscan.log"; : > "$OUTDIR/racecheck_pulscan.log"; : > "$OUTDIR/bench_pulscan.txt"
@@ -49,9 +51,12 @@ device)
     echo "== GPU Pulscan tests"
     timeout 200 $B/test_gpu_pulscan > "$OUTDIR/test_gpu_pulscan.log" 2>&1; rc_pt=$?
     grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. " "$OUTDIR/test_gpu_pulscan.log" | tail -30
+    echo "== conformance suite (every registered implementation, the device ones included)"
+    timeout 200 $B/test_conformance > "$OUTDIR/conformance.log" 2>&1; rc_k=$?
+    grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|rows fail" "$OUTDIR/conformance.log" | tail -30
     echo "== cross-check: gpu against reference (default datasets and real files)"
-    timeout 200 $B/crosscheck run -quiet -impl gpu -out "$OUTDIR/run" > "$OUTDIR/run.txt" 2>&1; rc_x=$?
-    grep -E "^gpu " "$OUTDIR/run.txt" | cut -c1-170
+    timeout 200 $B/crosscheck run -quiet -impl gpu,gpu-direct -out "$OUTDIR/run" > "$OUTDIR/run.txt" 2>&1; rc_x=$?
+    grep -E "^gpu" "$OUTDIR/run.txt" | cut -c1-170
     tail -1 "$OUTDIR/run.txt"
     echo "== compare cands on J1807-0847 (zmax 200): gpu exact vs cpu, gpu with the paper's approximations vs cpu"
     F=datasets/sigpyproc3/GBT_J1807-0847.fft
@@ -66,6 +71,10 @@ device)
     echo "== benchmark"
     timeout 150 $B/crosscheck bench gpu -json "$OUTDIR/bench-gpu.json" > "$OUTDIR/bench.txt" 2>&1; rc_b=$?
     tail -30 "$OUTDIR/bench.txt"
+    echo "== bench dedisperse: plan and execute apart, every dedisperser (quick: 512 channels)"
+    timeout 150 $B/crosscheck bench dedisperse -quick -impl reference,cpu,gpu,gpu-direct -threads 16 \
+        -json "$OUTDIR/bench-dedisperse.json" > "$OUTDIR/bench_dedisperse.txt" 2>&1; rc_bd=$?
+    tail -12 "$OUTDIR/bench_dedisperse.txt"
     echo "== benchmark: Pulscan (Table 4 size)"
     timeout 150 $B/crosscheck bench gpu-pulscan -json "$OUTDIR/bench-gpu-pulscan.json" > "$OUTDIR/bench_pulscan.txt" 2>&1; rc_pb=$?
     tail -25 "$OUTDIR/bench_pulscan.txt"
@@ -93,6 +102,8 @@ device)
     echo
     echo "== summary"
     printf '%-28s %s\n' "GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu.log" | tail -1) exit=$rc_t"
+    printf '%-28s %s\n' "conformance suite" "$(grep XC-SUMMARY "$OUTDIR/conformance.log" | tail -1) exit=$rc_k"
+    printf '%-28s %s\n' "bench dedisperse" "exit=$rc_bd"
     printf '%-28s %s\n' "memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck.log" | tail -1) exit=$rc_m"
     printf '%-28s %s\n' "racecheck" "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUTDIR/racecheck.log" | tail -1) exit=$rc_r"
     printf '%-28s %s\n' "cross-check (crosscheck run)" "$(tail -1 "$OUTDIR/run.txt") exit=$rc_x"
@@ -104,7 +115,7 @@ device)
     printf '%-28s %s\n' "J1807 approximations vs cpu" "$(grep -E '^matched [0-9]' "$OUTDIR/cmp-approx.txt" 2>/dev/null) (expected to differ)"
     printf '%-28s %s\n' "Pulscan benchmark" "$(grep -E '^kernels|^candidates' "$OUTDIR/bench_pulscan.txt" | cut -c1-90 | tr '\n' ' ') exit=$rc_pb"
     [ $rc_t -eq 0 ] && [ $rc_m -eq 0 ] && [ $rc_r -eq 0 ] && [ $rc_x -eq 0 ] && [ $rc_b -eq 0 ] &&
-        [ $rc_pt -eq 0 ] && [ $rc_pm -eq 0 ] && [ $rc_pr -eq 0 ] && [ $rc_pb -eq 0 ] && [ $rc_c -eq 0 ]
+        [ $rc_k -eq 0 ] && [ $rc_bd -eq 0 ] && [ $rc_pt -eq 0 ] && [ $rc_pm -eq 0 ] && [ $rc_pr -eq 0 ] && [ $rc_pb -eq 0 ] && [ $rc_c -eq 0 ]
     ;;
 *)
     echo "usage: sh scripts/gpu-check.sh build|device" >&2; exit 2 ;;
