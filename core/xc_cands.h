@@ -41,6 +41,7 @@ typedef struct {
     double power, dof;
     double logp, sigma;
     double ntrials;
+    double w;           /* matched-filter jerk search: bins of fdot change, w = fdotdot T^3 (0 otherwise) */
 } xc_cand;
 
 typedef struct {

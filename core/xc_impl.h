@@ -25,10 +25,11 @@ extern "C" {
 typedef enum {
     XC_FAMILY_DEDISPERSE = 0,  /* xc_dedisperser (core/xc_dedisperse.h) */
     XC_FAMILY_PULSCAN,         /* xc_searcher (core/xc_search.h) */
+    XC_FAMILY_ACCEL,           /* xc_accel_searcher (core/xc_accel.h) */
     XC_FAMILY_COUNT
 } xc_family;
 
-/* "dedisperse", "pulscan"; NULL for a value out of range. */
+/* "dedisperse", "pulscan", "accel"; NULL for a value out of range. */
 const char *xc_family_name(xc_family f);
 
 /* Capabilities: what the callers choose by. */
