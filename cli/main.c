@@ -15,6 +15,7 @@ static const struct {
     {"plan", xc_cmd_plan, "print a DM plan (ranges or dedisp tolerance list) as a table or JSON"},
     {"fft", xc_cmd_fft, "forward real FFT of a PRESTO .dat into a PRESTO .fft (realfft layout)"},
     {"pulscan", xc_cmd_pulscan, "Pulscan boxcar acceleration search of a PRESTO .fft -> candidates (CSV)"},
+    {"accel", xc_cmd_accel, "matched-filter accel/jerk search (PRESTO accelsearch-compatible) -> CSV or _ACCEL_"},
     {"dedisperse", xc_cmd_dedisperse, "dedisperse a filterbank into DM-time planes (.json + .npy)"},
     {"run", xc_cmd_run, "the default cross-check: every implementation, verdict table, report"},
     {"compare", xc_cmd_compare, "compare DM-time planes (exact or float bound) or candidate lists (also vs truth)"},

@@ -171,7 +171,7 @@ xc_status xc_accel_template(double z, double w, int hw, double *out, xc_error *e
 xc_status xc_accel_norm_scales(const float *X, size_t nbins, size_t normwidth, double *s, xc_error *err);
 /* preset presto: the scale of the window [lobin, lobin + n) (zero outside the
  * spectrum), 1/sqrt(median(|X|^2)/ln 2) with float powers. */
-double xc_accel_norm_window(const float *X, size_t nbins, long lobin, size_t n, float *buf);
+double xc_accel_norm_window(const float *X, size_t nbins, long lobin, size_t n, double *buf);
 
 /* ---- searchers ----------------------------------------------------------- */
 

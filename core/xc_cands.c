@@ -17,6 +17,8 @@
 static const char *const csv_cols[] = {"r",     "f_hz", "z",     "width",     "numharm",    "power",
                                        "dof",   "logp", "sigma", "fdot_hz_s", "accel_m_s2", "ntrials"};
 #define NCSV 12
+/* The matched-filter (accel) CSV: the same columns with w after z. */
+#define NCSVW 13
 
 static const char *const psc_cols[] = {"sigma", "power", "period_ms",    "frequency_hz", "rbin",
                                        "f-dot", "z",     "acceleration", "logp",         "harmonic"};
@@ -95,22 +97,27 @@ void xc_cand_derive(xc_cand *c, double T)
 
 /* ---- our CSV -------------------------------------------------------------- */
 
-xc_status xc_cands_write_csv(const xc_candlist *l, const char *path, xc_error *err)
+static xc_status write_csv(const xc_candlist *l, const char *path, int with_w, xc_error *err)
 {
     xc_atomic a;
     xc_status st = xc_atomic_open(&a, path, 0, err);
     if (st)
         return st;
     int bad = 0;
-    for (int i = 0; i < NCSV; i++)
+    for (int i = 0; i < NCSV; i++) {
         bad |= fprintf(a.fp, "%s%s", i ? "," : "", csv_cols[i]) < 0;
+        if (with_w && i == 2)
+            bad |= fputs(",w", a.fp) == EOF;
+    }
     bad |= fputc('\n', a.fp) == EOF;
     /* %.17g: every double reads back to the same bits. */
     for (size_t i = 0; i < l->n && !bad; i++) {
         const xc_cand *c = &l->c[i];
-        bad |= fprintf(a.fp, "%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", c->r,
-                       c->f_hz, c->z, c->width, c->numharm, c->power, c->dof, c->logp, c->sigma,
-                       c->fdot_hz_s, c->accel_m_s2, c->ntrials) < 0;
+        bad |= fprintf(a.fp, "%.17g,%.17g,%.17g,", c->r, c->f_hz, c->z) < 0;
+        if (with_w)
+            bad |= fprintf(a.fp, "%.17g,", c->w) < 0;
+        bad |= fprintf(a.fp, "%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", c->width, c->numharm, c->power,
+                       c->dof, c->logp, c->sigma, c->fdot_hz_s, c->accel_m_s2, c->ntrials) < 0;
     }
     if (bad) {
         st = xc_error_set(err, XC_EIO, "%s: write failed: %s", path, strerror(errno));
@@ -118,6 +125,16 @@ xc_status xc_cands_write_csv(const xc_candlist *l, const char *path, xc_error *e
         return st;
     }
     return xc_atomic_commit(&a, err);
+}
+
+xc_status xc_cands_write_csv(const xc_candlist *l, const char *path, xc_error *err)
+{
+    return write_csv(l, path, 0, err);
+}
+
+xc_status xc_cands_write_csv_w(const xc_candlist *l, const char *path, xc_error *err)
+{
+    return write_csv(l, path, 1, err);
 }
 
 static void chomp(char *s)
@@ -182,25 +199,32 @@ xc_status xc_cands_read_csv(xc_candlist *l, const char *path, xc_error *err)
         return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
     char *line = NULL;
     size_t cap = 0;
-    int lineno = 0;
+    int lineno = 0, with_w = 0;
+    double w = 0;
     xc_status st = XC_OK;
     while (!st && getline(&line, &cap, fp) != -1) {
         lineno++;
         chomp(line);
         if (lineno == 1) {
-            char want[256] = "";
+            char want[256] = "", wantw[256] = "";
             for (int i = 0; i < NCSV; i++) {
                 strcat(want, i ? "," : "");
                 strcat(want, csv_cols[i]);
+                strcat(wantw, i ? "," : "");
+                strcat(wantw, csv_cols[i]);
+                if (i == 2)
+                    strcat(wantw, ",w");
             }
-            if (strcmp(line, want))
-                st = xc_error_set(err, XC_EFORMAT, "%s: line 1: header '%s' is not '%s'", path, line, want);
+            with_w = !strcmp(line, wantw);
+            if (!with_w && strcmp(line, want))
+                st = xc_error_set(err, XC_EFORMAT, "%s: line 1: header '%s' is not '%s' (or, for the accel "
+                                  "search, '%s')", path, line, want, wantw);
             continue;
         }
-        char *fields[NCSV + 1];
-        int nf = 0;
+        char *fields[NCSVW + 1];
+        int nf = 0, ncol = with_w ? NCSVW : NCSV;
         for (char *p = line;;) {
-            if (nf <= NCSV)
+            if (nf <= ncol)
                 fields[nf] = p;
             nf++;
             char *comma = strchr(p, ',');
@@ -209,10 +233,19 @@ xc_status xc_cands_read_csv(xc_candlist *l, const char *path, xc_error *err)
             *comma = '\0';
             p = comma + 1;
         }
-        if (nf != NCSV) {
+        if (nf != ncol) {
             st = xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, expected %d (%s)", path, lineno,
-                              nf, NCSV, nf < NCSV ? "too few" : "too many");
+                              nf, ncol, nf < ncol ? "too few" : "too many");
             break;
+        }
+        if (with_w) {
+            /* w: parsed here, the other columns shifted back into place */
+            if (parse_double(fields[3], &w)) {
+                st = xc_error_set(err, XC_EFORMAT, "%s: line %d, column 4 (w): '%s' is not a number", path,
+                                  lineno, fields[3]);
+                break;
+            }
+            memmove(fields + 3, fields + 4, (NCSV - 3) * sizeof *fields);
         }
         xc_cand c;
         memset(&c, 0, sizeof c);
@@ -227,6 +260,7 @@ xc_status xc_cands_read_csv(xc_candlist *l, const char *path, xc_error *err)
                                   lineno, i + 1, csv_cols[i], fields[i],
                                   i == 3 || i == 4 ? "an integer" : "a number");
         }
+        c.w = w;
         if (!st)
             st = xc_candlist_add(l, &c, err);
     }
@@ -411,8 +445,17 @@ static int parse_val_err(const char *s, double *val)
         *val = m;
         return 0;
     }
-    if (strncmp(p, "x10^", 4))
+    if (strncmp(p, "x10^", 4)) {
+        /* accelsearch's fixed-width field can cut "x10^e" short ("0.0(2.0)x1"
+         * in its jerk tables, for w = 0): the value is the mantissa only if
+         * that is 0. */
+        size_t n = strlen(p);
+        if (n < 4 && !strncmp(p, "x10^", n) && m == 0) {
+            *val = 0;
+            return 0;
+        }
         return -1;
+    }
     long e;
     if (parse_long(p + 4, &e) || e < -330 || e > 330)
         return -1;
@@ -519,6 +562,7 @@ xc_status xc_cands_read_accel(xc_candlist *l, const char *path, xc_error *err)
         c.r = v[7];
         c.fdot_hz_s = v[8];
         c.z = v[9];
+        c.w = jerk ? v[10] : 0;
         c.accel_m_s2 = v[11];
         c.width = 0;
         c.logp = NAN;

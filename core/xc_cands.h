@@ -19,7 +19,7 @@
  * .pulscand: Pulscan's CPU columns (sigma power period_ms frequency_hz rbin f-dot z
  *   acceleration logp harmonic), with Pulscan's own r/z convention
  *   (rbin = start - 1 + floor(z/2), z = width - 1) so its users can diff.
- * PRESTO _ACCEL_<zmax>: the fundamentals table is read (r and z already PRESTO
+ * PRESTO _ACCEL_<zmax>[_JERK_<wmax>]: the fundamentals table is read, w too (r, z, w already PRESTO
  *   averages; power is PRESTO's mean-1 normalisation, doubled to ours).
  */
 #ifndef XC_CANDS_H
@@ -63,6 +63,9 @@ void xc_cand_derive(xc_cand *c, double T);
 /* The readers replace l's contents (l must be initialised) and leave it empty
  * on error; messages name the file, the line, the column and the value. */
 xc_status xc_cands_write_csv(const xc_candlist *l, const char *path, xc_error *err);
+/* The accel (matched-filter) search's CSV: the same columns with w after z.
+ * xc_cands_read_csv reads both (w = 0 for the first). */
+xc_status xc_cands_write_csv_w(const xc_candlist *l, const char *path, xc_error *err);
 xc_status xc_cands_read_csv(xc_candlist *l, const char *path, xc_error *err);
 xc_status xc_cands_write_pulscand(const xc_candlist *l, const char *path, xc_error *err);
 /* Reads Pulscan's .pulscand and converts r (rbin + 1 - floor(z/2) + (width-1)/2) and z to ours. */

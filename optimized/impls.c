@@ -2,7 +2,9 @@
  * its code, plus one line here (docs/ARCHITECTURE.md shows the diff). */
 #include "optimized/xc_impls.h"
 
+#include "optimized/cpu/xc_accel_cpu.h"
 #include "optimized/cpu/xc_cpu.h"
+#include "reference/xc_accel_ref.h"
 #include "reference/xc_reference.h"
 #ifdef XC_HAVE_CUDA
 #include "optimized/gpu/xc_gpu.h"
@@ -20,6 +22,8 @@ static const xc_impl *const builtin[] = {
 #ifdef XC_HAVE_CUDA
     &xc_ps_gpu.impl,
 #endif
+    &xc_accel_reference.impl,
+    &xc_accel_cpu.impl,
 };
 
 xc_status xc_registry_add_builtin(xc_registry *reg, xc_error *err)

@@ -1,0 +1,277 @@
+/* The accel search pipeline core drives around an implementation's plane
+ * stage (see core/xc_accel.h for the steps): blocks of the fundamental
+ * plane, normalised data for each, harmonic sums, thresholds, candidate
+ * selection and significance, the same code for every implementation. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xc_accel.h"
+#include "core/xc_signif.h"
+
+const xc_accel_searcher *xc_accel_searcher_of(const xc_impl *impl)
+{
+    return impl && impl->family == XC_FAMILY_ACCEL ? (const xc_accel_searcher *)impl : NULL;
+}
+
+typedef struct {
+    const xc_accel_searcher *s;
+    void *state;
+    const xc_accel_plan *p;
+    const xc_spectrum *sp;
+    const double *scale;   /* preset exact: per-bin scales */
+    double *amp, *wbuf;    /* data segment; window buffer (presto) */
+    size_t ampcap;
+    float *blk;            /* one block's plane: ntempl x nr */
+    float *plane;          /* numharm > 1: the plane over [ibase, iend) */
+    long ibase, iend;
+    int presto;
+} run_t;
+
+/* The plane of half-bin indices [i0, i0 + nr) into r->blk (stride nr).
+ * preset presto: the data scaled by one factor, the median of accelsearch's
+ * window for the block starting at bin startr. */
+static xc_status do_block(run_t *r, long i0, size_t nr, long startr, xc_error *err)
+{
+    const xc_accel_plan *p = r->p;
+    long klo = i0 / 2 - p->hwmax - 1, khi = (i0 + (long)nr) / 2 + p->hwmax + 1;
+    size_t n = (size_t)(khi - klo + 1);
+    if (n > r->ampcap) {
+        double *a = realloc(r->amp, 2 * n * sizeof *a);
+        if (!a)
+            return xc_error_set(err, XC_ENOMEM, "accel: out of memory (data segment of %zu bins)", n);
+        r->amp = a;
+        r->ampcap = n;
+    }
+    const float *X = r->sp->data;
+    long nb = (long)r->sp->nbins;
+    long wlo = 0, whi = nb;
+    double ws = 0;
+    if (r->presto) {
+        /* accelsearch: lobin = floor(startr) - halfwidth(-zmax, -wmax),
+         * fftlen/2 bins, bin 0 raw, zeros outside the spectrum. */
+        wlo = startr - p->hwwin;
+        whi = wlo + p->fftlen / 2;
+        ws = xc_accel_norm_window(X, r->sp->nbins, wlo, (size_t)(p->fftlen / 2), r->wbuf);
+    }
+    for (long k = klo; k <= khi; k++) {
+        double *a = r->amp + 2 * (k - klo);
+        int in = k >= 0 && k < nb && k >= wlo && k < whi;
+        double sc = !in ? 0 : r->presto ? ws : r->scale[k];
+        a[0] = in ? X[2 * k] * sc : 0;
+        a[1] = in ? X[2 * k + 1] * sc : 0;
+    }
+    xc_accel_block b = {klo, n, r->amp, i0, nr, r->blk};
+    return r->s->plane(r->state, p, &b, err);
+}
+
+/* Copies a block into the full plane. */
+static void keep_block(run_t *r, long i0, size_t nr)
+{
+    size_t len = (size_t)(r->iend - r->ibase);
+    for (int t = 0; t < r->p->ntempl; t++)
+        for (size_t j = 0; j < nr; j++) {
+            long i = i0 + (long)j;
+            if (i >= r->ibase && i < r->iend)
+                r->plane[(size_t)t * len + (size_t)(i - r->ibase)] = r->blk[(size_t)t * nr + j];
+        }
+}
+
+static double plane_at(const run_t *r, int t, long i)
+{
+    if (i < r->ibase || i >= r->iend)
+        return 0;
+    return r->plane[(size_t)t * (size_t)(r->iend - r->ibase) + (size_t)(i - r->ibase)];
+}
+
+/* Searches top-plane indices [i0, i0 + nr) (the block just computed) at
+ * every stage, in accelsearch's order (stage, w, z, r), adding the points
+ * above threshold to pk (preset exact) or inserting them as accelsearch
+ * does (preset presto). */
+static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, double *sum, xc_error *err)
+{
+    const xc_accel_plan *p = r->p;
+    int nt = p->ntempl;
+    for (size_t k = 0; k < (size_t)nt * nr; k++)
+        sum[k] = r->presto ? (double)r->blk[k] : r->blk[k];
+    xc_status st = XC_OK;
+    for (int s = 0; s < p->nstages && !st; s++) {
+        int H = 1 << s;
+        /* stage H adds the odd harmonics h/H (the even ones came with the
+         * earlier stages) at accelsearch's rounded sub-harmonic r, z, w. */
+        for (int h = 1; s > 0 && h < H; h += 2) {
+            double frac = (double)h / H;
+            for (int iw = 0; iw < p->numw; iw++) {
+                int sw = xc_accel_required_w(frac, xc_accel_w_of(p, iw));
+                int jw = (sw + p->wmax) / XC_ACCEL_DW;
+                for (int iz = 0; iz < p->numz; iz++) {
+                    int sz = xc_accel_required_z(frac, xc_accel_z_of(p, iz));
+                    int tsub = jw * p->numz + (sz + p->zmax) / XC_ACCEL_DZ;
+                    double *row = sum + (size_t)(iw * p->numz + iz) * nr;
+                    for (size_t j = 0; j < nr; j++) {
+                        long isub = (long)((double)(i0 + (long)j) * frac + 0.5);
+                        double v = plane_at(r, tsub, isub);
+                        /* accelsearch adds float powers into a float plane */
+                        row[j] = r->presto ? (double)(float)(row[j] + (float)v) : row[j] + v;
+                    }
+                }
+            }
+        }
+        double thr = p->thr[s];
+        for (int iw = 0; iw < p->numw && !st; iw++)
+            for (int iz = 0; iz < p->numz && !st; iz++) {
+                const double *row = sum + (size_t)(iw * p->numz + iz) * nr;
+                for (size_t j = 0; j < nr && !st; j++) {
+                    if (!(row[j] > thr))
+                        continue;
+                    double sig = xc_candidate_sigma(2 * row[j], 2.0 * H, p->ntrials[s], NULL);
+                    if (!(sig > p->o.sigma))
+                        continue;
+                    xc_accel_peak c = {0.5 * (double)(i0 + (long)j) / H, (double)xc_accel_z_of(p, iz) / H,
+                                       (double)xc_accel_w_of(p, iw) / H, H, row[j], sig};
+                    st = r->presto ? xc_accel_insert_presto(pk, &c, err) : xc_accel_peaks_push(pk, &c, err);
+                }
+            }
+    }
+    return st;
+}
+
+static xc_status check_spectrum(const xc_spectrum *sp, xc_error *err)
+{
+    if (!sp || !sp->data || sp->nbins < 2)
+        return xc_error_set(err, XC_EINVAL, "accel: the spectrum needs at least 2 bins");
+    for (size_t k = 0; k < 2 * sp->nbins; k++)
+        if (!isfinite(sp->data[k]))
+            return xc_error_set(err, XC_EFORMAT, "accel: bin %zu %s part is %g (byte offset %zu): not finite", k / 2,
+                                k % 2 ? "imaginary" : "real", (double)sp->data[k], k * sizeof(float));
+    return XC_OK;
+}
+
+static xc_status to_cands(const xc_accel_plan *p, const xc_accel_peaks *pk, double T, xc_candlist *out, xc_error *err)
+{
+    xc_status st = XC_OK;
+    for (size_t k = 0; k < pk->n && !st; k++) {
+        const xc_accel_peak *a = &pk->p[k];
+        int s = 0;
+        while ((1 << s) < a->numharm)
+            s++;
+        xc_cand c;
+        memset(&c, 0, sizeof c);
+        c.r = a->r;
+        c.z = a->z;
+        c.w = a->w;
+        c.numharm = a->numharm;
+        c.power = 2 * a->P;
+        c.dof = 2.0 * a->numharm;
+        c.ntrials = p->ntrials[s];
+        c.sigma = xc_candidate_sigma(c.power, c.dof, c.ntrials, &c.logp);
+        xc_cand_derive(&c, T);
+        st = xc_candlist_add(out, &c, err);
+    }
+    out->T = T;
+    snprintf(out->source, sizeof out->source, "crosscheck");
+    return st;
+}
+
+xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, xc_candlist *out,
+                       xc_error *err)
+{
+    if (!s || !s->plane)
+        return xc_error_set(err, XC_EINVAL, "accel: no searcher (or one without a plane stage)");
+    xc_status st = check_spectrum(sp, err);
+    xc_accel_plan p;
+    if (!st)
+        st = xc_accel_plan_make(&p, o, sp->nbins, sp->T, err);
+    if (st)
+        return st;
+    run_t r;
+    memset(&r, 0, sizeof r);
+    r.s = s;
+    r.p = &p;
+    r.sp = sp;
+    r.presto = o->preset == XC_ACCEL_PRESTO;
+    xc_accel_peaks pk = {0};
+    double *scale = NULL, *sum = NULL;
+    /* Blocks of the top plane: accelsearch's (uselen half-bins from rlo;
+     * only whole blocks below the highest bin are searched) with preset
+     * presto; larger ones (any size gives the same plane) with exact. */
+    long U = p.uselen;
+    if (!r.presto) {
+        long big = (4L << 20) / p.ntempl;
+        if (big > 65536)
+            big = 65536;
+        if (big > U)
+            U = big / 2 * 2;
+    }
+    long itop_lo = 2 * p.rlo, itop_end;
+    if (r.presto) {
+        long nblk = 0;
+        while (p.rlo + (nblk + 1) * (U / 2) < p.rhi)
+            nblk++;
+        itop_end = itop_lo + nblk * U;
+    } else {
+        itop_end = 2 * p.rhi + 1;
+    }
+    if (!r.presto && !(scale = malloc(sp->nbins * sizeof *scale)))
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
+    if (!st && !r.presto)
+        st = xc_accel_norm_scales(sp->data, sp->nbins, o->normwidth, scale, err);
+    r.scale = scale;
+    if (!st && (!(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)) ||
+                !(sum = malloc((size_t)p.ntempl * (size_t)U * sizeof *sum)) ||
+                !(r.wbuf = malloc((size_t)p.fftlen * sizeof *r.wbuf))))
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (blocks of %ld x %d)", U, p.ntempl);
+    if (!st && p.numharm > 1) {
+        /* The whole plane stays in memory for the sub-harmonics (as
+         * accelsearch's in-memory search): from the lowest sub-harmonic r
+         * needed (accelsearch presto: from bin 8 up), to the top. */
+        r.ibase = r.presto ? 2 * (p.rlo < 8 ? p.rlo : 8) : (long)((double)itop_lo / p.numharm + 0.5) - 1;
+        if (r.ibase < 0)
+            r.ibase = 0;
+        r.iend = itop_end;
+        double bytes = (double)p.ntempl * (double)(r.iend - r.ibase) * sizeof(float);
+        if (bytes > 16e9)
+            st = xc_error_set(err, XC_ENOMEM, "accel: the plane for %d harmonics would need %.1f GB (limit 16): "
+                              "narrow -flo/-fhi or -rlo/-rhi", p.numharm, bytes / 1e9);
+        else if (!(r.plane = calloc((size_t)p.ntempl * (size_t)(r.iend - r.ibase), sizeof *r.plane)))
+            st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
+    }
+    if (!st && s->create)
+        st = s->create(&p, &r.state, err);
+    /* accelsearch's in-memory search first fills the plane below rlo with
+     * blocks starting at bin 8, for the sub-harmonics. */
+    if (!st && p.numharm > 1) {
+        long from = r.presto ? r.ibase : r.ibase / 2 * 2;
+        for (long i0 = from; i0 < itop_lo && !st; i0 += U) {
+            st = do_block(&r, i0, (size_t)U, i0 / 2, err);
+            if (!st)
+                keep_block(&r, i0, (size_t)U);
+        }
+    }
+    for (long i0 = itop_lo; i0 < itop_end && !st; i0 += U) {
+        size_t nr = (size_t)(i0 + U <= itop_end ? U : itop_end - i0);
+        st = do_block(&r, i0, r.presto ? (size_t)U : nr, i0 / 2, err);
+        if (!st && r.plane)
+            keep_block(&r, i0, nr);
+        if (!st)
+            st = search_block(&r, i0, nr, &pk, sum, err);
+    }
+    if (!st && !r.presto)
+        st = xc_accel_select_exact(&pk, err);
+    if (!st) {
+        xc_accel_sort_sift(&pk, p.numharm);
+        st = to_cands(&p, &pk, sp->T, out, err);
+    }
+    if (r.state && s->destroy)
+        s->destroy(r.state);
+    xc_accel_peaks_free(&pk);
+    free(scale);
+    free(sum);
+    free(r.amp);
+    free(r.wbuf);
+    free(r.blk);
+    free(r.plane);
+    xc_accel_plan_free(&p);
+    return st;
+}

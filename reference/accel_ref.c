@@ -1,0 +1,82 @@
+/* The reference accel/jerk searcher: the plane by direct correlation in
+ * double precision (no FFT, no overlap-save) with exact templates
+ * (core/xc_accel_resp.c), the obvious loops:
+ *   P(i/2, z, w) = |sum_{k: |k - i/2| <= hw} A_k conj(R(k - i/2; z, w))|^2,
+ * rounded to float only when stored.  Slow (2 hw + 1 complex products per
+ * point and template); use it on small spectra or -rlo/-rhi ranges. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/xc_accel.h"
+#include "reference/xc_accel_ref.h"
+
+typedef struct {
+    int ntempl;
+    double **tmpl;   /* tmpl[t][2 (j + 2 hw)] = R(j/2), j = -2hw..2hw */
+} ref_state;
+
+static void ref_destroy(void *state)
+{
+    ref_state *s = state;
+    if (!s)
+        return;
+    for (int t = 0; s->tmpl && t < s->ntempl; t++)
+        free(s->tmpl[t]);
+    free(s->tmpl);
+    free(s);
+}
+
+static xc_status ref_create(const xc_accel_plan *p, void **state, xc_error *err)
+{
+    ref_state *s = calloc(1, sizeof *s);
+    if (!s || !(s->tmpl = calloc((size_t)p->ntempl, sizeof *s->tmpl))) {
+        free(s);
+        return xc_error_set(err, XC_ENOMEM, "accel reference: out of memory");
+    }
+    s->ntempl = p->ntempl;
+    xc_status st = XC_OK;
+    for (int t = 0; t < p->ntempl && !st; t++) {
+        int hw = p->hw[t];
+        if (!(s->tmpl[t] = malloc((size_t)(4 * hw + 1) * 2 * sizeof(double))))
+            st = xc_error_set(err, XC_ENOMEM, "accel reference: out of memory (templates)");
+        else
+            st = xc_accel_template(xc_accel_z_of(p, t % p->numz), xc_accel_w_of(p, t / p->numz), hw, s->tmpl[t], err);
+    }
+    if (st) {
+        ref_destroy(s);
+        return st;
+    }
+    *state = s;
+    return XC_OK;
+}
+
+static xc_status ref_plane(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err)
+{
+    const ref_state *s = state;
+    (void)err;
+    for (int t = 0; t < p->ntempl; t++) {
+        int hw = p->hw[t];
+        const double *R = s->tmpl[t];
+        for (size_t j = 0; j < b->nr; j++) {
+            long i = b->i0 + (long)j;   /* r = i/2 */
+            long lo2 = i - 2 * hw;   /* k >= lo2/2, k <= (i + 2 hw)/2 */
+            long klo = lo2 >= 0 ? (lo2 + 1) / 2 : -((-lo2) / 2), khi = (i + 2 * hw) / 2;
+            double re = 0, im = 0;
+            for (long k = klo; k <= khi; k++) {
+                long jj = 2 * k - i + 2 * hw;   /* d = k - i/2 = (jj - 2 hw)/2 */
+                const double *a = b->amp + 2 * (k - b->lo);
+                double rr = R[2 * jj], ri = R[2 * jj + 1];
+                re += a[0] * rr + a[1] * ri;
+                im += a[1] * rr - a[0] * ri;
+            }
+            b->out[(size_t)t * b->nr + j] = (float)(re * re + im * im);
+        }
+    }
+    return XC_OK;
+}
+
+const xc_accel_searcher xc_accel_reference = {
+    {XC_FAMILY_ACCEL, "reference",
+     "direct correlation in double precision with exact templates (Fresnel; jerk by Euler-Maclaurin quadrature)",
+     {XC_TOL_EXACT, 0}, XC_CAP_REFERENCE, NULL},
+    ref_create, ref_plane, ref_destroy};
