@@ -1,0 +1,575 @@
+/* test_accel.c: the matched-filter accel/jerk search (core/xc_accel.h):
+ * templates against closed forms and quadrature, accelsearch's grid
+ * constants, hand-computed planes, the reference against the cpu searcher,
+ * and accelsearch's own outputs on J1807-0847 and a synthetic accelerated and
+ * jerked pulsar (datasets/presto, datasets/sigpyproc3). */
+#include <complex.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "core/xc_accel.h"
+#include "core/xc_signif.h"
+#include "optimized/cpu/xc_accel_cpu.h"
+#include "reference/xc_accel_ref.h"
+#include "tests/xc_assert.h"
+#include "tests/xc_test.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+static void data_path(char *out, size_t n, const char *dir, const char *name)
+{
+    snprintf(out, n, "%s/%s/%s", xc_test_datasets(), dir, name);
+}
+
+static int skip_no_data(char *why, size_t n)
+{
+    char p[512];
+    struct stat sb;
+    data_path(p, sizeof p, "presto", "synth_accel_jerk.fft");
+    if (stat(p, &sb)) {
+        snprintf(why, n, "%s not found", p);
+        return 1;
+    }
+    data_path(p, sizeof p, "sigpyproc3", "GBT_J1807-0847.fft");
+    if (stat(p, &sb)) {
+        snprintf(why, n, "%s not found", p);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- templates ---------------------------------------------------------- */
+
+static void test_fresnel_values(void)
+{
+    /* Abramowitz & Stegun Table 7.7 / DLMF 7.3: C and S at 1, 1.5, 2, 3 */
+    static const double x[] = {1, 1.5, 2, 3, -2};
+    static const double C[] = {0.7798934003768228, 0.4452611760398215, 0.4882534060753408, 0.6057207892976856,
+                               -0.4882534060753408};
+    static const double S[] = {0.4382591473903548, 0.6975049600820930, 0.3434156783636982, 0.4963129989673750,
+                               -0.3434156783636982};
+    for (int i = 0; i < 5; i++) {
+        double c, s;
+        xc_fresnel(x[i], &c, &s);
+        XC_ASSERT_NEAR(c, C[i], 1e-14);
+        XC_ASSERT_NEAR(s, S[i], 1e-14);
+    }
+    double c, s;
+    xc_fresnel(40, &c, &s);   /* C, S -> 1/2 with 1/(pi x) wiggles */
+    XC_ASSERT_NEAR(c, 0.5, 1.0 / (M_PI * 40) + 1e-15);
+    XC_ASSERT_NEAR(s, 0.5, 1.0 / (M_PI * 40) + 1e-15);
+}
+
+static void test_z0_is_fourier_kernel(void)
+{
+    /* z = 0: R(d) = e^{-i pi d} sin(pi d)/(pi d), the Fourier interpolation
+     * kernel; R(0) = 1, R(1/2) = -2i/pi, R(integer != 0) = 0. */
+    double R[2];
+    xc_accel_resp_z(0, 0, R);
+    XC_ASSERT_NEAR(R[0], 1, 0);
+    XC_ASSERT_NEAR(R[1], 0, 0);
+    xc_accel_resp_z(0.5, 0, R);
+    XC_ASSERT_NEAR(R[0], 0, 1e-16);
+    XC_ASSERT_NEAR(R[1], -2 / M_PI, 1e-16);
+    int hw = 16;
+    double *t = malloc((size_t)(4 * hw + 1) * 2 * sizeof *t);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_accel_template(0, 0, hw, t, &err), XC_OK);
+    for (int j = -2 * hw; j <= 2 * hw; j++) {
+        double d = 0.5 * j;
+        double complex want = j == 0 ? 1 : cexp(-I * M_PI * d) * sin(M_PI * d) / (M_PI * d);
+        XC_ASSERT_NEAR(t[2 * (j + 2 * hw)], creal(want), 1e-15);
+        XC_ASSERT_NEAR(t[2 * (j + 2 * hw) + 1], cimag(want), 1e-15);
+    }
+    free(t);
+}
+
+static void test_z_hand_value(void)
+{
+    /* z = 2, d = -1: a = -d - z/2 = 0, so R = int_0^1 e^{2 pi i u^2} du
+     * = (C(2) + i S(2))/2 (substitute t = 2u). */
+    double R[2];
+    xc_accel_resp_z(-1, 2, R);
+    XC_ASSERT_NEAR(R[0], 0.4882534060753408 / 2, 1e-14);
+    XC_ASSERT_NEAR(R[1], 0.3434156783636982 / 2, 1e-14);
+    /* z < 0 is the mirror: R(d; -z) = conj(R(-d; z)) */
+    double Q[2];
+    xc_accel_resp_z(1, -2, Q);
+    XC_ASSERT_NEAR(Q[0], R[0], 1e-14);
+    XC_ASSERT_NEAR(Q[1], -R[1], 1e-14);
+}
+
+/* Fresnel (w = 0) and the Euler-Maclaurin FFT (w != 0) against Gauss-Legendre
+ * quadrature of the defining integral. */
+static void test_templates_vs_quadrature(void)
+{
+    static const double zw[][2] = {{2, 0}, {-40, 0}, {200, 0}, {0, 20}, {10, -60}, {-100, 300}, {140, 200}};
+    double worst_z = 0, worst_w = 0;
+    for (size_t k = 0; k < sizeof zw / sizeof *zw; k++) {
+        int hw = xc_accel_w_halfwidth(zw[k][0], zw[k][1], XC_ACCEL_LOWACC);
+        double *t = malloc((size_t)(4 * hw + 1) * 2 * sizeof *t);
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_accel_template(zw[k][0], zw[k][1], hw, t, &err), XC_OK);
+        for (int j = -2 * hw; j <= 2 * hw; j += 3) {
+            double q[2];
+            xc_accel_resp_quad(0.5 * j, zw[k][0], zw[k][1], q);
+            double e = hypot(t[2 * (j + 2 * hw)] - q[0], t[2 * (j + 2 * hw) + 1] - q[1]);
+            if (zw[k][1] == 0)
+                worst_z = fmax(worst_z, e);
+            else
+                worst_w = fmax(worst_w, e);
+        }
+        free(t);
+    }
+    XC_ASSERT_BELOW(worst_z, 1e-12);
+    XC_ASSERT_BELOW(worst_w, 1e-10);
+    printf("\n  templates vs quadrature: Fresnel %.2e, jerk %.2e (max |difference|)", worst_z, worst_w);
+}
+
+/* Parseval: sum over all integer d of |R(d)|^2 = int_0^1 |e^{i phi}|^2 = 1;
+ * the tail beyond K falls as 1/(pi^2 (K - spread)). */
+static void test_energy(void)
+{
+    static const double zw[][2] = {{0, 0}, {30, 0}, {-80, 0}, {20, 100}};
+    for (size_t k = 0; k < sizeof zw / sizeof *zw; k++) {
+        int K = 1000;
+        double *t = malloc((size_t)(4 * K + 1) * 2 * sizeof *t);
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_accel_template(zw[k][0], zw[k][1], K, t, &err), XC_OK);
+        double e = 0;
+        for (int j = -2 * K; j <= 2 * K; j += 2)
+            e += t[2 * (j + 2 * K)] * t[2 * (j + 2 * K)] + t[2 * (j + 2 * K) + 1] * t[2 * (j + 2 * K) + 1];
+        double spread = fabs(zw[k][0]) / 2 + fabs(zw[k][1]) / 4;
+        XC_ASSERT_NEAR(e, 1, 2 / (M_PI * M_PI * (K - spread)));
+        free(t);
+    }
+}
+
+/* ---- grid constants (accelsearch's) ------------------------------------- */
+
+static void test_grid_constants(void)
+{
+    CU_ASSERT_EQUAL(xc_accel_z_halfwidth(0, XC_ACCEL_LOWACC), 16);
+    CU_ASSERT_EQUAL(xc_accel_z_halfwidth(200, XC_ACCEL_LOWACC), 126);   /* (int)(110) + 16 */
+    CU_ASSERT_EQUAL(xc_accel_z_halfwidth(-200, XC_ACCEL_HIGHACC), 158);
+    CU_ASSERT_EQUAL(xc_accel_w_halfwidth(200, 0, XC_ACCEL_LOWACC), 126);
+    /* z = 0, w = 60: ends at +-5, extremum at u = 1/2: r = -2.5; 1.1*5 + 16 */
+    CU_ASSERT_EQUAL(xc_accel_w_halfwidth(0, 60, XC_ACCEL_LOWACC), 21);
+    CU_ASSERT_EQUAL(xc_accel_required_z(0.5, 50), 26);   /* NEAREST_INT(12.5) * 2 */
+    CU_ASSERT_EQUAL(xc_accel_required_z(0.5, -50), -26);
+    CU_ASSERT_EQUAL(xc_accel_required_w(0.25, 300), 80);  /* NEAREST_INT(3.75) * 20 */
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = 199;   /* rounded up to 200 */
+    o.numharm = 4;
+    xc_accel_plan p;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, 1048576, 134.217728, &err), XC_OK);
+    CU_ASSERT_EQUAL(p.zmax, 200);
+    CU_ASSERT_EQUAL(p.numz, 201);
+    CU_ASSERT_EQUAL(p.fftlen, 2048);   /* "201 kernels, -200 < z < 200 (2048 pt FFTs)" */
+    CU_ASSERT_EQUAL(p.uselen, 1544);
+    CU_ASSERT_EQUAL(p.rlo, 134);
+    CU_ASSERT_EQUAL(p.rhi, 1048575);
+    xc_accel_plan_free(&p);
+    /* accelsearch's printed trials for that run (research notes, measured) */
+    XC_ASSERT_NEAR(floor(xc_accel_ntrials(134, 1048575, 201, 1, 1)), 60945347, 0);
+    XC_ASSERT_NEAR(floor(xc_accel_ntrials(134, 1048575, 201, 1, 2)), 30472673, 0);
+    XC_ASSERT_NEAR(floor(xc_accel_ntrials(134, 1048575, 201, 1, 4)), 15236336, 0);
+    o.zmax = 1300;
+    CU_ASSERT_EQUAL(xc_accel_opts_check(&o, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-zmax"));
+    o.zmax = 10;
+    o.numharm = 3;
+    CU_ASSERT_EQUAL(xc_accel_opts_check(&o, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-numharm"));
+}
+
+/* ---- hand-computed planes ----------------------------------------------- */
+
+/* One nonzero bin A_k0 = 1: P(r, z) = |R(k0 - r; z)|^2 exactly, for every
+ * searcher's plane stage. */
+static void plane_delta(const xc_accel_searcher *s, double tol)
+{
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = 4;
+    o.numharm = 1;
+    o.threads = 2;
+    xc_accel_plan p;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, 4096, 100, &err), XC_OK);
+    void *state = NULL;
+    CU_ASSERT_EQUAL_FATAL(s->create(&p, &state, &err), XC_OK);
+    long k0 = 500, lo = 400;
+    size_t n = 200, nr = 120;
+    double *amp = calloc(2 * n, sizeof *amp);
+    float *out = malloc((size_t)p.ntempl * nr * sizeof *out);
+    amp[2 * (k0 - lo)] = 1;
+    xc_accel_block b = {lo, n, amp, 2 * k0 - 60, nr, out};
+    CU_ASSERT_EQUAL_FATAL(s->plane(state, &p, &b, &err), XC_OK);
+    double worst = 0;
+    for (int t = 0; t < p.ntempl; t++)
+        for (size_t j = 0; j < nr; j++) {
+            double r = 0.5 * (double)(b.i0 + (long)j), R[2];
+            xc_accel_resp_z((double)k0 - r, xc_accel_z_of(&p, t), R);
+            double want = fabs((double)k0 - r) <= p.hw[t] ? R[0] * R[0] + R[1] * R[1] : 0;
+            worst = fmax(worst, fabs(out[(size_t)t * nr + j] - want));
+        }
+    /* r = k0, z = 0: exactly 1; r = k0 + 1/2: 4/pi^2 */
+    int t0 = p.numz / 2;
+    XC_ASSERT_NEAR(out[(size_t)t0 * nr + 60], 1, tol);
+    XC_ASSERT_NEAR(out[(size_t)t0 * nr + 61], 4 / (M_PI * M_PI), tol);
+    XC_ASSERT_BELOW(worst, tol);
+    s->destroy(state);
+    xc_accel_plan_free(&p);
+    free(amp);
+    free(out);
+}
+
+static void test_plane_delta_reference(void) { plane_delta(&xc_accel_reference, 1e-7); }
+static void test_plane_delta_cpu(void) { plane_delta(&xc_accel_cpu, 2e-6); }
+
+/* ---- reference vs cpu ----------------------------------------------------- */
+
+/* Gaussian noise (unnormalised DFT scale, variance N per part... any scale:
+ * the search normalises) plus tones at given (r, z, amplitude). */
+static void make_spectrum(xc_spectrum *sp, size_t nbins, unsigned long seed, const double (*tones)[3], int ntones)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->nbins = nbins;
+    sp->data = calloc(2 * nbins, sizeof *sp->data);
+    sp->dt = 1e-3;
+    sp->T = 2.0 * (double)nbins * sp->dt;
+    sp->owned = 1;
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, seed);
+    for (size_t k = 0; k < 2 * nbins; k++)
+        sp->data[k] = (float)gsl_ran_gaussian(g, 1.0);
+    gsl_rng_free(g);
+    for (int t = 0; t < ntones; t++)
+        for (long k = (long)tones[t][0] - 300; k <= (long)tones[t][0] + 300; k++) {
+            if (k < 1 || k >= (long)nbins)
+                continue;
+            double R[2];
+            xc_accel_resp_z((double)k - tones[t][0], tones[t][1], R);
+            sp->data[2 * k] += (float)(tones[t][2] * R[0]);
+            sp->data[2 * k + 1] += (float)(tones[t][2] * R[1]);
+        }
+}
+
+static void run_or_fail(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, xc_candlist *l)
+{
+    xc_error err;
+    xc_error_clear(&err);
+    xc_candlist_init(l);
+    xc_status st = xc_accel_run(s, sp, o, l, &err);
+    if (st)
+        printf("\n  %s: %s", s->impl.name, err.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+}
+
+static void compare_lists(const xc_candlist *a, const xc_candlist *b, double rtol, double *worst)
+{
+    CU_ASSERT_EQUAL(a->n, b->n);
+    for (size_t i = 0; i < a->n && i < b->n; i++) {
+        XC_ASSERT_NEAR(a->c[i].r, b->c[i].r, 0);
+        XC_ASSERT_NEAR(a->c[i].z, b->c[i].z, 0);
+        XC_ASSERT_NEAR(a->c[i].w, b->c[i].w, 0);
+        CU_ASSERT_EQUAL(a->c[i].numharm, b->c[i].numharm);
+        double dp = fabs(a->c[i].power - b->c[i].power) / b->c[i].power;
+        double ds = fabs(a->c[i].sigma - b->c[i].sigma) / fmax(b->c[i].sigma, 1);
+        XC_ASSERT_BELOW(dp, rtol);
+        XC_ASSERT_BELOW(ds, rtol);
+        *worst = fmax(*worst, fmax(dp, ds));
+    }
+}
+
+static void test_reference_vs_cpu(void)
+{
+    static const double tones[][3] = {{700.3, 6, 60}, {1501.6, -14, 45}, {2333.0, 0, 25}};
+    static const size_t sizes[] = {3001, 4099};
+    static const int cfg[][3] = {{20, 0, 2}, {8, 40, 1}};   /* zmax, wmax, numharm */
+    double worst = 0, rtol = xc_accel_cpu.impl.tol.value;
+    for (int c = 0; c < 2; c++) {
+        xc_spectrum sp;
+        make_spectrum(&sp, sizes[c], 11 + (unsigned long)c, tones, 3);
+        for (int preset = 0; preset < 2; preset++) {
+            xc_accel_opts o;
+            xc_accel_opts_default(&o);
+            o.zmax = cfg[c][0];
+            o.wmax = cfg[c][1];
+            o.numharm = cfg[c][2];
+            o.rlo = 20;
+            o.sigma = 3;
+            o.normwidth = 500;
+            o.preset = preset ? XC_ACCEL_PRESTO : XC_ACCEL_EXACT;
+            o.threads = 2;
+            xc_candlist ref, cpu, cpu1;
+            run_or_fail(&xc_accel_reference, &sp, &o, &ref);
+            run_or_fail(&xc_accel_cpu, &sp, &o, &cpu);
+            o.threads = 1;
+            run_or_fail(&xc_accel_cpu, &sp, &o, &cpu1);
+            CU_ASSERT(ref.n >= 3);
+            compare_lists(&cpu, &ref, rtol, &worst);
+            /* identical at 1 and 2 threads */
+            CU_ASSERT_EQUAL(cpu.n, cpu1.n);
+            CU_ASSERT(cpu.n == cpu1.n && !memcmp(cpu.c, cpu1.c, cpu.n * sizeof *cpu.c));
+            /* the three tones are the top candidates, at their r and z */
+            /* (with 2 harmonics a tone may stand as the second harmonic of
+             * r/2, whose sum outranks it: accelsearch's eliminate_harmonics
+             * then drops the fundamental) */
+            for (int t = 0; t < 3; t++) {
+                int found = fabs(tones[t][1]) > o.zmax;   /* outside the z range searched */
+                for (size_t i = 0; i < ref.n && i < 3; i++)
+                    for (int h = 1; h <= ref.c[i].numharm; h *= 2)
+                        found |= fabs(ref.c[i].r * h - tones[t][0]) <= 0.5 * h &&
+                                 fabs(ref.c[i].z * h - tones[t][1]) <= 2.0 * h;
+                if (!found)
+                    for (size_t i = 0; i < ref.n && i < 5; i++)
+                        printf("\n  tone %g not in the top 3: #%zu r %.2f z %.1f h %d sigma %.2f", tones[t][0], i + 1,
+                               ref.c[i].r, ref.c[i].z, ref.c[i].numharm, ref.c[i].sigma);
+                CU_ASSERT(found);
+            }
+            xc_candlist_free(&ref);
+            xc_candlist_free(&cpu);
+            xc_candlist_free(&cpu1);
+        }
+        xc_spectrum_free(&sp);
+    }
+    printf("\n  cpu vs reference: largest relative power/sigma difference %.2e (tolerance %.0e)", worst, rtol);
+}
+
+/* ---- accelsearch's outputs ------------------------------------------------ */
+
+/* Every candidate of PRESTO's list with sigma > smin is in ours with r
+ * within 0.5 bin, z within 2, w within 20 and sigma within 0.2 (and the
+ * reverse for ours). */
+static void against_presto(const xc_candlist *ours, const char *fixture, double smin, size_t maxn)
+{
+    char p[512];
+    data_path(p, sizeof p, "presto", fixture);
+    xc_candlist pr;
+    xc_candlist_init(&pr);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_cands_read_accel(&pr, p, &err), XC_OK);
+    size_t bad = 0, checked = 0;
+    double wr = 0, ws = 0;
+    for (int dir = 0; dir < 2; dir++) {
+        const xc_candlist *a = dir ? ours : &pr, *b = dir ? &pr : ours;
+        for (size_t i = 0; i < a->n && i < maxn; i++) {
+            if (!(a->c[i].sigma > smin))
+                continue;
+            checked++;
+            int ok = 0;
+            for (size_t j = 0; j < b->n && !ok; j++)
+                if (fabs(a->c[i].r - b->c[j].r) <= 0.5 && fabs(a->c[i].z - b->c[j].z) <= 2 &&
+                    fabs(a->c[i].w - b->c[j].w) <= 20 && a->c[i].numharm == b->c[j].numharm) {
+                    /* accelsearch prints sigma as %.2f cut to 5 characters: from 1000 up
+                     * the decimals are lost ("10076" for 10076.49) */
+                    ok = fabs(a->c[i].sigma - b->c[j].sigma) <= 0.2 + (fmax(a->c[i].sigma, b->c[j].sigma) >= 1000);
+                    wr = fmax(wr, fabs(a->c[i].r - b->c[j].r));
+                    ws = fmax(ws, fabs(a->c[i].sigma - b->c[j].sigma));
+                }
+            if (!ok) {
+                bad++;
+                printf("\n  %s: %s candidate r %.2f z %.1f w %.0f sigma %.2f has no match", fixture,
+                       dir ? "our" : "PRESTO's", a->c[i].r, a->c[i].z, a->c[i].w, a->c[i].sigma);
+            }
+        }
+    }
+    printf("\n  %s: %zu candidates checked, worst |dr| %.2f, |dsigma| %.3f", fixture, checked, wr, ws);
+    CU_ASSERT(checked > 0);
+    CU_ASSERT_EQUAL(bad, 0);
+    xc_candlist_free(&pr);
+}
+
+static void load(xc_spectrum *sp, const char *dir, const char *name)
+{
+    char p[512];
+    data_path(p, sizeof p, dir, name);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_spectrum_load(sp, p, &err), XC_OK);
+}
+
+static void test_j1807(void)
+{
+    xc_spectrum sp;
+    load(&sp, "sigpyproc3", "GBT_J1807-0847.fft");
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = 0;
+    o.numharm = 1;
+    o.threads = 2;
+    xc_candlist l;
+    run_or_fail(&xc_accel_cpu, &sp, &o, &l);   /* preset exact: our normalisation */
+    CU_ASSERT_FATAL(l.n > 0);
+    XC_ASSERT_NEAR(l.c[0].r, 131, 0.5);
+    xc_candlist_free(&l);
+    o.preset = XC_ACCEL_PRESTO;
+    run_or_fail(&xc_accel_cpu, &sp, &o, &l);
+    XC_ASSERT_NEAR(l.c[0].r, 131, 0.5);
+    XC_ASSERT_NEAR(l.c[0].sigma, 53.29, 0.2);
+    XC_ASSERT_NEAR(0.5 * l.c[0].power, 1435.8, 1.5);
+    against_presto(&l, "GBT_J1807-0847_ACCEL_0", 2.0, 1000);
+    xc_candlist_free(&l);
+    /* zmax 50, 4 harmonics: the pulsar is PRESTO's candidate 2 (1 is red noise) */
+    o.zmax = 50;
+    o.numharm = 4;
+    run_or_fail(&xc_accel_cpu, &sp, &o, &l);
+    CU_ASSERT_FATAL(l.n > 1);
+    XC_ASSERT_NEAR(l.c[1].r, 131.13, 0.5);
+    XC_ASSERT_NEAR(l.c[1].sigma, 104.1, 0.2);
+    against_presto(&l, "GBT_J1807-0847_ACCEL_50", 2.0, 1000);
+    xc_candlist_free(&l);
+    xc_spectrum_free(&sp);
+}
+
+static void test_synth_accel(void)
+{
+    xc_spectrum sp;
+    load(&sp, "presto", "synth_accel_jerk.fft");
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = 200;
+    o.numharm = 1;
+    o.threads = 2;
+    o.preset = XC_ACCEL_PRESTO;
+    xc_candlist l;
+    run_or_fail(&xc_accel_cpu, &sp, &o, &l);
+    CU_ASSERT_FATAL(l.n > 0);
+    /* truth A (make_synthetic.py): mean r = 20000 + 80/2 = 20040, z = 80 */
+    XC_ASSERT_NEAR(l.c[0].r, 20040, 0.5);
+    XC_ASSERT_NEAR(l.c[0].z, 80, 2);
+    against_presto(&l, "synth_accel_jerk_ACCEL_200", 2.0, 1000);
+    xc_candlist_free(&l);
+    xc_spectrum_free(&sp);
+}
+
+/* The jerked pulsar B (truth: mean r = 50000 + 40/2 + 200/6 = 50053.33,
+ * z = 40 + 200/2 = 140, w = 200), searched in a few of accelsearch's blocks
+ * around it (the same blocks, so the same normalisation windows; the
+ * template bank is the full one), sigma taken to the full range's trials. */
+static void test_synth_jerk(void)
+{
+    xc_spectrum sp;
+    load(&sp, "presto", "synth_accel_jerk.fft");
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = 200;
+    o.wmax = 300;
+    o.numharm = 1;
+    o.threads = 2;
+    o.preset = XC_ACCEL_PRESTO;
+    xc_accel_plan p;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, sp.nbins, sp.T, &err), XC_OK);
+    long half = p.uselen / 2, rlo0 = p.rlo;
+    double ntr_full = p.ntrials[0];
+    long k = (50053 - 200 - rlo0) / half;
+    o.rlo = (double)(rlo0 + k * half);
+    o.rhi = o.rlo + 3.0 * (double)half + 1;
+    xc_accel_plan_free(&p);
+    xc_candlist l;
+    run_or_fail(&xc_accel_cpu, &sp, &o, &l);
+    CU_ASSERT_FATAL(l.n > 0);
+    for (size_t i = 0; i < l.n; i++)
+        l.c[i].sigma = xc_candidate_sigma(l.c[i].power, l.c[i].dof, ntr_full, NULL);
+    XC_ASSERT_NEAR(l.c[0].r, 50053.33, 0.5);
+    XC_ASSERT_NEAR(l.c[0].z, 140, 2);
+    XC_ASSERT_NEAR(l.c[0].w, 200, 20);
+    /* PRESTO's candidate 1 of the zmax 200, wmax 300 run: r 50053.50, z 140,
+     * w 200, sigma 17.91 */
+    XC_ASSERT_NEAR(l.c[0].sigma, 17.91, 0.2);
+    char path[512];
+    data_path(path, sizeof path, "presto", "synth_accel_jerk_ACCEL_200_JERK_300");
+    xc_candlist pr;
+    xc_candlist_init(&pr);
+    CU_ASSERT_EQUAL_FATAL(xc_cands_read_accel(&pr, path, &err), XC_OK);
+    CU_ASSERT_FATAL(pr.n > 0);
+    XC_ASSERT_NEAR(l.c[0].r, pr.c[0].r, 0.5);
+    XC_ASSERT_NEAR(l.c[0].z, pr.c[0].z, 2);
+    XC_ASSERT_NEAR(l.c[0].w, pr.c[0].w, 20);
+    XC_ASSERT_NEAR(l.c[0].sigma, pr.c[0].sigma, 0.2);
+    xc_candlist_free(&pr);
+    xc_candlist_free(&l);
+    xc_spectrum_free(&sp);
+}
+
+/* Files: the CSV with w and the _ACCEL_ table read back. */
+static void test_outputs_read_back(void)
+{
+    xc_candlist l;
+    xc_candlist_init(&l);
+    xc_cand c;
+    memset(&c, 0, sizeof c);
+    c.r = 50053.5;
+    c.z = 140;
+    c.w = 200;
+    c.numharm = 1;
+    c.power = 365.6;
+    c.dof = 2;
+    c.sigma = 17.9;
+    c.ntrials = 1e9;
+    xc_cand_derive(&c, 16.777216);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_candlist_add(&l, &c, &err), XC_OK);
+    l.T = 16.777216;
+    char p1[512], p2[512];
+    snprintf(p1, sizeof p1, "%s/x_ACCEL_200_JERK_300.csv", xc_test_tmpdir());
+    snprintf(p2, sizeof p2, "%s/x_ACCEL_200_JERK_300", xc_test_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(xc_cands_write_csv_w(&l, p1, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_accel_write_presto(&l, 1, NULL, p2, &err), XC_OK);
+    for (int k = 0; k < 2; k++) {
+        xc_candlist b;
+        xc_candlist_init(&b);
+        CU_ASSERT_EQUAL_FATAL(xc_cands_read(&b, k ? p2 : p1, 16.777216, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(b.n, 1);
+        XC_ASSERT_NEAR(b.c[0].r, 50053.5, 1e-9);
+        XC_ASSERT_NEAR(b.c[0].z, 140, 1e-9);
+        XC_ASSERT_NEAR(b.c[0].w, 200, 1e-9);
+        XC_ASSERT_NEAR(b.c[0].sigma, 17.9, 1e-9);
+        XC_ASSERT_NEAR(b.c[0].power, 365.6, k ? 0.01 : 1e-12);
+        xc_candlist_free(&b);
+    }
+    /* PRESTO's own jerk table, its truncated "0.0(2.0)x1" w field included */
+    char p3[512];
+    data_path(p3, sizeof p3, "presto", "synth_accel_jerk_ACCEL_200_JERK_300");
+    xc_candlist pr;
+    xc_candlist_init(&pr);
+    CU_ASSERT_EQUAL_FATAL(xc_cands_read(&pr, p3, 0, &err), XC_OK);
+    CU_ASSERT_EQUAL(pr.n, 8);
+    XC_ASSERT_NEAR(pr.c[0].w, 200, 0);
+    XC_ASSERT_NEAR(pr.c[1].w, 0, 0);
+    XC_ASSERT_NEAR(pr.c[4].w, -160, 0);
+    xc_candlist_free(&pr);
+    xc_candlist_free(&l);
+}
+
+int main(void)
+{
+    const xc_testcase cases[] = {
+        {"fresnel_values", test_fresnel_values, NULL},
+        {"z0_is_fourier_kernel", test_z0_is_fourier_kernel, NULL},
+        {"z_hand_value", test_z_hand_value, NULL},
+        {"templates_vs_quadrature", test_templates_vs_quadrature, NULL},
+        {"energy", test_energy, NULL},
+        {"grid_constants", test_grid_constants, NULL},
+        {"plane_delta_reference", test_plane_delta_reference, NULL},
+        {"plane_delta_cpu", test_plane_delta_cpu, NULL},
+        {"reference_vs_cpu", test_reference_vs_cpu, NULL},
+        {"outputs_read_back", test_outputs_read_back, skip_no_data},
+        {"j1807", test_j1807, skip_no_data},
+        {"synth_accel", test_synth_accel, skip_no_data},
+        {"synth_jerk", test_synth_jerk, skip_no_data},
+    };
+    return xc_test_run("accel", cases, XC_NCASES(cases));
+}
