@@ -1,0 +1,29 @@
+/* xc_conform_accel.h: the conformance cases of the matched-filter accel
+ * family (core/xc_accel.h), judged by the implementation's tolerance class
+ * against the family's reference; rows into the same report as the other
+ * families' (compare/xc_conform.h). */
+#ifndef XC_CONFORM_ACCEL_H
+#define XC_CONFORM_ACCEL_H
+
+#include "compare/xc_conform.h"
+#include "core/xc_accel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Cases: "class"; "hand/delta-z<z>": a single nonzero bin gives
+ * P = |R(k0 - r; z)|^2 at every r (both templates' wings included);
+ * "plane/<cfg>": the plane of a noisy spectrum with tones against the
+ * reference's; "cands/<cfg>/<preset>": the candidate lists (same r, z, w,
+ * numharm; power and sigma within the class); "threads/<cfg>": the list at 1
+ * and 2 threads bit for bit; "noise/mean": the mean normalised power of pure
+ * noise at z = 0 is sum |R|^2 within 5 standard errors.  Classes: exact
+ * (bit for bit) or relative v.  Errors as xc_conform_searcher's. */
+xc_status xc_conform_accel(const xc_accel_searcher *impl, const xc_accel_searcher *ref, const xc_conform_opts *o,
+                           xc_conform_report *rep, xc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
