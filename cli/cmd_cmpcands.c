@@ -31,6 +31,8 @@ static void usage(void)
            "                     the file, NAME.inf or ROOT.inf for ROOT_ZMAX_..._TURBO_t.pulscand)\n"
            "  -dr BINS           match tolerance in r (default %g)\n"
            "  -dz BINS           match tolerance in z (default %g)\n"
+           "  -dw BINS           match tolerance in w, for jerk searches (accel CSVs, _ACCEL_Z_JERK_W files;\n"
+           "                     default %g)\n"
            "  -anyharm           match candidates of different numharm\n"
            "  -sigma S           candidates above S must be matched (default %g)\n"
            "  -rtol_power R      relative power tolerance for matched pairs (default %g)\n"
@@ -44,7 +46,7 @@ static void usage(void)
            "  -list N            unmatched candidates listed per side (default 20)\n"
            "  -json FILE         also write the result as JSON (written atomically)\n"
            "  -h                 show this help\n",
-           o.dr, o.dz, o.sigma_min, o.rtol_power, o.dsigma, o.truth_sigma, o.ftol, o.maxharm);
+           o.dr, o.dz, o.dw, o.sigma_min, o.rtol_power, o.dsigma, o.truth_sigma, o.ftol, o.maxharm);
 }
 
 int xc_cmd_compare_cands(int argc, char **argv)
@@ -61,6 +63,7 @@ int xc_cmd_compare_cands(int argc, char **argv)
         XC_OPT_NONNEG("T", &T),
         XC_OPT_NONNEG("dr", &o.dr),
         XC_OPT_NONNEG("dz", &o.dz),
+        XC_OPT_NONNEG("dw", &o.dw),
         XC_OPT_FLAG("anyharm", &o.anyharm),
         XC_OPT_DOUBLE("sigma", &o.sigma_min),
         XC_OPT_NONNEG("rtol_power", &o.rtol_power),

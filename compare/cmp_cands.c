@@ -14,6 +14,7 @@ void xc_cmpcands_opts_init(xc_cmpcands_opts *o)
 {
     o->dr = 1.0;
     o->dz = 2.0;
+    o->dw = 20.0;
     o->anyharm = 0;
     o->sigma_min = 2.0;
     o->rtol_power = 1e-4;
@@ -98,7 +99,9 @@ xc_status xc_compare_cands(const xc_candlist *a, const xc_candlist *b, const xc_
     xc_status st = check_opts(o, err);
     if (st)
         return st;
-    res->signed_z = !strcmp(a->source, "presto") && !strcmp(b->source, "presto");
+    /* matched filters (PRESTO's and our accel search) know the sign of z */
+    res->signed_z = (!strcmp(a->source, "presto") || !strcmp(a->source, "accel")) &&
+                    (!strcmp(b->source, "presto") || !strcmp(b->source, "accel"));
     res->na = a->n;
     res->nb = b->n;
     keyed *ka = malloc((a->n + 1) * sizeof *ka), *kb = malloc((b->n + 1) * sizeof *kb);
@@ -143,7 +146,7 @@ xc_status xc_compare_cands(const xc_candlist *a, const xc_candlist *b, const xc_
             if (btaken[j] || (!o->anyharm && cb->numharm != ca->numharm))
                 continue;
             double dr = ca->r - cb->r, dz = zval(ca->z, res->signed_z) - zval(cb->z, res->signed_z);
-            if (!(fabs(dr) <= o->dr) || !(fabs(dz) <= o->dz))
+            if (!(fabs(dr) <= o->dr) || !(fabs(dz) <= o->dz) || !(fabs(ca->w - cb->w) <= o->dw))
                 continue;
             double d = (o->dr > 0 ? dr * dr / (o->dr * o->dr) : 0) + (o->dz > 0 ? dz * dz / (o->dz * o->dz) : 0);
             if (d < best) {

@@ -6,8 +6,9 @@
  * units), whatever file they came from.
  *
  * Matching A with B: a pair needs the same numharm (unless anyharm),
- * |rA - rB| <= dr and |zA - zB| <= dz.  z is compared as |z| unless both lists
- * come from PRESTO: a boxcar (ours, Pulscan) cannot tell the sign of z.  Pairs
+ * |rA - rB| <= dr, |zA - zB| <= dz and |wA - wB| <= dw.  z is compared as |z| unless both
+ * lists come from matched filters (PRESTO, our accel search): a boxcar (ours,
+ * Pulscan) cannot tell the sign of z.  Pairs
  * are formed greedily: A's candidates in descending sigma each take the
  * closest free B candidate, distance (dr/dr_tol)^2 + (dz/dz_tol)^2.
  *
@@ -49,6 +50,7 @@ typedef struct {
     int fundamental;      /* 1: the truth verdict needs a fundamental detection (default 0) */
     double truth_dr;      /* > 0: the fundamental detection's |r error| must be <= this (default: none) */
     double truth_dz;      /* > 0: the fundamental detection's ||z| error| must be <= this (default: none) */
+    double dw;            /* jerk searches: |wA - wB| <= dw (default 20, PRESTO's w step; w = 0 elsewhere) */
 } xc_cmpcands_opts;
 
 void xc_cmpcands_opts_init(xc_cmpcands_opts *o);

@@ -170,7 +170,7 @@ static xc_status to_cands(const xc_accel_plan *p, const xc_accel_peaks *pk, doub
         st = xc_candlist_add(out, &c, err);
     }
     out->T = T;
-    snprintf(out->source, sizeof out->source, "crosscheck");
+    snprintf(out->source, sizeof out->source, "accel");
     return st;
 }
 

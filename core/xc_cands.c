@@ -275,6 +275,8 @@ xc_status xc_cands_read_csv(xc_candlist *l, const char *path, xc_error *err)
         return st;
     }
     l->T = T_from_rows(l);
+    if (with_w)   /* the accel search's CSV: a matched filter, signed z */
+        snprintf(l->source, sizeof l->source, "accel");
     return XC_OK;
 }
 
