@@ -64,6 +64,7 @@ int xc_cmd_compare_cands(int argc, char **argv);   /* `compare cands`, cli/cmd_c
 int xc_cmd_fft(int argc, char **argv);
 int xc_cmd_pulscan(int argc, char **argv);
 int xc_cmd_accel(int argc, char **argv);   /* cli/cmd_accel.c */
+int xc_bench_accel(int argc, char **argv);  /* `bench accel`, cli/cmd_bench_accel.c */
 /* `crosscheck bench pulscan` (cli/cmd_bench_pulscan.c), reached through xc_cmd_bench. */
 int xc_bench_pulscan(int argc, char **argv);
 /* `crosscheck bench gpu` (cli/cmd_bench_gpu.c): GPU dedispersion throughput. */

@@ -23,6 +23,7 @@ static void help(void)
            "                                  [-impl LIST] [-nbits LIST] [-seconds S] [-repeat N]\n"
            "                                  [-ref_nout N] [-tile_t N] [-tile_dm N] [-tile_c N]\n"
            "       crosscheck bench pulscan -h   (the Pulscan search benchmark)\n"
+           "       crosscheck bench accel -h     (the matched-filter accel/jerk search benchmark)\n"
            "       crosscheck bench synth -h     (the synthesizer benchmark)\n"
            "       crosscheck bench gpu -h       (the GPU dedispersion benchmark; CUDA builds)\n"
            "       crosscheck bench gpu-pulscan -h  (GPU Pulscan stage times, the paper's Table 4; CUDA builds)\n\n"
@@ -419,6 +420,8 @@ int xc_cmd_bench(int argc, char **argv)
     }
     if (!strcmp(argv[1], "pulscan"))
         return xc_bench_pulscan(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "accel"))
+        return xc_bench_accel(argc - 1, argv + 1);
     if (!strcmp(argv[1], "synth"))
         return xc_bench_synth(argc - 1, argv + 1);
     if (!strcmp(argv[1], "gpu"))
@@ -426,6 +429,6 @@ int xc_cmd_bench(int argc, char **argv)
     if (!strcmp(argv[1], "gpu-pulscan"))
         return xc_bench_gpu_pulscan(argc - 1, argv + 1);
     if (strcmp(argv[1], "dedisperse"))
-        return xc_cli_failf("bench", "unknown benchmark '%s' (there are: dedisperse, pulscan, synth, gpu, gpu-pulscan)", argv[1]);
+        return xc_cli_failf("bench", "unknown benchmark '%s' (there are: dedisperse, pulscan, accel, synth, gpu, gpu-pulscan)", argv[1]);
     return bench_dedisperse(argc - 1, argv + 1);
 }
