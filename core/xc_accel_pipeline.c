@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "core/xc_accel.h"
 #include "core/xc_signif.h"
 
@@ -78,61 +80,76 @@ static void keep_block(run_t *r, long i0, size_t nr)
         }
 }
 
-static double plane_at(const run_t *r, int t, long i)
-{
-    if (i < r->ibase || i >= r->iend)
-        return 0;
-    return r->plane[(size_t)t * (size_t)(r->iend - r->ibase) + (size_t)(i - r->ibase)];
-}
-
 /* Searches top-plane indices [i0, i0 + nr) (the block just computed) at
  * every stage, in accelsearch's order (stage, w, z, r), adding the points
  * above threshold to pk (preset exact) or inserting them as accelsearch
- * does (preset presto). */
-static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, double *sum, xc_error *err)
+ * does (preset presto).  The rows (templates) are summed and thresholded in
+ * parallel into per-row lists, which are then taken in row order: the same
+ * sequence of points at any thread count. */
+static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, double *sum, xc_accel_peaks *rowpk,
+                              long *rind, xc_error *err)
 {
     const xc_accel_plan *p = r->p;
-    int nt = p->ntempl;
-    for (size_t k = 0; k < (size_t)nt * nr; k++)
-        sum[k] = r->presto ? (double)r->blk[k] : r->blk[k];
+    int nt = p->ntempl, nth = p->o.threads > 0 ? p->o.threads : omp_get_max_threads();
     xc_status st = XC_OK;
     for (int s = 0; s < p->nstages && !st; s++) {
-        int H = 1 << s;
-        /* stage H adds the odd harmonics h/H (the even ones came with the
-         * earlier stages) at accelsearch's rounded sub-harmonic r, z, w. */
-        for (int h = 1; s > 0 && h < H; h += 2) {
-            double frac = (double)h / H;
-            for (int iw = 0; iw < p->numw; iw++) {
+        int H = 1 << s, nomem = 0;
+        double thr = p->thr[s];
+        /* the sub-harmonic indices of this stage's odd harmonics, once for
+         * every row: rind[(h/2) nr + j] = (int)(i h/H + 0.5) - ibase, or -1
+         * below the plane kept (a zero power) */
+        for (int h = 1; s > 0 && h < H; h += 2)
+            for (size_t j = 0; j < nr; j++) {
+                long isub = (long)((double)(i0 + (long)j) * ((double)h / H) + 0.5);
+                rind[(size_t)(h / 2) * nr + j] = isub >= r->ibase && isub < r->iend ? isub - r->ibase : -1;
+            }
+#pragma omp parallel for schedule(dynamic, 4) num_threads(nth)
+        for (int t = 0; t < nt; t++) {
+            int iw = t / p->numz, iz = t % p->numz;
+            double *row = sum + (size_t)t * nr;
+            if (s == 0)
+                for (size_t j = 0; j < nr; j++)
+                    row[j] = r->blk[(size_t)t * nr + j];
+            /* stage H adds the odd harmonics h/H (the even ones came with
+             * the earlier stages) at accelsearch's rounded sub-harmonic r,
+             * z, w; accelsearch adds float powers into a float plane. */
+            for (int h = 1; s > 0 && h < H; h += 2) {
+                double frac = (double)h / H;
                 int sw = xc_accel_required_w(frac, xc_accel_w_of(p, iw));
-                int jw = (sw + p->wmax) / XC_ACCEL_DW;
-                for (int iz = 0; iz < p->numz; iz++) {
-                    int sz = xc_accel_required_z(frac, xc_accel_z_of(p, iz));
-                    int tsub = jw * p->numz + (sz + p->zmax) / XC_ACCEL_DZ;
-                    double *row = sum + (size_t)(iw * p->numz + iz) * nr;
-                    for (size_t j = 0; j < nr; j++) {
-                        long isub = (long)((double)(i0 + (long)j) * frac + 0.5);
-                        double v = plane_at(r, tsub, isub);
-                        /* accelsearch adds float powers into a float plane */
-                        row[j] = r->presto ? (double)(float)(row[j] + (float)v) : row[j] + v;
-                    }
+                int sz = xc_accel_required_z(frac, xc_accel_z_of(p, iz));
+                int tsub = (sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ;
+                const float *sub = r->plane + (size_t)tsub * (size_t)(r->iend - r->ibase);
+                const long *ri = rind + (size_t)(h / 2) * nr;
+                if (r->presto)
+                    for (size_t j = 0; j < nr; j++)
+                        row[j] = (double)(float)(row[j] + (ri[j] >= 0 ? sub[ri[j]] : 0.0f));
+                else
+                    for (size_t j = 0; j < nr; j++)
+                        row[j] += ri[j] >= 0 ? sub[ri[j]] : 0.0f;
+            }
+            for (size_t j = 0; j < nr; j++) {
+                if (!(row[j] > thr))
+                    continue;
+                double sig = xc_candidate_sigma(2 * row[j], 2.0 * H, p->ntrials[s], NULL);
+                if (!(sig > p->o.sigma))
+                    continue;
+                xc_accel_peak c = {0.5 * (double)(i0 + (long)j) / H, (double)xc_accel_z_of(p, iz) / H,
+                                   (double)xc_accel_w_of(p, iw) / H, H, row[j], sig};
+                xc_error e1;
+                if (xc_accel_peaks_push(&rowpk[t], &c, &e1)) {
+#pragma omp atomic write
+                    nomem = 1;
                 }
             }
         }
-        double thr = p->thr[s];
-        for (int iw = 0; iw < p->numw && !st; iw++)
-            for (int iz = 0; iz < p->numz && !st; iz++) {
-                const double *row = sum + (size_t)(iw * p->numz + iz) * nr;
-                for (size_t j = 0; j < nr && !st; j++) {
-                    if (!(row[j] > thr))
-                        continue;
-                    double sig = xc_candidate_sigma(2 * row[j], 2.0 * H, p->ntrials[s], NULL);
-                    if (!(sig > p->o.sigma))
-                        continue;
-                    xc_accel_peak c = {0.5 * (double)(i0 + (long)j) / H, (double)xc_accel_z_of(p, iz) / H,
-                                       (double)xc_accel_w_of(p, iw) / H, H, row[j], sig};
-                    st = r->presto ? xc_accel_insert_presto(pk, &c, err) : xc_accel_peaks_push(pk, &c, err);
-                }
-            }
+        if (nomem)
+            st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (candidates)");
+        for (int t = 0; t < nt; t++) {
+            for (size_t k = 0; k < rowpk[t].n && !st; k++)
+                st = r->presto ? xc_accel_insert_presto(pk, &rowpk[t].p[k], err)
+                               : xc_accel_peaks_push(pk, &rowpk[t].p[k], err);
+            rowpk[t].n = 0;
+        }
     }
     return st;
 }
@@ -193,6 +210,8 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     r.presto = o->preset == XC_ACCEL_PRESTO;
     xc_accel_peaks pk = {0};
     double *scale = NULL, *sum = NULL;
+    xc_accel_peaks *rowpk = NULL;
+    long *rind = NULL;
     /* Blocks of the top plane: accelsearch's (uselen half-bins from rlo;
      * only whole blocks below the highest bin are searched) with preset
      * presto; larger ones (any size gives the same plane) with exact. */
@@ -237,6 +256,9 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
         else if (!(r.plane = calloc((size_t)p.ntempl * (size_t)(r.iend - r.ibase), sizeof *r.plane)))
             st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
     }
+    if (!st && (!(rowpk = calloc((size_t)p.ntempl, sizeof *rowpk)) ||
+                !(rind = malloc((size_t)(p.numharm / 2 + 1) * (size_t)U * sizeof *rind))))
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
     if (!st && s->create)
         st = s->create(&p, &r.state, err);
     /* accelsearch's in-memory search first fills the plane below rlo with
@@ -255,7 +277,7 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
         if (!st && r.plane)
             keep_block(&r, i0, nr);
         if (!st)
-            st = search_block(&r, i0, nr, &pk, sum, err);
+            st = search_block(&r, i0, nr, &pk, sum, rowpk, rind, err);
     }
     if (!st && !r.presto)
         st = xc_accel_select_exact(&pk, err);
@@ -266,6 +288,10 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     if (r.state && s->destroy)
         s->destroy(r.state);
     xc_accel_peaks_free(&pk);
+    for (int t = 0; rowpk && t < p.ntempl; t++)
+        xc_accel_peaks_free(&rowpk[t]);
+    free(rowpk);
+    free(rind);
     free(scale);
     free(sum);
     free(r.amp);
