@@ -348,6 +348,92 @@ static void test_reference_vs_cpu(void)
     printf("\n  cpu vs reference: largest relative power/sigma difference %.2e (tolerance %.0e)", worst, rtol);
 }
 
+/* ---- noise statistics ------------------------------------------------------ */
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Kolmogorov-Smirnov distance of x[0..n-1] (sorted in place) from Exp(1). */
+static double ks_exp(double *x, size_t n)
+{
+    qsort(x, n, sizeof *x, cmp_d);
+    double d = 0;
+    for (size_t i = 0; i < n; i++) {
+        double F = 1 - exp(-x[i]);
+        d = fmax(d, fmax(fabs(F - (double)i / n), fabs((double)(i + 1) / n - F)));
+    }
+    return d;
+}
+
+/* Pure Gaussian noise, normalised (preset exact's median/ln 2 blocks): the
+ * plane's P at any (r, z) is |a complex Gaussian|^2, exponential with mean
+ * sum |R(k - r)|^2 over the template (1 at integer r for z = 0, where R is a
+ * delta).  KS on independent points (z = 0: every integer r; z = 20, w = 0
+ * and z = 0, w = 60: one r every 2 hw + 2 bins, disjoint templates) against
+ * Exp(1) after dividing by that mean, at the 0.1 % level
+ * (sqrt(n) D < 1.949), for both searchers. */
+static void noise_stats(const xc_accel_searcher *s)
+{
+    xc_spectrum sp;
+    make_spectrum(&sp, 1 << 17, 4242, NULL, 0);
+    double *sc = malloc(sp.nbins * sizeof *sc), *amp = malloc(2 * sp.nbins * sizeof *amp);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_accel_norm_scales(sp.data, sp.nbins, 8192, sc, &err), XC_OK);
+    for (size_t k = 0; k < sp.nbins; k++) {
+        amp[2 * k] = sp.data[2 * k] * sc[k];
+        amp[2 * k + 1] = sp.data[2 * k + 1] * sc[k];
+    }
+    static const int zw[][2] = {{0, 0}, {20, 0}, {0, 60}};
+    for (int c = 0; c < 3; c++) {
+        xc_accel_opts o;
+        xc_accel_opts_default(&o);
+        o.zmax = zw[c][0];
+        o.wmax = zw[c][1];
+        o.numharm = 1;
+        o.threads = 2;
+        xc_accel_plan p;
+        CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, sp.nbins, sp.T, &err), XC_OK);
+        int t = p.ntempl - 1;   /* z = +zmax, w = +wmax */
+        int hw = p.hw[t];
+        void *state = NULL;
+        CU_ASSERT_EQUAL_FATAL(s->create(&p, &state, &err), XC_OK);
+        long i0 = 2 * (hw + 2);
+        size_t nr = 2 * (sp.nbins - 2 * (size_t)hw - 8);
+        float *out = malloc((size_t)p.ntempl * nr * sizeof *out);
+        xc_accel_block b = {0, sp.nbins, amp, i0, nr, out};
+        CU_ASSERT_EQUAL_FATAL(s->plane(state, &p, &b, &err), XC_OK);
+        double *R = malloc((size_t)(4 * hw + 1) * 2 * sizeof *R), mean = 0;
+        CU_ASSERT_EQUAL_FATAL(xc_accel_template(zw[c][0], zw[c][1], hw, R, &err), XC_OK);
+        for (int j = -2 * hw; j <= 2 * hw; j += 2)   /* integer r: integer offsets d */
+            mean += R[2 * (j + 2 * hw)] * R[2 * (j + 2 * hw)] + R[2 * (j + 2 * hw) + 1] * R[2 * (j + 2 * hw) + 1];
+        size_t step = c == 0 ? 2 : (size_t)(4 * hw + 4), n = 0;
+        double *x = malloc((nr / step + 1) * sizeof *x);
+        for (size_t j = 0; j < nr; j += step)   /* j even: integer r */
+            x[n++] = out[(size_t)t * nr + j] / mean;
+        double xm = 0;
+        for (size_t k = 0; k < n; k++)
+            xm += x[k] / (double)n;
+        double D = ks_exp(x, n), lam = sqrt((double)n) * D;
+        printf("\n  %s z %d w %d: %zu points, mean P/sum|R|^2 %.4f (sum|R|^2 = %.4f), KS sqrt(n) D %.3f", s->impl.name,
+               zw[c][0], zw[c][1], n, xm, mean, lam);
+        XC_ASSERT_BELOW(lam, 1.949);
+        s->destroy(state);
+        xc_accel_plan_free(&p);
+        free(out);
+        free(R);
+        free(x);
+    }
+    free(sc);
+    free(amp);
+    xc_spectrum_free(&sp);
+}
+
+static void test_noise_statistics_cpu(void) { noise_stats(&xc_accel_cpu); }
+static void test_noise_statistics_reference(void) { noise_stats(&xc_accel_reference); }
+
 /* ---- accelsearch's outputs ------------------------------------------------ */
 
 /* Every candidate of PRESTO's list with sigma > smin is in ours with r
@@ -566,6 +652,8 @@ int main(void)
         {"plane_delta_reference", test_plane_delta_reference, NULL},
         {"plane_delta_cpu", test_plane_delta_cpu, NULL},
         {"reference_vs_cpu", test_reference_vs_cpu, NULL},
+        {"noise_statistics_cpu", test_noise_statistics_cpu, NULL},
+        {"noise_statistics_reference", test_noise_statistics_reference, NULL},
         {"outputs_read_back", test_outputs_read_back, skip_no_data},
         {"j1807", test_j1807, skip_no_data},
         {"synth_accel", test_synth_accel, skip_no_data},
