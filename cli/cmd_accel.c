@@ -50,6 +50,9 @@ static void help(void)
            "                      order-dependent insertion, its trials truncated to an integer\n"
            "  -normwidth N        preset exact: normalisation block in bins (default %zu)\n"
            "  -highacc            template half-widths with accelsearch's HIGHACC (48 more bins)\n"
+           "  -outofcore          with -numharm > 1: compute each block's sub-harmonics with it instead of\n"
+           "                      keeping the whole plane in memory (automatic from 2 GB; with preset\n"
+           "                      presto it is accelsearch's other path: also taken whenever -wmax is given)\n"
            "  -quiet              no summary on stdout\n",
            d.zmax, d.numharm, d.sigma, d.flo, d.fhi, d.normwidth);
 }
@@ -97,6 +100,7 @@ int xc_cmd_accel(int argc, char **argv)
         XC_OPT_CHOICE("preset", &presto, "exact|presto"),
         XC_OPT_CALL("normwidth", opt_width, &o.normwidth),
         XC_OPT_FLAG("highacc", &highacc),
+        XC_OPT_FLAG("outofcore", &o.outofcore),
         XC_OPT_FLAG("quiet", &quiet),
         XC_OPT_END,
     };

@@ -44,8 +44,11 @@
  *  4. Harmonic summing, stages H = 1, 2, 4, ... numharm: the top plane at
  *     half-bin index i adds, for each odd h < H (cumulatively over stages),
  *     the plane at index (int)(i h/H + 0.5) (accelsearch's in-memory
- *     rounding; its out-of-core path uses rint, ties to even: the two paths
- *     differ at exact ties), z -> NEAREST_INT(z h/H / 2) * 2 and
+ *     rounding; its out-of-core path, taken with -wmax or a plane of 2 GB or
+ *     more, uses rint, ties to even, and normalises each sub-harmonic block
+ *     on its own window: preset presto follows whichever path accelsearch
+ *     would take; preset exact rounds half up on both of its paths, whose
+ *     results are identical), z -> NEAREST_INT(z h/H / 2) * 2 and
  *     w -> NEAREST_INT(w h/H / 20) * 20 (calc_required_z/w).  Each harmonic
  *     gives one power: the sum is chi-square with 2H dof (in 2 P units).
  *  5. Trials per stage (create_accelobs): (rhi - rlo)/H without z and w;
@@ -106,6 +109,9 @@ typedef struct {
     xc_accel_preset preset;
     xc_accel_acc acc;      /* template half-widths (default LOWACC, as accelsearch) */
     size_t normwidth;      /* preset exact: normalisation block in bins (default 1024) */
+    int outofcore;         /* 1: sub-harmonic blocks computed with each block instead of keeping the
+                              whole plane (automatic when the plane would need 2 GB or more; with
+                              preset exact the results are the same either way) */
 } xc_accel_opts;
 
 void xc_accel_opts_default(xc_accel_opts *o);
@@ -119,6 +125,8 @@ int xc_accel_z_halfwidth(double z, xc_accel_acc acc);
 int xc_accel_w_halfwidth(double z, double w, xc_accel_acc acc);
 /* accelsearch's fftlen_from_kernwidth (before its 2048 floor). */
 int xc_accel_fftlen_from_kernwidth(int kernwidth);
+/* accelsearch's next_good_fftlen (its sub-harmonics' FFT lengths). */
+int xc_accel_next_good_fftlen(int n);
 /* calc_required_z / calc_required_w: the sub-harmonic's grid z (w). */
 int xc_accel_required_z(double frac, double z);
 int xc_accel_required_w(double frac, double w);

@@ -93,6 +93,21 @@ int xc_accel_fftlen_from_kernwidth(int kw)
     return n;
 }
 
+/* accelsearch's next_good_fftlen: the smallest of its fast lengths >= n
+ * (beyond the table, the next power of 2). */
+int xc_accel_next_good_fftlen(int n)
+{
+    static const int good[] = {128,  192,  256,  384,   512,   768,   1024,  1280, 2048,
+                               4096, 5120, 7680, 10240, 12288, 15360, 16384, 25600};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        if (good[i] >= n)
+            return good[i];
+    int m = 1;
+    while (m < n)
+        m *= 2;
+    return m;
+}
+
 /* PRESTO's NEAREST_INT: half away from zero. */
 static int nearest_int(double x) { return (int)(x < 0 ? x - 0.5 : x + 0.5); }
 

@@ -26,15 +26,17 @@ typedef struct {
     double *amp, *wbuf;    /* data segment; window buffer (presto) */
     size_t ampcap;
     float *blk;            /* one block's plane: ntempl x nr */
-    float *plane;          /* numharm > 1: the plane over [ibase, iend) */
+    float *plane;          /* numharm > 1, in memory: the plane over [ibase, iend) */
     long ibase, iend;
-    int presto;
+    float *sub;            /* out of core: one sub-harmonic's block */
+    int presto, ooc;
+    long U;                /* top-plane block, half-bins */
 } run_t;
 
-/* The plane of half-bin indices [i0, i0 + nr) into r->blk (stride nr).
+/* The plane of half-bin indices [i0, i0 + nr) into out (stride nr).
  * preset presto: the data scaled by one factor, the median of accelsearch's
- * window for the block starting at bin startr. */
-static xc_status do_block(run_t *r, long i0, size_t nr, long startr, xc_error *err)
+ * window [wlo, wlo + wlen) (zero outside it). */
+static xc_status do_block(run_t *r, long i0, size_t nr, long wlo, long wlen, float *out, xc_error *err)
 {
     const xc_accel_plan *p = r->p;
     long klo = i0 / 2 - p->hwmax - 1, khi = (i0 + (long)nr) / 2 + p->hwmax + 1;
@@ -47,15 +49,15 @@ static xc_status do_block(run_t *r, long i0, size_t nr, long startr, xc_error *e
         r->ampcap = n;
     }
     const float *X = r->sp->data;
-    long nb = (long)r->sp->nbins;
-    long wlo = 0, whi = nb;
+    long nb = (long)r->sp->nbins, whi = nb;
     double ws = 0;
     if (r->presto) {
-        /* accelsearch: lobin = floor(startr) - halfwidth(-zmax, -wmax),
-         * fftlen/2 bins, bin 0 raw, zeros outside the spectrum. */
-        wlo = startr - p->hwwin;
-        whi = wlo + p->fftlen / 2;
-        ws = xc_accel_norm_window(X, r->sp->nbins, wlo, (size_t)(p->fftlen / 2), r->wbuf);
+        /* accelsearch (get_fourier_amplitudes): bin 0 raw, zeros outside
+         * the spectrum; one median for the window */
+        whi = wlo + wlen;
+        ws = xc_accel_norm_window(X, r->sp->nbins, wlo, (size_t)wlen, r->wbuf);
+    } else {
+        wlo = 0;
     }
     for (long k = klo; k <= khi; k++) {
         double *a = r->amp + 2 * (k - klo);
@@ -64,8 +66,15 @@ static xc_status do_block(run_t *r, long i0, size_t nr, long startr, xc_error *e
         a[0] = in ? X[2 * k] * sc : 0;
         a[1] = in ? X[2 * k + 1] * sc : 0;
     }
-    xc_accel_block b = {klo, n, r->amp, i0, nr, r->blk};
+    xc_accel_block b = {klo, n, r->amp, i0, nr, out};
     return r->s->plane(r->state, p, &b, err);
+}
+
+/* A top block starting at bin startr: accelsearch's window is
+ * floor(startr) - hw(-zmax, -wmax), fftlen/2 bins. */
+static xc_status top_block(run_t *r, long i0, size_t nr, xc_error *err)
+{
+    return do_block(r, i0, nr, i0 / 2 - r->p->hwwin, r->p->fftlen / 2, r->blk, err);
 }
 
 /* Copies a block into the full plane. */
@@ -80,6 +89,50 @@ static void keep_block(run_t *r, long i0, size_t nr)
         }
 }
 
+/* The sub-harmonic h/H of the top block [i0, i0 + nr): rind[j] gets the
+ * index into *src (row stride *stride) of top index i0 + j, or -1 for a
+ * zero power.  In memory: (int)(i h/H + 0.5) in the kept plane
+ * (accelsearch's inmem_add_ffdotpows).  Out of core: the sub-harmonic's
+ * block is computed now; accelsearch's subharm_fderivs_vol takes
+ * rint(i h/H) (calc_required_r, ties to even) and, with preset presto, its
+ * own normalisation window: from floor(rint(2 startr h/H)/2) minus the
+ * sub-harmonic's hw(-zsub, -wsub), calc_fftlen/2 bins. */
+static xc_status sub_harmonic(run_t *r, long i0, size_t nr, int h, int H, long *rind, const float **src,
+                              size_t *stride, xc_error *err)
+{
+    double frac = (double)h / H;
+    if (!r->ooc) {
+        for (size_t j = 0; j < nr; j++) {
+            long isub = (long)((double)(i0 + (long)j) * frac + 0.5);
+            rind[j] = isub >= r->ibase && isub < r->iend ? isub - r->ibase : -1;
+        }
+        *src = r->plane;
+        *stride = (size_t)(r->iend - r->ibase);
+        return XC_OK;
+    }
+    long lo = 0, hi = 0;
+    for (size_t j = 0; j < nr; j++) {
+        long i = i0 + (long)j;
+        long isub = r->presto ? (long)rint((double)i * frac) : (long)((double)i * frac + 0.5);
+        rind[j] = isub;
+        if (j == 0 || isub < lo)
+            lo = isub;
+        if (j == 0 || isub > hi)
+            hi = isub;
+    }
+    for (size_t j = 0; j < nr; j++)
+        rind[j] -= lo;
+    const xc_accel_plan *p = r->p;
+    int zs = xc_accel_required_z(frac, p->zmax), wsb = xc_accel_required_w(frac, p->wmax);
+    long drlo = (long)floor(rint((double)i0 * frac) * 0.5);
+    long wlo = drlo - xc_accel_w_halfwidth(-zs, -wsb, p->o.acc);
+    long flen = xc_accel_next_good_fftlen((int)ceil(r->U * frac) + 2 +
+                                          2 * XC_ACCEL_NUMBETWEEN * xc_accel_w_halfwidth(zs, wsb, p->o.acc));
+    *src = r->sub;
+    *stride = (size_t)(hi - lo + 1);
+    return do_block(r, lo, (size_t)(hi - lo + 1), wlo, flen / 2, r->sub, err);
+}
+
 /* Searches top-plane indices [i0, i0 + nr) (the block just computed) at
  * every stage, in accelsearch's order (stage, w, z, r), adding the points
  * above threshold to pk (preset exact) or inserting them as accelsearch
@@ -92,41 +145,43 @@ static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, 
     const xc_accel_plan *p = r->p;
     int nt = p->ntempl, nth = p->o.threads > 0 ? p->o.threads : omp_get_max_threads();
     xc_status st = XC_OK;
+    for (size_t k = 0; k < (size_t)nt * nr; k++)
+        sum[k] = r->blk[k];
     for (int s = 0; s < p->nstages && !st; s++) {
         int H = 1 << s, nomem = 0;
         double thr = p->thr[s];
-        /* the sub-harmonic indices of this stage's odd harmonics, once for
-         * every row: rind[(h/2) nr + j] = (int)(i h/H + 0.5) - ibase, or -1
-         * below the plane kept (a zero power) */
-        for (int h = 1; s > 0 && h < H; h += 2)
-            for (size_t j = 0; j < nr; j++) {
-                long isub = (long)((double)(i0 + (long)j) * ((double)h / H) + 0.5);
-                rind[(size_t)(h / 2) * nr + j] = isub >= r->ibase && isub < r->iend ? isub - r->ibase : -1;
-            }
+        /* stage H adds the odd harmonics h/H (the even ones came with the
+         * earlier stages) at accelsearch's rounded sub-harmonic r, z, w;
+         * accelsearch adds float powers into a float plane. */
+        for (int h = 1; s > 0 && h < H && !st; h += 2) {
+            const float *src;
+            size_t stride;
+            st = sub_harmonic(r, i0, nr, h, H, rind, &src, &stride, err);
+            if (st)
+                break;
+            double frac = (double)h / H;
 #pragma omp parallel for schedule(dynamic, 4) num_threads(nth)
-        for (int t = 0; t < nt; t++) {
-            int iw = t / p->numz, iz = t % p->numz;
-            double *row = sum + (size_t)t * nr;
-            if (s == 0)
-                for (size_t j = 0; j < nr; j++)
-                    row[j] = r->blk[(size_t)t * nr + j];
-            /* stage H adds the odd harmonics h/H (the even ones came with
-             * the earlier stages) at accelsearch's rounded sub-harmonic r,
-             * z, w; accelsearch adds float powers into a float plane. */
-            for (int h = 1; s > 0 && h < H; h += 2) {
-                double frac = (double)h / H;
+            for (int t = 0; t < nt; t++) {
+                int iw = t / p->numz, iz = t % p->numz;
+                double *row = sum + (size_t)t * nr;
                 int sw = xc_accel_required_w(frac, xc_accel_w_of(p, iw));
                 int sz = xc_accel_required_z(frac, xc_accel_z_of(p, iz));
                 int tsub = (sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ;
-                const float *sub = r->plane + (size_t)tsub * (size_t)(r->iend - r->ibase);
-                const long *ri = rind + (size_t)(h / 2) * nr;
+                const float *sub = src + (size_t)tsub * stride;
                 if (r->presto)
                     for (size_t j = 0; j < nr; j++)
-                        row[j] = (double)(float)(row[j] + (ri[j] >= 0 ? sub[ri[j]] : 0.0f));
+                        row[j] = (double)(float)(row[j] + (rind[j] >= 0 ? sub[rind[j]] : 0.0f));
                 else
                     for (size_t j = 0; j < nr; j++)
-                        row[j] += ri[j] >= 0 ? sub[ri[j]] : 0.0f;
+                        row[j] += rind[j] >= 0 ? sub[rind[j]] : 0.0f;
             }
+        }
+        if (st)
+            break;
+#pragma omp parallel for schedule(dynamic, 4) num_threads(nth)
+        for (int t = 0; t < nt; t++) {
+            int iw = t / p->numz, iz = t % p->numz;
+            const double *row = sum + (size_t)t * nr;
             for (size_t j = 0; j < nr; j++) {
                 if (!(row[j] > thr))
                     continue;
@@ -223,6 +278,7 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
         if (big > U)
             U = big / 2 * 2;
     }
+    r.U = U;
     long itop_lo = 2 * p.rlo, itop_end;
     if (r.presto) {
         long nblk = 0;
@@ -243,18 +299,25 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (blocks of %ld x %d)", U, p.ntempl);
     if (!st && p.numharm > 1) {
         /* The whole plane stays in memory for the sub-harmonics (as
-         * accelsearch's in-memory search): from the lowest sub-harmonic r
-         * needed (accelsearch presto: from bin 8 up), to the top. */
+         * accelsearch's in-memory search) when it fits: from the lowest
+         * sub-harmonic r needed (accelsearch presto: from bin 8 up) to the
+         * top.  Otherwise each block's sub-harmonics are computed with it
+         * ("out of core"): the same values with preset exact (one
+         * normalisation per bin), accelsearch's other path with presto, which
+         * it takes whenever -wmax is given or its plane needs 2 GB or more. */
         r.ibase = r.presto ? 2 * (p.rlo < 8 ? p.rlo : 8) : (long)((double)itop_lo / p.numharm + 0.5) - 1;
         if (r.ibase < 0)
             r.ibase = 0;
         r.iend = itop_end;
         double bytes = (double)p.ntempl * (double)(r.iend - r.ibase) * sizeof(float);
-        if (bytes > 16e9)
-            st = xc_error_set(err, XC_ENOMEM, "accel: the plane for %d harmonics would need %.1f GB (limit 16): "
-                              "narrow -flo/-fhi or -rlo/-rhi", p.numharm, bytes / 1e9);
-        else if (!(r.plane = calloc((size_t)p.ntempl * (size_t)(r.iend - r.ibase), sizeof *r.plane)))
+        double presto_bytes = 4.0 * (double)(p.rhi + p.uselen) * XC_ACCEL_NUMBETWEEN * p.numz * (p.wmax ? p.numw : 1);
+        r.ooc = o->outofcore || (r.presto ? (p.wmax > 0 || presto_bytes >= 2e9) : bytes > 2e9);
+        if (r.ooc) {
+            if (!(r.sub = malloc((size_t)p.ntempl * (size_t)(U + 8) * sizeof *r.sub)))
+                st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (sub-harmonic blocks)");
+        } else if (!(r.plane = calloc((size_t)p.ntempl * (size_t)(r.iend - r.ibase), sizeof *r.plane))) {
             st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
+        }
     }
     if (!st && (!(rowpk = calloc((size_t)p.ntempl, sizeof *rowpk)) ||
                 !(rind = malloc((size_t)(p.numharm / 2 + 1) * (size_t)U * sizeof *rind))))
@@ -263,17 +326,17 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
         st = s->create(&p, &r.state, err);
     /* accelsearch's in-memory search first fills the plane below rlo with
      * blocks starting at bin 8, for the sub-harmonics. */
-    if (!st && p.numharm > 1) {
+    if (!st && r.plane) {
         long from = r.presto ? r.ibase : r.ibase / 2 * 2;
         for (long i0 = from; i0 < itop_lo && !st; i0 += U) {
-            st = do_block(&r, i0, (size_t)U, i0 / 2, err);
+            st = top_block(&r, i0, (size_t)U, err);
             if (!st)
                 keep_block(&r, i0, (size_t)U);
         }
     }
     for (long i0 = itop_lo; i0 < itop_end && !st; i0 += U) {
         size_t nr = (size_t)(i0 + U <= itop_end ? U : itop_end - i0);
-        st = do_block(&r, i0, r.presto ? (size_t)U : nr, i0 / 2, err);
+        st = top_block(&r, i0, r.presto ? (size_t)U : nr, err);
         if (!st && r.plane)
             keep_block(&r, i0, nr);
         if (!st)
@@ -298,6 +361,7 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     free(r.wbuf);
     free(r.blk);
     free(r.plane);
+    free(r.sub);
     xc_accel_plan_free(&p);
     return st;
 }

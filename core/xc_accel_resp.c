@@ -154,7 +154,11 @@ xc_status xc_accel_template(double z, double w, int hw, double *out, xc_error *e
     fftw_complex *buf = fftw_malloc(2 * M * sizeof *buf);
     if (!buf)
         return xc_error_set(err, XC_ENOMEM, "accel template: out of memory (M = %zu)", M);
-    fftw_plan plan = fftw_plan_dft_1d((int)(2 * M), buf, buf, FFTW_FORWARD, FFTW_ESTIMATE);
+    /* FFTW's planner is not thread-safe: callers may make templates from
+     * several OpenMP threads, so planning (and destroying) is serialised. */
+    fftw_plan plan;
+#pragma omp critical(xc_fftw_planner)
+    plan = fftw_plan_dft_1d((int)(2 * M), buf, buf, FFTW_FORWARD, FFTW_ESTIMATE);
     if (!plan) {
         fftw_free(buf);
         return xc_error_set(err, XC_ENOMEM, "accel template: no FFTW plan for %zu points", 2 * M);
@@ -181,6 +185,7 @@ xc_status xc_accel_template(double z, double w, int hw, double *out, xc_error *e
         out[2 * j] = creal(T);
         out[2 * j + 1] = cimag(T);
     }
+#pragma omp critical(xc_fftw_planner)
     fftw_destroy_plan(plan);
     fftw_free(buf);
     return XC_OK;
