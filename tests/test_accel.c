@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -18,6 +19,7 @@
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "reference/xc_accel_ref.h"
 #include "tests/xc_assert.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
 #ifndef M_PI
@@ -663,6 +665,73 @@ static void test_outputs_read_back(void)
     xc_candlist_free(&l);
 }
 
+/* ---- the command ------------------------------------------------------------ */
+
+/* Runs `crosscheck ARGS`, stderr into errbuf; returns the exit code. */
+static int cli(const char *args, char *errbuf, size_t n)
+{
+    char cmd[4096], ep[600];
+    snprintf(ep, sizeof ep, "%s/accel.err", xc_test_tmpdir());
+    snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>'%s'", xc_fx_bin(), args, ep);
+    int rc = system(cmd);
+    errbuf[0] = '\0';
+    FILE *fp = fopen(ep, "r");
+    if (fp) {
+        size_t k = fread(errbuf, 1, n - 1, fp);
+        errbuf[k] = '\0';
+        fclose(fp);
+    }
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void test_command(void)
+{
+    char e[2048], args[2048], fft[512], out[600];
+    data_path(fft, sizeof fft, "sigpyproc3", "GBT_J1807-0847.fft");
+    const char *tmp = xc_test_tmpdir();
+    /* CSV: header with w, the pulsar first */
+    snprintf(out, sizeof out, "%s/j.csv", tmp);
+    snprintf(args, sizeof args, "accel -i '%s' -impl cpu -zmax 0 -numharm 1 -o '%s' -quiet", fft, out);
+    CU_ASSERT_EQUAL(cli(args, e, sizeof e), 0);
+    FILE *fp = fopen(out, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    char line[512] = "";
+    CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, fp));
+    CU_ASSERT_PTR_NOT_NULL(strstr(line, "r,f_hz,z,w,width,numharm,power,dof,logp,sigma"));
+    CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, fp));
+    XC_ASSERT_NEAR(atof(line), 131, 0.5);
+    fclose(fp);
+    /* -format accel -o ROOT: ROOT_ACCEL_0 (and _JERK_ with -wmax), PRESTO's table */
+    snprintf(out, sizeof out, "%s/jr", tmp);
+    snprintf(args, sizeof args, "accel -i '%s' -zmax 1 -numharm 1 -format accel -o '%s' -quiet -preset presto", fft,
+             out);
+    CU_ASSERT_EQUAL(cli(args, e, sizeof e), 0);
+    snprintf(out, sizeof out, "%s/jr_ACCEL_2", tmp);   /* zmax rounded up to even, as accelsearch */
+    xc_candlist l;
+    xc_candlist_init(&l);
+    xc_error err;
+    CU_ASSERT_EQUAL(xc_cands_read(&l, out, 0, &err), XC_OK);
+    CU_ASSERT(l.n > 0 && fabs(l.c[0].r - 131) <= 0.5);
+    XC_ASSERT_NEAR(l.T, 21.474836, 1e-5);   /* from the .inf appended, as accelsearch does */
+    xc_candlist_free(&l);
+    /* bad input: exit 2, a message naming the file or option and value, nothing written */
+    snprintf(out, sizeof out, "%s/none.csv", tmp);
+    snprintf(args, sizeof args, "accel -i '%s/missing.fft' -zmax 0 -numharm 1 -o '%s'", tmp, out);
+    CU_ASSERT_EQUAL(cli(args, e, sizeof e), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "missing.inf"));
+    snprintf(args, sizeof args, "accel -i '%s' -zmax 0 -numharm 3 -o '%s'", fft, out);
+    CU_ASSERT_EQUAL(cli(args, e, sizeof e), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "-numharm: 3"));
+    snprintf(args, sizeof args, "accel -i '%s' -zmax 0 -numharm 1 -sigma x -o '%s'", fft, out);
+    CU_ASSERT_EQUAL(cli(args, e, sizeof e), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "'x'"));
+    snprintf(args, sizeof args, "accel -i '%s' -zmax 0 -numharm 1 -flo 20000 -o '%s'", fft, out);
+    CU_ASSERT_EQUAL(cli(args, e, sizeof e), 2);
+    struct stat sb;
+    CU_ASSERT_NOT_EQUAL(stat(out, &sb), 0);
+    CU_ASSERT_EQUAL(cli("accel -h", e, sizeof e), 0);
+}
+
 int main(void)
 {
     const xc_testcase cases[] = {
@@ -681,6 +750,7 @@ int main(void)
         {"j1807", test_j1807, skip_no_data},
         {"synth_accel", test_synth_accel, skip_no_data},
         {"synth_jerk", test_synth_jerk, skip_no_data},
+        {"command", test_command, skip_no_data},
     };
     return xc_test_run("accel", cases, XC_NCASES(cases));
 }
