@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <omp.h>
+
 #include "core/xc_accel.h"
 #include "reference/xc_accel_ref.h"
 
@@ -34,13 +36,31 @@ static xc_status ref_create(const xc_accel_plan *p, void **state, xc_error *err)
         return xc_error_set(err, XC_ENOMEM, "accel reference: out of memory");
     }
     s->ntempl = p->ntempl;
+    /* Templates are independent: made in parallel (each the same whichever
+     * thread makes it); the first failure's message is kept. */
     xc_status st = XC_OK;
-    for (int t = 0; t < p->ntempl && !st; t++) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(p->o.threads > 0 ? p->o.threads : omp_get_max_threads())
+    for (int t = 0; t < p->ntempl; t++) {
         int hw = p->hw[t];
+        xc_error e1;
+        xc_status seen;
+#pragma omp atomic read
+        seen = st;
+        if (seen)
+            continue;
+        xc_status s1 = XC_OK;
         if (!(s->tmpl[t] = malloc((size_t)(4 * hw + 1) * 2 * sizeof(double))))
-            st = xc_error_set(err, XC_ENOMEM, "accel reference: out of memory (templates)");
+            s1 = xc_error_set(&e1, XC_ENOMEM, "accel reference: out of memory (templates)");
         else
-            st = xc_accel_template(xc_accel_z_of(p, t % p->numz), xc_accel_w_of(p, t / p->numz), hw, s->tmpl[t], err);
+            s1 = xc_accel_template(xc_accel_z_of(p, t % p->numz), xc_accel_w_of(p, t / p->numz), hw, s->tmpl[t], &e1);
+        if (s1) {
+#pragma omp critical(xc_accel_ref_err)
+            if (!st) {
+                *err = e1;
+                #pragma omp atomic write
+                st = s1;
+            }
+        }
     }
     if (st) {
         ref_destroy(s);

@@ -71,9 +71,8 @@ static xc_status cpu_create(const xc_accel_plan *p, void **state, xc_error *err)
     size_t L = (size_t)s->L;
     s->kern = fftwf_malloc((size_t)p->ntempl * L * sizeof *s->kern);
     fftwf_complex *a = fftwf_malloc(L * sizeof *a), *b = fftwf_malloc(L * sizeof *b);
-    double *R = malloc((size_t)(4 * p->hwmax + 1) * 2 * sizeof *R);
     xc_status st = XC_OK;
-    if (!s->kern || !a || !b || !R)
+    if (!s->kern || !a || !b)
         st = xc_error_set(err, XC_ENOMEM, "accel cpu: out of memory (%d kernels of %d points)", p->ntempl, s->L);
     if (!st) {
         /* in place, both (executed on other arrays of the same alignment) */
@@ -83,26 +82,47 @@ static xc_status cpu_create(const xc_accel_plan *p, void **state, xc_error *err)
             st = xc_error_set(err, XC_ENOMEM, "accel cpu: no FFTW plan for %d points", s->L);
     }
     /* Kernels: exact double templates, rounded to float, FFT'd, conjugated
-     * and scaled by 1/L (the inverse FFT's normalisation). */
-    for (int t = 0; t < p->ntempl && !st; t++) {
-        int hw = p->hw[t];
-        st = xc_accel_template(xc_accel_z_of(p, t % p->numz), xc_accel_w_of(p, t / p->numz), hw, R, err);
-        if (st)
-            break;
-        memset(a, 0, L * sizeof *a);
-        for (int j = -2 * hw; j <= 2 * hw; j++) {
-            size_t q = j >= 0 ? (size_t)j : L - (size_t)(-j);
-            a[q] = (float)R[2 * (j + 2 * hw)] + I * (float)R[2 * (j + 2 * hw) + 1];
+     * and scaled by 1/L (the inverse FFT's normalisation); independent, so
+     * made in parallel (the same values whichever thread makes them). */
+    int nth = p->o.threads > 0 ? p->o.threads : omp_get_max_threads();
+#pragma omp parallel num_threads(nth)
+    {
+        double *Rt = malloc((size_t)(4 * p->hwmax + 1) * 2 * sizeof *Rt);
+        xc_error e1;
+#pragma omp for schedule(dynamic, 1)
+        for (int t = 0; t < p->ntempl; t++) {
+            xc_status seen;
+#pragma omp atomic read
+            seen = st;
+            if (seen)
+                continue;
+            int hw = p->hw[t];
+            xc_status s1 = Rt ? xc_accel_template(xc_accel_z_of(p, t % p->numz), xc_accel_w_of(p, t / p->numz), hw,
+                                                  Rt, &e1)
+                              : xc_error_set(&e1, XC_ENOMEM, "accel cpu: out of memory (templates)");
+            if (s1) {
+#pragma omp critical(xc_accel_cpu_err)
+                if (!st) {
+                    *err = e1;
+                    #pragma omp atomic write
+                    st = s1;
+                }
+                continue;
+            }
+            fftwf_complex *k = s->kern + (size_t)t * L;
+            memset(k, 0, L * sizeof *k);
+            for (int j = -2 * hw; j <= 2 * hw; j++) {
+                size_t q = j >= 0 ? (size_t)j : L - (size_t)(-j);
+                k[q] = (float)Rt[2 * (j + 2 * hw)] + I * (float)Rt[2 * (j + 2 * hw) + 1];
+            }
+            fftwf_execute_dft(s->fwd, k, k);
+            for (size_t q = 0; q < L; q++)
+                k[q] = conjf(k[q]) / (float)s->L;
         }
-        fftwf_complex *k = s->kern + (size_t)t * L;
-        memcpy(k, a, L * sizeof *k);
-        fftwf_execute_dft(s->fwd, k, k);
-        for (size_t q = 0; q < L; q++)
-            k[q] = conjf(k[q]) / (float)s->L;
+        free(Rt);
     }
     fftwf_free(a);
     fftwf_free(b);
-    free(R);
     if (st) {
         cpu_destroy(s);
         return st;
