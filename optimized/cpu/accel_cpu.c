@@ -104,7 +104,7 @@ static xc_status cpu_create(const xc_accel_plan *p, void **state, xc_error *err)
 #pragma omp critical(xc_accel_cpu_err)
                 if (!st) {
                     *err = e1;
-                    #pragma omp atomic write
+#pragma omp atomic write
                     st = s1;
                 }
                 continue;
