@@ -25,7 +25,10 @@
  *     a multiple of 20), r on a half-bin grid (XC_ACCEL_NUMBETWEEN = 2), as
  *     accelsearch.  Searched fundamental-plane r: rlo..rhi with
  *     rlo = floor(flo T) (or -rlo), rhi = min(ceil(fhi T), nbins - 1) (or -rhi),
- *     flo = 1 Hz and fhi = 10 kHz by default, as accelsearch.  rlo/rhi refer
+ *     flo = 1 Hz and fhi = 10 kHz by default, as accelsearch (whose -rlo and
+ *     -rhi never take effect: its command-line parser marks -flo and -fhi as
+ *     always given, and those win; here -rlo/-rhi do override; rlo is at
+ *     least 1, bin 0 holding DC and Nyquist).  rlo/rhi refer
  *     to the plane of the HIGHEST harmonic summed (accelsearch's "fundamental
  *     plane"); a candidate's r is that plane's r divided by its numharm.
  *  2. Normalisation (median/ln 2): noise powers |X|^2 scaled to mean 1
