@@ -52,8 +52,9 @@ static void help(void)
            "  -normwidth N        preset exact: normalisation block in bins (default %zu)\n"
            "  -highacc            template half-widths with accelsearch's HIGHACC (48 more bins)\n"
            "  -outofcore          with -numharm > 1: compute each block's sub-harmonics with it instead of\n"
-           "                      keeping the whole plane in memory (automatic from 2 GB; with preset\n"
-           "                      presto it is accelsearch's other path: also taken whenever -wmax is given)\n"
+           "                      keeping the whole plane in memory (preset exact always does; with preset\n"
+           "                      presto it is accelsearch's other path, which it takes with -wmax or a\n"
+           "                      plane of 2 GB or more)\n"
            "  -quiet              no summary on stdout\n",
            d.zmax, d.numharm, d.sigma, d.flo, d.fhi, d.normwidth);
 }

@@ -112,9 +112,11 @@ typedef struct {
     xc_accel_preset preset;
     xc_accel_acc acc;      /* template half-widths (default LOWACC, as accelsearch) */
     size_t normwidth;      /* preset exact: normalisation block in bins (default 1024) */
-    int outofcore;         /* 1: sub-harmonic blocks computed with each block instead of keeping the
-                              whole plane (automatic when the plane would need 2 GB or more; with
-                              preset exact the results are the same either way) */
+    int outofcore;         /* numharm > 1: 1 computes each block's sub-harmonic blocks with it, -1 keeps
+                              the whole plane in memory, 0 (default) chooses: preset exact per block
+                              (less memory, and faster than writing a plane of GBs: the results are
+                              identical), preset presto as accelsearch (in memory unless -wmax is
+                              given or the plane needs 2 GB or more) */
 } xc_accel_opts;
 
 void xc_accel_opts_default(xc_accel_opts *o);
