@@ -50,8 +50,8 @@
  *     rounding; its out-of-core path, taken with -wmax or a plane of 2 GB or
  *     more, uses rint, ties to even, and normalises each sub-harmonic block
  *     on its own window: preset presto follows whichever path accelsearch
- *     would take; preset exact rounds half up on both of its paths, whose
- *     results are identical), z -> NEAREST_INT(z h/H / 2) * 2 and
+ *     would take; preset exact rounds half up on both of its paths, which
+ *     give the same values up to a float implementation's rounding), z -> NEAREST_INT(z h/H / 2) * 2 and
  *     w -> NEAREST_INT(w h/H / 20) * 20 (calc_required_z/w).  Each harmonic
  *     gives one power: the sum is chi-square with 2H dof (in 2 P units).
  *  5. Trials per stage (create_accelobs): (rhi - rlo)/H without z and w;
@@ -114,8 +114,8 @@ typedef struct {
     size_t normwidth;      /* preset exact: normalisation block in bins (default 1024) */
     int outofcore;         /* numharm > 1: 1 computes each block's sub-harmonic blocks with it, -1 keeps
                               the whole plane in memory, 0 (default) chooses: preset exact per block
-                              (less memory, and faster than writing a plane of GBs: the results are
-                              identical), preset presto as accelsearch (in memory unless -wmax is
+                              (less memory, and faster than writing a plane of GBs: the same
+                              values, up to a float implementation's rounding), preset presto as accelsearch (in memory unless -wmax is
                               given or the plane needs 2 GB or more) */
 } xc_accel_opts;
 

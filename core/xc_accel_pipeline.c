@@ -24,7 +24,7 @@ typedef struct {
     const xc_spectrum *sp;
     const double *scale;   /* preset exact: per-bin scales */
     double *amp, *wbuf;    /* data segment; window buffer (presto) */
-    size_t ampcap;
+    size_t ampcap, wcap;
     float *blk;            /* one block's plane: ntempl x nr */
     float *plane;          /* numharm > 1, in memory: the plane over [ibase, iend) */
     long ibase, iend;
@@ -54,6 +54,13 @@ static xc_status do_block(run_t *r, long i0, size_t nr, long wlo, long wlen, flo
     if (r->presto) {
         /* accelsearch (get_fourier_amplitudes): bin 0 raw, zeros outside
          * the spectrum; one median for the window */
+        if ((size_t)wlen > r->wcap) {
+            double *w = realloc(r->wbuf, (size_t)wlen * sizeof *w);
+            if (!w)
+                return xc_error_set(err, XC_ENOMEM, "accel: out of memory (window of %ld bins)", wlen);
+            r->wbuf = w;
+            r->wcap = (size_t)wlen;
+        }
         whi = wlo + wlen;
         ws = xc_accel_norm_window(X, r->sp->nbins, wlo, (size_t)wlen, r->wbuf);
     } else {
@@ -98,7 +105,7 @@ static void keep_block(run_t *r, long i0, size_t nr)
  * own normalisation window: from floor(rint(2 startr h/H)/2) minus the
  * sub-harmonic's hw(-zsub, -wsub), calc_fftlen/2 bins. */
 static xc_status sub_harmonic(run_t *r, long i0, size_t nr, int h, int H, long *rind, const float **src,
-                              size_t *stride, xc_error *err)
+                              size_t *stride, float *out, xc_error *err)
 {
     double frac = (double)h / H;
     if (!r->ooc) {
@@ -128,87 +135,111 @@ static xc_status sub_harmonic(run_t *r, long i0, size_t nr, int h, int H, long *
     long wlo = drlo - xc_accel_w_halfwidth(-zs, -wsb, p->o.acc);
     long flen = xc_accel_next_good_fftlen((int)ceil(r->U * frac) + 2 +
                                           2 * XC_ACCEL_NUMBETWEEN * xc_accel_w_halfwidth(zs, wsb, p->o.acc));
-    *src = r->sub;
+    *src = out;
     *stride = (size_t)(hi - lo + 1);
-    return do_block(r, lo, (size_t)(hi - lo + 1), wlo, flen / 2, r->sub, err);
+    return do_block(r, lo, (size_t)(hi - lo + 1), wlo, flen / 2, out, err);
 }
+
+/* The harmonic h/H's entry (odd h < H): 0 for 1/2, 1..2 for 1/4, 3/4, ... */
+static int hidx(int h, int H) { return H / 2 - 1 + h / 2; }
 
 /* Searches top-plane indices [i0, i0 + nr) (the block just computed) at
  * every stage, in accelsearch's order (stage, w, z, r), adding the points
  * above threshold to pk (preset exact) or inserting them as accelsearch
- * does (preset presto).  The rows (templates) are summed and thresholded in
- * parallel into per-row lists, which are then taken in row order: the same
- * sequence of points at any thread count. */
-static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, double *sum, xc_accel_peaks *rowpk,
-                              long *rind, xc_error *err)
+ * does (preset presto).  The sub-harmonic sources are prepared first; then
+ * each row (template) goes through every stage while it is in cache, in
+ * parallel, into per-row lists (in stage order) which are then taken stage
+ * by stage in row order: the same sequence of points at any thread count. */
+static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, xc_accel_peaks *rowpk, long *rind,
+                              float *subs, size_t *suboff, xc_error *err)
 {
     const xc_accel_plan *p = r->p;
     int nt = p->ntempl, nth = p->o.threads > 0 ? p->o.threads : omp_get_max_threads();
+    int one = p->nstages == 1, nomem = 0;
+    const float *src[XC_ACCEL_MAXHARM];
+    size_t stride[XC_ACCEL_MAXHARM];
     xc_status st = XC_OK;
-    int one = p->nstages == 1;   /* no sums: the block's powers are searched as they are */
-    for (size_t k = 0; !one && k < (size_t)nt * nr; k++)
-        sum[k] = r->blk[k];
-    for (int s = 0; s < p->nstages && !st; s++) {
-        int H = 1 << s, nomem = 0;
-        double thr = p->thr[s];
-        /* stage H adds the odd harmonics h/H (the even ones came with the
-         * earlier stages) at accelsearch's rounded sub-harmonic r, z, w;
-         * accelsearch adds float powers into a float plane. */
-        for (int h = 1; s > 0 && h < H && !st; h += 2) {
-            const float *src;
-            size_t stride;
-            st = sub_harmonic(r, i0, nr, h, H, rind, &src, &stride, err);
-            if (st)
-                break;
-            double frac = (double)h / H;
-#pragma omp parallel for schedule(dynamic, 4) num_threads(nth)
-            for (int t = 0; t < nt; t++) {
-                int iw = t / p->numz, iz = t % p->numz;
-                double *row = sum + (size_t)t * nr;
-                int sw = xc_accel_required_w(frac, xc_accel_w_of(p, iw));
-                int sz = xc_accel_required_z(frac, xc_accel_z_of(p, iz));
-                int tsub = (sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ;
-                const float *sub = src + (size_t)tsub * stride;
-                if (r->presto)
-                    for (size_t j = 0; j < nr; j++)
-                        row[j] = (double)(float)(row[j] + (rind[j] >= 0 ? sub[rind[j]] : 0.0f));
-                else
-                    for (size_t j = 0; j < nr; j++)
-                        row[j] += rind[j] >= 0 ? sub[rind[j]] : 0.0f;
-            }
+    for (int s = 1; s < p->nstages && !st; s++)
+        for (int h = 1; h < (1 << s) && !st; h += 2) {
+            int e = hidx(h, 1 << s);
+            st = sub_harmonic(r, i0, nr, h, 1 << s, rind + (size_t)e * nr, &src[e], &stride[e], subs + suboff[e],
+                              err);
         }
-        if (st)
-            break;
-#pragma omp parallel for schedule(dynamic, 4) num_threads(nth)
-        for (int t = 0; t < nt; t++) {
-            int iw = t / p->numz, iz = t % p->numz;
-            const double *row = sum + (size_t)t * nr;
-            const float *frow = r->blk + (size_t)t * nr;
-            for (size_t j = 0; j < nr; j++) {
-                double v = one ? (double)frow[j] : row[j];
-                if (!(v > thr))
-                    continue;
-                double sig = xc_candidate_sigma(2 * v, 2.0 * H, p->ntrials[s], NULL);
-                if (!(sig > p->o.sigma))
-                    continue;
-                xc_accel_peak c = {0.5 * (double)(i0 + (long)j) / H, (double)xc_accel_z_of(p, iz) / H,
-                                   (double)xc_accel_w_of(p, iw) / H, H, v, sig};
-                xc_error e1;
-                if (xc_accel_peaks_push(&rowpk[t], &c, &e1)) {
+    if (st)
+        return st;
+#pragma omp parallel num_threads(nth)
+    {
+        double *row = one ? NULL : malloc(nr * sizeof *row);
+        if (!one && !row) {
 #pragma omp atomic write
-                    nomem = 1;
+            nomem = 1;
+        }
+#pragma omp for schedule(dynamic, 4)
+        for (int t = 0; t < nt; t++) {
+            if (!one && !row)
+                continue;
+            int iw = t / p->numz, iz = t % p->numz;
+            const float *frow = r->blk + (size_t)t * nr;
+            for (size_t j = 0; !one && j < nr; j++)
+                row[j] = frow[j];
+            for (int s = 0; s < p->nstages; s++) {
+                int H = 1 << s;
+                /* stage H adds the odd harmonics h/H (the even ones came
+                 * with the earlier stages) at accelsearch's rounded
+                 * sub-harmonic r, z, w; accelsearch adds float powers into a
+                 * float plane. */
+                for (int h = 1; s > 0 && h < H; h += 2) {
+                    double frac = (double)h / H;
+                    int e = hidx(h, H);
+                    int sw = xc_accel_required_w(frac, xc_accel_w_of(p, iw));
+                    int sz = xc_accel_required_z(frac, xc_accel_z_of(p, iz));
+                    int tsub = (sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ;
+                    const float *sub = src[e] + (size_t)tsub * stride[e];
+                    const long *ri = rind + (size_t)e * nr;
+                    if (r->presto)
+                        for (size_t j = 0; j < nr; j++)
+                            row[j] = (double)(float)(row[j] + (ri[j] >= 0 ? sub[ri[j]] : 0.0f));
+                    else if (r->ooc)   /* every index inside the sub-harmonic's block */
+                        for (size_t j = 0; j < nr; j++)
+                            row[j] += sub[ri[j]];
+                    else
+                        for (size_t j = 0; j < nr; j++)
+                            row[j] += ri[j] >= 0 ? sub[ri[j]] : 0.0f;
+                }
+                double thr = p->thr[s];
+                for (size_t j = 0; j < nr; j++) {
+                    double v = one ? (double)frow[j] : row[j];
+                    if (!(v > thr))
+                        continue;
+                    double sig = xc_candidate_sigma(2 * v, 2.0 * H, p->ntrials[s], NULL);
+                    if (!(sig > p->o.sigma))
+                        continue;
+                    xc_accel_peak c = {0.5 * (double)(i0 + (long)j) / H, (double)xc_accel_z_of(p, iz) / H,
+                                       (double)xc_accel_w_of(p, iw) / H, H, v, sig};
+                    xc_error e1;
+                    if (xc_accel_peaks_push(&rowpk[t], &c, &e1)) {
+#pragma omp atomic write
+                        nomem = 1;
+                    }
                 }
             }
         }
-        if (nomem)
-            st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (candidates)");
-        for (int t = 0; t < nt; t++) {
-            for (size_t k = 0; k < rowpk[t].n && !st; k++)
-                st = r->presto ? xc_accel_insert_presto(pk, &rowpk[t].p[k], err)
-                               : xc_accel_peaks_push(pk, &rowpk[t].p[k], err);
-            rowpk[t].n = 0;
-        }
+        free(row);
     }
+    if (nomem)
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (candidates)");
+    /* stage by stage, row by row: each row's list is in stage order */
+    size_t *cur = calloc((size_t)nt, sizeof *cur);
+    if (!st && !cur)
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
+    for (int s = 0; s < p->nstages && !st; s++)
+        for (int t = 0; t < nt && !st; t++)
+            for (; cur[t] < rowpk[t].n && rowpk[t].p[cur[t]].numharm == (1 << s) && !st; cur[t]++)
+                st = r->presto ? xc_accel_insert_presto(pk, &rowpk[t].p[cur[t]], err)
+                               : xc_accel_peaks_push(pk, &rowpk[t].p[cur[t]], err);
+    for (int t = 0; t < nt; t++)
+        rowpk[t].n = 0;
+    free(cur);
     return st;
 }
 
@@ -267,7 +298,8 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     r.sp = sp;
     r.presto = o->preset == XC_ACCEL_PRESTO;
     xc_accel_peaks pk = {0};
-    double *scale = NULL, *sum = NULL;
+    double *scale = NULL;
+    size_t suboff[XC_ACCEL_MAXHARM] = {0};
     xc_accel_peaks *rowpk = NULL;
     long *rind = NULL;
     /* Blocks of the top plane: accelsearch's (uselen half-bins from rlo;
@@ -296,16 +328,15 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     if (!st && !r.presto)
         st = xc_accel_norm_scales(sp->data, sp->nbins, o->normwidth, scale, err);
     r.scale = scale;
-    if (!st && (!(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)) ||
-                !(sum = malloc((size_t)p.ntempl * (size_t)U * sizeof *sum)) ||
-                !(r.wbuf = malloc((size_t)p.fftlen * sizeof *r.wbuf))))
+    if (!st && !(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (blocks of %ld x %d)", U, p.ntempl);
     if (!st && p.numharm > 1) {
         /* Either the whole plane stays in memory for the sub-harmonics (as
          * accelsearch's in-memory search), from the lowest sub-harmonic r
          * needed (accelsearch presto: from bin 8 up) to the top, or each
          * block's sub-harmonics are computed with it ("out of core"): the
-         * same values with preset exact (one normalisation per bin), and
+         * same values with preset exact (one normalisation per bin; up to
+         * the rounding of a float stage, whose segments fall elsewhere), and
          * faster (1.5x the plane's work for 4 harmonics against writing and
          * reading GBs); accelsearch's other path with presto, which it takes
          * whenever -wmax is given or its plane needs 2 GB or more. */
@@ -317,14 +348,22 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
         double presto_bytes = 4.0 * (double)(p.rhi + p.uselen) * XC_ACCEL_NUMBETWEEN * p.numz * (p.wmax ? p.numw : 1);
         r.ooc = o->outofcore > 0 || (o->outofcore == 0 && (r.presto ? (p.wmax > 0 || presto_bytes >= 2e9) : 1));
         if (r.ooc) {
-            if (!(r.sub = malloc((size_t)p.ntempl * (size_t)(U + 8) * sizeof *r.sub)))
-                st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (sub-harmonic blocks)");
+            /* one block per sub-harmonic h/H of the stages, U h/H + 2 long */
+            size_t tot = 0;
+            for (int H = 2; H <= p.numharm; H *= 2)
+                for (int h = 1; h < H; h += 2) {
+                    suboff[hidx(h, H)] = tot;
+                    tot += (size_t)p.ntempl * (size_t)(ceil((double)U * h / H) + 8);
+                }
+            if (!(r.sub = malloc(tot * sizeof *r.sub)))
+                st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (sub-harmonic blocks of %.1f GB)",
+                                  tot * 4e-9);
         } else if (!(r.plane = calloc((size_t)p.ntempl * (size_t)(r.iend - r.ibase), sizeof *r.plane))) {
             st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
         }
     }
     if (!st && (!(rowpk = calloc((size_t)p.ntempl, sizeof *rowpk)) ||
-                !(rind = malloc((size_t)(p.numharm / 2 + 1) * (size_t)U * sizeof *rind))))
+                !(rind = malloc((size_t)p.numharm * (size_t)U * sizeof *rind))))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
     if (!st && s->create)
         st = s->create(&p, &r.state, err);
@@ -344,7 +383,7 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
         if (!st && r.plane)
             keep_block(&r, i0, nr);
         if (!st)
-            st = search_block(&r, i0, nr, &pk, sum, rowpk, rind, err);
+            st = search_block(&r, i0, nr, &pk, rowpk, rind, r.sub, suboff, err);
     }
     if (!st && !r.presto)
         st = xc_accel_select_exact(&pk, err);
@@ -360,7 +399,6 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     free(rowpk);
     free(rind);
     free(scale);
-    free(sum);
     free(r.amp);
     free(r.wbuf);
     free(r.blk);

@@ -328,7 +328,10 @@ static void test_reference_vs_cpu(void)
                 o.outofcore = -1;
                 run_or_fail(&xc_accel_cpu, &sp, &o, &ooc);
                 o.outofcore = 0;
-                CU_ASSERT(ooc.n == cpu.n && !memcmp(ooc.c, cpu.c, cpu.n * sizeof *cpu.c));
+                /* the same values up to the cpu's float rounding (its overlap-save
+                 * segments fall elsewhere in the sub-harmonic blocks) */
+                double w2 = 0;
+                compare_lists(&ooc, &cpu, 1e-5, &w2);
                 xc_candlist_free(&ooc);
             }
             /* identical at 1 and 2 threads */
