@@ -44,6 +44,9 @@
  *  3. Plane: P(r, z, w) = |sum_{k: |k - r| <= hw(z,w)} A_k conj(R(k - r; z, w))|^2,
  *     A the normalised amplitudes, hw = w_resp_halfwidth(z, w) LOWACC (or
  *     HIGHACC with acc) as accelsearch.  The implementation's stage.
+ *     accelsearch's kernels hold 4 hw half-bin samples, offsets -hw+1/2..hw
+ *     (one end short); ours are symmetric, 4 hw + 1 samples (the extra
+ *     sample's |R|^2 is ~1/(pi hw)^2).
  *  4. Harmonic summing, stages H = 1, 2, 4, ... numharm: the top plane at
  *     half-bin index i adds, for each odd h < H (cumulatively over stages),
  *     the plane at index (int)(i h/H + 0.5) (accelsearch's in-memory
