@@ -61,7 +61,7 @@ static xc_status case_delta(const xc_accel_searcher *s, double tol, xc_conform_r
     xc_status sst = st ? st : s->create ? s->create(&p, &state, err) : XC_OK;
     if (!st && !sst) {
         amp[2 * (k0 - lo)] = 1;
-        xc_accel_block b = {lo, n, amp, 2 * k0 - 80, nr, out};
+        xc_accel_block b = {lo, n, amp, 2 * k0 - 80, nr, out, NULL};
         sst = s->plane(state, &p, &b, err);
         for (int t = 0; t < p.ntempl && !st && !sst; t++) {
             int hw = p.hw[t];
@@ -232,7 +232,7 @@ xc_status xc_conform_accel(const xc_accel_searcher *impl, const xc_accel_searche
                 amp[2 * k] = sp.data[2 * k] * sc[k];
                 amp[2 * k + 1] = sp.data[2 * k + 1] * sc[k];
             }
-            xc_accel_block b = {0, sp.nbins, amp, 200, nr, out};
+            xc_accel_block b = {0, sp.nbins, amp, 200, nr, out, NULL};
             xc_status s1 = impl->plane(state, &p, &b, err);
             double m = 0, e = 0, R[2];
             for (size_t j = 0; j < nr; j++)

@@ -202,6 +202,8 @@ typedef struct {
     long i0;
     size_t nr;
     float *out;
+    const unsigned char *want;   /* NULL: every template; else only rows t with want[t] != 0 are needed
+                                    (a sub-harmonic's block: its z and w ranges are narrower) */
 } xc_accel_block;
 
 /* Family XC_FAMILY_ACCEL.  create: state for a plan (templates, FFT plans),

@@ -3,6 +3,7 @@
  * plane, normalised data for each, harmonic sums, thresholds, candidate
  * selection and significance, the same code for every implementation. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,8 @@ typedef struct {
     float *blk;            /* one block's plane: ntempl x nr */
     float *plane;          /* numharm > 1, in memory: the plane over [ibase, iend) */
     long ibase, iend;
-    float *sub;            /* out of core: one sub-harmonic's block */
+    float *sub;            /* out of core: the sub-harmonics' blocks */
+    unsigned char *want;   /* out of core: per sub-harmonic entry, the templates it needs */
     int presto, ooc;
     long U;                /* top-plane block, half-bins */
 } run_t;
@@ -36,7 +38,8 @@ typedef struct {
 /* The plane of half-bin indices [i0, i0 + nr) into out (stride nr).
  * preset presto: the data scaled by one factor, the median of accelsearch's
  * window [wlo, wlo + wlen) (zero outside it). */
-static xc_status do_block(run_t *r, long i0, size_t nr, long wlo, long wlen, float *out, xc_error *err)
+static xc_status do_block(run_t *r, long i0, size_t nr, long wlo, long wlen, float *out, const unsigned char *want,
+                          xc_error *err)
 {
     const xc_accel_plan *p = r->p;
     long klo = i0 / 2 - p->hwmax - 1, khi = (i0 + (long)nr) / 2 + p->hwmax + 1;
@@ -73,7 +76,7 @@ static xc_status do_block(run_t *r, long i0, size_t nr, long wlo, long wlen, flo
         a[0] = in ? X[2 * k] * sc : 0;
         a[1] = in ? X[2 * k + 1] * sc : 0;
     }
-    xc_accel_block b = {klo, n, r->amp, i0, nr, out};
+    xc_accel_block b = {klo, n, r->amp, i0, nr, out, want};
     return r->s->plane(r->state, p, &b, err);
 }
 
@@ -81,7 +84,7 @@ static xc_status do_block(run_t *r, long i0, size_t nr, long wlo, long wlen, flo
  * floor(startr) - hw(-zmax, -wmax), fftlen/2 bins. */
 static xc_status top_block(run_t *r, long i0, size_t nr, xc_error *err)
 {
-    return do_block(r, i0, nr, i0 / 2 - r->p->hwwin, r->p->fftlen / 2, r->blk, err);
+    return do_block(r, i0, nr, i0 / 2 - r->p->hwwin, r->p->fftlen / 2, r->blk, NULL, err);
 }
 
 /* Copies a block into the full plane. */
@@ -96,6 +99,9 @@ static void keep_block(run_t *r, long i0, size_t nr)
         }
 }
 
+/* The harmonic h/H's entry (odd h < H): 0 for 1/2, 1..2 for 1/4, 3/4, ... */
+static int hidx(int h, int H) { return H / 2 - 1 + h / 2; }
+
 /* The sub-harmonic h/H of the top block [i0, i0 + nr): rind[j] gets the
  * index into *src (row stride *stride) of top index i0 + j, or -1 for a
  * zero power.  In memory: (int)(i h/H + 0.5) in the kept plane
@@ -104,14 +110,14 @@ static void keep_block(run_t *r, long i0, size_t nr)
  * rint(i h/H) (calc_required_r, ties to even) and, with preset presto, its
  * own normalisation window: from floor(rint(2 startr h/H)/2) minus the
  * sub-harmonic's hw(-zsub, -wsub), calc_fftlen/2 bins. */
-static xc_status sub_harmonic(run_t *r, long i0, size_t nr, int h, int H, long *rind, const float **src,
+static xc_status sub_harmonic(run_t *r, long i0, size_t nr, int h, int H, int32_t *rind, const float **src,
                               size_t *stride, float *out, xc_error *err)
 {
     double frac = (double)h / H;
     if (!r->ooc) {
         for (size_t j = 0; j < nr; j++) {
             long isub = (long)((double)(i0 + (long)j) * frac + 0.5);
-            rind[j] = isub >= r->ibase && isub < r->iend ? isub - r->ibase : -1;
+            rind[j] = isub >= r->ibase && isub < r->iend ? (int32_t)(isub - r->ibase) : -1;
         }
         *src = r->plane;
         *stride = (size_t)(r->iend - r->ibase);
@@ -121,14 +127,16 @@ static xc_status sub_harmonic(run_t *r, long i0, size_t nr, int h, int H, long *
     for (size_t j = 0; j < nr; j++) {
         long i = i0 + (long)j;
         long isub = r->presto ? (long)rint((double)i * frac) : (long)((double)i * frac + 0.5);
-        rind[j] = isub;
         if (j == 0 || isub < lo)
             lo = isub;
         if (j == 0 || isub > hi)
             hi = isub;
     }
-    for (size_t j = 0; j < nr; j++)
-        rind[j] -= lo;
+    for (size_t j = 0; j < nr; j++) {
+        long i = i0 + (long)j;
+        long isub = r->presto ? (long)rint((double)i * frac) : (long)((double)i * frac + 0.5);
+        rind[j] = (int32_t)(isub - lo);
+    }
     const xc_accel_plan *p = r->p;
     int zs = xc_accel_required_z(frac, p->zmax), wsb = xc_accel_required_w(frac, p->wmax);
     long drlo = (long)floor(rint((double)i0 * frac) * 0.5);
@@ -137,11 +145,9 @@ static xc_status sub_harmonic(run_t *r, long i0, size_t nr, int h, int H, long *
                                           2 * XC_ACCEL_NUMBETWEEN * xc_accel_w_halfwidth(zs, wsb, p->o.acc));
     *src = out;
     *stride = (size_t)(hi - lo + 1);
-    return do_block(r, lo, (size_t)(hi - lo + 1), wlo, flen / 2, out, err);
+    /* only the templates some top template maps to */
+    return do_block(r, lo, (size_t)(hi - lo + 1), wlo, flen / 2, out, r->want + (size_t)hidx(h, H) * p->ntempl, err);
 }
-
-/* The harmonic h/H's entry (odd h < H): 0 for 1/2, 1..2 for 1/4, 3/4, ... */
-static int hidx(int h, int H) { return H / 2 - 1 + h / 2; }
 
 /* Searches top-plane indices [i0, i0 + nr) (the block just computed) at
  * every stage, in accelsearch's order (stage, w, z, r), adding the points
@@ -150,7 +156,7 @@ static int hidx(int h, int H) { return H / 2 - 1 + h / 2; }
  * each row (template) goes through every stage while it is in cache, in
  * parallel, into per-row lists (in stage order) which are then taken stage
  * by stage in row order: the same sequence of points at any thread count. */
-static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, xc_accel_peaks *rowpk, long *rind,
+static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, xc_accel_peaks *rowpk, int32_t *rind,
                               float *subs, size_t *suboff, xc_error *err)
 {
     const xc_accel_plan *p = r->p;
@@ -195,7 +201,7 @@ static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, 
                     int sz = xc_accel_required_z(frac, xc_accel_z_of(p, iz));
                     int tsub = (sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ;
                     const float *sub = src[e] + (size_t)tsub * stride[e];
-                    const long *ri = rind + (size_t)e * nr;
+                    const int32_t *ri = rind + (size_t)e * nr;
                     if (r->presto)
                         for (size_t j = 0; j < nr; j++)
                             row[j] = (double)(float)(row[j] + (ri[j] >= 0 ? sub[ri[j]] : 0.0f));
@@ -301,7 +307,7 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     double *scale = NULL;
     size_t suboff[XC_ACCEL_MAXHARM] = {0};
     xc_accel_peaks *rowpk = NULL;
-    long *rind = NULL;
+    int32_t *rind = NULL;
     /* Blocks of the top plane: accelsearch's (uselen half-bins from rlo;
      * only whole blocks below the highest bin are searched) with preset
      * presto; larger ones (any size gives the same plane) with exact. */
@@ -355,9 +361,19 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
                     suboff[hidx(h, H)] = tot;
                     tot += (size_t)p.ntempl * (size_t)(ceil((double)U * h / H) + 8);
                 }
-            if (!(r.sub = malloc(tot * sizeof *r.sub)))
+            if (!(r.sub = malloc(tot * sizeof *r.sub)) ||
+                !(r.want = calloc((size_t)p.numharm * (size_t)p.ntempl, 1)))
                 st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (sub-harmonic blocks of %.1f GB)",
                                   tot * 4e-9);
+            for (int H = 2; !st && H <= p.numharm; H *= 2)
+                for (int h = 1; h < H; h += 2)
+                    for (int t = 0; t < p.ntempl; t++) {
+                        double frac = (double)h / H;
+                        int sw = xc_accel_required_w(frac, xc_accel_w_of(&p, t / p.numz));
+                        int sz = xc_accel_required_z(frac, xc_accel_z_of(&p, t % p.numz));
+                        r.want[(size_t)hidx(h, H) * p.ntempl +
+                               (size_t)((sw + p.wmax) / XC_ACCEL_DW * p.numz + (sz + p.zmax) / XC_ACCEL_DZ)] = 1;
+                    }
         } else if (!(r.plane = calloc((size_t)p.ntempl * (size_t)(r.iend - r.ibase), sizeof *r.plane))) {
             st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
         }
@@ -404,6 +420,7 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     free(r.blk);
     free(r.plane);
     free(r.sub);
+    free(r.want);
     xc_accel_plan_free(&p);
     return st;
 }

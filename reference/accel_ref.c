@@ -75,6 +75,8 @@ static xc_status ref_plane(void *state, const xc_accel_plan *p, const xc_accel_b
     const ref_state *s = state;
     (void)err;
     for (int t = 0; t < p->ntempl; t++) {
+        if (b->want && !b->want[t])
+            continue;
         int hw = p->hw[t];
         const double *R = s->tmpl[t];
         for (size_t j = 0; j < b->nr; j++) {

@@ -216,7 +216,7 @@ static void plane_delta(const xc_accel_searcher *s, double tol)
     double *amp = calloc(2 * n, sizeof *amp);
     float *out = malloc((size_t)p.ntempl * nr * sizeof *out);
     amp[2 * (k0 - lo)] = 1;
-    xc_accel_block b = {lo, n, amp, 2 * k0 - 60, nr, out};
+    xc_accel_block b = {lo, n, amp, 2 * k0 - 60, nr, out, NULL};
     CU_ASSERT_EQUAL_FATAL(s->plane(state, &p, &b, &err), XC_OK);
     double worst = 0;
     for (int t = 0; t < p.ntempl; t++)
@@ -417,7 +417,7 @@ static void noise_stats(const xc_accel_searcher *s)
         long i0 = 2 * (hw + 2);
         size_t nr = 2 * (sp.nbins - 2 * (size_t)hw - 8);
         float *out = malloc((size_t)p.ntempl * nr * sizeof *out);
-        xc_accel_block b = {0, sp.nbins, amp, i0, nr, out};
+        xc_accel_block b = {0, sp.nbins, amp, i0, nr, out, NULL};
         CU_ASSERT_EQUAL_FATAL(s->plane(state, &p, &b, &err), XC_OK);
         double *R = malloc((size_t)(4 * hw + 1) * 2 * sizeof *R), mean = 0;
         CU_ASSERT_EQUAL_FATAL(xc_accel_template(zw[c][0], zw[c][1], hw, R, &err), XC_OK);

@@ -167,7 +167,7 @@ static xc_status cpu_plane(void *state, const xc_accel_plan *p, const xc_accel_b
         }
 #pragma omp for schedule(dynamic, 1)
         for (int t = 0; t < s->ntempl; t++) {
-            if (!tmp)
+            if (!tmp || (b->want && !b->want[t]))
                 continue;
             const fftwf_complex *k = s->kern + (size_t)t * L;
             float *out = b->out + (size_t)t * b->nr;
