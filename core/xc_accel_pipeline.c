@@ -13,6 +13,9 @@
 #include "core/xc_accel.h"
 #include "core/xc_signif.h"
 
+/* Rows of a block are searched in at most this many chunks of r. */
+#define XC_ACCEL_NCHUNK 16
+
 const xc_accel_searcher *xc_accel_searcher_of(const xc_impl *impl)
 {
     return impl && impl->family == XC_FAMILY_ACCEL ? (const xc_accel_searcher *)impl : NULL;
@@ -173,20 +176,28 @@ static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, 
         }
     if (st)
         return st;
-#pragma omp parallel num_threads(nth)
+    /* rows cut into at most XC_ACCEL_NCHUNK chunks of r: with few templates
+     * (zmax 0: one) the threads still share the work */
+    size_t ch = (nr + XC_ACCEL_NCHUNK - 1) / XC_ACCEL_NCHUNK, nch = (nr + ch - 1) / ch;
+    long nitem = (long)nt * (long)nch;
+    int nth1 = nitem < nth ? (int)nitem : nth;
+#pragma omp parallel num_threads(nth1)
     {
-        double *row = one ? NULL : malloc(nr * sizeof *row);
-        if (!one && !row) {
+        double *rowb = one ? NULL : malloc(ch * sizeof *rowb);
+        if (!one && !rowb) {
 #pragma omp atomic write
             nomem = 1;
         }
 #pragma omp for schedule(dynamic, 4)
-        for (int t = 0; t < nt; t++) {
-            if (!one && !row)
+        for (long it = 0; it < nitem; it++) {
+            if (!one && !rowb)
                 continue;
+            int t = (int)(it / (long)nch);
+            size_t j0 = (size_t)(it % (long)nch) * ch, j1 = j0 + ch < nr ? j0 + ch : nr, m = j1 - j0;
             int iw = t / p->numz, iz = t % p->numz;
-            const float *frow = r->blk + (size_t)t * nr;
-            for (size_t j = 0; !one && j < nr; j++)
+            const float *frow = r->blk + (size_t)t * nr + j0;
+            double *row = rowb;
+            for (size_t j = 0; !one && j < m; j++)
                 row[j] = frow[j];
             for (int s = 0; s < p->nstages; s++) {
                 int H = 1 << s;
@@ -201,50 +212,51 @@ static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, 
                     int sz = xc_accel_required_z(frac, xc_accel_z_of(p, iz));
                     int tsub = (sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ;
                     const float *sub = src[e] + (size_t)tsub * stride[e];
-                    const int32_t *ri = rind + (size_t)e * nr;
+                    const int32_t *ri = rind + (size_t)e * nr + j0;
                     if (r->presto)
-                        for (size_t j = 0; j < nr; j++)
+                        for (size_t j = 0; j < m; j++)
                             row[j] = (double)(float)(row[j] + (ri[j] >= 0 ? sub[ri[j]] : 0.0f));
                     else if (r->ooc)   /* every index inside the sub-harmonic's block */
-                        for (size_t j = 0; j < nr; j++)
+                        for (size_t j = 0; j < m; j++)
                             row[j] += sub[ri[j]];
                     else
-                        for (size_t j = 0; j < nr; j++)
+                        for (size_t j = 0; j < m; j++)
                             row[j] += ri[j] >= 0 ? sub[ri[j]] : 0.0f;
                 }
                 double thr = p->thr[s];
-                for (size_t j = 0; j < nr; j++) {
+                for (size_t j = 0; j < m; j++) {
                     double v = one ? (double)frow[j] : row[j];
                     if (!(v > thr))
                         continue;
                     double sig = xc_candidate_sigma(2 * v, 2.0 * H, p->ntrials[s], NULL);
                     if (!(sig > p->o.sigma))
                         continue;
-                    xc_accel_peak c = {0.5 * (double)(i0 + (long)j) / H, (double)xc_accel_z_of(p, iz) / H,
+                    xc_accel_peak c = {0.5 * (double)(i0 + (long)(j0 + j)) / H, (double)xc_accel_z_of(p, iz) / H,
                                        (double)xc_accel_w_of(p, iw) / H, H, v, sig};
                     xc_error e1;
-                    if (xc_accel_peaks_push(&rowpk[t], &c, &e1)) {
+                    if (xc_accel_peaks_push(&rowpk[it], &c, &e1)) {
 #pragma omp atomic write
                         nomem = 1;
                     }
                 }
             }
         }
-        free(row);
+        free(rowb);
     }
     if (nomem)
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (candidates)");
-    /* stage by stage, row by row: each row's list is in stage order */
-    size_t *cur = calloc((size_t)nt, sizeof *cur);
+    /* stage by stage, then row by row and chunk by chunk (r order): each
+     * item's list is in stage order */
+    size_t *cur = calloc((size_t)nitem, sizeof *cur);
     if (!st && !cur)
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
     for (int s = 0; s < p->nstages && !st; s++)
-        for (int t = 0; t < nt && !st; t++)
-            for (; cur[t] < rowpk[t].n && rowpk[t].p[cur[t]].numharm == (1 << s) && !st; cur[t]++)
-                st = r->presto ? xc_accel_insert_presto(pk, &rowpk[t].p[cur[t]], err)
-                               : xc_accel_peaks_push(pk, &rowpk[t].p[cur[t]], err);
-    for (int t = 0; t < nt; t++)
-        rowpk[t].n = 0;
+        for (long it = 0; it < nitem && !st; it++)
+            for (; cur[it] < rowpk[it].n && rowpk[it].p[cur[it]].numharm == (1 << s) && !st; cur[it]++)
+                st = r->presto ? xc_accel_insert_presto(pk, &rowpk[it].p[cur[it]], err)
+                               : xc_accel_peaks_push(pk, &rowpk[it].p[cur[it]], err);
+    for (long it = 0; it < nitem; it++)
+        rowpk[it].n = 0;
     free(cur);
     return st;
 }
@@ -378,7 +390,7 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
             st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
         }
     }
-    if (!st && (!(rowpk = calloc((size_t)p.ntempl, sizeof *rowpk)) ||
+    if (!st && (!(rowpk = calloc((size_t)p.ntempl * XC_ACCEL_NCHUNK, sizeof *rowpk)) ||
                 !(rind = malloc((size_t)p.numharm * (size_t)U * sizeof *rind))))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
     if (!st && s->create)
@@ -410,7 +422,7 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     if (r.state && s->destroy)
         s->destroy(r.state);
     xc_accel_peaks_free(&pk);
-    for (int t = 0; rowpk && t < p.ntempl; t++)
+    for (size_t t = 0; rowpk && t < (size_t)p.ntempl * XC_ACCEL_NCHUNK; t++)
         xc_accel_peaks_free(&rowpk[t]);
     free(rowpk);
     free(rind);

@@ -14,9 +14,9 @@
  * run picks the same algorithm (FFTW_MEASURE, accelsearch's choice, can pick
  * another one from run to run and change the last bits), and executed with
  * the new-array interface from every thread on arrays of the same alignment
- * (fftwf_malloc).  OpenMP runs over templates; each template's arithmetic is
- * the same whichever thread does it, so the plane is identical at any
- * thread count.
+ * (fftwf_malloc).  OpenMP runs over (template, segment) pairs; each pair's
+ * arithmetic is the same whichever thread does it, so the plane is identical
+ * at any thread count.
  *
  * Tolerance against the reference (double, direct): relative 2e-3 on the
  * candidates' power and sigma.  The float FFT's rounding error is about
@@ -141,8 +141,11 @@ static xc_status cpu_plane(void *state, const xc_accel_plan *p, const xc_accel_b
     if (!D)
         return xc_error_set(err, XC_ENOMEM, "accel cpu: out of memory (%zu segments of %zu points)", nseg, L);
     int nth = s->threads > 0 ? s->threads : omp_get_max_threads();
+    /* No more threads than pieces of work: an idle OpenMP thread spins at
+     * the barrier and takes a core from the others (and from other tenants). */
+    int nth1 = nseg < (size_t)nth ? (int)nseg : nth;
     /* Each segment's data, spread and FFT'd once. */
-#pragma omp parallel for schedule(static) num_threads(nth)
+#pragma omp parallel for schedule(static) num_threads(nth1)
     for (size_t g = 0; g < nseg; g++) {
         fftwf_complex *d = D + g * L;
         long q0 = b->i0 + (long)(g * V) - 2L * s->hwmax;   /* half-bin position of d[0] */
@@ -157,37 +160,42 @@ static xc_status cpu_plane(void *state, const xc_accel_plan *p, const xc_accel_b
         }
         fftwf_execute_dft(s->fwd, d, d);
     }
+    /* (template, segment) pairs: with few templates (zmax 0: one) the
+     * segments still spread over the threads; a thread's consecutive pairs
+     * mostly share a template, whose kernel stays in cache. */
     int bad = 0;
-#pragma omp parallel num_threads(nth)
+    long npair = (long)s->ntempl * (long)nseg;
+    int nth2 = npair < nth ? (int)npair : nth;
+#pragma omp parallel num_threads(nth2)
     {
         fftwf_complex *tmp = fftwf_malloc(2 * L * sizeof *tmp), *res = tmp + L;
         if (!tmp) {
 #pragma omp atomic write
             bad = 1;
         }
-#pragma omp for schedule(dynamic, 1)
-        for (int t = 0; t < s->ntempl; t++) {
+#pragma omp for schedule(dynamic, 8)
+        for (long pr = 0; pr < npair; pr++) {
+            int t = (int)(pr / (long)nseg);
+            size_t g = (size_t)(pr % (long)nseg);
             if (!tmp || (b->want && !b->want[t]))
                 continue;
             const fftwf_complex *k = s->kern + (size_t)t * L;
             float *out = b->out + (size_t)t * b->nr;
-            for (size_t g = 0; g < nseg; g++) {
-                /* the product in real arithmetic: C's complex multiply
-                 * checks for NaN/infinity parts (Annex G) and does not
-                 * vectorise; the values are finite here */
-                const float *d = (const float *)(D + g * L), *kk = (const float *)k;
-                float *tf = (float *)tmp;
-                for (size_t q = 0; q < 2 * L; q += 2) {
-                    float dr = d[q], di = d[q + 1], kr = kk[q], ki = kk[q + 1];
-                    tf[q] = dr * kr - di * ki;
-                    tf[q + 1] = dr * ki + di * kr;
-                }
-                fftwf_execute_dft(s->inv, tmp, res);
-                size_t j0 = g * V, nv = b->nr - j0 < V ? b->nr - j0 : V;
-                const float *o = (const float *)(res + 2 * s->hwmax);
-                for (size_t j = 0; j < nv; j++)
-                    out[j0 + j] = o[2 * j] * o[2 * j] + o[2 * j + 1] * o[2 * j + 1];
+            /* the product in real arithmetic: C's complex multiply checks
+             * for NaN/infinity parts (Annex G) and does not vectorise; the
+             * values are finite here */
+            const float *d = (const float *)(D + g * L), *kk = (const float *)k;
+            float *tf = (float *)tmp;
+            for (size_t q = 0; q < 2 * L; q += 2) {
+                float dr = d[q], di = d[q + 1], kr = kk[q], ki = kk[q + 1];
+                tf[q] = dr * kr - di * ki;
+                tf[q + 1] = dr * ki + di * kr;
             }
+            fftwf_execute_dft(s->inv, tmp, res);
+            size_t j0 = g * V, nv = b->nr - j0 < V ? b->nr - j0 : V;
+            const float *o = (const float *)(res + 2 * s->hwmax);
+            for (size_t j = 0; j < nv; j++)
+                out[j0 + j] = o[2 * j] * o[2 * j] + o[2 * j + 1] * o[2 * j + 1];
         }
         fftwf_free(tmp);
     }
