@@ -7,6 +7,7 @@
  * file parses the options, calls them, prints and fills the report. */
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "compare/xc_approx.h"
 #include "compare/xc_approx_json.h"
 #include "compare/xc_approx_table.h"
+#include "compare/xc_checks.h"
 #include "core/xc_progress.h"
 #include "reports/xc_report.h"
 
@@ -68,7 +70,9 @@ static void help(void)
 typedef struct {
     xc_report *rep;
     json_t *root, *verdicts;
-    size_t npass, nfail;
+    xc_checks rows;            /* the verdicts, as `crosscheck run` keeps them */
+    xc_status fatal;           /* first report or memory failure */
+    xc_error fatal_err;
     uint64_t seed;
     int nseeds, quick, threads, npsr, zmax, numharm;
     const xc_searcher *searcher;
@@ -89,25 +93,41 @@ static void fmtbuf(char *b, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Remembers the first failure (report, memory) for the exit status. */
+static void note(ctx *c, xc_status st, const xc_error *e)
+{
+    if (st && !c->fatal) {
+        c->fatal = st;
+        c->fatal_err = *e;
+    }
+}
+
 static void rows(ctx *c, const xc_row *r, int n)
 {
     xc_error e;
     for (int k = 0; k < n; k++) {
         printf("  %-44s %s\n", r[k].key, r[k].value);
-        xc_report_add_kv(c->rep, r[k].key, r[k].value, &e);
+        note(c, xc_report_add_kv(c->rep, r[k].key, r[k].value, &e), &e);
     }
 }
 
+/* Each verdict becomes a row of compare/xc_checks.h, then the table, the
+ * report and the JSON show the row. */
 static void verdicts(ctx *c, const xc_verdict *v, int n)
 {
     xc_error e;
     for (int k = 0; k < n; k++) {
-        printf("  %s  %s: %s (%s)\n", v[k].pass ? "PASS" : "FAIL", v[k].check, v[k].measured, v[k].bound);
-        xc_report_add_verdict(c->rep, v[k].impl, v[k].check, v[k].measured, v[k].bound, v[k].pass, &e);
-        json_array_append_new(c->verdicts, json_pack("{s:s, s:s, s:s, s:s, s:b}", "impl", v[k].impl, "check",
-                                                     v[k].check, "measured", v[k].measured, "bound", v[k].bound,
-                                                     "pass", v[k].pass));
-        *(v[k].pass ? &c->npass : &c->nfail) += 1;
+        if (xc_checks_addf(&c->rows, NULL, v[k].impl, v[k].check, v[k].pass ? XC_CHECK_PASS : XC_CHECK_FAIL, NAN,
+                           NAN, v[k].bound, &e, "%s", v[k].measured)) {
+            note(c, e.code, &e);
+            return;
+        }
+        const xc_check_row *r = &c->rows.row[c->rows.n - 1];
+        int pass = r->state == XC_CHECK_PASS;
+        printf("  %s  %s: %s (%s)\n", xc_check_state_name(r->state), r->check, r->measured, r->bound);
+        note(c, xc_report_add_verdict(c->rep, r->impl, r->check, r->measured, r->bound, pass, &e), &e);
+        json_array_append_new(c->verdicts, json_pack("{s:s, s:s, s:s, s:s, s:b}", "impl", r->impl, "check", r->check,
+                                                     "measured", r->measured, "bound", r->bound, "pass", pass));
     }
 }
 
@@ -115,15 +135,15 @@ static void section(ctx *c, const char *title, const char *text)
 {
     printf("\n%s\n", title);
     xc_error e;
-    xc_report_add_section(c->rep, title, &e);
+    note(c, xc_report_add_section(c->rep, title, &e), &e);
     if (text)
-        xc_report_add_text(c->rep, text, &e);
+        note(c, xc_report_add_text(c->rep, text, &e), &e);
 }
 
 static void text(ctx *c, const char *t)
 {
     xc_error e;
-    xc_report_add_text(c->rep, t, &e);
+    note(c, xc_report_add_text(c->rep, t, &e), &e);
 }
 
 static void plot(ctx *c, const char *title, const char *xl, const char *yl, const xc_series *s, size_t ns, int logx,
@@ -131,13 +151,13 @@ static void plot(ctx *c, const char *title, const char *xl, const char *yl, cons
 {
     xc_lineplot p = {title, xl, yl, s, ns, logx, logy};
     xc_error e;
-    xc_report_add_lines(c->rep, &p, &e);
+    note(c, xc_report_add_lines(c->rep, &p, &e), &e);
 }
 
 static void num(ctx *c, const char *key, double v)
 {
     xc_error e;
-    xc_report_set_number(c->rep, key, v, &e);
+    note(c, xc_report_set_number(c->rep, key, v, &e), &e);
 }
 
 /* ---- 1. median of medians -------------------------------------------------- */
@@ -473,11 +493,14 @@ static xc_status run_all(ctx *c, const char *json, const char *dir, xc_error *er
         st = check_zloss(c, err);
     if (!st)
         st = check_noise(c, err);
+    if (!st && c->fatal)
+        st = xc_error_set(err, c->fatal, "report %s/index.html: %s", dir, c->fatal_err.msg);
     if (st)
         return st;
     jset(c->root, "verdicts", json_incref(c->verdicts));
-    xc_report_set_number(c->rep, "verdicts_failed", (double)c->nfail, err);
-    xc_report_set_json(c->rep, "results", json_incref(c->root), err);
+    if ((st = xc_report_set_number(c->rep, "verdicts_failed", (double)c->rows.nfail, err)) ||
+        (st = xc_report_set_json(c->rep, "results", json_incref(c->root), err)))
+        return st;
     if (json && (st = xc_cli_write_json(json, c->root, JSON_INDENT(1) | JSON_REAL_PRECISION(10), err)))
         return st;
     return xc_report_write(c->rep, dir, err);
@@ -507,6 +530,7 @@ static int approximations(int argc, char **argv)
     }
     if (xc_report_new(&c.rep, "crosscheck check approximations", &err))
         return xc_cli_fail(cmd, &err);
+    xc_checks_init(&c.rows);
     c.verdicts = json_array();
     c.root = json_object();
     jset(c.root, "command_line", json_string(xc_cli_cmdline()));
@@ -524,11 +548,13 @@ static int approximations(int argc, char **argv)
     json_decref(c.root);
     json_decref(c.verdicts);
     xc_report_free(c.rep);
+    size_t npass = c.rows.npass, nfail = c.rows.nfail;
+    xc_checks_free(&c.rows);
     if (st)
         return xc_cli_fail(cmd, &err);
-    printf("\n%zu verdicts passed, %zu failed (%.1f s); report %s/index.html%s%s\n", c.npass, c.nfail,
+    printf("\n%zu verdicts passed, %zu failed (%.1f s); report %s/index.html%s%s\n", npass, nfail,
            xc_now() - t0, dir, json ? ", JSON " : "", json ? json : "");
-    return c.nfail ? 1 : 0;
+    return nfail ? 1 : 0;
 }
 
 int xc_cmd_check(int argc, char **argv)
