@@ -62,7 +62,7 @@ static int same_bits(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-static void test_csv_roundtrip(void)
+XC_TEST(test_csv_roundtrip, "csv_roundtrip_bitexact")
 {
     xc_candlist l, m;
     xc_candlist_init(&l);
@@ -101,7 +101,7 @@ static void test_csv_roundtrip(void)
     xc_candlist_free(&m);
 }
 
-static void test_csv_errors(void)
+XC_TEST(test_csv_errors, "csv_errors")
 {
     char path[512];
     xc_candlist l;
@@ -137,7 +137,7 @@ static const char *psc_header =
 static const char *psc_row = "22.525464  1048.0505   0.670921    1490.488647     200050     0.00510703         92 "
                              "   1027.212036    -276.698364          1";
 
-static void test_pulscand_hand_line(void)
+XC_TEST(test_pulscand_hand_line, "pulscand_hand_line")
 {
     char path[512], text[1024];
     tmp_path(path, sizeof path, "hand.pulscand");
@@ -186,7 +186,7 @@ static void test_pulscand_hand_line(void)
 /* Our candidate at r = 200051, z = 92 written as .pulscand gives Pulscan's
  * own row: the same rbin, and the same float-computed period, frequency,
  * f-dot and acceleration columns. */
-static void test_pulscand_write(void)
+XC_TEST(test_pulscand_write, "pulscand_write_roundtrip")
 {
     xc_candlist l, m;
     xc_candlist_init(&l);
@@ -240,7 +240,7 @@ static void test_pulscand_write(void)
 }
 
 /* T for a .pulscand from the .inf of the .fft Pulscan searched. */
-static void test_pulscand_T_from_inf(void)
+XC_TEST(test_pulscand_T_from_inf, "pulscand_T_from_inf")
 {
     char root[512], inf_path[600], psc[700], text[1024];
     tmp_path(root, sizeof root, "note");
@@ -306,7 +306,7 @@ static const char *accel_text =
     " Any additional notes:\n"
     "    none\n\n";
 
-static void test_accel(void)
+XC_TEST(test_accel, "accel_fundamentals")
 {
     char path[512];
     tmp_path(path, sizeof path, "note_ACCEL_200");
@@ -350,7 +350,7 @@ static void test_accel(void)
     xc_candlist_free(&l);
 }
 
-static void test_sort(void)
+XC_TEST(test_sort, "sort")
 {
     xc_candlist l;
     xc_candlist_init(&l);
@@ -388,7 +388,7 @@ static void make_list(xc_candlist *l)
     }
 }
 
-static void test_compare_planted(void)
+XC_TEST(test_compare_planted, "compare_planted")
 {
     xc_candlist a, b;
     make_list(&a);
@@ -461,7 +461,7 @@ static void test_compare_planted(void)
 }
 
 /* Near the threshold: A holds a 2.0004-sigma candidate that B cut at 2. */
-static void test_compare_threshold(void)
+XC_TEST(test_compare_threshold, "compare_threshold")
 {
     xc_candlist a, b;
     make_list(&a);
@@ -481,7 +481,7 @@ static void test_compare_threshold(void)
     xc_candlist_free(&b);
 }
 
-static void test_truth(void)
+XC_TEST(test_truth, "truth")
 {
     const double f0 = 6.1, T = 21.47483648;
     xc_candlist l;
@@ -565,7 +565,7 @@ static int sh(const char *cmd)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-static void test_cli(void)
+XC_TEST_IF(test_cli, "cli_exit_codes", xc_fx_skip_no_bin)
 {
     xc_candlist a, b;
     make_list(&a);
@@ -603,20 +603,4 @@ static void test_cli(void)
     xc_candlist_free(&b);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"csv_roundtrip_bitexact", test_csv_roundtrip, NULL},
-        {"csv_errors", test_csv_errors, NULL},
-        {"pulscand_hand_line", test_pulscand_hand_line, NULL},
-        {"pulscand_write_roundtrip", test_pulscand_write, NULL},
-        {"pulscand_T_from_inf", test_pulscand_T_from_inf, NULL},
-        {"accel_fundamentals", test_accel, NULL},
-        {"sort", test_sort, NULL},
-        {"compare_planted", test_compare_planted, NULL},
-        {"compare_threshold", test_compare_threshold, NULL},
-        {"truth", test_truth, NULL},
-        {"cli_exit_codes", test_cli, xc_fx_skip_no_bin},
-    };
-    return xc_test_run("cands", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("cands")

@@ -35,7 +35,7 @@ static int exists(const char *p)
     return stat(p, &st) == 0;
 }
 
-static void test_plan_heimdall_defaults(void)
+XC_TEST(test_plan_heimdall_defaults, "plan: Heimdall defaults give 1197 trials")
 {
     char args[1024], json[600], err[4096];
     snprintf(json, sizeof json, "%s/plan.json", xc_test_tmpdir());
@@ -53,7 +53,7 @@ static void test_plan_heimdall_defaults(void)
     json_decref(root);
 }
 
-static void test_plan_table2(void)
+XC_TEST(test_plan_table2, "plan: AstroAccelerate Table 2 gives 3050 trials")
 {
     char args[1024], json[600];
     snprintf(json, sizeof json, "%s/plan2.json", xc_test_tmpdir());
@@ -69,7 +69,7 @@ static void test_plan_table2(void)
     json_decref(root);
 }
 
-static void test_errors_exit_2(void)
+XC_TEST(test_errors_exit_2, "errors exit 2 and name the file/field/value")
 {
     char err[4096], args[1024];
     /* bad plans */
@@ -115,7 +115,7 @@ static void test_errors_exit_2(void)
 
 /* dedisperse a real file with both implementations and compare: exit 0; then a
  * different convention: compare exits 1. */
-static void test_dedisperse_compare_tutorial(void)
+XC_TEST(test_dedisperse_compare_tutorial, "dedisperse + compare planes on tutorial.fil")
 {
     char args[2048], err[4096], a[600], b[600], c[600];
     const char *d = xc_test_datasets();
@@ -150,7 +150,7 @@ static void test_dedisperse_compare_tutorial(void)
     CU_ASSERT_EQUAL(run(args, err, sizeof err), 2);
 }
 
-static void test_list_and_help(void)
+XC_TEST(test_list_and_help, "list and -h of every subcommand")
 {
     char err[4096];
     CU_ASSERT_EQUAL(run("list", err, sizeof err), 0);
@@ -167,7 +167,7 @@ static void test_list_and_help(void)
 
 /* The option parser every subcommand shares (cli/cli_opts.c), through the
  * binary: each case's exit code, and a part of its message where it has one. */
-static void test_option_parser(void)
+XC_TEST(test_option_parser, "option parser: bad values, unknown options, -h, stray arguments")
 {
     static const struct {
         const char *args;
@@ -209,7 +209,7 @@ static void test_option_parser(void)
 }
 
 /* synth's parameters override its -spec file wherever -spec stands on the line. */
-static void test_synth_options_override_spec(void)
+XC_TEST(test_synth_options_override_spec, "synth: options override -spec wherever it stands")
 {
     char args[2048], err[4096], spec[600], fil[600], truth[700];
     snprintf(spec, sizeof spec, "%s/override.json", xc_test_tmpdir());
@@ -238,7 +238,7 @@ static void test_synth_options_override_spec(void)
 }
 
 /* The whole default job on a small spec: exit 0, a report with plots. */
-static void test_run_small(void)
+XC_TEST(test_run_small, "run: the default job on a small spec")
 {
     char args[1024], err[4096], path[700];
     snprintf(args, sizeof args, "run -quiet -spec '%s/ci-run.json' -out '%s/run'", xc_test_datasets(),
@@ -258,17 +258,4 @@ static void test_run_small(void)
     CU_ASSERT_FALSE(exists(path));
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"plan: Heimdall defaults give 1197 trials", test_plan_heimdall_defaults, NULL},
-        {"plan: AstroAccelerate Table 2 gives 3050 trials", test_plan_table2, NULL},
-        {"errors exit 2 and name the file/field/value", test_errors_exit_2, NULL},
-        {"dedisperse + compare planes on tutorial.fil", test_dedisperse_compare_tutorial, NULL},
-        {"list and -h of every subcommand", test_list_and_help, NULL},
-        {"option parser: bad values, unknown options, -h, stray arguments", test_option_parser, NULL},
-        {"synth: options override -spec wherever it stands", test_synth_options_override_spec, NULL},
-        {"run: the default job on a small spec", test_run_small, NULL},
-    };
-    return xc_test_run("cli", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("cli")

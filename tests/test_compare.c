@@ -122,7 +122,7 @@ static size_t total_samples(const xc_plane *pl)
     return n;
 }
 
-static void test_identical(void)
+XC_TEST(test_identical, "identical planes agree exactly")
 {
     fixture f;
     xc_plane c;
@@ -180,7 +180,7 @@ static void test_identical(void)
     fx_free(&f);
 }
 
-static void test_one_sample(void)
+XC_TEST(test_one_sample, "one sample off by one")
 {
     fixture f;
     xc_plane c;
@@ -210,7 +210,7 @@ static void test_one_sample(void)
 }
 
 /* Channel 0 (the top channel, delay 0) of trial 5 read one sample late. */
-static void test_channel_delay(void)
+XC_TEST(test_channel_delay, "one channel delayed by one sample")
 {
     fixture f;
     xc_plane c;
@@ -243,7 +243,7 @@ static void test_channel_delay(void)
 }
 
 /* The same plan and data under SIGPROC's and PRESTO's k_DM (0.015 % apart). */
-static void test_kdm(void)
+XC_TEST(test_kdm, "different k_DM")
 {
     fixture fs, fp;
     xc_cmpresult res;
@@ -265,7 +265,7 @@ static void test_kdm(void)
 }
 
 /* A kernel that accumulated in uint16 would wrap sums of 37 16-bit channels. */
-static void test_wrapped_sum(void)
+XC_TEST(test_wrapped_sum, "16-bit wrapped sums")
 {
     fixture f;
     xc_plane c;
@@ -290,7 +290,7 @@ static void test_wrapped_sum(void)
     fx_free(&f);
 }
 
-static void test_mismatch(void)
+XC_TEST(test_mismatch, "different DM trials are refused")
 {
     fixture f, g, h, m;
     xc_cmpresult res;
@@ -345,7 +345,7 @@ static void test_mismatch(void)
 }
 
 /* Float input: the class is "bound" with rtol = 37 * ds * 2^-24 per range. */
-static void test_float_bound(void)
+XC_TEST(test_float_bound, "float planes within and beyond the bound")
 {
     fixture f;
     xc_plane c;
@@ -399,7 +399,7 @@ static void test_float_bound(void)
 }
 
 /* Integer planes with a tolerance given: the class becomes "bound". */
-static void test_integer_override(void)
+XC_TEST(test_integer_override, "integer planes with a given tolerance")
 {
     fixture f;
     xc_plane c;
@@ -429,7 +429,7 @@ static void test_integer_override(void)
 }
 
 /* 100 (a - b) / max|b| along the trial nearest the DM asked for. */
-static void test_percentage(void)
+XC_TEST(test_percentage, "percentage difference at a DM")
 {
     fixture f;
     xc_plane c;
@@ -469,7 +469,7 @@ static void test_percentage(void)
 }
 
 /* Written with xc_plane_write, read back with xc_planefile_read. */
-static void test_files(void)
+XC_TEST(test_files, "planes through files")
 {
     fixture f;
     xc_plane c;
@@ -526,19 +526,4 @@ static void test_files(void)
     fx_free(&f);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"identical planes agree exactly", test_identical, NULL},
-        {"one sample off by one", test_one_sample, NULL},
-        {"one channel delayed by one sample", test_channel_delay, NULL},
-        {"different k_DM", test_kdm, NULL},
-        {"16-bit wrapped sums", test_wrapped_sum, NULL},
-        {"different DM trials are refused", test_mismatch, NULL},
-        {"float planes within and beyond the bound", test_float_bound, NULL},
-        {"integer planes with a given tolerance", test_integer_override, NULL},
-        {"percentage difference at a DM", test_percentage, NULL},
-        {"planes through files", test_files, NULL},
-    };
-    return xc_test_run("compare", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("compare")

@@ -51,7 +51,7 @@ static void hand_data(xc_fixture *f)
     }
 }
 
-static void test_ref_hand_3x8(void)
+XC_TEST(test_ref_hand_3x8, "ref_hand_3x8")
 {
     xc_fixture f;
     xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:0.5:0.25", "crosscheck", 5);
@@ -78,7 +78,7 @@ static void test_ref_hand_3x8(void)
  * nout 10, 5 scrunched outputs.  Scrunched data: channel 0: (2j+1)+(2j+2) = 4j+3,
  * channel 1: 10(4j+3) = 40j+30, channel 2: (100+2j)+(101+2j) = 4j+201;
  * out[t] = (4t+3) + (40(t+1)+30) + (4(t+3)+201) = 48t + 286. */
-static void test_ref_hand_ds2(void)
+XC_TEST(test_ref_hand_ds2, "ref_hand_ds2")
 {
     xc_fixture f;
     xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0.5:1:0.5:2", "crosscheck", 10);
@@ -103,7 +103,7 @@ static void test_ref_hand_ds2(void)
 
 /* Channel 1 killed: DM 0: (t+1) + (100+t) = 2t+101; DM 0.25: (t+1) + (103+t) = 2t+104.
  * The scaling still divides by all 3 channels (AstroAccelerate and dedisp do). */
-static void test_ref_hand_killmask(void)
+XC_TEST(test_ref_hand_killmask, "ref_hand_killmask")
 {
     xc_fixture f;
     xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:0.5:0.25", "crosscheck", 5);
@@ -125,7 +125,7 @@ static void test_ref_hand_killmask(void)
 
 /* Scalings at DM 0 (every preset has zero delays there): sums 12t + 111.
  * astroaccelerate: sum/nchans/ds = 37, 41, 45, ...; dedisp: sum/(255*3)*0.752941. */
-static void test_ref_hand_scaling(void)
+XC_TEST(test_ref_hand_scaling, "ref_hand_scaling")
 {
     xc_fixture f;
     xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:1:1", "astroaccelerate", 8);
@@ -178,7 +178,7 @@ static void preset_case(const char *name, const double *dms, const int32_t *want
     }
 }
 
-static void test_presets_rounding(void)
+XC_TEST(test_presets_rounding, "presets_rounding")
 {
     static const double ties[] = {0.1, 0.3, 0.5, 0.7}, other[] = {0.34, 0.46, 0.54, 0.98};
     static const double big[] = {100.0};
@@ -229,7 +229,7 @@ static void test_presets_rounding(void)
  * (compare/conform_dedisperse.c), run on every registered dedisperser, the
  * reference included. */
 
-static void test_ref_dm0_channel_sum(void)
+XC_TEST(test_ref_dm0_channel_sum, "ref_dm0_channel_sum")
 {
     xc_fixture f;
     xc_fx_init(&f, 9, 8, 1500, -10, 1e-4, "0:20:2.5", "sigproc", 50);
@@ -250,7 +250,7 @@ static void test_ref_dm0_channel_sum(void)
 
 /* ---- DM plans --------------------------------------------------------------- */
 
-static void test_tolerance_heimdall(void)
+XC_TEST(test_tolerance_heimdall, "tolerance_heimdall")
 {
     xc_dmplan p;
     xc_error err;
@@ -269,7 +269,7 @@ static void test_tolerance_heimdall(void)
     xc_dmplan_free(&p);
 }
 
-static void test_tolerance_fetch9_paulray(void)
+XC_TEST(test_tolerance_fetch9_paulray, "tolerance_fetch9_paulray")
 {
     xc_dmplan p;
     xc_error err;
@@ -293,7 +293,7 @@ static void test_tolerance_fetch9_paulray(void)
     xc_dmplan_free(&p);
 }
 
-static void test_tolerance_errors(void)
+XC_TEST(test_tolerance_errors, "tolerance_errors")
 {
     xc_dmplan p;
     xc_error err;
@@ -304,7 +304,7 @@ static void test_tolerance_errors(void)
     xc_dmplan_free(&p);
 }
 
-static void test_plan_ranges(void)
+XC_TEST(test_plan_ranges, "plan_ranges")
 {
     xc_dmplan p;
     xc_error err;
@@ -335,7 +335,7 @@ static void test_plan_ranges(void)
 
 /* ---- the CPU kernel against the reference ----------------------------------- */
 
-static void test_cpu_layout(void)
+XC_TEST(test_cpu_layout, "cpu_layout")
 {
     xc_cpu_layout l;
     xc_error err;
@@ -404,12 +404,12 @@ static int cpu_check(xc_fixture *f, const char *what, const void *ctx)
     return cpu_matches(f, what);
 }
 
-static void test_cpu_nbits_presets(void)
+XC_TEST(test_cpu_nbits_presets, "cpu_nbits_presets")
 {
     CU_ASSERT_EQUAL(xc_fx_each_nbits_preset("0:6:0.75,6:14:1:2,14:20:2:3", 90, cpu_check, NULL), 0);
 }
 
-static void test_cpu_awkward_sizes(void)
+XC_TEST(test_cpu_awkward_sizes, "cpu_awkward_sizes")
 {
     static const struct { int nchans; int nbits; size_t nout; } sz[] = {
         {1, 8, 300}, {7, 16, 200}, {13, 2, 150}, {255, 8, 70}, {257, 8, 70}, {257, 4, 60},
@@ -431,7 +431,7 @@ static void test_cpu_awkward_sizes(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-static void test_cpu_edges(void)
+XC_TEST(test_cpu_edges, "cpu_edges")
 {
     int bad = 0;
     xc_fixture f;
@@ -479,7 +479,7 @@ static void test_cpu_edges(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-static void test_cpu_killmask(void)
+XC_TEST(test_cpu_killmask, "cpu_killmask")
 {
     int bad = 0;
     uint64_t s = 77;
@@ -505,7 +505,7 @@ static void test_cpu_killmask(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-static void test_cpu_float_bound(void)
+XC_TEST(test_cpu_float_bound, "cpu_float_bound")
 {
     /* |cpu - ref| <= N * 2^-24 * max|ref|, N = unmasked channels * ds, and the
      * same output at 1 and 2 threads. */
@@ -538,7 +538,7 @@ static void test_cpu_float_bound(void)
     }
 }
 
-static void test_cpu_threads_and_errors(void)
+XC_TEST(test_cpu_threads_and_errors, "cpu_threads_and_errors")
 {
     xc_fixture f;
     xc_fx_init(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000);
@@ -563,26 +563,4 @@ static void test_cpu_threads_and_errors(void)
     xc_fx_free(&f);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"ref_hand_3x8", test_ref_hand_3x8, NULL},
-        {"ref_hand_ds2", test_ref_hand_ds2, NULL},
-        {"ref_hand_killmask", test_ref_hand_killmask, NULL},
-        {"ref_hand_scaling", test_ref_hand_scaling, NULL},
-        {"presets_rounding", test_presets_rounding, NULL},
-        {"ref_dm0_channel_sum", test_ref_dm0_channel_sum, NULL},
-        {"tolerance_heimdall", test_tolerance_heimdall, NULL},
-        {"tolerance_fetch9_paulray", test_tolerance_fetch9_paulray, NULL},
-        {"tolerance_errors", test_tolerance_errors, NULL},
-        {"plan_ranges", test_plan_ranges, NULL},
-        {"cpu_layout", test_cpu_layout, NULL},
-        {"cpu_nbits_presets", test_cpu_nbits_presets, NULL},
-        {"cpu_awkward_sizes", test_cpu_awkward_sizes, NULL},
-        {"cpu_edges", test_cpu_edges, NULL},
-        {"cpu_killmask", test_cpu_killmask, NULL},
-        {"cpu_float_bound", test_cpu_float_bound, NULL},
-        {"cpu_threads_and_errors", test_cpu_threads_and_errors, NULL},
-    };
-    return xc_test_run("dedisperse", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("dedisperse")

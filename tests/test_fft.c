@@ -42,7 +42,7 @@ static int skip_no_fixture(char *why, size_t n)
 
 /* x_j = j, N = 8: X_k = N/(e^{-2 pi i k/N} - 1) = -4 + 4i cot(pi k/8), X_0 = 28,
  * X_4 = sum (-1)^j j = -4.  Packed: (X_0, X_4), X_1, X_2, X_3. */
-static void test_hand_n8(void)
+XC_TEST(test_hand_n8, "hand_n8")
 {
     const float x[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     const double want[8] = {28.0, -4.0, -4.0, 9.65685424949238, -4.0, 4.0, -4.0, 1.65685424949238};
@@ -64,7 +64,7 @@ static void test_hand_n8(void)
 
 /* A lone cosine at bin 3 of N = 16 puts N/2 * A in re X_3 and nothing
  * elsewhere; Nyquist (-1)^j puts N in the imaginary slot of bin 0. */
-static void test_packing_nyquist(void)
+XC_TEST(test_packing_nyquist, "packing_nyquist")
 {
     float x[16], out[16];
     for (int j = 0; j < 16; j++)
@@ -124,11 +124,11 @@ static void compare_fixture(xc_fft_precision prec)
     free(ref);
 }
 
-static void test_fixture_single(void) { compare_fixture(XC_FFT_SINGLE); }
-static void test_fixture_double(void) { compare_fixture(XC_FFT_DOUBLE); }
+XC_TEST_IF(test_fixture_single, "fixture_single", skip_no_fixture) { compare_fixture(XC_FFT_SINGLE); }
+XC_TEST_IF(test_fixture_double, "fixture_double", skip_no_fixture) { compare_fixture(XC_FFT_DOUBLE); }
 
 /* The pulsar (P = 163.7 ms) gives the strongest non-DC bin: r = 131, 6.100 Hz. */
-static void test_fixture_peak(void)
+XC_TEST_IF(test_fixture_peak, "fixture_peak_r131", skip_no_fixture)
 {
     char dat[512], inf_path[512];
     data_path(dat, sizeof dat, FIXTURE ".dat");
@@ -174,7 +174,7 @@ static void read_text(const char *path, char *buf, size_t n)
 
 /* The file step: Y.fft equals the in-memory transform, Y.inf equals X.inf
  * except for the name value. */
-static void test_file_step(void)
+XC_TEST_IF(test_file_step, "file_step", skip_no_fixture)
 {
     char dat[512], inf_in[512], base[512], fft[600], inf_out[600];
     data_path(dat, sizeof dat, FIXTURE ".dat");
@@ -228,7 +228,7 @@ static void write_series(const char *base, size_t n, double inf_n)
     CU_ASSERT_EQUAL_FATAL(xc_inf_write(&inf, inf_path, &err), XC_OK);
 }
 
-static void test_odd_refused(void)
+XC_TEST(test_odd_refused, "odd_refused")
 {
     char base[512], dat[600], out[512], outf[600], outi[600];
     tmp_path(base, sizeof base, "odd7");
@@ -250,7 +250,7 @@ static void test_odd_refused(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 7"));
 }
 
-static void test_inf_mismatch(void)
+XC_TEST(test_inf_mismatch, "inf_mismatch")
 {
     char base[512], dat[600], out[512];
     tmp_path(base, sizeof base, "mis8");
@@ -278,7 +278,7 @@ static int sh(const char *cmd)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-static void test_cli(void)
+XC_TEST_IF(test_cli, "cli", skip_no_bin)
 {
     char dat[512], out[512], cmd[2048];
     data_path(dat, sizeof dat, FIXTURE ".dat");
@@ -298,18 +298,4 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(sh(cmd), 0);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"hand_n8", test_hand_n8, NULL},
-        {"packing_nyquist", test_packing_nyquist, NULL},
-        {"fixture_single", test_fixture_single, skip_no_fixture},
-        {"fixture_double", test_fixture_double, skip_no_fixture},
-        {"fixture_peak_r131", test_fixture_peak, skip_no_fixture},
-        {"file_step", test_file_step, skip_no_fixture},
-        {"odd_refused", test_odd_refused, NULL},
-        {"inf_mismatch", test_inf_mismatch, NULL},
-        {"cli", test_cli, skip_no_bin},
-    };
-    return xc_test_run("fft", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("fft")

@@ -233,7 +233,7 @@ static void roundtrip(int nbits, int nchans, int nifs, double foff, xc_bitorder 
     free(got32);
 }
 
-static void test_roundtrip_every_nbits(void)
+XC_TEST(test_roundtrip_every_nbits, "roundtrip_every_nbits")
 {
     static const int nbits[] = {1, 2, 4, 8, 16, 32};
     for (size_t b = 0; b < 6; b++)
@@ -245,7 +245,7 @@ static void test_roundtrip_every_nbits(void)
             }
 }
 
-static void test_roundtrip_two_ifs(void)
+XC_TEST(test_roundtrip_two_ifs, "roundtrip_two_ifs")
 {
     /* 4-bit x 7 channels and 2-bit x 2 channels put IF 1 mid-byte. */
     for (int order = 0; order < 2; order++) {
@@ -260,7 +260,7 @@ static void test_roundtrip_two_ifs(void)
 
 /* Spectra of 3 MiB: the reader takes two per 8 MiB chunk, so reading five
  * crosses chunk boundaries, and a window may start mid-chunk. */
-static void test_chunk_boundaries(void)
+XC_TEST(test_chunk_boundaries, "chunk_boundaries")
 {
     char path[512];
     tmp_path(path, sizeof path, "big.fil");
@@ -296,7 +296,7 @@ static void test_chunk_boundaries(void)
 
 /* Every keyword type: strings, int32, float64, one-byte signed, int64 npuls,
  * and a FREQUENCY table standing in for nchans. */
-static void test_every_keyword(void)
+XC_TEST(test_every_keyword, "every_keyword")
 {
     char path[512], path2[512];
     tmp_path(path, sizeof path, "allkeys.fil");
@@ -437,7 +437,7 @@ static void test_every_keyword(void)
     xc_fbheader_free(&h);
 }
 
-static void test_key_names(void)
+XC_TEST(test_key_names, "key_names")
 {
     CU_ASSERT_STRING_EQUAL(xc_fbkey_name(XC_FB_TELESCOPE_ID), "telescope_id");
     CU_ASSERT_STRING_EQUAL(xc_fbkey_name(XC_FB_SIGNED), "signed");
@@ -465,7 +465,7 @@ static void test_key_names(void)
 
 /* ---- packing at the byte level --------------------------------------------------- */
 
-static void test_pack_bytes(void)
+XC_TEST(test_pack_bytes, "pack_bytes")
 {
     struct {
         int nbits;
@@ -522,7 +522,7 @@ static void test_pack_bytes(void)
 
 /* ---- malformed input -------------------------------------------------------------- */
 
-static void test_bad_headers(void)
+XC_TEST(test_bad_headers, "bad_headers")
 {
     char path[512], bytes[64];
     rawhdr r;
@@ -647,7 +647,7 @@ static void test_bad_headers(void)
     expect_format_error(path, (const char *const[]){"HEADER_START", "0 bytes"}, 2);
 }
 
-static void test_nsamples_warning(void)
+XC_TEST(test_nsamples_warning, "nsamples_warning")
 {
     char path[512];
     tmp_path(path, sizeof path, "nsamples.fil");
@@ -670,7 +670,7 @@ static void test_nsamples_warning(void)
     xc_fbreader_close(rd);
 }
 
-static void test_bad_requests(void)
+XC_TEST(test_bad_requests, "bad_requests")
 {
     char path[512];
     tmp_path(path, sizeof path, "req.fil");
@@ -795,7 +795,7 @@ static void check_parkes_header(const xc_fbheader *h, int nbits)
     CU_ASSERT_EQUAL(h->order[h->norder - 1], XC_FB_NIFS);
 }
 
-static void test_parkes_8bit(void)
+XC_TEST_IF(test_parkes_8bit, "parkes_8bit", skip_no_fixtures)
 {
     xc_fbheader h;
     float *d = read_all("parkes_8bit_1.fil", XC_BITORDER_LSB, &h);
@@ -888,7 +888,7 @@ static double median_channel_corr(const float *a, const float *b, size_t nsamp, 
     return med;
 }
 
-static void test_parkes_requantised(void)
+XC_TEST_IF(test_parkes_requantised, "parkes_requantised", skip_no_fixtures)
 {
     static const struct {
         const char *name;
@@ -917,7 +917,7 @@ static void test_parkes_requantised(void)
     free(ref);
 }
 
-static void test_tutorial(void)
+XC_TEST_IF(test_tutorial, "tutorial", skip_no_fixtures)
 {
     char path[512];
     data_path(path, sizeof path, "tutorial.fil");
@@ -955,21 +955,4 @@ static void test_tutorial(void)
     xc_fbreader_close(r);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"key_names", test_key_names, NULL},
-        {"pack_bytes", test_pack_bytes, NULL},
-        {"roundtrip_every_nbits", test_roundtrip_every_nbits, NULL},
-        {"roundtrip_two_ifs", test_roundtrip_two_ifs, NULL},
-        {"chunk_boundaries", test_chunk_boundaries, NULL},
-        {"every_keyword", test_every_keyword, NULL},
-        {"bad_headers", test_bad_headers, NULL},
-        {"nsamples_warning", test_nsamples_warning, NULL},
-        {"bad_requests", test_bad_requests, NULL},
-        {"parkes_8bit", test_parkes_8bit, skip_no_fixtures},
-        {"parkes_requantised", test_parkes_requantised, skip_no_fixtures},
-        {"tutorial", test_tutorial, skip_no_fixtures},
-    };
-    return xc_test_run("filterbank", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("filterbank")

@@ -179,7 +179,7 @@ static const char *plan_big = "0:200:5,200:400:10:2,400:430:10:3";
 
 /* ---- cases ------------------------------------------------------------------ */
 
-static void test_gpu_device(void)
+XC_TEST_IF(test_gpu_device, "gpu_device", xc_fx_skip_gpu)
 {
 #ifdef XC_HAVE_CUDA
     char why[256] = "";
@@ -209,7 +209,7 @@ static int gpu_check(xc_fixture *f, const char *what, const void *ctx)
     return fixture_matches(f, s->set, s->nset, what);
 }
 
-static void test_gpu_nbits_presets(void)
+XC_TEST_IF(test_gpu_nbits_presets, "gpu_nbits_presets", xc_fx_skip_gpu)
 {
     static const setting set[] = {
         {0, 0, 0, 0, 0, 0, 0, 0, 0},
@@ -224,7 +224,7 @@ static void test_gpu_nbits_presets(void)
 /* nchans 1..9000: 4097 and 5000 at 4 bits (AstroAccelerate sums only the first
  * 4096 channels for 4096 < nchans < 8192), 8193 and 9000 above dedisp's and
  * AstroAccelerate's 8192 limit. */
-static void test_gpu_awkward_sizes(void)
+XC_TEST_IF(test_gpu_awkward_sizes, "gpu_awkward_sizes", xc_fx_skip_gpu)
 {
     static const struct { int nchans; int nbits; size_t nout; } sz[] = {
         {1, 8, 300}, {7, 16, 200}, {13, 2, 150}, {255, 8, 70}, {257, 8, 70}, {257, 4, 60},
@@ -251,7 +251,7 @@ static void test_gpu_awkward_sizes(void)
 }
 
 /* Large shifts: a block's DMs span more samples than its tile holds. */
-static void test_gpu_big_delays(void)
+XC_TEST_IF(test_gpu_big_delays, "gpu_big_delays", xc_fx_skip_gpu)
 {
     static const int nbits[] = {4, 8, 16};
     static const setting set[] = {
@@ -275,7 +275,7 @@ static void test_gpu_big_delays(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-static void test_gpu_edges(void)
+XC_TEST_IF(test_gpu_edges, "gpu_edges", xc_fx_skip_gpu)
 {
     int bad = 0;
     xc_fixture f;
@@ -337,7 +337,7 @@ static void test_gpu_edges(void)
 
 /* The 64-bit-sum instances and every flush of the narrow sums, reached with
  * the test hooks on small random data of every format. */
-static void test_gpu_flush_paths(void)
+XC_TEST_IF(test_gpu_flush_paths, "gpu_flush_paths", xc_fx_skip_gpu)
 {
     static const struct { int nbits; const char *plan; } fm[] = {
         {2, "0:4:0.5,4:8:1:3"},     /* q4 */
@@ -379,7 +379,7 @@ static void test_gpu_flush_paths(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-static void test_gpu_killmask(void)
+XC_TEST_IF(test_gpu_killmask, "gpu_killmask", xc_fx_skip_gpu)
 {
     static const setting set[] = {{0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 1, 0, 0, 0}, {2, 2, 64, 3, 0, 0, 0, 0, 0}};
     int bad = 0;
@@ -408,7 +408,7 @@ static void test_gpu_killmask(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-static void test_gpu_tunables(void)
+XC_TEST_IF(test_gpu_tunables, "gpu_tunables", xc_fx_skip_gpu)
 {
     static const setting set[] = {
         {0, 0, 0, 0, 0, 0, 0, 0, 0},          {1, 1, 1, 1, 0, 0, 0, 0, 0},
@@ -464,7 +464,7 @@ static void test_gpu_tunables(void)
  * fits; every run must match, some must use several chunks (the chunk
  * boundaries are not multiples of the ranges' ds 2 and 3), and the last must
  * fail cleanly. */
-static void test_gpu_chunking(void)
+XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
 {
     static const struct { int nbits; const char *preset; int mask; } cs[] = {
         {8, "crosscheck", 0}, {16, "astroaccelerate", 1}, {4, "dedisp", 0},
@@ -529,7 +529,7 @@ static void test_gpu_chunking(void)
  * apart differ by ~78000 samples in the lowest channel, more than shared
  * memory holds, so the direct kernel runs; one trial per block brings the
  * shared-memory kernel back. */
-static void test_gpu_fallback(void)
+XC_TEST_IF(test_gpu_fallback, "gpu_fallback", xc_fx_skip_gpu)
 {
     static const int nbits[] = {8, 16, 32};
     for (size_t b = 0; b < XC_NCASES(nbits); b++) {
@@ -569,7 +569,7 @@ static void test_gpu_fallback(void)
     }
 }
 
-static void test_gpu_autotune(void)
+XC_TEST_IF(test_gpu_autotune, "gpu_autotune", xc_fx_skip_gpu)
 {
     static const int nbits[] = {4, 8, 16};
     for (size_t b = 0; b < XC_NCASES(nbits); b++) {
@@ -609,7 +609,7 @@ static void test_gpu_autotune(void)
 }
 
 /* |gpu - ref| <= N * 2^-24 * max|ref| per range, N = unmasked channels * ds. */
-static void test_gpu_float(void)
+XC_TEST_IF(test_gpu_float, "gpu_float", xc_fx_skip_gpu)
 {
     static const struct { int nchans; const char *plan; const char *preset; int kill; } cs[] = {
         {1, "0:5:1", "crosscheck", 0},
@@ -649,7 +649,7 @@ static void test_gpu_float(void)
     }
 }
 
-static void test_gpu_errors(void)
+XC_TEST_IF(test_gpu_errors, "gpu_errors", xc_fx_skip_gpu)
 {
     xc_fixture f;
     xc_fx_init(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000);
@@ -693,7 +693,7 @@ static void test_gpu_errors(void)
 }
 
 /* Random shapes, nbits, presets, masks and tunables. */
-static void test_gpu_random(void)
+XC_TEST_IF(test_gpu_random, "gpu_random", xc_fx_skip_gpu)
 {
     static const int nbits[] = {1, 2, 4, 8, 16};
     size_t np;
@@ -780,7 +780,7 @@ static int same_settings(const xc_gpu_ddinfo *a, const xc_gpu_ddinfo *b)
  * once).  Every format, the direct kernel, a kill mask, odd tunables with the
  * 64-bit sums and their flushes, and a memory cap that forces several chunks
  * on the larger gulps and is never exceeded. */
-static void test_gpu_state_gulps(void)
+XC_TEST_IF(test_gpu_state_gulps, "gpu_state_gulps", xc_fx_skip_gpu)
 {
     static const size_t gulp[] = {300, 40, 1100, 1, 257, 1100, 2};
     static const struct {
@@ -884,7 +884,7 @@ static void test_gpu_state_gulps(void)
 /* A job that does not share the binding is XC_EINVAL naming what differs,
  * and leaves the state as it was; a first job that fails leaves the state
  * unbound (the next job binds it); the kernel-time output may differ. */
-static void test_gpu_state_mismatch(void)
+XC_TEST_IF(test_gpu_state_mismatch, "gpu_state_mismatch", xc_fx_skip_gpu)
 {
     xc_fixture f;
     xc_fx_init(&f, 40, 8, 1500, -2, 1e-4, "0:30:1,30:50:2:2", "crosscheck", 1500);
@@ -965,25 +965,4 @@ static void test_gpu_state_mismatch(void)
     xc_fx_free(&f);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"gpu_device", test_gpu_device, xc_fx_skip_gpu},
-        {"gpu_nbits_presets", test_gpu_nbits_presets, xc_fx_skip_gpu},
-        {"gpu_awkward_sizes", test_gpu_awkward_sizes, xc_fx_skip_gpu},
-        {"gpu_big_delays", test_gpu_big_delays, xc_fx_skip_gpu},
-        {"gpu_edges", test_gpu_edges, xc_fx_skip_gpu},
-        {"gpu_flush_paths", test_gpu_flush_paths, xc_fx_skip_gpu},
-        {"gpu_killmask", test_gpu_killmask, xc_fx_skip_gpu},
-        {"gpu_tunables", test_gpu_tunables, xc_fx_skip_gpu},
-        {"gpu_chunking", test_gpu_chunking, xc_fx_skip_gpu},
-        {"gpu_fallback", test_gpu_fallback, xc_fx_skip_gpu},
-        {"gpu_autotune", test_gpu_autotune, xc_fx_skip_gpu},
-        {"gpu_float", test_gpu_float, xc_fx_skip_gpu},
-        {"gpu_errors", test_gpu_errors, xc_fx_skip_gpu},
-        {"gpu_random", test_gpu_random, xc_fx_skip_gpu},
-        {"gpu_state_gulps", test_gpu_state_gulps, xc_fx_skip_gpu},
-        {"gpu_state_mismatch", test_gpu_state_mismatch, xc_fx_skip_gpu},
-    };
-    return xc_test_run("gpu", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("gpu")

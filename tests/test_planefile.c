@@ -32,7 +32,7 @@ static int count_prefix(const char *dir, const char *prefix)
     return n;
 }
 
-static void test_npy_roundtrip(void)
+XC_TEST(test_npy_roundtrip, "npy round trip and header alignment")
 {
     char path[512];
     snprintf(path, sizeof path, "%s/a.npy", xc_test_tmpdir());
@@ -99,7 +99,7 @@ static void write_fil(const char *path, int nchans, size_t nsamp, int nbits, uns
     xc_fbheader_free(&h);
 }
 
-static void test_plane_write_read(void)
+XC_TEST(test_plane_write_read, "plane write then read")
 {
     char out[512], json[600];
     snprintf(out, sizeof out, "%s/pw", xc_test_tmpdir());
@@ -150,7 +150,7 @@ static void test_plane_write_read(void)
 }
 
 /* Gulps of any size must give the same plane as one pass over the whole file. */
-static void test_stream_equals_whole(void)
+XC_TEST(test_stream_equals_whole, "streamed gulps equal one pass (reference and cpu)")
 {
     char fil[512], out[512], json[600];
     snprintf(fil, sizeof fil, "%s/s.fil", xc_test_tmpdir());
@@ -205,7 +205,7 @@ static void test_stream_equals_whole(void)
 }
 
 /* A plan whose largest delay exceeds the data fails and leaves no file behind. */
-static void test_failure_leaves_nothing(void)
+XC_TEST(test_failure_leaves_nothing, "failed run leaves no output")
 {
     char fil[512], out[512], json[600], npy[600];
     snprintf(fil, sizeof fil, "%s/short.fil", xc_test_tmpdir());
@@ -234,13 +234,4 @@ static void test_failure_leaves_nothing(void)
     xc_dmplan_free(&plan);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"npy round trip and header alignment", test_npy_roundtrip, NULL},
-        {"plane write then read", test_plane_write_read, NULL},
-        {"streamed gulps equal one pass (reference and cpu)", test_stream_equals_whole, NULL},
-        {"failed run leaves no output", test_failure_leaves_nothing, NULL},
-    };
-    return xc_test_run("planefile", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("planefile")

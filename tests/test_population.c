@@ -23,7 +23,7 @@ static const xc_popdraw *find_draw(const xc_popspec *s, const char *field)
     return NULL;
 }
 
-static void test_table1_spec(void)
+XC_TEST(test_table1_spec, "table1_spec")
 {
     /* White et al. 2024, Table 1 */
     static const struct {
@@ -86,7 +86,7 @@ static double field_value(const xc_synth_params *p, const char *f)
     return NAN;
 }
 
-static void test_draws_follow_distributions(void)
+XC_TEST(test_draws_follow_distributions, "draws_follow_distributions")
 {
     enum { N = 4000, NB = 20 };
     xc_popspec s;
@@ -148,7 +148,7 @@ static void test_draws_follow_distributions(void)
     xc_popspec_free(&s);
 }
 
-static void test_rejected_orbits_are_drawn_again(void)
+XC_TEST(test_rejected_orbits_are_drawn_again, "rejected_orbits_are_drawn_again")
 {
     /* heavy, short, nearly parabolic orbits: many reach c/2 and are redrawn */
     const char *f = xc_fx_tmp("ecc.json");
@@ -193,7 +193,7 @@ static int count_rows(const char *path)
     return rows;
 }
 
-static void test_population_reproducible_and_resumable(void)
+XC_TEST(test_population_reproducible_and_resumable, "population_reproducible_and_resumable")
 {
     xc_popspec s;
     xc_error err;
@@ -267,7 +267,7 @@ static void test_population_reproducible_and_resumable(void)
     xc_popspec_free(&s);
 }
 
-static void test_population_dedispersed(void)
+XC_TEST(test_population_dedispersed, "population_dedispersed")
 {
     xc_popspec s;
     xc_error err;
@@ -299,7 +299,7 @@ static void test_population_dedispersed(void)
     xc_popspec_free(&s);
 }
 
-static void test_bad_specs(void)
+XC_TEST(test_bad_specs, "bad_specs")
 {
     static const struct {
         const char *json, *want;
@@ -331,15 +331,4 @@ static void test_bad_specs(void)
     CU_ASSERT_EQUAL(xc_popspec_load(&s, xc_fx_tmp("none.json"), &err), XC_EIO);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"table1_spec", test_table1_spec, NULL},
-        {"draws_follow_distributions", test_draws_follow_distributions, NULL},
-        {"rejected_orbits_are_drawn_again", test_rejected_orbits_are_drawn_again, NULL},
-        {"population_reproducible_and_resumable", test_population_reproducible_and_resumable, NULL},
-        {"population_dedispersed", test_population_dedispersed, NULL},
-        {"bad_specs", test_bad_specs, NULL},
-    };
-    return xc_test_run("population", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("population")

@@ -56,7 +56,7 @@ static void write_text(const char *path, const char *text)
     fclose(fp);
 }
 
-static void test_fixture_inf(void)
+XC_TEST_IF(test_fixture_inf, "fixture_inf", skip_no_fixtures)
 {
     char path[512];
     data_path(path, sizeof path, "GBT_J1807-0847.inf");
@@ -91,7 +91,7 @@ static void test_fixture_inf(void)
  * line is the exception: xc_inf holds the epoch in one double (about 7e-12 d
  * resolution at MJD 59313), PRESTO in an integer day plus a fraction, so its
  * last digits differ and it is compared as a number. */
-static void test_fixture_rewrite(void)
+XC_TEST_IF(test_fixture_rewrite, "fixture_rewrite", skip_no_fixtures)
 {
     char in[512], out[512];
     data_path(in, sizeof in, "GBT_J1807-0847.inf");
@@ -124,7 +124,7 @@ static void test_fixture_rewrite(void)
     CU_ASSERT_STRING_EQUAL(b[9], " Number of bins in the time series      =  131072     \n");
 }
 
-static void test_roundtrip(void)
+XC_TEST(test_roundtrip, "roundtrip")
 {
     char path[512];
     tmp_path(path, sizeof path, "rt.inf");
@@ -196,7 +196,7 @@ static void test_roundtrip(void)
     CU_ASSERT_STRING_EQUAL(lines[7], " Epoch of observation (MJD)             =  1.000000000000000\n");
 }
 
-static void test_bad_inf(void)
+XC_TEST(test_bad_inf, "bad_inf")
 {
     char path[512];
     xc_inf inf;
@@ -257,7 +257,7 @@ static void test_bad_inf(void)
     CU_ASSERT(!exists(out));
 }
 
-static void test_dat(void)
+XC_TEST(test_dat, "dat")
 {
     char path[512];
     tmp_path(path, sizeof path, "series.dat");
@@ -284,7 +284,7 @@ static void test_dat(void)
     CU_ASSERT(back == NULL && n == 0);
 }
 
-static void test_fixture_dat(void)
+XC_TEST_IF(test_fixture_dat, "fixture_dat", skip_no_fixtures)
 {
     char path[512];
     data_path(path, sizeof path, "GBT_J1807-0847.dat");
@@ -318,15 +318,4 @@ static void test_fixture_dat(void)
     free(e);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"fixture_inf", test_fixture_inf, skip_no_fixtures},
-        {"fixture_rewrite", test_fixture_rewrite, skip_no_fixtures},
-        {"roundtrip", test_roundtrip, NULL},
-        {"bad_inf", test_bad_inf, NULL},
-        {"dat", test_dat, NULL},
-        {"fixture_dat", test_fixture_dat, skip_no_fixtures},
-    };
-    return xc_test_run("presto", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("presto")

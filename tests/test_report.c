@@ -97,7 +97,7 @@ static xc_report *sample_report(void)
     return r;
 }
 
-static void test_write(void)
+XC_TEST(test_write, "index.html and summary.json")
 {
     xc_error err;
     char dir[512], html[600], js[600];
@@ -159,7 +159,7 @@ static void test_write(void)
 }
 
 /* The same report built twice and written to two folders: identical bytes. */
-static void test_deterministic(void)
+XC_TEST(test_deterministic, "same input, same bytes")
 {
     xc_error err;
     const char *names[2] = {"det1", "det2"};
@@ -206,7 +206,7 @@ static size_t entries(const char *dir)
     return n;
 }
 
-static void test_failed_write(void)
+XC_TEST(test_failed_write, "a failed write leaves nothing")
 {
     xc_error err;
     char base[512], file[600], p[800], cmd[1200];
@@ -274,7 +274,7 @@ static void test_failed_write(void)
 }
 
 /* The pieces on their own: escaping, PNG framing, colour map ends, run folder. */
-static void test_pieces(void)
+XC_TEST(test_pieces, "escaping, PNG, colours, run folder")
 {
     xc_error err;
     xc_text t;
@@ -323,13 +323,4 @@ static void test_pieces(void)
     xc_text_free(&t);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"index.html and summary.json", test_write, NULL},
-        {"same input, same bytes", test_deterministic, NULL},
-        {"a failed write leaves nothing", test_failed_write, NULL},
-        {"escaping, PNG, colours, run folder", test_pieces, NULL},
-    };
-    return xc_test_run("report", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("report")

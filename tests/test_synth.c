@@ -39,7 +39,7 @@ static float *write_and_read(const xc_synth_params *p, const char *path, uint64_
     return x;
 }
 
-static void test_philox_known_answers(void)
+XC_TEST(test_philox_known_answers, "philox_known_answers")
 {
     /* Random123 kat_vectors, "philox4x32 10" lines: counter, key -> output. */
     static const uint32_t kat[3][10] = {
@@ -57,7 +57,7 @@ static void test_philox_known_answers(void)
     }
 }
 
-static void test_noise_spectrum_matches_single_values(void)
+XC_TEST(test_noise_spectrum_matches_single_values, "noise_spectrum_matches_single_values")
 {
     float s[7];
     xc_synth_noise_spectrum(99, 123456789012ull, 7, s);
@@ -69,7 +69,7 @@ static void test_noise_spectrum_matches_single_values(void)
     CU_ASSERT_NOT_EQUAL(xc_synth_noise(99, 0, 0), xc_synth_noise(99, 0, 2));
 }
 
-static void test_quantise_levels(void)
+XC_TEST(test_quantise_levels, "quantise_levels")
 {
     /* 8 bits: (x + 4)*255/8, rint (half to even), clipped */
     CU_ASSERT_EQUAL(xc_synth_quantise(0.0f, 8), 128);      /* 127.5 -> 128 */
@@ -117,7 +117,7 @@ static void busy_params(xc_synth_params *p, int nbits)
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(p, &b, &err), XC_OK);
 }
 
-static void test_same_seed_same_bytes_any_threads_and_chunks(void)
+XC_TEST(test_same_seed_same_bytes_any_threads_and_chunks, "same_seed_same_bytes_any_threads_and_chunks")
 {
     static const int nbits[2] = {4, 32};
     for (int t = 0; t < 2; t++) {
@@ -163,7 +163,7 @@ static void noise_params(xc_synth_params *p, int nbits, double tobs)
     p->seed = 7;
 }
 
-static void test_noise_mean_and_variance_f32(void)
+XC_TEST(test_noise_mean_and_variance_f32, "noise_mean_and_variance_f32")
 {
     xc_synth_params p;
     noise_params(&p, 32, 2.0);
@@ -183,7 +183,7 @@ static void test_noise_mean_and_variance_f32(void)
     xc_synth_params_free(&p);
 }
 
-static void test_noise_lag1_autocorrelation(void)
+XC_TEST(test_noise_lag1_autocorrelation, "noise_lag1_autocorrelation")
 {
     xc_synth_params p;
     noise_params(&p, 32, 2.0);
@@ -263,7 +263,7 @@ static uint16_t *read_levels(const char *path, size_t *n)
     return v;
 }
 
-static void test_level_histograms_chisq(void)
+XC_TEST(test_level_histograms_chisq, "level_histograms_chisq")
 {
     static const int nbits[3] = {8, 4, 2};
     for (int t = 0; t < 3; t++) {
@@ -301,7 +301,7 @@ static void test_level_histograms_chisq(void)
     free(v);
 }
 
-static void test_onebit_half_set(void)
+XC_TEST(test_onebit_half_set, "onebit_half_set")
 {
     xc_synth_params p;
     noise_params(&p, 1, 2.0);
@@ -346,7 +346,7 @@ static void pulse_params(xc_synth_params *p, int smear)
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(p, &pl, &err), XC_OK);
 }
 
-static void test_pulse_arrives_at_analytic_delay(void)
+XC_TEST(test_pulse_arrives_at_analytic_delay, "pulse_arrives_at_analytic_delay")
 {
     xc_synth_params p;
     pulse_params(&p, 0);
@@ -428,7 +428,7 @@ static void test_pulse_arrives_at_analytic_delay(void)
     xc_synth_params_free(&p);
 }
 
-static void test_pulsar_phase_and_duty_cycle(void)
+XC_TEST(test_pulsar_phase_and_duty_cycle, "pulsar_phase_and_duty_cycle")
 {
     xc_synth_params p;
     xc_synth_params_init(&p);
@@ -469,7 +469,7 @@ static void test_pulsar_phase_and_duty_cycle(void)
     xc_synth_params_free(&p);
 }
 
-static void test_truth_file(void)
+XC_TEST(test_truth_file, "truth_file")
 {
     xc_synth_params p;
     busy_params(&p, 8);
@@ -529,7 +529,7 @@ static void test_truth_file(void)
     xc_synth_params_free(&p);
 }
 
-static void test_header_reads_back(void)
+XC_TEST(test_header_reads_back, "header_reads_back")
 {
     static const int nb[7] = {2, 2, 16, 1, 4, 8, 32};
     static const xc_bitorder order[7] = {XC_BITORDER_LSB, XC_BITORDER_MSB, XC_BITORDER_LSB, XC_BITORDER_LSB,
@@ -596,7 +596,7 @@ static void test_header_reads_back(void)
     }
 }
 
-static void test_spec_load(void)
+XC_TEST(test_spec_load, "spec_load")
 {
     const char *f = xc_fx_tmp("spec.json");
     xc_fx_write_text(f, "{\"other\": 1, \"synth\": {\"nchans\": 256, \"nbits\": 8, \"tsamp_us\": 64, \"tobs_s\": 3,"
@@ -702,7 +702,7 @@ static int count_prefix(const char *prefix)
     return n;
 }
 
-static void test_bad_values_leave_no_file(void)
+XC_TEST(test_bad_values_leave_no_file, "bad_values_leave_no_file")
 {
     static const struct {
         int nchans, nbits;
@@ -753,7 +753,7 @@ static void test_bad_values_leave_no_file(void)
 }
 
 
-static void test_noise_vector_matches_reference(void)
+XC_TEST(test_noise_vector_matches_reference, "noise_vector_matches_reference")
 {
     /* the SSE2 generator and the one-value definition give the same bits */
     static const uint64_t seeds[3] = {1, 0xdeadbeefcafef00dull, UINT64_MAX};
@@ -809,7 +809,7 @@ static void test_noise_vector_matches_reference(void)
     CU_ASSERT_EQUAL(q[3], 128);
 }
 
-static void test_level_stats(void)
+XC_TEST(test_level_stats, "level_stats")
 {
     double m, r, g;
     xc_synth_level_stats(8, &m, &r, &g);
@@ -911,7 +911,7 @@ static double peak_freq(const double *y, size_t n, double t0, double dt, double 
     return 0.5 * (a + b);
 }
 
-static void test_truth_r_z_recovered_from_data(void)
+XC_TEST(test_truth_r_z_recovered_from_data, "truth_r_z_recovered_from_data")
 {
     /* A bright 100 Hz pulsar in a 1 h, e = 0.2 orbit, 200 s: the truth says
      * z = 20.5 and r = 14 bins below f0 T.  The frequency is measured in 8
@@ -1022,7 +1022,7 @@ static void fold(const double *y, size_t n, double dt, double P, folded *fo)
         fo->prof[k] /= (double)fo->cnt[k];
 }
 
-static void test_dedispersed_matches_filterbank(void)
+XC_TEST(test_dedispersed_matches_filterbank, "dedispersed_matches_filterbank")
 {
     /* The fast path against dedispersing the filterbank (here, in the test,
      * with its own delays) at the true DM: the same length, off-pulse mean and
@@ -1104,7 +1104,7 @@ static void test_dedispersed_matches_filterbank(void)
     }
 }
 
-static void test_gaussian_profile(void)
+XC_TEST(test_gaussian_profile, "gaussian_profile")
 {
     /* A Gaussian of FWHM 2 ms, peak amp, one channel: the sum of the samples is
      * its area amp sigma sqrt(2 pi)/tsamp, the centroid its centre, the peak amp. */
@@ -1159,7 +1159,7 @@ static void test_gaussian_profile(void)
     xc_synth_params_free(&p);
 }
 
-static void test_truth_path(void)
+XC_TEST(test_truth_path, "truth_path")
 {
     char out[64];
     xc_error err;
@@ -1178,7 +1178,7 @@ static void test_truth_path(void)
 
 
 
-static void test_cli(void)
+XC_TEST_IF(test_cli, "cli", xc_fx_skip_no_bin)
 {
     char args[3000];
     CU_ASSERT_EQUAL(xc_fx_run_cli("synth -h"), 0);
@@ -1229,30 +1229,4 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(xc_fx_run_cli(args), 2);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"philox_known_answers", test_philox_known_answers, NULL},
-        {"noise_spectrum_matches_single_values", test_noise_spectrum_matches_single_values, NULL},
-        {"quantise_levels", test_quantise_levels, NULL},
-        {"same_seed_same_bytes_any_threads_and_chunks", test_same_seed_same_bytes_any_threads_and_chunks, NULL},
-        {"noise_mean_and_variance_f32", test_noise_mean_and_variance_f32, NULL},
-        {"noise_lag1_autocorrelation", test_noise_lag1_autocorrelation, NULL},
-        {"level_histograms_chisq", test_level_histograms_chisq, NULL},
-        {"onebit_half_set", test_onebit_half_set, NULL},
-        {"pulse_arrives_at_analytic_delay", test_pulse_arrives_at_analytic_delay, NULL},
-        {"pulsar_phase_and_duty_cycle", test_pulsar_phase_and_duty_cycle, NULL},
-        {"truth_file", test_truth_file, NULL},
-        {"header_reads_back", test_header_reads_back, NULL},
-        {"spec_load", test_spec_load, NULL},
-        {"bad_values_leave_no_file", test_bad_values_leave_no_file, NULL},
-        {"truth_path", test_truth_path, NULL},
-        {"noise_vector_matches_reference", test_noise_vector_matches_reference, NULL},
-        {"level_stats", test_level_stats, NULL},
-        {"truth_r_z_recovered_from_data", test_truth_r_z_recovered_from_data, NULL},
-        {"dedispersed_matches_filterbank", test_dedispersed_matches_filterbank, NULL},
-        {"gaussian_profile", test_gaussian_profile, NULL},
-        {"cli", test_cli, xc_fx_skip_no_bin},
-    };
-    return xc_test_run("synth", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("synth")
