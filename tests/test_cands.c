@@ -17,29 +17,6 @@
 /* The research note's test file: N = 2^21 samples of 64 us. */
 #define T_NOTE 134.217728
 
-static void tmp_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/%s", xc_test_tmpdir(), name);
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_FATAL(fp != NULL);
-    fputs(text, fp);
-    fclose(fp);
-}
-
-static void read_text(const char *path, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    FILE *fp = fopen(path, "r");
-    CU_ASSERT_FATAL(fp != NULL);
-    size_t k = fread(buf, 1, n - 1, fp);
-    buf[k] = '\0';
-    fclose(fp);
-}
-
 static xc_cand mk(double r, double z, int numharm, double power, double sigma, double T)
 {
     xc_cand c;
@@ -78,10 +55,10 @@ XC_TEST(test_csv_roundtrip, "csv_roundtrip_bitexact")
     }
     l.c[6].accel_m_s2 = NAN;   /* NaN survives as NaN */
     char path[512];
-    tmp_path(path, sizeof path, "rt.csv");
+    xc_fx_tmp_path(path, sizeof path, "rt.csv");
     CU_ASSERT_EQUAL_FATAL(xc_cands_write_csv(&l, path, &err), XC_OK);
     char text[8192];
-    read_text(path, text, sizeof text);
+    xc_fx_read_text(path, text, sizeof text);
     static const char header[] = "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n";
     CU_ASSERT(!strncmp(text, header, sizeof header - 1));
     CU_ASSERT_EQUAL_FATAL(xc_cands_read_csv(&m, path, &err), XC_OK);
@@ -107,23 +84,23 @@ XC_TEST(test_csv_errors, "csv_errors")
     xc_candlist l;
     xc_candlist_init(&l);
     xc_error err;
-    tmp_path(path, sizeof path, "bad.csv");
-    write_text(path, "r,f_hz,z\n1,2,3\n");
+    xc_fx_tmp_path(path, sizeof path, "bad.csv");
+    xc_fx_write_text(path, "r,f_hz,z\n1,2,3\n");
     CU_ASSERT_EQUAL(xc_cands_read_csv(&l, path, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 1"));
-    write_text(path, "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n"
+    xc_fx_write_text(path, "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n"
                      "1,2,3,4,1,6,7,8,9,10,11,12\n"
                      "1,2,3,4,1,abc,7,8,9,10,11,12\n");
     CU_ASSERT_EQUAL(xc_cands_read_csv(&l, path, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 3, column 6 (power): 'abc'"));
     CU_ASSERT_EQUAL(l.n, 0);
-    write_text(path, "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n"
+    xc_fx_write_text(path, "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n"
                      "1,2,3,4.5,1,6,7,8,9,10,11,12\n");
     CU_ASSERT_EQUAL(xc_cands_read_csv(&l, path, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "column 4 (width): '4.5' is not an integer"));
-    write_text(path, "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n1,2,3\n");
+    xc_fx_write_text(path, "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n1,2,3\n");
     CU_ASSERT_EQUAL(xc_cands_read_csv(&l, path, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 2: 3 columns, expected 12"));
     xc_candlist_free(&l);
@@ -140,9 +117,9 @@ static const char *psc_row = "22.525464  1048.0505   0.670921    1490.488647    
 XC_TEST(test_pulscand_hand_line, "pulscand_hand_line")
 {
     char path[512], text[1024];
-    tmp_path(path, sizeof path, "hand.pulscand");
+    xc_fx_tmp_path(path, sizeof path, "hand.pulscand");
     snprintf(text, sizeof text, "%s%s\n", psc_header, psc_row);
-    write_text(path, text);
+    xc_fx_write_text(path, text);
     xc_candlist l;
     xc_candlist_init(&l);
     xc_error err;
@@ -164,20 +141,20 @@ XC_TEST(test_pulscand_hand_line, "pulscand_hand_line")
 
     /* odd z: rbin = start - 1 + floor(z/2), centre = start + z/2 */
     snprintf(text, sizeof text, "%s 9.0 100.0 1.0 1.0 5000 0.0 7 0.0 -50.0 2\n", psc_header);
-    write_text(path, text);
+    xc_fx_write_text(path, text);
     CU_ASSERT_EQUAL_FATAL(xc_cands_read_pulscand(&l, path, T_NOTE, &err), XC_OK);
     CU_ASSERT_EQUAL(l.c[0].r, 5000 + 1 - 3 + 3.5);
     CU_ASSERT_EQUAL(l.c[0].dof, 8.0 * 2 * 3);
     /* Pulscan's -nan logp at z = 0 is read as NaN */
     snprintf(text, sizeof text, "%s 9.0 100.0 1.0 1.0 5000 0.0 0 0.0 -nan 1\n", psc_header);
-    write_text(path, text);
+    xc_fx_write_text(path, text);
     CU_ASSERT_EQUAL_FATAL(xc_cands_read_pulscand(&l, path, T_NOTE, &err), XC_OK);
     CU_ASSERT(isnan(l.c[0].logp));
     CU_ASSERT_EQUAL(l.c[0].r, 5001.0);
     /* errors: no T; bad column */
     CU_ASSERT_EQUAL(xc_cands_read_pulscand(&l, path, 0, &err), XC_EINVAL);
     snprintf(text, sizeof text, "%s 9.0 100.0 1.0 1.0 5000 0.0 -3 0.0 -nan 1\n", psc_header);
-    write_text(path, text);
+    xc_fx_write_text(path, text);
     CU_ASSERT_EQUAL(xc_cands_read_pulscand(&l, path, T_NOTE, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 2, column 7 (z): '-3'"));
     xc_candlist_free(&l);
@@ -199,9 +176,9 @@ XC_TEST(test_pulscand_write, "pulscand_write_roundtrip")
     xc_cand d = mk(350000.5, 5, 3, 429.34, 19.67, T_NOTE);   /* odd z: half-integer centre */
     CU_ASSERT_EQUAL_FATAL(xc_candlist_add(&l, &d, &err), XC_OK);
     char path[512], text[2048];
-    tmp_path(path, sizeof path, "ours.pulscand");
+    xc_fx_tmp_path(path, sizeof path, "ours.pulscand");
     CU_ASSERT_EQUAL_FATAL(xc_cands_write_pulscand(&l, path, &err), XC_OK);
-    read_text(path, text, sizeof text);
+    xc_fx_read_text(path, text, sizeof text);
     CU_ASSERT(!strncmp(text, psc_header, strlen(psc_header)));
     char *line2 = strchr(text, '\n') + 1, *end = strchr(line2, '\n');
     CU_ASSERT_FATAL(end != NULL);
@@ -243,7 +220,7 @@ XC_TEST(test_pulscand_write, "pulscand_write_roundtrip")
 XC_TEST(test_pulscand_T_from_inf, "pulscand_T_from_inf")
 {
     char root[512], inf_path[600], psc[700], text[1024];
-    tmp_path(root, sizeof root, "note");
+    xc_fx_tmp_path(root, sizeof root, "note");
     snprintf(inf_path, sizeof inf_path, "%s.inf", root);
     snprintf(psc, sizeof psc, "%s_ZMAX_200_NUMHARM_1_TURBO_0.pulscand", root);
     xc_inf inf;
@@ -255,7 +232,7 @@ XC_TEST(test_pulscand_T_from_inf, "pulscand_T_from_inf")
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_inf_write(&inf, inf_path, &err), XC_OK);
     snprintf(text, sizeof text, "%s%s\n", psc_header, psc_row);
-    write_text(psc, text);
+    xc_fx_write_text(psc, text);
     double T = 0;
     CU_ASSERT_EQUAL_FATAL(xc_cands_T_from_inf(psc, &T, &err), XC_OK);
     XC_ASSERT_CLOSE(T, T_NOTE, 1e-9);
@@ -266,8 +243,8 @@ XC_TEST(test_pulscand_T_from_inf, "pulscand_T_from_inf")
     XC_ASSERT_CLOSE(l.T, T_NOTE, 1e-9);
     xc_candlist_free(&l);
     char lone[512];
-    tmp_path(lone, sizeof lone, "lone.pulscand");
-    write_text(lone, text);
+    xc_fx_tmp_path(lone, sizeof lone, "lone.pulscand");
+    xc_fx_write_text(lone, text);
     CU_ASSERT_EQUAL(xc_cands_T_from_inf(lone, &T, &err), XC_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-T"));
 }
@@ -309,8 +286,8 @@ static const char *accel_text =
 XC_TEST(test_accel, "accel_fundamentals")
 {
     char path[512];
-    tmp_path(path, sizeof path, "note_ACCEL_200");
-    write_text(path, accel_text);
+    xc_fx_tmp_path(path, sizeof path, "note_ACCEL_200");
+    xc_fx_write_text(path, accel_text);
     xc_candlist l;
     xc_candlist_init(&l);
     xc_error err;
@@ -340,12 +317,12 @@ XC_TEST(test_accel, "accel_fundamentals")
     CU_ASSERT_FATAL(bad != NULL);
     char *p = strstr(bad, "350000.00(50)");
     memcpy(p, "350000.00[50]", 13);
-    write_text(path, bad);
+    xc_fx_write_text(path, bad);
     free(bad);
     CU_ASSERT_EQUAL(xc_cands_read(&l, path, 0, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 5, column 8 (FFT 'r' (bin)): '350000.00[50]'"));
-    write_text(path, "nothing here\n");
+    xc_fx_write_text(path, "nothing here\n");
     CU_ASSERT_EQUAL(xc_cands_read(&l, path, 0, &err), XC_EFORMAT);
     xc_candlist_free(&l);
 }
@@ -504,8 +481,8 @@ XC_TEST(test_truth, "truth")
         xc_candlist_add(&l, &c, &err);
     }
     char path[512];
-    tmp_path(path, sizeof path, "truth.json");
-    write_text(path, "{\"pulsar\": {\"f0_hz\": 6.1}, \"params\": {\"tobs_s\": 21.47483648}}\n");
+    xc_fx_tmp_path(path, sizeof path, "truth.json");
+    xc_fx_write_text(path, "{\"pulsar\": {\"f0_hz\": 6.1}, \"params\": {\"tobs_s\": 21.47483648}}\n");
     xc_truth t;
     CU_ASSERT_EQUAL_FATAL(xc_truth_read(&t, path, 0, &err), XC_OK);
     CU_ASSERT_EQUAL(t.f0_hz, 6.1);
@@ -528,7 +505,7 @@ XC_TEST(test_truth, "truth")
     CU_ASSERT(m.pass);
 
     /* truth r/z from the file, with |z| compared; -truth_dr/-truth_dz verdicts */
-    write_text(path, "{\"f0_hz\": 6.1, \"r\": 131.0, \"z\": -3.0, \"tobs_s\": 21.47483648}\n");
+    xc_fx_write_text(path, "{\"f0_hz\": 6.1, \"r\": 131.0, \"z\": -3.0, \"tobs_s\": 21.47483648}\n");
     CU_ASSERT_EQUAL_FATAL(xc_truth_read(&t, path, 0, &err), XC_OK);
     CU_ASSERT(t.have_rz && t.r == 131.0 && t.z == -3.0);
     CU_ASSERT_EQUAL_FATAL(xc_cands_match_truth(&l, &t, &o, &m, &err), XC_OK);
@@ -550,7 +527,7 @@ XC_TEST(test_truth, "truth")
     CU_ASSERT_EQUAL_FATAL(xc_cands_match_truth(&l, &t, &o, &m, &err), XC_OK);
     CU_ASSERT(!m.pass);
 
-    write_text(path, "{\"pulsar\": null}\n");
+    xc_fx_write_text(path, "{\"pulsar\": null}\n");
     CU_ASSERT_EQUAL(xc_truth_read(&t, path, 0, &err), XC_EFORMAT);
     xc_candlist_free(&l);
 }
@@ -572,10 +549,10 @@ XC_TEST_IF(test_cli, "cli_exit_codes", xc_fx_skip_no_bin)
     make_list(&b);
     b.c[1].sigma += 0.01;
     char pa[512], pb[512], pt[512], pj[512], cmd[4096];
-    tmp_path(pa, sizeof pa, "cli_a.csv");
-    tmp_path(pb, sizeof pb, "cli_b.csv");
-    tmp_path(pt, sizeof pt, "cli_truth.json");
-    tmp_path(pj, sizeof pj, "cli_out.json");
+    xc_fx_tmp_path(pa, sizeof pa, "cli_a.csv");
+    xc_fx_tmp_path(pb, sizeof pb, "cli_b.csv");
+    xc_fx_tmp_path(pt, sizeof pt, "cli_truth.json");
+    xc_fx_tmp_path(pj, sizeof pj, "cli_out.json");
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_cands_write_csv(&a, pa, &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(xc_cands_write_csv(&b, pb, &err), XC_OK);
@@ -590,10 +567,10 @@ XC_TEST_IF(test_cli, "cli_exit_codes", xc_fx_skip_no_bin)
     snprintf(cmd, sizeof cmd, "%s compare cands '%s' '%s/none.csv' >/dev/null 2>&1", xc_fx_bin(), pa, xc_test_tmpdir());
     CU_ASSERT_EQUAL(sh(cmd), 2);
     /* the first candidate sits at r 200051 of T_NOTE: 1490.496 Hz */
-    write_text(pt, "{\"f0_hz\": 1490.496, \"tobs_s\": 134.217728}\n");
+    xc_fx_write_text(pt, "{\"f0_hz\": 1490.496, \"tobs_s\": 134.217728}\n");
     snprintf(cmd, sizeof cmd, "%s compare cands '%s' -truth '%s' -fundamental >/dev/null", xc_fx_bin(), pa, pt);
     CU_ASSERT_EQUAL(sh(cmd), 0);
-    write_text(pt, "{\"f0_hz\": 1111.0, \"tobs_s\": 134.217728}\n");
+    xc_fx_write_text(pt, "{\"f0_hz\": 1111.0, \"tobs_s\": 134.217728}\n");
     CU_ASSERT_EQUAL(sh(cmd), 1);
     snprintf(cmd, sizeof cmd, "%s compare cands '%s' >/dev/null 2>&1", xc_fx_bin(), pa);
     CU_ASSERT_EQUAL(sh(cmd), 2);

@@ -29,12 +29,6 @@ static int run(const char *args, char *errbuf, size_t n)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-static int exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0;
-}
-
 XC_TEST(test_plan_heimdall_defaults, "plan: Heimdall defaults give 1197 trials")
 {
     char args[1024], json[600], err[4096];
@@ -110,7 +104,7 @@ XC_TEST(test_errors_exit_2, "errors exit 2 and name the file/field/value")
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "nbits"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "3"));
     snprintf(args, sizeof args, "%s/o3.json", xc_test_tmpdir());
-    CU_ASSERT_FALSE(exists(args));
+    CU_ASSERT_FALSE(xc_fx_exists(args));
 }
 
 /* dedisperse a real file with both implementations and compare: exit 0; then a
@@ -133,7 +127,7 @@ XC_TEST(test_dedisperse_compare_tutorial, "dedisperse + compare planes on tutori
     CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
     char path[700];
     snprintf(path, sizeof path, "%s.r1.npy", b);
-    CU_ASSERT(exists(path));
+    CU_ASSERT(xc_fx_exists(path));
     snprintf(path, sizeof path, "%s.json", b);
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
@@ -245,7 +239,7 @@ XC_TEST(test_run_small, "run: the default job on a small spec")
              xc_test_tmpdir());
     CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
     snprintf(path, sizeof path, "%s/run/index.html", xc_test_tmpdir());
-    CU_ASSERT(exists(path));
+    CU_ASSERT(xc_fx_exists(path));
     snprintf(path, sizeof path, "%s/run/summary.json", xc_test_tmpdir());
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
@@ -255,7 +249,7 @@ XC_TEST(test_run_small, "run: the default job on a small spec")
     CU_ASSERT(json_is_true(json_object_get(root, "passed")));
     json_decref(root);
     snprintf(path, sizeof path, "%s/run/work", xc_test_tmpdir());
-    CU_ASSERT_FALSE(exists(path));
+    CU_ASSERT_FALSE(xc_fx_exists(path));
 }
 
 XC_TEST_MAIN("cli")

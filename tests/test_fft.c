@@ -14,30 +14,11 @@
 
 #define FIXTURE "GBT_J1807-0847"
 
-static void data_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/sigpyproc3/%s", xc_test_datasets(), name);
-}
-
-static void tmp_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/%s", xc_test_tmpdir(), name);
-}
-
-static int exists(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0;
-}
-
 static int skip_no_fixture(char *why, size_t n)
 {
     char path[512];
-    data_path(path, sizeof path, FIXTURE ".fft");
-    if (exists(path))
-        return 0;
-    snprintf(why, n, "%s not found", path);
-    return 1;
+    xc_fx_sigpyproc_path(path, sizeof path, FIXTURE ".fft");
+    return xc_fx_skip_missing(path, why, n);
 }
 
 /* x_j = j, N = 8: X_k = N/(e^{-2 pi i k/N} - 1) = -4 + 4i cot(pi k/8), X_0 = 28,
@@ -85,8 +66,8 @@ XC_TEST(test_packing_nyquist, "packing_nyquist")
 static void compare_fixture(xc_fft_precision prec)
 {
     char dat[512], fft[512];
-    data_path(dat, sizeof dat, FIXTURE ".dat");
-    data_path(fft, sizeof fft, FIXTURE ".fft");
+    xc_fx_sigpyproc_path(dat, sizeof dat, FIXTURE ".dat");
+    xc_fx_sigpyproc_path(fft, sizeof fft, FIXTURE ".fft");
     float *x = NULL, *ref = NULL;
     size_t n = 0, nref = 0;
     xc_error err;
@@ -131,8 +112,8 @@ XC_TEST_IF(test_fixture_double, "fixture_double", skip_no_fixture) { compare_fix
 XC_TEST_IF(test_fixture_peak, "fixture_peak_r131", skip_no_fixture)
 {
     char dat[512], inf_path[512];
-    data_path(dat, sizeof dat, FIXTURE ".dat");
-    data_path(inf_path, sizeof inf_path, FIXTURE ".inf");
+    xc_fx_sigpyproc_path(dat, sizeof dat, FIXTURE ".dat");
+    xc_fx_sigpyproc_path(inf_path, sizeof inf_path, FIXTURE ".inf");
     float *x = NULL;
     size_t n = 0;
     xc_inf inf;
@@ -162,24 +143,14 @@ XC_TEST_IF(test_fixture_peak, "fixture_peak_r131", skip_no_fixture)
     free(x);
 }
 
-static void read_text(const char *path, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    FILE *fp = fopen(path, "r");
-    CU_ASSERT_FATAL(fp != NULL);
-    size_t k = fread(buf, 1, n - 1, fp);
-    buf[k] = '\0';
-    fclose(fp);
-}
-
 /* The file step: Y.fft equals the in-memory transform, Y.inf equals X.inf
  * except for the name value. */
 XC_TEST_IF(test_file_step, "file_step", skip_no_fixture)
 {
     char dat[512], inf_in[512], base[512], fft[600], inf_out[600];
-    data_path(dat, sizeof dat, FIXTURE ".dat");
-    data_path(inf_in, sizeof inf_in, FIXTURE ".inf");
-    tmp_path(base, sizeof base, "J1807_out");
+    xc_fx_sigpyproc_path(dat, sizeof dat, FIXTURE ".dat");
+    xc_fx_sigpyproc_path(inf_in, sizeof inf_in, FIXTURE ".inf");
+    xc_fx_tmp_path(base, sizeof base, "J1807_out");
     snprintf(fft, sizeof fft, "%s.fft", base);
     snprintf(inf_out, sizeof inf_out, "%s.inf", base);
     xc_error err;
@@ -196,8 +167,8 @@ XC_TEST_IF(test_file_step, "file_step", skip_no_fixture)
     free(y);
 
     static char a[8192], b[8192];
-    read_text(inf_in, a, sizeof a);
-    read_text(inf_out, b, sizeof b);
+    xc_fx_read_text(inf_in, a, sizeof a);
+    xc_fx_read_text(inf_out, b, sizeof b);
     /* Line 1 is the name; the rest must be byte-identical. */
     const char *ra = strchr(a, '\n'), *rb = strchr(b, '\n');
     CU_ASSERT_FATAL(ra && rb);
@@ -231,8 +202,8 @@ static void write_series(const char *base, size_t n, double inf_n)
 XC_TEST(test_odd_refused, "odd_refused")
 {
     char base[512], dat[600], out[512], outf[600], outi[600];
-    tmp_path(base, sizeof base, "odd7");
-    tmp_path(out, sizeof out, "odd7_out");
+    xc_fx_tmp_path(base, sizeof base, "odd7");
+    xc_fx_tmp_path(out, sizeof out, "odd7_out");
     snprintf(dat, sizeof dat, "%s.dat", base);
     snprintf(outf, sizeof outf, "%s.fft", out);
     snprintf(outi, sizeof outi, "%s.inf", out);
@@ -242,8 +213,8 @@ XC_TEST(test_odd_refused, "odd_refused")
     CU_ASSERT_EQUAL(xc_fft_file(dat, out, XC_FFT_SINGLE, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, dat));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 7"));
-    CU_ASSERT(!exists(outf));
-    CU_ASSERT(!exists(outi));
+    CU_ASSERT(!xc_fx_exists(outf));
+    CU_ASSERT(!xc_fx_exists(outi));
 
     float x[7] = {0}, y[7];
     CU_ASSERT_EQUAL(xc_realfft_forward(x, 7, XC_FFT_DOUBLE, y, &err), XC_EINVAL);
@@ -253,8 +224,8 @@ XC_TEST(test_odd_refused, "odd_refused")
 XC_TEST(test_inf_mismatch, "inf_mismatch")
 {
     char base[512], dat[600], out[512];
-    tmp_path(base, sizeof base, "mis8");
-    tmp_path(out, sizeof out, "mis8_out");
+    xc_fx_tmp_path(base, sizeof base, "mis8");
+    xc_fx_tmp_path(out, sizeof out, "mis8_out");
     snprintf(dat, sizeof dat, "%s.dat", base);
     write_series(base, 8, 10);
     xc_error err;
@@ -266,7 +237,7 @@ XC_TEST(test_inf_mismatch, "inf_mismatch")
 
 static int skip_no_bin(char *why, size_t n)
 {
-    if (exists(xc_fx_bin()))
+    if (xc_fx_exists(xc_fx_bin()))
         return skip_no_fixture(why, n);
     snprintf(why, n, "%s not built", xc_fx_bin());
     return 1;
@@ -281,16 +252,16 @@ static int sh(const char *cmd)
 XC_TEST_IF(test_cli, "cli", skip_no_bin)
 {
     char dat[512], out[512], cmd[2048];
-    data_path(dat, sizeof dat, FIXTURE ".dat");
-    tmp_path(out, sizeof out, "cli_out");
+    xc_fx_sigpyproc_path(dat, sizeof dat, FIXTURE ".dat");
+    xc_fx_tmp_path(out, sizeof out, "cli_out");
     snprintf(cmd, sizeof cmd, "%s fft -i '%s' -o '%s' -precision double", xc_fx_bin(), dat, out);
     CU_ASSERT_EQUAL(sh(cmd), 0);
     snprintf(cmd, sizeof cmd, "%s/cli_out.fft", xc_test_tmpdir());
-    CU_ASSERT(exists(cmd));
+    CU_ASSERT(xc_fx_exists(cmd));
     snprintf(cmd, sizeof cmd, "%s fft -i '%s' -o '%s' -precision quad 2>/dev/null", xc_fx_bin(), dat, out);
     CU_ASSERT_EQUAL(sh(cmd), 2);
     char odd[512];
-    tmp_path(odd, sizeof odd, "odd7");
+    xc_fx_tmp_path(odd, sizeof odd, "odd7");
     write_series(odd, 7, 7);
     snprintf(cmd, sizeof cmd, "%s fft -i '%s.dat' -o '%s_x' 2>/dev/null", xc_fx_bin(), odd, odd);
     CU_ASSERT_EQUAL(sh(cmd), 2);

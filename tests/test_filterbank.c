@@ -8,19 +8,10 @@
 #include <dirent.h>
 
 #include "core/xc_filterbank.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static void tmp_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/%s", xc_test_tmpdir(), name);
-}
-
-static void data_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/sigpyproc3/%s", xc_test_datasets(), name);
-}
 
 static uint32_t lcg(uint32_t *s)
 {
@@ -32,21 +23,6 @@ static long file_size(const char *path)
 {
     struct stat sb;
     return stat(path, &sb) == 0 ? (long)sb.st_size : -1;
-}
-
-/* Counts entries in the temporary directory whose name starts with prefix. */
-static int count_prefix(const char *prefix)
-{
-    DIR *d = opendir(xc_test_tmpdir());
-    int n = 0;
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d)))
-        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
-            n++;
-    closedir(d);
-    return n;
 }
 
 /* A header built byte by byte, to feed the reader exactly what a test needs. */
@@ -151,7 +127,7 @@ static void basic_header(xc_fbheader *h, int nbits, int nchans, int nifs, double
 static void roundtrip(int nbits, int nchans, int nifs, double foff, xc_bitorder order)
 {
     char path[512];
-    tmp_path(path, sizeof path, "rt.fil");
+    xc_fx_tmp_path(path, sizeof path, "rt.fil");
     const size_t nsamp = 37, nv = (size_t)nchans * (size_t)nifs;
     uint16_t *src16 = malloc(nsamp * nv * sizeof *src16);
     float *src32 = malloc(nsamp * nv * sizeof *src32);
@@ -263,7 +239,7 @@ XC_TEST(test_roundtrip_two_ifs, "roundtrip_two_ifs")
 XC_TEST(test_chunk_boundaries, "chunk_boundaries")
 {
     char path[512];
-    tmp_path(path, sizeof path, "big.fil");
+    xc_fx_tmp_path(path, sizeof path, "big.fil");
     const int nchans = 3 * (1 << 20) + 5;
     const size_t ns = 5, nv = (size_t)nchans;
     uint16_t *v = malloc(ns * nv * sizeof *v);
@@ -299,8 +275,8 @@ XC_TEST(test_chunk_boundaries, "chunk_boundaries")
 XC_TEST(test_every_keyword, "every_keyword")
 {
     char path[512], path2[512];
-    tmp_path(path, sizeof path, "allkeys.fil");
-    tmp_path(path2, sizeof path2, "allkeys2.fil");
+    xc_fx_tmp_path(path, sizeof path, "allkeys.fil");
+    xc_fx_tmp_path(path2, sizeof path2, "allkeys2.fil");
     xc_fbheader h;
     xc_fbheader_init(&h);
     static const xc_fbkey order[] = {
@@ -501,7 +477,7 @@ XC_TEST(test_pack_bytes, "pack_bytes")
 
     /* In a file: sample 0 of 4-bit data in the low nibble of the first data byte. */
     char path[512];
-    tmp_path(path, sizeof path, "nibble.fil");
+    xc_fx_tmp_path(path, sizeof path, "nibble.fil");
     xc_fbheader h;
     basic_header(&h, 4, 2, 1, -1.0);
     uint16_t s[2] = {0x3, 0xc};
@@ -527,19 +503,19 @@ XC_TEST(test_bad_headers, "bad_headers")
     char path[512], bytes[64];
     rawhdr r;
 
-    tmp_path(path, sizeof path, "no_start.fil");
+    xc_fx_tmp_path(path, sizeof path, "no_start.fil");
     r.n = 0;
     raw_int(&r, "nbits", 8);
     raw_save(&r, path, 0);
     expect_format_error(path, (const char *const[]){"HEADER_START", "'nbits'", "(byte 0)"}, 3);
 
-    tmp_path(path, sizeof path, "no_end.fil");
+    xc_fx_tmp_path(path, sizeof path, "no_end.fil");
     raw_basic(&r);
     raw_save(&r, path, 0);
     snprintf(bytes, sizeof bytes, "byte %zu", r.n);
     expect_format_error(path, (const char *const[]){"HEADER_END", "'foff'", bytes}, 3);
 
-    tmp_path(path, sizeof path, "unknown.fil");
+    xc_fx_tmp_path(path, sizeof path, "unknown.fil");
     raw_basic(&r);
     size_t at = r.n;
     raw_int(&r, "wobble_id", 3);
@@ -551,7 +527,7 @@ XC_TEST(test_bad_headers, "bad_headers")
     static const int32_t badlen[] = {0, 81};
     for (int i = 0; i < 2; i++) {
         char len[32];
-        tmp_path(path, sizeof path, i ? "str81.fil" : "str0.fil");
+        xc_fx_tmp_path(path, sizeof path, i ? "str81.fil" : "str0.fil");
         raw_basic(&r);
         raw_str(&r, "source_name");
         at = r.n;
@@ -566,7 +542,7 @@ XC_TEST(test_bad_headers, "bad_headers")
         expect_format_error(path, (const char *const[]){"source_name", len, bytes}, 3);
     }
 
-    tmp_path(path, sizeof path, "nbits3.fil");
+    xc_fx_tmp_path(path, sizeof path, "nbits3.fil");
     r.n = 0;
     raw_str(&r, "HEADER_START");
     raw_int(&r, "nchans", 8);
@@ -580,7 +556,7 @@ XC_TEST(test_bad_headers, "bad_headers")
     expect_format_error(path, (const char *const[]){"nbits: 3 is not one of 1, 2, 4, 8, 16, 32",
                                                     bytes}, 2);
 
-    tmp_path(path, sizeof path, "nchans0.fil");
+    xc_fx_tmp_path(path, sizeof path, "nchans0.fil");
     r.n = 0;
     raw_str(&r, "HEADER_START");
     raw_int(&r, "nbits", 8);
@@ -593,14 +569,14 @@ XC_TEST(test_bad_headers, "bad_headers")
     snprintf(bytes, sizeof bytes, "(byte %zu)", at);
     expect_format_error(path, (const char *const[]){"nchans: 0 ", bytes}, 2);
 
-    tmp_path(path, sizeof path, "nifs0.fil");
+    xc_fx_tmp_path(path, sizeof path, "nifs0.fil");
     raw_basic(&r);
     raw_int(&r, "nifs", -2);
     raw_str(&r, "HEADER_END");
     raw_save(&r, path, 0);
     expect_format_error(path, (const char *const[]){"nifs: -2 "}, 1);
 
-    tmp_path(path, sizeof path, "tsampneg.fil");
+    xc_fx_tmp_path(path, sizeof path, "tsampneg.fil");
     r.n = 0;
     raw_str(&r, "HEADER_START");
     raw_int(&r, "nbits", 8);
@@ -615,7 +591,7 @@ XC_TEST(test_bad_headers, "bad_headers")
     expect_format_error(path, (const char *const[]){"tsamp: -6.4e-05 ", bytes}, 2);
 
     /* 4-byte spectra followed by 11 bytes: two spectra and 3 bytes over. */
-    tmp_path(path, sizeof path, "truncated.fil");
+    xc_fx_tmp_path(path, sizeof path, "truncated.fil");
     raw_basic(&r);
     raw_str(&r, "HEADER_END");
     raw_save(&r, path, 11);
@@ -623,7 +599,7 @@ XC_TEST(test_bad_headers, "bad_headers")
     expect_format_error(path, (const char *const[]){"data", "truncated", "11 bytes",
                                                     "3 bytes left over", bytes}, 5);
 
-    tmp_path(path, sizeof path, "table_open.fil");
+    xc_fx_tmp_path(path, sizeof path, "table_open.fil");
     raw_basic(&r);
     raw_str(&r, "FREQUENCY_START");
     raw_dbl(&r, "fchannel", 1400.0);
@@ -631,7 +607,7 @@ XC_TEST(test_bad_headers, "bad_headers")
     raw_save(&r, path, 0);
     expect_format_error(path, (const char *const[]){"FREQUENCY_END", "missing"}, 2);
 
-    tmp_path(path, sizeof path, "table_count.fil");
+    xc_fx_tmp_path(path, sizeof path, "table_count.fil");
     raw_basic(&r);   /* nchans 4 */
     raw_str(&r, "FREQUENCY_START");
     raw_dbl(&r, "fchannel", 1400.0);
@@ -641,7 +617,7 @@ XC_TEST(test_bad_headers, "bad_headers")
     raw_save(&r, path, 0);
     expect_format_error(path, (const char *const[]){"nchans: 4", "holds 2 values"}, 2);
 
-    tmp_path(path, sizeof path, "empty.fil");
+    xc_fx_tmp_path(path, sizeof path, "empty.fil");
     r.n = 0;
     raw_save(&r, path, 0);
     expect_format_error(path, (const char *const[]){"HEADER_START", "0 bytes"}, 2);
@@ -650,7 +626,7 @@ XC_TEST(test_bad_headers, "bad_headers")
 XC_TEST(test_nsamples_warning, "nsamples_warning")
 {
     char path[512];
-    tmp_path(path, sizeof path, "nsamples.fil");
+    xc_fx_tmp_path(path, sizeof path, "nsamples.fil");
     rawhdr r;
     raw_basic(&r);
     raw_int(&r, "nsamples", 100);
@@ -673,7 +649,7 @@ XC_TEST(test_nsamples_warning, "nsamples_warning")
 XC_TEST(test_bad_requests, "bad_requests")
 {
     char path[512];
-    tmp_path(path, sizeof path, "req.fil");
+    xc_fx_tmp_path(path, sizeof path, "req.fil");
     rawhdr r;
     raw_basic(&r);
     raw_str(&r, "HEADER_END");
@@ -695,7 +671,7 @@ XC_TEST(test_bad_requests, "bad_requests")
     xc_fbreader_close(rd);
 
     /* 32-bit data are not integers. */
-    tmp_path(path, sizeof path, "req32.fil");
+    xc_fx_tmp_path(path, sizeof path, "req32.fil");
     raw_basic(&r);
     raw_int(&r, "nbits", 32);
     raw_str(&r, "HEADER_END");
@@ -707,7 +683,7 @@ XC_TEST(test_bad_requests, "bad_requests")
     xc_fbreader_close(rd);
 
     /* Values beyond nbits are refused and the aborted file leaves nothing. */
-    tmp_path(path, sizeof path, "toobig.fil");
+    xc_fx_tmp_path(path, sizeof path, "toobig.fil");
     xc_fbheader h;
     basic_header(&h, 2, 4, 1, -1.0);
     xc_fbwriter *w = NULL;
@@ -721,7 +697,7 @@ XC_TEST(test_bad_requests, "bad_requests")
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "value 1.5"));
     xc_fbwriter_abort(w);
     CU_ASSERT_EQUAL(file_size(path), -1);
-    CU_ASSERT_EQUAL(count_prefix("toobig.fil"), 0);
+    CU_ASSERT_EQUAL(xc_fx_count_prefix("toobig.fil"), 0);
 
     /* A header that no reader could use is refused before anything is written. */
     h.nchans = 3;   /* 6 bits per spectrum */
@@ -731,7 +707,7 @@ XC_TEST(test_bad_requests, "bad_requests")
     h.nbits = 12;
     CU_ASSERT_EQUAL(xc_fbwriter_open(&w, path, &h, XC_BITORDER_LSB, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nbits: 12"));
-    CU_ASSERT_EQUAL(count_prefix("toobig.fil"), 0);
+    CU_ASSERT_EQUAL(xc_fx_count_prefix("toobig.fil"), 0);
     xc_fbheader_free(&h);
 }
 
@@ -740,7 +716,7 @@ XC_TEST(test_bad_requests, "bad_requests")
 static int skip_no_fixtures(char *why, size_t n)
 {
     char path[512];
-    data_path(path, sizeof path, "parkes_8bit_1.fil");
+    xc_fx_sigpyproc_path(path, sizeof path, "parkes_8bit_1.fil");
     if (file_size(path) > 0)
         return 0;
     snprintf(why, n, "%s not found", path);
@@ -751,7 +727,7 @@ static int skip_no_fixtures(char *why, size_t n)
 static float *read_all(const char *name, xc_bitorder order, xc_fbheader *hdr)
 {
     char path[512];
-    data_path(path, sizeof path, name);
+    xc_fx_sigpyproc_path(path, sizeof path, name);
     xc_fbopts opts = {order, 0};
     xc_fbreader *r = NULL;
     xc_error err;
@@ -813,7 +789,7 @@ XC_TEST_IF(test_parkes_8bit, "parkes_8bit", skip_no_fixtures)
 
     /* Reading in odd-sized windows, as integers, gives the same values. */
     char path[512];
-    data_path(path, sizeof path, "parkes_8bit_1.fil");
+    xc_fx_sigpyproc_path(path, sizeof path, "parkes_8bit_1.fil");
     xc_fbreader *r = NULL;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, path, NULL, &err), XC_OK);
@@ -836,7 +812,7 @@ XC_TEST_IF(test_parkes_8bit, "parkes_8bit", skip_no_fixtures)
 
     /* Rewriting the header gives the file's own 351 bytes. */
     char out[512];
-    tmp_path(out, sizeof out, "parkes_hdr.fil");
+    xc_fx_tmp_path(out, sizeof out, "parkes_hdr.fil");
     FILE *fp = fopen(out, "wb");
     CU_ASSERT_FATAL(fp != NULL);
     CU_ASSERT_EQUAL(xc_fbheader_write(&h, fp, out, &err), XC_OK);
@@ -920,7 +896,7 @@ XC_TEST_IF(test_parkes_requantised, "parkes_requantised", skip_no_fixtures)
 XC_TEST_IF(test_tutorial, "tutorial", skip_no_fixtures)
 {
     char path[512];
-    data_path(path, sizeof path, "tutorial.fil");
+    xc_fx_sigpyproc_path(path, sizeof path, "tutorial.fil");
     xc_fbreader *r = NULL;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, path, NULL, &err), XC_OK);

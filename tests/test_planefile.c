@@ -11,26 +11,8 @@
 #include "core/xc_ddstream.h"
 #include "core/xc_npy.h"
 #include "core/xc_planefile.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
-
-static int exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0;
-}
-
-/* Counts directory entries whose name starts with prefix. */
-static int count_prefix(const char *dir, const char *prefix)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        n += !strncmp(e->d_name, prefix, strlen(prefix));
-    if (d)
-        closedir(d);
-    return n;
-}
 
 XC_TEST(test_npy_roundtrip, "npy round trip and header alignment")
 {
@@ -146,7 +128,7 @@ XC_TEST(test_plane_write_read, "plane write then read")
     xc_planefile_free(&pf);
     xc_plane_free(&pl);
     xc_dmplan_free(&plan);
-    CU_ASSERT_EQUAL(count_prefix(xc_test_tmpdir(), "pw.json.tmp"), 0);
+    CU_ASSERT_EQUAL(xc_fx_count_prefix("pw.json.tmp"), 0);
 }
 
 /* Gulps of any size must give the same plane as one pass over the whole file. */
@@ -227,9 +209,9 @@ XC_TEST(test_failure_leaves_nothing, "failed run leaves no output")
     CU_ASSERT_EQUAL(xc_dedisperse_stream(r, out, &a, NULL, &e), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "short.fil"));
     CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "largest delay"));
-    CU_ASSERT_FALSE(exists(json));
-    CU_ASSERT_FALSE(exists(npy));
-    CU_ASSERT_EQUAL(count_prefix(xc_test_tmpdir(), "nothing"), 0);
+    CU_ASSERT_FALSE(xc_fx_exists(json));
+    CU_ASSERT_FALSE(xc_fx_exists(npy));
+    CU_ASSERT_EQUAL(xc_fx_count_prefix("nothing"), 0);
     xc_fbreader_close(r);
     xc_dmplan_free(&plan);
 }

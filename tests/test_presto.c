@@ -7,32 +7,14 @@
 #include <sys/stat.h>
 
 #include "core/xc_presto.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
-
-static void tmp_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/%s", xc_test_tmpdir(), name);
-}
-
-static void data_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/sigpyproc3/%s", xc_test_datasets(), name);
-}
-
-static int exists(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0;
-}
 
 static int skip_no_fixtures(char *why, size_t n)
 {
     char path[512];
-    data_path(path, sizeof path, "GBT_J1807-0847.inf");
-    if (exists(path))
-        return 0;
-    snprintf(why, n, "%s not found", path);
-    return 1;
+    xc_fx_sigpyproc_path(path, sizeof path, "GBT_J1807-0847.inf");
+    return xc_fx_skip_missing(path, why, n);
 }
 
 /* Reads a text file into lines (at most max); returns the count or -1. */
@@ -48,18 +30,10 @@ static int read_lines(const char *path, char lines[][256], int max)
     return n;
 }
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_FATAL(fp != NULL);
-    fputs(text, fp);
-    fclose(fp);
-}
-
 XC_TEST_IF(test_fixture_inf, "fixture_inf", skip_no_fixtures)
 {
     char path[512];
-    data_path(path, sizeof path, "GBT_J1807-0847.inf");
+    xc_fx_sigpyproc_path(path, sizeof path, "GBT_J1807-0847.inf");
     xc_inf inf;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, path, &err), XC_OK);
@@ -94,8 +68,8 @@ XC_TEST_IF(test_fixture_inf, "fixture_inf", skip_no_fixtures)
 XC_TEST_IF(test_fixture_rewrite, "fixture_rewrite", skip_no_fixtures)
 {
     char in[512], out[512];
-    data_path(in, sizeof in, "GBT_J1807-0847.inf");
-    tmp_path(out, sizeof out, "rewrite.inf");
+    xc_fx_sigpyproc_path(in, sizeof in, "GBT_J1807-0847.inf");
+    xc_fx_tmp_path(out, sizeof out, "rewrite.inf");
     xc_inf inf;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, in, &err), XC_OK);
@@ -127,7 +101,7 @@ XC_TEST_IF(test_fixture_rewrite, "fixture_rewrite", skip_no_fixtures)
 XC_TEST(test_roundtrip, "roundtrip")
 {
     char path[512];
-    tmp_path(path, sizeof path, "rt.inf");
+    xc_fx_tmp_path(path, sizeof path, "rt.inf");
     xc_inf w, r;
     xc_error err;
     xc_inf_init(&w);
@@ -201,9 +175,9 @@ XC_TEST(test_bad_inf, "bad_inf")
     char path[512];
     xc_inf inf;
     xc_error err;
-    tmp_path(path, sizeof path, "bad.inf");
+    xc_fx_tmp_path(path, sizeof path, "bad.inf");
 
-    write_text(path, " Data file name without suffix          =  x\n"
+    xc_fx_write_text(path, " Data file name without suffix          =  x\n"
                      " Telescope used                         =  None (Artificial Data Set)\n"
                      " Number of bins in the time series      =  12abc\n");
     CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
@@ -212,13 +186,13 @@ XC_TEST(test_bad_inf, "bad_inf")
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Number of bins in the time series"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'12abc'"));
 
-    write_text(path, " Data file name without suffix          =  x\n"
+    xc_fx_write_text(path, " Data file name without suffix          =  x\n"
                      " Favourite colour                       =  blue\n");
     CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 2"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'Favourite colour'"));
 
-    write_text(path, " Data file name without suffix          =  x\n"
+    xc_fx_write_text(path, " Data file name without suffix          =  x\n"
                      " Telescope used                         =  None (Artificial Data Set)\n"
                      " Number of bins in the time series      =  100\n"
                      " Width of each time series bin (sec)    =  0.001\n"
@@ -228,13 +202,13 @@ XC_TEST(test_bad_inf, "bad_inf")
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "on/off"));
 
     /* The short form (no '=' at byte 40) is read through the last '='. */
-    write_text(path, " Data file name without suffix = x\n"
+    xc_fx_write_text(path, " Data file name without suffix = x\n"
                      " Telescope used = None (Artificial Data Set)\n"
                      " Number of bins in the time series = 100\n"
                      " Any additional notes:\n    n\n\n");
     CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'Width of each time series bin (sec)' line missing"));
-    write_text(path, " Data file name without suffix = x\n"
+    xc_fx_write_text(path, " Data file name without suffix = x\n"
                      " Telescope used = None (Artificial Data Set)\n"
                      " Number of bins in the time series = 100\n"
                      " Width of each time series bin (sec) = 2.5e-4\n"
@@ -245,7 +219,7 @@ XC_TEST(test_bad_inf, "bad_inf")
 
     /* Writing what PRESTO could not read back is refused, leaving no file. */
     char out[512];
-    tmp_path(out, sizeof out, "refused.inf");
+    xc_fx_tmp_path(out, sizeof out, "refused.inf");
     xc_inf_init(&inf);
     strcpy(inf.band, "X-ray");
     CU_ASSERT_EQUAL(xc_inf_write(&inf, out, &err), XC_EINVAL);
@@ -254,13 +228,13 @@ XC_TEST(test_bad_inf, "bad_inf")
     strcpy(inf.object, "two\nlines");
     CU_ASSERT_EQUAL(xc_inf_write(&inf, out, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Object being observed"));
-    CU_ASSERT(!exists(out));
+    CU_ASSERT(!xc_fx_exists(out));
 }
 
 XC_TEST(test_dat, "dat")
 {
     char path[512];
-    tmp_path(path, sizeof path, "series.dat");
+    xc_fx_tmp_path(path, sizeof path, "series.dat");
     float src[1001];
     for (int i = 0; i < 1001; i++)
         src[i] = (float)sin(0.01 * i) * 1e3f + (float)i * 1e-3f;
@@ -287,7 +261,7 @@ XC_TEST(test_dat, "dat")
 XC_TEST_IF(test_fixture_dat, "fixture_dat", skip_no_fixtures)
 {
     char path[512];
-    data_path(path, sizeof path, "GBT_J1807-0847.dat");
+    xc_fx_sigpyproc_path(path, sizeof path, "GBT_J1807-0847.dat");
     float *d = NULL;
     size_t n = 0;
     xc_error err;
@@ -307,7 +281,7 @@ XC_TEST_IF(test_fixture_dat, "fixture_dat", skip_no_fixtures)
     XC_ASSERT_CLOSE(sum / (double)n, 445404.09, 0.01);
     /* Written back, it is the same bytes. */
     char out[512];
-    tmp_path(out, sizeof out, "gbt.dat");
+    xc_fx_tmp_path(out, sizeof out, "gbt.dat");
     CU_ASSERT_EQUAL(xc_dat_write(out, d, n, &err), XC_OK);
     float *e = NULL;
     size_t m = 0;

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "reports/xc_report.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
 static char *slurp(const char *path, size_t *len)
@@ -42,12 +43,6 @@ static size_t count(const char *hay, const char *needle)
     for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
         n++;
     return n;
-}
-
-static int exists(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0;
 }
 
 /* A report with every kind of piece; the plane is 300 x 500 so the heatmap
@@ -235,7 +230,7 @@ XC_TEST(test_failed_write, "a failed write leaves nothing")
     CU_ASSERT_EQUAL(xc_report_write(r, dir, &err), XC_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "index.html"));
     snprintf(p, sizeof p, "%s/new/run/summary.json", base);
-    CU_ASSERT_FALSE(exists(p));
+    CU_ASSERT_FALSE(xc_fx_exists(p));
     CU_ASSERT_EQUAL(entries(dir), 1);   /* only the index.html folder made above */
 
     /* Folders the write creates are removed when it fails after making them:
@@ -250,7 +245,7 @@ XC_TEST(test_failed_write, "a failed write leaves nothing")
     dir[4085] = '\0';
     CU_ASSERT_EQUAL(xc_report_write(r, dir, &err), XC_EINVAL);
     snprintf(p, sizeof p, "%s/fresh", base);
-    CU_ASSERT_FALSE(exists(p));
+    CU_ASSERT_FALSE(xc_fx_exists(p));
     CU_ASSERT_EQUAL(entries(base), 2);   /* plainfile and new */
 
     /* A write that fails part way (file size limit, like a full disk):
@@ -268,7 +263,7 @@ XC_TEST(test_failed_write, "a failed write leaves nothing")
     CU_ASSERT_EQUAL(st, XC_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "index.html"));
     snprintf(p, sizeof p, "%s/full", base);
-    CU_ASSERT_FALSE(exists(p));
+    CU_ASSERT_FALSE(xc_fx_exists(p));
     CU_ASSERT_EQUAL(entries(base), 2);
     xc_report_free(r);
 }

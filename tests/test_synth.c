@@ -689,19 +689,6 @@ XC_TEST(test_spec_load, "spec_load")
     xc_synth_params_free(&p);
 }
 
-/* Counts the entries of the test directory whose names start with prefix. */
-static int count_prefix(const char *prefix)
-{
-    DIR *d = opendir(xc_test_tmpdir());
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        n += !strncmp(e->d_name, prefix, strlen(prefix));
-    if (d)
-        closedir(d);
-    return n;
-}
-
 XC_TEST(test_bad_values_leave_no_file, "bad_values_leave_no_file")
 {
     static const struct {
@@ -749,7 +736,7 @@ XC_TEST(test_bad_values_leave_no_file, "bad_values_leave_no_file")
     /* the truth file cannot be written: the filterbank is not left either */
     CU_ASSERT_EQUAL(xc_synth_write(&p, xc_fx_tmp("bad.fil"), xc_fx_tmp("nodir/bad.json"), NULL, &err), XC_EIO);
     xc_synth_params_free(&p);
-    CU_ASSERT_EQUAL(count_prefix("bad."), 0);
+    CU_ASSERT_EQUAL(xc_fx_count_prefix("bad."), 0);
 }
 
 

@@ -4,6 +4,7 @@
 #endif
 #include "tests/xc_fixture.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,6 +278,47 @@ int xc_fx_exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
+}
+
+void xc_fx_tmp_path(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", xc_test_tmpdir(), name);
+}
+
+void xc_fx_sigpyproc_path(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/sigpyproc3/%s", xc_test_datasets(), name);
+}
+
+int xc_fx_skip_missing(const char *path, char *why, size_t n)
+{
+    if (xc_fx_exists(path))
+        return 0;
+    snprintf(why, n, "%s not found", path);
+    return 1;
+}
+
+void xc_fx_read_text(const char *path, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    FILE *fp = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    size_t k = fread(buf, 1, n - 1, fp);
+    buf[k] = '\0';
+    fclose(fp);
+}
+
+int xc_fx_count_prefix(const char *prefix)
+{
+    DIR *d = opendir(xc_test_tmpdir());
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return n;
 }
 
 void xc_fx_write_text(const char *path, const char *text)

@@ -94,6 +94,19 @@ unsigned char *xc_fx_slurp(const char *path, size_t *n);
 /* 1 if both files can be read and hold the same bytes. */
 int xc_fx_same_file(const char *a, const char *b);
 int xc_fx_exists(const char *path);
+/* out = <tmpdir>/name, <datasets>/sigpyproc3/name (the PRESTO and sigpyproc
+ * files), as xc_fx_tmp and xc_fx_dataset but into the caller's buffer. */
+void xc_fx_tmp_path(char *out, size_t n, const char *name);
+void xc_fx_sigpyproc_path(char *out, size_t n, const char *name);
+/* A skip test's body: non-zero with "<path> not found" when path does not
+ * exist. */
+int xc_fx_skip_missing(const char *path, char *why, size_t n);
+/* Reads at most n - 1 bytes of the file into buf, NUL-terminated; a failure
+ * to open ends the case. */
+void xc_fx_read_text(const char *path, char *buf, size_t n);
+/* How many entries of xc_test_tmpdir() have names starting with prefix (-1 if
+ * it cannot be read). */
+int xc_fx_count_prefix(const char *prefix);
 /* Writes text to path (replacing it); a failure to open ends the case. */
 void xc_fx_write_text(const char *path, const char *text);
 
