@@ -15,28 +15,6 @@
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, fp) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    fclose(fp);
-    if (s) {
-        s[n] = '\0';
-        if (len)
-            *len = (size_t)n;
-    }
-    return s;
-}
-
 static size_t count(const char *hay, const char *needle)
 {
     size_t n = 0;
@@ -107,7 +85,7 @@ XC_TEST(test_write, "index.html and summary.json")
     snprintf(html, sizeof html, "%s/index.html", dir);
     snprintf(js, sizeof js, "%s/summary.json", dir);
 
-    char *h = slurp(html, NULL);
+    char *h = (char *)xc_fx_slurp(html, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(h);
     CU_ASSERT_EQUAL(strncmp(h, "<!DOCTYPE html>", 15), 0);
     CU_ASSERT_EQUAL(count(h, "<svg xmlns"), 2);
@@ -170,9 +148,9 @@ XC_TEST(test_deterministic, "same input, same bytes")
         CU_ASSERT_EQUAL_FATAL(xc_report_write(r, dir, &err), XC_OK);
         xc_report_free(r);
         snprintf(p, sizeof p, "%s/index.html", dir);
-        h[i] = slurp(p, &hl[i]);
+        h[i] = (char *)xc_fx_slurp(p, &hl[i]);
         snprintf(p, sizeof p, "%s/summary.json", dir);
-        j[i] = slurp(p, &jl[i]);
+        j[i] = (char *)xc_fx_slurp(p, &jl[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(h[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(j[i]);
     }

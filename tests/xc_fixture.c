@@ -260,7 +260,8 @@ unsigned char *xc_fx_slurp(const char *path, size_t *n)
     if (b)
         b[len] = 0;
     fclose(fp);
-    *n = b ? (size_t)len : 0;
+    if (n)
+        *n = b ? (size_t)len : 0;
     return b;
 }
 

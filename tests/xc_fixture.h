@@ -88,7 +88,8 @@ int xc_fx_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, co
  * 8 (datasets: 4) buffers reused in turn, so a few can be held at once. */
 const char *xc_fx_tmp(const char *name);
 const char *xc_fx_dataset(const char *name);
-/* The whole file, NUL-terminated (not counted in *n); NULL if unreadable.
+/* The whole file, NUL-terminated (not counted in *n; n may be NULL); NULL if
+ * unreadable.
  * The caller frees it. */
 unsigned char *xc_fx_slurp(const char *path, size_t *n);
 /* 1 if both files can be read and hold the same bytes. */
