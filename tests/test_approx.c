@@ -207,20 +207,12 @@ XC_TEST(test_logp_poly, "logp_poly")
  * 2^14 samples of 128 us, a 300 Hz pulsar at DM 0 drifting 20 bins. */
 static void small_obs(xc_synth_params *p, int nbits, int noise)
 {
-    xc_synth_params_init(p);
-    p->nchans = 16;
-    p->nbits = nbits;
-    p->tsamp = 128e-6;
-    p->tobs = 16384 * 128e-6;
-    p->fch1 = 1500.0;
-    p->foff = -4.0;
+    xc_fx_synth_obs(p, 16, nbits, 128e-6, 16384 * 128e-6, 1500.0, -4.0);
     p->seed = 42;
     p->noise = noise;
     p->nthreads = 1;
-    p->psr.period_ms = 1e3 / 300.0;
-    p->psr.width_pct = 5.0;
-    p->psr.snrpeak = noise ? 3.0 : 30.0;
     p->psr.accn = -20.0 * XC_SYNTH_C / (300.0 * p->tobs * p->tobs);
+    xc_fx_synth_psr(p, 1e3 / 300.0, 0, 5.0, noise ? 3.0 : 30.0);
 }
 
 static int collect(void *ctx, const uint8_t *b, size_t n)

@@ -17,6 +17,7 @@
 #include "core/xc_filterbank.h"
 #include "synth/xc_orbit.h"
 #include "synth/xc_synth.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
 #define C_LIGHT 299792458.0
@@ -169,18 +170,10 @@ XC_TEST(test_roemer_delay_is_integrated_velocity, "roemer_delay_is_integrated_ve
 
 static void pulsar_params(xc_synth_params *p, double period_ms, double tobs, double tsamp)
 {
-    xc_synth_params_init(p);
-    p->nchans = 1;
-    p->nbits = 32;
-    p->tsamp = tsamp;
-    p->tobs = tobs;
-    p->fch1 = 1400;
-    p->foff = -1;
+    xc_fx_synth_obs(p, 1, 32, tsamp, tobs, 1400, -1);
     p->noise = 0;
     p->smear = 0;
-    p->psr.period_ms = period_ms;
-    p->psr.width_pct = 5;
-    p->psr.snrpeak = 1;
+    xc_fx_synth_psr(p, period_ms, 0, 5, 1);
 }
 
 static double freq_at(double t, void *tm) { return xc_timing_freq(tm, t); }

@@ -51,12 +51,7 @@ XC_TEST(test_table1_spec, "table1_spec")
     xc_synth_params p;
     int att;
     CU_ASSERT_EQUAL_FATAL(xc_popspec_pulsar(&s, 1, 0, &p, &att, &err), XC_OK);
-    CU_ASSERT_EQUAL(p.nbits, 8);
-    CU_ASSERT_EQUAL(p.nchans, 1024);
-    CU_ASSERT_EQUAL(p.tsamp, 128e-6);
-    CU_ASSERT_EQUAL(p.tobs, 600);
-    CU_ASSERT_EQUAL(p.fch1, 1550);
-    CU_ASSERT_EQUAL(p.foff, -0.292968752);
+    xc_fx_assert_synth_obs(&p, 1024, 8, 128e-6, 600, 1550, -0.292968752);
     CU_ASSERT_EQUAL(p.psr.bin.on, 1);
     CU_ASSERT_EQUAL(p.psr.bin.inc_deg, 90);
     xc_synth_params_free(&p);

@@ -100,18 +100,9 @@ XC_TEST(test_quantise_levels, "quantise_levels")
 static void busy_params(xc_synth_params *p, int nbits)
 {
     xc_error err;
-    xc_synth_params_init(p);
-    p->nchans = 64;
-    p->nbits = nbits;
-    p->tsamp = 64e-6;
-    p->tobs = 0.2;
-    p->fch1 = 1400;
-    p->foff = -1;
+    xc_fx_synth_obs(p, 64, nbits, 64e-6, 0.2, 1400, -1);
     p->seed = 20240611;
-    p->psr.period_ms = 7.0;
-    p->psr.dm = 30;
-    p->psr.snrpeak = 40;
-    p->psr.width_pct = 5;
+    xc_fx_synth_psr(p, 7.0, 30, 5, 40);
     xc_synth_pulse a = {0.05, 100, 0.5, 30}, b = {0.13, 20, 0.02, 50};
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(p, &a, &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(p, &b, &err), XC_OK);
@@ -333,13 +324,7 @@ static double delay_crosscheck(double dm, double f, double fref)
 static void pulse_params(xc_synth_params *p, int smear)
 {
     xc_error err;
-    xc_synth_params_init(p);
-    p->nchans = 64;
-    p->nbits = 32;
-    p->tsamp = 100e-6;
-    p->tobs = 1.5;
-    p->fch1 = 400;
-    p->foff = -1;
+    xc_fx_synth_obs(p, 64, 32, 100e-6, 1.5, 400, -1);
     p->noise = 0;
     p->smear = smear;
     xc_synth_pulse pl = {0.1, 100, 1.0, 20};
@@ -431,19 +416,10 @@ XC_TEST(test_pulse_arrives_at_analytic_delay, "pulse_arrives_at_analytic_delay")
 XC_TEST(test_pulsar_phase_and_duty_cycle, "pulsar_phase_and_duty_cycle")
 {
     xc_synth_params p;
-    xc_synth_params_init(&p);
-    p.nchans = 8;
-    p.nbits = 32;
-    p.tsamp = 100e-6;
-    p.tobs = 0.1;
-    p.fch1 = 1400;
-    p.foff = -1;
+    xc_fx_synth_obs(&p, 8, 32, 100e-6, 0.1, 1400, -1);
     p.noise = 0;
     p.smear = 0;
-    p.psr.period_ms = 10;
-    p.psr.width_pct = 10;
-    p.psr.snrpeak = 8;
-    p.psr.dm = 0;
+    xc_fx_synth_psr(&p, 10, 0, 10, 8);
     uint64_t ns;
     float *x = write_and_read(&p, xc_fx_tmp("psr.fil"), &ns);
     CU_ASSERT_EQUAL_FATAL(ns, 1000);
@@ -614,12 +590,7 @@ XC_TEST(test_spec_load, "spec_load")
                   " \"period_ms\": 3.5, \"width_pct\": 6, \"snrpeak\": 12, \"dm\": 40, \"smear\": false,"
                   " \"pulses\": [{\"t_s\": 1.5, \"dm\": 300, \"width_ms\": 2, \"snr\": 9}]}}");
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_load(&p, f, "synth", &err), XC_OK);
-    CU_ASSERT_EQUAL(p.nchans, 256);
-    CU_ASSERT_EQUAL(p.nbits, 8);
-    CU_ASSERT_EQUAL(p.tsamp, 64e-6);
-    CU_ASSERT_EQUAL(p.tobs, 3);
-    CU_ASSERT_EQUAL(p.fch1, 1500);
-    CU_ASSERT_EQUAL(p.foff, -0.5);
+    xc_fx_assert_synth_obs(&p, 256, 8, 64e-6, 3, 1500, -0.5);
     CU_ASSERT_EQUAL(p.seed, UINT64_MAX);
     CU_ASSERT_STRING_EQUAL(p.convention->name, "sigproc");
     CU_ASSERT_EQUAL(p.psr.period_ms, 3.5);
@@ -707,13 +678,7 @@ XC_TEST(test_bad_values_leave_no_file, "bad_values_leave_no_file")
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         xc_synth_params p;
-        xc_synth_params_init(&p);
-        p.nchans = bad[i].nchans;
-        p.nbits = bad[i].nbits;
-        p.tsamp = bad[i].tsamp;
-        p.tobs = bad[i].tobs;
-        p.fch1 = bad[i].fch1;
-        p.foff = bad[i].foff;
+        xc_fx_synth_obs(&p, bad[i].nchans, bad[i].nbits, bad[i].tsamp, bad[i].tobs, bad[i].fch1, bad[i].foff);
         xc_error err;
         CU_ASSERT_EQUAL(xc_synth_write(&p, xc_fx_tmp("bad.fil"), NULL, NULL, &err), XC_EINVAL);
         if (!strstr(err.msg, bad[i].want)) {
@@ -907,19 +872,10 @@ XC_TEST(test_truth_r_z_recovered_from_data, "truth_r_z_recovered_from_data")
      * cubic phase are exactly r/T and z/T^2.  Expected errors (from the
      * segment powers, ~1200): 0.03 bins in r, 0.2 in z; tolerances 0.3, 2. */
     xc_synth_params p;
-    xc_synth_params_init(&p);
-    p.nchans = 16;
-    p.nbits = 8;
-    p.tsamp = 200e-6;
-    p.tobs = 200;
-    p.fch1 = 1400;
-    p.foff = -2;
+    xc_fx_synth_obs(&p, 16, 8, 200e-6, 200, 1400, -2);
     p.seed = 77;
-    p.psr.period_ms = 10;
-    p.psr.dm = 30;
-    p.psr.width_pct = 10;
-    p.psr.snrpeak = 1;
     p.psr.bin = (xc_synth_binary){1, 1.0, 0.2, 60, 60, 0.0, 1.4, 3.0};
+    xc_fx_synth_psr(&p, 10, 30, 10, 1);
     xc_error err;
     const char *f = xc_fx_tmp("rz.fil");
     CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
@@ -1017,18 +973,9 @@ XC_TEST(test_dedispersed_matches_filterbank, "dedispersed_matches_filterbank")
      * p > 1e-3 for the profile). */
     for (int nb = 0; nb < 2; nb++) {
         xc_synth_params p;
-        xc_synth_params_init(&p);
-        p.nchans = 32;
-        p.nbits = nb ? 2 : 8;
-        p.tsamp = 256e-6;
-        p.tobs = 30;
-        p.fch1 = 1500;
-        p.foff = -4;
+        xc_fx_synth_obs(&p, 32, nb ? 2 : 8, 256e-6, 30, 1500, -4);
         p.seed = 5;
-        p.psr.period_ms = 50;
-        p.psr.dm = 150;
-        p.psr.width_pct = 8;
-        p.psr.snrpeak = 1.5;
+        xc_fx_synth_psr(&p, 50, 150, 8, 1.5);
         xc_error err;
         const char *f = xc_fx_tmp("dd.fil");
         CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
@@ -1096,15 +1043,9 @@ XC_TEST(test_gaussian_profile, "gaussian_profile")
     /* A Gaussian of FWHM 2 ms, peak amp, one channel: the sum of the samples is
      * its area amp sigma sqrt(2 pi)/tsamp, the centroid its centre, the peak amp. */
     xc_synth_params p;
-    xc_synth_params_init(&p);
-    p.nchans = 4;
-    p.nbits = 32;
-    p.tsamp = 50e-6;
-    p.tobs = 0.2;
+    xc_fx_synth_obs(&p, 4, 32, 50e-6, 0.2, 1000, -0.5);
     p.noise = 0;
     p.smear = 1;
-    p.fch1 = 1000;
-    p.foff = -0.5;
     p.profile = XC_PROFILE_GAUSSIAN;
     xc_synth_pulse pl = {0.0731, 0, 2.0, 8};
     xc_error err;

@@ -229,6 +229,37 @@ static const char *path_in(pathbuf *buf, int n, int *k, const char *dir, const c
     return b;
 }
 
+void xc_fx_synth_obs(xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1,
+                     double foff)
+{
+    xc_synth_params_init(p);
+    p->nchans = nchans;
+    p->nbits = nbits;
+    p->tsamp = tsamp;
+    p->tobs = tobs;
+    p->fch1 = fch1;
+    p->foff = foff;
+}
+
+void xc_fx_synth_psr(xc_synth_params *p, double period_ms, double dm, double width_pct, double snrpeak)
+{
+    p->psr.period_ms = period_ms;
+    p->psr.dm = dm;
+    p->psr.width_pct = width_pct;
+    p->psr.snrpeak = snrpeak;
+}
+
+void xc_fx_assert_synth_obs(const xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1,
+                            double foff)
+{
+    XC_ASSERT_NEAR(p->nchans, nchans, 0);
+    XC_ASSERT_NEAR(p->nbits, nbits, 0);
+    XC_ASSERT_NEAR(p->tsamp, tsamp, 0);
+    XC_ASSERT_NEAR(p->tobs, tobs, 0);
+    XC_ASSERT_NEAR(p->fch1, fch1, 0);
+    XC_ASSERT_NEAR(p->foff, foff, 0);
+}
+
 const char *xc_fx_tmp(const char *name)
 {
     static pathbuf buf[8];

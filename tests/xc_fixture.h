@@ -12,6 +12,7 @@
 
 #include "core/xc_dedisperse.h"
 #include "core/xc_search.h"
+#include "synth/xc_synth.h"
 
 /* ---- a filterbank block and its dedispersion job --------------------------- */
 
@@ -81,6 +82,18 @@ int xc_fx_peak_cmp(const void *pa, const void *pb);
  * numharm equal, power, sigma and logp within rtol relative (0: bit for
  * bit); else prints the first difference, prefixed by what, and returns 0. */
 int xc_fx_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, const char *what);
+
+/* ---- synthesizer parameters ---------------------------------------------- */
+
+/* xc_synth_params_init, then the observation: channels, bits, sampling time
+ * (s), length (s), first channel and channel step (MHz). */
+void xc_fx_synth_obs(xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1,
+                     double foff);
+/* The pulsar: period (ms), DM, duty cycle (%) and peak S/N per sample. */
+void xc_fx_synth_psr(xc_synth_params *p, double period_ms, double dm, double width_pct, double snrpeak);
+/* Asserts (exactly) that p describes that observation. */
+void xc_fx_assert_synth_obs(const xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1,
+                            double foff);
 
 /* ---- files ------------------------------------------------------------------ */
 
