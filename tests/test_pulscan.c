@@ -174,22 +174,30 @@ XC_TEST(test_hand_powers, "hand_powers")
     xc_spectrum_free(&sp);
 }
 
+/* Every peak wanted: zstep 1, sigma 0, no sifting, zmax, numharm stages,
+ * normalised over normwidth bins, in chunks of chunkwidth. */
+static xc_psopts all_peaks_opts(int zmax, int numharm, size_t normwidth, size_t chunkwidth)
+{
+    xc_psopts o;
+    xc_psopts_default(&o);
+    o.zmax = zmax;
+    o.zstep = 1;
+    o.numharm = numharm;
+    o.sigma = 0;
+    o.nosift = 1;
+    o.chunkwidth = chunkwidth;
+    o.normwidth = normwidth;
+    return o;
+}
+
 /* Pulscan's R-block search on the hand spectrum: zmax 2, zstep 1, stages 1
  * and 2, R-blocks of 8 starts, every block maximum above the sigma-0
  * threshold, worked out from the powers above (first start on ties). */
 XC_TEST(test_hand_rblock_peaks, "hand_rblock_peaks")
 {
     xc_spectrum sp = hand_spectrum();
-    xc_psopts o;
-    xc_psopts_default(&o);
-    o.normwidth = 32;
-    o.zmax = 2;
-    o.zstep = 1;
-    o.numharm = 2;
-    o.sigma = 0;
-    o.chunkwidth = 8;
+    xc_psopts o = all_peaks_opts(2, 2, 32, 8);
     o.rblock = 1;
-    o.nosift = 1;
     double q = 1.0 / (XC_MAD_TO_SIGMA * XC_MAD_TO_SIGMA);
     static const struct {
         size_t i;
@@ -286,15 +294,7 @@ static xc_spectrum overlap_spectrum(void)
 XC_TEST(test_overlap_hand, "overlap_hand")
 {
     xc_spectrum sp = overlap_spectrum();
-    xc_psopts o;
-    xc_psopts_default(&o);
-    o.normwidth = 32;
-    o.zmax = 2;
-    o.zstep = 1;
-    o.numharm = 2;
-    o.sigma = 0;
-    o.chunkwidth = 8;
-    o.nosift = 1;
+    xc_psopts o = all_peaks_opts(2, 2, 32, 8);
     double q = 1.0 / (XC_MAD_TO_SIGMA * XC_MAD_TO_SIGMA), P[25];
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_reference, &sp, &o, P, &err), XC_OK);
@@ -341,6 +341,16 @@ XC_TEST(test_overlap_hand, "overlap_hand")
     xc_spectrum_free(&sp);
 }
 
+/* The reference's peaks into a, the cpu's into b; either failing ends the case. */
+static void peaks_ref_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *a, xc_pspeaks *b)
+{
+    xc_error err;
+    xc_pspeaks_init(a);
+    xc_pspeaks_init(b);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_reference, sp, o, a, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_cpu, sp, o, b, &err), XC_OK);
+}
+
 /* Every peak's start is at least max(1, (h-1)*w). */
 static int starts_exist(const xc_pspeaks *pk, size_t *perh, size_t *near, int wmax)
 {
@@ -368,15 +378,7 @@ static int starts_exist(const xc_pspeaks *pk, size_t *perh, size_t *near, int wm
  * threads and tiles of 16 and 1024: the same peaks from both. */
 XC_TEST(test_overlap_noise, "overlap_noise")
 {
-    xc_psopts o;
-    xc_psopts_default(&o);
-    o.zmax = 30;
-    o.zstep = 1;
-    o.numharm = 4;
-    o.sigma = 0;
-    o.nosift = 1;
-    o.chunkwidth = 64;
-    o.normwidth = 512;
+    xc_psopts o = all_peaks_opts(30, 4, 512, 64);
     o.tile = 100;
     o.threads = 2;
     int wmax = o.zmax + 1;
@@ -395,11 +397,7 @@ XC_TEST(test_overlap_noise, "overlap_noise")
                 o.threads = pass && seed % 2 ? 1 : 2;
                 o.tile = pass ? (seed % 3 ? 16 : 1024) : 100;
                 xc_pspeaks a, b;
-                xc_pspeaks_init(&a);
-                xc_pspeaks_init(&b);
-                xc_error err;
-                CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_reference, &sp, &o, &a, &err), XC_OK);
-                CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_cpu, &sp, &o, &b, &err), XC_OK);
+                peaks_ref_cpu(&sp, &o, &a, &b);
                 size_t dummy[4] = {0}, dnear = 0;
                 CU_ASSERT(starts_exist(&a, pass ? dummy : perh, pass ? &dnear : &near, wmax));
                 CU_ASSERT(starts_exist(&b, dummy, &dnear, wmax));
@@ -690,11 +688,7 @@ XC_TEST(test_cpu_matches_reference, "cpu_matches_reference")
         }
         /* The raw peaks agree too, before any significance or sifting. */
         xc_pspeaks a, b;
-        xc_pspeaks_init(&a);
-        xc_pspeaks_init(&b);
-        xc_error err;
-        CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_reference, &sp, &o, &a, &err), XC_OK);
-        CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_cpu, &sp, &o, &b, &err), XC_OK);
+        peaks_ref_cpu(&sp, &o, &a, &b);
         qsort(a.p, a.n, sizeof *a.p, xc_fx_peak_cmp);
         qsort(b.p, b.n, sizeof *b.p, xc_fx_peak_cmp);
         CU_ASSERT_EQUAL(a.n, b.n);
