@@ -30,6 +30,49 @@ static int read_lines(const char *path, char lines[][256], int max)
     return n;
 }
 
+/* The numbers of an .inf in the order of inf_numbers' names: each is read
+ * and written exactly, as decimal text. */
+#define INF_NUMBERS "n dt beam_diam dm freq_low bw nchan chan_wid"
+enum { NNUMBERS = 8 };
+
+static void check_inf_numbers(const xc_inf *inf, const double want[NNUMBERS])
+{
+    const double got[NNUMBERS] = {inf->n, inf->dt, inf->beam_diam, inf->dm, inf->freq_low, inf->bw, inf->nchan,
+                                  inf->chan_wid};
+    xc_fx_assert_fields(INF_NUMBERS, got, want, NNUMBERS);
+}
+
+/* The names of an .inf: name, telescope, instrument, object, ra, dec and
+ * observer. */
+enum { NNAMES = 7 };
+
+static void check_inf_names(const xc_inf *inf, const char *const want[NNAMES])
+{
+    const char *got[NNAMES] = {inf->name, inf->telescope, inf->instrument, inf->object, inf->ra, inf->dec,
+                               inf->observer};
+    for (int k = 0; k < NNAMES; k++)
+        CU_ASSERT_STRING_EQUAL(got[k], want[k]);
+}
+
+static void set_inf_names(xc_inf *inf, const char *const v[NNAMES])
+{
+    char *dst[NNAMES] = {inf->name, inf->telescope, inf->instrument, inf->object, inf->ra, inf->dec, inf->observer};
+    for (int k = 0; k < NNAMES; k++)
+        strcpy(dst[k], v[k]);
+}
+
+static void set_inf_numbers(xc_inf *inf, const double v[NNUMBERS])
+{
+    inf->n = v[0];
+    inf->dt = v[1];
+    inf->beam_diam = v[2];
+    inf->dm = v[3];
+    inf->freq_low = v[4];
+    inf->bw = v[5];
+    inf->nchan = (int)v[6];
+    inf->chan_wid = v[7];
+}
+
 XC_TEST_IF(test_fixture_inf, "fixture_inf", skip_no_fixtures)
 {
     char path[512];
@@ -37,25 +80,14 @@ XC_TEST_IF(test_fixture_inf, "fixture_inf", skip_no_fixtures)
     xc_inf inf;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, path, &err), XC_OK);
-    CU_ASSERT_STRING_EQUAL(inf.name, "GBT_J1807-0847");
-    CU_ASSERT_STRING_EQUAL(inf.telescope, "GBT");
-    CU_ASSERT_STRING_EQUAL(inf.instrument, "VEGAS");
-    CU_ASSERT_STRING_EQUAL(inf.object, "J1807-0847");
-    CU_ASSERT_STRING_EQUAL(inf.ra, "18:07:37.9999");
-    CU_ASSERT_STRING_EQUAL(inf.dec, "-08:47:43.7463");
-    CU_ASSERT_STRING_EQUAL(inf.observer, "unset");
+    check_inf_names(&inf, (const char *const[NNAMES]){"GBT_J1807-0847", "GBT", "VEGAS", "J1807-0847", "18:07:37.9999",
+                                                      "-08:47:43.7463", "unset"});
     XC_ASSERT_CLOSE(inf.mjd, 59313.309837974340741, 1e-9);
     CU_ASSERT_EQUAL(inf.barycentered, 0);
-    CU_ASSERT_EQUAL(inf.n, 131072.0);
-    CU_ASSERT_EQUAL(inf.dt, 0.00016384);
     CU_ASSERT_EQUAL(inf.breaks, 0);
     CU_ASSERT_STRING_EQUAL(inf.band, "Radio");
-    CU_ASSERT_EQUAL(inf.beam_diam, 234000.0);
-    CU_ASSERT_EQUAL(inf.dm, 112.3802);
-    CU_ASSERT_EQUAL(inf.freq_low, 720.78125);
-    CU_ASSERT_EQUAL(inf.bw, 200.0);
-    CU_ASSERT_EQUAL(inf.nchan, 256);
-    CU_ASSERT_EQUAL(inf.chan_wid, 0.78125);
+    check_inf_numbers(&inf, (const double[NNUMBERS]){131072.0, 0.00016384, 234000.0, 112.3802, 720.78125, 200.0, 256,
+                                                     0.78125});
     CU_ASSERT_STRING_EQUAL(inf.analyzer, "pkumar");
     CU_ASSERT_STRING_EQUAL(inf.notes, "Project ID unset, Date: 2021-04-09T07:26:10.001.\n"
                                       "    4 polns were not summed.  Samples have 8 bits.\n");
@@ -105,43 +137,22 @@ XC_TEST(test_roundtrip, "roundtrip")
     xc_inf w, r;
     xc_error err;
     xc_inf_init(&w);
-    strcpy(w.name, "synthetic_DM30.00");
-    strcpy(w.telescope, "Parkes");
-    strcpy(w.instrument, "crosscheck synth");
-    strcpy(w.object, "P: 250 ms");
-    strcpy(w.ra, "05:34:31.9700");
-    strcpy(w.dec, "22:00:52.1000");
-    strcpy(w.observer, "");   /* written as PRESTO's "Unknown" */
+    /* the observer is written as PRESTO's "Unknown" */
+    static const char *const names[NNAMES] = {"synthetic_DM30.00", "Parkes", "crosscheck synth", "P: 250 ms",
+                                              "05:34:31.9700", "22:00:52.1000", ""};
+    static const double numbers[NNUMBERS] = {187520, 0.00032, 840, 30.25, 1441.33, 69.76, 64, 1.09};
+    set_inf_names(&w, names);
     w.mjd = 60000.5;
     w.barycentered = 1;
-    w.n = 187520;
-    w.dt = 0.00032;
-    w.beam_diam = 840;
-    w.dm = 30.25;
-    w.freq_low = 1441.33;
-    w.bw = 69.76;
-    w.nchan = 64;
-    w.chan_wid = 1.09;
+    set_inf_numbers(&w, numbers);
     strcpy(w.notes, "two\n    lines");
     CU_ASSERT_EQUAL_FATAL(xc_inf_write(&w, path, &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(xc_inf_read(&r, path, &err), XC_OK);
-    CU_ASSERT_STRING_EQUAL(r.name, w.name);
-    CU_ASSERT_STRING_EQUAL(r.telescope, "Parkes");
-    CU_ASSERT_STRING_EQUAL(r.instrument, w.instrument);
-    CU_ASSERT_STRING_EQUAL(r.object, w.object);
-    CU_ASSERT_STRING_EQUAL(r.ra, w.ra);
-    CU_ASSERT_STRING_EQUAL(r.dec, w.dec);
-    CU_ASSERT_STRING_EQUAL(r.observer, "Unknown");
+    check_inf_names(&r, (const char *const[NNAMES]){names[0], names[1], names[2], names[3], names[4], names[5],
+                                                    "Unknown"});
     CU_ASSERT_EQUAL(r.mjd, 60000.5);
     CU_ASSERT_EQUAL(r.barycentered, 1);
-    CU_ASSERT_EQUAL(r.n, 187520.0);
-    CU_ASSERT_EQUAL(r.dt, 0.00032);
-    CU_ASSERT_EQUAL(r.beam_diam, 840.0);
-    CU_ASSERT_EQUAL(r.dm, 30.25);
-    CU_ASSERT_EQUAL(r.freq_low, 1441.33);
-    CU_ASSERT_EQUAL(r.bw, 69.76);
-    CU_ASSERT_EQUAL(r.nchan, 64);
-    CU_ASSERT_EQUAL(r.chan_wid, 1.09);
+    check_inf_numbers(&r, numbers);
     CU_ASSERT_STRING_EQUAL(r.analyzer, "crosscheck");
     CU_ASSERT_STRING_EQUAL(r.notes, "two\n    lines");
     static char lines[64][256];
@@ -177,37 +188,38 @@ XC_TEST(test_bad_inf, "bad_inf")
     xc_error err;
     xc_fx_tmp_path(path, sizeof path, "bad.inf");
 
-    xc_fx_write_text(path, " Data file name without suffix          =  x\n"
-                     " Telescope used                         =  None (Artificial Data Set)\n"
-                     " Number of bins in the time series      =  12abc\n");
-    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 3"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Number of bins in the time series"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'12abc'"));
-
-    xc_fx_write_text(path, " Data file name without suffix          =  x\n"
-                     " Favourite colour                       =  blue\n");
-    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 2"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'Favourite colour'"));
-
-    xc_fx_write_text(path, " Data file name without suffix          =  x\n"
-                     " Telescope used                         =  None (Artificial Data Set)\n"
-                     " Number of bins in the time series      =  100\n"
-                     " Width of each time series bin (sec)    =  0.001\n"
-                     " Any breaks in the data? (1 yes, 0 no)  =  1\n");
-    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 5"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "on/off"));
-
-    /* The short form (no '=' at byte 40) is read through the last '='. */
-    xc_fx_write_text(path, " Data file name without suffix = x\n"
-                     " Telescope used = None (Artificial Data Set)\n"
-                     " Number of bins in the time series = 100\n"
-                     " Any additional notes:\n    n\n\n");
-    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'Width of each time series bin (sec)' line missing"));
+    /* Each text is refused, the message naming the file and saying each of
+     * says. */
+    static const struct {
+        const char *text, *says[3];
+    } bad[] = {
+        {" Data file name without suffix          =  x\n"
+         " Telescope used                         =  None (Artificial Data Set)\n"
+         " Number of bins in the time series      =  12abc\n",
+         {"line 3", "Number of bins in the time series", "'12abc'"}},
+        {" Data file name without suffix          =  x\n"
+         " Favourite colour                       =  blue\n",
+         {"line 2", "'Favourite colour'"}},
+        {" Data file name without suffix          =  x\n"
+         " Telescope used                         =  None (Artificial Data Set)\n"
+         " Number of bins in the time series      =  100\n"
+         " Width of each time series bin (sec)    =  0.001\n"
+         " Any breaks in the data? (1 yes, 0 no)  =  1\n",
+         {"line 5", "on/off"}},
+        /* The short form (no '=' at byte 40) is read through the last '='. */
+        {" Data file name without suffix = x\n"
+         " Telescope used = None (Artificial Data Set)\n"
+         " Number of bins in the time series = 100\n"
+         " Any additional notes:\n    n\n\n",
+         {"'Width of each time series bin (sec)' line missing"}},
+    };
+    for (size_t k = 0; k < XC_NCASES(bad); k++) {
+        xc_fx_write_text(path, bad[k].text);
+        CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+        for (int j = 0; j < 3 && bad[k].says[j]; j++)
+            CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[k].says[j]));
+    }
     xc_fx_write_text(path, " Data file name without suffix = x\n"
                      " Telescope used = None (Artificial Data Set)\n"
                      " Number of bins in the time series = 100\n"

@@ -14,6 +14,19 @@
 
 #include "tests/xc_test.h"
 
+void xc_fx_assert_fields_at(const char *names, const double *got, const double *want, size_t n, const char *file,
+                            unsigned line)
+{
+    const char *name = names;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strcspn(name, " ");
+        char msg[256];
+        snprintf(msg, sizeof msg, "%.*s = %.17g, expected %.17g", (int)len, name, got[i], want[i]);
+        CU_assertImplementation(got[i] == want[i] ? CU_TRUE : CU_FALSE, line, msg, file, "", CU_FALSE);
+        name += len + (name[len] == ' ');
+    }
+}
+
 /* ---- a filterbank block and its dedispersion job --------------------------- */
 
 uint64_t xc_fx_rng_next(uint64_t *s)
@@ -252,12 +265,9 @@ void xc_fx_synth_psr(xc_synth_params *p, double period_ms, double dm, double wid
 void xc_fx_assert_synth_obs(const xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1,
                             double foff)
 {
-    XC_ASSERT_NEAR(p->nchans, nchans, 0);
-    XC_ASSERT_NEAR(p->nbits, nbits, 0);
-    XC_ASSERT_NEAR(p->tsamp, tsamp, 0);
-    XC_ASSERT_NEAR(p->tobs, tobs, 0);
-    XC_ASSERT_NEAR(p->fch1, fch1, 0);
-    XC_ASSERT_NEAR(p->foff, foff, 0);
+    const double got[] = {p->nchans, p->nbits, p->tsamp, p->tobs, p->fch1, p->foff},
+                 want[] = {nchans, nbits, tsamp, tobs, fch1, foff};
+    xc_fx_assert_fields("nchans nbits tsamp tobs fch1 foff", got, want, 6);
 }
 
 const char *xc_fx_tmp(const char *name)

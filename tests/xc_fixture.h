@@ -83,6 +83,15 @@ int xc_fx_peak_cmp(const void *pa, const void *pb);
  * bit); else prints the first difference, prefixed by what, and returns 0. */
 int xc_fx_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, const char *what);
 
+/* ---- fields of a struct ------------------------------------------------- */
+
+/* Asserts got[i] == want[i] exactly for i < n, each its own assertion: a
+ * failure names the field (the i-th of the space-separated names) and prints
+ * both values, against the caller's file and line. */
+void xc_fx_assert_fields_at(const char *names, const double *got, const double *want, size_t n, const char *file,
+                            unsigned line);
+#define xc_fx_assert_fields(names, got, want, n) xc_fx_assert_fields_at((names), (got), (want), (n), __FILE__, __LINE__)
+
 /* ---- synthesizer parameters ---------------------------------------------- */
 
 /* xc_synth_params_init, then the observation: channels, bits, sampling time
