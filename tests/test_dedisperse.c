@@ -232,9 +232,7 @@ XC_TEST(test_presets_rounding, "presets_rounding")
 XC_TEST(test_ref_dm0_channel_sum, "ref_dm0_channel_sum")
 {
     xc_fixture f;
-    xc_fx_init(&f, 9, 8, 1500, -10, 1e-4, "0:20:2.5", "sigproc", 50);
-    xc_fx_random(&f, 3);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 9, 8, 1500, -10, 1e-4, "0:20:2.5", "sigproc", 50, 3);
     xc_plane p;
     run_impl(xc_dedisperse_reference, &f.job, &p);
     CU_ASSERT_EQUAL(f.plan.r[0].dms[0], 0.0);
@@ -419,10 +417,8 @@ XC_TEST(test_cpu_awkward_sizes, "cpu_awkward_sizes")
     for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++) {
         xc_fixture f;
         /* 100 MHz below 1500 MHz whatever nchans: up to ~27 samples per unit DM */
-        xc_fx_init(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4,
-                "0:2:0.25,2:3:0.5:2,3:4.5:0.5:3,4.5:5:0.5:4", "crosscheck", sz[i].nout);
-        xc_fx_random(&f, 200 + i);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4,
+                         "0:2:0.25,2:3:0.5:2,3:4.5:0.5:3,4.5:5:0.5:4", "crosscheck", sz[i].nout, 200 + i);
         char what[64];
         snprintf(what, sizeof what, "%d ch %d-bit", sz[i].nchans, sz[i].nbits);
         bad += cpu_matches(&f, what);
@@ -436,16 +432,12 @@ XC_TEST(test_cpu_edges, "cpu_edges")
     int bad = 0;
     xc_fixture f;
     /* nsamp just above the largest delay: nout = 1 (and 0 samples for ds 2) */
-    xc_fx_init(&f, 31, 8, 1500, -3, 1e-4, "0:10:1,10:20:2:2", "presto", 1);
-    xc_fx_random(&f, 300);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 31, 8, 1500, -3, 1e-4, "0:10:1,10:20:2:2", "presto", 1, 300);
     CU_ASSERT_EQUAL(f.job.nout, 1u);
     bad += cpu_matches(&f, "nout 1");
     xc_fx_free(&f);
     /* one DM trial */
-    xc_fx_init(&f, 64, 16, 1500, -1, 1e-4, "30:31:1", "sigproc", 77);
-    xc_fx_random(&f, 301);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 64, 16, 1500, -1, 1e-4, "30:31:1", "sigproc", 77, 301);
     bad += cpu_matches(&f, "one trial");
     xc_fx_free(&f);
     /* largest values everywhere: 257 channels of 255 fill uint16 exactly;
@@ -471,9 +463,7 @@ XC_TEST(test_cpu_edges, "cpu_edges")
     xc_plane_free(&p);
     xc_fx_free(&f);
     /* 16-bit at ds 65538: scrunched values exceed 2^32 (the uint64 path) */
-    xc_fx_init(&f, 2, 16, 1500, -1, 1e-4, "0:1:1:65538", "astroaccelerate", 3 * 65538 + 5);
-    xc_fx_random(&f, 302);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 2, 16, 1500, -1, 1e-4, "0:1:1:65538", "astroaccelerate", 3 * 65538 + 5, 302);
     bad += cpu_matches(&f, "ds 65538");
     xc_fx_free(&f);
     CU_ASSERT_EQUAL(bad, 0);
@@ -541,9 +531,7 @@ XC_TEST(test_cpu_float_bound, "cpu_float_bound")
 XC_TEST(test_cpu_threads_and_errors, "cpu_threads_and_errors")
 {
     xc_fixture f;
-    xc_fx_init(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000);
-    xc_fx_random(&f, 600);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000, 600);
     xc_plane p1, p2;
     f.job.opts.threads = 1;
     run_impl(xc_dedisperse_cpu, &f.job, &p1);

@@ -239,9 +239,8 @@ XC_TEST_IF(test_gpu_awkward_sizes, "gpu_awkward_sizes", xc_fx_skip_gpu)
     int bad = 0;
     for (size_t i = 0; i < XC_NCASES(sz); i++) {
         xc_fixture f;
-        xc_fx_init(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4, plan_ds, "crosscheck", sz[i].nout);
-        xc_fx_random(&f, 200 + i);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4, plan_ds, "crosscheck",
+                         sz[i].nout, 200 + i);
         char what[64];
         snprintf(what, sizeof what, "%d ch %d-bit", sz[i].nchans, sz[i].nbits);
         bad += fixture_matches(&f, set, XC_NCASES(set), what);
@@ -263,9 +262,7 @@ XC_TEST_IF(test_gpu_big_delays, "gpu_big_delays", xc_fx_skip_gpu)
     int bad = 0;
     for (size_t b = 0; b < XC_NCASES(nbits); b++) {
         xc_fixture f;
-        xc_fx_init(&f, 64, nbits[b], 1400, -4, 64e-6, plan_big, b == 1 ? "dedisp" : "sigproc", 3000);
-        xc_fx_random(&f, 250 + b);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, 64, nbits[b], 1400, -4, 64e-6, plan_big, b == 1 ? "dedisp" : "sigproc", 3000, 250 + b);
         CU_ASSERT(f.job.max_delay > 5000);
         char what[64];
         snprintf(what, sizeof what, "big delays %d-bit", nbits[b]);
@@ -283,16 +280,12 @@ XC_TEST_IF(test_gpu_edges, "gpu_edges", xc_fx_skip_gpu)
     xc_error err;
     xc_gpu_ddinfo info;
     /* nsamp just above the largest delay: nout = 1 (and 0 samples for ds 2) */
-    xc_fx_init(&f, 31, 8, 1500, -3, 1e-4, "0:10:1,10:20:2:2", "presto", 1);
-    xc_fx_random(&f, 300);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 31, 8, 1500, -3, 1e-4, "0:10:1,10:20:2:2", "presto", 1, 300);
     CU_ASSERT_EQUAL(f.job.nout, 1u);
     bad += fixture_matches(&f, &S_DEFAULT, 1, "nout 1");
     xc_fx_free(&f);
     /* one DM trial */
-    xc_fx_init(&f, 64, 16, 1500, -1, 1e-4, "30:31:1", "sigproc", 77);
-    xc_fx_random(&f, 301);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 64, 16, 1500, -1, 1e-4, "30:31:1", "sigproc", 77, 301);
     bad += fixture_matches(&f, &S_DEFAULT, 1, "one trial");
     xc_fx_free(&f);
 
@@ -323,9 +316,7 @@ XC_TEST_IF(test_gpu_edges, "gpu_edges", xc_fx_skip_gpu)
         xc_fx_free(&f);
     }
     /* 16-bit at ds 65538: scrunched values pass 2^32 (u64 words, direct kernel) */
-    xc_fx_init(&f, 2, 16, 1500, -1, 1e-4, "0:1:1:65538", "astroaccelerate", 3 * 65538 + 5);
-    xc_fx_random(&f, 302);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 2, 16, 1500, -1, 1e-4, "0:1:1:65538", "astroaccelerate", 3 * 65538 + 5, 302);
     apply(&f.job, &info, &S_DEFAULT);
     CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
     CU_ASSERT_STRING_EQUAL(info.range[0].kernel, "direct");
@@ -353,9 +344,7 @@ XC_TEST_IF(test_gpu_flush_paths, "gpu_flush_paths", xc_fx_skip_gpu)
     int bad = 0;
     for (size_t i = 0; i < XC_NCASES(fm); i++) {
         xc_fixture f;
-        xc_fx_init(&f, 203, fm[i].nbits, 1500, -0.5, 1e-4, fm[i].plan, "crosscheck", 700);
-        xc_fx_random(&f, 350 + i);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, 203, fm[i].nbits, 1500, -0.5, 1e-4, fm[i].plan, "crosscheck", 700, 350 + i);
         char what[64];
         snprintf(what, sizeof what, "flush paths %d-bit %s", fm[i].nbits, fm[i].plan);
         bad += fixture_matches(&f, set, XC_NCASES(set), what);
@@ -363,9 +352,7 @@ XC_TEST_IF(test_gpu_flush_paths, "gpu_flush_paths", xc_fx_skip_gpu)
     }
     /* and the kernel names report it */
     xc_fixture f;
-    xc_fx_init(&f, 50, 8, 1500, -0.5, 1e-4, "0:2:0.5", "crosscheck", 100);
-    xc_fx_random(&f, 360);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 50, 8, 1500, -0.5, 1e-4, "0:2:0.5", "crosscheck", 100, 360);
     xc_gpu_ddinfo info;
     setting s = S_DEFAULT;
     s.test_wide = 1;
@@ -421,9 +408,7 @@ XC_TEST_IF(test_gpu_tunables, "gpu_tunables", xc_fx_skip_gpu)
     int bad = 0;
     for (size_t b = 0; b < XC_NCASES(nbits); b++) {
         xc_fixture f;
-        xc_fx_init(&f, 96, nbits[b], 1400, -2, 64e-6, "0:60:1.5,60:120:3:2", "crosscheck", 1500);
-        xc_fx_random(&f, 500 + b);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, 96, nbits[b], 1400, -2, 64e-6, "0:60:1.5,60:120:3:2", "crosscheck", 1500, 500 + b);
         if (nbits[b] == 32) {
             /* float sums depend on the order: only the settings' kernels, checked
              * in test_gpu_float; here, that every setting runs and agrees with
@@ -534,9 +519,7 @@ XC_TEST_IF(test_gpu_fallback, "gpu_fallback", xc_fx_skip_gpu)
     static const int nbits[] = {8, 16, 32};
     for (size_t b = 0; b < XC_NCASES(nbits); b++) {
         xc_fixture f;
-        xc_fx_init(&f, 4, nbits[b], 400, -100, 1e-5, "0:8:2", "crosscheck", 300);
-        xc_fx_random(&f, 700 + b);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, 4, nbits[b], 400, -100, 1e-5, "0:8:2", "crosscheck", 300, 700 + b);
         CU_ASSERT(f.job.max_delay > 100000);
         xc_plane ref, p, q;
         run_ref(&f.job, &ref);
@@ -574,9 +557,7 @@ XC_TEST_IF(test_gpu_autotune, "gpu_autotune", xc_fx_skip_gpu)
     static const int nbits[] = {4, 8, 16};
     for (size_t b = 0; b < XC_NCASES(nbits); b++) {
         xc_fixture f;
-        xc_fx_init(&f, 256, nbits[b], 1400, -1, 64e-6, "0:100:0.5,100:200:1:2", "crosscheck", 2000);
-        xc_fx_random(&f, 800 + b);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, 256, nbits[b], 1400, -1, 64e-6, "0:100:0.5,100:200:1:2", "crosscheck", 2000, 800 + b);
         xc_plane ref, p;
         run_ref(&f.job, &ref);
         double kms = -1;
@@ -652,9 +633,7 @@ XC_TEST_IF(test_gpu_float, "gpu_float", xc_fx_skip_gpu)
 XC_TEST_IF(test_gpu_errors, "gpu_errors", xc_fx_skip_gpu)
 {
     xc_fixture f;
-    xc_fx_init(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000);
-    xc_fx_random(&f, 1000);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000, 1000);
     xc_plane ref, p;
     xc_error err;
     run_ref(&f.job, &ref);
@@ -887,9 +866,7 @@ XC_TEST_IF(test_gpu_state_gulps, "gpu_state_gulps", xc_fx_skip_gpu)
 XC_TEST_IF(test_gpu_state_mismatch, "gpu_state_mismatch", xc_fx_skip_gpu)
 {
     xc_fixture f;
-    xc_fx_init(&f, 40, 8, 1500, -2, 1e-4, "0:30:1,30:50:2:2", "crosscheck", 1500);
-    xc_fx_random(&f, 1400);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 40, 8, 1500, -2, 1e-4, "0:30:1,30:50:2:2", "crosscheck", 1500, 1400);
     xc_error err;
     xc_gpu_ddinfo info;
     xc_block blk, blk2;

@@ -89,6 +89,14 @@ void xc_fx_job(xc_fixture *f, const uint8_t *mask)
     f->ok = 1;
 }
 
+void xc_fx_random_job(xc_fixture *f, int nchans, int nbits, double fch1, double foff, double tsamp, const char *plan,
+                      const char *preset, size_t nout, uint64_t seed)
+{
+    xc_fx_init(f, nchans, nbits, fch1, foff, tsamp, plan, preset, nout);
+    xc_fx_random(f, seed);
+    xc_fx_job(f, NULL);
+}
+
 void xc_fx_free(xc_fixture *f)
 {
     if (f->ok)

@@ -35,6 +35,9 @@ uint64_t xc_fx_rng_next(uint64_t *s);
  * resolution; allocates (zeroed) data of that length. */
 void xc_fx_init(xc_fixture *f, int nchans, int nbits, double fch1, double foff, double tsamp, const char *plan,
                 const char *preset, size_t nout);
+/* xc_fx_init, xc_fx_random (seed) and xc_fx_job with every channel kept. */
+void xc_fx_random_job(xc_fixture *f, int nchans, int nbits, double fch1, double foff, double tsamp, const char *plan,
+                      const char *preset, size_t nout, uint64_t seed);
 /* Fills the block with values drawn from seed: uniform in [0, 2^nbits) for
  * integer data, in [0, 100) for float data. */
 void xc_fx_random(xc_fixture *f, uint64_t seed);
