@@ -1,5 +1,6 @@
 /* The crosscheck program end to end: exit codes, messages, outputs. */
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,18 @@ static int run(const char *args, char *errbuf, size_t n)
         }
     }
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* run() with the arguments formatted as printf does. */
+__attribute__((format(printf, 3, 4))) static int runf(char *errbuf, size_t n, const char *fmt, ...)
+{
+    char args[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    CU_ASSERT_FATAL(len >= 0 && (size_t)len < sizeof args);
+    return run(args, errbuf, n);
 }
 
 XC_TEST(test_plan_heimdall_defaults, "plan: Heimdall defaults give 1197 trials")
@@ -98,8 +111,7 @@ XC_TEST(test_errors_exit_2, "errors exit 2 and name the file/field/value")
     fwrite(&n, 4, 1, fp);
     fwrite("HEADER_END", 1, 10, fp);
     fclose(fp);
-    snprintf(args, sizeof args, "dedisperse -i '%s' -o '%s/o3' -impl cpu -dmplan 0:10:1:1", bad, xc_test_tmpdir());
-    CU_ASSERT_EQUAL(run(args, err, sizeof err), 2);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "dedisperse -i '%s' -o '%s/o3' -impl cpu -dmplan 0:10:1:1", bad, xc_test_tmpdir()), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "nbits3.fil"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "nbits"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "3"));
@@ -111,20 +123,16 @@ XC_TEST(test_errors_exit_2, "errors exit 2 and name the file/field/value")
  * different convention: compare exits 1. */
 XC_TEST(test_dedisperse_compare_tutorial, "dedisperse + compare planes on tutorial.fil")
 {
-    char args[2048], err[4096], a[600], b[600], c[600];
+    char err[4096], a[600], b[600], c[600];
     const char *d = xc_test_datasets();
     snprintf(a, sizeof a, "%s/tut_ref", xc_test_tmpdir());
     snprintf(b, sizeof b, "%s/tut_cpu", xc_test_tmpdir());
     snprintf(c, sizeof c, "%s/tut_presto", xc_test_tmpdir());
-    snprintf(args, sizeof args, "dedisperse -quiet -i '%s/sigpyproc3/tutorial.fil' -o '%s' -impl reference -dmplan 0:40:2:1,40:60:4:2", d, a);
-    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
-    snprintf(args, sizeof args, "dedisperse -quiet -i '%s/sigpyproc3/tutorial.fil' -o '%s' -impl cpu -dmplan 0:40:2:1,40:60:4:2", d, b);
-    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "dedisperse -quiet -i '%s/sigpyproc3/tutorial.fil' -o '%s' -impl reference -dmplan 0:40:2:1,40:60:4:2", d, a), 0);
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "dedisperse -quiet -i '%s/sigpyproc3/tutorial.fil' -o '%s' -impl cpu -dmplan 0:40:2:1,40:60:4:2", d, b), 0);
     /* The tutorial's delays are too small (17 samples at DM 30) for k_DM to matter: use the Crab file. */
-    snprintf(args, sizeof args, "dedisperse -quiet -i '%s/sigpyproc3/parkes_8bit_1.fil' -o '%s' -impl cpu -convention presto -dmplan 0:100:5:1", d, c);
-    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
-    snprintf(args, sizeof args, "dedisperse -quiet -i '%s/sigpyproc3/parkes_8bit_1.fil' -o '%s_x' -impl cpu -dmplan 0:100:5:1", d, c);
-    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "dedisperse -quiet -i '%s/sigpyproc3/parkes_8bit_1.fil' -o '%s' -impl cpu -convention presto -dmplan 0:100:5:1", d, c), 0);
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "dedisperse -quiet -i '%s/sigpyproc3/parkes_8bit_1.fil' -o '%s_x' -impl cpu -dmplan 0:100:5:1", d, c), 0);
     char path[700];
     snprintf(path, sizeof path, "%s.r1.npy", b);
     CU_ASSERT(xc_fx_exists(path));
@@ -135,13 +143,10 @@ XC_TEST(test_dedisperse_compare_tutorial, "dedisperse + compare planes on tutori
     CU_ASSERT_EQUAL(json_array_size(json_object_get(root, "dms")), 25u);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(root, "impl")), "cpu");
     json_decref(root);
-    snprintf(args, sizeof args, "compare planes '%s.json' '%s.json'", b, a);
-    CU_ASSERT_EQUAL(run(args, err, sizeof err), 0);
-    snprintf(args, sizeof args, "compare planes '%s.json' '%s_x.json'", c, c);
-    CU_ASSERT_EQUAL(run(args, err, sizeof err), 1);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "compare planes '%s.json' '%s.json'", b, a), 0);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "compare planes '%s.json' '%s_x.json'", c, c), 1);
     /* planes with different DM lists are refused (exit 2) */
-    snprintf(args, sizeof args, "compare planes '%s.json' '%s.json'", c, a);
-    CU_ASSERT_EQUAL(run(args, err, sizeof err), 2);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "compare planes '%s.json' '%s.json'", c, a), 2);
 }
 
 XC_TEST(test_list_and_help, "list and -h of every subcommand")
@@ -153,9 +158,7 @@ XC_TEST(test_list_and_help, "list and -h of every subcommand")
                           "bench",         "bench dedisperse", "bench pulscan", "bench synth", "bench gpu",
                           "bench gpu-pulscan"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-        char args[128];
-        snprintf(args, sizeof args, "%s -h", cmds[i]);
-        CU_ASSERT_EQUAL(run(args, err, sizeof err), 0);
+        CU_ASSERT_EQUAL(runf(err, sizeof err, "%s -h", cmds[i]), 0);
     }
 }
 
@@ -205,7 +208,7 @@ XC_TEST(test_option_parser, "option parser: bad values, unknown options, -h, str
 /* synth's parameters override its -spec file wherever -spec stands on the line. */
 XC_TEST(test_synth_options_override_spec, "synth: options override -spec wherever it stands")
 {
-    char args[2048], err[4096], spec[600], fil[600], truth[700];
+    char err[4096], spec[600], fil[600], truth[700];
     snprintf(spec, sizeof spec, "%s/override.json", xc_test_tmpdir());
     snprintf(fil, sizeof fil, "%s/override.fil", xc_test_tmpdir());
     snprintf(truth, sizeof truth, "%s/override.truth.json", xc_test_tmpdir());
@@ -213,8 +216,7 @@ XC_TEST(test_synth_options_override_spec, "synth: options override -spec whereve
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     fputs("{\"nchans\": 32, \"tsamp_us\": 200, \"tobs_s\": 0.1, \"seed\": 5, \"smear\": true}\n", fp);
     fclose(fp);
-    snprintf(args, sizeof args, "synth -quiet -nchans 16 -seed 9 -nosmear -tsamp 100 -spec '%s' -o '%s'", spec, fil);
-    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "synth -quiet -nchans 16 -seed 9 -nosmear -tsamp 100 -spec '%s' -o '%s'", spec, fil), 0);
     json_error_t je;
     json_t *root = json_load_file(truth, 0, &je);
     CU_ASSERT_PTR_NOT_NULL_FATAL(root);
@@ -226,8 +228,7 @@ XC_TEST(test_synth_options_override_spec, "synth: options override -spec whereve
     XC_ASSERT_CLOSE(json_real_value(json_object_get(par, "tobs_s")), 0.1, 1e-12);   /* from the spec */
     json_decref(root);
     /* a bad parameter is reported after the spec is read, as before */
-    snprintf(args, sizeof args, "synth -nchans x -spec '%s/missing.json' -o '%s'", xc_test_tmpdir(), fil);
-    CU_ASSERT_EQUAL(run(args, err, sizeof err), 2);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "synth -nchans x -spec '%s/missing.json' -o '%s'", xc_test_tmpdir(), fil), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "missing.json"));
 }
 
