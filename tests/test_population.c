@@ -188,13 +188,21 @@ static int count_rows(const char *path)
     return rows;
 }
 
+/* The test population (datasets/population-test.json) into s, o zeroed;
+ * failing to load ends the case. */
+static void load_test_spec(xc_popspec *s, xc_popopts *o)
+{
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(s, xc_fx_dataset("population-test.json"), &err), XC_OK);
+    memset(o, 0, sizeof *o);
+}
+
 XC_TEST(test_population_reproducible_and_resumable, "population_reproducible_and_resumable")
 {
     xc_popspec s;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, xc_fx_dataset("population-test.json"), &err), XC_OK);
     xc_popopts o;
-    memset(&o, 0, sizeof o);
+    load_test_spec(&s, &o);
     const char *A = xc_fx_tmp("popA"), *B = xc_fx_tmp("popB");
     CU_ASSERT_EQUAL_FATAL(xc_population_run(&s, 3, 11, A, &o, &err), XC_OK);
     CU_ASSERT_EQUAL(o.made, 3);
@@ -266,9 +274,8 @@ XC_TEST(test_population_dedispersed, "population_dedispersed")
 {
     xc_popspec s;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, xc_fx_dataset("population-test.json"), &err), XC_OK);
     xc_popopts o;
-    memset(&o, 0, sizeof o);
+    load_test_spec(&s, &o);
     o.dedispersed = 1;
     o.first = 40;
     const char *D = xc_fx_tmp("popD");
