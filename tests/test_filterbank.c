@@ -778,14 +778,10 @@ XC_TEST_IF(test_parkes_8bit, "parkes_8bit", skip_no_fixtures)
     CU_ASSERT_FATAL(d != NULL);
     check_parkes_header(&h, 8);
     size_t n = (size_t)h.nsamp * (size_t)h.nchans;
-    double sum = 0.0, sum2 = 0.0;
-    for (size_t i = 0; i < n; i++)
-        sum += d[i];
-    double mean = sum / (double)n;
-    for (size_t i = 0; i < n; i++)
-        sum2 += (d[i] - mean) * (d[i] - mean);
+    double mean, rms;
+    xc_fx_mean_rms(d, NULL, n, &mean, &rms);
     XC_ASSERT_CLOSE(mean, 128.0, 0.05);
-    XC_ASSERT_CLOSE(sqrt(sum2 / (double)n), 22.4, 0.05);
+    XC_ASSERT_CLOSE(rms, 22.4, 0.05);
 
     /* Reading in odd-sized windows, as integers, gives the same values. */
     char path[512];

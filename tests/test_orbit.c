@@ -457,14 +457,7 @@ static double fake_pulse_time(const xc_timing *tm, double n)
 /* rms and max of y minus its least-squares line in x. */
 static void detrend(const double *x, const double *y, size_t n, double *rms, double *max)
 {
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (size_t i = 0; i < n; i++) {
-        sx += x[i];
-        sy += y[i];
-        sxx += x[i] * x[i];
-        sxy += x[i] * y[i];
-    }
-    double b = (n * sxy - sx * sy) / (n * sxx - sx * sx), a = (sy - b * sx) / n, ss = 0;
+    double xm, ym, b = xc_fx_line_fit(x, y, n, &xm, &ym), a = ym - b * xm, ss = 0;
     *max = 0;
     for (size_t i = 0; i < n; i++) {
         double r = y[i] - a - b * x[i];

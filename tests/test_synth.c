@@ -269,13 +269,8 @@ XC_TEST(test_level_histograms_chisq, "level_histograms_chisq")
         CU_ASSERT(pval > 1e-3);
         if (nbits[t] == 8) {
             /* fake: 8-bit noise mean 127.5, rms 255/8 = 31.875 */
-            double s = 0, s2 = 0;
-            for (size_t i = 0; i < n; i++)
-                s += v[i];
-            double m = s / (double)n;
-            for (size_t i = 0; i < n; i++)
-                s2 += (v[i] - m) * (v[i] - m);
-            double rms = sqrt(s2 / (double)n);
+            double m, rms;
+            xc_fx_mean_rms(NULL, v, n, &m, &rms);
             CU_ASSERT(fabs(m - 127.5) < 5 * 31.875 / sqrt((double)n));
             CU_ASSERT(fabs(rms - 31.875) < 0.2);   /* quantisation adds 1/12 level^2: rms 31.876 */
         }
@@ -909,14 +904,7 @@ XC_TEST(test_truth_r_z_recovered_from_data, "truth_r_z_recovered_from_data")
         fs[s] = peak_freq(b + s * seg, seg, t0, dt, 0.995 * f0, 1.005 * f0);
         tc[s] = t0 + 0.5 * (double)seg * dt - 0.5 * dt;
     }
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (int s = 0; s < M; s++) {
-        sx += tc[s];
-        sy += fs[s];
-        sxx += tc[s] * tc[s];
-        sxy += tc[s] * fs[s];
-    }
-    double slope = (M * sxy - sx * sy) / (M * sxx - sx * sx), fmid = sy / M - slope * (sx / M - 0.5 * Td);
+    double tm, fm, slope = xc_fx_line_fit(tc, fs, M, &tm, &fm), fmid = fm - slope * (tm - 0.5 * Td);
     /* the truth is for [0, T]; the series is shorter by the sweep (Td < T): compare
      * with the truth's mean frequency moved to the middle of the series */
     double fmean_truth = r / T + z / (T * T) * (0.5 * Td - 0.5 * T);

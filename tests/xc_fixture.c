@@ -250,6 +250,33 @@ static const char *path_in(pathbuf *buf, int n, int *k, const char *dir, const c
     return b;
 }
 
+double xc_fx_line_fit(const double *x, const double *y, size_t n, double *xmean, double *ymean)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, dn = (double)n;
+    for (size_t i = 0; i < n; i++) {
+        sx += x[i];
+        sy += y[i];
+        sxx += x[i] * x[i];
+        sxy += x[i] * y[i];
+    }
+    *xmean = sx / dn;
+    *ymean = sy / dn;
+    return (dn * sxy - sx * sy) / (dn * sxx - sx * sx);
+}
+
+void xc_fx_mean_rms(const float *f32, const uint16_t *u16, size_t n, double *mean, double *rms)
+{
+    double s = 0, s2 = 0;
+    for (size_t i = 0; i < n; i++)
+        s += f32 ? f32[i] : u16[i];
+    *mean = s / (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double d = (f32 ? f32[i] : u16[i]) - *mean;
+        s2 += d * d;
+    }
+    *rms = sqrt(s2 / (double)n);
+}
+
 void xc_fx_synth_obs(xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1,
                      double foff)
 {

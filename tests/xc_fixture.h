@@ -95,6 +95,15 @@ void xc_fx_assert_fields_at(const char *names, const double *got, const double *
                             unsigned line);
 #define xc_fx_assert_fields(names, got, want, n) xc_fx_assert_fields_at((names), (got), (want), (n), __FILE__, __LINE__)
 
+/* ---- statistics ------------------------------------------------------------ */
+
+/* The least-squares line through (x[i], y[i]), i < n: returns its slope, with
+ * the means of x and y (it passes through them) in *xmean and *ymean. */
+double xc_fx_line_fit(const double *x, const double *y, size_t n, double *xmean, double *ymean);
+/* Mean and rms about it of n values, float (f32) or integer (u16, when f32
+ * is NULL), summed in double in two passes. */
+void xc_fx_mean_rms(const float *f32, const uint16_t *u16, size_t n, double *mean, double *rms);
+
 /* ---- synthesizer parameters ---------------------------------------------- */
 
 /* xc_synth_params_init, then the observation: channels, bits, sampling time
