@@ -102,6 +102,26 @@ static void expect_format_error(const char *path, const char *const *want, size_
     xc_fbreader_close(r);
 }
 
+/* A header of other = 8, key = v and tsamp 1 ms, then ndata bytes, written
+ * to name: refused, saying says and the byte where v starts. */
+static void expect_bad_value(rawhdr *r, const char *name, const char *other, const char *key, int32_t v,
+                             size_t ndata, const char *says)
+{
+    char path[512], bytes[64];
+    xc_fx_tmp_path(path, sizeof path, name);
+    r->n = 0;
+    raw_str(r, "HEADER_START");
+    raw_int(r, other, 8);
+    raw_str(r, key);
+    size_t at = r->n;
+    raw_i32(r, v);
+    raw_dbl(r, "tsamp", 1e-3);
+    raw_str(r, "HEADER_END");
+    raw_save(r, path, ndata);
+    snprintf(bytes, sizeof bytes, "(byte %zu)", at);
+    expect_format_error(path, (const char *const[]){says, bytes}, 2);
+}
+
 static void basic_header(xc_fbheader *h, int nbits, int nchans, int nifs, double foff)
 {
     xc_fbheader_init(h);
@@ -270,6 +290,42 @@ XC_TEST(test_chunk_boundaries, "chunk_boundaries")
     free(got);
 }
 
+/* The numeric keywords test_every_keyword writes and reads back (npuls,
+ * 2^40 + 5, is exact in a double). */
+#define KEY_NUMBERS \
+    "telescope_id machine_id src_raj src_dej az_start za_start nbeams ibeam tstart refdm period nbins barycentric " \
+    "signed_data npuls nsamples"
+enum { NKEYNUM = 16 };
+
+static void set_key_numbers(xc_fbheader *h, const double v[NKEYNUM])
+{
+    h->telescope_id = (int32_t)v[0];
+    h->machine_id = (int32_t)v[1];
+    h->src_raj = v[2];
+    h->src_dej = v[3];
+    h->az_start = v[4];
+    h->za_start = v[5];
+    h->nbeams = (int32_t)v[6];
+    h->ibeam = (int32_t)v[7];
+    h->tstart = v[8];
+    h->refdm = v[9];
+    h->period = v[10];
+    h->nbins = (int32_t)v[11];
+    h->barycentric = (int32_t)v[12];
+    h->signed_data = (int8_t)v[13];
+    h->npuls = (int64_t)v[14];
+    h->nsamples = (int32_t)v[15];
+}
+
+static void get_key_numbers(const xc_fbheader *h, double v[NKEYNUM])
+{
+    const double got[NKEYNUM] = {h->telescope_id, h->machine_id, h->src_raj,     h->src_dej,   h->az_start,
+                                 h->za_start,     h->nbeams,     h->ibeam,       h->tstart,    h->refdm,
+                                 h->period,       h->nbins,      h->barycentric, h->signed_data, (double)h->npuls,
+                                 h->nsamples};
+    memcpy(v, got, sizeof got);
+}
+
 /* Every keyword type: strings, int32, float64, one-byte signed, int64 npuls,
  * and a FREQUENCY table standing in for nchans. */
 XC_TEST(test_every_keyword, "every_keyword")
@@ -294,12 +350,10 @@ XC_TEST(test_every_keyword, "every_keyword")
     /* 80 bytes: the longest string SIGPROC accepts. */
     memset(h.source_name, 'S', 80);
     h.source_name[80] = '\0';
-    h.telescope_id = 7;
-    h.machine_id = 11;
-    h.src_raj = 53431.97;
-    h.src_dej = -220052.1;
-    h.az_start = 123.5;
-    h.za_start = 45.25;
+    /* in the order of KEY_NUMBERS */
+    static const double numbers[NKEYNUM] = {7,  11,        53431.97, -220052.1, 123.5, 45.25, 13, 4, 59000.123456789,
+                                            56.77, 0.0333924, 256,      1,         -3, (double)((1LL << 40) + 5), 3};
+    set_key_numbers(&h, numbers);
     h.data_type = 1;
     double table[5] = {1500.0, 1499.0, 1497.5, 1490.0, 1400.0};
     h.fchannel = malloc(sizeof table);
@@ -309,20 +363,10 @@ XC_TEST(test_every_keyword, "every_keyword")
     h.nchans = 5;
     h.fch1 = 1500.0;
     h.foff = -1.0;
-    h.nbeams = 13;
-    h.ibeam = 4;
     h.nbits = 8;
-    h.tstart = 59000.123456789;
     h.tsamp = 64e-6;
     h.nifs = 1;
-    h.refdm = 56.77;
-    h.period = 0.0333924;
-    h.nbins = 256;
-    h.barycentric = 1;
     h.pulsarcentric = 0;
-    h.signed_data = -3;
-    h.npuls = ((int64_t)1 << 40) + 5;
-    h.nsamples = 3;
 
     xc_error err;
     xc_fbwriter *w = NULL;
@@ -338,27 +382,14 @@ XC_TEST(test_every_keyword, "every_keyword")
     const xc_fbheader *g = xc_fbreader_header(r);
     CU_ASSERT_STRING_EQUAL(g->rawdatafile, "raw/2024-01-01.sf");
     CU_ASSERT_STRING_EQUAL(g->source_name, h.source_name);
-    CU_ASSERT_EQUAL(g->telescope_id, 7);
-    CU_ASSERT_EQUAL(g->machine_id, 11);
-    CU_ASSERT_EQUAL(g->src_raj, 53431.97);
-    CU_ASSERT_EQUAL(g->src_dej, -220052.1);
-    CU_ASSERT_EQUAL(g->az_start, 123.5);
-    CU_ASSERT_EQUAL(g->za_start, 45.25);
     CU_ASSERT_EQUAL(g->nchans, 5);
     CU_ASSERT_EQUAL(g->present[XC_FB_NCHANS], 0);   /* it came from the table */
     CU_ASSERT_EQUAL_FATAL(g->nfchannel, 5);
     for (int c = 0; c < 5; c++)
         CU_ASSERT_EQUAL(xc_fbheader_freq(g, c), table[c]);
-    CU_ASSERT_EQUAL(g->nbeams, 13);
-    CU_ASSERT_EQUAL(g->ibeam, 4);
-    CU_ASSERT_EQUAL(g->tstart, 59000.123456789);
-    CU_ASSERT_EQUAL(g->refdm, 56.77);
-    CU_ASSERT_EQUAL(g->period, 0.0333924);
-    CU_ASSERT_EQUAL(g->nbins, 256);
-    CU_ASSERT_EQUAL(g->barycentric, 1);
-    CU_ASSERT_EQUAL(g->signed_data, -3);
-    CU_ASSERT_EQUAL(g->npuls, ((int64_t)1 << 40) + 5);
-    CU_ASSERT_EQUAL(g->nsamples, 3);
+    double got[NKEYNUM];
+    get_key_numbers(g, got);
+    xc_fx_assert_fields(KEY_NUMBERS, got, numbers, NKEYNUM);
     CU_ASSERT_EQUAL(g->nsamp, 3);
     CU_ASSERT_STRING_EQUAL(xc_fbreader_warning(r), "");
     CU_ASSERT_EQUAL(g->norder, (int)nk);
@@ -542,32 +573,8 @@ XC_TEST(test_bad_headers, "bad_headers")
         expect_format_error(path, (const char *const[]){"source_name", len, bytes}, 3);
     }
 
-    xc_fx_tmp_path(path, sizeof path, "nbits3.fil");
-    r.n = 0;
-    raw_str(&r, "HEADER_START");
-    raw_int(&r, "nchans", 8);
-    raw_str(&r, "nbits");
-    at = r.n;
-    raw_i32(&r, 3);
-    raw_dbl(&r, "tsamp", 1e-3);
-    raw_str(&r, "HEADER_END");
-    raw_save(&r, path, 3);
-    snprintf(bytes, sizeof bytes, "(byte %zu)", at);
-    expect_format_error(path, (const char *const[]){"nbits: 3 is not one of 1, 2, 4, 8, 16, 32",
-                                                    bytes}, 2);
-
-    xc_fx_tmp_path(path, sizeof path, "nchans0.fil");
-    r.n = 0;
-    raw_str(&r, "HEADER_START");
-    raw_int(&r, "nbits", 8);
-    raw_str(&r, "nchans");
-    at = r.n;
-    raw_i32(&r, 0);
-    raw_dbl(&r, "tsamp", 1e-3);
-    raw_str(&r, "HEADER_END");
-    raw_save(&r, path, 0);
-    snprintf(bytes, sizeof bytes, "(byte %zu)", at);
-    expect_format_error(path, (const char *const[]){"nchans: 0 ", bytes}, 2);
+    expect_bad_value(&r, "nbits3.fil", "nchans", "nbits", 3, 3, "nbits: 3 is not one of 1, 2, 4, 8, 16, 32");
+    expect_bad_value(&r, "nchans0.fil", "nbits", "nchans", 0, 0, "nchans: 0 ");
 
     xc_fx_tmp_path(path, sizeof path, "nifs0.fil");
     raw_basic(&r);
