@@ -51,13 +51,32 @@ static void hand_data(xc_fixture *f)
     }
 }
 
+/* The hand-worked block under plan and preset with nout outputs, its job
+ * built (mask: NULL, or 1 per channel kept). */
+static void hand_fixture(xc_fixture *f, const char *plan, const char *preset, size_t nout, const uint8_t *mask)
+{
+    xc_fx_init(f, 3, 8, 1000, -250, 1e-3, plan, preset, nout);
+    hand_data(f);
+    xc_fx_job(f, mask);
+}
+
+/* The cpu dedisperser gives p again on f's job (what names the check); then
+ * p and f are freed. */
+static void cpu_same_then_free(xc_fixture *f, xc_plane *p, const char *what)
+{
+    xc_plane q;
+    run_impl(xc_dedisperse_cpu, &f->job, &q);
+    CU_ASSERT(xc_fx_planes_equal(p, &q, what));
+    xc_plane_free(p);
+    xc_plane_free(&q);
+    xc_fx_free(f);
+}
+
 XC_TEST(test_ref_hand_3x8, "ref_hand_3x8")
 {
     xc_fixture f;
-    xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:0.5:0.25", "crosscheck", 5);
+    hand_fixture(&f, "0:0.5:0.25", "crosscheck", 5, NULL);
     CU_ASSERT_EQUAL_FATAL(f.blk.nsamp, 8u);
-    hand_data(&f);
-    xc_fx_job(&f, NULL);
     static const int32_t want_delays[] = {0, 0, 0, 0, 1, 3};
     CU_ASSERT_EQUAL(memcmp(f.job.delays[0], want_delays, sizeof want_delays), 0);
     CU_ASSERT_EQUAL(f.job.max_delay, 3);
@@ -81,10 +100,8 @@ XC_TEST(test_ref_hand_3x8, "ref_hand_3x8")
 XC_TEST(test_ref_hand_ds2, "ref_hand_ds2")
 {
     xc_fixture f;
-    xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0.5:1:0.5:2", "crosscheck", 10);
+    hand_fixture(&f, "0.5:1:0.5:2", "crosscheck", 10, NULL);
     CU_ASSERT_EQUAL_FATAL(f.blk.nsamp, 16u);
-    hand_data(&f);
-    xc_fx_job(&f, NULL);
     static const int32_t want_delays[] = {0, 1, 3};
     CU_ASSERT_EQUAL(memcmp(f.job.delays[0], want_delays, sizeof want_delays), 0);
     xc_plane p;
@@ -93,12 +110,7 @@ XC_TEST(test_ref_hand_ds2, "ref_hand_ds2")
     static const float want[] = {286, 334, 382, 430, 478};
     for (size_t t = 0; t < 5; t++)
         CU_ASSERT_EQUAL(at(&p, 0, 0, t), want[t]);
-    xc_plane p2;
-    run_impl(xc_dedisperse_cpu, &f.job, &p2);
-    CU_ASSERT(xc_fx_planes_equal(&p, &p2, "ds2 cpu"));
-    xc_plane_free(&p);
-    xc_plane_free(&p2);
-    xc_fx_free(&f);
+    cpu_same_then_free(&f, &p, "ds2 cpu");
 }
 
 /* Channel 1 killed: DM 0: (t+1) + (100+t) = 2t+101; DM 0.25: (t+1) + (103+t) = 2t+104.
@@ -106,21 +118,15 @@ XC_TEST(test_ref_hand_ds2, "ref_hand_ds2")
 XC_TEST(test_ref_hand_killmask, "ref_hand_killmask")
 {
     xc_fixture f;
-    xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:0.5:0.25", "crosscheck", 5);
-    hand_data(&f);
     static const uint8_t mask[] = {1, 0, 1};
-    xc_fx_job(&f, mask);
-    xc_plane p, q;
+    hand_fixture(&f, "0:0.5:0.25", "crosscheck", 5, mask);
+    xc_plane p;
     run_impl(xc_dedisperse_reference, &f.job, &p);
-    run_impl(xc_dedisperse_cpu, &f.job, &q);
     for (size_t t = 0; t < 5; t++) {
         CU_ASSERT_EQUAL(at(&p, 0, 0, t), (float)(2 * t + 101));
         CU_ASSERT_EQUAL(at(&p, 0, 1, t), (float)(2 * t + 104));
     }
-    CU_ASSERT(xc_fx_planes_equal(&p, &q, "killmask cpu"));
-    xc_plane_free(&p);
-    xc_plane_free(&q);
-    xc_fx_free(&f);
+    cpu_same_then_free(&f, &p, "killmask cpu");
 }
 
 /* Scalings at DM 0 (every preset has zero delays there): sums 12t + 111.
@@ -128,9 +134,7 @@ XC_TEST(test_ref_hand_killmask, "ref_hand_killmask")
 XC_TEST(test_ref_hand_scaling, "ref_hand_scaling")
 {
     xc_fixture f;
-    xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:1:1", "astroaccelerate", 8);
-    hand_data(&f);
-    xc_fx_job(&f, NULL);
+    hand_fixture(&f, "0:1:1", "astroaccelerate", 8, NULL);
     xc_plane p;
     run_impl(xc_dedisperse_reference, &f.job, &p);
     for (size_t t = 0; t < 8; t++)
@@ -142,12 +146,7 @@ XC_TEST(test_ref_hand_scaling, "ref_hand_scaling")
     run_impl(xc_dedisperse_reference, &f.job, &p);
     XC_ASSERT_CLOSE(at(&p, 0, 0, 0), 111.0 / 765.0 * 0.7529411764705882, 1e-7);
     XC_ASSERT_CLOSE(at(&p, 0, 0, 7), 195.0 / 765.0 * 0.7529411764705882, 1e-7);
-    xc_plane q;
-    run_impl(xc_dedisperse_cpu, &f.job, &q);
-    CU_ASSERT(xc_fx_planes_equal(&p, &q, "dedisp scaling cpu"));
-    xc_plane_free(&p);
-    xc_plane_free(&q);
-    xc_fx_free(&f);
+    cpu_same_then_free(&f, &p, "dedisp scaling cpu");
 }
 
 /* Delay rounding per preset.  Two channels at 1024 and 512 MHz: 1/f^2 are
