@@ -96,6 +96,16 @@ XC_TEST(test_quantise_levels, "quantise_levels")
     CU_ASSERT_EQUAL(xc_synth_quantise(-3.9f, 1), 0);       /* fake's 1-bit would set this one */
 }
 
+/* xc_fx_synth_obs without noise; smear: whether pulses are smeared across
+ * each channel. */
+static void quiet_obs(xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1, double foff,
+                      int smear)
+{
+    xc_fx_synth_obs(p, nchans, nbits, tsamp, tobs, fch1, foff);
+    p->noise = 0;
+    p->smear = smear;
+}
+
 /* A file with everything on: noise, smearing, a pulsar and two pulses. */
 static void busy_params(xc_synth_params *p, int nbits)
 {
@@ -319,9 +329,7 @@ static double delay_crosscheck(double dm, double f, double fref)
 static void pulse_params(xc_synth_params *p, int smear)
 {
     xc_error err;
-    xc_fx_synth_obs(p, 64, 32, 100e-6, 1.5, 400, -1);
-    p->noise = 0;
-    p->smear = smear;
+    quiet_obs(p, 64, 32, 100e-6, 1.5, 400, -1, smear);
     xc_synth_pulse pl = {0.1, 100, 1.0, 20};
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(p, &pl, &err), XC_OK);
 }
@@ -411,9 +419,7 @@ XC_TEST(test_pulse_arrives_at_analytic_delay, "pulse_arrives_at_analytic_delay")
 XC_TEST(test_pulsar_phase_and_duty_cycle, "pulsar_phase_and_duty_cycle")
 {
     xc_synth_params p;
-    xc_fx_synth_obs(&p, 8, 32, 100e-6, 0.1, 1400, -1);
-    p.noise = 0;
-    p.smear = 0;
+    quiet_obs(&p, 8, 32, 100e-6, 0.1, 1400, -1, 0);
     xc_fx_synth_psr(&p, 10, 0, 10, 8);
     uint64_t ns;
     float *x = write_and_read(&p, xc_fx_tmp("psr.fil"), &ns);
@@ -1031,9 +1037,7 @@ XC_TEST(test_gaussian_profile, "gaussian_profile")
     /* A Gaussian of FWHM 2 ms, peak amp, one channel: the sum of the samples is
      * its area amp sigma sqrt(2 pi)/tsamp, the centroid its centre, the peak amp. */
     xc_synth_params p;
-    xc_fx_synth_obs(&p, 4, 32, 50e-6, 0.2, 1000, -0.5);
-    p.noise = 0;
-    p.smear = 1;
+    quiet_obs(&p, 4, 32, 50e-6, 0.2, 1000, -0.5, 1);
     p.profile = XC_PROFILE_GAUSSIAN;
     xc_synth_pulse pl = {0.0731, 0, 2.0, 8};
     xc_error err;
