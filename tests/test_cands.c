@@ -349,20 +349,36 @@ XC_TEST(test_sort, "sort")
 
 /* ---- comparator ----------------------------------------------------------- */
 
+/* Adds c to l; failing to ends the case. */
+static void add_cand(xc_candlist *l, xc_cand c)
+{
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_candlist_add(l, &c, &err), XC_OK);
+}
+
 static void make_list(xc_candlist *l)
 {
     xc_candlist_init(l);
     l->T = T_NOTE;
     snprintf(l->source, sizeof l->source, "crosscheck");
-    xc_error err;
     const double rs[6] = {200051, 350000, 100025.5, 87500, 600000, 700000};
     const double zs[6] = {92, 0, 1, 4, 10, 0};
     const int hs[6] = {1, 1, 2, 4, 1, 1};
     const double ss[6] = {22.5, 19.7, 12.0, 9.0, 6.5, 3.0};
     for (int i = 0; i < 6; i++) {
-        xc_cand c = mk(rs[i], zs[i], hs[i], 40 * ss[i], ss[i], T_NOTE);
-        xc_candlist_add(l, &c, &err);
+        add_cand(l, mk(rs[i], zs[i], hs[i], 40 * ss[i], ss[i], T_NOTE));
     }
+}
+
+/* Compares a with b under o (NULL: the defaults) into r; failing to ends
+ * the case. */
+static void compare_lists(const xc_candlist *a, const xc_candlist *b, const xc_cmpcands_opts *o,
+                          xc_cmpcands_result *r)
+{
+    xc_cmpcands_opts def;
+    xc_cmpcands_opts_init(&def);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(a, b, o ? o : &def, r, &err), XC_OK);
 }
 
 XC_TEST(test_compare_planted, "compare_planted")
@@ -373,8 +389,7 @@ XC_TEST(test_compare_planted, "compare_planted")
     xc_cmpcands_opts o;
     xc_cmpcands_opts_init(&o);
     xc_cmpcands_result r;
-    xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, &o, &r);
     CU_ASSERT_EQUAL(r.npairs, 6);
     CU_ASSERT(r.agree);
     CU_ASSERT_EQUAL(r.dr.max_abs, 0);
@@ -388,7 +403,7 @@ XC_TEST(test_compare_planted, "compare_planted")
     b.c[4].r += 3;
     b.c[1].sigma += 0.01;
     b.c[1].power *= 1.001;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, &o, &r);
     CU_ASSERT_EQUAL(r.npairs, 4);
     CU_ASSERT_EQUAL(r.na_only, 2);
     CU_ASSERT_EQUAL(r.nb_only, 1);
@@ -408,13 +423,13 @@ XC_TEST(test_compare_planted, "compare_planted")
     o.dr = 3;
     o.dsigma = 0.02;
     o.rtol_power = 2e-3;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, &o, &r);
     CU_ASSERT_EQUAL(r.npairs, 5);
     CU_ASSERT_EQUAL(r.na_only_fail, 1);
     CU_ASSERT(!r.agree);
     xc_cmpcands_result_free(&r);
     o.sigma_min = 9.5;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, &o, &r);
     CU_ASSERT_EQUAL(r.na_only_fail, 0);
     CU_ASSERT(r.agree);
     xc_cmpcands_result_free(&r);
@@ -425,12 +440,12 @@ XC_TEST(test_compare_planted, "compare_planted")
     make_list(&b);
     b.c[2].numharm = 1;
     b.c[0].z = -92;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, &o, &r);
     CU_ASSERT_EQUAL(r.npairs, 5);
     CU_ASSERT_EQUAL(r.dz.max_abs, 0);
     xc_cmpcands_result_free(&r);
     o.anyharm = 1;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, &o, &r);
     CU_ASSERT_EQUAL(r.npairs, 6);
     xc_cmpcands_result_free(&r);
     xc_candlist_free(&a);
@@ -443,13 +458,9 @@ XC_TEST(test_compare_threshold, "compare_threshold")
     xc_candlist a, b;
     make_list(&a);
     make_list(&b);
-    xc_error err;
-    xc_cand c = mk(900000, 0, 1, 40, 2.0004, T_NOTE);
-    xc_candlist_add(&a, &c, &err);
-    xc_cmpcands_opts o;
-    xc_cmpcands_opts_init(&o);
+    add_cand(&a, mk(900000, 0, 1, 40, 2.0004, T_NOTE));
     xc_cmpcands_result r;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, NULL, &r);
     CU_ASSERT_EQUAL(r.na_only, 1);
     CU_ASSERT_EQUAL(r.na_only_fail, 0);
     CU_ASSERT(r.agree);
@@ -477,8 +488,7 @@ XC_TEST(test_truth, "truth")
         {f0, 0, 3},            /* below the threshold */
     };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        xc_cand c = mk(cs[i].f * T, cs[i].z, 1, 100, cs[i].sigma, T);
-        xc_candlist_add(&l, &c, &err);
+        add_cand(&l, mk(cs[i].f * T, cs[i].z, 1, 100, cs[i].sigma, T));
     }
     char path[512];
     xc_fx_tmp_path(path, sizeof path, "truth.json");
