@@ -179,6 +179,15 @@ static const char *plan_big = "0:200:5,200:400:10:2,400:430:10:3";
 
 /* ---- cases ------------------------------------------------------------------ */
 
+/* Ends a case on f with its reference plane: the options (which may point
+ * at the case's locals) reset, then both freed. */
+static void free_case(xc_fixture *f, xc_plane *ref)
+{
+    f->job.opts = (xc_ddopts){0};
+    xc_plane_free(ref);
+    xc_fx_free(f);
+}
+
 XC_TEST_IF(test_gpu_device, "gpu_device", xc_fx_skip_gpu)
 {
 #ifdef XC_HAVE_CUDA
@@ -504,9 +513,7 @@ XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
         CU_ASSERT_EQUAL(bad, 0);
         CU_ASSERT_EQUAL(last, XC_EINVAL);
         CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpu_max_bytes"));
-        f.job.opts = (xc_ddopts){0};
-        xc_plane_free(&ref);
-        xc_fx_free(&f);
+        free_case(&f, &ref);
     }
 }
 
@@ -544,11 +551,9 @@ XC_TEST_IF(test_gpu_fallback, "gpu_fallback", xc_fx_skip_gpu)
             CU_ASSERT(xc_fx_planes_equal(&ref, &p, "fallback direct"));
             CU_ASSERT(xc_fx_planes_equal(&ref, &q, "fallback one trial per block"));
         }
-        f.job.opts = (xc_ddopts){0};
-        xc_plane_free(&ref);
         xc_plane_free(&p);
         xc_plane_free(&q);
-        xc_fx_free(&f);
+        free_case(&f, &ref);
     }
 }
 
@@ -582,10 +587,8 @@ XC_TEST_IF(test_gpu_autotune, "gpu_autotune", xc_fx_skip_gpu)
         XC_ASSERT_CLOSE(kms, info.kernel_ms, 1e-9);
         XC_ASSERT_CLOSE(info.kernel_ms, info.range[0].kernel_ms + info.range[1].kernel_ms, 1e-9);
         CU_ASSERT(info.autotune_ms > 0);
-        f.job.opts = (xc_ddopts){0};
-        xc_plane_free(&ref);
         xc_plane_free(&p);
-        xc_fx_free(&f);
+        free_case(&f, &ref);
     }
 }
 
@@ -624,9 +627,7 @@ XC_TEST_IF(test_gpu_float, "gpu_float", xc_fx_skip_gpu)
                     printf("  %s: range %d ran %s\n", what, k, info.range[k].kernel);
             xc_plane_free(&p);
         }
-        f.job.opts = (xc_ddopts){0};
-        xc_plane_free(&ref);
-        xc_fx_free(&f);
+        free_case(&f, &ref);
     }
 }
 
@@ -666,9 +667,7 @@ XC_TEST_IF(test_gpu_errors, "gpu_errors", xc_fx_skip_gpu)
     CU_ASSERT(xc_fx_planes_equal(&ref, &p, "after errors"));
     CU_ASSERT(kms > 0);
     xc_plane_free(&p);
-    f.job.opts = (xc_ddopts){0};
-    xc_plane_free(&ref);
-    xc_fx_free(&f);
+    free_case(&f, &ref);
 }
 
 /* Random shapes, nbits, presets, masks and tunables. */
