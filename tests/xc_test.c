@@ -83,3 +83,34 @@ int xc_test_run(const char *suite_name, const xc_testcase *cases, size_t n)
     CU_cleanup_registry();
     return (failed || afail) ? 1 : 0;
 }
+
+/* The cases XC_TEST registered, with the line each stands at. */
+#define XC_MAX_CASES 256
+static xc_testcase registered[XC_MAX_CASES];
+static int registered_line[XC_MAX_CASES];
+static size_t nregistered;
+
+void xc_test_register(const char *name, void (*fn)(void), int (*skip)(char *why, size_t n), int line)
+{
+    if (nregistered == XC_MAX_CASES) {
+        fprintf(stderr, "xc_test_register: more than %d cases (%s)\n", XC_MAX_CASES, name);
+        exit(2);
+    }
+    /* constructors may run in any order: keep the list sorted by line */
+    size_t i = nregistered++;
+    for (; i > 0 && registered_line[i - 1] > line; i--) {
+        registered[i] = registered[i - 1];
+        registered_line[i] = registered_line[i - 1];
+    }
+    registered[i] = (xc_testcase){name, fn, skip};
+    registered_line[i] = line;
+}
+
+int xc_test_main(const char *suite)
+{
+    if (nregistered == 0) {
+        fprintf(stderr, "%s: no cases registered\n", suite);
+        return 2;
+    }
+    return xc_test_run(suite, registered, nregistered);
+}
