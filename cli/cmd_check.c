@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "core/xc_fmt.h"
 #include "compare/xc_approx.h"
 #include "compare/xc_approx_json.h"
 #include "compare/xc_approx_table.h"
@@ -82,15 +83,6 @@ static void jset(json_t *o, const char *k, json_t *v)
 {
     if (v)
         json_object_set_new(o, k, v);
-}
-
-static void fmtbuf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fmtbuf(char *b, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b, n, fmt, ap);
-    va_end(ap);
 }
 
 /* Remembers the first failure (report, memory) for the exit status. */
@@ -265,7 +257,7 @@ static xc_status check_logp(ctx *c, xc_error *err)
     xc_series s[XC_APPROX_NDOFCURVE];
     char labels[XC_APPROX_NDOFCURVE][32];
     for (int i = 0; i < XC_APPROX_NDOFCURVE; i++) {
-        fmtbuf(labels[i], sizeof labels[i], "dof %g", l->dof[i]);
+        xc_fmt(labels[i], sizeof labels[i], "dof %g", l->dof[i]);
         s[i] = (xc_series){labels[i], l->ratio, l->relerr[i], XC_APPROX_NRATIO};
     }
     jset(c->root, "logp_poly", xc_logp_check_json(l));
@@ -282,10 +274,10 @@ static void zloss_report(ctx *c, const xc_zloss_opts *o, const xc_zloss_result *
     const char *sc = bright ? "bright" : "alone";
     char title[256];
     if (bright)
-        fmtbuf(title, sizeof title, "with a bright pulsar (fundamental power %.0f, %.2f Hz, r = %.0f) in the "
+        xc_fmt(title, sizeof title, "with a bright pulsar (fundamental power %.0f, %.2f Hz, r = %.0f) in the "
                "first R-block", o->bright_power, xc_zloss_bright_f(o), xc_zloss_bright_f(o) * o->tobs);
     else
-        fmtbuf(title, sizeof title, "one pulsar per spectrum");
+        xc_fmt(title, sizeof title, "one pulsar per spectrum");
     printf(" %s (%.1f s):\n", title, secs);
     text(c, title);
     xc_row t[XC_APPROX_NMODES];
@@ -293,9 +285,9 @@ static void zloss_report(ctx *c, const xc_zloss_opts *o, const xc_zloss_result *
     rows(c, t, XC_APPROX_NMODES);
     for (int m = 0; m < XC_APPROX_NMODES; m++) {
         char k[64];
-        fmtbuf(k, sizeof k, "detected_%s_%s", sc, xc_approx_mode_key((xc_approx_mode)m));
+        xc_fmt(k, sizeof k, "detected_%s_%s", sc, xc_approx_mode_key((xc_approx_mode)m));
         num(c, k, r->frac[m]);
-        fmtbuf(k, sizeof k, "lost_%s_%s", sc, xc_approx_mode_key((xc_approx_mode)m));
+        xc_fmt(k, sizeof k, "lost_%s_%s", sc, xc_approx_mode_key((xc_approx_mode)m));
         num(c, k, (double)r->nlost[m]);
     }
     double zc[XC_APPROX_NZBIN];
@@ -304,7 +296,7 @@ static void zloss_report(ctx *c, const xc_zloss_opts *o, const xc_zloss_result *
     xc_series s[XC_APPROX_NMODES];
     for (int m = 0; m < XC_APPROX_NMODES; m++)
         s[m] = (xc_series){xc_approx_mode_key((xc_approx_mode)m), zc, r->zfrac[m], XC_APPROX_NZBIN};
-    fmtbuf(title, sizeof title, "Detection fraction against true |z| (%s)", bright ? "bright pulsar in the block"
+    xc_fmt(title, sizeof title, "Detection fraction against true |z| (%s)", bright ? "bright pulsar in the block"
                                                                                     : "alone");
     plot(c, title, "true |z| (bins drifted; centre of a bin of width zmax/5)", "fraction detected (sigma > 6)", s,
          XC_APPROX_NMODES, 0, 0);
@@ -408,9 +400,9 @@ static xc_status false_alarms(ctx *c, json_t *nj, xc_error *err)
             sc[k][j] = r[j].count / r[j].expect;
             json_array_append_new(fa, xc_noise_fa_json(&r[j], FA_NBINS));
         }
-        fmtbuf(labels[k], sizeof labels[k], "spectra, zmax %d, numharm %d", cfg[k][0], cfg[k][1]);
+        xc_fmt(labels[k], sizeof labels[k], "spectra, zmax %d, numharm %d", cfg[k][0], cfg[k][1]);
         ser[k] = (xc_series){labels[k], S, sy[k], 4};
-        fmtbuf(labels[4 + k], sizeof labels[4 + k], "candidates, zmax %d, numharm %d", cfg[k][0], cfg[k][1]);
+        xc_fmt(labels[4 + k], sizeof labels[4 + k], "candidates, zmax %d, numharm %d", cfg[k][0], cfg[k][1]);
         ser[4 + k] = (xc_series){labels[4 + k], S, sc[k], 4};
     }
     plot(c, "Noise spectra (and candidates) with sigma > S, relative to what independent trials give", "S (sigma)",
@@ -522,7 +514,7 @@ static int approximations(int argc, char **argv)
     xc_error_clear(&err);
     char dir[4096];
     if (report) {
-        fmtbuf(dir, sizeof dir, "%s", report);
+        xc_fmt(dir, sizeof dir, "%s", report);
     } else {
         if (xc_report_run_dir(dir, sizeof dir - 8, "reports/runs", time(NULL), &err))
             return xc_cli_fail(cmd, &err);
@@ -538,7 +530,7 @@ static int approximations(int argc, char **argv)
     jset(c.root, "seeds", json_integer(c.nseeds));
     jset(c.root, "quick", json_boolean(c.quick));
     char line[4400];
-    fmtbuf(line, sizeof line, "Command: %s.  Seeds %llu.. (%d per measurement)%s.", xc_cli_cmdline(),
+    xc_fmt(line, sizeof line, "Command: %s.  Seeds %llu.. (%d per measurement)%s.", xc_cli_cmdline(),
            (unsigned long long)c.seed, c.nseeds, c.quick ? ", quick" : "");
     text(&c, line);
     printf("crosscheck check approximations: seed %llu, %d seeds%s\n", (unsigned long long)c.seed, c.nseeds,

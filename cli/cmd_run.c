@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/xc_fmt.h"
 #include "cli/cmd_run.h"
 #include "core/xc_progress.h"
 
@@ -43,14 +44,6 @@ static void help(void)
            "  -quiet         no progress on stderr\n");
 }
 
-void run_fmt(char *buf, size_t n, const char *f, ...)
-{
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(buf, n, f, ap);
-    va_end(ap);
-}
-
 /* Each name of a comma-separated list, in turn; returns the length, 0 at the end. */
 static size_t next_name(const char **p, const char **name)
 {
@@ -76,6 +69,24 @@ int run_wanted(const runctx *c, const xc_impl *impl)
     return 0;
 }
 
+const xc_impl *run_next_impl(runctx *c, const char *obs, const char *what, xc_family fam, size_t *i)
+{
+    const xc_registry *reg = xc_cli_registry();
+    for (; *i < xc_registry_count(reg, fam); (*i)++) {
+        const xc_impl *impl = xc_registry_at(reg, fam, *i);
+        if (!run_wanted(c, impl))
+            continue;
+        char why[256] = "";
+        if (!xc_impl_available(impl, why, sizeof why)) {
+            run_skip_text(c, obs, what, impl->name, why);
+            continue;
+        }
+        (*i)++;
+        return impl;
+    }
+    return NULL;
+}
+
 /* Every name of -impl must be a registered implementation of either family:
  * a misspelt one would silently leave the run to the reference alone. */
 static int check_only(const char *only)
@@ -86,7 +97,7 @@ static int check_only(const char *only)
     int any = 0;
     while ((len = next_name(&p, &name))) {
         char buf[128];
-        run_fmt(buf, sizeof buf, "%.*s", (int)len, name);
+        xc_fmt(buf, sizeof buf, "%.*s", (int)len, name);
         if (!xc_registry_find(reg, XC_FAMILY_DEDISPERSE, buf) && !xc_registry_find(reg, XC_FAMILY_PULSCAN, buf))
             return xc_cli_failf("run", "-impl: '%s' is not a registered implementation (crosscheck list)", buf);
         any = 1;
@@ -208,15 +219,15 @@ int xc_cmd_run(int argc, char **argv)
     if (xc_runspec_load(&s, spec, &e))
         return xc_cli_fail("run", &e);
     const char *slash = strrchr(spec, '/');
-    run_fmt(c.datasets, sizeof c.datasets, "%.*s", slash ? (int)(slash - spec) : 1, slash ? spec : ".");
+    xc_fmt(c.datasets, sizeof c.datasets, "%.*s", slash ? (int)(slash - spec) : 1, slash ? spec : ".");
     c.cv = xc_convention_get(s.convention);
     if (outdir)
-        run_fmt(c.dir, sizeof c.dir, "%s", outdir);
+        xc_fmt(c.dir, sizeof c.dir, "%s", outdir);
     else if (xc_report_run_dir(c.dir, sizeof c.dir, "reports/runs", time(NULL), &e)) {
         xc_runspec_free(&s);
         return xc_cli_fail("run", &e);
     }
-    run_fmt(c.work, sizeof c.work, "%s/work", c.dir);
+    xc_fmt(c.work, sizeof c.work, "%s/work", c.dir);
     if (run_mkdirs(c.work, &e) || xc_report_new(&c.rep, "crosscheck: dedispersion cross-check", &e)) {
         xc_runspec_free(&s);
         return xc_cli_fail("run", &e);
@@ -224,7 +235,7 @@ int xc_cmd_run(int argc, char **argv)
     xc_checks_init(&c.rows);
     double t0 = xc_now();
     char line[1600];
-    run_fmt(line, sizeof line, "spec %s; convention %s (k_DM %.9g s MHz^2 cm^3/pc, %s, highest channel as "
+    xc_fmt(line, sizeof line, "spec %s; convention %s (k_DM %.9g s MHz^2 cm^3/pc, %s, highest channel as "
             "reference, output scaling %s); %d threads", spec, c.cv->name, c.cv->kdm,
             xc_rounding_name(c.cv->rounding), xc_scaling_name(c.cv->scaling), c.threads);
     run_text(&c, line);

@@ -52,8 +52,11 @@ typedef struct {
 #define RUN_MAXIMPL 8
 
 /* cmd_run.c */
-void run_fmt(char *buf, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));
 int run_wanted(const runctx *c, const xc_impl *impl);
+/* The next implementation of a family from registry index *i on that -impl
+ * wants and that is available here; unavailable ones are noted as skipped
+ * (never passed).  NULL at the end. */
+const xc_impl *run_next_impl(runctx *c, const char *obs, const char *what, xc_family fam, size_t *i);
 /* Remembers st (the first one wins) unless it is XC_OK; returns st. */
 xc_status run_note(runctx *c, xc_status st, const xc_error *e);
 /* Puts the rows added since the last call into the report and on stderr. */

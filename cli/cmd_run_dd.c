@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/xc_fmt.h"
 #include "cli/cmd_run.h"
 #include "core/xc_ddstream.h"
 #include "synth/xc_synth.h"
@@ -40,8 +41,8 @@ static void check_threads(runctx *c, const char *obs, const char *fil, const cha
 {
     const char *name = pr->impl->impl.name;
     char out1[4400], json1[4500];
-    run_fmt(out1, sizeof out1, "%s.t1", out);
-    run_fmt(json1, sizeof json1, "%s.json", out1);
+    xc_fmt(out1, sizeof out1, "%s.t1", out);
+    xc_fmt(json1, sizeof json1, "%s.json", out1);
     xc_planefile one;
     memset(&one, 0, sizeof one);
     xc_error e;
@@ -59,26 +60,18 @@ static void check_threads(runctx *c, const char *obs, const char *fil, const cha
  * determinism.  Fills runs[] (runs[0] is the reference).  Returns the count. */
 static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan *plan, planerun *runs)
 {
-    const xc_registry *reg = xc_cli_registry();
     int n = 0;
     xc_error e;
-    for (size_t i = 0; i < xc_registry_count(reg, XC_FAMILY_DEDISPERSE) && n < RUN_MAXIMPL; i++) {
-        const xc_impl *di = xc_registry_at(reg, XC_FAMILY_DEDISPERSE, i);
+    size_t i = 0;
+    for (const xc_impl *di; n < RUN_MAXIMPL && (di = run_next_impl(c, obs, "", XC_FAMILY_DEDISPERSE, &i));) {
         const xc_dedisperser *d = xc_dedisperser_of(di);
-        if (!run_wanted(c, di))
-            continue;
-        char why[256] = "";
-        if (!xc_impl_available(di, why, sizeof why)) {
-            run_skip_text(c, obs, "", d->impl.name, why);
-            continue;
-        }
         planerun *pr = &runs[n];
         memset(pr, 0, sizeof *pr);
         pr->impl = d;
         snprintf(pr->label, sizeof pr->label, "%s", d->impl.name);
         char out[4300];
-        run_fmt(out, sizeof out, "%s/%s.%s", c->work, obs, d->impl.name);
-        run_fmt(pr->json, sizeof pr->json, "%s.json", out);
+        xc_fmt(out, sizeof out, "%s/%s.%s", c->work, obs, d->impl.name);
+        xc_fmt(pr->json, sizeof pr->json, "%s.json", out);
         xc_status st = dedisperse_to(fil, out, d, plan, c->cv, c->threads, &pr->seconds, &e);
         if (!st)
             st = xc_planefile_read(&pr->pf, pr->json, &e);
@@ -119,8 +112,8 @@ void run_synthetic(runctx *c, const xc_rs_synthetic *ob)
     xc_synth_params_init(&sp);
     xc_status st = xc_synth_params_from_json(&sp, ob->synth, obs, &e);
     char fil[4300], truth[4400];
-    run_fmt(fil, sizeof fil, "%s/%s.fil", c->work, obs);
-    run_fmt(truth, sizeof truth, "%s/%s.truth.json", c->work, obs);
+    xc_fmt(fil, sizeof fil, "%s/%s.fil", c->work, obs);
+    xc_fmt(truth, sizeof truth, "%s/%s.truth.json", c->work, obs);
     if (!st) {
         /* The run's convention wins: every plane of the run must share it. */
         if (!sp.convention || strcmp(sp.convention->name, c->cv->name) != 0)
@@ -136,7 +129,7 @@ void run_synthetic(runctx *c, const xc_rs_synthetic *ob)
     }
     run_section(c, obs);
     char line[512];
-    run_fmt(line, sizeof line, "%d channels of %d bits, tsamp %.1f us, %.2f s, fch1 %.3f MHz, foff %.4f MHz, "
+    xc_fmt(line, sizeof line, "%d channels of %d bits, tsamp %.1f us, %.2f s, fch1 %.3f MHz, foff %.4f MHz, "
             "seed %llu; plan %s; convention %s", sp.nchans, sp.nbits, sp.tsamp * 1e6, sp.tobs, sp.fch1,
             xc_synth_foff(&sp), (unsigned long long)sp.seed, ob->dmplan, c->cv->name);
     run_text(c, line);
@@ -182,7 +175,7 @@ void run_real(runctx *c, const xc_rs_real *ob)
     }
     run_section(c, obs);
     char line[2300];
-    run_fmt(line, sizeof line, "file %s; plan %s; convention %s", fil, ob->dmplan, c->cv->name);
+    xc_fmt(line, sizeof line, "file %s; plan %s; convention %s", fil, ob->dmplan, c->cv->name);
     run_text(c, line);
     planerun runs[RUN_MAXIMPL];
     int n = run_all(c, obs, fil, &plan, runs);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli/cmd_run.h"
+#include "core/xc_fmt.h"
 
 xc_status run_mkdirs(const char *path, xc_error *err)
 {
@@ -52,7 +53,7 @@ xc_status run_rmtree(const char *path, xc_error *err)
 void run_path(char *buf, size_t n, const char *base, const char *path)
 {
     if (path[0] == '/')
-        run_fmt(buf, n, "%s", path);
+        xc_fmt(buf, n, "%s", path);
     else
-        run_fmt(buf, n, "%s/%s", base, path);
+        xc_fmt(buf, n, "%s/%s", base, path);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cli/cmd_run.h"
+#include "core/xc_fmt.h"
 
 void run_text(runctx *c, const char *text)
 {
@@ -20,7 +21,7 @@ void run_section(runctx *c, const char *heading)
 void run_skip_text(runctx *c, const char *obs, const char *what, const char *name, const char *why)
 {
     char line[400];
-    run_fmt(line, sizeof line, "%s: %s%s unavailable: %s (skipped, not counted as passed)", obs, what, name, why);
+    xc_fmt(line, sizeof line, "%s: %s%s unavailable: %s (skipped, not counted as passed)", obs, what, name, why);
     run_text(c, line);
     if (!c->quiet)
         fprintf(stderr, "  skip %-10s %s\n", name, why);
@@ -32,7 +33,7 @@ void plot_plane(runctx *c, const char *obs, const planerun *ref, int k)
     const xc_planerange *r = &ref->pf.plane.r[k];
     const xc_dmrange *dr = &ref->pf.plan.r[k];
     char title[300];
-    run_fmt(title, sizeof title, "%s: reference DM-time plane, range %d (ds %d)", obs, k, r->ds);
+    xc_fmt(title, sizeof title, "%s: reference DM-time plane, range %d (ds %d)", obs, k, r->ds);
     double tk = ref->pf.meta.tsamp * r->ds;
     double dstep = dr->ndm > 1 ? dr->dms[1] - dr->dms[0] : 1.0;
     xc_heatmap h = {title, r->data, r->ndm, r->nsamp, 0.0, (double)r->nsamp * tk, dr->dms[0],
@@ -71,7 +72,7 @@ void plot_snr_curves(runctx *c, const char *obs, const planerun *runs, int n, co
         for (size_t j = 0; j < dr->ndm; j++)
             xs[j] = dr->dms[j];
         char title[200];
-        run_fmt(title, sizeof title, "%s: boxcar S/N against DM, pulse %zu (true DM %g, expected S/N %.1f)", obs,
+        xc_fmt(title, sizeof title, "%s: boxcar S/N against DM, pulse %zu (true DM %g, expected S/N %.1f)", obs,
                 t->index, t->dm, t->snr_expected);
         xc_lineplot lp = {title, "DM (pc cm^-3)", "S/N", ser, (size_t)ns, 0, 0};
         if (ns)
@@ -98,7 +99,7 @@ void plot_spectrum(runctx *c, const char *obs, const char *label, double dm, dou
     if (xs && ys) {
         xc_series s = {label, xs, ys, m};
         char title[200];
-        run_fmt(title, sizeof title, "%s: power spectrum at DM %g (normalised, mean 1 for noise)", obs, dm);
+        xc_fmt(title, sizeof title, "%s: power spectrum at DM %g (normalised, mean 1 for noise)", obs, dm);
         xc_lineplot lp = {title, "frequency (Hz)", "normalised power", &s, 1, 0, 0};
         xc_error e;
         run_note(c, xc_report_add_lines(c->rep, &lp, &e), &e);
@@ -139,7 +140,7 @@ void plot_cands(runctx *c, const char *obs, const searchrun *runs, int n)
     }
     if (ns) {
         char title[200];
-        run_fmt(title, sizeof title, "%s: candidates (sigma against frequency)", obs);
+        xc_fmt(title, sizeof title, "%s: candidates (sigma against frequency)", obs);
         xc_lineplot lp = {title, "frequency (Hz)", "sigma (trials-corrected)", ser, (size_t)ns, 1, 0};
         xc_error e;
         run_note(c, xc_report_add_lines(c->rep, &lp, &e), &e);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/xc_fmt.h"
 #include "cli/cmd_run.h"
 #include "core/xc_fft.h"
 #include "core/xc_progress.h"
@@ -15,19 +16,11 @@
 /* Runs every available searcher on one spectrum; the reference first.  Returns the count. */
 static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const xc_psopts *po, searchrun *runs)
 {
-    const xc_registry *reg = xc_cli_registry();
     int n = 0;
     xc_error e;
-    for (size_t i = 0; i < xc_registry_count(reg, XC_FAMILY_PULSCAN) && n < RUN_MAXIMPL; i++) {
-        const xc_impl *si = xc_registry_at(reg, XC_FAMILY_PULSCAN, i);
+    size_t i = 0;
+    for (const xc_impl *si; n < RUN_MAXIMPL && (si = run_next_impl(c, obs, "pulscan ", XC_FAMILY_PULSCAN, &i));) {
         const xc_searcher *s = xc_searcher_of(si);
-        if (!run_wanted(c, si))
-            continue;
-        char why[256] = "";
-        if (!xc_impl_available(si, why, sizeof why)) {
-            run_skip_text(c, obs, "pulscan ", s->impl.name, why);
-            continue;
-        }
         searchrun *r = &runs[n];
         memset(r, 0, sizeof *r);
         r->impl = s;
@@ -90,10 +83,10 @@ static xc_status synth_spectrum(runctx *c, const char *obs, const json_t *sobj, 
     xc_synth_params sp;
     xc_synth_params_init(&sp);
     char stem[4300], dat[4400];
-    run_fmt(stem, sizeof stem, "%s/%s", c->work, obs);
-    run_fmt(dat, sizeof dat, "%s.dat", stem);
-    run_fmt(truthp, nt, "%s.truth.json", stem);
-    run_fmt(path, np, "%s.fft", stem);
+    xc_fmt(stem, sizeof stem, "%s/%s", c->work, obs);
+    xc_fmt(dat, sizeof dat, "%s.dat", stem);
+    xc_fmt(truthp, nt, "%s.truth.json", stem);
+    xc_fmt(path, np, "%s.fft", stem);
     sp.nthreads = c->threads;
     xc_status st;
     if (!(st = xc_synth_params_from_json(&sp, sobj, obs, e)) &&
@@ -128,7 +121,7 @@ void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
         return;
     }
     char line[4700];
-    run_fmt(line, sizeof line, "spectrum %s: %zu bins, T = %.3f s; pulscan zmax %d, numharm %d, sigma > %g", path,
+    xc_fmt(line, sizeof line, "spectrum %s: %zu bins, T = %.3f s; pulscan zmax %d, numharm %d, sigma > %g", path,
             sp.nbins, sp.T, po.zmax, po.numharm, po.sigma);
     run_text(c, line);
     searchrun runs[RUN_MAXIMPL];

@@ -17,13 +17,9 @@ xc_status xc_check_cands(xc_checks *l, const char *obs, const char *impl, const 
     xc_error e;
     xc_error_clear(&e);
     xc_status st = xc_compare_cands(a, ref, o, &res, &e);
-    if (st == XC_ENOMEM) {
+    if (xc_checks_failed_call(l, obs, impl, check, st, &e, "comparable", &st, err)) {
         xc_cmpcands_result_free(&res);
-        return xc_error_set(err, st, "%s", e.msg);
-    }
-    if (st) {
-        xc_cmpcands_result_free(&res);
-        return xc_checks_fail(l, obs, impl, check, e.msg, "comparable", err);
+        return st;
     }
     char bound[256];
     snprintf(bound, sizeof bound, "all matched (|dr| <= %g, |dz| <= %g), power rel. %.0e, sigma %.0e", o->dr, o->dz,
@@ -48,10 +44,8 @@ xc_status xc_check_truth(xc_checks *l, const char *obs, const char *impl, const 
     xc_error e;
     xc_error_clear(&e);
     xc_status st = xc_cands_match_truth(c, t, o, &m, &e);
-    if (st == XC_ENOMEM)
-        return xc_error_set(err, st, "%s", e.msg);
-    if (st)
-        return xc_checks_fail(l, obs, impl, check, e.msg, "-", err);
+    if (xc_checks_failed_call(l, obs, impl, check, st, &e, "-", &st, err))
+        return st;
     char bound[256];
     snprintf(bound, sizeof bound, "sigma > %g, |dr| <= %g, ||z| - |z_true|| <= %g", o->truth_sigma, o->truth_dr,
              o->truth_dz);

@@ -17,14 +17,10 @@ xc_status xc_check_plane(xc_checks *l, const char *obs, const char *impl, const 
     xc_error e;
     xc_error_clear(&e);
     xc_status st = xc_compare_planes(a, ref, &o, &res, &e);
-    if (st == XC_ENOMEM) {
+    /* Planes of other trials, or no plane at all, cannot agree. */
+    if (xc_checks_failed_call(l, obs, impl, check, st, &e, "comparable", &st, err)) {
         xc_cmpresult_free(&res);
-        return xc_error_set(err, st, "%s", e.msg);
-    }
-    if (st) {
-        /* Planes of other trials, or no plane at all, cannot agree. */
-        xc_cmpresult_free(&res);
-        return xc_checks_fail(l, obs, impl, check, e.msg, "comparable", err);
+        return st;
     }
     char bound[256];
     double b = 0.0;

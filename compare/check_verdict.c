@@ -68,3 +68,12 @@ xc_status xc_checks_fail(xc_checks *l, const char *obs, const char *impl, const 
 {
     return xc_checks_addf(l, obs, impl, check, XC_CHECK_FAIL, NAN, NAN, bound, err, "%s", why ? why : "failed");
 }
+
+int xc_checks_failed_call(xc_checks *l, const char *obs, const char *impl, const char *check, xc_status st,
+                          const xc_error *e, const char *bound, xc_status *ret, xc_error *err)
+{
+    if (st == XC_OK)
+        return 0;
+    *ret = st == XC_ENOMEM ? xc_error_set(err, st, "%s", e->msg) : xc_checks_fail(l, obs, impl, check, e->msg, bound, err);
+    return 1;
+}

@@ -1,5 +1,6 @@
 /* The run specification of xc_runspec.h, read through one table of fields. */
 #include "compare/xc_runspec.h"
+#include "core/xc_fmt.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -25,16 +26,6 @@ typedef struct rsfield {
     /* a further check of the value (a DM plan, a synth object, a convention) */
     xc_status (*check)(const json_t *v, const char *where, xc_error *err);
 } rsfield;
-
-/* snprintf that may cut (paths are for messages only). */
-static void fmt(char *buf, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *buf, size_t n, const char *f, ...)
-{
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(buf, n, f, ap);
-    va_end(ap);
-}
 
 /* ---- value checks ---------------------------------------------------------- */
 
@@ -198,7 +189,7 @@ static xc_status parse_array(const json_t *arr, const char *src, const char *whe
     for (size_t i = 0; i < n; i++) {
         const json_t *el = json_array_get(arr, i);
         char at[512];
-        fmt(at, sizeof at, "%s[%zu]", where, i);
+        xc_fmt(at, sizeof at, "%s[%zu]", where, i);
         if (!json_is_object(el)) {
             char got[128];
             describe(el, got, sizeof got);
@@ -227,7 +218,7 @@ static xc_status parse_field(const json_t *v, const char *src, const char *where
     }
     if (f->check) {
         char at[1100];
-        fmt(at, sizeof at, "%s: %s", src, where);
+        xc_fmt(at, sizeof at, "%s: %s", src, where);
         xc_status st = f->check(v, at, err);
         if (st)
             return st;
@@ -256,11 +247,11 @@ static xc_status parse_object(const json_t *obj, const char *src, const char *pa
         while (f->key && strcmp(f->key, key))
             f++;
         char where[512];
-        fmt(where, sizeof where, "%s%s%s", path, *path ? "." : "", key);
+        xc_fmt(where, sizeof where, "%s%s%s", path, *path ? "." : "", key);
         if (!f->key) {
             char known[512] = "";
             for (const rsfield *g = tab; g->key; g++)
-                fmt(known + strlen(known), sizeof known - strlen(known), "%s%s", g == tab ? "" : ", ", g->key);
+                xc_fmt(known + strlen(known), sizeof known - strlen(known), "%s%s", g == tab ? "" : ", ", g->key);
             return xc_error_set(err, XC_EINVAL, "%s: %s: unknown field (known here: %s)", src, where, known);
         }
         xc_status st = parse_field(v, src, where, f, dest, err);

@@ -64,6 +64,12 @@ xc_status xc_checks_addf(xc_checks *l, const char *obs, const char *impl, const 
 /* A failure with no number: "could not do it" rows (dedisperse failed, bad spec). */
 xc_status xc_checks_fail(xc_checks *l, const char *obs, const char *impl, const char *check, const char *why,
                          const char *bound, xc_error *err);
+/* After a comparison that returned st with message e: 0 when it succeeded
+ * (the caller goes on to judge its result); otherwise 1, with *ret set to what
+ * the check returns: XC_ENOMEM passed up through err, any other error a failed
+ * row (inputs that cannot be compared cannot agree). */
+int xc_checks_failed_call(xc_checks *l, const char *obs, const char *impl, const char *check, xc_status st,
+                          const xc_error *e, const char *bound, xc_status *ret, xc_error *err);
 
 /* ---- planes (compare/check_planes.c) ---------------------------------------- */
 
