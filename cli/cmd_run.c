@@ -148,8 +148,8 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
     for (size_t i = 0; i < xc_registry_count(reg, XC_FAMILY_DEDISPERSE) && n < maxruns; i++) {
         const xc_impl *di = xc_registry_at(reg, XC_FAMILY_DEDISPERSE, i);
         const xc_dedisperser *d = xc_dedisperser_of(di);
-        if (!wanted(c, di))
-            continue;
+        if (!wanted(c, di) || (di->caps & XC_CAP_APPROXIMATE))
+            continue;   /* approximate ones are judged by their smearing bound, not against exact planes */
         char why[256] = "";
         if (!xc_impl_available(di, why, sizeof why)) {
             char line[400];
