@@ -143,6 +143,7 @@ static void test_cpu_equals_reference(void)
         {13, 4, 5, 1.0, "2:20:0.7", "sigproc", 0},
         {50, 8, 50, 2.0, "0:30:1", "crosscheck", 'q'},
         {9, 8, 1, 0.6, "0:9:0.3:2", "crosscheck", 0},
+        {1100, 16, 11, 0, "0:3:1:64", "crosscheck", 'q'},   /* sums past 2^32: the uint64 path */
     };
     int ncmp = 0;
     for (size_t q = 0; q < XC_NCASES(cfg); q++) {
