@@ -11,6 +11,7 @@
 
 #include "compare/xc_conform.h"
 #include "compare/xc_smear.h"
+#include "core/xc_filterbank.h"
 #include "core/xc_subband.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
@@ -287,6 +288,69 @@ static void test_planted_tight_bound_fails(void)
     printf("\n  planted bound (S/4): %zu of %zu pulses above it, largest loss/bound %.3f", nfail, nrows, worst);
 }
 
+
+/* ---- PRESTO prepsubband ------------------------------------------------------------ */
+
+/* prepsubband -nobary -noclip -lodm 40 -dmstep 2 -numdms 16 -nsub 32 on
+ * sigpyproc3's parkes_8bit_1.fil (written twice; its first 2400 output
+ * samples need only the original spectra): subbands made at DM 55, the
+ * average of the call's DMs, referred to each subband's highest channel.
+ * The same here: the presto convention, -nsub 32, alignment highest and one
+ * group for the 16 trials (dmsub 32 > their span of 30, nominal DM 55).
+ * datasets/presto/README.md says where the files come from. */
+static void test_prepsubband_fixture(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sigpyproc3/parkes_8bit_1.fil", xc_test_datasets());
+    xc_fbreader *rd;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&rd, path, NULL, &err), XC_OK);
+    const xc_fbheader *h = xc_fbreader_header(rd);
+    CU_ASSERT_EQUAL(h->nifs, 1);
+    const int nc = h->nchans;
+    const size_t ns = (size_t)h->nsamp;
+    uint16_t *u = malloc(ns * (size_t)nc * sizeof *u);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_read_u16(rd, 0, ns, 0, u, &err), XC_OK);
+    xc_geometry g = {nc, h->fch1, h->foff, h->tsamp};
+    xc_fbreader_close(rd);
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&plan, "40:72:2", "test", &err), XC_OK);
+    xc_ddopts o = sub_opts(32, 32, XC_SUBALIGN_HIGHEST, 2);
+    xc_ddplan *p;
+    CU_ASSERT_EQUAL_FATAL(xc_ddplan_create(&p, &xc_dd_subband_cpu, &g, 8, &plan, xc_convention_get("presto"), NULL,
+                                           &o, &err),
+                          XC_OK);
+    xc_plane pl;
+    xc_block b = {nc, ns, 8, u, NULL};
+    CU_ASSERT_EQUAL_FATAL(xc_ddplan_plane_alloc(p, ns, &pl, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_ddplan_execute(p, &b, &pl, &err), XC_OK);
+    CU_ASSERT_FATAL(pl.r[0].nsamp >= 2400);
+    static const struct {
+        int dm;
+        size_t trial;
+    } f[] = {{40, 0}, {56, 8}, {70, 15}};
+    for (size_t q = 0; q < XC_NCASES(f); q++) {
+        snprintf(path, sizeof path, "%s/presto/parkes_x2_nsub32_DM%d.00.dat", xc_test_datasets(), f[q].dm);
+        FILE *fp = fopen(path, "rb");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+        float want[2400];
+        CU_ASSERT_EQUAL(fread(want, sizeof(float), 2400, fp), 2400);
+        fclose(fp);
+        double maxd = 0;
+        const float *got = pl.r[0].data + f[q].trial * pl.r[0].nsamp;
+        for (size_t t = 0; t < 2400; t++)
+            maxd = fmax(maxd, fabs((double)got[t] - want[t]));
+        XC_ASSERT_NEAR(maxd, 0, 0);
+        printf("\n  DM %d: max |subband - prepsubband| over 2400 samples = %g", f[q].dm, maxd);
+    }
+    xc_plane_free(&pl);
+    xc_ddplan_destroy(p);
+    xc_dmplan_free(&plan);
+    free(u);
+}
+
 int main(void)
 {
     const xc_testcase cases[] = {
@@ -296,6 +360,7 @@ int main(void)
         {"spread_within_bound", test_spread_within_bound, NULL},
         {"loss_within_bound", test_loss_within_bound, NULL},
         {"planted_tight_bound_fails", test_planted_tight_bound_fails, NULL},
+        {"prepsubband_fixture", test_prepsubband_fixture, NULL},
     };
     return xc_test_run("subband", cases, XC_NCASES(cases));
 }
