@@ -4,10 +4,12 @@
  *
  * Per gulp and range, the unmasked channels are copied once into the
  * channel-major, time-scrunched array of the direct CPU kernel
- * (xc_cpu_convert).  A work item takes one group j (one nominal DM) and one
- * chunk of output samples [t0, t0 + nt): stage 1 sums each subband's channels,
- * shifted by a(c, j), into a row of nt + max_i b(s, i) samples in the thread's
- * scratch; stage 2 sums the nsub rows, shifted by b(s, i), for every trial i
+ * (xc_cpu_convert).  A work item takes up to SUB_GROUPS consecutive groups
+ * (nominal DMs) and one chunk of output samples [t0, t0 + nt): stage 1 sums
+ * each subband's channels, shifted by a(c, j), into a row covering only the
+ * group's span of stage-2 delays (nt + max_i b - min_i b samples) in the
+ * thread's scratch; stage 2 sums the nsub rows, shifted by b(s, i), for every
+ * trial i
  * of the group and scales the sums into the plane.  Integer input is summed
  * in uint64 (float in double) in a fixed order, so the plane is the
  * reference's bit for bit on integer input and does not depend on the thread
