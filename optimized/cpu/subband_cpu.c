@@ -2,16 +2,16 @@
  * prepsubband's algorithm; Barsdell et al. 2012, MNRAS 422, 379, section 4),
  * with OpenMP over (group of trials x time chunk) work items.
  *
- * Per gulp and range, the unmasked channels are copied once into the
+ * Per gulp and downsample factor, the unmasked channels are copied once into the
  * channel-major, time-scrunched array of the direct CPU kernel
  * (xc_cpu_convert).  A work item takes up to SUB_GROUPS consecutive groups
  * (nominal DMs) and one chunk of output samples [t0, t0 + nt): stage 1 sums
  * each subband's channels, shifted by a(c, j), into a row covering only the
  * group's span of stage-2 delays (nt + max_i b - min_i b samples) in the
  * thread's scratch; stage 2 sums the nsub rows, shifted by b(s, i), for every
- * trial i
- * of the group and scales the sums into the plane.  Integer input is summed
- * in uint64 (float in double) in a fixed order, so the plane is the
+ * trial i of the group and scales the sums into the plane.  Integer input is
+ * summed exactly (uint32 where every sum fits, else uint64; float input in
+ * double) in a fixed order, so the plane is the
  * reference's bit for bit on integer input and does not depend on the thread
  * count.  The direct kernel's tiles (cpu_kernels.c) are not reused: they sum
  * float input in float and write scaled floats, while the subband rows must
