@@ -557,6 +557,7 @@ int xc_cmd_check(int argc, char **argv)
                "                   statistics (median of medians, ln p polynomial, logarithmic z, R-block)\n");
         return argc < 2 ? 2 : 0;
     }
+    if (!strcmp(argv[1], "smearing")) return xc_cmd_check_smearing(argc - 1, argv + 1);   /* cmd_check_smearing.c */
     if (strcmp(argv[1], "approximations"))
         return xc_cli_failf("check", "unknown check '%s' (there is: approximations)", argv[1]);
     return approximations(argc - 1, argv + 1);

@@ -64,6 +64,8 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
     xc_error e;
     size_t i = 0;
     for (const xc_impl *di; n < RUN_MAXIMPL && (di = run_next_impl(c, obs, "", XC_FAMILY_DEDISPERSE, &i));) {
+        if (di->caps & XC_CAP_APPROXIMATE)
+            continue; /* judged by their smearing bound (check smearing), not against exact planes */
         const xc_dedisperser *d = xc_dedisperser_of(di);
         planerun *pr = &runs[n];
         memset(pr, 0, sizeof *pr);

@@ -14,6 +14,7 @@ extern "C" {
 #endif
 
 extern const xc_dedisperser xc_dd_reference;
+extern const xc_dedisperser xc_dd_subband_reference;   /* subband_ref.c */
 extern const xc_searcher xc_ps_reference;
 
 /* Direct loops, exact sums (uint64 for integer input, double for float). */
