@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/xc_atomic.h"
+#include "core/xc_grow.h"
 
 #define XC_SOL 299792458.0
 
@@ -36,12 +37,10 @@ void xc_candlist_free(xc_candlist *l)
 xc_status xc_candlist_add(xc_candlist *l, const xc_cand *c, xc_error *err)
 {
     if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        xc_cand *p = realloc(l->c, cap * sizeof *p);
+        xc_cand *p = xc_grow(l->c, &l->cap, sizeof *p, 64);
         if (!p)
-            return xc_error_set(err, XC_ENOMEM, "candidate list: cannot grow to %zu candidates", cap);
+            return xc_error_set(err, XC_ENOMEM, "candidate list: cannot grow past %zu candidates", l->n);
         l->c = p;
-        l->cap = cap;
     }
     l->c[l->n++] = *c;
     return XC_OK;
