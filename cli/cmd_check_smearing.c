@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/xc_strlist.h"
 #include "cli/cli_opts.h"
 #include "compare/xc_smear.h"
 #include "core/xc_subband.h"
@@ -36,19 +37,6 @@ static void help(void)
            "  -subalign A   highest (default), early or centre\n"
            "  -nchans N     channels over the 300 MHz [256]\n"
            "  -every N      measure every N-th trial [4]\n");
-}
-
-static int in_list(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; p && *p;) {
-        const char *q = strchr(p, ',');
-        size_t len = q ? (size_t)(q - p) : strlen(p);
-        if (len == n && !strncmp(p, name, n))
-            return 1;
-        p = q ? q + 1 : NULL;
-    }
-    return 0;
 }
 
 int xc_cmd_check_smearing(int argc, char **argv)
@@ -87,7 +75,7 @@ int xc_cmd_check_smearing(int argc, char **argv)
     for (size_t e = 0; e < xc_registry_count(reg, XC_FAMILY_DEDISPERSE) && !st; e++) {
         const xc_impl *ie = xc_registry_at(reg, XC_FAMILY_DEDISPERSE, e);
         char why[256];
-        if (!(ie->caps & XC_CAP_APPROXIMATE) || (impls ? !in_list(impls, ie->name) : !!(ie->caps & XC_CAP_REFERENCE)))
+        if (!(ie->caps & XC_CAP_APPROXIMATE) || (impls ? !xc_strlist_has(impls, ie->name) : !!(ie->caps & XC_CAP_REFERENCE)))
             continue;
         if (!xc_impl_available(ie, why, sizeof why)) {
             printf("%-12s unavailable: %s (skipped)\n", ie->name, why);

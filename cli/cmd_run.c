@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "core/xc_fmt.h"
+#include "core/xc_strlist.h"
 #include "cli/cmd_run.h"
 #include "core/xc_progress.h"
 
@@ -59,14 +60,7 @@ static size_t next_name(const char **p, const char **name)
  * others unless -impl named a list without them. */
 int run_wanted(const runctx *c, const xc_impl *impl)
 {
-    if ((impl->caps & XC_CAP_REFERENCE) || !c->only)
-        return 1;
-    size_t n = strlen(impl->name), len;
-    const char *p = c->only, *name;
-    while ((len = next_name(&p, &name)))
-        if (len == n && !strncmp(name, impl->name, n))
-            return 1;
-    return 0;
+    return (impl->caps & XC_CAP_REFERENCE) || !c->only || xc_strlist_has(c->only, impl->name);
 }
 
 const xc_impl *run_next_impl(runctx *c, const char *obs, const char *what, xc_family fam, size_t *i)

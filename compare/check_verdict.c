@@ -1,5 +1,6 @@
 /* The verdict row list of xc_checks.h. */
 #include "compare/xc_checks.h"
+#include "core/xc_grow.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -29,12 +30,10 @@ static xc_status add(xc_checks *l, const char *obs, const char *impl, const char
     if (!l || !check || !fmt)
         return xc_error_set(err, XC_EINVAL, "checks: no list, check name or message");
     if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 32;
-        xc_check_row *r = realloc(l->row, cap * sizeof *r);
+        xc_check_row *r = xc_grow(l->row, &l->cap, sizeof *r, 32);
         if (!r)
-            return xc_error_set(err, XC_ENOMEM, "checks: out of memory for %zu rows", cap);
+            return xc_error_set(err, XC_ENOMEM, "checks: out of memory past %zu rows", l->cap);
         l->row = r;
-        l->cap = cap;
     }
     xc_check_row *r = &l->row[l->n];
     memset(r, 0, sizeof *r);

@@ -24,16 +24,6 @@
 #include "core/xc_subband.h"
 #include "reference/xc_reference.h"
 
-static double scrunched(const xc_block *in, size_t j, int c, int ds)
-{
-    double s = 0;
-    for (int i = 0; i < ds; i++) {
-        size_t idx = (j * (size_t)ds + (size_t)i) * (size_t)in->nchans + (size_t)c;
-        s += in->nbits == 32 ? (double)in->f32[idx] : (double)in->u16[idx];
-    }
-    return s;
-}
-
 static xc_status sub_plan(const xc_ddjob *proto, void **state, xc_error *err)
 {
     xc_subplan *sp = malloc(sizeof *sp);
@@ -71,7 +61,7 @@ static void group(const xc_ddjob *job, const xc_subplan *sp, const xc_subrange *
             double v = 0;   /* an exact integer below 2^53 for integer input */
             for (int c = sp->sub_first[s]; c < sp->sub_first[s + 1]; c++)
                 if (!job->killmask || job->killmask[c])
-                    v += scrunched(in, u + (size_t)a[c], c, r->ds);
+                    v += xc_ref_scrunched(in, u + (size_t)a[c], c, r->ds);
             row[u] = v;
         }
     }

@@ -1,4 +1,5 @@
 #include "tests/xc_test.h"
+#include "core/xc_strlist.h"
 
 #include <CUnit/Basic.h>
 #include <stdio.h>
@@ -38,20 +39,6 @@ const char *xc_test_datasets(void)
     return d && *d ? d : "datasets";
 }
 
-/* 1 if name is one of the comma-separated names in list. */
-static int listed(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; p && *p;) {
-        const char *q = strchr(p, ',');
-        size_t len = q ? (size_t)(q - p) : strlen(p);
-        if (len == n && !strncmp(p, name, n))
-            return 1;
-        p = q ? q + 1 : NULL;
-    }
-    return 0;
-}
-
 int xc_test_run(const char *suite_name, const xc_testcase *cases, size_t n)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -65,7 +52,7 @@ int xc_test_run(const char *suite_name, const xc_testcase *cases, size_t n)
             return 2;
         char why[256] = "";
         const char *only = getenv("XC_TEST_ONLY");
-        if (only && *only && !listed(only, cases[i].name)) {
+        if (only && *only && !xc_strlist_has(only, cases[i].name)) {
             CU_set_test_active(t, CU_FALSE);
             printf("SKIPPED %s/%s: not selected by XC_TEST_ONLY\n", suite_name, cases[i].name);
         } else if (cases[i].skip && cases[i].skip(why, sizeof why)) {
