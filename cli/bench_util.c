@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "core/xc_progress.h"
 #include "optimized/cpu/xc_cpu.h"
 
@@ -36,6 +37,12 @@ xc_status xc_bench_time(xc_bench_fn run, void (*after)(void *ctx), void *ctx, in
     }
     qsort(t, (size_t)*runs, sizeof *t, cmp_double);
     return st;
+}
+
+double xc_bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* ---- the machine ----------------------------------------------------------- */
@@ -176,4 +183,28 @@ void xc_bench_fill_random(uint16_t *u, size_t n, int nbits, uint64_t seed)
             u[i] = (uint16_t)((s * 2685821657736338717ull) >> (64 - nbits));
         }
     }
+}
+
+/* ---- options and output ------------------------------------------------------------ */
+
+int xc_bench_check_nbits(const char *cmd, const int *nbits, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (nbits[i] != 1 && nbits[i] != 2 && nbits[i] != 4 && nbits[i] != 8 && nbits[i] != 16)
+            return xc_cli_failf(cmd, "-nbits: %d is not one of 1, 2, 4, 8, 16", nbits[i]);
+    return 0;
+}
+
+int xc_bench_write_json(const char *cmd, const char *path, const json_t *root)
+{
+    xc_error err;
+    if (xc_cli_write_json(path, root, JSON_INDENT(2) | JSON_REAL_PRECISION(10), &err))
+        return xc_cli_fail(cmd, &err);
+    printf("\nwrote %s\n", path);
+    return 0;
+}
+
+int xc_bench_no_cuda(const char *cmd)
+{
+    return xc_cli_failf(cmd, "built without CUDA (CUDA=0): no gpu implementation to time");
 }

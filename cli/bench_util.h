@@ -24,6 +24,8 @@ typedef xc_status (*xc_bench_fn)(void *ctx, xc_error *err);
  * first failure and returns it. */
 xc_status xc_bench_time(xc_bench_fn run, void (*after)(void *ctx), void *ctx, int repeat, double budget, double *t,
                         int *runs, xc_error *err);
+/* The median of v[0..n-1], n >= 1 (the mean of the middle two for even n); sorts v. */
+double xc_bench_median(double *v, int n);
 
 /* The host, as the benchmarks report it. */
 typedef struct {
@@ -49,5 +51,17 @@ struct json_t *xc_bench_machine_json(const xc_bench_machine *m);
  * block of 2^20 values seeded from seed and the block: the same data whatever
  * the number of threads. */
 void xc_bench_fill_random(uint16_t *u, size_t n, int nbits, uint64_t seed);
+
+/* ---- options and output ------------------------------------------------------- */
+
+/* 0 when every value of an -nbits list is a dedispersion input width (1, 2,
+ * 4, 8, 16); else 2 after saying which is not. */
+int xc_bench_check_nbits(const char *cmd, const int *nbits, int n);
+
+/* Writes root to path (indented, 10 significant digits) and says so: 0, or the
+ * exit status after the error. */
+int xc_bench_write_json(const char *cmd, const char *path, const struct json_t *root);
+/* The exit status of a GPU benchmark in a build without CUDA, after saying so. */
+int xc_bench_no_cuda(const char *cmd);
 
 #endif

@@ -73,5 +73,6 @@ int xc_bench_gpu(int argc, char **argv);
 int xc_bench_gpu_pulscan(int argc, char **argv);
 int xc_cmd_bench(int argc, char **argv);
 int xc_cmd_check(int argc, char **argv);   /* `check approximations`, cli/cmd_check.c */
+int xc_cmd_check_smearing(int argc, char **argv);   /* `check smearing`, cli/cmd_check_smearing.c */
 
 #endif

@@ -306,9 +306,8 @@ static int bench_dedisperse(int argc, char **argv)
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
-    for (int i = 0; i < nbits.n; i++)
-        if (nbits.v[i] != 1 && nbits.v[i] != 2 && nbits.v[i] != 4 && nbits.v[i] != 8 && nbits.v[i] != 16)
-            return xc_cli_failf("bench", "-nbits: %d is not one of 1, 2, 4, 8, 16", nbits.v[i]);
+    if (xc_bench_check_nbits("bench", nbits.v, nbits.n))
+        return 2;
     if (!(s.seconds > 0 && s.seconds <= 3600))
         return xc_cli_failf("bench", "-seconds: %g must be in (0, 3600]", s.seconds);
     if (s.quick) {

@@ -2,7 +2,6 @@
  * the AstroAccelerate paper's frequency-resolution test (Novotny et al. 2023,
  * section 5.2, Table 2): kernel only, whole calls with host-device transfers,
  * and gulps through one state (plan and execute) with its setup apart. */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
@@ -11,7 +10,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/bench_util.h"
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
+#include "core/xc_progress.h"
 #include "core/xc_dedisperse.h"
 #ifdef XC_HAVE_CUDA
 #include "optimized/gpu/xc_gpu.h"
@@ -46,63 +48,7 @@ static void help(void)
            "  -seconds S       length of the data in seconds (default 10)\n");
 }
 
-static int parse_list(const char *cmd, const char *opt, const char *s, int *v, int *n, int lo, int hi)
-{
-    *n = 0;
-    const char *p = s;
-    while (*p) {
-        char *end;
-        long x = strtol(p, &end, 10);
-        if (end == p || x < lo || x > hi || *n >= MAXN)
-            return xc_cli_failf(cmd, "option %s: '%s': expected up to %d integers in %d..%d, comma-separated", opt, s,
-                                MAXN, lo, hi);
-        v[(*n)++] = (int)x;
-        p = end;
-        if (*p == ',')
-            p++;
-        else if (*p)
-            return xc_cli_failf(cmd, "option %s: '%s': unexpected '%c'", opt, s, *p);
-    }
-    return *n ? 0 : xc_cli_failf(cmd, "option %s: empty list", opt);
-}
-
 #ifdef XC_HAVE_CUDA
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static void fill_random(uint16_t *u, size_t n, int nbits)
-{
-    /* independent xorshift streams per block of 2^20 values: the same data
-     * whatever the number of threads */
-#pragma omp parallel for schedule(static)
-    for (size_t b = 0; b < (n + (1u << 20) - 1) >> 20; b++) {
-        uint64_t s = (b + 1) * 0x9E3779B97F4A7C15ull;
-        size_t end = (b + 1) << 20 < n ? (b + 1) << 20 : n;
-        for (size_t i = b << 20; i < end; i++) {
-            s ^= s >> 12;
-            s ^= s << 25;
-            s ^= s >> 27;
-            u[i] = (uint16_t)((s * 2685821657736338717ull) >> (64 - nbits));
-        }
-    }
-}
 
 /* Exact host sums of a few outputs: the timings are of a correct result. */
 static int spot_check(const xc_ddjob *job, const xc_plane *pl, char *msg, size_t n)
@@ -172,7 +118,8 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
         xc_dmplan_free(&plan);
         return xc_cli_failf(cmd, "out of memory for %zu x %d samples", nsamp, nchans);
     }
-    fill_random(u, nsamp * (size_t)nchans, nbits);
+    /* the same input as `bench dedisperse` for this nbits and nchans */
+    xc_bench_fill_random(u, nsamp * (size_t)nchans, nbits, (uint64_t)nbits * 1000003u + (uint64_t)nchans);
     xc_block blk = {nchans, nsamp, nbits, u, NULL};
     xc_ddjob job;
     xc_plane pl = {0, NULL};
@@ -214,12 +161,12 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
         for (int k = 0; k < pl.nranges; k++)
             memset(pl.r[k].data, 0xFF, pl.r[k].ndm * pl.r[k].nsamp * sizeof(float));
         memset(&res->info, 0, sizeof res->info);
-        double t0 = now_s();
+        double t0 = xc_now();
         if (xc_dedisperse_gpu_info(&job, &pl, &res->info, &err)) {
             rc = xc_cli_fail(cmd, &err);
             goto out_plane;
         }
-        tt[i] = (now_s() - t0) * 1e3;
+        tt[i] = (xc_now() - t0) * 1e3;
         kt[i] = kms;
         res->h2d_ms += res->info.h2d_ms / reps;
         res->d2h_ms += res->info.d2h_ms / reps;
@@ -240,12 +187,12 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
         for (int k = 0; k < pl.nranges; k++)
             memset(pl.r[k].data, 0xFF, pl.r[k].ndm * pl.r[k].nsamp * sizeof(float));
         memset(&ginfo, 0, sizeof ginfo);
-        double t0 = now_s();
+        double t0 = xc_now();
         if (xc_dedisperse_gpu_exec(st, &job, &pl, &ginfo, &err)) {
             rc = xc_cli_fail(cmd, &err);
             goto out_plane;
         }
-        const double ms = (now_s() - t0) * 1e3;
+        const double ms = (xc_now() - t0) * 1e3;
         if (i < 0) {
             res->first_gulp_ms = ms;
             res->setup_ms = ginfo.setup_ms;
@@ -260,11 +207,11 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
     }
     for (int k = 0; k < plan.nranges; k++)
         res->adds += (double)plan.r[k].ndm * (double)pl.r[k].nsamp * (double)nchans;
-    res->kernel_ms = median(kt, reps);
-    res->total_ms = median(tt, reps);
+    res->kernel_ms = xc_bench_median(kt, reps);
+    res->total_ms = xc_bench_median(tt, reps);
     res->adds_kernel = res->adds / (res->kernel_ms * 1e-3);
     res->adds_total = res->adds / (res->total_ms * 1e-3);
-    res->gulp_ms = median(gt, reps);
+    res->gulp_ms = xc_bench_median(gt, reps);
     res->adds_gulp = res->adds / (res->gulp_ms * 1e-3);
     res->bytes_per_add = bytes_per_add(res->info.range[0].kernel);
     res->smem_frac = res->adds_kernel * res->bytes_per_add / props->smem_bytes_per_s;
@@ -407,10 +354,7 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
                                         "AstroAccelerate 8-bit on an A100, kernel only: about 5 T adds/s"));
         json_object_set_new(root, "results", arr);
         arr = NULL;
-        if (xc_cli_write_json(json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(10), &err))
-            rc = xc_cli_fail(cmd, &err);
-        else
-            printf("\nwrote %s\n", json);
+        rc = xc_bench_write_json(cmd, json, root);
     }
     json_decref(arr);
     json_decref(root);
@@ -421,70 +365,45 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
 
 int xc_bench_gpu(int argc, char **argv)
 {
-    const char *cmd = "bench gpu";
-    enum { O_JSON = 1, O_QUICK, O_NCHANS, O_NBITS, O_AUTOTUNE, O_REPS, O_SECONDS, O_HELP };
-    static const struct option opts[] = {
-        {"json", required_argument, 0, O_JSON}, {"quick", no_argument, 0, O_QUICK},
-        {"nchans", required_argument, 0, O_NCHANS}, {"nbits", required_argument, 0, O_NBITS},
-        {"autotune", no_argument, 0, O_AUTOTUNE}, {"reps", required_argument, 0, O_REPS},
-        {"seconds", required_argument, 0, O_SECONDS}, {"h", no_argument, 0, O_HELP},
-        {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
+    static const xc_optspec spec = {"bench gpu", help, 0};
+    const char *cmd = spec.cmd;
     const char *json = NULL;
     int quick = 0, autotune = 0, reps = 3, nchans_given = 0, reps_given = 0;
-    int nchans[MAXN] = {512, 1024, 2048, 4096, 8192}, nnc = 5;
-    int nbits[MAXN] = {8, 16}, nnb = 2;
+    int nchans_v[MAXN] = {512, 1024, 2048, 4096, 8192}, nbits_v[MAXN] = {8, 16};
+    xc_cli_ints nchans = {nchans_v, 5, MAXN}, nbits = {nbits_v, 2, MAXN};
     double seconds = 10.0;
-    xc_error err;
-    int c;
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case O_JSON: json = optarg; break;
-        case O_QUICK: quick = 1; break;
-        case O_NCHANS:
-            if (parse_list(cmd, "-nchans", optarg, nchans, &nnc, 1, 1 << 20))
-                return 2;
-            nchans_given = 1;
-            break;
-        case O_NBITS:
-            if (parse_list(cmd, "-nbits", optarg, nbits, &nnb, 1, 16))
-                return 2;
-            for (int i = 0; i < nnb; i++)
-                if (nbits[i] != 1 && nbits[i] != 2 && nbits[i] != 4 && nbits[i] != 8 && nbits[i] != 16)
-                    return xc_cli_failf(cmd, "option -nbits: %d is not 1, 2, 4, 8 or 16", nbits[i]);
-            break;
-        case O_AUTOTUNE: autotune = 1; break;
-        case O_REPS:
-            if (xc_cli_int("-reps", optarg, 1, 1000, &reps, &err))
-                return xc_cli_fail(cmd, &err);
-            reps_given = 1;
-            break;
-        case O_SECONDS:
-            if (xc_cli_double("-seconds", optarg, &seconds, &err))
-                return xc_cli_fail(cmd, &err);
-            if (!(seconds > 0.5 && seconds <= 3600))
-                return xc_cli_failf(cmd, "option -seconds: %g is outside (0.5, 3600]", seconds);
-            break;
-        case O_HELP: help(); return 0;
-        default: return xc_cli_badopt(cmd, argc, argv);
-        }
-    }
-    if (optind < argc)
-        return xc_cli_failf(cmd, "unexpected argument '%s'", argv[optind]);
+    const xc_opt opts[] = {
+        XC_OPT_STR("json", &json),
+        XC_OPT_FLAG("quick", &quick),
+        {.name = "nchans", .kind = XC_OPTK_INTS, .dest = &nchans, .lo = 1, .hi = 1 << 20, .given = &nchans_given},
+        XC_OPT_INTS("nbits", &nbits, 1, 16),
+        XC_OPT_FLAG("autotune", &autotune),
+        {.name = "reps", .kind = XC_OPTK_INT, .dest = &reps, .lo = 1, .hi = 1000, .given = &reps_given},
+        XC_OPT_DOUBLE("seconds", &seconds),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
+    if (xc_bench_check_nbits(cmd, nbits.v, nbits.n))
+        return 2;
+    if (!(seconds > 0.5 && seconds <= 3600))
+        return xc_cli_failf(cmd, "option -seconds: %g is outside (0.5, 3600]", seconds);
     if (!json)
         return xc_cli_failf(cmd, "-json FILE is required (see -h)");
     if (quick) {
         if (!nchans_given) {
-            nchans[0] = 1024;
-            nchans[1] = 4096;
-            nnc = 2;
+            nchans.v[0] = 1024;
+            nchans.v[1] = 4096;
+            nchans.n = 2;
         }
         if (!reps_given)
             reps = 1;
     }
 #ifdef XC_HAVE_CUDA
-    return run_bench(cmd, json, nbits, nnb, nchans, nnc, reps, seconds, autotune);
+    return run_bench(cmd, json, nbits.v, nbits.n, nchans.v, nchans.n, reps, seconds, autotune);
 #else
     (void)autotune;
-    return xc_cli_failf(cmd, "built without CUDA (CUDA=0): no gpu implementation to time");
+    return xc_bench_no_cuda(cmd);
 #endif
 }

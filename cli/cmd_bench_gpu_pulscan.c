@@ -3,7 +3,6 @@
  * harmonics), the candidates checked against the CPU searcher's, and the
  * paper's approximations (median of medians, log p polynomial) compared with
  * the exact search. */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
@@ -12,7 +11,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/bench_util.h"
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
+#include "core/xc_progress.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "compare/xc_cmpcands.h"
 #include "core/xc_search.h"
@@ -94,25 +96,6 @@ static xc_status make_spectrum(xc_spectrum *sp, size_t nbins, double T, uint64_t
     return XC_OK;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static int same_lists(const xc_candlist *a, const xc_candlist *b, double rtol, double *maxrel)
 {
     *maxrel = 0;
@@ -166,9 +149,9 @@ static int run_bench(const char *cmd, const char *json, double tobs, double tsam
     xc_candlist_init(&cl);
     xc_candlist_init(&gl);
     xc_candlist_init(&al);
-    double t0 = now_s();
+    double t0 = xc_now();
     st = xc_pulscan_run(&xc_ps_cpu, &sp, &o, &cl, &err);
-    double cpu_s = now_s() - t0;
+    double cpu_s = xc_now() - t0;
     int rc = 0;
     double stage[NSTAGE][64];
     static const char *names[NSTAGE] = {"h2d", "separate", "normalise", "power", "decimate", "boxcar", "logp", "d2h",
@@ -204,10 +187,11 @@ static int run_bench(const char *cmd, const char *json, double tobs, double tsam
         printf("%-10s %10s   %s\n", "stage", "ms (med)", "Pulscan's GPU code on an H200 (issue 5)");
         static const char *anchor[NSTAGE] = {"", "0.05", "0.05", "0.03", "0.03", "0.34", "", "", "0.49 (GH200: 0.49, boxcar 0.42)"};
         for (int s = 0; s < NSTAGE; s++) {
-            med[s] = median(stage[s], reps);
+            med[s] = xc_bench_median(stage[s], reps);
             printf("%-10s %10.4f   %s\n", names[s], med[s], anchor[s]);
         }
-        double msc = median(screen, reps), mex = median(exact, reps), mwall = median(wall, reps);
+        double msc = xc_bench_median(screen, reps), mex = xc_bench_median(exact, reps);
+        double mwall = xc_bench_median(wall, reps);
         printf("  screen   %10.4f\n  exact    %10.4f   (%zu flagged groups of 8 starts, %zu peaks)\n", msc, mex,
                info.flagged_groups, info.peaks);
         printf("%-10s %10.4f   (host clock, h2d to d2h, with the stage synchronisations)\n", "wall", mwall);
@@ -278,12 +262,10 @@ static int run_bench(const char *cmd, const char *json, double tobs, double tsam
                             json_string("Pulscan's GPU code on an H200 at this size: separate 0.05 ms, normalise 0.05, "
                                         "power 0.03, decimate 0.03, boxcar 0.34, about 0.49 ms in all; the paper's "
                                         "GH200: about 490 us, 420 us of it boxcar; target below 250 us"));
-        if (rc != 2) {     /* a mismatch (rc 1) is a result too: gpu_matches_cpu says so */
-            if (xc_cli_write_json(json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(10), &err))
-                rc = xc_cli_fail(cmd, &err);
-            else
-                printf("\nwrote %s\n", json);
-        }
+        /* a mismatch (rc 1) is a result too: gpu_matches_cpu says so */
+        int wrc;
+        if (rc != 2 && (wrc = xc_bench_write_json(cmd, json, root)))
+            rc = wrc;
     }
     xc_candlist_free(&cl);
     xc_candlist_free(&gl);
@@ -297,53 +279,25 @@ static int run_bench(const char *cmd, const char *json, double tobs, double tsam
 
 int xc_bench_gpu_pulscan(int argc, char **argv)
 {
-    const char *cmd = "bench gpu-pulscan";
-    enum { O_JSON = 1, O_TOBS, O_TSAMP, O_ZMAX, O_NUMHARM, O_REPS, O_SEED, O_HELP };
-    static const struct option opts[] = {
-        {"json", required_argument, 0, O_JSON},       {"tobs", required_argument, 0, O_TOBS},
-        {"tsamp", required_argument, 0, O_TSAMP},     {"zmax", required_argument, 0, O_ZMAX},
-        {"numharm", required_argument, 0, O_NUMHARM}, {"reps", required_argument, 0, O_REPS},
-        {"seed", required_argument, 0, O_SEED},       {"h", no_argument, 0, O_HELP},
-        {"help", no_argument, 0, O_HELP},             {0, 0, 0, 0}};
+    static const xc_optspec spec = {"bench gpu-pulscan", help, 0};
+    const char *cmd = spec.cmd;
     const char *json = NULL;
     double tobs = 600, tsamp = 128e-6;
     int zmax = 256, numharm = 4, reps = 10;
     unsigned long long seed = 1;
-    xc_error err;
-    int c;
-    while ((c = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case O_JSON: json = optarg; break;
-        case O_TOBS:
-            if (xc_cli_double("-tobs", optarg, &tobs, &err))
-                return xc_cli_fail(cmd, &err);
-            break;
-        case O_TSAMP:
-            if (xc_cli_double("-tsamp", optarg, &tsamp, &err))
-                return xc_cli_fail(cmd, &err);
-            break;
-        case O_ZMAX:
-            if (xc_cli_int("-zmax", optarg, 0, 100000, &zmax, &err))
-                return xc_cli_fail(cmd, &err);
-            break;
-        case O_NUMHARM:
-            if (xc_cli_int("-numharm", optarg, 1, 8, &numharm, &err))
-                return xc_cli_fail(cmd, &err);
-            break;
-        case O_REPS:
-            if (xc_cli_int("-reps", optarg, 1, 64, &reps, &err))
-                return xc_cli_fail(cmd, &err);
-            break;
-        case O_SEED:
-            if (xc_cli_u64("-seed", optarg, &seed, &err))
-                return xc_cli_fail(cmd, &err);
-            break;
-        case O_HELP: help(); return 0;
-        default: return xc_cli_badopt(cmd, argc, argv);
-        }
-    }
-    if (optind < argc)
-        return xc_cli_failf(cmd, "unexpected argument '%s'", argv[optind]);
+    const xc_opt opts[] = {
+        XC_OPT_STR("json", &json),
+        XC_OPT_DOUBLE("tobs", &tobs),
+        XC_OPT_DOUBLE("tsamp", &tsamp),
+        XC_OPT_INT("zmax", &zmax, 0, 100000),
+        XC_OPT_INT("numharm", &numharm, 1, 8),
+        XC_OPT_INT("reps", &reps, 1, 64),
+        XC_OPT_U64("seed", &seed),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
     if (!json)
         return xc_cli_failf(cmd, "-json FILE is required (see -h)");
     if (!(tsamp > 0) || !(tobs > 0) || tobs / tsamp < 64 || tobs / tsamp > 4e9)
@@ -352,6 +306,6 @@ int xc_bench_gpu_pulscan(int argc, char **argv)
     return run_bench(cmd, json, tobs, tsamp, zmax, numharm, reps, seed);
 #else
     (void)seed;
-    return xc_cli_failf(cmd, "built without CUDA (CUDA=0): no gpu implementation to time");
+    return xc_bench_no_cuda(cmd);
 #endif
 }

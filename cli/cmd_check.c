@@ -7,6 +7,7 @@
  * file parses the options, calls them, prints and fills the report. */
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,11 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "core/xc_fmt.h"
 #include "compare/xc_approx.h"
 #include "compare/xc_approx_json.h"
 #include "compare/xc_approx_table.h"
+#include "compare/xc_checks.h"
 #include "core/xc_progress.h"
 #include "reports/xc_report.h"
 
@@ -68,7 +71,9 @@ static void help(void)
 typedef struct {
     xc_report *rep;
     json_t *root, *verdicts;
-    size_t npass, nfail;
+    xc_checks rows;            /* the verdicts, as `crosscheck run` keeps them */
+    xc_status fatal;           /* first report or memory failure */
+    xc_error fatal_err;
     uint64_t seed;
     int nseeds, quick, threads, npsr, zmax, numharm;
     const xc_searcher *searcher;
@@ -80,13 +85,13 @@ static void jset(json_t *o, const char *k, json_t *v)
         json_object_set_new(o, k, v);
 }
 
-static void fmtbuf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fmtbuf(char *b, size_t n, const char *fmt, ...)
+/* Remembers the first failure (report, memory) for the exit status. */
+static void note(ctx *c, xc_status st, const xc_error *e)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b, n, fmt, ap);
-    va_end(ap);
+    if (st && !c->fatal) {
+        c->fatal = st;
+        c->fatal_err = *e;
+    }
 }
 
 static void rows(ctx *c, const xc_row *r, int n)
@@ -94,20 +99,27 @@ static void rows(ctx *c, const xc_row *r, int n)
     xc_error e;
     for (int k = 0; k < n; k++) {
         printf("  %-44s %s\n", r[k].key, r[k].value);
-        xc_report_add_kv(c->rep, r[k].key, r[k].value, &e);
+        note(c, xc_report_add_kv(c->rep, r[k].key, r[k].value, &e), &e);
     }
 }
 
+/* Each verdict becomes a row of compare/xc_checks.h, then the table, the
+ * report and the JSON show the row. */
 static void verdicts(ctx *c, const xc_verdict *v, int n)
 {
     xc_error e;
     for (int k = 0; k < n; k++) {
-        printf("  %s  %s: %s (%s)\n", v[k].pass ? "PASS" : "FAIL", v[k].check, v[k].measured, v[k].bound);
-        xc_report_add_verdict(c->rep, v[k].impl, v[k].check, v[k].measured, v[k].bound, v[k].pass, &e);
-        json_array_append_new(c->verdicts, json_pack("{s:s, s:s, s:s, s:s, s:b}", "impl", v[k].impl, "check",
-                                                     v[k].check, "measured", v[k].measured, "bound", v[k].bound,
-                                                     "pass", v[k].pass));
-        *(v[k].pass ? &c->npass : &c->nfail) += 1;
+        if (xc_checks_addf(&c->rows, NULL, v[k].impl, v[k].check, v[k].pass ? XC_CHECK_PASS : XC_CHECK_FAIL, NAN,
+                           NAN, v[k].bound, &e, "%s", v[k].measured)) {
+            note(c, e.code, &e);
+            return;
+        }
+        const xc_check_row *r = &c->rows.row[c->rows.n - 1];
+        int pass = r->state == XC_CHECK_PASS;
+        printf("  %s  %s: %s (%s)\n", xc_check_state_name(r->state), r->check, r->measured, r->bound);
+        note(c, xc_report_add_verdict(c->rep, r->impl, r->check, r->measured, r->bound, pass, &e), &e);
+        json_array_append_new(c->verdicts, json_pack("{s:s, s:s, s:s, s:s, s:b}", "impl", r->impl, "check", r->check,
+                                                     "measured", r->measured, "bound", r->bound, "pass", pass));
     }
 }
 
@@ -115,15 +127,15 @@ static void section(ctx *c, const char *title, const char *text)
 {
     printf("\n%s\n", title);
     xc_error e;
-    xc_report_add_section(c->rep, title, &e);
+    note(c, xc_report_add_section(c->rep, title, &e), &e);
     if (text)
-        xc_report_add_text(c->rep, text, &e);
+        note(c, xc_report_add_text(c->rep, text, &e), &e);
 }
 
 static void text(ctx *c, const char *t)
 {
     xc_error e;
-    xc_report_add_text(c->rep, t, &e);
+    note(c, xc_report_add_text(c->rep, t, &e), &e);
 }
 
 static void plot(ctx *c, const char *title, const char *xl, const char *yl, const xc_series *s, size_t ns, int logx,
@@ -131,13 +143,13 @@ static void plot(ctx *c, const char *title, const char *xl, const char *yl, cons
 {
     xc_lineplot p = {title, xl, yl, s, ns, logx, logy};
     xc_error e;
-    xc_report_add_lines(c->rep, &p, &e);
+    note(c, xc_report_add_lines(c->rep, &p, &e), &e);
 }
 
 static void num(ctx *c, const char *key, double v)
 {
     xc_error e;
-    xc_report_set_number(c->rep, key, v, &e);
+    note(c, xc_report_set_number(c->rep, key, v, &e), &e);
 }
 
 /* ---- 1. median of medians -------------------------------------------------- */
@@ -245,7 +257,7 @@ static xc_status check_logp(ctx *c, xc_error *err)
     xc_series s[XC_APPROX_NDOFCURVE];
     char labels[XC_APPROX_NDOFCURVE][32];
     for (int i = 0; i < XC_APPROX_NDOFCURVE; i++) {
-        fmtbuf(labels[i], sizeof labels[i], "dof %g", l->dof[i]);
+        xc_fmt(labels[i], sizeof labels[i], "dof %g", l->dof[i]);
         s[i] = (xc_series){labels[i], l->ratio, l->relerr[i], XC_APPROX_NRATIO};
     }
     jset(c->root, "logp_poly", xc_logp_check_json(l));
@@ -262,10 +274,10 @@ static void zloss_report(ctx *c, const xc_zloss_opts *o, const xc_zloss_result *
     const char *sc = bright ? "bright" : "alone";
     char title[256];
     if (bright)
-        fmtbuf(title, sizeof title, "with a bright pulsar (fundamental power %.0f, %.2f Hz, r = %.0f) in the "
+        xc_fmt(title, sizeof title, "with a bright pulsar (fundamental power %.0f, %.2f Hz, r = %.0f) in the "
                "first R-block", o->bright_power, xc_zloss_bright_f(o), xc_zloss_bright_f(o) * o->tobs);
     else
-        fmtbuf(title, sizeof title, "one pulsar per spectrum");
+        xc_fmt(title, sizeof title, "one pulsar per spectrum");
     printf(" %s (%.1f s):\n", title, secs);
     text(c, title);
     xc_row t[XC_APPROX_NMODES];
@@ -273,9 +285,9 @@ static void zloss_report(ctx *c, const xc_zloss_opts *o, const xc_zloss_result *
     rows(c, t, XC_APPROX_NMODES);
     for (int m = 0; m < XC_APPROX_NMODES; m++) {
         char k[64];
-        fmtbuf(k, sizeof k, "detected_%s_%s", sc, xc_approx_mode_key((xc_approx_mode)m));
+        xc_fmt(k, sizeof k, "detected_%s_%s", sc, xc_approx_mode_key((xc_approx_mode)m));
         num(c, k, r->frac[m]);
-        fmtbuf(k, sizeof k, "lost_%s_%s", sc, xc_approx_mode_key((xc_approx_mode)m));
+        xc_fmt(k, sizeof k, "lost_%s_%s", sc, xc_approx_mode_key((xc_approx_mode)m));
         num(c, k, (double)r->nlost[m]);
     }
     double zc[XC_APPROX_NZBIN];
@@ -284,7 +296,7 @@ static void zloss_report(ctx *c, const xc_zloss_opts *o, const xc_zloss_result *
     xc_series s[XC_APPROX_NMODES];
     for (int m = 0; m < XC_APPROX_NMODES; m++)
         s[m] = (xc_series){xc_approx_mode_key((xc_approx_mode)m), zc, r->zfrac[m], XC_APPROX_NZBIN};
-    fmtbuf(title, sizeof title, "Detection fraction against true |z| (%s)", bright ? "bright pulsar in the block"
+    xc_fmt(title, sizeof title, "Detection fraction against true |z| (%s)", bright ? "bright pulsar in the block"
                                                                                     : "alone");
     plot(c, title, "true |z| (bins drifted; centre of a bin of width zmax/5)", "fraction detected (sigma > 6)", s,
          XC_APPROX_NMODES, 0, 0);
@@ -388,9 +400,9 @@ static xc_status false_alarms(ctx *c, json_t *nj, xc_error *err)
             sc[k][j] = r[j].count / r[j].expect;
             json_array_append_new(fa, xc_noise_fa_json(&r[j], FA_NBINS));
         }
-        fmtbuf(labels[k], sizeof labels[k], "spectra, zmax %d, numharm %d", cfg[k][0], cfg[k][1]);
+        xc_fmt(labels[k], sizeof labels[k], "spectra, zmax %d, numharm %d", cfg[k][0], cfg[k][1]);
         ser[k] = (xc_series){labels[k], S, sy[k], 4};
-        fmtbuf(labels[4 + k], sizeof labels[4 + k], "candidates, zmax %d, numharm %d", cfg[k][0], cfg[k][1]);
+        xc_fmt(labels[4 + k], sizeof labels[4 + k], "candidates, zmax %d, numharm %d", cfg[k][0], cfg[k][1]);
         ser[4 + k] = (xc_series){labels[4 + k], S, sc[k], 4};
     }
     plot(c, "Noise spectra (and candidates) with sigma > S, relative to what independent trials give", "S (sigma)",
@@ -473,11 +485,14 @@ static xc_status run_all(ctx *c, const char *json, const char *dir, xc_error *er
         st = check_zloss(c, err);
     if (!st)
         st = check_noise(c, err);
+    if (!st && c->fatal)
+        st = xc_error_set(err, c->fatal, "report %s/index.html: %s", dir, c->fatal_err.msg);
     if (st)
         return st;
     jset(c->root, "verdicts", json_incref(c->verdicts));
-    xc_report_set_number(c->rep, "verdicts_failed", (double)c->nfail, err);
-    xc_report_set_json(c->rep, "results", json_incref(c->root), err);
+    if ((st = xc_report_set_number(c->rep, "verdicts_failed", (double)c->rows.nfail, err)) ||
+        (st = xc_report_set_json(c->rep, "results", json_incref(c->root), err)))
+        return st;
     if (json && (st = xc_cli_write_json(json, c->root, JSON_INDENT(1) | JSON_REAL_PRECISION(10), err)))
         return st;
     return xc_report_write(c->rep, dir, err);
@@ -499,7 +514,7 @@ static int approximations(int argc, char **argv)
     xc_error_clear(&err);
     char dir[4096];
     if (report) {
-        fmtbuf(dir, sizeof dir, "%s", report);
+        xc_fmt(dir, sizeof dir, "%s", report);
     } else {
         if (xc_report_run_dir(dir, sizeof dir - 8, "reports/runs", time(NULL), &err))
             return xc_cli_fail(cmd, &err);
@@ -507,6 +522,7 @@ static int approximations(int argc, char **argv)
     }
     if (xc_report_new(&c.rep, "crosscheck check approximations", &err))
         return xc_cli_fail(cmd, &err);
+    xc_checks_init(&c.rows);
     c.verdicts = json_array();
     c.root = json_object();
     jset(c.root, "command_line", json_string(xc_cli_cmdline()));
@@ -514,7 +530,7 @@ static int approximations(int argc, char **argv)
     jset(c.root, "seeds", json_integer(c.nseeds));
     jset(c.root, "quick", json_boolean(c.quick));
     char line[4400];
-    fmtbuf(line, sizeof line, "Command: %s.  Seeds %llu.. (%d per measurement)%s.", xc_cli_cmdline(),
+    xc_fmt(line, sizeof line, "Command: %s.  Seeds %llu.. (%d per measurement)%s.", xc_cli_cmdline(),
            (unsigned long long)c.seed, c.nseeds, c.quick ? ", quick" : "");
     text(&c, line);
     printf("crosscheck check approximations: seed %llu, %d seeds%s\n", (unsigned long long)c.seed, c.nseeds,
@@ -524,11 +540,13 @@ static int approximations(int argc, char **argv)
     json_decref(c.root);
     json_decref(c.verdicts);
     xc_report_free(c.rep);
+    size_t npass = c.rows.npass, nfail = c.rows.nfail;
+    xc_checks_free(&c.rows);
     if (st)
         return xc_cli_fail(cmd, &err);
-    printf("\n%zu verdicts passed, %zu failed (%.1f s); report %s/index.html%s%s\n", c.npass, c.nfail,
+    printf("\n%zu verdicts passed, %zu failed (%.1f s); report %s/index.html%s%s\n", npass, nfail,
            xc_now() - t0, dir, json ? ", JSON " : "", json ? json : "");
-    return c.nfail ? 1 : 0;
+    return nfail ? 1 : 0;
 }
 
 int xc_cmd_check(int argc, char **argv)
@@ -539,6 +557,7 @@ int xc_cmd_check(int argc, char **argv)
                "                   statistics (median of medians, ln p polynomial, logarithmic z, R-block)\n");
         return argc < 2 ? 2 : 0;
     }
+    if (!strcmp(argv[1], "smearing")) return xc_cmd_check_smearing(argc - 1, argv + 1);   /* cmd_check_smearing.c */
     if (strcmp(argv[1], "approximations"))
         return xc_cli_failf("check", "unknown check '%s' (there is: approximations)", argv[1]);
     return approximations(argc - 1, argv + 1);

@@ -34,6 +34,11 @@ static void help(void)
            "  -gulp N            output samples per gulp (default: about 64 MiB of input)\n"
            "  -threads N         threads for implementations that use them (default: all)\n"
            "  -tile_t N -tile_dm N -tile_c N   tile sizes for the cpu implementation (0 = its default)\n"
+           "Subband implementations (-impl subband, subband-reference; approximate, see docs/SUBBAND.md):\n"
+           "  -nsub N            subbands (default 32, PRESTO's; at most nchans)\n"
+           "  -dmsub D           spacing of the nominal DMs (default: chosen from -subbudget)\n"
+           "  -subalign A        highest (PRESTO, default), early (Barsdell et al.) or centre\n"
+           "  -subbudget S       smear allowed per trial when -dmsub is not given, in samples (default 0.8)\n"
            "  -quiet             no progress meter\n",
            xc_cli_plan_help());
 }
@@ -115,6 +120,10 @@ int xc_cmd_dedisperse(int argc, char **argv)
         XC_OPT_INT("tile_t", &a.opts.tile_t, 0, 1 << 24),
         XC_OPT_INT("tile_dm", &a.opts.tile_dm, 0, 1 << 24),
         XC_OPT_INT("tile_c", &a.opts.tile_c, 0, 1 << 24),
+        XC_OPT_INT("nsub", &a.opts.nsub, 1, 1 << 20),
+        XC_OPT_NONNEG("dmsub", &a.opts.dmsub),
+        XC_OPT_CHOICE("subalign", &a.opts.subalign, "highest|early|centre"),   /* the xc_subalign order */
+        XC_OPT_NONNEG("subbudget", &a.opts.subbudget),
         XC_OPT_FLAG("quiet", &quiet),
         XC_OPT_END,
     };

@@ -57,7 +57,7 @@ int xc_cmd_list(int argc, char **argv)
         const xc_impl *e;
         char status[240], caps[96];
     } row[MAXROWS];
-    int n = 0, sw = (int)strlen("status"), cw = (int)strlen("caps");
+    int n = 0, sw = (int)strlen("status"), cw = (int)strlen("caps"), nw = 10;
     for (int f = 0; f < XC_FAMILY_COUNT; f++)
         for (size_t i = 0; i < xc_registry_count(reg, (xc_family)f) && n < MAXROWS; i++, n++) {
             const xc_impl *e = row[n].e = xc_registry_at(reg, (xc_family)f, i);
@@ -69,10 +69,11 @@ int xc_cmd_list(int argc, char **argv)
             xc_caps_format(e->caps, row[n].caps, sizeof row[n].caps);
             sw = (int)strlen(row[n].status) > sw ? (int)strlen(row[n].status) : sw;
             cw = (int)strlen(row[n].caps) > cw ? (int)strlen(row[n].caps) : cw;
+            nw = (int)strlen(e->name) > nw ? (int)strlen(e->name) : nw;   /* subband-reference */
         }
-    printf("%-11s %-10s %-*s %-*s  %s\n", "family", "name", cw, "caps", sw, "status", "description");
+    printf("%-11s %-*s %-*s %-*s  %s\n", "family", nw, "name", cw, "caps", sw, "status", "description");
     for (int k = 0; k < n; k++)
-        printf("%-11s %-10s %-*s %-*s  %s\n", xc_family_name(row[k].e->family), row[k].e->name, cw, row[k].caps, sw,
+        printf("%-11s %-*s %-*s %-*s  %s\n", xc_family_name(row[k].e->family), nw, row[k].e->name, cw, row[k].caps, sw,
                row[k].status, row[k].e->desc);
     return 0;
 }

@@ -1,6 +1,7 @@
 /* False alarms of the search on noise-only spectra against the
  * trials-corrected expectation (xc_approx_noise.h). */
 #include "compare/xc_approx_noise.h"
+#include "compare/compare_internal.h"
 
 #include <math.h>
 #include <omp.h>
@@ -66,15 +67,7 @@ xc_status xc_approx_false_alarms(const xc_searcher *searcher, size_t nbins, size
             xc_candlist_free(&l);
             xc_spectrum_free(&sp);
         }
-        if (se) {
-#pragma omp critical(xc_approx_fa_error)
-            if (bad < 0 || s < bad) {
-                bad = s;
-                st = se;
-                if (err)
-                    *err = e;
-            }
-        }
+        xc_keep_first_error(s, se, &e, &bad, &st, err);
     }
     for (size_t s = 0; s < nspec; s++)
         for (int k = 0; k < nS; k++) {

@@ -1,25 +1,17 @@
 /* The checks of `crosscheck check approximations` (xc_approx_table.h). */
 #include "compare/xc_approx_table.h"
+#include "core/xc_fmt.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-static void fmt(char *b, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *b, size_t n, const char *f, ...)
-{
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(b, n, f, ap);
-    va_end(ap);
-}
-
 static void name(xc_verdict *v, const char *impl, const char *check)
 {
     memset(v, 0, sizeof *v);
-    fmt(v->impl, sizeof v->impl, "%s", impl);
-    fmt(v->check, sizeof v->check, "%s", check);
+    xc_fmt(v->impl, sizeof v->impl, "%s", impl);
+    xc_fmt(v->check, sizeof v->check, "%s", check);
 }
 
 int xc_mom_blocks_verdicts(const xc_mom_blocks *r, xc_verdict out[3])
@@ -27,23 +19,23 @@ int xc_mom_blocks_verdicts(const xc_mom_blocks *r, xc_verdict out[3])
     const double k = XC_APPROX_NSE;
     xc_verdict *v = &out[0];
     name(v, "median of medians", "location unbiased");
-    fmt(v->measured, sizeof v->measured, "(mom - median)/sigma = %+.5f", r->dloc.mean);
-    fmt(v->bound, sizeof v->bound, "|mean| <= %g SE = %.5f (symmetric noise: no bias)", k,
+    xc_fmt(v->measured, sizeof v->measured, "(mom - median)/sigma = %+.5f", r->dloc.mean);
+    xc_fmt(v->bound, sizeof v->bound, "|mean| <= %g SE = %.5f (symmetric noise: no bias)", k,
         k * xc_meansd_se(&r->dloc));
     v->pass = xc_meansd_within(&r->dloc, 0, k, 0);
     double want = 1 - 0.8 / (double)r->block;
     v = &out[1];
     name(v, "exact median", "MAD is a consistent sigma");
-    fmt(v->measured, sizeof v->measured, "block %zu: 1.4826 MAD/sigma = %.5f", r->block, r->med_scale.mean);
-    fmt(v->bound, sizeof v->bound, "%.5f +- %.5f (%g SE)", want, k * xc_meansd_se(&r->med_scale), k);
+    xc_fmt(v->measured, sizeof v->measured, "block %zu: 1.4826 MAD/sigma = %.5f", r->block, r->med_scale.mean);
+    xc_fmt(v->bound, sizeof v->bound, "%.5f +- %.5f (%g SE)", want, k * xc_meansd_se(&r->med_scale), k);
     v->pass = xc_meansd_within(&r->med_scale, want, k, 0);
     if (!isfinite(r->pred_scale_mean))
         return 2;
     double slack = 4.0 / (double)r->block;
     v = &out[2];
     name(v, "median of medians", "scale bias as predicted");
-    fmt(v->measured, sizeof v->measured, "block %zu: 1.4826 MAD/sigma = %.5f", r->block, r->mom_scale.mean);
-    fmt(v->bound, sizeof v->bound, "predicted %.5f +- %.5f (%g SE + 4/n for the neglected centre dependence)",
+    xc_fmt(v->measured, sizeof v->measured, "block %zu: 1.4826 MAD/sigma = %.5f", r->block, r->mom_scale.mean);
+    xc_fmt(v->bound, sizeof v->bound, "predicted %.5f +- %.5f (%g SE + 4/n for the neglected centre dependence)",
         r->pred_scale_mean, k * xc_meansd_se(&r->mom_scale) + slack, k);
     v->pass = xc_meansd_within(&r->mom_scale, r->pred_scale_mean, k, slack);
     return 3;
@@ -60,8 +52,8 @@ void xc_mom_powers_verdicts(const xc_mom_powers *p, const xc_mom_blocks *b, xc_v
         double tol = XC_APPROX_NSE * hypot(p->mean_se, 4 * xc_meansd_se(scale));
         xc_verdict *v = &out[m];
         name(v, impl, "mean power follows the block statistics");
-        fmt(v->measured, sizeof v->measured, "%s: mean power %.5f", impl, mean);
-        fmt(v->bound, sizeof v->bound, "%.5f +- %.5f (%g SE of both)", pred, tol, XC_APPROX_NSE);
+        xc_fmt(v->measured, sizeof v->measured, "%s: mean power %.5f", impl, mean);
+        xc_fmt(v->bound, sizeof v->bound, "%.5f +- %.5f (%g SE of both)", pred, tol, XC_APPROX_NSE);
         v->pass = fabs(mean - pred) <= tol;
     }
 }
@@ -79,9 +71,9 @@ void xc_noise_ks_verdict(const xc_noise_ks *ks, int ntests, int per_seed, double
     }
     double bound = alpha / (2.0 * ntests);
     name(out, "cpu powers", "harmonic boxcars are chi-square with the stated dof");
-    fmt(out->measured, sizeof out->measured, "smallest p %.3g (seed %d, h %d, w %d)", minp, worst / per_seed,
+    xc_fmt(out->measured, sizeof out->measured, "smallest p %.3g (seed %d, h %d, w %d)", minp, worst / per_seed,
         ks[worst].numharm, ks[worst].width);
-    fmt(out->bound, sizeof out->bound, "every p > %.2g (%g over %d KS + %d GOF tests, Bonferroni)", bound, alpha,
+    xc_fmt(out->bound, sizeof out->bound, "every p > %.2g (%g over %d KS + %d GOF tests, Bonferroni)", bound, alpha,
         ntests, ntests);
     out->pass = minp > bound;
 }
@@ -91,9 +83,9 @@ static void sci(char *b, size_t n, double x)
 {
     double e = floor(log10(x)), m = x / pow(10, e);
     if (fabs(m - round(m)) < 1e-9 && m < 10)
-        fmt(b, n, "%.0fe%.0f", round(m), e);
+        xc_fmt(b, n, "%.0fe%.0f", round(m), e);
     else
-        fmt(b, n, "%g", x);
+        xc_fmt(b, n, "%g", x);
 }
 
 void xc_noise_fa_verdict(const xc_noise_fa *r, const char *impl, xc_verdict *out)
@@ -103,16 +95,16 @@ void xc_noise_fa_verdict(const xc_noise_fa *r, const char *impl, xc_verdict *out
     char a[32];
     sci(a, sizeof a, two ? r->alpha : 0.5 * r->alpha);
     memset(out, 0, sizeof *out);
-    fmt(out->impl, sizeof out->impl, "%s", impl);
-    fmt(out->check, sizeof out->check, "%s: noise spectra with sigma > %g, zmax %d, numharm %d",
+    xc_fmt(out->impl, sizeof out->impl, "%s", impl);
+    xc_fmt(out->check, sizeof out->check, "%s: noise spectra with sigma > %g, zmax %d, numharm %d",
         two ? "false alarms as stated" : "false alarms not above stated", r->S, r->zmax, r->numharm);
-    fmt(out->measured, sizeof out->measured, "%zu of %zu spectra (expected %.1f, x %.2f%s)", r->nfam, r->nspec, efam,
+    xc_fmt(out->measured, sizeof out->measured, "%zu of %zu spectra (expected %.1f, x %.2f%s)", r->nfam, r->nspec, efam,
         r->nfam / efam, r->nfam < r->lo ? ": conservative" : "");
     if (two)
-        fmt(out->bound, sizeof out->bound, "%zu..%zu (binomial, p = 1 - exp(-%d Q(%g)), two-sided %s)", r->lo, r->hi,
+        xc_fmt(out->bound, sizeof out->bound, "%zu..%zu (binomial, p = 1 - exp(-%d Q(%g)), two-sided %s)", r->lo, r->hi,
             r->numharm, r->S, a);
     else
-        fmt(out->bound, sizeof out->bound, "<= %zu (binomial, p = 1 - exp(-%d Q(%g)), %s: overlapping boxcars make "
+        xc_fmt(out->bound, sizeof out->bound, "<= %zu (binomial, p = 1 - exp(-%d Q(%g)), %s: overlapping boxcars make "
             "Bonferroni an upper bound)", r->hi, r->numharm, r->S, a);
     out->pass = r->nfam <= r->hi && (!two || r->nfam >= r->lo);
 }

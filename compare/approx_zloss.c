@@ -2,6 +2,7 @@
  * approximations of xc_approx_mode (xc_approx_zloss.h): the design of the set,
  * and each pulsar synthesized, transformed and searched in memory. */
 #include "compare/xc_approx_zloss.h"
+#include "compare/compare_internal.h"
 
 #include <math.h>
 #include <omp.h>
@@ -338,15 +339,7 @@ xc_status xc_zloss_run(const xc_zloss_opts *o, const xc_searcher *searcher, cons
     for (long k = 0; k < (long)n; k++) {
         xc_error e;
         xc_status sk = zloss_one(&o1, searcher, bright.y ? &bright : NULL, &specs[k], (size_t)k, &res->psr[k], &e);
-        if (sk) {
-#pragma omp critical(xc_approx_zloss_error)
-            if (bad < 0 || k < bad) {
-                bad = k;
-                st = sk;
-                if (err)
-                    *err = e;
-            }
-        }
+        xc_keep_first_error(k, sk, &e, &bad, &st, err);
     }
     free(bright.y);
     if (st) {

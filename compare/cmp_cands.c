@@ -12,19 +12,9 @@
 
 void xc_cmpcands_opts_init(xc_cmpcands_opts *o)
 {
-    o->dr = 1.0;
-    o->dz = 2.0;
-    o->dw = 20.0;
-    o->anyharm = 0;
-    o->sigma_min = 2.0;
-    o->rtol_power = 1e-4;
-    o->dsigma = 1e-3;
-    o->truth_sigma = 6.0;
-    o->ftol = 0.01;
-    o->maxharm = 16;
-    o->fundamental = 0;
-    o->truth_dr = 0;
-    o->truth_dz = 0;
+    /* Every field not named is 0: anyharm, fundamental, truth_dr, truth_dz. */
+    *o = (xc_cmpcands_opts){.dr = 1.0, .dz = 2.0, .dw = 20.0, .sigma_min = 2.0, .rtol_power = 1e-4, .dsigma = 1e-3,
+                            .truth_sigma = 6.0, .ftol = 0.01, .maxharm = 16};
 }
 
 static xc_status check_opts(const xc_cmpcands_opts *o, xc_error *err)
@@ -50,14 +40,16 @@ typedef struct {
     size_t i;
 } keyed;
 
+/* -1, 0, 1 as x is below, equal to or above y; a NaN on either side gives 1. */
+static int cmp_num(double x, double y) { return x == y ? 0 : x < y ? -1 : 1; }
+
 static int keyed_cmp(const void *pa, const void *pb)
 {
     const keyed *a = pa, *b = pb;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    if (a->tie != b->tie)
-        return a->tie < b->tie ? -1 : 1;
-    return (a->i > b->i) - (a->i < b->i);
+    int c = cmp_num(a->key, b->key);
+    if (!c)
+        c = cmp_num(a->tie, b->tie);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
 static double zval(double z, int signed_z) { return signed_z ? z : fabs(z); }
@@ -487,10 +479,30 @@ typedef struct {
     int bad;
 } jb;
 
+/* Sets o[k] = v (taking v); any failure, a NULL o or v included, marks b bad. */
 static void put(jb *b, json_t *o, const char *k, json_t *v)
 {
     if (!v || json_object_set_new(o, k, v))
         b->bad = 1;
+}
+
+/* A new object; NULL marks b bad (and put into it then only marks it again). */
+static json_t *new_obj(jb *b)
+{
+    json_t *o = json_object();
+    if (!o)
+        b->bad = 1;
+    return o;
+}
+
+/* root when everything went in, else NULL (root released). */
+static json_t *finish(jb *b, json_t *root)
+{
+    if (b->bad) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
 }
 
 /* NaN and infinities are not JSON: they become null. */
@@ -498,11 +510,7 @@ static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); 
 
 static json_t *stat_json(jb *b, const xc_diffstat *s)
 {
-    json_t *o = json_object();
-    if (!o) {
-        b->bad = 1;
-        return NULL;
-    }
+    json_t *o = new_obj(b);
     put(b, o, "max_abs", num(s->max_abs));
     put(b, o, "mean", num(s->mean));
     put(b, o, "rms", num(s->rms));
@@ -512,12 +520,7 @@ static json_t *stat_json(jb *b, const xc_diffstat *s)
 json_t *xc_cmpcands_json(const xc_cmpcands_result *r, const xc_cmpcands_opts *o)
 {
     jb b = {0};
-    json_t *root = json_object(), *tol = json_object();
-    if (!root || !tol) {
-        json_decref(root);
-        json_decref(tol);
-        return NULL;
-    }
+    json_t *root = new_obj(&b), *tol = new_obj(&b);
     put(&b, tol, "dr_bins", num(o->dr));
     put(&b, tol, "dz_bins", num(o->dz));
     put(&b, tol, "same_numharm", json_boolean(!o->anyharm));
@@ -542,20 +545,12 @@ json_t *xc_cmpcands_json(const xc_cmpcands_result *r, const xc_cmpcands_opts *o)
     put(&b, root, "dsigma", stat_json(&b, &r->dsigma));
     put(&b, root, "dpower_rel", stat_json(&b, &r->dpower_rel));
     put(&b, root, "agree", json_boolean(r->agree));
-    if (b.bad) {
-        json_decref(root);
-        return NULL;
-    }
-    return root;
+    return finish(&b, root);
 }
 
 static json_t *det_json(jb *b, const xc_detection *d)
 {
-    json_t *o = json_object();
-    if (!o) {
-        b->bad = 1;
-        return NULL;
-    }
+    json_t *o = new_obj(b);
     put(b, o, "found", json_boolean(d->found));
     put(b, o, "count", json_integer((json_int_t)d->count));
     if (d->found) {
@@ -575,9 +570,7 @@ static json_t *det_json(jb *b, const xc_detection *d)
 json_t *xc_truthmatch_json(const xc_truth *t, const xc_truthmatch *m)
 {
     jb b = {0};
-    json_t *root = json_object();
-    if (!root)
-        return NULL;
+    json_t *root = new_obj(&b);
     put(&b, root, "f0_hz", num(t->f0_hz));
     put(&b, root, "r", num(t->r));
     put(&b, root, "z", num(t->z));
@@ -589,9 +582,5 @@ json_t *xc_truthmatch_json(const xc_truth *t, const xc_truthmatch *m)
     put(&b, root, "above", json_integer((json_int_t)m->nabove));
     put(&b, root, "unrelated", json_integer((json_int_t)m->nother));
     put(&b, root, "detected", json_boolean(m->pass));
-    if (b.bad) {
-        json_decref(root);
-        return NULL;
-    }
-    return root;
+    return finish(&b, root);
 }

@@ -1,5 +1,6 @@
 /* The conformance report and the checks every family shares (xc_conform.h). */
 #include "compare/xc_conform.h"
+#include "core/xc_grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,12 +27,10 @@ xc_status xc_conform_report_add(xc_conform_report *r, int pass, const char *name
                                 const char *expected, const char *tolerance, xc_error *err)
 {
     if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 64;
-        xc_conform_row *rows = realloc(r->rows, cap * sizeof *rows);
+        xc_conform_row *rows = xc_grow(r->rows, &r->cap, sizeof *rows, 64);
         if (!rows)
-            return xc_error_set(err, XC_ENOMEM, "conformance: out of memory for %zu report rows", cap);
+            return xc_error_set(err, XC_ENOMEM, "conformance: out of memory past %zu report rows", r->cap);
         r->rows = rows;
-        r->cap = cap;
     }
     xc_conform_row *w = &r->rows[r->n++];
     w->pass = !!pass;

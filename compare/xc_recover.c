@@ -70,6 +70,31 @@ static double local_step(const xc_dmrange *r, size_t j)
     return r->dms[j] - r->dms[j - 1];
 }
 
+/* Range r's sample time and its search window (window()). */
+typedef struct {
+    double tk;
+    size_t lo, hi;
+    int wmax;
+} rwin;
+
+static rwin range_window(const xc_planerange *r, double tsamp, double t_s, double width_s, double window_s)
+{
+    rwin w;
+    w.tk = tsamp * r->ds;
+    window(w.tk, t_s, width_s, window_s, r->nsamp, &w.lo, &w.hi, &w.wmax);
+    return w;
+}
+
+/* Row d of r against its robust noise: the best boxcar S/N in the window, at
+ * sample *tb with width *wb.  tmp: r->nsamp floats of scratch. */
+static double row_snr(const xc_planerange *r, size_t d, const rwin *w, float *tmp, size_t *tb, int *wb)
+{
+    const float *x = r->data + d * r->nsamp;
+    double med, sig;
+    robust(x, r->nsamp, tmp, &med, &sig);
+    return row_best(x, r->nsamp, med, sig, w->lo, w->hi, w->wmax, tb, wb);
+}
+
 xc_status xc_recover_pulse(const xc_plane *pl, const xc_dmplan *plan, double tsamp, double t_s,
                            double width_s, double window_s, xc_pulsefind *out, xc_error *err)
 {
@@ -82,17 +107,11 @@ xc_status xc_recover_pulse(const xc_plane *pl, const xc_dmplan *plan, double tsa
         float *tmp = malloc(r->nsamp * sizeof *tmp);
         if (!tmp)
             return xc_error_set(err, XC_ENOMEM, "out of memory");
-        double tk = tsamp * r->ds;
-        size_t lo, hi;
-        int wmax;
-        window(tk, t_s, width_s, window_s, r->nsamp, &lo, &hi, &wmax);
+        const rwin w = range_window(r, tsamp, t_s, width_s, window_s);
         for (size_t d = 0; d < r->ndm; d++) {
-            const float *x = r->data + d * r->nsamp;
-            double med, sig;
-            robust(x, r->nsamp, tmp, &med, &sig);
             size_t tb = 0;
             int wb = 0;
-            double s = row_best(x, r->nsamp, med, sig, lo, hi, wmax, &tb, &wb);
+            double s = row_snr(r, d, &w, tmp, &tb, &wb);
             if (s > out->snr) {
                 out->found = 1;
                 out->snr = s;
@@ -100,7 +119,7 @@ xc_status xc_recover_pulse(const xc_plane *pl, const xc_dmplan *plan, double tsa
                 out->idm = d;
                 out->dm = plan->r[k].dms[d];
                 out->dm_step = local_step(&plan->r[k], d);
-                out->t_s = (double)tb * tk;
+                out->t_s = (double)tb * w.tk;
                 out->width = wb;
             }
         }
@@ -121,17 +140,11 @@ xc_status xc_recover_snr_curve(const xc_plane *pl, const xc_dmplan *plan, int k,
     float *tmp = malloc((r->nsamp ? r->nsamp : 1) * sizeof *tmp);
     if (!tmp)
         return xc_error_set(err, XC_ENOMEM, "out of memory");
-    double tk = tsamp * r->ds;
-    size_t lo, hi;
-    int wmax;
-    window(tk, t_s, width_s, window_s, r->nsamp, &lo, &hi, &wmax);
+    const rwin w = range_window(r, tsamp, t_s, width_s, window_s);
     for (size_t d = 0; d < r->ndm; d++) {
-        const float *x = r->data + d * r->nsamp;
-        double med, sig;
-        robust(x, r->nsamp, tmp, &med, &sig);
         size_t tb;
         int wb;
-        double s = row_best(x, r->nsamp, med, sig, lo, hi, wmax, &tb, &wb);
+        double s = row_snr(r, d, &w, tmp, &tb, &wb);
         snr[d] = isfinite(s) ? s : 0.0;
     }
     free(tmp);

@@ -12,6 +12,7 @@
 
 #include "core/xc_atomic.h"
 #include "core/xc_cands_util.h"
+#include "core/xc_grow.h"
 
 #define XC_SOL 299792458.0
 
@@ -39,12 +40,10 @@ void xc_candlist_free(xc_candlist *l)
 xc_status xc_candlist_add(xc_candlist *l, const xc_cand *c, xc_error *err)
 {
     if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        xc_cand *p = realloc(l->c, cap * sizeof *p);
+        xc_cand *p = xc_grow(l->c, &l->cap, sizeof *p, 64);
         if (!p)
-            return xc_error_set(err, XC_ENOMEM, "candidate list: cannot grow to %zu candidates", cap);
+            return xc_error_set(err, XC_ENOMEM, "candidate list: cannot grow past %zu candidates", l->n);
         l->c = p;
-        l->cap = cap;
     }
     l->c[l->n++] = *c;
     return XC_OK;
@@ -192,93 +191,116 @@ static void reset(xc_candlist *l, const char *source)
     snprintf(l->source, sizeof l->source, "%s", source);
 }
 
-xc_status xc_cands_read_csv(xc_candlist *l, const char *path, xc_error *err)
+/* A candidate file read line by line: each line (newline removed) through
+ * `line`, the first failure ending the read. */
+typedef struct reader reader;
+struct reader {
+    xc_candlist *l;
+    const char *path;
+    const char *source;    /* the list's source: "crosscheck", "pulscan" */
+    xc_status (*line)(const reader *rd, char *line, int lineno, xc_error *err);
+    double T;              /* .pulscand: the observation length */
+};
+
+/* Resets rd->l to rd->source and reads rd->path into it; an unreadable or
+ * empty file fails, and on any failure the list is left empty. */
+static xc_status read_lines(const reader *rd, xc_error *err)
 {
-    reset(l, "crosscheck");
-    FILE *fp = fopen(path, "r");
+    reset(rd->l, rd->source);
+    FILE *fp = fopen(rd->path, "r");
     if (!fp)
-        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
+        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", rd->path, strerror(errno));
     char *line = NULL;
     size_t cap = 0;
-    int lineno = 0, with_w = 0;
-    double w = 0;
+    int lineno = 0;
     xc_status st = XC_OK;
     while (!st && getline(&line, &cap, fp) != -1) {
         lineno++;
         chomp(line);
-        if (lineno == 1) {
-            char want[256] = "", wantw[256] = "";
-            for (int i = 0; i < NCSV; i++) {
-                strcat(want, i ? "," : "");
-                strcat(want, csv_cols[i]);
-                strcat(wantw, i ? "," : "");
-                strcat(wantw, csv_cols[i]);
-                if (i == 2)
-                    strcat(wantw, ",w");
-            }
-            with_w = !strcmp(line, wantw);
-            if (!with_w && strcmp(line, want))
-                st = xc_error_set(err, XC_EFORMAT, "%s: line 1: header '%s' is not '%s' (or, for the accel "
-                                  "search, '%s')", path, line, want, wantw);
-            continue;
-        }
-        char *fields[NCSVW + 1];
-        int nf = 0, ncol = with_w ? NCSVW : NCSV;
-        for (char *p = line;;) {
-            if (nf <= ncol)
-                fields[nf] = p;
-            nf++;
-            char *comma = strchr(p, ',');
-            if (!comma)
-                break;
-            *comma = '\0';
-            p = comma + 1;
-        }
-        if (nf != ncol) {
-            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, expected %d (%s)", path, lineno,
-                              nf, ncol, nf < ncol ? "too few" : "too many");
-            break;
-        }
-        if (with_w) {
-            /* w: parsed here, the other columns shifted back into place */
-            if (parse_double(fields[3], &w)) {
-                st = xc_error_set(err, XC_EFORMAT, "%s: line %d, column 4 (w): '%s' is not a number", path,
-                                  lineno, fields[3]);
-                break;
-            }
-            memmove(fields + 3, fields + 4, (NCSV - 3) * sizeof *fields);
-        }
-        xc_cand c;
-        memset(&c, 0, sizeof c);
-        double *dst[NCSV] = {&c.r,     &c.f_hz,  &c.z,     NULL,         NULL,          &c.power,
-                             &c.dof,   &c.logp,  &c.sigma, &c.fdot_hz_s, &c.accel_m_s2, &c.ntrials};
-        for (int i = 0; i < NCSV && !st; i++) {
-            int bad = i == 3 ? parse_int(fields[i], &c.width)
-                    : i == 4 ? parse_int(fields[i], &c.numharm)
-                             : parse_double(fields[i], dst[i]);
-            if (bad)
-                st = xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d (%s): '%s' is not %s", path,
-                                  lineno, i + 1, csv_cols[i], fields[i],
-                                  i == 3 || i == 4 ? "an integer" : "a number");
-        }
-        c.w = w;
-        if (!st)
-            st = xc_candlist_add(l, &c, err);
+        st = rd->line(rd, line, lineno, err);
     }
     if (!st && ferror(fp))
-        st = xc_error_set(err, XC_EIO, "%s: read failed: %s", path, strerror(errno));
+        st = xc_error_set(err, XC_EIO, "%s: read failed: %s", rd->path, strerror(errno));
     if (!st && lineno == 0)
-        st = xc_error_set(err, XC_EFORMAT, "%s: empty file (no header line)", path);
+        st = xc_error_set(err, XC_EFORMAT, "%s: empty file (no header line)", rd->path);
     free(line);
     fclose(fp);
-    if (st) {
-        reset(l, "crosscheck");
-        return st;
+    if (st)
+        reset(rd->l, rd->source);
+    return st;
+}
+
+/* One line of a crosscheck CSV (the header first) into the list. */
+static xc_status csv_line(const reader *rd, char *line, int lineno, xc_error *err)
+{
+    xc_candlist *l = rd->l;
+    const char *path = rd->path;
+    if (lineno == 1) {
+        char want[256] = "", wantw[256] = "";
+        for (int i = 0; i < NCSV; i++) {
+            strcat(want, i ? "," : "");
+            strcat(want, csv_cols[i]);
+            strcat(wantw, i ? "," : "");
+            strcat(wantw, csv_cols[i]);
+            if (i == 2)
+                strcat(wantw, ",w");
+        }
+        /* the accel search's CSV (w after z): a matched filter, signed z;
+         * the list's source says which form the rows have */
+        if (!strcmp(line, wantw))
+            snprintf(l->source, sizeof l->source, "accel");
+        else if (strcmp(line, want))
+            return xc_error_set(err, XC_EFORMAT, "%s: line 1: header '%s' is not '%s' (or, for the accel search, "
+                                "'%s')", path, line, want, wantw);
+        return XC_OK;
     }
-    l->T = T_from_rows(l);
-    if (with_w)   /* the accel search's CSV: a matched filter, signed z */
-        snprintf(l->source, sizeof l->source, "accel");
-    return XC_OK;
+    int with_w = !strcmp(l->source, "accel"), ncol = with_w ? NCSVW : NCSV;
+    char *fields[NCSVW + 1];
+    int nf = 0;
+    for (char *p = line;;) {
+        if (nf <= ncol)
+            fields[nf] = p;
+        nf++;
+        char *comma = strchr(p, ',');
+        if (!comma)
+            break;
+        *comma = '\0';
+        p = comma + 1;
+    }
+    if (nf != ncol)
+        return xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, expected %d (%s)", path, lineno,
+                            nf, ncol, nf < ncol ? "too few" : "too many");
+    xc_cand c;
+    memset(&c, 0, sizeof c);
+    if (with_w) {
+        /* w: parsed here, the other columns shifted back into place */
+        if (parse_double(fields[3], &c.w))
+            return xc_error_set(err, XC_EFORMAT, "%s: line %d, column 4 (w): '%s' is not a number", path, lineno,
+                                fields[3]);
+        memmove(fields + 3, fields + 4, (NCSV - 3) * sizeof *fields);
+    }
+    double *dst[NCSV] = {&c.r,     &c.f_hz,  &c.z,     NULL,         NULL,          &c.power,
+                         &c.dof,   &c.logp,  &c.sigma, &c.fdot_hz_s, &c.accel_m_s2, &c.ntrials};
+    xc_status st = XC_OK;
+    for (int i = 0; i < NCSV && !st; i++) {
+        int bad = i == 3 ? parse_int(fields[i], &c.width)
+                : i == 4 ? parse_int(fields[i], &c.numharm)
+                         : parse_double(fields[i], dst[i]);
+        if (bad)
+            st = xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d (%s): '%s' is not %s", path,
+                              lineno, i + 1, csv_cols[i], fields[i],
+                              i == 3 || i == 4 ? "an integer" : "a number");
+    }
+    return st ? st : xc_candlist_add(l, &c, err);
+}
+
+xc_status xc_cands_read_csv(xc_candlist *l, const char *path, xc_error *err)
+{
+    reader rd = {l, path, "crosscheck", csv_line, 0};
+    xc_status st = read_lines(&rd, err);
+    if (!st)
+        l->T = T_from_rows(l);
+    return st;
 }
 
 /* ---- Pulscan .pulscand ----------------------------------------------------- */
@@ -342,6 +364,63 @@ static int split_ws(char *s, char **tok, int max)
     return n;
 }
 
+/* One line of a .pulscand (the header first) into the list. */
+static xc_status pulscand_line(const reader *rd, char *line, int lineno, xc_error *err)
+{
+    const char *path = rd->path;
+    const double T = rd->T;
+    char *tok[NPSC + 1];
+    int n = split_ws(line, tok, NPSC + 1);
+    if (lineno == 1) {
+        int ok = n == NPSC;
+        for (int i = 0; ok && i < NPSC; i++)
+            ok = !strcmp(tok[i], psc_cols[i]);
+        if (!ok)
+            return xc_error_set(err, XC_EFORMAT,
+                                "%s: line 1: not Pulscan's header (sigma power period_ms frequency_hz "
+                                "rbin f-dot z acceleration logp harmonic)", path);
+        return XC_OK;
+    }
+    if (n == 0)
+        return XC_OK;
+    if (n != NPSC)
+        return xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, expected %d", path, lineno, n, NPSC);
+    double v[NPSC];
+    long rbin = 0;
+    int zi = 0, h = 0;
+    xc_status st = XC_OK;
+    for (int i = 0; i < NPSC && !st; i++) {
+        int bad = i == 4 ? parse_long(tok[i], &rbin)
+                : i == 6 ? parse_int(tok[i], &zi) || zi < 0
+                : i == 9 ? parse_int(tok[i], &h) || h < 1
+                         : parse_double(tok[i], &v[i]);
+        if (bad)
+            st = xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d (%s): '%s' is not %s", path,
+                              lineno, i + 1, psc_cols[i], tok[i],
+                              i == 6   ? "an integer >= 0"
+                              : i == 9 ? "an integer >= 1"
+                              : i == 4 ? "an integer"
+                                       : "a number");
+    }
+    if (st)
+        return st;
+    xc_cand c;
+    memset(&c, 0, sizeof c);
+    c.sigma = v[0];
+    c.power = v[1];
+    c.z = zi;
+    c.width = zi + 1;
+    c.r = (double)rbin + 1 - zi / 2 + 0.5 * zi;
+    c.numharm = h;
+    /* (z+1) fundamental bins, each summing h(h+1)/2 bins of 2 dof */
+    c.dof = (double)(zi + 1) * h * (h + 1);
+    /* As written by Pulscan: its logp uses dof z*h(h+1), not the sigma's. */
+    c.logp = v[8];
+    c.ntrials = NAN;
+    xc_cand_derive(&c, T);
+    return xc_candlist_add(rd->l, &c, err);
+}
+
 xc_status xc_cands_read_pulscand(xc_candlist *l, const char *path, double T, xc_error *err)
 {
     reset(l, "pulscan");
@@ -349,80 +428,11 @@ xc_status xc_cands_read_pulscand(xc_candlist *l, const char *path, double T, xc_
         return xc_error_set(err, XC_EINVAL,
                             "%s: a .pulscand needs the observation length T (from -T or the .inf); got %g",
                             path, T);
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0;
-    xc_status st = XC_OK;
-    while (!st && getline(&line, &cap, fp) != -1) {
-        lineno++;
-        chomp(line);
-        char *tok[NPSC + 1];
-        int n = split_ws(line, tok, NPSC + 1);
-        if (lineno == 1) {
-            int ok = n == NPSC;
-            for (int i = 0; ok && i < NPSC; i++)
-                ok = !strcmp(tok[i], psc_cols[i]);
-            if (!ok)
-                st = xc_error_set(err, XC_EFORMAT,
-                                  "%s: line 1: not Pulscan's header (sigma power period_ms frequency_hz "
-                                  "rbin f-dot z acceleration logp harmonic)", path);
-            continue;
-        }
-        if (n == 0)
-            continue;
-        if (n != NPSC) {
-            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, expected %d", path, lineno, n, NPSC);
-            break;
-        }
-        double v[NPSC];
-        long rbin = 0;
-        int zi = 0, h = 0;
-        for (int i = 0; i < NPSC && !st; i++) {
-            int bad = i == 4 ? parse_long(tok[i], &rbin)
-                    : i == 6 ? parse_int(tok[i], &zi) || zi < 0
-                    : i == 9 ? parse_int(tok[i], &h) || h < 1
-                             : parse_double(tok[i], &v[i]);
-            if (bad)
-                st = xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d (%s): '%s' is not %s", path,
-                                  lineno, i + 1, psc_cols[i], tok[i],
-                                  i == 6   ? "an integer >= 0"
-                                  : i == 9 ? "an integer >= 1"
-                                  : i == 4 ? "an integer"
-                                           : "a number");
-        }
-        if (st)
-            break;
-        xc_cand c;
-        memset(&c, 0, sizeof c);
-        c.sigma = v[0];
-        c.power = v[1];
-        c.z = zi;
-        c.width = zi + 1;
-        c.r = (double)rbin + 1 - zi / 2 + 0.5 * zi;
-        c.numharm = h;
-        /* (z+1) fundamental bins, each summing h(h+1)/2 bins of 2 dof */
-        c.dof = (double)(zi + 1) * h * (h + 1);
-        /* As written by Pulscan: its logp uses dof z*h(h+1), not the sigma's. */
-        c.logp = v[8];
-        c.ntrials = NAN;
-        xc_cand_derive(&c, T);
-        st = xc_candlist_add(l, &c, err);
-    }
-    if (!st && ferror(fp))
-        st = xc_error_set(err, XC_EIO, "%s: read failed: %s", path, strerror(errno));
-    if (!st && lineno == 0)
-        st = xc_error_set(err, XC_EFORMAT, "%s: empty file (no header line)", path);
-    free(line);
-    fclose(fp);
-    if (st) {
-        reset(l, "pulscan");
-        return st;
-    }
-    l->T = T;
-    return XC_OK;
+    reader rd = {l, path, "pulscan", pulscand_line, T};
+    xc_status st = read_lines(&rd, err);
+    if (!st)
+        l->T = T;
+    return st;
 }
 
 /* The helpers above, for the PRESTO reader (core/xc_cands_presto.c). */

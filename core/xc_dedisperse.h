@@ -50,6 +50,11 @@ typedef struct {
     int gpu_chans_per_stage;
     int gpu_autotune;          /* time the candidate settings on the device and keep the best */
     double *gpu_kernel_ms;     /* if not NULL, receives the kernel-only time of the run (ms) */
+    /* Subband dedispersers (core/xc_subband.h; ignored by the others; 0: defaults): */
+    int nsub;                  /* subbands (0: 32, PRESTO's default; at most nchans) */
+    double dmsub;              /* spacing of the nominal DMs, pc cm^-3 (0: chosen from subbudget) */
+    int subalign;              /* xc_subalign: 0 highest channel (PRESTO), 1 early edge, 2 centre */
+    double subbudget;          /* smear allowed when dmsub is 0, samples of ds*tsamp (0: 0.8, DDplan.py's) */
 } xc_ddopts;
 
 typedef struct {

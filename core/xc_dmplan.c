@@ -191,6 +191,17 @@ static xc_status parse_item(xc_dmplan *p, const char *item, const char *source, 
     return add_range(p, v[0], v[1], v[2], (int)v[3], source, idx, err);
 }
 
+/* The end of a parse: a plan with no range fails too (`where`: `none`); a
+ * failed plan is freed. */
+static xc_status parse_end(xc_dmplan *p, xc_status st, const char *where, const char *none, xc_error *err)
+{
+    if (!st && p->nranges == 0)
+        st = xc_error_set(err, XC_EINVAL, "%s: %s", where, none);
+    if (st)
+        xc_dmplan_free(p);
+    return st;
+}
+
 xc_status xc_dmplan_parse(xc_dmplan *p, const char *spec, const char *source, xc_error *err)
 {
     xc_dmplan_init(p);
@@ -208,11 +219,7 @@ xc_status xc_dmplan_parse(xc_dmplan *p, const char *spec, const char *source, xc
             break;
     }
     free(copy);
-    if (!st && p->nranges == 0)
-        st = xc_error_set(err, XC_EINVAL, "%s: empty DM plan", source);
-    if (st)
-        xc_dmplan_free(p);
-    return st;
+    return parse_end(p, st, source, "empty DM plan", err);
 }
 
 xc_status xc_dmplan_read(xc_dmplan *p, const char *path, xc_error *err)
@@ -258,11 +265,7 @@ xc_status xc_dmplan_read(xc_dmplan *p, const char *path, xc_error *err)
             break;
     }
     fclose(fp);
-    if (!st && p->nranges == 0)
-        st = xc_error_set(err, XC_EINVAL, "%s: no DM range in file", path);
-    if (st)
-        xc_dmplan_free(p);
-    return st;
+    return parse_end(p, st, path, "no DM range in file", err);
 }
 
 xc_status xc_dmplan_tolerance(xc_dmplan *p, double lo, double hi, double tsamp,

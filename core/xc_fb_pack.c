@@ -11,25 +11,27 @@ static unsigned shift_of(int k, int nbits, xc_bitorder order)
     return order == XC_BITORDER_LSB ? (unsigned)(k * nbits) : (unsigned)(8 - (k + 1) * nbits);
 }
 
+/* Samples per byte of a sub-byte width (1, 2 or 4 bits); 0 for any other. */
+static int per_byte(int nbits)
+{
+    return nbits == 1 || nbits == 2 || nbits == 4 ? 8 / nbits : 0;
+}
+
 void xc_fb_unpack_u16(const uint8_t *in, size_t nvals, int nbits, xc_bitorder order, uint16_t *out)
 {
-    switch (nbits) {
-    case 8:
+    if (nbits == 8) {
         for (size_t i = 0; i < nvals; i++)
             out[i] = in[i];
         return;
-    case 16:
+    }
+    if (nbits == 16) {
         for (size_t i = 0; i < nvals; i++)
             out[i] = (uint16_t)(in[2 * i] | in[2 * i + 1] << 8);
         return;
-    case 1:
-    case 2:
-    case 4:
-        break;
-    default:
-        return;  /* not a packed integer width: out is left untouched */
     }
-    const int per = 8 / nbits;
+    const int per = per_byte(nbits);
+    if (!per)
+        return;  /* not a packed integer width: out is left untouched */
     const unsigned mask = (1u << nbits) - 1u;
     unsigned sh[8];
     for (int k = 0; k < per; k++)
@@ -46,25 +48,21 @@ void xc_fb_unpack_u16(const uint8_t *in, size_t nvals, int nbits, xc_bitorder or
 
 void xc_fb_pack_u16(const uint16_t *in, size_t nvals, int nbits, xc_bitorder order, uint8_t *out)
 {
-    switch (nbits) {
-    case 8:
+    if (nbits == 8) {
         for (size_t i = 0; i < nvals; i++)
             out[i] = (uint8_t)in[i];
         return;
-    case 16:
+    }
+    if (nbits == 16) {
         for (size_t i = 0; i < nvals; i++) {
             out[2 * i] = (uint8_t)(in[i] & 0xffu);
             out[2 * i + 1] = (uint8_t)(in[i] >> 8);
         }
         return;
-    case 1:
-    case 2:
-    case 4:
-        break;
-    default:
-        return;
     }
-    const int per = 8 / nbits;
+    const int per = per_byte(nbits);
+    if (!per)
+        return;
     const unsigned mask = (1u << nbits) - 1u;
     size_t nbytes = (nvals + (size_t)per - 1) / (size_t)per;
     memset(out, 0, nbytes);

@@ -119,30 +119,62 @@ static void put_f32(uint8_t *b, float f)
         b[i] = (uint8_t)(u >> (8 * i));
 }
 
-xc_status xc_fbwriter_write_u16(xc_fbwriter *w, const uint16_t *spectra, size_t n, xc_error *err)
+/* nv values into w->buf as the file stores them. */
+static xc_status pack_u16(xc_fbwriter *w, const uint16_t *in, size_t nv, xc_error *err)
 {
-    size_t done = 0;
-    while (done < n) {
+    if (w->nbits == 32) {
+        for (size_t i = 0; i < nv; i++)
+            put_f32(w->buf + 4 * i, (float)in[i]);
+        return XC_OK;
+    }
+    if (w->nbits < 16) {
+        for (size_t i = 0; i < nv; i++)
+            if (in[i] >> w->nbits)
+                return out_of_range(w, i, in[i], err);
+    }
+    xc_fb_pack_u16(in, nv, w->nbits, w->order, w->buf);
+    return XC_OK;
+}
+
+static xc_status pack_f32(xc_fbwriter *w, const float *in, size_t nv, xc_error *err)
+{
+    if (w->nbits == 32) {
+        for (size_t i = 0; i < nv; i++)
+            put_f32(w->buf + 4 * i, in[i]);
+        return XC_OK;
+    }
+    /* Integer files take only values they hold exactly; rounding is the caller's
+     * decision (SIGPROC fake rounds, others clip), not the writer's. */
+    const double top = (double)((1ul << w->nbits) - 1ul);
+    for (size_t i = 0; i < nv; i++) {
+        double v = in[i];
+        if (!(v >= 0.0 && v <= top && v == floor(v)))
+            return out_of_range(w, i, v, err);
+        w->ints[i] = (uint16_t)v;
+    }
+    xc_fb_pack_u16(w->ints, nv, w->nbits, w->order, w->buf);
+    return XC_OK;
+}
+
+/* n spectra of integers (u16) or of floats (f32; the other NULL), a chunk at a time. */
+static xc_status write_spectra(xc_fbwriter *w, const uint16_t *u16, const float *f32, size_t n, xc_error *err)
+{
+    for (size_t done = 0; done < n;) {
         size_t m = n - done < w->chunk ? n - done : w->chunk;
-        const uint16_t *in = spectra + done * w->nvals;
-        size_t nv = m * w->nvals;
-        if (w->nbits == 32) {
-            for (size_t i = 0; i < nv; i++)
-                put_f32(w->buf + 4 * i, (float)in[i]);
-        } else {
-            if (w->nbits < 16) {
-                for (size_t i = 0; i < nv; i++)
-                    if (in[i] >> w->nbits)
-                        return out_of_range(w, i, in[i], err);
-            }
-            xc_fb_pack_u16(in, nv, w->nbits, w->order, w->buf);
-        }
-        xc_status st = flush(w, m, err);
+        size_t at = done * w->nvals, nv = m * w->nvals;
+        xc_status st = u16 ? pack_u16(w, u16 + at, nv, err) : pack_f32(w, f32 + at, nv, err);
+        if (!st)
+            st = flush(w, m, err);
         if (st)
             return st;
         done += m;
     }
     return XC_OK;
+}
+
+xc_status xc_fbwriter_write_u16(xc_fbwriter *w, const uint16_t *spectra, size_t n, xc_error *err)
+{
+    return write_spectra(w, spectra, NULL, n, err);
 }
 
 xc_status xc_fbwriter_write_f32(xc_fbwriter *w, const float *spectra, size_t n, xc_error *err)
@@ -153,32 +185,7 @@ xc_status xc_fbwriter_write_f32(xc_fbwriter *w, const float *spectra, size_t n, 
             return xc_error_set(err, XC_ENOMEM, "%s: cannot allocate the conversion buffer",
                                 w->a.path);
     }
-    size_t done = 0;
-    while (done < n) {
-        size_t m = n - done < w->chunk ? n - done : w->chunk;
-        const float *in = spectra + done * w->nvals;
-        size_t nv = m * w->nvals;
-        if (w->nbits == 32) {
-            for (size_t i = 0; i < nv; i++)
-                put_f32(w->buf + 4 * i, in[i]);
-        } else {
-            /* Integer files take only values they hold exactly; rounding is the caller's
-             * decision (SIGPROC fake rounds, others clip), not the writer's. */
-            const double top = (double)((1ul << w->nbits) - 1ul);
-            for (size_t i = 0; i < nv; i++) {
-                double v = in[i];
-                if (!(v >= 0.0 && v <= top && v == floor(v)))
-                    return out_of_range(w, i, v, err);
-                w->ints[i] = (uint16_t)v;
-            }
-            xc_fb_pack_u16(w->ints, nv, w->nbits, w->order, w->buf);
-        }
-        xc_status st = flush(w, m, err);
-        if (st)
-            return st;
-        done += m;
-    }
-    return XC_OK;
+    return write_spectra(w, NULL, spectra, n, err);
 }
 
 static void destroy(xc_fbwriter *w)

@@ -32,73 +32,48 @@ const char *xc_fft_precision_name(xc_fft_precision p)
     return p == XC_FFT_DOUBLE ? "double" : "single";
 }
 
-/* The guru64 interface takes the length as ptrdiff_t, so series beyond
- * 2^31 samples need no special case. */
-static xc_status forward_single(const float *x, size_t n, float *out, xc_error *err)
-{
-    float *in = fftwf_malloc(n * sizeof *in);
-    fftwf_complex *X = fftwf_malloc((n / 2 + 1) * sizeof *X);
-    fftwf_plan plan = NULL;
-    xc_status st = XC_OK;
-    if (!in || !X) {
-        st = xc_error_set(err, XC_ENOMEM, "fft: cannot allocate buffers for %zu samples", n);
-        goto out;
+/* forward_single and forward_double: one body for FFTW's two precisions; P is
+ * the API prefix (fftwf_, fftw_), R its real type.  The output is PRESTO's
+ * realfft layout in float32 (DC and Nyquist real parts in bin 0).  The guru64
+ * interface takes the length as ptrdiff_t, so series beyond 2^31 samples need
+ * no special case; planning comes before filling `in` (FFTW_ESTIMATE never
+ * touches the arrays). */
+#define XC_FFT_FORWARD(name, P, R, label)                                                     \
+    static xc_status name(const float *x, size_t n, float *out, xc_error *err)                \
+    {                                                                                         \
+        R *in = P##malloc(n * sizeof *in);                                                    \
+        P##complex *X = P##malloc((n / 2 + 1) * sizeof *X);                                   \
+        P##plan plan = NULL;                                                                  \
+        xc_status st = XC_OK;                                                                 \
+        if (!in || !X) {                                                                      \
+            st = xc_error_set(err, XC_ENOMEM, "fft: cannot allocate buffers for %zu samples", n); \
+            goto out;                                                                         \
+        }                                                                                     \
+        P##iodim64 dim = {(ptrdiff_t)n, 1, 1};                                                \
+        plan = P##plan_guru64_dft_r2c(1, &dim, 0, NULL, in, X, FFTW_ESTIMATE);                \
+        if (!plan) {                                                                          \
+            st = xc_error_set(err, XC_EUNAVAIL, "fft: FFTW (" label ") could not plan %zu samples", n); \
+            goto out;                                                                         \
+        }                                                                                     \
+        for (size_t i = 0; i < n; i++)                                                        \
+            in[i] = x[i];                                                                     \
+        P##execute(plan);                                                                     \
+        out[0] = (float)X[0][0];                                                              \
+        out[1] = (float)X[n / 2][0];                                                          \
+        for (size_t k = 1; k < n / 2; k++) {                                                  \
+            out[2 * k] = (float)X[k][0];                                                      \
+            out[2 * k + 1] = (float)X[k][1];                                                  \
+        }                                                                                     \
+    out:                                                                                      \
+        if (plan)                                                                             \
+            P##destroy_plan(plan);                                                            \
+        P##free(in);                                                                          \
+        P##free(X);                                                                           \
+        return st;                                                                            \
     }
-    fftwf_iodim64 dim = {(ptrdiff_t)n, 1, 1};
-    /* Planning before filling `in`: FFTW_ESTIMATE never touches the arrays. */
-    plan = fftwf_plan_guru64_dft_r2c(1, &dim, 0, NULL, in, X, FFTW_ESTIMATE);
-    if (!plan) {
-        st = xc_error_set(err, XC_EUNAVAIL, "fft: FFTW (single) could not plan %zu samples", n);
-        goto out;
-    }
-    memcpy(in, x, n * sizeof *in);
-    fftwf_execute(plan);
-    out[0] = X[0][0];
-    out[1] = X[n / 2][0];
-    for (size_t k = 1; k < n / 2; k++) {
-        out[2 * k] = X[k][0];
-        out[2 * k + 1] = X[k][1];
-    }
-out:
-    if (plan)
-        fftwf_destroy_plan(plan);
-    fftwf_free(in);
-    fftwf_free(X);
-    return st;
-}
 
-static xc_status forward_double(const float *x, size_t n, float *out, xc_error *err)
-{
-    double *in = fftw_malloc(n * sizeof *in);
-    fftw_complex *X = fftw_malloc((n / 2 + 1) * sizeof *X);
-    fftw_plan plan = NULL;
-    xc_status st = XC_OK;
-    if (!in || !X) {
-        st = xc_error_set(err, XC_ENOMEM, "fft: cannot allocate buffers for %zu samples", n);
-        goto out;
-    }
-    fftw_iodim64 dim = {(ptrdiff_t)n, 1, 1};
-    plan = fftw_plan_guru64_dft_r2c(1, &dim, 0, NULL, in, X, FFTW_ESTIMATE);
-    if (!plan) {
-        st = xc_error_set(err, XC_EUNAVAIL, "fft: FFTW (double) could not plan %zu samples", n);
-        goto out;
-    }
-    for (size_t i = 0; i < n; i++)
-        in[i] = x[i];
-    fftw_execute(plan);
-    out[0] = (float)X[0][0];
-    out[1] = (float)X[n / 2][0];
-    for (size_t k = 1; k < n / 2; k++) {
-        out[2 * k] = (float)X[k][0];
-        out[2 * k + 1] = (float)X[k][1];
-    }
-out:
-    if (plan)
-        fftw_destroy_plan(plan);
-    fftw_free(in);
-    fftw_free(X);
-    return st;
-}
+XC_FFT_FORWARD(forward_single, fftwf_, float, "single")
+XC_FFT_FORWARD(forward_double, fftw_, double, "double")
 
 xc_status xc_realfft_forward(const float *x, size_t n, xc_fft_precision prec, float *out,
                              xc_error *err)
@@ -138,15 +113,8 @@ static xc_status write_floats(xc_atomic *a, const float *data, size_t n, xc_erro
 
 xc_status xc_fft_write(const char *path, const float *data, size_t nfloats, xc_error *err)
 {
-    xc_atomic a;
-    xc_status st = xc_atomic_open(&a, path, 0, err);
-    if (st)
-        return st;
-    if ((st = write_floats(&a, data, nfloats, err))) {
-        xc_atomic_abort(&a);
-        return st;
-    }
-    return xc_atomic_commit(&a, err);
+    /* A .fft is written as a .dat of its floats. */
+    return xc_dat_write(path, data, nfloats, err);
 }
 
 static int ends_with(const char *s, const char *suffix)

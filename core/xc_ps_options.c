@@ -18,13 +18,8 @@
 
 void xc_psopts_default(xc_psopts *o)
 {
-    memset(o, 0, sizeof *o);
-    o->zmax = 200;
-    o->numharm = 1;
-    o->sigma = 2.0;
-    o->zstep = 2;
-    o->chunkwidth = 32768;
-    o->normwidth = 6000;
+    /* every field not named is 0 */
+    *o = (xc_psopts){.zmax = 200, .numharm = 1, .sigma = 2.0, .zstep = 2, .chunkwidth = 32768, .normwidth = 6000};
 }
 
 xc_status xc_psopts_check(const xc_psopts *o, xc_error *err)

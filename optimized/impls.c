@@ -17,6 +17,8 @@ static const xc_impl *const builtin[] = {
     &xc_dd_gpu.impl,
     &xc_dd_gpu_direct.impl,
 #endif
+    &xc_dd_subband_reference.impl,
+    &xc_dd_subband_cpu.impl,
     &xc_ps_reference.impl,
     &xc_ps_cpu.impl,
 #ifdef XC_HAVE_CUDA

@@ -9,9 +9,7 @@
 
 #include "reference/xc_reference.h"
 
-/* Exact value of input sample (scrunched sample j, channel c) as a double;
- * for integer input the double holds an exact integer (< 2^53). */
-static double scrunched(const xc_block *in, size_t j, int c, int ds)
+double xc_ref_scrunched(const xc_block *in, size_t j, int c, int ds)
 {
     double s = 0;
     for (int i = 0; i < ds; i++) {
@@ -38,13 +36,13 @@ xc_status xc_dedisperse_reference(const xc_ddjob *job, xc_plane *out, xc_error *
                     double sum = 0;
                     for (int c = 0; c < nc; c++)
                         if (!job->killmask || job->killmask[c])
-                            sum += scrunched(in, t + (size_t)delay[c], c, ds);
+                            sum += xc_ref_scrunched(in, t + (size_t)delay[c], c, ds);
                     o->data[d * o->nsamp + t] = xc_scale_real(job->conv, sum, nc, ds, in->nbits);
                 } else {
                     uint64_t sum = 0;
                     for (int c = 0; c < nc; c++)
                         if (!job->killmask || job->killmask[c])
-                            sum += (uint64_t)scrunched(in, t + (size_t)delay[c], c, ds);
+                            sum += (uint64_t)xc_ref_scrunched(in, t + (size_t)delay[c], c, ds);
                     o->data[d * o->nsamp + t] = xc_scale_int(job->conv, sum, nc, ds, in->nbits);
                 }
             }

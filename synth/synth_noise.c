@@ -137,96 +137,38 @@ float xc_synth_noise_ref(uint64_t seed, uint64_t sample, int chan)
 /* ---- the same numbers, four Philox blocks at a time ----------------------------- */
 
 #ifdef XC_SYNTH_SSE2
-static inline void mul_hilo(__m128i a, __m128i m, __m128i *lo, __m128i *hi)
-{
-    __m128i p02 = _mm_mul_epu32(a, m);
-    __m128i p13 = _mm_mul_epu32(_mm_srli_epi64(a, 32), m);
-    __m128i t02 = _mm_shuffle_epi32(p02, _MM_SHUFFLE(3, 1, 2, 0));
-    __m128i t13 = _mm_shuffle_epi32(p13, _MM_SHUFFLE(3, 1, 2, 0));
-    *lo = _mm_unpacklo_epi32(t02, t13);
-    *hi = _mm_unpackhi_epi32(t02, t13);
-}
+/* The vector Philox and Box-Muller are one body (synth_noise_simd.h) built at two
+ * widths: SSE2 four blocks at a time, AVX2 eight; only the lane count differs.
+ * The macros name each width's intrinsics. */
+#define V(op) _mm_##op
+#define VSI(op) _mm_##op##_si128
+#define VF __m128
+#define VI __m128i
+#define V_CASTI _mm_castps_si128
+#define V_CASTF _mm_castsi128_ps
+#define V_LT(a, b) _mm_cmplt_ps(a, b)
+#define V_LANES _mm_set_epi32(3, 2, 1, 0)
+#define V_ATTR
+#define V_NAME(name) name##4
+#include "synth/synth_noise_simd.h"
 
-static inline __m128 sel(__m128 mask, __m128 a, __m128 b)
-{
-    return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
-}
-
-static inline __m128 log_v(__m128 u)
-{
-    const __m128 one = _mm_set1_ps(1.0f);
-    __m128i b = _mm_castps_si128(u);
-    __m128i e = _mm_sub_epi32(_mm_srli_epi32(b, 23), _mm_set1_epi32(126));
-    __m128 m = _mm_castsi128_ps(
-        _mm_or_si128(_mm_and_si128(b, _mm_set1_epi32(0x007fffff)), _mm_set1_epi32(0x3f000000)));
-    __m128 lt = _mm_cmplt_ps(m, _mm_set1_ps(SQRTHF));
-    e = _mm_add_epi32(e, _mm_castps_si128(lt));
-    __m128 x = sel(lt, _mm_sub_ps(_mm_add_ps(m, m), one), _mm_sub_ps(m, one));
-    __m128 z = _mm_mul_ps(x, x);
-    __m128 y = _mm_set1_ps(logp[0]);
-    for (int k = 1; k < 9; k++)
-        y = _mm_add_ps(_mm_mul_ps(y, x), _mm_set1_ps(logp[k]));
-    y = _mm_mul_ps(_mm_mul_ps(y, x), z);
-    __m128 fe = _mm_cvtepi32_ps(e);
-    y = _mm_add_ps(y, _mm_mul_ps(_mm_set1_ps(-2.12194440e-4f), fe));
-    y = _mm_add_ps(y, _mm_mul_ps(_mm_set1_ps(-0.5f), z));
-    __m128 r = _mm_add_ps(x, y);
-    return _mm_add_ps(r, _mm_mul_ps(_mm_set1_ps(0.693359375f), fe));
-}
-
-static inline void box_muller_v(__m128i a, __m128i b, __m128 *zc, __m128 *zs)
-{
-    __m128 u = _mm_mul_ps(_mm_add_ps(_mm_cvtepi32_ps(_mm_srli_epi32(a, 1)), _mm_set1_ps(0.5f)),
-                          _mm_set1_ps(0x1p-31f));
-    __m128 r2 = _mm_mul_ps(_mm_set1_ps(-2.0f), log_v(u));
-    __m128 r = _mm_sqrt_ps(_mm_max_ps(r2, _mm_setzero_ps()));
-    __m128i q = _mm_srli_epi32(b, 30);
-    __m128 t = _mm_mul_ps(
-        _mm_cvtepi32_ps(_mm_sub_epi32(_mm_and_si128(b, _mm_set1_epi32(0x3fffffff)), _mm_set1_epi32(1 << 29))),
-        _mm_set1_ps(ANGLE_STEP));
-    __m128 z = _mm_mul_ps(t, t);
-    __m128 s = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(-1.9515295891E-4f), z), _mm_set1_ps(8.3321608736E-3f));
-    s = _mm_sub_ps(_mm_mul_ps(s, z), _mm_set1_ps(1.6666654611E-1f));
-    s = _mm_add_ps(_mm_mul_ps(_mm_mul_ps(s, z), t), t);
-    __m128 c = _mm_sub_ps(_mm_mul_ps(_mm_set1_ps(2.443315711809948E-5f), z), _mm_set1_ps(1.388731625493765E-3f));
-    c = _mm_add_ps(_mm_mul_ps(c, z), _mm_set1_ps(4.166664568298827E-2f));
-    c = _mm_add_ps(_mm_sub_ps(_mm_mul_ps(_mm_mul_ps(c, z), z), _mm_mul_ps(_mm_set1_ps(0.5f), z)),
-                   _mm_set1_ps(1.0f));
-    const __m128i one = _mm_set1_epi32(1);
-    __m128 swap = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(q, one), one));
-    __m128 C = sel(swap, s, c), S = sel(swap, c, s);
-    __m128i negc = _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(_mm_add_epi32(q, one), 1), one), 31);
-    __m128i negs = _mm_slli_epi32(_mm_srli_epi32(q, 1), 31);
-    C = _mm_xor_ps(C, _mm_castsi128_ps(negc));
-    S = _mm_xor_ps(S, _mm_castsi128_ps(negs));
-    *zc = _mm_mul_ps(r, C);
-    *zs = _mm_mul_ps(r, S);
-}
+#define V(op) _mm256_##op
+#define VSI(op) _mm256_##op##_si256
+#define VF __m256
+#define VI __m256i
+#define V_CASTI _mm256_castps_si256
+#define V_CASTF _mm256_castsi256_ps
+#define V_LT(a, b) _mm256_cmp_ps(a, b, _CMP_LT_OQ)
+#define V_LANES _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0)
+#define V_ATTR __attribute__((target("avx2")))
+#define V_NAME(name) name##8
+#include "synth/synth_noise_simd.h"
 
 /* 16 values: the blocks b..b+3 of one counter (sample, stream). */
-static inline void group_v(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b, float *out)
+static void group4(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b, float *out)
 {
-    __m128i x0 = _mm_set1_epi32((int)(uint32_t)sample), x1 = _mm_set1_epi32((int)(uint32_t)(sample >> 32));
-    __m128i x2 = _mm_add_epi32(_mm_set1_epi32((int)b), _mm_set_epi32(3, 2, 1, 0));
-    __m128i x3 = _mm_set1_epi32((int)stream);
-    const __m128i m0 = _mm_set1_epi32((int)PHILOX_M0), m1 = _mm_set1_epi32((int)PHILOX_M1);
-    uint32_t k0 = key[0], k1 = key[1];
-    for (int r = 0; r < 10; r++) {
-        if (r) {
-            k0 += PHILOX_W0;
-            k1 += PHILOX_W1;
-        }
-        __m128i lo0, hi0, lo1, hi1;
-        mul_hilo(x0, m0, &lo0, &hi0);
-        mul_hilo(x2, m1, &lo1, &hi1);
-        x0 = _mm_xor_si128(_mm_xor_si128(hi1, x1), _mm_set1_epi32((int)k0));
-        x2 = _mm_xor_si128(_mm_xor_si128(hi0, x3), _mm_set1_epi32((int)k1));
-        x1 = lo1;
-        x3 = lo0;
-    }
     __m128 a0, a1, b0, b1;
-    box_muller_v(x0, x1, &a0, &a1);
-    box_muller_v(x2, x3, &b0, &b1);
+    gauss4(key, sample, stream, b, &a0, &a1, &b0, &b1);
     _MM_TRANSPOSE4_PS(a0, a1, b0, b1);
     _mm_storeu_ps(out, a0);
     _mm_storeu_ps(out + 4, a1);
@@ -234,100 +176,12 @@ static inline void group_v(const uint32_t key[2], uint64_t sample, uint32_t stre
     _mm_storeu_ps(out + 12, b1);
 }
 
-/* The same with AVX2, eight blocks at a time: only the lane count differs. */
-#define AVX2 __attribute__((target("avx2")))
-
-AVX2 static inline void mul_hilo8(__m256i a, __m256i m, __m256i *lo, __m256i *hi)
-{
-    __m256i p02 = _mm256_mul_epu32(a, m);
-    __m256i p13 = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), m);
-    __m256i t02 = _mm256_shuffle_epi32(p02, _MM_SHUFFLE(3, 1, 2, 0));
-    __m256i t13 = _mm256_shuffle_epi32(p13, _MM_SHUFFLE(3, 1, 2, 0));
-    *lo = _mm256_unpacklo_epi32(t02, t13);
-    *hi = _mm256_unpackhi_epi32(t02, t13);
-}
-
-AVX2 static inline __m256 sel8(__m256 mask, __m256 a, __m256 b)
-{
-    return _mm256_or_ps(_mm256_and_ps(mask, a), _mm256_andnot_ps(mask, b));
-}
-
-AVX2 static inline __m256 log8(__m256 u)
-{
-    const __m256 one = _mm256_set1_ps(1.0f);
-    __m256i b = _mm256_castps_si256(u);
-    __m256i e = _mm256_sub_epi32(_mm256_srli_epi32(b, 23), _mm256_set1_epi32(126));
-    __m256 m = _mm256_castsi256_ps(
-        _mm256_or_si256(_mm256_and_si256(b, _mm256_set1_epi32(0x007fffff)), _mm256_set1_epi32(0x3f000000)));
-    __m256 lt = _mm256_cmp_ps(m, _mm256_set1_ps(SQRTHF), _CMP_LT_OQ);
-    e = _mm256_add_epi32(e, _mm256_castps_si256(lt));
-    __m256 x = sel8(lt, _mm256_sub_ps(_mm256_add_ps(m, m), one), _mm256_sub_ps(m, one));
-    __m256 z = _mm256_mul_ps(x, x);
-    __m256 y = _mm256_set1_ps(logp[0]);
-    for (int k = 1; k < 9; k++)
-        y = _mm256_add_ps(_mm256_mul_ps(y, x), _mm256_set1_ps(logp[k]));
-    y = _mm256_mul_ps(_mm256_mul_ps(y, x), z);
-    __m256 fe = _mm256_cvtepi32_ps(e);
-    y = _mm256_add_ps(y, _mm256_mul_ps(_mm256_set1_ps(-2.12194440e-4f), fe));
-    y = _mm256_add_ps(y, _mm256_mul_ps(_mm256_set1_ps(-0.5f), z));
-    __m256 r = _mm256_add_ps(x, y);
-    return _mm256_add_ps(r, _mm256_mul_ps(_mm256_set1_ps(0.693359375f), fe));
-}
-
-AVX2 static inline void box_muller8(__m256i a, __m256i b, __m256 *zc, __m256 *zs)
-{
-    __m256 u = _mm256_mul_ps(_mm256_add_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(a, 1)), _mm256_set1_ps(0.5f)),
-                             _mm256_set1_ps(0x1p-31f));
-    __m256 r2 = _mm256_mul_ps(_mm256_set1_ps(-2.0f), log8(u));
-    __m256 r = _mm256_sqrt_ps(_mm256_max_ps(r2, _mm256_setzero_ps()));
-    __m256i q = _mm256_srli_epi32(b, 30);
-    __m256 t = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_and_si256(b, _mm256_set1_epi32(0x3fffffff)),
-                                                                 _mm256_set1_epi32(1 << 29))),
-                             _mm256_set1_ps(ANGLE_STEP));
-    __m256 z = _mm256_mul_ps(t, t);
-    __m256 s = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(-1.9515295891E-4f), z), _mm256_set1_ps(8.3321608736E-3f));
-    s = _mm256_sub_ps(_mm256_mul_ps(s, z), _mm256_set1_ps(1.6666654611E-1f));
-    s = _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(s, z), t), t);
-    __m256 c = _mm256_sub_ps(_mm256_mul_ps(_mm256_set1_ps(2.443315711809948E-5f), z),
-                             _mm256_set1_ps(1.388731625493765E-3f));
-    c = _mm256_add_ps(_mm256_mul_ps(c, z), _mm256_set1_ps(4.166664568298827E-2f));
-    c = _mm256_add_ps(_mm256_sub_ps(_mm256_mul_ps(_mm256_mul_ps(c, z), z), _mm256_mul_ps(_mm256_set1_ps(0.5f), z)),
-                      _mm256_set1_ps(1.0f));
-    const __m256i one = _mm256_set1_epi32(1);
-    __m256 swap = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(q, one), one));
-    __m256 C = sel8(swap, s, c), S = sel8(swap, c, s);
-    __m256i negc = _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(_mm256_add_epi32(q, one), 1), one), 31);
-    __m256i negs = _mm256_slli_epi32(_mm256_srli_epi32(q, 1), 31);
-    C = _mm256_xor_ps(C, _mm256_castsi256_ps(negc));
-    S = _mm256_xor_ps(S, _mm256_castsi256_ps(negs));
-    *zc = _mm256_mul_ps(r, C);
-    *zs = _mm256_mul_ps(r, S);
-}
-
 /* 32 values: the blocks b..b+7 of one counter. */
-AVX2 static void group8(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b, float *out)
+__attribute__((target("avx2"))) static void group8(const uint32_t key[2], uint64_t sample, uint32_t stream,
+                                                   uint32_t b, float *out)
 {
-    __m256i x0 = _mm256_set1_epi32((int)(uint32_t)sample), x1 = _mm256_set1_epi32((int)(uint32_t)(sample >> 32));
-    __m256i x2 = _mm256_add_epi32(_mm256_set1_epi32((int)b), _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0));
-    __m256i x3 = _mm256_set1_epi32((int)stream);
-    const __m256i m0 = _mm256_set1_epi32((int)PHILOX_M0), m1 = _mm256_set1_epi32((int)PHILOX_M1);
-    uint32_t k0 = key[0], k1 = key[1];
-    for (int r = 0; r < 10; r++) {
-        if (r) {
-            k0 += PHILOX_W0;
-            k1 += PHILOX_W1;
-        }
-        __m256i lo0, hi0, lo1, hi1;
-        mul_hilo8(x0, m0, &lo0, &hi0);
-        mul_hilo8(x2, m1, &lo1, &hi1);
-        x0 = _mm256_xor_si256(_mm256_xor_si256(hi1, x1), _mm256_set1_epi32((int)k0));
-        x2 = _mm256_xor_si256(_mm256_xor_si256(hi0, x3), _mm256_set1_epi32((int)k1));
-        x1 = lo1;
-        x3 = lo0;
-    }
     __m256 a0, a1, b0, b1;
-    box_muller8(x0, x1, &a0, &a1);
-    box_muller8(x2, x3, &b0, &b1);
+    gauss8(key, sample, stream, b, &a0, &a1, &b0, &b1);
     /* a 4 x 4 transpose in each 128-bit half: lanes 0-3, then lanes 4-7 */
     __m256 t0 = _mm256_unpacklo_ps(a0, a1), t1 = _mm256_unpackhi_ps(a0, a1);
     __m256 t2 = _mm256_unpacklo_ps(b0, b1), t3 = _mm256_unpackhi_ps(b0, b1);
@@ -337,6 +191,22 @@ AVX2 static void group8(const uint32_t key[2], uint64_t sample, uint32_t stream,
     _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(r2, r3, 0x20));
     _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(r0, r1, 0x31));
     _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(r2, r3, 0x31));
+}
+
+/* nblocks blocks from first_block, `lanes` at a time through `group`; a short
+ * tail goes through a scratch buffer. */
+static void groups(void (*group)(const uint32_t[2], uint64_t, uint32_t, uint32_t, float *), size_t lanes,
+                   uint64_t seed, uint32_t stream, uint64_t sample, uint32_t first_block, size_t nblocks, float *out)
+{
+    const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    float tmp[32];
+    size_t j = 0;
+    for (; j + lanes <= nblocks; j += lanes)
+        group(key, sample, stream, first_block + (uint32_t)j, out + 4 * j);
+    if (j < nblocks) {
+        group(key, sample, stream, first_block + (uint32_t)j, tmp);
+        memcpy(out + 4 * j, tmp, 4 * (nblocks - j) * sizeof *out);
+    }
 }
 #endif
 
@@ -365,25 +235,12 @@ void xc_synth_noise_path(int path, uint64_t seed, uint32_t stream, uint64_t samp
                          size_t nblocks, float *out)
 {
 #ifdef XC_SYNTH_SSE2
-    const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-    size_t j = 0;
-    float tmp[32];
     if (path == 2 && xc_synth_noise_path_available(2)) {
-        for (; j + 8 <= nblocks; j += 8)
-            group8(key, sample, stream, first_block + (uint32_t)j, out + 4 * j);
-        if (j < nblocks) {
-            group8(key, sample, stream, first_block + (uint32_t)j, tmp);
-            memcpy(out + 4 * j, tmp, 4 * (nblocks - j) * sizeof *out);
-        }
+        groups(group8, 8, seed, stream, sample, first_block, nblocks, out);
         return;
     }
     if (path >= 1) {
-        for (; j + 4 <= nblocks; j += 4)
-            group_v(key, sample, stream, first_block + (uint32_t)j, out + 4 * j);
-        if (j < nblocks) {
-            group_v(key, sample, stream, first_block + (uint32_t)j, tmp);
-            memcpy(out + 4 * j, tmp, 4 * (nblocks - j) * sizeof *out);
-        }
+        groups(group4, 4, seed, stream, sample, first_block, nblocks, out);
         return;
     }
 #endif

@@ -50,15 +50,10 @@ xc_status xc_popspec_load(xc_popspec *s, const char *path, xc_error *err)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "%s", path);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
-    json_error_t je;
-    json_t *root = json_loadf(fp, 0, &je);
-    fclose(fp);
-    if (!root)
-        return xc_error_set(err, XC_EFORMAT, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
-    xc_status st = XC_OK;
+    json_t *root;
+    xc_status st = xc_synth_json_load(path, &root, err);
+    if (st)
+        return st;
     const char *k;
     json_t *v;
     json_object_foreach(root, k, v) {
@@ -155,15 +150,6 @@ static double uniform01(uint64_t seed, uint64_t i, uint32_t c)
     return (double)((((uint64_t)w[0] << 32) | w[1]) >> 11) * 0x1p-53;
 }
 
-static json_t *seed_json(uint64_t seed)
-{
-    if (seed <= (uint64_t)INT64_MAX)
-        return json_integer((json_int_t)seed);
-    char s[24];
-    snprintf(s, sizeof s, "%llu", (unsigned long long)seed);
-    return json_string(s);
-}
-
 xc_status xc_popspec_pulsar(const xc_popspec *s, uint64_t seed, uint64_t i, xc_synth_params *p, int *attempts,
                             xc_error *err)
 {
@@ -181,7 +167,7 @@ xc_status xc_popspec_pulsar(const xc_popspec *s, uint64_t seed, uint64_t i, xc_s
         }
         uint32_t w[4];
         xc_synth_words(seed, XC_STREAM_SEED, i, (uint32_t)a, w);
-        bad |= !o || json_object_set_new(o, "seed", seed_json(((uint64_t)w[1] << 32) | w[0])) != 0;
+        bad |= !o || json_object_set_new(o, "seed", xc_synth_seed_json(((uint64_t)w[1] << 32) | w[0])) != 0;
         if (bad) {
             json_decref(o);
             return xc_error_set(err, XC_ENOMEM, "%s: out of memory drawing pulsar %llu", s->path,

@@ -54,6 +54,20 @@ static xc_status get_bool(const char *path, const char *field, const json_t *v, 
     return XC_OK;
 }
 
+/* A field that is one of two strings: *second is 0 for `first`, 1 for `second_name`. */
+static xc_status get_either(const char *path, const char *field, const json_t *v, const char *first,
+                            const char *second_name, int *second, xc_error *err)
+{
+    const char *s = json_is_string(v) ? json_string_value(v) : "";
+    if (strcmp(s, first) && strcmp(s, second_name)) {
+        char want[64];
+        snprintf(want, sizeof want, "\"%s\" or \"%s\"", first, second_name);
+        return bad_type(path, field, v, want, err);
+    }
+    *second = strcmp(s, first) != 0;
+    return XC_OK;
+}
+
 /* A seed is a JSON integer, or a string of decimal digits for values beyond
  * 2^63 (a JSON integer is signed 64-bit in jansson). */
 static xc_status get_seed(const char *path, const json_t *v, uint64_t *out, xc_error *err)
@@ -108,12 +122,25 @@ static xc_status load_pulse(const char *path, size_t i, const json_t *o, xc_synt
 
 /* Sets one field; every value is checked as it is read so the message names
  * the file and the field. */
+/* The true/false field k of p, or NULL when k is not one. */
+static int *bool_field(xc_synth_params *p, const char *k)
+{
+    return !strcmp(k, "smear")        ? &p->smear
+           : !strcmp(k, "noise")      ? &p->noise
+           : !strcmp(k, "binary")     ? &p->psr.bin.on
+           : !strcmp(k, "fake_phase") ? &p->fake_phase
+                                      : NULL;
+}
+
 static xc_status load_field(xc_synth_params *p, const char *path, const char *k, const json_t *v, xc_error *err)
 {
     xc_status st;
     long l = 0;
     double d = 0;
-    if (!strcmp(k, "nchans")) {
+    int *flag = bool_field(p, k);
+    if (flag) {
+        return get_bool(path, k, v, flag, err);
+    } else if (!strcmp(k, "nchans")) {
         if ((st = get_int(path, k, v, &l, err)) || (st = xc_synth_check_nchans(path, l, err)))
             return st;
         p->nchans = (int)l;
@@ -149,15 +176,14 @@ static xc_status load_field(xc_synth_params *p, const char *path, const char *k,
             return bad_type(path, k, v, "one of \"crosscheck\", \"sigproc\", \"presto\", \"dedisp\", \"astroaccelerate\"",
                             err);
         p->convention = cv;
-    } else if (!strcmp(k, "smear")) {
-        return get_bool(path, k, v, &p->smear, err);
-    } else if (!strcmp(k, "noise")) {
-        return get_bool(path, k, v, &p->noise, err);
-    } else if (!strcmp(k, "bitorder")) {
-        const char *s = json_is_string(v) ? json_string_value(v) : "";
-        if (strcmp(s, "lsb") && strcmp(s, "msb"))
-            return bad_type(path, k, v, "\"lsb\" or \"msb\"", err);
-        p->bitorder = strcmp(s, "lsb") ? XC_BITORDER_MSB : XC_BITORDER_LSB;
+    } else if (!strcmp(k, "bitorder") || !strcmp(k, "profile")) {
+        int bitorder = !strcmp(k, "bitorder"), second = 0;
+        if ((st = get_either(path, k, v, bitorder ? "lsb" : "tophat", bitorder ? "msb" : "gaussian", &second, err)))
+            return st;
+        if (bitorder)
+            p->bitorder = second ? XC_BITORDER_MSB : XC_BITORDER_LSB;
+        else
+            p->profile = second ? XC_PROFILE_GAUSSIAN : XC_PROFILE_TOPHAT;
     } else if (!strcmp(k, "period_ms")) {
         if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_period(path, d, err)))
             return st;
@@ -199,15 +225,6 @@ static xc_status load_field(xc_synth_params *p, const char *path, const char *k,
         if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_ecc(path, d, err)))
             return st;
         p->psr.bin.ecc = d;
-    } else if (!strcmp(k, "binary")) {
-        return get_bool(path, k, v, &p->psr.bin.on, err);
-    } else if (!strcmp(k, "fake_phase")) {
-        return get_bool(path, k, v, &p->fake_phase, err);
-    } else if (!strcmp(k, "profile")) {
-        const char *s = json_is_string(v) ? json_string_value(v) : "";
-        if (strcmp(s, "tophat") && strcmp(s, "gaussian"))
-            return bad_type(path, k, v, "\"tophat\" or \"gaussian\"", err);
-        p->profile = strcmp(s, "tophat") ? XC_PROFILE_GAUSSIAN : XC_PROFILE_TOPHAT;
     } else if (!strcmp(k, "pulses")) {
         if (!json_is_array(v))
             return bad_type(path, k, v, "an array of pulses", err);
@@ -254,16 +271,11 @@ xc_status xc_synth_params_from_json(xc_synth_params *p, const struct json_t *obj
 
 xc_status xc_synth_params_load(xc_synth_params *p, const char *path, const char *key, xc_error *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
-    json_error_t je;
-    json_t *root = json_loadf(fp, 0, &je);
-    fclose(fp);
-    if (!root)
-        return xc_error_set(err, XC_EFORMAT, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
+    json_t *root;
+    xc_status st = xc_synth_json_load(path, &root, err);
+    if (st)
+        return st;
     const json_t *obj = key ? json_object_get(root, key) : root;
-    xc_status st;
     if (!obj)
         st = xc_error_set(err, XC_EINVAL, "%s: no field \"%s\" at the top level", path, key);
     else if (key && !json_is_object(obj))
@@ -274,15 +286,26 @@ xc_status xc_synth_params_load(xc_synth_params *p, const char *path, const char 
     return st;
 }
 
-/* A seed above 2^63-1 does not fit a jansson integer; it is written as a
- * string of digits, which the loader also accepts. */
-static json_t *seed_json(uint64_t seed)
+json_t *xc_synth_seed_json(uint64_t seed)
 {
     if (seed <= (uint64_t)INT64_MAX)
         return json_integer((json_int_t)seed);
     char s[24];
     snprintf(s, sizeof s, "%llu", (unsigned long long)seed);
     return json_string(s);
+}
+
+xc_status xc_synth_json_load(const char *path, json_t **root, xc_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
+    json_error_t je;
+    *root = json_loadf(fp, 0, &je);
+    fclose(fp);
+    if (!*root)
+        return xc_error_set(err, XC_EFORMAT, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
+    return XC_OK;
 }
 
 json_t *xc_synth_params_to_json(const xc_synth_params *p)
@@ -297,7 +320,7 @@ json_t *xc_synth_params_to_json(const xc_synth_params *p)
     PUT("fch1", json_real(p->fch1));
     PUT("foff", json_real(p->foff));
     PUT("tstart", json_real(p->tstart));
-    PUT("seed", seed_json(p->seed));
+    PUT("seed", xc_synth_seed_json(p->seed));
     PUT("convention", json_string(p->convention ? p->convention->name : "crosscheck"));
     PUT("smear", json_boolean(p->smear));
     PUT("noise", json_boolean(p->noise));

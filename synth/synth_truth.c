@@ -29,15 +29,6 @@ static void put_real(jb *b, json_t *o, const char *k, double v)
 static void put_int(jb *b, json_t *o, const char *k, int64_t v) { put(b, o, k, json_integer((json_int_t)v)); }
 static void put_str(jb *b, json_t *o, const char *k, const char *s) { put(b, o, k, json_string(s)); }
 
-static json_t *seed_json(uint64_t seed)
-{
-    if (seed <= (uint64_t)INT64_MAX)
-        return json_integer((json_int_t)seed);
-    char s[24];
-    snprintf(s, sizeof s, "%llu", (unsigned long long)seed);
-    return json_string(s);
-}
-
 /* S/N a searcher should reach: per dedispersed sample, per pulse with a
  * matched filter, folded over the span, and the PRESTO-normalised power of
  * the fundamental (noise power 1) when all of it is recovered; ideal values
@@ -197,7 +188,7 @@ char *xc_synth_truth_text(const xc_synth_params *p, const char *path, const char
     put_str(&b, cv, "name", p->convention->name);
     put_real(&b, cv, "kdm", p->convention->kdm);
     put(&b, root, "convention", cv);
-    put(&b, root, "seed", seed_json(p->seed));
+    put(&b, root, "seed", xc_synth_seed_json(p->seed));
     put_int(&b, root, "nsamp", (int64_t)nsamp);
     put_real(&b, root, "tsamp_s", p->tsamp);
     put_real(&b, root, "tobs_s", T);

@@ -36,7 +36,7 @@
  * {3.5, 2.5, 6.5, 4.5} -> 4, {0.5, 5.5, 7.5, 0.5} -> 3; then {2, 4, 4, 3} -> 3.5.
  * Exact: sorted -3 -2 -1 0 1 2 3 4 4 5 6 7 8 9 10 11, median 4; |x - 4| sorted
  * 0 0 1 1 2 2 3 3 4 4 5 5 6 6 7 7, MAD 3.5. */
-static void test_hand_estimators(void)
+XC_TEST(test_hand_estimators, "hand_estimators")
 {
     static const double x[16] = {1, 0, 7, 3, 5, 4, 6, -2, 2, -3, 10, 11, 9, 8, -1, 4};
     double w[16], loc, scale;
@@ -68,7 +68,7 @@ static double se_sd(const xc_meansd *m) { return m->sd / sqrt(2.0 * (double)(m->
 /* Blocks of 4 values: the median of medians is the exact median (the mean of
  * the middle two), and the density propagation's one level must give the
  * spread that 200000 blocks show. */
-static void test_mom_one_level(void)
+XC_TEST(test_mom_one_level, "mom_one_level")
 {
     xc_mom_blocks b;
     xc_error err;
@@ -90,7 +90,7 @@ static void test_mom_one_level(void)
  * from 1 (a real bias, not noise), the exact MAD within 4.5 SE of the
  * finite-n 1 - 0.8/n, the spreads within 4.5 standard errors of the
  * predictions; and the same numbers at 1 and 2 threads. */
-static void test_mom_bias_4096(void)
+XC_TEST(test_mom_bias_4096, "mom_bias_4096")
 {
     xc_mom_blocks b, b1;
     xc_error err;
@@ -119,7 +119,7 @@ static void test_mom_bias_4096(void)
 /* The mean normalised power follows from the block statistics: 0.92 x 2
  * under the median of medians (its 4.3 % high scale), 2 under the exact
  * median, within 4.5 SE of the powers and of the prediction. */
-static void test_mom_powers(void)
+XC_TEST(test_mom_powers, "mom_powers")
 {
     xc_mom_blocks b;
     xc_mom_powers p;
@@ -156,7 +156,7 @@ static double rel_direct(double chi2, double dof)
  * largest dof (24020), absolute at chi2/dof = 1000 and the largest dof;
  * both maxima equal the direct evaluation there and no curve point exceeds
  * them. */
-static void test_logp_poly(void)
+XC_TEST(test_logp_poly, "logp_poly")
 {
     xc_logp_poly_grid g = {2, 2, 1, 1.0, 1.0, 1, 0.01};
     xc_logp_poly_err e;
@@ -207,20 +207,12 @@ static void test_logp_poly(void)
  * 2^14 samples of 128 us, a 300 Hz pulsar at DM 0 drifting 20 bins. */
 static void small_obs(xc_synth_params *p, int nbits, int noise)
 {
-    xc_synth_params_init(p);
-    p->nchans = 16;
-    p->nbits = nbits;
-    p->tsamp = 128e-6;
-    p->tobs = 16384 * 128e-6;
-    p->fch1 = 1500.0;
-    p->foff = -4.0;
+    xc_fx_synth_obs(p, 16, nbits, 128e-6, 16384 * 128e-6, 1500.0, -4.0);
     p->seed = 42;
     p->noise = noise;
     p->nthreads = 1;
-    p->psr.period_ms = 1e3 / 300.0;
-    p->psr.width_pct = 5.0;
-    p->psr.snrpeak = noise ? 3.0 : 30.0;
     p->psr.accn = -20.0 * XC_SYNTH_C / (300.0 * p->tobs * p->tobs);
+    xc_fx_synth_psr(p, 1e3 / 300.0, 0, 5.0, noise ? 3.0 : 30.0);
 }
 
 static int collect(void *ctx, const uint8_t *b, size_t n)
@@ -233,7 +225,7 @@ static int collect(void *ctx, const uint8_t *b, size_t n)
 
 /* The DM-0 series is what the reference dedisperser gives for the filterbank
  * xc_synth_stream makes (8-bit integer sums: bit for bit). */
-static void test_synth_dm0_dedisperses(void)
+XC_TEST(test_synth_dm0_dedisperses, "synth_dm0_dedisperses")
 {
     xc_synth_params p;
     small_obs(&p, 8, 1);
@@ -276,7 +268,7 @@ static void test_synth_dm0_dedisperses(void)
  * path (xc_synth_write_dedispersed, the files the measurement used to write)
  * to float rounding, its truth equals the truth file, and its spectrum equals
  * `crosscheck fft` of that file. */
-static void test_synth_matches_files(void)
+XC_TEST(test_synth_matches_files, "synth_matches_files")
 {
     xc_synth_params p;
     small_obs(&p, 32, 0);
@@ -334,7 +326,7 @@ static void test_synth_matches_files(void)
  * fail; a mean power off its prediction fails; a boxcar p-value below the
  * Bonferroni bound fails; false alarms outside their bounds fail (both ways
  * for zmax 0, only above for zmax > 0). */
-static void test_verdicts_planted(void)
+XC_TEST(test_verdicts_planted, "verdicts_planted")
 {
     xc_mom_blocks b;
     memset(&b, 0, sizeof b);
@@ -379,19 +371,19 @@ static void test_verdicts_planted(void)
 
     xc_noise_fa f = {.zmax = 0, .numharm = 1, .S = 2, .nspec = 1000, .nfam = 10, .pfam = 0.01, .alpha = 1e-3,
                      .lo = 3, .hi = 20};
-    xc_noise_fa_verdict(&f, "cpu", v);
-    CU_ASSERT_TRUE(v[0].pass);
-    CU_ASSERT_PTR_NOT_NULL(strstr(v[0].bound, "two-sided 1e-3"));
-    f.nfam = 2;
-    xc_noise_fa_verdict(&f, "cpu", v);
-    CU_ASSERT_FALSE(v[0].pass);
-    f.zmax = 20;   /* overlapping boxcars: fewer is conservative, more still fails */
-    xc_noise_fa_verdict(&f, "cpu", v);
-    CU_ASSERT_TRUE(v[0].pass);
-    CU_ASSERT_PTR_NOT_NULL(strstr(v[0].bound, "5e-4"));
-    f.nfam = 21;
-    xc_noise_fa_verdict(&f, "cpu", v);
-    CU_ASSERT_FALSE(v[0].pass);
+    /* with zmax 20 (overlapping boxcars) fewer is conservative, more still fails */
+    static const struct {
+        int zmax, nfam, pass;
+        const char *bound;
+    } fa[] = {{0, 10, 1, "two-sided 1e-3"}, {0, 2, 0, NULL}, {20, 2, 1, "5e-4"}, {20, 21, 0, NULL}};
+    for (size_t k = 0; k < XC_NCASES(fa); k++) {
+        f.zmax = fa[k].zmax;
+        f.nfam = fa[k].nfam;
+        xc_noise_fa_verdict(&f, "cpu", v);
+        CU_ASSERT_EQUAL(!!v[0].pass, fa[k].pass);
+        if (fa[k].bound)
+            CU_ASSERT_PTR_NOT_NULL(strstr(v[0].bound, fa[k].bound));
+    }
 }
 
 /* ---- detection counting -------------------------------------------------- */
@@ -403,7 +395,7 @@ static void test_verdicts_planted(void)
  * faint one; logarithmic z never does better than every z (its widths are a
  * subset, the trials the same).  With a bright pulsar (power 20000) in the
  * same R-block, the R-block modes lose all three, the others none. */
-static void test_detection_counting(void)
+XC_TEST(test_detection_counting, "detection_counting")
 {
     xc_zloss_opts o;
     xc_zloss_opts_init(&o);
@@ -484,7 +476,7 @@ static void test_detection_counting(void)
 /* Independent boxcars: stage 1 takes every start from 1, stage 2 the starts
  * from ceil(L/2) (L = 32768: 2048 boxcars of 8); their distributions pass KS
  * and GOF against the stated dof (p > 1e-4 each, 8 tests). */
-static void test_noise_ks(void)
+XC_TEST(test_noise_ks, "noise_ks")
 {
     static const int h[2] = {1, 2}, w[2] = {1, 8};
     xc_noise_ks k[4];
@@ -508,7 +500,7 @@ static void test_noise_ks(void)
 /* zmax 0: every bin one independent trial, so the spectra with a candidate of
  * sigma > S are binomial(n, 1 - exp(-Q(S))); the counts are the same at any
  * thread count. */
-static void test_false_alarms(void)
+XC_TEST(test_false_alarms, "false_alarms")
 {
     static const double S[2] = {0, 1};
     xc_noise_fa a[2], b[2];
@@ -533,7 +525,7 @@ static void test_false_alarms(void)
 
 
 
-static void test_cli(void)
+XC_TEST_IF(test_cli, "cli", xc_fx_skip_no_bin)
 {
     CU_ASSERT_EQUAL(xc_fx_run_cli("check approximations -h"), 0);
     CU_ASSERT_EQUAL(xc_fx_run_cli("check -h"), 0);
@@ -542,21 +534,4 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(xc_fx_run_cli("check nothing"), 2);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"hand_estimators", test_hand_estimators, NULL},
-        {"mom_one_level", test_mom_one_level, NULL},
-        {"mom_bias_4096", test_mom_bias_4096, NULL},
-        {"mom_powers", test_mom_powers, NULL},
-        {"logp_poly", test_logp_poly, NULL},
-        {"synth_dm0_dedisperses", test_synth_dm0_dedisperses, NULL},
-        {"synth_matches_files", test_synth_matches_files, NULL},
-        {"detection_counting", test_detection_counting, NULL},
-        {"noise_ks", test_noise_ks, NULL},
-        {"false_alarms", test_false_alarms, NULL},
-        {"verdicts_planted", test_verdicts_planted, NULL},
-        {"cli", test_cli, xc_fx_skip_no_bin},
-    };
-    return xc_test_run("approx", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("approx")

@@ -17,29 +17,6 @@
 /* The research note's test file: N = 2^21 samples of 64 us. */
 #define T_NOTE 134.217728
 
-static void tmp_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/%s", xc_test_tmpdir(), name);
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_FATAL(fp != NULL);
-    fputs(text, fp);
-    fclose(fp);
-}
-
-static void read_text(const char *path, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    FILE *fp = fopen(path, "r");
-    CU_ASSERT_FATAL(fp != NULL);
-    size_t k = fread(buf, 1, n - 1, fp);
-    buf[k] = '\0';
-    fclose(fp);
-}
-
 static xc_cand mk(double r, double z, int numharm, double power, double sigma, double T)
 {
     xc_cand c;
@@ -62,7 +39,7 @@ static int same_bits(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-static void test_csv_roundtrip(void)
+XC_TEST(test_csv_roundtrip, "csv_roundtrip_bitexact")
 {
     xc_candlist l, m;
     xc_candlist_init(&l);
@@ -78,10 +55,10 @@ static void test_csv_roundtrip(void)
     }
     l.c[6].accel_m_s2 = NAN;   /* NaN survives as NaN */
     char path[512];
-    tmp_path(path, sizeof path, "rt.csv");
+    xc_fx_tmp_path(path, sizeof path, "rt.csv");
     CU_ASSERT_EQUAL_FATAL(xc_cands_write_csv(&l, path, &err), XC_OK);
     char text[8192];
-    read_text(path, text, sizeof text);
+    xc_fx_read_text(path, text, sizeof text);
     static const char header[] = "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n";
     CU_ASSERT(!strncmp(text, header, sizeof header - 1));
     CU_ASSERT_EQUAL_FATAL(xc_cands_read_csv(&m, path, &err), XC_OK);
@@ -101,29 +78,29 @@ static void test_csv_roundtrip(void)
     xc_candlist_free(&m);
 }
 
-static void test_csv_errors(void)
+XC_TEST(test_csv_errors, "csv_errors")
 {
     char path[512];
     xc_candlist l;
     xc_candlist_init(&l);
     xc_error err;
-    tmp_path(path, sizeof path, "bad.csv");
-    write_text(path, "r,f_hz,z\n1,2,3\n");
+    xc_fx_tmp_path(path, sizeof path, "bad.csv");
+    xc_fx_write_text(path, "r,f_hz,z\n1,2,3\n");
     CU_ASSERT_EQUAL(xc_cands_read_csv(&l, path, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 1"));
-    write_text(path, "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n"
+    xc_fx_write_text(path, "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n"
                      "1,2,3,4,1,6,7,8,9,10,11,12\n"
                      "1,2,3,4,1,abc,7,8,9,10,11,12\n");
     CU_ASSERT_EQUAL(xc_cands_read_csv(&l, path, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 3, column 6 (power): 'abc'"));
     CU_ASSERT_EQUAL(l.n, 0);
-    write_text(path, "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n"
+    xc_fx_write_text(path, "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n"
                      "1,2,3,4.5,1,6,7,8,9,10,11,12\n");
     CU_ASSERT_EQUAL(xc_cands_read_csv(&l, path, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "column 4 (width): '4.5' is not an integer"));
-    write_text(path, "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n1,2,3\n");
+    xc_fx_write_text(path, "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n1,2,3\n");
     CU_ASSERT_EQUAL(xc_cands_read_csv(&l, path, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 2: 3 columns, expected 12"));
     xc_candlist_free(&l);
@@ -137,12 +114,12 @@ static const char *psc_header =
 static const char *psc_row = "22.525464  1048.0505   0.670921    1490.488647     200050     0.00510703         92 "
                              "   1027.212036    -276.698364          1";
 
-static void test_pulscand_hand_line(void)
+XC_TEST(test_pulscand_hand_line, "pulscand_hand_line")
 {
     char path[512], text[1024];
-    tmp_path(path, sizeof path, "hand.pulscand");
+    xc_fx_tmp_path(path, sizeof path, "hand.pulscand");
     snprintf(text, sizeof text, "%s%s\n", psc_header, psc_row);
-    write_text(path, text);
+    xc_fx_write_text(path, text);
     xc_candlist l;
     xc_candlist_init(&l);
     xc_error err;
@@ -164,20 +141,20 @@ static void test_pulscand_hand_line(void)
 
     /* odd z: rbin = start - 1 + floor(z/2), centre = start + z/2 */
     snprintf(text, sizeof text, "%s 9.0 100.0 1.0 1.0 5000 0.0 7 0.0 -50.0 2\n", psc_header);
-    write_text(path, text);
+    xc_fx_write_text(path, text);
     CU_ASSERT_EQUAL_FATAL(xc_cands_read_pulscand(&l, path, T_NOTE, &err), XC_OK);
     CU_ASSERT_EQUAL(l.c[0].r, 5000 + 1 - 3 + 3.5);
     CU_ASSERT_EQUAL(l.c[0].dof, 8.0 * 2 * 3);
     /* Pulscan's -nan logp at z = 0 is read as NaN */
     snprintf(text, sizeof text, "%s 9.0 100.0 1.0 1.0 5000 0.0 0 0.0 -nan 1\n", psc_header);
-    write_text(path, text);
+    xc_fx_write_text(path, text);
     CU_ASSERT_EQUAL_FATAL(xc_cands_read_pulscand(&l, path, T_NOTE, &err), XC_OK);
     CU_ASSERT(isnan(l.c[0].logp));
     CU_ASSERT_EQUAL(l.c[0].r, 5001.0);
     /* errors: no T; bad column */
     CU_ASSERT_EQUAL(xc_cands_read_pulscand(&l, path, 0, &err), XC_EINVAL);
     snprintf(text, sizeof text, "%s 9.0 100.0 1.0 1.0 5000 0.0 -3 0.0 -nan 1\n", psc_header);
-    write_text(path, text);
+    xc_fx_write_text(path, text);
     CU_ASSERT_EQUAL(xc_cands_read_pulscand(&l, path, T_NOTE, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 2, column 7 (z): '-3'"));
     xc_candlist_free(&l);
@@ -186,7 +163,7 @@ static void test_pulscand_hand_line(void)
 /* Our candidate at r = 200051, z = 92 written as .pulscand gives Pulscan's
  * own row: the same rbin, and the same float-computed period, frequency,
  * f-dot and acceleration columns. */
-static void test_pulscand_write(void)
+XC_TEST(test_pulscand_write, "pulscand_write_roundtrip")
 {
     xc_candlist l, m;
     xc_candlist_init(&l);
@@ -199,9 +176,9 @@ static void test_pulscand_write(void)
     xc_cand d = mk(350000.5, 5, 3, 429.34, 19.67, T_NOTE);   /* odd z: half-integer centre */
     CU_ASSERT_EQUAL_FATAL(xc_candlist_add(&l, &d, &err), XC_OK);
     char path[512], text[2048];
-    tmp_path(path, sizeof path, "ours.pulscand");
+    xc_fx_tmp_path(path, sizeof path, "ours.pulscand");
     CU_ASSERT_EQUAL_FATAL(xc_cands_write_pulscand(&l, path, &err), XC_OK);
-    read_text(path, text, sizeof text);
+    xc_fx_read_text(path, text, sizeof text);
     CU_ASSERT(!strncmp(text, psc_header, strlen(psc_header)));
     char *line2 = strchr(text, '\n') + 1, *end = strchr(line2, '\n');
     CU_ASSERT_FATAL(end != NULL);
@@ -240,10 +217,10 @@ static void test_pulscand_write(void)
 }
 
 /* T for a .pulscand from the .inf of the .fft Pulscan searched. */
-static void test_pulscand_T_from_inf(void)
+XC_TEST(test_pulscand_T_from_inf, "pulscand_T_from_inf")
 {
     char root[512], inf_path[600], psc[700], text[1024];
-    tmp_path(root, sizeof root, "note");
+    xc_fx_tmp_path(root, sizeof root, "note");
     snprintf(inf_path, sizeof inf_path, "%s.inf", root);
     snprintf(psc, sizeof psc, "%s_ZMAX_200_NUMHARM_1_TURBO_0.pulscand", root);
     xc_inf inf;
@@ -255,7 +232,7 @@ static void test_pulscand_T_from_inf(void)
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_inf_write(&inf, inf_path, &err), XC_OK);
     snprintf(text, sizeof text, "%s%s\n", psc_header, psc_row);
-    write_text(psc, text);
+    xc_fx_write_text(psc, text);
     double T = 0;
     CU_ASSERT_EQUAL_FATAL(xc_cands_T_from_inf(psc, &T, &err), XC_OK);
     XC_ASSERT_CLOSE(T, T_NOTE, 1e-9);
@@ -266,8 +243,8 @@ static void test_pulscand_T_from_inf(void)
     XC_ASSERT_CLOSE(l.T, T_NOTE, 1e-9);
     xc_candlist_free(&l);
     char lone[512];
-    tmp_path(lone, sizeof lone, "lone.pulscand");
-    write_text(lone, text);
+    xc_fx_tmp_path(lone, sizeof lone, "lone.pulscand");
+    xc_fx_write_text(lone, text);
     CU_ASSERT_EQUAL(xc_cands_T_from_inf(lone, &T, &err), XC_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-T"));
 }
@@ -306,11 +283,11 @@ static const char *accel_text =
     " Any additional notes:\n"
     "    none\n\n";
 
-static void test_accel(void)
+XC_TEST(test_accel, "accel_fundamentals")
 {
     char path[512];
-    tmp_path(path, sizeof path, "note_ACCEL_200");
-    write_text(path, accel_text);
+    xc_fx_tmp_path(path, sizeof path, "note_ACCEL_200");
+    xc_fx_write_text(path, accel_text);
     xc_candlist l;
     xc_candlist_init(&l);
     xc_error err;
@@ -340,17 +317,17 @@ static void test_accel(void)
     CU_ASSERT_FATAL(bad != NULL);
     char *p = strstr(bad, "350000.00(50)");
     memcpy(p, "350000.00[50]", 13);
-    write_text(path, bad);
+    xc_fx_write_text(path, bad);
     free(bad);
     CU_ASSERT_EQUAL(xc_cands_read(&l, path, 0, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 5, column 8 (FFT 'r' (bin)): '350000.00[50]'"));
-    write_text(path, "nothing here\n");
+    xc_fx_write_text(path, "nothing here\n");
     CU_ASSERT_EQUAL(xc_cands_read(&l, path, 0, &err), XC_EFORMAT);
     xc_candlist_free(&l);
 }
 
-static void test_sort(void)
+XC_TEST(test_sort, "sort")
 {
     xc_candlist l;
     xc_candlist_init(&l);
@@ -372,23 +349,39 @@ static void test_sort(void)
 
 /* ---- comparator ----------------------------------------------------------- */
 
+/* Adds c to l; failing to ends the case. */
+static void add_cand(xc_candlist *l, xc_cand c)
+{
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_candlist_add(l, &c, &err), XC_OK);
+}
+
 static void make_list(xc_candlist *l)
 {
     xc_candlist_init(l);
     l->T = T_NOTE;
     snprintf(l->source, sizeof l->source, "crosscheck");
-    xc_error err;
     const double rs[6] = {200051, 350000, 100025.5, 87500, 600000, 700000};
     const double zs[6] = {92, 0, 1, 4, 10, 0};
     const int hs[6] = {1, 1, 2, 4, 1, 1};
     const double ss[6] = {22.5, 19.7, 12.0, 9.0, 6.5, 3.0};
     for (int i = 0; i < 6; i++) {
-        xc_cand c = mk(rs[i], zs[i], hs[i], 40 * ss[i], ss[i], T_NOTE);
-        xc_candlist_add(l, &c, &err);
+        add_cand(l, mk(rs[i], zs[i], hs[i], 40 * ss[i], ss[i], T_NOTE));
     }
 }
 
-static void test_compare_planted(void)
+/* Compares a with b under o (NULL: the defaults) into r; failing to ends
+ * the case. */
+static void compare_lists(const xc_candlist *a, const xc_candlist *b, const xc_cmpcands_opts *o,
+                          xc_cmpcands_result *r)
+{
+    xc_cmpcands_opts def;
+    xc_cmpcands_opts_init(&def);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(a, b, o ? o : &def, r, &err), XC_OK);
+}
+
+XC_TEST(test_compare_planted, "compare_planted")
 {
     xc_candlist a, b;
     make_list(&a);
@@ -396,8 +389,7 @@ static void test_compare_planted(void)
     xc_cmpcands_opts o;
     xc_cmpcands_opts_init(&o);
     xc_cmpcands_result r;
-    xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, &o, &r);
     CU_ASSERT_EQUAL(r.npairs, 6);
     CU_ASSERT(r.agree);
     CU_ASSERT_EQUAL(r.dr.max_abs, 0);
@@ -411,7 +403,7 @@ static void test_compare_planted(void)
     b.c[4].r += 3;
     b.c[1].sigma += 0.01;
     b.c[1].power *= 1.001;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, &o, &r);
     CU_ASSERT_EQUAL(r.npairs, 4);
     CU_ASSERT_EQUAL(r.na_only, 2);
     CU_ASSERT_EQUAL(r.nb_only, 1);
@@ -431,13 +423,13 @@ static void test_compare_planted(void)
     o.dr = 3;
     o.dsigma = 0.02;
     o.rtol_power = 2e-3;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, &o, &r);
     CU_ASSERT_EQUAL(r.npairs, 5);
     CU_ASSERT_EQUAL(r.na_only_fail, 1);
     CU_ASSERT(!r.agree);
     xc_cmpcands_result_free(&r);
     o.sigma_min = 9.5;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, &o, &r);
     CU_ASSERT_EQUAL(r.na_only_fail, 0);
     CU_ASSERT(r.agree);
     xc_cmpcands_result_free(&r);
@@ -448,12 +440,12 @@ static void test_compare_planted(void)
     make_list(&b);
     b.c[2].numharm = 1;
     b.c[0].z = -92;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, &o, &r);
     CU_ASSERT_EQUAL(r.npairs, 5);
     CU_ASSERT_EQUAL(r.dz.max_abs, 0);
     xc_cmpcands_result_free(&r);
     o.anyharm = 1;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, &o, &r);
     CU_ASSERT_EQUAL(r.npairs, 6);
     xc_cmpcands_result_free(&r);
     xc_candlist_free(&a);
@@ -461,18 +453,14 @@ static void test_compare_planted(void)
 }
 
 /* Near the threshold: A holds a 2.0004-sigma candidate that B cut at 2. */
-static void test_compare_threshold(void)
+XC_TEST(test_compare_threshold, "compare_threshold")
 {
     xc_candlist a, b;
     make_list(&a);
     make_list(&b);
-    xc_error err;
-    xc_cand c = mk(900000, 0, 1, 40, 2.0004, T_NOTE);
-    xc_candlist_add(&a, &c, &err);
-    xc_cmpcands_opts o;
-    xc_cmpcands_opts_init(&o);
+    add_cand(&a, mk(900000, 0, 1, 40, 2.0004, T_NOTE));
     xc_cmpcands_result r;
-    CU_ASSERT_EQUAL_FATAL(xc_compare_cands(&a, &b, &o, &r, &err), XC_OK);
+    compare_lists(&a, &b, NULL, &r);
     CU_ASSERT_EQUAL(r.na_only, 1);
     CU_ASSERT_EQUAL(r.na_only_fail, 0);
     CU_ASSERT(r.agree);
@@ -481,7 +469,7 @@ static void test_compare_threshold(void)
     xc_candlist_free(&b);
 }
 
-static void test_truth(void)
+XC_TEST(test_truth, "truth")
 {
     const double f0 = 6.1, T = 21.47483648;
     xc_candlist l;
@@ -500,12 +488,11 @@ static void test_truth(void)
         {f0, 0, 3},            /* below the threshold */
     };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-        xc_cand c = mk(cs[i].f * T, cs[i].z, 1, 100, cs[i].sigma, T);
-        xc_candlist_add(&l, &c, &err);
+        add_cand(&l, mk(cs[i].f * T, cs[i].z, 1, 100, cs[i].sigma, T));
     }
     char path[512];
-    tmp_path(path, sizeof path, "truth.json");
-    write_text(path, "{\"pulsar\": {\"f0_hz\": 6.1}, \"params\": {\"tobs_s\": 21.47483648}}\n");
+    xc_fx_tmp_path(path, sizeof path, "truth.json");
+    xc_fx_write_text(path, "{\"pulsar\": {\"f0_hz\": 6.1}, \"params\": {\"tobs_s\": 21.47483648}}\n");
     xc_truth t;
     CU_ASSERT_EQUAL_FATAL(xc_truth_read(&t, path, 0, &err), XC_OK);
     CU_ASSERT_EQUAL(t.f0_hz, 6.1);
@@ -528,7 +515,7 @@ static void test_truth(void)
     CU_ASSERT(m.pass);
 
     /* truth r/z from the file, with |z| compared; -truth_dr/-truth_dz verdicts */
-    write_text(path, "{\"f0_hz\": 6.1, \"r\": 131.0, \"z\": -3.0, \"tobs_s\": 21.47483648}\n");
+    xc_fx_write_text(path, "{\"f0_hz\": 6.1, \"r\": 131.0, \"z\": -3.0, \"tobs_s\": 21.47483648}\n");
     CU_ASSERT_EQUAL_FATAL(xc_truth_read(&t, path, 0, &err), XC_OK);
     CU_ASSERT(t.have_rz && t.r == 131.0 && t.z == -3.0);
     CU_ASSERT_EQUAL_FATAL(xc_cands_match_truth(&l, &t, &o, &m, &err), XC_OK);
@@ -550,7 +537,7 @@ static void test_truth(void)
     CU_ASSERT_EQUAL_FATAL(xc_cands_match_truth(&l, &t, &o, &m, &err), XC_OK);
     CU_ASSERT(!m.pass);
 
-    write_text(path, "{\"pulsar\": null}\n");
+    xc_fx_write_text(path, "{\"pulsar\": null}\n");
     CU_ASSERT_EQUAL(xc_truth_read(&t, path, 0, &err), XC_EFORMAT);
     xc_candlist_free(&l);
 }
@@ -565,17 +552,17 @@ static int sh(const char *cmd)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-static void test_cli(void)
+XC_TEST_IF(test_cli, "cli_exit_codes", xc_fx_skip_no_bin)
 {
     xc_candlist a, b;
     make_list(&a);
     make_list(&b);
     b.c[1].sigma += 0.01;
     char pa[512], pb[512], pt[512], pj[512], cmd[4096];
-    tmp_path(pa, sizeof pa, "cli_a.csv");
-    tmp_path(pb, sizeof pb, "cli_b.csv");
-    tmp_path(pt, sizeof pt, "cli_truth.json");
-    tmp_path(pj, sizeof pj, "cli_out.json");
+    xc_fx_tmp_path(pa, sizeof pa, "cli_a.csv");
+    xc_fx_tmp_path(pb, sizeof pb, "cli_b.csv");
+    xc_fx_tmp_path(pt, sizeof pt, "cli_truth.json");
+    xc_fx_tmp_path(pj, sizeof pj, "cli_out.json");
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_cands_write_csv(&a, pa, &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(xc_cands_write_csv(&b, pb, &err), XC_OK);
@@ -590,10 +577,10 @@ static void test_cli(void)
     snprintf(cmd, sizeof cmd, "%s compare cands '%s' '%s/none.csv' >/dev/null 2>&1", xc_fx_bin(), pa, xc_test_tmpdir());
     CU_ASSERT_EQUAL(sh(cmd), 2);
     /* the first candidate sits at r 200051 of T_NOTE: 1490.496 Hz */
-    write_text(pt, "{\"f0_hz\": 1490.496, \"tobs_s\": 134.217728}\n");
+    xc_fx_write_text(pt, "{\"f0_hz\": 1490.496, \"tobs_s\": 134.217728}\n");
     snprintf(cmd, sizeof cmd, "%s compare cands '%s' -truth '%s' -fundamental >/dev/null", xc_fx_bin(), pa, pt);
     CU_ASSERT_EQUAL(sh(cmd), 0);
-    write_text(pt, "{\"f0_hz\": 1111.0, \"tobs_s\": 134.217728}\n");
+    xc_fx_write_text(pt, "{\"f0_hz\": 1111.0, \"tobs_s\": 134.217728}\n");
     CU_ASSERT_EQUAL(sh(cmd), 1);
     snprintf(cmd, sizeof cmd, "%s compare cands '%s' >/dev/null 2>&1", xc_fx_bin(), pa);
     CU_ASSERT_EQUAL(sh(cmd), 2);
@@ -603,20 +590,4 @@ static void test_cli(void)
     xc_candlist_free(&b);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"csv_roundtrip_bitexact", test_csv_roundtrip, NULL},
-        {"csv_errors", test_csv_errors, NULL},
-        {"pulscand_hand_line", test_pulscand_hand_line, NULL},
-        {"pulscand_write_roundtrip", test_pulscand_write, NULL},
-        {"pulscand_T_from_inf", test_pulscand_T_from_inf, NULL},
-        {"accel_fundamentals", test_accel, NULL},
-        {"sort", test_sort, NULL},
-        {"compare_planted", test_compare_planted, NULL},
-        {"compare_threshold", test_compare_threshold, NULL},
-        {"truth", test_truth, NULL},
-        {"cli_exit_codes", test_cli, xc_fx_skip_no_bin},
-    };
-    return xc_test_run("cands", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("cands")

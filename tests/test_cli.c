@@ -1,5 +1,6 @@
 /* The crosscheck program end to end: exit codes, messages, outputs. */
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +30,19 @@ static int run(const char *args, char *errbuf, size_t n)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-static int exists(const char *p)
+/* run() with the arguments formatted as printf does. */
+__attribute__((format(printf, 3, 4))) static int runf(char *errbuf, size_t n, const char *fmt, ...)
 {
-    struct stat st;
-    return stat(p, &st) == 0;
+    char args[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    CU_ASSERT_FATAL(len >= 0 && (size_t)len < sizeof args);
+    return run(args, errbuf, n);
 }
 
-static void test_plan_heimdall_defaults(void)
+XC_TEST(test_plan_heimdall_defaults, "plan: Heimdall defaults give 1197 trials")
 {
     char args[1024], json[600], err[4096];
     snprintf(json, sizeof json, "%s/plan.json", xc_test_tmpdir());
@@ -53,7 +60,7 @@ static void test_plan_heimdall_defaults(void)
     json_decref(root);
 }
 
-static void test_plan_table2(void)
+XC_TEST(test_plan_table2, "plan: AstroAccelerate Table 2 gives 3050 trials")
 {
     char args[1024], json[600];
     snprintf(json, sizeof json, "%s/plan2.json", xc_test_tmpdir());
@@ -69,7 +76,7 @@ static void test_plan_table2(void)
     json_decref(root);
 }
 
-static void test_errors_exit_2(void)
+XC_TEST(test_errors_exit_2, "errors exit 2 and name the file/field/value")
 {
     char err[4096], args[1024];
     /* bad plans */
@@ -104,36 +111,31 @@ static void test_errors_exit_2(void)
     fwrite(&n, 4, 1, fp);
     fwrite("HEADER_END", 1, 10, fp);
     fclose(fp);
-    snprintf(args, sizeof args, "dedisperse -i '%s' -o '%s/o3' -impl cpu -dmplan 0:10:1:1", bad, xc_test_tmpdir());
-    CU_ASSERT_EQUAL(run(args, err, sizeof err), 2);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "dedisperse -i '%s' -o '%s/o3' -impl cpu -dmplan 0:10:1:1", bad, xc_test_tmpdir()), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "nbits3.fil"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "nbits"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "3"));
     snprintf(args, sizeof args, "%s/o3.json", xc_test_tmpdir());
-    CU_ASSERT_FALSE(exists(args));
+    CU_ASSERT_FALSE(xc_fx_exists(args));
 }
 
 /* dedisperse a real file with both implementations and compare: exit 0; then a
  * different convention: compare exits 1. */
-static void test_dedisperse_compare_tutorial(void)
+XC_TEST(test_dedisperse_compare_tutorial, "dedisperse + compare planes on tutorial.fil")
 {
-    char args[2048], err[4096], a[600], b[600], c[600];
+    char err[4096], a[600], b[600], c[600];
     const char *d = xc_test_datasets();
     snprintf(a, sizeof a, "%s/tut_ref", xc_test_tmpdir());
     snprintf(b, sizeof b, "%s/tut_cpu", xc_test_tmpdir());
     snprintf(c, sizeof c, "%s/tut_presto", xc_test_tmpdir());
-    snprintf(args, sizeof args, "dedisperse -quiet -i '%s/sigpyproc3/tutorial.fil' -o '%s' -impl reference -dmplan 0:40:2:1,40:60:4:2", d, a);
-    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
-    snprintf(args, sizeof args, "dedisperse -quiet -i '%s/sigpyproc3/tutorial.fil' -o '%s' -impl cpu -dmplan 0:40:2:1,40:60:4:2", d, b);
-    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "dedisperse -quiet -i '%s/sigpyproc3/tutorial.fil' -o '%s' -impl reference -dmplan 0:40:2:1,40:60:4:2", d, a), 0);
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "dedisperse -quiet -i '%s/sigpyproc3/tutorial.fil' -o '%s' -impl cpu -dmplan 0:40:2:1,40:60:4:2", d, b), 0);
     /* The tutorial's delays are too small (17 samples at DM 30) for k_DM to matter: use the Crab file. */
-    snprintf(args, sizeof args, "dedisperse -quiet -i '%s/sigpyproc3/parkes_8bit_1.fil' -o '%s' -impl cpu -convention presto -dmplan 0:100:5:1", d, c);
-    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
-    snprintf(args, sizeof args, "dedisperse -quiet -i '%s/sigpyproc3/parkes_8bit_1.fil' -o '%s_x' -impl cpu -dmplan 0:100:5:1", d, c);
-    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "dedisperse -quiet -i '%s/sigpyproc3/parkes_8bit_1.fil' -o '%s' -impl cpu -convention presto -dmplan 0:100:5:1", d, c), 0);
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "dedisperse -quiet -i '%s/sigpyproc3/parkes_8bit_1.fil' -o '%s_x' -impl cpu -dmplan 0:100:5:1", d, c), 0);
     char path[700];
     snprintf(path, sizeof path, "%s.r1.npy", b);
-    CU_ASSERT(exists(path));
+    CU_ASSERT(xc_fx_exists(path));
     snprintf(path, sizeof path, "%s.json", b);
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
@@ -141,16 +143,13 @@ static void test_dedisperse_compare_tutorial(void)
     CU_ASSERT_EQUAL(json_array_size(json_object_get(root, "dms")), 25u);
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(root, "impl")), "cpu");
     json_decref(root);
-    snprintf(args, sizeof args, "compare planes '%s.json' '%s.json'", b, a);
-    CU_ASSERT_EQUAL(run(args, err, sizeof err), 0);
-    snprintf(args, sizeof args, "compare planes '%s.json' '%s_x.json'", c, c);
-    CU_ASSERT_EQUAL(run(args, err, sizeof err), 1);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "compare planes '%s.json' '%s.json'", b, a), 0);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "compare planes '%s.json' '%s_x.json'", c, c), 1);
     /* planes with different DM lists are refused (exit 2) */
-    snprintf(args, sizeof args, "compare planes '%s.json' '%s.json'", c, a);
-    CU_ASSERT_EQUAL(run(args, err, sizeof err), 2);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "compare planes '%s.json' '%s.json'", c, a), 2);
 }
 
-static void test_list_and_help(void)
+XC_TEST(test_list_and_help, "list and -h of every subcommand")
 {
     char err[4096];
     CU_ASSERT_EQUAL(run("list", err, sizeof err), 0);
@@ -159,15 +158,13 @@ static void test_list_and_help(void)
                           "bench",         "bench dedisperse", "bench pulscan", "bench synth", "bench gpu",
                           "bench gpu-pulscan"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-        char args[128];
-        snprintf(args, sizeof args, "%s -h", cmds[i]);
-        CU_ASSERT_EQUAL(run(args, err, sizeof err), 0);
+        CU_ASSERT_EQUAL(runf(err, sizeof err, "%s -h", cmds[i]), 0);
     }
 }
 
 /* The option parser every subcommand shares (cli/cli_opts.c), through the
  * binary: each case's exit code, and a part of its message where it has one. */
-static void test_option_parser(void)
+XC_TEST(test_option_parser, "option parser: bad values, unknown options, -h, stray arguments")
 {
     static const struct {
         const char *args;
@@ -209,9 +206,9 @@ static void test_option_parser(void)
 }
 
 /* synth's parameters override its -spec file wherever -spec stands on the line. */
-static void test_synth_options_override_spec(void)
+XC_TEST(test_synth_options_override_spec, "synth: options override -spec wherever it stands")
 {
-    char args[2048], err[4096], spec[600], fil[600], truth[700];
+    char err[4096], spec[600], fil[600], truth[700];
     snprintf(spec, sizeof spec, "%s/override.json", xc_test_tmpdir());
     snprintf(fil, sizeof fil, "%s/override.fil", xc_test_tmpdir());
     snprintf(truth, sizeof truth, "%s/override.truth.json", xc_test_tmpdir());
@@ -219,8 +216,7 @@ static void test_synth_options_override_spec(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     fputs("{\"nchans\": 32, \"tsamp_us\": 200, \"tobs_s\": 0.1, \"seed\": 5, \"smear\": true}\n", fp);
     fclose(fp);
-    snprintf(args, sizeof args, "synth -quiet -nchans 16 -seed 9 -nosmear -tsamp 100 -spec '%s' -o '%s'", spec, fil);
-    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "synth -quiet -nchans 16 -seed 9 -nosmear -tsamp 100 -spec '%s' -o '%s'", spec, fil), 0);
     json_error_t je;
     json_t *root = json_load_file(truth, 0, &je);
     CU_ASSERT_PTR_NOT_NULL_FATAL(root);
@@ -232,20 +228,19 @@ static void test_synth_options_override_spec(void)
     XC_ASSERT_CLOSE(json_real_value(json_object_get(par, "tobs_s")), 0.1, 1e-12);   /* from the spec */
     json_decref(root);
     /* a bad parameter is reported after the spec is read, as before */
-    snprintf(args, sizeof args, "synth -nchans x -spec '%s/missing.json' -o '%s'", xc_test_tmpdir(), fil);
-    CU_ASSERT_EQUAL(run(args, err, sizeof err), 2);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "synth -nchans x -spec '%s/missing.json' -o '%s'", xc_test_tmpdir(), fil), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "missing.json"));
 }
 
 /* The whole default job on a small spec: exit 0, a report with plots. */
-static void test_run_small(void)
+XC_TEST(test_run_small, "run: the default job on a small spec")
 {
     char args[1024], err[4096], path[700];
     snprintf(args, sizeof args, "run -quiet -spec '%s/ci-run.json' -out '%s/run'", xc_test_datasets(),
              xc_test_tmpdir());
     CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
     snprintf(path, sizeof path, "%s/run/index.html", xc_test_tmpdir());
-    CU_ASSERT(exists(path));
+    CU_ASSERT(xc_fx_exists(path));
     snprintf(path, sizeof path, "%s/run/summary.json", xc_test_tmpdir());
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
@@ -255,20 +250,7 @@ static void test_run_small(void)
     CU_ASSERT(json_is_true(json_object_get(root, "passed")));
     json_decref(root);
     snprintf(path, sizeof path, "%s/run/work", xc_test_tmpdir());
-    CU_ASSERT_FALSE(exists(path));
+    CU_ASSERT_FALSE(xc_fx_exists(path));
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"plan: Heimdall defaults give 1197 trials", test_plan_heimdall_defaults, NULL},
-        {"plan: AstroAccelerate Table 2 gives 3050 trials", test_plan_table2, NULL},
-        {"errors exit 2 and name the file/field/value", test_errors_exit_2, NULL},
-        {"dedisperse + compare planes on tutorial.fil", test_dedisperse_compare_tutorial, NULL},
-        {"list and -h of every subcommand", test_list_and_help, NULL},
-        {"option parser: bad values, unknown options, -h, stray arguments", test_option_parser, NULL},
-        {"synth: options override -spec wherever it stands", test_synth_options_override_spec, NULL},
-        {"run: the default job on a small spec", test_run_small, NULL},
-    };
-    return xc_test_run("cli", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("cli")

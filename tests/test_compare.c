@@ -122,39 +122,67 @@ static size_t total_samples(const xc_plane *pl)
     return n;
 }
 
-static void test_identical(void)
-{
+/* Most cases: a fixture f, a copy c of its reference plane to plant
+ * differences in, and the result and error of comparing them. */
+typedef struct {
     fixture f;
     xc_plane c;
     xc_cmpresult res;
     xc_error err;
-    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 1) == 0);
-    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
-    CU_ASSERT_EQUAL(f.pl.r[0].nsamp, 988);
-    CU_ASSERT_EQUAL(f.pl.r[1].nsamp, 494);
-    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, NULL, &res, &err), XC_OK);
-    CU_ASSERT_EQUAL(res.cls, XC_CLASS_EXACT);
-    CU_ASSERT_TRUE(res.agree);
-    CU_ASSERT_EQUAL(res.n_diff, 0);
-    CU_ASSERT_EQUAL(res.n_over, 0);
-    CU_ASSERT_EQUAL(res.n_total, 30 * 988 + 10 * 494);
-    CU_ASSERT_EQUAL(res.max_abs, 0);
-    CU_ASSERT_EQUAL(res.rms, 0);
+} copied;
+
+/* t->f as fx_make builds it under PLAN and "crosscheck", t->c its plane's
+ * copy; either failing ends the case. */
+static void fx_copy(copied *t, int nbits, uint64_t seed)
+{
+    memset(&t->res, 0, sizeof t->res);
+    CU_ASSERT_FATAL(fx_make(&t->f, nbits, "crosscheck", PLAN, seed) == 0);
+    CU_ASSERT_FATAL(plane_copy(&t->c, &t->f.pl) == 0);
+}
+
+/* Compares t->c against t->f's reference plane into t->res. */
+static xc_status cmp_copy(copied *t, const xc_cmpopts *o)
+{
+    return cmp(&t->c, &t->f, &t->f, o, &t->res, &t->err);
+}
+
+/* Frees what fx_copy made and the last result (freeing one twice is safe). */
+static void fx_copy_free(copied *t)
+{
+    xc_cmpresult_free(&t->res);
+    xc_plane_free(&t->c);
+    fx_free(&t->f);
+}
+
+XC_TEST(test_identical, "identical planes agree exactly")
+{
+    copied cp;
+    fx_copy(&cp, 8, 1);
+    CU_ASSERT_EQUAL(cp.f.pl.r[0].nsamp, 988);
+    CU_ASSERT_EQUAL(cp.f.pl.r[1].nsamp, 494);
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, NULL), XC_OK);
+    CU_ASSERT_EQUAL(cp.res.cls, XC_CLASS_EXACT);
+    CU_ASSERT_TRUE(cp.res.agree);
+    CU_ASSERT_EQUAL(cp.res.n_diff, 0);
+    CU_ASSERT_EQUAL(cp.res.n_over, 0);
+    CU_ASSERT_EQUAL(cp.res.n_total, 30 * 988 + 10 * 494);
+    CU_ASSERT_EQUAL(cp.res.max_abs, 0);
+    CU_ASSERT_EQUAL(cp.res.rms, 0);
 
     /* The peak and its S/N, recomputed here from the plane. */
     int pk = 0;
     size_t pj = 0, pt = 0;
     float best = -1;
-    for (int k = 0; k < f.pl.nranges; k++)
-        for (size_t i = 0; i < f.pl.r[k].ndm * f.pl.r[k].nsamp; i++)
-            if (f.pl.r[k].data[i] > best) {
-                best = f.pl.r[k].data[i];
+    for (int k = 0; k < cp.f.pl.nranges; k++)
+        for (size_t i = 0; i < cp.f.pl.r[k].ndm * cp.f.pl.r[k].nsamp; i++)
+            if (cp.f.pl.r[k].data[i] > best) {
+                best = cp.f.pl.r[k].data[i];
                 pk = k;
-                pj = i / f.pl.r[k].nsamp;
-                pt = i % f.pl.r[k].nsamp;
+                pj = i / cp.f.pl.r[k].nsamp;
+                pt = i % cp.f.pl.r[k].nsamp;
             }
-    const float *row = f.pl.r[pk].data + pj * f.pl.r[pk].nsamp;
-    size_t ns = f.pl.r[pk].nsamp;
+    const float *row = cp.f.pl.r[pk].data + pj * cp.f.pl.r[pk].nsamp;
+    size_t ns = cp.f.pl.r[pk].nsamp;
     double m = 0, v = 0;
     for (size_t t = 0; t < ns; t++)
         m += row[t];
@@ -162,88 +190,76 @@ static void test_identical(void)
     for (size_t t = 0; t < ns; t++)
         v += (row[t] - m) * (row[t] - m);
     double snr = (best - m) / sqrt(v / (double)ns);
-    CU_ASSERT_TRUE(res.peak_b.found);
-    CU_ASSERT_EQUAL(res.peak_b.range, pk);
-    CU_ASSERT_EQUAL(res.peak_b.idm, pj);
-    CU_ASSERT_EQUAL(res.peak_b.t, pt);
-    CU_ASSERT_EQUAL(res.peak_b.value, best);
-    CU_ASSERT_EQUAL(res.peak_b.dm, f.plan.r[pk].dms[pj]);
-    XC_ASSERT_CLOSE(res.peak_b.snr, snr, 1e-9 * fabs(snr));
-    CU_ASSERT_EQUAL(res.peak_a.t, res.peak_b.t);
+    CU_ASSERT_TRUE(cp.res.peak_b.found);
+    CU_ASSERT_EQUAL(cp.res.peak_b.range, pk);
+    CU_ASSERT_EQUAL(cp.res.peak_b.idm, pj);
+    CU_ASSERT_EQUAL(cp.res.peak_b.t, pt);
+    CU_ASSERT_EQUAL(cp.res.peak_b.value, best);
+    CU_ASSERT_EQUAL(cp.res.peak_b.dm, cp.f.plan.r[pk].dms[pj]);
+    XC_ASSERT_CLOSE(cp.res.peak_b.snr, snr, 1e-9 * fabs(snr));
+    CU_ASSERT_EQUAL(cp.res.peak_a.t, cp.res.peak_b.t);
     /* Without -dm the percentage row is B's peak trial, here identical: 0 %. */
-    CU_ASSERT_TRUE(res.has_dm);
-    CU_ASSERT_EQUAL(res.dmrow.range, pk);
-    CU_ASSERT_EQUAL(res.dmrow.idm, pj);
-    CU_ASSERT_EQUAL(res.pct_max, 0);
-    xc_cmpresult_free(&res);
-    xc_plane_free(&c);
-    fx_free(&f);
+    CU_ASSERT_TRUE(cp.res.has_dm);
+    CU_ASSERT_EQUAL(cp.res.dmrow.range, pk);
+    CU_ASSERT_EQUAL(cp.res.dmrow.idm, pj);
+    CU_ASSERT_EQUAL(cp.res.pct_max, 0);
+    fx_copy_free(&cp);
 }
 
-static void test_one_sample(void)
+XC_TEST(test_one_sample, "one sample off by one")
 {
-    fixture f;
-    xc_plane c;
-    xc_cmpresult res;
-    xc_error err;
-    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 2) == 0);
-    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
-    c.r[1].data[3 * c.r[1].nsamp + 123] += 1;
-    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, NULL, &res, &err), XC_OK);
-    CU_ASSERT_FALSE(res.agree);
-    CU_ASSERT_EQUAL(res.n_diff, 1);
-    CU_ASSERT_EQUAL(res.n_over, 1);
-    CU_ASSERT_EQUAL(res.n_trials_diff, 1);
-    CU_ASSERT_EQUAL(res.first.range, 1);
-    CU_ASSERT_EQUAL(res.first.idm, 3);
-    CU_ASSERT_EQUAL(res.first.t, 123);
-    CU_ASSERT_EQUAL(res.first.dm, 36.0);
-    CU_ASSERT_EQUAL(res.first.a - res.first.b, 1.0);
-    CU_ASSERT_EQUAL(res.max_abs, 1.0);
-    CU_ASSERT_EQUAL(res.r[0].n_diff, 0);
-    CU_ASSERT_EQUAL(res.r[1].n_diff, 1);
-    XC_ASSERT_CLOSE(res.rms, sqrt(1.0 / (30 * 988 + 10 * 494)), 1e-15);
-    XC_ASSERT_CLOSE(res.max_rel, 1.0 / res.first.b, 1e-15);
-    xc_cmpresult_free(&res);
-    xc_plane_free(&c);
-    fx_free(&f);
+    copied cp;
+    fx_copy(&cp, 8, 2);
+    cp.c.r[1].data[3 * cp.c.r[1].nsamp + 123] += 1;
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, NULL), XC_OK);
+    CU_ASSERT_FALSE(cp.res.agree);
+    CU_ASSERT_EQUAL(cp.res.n_diff, 1);
+    CU_ASSERT_EQUAL(cp.res.n_over, 1);
+    CU_ASSERT_EQUAL(cp.res.n_trials_diff, 1);
+    CU_ASSERT_EQUAL(cp.res.first.range, 1);
+    CU_ASSERT_EQUAL(cp.res.first.idm, 3);
+    CU_ASSERT_EQUAL(cp.res.first.t, 123);
+    CU_ASSERT_EQUAL(cp.res.first.dm, 36.0);
+    CU_ASSERT_EQUAL(cp.res.first.a - cp.res.first.b, 1.0);
+    CU_ASSERT_EQUAL(cp.res.max_abs, 1.0);
+    CU_ASSERT_EQUAL(cp.res.r[0].n_diff, 0);
+    CU_ASSERT_EQUAL(cp.res.r[1].n_diff, 1);
+    XC_ASSERT_CLOSE(cp.res.rms, sqrt(1.0 / (30 * 988 + 10 * 494)), 1e-15);
+    XC_ASSERT_CLOSE(cp.res.max_rel, 1.0 / cp.res.first.b, 1e-15);
+    fx_copy_free(&cp);
 }
 
 /* Channel 0 (the top channel, delay 0) of trial 5 read one sample late. */
-static void test_channel_delay(void)
+XC_TEST(test_channel_delay, "one channel delayed by one sample")
 {
-    fixture f;
-    xc_plane c;
-    xc_cmpresult res;
-    xc_error err;
-    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 3) == 0);
-    CU_ASSERT_FATAL(xc_plane_alloc(&c, &f.job, &err) == XC_OK);
-    CU_ASSERT_EQUAL(f.job.delays[0][5 * NCHANS + 0], 0);
-    f.job.delays[0][5 * NCHANS + 0] += 1;
-    CU_ASSERT_FATAL(xc_dedisperse_reference(&f.job, &c, &err) == XC_OK);
-    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, NULL, &res, &err), XC_OK);
+    copied cp;
+    memset(&cp.res, 0, sizeof cp.res);
+    CU_ASSERT_FATAL(fx_make(&cp.f, 8, "crosscheck", PLAN, 3) == 0);
+    CU_ASSERT_FATAL(xc_plane_alloc(&cp.c, &cp.f.job, &cp.err) == XC_OK);
+    CU_ASSERT_EQUAL(cp.f.job.delays[0][5 * NCHANS + 0], 0);
+    cp.f.job.delays[0][5 * NCHANS + 0] += 1;
+    CU_ASSERT_FATAL(xc_dedisperse_reference(&cp.f.job, &cp.c, &cp.err) == XC_OK);
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, NULL), XC_OK);
     /* The sum changes by x[t+1][0] - x[t][0]: exactly where those differ. */
     uint64_t expect = 0;
-    for (size_t t = 0; t < f.pl.r[0].nsamp; t++)
-        expect += f.u16[(t + 1) * NCHANS] != f.u16[t * NCHANS];
+    for (size_t t = 0; t < cp.f.pl.r[0].nsamp; t++)
+        expect += cp.f.u16[(t + 1) * NCHANS] != cp.f.u16[t * NCHANS];
     CU_ASSERT_TRUE(expect > 900);
-    CU_ASSERT_FALSE(res.agree);
-    CU_ASSERT_EQUAL(res.n_diff, expect);
-    CU_ASSERT_EQUAL(res.n_trials_diff, 1);
-    CU_ASSERT_EQUAL(res.r[0].n_diff, expect);
-    CU_ASSERT_EQUAL(res.r[1].n_diff, 0);
-    CU_ASSERT_EQUAL(res.first.range, 0);
-    CU_ASSERT_EQUAL(res.first.idm, 5);
-    CU_ASSERT_EQUAL(res.worst.idm, 5);
-    CU_ASSERT_EQUAL(res.first.dm, 5.0);
-    CU_ASSERT_TRUE(res.max_abs <= 255);
-    xc_cmpresult_free(&res);
-    xc_plane_free(&c);
-    fx_free(&f);
+    CU_ASSERT_FALSE(cp.res.agree);
+    CU_ASSERT_EQUAL(cp.res.n_diff, expect);
+    CU_ASSERT_EQUAL(cp.res.n_trials_diff, 1);
+    CU_ASSERT_EQUAL(cp.res.r[0].n_diff, expect);
+    CU_ASSERT_EQUAL(cp.res.r[1].n_diff, 0);
+    CU_ASSERT_EQUAL(cp.res.first.range, 0);
+    CU_ASSERT_EQUAL(cp.res.first.idm, 5);
+    CU_ASSERT_EQUAL(cp.res.worst.idm, 5);
+    CU_ASSERT_EQUAL(cp.res.first.dm, 5.0);
+    CU_ASSERT_TRUE(cp.res.max_abs <= 255);
+    fx_copy_free(&cp);
 }
 
 /* The same plan and data under SIGPROC's and PRESTO's k_DM (0.015 % apart). */
-static void test_kdm(void)
+XC_TEST(test_kdm, "different k_DM")
 {
     fixture fs, fp;
     xc_cmpresult res;
@@ -265,32 +281,26 @@ static void test_kdm(void)
 }
 
 /* A kernel that accumulated in uint16 would wrap sums of 37 16-bit channels. */
-static void test_wrapped_sum(void)
+XC_TEST(test_wrapped_sum, "16-bit wrapped sums")
 {
-    fixture f;
-    xc_plane c;
-    xc_cmpresult res;
-    xc_error err;
-    CU_ASSERT_FATAL(fx_make(&f, 16, "crosscheck", PLAN, 5) == 0);
-    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
+    copied cp;
+    fx_copy(&cp, 16, 5);
     size_t over = 0;
-    for (int k = 0; k < c.nranges; k++)
-        for (size_t i = 0; i < c.r[k].ndm * c.r[k].nsamp; i++) {
-            over += c.r[k].data[i] > 65535;
-            c.r[k].data[i] = (float)fmod(c.r[k].data[i], 65536.0);
+    for (int k = 0; k < cp.c.nranges; k++)
+        for (size_t i = 0; i < cp.c.r[k].ndm * cp.c.r[k].nsamp; i++) {
+            over += cp.c.r[k].data[i] > 65535;
+            cp.c.r[k].data[i] = (float)fmod(cp.c.r[k].data[i], 65536.0);
         }
-    CU_ASSERT_EQUAL(over, total_samples(&c));
-    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, NULL, &res, &err), XC_OK);
-    CU_ASSERT_FALSE(res.agree);
-    CU_ASSERT_EQUAL(res.n_diff, over);
-    CU_ASSERT_EQUAL(fmod(res.max_abs, 65536.0), 0.0);
-    CU_ASSERT_EQUAL(fmod(res.first.b - res.first.a, 65536.0), 0.0);
-    xc_cmpresult_free(&res);
-    xc_plane_free(&c);
-    fx_free(&f);
+    CU_ASSERT_EQUAL(over, total_samples(&cp.c));
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, NULL), XC_OK);
+    CU_ASSERT_FALSE(cp.res.agree);
+    CU_ASSERT_EQUAL(cp.res.n_diff, over);
+    CU_ASSERT_EQUAL(fmod(cp.res.max_abs, 65536.0), 0.0);
+    CU_ASSERT_EQUAL(fmod(cp.res.first.b - cp.res.first.a, 65536.0), 0.0);
+    fx_copy_free(&cp);
 }
 
-static void test_mismatch(void)
+XC_TEST(test_mismatch, "different DM trials are refused")
 {
     fixture f, g, h, m;
     xc_cmpresult res;
@@ -345,200 +355,162 @@ static void test_mismatch(void)
 }
 
 /* Float input: the class is "bound" with rtol = 37 * ds * 2^-24 per range. */
-static void test_float_bound(void)
+XC_TEST(test_float_bound, "float planes within and beyond the bound")
 {
-    fixture f;
-    xc_plane c;
-    xc_cmpresult res;
-    xc_error err;
-    CU_ASSERT_FATAL(fx_make(&f, 32, "crosscheck", PLAN, 7) == 0);
-    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
+    copied cp;
+    fx_copy(&cp, 32, 7);
     double bound[2];
     for (int k = 0; k < 2; k++) {
         double mb = 0;
-        for (size_t i = 0; i < f.pl.r[k].ndm * f.pl.r[k].nsamp; i++)
-            mb = fmax(mb, fabs(f.pl.r[k].data[i]));
-        bound[k] = NCHANS * f.pl.r[k].ds * ldexp(1.0, -24) * mb;
+        for (size_t i = 0; i < cp.f.pl.r[k].ndm * cp.f.pl.r[k].nsamp; i++)
+            mb = fmax(mb, fabs(cp.f.pl.r[k].data[i]));
+        bound[k] = NCHANS * cp.f.pl.r[k].ds * ldexp(1.0, -24) * mb;
         /* Half the bound everywhere: float rounding of a + d adds at most
          * half an ulp of max|B|, far below the other half. */
-        for (size_t i = 0; i < c.r[k].ndm * c.r[k].nsamp; i++)
-            c.r[k].data[i] = (float)(c.r[k].data[i] + 0.5 * bound[k] * (i % 2 ? 1 : -1));
+        for (size_t i = 0; i < cp.c.r[k].ndm * cp.c.r[k].nsamp; i++)
+            cp.c.r[k].data[i] = (float)(cp.c.r[k].data[i] + 0.5 * bound[k] * (i % 2 ? 1 : -1));
     }
-    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, NULL, &res, &err), XC_OK);
-    CU_ASSERT_EQUAL(res.cls, XC_CLASS_BOUND);
-    CU_ASSERT_EQUAL(res.r[0].rtol, 37 * ldexp(1.0, -24));
-    CU_ASSERT_EQUAL(res.r[1].rtol, 74 * ldexp(1.0, -24));
-    XC_ASSERT_CLOSE(res.r[0].bound, bound[0], 1e-12 * bound[0]);
-    XC_ASSERT_CLOSE(res.r[1].bound, bound[1], 1e-12 * bound[1]);
-    CU_ASSERT_TRUE(res.n_diff > total_samples(&c) / 2);
-    CU_ASSERT_EQUAL(res.n_over, 0);
-    CU_ASSERT_TRUE(res.agree);
-    xc_cmpresult_free(&res);
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, NULL), XC_OK);
+    CU_ASSERT_EQUAL(cp.res.cls, XC_CLASS_BOUND);
+    CU_ASSERT_EQUAL(cp.res.r[0].rtol, 37 * ldexp(1.0, -24));
+    CU_ASSERT_EQUAL(cp.res.r[1].rtol, 74 * ldexp(1.0, -24));
+    XC_ASSERT_CLOSE(cp.res.r[0].bound, bound[0], 1e-12 * bound[0]);
+    XC_ASSERT_CLOSE(cp.res.r[1].bound, bound[1], 1e-12 * bound[1]);
+    CU_ASSERT_TRUE(cp.res.n_diff > total_samples(&cp.c) / 2);
+    CU_ASSERT_EQUAL(cp.res.n_over, 0);
+    CU_ASSERT_TRUE(cp.res.agree);
+    xc_cmpresult_free(&cp.res);
 
     /* One sample of range 1 at twice the bound. */
-    c.r[1].data[7 * c.r[1].nsamp + 40] = (float)(f.pl.r[1].data[7 * c.r[1].nsamp + 40] + 2 * bound[1]);
-    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, NULL, &res, &err), XC_OK);
-    CU_ASSERT_FALSE(res.agree);
-    CU_ASSERT_EQUAL(res.n_over, 1);
-    CU_ASSERT_EQUAL(res.r[1].n_over, 1);
-    CU_ASSERT_EQUAL(res.worst.range, 1);
-    CU_ASSERT_EQUAL(res.worst.idm, 7);
-    CU_ASSERT_EQUAL(res.worst.t, 40);
-    xc_cmpresult_free(&res);
+    cp.c.r[1].data[7 * cp.c.r[1].nsamp + 40] = (float)(cp.f.pl.r[1].data[7 * cp.c.r[1].nsamp + 40] + 2 * bound[1]);
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, NULL), XC_OK);
+    CU_ASSERT_FALSE(cp.res.agree);
+    CU_ASSERT_EQUAL(cp.res.n_over, 1);
+    CU_ASSERT_EQUAL(cp.res.r[1].n_over, 1);
+    CU_ASSERT_EQUAL(cp.res.worst.range, 1);
+    CU_ASSERT_EQUAL(cp.res.worst.idm, 7);
+    CU_ASSERT_EQUAL(cp.res.worst.t, 40);
+    xc_cmpresult_free(&cp.res);
 
     /* A given rtol replaces the default; a large one accepts it again. */
     xc_cmpopts o;
     xc_cmpopts_init(&o);
     o.rtol = 1e-3;
-    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, &o, &res, &err), XC_OK);
-    CU_ASSERT_TRUE(res.agree);
-    CU_ASSERT_EQUAL(res.r[0].rtol, 1e-3);
-    xc_cmpresult_free(&res);
-    xc_plane_free(&c);
-    fx_free(&f);
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, &o), XC_OK);
+    CU_ASSERT_TRUE(cp.res.agree);
+    CU_ASSERT_EQUAL(cp.res.r[0].rtol, 1e-3);
+    fx_copy_free(&cp);
 }
 
 /* Integer planes with a tolerance given: the class becomes "bound". */
-static void test_integer_override(void)
+XC_TEST(test_integer_override, "integer planes with a given tolerance")
 {
-    fixture f;
-    xc_plane c;
-    xc_cmpresult res;
-    xc_error err;
+    copied cp;
     xc_cmpopts o;
-    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 8) == 0);
-    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
-    c.r[0].data[0] += 2;
+    fx_copy(&cp, 8, 8);
+    cp.c.r[0].data[0] += 2;
     xc_cmpopts_init(&o);
     o.atol = 2;
-    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, &o, &res, &err), XC_OK);
-    CU_ASSERT_EQUAL(res.cls, XC_CLASS_BOUND);
-    CU_ASSERT_EQUAL(res.n_diff, 1);
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, &o), XC_OK);
+    CU_ASSERT_EQUAL(cp.res.cls, XC_CLASS_BOUND);
+    CU_ASSERT_EQUAL(cp.res.n_diff, 1);
     /* bound = 37 * 2^-24 * max|B| + 2, and 2 <= bound */
-    CU_ASSERT_EQUAL(res.n_over, 0);
-    CU_ASSERT_TRUE(res.agree);
-    xc_cmpresult_free(&res);
+    CU_ASSERT_EQUAL(cp.res.n_over, 0);
+    CU_ASSERT_TRUE(cp.res.agree);
+    xc_cmpresult_free(&cp.res);
     o.atol = 0;
     o.rtol = 0;
-    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, &o, &res, &err), XC_OK);
-    CU_ASSERT_EQUAL(res.n_over, 1);
-    CU_ASSERT_FALSE(res.agree);
-    xc_cmpresult_free(&res);
-    xc_plane_free(&c);
-    fx_free(&f);
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, &o), XC_OK);
+    CU_ASSERT_EQUAL(cp.res.n_over, 1);
+    CU_ASSERT_FALSE(cp.res.agree);
+    fx_copy_free(&cp);
 }
 
 /* 100 (a - b) / max|b| along the trial nearest the DM asked for. */
-static void test_percentage(void)
+XC_TEST(test_percentage, "percentage difference at a DM")
 {
-    fixture f;
-    xc_plane c;
-    xc_cmpresult res;
-    xc_error err;
+    copied cp;
     xc_cmpopts o;
-    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 9) == 0);
-    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
-    size_t ns = c.r[0].nsamp;
-    float *row = c.r[0].data + 12 * ns;
+    fx_copy(&cp, 8, 9);
+    size_t ns = cp.c.r[0].nsamp;
+    float *row = cp.c.r[0].data + 12 * ns;
     row[10] += 3;
     row[20] -= 5;
     double mb = 0;
     for (size_t t = 0; t < ns; t++)
-        mb = fmax(mb, fabs(f.pl.r[0].data[12 * ns + t]));
+        mb = fmax(mb, fabs(cp.f.pl.r[0].data[12 * ns + t]));
     xc_cmpopts_init(&o);
     o.dm = 12.3;
-    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, &o, &res, &err), XC_OK);
-    CU_ASSERT_TRUE(res.has_dm);
-    CU_ASSERT_EQUAL(res.dmrow.range, 0);
-    CU_ASSERT_EQUAL(res.dmrow.idm, 12);
-    CU_ASSERT_EQUAL(res.dmrow.dm, 12.0);
-    CU_ASSERT_EQUAL(res.dm_max_abs_b, mb);
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, &o), XC_OK);
+    CU_ASSERT_TRUE(cp.res.has_dm);
+    CU_ASSERT_EQUAL(cp.res.dmrow.range, 0);
+    CU_ASSERT_EQUAL(cp.res.dmrow.idm, 12);
+    CU_ASSERT_EQUAL(cp.res.dmrow.dm, 12.0);
+    CU_ASSERT_EQUAL(cp.res.dm_max_abs_b, mb);
     double pmax = 500.0 / mb, prms = 100.0 * sqrt((9.0 + 25.0) / (double)ns) / mb;
-    XC_ASSERT_CLOSE(res.pct_max, pmax, 1e-12 * pmax);
-    XC_ASSERT_CLOSE(res.pct_rms, prms, 1e-12 * prms);
-    xc_cmpresult_free(&res);
+    XC_ASSERT_CLOSE(cp.res.pct_max, pmax, 1e-12 * pmax);
+    XC_ASSERT_CLOSE(cp.res.pct_rms, prms, 1e-12 * prms);
+    xc_cmpresult_free(&cp.res);
     /* A DM in range 1 (ds 2) picks the nearest trial there. */
     o.dm = 44.9;
-    CU_ASSERT_EQUAL_FATAL(cmp(&c, &f, &f, &o, &res, &err), XC_OK);
-    CU_ASSERT_EQUAL(res.dmrow.range, 1);
-    CU_ASSERT_EQUAL(res.dmrow.idm, 7);
-    CU_ASSERT_EQUAL(res.pct_max, 0);
-    xc_cmpresult_free(&res);
-    xc_plane_free(&c);
-    fx_free(&f);
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, &o), XC_OK);
+    CU_ASSERT_EQUAL(cp.res.dmrow.range, 1);
+    CU_ASSERT_EQUAL(cp.res.dmrow.idm, 7);
+    CU_ASSERT_EQUAL(cp.res.pct_max, 0);
+    fx_copy_free(&cp);
 }
 
 /* Written with xc_plane_write, read back with xc_planefile_read. */
-static void test_files(void)
+XC_TEST(test_files, "planes through files")
 {
-    fixture f;
-    xc_plane c;
-    xc_cmpresult res;
-    xc_error err;
+    copied cp;
     char pa[512], pb[512], ja[520], jb[520];
-    CU_ASSERT_FATAL(fx_make(&f, 8, "crosscheck", PLAN, 10) == 0);
-    CU_ASSERT_FATAL(plane_copy(&c, &f.pl) == 0);
-    c.r[0].data[20 * c.r[0].nsamp + 500] -= 1;
+    fx_copy(&cp, 8, 10);
+    cp.c.r[0].data[20 * cp.c.r[0].nsamp + 500] -= 1;
     snprintf(pa, sizeof pa, "%s/cand", xc_test_tmpdir());
     snprintf(pb, sizeof pb, "%s/ref", xc_test_tmpdir());
     snprintf(ja, sizeof ja, "%s.json", pa);
     snprintf(jb, sizeof jb, "%s.json", pb);
-    CU_ASSERT_EQUAL_FATAL(xc_plane_write(pa, &c, &f.plan, &f.meta, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_plane_write(pb, &f.pl, &f.plan, &f.meta, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_plane_write(pa, &cp.c, &cp.f.plan, &cp.f.meta, &cp.err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_plane_write(pb, &cp.f.pl, &cp.f.plan, &cp.f.meta, &cp.err), XC_OK);
     xc_planefile a, b;
-    CU_ASSERT_EQUAL_FATAL(xc_planefile_read(&a, ja, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_planefile_read(&b, jb, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_planefile_read(&a, ja, &cp.err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_planefile_read(&b, jb, &cp.err), XC_OK);
     xc_cmpside sa = {ja, &a.plane, &a.meta, &a.plan}, sb = {jb, &b.plane, &b.meta, &b.plan};
-    CU_ASSERT_EQUAL_FATAL(xc_compare_planes(&sa, &sb, NULL, &res, &err), XC_OK);
-    CU_ASSERT_EQUAL(res.cls, XC_CLASS_EXACT);
-    CU_ASSERT_FALSE(res.agree);
-    CU_ASSERT_EQUAL(res.n_diff, 1);
-    CU_ASSERT_EQUAL(res.first.range, 0);
-    CU_ASSERT_EQUAL(res.first.idm, 20);
-    CU_ASSERT_EQUAL(res.first.t, 500);
-    CU_ASSERT_STRING_EQUAL(res.name_a, ja);
+    CU_ASSERT_EQUAL_FATAL(xc_compare_planes(&sa, &sb, NULL, &cp.res, &cp.err), XC_OK);
+    CU_ASSERT_EQUAL(cp.res.cls, XC_CLASS_EXACT);
+    CU_ASSERT_FALSE(cp.res.agree);
+    CU_ASSERT_EQUAL(cp.res.n_diff, 1);
+    CU_ASSERT_EQUAL(cp.res.first.range, 0);
+    CU_ASSERT_EQUAL(cp.res.first.idm, 20);
+    CU_ASSERT_EQUAL(cp.res.first.t, 500);
+    CU_ASSERT_STRING_EQUAL(cp.res.name_a, ja);
 
     /* The text and JSON forms carry the same numbers. */
     char *txt = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&txt, &len);
     CU_ASSERT_FATAL(mem != NULL);
-    CU_ASSERT_EQUAL(xc_cmpresult_print(&res, mem, &err), XC_OK);
+    CU_ASSERT_EQUAL(xc_cmpresult_print(&cp.res, mem, &cp.err), XC_OK);
     fclose(mem);
     CU_ASSERT_PTR_NOT_NULL(strstr(txt, "first difference: range 0, trial 20 (DM 20), t 500"));
     CU_ASSERT_PTR_NOT_NULL(strstr(txt, "verdict: DISAGREE (exact): 1 of 34580 samples differ"));
     free(txt);
     json_t *o = json_object();
-    CU_ASSERT_EQUAL(xc_cmpresult_json(&res, o, &err), XC_OK);
+    CU_ASSERT_EQUAL(xc_cmpresult_json(&cp.res, o, &cp.err), XC_OK);
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(o, "n_diff")), 1);
     CU_ASSERT_TRUE(json_is_false(json_object_get(o, "agree")));
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(o, "class")), "exact");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(o, "first_diff"), "t")), 500);
     json_decref(o);
-    xc_cmpresult_free(&res);
+    xc_cmpresult_free(&cp.res);
 
-    CU_ASSERT_EQUAL_FATAL(xc_compare_planes(&sb, &sb, NULL, &res, &err), XC_OK);
-    CU_ASSERT_TRUE(res.agree);
-    xc_cmpresult_free(&res);
+    CU_ASSERT_EQUAL_FATAL(xc_compare_planes(&sb, &sb, NULL, &cp.res, &cp.err), XC_OK);
+    CU_ASSERT_TRUE(cp.res.agree);
+    xc_cmpresult_free(&cp.res);
     xc_planefile_free(&a);
     xc_planefile_free(&b);
-    xc_plane_free(&c);
-    fx_free(&f);
+    fx_copy_free(&cp);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"identical planes agree exactly", test_identical, NULL},
-        {"one sample off by one", test_one_sample, NULL},
-        {"one channel delayed by one sample", test_channel_delay, NULL},
-        {"different k_DM", test_kdm, NULL},
-        {"16-bit wrapped sums", test_wrapped_sum, NULL},
-        {"different DM trials are refused", test_mismatch, NULL},
-        {"float planes within and beyond the bound", test_float_bound, NULL},
-        {"integer planes with a given tolerance", test_integer_override, NULL},
-        {"percentage difference at a DM", test_percentage, NULL},
-        {"planes through files", test_files, NULL},
-    };
-    return xc_test_run("compare", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("compare")

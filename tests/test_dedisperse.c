@@ -51,13 +51,32 @@ static void hand_data(xc_fixture *f)
     }
 }
 
-static void test_ref_hand_3x8(void)
+/* The hand-worked block under plan and preset with nout outputs, its job
+ * built (mask: NULL, or 1 per channel kept). */
+static void hand_fixture(xc_fixture *f, const char *plan, const char *preset, size_t nout, const uint8_t *mask)
+{
+    xc_fx_init(f, 3, 8, 1000, -250, 1e-3, plan, preset, nout);
+    hand_data(f);
+    xc_fx_job(f, mask);
+}
+
+/* The cpu dedisperser gives p again on f's job (what names the check); then
+ * p and f are freed. */
+static void cpu_same_then_free(xc_fixture *f, xc_plane *p, const char *what)
+{
+    xc_plane q;
+    run_impl(xc_dedisperse_cpu, &f->job, &q);
+    CU_ASSERT(xc_fx_planes_equal(p, &q, what));
+    xc_plane_free(p);
+    xc_plane_free(&q);
+    xc_fx_free(f);
+}
+
+XC_TEST(test_ref_hand_3x8, "ref_hand_3x8")
 {
     xc_fixture f;
-    xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:0.5:0.25", "crosscheck", 5);
+    hand_fixture(&f, "0:0.5:0.25", "crosscheck", 5, NULL);
     CU_ASSERT_EQUAL_FATAL(f.blk.nsamp, 8u);
-    hand_data(&f);
-    xc_fx_job(&f, NULL);
     static const int32_t want_delays[] = {0, 0, 0, 0, 1, 3};
     CU_ASSERT_EQUAL(memcmp(f.job.delays[0], want_delays, sizeof want_delays), 0);
     CU_ASSERT_EQUAL(f.job.max_delay, 3);
@@ -78,13 +97,11 @@ static void test_ref_hand_3x8(void)
  * nout 10, 5 scrunched outputs.  Scrunched data: channel 0: (2j+1)+(2j+2) = 4j+3,
  * channel 1: 10(4j+3) = 40j+30, channel 2: (100+2j)+(101+2j) = 4j+201;
  * out[t] = (4t+3) + (40(t+1)+30) + (4(t+3)+201) = 48t + 286. */
-static void test_ref_hand_ds2(void)
+XC_TEST(test_ref_hand_ds2, "ref_hand_ds2")
 {
     xc_fixture f;
-    xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0.5:1:0.5:2", "crosscheck", 10);
+    hand_fixture(&f, "0.5:1:0.5:2", "crosscheck", 10, NULL);
     CU_ASSERT_EQUAL_FATAL(f.blk.nsamp, 16u);
-    hand_data(&f);
-    xc_fx_job(&f, NULL);
     static const int32_t want_delays[] = {0, 1, 3};
     CU_ASSERT_EQUAL(memcmp(f.job.delays[0], want_delays, sizeof want_delays), 0);
     xc_plane p;
@@ -93,44 +110,31 @@ static void test_ref_hand_ds2(void)
     static const float want[] = {286, 334, 382, 430, 478};
     for (size_t t = 0; t < 5; t++)
         CU_ASSERT_EQUAL(at(&p, 0, 0, t), want[t]);
-    xc_plane p2;
-    run_impl(xc_dedisperse_cpu, &f.job, &p2);
-    CU_ASSERT(xc_fx_planes_equal(&p, &p2, "ds2 cpu"));
-    xc_plane_free(&p);
-    xc_plane_free(&p2);
-    xc_fx_free(&f);
+    cpu_same_then_free(&f, &p, "ds2 cpu");
 }
 
 /* Channel 1 killed: DM 0: (t+1) + (100+t) = 2t+101; DM 0.25: (t+1) + (103+t) = 2t+104.
  * The scaling still divides by all 3 channels (AstroAccelerate and dedisp do). */
-static void test_ref_hand_killmask(void)
+XC_TEST(test_ref_hand_killmask, "ref_hand_killmask")
 {
     xc_fixture f;
-    xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:0.5:0.25", "crosscheck", 5);
-    hand_data(&f);
     static const uint8_t mask[] = {1, 0, 1};
-    xc_fx_job(&f, mask);
-    xc_plane p, q;
+    hand_fixture(&f, "0:0.5:0.25", "crosscheck", 5, mask);
+    xc_plane p;
     run_impl(xc_dedisperse_reference, &f.job, &p);
-    run_impl(xc_dedisperse_cpu, &f.job, &q);
     for (size_t t = 0; t < 5; t++) {
         CU_ASSERT_EQUAL(at(&p, 0, 0, t), (float)(2 * t + 101));
         CU_ASSERT_EQUAL(at(&p, 0, 1, t), (float)(2 * t + 104));
     }
-    CU_ASSERT(xc_fx_planes_equal(&p, &q, "killmask cpu"));
-    xc_plane_free(&p);
-    xc_plane_free(&q);
-    xc_fx_free(&f);
+    cpu_same_then_free(&f, &p, "killmask cpu");
 }
 
 /* Scalings at DM 0 (every preset has zero delays there): sums 12t + 111.
  * astroaccelerate: sum/nchans/ds = 37, 41, 45, ...; dedisp: sum/(255*3)*0.752941. */
-static void test_ref_hand_scaling(void)
+XC_TEST(test_ref_hand_scaling, "ref_hand_scaling")
 {
     xc_fixture f;
-    xc_fx_init(&f, 3, 8, 1000, -250, 1e-3, "0:1:1", "astroaccelerate", 8);
-    hand_data(&f);
-    xc_fx_job(&f, NULL);
+    hand_fixture(&f, "0:1:1", "astroaccelerate", 8, NULL);
     xc_plane p;
     run_impl(xc_dedisperse_reference, &f.job, &p);
     for (size_t t = 0; t < 8; t++)
@@ -142,12 +146,7 @@ static void test_ref_hand_scaling(void)
     run_impl(xc_dedisperse_reference, &f.job, &p);
     XC_ASSERT_CLOSE(at(&p, 0, 0, 0), 111.0 / 765.0 * 0.7529411764705882, 1e-7);
     XC_ASSERT_CLOSE(at(&p, 0, 0, 7), 195.0 / 765.0 * 0.7529411764705882, 1e-7);
-    xc_plane q;
-    run_impl(xc_dedisperse_cpu, &f.job, &q);
-    CU_ASSERT(xc_fx_planes_equal(&p, &q, "dedisp scaling cpu"));
-    xc_plane_free(&p);
-    xc_plane_free(&q);
-    xc_fx_free(&f);
+    cpu_same_then_free(&f, &p, "dedisp scaling cpu");
 }
 
 /* Delay rounding per preset.  Two channels at 1024 and 512 MHz: 1/f^2 are
@@ -178,7 +177,7 @@ static void preset_case(const char *name, const double *dms, const int32_t *want
     }
 }
 
-static void test_presets_rounding(void)
+XC_TEST(test_presets_rounding, "presets_rounding")
 {
     static const double ties[] = {0.1, 0.3, 0.5, 0.7}, other[] = {0.34, 0.46, 0.54, 0.98};
     static const double big[] = {100.0};
@@ -229,12 +228,10 @@ static void test_presets_rounding(void)
  * (compare/conform_dedisperse.c), run on every registered dedisperser, the
  * reference included. */
 
-static void test_ref_dm0_channel_sum(void)
+XC_TEST(test_ref_dm0_channel_sum, "ref_dm0_channel_sum")
 {
     xc_fixture f;
-    xc_fx_init(&f, 9, 8, 1500, -10, 1e-4, "0:20:2.5", "sigproc", 50);
-    xc_fx_random(&f, 3);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 9, 8, 1500, -10, 1e-4, "0:20:2.5", "sigproc", 50, 3);
     xc_plane p;
     run_impl(xc_dedisperse_reference, &f.job, &p);
     CU_ASSERT_EQUAL(f.plan.r[0].dms[0], 0.0);
@@ -250,7 +247,7 @@ static void test_ref_dm0_channel_sum(void)
 
 /* ---- DM plans --------------------------------------------------------------- */
 
-static void test_tolerance_heimdall(void)
+XC_TEST(test_tolerance_heimdall, "tolerance_heimdall")
 {
     xc_dmplan p;
     xc_error err;
@@ -269,7 +266,7 @@ static void test_tolerance_heimdall(void)
     xc_dmplan_free(&p);
 }
 
-static void test_tolerance_fetch9_paulray(void)
+XC_TEST(test_tolerance_fetch9_paulray, "tolerance_fetch9_paulray")
 {
     xc_dmplan p;
     xc_error err;
@@ -293,7 +290,7 @@ static void test_tolerance_fetch9_paulray(void)
     xc_dmplan_free(&p);
 }
 
-static void test_tolerance_errors(void)
+XC_TEST(test_tolerance_errors, "tolerance_errors")
 {
     xc_dmplan p;
     xc_error err;
@@ -304,7 +301,7 @@ static void test_tolerance_errors(void)
     xc_dmplan_free(&p);
 }
 
-static void test_plan_ranges(void)
+XC_TEST(test_plan_ranges, "plan_ranges")
 {
     xc_dmplan p;
     xc_error err;
@@ -335,7 +332,7 @@ static void test_plan_ranges(void)
 
 /* ---- the CPU kernel against the reference ----------------------------------- */
 
-static void test_cpu_layout(void)
+XC_TEST(test_cpu_layout, "cpu_layout")
 {
     xc_cpu_layout l;
     xc_error err;
@@ -404,12 +401,12 @@ static int cpu_check(xc_fixture *f, const char *what, const void *ctx)
     return cpu_matches(f, what);
 }
 
-static void test_cpu_nbits_presets(void)
+XC_TEST(test_cpu_nbits_presets, "cpu_nbits_presets")
 {
     CU_ASSERT_EQUAL(xc_fx_each_nbits_preset("0:6:0.75,6:14:1:2,14:20:2:3", 90, cpu_check, NULL), 0);
 }
 
-static void test_cpu_awkward_sizes(void)
+XC_TEST(test_cpu_awkward_sizes, "cpu_awkward_sizes")
 {
     static const struct { int nchans; int nbits; size_t nout; } sz[] = {
         {1, 8, 300}, {7, 16, 200}, {13, 2, 150}, {255, 8, 70}, {257, 8, 70}, {257, 4, 60},
@@ -419,10 +416,8 @@ static void test_cpu_awkward_sizes(void)
     for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++) {
         xc_fixture f;
         /* 100 MHz below 1500 MHz whatever nchans: up to ~27 samples per unit DM */
-        xc_fx_init(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4,
-                "0:2:0.25,2:3:0.5:2,3:4.5:0.5:3,4.5:5:0.5:4", "crosscheck", sz[i].nout);
-        xc_fx_random(&f, 200 + i);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4,
+                         "0:2:0.25,2:3:0.5:2,3:4.5:0.5:3,4.5:5:0.5:4", "crosscheck", sz[i].nout, 200 + i);
         char what[64];
         snprintf(what, sizeof what, "%d ch %d-bit", sz[i].nchans, sz[i].nbits);
         bad += cpu_matches(&f, what);
@@ -431,21 +426,17 @@ static void test_cpu_awkward_sizes(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-static void test_cpu_edges(void)
+XC_TEST(test_cpu_edges, "cpu_edges")
 {
     int bad = 0;
     xc_fixture f;
     /* nsamp just above the largest delay: nout = 1 (and 0 samples for ds 2) */
-    xc_fx_init(&f, 31, 8, 1500, -3, 1e-4, "0:10:1,10:20:2:2", "presto", 1);
-    xc_fx_random(&f, 300);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 31, 8, 1500, -3, 1e-4, "0:10:1,10:20:2:2", "presto", 1, 300);
     CU_ASSERT_EQUAL(f.job.nout, 1u);
     bad += cpu_matches(&f, "nout 1");
     xc_fx_free(&f);
     /* one DM trial */
-    xc_fx_init(&f, 64, 16, 1500, -1, 1e-4, "30:31:1", "sigproc", 77);
-    xc_fx_random(&f, 301);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 64, 16, 1500, -1, 1e-4, "30:31:1", "sigproc", 77, 301);
     bad += cpu_matches(&f, "one trial");
     xc_fx_free(&f);
     /* largest values everywhere: 257 channels of 255 fill uint16 exactly;
@@ -471,15 +462,13 @@ static void test_cpu_edges(void)
     xc_plane_free(&p);
     xc_fx_free(&f);
     /* 16-bit at ds 65538: scrunched values exceed 2^32 (the uint64 path) */
-    xc_fx_init(&f, 2, 16, 1500, -1, 1e-4, "0:1:1:65538", "astroaccelerate", 3 * 65538 + 5);
-    xc_fx_random(&f, 302);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 2, 16, 1500, -1, 1e-4, "0:1:1:65538", "astroaccelerate", 3 * 65538 + 5, 302);
     bad += cpu_matches(&f, "ds 65538");
     xc_fx_free(&f);
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-static void test_cpu_killmask(void)
+XC_TEST(test_cpu_killmask, "cpu_killmask")
 {
     int bad = 0;
     uint64_t s = 77;
@@ -505,7 +494,7 @@ static void test_cpu_killmask(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-static void test_cpu_float_bound(void)
+XC_TEST(test_cpu_float_bound, "cpu_float_bound")
 {
     /* |cpu - ref| <= N * 2^-24 * max|ref|, N = unmasked channels * ds, and the
      * same output at 1 and 2 threads. */
@@ -538,12 +527,10 @@ static void test_cpu_float_bound(void)
     }
 }
 
-static void test_cpu_threads_and_errors(void)
+XC_TEST(test_cpu_threads_and_errors, "cpu_threads_and_errors")
 {
     xc_fixture f;
-    xc_fx_init(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000);
-    xc_fx_random(&f, 600);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000, 600);
     xc_plane p1, p2;
     f.job.opts.threads = 1;
     run_impl(xc_dedisperse_cpu, &f.job, &p1);
@@ -563,26 +550,4 @@ static void test_cpu_threads_and_errors(void)
     xc_fx_free(&f);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"ref_hand_3x8", test_ref_hand_3x8, NULL},
-        {"ref_hand_ds2", test_ref_hand_ds2, NULL},
-        {"ref_hand_killmask", test_ref_hand_killmask, NULL},
-        {"ref_hand_scaling", test_ref_hand_scaling, NULL},
-        {"presets_rounding", test_presets_rounding, NULL},
-        {"ref_dm0_channel_sum", test_ref_dm0_channel_sum, NULL},
-        {"tolerance_heimdall", test_tolerance_heimdall, NULL},
-        {"tolerance_fetch9_paulray", test_tolerance_fetch9_paulray, NULL},
-        {"tolerance_errors", test_tolerance_errors, NULL},
-        {"plan_ranges", test_plan_ranges, NULL},
-        {"cpu_layout", test_cpu_layout, NULL},
-        {"cpu_nbits_presets", test_cpu_nbits_presets, NULL},
-        {"cpu_awkward_sizes", test_cpu_awkward_sizes, NULL},
-        {"cpu_edges", test_cpu_edges, NULL},
-        {"cpu_killmask", test_cpu_killmask, NULL},
-        {"cpu_float_bound", test_cpu_float_bound, NULL},
-        {"cpu_threads_and_errors", test_cpu_threads_and_errors, NULL},
-    };
-    return xc_test_run("dedisperse", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("dedisperse")

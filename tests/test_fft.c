@@ -14,35 +14,16 @@
 
 #define FIXTURE "GBT_J1807-0847"
 
-static void data_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/sigpyproc3/%s", xc_test_datasets(), name);
-}
-
-static void tmp_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/%s", xc_test_tmpdir(), name);
-}
-
-static int exists(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0;
-}
-
 static int skip_no_fixture(char *why, size_t n)
 {
     char path[512];
-    data_path(path, sizeof path, FIXTURE ".fft");
-    if (exists(path))
-        return 0;
-    snprintf(why, n, "%s not found", path);
-    return 1;
+    xc_fx_sigpyproc_path(path, sizeof path, FIXTURE ".fft");
+    return xc_fx_skip_missing(path, why, n);
 }
 
 /* x_j = j, N = 8: X_k = N/(e^{-2 pi i k/N} - 1) = -4 + 4i cot(pi k/8), X_0 = 28,
  * X_4 = sum (-1)^j j = -4.  Packed: (X_0, X_4), X_1, X_2, X_3. */
-static void test_hand_n8(void)
+XC_TEST(test_hand_n8, "hand_n8")
 {
     const float x[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     const double want[8] = {28.0, -4.0, -4.0, 9.65685424949238, -4.0, 4.0, -4.0, 1.65685424949238};
@@ -64,7 +45,7 @@ static void test_hand_n8(void)
 
 /* A lone cosine at bin 3 of N = 16 puts N/2 * A in re X_3 and nothing
  * elsewhere; Nyquist (-1)^j puts N in the imaginary slot of bin 0. */
-static void test_packing_nyquist(void)
+XC_TEST(test_packing_nyquist, "packing_nyquist")
 {
     float x[16], out[16];
     for (int j = 0; j < 16; j++)
@@ -85,8 +66,8 @@ static void test_packing_nyquist(void)
 static void compare_fixture(xc_fft_precision prec)
 {
     char dat[512], fft[512];
-    data_path(dat, sizeof dat, FIXTURE ".dat");
-    data_path(fft, sizeof fft, FIXTURE ".fft");
+    xc_fx_sigpyproc_path(dat, sizeof dat, FIXTURE ".dat");
+    xc_fx_sigpyproc_path(fft, sizeof fft, FIXTURE ".fft");
     float *x = NULL, *ref = NULL;
     size_t n = 0, nref = 0;
     xc_error err;
@@ -124,15 +105,15 @@ static void compare_fixture(xc_fft_precision prec)
     free(ref);
 }
 
-static void test_fixture_single(void) { compare_fixture(XC_FFT_SINGLE); }
-static void test_fixture_double(void) { compare_fixture(XC_FFT_DOUBLE); }
+XC_TEST_IF(test_fixture_single, "fixture_single", skip_no_fixture) { compare_fixture(XC_FFT_SINGLE); }
+XC_TEST_IF(test_fixture_double, "fixture_double", skip_no_fixture) { compare_fixture(XC_FFT_DOUBLE); }
 
 /* The pulsar (P = 163.7 ms) gives the strongest non-DC bin: r = 131, 6.100 Hz. */
-static void test_fixture_peak(void)
+XC_TEST_IF(test_fixture_peak, "fixture_peak_r131", skip_no_fixture)
 {
     char dat[512], inf_path[512];
-    data_path(dat, sizeof dat, FIXTURE ".dat");
-    data_path(inf_path, sizeof inf_path, FIXTURE ".inf");
+    xc_fx_sigpyproc_path(dat, sizeof dat, FIXTURE ".dat");
+    xc_fx_sigpyproc_path(inf_path, sizeof inf_path, FIXTURE ".inf");
     float *x = NULL;
     size_t n = 0;
     xc_inf inf;
@@ -162,24 +143,14 @@ static void test_fixture_peak(void)
     free(x);
 }
 
-static void read_text(const char *path, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    FILE *fp = fopen(path, "r");
-    CU_ASSERT_FATAL(fp != NULL);
-    size_t k = fread(buf, 1, n - 1, fp);
-    buf[k] = '\0';
-    fclose(fp);
-}
-
 /* The file step: Y.fft equals the in-memory transform, Y.inf equals X.inf
  * except for the name value. */
-static void test_file_step(void)
+XC_TEST_IF(test_file_step, "file_step", skip_no_fixture)
 {
     char dat[512], inf_in[512], base[512], fft[600], inf_out[600];
-    data_path(dat, sizeof dat, FIXTURE ".dat");
-    data_path(inf_in, sizeof inf_in, FIXTURE ".inf");
-    tmp_path(base, sizeof base, "J1807_out");
+    xc_fx_sigpyproc_path(dat, sizeof dat, FIXTURE ".dat");
+    xc_fx_sigpyproc_path(inf_in, sizeof inf_in, FIXTURE ".inf");
+    xc_fx_tmp_path(base, sizeof base, "J1807_out");
     snprintf(fft, sizeof fft, "%s.fft", base);
     snprintf(inf_out, sizeof inf_out, "%s.inf", base);
     xc_error err;
@@ -196,8 +167,8 @@ static void test_file_step(void)
     free(y);
 
     static char a[8192], b[8192];
-    read_text(inf_in, a, sizeof a);
-    read_text(inf_out, b, sizeof b);
+    xc_fx_read_text(inf_in, a, sizeof a);
+    xc_fx_read_text(inf_out, b, sizeof b);
     /* Line 1 is the name; the rest must be byte-identical. */
     const char *ra = strchr(a, '\n'), *rb = strchr(b, '\n');
     CU_ASSERT_FATAL(ra && rb);
@@ -228,11 +199,11 @@ static void write_series(const char *base, size_t n, double inf_n)
     CU_ASSERT_EQUAL_FATAL(xc_inf_write(&inf, inf_path, &err), XC_OK);
 }
 
-static void test_odd_refused(void)
+XC_TEST(test_odd_refused, "odd_refused")
 {
     char base[512], dat[600], out[512], outf[600], outi[600];
-    tmp_path(base, sizeof base, "odd7");
-    tmp_path(out, sizeof out, "odd7_out");
+    xc_fx_tmp_path(base, sizeof base, "odd7");
+    xc_fx_tmp_path(out, sizeof out, "odd7_out");
     snprintf(dat, sizeof dat, "%s.dat", base);
     snprintf(outf, sizeof outf, "%s.fft", out);
     snprintf(outi, sizeof outi, "%s.inf", out);
@@ -242,19 +213,19 @@ static void test_odd_refused(void)
     CU_ASSERT_EQUAL(xc_fft_file(dat, out, XC_FFT_SINGLE, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, dat));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 7"));
-    CU_ASSERT(!exists(outf));
-    CU_ASSERT(!exists(outi));
+    CU_ASSERT(!xc_fx_exists(outf));
+    CU_ASSERT(!xc_fx_exists(outi));
 
     float x[7] = {0}, y[7];
     CU_ASSERT_EQUAL(xc_realfft_forward(x, 7, XC_FFT_DOUBLE, y, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 7"));
 }
 
-static void test_inf_mismatch(void)
+XC_TEST(test_inf_mismatch, "inf_mismatch")
 {
     char base[512], dat[600], out[512];
-    tmp_path(base, sizeof base, "mis8");
-    tmp_path(out, sizeof out, "mis8_out");
+    xc_fx_tmp_path(base, sizeof base, "mis8");
+    xc_fx_tmp_path(out, sizeof out, "mis8_out");
     snprintf(dat, sizeof dat, "%s.dat", base);
     write_series(base, 8, 10);
     xc_error err;
@@ -266,7 +237,7 @@ static void test_inf_mismatch(void)
 
 static int skip_no_bin(char *why, size_t n)
 {
-    if (exists(xc_fx_bin()))
+    if (xc_fx_exists(xc_fx_bin()))
         return skip_no_fixture(why, n);
     snprintf(why, n, "%s not built", xc_fx_bin());
     return 1;
@@ -278,19 +249,19 @@ static int sh(const char *cmd)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-static void test_cli(void)
+XC_TEST_IF(test_cli, "cli", skip_no_bin)
 {
     char dat[512], out[512], cmd[2048];
-    data_path(dat, sizeof dat, FIXTURE ".dat");
-    tmp_path(out, sizeof out, "cli_out");
+    xc_fx_sigpyproc_path(dat, sizeof dat, FIXTURE ".dat");
+    xc_fx_tmp_path(out, sizeof out, "cli_out");
     snprintf(cmd, sizeof cmd, "%s fft -i '%s' -o '%s' -precision double", xc_fx_bin(), dat, out);
     CU_ASSERT_EQUAL(sh(cmd), 0);
     snprintf(cmd, sizeof cmd, "%s/cli_out.fft", xc_test_tmpdir());
-    CU_ASSERT(exists(cmd));
+    CU_ASSERT(xc_fx_exists(cmd));
     snprintf(cmd, sizeof cmd, "%s fft -i '%s' -o '%s' -precision quad 2>/dev/null", xc_fx_bin(), dat, out);
     CU_ASSERT_EQUAL(sh(cmd), 2);
     char odd[512];
-    tmp_path(odd, sizeof odd, "odd7");
+    xc_fx_tmp_path(odd, sizeof odd, "odd7");
     write_series(odd, 7, 7);
     snprintf(cmd, sizeof cmd, "%s fft -i '%s.dat' -o '%s_x' 2>/dev/null", xc_fx_bin(), odd, odd);
     CU_ASSERT_EQUAL(sh(cmd), 2);
@@ -298,18 +269,4 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(sh(cmd), 0);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"hand_n8", test_hand_n8, NULL},
-        {"packing_nyquist", test_packing_nyquist, NULL},
-        {"fixture_single", test_fixture_single, skip_no_fixture},
-        {"fixture_double", test_fixture_double, skip_no_fixture},
-        {"fixture_peak_r131", test_fixture_peak, skip_no_fixture},
-        {"file_step", test_file_step, skip_no_fixture},
-        {"odd_refused", test_odd_refused, NULL},
-        {"inf_mismatch", test_inf_mismatch, NULL},
-        {"cli", test_cli, skip_no_bin},
-    };
-    return xc_test_run("fft", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("fft")

@@ -8,19 +8,10 @@
 #include <dirent.h>
 
 #include "core/xc_filterbank.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static void tmp_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/%s", xc_test_tmpdir(), name);
-}
-
-static void data_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/sigpyproc3/%s", xc_test_datasets(), name);
-}
 
 static uint32_t lcg(uint32_t *s)
 {
@@ -32,21 +23,6 @@ static long file_size(const char *path)
 {
     struct stat sb;
     return stat(path, &sb) == 0 ? (long)sb.st_size : -1;
-}
-
-/* Counts entries in the temporary directory whose name starts with prefix. */
-static int count_prefix(const char *prefix)
-{
-    DIR *d = opendir(xc_test_tmpdir());
-    int n = 0;
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d)))
-        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
-            n++;
-    closedir(d);
-    return n;
 }
 
 /* A header built byte by byte, to feed the reader exactly what a test needs. */
@@ -126,6 +102,26 @@ static void expect_format_error(const char *path, const char *const *want, size_
     xc_fbreader_close(r);
 }
 
+/* A header of other = 8, key = v and tsamp 1 ms, then ndata bytes, written
+ * to name: refused, saying says and the byte where v starts. */
+static void expect_bad_value(rawhdr *r, const char *name, const char *other, const char *key, int32_t v,
+                             size_t ndata, const char *says)
+{
+    char path[512], bytes[64];
+    xc_fx_tmp_path(path, sizeof path, name);
+    r->n = 0;
+    raw_str(r, "HEADER_START");
+    raw_int(r, other, 8);
+    raw_str(r, key);
+    size_t at = r->n;
+    raw_i32(r, v);
+    raw_dbl(r, "tsamp", 1e-3);
+    raw_str(r, "HEADER_END");
+    raw_save(r, path, ndata);
+    snprintf(bytes, sizeof bytes, "(byte %zu)", at);
+    expect_format_error(path, (const char *const[]){says, bytes}, 2);
+}
+
 static void basic_header(xc_fbheader *h, int nbits, int nchans, int nifs, double foff)
 {
     xc_fbheader_init(h);
@@ -151,7 +147,7 @@ static void basic_header(xc_fbheader *h, int nbits, int nchans, int nifs, double
 static void roundtrip(int nbits, int nchans, int nifs, double foff, xc_bitorder order)
 {
     char path[512];
-    tmp_path(path, sizeof path, "rt.fil");
+    xc_fx_tmp_path(path, sizeof path, "rt.fil");
     const size_t nsamp = 37, nv = (size_t)nchans * (size_t)nifs;
     uint16_t *src16 = malloc(nsamp * nv * sizeof *src16);
     float *src32 = malloc(nsamp * nv * sizeof *src32);
@@ -233,7 +229,7 @@ static void roundtrip(int nbits, int nchans, int nifs, double foff, xc_bitorder 
     free(got32);
 }
 
-static void test_roundtrip_every_nbits(void)
+XC_TEST(test_roundtrip_every_nbits, "roundtrip_every_nbits")
 {
     static const int nbits[] = {1, 2, 4, 8, 16, 32};
     for (size_t b = 0; b < 6; b++)
@@ -245,7 +241,7 @@ static void test_roundtrip_every_nbits(void)
             }
 }
 
-static void test_roundtrip_two_ifs(void)
+XC_TEST(test_roundtrip_two_ifs, "roundtrip_two_ifs")
 {
     /* 4-bit x 7 channels and 2-bit x 2 channels put IF 1 mid-byte. */
     for (int order = 0; order < 2; order++) {
@@ -260,10 +256,10 @@ static void test_roundtrip_two_ifs(void)
 
 /* Spectra of 3 MiB: the reader takes two per 8 MiB chunk, so reading five
  * crosses chunk boundaries, and a window may start mid-chunk. */
-static void test_chunk_boundaries(void)
+XC_TEST(test_chunk_boundaries, "chunk_boundaries")
 {
     char path[512];
-    tmp_path(path, sizeof path, "big.fil");
+    xc_fx_tmp_path(path, sizeof path, "big.fil");
     const int nchans = 3 * (1 << 20) + 5;
     const size_t ns = 5, nv = (size_t)nchans;
     uint16_t *v = malloc(ns * nv * sizeof *v);
@@ -294,13 +290,49 @@ static void test_chunk_boundaries(void)
     free(got);
 }
 
+/* The numeric keywords test_every_keyword writes and reads back (npuls,
+ * 2^40 + 5, is exact in a double). */
+#define KEY_NUMBERS \
+    "telescope_id machine_id src_raj src_dej az_start za_start nbeams ibeam tstart refdm period nbins barycentric " \
+    "signed_data npuls nsamples"
+enum { NKEYNUM = 16 };
+
+static void set_key_numbers(xc_fbheader *h, const double v[NKEYNUM])
+{
+    h->telescope_id = (int32_t)v[0];
+    h->machine_id = (int32_t)v[1];
+    h->src_raj = v[2];
+    h->src_dej = v[3];
+    h->az_start = v[4];
+    h->za_start = v[5];
+    h->nbeams = (int32_t)v[6];
+    h->ibeam = (int32_t)v[7];
+    h->tstart = v[8];
+    h->refdm = v[9];
+    h->period = v[10];
+    h->nbins = (int32_t)v[11];
+    h->barycentric = (int32_t)v[12];
+    h->signed_data = (int8_t)v[13];
+    h->npuls = (int64_t)v[14];
+    h->nsamples = (int32_t)v[15];
+}
+
+static void get_key_numbers(const xc_fbheader *h, double v[NKEYNUM])
+{
+    const double got[NKEYNUM] = {h->telescope_id, h->machine_id, h->src_raj,     h->src_dej,   h->az_start,
+                                 h->za_start,     h->nbeams,     h->ibeam,       h->tstart,    h->refdm,
+                                 h->period,       h->nbins,      h->barycentric, h->signed_data, (double)h->npuls,
+                                 h->nsamples};
+    memcpy(v, got, sizeof got);
+}
+
 /* Every keyword type: strings, int32, float64, one-byte signed, int64 npuls,
  * and a FREQUENCY table standing in for nchans. */
-static void test_every_keyword(void)
+XC_TEST(test_every_keyword, "every_keyword")
 {
     char path[512], path2[512];
-    tmp_path(path, sizeof path, "allkeys.fil");
-    tmp_path(path2, sizeof path2, "allkeys2.fil");
+    xc_fx_tmp_path(path, sizeof path, "allkeys.fil");
+    xc_fx_tmp_path(path2, sizeof path2, "allkeys2.fil");
     xc_fbheader h;
     xc_fbheader_init(&h);
     static const xc_fbkey order[] = {
@@ -318,12 +350,10 @@ static void test_every_keyword(void)
     /* 80 bytes: the longest string SIGPROC accepts. */
     memset(h.source_name, 'S', 80);
     h.source_name[80] = '\0';
-    h.telescope_id = 7;
-    h.machine_id = 11;
-    h.src_raj = 53431.97;
-    h.src_dej = -220052.1;
-    h.az_start = 123.5;
-    h.za_start = 45.25;
+    /* in the order of KEY_NUMBERS */
+    static const double numbers[NKEYNUM] = {7,  11,        53431.97, -220052.1, 123.5, 45.25, 13, 4, 59000.123456789,
+                                            56.77, 0.0333924, 256,      1,         -3, (double)((1LL << 40) + 5), 3};
+    set_key_numbers(&h, numbers);
     h.data_type = 1;
     double table[5] = {1500.0, 1499.0, 1497.5, 1490.0, 1400.0};
     h.fchannel = malloc(sizeof table);
@@ -333,20 +363,10 @@ static void test_every_keyword(void)
     h.nchans = 5;
     h.fch1 = 1500.0;
     h.foff = -1.0;
-    h.nbeams = 13;
-    h.ibeam = 4;
     h.nbits = 8;
-    h.tstart = 59000.123456789;
     h.tsamp = 64e-6;
     h.nifs = 1;
-    h.refdm = 56.77;
-    h.period = 0.0333924;
-    h.nbins = 256;
-    h.barycentric = 1;
     h.pulsarcentric = 0;
-    h.signed_data = -3;
-    h.npuls = ((int64_t)1 << 40) + 5;
-    h.nsamples = 3;
 
     xc_error err;
     xc_fbwriter *w = NULL;
@@ -362,27 +382,14 @@ static void test_every_keyword(void)
     const xc_fbheader *g = xc_fbreader_header(r);
     CU_ASSERT_STRING_EQUAL(g->rawdatafile, "raw/2024-01-01.sf");
     CU_ASSERT_STRING_EQUAL(g->source_name, h.source_name);
-    CU_ASSERT_EQUAL(g->telescope_id, 7);
-    CU_ASSERT_EQUAL(g->machine_id, 11);
-    CU_ASSERT_EQUAL(g->src_raj, 53431.97);
-    CU_ASSERT_EQUAL(g->src_dej, -220052.1);
-    CU_ASSERT_EQUAL(g->az_start, 123.5);
-    CU_ASSERT_EQUAL(g->za_start, 45.25);
     CU_ASSERT_EQUAL(g->nchans, 5);
     CU_ASSERT_EQUAL(g->present[XC_FB_NCHANS], 0);   /* it came from the table */
     CU_ASSERT_EQUAL_FATAL(g->nfchannel, 5);
     for (int c = 0; c < 5; c++)
         CU_ASSERT_EQUAL(xc_fbheader_freq(g, c), table[c]);
-    CU_ASSERT_EQUAL(g->nbeams, 13);
-    CU_ASSERT_EQUAL(g->ibeam, 4);
-    CU_ASSERT_EQUAL(g->tstart, 59000.123456789);
-    CU_ASSERT_EQUAL(g->refdm, 56.77);
-    CU_ASSERT_EQUAL(g->period, 0.0333924);
-    CU_ASSERT_EQUAL(g->nbins, 256);
-    CU_ASSERT_EQUAL(g->barycentric, 1);
-    CU_ASSERT_EQUAL(g->signed_data, -3);
-    CU_ASSERT_EQUAL(g->npuls, ((int64_t)1 << 40) + 5);
-    CU_ASSERT_EQUAL(g->nsamples, 3);
+    double got[NKEYNUM];
+    get_key_numbers(g, got);
+    xc_fx_assert_fields(KEY_NUMBERS, got, numbers, NKEYNUM);
     CU_ASSERT_EQUAL(g->nsamp, 3);
     CU_ASSERT_STRING_EQUAL(xc_fbreader_warning(r), "");
     CU_ASSERT_EQUAL(g->norder, (int)nk);
@@ -437,7 +444,7 @@ static void test_every_keyword(void)
     xc_fbheader_free(&h);
 }
 
-static void test_key_names(void)
+XC_TEST(test_key_names, "key_names")
 {
     CU_ASSERT_STRING_EQUAL(xc_fbkey_name(XC_FB_TELESCOPE_ID), "telescope_id");
     CU_ASSERT_STRING_EQUAL(xc_fbkey_name(XC_FB_SIGNED), "signed");
@@ -465,7 +472,7 @@ static void test_key_names(void)
 
 /* ---- packing at the byte level --------------------------------------------------- */
 
-static void test_pack_bytes(void)
+XC_TEST(test_pack_bytes, "pack_bytes")
 {
     struct {
         int nbits;
@@ -501,7 +508,7 @@ static void test_pack_bytes(void)
 
     /* In a file: sample 0 of 4-bit data in the low nibble of the first data byte. */
     char path[512];
-    tmp_path(path, sizeof path, "nibble.fil");
+    xc_fx_tmp_path(path, sizeof path, "nibble.fil");
     xc_fbheader h;
     basic_header(&h, 4, 2, 1, -1.0);
     uint16_t s[2] = {0x3, 0xc};
@@ -522,24 +529,24 @@ static void test_pack_bytes(void)
 
 /* ---- malformed input -------------------------------------------------------------- */
 
-static void test_bad_headers(void)
+XC_TEST(test_bad_headers, "bad_headers")
 {
     char path[512], bytes[64];
     rawhdr r;
 
-    tmp_path(path, sizeof path, "no_start.fil");
+    xc_fx_tmp_path(path, sizeof path, "no_start.fil");
     r.n = 0;
     raw_int(&r, "nbits", 8);
     raw_save(&r, path, 0);
     expect_format_error(path, (const char *const[]){"HEADER_START", "'nbits'", "(byte 0)"}, 3);
 
-    tmp_path(path, sizeof path, "no_end.fil");
+    xc_fx_tmp_path(path, sizeof path, "no_end.fil");
     raw_basic(&r);
     raw_save(&r, path, 0);
     snprintf(bytes, sizeof bytes, "byte %zu", r.n);
     expect_format_error(path, (const char *const[]){"HEADER_END", "'foff'", bytes}, 3);
 
-    tmp_path(path, sizeof path, "unknown.fil");
+    xc_fx_tmp_path(path, sizeof path, "unknown.fil");
     raw_basic(&r);
     size_t at = r.n;
     raw_int(&r, "wobble_id", 3);
@@ -551,7 +558,7 @@ static void test_bad_headers(void)
     static const int32_t badlen[] = {0, 81};
     for (int i = 0; i < 2; i++) {
         char len[32];
-        tmp_path(path, sizeof path, i ? "str81.fil" : "str0.fil");
+        xc_fx_tmp_path(path, sizeof path, i ? "str81.fil" : "str0.fil");
         raw_basic(&r);
         raw_str(&r, "source_name");
         at = r.n;
@@ -566,41 +573,17 @@ static void test_bad_headers(void)
         expect_format_error(path, (const char *const[]){"source_name", len, bytes}, 3);
     }
 
-    tmp_path(path, sizeof path, "nbits3.fil");
-    r.n = 0;
-    raw_str(&r, "HEADER_START");
-    raw_int(&r, "nchans", 8);
-    raw_str(&r, "nbits");
-    at = r.n;
-    raw_i32(&r, 3);
-    raw_dbl(&r, "tsamp", 1e-3);
-    raw_str(&r, "HEADER_END");
-    raw_save(&r, path, 3);
-    snprintf(bytes, sizeof bytes, "(byte %zu)", at);
-    expect_format_error(path, (const char *const[]){"nbits: 3 is not one of 1, 2, 4, 8, 16, 32",
-                                                    bytes}, 2);
+    expect_bad_value(&r, "nbits3.fil", "nchans", "nbits", 3, 3, "nbits: 3 is not one of 1, 2, 4, 8, 16, 32");
+    expect_bad_value(&r, "nchans0.fil", "nbits", "nchans", 0, 0, "nchans: 0 ");
 
-    tmp_path(path, sizeof path, "nchans0.fil");
-    r.n = 0;
-    raw_str(&r, "HEADER_START");
-    raw_int(&r, "nbits", 8);
-    raw_str(&r, "nchans");
-    at = r.n;
-    raw_i32(&r, 0);
-    raw_dbl(&r, "tsamp", 1e-3);
-    raw_str(&r, "HEADER_END");
-    raw_save(&r, path, 0);
-    snprintf(bytes, sizeof bytes, "(byte %zu)", at);
-    expect_format_error(path, (const char *const[]){"nchans: 0 ", bytes}, 2);
-
-    tmp_path(path, sizeof path, "nifs0.fil");
+    xc_fx_tmp_path(path, sizeof path, "nifs0.fil");
     raw_basic(&r);
     raw_int(&r, "nifs", -2);
     raw_str(&r, "HEADER_END");
     raw_save(&r, path, 0);
     expect_format_error(path, (const char *const[]){"nifs: -2 "}, 1);
 
-    tmp_path(path, sizeof path, "tsampneg.fil");
+    xc_fx_tmp_path(path, sizeof path, "tsampneg.fil");
     r.n = 0;
     raw_str(&r, "HEADER_START");
     raw_int(&r, "nbits", 8);
@@ -615,7 +598,7 @@ static void test_bad_headers(void)
     expect_format_error(path, (const char *const[]){"tsamp: -6.4e-05 ", bytes}, 2);
 
     /* 4-byte spectra followed by 11 bytes: two spectra and 3 bytes over. */
-    tmp_path(path, sizeof path, "truncated.fil");
+    xc_fx_tmp_path(path, sizeof path, "truncated.fil");
     raw_basic(&r);
     raw_str(&r, "HEADER_END");
     raw_save(&r, path, 11);
@@ -623,7 +606,7 @@ static void test_bad_headers(void)
     expect_format_error(path, (const char *const[]){"data", "truncated", "11 bytes",
                                                     "3 bytes left over", bytes}, 5);
 
-    tmp_path(path, sizeof path, "table_open.fil");
+    xc_fx_tmp_path(path, sizeof path, "table_open.fil");
     raw_basic(&r);
     raw_str(&r, "FREQUENCY_START");
     raw_dbl(&r, "fchannel", 1400.0);
@@ -631,7 +614,7 @@ static void test_bad_headers(void)
     raw_save(&r, path, 0);
     expect_format_error(path, (const char *const[]){"FREQUENCY_END", "missing"}, 2);
 
-    tmp_path(path, sizeof path, "table_count.fil");
+    xc_fx_tmp_path(path, sizeof path, "table_count.fil");
     raw_basic(&r);   /* nchans 4 */
     raw_str(&r, "FREQUENCY_START");
     raw_dbl(&r, "fchannel", 1400.0);
@@ -641,16 +624,16 @@ static void test_bad_headers(void)
     raw_save(&r, path, 0);
     expect_format_error(path, (const char *const[]){"nchans: 4", "holds 2 values"}, 2);
 
-    tmp_path(path, sizeof path, "empty.fil");
+    xc_fx_tmp_path(path, sizeof path, "empty.fil");
     r.n = 0;
     raw_save(&r, path, 0);
     expect_format_error(path, (const char *const[]){"HEADER_START", "0 bytes"}, 2);
 }
 
-static void test_nsamples_warning(void)
+XC_TEST(test_nsamples_warning, "nsamples_warning")
 {
     char path[512];
-    tmp_path(path, sizeof path, "nsamples.fil");
+    xc_fx_tmp_path(path, sizeof path, "nsamples.fil");
     rawhdr r;
     raw_basic(&r);
     raw_int(&r, "nsamples", 100);
@@ -670,10 +653,10 @@ static void test_nsamples_warning(void)
     xc_fbreader_close(rd);
 }
 
-static void test_bad_requests(void)
+XC_TEST(test_bad_requests, "bad_requests")
 {
     char path[512];
-    tmp_path(path, sizeof path, "req.fil");
+    xc_fx_tmp_path(path, sizeof path, "req.fil");
     rawhdr r;
     raw_basic(&r);
     raw_str(&r, "HEADER_END");
@@ -695,7 +678,7 @@ static void test_bad_requests(void)
     xc_fbreader_close(rd);
 
     /* 32-bit data are not integers. */
-    tmp_path(path, sizeof path, "req32.fil");
+    xc_fx_tmp_path(path, sizeof path, "req32.fil");
     raw_basic(&r);
     raw_int(&r, "nbits", 32);
     raw_str(&r, "HEADER_END");
@@ -707,7 +690,7 @@ static void test_bad_requests(void)
     xc_fbreader_close(rd);
 
     /* Values beyond nbits are refused and the aborted file leaves nothing. */
-    tmp_path(path, sizeof path, "toobig.fil");
+    xc_fx_tmp_path(path, sizeof path, "toobig.fil");
     xc_fbheader h;
     basic_header(&h, 2, 4, 1, -1.0);
     xc_fbwriter *w = NULL;
@@ -721,7 +704,7 @@ static void test_bad_requests(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "value 1.5"));
     xc_fbwriter_abort(w);
     CU_ASSERT_EQUAL(file_size(path), -1);
-    CU_ASSERT_EQUAL(count_prefix("toobig.fil"), 0);
+    CU_ASSERT_EQUAL(xc_fx_count_prefix("toobig.fil"), 0);
 
     /* A header that no reader could use is refused before anything is written. */
     h.nchans = 3;   /* 6 bits per spectrum */
@@ -731,7 +714,7 @@ static void test_bad_requests(void)
     h.nbits = 12;
     CU_ASSERT_EQUAL(xc_fbwriter_open(&w, path, &h, XC_BITORDER_LSB, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nbits: 12"));
-    CU_ASSERT_EQUAL(count_prefix("toobig.fil"), 0);
+    CU_ASSERT_EQUAL(xc_fx_count_prefix("toobig.fil"), 0);
     xc_fbheader_free(&h);
 }
 
@@ -740,7 +723,7 @@ static void test_bad_requests(void)
 static int skip_no_fixtures(char *why, size_t n)
 {
     char path[512];
-    data_path(path, sizeof path, "parkes_8bit_1.fil");
+    xc_fx_sigpyproc_path(path, sizeof path, "parkes_8bit_1.fil");
     if (file_size(path) > 0)
         return 0;
     snprintf(why, n, "%s not found", path);
@@ -751,7 +734,7 @@ static int skip_no_fixtures(char *why, size_t n)
 static float *read_all(const char *name, xc_bitorder order, xc_fbheader *hdr)
 {
     char path[512];
-    data_path(path, sizeof path, name);
+    xc_fx_sigpyproc_path(path, sizeof path, name);
     xc_fbopts opts = {order, 0};
     xc_fbreader *r = NULL;
     xc_error err;
@@ -795,25 +778,21 @@ static void check_parkes_header(const xc_fbheader *h, int nbits)
     CU_ASSERT_EQUAL(h->order[h->norder - 1], XC_FB_NIFS);
 }
 
-static void test_parkes_8bit(void)
+XC_TEST_IF(test_parkes_8bit, "parkes_8bit", skip_no_fixtures)
 {
     xc_fbheader h;
     float *d = read_all("parkes_8bit_1.fil", XC_BITORDER_LSB, &h);
     CU_ASSERT_FATAL(d != NULL);
     check_parkes_header(&h, 8);
     size_t n = (size_t)h.nsamp * (size_t)h.nchans;
-    double sum = 0.0, sum2 = 0.0;
-    for (size_t i = 0; i < n; i++)
-        sum += d[i];
-    double mean = sum / (double)n;
-    for (size_t i = 0; i < n; i++)
-        sum2 += (d[i] - mean) * (d[i] - mean);
+    double mean, rms;
+    xc_fx_mean_rms(d, NULL, n, &mean, &rms);
     XC_ASSERT_CLOSE(mean, 128.0, 0.05);
-    XC_ASSERT_CLOSE(sqrt(sum2 / (double)n), 22.4, 0.05);
+    XC_ASSERT_CLOSE(rms, 22.4, 0.05);
 
     /* Reading in odd-sized windows, as integers, gives the same values. */
     char path[512];
-    data_path(path, sizeof path, "parkes_8bit_1.fil");
+    xc_fx_sigpyproc_path(path, sizeof path, "parkes_8bit_1.fil");
     xc_fbreader *r = NULL;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, path, NULL, &err), XC_OK);
@@ -836,7 +815,7 @@ static void test_parkes_8bit(void)
 
     /* Rewriting the header gives the file's own 351 bytes. */
     char out[512];
-    tmp_path(out, sizeof out, "parkes_hdr.fil");
+    xc_fx_tmp_path(out, sizeof out, "parkes_hdr.fil");
     FILE *fp = fopen(out, "wb");
     CU_ASSERT_FATAL(fp != NULL);
     CU_ASSERT_EQUAL(xc_fbheader_write(&h, fp, out, &err), XC_OK);
@@ -888,7 +867,7 @@ static double median_channel_corr(const float *a, const float *b, size_t nsamp, 
     return med;
 }
 
-static void test_parkes_requantised(void)
+XC_TEST_IF(test_parkes_requantised, "parkes_requantised", skip_no_fixtures)
 {
     static const struct {
         const char *name;
@@ -917,10 +896,10 @@ static void test_parkes_requantised(void)
     free(ref);
 }
 
-static void test_tutorial(void)
+XC_TEST_IF(test_tutorial, "tutorial", skip_no_fixtures)
 {
     char path[512];
-    data_path(path, sizeof path, "tutorial.fil");
+    xc_fx_sigpyproc_path(path, sizeof path, "tutorial.fil");
     xc_fbreader *r = NULL;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, path, NULL, &err), XC_OK);
@@ -955,21 +934,4 @@ static void test_tutorial(void)
     xc_fbreader_close(r);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"key_names", test_key_names, NULL},
-        {"pack_bytes", test_pack_bytes, NULL},
-        {"roundtrip_every_nbits", test_roundtrip_every_nbits, NULL},
-        {"roundtrip_two_ifs", test_roundtrip_two_ifs, NULL},
-        {"chunk_boundaries", test_chunk_boundaries, NULL},
-        {"every_keyword", test_every_keyword, NULL},
-        {"bad_headers", test_bad_headers, NULL},
-        {"nsamples_warning", test_nsamples_warning, NULL},
-        {"bad_requests", test_bad_requests, NULL},
-        {"parkes_8bit", test_parkes_8bit, skip_no_fixtures},
-        {"parkes_requantised", test_parkes_requantised, skip_no_fixtures},
-        {"tutorial", test_tutorial, skip_no_fixtures},
-    };
-    return xc_test_run("filterbank", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("filterbank")

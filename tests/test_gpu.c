@@ -179,7 +179,16 @@ static const char *plan_big = "0:200:5,200:400:10:2,400:430:10:3";
 
 /* ---- cases ------------------------------------------------------------------ */
 
-static void test_gpu_device(void)
+/* Ends a case on f with its reference plane: the options (which may point
+ * at the case's locals) reset, then both freed. */
+static void free_case(xc_fixture *f, xc_plane *ref)
+{
+    f->job.opts = (xc_ddopts){0};
+    xc_plane_free(ref);
+    xc_fx_free(f);
+}
+
+XC_TEST_IF(test_gpu_device, "gpu_device", xc_fx_skip_gpu)
 {
 #ifdef XC_HAVE_CUDA
     char why[256] = "";
@@ -209,7 +218,7 @@ static int gpu_check(xc_fixture *f, const char *what, const void *ctx)
     return fixture_matches(f, s->set, s->nset, what);
 }
 
-static void test_gpu_nbits_presets(void)
+XC_TEST_IF(test_gpu_nbits_presets, "gpu_nbits_presets", xc_fx_skip_gpu)
 {
     static const setting set[] = {
         {0, 0, 0, 0, 0, 0, 0, 0, 0},
@@ -224,7 +233,7 @@ static void test_gpu_nbits_presets(void)
 /* nchans 1..9000: 4097 and 5000 at 4 bits (AstroAccelerate sums only the first
  * 4096 channels for 4096 < nchans < 8192), 8193 and 9000 above dedisp's and
  * AstroAccelerate's 8192 limit. */
-static void test_gpu_awkward_sizes(void)
+XC_TEST_IF(test_gpu_awkward_sizes, "gpu_awkward_sizes", xc_fx_skip_gpu)
 {
     static const struct { int nchans; int nbits; size_t nout; } sz[] = {
         {1, 8, 300}, {7, 16, 200}, {13, 2, 150}, {255, 8, 70}, {257, 8, 70}, {257, 4, 60},
@@ -239,9 +248,8 @@ static void test_gpu_awkward_sizes(void)
     int bad = 0;
     for (size_t i = 0; i < XC_NCASES(sz); i++) {
         xc_fixture f;
-        xc_fx_init(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4, plan_ds, "crosscheck", sz[i].nout);
-        xc_fx_random(&f, 200 + i);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4, plan_ds, "crosscheck",
+                         sz[i].nout, 200 + i);
         char what[64];
         snprintf(what, sizeof what, "%d ch %d-bit", sz[i].nchans, sz[i].nbits);
         bad += fixture_matches(&f, set, XC_NCASES(set), what);
@@ -251,7 +259,7 @@ static void test_gpu_awkward_sizes(void)
 }
 
 /* Large shifts: a block's DMs span more samples than its tile holds. */
-static void test_gpu_big_delays(void)
+XC_TEST_IF(test_gpu_big_delays, "gpu_big_delays", xc_fx_skip_gpu)
 {
     static const int nbits[] = {4, 8, 16};
     static const setting set[] = {
@@ -263,9 +271,7 @@ static void test_gpu_big_delays(void)
     int bad = 0;
     for (size_t b = 0; b < XC_NCASES(nbits); b++) {
         xc_fixture f;
-        xc_fx_init(&f, 64, nbits[b], 1400, -4, 64e-6, plan_big, b == 1 ? "dedisp" : "sigproc", 3000);
-        xc_fx_random(&f, 250 + b);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, 64, nbits[b], 1400, -4, 64e-6, plan_big, b == 1 ? "dedisp" : "sigproc", 3000, 250 + b);
         CU_ASSERT(f.job.max_delay > 5000);
         char what[64];
         snprintf(what, sizeof what, "big delays %d-bit", nbits[b]);
@@ -275,7 +281,7 @@ static void test_gpu_big_delays(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-static void test_gpu_edges(void)
+XC_TEST_IF(test_gpu_edges, "gpu_edges", xc_fx_skip_gpu)
 {
     int bad = 0;
     xc_fixture f;
@@ -283,16 +289,12 @@ static void test_gpu_edges(void)
     xc_error err;
     xc_gpu_ddinfo info;
     /* nsamp just above the largest delay: nout = 1 (and 0 samples for ds 2) */
-    xc_fx_init(&f, 31, 8, 1500, -3, 1e-4, "0:10:1,10:20:2:2", "presto", 1);
-    xc_fx_random(&f, 300);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 31, 8, 1500, -3, 1e-4, "0:10:1,10:20:2:2", "presto", 1, 300);
     CU_ASSERT_EQUAL(f.job.nout, 1u);
     bad += fixture_matches(&f, &S_DEFAULT, 1, "nout 1");
     xc_fx_free(&f);
     /* one DM trial */
-    xc_fx_init(&f, 64, 16, 1500, -1, 1e-4, "30:31:1", "sigproc", 77);
-    xc_fx_random(&f, 301);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 64, 16, 1500, -1, 1e-4, "30:31:1", "sigproc", 77, 301);
     bad += fixture_matches(&f, &S_DEFAULT, 1, "one trial");
     xc_fx_free(&f);
 
@@ -323,9 +325,7 @@ static void test_gpu_edges(void)
         xc_fx_free(&f);
     }
     /* 16-bit at ds 65538: scrunched values pass 2^32 (u64 words, direct kernel) */
-    xc_fx_init(&f, 2, 16, 1500, -1, 1e-4, "0:1:1:65538", "astroaccelerate", 3 * 65538 + 5);
-    xc_fx_random(&f, 302);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 2, 16, 1500, -1, 1e-4, "0:1:1:65538", "astroaccelerate", 3 * 65538 + 5, 302);
     apply(&f.job, &info, &S_DEFAULT);
     CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
     CU_ASSERT_STRING_EQUAL(info.range[0].kernel, "direct");
@@ -337,7 +337,7 @@ static void test_gpu_edges(void)
 
 /* The 64-bit-sum instances and every flush of the narrow sums, reached with
  * the test hooks on small random data of every format. */
-static void test_gpu_flush_paths(void)
+XC_TEST_IF(test_gpu_flush_paths, "gpu_flush_paths", xc_fx_skip_gpu)
 {
     static const struct { int nbits; const char *plan; } fm[] = {
         {2, "0:4:0.5,4:8:1:3"},     /* q4 */
@@ -353,9 +353,7 @@ static void test_gpu_flush_paths(void)
     int bad = 0;
     for (size_t i = 0; i < XC_NCASES(fm); i++) {
         xc_fixture f;
-        xc_fx_init(&f, 203, fm[i].nbits, 1500, -0.5, 1e-4, fm[i].plan, "crosscheck", 700);
-        xc_fx_random(&f, 350 + i);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, 203, fm[i].nbits, 1500, -0.5, 1e-4, fm[i].plan, "crosscheck", 700, 350 + i);
         char what[64];
         snprintf(what, sizeof what, "flush paths %d-bit %s", fm[i].nbits, fm[i].plan);
         bad += fixture_matches(&f, set, XC_NCASES(set), what);
@@ -363,9 +361,7 @@ static void test_gpu_flush_paths(void)
     }
     /* and the kernel names report it */
     xc_fixture f;
-    xc_fx_init(&f, 50, 8, 1500, -0.5, 1e-4, "0:2:0.5", "crosscheck", 100);
-    xc_fx_random(&f, 360);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 50, 8, 1500, -0.5, 1e-4, "0:2:0.5", "crosscheck", 100, 360);
     xc_gpu_ddinfo info;
     setting s = S_DEFAULT;
     s.test_wide = 1;
@@ -379,7 +375,7 @@ static void test_gpu_flush_paths(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-static void test_gpu_killmask(void)
+XC_TEST_IF(test_gpu_killmask, "gpu_killmask", xc_fx_skip_gpu)
 {
     static const setting set[] = {{0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 1, 0, 0, 0}, {2, 2, 64, 3, 0, 0, 0, 0, 0}};
     int bad = 0;
@@ -408,7 +404,7 @@ static void test_gpu_killmask(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
-static void test_gpu_tunables(void)
+XC_TEST_IF(test_gpu_tunables, "gpu_tunables", xc_fx_skip_gpu)
 {
     static const setting set[] = {
         {0, 0, 0, 0, 0, 0, 0, 0, 0},          {1, 1, 1, 1, 0, 0, 0, 0, 0},
@@ -421,9 +417,7 @@ static void test_gpu_tunables(void)
     int bad = 0;
     for (size_t b = 0; b < XC_NCASES(nbits); b++) {
         xc_fixture f;
-        xc_fx_init(&f, 96, nbits[b], 1400, -2, 64e-6, "0:60:1.5,60:120:3:2", "crosscheck", 1500);
-        xc_fx_random(&f, 500 + b);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, 96, nbits[b], 1400, -2, 64e-6, "0:60:1.5,60:120:3:2", "crosscheck", 1500, 500 + b);
         if (nbits[b] == 32) {
             /* float sums depend on the order: only the settings' kernels, checked
              * in test_gpu_float; here, that every setting runs and agrees with
@@ -464,7 +458,7 @@ static void test_gpu_tunables(void)
  * fits; every run must match, some must use several chunks (the chunk
  * boundaries are not multiples of the ranges' ds 2 and 3), and the last must
  * fail cleanly. */
-static void test_gpu_chunking(void)
+XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
 {
     static const struct { int nbits; const char *preset; int mask; } cs[] = {
         {8, "crosscheck", 0}, {16, "astroaccelerate", 1}, {4, "dedisp", 0},
@@ -519,9 +513,7 @@ static void test_gpu_chunking(void)
         CU_ASSERT_EQUAL(bad, 0);
         CU_ASSERT_EQUAL(last, XC_EINVAL);
         CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpu_max_bytes"));
-        f.job.opts = (xc_ddopts){0};
-        xc_plane_free(&ref);
-        xc_fx_free(&f);
+        free_case(&f, &ref);
     }
 }
 
@@ -529,14 +521,12 @@ static void test_gpu_chunking(void)
  * apart differ by ~78000 samples in the lowest channel, more than shared
  * memory holds, so the direct kernel runs; one trial per block brings the
  * shared-memory kernel back. */
-static void test_gpu_fallback(void)
+XC_TEST_IF(test_gpu_fallback, "gpu_fallback", xc_fx_skip_gpu)
 {
     static const int nbits[] = {8, 16, 32};
     for (size_t b = 0; b < XC_NCASES(nbits); b++) {
         xc_fixture f;
-        xc_fx_init(&f, 4, nbits[b], 400, -100, 1e-5, "0:8:2", "crosscheck", 300);
-        xc_fx_random(&f, 700 + b);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, 4, nbits[b], 400, -100, 1e-5, "0:8:2", "crosscheck", 300, 700 + b);
         CU_ASSERT(f.job.max_delay > 100000);
         xc_plane ref, p, q;
         run_ref(&f.job, &ref);
@@ -561,22 +551,18 @@ static void test_gpu_fallback(void)
             CU_ASSERT(xc_fx_planes_equal(&ref, &p, "fallback direct"));
             CU_ASSERT(xc_fx_planes_equal(&ref, &q, "fallback one trial per block"));
         }
-        f.job.opts = (xc_ddopts){0};
-        xc_plane_free(&ref);
         xc_plane_free(&p);
         xc_plane_free(&q);
-        xc_fx_free(&f);
+        free_case(&f, &ref);
     }
 }
 
-static void test_gpu_autotune(void)
+XC_TEST_IF(test_gpu_autotune, "gpu_autotune", xc_fx_skip_gpu)
 {
     static const int nbits[] = {4, 8, 16};
     for (size_t b = 0; b < XC_NCASES(nbits); b++) {
         xc_fixture f;
-        xc_fx_init(&f, 256, nbits[b], 1400, -1, 64e-6, "0:100:0.5,100:200:1:2", "crosscheck", 2000);
-        xc_fx_random(&f, 800 + b);
-        xc_fx_job(&f, NULL);
+        xc_fx_random_job(&f, 256, nbits[b], 1400, -1, 64e-6, "0:100:0.5,100:200:1:2", "crosscheck", 2000, 800 + b);
         xc_plane ref, p;
         run_ref(&f.job, &ref);
         double kms = -1;
@@ -601,15 +587,13 @@ static void test_gpu_autotune(void)
         XC_ASSERT_CLOSE(kms, info.kernel_ms, 1e-9);
         XC_ASSERT_CLOSE(info.kernel_ms, info.range[0].kernel_ms + info.range[1].kernel_ms, 1e-9);
         CU_ASSERT(info.autotune_ms > 0);
-        f.job.opts = (xc_ddopts){0};
-        xc_plane_free(&ref);
         xc_plane_free(&p);
-        xc_fx_free(&f);
+        free_case(&f, &ref);
     }
 }
 
 /* |gpu - ref| <= N * 2^-24 * max|ref| per range, N = unmasked channels * ds. */
-static void test_gpu_float(void)
+XC_TEST_IF(test_gpu_float, "gpu_float", xc_fx_skip_gpu)
 {
     static const struct { int nchans; const char *plan; const char *preset; int kill; } cs[] = {
         {1, "0:5:1", "crosscheck", 0},
@@ -643,18 +627,14 @@ static void test_gpu_float(void)
                     printf("  %s: range %d ran %s\n", what, k, info.range[k].kernel);
             xc_plane_free(&p);
         }
-        f.job.opts = (xc_ddopts){0};
-        xc_plane_free(&ref);
-        xc_fx_free(&f);
+        free_case(&f, &ref);
     }
 }
 
-static void test_gpu_errors(void)
+XC_TEST_IF(test_gpu_errors, "gpu_errors", xc_fx_skip_gpu)
 {
     xc_fixture f;
-    xc_fx_init(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000);
-    xc_fx_random(&f, 1000);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 96, 8, 1500, -1, 1e-4, "0:40:0.5", "crosscheck", 3000, 1000);
     xc_plane ref, p;
     xc_error err;
     run_ref(&f.job, &ref);
@@ -687,13 +667,11 @@ static void test_gpu_errors(void)
     CU_ASSERT(xc_fx_planes_equal(&ref, &p, "after errors"));
     CU_ASSERT(kms > 0);
     xc_plane_free(&p);
-    f.job.opts = (xc_ddopts){0};
-    xc_plane_free(&ref);
-    xc_fx_free(&f);
+    free_case(&f, &ref);
 }
 
 /* Random shapes, nbits, presets, masks and tunables. */
-static void test_gpu_random(void)
+XC_TEST_IF(test_gpu_random, "gpu_random", xc_fx_skip_gpu)
 {
     static const int nbits[] = {1, 2, 4, 8, 16};
     size_t np;
@@ -780,7 +758,7 @@ static int same_settings(const xc_gpu_ddinfo *a, const xc_gpu_ddinfo *b)
  * once).  Every format, the direct kernel, a kill mask, odd tunables with the
  * 64-bit sums and their flushes, and a memory cap that forces several chunks
  * on the larger gulps and is never exceeded. */
-static void test_gpu_state_gulps(void)
+XC_TEST_IF(test_gpu_state_gulps, "gpu_state_gulps", xc_fx_skip_gpu)
 {
     static const size_t gulp[] = {300, 40, 1100, 1, 257, 1100, 2};
     static const struct {
@@ -884,12 +862,10 @@ static void test_gpu_state_gulps(void)
 /* A job that does not share the binding is XC_EINVAL naming what differs,
  * and leaves the state as it was; a first job that fails leaves the state
  * unbound (the next job binds it); the kernel-time output may differ. */
-static void test_gpu_state_mismatch(void)
+XC_TEST_IF(test_gpu_state_mismatch, "gpu_state_mismatch", xc_fx_skip_gpu)
 {
     xc_fixture f;
-    xc_fx_init(&f, 40, 8, 1500, -2, 1e-4, "0:30:1,30:50:2:2", "crosscheck", 1500);
-    xc_fx_random(&f, 1400);
-    xc_fx_job(&f, NULL);
+    xc_fx_random_job(&f, 40, 8, 1500, -2, 1e-4, "0:30:1,30:50:2:2", "crosscheck", 1500, 1400);
     xc_error err;
     xc_gpu_ddinfo info;
     xc_block blk, blk2;
@@ -965,25 +941,4 @@ static void test_gpu_state_mismatch(void)
     xc_fx_free(&f);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"gpu_device", test_gpu_device, xc_fx_skip_gpu},
-        {"gpu_nbits_presets", test_gpu_nbits_presets, xc_fx_skip_gpu},
-        {"gpu_awkward_sizes", test_gpu_awkward_sizes, xc_fx_skip_gpu},
-        {"gpu_big_delays", test_gpu_big_delays, xc_fx_skip_gpu},
-        {"gpu_edges", test_gpu_edges, xc_fx_skip_gpu},
-        {"gpu_flush_paths", test_gpu_flush_paths, xc_fx_skip_gpu},
-        {"gpu_killmask", test_gpu_killmask, xc_fx_skip_gpu},
-        {"gpu_tunables", test_gpu_tunables, xc_fx_skip_gpu},
-        {"gpu_chunking", test_gpu_chunking, xc_fx_skip_gpu},
-        {"gpu_fallback", test_gpu_fallback, xc_fx_skip_gpu},
-        {"gpu_autotune", test_gpu_autotune, xc_fx_skip_gpu},
-        {"gpu_float", test_gpu_float, xc_fx_skip_gpu},
-        {"gpu_errors", test_gpu_errors, xc_fx_skip_gpu},
-        {"gpu_random", test_gpu_random, xc_fx_skip_gpu},
-        {"gpu_state_gulps", test_gpu_state_gulps, xc_fx_skip_gpu},
-        {"gpu_state_mismatch", test_gpu_state_mismatch, xc_fx_skip_gpu},
-    };
-    return xc_test_run("gpu", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("gpu")

@@ -153,7 +153,7 @@ static const xc_searcher *pick(unsigned want, unsigned avoid)
 
 /* ---- cases ----------------------------------------------------------------- */
 
-static void test_gpu_ps_listed(void)
+XC_TEST_IF(test_gpu_ps_listed, "gpu_ps_listed", xc_fx_skip_gpu)
 {
     const xc_searcher *g = GPU_SEARCHER();
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
@@ -164,7 +164,7 @@ static void test_gpu_ps_listed(void)
 }
 
 /* Powers bit for bit, both normalisation modes, blocks of every shape. */
-static void test_gpu_ps_powers(void)
+XC_TEST_IF(test_gpu_ps_powers, "gpu_ps_powers", xc_fx_skip_gpu)
 {
     static const struct {
         size_t nbins, normw;
@@ -200,7 +200,7 @@ static void test_gpu_ps_powers(void)
 
 /* Constant blocks (MAD 0, and runs of equal values around the median) borrow
  * from their nearest neighbour on both sides of the spectrum. */
-static void test_gpu_ps_borrow(void)
+XC_TEST_IF(test_gpu_ps_borrow, "gpu_ps_borrow", xc_fx_skip_gpu)
 {
     xc_spectrum sp = make_spectrum(20001, 77, 1);
     for (size_t k = 1; k < 4001; k++) {     /* blocks 0-1 of the real parts constant */
@@ -228,21 +228,31 @@ static void test_gpu_ps_borrow(void)
     xc_spectrum_free(&sp);
 }
 
-static void test_gpu_ps_peaks(void)
+/* How many of the n configurations give other peaks on the GPU than on the
+ * cpu, each on a spectrum with signals from seed0 + its index (with drift, 9
+ * more power in bins 5000 to 6199), named "<label> <index>". */
+static int configs_differ(const xc_fx_pscfg *cfg, size_t n, uint64_t seed0, int drift, const char *label)
 {
     int bad = 0;
-    for (size_t c = 0; c < XC_FX_PS_NCONFIGS; c++) {
-        xc_spectrum sp = make_spectrum(xc_fx_ps_configs[c].nbins, 100 + c, 1);
-        xc_psopts o = xc_fx_ps_opts(&xc_fx_ps_configs[c]);
+    for (size_t c = 0; c < n; c++) {
+        xc_spectrum sp = make_spectrum(cfg[c].nbins, seed0 + c, 1);
+        for (size_t k = 5000; drift && k < 6200; k++)
+            sp.data[2 * k] += 9.0f;
+        xc_psopts o = xc_fx_ps_opts(&cfg[c]);
         char what[64];
-        snprintf(what, sizeof what, "config %zu", c);
+        snprintf(what, sizeof what, "%s %zu", label, c);
         bad += !same_peaks(&sp, &o, NULL, what);
         xc_spectrum_free(&sp);
     }
-    CU_ASSERT_EQUAL(bad, 0);
+    return bad;
 }
 
-static void test_gpu_ps_cands(void)
+XC_TEST_IF(test_gpu_ps_peaks, "gpu_ps_peaks", xc_fx_skip_gpu)
+{
+    CU_ASSERT_EQUAL(configs_differ(xc_fx_ps_configs, XC_FX_PS_NCONFIGS, 100, 0, "config"), 0);
+}
+
+XC_TEST_IF(test_gpu_ps_cands, "gpu_ps_cands", xc_fx_skip_gpu)
 {
     const xc_searcher *g = GPU_SEARCHER(), *cpu = CPU_SEARCHER();
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
@@ -276,32 +286,21 @@ static void test_gpu_ps_cands(void)
 /* Wide searches: more widths than one shared-memory window of the screen
  * (1024), a row table that needs the opt-in shared memory (zmax 1500, zstep
  * 1: 120 KB) and one that does not fit at all (zmax 3000: 240 KB, global). */
-static void test_gpu_ps_wide(void)
+XC_TEST_IF(test_gpu_ps_wide, "gpu_ps_wide", xc_fx_skip_gpu)
 {
     static const xc_fx_pscfg wide[] = {
         {30011, 1500, 2, 1, 0, 0, 0, 32768, 6000, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
         {24001, 3000, 1, 1, 0, 0, 0, 32768, 6000, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
         {24001, 3000, 1, 1, 0, 1, 0, 4000, 6000, XC_NORM_EXACT, XC_LOGP_EXACT, 1.0},
     };
-    int bad = 0;
-    for (size_t c = 0; c < XC_NCASES(wide); c++) {
-        xc_spectrum sp = make_spectrum(wide[c].nbins, 300 + c, 1);
-        /* a long drift: 1200 bins of moderate power */
-        for (size_t k = 5000; k < 6200; k++)
-            sp.data[2 * k] += 9.0f;
-        xc_psopts o = xc_fx_ps_opts(&wide[c]);
-        char what[64];
-        snprintf(what, sizeof what, "wide config %zu", c);
-        bad += !same_peaks(&sp, &o, NULL, what);
-        xc_spectrum_free(&sp);
-    }
-    CU_ASSERT_EQUAL(bad, 0);
+    /* with a long drift: 1200 bins of moderate power */
+    CU_ASSERT_EQUAL(configs_differ(wide, XC_NCASES(wide), 300, 1, "wide config"), 0);
 }
 
 /* So many boxcars above threshold that the device's lists (65536 groups,
  * 16384 peaks) overflow and are grown: half of every normalisation block is
  * 30 times louder than the other half. */
-static void test_gpu_ps_overflow(void)
+XC_TEST_IF(test_gpu_ps_overflow, "gpu_ps_overflow", xc_fx_skip_gpu)
 {
     xc_spectrum sp = make_spectrum(1200001, 5, 0);
     for (size_t k = 1; k < sp.nbins; k++)
@@ -331,7 +330,7 @@ static void test_gpu_ps_overflow(void)
  * everywhere but P[5] = 26q, q = 0.4549.  zmax 0, one stage, 8 trials:
  * sigma > 0 needs e^{-P/2} < 1/16, P > 5.545, so bin 5 is the one peak, with
  * ln p = -P/2 exactly. */
-static void test_gpu_ps_hand(void)
+XC_TEST_IF(test_gpu_ps_hand, "gpu_ps_hand", xc_fx_skip_gpu)
 {
     static const float re[9] = {0, 1, -1, 1, -1, 5, -1, 1, -1}, im[9] = {0, 1, -1, -1, 1, 1, -1, -1, 1};
     xc_spectrum sp;
@@ -358,8 +357,8 @@ static void test_gpu_ps_hand(void)
         double r = re[k] / c, i = im[k] / c;
         CU_ASSERT_EQUAL(P[k], r * r + i * i);
     }
-    CU_ASSERT_DOUBLE_EQUAL(P[5], 26 / (c * c), 1e-14);
-    CU_ASSERT_DOUBLE_EQUAL(P[2], 2 / (c * c), 1e-15);
+    XC_ASSERT_NEAR(P[5], 26 / (c * c), 1e-14);
+    XC_ASSERT_NEAR(P[2], 2 / (c * c), 1e-15);
     xc_candlist l;
     xc_candlist_init(&l);
     const xc_searcher *g = GPU_SEARCHER();
@@ -369,12 +368,12 @@ static void test_gpu_ps_hand(void)
     CU_ASSERT_EQUAL(l.c[0].r, 5.0);
     CU_ASSERT_EQUAL(l.c[0].width, 1);
     CU_ASSERT_EQUAL(l.c[0].power, P[5]);
-    CU_ASSERT_DOUBLE_EQUAL(l.c[0].logp, -P[5] / 2, 1e-14);
-    CU_ASSERT_DOUBLE_EQUAL(l.c[0].sigma, xc_sigma_from_logp(-P[5] / 2 + log(xc_pulscan_ntrials(9, 1, 0))), 1e-9);
+    XC_ASSERT_NEAR(l.c[0].logp, -P[5] / 2, 1e-14);
+    XC_ASSERT_NEAR(l.c[0].sigma, xc_sigma_from_logp(-P[5] / 2 + log(xc_pulscan_ntrials(9, 1, 0))), 1e-9);
     xc_candlist_free(&l);
 }
 
-static void test_gpu_ps_errors(void)
+XC_TEST_IF(test_gpu_ps_errors, "gpu_ps_errors", xc_fx_skip_gpu)
 {
     xc_spectrum sp = make_spectrum(1000, 3, 0);
     xc_psopts o;
@@ -400,14 +399,4 @@ static void test_gpu_ps_errors(void)
 }
 
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"gpu_ps_listed", test_gpu_ps_listed, xc_fx_skip_gpu},   {"gpu_ps_powers", test_gpu_ps_powers, xc_fx_skip_gpu},
-        {"gpu_ps_borrow", test_gpu_ps_borrow, xc_fx_skip_gpu},   {"gpu_ps_peaks", test_gpu_ps_peaks, xc_fx_skip_gpu},
-        {"gpu_ps_cands", test_gpu_ps_cands, xc_fx_skip_gpu},     {"gpu_ps_wide", test_gpu_ps_wide, xc_fx_skip_gpu},
-        {"gpu_ps_overflow", test_gpu_ps_overflow, xc_fx_skip_gpu}, {"gpu_ps_hand", test_gpu_ps_hand, xc_fx_skip_gpu},
-        {"gpu_ps_errors", test_gpu_ps_errors, xc_fx_skip_gpu},
-    };
-    return xc_test_run("gpu_pulscan", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("gpu_pulscan")

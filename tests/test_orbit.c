@@ -17,6 +17,7 @@
 #include "core/xc_filterbank.h"
 #include "synth/xc_orbit.h"
 #include "synth/xc_synth.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
 #define C_LIGHT 299792458.0
@@ -45,7 +46,7 @@ static long double kepler_bisect(long double M, long double e)
     return 0.5L * (lo + hi);
 }
 
-static void test_kepler_known_solutions(void)
+XC_TEST(test_kepler_known_solutions, "kepler_known_solutions")
 {
     /* Meeus, Astronomical Algorithms (2nd ed.), example 30.a: e = 0.1, M = 5 deg. */
     const double d = M_PI / 180;
@@ -63,7 +64,7 @@ static void test_kepler_known_solutions(void)
     XC_ASSERT_CLOSE(xc_kepler_solve(E - e * sin(E), e, NULL), E, 1e-13);
 }
 
-static void test_kepler_every_anomaly_bounded_steps(void)
+XC_TEST(test_kepler_every_anomaly_bounded_steps, "kepler_every_anomaly_bounded_steps")
 {
     static const double ecc[] = {0.0, 1e-6, 0.1, 0.5, 0.8, 0.9, 0.99, 0.999999};
     int worst_it = 0, bad = 0;
@@ -94,7 +95,7 @@ static xc_synth_binary binary(double pb_h, double e, double inc, double om, doub
     return b;
 }
 
-static void test_circular_velocity_is_sinusoid(void)
+XC_TEST(test_circular_velocity_is_sinusoid, "circular_velocity_is_sinusoid")
 {
     xc_synth_binary b = binary(2.5, 0.0, 60.0, 30.0, 0.3, 1.4, 1.0);
     xc_orbit o;
@@ -136,7 +137,7 @@ static double v_over_c(double tau, void *vp)
     return 2 * M_PI / q->pb * q->asini / sqrt(1 - q->e * q->e) * (cos(q->w + nu) + q->e * cos(q->w)) / C_LIGHT;
 }
 
-static void test_roemer_delay_is_integrated_velocity(void)
+XC_TEST(test_roemer_delay_is_integrated_velocity, "roemer_delay_is_integrated_velocity")
 {
     static const double ecc[] = {0.0, 0.3, 0.6, 0.9};
     static const double om[] = {0.0, 75.0, 200.0, 310.0};
@@ -169,23 +170,15 @@ static void test_roemer_delay_is_integrated_velocity(void)
 
 static void pulsar_params(xc_synth_params *p, double period_ms, double tobs, double tsamp)
 {
-    xc_synth_params_init(p);
-    p->nchans = 1;
-    p->nbits = 32;
-    p->tsamp = tsamp;
-    p->tobs = tobs;
-    p->fch1 = 1400;
-    p->foff = -1;
+    xc_fx_synth_obs(p, 1, 32, tsamp, tobs, 1400, -1);
     p->noise = 0;
     p->smear = 0;
-    p->psr.period_ms = period_ms;
-    p->psr.width_pct = 5;
-    p->psr.snrpeak = 1;
+    xc_fx_synth_psr(p, period_ms, 0, 5, 1);
 }
 
 static double freq_at(double t, void *tm) { return xc_timing_freq(tm, t); }
 
-static void test_phase_is_integral_of_frequency(void)
+XC_TEST(test_phase_is_integral_of_frequency, "phase_is_integral_of_frequency")
 {
     /* every effect at once: spin-down, acceleration and an eccentric orbit */
     xc_synth_params p;
@@ -281,7 +274,7 @@ static double quad_coeff(const double *t, size_t n)
     return (double)cc;
 }
 
-static void test_accn_integrated_vs_fake(void)
+XC_TEST(test_accn_integrated_vs_fake, "accn_integrated_vs_fake")
 {
     /* SIGPROC fake (SixByNine/sigproc src/fake.c main): 1 channel, 32 bits, 100 s, a = 1000 m/s^2,
      * P = 5 ms: fake's pulse times have quadratic coefficient p0^2 a/c
@@ -401,7 +394,7 @@ static void fake_loop(const xc_synth_params *q, uint64_t nsamp, float *value)
     free(shift);
 }
 
-static void test_fake_phase_reproduces_fake(void)
+XC_TEST(test_fake_phase_reproduces_fake, "fake_phase_reproduces_fake")
 {
     /* fake's sigproc constant, so -convention sigproc gives fake's shifts */
     XC_ASSERT_CLOSE(xc_convention_get("sigproc")->kdm, 4148.741601, 1e-9);
@@ -464,14 +457,7 @@ static double fake_pulse_time(const xc_timing *tm, double n)
 /* rms and max of y minus its least-squares line in x. */
 static void detrend(const double *x, const double *y, size_t n, double *rms, double *max)
 {
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (size_t i = 0; i < n; i++) {
-        sx += x[i];
-        sy += y[i];
-        sxx += x[i] * x[i];
-        sxy += x[i] * y[i];
-    }
-    double b = (n * sxy - sx * sy) / (n * sxx - sx * sx), a = (sy - b * sx) / n, ss = 0;
+    double xm, ym, b = xc_fx_line_fit(x, y, n, &xm, &ym), a = ym - b * xm, ss = 0;
     *max = 0;
     for (size_t i = 0; i < n; i++) {
         double r = y[i] - a - b * x[i];
@@ -481,7 +467,7 @@ static void detrend(const double *x, const double *y, size_t n, double *rms, dou
     *rms = sqrt(ss / n);
 }
 
-static void test_binary_drift_vs_fake(void)
+XC_TEST(test_binary_drift_vs_fake, "binary_drift_vs_fake")
 {
     /* SIGPROC fake (SixByNine/sigproc src/fake.c main): Pb = 2 h, e = 0, mp 1.4, mc 1.0, bphase 0.1,
      * 600 s at 64 us.  fake's pulses follow t/P(t) (to 44 us rms there); the
@@ -554,7 +540,7 @@ static void test_binary_drift_vs_fake(void)
     xc_synth_params_free(&p);
 }
 
-static void test_timing_limits(void)
+XC_TEST(test_timing_limits, "timing_limits")
 {
     xc_synth_params p;
     pulsar_params(&p, 5.0, 100.0, 64e-6);
@@ -582,16 +568,5 @@ static void test_timing_limits(void)
 int main(void)
 {
     gsl_set_error_handler_off();
-    static const xc_testcase cases[] = {
-        {"kepler_known_solutions", test_kepler_known_solutions, NULL},
-        {"kepler_every_anomaly_bounded_steps", test_kepler_every_anomaly_bounded_steps, NULL},
-        {"circular_velocity_is_sinusoid", test_circular_velocity_is_sinusoid, NULL},
-        {"roemer_delay_is_integrated_velocity", test_roemer_delay_is_integrated_velocity, NULL},
-        {"phase_is_integral_of_frequency", test_phase_is_integral_of_frequency, NULL},
-        {"accn_integrated_vs_fake", test_accn_integrated_vs_fake, NULL},
-        {"fake_phase_reproduces_fake", test_fake_phase_reproduces_fake, NULL},
-        {"binary_drift_vs_fake", test_binary_drift_vs_fake, NULL},
-        {"timing_limits", test_timing_limits, NULL},
-    };
-    return xc_test_run("orbit", cases, XC_NCASES(cases));
+    return xc_test_main("orbit");
 }

@@ -11,28 +11,10 @@
 #include "core/xc_ddstream.h"
 #include "core/xc_npy.h"
 #include "core/xc_planefile.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
-static int exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0;
-}
-
-/* Counts directory entries whose name starts with prefix. */
-static int count_prefix(const char *dir, const char *prefix)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        n += !strncmp(e->d_name, prefix, strlen(prefix));
-    if (d)
-        closedir(d);
-    return n;
-}
-
-static void test_npy_roundtrip(void)
+XC_TEST(test_npy_roundtrip, "npy round trip and header alignment")
 {
     char path[512];
     snprintf(path, sizeof path, "%s/a.npy", xc_test_tmpdir());
@@ -99,7 +81,7 @@ static void write_fil(const char *path, int nchans, size_t nsamp, int nbits, uns
     xc_fbheader_free(&h);
 }
 
-static void test_plane_write_read(void)
+XC_TEST(test_plane_write_read, "plane write then read")
 {
     char out[512], json[600];
     snprintf(out, sizeof out, "%s/pw", xc_test_tmpdir());
@@ -146,11 +128,11 @@ static void test_plane_write_read(void)
     xc_planefile_free(&pf);
     xc_plane_free(&pl);
     xc_dmplan_free(&plan);
-    CU_ASSERT_EQUAL(count_prefix(xc_test_tmpdir(), "pw.json.tmp"), 0);
+    CU_ASSERT_EQUAL(xc_fx_count_prefix("pw.json.tmp"), 0);
 }
 
 /* Gulps of any size must give the same plane as one pass over the whole file. */
-static void test_stream_equals_whole(void)
+XC_TEST(test_stream_equals_whole, "streamed gulps equal one pass (reference and cpu)")
 {
     char fil[512], out[512], json[600];
     snprintf(fil, sizeof fil, "%s/s.fil", xc_test_tmpdir());
@@ -205,7 +187,7 @@ static void test_stream_equals_whole(void)
 }
 
 /* A plan whose largest delay exceeds the data fails and leaves no file behind. */
-static void test_failure_leaves_nothing(void)
+XC_TEST(test_failure_leaves_nothing, "failed run leaves no output")
 {
     char fil[512], out[512], json[600], npy[600];
     snprintf(fil, sizeof fil, "%s/short.fil", xc_test_tmpdir());
@@ -227,20 +209,11 @@ static void test_failure_leaves_nothing(void)
     CU_ASSERT_EQUAL(xc_dedisperse_stream(r, out, &a, NULL, &e), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "short.fil"));
     CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "largest delay"));
-    CU_ASSERT_FALSE(exists(json));
-    CU_ASSERT_FALSE(exists(npy));
-    CU_ASSERT_EQUAL(count_prefix(xc_test_tmpdir(), "nothing"), 0);
+    CU_ASSERT_FALSE(xc_fx_exists(json));
+    CU_ASSERT_FALSE(xc_fx_exists(npy));
+    CU_ASSERT_EQUAL(xc_fx_count_prefix("nothing"), 0);
     xc_fbreader_close(r);
     xc_dmplan_free(&plan);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"npy round trip and header alignment", test_npy_roundtrip, NULL},
-        {"plane write then read", test_plane_write_read, NULL},
-        {"streamed gulps equal one pass (reference and cpu)", test_stream_equals_whole, NULL},
-        {"failed run leaves no output", test_failure_leaves_nothing, NULL},
-    };
-    return xc_test_run("planefile", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("planefile")

@@ -23,7 +23,7 @@ static const xc_popdraw *find_draw(const xc_popspec *s, const char *field)
     return NULL;
 }
 
-static void test_table1_spec(void)
+XC_TEST(test_table1_spec, "table1_spec")
 {
     /* White et al. 2024, Table 1 */
     static const struct {
@@ -51,12 +51,7 @@ static void test_table1_spec(void)
     xc_synth_params p;
     int att;
     CU_ASSERT_EQUAL_FATAL(xc_popspec_pulsar(&s, 1, 0, &p, &att, &err), XC_OK);
-    CU_ASSERT_EQUAL(p.nbits, 8);
-    CU_ASSERT_EQUAL(p.nchans, 1024);
-    CU_ASSERT_EQUAL(p.tsamp, 128e-6);
-    CU_ASSERT_EQUAL(p.tobs, 600);
-    CU_ASSERT_EQUAL(p.fch1, 1550);
-    CU_ASSERT_EQUAL(p.foff, -0.292968752);
+    xc_fx_assert_synth_obs(&p, 1024, 8, 128e-6, 600, 1550, -0.292968752);
     CU_ASSERT_EQUAL(p.psr.bin.on, 1);
     CU_ASSERT_EQUAL(p.psr.bin.inc_deg, 90);
     xc_synth_params_free(&p);
@@ -86,7 +81,7 @@ static double field_value(const xc_synth_params *p, const char *f)
     return NAN;
 }
 
-static void test_draws_follow_distributions(void)
+XC_TEST(test_draws_follow_distributions, "draws_follow_distributions")
 {
     enum { N = 4000, NB = 20 };
     xc_popspec s;
@@ -148,7 +143,7 @@ static void test_draws_follow_distributions(void)
     xc_popspec_free(&s);
 }
 
-static void test_rejected_orbits_are_drawn_again(void)
+XC_TEST(test_rejected_orbits_are_drawn_again, "rejected_orbits_are_drawn_again")
 {
     /* heavy, short, nearly parabolic orbits: many reach c/2 and are redrawn */
     const char *f = xc_fx_tmp("ecc.json");
@@ -193,13 +188,21 @@ static int count_rows(const char *path)
     return rows;
 }
 
-static void test_population_reproducible_and_resumable(void)
+/* The test population (datasets/population-test.json) into s, o zeroed;
+ * failing to load ends the case. */
+static void load_test_spec(xc_popspec *s, xc_popopts *o)
+{
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(s, xc_fx_dataset("population-test.json"), &err), XC_OK);
+    memset(o, 0, sizeof *o);
+}
+
+XC_TEST(test_population_reproducible_and_resumable, "population_reproducible_and_resumable")
 {
     xc_popspec s;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, xc_fx_dataset("population-test.json"), &err), XC_OK);
     xc_popopts o;
-    memset(&o, 0, sizeof o);
+    load_test_spec(&s, &o);
     const char *A = xc_fx_tmp("popA"), *B = xc_fx_tmp("popB");
     CU_ASSERT_EQUAL_FATAL(xc_population_run(&s, 3, 11, A, &o, &err), XC_OK);
     CU_ASSERT_EQUAL(o.made, 3);
@@ -267,13 +270,12 @@ static void test_population_reproducible_and_resumable(void)
     xc_popspec_free(&s);
 }
 
-static void test_population_dedispersed(void)
+XC_TEST(test_population_dedispersed, "population_dedispersed")
 {
     xc_popspec s;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, xc_fx_dataset("population-test.json"), &err), XC_OK);
     xc_popopts o;
-    memset(&o, 0, sizeof o);
+    load_test_spec(&s, &o);
     o.dedispersed = 1;
     o.first = 40;
     const char *D = xc_fx_tmp("popD");
@@ -299,7 +301,7 @@ static void test_population_dedispersed(void)
     xc_popspec_free(&s);
 }
 
-static void test_bad_specs(void)
+XC_TEST(test_bad_specs, "bad_specs")
 {
     static const struct {
         const char *json, *want;
@@ -331,15 +333,4 @@ static void test_bad_specs(void)
     CU_ASSERT_EQUAL(xc_popspec_load(&s, xc_fx_tmp("none.json"), &err), XC_EIO);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"table1_spec", test_table1_spec, NULL},
-        {"draws_follow_distributions", test_draws_follow_distributions, NULL},
-        {"rejected_orbits_are_drawn_again", test_rejected_orbits_are_drawn_again, NULL},
-        {"population_reproducible_and_resumable", test_population_reproducible_and_resumable, NULL},
-        {"population_dedispersed", test_population_dedispersed, NULL},
-        {"bad_specs", test_bad_specs, NULL},
-    };
-    return xc_test_run("population", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("population")

@@ -7,32 +7,14 @@
 #include <sys/stat.h>
 
 #include "core/xc_presto.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
-
-static void tmp_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/%s", xc_test_tmpdir(), name);
-}
-
-static void data_path(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/sigpyproc3/%s", xc_test_datasets(), name);
-}
-
-static int exists(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0;
-}
 
 static int skip_no_fixtures(char *why, size_t n)
 {
     char path[512];
-    data_path(path, sizeof path, "GBT_J1807-0847.inf");
-    if (exists(path))
-        return 0;
-    snprintf(why, n, "%s not found", path);
-    return 1;
+    xc_fx_sigpyproc_path(path, sizeof path, "GBT_J1807-0847.inf");
+    return xc_fx_skip_missing(path, why, n);
 }
 
 /* Reads a text file into lines (at most max); returns the count or -1. */
@@ -48,40 +30,64 @@ static int read_lines(const char *path, char lines[][256], int max)
     return n;
 }
 
-static void write_text(const char *path, const char *text)
+/* The numbers of an .inf in the order of inf_numbers' names: each is read
+ * and written exactly, as decimal text. */
+#define INF_NUMBERS "n dt beam_diam dm freq_low bw nchan chan_wid"
+enum { NNUMBERS = 8 };
+
+static void check_inf_numbers(const xc_inf *inf, const double want[NNUMBERS])
 {
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_FATAL(fp != NULL);
-    fputs(text, fp);
-    fclose(fp);
+    const double got[NNUMBERS] = {inf->n, inf->dt, inf->beam_diam, inf->dm, inf->freq_low, inf->bw, inf->nchan,
+                                  inf->chan_wid};
+    xc_fx_assert_fields(INF_NUMBERS, got, want, NNUMBERS);
 }
 
-static void test_fixture_inf(void)
+/* The names of an .inf: name, telescope, instrument, object, ra, dec and
+ * observer. */
+enum { NNAMES = 7 };
+
+static void check_inf_names(const xc_inf *inf, const char *const want[NNAMES])
+{
+    const char *got[NNAMES] = {inf->name, inf->telescope, inf->instrument, inf->object, inf->ra, inf->dec,
+                               inf->observer};
+    for (int k = 0; k < NNAMES; k++)
+        CU_ASSERT_STRING_EQUAL(got[k], want[k]);
+}
+
+static void set_inf_names(xc_inf *inf, const char *const v[NNAMES])
+{
+    char *dst[NNAMES] = {inf->name, inf->telescope, inf->instrument, inf->object, inf->ra, inf->dec, inf->observer};
+    for (int k = 0; k < NNAMES; k++)
+        strcpy(dst[k], v[k]);
+}
+
+static void set_inf_numbers(xc_inf *inf, const double v[NNUMBERS])
+{
+    inf->n = v[0];
+    inf->dt = v[1];
+    inf->beam_diam = v[2];
+    inf->dm = v[3];
+    inf->freq_low = v[4];
+    inf->bw = v[5];
+    inf->nchan = (int)v[6];
+    inf->chan_wid = v[7];
+}
+
+XC_TEST_IF(test_fixture_inf, "fixture_inf", skip_no_fixtures)
 {
     char path[512];
-    data_path(path, sizeof path, "GBT_J1807-0847.inf");
+    xc_fx_sigpyproc_path(path, sizeof path, "GBT_J1807-0847.inf");
     xc_inf inf;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, path, &err), XC_OK);
-    CU_ASSERT_STRING_EQUAL(inf.name, "GBT_J1807-0847");
-    CU_ASSERT_STRING_EQUAL(inf.telescope, "GBT");
-    CU_ASSERT_STRING_EQUAL(inf.instrument, "VEGAS");
-    CU_ASSERT_STRING_EQUAL(inf.object, "J1807-0847");
-    CU_ASSERT_STRING_EQUAL(inf.ra, "18:07:37.9999");
-    CU_ASSERT_STRING_EQUAL(inf.dec, "-08:47:43.7463");
-    CU_ASSERT_STRING_EQUAL(inf.observer, "unset");
+    check_inf_names(&inf, (const char *const[NNAMES]){"GBT_J1807-0847", "GBT", "VEGAS", "J1807-0847", "18:07:37.9999",
+                                                      "-08:47:43.7463", "unset"});
     XC_ASSERT_CLOSE(inf.mjd, 59313.309837974340741, 1e-9);
     CU_ASSERT_EQUAL(inf.barycentered, 0);
-    CU_ASSERT_EQUAL(inf.n, 131072.0);
-    CU_ASSERT_EQUAL(inf.dt, 0.00016384);
     CU_ASSERT_EQUAL(inf.breaks, 0);
     CU_ASSERT_STRING_EQUAL(inf.band, "Radio");
-    CU_ASSERT_EQUAL(inf.beam_diam, 234000.0);
-    CU_ASSERT_EQUAL(inf.dm, 112.3802);
-    CU_ASSERT_EQUAL(inf.freq_low, 720.78125);
-    CU_ASSERT_EQUAL(inf.bw, 200.0);
-    CU_ASSERT_EQUAL(inf.nchan, 256);
-    CU_ASSERT_EQUAL(inf.chan_wid, 0.78125);
+    check_inf_numbers(&inf, (const double[NNUMBERS]){131072.0, 0.00016384, 234000.0, 112.3802, 720.78125, 200.0, 256,
+                                                     0.78125});
     CU_ASSERT_STRING_EQUAL(inf.analyzer, "pkumar");
     CU_ASSERT_STRING_EQUAL(inf.notes, "Project ID unset, Date: 2021-04-09T07:26:10.001.\n"
                                       "    4 polns were not summed.  Samples have 8 bits.\n");
@@ -91,11 +97,11 @@ static void test_fixture_inf(void)
  * line is the exception: xc_inf holds the epoch in one double (about 7e-12 d
  * resolution at MJD 59313), PRESTO in an integer day plus a fraction, so its
  * last digits differ and it is compared as a number. */
-static void test_fixture_rewrite(void)
+XC_TEST_IF(test_fixture_rewrite, "fixture_rewrite", skip_no_fixtures)
 {
     char in[512], out[512];
-    data_path(in, sizeof in, "GBT_J1807-0847.inf");
-    tmp_path(out, sizeof out, "rewrite.inf");
+    xc_fx_sigpyproc_path(in, sizeof in, "GBT_J1807-0847.inf");
+    xc_fx_tmp_path(out, sizeof out, "rewrite.inf");
     xc_inf inf;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, in, &err), XC_OK);
@@ -124,50 +130,29 @@ static void test_fixture_rewrite(void)
     CU_ASSERT_STRING_EQUAL(b[9], " Number of bins in the time series      =  131072     \n");
 }
 
-static void test_roundtrip(void)
+XC_TEST(test_roundtrip, "roundtrip")
 {
     char path[512];
-    tmp_path(path, sizeof path, "rt.inf");
+    xc_fx_tmp_path(path, sizeof path, "rt.inf");
     xc_inf w, r;
     xc_error err;
     xc_inf_init(&w);
-    strcpy(w.name, "synthetic_DM30.00");
-    strcpy(w.telescope, "Parkes");
-    strcpy(w.instrument, "crosscheck synth");
-    strcpy(w.object, "P: 250 ms");
-    strcpy(w.ra, "05:34:31.9700");
-    strcpy(w.dec, "22:00:52.1000");
-    strcpy(w.observer, "");   /* written as PRESTO's "Unknown" */
+    /* the observer is written as PRESTO's "Unknown" */
+    static const char *const names[NNAMES] = {"synthetic_DM30.00", "Parkes", "crosscheck synth", "P: 250 ms",
+                                              "05:34:31.9700", "22:00:52.1000", ""};
+    static const double numbers[NNUMBERS] = {187520, 0.00032, 840, 30.25, 1441.33, 69.76, 64, 1.09};
+    set_inf_names(&w, names);
     w.mjd = 60000.5;
     w.barycentered = 1;
-    w.n = 187520;
-    w.dt = 0.00032;
-    w.beam_diam = 840;
-    w.dm = 30.25;
-    w.freq_low = 1441.33;
-    w.bw = 69.76;
-    w.nchan = 64;
-    w.chan_wid = 1.09;
+    set_inf_numbers(&w, numbers);
     strcpy(w.notes, "two\n    lines");
     CU_ASSERT_EQUAL_FATAL(xc_inf_write(&w, path, &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(xc_inf_read(&r, path, &err), XC_OK);
-    CU_ASSERT_STRING_EQUAL(r.name, w.name);
-    CU_ASSERT_STRING_EQUAL(r.telescope, "Parkes");
-    CU_ASSERT_STRING_EQUAL(r.instrument, w.instrument);
-    CU_ASSERT_STRING_EQUAL(r.object, w.object);
-    CU_ASSERT_STRING_EQUAL(r.ra, w.ra);
-    CU_ASSERT_STRING_EQUAL(r.dec, w.dec);
-    CU_ASSERT_STRING_EQUAL(r.observer, "Unknown");
+    check_inf_names(&r, (const char *const[NNAMES]){names[0], names[1], names[2], names[3], names[4], names[5],
+                                                    "Unknown"});
     CU_ASSERT_EQUAL(r.mjd, 60000.5);
     CU_ASSERT_EQUAL(r.barycentered, 1);
-    CU_ASSERT_EQUAL(r.n, 187520.0);
-    CU_ASSERT_EQUAL(r.dt, 0.00032);
-    CU_ASSERT_EQUAL(r.beam_diam, 840.0);
-    CU_ASSERT_EQUAL(r.dm, 30.25);
-    CU_ASSERT_EQUAL(r.freq_low, 1441.33);
-    CU_ASSERT_EQUAL(r.bw, 69.76);
-    CU_ASSERT_EQUAL(r.nchan, 64);
-    CU_ASSERT_EQUAL(r.chan_wid, 1.09);
+    check_inf_numbers(&r, numbers);
     CU_ASSERT_STRING_EQUAL(r.analyzer, "crosscheck");
     CU_ASSERT_STRING_EQUAL(r.notes, "two\n    lines");
     static char lines[64][256];
@@ -196,45 +181,46 @@ static void test_roundtrip(void)
     CU_ASSERT_STRING_EQUAL(lines[7], " Epoch of observation (MJD)             =  1.000000000000000\n");
 }
 
-static void test_bad_inf(void)
+XC_TEST(test_bad_inf, "bad_inf")
 {
     char path[512];
     xc_inf inf;
     xc_error err;
-    tmp_path(path, sizeof path, "bad.inf");
+    xc_fx_tmp_path(path, sizeof path, "bad.inf");
 
-    write_text(path, " Data file name without suffix          =  x\n"
-                     " Telescope used                         =  None (Artificial Data Set)\n"
-                     " Number of bins in the time series      =  12abc\n");
-    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 3"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Number of bins in the time series"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'12abc'"));
-
-    write_text(path, " Data file name without suffix          =  x\n"
-                     " Favourite colour                       =  blue\n");
-    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 2"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'Favourite colour'"));
-
-    write_text(path, " Data file name without suffix          =  x\n"
-                     " Telescope used                         =  None (Artificial Data Set)\n"
-                     " Number of bins in the time series      =  100\n"
-                     " Width of each time series bin (sec)    =  0.001\n"
-                     " Any breaks in the data? (1 yes, 0 no)  =  1\n");
-    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "line 5"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "on/off"));
-
-    /* The short form (no '=' at byte 40) is read through the last '='. */
-    write_text(path, " Data file name without suffix = x\n"
-                     " Telescope used = None (Artificial Data Set)\n"
-                     " Number of bins in the time series = 100\n"
-                     " Any additional notes:\n    n\n\n");
-    CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "'Width of each time series bin (sec)' line missing"));
-    write_text(path, " Data file name without suffix = x\n"
+    /* Each text is refused, the message naming the file and saying each of
+     * says. */
+    static const struct {
+        const char *text, *says[3];
+    } bad[] = {
+        {" Data file name without suffix          =  x\n"
+         " Telescope used                         =  None (Artificial Data Set)\n"
+         " Number of bins in the time series      =  12abc\n",
+         {"line 3", "Number of bins in the time series", "'12abc'"}},
+        {" Data file name without suffix          =  x\n"
+         " Favourite colour                       =  blue\n",
+         {"line 2", "'Favourite colour'"}},
+        {" Data file name without suffix          =  x\n"
+         " Telescope used                         =  None (Artificial Data Set)\n"
+         " Number of bins in the time series      =  100\n"
+         " Width of each time series bin (sec)    =  0.001\n"
+         " Any breaks in the data? (1 yes, 0 no)  =  1\n",
+         {"line 5", "on/off"}},
+        /* The short form (no '=' at byte 40) is read through the last '='. */
+        {" Data file name without suffix = x\n"
+         " Telescope used = None (Artificial Data Set)\n"
+         " Number of bins in the time series = 100\n"
+         " Any additional notes:\n    n\n\n",
+         {"'Width of each time series bin (sec)' line missing"}},
+    };
+    for (size_t k = 0; k < XC_NCASES(bad); k++) {
+        xc_fx_write_text(path, bad[k].text);
+        CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+        for (int j = 0; j < 3 && bad[k].says[j]; j++)
+            CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[k].says[j]));
+    }
+    xc_fx_write_text(path, " Data file name without suffix = x\n"
                      " Telescope used = None (Artificial Data Set)\n"
                      " Number of bins in the time series = 100\n"
                      " Width of each time series bin (sec) = 2.5e-4\n"
@@ -245,7 +231,7 @@ static void test_bad_inf(void)
 
     /* Writing what PRESTO could not read back is refused, leaving no file. */
     char out[512];
-    tmp_path(out, sizeof out, "refused.inf");
+    xc_fx_tmp_path(out, sizeof out, "refused.inf");
     xc_inf_init(&inf);
     strcpy(inf.band, "X-ray");
     CU_ASSERT_EQUAL(xc_inf_write(&inf, out, &err), XC_EINVAL);
@@ -254,13 +240,13 @@ static void test_bad_inf(void)
     strcpy(inf.object, "two\nlines");
     CU_ASSERT_EQUAL(xc_inf_write(&inf, out, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Object being observed"));
-    CU_ASSERT(!exists(out));
+    CU_ASSERT(!xc_fx_exists(out));
 }
 
-static void test_dat(void)
+XC_TEST(test_dat, "dat")
 {
     char path[512];
-    tmp_path(path, sizeof path, "series.dat");
+    xc_fx_tmp_path(path, sizeof path, "series.dat");
     float src[1001];
     for (int i = 0; i < 1001; i++)
         src[i] = (float)sin(0.01 * i) * 1e3f + (float)i * 1e-3f;
@@ -284,10 +270,10 @@ static void test_dat(void)
     CU_ASSERT(back == NULL && n == 0);
 }
 
-static void test_fixture_dat(void)
+XC_TEST_IF(test_fixture_dat, "fixture_dat", skip_no_fixtures)
 {
     char path[512];
-    data_path(path, sizeof path, "GBT_J1807-0847.dat");
+    xc_fx_sigpyproc_path(path, sizeof path, "GBT_J1807-0847.dat");
     float *d = NULL;
     size_t n = 0;
     xc_error err;
@@ -307,7 +293,7 @@ static void test_fixture_dat(void)
     XC_ASSERT_CLOSE(sum / (double)n, 445404.09, 0.01);
     /* Written back, it is the same bytes. */
     char out[512];
-    tmp_path(out, sizeof out, "gbt.dat");
+    xc_fx_tmp_path(out, sizeof out, "gbt.dat");
     CU_ASSERT_EQUAL(xc_dat_write(out, d, n, &err), XC_OK);
     float *e = NULL;
     size_t m = 0;
@@ -318,15 +304,4 @@ static void test_fixture_dat(void)
     free(e);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"fixture_inf", test_fixture_inf, skip_no_fixtures},
-        {"fixture_rewrite", test_fixture_rewrite, skip_no_fixtures},
-        {"roundtrip", test_roundtrip, NULL},
-        {"bad_inf", test_bad_inf, NULL},
-        {"dat", test_dat, NULL},
-        {"fixture_dat", test_fixture_dat, skip_no_fixtures},
-    };
-    return xc_test_run("presto", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("presto")

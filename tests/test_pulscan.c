@@ -150,7 +150,7 @@ static xc_spectrum hand_spectrum(void)
     return sp;
 }
 
-static void test_hand_powers(void)
+XC_TEST(test_hand_powers, "hand_powers")
 {
     xc_spectrum sp = hand_spectrum();
     xc_psopts o;
@@ -174,22 +174,30 @@ static void test_hand_powers(void)
     xc_spectrum_free(&sp);
 }
 
+/* Every peak wanted: zstep 1, sigma 0, no sifting, zmax, numharm stages,
+ * normalised over normwidth bins, in chunks of chunkwidth. */
+static xc_psopts all_peaks_opts(int zmax, int numharm, size_t normwidth, size_t chunkwidth)
+{
+    xc_psopts o;
+    xc_psopts_default(&o);
+    o.zmax = zmax;
+    o.zstep = 1;
+    o.numharm = numharm;
+    o.sigma = 0;
+    o.nosift = 1;
+    o.chunkwidth = chunkwidth;
+    o.normwidth = normwidth;
+    return o;
+}
+
 /* Pulscan's R-block search on the hand spectrum: zmax 2, zstep 1, stages 1
  * and 2, R-blocks of 8 starts, every block maximum above the sigma-0
  * threshold, worked out from the powers above (first start on ties). */
-static void test_hand_rblock_peaks(void)
+XC_TEST(test_hand_rblock_peaks, "hand_rblock_peaks")
 {
     xc_spectrum sp = hand_spectrum();
-    xc_psopts o;
-    xc_psopts_default(&o);
-    o.normwidth = 32;
-    o.zmax = 2;
-    o.zstep = 1;
-    o.numharm = 2;
-    o.sigma = 0;
-    o.chunkwidth = 8;
+    xc_psopts o = all_peaks_opts(2, 2, 32, 8);
     o.rblock = 1;
-    o.nosift = 1;
     double q = 1.0 / (XC_MAD_TO_SIGMA * XC_MAD_TO_SIGMA);
     static const struct {
         size_t i;
@@ -245,7 +253,7 @@ static void test_hand_rblock_peaks(void)
                 CU_ASSERT_EQUAL(l.c[k].z, 2.0);
                 CU_ASSERT_EQUAL(l.c[k].dof, 18.0);
                 double ntr = xc_pulscan_ntrials(25, 2, 2), lp;
-                CU_ASSERT_DOUBLE_EQUAL(ntr, 11 * (1 + 2 / 6.95), 1e-12);
+                XC_ASSERT_NEAR(ntr, 11 * (1 + 2 / 6.95), 1e-12);
                 XC_ASSERT_CLOSE(l.c[k].sigma, xc_candidate_sigma(144 * q, 18, ntr, &lp), 1e-9);
                 XC_ASSERT_CLOSE(l.c[k].logp, lp, 1e-9);
                 XC_ASSERT_CLOSE(l.c[k].f_hz, 4.0 / 25.0, 1e-12);
@@ -283,18 +291,10 @@ static xc_spectrum overlap_spectrum(void)
     return sp;
 }
 
-static void test_overlap_hand(void)
+XC_TEST(test_overlap_hand, "overlap_hand")
 {
     xc_spectrum sp = overlap_spectrum();
-    xc_psopts o;
-    xc_psopts_default(&o);
-    o.normwidth = 32;
-    o.zmax = 2;
-    o.zstep = 1;
-    o.numharm = 2;
-    o.sigma = 0;
-    o.chunkwidth = 8;
-    o.nosift = 1;
+    xc_psopts o = all_peaks_opts(2, 2, 32, 8);
     double q = 1.0 / (XC_MAD_TO_SIGMA * XC_MAD_TO_SIGMA), P[25];
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_pulscan_powers(&xc_ps_reference, &sp, &o, P, &err), XC_OK);
@@ -341,6 +341,16 @@ static void test_overlap_hand(void)
     xc_spectrum_free(&sp);
 }
 
+/* The reference's peaks into a, the cpu's into b; either failing ends the case. */
+static void peaks_ref_cpu(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *a, xc_pspeaks *b)
+{
+    xc_error err;
+    xc_pspeaks_init(a);
+    xc_pspeaks_init(b);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_reference, sp, o, a, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_cpu, sp, o, b, &err), XC_OK);
+}
+
 /* Every peak's start is at least max(1, (h-1)*w). */
 static int starts_exist(const xc_pspeaks *pk, size_t *perh, size_t *near, int wmax)
 {
@@ -366,17 +376,9 @@ static int starts_exist(const xc_pspeaks *pk, size_t *perh, size_t *near, int wm
  * spectra: 99 of 909 peaks of stages 2-4).  Then low-frequency
  * tones (overlapping boxcars there would be the strongest) at 1 and 2
  * threads and tiles of 16 and 1024: the same peaks from both. */
-static void test_overlap_noise(void)
+XC_TEST(test_overlap_noise, "overlap_noise")
 {
-    xc_psopts o;
-    xc_psopts_default(&o);
-    o.zmax = 30;
-    o.zstep = 1;
-    o.numharm = 4;
-    o.sigma = 0;
-    o.nosift = 1;
-    o.chunkwidth = 64;
-    o.normwidth = 512;
+    xc_psopts o = all_peaks_opts(30, 4, 512, 64);
     o.tile = 100;
     o.threads = 2;
     int wmax = o.zmax + 1;
@@ -395,11 +397,7 @@ static void test_overlap_noise(void)
                 o.threads = pass && seed % 2 ? 1 : 2;
                 o.tile = pass ? (seed % 3 ? 16 : 1024) : 100;
                 xc_pspeaks a, b;
-                xc_pspeaks_init(&a);
-                xc_pspeaks_init(&b);
-                xc_error err;
-                CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_reference, &sp, &o, &a, &err), XC_OK);
-                CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_cpu, &sp, &o, &b, &err), XC_OK);
+                peaks_ref_cpu(&sp, &o, &a, &b);
                 size_t dummy[4] = {0}, dnear = 0;
                 CU_ASSERT(starts_exist(&a, pass ? dummy : perh, pass ? &dnear : &near, wmax));
                 CU_ASSERT(starts_exist(&b, dummy, &dnear, wmax));
@@ -463,7 +461,7 @@ static double ks_chi2(double *x, size_t n, double dof)
  * at 0.1% each: a false alarm in one run in about 70 for each of the three
  * checks (the MAD's own scatter, about 1.5% per block of 16384 bins, uses part
  * of the margin). */
-static void test_noise_chi2(void)
+XC_TEST(test_noise_chi2, "noise_chi2")
 {
     size_t nbins = 65537;
     xc_psopts o;
@@ -522,7 +520,7 @@ static void test_noise_chi2(void)
  * sigma > S is Q_gauss(S) per spectrum; over 60 spectra at S = 0 (0.5 each)
  * the total must lie within 4.5 sd of 30 (binomial; local maxima are rarer
  * than independent exceedances, so the bound is conservative). */
-static void test_noise_false_alarms(void)
+XC_TEST(test_noise_false_alarms, "noise_false_alarms")
 {
     size_t nbins = 32768;
     xc_psopts o;
@@ -567,7 +565,7 @@ static void test_noise_false_alarms(void)
 }
 
 /* The threshold sits just below the power where sigma crosses S. */
-static void test_threshold(void)
+XC_TEST(test_threshold, "threshold")
 {
     static const double dofs[] = {2, 6, 40, 402, 2412, 24020};
     static const double sig[] = {0, 2, 6, 30};
@@ -582,7 +580,7 @@ static void test_threshold(void)
 
 /* Which widths are searched: z = w - 1 on the -zstep grid, or {0, 1, 2, 4, ...}
  * with -zlog, never beyond zmax; and the trials count does not follow them. */
-static void test_z_sampling(void)
+XC_TEST(test_z_sampling, "z_sampling")
 {
     xc_psopts o;
     xc_psopts_default(&o);
@@ -616,7 +614,7 @@ static void test_z_sampling(void)
  * z = z0 within 2, from both implementations (measured: z0 = 12, 24, 40, 56
  * give z = 12, 24, 42, 58; z0 = 0 gives width 2 at r0 + 0.5, as a noise
  * power of 11 sits beside it). */
-static void test_injected_chirp(void)
+XC_TEST(test_injected_chirp, "injected_chirp")
 {
     static const struct {
         double r0, z0, amp;
@@ -656,7 +654,7 @@ static void test_injected_chirp(void)
  * has peaks; sizes that are multiples of nothing, odd zmax, short last
  * normalisation blocks, every z sampling, both peak modes, both
  * normalisations and both logp forms, at 1 and 2 threads. */
-static void test_cpu_matches_reference(void)
+XC_TEST(test_cpu_matches_reference, "cpu_matches_reference")
 {
     const xc_fx_pscfg *cfg = xc_fx_ps_configs;
     const xc_searcher *cpu = &xc_ps_cpu;
@@ -690,11 +688,7 @@ static void test_cpu_matches_reference(void)
         }
         /* The raw peaks agree too, before any significance or sifting. */
         xc_pspeaks a, b;
-        xc_pspeaks_init(&a);
-        xc_pspeaks_init(&b);
-        xc_error err;
-        CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_reference, &sp, &o, &a, &err), XC_OK);
-        CU_ASSERT_EQUAL_FATAL(xc_pulscan_peaks(&xc_ps_cpu, &sp, &o, &b, &err), XC_OK);
+        peaks_ref_cpu(&sp, &o, &a, &b);
         qsort(a.p, a.n, sizeof *a.p, xc_fx_peak_cmp);
         qsort(b.p, b.n, sizeof *b.p, xc_fx_peak_cmp);
         CU_ASSERT_EQUAL(a.n, b.n);
@@ -733,7 +727,7 @@ static int j1807_harmonic(double r)
     return 0;
 }
 
-static void test_j1807(void)
+XC_TEST(test_j1807, "j1807")
 {
     xc_spectrum sp = load_j1807();
     CU_ASSERT_EQUAL(sp.nbins, 65536);
@@ -777,7 +771,7 @@ static void test_j1807(void)
  * instead of staying raw; a spectrum constant throughout is refused.  A short remainder joins the
  * last block, so Pulscan's 1-bin last block (measured: a 773-sigma false
  * candidate) cannot happen. */
-static void test_mad_zero(void)
+XC_TEST(test_mad_zero, "mad_zero")
 {
     size_t W = 1000, nbins = 4 * W + 1;
     xc_spectrum sp = spec_new(nbins, 10.0);
@@ -849,7 +843,7 @@ static void test_mad_zero(void)
 }
 
 /* Non-finite input is refused with the bin and byte offset. */
-static void test_bad_input(void)
+XC_TEST(test_bad_input, "bad_input")
 {
     xc_spectrum sp = spec_new(1000, 1.0);
     spec_noise(&sp, 5, 0, 1);
@@ -886,7 +880,7 @@ static void test_bad_input(void)
 }
 
 /* The .fft + .inf reader: sizes must agree, the name must end in .fft. */
-static void test_spectrum_load(void)
+XC_TEST(test_spectrum_load, "spectrum_load")
 {
     char fft[1024], inf[1024];
     snprintf(fft, sizeof fft, "%s/t.fft", xc_test_tmpdir());
@@ -935,7 +929,7 @@ static xc_cand mk(double r, int w, int h, double sigma)
     return c;
 }
 
-static void test_sift(void)
+XC_TEST(test_sift, "sift")
 {
     xc_candlist l;
     xc_candlist_init(&l);
@@ -968,7 +962,7 @@ static void test_sift(void)
  * medians and the appendix polynomial change the numbers by plausible
  * amounts (a few per cent in scale; ln p within 25% where the polynomial
  * is defined) and still find the pulsar. */
-static void test_mom_and_poly(void)
+XC_TEST(test_mom_and_poly, "mom_and_poly")
 {
     xc_spectrum sp = spec_chirp(1 << 16, 99, 0.12, 12000.0, 20.0);
     xc_psopts o;
@@ -1025,7 +1019,7 @@ static void test_mom_and_poly(void)
 
 
 
-static void test_cli(void)
+XC_TEST_IF(test_cli, "cli", xc_fx_skip_no_bin)
 {
     char args[2048], out[1024], line[256];
     snprintf(out, sizeof out, "%s/j.csv", xc_test_tmpdir());
@@ -1049,7 +1043,7 @@ static void test_cli(void)
 /* xc_pulscan_finish with peaks a searcher scored itself (the GPU's log p
  * stage): the peak's own logp is used, sigma follows from it and the trials,
  * and an R-block peak's own fill result decides (no powers needed). */
-static void test_finish_prescored(void)
+XC_TEST(test_finish_prescored, "finish_prescored")
 {
     xc_spectrum sp;
     memset(&sp, 0, sizeof sp);
@@ -1087,27 +1081,4 @@ static void test_finish_prescored(void)
     xc_pspeaks_free(&pk);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"hand_powers", test_hand_powers, NULL},
-        {"hand_rblock_peaks", test_hand_rblock_peaks, NULL},
-        {"overlap_hand", test_overlap_hand, NULL},
-        {"overlap_noise", test_overlap_noise, NULL},
-        {"noise_chi2", test_noise_chi2, NULL},
-        {"noise_false_alarms", test_noise_false_alarms, NULL},
-        {"threshold", test_threshold, NULL},
-        {"z_sampling", test_z_sampling, NULL},
-        {"injected_chirp", test_injected_chirp, NULL},
-        {"cpu_matches_reference", test_cpu_matches_reference, NULL},
-        {"j1807", test_j1807, NULL},
-        {"mad_zero", test_mad_zero, NULL},
-        {"bad_input", test_bad_input, NULL},
-        {"spectrum_load", test_spectrum_load, NULL},
-        {"sift", test_sift, NULL},
-        {"finish_prescored", test_finish_prescored, NULL},
-        {"mom_and_poly", test_mom_and_poly, NULL},
-        {"cli", test_cli, xc_fx_skip_no_bin},
-    };
-    return xc_test_run("pulscan", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("pulscan")

@@ -12,29 +12,8 @@
 #include <jansson.h>
 
 #include "reports/xc_report.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, fp) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    fclose(fp);
-    if (s) {
-        s[n] = '\0';
-        if (len)
-            *len = (size_t)n;
-    }
-    return s;
-}
 
 static size_t count(const char *hay, const char *needle)
 {
@@ -42,12 +21,6 @@ static size_t count(const char *hay, const char *needle)
     for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
         n++;
     return n;
-}
-
-static int exists(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0;
 }
 
 /* A report with every kind of piece; the plane is 300 x 500 so the heatmap
@@ -97,7 +70,7 @@ static xc_report *sample_report(void)
     return r;
 }
 
-static void test_write(void)
+XC_TEST(test_write, "index.html and summary.json")
 {
     xc_error err;
     char dir[512], html[600], js[600];
@@ -112,7 +85,7 @@ static void test_write(void)
     snprintf(html, sizeof html, "%s/index.html", dir);
     snprintf(js, sizeof js, "%s/summary.json", dir);
 
-    char *h = slurp(html, NULL);
+    char *h = (char *)xc_fx_slurp(html, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(h);
     CU_ASSERT_EQUAL(strncmp(h, "<!DOCTYPE html>", 15), 0);
     CU_ASSERT_EQUAL(count(h, "<svg xmlns"), 2);
@@ -159,7 +132,7 @@ static void test_write(void)
 }
 
 /* The same report built twice and written to two folders: identical bytes. */
-static void test_deterministic(void)
+XC_TEST(test_deterministic, "same input, same bytes")
 {
     xc_error err;
     const char *names[2] = {"det1", "det2"};
@@ -175,9 +148,9 @@ static void test_deterministic(void)
         CU_ASSERT_EQUAL_FATAL(xc_report_write(r, dir, &err), XC_OK);
         xc_report_free(r);
         snprintf(p, sizeof p, "%s/index.html", dir);
-        h[i] = slurp(p, &hl[i]);
+        h[i] = (char *)xc_fx_slurp(p, &hl[i]);
         snprintf(p, sizeof p, "%s/summary.json", dir);
-        j[i] = slurp(p, &jl[i]);
+        j[i] = (char *)xc_fx_slurp(p, &jl[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(h[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(j[i]);
     }
@@ -206,7 +179,7 @@ static size_t entries(const char *dir)
     return n;
 }
 
-static void test_failed_write(void)
+XC_TEST(test_failed_write, "a failed write leaves nothing")
 {
     xc_error err;
     char base[512], file[600], p[800], cmd[1200];
@@ -235,7 +208,7 @@ static void test_failed_write(void)
     CU_ASSERT_EQUAL(xc_report_write(r, dir, &err), XC_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "index.html"));
     snprintf(p, sizeof p, "%s/new/run/summary.json", base);
-    CU_ASSERT_FALSE(exists(p));
+    CU_ASSERT_FALSE(xc_fx_exists(p));
     CU_ASSERT_EQUAL(entries(dir), 1);   /* only the index.html folder made above */
 
     /* Folders the write creates are removed when it fails after making them:
@@ -250,7 +223,7 @@ static void test_failed_write(void)
     dir[4085] = '\0';
     CU_ASSERT_EQUAL(xc_report_write(r, dir, &err), XC_EINVAL);
     snprintf(p, sizeof p, "%s/fresh", base);
-    CU_ASSERT_FALSE(exists(p));
+    CU_ASSERT_FALSE(xc_fx_exists(p));
     CU_ASSERT_EQUAL(entries(base), 2);   /* plainfile and new */
 
     /* A write that fails part way (file size limit, like a full disk):
@@ -268,13 +241,13 @@ static void test_failed_write(void)
     CU_ASSERT_EQUAL(st, XC_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "index.html"));
     snprintf(p, sizeof p, "%s/full", base);
-    CU_ASSERT_FALSE(exists(p));
+    CU_ASSERT_FALSE(xc_fx_exists(p));
     CU_ASSERT_EQUAL(entries(base), 2);
     xc_report_free(r);
 }
 
 /* The pieces on their own: escaping, PNG framing, colour map ends, run folder. */
-static void test_pieces(void)
+XC_TEST(test_pieces, "escaping, PNG, colours, run folder")
 {
     xc_error err;
     xc_text t;
@@ -323,13 +296,4 @@ static void test_pieces(void)
     xc_text_free(&t);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"index.html and summary.json", test_write, NULL},
-        {"same input, same bytes", test_deterministic, NULL},
-        {"a failed write leaves nothing", test_failed_write, NULL},
-        {"escaping, PNG, colours, run folder", test_pieces, NULL},
-    };
-    return xc_test_run("report", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("report")

@@ -21,7 +21,7 @@ static double rel(double a, double b)
 }
 
 /* dof 2: Q = e^{-x/2} exactly. */
-static void test_dof2(void)
+XC_TEST(test_dof2, "dof2_exact")
 {
     const double xs[] = {1e-9, 1e-3, 0.5, 1.9, 2, 2.1, 10, 100, 1e3, 1e5, 1e8, 1e300};
     for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++)
@@ -29,7 +29,7 @@ static void test_dof2(void)
 }
 
 /* dof 4: Q = (1 + x/2) e^{-x/2}. */
-static void test_dof4(void)
+XC_TEST(test_dof4, "dof4_exact")
 {
     /* From 0.1 up: below that the reference itself, log1p(x/2) - x/2, cancels. */
     const double xs[] = {0.1, 1, 3.9, 4, 4.1, 10, 77.7, 1e3, 1e6};
@@ -44,7 +44,7 @@ static void test_dof4(void)
  * GSL's own error reaches 2.6e-12 in Q (chi2 5520.696, dof 5626, where ours
  * matches the 50-digit value to 6e-16: see extreme_tails), so that region
  * gets 1e-11. */
-static void test_vs_gsl(void)
+XC_TEST(test_vs_gsl, "vs_gsl_grid")
 {
     gsl_set_error_handler_off();   /* test code: GSL may underflow on this grid */
     double worst_ln = 0, worst_q = 0;
@@ -71,7 +71,7 @@ static void test_vs_gsl(void)
 
 /* Far beyond double range (GSL underflows to 0 there) and at the edges of the
  * odd-dof GSL branch (|ln Q| near 650): 50-digit references. */
-static void test_extreme_tails(void)
+XC_TEST(test_extreme_tails, "extreme_tails")
 {
     static const struct {
         double chi2, dof, lnq;
@@ -110,7 +110,7 @@ static void test_extreme_tails(void)
 }
 
 /* Non-increasing in chi2 for each dof, across the branch switch at chi2 = dof. */
-static void test_monotonic(void)
+XC_TEST(test_monotonic, "monotonic_chi2")
 {
     const double dofs[] = {1, 2, 3, 26, 186, 2000, 2001, 24020};
     for (size_t i = 0; i < sizeof dofs / sizeof dofs[0]; i++) {
@@ -154,7 +154,7 @@ static double log_qgauss_asym(double s)
     return -0.5 * s * s - log(s * sqrt(2 * M_PI)) + log1p(u * (-1 + u * (3 + u * (-15 + u * 105))));
 }
 
-static void test_sigma_vs_gsl(void)
+XC_TEST(test_sigma_vs_gsl, "sigma_vs_gsl")
 {
     double worst = 0;
     for (double L = -0.7; L > -700; L *= 1.05) {
@@ -165,7 +165,7 @@ static void test_sigma_vs_gsl(void)
     CU_ASSERT(worst < 1e-12);
 }
 
-static void test_sigma_far(void)
+XC_TEST(test_sigma_far, "sigma_far_tail")
 {
     /* 50-digit roots of ln(erfc(s/sqrt 2)/2) = L. */
     static const struct {
@@ -193,7 +193,7 @@ static void test_sigma_far(void)
 
 /* ln Q_gauss(sigma(l)) == l within 1e-10 relative from -0.7 to -1e5, and sigma
  * never decreases as l falls. */
-static void test_sigma_roundtrip(void)
+XC_TEST(test_sigma_roundtrip, "sigma_roundtrip")
 {
     double worst = 0, prev = 0;
     int bad = 0;
@@ -222,7 +222,7 @@ static void test_sigma_roundtrip(void)
  * PRESTO power 383.66 and 235.00 (mean-1 units, numharm 1, 60945347 trials)
  * printed 26.89 and 20.65; Pulscan power 1048.0505 (chi2 units) over 93 bins,
  * trials 200 * 1048575 / 6.95, printed 22.525464. */
-static void test_candidate_sigma(void)
+XC_TEST(test_candidate_sigma, "candidate_sigma")
 {
     double l1;
     double s = xc_candidate_sigma(2 * 383.66, 2, 60945347, &l1);
@@ -243,7 +243,7 @@ static void test_candidate_sigma(void)
  * same printed coefficients; its domain; and the GPU's zero below the cut.
  * The sum is ill-conditioned near the cut: at x = 1400 its terms reach 2.5e8
  * and cancel to -59.5, so double evaluation carries ~1e-9 relative noise. */
-static void test_poly_values(void)
+XC_TEST(test_poly_values, "poly_values")
 {
     static const struct {
         double x, f;
@@ -267,7 +267,7 @@ static void test_poly_values(void)
 /* The measurement for `check approximations`: the numbers the report quotes
  * (grid dof 2..24020, chi2/dof 1..1000) and the error at the grid's corners,
  * recomputed directly. */
-static void test_poly_error(void)
+XC_TEST(test_poly_error, "poly_error")
 {
     xc_logp_poly_grid g = {2, 24020, 60, 1.0, 1000, 400, 0.01};
     xc_logp_poly_err r;
@@ -295,20 +295,4 @@ static void test_poly_error(void)
     CU_ASSERT_EQUAL(xc_logp_poly_error(&g, &r, &err), XC_EINVAL);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"dof2_exact", test_dof2, NULL},
-        {"dof4_exact", test_dof4, NULL},
-        {"vs_gsl_grid", test_vs_gsl, NULL},
-        {"extreme_tails", test_extreme_tails, NULL},
-        {"monotonic_chi2", test_monotonic, NULL},
-        {"sigma_vs_gsl", test_sigma_vs_gsl, NULL},
-        {"sigma_far_tail", test_sigma_far, NULL},
-        {"sigma_roundtrip", test_sigma_roundtrip, NULL},
-        {"candidate_sigma", test_candidate_sigma, NULL},
-        {"poly_values", test_poly_values, NULL},
-        {"poly_error", test_poly_error, NULL},
-    };
-    return xc_test_run("signif", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("signif")

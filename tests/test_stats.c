@@ -18,7 +18,7 @@
 
 /* {2, 4, 4, 4, 5, 5, 7, 9}: sum 40, mean 5; squared deviations 9 1 1 1 0 0 4 16,
  * sum 32, sd sqrt(32/7) = 2.1380899353, SE sd/sqrt(8) = 0.7559289460. */
-static void test_meansd_hand(void)
+XC_TEST(test_meansd_hand, "meansd_hand")
 {
     static const double v[8] = {2, 4, 4, 4, 5, 5, 7, 9};
     xc_meansd m = xc_meansd_of(v, 8);
@@ -39,7 +39,7 @@ static void test_meansd_hand(void)
 /* Planted failures: a sample whose mean is 0.1 away from the hypothesis
  * (10 SE for 10000 N(0.1, 1) values) fails, while the same draws shifted to
  * mean 0 pass; a sample of one value has no spread, so nothing can pass. */
-static void test_meansd_planted(void)
+XC_TEST(test_meansd_planted, "meansd_planted")
 {
     enum { N = 10000 };
     double *x = malloc(N * sizeof *x);
@@ -78,7 +78,7 @@ static int dcmp(const void *a, const void *b)
 /* Hand values, then the quickselect against a full sort on arrays of every
  * size 1..40 (odd and even, with ties from a coarse grid); an empty array has
  * no median (NAN). */
-static void test_median_exact(void)
+XC_TEST(test_median_exact, "median_exact")
 {
     double a[] = {3, 1, 2};
     XC_ASSERT_NEAR(xc_median_exact(a, 3), 2.0, 0);
@@ -110,7 +110,7 @@ static void test_median_exact(void)
  * Q(1) = 2 (e^-2 - e^-8 + e^-18) = 0.2699997; and Smirnov's table (1948, Ann.
  * Math. Stat. 19, 279): Q = 0.10, 0.05, 0.01, 0.001 at 1.2238, 1.3581,
  * 1.6276, 1.9495 (the table's 4 decimals of lambda give Q to 3e-5). */
-static void test_kolmogorov_q(void)
+XC_TEST(test_kolmogorov_q, "kolmogorov_q")
 {
     XC_ASSERT_NEAR(xc_kolmogorov_q(0.5), 0.9639452, 1e-7);
     XC_ASSERT_NEAR(xc_kolmogorov_q(1.0), 0.2699997, 1e-7);
@@ -150,7 +150,7 @@ static double *chi2_draws(size_t n, double dof, double scale, unsigned long seed
  * 0.11/sqrt 3) 4/15 = 0.5108158 and Q = 2 (0.5934124 - 0.1240014 + 0.0091245
  * - 0.0002364 + 0.0000022) = 0.9566025.  The same quantiles of chi-square(2),
  * x = -2 ln(1 - u), give the same D and p against 2 dof. */
-static void test_ks_hand(void)
+XC_TEST(test_ks_hand, "ks_hand")
 {
     xc_gof g;
     xc_error err;
@@ -170,7 +170,7 @@ static void test_ks_hand(void)
  * once scaled by 1.05 (a 5 % scale error, as a biased normalisation makes);
  * chi-square(6) draws fail against 7 dof.  Empty samples, NAN values and
  * dof <= 0 are refused. */
-static void test_ks_planted(void)
+XC_TEST(test_ks_planted, "ks_planted")
 {
     size_t n = 20000;
     double *x = chi2_draws(n, 2, 1.0, 5), *b = chi2_draws(n, 2, 1.05, 5), *s6 = chi2_draws(n, 6, 1.0, 6);
@@ -201,7 +201,7 @@ static void test_ks_planted(void)
  * to a cell, E = 2: X^2 = (0 + 1 + 1 + 0) / 2 = 1 with 3 dof, whose tail is
  * erfc(1/sqrt 2) + sqrt(2/pi) e^-1/2 = 0.3173105 + 0.4839414 = 0.8012520.
  * The same quantiles of chi-square(2) give the same against 2 dof. */
-static void test_pearson_hand(void)
+XC_TEST(test_pearson_hand, "pearson_hand")
 {
     static const double u[8] = {0.1, 0.1, 0.3, 0.6, 0.6, 0.6, 0.8, 0.9};
     double y[8];
@@ -223,7 +223,7 @@ static void test_pearson_hand(void)
  * pass against 2 dof and fail scaled by 1.05, chi-square(6) draws fail
  * against 7 dof.  1 or 1001 cells, an empty sample and values without a
  * probability are refused. */
-static void test_pearson_planted(void)
+XC_TEST(test_pearson_planted, "pearson_planted")
 {
     double same[100];
     for (int k = 0; k < 100; k++)
@@ -261,7 +261,7 @@ static void test_pearson_planted(void)
  * lo = 1; P(X > 3) = 1/16 <= 0.125 < P(X > 2), hi = 3.  At alpha 0.125 the
  * tails hit alpha/2 exactly: P(X < 1) = 1/16 <= 1/16 < P(X < 2), so lo is
  * still 1, and P(X > 3) = 1/16, hi = 3.  p = 0 and p = 1 pin the count. */
-static void test_binom_hand(void)
+XC_TEST(test_binom_hand, "binom_hand")
 {
     size_t lo, hi;
     xc_error err;
@@ -283,7 +283,7 @@ static void test_binom_hand(void)
  * P(X > hi - 1)).  Planted failure: 600 successes in 1000 trials is far
  * outside the bounds of p = 1/2 at alpha 1e-3 (about 500 +- 52) while 500 is
  * inside.  p outside [0, 1] or NAN and alpha outside (0, 1) are refused. */
-static void test_binom_planted(void)
+XC_TEST(test_binom_planted, "binom_planted")
 {
     size_t lo, hi;
     xc_error err;
@@ -302,19 +302,4 @@ static void test_binom_planted(void)
     CU_ASSERT_EQUAL(xc_binom_bounds(10, 0.5, 1, &lo, &hi, &err), XC_EINVAL);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"meansd_hand", test_meansd_hand, NULL},
-        {"meansd_planted", test_meansd_planted, NULL},
-        {"median_exact", test_median_exact, NULL},
-        {"kolmogorov_q", test_kolmogorov_q, NULL},
-        {"ks_hand", test_ks_hand, NULL},
-        {"ks_planted", test_ks_planted, NULL},
-        {"pearson_hand", test_pearson_hand, NULL},
-        {"pearson_planted", test_pearson_planted, NULL},
-        {"binom_hand", test_binom_hand, NULL},
-        {"binom_planted", test_binom_planted, NULL},
-    };
-    return xc_test_run("stats", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("stats")

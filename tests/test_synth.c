@@ -39,7 +39,7 @@ static float *write_and_read(const xc_synth_params *p, const char *path, uint64_
     return x;
 }
 
-static void test_philox_known_answers(void)
+XC_TEST(test_philox_known_answers, "philox_known_answers")
 {
     /* Random123 kat_vectors, "philox4x32 10" lines: counter, key -> output. */
     static const uint32_t kat[3][10] = {
@@ -57,7 +57,7 @@ static void test_philox_known_answers(void)
     }
 }
 
-static void test_noise_spectrum_matches_single_values(void)
+XC_TEST(test_noise_spectrum_matches_single_values, "noise_spectrum_matches_single_values")
 {
     float s[7];
     xc_synth_noise_spectrum(99, 123456789012ull, 7, s);
@@ -69,7 +69,7 @@ static void test_noise_spectrum_matches_single_values(void)
     CU_ASSERT_NOT_EQUAL(xc_synth_noise(99, 0, 0), xc_synth_noise(99, 0, 2));
 }
 
-static void test_quantise_levels(void)
+XC_TEST(test_quantise_levels, "quantise_levels")
 {
     /* 8 bits: (x + 4)*255/8, rint (half to even), clipped */
     CU_ASSERT_EQUAL(xc_synth_quantise(0.0f, 8), 128);      /* 127.5 -> 128 */
@@ -96,28 +96,29 @@ static void test_quantise_levels(void)
     CU_ASSERT_EQUAL(xc_synth_quantise(-3.9f, 1), 0);       /* fake's 1-bit would set this one */
 }
 
+/* xc_fx_synth_obs without noise; smear: whether pulses are smeared across
+ * each channel. */
+static void quiet_obs(xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1, double foff,
+                      int smear)
+{
+    xc_fx_synth_obs(p, nchans, nbits, tsamp, tobs, fch1, foff);
+    p->noise = 0;
+    p->smear = smear;
+}
+
 /* A file with everything on: noise, smearing, a pulsar and two pulses. */
 static void busy_params(xc_synth_params *p, int nbits)
 {
     xc_error err;
-    xc_synth_params_init(p);
-    p->nchans = 64;
-    p->nbits = nbits;
-    p->tsamp = 64e-6;
-    p->tobs = 0.2;
-    p->fch1 = 1400;
-    p->foff = -1;
+    xc_fx_synth_obs(p, 64, nbits, 64e-6, 0.2, 1400, -1);
     p->seed = 20240611;
-    p->psr.period_ms = 7.0;
-    p->psr.dm = 30;
-    p->psr.snrpeak = 40;
-    p->psr.width_pct = 5;
+    xc_fx_synth_psr(p, 7.0, 30, 5, 40);
     xc_synth_pulse a = {0.05, 100, 0.5, 30}, b = {0.13, 20, 0.02, 50};
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(p, &a, &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(p, &b, &err), XC_OK);
 }
 
-static void test_same_seed_same_bytes_any_threads_and_chunks(void)
+XC_TEST(test_same_seed_same_bytes_any_threads_and_chunks, "same_seed_same_bytes_any_threads_and_chunks")
 {
     static const int nbits[2] = {4, 32};
     for (int t = 0; t < 2; t++) {
@@ -163,7 +164,7 @@ static void noise_params(xc_synth_params *p, int nbits, double tobs)
     p->seed = 7;
 }
 
-static void test_noise_mean_and_variance_f32(void)
+XC_TEST(test_noise_mean_and_variance_f32, "noise_mean_and_variance_f32")
 {
     xc_synth_params p;
     noise_params(&p, 32, 2.0);
@@ -183,7 +184,7 @@ static void test_noise_mean_and_variance_f32(void)
     xc_synth_params_free(&p);
 }
 
-static void test_noise_lag1_autocorrelation(void)
+XC_TEST(test_noise_lag1_autocorrelation, "noise_lag1_autocorrelation")
 {
     xc_synth_params p;
     noise_params(&p, 32, 2.0);
@@ -263,7 +264,7 @@ static uint16_t *read_levels(const char *path, size_t *n)
     return v;
 }
 
-static void test_level_histograms_chisq(void)
+XC_TEST(test_level_histograms_chisq, "level_histograms_chisq")
 {
     static const int nbits[3] = {8, 4, 2};
     for (int t = 0; t < 3; t++) {
@@ -278,13 +279,8 @@ static void test_level_histograms_chisq(void)
         CU_ASSERT(pval > 1e-3);
         if (nbits[t] == 8) {
             /* fake: 8-bit noise mean 127.5, rms 255/8 = 31.875 */
-            double s = 0, s2 = 0;
-            for (size_t i = 0; i < n; i++)
-                s += v[i];
-            double m = s / (double)n;
-            for (size_t i = 0; i < n; i++)
-                s2 += (v[i] - m) * (v[i] - m);
-            double rms = sqrt(s2 / (double)n);
+            double m, rms;
+            xc_fx_mean_rms(NULL, v, n, &m, &rms);
             CU_ASSERT(fabs(m - 127.5) < 5 * 31.875 / sqrt((double)n));
             CU_ASSERT(fabs(rms - 31.875) < 0.2);   /* quantisation adds 1/12 level^2: rms 31.876 */
         }
@@ -301,7 +297,7 @@ static void test_level_histograms_chisq(void)
     free(v);
 }
 
-static void test_onebit_half_set(void)
+XC_TEST(test_onebit_half_set, "onebit_half_set")
 {
     xc_synth_params p;
     noise_params(&p, 1, 2.0);
@@ -333,20 +329,12 @@ static double delay_crosscheck(double dm, double f, double fref)
 static void pulse_params(xc_synth_params *p, int smear)
 {
     xc_error err;
-    xc_synth_params_init(p);
-    p->nchans = 64;
-    p->nbits = 32;
-    p->tsamp = 100e-6;
-    p->tobs = 1.5;
-    p->fch1 = 400;
-    p->foff = -1;
-    p->noise = 0;
-    p->smear = smear;
+    quiet_obs(p, 64, 32, 100e-6, 1.5, 400, -1, smear);
     xc_synth_pulse pl = {0.1, 100, 1.0, 20};
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(p, &pl, &err), XC_OK);
 }
 
-static void test_pulse_arrives_at_analytic_delay(void)
+XC_TEST(test_pulse_arrives_at_analytic_delay, "pulse_arrives_at_analytic_delay")
 {
     xc_synth_params p;
     pulse_params(&p, 0);
@@ -428,22 +416,11 @@ static void test_pulse_arrives_at_analytic_delay(void)
     xc_synth_params_free(&p);
 }
 
-static void test_pulsar_phase_and_duty_cycle(void)
+XC_TEST(test_pulsar_phase_and_duty_cycle, "pulsar_phase_and_duty_cycle")
 {
     xc_synth_params p;
-    xc_synth_params_init(&p);
-    p.nchans = 8;
-    p.nbits = 32;
-    p.tsamp = 100e-6;
-    p.tobs = 0.1;
-    p.fch1 = 1400;
-    p.foff = -1;
-    p.noise = 0;
-    p.smear = 0;
-    p.psr.period_ms = 10;
-    p.psr.width_pct = 10;
-    p.psr.snrpeak = 8;
-    p.psr.dm = 0;
+    quiet_obs(&p, 8, 32, 100e-6, 0.1, 1400, -1, 0);
+    xc_fx_synth_psr(&p, 10, 0, 10, 8);
     uint64_t ns;
     float *x = write_and_read(&p, xc_fx_tmp("psr.fil"), &ns);
     CU_ASSERT_EQUAL_FATAL(ns, 1000);
@@ -469,7 +446,7 @@ static void test_pulsar_phase_and_duty_cycle(void)
     xc_synth_params_free(&p);
 }
 
-static void test_truth_file(void)
+XC_TEST(test_truth_file, "truth_file")
 {
     xc_synth_params p;
     busy_params(&p, 8);
@@ -529,7 +506,7 @@ static void test_truth_file(void)
     xc_synth_params_free(&p);
 }
 
-static void test_header_reads_back(void)
+XC_TEST(test_header_reads_back, "header_reads_back")
 {
     static const int nb[7] = {2, 2, 16, 1, 4, 8, 32};
     static const xc_bitorder order[7] = {XC_BITORDER_LSB, XC_BITORDER_MSB, XC_BITORDER_LSB, XC_BITORDER_LSB,
@@ -596,7 +573,7 @@ static void test_header_reads_back(void)
     }
 }
 
-static void test_spec_load(void)
+XC_TEST(test_spec_load, "spec_load")
 {
     const char *f = xc_fx_tmp("spec.json");
     xc_fx_write_text(f, "{\"other\": 1, \"synth\": {\"nchans\": 256, \"nbits\": 8, \"tsamp_us\": 64, \"tobs_s\": 3,"
@@ -614,12 +591,7 @@ static void test_spec_load(void)
                   " \"period_ms\": 3.5, \"width_pct\": 6, \"snrpeak\": 12, \"dm\": 40, \"smear\": false,"
                   " \"pulses\": [{\"t_s\": 1.5, \"dm\": 300, \"width_ms\": 2, \"snr\": 9}]}}");
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_load(&p, f, "synth", &err), XC_OK);
-    CU_ASSERT_EQUAL(p.nchans, 256);
-    CU_ASSERT_EQUAL(p.nbits, 8);
-    CU_ASSERT_EQUAL(p.tsamp, 64e-6);
-    CU_ASSERT_EQUAL(p.tobs, 3);
-    CU_ASSERT_EQUAL(p.fch1, 1500);
-    CU_ASSERT_EQUAL(p.foff, -0.5);
+    xc_fx_assert_synth_obs(&p, 256, 8, 64e-6, 3, 1500, -0.5);
     CU_ASSERT_EQUAL(p.seed, UINT64_MAX);
     CU_ASSERT_STRING_EQUAL(p.convention->name, "sigproc");
     CU_ASSERT_EQUAL(p.psr.period_ms, 3.5);
@@ -689,20 +661,7 @@ static void test_spec_load(void)
     xc_synth_params_free(&p);
 }
 
-/* Counts the entries of the test directory whose names start with prefix. */
-static int count_prefix(const char *prefix)
-{
-    DIR *d = opendir(xc_test_tmpdir());
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        n += !strncmp(e->d_name, prefix, strlen(prefix));
-    if (d)
-        closedir(d);
-    return n;
-}
-
-static void test_bad_values_leave_no_file(void)
+XC_TEST(test_bad_values_leave_no_file, "bad_values_leave_no_file")
 {
     static const struct {
         int nchans, nbits;
@@ -720,13 +679,7 @@ static void test_bad_values_leave_no_file(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         xc_synth_params p;
-        xc_synth_params_init(&p);
-        p.nchans = bad[i].nchans;
-        p.nbits = bad[i].nbits;
-        p.tsamp = bad[i].tsamp;
-        p.tobs = bad[i].tobs;
-        p.fch1 = bad[i].fch1;
-        p.foff = bad[i].foff;
+        xc_fx_synth_obs(&p, bad[i].nchans, bad[i].nbits, bad[i].tsamp, bad[i].tobs, bad[i].fch1, bad[i].foff);
         xc_error err;
         CU_ASSERT_EQUAL(xc_synth_write(&p, xc_fx_tmp("bad.fil"), NULL, NULL, &err), XC_EINVAL);
         if (!strstr(err.msg, bad[i].want)) {
@@ -749,11 +702,11 @@ static void test_bad_values_leave_no_file(void)
     /* the truth file cannot be written: the filterbank is not left either */
     CU_ASSERT_EQUAL(xc_synth_write(&p, xc_fx_tmp("bad.fil"), xc_fx_tmp("nodir/bad.json"), NULL, &err), XC_EIO);
     xc_synth_params_free(&p);
-    CU_ASSERT_EQUAL(count_prefix("bad."), 0);
+    CU_ASSERT_EQUAL(xc_fx_count_prefix("bad."), 0);
 }
 
 
-static void test_noise_vector_matches_reference(void)
+XC_TEST(test_noise_vector_matches_reference, "noise_vector_matches_reference")
 {
     /* the SSE2 generator and the one-value definition give the same bits */
     static const uint64_t seeds[3] = {1, 0xdeadbeefcafef00dull, UINT64_MAX};
@@ -809,7 +762,7 @@ static void test_noise_vector_matches_reference(void)
     CU_ASSERT_EQUAL(q[3], 128);
 }
 
-static void test_level_stats(void)
+XC_TEST(test_level_stats, "level_stats")
 {
     double m, r, g;
     xc_synth_level_stats(8, &m, &r, &g);
@@ -911,7 +864,7 @@ static double peak_freq(const double *y, size_t n, double t0, double dt, double 
     return 0.5 * (a + b);
 }
 
-static void test_truth_r_z_recovered_from_data(void)
+XC_TEST(test_truth_r_z_recovered_from_data, "truth_r_z_recovered_from_data")
 {
     /* A bright 100 Hz pulsar in a 1 h, e = 0.2 orbit, 200 s: the truth says
      * z = 20.5 and r = 14 bins below f0 T.  The frequency is measured in 8
@@ -920,19 +873,10 @@ static void test_truth_r_z_recovered_from_data(void)
      * cubic phase are exactly r/T and z/T^2.  Expected errors (from the
      * segment powers, ~1200): 0.03 bins in r, 0.2 in z; tolerances 0.3, 2. */
     xc_synth_params p;
-    xc_synth_params_init(&p);
-    p.nchans = 16;
-    p.nbits = 8;
-    p.tsamp = 200e-6;
-    p.tobs = 200;
-    p.fch1 = 1400;
-    p.foff = -2;
+    xc_fx_synth_obs(&p, 16, 8, 200e-6, 200, 1400, -2);
     p.seed = 77;
-    p.psr.period_ms = 10;
-    p.psr.dm = 30;
-    p.psr.width_pct = 10;
-    p.psr.snrpeak = 1;
     p.psr.bin = (xc_synth_binary){1, 1.0, 0.2, 60, 60, 0.0, 1.4, 3.0};
+    xc_fx_synth_psr(&p, 10, 30, 10, 1);
     xc_error err;
     const char *f = xc_fx_tmp("rz.fil");
     CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
@@ -966,14 +910,7 @@ static void test_truth_r_z_recovered_from_data(void)
         fs[s] = peak_freq(b + s * seg, seg, t0, dt, 0.995 * f0, 1.005 * f0);
         tc[s] = t0 + 0.5 * (double)seg * dt - 0.5 * dt;
     }
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (int s = 0; s < M; s++) {
-        sx += tc[s];
-        sy += fs[s];
-        sxx += tc[s] * tc[s];
-        sxy += tc[s] * fs[s];
-    }
-    double slope = (M * sxy - sx * sy) / (M * sxx - sx * sx), fmid = sy / M - slope * (sx / M - 0.5 * Td);
+    double tm, fm, slope = xc_fx_line_fit(tc, fs, M, &tm, &fm), fmid = fm - slope * (tm - 0.5 * Td);
     /* the truth is for [0, T]; the series is shorter by the sweep (Td < T): compare
      * with the truth's mean frequency moved to the middle of the series */
     double fmean_truth = r / T + z / (T * T) * (0.5 * Td - 0.5 * T);
@@ -1022,7 +959,7 @@ static void fold(const double *y, size_t n, double dt, double P, folded *fo)
         fo->prof[k] /= (double)fo->cnt[k];
 }
 
-static void test_dedispersed_matches_filterbank(void)
+XC_TEST(test_dedispersed_matches_filterbank, "dedispersed_matches_filterbank")
 {
     /* The fast path against dedispersing the filterbank (here, in the test,
      * with its own delays) at the true DM: the same length, off-pulse mean and
@@ -1030,18 +967,9 @@ static void test_dedispersed_matches_filterbank(void)
      * p > 1e-3 for the profile). */
     for (int nb = 0; nb < 2; nb++) {
         xc_synth_params p;
-        xc_synth_params_init(&p);
-        p.nchans = 32;
-        p.nbits = nb ? 2 : 8;
-        p.tsamp = 256e-6;
-        p.tobs = 30;
-        p.fch1 = 1500;
-        p.foff = -4;
+        xc_fx_synth_obs(&p, 32, nb ? 2 : 8, 256e-6, 30, 1500, -4);
         p.seed = 5;
-        p.psr.period_ms = 50;
-        p.psr.dm = 150;
-        p.psr.width_pct = 8;
-        p.psr.snrpeak = 1.5;
+        xc_fx_synth_psr(&p, 50, 150, 8, 1.5);
         xc_error err;
         const char *f = xc_fx_tmp("dd.fil");
         CU_ASSERT_EQUAL_FATAL(xc_synth_write(&p, f, NULL, NULL, &err), XC_OK);
@@ -1104,20 +1032,12 @@ static void test_dedispersed_matches_filterbank(void)
     }
 }
 
-static void test_gaussian_profile(void)
+XC_TEST(test_gaussian_profile, "gaussian_profile")
 {
     /* A Gaussian of FWHM 2 ms, peak amp, one channel: the sum of the samples is
      * its area amp sigma sqrt(2 pi)/tsamp, the centroid its centre, the peak amp. */
     xc_synth_params p;
-    xc_synth_params_init(&p);
-    p.nchans = 4;
-    p.nbits = 32;
-    p.tsamp = 50e-6;
-    p.tobs = 0.2;
-    p.noise = 0;
-    p.smear = 1;
-    p.fch1 = 1000;
-    p.foff = -0.5;
+    quiet_obs(&p, 4, 32, 50e-6, 0.2, 1000, -0.5, 1);
     p.profile = XC_PROFILE_GAUSSIAN;
     xc_synth_pulse pl = {0.0731, 0, 2.0, 8};
     xc_error err;
@@ -1159,7 +1079,7 @@ static void test_gaussian_profile(void)
     xc_synth_params_free(&p);
 }
 
-static void test_truth_path(void)
+XC_TEST(test_truth_path, "truth_path")
 {
     char out[64];
     xc_error err;
@@ -1178,7 +1098,7 @@ static void test_truth_path(void)
 
 
 
-static void test_cli(void)
+XC_TEST_IF(test_cli, "cli", xc_fx_skip_no_bin)
 {
     char args[3000];
     CU_ASSERT_EQUAL(xc_fx_run_cli("synth -h"), 0);
@@ -1229,30 +1149,4 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(xc_fx_run_cli(args), 2);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"philox_known_answers", test_philox_known_answers, NULL},
-        {"noise_spectrum_matches_single_values", test_noise_spectrum_matches_single_values, NULL},
-        {"quantise_levels", test_quantise_levels, NULL},
-        {"same_seed_same_bytes_any_threads_and_chunks", test_same_seed_same_bytes_any_threads_and_chunks, NULL},
-        {"noise_mean_and_variance_f32", test_noise_mean_and_variance_f32, NULL},
-        {"noise_lag1_autocorrelation", test_noise_lag1_autocorrelation, NULL},
-        {"level_histograms_chisq", test_level_histograms_chisq, NULL},
-        {"onebit_half_set", test_onebit_half_set, NULL},
-        {"pulse_arrives_at_analytic_delay", test_pulse_arrives_at_analytic_delay, NULL},
-        {"pulsar_phase_and_duty_cycle", test_pulsar_phase_and_duty_cycle, NULL},
-        {"truth_file", test_truth_file, NULL},
-        {"header_reads_back", test_header_reads_back, NULL},
-        {"spec_load", test_spec_load, NULL},
-        {"bad_values_leave_no_file", test_bad_values_leave_no_file, NULL},
-        {"truth_path", test_truth_path, NULL},
-        {"noise_vector_matches_reference", test_noise_vector_matches_reference, NULL},
-        {"level_stats", test_level_stats, NULL},
-        {"truth_r_z_recovered_from_data", test_truth_r_z_recovered_from_data, NULL},
-        {"dedispersed_matches_filterbank", test_dedispersed_matches_filterbank, NULL},
-        {"gaussian_profile", test_gaussian_profile, NULL},
-        {"cli", test_cli, xc_fx_skip_no_bin},
-    };
-    return xc_test_run("synth", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("synth")

@@ -1,6 +1,7 @@
 /* xc_assert.h: CUnit assertions on numbers that say, when they fail, what was
- * observed and what was expected.  CU_ASSERT_DOUBLE_EQUAL (and XC_ASSERT_CLOSE,
- * which wraps it) records only the expression's text; these record
+ * observed and what was expected.  CU_ASSERT_DOUBLE_EQUAL records only the
+ * expression's text (tests use XC_ASSERT_NEAR, or XC_ASSERT_CLOSE, which is
+ * the same); these record
  *   "<observed expr> = <value>, expected <expected expr> = <value>,
  *    tolerance <tol> (|difference| <d>)"
  * as the failure's condition, which CUnit's summary prints with file and line.

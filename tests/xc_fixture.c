@@ -4,6 +4,7 @@
 #endif
 #include "tests/xc_fixture.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,19 @@
 #include <sys/wait.h>
 
 #include "tests/xc_test.h"
+
+void xc_fx_assert_fields_at(const char *names, const double *got, const double *want, size_t n, const char *file,
+                            unsigned line)
+{
+    const char *name = names;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strcspn(name, " ");
+        char msg[256];
+        snprintf(msg, sizeof msg, "%.*s = %.17g, expected %.17g", (int)len, name, got[i], want[i]);
+        CU_assertImplementation(got[i] == want[i] ? CU_TRUE : CU_FALSE, line, msg, file, "", CU_FALSE);
+        name += len + (name[len] == ' ');
+    }
+}
 
 /* ---- a filterbank block and its dedispersion job --------------------------- */
 
@@ -73,6 +87,14 @@ void xc_fx_job(xc_fixture *f, const uint8_t *mask)
         printf("xc_ddjob_init: %s\n", err.msg);
     CU_ASSERT_EQUAL_FATAL(st, XC_OK);
     f->ok = 1;
+}
+
+void xc_fx_random_job(xc_fixture *f, int nchans, int nbits, double fch1, double foff, double tsamp, const char *plan,
+                      const char *preset, size_t nout, uint64_t seed)
+{
+    xc_fx_init(f, nchans, nbits, fch1, foff, tsamp, plan, preset, nout);
+    xc_fx_random(f, seed);
+    xc_fx_job(f, NULL);
 }
 
 void xc_fx_free(xc_fixture *f)
@@ -228,6 +250,61 @@ static const char *path_in(pathbuf *buf, int n, int *k, const char *dir, const c
     return b;
 }
 
+double xc_fx_line_fit(const double *x, const double *y, size_t n, double *xmean, double *ymean)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, dn = (double)n;
+    for (size_t i = 0; i < n; i++) {
+        sx += x[i];
+        sy += y[i];
+        sxx += x[i] * x[i];
+        sxy += x[i] * y[i];
+    }
+    *xmean = sx / dn;
+    *ymean = sy / dn;
+    return (dn * sxy - sx * sy) / (dn * sxx - sx * sx);
+}
+
+void xc_fx_mean_rms(const float *f32, const uint16_t *u16, size_t n, double *mean, double *rms)
+{
+    double s = 0, s2 = 0;
+    for (size_t i = 0; i < n; i++)
+        s += f32 ? f32[i] : u16[i];
+    *mean = s / (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double d = (f32 ? f32[i] : u16[i]) - *mean;
+        s2 += d * d;
+    }
+    *rms = sqrt(s2 / (double)n);
+}
+
+void xc_fx_synth_obs(xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1,
+                     double foff)
+{
+    xc_synth_params_init(p);
+    p->nchans = nchans;
+    p->nbits = nbits;
+    p->tsamp = tsamp;
+    p->tobs = tobs;
+    p->fch1 = fch1;
+    p->foff = foff;
+}
+
+void xc_fx_synth_psr(xc_synth_params *p, double period_ms, double dm, double width_pct, double snrpeak)
+{
+    p->psr.period_ms = period_ms;
+    p->psr.dm = dm;
+    p->psr.width_pct = width_pct;
+    p->psr.snrpeak = snrpeak;
+}
+
+void xc_fx_assert_synth_obs(const xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1,
+                            double foff)
+{
+    const double got[] = {p->nchans, p->nbits, p->tsamp, p->tobs, p->fch1, p->foff},
+                 want[] = {nchans, nbits, tsamp, tobs, fch1, foff};
+    xc_fx_assert_fields("nchans nbits tsamp tobs fch1 foff", got, want, 6);
+}
+
 const char *xc_fx_tmp(const char *name)
 {
     static pathbuf buf[8];
@@ -259,7 +336,8 @@ unsigned char *xc_fx_slurp(const char *path, size_t *n)
     if (b)
         b[len] = 0;
     fclose(fp);
-    *n = b ? (size_t)len : 0;
+    if (n)
+        *n = b ? (size_t)len : 0;
     return b;
 }
 
@@ -277,6 +355,47 @@ int xc_fx_exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
+}
+
+void xc_fx_tmp_path(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", xc_test_tmpdir(), name);
+}
+
+void xc_fx_sigpyproc_path(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/sigpyproc3/%s", xc_test_datasets(), name);
+}
+
+int xc_fx_skip_missing(const char *path, char *why, size_t n)
+{
+    if (xc_fx_exists(path))
+        return 0;
+    snprintf(why, n, "%s not found", path);
+    return 1;
+}
+
+void xc_fx_read_text(const char *path, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    FILE *fp = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    size_t k = fread(buf, 1, n - 1, fp);
+    buf[k] = '\0';
+    fclose(fp);
+}
+
+int xc_fx_count_prefix(const char *prefix)
+{
+    DIR *d = opendir(xc_test_tmpdir());
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return n;
 }
 
 void xc_fx_write_text(const char *path, const char *text)

@@ -12,6 +12,7 @@
 
 #include "core/xc_dedisperse.h"
 #include "core/xc_search.h"
+#include "synth/xc_synth.h"
 
 /* ---- a filterbank block and its dedispersion job --------------------------- */
 
@@ -34,6 +35,9 @@ uint64_t xc_fx_rng_next(uint64_t *s);
  * resolution; allocates (zeroed) data of that length. */
 void xc_fx_init(xc_fixture *f, int nchans, int nbits, double fch1, double foff, double tsamp, const char *plan,
                 const char *preset, size_t nout);
+/* xc_fx_init, xc_fx_random (seed) and xc_fx_job with every channel kept. */
+void xc_fx_random_job(xc_fixture *f, int nchans, int nbits, double fch1, double foff, double tsamp, const char *plan,
+                      const char *preset, size_t nout, uint64_t seed);
 /* Fills the block with values drawn from seed: uniform in [0, 2^nbits) for
  * integer data, in [0, 100) for float data. */
 void xc_fx_random(xc_fixture *f, uint64_t seed);
@@ -82,18 +86,62 @@ int xc_fx_peak_cmp(const void *pa, const void *pb);
  * bit); else prints the first difference, prefixed by what, and returns 0. */
 int xc_fx_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, const char *what);
 
+/* ---- fields of a struct ------------------------------------------------- */
+
+/* Asserts got[i] == want[i] exactly for i < n, each its own assertion: a
+ * failure names the field (the i-th of the space-separated names) and prints
+ * both values, against the caller's file and line. */
+void xc_fx_assert_fields_at(const char *names, const double *got, const double *want, size_t n, const char *file,
+                            unsigned line);
+#define xc_fx_assert_fields(names, got, want, n) xc_fx_assert_fields_at((names), (got), (want), (n), __FILE__, __LINE__)
+
+/* ---- statistics ------------------------------------------------------------ */
+
+/* The least-squares line through (x[i], y[i]), i < n: returns its slope, with
+ * the means of x and y (it passes through them) in *xmean and *ymean. */
+double xc_fx_line_fit(const double *x, const double *y, size_t n, double *xmean, double *ymean);
+/* Mean and rms about it of n values, float (f32) or integer (u16, when f32
+ * is NULL), summed in double in two passes. */
+void xc_fx_mean_rms(const float *f32, const uint16_t *u16, size_t n, double *mean, double *rms);
+
+/* ---- synthesizer parameters ---------------------------------------------- */
+
+/* xc_synth_params_init, then the observation: channels, bits, sampling time
+ * (s), length (s), first channel and channel step (MHz). */
+void xc_fx_synth_obs(xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1,
+                     double foff);
+/* The pulsar: period (ms), DM, duty cycle (%) and peak S/N per sample. */
+void xc_fx_synth_psr(xc_synth_params *p, double period_ms, double dm, double width_pct, double snrpeak);
+/* Asserts (exactly) that p describes that observation. */
+void xc_fx_assert_synth_obs(const xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1,
+                            double foff);
+
 /* ---- files ------------------------------------------------------------------ */
 
 /* name under xc_test_tmpdir() / xc_test_datasets().  The result lives in one of
  * 8 (datasets: 4) buffers reused in turn, so a few can be held at once. */
 const char *xc_fx_tmp(const char *name);
 const char *xc_fx_dataset(const char *name);
-/* The whole file, NUL-terminated (not counted in *n); NULL if unreadable.
+/* The whole file, NUL-terminated (not counted in *n; n may be NULL); NULL if
+ * unreadable.
  * The caller frees it. */
 unsigned char *xc_fx_slurp(const char *path, size_t *n);
 /* 1 if both files can be read and hold the same bytes. */
 int xc_fx_same_file(const char *a, const char *b);
 int xc_fx_exists(const char *path);
+/* out = <tmpdir>/name, <datasets>/sigpyproc3/name (the PRESTO and sigpyproc
+ * files), as xc_fx_tmp and xc_fx_dataset but into the caller's buffer. */
+void xc_fx_tmp_path(char *out, size_t n, const char *name);
+void xc_fx_sigpyproc_path(char *out, size_t n, const char *name);
+/* A skip test's body: non-zero with "<path> not found" when path does not
+ * exist. */
+int xc_fx_skip_missing(const char *path, char *why, size_t n);
+/* Reads at most n - 1 bytes of the file into buf, NUL-terminated; a failure
+ * to open ends the case. */
+void xc_fx_read_text(const char *path, char *buf, size_t n);
+/* How many entries of xc_test_tmpdir() have names starting with prefix (-1 if
+ * it cannot be read). */
+int xc_fx_count_prefix(const char *prefix);
 /* Writes text to path (replacing it); a failure to open ends the case. */
 void xc_fx_write_text(const char *path, const char *text);
 

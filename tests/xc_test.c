@@ -1,4 +1,5 @@
 #include "tests/xc_test.h"
+#include "core/xc_strlist.h"
 
 #include <CUnit/Basic.h>
 #include <stdio.h>
@@ -38,20 +39,6 @@ const char *xc_test_datasets(void)
     return d && *d ? d : "datasets";
 }
 
-/* 1 if name is one of the comma-separated names in list. */
-static int listed(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; p && *p;) {
-        const char *q = strchr(p, ',');
-        size_t len = q ? (size_t)(q - p) : strlen(p);
-        if (len == n && !strncmp(p, name, n))
-            return 1;
-        p = q ? q + 1 : NULL;
-    }
-    return 0;
-}
-
 int xc_test_run(const char *suite_name, const xc_testcase *cases, size_t n)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -65,7 +52,7 @@ int xc_test_run(const char *suite_name, const xc_testcase *cases, size_t n)
             return 2;
         char why[256] = "";
         const char *only = getenv("XC_TEST_ONLY");
-        if (only && *only && !listed(only, cases[i].name)) {
+        if (only && *only && !xc_strlist_has(only, cases[i].name)) {
             CU_set_test_active(t, CU_FALSE);
             printf("SKIPPED %s/%s: not selected by XC_TEST_ONLY\n", suite_name, cases[i].name);
         } else if (cases[i].skip && cases[i].skip(why, sizeof why)) {
@@ -82,4 +69,35 @@ int xc_test_run(const char *suite_name, const xc_testcase *cases, size_t n)
     printf("\nXC-SUMMARY %s run=%u failed=%u inactive=%u\n", suite_name, run, failed, inactive);
     CU_cleanup_registry();
     return (failed || afail) ? 1 : 0;
+}
+
+/* The cases XC_TEST registered, with the line each stands at. */
+#define XC_MAX_CASES 256
+static xc_testcase registered[XC_MAX_CASES];
+static int registered_line[XC_MAX_CASES];
+static size_t nregistered;
+
+void xc_test_register(const char *name, void (*fn)(void), int (*skip)(char *why, size_t n), int line)
+{
+    if (nregistered == XC_MAX_CASES) {
+        fprintf(stderr, "xc_test_register: more than %d cases (%s)\n", XC_MAX_CASES, name);
+        exit(2);
+    }
+    /* constructors may run in any order: keep the list sorted by line */
+    size_t i = nregistered++;
+    for (; i > 0 && registered_line[i - 1] > line; i--) {
+        registered[i] = registered[i - 1];
+        registered_line[i] = registered_line[i - 1];
+    }
+    registered[i] = (xc_testcase){name, fn, skip};
+    registered_line[i] = line;
+}
+
+int xc_test_main(const char *suite)
+{
+    if (nregistered == 0) {
+        fprintf(stderr, "%s: no cases registered\n", suite);
+        return 2;
+    }
+    return xc_test_run(suite, registered, nregistered);
 }

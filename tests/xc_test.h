@@ -7,6 +7,8 @@
 #include <CUnit/CUnit.h>
 #include <stddef.h>
 
+#include "tests/xc_assert.h"
+
 typedef struct {
     const char *name;
     void (*fn)(void);
@@ -29,7 +31,38 @@ const char *xc_test_tmpdir(void);
 
 #define XC_NCASES(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Asserts |a - b| <= tol and prints both on failure. */
-#define XC_ASSERT_CLOSE(a, b, tol) CU_ASSERT_DOUBLE_EQUAL((a), (b), (tol))
+/* Cases that register themselves, so no test program keeps a table:
+ *
+ *   XC_TEST(test_sort, "sort")
+ *   {
+ *       ...CUnit assertions...
+ *   }
+ *   XC_TEST_IF(test_gpu_device, "gpu_device", xc_fx_skip_gpu) { ... }
+ *   XC_TEST_MAIN("cands")
+ *
+ * defines the case function (static void fn(void)) and, run before main, adds
+ * it under the name (with its skip test, or NULL) to this program's list;
+ * xc_test_main runs that list through xc_test_run in the order the cases
+ * stand in the file. */
+void xc_test_register(const char *name, void (*fn)(void), int (*skip)(char *why, size_t n), int line);
+int xc_test_main(const char *suite);
+
+#define XC_TEST_IF(fn, name, skipfn) \
+    static void fn(void); \
+    __attribute__((constructor)) static void fn##_xc_register(void) \
+    { \
+        xc_test_register((name), fn, (skipfn), __LINE__); \
+    } \
+    static void fn(void)
+#define XC_TEST(fn, name) XC_TEST_IF(fn, name, NULL)
+/* main() of a test program that needs nothing before its cases run. */
+#define XC_TEST_MAIN(suite) \
+    int main(void) \
+    { \
+        return xc_test_main(suite); \
+    }
+
+/* Asserts |a - b| <= tol; on failure prints both values and the tolerance. */
+#define XC_ASSERT_CLOSE(a, b, tol) XC_ASSERT_NEAR(a, b, tol)
 
 #endif

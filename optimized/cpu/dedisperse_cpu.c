@@ -123,22 +123,19 @@ static void scaler_init(scaler *s, const xc_convention *cv, int nchans, int ds, 
     s->replica = 1;
 }
 
-static void scale_u64(const scaler *s, const uint64_t *sum, float *out, size_t n)
+/* Sums at[0..n) of a tile (double for float input, uint64_t otherwise) to output samples. */
+static void scale_row(const scaler *s, int isfloat, const void *wide, size_t at, float *out, size_t n)
 {
-    if (s->replica)
-        xc_cpu_scale_u64(s->kind, s->k1, s->k2, sum, out, n);
+    const double *f = (const double *)wide + at;
+    const uint64_t *u = (const uint64_t *)wide + at;
+    if (s->replica && isfloat)
+        xc_cpu_scale_f64(s->kind, s->k1, s->k2, f, out, n);
+    else if (s->replica)
+        xc_cpu_scale_u64(s->kind, s->k1, s->k2, u, out, n);
     else
         for (size_t i = 0; i < n; i++)
-            out[i] = xc_scale_int(s->cv, sum[i], s->nchans, s->ds, s->nbits);
-}
-
-static void scale_f64(const scaler *s, const double *sum, float *out, size_t n)
-{
-    if (s->replica)
-        xc_cpu_scale_f64(s->kind, s->k1, s->k2, sum, out, n);
-    else
-        for (size_t i = 0; i < n; i++)
-            out[i] = xc_scale_real(s->cv, sum[i], s->nchans, s->ds, s->nbits);
+            out[i] = isfloat ? xc_scale_real(s->cv, f[i], s->nchans, s->ds, s->nbits)
+                             : xc_scale_int(s->cv, u[i], s->nchans, s->ds, s->nbits);
 }
 
 /* ---- one range ------------------------------------------------------------ */
@@ -171,6 +168,13 @@ static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
                     x + (size_t)(c0 + i) * rc->stride + (size_t)dl[c] + t0;                    \
             }                                                                                  \
         }                                                                                      \
+    } while (0)
+
+/* One channel tile of store type T through its kernel. */
+#define TILE(T, kernel)                                                          \
+    do {                                                                       \
+        FILL_ROWS(T);                                                          \
+        kernel((const T *const *)rowbuf, nd, nci, nblk, wide, tt);             \
     } while (0)
 
 static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_error *err)
@@ -231,34 +235,15 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
                 for (int c0 = 0, nci; c0 < m; c0 += nci) {
                     nci = m - c0 < (int)ct ? m - c0 : (int)ct;
                     switch (lay->store) {
-                    case XC_CPU_U8:
-                        FILL_ROWS(uint8_t);
-                        xc_cpu_tile_u8((const uint8_t *const *)rowbuf, nd, nci, nblk, wide, tt);
-                        break;
-                    case XC_CPU_U16:
-                        FILL_ROWS(uint16_t);
-                        xc_cpu_tile_u16((const uint16_t *const *)rowbuf, nd, nci, nblk, wide, tt);
-                        break;
-                    case XC_CPU_U32:
-                        FILL_ROWS(uint32_t);
-                        xc_cpu_tile_u32((const uint32_t *const *)rowbuf, nd, nci, nblk, wide, tt);
-                        break;
-                    case XC_CPU_U64:
-                        FILL_ROWS(uint64_t);
-                        xc_cpu_tile_u64((const uint64_t *const *)rowbuf, nd, nci, nblk, wide, tt);
-                        break;
-                    case XC_CPU_F32:
-                        FILL_ROWS(float);
-                        xc_cpu_tile_f32((const float *const *)rowbuf, nd, nci, nblk, wide, tt);
-                        break;
+                    case XC_CPU_U8: TILE(uint8_t, xc_cpu_tile_u8); break;
+                    case XC_CPU_U16: TILE(uint16_t, xc_cpu_tile_u16); break;
+                    case XC_CPU_U32: TILE(uint32_t, xc_cpu_tile_u32); break;
+                    case XC_CPU_U64: TILE(uint64_t, xc_cpu_tile_u64); break;
+                    case XC_CPU_F32: TILE(float, xc_cpu_tile_f32); break;
                     }
                 }
                 for (int d = 0; d < nd; d++) {
-                    float *dst = o->data + (d0 + (size_t)d) * nout + t0;
-                    if (isfloat)
-                        scale_f64(&sc, (const double *)wide + (size_t)d * tt, dst, nt);
-                    else
-                        scale_u64(&sc, (const uint64_t *)wide + (size_t)d * tt, dst, nt);
+                    scale_row(&sc, isfloat, wide, (size_t)d * tt, o->data + (d0 + (size_t)d) * nout + t0, nt);
                 }
             }
         free(wide);
@@ -304,12 +289,14 @@ xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
     const int nthreads = job->opts.threads > 0 ? job->opts.threads : omp_get_max_threads();
 
     int *chans = malloc((size_t)nc * sizeof *chans);
-    size_t *need = calloc((size_t)nr, sizeof *need);
-    int *done = calloc((size_t)nr, sizeof *done);
-    if (!chans || !need || !done) {
+    /* Per range: scrunched input samples it reads, and whether it has run. */
+    struct {
+        size_t need;
+        int done;
+    } *rs = calloc((size_t)nr, sizeof *rs);
+    if (!chans || !rs) {
         free(chans);
-        free(need);
-        free(done);
+        free(rs);
         return xc_error_set(err, XC_ENOMEM, "cpu: out of memory");
     }
     int m = 0;
@@ -332,8 +319,8 @@ xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
             if (d > maxd)
                 maxd = d;
         }
-        need[k] = job->nout / (size_t)r->ds + (size_t)maxd;
-        if (!st && need[k] > in->nsamp / (size_t)r->ds)
+        rs[k].need = job->nout / (size_t)r->ds + (size_t)maxd;
+        if (!st && rs[k].need > in->nsamp / (size_t)r->ds)
             st = xc_error_set(err, XC_EINVAL,
                               "cpu: range %d: delay %d (x ds %d) reaches past the %zu input samples",
                               k, (int)maxd, r->ds, in->nsamp);
@@ -341,7 +328,7 @@ xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
 
     /* One copy per distinct downsample factor, shared by its ranges. */
     for (int k = 0; k < nr && !st; k++) {
-        if (done[k])
+        if (rs[k].done)
             continue;
         const int ds = job->plan->r[k].ds;
         xc_cpu_layout lay;
@@ -350,8 +337,8 @@ xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
             break;
         size_t ns = 0;
         for (int q = k; q < nr; q++)
-            if (job->plan->r[q].ds == ds && need[q] > ns)
-                ns = need[q];
+            if (job->plan->r[q].ds == ds && rs[q].need > ns)
+                ns = rs[q].need;
         const size_t stride = round_up(ns + (size_t)lay.block, 64);
         void *x = NULL;
         size_t bytes = (size_t)m * stride * (size_t)lay.store_bytes;
@@ -370,13 +357,12 @@ xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
         for (int q = k; q < nr && !st; q++)
             if (job->plan->r[q].ds == ds) {
                 st = run_range(&rc, q, &out->r[q], err);
-                done[q] = 1;
+                rs[q].done = 1;
             }
         free(x);
     }
     free(chans);
-    free(need);
-    free(done);
+    free(rs);
     return st;
 }
 

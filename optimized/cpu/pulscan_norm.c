@@ -144,27 +144,22 @@ xc_status xc_pulscan_powers_cpu_checked(const xc_spectrum *sp, const xc_psopts *
     }
     int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
     size_t bufn = 2 * (nb == 1 ? nbins : 2 * o->normwidth);    /* twice the largest block */
-    int nomem = 0;
-#pragma omp parallel num_threads(nth)
-    {
-        double *buf = malloc(bufn * sizeof *buf);
-        if (!buf) {
-#pragma omp atomic write
-            nomem = 1;
-        }
-#pragma omp for schedule(dynamic, 1)
+    /* One scratch buffer a thread, all allocated here (each thread's pages are
+     * first touched by that thread). */
+    double *bufs = malloc((size_t)nth * bufn * sizeof *bufs);
+    if (!bufs)
+        st = xc_error_set(err, XC_ENOMEM, "cpu: out of memory normalising %zu bins", nbins);
+    if (!st) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
         for (long t = 0; t < (long)(2 * nb); t++) {
             size_t lo, hi;
             xc_pulscan_block(nbins, o->normwidth, (size_t)t / 2, &lo, &hi);
-            if (buf)
-                block_stats(sp->data, (int)(t % 2), lo, hi, o->norm, buf, &med[t], &scale[t]);
+            double *buf = bufs + (size_t)omp_get_thread_num() * bufn;
+            block_stats(sp->data, (int)(t % 2), lo, hi, o->norm, buf, &med[t], &scale[t]);
         }
-        free(buf);
-    }
-    if (nomem)
-        st = xc_error_set(err, XC_ENOMEM, "cpu: out of memory normalising %zu bins", nbins);
-    if (!st)
         st = xc_pulscan_borrow(med, scale, nb, nbins, err);
+    }
+    free(bufs);
     for (size_t k = 0; k < 2 * nb; k++)
         scale[k] *= XC_MAD_TO_SIGMA;
     if (!st) {

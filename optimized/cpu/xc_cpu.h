@@ -53,6 +53,7 @@ const char *xc_cpu_isa(int *vector_bytes);
 /* ---- the CPU implementations ------------------------------------------- */
 
 extern const xc_dedisperser xc_dd_cpu;
+extern const xc_dedisperser xc_dd_subband_cpu;   /* subband_cpu.c */
 extern const xc_searcher xc_ps_cpu;
 
 /* Tiled OpenMP/SIMD direct dedispersion on a prepared job. */

@@ -1,0 +1,200 @@
+/* crosscheck run: dedispersion.  Every wanted dedisperser runs the
+ * observation's plan; its plane is judged against the reference's, one
+ * thread against many, and for the injected pulses and the known line
+ * (compare/xc_checks.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/xc_fmt.h"
+#include "cli/cmd_run.h"
+#include "core/xc_ddstream.h"
+#include "synth/xc_synth.h"
+
+static xc_status dedisperse_to(const char *fil, const char *out, const xc_dedisperser *impl,
+                               const xc_dmplan *plan, const xc_convention *cv, int threads,
+                               double *secs, xc_error *err)
+{
+    xc_fbreader *r;
+    xc_status st = xc_fbreader_open(&r, fil, NULL, err);
+    if (st)
+        return st;
+    xc_ddstream_args a;
+    memset(&a, 0, sizeof a);
+    a.impl = impl;
+    a.conv = cv;
+    a.plan = plan;
+    a.opts.threads = threads;
+    a.input_name = fil;
+    a.cmdline = xc_cli_cmdline();
+    st = xc_dedisperse_stream(r, out, &a, secs, err);
+    xc_fbreader_close(r);
+    return st;
+}
+
+/* Same bytes at one thread as at many (integer input only: float sums may
+ * legitimately be reassociated). */
+static void check_threads(runctx *c, const char *obs, const char *fil, const char *out, const xc_dmplan *plan,
+                          const planerun *pr)
+{
+    const char *name = pr->impl->impl.name;
+    char out1[4400], json1[4500];
+    xc_fmt(out1, sizeof out1, "%s.t1", out);
+    xc_fmt(json1, sizeof json1, "%s.json", out1);
+    xc_planefile one;
+    memset(&one, 0, sizeof one);
+    xc_error e;
+    xc_status st = dedisperse_to(fil, out1, pr->impl, plan, c->cv, 1, NULL, &e);
+    if (!st)
+        st = xc_planefile_read(&one, json1, &e);
+    if (st)
+        run_fail(c, obs, name, "1 thread vs many", e.msg, "identical");
+    else
+        run_note(c, xc_check_threads(&c->rows, obs, name, &one.plane, &pr->pf.plane, c->threads, &e), &e);
+    xc_planefile_free(&one);
+}
+
+/* Runs every implementation, compares with the reference, checks thread
+ * determinism.  Fills runs[] (runs[0] is the reference).  Returns the count. */
+static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan *plan, planerun *runs)
+{
+    int n = 0;
+    xc_error e;
+    size_t i = 0;
+    for (const xc_impl *di; n < RUN_MAXIMPL && (di = run_next_impl(c, obs, "", XC_FAMILY_DEDISPERSE, &i));) {
+        if (di->caps & XC_CAP_APPROXIMATE)
+            continue; /* judged by their smearing bound (check smearing), not against exact planes */
+        const xc_dedisperser *d = xc_dedisperser_of(di);
+        planerun *pr = &runs[n];
+        memset(pr, 0, sizeof *pr);
+        pr->impl = d;
+        snprintf(pr->label, sizeof pr->label, "%s", d->impl.name);
+        char out[4300];
+        xc_fmt(out, sizeof out, "%s/%s.%s", c->work, obs, d->impl.name);
+        xc_fmt(pr->json, sizeof pr->json, "%s.json", out);
+        xc_status st = dedisperse_to(fil, out, d, plan, c->cv, c->threads, &pr->seconds, &e);
+        if (!st)
+            st = xc_planefile_read(&pr->pf, pr->json, &e);
+        if (st) {
+            xc_planefile_free(&pr->pf);
+            run_fail(c, obs, d->impl.name, "dedisperse", e.msg, "runs without error");
+            continue;
+        }
+        n++;
+        if (n == 1 && !(di->caps & XC_CAP_REFERENCE)) {
+            run_fail(c, obs, d->impl.name, "reference present", "the reference did not run", "-");
+            return n;
+        }
+        if (n > 1) {
+            xc_cmpside A = {pr->json, &pr->pf.plane, &pr->pf.meta, &pr->pf.plan};
+            xc_cmpside B = {runs[0].json, &runs[0].pf.plane, &runs[0].pf.meta, &runs[0].pf.plan};
+            run_note(c, xc_check_plane(&c->rows, obs, d->impl.name, &A, &B, &e), &e);
+        }
+        if ((di->caps & XC_CAP_THREADED) && pr->pf.meta.nbits != 32)
+            check_threads(c, obs, fil, out, plan, pr);
+        run_emit(c);
+    }
+    run_emit(c);
+    return n;
+}
+
+static void free_runs(planerun *runs, int n)
+{
+    for (int i = 0; i < n; i++)
+        xc_planefile_free(&runs[i].pf);
+}
+
+void run_synthetic(runctx *c, const xc_rs_synthetic *ob)
+{
+    const char *obs = ob->name;
+    xc_error e;
+    xc_synth_params sp;
+    xc_synth_params_init(&sp);
+    xc_status st = xc_synth_params_from_json(&sp, ob->synth, obs, &e);
+    char fil[4300], truth[4400];
+    xc_fmt(fil, sizeof fil, "%s/%s.fil", c->work, obs);
+    xc_fmt(truth, sizeof truth, "%s/%s.truth.json", c->work, obs);
+    if (!st) {
+        /* The run's convention wins: every plane of the run must share it. */
+        if (!sp.convention || strcmp(sp.convention->name, c->cv->name) != 0)
+            sp.convention = c->cv;
+        sp.nthreads = c->threads;
+        st = xc_synth_write(&sp, fil, truth, xc_cli_cmdline(), &e);
+    }
+    if (st) {
+        run_fail(c, obs, "synth", "synthesize", e.msg, "runs without error");
+        run_emit(c);
+        xc_synth_params_free(&sp);
+        return;
+    }
+    run_section(c, obs);
+    char line[512];
+    xc_fmt(line, sizeof line, "%d channels of %d bits, tsamp %.1f us, %.2f s, fch1 %.3f MHz, foff %.4f MHz, "
+            "seed %llu; plan %s; convention %s", sp.nchans, sp.nbits, sp.tsamp * 1e6, sp.tobs, sp.fch1,
+            xc_synth_foff(&sp), (unsigned long long)sp.seed, ob->dmplan, c->cv->name);
+    run_text(c, line);
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    if ((st = xc_dmplan_parse(&plan, ob->dmplan, "dmplan", &e))) {
+        run_fail(c, obs, "-", "DM plan", e.msg, "a valid plan");
+        run_emit(c);
+        xc_synth_params_free(&sp);
+        return;
+    }
+    planerun runs[RUN_MAXIMPL];
+    int n = run_all(c, obs, fil, &plan, runs);
+    for (size_t p = 0; p < sp.npulses && n > 0; p++) {
+        const xc_synth_pulse *pu = &sp.pulses[p];
+        xc_pulse_truth t;
+        xc_pulse_truth_init(&t, p, pu->t_s, pu->dm, pu->width_ms * 1e-3, pu->snr, sp.tsamp);
+        for (int i = 0; i < n; i++)
+            run_note(c, xc_check_pulse(&c->rows, obs, runs[i].label, &runs[i].pf.plane, &runs[i].pf.plan,
+                                       runs[i].pf.meta.tsamp, &t, &e), &e);
+        run_emit(c);
+        plot_snr_curves(c, obs, runs, n, &plan, &t);
+    }
+    if (n > 0)
+        plot_plane(c, obs, &runs[0], 0);
+    free_runs(runs, n);
+    xc_dmplan_free(&plan);
+    xc_synth_params_free(&sp);
+}
+
+void run_real(runctx *c, const xc_rs_real *ob)
+{
+    const char *obs = ob->name;
+    xc_error e;
+    char fil[2048];
+    run_path(fil, sizeof fil, c->datasets, ob->file);
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    if (xc_dmplan_parse(&plan, ob->dmplan, "dmplan", &e)) {
+        run_fail(c, obs, "-", "DM plan", e.msg, "a valid plan");
+        run_emit(c);
+        return;
+    }
+    run_section(c, obs);
+    char line[2300];
+    xc_fmt(line, sizeof line, "file %s; plan %s; convention %s", fil, ob->dmplan, c->cv->name);
+    run_text(c, line);
+    planerun runs[RUN_MAXIMPL];
+    int n = run_all(c, obs, fil, &plan, runs);
+    for (int i = 0; i < n && !isnan(ob->line_dm); i++) {
+        const xc_planefile *pf = &runs[i].pf;
+        double *spec = NULL;
+        xc_powerpeak pk;
+        /* Skip the lowest 1 Hz: receiver red noise is not the pulsar. */
+        run_note(c, xc_check_line(&c->rows, obs, runs[i].label, &pf->plane, &pf->plan, pf->meta.tsamp, ob->line_dm,
+                                  ob->line_freq_hz, 1.0, i == 0 ? &spec : NULL, &pk, &e), &e);
+        run_emit(c);
+        if (spec)
+            plot_spectrum(c, obs, runs[i].label, ob->line_dm, ob->line_freq_hz, &pk, spec);
+        free(spec);
+    }
+    if (n > 0)
+        plot_plane(c, obs, &runs[0], 0);
+    free_runs(runs, n);
+    xc_dmplan_free(&plan);
+}

@@ -1,0 +1,139 @@
+/* crosscheck run: periodicity.  Every wanted Pulscan searcher runs on the
+ * same spectrum; each list is judged against the reference's, the strongest
+ * candidate against the known pulsar, and a synthetic pulsar's truth
+ * (compare/xc_checks.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/xc_fmt.h"
+#include "cli/cmd_run.h"
+#include "core/xc_fft.h"
+#include "core/xc_progress.h"
+#include "synth/xc_synth.h"
+
+/* Runs every available searcher on one spectrum; the reference first.  Returns the count. */
+static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const xc_psopts *po, searchrun *runs)
+{
+    int n = 0;
+    xc_error e;
+    size_t i = 0;
+    for (const xc_impl *si; n < RUN_MAXIMPL && (si = run_next_impl(c, obs, "pulscan ", XC_FAMILY_PULSCAN, &i));) {
+        const xc_searcher *s = xc_searcher_of(si);
+        searchrun *r = &runs[n];
+        memset(r, 0, sizeof *r);
+        r->impl = s;
+        xc_candlist_init(&r->cands);
+        xc_psopts o = *po;
+        o.threads = c->threads;
+        double t0 = xc_now();
+        xc_status st = xc_pulscan_run(s, sp, &o, &r->cands, &e);
+        r->seconds = xc_now() - t0;
+        if (st) {
+            run_fail(c, obs, s->impl.name, "pulscan", e.msg, "runs without error");
+            run_emit(c);
+            xc_candlist_free(&r->cands);
+            continue;
+        }
+        n++;
+        if (n > 1) {
+            xc_cmpcands_opts co;
+            xc_cmpcands_opts_init(&co);
+            co.sigma_min = po->sigma;
+            /* float recursion against double direct sums: the searcher's own stated bound */
+            if (si->tol.kind == XC_TOL_RELATIVE && si->tol.value > co.rtol_power)
+                co.rtol_power = si->tol.value;
+            run_note(c, xc_check_cands(&c->rows, obs, s->impl.name, &r->cands, &runs[0].cands, &co, &e), &e);
+            run_emit(c);
+        }
+    }
+    return n;
+}
+
+static void free_searches(searchrun *runs, int n)
+{
+    for (int i = 0; i < n; i++)
+        xc_candlist_free(&runs[i].cands);
+}
+
+/* The truth of a synthetic pulsar: the fundamental within one bin in r and
+ * two in |z| (a boxcar cannot tell the sign of z). */
+static void check_truth(runctx *c, const char *obs, const char *truthp, double T, const searchrun *runs, int n)
+{
+    xc_truth t;
+    xc_error e;
+    if (xc_truth_read(&t, truthp, T, &e)) {
+        run_fail(c, obs, "-", "truth", e.msg, "readable");
+        return;
+    }
+    xc_cmpcands_opts co;
+    xc_cmpcands_opts_init(&co);
+    co.fundamental = 1;
+    co.truth_dr = 1.0;
+    co.truth_dz = 2.0;
+    for (int i = 0; i < n; i++)
+        run_note(c, xc_check_truth(&c->rows, obs, runs[i].impl->impl.name, &runs[i].cands, &t, &co, &e), &e);
+}
+
+/* The synthetic pulsar's dedispersed series and its spectrum, under work/. */
+static xc_status synth_spectrum(runctx *c, const char *obs, const json_t *sobj, char *path, size_t np, char *truthp,
+                                size_t nt, xc_error *e)
+{
+    xc_synth_params sp;
+    xc_synth_params_init(&sp);
+    char stem[4300], dat[4400];
+    xc_fmt(stem, sizeof stem, "%s/%s", c->work, obs);
+    xc_fmt(dat, sizeof dat, "%s.dat", stem);
+    xc_fmt(truthp, nt, "%s.truth.json", stem);
+    xc_fmt(path, np, "%s.fft", stem);
+    sp.nthreads = c->threads;
+    xc_status st;
+    if (!(st = xc_synth_params_from_json(&sp, sobj, obs, e)) &&
+        !(st = xc_synth_write_dedispersed(&sp, stem, truthp, xc_cli_cmdline(), e)))
+        st = xc_fft_file(dat, stem, XC_FFT_SINGLE, e);
+    xc_synth_params_free(&sp);
+    return st;
+}
+
+void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
+{
+    const char *obs = ob->name;
+    xc_error e;
+    xc_psopts po;
+    xc_psopts_default(&po);
+    po.zmax = ob->zmax;
+    po.numharm = ob->numharm;
+    po.sigma = ob->sigma;
+    char path[4500], truthp[4500] = "";
+    if (ob->fft) {
+        run_path(path, sizeof path, c->datasets, ob->fft);
+    } else if (synth_spectrum(c, obs, ob->synth, path, sizeof path, truthp, sizeof truthp, &e)) {
+        run_fail(c, obs, "synth", "synthesize and FFT", e.msg, "runs without error");
+        run_emit(c);
+        return;
+    }
+    run_section(c, obs);
+    xc_spectrum sp;
+    if (xc_spectrum_load(&sp, path, &e)) {
+        run_fail(c, obs, "-", "read spectrum", e.msg, "readable");
+        run_emit(c);
+        return;
+    }
+    char line[4700];
+    xc_fmt(line, sizeof line, "spectrum %s: %zu bins, T = %.3f s; pulscan zmax %d, numharm %d, sigma > %g", path,
+            sp.nbins, sp.T, po.zmax, po.numharm, po.sigma);
+    run_text(c, line);
+    searchrun runs[RUN_MAXIMPL];
+    int n = search_all(c, obs, &sp, &po, runs);
+    /* Harmonics and subharmonics up to 16, as xc_cmpcands_opts' maxharm. */
+    for (int i = 0; i < n && !isnan(ob->f_hz); i++)
+        run_note(c, xc_check_top_cand(&c->rows, obs, runs[i].impl->impl.name, &runs[i].cands, ob->f_hz, 16, &e),
+                 &e);
+    if (truthp[0])
+        check_truth(c, obs, truthp, sp.T, runs, n);
+    run_emit(c);
+    plot_cands(c, obs, runs, n);
+    free_searches(runs, n);
+    xc_spectrum_free(&sp);
+}

@@ -1,0 +1,151 @@
+/* xc_checks.h: the cross-checks `crosscheck run` makes, as functions that
+ * append verdict rows to a list.  Each function judges one thing (a plane
+ * against the reference's, one thread against many, an injected pulse, the
+ * strongest line, candidate lists, the truth of a synthetic pulsar) with the
+ * comparators of xc_compare.h, xc_cmpcands.h and xc_recover.h, and says in
+ * the row what it observed, what it expected and why it passed or failed.
+ *
+ * A verdict is not an error: a plane that differs, or that cannot even be
+ * compared (shapes differ), is a row with state XC_CHECK_FAIL and the
+ * function returns XC_OK.  Errors (XC_EINVAL for a missing argument,
+ * XC_ENOMEM) leave the list as it was and carry a message.  Nothing here
+ * prints or exits; the caller shows the rows.
+ *
+ * A skipped check (XC_CHECK_SKIP: an implementation not available here) is
+ * counted apart and never as a pass. */
+#ifndef XC_CHECKS_H
+#define XC_CHECKS_H
+
+#include <stddef.h>
+
+#include "compare/xc_cmpcands.h"
+#include "compare/xc_compare.h"
+#include "compare/xc_recover.h"
+#include "core/xc_cands.h"
+#include "core/xc_dedisperse.h"
+#include "core/xc_dmplan.h"
+#include "core/xc_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { XC_CHECK_PASS, XC_CHECK_FAIL, XC_CHECK_SKIP } xc_check_state;
+
+/* One verdict row. */
+typedef struct {
+    char check[256];       /* "OBS: what is checked", e.g. "crab-8bit: plane vs reference" */
+    char impl[64];         /* the implementation judged ("-" for the spec itself) */
+    xc_check_state state;
+    double observed;       /* the number the verdict turns on; NaN when there is none (an error) */
+    double expected;       /* the value it is held to (a truth, or a bound); NaN when none */
+    char measured[512];    /* the message: the observation as text, or why it could not be made */
+    char bound[512];       /* the rule as text */
+} xc_check_row;
+
+/* A growing list of rows with its counts. */
+typedef struct {
+    xc_check_row *row;
+    size_t n, cap;
+    size_t npass, nfail, nskip;
+} xc_checks;
+
+/* ---- the list (compare/check_verdict.c) ------------------------------------ */
+
+void xc_checks_init(xc_checks *l);
+void xc_checks_free(xc_checks *l);
+const char *xc_check_state_name(xc_check_state s);     /* "PASS", "FAIL", "SKIP" */
+
+/* Appends a row "obs: check" (just "check" when obs is NULL) whose message is
+ * printf(fmt, ...).  bound NULL is "-".  XC_ENOMEM. */
+xc_status xc_checks_addf(xc_checks *l, const char *obs, const char *impl, const char *check, xc_check_state state,
+                         double observed, double expected, const char *bound, xc_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 10, 11)));
+/* A failure with no number: "could not do it" rows (dedisperse failed, bad spec). */
+xc_status xc_checks_fail(xc_checks *l, const char *obs, const char *impl, const char *check, const char *why,
+                         const char *bound, xc_error *err);
+/* After a comparison that returned st with message e: 0 when it succeeded
+ * (the caller goes on to judge its result); otherwise 1, with *ret set to what
+ * the check returns: XC_ENOMEM passed up through err, any other error a failed
+ * row (inputs that cannot be compared cannot agree). */
+int xc_checks_failed_call(xc_checks *l, const char *obs, const char *impl, const char *check, xc_status st,
+                          const xc_error *e, const char *bound, xc_status *ret, xc_error *err);
+
+/* ---- planes (compare/check_planes.c) ---------------------------------------- */
+
+/* "plane vs reference": xc_compare_planes with its default class (exact for
+ * integer input, N*2^-24*max|ref| per range for float input).  observed is
+ * the largest |a - ref|, expected the bound of range 0 (0 when exact).
+ * Planes that cannot be compared are a failed row with the comparator's
+ * message.  XC_ENOMEM. */
+xc_status xc_check_plane(xc_checks *l, const char *obs, const char *impl, const xc_cmpside *a,
+                         const xc_cmpside *ref, xc_error *err);
+
+/* "1 thread vs many": the same bytes from one thread as from nthreads (a
+ * threaded integer dedisperser sums in a fixed order, so any difference is a
+ * race).  observed is the count of differing samples, expected 0; planes of
+ * different shape fail.  XC_EINVAL for a NULL plane. */
+xc_status xc_check_threads(xc_checks *l, const char *obs, const char *impl, const xc_plane *one,
+                           const xc_plane *many, int nthreads, xc_error *err);
+
+/* ---- single pulses (compare/check_pulse.c) --------------------------------- */
+
+/* What was injected, and how near the search must come. */
+typedef struct {
+    size_t index;          /* the pulse's number in the observation */
+    double t_s, dm;        /* arrival at the highest channel, pc cm^-3 */
+    double width_s;
+    double snr_expected;   /* boxcar S/N of the injected pulse */
+    double window_s;       /* the search window around t_s */
+    double dm_steps;       /* |found - true DM| <= dm_steps trial steps (1) */
+    double snr_rtol;       /* |found - expected S/N| <= snr_rtol * expected (0.10) */
+} xc_pulse_truth;
+
+/* From the synthesiser's parameters: snr is the per-sample S/N of a pulse of
+ * width_s in samples of tsamp, so a matched boxcar gives snr sqrt(width_s /
+ * tsamp); the window is the width plus 5 ms. */
+void xc_pulse_truth_init(xc_pulse_truth *t, size_t index, double t_s, double dm, double width_s, double snr,
+                         double tsamp);
+
+/* "pulse N (DM d at t s)": xc_recover_pulse must find its best boxcar within
+ * dm_steps trial steps of the true DM with S/N within snr_rtol of expected.
+ * observed is the found DM, expected the true one.  XC_ENOMEM. */
+xc_status xc_check_pulse(xc_checks *l, const char *obs, const char *impl, const xc_plane *pl,
+                         const xc_dmplan *plan, double tsamp, const xc_pulse_truth *t, xc_error *err);
+
+/* ---- periodic lines (compare/check_line.c) --------------------------------- */
+
+/* "strongest line at DM d": the strongest bin above fmin_hz of the power
+ * spectrum of the trial at DM dm must be within one bin of f0_hz.  observed
+ * is the found frequency, expected f0_hz.  A DM not in the plan fails.  If
+ * spec is not NULL it gets the normalised powers (xc_power_peak; the caller
+ * frees) and peak the peak, for plots.  XC_ENOMEM. */
+xc_status xc_check_line(xc_checks *l, const char *obs, const char *impl, const xc_plane *pl, const xc_dmplan *plan,
+                        double tsamp, double dm, double f0_hz, double fmin_hz, double **spec, xc_powerpeak *peak,
+                        xc_error *err);
+
+/* "top candidate is the pulsar": the strongest candidate of the list
+ * (Pulscan's, sorted by sigma) is at n f0 or f0 / n, n <= maxharm, within one
+ * Fourier bin (1/T).  observed is its frequency, expected f0_hz.  An empty
+ * list fails.  XC_EINVAL for a list without T. */
+xc_status xc_check_top_cand(xc_checks *l, const char *obs, const char *impl, const xc_candlist *c, double f0_hz,
+                            int maxharm, xc_error *err);
+
+/* ---- candidate lists (compare/check_cands.c) ------------------------------- */
+
+/* "candidates vs reference": xc_compare_cands(a, ref, o) agrees.  observed is
+ * the count of candidates at fault (unmatched above the threshold, or
+ * matched outside the power or sigma tolerance), expected 0.  XC_ENOMEM. */
+xc_status xc_check_cands(xc_checks *l, const char *obs, const char *impl, const xc_candlist *a,
+                         const xc_candlist *ref, const xc_cmpcands_opts *o, xc_error *err);
+
+/* "recovers truth r, z": xc_cands_match_truth(c, t, o) passes (set
+ * o->fundamental, truth_dr, truth_dz for the rule).  observed is the r of the
+ * fundamental detection (NaN when none), expected the true r.  XC_ENOMEM. */
+xc_status xc_check_truth(xc_checks *l, const char *obs, const char *impl, const xc_candlist *c,
+                         const xc_truth *t, const xc_cmpcands_opts *o, xc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

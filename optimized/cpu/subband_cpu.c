@@ -1,0 +1,285 @@
+/* The CPU subband dedisperser: the two stages of core/xc_subband.h (PRESTO
+ * prepsubband's algorithm; Barsdell et al. 2012, MNRAS 422, 379, section 4),
+ * with OpenMP over (group of trials x time chunk) work items.
+ *
+ * Per gulp and downsample factor, the unmasked channels are copied once into the
+ * channel-major, time-scrunched array of the direct CPU kernel
+ * (xc_cpu_convert).  A work item takes up to SUB_GROUPS consecutive groups
+ * (nominal DMs) and one chunk of output samples [t0, t0 + nt): stage 1 sums
+ * each subband's channels, shifted by a(c, j), into a row covering only the
+ * group's span of stage-2 delays (nt + max_i b - min_i b samples) in the
+ * thread's scratch; stage 2 sums the nsub rows, shifted by b(s, i), for every
+ * trial i of the group and scales the sums into the plane.  Integer input is
+ * summed exactly (uint32 where every sum fits, else uint64; float input in
+ * double) in a fixed order, so the plane is the
+ * reference's bit for bit on integer input and does not depend on the thread
+ * count.  The direct kernel's tiles (cpu_kernels.c) are not reused: they sum
+ * float input in float and write scaled floats, while the subband rows must
+ * stay exact sums for stage 2.
+ *
+ * The plan makes the subband plan (delays, groups, bounds) and every
+ * thread's scratch once; execute only copies the gulp and adds. */
+#include <omp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xc_subband.h"
+#include "optimized/cpu/cpu_internal.h"
+
+#define SUB_TILE_T 2048   /* output samples per work item: the nsub rows stay in L2 */
+#define SUB_GROUPS 8      /* groups per work item: their stage-1 windows of a channel overlap, so the
+                             channel is read from memory once for all of them */
+
+typedef struct {
+    xc_subplan sp;
+    int nthreads;
+    int32_t **span;       /* per range and group: largest max_i b(s, i) - min_i b(s, i) over s */
+    size_t scratch;       /* bytes per thread: nsub rows, one accumulator row, nsub offsets */
+    void **buf;           /* nthreads scratch blocks of 8-byte elements */
+    int *chans;           /* unmasked channels, in order */
+    int *pos;             /* per channel: its row in the copy, -1 if masked */
+    int m;
+} state;
+
+static void st_destroy(void *p)
+{
+    state *s = p;
+    if (!s)
+        return;
+    for (int i = 0; s->buf && i < s->nthreads; i++)
+        free(s->buf[i]);
+    free(s->buf);
+    for (int k = 0; s->span && k < s->sp.nranges; k++)
+        free(s->span[k]);
+    free(s->span);
+    free(s->chans);
+    free(s->pos);
+    xc_subplan_free(&s->sp);
+    free(s);
+}
+
+static xc_status st_plan(const xc_ddjob *proto, void **out, xc_error *err)
+{
+    if (proto->opts.threads < 0 || proto->opts.threads > 4096)
+        return xc_error_set(err, XC_EINVAL, "subband: threads: %d must be 0 (default) or 1..4096",
+                            proto->opts.threads);
+    state *s = calloc(1, sizeof *s);
+    if (!s)
+        return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
+    xc_status st = xc_subplan_make(&s->sp, proto, err);
+    if (st) {
+        free(s);
+        return st;
+    }
+    const int nc = proto->geom.nchans, nr = proto->plan->nranges, ns = s->sp.nsub;
+    s->nthreads = proto->opts.threads > 0 ? proto->opts.threads : omp_get_max_threads();
+    s->span = calloc((size_t)nr, sizeof *s->span);
+    s->buf = calloc((size_t)s->nthreads, sizeof *s->buf);
+    s->chans = malloc((size_t)nc * sizeof *s->chans);
+    s->pos = malloc((size_t)nc * sizeof *s->pos);
+    if (!s->span || !s->buf || !s->chans || !s->pos) {
+        st_destroy(s);
+        return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
+    }
+    for (int c = 0; c < nc; c++) {
+        int keep = !proto->killmask || proto->killmask[c];
+        s->pos[c] = keep ? s->m : -1;
+        if (keep)
+            s->chans[s->m++] = c;
+    }
+    /* A group's trials are close in DM, so each subband is read over a short
+     * span of stage-2 delays: the rows a work item makes are its chunk plus
+     * that span, not plus the whole delay. */
+    for (int k = 0; k < nr; k++) {
+        const xc_subrange *r = &s->sp.r[k];
+        if (!(s->span[k] = calloc((size_t)r->ngroups + 1, sizeof **s->span))) {
+            st_destroy(s);
+            return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
+        }
+        for (int j = 0; j < r->ngroups; j++) {
+            for (int q = 0; q < ns; q++) {
+                int32_t lo = INT32_MAX, hi = 0;
+                for (size_t i = r->first[j]; i < r->first[j + 1]; i++) {
+                    int32_t b = r->b[i * (size_t)ns + (size_t)q];
+                    lo = b < lo ? b : lo;
+                    hi = b > hi ? b : hi;
+                }
+                s->span[k][j] = hi - lo > s->span[k][j] ? hi - lo : s->span[k][j];
+            }
+        }
+        for (int j0 = 0; j0 < r->ngroups; j0 += SUB_GROUPS) {
+            size_t need = SUB_TILE_T * 8 + (size_t)ns * SUB_GROUPS * 4 + 64;
+            for (int j = j0; j < r->ngroups && j < j0 + SUB_GROUPS; j++)
+                need += (size_t)ns * (SUB_TILE_T + (size_t)s->span[k][j]) * 8;
+            s->scratch = need > s->scratch ? need : s->scratch;
+        }
+    }
+    for (int i = 0; i < s->nthreads; i++)
+        if (!(s->buf[i] = malloc(s->scratch))) {
+            size_t n = s->scratch;
+            st_destroy(s);
+            return xc_error_set(err, XC_ENOMEM, "subband: out of memory for %zu scratch bytes per thread", n);
+        }
+    *out = s;
+    return XC_OK;
+}
+
+/* One work item: groups [j0, j1) (at most SUB_GROUPS), output samples
+ * [t0, t0 + nt).  Subband s of group j is needed only from its smallest
+ * stage-2 delay in the group, lo = min_i b(s, i), to nt + max_i b(s, i), so
+ * stage 1 makes that span alone (a group's trials are close in DM: the span
+ * is short).  Stage 1 goes channel by channel through every group of the
+ * item, whose windows of that channel overlap: it is read from memory once.
+ * SRC: the copy's element type; ACC: the sums' (uint32_t where every sum
+ * fits, else uint64_t; double for float). */
+#define SUB_ITEM(NAME, SRC, ACC)                                                                        \
+    static void NAME(const state *S, const xc_ddjob *job, const xc_subrange *r, size_t j0, size_t j1,   \
+                     size_t t0, size_t nt, const void *xv, size_t stride, const int32_t *span,          \
+                     void *scratch, xc_planerange *o)                                                   \
+    {                                                                                                   \
+        const int ns = S->sp.nsub;                                                                      \
+        const SRC *x = xv;                                                                              \
+        ACC *acc = scratch, *rows[SUB_GROUPS];                                                          \
+        int32_t *lo = (int32_t *)(acc + nt), *len = lo + (size_t)ns * SUB_GROUPS;                       \
+        size_t rowlen[SUB_GROUPS];                                                                      \
+        ACC *next = (ACC *)(((uintptr_t)(len + (size_t)ns * SUB_GROUPS) + 63) & ~(uintptr_t)63);        \
+        for (size_t j = j0; j < j1; j++) {                                                              \
+            const size_t g = j - j0;                                                                    \
+            rowlen[g] = nt + (size_t)span[j];                                                           \
+            rows[g] = next;                                                                             \
+            next += (size_t)ns * rowlen[g];                                                             \
+            for (int s = 0; s < ns; s++) {                                                              \
+                int32_t bl = INT32_MAX, bh = 0;                                                         \
+                for (size_t i = r->first[j]; i < r->first[j + 1]; i++) {                               \
+                    int32_t b = r->b[i * (size_t)ns + (size_t)s];                                       \
+                    bl = b < bl ? b : bl;                                                               \
+                    bh = b > bh ? b : bh;                                                               \
+                }                                                                                       \
+                lo[g * (size_t)ns + (size_t)s] = bl;                                                    \
+                len[g * (size_t)ns + (size_t)s] = (int32_t)nt + bh - bl;                                \
+                memset(rows[g] + (size_t)s * rowlen[g], 0, (nt + (size_t)(bh - bl)) * sizeof(ACC));     \
+            }                                                                                           \
+        }                                                                                               \
+        for (int s = 0; s < ns; s++)                                                                    \
+            for (int c = S->sp.sub_first[s]; c < S->sp.sub_first[s + 1]; c++) {                        \
+                if (S->pos[c] < 0)                                                                      \
+                    continue;                                                                           \
+                const SRC *base = x + (size_t)S->pos[c] * stride + t0;                                  \
+                for (size_t j = j0; j < j1; j++) {                                                      \
+                    const size_t g = j - j0, gs = g * (size_t)ns + (size_t)s;                           \
+                    const SRC *src = base + (size_t)lo[gs] + (size_t)r->a[j * (size_t)S->sp.nchans + (size_t)c]; \
+                    ACC *row = rows[g] + (size_t)s * rowlen[g];                                         \
+                    const size_t n = (size_t)len[gs];                                                   \
+                    for (size_t u = 0; u < n; u++)                                                      \
+                        row[u] += (ACC)src[u];                                                          \
+                }                                                                                       \
+            }                                                                                           \
+        for (size_t j = j0; j < j1; j++) {                                                              \
+            const size_t g = j - j0;                                                                    \
+            for (size_t i = r->first[j]; i < r->first[j + 1]; i++) {                                    \
+                const int32_t *b = r->b + i * (size_t)ns;                                               \
+                memset(acc, 0, nt * sizeof *acc);                                                       \
+                for (int s = 0; s < ns; s++) {                                                          \
+                    const ACC *row = rows[g] + (size_t)s * rowlen[g] +                                  \
+                                     (size_t)(b[s] - lo[g * (size_t)ns + (size_t)s]);                   \
+                    for (size_t t = 0; t < nt; t++)                                                     \
+                        acc[t] += row[t];                                                               \
+                }                                                                                       \
+                float *dst = o->data + i * o->nsamp + t0;                                               \
+                if (job->conv->scaling == XC_SCALE_SUM) /* xc_scale_real's (float)sum, vectorized */    \
+                    for (size_t t = 0; t < nt; t++)                                                     \
+                        dst[t] = (float)(double)acc[t];                                                 \
+                else                                                                                    \
+                    for (size_t t = 0; t < nt; t++)                                                     \
+                        dst[t] = xc_scale_real(job->conv, (double)acc[t], S->sp.nchans, r->ds,          \
+                                               job->in->nbits);                                         \
+            }                                                                                           \
+        }                                                                                               \
+    }
+
+SUB_ITEM(item_u8n, uint8_t, uint32_t)
+SUB_ITEM(item_u16n, uint16_t, uint32_t)
+SUB_ITEM(item_u32n, uint32_t, uint32_t)
+SUB_ITEM(item_u8w, uint8_t, uint64_t)
+SUB_ITEM(item_u16w, uint16_t, uint64_t)
+SUB_ITEM(item_u32w, uint32_t, uint64_t)
+SUB_ITEM(item_u64w, uint64_t, uint64_t)
+SUB_ITEM(item_f32, float, double)
+
+typedef void (*item_fn)(const state *, const xc_ddjob *, const xc_subrange *, size_t, size_t, size_t, size_t,
+                        const void *, size_t, const int32_t *, void *, xc_planerange *);
+
+/* The item for the copy's type; narrow: every sum of a trial fits 32 bits,
+ * so it adds in uint32 (exact, twice the lanes of uint64). */
+static item_fn pick_item(xc_cpu_type store, int narrow)
+{
+    switch (store) {
+    case XC_CPU_U8: return narrow ? item_u8n : item_u8w;
+    case XC_CPU_U16: return narrow ? item_u16n : item_u16w;
+    case XC_CPU_U32: return narrow ? item_u32n : item_u32w;
+    case XC_CPU_U64: return item_u64w;
+    default: return item_f32;
+    }
+}
+
+static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+
+static xc_status st_execute(void *p, const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    const state *S = p;
+    const xc_block *in = job->in;
+    xc_status st = XC_OK;
+    const int nr = job->plan->nranges;
+    for (int k = 0; k < nr; k++)
+        if (out->r[k].ndm != S->sp.r[k].ndm || out->r[k].nsamp != job->nout / (size_t)S->sp.r[k].ds)
+            return xc_error_set(err, XC_EINVAL, "subband: plane range %d has the wrong shape", k);
+    /* One channel-major copy per distinct downsample factor, in the
+     * narrowest type that holds a scrunched sample, shared by its ranges. */
+    for (int k = 0; k < nr && !st; k++) {
+        const int ds = S->sp.r[k].ds;
+        int first = 1;
+        for (int q = 0; q < k; q++)
+            first &= S->sp.r[q].ds != ds;
+        if (!first)
+            continue;
+        xc_cpu_layout lay;
+        if ((st = xc_cpu_layout_for(in->nbits, ds, &lay, err)))
+            break;
+        const int narrow = in->nbits != 32 && ((1ull << in->nbits) - 1ull) * (unsigned long long)ds *
+                                                      (unsigned long long)S->sp.nchans <= UINT32_MAX;
+        const item_fn item = pick_item(lay.store, narrow);
+        const size_t nsd = in->nsamp / (size_t)ds, stride = round_up(nsd + 1, 64);
+        void *x = S->m ? malloc((size_t)S->m * stride * (size_t)lay.store_bytes) : NULL;
+        if (S->m && !x)
+            return xc_error_set(err, XC_ENOMEM, "subband: out of memory for the %d x %zu channel-major copy", S->m,
+                                stride);
+        if (S->m)
+            xc_cpu_convert(in, S->chans, S->m, ds, nsd, stride, lay.store, x, S->nthreads);
+        for (int q = k; q < nr; q++) {
+            const xc_subrange *r = &S->sp.r[q];
+            xc_planerange *o = &out->r[q];
+            if (r->ds != ds || !o->nsamp || !r->ndm)
+                continue;
+            const size_t tc = SUB_TILE_T, nchunk = (o->nsamp + tc - 1) / tc;
+            const size_t nblk = ((size_t)r->ngroups + SUB_GROUPS - 1) / SUB_GROUPS;
+#pragma omp parallel for schedule(dynamic, 1) collapse(2) num_threads(S->nthreads)
+            for (size_t jb = 0; jb < nblk; jb++)
+                for (size_t c = 0; c < nchunk; c++) {
+                    const size_t t0 = c * tc, nt = o->nsamp - t0 < tc ? o->nsamp - t0 : tc;
+                    const size_t j0 = jb * SUB_GROUPS, j1 = j0 + SUB_GROUPS < (size_t)r->ngroups
+                                                               ? j0 + SUB_GROUPS : (size_t)r->ngroups;
+                    item(S, job, r, j0, j1, t0, nt, x, stride, S->span[q], S->buf[omp_get_thread_num()], o);
+                }
+        }
+        free(x);
+    }
+    return st;
+}
+
+/* Integer input: the subband reference bit for bit at any thread count. */
+const xc_dedisperser xc_dd_subband_cpu = {
+    {XC_FAMILY_DEDISPERSE, "subband",
+     "two-stage subband dedispersion (PRESTO prepsubband), OpenMP over nominal DMs x time chunks",
+     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_THREADED | XC_CAP_APPROXIMATE, NULL},
+    st_plan, st_execute, st_destroy, NULL};

@@ -1,0 +1,115 @@
+/* synth_noise_simd.h: the vector Philox4x32-10 and Box-Muller of synth_noise.c,
+ * written once for any lane count.  Included once per width (no include guard),
+ * after defining:
+ *   V(op)       that width's intrinsic for op: V(add_ps) is _mm_add_ps or _mm256_add_ps
+ *   VSI(op)     its integer-register bitwise op: VSI(and) is _mm_and_si128 ...
+ *   VF, VI      the float and integer vector types
+ *   V_CASTI, V_CASTF   float -> integer and integer -> float bit casts
+ *   V_LT(a, b)  a < b as a lane mask
+ *   V_LANES     the lane indices (n-1, ..., 1, 0) as V(set_epi32) takes them
+ *   V_ATTR      the functions' target attribute (or nothing)
+ *   V_NAME(n)   the name n at this width
+ * and expects SQRTHF, ANGLE_STEP, logp[] and the PHILOX_ constants.  Every
+ * operation is the one-value reference's (box_muller_ref), in the same order
+ * and without fused multiply-add, so all widths give the same bits.  The
+ * macros are undefined at the end. */
+
+V_ATTR static inline void V_NAME(mul_hilo)(VI a, VI m, VI *lo, VI *hi)
+{
+    VI p02 = V(mul_epu32)(a, m);
+    VI p13 = V(mul_epu32)(V(srli_epi64)(a, 32), m);
+    VI t02 = V(shuffle_epi32)(p02, _MM_SHUFFLE(3, 1, 2, 0));
+    VI t13 = V(shuffle_epi32)(p13, _MM_SHUFFLE(3, 1, 2, 0));
+    *lo = V(unpacklo_epi32)(t02, t13);
+    *hi = V(unpackhi_epi32)(t02, t13);
+}
+
+V_ATTR static inline VF V_NAME(sel)(VF mask, VF a, VF b)
+{
+    return V(or_ps)(V(and_ps)(mask, a), V(andnot_ps)(mask, b));
+}
+
+V_ATTR static inline VF V_NAME(log)(VF u)
+{
+    const VF one = V(set1_ps)(1.0f);
+    VI b = V_CASTI(u);
+    VI e = V(sub_epi32)(V(srli_epi32)(b, 23), V(set1_epi32)(126));
+    VF m = V_CASTF(VSI(or)(VSI(and)(b, V(set1_epi32)(0x007fffff)), V(set1_epi32)(0x3f000000)));
+    VF lt = V_LT(m, V(set1_ps)(SQRTHF));
+    e = V(add_epi32)(e, V_CASTI(lt));
+    VF x = V_NAME(sel)(lt, V(sub_ps)(V(add_ps)(m, m), one), V(sub_ps)(m, one));
+    VF z = V(mul_ps)(x, x);
+    VF y = V(set1_ps)(logp[0]);
+    for (int k = 1; k < 9; k++)
+        y = V(add_ps)(V(mul_ps)(y, x), V(set1_ps)(logp[k]));
+    y = V(mul_ps)(V(mul_ps)(y, x), z);
+    VF fe = V(cvtepi32_ps)(e);
+    y = V(add_ps)(y, V(mul_ps)(V(set1_ps)(-2.12194440e-4f), fe));
+    y = V(add_ps)(y, V(mul_ps)(V(set1_ps)(-0.5f), z));
+    VF r = V(add_ps)(x, y);
+    return V(add_ps)(r, V(mul_ps)(V(set1_ps)(0.693359375f), fe));
+}
+
+V_ATTR static inline void V_NAME(box_muller)(VI a, VI b, VF *zc, VF *zs)
+{
+    VF u = V(mul_ps)(V(add_ps)(V(cvtepi32_ps)(V(srli_epi32)(a, 1)), V(set1_ps)(0.5f)), V(set1_ps)(0x1p-31f));
+    VF r2 = V(mul_ps)(V(set1_ps)(-2.0f), V_NAME(log)(u));
+    VF r = V(sqrt_ps)(V(max_ps)(r2, V(setzero_ps)()));
+    VI q = V(srli_epi32)(b, 30);
+    VF t = V(mul_ps)(V(cvtepi32_ps)(V(sub_epi32)(VSI(and)(b, V(set1_epi32)(0x3fffffff)), V(set1_epi32)(1 << 29))),
+                     V(set1_ps)(ANGLE_STEP));
+    VF z = V(mul_ps)(t, t);
+    VF s = V(add_ps)(V(mul_ps)(V(set1_ps)(-1.9515295891E-4f), z), V(set1_ps)(8.3321608736E-3f));
+    s = V(sub_ps)(V(mul_ps)(s, z), V(set1_ps)(1.6666654611E-1f));
+    s = V(add_ps)(V(mul_ps)(V(mul_ps)(s, z), t), t);
+    VF c = V(sub_ps)(V(mul_ps)(V(set1_ps)(2.443315711809948E-5f), z), V(set1_ps)(1.388731625493765E-3f));
+    c = V(add_ps)(V(mul_ps)(c, z), V(set1_ps)(4.166664568298827E-2f));
+    c = V(add_ps)(V(sub_ps)(V(mul_ps)(V(mul_ps)(c, z), z), V(mul_ps)(V(set1_ps)(0.5f), z)), V(set1_ps)(1.0f));
+    const VI one = V(set1_epi32)(1);
+    VF swap = V_CASTF(V(cmpeq_epi32)(VSI(and)(q, one), one));
+    VF C = V_NAME(sel)(swap, s, c), S = V_NAME(sel)(swap, c, s);
+    VI negc = V(slli_epi32)(VSI(and)(V(srli_epi32)(V(add_epi32)(q, one), 1), one), 31);
+    VI negs = V(slli_epi32)(V(srli_epi32)(q, 1), 31);
+    C = V(xor_ps)(C, V_CASTF(negc));
+    S = V(xor_ps)(S, V_CASTF(negs));
+    *zc = V(mul_ps)(r, C);
+    *zs = V(mul_ps)(r, S);
+}
+
+/* The Philox blocks b, b+1, ... (one a lane) of counter (sample, stream) as
+ * Box-Muller pairs: lane j of (a0, a1, b0, b1) holds block b+j's four values. */
+V_ATTR static inline void V_NAME(gauss)(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b, VF *a0,
+                                        VF *a1, VF *b0, VF *b1)
+{
+    VI x0 = V(set1_epi32)((int)(uint32_t)sample), x1 = V(set1_epi32)((int)(uint32_t)(sample >> 32));
+    VI x2 = V(add_epi32)(V(set1_epi32)((int)b), V_LANES);
+    VI x3 = V(set1_epi32)((int)stream);
+    const VI m0 = V(set1_epi32)((int)PHILOX_M0), m1 = V(set1_epi32)((int)PHILOX_M1);
+    uint32_t k0 = key[0], k1 = key[1];
+    for (int r = 0; r < 10; r++) {
+        if (r) {
+            k0 += PHILOX_W0;
+            k1 += PHILOX_W1;
+        }
+        VI lo0, hi0, lo1, hi1;
+        V_NAME(mul_hilo)(x0, m0, &lo0, &hi0);
+        V_NAME(mul_hilo)(x2, m1, &lo1, &hi1);
+        x0 = VSI(xor)(VSI(xor)(hi1, x1), V(set1_epi32)((int)k0));
+        x2 = VSI(xor)(VSI(xor)(hi0, x3), V(set1_epi32)((int)k1));
+        x1 = lo1;
+        x3 = lo0;
+    }
+    V_NAME(box_muller)(x0, x1, a0, a1);
+    V_NAME(box_muller)(x2, x3, b0, b1);
+}
+
+#undef V
+#undef VSI
+#undef VF
+#undef VI
+#undef V_CASTI
+#undef V_CASTF
+#undef V_LT
+#undef V_LANES
+#undef V_ATTR
+#undef V_NAME

@@ -1,0 +1,551 @@
+/* The run's checks (compare/xc_checks.h) must pass on good input and report
+ * every planted failure as a failed row with what they observed; the run
+ * spec (compare/xc_runspec.h) must refuse unknown fields and wrong types,
+ * naming the field's JSON path. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/xc_checks.h"
+#include "compare/xc_runspec.h"
+#include "tests/xc_assert.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
+
+#define NSAMP 2000
+#define TSAMP 1e-3
+#define PLAN "0:30:1:1"          /* 30 trials, DM 0..29, one step apart */
+#define PULSE_ROW 10
+#define PULSE_T0 700
+#define PULSE_W 16
+#define PULSE_A 5.0              /* per sample, in units of the noise's sigma */
+#define LINE_ROW 20
+#define LINE_HZ 50.0             /* bin 100 of a 2 s series */
+
+/* xorshift64*: the test's own generator, so data are the same everywhere. */
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545F4914F6CDD1DULL;
+}
+
+/* About N(0, 1): the sum of 12 uniforms less 6 (Irwin-Hall). */
+static double gauss(uint64_t *s)
+{
+    double x = 0;
+    for (int i = 0; i < 12; i++)
+        x += (double)(rnd(s) >> 11) / 9007199254740992.0;
+    return x - 6.0;
+}
+
+typedef struct {
+    xc_dmplan plan;
+    xc_plane pl;
+    xc_planemeta meta;
+} fplane;
+
+/* Noise scaled by 8 (not rounded: a MAD of integers is quantised), a pulse in row
+ * PULSE_ROW and a sine in row LINE_ROW. */
+static void fp_make(fplane *f, uint64_t seed)
+{
+    xc_error err;
+    memset(f, 0, sizeof *f);
+    xc_dmplan_init(&f->plan);
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&f->plan, PLAN, "test", &err), XC_OK);
+    size_t ndm = f->plan.r[0].ndm;
+    f->pl.nranges = 1;
+    f->pl.r = calloc(1, sizeof *f->pl.r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->pl.r);
+    f->pl.r[0] = (xc_planerange){1, ndm, NSAMP, malloc(ndm * NSAMP * sizeof(float))};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->pl.r[0].data);
+    for (size_t d = 0; d < ndm; d++)
+        for (size_t t = 0; t < NSAMP; t++) {
+            double x = 8.0 * gauss(&seed);
+            if (d == PULSE_ROW && t >= PULSE_T0 && t < PULSE_T0 + PULSE_W)
+                x += 8.0 * PULSE_A;
+            if (d == LINE_ROW)
+                x += 24.0 * sin(2 * M_PI * LINE_HZ * (double)t * TSAMP);
+            f->pl.r[0].data[d * NSAMP + t] = (float)x;
+        }
+    snprintf(f->meta.impl, sizeof f->meta.impl, "test");
+    snprintf(f->meta.convention, sizeof f->meta.convention, "crosscheck");
+    f->meta.nbits = 8;
+    f->meta.nchans = f->meta.nchans_used = 37;
+    f->meta.tsamp = TSAMP;
+}
+
+static void fp_copy(fplane *dst, const fplane *src)
+{
+    xc_error err;
+    *dst = *src;
+    xc_dmplan_init(&dst->plan);
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&dst->plan, PLAN, "test", &err), XC_OK);
+    dst->pl.r = calloc(1, sizeof *dst->pl.r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dst->pl.r);
+    dst->pl.r[0] = src->pl.r[0];
+    size_t n = src->pl.r[0].ndm * src->pl.r[0].nsamp;
+    dst->pl.r[0].data = malloc(n * sizeof(float));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dst->pl.r[0].data);
+    memcpy(dst->pl.r[0].data, src->pl.r[0].data, n * sizeof(float));
+}
+
+static void fp_free(fplane *f)
+{
+    xc_plane_free(&f->pl);
+    xc_dmplan_free(&f->plan);
+}
+
+/* The one row a check added, asserted to be in state s. */
+static const xc_check_row *only_row(const xc_checks *l, xc_check_state s)
+{
+    CU_ASSERT_EQUAL_FATAL(l->n, 1);
+    const xc_check_row *r = &l->row[0];
+    if (r->state != s)
+        fprintf(stderr, "\n    row %s [%s]: %s, measured '%s', bound '%s'\n", r->check, r->impl,
+                xc_check_state_name(r->state), r->measured, r->bound);
+    CU_ASSERT_EQUAL(r->state, s);
+    CU_ASSERT_EQUAL(l->npass + l->nfail + l->nskip, 1);
+    return r;
+}
+
+/* ---- the list ------------------------------------------------------------ */
+
+static void test_list_counts(void)
+{
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    for (int i = 0; i < 100; i++)
+        CU_ASSERT_EQUAL(xc_checks_addf(&l, "obs", "cpu", "c", i % 3 == 0 ? XC_CHECK_PASS : i % 3 == 1 ? XC_CHECK_FAIL
+                                                                                                        : XC_CHECK_SKIP,
+                                       i, 0, NULL, &err, "row %d", i), XC_OK);
+    CU_ASSERT_EQUAL(l.n, 100);
+    CU_ASSERT_EQUAL(l.npass, 34);
+    CU_ASSERT_EQUAL(l.nfail, 33);
+    CU_ASSERT_EQUAL(l.nskip, 33);     /* skips never count as passes */
+    CU_ASSERT_STRING_EQUAL(l.row[99].check, "obs: c");
+    CU_ASSERT_STRING_EQUAL(l.row[99].measured, "row 99");
+    CU_ASSERT_STRING_EQUAL(l.row[99].bound, "-");
+    CU_ASSERT_STRING_EQUAL(xc_check_state_name(l.row[2].state), "SKIP");
+    xc_checks_free(&l);
+}
+
+/* ---- planes -------------------------------------------------------------- */
+
+static void plane_case(int plant, int nbits)
+{
+    fplane a, b;
+    fp_make(&a, 1);
+    a.meta.nbits = nbits;
+    fp_copy(&b, &a);
+    double delta = 0;
+    if (plant) {
+        delta = nbits == 32 ? 1.0 : 3.0;      /* the float bound here is N 2^-24 max|ref|, ~1e-4 */
+        b.pl.r[0].data[5 * NSAMP + 123] += (float)delta;
+    }
+    xc_cmpside A = {"a", &b.pl, &b.meta, &b.plan}, B = {"ref", &a.pl, &a.meta, &a.plan};
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_check_plane(&l, "obs", "cpu", &A, &B, &err), XC_OK);
+    const xc_check_row *r = only_row(&l, plant ? XC_CHECK_FAIL : XC_CHECK_PASS);
+    CU_ASSERT_STRING_EQUAL(r->check, "obs: plane vs reference");
+    XC_ASSERT_NEAR(r->observed, delta, 1e-6);
+    if (plant)
+        CU_ASSERT_PTR_NOT_NULL(strstr(r->measured, "1 of 60000 samples differ"));
+    xc_checks_free(&l);
+    fp_free(&a);
+    fp_free(&b);
+}
+
+static void test_plane_exact_pass(void) { plane_case(0, 8); }
+static void test_plane_exact_fail(void) { plane_case(1, 8); }
+static void test_plane_float_fail(void) { plane_case(1, 32); }
+
+static void test_plane_mismatch(void)
+{
+    fplane a, b;
+    fp_make(&a, 1);
+    fp_copy(&b, &a);
+    b.pl.r[0].nsamp--;        /* a plane of other trials cannot be compared */
+    xc_cmpside A = {"a", &b.pl, &b.meta, &b.plan}, B = {"ref", &a.pl, &a.meta, &a.plan};
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    CU_ASSERT_EQUAL(xc_check_plane(&l, "obs", "cpu", &A, &B, &err), XC_OK);
+    const xc_check_row *r = only_row(&l, XC_CHECK_FAIL);
+    CU_ASSERT_STRING_EQUAL(r->bound, "comparable");
+    CU_ASSERT(isnan(r->observed));
+    xc_checks_free(&l);
+    b.pl.r[0].nsamp++;
+    fp_free(&a);
+    fp_free(&b);
+}
+
+static void threads_case(int plant)
+{
+    fplane a, b;
+    fp_make(&a, 2);
+    fp_copy(&b, &a);
+    if (plant)
+        b.pl.r[0].data[17 * NSAMP + 1999] = -0.0f;   /* equal as numbers, not as bytes */
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    if (plant)
+        a.pl.r[0].data[17 * NSAMP + 1999] = 0.0f;
+    CU_ASSERT_EQUAL_FATAL(xc_check_threads(&l, "obs", "cpu", &b.pl, &a.pl, 4, &err), XC_OK);
+    const xc_check_row *r = only_row(&l, plant ? XC_CHECK_FAIL : XC_CHECK_PASS);
+    XC_ASSERT_NEAR(r->observed, plant ? 1.0 : 0.0, 0);
+    CU_ASSERT_STRING_EQUAL(r->measured, plant ? "1 samples differ between 1 and 4 threads"
+                                              : "0 samples differ between 1 and 4 threads");
+    CU_ASSERT_EQUAL(xc_check_threads(&l, "obs", "cpu", NULL, &a.pl, 4, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(l.n, 1);
+    xc_checks_free(&l);
+    fp_free(&a);
+    fp_free(&b);
+}
+
+static void test_threads_pass(void) { threads_case(0); }
+static void test_threads_fail(void) { threads_case(1); }
+
+/* ---- pulses -------------------------------------------------------------- */
+
+static void pulse_case(double dm, int expect_pass)
+{
+    fplane a;
+    fp_make(&a, 3);
+    xc_pulse_truth t;
+    xc_pulse_truth_init(&t, 0, PULSE_T0 * TSAMP, dm, PULSE_W * TSAMP, PULSE_A, TSAMP);
+    XC_ASSERT_NEAR(t.snr_expected, PULSE_A * 4.0, 1e-12);     /* sqrt(16) samples */
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_check_pulse(&l, "obs", "cpu", &a.pl, &a.plan, TSAMP, &t, &err), XC_OK);
+    const xc_check_row *r = only_row(&l, expect_pass ? XC_CHECK_PASS : XC_CHECK_FAIL);
+    /* Found where it was put, whatever the truth said. */
+    XC_ASSERT_NEAR(r->observed, (double)PULSE_ROW, 1e-9);
+    XC_ASSERT_NEAR(r->expected, dm, 0);
+    CU_ASSERT_STRING_EQUAL(r->check, expect_pass ? "obs: pulse 0 (DM 10 at 0.700 s)" : "obs: pulse 0 (DM 14 at 0.700 s)");
+    xc_checks_free(&l);
+    fp_free(&a);
+}
+
+static void test_pulse_pass(void) { pulse_case(PULSE_ROW, 1); }
+static void test_pulse_wrong_dm(void) { pulse_case(PULSE_ROW + 4, 0); }
+
+/* A pulse found at the right DM with a third of the S/N the truth promised. */
+static void test_pulse_weak(void)
+{
+    fplane a;
+    fp_make(&a, 3);
+    xc_pulse_truth t;
+    xc_pulse_truth_init(&t, 0, PULSE_T0 * TSAMP, PULSE_ROW, PULSE_W * TSAMP, 3 * PULSE_A, TSAMP);
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_check_pulse(&l, "obs", "cpu", &a.pl, &a.plan, TSAMP, &t, &err), XC_OK);
+    const xc_check_row *r = only_row(&l, XC_CHECK_FAIL);
+    XC_ASSERT_NEAR(r->observed, (double)PULSE_ROW, 1e-9);
+    xc_checks_free(&l);
+    fp_free(&a);
+}
+
+/* ---- lines --------------------------------------------------------------- */
+
+static void line_case(double dm, double f0, xc_check_state s, double observed)
+{
+    fplane a;
+    fp_make(&a, 4);
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    double *spec = NULL;
+    xc_powerpeak pk;
+    CU_ASSERT_EQUAL_FATAL(xc_check_line(&l, "obs", "cpu", &a.pl, &a.plan, TSAMP, dm, f0, 1.0, &spec, &pk, &err),
+                          XC_OK);
+    const xc_check_row *r = only_row(&l, s);
+    if (isnan(observed)) {
+        CU_ASSERT(isnan(r->observed));
+        CU_ASSERT_STRING_EQUAL(r->measured, "DM not in the plan");
+    } else {
+        XC_ASSERT_NEAR(r->observed, observed, 1e-9);
+        XC_ASSERT_NEAR(r->expected, f0, 0);
+        CU_ASSERT_PTR_NOT_NULL(spec);
+    }
+    free(spec);
+    xc_checks_free(&l);
+    fp_free(&a);
+}
+
+static void test_line_pass(void) { line_case(LINE_ROW, LINE_HZ, XC_CHECK_PASS, LINE_HZ); }
+static void test_line_wrong_freq(void) { line_case(LINE_ROW, 20.0, XC_CHECK_FAIL, LINE_HZ); }
+static void test_line_dm_absent(void) { line_case(100.0, LINE_HZ, XC_CHECK_FAIL, NAN); }
+
+/* ---- candidates ---------------------------------------------------------- */
+
+#define T_OBS 100.0
+
+static void add_cand(xc_candlist *l, double r, double z, double sigma)
+{
+    xc_cand c;
+    memset(&c, 0, sizeof c);
+    c.r = r;
+    c.z = z;
+    c.width = (int)fabs(z) + 1;
+    c.numharm = 1;
+    c.sigma = sigma;
+    c.power = 10 * sigma;
+    c.dof = 2;
+    c.ntrials = 1e6;
+    xc_cand_derive(&c, T_OBS);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_candlist_add(l, &c, &err), XC_OK);
+}
+
+static void cands_make(xc_candlist *l, int drop, int extra)
+{
+    xc_candlist_init(l);
+    l->T = T_OBS;
+    snprintf(l->source, sizeof l->source, "crosscheck");
+    static const double rs[4] = {610.0, 1220.0, 3000.0, 4500.0};
+    for (int i = 0; i < 4; i++)
+        if (i != drop)
+            add_cand(l, rs[i], 2.0 * i, 20.0 - i);
+    if (extra)
+        add_cand(l, 7777.0, 0.0, 9.0);
+    xc_candlist_sort(l);
+}
+
+static void cands_case(int drop, int extra, double observed)
+{
+    xc_candlist a, ref;
+    cands_make(&ref, -1, 0);
+    cands_make(&a, drop, extra);
+    xc_cmpcands_opts o;
+    xc_cmpcands_opts_init(&o);
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_check_cands(&l, "obs", "cpu", &a, &ref, &o, &err), XC_OK);
+    const xc_check_row *r = only_row(&l, observed == 0 ? XC_CHECK_PASS : XC_CHECK_FAIL);
+    XC_ASSERT_NEAR(r->observed, observed, 0);
+    CU_ASSERT_STRING_EQUAL(r->check, "obs: candidates vs reference");
+    xc_checks_free(&l);
+    xc_candlist_free(&a);
+    xc_candlist_free(&ref);
+}
+
+static void test_cands_pass(void) { cands_case(-1, 0, 0); }
+static void test_cands_missing(void) { cands_case(2, 0, 1); }
+static void test_cands_extra(void) { cands_case(-1, 1, 1); }
+
+static void top_case(double f0, xc_check_state s)
+{
+    xc_candlist c;
+    cands_make(&c, -1, 0);
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_check_top_cand(&l, "obs", "cpu", &c, f0, 16, &err), XC_OK);
+    const xc_check_row *r = only_row(&l, s);
+    XC_ASSERT_NEAR(r->observed, 6.1, 1e-9);     /* r 610 over 100 s */
+    XC_ASSERT_NEAR(r->expected, f0, 0);
+    xc_checks_free(&l);
+    xc_candlist_free(&c);
+}
+
+static void test_top_pass(void) { top_case(6.1, XC_CHECK_PASS); }
+static void test_top_subharmonic_pass(void) { top_case(12.2, XC_CHECK_PASS); }
+static void test_top_wrong_freq(void) { top_case(7.3, XC_CHECK_FAIL); }
+
+static void test_top_empty(void)
+{
+    xc_candlist c;
+    xc_candlist_init(&c);
+    c.T = T_OBS;
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    CU_ASSERT_EQUAL(xc_check_top_cand(&l, "obs", "cpu", &c, 6.1, 16, &err), XC_OK);
+    const xc_check_row *r = only_row(&l, XC_CHECK_FAIL);
+    CU_ASSERT_STRING_EQUAL(r->measured, "no candidate");
+    xc_checks_free(&l);
+}
+
+static void truth_case(double r_true, xc_check_state s)
+{
+    xc_candlist c;
+    cands_make(&c, -1, 0);
+    xc_truth t = {r_true / T_OBS, r_true, 0.0, T_OBS, 1};
+    xc_cmpcands_opts o;
+    xc_cmpcands_opts_init(&o);
+    o.fundamental = 1;
+    o.truth_dr = 1.0;
+    o.truth_dz = 2.0;
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_check_truth(&l, "obs", "cpu", &c, &t, &o, &err), XC_OK);
+    const xc_check_row *r = only_row(&l, s);
+    XC_ASSERT_NEAR(r->observed, 610.0, 1e-9);   /* the candidate at 1 % from the truth is its detection */
+    XC_ASSERT_NEAR(r->expected, r_true, 0);
+    xc_checks_free(&l);
+    xc_candlist_free(&c);
+}
+
+static void test_truth_pass(void) { truth_case(610.3, XC_CHECK_PASS); }
+static void test_truth_wrong_r(void) { truth_case(614.0, XC_CHECK_FAIL); }
+
+/* ---- the run spec -------------------------------------------------------- */
+
+static xc_status spec_from(const char *text, xc_runspec *s, xc_error *err)
+{
+    json_error_t je;
+    json_t *root = json_loads(text, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    xc_status st = xc_runspec_from_json(s, root, "spec.json", err);
+    json_decref(root);
+    return st;
+}
+
+static void spec_refused(const char *text, const char *message)
+{
+    xc_runspec s;
+    xc_error err;
+    xc_error_clear(&err);
+    CU_ASSERT_EQUAL(spec_from(text, &s, &err), XC_EINVAL);
+    if (!strstr(err.msg, message))
+        fprintf(stderr, "\n    message '%s', expected it to hold '%s'\n", err.msg, message);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, message));
+    CU_ASSERT_EQUAL(s.nsyn + s.nreal + s.nper, 0);
+    xc_runspec_free(&s);
+}
+
+static void test_spec_good(void)
+{
+    xc_runspec s;
+    xc_error err;
+    const char *text = "{\"description\": \"x\", \"real\": [{\"name\": \"t\", \"file\": \"a.fil\", \"dmplan\": "
+                       "\"0:10:1:1\", \"line\": {\"dm\": 3, \"freq_hz\": 4.5}}, {\"file\": \"b.fil\", \"dmplan\": "
+                       "\"0:10:1:1\"}], \"periodicity\": [{\"fft\": \"x.fft\", \"zmax\": 50, \"sigma\": 2, "
+                       "\"note\": \"n\"}]}";
+    CU_ASSERT_EQUAL_FATAL(spec_from(text, &s, &err), XC_OK);
+    CU_ASSERT_STRING_EQUAL(s.convention, "crosscheck");
+    CU_ASSERT_EQUAL_FATAL(s.nreal, 2);
+    XC_ASSERT_NEAR(s.real[0].line_dm, 3.0, 0);
+    XC_ASSERT_NEAR(s.real[0].line_freq_hz, 4.5, 0);
+    CU_ASSERT_STRING_EQUAL(s.real[1].name, "real");
+    CU_ASSERT(isnan(s.real[1].line_dm));
+    CU_ASSERT_EQUAL_FATAL(s.nper, 1);
+    CU_ASSERT_EQUAL(s.per[0].zmax, 50);
+    CU_ASSERT_EQUAL(s.per[0].numharm, 1);
+    XC_ASSERT_NEAR(s.per[0].sigma, 2.0, 0);
+    CU_ASSERT(isnan(s.per[0].f_hz));
+    xc_runspec_free(&s);
+}
+
+/* Every spec the repository ships reads. */
+static void test_spec_shipped(void)
+{
+    static const char *names[] = {"default-run.json", "ci-run.json"};
+    for (int i = 0; i < 2; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", xc_test_datasets(), names[i]);
+        xc_runspec s;
+        xc_error err;
+        xc_error_clear(&err);
+        xc_status st = xc_runspec_load(&s, path, &err);
+        if (st)
+            fprintf(stderr, "\n    %s\n", err.msg);
+        CU_ASSERT_EQUAL(st, XC_OK);
+        CU_ASSERT(s.nsyn + s.nreal + s.nper > 0);
+        xc_runspec_free(&s);
+    }
+}
+
+static void test_spec_unknown_field(void)
+{
+    spec_refused("{\"real\": [{\"file\": \"a.fil\", \"dmplan\": \"0:10:1:1\", \"flie\": \"b\"}]}",
+                 "spec.json: real[0].flie: unknown field");
+    spec_refused("{\"real\": [{\"file\": \"a.fil\", \"dmplan\": \"0:10:1:1\", \"line\": {\"dm\": 1, \"freq\": 4}}]}",
+                 "spec.json: real[0].line.freq: unknown field");
+    spec_refused("{\"synthetik\": []}", "spec.json: synthetik: unknown field");
+}
+
+static void test_spec_wrong_type(void)
+{
+    spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"zmax\": \"64\"}]}",
+                 "spec.json: periodicity[0].zmax: expected integer, got string \"64\"");
+    spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"zmax\": 64.5}]}",
+                 "spec.json: periodicity[0].zmax: expected integer, got number 64.5");
+    spec_refused("{\"real\": [{\"file\": 3, \"dmplan\": \"0:10:1:1\"}]}",
+                 "spec.json: real[0].file: expected string, got integer 3");
+    spec_refused("{\"real\": {}}", "spec.json: real: expected array of objects, got object");
+    spec_refused("{\"synthetic\": [{\"dmplan\": \"0:10:1:1\", \"synth\": {\"nchans\": \"64\"}}]}",
+                 "spec.json: synthetic[0].synth");
+}
+
+static void test_spec_values(void)
+{
+    spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"numharm\": 9}]}", "periodicity[0].numharm: 9 is outside");
+    spec_refused("{\"real\": [{\"file\": \"a.fil\"}]}", "spec.json: real[0].dmplan: missing");
+    spec_refused("{\"real\": [{\"file\": \"a.fil\", \"dmplan\": \"ten\"}]}", "real[0].dmplan");
+    spec_refused("{\"convention\": \"nope\"}", "spec.json: convention: 'nope' is not a known preset");
+    spec_refused("{\"periodicity\": [{\"zmax\": 3}]}", "periodicity[0]: give exactly one of fft and synth");
+}
+
+/* The command: a spec error and an unknown -impl exit 2 before any work. */
+static void test_cli_errors(void)
+{
+    char path[1024], args[2600];
+    snprintf(path, sizeof path, "%s/bad-spec.json", xc_test_tmpdir());
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs("{\"periodicity\": [{\"fft\": \"x.fft\", \"zmax\": \"64\"}]}\n", fp);
+    fclose(fp);
+    snprintf(args, sizeof args, "run -quiet -spec '%s' -out '%s/r1'", path, xc_test_tmpdir());
+    CU_ASSERT_EQUAL(xc_fx_run_cli(args), 2);
+    snprintf(args, sizeof args, "run -quiet -impl no-such-impl -spec '%s/ci-run.json' -out '%s/r2'",
+             xc_test_datasets(), xc_test_tmpdir());
+    CU_ASSERT_EQUAL(xc_fx_run_cli(args), 2);
+}
+
+int main(void)
+{
+    static const xc_testcase cases[] = {
+        {"row list counts, skips apart", test_list_counts, NULL},
+        {"plane: identical integer planes pass", test_plane_exact_pass, NULL},
+        {"plane: one changed sample fails", test_plane_exact_fail, NULL},
+        {"plane: float sample beyond the bound fails", test_plane_float_fail, NULL},
+        {"plane: other shape fails, not an error", test_plane_mismatch, NULL},
+        {"threads: same bytes pass", test_threads_pass, NULL},
+        {"threads: -0 against 0 fails", test_threads_fail, NULL},
+        {"pulse: found at its DM", test_pulse_pass, NULL},
+        {"pulse: truth at the wrong DM fails", test_pulse_wrong_dm, NULL},
+        {"pulse: weaker than promised fails", test_pulse_weak, NULL},
+        {"line: at its frequency", test_line_pass, NULL},
+        {"line: expected at the wrong frequency fails", test_line_wrong_freq, NULL},
+        {"line: DM not in the plan fails", test_line_dm_absent, NULL},
+        {"cands: same lists agree", test_cands_pass, NULL},
+        {"cands: a missing candidate fails", test_cands_missing, NULL},
+        {"cands: an extra candidate fails", test_cands_extra, NULL},
+        {"top candidate: the pulsar", test_top_pass, NULL},
+        {"top candidate: a subharmonic passes", test_top_subharmonic_pass, NULL},
+        {"top candidate: at the wrong frequency fails", test_top_wrong_freq, NULL},
+        {"top candidate: none fails", test_top_empty, NULL},
+        {"truth: recovered", test_truth_pass, NULL},
+        {"truth: r off by more than a bin fails", test_truth_wrong_r, NULL},
+        {"spec: a good one reads with defaults", test_spec_good, NULL},
+        {"spec: the shipped ones read", test_spec_shipped, NULL},
+        {"spec: unknown fields are refused by path", test_spec_unknown_field, NULL},
+        {"spec: wrong types are refused by path", test_spec_wrong_type, NULL},
+        {"spec: bounds, required fields, plans, conventions", test_spec_values, NULL},
+        {"run: bad spec and unknown -impl exit 2", test_cli_errors, xc_fx_skip_no_bin},
+    };
+    return xc_test_run("checks", cases, XC_NCASES(cases));
+}
