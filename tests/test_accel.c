@@ -50,7 +50,7 @@ static int skip_no_data(char *why, size_t n)
 
 /* ---- templates ---------------------------------------------------------- */
 
-static void test_fresnel_values(void)
+XC_TEST(test_fresnel_values, "fresnel_values")
 {
     /* Abramowitz & Stegun Table 7.7 / DLMF 7.3: C and S at 1, 1.5, 2, 3 */
     static const double x[] = {1, 1.5, 2, 3, -2};
@@ -70,7 +70,7 @@ static void test_fresnel_values(void)
     XC_ASSERT_NEAR(s, 0.5, 1.0 / (M_PI * 40) + 1e-15);
 }
 
-static void test_z0_is_fourier_kernel(void)
+XC_TEST(test_z0_is_fourier_kernel, "z0_is_fourier_kernel")
 {
     /* z = 0: R(d) = e^{-i pi d} sin(pi d)/(pi d), the Fourier interpolation
      * kernel; R(0) = 1, R(1/2) = -2i/pi, R(integer != 0) = 0. */
@@ -94,7 +94,7 @@ static void test_z0_is_fourier_kernel(void)
     free(t);
 }
 
-static void test_z_hand_value(void)
+XC_TEST(test_z_hand_value, "z_hand_value")
 {
     /* z = 2, d = -1: a = -d - z/2 = 0, so R = int_0^1 e^{2 pi i u^2} du
      * = (C(2) + i S(2))/2 (substitute t = 2u). */
@@ -111,7 +111,7 @@ static void test_z_hand_value(void)
 
 /* Fresnel (w = 0) and the Euler-Maclaurin FFT (w != 0) against Gauss-Legendre
  * quadrature of the defining integral. */
-static void test_templates_vs_quadrature(void)
+XC_TEST(test_templates_vs_quadrature, "templates_vs_quadrature")
 {
     static const double zw[][2] = {{2, 0}, {-40, 0}, {200, 0}, {0, 20}, {10, -60}, {-100, 300}, {140, 200}};
     double worst_z = 0, worst_w = 0;
@@ -138,7 +138,7 @@ static void test_templates_vs_quadrature(void)
 
 /* Parseval: sum over all integer d of |R(d)|^2 = int_0^1 |e^{i phi}|^2 = 1;
  * the tail beyond K falls as 1/(pi^2 (K - spread)). */
-static void test_energy(void)
+XC_TEST(test_energy, "energy")
 {
     static const double zw[][2] = {{0, 0}, {30, 0}, {-80, 0}, {20, 100}};
     for (size_t k = 0; k < sizeof zw / sizeof *zw; k++) {
@@ -157,7 +157,7 @@ static void test_energy(void)
 
 /* ---- grid constants (accelsearch's) ------------------------------------- */
 
-static void test_grid_constants(void)
+XC_TEST(test_grid_constants, "grid_constants")
 {
     CU_ASSERT_EQUAL(xc_accel_z_halfwidth(0, XC_ACCEL_LOWACC), 16);
     CU_ASSERT_EQUAL(xc_accel_z_halfwidth(200, XC_ACCEL_LOWACC), 126);   /* (int)(110) + 16 */
@@ -237,8 +237,8 @@ static void plane_delta(const xc_accel_searcher *s, double tol)
     free(out);
 }
 
-static void test_plane_delta_reference(void) { plane_delta(&xc_accel_reference, 1e-7); }
-static void test_plane_delta_cpu(void) { plane_delta(&xc_accel_cpu, 2e-6); }
+XC_TEST(test_plane_delta_reference, "plane_delta_reference") { plane_delta(&xc_accel_reference, 1e-7); }
+XC_TEST(test_plane_delta_cpu, "plane_delta_cpu") { plane_delta(&xc_accel_cpu, 2e-6); }
 
 /* ---- reference vs cpu ----------------------------------------------------- */
 
@@ -295,7 +295,7 @@ static void compare_lists(const xc_candlist *a, const xc_candlist *b, double rto
     }
 }
 
-static void test_reference_vs_cpu(void)
+XC_TEST(test_reference_vs_cpu, "reference_vs_cpu")
 {
     static const double tones[][3] = {{700.3, 6, 60}, {1501.6, -14, 45}, {2333.0, 0, 25}};
     static const size_t sizes[] = {3001, 4099};
@@ -445,8 +445,8 @@ static void noise_stats(const xc_accel_searcher *s)
     xc_spectrum_free(&sp);
 }
 
-static void test_noise_statistics_cpu(void) { noise_stats(&xc_accel_cpu); }
-static void test_noise_statistics_reference(void) { noise_stats(&xc_accel_reference); }
+XC_TEST(test_noise_statistics_cpu, "noise_statistics_cpu") { noise_stats(&xc_accel_cpu); }
+XC_TEST(test_noise_statistics_reference, "noise_statistics_reference") { noise_stats(&xc_accel_reference); }
 
 /* ---- accelsearch's outputs ------------------------------------------------ */
 
@@ -500,7 +500,7 @@ static void load(xc_spectrum *sp, const char *dir, const char *name)
     CU_ASSERT_EQUAL_FATAL(xc_spectrum_load(sp, p, &err), XC_OK);
 }
 
-static void test_j1807(void)
+XC_TEST_IF(test_j1807, "j1807", skip_no_data)
 {
     xc_spectrum sp;
     load(&sp, "sigpyproc3", "GBT_J1807-0847.fft");
@@ -547,7 +547,7 @@ static void test_j1807(void)
     xc_spectrum_free(&sp);
 }
 
-static void test_synth_accel(void)
+XC_TEST_IF(test_synth_accel, "synth_accel", skip_no_data)
 {
     xc_spectrum sp;
     load(&sp, "presto", "synth_accel_jerk.fft");
@@ -572,7 +572,7 @@ static void test_synth_accel(void)
  * z = 40 + 200/2 = 140, w = 200), searched in a few of accelsearch's blocks
  * around it (the same blocks, so the same normalisation windows; the
  * template bank is the full one), sigma taken to the full range's trials. */
-static void test_synth_jerk(void)
+XC_TEST_IF(test_synth_jerk, "synth_jerk", skip_no_data)
 {
     xc_spectrum sp;
     load(&sp, "presto", "synth_accel_jerk.fft");
@@ -619,7 +619,7 @@ static void test_synth_jerk(void)
 }
 
 /* Files: the CSV with w and the _ACCEL_ table read back. */
-static void test_outputs_read_back(void)
+XC_TEST_IF(test_outputs_read_back, "outputs_read_back", skip_no_data)
 {
     xc_candlist l;
     xc_candlist_init(&l);
@@ -687,7 +687,7 @@ static int cli(const char *args, char *errbuf, size_t n)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-static void test_command(void)
+XC_TEST_IF(test_command, "command", skip_no_data)
 {
     char e[2048], args[2048], fft[512], out[600];
     data_path(fft, sizeof fft, "sigpyproc3", "GBT_J1807-0847.fft");
@@ -735,25 +735,4 @@ static void test_command(void)
     CU_ASSERT_EQUAL(cli("accel -h", e, sizeof e), 0);
 }
 
-int main(void)
-{
-    const xc_testcase cases[] = {
-        {"fresnel_values", test_fresnel_values, NULL},
-        {"z0_is_fourier_kernel", test_z0_is_fourier_kernel, NULL},
-        {"z_hand_value", test_z_hand_value, NULL},
-        {"templates_vs_quadrature", test_templates_vs_quadrature, NULL},
-        {"energy", test_energy, NULL},
-        {"grid_constants", test_grid_constants, NULL},
-        {"plane_delta_reference", test_plane_delta_reference, NULL},
-        {"plane_delta_cpu", test_plane_delta_cpu, NULL},
-        {"reference_vs_cpu", test_reference_vs_cpu, NULL},
-        {"noise_statistics_cpu", test_noise_statistics_cpu, NULL},
-        {"noise_statistics_reference", test_noise_statistics_reference, NULL},
-        {"outputs_read_back", test_outputs_read_back, skip_no_data},
-        {"j1807", test_j1807, skip_no_data},
-        {"synth_accel", test_synth_accel, skip_no_data},
-        {"synth_jerk", test_synth_jerk, skip_no_data},
-        {"command", test_command, skip_no_data},
-    };
-    return xc_test_run("accel", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("accel")
