@@ -9,7 +9,8 @@
 /* relative difference allowed by the class */
 static double class_tol(const xc_impl *impl) { return impl->tol.kind == XC_TOL_EXACT ? 0 : impl->tol.value; }
 
-static void tones_spectrum(xc_spectrum *sp, size_t nbins, uint64_t seed, int ntone)
+xc_status xc_conform_tone_spectrum(xc_spectrum *sp, size_t nbins, uint64_t seed, const double (*tones)[3],
+                                   int ntones, xc_error *err)
 {
     memset(sp, 0, sizeof *sp);
     sp->nbins = nbins;
@@ -18,19 +19,33 @@ static void tones_spectrum(xc_spectrum *sp, size_t nbins, uint64_t seed, int nto
     sp->T = 2.0 * (double)nbins * sp->dt;
     sp->owned = 1;
     if (!sp->data)
-        return;
+        return xc_error_set(err, XC_ENOMEM, "conformance: no memory for a %zu-bin spectrum", nbins);
     uint64_t s = seed ? seed : 1;
     for (size_t k = 0; k < 2 * nbins; k++)
         sp->data[k] = (float)xc_conform_rng_gauss(&s);
-    for (int t = 0; t < ntone; t++) {
-        double r0 = 200 + (double)(nbins - 400) * (t + 0.37) / ntone, z0 = -10 + 7.0 * t, amp = 40 - 5.0 * t;
-        for (long k = (long)r0 - 200; k <= (long)r0 + 200; k++) {
+    for (int t = 0; t < ntones; t++)
+        for (long k = (long)tones[t][0] - 200; k <= (long)tones[t][0] + 200; k++) {
+            if (k < 1 || k >= (long)nbins)
+                continue;
             double R[2];
-            xc_accel_resp_z((double)k - r0, z0, R);
-            sp->data[2 * k] += (float)(amp * R[0]);
-            sp->data[2 * k + 1] += (float)(amp * R[1]);
+            xc_accel_resp_z((double)k - tones[t][0], tones[t][1], R);
+            sp->data[2 * k] += (float)(tones[t][2] * R[0]);
+            sp->data[2 * k + 1] += (float)(tones[t][2] * R[1]);
         }
+    return XC_OK;
+}
+
+/* ntone tones spread over the spectrum, drifting -10, -3, 4, ... bins. */
+static void tones_spectrum(xc_spectrum *sp, size_t nbins, uint64_t seed, int ntone)
+{
+    double tones[8][3];
+    for (int t = 0; t < ntone && t < 8; t++) {
+        tones[t][0] = 200 + (double)(nbins - 400) * (t + 0.37) / ntone;
+        tones[t][1] = -10 + 7.0 * t;
+        tones[t][2] = 40 - 5.0 * t;
     }
+    xc_error e;
+    xc_conform_tone_spectrum(sp, nbins, seed, tones, ntone, &e);
 }
 
 static xc_status add(xc_conform_report *rep, int pass, const char *name, const char *obs, const char *exp,

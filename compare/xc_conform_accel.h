@@ -20,6 +20,12 @@ extern "C" {
  * and 2 threads bit for bit; "noise/mean": the mean normalised power of pure
  * noise at z = 0 is sum |R|^2 within 5 standard errors.  Classes: exact
  * (bit for bit) or relative v.  Errors as xc_conform_searcher's. */
+/* A spectrum of Gaussian noise (xc_conform_rng_gauss, from seed; unnormalised:
+ * the search normalises) plus ntones tones {r, z, amplitude}, each the exact
+ * z response over r +- 200 bins; dt 1 ms.  XC_ENOMEM. */
+xc_status xc_conform_tone_spectrum(xc_spectrum *sp, size_t nbins, uint64_t seed, const double (*tones)[3],
+                                   int ntones, xc_error *err);
+
 xc_status xc_conform_accel(const xc_accel_searcher *impl, const xc_accel_searcher *ref, const xc_conform_opts *o,
                            xc_conform_report *rep, xc_error *err);
 

@@ -14,6 +14,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "compare/xc_conform_accel.h"
 #include "core/xc_accel.h"
 #include "core/xc_signif.h"
 #include "optimized/cpu/xc_accel_cpu.h"
@@ -242,30 +243,12 @@ XC_TEST(test_plane_delta_cpu, "plane_delta_cpu") { plane_delta(&xc_accel_cpu, 2e
 
 /* ---- reference vs cpu ----------------------------------------------------- */
 
-/* Gaussian noise (unnormalised DFT scale, variance N per part... any scale:
- * the search normalises) plus tones at given (r, z, amplitude). */
+/* Gaussian noise plus tones at given (r, z, amplitude): the conformance
+ * suite's spectrum (compare/xc_conform_accel.h). */
 static void make_spectrum(xc_spectrum *sp, size_t nbins, unsigned long seed, const double (*tones)[3], int ntones)
 {
-    memset(sp, 0, sizeof *sp);
-    sp->nbins = nbins;
-    sp->data = calloc(2 * nbins, sizeof *sp->data);
-    sp->dt = 1e-3;
-    sp->T = 2.0 * (double)nbins * sp->dt;
-    sp->owned = 1;
-    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(g, seed);
-    for (size_t k = 0; k < 2 * nbins; k++)
-        sp->data[k] = (float)gsl_ran_gaussian(g, 1.0);
-    gsl_rng_free(g);
-    for (int t = 0; t < ntones; t++)
-        for (long k = (long)tones[t][0] - 300; k <= (long)tones[t][0] + 300; k++) {
-            if (k < 1 || k >= (long)nbins)
-                continue;
-            double R[2];
-            xc_accel_resp_z((double)k - tones[t][0], tones[t][1], R);
-            sp->data[2 * k] += (float)(tones[t][2] * R[0]);
-            sp->data[2 * k + 1] += (float)(tones[t][2] * R[1]);
-        }
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(sp, nbins, seed, tones, ntones, &err), XC_OK);
 }
 
 static void run_or_fail(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, xc_candlist *l)
@@ -671,21 +654,7 @@ XC_TEST_IF(test_outputs_read_back, "outputs_read_back", skip_no_data)
 /* ---- the command ------------------------------------------------------------ */
 
 /* Runs `crosscheck ARGS`, stderr into errbuf; returns the exit code. */
-static int cli(const char *args, char *errbuf, size_t n)
-{
-    char cmd[4096], ep[600];
-    snprintf(ep, sizeof ep, "%s/accel.err", xc_test_tmpdir());
-    snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>'%s'", xc_fx_bin(), args, ep);
-    int rc = system(cmd);
-    errbuf[0] = '\0';
-    FILE *fp = fopen(ep, "r");
-    if (fp) {
-        size_t k = fread(errbuf, 1, n - 1, fp);
-        errbuf[k] = '\0';
-        fclose(fp);
-    }
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+static int cli(const char *args, char *errbuf, size_t n) { return xc_fx_run_cli_err(args, errbuf, n); }
 
 XC_TEST_IF(test_command, "command", skip_no_data)
 {

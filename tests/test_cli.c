@@ -12,23 +12,7 @@
 
 
 /* Runs `crosscheck ARGS`, stderr to a file; returns the exit code. */
-static int run(const char *args, char *errbuf, size_t n)
-{
-    char cmd[4096], errpath[600];
-    snprintf(errpath, sizeof errpath, "%s/stderr.txt", xc_test_tmpdir());
-    snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>'%s'", xc_fx_bin(), args, errpath);
-    int rc = system(cmd);
-    if (errbuf) {
-        errbuf[0] = '\0';
-        FILE *fp = fopen(errpath, "r");
-        if (fp) {
-            size_t k = fread(errbuf, 1, n - 1, fp);
-            errbuf[k] = '\0';
-            fclose(fp);
-        }
-    }
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
+static int run(const char *args, char *errbuf, size_t n) { return xc_fx_run_cli_err(args, errbuf, n); }
 
 /* run() with the arguments formatted as printf does. */
 __attribute__((format(printf, 3, 4))) static int runf(char *errbuf, size_t n, const char *fmt, ...)

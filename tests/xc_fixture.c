@@ -465,8 +465,26 @@ int xc_fx_skip_no_bin(char *why, size_t n)
 
 int xc_fx_run_cli(const char *args)
 {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>&1", xc_fx_bin(), args);
+    return xc_fx_run_cli_err(args, NULL, 0);
+}
+
+int xc_fx_run_cli_err(const char *args, char *errbuf, size_t n)
+{
+    char cmd[4096], errpath[600];
+    snprintf(errpath, sizeof errpath, "%s/stderr.txt", xc_test_tmpdir());
+    if (errbuf)
+        snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>'%s'", xc_fx_bin(), args, errpath);
+    else
+        snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>&1", xc_fx_bin(), args);
     int rc = system(cmd);
+    if (errbuf && n) {
+        errbuf[0] = '\0';
+        FILE *fp = fopen(errpath, "r");
+        if (fp) {
+            size_t k = fread(errbuf, 1, n - 1, fp);
+            errbuf[k] = '\0';
+            fclose(fp);
+        }
+    }
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }

@@ -176,5 +176,7 @@ int xc_fx_skip_no_bin(char *why, size_t n);
 /* Runs `crosscheck ARGS` with its output discarded; the exit status, or -1
  * if it did not exit normally. */
 int xc_fx_run_cli(const char *args);
+/* The same, with what it wrote on stderr in errbuf (n bytes, NUL-terminated; NULL: not kept). */
+int xc_fx_run_cli_err(const char *args, char *errbuf, size_t n);
 
 #endif
