@@ -239,16 +239,6 @@ static void noise_stats(ctx *c)
 
 /* ---- raw peaks ------------------------------------------------------------- */
 
-static int key_cmp(const void *pa, const void *pb)
-{
-    const xc_pspeak *a = pa, *b = pb;
-    if (a->numharm != b->numharm)
-        return a->numharm - b->numharm;
-    if (a->width != b->width)
-        return a->width - b->width;
-    return (a->i > b->i) - (a->i < b->i);
-}
-
 typedef struct {
     size_t nref, nimpl, missing, extra, off, border;
     char first[200];   /* the first difference */
@@ -259,8 +249,8 @@ typedef struct {
 static void peaks_compare(const ctx *c, xc_pspeaks *a, xc_pspeaks *b, const double *thr, int zmax, size_t spec,
                           peakcmp *pc)
 {
-    qsort(a->p, a->n, sizeof *a->p, key_cmp);
-    qsort(b->p, b->n, sizeof *b->p, key_cmp);
+    qsort(a->p, a->n, sizeof *a->p, xc_pspeak_cmp);
+    qsort(b->p, b->n, sizeof *b->p, xc_pspeak_cmp);
     pc->nref += a->n;
     pc->nimpl += b->n;
     size_t stride = (size_t)zmax + 2;
@@ -268,7 +258,7 @@ static void peaks_compare(const ctx *c, xc_pspeaks *a, xc_pspeaks *b, const doub
         pc->border += a->p[i].power <= thr[(size_t)(a->p[i].numharm - 1) * stride + (size_t)a->p[i].width] *
                                            (1 + 0x1.0p-10);
     for (size_t i = 0, j = 0; i < a->n || j < b->n;) {
-        int k = i == a->n ? 1 : j == b->n ? -1 : key_cmp(&a->p[i], &b->p[j]);
+        int k = i == a->n ? 1 : j == b->n ? -1 : xc_pspeak_cmp(&a->p[i], &b->p[j]);
         const xc_pspeak *p = k <= 0 ? &a->p[i] : &b->p[j];
         const char *what = k < 0 ? "missing" : k > 0 ? "extra" : "power off";
         int bad = k != 0 || !close_rel(b->p[j].power, a->p[i].power, c->rtol);

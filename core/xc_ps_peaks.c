@@ -62,3 +62,13 @@ xc_status xc_pspeaks_move(xc_pspeaks *dst, xc_pspeaks *src, xc_error *err)
     return XC_OK;
 }
 
+
+int xc_pspeak_cmp(const void *pa, const void *pb)
+{
+    const xc_pspeak *a = pa, *b = pb;
+    if (a->numharm != b->numharm)
+        return a->numharm - b->numharm;
+    if (a->width != b->width)
+        return a->width - b->width;
+    return (a->i > b->i) - (a->i < b->i);
+}

@@ -134,6 +134,9 @@ typedef struct {
 void xc_pspeaks_init(xc_pspeaks *l);
 void xc_pspeaks_free(xc_pspeaks *l);
 xc_status xc_pspeaks_push(xc_pspeaks *l, size_t i, int width, int numharm, double power, xc_error *err);
+/* qsort order of raw peaks: harmonic stage, then width, then start bin
+ * (one peak per key), so two lists can be compared one for one. */
+int xc_pspeak_cmp(const void *a, const void *b);
 /* Moves src's peaks onto the end of dst (src is emptied). */
 xc_status xc_pspeaks_move(xc_pspeaks *dst, xc_pspeaks *src, xc_error *err);
 

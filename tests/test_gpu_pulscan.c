@@ -116,14 +116,14 @@ static int same_peaks(const xc_spectrum *sp, const xc_psopts *o, xc_gpu_psinfo *
     int ok = !st;
     if (st)
         printf("\n%s: %s\n", what, err.msg);
-    qsort(a.p, a.n, sizeof *a.p, xc_fx_peak_cmp);
-    qsort(b.p, b.n, sizeof *b.p, xc_fx_peak_cmp);
+    qsort(a.p, a.n, sizeof *a.p, xc_pspeak_cmp);
+    qsort(b.p, b.n, sizeof *b.p, xc_pspeak_cmp);
     if (ok && a.n != b.n) {
         printf("\n%s: %zu cpu peaks, %zu gpu peaks\n", what, a.n, b.n);
         ok = 0;
     }
     for (size_t k = 0; ok && k < a.n; k++)
-        if (xc_fx_peak_cmp(&a.p[k], &b.p[k]) || a.p[k].power != b.p[k].power) {
+        if (xc_pspeak_cmp(&a.p[k], &b.p[k]) || a.p[k].power != b.p[k].power) {
             printf("\n%s: peak %zu: cpu (h %d w %d i %zu %.17g), gpu (h %d w %d i %zu %.17g)\n", what, k,
                    a.p[k].numharm, a.p[k].width, a.p[k].i, a.p[k].power, b.p[k].numharm, b.p[k].width, b.p[k].i,
                    b.p[k].power);

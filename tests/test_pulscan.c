@@ -228,7 +228,7 @@ XC_TEST(test_hand_rblock_peaks, "hand_rblock_peaks")
         xc_error err;
         xc_status st = m ? xc_pulscan_peaks(&xc_ps_cpu, &sp, &o, &pk, &err) : xc_pulscan_peaks(&xc_ps_reference, &sp, &o, &pk, &err);
         CU_ASSERT_EQUAL_FATAL(st, XC_OK);
-        qsort(pk.p, pk.n, sizeof *pk.p, xc_fx_peak_cmp);
+        qsort(pk.p, pk.n, sizeof *pk.p, xc_pspeak_cmp);
         CU_ASSERT_EQUAL(pk.n, nwant);
         if (pk.n != nwant)
             printf("\n%s: %zu peaks\n", impls[m], pk.n);
@@ -321,7 +321,7 @@ XC_TEST(test_overlap_hand, "overlap_hand")
             xc_pspeaks_init(&pk);
             xc_status st = m ? xc_pulscan_peaks(&xc_ps_cpu, &sp, &o, &pk, &err) : xc_pulscan_peaks(&xc_ps_reference, &sp, &o, &pk, &err);
             CU_ASSERT_EQUAL_FATAL(st, XC_OK);
-            qsort(pk.p, pk.n, sizeof *pk.p, xc_fx_peak_cmp);
+            qsort(pk.p, pk.n, sizeof *pk.p, xc_pspeak_cmp);
             CU_ASSERT_EQUAL(pk.n, nwant);
             if (pk.n != nwant)
                 printf("\n%s, rblock %d: %zu peaks\n", impls[m], rb, pk.n);
@@ -402,13 +402,13 @@ XC_TEST(test_overlap_noise, "overlap_noise")
                 CU_ASSERT(starts_exist(&a, pass ? dummy : perh, pass ? &dnear : &near, wmax));
                 CU_ASSERT(starts_exist(&b, dummy, &dnear, wmax));
                 if (a.n)     /* qsort's pointer must not be NULL, even for 0 items */
-                    qsort(a.p, a.n, sizeof *a.p, xc_fx_peak_cmp);
+                    qsort(a.p, a.n, sizeof *a.p, xc_pspeak_cmp);
                 if (b.n)
-                    qsort(b.p, b.n, sizeof *b.p, xc_fx_peak_cmp);
+                    qsort(b.p, b.n, sizeof *b.p, xc_pspeak_cmp);
                 CU_ASSERT_EQUAL(a.n, b.n);
                 int same = a.n == b.n;
                 for (size_t k = 0; k < a.n && k < b.n; k++)
-                    same &= !xc_fx_peak_cmp(&a.p[k], &b.p[k]) && a.p[k].power == b.p[k].power;
+                    same &= !xc_pspeak_cmp(&a.p[k], &b.p[k]) && a.p[k].power == b.p[k].power;
                 CU_ASSERT(same);
                 if (!same)
                     printf("\nseed %lu, rblock %d, pass %d: reference and cpu peaks differ\n", seed, rb, pass);
@@ -689,11 +689,11 @@ XC_TEST(test_cpu_matches_reference, "cpu_matches_reference")
         /* The raw peaks agree too, before any significance or sifting. */
         xc_pspeaks a, b;
         peaks_ref_cpu(&sp, &o, &a, &b);
-        qsort(a.p, a.n, sizeof *a.p, xc_fx_peak_cmp);
-        qsort(b.p, b.n, sizeof *b.p, xc_fx_peak_cmp);
+        qsort(a.p, a.n, sizeof *a.p, xc_pspeak_cmp);
+        qsort(b.p, b.n, sizeof *b.p, xc_pspeak_cmp);
         CU_ASSERT_EQUAL(a.n, b.n);
         for (size_t k = 0; k < a.n && k < b.n; k++)
-            CU_ASSERT(!xc_fx_peak_cmp(&a.p[k], &b.p[k]) && a.p[k].power == b.p[k].power);
+            CU_ASSERT(!xc_pspeak_cmp(&a.p[k], &b.p[k]) && a.p[k].power == b.p[k].power);
         xc_pspeaks_free(&a);
         xc_pspeaks_free(&b);
         xc_candlist_free(&ref);

@@ -206,16 +206,6 @@ int xc_fx_float_bound(const xc_plane *ref, const xc_plane *p, int nkept, const c
 
 /* ---- Pulscan peaks and candidates ----------------------------------------- */
 
-int xc_fx_peak_cmp(const void *pa, const void *pb)
-{
-    const xc_pspeak *a = pa, *b = pb;
-    if (a->numharm != b->numharm)
-        return a->numharm - b->numharm;
-    if (a->width != b->width)
-        return a->width - b->width;
-    return (a->i > b->i) - (a->i < b->i);
-}
-
 int xc_fx_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, const char *what)
 {
     if (a->n != b->n) {

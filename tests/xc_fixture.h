@@ -78,9 +78,6 @@ int xc_fx_float_bound(const xc_plane *ref, const xc_plane *p, int nkept, const c
 
 /* ---- Pulscan peaks and candidates ----------------------------------------- */
 
-/* qsort order of raw peaks: by stage (numharm), width, then start i; peaks
- * from two searchers sorted so compare element by element. */
-int xc_fx_peak_cmp(const void *pa, const void *pb);
 /* 1 if the lists hold the same candidates in the same order: r, width and
  * numharm equal, power, sigma and logp within rtol relative (0: bit for
  * bit); else prints the first difference, prefixed by what, and returns 0. */
