@@ -114,7 +114,7 @@ static const xc_check_row *only_row(const xc_checks *l, xc_check_state s)
 
 /* ---- the list ------------------------------------------------------------ */
 
-static void test_list_counts(void)
+XC_TEST(test_list_counts, "row list counts, skips apart")
 {
     xc_checks l;
     xc_error err;
@@ -162,11 +162,11 @@ static void plane_case(int plant, int nbits)
     fp_free(&b);
 }
 
-static void test_plane_exact_pass(void) { plane_case(0, 8); }
-static void test_plane_exact_fail(void) { plane_case(1, 8); }
-static void test_plane_float_fail(void) { plane_case(1, 32); }
+XC_TEST(test_plane_exact_pass, "plane: identical integer planes pass") { plane_case(0, 8); }
+XC_TEST(test_plane_exact_fail, "plane: one changed sample fails") { plane_case(1, 8); }
+XC_TEST(test_plane_float_fail, "plane: float sample beyond the bound fails") { plane_case(1, 32); }
 
-static void test_plane_mismatch(void)
+XC_TEST(test_plane_mismatch, "plane: other shape fails, not an error")
 {
     fplane a, b;
     fp_make(&a, 1);
@@ -210,8 +210,8 @@ static void threads_case(int plant)
     fp_free(&b);
 }
 
-static void test_threads_pass(void) { threads_case(0); }
-static void test_threads_fail(void) { threads_case(1); }
+XC_TEST(test_threads_pass, "threads: same bytes pass") { threads_case(0); }
+XC_TEST(test_threads_fail, "threads: -0 against 0 fails") { threads_case(1); }
 
 /* ---- pulses -------------------------------------------------------------- */
 
@@ -235,11 +235,11 @@ static void pulse_case(double dm, int expect_pass)
     fp_free(&a);
 }
 
-static void test_pulse_pass(void) { pulse_case(PULSE_ROW, 1); }
-static void test_pulse_wrong_dm(void) { pulse_case(PULSE_ROW + 4, 0); }
+XC_TEST(test_pulse_pass, "pulse: found at its DM") { pulse_case(PULSE_ROW, 1); }
+XC_TEST(test_pulse_wrong_dm, "pulse: truth at the wrong DM fails") { pulse_case(PULSE_ROW + 4, 0); }
 
 /* A pulse found at the right DM with a third of the S/N the truth promised. */
-static void test_pulse_weak(void)
+XC_TEST(test_pulse_weak, "pulse: weaker than promised fails")
 {
     fplane a;
     fp_make(&a, 3);
@@ -282,9 +282,9 @@ static void line_case(double dm, double f0, xc_check_state s, double observed)
     fp_free(&a);
 }
 
-static void test_line_pass(void) { line_case(LINE_ROW, LINE_HZ, XC_CHECK_PASS, LINE_HZ); }
-static void test_line_wrong_freq(void) { line_case(LINE_ROW, 20.0, XC_CHECK_FAIL, LINE_HZ); }
-static void test_line_dm_absent(void) { line_case(100.0, LINE_HZ, XC_CHECK_FAIL, NAN); }
+XC_TEST(test_line_pass, "line: at its frequency") { line_case(LINE_ROW, LINE_HZ, XC_CHECK_PASS, LINE_HZ); }
+XC_TEST(test_line_wrong_freq, "line: expected at the wrong frequency fails") { line_case(LINE_ROW, 20.0, XC_CHECK_FAIL, LINE_HZ); }
+XC_TEST(test_line_dm_absent, "line: DM not in the plan fails") { line_case(100.0, LINE_HZ, XC_CHECK_FAIL, NAN); }
 
 /* ---- candidates ---------------------------------------------------------- */
 
@@ -340,9 +340,9 @@ static void cands_case(int drop, int extra, double observed)
     xc_candlist_free(&ref);
 }
 
-static void test_cands_pass(void) { cands_case(-1, 0, 0); }
-static void test_cands_missing(void) { cands_case(2, 0, 1); }
-static void test_cands_extra(void) { cands_case(-1, 1, 1); }
+XC_TEST(test_cands_pass, "cands: same lists agree") { cands_case(-1, 0, 0); }
+XC_TEST(test_cands_missing, "cands: a missing candidate fails") { cands_case(2, 0, 1); }
+XC_TEST(test_cands_extra, "cands: an extra candidate fails") { cands_case(-1, 1, 1); }
 
 static void top_case(double f0, xc_check_state s)
 {
@@ -359,11 +359,11 @@ static void top_case(double f0, xc_check_state s)
     xc_candlist_free(&c);
 }
 
-static void test_top_pass(void) { top_case(6.1, XC_CHECK_PASS); }
-static void test_top_subharmonic_pass(void) { top_case(12.2, XC_CHECK_PASS); }
-static void test_top_wrong_freq(void) { top_case(7.3, XC_CHECK_FAIL); }
+XC_TEST(test_top_pass, "top candidate: the pulsar") { top_case(6.1, XC_CHECK_PASS); }
+XC_TEST(test_top_subharmonic_pass, "top candidate: a subharmonic passes") { top_case(12.2, XC_CHECK_PASS); }
+XC_TEST(test_top_wrong_freq, "top candidate: at the wrong frequency fails") { top_case(7.3, XC_CHECK_FAIL); }
 
-static void test_top_empty(void)
+XC_TEST(test_top_empty, "top candidate: none fails")
 {
     xc_candlist c;
     xc_candlist_init(&c);
@@ -398,8 +398,8 @@ static void truth_case(double r_true, xc_check_state s)
     xc_candlist_free(&c);
 }
 
-static void test_truth_pass(void) { truth_case(610.3, XC_CHECK_PASS); }
-static void test_truth_wrong_r(void) { truth_case(614.0, XC_CHECK_FAIL); }
+XC_TEST(test_truth_pass, "truth: recovered") { truth_case(610.3, XC_CHECK_PASS); }
+XC_TEST(test_truth_wrong_r, "truth: r off by more than a bin fails") { truth_case(614.0, XC_CHECK_FAIL); }
 
 /* ---- the run spec -------------------------------------------------------- */
 
@@ -426,7 +426,7 @@ static void spec_refused(const char *text, const char *message)
     xc_runspec_free(&s);
 }
 
-static void test_spec_good(void)
+XC_TEST(test_spec_good, "spec: a good one reads with defaults")
 {
     xc_runspec s;
     xc_error err;
@@ -450,7 +450,7 @@ static void test_spec_good(void)
 }
 
 /* Every spec the repository ships reads. */
-static void test_spec_shipped(void)
+XC_TEST(test_spec_shipped, "spec: the shipped ones read")
 {
     static const char *names[] = {"default-run.json", "ci-run.json"};
     for (int i = 0; i < 2; i++) {
@@ -468,7 +468,7 @@ static void test_spec_shipped(void)
     }
 }
 
-static void test_spec_unknown_field(void)
+XC_TEST(test_spec_unknown_field, "spec: unknown fields are refused by path")
 {
     spec_refused("{\"real\": [{\"file\": \"a.fil\", \"dmplan\": \"0:10:1:1\", \"flie\": \"b\"}]}",
                  "spec.json: real[0].flie: unknown field");
@@ -477,7 +477,7 @@ static void test_spec_unknown_field(void)
     spec_refused("{\"synthetik\": []}", "spec.json: synthetik: unknown field");
 }
 
-static void test_spec_wrong_type(void)
+XC_TEST(test_spec_wrong_type, "spec: wrong types are refused by path")
 {
     spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"zmax\": \"64\"}]}",
                  "spec.json: periodicity[0].zmax: expected integer, got string \"64\"");
@@ -490,7 +490,7 @@ static void test_spec_wrong_type(void)
                  "spec.json: synthetic[0].synth");
 }
 
-static void test_spec_values(void)
+XC_TEST(test_spec_values, "spec: bounds, required fields, plans, conventions")
 {
     spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"numharm\": 9}]}", "periodicity[0].numharm: 9 is outside");
     spec_refused("{\"real\": [{\"file\": \"a.fil\"}]}", "spec.json: real[0].dmplan: missing");
@@ -500,7 +500,7 @@ static void test_spec_values(void)
 }
 
 /* The command: a spec error and an unknown -impl exit 2 before any work. */
-static void test_cli_errors(void)
+XC_TEST_IF(test_cli_errors, "run: bad spec and unknown -impl exit 2", xc_fx_skip_no_bin)
 {
     char path[1024], args[2600];
     snprintf(path, sizeof path, "%s/bad-spec.json", xc_test_tmpdir());
@@ -515,37 +515,4 @@ static void test_cli_errors(void)
     CU_ASSERT_EQUAL(xc_fx_run_cli(args), 2);
 }
 
-int main(void)
-{
-    static const xc_testcase cases[] = {
-        {"row list counts, skips apart", test_list_counts, NULL},
-        {"plane: identical integer planes pass", test_plane_exact_pass, NULL},
-        {"plane: one changed sample fails", test_plane_exact_fail, NULL},
-        {"plane: float sample beyond the bound fails", test_plane_float_fail, NULL},
-        {"plane: other shape fails, not an error", test_plane_mismatch, NULL},
-        {"threads: same bytes pass", test_threads_pass, NULL},
-        {"threads: -0 against 0 fails", test_threads_fail, NULL},
-        {"pulse: found at its DM", test_pulse_pass, NULL},
-        {"pulse: truth at the wrong DM fails", test_pulse_wrong_dm, NULL},
-        {"pulse: weaker than promised fails", test_pulse_weak, NULL},
-        {"line: at its frequency", test_line_pass, NULL},
-        {"line: expected at the wrong frequency fails", test_line_wrong_freq, NULL},
-        {"line: DM not in the plan fails", test_line_dm_absent, NULL},
-        {"cands: same lists agree", test_cands_pass, NULL},
-        {"cands: a missing candidate fails", test_cands_missing, NULL},
-        {"cands: an extra candidate fails", test_cands_extra, NULL},
-        {"top candidate: the pulsar", test_top_pass, NULL},
-        {"top candidate: a subharmonic passes", test_top_subharmonic_pass, NULL},
-        {"top candidate: at the wrong frequency fails", test_top_wrong_freq, NULL},
-        {"top candidate: none fails", test_top_empty, NULL},
-        {"truth: recovered", test_truth_pass, NULL},
-        {"truth: r off by more than a bin fails", test_truth_wrong_r, NULL},
-        {"spec: a good one reads with defaults", test_spec_good, NULL},
-        {"spec: the shipped ones read", test_spec_shipped, NULL},
-        {"spec: unknown fields are refused by path", test_spec_unknown_field, NULL},
-        {"spec: wrong types are refused by path", test_spec_wrong_type, NULL},
-        {"spec: bounds, required fields, plans, conventions", test_spec_values, NULL},
-        {"run: bad spec and unknown -impl exit 2", test_cli_errors, xc_fx_skip_no_bin},
-    };
-    return xc_test_run("checks", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("checks")

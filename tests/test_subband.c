@@ -54,7 +54,7 @@ static int planes_equal(const xc_plane *a, const xc_plane *b)
  * x[t][c] = (c+1) t, so out[t] = 10 t + sum_c (c+1) T_c: 30, 58, 79 (direct 0, 58, 113).
  * Bound: g_c = k (1/f_c^2 - 1/f_s^2)/dt = 0, 2.3337, 0, 14.4056, G = 14.4056;
  * DM 0 and 1 are 0.5 from mu: S_cont = 7.2028, S = 7 + 3 = 10; DM 0.5: 0 and 3. */
-static void test_hand(void)
+XC_TEST(test_hand, "hand")
 {
     xc_conform_ddinput in;
     xc_error err;
@@ -101,7 +101,7 @@ static void test_hand(void)
 
 /* ---- nsub = nchans is direct dedispersion ---------------------------------------- */
 
-static void test_nsub_nchans_is_direct(void)
+XC_TEST(test_nsub_nchans_is_direct, "nsub_nchans_is_direct")
 {
     static const int align[2] = {XC_SUBALIGN_HIGHEST, XC_SUBALIGN_CENTRE};
     static const char *presets[2] = {"crosscheck", "sigproc"};
@@ -130,7 +130,7 @@ static void test_nsub_nchans_is_direct(void)
 
 /* ---- cpu against its reference ------------------------------------------------------ */
 
-static void test_cpu_equals_reference(void)
+XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
 {
     static const struct {
         int nchans, nbits, nsub;
@@ -181,7 +181,7 @@ static void test_cpu_equals_reference(void)
 /* For every trial, e_c = a + b - (direct delay) over the channels spans at
  * most the bound S = floor(S_cont) + 3 + clamp; with 1 instead of 3 (the
  * roundings left out) some trial must break it, so the 3 is needed. */
-static void test_spread_within_bound(void)
+XC_TEST(test_spread_within_bound, "spread_within_bound")
 {
     static const char *plans[] = {"0:200:1,200:400:2:2", "0:50:0.1"};
     int tight_broken = 0;
@@ -264,7 +264,7 @@ static void loss_case(int align, double dmsub, int nsub, double scale, size_t *n
     free(rows);
 }
 
-static void test_loss_within_bound(void)
+XC_TEST(test_loss_within_bound, "loss_within_bound")
 {
     size_t nrows = 0, nfail = 0;
     double worst = 0;
@@ -279,7 +279,7 @@ static void test_loss_within_bound(void)
 
 /* The same measurements judged by a bound a quarter as wide: tighter than the
  * physics, so the comparator must report pulses above it. */
-static void test_planted_tight_bound_fails(void)
+XC_TEST(test_planted_tight_bound_fails, "planted_tight_bound_fails")
 {
     size_t nrows = 0, nfail = 0;
     double worst = 0;
@@ -298,7 +298,7 @@ static void test_planted_tight_bound_fails(void)
  * The same here: the presto convention, -nsub 32, alignment highest and one
  * group for the 16 trials (dmsub 32 > their span of 30, nominal DM 55).
  * datasets/presto/README.md says where the files come from. */
-static void test_prepsubband_fixture(void)
+XC_TEST(test_prepsubband_fixture, "prepsubband_fixture")
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/sigpyproc3/parkes_8bit_1.fil", xc_test_datasets());
@@ -351,16 +351,4 @@ static void test_prepsubband_fixture(void)
     free(u);
 }
 
-int main(void)
-{
-    const xc_testcase cases[] = {
-        {"hand", test_hand, NULL},
-        {"nsub_nchans_is_direct", test_nsub_nchans_is_direct, NULL},
-        {"cpu_equals_reference", test_cpu_equals_reference, NULL},
-        {"spread_within_bound", test_spread_within_bound, NULL},
-        {"loss_within_bound", test_loss_within_bound, NULL},
-        {"planted_tight_bound_fails", test_planted_tight_bound_fails, NULL},
-        {"prepsubband_fixture", test_prepsubband_fixture, NULL},
-    };
-    return xc_test_run("subband", cases, XC_NCASES(cases));
-}
+XC_TEST_MAIN("subband")
