@@ -483,6 +483,27 @@ static void load(xc_spectrum *sp, const char *dir, const char *name)
     CU_ASSERT_EQUAL_FATAL(xc_spectrum_load(sp, p, &err), XC_OK);
 }
 
+/* Searches sp with the presto preset at (zmax, wmax, numharm), 2 threads;
+ * asserts candidate k at r (0.5 bin) with sigma (0.2; NAN: not checked) and
+ * the list against accelsearch's fixture (from r >= rmin); the list stays in l. */
+static void presto_case(const xc_spectrum *sp, int zmax, int wmax, int numharm, size_t k, double r, double sigma,
+                        const char *fixture, double rmin, xc_candlist *l)
+{
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = zmax;
+    o.wmax = wmax;
+    o.numharm = numharm;
+    o.threads = 2;
+    o.preset = XC_ACCEL_PRESTO;
+    run_or_fail(&xc_accel_cpu, sp, &o, l);
+    CU_ASSERT_FATAL(l->n > k);
+    XC_ASSERT_NEAR(l->c[k].r, r, 0.5);
+    if (!isnan(sigma))
+        XC_ASSERT_NEAR(l->c[k].sigma, sigma, 0.2);
+    against_presto(l, fixture, 2.0, 1000, rmin);
+}
+
 XC_TEST_IF(test_j1807, "j1807", skip_no_data)
 {
     xc_spectrum sp;
@@ -497,35 +518,18 @@ XC_TEST_IF(test_j1807, "j1807", skip_no_data)
     CU_ASSERT_FATAL(l.n > 0);
     XC_ASSERT_NEAR(l.c[0].r, 131, 0.5);
     xc_candlist_free(&l);
-    o.preset = XC_ACCEL_PRESTO;
-    run_or_fail(&xc_accel_cpu, &sp, &o, &l);
-    XC_ASSERT_NEAR(l.c[0].r, 131, 0.5);
-    XC_ASSERT_NEAR(l.c[0].sigma, 53.29, 0.2);
+    presto_case(&sp, 0, 0, 1, 0, 131, 53.29, "GBT_J1807-0847_ACCEL_0", 0, &l);
     XC_ASSERT_NEAR(0.5 * l.c[0].power, 1435.8, 1.5);
-    against_presto(&l, "GBT_J1807-0847_ACCEL_0", 2.0, 1000, 0);
     xc_candlist_free(&l);
     /* zmax 50, 4 harmonics: the pulsar is PRESTO's candidate 2 (1 is red noise) */
-    o.zmax = 50;
-    o.numharm = 4;
-    run_or_fail(&xc_accel_cpu, &sp, &o, &l);
-    CU_ASSERT_FATAL(l.n > 1);
-    XC_ASSERT_NEAR(l.c[1].r, 131.13, 0.5);
-    XC_ASSERT_NEAR(l.c[1].sigma, 104.1, 0.2);
-    against_presto(&l, "GBT_J1807-0847_ACCEL_50", 2.0, 1000, 0);
+    presto_case(&sp, 50, 0, 4, 1, 131.13, 104.1, "GBT_J1807-0847_ACCEL_50", 0, &l);
     xc_candlist_free(&l);
     /* jerk search, 2 harmonics: accelsearch's out-of-core path (each
      * sub-harmonic block normalised on its own window).  Its candidate 1 is
      * red noise at fundamental r = 10.5 whose top harmonic sits on the
      * -flo edge (r = 21), where the sub-harmonic windows reach below bin 0:
      * 2264 sigma here, 2296 there; left out (r < 21). */
-    o.zmax = 20;
-    o.wmax = 60;
-    o.numharm = 2;
-    run_or_fail(&xc_accel_cpu, &sp, &o, &l);
-    CU_ASSERT_FATAL(l.n > 1);
-    XC_ASSERT_NEAR(l.c[1].r, 131.25, 0.5);
-    XC_ASSERT_NEAR(l.c[1].sigma, 72.30, 0.2);
-    against_presto(&l, "GBT_J1807-0847_ACCEL_20_JERK_60", 2.0, 1000, 21);
+    presto_case(&sp, 20, 60, 2, 1, 131.25, 72.30, "GBT_J1807-0847_ACCEL_20_JERK_60", 21, &l);
     xc_candlist_free(&l);
     xc_spectrum_free(&sp);
 }
@@ -534,19 +538,10 @@ XC_TEST_IF(test_synth_accel, "synth_accel", skip_no_data)
 {
     xc_spectrum sp;
     load(&sp, "presto", "synth_accel_jerk.fft");
-    xc_accel_opts o;
-    xc_accel_opts_default(&o);
-    o.zmax = 200;
-    o.numharm = 1;
-    o.threads = 2;
-    o.preset = XC_ACCEL_PRESTO;
     xc_candlist l;
-    run_or_fail(&xc_accel_cpu, &sp, &o, &l);
-    CU_ASSERT_FATAL(l.n > 0);
     /* truth A (make_synthetic.py): mean r = 20000 + 80/2 = 20040, z = 80 */
-    XC_ASSERT_NEAR(l.c[0].r, 20040, 0.5);
+    presto_case(&sp, 200, 0, 1, 0, 20040, NAN, "synth_accel_jerk_ACCEL_200", 0, &l);
     XC_ASSERT_NEAR(l.c[0].z, 80, 2);
-    against_presto(&l, "synth_accel_jerk_ACCEL_200", 2.0, 1000, 0);
     xc_candlist_free(&l);
     xc_spectrum_free(&sp);
 }
