@@ -483,11 +483,8 @@ static void load(xc_spectrum *sp, const char *dir, const char *name)
     CU_ASSERT_EQUAL_FATAL(xc_spectrum_load(sp, p, &err), XC_OK);
 }
 
-/* Searches sp with the presto preset at (zmax, wmax, numharm), 2 threads;
- * asserts candidate k at r (0.5 bin) with sigma (0.2; NAN: not checked) and
- * the list against accelsearch's fixture (from r >= rmin); the list stays in l. */
-static void presto_case(const xc_spectrum *sp, int zmax, int wmax, int numharm, size_t k, double r, double sigma,
-                        const char *fixture, double rmin, xc_candlist *l)
+/* accelsearch's settings (preset presto) at (zmax, wmax, numharm), 2 threads. */
+static xc_accel_opts presto_opts(int zmax, int wmax, int numharm)
 {
     xc_accel_opts o;
     xc_accel_opts_default(&o);
@@ -496,6 +493,16 @@ static void presto_case(const xc_spectrum *sp, int zmax, int wmax, int numharm, 
     o.numharm = numharm;
     o.threads = 2;
     o.preset = XC_ACCEL_PRESTO;
+    return o;
+}
+
+/* Searches sp with presto_opts; asserts candidate k at r (0.5 bin) with sigma
+ * (0.2; NAN: not checked) and the list against accelsearch's fixture (from
+ * r >= rmin); the list stays in l. */
+static void presto_case(const xc_spectrum *sp, int zmax, int wmax, int numharm, size_t k, double r, double sigma,
+                        const char *fixture, double rmin, xc_candlist *l)
+{
+    xc_accel_opts o = presto_opts(zmax, wmax, numharm);
     run_or_fail(&xc_accel_cpu, sp, &o, l);
     CU_ASSERT_FATAL(l->n > k);
     XC_ASSERT_NEAR(l->c[k].r, r, 0.5);
@@ -554,13 +561,7 @@ XC_TEST_IF(test_synth_jerk, "synth_jerk", skip_no_data)
 {
     xc_spectrum sp;
     load(&sp, "presto", "synth_accel_jerk.fft");
-    xc_accel_opts o;
-    xc_accel_opts_default(&o);
-    o.zmax = 200;
-    o.wmax = 300;
-    o.numharm = 1;
-    o.threads = 2;
-    o.preset = XC_ACCEL_PRESTO;
+    xc_accel_opts o = presto_opts(200, 300, 1);
     xc_accel_plan p;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, sp.nbins, sp.T, &err), XC_OK);
