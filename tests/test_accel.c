@@ -196,17 +196,26 @@ XC_TEST(test_grid_constants, "grid_constants")
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-numharm"));
 }
 
+/* Default options but these, on 2 threads. */
+static xc_accel_opts accel_opts(int zmax, int wmax, int numharm, int preset)
+{
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = zmax;
+    o.wmax = wmax;
+    o.numharm = numharm;
+    o.threads = 2;
+    o.preset = preset;
+    return o;
+}
+
 /* ---- hand-computed planes ----------------------------------------------- */
 
 /* One nonzero bin A_k0 = 1: P(r, z) = |R(k0 - r; z)|^2 exactly, for every
  * searcher's plane stage. */
 static void plane_delta(const xc_accel_searcher *s, double tol)
 {
-    xc_accel_opts o;
-    xc_accel_opts_default(&o);
-    o.zmax = 4;
-    o.numharm = 1;
-    o.threads = 2;
+    xc_accel_opts o = accel_opts(4, 0, 1, XC_ACCEL_EXACT);
     xc_accel_plan p;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, 4096, 100, &err), XC_OK);
@@ -483,26 +492,14 @@ static void load(xc_spectrum *sp, const char *dir, const char *name)
     CU_ASSERT_EQUAL_FATAL(xc_spectrum_load(sp, p, &err), XC_OK);
 }
 
-/* accelsearch's settings (preset presto) at (zmax, wmax, numharm), 2 threads. */
-static xc_accel_opts presto_opts(int zmax, int wmax, int numharm)
-{
-    xc_accel_opts o;
-    xc_accel_opts_default(&o);
-    o.zmax = zmax;
-    o.wmax = wmax;
-    o.numharm = numharm;
-    o.threads = 2;
-    o.preset = XC_ACCEL_PRESTO;
-    return o;
-}
 
-/* Searches sp with presto_opts; asserts candidate k at r (0.5 bin) with sigma
+/* Searches sp with accelsearch's settings (preset presto); asserts candidate k at r (0.5 bin) with sigma
  * (0.2; NAN: not checked) and the list against accelsearch's fixture (from
  * r >= rmin); the list stays in l. */
 static void presto_case(const xc_spectrum *sp, int zmax, int wmax, int numharm, size_t k, double r, double sigma,
                         const char *fixture, double rmin, xc_candlist *l)
 {
-    xc_accel_opts o = presto_opts(zmax, wmax, numharm);
+    xc_accel_opts o = accel_opts(zmax, wmax, numharm, XC_ACCEL_PRESTO);
     run_or_fail(&xc_accel_cpu, sp, &o, l);
     CU_ASSERT_FATAL(l->n > k);
     XC_ASSERT_NEAR(l->c[k].r, r, 0.5);
@@ -561,7 +558,7 @@ XC_TEST_IF(test_synth_jerk, "synth_jerk", skip_no_data)
 {
     xc_spectrum sp;
     load(&sp, "presto", "synth_accel_jerk.fft");
-    xc_accel_opts o = presto_opts(200, 300, 1);
+    xc_accel_opts o = accel_opts(200, 300, 1, XC_ACCEL_PRESTO);
     xc_accel_plan p;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, sp.nbins, sp.T, &err), XC_OK);
