@@ -2,6 +2,8 @@
  * its code, plus one line here (docs/ARCHITECTURE.md shows the diff). */
 #include "optimized/xc_impls.h"
 
+#include "core/xc_subband.h"
+#include "core/xc_tree.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
 #ifdef XC_HAVE_CUDA
@@ -17,12 +19,37 @@ static const xc_impl *const builtin[] = {
 #endif
     &xc_dd_subband_reference.impl,
     &xc_dd_subband_cpu.impl,
+    &xc_dd_tree_reference.impl,
+    &xc_dd_tree_cpu.impl,
+    &xc_dd_tree_padded_reference.impl,
+    &xc_dd_tree_padded_cpu.impl,
     &xc_ps_reference.impl,
     &xc_ps_cpu.impl,
 #ifdef XC_HAVE_CUDA
     &xc_ps_gpu.impl,
 #endif
 };
+
+/* The bound each approximate entry declares, by descriptor. */
+static const struct {
+    const xc_impl *impl;
+    xc_ddbound_fn bound;
+} bounds[] = {
+    {&xc_dd_subband_reference.impl, xc_subband_bounds},
+    {&xc_dd_subband_cpu.impl, xc_subband_bounds},
+    {&xc_dd_tree_reference.impl, xc_tree_bounds_piecewise},
+    {&xc_dd_tree_cpu.impl, xc_tree_bounds_piecewise},
+    {&xc_dd_tree_padded_reference.impl, xc_tree_bounds_padded},
+    {&xc_dd_tree_padded_cpu.impl, xc_tree_bounds_padded},
+};
+
+xc_ddbound_fn xc_dd_bound_of(const xc_impl *impl)
+{
+    for (size_t i = 0; i < sizeof bounds / sizeof *bounds; i++)
+        if (bounds[i].impl == impl)
+            return bounds[i].bound;
+    return NULL;
+}
 
 xc_status xc_registry_add_builtin(xc_registry *reg, xc_error *err)
 {

@@ -3,6 +3,7 @@
 #ifndef XC_IMPLS_H
 #define XC_IMPLS_H
 
+#include "core/xc_ddbound.h"
 #include "core/xc_impl.h"
 
 #ifdef __cplusplus
@@ -14,6 +15,9 @@ extern "C" {
 xc_status xc_registry_add_builtin(xc_registry *reg, xc_error *err);
 /* A new registry holding the built-in implementations. */
 xc_status xc_registry_builtin(xc_registry **reg, xc_error *err);
+/* The per-trial smearing bound a built-in approximate dedisperser declares
+ * (core/xc_ddbound.h); NULL for the others. */
+xc_ddbound_fn xc_dd_bound_of(const xc_impl *impl);
 
 #ifdef __cplusplus
 }
