@@ -1,7 +1,7 @@
 /* crosscheck check smearing: every approximate dedisperser against direct
  * dedispersion on injected pulses, across DM, pulse width and nsub, the
  * measured S/N loss of each trial against the bound derived for it
- * (compare/xc_smear.h, core/xc_subband.h, docs/SUBBAND.md). */
+ * (compare/xc_smear.h, core/xc_subband.h, core/xc_tree.h, docs/SUBBAND.md). */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "cli/cli_opts.h"
 #include "compare/xc_smear.h"
 #include "core/xc_subband.h"
+#include "optimized/xc_impls.h"
 
 #define MAXL 16
 
@@ -24,7 +25,9 @@ static void help(void)
            "dedispersion at that trial) into a band of 1250-1550 MHz at 64 us, dedisperses them with\n"
            "every approximate implementation and with the direct cpu one, and compares the best\n"
            "matched-boxcar S/N of each trial: the loss must stay within the bound derived for the trial,\n"
-           "1 - sqrt(W / (W + S)), S = floor(S_cont) + 3 + clamps samples (docs/SUBBAND.md).  Prints\n"
+           "1 - sqrt(W / (W + S)), S = floor(S_cont) + 3 + clamps samples for subband, floor(S_cont +\n"
+           "T_M + 3) + clamps for tree (docs/SUBBAND.md).  The tree entries take -nsub as their number\n"
+           "of subbands (a power of two; tree-padded has one).  Prints\n"
            "one line per implementation, nsub and width; exit 0 if every pulse is within its bound, 1 if\n"
            "one is not, 2 on errors.\n\n"
            "  -json FILE    records {impl, nsub, dm, width_us, snr_loss, bound, expected, smear_samples,\n"
@@ -94,7 +97,8 @@ int xc_cmd_check_smearing(int argc, char **argv)
                 xc_smear_row *rows = NULL;
                 size_t n = 0, fails = 0, worst = 0;
                 double ratio = 0;
-                if ((st = xc_smear_measure(xc_dedisperser_of(ie), direct, &o, &cfg, &rows, &n, &err)))
+                if ((st = xc_smear_measure_bounds(xc_dedisperser_of(ie), xc_dedisperser_of(ie)->bound, direct, &o, &cfg, &rows,
+                                                  &n, &err)))
                     break;
                 for (size_t i = 0; i < n; i++) {
                     const xc_smear_row *r = &rows[i];

@@ -1,12 +1,14 @@
 /* The approximate comparator (compare/xc_smear.h): injected boxcar pulses,
  * an approximate dedisperser against direct at the same trial, the measured
- * S/N loss against the bound core/xc_subband.h derives for that trial. */
+ * S/N loss against the bound the approximation declares for that trial
+ * (core/xc_ddbound.h: core/xc_subband.h's and core/xc_tree.h's). */
 #include "compare/xc_smear.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/xc_ddbound.h"
 #include "core/xc_subband.h"
 
 static xc_status run_one(const xc_dedisperser *d, const xc_geometry *g, const xc_dmplan *plan,
@@ -44,7 +46,7 @@ typedef struct {
 } pulse;
 
 static xc_status measure_width(const xc_dedisperser *approx, const xc_dedisperser *direct, const xc_ddopts *opts,
-                               const xc_smear_cfg *cfg, const xc_ddjob *job, const xc_subplan *sp, int W,
+                               const xc_smear_cfg *cfg, const xc_ddjob *job, xc_ddbound *const *bd, int W,
                                xc_smear_row **rows, size_t *n, xc_error *err)
 {
     const xc_dmplan *plan = job->plan;
@@ -56,7 +58,7 @@ static xc_status measure_width(const xc_dedisperser *approx, const xc_dedisperse
         np += (plan->r[k].ndm + every - 1) / every;
         dsmax = plan->r[k].ds > dsmax ? plan->r[k].ds : dsmax;
         for (size_t i = 0; i < plan->r[k].ndm; i++)
-            smax = sp->r[k].bound[i] > smax ? sp->r[k].bound[i] : smax;
+            smax = bd[k][i].bound > smax ? bd[k][i].bound : smax;
     }
     const size_t spacing = (size_t)job->max_delay + (size_t)dsmax * (size_t)(2 * W + 2 * smax + 16);
     const size_t nout = (np + 1) * spacing, nsamp = nout + (size_t)job->max_delay;
@@ -87,31 +89,28 @@ static xc_status measure_width(const xc_dedisperser *approx, const xc_dedisperse
     for (size_t q = 0; !st && q < np; q++) {
         const int k = pu[q].k;
         const size_t i = pu[q].i;
-        const xc_subrange *sr = &sp->r[k];
-        const int S = sr->bound[i];
+        const xc_ddbound *tb = &bd[k][i];
+        const int S = tb->bound;
         const long M = S + 4, ns = (long)pd.r[k].nsamp;
         long lo = (long)pu[q].t0 - M, hi = (long)pu[q].t0 + W + M;
         lo = lo < 0 ? 0 : lo;
         hi = hi > ns ? ns : hi;
         const int bmax = W + S + 2;
         xc_smear_row *r = &(*rows)[(*n)++];
-        size_t j = 0;
-        while (sr->first[j + 1] <= i)
-            j++;
         memset(r, 0, sizeof *r);
         r->range = k;
         r->trial = i;
         r->dm = plan->r[k].dms[i];
-        r->nominal = sr->nominal[j];
+        r->nominal = tb->nominal;
         r->width = W;
         r->width_us = W * plan->r[k].ds * job->geom.tsamp * 1e6;
         r->snr_direct = matched_snr(pd.r[k].data + i * (size_t)ns, lo, hi, bmax);
         r->snr_approx = matched_snr(pa.r[k].data + i * (size_t)ns, lo, hi, bmax);
         r->snr_loss = r->snr_direct > 0 ? 1 - r->snr_approx / r->snr_direct : 0;
-        r->smear = sr->smear[i];
+        r->smear = tb->smear;
         r->bound_samples = S;
         r->bound = xc_subband_loss_bound(W, S * cfg->bound_scale);
-        r->expected = xc_subband_loss_expected(W, sr->smear[i]);
+        r->expected = xc_subband_loss_expected(W, tb->smear);
         r->pass = r->snr_loss <= r->bound + 1e-12;
     }
     if (!st) {
@@ -126,6 +125,13 @@ static xc_status measure_width(const xc_dedisperser *approx, const xc_dedisperse
 xc_status xc_smear_measure(const xc_dedisperser *approx, const xc_dedisperser *direct, const xc_ddopts *opts,
                            const xc_smear_cfg *cfg, xc_smear_row **rows, size_t *n, xc_error *err)
 {
+    return xc_smear_measure_bounds(approx, xc_subband_bounds, direct, opts, cfg, rows, n, err);
+}
+
+xc_status xc_smear_measure_bounds(const xc_dedisperser *approx, xc_ddbound_fn bounds, const xc_dedisperser *direct,
+                                  const xc_ddopts *opts, const xc_smear_cfg *cfg, xc_smear_row **rows, size_t *n,
+                                  xc_error *err)
+{
     const xc_convention *cv = xc_convention_get(cfg->convention ? cfg->convention : "crosscheck");
     if (!cv)
         return xc_error_set(err, XC_EINVAL, "smearing: no convention preset '%s'", cfg->convention);
@@ -134,20 +140,20 @@ xc_status xc_smear_measure(const xc_dedisperser *approx, const xc_dedisperser *d
     xc_dmplan_init(&plan);
     xc_ddjob job;
     memset(&job, 0, sizeof job);
-    xc_subplan sp;
-    memset(&sp, 0, sizeof sp);
+    xc_ddbound **bd = NULL;
     xc_status st = xc_dmplan_parse(&plan, cfg->plan, "smearing", err);
     if (!st)
         st = xc_ddjob_prepare(&job, g.nchans, 16, &plan, cv, &g, NULL, err);
     if (!st) {
         if (opts)
             job.opts = *opts;
-        st = xc_subplan_make(&sp, &job, err);
+        st = bounds ? bounds(&job, &bd, err)
+                    : xc_error_set(err, XC_EINVAL, "smearing: %s declares no bound", approx->impl.name);
     }
     for (int w = 0; !st && w < cfg->nwidths; w++)
         st = cfg->widths[w] < 1 ? xc_error_set(err, XC_EINVAL, "smearing: width %d must be >= 1", cfg->widths[w])
-                                : measure_width(approx, direct, opts, cfg, &job, &sp, cfg->widths[w], rows, n, err);
-    xc_subplan_free(&sp);
+                                : measure_width(approx, direct, opts, cfg, &job, bd, cfg->widths[w], rows, n, err);
+    xc_ddbound_free(bd, plan.nranges);
     xc_ddjob_free(&job);
     xc_dmplan_free(&plan);
     return st;

@@ -11,13 +11,14 @@
  * same white noise in both planes (each output sample sums every channel once)
  * the noise cancels in the ratio, so the loss 1 - S/N_approx / S/N_direct is
  * the expected loss without the scatter of one noise draw.
- * Bound: core/xc_subband.h, loss <= 1 - sqrt(W / (W + S)) with S the trial's
+ * Bound: core/xc_ddbound.h (core/xc_subband.h, core/xc_tree.h), loss <= 1 - sqrt(W / (W + S)) with S the trial's
  * bound in samples (scaled by bound_scale: a test plants a tighter, wrong one). */
 #ifndef XC_SMEAR_H
 #define XC_SMEAR_H
 
 #include <stddef.h>
 
+#include "core/xc_ddbound.h"
 #include "core/xc_dedisperse.h"
 #include "core/xc_error.h"
 
@@ -56,6 +57,12 @@ typedef struct {
  * XC_ENOMEM, or the implementations' errors. */
 xc_status xc_smear_measure(const xc_dedisperser *approx, const xc_dedisperser *direct, const xc_ddopts *opts,
                            const xc_smear_cfg *cfg, xc_smear_row **rows, size_t *n, xc_error *err);
+/* The same for any approximate dedisperser, judged by the per-trial bounds
+ * `bounds` makes for the job (the descriptor's bound member gives a
+ * built-in one's).  XC_EINVAL if bounds is NULL. */
+xc_status xc_smear_measure_bounds(const xc_dedisperser *approx, xc_ddbound_fn bounds, const xc_dedisperser *direct,
+                                  const xc_ddopts *opts, const xc_smear_cfg *cfg, xc_smear_row **rows, size_t *n,
+                                  xc_error *err);
 
 #ifdef __cplusplus
 }

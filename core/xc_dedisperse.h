@@ -112,12 +112,27 @@ void xc_plane_free(xc_plane *pl);
  * impl.tol: XC_TOL_EXACT, or XC_TOL_ROUNDING with value v: float input within
  * v * N * 2^-24 * max|ref|, N = unmasked channels * ds (integer input always
  * bit for bit), or XC_TOL_SIGNAL_LOSS for approximate algorithms. */
+/* The per-trial smearing bound an approximate dedisperser declares (see
+ * core/xc_ddbound.h for its meaning and derivations). */
+typedef struct {
+    double smear;      /* S_cont, samples of the range */
+    int32_t bound;     /* S, samples of the range */
+    double nominal;    /* the DM the approximation is made at (subband: the nominal DM; tree: the trial's) */
+} xc_ddbound;
+
+/* Fills b[k] (k < job->plan->nranges, each job->plan->r[k].ndm entries,
+ * allocated here) for a prepared job (delays, max_delay and opts set). */
+typedef xc_status (*xc_ddbound_fn)(const xc_ddjob *job, xc_ddbound ***b, xc_error *err);
+
 typedef struct xc_dedisperser {
     xc_impl impl;
     xc_status (*plan)(const xc_ddjob *proto, void **state, xc_error *err);
     xc_status (*execute)(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err);
     void (*destroy)(void *state);
     xc_status (*run)(const xc_ddjob *job, xc_plane *out, xc_error *err);
+    /* Approximate algorithms (XC_CAP_APPROXIMATE): the smearing bound each
+     * output trial may show, judged by compare/xc_smear.h; NULL for exact ones. */
+    xc_ddbound_fn bound;
 } xc_dedisperser;
 
 /* The descriptor behind a registry entry; NULL if impl is of another family. */

@@ -19,6 +19,10 @@ static const xc_impl *const builtin[] = {
 #endif
     &xc_dd_subband_reference.impl,
     &xc_dd_subband_cpu.impl,
+    &xc_dd_tree_reference.impl,
+    &xc_dd_tree_cpu.impl,
+    &xc_dd_tree_padded_reference.impl,
+    &xc_dd_tree_padded_cpu.impl,
     &xc_ps_reference.impl,
     &xc_ps_cpu.impl,
 #ifdef XC_HAVE_CUDA

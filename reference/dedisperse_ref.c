@@ -54,4 +54,4 @@ xc_status xc_dedisperse_reference(const xc_ddjob *job, xc_plane *out, xc_error *
 const xc_dedisperser xc_dd_reference = {
     {XC_FAMILY_DEDISPERSE, "reference", "direct loops, exact sums (uint64 for integer input, double for float)",
      {XC_TOL_EXACT, 0}, XC_CAP_REFERENCE, NULL},
-    NULL, NULL, NULL, xc_dedisperse_reference};
+    NULL, NULL, NULL, xc_dedisperse_reference, NULL};

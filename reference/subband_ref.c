@@ -109,4 +109,4 @@ const xc_dedisperser xc_dd_subband_reference = {
     {XC_FAMILY_DEDISPERSE, "subband-reference",
      "two-stage subband dedispersion (PRESTO prepsubband, Barsdell et al. 2012 s4), direct loops, exact sums",
      {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, NULL},
-    sub_plan, sub_execute, sub_destroy, NULL};
+    sub_plan, sub_execute, sub_destroy, NULL, xc_subband_bounds};

@@ -15,6 +15,8 @@ extern "C" {
 
 extern const xc_dedisperser xc_dd_reference;
 extern const xc_dedisperser xc_dd_subband_reference;   /* subband_ref.c */
+extern const xc_dedisperser xc_dd_tree_reference;      /* tree_ref.c */
+extern const xc_dedisperser xc_dd_tree_padded_reference;
 extern const xc_searcher xc_ps_reference;
 
 /* Direct loops, exact sums (uint64 for integer input, double for float). */

@@ -191,19 +191,19 @@ static xc_status exec_coarse(void *state, const xc_ddjob *job, xc_plane *out, xc
 static const xc_dedisperser planted_short_delay = {
     {XC_FAMILY_DEDISPERSE, "planted-short-delay", "reference with the middle channel's delay one sample short",
      {XC_TOL_ROUNDING, 1.0}, XC_CAP_RUNTIME, NULL},
-    NULL, exec_short_delay, NULL, NULL};
+    NULL, exec_short_delay, NULL, NULL, NULL};
 static const xc_dedisperser planted_drop_last = {
     {XC_FAMILY_DEDISPERSE, "planted-drop-last", "reference with the last sample of each gulp zeroed",
      {XC_TOL_ROUNDING, 1.0}, XC_CAP_RUNTIME, NULL},
-    NULL, exec_drop_last, NULL, NULL};
+    NULL, exec_drop_last, NULL, NULL, NULL};
 static const xc_dedisperser planted_lossy = {
     {XC_FAMILY_DEDISPERSE, "planted-lossy", "delays rounded down to 4 samples, claiming at most 5% S/N loss",
      {XC_TOL_SIGNAL_LOSS, 0.05}, XC_CAP_APPROXIMATE | XC_CAP_RUNTIME, NULL},
-    NULL, exec_coarse, NULL, NULL};
+    NULL, exec_coarse, NULL, NULL, NULL};
 static const xc_dedisperser planted_lossy_honest = {
     {XC_FAMILY_DEDISPERSE, "planted-lossy-honest", "delays rounded down to 4 samples, claiming at most 90% S/N loss",
      {XC_TOL_SIGNAL_LOSS, 0.9}, XC_CAP_APPROXIMATE | XC_CAP_RUNTIME, NULL},
-    NULL, exec_coarse, NULL, NULL};
+    NULL, exec_coarse, NULL, NULL, NULL};
 
 static xc_status cpu_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
 {

@@ -371,4 +371,4 @@ xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
 const xc_dedisperser xc_dd_cpu = {
     {XC_FAMILY_DEDISPERSE, "cpu", "tiled OpenMP/SIMD direct dedispersion (AstroAccelerate CPU algorithm)",
      {XC_TOL_ROUNDING, 1.0}, XC_CAP_THREADED, NULL},
-    NULL, NULL, NULL, xc_dedisperse_cpu};
+    NULL, NULL, NULL, xc_dedisperse_cpu, NULL};

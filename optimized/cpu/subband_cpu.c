@@ -282,4 +282,4 @@ const xc_dedisperser xc_dd_subband_cpu = {
     {XC_FAMILY_DEDISPERSE, "subband",
      "two-stage subband dedispersion (PRESTO prepsubband), OpenMP over nominal DMs x time chunks",
      {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_THREADED | XC_CAP_APPROXIMATE, NULL},
-    st_plan, st_execute, st_destroy, NULL};
+    st_plan, st_execute, st_destroy, NULL, xc_subband_bounds};

@@ -54,6 +54,8 @@ const char *xc_cpu_isa(int *vector_bytes);
 
 extern const xc_dedisperser xc_dd_cpu;
 extern const xc_dedisperser xc_dd_subband_cpu;   /* subband_cpu.c */
+extern const xc_dedisperser xc_dd_tree_cpu;      /* tree_cpu.c */
+extern const xc_dedisperser xc_dd_tree_padded_cpu;
 extern const xc_searcher xc_ps_cpu;
 
 /* Tiled OpenMP/SIMD direct dedispersion on a prepared job. */

@@ -22,7 +22,7 @@ static void dd_destroy(void *state) { xc_gpu_ddstate_destroy(state); }
 const xc_dedisperser xc_dd_gpu = {
     {XC_FAMILY_DEDISPERSE, "gpu", "CUDA shared-memory direct dedispersion (AstroAccelerate GPU algorithm)",
      {XC_TOL_ROUNDING, 1.0}, XC_CAP_DEVICE, xc_gpu_available},
-    dd_plan, dd_execute, dd_destroy, NULL};
+    dd_plan, dd_execute, dd_destroy, NULL, NULL};
 
 /* The same kernels forced onto the direct (L1/cache) kernel that the
  * shared-memory one falls back to, so the conformance suite and the
@@ -36,7 +36,7 @@ static xc_status dd_execute_direct(void *state, const xc_ddjob *job, xc_plane *o
 const xc_dedisperser xc_dd_gpu_direct = {
     {XC_FAMILY_DEDISPERSE, "gpu-direct", "CUDA direct dedispersion through the cache (the gpu fallback kernel alone)",
      {XC_TOL_ROUNDING, 1.0}, XC_CAP_DEVICE, xc_gpu_available},
-    dd_plan, dd_execute_direct, dd_destroy, NULL};
+    dd_plan, dd_execute_direct, dd_destroy, NULL, NULL};
 
 static xc_status ps_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
 {

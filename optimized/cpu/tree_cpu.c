@@ -1,0 +1,325 @@
+/* The CPU tree dedispersers: core/xc_tree.h's semantics computed by the tree
+ * itself (Taylor 1974, A&AS 15, 367; the piecewise-linear and frequency-
+ * padded variants of Barsdell et al. 2012, MNRAS 422, 379, section 3.1),
+ * OpenMP over chunks of output time.
+ *
+ * Per gulp and downsample factor the unmasked channels are copied once into
+ * the channel-major, time-scrunched array of the direct CPU kernel
+ * (xc_cpu_convert).  A work item is one chunk of output samples [t0, t0+nt).
+ * For each subband s and each block j (the imposed diagonal, j samples per
+ * channel) some trial needs, it loads the subband's M channels shifted by
+ * j u, starting at the smallest stage-2 delay of those trials, lo = min b,
+ * and runs the log2(M) butterfly steps
+ *   T_2h[g][n](t) = T_h[2g][n/2](t) + T_h[2g+1][n/2](t + ceil(n/2)),
+ * whose lines are exactly core's d_M; stage 2 adds row n mod (M-1), at
+ * offset b - lo, into each of those trials' accumulators.  Each step shortens
+ * the rows by its largest shift (h), so level 1 holds nt + (max b - lo) + M - 1
+ * samples and the last level nt + (max b - lo): what stage 2 reads.  Reads
+ * past the copy's end give 0; they only feed sums stage 2 never reads (every
+ * read it makes is inside the gulp by core's clamps).  Integer input is summed
+ * exactly (uint32 where every sum of a trial fits, else uint64; float in
+ * double), so the plane is the reference's bit for bit on integer input at
+ * any thread count.
+ *
+ * The plan makes the tree plan (core), the trials of every (subband, block)
+ * and each thread's scratch once; execute only copies the gulp and adds. */
+#include <omp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xc_tree.h"
+#include "optimized/cpu/cpu_internal.h"
+
+#define TREE_TILE_T 2048   /* output samples per work item */
+
+/* Per range: trials grouped by (subband, block). */
+typedef struct {
+    int nblk;             /* jmax + 1 */
+    size_t *off;          /* [nsub * nblk + 1]: trials of (s, j) are idx[off[s*nblk+j] .. off[...+1]) */
+    size_t *idx;          /* nsub * ndm trial indices */
+    int32_t *lo, *hi;     /* [nsub * nblk]: smallest and largest b of those trials */
+} groups;
+
+typedef struct {
+    xc_treeplan tp;
+    int nthreads;
+    groups *g;            /* per range */
+    size_t w1max;         /* longest level-1 row */
+    size_t ndmmax;
+    size_t scratch;       /* bytes per thread */
+    void **buf;
+    int *chans, *row;     /* unmasked channels; per channel its row in the copy, -1 if masked */
+    int m;
+} state;
+
+static void st_destroy(void *p)
+{
+    state *s = p;
+    if (!s)
+        return;
+    for (int i = 0; s->buf && i < s->nthreads; i++)
+        free(s->buf[i]);
+    free(s->buf);
+    for (int k = 0; s->g && k < s->tp.nranges; k++) {
+        free(s->g[k].off);
+        free(s->g[k].idx);
+        free(s->g[k].lo);
+        free(s->g[k].hi);
+    }
+    free(s->g);
+    free(s->chans);
+    free(s->row);
+    xc_treeplan_free(&s->tp);
+    free(s);
+}
+
+static int blk_of(int m, int32_t n) { return m > 1 ? n / (m - 1) : 0; }
+
+static xc_status make_groups(state *S, int k)
+{
+    const xc_treerange *r = &S->tp.r[k];
+    const int ns = S->tp.nsub, M = S->tp.m;
+    groups *g = &S->g[k];
+    g->nblk = r->jmax + 1;
+    const size_t nsj = (size_t)ns * (size_t)g->nblk;
+    g->off = calloc(nsj + 1, sizeof *g->off);
+    g->idx = malloc(((size_t)ns * r->ndm + 1) * sizeof *g->idx);
+    g->lo = malloc(nsj * sizeof *g->lo);
+    g->hi = malloc(nsj * sizeof *g->hi);
+    if (!g->off || !g->idx || !g->lo || !g->hi)
+        return XC_ENOMEM;
+    for (size_t q = 0; q < nsj; q++) {
+        g->lo[q] = INT32_MAX;
+        g->hi[q] = 0;
+    }
+    for (size_t i = 0; i < r->ndm; i++)
+        for (int s = 0; s < ns; s++) {
+            const size_t q = (size_t)s * (size_t)g->nblk + (size_t)blk_of(M, r->n[i * (size_t)ns + (size_t)s]);
+            const int32_t b = r->b[i * (size_t)ns + (size_t)s];
+            g->off[q + 1]++;
+            g->lo[q] = b < g->lo[q] ? b : g->lo[q];
+            g->hi[q] = b > g->hi[q] ? b : g->hi[q];
+        }
+    for (size_t q = 0; q < nsj; q++)
+        g->off[q + 1] += g->off[q];
+    size_t *fill = malloc((nsj ? nsj : 1) * sizeof *fill);
+    if (!fill)
+        return XC_ENOMEM;
+    memcpy(fill, g->off, nsj * sizeof *fill);
+    for (size_t i = 0; i < r->ndm; i++)   /* trials in increasing order within each (s, j) */
+        for (int s = 0; s < ns; s++) {
+            const size_t q = (size_t)s * (size_t)g->nblk + (size_t)blk_of(M, r->n[i * (size_t)ns + (size_t)s]);
+            g->idx[fill[q]++] = i;
+        }
+    free(fill);
+    for (size_t q = 0; q < nsj; q++)
+        if (g->off[q + 1] > g->off[q]) {
+            size_t w1 = TREE_TILE_T + (size_t)(g->hi[q] - g->lo[q]) + (size_t)M - 1;
+            S->w1max = w1 > S->w1max ? w1 : S->w1max;
+        }
+    S->ndmmax = r->ndm > S->ndmmax ? r->ndm : S->ndmmax;
+    return XC_OK;
+}
+
+static xc_status plan_kind(const xc_ddjob *proto, void **out, int kind, xc_error *err)
+{
+    if (proto->opts.threads < 0 || proto->opts.threads > 4096)
+        return xc_error_set(err, XC_EINVAL, "tree: threads: %d must be 0 (default) or 1..4096", proto->opts.threads);
+    state *S = calloc(1, sizeof *S);
+    if (!S)
+        return xc_error_set(err, XC_ENOMEM, "tree: out of memory");
+    xc_status st = xc_treeplan_make(&S->tp, proto, kind, err);
+    if (st) {
+        free(S);
+        return st;
+    }
+    const int nc = proto->geom.nchans, nr = S->tp.nranges;
+    S->nthreads = proto->opts.threads > 0 ? proto->opts.threads : omp_get_max_threads();
+    S->g = calloc((size_t)nr, sizeof *S->g);
+    S->buf = calloc((size_t)S->nthreads, sizeof *S->buf);
+    S->chans = malloc((size_t)nc * sizeof *S->chans);
+    S->row = malloc((size_t)nc * sizeof *S->row);
+    int bad = !S->g || !S->buf || !S->chans || !S->row;
+    for (int c = 0; !bad && c < nc; c++) {
+        int keep = !proto->killmask || proto->killmask[c];
+        S->row[c] = keep ? S->m : -1;
+        if (keep)
+            S->chans[S->m++] = c;
+    }
+    for (int k = 0; !bad && k < nr; k++)
+        bad = make_groups(S, k) != XC_OK;
+    /* two ping-pong trees of M rows, then one accumulator row per trial (8-byte elements at most) */
+    S->scratch = 2 * (size_t)S->tp.m * S->w1max * 8 + S->ndmmax * TREE_TILE_T * 8 + 128;
+    for (int i = 0; !bad && i < S->nthreads; i++)
+        bad = !(S->buf[i] = malloc(S->scratch));
+    if (bad) {
+        size_t n = S->scratch;
+        st_destroy(S);
+        return xc_error_set(err, XC_ENOMEM, "tree: out of memory (%zu scratch bytes per thread)", n);
+    }
+    *out = S;
+    return XC_OK;
+}
+
+static xc_status plan_pw(const xc_ddjob *proto, void **out, xc_error *err)
+{
+    return plan_kind(proto, out, XC_TREE_PIECEWISE, err);
+}
+
+static xc_status plan_pad(const xc_ddjob *proto, void **out, xc_error *err)
+{
+    return plan_kind(proto, out, XC_TREE_PADDED, err);
+}
+
+/* One work item: output samples [t0, t0 + nt) of every trial of range r.
+ * SRC: the copy's element type; ACC: the sums'. */
+#define TREE_ITEM(NAME, SRC, ACC)                                                                          \
+    static void NAME(const state *S, const xc_ddjob *job, const xc_treerange *r, const groups *G, size_t t0, \
+                     size_t nt, const void *xv, size_t nsd, size_t stride, void *scratch, xc_planerange *o)  \
+    {                                                                                                      \
+        const int M = S->tp.m, ns = S->tp.nsub;                                                            \
+        const size_t W1 = S->w1max;                                                                        \
+        const SRC *x = xv;                                                                                 \
+        ACC *ta = scratch, *tb = ta + (size_t)M * W1, *acc = tb + (size_t)M * W1;                          \
+        memset(acc, 0, r->ndm * nt * sizeof *acc);                                                         \
+        for (int s = 0; s < ns; s++)                                                                       \
+            for (int j = 0; j < G->nblk; j++) {                                                            \
+                const size_t q = (size_t)s * (size_t)G->nblk + (size_t)j;                                  \
+                if (G->off[q + 1] == G->off[q])                                                            \
+                    continue;                                                                              \
+                const size_t lo = (size_t)G->lo[q], wf = nt + (size_t)(G->hi[q] - G->lo[q]);               \
+                size_t len = wf + (size_t)M - 1;                                                           \
+                for (int u = 0; u < M; u++) {                                                              \
+                    const int c = S->tp.chan[s * M + u];                                                   \
+                    ACC *dst = ta + (size_t)u * W1;                                                        \
+                    const size_t base = t0 + lo + (size_t)j * (size_t)u;                                   \
+                    size_t nv = 0;                                                                         \
+                    if (c >= 0 && S->row[c] >= 0 && base < nsd) {                                          \
+                        nv = nsd - base < len ? nsd - base : len;                                          \
+                        const SRC *src = x + (size_t)S->row[c] * stride + base;                            \
+                        for (size_t t = 0; t < nv; t++)                                                    \
+                            dst[t] = (ACC)src[t];                                                          \
+                    }                                                                                      \
+                    memset(dst + nv, 0, (len - nv) * sizeof *dst);                                         \
+                }                                                                                          \
+                ACC *in = ta, *out = tb;                                                                   \
+                for (int h = 1; h < M; h *= 2) {                                                           \
+                    len -= (size_t)h;                                                                      \
+                    for (int g = 0; g < M; g += 2 * h)                                                     \
+                        for (int n = 0; n < 2 * h; n++) {                                                  \
+                            const ACC *a = in + (size_t)(g + n / 2) * W1;                                  \
+                            const ACC *b = in + (size_t)(g + h + n / 2) * W1 + (n / 2 + n % 2);            \
+                            ACC *d = out + (size_t)(g + n) * W1;                                           \
+                            for (size_t t = 0; t < len; t++)                                               \
+                                d[t] = a[t] + b[t];                                                        \
+                        }                                                                                  \
+                    ACC *sw = in;                                                                          \
+                    in = out;                                                                              \
+                    out = sw;                                                                              \
+                }                                                                                          \
+                for (size_t e = G->off[q]; e < G->off[q + 1]; e++) {                                       \
+                    const size_t i = G->idx[e];                                                            \
+                    const int32_t n = r->n[i * (size_t)ns + (size_t)s];                                    \
+                    const ACC *row = in + (size_t)(M > 1 ? n % (M - 1) : 0) * W1 +                         \
+                                     ((size_t)r->b[i * (size_t)ns + (size_t)s] - lo);                      \
+                    ACC *a = acc + i * nt;                                                                 \
+                    for (size_t t = 0; t < nt; t++)                                                        \
+                        a[t] += row[t];                                                                    \
+                }                                                                                          \
+            }                                                                                              \
+        for (size_t i = 0; i < r->ndm; i++) {                                                              \
+            const ACC *a = acc + i * nt;                                                                   \
+            float *dst = o->data + i * o->nsamp + t0;                                                      \
+            if (job->conv->scaling == XC_SCALE_SUM) /* xc_scale_real's (float)sum, vectorized */           \
+                for (size_t t = 0; t < nt; t++)                                                            \
+                    dst[t] = (float)(double)a[t];                                                          \
+            else                                                                                           \
+                for (size_t t = 0; t < nt; t++)                                                            \
+                    dst[t] = xc_scale_real(job->conv, (double)a[t], S->tp.nchans, r->ds, job->in->nbits);  \
+        }                                                                                                  \
+    }
+
+TREE_ITEM(item_u8n, uint8_t, uint32_t)
+TREE_ITEM(item_u16n, uint16_t, uint32_t)
+TREE_ITEM(item_u32n, uint32_t, uint32_t)
+TREE_ITEM(item_u8w, uint8_t, uint64_t)
+TREE_ITEM(item_u16w, uint16_t, uint64_t)
+TREE_ITEM(item_u32w, uint32_t, uint64_t)
+TREE_ITEM(item_u64w, uint64_t, uint64_t)
+TREE_ITEM(item_f32, float, double)
+
+typedef void (*item_fn)(const state *, const xc_ddjob *, const xc_treerange *, const groups *, size_t, size_t,
+                        const void *, size_t, size_t, void *, xc_planerange *);
+
+static item_fn pick_item(xc_cpu_type store, int narrow)
+{
+    switch (store) {
+    case XC_CPU_U8: return narrow ? item_u8n : item_u8w;
+    case XC_CPU_U16: return narrow ? item_u16n : item_u16w;
+    case XC_CPU_U32: return narrow ? item_u32n : item_u32w;
+    case XC_CPU_U64: return item_u64w;
+    default: return item_f32;
+    }
+}
+
+static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+
+static xc_status st_execute(void *p, const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    const state *S = p;
+    const xc_block *in = job->in;
+    xc_status st = XC_OK;
+    const int nr = job->plan->nranges;
+    for (int k = 0; k < nr; k++)
+        if (out->r[k].ndm != S->tp.r[k].ndm || out->r[k].nsamp != job->nout / (size_t)S->tp.r[k].ds)
+            return xc_error_set(err, XC_EINVAL, "tree: plane range %d has the wrong shape", k);
+    for (int k = 0; k < nr && !st; k++) {   /* one copy per distinct ds, shared by its ranges */
+        const int ds = S->tp.r[k].ds;
+        int first = 1;
+        for (int q = 0; q < k; q++)
+            first &= S->tp.r[q].ds != ds;
+        if (!first)
+            continue;
+        xc_cpu_layout lay;
+        if ((st = xc_cpu_layout_for(in->nbits, ds, &lay, err)))
+            break;
+        const int narrow = in->nbits != 32 && ((1ull << in->nbits) - 1ull) * (unsigned long long)ds *
+                                                      (unsigned long long)S->tp.nchans <= UINT32_MAX;
+        const item_fn item = pick_item(lay.store, narrow);
+        const size_t nsd = in->nsamp / (size_t)ds, stride = round_up(nsd + 1, 64);
+        void *x = S->m ? malloc((size_t)S->m * stride * (size_t)lay.store_bytes) : NULL;
+        if (S->m && !x)
+            return xc_error_set(err, XC_ENOMEM, "tree: out of memory for the %d x %zu channel-major copy", S->m,
+                                stride);
+        if (S->m)
+            xc_cpu_convert(in, S->chans, S->m, ds, nsd, stride, lay.store, x, S->nthreads);
+        for (int q = k; q < nr; q++) {
+            const xc_treerange *r = &S->tp.r[q];
+            xc_planerange *o = &out->r[q];
+            if (r->ds != ds || !o->nsamp || !r->ndm)
+                continue;
+            const size_t tc = TREE_TILE_T, nchunk = (o->nsamp + tc - 1) / tc;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(S->nthreads)
+            for (size_t c = 0; c < nchunk; c++) {
+                const size_t t0 = c * tc, nt = o->nsamp - t0 < tc ? o->nsamp - t0 : tc;
+                item(S, job, r, &S->g[q], t0, nt, x, nsd, stride, S->buf[omp_get_thread_num()], o);
+            }
+        }
+        free(x);
+    }
+    return st;
+}
+
+/* Integer input: the tree references bit for bit at any thread count. */
+const xc_dedisperser xc_dd_tree_cpu = {
+    {XC_FAMILY_DEDISPERSE, "tree",
+     "piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), OpenMP over time chunks",
+     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_THREADED | XC_CAP_APPROXIMATE, NULL},
+    plan_pw, st_execute, st_destroy, NULL, xc_tree_bounds_piecewise};
+
+const xc_dedisperser xc_dd_tree_padded_cpu = {
+    {XC_FAMILY_DEDISPERSE, "tree-padded",
+     "frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), OpenMP over time chunks",
+     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_THREADED | XC_CAP_APPROXIMATE, NULL},
+    plan_pad, st_execute, st_destroy, NULL, xc_tree_bounds_padded};
