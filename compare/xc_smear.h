@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-typedef struct {
+typedef struct xc_smear_row {
     int range;
     size_t trial;
     double dm, nominal;         /* trial DM and the nominal DM that served it */
