@@ -57,6 +57,7 @@ int xc_cmd_synth(int argc, char **argv);
 int xc_cmd_population(int argc, char **argv);
 int xc_bench_synth(int argc, char **argv);       /* `bench synth`, cli/cmd_bench_synth.c */
 int xc_cmd_plan(int argc, char **argv);
+int xc_cmd_plan_ddplan(int argc, char **argv); /* `plan -ddplan`, cli/cmd_plan_ddplan.c */
 int xc_cmd_dedisperse(int argc, char **argv);
 int xc_cmd_run(int argc, char **argv);
 int xc_cmd_compare(int argc, char **argv);

@@ -2,6 +2,7 @@
  * AstroAccelerate paper's frequency-resolution test (Novotny et al. 2023,
  * section 5.2, Table 2), against the machine's compute and memory limits. */
 #include <jansson.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
+#include "compare/xc_smear.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "core/xc_dedisperse.h"
 #include "core/xc_progress.h"
@@ -99,7 +101,34 @@ typedef struct {
     double ref_rate;          /* adds/s of the reference for this nbits/nchans, 0 if not run */
     int verified;             /* -1 not checked, 0 differs, 1 bit-exact on the short input */
     xc_plane refplane;        /* the reference's plane of the short input (nranges 0: none) */
+    double direct_s[2];       /* direct cpu's best seconds at 1 / many threads on this input (0: not run) */
 } bench_ctx;
+
+/* The worst S/N loss of an approximate dedisperser against direct cpu on
+ * injected pulses (compare/xc_smear.h) on the bench's geometry, over the
+ * first 12 trials of each Table 2 range (every 3rd), widths 1 and 4 samples. */
+static double approx_worst_loss(const xc_dedisperser *a, const xc_geometry *g, const xc_convention *cv, int threads)
+{
+    const xc_impl *di = xc_registry_pick(xc_cli_registry(), XC_FAMILY_DEDISPERSE, XC_CLI_DEFAULT_WANT,
+                                         XC_CLI_DEFAULT_AVOID);
+    static const int widths[] = {1, 4};
+    xc_smear_cfg cfg = {g->nchans, g->fch1, g->foff, g->tsamp, "0:1.2:0.1:1,150:152.4:0.2:1,300:303:0.25:1",
+                        cv->name, widths, 2, 3, 1.0};
+    xc_ddopts o;
+    memset(&o, 0, sizeof o);
+    o.threads = threads;
+    xc_smear_row *rows = NULL;
+    size_t n = 0;
+    xc_error e;
+    double worst = NAN;
+    if (di && !xc_smear_measure(a, xc_dedisperser_of(di), &o, &cfg, &rows, &n, &e)) {
+        worst = 0;
+        for (size_t i = 0; i < n; i++)
+            worst = fmax(worst, rows[i].snr_loss);
+    }
+    free(rows);
+    return worst;
+}
 
 static void add_limits(json_t *rec, const xc_bench_machine *mc, int nbits, int threads, double adds,
                        const xc_ddjob *job)
@@ -173,6 +202,17 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
     json_object_set_new(rec, "adds", json_real(adds));
     json_object_set_new(rec, "adds_per_s", json_real(rate));
     json_object_set_new(rec, "adds_per_s_per_thread", json_real(rate / threads));
+    const unsigned notdirect = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE | XC_CAP_DEVICE | XC_CAP_RUNTIME;
+    if (!(impl->impl.caps & notdirect))
+        bc->direct_s[threads > 1] = t;
+    if (impl->impl.caps & XC_CAP_APPROXIMATE) {
+        /* speed and loss read together */
+        if (bc->direct_s[threads > 1] > 0)
+            json_object_set_new(rec, "speedup_vs_direct_cpu", json_real(bc->direct_s[threads > 1] / t));
+        double loss = approx_worst_loss(impl, &j.geom, j.conv, threads);
+        if (!isnan(loss))
+            json_object_set_new(rec, "worst_snr_loss", json_real(loss));
+    }
     if (impl->impl.caps & XC_CAP_REFERENCE)
         bc->ref_rate = rate;
     else if (bc->ref_rate > 0)
@@ -238,6 +278,7 @@ static xc_status bench_config(bench_ctx *bc, const settings *s, const xc_dedispe
     }
     bc->ref_rate = 0;
     bc->verified = -1;
+    bc->direct_s[0] = bc->direct_s[1] = 0;
     char refnote[256];
     snprintf(refnote, sizeof refnote,
              "reference timed on a short input, max delay %lld + %zu output samples (it runs ~100x slower "
@@ -254,7 +295,7 @@ static xc_status bench_config(bench_ctx *bc, const settings *s, const xc_dedispe
         /* Every other implementation first runs the short input, compared
          * bit for bit with the reference's plane (integer input). */
         bc->verified = -1;
-        if (bc->refplane.nranges) {
+        if (bc->refplane.nranges && !(impls[i]->impl.caps & XC_CAP_APPROXIMATE)) {
             xc_ddplan *p;
             xc_plane b;
             if (!(st = xc_ddplan_create(&p, impls[i], &g, nbits, plan, cv, NULL, &s->tiles, err))) {
@@ -361,7 +402,7 @@ static int bench_dedisperse(int argc, char **argv)
            "ndm", "plan s", "exec s", "Gadds/s", "/thread", "x ref", "%peak", "exact");
 
     json_t *records = json_array();
-    bench_ctx bc = {&mc, records, 0, -1, {0, NULL}};
+    bench_ctx bc = {&mc, records, 0, -1, {0, NULL}, {0, 0}};
     for (int b = 0; b < nbits.n && !st; b++)
         for (int n = 0; n < nchans.n && !st; n++)
             st = bench_config(&bc, &s, impls, nimpl, nbits.v[b], nchans.v[n], &plan, cv, &err);

@@ -14,7 +14,8 @@ static void help(void)
 {
     printf("usage: crosscheck plan (-i FILE.fil | -nchans N -tsamp US -fch1 MHZ -foff MHZ)\n"
            "                       (-dmplan PLAN | -dmplanfile F | -lodm A -hidm B -dm_tol T -dm_pulse_width US)\n"
-           "                       [-convention NAME] [-json FILE]\n\n"
+           "                       [-convention NAME] [-json FILE]\n"
+           "       crosscheck plan -ddplan ...   PRESTO DDplan.py's plan (see crosscheck plan -ddplan -h)\n\n"
            "Prints the DM plan as a table: range, DM lo/hi/step, trials, downsample factor and the\n"
            "largest delay in samples (at the lowest channel and the range's last DM, highest\n"
            "channel as reference).\n\n"
@@ -35,6 +36,9 @@ static void help(void)
 int xc_cmd_plan(int argc, char **argv)
 {
     static const xc_optspec spec = {"plan", help, 0};
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-ddplan") || !strcmp(argv[i], "--ddplan"))
+            return xc_cmd_plan_ddplan(argc, argv);
     const char *input = NULL, *json = NULL;
     xc_geometry g = {0, 0, 0, 0};
     double tsamp_us = 0;

@@ -67,6 +67,10 @@ void run_fail(runctx *c, const char *obs, const char *impl, const char *check, c
 /* cmd_run_dd.c */
 void run_synthetic(runctx *c, const xc_rs_synthetic *ob);
 void run_real(runctx *c, const xc_rs_real *ob);
+/* cmd_run_approx.c: verdict rows for the approximate dedispersers approx[0..na)
+ * on the observation fil with its plan. */
+void run_approx(runctx *c, const char *obs, const char *fil, const xc_dmplan *plan, const xc_impl *const *approx,
+                int na);
 
 /* cmd_run_ps.c */
 void run_periodicity(runctx *c, const xc_rs_periodicity *ob);

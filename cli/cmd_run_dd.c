@@ -60,12 +60,17 @@ static void check_threads(runctx *c, const char *obs, const char *fil, const cha
  * determinism.  Fills runs[] (runs[0] is the reference).  Returns the count. */
 static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan *plan, planerun *runs)
 {
-    int n = 0;
+    int n = 0, na = 0;
     xc_error e;
     size_t i = 0;
+    const xc_impl *approx[RUN_MAXIMPL];
     for (const xc_impl *di; n < RUN_MAXIMPL && (di = run_next_impl(c, obs, "", XC_FAMILY_DEDISPERSE, &i));) {
-        if (di->caps & XC_CAP_APPROXIMATE)
-            continue; /* judged by their smearing bound (check smearing), not against exact planes */
+        if (di->caps & XC_CAP_APPROXIMATE) {
+            /* judged by their own reference and their smearing bound, not against exact planes */
+            if (na < RUN_MAXIMPL)
+                approx[na++] = di;
+            continue;
+        }
         const xc_dedisperser *d = xc_dedisperser_of(di);
         planerun *pr = &runs[n];
         memset(pr, 0, sizeof *pr);
@@ -97,6 +102,7 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
         run_emit(c);
     }
     run_emit(c);
+    run_approx(c, obs, fil, plan, approx, na);
     return n;
 }
 

@@ -125,7 +125,7 @@ static xc_status measure_width(const xc_dedisperser *approx, const xc_dedisperse
 xc_status xc_smear_measure(const xc_dedisperser *approx, const xc_dedisperser *direct, const xc_ddopts *opts,
                            const xc_smear_cfg *cfg, xc_smear_row **rows, size_t *n, xc_error *err)
 {
-    return xc_smear_measure_bounds(approx, xc_subband_bounds, direct, opts, cfg, rows, n, err);
+    return xc_smear_measure_bounds(approx, approx ? approx->bound : NULL, direct, opts, cfg, rows, n, err);
 }
 
 xc_status xc_smear_measure_bounds(const xc_dedisperser *approx, xc_ddbound_fn bounds, const xc_dedisperser *direct,

@@ -88,6 +88,27 @@ xc_status xc_check_plane(xc_checks *l, const char *obs, const char *impl, const 
 xc_status xc_check_threads(xc_checks *l, const char *obs, const char *impl, const xc_plane *one,
                            const xc_plane *many, int nthreads, xc_error *err);
 
+/* ---- approximate dedispersers (compare/check_smear.c) ---------------------- */
+/* "approximate vs its reference (bit for bit)": an approximate implementation
+ * must equal the reference of its own algorithm bit for bit on integer input.
+ * The reference is found by behaviour, not by name: refs[0..nref) are the
+ * planes of every REFERENCE|APPROXIMATE entry of the family (ref_names their
+ * names, for the message), and the row passes when one of them equals a
+ * sample for sample (same shape, same bits).  observed is the fewest differing
+ * samples over the candidates (the whole plane when none has a's shape),
+ * expected 0.  No candidate is a failed row.  XC_ENOMEM. */
+xc_status xc_check_approx_ref(xc_checks *l, const char *obs, const char *impl, const xc_plane *a,
+                              const xc_plane *const *refs, const char *const *ref_names, int nref, xc_error *err);
+/* "S/N loss within the declared bound": rows[0..n) are compare/xc_smear.h's
+ * measurements (each injected pulse against direct dedispersion at the same
+ * trial, with the bound the implementation derives for that trial); the row
+ * passes when every one is within its bound.  observed is the loss of the
+ * worst row (largest loss minus bound), expected its bound.  No measurement
+ * (n 0) is a failed row.  XC_ENOMEM. */
+struct xc_smear_row;
+xc_status xc_check_smear(xc_checks *l, const char *obs, const char *impl, const struct xc_smear_row *rows, size_t n,
+                         xc_error *err);
+
 /* ---- single pulses (compare/check_pulse.c) --------------------------------- */
 
 /* What was injected, and how near the search must come. */

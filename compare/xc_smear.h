@@ -26,7 +26,7 @@
 extern "C" {
 #endif
 
-typedef struct {
+typedef struct xc_smear_row {
     int range;
     size_t trial;
     double dm, nominal;         /* trial DM and the nominal DM that served it */
@@ -51,9 +51,10 @@ typedef struct {
     double bound_scale;         /* 1 for the derived bound; < 1 plants a wrong one */
 } xc_smear_cfg;
 
-/* Runs approx (a subband dedisperser: its options in opts) and direct on the
- * pulses of cfg and appends one row per (trial, width) to *rows (realloc'd;
- * *n rows).  XC_EINVAL (bad plan or convention, not a subband plan),
+/* Runs approx (an approximate dedisperser, judged by the bound its descriptor
+ * declares; its options in opts) and direct on the pulses of cfg and appends
+ * one row per (trial, width) to *rows (realloc'd; *n rows).  XC_EINVAL (bad
+ * plan or convention, a plan the algorithm refuses, no declared bound),
  * XC_ENOMEM, or the implementations' errors. */
 xc_status xc_smear_measure(const xc_dedisperser *approx, const xc_dedisperser *direct, const xc_ddopts *opts,
                            const xc_smear_cfg *cfg, xc_smear_row **rows, size_t *n, xc_error *err);
