@@ -123,8 +123,8 @@ void run_approx(runctx *c, const char *obs, const char *fil, const xc_dmplan *pl
         nbits = xc_fbreader_header(fr)->nbits;
         xc_fbreader_close(fr);
     }
-    /* bit for bit is promised on integer input only (and the float path of the
-     * fast subband kernel crashes in xc_ddstream: not run here until fixed) */
+    /* bit for bit is promised on integer input only (float sums are doubles
+     * added in another order; tests/test_subband.c holds them to the float bound) */
     const int integer = nbits > 0 && nbits < 32;
     for (int i = 0; i < na; i++)
         need |= !(approx[i]->caps & XC_CAP_REFERENCE) && integer;

@@ -109,7 +109,8 @@ static xc_status st_plan(const xc_ddjob *proto, void **out, xc_error *err)
             }
         }
         for (int j0 = 0; j0 < r->ngroups; j0 += SUB_GROUPS) {
-            size_t need = SUB_TILE_T * 8 + (size_t)ns * SUB_GROUPS * 4 + 64;
+            /* acc (8-byte sums), lo[] and len[] (int32 each), alignment, rows */
+            size_t need = SUB_TILE_T * 8 + 2 * (size_t)ns * SUB_GROUPS * 4 + 64;
             for (int j = j0; j < r->ngroups && j < j0 + SUB_GROUPS; j++)
                 need += (size_t)ns * (SUB_TILE_T + (size_t)s->span[k][j]) * 8;
             s->scratch = need > s->scratch ? need : s->scratch;
