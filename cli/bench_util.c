@@ -8,6 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
 #include "cli/cli.h"
 #include "core/xc_progress.h"
 #include "optimized/cpu/xc_cpu.h"
@@ -207,4 +210,29 @@ int xc_bench_write_json(const char *cmd, const char *path, const json_t *root)
 int xc_bench_no_cuda(const char *cmd)
 {
     return xc_cli_failf(cmd, "built without CUDA (CUDA=0): no gpu implementation to time");
+}
+
+xc_status xc_bench_noise_spectrum(xc_spectrum *sp, size_t nbins, unsigned long seed, void (*add)(xc_spectrum *sp),
+                                  const char *cmd, xc_error *err)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->data = malloc(2 * nbins * sizeof(float));
+    if (!sp->data)
+        return xc_error_set(err, XC_ENOMEM, "%s: out of memory for %zu bins", cmd, nbins);
+    sp->nbins = nbins;
+    sp->dt = 64e-6;
+    sp->T = 2.0 * (double)nbins * sp->dt;
+    sp->owned = 1;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!r) {
+        xc_spectrum_free(sp);
+        return xc_error_set(err, XC_ENOMEM, "%s: out of memory for the random generator", cmd);
+    }
+    gsl_rng_set(r, seed);
+    for (size_t k = 0; k < 2 * nbins; k++)
+        sp->data[k] = (float)gsl_ran_gaussian_ziggurat(r, 1.0);
+    gsl_rng_free(r);
+    if (add)
+        add(sp);
+    return XC_OK;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/xc_error.h"
+#include "core/xc_search.h"
 
 struct json_t;
 
@@ -50,6 +51,13 @@ struct json_t *xc_bench_machine_json(const xc_bench_machine *m);
 /* n random nbits-bit values (nbits 1..16) from xorshift streams, one per
  * block of 2^20 values seeded from seed and the block: the same data whatever
  * the number of threads. */
+/* A spectrum of nbins complex bins of unit Gaussian noise (GSL mt19937 seeded
+ * with seed, ziggurat), dt 64 us, T = 2 nbins dt, owned (xc_spectrum_free),
+ * to which add (if not NULL) adds the benchmark's signals.  On failure err
+ * says "<cmd>: out of memory ...". */
+xc_status xc_bench_noise_spectrum(xc_spectrum *sp, size_t nbins, unsigned long seed, void (*add)(xc_spectrum *sp),
+                                  const char *cmd, xc_error *err);
+
 void xc_bench_fill_random(uint16_t *u, size_t n, int nbits, uint64_t seed);
 
 /* ---- options and output ------------------------------------------------------- */

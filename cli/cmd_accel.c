@@ -1,14 +1,13 @@
 /* crosscheck accel: the matched-filter acceleration (FDAS) / jerk (FDJS)
  * search of a PRESTO .fft, accelsearch-compatible. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
+#include "cli/cli_search.h"
 #include "core/xc_accel.h"
-#include "core/xc_progress.h"
 
 static void help(void)
 {
@@ -59,23 +58,42 @@ static void help(void)
            d.zmax, d.numharm, d.sigma, d.flo, d.fhi, d.normwidth);
 }
 
-static xc_status opt_nonneg(const xc_opt *o, const char *opt, const char *val, xc_error *err)
+/* -zmax rounded up to even, -wmax to a multiple of 20: the grid searched. */
+static void grid_max(const xc_accel_opts *o, int *zr, int *wr)
 {
-    xc_status st = xc_cli_double(opt, val, o->dest, err);
-    if (!st && !(*(double *)o->dest >= 0 && isfinite(*(double *)o->dest)))
-        st = xc_error_set(err, XC_EINVAL, "option %s: %s is not a finite number >= 0", opt, val);
-    return st;
+    *zr = (o->zmax + 1) / 2 * 2;
+    *wr = (o->wmax + 19) / 20 * 20;
 }
 
-static xc_status opt_width(const xc_opt *o, const char *opt, const char *val, xc_error *err)
+static xc_status ac_search(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_error *err)
 {
-    unsigned long long u = 0;
-    xc_status st = xc_cli_u64(opt, val, &u, err);
-    if (!st && (u < 16 || u > (1ull << 32)))
-        st = xc_error_set(err, XC_EINVAL, "option %s: %llu is outside 16..2^32", opt, u);
-    if (!st)
-        *(size_t *)o->dest = (size_t)u;
-    return st;
+    return xc_accel_run(s->impl, sp, s->opts, cl, err);
+}
+
+static xc_status ac_write(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_error *err)
+{
+    (void)sp;
+    if (!s->format)
+        return xc_cands_write_csv_w(cl, s->out, err);
+    char inf[4200];
+    snprintf(inf, sizeof inf, "%.*s.inf", xc_cli_fft_root(s->input), s->input);
+    return xc_accel_write_presto(cl, ((const xc_accel_opts *)s->opts)->wmax > 0, inf, s->out, err);
+}
+
+static void ac_summary(const xc_cli_search *s, const xc_spectrum *sp, const xc_candlist *cl, double secs)
+{
+    const xc_accel_opts *o = s->opts;
+    int zr, wr;
+    grid_max(o, &zr, &wr);
+    printf("accel (%s, preset %s): %zu bins, T = %.6f s, zmax %d, wmax %d, numharm %d: %zu candidates with "
+           "sigma > %g in %.3f s -> %s\n",
+           ((const xc_accel_searcher *)s->impl)->impl.name, o->preset == XC_ACCEL_PRESTO ? "presto" : "exact",
+           sp->nbins, sp->T, zr, wr, o->numharm, cl->n, o->sigma, secs, s->out);
+    for (size_t k = 0; k < cl->n && k < 5; k++)
+        printf("  #%zu  r = %.2f  f = %.6f Hz  z = %.1f  w = %.1f  numharm %d  power %.2f (PRESTO %.2f)  sigma "
+               "%.2f\n",
+               k + 1, cl->c[k].r, cl->c[k].f_hz, cl->c[k].z, cl->c[k].w, cl->c[k].numharm, cl->c[k].power,
+               0.5 * cl->c[k].power, cl->c[k].sigma);
 }
 
 int xc_cmd_accel(int argc, char **argv)
@@ -93,30 +111,24 @@ int xc_cmd_accel(int argc, char **argv)
         XC_OPT_INT("zmax", &o.zmax, 0, 1200),
         XC_OPT_INT("wmax", &o.wmax, 0, 4000),
         XC_OPT_INT("numharm", &o.numharm, 1, 32),
-        XC_OPT_CALL("sigma", opt_nonneg, &o.sigma),
-        XC_OPT_CALL("flo", opt_nonneg, &o.flo),
-        XC_OPT_CALL("fhi", opt_nonneg, &o.fhi),
-        XC_OPT_CALL("rlo", opt_nonneg, &o.rlo),
-        XC_OPT_CALL("rhi", opt_nonneg, &o.rhi),
+        XC_OPT_NONNEG("sigma", &o.sigma),
+        XC_OPT_NONNEG("flo", &o.flo),
+        XC_OPT_NONNEG("fhi", &o.fhi),
+        XC_OPT_NONNEG("rlo", &o.rlo),
+        XC_OPT_NONNEG("rhi", &o.rhi),
         XC_OPT_INT("ncpus", &o.threads, 1, 4096),
         XC_OPT_CHOICE("preset", &presto, "exact|presto"),
-        XC_OPT_CALL("normwidth", opt_width, &o.normwidth),
+        {.name = "normwidth", .kind = XC_OPTK_CALL, .fn = xc_cli_opt_bins, .dest = &o.normwidth, .lo = 16, .hi = 32},
         XC_OPT_FLAG("highacc", &highacc),
         XC_OPT_FLAG("outofcore", &o.outofcore),
         XC_OPT_FLAG("quiet", &quiet),
         XC_OPT_END,
     };
-    int first, rc = xc_opts_parse(&spec, opts, argc, argv, &first);
+    int rc = xc_cli_search_parse(&spec, opts, argc, argv, &input);
     if (rc != XC_OPTS_GO)
         return rc;
     o.preset = presto ? XC_ACCEL_PRESTO : XC_ACCEL_EXACT;
     o.acc = highacc ? XC_ACCEL_HIGHACC : XC_ACCEL_LOWACC;
-    if (!input && first == argc - 1)
-        input = argv[first++];
-    if (first < argc)
-        return xc_cli_failf("accel", "unexpected argument '%s' (crosscheck accel -h)", argv[first]);
-    if (!input)
-        return xc_cli_failf("accel", "no input: -i X.fft is required (crosscheck accel -h)");
     xc_error err;
     xc_error_clear(&err);
     if (xc_accel_opts_check(&o, &err))
@@ -124,9 +136,9 @@ int xc_cmd_accel(int argc, char **argv)
     const xc_accel_searcher *impl = xc_accel_searcher_of(xc_cli_impl("accel", XC_FAMILY_ACCEL, impl_name));
     if (!impl)
         return 2;
-    size_t len = strlen(input);
-    int root = len >= 4 && !strcmp(input + len - 4, ".fft") ? (int)(len - 4) : (int)len;
-    int zr = (o.zmax + 1) / 2 * 2, wr = (o.wmax + 19) / 20 * 20;
+    int root = xc_cli_fft_root(input);
+    int zr, wr;
+    grid_max(&o, &zr, &wr);
     char path[4200], tail[64];
     if (wr)
         snprintf(tail, sizeof tail, "_ACCEL_%d_JERK_%d", zr, wr);
@@ -139,32 +151,6 @@ int xc_cmd_accel(int argc, char **argv)
     else
         snprintf(path, sizeof path, "%.*s%s.csv", root, input, tail);
 
-    xc_spectrum sp;
-    xc_status st = xc_spectrum_load(&sp, input, &err);
-    if (st)
-        return xc_cli_fail("accel", &err);
-    xc_candlist cl;
-    xc_candlist_init(&cl);
-    double t0 = xc_now();
-    st = xc_accel_run(impl, &sp, &o, &cl, &err);
-    double secs = xc_now() - t0;
-    if (!st) {
-        char inf[4200];
-        snprintf(inf, sizeof inf, "%.*s.inf", root, input);
-        st = accelfmt ? xc_accel_write_presto(&cl, wr > 0, inf, path, &err) : xc_cands_write_csv_w(&cl, path, &err);
-    }
-    if (!st && !quiet) {
-        printf("accel (%s, preset %s): %zu bins, T = %.6f s, zmax %d, wmax %d, numharm %d: %zu candidates with "
-               "sigma > %g in %.3f s -> %s\n",
-               impl->impl.name, presto ? "presto" : "exact", sp.nbins, sp.T, zr, wr, o.numharm, cl.n, o.sigma, secs,
-               path);
-        for (size_t k = 0; k < cl.n && k < 5; k++)
-            printf("  #%zu  r = %.2f  f = %.6f Hz  z = %.1f  w = %.1f  numharm %d  power %.2f (PRESTO %.2f)  sigma "
-                   "%.2f\n",
-                   k + 1, cl.c[k].r, cl.c[k].f_hz, cl.c[k].z, cl.c[k].w, cl.c[k].numharm, cl.c[k].power,
-                   0.5 * cl.c[k].power, cl.c[k].sigma);
-    }
-    xc_candlist_free(&cl);
-    xc_spectrum_free(&sp);
-    return st ? xc_cli_fail("accel", &err) : 0;
+    xc_cli_search s = {"accel", input, path, accelfmt, quiet, impl, &o, ac_search, ac_write, ac_summary};
+    return xc_cli_search_run(&s);
 }

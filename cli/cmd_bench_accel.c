@@ -9,14 +9,23 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
-
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "core/xc_accel.h"
 #include "core/xc_progress.h"
+
+/* The signal on the noise: one accelerated tone (z = 60) at a third of the band. */
+static void add_signal(xc_spectrum *sp)
+{
+    double r0 = (double)sp->nbins / 3 + 0.25;
+    for (long k = (long)r0 - 100; k <= (long)r0 + 100; k++) {
+        double R[2];
+        xc_accel_resp_z((double)k - r0, 60, R);
+        sp->data[2 * k] += (float)(40 * R[0]);
+        sp->data[2 * k + 1] += (float)(40 * R[1]);
+    }
+}
 
 static void help(void)
 {
@@ -41,31 +50,6 @@ static void help(void)
            "  -impl LIST         reference, cpu or both (default cpu)\n"
            "  -runs N            best of N runs per record (default 1)\n"
            "  -ref_max_nbins N   largest spectrum the reference is timed on\n");
-}
-
-static xc_status make_spectrum(xc_spectrum *sp, size_t nbins, xc_error *err)
-{
-    memset(sp, 0, sizeof *sp);
-    sp->data = malloc(2 * nbins * sizeof(float));
-    if (!sp->data)
-        return xc_error_set(err, XC_ENOMEM, "bench accel: out of memory for %zu bins", nbins);
-    sp->nbins = nbins;
-    sp->dt = 64e-6;
-    sp->T = 2.0 * (double)nbins * sp->dt;
-    sp->owned = 1;
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 20261124);
-    for (size_t k = 0; k < 2 * nbins; k++)
-        sp->data[k] = (float)gsl_ran_gaussian_ziggurat(r, 1.0);
-    gsl_rng_free(r);
-    double r0 = (double)nbins / 3 + 0.25;
-    for (long k = (long)r0 - 100; k <= (long)r0 + 100; k++) {
-        double R[2];
-        xc_accel_resp_z((double)k - r0, 60, R);
-        sp->data[2 * k] += (float)(40 * R[0]);
-        sp->data[2 * k + 1] += (float)(40 * R[1]);
-    }
-    return XC_OK;
 }
 
 typedef struct {
@@ -120,7 +104,7 @@ int xc_bench_accel(int argc, char **argv)
            "cpu_s", "templates/s", "cands");
     for (int a = 0; a < Lnb.n && !st; a++) {
         xc_spectrum sp;
-        if ((st = make_spectrum(&sp, (size_t)nb[a], &err)))
+        if ((st = xc_bench_noise_spectrum(&sp, (size_t)nb[a], 20261124, add_signal, "bench accel", &err)))
             break;
         for (size_t e = 0; e < xc_registry_count(reg, XC_FAMILY_ACCEL) && !st; e++) {
             const xc_impl *im = xc_registry_at(reg, XC_FAMILY_ACCEL, e);

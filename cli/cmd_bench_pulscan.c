@@ -8,13 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
-
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "core/xc_search.h"
+
+/* The signals on the noise (seed 20240101): ten tones, every third drifting. */
+static void add_tones(xc_spectrum *sp)
+{
+    for (int t = 0; t < 10; t++) {
+        size_t at = (size_t)((0.05 + 0.09 * t) * (double)sp->nbins);
+        int drift = t % 3 == 0 ? 40 * (t + 1) : 0;
+        for (int j = 0; j <= drift; j++)
+            sp->data[2 * (at + (size_t)j)] += (float)(drift ? 2.5 : 8.0);
+    }
+}
 
 static void help(void)
 {
@@ -35,35 +43,6 @@ static void help(void)
            "  -runs N            best of N runs per record (default 3; the reference always 1)\n"
            "  -ncpus LIST        thread counts, comma separated (default 1,2)\n"
            "  -ref_max_nbins N   largest spectrum the reference is timed on (default 1048576)\n");
-}
-
-/* Noise plus tones, deterministic (seed 20240101). */
-static xc_status make_spectrum(xc_spectrum *sp, size_t nbins, xc_error *err)
-{
-    memset(sp, 0, sizeof *sp);
-    sp->data = malloc(2 * nbins * sizeof(float));
-    if (!sp->data)
-        return xc_error_set(err, XC_ENOMEM, "bench: out of memory for %zu bins", nbins);
-    sp->nbins = nbins;
-    sp->dt = 64e-6;
-    sp->T = 2.0 * (double)nbins * sp->dt;
-    sp->owned = 1;
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!r) {
-        xc_spectrum_free(sp);
-        return xc_error_set(err, XC_ENOMEM, "bench: out of memory for the random generator");
-    }
-    gsl_rng_set(r, 20240101);
-    for (size_t k = 0; k < 2 * nbins; k++)
-        sp->data[k] = (float)gsl_ran_gaussian_ziggurat(r, 1.0);
-    gsl_rng_free(r);
-    for (int t = 0; t < 10; t++) {
-        size_t at = (size_t)((0.05 + 0.09 * t) * (double)nbins);
-        int drift = t % 3 == 0 ? 40 * (t + 1) : 0;
-        for (int j = 0; j <= drift; j++)
-            sp->data[2 * (at + (size_t)j)] += (float)(drift ? 2.5 : 8.0);
-    }
-    return XC_OK;
 }
 
 static int same(const xc_candlist *a, const xc_candlist *b, double rtol)
@@ -130,7 +109,7 @@ int xc_bench_pulscan(int argc, char **argv)
            "seconds", "candidates", "same as reference");
     for (int si = 0; si < 2 && !st; si++) {
         xc_spectrum sp;
-        if ((st = make_spectrum(&sp, sizes[si], &err)))
+        if ((st = xc_bench_noise_spectrum(&sp, sizes[si], 20240101, add_tones, "bench", &err)))
             break;
         for (int zi = 0; zi < nz && !st; zi++)
             for (int hi = 0; hi < 2 && !st; hi++)

@@ -1,11 +1,9 @@
 /* crosscheck pulscan: the Pulscan boxcar acceleration search of a PRESTO .fft. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/xc_progress.h"
+#include "cli/cli_search.h"
 #include "core/xc_search.h"
 
 static void help(void)
@@ -90,16 +88,29 @@ static xc_status opt_sigma(const xc_opt *o, const char *opt, const char *val, xc
     return st;
 }
 
-/* -chunkwidth, -normalizechunkwidth: a count of bins in lo..2^40 (dest: size_t). */
-static xc_status opt_bins(const xc_opt *o, const char *opt, const char *val, xc_error *err)
+static xc_status ps_search(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_error *err)
 {
-    unsigned long long u = 0;
-    xc_status st = xc_cli_u64(opt, val, &u, err);
-    if (!st && (u < (unsigned long long)o->lo || u > (1ull << 40)))
-        st = xc_error_set(err, XC_EINVAL, "option %s: %llu is outside %ld..2^40", opt, u, o->lo);
-    if (!st)
-        *(size_t *)o->dest = (size_t)u;
-    return st;
+    return xc_pulscan_run(s->impl, sp, s->opts, cl, err);
+}
+
+static xc_status ps_write(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_error *err)
+{
+    cl->T = sp->T;
+    return s->format ? xc_cands_write_pulscand(cl, s->out, err) : xc_cands_write_csv(cl, s->out, err);
+}
+
+static void ps_summary(const xc_cli_search *s, const xc_spectrum *sp, const xc_candlist *cl, double secs)
+{
+    const xc_psopts *o = s->opts;
+    printf("pulscan (%s): %zu bins, T = %.6f s, zmax %d, numharm %d, %s%s: %zu candidates with sigma > %g "
+           "in %.3f s -> %s\n",
+           ((const xc_searcher *)s->impl)->impl.name, sp->nbins, sp->T, o->zmax, o->numharm,
+           o->rblock ? "R-block maxima" : "local maxima", o->nosift ? ", unsifted" : ", sifted", cl->n, o->sigma, secs,
+           s->out);
+    for (size_t k = 0; k < cl->n && k < 5; k++)
+        printf("  #%zu  r = %.1f  f = %.6f Hz  z = %.0f  numharm %d  power %.2f  dof %.0f  sigma %.2f\n", k + 1,
+               cl->c[k].r, cl->c[k].f_hz, cl->c[k].z, cl->c[k].numharm, cl->c[k].power, cl->c[k].dof,
+               cl->c[k].sigma);
 }
 
 int xc_cmd_pulscan(int argc, char **argv)
@@ -120,8 +131,9 @@ int xc_cmd_pulscan(int argc, char **argv)
         XC_OPT_CALL("sigma", opt_sigma, &o.sigma),
         XC_OPT_INT("zstep", &o.zstep, 1, 100000),
         XC_OPT_FLAG("zlog", &o.zlog),
-        {.name = "chunkwidth", .kind = XC_OPTK_CALL, .fn = opt_bins, .dest = &o.chunkwidth, .lo = 1},
-        {.name = "normalizechunkwidth", .kind = XC_OPTK_CALL, .fn = opt_bins, .dest = &o.normwidth, .lo = 16},
+        {.name = "chunkwidth", .kind = XC_OPTK_CALL, .fn = xc_cli_opt_bins, .dest = &o.chunkwidth, .lo = 1, .hi = 40},
+        {.name = "normalizechunkwidth", .kind = XC_OPTK_CALL, .fn = xc_cli_opt_bins, .dest = &o.normwidth, .lo = 16,
+         .hi = 40},
         XC_OPT_FLAG("rblock", &o.rblock),
         XC_OPT_FLAG("nosift", &o.nosift),
         XC_OPT_CHOICE("norm", &mom, "exact|mom"),
@@ -131,56 +143,20 @@ int xc_cmd_pulscan(int argc, char **argv)
         XC_OPT_FLAG("quiet", &quiet),
         XC_OPT_END,
     };
-    /* The input may also be the only positional argument. */
-    int first, rc = xc_opts_parse(&spec, opts, argc, argv, &first);
+    int rc = xc_cli_search_parse(&spec, opts, argc, argv, &input);
     if (rc != XC_OPTS_GO)
         return rc;
     o.norm = mom ? XC_NORM_MOM : XC_NORM_EXACT;
     o.logp = poly ? XC_LOGP_POLY : XC_LOGP_EXACT;
-    if (!input && first == argc - 1)
-        input = argv[first++];
-    if (first < argc)
-        return xc_cli_failf("pulscan", "unexpected argument '%s' (crosscheck pulscan -h)", argv[first]);
-    if (!input)
-        return xc_cli_failf("pulscan", "no input: -i X.fft is required (crosscheck pulscan -h)");
     const xc_searcher *impl = xc_searcher_of(xc_cli_impl("pulscan", XC_FAMILY_PULSCAN, impl_name));
     if (!impl)
         return 2;
     char defout[4200];
     if (!out) {
-        size_t len = strlen(input);
-        int root = len >= 4 && !strcmp(input + len - 4, ".fft") ? (int)(len - 4) : (int)len;
-        snprintf(defout, sizeof defout, "%.*s_ZMAX_%d_NUMHARM_%d.%s", root, input, o.zmax, o.numharm,
-                 pulscand ? "pulscand" : "csv");
+        snprintf(defout, sizeof defout, "%.*s_ZMAX_%d_NUMHARM_%d.%s", xc_cli_fft_root(input), input, o.zmax,
+                 o.numharm, pulscand ? "pulscand" : "csv");
         out = defout;
     }
-
-    xc_error err;
-    xc_error_clear(&err);
-    xc_spectrum sp;
-    xc_status st = xc_spectrum_load(&sp, input, &err);
-    if (st)
-        return xc_cli_fail("pulscan", &err);
-    xc_candlist cl;
-    xc_candlist_init(&cl);
-    double t0 = xc_now();
-    st = xc_pulscan_run(impl, &sp, &o, &cl, &err);
-    double secs = xc_now() - t0;
-    if (!st) {
-        cl.T = sp.T;
-        st = pulscand ? xc_cands_write_pulscand(&cl, out, &err) : xc_cands_write_csv(&cl, out, &err);
-    }
-    if (!st && !quiet) {
-        printf("pulscan (%s): %zu bins, T = %.6f s, zmax %d, numharm %d, %s%s: %zu candidates with sigma > %g "
-               "in %.3f s -> %s\n",
-               impl->impl.name, sp.nbins, sp.T, o.zmax, o.numharm, o.rblock ? "R-block maxima" : "local maxima",
-               o.nosift ? ", unsifted" : ", sifted", cl.n, o.sigma, secs, out);
-        for (size_t k = 0; k < cl.n && k < 5; k++)
-            printf("  #%zu  r = %.1f  f = %.6f Hz  z = %.0f  numharm %d  power %.2f  dof %.0f  sigma %.2f\n",
-                   k + 1, cl.c[k].r, cl.c[k].f_hz, cl.c[k].z, cl.c[k].numharm, cl.c[k].power, cl.c[k].dof,
-                   cl.c[k].sigma);
-    }
-    xc_candlist_free(&cl);
-    xc_spectrum_free(&sp);
-    return st ? xc_cli_fail("pulscan", &err) : 0;
+    xc_cli_search s = {"pulscan", input, out, pulscand, quiet, impl, &o, ps_search, ps_write, ps_summary};
+    return xc_cli_search_run(&s);
 }

@@ -534,7 +534,6 @@ static void signal_loss(ctx *c, const char *name, double dm)
 xc_status xc_conform_dedisperser(const xc_dedisperser *impl, const xc_dedisperser *ref, const xc_conform_opts *o,
                                  xc_conform_report *rep, xc_error *err)
 {
-    char why[256];
     xc_conform_opts def;
     if (!o) {
         xc_conform_opts_default(&def);
@@ -543,15 +542,9 @@ xc_status xc_conform_dedisperser(const xc_dedisperser *impl, const xc_dedisperse
     if (!impl || !ref || !(impl->execute || impl->run) || !(ref->execute || ref->run) || impl->impl.family != XC_FAMILY_DEDISPERSE ||
         ref->impl.family != XC_FAMILY_DEDISPERSE)
         return xc_error_set(err, XC_EINVAL, "conformance: two dedispersers are needed (implementation and reference)");
-    if (ref->impl.tol.kind != XC_TOL_EXACT)
-        return xc_error_set(err, XC_EINVAL, "conformance: the reference %s is not exact (class %s)", ref->impl.name,
-                            xc_tol_kind_name(ref->impl.tol.kind));
-    const xc_dedisperser *d[2] = {impl, ref};
-    for (int i = 0; i < 2; i++)
-        if (!xc_impl_available(&d[i]->impl, why, sizeof why))
-            return xc_error_set(err, XC_EUNAVAIL, "conformance: %s is not available here: %s", d[i]->impl.name, why);
-    snprintf(rep->impl, sizeof rep->impl, "%s", impl->impl.name);
-    snprintf(rep->ref, sizeof rep->ref, "%s", ref->impl.name);
+    xc_status st = xc_conform_check_pair(&impl->impl, &ref->impl, rep, err);
+    if (st)
+        return st;
     ctx c = {impl, ref, rep, {.threads = o->threads}, o->seed, err, XC_OK};
     int pass;
     c.st = xc_conform_check_class(&impl->impl, rep, &pass, err);

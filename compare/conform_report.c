@@ -51,6 +51,21 @@ const xc_conform_row *xc_conform_report_failed(const xc_conform_report *r, const
     return NULL;
 }
 
+xc_status xc_conform_check_pair(const xc_impl *impl, const xc_impl *ref, xc_conform_report *rep, xc_error *err)
+{
+    if (ref->tol.kind != XC_TOL_EXACT)
+        return xc_error_set(err, XC_EINVAL, "conformance: the reference %s is not exact (class %s)", ref->name,
+                            xc_tol_kind_name(ref->tol.kind));
+    char why[256];
+    const xc_impl *d[2] = {impl, ref};
+    for (int i = 0; i < 2; i++)
+        if (!xc_impl_available(d[i], why, sizeof why))
+            return xc_error_set(err, XC_EUNAVAIL, "conformance: %s is not available here: %s", d[i]->name, why);
+    snprintf(rep->impl, sizeof rep->impl, "%s", impl->name);
+    snprintf(rep->ref, sizeof rep->ref, "%s", ref->name);
+    return XC_OK;
+}
+
 xc_status xc_conform_check_class(const xc_impl *impl, xc_conform_report *rep, int *pass, xc_error *err)
 {
     xc_tol_kind k = impl->tol.kind;

@@ -341,7 +341,7 @@ static const xc_conform_pscfg *default_configs(xc_conform_pscfg *cf)
 xc_status xc_conform_searcher(const xc_searcher *impl, const xc_searcher *ref, const xc_conform_opts *o,
                               xc_conform_report *rep, xc_error *err)
 {
-    char why[256], name[96];
+    char name[96];
     xc_conform_opts def;
     if (!o) {
         xc_conform_opts_default(&def);
@@ -350,15 +350,9 @@ xc_status xc_conform_searcher(const xc_searcher *impl, const xc_searcher *ref, c
     if (!impl || !ref || !impl->powers || !impl->peaks || !ref->powers || !ref->peaks ||
         impl->impl.family != XC_FAMILY_PULSCAN || ref->impl.family != XC_FAMILY_PULSCAN)
         return xc_error_set(err, XC_EINVAL, "conformance: two searchers with both stages are needed");
-    if (ref->impl.tol.kind != XC_TOL_EXACT)
-        return xc_error_set(err, XC_EINVAL, "conformance: the reference %s is not exact (class %s)", ref->impl.name,
-                            xc_tol_kind_name(ref->impl.tol.kind));
-    const xc_searcher *s[2] = {impl, ref};
-    for (int i = 0; i < 2; i++)
-        if (!xc_impl_available(&s[i]->impl, why, sizeof why))
-            return xc_error_set(err, XC_EUNAVAIL, "conformance: %s is not available here: %s", s[i]->impl.name, why);
-    snprintf(rep->impl, sizeof rep->impl, "%s", impl->impl.name);
-    snprintf(rep->ref, sizeof rep->ref, "%s", ref->impl.name);
+    xc_status st = xc_conform_check_pair(&impl->impl, &ref->impl, rep, err);
+    if (st)
+        return st;
     ctx c = {impl, ref, o, rep, 0, "", err, XC_OK};
     xc_tolerance t = impl->impl.tol;
     c.rtol = t.kind == XC_TOL_EXACT ? 0 : t.value;

@@ -65,6 +65,10 @@ const xc_conform_row *xc_conform_report_failed(const xc_conform_report *r, const
  * relative v >= 0, signal-loss 0 <= v < 1, all finite; *pass gets the
  * verdict.  XC_ENOMEM. */
 xc_status xc_conform_check_class(const xc_impl *impl, xc_conform_report *rep, int *pass, xc_error *err);
+/* What a conformance run checks before it starts: the reference is exact
+ * (XC_EINVAL) and both are available here (XC_EUNAVAIL); then names both in
+ * rep. */
+xc_status xc_conform_check_pair(const xc_impl *impl, const xc_impl *ref, xc_conform_report *rep, xc_error *err);
 
 /* A search configuration: a spectrum size and the options searched with. */
 typedef struct {

@@ -6,18 +6,12 @@
 #include <string.h>
 
 #include "core/xc_accel.h"
+#include "core/xc_grow.h"
 
 xc_status xc_accel_peaks_push(xc_accel_peaks *l, const xc_accel_peak *pk, xc_error *err)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 256;
-        xc_accel_peak *p = realloc(l->p, cap * sizeof *p);
-        if (!p)
-            return xc_error_set(err, XC_ENOMEM, "accel: out of memory (%zu candidates)", l->n);
-        l->p = p;
-        l->cap = cap;
-    }
-    l->p[l->n++] = *pk;
+    if (xc_grow_push(&l->p, &l->n, &l->cap, pk, sizeof *pk, 256))
+        return xc_error_set(err, XC_ENOMEM, "accel: out of memory (%zu candidates)", l->n);
     return XC_OK;
 }
 

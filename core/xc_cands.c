@@ -39,13 +39,8 @@ void xc_candlist_free(xc_candlist *l)
 
 xc_status xc_candlist_add(xc_candlist *l, const xc_cand *c, xc_error *err)
 {
-    if (l->n == l->cap) {
-        xc_cand *p = xc_grow(l->c, &l->cap, sizeof *p, 64);
-        if (!p)
-            return xc_error_set(err, XC_ENOMEM, "candidate list: cannot grow past %zu candidates", l->n);
-        l->c = p;
-    }
-    l->c[l->n++] = *c;
+    if (xc_grow_push(&l->c, &l->n, &l->cap, c, sizeof *c, 64))
+        return xc_error_set(err, XC_ENOMEM, "candidate list: cannot grow past %zu candidates", l->n);
     return XC_OK;
 }
 

@@ -3,6 +3,7 @@
 #define XC_GROW_H
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The array p of *cap elements of `size` bytes, reallocated to twice *cap
  * (`first` when *cap is 0), *cap updated; NULL when out of memory, p and *cap
@@ -14,6 +15,25 @@ static inline void *xc_grow(void *p, size_t *cap, size_t size, size_t first)
     if (q)
         *cap = n;
     return q;
+}
+
+/* Appends the element at v (size bytes) to the growing array whose pointer
+ * is at pa (an `elem **`), of *n elements and *cap room, growing it with
+ * xc_grow when full.  0, or -1 when out of memory (array untouched).  The
+ * array pointer is read and written as bytes, so any element type fits (all
+ * object pointers have one representation on the platforms we build for). */
+static inline int xc_grow_push(void *pa, size_t *n, size_t *cap, const void *v, size_t size, size_t first)
+{
+    char *a;
+    memcpy(&a, pa, sizeof a);
+    if (*n == *cap) {
+        if (!(a = xc_grow(a, cap, size, first)))
+            return -1;
+        memcpy(pa, &a, sizeof a);
+    }
+    memcpy(a + *n * size, v, size);
+    ++*n;
+    return 0;
 }
 
 #endif

@@ -1,6 +1,7 @@
 /* Synthesizer parameters: defaults, validation and derived quantities. */
 #include "synth/xc_synth.h"
 #include "synth/synth_internal.h"
+#include "core/xc_grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -56,15 +57,8 @@ xc_status xc_synth_params_copy(xc_synth_params *dst, const xc_synth_params *src,
 
 xc_status xc_synth_params_add_pulse(xc_synth_params *p, const xc_synth_pulse *pulse, xc_error *err)
 {
-    if (p->npulses == p->pulses_cap) {
-        size_t cap = p->pulses_cap ? 2 * p->pulses_cap : 8;
-        xc_synth_pulse *np = realloc(p->pulses, cap * sizeof *np);
-        if (!np)
-            return xc_error_set(err, XC_ENOMEM, "out of memory adding pulse %zu", p->npulses);
-        p->pulses = np;
-        p->pulses_cap = cap;
-    }
-    p->pulses[p->npulses++] = *pulse;
+    if (xc_grow_push(&p->pulses, &p->npulses, &p->pulses_cap, pulse, sizeof *pulse, 8))
+        return xc_error_set(err, XC_ENOMEM, "out of memory adding pulse %zu", p->npulses);
     return XC_OK;
 }
 

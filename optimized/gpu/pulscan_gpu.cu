@@ -144,6 +144,35 @@ bool rblock_less(const dpeak &a, const dpeak &b, size_t cw)
         ev.ms[k] += f_;                                                                            \
     } while (0)
 
+/* Stage k of a kernel that appends to a device list: gets the list (*cap
+ * entries, for what), zeroes the counter d_count, runs launch (which enqueues
+ * the kernel, writing to *d_list, at most *cap entries, and counting every
+ * entry it would write in d_count) and reads the count into *n; when the
+ * count overflowed *cap, the list is made that large and the stage rerun. */
+template <typename T, typename F>
+xc_status run_listing(devmem &dm, events &ev, int k, const char *kname, T **d_list, unsigned *cap, unsigned *d_count,
+                      unsigned *n, const char *what, F launch, xc_error *err)
+{
+    xc_status st = dm.get(d_list, *cap, what, err);
+    if (st)
+        return st;
+    for (;;) {
+        XC_GPU_CK(cudaMemset(d_count, 0, sizeof(unsigned)), "cudaMemset(counters)");
+        BEGIN(k);
+        if ((st = launch()))
+            return st;
+        END(k);
+        DONE(k, kname);
+        XC_GPU_CK(cudaMemcpy(n, d_count, sizeof *n, cudaMemcpyDeviceToHost), kname);
+        if (*n <= *cap)
+            return XC_OK;
+        dm.release(*d_list);
+        *cap = *n;
+        if ((st = dm.get(d_list, *cap, what, err)))
+            return st;
+    }
+}
+
 /* The pipeline up to the powers (P_out != NULL: copied back, then stop) or
  * through the peaks. */
 xc_status pipeline(const xc_spectrum *sp, const xc_psopts *o, double *P_out, xc_pspeaks *pk, xc_gpu_psinfo *info,
@@ -285,26 +314,16 @@ xc_status pipeline(const xc_spectrum *sp, const xc_psopts *o, double *P_out, xc_
     /* Screen; a list that overflowed is made large enough and the screen rerun. */
     unsigned cap = 1u << 16, nflag = 0;
     unsigned long long *d_list = NULL;
-    if ((st = dm.get(&d_list, cap, "flagged groups", err)))
-        return st;
     const size_t screen_smem = (PS_PHASE + 8 + (PS_THREADS + PS_PHASE / 8 + 2) * 9) * sizeof(float);
-    for (;;) {
-        XC_GPU_CK(cudaMemset(d_cnt + 1, 0, sizeof(unsigned)), "cudaMemset(counters)");
-        BEGIN(S_SCREEN);
+    auto screen = [&]() -> xc_status {
         if (tiles) {
             k_screen<<<tiles, PS_THREADS, screen_smem>>>(S, nh, d_thf, zstride, d_list, cap, d_cnt + 1);
             CK_LAUNCH("k_screen");
         }
-        END(S_SCREEN);
-        DONE(S_SCREEN, "k_screen");
-        XC_GPU_CK(cudaMemcpy(&nflag, d_cnt + 1, sizeof nflag, cudaMemcpyDeviceToHost), "k_screen");
-        if (nflag <= cap)
-            break;
-        dm.release(d_list);
-        cap = nflag;
-        if ((st = dm.get(&d_list, cap, "flagged groups", err)))
-            return st;
-    }
+        return XC_OK;
+    };
+    if ((st = run_listing(dm, ev, S_SCREEN, "k_screen", &d_list, &cap, d_cnt + 1, &nflag, "flagged groups", screen, err)))
+        return st;
 
     /* Exact pass over the flagged groups: working space in shared memory,
      * or (very wide searches) in global memory. */
@@ -321,26 +340,16 @@ xc_status pipeline(const xc_spectrum *sp, const xc_psopts *o, double *P_out, xc_
     }
     unsigned pcap = 1u << 14, npk = 0;
     dpeak *d_pk = NULL;
-    if ((st = dm.get(&d_pk, pcap, "peaks", err)))
-        return st;
-    for (;;) {
-        XC_GPU_CK(cudaMemset(d_cnt + 2, 0, sizeof(unsigned)), "cudaMemset(counters)");
-        BEGIN(S_EXACT);
+    auto exact = [&]() -> xc_status {
         if (nflag) {
             k_exact<<<exgrid, EX_THREADS, smem>>>(d_P, S, d_list, nflag, d_thr, zstride, d_W, o->rblock, d_x, xd,
                                                   d_pk, pcap, d_cnt + 2);
             CK_LAUNCH("k_exact");
         }
-        END(S_EXACT);
-        DONE(S_EXACT, "k_exact");
-        XC_GPU_CK(cudaMemcpy(&npk, d_cnt + 2, sizeof npk, cudaMemcpyDeviceToHost), "k_exact");
-        if (npk <= pcap)
-            break;
-        dm.release(d_pk);
-        pcap = npk;
-        if ((st = dm.get(&d_pk, pcap, "peaks", err)))
-            return st;
-    }
+        return XC_OK;
+    };
+    if ((st = run_listing(dm, ev, S_EXACT, "k_exact", &d_pk, &pcap, d_cnt + 2, &npk, "peaks", exact, err)))
+        return st;
     if (o->rblock && npk) {
         /* Pulscan's search: per stage, R-block and width, the largest boxcar
          * (the first start on ties).  Every boxcar above its threshold is in
