@@ -97,7 +97,7 @@ struct state {
     size_t outcap;
     int *tl, *htl;             /* the block's templates (device, pinned host) */
     size_t tlcap, htlcap;
-    void *work;                /* cuFFT work area shared by the cached plans */
+    unsigned char *work;       /* cuFFT work area shared by the cached plans */
     size_t workcap;
     fftplan plan[NPLANS];
     int evict;
@@ -195,9 +195,15 @@ xc_status plan_for(state *s, long batch, cufftHandle *out, xc_error *err)
             return xc_gpu_fail(err, e, "accel cudaStreamSynchronize (before the work area grows)");
         }
         size_t want = ws > 256 ? ws : 256;
-        xc_status st = grow((unsigned char **)&s->work, &s->workcap, want, "the cuFFT work area", err);
+        xc_status st = grow(&s->work, &s->workcap, want, "the cuFFT work area", err);
         if (st) {
+            /* the old area is gone: no cached plan may run on it */
             cufftDestroy(h);
+            for (int j = 0; j < NPLANS; j++)
+                if (s->plan[j].batch) {
+                    cufftDestroy(s->plan[j].h);
+                    s->plan[j].batch = 0;
+                }
             return st;
         }
         for (int j = 0; j < NPLANS; j++)
