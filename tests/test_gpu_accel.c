@@ -111,7 +111,7 @@ XC_TEST_IF(test_gpu_accel_plane_delta, "gpu_accel_plane_delta", xc_fx_skip_gpu)
     long k0 = 3000, lo = 1000;
     size_t n = 4001, nr = 5003;   /* half-bins 2 k0 - 2501 .. 2 k0 + 2501 */
     double *amp = calloc(2 * n, sizeof *amp);
-    float *out = malloc((size_t)p.ntempl * nr * sizeof *out), *out2 = malloc((size_t)p.ntempl * nr * sizeof *out2);
+    float *out = calloc((size_t)p.ntempl * nr, sizeof *out), *out2 = calloc((size_t)p.ntempl * nr, sizeof *out2);
     unsigned char *want = calloc((size_t)p.ntempl, 1);
     CU_ASSERT_FATAL(amp && out && out2 && want);
     amp[2 * (k0 - lo)] = 1;
