@@ -57,7 +57,11 @@ BUILD    ?= build/$(if $(filter 1,$(CUDA)),cuda,nocuda)$(if $(filter 1,$(STATIC)
 ifeq ($(CUDA),1)
 CPPFLAGS += -DXC_HAVE_CUDA
 CU_SRC   := $(wildcard optimized/gpu/*.cu)
-CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+# cuFFT (the accel searcher) has no static library here: it is linked
+# dynamically in every build, STATIC=1 included (PKG_LIBS ends -Bdynamic);
+# the rpath finds it under the toolkit, scripts/gpu-check.sh device also sets
+# LD_LIBRARY_PATH=/usr/local/cuda/lib64.
+CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcufft -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
 endif
 
 LIB_SRC  := $(wildcard $(addsuffix /*.c,$(MODDIRS)) $(if $(filter 1,$(CUDA)),optimized/gpu/*.c))

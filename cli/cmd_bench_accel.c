@@ -47,7 +47,8 @@ static void help(void)
            "                     peak_rss_mb (the process's high-water mark so far, getrusage)\n"
            "  -nbins LIST        spectrum sizes (complex bins), comma separated\n"
            "  -zmax LIST, -wmax LIST, -numharm LIST, -ncpus LIST   the grid\n"
-           "  -impl LIST         reference, cpu or both (default cpu)\n"
+           "  -impl LIST         reference, cpu or both (default cpu); cpu means every non-reference\n"
+           "                     implementation available here: gpu too, in a CUDA build with a device\n"
            "  -runs N            best of N runs per record (default 1)\n"
            "  -ref_max_nbins N   largest spectrum the reference is timed on\n");
 }

@@ -30,6 +30,9 @@ static const xc_impl *const builtin[] = {
 #endif
     &xc_accel_reference.impl,
     &xc_accel_cpu.impl,
+#ifdef XC_HAVE_CUDA
+    &xc_accel_gpu.impl,
+#endif
 };
 
 xc_status xc_registry_add_builtin(xc_registry *reg, xc_error *err)

@@ -10,7 +10,9 @@
 #                                     compute-sanitizer memcheck + racecheck over the
 #                                     GPU tests, `compare cands` of the gpu searcher (exact,
 #                                     and with the paper's approximations) against the cpu on
-#                                     J1807-0847, the GPU benchmarks; a short table last.
+#                                     J1807-0847, the accel (FDAS/FDJS) GPU tests and gpu
+#                                     vs cpu accel candidates on J1807-0847, the GPU
+#                                     benchmarks; a short table last.
 #
 # `make gpu-check` runs the build half; the device half is what the device tool runs:
 #   run(command="sh scripts/gpu-check.sh device", carry=["build/dev"])
@@ -21,9 +23,9 @@ case "$MODE" in
 build)
     make --no-print-directory STATIC=1 CUDA=1 BUILD=$DEV/obj BIN=$DEV/full \
         $DEV/full/crosscheck $DEV/full/tests/test_gpu $DEV/full/tests/test_gpu_pulscan \
-        $DEV/full/tests/test_conformance || exit 1
+        $DEV/full/tests/test_gpu_accel $DEV/full/tests/test_conformance || exit 1
     mkdir -p $DEV/bin
-    for f in crosscheck tests/test_gpu tests/test_gpu_pulscan tests/test_conformance; do
+    for f in crosscheck tests/test_gpu tests/test_gpu_pulscan tests/test_gpu_accel tests/test_conformance; do
         strip -o $DEV/bin/$(basename $f) $DEV/full/$f || exit 1
     done
     ls -la $DEV/bin
@@ -34,13 +36,16 @@ device)
     OUTDIR=${OUT:-/tmp/gpu-check}
     mkdir -p "$OUTDIR"
     B=$DEV/bin
+    # cuFFT is linked dynamically (no static library): the toolkit's copy
+    export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUTDIR/device.txt"
     rc_t=0; rc_m=0; rc_r=0; rc_x=0; rc_b=0
-    rc_pt=0; rc_pm=0; rc_pr=0; rc_pb=0; rc_c=0; rc_k=0; rc_bd=0
+    rc_pt=0; rc_pm=0; rc_pr=0; rc_pb=0; rc_c=0; rc_k=0; rc_bd=0; rc_at=0; rc_ac=0
     : > "$OUTDIR/conformance.log"; : > "$OUTDIR/bench_dedisperse.txt"
     : > "$OUTDIR/test_gpu.log"; : > "$OUTDIR/memcheck.log"; : > "$OUTDIR/racecheck.log"
     : > "$OUTDIR/run.txt"; : > "$OUTDIR/bench.txt"; : > "$OUTDIR/test_gpu_pulscan.log"
     : > "$OUTDIR/memcheck_pulscan.log"; : > "$OUTDIR/racecheck_pulscan.log"; : > "$OUTDIR/bench_pulscan.txt"
+    : > "$OUTDIR/test_gpu_accel.log"; : > "$OUTDIR/accel.txt"
     # Pulscan cases for the sanitizers: all but the 1.2M-bin overflow case (slow
     # under memcheck; its kernels are the ones the other cases run).
     PS_SAN=gpu_ps_listed,gpu_ps_powers,gpu_ps_borrow,gpu_ps_peaks,gpu_ps_cands,gpu_ps_wide,gpu_ps_hand,gpu_ps_errors
@@ -51,6 +56,10 @@ device)
     echo "== GPU Pulscan tests"
     timeout 200 $B/test_gpu_pulscan > "$OUTDIR/test_gpu_pulscan.log" 2>&1; rc_pt=$?
     grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. " "$OUTDIR/test_gpu_pulscan.log" | tail -30
+    echo "== GPU accel (FDAS/FDJS) tests"
+    timeout 300 $B/test_gpu_accel > "$OUTDIR/test_gpu_accel.log" 2>&1; rc_at=$?
+    grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. |  gpu vs cpu|  J1807|  largest|templates, hwmax" \
+        "$OUTDIR/test_gpu_accel.log" | tail -30
     echo "== conformance suite (every registered implementation, the device ones included)"
     timeout 200 $B/test_conformance > "$OUTDIR/conformance.log" 2>&1; rc_k=$?
     grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|rows fail" "$OUTDIR/conformance.log" | tail -30
@@ -60,6 +69,7 @@ device)
     tail -1 "$OUTDIR/run.txt"
     echo "== compare cands on J1807-0847 (zmax 200): gpu exact vs cpu, gpu with the paper's approximations vs cpu"
     F=datasets/sigpyproc3/GBT_J1807-0847.fft
+    F0=$F
     $B/crosscheck pulscan -impl cpu -zmax 200 -i $F -o "$OUTDIR/j1807-cpu.csv" > /dev/null 2>&1
     $B/crosscheck pulscan -impl gpu -zmax 200 -i $F -o "$OUTDIR/j1807-gpu.csv" > /dev/null 2>&1
     $B/crosscheck pulscan -impl gpu -zmax 200 -norm mom -logp poly -i $F -o "$OUTDIR/j1807-gpu-approx.csv" > /dev/null 2>&1
@@ -68,6 +78,21 @@ device)
     grep -E "^matched|^offsets|^overall" "$OUTDIR/cmp-exact.txt"
     $B/crosscheck compare cands "$OUTDIR/j1807-gpu-approx.csv" "$OUTDIR/j1807-cpu.csv" > "$OUTDIR/cmp-approx.txt" 2>&1
     grep -E "^A:|^B:|^matched|^offsets|^overall" "$OUTDIR/cmp-approx.txt"
+    echo "== accel on J1807-0847: gpu vs cpu (zmax 0 h1; zmax 200 h4; zmax 20 wmax 60 h2)"
+    # within the gpu entry's tolerance (2e-3 relative on power and sigma;
+    # -dsigma is absolute: 0.2 covers 2e-3 of sigma up to 100)
+    for cfg in "0 0 1" "200 0 4" "20 60 2"; do
+        set -- $cfg
+        for im in cpu gpu; do
+            timeout 120 $B/crosscheck accel -impl $im -zmax $1 -wmax $2 -numharm $3 -i $F0 \
+                -o "$OUTDIR/j1807-accel-z$1-w$2-h$3-$im.csv" >> "$OUTDIR/accel.txt" 2>&1 || rc_ac=1
+        done
+        $B/crosscheck compare cands "$OUTDIR/j1807-accel-z$1-w$2-h$3-gpu.csv" "$OUTDIR/j1807-accel-z$1-w$2-h$3-cpu.csv" \
+            -rtol_power 2e-3 -dsigma 0.2 > "$OUTDIR/cmp-accel-z$1-w$2-h$3.txt" 2>&1 || rc_ac=1
+        echo "zmax $1 wmax $2 numharm $3: $(grep -E '^overall' "$OUTDIR/cmp-accel-z$1-w$2-h$3.txt")"
+        grep -E "^matched|^offsets" "$OUTDIR/cmp-accel-z$1-w$2-h$3.txt"
+    done
+    tail -6 "$OUTDIR/accel.txt"
     echo "== benchmark"
     timeout 150 $B/crosscheck bench gpu -json "$OUTDIR/bench-gpu.json" > "$OUTDIR/bench.txt" 2>&1; rc_b=$?
     tail -30 "$OUTDIR/bench.txt"
@@ -113,9 +138,12 @@ device)
     printf '%-28s %s\n' "Pulscan racecheck" "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUTDIR/racecheck_pulscan.log" | tail -1) exit=$rc_pr"
     printf '%-28s %s\n' "J1807 gpu vs cpu candidates" "$(grep -E '^overall' "$OUTDIR/cmp-exact.txt" 2>/dev/null) exit=$rc_c"
     printf '%-28s %s\n' "J1807 approximations vs cpu" "$(grep -E '^matched [0-9]' "$OUTDIR/cmp-approx.txt" 2>/dev/null) (expected to differ)"
+    printf '%-28s %s\n' "GPU accel tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_accel.log" | tail -1) exit=$rc_at"
+    printf '%-28s %s\n' "J1807 accel gpu vs cpu" "$(grep -h -E '^overall' "$OUTDIR"/cmp-accel-*.txt 2>/dev/null | tr '\n' ' ') exit=$rc_ac"
     printf '%-28s %s\n' "Pulscan benchmark" "$(grep -E '^kernels|^candidates' "$OUTDIR/bench_pulscan.txt" | cut -c1-90 | tr '\n' ' ') exit=$rc_pb"
     [ $rc_t -eq 0 ] && [ $rc_m -eq 0 ] && [ $rc_r -eq 0 ] && [ $rc_x -eq 0 ] && [ $rc_b -eq 0 ] &&
-        [ $rc_k -eq 0 ] && [ $rc_bd -eq 0 ] && [ $rc_pt -eq 0 ] && [ $rc_pm -eq 0 ] && [ $rc_pr -eq 0 ] && [ $rc_pb -eq 0 ] && [ $rc_c -eq 0 ]
+        [ $rc_k -eq 0 ] && [ $rc_bd -eq 0 ] && [ $rc_pt -eq 0 ] && [ $rc_pm -eq 0 ] && [ $rc_pr -eq 0 ] && [ $rc_pb -eq 0 ] && [ $rc_c -eq 0 ] &&
+        [ $rc_at -eq 0 ] && [ $rc_ac -eq 0 ]
     ;;
 *)
     echo "usage: sh scripts/gpu-check.sh build|device" >&2; exit 2 ;;

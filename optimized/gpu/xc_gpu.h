@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "core/xc_accel.h"
 #include "core/xc_dedisperse.h"
 #include "core/xc_error.h"
 #include "core/xc_search.h"
@@ -42,6 +43,7 @@ xc_status xc_gpu_properties(xc_gpu_props *p, xc_error *err);
 extern const xc_dedisperser xc_dd_gpu;
 extern const xc_dedisperser xc_dd_gpu_direct;
 extern const xc_searcher xc_ps_gpu;
+extern const xc_accel_searcher xc_accel_gpu;
 
 /* ---- dedispersion ------------------------------------------------------- */
 
@@ -167,6 +169,21 @@ xc_status xc_pulscan_gpu_info(const xc_spectrum *sp, const xc_psopts *o, xc_cand
 xc_status xc_pulscan_powers_gpu(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
 /* The raw peaks (through the boxcar stage, logp and filled also set). */
 xc_status xc_pulscan_peaks_gpu(const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk, xc_error *err);
+
+/* ---- matched-filter accel/jerk search (optimized/gpu/accel_gpu.cu) --------- */
+
+/* The plane stage of core/xc_accel.h on the device: the CPU searcher's
+ * overlap-save correlation (same segment length L and valid part V) with
+ * batched cuFFT single-precision transforms; the templates' FFTs made once
+ * (create) and kept on the device with the block buffers (grown to the
+ * largest block, reused).  Harmonic sums, selection and significance are
+ * core's (xc_accel_run), as for every accel searcher.  Errors: XC_EINVAL
+ * for a plan or block it was not made for; XC_EDEVICE naming the CUDA or
+ * cuFFT call ("gpu: accel <call>: <reason>"), out of device memory included
+ * (the templates' FFTs, ntempl x L x 8 bytes, must fit); XC_ENOMEM. */
+xc_status xc_accel_gpu_create(const xc_accel_plan *p, void **state, xc_error *err);
+xc_status xc_accel_gpu_plane(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err);
+void xc_accel_gpu_destroy(void *state);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,23 @@
+/* accel_gpu.h: internal to optimized/gpu: what the CUDA accel searcher's
+ * host code (accel_gpu.cu) takes from its C helper (accel_gpu_tmpl.c). */
+#ifndef XC_ACCEL_GPU_INTERNAL_H
+#define XC_ACCEL_GPU_INTERNAL_H
+
+#include "core/xc_accel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Templates t0..t0+cnt-1 of plan p (exact double responses rounded to
+ * float), each placed with wrap-around in its own row of L complex floats
+ * (interleaved re, im): R(j/2) at position j for j >= 0, at L + j for j < 0,
+ * zeros elsewhere; not transformed, not scaled.  OpenMP over templates
+ * (p->o.threads; the values do not depend on the thread count).  Errors:
+ * xc_accel_template's, XC_ENOMEM. */
+xc_status xc_accel_gpu_fill(const xc_accel_plan *p, int t0, int cnt, int L, float *buf, xc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,341 @@
+/* test_gpu_accel.c: the CUDA matched-filter accel/jerk searcher
+ * (optimized/gpu/accel_gpu.cu, core/xc_accel.h's plane stage): a single
+ * nonzero bin's plane against |R|^2, its candidate lists against the CPU
+ * searcher's on noisy spectra with tones (zmax 0/20, wmax 0/40, 1 and 2
+ * harmonics, sizes of no convenient factors), the sub-harmonic blocks'
+ * `want` rows, J1807-0847's pulsar at r = 131, repeated runs identical, and
+ * an error for a plane that cannot fit.  Every case is skipped (not passed)
+ * without a usable CUDA device. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compare/xc_conform_accel.h"
+#include "core/xc_accel.h"
+#include "optimized/cpu/xc_accel_cpu.h"
+#include "tests/xc_assert.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
+#ifdef XC_HAVE_CUDA
+#include "optimized/gpu/xc_gpu.h"
+#endif
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* The searcher; a stand-in that fails in a build without CUDA (whose cases
+ * are all skipped), so that every case compiles in both builds. */
+#ifdef XC_HAVE_CUDA
+static const xc_accel_searcher *gpu(void) { return &xc_accel_gpu; }
+#else
+static xc_status no_create(const xc_accel_plan *p, void **state, xc_error *err)
+{
+    (void)p, (void)state;
+    return xc_error_set(err, XC_EDEVICE, "built without CUDA");
+}
+static xc_status no_plane(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err)
+{
+    (void)state, (void)p, (void)b;
+    return xc_error_set(err, XC_EDEVICE, "built without CUDA");
+}
+static void no_destroy(void *state) { (void)state; }
+static const xc_accel_searcher no_gpu = {
+    {XC_FAMILY_ACCEL, "gpu", "built without CUDA", {XC_TOL_RELATIVE, 2e-3}, XC_CAP_DEVICE, NULL},
+    no_create, no_plane, no_destroy};
+static const xc_accel_searcher *gpu(void) { return &no_gpu; }
+#endif
+
+static xc_accel_opts opts(int zmax, int wmax, int numharm)
+{
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = zmax;
+    o.wmax = wmax;
+    o.numharm = numharm;
+    o.threads = 2;
+    return o;
+}
+
+static void run_or_fail(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, xc_candlist *l)
+{
+    xc_error err;
+    xc_error_clear(&err);
+    xc_candlist_init(l);
+    xc_status st = xc_accel_run(s, sp, o, l, &err);
+    if (st)
+        printf("\n  %s: %s", s->impl.name, err.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+}
+
+/* Same r, z, w, numharm, in the same order; power and sigma within rtol. */
+static int lists_agree(const xc_candlist *a, const xc_candlist *b, double rtol, double *worst)
+{
+    int ok = a->n == b->n;
+    if (!ok)
+        printf("\n  %zu against %zu candidates", a->n, b->n);
+    for (size_t i = 0; i < a->n && i < b->n; i++) {
+        int same = a->c[i].r == b->c[i].r && a->c[i].z == b->c[i].z && a->c[i].w == b->c[i].w &&
+                   a->c[i].numharm == b->c[i].numharm;
+        double dp = fabs(a->c[i].power - b->c[i].power) / b->c[i].power;
+        double ds = fabs(a->c[i].sigma - b->c[i].sigma) / fmax(b->c[i].sigma, 1);
+        if (!same || dp > rtol || ds > rtol) {
+            if (ok)
+                printf("\n  #%zu: gpu r %.1f z %g w %g h %d P %.6g sigma %.4f / cpu r %.1f z %g w %g h %d P %.6g "
+                       "sigma %.4f",
+                       i, a->c[i].r, a->c[i].z, a->c[i].w, a->c[i].numharm, a->c[i].power, a->c[i].sigma, b->c[i].r,
+                       b->c[i].z, b->c[i].w, b->c[i].numharm, b->c[i].power, b->c[i].sigma);
+            ok = 0;
+        }
+        *worst = fmax(*worst, fmax(dp, ds));
+    }
+    return ok;
+}
+
+/* ---- the plane of one nonzero bin ---------------------------------------- */
+
+/* A_k0 = 1: P(r, z) = |R(k0 - r; z)|^2 within the template's half-width, 0
+ * beyond; a block longer than one segment (several segments and a partial
+ * last one), z up to 20.  Then the same block with only some rows wanted:
+ * those rows the same, the others untouched. */
+XC_TEST_IF(test_gpu_accel_plane_delta, "gpu_accel_plane_delta", xc_fx_skip_gpu)
+{
+    xc_accel_opts o = opts(20, 0, 1);
+    xc_accel_plan p;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, 16384, 100, &err), XC_OK);
+    void *state = NULL;
+    CU_ASSERT_EQUAL_FATAL(gpu()->create(&p, &state, &err), XC_OK);
+    long k0 = 3000, lo = 1000;
+    size_t n = 4001, nr = 5003;   /* half-bins 2 k0 - 2501 .. 2 k0 + 2501 */
+    double *amp = calloc(2 * n, sizeof *amp);
+    float *out = calloc((size_t)p.ntempl * nr, sizeof *out), *out2 = calloc((size_t)p.ntempl * nr, sizeof *out2);
+    unsigned char *want = calloc((size_t)p.ntempl, 1);
+    CU_ASSERT_FATAL(amp && out && out2 && want);
+    amp[2 * (k0 - lo)] = 1;
+    xc_accel_block b = {lo, n, amp, 2 * k0 - 2501, nr, out, NULL};
+    xc_status st = gpu()->plane(state, &p, &b, &err);
+    if (st)
+        printf("\n  %s", err.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    double worst = 0;
+    for (int t = 0; t < p.ntempl; t++)
+        for (size_t j = 0; j < nr; j++) {
+            double r = 0.5 * (double)(b.i0 + (long)j), R[2];
+            xc_accel_resp_z((double)k0 - r, xc_accel_z_of(&p, t), R);
+            double want_p = fabs((double)k0 - r) <= p.hw[t] ? R[0] * R[0] + R[1] * R[1] : 0;
+            worst = fmax(worst, fabs(out[(size_t)t * nr + j] - want_p));
+        }
+    int t0 = p.numz / 2;   /* z = 0: r = k0 exactly 1, r = k0 + 1/2 4/pi^2 */
+    XC_ASSERT_NEAR(out[(size_t)t0 * nr + 2501], 1, 3e-6);
+    XC_ASSERT_NEAR(out[(size_t)t0 * nr + 2502], 4 / (M_PI * M_PI), 3e-6);
+    printf("\n  largest |P - |R|^2| %.2e over %d templates x %zu half-bins", worst, p.ntempl, nr);
+    /* the CPU searcher's bound (2e-6, test_accel) with room for cuFFT's
+     * float rounding, ~1e-7 log2 L of the segment's power (here 1) */
+    XC_ASSERT_BELOW(worst, 3e-6);
+    /* rows 0, 3, 4, 5 and the last wanted: the same values; the others kept */
+    for (size_t k = 0; k < (size_t)p.ntempl * nr; k++)
+        out2[k] = -1.0f;
+    want[0] = want[3] = want[4] = want[5] = want[p.ntempl - 1] = 1;
+    xc_accel_block b2 = {lo, n, amp, 2 * k0 - 2501, nr, out2, want};
+    CU_ASSERT_EQUAL_FATAL(gpu()->plane(state, &p, &b2, &err), XC_OK);
+    int bad = 0;
+    for (int t = 0; t < p.ntempl; t++)
+        for (size_t j = 0; j < nr; j++) {
+            float v = out2[(size_t)t * nr + j];
+            /* wanted rows: the same values up to the rounding of cuFFT's
+             * kernels for another batch size */
+            bad += want[t] ? fabsf(v - out[(size_t)t * nr + j]) > 1e-6f : v != -1.0f;
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    gpu()->destroy(state);
+    xc_accel_plan_free(&p);
+    free(amp);
+    free(out);
+    free(out2);
+    free(want);
+}
+
+/* ---- gpu against cpu --------------------------------------------------------- */
+
+/* Tones of awkward sizes (amplitudes 20..60, r off the grid, z odd and even)
+ * on spectra of prime-ish lengths; both presets; every configuration of
+ * zmax 0/20 x wmax 0/40 x numharm 1/2 (wmax 40 with zmax 20).  The lists
+ * must agree within the gpu's declared tolerance, the tones be found. */
+XC_TEST_IF(test_gpu_accel_vs_cpu, "gpu_accel_vs_cpu", xc_fx_skip_gpu)
+{
+    static const double tones[][3] = {{701.3, 6, 60}, {1511.65, -13, 45}, {2333.0, 0, 25}, {3997.4, 17, 20}};
+    static const size_t sizes[] = {4099, 5003, 6007};
+    static const int cfg[][3] = {{0, 0, 1}, {0, 0, 2}, {20, 0, 1}, {20, 0, 2}, {20, 40, 1}, {20, 40, 2}};
+    double worst = 0, rtol = gpu()->impl.tol.value;
+    int failed = 0;
+    for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++) {
+        xc_spectrum sp;
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(
+            xc_conform_tone_spectrum(&sp, sizes[c % 3], 101 + (uint64_t)c, tones, 4, &err), XC_OK);
+        for (int preset = 0; preset < 2; preset++) {
+            xc_accel_opts o = opts(cfg[c][0], cfg[c][1], cfg[c][2]);
+            o.rlo = 20;
+            o.sigma = 3;
+            o.normwidth = 500;
+            o.preset = preset ? XC_ACCEL_PRESTO : XC_ACCEL_EXACT;
+            xc_candlist g, cl;
+            run_or_fail(gpu(), &sp, &o, &g);
+            run_or_fail(&xc_accel_cpu, &sp, &o, &cl);
+            int ok = lists_agree(&g, &cl, rtol, &worst);
+            if (!ok) {
+                printf("\n  differ: nbins %zu zmax %d wmax %d numharm %d preset %s", sp.nbins, o.zmax, o.wmax,
+                       o.numharm, preset ? "presto" : "exact");
+                failed++;
+            }
+            CU_ASSERT(cl.n >= 3);
+            /* the strongest tone is the top candidate (or its harmonic sum) */
+            int found = 0;
+            for (size_t i = 0; i < g.n && i < 2; i++)
+                for (int h = 1; h <= g.c[i].numharm; h *= 2)
+                    found |= fabs(g.c[i].r * h - tones[0][0]) <= 0.5 * h &&
+                             (fabs(tones[0][1]) > o.zmax || fabs(g.c[i].z * h - tones[0][1]) <= 2.0 * h);
+            CU_ASSERT(found);
+            xc_candlist_free(&g);
+            xc_candlist_free(&cl);
+        }
+        xc_spectrum_free(&sp);
+    }
+    printf("\n  gpu vs cpu: largest relative power/sigma difference %.2e (tolerance %.0e)", worst, rtol);
+    CU_ASSERT_EQUAL(failed, 0);
+}
+
+/* Repeated runs identical (and identical with another thread count: the
+ * host's threads only make templates and sum harmonics). */
+XC_TEST_IF(test_gpu_accel_repeat, "gpu_accel_repeat", xc_fx_skip_gpu)
+{
+    static const double tones[][3] = {{901.7, -9, 40}, {1777.2, 4, 30}};
+    xc_spectrum sp;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 7919, 5, tones, 2, &err), XC_OK);
+    xc_accel_opts o = opts(20, 40, 2);
+    o.sigma = 3;
+    xc_candlist a, b, c;
+    run_or_fail(gpu(), &sp, &o, &a);
+    run_or_fail(gpu(), &sp, &o, &b);
+    o.threads = 1;
+    run_or_fail(gpu(), &sp, &o, &c);
+    CU_ASSERT(a.n > 0);
+    CU_ASSERT_EQUAL(a.n, b.n);
+    CU_ASSERT(a.n == b.n && !memcmp(a.c, b.c, a.n * sizeof *a.c));
+    CU_ASSERT_EQUAL(a.n, c.n);
+    CU_ASSERT(a.n == c.n && !memcmp(a.c, c.c, a.n * sizeof *a.c));
+    xc_candlist_free(&a);
+    xc_candlist_free(&b);
+    xc_candlist_free(&c);
+    xc_spectrum_free(&sp);
+}
+
+/* ---- J1807-0847 ---------------------------------------------------------------- */
+
+static int skip_j1807(char *why, size_t n)
+{
+    if (xc_fx_skip_gpu(why, n))
+        return 1;
+    char p[512];
+    struct stat sb;
+    snprintf(p, sizeof p, "%s/sigpyproc3/GBT_J1807-0847.fft", xc_test_datasets());
+    if (stat(p, &sb)) {
+        snprintf(why, n, "%s not found", p);
+        return 1;
+    }
+    return 0;
+}
+
+/* The pulsar at r = 131 is the top candidate (zmax 0, 1 harmonic, preset
+ * exact) and the pulsar of accelsearch's zmax 50 search with 4 harmonics
+ * (preset presto: PRESTO's candidate 2, after red noise); the gpu's lists
+ * are the cpu's within the tolerance. */
+XC_TEST_IF(test_gpu_accel_j1807, "gpu_accel_j1807", skip_j1807)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/sigpyproc3/GBT_J1807-0847.fft", xc_test_datasets());
+    xc_spectrum sp;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_spectrum_load(&sp, path, &err), XC_OK);
+    double worst = 0, rtol = gpu()->impl.tol.value;
+    xc_accel_opts o = opts(0, 0, 1);
+    xc_candlist g, cl;
+    run_or_fail(gpu(), &sp, &o, &g);
+    run_or_fail(&xc_accel_cpu, &sp, &o, &cl);
+    CU_ASSERT_FATAL(g.n > 0);
+    XC_ASSERT_NEAR(g.c[0].r, 131, 0.5);
+    CU_ASSERT(lists_agree(&g, &cl, rtol, &worst));
+    xc_candlist_free(&g);
+    xc_candlist_free(&cl);
+    o = opts(50, 0, 4);
+    o.preset = XC_ACCEL_PRESTO;
+    run_or_fail(gpu(), &sp, &o, &g);
+    run_or_fail(&xc_accel_cpu, &sp, &o, &cl);
+    CU_ASSERT_FATAL(g.n > 1);
+    XC_ASSERT_NEAR(g.c[1].r, 131.13, 0.5);
+    CU_ASSERT(lists_agree(&g, &cl, rtol, &worst));
+    printf("\n  J1807: %zu candidates, top r %.2f sigma %.2f; gpu vs cpu largest relative difference %.2e", g.n,
+           g.c[1].r, g.c[1].sigma, worst);
+    xc_candlist_free(&g);
+    xc_candlist_free(&cl);
+    xc_spectrum_free(&sp);
+}
+
+/* ---- errors -------------------------------------------------------------------- */
+
+/* A plan whose templates' FFTs cannot fit on any device: zmax 1200, wmax
+ * 4000 (1201 x 401 templates, 126 GB at its own half-width: that alone
+ * would fit an H200) with the largest half-width raised to 2^16 (segments of
+ * 2^20 points, petabytes): create returns XC_EDEVICE with a message before
+ * making any template, and nothing stays behind for the next run, which
+ * works. */
+XC_TEST_IF(test_gpu_accel_too_large, "gpu_accel_too_large", xc_fx_skip_gpu)
+{
+    xc_accel_opts o = opts(1200, 4000, 1);
+    xc_accel_plan p;
+    xc_error err;
+    xc_error_clear(&err);
+    CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, 1 << 22, 1000, &err), XC_OK);
+    int hw = p.hwmax;
+    p.hwmax = 1 << 16;
+    void *state = NULL;
+    xc_status st = gpu()->create(&p, &state, &err);
+    printf("\n  %d templates, hwmax %d: %s", p.ntempl, p.hwmax, err.msg);
+    p.hwmax = hw;
+    CU_ASSERT_EQUAL(st, XC_EDEVICE);
+    CU_ASSERT_PTR_NULL(state);
+    CU_ASSERT(strstr(err.msg, "gpu: accel") != NULL);
+    if (!st)
+        gpu()->destroy(state);
+    xc_accel_plan_free(&p);
+    /* a block the state was not made for is refused */
+    xc_accel_opts o2 = opts(4, 0, 1);
+    CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o2, 4096, 100, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(gpu()->create(&p, &state, &err), XC_OK);
+    xc_accel_plan q;
+    xc_accel_opts o3 = opts(40, 0, 1);
+    CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&q, &o3, 4096, 100, &err), XC_OK);
+    double amp[20] = {0};
+    float out[64];
+    xc_accel_block b = {100, 10, amp, 200, 1, out, NULL};
+    CU_ASSERT_EQUAL(gpu()->plane(state, &q, &b, &err), XC_EINVAL);
+    gpu()->destroy(state);
+    xc_accel_plan_free(&q);
+    xc_accel_plan_free(&p);
+    /* the device still works */
+    static const double tones[][3] = {{501.5, 2, 40}};
+    xc_spectrum sp;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 1, &err), XC_OK);
+    xc_accel_opts o4 = opts(4, 0, 1);
+    xc_candlist l;
+    run_or_fail(gpu(), &sp, &o4, &l);
+    CU_ASSERT(l.n > 0 && fabs(l.c[0].r - 501.5) <= 0.5);
+    xc_candlist_free(&l);
+    xc_spectrum_free(&sp);
+}
+
+XC_TEST_MAIN("gpu_accel")
