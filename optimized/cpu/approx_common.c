@@ -9,6 +9,18 @@
 
 #include "optimized/cpu/cpu_internal.h"
 
+/* The kernel for the copy's type; narrow: every sum of a trial fits 32 bits. */
+static int item_for(xc_cpu_type store, int narrow)
+{
+    switch (store) {
+    case XC_CPU_U8: return narrow ? XC_CPU_ITEM_U8N : XC_CPU_ITEM_U8W;
+    case XC_CPU_U16: return narrow ? XC_CPU_ITEM_U16N : XC_CPU_ITEM_U16W;
+    case XC_CPU_U32: return narrow ? XC_CPU_ITEM_U32N : XC_CPU_ITEM_U32W;
+    case XC_CPU_U64: return XC_CPU_ITEM_U64W;
+    default: return XC_CPU_ITEM_F32;
+    }
+}
+
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
 
 xc_status xc_cpu_approx_execute(const xc_cpu_approx *a, const void *state, const xc_ddjob *job, xc_plane *out,
@@ -34,10 +46,9 @@ xc_status xc_cpu_approx_execute(const xc_cpu_approx *a, const void *state, const
         xc_cpu_layout lay;
         if ((st = xc_cpu_layout_for(in->nbits, ds, &lay, err)))
             break;
-        xc_cpu_copy cp = {lay.store,
-                          in->nbits != 32 && ((1ull << in->nbits) - 1ull) * (unsigned long long)ds *
-                                                     (unsigned long long)a->nchans <= UINT32_MAX,
-                          NULL, in->nsamp / (size_t)ds, 0};
+        const int narrow = in->nbits != 32 && ((1ull << in->nbits) - 1ull) * (unsigned long long)ds *
+                                                      (unsigned long long)a->nchans <= UINT32_MAX;
+        xc_cpu_copy cp = {item_for(lay.store, narrow), NULL, in->nsamp / (size_t)ds, 0};
         cp.stride = round_up(cp.nsd + 1, 64);
         void *x = a->m ? malloc((size_t)a->m * cp.stride * (size_t)lay.store_bytes) : NULL;
         if (a->m && !x)

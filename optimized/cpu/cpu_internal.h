@@ -43,12 +43,16 @@ void xc_cpu_convert(const xc_block *in, const int *chans, int nchosen, int ds, s
 
 /* ---- the approximate dedispersers' gulp loop (approx_common.c) ---------- */
 
+/* The work-item kernels of a copy, in this order; narrow ones add in uint32
+ * (exact where every sum of a trial fits 32 bits, twice the lanes of uint64). */
+enum { XC_CPU_ITEM_U8N, XC_CPU_ITEM_U8W, XC_CPU_ITEM_U16N, XC_CPU_ITEM_U16W, XC_CPU_ITEM_U32N, XC_CPU_ITEM_U32W,
+       XC_CPU_ITEM_U64W, XC_CPU_ITEM_F32, XC_CPU_NITEMS };
+
 /* One channel-major copy (xc_cpu_convert) of a gulp at one downsample factor:
- * x holds m rows of stride >= nsd + 1 samples of type store (NULL if m == 0);
- * narrow: every sum over all channels fits 32 bits (integer input only). */
+ * x holds m rows of stride >= nsd + 1 samples (NULL if m == 0); item: the
+ * XC_CPU_ITEM_* kernel for its type and sums. */
 typedef struct {
-    xc_cpu_type store;
-    int narrow;
+    int item;
     const void *x;
     size_t nsd, stride;
 } xc_cpu_copy;

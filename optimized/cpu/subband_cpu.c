@@ -211,18 +211,8 @@ SUB_ITEM(item_f32, float, double)
 typedef void (*item_fn)(const state *, const xc_ddjob *, const xc_subrange *, size_t, size_t, size_t, size_t,
                         const void *, size_t, const int32_t *, void *, xc_planerange *);
 
-/* The item for the copy's type; narrow: every sum of a trial fits 32 bits,
- * so it adds in uint32 (exact, twice the lanes of uint64). */
-static item_fn pick_item(xc_cpu_type store, int narrow)
-{
-    switch (store) {
-    case XC_CPU_U8: return narrow ? item_u8n : item_u8w;
-    case XC_CPU_U16: return narrow ? item_u16n : item_u16w;
-    case XC_CPU_U32: return narrow ? item_u32n : item_u32w;
-    case XC_CPU_U64: return item_u64w;
-    default: return item_f32;
-    }
-}
+static const item_fn items[XC_CPU_NITEMS] = {item_u8n, item_u8w, item_u16n, item_u16w,
+                                             item_u32n, item_u32w, item_u64w, item_f32};
 
 static int range_ds(const void *p, int k, size_t *ndm)
 {
@@ -236,7 +226,7 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
 {
     const state *S = p;
     const xc_subrange *r = &S->sp.r[q];
-    const item_fn item = pick_item(cp->store, cp->narrow);
+    const item_fn item = items[cp->item];
     const size_t tc = SUB_TILE_T, nchunk = (o->nsamp + tc - 1) / tc;
     const size_t nblk = ((size_t)r->ngroups + SUB_GROUPS - 1) / SUB_GROUPS;
 #pragma omp parallel for schedule(dynamic, 1) collapse(2) num_threads(S->nthreads)

@@ -252,16 +252,8 @@ TREE_ITEM(item_f32, float, double)
 typedef void (*item_fn)(const state *, const xc_ddjob *, const xc_treerange *, const groups *, size_t, size_t,
                         const void *, size_t, size_t, void *, xc_planerange *);
 
-static item_fn pick_item(xc_cpu_type store, int narrow)
-{
-    switch (store) {
-    case XC_CPU_U8: return narrow ? item_u8n : item_u8w;
-    case XC_CPU_U16: return narrow ? item_u16n : item_u16w;
-    case XC_CPU_U32: return narrow ? item_u32n : item_u32w;
-    case XC_CPU_U64: return item_u64w;
-    default: return item_f32;
-    }
-}
+static const item_fn items[XC_CPU_NITEMS] = {item_u8n, item_u8w, item_u16n, item_u16w,
+                                             item_u32n, item_u32w, item_u64w, item_f32};
 
 static int range_ds(const void *p, int k, size_t *ndm)
 {
@@ -275,7 +267,7 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
 {
     const state *S = p;
     const xc_treerange *r = &S->tp.r[q];
-    const item_fn item = pick_item(cp->store, cp->narrow);
+    const item_fn item = items[cp->item];
     const size_t tc = TREE_TILE_T, nchunk = (o->nsamp + tc - 1) / tc;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(S->nthreads)
     for (size_t c = 0; c < nchunk; c++) {
