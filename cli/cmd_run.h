@@ -65,6 +65,10 @@ void run_emit(runctx *c);
 void run_fail(runctx *c, const char *obs, const char *impl, const char *check, const char *why, const char *bound);
 
 /* cmd_run_dd.c */
+/* Streams fil through impl into the plane file out (out.json); *secs, if
+ * given, gets the dedispersion time (cmd_run_dd.c). */
+xc_status run_dedisperse_to(const char *fil, const char *out, const xc_dedisperser *impl, const xc_dmplan *plan,
+                            const xc_convention *cv, int threads, double *secs, xc_error *err);
 void run_synthetic(runctx *c, const xc_rs_synthetic *ob);
 void run_real(runctx *c, const xc_rs_real *ob);
 /* cmd_run_approx.c: verdict rows for the approximate dedispersers approx[0..na)

@@ -31,20 +31,7 @@ static xc_status plane_of(runctx *c, const char *obs, const char *fil, const xc_
     memset(pf, 0, sizeof *pf);
     xc_fmt(out, sizeof out, "%s/%s.%s", c->work, obs, d->impl.name);
     xc_fmt(json, sizeof json, "%s.json", out);
-    xc_fbreader *r;
-    xc_status st = xc_fbreader_open(&r, fil, NULL, err);
-    if (st)
-        return st;
-    xc_ddstream_args a;
-    memset(&a, 0, sizeof a);
-    a.impl = d;
-    a.conv = c->cv;
-    a.plan = plan;
-    a.opts.threads = c->threads;
-    a.input_name = fil;
-    a.cmdline = xc_cli_cmdline();
-    st = xc_dedisperse_stream(r, out, &a, NULL, err);
-    xc_fbreader_close(r);
+    xc_status st = run_dedisperse_to(fil, out, d, plan, c->cv, c->threads, NULL, err);
     return st ? st : xc_planefile_read(pf, json, err);
 }
 

@@ -13,9 +13,8 @@
 #include "core/xc_ddstream.h"
 #include "synth/xc_synth.h"
 
-static xc_status dedisperse_to(const char *fil, const char *out, const xc_dedisperser *impl,
-                               const xc_dmplan *plan, const xc_convention *cv, int threads,
-                               double *secs, xc_error *err)
+xc_status run_dedisperse_to(const char *fil, const char *out, const xc_dedisperser *impl, const xc_dmplan *plan,
+                            const xc_convention *cv, int threads, double *secs, xc_error *err)
 {
     xc_fbreader *r;
     xc_status st = xc_fbreader_open(&r, fil, NULL, err);
@@ -46,7 +45,7 @@ static void check_threads(runctx *c, const char *obs, const char *fil, const cha
     xc_planefile one;
     memset(&one, 0, sizeof one);
     xc_error e;
-    xc_status st = dedisperse_to(fil, out1, pr->impl, plan, c->cv, 1, NULL, &e);
+    xc_status st = run_dedisperse_to(fil, out1, pr->impl, plan, c->cv, 1, NULL, &e);
     if (!st)
         st = xc_planefile_read(&one, json1, &e);
     if (st)
@@ -79,7 +78,7 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
         char out[4300];
         xc_fmt(out, sizeof out, "%s/%s.%s", c->work, obs, d->impl.name);
         xc_fmt(pr->json, sizeof pr->json, "%s.json", out);
-        xc_status st = dedisperse_to(fil, out, d, plan, c->cv, c->threads, &pr->seconds, &e);
+        xc_status st = run_dedisperse_to(fil, out, d, plan, c->cv, c->threads, &pr->seconds, &e);
         if (!st)
             st = xc_planefile_read(&pr->pf, pr->json, &e);
         if (st) {

@@ -41,4 +41,37 @@ void xc_cpu_scale_f64(int kind, float k1, float k2, const double *sum, float *ou
 void xc_cpu_convert(const xc_block *in, const int *chans, int nchosen, int ds, size_t ns,
                     size_t stride, xc_cpu_type type, void *dst, int nthreads);
 
+/* ---- the approximate dedispersers' gulp loop (approx_common.c) ---------- */
+
+/* The work-item kernels of a copy, in this order; narrow ones add in uint32
+ * (exact where every sum of a trial fits 32 bits, twice the lanes of uint64). */
+enum { XC_CPU_ITEM_U8N, XC_CPU_ITEM_U8W, XC_CPU_ITEM_U16N, XC_CPU_ITEM_U16W, XC_CPU_ITEM_U32N, XC_CPU_ITEM_U32W,
+       XC_CPU_ITEM_U64W, XC_CPU_ITEM_F32, XC_CPU_NITEMS };
+
+/* One channel-major copy (xc_cpu_convert) of a gulp at one downsample factor:
+ * x holds m rows of stride >= nsd + 1 samples (NULL if m == 0); item: the
+ * XC_CPU_ITEM_* kernel for its type and sums. */
+typedef struct {
+    int item;
+    const void *x;
+    size_t nsd, stride;
+} xc_cpu_copy;
+
+/* What subband_cpu.c and tree_cpu.c tell the shared execute about their plan. */
+typedef struct {
+    const char *name;             /* for messages: "subband", "tree" */
+    int nchans;                   /* the plan's channel count, for the narrow bound */
+    int m;                        /* unmasked channels, listed in chans */
+    const int *chans;
+    int nthreads;
+    int (*ds)(const void *state, int k, size_t *ndm);   /* range k's ds; *ndm: its trials */
+    /* Fills out->r[k] (of nonzero size) from the copy at range k's ds. */
+    void (*range)(const void *state, const xc_ddjob *job, int k, const xc_cpu_copy *cp, xc_planerange *o);
+} xc_cpu_approx;
+
+/* Checks the plane's shape, then per distinct downsample factor makes one
+ * copy, shared by every range with that factor, and runs a->range on them. */
+xc_status xc_cpu_approx_execute(const xc_cpu_approx *a, const void *state, const xc_ddjob *job, xc_plane *out,
+                                xc_error *err);
+
 #endif

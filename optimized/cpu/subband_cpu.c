@@ -211,71 +211,39 @@ SUB_ITEM(item_f32, float, double)
 typedef void (*item_fn)(const state *, const xc_ddjob *, const xc_subrange *, size_t, size_t, size_t, size_t,
                         const void *, size_t, const int32_t *, void *, xc_planerange *);
 
-/* The item for the copy's type; narrow: every sum of a trial fits 32 bits,
- * so it adds in uint32 (exact, twice the lanes of uint64). */
-static item_fn pick_item(xc_cpu_type store, int narrow)
+static const item_fn items[XC_CPU_NITEMS] = {item_u8n, item_u8w, item_u16n, item_u16w,
+                                             item_u32n, item_u32w, item_u64w, item_f32};
+
+static int range_ds(const void *p, int k, size_t *ndm)
 {
-    switch (store) {
-    case XC_CPU_U8: return narrow ? item_u8n : item_u8w;
-    case XC_CPU_U16: return narrow ? item_u16n : item_u16w;
-    case XC_CPU_U32: return narrow ? item_u32n : item_u32w;
-    case XC_CPU_U64: return item_u64w;
-    default: return item_f32;
-    }
+    const state *S = p;
+    *ndm = S->sp.r[k].ndm;
+    return S->sp.r[k].ds;
 }
 
-static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+/* Range q from the copy: OpenMP over (block of SUB_GROUPS groups x time chunk). */
+static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_copy *cp, xc_planerange *o)
+{
+    const state *S = p;
+    const xc_subrange *r = &S->sp.r[q];
+    const item_fn item = items[cp->item];
+    const size_t tc = SUB_TILE_T, nchunk = (o->nsamp + tc - 1) / tc;
+    const size_t nblk = ((size_t)r->ngroups + SUB_GROUPS - 1) / SUB_GROUPS;
+#pragma omp parallel for schedule(dynamic, 1) collapse(2) num_threads(S->nthreads)
+    for (size_t jb = 0; jb < nblk; jb++)
+        for (size_t c = 0; c < nchunk; c++) {
+            const size_t t0 = c * tc, nt = o->nsamp - t0 < tc ? o->nsamp - t0 : tc;
+            const size_t j0 = jb * SUB_GROUPS, j1 = j0 + SUB_GROUPS < (size_t)r->ngroups
+                                                       ? j0 + SUB_GROUPS : (size_t)r->ngroups;
+            item(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, S->span[q], S->buf[omp_get_thread_num()], o);
+        }
+}
 
 static xc_status st_execute(void *p, const xc_ddjob *job, xc_plane *out, xc_error *err)
 {
     const state *S = p;
-    const xc_block *in = job->in;
-    xc_status st = XC_OK;
-    const int nr = job->plan->nranges;
-    for (int k = 0; k < nr; k++)
-        if (out->r[k].ndm != S->sp.r[k].ndm || out->r[k].nsamp != job->nout / (size_t)S->sp.r[k].ds)
-            return xc_error_set(err, XC_EINVAL, "subband: plane range %d has the wrong shape", k);
-    /* One channel-major copy per distinct downsample factor, in the
-     * narrowest type that holds a scrunched sample, shared by its ranges. */
-    for (int k = 0; k < nr && !st; k++) {
-        const int ds = S->sp.r[k].ds;
-        int first = 1;
-        for (int q = 0; q < k; q++)
-            first &= S->sp.r[q].ds != ds;
-        if (!first)
-            continue;
-        xc_cpu_layout lay;
-        if ((st = xc_cpu_layout_for(in->nbits, ds, &lay, err)))
-            break;
-        const int narrow = in->nbits != 32 && ((1ull << in->nbits) - 1ull) * (unsigned long long)ds *
-                                                      (unsigned long long)S->sp.nchans <= UINT32_MAX;
-        const item_fn item = pick_item(lay.store, narrow);
-        const size_t nsd = in->nsamp / (size_t)ds, stride = round_up(nsd + 1, 64);
-        void *x = S->m ? malloc((size_t)S->m * stride * (size_t)lay.store_bytes) : NULL;
-        if (S->m && !x)
-            return xc_error_set(err, XC_ENOMEM, "subband: out of memory for the %d x %zu channel-major copy", S->m,
-                                stride);
-        if (S->m)
-            xc_cpu_convert(in, S->chans, S->m, ds, nsd, stride, lay.store, x, S->nthreads);
-        for (int q = k; q < nr; q++) {
-            const xc_subrange *r = &S->sp.r[q];
-            xc_planerange *o = &out->r[q];
-            if (r->ds != ds || !o->nsamp || !r->ndm)
-                continue;
-            const size_t tc = SUB_TILE_T, nchunk = (o->nsamp + tc - 1) / tc;
-            const size_t nblk = ((size_t)r->ngroups + SUB_GROUPS - 1) / SUB_GROUPS;
-#pragma omp parallel for schedule(dynamic, 1) collapse(2) num_threads(S->nthreads)
-            for (size_t jb = 0; jb < nblk; jb++)
-                for (size_t c = 0; c < nchunk; c++) {
-                    const size_t t0 = c * tc, nt = o->nsamp - t0 < tc ? o->nsamp - t0 : tc;
-                    const size_t j0 = jb * SUB_GROUPS, j1 = j0 + SUB_GROUPS < (size_t)r->ngroups
-                                                               ? j0 + SUB_GROUPS : (size_t)r->ngroups;
-                    item(S, job, r, j0, j1, t0, nt, x, stride, S->span[q], S->buf[omp_get_thread_num()], o);
-                }
-        }
-        free(x);
-    }
-    return st;
+    const xc_cpu_approx a = {"subband", S->sp.nchans, S->m, S->chans, S->nthreads, range_ds, run_range};
+    return xc_cpu_approx_execute(&a, S, job, out, err);
 }
 
 /* Integer input: the subband reference bit for bit at any thread count. */

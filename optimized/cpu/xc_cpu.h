@@ -52,10 +52,8 @@ const char *xc_cpu_isa(int *vector_bytes);
 
 /* ---- the CPU implementations ------------------------------------------- */
 
-extern const xc_dedisperser xc_dd_cpu;
-extern const xc_dedisperser xc_dd_subband_cpu;   /* subband_cpu.c */
-extern const xc_dedisperser xc_dd_tree_cpu;      /* tree_cpu.c */
-extern const xc_dedisperser xc_dd_tree_padded_cpu;
+/* direct (dedisperse_cpu.c); subband_cpu.c; tree_cpu.c (piecewise-linear, frequency-padded) */
+extern const xc_dedisperser xc_dd_cpu, xc_dd_subband_cpu, xc_dd_tree_cpu, xc_dd_tree_padded_cpu;
 extern const xc_searcher xc_ps_cpu;
 
 /* Tiled OpenMP/SIMD direct dedispersion on a prepared job. */

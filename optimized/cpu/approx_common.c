@@ -1,0 +1,66 @@
+/* The execute scaffolding of the approximate CPU dedispersers (subband_cpu.c,
+ * tree_cpu.c): the shape check and, per distinct downsample factor, one
+ * channel-major copy of the gulp in the narrowest type that holds a
+ * scrunched sample, shared by that factor's ranges.  The per-range work (the
+ * OpenMP loop over work items) stays with each dedisperser; this runs once a
+ * range, outside the hot loops. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "optimized/cpu/cpu_internal.h"
+
+/* The kernel for the copy's type; narrow: every sum of a trial fits 32 bits. */
+static int item_for(xc_cpu_type store, int narrow)
+{
+    switch (store) {
+    case XC_CPU_U8: return narrow ? XC_CPU_ITEM_U8N : XC_CPU_ITEM_U8W;
+    case XC_CPU_U16: return narrow ? XC_CPU_ITEM_U16N : XC_CPU_ITEM_U16W;
+    case XC_CPU_U32: return narrow ? XC_CPU_ITEM_U32N : XC_CPU_ITEM_U32W;
+    case XC_CPU_U64: return XC_CPU_ITEM_U64W;
+    default: return XC_CPU_ITEM_F32;
+    }
+}
+
+static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+
+xc_status xc_cpu_approx_execute(const xc_cpu_approx *a, const void *state, const xc_ddjob *job, xc_plane *out,
+                                xc_error *err)
+{
+    const xc_block *in = job->in;
+    xc_status st = XC_OK;
+    const int nr = job->plan->nranges;
+    for (int k = 0; k < nr; k++) {
+        size_t ndm;
+        const int ds = a->ds(state, k, &ndm);
+        if (out->r[k].ndm != ndm || out->r[k].nsamp != job->nout / (size_t)ds)
+            return xc_error_set(err, XC_EINVAL, "%s: plane range %d has the wrong shape", a->name, k);
+    }
+    for (int k = 0; k < nr && !st; k++) {
+        size_t ndm;
+        const int ds = a->ds(state, k, &ndm);
+        int first = 1;
+        for (int q = 0; q < k; q++)
+            first &= a->ds(state, q, &ndm) != ds;
+        if (!first)
+            continue;
+        xc_cpu_layout lay;
+        if ((st = xc_cpu_layout_for(in->nbits, ds, &lay, err)))
+            break;
+        const int narrow = in->nbits != 32 && ((1ull << in->nbits) - 1ull) * (unsigned long long)ds *
+                                                      (unsigned long long)a->nchans <= UINT32_MAX;
+        xc_cpu_copy cp = {item_for(lay.store, narrow), NULL, in->nsamp / (size_t)ds, 0};
+        cp.stride = round_up(cp.nsd + 1, 64);
+        void *x = a->m ? malloc((size_t)a->m * cp.stride * (size_t)lay.store_bytes) : NULL;
+        if (a->m && !x)
+            return xc_error_set(err, XC_ENOMEM, "%s: out of memory for the %d x %zu channel-major copy", a->name,
+                                a->m, cp.stride);
+        if (a->m)
+            xc_cpu_convert(in, a->chans, a->m, ds, cp.nsd, cp.stride, lay.store, x, a->nthreads);
+        cp.x = x;
+        for (int q = k; q < nr; q++)
+            if (a->ds(state, q, &ndm) == ds && out->r[q].nsamp && ndm)
+                a->range(state, job, q, &cp, &out->r[q]);
+        free(x);
+    }
+    return st;
+}
