@@ -19,17 +19,6 @@
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
-static xc_ddopts sub_opts(int nsub, double dmsub, int align, int threads)
-{
-    xc_ddopts o;
-    memset(&o, 0, sizeof o);
-    o.nsub = nsub;
-    o.dmsub = dmsub;
-    o.subalign = align;
-    o.threads = threads;
-    return o;
-}
-
 /* ---- worked by hand ------------------------------------------------------------ */
 
 /* 4 channels at 1000, 800, 600, 400 MHz, tsamp 1 ms, crosscheck convention
@@ -54,7 +43,7 @@ XC_TEST(test_hand, "hand")
     for (size_t t = 0; t < in.blk.nsamp; t++)
         for (int c = 0; c < 4; c++)
             in.u16[t * 4 + (size_t)c] = (uint16_t)((c + 1) * t);
-    xc_ddopts o = sub_opts(2, 2.0, XC_SUBALIGN_HIGHEST, 0);
+    xc_ddopts o = xc_fx_ddopts(2, 2.0, XC_SUBALIGN_HIGHEST, 0);
     xc_ddjob job;
     CU_ASSERT_EQUAL_FATAL(xc_ddjob_init(&job, &in.blk, &in.plan, in.cv, &in.g, NULL, &err), XC_OK);
     job.opts = o;
@@ -104,7 +93,7 @@ XC_TEST(test_nsub_nchans_is_direct, "nsub_nchans_is_direct")
                                   XC_OK);
             xc_conform_ddinput_random(&in, 7 + (uint64_t)p);
             CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, 'q', 3, &err), XC_OK);
-            xc_ddopts o = sub_opts(37, 7.0, align[al], 2);
+            xc_ddopts o = xc_fx_ddopts(37, 7.0, align[al], 2);
             xc_plane want, got;
             CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_reference, &in, &o, &want, &err), XC_OK);
             for (int m = 0; m < 2; m++) {
@@ -146,7 +135,7 @@ XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
         xc_conform_ddinput_random(&in, 100 + q);
         CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, cfg[q].kill, 5, &err), XC_OK);
         for (int al = 0; al < 3; al++) {
-            xc_ddopts o = sub_opts(cfg[q].nsub, cfg[q].dmsub, al, 1);
+            xc_ddopts o = xc_fx_ddopts(cfg[q].nsub, cfg[q].dmsub, al, 1);
             xc_plane want, got;
             CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_subband_reference, &in, &o, &want, &err), XC_OK);
             for (int th = 1; th <= 2; th++) {
@@ -180,7 +169,7 @@ XC_TEST(test_cpu_float_bound, "cpu_float_bound")
                           XC_OK);
     xc_conform_ddinput_random(&in, 7);
     for (int th = 1; th <= 2; th++) {
-        xc_ddopts o = sub_opts(32, 0, XC_SUBALIGN_HIGHEST, th);
+        xc_ddopts o = xc_fx_ddopts(32, 0, XC_SUBALIGN_HIGHEST, th);
         xc_plane want, got;
         CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_subband_reference, &in, &o, &want, &err), XC_OK);
         CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_subband_cpu, &in, &o, &got, &err), XC_OK);
@@ -214,7 +203,7 @@ XC_TEST(test_spread_within_bound, "spread_within_bound")
                 CU_ASSERT_EQUAL_FATAL(xc_ddjob_prepare(&job, 256, 8, &plan, xc_convention_get("crosscheck"), &g, NULL,
                                                        &err),
                                       XC_OK);
-                job.opts = sub_opts(ns, 0, al, 0);
+                job.opts = xc_fx_ddopts(ns, 0, al, 0);
                 xc_subplan sp;
                 CU_ASSERT_EQUAL_FATAL(xc_subplan_make(&sp, &job, &err), XC_OK);
                 for (int k = 0; k < plan.nranges; k++) {
@@ -259,7 +248,7 @@ static void loss_case(int align, double dmsub, int nsub, double scale, size_t *n
 {
     xc_smear_cfg cfg = {64, 1500, -4, 256e-6, "0:100:1,100:200:2:2", "crosscheck", widths, XC_NCASES(widths), 5,
                         scale};
-    xc_ddopts o = sub_opts(nsub, dmsub, align, 2);
+    xc_ddopts o = xc_fx_ddopts(nsub, dmsub, align, 2);
     xc_smear_row *rows = NULL;
     size_t n = 0;
     xc_error err;
@@ -332,7 +321,7 @@ XC_TEST(test_prepsubband_fixture, "prepsubband_fixture")
     xc_dmplan plan;
     xc_dmplan_init(&plan);
     CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&plan, "40:72:2", "test", &err), XC_OK);
-    xc_ddopts o = sub_opts(32, 32, XC_SUBALIGN_HIGHEST, 2);
+    xc_ddopts o = xc_fx_ddopts(32, 32, XC_SUBALIGN_HIGHEST, 2);
     xc_ddplan *p;
     CU_ASSERT_EQUAL_FATAL(xc_ddplan_create(&p, &xc_dd_subband_cpu, &g, 8, &plan, xc_convention_get("presto"), NULL,
                                            &o, &err),

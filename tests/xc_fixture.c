@@ -438,6 +438,34 @@ xc_psopts xc_fx_ps_opts(const xc_fx_pscfg *c)
     return o;
 }
 
+xc_ddopts xc_fx_ddopts(int nsub, double dmsub, int align, int threads)
+{
+    return (xc_ddopts){.nsub = nsub, .dmsub = dmsub, .subalign = align, .threads = threads};
+}
+
+xc_accel_opts xc_fx_accel_opts(int zmax, int wmax, int numharm, int threads)
+{
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = zmax;
+    o.wmax = wmax;
+    o.numharm = numharm;
+    o.threads = threads;
+    return o;
+}
+
+xc_status xc_fx_search(const xc_accel_searcher *as, const xc_searcher *ps, const xc_spectrum *sp, const void *opts,
+                       xc_candlist *l)
+{
+    xc_error err;
+    xc_error_clear(&err);
+    xc_candlist_init(l);
+    xc_status st = as ? xc_accel_run(as, sp, opts, l, &err) : xc_pulscan_run(ps, sp, opts, l, &err);
+    if (st)
+        printf("\n  %s: %s\n", as ? as->impl.name : ps->impl.name, err.msg);
+    return st;
+}
+
 const char *xc_fx_bin(void)
 {
     const char *b = getenv("XC_BIN");

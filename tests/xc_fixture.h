@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/xc_accel.h"
 #include "core/xc_dedisperse.h"
 #include "core/xc_search.h"
 #include "synth/xc_synth.h"
@@ -165,6 +166,21 @@ typedef struct {
 extern const xc_fx_pscfg xc_fx_ps_configs[XC_FX_PS_NCONFIGS];
 /* The options of a configuration (the rest at their defaults). */
 xc_psopts xc_fx_ps_opts(const xc_fx_pscfg *c);
+
+/* ---- options and searches ----------------------------------------------- */
+
+/* Dedispersion options: all zero but these (align: an XC_SUBALIGN_ value). */
+xc_ddopts xc_fx_ddopts(int nsub, double dmsub, int align, int threads);
+/* Accel options: the defaults but these. */
+xc_accel_opts xc_fx_accel_opts(int zmax, int wmax, int numharm, int threads);
+/* Runs the accel searcher as (when non-NULL), else the Pulscan searcher ps,
+ * over sp with opts (an xc_accel_opts for as, an xc_psopts for ps) into l,
+ * initialised first; prints the implementation's name and message when it
+ * fails.  Returns the status. */
+xc_status xc_fx_search(const xc_accel_searcher *as, const xc_searcher *ps, const xc_spectrum *sp, const void *opts,
+                       xc_candlist *l);
+/* xc_fx_search of an accel searcher that ends the calling case when it fails. */
+#define xc_fx_accel_or_fail(s, sp, o, l) CU_ASSERT_EQUAL_FATAL(xc_fx_search((s), NULL, (sp), (o), (l)), XC_OK)
 
 /* The crosscheck binary the CLI tests run: $XC_BIN, else bin/crosscheck. */
 const char *xc_fx_bin(void);
