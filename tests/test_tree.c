@@ -38,18 +38,12 @@ XC_TEST(test_hand, "hand")
 {
     xc_conform_ddinput in;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, 4, 8, 1000, -200, 1e-3, "0:0.25:0.1", "crosscheck", 4, &err),
-                          XC_OK);
+    xc_ddopts o = xc_fx_ddopts(1, 0, 0, 0);
+    xc_ddjob job;
+    xc_fx_hand_input(&in, "0:0.25:0.1", &o, &job);
     CU_ASSERT_EQUAL_FATAL(in.plan.r[0].ndm, 3);
     CU_ASSERT_EQUAL(in.maxd, 4);
     CU_ASSERT_EQUAL(in.blk.nsamp, 8);
-    for (size_t t = 0; t < in.blk.nsamp; t++)
-        for (int c = 0; c < 4; c++)
-            in.u16[t * 4 + (size_t)c] = (uint16_t)((c + 1) * t);
-    xc_ddopts o = xc_fx_ddopts(1, 0, 0, 0);
-    xc_ddjob job;
-    CU_ASSERT_EQUAL_FATAL(xc_ddjob_init(&job, &in.blk, &in.plan, in.cv, &in.g, NULL, &err), XC_OK);
-    job.opts = o;
     xc_treeplan tp;
     CU_ASSERT_EQUAL_FATAL(xc_treeplan_make(&tp, &job, XC_TREE_PIECEWISE, &err), XC_OK);
     CU_ASSERT_EQUAL(tp.m, 4);
@@ -66,16 +60,7 @@ XC_TEST(test_hand, "hand")
     }
     XC_ASSERT_NEAR(tp.r[0].smear[2], 0.2 * 7.1451, 1e-3);
     static const float want[3][4] = {{0, 10, 20, 30}, {13, 23, 33, 43}, {27, 37, 47, 57}};
-    const xc_dedisperser *impls[2] = {&xc_dd_tree_reference, &xc_dd_tree_cpu};
-    for (int m = 0; m < 2; m++) {
-        xc_plane pl;
-        CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(impls[m], &in, &o, &pl, &err), XC_OK);
-        CU_ASSERT_EQUAL_FATAL(pl.r[0].nsamp, 4);
-        for (int i = 0; i < 3; i++)
-            for (int t = 0; t < 4; t++)
-                XC_ASSERT_NEAR(pl.r[0].data[i * 4 + t], want[i][t], 0);
-        xc_plane_free(&pl);
-    }
+    xc_fx_hand_planes(&xc_dd_tree_reference, &xc_dd_tree_cpu, &in, &o, want);
     xc_treeplan_free(&tp);
     xc_ddjob_free(&job);
     xc_conform_ddinput_free(&in);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compare/xc_conform.h"
 #include "core/xc_accel.h"
 #include "core/xc_dedisperse.h"
 #include "core/xc_search.h"
@@ -66,6 +67,17 @@ uint8_t *xc_fx_killmask(int nchans, int trial, uint64_t *s);
  * number kept. */
 int xc_fx_float_case(xc_fixture *f, int nchans, const char *plan, const char *preset, int kill, size_t nout,
                      uint64_t seed);
+
+/* ---- the hand-worked cases of the approximate dedispersers ----------------- */
+
+/* 4 channels at 1000, 800, 600, 400 MHz, 8 bits, tsamp 1 ms, crosscheck
+ * convention, under plan with 4 outputs, x[t][c] = (c+1) t; job built over it
+ * with options o.  Ends the case if either cannot be made. */
+void xc_fx_hand_input(xc_conform_ddinput *in, const char *plan, const xc_ddopts *o, xc_ddjob *job);
+/* Runs ref and cpu over in with o: asserts that each plane's range 0 has 4
+ * samples, its 3 trials exactly want. */
+void xc_fx_hand_planes(const xc_dedisperser *ref, const xc_dedisperser *cpu, const xc_conform_ddinput *in,
+                       const xc_ddopts *o, const float want[3][4]);
 
 /* ---- planes ----------------------------------------------------------------- */
 
