@@ -908,14 +908,7 @@ XC_TEST(test_spectrum_load, "spectrum_load")
 
 static xc_cand mk(double r, int w, int h, double sigma)
 {
-    xc_cand c;
-    memset(&c, 0, sizeof c);
-    c.r = r;
-    c.width = w;
-    c.z = w - 1;
-    c.numharm = h;
-    c.sigma = sigma;
-    return c;
+    return (xc_cand){.r = r, .width = w, .z = w - 1, .numharm = h, .sigma = sigma};
 }
 
 XC_TEST(test_sift, "sift")
@@ -1038,14 +1031,14 @@ XC_TEST(test_finish_prescored, "finish_prescored")
     memset(&sp, 0, sizeof sp);
     sp.nbins = 1001;
     sp.T = 10.0;
+    xc_pspeaks pk;
+    xc_pspeaks_init(&pk);
+    xc_error err;
     xc_psopts o;
     xc_psopts_default(&o);
     o.zmax = 10;
     o.rblock = 1;
     o.sigma = 0;
-    xc_pspeaks pk;
-    xc_pspeaks_init(&pk);
-    xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_pspeaks_push(&pk, 100, 5, 1, 80.0, &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(xc_pspeaks_push(&pk, 700, 9, 1, 90.0, &err), XC_OK);
     CU_ASSERT(isnan(pk.p[0].logp) && pk.p[0].filled == -1);
