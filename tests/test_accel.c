@@ -199,12 +199,7 @@ XC_TEST(test_grid_constants, "grid_constants")
 /* Default options but these, on 2 threads. */
 static xc_accel_opts accel_opts(int zmax, int wmax, int numharm, int preset)
 {
-    xc_accel_opts o;
-    xc_accel_opts_default(&o);
-    o.zmax = zmax;
-    o.wmax = wmax;
-    o.numharm = numharm;
-    o.threads = 2;
+    xc_accel_opts o = xc_fx_accel_opts(zmax, wmax, numharm, 2);
     o.preset = preset;
     return o;
 }
@@ -260,17 +255,6 @@ static void make_spectrum(xc_spectrum *sp, size_t nbins, unsigned long seed, con
     CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(sp, nbins, seed, tones, ntones, &err), XC_OK);
 }
 
-static void run_or_fail(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, xc_candlist *l)
-{
-    xc_error err;
-    xc_error_clear(&err);
-    xc_candlist_init(l);
-    xc_status st = xc_accel_run(s, sp, o, l, &err);
-    if (st)
-        printf("\n  %s: %s", s->impl.name, err.msg);
-    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
-}
-
 static void compare_lists(const xc_candlist *a, const xc_candlist *b, double rtol, double *worst)
 {
     CU_ASSERT_EQUAL(a->n, b->n);
@@ -308,17 +292,17 @@ XC_TEST(test_reference_vs_cpu, "reference_vs_cpu")
             o.preset = preset ? XC_ACCEL_PRESTO : XC_ACCEL_EXACT;
             o.threads = 2;
             xc_candlist ref, cpu, cpu1;
-            run_or_fail(&xc_accel_reference, &sp, &o, &ref);
-            run_or_fail(&xc_accel_cpu, &sp, &o, &cpu);
+            xc_fx_accel_or_fail(&xc_accel_reference, &sp, &o, &ref);
+            xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &cpu);
             o.threads = 1;
-            run_or_fail(&xc_accel_cpu, &sp, &o, &cpu1);
+            xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &cpu1);
             CU_ASSERT(ref.n >= 3);
             compare_lists(&cpu, &ref, rtol, &worst);
             /* preset exact: keeping the whole plane gives the same list */
             if (!preset && o.numharm > 1) {
                 xc_candlist ooc;
                 o.outofcore = -1;
-                run_or_fail(&xc_accel_cpu, &sp, &o, &ooc);
+                xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &ooc);
                 o.outofcore = 0;
                 /* the same values up to the cpu's float rounding (its overlap-save
                  * segments fall elsewhere in the sub-harmonic blocks) */
@@ -394,12 +378,7 @@ static void noise_stats(const xc_accel_searcher *s)
     }
     static const int zw[][2] = {{0, 0}, {20, 0}, {0, 60}};
     for (int c = 0; c < 3; c++) {
-        xc_accel_opts o;
-        xc_accel_opts_default(&o);
-        o.zmax = zw[c][0];
-        o.wmax = zw[c][1];
-        o.numharm = 1;
-        o.threads = 2;
+        xc_accel_opts o = xc_fx_accel_opts(zw[c][0], zw[c][1], 1, 2);
         xc_accel_plan p;
         CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, sp.nbins, sp.T, &err), XC_OK);
         int t = p.ntempl - 1;   /* z = +zmax, w = +wmax */
@@ -500,7 +479,7 @@ static void presto_case(const xc_spectrum *sp, int zmax, int wmax, int numharm, 
                         const char *fixture, double rmin, xc_candlist *l)
 {
     xc_accel_opts o = accel_opts(zmax, wmax, numharm, XC_ACCEL_PRESTO);
-    run_or_fail(&xc_accel_cpu, sp, &o, l);
+    xc_fx_accel_or_fail(&xc_accel_cpu, sp, &o, l);
     CU_ASSERT_FATAL(l->n > k);
     XC_ASSERT_NEAR(l->c[k].r, r, 0.5);
     if (!isnan(sigma))
@@ -512,13 +491,9 @@ XC_TEST_IF(test_j1807, "j1807", skip_no_data)
 {
     xc_spectrum sp;
     load(&sp, "sigpyproc3", "GBT_J1807-0847.fft");
-    xc_accel_opts o;
-    xc_accel_opts_default(&o);
-    o.zmax = 0;
-    o.numharm = 1;
-    o.threads = 2;
+    xc_accel_opts o = xc_fx_accel_opts(0, 0, 1, 2);
     xc_candlist l;
-    run_or_fail(&xc_accel_cpu, &sp, &o, &l);   /* preset exact: our normalisation */
+    xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &l);   /* preset exact: our normalisation */
     CU_ASSERT_FATAL(l.n > 0);
     XC_ASSERT_NEAR(l.c[0].r, 131, 0.5);
     xc_candlist_free(&l);
@@ -569,7 +544,7 @@ XC_TEST_IF(test_synth_jerk, "synth_jerk", skip_no_data)
     o.rhi = o.rlo + 3.0 * (double)half + 1;
     xc_accel_plan_free(&p);
     xc_candlist l;
-    run_or_fail(&xc_accel_cpu, &sp, &o, &l);
+    xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &l);
     CU_ASSERT_FATAL(l.n > 0);
     for (size_t i = 0; i < l.n; i++)
         l.c[i].sigma = xc_candidate_sigma(l.c[i].power, l.c[i].dof, ntr_full, NULL);

@@ -11,14 +11,7 @@
 
 static xc_smear_row row(double loss, double bound, int pass)
 {
-    xc_smear_row r;
-    memset(&r, 0, sizeof r);
-    r.dm = 10;
-    r.width = 1;
-    r.snr_loss = loss;
-    r.bound = bound;
-    r.pass = pass;
-    return r;
+    return (xc_smear_row){.dm = 10, .width = 1, .snr_loss = loss, .bound = bound, .pass = pass};
 }
 
 XC_TEST(test_smear_rows, "smear_rows")

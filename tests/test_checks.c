@@ -382,14 +382,14 @@ static void truth_case(double r_true, xc_check_state s)
     xc_candlist c;
     cands_make(&c, -1, 0);
     xc_truth t = {r_true / T_OBS, r_true, 0.0, T_OBS, 1};
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
     xc_cmpcands_opts o;
     xc_cmpcands_opts_init(&o);
     o.fundamental = 1;
     o.truth_dr = 1.0;
     o.truth_dz = 2.0;
-    xc_checks l;
-    xc_error err;
-    xc_checks_init(&l);
     CU_ASSERT_EQUAL_FATAL(xc_check_truth(&l, "obs", "cpu", &c, &t, &o, &err), XC_OK);
     const xc_check_row *r = only_row(&l, s);
     XC_ASSERT_NEAR(r->observed, 610.0, 1e-9);   /* the candidate at 1 % from the truth is its detection */

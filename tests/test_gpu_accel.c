@@ -48,28 +48,6 @@ static const xc_accel_searcher no_gpu = {
 static const xc_accel_searcher *gpu(void) { return &no_gpu; }
 #endif
 
-static xc_accel_opts opts(int zmax, int wmax, int numharm)
-{
-    xc_accel_opts o;
-    xc_accel_opts_default(&o);
-    o.zmax = zmax;
-    o.wmax = wmax;
-    o.numharm = numharm;
-    o.threads = 2;
-    return o;
-}
-
-static void run_or_fail(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, xc_candlist *l)
-{
-    xc_error err;
-    xc_error_clear(&err);
-    xc_candlist_init(l);
-    xc_status st = xc_accel_run(s, sp, o, l, &err);
-    if (st)
-        printf("\n  %s: %s", s->impl.name, err.msg);
-    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
-}
-
 /* Same r, z, w, numharm, in the same order; power and sigma within rtol. */
 static int lists_agree(const xc_candlist *a, const xc_candlist *b, double rtol, double *worst)
 {
@@ -102,7 +80,7 @@ static int lists_agree(const xc_candlist *a, const xc_candlist *b, double rtol, 
  * those rows the same, the others untouched. */
 XC_TEST_IF(test_gpu_accel_plane_delta, "gpu_accel_plane_delta", xc_fx_skip_gpu)
 {
-    xc_accel_opts o = opts(20, 0, 1);
+    xc_accel_opts o = xc_fx_accel_opts(20, 0, 1, 2);
     xc_accel_plan p;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, 16384, 100, &err), XC_OK);
@@ -177,14 +155,14 @@ XC_TEST_IF(test_gpu_accel_vs_cpu, "gpu_accel_vs_cpu", xc_fx_skip_gpu)
         CU_ASSERT_EQUAL_FATAL(
             xc_conform_tone_spectrum(&sp, sizes[c % 3], 101 + (uint64_t)c, tones, 4, &err), XC_OK);
         for (int preset = 0; preset < 2; preset++) {
-            xc_accel_opts o = opts(cfg[c][0], cfg[c][1], cfg[c][2]);
+            xc_accel_opts o = xc_fx_accel_opts(cfg[c][0], cfg[c][1], cfg[c][2], 2);
             o.rlo = 20;
             o.sigma = 3;
             o.normwidth = 500;
             o.preset = preset ? XC_ACCEL_PRESTO : XC_ACCEL_EXACT;
             xc_candlist g, cl;
-            run_or_fail(gpu(), &sp, &o, &g);
-            run_or_fail(&xc_accel_cpu, &sp, &o, &cl);
+            xc_fx_accel_or_fail(gpu(), &sp, &o, &g);
+            xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &cl);
             int ok = lists_agree(&g, &cl, rtol, &worst);
             if (!ok) {
                 printf("\n  differ: nbins %zu zmax %d wmax %d numharm %d preset %s", sp.nbins, o.zmax, o.wmax,
@@ -227,13 +205,13 @@ XC_TEST_IF(test_gpu_accel_repeat, "gpu_accel_repeat", xc_fx_skip_gpu)
     xc_spectrum sp;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 7919, 5, tones, 2, &err), XC_OK);
-    xc_accel_opts o = opts(20, 40, 2);
+    xc_accel_opts o = xc_fx_accel_opts(20, 40, 2, 2);
     o.sigma = 3;
     xc_candlist a, b, c;
-    run_or_fail(gpu(), &sp, &o, &a);
-    run_or_fail(gpu(), &sp, &o, &b);
+    xc_fx_accel_or_fail(gpu(), &sp, &o, &a);
+    xc_fx_accel_or_fail(gpu(), &sp, &o, &b);
     o.threads = 1;
-    run_or_fail(gpu(), &sp, &o, &c);
+    xc_fx_accel_or_fail(gpu(), &sp, &o, &c);
     CU_ASSERT(a.n > 0);
     CU_ASSERT_EQUAL(a.n, b.n);
     CU_ASSERT(a.n == b.n && !memcmp(a.c, b.c, a.n * sizeof *a.c));
@@ -273,19 +251,19 @@ XC_TEST_IF(test_gpu_accel_j1807, "gpu_accel_j1807", skip_j1807)
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_spectrum_load(&sp, path, &err), XC_OK);
     double worst = 0, rtol = gpu()->impl.tol.value;
-    xc_accel_opts o = opts(0, 0, 1);
+    xc_accel_opts o = xc_fx_accel_opts(0, 0, 1, 2);
     xc_candlist g, cl;
-    run_or_fail(gpu(), &sp, &o, &g);
-    run_or_fail(&xc_accel_cpu, &sp, &o, &cl);
+    xc_fx_accel_or_fail(gpu(), &sp, &o, &g);
+    xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &cl);
     CU_ASSERT_FATAL(g.n > 0);
     XC_ASSERT_NEAR(g.c[0].r, 131, 0.5);
     CU_ASSERT(lists_agree(&g, &cl, rtol, &worst));
     xc_candlist_free(&g);
     xc_candlist_free(&cl);
-    o = opts(50, 0, 4);
+    o = xc_fx_accel_opts(50, 0, 4, 2);
     o.preset = XC_ACCEL_PRESTO;
-    run_or_fail(gpu(), &sp, &o, &g);
-    run_or_fail(&xc_accel_cpu, &sp, &o, &cl);
+    xc_fx_accel_or_fail(gpu(), &sp, &o, &g);
+    xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &cl);
     CU_ASSERT_FATAL(g.n > 1);
     XC_ASSERT_NEAR(g.c[1].r, 131.13, 0.5);
     CU_ASSERT(lists_agree(&g, &cl, rtol, &worst));
@@ -306,7 +284,7 @@ XC_TEST_IF(test_gpu_accel_j1807, "gpu_accel_j1807", skip_j1807)
  * works. */
 XC_TEST_IF(test_gpu_accel_too_large, "gpu_accel_too_large", xc_fx_skip_gpu)
 {
-    xc_accel_opts o = opts(1200, 4000, 1);
+    xc_accel_opts o = xc_fx_accel_opts(1200, 4000, 1, 2);
     xc_accel_plan p;
     xc_error err;
     xc_error_clear(&err);
@@ -324,11 +302,11 @@ XC_TEST_IF(test_gpu_accel_too_large, "gpu_accel_too_large", xc_fx_skip_gpu)
         gpu()->destroy(state);
     xc_accel_plan_free(&p);
     /* a block the state was not made for is refused */
-    xc_accel_opts o2 = opts(4, 0, 1);
+    xc_accel_opts o2 = xc_fx_accel_opts(4, 0, 1, 2);
     CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o2, 4096, 100, &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(gpu()->create(&p, &state, &err), XC_OK);
     xc_accel_plan q;
-    xc_accel_opts o3 = opts(40, 0, 1);
+    xc_accel_opts o3 = xc_fx_accel_opts(40, 0, 1, 2);
     CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&q, &o3, 4096, 100, &err), XC_OK);
     double amp[20] = {0};
     float out[64];
@@ -341,9 +319,9 @@ XC_TEST_IF(test_gpu_accel_too_large, "gpu_accel_too_large", xc_fx_skip_gpu)
     static const double tones[][3] = {{501.5, 2, 40}};
     xc_spectrum sp;
     CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 1, &err), XC_OK);
-    xc_accel_opts o4 = opts(4, 0, 1);
+    xc_accel_opts o4 = xc_fx_accel_opts(4, 0, 1, 2);
     xc_candlist l;
-    run_or_fail(gpu(), &sp, &o4, &l);
+    xc_fx_accel_or_fail(gpu(), &sp, &o4, &l);
     CU_ASSERT(l.n > 0 && fabs(l.c[0].r - 501.5) <= 0.5);
     xc_candlist_free(&l);
     xc_spectrum_free(&sp);

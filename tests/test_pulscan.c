@@ -78,17 +78,6 @@ static xc_spectrum spec_chirp(size_t n, unsigned long seed, double amp, double r
     return sp;
 }
 
-static int run_impl(const xc_searcher *s, const xc_spectrum *sp, const xc_psopts *o, xc_candlist *l)
-{
-    xc_error err;
-    xc_error_clear(&err);
-    xc_candlist_init(l);
-    xc_status st = xc_pulscan_run(s, sp, o, l, &err);
-    if (st)
-        printf("\n%s: %s\n", s->impl.name, err.msg);
-    return st;
-}
-
 /* ---- the hand-worked case -------------------------------------------------- */
 
 /* 25 bins (24 data bins, one normalisation block), no two boxcar sums of a
@@ -243,7 +232,7 @@ XC_TEST(test_hand_rblock_peaks, "hand_rblock_peaks")
     /* The same peaks as candidates: r is the boxcar centre, z = width - 1,
      * dof = 2 * width * h(h+1)/2, and the sigma is xc_candidate_sigma's. */
     xc_candlist l;
-    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_reference, &sp, &o, &l), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_reference, &sp, &o, &l), XC_OK);
     CU_ASSERT_EQUAL(l.n, nwant);
     int seen = 0;
     for (size_t k = 0; k < l.n; k++)
@@ -416,7 +405,7 @@ XC_TEST(test_overlap_noise, "overlap_noise")
                 xc_pspeaks_free(&b);
                 /* The candidates: start = r - (w-1)/2. */
                 xc_candlist l;
-                CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &l), XC_OK);
+                CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_cpu, &sp, &o, &l), XC_OK);
                 for (size_t k = 0; k < l.n; k++) {
                     double start = l.c[k].r - (l.c[k].width - 1) / 2.0;
                     CU_ASSERT(start >= 1 && start >= (double)(l.c[k].numharm - 1) * l.c[k].width);
@@ -551,7 +540,7 @@ XC_TEST(test_noise_false_alarms, "noise_false_alarms")
         xc_spectrum sp = spec_new(4096, 1.0);
         spec_noise(&sp, seed, 0.5, 2.0);
         xc_candlist l;
-        CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &l), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_cpu, &sp, &o, &l), XC_OK);
         total += l.n;
         for (size_t k = 0; k < l.n; k++)
             CU_ASSERT(l.c[k].sigma > 0);
@@ -632,7 +621,7 @@ XC_TEST(test_injected_chirp, "injected_chirp")
         o.numharm = 2;
         for (int m = 0; m < 2; m++) {
             xc_candlist l;
-            CU_ASSERT_EQUAL_FATAL(run_impl(m ? &xc_ps_cpu : &xc_ps_reference, &sp, &o, &l), XC_OK);
+            CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, m ? &xc_ps_cpu : &xc_ps_reference, &sp, &o, &l), XC_OK);
             CU_ASSERT_FATAL(l.n >= 1);
             double rmean = cases[c].r0 + cases[c].z0 / 2;
             if (fabs(l.c[0].r - rmean) > 1 || fabs(l.c[0].z - cases[c].z0) > 2)
@@ -674,12 +663,12 @@ XC_TEST(test_cpu_matches_reference, "cpu_matches_reference")
         xc_psopts o = xc_fx_ps_opts(&cfg[c]);
         o.threads = 1;
         xc_candlist ref, got;
-        CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_reference, &sp, &o, &ref), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_reference, &sp, &o, &ref), XC_OK);
         CU_ASSERT(ref.n >= 3);
         for (int th = 1; th <= 2; th++) {
             o.threads = th;
             o.tile = th == 2 ? 100 : 0;     /* tiles that do not divide the R-blocks */
-            CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &got), XC_OK);
+            CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_cpu, &sp, &o, &got), XC_OK);
             int same = xc_fx_same_cands(&ref, &got, cpu->impl.tol.value, "reference vs cpu");
             CU_ASSERT(same);
             if (!same)
@@ -738,7 +727,7 @@ XC_TEST(test_j1807, "j1807")
     /* Defaults (zmax 200, one harmonic), both peak modes. */
     for (int rb = 0; rb < 2; rb++) {
         o.rblock = rb;
-        CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &l), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_cpu, &sp, &o, &l), XC_OK);
         CU_ASSERT_FATAL(l.n >= 1);
         CU_ASSERT_EQUAL(j1807_harmonic(l.c[0].r), 1);
         XC_ASSERT_CLOSE(l.c[0].f_hz, 6.100, 0.002);
@@ -749,8 +738,8 @@ XC_TEST(test_j1807, "j1807")
     o.rblock = 0;
     o.zmax = 40;
     o.numharm = 3;
-    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_reference, &sp, &o, &l), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &m), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_reference, &sp, &o, &l), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_cpu, &sp, &o, &m), XC_OK);
     CU_ASSERT(xc_fx_same_cands(&l, &m, xc_ps_cpu.impl.tol.value, "J1807 reference vs cpu"));
     CU_ASSERT_FATAL(l.n >= 1);
     CU_ASSERT(j1807_harmonic(l.c[0].r) >= 1);
@@ -803,8 +792,8 @@ XC_TEST(test_mad_zero, "mad_zero")
     CU_ASSERT(max3 < 40);
     o.zmax = 20;
     xc_candlist l, m;
-    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_reference, &sp, &o, &l), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &m), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_reference, &sp, &o, &l), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_cpu, &sp, &o, &m), XC_OK);
     CU_ASSERT(xc_fx_same_cands(&l, &m, 0, "MAD 0 reference vs cpu"));
     for (size_t k = 0; k < l.n; k++)
         CU_ASSERT(l.c[k].sigma < 6);
@@ -835,7 +824,7 @@ XC_TEST(test_mad_zero, "mad_zero")
     sp = spec_new(3 * W + 2, 10.0);
     spec_noise(&sp, 43, 100.0, 0.5);
     o.zmax = 10;
-    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &l), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_cpu, &sp, &o, &l), XC_OK);
     for (size_t k = 0; k < l.n; k++)
         CU_ASSERT(l.c[k].sigma < 6);
     xc_candlist_free(&l);
@@ -919,14 +908,7 @@ XC_TEST(test_spectrum_load, "spectrum_load")
 
 static xc_cand mk(double r, int w, int h, double sigma)
 {
-    xc_cand c;
-    memset(&c, 0, sizeof c);
-    c.r = r;
-    c.width = w;
-    c.z = w - 1;
-    c.numharm = h;
-    c.sigma = sigma;
-    return c;
+    return (xc_cand){.r = r, .width = w, .z = w - 1, .numharm = h, .sigma = sigma};
 }
 
 XC_TEST(test_sift, "sift")
@@ -991,12 +973,12 @@ XC_TEST(test_mom_and_poly, "mom_and_poly")
     o.zmax = 30;
     xc_candlist e, m, p;
     o.norm = XC_NORM_EXACT;
-    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &e), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_cpu, &sp, &o, &e), XC_OK);
     o.norm = XC_NORM_MOM;
-    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &m), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_cpu, &sp, &o, &m), XC_OK);
     o.norm = XC_NORM_EXACT;
     o.logp = XC_LOGP_POLY;
-    CU_ASSERT_EQUAL_FATAL(run_impl(&xc_ps_cpu, &sp, &o, &p), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_search(NULL, &xc_ps_cpu, &sp, &o, &p), XC_OK);
     CU_ASSERT_FATAL(e.n >= 1 && m.n >= 1 && p.n >= 1);
     CU_ASSERT(fabs(e.c[0].r - 12010) <= 1 && fabs(m.c[0].r - 12010) <= 1 && fabs(p.c[0].r - 12010) <= 1);
     CU_ASSERT(e.c[0].power != m.c[0].power);
@@ -1049,14 +1031,14 @@ XC_TEST(test_finish_prescored, "finish_prescored")
     memset(&sp, 0, sizeof sp);
     sp.nbins = 1001;
     sp.T = 10.0;
+    xc_pspeaks pk;
+    xc_pspeaks_init(&pk);
+    xc_error err;
     xc_psopts o;
     xc_psopts_default(&o);
     o.zmax = 10;
     o.rblock = 1;
     o.sigma = 0;
-    xc_pspeaks pk;
-    xc_pspeaks_init(&pk);
-    xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_pspeaks_push(&pk, 100, 5, 1, 80.0, &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(xc_pspeaks_push(&pk, 700, 9, 1, 90.0, &err), XC_OK);
     CU_ASSERT(isnan(pk.p[0].logp) && pk.p[0].filled == -1);

@@ -19,17 +19,6 @@
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
-static xc_ddopts sub_opts(int nsub, double dmsub, int align, int threads)
-{
-    xc_ddopts o;
-    memset(&o, 0, sizeof o);
-    o.nsub = nsub;
-    o.dmsub = dmsub;
-    o.subalign = align;
-    o.threads = threads;
-    return o;
-}
-
 /* ---- worked by hand ------------------------------------------------------------ */
 
 /* 4 channels at 1000, 800, 600, 400 MHz, tsamp 1 ms, crosscheck convention
@@ -48,16 +37,10 @@ XC_TEST(test_hand, "hand")
 {
     xc_conform_ddinput in;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, 4, 8, 1000, -200, 1e-3, "0:1.5:0.5", "crosscheck", 4, &err),
-                          XC_OK);
-    CU_ASSERT_EQUAL(in.maxd, 22);
-    for (size_t t = 0; t < in.blk.nsamp; t++)
-        for (int c = 0; c < 4; c++)
-            in.u16[t * 4 + (size_t)c] = (uint16_t)((c + 1) * t);
-    xc_ddopts o = sub_opts(2, 2.0, XC_SUBALIGN_HIGHEST, 0);
+    xc_ddopts o = xc_fx_ddopts(2, 2.0, XC_SUBALIGN_HIGHEST, 0);
     xc_ddjob job;
-    CU_ASSERT_EQUAL_FATAL(xc_ddjob_init(&job, &in.blk, &in.plan, in.cv, &in.g, NULL, &err), XC_OK);
-    job.opts = o;
+    xc_fx_hand_input(&in, "0:1.5:0.5", &o, &job);
+    CU_ASSERT_EQUAL(in.maxd, 22);
     xc_subplan sp;
     CU_ASSERT_EQUAL_FATAL(xc_subplan_make(&sp, &job, &err), XC_OK);
     const xc_subrange *r = &sp.r[0];
@@ -74,16 +57,7 @@ XC_TEST(test_hand, "hand")
     }
     XC_ASSERT_NEAR(r->smear[0], 7.2028, 1e-4);
     static const float want[3][4] = {{30, 40, 50, 60}, {58, 68, 78, 88}, {79, 89, 99, 109}};
-    const xc_dedisperser *impls[2] = {&xc_dd_subband_reference, &xc_dd_subband_cpu};
-    for (int m = 0; m < 2; m++) {
-        xc_plane pl;
-        CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(impls[m], &in, &o, &pl, &err), XC_OK);
-        CU_ASSERT_EQUAL_FATAL(pl.r[0].nsamp, 4);
-        for (int i = 0; i < 3; i++)
-            for (int t = 0; t < 4; t++)
-                XC_ASSERT_NEAR(pl.r[0].data[i * 4 + t], want[i][t], 0);
-        xc_plane_free(&pl);
-    }
+    xc_fx_hand_planes(&xc_dd_subband_reference, &xc_dd_subband_cpu, &in, &o, want);
     xc_subplan_free(&sp);
     xc_ddjob_free(&job);
     xc_conform_ddinput_free(&in);
@@ -104,7 +78,7 @@ XC_TEST(test_nsub_nchans_is_direct, "nsub_nchans_is_direct")
                                   XC_OK);
             xc_conform_ddinput_random(&in, 7 + (uint64_t)p);
             CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, 'q', 3, &err), XC_OK);
-            xc_ddopts o = sub_opts(37, 7.0, align[al], 2);
+            xc_ddopts o = xc_fx_ddopts(37, 7.0, align[al], 2);
             xc_plane want, got;
             CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_reference, &in, &o, &want, &err), XC_OK);
             for (int m = 0; m < 2; m++) {
@@ -146,7 +120,7 @@ XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
         xc_conform_ddinput_random(&in, 100 + q);
         CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, cfg[q].kill, 5, &err), XC_OK);
         for (int al = 0; al < 3; al++) {
-            xc_ddopts o = sub_opts(cfg[q].nsub, cfg[q].dmsub, al, 1);
+            xc_ddopts o = xc_fx_ddopts(cfg[q].nsub, cfg[q].dmsub, al, 1);
             xc_plane want, got;
             CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_subband_reference, &in, &o, &want, &err), XC_OK);
             for (int th = 1; th <= 2; th++) {
@@ -180,7 +154,7 @@ XC_TEST(test_cpu_float_bound, "cpu_float_bound")
                           XC_OK);
     xc_conform_ddinput_random(&in, 7);
     for (int th = 1; th <= 2; th++) {
-        xc_ddopts o = sub_opts(32, 0, XC_SUBALIGN_HIGHEST, th);
+        xc_ddopts o = xc_fx_ddopts(32, 0, XC_SUBALIGN_HIGHEST, th);
         xc_plane want, got;
         CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_subband_reference, &in, &o, &want, &err), XC_OK);
         CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_subband_cpu, &in, &o, &got, &err), XC_OK);
@@ -214,7 +188,7 @@ XC_TEST(test_spread_within_bound, "spread_within_bound")
                 CU_ASSERT_EQUAL_FATAL(xc_ddjob_prepare(&job, 256, 8, &plan, xc_convention_get("crosscheck"), &g, NULL,
                                                        &err),
                                       XC_OK);
-                job.opts = sub_opts(ns, 0, al, 0);
+                job.opts = xc_fx_ddopts(ns, 0, al, 0);
                 xc_subplan sp;
                 CU_ASSERT_EQUAL_FATAL(xc_subplan_make(&sp, &job, &err), XC_OK);
                 for (int k = 0; k < plan.nranges; k++) {
@@ -259,7 +233,7 @@ static void loss_case(int align, double dmsub, int nsub, double scale, size_t *n
 {
     xc_smear_cfg cfg = {64, 1500, -4, 256e-6, "0:100:1,100:200:2:2", "crosscheck", widths, XC_NCASES(widths), 5,
                         scale};
-    xc_ddopts o = sub_opts(nsub, dmsub, align, 2);
+    xc_ddopts o = xc_fx_ddopts(nsub, dmsub, align, 2);
     xc_smear_row *rows = NULL;
     size_t n = 0;
     xc_error err;
@@ -332,7 +306,7 @@ XC_TEST(test_prepsubband_fixture, "prepsubband_fixture")
     xc_dmplan plan;
     xc_dmplan_init(&plan);
     CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&plan, "40:72:2", "test", &err), XC_OK);
-    xc_ddopts o = sub_opts(32, 32, XC_SUBALIGN_HIGHEST, 2);
+    xc_ddopts o = xc_fx_ddopts(32, 32, XC_SUBALIGN_HIGHEST, 2);
     xc_ddplan *p;
     CU_ASSERT_EQUAL_FATAL(xc_ddplan_create(&p, &xc_dd_subband_cpu, &g, 8, &plan, xc_convention_get("presto"), NULL,
                                            &o, &err),

@@ -15,27 +15,8 @@
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
 #include "tests/xc_assert.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
-
-static xc_ddopts tree_opts(int nsub, int threads)
-{
-    xc_ddopts o;
-    memset(&o, 0, sizeof o);
-    o.nsub = nsub;
-    o.threads = threads;
-    return o;
-}
-
-static int planes_equal(const xc_plane *a, const xc_plane *b)
-{
-    if (a->nranges != b->nranges)
-        return 0;
-    for (int k = 0; k < a->nranges; k++)
-        if (a->r[k].ndm != b->r[k].ndm || a->r[k].nsamp != b->r[k].nsamp ||
-            memcmp(a->r[k].data, b->r[k].data, a->r[k].ndm * a->r[k].nsamp * sizeof(float)))
-            return 0;
-    return 1;
-}
 
 /* ---- worked by hand ------------------------------------------------------------ */
 
@@ -57,18 +38,12 @@ XC_TEST(test_hand, "hand")
 {
     xc_conform_ddinput in;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, 4, 8, 1000, -200, 1e-3, "0:0.25:0.1", "crosscheck", 4, &err),
-                          XC_OK);
+    xc_ddopts o = xc_fx_ddopts(1, 0, 0, 0);
+    xc_ddjob job;
+    xc_fx_hand_input(&in, "0:0.25:0.1", &o, &job);
     CU_ASSERT_EQUAL_FATAL(in.plan.r[0].ndm, 3);
     CU_ASSERT_EQUAL(in.maxd, 4);
     CU_ASSERT_EQUAL(in.blk.nsamp, 8);
-    for (size_t t = 0; t < in.blk.nsamp; t++)
-        for (int c = 0; c < 4; c++)
-            in.u16[t * 4 + (size_t)c] = (uint16_t)((c + 1) * t);
-    xc_ddopts o = tree_opts(1, 0);
-    xc_ddjob job;
-    CU_ASSERT_EQUAL_FATAL(xc_ddjob_init(&job, &in.blk, &in.plan, in.cv, &in.g, NULL, &err), XC_OK);
-    job.opts = o;
     xc_treeplan tp;
     CU_ASSERT_EQUAL_FATAL(xc_treeplan_make(&tp, &job, XC_TREE_PIECEWISE, &err), XC_OK);
     CU_ASSERT_EQUAL(tp.m, 4);
@@ -85,16 +60,7 @@ XC_TEST(test_hand, "hand")
     }
     XC_ASSERT_NEAR(tp.r[0].smear[2], 0.2 * 7.1451, 1e-3);
     static const float want[3][4] = {{0, 10, 20, 30}, {13, 23, 33, 43}, {27, 37, 47, 57}};
-    const xc_dedisperser *impls[2] = {&xc_dd_tree_reference, &xc_dd_tree_cpu};
-    for (int m = 0; m < 2; m++) {
-        xc_plane pl;
-        CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(impls[m], &in, &o, &pl, &err), XC_OK);
-        CU_ASSERT_EQUAL_FATAL(pl.r[0].nsamp, 4);
-        for (int i = 0; i < 3; i++)
-            for (int t = 0; t < 4; t++)
-                XC_ASSERT_NEAR(pl.r[0].data[i * 4 + t], want[i][t], 0);
-        xc_plane_free(&pl);
-    }
+    xc_fx_hand_planes(&xc_dd_tree_reference, &xc_dd_tree_cpu, &in, &o, want);
     xc_treeplan_free(&tp);
     xc_ddjob_free(&job);
     xc_conform_ddinput_free(&in);
@@ -114,14 +80,14 @@ XC_TEST(test_dm0_is_direct, "dm0_is_direct")
                               XC_OK);
         xc_conform_ddinput_random(&in, 11 + (uint64_t)q);
         CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, 'q', 3, &err), XC_OK);
-        xc_ddopts o = tree_opts(0, 2);
+        xc_ddopts o = xc_fx_ddopts(0, 0, 0, 2);
         xc_plane want, got;
         CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_reference, &in, &o, &want, &err), XC_OK);
         const xc_dedisperser *d[4] = {&xc_dd_tree_reference, &xc_dd_tree_cpu, &xc_dd_tree_padded_reference,
                                       &xc_dd_tree_padded_cpu};
         for (int m = 0; m < 4; m++) {
             CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(d[m], &in, &o, &got, &err), XC_OK);
-            CU_ASSERT(planes_equal(&want, &got));
+            CU_ASSERT(xc_fx_planes_equal(&want, &got, "tree cpu vs reference"));
             xc_plane_free(&got);
         }
         xc_plane_free(&want);
@@ -158,13 +124,13 @@ XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
         for (int v = 0; v < 2; v++) {
             const xc_dedisperser *ref = v ? &xc_dd_tree_padded_reference : &xc_dd_tree_reference;
             const xc_dedisperser *cpu = v ? &xc_dd_tree_padded_cpu : &xc_dd_tree_cpu;
-            xc_ddopts o = tree_opts(cfg[q].nsub, 1);
+            xc_ddopts o = xc_fx_ddopts(cfg[q].nsub, 0, 0, 1);
             xc_plane want, got;
             CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(ref, &in, &o, &want, &err), XC_OK);
             for (int th = 1; th <= 2; th++) {
                 o.threads = th;
                 CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(cpu, &in, &o, &got, &err), XC_OK);
-                int same = planes_equal(&want, &got);
+                int same = xc_fx_planes_equal(&want, &got, "tree cpu vs reference");
                 CU_ASSERT(same);
                 if (!same)
                     printf("\n  differs: config %zu, %s, %d threads", q, cpu->impl.name, th);
@@ -199,7 +165,7 @@ XC_TEST(test_spread_within_bound, "spread_within_bound")
                 xc_ddjob job;
                 CU_ASSERT_EQUAL_FATAL(
                     xc_ddjob_prepare(&job, nc, 8, &plan, xc_convention_get("crosscheck"), &g, NULL, &err), XC_OK);
-                job.opts = tree_opts(ns, 0);
+                job.opts = xc_fx_ddopts(ns, 0, 0, 0);
                 xc_treeplan tp;
                 CU_ASSERT_EQUAL_FATAL(xc_treeplan_make(&tp, &job, v, &err), XC_OK);
                 for (int k = 0; k < plan.nranges; k++) {
@@ -242,7 +208,7 @@ static void loss_case(const xc_dedisperser *d, int nsub, double scale, size_t *n
 {
     xc_smear_cfg cfg = {64, 1500, -4, 256e-6, "0:100:1,100:200:2:2", "crosscheck", widths, XC_NCASES(widths), 5,
                         scale};
-    xc_ddopts o = tree_opts(nsub, 2);
+    xc_ddopts o = xc_fx_ddopts(nsub, 0, 0, 2);
     xc_smear_row *rows = NULL;
     size_t n = 0;
     xc_error err;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "tests/xc_assert.h"
 #include "tests/xc_test.h"
 
 void xc_fx_assert_fields_at(const char *names, const double *got, const double *want, size_t n, const char *file,
@@ -438,6 +439,34 @@ xc_psopts xc_fx_ps_opts(const xc_fx_pscfg *c)
     return o;
 }
 
+xc_ddopts xc_fx_ddopts(int nsub, double dmsub, int align, int threads)
+{
+    return (xc_ddopts){.nsub = nsub, .dmsub = dmsub, .subalign = align, .threads = threads};
+}
+
+xc_accel_opts xc_fx_accel_opts(int zmax, int wmax, int numharm, int threads)
+{
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = zmax;
+    o.wmax = wmax;
+    o.numharm = numharm;
+    o.threads = threads;
+    return o;
+}
+
+xc_status xc_fx_search(const xc_accel_searcher *as, const xc_searcher *ps, const xc_spectrum *sp, const void *opts,
+                       xc_candlist *l)
+{
+    xc_error err;
+    xc_error_clear(&err);
+    xc_candlist_init(l);
+    xc_status st = as ? xc_accel_run(as, sp, opts, l, &err) : xc_pulscan_run(ps, sp, opts, l, &err);
+    if (st)
+        printf("\n  %s: %s\n", as ? as->impl.name : ps->impl.name, err.msg);
+    return st;
+}
+
 const char *xc_fx_bin(void)
 {
     const char *b = getenv("XC_BIN");
@@ -477,4 +506,31 @@ int xc_fx_run_cli_err(const char *args, char *errbuf, size_t n)
         }
     }
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+void xc_fx_hand_input(xc_conform_ddinput *in, const char *plan, const xc_ddopts *o, xc_ddjob *job)
+{
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(in, 4, 8, 1000, -200, 1e-3, plan, "crosscheck", 4, &err), XC_OK);
+    for (size_t t = 0; t < in->blk.nsamp; t++)
+        for (int c = 0; c < 4; c++)
+            in->u16[t * 4 + (size_t)c] = (uint16_t)((c + 1) * t);
+    CU_ASSERT_EQUAL_FATAL(xc_ddjob_init(job, &in->blk, &in->plan, in->cv, &in->g, NULL, &err), XC_OK);
+    job->opts = *o;
+}
+
+void xc_fx_hand_planes(const xc_dedisperser *ref, const xc_dedisperser *cpu, const xc_conform_ddinput *in,
+                       const xc_ddopts *o, const float want[3][4])
+{
+    const xc_dedisperser *impls[2] = {ref, cpu};
+    for (int m = 0; m < 2; m++) {
+        xc_plane pl;
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(impls[m], in, o, &pl, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(pl.r[0].nsamp, 4);
+        for (int i = 0; i < 3; i++)
+            for (int t = 0; t < 4; t++)
+                XC_ASSERT_NEAR(pl.r[0].data[i * 4 + t], want[i][t], 0);
+        xc_plane_free(&pl);
+    }
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compare/xc_conform.h"
+#include "core/xc_accel.h"
 #include "core/xc_dedisperse.h"
 #include "core/xc_search.h"
 #include "synth/xc_synth.h"
@@ -65,6 +67,17 @@ uint8_t *xc_fx_killmask(int nchans, int trial, uint64_t *s);
  * number kept. */
 int xc_fx_float_case(xc_fixture *f, int nchans, const char *plan, const char *preset, int kill, size_t nout,
                      uint64_t seed);
+
+/* ---- the hand-worked cases of the approximate dedispersers ----------------- */
+
+/* 4 channels at 1000, 800, 600, 400 MHz, 8 bits, tsamp 1 ms, crosscheck
+ * convention, under plan with 4 outputs, x[t][c] = (c+1) t; job built over it
+ * with options o.  Ends the case if either cannot be made. */
+void xc_fx_hand_input(xc_conform_ddinput *in, const char *plan, const xc_ddopts *o, xc_ddjob *job);
+/* Runs ref and cpu over in with o: asserts that each plane's range 0 has 4
+ * samples, its 3 trials exactly want. */
+void xc_fx_hand_planes(const xc_dedisperser *ref, const xc_dedisperser *cpu, const xc_conform_ddinput *in,
+                       const xc_ddopts *o, const float want[3][4]);
 
 /* ---- planes ----------------------------------------------------------------- */
 
@@ -165,6 +178,21 @@ typedef struct {
 extern const xc_fx_pscfg xc_fx_ps_configs[XC_FX_PS_NCONFIGS];
 /* The options of a configuration (the rest at their defaults). */
 xc_psopts xc_fx_ps_opts(const xc_fx_pscfg *c);
+
+/* ---- options and searches ----------------------------------------------- */
+
+/* Dedispersion options: all zero but these (align: an XC_SUBALIGN_ value). */
+xc_ddopts xc_fx_ddopts(int nsub, double dmsub, int align, int threads);
+/* Accel options: the defaults but these. */
+xc_accel_opts xc_fx_accel_opts(int zmax, int wmax, int numharm, int threads);
+/* Runs the accel searcher as (when non-NULL), else the Pulscan searcher ps,
+ * over sp with opts (an xc_accel_opts for as, an xc_psopts for ps) into l,
+ * initialised first; prints the implementation's name and message when it
+ * fails.  Returns the status. */
+xc_status xc_fx_search(const xc_accel_searcher *as, const xc_searcher *ps, const xc_spectrum *sp, const void *opts,
+                       xc_candlist *l);
+/* xc_fx_search of an accel searcher that ends the calling case when it fails. */
+#define xc_fx_accel_or_fail(s, sp, o, l) CU_ASSERT_EQUAL_FATAL(xc_fx_search((s), NULL, (sp), (o), (l)), XC_OK)
 
 /* The crosscheck binary the CLI tests run: $XC_BIN, else bin/crosscheck. */
 const char *xc_fx_bin(void);
