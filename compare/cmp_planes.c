@@ -1,4 +1,5 @@
 #include "compare/xc_compare.h"
+#include "core/xc_grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,9 +16,7 @@ void xc_cmpresult_free(xc_cmpresult *res)
 {
     if (!res)
         return;
-    free(res->r);
-    res->r = NULL;
-    res->nranges = 0;
+    XC_GROW_FREE(res->r, res->nranges);
 }
 
 const char *xc_cmpclass_name(xc_cmpclass c)

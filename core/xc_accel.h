@@ -180,6 +180,14 @@ void xc_accel_resp_quad(double d, double z, double w, double out[2]);
  * offsets at once by one double FFT of length 2M; error below 1e-10
  * (tests compare it with xc_accel_resp_quad). */
 xc_status xc_accel_template(double z, double w, int hw, double *out, xc_error *err);
+/* Templates t0..t0+cnt-1 of p as rows of L complex points (interleaved float
+ * pairs, rows + i*2L): each xc_accel_template rounded to float and wrapped
+ * (offset j at index j mod L), zeros elsewhere; then post(ctx, row) when post
+ * is non-NULL.  OpenMP over templates (p->o.threads, 0: all), the same values
+ * whichever thread makes them; post runs on the making thread.  who names the
+ * searcher in messages.  The first error stops the rest. */
+xc_status xc_accel_template_rows(const xc_accel_plan *p, int t0, int cnt, int L, float *rows,
+                                 void (*post)(void *ctx, float *row), void *ctx, const char *who, xc_error *err);
 
 /* ---- normalisation (core/xc_accel_norm.c) ------------------------------- */
 

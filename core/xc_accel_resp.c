@@ -15,7 +15,9 @@
  * diff with accelsearch needs its search semantics, not its rounding. */
 #include <complex.h>
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <fftw3.h>
 #include <gsl/gsl_integration.h>
@@ -194,4 +196,53 @@ xc_status xc_accel_template(double z, double w, int hw, double *out, xc_error *e
     fftw_destroy_plan(plan);
     fftw_free(buf);
     return XC_OK;
+}
+
+xc_status xc_accel_template_rows(const xc_accel_plan *p, int t0, int cnt, int L, float *rows,
+                                 void (*post)(void *ctx, float *row), void *ctx, const char *who, xc_error *err)
+{
+    if (t0 < 0 || cnt < 0 || t0 + cnt > p->ntempl || L < 4 * p->hwmax + 1)
+        return xc_error_set(err, XC_EINVAL, "%s: templates %d..%d of %d, rows of %d points", who, t0, t0 + cnt - 1,
+                            p->ntempl, L);
+    xc_status st = XC_OK;
+    int nth = p->o.threads > 0 ? p->o.threads : omp_get_max_threads();
+    if (nth > cnt)
+        nth = cnt > 0 ? cnt : 1;
+#pragma omp parallel num_threads(nth)
+    {
+        double *Rt = malloc((size_t)(4 * p->hwmax + 1) * 2 * sizeof *Rt);
+        xc_error e1;
+#pragma omp for schedule(dynamic, 1)
+        for (int i = 0; i < cnt; i++) {
+            xc_status seen;
+#pragma omp atomic read
+            seen = st;
+            if (seen)
+                continue;
+            int t = t0 + i, hw = p->hw[t];
+            xc_status s1 = Rt ? xc_accel_template(xc_accel_z_of(p, t % p->numz), xc_accel_w_of(p, t / p->numz), hw,
+                                                  Rt, &e1)
+                              : xc_error_set(&e1, XC_ENOMEM, "%s: out of memory (templates)", who);
+            if (s1) {
+#pragma omp critical(xc_accel_template_rows_err)
+                if (!st) {
+                    *err = e1;
+#pragma omp atomic write
+                    st = s1;
+                }
+                continue;
+            }
+            float *k = rows + (size_t)i * 2 * (size_t)L;
+            memset(k, 0, (size_t)L * 2 * sizeof *k);
+            for (int j = -2 * hw; j <= 2 * hw; j++) {
+                size_t q = j >= 0 ? (size_t)j : (size_t)L - (size_t)(-j);
+                k[2 * q] = (float)Rt[2 * (j + 2 * hw)];
+                k[2 * q + 1] = (float)Rt[2 * (j + 2 * hw) + 1];
+            }
+            if (post)
+                post(ctx, k);
+        }
+        free(Rt);
+    }
+    return st;
 }

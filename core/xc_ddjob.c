@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "core/xc_dedisperse.h"
+#include "core/xc_grow.h"
 
 xc_status xc_ddjob_prepare(xc_ddjob *job, int nchans, int nbits, const xc_dmplan *plan, const xc_convention *conv,
                            const xc_geometry *g, const uint8_t *killmask, xc_error *err)
@@ -114,7 +115,5 @@ void xc_plane_free(xc_plane *pl)
         return;
     for (int k = 0; k < pl->nranges; k++)
         free(pl->r[k].data);
-    free(pl->r);
-    pl->r = NULL;
-    pl->nranges = 0;
+    XC_GROW_FREE(pl->r, pl->nranges);
 }

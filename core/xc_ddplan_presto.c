@@ -3,6 +3,7 @@
  * function names the DDplan.py function it follows; the arithmetic is in the
  * same order so the doubles, and the printed numbers, come out the same. */
 #include "core/xc_ddplan_presto.h"
+#include "core/xc_grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -321,7 +322,5 @@ void xc_ddp_free(xc_ddp_plan *p)
 {
     if (!p)
         return;
-    free(p->rows);
-    p->rows = NULL;
-    p->nrows = 0;
+    XC_GROW_FREE(p->rows, p->nrows);
 }

@@ -4,6 +4,7 @@
 /* 64-bit off_t for pread/ftello on 32-bit hosts too. */
 #define _FILE_OFFSET_BITS 64
 #include "core/xc_filterbank.h"
+#include "core/xc_grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -104,9 +105,7 @@ void xc_fbheader_free(xc_fbheader *h)
 {
     if (!h)
         return;
-    free(h->fchannel);
-    h->fchannel = NULL;
-    h->nfchannel = 0;
+    XC_GROW_FREE(h->fchannel, h->nfchannel);
 }
 
 xc_status xc_fbheader_copy(xc_fbheader *dst, const xc_fbheader *src, xc_error *err)

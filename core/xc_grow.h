@@ -36,4 +36,13 @@ static inline int xc_grow_push(void *pa, size_t *n, size_t *cap, const void *v, 
     return 0;
 }
 
+/* Frees the array p (any element type) and leaves it empty: p NULL, its
+ * count n 0 (a macro, so p keeps its type). */
+#define XC_GROW_FREE(p, n)                                                                                             \
+    do {                                                                                                               \
+        free(p);                                                                                                       \
+        (p) = NULL;                                                                                                    \
+        (n) = 0;                                                                                                       \
+    } while (0)
+
 #endif

@@ -53,6 +53,16 @@ static void cpu_destroy(void *state)
     free(s);
 }
 
+/* A template row into its kernel: FFT'd in place, conjugated and scaled. */
+static void cpu_kernel_fft(void *ctx, float *row)
+{
+    const cpu_state *s = ctx;
+    fftwf_complex *k = (fftwf_complex *)row;
+    fftwf_execute_dft(s->fwd, k, k);
+    for (size_t q = 0; q < (size_t)s->L; q++)
+        k[q] = conjf(k[q]) / (float)s->L;
+}
+
 static xc_status cpu_create(const xc_accel_plan *p, void **state, xc_error *err)
 {
     cpu_state *s = calloc(1, sizeof *s);
@@ -84,43 +94,8 @@ static xc_status cpu_create(const xc_accel_plan *p, void **state, xc_error *err)
     /* Kernels: exact double templates, rounded to float, FFT'd, conjugated
      * and scaled by 1/L (the inverse FFT's normalisation); independent, so
      * made in parallel (the same values whichever thread makes them). */
-    int nth = p->o.threads > 0 ? p->o.threads : omp_get_max_threads();
-#pragma omp parallel num_threads(nth)
-    {
-        double *Rt = malloc((size_t)(4 * p->hwmax + 1) * 2 * sizeof *Rt);
-        xc_error e1;
-#pragma omp for schedule(dynamic, 1)
-        for (int t = 0; t < p->ntempl; t++) {
-            xc_status seen;
-#pragma omp atomic read
-            seen = st;
-            if (seen)
-                continue;
-            int hw = p->hw[t];
-            xc_status s1 = Rt ? xc_accel_template(xc_accel_z_of(p, t % p->numz), xc_accel_w_of(p, t / p->numz), hw,
-                                                  Rt, &e1)
-                              : xc_error_set(&e1, XC_ENOMEM, "accel cpu: out of memory (templates)");
-            if (s1) {
-#pragma omp critical(xc_accel_cpu_err)
-                if (!st) {
-                    *err = e1;
-#pragma omp atomic write
-                    st = s1;
-                }
-                continue;
-            }
-            fftwf_complex *k = s->kern + (size_t)t * L;
-            memset(k, 0, L * sizeof *k);
-            for (int j = -2 * hw; j <= 2 * hw; j++) {
-                size_t q = j >= 0 ? (size_t)j : L - (size_t)(-j);
-                k[q] = (float)Rt[2 * (j + 2 * hw)] + I * (float)Rt[2 * (j + 2 * hw) + 1];
-            }
-            fftwf_execute_dft(s->fwd, k, k);
-            for (size_t q = 0; q < L; q++)
-                k[q] = conjf(k[q]) / (float)s->L;
-        }
-        free(Rt);
-    }
+    if (!st)
+        st = xc_accel_template_rows(p, 0, p->ntempl, s->L, (float *)s->kern, cpu_kernel_fft, s, "accel cpu", err);
     fftwf_free(a);
     fftwf_free(b);
     if (st) {

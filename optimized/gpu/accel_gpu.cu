@@ -64,12 +64,7 @@ xc_status fft_fail(xc_error *err, cufftResult r, const char *what)
     return xc_error_set(err, XC_EDEVICE, "gpu: accel %s: %s (cufftResult %d)", what, cufft_reason(r), (int)r);
 }
 
-#define FFT_CK(call, what)                                                                         \
-    do {                                                                                           \
-        cufftResult r_ = (call);                                                                   \
-        if (r_ != CUFFT_SUCCESS)                                                                   \
-            return fft_fail(err, r_, (what));                                                      \
-    } while (0)
+#define FFT_CK(call, what) XC_GPU_CK_AS(cufftResult, CUFFT_SUCCESS, fft_fail, call, what)
 
 enum { NPLANS = 12 };
 
@@ -103,47 +98,38 @@ struct state {
     int evict;
 };
 
-/* Device buffers grown to at least n elements (contents not kept). */
-template <typename T> xc_status grow(T **p, size_t *cap, size_t n, const char *what, xc_error *err)
+/* Buffers grown to at least n elements (contents not kept): device memory,
+ * or pinned host memory when host is set. */
+template <typename T> xc_status grow_mem(T **p, size_t *cap, size_t n, bool host, const char *what, xc_error *err)
 {
     if (n <= *cap)
         return XC_OK;
     if (n > SIZE_MAX / sizeof(T))
-        return xc_error_set(err, XC_EDEVICE, "gpu: accel %s: %zu elements overflow a size", what, n);
+        return host ? xc_error_set(err, XC_ENOMEM, "accel gpu: %zu elements of %s overflow a size", n, what)
+                    : xc_error_set(err, XC_EDEVICE, "gpu: accel %s: %zu elements overflow a size", what, n);
     if (*p)
-        cudaFree(*p);
+        (void)(host ? cudaFreeHost(*p) : cudaFree(*p));
     *p = NULL;
     *cap = 0;
-    cudaError_t e = cudaMalloc((void **)p, n * sizeof(T));
+    cudaError_t e = host ? cudaMallocHost((void **)p, n * sizeof(T)) : cudaMalloc((void **)p, n * sizeof(T));
     if (e != cudaSuccess) {
         *p = NULL;
         (void)cudaGetLastError();
-        return xc_error_set(err, XC_EDEVICE, "gpu: accel cudaMalloc(%zu bytes for %s): %s", n * sizeof(T), what,
-                            cudaGetErrorString(e));
+        return xc_error_set(err, XC_EDEVICE, "gpu: accel %s(%zu bytes for %s): %s",
+                            host ? "cudaMallocHost" : "cudaMalloc", n * sizeof(T), what, cudaGetErrorString(e));
     }
     *cap = n;
     return XC_OK;
 }
 
+template <typename T> xc_status grow(T **p, size_t *cap, size_t n, const char *what, xc_error *err)
+{
+    return grow_mem(p, cap, n, false, what, err);
+}
+
 template <typename T> xc_status grow_host(T **p, size_t *cap, size_t n, const char *what, xc_error *err)
 {
-    if (n <= *cap)
-        return XC_OK;
-    if (n > SIZE_MAX / sizeof(T))
-        return xc_error_set(err, XC_ENOMEM, "accel gpu: %zu elements of %s overflow a size", n, what);
-    if (*p)
-        cudaFreeHost(*p);
-    *p = NULL;
-    *cap = 0;
-    cudaError_t e = cudaMallocHost((void **)p, n * sizeof(T));
-    if (e != cudaSuccess) {
-        *p = NULL;
-        (void)cudaGetLastError();
-        return xc_error_set(err, XC_EDEVICE, "gpu: accel cudaMallocHost(%zu bytes for %s): %s", n * sizeof(T), what,
-                            cudaGetErrorString(e));
-    }
-    *cap = n;
-    return XC_OK;
+    return grow_mem(p, cap, n, true, what, err);
 }
 
 xc_status sync(state *s, const char *what, xc_error *err)

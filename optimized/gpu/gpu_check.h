@@ -20,13 +20,17 @@ static inline xc_status xc_gpu_fail(xc_error *err, cudaError_t e, const char *wh
     return xc_error_set(err, XC_EDEVICE, "gpu: %s: %s", what, cudaGetErrorString(e));
 }
 
-/* In a function returning xc_status with `xc_error *err` in scope. */
-#define XC_GPU_CK(call, what)                                                                      \
+/* In a function returning xc_status with `xc_error *err` in scope: call's
+ * result (of type `type`) other than ok returns fail(err, result, what). */
+#define XC_GPU_CK_AS(type, ok, fail, call, what)                                                   \
     do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess)                                                                     \
-            return xc_gpu_fail(err, e_, (what));                                                   \
+        type r_ = (call);                                                                          \
+        if (r_ != (ok))                                                                            \
+            return fail(err, r_, (what));                                                          \
     } while (0)
+
+/* The same for CUDA runtime calls. */
+#define XC_GPU_CK(call, what) XC_GPU_CK_AS(cudaError_t, cudaSuccess, xc_gpu_fail, call, what)
 
 /* Entry check, as dedisp's PRIOR_GPU_ERROR: an error left pending by earlier
  * CUDA work is reported instead of being attributed to this run. */
