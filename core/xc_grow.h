@@ -2,6 +2,7 @@
 #ifndef XC_GROW_H
 #define XC_GROW_H
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,25 @@ static inline int xc_grow_push(void *pa, size_t *n, size_t *cap, const void *v, 
         free(p);                                                                                                       \
         (p) = NULL;                                                                                                    \
         (n) = 0;                                                                                                       \
+    } while (0)
+
+/* free() of each of the n pointers that follow (any of them NULL), for
+ * structs that own many arrays. */
+static inline void xc_free_each(int n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        free(va_arg(ap, void *));
+    va_end(ap);
+}
+
+/* Frees the n pointers of the array p (p may be NULL) and p itself. */
+#define XC_FREE_PTRS(p, n)                                                                                             \
+    do {                                                                                                               \
+        for (size_t xc_i_ = 0; (p) && xc_i_ < (size_t)(n); xc_i_++)                                                    \
+            free((p)[xc_i_]);                                                                                          \
+        free(p);                                                                                                       \
     } while (0)
 
 #endif

@@ -1,4 +1,5 @@
 #include "core/xc_planefile.h"
+#include "core/xc_grow.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -181,11 +182,7 @@ void xc_planewriter_abort(xc_planewriter *w)
         return;
     for (int k = 0; w->npy && k < w->nranges; k++)
         xc_atomic_abort(&w->npy[k]);
-    free(w->npy);
-    free(w->hdr);
-    free(w->nsamp);
-    free(w->ndm);
-    free(w);
+    xc_free_each(5, w->npy, w->hdr, w->nsamp, w->ndm, w);
 }
 
 xc_status xc_plane_write(const char *out, const xc_plane *pl, const xc_dmplan *plan,

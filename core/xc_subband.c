@@ -2,6 +2,7 @@
  * the smearing bound of every output trial.  The semantics and the
  * derivation of the bound are in core/xc_subband.h. */
 #include "core/xc_subband.h"
+#include "core/xc_grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -83,15 +84,7 @@ double xc_subband_spread(const xc_subplan *sp, const xc_geometry *g, const xc_co
 
 static void range_free(xc_subrange *r)
 {
-    free(r->first);
-    free(r->nominal);
-    free(r->a);
-    free(r->b);
-    free(r->maxa);
-    free(r->maxb);
-    free(r->clamp);
-    free(r->smear);
-    free(r->bound);
+    xc_free_each(9, r->first, r->nominal, r->a, r->b, r->maxa, r->maxb, r->clamp, r->smear, r->bound);
     memset(r, 0, sizeof *r);
 }
 
@@ -101,8 +94,7 @@ void xc_subplan_free(xc_subplan *sp)
         return;
     for (int k = 0; sp->r && k < sp->nranges; k++)
         range_free(&sp->r[k]);
-    free(sp->r);
-    free(sp->sub_first);
+    xc_free_each(2, sp->r, sp->sub_first);
     memset(sp, 0, sizeof *sp);
 }
 

@@ -2,6 +2,7 @@
  * of every trial and subband, and the smearing bound of every trial.  The
  * semantics and the derivation of the bound are in core/xc_tree.h. */
 #include "core/xc_tree.h"
+#include "core/xc_grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,11 +45,7 @@ static double freq(const xc_geometry *g, int c) { return g->fch1 + c * g->foff; 
 
 static void range_free(xc_treerange *r)
 {
-    free(r->n);
-    free(r->b);
-    free(r->clamp);
-    free(r->smear);
-    free(r->bound);
+    xc_free_each(5, r->n, r->b, r->clamp, r->smear, r->bound);
     memset(r, 0, sizeof *r);
 }
 
@@ -58,10 +55,7 @@ void xc_treeplan_free(xc_treeplan *tp)
         return;
     for (int k = 0; tp->r && k < tp->nranges; k++)
         range_free(&tp->r[k]);
-    free(tp->r);
-    free(tp->chan);
-    free(tp->pos);
-    free(tp->ulast);
+    xc_free_each(4, tp->r, tp->chan, tp->pos, tp->ulast);
     memset(tp, 0, sizeof *tp);
 }
 

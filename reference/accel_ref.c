@@ -10,6 +10,7 @@
 #include <omp.h>
 
 #include "core/xc_accel.h"
+#include "core/xc_grow.h"
 #include "reference/xc_accel_ref.h"
 
 typedef struct {
@@ -22,9 +23,7 @@ static void ref_destroy(void *state)
     ref_state *s = state;
     if (!s)
         return;
-    for (int t = 0; s->tmpl && t < s->ntempl; t++)
-        free(s->tmpl[t]);
-    free(s->tmpl);
+    XC_FREE_PTRS(s->tmpl, s->ntempl);
     free(s);
 }
 

@@ -1,6 +1,7 @@
 /* The report document: pieces kept as rendered HTML fragments, verdict rows and
  * summary numbers, written out as index.html + summary.json. */
 #include "reports/xc_report.h"
+#include "core/xc_grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -63,15 +64,9 @@ void xc_report_free(xc_report *r)
         free(r->items[i].a);
         free(r->items[i].b);
     }
-    for (size_t i = 0; i < r->nrows; i++) {
-        free(r->rows[i].impl);
-        free(r->rows[i].check);
-        free(r->rows[i].measured);
-        free(r->rows[i].bound);
-    }
-    free(r->items);
-    free(r->rows);
-    free(r->title);
+    for (size_t i = 0; i < r->nrows; i++)
+        xc_free_each(4, r->rows[i].impl, r->rows[i].check, r->rows[i].measured, r->rows[i].bound);
+    xc_free_each(3, r->items, r->rows, r->title);
     json_decref(r->numbers);
     json_decref(r->data);
     free(r);

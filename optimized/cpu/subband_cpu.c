@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "core/xc_subband.h"
+#include "core/xc_grow.h"
 #include "optimized/cpu/cpu_internal.h"
 
 #define SUB_TILE_T 2048   /* output samples per work item: the nsub rows stay in L2 */
@@ -47,12 +48,8 @@ static void st_destroy(void *p)
     state *s = p;
     if (!s)
         return;
-    for (int i = 0; s->buf && i < s->nthreads; i++)
-        free(s->buf[i]);
-    free(s->buf);
-    for (int k = 0; s->span && k < s->sp.nranges; k++)
-        free(s->span[k]);
-    free(s->span);
+    XC_FREE_PTRS(s->buf, s->nthreads);
+    XC_FREE_PTRS(s->span, s->sp.nranges);
     free(s->chans);
     free(s->pos);
     xc_subplan_free(&s->sp);

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "core/xc_tree.h"
+#include "core/xc_grow.h"
 #include "optimized/cpu/cpu_internal.h"
 
 #define TREE_TILE_T 2048   /* output samples per work item */
@@ -58,18 +59,10 @@ static void st_destroy(void *p)
     state *s = p;
     if (!s)
         return;
-    for (int i = 0; s->buf && i < s->nthreads; i++)
-        free(s->buf[i]);
-    free(s->buf);
-    for (int k = 0; s->g && k < s->tp.nranges; k++) {
-        free(s->g[k].off);
-        free(s->g[k].idx);
-        free(s->g[k].lo);
-        free(s->g[k].hi);
-    }
-    free(s->g);
-    free(s->chans);
-    free(s->row);
+    XC_FREE_PTRS(s->buf, s->nthreads);
+    for (int k = 0; s->g && k < s->tp.nranges; k++)
+        xc_free_each(4, s->g[k].off, s->g[k].idx, s->g[k].lo, s->g[k].hi);
+    xc_free_each(3, s->g, s->chans, s->row);
     xc_treeplan_free(&s->tp);
     free(s);
 }
