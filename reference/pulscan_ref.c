@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "reference/xc_reference.h"
+#include "core/xc_grow.h"
 
 static int dcmp(const void *pa, const void *pb)
 {
@@ -187,10 +188,7 @@ static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double 
             next = tmp;
         }
     }
-    free(S);
-    free(C);
-    free(rows);
-    free(ws);
+    xc_free_each(4, S, C, rows, ws);
     return st;
 }
 

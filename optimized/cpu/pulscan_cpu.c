@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "optimized/cpu/pulscan_internal.h"
+#include "core/xc_grow.h"
 #include "optimized/cpu/xc_cpu.h"
 
 #define XC_PS_TILE 1024
@@ -424,13 +425,8 @@ static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double 
     }
     for (int k = 0; wks && k < nth; k++)
         worker_free(&wks[k]);
-    for (int h = 0; pre && h < nh; h++)
-        free(pre[h]);
-    free(pre);
-    free(wks);
-    free(errs);
-    free(sts);
-    free(tasks);
+    XC_FREE_PTRS(pre, nh);
+    xc_free_each(4, wks, errs, sts, tasks);
     return st;
 }
 
