@@ -39,7 +39,9 @@ static void help(void)
            "Exit code 0 only if every check passes.\n\n"
            "  -spec FILE     run specification (default datasets/default-run.json)\n"
            "  -out DIR       report directory (default reports/runs/<UTC timestamp>)\n"
-           "  -impl LIST     only these implementations besides the reference (default: all)\n"
+           "  -impl LIST     only these implementations besides the reference (default: all; the\n"
+           "                 approximate dedispersers - subband, tree - only on observations whose\n"
+           "                 spec entry has \"approximate\": 1, or where -impl names them)\n"
            "  -threads N     threads for the multi-threaded checks (default: all cores)\n"
            "  -keep          keep the intermediate files (DIR/work: filterbanks, planes)\n"
            "  -quiet         no progress on stderr\n");

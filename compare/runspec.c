@@ -97,6 +97,7 @@ static const rsfield synthetic_fields[] = {
     S(xc_rs_synthetic, "name", 0, name, NULL),
     S(xc_rs_synthetic, "dmplan", 1, dmplan, check_dmplan),
     O(xc_rs_synthetic, "synth", 1, synth, check_synth),
+    I(xc_rs_synthetic, "approximate", approximate, 0, 1),
     END,
 };
 
@@ -111,6 +112,7 @@ static const rsfield real_fields[] = {
     S(xc_rs_real, "file", 1, file, NULL),
     S(xc_rs_real, "dmplan", 1, dmplan, check_dmplan),
     {"line", RS_TABLE, 0, 0, 0, 0, line_fields, 0, 0, NULL, NULL},
+    I(xc_rs_real, "approximate", approximate, 0, 1),
     END,
 };
 

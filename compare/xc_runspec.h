@@ -32,6 +32,7 @@ typedef struct {
     const char *name;          /* default "synthetic" */
     const char *dmplan;        /* required */
     const json_t *synth;       /* required */
+    int approximate;           /* 1: the approximate dedispersers too (default 0: they are slow to judge) */
 } xc_rs_synthetic;
 
 typedef struct {
@@ -40,6 +41,7 @@ typedef struct {
     const char *dmplan;        /* required */
     double line_dm;            /* "line": {"dm", "freq_hz"}; NaN when there is no line */
     double line_freq_hz;
+    int approximate;           /* as xc_rs_synthetic's */
 } xc_rs_real;
 
 typedef struct {
