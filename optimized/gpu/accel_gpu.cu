@@ -38,6 +38,8 @@
 
 namespace {
 
+/* cufftResult codes as cufft.h numbers them (by value: CUDA 12/13 headers
+ * differ in which names they keep); the CUFFT_* name in each message. */
 const char *cufft_reason(cufftResult r)
 {
     switch ((int)r) {
@@ -52,8 +54,8 @@ const char *cufft_reason(cufftResult r)
     case 9: return "unaligned data";
     case 11: return "invalid device";
     case 13: return "no work area";
-    case 14: return "not implemented";
-    case 16: return "not supported";
+    case 14: return "CUFFT_NOT_IMPLEMENTED (the library lacks this transform)";
+    case 16: return "CUFFT_NOT_SUPPORTED (this transform is unsupported on the device)";
     default: return "cuFFT error";
     }
 }
