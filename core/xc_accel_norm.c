@@ -7,6 +7,13 @@
 #include <string.h>
 
 #include "core/xc_accel.h"
+#include "core/xc_select.h"
+
+XC_DEFINE_SELECT(select_d, double)
+/* The exact median (mean of the two middle values for even n, as GSL's
+ * gsl_stats_median, which accelsearch's median() follows), by selection:
+ * the same value a sort gives, in linear time. */
+XC_DEFINE_MEDIAN(median_sel, double, select_d)
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -14,9 +21,9 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Exact median (mean of the two middle values for even n, as GSL's
- * gsl_stats_median, which accelsearch's median() follows). */
-static double median(double *v, size_t n)
+/* The same median by a sort, in place (preset presto's windows: the
+ * caller's buffer holds n values and no scratch). */
+static double median_sort(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
@@ -26,7 +33,7 @@ xc_status xc_accel_norm_scales(const float *X, size_t nbins, size_t normwidth, d
 {
     size_t nb = xc_pulscan_nblocks(nbins, normwidth);
     double *med = malloc(nb * sizeof *med);
-    double *buf = malloc((2 * normwidth + 1) * sizeof *buf);
+    double *buf = malloc(2 * (2 * normwidth + 1) * sizeof *buf);   /* values, then selection scratch */
     if (!med || !buf) {
         free(med);
         free(buf);
@@ -37,7 +44,7 @@ xc_status xc_accel_norm_scales(const float *X, size_t nbins, size_t normwidth, d
         xc_pulscan_block(nbins, normwidth, b, &lo, &hi);
         for (size_t k = lo; k < hi; k++)
             buf[k - lo] = (double)X[2 * k] * X[2 * k] + (double)X[2 * k + 1] * X[2 * k + 1];
-        med[b] = median(buf, hi - lo);
+        med[b] = median_sel(buf, hi - lo, buf + (hi - lo));
     }
     /* A block whose median power is 0 (over half its bins exactly 0, e.g.
      * zapped) borrows the nearest block's (the lower one at equal distance),
@@ -77,6 +84,6 @@ double xc_accel_norm_window(const float *X, size_t nbins, long lobin, size_t n, 
             p = X[2 * k] * X[2 * k] + X[2 * k + 1] * X[2 * k + 1];
         d[i] = p;
     }
-    double m = median(d, n);
+    double m = median_sort(d, n);
     return m > 0 ? 1.0 / sqrt(m / M_LN2) : 0;
 }
