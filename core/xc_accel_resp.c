@@ -6,7 +6,8 @@
  * response): with a = -d - z/2, completing the square,
  *   R(d; z) = int_0^1 exp(2 pi i (a u + z u^2/2)) du
  *           = exp(-i pi a^2/z) / sqrt(2|z|) * [F(t2) - F(t1)]   (conjugated F for z < 0),
- *   t1 = (a/z) sqrt(2|z|), t2 = (1 + a/z) sqrt(2|z|), F = C + i S the Fresnel integrals.
+ *   t1 = (a/z) sqrt(2|z|), t2 = (1 + a/z) sqrt(2|z|), F = C + i S the Fresnel integrals
+ * (core/xc_accel_resp_hd.h, one source for host and device).
  * With w: no closed form; see xc_accel_template.  accelsearch's
  * gen_w_response instead FFTs a real cosine sampled on num_pts_wdat points
  * from t = 0 (the rectangle rule, and the negative-frequency image): its own
@@ -23,81 +24,22 @@
 #include <gsl/gsl_integration.h>
 
 #include "core/xc_accel.h"
+#include "core/xc_accel_resp_hd.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 
-/* F(x) = int_0^x exp(i pi t^2/2) dt for x >= 0. */
-static double complex fresnel_pos(double x)
-{
-    if (x < 1.5) {
-        /* sum_n (i pi x^2/2)^n / n! * x / (2n + 1): terms peak near
-         * e^(pi x^2/2) < 35, so at most ~1.5 digits are lost. */
-        double complex q = I * (M_PI / 2) * x * x, term = x, sum = x;
-        for (int n = 1; n < 200; n++) {
-            term *= q / n;
-            double complex add = term / (2 * n + 1);
-            sum += add;
-            if (cabs(add) < 1e-17 * cabs(sum))
-                break;
-        }
-        return sum;
-    }
-    /* F = (1+i)/2 erf(w), w = sqrt(pi)/2 (1 - i) x (substitute s = w t/x in
-     * erf's integral: e^{-s^2} = e^{i pi t^2/2}), and erfc by its continued
-     * fraction (even contraction of Laplace's), valid for Re w > 0:
-     *   erfc w = 2w e^{-w^2}/sqrt(pi) / (2w^2 + 1 - 1.2/(2w^2 + 5 - 3.4/(2w^2 + 9 - ...))),
-     * evaluated by the modified Lentz method. */
-    double complex w = 0.5 * sqrt(M_PI) * (1 - I) * x;
-    double complex w2 = w * w * 2;   /* = -i pi x^2 */
-    const double tiny = 1e-300;
-    double complex f = w2 + 1, C = f, D = 0;
-    for (int n = 2; n < 1000; n++) {
-        double a = -(2.0 * n - 3) * (2.0 * n - 2);
-        double complex b = w2 + 4.0 * n - 3;
-        D = b + a * D;
-        if (cabs(D) < tiny)
-            D = tiny;
-        C = b + a / C;
-        if (cabs(C) < tiny)
-            C = tiny;
-        D = 1 / D;
-        double complex delta = C * D;
-        f *= delta;
-        if (cabs(delta - 1) < 1e-16)
-            break;
-    }
-    double complex erfcw = 2 * w * cexp(-w * w) / sqrt(M_PI) / f;
-    return 0.5 * (1 + I) * (1 - erfcw);
-}
-
+/* The Fresnel integrals and R(d; z, 0) are core/xc_accel_resp_hd.h's,
+ * shared with the CUDA searcher's device-made templates. */
 void xc_fresnel(double x, double *C, double *S)
 {
-    double complex F = fresnel_pos(fabs(x));
-    if (x < 0)
-        F = -F;
-    *C = creal(F);
-    *S = cimag(F);
+    xc_cplx F = xc_fresnel_pos_hd(fabs(x));
+    *C = x < 0 ? -F.re : F.re;
+    *S = x < 0 ? -F.im : F.im;
 }
 
-void xc_accel_resp_z(double d, double z, double out[2])
-{
-    double complex R;
-    if (z == 0) {
-        /* int_0^1 e^{-2 pi i d u} du = e^{-i pi d} sin(pi d)/(pi d) */
-        R = d == 0 ? 1 : cexp(-I * M_PI * d) * sin(M_PI * d) / (M_PI * d);
-    } else {
-        double a = -d - 0.5 * z, s = sqrt(2 * fabs(z)), v1 = a / z;
-        double C1, S1, C2, S2;
-        xc_fresnel(v1 * s, &C1, &S1);
-        xc_fresnel((1 + v1) * s, &C2, &S2);
-        double complex dF = (C2 - C1) + I * (z > 0 ? S2 - S1 : S1 - S2);
-        R = cexp(-I * M_PI * a * a / z) / s * dF;
-    }
-    out[0] = creal(R);
-    out[1] = cimag(R);
-}
+void xc_accel_resp_z(double d, double z, double out[2]) { xc_accel_resp_z_hd(d, z, out); }
 
 /* The phase 2 pi [(al - d) u + be u^2/2 + w u^3/6] and its coefficients. */
 typedef struct {
