@@ -120,6 +120,8 @@ typedef struct {
                               (less memory, and faster than writing a plane of GBs: the same
                               values, up to a float implementation's rounding), preset presto as accelsearch (in memory unless -wmax is
                               given or the plane needs 2 GB or more) */
+    size_t devblock;       /* a searcher with its own sums (gpu): most bytes of plane per block it keeps
+                              (0: its default, 1 GiB); at least one segment is always taken */
 } xc_accel_opts;
 
 void xc_accel_opts_default(xc_accel_opts *o);
@@ -214,15 +216,44 @@ typedef struct {
                                     (a sub-harmonic's block: its z and w ranges are narrower) */
 } xc_accel_block;
 
+/* A point of the top plane whose harmonic sum at stage s (1 << s
+ * harmonics) exceeds p->thr[s]: what a searcher with its own harmonic sums
+ * hands back (see search below). */
+typedef struct {
+    long i;       /* top-plane half-bin index (r = i/2 in the top plane) */
+    int t;        /* top-plane template (t = iw * numz + iz) */
+    int stage;    /* s */
+    double P;     /* the sum, mean-1 units */
+} xc_accel_hit;
+
+/* Takes n hits (in any order); a non-zero status stops the search. */
+typedef xc_status (*xc_accel_emit_fn)(void *ctx, const xc_accel_hit *h, size_t n, xc_error *err);
+
 /* Family XC_FAMILY_ACCEL.  create: state for a plan (templates, FFT plans),
  * made once; plane: one block (must give identical output at any thread
  * count); destroy.  impl.tol: XC_TOL_EXACT or XC_TOL_RELATIVE (candidate
- * power and sigma within value, same r, z, w). */
+ * power and sigma within value, same r, z, w).
+ *
+ * search (optional; NULL: core sums on the host from plane's blocks): the
+ * harmonic sums and thresholds of preset exact on the implementation's side,
+ * for a device that should keep the plane where it was made.  amp holds the
+ * normalised amplitudes of every bin (re, im doubles; bin k at 2k; zero
+ * outside [0, nbins)); the searcher covers top-plane indices [ilo, iend) in
+ * blocks of its choosing, with the semantics of core's exact path
+ * (core/xc_accel_pipeline.c): stage s adds, for each odd h < H = 1 << s, the
+ * plane at index (long)(i h/H + 0.5) and template (required_w, required_z of
+ * the top one's w and z, h/H) to the sums of the earlier stages, and every
+ * (i, t) whose sum exceeds p->thr[s] goes to emit, whatever the order.  Core
+ * then applies sigma and preset exact's selection, which does not depend on
+ * the order points arrive in.  The values may differ from core's sums by the
+ * implementation's stated tolerance (e.g. float sums). */
 typedef struct xc_accel_searcher {
     xc_impl impl;
     xc_status (*create)(const xc_accel_plan *p, void **state, xc_error *err);
     xc_status (*plane)(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err);
     void (*destroy)(void *state);
+    xc_status (*search)(void *state, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo, long iend,
+                        xc_accel_emit_fn emit, void *ctx, xc_error *err);
 } xc_accel_searcher;
 
 const xc_accel_searcher *xc_accel_searcher_of(const xc_impl *impl);
@@ -248,6 +279,13 @@ typedef struct {
 
 xc_status xc_accel_peaks_push(xc_accel_peaks *l, const xc_accel_peak *pk, xc_error *err);
 void xc_accel_peaks_free(xc_accel_peaks *l);
+/* The search of top-plane indices [ilo, iend) by a searcher's own `search`
+ * (preset exact; scale: the per-bin scales), its points given core's sigma
+ * and pushed to pk (core/xc_accel_hits.c). */
+xc_status xc_accel_search_own(const xc_accel_searcher *s, void *state, const xc_accel_plan *p,
+                              const xc_spectrum *sp, const double *scale, long ilo, long iend,
+                              xc_accel_peaks *pk, xc_error *err);
+
 /* accelsearch's insert_new_accelcand: adds pk to the r-sorted list l. */
 xc_status xc_accel_insert_presto(xc_accel_peaks *l, const xc_accel_peak *pk, xc_error *err);
 /* preset exact's order-independent selection (see 6.), in place. */

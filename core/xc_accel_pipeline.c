@@ -346,9 +346,17 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     if (!st && !r.presto)
         st = xc_accel_norm_scales(sp->data, sp->nbins, o->normwidth, scale, err);
     r.scale = scale;
-    if (!st && !(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)))
+    /* A searcher with its own harmonic sums (preset exact) gets the whole
+     * normalised spectrum and keeps its planes: none of the host's blocks
+     * below are made. */
+    int own = s->search && !r.presto;
+    if (!st && own && s->create)
+        st = s->create(&p, &r.state, err);
+    if (!st && own)
+        st = xc_accel_search_own(s, r.state, &p, sp, scale, itop_lo, itop_end, &pk, err);
+    if (!st && !own && !(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (blocks of %ld x %d)", U, p.ntempl);
-    if (!st && p.numharm > 1) {
+    if (!st && !own && p.numharm > 1) {
         /* Either the whole plane stays in memory for the sub-harmonics (as
          * accelsearch's in-memory search), from the lowest sub-harmonic r
          * needed (accelsearch presto: from bin 8 up) to the top, or each
@@ -390,10 +398,10 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
             st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
         }
     }
-    if (!st && (!(rowpk = calloc((size_t)p.ntempl * XC_ACCEL_NCHUNK, sizeof *rowpk)) ||
+    if (!st && !own && (!(rowpk = calloc((size_t)p.ntempl * XC_ACCEL_NCHUNK, sizeof *rowpk)) ||
                 !(rind = malloc((size_t)p.numharm * (size_t)U * sizeof *rind))))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
-    if (!st && s->create)
+    if (!st && !own && s->create)
         st = s->create(&p, &r.state, err);
     /* accelsearch's in-memory search first fills the plane below rlo with
      * blocks starting at bin 8, for the sub-harmonics. */
@@ -405,7 +413,7 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
                 keep_block(&r, i0, (size_t)U);
         }
     }
-    for (long i0 = itop_lo; i0 < itop_end && !st; i0 += U) {
+    for (long i0 = itop_lo; i0 < itop_end && !st && !own; i0 += U) {
         size_t nr = (size_t)(i0 + U <= itop_end ? U : itop_end - i0);
         st = top_block(&r, i0, r.presto ? (size_t)U : nr, err);
         if (!st && r.plane)

@@ -100,4 +100,4 @@ const xc_accel_searcher xc_accel_reference = {
     {XC_FAMILY_ACCEL, "reference",
      "direct correlation in double precision with exact templates (Fresnel; jerk by Euler-Maclaurin quadrature)",
      {XC_TOL_EXACT, 0}, XC_CAP_REFERENCE, NULL},
-    ref_create, ref_plane, ref_destroy};
+    ref_create, ref_plane, ref_destroy, NULL};

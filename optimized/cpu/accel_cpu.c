@@ -181,4 +181,4 @@ static xc_status cpu_plane(void *state, const xc_accel_plan *p, const xc_accel_b
 const xc_accel_searcher xc_accel_cpu = {
     {XC_FAMILY_ACCEL, "cpu", "overlap-save correlation, single-precision FFTW (plans made once), OpenMP over templates",
      {XC_TOL_RELATIVE, 2e-3}, XC_CAP_THREADED, NULL},
-    cpu_create, cpu_plane, cpu_destroy};
+    cpu_create, cpu_plane, cpu_destroy, NULL};
