@@ -44,7 +44,7 @@ static xc_status no_plane(void *state, const xc_accel_plan *p, const xc_accel_bl
 static void no_destroy(void *state) { (void)state; }
 static const xc_accel_searcher no_gpu = {
     {XC_FAMILY_ACCEL, "gpu", "built without CUDA", {XC_TOL_RELATIVE, 2e-3}, XC_CAP_DEVICE, NULL},
-    no_create, no_plane, no_destroy};
+    no_create, no_plane, no_destroy, NULL};
 static const xc_accel_searcher *gpu(void) { return &no_gpu; }
 #endif
 
@@ -140,13 +140,17 @@ XC_TEST_IF(test_gpu_accel_plane_delta, "gpu_accel_plane_delta", xc_fx_skip_gpu)
 
 /* Tones of awkward sizes (amplitudes 20..60, r off the grid, z odd and even)
  * on spectra of prime-ish lengths; both presets; every configuration of
- * zmax 0/20 x wmax 0/40 x numharm 1/2 (wmax 40 with zmax 20).  The lists
- * must agree within the gpu's declared tolerance, the tones be found. */
+ * zmax 0/20 x wmax 0/40 x numharm 1/2 (wmax 40 with zmax 20), and numharm
+ * 4 and 8; with preset exact every other configuration's device search
+ * runs in blocks of one segment (opts devblock), so block edges are
+ * crossed.  The lists must agree within the gpu's declared tolerance, the
+ * tones be found. */
 XC_TEST_IF(test_gpu_accel_vs_cpu, "gpu_accel_vs_cpu", xc_fx_skip_gpu)
 {
     static const double tones[][3] = {{701.3, 6, 60}, {1511.65, -13, 45}, {2333.0, 0, 25}, {3997.4, 17, 20}};
     static const size_t sizes[] = {4099, 5003, 6007};
-    static const int cfg[][3] = {{0, 0, 1}, {0, 0, 2}, {20, 0, 1}, {20, 0, 2}, {20, 40, 1}, {20, 40, 2}};
+    static const int cfg[][3] = {{0, 0, 1}, {0, 0, 2}, {20, 0, 1}, {20, 0, 2}, {20, 40, 1}, {20, 40, 2},
+                                 {20, 0, 4}, {0, 0, 8}, {20, 40, 4}};
     double worst = 0, rtol = gpu()->impl.tol.value;
     int failed = 0;
     for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++) {
@@ -160,6 +164,7 @@ XC_TEST_IF(test_gpu_accel_vs_cpu, "gpu_accel_vs_cpu", xc_fx_skip_gpu)
             o.sigma = 3;
             o.normwidth = 500;
             o.preset = preset ? XC_ACCEL_PRESTO : XC_ACCEL_EXACT;
+            o.devblock = c % 2 ? 1 : 0;
             xc_candlist g, cl;
             xc_fx_accel_or_fail(gpu(), &sp, &o, &g);
             xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &cl);
@@ -178,7 +183,7 @@ XC_TEST_IF(test_gpu_accel_vs_cpu, "gpu_accel_vs_cpu", xc_fx_skip_gpu)
             const double z0 = fabs(tones[0][1]), dr = z0 > o.zmax ? z0 / 2 + 0.5 : 1.0;
             int found = 0;
             for (size_t i = 0; i < g.n && i < 4; i++)
-                for (int h = 1; h <= g.c[i].numharm; h *= 2)
+                for (int h = 1; h <= g.c[i].numharm; h++)
                     found |= fabs(g.c[i].r * h - tones[0][0]) <= dr * h &&
                              (z0 > o.zmax || fabs(g.c[i].z * h - tones[0][1]) <= 2.0 * h);
             CU_ASSERT(found);

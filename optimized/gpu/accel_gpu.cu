@@ -32,11 +32,13 @@
 #include <string.h>
 
 #include "core/xc_accel.h"
+#include "core/xc_accel_resp_hd.h"
 #include "optimized/gpu/accel_gpu.h"
+#include "optimized/gpu/accel_gpu_state.h"
 #include "optimized/gpu/gpu_check.h"
 #include "optimized/gpu/xc_gpu.h"
 
-namespace {
+namespace xc_accel_gpu_impl {
 
 /* cufftResult codes as cufft.h numbers them (by value: CUDA 12/13 headers
  * differ in which names they keep); the CUFFT_* name in each message. */
@@ -67,72 +69,6 @@ xc_status fft_fail(xc_error *err, cufftResult r, const char *what)
 }
 
 #define FFT_CK(call, what) XC_GPU_CK_AS(cufftResult, CUFFT_SUCCESS, fft_fail, call, what)
-
-enum { NPLANS = 12 };
-
-struct fftplan {
-    cufftHandle h;
-    long batch;   /* 0: slot empty */
-    size_t work;
-};
-
-struct state {
-    int L, V, hwmax, ntempl;
-    long bmax;                 /* most (template, segment) pairs per chunk */
-    cudaStream_t stream;
-    int have_stream;
-    float2 *kern;              /* ntempl x L: conj(FFT(template)) / L */
-    float2 *prod;              /* prodcap x L: products, inverse FFT'd in place */
-    long prodcap;
-    float2 *seg;               /* segcap x L: the block's segments, FFT'd in place */
-    size_t segcap;
-    float2 *amp;               /* the block's amplitudes */
-    size_t ampcap;
-    float *hamp;               /* pinned staging of the amplitudes */
-    size_t hampcap;
-    float *out;                /* the block's plane, ntempl x nr */
-    size_t outcap;
-    int *tl, *htl;             /* the block's templates (device, pinned host) */
-    size_t tlcap, htlcap;
-    unsigned char *work;       /* cuFFT work area shared by the cached plans */
-    size_t workcap;
-    fftplan plan[NPLANS];
-    int evict;
-};
-
-/* Buffers grown to at least n elements (contents not kept): device memory,
- * or pinned host memory when host is set. */
-template <typename T> xc_status grow_mem(T **p, size_t *cap, size_t n, bool host, const char *what, xc_error *err)
-{
-    if (n <= *cap)
-        return XC_OK;
-    if (n > SIZE_MAX / sizeof(T))
-        return host ? xc_error_set(err, XC_ENOMEM, "accel gpu: %zu elements of %s overflow a size", n, what)
-                    : xc_error_set(err, XC_EDEVICE, "gpu: accel %s: %zu elements overflow a size", what, n);
-    if (*p)
-        (void)(host ? cudaFreeHost(*p) : cudaFree(*p));
-    *p = NULL;
-    *cap = 0;
-    cudaError_t e = host ? cudaMallocHost((void **)p, n * sizeof(T)) : cudaMalloc((void **)p, n * sizeof(T));
-    if (e != cudaSuccess) {
-        *p = NULL;
-        (void)cudaGetLastError();
-        return xc_error_set(err, XC_EDEVICE, "gpu: accel %s(%zu bytes for %s): %s",
-                            host ? "cudaMallocHost" : "cudaMalloc", n * sizeof(T), what, cudaGetErrorString(e));
-    }
-    *cap = n;
-    return XC_OK;
-}
-
-template <typename T> xc_status grow(T **p, size_t *cap, size_t n, const char *what, xc_error *err)
-{
-    return grow_mem(p, cap, n, false, what, err);
-}
-
-template <typename T> xc_status grow_host(T **p, size_t *cap, size_t n, const char *what, xc_error *err)
-{
-    return grow_mem(p, cap, n, true, what, err);
-}
 
 xc_status sync(state *s, const char *what, xc_error *err)
 {
@@ -210,9 +146,17 @@ xc_status plan_for(state *s, long batch, cufftHandle *out, xc_error *err)
     return XC_OK;
 }
 
-/* Batched in-place FFT of `batch` rows at x. */
-xc_status fft(state *s, float2 *x, long batch, int dir, const char *what, xc_error *err)
+/* Batched in-place FFT of `batch` rows at x.  Where the buffer holds cap >=
+ * the next power of 2 rows, that many are transformed (the rows beyond
+ * batch are scratch nobody reads): a search then meets a few plan sizes
+ * (powers of 2) instead of one per block shape, and no plan is made twice. */
+xc_status fft(state *s, float2 *x, long batch, long cap, int dir, const char *what, xc_error *err)
 {
+    long b2 = 1;
+    while (b2 < batch)
+        b2 *= 2;
+    if (b2 <= cap)
+        batch = b2;
     cufftHandle h;
     xc_status st = plan_for(s, batch, &h, err);
     if (st)
@@ -229,11 +173,31 @@ unsigned grid_for(size_t n)
 
 /* ---- kernels ---------------------------------------------------------------- */
 
-__global__ void k_conjscale(const float2 *__restrict__ in, float2 *__restrict__ out, size_t n, float scale)
+__global__ void k_conjscale(const float2 *in, float2 *out, size_t n, float scale)   /* in may be out */
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
         float2 v = in[i];
         out[i] = make_float2(v.x * scale, -v.y * scale);
+    }
+}
+
+/* Templates of w = 0 made on the device: row t (z = z0 + dz t, half-width
+ * hw[t]) gets R(j/2; z) rounded to float at j >= 0 -> j, j < 0 -> L + j
+ * for |j| <= 2 hw, zeros elsewhere: core's xc_accel_template_rows layout,
+ * from the same source (core/xc_accel_resp_hd.h). */
+__global__ void k_templates_z(const int *__restrict__ hw, int ntempl, int z0, int dz, int L, float2 *__restrict__ out)
+{
+    size_t tot = (size_t)ntempl * (size_t)L;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < tot; i += (size_t)gridDim.x * blockDim.x) {
+        int t = (int)(i / (size_t)L), q = (int)(i % (size_t)L), h2 = 2 * hw[t];
+        int j = q <= h2 ? q : q >= L - h2 ? q - L : INT_MIN;
+        float2 v = make_float2(0.f, 0.f);
+        if (j != INT_MIN) {
+            double R[2];
+            xc_accel_resp_z_hd(0.5 * j, (double)(z0 + dz * t), R);
+            v = make_float2((float)R[0], (float)R[1]);
+        }
+        out[i] = v;
     }
 }
 
@@ -288,20 +252,6 @@ __global__ void k_power(const float2 *__restrict__ prod, const int *__restrict__
     }
 }
 
-#define LAUNCHED(name) XC_GPU_CK(cudaGetLastError(), "accel " name " (launch)")
-#define WAIT(name)                                                                                 \
-    do {                                                                                           \
-        xc_status st_ = sync(s, "accel " name, err);                                               \
-        if (st_)                                                                                   \
-            return st_;                                                                            \
-    } while (0)
-#define TRY(call)                                                                                  \
-    do {                                                                                           \
-        xc_status st_ = (call);                                                                    \
-        if (st_)                                                                                   \
-            return st_;                                                                            \
-    } while (0)
-
 void destroy_state(state *s)
 {
     if (!s)
@@ -318,12 +268,53 @@ void destroy_state(state *s)
     cudaFree(s->out);
     cudaFree(s->tl);
     cudaFree(s->work);
+    cudaFree(s->spec);
+    cudaFree(s->sum);
+    cudaFree(s->sub);
+    cudaFree(s->tsub);
+    cudaFree(s->subtl);
+    cudaFree(s->hits);
+    cudaFree(s->nhit);
+    cudaFreeHost(s->hhits);
     cudaFreeHost(s->hamp);
     cudaFreeHost(s->htl);
     if (s->have_stream)
         cudaStreamDestroy(s->stream);
     (void)cudaGetLastError();
     free(s);
+}
+
+/* Without jerk every template is R(d; z, 0): made on the device in double
+ * (the host's Fresnel code, compiled for it), in place in kern, then FFT'd,
+ * conjugated and scaled there in chunks of the product buffer's plan size.
+ * CUDA's double sin, cos, exp and hypot are within 2 ulp of glibc's, so a
+ * template may differ from the host's in the last bit of a float. */
+xc_status make_kernels_z(state *s, const xc_accel_plan *p, xc_error *err)
+{
+    size_t L = (size_t)s->L;
+    int *hw = NULL;
+    XC_GPU_CK(cudaMalloc((void **)&hw, (size_t)p->ntempl * sizeof *hw), "accel cudaMalloc (template half-widths)");
+    cudaError_t e = cudaMemcpy(hw, p->hw, (size_t)p->ntempl * sizeof *hw, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) {
+        k_templates_z<<<grid_for((size_t)p->ntempl * L), 256, 0, s->stream>>>(hw, p->ntempl, -p->zmax, XC_ACCEL_DZ,
+                                                                              s->L, s->kern);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s->stream);
+    cudaFree(hw);
+    if (e != cudaSuccess)
+        return xc_gpu_fail(err, e, "accel k_templates_z (templates on the device)");
+    long cb = s->bmax < s->ntempl ? s->bmax : s->ntempl;
+    for (long t0 = 0; t0 < s->ntempl; t0 += cb) {
+        long cnt = s->ntempl - t0 < cb ? s->ntempl - t0 : cb;
+        float2 *k = s->kern + (size_t)t0 * L;
+        TRY(fft(s, k, cnt, cnt, CUFFT_FORWARD, "cufftExecC2C (templates)", err));
+        k_conjscale<<<grid_for((size_t)cnt * L), 256, 0, s->stream>>>(k, k, (size_t)cnt * L, 1.0f / (float)s->L);
+        LAUNCHED("k_conjscale");
+    }
+    WAIT("k_conjscale (templates' FFTs)");
+    return XC_OK;
 }
 
 /* The templates' FFTs, in chunks of at most 64 MB of pinned staging. */
@@ -334,6 +325,8 @@ xc_status make_kernels(state *s, const xc_accel_plan *p, xc_error *err)
         return xc_error_set(err, XC_EDEVICE, "gpu: accel: %d templates of %d points overflow a size", s->ntempl, s->L);
     size_t kcap = 0;
     TRY(grow(&s->kern, &kcap, nk, "the templates' FFTs", err));
+    if (p->wmax == 0)
+        return make_kernels_z(s, p, err);
     long cb = (long)((64u << 20) / (L * sizeof(float2)));
     cb = cb < 1 ? 1 : cb > s->bmax ? s->bmax : cb;
     cb = cb > s->ntempl ? s->ntempl : cb;
@@ -351,7 +344,7 @@ xc_status make_kernels(state *s, const xc_accel_plan *p, xc_error *err)
                                         s->stream)) != cudaSuccess)
             st = xc_gpu_fail(err, e, "accel cudaMemcpyAsync (templates to the device)");
         if (!st)
-            st = fft(s, s->prod, cnt, CUFFT_FORWARD, "cufftExecC2C (templates)", err);
+            st = fft(s, s->prod, cnt, cnt, CUFFT_FORWARD, "cufftExecC2C (templates)", err);
         if (!st) {
             k_conjscale<<<grid_for((size_t)cnt * L), 256, 0, s->stream>>>(s->prod, s->kern + (size_t)t0 * L,
                                                                          (size_t)cnt * L, 1.0f / (float)s->L);
@@ -401,6 +394,37 @@ xc_status create(const xc_accel_plan *p, state *s, xc_error *err)
     return make_kernels(s, p, err);
 }
 
+xc_status plane_dev(state *s, const float2 *amp, long lo, long n, long i0, size_t nr, const int *tl, long nw,
+                    float *out, xc_error *err)
+{
+    size_t L = (size_t)s->L, V = (size_t)s->V;
+    size_t nseg = (nr + V - 1) / V;
+    if (nseg > (size_t)INT_MAX / L)
+        return xc_error_set(err, XC_EDEVICE, "gpu: accel: a block of %zu half-bins is too large", nr);
+    TRY(grow(&s->seg, &s->segcap, nseg * L, "the block's segments", err));
+    long P = nw * (long)nseg, chunk = P < s->bmax ? P : s->bmax;
+    if (chunk > s->prodcap) {
+        size_t pc = (size_t)s->prodcap * L;
+        TRY(grow(&s->prod, &pc, (size_t)chunk * L, "the products", err));
+        s->prodcap = chunk;
+    }
+    k_spread<<<grid_for(nseg * L), 256, 0, s->stream>>>(amp, lo, n, i0, (long)V, s->hwmax, s->L, nseg, s->seg);
+    LAUNCHED("k_spread");
+    TRY(fft(s, s->seg, (long)nseg, (long)(s->segcap / L), CUFFT_FORWARD, "cufftExecC2C (segments)", err));
+    for (long p0 = 0; p0 < P; p0 += chunk) {
+        long np = P - p0 < chunk ? P - p0 : chunk;
+        k_mul<<<grid_for((size_t)np * L), 256, 0, s->stream>>>(s->seg, s->kern, tl, p0, np, (long)nseg, s->L,
+                                                               s->prod);
+        LAUNCHED("k_mul");
+        TRY(fft(s, s->prod, np, s->prodcap, CUFFT_INVERSE, "cufftExecC2C (inverse, products)", err));
+        k_power<<<grid_for((size_t)np * V), 256, 0, s->stream>>>(s->prod, tl, p0, np, (long)nseg, s->L,
+                                                                 2 * s->hwmax, (long)V, nr, out);
+        LAUNCHED("k_power");
+    }
+    WAIT("plane (spread, FFTs, products, powers)");
+    return XC_OK;
+}
+
 xc_status plane(state *s, const xc_accel_block *b, xc_error *err)
 {
     XC_GPU_CK_PRIOR("accel gpu plane");
@@ -408,10 +432,7 @@ xc_status plane(state *s, const xc_accel_block *b, xc_error *err)
         return XC_OK;
     if (!b->amp || !b->out || b->n < 1)
         return xc_error_set(err, XC_EINVAL, "accel gpu: a block without data or output");
-    size_t L = (size_t)s->L, V = (size_t)s->V;
-    size_t nseg = (b->nr + V - 1) / V;
-    if (nseg > (size_t)INT_MAX / L || (size_t)s->ntempl > SIZE_MAX / sizeof(float) / b->nr ||
-        b->n > SIZE_MAX / sizeof(float2))
+    if ((size_t)s->ntempl > SIZE_MAX / sizeof(float) / b->nr || b->n > SIZE_MAX / sizeof(float2))
         return xc_error_set(err, XC_EDEVICE, "gpu: accel: a block of %zu half-bins (%zu bins) is too large", b->nr,
                             b->n);
     size_t nout = (size_t)s->ntempl * b->nr;
@@ -425,39 +446,14 @@ xc_status plane(state *s, const xc_accel_block *b, xc_error *err)
         return XC_OK;
     TRY(grow(&s->amp, &s->ampcap, b->n, "the block's amplitudes", err));
     TRY(grow_host(&s->hamp, &s->hampcap, 2 * b->n, "the block's amplitudes (staging)", err));
-    TRY(grow(&s->seg, &s->segcap, nseg * L, "the block's segments", err));
     TRY(grow(&s->out, &s->outcap, nout, "the block's plane", err));
-    long P = nw * (long)nseg, chunk = P < s->bmax ? P : s->bmax;
-    if (chunk > s->prodcap) {
-        size_t pc = (size_t)s->prodcap * L;
-        TRY(grow(&s->prod, &pc, (size_t)chunk * L, "the products", err));
-        s->prodcap = chunk;
-    }
     for (size_t k = 0; k < 2 * b->n; k++)
         s->hamp[k] = (float)b->amp[k];
     XC_GPU_CK(cudaMemcpyAsync(s->amp, s->hamp, b->n * sizeof(float2), cudaMemcpyHostToDevice, s->stream),
               "accel cudaMemcpyAsync (amplitudes to the device)");
     XC_GPU_CK(cudaMemcpyAsync(s->tl, s->htl, (size_t)nw * sizeof(int), cudaMemcpyHostToDevice, s->stream),
               "accel cudaMemcpyAsync (template list to the device)");
-    k_spread<<<grid_for(nseg * L), 256, 0, s->stream>>>(s->amp, b->lo, (long)b->n, b->i0, (long)V, s->hwmax, s->L,
-                                                         nseg, s->seg);
-    LAUNCHED("k_spread");
-    WAIT("k_spread");
-    TRY(fft(s, s->seg, (long)nseg, CUFFT_FORWARD, "cufftExecC2C (segments)", err));
-    WAIT("cufftExecC2C (segments)");
-    for (long p0 = 0; p0 < P; p0 += chunk) {
-        long np = P - p0 < chunk ? P - p0 : chunk;
-        k_mul<<<grid_for((size_t)np * L), 256, 0, s->stream>>>(s->seg, s->kern, s->tl, p0, np, (long)nseg, s->L,
-                                                               s->prod);
-        LAUNCHED("k_mul");
-        WAIT("k_mul");
-        TRY(fft(s, s->prod, np, CUFFT_INVERSE, "cufftExecC2C (inverse, products)", err));
-        WAIT("cufftExecC2C (inverse, products)");
-        k_power<<<grid_for((size_t)np * V), 256, 0, s->stream>>>(s->prod, s->tl, p0, np, (long)nseg, s->L,
-                                                                 2 * s->hwmax, (long)V, b->nr, s->out);
-        LAUNCHED("k_power");
-        WAIT("k_power");
-    }
+    TRY(plane_dev(s, s->amp, b->lo, (long)b->n, b->i0, b->nr, s->tl, nw, s->out, err));
     /* the needed rows back, one copy per run of consecutive templates */
     for (long i = 0; i < nw;) {
         long j = i + 1;
@@ -472,7 +468,9 @@ xc_status plane(state *s, const xc_accel_block *b, xc_error *err)
     return XC_OK;
 }
 
-} // namespace
+} // namespace xc_accel_gpu_impl
+
+using namespace xc_accel_gpu_impl;
 
 extern "C" xc_status xc_accel_gpu_create(const xc_accel_plan *p, void **st, xc_error *err)
 {

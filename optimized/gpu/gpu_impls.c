@@ -60,8 +60,10 @@ const xc_searcher xc_ps_gpu = {
      {XC_TOL_RELATIVE, 1e-9}, XC_CAP_DEVICE | XC_CAP_THREADED, xc_gpu_available},
     ps_powers, ps_peaks, 1};
 
-/* Matched-filter accel/jerk search: the plane on the device (cuFFT), the rest
- * core's.  Tolerance against the reference (double, direct), as the CPU
+/* Matched-filter accel/jerk search: the plane on the device (cuFFT); with
+ * preset exact the harmonic sums and thresholds too (only points above
+ * threshold come back), with preset presto core sums accelsearch's way on
+ * the host.  Tolerance against the reference (double, direct), as the CPU
  * searcher's: relative 2e-3 on candidates' power and sigma.  Both are float
  * overlap-save correlations of the same segments with the same float-rounded
  * templates; cuFFT's single-precision error, like FFTW's, is O(1e-7 log2 L)
@@ -70,9 +72,11 @@ const xc_searcher xc_ps_gpu = {
  * same reason: the worst point is a weak one beside a strong signal in the
  * same segment (error ~1e-6 x strong/weak power); the rest (float templates,
  * fused multiply-adds in the products) is ~1e-7.  Identical run to run: the
- * same plans on the same data (cuFFT is deterministic for a fixed plan), and
- * no atomics. */
+ * same plans on the same data (cuFFT is deterministic for a fixed plan); the
+ * device's sums are float (core's are double: a few 1e-7), and the order in
+ * which points above threshold arrive (an atomic counter) does not reach the
+ * list, core's exact selection being order-independent. */
 const xc_accel_searcher xc_accel_gpu = {
     {XC_FAMILY_ACCEL, "gpu", "CUDA: overlap-save correlation with batched cuFFT, templates' FFTs kept on the device",
      {XC_TOL_RELATIVE, 2e-3}, XC_CAP_DEVICE | XC_CAP_THREADED, xc_gpu_available},
-    xc_accel_gpu_create, xc_accel_gpu_plane, xc_accel_gpu_destroy};
+    xc_accel_gpu_create, xc_accel_gpu_plane, xc_accel_gpu_destroy, xc_accel_gpu_search};

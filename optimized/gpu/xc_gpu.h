@@ -184,6 +184,11 @@ xc_status xc_pulscan_peaks_gpu(const xc_spectrum *sp, const xc_psopts *o, xc_psp
 xc_status xc_accel_gpu_create(const xc_accel_plan *p, void **state, xc_error *err);
 xc_status xc_accel_gpu_plane(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err);
 void xc_accel_gpu_destroy(void *state);
+/* The searcher's own search (core/xc_accel.h `search`): the plane, harmonic
+ * sums and thresholds on the device in blocks of at most 1 GiB of plane;
+ * only points above threshold come back (optimized/gpu/accel_gpu_sums.cu). */
+xc_status xc_accel_gpu_search(void *state, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo,
+                              long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err);
 
 #ifdef __cplusplus
 }
