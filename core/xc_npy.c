@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/xc_atomic.h"
 
@@ -92,6 +93,19 @@ xc_status xc_npy_read_f32(const char *path, float **data, size_t *rows, size_t *
         st = xc_error_set(err, XC_EFORMAT, "%s: version: %d unsupported (byte 6)", path, pre[6]);
         goto out;
     }
+    /* nothing is allocated by a header field before the file's size
+     * confirms it (a 4 GiB version 2/3 length from a 128-byte file) */
+    struct stat sb;
+    if (fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        st = xc_error_set(err, XC_EIO, "%s: not a regular file (cannot check its size)", path);
+        goto out;
+    }
+    size_t fsize = (size_t)sb.st_size;
+    if (hlen > fsize - (size_t)off) {
+        st = xc_error_set(err, XC_EFORMAT, "%s: header length: %zu bytes, but the file has %zu after byte %ld", path,
+                          hlen, fsize - (size_t)off, off);
+        goto out;
+    }
     dict = malloc(hlen + 1);
     if (!dict) {
         st = xc_error_set(err, XC_ENOMEM, "%s: out of memory", path);
@@ -122,6 +136,15 @@ xc_status xc_npy_read_f32(const char *path, float **data, size_t *rows, size_t *
     if (nd == 1) {
         b = a;
         a = 1;
+    }
+    size_t avail = fsize - (size_t)off - hlen;
+    if ((b && a > avail / sizeof(float) / b) || a * b * sizeof(float) != avail) {
+        st = xc_error_set(err, XC_EFORMAT,
+                          "%s: shape: (%llu, %llu) float32 values need %s bytes, the file holds %zu after its header "
+                          "(byte %ld)",
+                          path, a, b, (b && a > avail / sizeof(float) / b) ? "more" : "a different number of", avail,
+                          off + (long)hlen);
+        goto out;
     }
     size_t n = (size_t)a * (size_t)b;
     *data = malloc(n ? n * sizeof(float) : 1);
