@@ -133,8 +133,10 @@ static xc_status add_range(xc_dmplan *p, double lo, double hi, double step, int 
     double nd = round((hi - lo) / step);
     if (nd < 1)
         return xc_error_set(err, XC_EINVAL, "%s: range %d: %g:%g:%g holds no trial", source, idx, lo, hi, step);
-    if (nd > 1e8)
-        return xc_error_set(err, XC_EINVAL, "%s: range %d: %g trials is too many", source, idx, nd);
+    /* checked before anything is allocated: the whole plan, not the range */
+    if (nd + (double)xc_dmplan_ndm(p) > XC_DMPLAN_MAX_TRIALS)
+        return xc_error_set(err, XC_EINVAL, "%s: range %d: %g:%g:%g holds %.0f trials, the plan %.0f: more than %d",
+                            source, idx, lo, hi, step, nd, nd + (double)xc_dmplan_ndm(p), XC_DMPLAN_MAX_TRIALS);
     xc_dmrange *nr = realloc(p->r, (size_t)(p->nranges + 1) * sizeof *nr);
     if (!nr)
         return xc_error_set(err, XC_ENOMEM, "%s: out of memory", source);
@@ -185,9 +187,9 @@ static xc_status parse_item(xc_dmplan *p, const char *item, const char *source, 
     if (n < 3 || *s)
         return xc_error_set(err, XC_EINVAL, "%s: range %d: '%s': expected lo:hi:step[:downsample]",
                             source, idx, item);
-    if (v[3] != floor(v[3]) || v[3] < 1 || v[3] > 1e6)
-        return xc_error_set(err, XC_EINVAL, "%s: range %d: downsample: %g must be a positive integer",
-                            source, idx, v[3]);
+    if (v[3] != floor(v[3]) || v[3] < 1 || v[3] > XC_DMPLAN_MAX_DS)
+        return xc_error_set(err, XC_EINVAL, "%s: range %d: downsample: %g must be an integer in 1..%d",
+                            source, idx, v[3], XC_DMPLAN_MAX_DS);
     return add_range(p, v[0], v[1], v[2], (int)v[3], source, idx, err);
 }
 
@@ -253,8 +255,9 @@ xc_status xc_dmplan_read(xc_dmplan *p, const char *path, xc_error *err)
                 st = xc_error_set(err, XC_EINVAL, "%s: expected 'range lo hi step inBin outBin'", where);
                 break;
             }
-            if (inbin != floor(inbin) || inbin < 1) {
-                st = xc_error_set(err, XC_EINVAL, "%s: inBin: %g must be a positive integer", where, inbin);
+            if (inbin != floor(inbin) || inbin < 1 || inbin > XC_DMPLAN_MAX_DS) {
+                st = xc_error_set(err, XC_EINVAL, "%s: inBin: %g must be an integer in 1..%d", where, inbin,
+                                  XC_DMPLAN_MAX_DS);
                 break;
             }
             st = add_range(p, lo, hi, step, (int)inbin, where, p->nranges, err);
@@ -305,6 +308,13 @@ xc_status xc_dmplan_tolerance(xc_dmplan *p, double lo, double hi, double tsamp,
         if (!(dm > prev)) {
             free(dms);
             return xc_error_set(err, XC_EINVAL, "DM list does not advance at DM %g", prev);
+        }
+        if (n >= XC_DMPLAN_MAX_TRIALS) {
+            free(dms);
+            return xc_error_set(err, XC_EINVAL,
+                                "-dm_tol %g over %g..%g: more than %d trials (DM %g reached); raise -dm_tol or lower "
+                                "-hidm",
+                                tol, lo, hi, XC_DMPLAN_MAX_TRIALS, dm);
         }
         if (n == cap) {
             double *nd = realloc(dms, 2 * cap * sizeof *nd);

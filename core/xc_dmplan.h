@@ -67,6 +67,13 @@ const char *xc_scaling_name(xc_scaling s);
 float xc_scale_int(const xc_convention *cv, uint64_t sum, int nchans, int ds, int nbits);
 float xc_scale_real(const xc_convention *cv, double sum, int nchans, int ds, int nbits);
 
+/* Limits every plan obeys, checked before anything is allocated: the
+ * downsample factor (inBin) and the trials of the whole plan (10 million:
+ * surveys search 10^3..10^5; a plane of more would not fit in memory at any
+ * useful length). */
+#define XC_DMPLAN_MAX_DS 1000000
+#define XC_DMPLAN_MAX_TRIALS 10000000
+
 typedef struct {
     double lo, hi, step;  /* as given; step 0 for explicit/tolerance lists */
     int ds;               /* downsample factor >= 1 */
@@ -86,7 +93,8 @@ void xc_dmplan_free(xc_dmplan *p);
 /* Parses "lo:hi:step:ds[,lo:hi:step:ds...]" (ds may be omitted: 1).  `source`
  * names where the text came from (e.g. "-dmplan" or a file name) for messages.
  * Errors: XC_EINVAL for a malformed field, step <= 0, hi <= lo (empty range),
- * ds < 1, or ranges not in ascending order (overlap). */
+ * ds outside 1..XC_DMPLAN_MAX_DS, more than XC_DMPLAN_MAX_TRIALS trials, or
+ * ranges not in ascending order (overlap). */
 xc_status xc_dmplan_parse(xc_dmplan *p, const char *spec, const char *source, xc_error *err);
 /* Reads a plan file: one range per line as "lo hi step ds" or "lo:hi:step:ds" or
  * AstroAccelerate's "range lo hi step inBin outBin"; '#' starts a comment. */
