@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,21 @@ xc_status xc_candlist_add(xc_candlist *l, const xc_cand *c, xc_error *err)
 {
     if (xc_grow_push(&l->c, &l->n, &l->cap, c, sizeof *c, 64))
         return xc_error_set(err, XC_ENOMEM, "candidate list: cannot grow past %zu candidates", l->n);
+    return XC_OK;
+}
+
+xc_status xc_cand_check(const xc_cand *c, const char *where, xc_error *err)
+{
+    if (!isfinite(c->r) || c->r < 0 || c->r > XC_CAND_MAX_R)
+        return xc_error_set(err, XC_EFORMAT, "%s: r: %g is outside 0..2^52 bins", where, c->r);
+    if (!isfinite(c->z) || fabs(c->z) > XC_CAND_MAX_ZW)
+        return xc_error_set(err, XC_EFORMAT, "%s: z: %g is outside -1e9..1e9", where, c->z);
+    if (!isfinite(c->w) || fabs(c->w) > XC_CAND_MAX_ZW)
+        return xc_error_set(err, XC_EFORMAT, "%s: w: %g is outside -1e9..1e9", where, c->w);
+    if (c->numharm < 0 || c->numharm > 1024)
+        return xc_error_set(err, XC_EFORMAT, "%s: numharm: %d is outside 0..1024", where, c->numharm);
+    if (c->width < 0 || c->width > (1 << 30))
+        return xc_error_set(err, XC_EFORMAT, "%s: width: %d is outside 0..2^30", where, c->width);
     return XC_OK;
 }
 
@@ -286,6 +302,11 @@ static xc_status csv_line(const reader *rd, char *line, int lineno, xc_error *er
                               lineno, i + 1, csv_cols[i], fields[i],
                               i == 3 || i == 4 ? "an integer" : "a number");
     }
+    if (!st) {
+        char where[600];
+        snprintf(where, sizeof where, "%s: line %d", path, lineno);
+        st = xc_cand_check(&c, where, err);
+    }
     return st ? st : xc_candlist_add(l, &c, err);
 }
 
@@ -328,6 +349,13 @@ xc_status xc_cands_write_pulscand(const xc_candlist *l, const char *path, xc_err
     const float Tf = (float)l->T;
     for (size_t i = 0; i < l->n && !bad; i++) {
         const xc_cand *c = &l->c[i];
+        if (!(c->r >= 0 && c->r < (double)INT_MAX && fabs(c->z) < (double)INT_MAX / 2)) {
+            xc_atomic_abort(&a);
+            return xc_error_set(err, XC_EINVAL,
+                                "%s: candidate %zu: r %g, z %g: Pulscan's .pulscand holds rbin and z as int (below "
+                                "2^31); write CSV instead",
+                                path, i + 1, c->r, c->z);
+        }
         int zi;
         long rbin = pulscan_rbin(c, &zi);
         float freq = (int)rbin / Tf;
@@ -413,7 +441,10 @@ static xc_status pulscand_line(const reader *rd, char *line, int lineno, xc_erro
     c.logp = v[8];
     c.ntrials = NAN;
     xc_cand_derive(&c, T);
-    return xc_candlist_add(rd->l, &c, err);
+    char where[600];
+    snprintf(where, sizeof where, "%s: line %d", path, lineno);
+    st = xc_cand_check(&c, where, err);
+    return st ? st : xc_candlist_add(rd->l, &c, err);
 }
 
 xc_status xc_cands_read_pulscand(xc_candlist *l, const char *path, double T, xc_error *err)

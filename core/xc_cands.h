@@ -54,6 +54,14 @@ typedef struct {
 void xc_candlist_init(xc_candlist *l);
 void xc_candlist_free(xc_candlist *l);
 xc_status xc_candlist_add(xc_candlist *l, const xc_cand *c, xc_error *err);
+/* The ranges a candidate read from a file must be in for every use here
+ * (writers, comparisons, the .pulscand rbin): r finite in 0..XC_CAND_MAX_R
+ * (2^52: integer bins exact in a double and in a long), z and w finite with
+ * |z|, |w| <= XC_CAND_MAX_ZW, numharm 0..1024, width
+ * 0..2^30.  XC_EFORMAT naming `where` (file and line), the field and value. */
+#define XC_CAND_MAX_R 4503599627370496.0
+#define XC_CAND_MAX_ZW 1e9
+xc_status xc_cand_check(const xc_cand *c, const char *where, xc_error *err);
 /* Sorts by descending sigma, ties by ascending r then numharm then z (deterministic). */
 void xc_candlist_sort(xc_candlist *l);
 

@@ -164,7 +164,11 @@ xc_status xc_cands_read_accel(xc_candlist *l, const char *path, xc_error *err)
         c.width = 0;
         c.logp = NAN;
         c.ntrials = NAN;
-        st = xc_candlist_add(l, &c, err);
+        char where[600];
+        snprintf(where, sizeof where, "%s: line %d", path, lineno);
+        st = xc_cand_check(&c, where, err);
+        if (!st)
+            st = xc_candlist_add(l, &c, err);
     }
     if (!st && ferror(fp))
         st = xc_error_set(err, XC_EIO, "%s: read failed: %s", path, strerror(errno));
