@@ -1,0 +1,138 @@
+/* test_regress.c: inputs that once broke a reader (datasets/fuzz-findings,
+ * found by libFuzzer under ASan and UBSan) and the class each belonged to:
+ * every one must give a clear error naming the field and its value, and no
+ * allocation may be sized by a header field before the file's size
+ * confirms it.  Each case checks the status and the message. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/xc_cands.h"
+#include "core/xc_dmplan.h"
+#include "core/xc_npy.h"
+#include "tests/xc_assert.h"
+#include "tests/xc_test.h"
+
+static const char *finding(const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/fuzz-findings/%s", xc_test_datasets(), name);
+    return buf;
+}
+
+static void expect(xc_status st, xc_status want, const xc_error *e, const char *needle)
+{
+    if (st != want || !strstr(e->msg, needle))
+        printf("\n  observed status %d, message '%s'; expected status %d with '%s'", (int)st, st ? e->msg : "",
+               (int)want, needle);
+    CU_ASSERT_EQUAL(st, want);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e->msg, needle));
+}
+
+/* A .npy whose header is what the caller gives, then nbytes of data. */
+static const char *npy_with(const char *name, int version, const char *dict, size_t nbytes)
+{
+    static char path[600];
+    snprintf(path, sizeof path, "%s/%s", xc_test_tmpdir(), name);
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        return path;
+    size_t hl = strlen(dict);
+    fwrite("\x93NUMPY", 1, 6, fp);
+    fputc(version, fp);
+    fputc(0, fp);
+    fputc((int)(hl & 0xff), fp);
+    fputc((int)(hl >> 8), fp);
+    if (version > 1) {
+        fputc(0, fp);
+        fputc(0, fp);
+    }
+    fwrite(dict, 1, hl, fp);
+    for (size_t i = 0; i < nbytes; i++)
+        fputc(0, fp);
+    fclose(fp);
+    return path;
+}
+
+XC_TEST(test_regress_npy, "npy header and shape checked against the file's size")
+{
+    char p[600];
+    float *d = NULL;
+    size_t r = 0, c = 0;
+    xc_error e;
+    expect(xc_npy_read_f32(finding("header-length.npy", p, sizeof p), &d, &r, &c, &e), XC_EFORMAT, &e,
+           "header length");
+    CU_ASSERT_PTR_NULL(d);
+    /* a shape whose product overflows size_t, and one larger than the data */
+    const char *big = "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 8), }";
+    expect(xc_npy_read_f32(npy_with("big.npy", 1, big, 64), &d, &r, &c, &e), XC_EFORMAT, &e, "shape");
+    const char *more = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 5), }";
+    expect(xc_npy_read_f32(npy_with("short.npy", 1, more, 59), &d, &r, &c, &e), XC_EFORMAT, &e, "shape");
+    CU_ASSERT_PTR_NULL(d);
+    /* the same header with the right amount of data reads */
+    CU_ASSERT_EQUAL(xc_npy_read_f32(npy_with("ok.npy", 1, more, 60), &d, &r, &c, &e), XC_OK);
+    CU_ASSERT_EQUAL(r, 3u);
+    CU_ASSERT_EQUAL(c, 5u);
+    free(d);
+}
+
+XC_TEST(test_regress_dmplan, "DM plan numbers range-checked before use")
+{
+    char p[600];
+    xc_dmplan pl;
+    xc_error e;
+    expect(xc_dmplan_read(&pl, finding("huge-inbin.dmplan", p, sizeof p), &e), XC_EINVAL, &e, "inBin");
+    expect(xc_dmplan_parse(&pl, "0:10:1:1e300", "-dmplan", &e), XC_EINVAL, &e, "downsample");
+    /* more trials than any plane could hold: refused before the list is made */
+    expect(xc_dmplan_parse(&pl, "0:1e9:1", "-dmplan", &e), XC_EINVAL, &e, "trials");
+    expect(xc_dmplan_parse(&pl, "0:6e6:1,6e6:12e6:1", "-dmplan", &e), XC_EINVAL, &e, "the plan 12000000");
+    expect(xc_dmplan_tolerance(&pl, 0, 1e6, 64e-6, 40, 1500, -0.1, 4096, 1 + 1e-12, &e), XC_EINVAL, &e,
+           "trials");
+    CU_ASSERT_EQUAL(xc_dmplan_parse(&pl, "0:100:0.5:2", "-dmplan", &e), XC_OK);
+    CU_ASSERT_EQUAL(xc_dmplan_ndm(&pl), 200u);
+    xc_dmplan_free(&pl);
+}
+
+XC_TEST(test_regress_cands, "candidate fields range-checked; .pulscand refuses an r beyond its int")
+{
+    char p[600];
+    xc_candlist l;
+    xc_error e;
+    xc_candlist_init(&l);
+    expect(xc_cands_read_accel(&l, finding("huge-r_ACCEL_200", p, sizeof p), &e), XC_EFORMAT, &e, "line 7: r:");
+    xc_candlist_free(&l);
+    /* a CSV with z = inf and one with r = -3 */
+    const char *csv[] = {"r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n"
+                         "10,1,inf,0,1,30,2,-15,4,0,0,100\n",
+                         "r,f_hz,z,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n"
+                         "-3,1,0,0,1,30,2,-15,4,0,0,100\n"};
+    const char *field[] = {"z: inf", "r: -3"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(p, sizeof p, "%s/bad%d.csv", xc_test_tmpdir(), k);
+        FILE *fp = fopen(p, "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+        fputs(csv[k], fp);
+        fclose(fp);
+        xc_candlist_init(&l);
+        expect(xc_cands_read_csv(&l, p, &e), XC_EFORMAT, &e, field[k]);
+        xc_candlist_free(&l);
+    }
+    /* the writer: r beyond Pulscan's int is refused, and no file is left */
+    xc_candlist_init(&l);
+    l.T = 100;
+    xc_cand c;
+    memset(&c, 0, sizeof c);
+    c.r = 3e9;
+    c.numharm = 1;
+    c.sigma = 5;
+    CU_ASSERT_EQUAL_FATAL(xc_candlist_add(&l, &c, &e), XC_OK);
+    snprintf(p, sizeof p, "%s/big.pulscand", xc_test_tmpdir());
+    expect(xc_cands_write_pulscand(&l, p, &e), XC_EINVAL, &e, "int");
+    struct stat sb;
+    CU_ASSERT_NOT_EQUAL(stat(p, &sb), 0);
+    xc_candlist_free(&l);
+}
+
+XC_TEST_MAIN("regress")
