@@ -1,8 +1,62 @@
 /* crosscheck: one program, one subcommand per step of the pipeline. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/xc_atomic.h"
+
+/* SIGINT/SIGTERM/SIGHUP: the temporaries being written are removed (no
+ * output appears under a final name: those are renamed into place only
+ * when complete), one line says so, and the signal is raised again with
+ * its default action, so the exit status is the usual 128 + signal.  Only
+ * async-signal-safe calls: unlink (inside xc_atomic_remove_live), write. */
+static void put_int(char *buf, size_t *n, long v)
+{
+    char d[24];
+    int k = 0;
+    do
+        d[k++] = (char)('0' + v % 10);
+    while ((v /= 10) > 0 && k < 23);
+    while (k > 0)
+        buf[(*n)++] = d[--k];
+}
+
+static void on_signal(int sig)
+{
+    int removed = xc_atomic_remove_live();
+    char msg[160];
+    size_t n = 0;
+    const char *a = "crosscheck: interrupted by signal ", *b = "; removed ",
+               *c = " temporary file(s); no partial output was left\n";
+    for (const char *p = a; *p; p++)
+        msg[n++] = *p;
+    put_int(msg, &n, sig);
+    for (const char *p = b; *p; p++)
+        msg[n++] = *p;
+    put_int(msg, &n, removed);
+    for (const char *p = c; *p; p++)
+        msg[n++] = *p;
+    ssize_t w = write(2, msg, n);
+    (void)w;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
 
 static const struct {
     const char *name;
@@ -35,6 +89,7 @@ static void usage(FILE *fp)
 int main(int argc, char **argv)
 {
     xc_cli_set_cmdline(argc, argv);
+    catch_signals();
     if (argc < 2) {
         usage(stderr);
         return 2;
