@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/xc_atomic.h"
+#include "core/xc_hash.h"
 #include "core/xc_npy.h"
 
 struct xc_planewriter {
@@ -78,7 +79,9 @@ xc_status xc_planewriter_put(xc_planewriter *w, int k, size_t t0, const xc_plane
     return XC_OK;
 }
 
-static json_t *plan_json(const xc_dmplan *plan, const size_t *nsamp, double tsamp, const char *out)
+/* hash, bytes: per range, the npy file's checksum and length (NULL: not recorded). */
+static json_t *plan_json(const xc_dmplan *plan, const size_t *nsamp, double tsamp, const char *out,
+                         const uint64_t *hash, const uint64_t *bytes)
 {
     json_t *ranges = json_array(), *flat = json_array();
     for (int k = 0; k < plan->nranges; k++) {
@@ -96,6 +99,13 @@ static json_t *plan_json(const xc_dmplan *plan, const size_t *nsamp, double tsam
                                                 "tsamp", tsamp * r->ds, "ndm", (json_int_t)r->ndm,
                                                 "nsamp", (json_int_t)(nsamp ? nsamp[k] : 0), "file", file,
                                                 "dms", dms));
+        if (hash) {
+            char hx[32];
+            snprintf(hx, sizeof hx, "%016llx", (unsigned long long)hash[k]);
+            json_t *rk = json_array_get(ranges, json_array_size(ranges) - 1);
+            json_object_set_new(rk, "bytes", json_integer((json_int_t)bytes[k]));
+            json_object_set_new(rk, "xc_hash64", json_string(hx));
+        }
     }
     json_t *o = json_object();
     json_object_set_new(o, "plan_kind", json_string(plan->kind));
@@ -111,7 +121,31 @@ static json_t *plan_json(const xc_dmplan *plan, const size_t *nsamp, double tsam
 xc_status xc_planewriter_commit(xc_planewriter *w, const xc_planemeta *m, xc_error *err)
 {
     const xc_convention *cv = xc_convention_get(m->convention);
-    json_t *root = plan_json(w->plan, w->nsamp, m->tsamp, w->out);
+    /* Each range file's checksum goes into the manifest, which is renamed
+     * into place last: a run killed between the renames leaves the previous
+     * manifest beside a new range file, and the reader refuses the mix
+     * instead of reading it as a whole plane. */
+    uint64_t *hash = calloc((size_t)w->nranges, sizeof *hash), *bytes = calloc((size_t)w->nranges, sizeof *bytes);
+    if (!hash || !bytes) {
+        free(hash);
+        free(bytes);
+        xc_planewriter_abort(w);
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    }
+    for (int k = 0; k < w->nranges; k++) {
+        char p[4000];
+        range_path(p, sizeof p, w->out, k);
+        xc_status hs = xc_hash_stream(w->npy[k].fp, p, &hash[k], &bytes[k], err);
+        if (hs) {
+            free(hash);
+            free(bytes);
+            xc_planewriter_abort(w);
+            return hs;
+        }
+    }
+    json_t *root = plan_json(w->plan, w->nsamp, m->tsamp, w->out, hash, bytes);
+    free(hash);
+    free(bytes);
     json_object_set_new(root, "format", json_string("crosscheck DM-time plane 1"));
     json_object_set_new(root, "impl", json_string(m->impl));
     json_t *conv = json_pack("{s:s}", "name", m->convention);
@@ -307,6 +341,31 @@ xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
             snprintf(npath, sizeof npath, "%s%s", dir, fname);
         size_t rows, cols;
         xc_planerange *pr = &pf->plane.r[k];
+        json_t *hv = json_object_get(r, "xc_hash64"), *bv = json_object_get(r, "bytes");
+        if (json_is_string(hv) && json_is_integer(bv)) {
+            /* the range file must be the one this manifest was written with */
+            FILE *fp = fopen(npath, "rb");
+            uint64_t h = 0, n = 0;
+            if (!fp) {
+                st = xc_error_set(err, XC_EIO, "%s: cannot open: %s", npath, strerror(errno));
+                goto fail;
+            }
+            st = xc_hash_stream(fp, npath, &h, &n, err);
+            fclose(fp);
+            if (st)
+                goto fail;
+            char hx[32];
+            snprintf(hx, sizeof hx, "%016llx", (unsigned long long)h);
+            if (n != (uint64_t)json_integer_value(bv) || strcmp(hx, json_string_value(hv)) != 0) {
+                st = xc_error_set(err, XC_EFORMAT,
+                                  "%s: %llu bytes, checksum %s, but %s records %lld bytes, checksum %s: not the file "
+                                  "that plane was written with (another run replaced it, or a run was stopped while "
+                                  "replacing the plane); dedisperse again",
+                                  npath, (unsigned long long)n, hx, path, (long long)json_integer_value(bv),
+                                  json_string_value(hv));
+                goto fail;
+            }
+        }
         if ((st = xc_npy_read_f32(npath, &pr->data, &rows, &cols, err)))
             goto fail;
         if (rows != dr->ndm) {
