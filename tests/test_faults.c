@@ -1,5 +1,5 @@
 /* test_faults.c: faults injected into the command line, nothing lost.
- *  - SIGINT / SIGTERM during a long write: the temporaries are removed, one
+ *  - SIGINT / SIGTERM during a dedisperse: the temporaries are removed, one
  *    line says so on stderr, the process ends by that signal, and nothing
  *    appears under the final name;
  *  - SIGKILL at random points of a dedisperse that replaces an existing
@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/xc_filterbank.h"
 #include "core/xc_planefile.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
@@ -104,25 +105,31 @@ static const char *mkdir_in_tmp(const char *name)
     return d;
 }
 
+/* The reference dedisperser on 2 s of 256 channels takes seconds (here
+ * 2.4 s): a signal 0.4 s in lands while its temporaries are open. */
 XC_TEST_IF(test_fault_signals, "SIGINT and SIGTERM remove temporaries and say so", xc_fx_skip_no_bin)
 {
     const char *dir = mkdir_in_tmp("faults-sig");
+    char errpath[700];
+    snprintf(errpath, sizeof errpath, "%s", in_dir(dir, "err.txt"));
+    char *sx[] = {"crosscheck", "synth", "-o", "S.fil", "-tobs", "2", "-nchans", "256", "-nbits", "8", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_to_end(dir, sx, errpath), 0);
     const int sigs[] = {SIGINT, SIGTERM};
     for (int k = 0; k < 2; k++) {
-        char *argv[] = {"crosscheck", "synth", "-o", "big.fil", "-tobs", "60", "-nchans", "256", "-nbits", "8", NULL};
-        char errpath[700];
-        snprintf(errpath, sizeof errpath, "%s", in_dir(dir, "err.txt"));
+        char *argv[] = {"crosscheck", "dedisperse", "-i", "S.fil", "-o", "R", "-impl", "reference", "-dmplan",
+                        "0:100:1", NULL};
         pid_t pid = spawn(dir, argv, errpath);
         CU_ASSERT_FATAL(pid > 0);
-        sleep_s(0.3);
+        sleep_s(0.4);
         kill(pid, sigs[k]);
         int ws = 0;
         waitpid(pid, &ws, 0);
         char err[2048];
         slurp(errpath, err, sizeof err);
         struct stat sb;
-        int final = stat(in_dir(dir, "big.fil"), &sb) == 0, tmp = count_tmp(dir);
-        printf("\n  signal %d: ended by signal %d, final file %s, %d temporaries; stderr: %s", sigs[k],
+        int final = stat(in_dir(dir, "R.json"), &sb) == 0 || stat(in_dir(dir, "R.r0.npy"), &sb) == 0;
+        int tmp = count_tmp(dir);
+        printf("\n  signal %d: ended by signal %d, final files %s, %d temporaries; stderr: %s", sigs[k],
                WIFSIGNALED(ws) ? WTERMSIG(ws) : 0, final ? "present" : "absent", tmp, err);
         CU_ASSERT(WIFSIGNALED(ws) && WTERMSIG(ws) == sigs[k]);
         CU_ASSERT(!final);
@@ -230,6 +237,38 @@ XC_TEST_IF(test_fault_kill_dedisperse, "SIGKILL during dedisperse: old plane, ne
         xc_planefile_free(&M);
     xc_planefile_free(&A);
     xc_planefile_free(&B);
+}
+
+/* A filterbank cut short after it was opened (another process truncating
+ * it): the read reports the byte offset where the data ended. */
+XC_TEST_IF(test_fault_truncated_while_read, "file truncated while being read: error with the byte offset",
+           xc_fx_skip_no_bin)
+{
+    const char *dir = mkdir_in_tmp("faults-trunc");
+    char errpath[700], fil[700];
+    snprintf(errpath, sizeof errpath, "%s", in_dir(dir, "err.txt"));
+    snprintf(fil, sizeof fil, "%s", in_dir(dir, "T.fil"));
+    char *sx[] = {"crosscheck", "synth", "-o", "T.fil", "-tobs", "1", "-nchans", "64", "-nbits", "8", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_to_end(dir, sx, errpath), 0);
+    xc_fbreader *r;
+    xc_error e;
+    xc_fbopts o = {XC_BITORDER_LSB, 0};
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, fil, &o, &e), XC_OK);
+    const xc_fbheader *h = xc_fbreader_header(r);
+    CU_ASSERT_FATAL(h->nsamp > 2000);
+    size_t cut = (size_t)h->header_bytes + 64 * 1000 + 17;
+    CU_ASSERT_EQUAL_FATAL(truncate(fil, (off_t)cut), 0);
+    uint16_t *buf = malloc((size_t)h->nsamp * 64 * sizeof *buf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    xc_status st = xc_fbreader_read_u16(r, 0, (size_t)h->nsamp, 0, buf, &e);
+    char want[64];
+    snprintf(want, sizeof want, "byte %zu", cut);
+    printf("\n  cut at byte %zu after opening: status %d: %s", cut, (int)st, st ? e.msg : "read as whole");
+    CU_ASSERT_EQUAL(st, XC_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "shrank"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, want));
+    free(buf);
+    xc_fbreader_close(r);
 }
 
 XC_TEST_MAIN("faults")
