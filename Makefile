@@ -78,7 +78,7 @@ else
 Q := @
 endif
 
-.PHONY: all deps test test-only run bench sanitize install clean gpu-check
+.PHONY: all deps test test-only test-large run bench sanitize install clean gpu-check
 all: $(BIN)/crosscheck libcrosscheck.a $(TEST_BIN)
 
 deps:
@@ -124,6 +124,11 @@ test: deps
 
 test-only: $(BIN)/crosscheck $(TEST_BIN)
 	$(Q)sh tests/run.sh $(BIN)
+
+# Inputs past 2^31 samples (tests/large.sh): not in `make test`.
+test-large: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN)/crosscheck
+	$(Q)sh tests/large.sh $(BIN)
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)/crosscheck

@@ -48,6 +48,14 @@ xc_status xc_spectrum_load(xc_spectrum *sp, const char *fftpath, xc_error *err)
         free(inf_path);
         return st;
     }
+    if (inf.n / 2 > XC_SPECTRUM_MAX_BINS) {
+        st = xc_error_set(err, XC_EINVAL,
+                          "%s: 'Number of bins in the time series' = %.17g: %.17g complex bins, more than the %lld "
+                          "(2^31 - 1) the searches are tested to; refused before reading (split the observation)",
+                          inf_path, inf.n, inf.n / 2, (long long)XC_SPECTRUM_MAX_BINS);
+        free(inf_path);
+        return st;
+    }
     free(inf_path);
     size_t N = (size_t)inf.n;
     struct stat sb;

@@ -109,8 +109,15 @@ typedef struct {
     int owned;             /* data is freed by xc_spectrum_free */
 } xc_spectrum;
 
+/* The largest spectrum the searches take: 2^31 - 1 complex bins (a 16 GiB
+ * .fft).  Every index is 64-bit on the host, but the GPU searchers' are not
+ * all checked beyond it, and the whole spectrum is held in memory: larger
+ * spectra are refused before anything is read. */
+#define XC_SPECTRUM_MAX_BINS 2147483647LL
+
 /* Reads X.fft and the X.inf beside it (the path must end in .fft).  XC_EFORMAT
- * if the .fft does not hold exactly the N float32 the .inf states, or N is odd. */
+ * if the .fft does not hold exactly the N float32 the .inf states, or N is odd;
+ * XC_EINVAL beyond XC_SPECTRUM_MAX_BINS bins. */
 xc_status xc_spectrum_load(xc_spectrum *sp, const char *fftpath, xc_error *err);
 void xc_spectrum_free(xc_spectrum *sp);
 
