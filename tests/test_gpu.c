@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "optimized/gpu/xc_gpu.h"
 #include "reference/xc_reference.h"
@@ -939,6 +940,71 @@ XC_TEST_IF(test_gpu_state_mismatch, "gpu_state_mismatch", xc_fx_skip_gpu)
     CU_ASSERT_EQUAL(xc_gpu_ddstate_create(NULL, &err), XC_EINVAL);
 #endif
     xc_fx_free(&f);
+}
+
+/* Faults injected into a run (xc_gpu_ddinfo.test_fault): an invalid launch
+ * configuration after range 0's kernels fails the run with XC_EDEVICE naming
+ * the stage and the launch, the plane is not touched (it stays poisoned), and
+ * the device is usable afterwards. */
+XC_TEST_IF(test_gpu_fault_launch, "gpu_fault_launch", xc_fx_skip_gpu)
+{
+    xc_fixture f;
+    xc_fx_random_job(&f, 64, 8, 1500, -1, 1e-4, "0:20:1", "crosscheck", 2000, 1000);
+    xc_plane ref, p;
+    xc_error err;
+    run_ref(&f.job, &ref);
+    xc_gpu_ddinfo info;
+    memset(&info, 0, sizeof info);
+    info.test_fault = 1;
+    xc_status st = gpu_run(&f.job, &p, &info, &err);
+    printf("\n  injected launch fault: status %d: %s", (int)st, st ? err.msg : "(none)");
+    CU_ASSERT_EQUAL(st, XC_EDEVICE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "launch dd_fault"));
+    xc_plane poison;
+    alloc_poisoned(&f.job, &poison);
+    CU_ASSERT(xc_fx_planes_equal(&poison, &p, "a failed run must leave the plane as it was"));
+    xc_plane_free(&poison);
+    xc_plane_free(&p);
+    CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, NULL, &err), XC_OK);
+    CU_ASSERT(xc_fx_planes_equal(&ref, &p, "after the injected fault"));
+    xc_plane_free(&p);
+    free_case(&f, &ref);
+}
+
+/* A kernel that traps: the context is lost for good, so the case runs the
+ * job in a fresh process (this program again, only this case, with
+ * XC_GPU_TRAP_CHILD set), which prints its status and message; the run must
+ * fail with XC_EDEVICE naming the stage, never hand back a plane. */
+XC_TEST_IF(test_gpu_fault_trap, "gpu_fault_trap", xc_fx_skip_gpu)
+{
+    if (getenv("XC_GPU_TRAP_CHILD")) {
+        xc_fixture f;
+        xc_fx_random_job(&f, 64, 8, 1500, -1, 1e-4, "0:20:1", "crosscheck", 2000, 1000);
+        xc_plane p;
+        xc_error err;
+        xc_gpu_ddinfo info;
+        memset(&info, 0, sizeof info);
+        info.test_fault = 2;
+        xc_status st = gpu_run(&f.job, &p, &info, &err);
+        printf("\nTRAP-RESULT %d %s\n", (int)st, st ? err.msg : "(none)");
+        fflush(stdout);
+        _exit(0);
+    }
+    char self[4096], cmd[4400], out[8192];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    CU_ASSERT_FATAL(n > 0);
+    self[n] = '\0';
+    snprintf(cmd, sizeof cmd, "XC_GPU_TRAP_CHILD=1 XC_TEST_ONLY=gpu_fault_trap '%s' 2>&1", self);
+    FILE *fp = popen(cmd, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    size_t k = fread(out, 1, sizeof out - 1, fp);
+    out[k] = '\0';
+    pclose(fp);
+    const char *r = strstr(out, "TRAP-RESULT ");
+    printf("\n  injected trap, in a child process: %s", r ? r : out);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(atoi(r + 12), XC_EDEVICE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r, "dd_fault"));
 }
 
 XC_TEST_MAIN("gpu")

@@ -51,10 +51,13 @@ int xc_test_run(const char *suite_name, const xc_testcase *cases, size_t n)
         if (!t)
             return 2;
         char why[256] = "";
-        const char *only = getenv("XC_TEST_ONLY");
+        const char *only = getenv("XC_TEST_ONLY"), *skip = getenv("XC_TEST_SKIP");
         if (only && *only && !xc_strlist_has(only, cases[i].name)) {
             CU_set_test_active(t, CU_FALSE);
             printf("SKIPPED %s/%s: not selected by XC_TEST_ONLY\n", suite_name, cases[i].name);
+        } else if (skip && *skip && xc_strlist_has(skip, cases[i].name)) {
+            CU_set_test_active(t, CU_FALSE);
+            printf("SKIPPED %s/%s: left out by XC_TEST_SKIP\n", suite_name, cases[i].name);
         } else if (cases[i].skip && cases[i].skip(why, sizeof why)) {
             CU_set_test_active(t, CU_FALSE);
             printf("SKIPPED %s/%s: %s\n", suite_name, cases[i].name, why);

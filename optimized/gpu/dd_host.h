@@ -77,7 +77,7 @@ struct xc_gpu_ddstate {
     int nbits;
     int64_t max_delay;
     xc_ddopts opts;            /* the gpu_* settings (gpu_kernel_ms, an output, is not bound) */
-    int force_direct, test_wide, test_period;
+    int force_direct, test_wide, test_period, test_fault;
     int nc, nuse, nr, maxds;
     /* the device side, set up by the first job with something to add */
     int ready;

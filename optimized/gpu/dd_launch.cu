@@ -278,6 +278,11 @@ xc_status do_range(ctx &c, int k)
         if ((st = ev_begin(c)) || (st = ev_end(c, dd_launch_scale(c.s->d_out, r.ndm * lk, sc, 0), "dd_scale", &r.kernel_ms)))
             return st;
     }
+    /* test hook: a fault injected where every kernel of the range has run;
+     * the run must stop here with the stage named, never copy a plane */
+    if (c.s->test_fault && k == 0 &&
+        ((st = ev_begin(c)) || (st = ev_end(c, dd_launch_fault(c.s->test_fault, 0), "dd_fault", NULL))))
+        return st;
     return copy_out(c, k, j0, lk);
 }
 

@@ -29,7 +29,20 @@ __global__ void __launch_bounds__(256) k_scale(float *out, size_t n, const dd_sc
         out[i] = scale_rest(out[i], sc);
 }
 
+__global__ void k_fault(int mode)
+{
+    if (mode == 2)
+        __trap();
+}
+
 } // namespace
+
+cudaError_t dd_launch_fault(int mode, cudaStream_t s)
+{
+    /* 4096 threads per block is beyond every device's limit of 1024 */
+    k_fault<<<1, mode == 1 ? 4096 : 1, 0, s>>>(mode);
+    return cudaGetLastError();
+}
 
 cudaError_t dd_launch_scale(float *out, size_t n, const dd_scale &sc, cudaStream_t s)
 {

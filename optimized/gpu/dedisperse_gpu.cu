@@ -83,7 +83,7 @@ xc_status check_job(const xc_ddjob *job, const xc_plane *out, xc_error *err)
 
 /* The test hooks of xc_gpu_ddinfo, bound like the options. */
 struct hooks {
-    int force_direct, test_wide, test_period;
+    int force_direct, test_wide, test_period, test_fault;
 };
 
 void bind(xc_gpu_ddstate *s, const xc_ddjob *job, const hooks &h)
@@ -102,6 +102,7 @@ void bind(xc_gpu_ddstate *s, const xc_ddjob *job, const hooks &h)
     s->force_direct = h.force_direct;
     s->test_wide = h.test_wide;
     s->test_period = h.test_period;
+    s->test_fault = h.test_fault;
     s->nr = job->plan->nranges;
     s->nuse = 0;
     for (int ch = 0; ch < s->nc; ch++)
@@ -145,6 +146,7 @@ xc_status check_binding(const xc_gpu_ddstate *s, const xc_ddjob *job, const hook
         {"info->force_direct", h.force_direct, s->force_direct},
         {"info->test_wide", h.test_wide, s->test_wide},
         {"info->test_period", h.test_period, s->test_period},
+        {"info->test_fault", h.test_fault, s->test_fault},
     };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i].job != f[i].state)
@@ -273,7 +275,8 @@ extern "C" xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *
     if (rc)
         return rc;
     const double t0 = now_ms();
-    const hooks h = {info ? info->force_direct : 0, info ? info->test_wide : 0, info ? info->test_period : 0};
+    const hooks h = {info ? info->force_direct : 0, info ? info->test_wide : 0, info ? info->test_period : 0,
+                     info ? info->test_fault : 0};
     if (st->bound) {
         if ((rc = check_binding(st, job, h, err)))
             return rc;

@@ -110,6 +110,10 @@ cudaError_t dd_launch_smem(int fmt, int R, int wide, dim3 grid, dim3 block, size
                            const dd_smem_args &a, cudaStream_t s);
 /* out[i] = the rest of xc_scale_real applied to (float)sum, for i < n. */
 cudaError_t dd_launch_scale(float *out, size_t n, const dd_scale &sc, cudaStream_t s);
+/* Test hook (xc_gpu_ddinfo.test_fault): mode 1 launches a kernel with an
+ * invalid configuration (the launch fails), mode 2 one that traps (the
+ * launch succeeds, the wait fails and the context is lost). */
+cudaError_t dd_launch_fault(int mode, cudaStream_t s);
 cudaError_t dd_launch_direct(int fmt, dim3 grid, const dd_direct_args &a, cudaStream_t s);
 /* 1 if a shared-memory kernel exists for (fmt, R, wide). */
 int dd_smem_supported(int fmt, int R, int wide);

@@ -72,6 +72,9 @@ typedef struct {
     int force_direct;          /* 1: use the direct (L1/cache) kernel for every range */
     int test_wide;             /* test hook: 64-bit-sum kernel instances even where 32 bits suffice */
     int test_period;           /* test hook: > 0 flushes narrow sums at least this often */
+    int test_fault;            /* test hook: a fault after range 0's kernels: 1 a launch with an invalid
+                                  configuration, 2 a kernel that traps (the context is lost: run it in a
+                                  process of its own); the run must fail naming the stage "dd_fault" */
     /* out */
     int nranges;               /* ranges described (min(plan ranges, XC_GPU_MAX_RANGES)) */
     xc_gpu_ddrange range[XC_GPU_MAX_RANGES];
