@@ -271,4 +271,46 @@ XC_TEST_IF(test_fault_truncated_while_read, "file truncated while being read: er
     xc_fbreader_close(r);
 }
 
+#ifdef XC_HAVE_CUDA
+static int skip_no_cuda(char *why, size_t n) { return xc_fx_skip_no_bin(why, n); }
+#else
+static int skip_no_cuda(char *why, size_t n)
+{
+    snprintf(why, n, "built without CUDA (CUDA=0): no gpu implementation to ask for");
+    return 1;
+}
+#endif
+
+/* No device at all (CUDA_VISIBLE_DEVICES=-1 hides every one; a machine
+ * without a GPU is the same): asking for the gpu implementations gives one
+ * line naming them and the reason, exit 2, and no output. */
+XC_TEST_IF(test_fault_no_device, "no CUDA device: -impl gpu refused with the reason", skip_no_cuda)
+{
+    const char *dir = mkdir_in_tmp("faults-nodev");
+    char errpath[700];
+    snprintf(errpath, sizeof errpath, "%s", in_dir(dir, "err.txt"));
+    char *sx[] = {"crosscheck", "synth", "-o", "N.fil", "-tobs", "1", "-nchans", "64", "-nbits", "8", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_to_end(dir, sx, errpath), 0);
+    setenv("CUDA_VISIBLE_DEVICES", "-1", 1);
+    char *dd[] = {"crosscheck", "dedisperse", "-i", "N.fil", "-o", "G", "-impl", "gpu", "-dmplan", "0:10:1", NULL};
+    int rc = run_to_end(dir, dd, errpath);
+    char err[2048];
+    slurp(errpath, err, sizeof err);
+    char fft[700];
+    snprintf(fft, sizeof fft, "%s/sigpyproc3/GBT_J1807-0847.fft", xc_test_datasets());
+    char *ac[] = {"crosscheck", "accel", "-i", fft, "-impl", "gpu", "-zmax", "0", "-numharm", "1", "-o", "A.csv", NULL};
+    int rc2 = run_to_end(dir, ac, errpath);
+    char err2[2048];
+    slurp(errpath, err2, sizeof err2);
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    struct stat sb;
+    int out = stat(in_dir(dir, "G.json"), &sb) == 0 || stat(in_dir(dir, "A.csv"), &sb) == 0;
+    printf("\n  dedisperse: exit %d: %s  accel: exit %d: %s  outputs %s", rc, err, rc2, err2, out ? "present" : "absent");
+    CU_ASSERT_EQUAL(rc, 2);
+    CU_ASSERT_EQUAL(rc2, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "-impl gpu: unavailable"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err2, "-impl gpu: unavailable"));
+    CU_ASSERT(!out);
+}
+
 XC_TEST_MAIN("faults")
