@@ -1,8 +1,10 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/xc_dedisperse.h"
 #include "core/xc_grow.h"
+#include "core/xc_mem.h"
 
 xc_status xc_ddjob_prepare(xc_ddjob *job, int nchans, int nbits, const xc_dmplan *plan, const xc_convention *conv,
                            const xc_geometry *g, const uint8_t *killmask, xc_error *err)
@@ -23,6 +25,12 @@ xc_status xc_ddjob_prepare(xc_ddjob *job, int nchans, int nbits, const xc_dmplan
     job->killmask = killmask;
     xc_status st = xc_dmplan_max_delay(conv, g, plan, &job->max_delay, err);
     if (st)
+        return st;
+    /* the delay tables, checked before they are made */
+    double tab = (double)xc_dmplan_ndm(plan) * (double)g->nchans * sizeof(int32_t);
+    char what[160];
+    snprintf(what, sizeof what, "the delay tables (%zu DM trials x %d channels)", xc_dmplan_ndm(plan), g->nchans);
+    if ((st = xc_mem_check(tab, "dedisperse", what, "use fewer trials (a coarser -dmplan step)", err)))
         return st;
     job->delays = calloc((size_t)plan->nranges, sizeof *job->delays);
     if (!job->delays)

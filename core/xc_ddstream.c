@@ -1,4 +1,5 @@
 #include "core/xc_ddstream.h"
+#include "core/xc_mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,18 +31,35 @@ xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstrea
     xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
     if (a->ifno < 0 || a->ifno >= h->nifs)
         return xc_error_set(err, XC_EINVAL, "%s: IF %d: the file has %d IFs", a->input_name, a->ifno, h->nifs);
-    /* One plan for every gulp: delays (and a device's buffers) made once. */
-    xc_ddplan *dp;
-    xc_status st = xc_ddplan_create(&dp, a->impl, &g, h->nbits, a->plan, a->conv, a->killmask, &a->opts, err);
+    /* Checked before anything large is made: the largest delay against the
+     * data (it costs one trial's delays per range) ... */
+    int64_t maxd = 0;
+    xc_status st = xc_dmplan_max_delay(a->conv, &g, a->plan, &maxd, err);
     if (st)
         return st;
-    int64_t maxd = xc_ddplan_max_delay(dp);
-    if ((uint64_t)maxd >= h->nsamp) {
-        xc_ddplan_destroy(dp);
+    if ((uint64_t)maxd >= h->nsamp)
         return xc_error_set(err, XC_EINVAL,
                             "%s: the plan's largest delay (%lld samples) is not smaller than the data (%llu samples)",
                             a->input_name, (long long)maxd, (unsigned long long)h->nsamp);
-    }
+    /* ... and the smallest gulp's buffers (its input and plane) with the
+     * delay tables against the machine's memory */
+    size_t L = lcm_ds(a->plan);
+    double plane1 = 0;
+    for (int k = 0; k < a->plan->nranges; k++)
+        plane1 += (double)a->plan->r[k].ndm * (double)(L / (size_t)a->plan->r[k].ds) * sizeof(float);
+    double need = (double)xc_dmplan_ndm(a->plan) * h->nchans * sizeof(int32_t) + plane1 +
+                  ((double)L + (double)maxd) * h->nchans * (h->nbits == 32 ? 4.0 : 2.0);
+    char what[200];
+    snprintf(what, sizeof what, "%zu DM trials over %d channels with a largest delay of %lld samples",
+             xc_dmplan_ndm(a->plan), h->nchans, (long long)maxd);
+    if ((st = xc_mem_check(need, a->input_name, what, "use fewer trials (a coarser -dmplan step) or a lower -hidm",
+                           err)))
+        return st;
+    /* One plan for every gulp: delays (and a device's buffers) made once. */
+    xc_ddplan *dp;
+    st = xc_ddplan_create(&dp, a->impl, &g, h->nbits, a->plan, a->conv, a->killmask, &a->opts, err);
+    if (st)
+        return st;
     st = stream(r, out, a, dp, seconds, err);
     xc_ddplan_destroy(dp);
     return st;
@@ -56,8 +74,15 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
     size_t total_out = (size_t)(h->nsamp - (uint64_t)maxd);
     size_t L = lcm_ds(a->plan);
     size_t gulp = a->gulp;
-    if (gulp == 0)
+    if (gulp == 0) {
+        /* about 64 MiB of input, and a plane of at most 1 GiB per gulp */
         gulp = (64u << 20) / ((size_t)h->nchans * (h->nbits == 32 ? 4 : 2));
+        double per = 0;   /* plane bytes per output sample */
+        for (int k = 0; k < a->plan->nranges; k++)
+            per += (double)a->plan->r[k].ndm / a->plan->r[k].ds * sizeof(float);
+        if (per > 0 && (double)gulp * per > (double)(1u << 30))
+            gulp = (size_t)((double)(1u << 30) / per);
+    }
     if (gulp < 1)
         gulp = 1;
     gulp = (gulp + L - 1) / L * L;

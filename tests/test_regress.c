@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "core/xc_cands.h"
+#include "core/xc_dedisperse.h"
 #include "core/xc_dmplan.h"
 #include "core/xc_npy.h"
 #include "tests/xc_assert.h"
@@ -133,6 +134,23 @@ XC_TEST(test_regress_cands, "candidate fields range-checked; .pulscand refuses a
     struct stat sb;
     CU_ASSERT_NOT_EQUAL(stat(p, &sb), 0);
     xc_candlist_free(&l);
+}
+
+/* A plan whose tables cannot fit is refused before they are made, with the
+ * size it needs and the option that avoids it. */
+XC_TEST(test_regress_plan_memory, "delay tables beyond memory refused before allocating")
+{
+    xc_dmplan pl;
+    xc_error e;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&pl, "0:1000000:0.1", "-dmplan", &e), XC_OK);
+    xc_geometry g = {65536, 1500, -0.01, 64e-6};
+    xc_ddjob job;
+    xc_status st = xc_ddjob_prepare(&job, 65536, 8, &pl, xc_convention_get("crosscheck"), &g, NULL, &e);
+    expect(st, XC_ENOMEM, &e, "would need 2.62e+03 GB");
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "-dmplan"));
+    if (!st)
+        xc_ddjob_free(&job);
+    xc_dmplan_free(&pl);
 }
 
 XC_TEST_MAIN("regress")
