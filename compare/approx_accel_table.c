@@ -58,6 +58,39 @@ int xc_accel_noise_verdicts(const xc_accel_noise *r, int ntests, double alpha, c
     return 1 + XC_ACCEL_NOISE_NFA;
 }
 
+void xc_accel_noise_summary(const xc_accel_noise *r, int n, double alpha, const char *impl, xc_verdict out[2])
+{
+    double minp = 1, worst_se = 0, bound = alpha / (2.0 * n);
+    int wp = 0, wm = 0, nout = 0, ncount = 0;
+    for (int k = 0; k < n; k++) {
+        double p = fmin(r[k].ks.p, r[k].gof.p);
+        double dev = fabs(r[k].mean.mean - r[k].dof * r[k].energy) / xc_meansd_se(&r[k].mean);
+        if (p < minp) {
+            minp = p;
+            wp = k;
+        }
+        if (!(dev <= worst_se)) {
+            worst_se = dev;
+            wm = k;
+        }
+        for (int f = 0; f < XC_ACCEL_NOISE_NFA; f++, ncount++)
+            nout += r[k].count[f] < r[k].lo[f] || r[k].count[f] > r[k].hi[f];
+    }
+    verdict(&out[0], impl, "noise plane powers and harmonic sums are chi-square(2H)");
+    xc_fmt(out[0].measured, sizeof out[0].measured, "smallest p %.3g (zmax %d, z %d, H %d); mean 2P furthest off "
+           "%.2f SE (zmax %d, z %d, H %d)", minp, r[wp].o.zmax, r[wp].o.z, r[wp].o.numharm, worst_se, r[wm].o.zmax,
+           r[wm].o.z, r[wm].o.numharm);
+    xc_fmt(out[0].bound, sizeof out[0].bound, "every p > %.2g (%g over %d KS + %d GOF tests, Bonferroni); every mean "
+           "within %g SE of 2H x the template energy", bound, alpha, n, n, XC_APPROX_NSE);
+    out[0].pass = minp > bound && worst_se <= XC_APPROX_NSE;
+    verdict(&out[1], impl, "noise points above single-trial thresholds are binomial");
+    xc_fmt(out[1].measured, sizeof out[1].measured, "%d of %d counts (p = %g and %g, %d tests) outside their bounds",
+           nout, ncount, r[0].pfa[0], r[0].pfa[1], n);
+    xc_fmt(out[1].bound, sizeof out[1].bound, "none (two-sided binomial bounds at %.2g each: %g over %d counts)",
+           r[0].o.alpha, r[0].o.alpha * ncount, ncount);
+    out[1].pass = nout == 0;
+}
+
 json_t *xc_accel_noise_json(const xc_accel_noise *r)
 {
     json_t *fa = json_array();
@@ -139,9 +172,13 @@ int xc_accel_trunc_rows(const xc_accel_trunc_loss *t, xc_row out[2])
         char zs[256] = "";
         size_t at = 0;
         for (int b = 0; b < XC_TRUNC_NZ; b++)
-            at += (size_t)snprintf(zs + at, sizeof zs - at, "%s%s%.0f..%.0f %.2f %%", b ? ", " : "",
-                                   b ? "|z| " : "z ", b ? t->zedge[b] : 0.0, t->zedge[b + 1] * (b > 0),
-                                   100 * t->worst_z[a][b]);
+            at += (size_t)(isnan(t->worst_z[a][b])
+                               ? (b ? snprintf(zs + at, sizeof zs - at, ", |z| %.0f..%.0f none drawn", t->zedge[b],
+                                               t->zedge[b + 1])
+                                    : snprintf(zs + at, sizeof zs - at, "z = 0 none drawn"))
+                               : b ? snprintf(zs + at, sizeof zs - at, ", |z| %.0f..%.0f %.2f %%", t->zedge[b],
+                                              t->zedge[b + 1], 100 * t->worst_z[a][b])
+                                   : snprintf(zs + at, sizeof zs - at, "z = 0 %.2f %%", 100 * t->worst_z[a][b]));
         xc_fmt(out[a].value, sizeof out[a].value, "worst %.3f %%, mean %.3f %% (z = 0 theory, half-way r: %.3f %%); "
                "worst per z: %s", 100 * t->worst[a], 100 * t->mean[a], 100 * t->th_z0[a], zs);
     }
@@ -173,7 +210,7 @@ json_t *xc_accel_trunc_json(const xc_accel_trunc_loss *t)
     for (int a = 0; a < 2; a++) {
         json_t *wz = json_array();
         for (int b = 0; b < XC_TRUNC_NZ; b++)
-            json_array_append_new(wz, json_real(t->worst_z[a][b]));
+            json_array_append_new(wz, jnum(t->worst_z[a][b]));
         json_array_append_new(acc, json_pack("{s:s, s:f, s:f, s:f, s:o}", "acc", aname[a], "worst", t->worst[a],
                                              "mean", t->mean[a], "theory_z0_halfway", t->th_z0[a], "worst_per_z",
                                              wz));

@@ -95,9 +95,13 @@ xc_status xc_approx_accel_trunc(const xc_accel_searcher *s, int zmax, size_t nsi
             out->worst[a] = fmax(out->worst[a], loss);
             int zb = zbin(z0, zmax);
             out->worst_z[a][zb] = fmax(out->worst_z[a][zb], loss);
+            out->count_z[zb] += a == 0;
         }
     }
     for (int a = 0; a < 2; a++) {
+        for (int b = 0; b < XC_TRUNC_NZ; b++)
+            if (!out->count_z[b])
+                out->worst_z[a][b] = NAN;
         out->mean[a] = sum[a] / (double)nsig;
         double em = 2 / (M_PI * M_PI) * gsl_sf_psi_1(XC_ACCEL_NUMFINTBINS * (a ? 3 : 1) + 0.5);
         out->th_z0[a] = 1 - (1 - em) * (1 - em);

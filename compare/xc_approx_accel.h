@@ -138,7 +138,8 @@ typedef struct {
     int longhw;            /* the long template's extra half-width over the drift */
     /* power lost by a signal on the grid, 1 - P(hw) / P(long), per accuracy */
     double worst[2], mean[2];
-    double worst_z[2][XC_TRUNC_NZ];   /* per |z| bin */
+    double worst_z[2][XC_TRUNC_NZ];   /* per |z| bin (NAN: no signal drawn there) */
+    size_t count_z[XC_TRUNC_NZ];
     double zedge[XC_TRUNC_NZ + 1];
     /* theory at z = 0, r half-way between bins (the worst case there):
      * 1 - (1 - (2/pi^2) psi'(hw + 1/2))^2, the sinc tail beyond hw */
@@ -204,6 +205,11 @@ void xc_accel_noise_row(const xc_accel_noise *r, xc_row *out);
  * bounds: 1 + XC_ACCEL_NOISE_NFA verdicts per test, in this order, written
  * to out; `impl` names the searcher.  Returns the number written. */
 int xc_accel_noise_verdicts(const xc_accel_noise *r, int ntests, double alpha, const char *impl, xc_verdict *out);
+/* Over n tests (several configurations and seeds), 2 verdicts: every KS and
+ * Pearson p above alpha / (2 n) and every mean within 4.5 SE of dof x
+ * energy; every false-alarm count within its bounds (each test's o.alpha,
+ * which the caller sets Bonferroni-corrected). */
+void xc_accel_noise_summary(const xc_accel_noise *r, int n, double alpha, const char *impl, xc_verdict out[2]);
 json_t *xc_accel_noise_json(const xc_accel_noise *r);
 
 /* Rows: one per grid and case (4). */
