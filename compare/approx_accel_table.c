@@ -302,3 +302,50 @@ json_t *xc_accel_trials_json(const xc_accel_trials_cmp *t)
                      "wmax", t->wmax, "rlo", (json_int_t)t->rlo, "rhi", (json_int_t)t->rhi, "numz", t->numz, "numw",
                      t->numw, "stages", st);
 }
+
+/* ---- 6. the trial count on noise ------------------------------------------------ */
+
+int xc_accel_maxfa_rows(const xc_accel_maxfa *m, xc_row out[XC_MAXFA_NX])
+{
+    for (int k = 0; k < XC_MAXFA_NX; k++) {
+        xc_fmt(out[k].key, sizeof out[k].key, "zmax %d, %zu spectra of %zu bins: largest 2P > %.2f", m->zmax, m->nspec,
+               m->nbins, m->x[k]);
+        xc_fmt(out[k].value, sizeof out[k].value, "%zu spectra (accelsearch's %.4g trials: %.1f, %zu..%zu; every point's "
+               "%.4g: %.1f, %zu..%zu); the data show %.4g independent trials = %.2f x accelsearch's, %.2f x every "
+               "point", m->count[k], m->n_eff, m->pred[k] * (double)m->nspec, m->lo_eff[k], m->hi_eff[k], m->n_all,
+               m->p_all[k] * (double)m->nspec, m->lo_all[k], m->hi_all[k], m->n_hat[k], m->n_hat[k] / m->n_eff,
+               m->n_hat[k] / m->n_all);
+    }
+    return XC_MAXFA_NX;
+}
+
+void xc_accel_maxfa_verdict(const xc_accel_maxfa *m, const char *impl, xc_verdict *out)
+{
+    const int k = XC_MAXFA_NX - 1;
+    char c[160];
+    xc_fmt(c, sizeof c, "noise planes' false alarms between accelsearch's trial count and every point (zmax %d)",
+           m->zmax);
+    verdict(out, impl, c);
+    xc_fmt(out->measured, sizeof out->measured, "%zu of %zu spectra with 2P > %.2f (accelsearch's count predicts "
+           "%.0f; effective trials %.2f x its %.4g)", m->count[k], m->nspec, m->x[k], m->pred[k] * (double)m->nspec,
+           m->n_hat[k] / m->n_eff, m->n_eff);
+    xc_fmt(out->bound, sizeof out->bound, ">= %zu (accelsearch's, binomial two-sided %g) and <= %zu (every grid "
+           "point's): correlated points give fewer independent trials than points, never fewer than a correct "
+           "effective count", m->lo_eff[k], m->alpha, m->hi_all[k]);
+    out->pass = m->count[k] >= m->lo_eff[k] && m->count[k] <= m->hi_all[k];
+}
+
+json_t *xc_accel_maxfa_json(const xc_accel_maxfa *m)
+{
+    json_t *a = json_array();
+    for (int k = 0; k < XC_MAXFA_NX; k++)
+        json_array_append_new(a, json_pack("{s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:o}", "x_2P", m->x[k],
+                                           "predicted_accelsearch", m->pred[k], "predicted_all_points", m->p_all[k],
+                                           "count", (json_int_t)m->count[k], "lo_accelsearch",
+                                           (json_int_t)m->lo_eff[k], "hi_accelsearch", (json_int_t)m->hi_eff[k],
+                                           "lo_all_points", (json_int_t)m->lo_all[k], "hi_all_points",
+                                           (json_int_t)m->hi_all[k], "effective_trials", jnum(m->n_hat[k])));
+    return json_pack("{s:i, s:I, s:I, s:f, s:f, s:f, s:f, s:o}", "zmax", m->zmax, "nbins", (json_int_t)m->nbins,
+                     "nspec", (json_int_t)m->nspec, "bins_searched", m->R, "trials_accelsearch", m->n_eff,
+                     "trials_all_points", m->n_all, "alpha", m->alpha, "thresholds", a);
+}

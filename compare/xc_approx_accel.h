@@ -18,6 +18,9 @@
  *     direct one (compare/approx_accel_float.c).
  *  5. accelsearch's effective trial count against all grid points: sigma
  *     (compare/approx_accel_trials.c).
+ *  6. The same counts on noise: how often a whole noise plane's largest
+ *     power passes the threshold each count puts at a given family-wise
+ *     rate (compare/approx_accel_maxfa.c).
  * Rows, verdicts and JSON: compare/approx_accel_table.c. */
 #ifndef XC_APPROX_ACCEL_H
 #define XC_APPROX_ACCEL_H
@@ -197,6 +200,33 @@ typedef struct {
  * numw per stage.  XC_EINVAL from the plan. */
 xc_status xc_approx_accel_trials(size_t nbins, double T, int zmax, int wmax, xc_accel_trials_cmp *out, xc_error *err);
 
+/* ---- 6. the trial count on noise (compare/approx_accel_maxfa.c) ------------------ */
+
+#define XC_MAXFA_NX 2          /* thresholds where accelsearch's count predicts family-wise rates 0.1, 0.5 */
+
+typedef struct {
+    int zmax;
+    size_t nbins, nspec;
+    double R;              /* integer bins searched */
+    double n_eff, n_all;   /* accelsearch's count (xc_accel_ntrials, H 1); every half-bin point, 2 R numz */
+    double alpha;          /* of the bounds, two-sided */
+    double pred[XC_MAXFA_NX], p_all[XC_MAXFA_NX];   /* family-wise rates 1 - exp(-n e^{-x/2}) */
+    double x[XC_MAXFA_NX];                          /* the 2P thresholds */
+    size_t count[XC_MAXFA_NX];                      /* spectra whose largest 2P exceeds x */
+    size_t lo_eff[XC_MAXFA_NX], hi_eff[XC_MAXFA_NX], lo_all[XC_MAXFA_NX], hi_all[XC_MAXFA_NX];
+    double n_hat[XC_MAXFA_NX];                      /* -ln(1 - count/nspec) e^{x/2}: the count the data show */
+} xc_accel_maxfa;
+
+/* nspec noise spectra of nbins bins (seeds seed0, seed0 + 1, ...),
+ * normalised as preset exact, their whole plane (zmax, H 1, every half-bin r
+ * away from the edges) made by s's plane stage; each spectrum's largest 2P
+ * against the thresholds at which accelsearch's trial count predicts a
+ * family-wise false-alarm rate of 0.1 and 0.5, with binomial bounds under
+ * that count and under every grid point.  XC_EINVAL, XC_ENOMEM, the
+ * searcher's errors. */
+xc_status xc_approx_accel_maxfa(const xc_accel_searcher *s, size_t nbins, int zmax, size_t nspec, uint64_t seed0,
+                                double alpha, int threads, xc_accel_maxfa *out, xc_error *err);
+
 /* ---- rows, verdicts, JSON (compare/approx_accel_table.c) ------------------------- */
 
 void xc_accel_noise_row(const xc_accel_noise *r, xc_row *out);
@@ -239,6 +269,14 @@ int xc_accel_trials_rows(const xc_accel_trials_cmp *t, xc_row out[XC_TRIALS_NSTA
  * and positive everywhere (fewer trials, higher sigma): 1 verdict. */
 void xc_accel_trials_verdict(const xc_accel_trials_cmp *t, xc_verdict *out);
 json_t *xc_accel_trials_json(const xc_accel_trials_cmp *t);
+
+/* One row per threshold (XC_MAXFA_NX). */
+int xc_accel_maxfa_rows(const xc_accel_maxfa *m, xc_row out[XC_MAXFA_NX]);
+/* At the rate-0.5 threshold: the spectra above it at least accelsearch's
+ * lower bound and at most every point's upper bound (the effective count
+ * lies between the two): 1 verdict. */
+void xc_accel_maxfa_verdict(const xc_accel_maxfa *m, const char *impl, xc_verdict *out);
+json_t *xc_accel_maxfa_json(const xc_accel_maxfa *m);
 
 #ifdef __cplusplus
 }
