@@ -295,7 +295,7 @@ static void high_destroy(void *state) { xc_accel_cpu.destroy(state); }
 static const xc_accel_searcher high = {
     {XC_FAMILY_ACCEL, "high", "the cpu searcher's powers x 1.01 (a planted failure)", {XC_TOL_RELATIVE, 2e-3},
      XC_CAP_RUNTIME, NULL},
-    high_create, high_plane, high_destroy};
+    high_create, high_plane, high_destroy, NULL};
 
 /* The cpu's float plane is within its declared tolerance of the reference
  * (measured: 4e-6 relative at noise level, 2e-7 at the strongest tone); a
