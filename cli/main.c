@@ -23,21 +23,22 @@ static void put_int(char *buf, size_t *n, long v)
         buf[(*n)++] = d[--k];
 }
 
+static void put_str(char *buf, size_t *n, const char *s)
+{
+    while (*s)
+        buf[(*n)++] = *s++;
+}
+
 static void on_signal(int sig)
 {
     int removed = xc_atomic_remove_live();
     char msg[160];
     size_t n = 0;
-    const char *a = "crosscheck: interrupted by signal ", *b = "; removed ",
-               *c = " temporary file(s); no partial output was left\n";
-    for (const char *p = a; *p; p++)
-        msg[n++] = *p;
+    put_str(msg, &n, "crosscheck: interrupted by signal ");
     put_int(msg, &n, sig);
-    for (const char *p = b; *p; p++)
-        msg[n++] = *p;
+    put_str(msg, &n, "; removed ");
     put_int(msg, &n, removed);
-    for (const char *p = c; *p; p++)
-        msg[n++] = *p;
+    put_str(msg, &n, " temporary file(s); no partial output was left\n");
     ssize_t w = write(2, msg, n);
     (void)w;
     signal(sig, SIG_DFL);

@@ -21,16 +21,8 @@ xc_status xc_approx_accel_float(const xc_accel_searcher *fast, const xc_accel_se
     out->zmax = zmax;
     out->wmax = wmax;
     out->tol = fast->impl.tol.value;
-    xc_accel_opts ao;
-    xc_accel_opts_default(&ao);
-    ao.zmax = zmax;
-    ao.wmax = wmax;
-    ao.numharm = 1;
-    ao.rlo = 1;
-    ao.rhi = (double)nbins - 1;
-    ao.threads = threads;
     xc_accel_plan p;
-    xc_status st = xc_accel_plan_make(&p, &ao, nbins, 1.0, err);
+    xc_status st = xc_approx_accel_plan1(&p, nbins, zmax, wmax, threads, 0, err);
     if (st)
         return st;
     xc_spectrum sp = {0};

@@ -17,15 +17,8 @@ xc_status xc_approx_accel_maxfa(const xc_accel_searcher *s, size_t nbins, int zm
     if (nbins < 4096 || nspec < 20 || !(alpha > 0 && alpha < 1))
         return xc_error_set(err, XC_EINVAL, "accel trials on noise: %zu bins, %zu spectra, alpha %g (need >= 4096 "
                             "bins, >= 20 spectra, 0 < alpha < 1)", nbins, nspec, alpha);
-    xc_accel_opts ao;
-    xc_accel_opts_default(&ao);
-    ao.zmax = zmax;
-    ao.numharm = 1;
-    ao.rlo = 1;
-    ao.rhi = (double)nbins - 1;
-    ao.threads = threads;
     xc_accel_plan p;
-    xc_status st = xc_accel_plan_make(&p, &ao, nbins, 1.0, err);
+    xc_status st = xc_approx_accel_plan1(&p, nbins, zmax, 0, threads, 0, err);
     if (st)
         return st;
     long rmin = p.hwmax + 2, rmax = (long)nbins - p.hwmax - 3;

@@ -9,32 +9,12 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 
 #include "compare/xc_approx_noise.h"
 
 xc_status xc_approx_accel_noise_spectrum(xc_spectrum *sp, size_t nbins, uint64_t seed, xc_error *err)
 {
-    memset(sp, 0, sizeof *sp);
-    sp->data = malloc(2 * nbins * sizeof(float));
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!sp->data || !r) {
-        free(sp->data);
-        sp->data = NULL;
-        if (r)
-            gsl_rng_free(r);
-        return xc_error_set(err, XC_ENOMEM, "out of memory for a noise spectrum of %zu bins", nbins);
-    }
-    sp->nbins = nbins;
-    sp->T = 1.0;
-    sp->dt = 1.0 / (2.0 * (double)nbins);
-    sp->owned = 1;
-    gsl_rng_set(r, (unsigned long)seed);
-    for (size_t k = 0; k < 2 * nbins; k++)
-        sp->data[k] = (float)(XC_APPROX_NOISE_SIGMA * gsl_ran_gaussian_ziggurat(r, 1.0));
-    gsl_rng_free(r);
-    return XC_OK;
+    return xc_approx_noise_spectrum_off(sp, nbins, seed, 0.0, err);
 }
 
 void xc_accel_noise_opts_init(xc_accel_noise_opts *o)
@@ -92,16 +72,8 @@ xc_status xc_approx_accel_noise(const xc_accel_searcher *s, const xc_accel_noise
     if ((H != 1 && H != 2 && H != 4) || o->zmax < 0 || abs(o->z) > o->zmax || o->nbins < 4096)
         return xc_error_set(err, XC_EINVAL, "accel noise: numharm %d, zmax %d, z %d, %zu bins (need numharm 1, 2 "
                             "or 4, |z| <= zmax, >= 4096 bins)", H, o->zmax, o->z, o->nbins);
-    xc_accel_opts ao;
-    xc_accel_opts_default(&ao);
-    ao.zmax = o->zmax;
-    ao.numharm = 1;
-    ao.rlo = 1;
-    ao.rhi = (double)o->nbins - 1;
-    ao.threads = o->threads;
-    ao.normwidth = o->normwidth;
     xc_accel_plan p;
-    xc_status st = xc_accel_plan_make(&p, &ao, o->nbins, 1.0, err);
+    xc_status st = xc_approx_accel_plan1(&p, o->nbins, o->zmax, 0, o->threads, o->normwidth, err);
     if (st)
         return st;
     xc_spectrum sp = {0};

@@ -44,3 +44,19 @@ xc_status xc_approx_accel_plane(const xc_accel_searcher *s, void *state, const x
     free(blk);
     return st;
 }
+
+xc_status xc_approx_accel_plan1(xc_accel_plan *p, size_t nbins, int zmax, int wmax, int threads, size_t normwidth,
+                                xc_error *err)
+{
+    xc_accel_opts ao;
+    xc_accel_opts_default(&ao);
+    ao.zmax = zmax;
+    ao.wmax = wmax;
+    ao.numharm = 1;
+    ao.rlo = 1;
+    ao.rhi = (double)nbins - 1;
+    ao.threads = threads;
+    if (normwidth)
+        ao.normwidth = normwidth;
+    return xc_accel_plan_make(p, &ao, nbins, 1.0, err);
+}

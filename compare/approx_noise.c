@@ -10,6 +10,11 @@
 
 xc_status xc_approx_noise_spectrum(xc_spectrum *sp, size_t nbins, uint64_t seed, xc_error *err)
 {
+    return xc_approx_noise_spectrum_off(sp, nbins, seed, XC_APPROX_NOISE_OFF, err);
+}
+
+xc_status xc_approx_noise_spectrum_off(xc_spectrum *sp, size_t nbins, uint64_t seed, double off, xc_error *err)
+{
     memset(sp, 0, sizeof *sp);
     sp->data = malloc(2 * nbins * sizeof(float));
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -26,7 +31,7 @@ xc_status xc_approx_noise_spectrum(xc_spectrum *sp, size_t nbins, uint64_t seed,
     sp->owned = 1;
     gsl_rng_set(r, (unsigned long)seed);
     for (size_t k = 0; k < 2 * nbins; k++)
-        sp->data[k] = (float)(XC_APPROX_NOISE_OFF + XC_APPROX_NOISE_SIGMA * gsl_ran_gaussian_ziggurat(r, 1.0));
+        sp->data[k] = (float)(off + XC_APPROX_NOISE_SIGMA * gsl_ran_gaussian_ziggurat(r, 1.0));
     gsl_rng_free(r);
     return XC_OK;
 }

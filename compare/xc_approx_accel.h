@@ -49,6 +49,12 @@ extern "C" {
 xc_status xc_approx_accel_plane(const xc_accel_searcher *s, void *state, const xc_accel_plan *p, const double *amp,
                                 size_t nbins, long i0, size_t nr, const unsigned char *want, float *out, xc_error *err);
 
+/* The plan the measurements search with: one harmonic over bins 1..nbins-1
+ * of a T = 1 s spectrum, zmax, wmax, the default half-widths, normwidth (0:
+ * the default). */
+xc_status xc_approx_accel_plan1(xc_accel_plan *p, size_t nbins, int zmax, int wmax, int threads, size_t normwidth,
+                                xc_error *err);
+
 /* ---- 1. noise ----------------------------------------------------------------- */
 
 /* A spectrum of nbins complex Gaussian bins, zero mean (as a real series'

@@ -26,6 +26,8 @@ extern "C" {
  * from GSL's MT19937 seeded with `seed` (re, im of bin 0, then bin 1, ...);
  * T = 1 s.  sp owns its data (xc_spectrum_free).  XC_ENOMEM. */
 xc_status xc_approx_noise_spectrum(xc_spectrum *sp, size_t nbins, uint64_t seed, xc_error *err);
+/* The same with every part's mean `off` instead of XC_APPROX_NOISE_OFF. */
+xc_status xc_approx_noise_spectrum_off(xc_spectrum *sp, size_t nbins, uint64_t seed, double off, xc_error *err);
 
 typedef struct {
     int numharm, width;

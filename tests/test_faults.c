@@ -76,17 +76,6 @@ static int count_tmp(const char *dir)
     return n;
 }
 
-static void slurp(const char *path, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    FILE *fp = fopen(path, "r");
-    if (fp) {
-        size_t k = fread(buf, 1, n - 1, fp);
-        buf[k] = '\0';
-        fclose(fp);
-    }
-}
-
 /* dir/name in one of 4 buffers used in turn: hold a result only briefly. */
 static const char *in_dir(const char *dir, const char *name)
 {
@@ -105,15 +94,25 @@ static const char *mkdir_in_tmp(const char *name)
     return d;
 }
 
+/* A fresh directory under the test's temporary one, errpath set to its
+ * err.txt, and an 8-bit noise filterbank `fil` of tobs seconds and nchans
+ * channels made there by synth; the directory. */
+static const char *setup(const char *name, const char *fil, const char *tobs, const char *nchans, char *errpath)
+{
+    const char *dir = mkdir_in_tmp(name);
+    snprintf(errpath, 700, "%s", in_dir(dir, "err.txt"));
+    char *sx[] = {"crosscheck", "synth", "-o", (char *)fil, "-tobs", (char *)tobs, "-nchans", (char *)nchans,
+                  "-nbits", "8", NULL};
+    CU_ASSERT_EQUAL(run_to_end(dir, sx, errpath), 0);
+    return dir;
+}
+
 /* The reference dedisperser on 2 s of 256 channels takes seconds (here
  * 2.4 s): a signal 0.4 s in lands while its temporaries are open. */
 XC_TEST_IF(test_fault_signals, "SIGINT and SIGTERM remove temporaries and say so", xc_fx_skip_no_bin)
 {
-    const char *dir = mkdir_in_tmp("faults-sig");
     char errpath[700];
-    snprintf(errpath, sizeof errpath, "%s", in_dir(dir, "err.txt"));
-    char *sx[] = {"crosscheck", "synth", "-o", "S.fil", "-tobs", "2", "-nchans", "256", "-nbits", "8", NULL};
-    CU_ASSERT_EQUAL_FATAL(run_to_end(dir, sx, errpath), 0);
+    const char *dir = setup("faults-sig", "S.fil", "2", "256", errpath);
     const int sigs[] = {SIGINT, SIGTERM};
     for (int k = 0; k < 2; k++) {
         char *argv[] = {"crosscheck", "dedisperse", "-i", "S.fil", "-o", "R", "-impl", "reference", "-dmplan",
@@ -125,7 +124,7 @@ XC_TEST_IF(test_fault_signals, "SIGINT and SIGTERM remove temporaries and say so
         int ws = 0;
         waitpid(pid, &ws, 0);
         char err[2048];
-        slurp(errpath, err, sizeof err);
+        xc_fx_slurp_into(errpath, err, sizeof err);
         struct stat sb;
         int final = stat(in_dir(dir, "R.json"), &sb) == 0 || stat(in_dir(dir, "R.r0.npy"), &sb) == 0;
         int tmp = count_tmp(dir);
@@ -244,12 +243,9 @@ XC_TEST_IF(test_fault_kill_dedisperse, "SIGKILL during dedisperse: old plane, ne
 XC_TEST_IF(test_fault_truncated_while_read, "file truncated while being read: error with the byte offset",
            xc_fx_skip_no_bin)
 {
-    const char *dir = mkdir_in_tmp("faults-trunc");
     char errpath[700], fil[700];
-    snprintf(errpath, sizeof errpath, "%s", in_dir(dir, "err.txt"));
+    const char *dir = setup("faults-trunc", "T.fil", "1", "64", errpath);
     snprintf(fil, sizeof fil, "%s", in_dir(dir, "T.fil"));
-    char *sx[] = {"crosscheck", "synth", "-o", "T.fil", "-tobs", "1", "-nchans", "64", "-nbits", "8", NULL};
-    CU_ASSERT_EQUAL_FATAL(run_to_end(dir, sx, errpath), 0);
     xc_fbreader *r;
     xc_error e;
     xc_fbopts o = {XC_BITORDER_LSB, 0};
@@ -286,22 +282,19 @@ static int skip_no_cuda(char *why, size_t n)
  * line naming them and the reason, exit 2, and no output. */
 XC_TEST_IF(test_fault_no_device, "no CUDA device: -impl gpu refused with the reason", skip_no_cuda)
 {
-    const char *dir = mkdir_in_tmp("faults-nodev");
     char errpath[700];
-    snprintf(errpath, sizeof errpath, "%s", in_dir(dir, "err.txt"));
-    char *sx[] = {"crosscheck", "synth", "-o", "N.fil", "-tobs", "1", "-nchans", "64", "-nbits", "8", NULL};
-    CU_ASSERT_EQUAL_FATAL(run_to_end(dir, sx, errpath), 0);
+    const char *dir = setup("faults-nodev", "N.fil", "1", "64", errpath);
     setenv("CUDA_VISIBLE_DEVICES", "-1", 1);
     char *dd[] = {"crosscheck", "dedisperse", "-i", "N.fil", "-o", "G", "-impl", "gpu", "-dmplan", "0:10:1", NULL};
     int rc = run_to_end(dir, dd, errpath);
     char err[2048];
-    slurp(errpath, err, sizeof err);
+    xc_fx_slurp_into(errpath, err, sizeof err);
     char fft[700];
     snprintf(fft, sizeof fft, "%s/sigpyproc3/GBT_J1807-0847.fft", xc_test_datasets());
     char *ac[] = {"crosscheck", "accel", "-i", fft, "-impl", "gpu", "-zmax", "0", "-numharm", "1", "-o", "A.csv", NULL};
     int rc2 = run_to_end(dir, ac, errpath);
     char err2[2048];
-    slurp(errpath, err2, sizeof err2);
+    xc_fx_slurp_into(errpath, err2, sizeof err2);
     unsetenv("CUDA_VISIBLE_DEVICES");
     struct stat sb;
     int out = stat(in_dir(dir, "G.json"), &sb) == 0 || stat(in_dir(dir, "A.csv"), &sb) == 0;

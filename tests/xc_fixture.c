@@ -496,16 +496,20 @@ int xc_fx_run_cli_err(const char *args, char *errbuf, size_t n)
     else
         snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>&1", xc_fx_bin(), args);
     int rc = system(cmd);
-    if (errbuf && n) {
-        errbuf[0] = '\0';
-        FILE *fp = fopen(errpath, "r");
-        if (fp) {
-            size_t k = fread(errbuf, 1, n - 1, fp);
-            errbuf[k] = '\0';
-            fclose(fp);
-        }
-    }
+    if (errbuf && n)
+        xc_fx_slurp_into(errpath, errbuf, n);
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+void xc_fx_slurp_into(const char *path, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    FILE *fp = fopen(path, "r");
+    if (fp) {
+        size_t k = fread(buf, 1, n - 1, fp);
+        buf[k] = '\0';
+        fclose(fp);
+    }
 }
 
 void xc_fx_hand_input(xc_conform_ddinput *in, const char *plan, const xc_ddopts *o, xc_ddjob *job)
