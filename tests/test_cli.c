@@ -237,4 +237,41 @@ XC_TEST(test_run_small, "run: the default job on a small spec")
     CU_ASSERT_FALSE(xc_fx_exists(path));
 }
 
+/* bench accel on a tiny grid: every record has the fields the issue names,
+ * the cpu's a ratio to the reference at the same settings, a per-record
+ * peak memory and its method (the numbers themselves are not judged here:
+ * speed is measured by bench, not asserted by tests). */
+XC_TEST(test_bench_accel_records, "bench accel: records, ratios and peak memory")
+{
+    char args[1024], json[600], err[4096];
+    snprintf(json, sizeof json, "%s/bench-accel.json", xc_test_tmpdir());
+    snprintf(args, sizeof args, "bench accel -nbins 4096 -zmax 0,8 -numharm 1,2 -ncpus 1,0 -impl both -json '%s'",
+             json);
+    CU_ASSERT_EQUAL_FATAL(run(args, err, sizeof err), 0);
+    json_error_t je;
+    json_t *root = json_load_file(json, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    json_t *recs = json_object_get(root, "records");
+    size_t n = json_array_size(recs), ratios = 0;
+    printf("\n  %zu records", n);
+    CU_ASSERT(n >= 16);
+    static const char *keys[] = {"impl", "nbins", "zmax", "wmax", "numharm", "threads", "seconds",
+                                 "templates_per_second", "plane_points_per_second", "peak_rss_mb", "memory_method"};
+    for (size_t i = 0; i < n; i++) {
+        json_t *r = json_array_get(recs, i);
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            if (!json_object_get(r, keys[k])) {
+                printf("\n  record %zu lacks %s", i, keys[k]);
+                CU_FAIL("a record lacks a field");
+            }
+        CU_ASSERT(json_number_value(json_object_get(r, "seconds")) > 0);
+        CU_ASSERT(json_number_value(json_object_get(r, "peak_rss_mb")) > 0);
+        CU_ASSERT(json_integer_value(json_object_get(r, "threads")) >= 1);
+        ratios += json_object_get(r, "speedup_vs_reference") != NULL;
+    }
+    /* every cpu record (8 of 16) has its ratio to the reference */
+    CU_ASSERT(ratios >= 8);
+    json_decref(root);
+}
+
 XC_TEST_MAIN("cli")
