@@ -185,6 +185,11 @@ static void run_spec(runctx *c, const xc_runspec *s)
             fprintf(stderr, "crosscheck run: %s\n", s->per[i].name);
         run_periodicity(c, &s->per[i]);
     }
+    for (size_t i = 0; i < s->nacc && !c->fatal; i++) {
+        if (!c->quiet)
+            fprintf(stderr, "crosscheck run: %s\n", s->acc[i].name);
+        run_accel(c, &s->acc[i]);
+    }
     run_emit(c);
 }
 

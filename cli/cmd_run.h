@@ -2,6 +2,7 @@
  *   cmd_run.c       options, the spec, the order of the work, the verdict table
  *   cmd_run_dd.c    dedispersion: synthetic and real observations
  *   cmd_run_ps.c    periodicity: Pulscan on spectra
+ *   cmd_run_accel.c the matched-filter accel/jerk search on spectra
  *   cmd_run_plot.c  the report's plots and texts
  *   cmd_run_fs.c    the work folder
  * The checks themselves are compare/xc_checks.h's. */
@@ -78,6 +79,13 @@ void run_approx(runctx *c, const char *obs, const char *fil, const xc_dmplan *pl
 
 /* cmd_run_ps.c */
 void run_periodicity(runctx *c, const xc_rs_periodicity *ob);
+/* The synthetic pulsar of the spec object sobj, dedispersed and FFT'd under
+ * work/ as obs.fft (path), its truth file in truthp. */
+xc_status run_synth_spectrum(runctx *c, const char *obs, const json_t *sobj, char *path, size_t np, char *truthp,
+                             size_t nt, xc_error *e);
+
+/* cmd_run_accel.c */
+void run_accel(runctx *c, const xc_rs_accel *ob);
 
 /* cmd_run_plot.c: each reports a failure through run_note. */
 void run_text(runctx *c, const char *text);

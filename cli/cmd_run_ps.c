@@ -77,8 +77,8 @@ static void check_truth(runctx *c, const char *obs, const char *truthp, double T
 }
 
 /* The synthetic pulsar's dedispersed series and its spectrum, under work/. */
-static xc_status synth_spectrum(runctx *c, const char *obs, const json_t *sobj, char *path, size_t np, char *truthp,
-                                size_t nt, xc_error *e)
+xc_status run_synth_spectrum(runctx *c, const char *obs, const json_t *sobj, char *path, size_t np, char *truthp,
+                             size_t nt, xc_error *e)
 {
     xc_synth_params sp;
     xc_synth_params_init(&sp);
@@ -108,7 +108,7 @@ void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
     char path[4500], truthp[4500] = "";
     if (ob->fft) {
         run_path(path, sizeof path, c->datasets, ob->fft);
-    } else if (synth_spectrum(c, obs, ob->synth, path, sizeof path, truthp, sizeof truthp, &e)) {
+    } else if (run_synth_spectrum(c, obs, ob->synth, path, sizeof path, truthp, sizeof truthp, &e)) {
         run_fail(c, obs, "synth", "synthesize and FFT", e.msg, "runs without error");
         run_emit(c);
         return;

@@ -86,6 +86,20 @@ static void per_init(void *p)
     r->f_hz = NAN;
 }
 
+static void acc_init(void *p)
+{
+    xc_rs_accel *r = p;
+    memset(r, 0, sizeof *r);
+    r->name = "accel";
+    r->numharm = 1;
+    r->sigma = 2.0;
+    r->rlo = r->rhi = NAN;
+    r->truth_r = r->truth_z = r->truth_w = NAN;
+    r->dr = 1.0;
+    r->dz = 2.0;
+    r->dw = 20.0;
+}
+
 #define S(T, key, req, field, chk) {key, RS_STRING, req, offsetof(T, field), 0, 0, NULL, 0, 0, NULL, chk}
 #define I(T, key, field, lo, hi) {key, RS_INT, 0, offsetof(T, field), lo, hi, NULL, 0, 0, NULL, NULL}
 #define N(T, key, req, field, lo, hi) {key, RS_NUMBER, req, offsetof(T, field), lo, hi, NULL, 0, 0, NULL, NULL}
@@ -129,6 +143,33 @@ static const rsfield periodicity_fields[] = {
     END,
 };
 
+static const rsfield accel_truth_fields[] = {
+    N(xc_rs_accel, "r", 1, truth_r, 0, 1e15),
+    N(xc_rs_accel, "z", 0, truth_z, -1e6, 1e6),
+    N(xc_rs_accel, "w", 0, truth_w, -1e6, 1e6),
+    END,
+};
+
+/* zmax, wmax and numharm within xc_accel_opts_check's bounds. */
+static const rsfield accel_fields[] = {
+    S(xc_rs_accel, "name", 0, name, NULL),
+    S(xc_rs_accel, "fft", 0, fft, NULL),
+    O(xc_rs_accel, "synth", 0, synth, check_synth),
+    I(xc_rs_accel, "zmax", zmax, 0, 1200),
+    I(xc_rs_accel, "wmax", wmax, 0, 4000),
+    I(xc_rs_accel, "numharm", numharm, 1, 32),
+    N(xc_rs_accel, "sigma", 0, sigma, 0, 1e6),
+    N(xc_rs_accel, "rlo", 0, rlo, 1, 1e15),
+    N(xc_rs_accel, "rhi", 0, rhi, 1, 1e15),
+    {"truth", RS_TABLE, 0, 0, 0, 0, accel_truth_fields, 0, 0, NULL, NULL},
+    N(xc_rs_accel, "dr", 0, dr, 0, 1e6),
+    N(xc_rs_accel, "dz", 0, dz, 0, 1e6),
+    N(xc_rs_accel, "dw", 0, dw, 0, 1e6),
+    S(xc_rs_accel, "accelsearch", 0, accelsearch, NULL),
+    IGNORED("note"),
+    END,
+};
+
 static const rsfield top_fields[] = {
     IGNORED("description"),
     S(xc_runspec, "convention", 0, convention, check_convention),
@@ -138,6 +179,8 @@ static const rsfield top_fields[] = {
      offsetof(xc_runspec, nreal), real_init, NULL},
     {"periodicity", RS_ARRAY, 0, offsetof(xc_runspec, per), 0, 0, periodicity_fields, sizeof(xc_rs_periodicity),
      offsetof(xc_runspec, nper), per_init, NULL},
+    {"accel", RS_ARRAY, 0, offsetof(xc_runspec, acc), 0, 0, accel_fields, sizeof(xc_rs_accel),
+     offsetof(xc_runspec, nacc), acc_init, NULL},
     END,
 };
 
@@ -287,6 +330,17 @@ xc_status xc_runspec_from_json(xc_runspec *s, json_t *root, const char *source, 
             st = xc_error_set(err, XC_EINVAL, "%s: periodicity[%zu]: give exactly one of fft and synth", s->source,
                               i);
     }
+    for (size_t i = 0; !st && i < s->nacc; i++) {
+        const xc_rs_accel *a = &s->acc[i];
+        if (!a->fft == !a->synth)
+            st = xc_error_set(err, XC_EINVAL, "%s: accel[%zu]: give exactly one of fft and synth", s->source, i);
+        else if (a->synth && !isnan(a->truth_r))
+            st = xc_error_set(err, XC_EINVAL, "%s: accel[%zu].truth: a synthesized pulsar's truth is its truth file's",
+                              s->source, i);
+        else if (!isnan(a->rlo) && !isnan(a->rhi) && !(a->rhi > a->rlo))
+            st = xc_error_set(err, XC_EINVAL, "%s: accel[%zu]: rlo %g is not below rhi %g", s->source, i, a->rlo,
+                              a->rhi);
+    }
     if (st)
         xc_runspec_free(s);
     return st;
@@ -312,6 +366,7 @@ void xc_runspec_free(xc_runspec *s)
     free(s->syn);
     free(s->real);
     free(s->per);
+    free(s->acc);
     json_decref(s->root);
     clear(s);
 }

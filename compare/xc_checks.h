@@ -166,6 +166,22 @@ xc_status xc_check_cands(xc_checks *l, const char *obs, const char *impl, const 
 xc_status xc_check_truth(xc_checks *l, const char *obs, const char *impl, const xc_candlist *c,
                          const xc_truth *t, const xc_cmpcands_opts *o, xc_error *err);
 
+/* ---- the accel search (compare/check_accel.c) ------------------------------ */
+
+/* "finds truth r, z, w": the strongest candidate with sigma > sigma_min within
+ * dr of r, dz of z and dw of w (signed; z or w NaN: not checked); observed its
+ * r, expected r.  FAIL naming the strongest candidate when none is. */
+xc_status xc_check_accel_truth(xc_checks *l, const char *obs, const char *impl, const xc_candlist *c, double r,
+                               double z, double w, double dr, double dz, double dw, double sigma_min, xc_error *err);
+/* "candidates vs accelsearch": both ways, each of the strongest maxn
+ * candidates (SIZE_MAX: all) with sigma > smin and r in [rlo, rhi] has a
+ * counterpart (same numharm, |dr| <= 0.5, |dz| <= 2, |dw| <= 20, |dsigma| <=
+ * 0.2, the issue's tolerances); observed the number unmatched.  table names
+ * accelsearch's file in the message. */
+xc_status xc_check_accel_vs_accelsearch(xc_checks *l, const char *obs, const char *impl, const xc_candlist *ours,
+                                        const xc_candlist *theirs, const char *table, double smin, double rlo,
+                                        double rhi, size_t maxn, xc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

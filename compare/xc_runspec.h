@@ -5,7 +5,9 @@
  *   { "description": "...", "convention": "crosscheck",
  *     "synthetic":   [ {"name", "dmplan", "synth": {xc_synth_params_from_json fields}} ],
  *     "real":        [ {"name", "file", "dmplan", "line": {"dm", "freq_hz"}} ],
- *     "periodicity": [ {"name", "fft" | "synth", "zmax", "numharm", "sigma", "f_hz", "note"} ] }
+ *     "periodicity": [ {"name", "fft" | "synth", "zmax", "numharm", "sigma", "f_hz", "note"} ],
+ *     "accel":       [ {"name", "fft" | "synth", "zmax", "wmax", "numharm", "sigma", "rlo", "rhi",
+ *                       "truth": {"r", "z", "w"}, "dr", "dz", "dw", "accelsearch", "note"} ] }
  *
  * Types are strict: an integer field takes only a JSON integer, a number
  * field an integer or a real, a string field only a string.  An unknown
@@ -53,6 +55,19 @@ typedef struct {
     double f_hz;               /* the pulsar's frequency for the top-candidate check; NaN when none */
 } xc_rs_periodicity;
 
+/* The matched-filter accel search on one spectrum (cli/cmd_run_accel.c). */
+typedef struct {
+    const char *name;          /* default "accel" */
+    const char *fft;           /* a spectrum file, or NULL; exactly one of fft and synth */
+    const json_t *synth;       /* synthesized, dedispersed and FFT'd; the truth file gives r, z (and w) */
+    int zmax, wmax, numharm;   /* defaults 0, 0, 1 */
+    double sigma;              /* default 2 (accelsearch's) */
+    double rlo, rhi;           /* the searched bins (NaN: the whole spectrum; the reference needs a narrow range) */
+    double truth_r, truth_z, truth_w;   /* "truth": {"r", "z", "w"} for a spectrum file; NaN when none */
+    double dr, dz, dw;         /* truth windows (defaults 1 bin, 2 and 20: one step of each grid) */
+    const char *accelsearch;   /* accelsearch's _ACCEL_ table of the same search, or NULL */
+} xc_rs_accel;
+
 typedef struct {
     json_t *root;
     char source[1024];         /* the file name, as messages start */
@@ -63,6 +78,8 @@ typedef struct {
     size_t nreal;
     xc_rs_periodicity *per;
     size_t nper;
+    xc_rs_accel *acc;
+    size_t nacc;
 } xc_runspec;
 
 /* Reads and checks the file.  XC_EIO when it cannot be read, XC_EFORMAT for

@@ -401,6 +401,94 @@ static void truth_case(double r_true, xc_check_state s)
 XC_TEST(test_truth_pass, "truth: recovered") { truth_case(610.3, XC_CHECK_PASS); }
 XC_TEST(test_truth_wrong_r, "truth: r off by more than a bin fails") { truth_case(614.0, XC_CHECK_FAIL); }
 
+/* ---- the accel search ---------------------------------------------------- */
+
+/* Three candidates: r 131 z 0 w 0 (sigma 50), r 393.5 z 4 w -20 (40), r 20040 z 80 w 200 (17). */
+static void accel_cands(xc_candlist *c)
+{
+    static const double v[3][4] = {{131, 0, 0, 50}, {393.5, 4, -20, 40}, {20040, 80, 200, 17}};
+    xc_candlist_init(c);
+    for (int i = 0; i < 3; i++) {
+        xc_cand k;
+        memset(&k, 0, sizeof k);
+        k.r = v[i][0];
+        k.z = v[i][1];
+        k.w = v[i][2];
+        k.sigma = v[i][3];
+        k.numharm = 1;
+        xc_error e;
+        CU_ASSERT_EQUAL_FATAL(xc_candlist_add(c, &k, &e), XC_OK);
+    }
+}
+
+static void accel_truth_case(double r, double z, double w, xc_check_state s, double observed)
+{
+    xc_candlist c;
+    accel_cands(&c);
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_check_accel_truth(&l, "obs", "cpu", &c, r, z, w, 1, 2, 20, 2, &err), XC_OK);
+    const xc_check_row *row = only_row(&l, s);
+    XC_ASSERT_NEAR(row->observed, observed, 0);
+    XC_ASSERT_NEAR(row->expected, r, 0);
+    xc_checks_free(&l);
+    xc_candlist_free(&c);
+}
+
+XC_TEST(test_accel_truth_pass, "accel truth: r, z, w found") { accel_truth_case(20040.3, 81, 210, XC_CHECK_PASS, 20040); }
+XC_TEST(test_accel_truth_no_z, "accel truth: z and w NaN are not checked") { accel_truth_case(131, NAN, NAN, XC_CHECK_PASS, 131); }
+/* planted: the right r with z of the wrong sign, w a grid step and a half off, r 1.5 bins off */
+XC_TEST(test_accel_truth_wrong_z, "accel truth: z of the wrong sign fails") { accel_truth_case(20040, -80, 200, XC_CHECK_FAIL, 131); }
+XC_TEST(test_accel_truth_wrong_w, "accel truth: w 30 off fails") { accel_truth_case(20040, 80, 230.5, XC_CHECK_FAIL, 131); }
+XC_TEST(test_accel_truth_wrong_r, "accel truth: r 1.5 bins off fails") { accel_truth_case(395, 4, -20, XC_CHECK_FAIL, 131); }
+
+/* accelsearch's table against ours: equal lists pass; a sigma 0.3 off, an
+ * r 0.6 off or a missing candidate fails; outside [rlo, rhi] or beyond the
+ * strongest maxn nothing is compared. */
+static void vs_accelsearch_case(int which, double delta, double rlo, double rhi, size_t maxn, xc_check_state s,
+                                double unmatched)
+{
+    xc_candlist a, b;
+    accel_cands(&a);
+    accel_cands(&b);
+    if (which == 0)
+        b.c[1].sigma += delta;
+    else if (which == 1)
+        b.c[1].r += delta;
+    else if (which == 2)
+        b.n = 1;   /* its last two dropped */
+    xc_checks l;
+    xc_error err;
+    xc_checks_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_check_accel_vs_accelsearch(&l, "obs", "cpu", &a, &b, "x_ACCEL_0", 2, rlo, rhi, maxn, &err),
+                          XC_OK);
+    const xc_check_row *row = only_row(&l, s);
+    XC_ASSERT_NEAR(row->observed, unmatched, 0);
+    xc_checks_free(&l);
+    xc_candlist_free(&a);
+    xc_candlist_free(&b);
+}
+
+XC_TEST(test_accel_vs_presto_pass, "accelsearch: equal lists, sigma 0.15 off pass")
+{
+    vs_accelsearch_case(0, 0.15, 0, INFINITY, (size_t)-1, XC_CHECK_PASS, 0);
+}
+XC_TEST(test_accel_vs_presto_sigma, "accelsearch: sigma 0.3 off fails")
+{
+    vs_accelsearch_case(0, 0.3, 0, INFINITY, (size_t)-1, XC_CHECK_FAIL, 2);
+}
+XC_TEST(test_accel_vs_presto_r, "accelsearch: r 0.6 off fails") { vs_accelsearch_case(1, 0.6, 0, INFINITY, (size_t)-1, XC_CHECK_FAIL, 2); }
+XC_TEST(test_accel_vs_presto_missing, "accelsearch: missing candidates fail")
+{
+    vs_accelsearch_case(2, 0, 0, INFINITY, (size_t)-1, XC_CHECK_FAIL, 2);
+}
+XC_TEST(test_accel_vs_presto_range, "accelsearch: only the range and the strongest maxn are compared")
+{
+    vs_accelsearch_case(2, 0, 100, 200, (size_t)-1, XC_CHECK_PASS, 0);
+    vs_accelsearch_case(1, 0.6, 0, INFINITY, 1, XC_CHECK_PASS, 0);
+}
+
 /* ---- the run spec -------------------------------------------------------- */
 
 static xc_status spec_from(const char *text, xc_runspec *s, xc_error *err)
@@ -422,7 +510,7 @@ static void spec_refused(const char *text, const char *message)
     if (!strstr(err.msg, message))
         fprintf(stderr, "\n    message '%s', expected it to hold '%s'\n", err.msg, message);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, message));
-    CU_ASSERT_EQUAL(s.nsyn + s.nreal + s.nper, 0);
+    CU_ASSERT_EQUAL(s.nsyn + s.nreal + s.nper + s.nacc, 0);
     xc_runspec_free(&s);
 }
 
@@ -497,6 +585,33 @@ XC_TEST(test_spec_values, "spec: bounds, required fields, plans, conventions")
     spec_refused("{\"real\": [{\"file\": \"a.fil\", \"dmplan\": \"ten\"}]}", "real[0].dmplan");
     spec_refused("{\"convention\": \"nope\"}", "spec.json: convention: 'nope' is not a known preset");
     spec_refused("{\"periodicity\": [{\"zmax\": 3}]}", "periodicity[0]: give exactly one of fft and synth");
+}
+
+XC_TEST(test_spec_accel, "spec: the accel entries, with their defaults and refusals")
+{
+    xc_runspec s;
+    xc_error err;
+    const char *text = "{\"accel\": [{\"fft\": \"x.fft\", \"zmax\": 200, \"wmax\": 300, \"rlo\": 10, "
+                       "\"rhi\": 20, \"truth\": {\"r\": 15, \"z\": -4, \"w\": 40}, \"accelsearch\": \"x_ACCEL_200\"}, "
+                       "{\"fft\": \"y.fft\"}]}";
+    CU_ASSERT_EQUAL_FATAL(spec_from(text, &s, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(s.nacc, 2);
+    CU_ASSERT_EQUAL(s.acc[0].wmax, 300);
+    XC_ASSERT_NEAR(s.acc[0].truth_z, -4, 0);
+    XC_ASSERT_NEAR(s.acc[0].truth_w, 40, 0);
+    CU_ASSERT_STRING_EQUAL(s.acc[0].accelsearch, "x_ACCEL_200");
+    CU_ASSERT_EQUAL(s.acc[1].numharm, 1);
+    XC_ASSERT_NEAR(s.acc[1].dz, 2, 0);
+    XC_ASSERT_NEAR(s.acc[1].dw, 20, 0);
+    CU_ASSERT(isnan(s.acc[1].rlo) && isnan(s.acc[1].truth_r));
+    CU_ASSERT_PTR_NULL(s.acc[1].accelsearch);
+    xc_runspec_free(&s);
+    spec_refused("{\"accel\": [{\"fft\": \"x.fft\", \"wmax\": \"300\"}]}",
+                 "spec.json: accel[0].wmax: expected integer, got string \"300\"");
+    spec_refused("{\"accel\": [{\"fft\": \"x.fft\", \"zmax\": 1300}]}", "accel[0].zmax: 1300 is outside");
+    spec_refused("{\"accel\": [{\"fft\": \"x.fft\", \"truth\": {\"z\": 3}}]}", "accel[0].truth.r: missing");
+    spec_refused("{\"accel\": [{\"fft\": \"x.fft\", \"rlo\": 30, \"rhi\": 20}]}", "accel[0]: rlo 30 is not below rhi 20");
+    spec_refused("{\"accel\": [{\"zmax\": 3}]}", "accel[0]: give exactly one of fft and synth");
 }
 
 /* The command: a spec error and an unknown -impl exit 2 before any work. */

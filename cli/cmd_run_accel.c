@@ -1,0 +1,229 @@
+/* crosscheck run: the matched-filter accel (FDAS) and jerk (FDJS) search.
+ * On one spectrum (a file, or a pulsar synthesized, dedispersed and FFT'd):
+ *  - every available accel implementation with preset exact; each list is
+ *    judged against the reference's (the implementation's stated tolerance),
+ *    and the known signal is found at its r, z (and w), within the spec's
+ *    windows (default one step of each grid: 1 bin, 2, 20);
+ *  - where the spec names accelsearch's own table of the same search, the
+ *    first threaded host implementation with preset presto (accelsearch's
+ *    normalisation windows, rounding and selection) against that table,
+ *    with the issue's tolerances (r 0.5 bin, z 2, w 20, sigma 0.2).  With
+ *    rlo/rhi the presto search is widened to accelsearch's block boundaries
+ *    (the same blocks give the same normalisation windows) and sigma is
+ *    taken with the whole spectrum's trial count, as accelsearch's was; only
+ *    candidates in the searched range with sigma above 6 are compared there
+ *    (accelsearch's greedy one-per-15-bins selection depends on where its
+ *    scan started, so weak candidates of a sub-range differ). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_run.h"
+#include "compare/xc_cmpcands.h"
+#include "core/xc_accel.h"
+#include "core/xc_fmt.h"
+#include "core/xc_progress.h"
+#include "core/xc_signif.h"
+
+typedef struct {
+    const xc_accel_searcher *impl;
+    xc_candlist cands;
+    double seconds;
+} accelrun;
+
+static xc_accel_opts opts_of(const runctx *c, const xc_rs_accel *ob, xc_accel_preset preset)
+{
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = ob->zmax;
+    o.wmax = ob->wmax;
+    o.numharm = ob->numharm;
+    o.sigma = ob->sigma;
+    o.rlo = ob->rlo;
+    o.rhi = ob->rhi;
+    o.threads = c->threads;
+    o.preset = preset;
+    return o;
+}
+
+/* Every available implementation, the reference first (registry order);
+ * each list after the first judged against the first.  Returns the count. */
+static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const xc_accel_opts *o, accelrun *runs)
+{
+    int n = 0;
+    xc_error e;
+    size_t i = 0;
+    for (const xc_impl *im; n < RUN_MAXIMPL && (im = run_next_impl(c, obs, "accel ", XC_FAMILY_ACCEL, &i));) {
+        accelrun *r = &runs[n];
+        memset(r, 0, sizeof *r);
+        r->impl = xc_accel_searcher_of(im);
+        xc_candlist_init(&r->cands);
+        double t0 = xc_now();
+        xc_status st = xc_accel_run(r->impl, sp, o, &r->cands, &e);
+        r->seconds = xc_now() - t0;
+        if (st) {
+            run_fail(c, obs, im->name, "accel", e.msg, "runs without error");
+            run_emit(c);
+            xc_candlist_free(&r->cands);
+            continue;
+        }
+        n++;
+        if (n > 1) {
+            xc_cmpcands_opts co;
+            xc_cmpcands_opts_init(&co);
+            co.sigma_min = o->sigma;
+            co.dr = 0.5;   /* the same half-bin grid: equal r */
+            double smax = runs[0].cands.n ? runs[0].cands.c[0].sigma : 1;
+            if (im->tol.kind == XC_TOL_RELATIVE) {
+                co.rtol_power = fmax(co.rtol_power, im->tol.value);
+                co.dsigma = fmax(co.dsigma, im->tol.value * smax);
+            }
+            run_note(c, xc_check_cands(&c->rows, obs, im->name, &r->cands, &runs[0].cands, &co, &e), &e);
+            run_emit(c);
+        }
+    }
+    return n;
+}
+
+/* The first available implementation that is neither the reference nor a
+ * device: the one whose preset presto is compared with accelsearch's table. */
+static const xc_accel_searcher *host_searcher(runctx *c)
+{
+    xc_registry *reg = xc_cli_registry();
+    for (size_t i = 0; i < xc_registry_count(reg, XC_FAMILY_ACCEL); i++) {
+        const xc_impl *im = xc_registry_at(reg, XC_FAMILY_ACCEL, i);
+        char why[256];
+        if (!(im->caps & (XC_CAP_REFERENCE | XC_CAP_DEVICE)) && run_wanted(c, im) &&
+            xc_impl_available(im, why, sizeof why))
+            return xc_accel_searcher_of(im);
+    }
+    return NULL;
+}
+
+/* Preset presto against accelsearch's table (see the top). */
+static void against_accelsearch(runctx *c, const char *obs, const xc_rs_accel *ob, const xc_spectrum *sp)
+{
+    const xc_accel_searcher *s = host_searcher(c);
+    if (!s) {
+        run_skip_text(c, obs, "accel vs accelsearch", "-", "no host implementation wanted here");
+        return;
+    }
+    xc_error e;
+    char table[4500];
+    run_path(table, sizeof table, c->datasets, ob->accelsearch);
+    xc_candlist theirs, ours;
+    xc_candlist_init(&theirs);
+    xc_candlist_init(&ours);
+    xc_accel_opts o = opts_of(c, ob, XC_ACCEL_PRESTO), whole = o;
+    whole.rlo = whole.rhi = NAN;
+    xc_accel_plan full;
+    xc_status st = xc_cands_read_accel(&theirs, table, &e);
+    if (!st)
+        st = xc_accel_plan_make(&full, &whole, sp->nbins, sp->T, &e);
+    if (st) {
+        run_fail(c, obs, s->impl.name, "candidates vs accelsearch", e.msg, "readable");
+        xc_candlist_free(&theirs);
+        return;
+    }
+    double lo = 0, hi = INFINITY;
+    size_t maxn = (size_t)-1;
+    if (!isnan(ob->rlo) || !isnan(ob->rhi)) {
+        long half = full.uselen / 2, r0 = full.rlo;
+        long a = isnan(ob->rlo) ? r0 : (long)floor((ob->rlo - (double)r0) / (double)half) * half + r0;
+        long b = isnan(ob->rhi) ? full.rhi : (long)ceil((ob->rhi - (double)a) / (double)half) * half + a + 1;
+        o.rlo = (double)(a < r0 ? r0 : a);
+        o.rhi = (double)b;
+        lo = ob->rlo;
+        hi = ob->rhi;
+        /* in a sub-range the strongest candidate: the weaker ones near it
+         * differ (see the top) */
+        maxn = 1;
+    }
+    st = xc_accel_run(s, sp, &o, &ours, &e);
+    if (!st && (!isnan(ob->rlo) || !isnan(ob->rhi)))
+        for (size_t i = 0; i < ours.n; i++) {
+            int stage = 0;
+            while ((1 << stage) < ours.c[i].numharm)
+                stage++;
+            ours.c[i].ntrials = full.ntrials[stage];
+            ours.c[i].sigma = xc_candidate_sigma(ours.c[i].power, ours.c[i].dof, full.ntrials[stage], NULL);
+        }
+    xc_accel_plan_free(&full);
+    if (st)
+        run_fail(c, obs, s->impl.name, "candidates vs accelsearch", e.msg, "runs without error");
+    else
+        run_note(c, xc_check_accel_vs_accelsearch(&c->rows, obs, s->impl.name, &ours, &theirs, ob->accelsearch,
+                                                  ob->sigma, lo, hi, maxn, &e),
+                 &e);
+    run_emit(c);
+    xc_candlist_free(&ours);
+    xc_candlist_free(&theirs);
+}
+
+/* The synthesizer's w (pulsar.search.w of its truth file: PRESTO's
+ * T^3 <fdotdot>), NaN when absent. */
+static double truth_w(const char *path)
+{
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    json_t *w = json_object_get(json_object_get(json_object_get(root, "pulsar"), "search"), "w");
+    double v = json_is_number(w) ? json_number_value(w) : NAN;
+    json_decref(root);
+    return v;
+}
+
+void run_accel(runctx *c, const xc_rs_accel *ob)
+{
+    const char *obs = ob->name;
+    xc_error e;
+    char path[4500], truthp[4500] = "";
+    if (ob->fft) {
+        run_path(path, sizeof path, c->datasets, ob->fft);
+    } else if (run_synth_spectrum(c, obs, ob->synth, path, sizeof path, truthp, sizeof truthp, &e)) {
+        run_fail(c, obs, "synth", "synthesize and FFT", e.msg, "runs without error");
+        run_emit(c);
+        return;
+    }
+    run_section(c, obs);
+    xc_spectrum sp;
+    if (xc_spectrum_load(&sp, path, &e)) {
+        run_fail(c, obs, "-", "read spectrum", e.msg, "readable");
+        run_emit(c);
+        return;
+    }
+    double tr = ob->truth_r, tz = ob->truth_z, tw = ob->truth_w;
+    if (truthp[0]) {
+        xc_truth t;
+        if (xc_truth_read(&t, truthp, sp.T, &e)) {
+            run_fail(c, obs, "-", "truth", e.msg, "readable");
+            run_emit(c);
+            xc_spectrum_free(&sp);
+            return;
+        }
+        tr = t.r;
+        tz = t.have_rz ? t.z : NAN;
+        tw = truth_w(truthp);
+    }
+    char line[4800];
+    xc_fmt(line, sizeof line,
+           "spectrum %s: %zu bins, T = %.3f s; accel zmax %d, wmax %d, numharm %d, sigma > %g, r %.0f..%.0f; truth r "
+           "%.2f, z %.1f, w %.0f",
+           path, sp.nbins, sp.T, ob->zmax, ob->wmax, ob->numharm, ob->sigma, ob->rlo, ob->rhi, tr, tz, tw);
+    run_text(c, line);
+    xc_accel_opts o = opts_of(c, ob, XC_ACCEL_EXACT);
+    accelrun runs[RUN_MAXIMPL];
+    int n = search_all(c, obs, &sp, &o, runs);
+    for (int i = 0; i < n && !isnan(tr); i++)
+        run_note(c, xc_check_accel_truth(&c->rows, obs, runs[i].impl->impl.name, &runs[i].cands, tr, tz, tw, ob->dr,
+                                         ob->dz, ob->dw, ob->sigma, &e),
+                 &e);
+    run_emit(c);
+    if (ob->accelsearch)
+        against_accelsearch(c, obs, ob, &sp);
+    for (int i = 0; i < n; i++)
+        xc_candlist_free(&runs[i].cands);
+    xc_spectrum_free(&sp);
+}
