@@ -13,6 +13,7 @@
 #include "core/xc_cands.h"
 #include "core/xc_dmplan.h"
 #include "core/xc_npy.h"
+#include "core/xc_planefile.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_test.h"
 
@@ -133,6 +134,69 @@ XC_TEST(test_regress_cands, "candidate fields range-checked; .pulscand refuses a
     struct stat sb;
     CU_ASSERT_NOT_EQUAL(stat(p, &sb), 0);
     xc_candlist_free(&l);
+}
+
+/* A plane-file fuzz input (JSON, a NUL byte, range 0's .npy) written out as
+ * p.json and p.r0.npy, with the JSON's text `from` replaced by `to` and, if
+ * fix, the finding's nchans_used 17 made 16. */
+static const char *plane_with(const char *finding_name, const char *from, const char *to, int fix)
+{
+    static char json[700];
+    char p[600], npy[700];
+    FILE *fp = fopen(finding(finding_name, p, sizeof p), "rb");
+    if (!fp)
+        return "";
+    static char buf[1 << 16], text[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, fp);
+    fclose(fp);
+    const char *nul = memchr(buf, 0, n);
+    if (!nul)
+        return "";
+    size_t jl = (size_t)(nul - buf);
+    memcpy(text, buf, jl);
+    text[jl] = '\0';
+    char *u = fix ? strstr(text, "\"nchans_used\": 17") : NULL;
+    if (u)
+        u[strlen("\"nchans_used\": 1")] = '6';
+    char *at = from ? strstr(text, from) : NULL;
+    snprintf(json, sizeof json, "%s/p.json", xc_test_tmpdir());
+    snprintf(npy, sizeof npy, "%s/p.r0.npy", xc_test_tmpdir());
+    FILE *j = fopen(json, "w"), *a = fopen(npy, "wb");
+    if (!j || !a)
+        return "";
+    if (at) {
+        fwrite(text, 1, (size_t)(at - text), j);
+        fputs(to, j);
+        fputs(at + strlen(from), j);
+    } else {
+        fputs(text, j);
+    }
+    fwrite(nul + 1, 1, n - jl - 1, a);
+    fclose(j);
+    fclose(a);
+    return json;
+}
+
+XC_TEST(test_regress_planefile, "plane-file numbers range-checked before use; nchans confirmed by freqs_mhz")
+{
+    xc_planefile pf;
+    xc_error e;
+    expect(xc_planefile_read(&pf, plane_with("nchans-used.plane", NULL, NULL, 0), &e), XC_EFORMAT, &e,
+           "nchans_used: 17 is outside 0..nchans (16)");
+    /* the same file with the count it should have reads */
+    CU_ASSERT_EQUAL_FATAL(xc_planefile_read(&pf, plane_with("nchans-used.plane", NULL, NULL, 1), &e), XC_OK);
+    CU_ASSERT_EQUAL(pf.meta.nchans_used, 16);
+    CU_ASSERT_EQUAL(pf.plane.r[0].ndm, 3u);
+    xc_planefile_free(&pf);
+    /* the class: a channel count the file does not hold (it sized an
+     * allocation), a downsample of 0, DMs out of order, nbits 3, tsamp 0 */
+    const char *from[] = {"\"nchans\": 16", "\"downsample\": 2", "0.0,\n    1.0", "\"nbits\": 8",
+                          "\"tsamp\": 0.001"};
+    const char *to[] = {"\"nchans\": 2000000000", "\"downsample\": 0", "1.0,\n    0.0", "\"nbits\": 3",
+                        "\"tsamp\": 0"};
+    const char *field[] = {"nchans: 2000000000", "downsample: 0", "dms[1]", "nbits: 3", "tsamp: 0"};
+    for (int k = 0; k < 5; k++)
+        expect(xc_planefile_read(&pf, plane_with("nchans-used.plane", from[k], to[k], 1), &e), XC_EFORMAT, &e, field[k]);
 }
 
 XC_TEST_MAIN("regress")
