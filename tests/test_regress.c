@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "core/xc_cands.h"
 #include "core/xc_dmplan.h"
@@ -197,6 +198,25 @@ XC_TEST(test_regress_planefile, "plane-file numbers range-checked before use; nc
     const char *field[] = {"nchans: 2000000000", "downsample: 0", "dms[1]", "nbits: 3", "tsamp: 0"};
     for (int k = 0; k < 5; k++)
         expect(xc_planefile_read(&pf, plane_with("nchans-used.plane", from[k], to[k], 1), &e), XC_EFORMAT, &e, field[k]);
+}
+
+XC_TEST(test_regress_cli_u64, "a u64 option takes digits only (a blank then -1 was 2^64-1)")
+{
+    const char *bin = getenv("XC_BIN");
+    char cmd[1400];
+    const char *vals[] = {"' -1'", "\"$(printf '\\v-1')\"", "-1", "+7"};
+    for (int k = 0; k < 4; k++) {
+        snprintf(cmd, sizeof cmd, "\"%s\" synth -seed %s -nchans 8 -nbits 8 -tobs 0.01 -o %s/u64.fil 2>/dev/null",
+                 bin && *bin ? bin : "bin/crosscheck", vals[k], xc_test_tmpdir());
+        int rc = system(cmd);
+        if (!(WIFEXITED(rc) && WEXITSTATUS(rc) == 2))
+            printf("\n  %s: exit %d, expected 2", cmd, WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+        CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+    }
+    /* digits still parse */
+    snprintf(cmd, sizeof cmd, "\"%s\" synth -seed 18446744073709551615 -nchans 8 -nbits 8 -tobs 0.01 -o %s/u64.fil "
+             ">/dev/null 2>&1", bin && *bin ? bin : "bin/crosscheck", xc_test_tmpdir());
+    CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
 XC_TEST_MAIN("regress")
