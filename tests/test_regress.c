@@ -15,6 +15,7 @@
 #include "core/xc_dmplan.h"
 #include "core/xc_npy.h"
 #include "core/xc_planefile.h"
+#include "core/xc_presto.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_test.h"
 
@@ -217,6 +218,56 @@ XC_TEST(test_regress_cli_u64, "a u64 option takes digits only (a blank then -1 w
     snprintf(cmd, sizeof cmd, "\"%s\" synth -seed 18446744073709551615 -nchans 8 -nbits 8 -tobs 0.01 -o %s/u64.fil "
              ">/dev/null 2>&1", bin && *bin ? bin : "bin/crosscheck", xc_test_tmpdir());
     CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+/* A text finding with its first `from` replaced by `to`, written as `name`
+ * in the test's folder. */
+static const char *text_with(const char *finding_name, const char *from, const char *to, const char *name)
+{
+    static char out[700];
+    char p[600], text[1 << 14];
+    FILE *fp = fopen(finding(finding_name, p, sizeof p), "r");
+    if (!fp)
+        return "";
+    size_t n = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    text[n] = '\0';
+    snprintf(out, sizeof out, "%s/%s", xc_test_tmpdir(), name);
+    FILE *o = fopen(out, "w");
+    if (!o)
+        return "";
+    char *at = from ? strstr(text, from) : NULL;
+    if (at) {
+        fwrite(text, 1, (size_t)(at - text), o);
+        fputs(to, o);
+        fputs(at + strlen(from), o);
+    } else {
+        fputs(text, o);
+    }
+    fclose(o);
+    return out;
+}
+
+XC_TEST(test_regress_inf, ".inf N a whole number >= 1, dt > 0, MJD >= 0 (the writer's layout)")
+{
+    char p[600];
+    xc_inf inf;
+    xc_error e;
+    expect(xc_inf_read(&inf, finding("n-zero.inf", p, sizeof p), &e), XC_EFORMAT, &e,
+           "Number of bins in the time series: 0 is not a whole number");
+    expect(xc_inf_read(&inf, finding("negative-mjd.inf", p, sizeof p), &e), XC_EFORMAT, &e,
+           "Epoch of observation (MJD): -0.5 must be >= 0");
+    /* the class: a fractional N, a negative dt; and the good file reads */
+    const char *nline = "time series      =  0";
+    expect(xc_inf_read(&inf, text_with("n-zero.inf", nline, "time series      =  1.5", "half.inf"), &e), XC_EFORMAT,
+           &e, "1.5 is not a whole number");
+    const char *good = text_with("n-zero.inf", nline, "time series      =  64", "good.inf");
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, good, &e), XC_OK);
+    CU_ASSERT_EQUAL(inf.n, 64.0);
+    expect(xc_inf_read(&inf, text_with("n-zero.inf", "=  0\n Width of each time series bin (sec)    =  0.001",
+                                       "=  64\n Width of each time series bin (sec)    =  -0.001", "negdt.inf"), &e),
+           XC_EFORMAT, &e,
+           "Width of each time series bin (sec): -0.001 must be > 0");
 }
 
 XC_TEST_MAIN("regress")
