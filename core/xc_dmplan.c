@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,6 +287,11 @@ xc_status xc_dmplan_tolerance(xc_dmplan *p, double lo, double hi, double tsamp,
         return xc_error_set(err, XC_EINVAL, "nchans: %d must be >= 1", nchans);
     if (!(lo >= 0) || !(hi >= lo))
         return xc_error_set(err, XC_EINVAL, "-lodm/-hidm: %g..%g is not an ascending non-negative range", lo, hi);
+    /* dedisp keeps the list in float: every DM, the last (first >= hi) one
+     * included, must be a finite float, so hi must be one too */
+    if (!(hi <= FLT_MAX) || !isfinite(tsamp) || !isfinite(pulse_width_us))
+        return xc_error_set(err, XC_EINVAL, "-hidm %g, tsamp %g, -dm_pulse_width %g: must be finite (DMs are floats)",
+                            hi, tsamp, pulse_width_us);
     df = -fabs(df);  /* dedisp_create_plan forces df negative; f0 is the highest channel */
     double dt_us = tsamp * 1e6, ti = pulse_width_us;
     double f = (f0 + ((nchans / 2) - 0.5) * df) * 1e-3;
@@ -304,6 +310,11 @@ xc_status xc_dmplan_tolerance(xc_dmplan *p, double lo, double hi, double tsamp,
     while (dm < hi) {
         double prev = dm;
         double next = (b2 * prev + sqrt(-a2 * b2 * prev * prev + (a2 + b2) * (c + tol2 * a2 * prev * prev))) / (a2 + b2);
+        if (!(next <= FLT_MAX)) {
+            free(dms);
+            return xc_error_set(err, XC_EINVAL, "-dm_tol %g: the trial after DM %g is %g, beyond a float", tol, prev,
+                                next);
+        }
         dm = (float)next;
         if (!(dm > prev)) {
             free(dms);

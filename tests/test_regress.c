@@ -93,6 +93,11 @@ XC_TEST(test_regress_dmplan, "DM plan numbers range-checked before use")
     expect(xc_dmplan_parse(&pl, "0:6e6:1,6e6:12e6:1", "-dmplan", &e), XC_EINVAL, &e, "the plan 12000000");
     expect(xc_dmplan_tolerance(&pl, 0, 1e6, 64e-6, 40, 1500, -0.1, 4096, 1 + 1e-12, &e), XC_EINVAL, &e,
            "trials");
+    /* fuzz_cmdline: -dm_tol 7.7e43 made the second trial inf (converted to
+     * float out of range); an -hidm beyond a float never ends in a float */
+    expect(xc_dmplan_tolerance(&pl, 0, 1000, 64e-6, 40, 1500, -0.1, 4096, 7.7777e43, &e), XC_EINVAL, &e,
+           "beyond a float");
+    expect(xc_dmplan_tolerance(&pl, 0, 1e39, 64e-6, 40, 1500, -0.1, 4096, 1.25, &e), XC_EINVAL, &e, "-hidm 1e+39");
     CU_ASSERT_EQUAL(xc_dmplan_parse(&pl, "0:100:0.5:2", "-dmplan", &e), XC_OK);
     CU_ASSERT_EQUAL(xc_dmplan_ndm(&pl), 200u);
     xc_dmplan_free(&pl);
