@@ -127,6 +127,17 @@ XC_TEST(test_regress_cands, "candidate fields range-checked; .pulscand refuses a
         expect(xc_cands_read_csv(&l, p, &e), XC_EFORMAT, &e, field[k]);
         xc_candlist_free(&l);
     }
+    /* fuzz_cands_csv: a CSV row with numharm 0 (in range for our CSV) was
+     * written to a .pulscand that the .pulscand reader refuses */
+    xc_candlist_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_cands_read_csv(&l, finding("numharm-zero.csv", p, sizeof p), &e), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(l.n, 2u);
+    CU_ASSERT_EQUAL(l.c[1].numharm, 0);
+    snprintf(p, sizeof p, "%s/h0.pulscand", xc_test_tmpdir());
+    expect(xc_cands_write_pulscand(&l, p, &e), XC_EINVAL, &e, "candidate 2: numharm 0");
+    struct stat sb0;
+    CU_ASSERT_NOT_EQUAL(stat(p, &sb0), 0);
+    xc_candlist_free(&l);
     /* the writer: r beyond Pulscan's int is refused, and no file is left */
     xc_candlist_init(&l);
     l.T = 100;
