@@ -226,8 +226,13 @@ static xc_status read_lines(const reader *rd, xc_error *err)
     size_t cap = 0;
     int lineno = 0;
     xc_status st = XC_OK;
-    while (!st && getline(&line, &cap, fp) != -1) {
+    for (ssize_t len; !st && (len = getline(&line, &cap, fp)) != -1;) {
         lineno++;
+        /* a NUL byte would end the line early, silently dropping its tail */
+        if (strlen(line) != (size_t)len) {
+            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: holds a NUL byte (not a text file)", rd->path, lineno);
+            break;
+        }
         chomp(line);
         st = rd->line(rd, line, lineno, err);
     }

@@ -138,6 +138,24 @@ XC_TEST(test_regress_cands, "candidate fields range-checked; .pulscand refuses a
     struct stat sb0;
     CU_ASSERT_NOT_EQUAL(stat(p, &sb0), 0);
     xc_candlist_free(&l);
+    /* the same fuzz input as found: NUL bytes inside lines cut them short and
+     * the rest of each line was ignored; refused now, in every text reader
+     * of candidates */
+    xc_candlist_init(&l);
+    expect(xc_cands_read_csv(&l, finding("nul-in-line.csv", p, sizeof p), &e), XC_EFORMAT, &e,
+           "line 3: holds a NUL byte");
+    CU_ASSERT_EQUAL(l.n, 0u);
+    snprintf(p, sizeof p, "%s/nul.pulscand", xc_test_tmpdir());
+    FILE *nf = fopen(p, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nf);
+    fputs("     sigma      power  period_ms   frequency_hz       rbin          f-dot          z   acceleration"
+          "           logp   harmonic\n", nf);
+    static const char row[] = "  5.000000    30.0000 100.000000       10.000000       1000     0.00000000          0"
+                              "       0.000000     -15.000000          1\0junk\n";
+    fwrite(row, 1, sizeof row - 1, nf);
+    fclose(nf);
+    expect(xc_cands_read_pulscand(&l, p, 100, &e), XC_EFORMAT, &e, "line 2: holds a NUL byte");
+    xc_candlist_free(&l);
     /* the writer: r beyond Pulscan's int is refused, and no file is left */
     xc_candlist_init(&l);
     l.T = 100;
