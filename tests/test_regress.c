@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "compare/xc_cmpcands.h"
 #include "core/xc_cands.h"
 #include "core/xc_dmplan.h"
 #include "core/xc_npy.h"
@@ -302,6 +303,18 @@ XC_TEST(test_regress_inf, ".inf N a whole number >= 1, dt > 0, MJD >= 0 (the wri
                                        "=  64\n Width of each time series bin (sec)    =  -0.001", "negdt.inf"), &e),
            XC_EFORMAT, &e,
            "Width of each time series bin (sec): -0.001 must be > 0");
+}
+
+XC_TEST(test_regress_truth, "truth r = f0 T must be finite")
+{
+    char p[600];
+    xc_truth t;
+    xc_error e;
+    expect(xc_truth_read(&t, finding("huge-r.truth.json", p, sizeof p), 0, &e), XC_EFORMAT, &e,
+           "r = f0 1e+300 Hz x T 1e+300 s is not finite");
+    /* with the caller's T the product is finite and the file reads */
+    CU_ASSERT_EQUAL(xc_truth_read(&t, p, 1000, &e), XC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(t.r, 1e303, 1e288);
 }
 
 XC_TEST_MAIN("regress")
