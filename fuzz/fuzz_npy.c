@@ -2,6 +2,7 @@
  *
  * Properties of an accepted file:
  *  - the sizes fit the file: header + rows * cols * 4 bytes is exactly its size;
+ *  - no dimension is a negative number wrapped round (each below 2^63);
  *  - the values are the file's bytes after the header;
  *  - write-then-read is the identity: the writer's file reads back with the
  *    same shape and the same bits. */
@@ -23,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     XC_FUZZ_CHECK(cols == 0 || rows <= size / 4 / cols, "npy: shape (%zu, %zu) accepted from %zu bytes", rows, cols,
                   size);
+    XC_FUZZ_CHECK(rows < (size_t)1 << 63 && cols < (size_t)1 << 63, "npy: shape (%zu, %zu) accepted", rows, cols);
     size_t bytes = rows * cols * 4;
     XC_FUZZ_CHECK(bytes < size, "npy: shape (%zu, %zu) leaves no room for a header in %zu bytes", rows, cols, size);
     XC_FUZZ_CHECK(!bytes || !memcmp(v, data + (size - bytes), bytes), "npy: values are not the bytes after the header");

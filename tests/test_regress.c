@@ -75,6 +75,9 @@ XC_TEST(test_regress_npy, "npy header and shape checked against the file's size"
     const char *more = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 5), }";
     expect(xc_npy_read_f32(npy_with("short.npy", 1, more, 59), &d, &r, &c, &e), XC_EFORMAT, &e, "shape");
     CU_ASSERT_PTR_NULL(d);
+    /* a dimension with a sign: %llu made (-1, 0) a 2^64 - 1 row array */
+    expect(xc_npy_read_f32(finding("negative-shape.npy", p, sizeof p), &d, &r, &c, &e), XC_EFORMAT, &e,
+           "shape: (-1, 0) holds a sign");
     /* the same header with the right amount of data reads */
     CU_ASSERT_EQUAL(xc_npy_read_f32(npy_with("ok.npy", 1, more, 60), &d, &r, &c, &e), XC_OK);
     CU_ASSERT_EQUAL(r, 3u);
