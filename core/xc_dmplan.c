@@ -231,11 +231,18 @@ xc_status xc_dmplan_read(xc_dmplan *p, const char *path, xc_error *err)
     FILE *fp = fopen(path, "r");
     if (!fp)
         return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
-    char line[1024];
+    /* whole lines of any length (a fixed buffer split a long comment and
+     * read its tail as a range), and no NUL byte (it would end the line) */
+    char *line = NULL;
+    size_t cap = 0;
     int lineno = 0;
     xc_status st = XC_OK;
-    while (fgets(line, sizeof line, fp)) {
+    for (ssize_t len; (len = getline(&line, &cap, fp)) != -1;) {
         lineno++;
+        if (strlen(line) != (size_t)len) {
+            st = xc_error_set(err, XC_EINVAL, "%s line %d: holds a NUL byte (not a text file)", path, lineno);
+            break;
+        }
         char *h = strchr(line, '#');
         if (h)
             *h = '\0';
@@ -268,6 +275,7 @@ xc_status xc_dmplan_read(xc_dmplan *p, const char *path, xc_error *err)
         if (st)
             break;
     }
+    free(line);
     fclose(fp);
     return parse_end(p, st, path, "no DM range in file", err);
 }

@@ -102,6 +102,18 @@ XC_TEST(test_regress_dmplan, "DM plan numbers range-checked before use")
     expect(xc_dmplan_tolerance(&pl, 0, 1000, 64e-6, 40, 1500, -0.1, 4096, 7.7777e43, &e), XC_EINVAL, &e,
            "beyond a float");
     expect(xc_dmplan_tolerance(&pl, 0, 1e39, 64e-6, 40, 1500, -0.1, 4096, 1.25, &e), XC_EINVAL, &e, "-hidm 1e+39");
+    /* a comment line longer than the old 1024-byte buffer: its tail was
+     * read as a second range (50:60:1) */
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_read(&pl, finding("long-comment.dmplan", p, sizeof p), &e), XC_OK);
+    CU_ASSERT_EQUAL(pl.nranges, 1);
+    CU_ASSERT_EQUAL(xc_dmplan_ndm(&pl), 10u);
+    xc_dmplan_free(&pl);
+    snprintf(p, sizeof p, "%s/nul.dmplan", xc_test_tmpdir());
+    FILE *nf = fopen(p, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nf);
+    fwrite("0:10:1:1\0 50:60:1\n", 1, 19, nf);
+    fclose(nf);
+    expect(xc_dmplan_read(&pl, p, &e), XC_EINVAL, &e, "line 1: holds a NUL byte");
     CU_ASSERT_EQUAL(xc_dmplan_parse(&pl, "0:100:0.5:2", "-dmplan", &e), XC_OK);
     CU_ASSERT_EQUAL(xc_dmplan_ndm(&pl), 200u);
     xc_dmplan_free(&pl);
