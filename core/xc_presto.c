@@ -190,6 +190,12 @@ xc_status xc_inf_read(xc_inf *inf, const char *path, xc_error *err)
                               sizeof line - 2);
             break;
         }
+        /* fgets stopped at a newline, yet the string ends before it: a NUL
+         * byte, which would drop the rest of the line unseen */
+        if ((n == 0 || line[n - 1] != '\n') && !feof(fp)) {
+            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: holds a NUL byte (not a text file)", path, lineno);
+            break;
+        }
         if (label_eq(trim(line), XC_INF_NOTES)) {
             notes = 1;
             st = read_notes(inf, fp, path, err);

@@ -314,6 +314,10 @@ XC_TEST(test_regress_inf, ".inf N a whole number >= 1, dt > 0, MJD >= 0 (the wri
     const char *good = text_with("n-zero.inf", nline, "time series      =  64", "good.inf");
     CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, good, &e), XC_OK);
     CU_ASSERT_EQUAL(inf.n, 64.0);
+    /* a NUL byte inside a line ("=  64" NUL, then the next line's text):
+     * the rest of the line went unseen */
+    expect(xc_inf_read(&inf, finding("nul-in-line.inf", p, sizeof p), &e), XC_EFORMAT, &e,
+           "line 10: holds a NUL byte");
     expect(xc_inf_read(&inf, text_with("n-zero.inf", "=  0\n Width of each time series bin (sec)    =  0.001",
                                        "=  64\n Width of each time series bin (sec)    =  -0.001", "negdt.inf"), &e),
            XC_EFORMAT, &e,
