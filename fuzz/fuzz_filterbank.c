@@ -4,7 +4,7 @@
  * Properties of an accepted file:
  *  - nbits is one of 1, 2, 4, 8, 16, 32; nchans, nifs >= 1; tsamp > 0;
  *  - header bytes + nsamp * nifs*nchans*nbits/8 is exactly the file's size
- *    (the sizes fit the file: nothing is read past its end);
+ *    and nsamp >= 1 (the sizes fit the file, and the data confirm nchans);
  *  - every spectrum of every IF reads, and integer values are < 2^nbits;
  *  - write-then-read is the identity: the header written from what was read
  *    reads back with the same fields, and the data bytes written are the
@@ -138,6 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     XC_FUZZ_CHECK(h->tsamp > 0 && isfinite(h->tsamp), "filterbank: tsamp %g accepted", h->tsamp);
     uint64_t bps = xc_fbheader_bytes_per_spectrum(h);
     XC_FUZZ_CHECK(bps > 0, "filterbank: 0 bytes per spectrum accepted");
+    XC_FUZZ_CHECK(h->nsamp >= 1, "filterbank: a file without spectra accepted (%d channels)", (int)h->nchans);
     XC_FUZZ_CHECK(h->header_bytes <= size && h->nsamp <= (size - h->header_bytes) / bps &&
                   h->header_bytes + h->nsamp * bps == size,
                   "filterbank: header %llu bytes + %llu spectra of %llu bytes != file size %zu",

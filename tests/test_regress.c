@@ -14,6 +14,7 @@
 #include "compare/xc_cmpcands.h"
 #include "core/xc_cands.h"
 #include "core/xc_dmplan.h"
+#include "core/xc_filterbank.h"
 #include "core/xc_npy.h"
 #include "core/xc_planefile.h"
 #include "core/xc_presto.h"
@@ -334,6 +335,16 @@ XC_TEST(test_regress_truth, "truth r = f0 T must be finite")
     /* with the caller's T the product is finite and the file reads */
     CU_ASSERT_EQUAL(xc_truth_read(&t, p, 1000, &e), XC_OK);
     CU_ASSERT_DOUBLE_EQUAL(t.r, 1e303, 1e288);
+}
+
+XC_TEST(test_regress_fb_empty, "a filterbank needs one spectrum: only the data confirm nchans")
+{
+    char p[600];
+    xc_fbreader *r = NULL;
+    xc_error e;
+    expect(xc_fbreader_open(&r, finding("header-only.fil", p, sizeof p), NULL, &e), XC_EFORMAT, &e,
+           "no spectra after the header (byte 106); 2147483640 channels");
+    CU_ASSERT_PTR_NULL(r);
 }
 
 XC_TEST_MAIN("regress")
