@@ -8,6 +8,8 @@
 #   make sanitize   the tests under ASan + UBSan (separate build tree)
 #   make install PREFIX=/usr/local
 #   make clean
+#   make fuzz       libFuzzer targets (fuzz/) under ASan + UBSan with clang, each
+#                   run FUZZ_SECONDS (default 60); make test replays their corpora
 #   make gpu-check  build for the lent H100/H200 and print the GPU table
 #                   (scripts/gpu-check.sh; run on the device machine)
 #   V=1 shows full commands.  CUDA=0 leaves the GPU implementations out
@@ -71,6 +73,17 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CU_SRC:%.cu=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 LIBA     := $(BUILD)/libcrosscheck.a
+# The command-line pieces (not main) as an archive, for the fuzz targets.
+CLIA     := $(BUILD)/libxccli.a
+
+# Fuzz targets: fuzz/fuzz_<reader>.c, each an LLVMFuzzerTestOneInput.  Built
+# twice: with the ordinary compiler and fuzz/fuzz_main.c into $(BIN)/fuzz/
+# (make test replays the corpora through them, tests/test_fuzz.c), and with
+# clang + libFuzzer + ASan/UBSan into build/fuzz/ (make fuzz).
+FUZZ_SRC    := $(filter-out fuzz/fuzz_util.c fuzz/fuzz_main.c,$(wildcard fuzz/fuzz_*.c))
+FUZZ_NAMES  := $(FUZZ_SRC:fuzz/%.c=%)
+FUZZ_HELP   := fuzz/fuzz_util.c fuzz/cands_props.c
+FUZZ_REPLAY := $(FUZZ_NAMES:%=$(BIN)/fuzz/%)
 
 ifeq ($(V),1)
 Q :=
@@ -78,8 +91,8 @@ else
 Q := @
 endif
 
-.PHONY: all deps test test-only test-large run bench sanitize install clean gpu-check
-all: $(BIN)/crosscheck libcrosscheck.a $(TEST_BIN)
+.PHONY: all deps test test-only test-large run bench sanitize install clean gpu-check fuzz fuzz-deps fuzz-build
+all: $(BIN)/crosscheck libcrosscheck.a $(TEST_BIN) $(FUZZ_REPLAY)
 
 deps:
 	@sh scripts/deps.sh
@@ -122,7 +135,7 @@ $(BIN)/tests/%: tests/%.c $(TEST_HARNESS) $(LIBA)
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-only
 
-test-only: $(BIN)/crosscheck $(TEST_BIN)
+test-only: $(BIN)/crosscheck $(TEST_BIN) $(FUZZ_REPLAY)
 	$(Q)sh tests/run.sh $(BIN)
 
 # Inputs past 2^31 samples (tests/large.sh): not in `make test`.
@@ -150,6 +163,61 @@ sanitize: deps
 gpu-check:
 	$(Q)sh scripts/gpu-check.sh
 
+# ---- fuzzing ----------------------------------------------------------------
+$(CLIA): $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# Objects only a pattern rule names are kept (make would delete them as intermediates).
+.SECONDARY: $(FUZZ_HELP:%.c=$(BUILD)/%.o) $(BUILD)/fuzz/fuzz_main.o
+
+# The replay build: ordinary compiler, fuzz/fuzz_main.c as main().
+$(BIN)/fuzz/%: fuzz/%.c $(FUZZ_HELP:%.c=$(BUILD)/%.o) $(BUILD)/fuzz/fuzz_main.o $(CLIA) $(LIBA)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(FUZZ_HELP:%.c=$(BUILD)/%.o) $(BUILD)/fuzz/fuzz_main.o \
+	    $(CLIA) $(LIBA) $(LDLIBS)
+
+# The libFuzzer build: the library, the command-line pieces and the helpers
+# compiled again by clang with coverage and ASan + UBSan, in build/fuzz/.
+FUZZ_DIR    := build/fuzz
+FUZZ_CC     ?= clang
+FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=c11 -O1 -g -fopenmp -Wall -Wextra -Wno-unused-command-line-argument $(PKG_CFLAGS) $(FUZZ_SAN)
+# The readers need neither the fast implementations nor the report writer
+# (clang 14 also lacks a CPU-feature name they use); of cli/, the option layer.
+FUZZ_CLISRC := cli/cli_opts.c cli/cli_util.c cli/cli_plan.c cli/cli_search.c
+FUZZ_LIBSRC := $(filter-out optimized/% reports/%,$(LIB_SRC)) $(FUZZ_CLISRC) $(FUZZ_HELP)
+FUZZ_LIBOBJ := $(FUZZ_LIBSRC:%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_BINS   := $(FUZZ_NAMES:%=$(FUZZ_DIR)/bin/%)
+FUZZ_SECONDS ?= 60
+.SECONDARY: $(FUZZ_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CLANG   $<")
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -UXC_HAVE_CUDA $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_DIR)/libfuzzxc.a: $(FUZZ_LIBOBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_DIR)/bin/%: $(FUZZ_DIR)/obj/fuzz/%.o $(FUZZ_DIR)/libfuzzxc.a
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_DIR)/libfuzzxc.a \
+	    $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+
+fuzz-deps:
+	@sh scripts/deps.sh fuzz
+
+fuzz-build: $(FUZZ_BINS)
+
+# Runs every target for FUZZ_SECONDS on its seed corpus (fuzz/corpus.txt);
+# exits non-zero on any crash, leak, timeout or property failure.
+fuzz: fuzz-deps
+	$(Q)$(MAKE) --no-print-directory CUDA=0 fuzz-build
+	$(Q)sh fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
 install: $(BIN)/crosscheck libcrosscheck.a
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(BIN)/crosscheck $(DESTDIR)$(PREFIX)/bin/
@@ -162,3 +230,6 @@ clean:
 	rm -rf build bin libcrosscheck.a
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+ifneq ($(filter fuzz fuzz-build,$(MAKECMDGOALS)),)
+-include $(shell find $(FUZZ_DIR)/obj -name '*.d' 2>/dev/null)
+endif

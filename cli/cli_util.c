@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -86,8 +87,10 @@ xc_status xc_cli_u64(const char *opt, const char *val, unsigned long long *out, 
 {
     char *end;
     errno = 0;
-    unsigned long long v = val ? strtoull(val, &end, 10) : 0;
-    if (!val || end == val || *end || errno || val[0] == '-')
+    /* digits only: strtoull skips leading blanks and takes a sign, so
+     * " -1" would be 2^64 - 1 */
+    unsigned long long v = val && isdigit((unsigned char)val[0]) ? strtoull(val, &end, 10) : 0;
+    if (!val || !isdigit((unsigned char)val[0]) || end == val || *end || errno)
         return xc_error_set(err, XC_EINVAL, "option %s: '%s' is not a non-negative integer", opt,
                             val ? val : "");
     *out = v;

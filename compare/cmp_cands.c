@@ -254,6 +254,10 @@ xc_status xc_truth_read(xc_truth *t, const char *path, double T, xc_error *err)
     t->have_rz = hr;
     t->r = hr ? r : (t->T > 0 ? f0 * t->T : NAN);
     t->z = hz ? z : 0.0;
+    if (!hr && t->T > 0 && !isfinite(t->r)) {
+        st = xc_error_set(err, XC_EFORMAT, "%s: r = f0 %g Hz x T %g s is not finite", path, f0, t->T);
+        goto out;
+    }
 out:
     json_decref(root);
     return st;

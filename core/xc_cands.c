@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -225,8 +226,13 @@ static xc_status read_lines(const reader *rd, xc_error *err)
     size_t cap = 0;
     int lineno = 0;
     xc_status st = XC_OK;
-    while (!st && getline(&line, &cap, fp) != -1) {
+    for (ssize_t len; !st && (len = getline(&line, &cap, fp)) != -1;) {
         lineno++;
+        /* a NUL byte would end the line early, silently dropping its tail */
+        if (strlen(line) != (size_t)len) {
+            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: holds a NUL byte (not a text file)", rd->path, lineno);
+            break;
+        }
         chomp(line);
         st = rd->line(rd, line, lineno, err);
     }
@@ -336,6 +342,14 @@ xc_status xc_cands_write_pulscand(const xc_candlist *l, const char *path, xc_err
     if (!(l->T > 0) || !isfinite(l->T))
         return xc_error_set(err, XC_EINVAL, "%s: the candidate list has no observation length T (%g)",
                             path, l->T);
+    /* Pulscan's columns are floats computed from T */
+    if (!(l->T <= FLT_MAX))
+        return xc_error_set(err, XC_EINVAL, "%s: T %g s is beyond a float: write CSV instead", path, l->T);
+    /* its harmonic column counts from 1 (the .pulscand reader refuses 0) */
+    for (size_t i = 0; i < l->n; i++)
+        if (l->c[i].numharm < 1)
+            return xc_error_set(err, XC_EINVAL, "%s: candidate %zu: numharm %d: Pulscan's harmonic column starts at "
+                                "1; write CSV instead", path, i + 1, l->c[i].numharm);
     xc_atomic a;
     xc_status st = xc_atomic_open(&a, path, 0, err);
     if (st)

@@ -92,8 +92,12 @@ xc_status xc_cands_read_accel(xc_candlist *l, const char *path, xc_error *err)
     int lineno = 0, state = 0, jerk = 0;   /* state: 0 before, 1 titles, 2 dashes, 3 rows, 4 done */
     double nbins = NAN, dt = NAN;
     xc_status st = XC_OK;
-    while (!st && getline(&line, &cap, fp) != -1) {
+    for (ssize_t len; !st && (len = getline(&line, &cap, fp)) != -1;) {
         lineno++;
+        if (strlen(line) != (size_t)len) {
+            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: holds a NUL byte (not a text file)", path, lineno);
+            break;
+        }
         chomp(line);
         if (state == 4) {
             inf_value(line, "Number of bins in the time series", &nbins);

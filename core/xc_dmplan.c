@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,11 +231,18 @@ xc_status xc_dmplan_read(xc_dmplan *p, const char *path, xc_error *err)
     FILE *fp = fopen(path, "r");
     if (!fp)
         return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
-    char line[1024];
+    /* whole lines of any length (a fixed buffer split a long comment and
+     * read its tail as a range), and no NUL byte (it would end the line) */
+    char *line = NULL;
+    size_t cap = 0;
     int lineno = 0;
     xc_status st = XC_OK;
-    while (fgets(line, sizeof line, fp)) {
+    for (ssize_t len; (len = getline(&line, &cap, fp)) != -1;) {
         lineno++;
+        if (strlen(line) != (size_t)len) {
+            st = xc_error_set(err, XC_EINVAL, "%s line %d: holds a NUL byte (not a text file)", path, lineno);
+            break;
+        }
         char *h = strchr(line, '#');
         if (h)
             *h = '\0';
@@ -267,6 +275,7 @@ xc_status xc_dmplan_read(xc_dmplan *p, const char *path, xc_error *err)
         if (st)
             break;
     }
+    free(line);
     fclose(fp);
     return parse_end(p, st, path, "no DM range in file", err);
 }
@@ -286,6 +295,11 @@ xc_status xc_dmplan_tolerance(xc_dmplan *p, double lo, double hi, double tsamp,
         return xc_error_set(err, XC_EINVAL, "nchans: %d must be >= 1", nchans);
     if (!(lo >= 0) || !(hi >= lo))
         return xc_error_set(err, XC_EINVAL, "-lodm/-hidm: %g..%g is not an ascending non-negative range", lo, hi);
+    /* dedisp keeps the list in float: every DM, the last (first >= hi) one
+     * included, must be a finite float, so hi must be one too */
+    if (!(hi <= FLT_MAX) || !isfinite(tsamp) || !isfinite(pulse_width_us))
+        return xc_error_set(err, XC_EINVAL, "-hidm %g, tsamp %g, -dm_pulse_width %g: must be finite (DMs are floats)",
+                            hi, tsamp, pulse_width_us);
     df = -fabs(df);  /* dedisp_create_plan forces df negative; f0 is the highest channel */
     double dt_us = tsamp * 1e6, ti = pulse_width_us;
     double f = (f0 + ((nchans / 2) - 0.5) * df) * 1e-3;
@@ -304,6 +318,11 @@ xc_status xc_dmplan_tolerance(xc_dmplan *p, double lo, double hi, double tsamp,
     while (dm < hi) {
         double prev = dm;
         double next = (b2 * prev + sqrt(-a2 * b2 * prev * prev + (a2 + b2) * (c + tol2 * a2 * prev * prev))) / (a2 + b2);
+        if (!(next <= FLT_MAX)) {
+            free(dms);
+            return xc_error_set(err, XC_EINVAL, "-dm_tol %g: the trial after DM %g is %g, beyond a float", tol, prev,
+                                next);
+        }
         dm = (float)next;
         if (!(dm > prev)) {
             free(dms);

@@ -61,6 +61,17 @@ xc_status xc_fbreader_open(xc_fbreader **out, const char *path, const xc_fbopts 
         goto fail;
     }
     r->h.nsamp = data / r->bps;
+    /* at least one spectrum: only the data confirm nchans x nifs, which the
+     * commands size delay tables and buffers by (a 100-byte header-only file
+     * claiming 2^31 channels made `plan` allocate 8 GB) */
+    if (r->h.nsamp == 0) {
+        st = xc_error_set(err, XC_EFORMAT,
+                          "%s: data: no spectra after the header (byte %llu); %d channels x %d IFs x %d bits "
+                          "need %llu bytes each",
+                          path, (unsigned long long)hb, (int)r->h.nchans, (int)r->h.nifs, (int)r->h.nbits,
+                          (unsigned long long)r->bps);
+        goto fail;
+    }
     if (r->h.present[XC_FB_NSAMPLES] && (uint64_t)(int64_t)r->h.nsamples != r->h.nsamp)
         snprintf(r->warning, sizeof r->warning,
                  "%s: nsamples: header says %d, file size gives %llu; using %llu", path,

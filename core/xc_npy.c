@@ -133,6 +133,12 @@ xc_status xc_npy_read_f32(const char *path, float **data, size_t *rows, size_t *
         st = xc_error_set(err, XC_EFORMAT, "%s: shape: unreadable (byte %ld)", path, off);
         goto out;
     }
+    /* %llu takes a sign: "(-1, 0)" would be a 2^64 - 1 row array of nothing */
+    size_t shlen = strcspn(sh, ")");
+    if (memchr(sh, '-', shlen) || memchr(sh, '+', shlen)) {
+        st = xc_error_set(err, XC_EFORMAT, "%s: shape: %.*s) holds a sign (byte %ld)", path, (int)shlen, sh, off);
+        goto out;
+    }
     if (nd == 1) {
         b = a;
         a = 1;

@@ -2,6 +2,7 @@
 #include "core/xc_grow.h"
 
 #include <errno.h>
+#include <math.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,14 +276,39 @@ xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
         snprintf(m->cmdline, sizeof m->cmdline, "%s", json_string_value(v));
     if ((v = json_object_get(root, "input")) && json_is_string(v))
         snprintf(m->input, sizeof m->input, "%s", json_string_value(v));
+    /* every number in the range its use needs, checked before anything is
+     * sized by it: nchans sizes the channel list, so the file's own
+     * freqs_mhz list must hold that many values */
     NEED("nbits", JSON_INTEGER);
-    m->nbits = (int)json_integer_value(v);
+    json_int_t nb = json_integer_value(v);
+    if (nb != 1 && nb != 2 && nb != 4 && nb != 8 && nb != 16 && nb != 32) {
+        st = xc_error_set(err, XC_EFORMAT, "%s: nbits: %lld is not 1, 2, 4, 8, 16 or 32", path, (long long)nb);
+        goto fail;
+    }
+    m->nbits = (int)nb;
     NEED("nchans", JSON_INTEGER);
-    m->nchans = (int)json_integer_value(v);
+    json_int_t nc = json_integer_value(v);
+    json_t *fl = json_object_get(root, "freqs_mhz");
+    if (nc < 1 || nc > INT32_MAX || !json_is_array(fl) || json_array_size(fl) != (size_t)nc) {
+        st = xc_error_set(err, XC_EFORMAT, "%s: nchans: %lld must be >= 1 and the length of freqs_mhz (%zu)", path,
+                          (long long)nc, json_is_array(fl) ? json_array_size(fl) : (size_t)0);
+        goto fail;
+    }
+    m->nchans = (int)nc;
     NEED("nchans_used", JSON_INTEGER);
-    m->nchans_used = (int)json_integer_value(v);
+    json_int_t nu = json_integer_value(v);
+    if (nu < 0 || nu > nc) {
+        st = xc_error_set(err, XC_EFORMAT, "%s: nchans_used: %lld is outside 0..nchans (%lld)", path, (long long)nu,
+                          (long long)nc);
+        goto fail;
+    }
+    m->nchans_used = (int)nu;
     NEED("tsamp", JSON_REAL);
     m->tsamp = json_number_value(v);
+    if (!(m->tsamp > 0) || !isfinite(m->tsamp)) {
+        st = xc_error_set(err, XC_EFORMAT, "%s: tsamp: %g must be finite and > 0", path, m->tsamp);
+        goto fail;
+    }
     NEED("fch1", JSON_REAL);
     m->fch1 = json_number_value(v);
     NEED("foff", JSON_REAL);
@@ -310,6 +336,8 @@ xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
     }
     pf->plan.nranges = pf->plane.nranges = (int)nr;
     char dir[4000] = "";
+    size_t ntrials = 0;
+    double prev = -INFINITY;
     const char *slash = strrchr(path, '/');
     if (slash)
         snprintf(dir, sizeof dir, "%.*s/", (int)(slash - path), path);
@@ -324,15 +352,36 @@ xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
         dr->lo = json_number_value(json_object_get(r, "lo"));
         dr->hi = json_number_value(json_object_get(r, "hi"));
         dr->step = json_number_value(json_object_get(r, "step"));
-        dr->ds = (int)json_integer_value(ds);
+        json_int_t dsv = json_integer_value(ds);
+        if (dsv < 1 || dsv > XC_DMPLAN_MAX_DS) {
+            st = xc_error_set(err, XC_EFORMAT, "%s: ranges[%zu]: downsample: %lld is outside 1..%d", path, k,
+                              (long long)dsv, XC_DMPLAN_MAX_DS);
+            goto fail;
+        }
+        dr->ds = (int)dsv;
         dr->ndm = json_array_size(dms);
+        ntrials += dr->ndm;
+        if (ntrials > XC_DMPLAN_MAX_TRIALS) {
+            st = xc_error_set(err, XC_EFORMAT, "%s: ranges[%zu]: more than %d DM trials", path, k,
+                              XC_DMPLAN_MAX_TRIALS);
+            goto fail;
+        }
         dr->dms = malloc((dr->ndm ? dr->ndm : 1) * sizeof(double));
         if (!dr->dms) {
             st = xc_error_set(err, XC_ENOMEM, "out of memory");
             goto fail;
         }
-        for (size_t j = 0; j < dr->ndm; j++)
-            dr->dms[j] = json_number_value(json_array_get(dms, j));
+        for (size_t j = 0; j < dr->ndm; j++) {
+            json_t *d = json_array_get(dms, j);
+            dr->dms[j] = json_number_value(d);
+            /* ascending through the whole plane, as every plan is */
+            if (!json_is_number(d) || !(dr->dms[j] > prev)) {
+                st = xc_error_set(err, XC_EFORMAT, "%s: ranges[%zu]: dms[%zu]: %g is not a number above the "
+                                  "previous DM", path, k, j, dr->dms[j]);
+                goto fail;
+            }
+            prev = dr->dms[j];
+        }
         char npath[8100];
         const char *fname = json_string_value(file);
         if (fname[0] == '/')

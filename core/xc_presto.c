@@ -190,6 +190,12 @@ xc_status xc_inf_read(xc_inf *inf, const char *path, xc_error *err)
                               sizeof line - 2);
             break;
         }
+        /* fgets stopped at a newline, yet the string ends before it: a NUL
+         * byte, which would drop the rest of the line unseen */
+        if ((n == 0 || line[n - 1] != '\n') && !feof(fp)) {
+            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: holds a NUL byte (not a text file)", path, lineno);
+            break;
+        }
         if (label_eq(trim(line), XC_INF_NOTES)) {
             notes = 1;
             st = read_notes(inf, fp, path, err);
@@ -226,6 +232,17 @@ xc_status xc_inf_read(xc_inf *inf, const char *path, xc_error *err)
     if (!st && !notes)
         st = xc_error_set(err, XC_EFORMAT, "%s: '%s' line missing (%d lines read)", path,
                           XC_INF_NOTES, lineno);
+    /* the ranges the values' uses need: T = N dt for the searches and the
+     * candidate readers, N a sample count; the writer's day.fraction layout
+     * of the MJD holds only a non-negative epoch */
+    if (!st && !(inf->n >= 1 && inf->n <= 9007199254740992.0 && inf->n == floor(inf->n)))
+        st = xc_error_set(err, XC_EFORMAT, "%s: Number of bins in the time series: %.17g is not a whole number "
+                          "in 1..2^53", path, inf->n);
+    if (!st && !(inf->dt > 0))
+        st = xc_error_set(err, XC_EFORMAT, "%s: Width of each time series bin (sec): %g must be > 0", path,
+                          inf->dt);
+    if (!st && !(inf->mjd >= 0))
+        st = xc_error_set(err, XC_EFORMAT, "%s: Epoch of observation (MJD): %.17g must be >= 0", path, inf->mjd);
     return st;
 }
 

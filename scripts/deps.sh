@@ -1,9 +1,15 @@
 #!/bin/sh
 # Installs the Debian packages crosscheck builds against, when any is missing.
 # Called by `make run`, `make test`, `make bench` and `make sanitize`, so a fresh
-# Debian machine needs no other set-up step.
+# Debian machine needs no other set-up step.  `sh scripts/deps.sh fuzz` (make
+# fuzz) adds what the libFuzzer build needs: clang, its runtime libraries
+# (libclang_rt.fuzzer, asan, ubsan: libclang-rt-14-dev on Debian 12) and the
+# LLVM OpenMP runtime (libomp-14-dev); make test and make run never need them.
 set -eu
 PKGS="build-essential pkg-config libgsl-dev libfftw3-dev libcunit1-dev libjansson-dev"
+if [ "${1:-}" = fuzz ]; then
+    PKGS="$PKGS clang libclang-rt-14-dev libomp-14-dev"
+fi
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -1,0 +1,33 @@
+/* fuzz_truth.c: truth files (xc_truth_read, what `compare cands -truth`
+ * reads: f0_hz or a period, r, z, tobs_s or nsamp * tsamp_s, at the top
+ * level or under "pulsar", "truth" or "params").
+ *
+ * Properties of an accepted file: f0 finite and > 0; T finite and >= 0;
+ * z finite; r finite (NaN only when neither the file nor the caller gives T
+ * and the file has no r).  Read twice: once with the file's T, once with
+ * T = 1000 s from the caller. */
+#include <math.h>
+
+#include "compare/xc_cmpcands.h"
+#include "fuzz/fuzz_util.h"
+
+static void check(const xc_truth *t)
+{
+    XC_FUZZ_CHECK(isfinite(t->f0_hz) && t->f0_hz > 0, "truth: f0 %g accepted", t->f0_hz);
+    XC_FUZZ_CHECK(isfinite(t->T) && t->T >= 0, "truth: T %g accepted", t->T);
+    XC_FUZZ_CHECK(isfinite(t->z), "truth: z %g accepted", t->z);
+    XC_FUZZ_CHECK(isfinite(t->r) || (isnan(t->r) && t->T == 0 && !t->have_rz), "truth: r %g accepted (T %g)", t->r,
+                  t->T);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *path = xc_fuzz_input("in.truth.json", data, size);
+    xc_truth t;
+    xc_error e;
+    if (xc_truth_read(&t, path, 0, &e) == XC_OK)
+        check(&t);
+    if (xc_truth_read(&t, path, 1000.0, &e) == XC_OK)
+        check(&t);
+    return 0;
+}
