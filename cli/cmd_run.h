@@ -84,6 +84,12 @@ void run_periodicity(runctx *c, const xc_rs_periodicity *ob);
 xc_status run_synth_spectrum(runctx *c, const char *obs, const json_t *sobj, char *path, size_t np, char *truthp,
                              size_t nt, xc_error *e);
 
+/* The spectrum of a spec entry (a file, or synth -> work/obs.fft with its
+ * truth in truthp, "" otherwise) into sp, after the entry's section heading;
+ * non-zero, with a row saying why, when it cannot be had. */
+int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t *synth, xc_spectrum *sp, char *path,
+                      size_t np, char *truthp, size_t nt);
+
 /* cmd_run_accel.c */
 void run_accel(runctx *c, const xc_rs_accel *ob);
 

@@ -180,20 +180,9 @@ void run_accel(runctx *c, const xc_rs_accel *ob)
     const char *obs = ob->name;
     xc_error e;
     char path[4500], truthp[4500] = "";
-    if (ob->fft) {
-        run_path(path, sizeof path, c->datasets, ob->fft);
-    } else if (run_synth_spectrum(c, obs, ob->synth, path, sizeof path, truthp, sizeof truthp, &e)) {
-        run_fail(c, obs, "synth", "synthesize and FFT", e.msg, "runs without error");
-        run_emit(c);
-        return;
-    }
-    run_section(c, obs);
     xc_spectrum sp;
-    if (xc_spectrum_load(&sp, path, &e)) {
-        run_fail(c, obs, "-", "read spectrum", e.msg, "readable");
-        run_emit(c);
+    if (run_load_spectrum(c, obs, ob->fft, ob->synth, &sp, path, sizeof path, truthp, sizeof truthp))
         return;
-    }
     double tr = ob->truth_r, tz = ob->truth_z, tw = ob->truth_w;
     if (truthp[0]) {
         xc_truth t;

@@ -96,6 +96,27 @@ xc_status run_synth_spectrum(runctx *c, const char *obs, const json_t *sobj, cha
     return st;
 }
 
+int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t *synth, xc_spectrum *sp, char *path,
+                      size_t np, char *truthp, size_t nt)
+{
+    xc_error e;
+    truthp[0] = '\0';
+    if (fft) {
+        run_path(path, np, c->datasets, fft);
+    } else if (run_synth_spectrum(c, obs, synth, path, np, truthp, nt, &e)) {
+        run_fail(c, obs, "synth", "synthesize and FFT", e.msg, "runs without error");
+        run_emit(c);
+        return 1;
+    }
+    run_section(c, obs);
+    if (xc_spectrum_load(sp, path, &e)) {
+        run_fail(c, obs, "-", "read spectrum", e.msg, "readable");
+        run_emit(c);
+        return 1;
+    }
+    return 0;
+}
+
 void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
 {
     const char *obs = ob->name;
@@ -106,20 +127,9 @@ void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
     po.numharm = ob->numharm;
     po.sigma = ob->sigma;
     char path[4500], truthp[4500] = "";
-    if (ob->fft) {
-        run_path(path, sizeof path, c->datasets, ob->fft);
-    } else if (run_synth_spectrum(c, obs, ob->synth, path, sizeof path, truthp, sizeof truthp, &e)) {
-        run_fail(c, obs, "synth", "synthesize and FFT", e.msg, "runs without error");
-        run_emit(c);
-        return;
-    }
-    run_section(c, obs);
     xc_spectrum sp;
-    if (xc_spectrum_load(&sp, path, &e)) {
-        run_fail(c, obs, "-", "read spectrum", e.msg, "readable");
-        run_emit(c);
+    if (run_load_spectrum(c, obs, ob->fft, ob->synth, &sp, path, sizeof path, truthp, sizeof truthp))
         return;
-    }
     char line[4700];
     xc_fmt(line, sizeof line, "spectrum %s: %zu bins, T = %.3f s; pulscan zmax %d, numharm %d, sigma > %g", path,
             sp.nbins, sp.T, po.zmax, po.numharm, po.sigma);
