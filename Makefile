@@ -16,6 +16,12 @@
 #   (default: built when nvcc is found).  STATIC=1 links GSL, FFTW, jansson,
 #   CUnit, libgomp and the CUDA runtime statically, for the device machine.
 
+# Builds use every core unless the caller chose (make -jN, or -j1 to debug):
+# `make test` on a 2-core CI machine spent most of its time compiling serially.
+ifeq ($(filter -j%,$(MAKEFLAGS))$(filter j%,$(firstword $(MAKEFLAGS))),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
+
 PREFIX ?= /usr/local
 BIN    ?= bin
 OPT    ?= -O2
