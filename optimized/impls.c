@@ -23,6 +23,11 @@ static const xc_impl *const builtin[] = {
     &xc_dd_tree_cpu.impl,
     &xc_dd_tree_padded_reference.impl,
     &xc_dd_tree_padded_cpu.impl,
+#ifdef XC_HAVE_CUDA
+    &xc_dd_subband_gpu.impl,
+    &xc_dd_tree_gpu.impl,
+    &xc_dd_tree_padded_gpu.impl,
+#endif
     &xc_ps_reference.impl,
     &xc_ps_cpu.impl,
 #ifdef XC_HAVE_CUDA

@@ -1,6 +1,8 @@
 /* The descriptors of the CUDA implementations (built when the Makefile finds
  * nvcc).  Without a usable device they report the CUDA runtime's reason and
  * every caller passes them over. */
+#include "core/xc_subband.h"
+#include "core/xc_tree.h"
 #include "optimized/gpu/xc_gpu.h"
 
 /* The plan's state keeps device buffers, the uploaded delays and the tuning
@@ -37,6 +39,45 @@ const xc_dedisperser xc_dd_gpu_direct = {
     {XC_FAMILY_DEDISPERSE, "gpu-direct", "CUDA direct dedispersion through the cache (the gpu fallback kernel alone)",
      {XC_TOL_ROUNDING, 1.0}, XC_CAP_DEVICE, xc_gpu_available},
     dd_plan, dd_execute_direct, dd_destroy, NULL, NULL};
+
+/* Subband and tree on the device: core's plans, the CPU versions' order of
+ * exact sums (optimized/gpu/dd_approx_gpu.cu), so each is its reference bit
+ * for bit on integer input and is judged, like them, by its declared
+ * smearing bound (signal-loss 0.8: reference/subband_ref.c and
+ * reference/tree_ref.c derive it for the conformance suite's measure). */
+static xc_status ap_plan_sub(const xc_ddjob *proto, void **state, xc_error *err)
+{
+    return xc_gpu_approx_plan(proto, state, 0, err);
+}
+
+static xc_status ap_plan_pw(const xc_ddjob *proto, void **state, xc_error *err)
+{
+    return xc_gpu_approx_plan(proto, state, 1, err);
+}
+
+static xc_status ap_plan_pad(const xc_ddjob *proto, void **state, xc_error *err)
+{
+    return xc_gpu_approx_plan(proto, state, 2, err);
+}
+
+const xc_dedisperser xc_dd_subband_gpu = {
+    {XC_FAMILY_DEDISPERSE, "subband-gpu",
+     "CUDA two-stage subband dedispersion (PRESTO prepsubband, Barsdell et al. 2012 s4), exact sums",
+     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_DEVICE | XC_CAP_APPROXIMATE, xc_gpu_available},
+    ap_plan_sub, xc_gpu_approx_execute, xc_gpu_approx_destroy, NULL, xc_subband_bounds};
+
+const xc_dedisperser xc_dd_tree_gpu = {
+    {XC_FAMILY_DEDISPERSE, "tree-gpu",
+     "CUDA piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), butterfly steps in "
+     "device memory",
+     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_DEVICE | XC_CAP_APPROXIMATE, xc_gpu_available},
+    ap_plan_pw, xc_gpu_approx_execute, xc_gpu_approx_destroy, NULL, xc_tree_bounds_piecewise};
+
+const xc_dedisperser xc_dd_tree_padded_gpu = {
+    {XC_FAMILY_DEDISPERSE, "tree-padded-gpu",
+     "CUDA frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), butterfly steps in device memory",
+     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_DEVICE | XC_CAP_APPROXIMATE, xc_gpu_available},
+    ap_plan_pad, xc_gpu_approx_execute, xc_gpu_approx_destroy, NULL, xc_tree_bounds_padded};
 
 static xc_status ps_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
 {

@@ -42,6 +42,9 @@ xc_status xc_gpu_properties(xc_gpu_props *p, xc_error *err);
 /* The descriptors (optimized/gpu/gpu_impls.c), listed in optimized/xc_impls.h. */
 extern const xc_dedisperser xc_dd_gpu;
 extern const xc_dedisperser xc_dd_gpu_direct;
+extern const xc_dedisperser xc_dd_subband_gpu;
+extern const xc_dedisperser xc_dd_tree_gpu;
+extern const xc_dedisperser xc_dd_tree_padded_gpu;
 extern const xc_searcher xc_ps_gpu;
 extern const xc_accel_searcher xc_accel_gpu;
 
@@ -130,6 +133,21 @@ void xc_gpu_ddstate_destroy(xc_gpu_ddstate *st);
  * it afresh; a later failure keeps the binding, the delays and the settings. */
 xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *job, xc_plane *out, xc_gpu_ddinfo *info,
                                  xc_error *err);
+
+/* ---- subband and tree dedispersion (dd_approx_gpu.cu) -------------------------- */
+
+/* Plan, execute and destroy of the GPU subband (kind 0), piecewise-linear
+ * tree (1) and frequency-padded tree (2) dedispersers: core's plans
+ * (core/xc_subband.h, core/xc_tree.h) with the CPU versions' order of exact
+ * additions, so integer input gives the references' planes bit for bit
+ * (float input: the reference's double sums, in the CPU versions' order).
+ * The plan is made on the host; the device is first touched by execute.
+ * The stage-1 scratch takes at most a quarter of opts.gpu_max_bytes when
+ * that is set, else a quarter of the free device memory; opts.gpu_kernel_ms
+ * receives the device time of the kernels (without the copies).  Errors as xc_dedisperse_gpu's ("subband-gpu: <call>: <reason>"). */
+xc_status xc_gpu_approx_plan(const xc_ddjob *proto, void **state, int kind, xc_error *err);
+xc_status xc_gpu_approx_execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err);
+void xc_gpu_approx_destroy(void *state);
 
 /* ---- Pulscan ------------------------------------------------------------ */
 

@@ -1,0 +1,597 @@
+/* The GPU subband and tree dedispersers, host side: core's plans
+ * (core/xc_subband.h, core/xc_tree.h) turned into device tables once, then
+ * per job the gulp on the device and, per DM range and chunk of output time,
+ * the kernels of dd_approx_kernels.cu:
+ *   subband  stage 1 (each group's nsub rows at its nominal DM) for a batch
+ *            of groups, then stage 2 for the batch's trials, written as
+ *            (float)sum straight into the range's plane;
+ *   tree     level 0 (each (subband, diagonal block) pair's M channels,
+ *            shifted j u) for a batch of subbands, log2(M) butterfly steps
+ *            (ping-pong), then stage 2 adding the batch's subbands to every
+ *            trial (an exact accumulator when the subbands need more than
+ *            one batch);
+ * then the output scaling of the direct GPU kernels (dd_launch_scale) and one
+ * copy of the range back.  Same semantics, same order of additions as the
+ * CPU versions (optimized/cpu/subband_cpu.c, tree_cpu.c), so integer input
+ * gives the references' planes bit for bit.
+ *
+ * Memory: the gulp (raw), its scrunched channel-major copy (Y) and one
+ * range's plane stay on the device; the stage-1 rows are made for chunks of
+ * output time and batches of groups (subband) or subbands (tree) so that
+ * they fit a budget: a quarter of the free device memory (at least
+ * AP_SCRATCH where that much is free), or a quarter of opts.gpu_max_bytes
+ * when that is set.  The plane of a gulp is bounded by the caller's gulp choice
+ * (core/xc_mem.h keeps a default gulp's plane within 1 GiB). */
+#include <cuda_runtime.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xc_subband.h"
+#include "core/xc_tree.h"
+#include "optimized/gpu/dd_approx.h"
+#include "optimized/gpu/gpu_check.h"
+#include "optimized/gpu/gpu_dd.h"
+#include "optimized/gpu/xc_gpu.h"
+
+namespace {
+
+const size_t AP_SCRATCH = (size_t)512 << 20;
+const size_t AP_MIN_TC = 256;
+
+enum { AK_SUBBAND = 0, AK_TREE_PW, AK_TREE_PAD };
+
+struct ap_range {
+    int ds;
+    size_t ndm;
+    size_t span;             /* largest spread of stage-2 delays within one stage-1 row's trials */
+    /* subband: groups */
+    int ngroups;
+    const size_t *first;     /* the subplan's */
+    int64_t *h_lo;           /* [ngroups][nsub]: smallest b of the group's trials */
+    int32_t *d_a;            /* [ngroups][nchans] */
+    int64_t *d_lo;
+    /* tree: (subband, block) pairs, s-major */
+    int nq;
+    int *qfirst;             /* [nsub + 1]: pairs of subband s are [qfirst[s], qfirst[s+1]) */
+    int *h_qs, *h_qj;
+    int64_t *h_qlo;
+    int *d_qs, *d_qj;
+    int64_t *d_qlo;
+    /* both: per trial and subband, the stage-1 row and the shift into it */
+    int32_t *h_rowid, *h_shift, *d_rowid, *d_shift;
+};
+
+} // namespace
+
+struct xc_gpu_apstate {
+    int kind;
+    const char *name;
+    xc_subplan sp;
+    xc_treeplan tp;
+    int have_plan;
+    int nchans, nuse, nsub, M, npos, nranges;
+    int *h_chan, *h_row, *h_prow;
+    ap_range *r;
+    int ready;
+    int *d_chan, *d_row, *d_prow, *d_subfirst;
+    void *d_raw, *d_Y, *d_buf, *d_buf2, *d_acc;
+    float *d_out;
+    size_t cap_raw, cap_Y, cap_buf, cap_buf2, cap_acc, cap_out;
+    cudaEvent_t e0, e1;
+    int have_ev;
+};
+
+namespace {
+
+void range_free(ap_range *r)
+{
+    void *host[] = {r->h_lo, r->qfirst, r->h_qs, r->h_qj, r->h_qlo, r->h_rowid, r->h_shift};
+    for (size_t i = 0; i < sizeof host / sizeof *host; i++)
+        free(host[i]);
+    cudaFree(r->d_a);
+    cudaFree(r->d_lo);
+    cudaFree(r->d_qs);
+    cudaFree(r->d_qj);
+    cudaFree(r->d_qlo);
+    cudaFree(r->d_rowid);
+    cudaFree(r->d_shift);
+}
+
+void state_free(xc_gpu_apstate *s)
+{
+    if (!s)
+        return;
+    for (int k = 0; s->r && k < s->nranges; k++)
+        range_free(&s->r[k]);
+    free(s->r);
+    free(s->h_chan);
+    free(s->h_row);
+    free(s->h_prow);
+    void *dev[] = {s->d_chan, s->d_row, s->d_prow, s->d_subfirst, s->d_raw, s->d_Y, s->d_buf, s->d_buf2, s->d_acc,
+                   s->d_out};
+    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
+        cudaFree(dev[i]);
+    if (s->have_ev) {
+        cudaEventDestroy(s->e0);
+        cudaEventDestroy(s->e1);
+    }
+    if (s->have_plan) {
+        if (s->kind == AK_SUBBAND)
+            xc_subplan_free(&s->sp);
+        else
+            xc_treeplan_free(&s->tp);
+    }
+    free(s);
+}
+
+/* Host tables of subband range k. */
+xc_status sub_tables(xc_gpu_apstate *S, int k)
+{
+    const xc_subrange *sr = &S->sp.r[k];
+    ap_range *r = &S->r[k];
+    const int ns = S->nsub;
+    r->ds = sr->ds;
+    r->ndm = sr->ndm;
+    r->ngroups = sr->ngroups;
+    r->first = sr->first;
+    r->h_lo = (int64_t *)malloc(((size_t)sr->ngroups * (size_t)ns + 1) * sizeof *r->h_lo);
+    r->h_rowid = (int32_t *)malloc((sr->ndm * (size_t)ns + 1) * sizeof *r->h_rowid);
+    r->h_shift = (int32_t *)malloc((sr->ndm * (size_t)ns + 1) * sizeof *r->h_shift);
+    if (!r->h_lo || !r->h_rowid || !r->h_shift)
+        return XC_ENOMEM;
+    if ((int64_t)sr->ngroups * ns > INT32_MAX)
+        return XC_EINVAL;
+    for (int j = 0; j < sr->ngroups; j++)
+        for (int s = 0; s < ns; s++) {
+            int32_t lo = INT32_MAX, hi = 0;
+            for (size_t i = sr->first[j]; i < sr->first[j + 1]; i++) {
+                const int32_t b = sr->b[i * (size_t)ns + (size_t)s];
+                lo = b < lo ? b : lo;
+                hi = b > hi ? b : hi;
+            }
+            if (sr->first[j + 1] == sr->first[j])
+                lo = hi = 0;
+            r->h_lo[(size_t)j * (size_t)ns + (size_t)s] = lo;
+            r->span = (size_t)(hi - lo) > r->span ? (size_t)(hi - lo) : r->span;
+            for (size_t i = sr->first[j]; i < sr->first[j + 1]; i++) {
+                r->h_rowid[i * (size_t)ns + (size_t)s] = j * ns + s;
+                r->h_shift[i * (size_t)ns + (size_t)s] = sr->b[i * (size_t)ns + (size_t)s] - lo;
+            }
+        }
+    return XC_OK;
+}
+
+int blk_of(int M, int32_t n) { return M > 1 ? n / (M - 1) : 0; }
+
+/* Host tables of tree range k. */
+xc_status tree_tables(xc_gpu_apstate *S, int k)
+{
+    const xc_treerange *tr = &S->tp.r[k];
+    ap_range *r = &S->r[k];
+    const int ns = S->nsub, M = S->M, nblk = tr->jmax + 1;
+    r->ds = tr->ds;
+    r->ndm = tr->ndm;
+    const size_t nsj = (size_t)ns * (size_t)nblk;
+    int32_t *lo = (int32_t *)malloc((nsj + 1) * sizeof *lo), *hi = (int32_t *)malloc((nsj + 1) * sizeof *hi);
+    int *qid = (int *)malloc((nsj + 1) * sizeof *qid);
+    r->qfirst = (int *)calloc((size_t)ns + 1, sizeof *r->qfirst);
+    r->h_rowid = (int32_t *)malloc((tr->ndm * (size_t)ns + 1) * sizeof *r->h_rowid);
+    r->h_shift = (int32_t *)malloc((tr->ndm * (size_t)ns + 1) * sizeof *r->h_shift);
+    xc_status st = XC_OK;
+    if (!lo || !hi || !qid || !r->qfirst || !r->h_rowid || !r->h_shift) {
+        st = XC_ENOMEM;
+        goto done;
+    }
+    for (size_t q = 0; q < nsj; q++) {
+        lo[q] = INT32_MAX;
+        hi[q] = -1;
+    }
+    for (size_t i = 0; i < tr->ndm; i++)
+        for (int s = 0; s < ns; s++) {
+            const size_t q = (size_t)s * (size_t)nblk + (size_t)blk_of(M, tr->n[i * (size_t)ns + (size_t)s]);
+            const int32_t b = tr->b[i * (size_t)ns + (size_t)s];
+            lo[q] = b < lo[q] ? b : lo[q];
+            hi[q] = b > hi[q] ? b : hi[q];
+        }
+    r->nq = 0;
+    for (size_t q = 0; q < nsj; q++)
+        r->nq += hi[q] >= 0;
+    if ((int64_t)r->nq * M > INT32_MAX) {
+        st = XC_EINVAL;
+        goto done;
+    }
+    r->h_qs = (int *)malloc(((size_t)r->nq + 1) * sizeof *r->h_qs);
+    r->h_qj = (int *)malloc(((size_t)r->nq + 1) * sizeof *r->h_qj);
+    r->h_qlo = (int64_t *)malloc(((size_t)r->nq + 1) * sizeof *r->h_qlo);
+    if (!r->h_qs || !r->h_qj || !r->h_qlo) {
+        st = XC_ENOMEM;
+        goto done;
+    }
+    {
+        int nq = 0;
+        for (int s = 0; s < ns; s++) {
+            r->qfirst[s] = nq;
+            for (int j = 0; j < nblk; j++) {
+                const size_t q = (size_t)s * (size_t)nblk + (size_t)j;
+                qid[q] = -1;
+                if (hi[q] < 0)
+                    continue;
+                qid[q] = nq;
+                r->h_qs[nq] = s;
+                r->h_qj[nq] = j;
+                r->h_qlo[nq] = lo[q];
+                r->span = (size_t)(hi[q] - lo[q]) > r->span ? (size_t)(hi[q] - lo[q]) : r->span;
+                nq++;
+            }
+        }
+        r->qfirst[ns] = nq;
+    }
+    for (size_t i = 0; i < tr->ndm; i++)
+        for (int s = 0; s < ns; s++) {
+            const int32_t n = tr->n[i * (size_t)ns + (size_t)s];
+            const size_t q = (size_t)s * (size_t)nblk + (size_t)blk_of(M, n);
+            r->h_rowid[i * (size_t)ns + (size_t)s] = qid[q] * M + (M > 1 ? n % (M - 1) : 0);
+            r->h_shift[i * (size_t)ns + (size_t)s] = tr->b[i * (size_t)ns + (size_t)s] - lo[q];
+        }
+done:
+    free(lo);
+    free(hi);
+    free(qid);
+    return st;
+}
+
+xc_status plan_kind(const xc_ddjob *proto, void **out, int kind, xc_error *err)
+{
+    static const char *const names[] = {"subband-gpu", "tree-gpu", "tree-padded-gpu"};
+    xc_gpu_apstate *S = (xc_gpu_apstate *)calloc(1, sizeof *S);
+    if (!S)
+        return xc_error_set(err, XC_ENOMEM, "%s: out of memory", names[kind]);
+    S->kind = kind;
+    S->name = names[kind];
+    xc_status st = kind == AK_SUBBAND ? xc_subplan_make(&S->sp, proto, err)
+                                      : xc_treeplan_make(&S->tp, proto, kind == AK_TREE_PAD ? XC_TREE_PADDED
+                                                                                             : XC_TREE_PIECEWISE,
+                                                         err);
+    if (st) {
+        free(S);
+        return st;
+    }
+    S->have_plan = 1;
+    S->nchans = proto->geom.nchans;
+    S->nranges = proto->plan->nranges;
+    S->nsub = kind == AK_SUBBAND ? S->sp.nsub : S->tp.nsub;
+    S->M = kind == AK_SUBBAND ? 1 : S->tp.m;
+    S->npos = kind == AK_SUBBAND ? 0 : S->tp.npos;
+    S->r = (ap_range *)calloc((size_t)S->nranges + 1, sizeof *S->r);
+    S->h_chan = (int *)malloc((size_t)S->nchans * sizeof *S->h_chan);
+    S->h_row = (int *)malloc((size_t)S->nchans * sizeof *S->h_row);
+    S->h_prow = (int *)malloc(((size_t)S->npos + 1) * sizeof *S->h_prow);
+    st = !S->r || !S->h_chan || !S->h_row || !S->h_prow ? XC_ENOMEM : XC_OK;
+    for (int c = 0; !st && c < S->nchans; c++) {
+        const int keep = !proto->killmask || proto->killmask[c];
+        S->h_row[c] = keep ? S->nuse : -1;
+        if (keep)
+            S->h_chan[S->nuse++] = c;
+    }
+    for (int p = 0; !st && p < S->npos; p++)
+        S->h_prow[p] = S->tp.chan[p] >= 0 ? S->h_row[S->tp.chan[p]] : -1;
+    for (int k = 0; !st && k < S->nranges; k++)
+        st = kind == AK_SUBBAND ? sub_tables(S, k) : tree_tables(S, k);
+    if (st) {
+        state_free(S);
+        return st == XC_EINVAL
+                   ? xc_error_set(err, XC_EINVAL, "%s: the plan has more stage-1 rows than the kernels index (2^31)",
+                                  names[kind])
+                   : xc_error_set(err, XC_ENOMEM, "%s: out of memory for the plan's tables", names[kind]);
+    }
+    *out = S;
+    return XC_OK;
+}
+
+/* ---- device side ------------------------------------------------------------- */
+
+xc_status up(xc_error *err, void **d, const void *h, size_t bytes, const char *name, const char *what)
+{
+    cudaError_t e = cudaMalloc(d, bytes ? bytes : 1);
+    if (e == cudaSuccess && bytes)
+        e = cudaMemcpy(*d, h, bytes, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) {
+        char w[96];
+        snprintf(w, sizeof w, "%s: upload of %s (%zu bytes)", name, what, bytes);
+        return xc_gpu_fail(err, e, w);
+    }
+    return XC_OK;
+}
+
+/* Grows *p to at least bytes (contents not kept). */
+xc_status grow(xc_error *err, void **p, size_t *cap, size_t bytes, const char *name, const char *what)
+{
+    if (bytes <= *cap && *p)
+        return XC_OK;
+    cudaFree(*p);
+    *p = NULL;
+    *cap = 0;
+    cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+    if (e != cudaSuccess) {
+        *p = NULL;
+        char w[128];
+        snprintf(w, sizeof w, "%s: cudaMalloc(%s, %zu bytes)", name, what, bytes);
+        return xc_gpu_fail(err, e, w);
+    }
+    *cap = bytes;
+    return XC_OK;
+}
+
+xc_status setup(xc_gpu_apstate *S, xc_error *err)
+{
+    xc_status st;
+    const char *nm = S->name;
+    if ((st = up(err, (void **)&S->d_chan, S->h_chan, (size_t)S->nuse * sizeof(int), nm, "channel list")) ||
+        (st = up(err, (void **)&S->d_row, S->h_row, (size_t)S->nchans * sizeof(int), nm, "channel rows")) ||
+        (st = up(err, (void **)&S->d_prow, S->h_prow, (size_t)S->npos * sizeof(int), nm, "tree positions")))
+        return st;
+    if (S->kind == AK_SUBBAND &&
+        (st = up(err, (void **)&S->d_subfirst, S->sp.sub_first, ((size_t)S->nsub + 1) * sizeof(int), nm,
+                 "subband edges")))
+        return st;
+    for (int k = 0; k < S->nranges; k++) {
+        ap_range *r = &S->r[k];
+        const size_t nt = r->ndm * (size_t)S->nsub * sizeof(int32_t);
+        if ((st = up(err, (void **)&r->d_rowid, r->h_rowid, nt, nm, "stage-2 rows")) ||
+            (st = up(err, (void **)&r->d_shift, r->h_shift, nt, nm, "stage-2 shifts")))
+            return st;
+        if (S->kind == AK_SUBBAND) {
+            if ((st = up(err, (void **)&r->d_a, S->sp.r[k].a,
+                         (size_t)r->ngroups * (size_t)S->nchans * sizeof(int32_t), nm, "stage-1 delays")) ||
+                (st = up(err, (void **)&r->d_lo, r->h_lo, (size_t)r->ngroups * (size_t)S->nsub * sizeof(int64_t),
+                         nm, "stage-1 offsets")))
+                return st;
+        } else {
+            if ((st = up(err, (void **)&r->d_qs, r->h_qs, (size_t)r->nq * sizeof(int), nm, "tree pairs")) ||
+                (st = up(err, (void **)&r->d_qj, r->h_qj, (size_t)r->nq * sizeof(int), nm, "tree blocks")) ||
+                (st = up(err, (void **)&r->d_qlo, r->h_qlo, (size_t)r->nq * sizeof(int64_t), nm, "tree offsets")))
+                return st;
+        }
+    }
+    XC_GPU_CK(cudaEventCreate(&S->e0), "cudaEventCreate");
+    const cudaError_t e = cudaEventCreate(&S->e1);
+    if (e != cudaSuccess) {
+        cudaEventDestroy(S->e0);
+        return xc_gpu_fail(err, e, "cudaEventCreate");
+    }
+    S->have_ev = 1;
+    S->ready = 1;
+    return XC_OK;
+}
+
+/* A launch, then a wait that names the kernel when it faulted. */
+xc_status ck(xc_error *err, const char *name, cudaError_t launched, const char *kernel)
+{
+    char w[96];
+    snprintf(w, sizeof w, "%s: %s", name, kernel);
+    if (launched != cudaSuccess)
+        return xc_gpu_fail(err, launched, w);
+    cudaError_t e = cudaDeviceSynchronize();
+    return e == cudaSuccess ? XC_OK : xc_gpu_fail(err, e, w);
+}
+
+int types_for(const xc_block *in, int ds, int nuse)
+{
+    if (in->nbits == 32)
+        return AP_F64;
+    const unsigned long long vs = ((1ull << in->nbits) - 1ull) * (unsigned long long)ds;
+    if (vs > UINT32_MAX)
+        return AP_U64_U64;
+    return vs * (unsigned long long)(nuse ? nuse : 1) <= UINT32_MAX ? AP_U32_U32 : AP_U32_U64;
+}
+
+/* Subband range k, chunks of Tc outputs into d_out (row pitch nsamp). */
+xc_status run_subband(xc_gpu_apstate *S, int k, int t, const void *Y, size_t pitch, size_t nsd, size_t nsamp,
+                      size_t budget, xc_error *err)
+{
+    const ap_range *r = &S->r[k];
+    const size_t ab = ap_abytes(t), ns = (size_t)S->nsub;
+    size_t Tc = nsamp;
+    while (Tc > AP_MIN_TC && ns * (Tc + r->span) * ab > budget)
+        Tc = (Tc + 1) / 2;
+    const size_t W = Tc + r->span;
+    size_t per = budget / (ns * W * ab);
+    int gb = per < 1 ? 1 : per > (size_t)r->ngroups ? r->ngroups : (int)per;
+    xc_status st = grow(err, &S->d_buf, &S->cap_buf, (size_t)gb * ns * W * ab, S->name, "stage-1 rows");
+    for (size_t t0 = 0; !st && t0 < nsamp; t0 += Tc) {
+        const size_t nt = nsamp - t0 < Tc ? nsamp - t0 : Tc;
+        for (int j0 = 0; !st && j0 < r->ngroups; j0 += gb) {
+            const int ng = r->ngroups - j0 < gb ? r->ngroups - j0 : gb;
+            st = ck(err, S->name,
+                    ap_launch_sub1(t, Y, pitch, nsd, S->d_row, S->d_subfirst, S->nsub, S->nchans, r->d_a, r->d_lo, j0,
+                                   ng, t0, W, S->d_buf, 0),
+                    "stage 1");
+            if (!st)
+                st = ck(err, S->name,
+                        ap_launch_stage2(t, S->d_buf, W, r->d_rowid, r->d_shift, S->nsub, 0, S->nsub,
+                                         (int64_t)j0 * (int64_t)ns, r->first[j0], r->first[j0 + ng] - r->first[j0], nt,
+                                         2, NULL, 0, S->d_out, nsamp, t0, 0),
+                        "stage 2");
+        }
+    }
+    return st;
+}
+
+/* Tree range k. */
+xc_status run_tree(xc_gpu_apstate *S, int k, int t, const void *Y, size_t pitch, size_t nsd, size_t nsamp,
+                   size_t budget, xc_error *err)
+{
+    const ap_range *r = &S->r[k];
+    const size_t ab = ap_abytes(t), M = (size_t)S->M;
+    int qmax = 0;   /* most pairs of one subband */
+    for (int s = 0; s < S->nsub; s++)
+        qmax = r->qfirst[s + 1] - r->qfirst[s] > qmax ? r->qfirst[s + 1] - r->qfirst[s] : qmax;
+    const size_t tot = (size_t)r->nq;
+    size_t Tc = nsamp;
+    for (;;) {
+        const size_t W = Tc + r->span + M - 1, unit = 2 * M * W * ab;
+        const int one = tot * unit <= budget;
+        if (Tc <= AP_MIN_TC || ((size_t)qmax * unit <= budget && (one || r->ndm * Tc * ab <= budget)))
+            break;
+        Tc = (Tc + 1) / 2;
+    }
+    const size_t W = Tc + r->span + M - 1, unit = 2 * M * W * ab;
+    const int one = tot * unit <= budget;
+    size_t qb = budget / unit;
+    if (qb < (size_t)qmax)
+        qb = (size_t)qmax;
+    if (qb > tot)
+        qb = tot;
+    xc_status st = grow(err, &S->d_buf, &S->cap_buf, (qb ? qb : 1) * M * W * ab, S->name, "tree rows");
+    if (!st)
+        st = grow(err, &S->d_buf2, &S->cap_buf2, (qb ? qb : 1) * M * W * ab, S->name, "tree rows");
+    if (!st && !one)
+        st = grow(err, &S->d_acc, &S->cap_acc, r->ndm * Tc * ab, S->name, "trial sums");
+    for (size_t t0 = 0; !st && t0 < nsamp; t0 += Tc) {
+        const size_t nt = nsamp - t0 < Tc ? nsamp - t0 : Tc;
+        int sa = 0, first = 1;
+        while (!st && sa < S->nsub) {
+            int sb = sa + 1;   /* subbands [sa, sb): as many as fit qb pairs */
+            while (sb < S->nsub && (size_t)(r->qfirst[sb + 1] - r->qfirst[sa]) <= qb)
+                sb++;
+            const int q0 = r->qfirst[sa], nq = r->qfirst[sb] - q0;
+            void *in = S->d_buf, *out = S->d_buf2;
+            st = ck(err, S->name,
+                    ap_launch_tree0(t, Y, pitch, nsd, S->d_prow, S->M, r->d_qs, r->d_qj, r->d_qlo, q0, nq, t0, W, in,
+                                    0),
+                    "tree level 0");
+            for (int h = 1; !st && h < S->M; h *= 2) {
+                st = ck(err, S->name, ap_launch_tree_step(t, in, out, S->M, h, nq, W, 0), "tree step");
+                void *sw = in;
+                in = out;
+                out = sw;
+            }
+            const int last = sb == S->nsub;
+            const int mode = first && last ? 2 : first ? 0 : 1;
+            if (!st)
+                st = ck(err, S->name,
+                        ap_launch_stage2(t, in, W, r->d_rowid, r->d_shift, S->nsub, sa, sb, (int64_t)q0 * (int64_t)M, 0,
+                                         r->ndm, nt, mode, S->d_acc, Tc, S->d_out, nsamp, t0, 0),
+                        "stage 2");
+            if (!st && last && !first)
+                st = ck(err, S->name, ap_launch_finish(t, S->d_acc, Tc, r->ndm, nt, S->d_out, nsamp, t0, 0),
+                        "sums to float");
+            first = 0;
+            sa = sb;
+        }
+    }
+    return st;
+}
+
+xc_status execute(xc_gpu_apstate *S, const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    XC_GPU_CK_PRIOR(S->name);
+    const xc_block *in = job->in;
+    if (!out || out->nranges != S->nranges)
+        return xc_error_set(err, XC_EINVAL, "%s: the plane has %d ranges, the plan %d", S->name,
+                            out ? out->nranges : 0, S->nranges);
+    for (int k = 0; k < S->nranges; k++)
+        if (out->r[k].ndm != S->r[k].ndm || out->r[k].nsamp != job->nout / (size_t)S->r[k].ds)
+            return xc_error_set(err, XC_EINVAL, "%s: plane range %d has the wrong shape", S->name, k);
+    if (in->nchans != S->nchans)
+        return xc_error_set(err, XC_EINVAL, "%s: the block has %d channels, the plan %d", S->name, in->nchans,
+                            S->nchans);
+    xc_status st = S->ready ? XC_OK : setup(S, err);
+    if (st)
+        return st;
+    const size_t esize = in->nbits == 32 ? 4 : 2, rawb = in->nsamp * (size_t)in->nchans * esize;
+    if ((st = grow(err, &S->d_raw, &S->cap_raw, rawb, S->name, "the gulp")))
+        return st;
+    XC_GPU_CK(cudaMemcpy(S->d_raw, in->nbits == 32 ? (const void *)in->f32 : (const void *)in->u16, rawb,
+                         cudaMemcpyHostToDevice),
+              "cudaMemcpy(gulp to the device)");
+    float kms_total = 0;
+    int yds = -1, yt = -1;
+    size_t pitch = 0;
+    for (int k = 0; !st && k < S->nranges; k++) {
+        const ap_range *r = &S->r[k];
+        xc_planerange *o = &out->r[k];
+        if (!o->nsamp || !o->ndm)
+            continue;
+        const int t = types_for(in, r->ds, S->nuse);
+        const size_t nsd = in->nsamp / (size_t)r->ds;
+        XC_GPU_CK(cudaEventRecord(S->e0, 0), "cudaEventRecord");
+        if (yds != r->ds || yt != t) {
+            pitch = (nsd + 31) / 32 * 32;
+            if ((st = grow(err, &S->d_Y, &S->cap_Y, (size_t)S->nuse * pitch * ap_ybytes(t), S->name,
+                           "the channel-major copy")))
+                break;
+            if ((st = ck(err, S->name,
+                         ap_launch_scrunch(t, S->d_raw, in->nbits == 32, (size_t)in->nchans, S->d_chan, S->nuse, r->ds,
+                                           nsd, pitch, S->d_Y, pitch, 0),
+                         "corner turn")))
+                break;
+            yds = r->ds;
+            yt = t;
+        }
+        if ((st = grow(err, (void **)&S->d_out, &S->cap_out, o->ndm * o->nsamp * sizeof(float), S->name, "the plane")))
+            break;
+        /* stage-1 scratch: a quarter of opts.gpu_max_bytes, or of what is free
+         * (the scratch already held counted as free), at least AP_SCRATCH where
+         * that much is free: long chunks keep the tree's M - 1 samples of
+         * overlap and the groups' spans small beside the chunk */
+        size_t budget = job->opts.gpu_max_bytes / 4;
+        if (!job->opts.gpu_max_bytes) {
+            size_t fr = 0, tot = 0;
+            XC_GPU_CK(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
+            fr += S->cap_buf + S->cap_buf2 + S->cap_acc;
+            budget = fr / 4 > AP_SCRATCH ? fr / 4 : fr / 2 < AP_SCRATCH ? fr / 2 : AP_SCRATCH;
+        }
+        if (budget < 1)
+            budget = 1;
+        st = S->kind == AK_SUBBAND ? run_subband(S, k, t, S->d_Y, pitch, nsd, o->nsamp, budget, err)
+                                   : run_tree(S, k, t, S->d_Y, pitch, nsd, o->nsamp, budget, err);
+        if (st)
+            break;
+        dd_scale sc;
+        memset(&sc, 0, sizeof sc);
+        sc.kind = job->conv->scaling;
+        const float in_range = in->nbits >= 32 ? 1.0f : (float)((1u << in->nbits) - 1u);
+        sc.den = in_range * (float)S->nchans;
+        sc.factor = (3.f * 1024.f) / 255.f / 16.f;
+        sc.fnch = (float)S->nchans;
+        sc.fds = (float)r->ds;
+        if ((st = ck(err, S->name, dd_launch_scale(S->d_out, o->ndm * o->nsamp, sc, 0), "output scaling")))
+            break;
+        float ms = 0;
+        XC_GPU_CK(cudaEventRecord(S->e1, 0), "cudaEventRecord");
+        XC_GPU_CK(cudaEventSynchronize(S->e1), "cudaEventSynchronize");
+        XC_GPU_CK(cudaEventElapsedTime(&ms, S->e0, S->e1), "cudaEventElapsedTime");
+        kms_total += ms;
+        XC_GPU_CK(cudaMemcpy(o->data, S->d_out, o->ndm * o->nsamp * sizeof(float), cudaMemcpyDeviceToHost),
+                  "cudaMemcpy(plane to the host)");
+    }
+    if (!st && job->opts.gpu_kernel_ms)
+        *job->opts.gpu_kernel_ms = kms_total;
+    return st;
+}
+
+} // namespace
+
+extern "C" xc_status xc_gpu_approx_plan(const xc_ddjob *proto, void **state, int kind, xc_error *err)
+{
+    if (!state)
+        return xc_error_set(err, XC_EINVAL, "gpu: xc_gpu_approx_plan: no place for the state");
+    *state = NULL;
+    if (kind < AK_SUBBAND || kind > AK_TREE_PAD)
+        return xc_error_set(err, XC_EINVAL, "gpu: xc_gpu_approx_plan: kind %d is not 0, 1 or 2", kind);
+    return plan_kind(proto, state, kind, err);
+}
+
+extern "C" xc_status xc_gpu_approx_execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    if (!state || !job || !job->in)
+        return xc_error_set(err, XC_EINVAL, "gpu: xc_gpu_approx_execute: %s is NULL",
+                            !state ? "the state" : !job ? "the job" : "the job's block");
+    return execute((xc_gpu_apstate *)state, job, out, err);
+}
+
+extern "C" void xc_gpu_approx_destroy(void *state) { state_free((xc_gpu_apstate *)state); }

@@ -1,0 +1,169 @@
+/* The GPU subband and tree dedispersers against their references: bit for
+ * bit on integer input (every nbits, every convention preset, awkward
+ * channel counts, kill masks, scrunched ranges, every subband alignment, the
+ * 64-bit-sum path), with the stage-1 scratch cut small so that the chunk and
+ * batch loops run many times; float input against the reference's double
+ * sums (subband: the same order, so equal; trees: within the float bound);
+ * and the CPU versions
+ * agreeing with the GPU on a case large enough for every kernel's grid
+ * loops.  Gulps through one plan: the conformance suite, which runs every
+ * registered dedisperser.  Every case is skipped (never passed) in a build without CUDA or on
+ * a machine without a usable device. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/xc_conform.h"
+#include "core/xc_subband.h"
+#include "core/xc_tree.h"
+#include "optimized/cpu/xc_cpu.h"
+#include "reference/xc_reference.h"
+#ifdef XC_HAVE_CUDA
+#include "optimized/gpu/xc_gpu.h"
+#endif
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
+
+#ifdef XC_HAVE_CUDA
+static const xc_dedisperser *const gpu_of[3] = {&xc_dd_subband_gpu, &xc_dd_tree_gpu, &xc_dd_tree_padded_gpu};
+#else
+static const xc_dedisperser *const gpu_of[3] = {NULL, NULL, NULL};
+#endif
+static const xc_dedisperser *const ref_of[3] = {&xc_dd_subband_reference, &xc_dd_tree_reference,
+                                                &xc_dd_tree_padded_reference};
+static const xc_dedisperser *const cpu_of[3] = {&xc_dd_subband_cpu, &xc_dd_tree_cpu, &xc_dd_tree_padded_cpu};
+
+static const struct {
+    int nchans, nbits, nsub;
+    double dmsub;
+    const char *plan, *preset;
+    char kill;
+} cfg[] = {
+    {61, 8, 7, 0, "0:40:0.5,40:80:1:2,80:101:1.5:3", "crosscheck", 0},
+    {61, 16, 8, 3.3, "0:40:0.5,40:80:1:2", "presto", 'q'},
+    {127, 2, 0, 0, "0:25:0.25,25:50:0.5:4", "astroaccelerate", 'e'},
+    {13, 4, 2, 1.0, "2:20:0.7", "sigproc", 0},
+    {50, 8, 64, 2.0, "0:30:1", "crosscheck", 'q'},
+    {9, 8, 1, 0.6, "0:30:0.3:2", "crosscheck", 0},
+    {1100, 16, 32, 0, "0:3:1:64", "crosscheck", 'q'},   /* sums past 2^32: the uint64 path */
+};
+
+/* nsub as each kind takes it: subband any count, tree a power of two (0: default). */
+static int nsub_for(int kind, int nsub)
+{
+    if (kind == 0)
+        return nsub;
+    int p = 1;
+    while (p * 2 <= nsub)
+        p *= 2;
+    return nsub ? p : 0;
+}
+
+/* Every config, kind and (subband) alignment, at the default scratch and at
+ * a scratch of max_bytes / 4 (many chunks and batches): planes equal. */
+static void equal_all(size_t max_bytes)
+{
+    int ncmp = 0;
+    for (size_t q = 0; q < XC_NCASES(cfg); q++) {
+        xc_conform_ddinput in;
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, cfg[q].nchans, cfg[q].nbits, 1500, -300.0 / cfg[q].nchans,
+                                                      1e-4, cfg[q].plan, cfg[q].preset, 2500, &err),
+                              XC_OK);
+        xc_conform_ddinput_random(&in, 100 + q);
+        CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, cfg[q].kill, 5, &err), XC_OK);
+        for (int kind = 0; kind < 3; kind++)
+            for (int al = 0; al < (kind ? 1 : 3); al++) {
+                xc_ddopts o = xc_fx_ddopts(nsub_for(kind, cfg[q].nsub), kind ? 0 : cfg[q].dmsub, al, 1);
+                o.gpu_max_bytes = max_bytes;
+                xc_plane want, got;
+                CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(ref_of[kind], &in, &o, &want, &err), XC_OK);
+                xc_status st = xc_conform_dd_run(gpu_of[kind], &in, &o, &got, &err);
+                CU_ASSERT_EQUAL(st, XC_OK);
+                if (st) {
+                    printf("\n  %s: %s", gpu_of[kind]->impl.name, err.msg);
+                } else {
+                    int same = xc_fx_planes_equal(&want, &got, "gpu vs reference");
+                    CU_ASSERT(same);
+                    if (!same)
+                        printf("\n  differs: config %zu, %s, alignment %d, max_bytes %zu", q, gpu_of[kind]->impl.name,
+                               al, max_bytes);
+                    xc_plane_free(&got);
+                    ncmp++;
+                }
+                xc_plane_free(&want);
+            }
+        xc_conform_ddinput_free(&in);
+    }
+    printf("\n  %d gpu planes equal to their references bit for bit", ncmp);
+}
+
+XC_TEST_IF(test_gpu_equals_reference, "gpu_equals_reference", xc_fx_skip_gpu)
+{
+    equal_all(0);
+}
+
+/* 64 KiB: 16 KiB of stage-1 scratch, so time is cut into chunks of the
+ * smallest length and groups / subbands into batches of one or a few (the
+ * tree then adds across batches in its exact accumulator). */
+XC_TEST_IF(test_gpu_small_scratch, "gpu_small_scratch", xc_fx_skip_gpu)
+{
+    equal_all((size_t)64 << 10);
+}
+
+/* Float input: subband-gpu adds in the reference's order (samples
+ * scrunched in double, channels then subbands in ascending order), so its
+ * plane is the reference's; the trees add along their butterflies, in
+ * another order, and are held to the float bound (the CPU trees scrunch in
+ * float, so they are not the GPU's bit for bit either). */
+XC_TEST_IF(test_gpu_float, "gpu_float", xc_fx_skip_gpu)
+{
+    xc_conform_ddinput in;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, 128, 32, 1500, -2.0, 1e-4, "0:100:1:1,100:200:2:2",
+                                                  "crosscheck", 4200, &err),
+                          XC_OK);
+    xc_conform_ddinput_random(&in, 7);
+    for (int kind = 0; kind < 3; kind++) {
+        xc_ddopts o = xc_fx_ddopts(kind ? 4 : 32, 0, XC_SUBALIGN_HIGHEST, 1);
+        xc_plane want, got;
+        CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(ref_of[kind], &in, &o, &want, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(gpu_of[kind], &in, &o, &got, &err), XC_OK);
+        if (kind == 0) {
+            CU_ASSERT(xc_fx_planes_equal(&want, &got, "subband-gpu float vs reference"));
+        }
+        CU_ASSERT_EQUAL(xc_fx_float_bound(&want, &got, xc_conform_ddinput_nkept(&in), "gpu float vs reference"), 0);
+        xc_plane_free(&want);
+        xc_plane_free(&got);
+    }
+    xc_conform_ddinput_free(&in);
+}
+
+/* 1024 channels, 8-bit, a plan of 600 trials over three ranges (the grids'
+ * loops over rows and trials, the u32 path at its widest): gpu equal to cpu
+ * (which test_subband and test_tree hold to the references). */
+XC_TEST_IF(test_gpu_large, "gpu_large", xc_fx_skip_gpu)
+{
+    xc_conform_ddinput in;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, 1024, 8, 1500, -300.0 / 1024, 6.4e-5,
+                                                  "0:100:0.5,100:200:1:2,200:300:1:4", "crosscheck", 30000, &err),
+                          XC_OK);
+    xc_conform_ddinput_random(&in, 11);
+    for (int kind = 0; kind < 3; kind++) {
+        xc_ddopts o = xc_fx_ddopts(0, 0, XC_SUBALIGN_HIGHEST, 0);
+        xc_plane cpu, got;
+        CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(cpu_of[kind], &in, &o, &cpu, &err), XC_OK);
+        xc_status st = xc_conform_dd_run(gpu_of[kind], &in, &o, &got, &err);
+        CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+        int same = xc_fx_planes_equal(&cpu, &got, "gpu vs cpu, 1024 channels");
+        CU_ASSERT(same);
+        if (!same)
+            printf("\n  differs: %s", gpu_of[kind]->impl.name);
+        xc_plane_free(&cpu);
+        xc_plane_free(&got);
+    }
+    xc_conform_ddinput_free(&in);
+}
+
+XC_TEST_MAIN("gpu_approx")
