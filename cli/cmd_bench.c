@@ -24,6 +24,7 @@ static void help(void)
     printf("usage: crosscheck bench dedisperse [-json FILE] [-quick] [-threads N] [-nchans LIST]\n"
            "                                  [-impl LIST] [-nbits LIST] [-seconds S] [-repeat N]\n"
            "                                  [-ref_nout N] [-tile_t N] [-tile_dm N] [-tile_c N]\n"
+           "                                  [-nsub LIST] [-subbudget LIST]\n"
            "       crosscheck bench pulscan -h   (the Pulscan search benchmark)\n"
            "       crosscheck bench accel -h     (the matched-filter accel/jerk search benchmark)\n"
            "       crosscheck bench synth -h     (the synthesizer benchmark)\n"
@@ -49,7 +50,15 @@ static void help(void)
            "  -ref_nout N    output samples for the reference (default 2000, fewer where\n"
            "                 2000 would take over ~4e9 adds; 256 with -quick)\n"
            "  -tile_t N, -tile_dm N, -tile_c N\n"
-           "                 CPU tile sizes in samples, trials, channels (default 0: built-in)\n");
+           "                 CPU tile sizes in samples, trials, channels (default 0: built-in)\n"
+           "  -nsub LIST     approximate dedispersers (subband, tree): run each at every listed\n"
+           "                 subband count (default 0: each one's default; trees take powers of two)\n"
+           "  -subbudget LIST\n"
+           "                 subband dedispersers: run at every listed smear budget, samples of\n"
+           "                 ds*tsamp that choose the nominal-DM spacing (default 0: 0.8, DDplan.py's).\n"
+           "                 Each approximate record carries its speedup over direct on the same\n"
+           "                 hardware and its worst measured S/N loss, so a list of budgets draws\n"
+           "                 the speed-against-loss curve\n");
 }
 
 /* ---- one configuration ----------------------------------------------------- */
@@ -58,6 +67,9 @@ typedef struct {
     int quick, threads, repeat, ref_nout;
     double seconds;
     xc_ddopts tiles;
+    int nsub[MAX_LIST], nnsub;
+    double budget[MAX_LIST];
+    int nbudget;
 } settings;
 
 static double job_adds(const xc_ddjob *job)
@@ -74,12 +86,17 @@ typedef struct {
     xc_ddplan *p;
     const xc_block *in;
     xc_plane *pl;
+    double kms, best_kms;     /* device implementations: this run's kernel ms, the least of the runs (-1: none) */
 } exec_ctx;
 
 static xc_status exec_once(void *ctx, xc_error *err)
 {
     exec_ctx *e = ctx;
-    return xc_ddplan_execute(e->p, e->in, e->pl, err);
+    e->kms = -1;
+    xc_status st = xc_ddplan_execute(e->p, e->in, e->pl, err);
+    if (!st && e->kms >= 0 && (e->best_kms < 0 || e->kms < e->best_kms))
+        e->best_kms = e->kms;
+    return st;
 }
 
 static int planes_same(const xc_plane *a, const xc_plane *b)
@@ -102,12 +119,15 @@ typedef struct {
     int verified;             /* -1 not checked, 0 differs, 1 bit-exact on the short input */
     xc_plane refplane;        /* the reference's plane of the short input (nranges 0: none) */
     double direct_s[2];       /* direct cpu's best seconds at 1 / many threads on this input (0: not run) */
+    double direct_gpu_s;      /* direct gpu's best seconds on this input (0: not run) */
+    double direct_gpu_kernel_s;   /* and its kernels' time */
 } bench_ctx;
 
 /* The worst S/N loss of an approximate dedisperser against direct cpu on
  * injected pulses (compare/xc_smear.h) on the bench's geometry, over the
  * first 12 trials of each Table 2 range (every 3rd), widths 1 and 4 samples. */
-static double approx_worst_loss(const xc_dedisperser *a, const xc_geometry *g, const xc_convention *cv, int threads)
+static double approx_worst_loss(const xc_dedisperser *a, const xc_geometry *g, const xc_convention *cv,
+                                const xc_ddopts *run)
 {
     const xc_impl *di = xc_registry_pick(xc_cli_registry(), XC_FAMILY_DEDISPERSE, XC_CLI_DEFAULT_WANT,
                                          XC_CLI_DEFAULT_AVOID);
@@ -116,7 +136,9 @@ static double approx_worst_loss(const xc_dedisperser *a, const xc_geometry *g, c
                         cv->name, widths, 2, 3, 1.0};
     xc_ddopts o;
     memset(&o, 0, sizeof o);
-    o.threads = threads;
+    o.threads = run->threads;
+    o.nsub = run->nsub;
+    o.subbudget = run->subbudget;
     xc_smear_row *rows = NULL;
     size_t n = 0;
     xc_error e;
@@ -161,6 +183,10 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
     xc_ddjob j = *job;
     xc_ddopts opts = s->tiles;
     opts.threads = threads;
+    exec_ctx ec = {NULL, j.in, NULL, -1, -1};
+    /* device implementations report their kernels' time here (a run without
+     * the copies to and from the device) */
+    opts.gpu_kernel_ms = &ec.kms;
     /* The plan (delays, the implementation's state) is made once and timed
      * apart from the executions it serves. */
     double t0 = xc_now();
@@ -177,7 +203,8 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
     /* Best of -repeat, stopping once a configuration has used 20 s. */
     double times[XC_BENCH_MAX_RUNS];
     int runs = 0;
-    exec_ctx ec = {p, j.in, &pl};
+    ec.p = p;
+    ec.pl = &pl;
     st = xc_bench_time(exec_once, NULL, &ec, s->repeat, 20.0, times, &runs, err);
     xc_ddplan_destroy(p);
     if (st || !keep)
@@ -205,11 +232,25 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
     const unsigned notdirect = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE | XC_CAP_DEVICE | XC_CAP_RUNTIME;
     if (!(impl->impl.caps & notdirect))
         bc->direct_s[threads > 1] = t;
+    /* the first direct device entry listed (-impl gpu before gpu-direct) */
+    const double kt = ec.best_kms >= 0 ? ec.best_kms / 1e3 : 0;
+    if (kt > 0)
+        json_object_set_new(rec, "kernel_seconds", json_real(kt));
+    if ((impl->impl.caps & notdirect) == XC_CAP_DEVICE && bc->direct_gpu_s == 0) {
+        bc->direct_gpu_s = t;
+        bc->direct_gpu_kernel_s = kt;
+    }
     if (impl->impl.caps & XC_CAP_APPROXIMATE) {
-        /* speed and loss read together */
+        /* speed and loss read together, against direct on the same hardware */
         if (bc->direct_s[threads > 1] > 0)
             json_object_set_new(rec, "speedup_vs_direct_cpu", json_real(bc->direct_s[threads > 1] / t));
-        double loss = approx_worst_loss(impl, &j.geom, j.conv, threads);
+        if ((impl->impl.caps & XC_CAP_DEVICE) && bc->direct_gpu_s > 0)
+            json_object_set_new(rec, "speedup_vs_direct_gpu", json_real(bc->direct_gpu_s / t));
+        if ((impl->impl.caps & XC_CAP_DEVICE) && bc->direct_gpu_kernel_s > 0 && kt > 0)
+            json_object_set_new(rec, "kernel_speedup_vs_direct_gpu", json_real(bc->direct_gpu_kernel_s / kt));
+        double loss = approx_worst_loss(impl, &j.geom, j.conv, &opts);
+        json_object_set_new(rec, "nsub", json_integer(opts.nsub));
+        json_object_set_new(rec, "subbudget", json_real(opts.subbudget));
         if (!isnan(loss))
             json_object_set_new(rec, "worst_snr_loss", json_real(loss));
     }
@@ -233,6 +274,16 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
     printf("%-10s %5d %6d %3d %8zu %5zu %9.3f %8.3f %8.2f %8.2f %7s %6.1f %5s\n", impl->impl.name, j.in->nbits,
            j.in->nchans, threads, j.nout, xc_dmplan_ndm(j.plan), plan_t, t, rate / 1e9, rate / threads / 1e9, ratio,
            peak > 0 ? 100.0 * rate / peak : 0.0, verified);
+    if (kt > 0)
+        printf("%-10s kernels only: %.4f s, %.2f Gadds/s\n", "", kt, adds / kt / 1e9);
+    if (impl->impl.caps & XC_CAP_APPROXIMATE) {
+        json_t *sp = json_object_get(rec, (impl->impl.caps & XC_CAP_DEVICE) ? "kernel_speedup_vs_direct_gpu"
+                                                                             : "speedup_vs_direct_cpu");
+        json_t *wl = json_object_get(rec, "worst_snr_loss");
+        printf("%-10s nsub %d, budget %g: %s %.2fx, worst S/N loss %.3f\n", "", opts.nsub, opts.subbudget,
+               (impl->impl.caps & XC_CAP_DEVICE) ? "kernels vs direct gpu" : "vs direct cpu",
+               sp ? json_real_value(sp) : NAN, wl ? json_real_value(wl) : NAN);
+    }
     fflush(stdout);
     return XC_OK;
 }
@@ -278,7 +329,7 @@ static xc_status bench_config(bench_ctx *bc, const settings *s, const xc_dedispe
     }
     bc->ref_rate = 0;
     bc->verified = -1;
-    bc->direct_s[0] = bc->direct_s[1] = 0;
+    bc->direct_s[0] = bc->direct_s[1] = bc->direct_gpu_s = bc->direct_gpu_kernel_s = 0;
     char refnote[256];
     snprintf(refnote, sizeof refnote,
              "reference timed on a short input, max delay %lld + %zu output samples (it runs ~100x slower "
@@ -307,12 +358,22 @@ static xc_status bench_config(bench_ctx *bc, const settings *s, const xc_dedispe
                 xc_ddplan_destroy(p);
             }
         }
-        if (!st && (impls[i]->impl.caps & XC_CAP_THREADED)) {
-            st = bench_one(bc, s, impls[i], &jfull, 1, NULL, NULL, err);
-            if (!st && s->threads > 1)
-                st = bench_one(bc, s, impls[i], &jfull, s->threads, NULL, NULL, err);
-        } else if (!st) {
-            st = bench_one(bc, s, impls[i], &jfull, s->threads, NULL, NULL, err);
+        /* approximate entries: once per listed subband count and smear budget */
+        const int approx = (impls[i]->impl.caps & XC_CAP_APPROXIMATE) != 0;
+        const int nn = approx && s->nnsub ? s->nnsub : 1, nb = approx && s->nbudget ? s->nbudget : 1;
+        for (int a = 0; a < nn * nb && !st; a++) {
+            settings v = *s;
+            if (approx) {
+                v.tiles.nsub = s->nnsub ? s->nsub[a / nb] : 0;
+                v.tiles.subbudget = s->nbudget ? s->budget[a % nb] : 0;
+            }
+            if (impls[i]->impl.caps & XC_CAP_THREADED) {
+                st = bench_one(bc, &v, impls[i], &jfull, 1, NULL, NULL, err);
+                if (!st && s->threads > 1)
+                    st = bench_one(bc, &v, impls[i], &jfull, s->threads, NULL, NULL, err);
+            } else {
+                st = bench_one(bc, &v, impls[i], &jfull, s->threads, NULL, NULL, err);
+            }
         }
     }
     xc_plane_free(&bc->refplane);
@@ -329,6 +390,9 @@ static int bench_dedisperse(int argc, char **argv)
     const char *json = NULL, *implspec = "reference,cpu";
     int nchans_v[MAX_LIST] = {512, 1024, 2048, 4096}, nbits_v[MAX_LIST] = {8, 16}, nchans_given = 0;
     xc_cli_ints nchans = {nchans_v, 4, MAX_LIST}, nbits = {nbits_v, 2, MAX_LIST};
+    int nsub_v[MAX_LIST];
+    xc_cli_ints nsub = {nsub_v, 0, MAX_LIST};
+    const char *budgetspec = NULL;
     const xc_opt opts[] = {
         XC_OPT_STR("json", &json),
         XC_OPT_FLAG("quick", &s.quick),
@@ -342,11 +406,28 @@ static int bench_dedisperse(int argc, char **argv)
         XC_OPT_INT("tile_t", &s.tiles.tile_t, 0, 1 << 24),
         XC_OPT_INT("tile_dm", &s.tiles.tile_dm, 0, 1 << 20),
         XC_OPT_INT("tile_c", &s.tiles.tile_c, 0, 1 << 24),
+        XC_OPT_INTS("nsub", &nsub, 0, 1 << 20),
+        XC_OPT_STR("subbudget", &budgetspec),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
+    s.nnsub = nsub.n;
+    memcpy(s.nsub, nsub_v, (size_t)nsub.n * sizeof *nsub_v);
+    if (budgetspec) {
+        char bbuf[512], *bsave = NULL;
+        snprintf(bbuf, sizeof bbuf, "%s", budgetspec);
+        for (char *tok = strtok_r(bbuf, ",", &bsave); tok; tok = strtok_r(NULL, ",", &bsave)) {
+            char *end;
+            double v = strtod(tok, &end);
+            if (end == tok || *end || !(v >= 0 && v <= 1e6))
+                return xc_cli_failf("bench", "-subbudget: '%s' is not a number of samples in [0, 1e6]", tok);
+            if (s.nbudget == MAX_LIST)
+                return xc_cli_failf("bench", "-subbudget: more than %d values", MAX_LIST);
+            s.budget[s.nbudget++] = v;
+        }
+    }
     if (xc_bench_check_nbits("bench", nbits.v, nbits.n))
         return 2;
     if (!(s.seconds > 0 && s.seconds <= 3600))
@@ -402,7 +483,7 @@ static int bench_dedisperse(int argc, char **argv)
            "ndm", "plan s", "exec s", "Gadds/s", "/thread", "x ref", "%peak", "exact");
 
     json_t *records = json_array();
-    bench_ctx bc = {&mc, records, 0, -1, {0, NULL}, {0, 0}};
+    bench_ctx bc = {&mc, records, 0, -1, {0, NULL}, {0, 0}, 0, 0};
     for (int b = 0; b < nbits.n && !st; b++)
         for (int n = 0; n < nchans.n && !st; n++)
             st = bench_config(&bc, &s, impls, nimpl, nbits.v[b], nchans.v[n], &plan, cv, &err);

@@ -11,7 +11,8 @@
 #                                     GPU tests, `compare cands` of the gpu searcher (exact,
 #                                     and with the paper's approximations) against the cpu on
 #                                     J1807-0847, the accel (FDAS/FDJS) GPU tests and gpu
-#                                     vs cpu accel candidates on J1807-0847, the GPU
+#                                     vs cpu accel candidates on J1807-0847, the subband and
+#                                     tree GPU tests (and their speed against loss), the GPU
 #                                     benchmarks; a short table last.
 #
 # `make gpu-check` runs the build half; the device half is what the device tool runs:
@@ -23,9 +24,10 @@ case "$MODE" in
 build)
     make --no-print-directory STATIC=1 CUDA=1 BUILD=$DEV/obj BIN=$DEV/full \
         $DEV/full/crosscheck $DEV/full/tests/test_gpu $DEV/full/tests/test_gpu_pulscan \
-        $DEV/full/tests/test_gpu_accel $DEV/full/tests/test_conformance || exit 1
+        $DEV/full/tests/test_gpu_accel $DEV/full/tests/test_gpu_approx $DEV/full/tests/test_conformance || exit 1
     mkdir -p $DEV/bin
-    for f in crosscheck tests/test_gpu tests/test_gpu_pulscan tests/test_gpu_accel tests/test_conformance; do
+    for f in crosscheck tests/test_gpu tests/test_gpu_pulscan tests/test_gpu_accel tests/test_gpu_approx \
+        tests/test_conformance; do
         strip -o $DEV/bin/$(basename $f) $DEV/full/$f || exit 1
     done
     ls -la $DEV/bin
@@ -60,6 +62,9 @@ device)
     timeout 300 $B/test_gpu_accel > "$OUTDIR/test_gpu_accel.log" 2>&1; rc_at=$?
     grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. |  gpu vs cpu|  J1807|  largest|templates, hwmax" \
         "$OUTDIR/test_gpu_accel.log" | tail -30
+    echo "== GPU subband and tree tests (bit for bit against their references)"
+    timeout 200 $B/test_gpu_approx > "$OUTDIR/test_gpu_approx.log" 2>&1; rc_st=$?
+    grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|differs|bit for bit" "$OUTDIR/test_gpu_approx.log" | tail -12
     echo "== conformance suite (every registered implementation, the device ones included)"
     timeout 200 $B/test_conformance > "$OUTDIR/conformance.log" 2>&1; rc_k=$?
     grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|rows fail" "$OUTDIR/conformance.log" | tail -30
@@ -105,6 +110,13 @@ device)
     OMP_WAIT_POLICY=passive timeout 200 $B/crosscheck bench accel -impl cpu -nbins 1048576 -zmax 1200 -numharm 1,4 \
         -ncpus 16 -runs 2 -json "$OUTDIR/bench-accel.json" > "$OUTDIR/bench_accel.txt" 2>&1; rc_ab=$?
     tail -6 "$OUTDIR/bench_accel.txt"
+    echo "== bench dedisperse: subband and tree on the GPU against direct gpu (Table 2 plan, 1024 channels, 8-bit)"
+    # speed against loss: subband at four smear budgets, the trees at two subband sizes
+    timeout 200 $B/crosscheck bench dedisperse -impl gpu,subband-gpu -nchans 1024 -nbits 8 -repeat 2 \
+        -subbudget 0.8,2,4,8 -json "$OUTDIR/bench-subband-gpu.json" > "$OUTDIR/bench_approx.txt" 2>&1; rc_sb=$?
+    timeout 200 $B/crosscheck bench dedisperse -impl gpu,tree-gpu,tree-padded-gpu -nchans 1024 -nbits 8 -repeat 2 \
+        -nsub 16,32 -json "$OUTDIR/bench-tree-gpu.json" >> "$OUTDIR/bench_approx.txt" 2>&1 || rc_sb=1
+    grep -E "gpu|nsub" "$OUTDIR/bench_approx.txt"
     echo "== benchmark: Pulscan (Table 4 size)"
     timeout 150 $B/crosscheck bench gpu-pulscan -json "$OUTDIR/bench-gpu-pulscan.json" > "$OUTDIR/bench_pulscan.txt" 2>&1; rc_pb=$?
     tail -25 "$OUTDIR/bench_pulscan.txt"
@@ -122,6 +134,9 @@ device)
     XC_TEST_ONLY=gpu_accel_vs_cpu,gpu_accel_too_large timeout 270 compute-sanitizer --tool memcheck --leak-check full \
         --error-exitcode 99 $B/test_gpu_accel > "$OUTDIR/memcheck_accel.log" 2>&1; rc_am=$?
     grep -E "ERROR SUMMARY|XC-SUMMARY|Invalid|FAILED" "$OUTDIR/memcheck_accel.log" | head -8
+    XC_TEST_ONLY=gpu_equals_reference,gpu_float timeout 270 compute-sanitizer --tool memcheck --leak-check full \
+        --error-exitcode 99 $B/test_gpu_approx > "$OUTDIR/memcheck_approx.log" 2>&1; rc_sm=$?
+    grep -E "ERROR SUMMARY|XC-SUMMARY|Invalid|FAILED" "$OUTDIR/memcheck_approx.log" | head -8
     echo "== compute-sanitizer racecheck"
     # racecheck is slow: the cases that reach every kernel (all nbits paths, the
     # packed-lane flushes, the cache fallback, float input, kill masks).
@@ -152,10 +167,14 @@ device)
     printf '%-28s %s\n' "J1807 accel gpu vs cpu" "$(grep -h -E '^overall' "$OUTDIR"/cmp-accel-*.txt 2>/dev/null | tr '\n' ' ') exit=$rc_ac"
     printf '%-28s %s\n' "accel memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck_accel.log" 2>/dev/null | tail -1) exit=${rc_am:-skipped}"
     printf '%-28s %s\n' "bench accel (zmax 1200)" "$(grep -E '^(cpu|gpu) ' "$OUTDIR/bench_accel.txt" 2>/dev/null | awk '{printf "%s h%s %ss; ", $1, $5, $7}') exit=${rc_ab:-skipped}"
+    printf '%-28s %s\n' "subband/tree GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_approx.log" | tail -1) exit=${rc_st:-skipped}"
+    printf '%-28s %s\n' "subband/tree memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck_approx.log" 2>/dev/null | tail -1) exit=${rc_sm:-skipped}"
+    printf '%-28s %s\n' "bench subband/tree gpu" "$(grep -c 'nsub' "$OUTDIR/bench_approx.txt" 2>/dev/null) records exit=${rc_sb:-skipped}"
     printf '%-28s %s\n' "Pulscan benchmark" "$(grep -E '^kernels|^candidates' "$OUTDIR/bench_pulscan.txt" | cut -c1-90 | tr '\n' ' ') exit=$rc_pb"
     [ $rc_t -eq 0 ] && [ $rc_m -eq 0 ] && [ $rc_r -eq 0 ] && [ $rc_x -eq 0 ] && [ $rc_b -eq 0 ] &&
         [ $rc_k -eq 0 ] && [ $rc_bd -eq 0 ] && [ $rc_pt -eq 0 ] && [ $rc_pm -eq 0 ] && [ $rc_pr -eq 0 ] && [ $rc_pb -eq 0 ] && [ $rc_c -eq 0 ] &&
-        [ $rc_at -eq 0 ] && [ $rc_ac -eq 0 ] && [ ${rc_am:-0} -eq 0 ] && [ ${rc_ab:-0} -eq 0 ]
+        [ $rc_at -eq 0 ] && [ $rc_ac -eq 0 ] && [ ${rc_am:-0} -eq 0 ] && [ ${rc_ab:-0} -eq 0 ] &&
+        [ ${rc_st:-0} -eq 0 ] && [ ${rc_sm:-0} -eq 0 ] && [ ${rc_sb:-0} -eq 0 ]
     ;;
 *)
     echo "usage: sh scripts/gpu-check.sh build|device" >&2; exit 2 ;;
