@@ -14,13 +14,15 @@
 #include "compare/xc_smear.h"
 #include "core/xc_subband.h"
 #include "optimized/xc_impls.h"
+#include "reports/xc_report.h"
 
 #define MAXL 16
 
 static void help(void)
 {
     printf("usage: crosscheck check smearing [-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
-           "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n\n"
+           "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n"
+           "                                 [-report DIR]\n\n"
            "Injects boxcar pulses (noise free, one per trial measured, lined up exactly by direct\n"
            "dedispersion at that trial) into a band of 1250-1550 MHz at 64 us, dedisperses them with\n"
            "every approximate implementation and with the direct cpu one, and compares the best\n"
@@ -39,13 +41,43 @@ static void help(void)
            "  -dmsub D      nominal DM spacing (default: from the 0.8-sample budget)\n"
            "  -subalign A   highest (default), early or centre\n"
            "  -nchans N     channels over the 300 MHz [256]\n"
-           "  -every N      measure every N-th trial [4]\n");
+           "  -every N      measure every N-th trial [4]\n"
+           "  -report DIR   HTML report in DIR: per implementation, nsub and width, the measured S/N\n"
+           "                loss of every pulse against DM beside its bound and the quadrature estimate\n"
+           "                (the dedisp paper's Figs 3 and 4, upper panels, from measurements)\n");
+}
+
+/* One plot of the report: measured loss, its bound and the quadrature
+ * estimate against DM, for the rows of one implementation, nsub and width. */
+static xc_status plot_rows(xc_report *rep, const char *impl, int nsub, int width, const xc_smear_row *rows, size_t n,
+                           xc_error *err)
+{
+    double *v = malloc((4 * n + 1) * sizeof *v);
+    if (!v)
+        return xc_error_set(err, XC_ENOMEM, "check smearing: out of memory for a plot of %zu pulses", n);
+    double *dm = v, *loss = v + n, *bound = v + 2 * n, *expect = v + 3 * n;
+    for (size_t i = 0; i < n; i++) {
+        dm[i] = rows[i].dm;
+        loss[i] = rows[i].snr_loss;
+        bound[i] = rows[i].bound;
+        expect[i] = rows[i].expected;
+    }
+    char title[160];
+    snprintf(title, sizeof title, "%s, nsub %d, pulse of %d sample%s (%.0f us in range 0)", impl, nsub, width,
+             width == 1 ? "" : "s", n ? rows[0].width_us : 0.0);
+    const xc_series ser[] = {{"measured S/N loss", dm, loss, n},
+                             {"bound 1 - sqrt(W/(W+S))", dm, bound, n},
+                             {"quadrature estimate (DDplan.py)", dm, expect, n}};
+    const xc_lineplot lp = {title, "DM (pc cm^-3)", "S/N loss against direct", ser, 3, 0, 0};
+    xc_status st = xc_report_add_lines(rep, &lp, err);
+    free(v);
+    return st;
 }
 
 int xc_cmd_check_smearing(int argc, char **argv)
 {
     static const xc_optspec spec = {"check smearing", help, 0};
-    const char *json = NULL, *impls = NULL, *plan = "0:150:0.5,150:300:1:2";
+    const char *json = NULL, *impls = NULL, *plan = "0:150:0.5,150:300:1:2", *repdir = NULL;
     int nsub_v[MAXL] = {8, 16, 32}, w_v[MAXL] = {1, 2, 4, 8}, align = 0, nchans = 256, every = 4;
     xc_cli_ints nsub = {nsub_v, 3, MAXL}, widths = {w_v, 4, MAXL};
     double dmsub = 0;
@@ -59,6 +91,7 @@ int xc_cmd_check_smearing(int argc, char **argv)
         XC_OPT_CHOICE("subalign", &align, "highest|early|centre"),
         XC_OPT_INT("nchans", &nchans, 1, 1 << 16),
         XC_OPT_INT("every", &every, 1, 1 << 20),
+        XC_OPT_STR("report", &repdir),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
@@ -73,6 +106,17 @@ int xc_cmd_check_smearing(int argc, char **argv)
     size_t total = 0, nfail = 0, nimpl = 0;
     xc_error err;
     xc_status st = XC_OK;
+    xc_report *rep = NULL;
+    if (repdir && (st = xc_report_new(&rep, "crosscheck check smearing", &err))) {
+        json_decref(arr);
+        return xc_cli_fail("check smearing", &err);
+    }
+    if (rep) {
+        char line[256];
+        snprintf(line, sizeof line, "%d channels, 1250-1550 MHz, 64 us; plan %s; a pulse at every %d-th trial", nchans,
+                 plan, every);
+        st = xc_report_add_text(rep, line, &err);
+    }
     printf("%-12s %5s %5s %8s %7s %10s %10s %10s %6s\n", "impl", "nsub", "W", "W_us", "pulses", "max_loss",
            "its_bound", "loss/bound", "fail");
     for (size_t e = 0; e < xc_registry_count(reg, XC_FAMILY_DEDISPERSE) && !st; e++) {
@@ -120,6 +164,13 @@ int xc_cmd_check_smearing(int argc, char **argv)
                     json_object_set_new(j, "pass", json_boolean(r->pass));
                     json_array_append_new(arr, j);
                 }
+                if (rep && n && !st) {
+                    char head[128];
+                    snprintf(head, sizeof head, "%s, nsub %d, width %d: %zu pulses, %zu above their bound", ie->name,
+                             nsub_v[q], w_v[w], n, fails);
+                    if (!(st = xc_report_add_section(rep, head, &err)))
+                        st = plot_rows(rep, ie->name, nsub_v[q], w_v[w], rows, n, &err);
+                }
                 if (n)
                     printf("%-12s %5d %5d %8.0f %7zu %10.4f %10.4f %10.3f %6zu\n", ie->name, nsub_v[q], w_v[w],
                            rows[0].width_us, n, rows[worst].snr_loss, rows[worst].bound, ratio, fails);
@@ -131,6 +182,12 @@ int xc_cmd_check_smearing(int argc, char **argv)
     }
     if (!st && json)
         st = xc_cli_write_json(json, arr, JSON_INDENT(1), &err);
+    if (!st && rep) {
+        st = xc_report_write(rep, repdir, &err);
+        if (!st)
+            printf("report: %s/index.html\n", repdir);
+    }
+    xc_report_free(rep);
     json_decref(arr);
     if (st)
         return xc_cli_fail("check smearing", &err);

@@ -274,4 +274,38 @@ XC_TEST(test_bench_accel_records, "bench accel: records, ratios and peak memory"
     json_decref(root);
 }
 
+/* check smearing -report: one section and one plot (measured loss, bound,
+ * quadrature estimate against DM) per implementation, nsub and width, and
+ * the JSON rows; no pulse above its bound, exit 0. */
+XC_TEST(test_check_smearing_report, "check smearing -report draws loss against bound")
+{
+    char err[512], dir[600], json[600], path[700];
+    snprintf(dir, sizeof dir, "%s/smear-report", xc_test_tmpdir());
+    snprintf(json, sizeof json, "%s/smear.json", xc_test_tmpdir());
+    CU_ASSERT_EQUAL(runf(err, sizeof err,
+                         "check smearing -impl subband,tree -nsub 16 -widths 1,4 -nchans 32 -every 16 "
+                         "-dmplan 0:60:1 -json '%s' -report '%s'",
+                         json, dir),
+                    0);
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    size_t n = 0;
+    unsigned char *html = xc_fx_slurp(path, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    int svgs = 0, sections = 0;
+    for (const char *p = (const char *)html; (p = strstr(p, "<svg")); p++)
+        svgs++;
+    for (const char *p = (const char *)html; (p = strstr(p, "subband, nsub 16, width ")); p++)
+        sections++;
+    XC_ASSERT_NEAR(svgs, 4, 0);   /* 2 implementations x 2 widths */
+    CU_ASSERT(sections >= 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr((const char *)html, "measured S/N loss"));
+    CU_ASSERT_PTR_NOT_NULL(strstr((const char *)html, "bound 1 - sqrt(W/(W+S))"));
+    free(html);
+    json_error_t je;
+    json_t *root = json_load_file(json, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    CU_ASSERT(json_array_size(root) >= 8);
+    json_decref(root);
+}
+
 XC_TEST_MAIN("cli")
