@@ -4,7 +4,8 @@
  * a JSON file and an HTML report.  compare/xc_approx.h measures,
  * compare/xc_approx_table.h turns the results into rows and verdicts (on
  * compare/xc_stats.h's tests) and compare/xc_approx_json.h into JSON; this
- * file parses the options, calls them, prints and fills the report. */
+ * file parses the options, calls them, prints and fills the report (section
+ * 5, the accel search, in cmd_check_accel.c). */
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
@@ -17,19 +18,13 @@
 #include "cli/cli.h"
 #include "core/xc_fmt.h"
 #include "compare/xc_approx.h"
-#include "compare/xc_approx_accel.h"
 #include "compare/xc_approx_json.h"
 #include "compare/xc_approx_table.h"
 #include "compare/xc_checks.h"
 #include "core/xc_progress.h"
 #include "reports/xc_report.h"
+#include "cli/cmd_check.h"
 
-/* Measurement k draws from seed + k * SEED_STRIDE (the false alarms from
- * consecutive seeds above theirs), so no two share a random stream. */
-#define SEED_STRIDE 1000003ull
-#define FA_NBINS 8192
-#define KS_ALPHA 1e-3      /* family-wise false-alarm rate of the KS/GOF verdicts */
-#define FA_ALPHA 1e-3      /* two-sided, per false-alarm count */
 
 static void help(void)
 {
@@ -74,27 +69,15 @@ static void help(void)
            "  -numharm H    harmonic stages of the synthetic search [1]\n");
 }
 
-/* What the measurements share: the output, and the run's options. */
-typedef struct {
-    xc_report *rep;
-    json_t *root, *verdicts;
-    xc_checks rows;            /* the verdicts, as `crosscheck run` keeps them */
-    xc_status fatal;           /* first report or memory failure */
-    xc_error fatal_err;
-    uint64_t seed;
-    int nseeds, quick, threads, npsr, zmax, numharm;
-    const xc_searcher *searcher;
-    const xc_accel_searcher *accel, *accel_ref;   /* the default accel searcher and the reference */
-} ctx;
 
-static void jset(json_t *o, const char *k, json_t *v)
+void ck_jset(json_t *o, const char *k, json_t *v)
 {
     if (v)
         json_object_set_new(o, k, v);
 }
 
 /* Remembers the first failure (report, memory) for the exit status. */
-static void note(ctx *c, xc_status st, const xc_error *e)
+void ck_note(ctx *c, xc_status st, const xc_error *e)
 {
     if (st && !c->fatal) {
         c->fatal = st;
@@ -102,62 +85,62 @@ static void note(ctx *c, xc_status st, const xc_error *e)
     }
 }
 
-static void rows(ctx *c, const xc_row *r, int n)
+void ck_rows(ctx *c, const xc_row *r, int n)
 {
     xc_error e;
     for (int k = 0; k < n; k++) {
         printf("  %-44s %s\n", r[k].key, r[k].value);
-        note(c, xc_report_add_kv(c->rep, r[k].key, r[k].value, &e), &e);
+        ck_note(c, xc_report_add_kv(c->rep, r[k].key, r[k].value, &e), &e);
     }
 }
 
 /* Each verdict becomes a row of compare/xc_checks.h, then the table, the
  * report and the JSON show the row. */
-static void verdicts(ctx *c, const xc_verdict *v, int n)
+void ck_verdicts(ctx *c, const xc_verdict *v, int n)
 {
     xc_error e;
     for (int k = 0; k < n; k++) {
         if (xc_checks_addf(&c->rows, NULL, v[k].impl, v[k].check, v[k].pass ? XC_CHECK_PASS : XC_CHECK_FAIL, NAN,
                            NAN, v[k].bound, &e, "%s", v[k].measured)) {
-            note(c, e.code, &e);
+            ck_note(c, e.code, &e);
             return;
         }
         const xc_check_row *r = &c->rows.row[c->rows.n - 1];
         int pass = r->state == XC_CHECK_PASS;
         printf("  %s  %s: %s (%s)\n", xc_check_state_name(r->state), r->check, r->measured, r->bound);
-        note(c, xc_report_add_verdict(c->rep, r->impl, r->check, r->measured, r->bound, pass, &e), &e);
+        ck_note(c, xc_report_add_verdict(c->rep, r->impl, r->check, r->measured, r->bound, pass, &e), &e);
         json_array_append_new(c->verdicts, json_pack("{s:s, s:s, s:s, s:s, s:b}", "impl", r->impl, "check", r->check,
                                                      "measured", r->measured, "bound", r->bound, "pass", pass));
     }
 }
 
-static void section(ctx *c, const char *title, const char *text)
+void ck_section(ctx *c, const char *title, const char *text)
 {
     printf("\n%s\n", title);
     xc_error e;
-    note(c, xc_report_add_section(c->rep, title, &e), &e);
+    ck_note(c, xc_report_add_section(c->rep, title, &e), &e);
     if (text)
-        note(c, xc_report_add_text(c->rep, text, &e), &e);
+        ck_note(c, xc_report_add_text(c->rep, text, &e), &e);
 }
 
-static void text(ctx *c, const char *t)
+void ck_text(ctx *c, const char *t)
 {
     xc_error e;
-    note(c, xc_report_add_text(c->rep, t, &e), &e);
+    ck_note(c, xc_report_add_text(c->rep, t, &e), &e);
 }
 
-static void plot(ctx *c, const char *title, const char *xl, const char *yl, const xc_series *s, size_t ns, int logx,
+void ck_plot(ctx *c, const char *title, const char *xl, const char *yl, const xc_series *s, size_t ns, int logx,
                  int logy)
 {
     xc_lineplot p = {title, xl, yl, s, ns, logx, logy};
     xc_error e;
-    note(c, xc_report_add_lines(c->rep, &p, &e), &e);
+    ck_note(c, xc_report_add_lines(c->rep, &p, &e), &e);
 }
 
-static void num(ctx *c, const char *key, double v)
+void ck_num(ctx *c, const char *key, double v)
 {
     xc_error e;
-    note(c, xc_report_set_number(c->rep, key, v, &e), &e);
+    ck_note(c, xc_report_set_number(c->rep, key, v, &e), &e);
 }
 
 /* ---- 1. median of medians -------------------------------------------------- */
@@ -166,28 +149,28 @@ static void mom_block_report(ctx *c, const xc_mom_blocks *r)
 {
     printf(" block of %zu values, %zu blocks (%d seeds):\n", r->block, r->dloc.n, r->nseeds);
     xc_row t[5];
-    rows(c, t, xc_mom_blocks_rows(r, t));
+    ck_rows(c, t, xc_mom_blocks_rows(r, t));
     xc_verdict v[3];
-    verdicts(c, v, xc_mom_blocks_verdicts(r, v));
+    ck_verdicts(c, v, xc_mom_blocks_verdicts(r, v));
 }
 
 static void mom_powers_report(ctx *c, const xc_mom_powers *p, const xc_mom_blocks *gpu, json_t *mom)
 {
     printf(" normalised powers, %zu bins x %d seeds, blocks of %zu:\n", p->nbins, p->nseeds, p->normwidth);
-    text(c, "Normalised powers of complex Gaussian noise (offset 0.5, sigma 3), blocks of 4096 bins under both "
+    ck_text(c, "Normalised powers of complex Gaussian noise (offset 0.5, sigma 3), blocks of 4096 bins under both "
             "estimators; for noise they are chi-square with 2 dof, mean 2, survival e^{-x/2}.  'predicted' takes "
             "each block's estimated scales alone: mean over blocks of exp(-x / (a_re^2 + a_im^2)), a = true sigma "
             "/ scale.");
-    num(c, "mean_power_exact", p->mean_exact);
-    num(c, "mean_power_mom", p->mean_mom);
-    num(c, "frac_above10_mom_over_chi2", (double)p->count_mom[1] / (double)p->n / p->expect[1]);
+    ck_num(c, "mean_power_exact", p->mean_exact);
+    ck_num(c, "mean_power_mom", p->mean_mom);
+    ck_num(c, "frac_above10_mom_over_chi2", (double)p->count_mom[1] / (double)p->n / p->expect[1]);
     xc_row t[3 + XC_APPROX_NTHR];
-    rows(c, t, xc_mom_powers_rows(p, gpu, t));
-    jset(mom, "powers", xc_mom_powers_json(p, xc_approx_mean_power_pred(gpu, XC_NORM_EXACT),
+    ck_rows(c, t, xc_mom_powers_rows(p, gpu, t));
+    ck_jset(mom, "powers", xc_mom_powers_json(p, xc_approx_mean_power_pred(gpu, XC_NORM_EXACT),
                                            xc_approx_mean_power_pred(gpu, XC_NORM_MOM)));
     xc_verdict v[2];
     xc_mom_powers_verdicts(p, gpu, v);
-    verdicts(c, v, 2);
+    ck_verdicts(c, v, 2);
     double one[XC_APPROX_NCURVE];
     for (int j = 0; j < XC_APPROX_NCURVE; j++)
         one[j] = 1.0;
@@ -195,13 +178,13 @@ static void mom_powers_report(ctx *c, const xc_mom_powers *p, const xc_mom_block
                       {"median of medians", p->curve_x, p->curve_mom, XC_APPROX_NCURVE},
                       {"mom, predicted from block scales", p->curve_x, p->curve_pred_mom, XC_APPROX_NCURVE},
                       {"chi-square(2)", p->curve_x, one, XC_APPROX_NCURVE}};
-    plot(c, "Fraction of normalised noise powers above x, relative to chi-square(2)", "x (normalised power)",
+    ck_plot(c, "Fraction of normalised noise powers above x, relative to chi-square(2)", "x (normalised power)",
          "fraction / e^{-x/2}", s, 4, 0, 0);
 }
 
 static xc_status check_mom(ctx *c, xc_error *err)
 {
-    section(c, "1. Median of medians against the exact median (Gaussian noise)",
+    ck_section(c, "1. Median of medians against the exact median (Gaussian noise)",
             "The GPU version normalises blocks of 4096 values by a median of medians of 4 (each group of 4 gives "
             "(a+b+c+d-min-max)/2, six levels) for the location and again for the MAD; the CPU uses the exact "
             "median.  Blocks of N(0,1) values (float32), so every number is in units of the true sigma.  The "
@@ -211,8 +194,8 @@ static xc_status check_mom(ctx *c, xc_error *err)
     xc_psopts_default(&d);
     size_t sizes[2] = {XC_APPROX_GPU_BLOCK, d.normwidth}, nblocks = c->quick ? 500 : 2000;
     json_t *arr = json_array(), *mom = json_object();
-    jset(c->root, "median_of_medians", mom);
-    jset(mom, "blocks", arr);
+    ck_jset(c->root, "median_of_medians", mom);
+    ck_jset(mom, "blocks", arr);
     xc_mom_blocks gpu;
     for (int k = 0; k < 2; k++) {
         xc_mom_blocks r;
@@ -221,11 +204,11 @@ static xc_status check_mom(ctx *c, xc_error *err)
             return st;
         if (k == 0) {
             gpu = r;
-            num(c, "mom4096_scale_mean", r.mom_scale.mean);
-            num(c, "mom4096_scale_predicted", r.pred_scale_mean);
-            num(c, "mom4096_dloc_mean", r.dloc.mean);
-            num(c, "mom4096_dloc_sd", r.dloc.sd);
-            num(c, "mom4096_scale_ratio", r.scale_ratio.mean);
+            ck_num(c, "mom4096_scale_mean", r.mom_scale.mean);
+            ck_num(c, "mom4096_scale_predicted", r.pred_scale_mean);
+            ck_num(c, "mom4096_dloc_mean", r.dloc.mean);
+            ck_num(c, "mom4096_dloc_sd", r.dloc.sd);
+            ck_num(c, "mom4096_scale_ratio", r.scale_ratio.mean);
         }
         json_array_append_new(arr, xc_mom_blocks_json(&r));
         mom_block_report(c, &r);
@@ -243,7 +226,7 @@ static xc_status check_mom(ctx *c, xc_error *err)
 
 static xc_status check_logp(ctx *c, xc_error *err)
 {
-    section(c, "2. The ln p polynomial of the paper's appendix against the exact ln Q",
+    ck_section(c, "2. The ln p polynomial of the paper's appendix against the exact ln Q",
             "ln p = chi2 f(x)/1500, f a 16th-order polynomial in x = 1500 dof/chi2, defined for dof < 1.05 chi2 "
             "(the GPU returns ln p = 0 elsewhere).  Relative error |poly - exact| / |exact| over dof 2..24020 "
             "(40 even values, log spaced) and chi2/dof 1..1000 (301 values).  'valid from' is the smallest "
@@ -257,19 +240,19 @@ static xc_status check_logp(ctx *c, xc_error *err)
         return st;
     }
     xc_row t[5 + XC_APPROX_NDOFCURVE];
-    rows(c, t, xc_logp_rows(l, t));
-    num(c, "logp_poly_max_abs", l->e1.max_abs);
-    num(c, "logp_poly_max_rel", l->e1.max_rel);
-    num(c, "logp_poly_valid_1pct_ratio", l->e1.valid_ratio_min);
-    num(c, "logp_poly_valid_10pct_ratio", l->e10.valid_ratio_min);
+    ck_rows(c, t, xc_logp_rows(l, t));
+    ck_num(c, "logp_poly_max_abs", l->e1.max_abs);
+    ck_num(c, "logp_poly_max_rel", l->e1.max_rel);
+    ck_num(c, "logp_poly_valid_1pct_ratio", l->e1.valid_ratio_min);
+    ck_num(c, "logp_poly_valid_10pct_ratio", l->e10.valid_ratio_min);
     xc_series s[XC_APPROX_NDOFCURVE];
     char labels[XC_APPROX_NDOFCURVE][32];
     for (int i = 0; i < XC_APPROX_NDOFCURVE; i++) {
         xc_fmt(labels[i], sizeof labels[i], "dof %g", l->dof[i]);
         s[i] = (xc_series){labels[i], l->ratio, l->relerr[i], XC_APPROX_NRATIO};
     }
-    jset(c->root, "logp_poly", xc_logp_check_json(l));
-    plot(c, "Relative error of the polynomial ln p", "chi2 / dof", "|poly - exact| / |exact|", s,
+    ck_jset(c->root, "logp_poly", xc_logp_check_json(l));
+    ck_plot(c, "Relative error of the polynomial ln p", "chi2 / dof", "|poly - exact| / |exact|", s,
          XC_APPROX_NDOFCURVE, 1, 1);
     free(l);
     return XC_OK;
@@ -287,16 +270,16 @@ static void zloss_report(ctx *c, const xc_zloss_opts *o, const xc_zloss_result *
     else
         xc_fmt(title, sizeof title, "one pulsar per spectrum");
     printf(" %s (%.1f s):\n", title, secs);
-    text(c, title);
+    ck_text(c, title);
     xc_row t[XC_APPROX_NMODES];
     xc_zloss_rows(r, sc, t);
-    rows(c, t, XC_APPROX_NMODES);
+    ck_rows(c, t, XC_APPROX_NMODES);
     for (int m = 0; m < XC_APPROX_NMODES; m++) {
         char k[64];
         xc_fmt(k, sizeof k, "detected_%s_%s", sc, xc_approx_mode_key((xc_approx_mode)m));
-        num(c, k, r->frac[m]);
+        ck_num(c, k, r->frac[m]);
         xc_fmt(k, sizeof k, "lost_%s_%s", sc, xc_approx_mode_key((xc_approx_mode)m));
-        num(c, k, (double)r->nlost[m]);
+        ck_num(c, k, (double)r->nlost[m]);
     }
     double zc[XC_APPROX_NZBIN];
     for (int b = 0; b < XC_APPROX_NZBIN; b++)
@@ -306,13 +289,13 @@ static void zloss_report(ctx *c, const xc_zloss_opts *o, const xc_zloss_result *
         s[m] = (xc_series){xc_approx_mode_key((xc_approx_mode)m), zc, r->zfrac[m], XC_APPROX_NZBIN};
     xc_fmt(title, sizeof title, "Detection fraction against true |z| (%s)", bright ? "bright pulsar in the block"
                                                                                     : "alone");
-    plot(c, title, "true |z| (bins drifted; centre of a bin of width zmax/5)", "fraction detected (sigma > 6)", s,
+    ck_plot(c, title, "true |z| (bins drifted; centre of a bin of width zmax/5)", "fraction detected (sigma > 6)", s,
          XC_APPROX_NMODES, 0, 0);
 }
 
 static xc_status check_zloss(ctx *c, xc_error *err)
 {
-    section(c, "3. Detections lost on synthetic accelerated pulsars", NULL);
+    ck_section(c, "3. Detections lost on synthetic accelerated pulsars", NULL);
     xc_zloss_opts o;
     xc_zloss_opts_init(&o);
     o.zmax = c->zmax;
@@ -327,9 +310,9 @@ static xc_status check_zloss(ctx *c, xc_error *err)
                            specs + (size_t)s * (size_t)c->npsr, err);
     char t[2048];
     xc_zloss_describe(&o, n, c->npsr, f[0], f[1], sig[0], sig[1], c->searcher->impl.name, t, sizeof t);
-    text(c, t);
+    ck_text(c, t);
     json_t *arr = json_array();
-    jset(c->root, "detections", arr);
+    ck_jset(c->root, "detections", arr);
     for (int sc = 0; sc < 2 && !st; sc++) {
         o.bright_power = sc ? 2000.0 : 0.0;
         xc_zloss_result r;
@@ -365,17 +348,17 @@ static xc_status noise_ks(ctx *c, json_t *nj, xc_error *err)
         return st;
     }
     json_t *ka = json_array();
-    jset(nj, "ks", ka);
+    ck_jset(nj, "ks", ka);
     printf(" boxcars against chi-square (%zu bins, %d seeds):\n", nbins, c->nseeds);
     for (int t = 0; t < ntests; t++) {
         xc_row r;
         xc_noise_ks_row(&ks[t], t / 16, &r);
-        rows(c, &r, 1);
+        ck_rows(c, &r, 1);
         json_array_append_new(ka, xc_noise_ks_json(&ks[t], t / 16));
     }
     xc_verdict v;
     xc_noise_ks_verdict(ks, ntests, 16, KS_ALPHA, &v);
-    verdicts(c, &v, 1);
+    ck_verdicts(c, &v, 1);
     free(ks);
     return XC_OK;
 }
@@ -386,7 +369,7 @@ static xc_status false_alarms(ctx *c, json_t *nj, xc_error *err)
     static const double S[4] = {0, 1, 2, 3};
     size_t nspec = (size_t)(c->quick ? 2000 : 4000) * (size_t)c->nseeds;
     json_t *fa = json_array();
-    jset(nj, "false_alarms", fa);
+    ck_jset(nj, "false_alarms", fa);
     printf(" false alarms (%zu spectra of %d bins, unsifted):\n", nspec, FA_NBINS);
     double sy[4][4], sc[4][4];
     xc_series ser[8];
@@ -402,8 +385,8 @@ static xc_status false_alarms(ctx *c, json_t *nj, xc_error *err)
             xc_verdict v;
             xc_noise_fa_row(&r[j], &row);
             xc_noise_fa_verdict(&r[j], c->searcher->impl.name, &v);
-            rows(c, &row, 1);
-            verdicts(c, &v, 1);
+            ck_rows(c, &row, 1);
+            ck_verdicts(c, &v, 1);
             sy[k][j] = r[j].nfam / ((double)r[j].nspec * r[j].pfam);
             sc[k][j] = r[j].count / r[j].expect;
             json_array_append_new(fa, xc_noise_fa_json(&r[j], FA_NBINS));
@@ -413,14 +396,14 @@ static xc_status false_alarms(ctx *c, json_t *nj, xc_error *err)
         xc_fmt(labels[4 + k], sizeof labels[4 + k], "candidates, zmax %d, numharm %d", cfg[k][0], cfg[k][1]);
         ser[4 + k] = (xc_series){labels[4 + k], S, sc[k], 4};
     }
-    plot(c, "Noise spectra (and candidates) with sigma > S, relative to what independent trials give", "S (sigma)",
+    ck_plot(c, "Noise spectra (and candidates) with sigma > S, relative to what independent trials give", "S (sigma)",
          "measured / expected", ser, 8, 0, 1);
     return XC_OK;
 }
 
 static xc_status check_noise(ctx *c, xc_error *err)
 {
-    section(c, "4. Statistics on noise-only spectra",
+    ck_section(c, "4. Statistics on noise-only spectra",
             "Boxcars of each stage h and width w, B = sum of w harmonic sums S_h, at starts where no bin is shared "
             "(xc_approx_noise_ks), against chi-square with 2 w h(h+1)/2 dof: Kolmogorov-Smirnov and Pearson's "
             "chi-square over 10 equiprobable cells.  Then unsifted searches (local maxima, zstep 1) of noise "
@@ -430,167 +413,9 @@ static xc_status check_noise(ctx *c, xc_error *err)
             "boxcars overlap and fewer spectra mean conservative sigmas; and the candidates themselves "
             "against nspec x numharm x Q(S) (clustered, so no binomial bound).");
     json_t *nj = json_object();
-    jset(c->root, "noise", nj);
+    ck_jset(c->root, "noise", nj);
     xc_status st = noise_ks(c, nj, err);
     return st ? st : false_alarms(c, nj, err);
-}
-
-/* ---- 5. the matched-filter accel search -------------------------------------- */
-
-static xc_status accel_noise(ctx *c, json_t *aj, xc_error *err)
-{
-    /* zmax, z, H, log2 nbins (quick: one less) */
-    static const int cfg[][4] = {{0, 0, 1, 17}, {0, 0, 2, 17}, {0, 0, 4, 17}, {50, 50, 1, 18},
-                                 {50, -20, 1, 18}, {50, 40, 2, 18}, {50, 30, 4, 19}};
-    const int ncfg = (int)(sizeof cfg / sizeof *cfg), n = ncfg * c->nseeds;
-    xc_accel_noise *r = calloc((size_t)n, sizeof *r);
-    if (!r)
-        return xc_error_set(err, XC_ENOMEM, "out of memory");
-    json_t *arr = json_array();
-    jset(aj, "noise", arr);
-    printf(" noise (%d seeds; %s searcher):\n", c->nseeds, c->accel->impl.name);
-    xc_status st = XC_OK;
-    for (int k = 0; k < n && !st; k++) {
-        const int *q = cfg[k % ncfg];
-        xc_accel_noise_opts o;
-        xc_accel_noise_opts_init(&o);
-        o.zmax = q[0];
-        o.z = q[1];
-        o.numharm = q[2];
-        o.nbins = (size_t)1 << (q[3] - c->quick);
-        o.threads = c->threads;
-        o.alpha = FA_ALPHA / (2.0 * n * XC_ACCEL_NOISE_NFA);   /* Bonferroni over every count */
-        if ((st = xc_approx_accel_noise(c->accel, &o, c->seed + 8 * SEED_STRIDE + (uint64_t)k, &r[k], err)))
-            break;
-        xc_row row;
-        xc_accel_noise_row(&r[k], &row);
-        rows(c, &row, 1);
-        json_t *j = xc_accel_noise_json(&r[k]);
-        if (j)
-            json_object_set_new(j, "seed_index", json_integer(k / ncfg));
-        json_array_append_new(arr, j);
-    }
-    if (!st) {
-        xc_verdict v[2];
-        xc_accel_noise_summary(r, n, KS_ALPHA, c->accel->impl.name, v);
-        verdicts(c, v, 2);
-    }
-    free(r);
-    return st;
-}
-
-static xc_status check_accel(ctx *c, xc_error *err)
-{
-    section(c, "5. The matched-filter accel search: noise statistics and accelsearch's shortcuts",
-            "Noise: zero-mean complex Gaussian spectra, normalised as preset exact (median/ln 2 over blocks of 1024), "
-            "the plane made by the default accel searcher's plane stage, harmonic sums with core's rounding; only "
-            "independent points: every H bins at z = 0 (a z = 0 template at integer r is a delta), H (2 hw + 2) "
-            "bins apart otherwise, with harmonics in disjoint ranges.  Against chi-square with 2H dof (KS, "
-            "Pearson over 10 cells), the mean against 2H times the template's energy at integer offsets (1 at "
-            "z = 0; a truncated template holds 0.1 % less at z = 50), and the points above 2P thresholds of "
-            "single-trial p = 1e-2 and 1e-3 against binomial bounds.  Then accelsearch's shortcuts against the "
-            "reference searcher (direct correlation in double with exact templates): (a) the interpolation grid, "
-            "noiseless signals at random r (and z) correlated at the half-bin points (numbetween 2) or the "
-            "full-bin ones only, against the theory 1 - |R(dr; dz)|^2 at the best corner of a grid cell (the "
-            "correlation of two responses is R of their difference, by Parseval); (b) the half-widths, signals "
-            "on the grid matched with LOWACC (16 + 0.55 |z| bins) and HIGHACC (48 + 0.55 |z|) templates against "
-            "the energy within 1000 bins beyond the drift; (c) the default searcher's float plane (FFTW "
-            "overlap-save) against the reference's double direct one, point by point, on noise with tones of "
-            "power 30, 300 and 3000; (d) accelsearch's effective trials (rhi - rlo)(numz + 1)(2/6.95)/H against "
-            "every grid point searched, 2 (rhi - rlo) numz, for the sigma of one candidate power.");
-    json_t *aj = json_object();
-    jset(c->root, "accel", aj);
-    double t0 = xc_now();
-    xc_status st = accel_noise(c, aj, err);
-    if (st)
-        return st;
-    const char *ref = c->accel_ref->impl.name;
-    xc_accel_grid_loss g;
-    if ((st = xc_approx_accel_grid(c->accel_ref, 50, c->quick ? 300 : 1000, c->seed + 9 * SEED_STRIDE, c->threads,
-                                   &g, err)))
-        return st;
-    printf(" (a) interpolation grid (%zu signals per case, zmax %d, %s searcher):\n", g.nsig, g.zmax, ref);
-    char t[1024];
-    xc_fmt(t, sizeof t, "(a) Exact Fourier interpolation at half bins loses at worst 1 - sinc^2(1/4) = 1 - 8/pi^2 = "
-           "%.2f %% of the power (%.2f %% in amplitude), full bins 1 - 4/pi^2 = %.2f %%.  The ~7.4 %% quoted for "
-           "half-bin spacing matches interbinning's worst case in amplitude, derived here (the half-bin value "
-           "approximated as pi/4 |A_k - A_k+1|, worst where bin and interbin amplitudes cross at dr = 1 - pi/4): "
-           "%.2f %% in amplitude, %.2f %% in power.  Ransom, Eikenberry & Middleditch 2002 (AJ 124, 1788) "
-           "describe both interbinning and the exact interpolation accelsearch uses.", 100 * g.th_worst[XC_GRID_HALF][XC_GRID_RONLY],
-           100 * (1 - sqrt(1 - g.th_worst[XC_GRID_HALF][XC_GRID_RONLY])),
-           100 * g.th_worst[XC_GRID_FULL][XC_GRID_RONLY], 100 * g.th_interbin_amp, 100 * g.th_interbin_power);
-    text(c, t);
-    xc_row rr[4];
-    rows(c, rr, xc_accel_grid_rows(&g, rr));
-    xc_verdict v[2];
-    verdicts(c, v, xc_accel_grid_verdicts(&g, v));
-    jset(aj, "grid", xc_accel_grid_json(&g));
-    num(c, "accel_grid_half_worst", g.worst[XC_GRID_HALF][XC_GRID_RONLY]);
-    num(c, "accel_grid_half_mean", g.mean[XC_GRID_HALF][XC_GRID_RONLY]);
-    num(c, "accel_grid_half_rz_worst", g.worst[XC_GRID_HALF][XC_GRID_RZ]);
-    num(c, "accel_grid_full_worst", g.worst[XC_GRID_FULL][XC_GRID_RONLY]);
-
-    xc_accel_trunc_loss tl;
-    if ((st = xc_approx_accel_trunc(c->accel_ref, 200, c->quick ? 150 : 400, c->seed + 10 * SEED_STRIDE, c->threads,
-                                    &tl, err)))
-        return st;
-    printf(" (b) template half-widths (%zu signals on the grid, |z| <= %d, %s searcher):\n", tl.nsig, tl.zmax, ref);
-    rows(c, rr, xc_accel_trunc_rows(&tl, rr));
-    verdicts(c, v, xc_accel_trunc_verdicts(&tl, v));
-    jset(aj, "truncation", xc_accel_trunc_json(&tl));
-    num(c, "accel_lowacc_worst", tl.worst[0]);
-    num(c, "accel_highacc_worst", tl.worst[1]);
-
-    xc_accel_float_diff f;
-    if ((st = xc_approx_accel_float(c->accel, c->accel_ref, (size_t)1 << (c->quick ? 13 : 14), 20, 20,
-                                    c->seed + 11 * SEED_STRIDE, c->threads, &f, err)))
-        return st;
-    printf(" (c) float plane (%s) against double (%s):\n", c->accel->impl.name, ref);
-    xc_row row;
-    xc_accel_float_row(&f, &row);
-    rows(c, &row, 1);
-    xc_accel_float_verdict(&f, c->accel->impl.name, v);
-    verdicts(c, v, 1);
-    jset(aj, "float", xc_accel_float_json(&f));
-    num(c, "accel_float_max_rel", f.max_rel);
-
-    xc_accel_trials_cmp tc;
-    if ((st = xc_approx_accel_trials((size_t)1 << 20, 134.217728, 200, 0, &tc, err)))
-        return st;
-    printf(" (d) trial count (2^21 samples of 64 us, zmax 200, rlo %ld, rhi %ld):\n", tc.rlo, tc.rhi);
-    xc_row tr[XC_TRIALS_NSTAGE];
-    rows(c, tr, xc_accel_trials_rows(&tc, tr));
-    xc_accel_trials_verdict(&tc, v);
-    verdicts(c, v, 1);
-    jset(aj, "trials", xc_accel_trials_json(&tc));
-    num(c, "accel_trials_sigma5_h8_diff", tc.sig_eff[1] - tc.sig_all[3][1]);
-
-    static const int mz[2] = {0, 50};
-    size_t nspec = c->quick ? 200 : 400;
-    printf(" (e) the trial count on noise (%zu spectra of 8192 bins per zmax, %s searcher):\n", nspec,
-           c->accel->impl.name);
-    text(c, "(e) How often the largest 2P of a whole noise plane (H 1, every half-bin r) exceeds the threshold at "
-            "which accelsearch's trial count predicts a family-wise false-alarm rate of 0.1 and 0.5, against "
-            "binomial bounds under that count and under every grid point, and the count of independent trials "
-            "the data show, -ln(1 - fraction) e^{x/2}.");
-    json_t *ma = json_array();
-    jset(aj, "trials_on_noise", ma);
-    for (int k = 0; k < 2; k++) {
-        xc_accel_maxfa m;
-        if ((st = xc_approx_accel_maxfa(c->accel, 8192, mz[k], nspec, c->seed + (12 + (uint64_t)k) * SEED_STRIDE,
-                                        FA_ALPHA, c->threads, &m, err)))
-            return st;
-        xc_row mr[XC_MAXFA_NX];
-        rows(c, mr, xc_accel_maxfa_rows(&m, mr));
-        xc_accel_maxfa_verdict(&m, c->accel->impl.name, v);
-        verdicts(c, v, 1);
-        json_array_append_new(ma, xc_accel_maxfa_json(&m));
-        char key[64];
-        xc_fmt(key, sizeof key, "accel_noise_trials_over_accelsearch_zmax%d", mz[k]);
-        num(c, key, m.n_hat[XC_MAXFA_NX - 1] / m.n_eff);
-    }
-    printf(" (section 5: %.1f s)\n", xc_now() - t0);
-    return XC_OK;
 }
 
 /* ---- the command ------------------------------------------------------------- */
@@ -652,12 +477,12 @@ static xc_status run_all(ctx *c, const char *json, const char *dir, xc_error *er
     if (!st)
         st = check_noise(c, err);
     if (!st)
-        st = check_accel(c, err);
+        st = ck_check_accel(c, err);
     if (!st && c->fatal)
         st = xc_error_set(err, c->fatal, "report %s/index.html: %s", dir, c->fatal_err.msg);
     if (st)
         return st;
-    jset(c->root, "verdicts", json_incref(c->verdicts));
+    ck_jset(c->root, "verdicts", json_incref(c->verdicts));
     if ((st = xc_report_set_number(c->rep, "verdicts_failed", (double)c->rows.nfail, err)) ||
         (st = xc_report_set_json(c->rep, "results", json_incref(c->root), err)))
         return st;
@@ -697,14 +522,14 @@ static int approximations(int argc, char **argv)
     xc_checks_init(&c.rows);
     c.verdicts = json_array();
     c.root = json_object();
-    jset(c.root, "command_line", json_string(xc_cli_cmdline()));
-    jset(c.root, "seed", json_integer((json_int_t)c.seed));
-    jset(c.root, "seeds", json_integer(c.nseeds));
-    jset(c.root, "quick", json_boolean(c.quick));
+    ck_jset(c.root, "command_line", json_string(xc_cli_cmdline()));
+    ck_jset(c.root, "seed", json_integer((json_int_t)c.seed));
+    ck_jset(c.root, "seeds", json_integer(c.nseeds));
+    ck_jset(c.root, "quick", json_boolean(c.quick));
     char line[4400];
     xc_fmt(line, sizeof line, "Command: %s.  Seeds %llu.. (%d per measurement)%s.", xc_cli_cmdline(),
            (unsigned long long)c.seed, c.nseeds, c.quick ? ", quick" : "");
-    text(&c, line);
+    ck_text(&c, line);
     printf("crosscheck check approximations: seed %llu, %d seeds%s\n", (unsigned long long)c.seed, c.nseeds,
            c.quick ? ", quick" : "");
     double t0 = xc_now();
