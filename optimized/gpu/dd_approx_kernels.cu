@@ -158,19 +158,46 @@ __global__ void __launch_bounds__(256) k_finish(const TA *acc, size_t Tc, size_t
 
 } // namespace
 
+namespace {
+
+/* Calls f(TY(), TA()) with the sample and sum types of t: the one place the
+ * type code becomes template arguments. */
+template <typename F> void with_types(int t, F f)
+{
+    switch (t) {
+    case AP_U32_U32: f(uint32_t(), uint32_t()); break;
+    case AP_U32_U64: f(uint32_t(), 0ull); break;
+    case AP_U64_U64: f(0ull, 0ull); break;
+    default: f(0.0, 0.0); break;
+    }
+}
+
+/* Launches f(p, k) for rows [p, p + k) of n, each launch at most per_launch
+ * rows of w samples; the first launch error stops it. */
+template <typename F> cudaError_t in_pieces(size_t w, size_t n, F f)
+{
+    const size_t per = (size_t)per_launch(w, n > INT_MAX ? INT_MAX : (int)n);
+    for (size_t p = 0; p < n; p += per) {
+        f(p, n - p < per ? n - p : per);
+        const cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+} // namespace
+
 cudaError_t ap_launch_scrunch(int t, const void *raw, int raw_f32, size_t nc, const int *chan, int nuse, int ds,
                               size_t nsd, size_t np, void *Y, size_t pitch, cudaStream_t st)
 {
-    const dim3 grid((unsigned)((np + 31) / 32), cap16(((size_t)nuse + 31) / 32)), block(32, 8);
     if (np == 0 || nuse == 0)
         return cudaSuccess;
-    if (ap_ybytes(t) == 4)
-        k_scrunch<uint32_t><<<grid, block, 0, st>>>(raw, raw_f32, nc, chan, nuse, ds, nsd, np, (uint32_t *)Y, pitch);
-    else if (t == AP_U64_U64)
-        k_scrunch<unsigned long long><<<grid, block, 0, st>>>(raw, raw_f32, nc, chan, nuse, ds, nsd, np,
-                                                              (unsigned long long *)Y, pitch);
-    else
-        k_scrunch<double><<<grid, block, 0, st>>>(raw, raw_f32, nc, chan, nuse, ds, nsd, np, (double *)Y, pitch);
+    const dim3 grid((unsigned)((np + 31) / 32), cap16(((size_t)nuse + 31) / 32)), block(32, 8);
+    with_types(t, [&](auto ty, auto) {
+        using TY = decltype(ty);
+        k_scrunch<TY><<<grid, block, 0, st>>>(raw, raw_f32, nc, chan, nuse, ds, nsd, np, (TY *)Y, pitch);
+    });
     return cudaGetLastError();
 }
 
@@ -180,26 +207,15 @@ cudaError_t ap_launch_sub1(int t, const void *Y, size_t pitch, size_t nsd, const
 {
     if (W == 0 || ng == 0)
         return cudaSuccess;
-    const int per = per_launch(W, ng);
-    for (int p = 0; p < ng; p += per) {
-        const int n = ng - p < per ? ng - p : per;
-        const dim3 grid(blocks_for(W) * (unsigned)n, cap16((size_t)nsub));
-        char *b = (char *)buf + (size_t)p * (size_t)nsub * W * ap_abytes(t);
-#define AP_SUB1(TY, TA)                                                                                          \
-    k_sub1<TY, TA><<<grid, NT, 0, st>>>((const TY *)Y, pitch, nsd, row, sub_first, nsub, nchans, a, lo, j0 + p, n, \
-                                        t0, W, (TA *)b)
-        switch (t) {
-        case AP_U32_U32: AP_SUB1(uint32_t, uint32_t); break;
-        case AP_U32_U64: AP_SUB1(uint32_t, unsigned long long); break;
-        case AP_U64_U64: AP_SUB1(unsigned long long, unsigned long long); break;
-        default: AP_SUB1(double, double); break;
-        }
-#undef AP_SUB1
-        const cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess)
-            return e;
-    }
-    return cudaSuccess;
+    return in_pieces(W, (size_t)ng, [&](size_t p, size_t n) {
+        with_types(t, [&](auto ty, auto ta) {
+            using TY = decltype(ty);
+            using TA = decltype(ta);
+            TA *b = (TA *)buf + p * (size_t)nsub * W;
+            k_sub1<TY, TA><<<dim3(blocks_for(W) * (unsigned)n, cap16((size_t)nsub)), NT, 0, st>>>(
+                (const TY *)Y, pitch, nsd, row, sub_first, nsub, nchans, a, lo, j0 + (int)p, (int)n, t0, W, b);
+        });
+    });
 }
 
 cudaError_t ap_launch_tree0(int t, const void *Y, size_t pitch, size_t nsd, const int *prow, int M, const int *qs,
@@ -208,50 +224,29 @@ cudaError_t ap_launch_tree0(int t, const void *Y, size_t pitch, size_t nsd, cons
 {
     if (W == 0 || nq == 0)
         return cudaSuccess;
-    const int per = per_launch(W, nq);
-    for (int p = 0; p < nq; p += per) {
-        const int n = nq - p < per ? nq - p : per;
-        const dim3 grid(blocks_for(W) * (unsigned)n, cap16((size_t)M));
-        char *b = (char *)buf + (size_t)p * (size_t)M * W * ap_abytes(t);
-#define AP_T0(TY, TA) \
-    k_tree0<TY, TA><<<grid, NT, 0, st>>>((const TY *)Y, pitch, nsd, prow, M, qs, qj, lo, q0 + p, n, t0, W, (TA *)b)
-        switch (t) {
-        case AP_U32_U32: AP_T0(uint32_t, uint32_t); break;
-        case AP_U32_U64: AP_T0(uint32_t, unsigned long long); break;
-        case AP_U64_U64: AP_T0(unsigned long long, unsigned long long); break;
-        default: AP_T0(double, double); break;
-        }
-#undef AP_T0
-        const cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess)
-            return e;
-    }
-    return cudaSuccess;
+    return in_pieces(W, (size_t)nq, [&](size_t p, size_t n) {
+        with_types(t, [&](auto ty, auto ta) {
+            using TY = decltype(ty);
+            using TA = decltype(ta);
+            TA *b = (TA *)buf + p * (size_t)M * W;
+            k_tree0<TY, TA><<<dim3(blocks_for(W) * (unsigned)n, cap16((size_t)M)), NT, 0, st>>>(
+                (const TY *)Y, pitch, nsd, prow, M, qs, qj, lo, q0 + (int)p, (int)n, t0, W, b);
+        });
+    });
 }
 
 cudaError_t ap_launch_tree_step(int t, const void *in, void *out, int M, int h, int nq, size_t W, cudaStream_t st)
 {
     if (W == 0 || nq == 0)
         return cudaSuccess;
-    const int per = per_launch(W, nq);
-    for (int p = 0; p < nq; p += per) {
-        const int n = nq - p < per ? nq - p : per;
-        const dim3 grid(blocks_for(W) * (unsigned)n, cap16((size_t)M));
-        const size_t off = (size_t)p * (size_t)M * W * ap_abytes(t);
-        const char *i = (const char *)in + off;
-        char *o = (char *)out + off;
-        if (t == AP_U32_U32)
-            k_tree_step<uint32_t><<<grid, NT, 0, st>>>((const uint32_t *)i, (uint32_t *)o, M, h, n, W);
-        else if (t == AP_F64)
-            k_tree_step<double><<<grid, NT, 0, st>>>((const double *)i, (double *)o, M, h, n, W);
-        else
-            k_tree_step<unsigned long long><<<grid, NT, 0, st>>>((const unsigned long long *)i,
-                                                                 (unsigned long long *)o, M, h, n, W);
-        const cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess)
-            return e;
-    }
-    return cudaSuccess;
+    return in_pieces(W, (size_t)nq, [&](size_t p, size_t n) {
+        with_types(t, [&](auto, auto ta) {
+            using TA = decltype(ta);
+            const size_t off = p * (size_t)M * W;
+            k_tree_step<TA><<<dim3(blocks_for(W) * (unsigned)n, cap16((size_t)M)), NT, 0, st>>>(
+                (const TA *)in + off, (TA *)out + off, M, h, (int)n, W);
+        });
+    });
 }
 
 cudaError_t ap_launch_stage2(int t, const void *buf, size_t W, const int32_t *rowid, const int32_t *shift, int nsub,
@@ -260,25 +255,14 @@ cudaError_t ap_launch_stage2(int t, const void *buf, size_t W, const int32_t *ro
 {
     if (nt == 0 || ntr == 0)
         return cudaSuccess;
-    const size_t per = (size_t)per_launch(nt, ntr > INT_MAX ? INT_MAX : (int)ntr);
-    for (size_t p = 0; p < ntr; p += per) {
-        const size_t n = ntr - p < per ? ntr - p : per;
-        const dim3 grid((unsigned)(blocks_for(nt) * n));
-#define AP_S2(TA)                                                                                                  \
-    k_stage2<TA><<<grid, NT, 0, st>>>((const TA *)buf, W, rowid, shift, nsub, s0, s1, rbase, i0 + p, n, nt, mode, \
-                                      (TA *)acc, Tc, out, opitch, col)
-        if (t == AP_U32_U32)
-            AP_S2(uint32_t);
-        else if (t == AP_F64)
-            AP_S2(double);
-        else
-            AP_S2(unsigned long long);
-#undef AP_S2
-        const cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess)
-            return e;
-    }
-    return cudaSuccess;
+    return in_pieces(nt, ntr, [&](size_t p, size_t n) {
+        with_types(t, [&](auto, auto ta) {
+            using TA = decltype(ta);
+            k_stage2<TA><<<dim3((unsigned)(blocks_for(nt) * n)), NT, 0, st>>>(
+                (const TA *)buf, W, rowid, shift, nsub, s0, s1, rbase, i0 + p, n, nt, mode, (TA *)acc, Tc, out,
+                opitch, col);
+        });
+    });
 }
 
 cudaError_t ap_launch_finish(int t, const void *acc, size_t Tc, size_t ndm, size_t nt, float *out, size_t opitch,
@@ -286,13 +270,9 @@ cudaError_t ap_launch_finish(int t, const void *acc, size_t Tc, size_t ndm, size
 {
     if (nt == 0 || ndm == 0)
         return cudaSuccess;
-    const dim3 grid(blocks_for(nt), cap16(ndm));
-    if (t == AP_U32_U32)
-        k_finish<uint32_t><<<grid, NT, 0, st>>>((const uint32_t *)acc, Tc, ndm, nt, out, opitch, col);
-    else if (t == AP_F64)
-        k_finish<double><<<grid, NT, 0, st>>>((const double *)acc, Tc, ndm, nt, out, opitch, col);
-    else
-        k_finish<unsigned long long><<<grid, NT, 0, st>>>((const unsigned long long *)acc, Tc, ndm, nt, out, opitch,
-                                                          col);
+    with_types(t, [&](auto, auto ta) {
+        using TA = decltype(ta);
+        k_finish<TA><<<dim3(blocks_for(nt), cap16(ndm)), NT, 0, st>>>((const TA *)acc, Tc, ndm, nt, out, opitch, col);
+    });
     return cudaGetLastError();
 }
