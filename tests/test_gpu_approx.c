@@ -46,6 +46,8 @@ static const struct {
     {50, 8, 64, 2.0, "0:30:1", "crosscheck", 'q'},
     {9, 8, 1, 0.6, "0:30:0.3:2", "crosscheck", 0},
     {1100, 16, 32, 0, "0:3:1:64", "crosscheck", 'q'},   /* sums past 2^32: the uint64 path */
+    {1100, 8, 1, 0, "0:6:1:2", "crosscheck", 'e'},       /* one subband of 1100 channels: one long stage-2
+                                                           row staged per group */
 };
 
 /* nsub as each kind takes it: subband any count, tree a power of two (0: default). */

@@ -65,6 +65,16 @@ cudaError_t ap_launch_stage2(int t, const void *buf, size_t W, const int32_t *ro
                              int s0, int s1, int64_t rbase, size_t i0, size_t ntr, size_t nt, int mode, void *acc,
                              size_t Tc, float *out, size_t opitch, size_t col, cudaStream_t st);
 
+/* Subband stage 2 (mode 2) for groups [j0, j0 + ng) through shared memory:
+ * the same sums as ap_launch_stage2 over their trials [first[j0],
+ * first[j0 + ng]), rows (j - j0) nsub + s.  gspan[j]: the group's largest
+ * shift, span their maximum.  Needs ap_stage2_groups_smem bytes of shared
+ * memory per block (the caller checks them against the device's limit). */
+size_t ap_stage2_groups_smem(int t, int nsub, int span);
+cudaError_t ap_launch_stage2_groups(int t, const void *buf, size_t W, const int32_t *shift, int nsub,
+                                    const unsigned long long *first, const int32_t *gspan, int span, int j0, int ng,
+                                    size_t nt, float *out, size_t opitch, size_t col, cudaStream_t st);
+
 /* out[i * opitch + col + w] = (float)acc[i][w] for i < ndm, w < nt. */
 cudaError_t ap_launch_finish(int t, const void *acc, size_t Tc, size_t ndm, size_t nt, float *out, size_t opitch,
                              size_t col, cudaStream_t st);

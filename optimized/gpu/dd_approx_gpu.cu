@@ -11,7 +11,14 @@
  *            trial (an exact accumulator when the subbands need more than
  *            one batch);
  * then the output scaling of the direct GPU kernels (dd_launch_scale) and one
- * copy of the range back.  Same semantics, same order of additions as the
+ * copy of the range back.  Subband stage 2 goes through shared memory where
+ * a group's nsub rows fit (staged once for all its trials), else it reads L2
+ * directly as the trees' stage 2 does.  Stage 1 reads L2 directly: a
+ * shared-memory version staging each channel once for up to 16 consecutive
+ * groups was measured no faster (H200, Table 2 plan: 0.30-1.00x the L2
+ * version at 1024 channels; at 4096 a subband is too large to stage) and
+ * was not kept.
+ * Same semantics, same order of additions as the
  * CPU versions (optimized/cpu/subband_cpu.c, tree_cpu.c), so integer input
  * gives the references' planes bit for bit.
  *
@@ -53,6 +60,8 @@ struct ap_range {
     int64_t *h_lo;           /* [ngroups][nsub]: smallest b of the group's trials */
     int32_t *d_a;            /* [ngroups][nchans] */
     int64_t *d_lo;
+    unsigned long long *h_first, *d_first;   /* [ngroups + 1]: the group's trials (first) */
+    int32_t *h_gspan, *d_gspan;              /* [ngroups]: the group's largest stage-2 shift */
     /* tree: (subband, block) pairs, s-major */
     int nq;
     int *qfirst;             /* [nsub + 1]: pairs of subband s are [qfirst[s], qfirst[s+1]) */
@@ -82,17 +91,20 @@ struct xc_gpu_apstate {
     size_t cap_raw, cap_Y, cap_buf, cap_buf2, cap_acc, cap_out;
     cudaEvent_t e0, e1;
     int have_ev;
+    size_t smem_optin;       /* shared memory one block may opt in to */
 };
 
 namespace {
 
 void range_free(ap_range *r)
 {
-    void *host[] = {r->h_lo, r->qfirst, r->h_qs, r->h_qj, r->h_qlo, r->h_rowid, r->h_shift};
+    void *host[] = {r->h_lo, r->qfirst, r->h_qs, r->h_qj, r->h_qlo, r->h_rowid, r->h_shift, r->h_first, r->h_gspan};
     for (size_t i = 0; i < sizeof host / sizeof *host; i++)
         free(host[i]);
     cudaFree(r->d_a);
     cudaFree(r->d_lo);
+    cudaFree(r->d_first);
+    cudaFree(r->d_gspan);
     cudaFree(r->d_qs);
     cudaFree(r->d_qj);
     cudaFree(r->d_qlo);
@@ -140,8 +152,12 @@ xc_status sub_tables(xc_gpu_apstate *S, int k)
     r->h_lo = (int64_t *)malloc(((size_t)sr->ngroups * (size_t)ns + 1) * sizeof *r->h_lo);
     r->h_rowid = (int32_t *)malloc((sr->ndm * (size_t)ns + 1) * sizeof *r->h_rowid);
     r->h_shift = (int32_t *)malloc((sr->ndm * (size_t)ns + 1) * sizeof *r->h_shift);
-    if (!r->h_lo || !r->h_rowid || !r->h_shift)
+    r->h_first = (unsigned long long *)malloc(((size_t)sr->ngroups + 1) * sizeof *r->h_first);
+    r->h_gspan = (int32_t *)calloc((size_t)sr->ngroups + 1, sizeof *r->h_gspan);
+    if (!r->h_lo || !r->h_rowid || !r->h_shift || !r->h_first || !r->h_gspan)
         return XC_ENOMEM;
+    for (int j = 0; j <= sr->ngroups; j++)
+        r->h_first[j] = sr->first[j];
     if ((int64_t)sr->ngroups * ns > INT32_MAX)
         return XC_EINVAL;
     for (int j = 0; j < sr->ngroups; j++)
@@ -156,6 +172,7 @@ xc_status sub_tables(xc_gpu_apstate *S, int k)
                 lo = hi = 0;
             r->h_lo[(size_t)j * (size_t)ns + (size_t)s] = lo;
             r->span = (size_t)(hi - lo) > r->span ? (size_t)(hi - lo) : r->span;
+            r->h_gspan[j] = hi - lo > r->h_gspan[j] ? hi - lo : r->h_gspan[j];
             for (size_t i = sr->first[j]; i < sr->first[j + 1]; i++) {
                 r->h_rowid[i * (size_t)ns + (size_t)s] = j * ns + s;
                 r->h_shift[i * (size_t)ns + (size_t)s] = sr->b[i * (size_t)ns + (size_t)s] - lo;
@@ -347,7 +364,11 @@ xc_status setup(xc_gpu_apstate *S, xc_error *err)
             if ((st = up(err, (void **)&r->d_a, S->sp.r[k].a,
                          (size_t)r->ngroups * (size_t)S->nchans * sizeof(int32_t), nm, "stage-1 delays")) ||
                 (st = up(err, (void **)&r->d_lo, r->h_lo, (size_t)r->ngroups * (size_t)S->nsub * sizeof(int64_t),
-                         nm, "stage-1 offsets")))
+                         nm, "stage-1 offsets")) ||
+                (st = up(err, (void **)&r->d_first, r->h_first, ((size_t)r->ngroups + 1) * sizeof(unsigned long long),
+                         nm, "group trials")) ||
+                (st = up(err, (void **)&r->d_gspan, r->h_gspan, (size_t)r->ngroups * sizeof(int32_t), nm,
+                         "group spans")))
                 return st;
         } else {
             if ((st = up(err, (void **)&r->d_qs, r->h_qs, (size_t)r->nq * sizeof(int), nm, "tree pairs")) ||
@@ -356,6 +377,10 @@ xc_status setup(xc_gpu_apstate *S, xc_error *err)
                 return st;
         }
     }
+    int dev = 0, optin = 0;
+    XC_GPU_CK(cudaGetDevice(&dev), "cudaGetDevice");
+    XC_GPU_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "cudaDeviceGetAttribute");
+    S->smem_optin = (size_t)optin;
     XC_GPU_CK(cudaEventCreate(&S->e0), "cudaEventCreate");
     const cudaError_t e = cudaEventCreate(&S->e1);
     if (e != cudaSuccess) {
@@ -400,6 +425,8 @@ xc_status run_subband(xc_gpu_apstate *S, int k, int t, const void *Y, size_t pit
     const size_t W = Tc + r->span;
     size_t per = budget / (ns * W * ab);
     int gb = per < 1 ? 1 : per > (size_t)r->ngroups ? r->ngroups : (int)per;
+    const int smem_ok = r->span <= (size_t)INT32_MAX &&
+                        ap_stage2_groups_smem(t, S->nsub, (int)r->span) <= S->smem_optin;
     xc_status st = grow(err, &S->d_buf, &S->cap_buf, (size_t)gb * ns * W * ab, S->name, "stage-1 rows");
     for (size_t t0 = 0; !st && t0 < nsamp; t0 += Tc) {
         const size_t nt = nsamp - t0 < Tc ? nsamp - t0 : Tc;
@@ -409,7 +436,14 @@ xc_status run_subband(xc_gpu_apstate *S, int k, int t, const void *Y, size_t pit
                     ap_launch_sub1(t, Y, pitch, nsd, S->d_row, S->d_subfirst, S->nsub, S->nchans, r->d_a, r->d_lo, j0,
                                    ng, t0, W, S->d_buf, 0),
                     "stage 1");
-            if (!st)
+            /* stage 2 through shared memory where the group's rows fit, else
+             * straight from L2 (the kernel the trees use) */
+            if (!st && smem_ok)
+                st = ck(err, S->name,
+                        ap_launch_stage2_groups(t, S->d_buf, W, r->d_shift, S->nsub, r->d_first, r->d_gspan,
+                                                (int)r->span, j0, ng, nt, S->d_out, nsamp, t0, 0),
+                        "stage 2");
+            else if (!st)
                 st = ck(err, S->name,
                         ap_launch_stage2(t, S->d_buf, W, r->d_rowid, r->d_shift, S->nsub, 0, S->nsub,
                                          (int64_t)j0 * (int64_t)ns, r->first[j0], r->first[j0 + ng] - r->first[j0], nt,

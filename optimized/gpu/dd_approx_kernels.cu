@@ -145,6 +145,47 @@ __global__ void __launch_bounds__(256) k_stage2(const TA *buf, size_t W, const i
         acc[i * Tc + w] = v;
 }
 
+/* Subband stage 2 through shared memory: one block per (group, tile of TT2
+ * outputs) stages the group's nsub rows over the tile plus the group's span
+ * of shifts once, then every thread adds its output sample of each of the
+ * group's trials from there (the trials of a group read the same rows at
+ * nearby offsets: one load from L2 serves them all).  Same additions, same
+ * order (s ascending from 0) as k_stage2. */
+const int TT2 = 256;
+
+template <typename TA>
+__global__ void __launch_bounds__(256) k_stage2_grp(const TA *buf, size_t W, const int32_t *shift, int nsub,
+                                                    const unsigned long long *first, const int32_t *gspan, int j0,
+                                                    int ng, size_t nt, float *out, size_t opitch, size_t col)
+{
+    extern __shared__ unsigned char smraw[];
+    TA *sm = reinterpret_cast<TA *>(smraw);
+    const size_t t0 = (size_t)blockIdx.x * TT2;
+    if (t0 >= nt)
+        return;
+    const size_t tn = nt - t0 < (size_t)TT2 ? nt - t0 : (size_t)TT2;
+    for (int jj = blockIdx.y; jj < ng; jj += gridDim.y) {
+        const int j = j0 + jj;
+        const size_t len = tn + (size_t)gspan[j], pitch = (size_t)TT2 + (size_t)gspan[j];
+        __syncthreads();   /* the previous group's reads are done */
+        for (int s = 0; s < nsub; s++) {
+            const TA *row = buf + ((size_t)jj * (size_t)nsub + (size_t)s) * W + t0;
+            for (size_t x = threadIdx.x; x < len; x += blockDim.x)
+                sm[(size_t)s * pitch + x] = row[x];
+        }
+        __syncthreads();
+        const size_t x = threadIdx.x;
+        if (x < tn)
+            for (unsigned long long i = first[j]; i < first[j + 1]; i++) {
+                const int32_t *sft = shift + i * (size_t)nsub;
+                TA v = 0;
+                for (int q = 0; q < nsub; q++)
+                    v += sm[(size_t)q * pitch + x + (size_t)sft[q]];
+                out[i * opitch + col + t0 + x] = to_f(v);
+            }
+    }
+}
+
 template <typename TA>
 __global__ void __launch_bounds__(256) k_finish(const TA *acc, size_t Tc, size_t ndm, size_t nt, float *out,
                                                 size_t opitch, size_t col)
@@ -263,6 +304,29 @@ cudaError_t ap_launch_stage2(int t, const void *buf, size_t W, const int32_t *ro
                 opitch, col);
         });
     });
+}
+
+size_t ap_stage2_groups_smem(int t, int nsub, int span)
+{
+    return (size_t)nsub * ((size_t)TT2 + (size_t)span) * ap_abytes(t);
+}
+
+cudaError_t ap_launch_stage2_groups(int t, const void *buf, size_t W, const int32_t *shift, int nsub,
+                                    const unsigned long long *first, const int32_t *gspan, int span, int j0, int ng,
+                                    size_t nt, float *out, size_t opitch, size_t col, cudaStream_t st)
+{
+    if (nt == 0 || ng == 0)
+        return cudaSuccess;
+    const size_t smem = ap_stage2_groups_smem(t, nsub, span);
+    cudaError_t e = cudaSuccess;
+    with_types(t, [&](auto, auto ta) {
+        using TA = decltype(ta);
+        e = cudaFuncSetAttribute(k_stage2_grp<TA>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e == cudaSuccess)
+            k_stage2_grp<TA><<<dim3((unsigned)((nt + TT2 - 1) / TT2), cap16((size_t)ng)), NT, smem, st>>>(
+                (const TA *)buf, W, shift, nsub, first, gspan, j0, ng, nt, out, opitch, col);
+    });
+    return e != cudaSuccess ? e : cudaGetLastError();
 }
 
 cudaError_t ap_launch_finish(int t, const void *acc, size_t Tc, size_t ndm, size_t nt, float *out, size_t opitch,
