@@ -3,6 +3,7 @@
  *   cmd_run_dd.c    dedispersion: synthetic and real observations
  *   cmd_run_ps.c    periodicity: Pulscan on spectra
  *   cmd_run_accel.c the matched-filter accel/jerk search on spectra
+ *   cmd_run_presto.c PRESTO prepsubband's series against the subband dedispersers
  *   cmd_run_plot.c  the report's plots and texts
  *   cmd_run_fs.c    the work folder
  * The checks themselves are compare/xc_checks.h's. */
@@ -72,6 +73,9 @@ xc_status run_dedisperse_to(const char *fil, const char *out, const xc_dedispers
                             const xc_convention *cv, int threads, double *secs, xc_error *err);
 void run_synthetic(runctx *c, const xc_rs_synthetic *ob);
 void run_real(runctx *c, const xc_rs_real *ob);
+/* cmd_run_presto.c: the real file's PRESTO prepsubband series (ob->ps_root)
+ * against every subband dedisperser, bit for bit. */
+void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil);
 /* cmd_run_approx.c: verdict rows for the approximate dedispersers approx[0..na)
  * on the observation fil with its plan. */
 void run_approx(runctx *c, const char *obs, const char *fil, const xc_dmplan *plan, const xc_impl *const *approx,

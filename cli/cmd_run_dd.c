@@ -206,4 +206,5 @@ void run_real(runctx *c, const xc_rs_real *ob)
         plot_plane(c, obs, &runs[0], 0);
     free_runs(runs, n);
     xc_dmplan_free(&plan);
+    run_prepsubband(c, ob, fil);
 }

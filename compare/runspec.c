@@ -71,6 +71,7 @@ static void real_init(void *p)
     memset(r, 0, sizeof *r);
     r->name = "real";
     r->line_dm = r->line_freq_hz = NAN;
+    r->ps_nsub = 32;
 }
 
 static void per_init(void *p)
@@ -121,12 +122,21 @@ static const rsfield line_fields[] = {
     END,
 };
 
+static const rsfield prepsubband_fields[] = {
+    S(xc_rs_real, "dmplan", 1, ps_dmplan, check_dmplan),
+    S(xc_rs_real, "root", 1, ps_root, NULL),
+    I(xc_rs_real, "nsub", ps_nsub, 1, 65536),
+    N(xc_rs_real, "dmsub", 0, ps_dmsub, 0, 1e6),
+    END,
+};
+
 static const rsfield real_fields[] = {
     S(xc_rs_real, "name", 0, name, NULL),
     S(xc_rs_real, "file", 1, file, NULL),
     S(xc_rs_real, "dmplan", 1, dmplan, check_dmplan),
     {"line", RS_TABLE, 0, 0, 0, 0, line_fields, 0, 0, NULL, NULL},
     I(xc_rs_real, "approximate", approximate, 0, 1),
+    {"prepsubband", RS_TABLE, 0, 0, 0, 0, prepsubband_fields, 0, 0, NULL, NULL},
     END,
 };
 

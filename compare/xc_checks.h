@@ -71,6 +71,15 @@ xc_status xc_checks_fail(xc_checks *l, const char *obs, const char *impl, const 
 int xc_checks_failed_call(xc_checks *l, const char *obs, const char *impl, const char *check, xc_status st,
                           const xc_error *e, const char *bound, xc_status *ret, xc_error *err);
 
+/* ---- series of another tool (compare/check_series.c) -------------------------- */
+
+/* "check": got (ngot samples) equals want (nwant) sample for sample over
+ * want's length, bit for bit (bound 0): PASS; a difference, an empty want
+ * or a want longer than got: FAIL, naming the largest difference and where.
+ * XC_ENOMEM only. */
+xc_status xc_check_series_equal(xc_checks *l, const char *obs, const char *impl, const char *check, const float *got,
+                                size_t ngot, const float *want, size_t nwant, xc_error *err);
+
 /* ---- planes (compare/check_planes.c) ---------------------------------------- */
 
 /* "plane vs reference": xc_compare_planes with its default class (exact for

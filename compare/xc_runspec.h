@@ -4,7 +4,8 @@
  *
  *   { "description": "...", "convention": "crosscheck",
  *     "synthetic":   [ {"name", "dmplan", "synth": {xc_synth_params_from_json fields}} ],
- *     "real":        [ {"name", "file", "dmplan", "line": {"dm", "freq_hz"}} ],
+ *     "real":        [ {"name", "file", "dmplan", "line": {"dm", "freq_hz"}, "approximate",
+ *                       "prepsubband": {"dmplan", "nsub", "dmsub", "root"}} ],
  *     "periodicity": [ {"name", "fft" | "synth", "zmax", "numharm", "sigma", "f_hz", "note"} ],
  *     "accel":       [ {"name", "fft" | "synth", "zmax", "wmax", "numharm", "sigma", "rlo", "rhi",
  *                       "truth": {"r", "z", "w"}, "dr", "dz", "dw", "accelsearch", "note"} ] }
@@ -44,6 +45,13 @@ typedef struct {
     double line_dm;            /* "line": {"dm", "freq_hz"}; NaN when there is no line */
     double line_freq_hz;
     int approximate;           /* as xc_rs_synthetic's */
+    /* "prepsubband": {"dmplan", "nsub", "dmsub", "root"}: PRESTO prepsubband's
+     * .dat series of the file (root_DM<dm to 2 decimals>.dat), each compared
+     * with the subband dedispersers' plane under the presto convention;
+     * ps_root NULL when there are none */
+    const char *ps_dmplan, *ps_root;
+    int ps_nsub;               /* default 32, prepsubband's */
+    double ps_dmsub;           /* default 0: every trial from one nominal DM per plan range group */
 } xc_rs_real;
 
 typedef struct {

@@ -630,4 +630,37 @@ XC_TEST_IF(test_cli_errors, "run: bad spec and unknown -impl exit 2", xc_fx_skip
     CU_ASSERT_EQUAL(xc_fx_run_cli(args), 2);
 }
 
+/* The prepsubband object of a real entry: its fields by path; its series
+ * check: equal passes, a planted one-sample difference, an empty or a
+ * too-long series of the other tool fail. */
+XC_TEST(test_spec_prepsubband, "spec: prepsubband fields are checked by path")
+{
+    spec_refused("{\"real\": [{\"file\": \"a.fil\", \"dmplan\": \"0:10:1:1\", \"prepsubband\": "
+                 "{\"dmplan\": \"40:72:2\", \"root\": \"p\", \"nsub\": \"32\"}}]}",
+                 "spec.json: real[0].prepsubband.nsub: expected integer, got string \"32\"");
+    spec_refused("{\"real\": [{\"file\": \"a.fil\", \"dmplan\": \"0:10:1:1\", \"prepsubband\": "
+                 "{\"dmplan\": \"40:72:2\"}}]}",
+                 "spec.json: real[0].prepsubband.root");
+}
+
+XC_TEST(test_series_equal, "series equal: bit for bit, planted differences fail")
+{
+    xc_checks l;
+    xc_checks_init(&l);
+    xc_error err;
+    const float want[4] = {1.0f, 2.5f, -3.0f, 4.0f};
+    float got[6] = {1.0f, 2.5f, -3.0f, 4.0f, 9.0f, 9.0f};
+    CU_ASSERT_EQUAL_FATAL(xc_check_series_equal(&l, "o", "x", "c", got, 6, want, 4, &err), XC_OK);
+    CU_ASSERT_EQUAL(l.row[0].state, XC_CHECK_PASS);
+    got[2] = -3.0000002f;   /* one ulp off */
+    CU_ASSERT_EQUAL_FATAL(xc_check_series_equal(&l, "o", "x", "c", got, 6, want, 4, &err), XC_OK);
+    CU_ASSERT_EQUAL(l.row[1].state, XC_CHECK_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.row[1].measured, "sample 2"));
+    CU_ASSERT_EQUAL_FATAL(xc_check_series_equal(&l, "o", "x", "c", got, 6, want, 0, &err), XC_OK);
+    CU_ASSERT_EQUAL(l.row[2].state, XC_CHECK_FAIL);
+    CU_ASSERT_EQUAL_FATAL(xc_check_series_equal(&l, "o", "x", "c", got, 3, want, 4, &err), XC_OK);
+    CU_ASSERT_EQUAL(l.row[3].state, XC_CHECK_FAIL);
+    xc_checks_free(&l);
+}
+
 XC_TEST_MAIN("checks")
