@@ -51,7 +51,7 @@ typedef struct {
     double seconds;
 } searchrun;
 
-#define RUN_MAXIMPL 8
+#define RUN_MAXIMPL 16   /* implementations of one family judged per observation (9 approximate ones with CUDA) */
 
 /* cmd_run.c */
 int run_wanted(const runctx *c, const xc_impl *impl);

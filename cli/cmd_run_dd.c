@@ -69,9 +69,13 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
         if (di->caps & XC_CAP_APPROXIMATE) {
             /* judged by their own reference and their smearing bound, not
              * against exact planes; where the spec asks (or -impl names them):
-             * measuring the loss takes minutes per observation */
-            if (na < RUN_MAXIMPL && (approximate || (c->only && xc_strlist_has(c->only, di->name))))
-                approx[na++] = di;
+             * judging them takes tens of seconds per observation */
+            if (approximate || (c->only && xc_strlist_has(c->only, di->name))) {
+                if (na < RUN_MAXIMPL)
+                    approx[na++] = di;
+                else   /* never dropped in silence */
+                    run_fail(c, obs, di->name, "approximate", "more approximate dedispersers than RUN_MAXIMPL", "-");
+            }
             continue;
         }
         const xc_dedisperser *d = xc_dedisperser_of(di);
