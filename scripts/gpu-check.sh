@@ -68,9 +68,9 @@ device)
     echo "== conformance suite (every registered implementation, the device ones included)"
     timeout 200 $B/test_conformance > "$OUTDIR/conformance.log" 2>&1; rc_k=$?
     grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|rows fail" "$OUTDIR/conformance.log" | tail -30
-    echo "== cross-check: gpu against reference (default datasets and real files)"
-    timeout 200 $B/crosscheck run -quiet -impl gpu,gpu-direct -out "$OUTDIR/run" > "$OUTDIR/run.txt" 2>&1; rc_x=$?
-    grep -E "^gpu" "$OUTDIR/run.txt" | cut -c1-170
+    echo "== cross-check: gpu and the GPU subband/tree against the references (default datasets, real files, prepsubband)"
+    timeout 400 $B/crosscheck run -quiet -impl gpu,gpu-direct,subband-gpu,tree-gpu,tree-padded-gpu -out "$OUTDIR/run" > "$OUTDIR/run.txt" 2>&1; rc_x=$?
+    grep -E "^(gpu|subband-gpu|tree)" "$OUTDIR/run.txt" | cut -c1-170
     tail -1 "$OUTDIR/run.txt"
     echo "== compare cands on J1807-0847 (zmax 200): gpu exact vs cpu, gpu with the paper's approximations vs cpu"
     F=datasets/sigpyproc3/GBT_J1807-0847.fft
