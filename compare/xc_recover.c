@@ -2,6 +2,8 @@
 
 #include <fftw3.h>
 #include <math.h>
+
+#include "core/xc_fft.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,9 +185,10 @@ xc_status xc_power_peak(const float *x, size_t n, double tsamp, double fmin_hz, 
     for (size_t i = 0; i < n; i++)
         in[i] = x[i] - mean;
     /* FFTW's planner keeps global state; ESTIMATE plans are cheap and deterministic. */
-    fftw_plan plan = fftw_plan_dft_r2c_1d((int)n, in, fx, FFTW_ESTIMATE);
+    fftw_plan plan;
+    XC_FFTW_PLANNER(plan = fftw_plan_dft_r2c_1d((int)n, in, fx, FFTW_ESTIMATE));
     fftw_execute(plan);
-    fftw_destroy_plan(plan);
+    XC_FFTW_PLANNER(fftw_destroy_plan(plan));
     double T = (double)n * tsamp;
     size_t kmin = (size_t)ceil(fmin_hz * T);
     if (kmin < 1)

@@ -24,6 +24,7 @@
 #include <gsl/gsl_integration.h>
 
 #include "core/xc_accel.h"
+#include "core/xc_fft.h"
 #include "core/xc_accel_resp_hd.h"
 
 #ifndef M_PI
@@ -106,8 +107,7 @@ xc_status xc_accel_template(double z, double w, int hw, double *out, xc_error *e
     /* FFTW's planner is not thread-safe: callers may make templates from
      * several OpenMP threads, so planning (and destroying) is serialised. */
     fftw_plan plan;
-#pragma omp critical(xc_fftw_planner)
-    plan = fftw_plan_dft_1d((int)(2 * M), buf, buf, FFTW_FORWARD, FFTW_ESTIMATE);
+    XC_FFTW_PLANNER(plan = fftw_plan_dft_1d((int)(2 * M), buf, buf, FFTW_FORWARD, FFTW_ESTIMATE));
     if (!plan) {
         fftw_free(buf);
         return xc_error_set(err, XC_ENOMEM, "accel template: no FFTW plan for %zu points", 2 * M);
@@ -134,8 +134,7 @@ xc_status xc_accel_template(double z, double w, int hw, double *out, xc_error *e
         out[2 * j] = creal(T);
         out[2 * j + 1] = cimag(T);
     }
-#pragma omp critical(xc_fftw_planner)
-    fftw_destroy_plan(plan);
+    XC_FFTW_PLANNER(fftw_destroy_plan(plan));
     fftw_free(buf);
     return XC_OK;
 }

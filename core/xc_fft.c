@@ -50,7 +50,7 @@ const char *xc_fft_precision_name(xc_fft_precision p)
             goto out;                                                                         \
         }                                                                                     \
         P##iodim64 dim = {(ptrdiff_t)n, 1, 1};                                                \
-        plan = P##plan_guru64_dft_r2c(1, &dim, 0, NULL, in, X, FFTW_ESTIMATE);                \
+        XC_FFTW_PLANNER(plan = P##plan_guru64_dft_r2c(1, &dim, 0, NULL, in, X, FFTW_ESTIMATE)); \
         if (!plan) {                                                                          \
             st = xc_error_set(err, XC_EUNAVAIL, "fft: FFTW (" label ") could not plan %zu samples", n); \
             goto out;                                                                         \
@@ -66,7 +66,7 @@ const char *xc_fft_precision_name(xc_fft_precision p)
         }                                                                                     \
     out:                                                                                      \
         if (plan)                                                                             \
-            P##destroy_plan(plan);                                                            \
+            XC_FFTW_PLANNER(P##destroy_plan(plan));                                           \
         P##free(in);                                                                          \
         P##free(X);                                                                           \
         return st;                                                                            \

@@ -9,8 +9,9 @@
  * Two precisions: single (fftw3f, the product path) and double (fftw3, the
  * reference path: the sum is formed in double and rounded to float32 once).
  *
- * Threads: FFTW's planner is not thread safe, so these functions must not run
- * concurrently from several threads (plans are made with FFTW_ESTIMATE, which
+ * Threads: FFTW's planner is not thread safe; these functions plan inside
+ * XC_FFTW_PLANNER (below), so they may run concurrently from several
+ * threads (plans are made with FFTW_ESTIMATE, which
  * is deterministic: the same size and alignment give the same plan and the
  * same bits on every run). */
 #ifndef XC_FFT_H
@@ -23,6 +24,15 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* FFTW's planner (plan creation and destruction) is not thread safe; every
+ * call to it in this code base goes through this one named critical
+ * section, so searches may run side by side in threads (the study runner
+ * searches several pulsars at once).  Executing plans needs no lock. */
+#define XC_FFTW_PLANNER(stmt)                        \
+    do {                                             \
+        _Pragma("omp critical(xc_fftw_planner)") { stmt; } \
+    } while (0)
 
 typedef enum { XC_FFT_SINGLE = 0, XC_FFT_DOUBLE = 1 } xc_fft_precision;
 

@@ -81,8 +81,15 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem, const char *truth_path,
-                                     const char *cmdline, xc_error *err)
+/* Where the chunks go: a file, or memory.  Called with the chunk's first
+ * sample j0, its n values and the series' length nout. */
+typedef xc_status (*dd_sink)(void *ctx, uint64_t j0, const float *x, size_t n, uint64_t nout, xc_error *err);
+
+/* Makes the dedispersed series chunk by chunk into sink; *truth gets the truth
+ * JSON text (label: the file the truth describes) and *info the series'
+ * statistics. */
+static xc_status dedisp_make(const xc_synth_params *p, const char *label, const char *cmdline, dd_sink sink,
+                             void *sctx, char **truth_out, xc_dedisp_info *info_out, xc_error *err)
 {
     xc_status st = xc_synth_params_check(p, NULL, err);
     if (st)
@@ -90,15 +97,6 @@ xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem,
     if (p->fake_phase)
         return xc_error_set(err, XC_EINVAL, "fake_phase (-fake_phase): not available with -dedispersed (fake's "
                             "point-sampled pulses are made only in filterbanks)");
-    char dat[4200], inf[4200], tpath[4200];
-    if (snprintf(dat, sizeof dat, "%s.dat", stem) >= (int)sizeof dat ||
-        snprintf(inf, sizeof inf, "%s.inf", stem) >= (int)sizeof inf)
-        return xc_error_set(err, XC_EINVAL, "%s: path too long", stem);
-    if (!truth_path) {
-        if ((st = xc_synth_truth_path(dat, tpath, sizeof tpath, err)))
-            return st;
-        truth_path = tpath;
-    }
     const int nch = p->nchans;
     const int nthreads = p->nthreads > 0 ? p->nthreads : omp_get_max_threads();
     const double ts = p->tsamp;
@@ -115,8 +113,6 @@ xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem,
     xc_signal sig;
     memset(&sig, 0, sizeof sig);
     char *truth = NULL;
-    xc_atomic da, ta;
-    int dat_open = 0, truth_open = 0;
     if (!D || !r || !geo || !x) {
         st = xc_error_set(err, XC_ENOMEM, "out of memory for %d channels", nch);
         goto done;
@@ -151,14 +147,11 @@ xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem,
         rhi = fmax(rhi, r[c] + geo[c].S);
     }
 
-    truth = xc_synth_truth_text(p, p->file_label ? p->file_label : dat, cmdline, &info, err);
+    truth = xc_synth_truth_text(p, label, cmdline, &info, err);
     if (!truth) {
         st = err ? err->code : XC_ENOMEM;
         goto done;
     }
-    if ((st = xc_atomic_open(&da, dat, 0, err)))
-        goto done;
-    dat_open = 1;
     for (uint64_t J0 = 0; J0 < nout; J0 += CHUNK) {
         const size_t n = (size_t)(nout - J0 < CHUNK ? nout - J0 : CHUNK);
         xc_chunk ck = {x, J0, n, 1, ts};
@@ -220,13 +213,69 @@ xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem,
                 x[i] = xc_scale_real(p->convention, sum, nch, 1, p->nbits);
             }
         }
-        if (fwrite(x, sizeof *x, n, da.fp) != n) {
-            st = xc_error_set(err, XC_EIO, "%s: write failed: %s", dat, strerror(errno));
+        if ((st = sink(sctx, J0, x, n, nout, err)))
             goto done;
-        }
         if (p->progress)
             p->progress(p->progress_ctx, J0 + n, nout);
     }
+    *info_out = info;
+    *truth_out = truth;
+    truth = NULL;
+done:
+    free(truth);
+    xc_signal_free(&sig);
+    free(band.v);
+    free(D);
+    free(r);
+    free(geo);
+    free(x);
+    return st;
+}
+
+typedef struct {
+    FILE *fp;
+    const char *path;
+} file_sink;
+
+static xc_status to_file(void *ctx, uint64_t j0, const float *x, size_t n, uint64_t nout, xc_error *err)
+{
+    (void)j0;
+    (void)nout;
+    file_sink *f = ctx;
+    if (fwrite(x, sizeof *x, n, f->fp) != n)
+        return xc_error_set(err, XC_EIO, "%s: write failed: %s", f->path, strerror(errno));
+    return XC_OK;
+}
+
+xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem, const char *truth_path,
+                                     const char *cmdline, xc_error *err)
+{
+    char dat[4200], inf[4200], tpath[4200];
+    if (snprintf(dat, sizeof dat, "%s.dat", stem) >= (int)sizeof dat ||
+        snprintf(inf, sizeof inf, "%s.inf", stem) >= (int)sizeof inf)
+        return xc_error_set(err, XC_EINVAL, "%s: path too long", stem);
+    xc_status st;
+    if (!truth_path) {
+        if ((st = xc_synth_truth_path(dat, tpath, sizeof tpath, err)))
+            return st;
+        truth_path = tpath;
+    }
+    if ((st = xc_synth_params_check(p, NULL, err)))
+        return st;
+    const int nch = p->nchans;
+    const double ts = p->tsamp;
+    char *truth = NULL;
+    xc_dedisp_info info;
+    xc_atomic da, ta;
+    int dat_open = 0, truth_open = 0;
+    if ((st = xc_atomic_open(&da, dat, 0, err)))
+        goto done;
+    dat_open = 1;
+    file_sink fs = {da.fp, dat};
+    if ((st = dedisp_make(p, p->file_label ? p->file_label : dat, cmdline, to_file, &fs, &truth, &info, err)))
+        goto done;
+    const double dm = info.dm;
+    const uint64_t nout = info.nsamp;
     if ((st = xc_atomic_open(&ta, truth_path, 0, err)))
         goto done;
     truth_open = 1;
@@ -273,11 +322,40 @@ done:
     if (truth_open)
         xc_atomic_abort(&ta);
     free(truth);
-    xc_signal_free(&sig);
-    free(band.v);
-    free(D);
-    free(r);
-    free(geo);
-    free(x);
     return st;
+}
+
+/* ---- in memory (the study runner) ------------------------------------------ */
+
+typedef struct {
+    float *x;
+} mem_sink;
+
+static xc_status to_memory(void *ctx, uint64_t j0, const float *x, size_t n, uint64_t nout, xc_error *err)
+{
+    mem_sink *m = ctx;
+    if (!m->x) {
+        if (nout > SIZE_MAX / sizeof *m->x || !(m->x = malloc((size_t)nout * sizeof *m->x)))
+            return xc_error_set(err, XC_ENOMEM, "out of memory for a %llu-sample series", (unsigned long long)nout);
+    }
+    memcpy(m->x + j0, x, n * sizeof *x);
+    return XC_OK;
+}
+
+xc_status xc_synth_dedispersed_series(const xc_synth_params *p, const char *label, float **x, uint64_t *n,
+                                      char **truth, xc_error *err)
+{
+    *x = NULL;
+    *n = 0;
+    *truth = NULL;
+    mem_sink m = {NULL};
+    xc_dedisp_info info;
+    xc_status st = dedisp_make(p, label, NULL, to_memory, &m, truth, &info, err);
+    if (st) {
+        free(m.x);
+        return st;
+    }
+    *x = m.x;
+    *n = info.nsamp;
+    return XC_OK;
 }

@@ -46,7 +46,39 @@ static xc_status try_field(const xc_popspec *s, const char *field, double v, xc_
     return st;
 }
 
+/* Applies a study's overrides to a loaded spec: fixed fields replace fixed
+ * ones and remove a draw of the same field; draws replace draws and remove a
+ * fixed field of the same name. */
+static xc_status apply_overrides(json_t *root, const json_t *ofixed, const json_t *odraw, const char *path,
+                                 xc_error *err)
+{
+    json_t *fixed = json_object_get(root, "fixed"), *draw = json_object_get(root, "draw");
+    if (!json_is_object(fixed) || !json_is_object(draw))
+        return xc_error_set(err, XC_EINVAL, "%s: needs objects \"fixed\" and \"draw\"", path);
+    const char *k;
+    json_t *v;
+    if (ofixed)
+        json_object_foreach((json_t *)ofixed, k, v) {
+            json_object_del(draw, k);
+            if (json_object_set(fixed, k, v))
+                return xc_error_set(err, XC_ENOMEM, "%s: out of memory", path);
+        }
+    if (odraw)
+        json_object_foreach((json_t *)odraw, k, v) {
+            json_object_del(fixed, k);
+            if (json_object_set(draw, k, v))
+                return xc_error_set(err, XC_ENOMEM, "%s: out of memory", path);
+        }
+    return XC_OK;
+}
+
 xc_status xc_popspec_load(xc_popspec *s, const char *path, xc_error *err)
+{
+    return xc_popspec_load_override(s, path, NULL, NULL, err);
+}
+
+xc_status xc_popspec_load_override(xc_popspec *s, const char *path, const struct json_t *ofixed,
+                                   const struct json_t *odraw, xc_error *err)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "%s", path);
@@ -54,6 +86,10 @@ xc_status xc_popspec_load(xc_popspec *s, const char *path, xc_error *err)
     xc_status st = xc_synth_json_load(path, &root, err);
     if (st)
         return st;
+    if ((ofixed || odraw) && (st = apply_overrides(root, ofixed, odraw, path, err))) {
+        json_decref(root);
+        return st;
+    }
     const char *k;
     json_t *v;
     json_object_foreach(root, k, v) {

@@ -48,6 +48,12 @@ typedef struct {
  * every drawn field must be a numeric synth field with lo <= hi (lo > 0 for
  * log-uniform).  Errors name the file and the field: XC_EIO, XC_EFORMAT, XC_EINVAL. */
 xc_status xc_popspec_load(xc_popspec *s, const char *path, xc_error *err);
+/* The same with a study's overrides applied before the checks: each field of
+ * ofixed (an object, or NULL) replaces the spec's fixed value and removes a
+ * draw of that field; each field of odraw replaces the draw and removes a
+ * fixed value.  Errors then name the spec's path. */
+xc_status xc_popspec_load_override(xc_popspec *s, const char *path, const struct json_t *ofixed,
+                                   const struct json_t *odraw, xc_error *err);
 void xc_popspec_free(xc_popspec *s);
 
 /* The parameters of pulsar i (params initialised here; free them with

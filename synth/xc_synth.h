@@ -193,6 +193,12 @@ xc_status xc_synth_write(const xc_synth_params *p, const char *path, const char 
 xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem, const char *truth_path,
                                      const char *cmdline, xc_error *err);
 
+/* The same series in memory, for the study runner: *x gets the *n samples
+ * the .dat would hold (malloc'd, the caller frees), *truth the truth JSON
+ * text (label: what it names as its file).  Nothing is written. */
+xc_status xc_synth_dedispersed_series(const xc_synth_params *p, const char *label, float **x, uint64_t *n,
+                                      char **truth, xc_error *err);
+
 /* Streams the filterbank's data bytes (no header) to `sink` chunk by chunk:
  * what xc_synth_write puts after the header.  The sink returns non-zero to
  * stop (then XC_EIO).  For benchmarks and for tests of the chunking. */

@@ -32,6 +32,7 @@
 #include <omp.h>
 
 #include "core/xc_accel.h"
+#include "core/xc_fft.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 
 typedef struct {
@@ -46,9 +47,9 @@ static void cpu_destroy(void *state)
     if (!s)
         return;
     if (s->fwd)
-        fftwf_destroy_plan(s->fwd);
+        XC_FFTW_PLANNER(fftwf_destroy_plan(s->fwd));
     if (s->inv)
-        fftwf_destroy_plan(s->inv);
+        XC_FFTW_PLANNER(fftwf_destroy_plan(s->inv));
     fftwf_free(s->kern);
     free(s);
 }
@@ -86,8 +87,9 @@ static xc_status cpu_create(const xc_accel_plan *p, void **state, xc_error *err)
         st = xc_error_set(err, XC_ENOMEM, "accel cpu: out of memory (%d kernels of %d points)", p->ntempl, s->L);
     if (!st) {
         /* in place, both (executed on other arrays of the same alignment) */
-        s->fwd = fftwf_plan_dft_1d(s->L, a, a, FFTW_FORWARD, FFTW_ESTIMATE);
-        s->inv = fftwf_plan_dft_1d(s->L, a, b, FFTW_BACKWARD, FFTW_ESTIMATE);   /* out of place: no copy */
+        XC_FFTW_PLANNER(s->fwd = fftwf_plan_dft_1d(s->L, a, a, FFTW_FORWARD, FFTW_ESTIMATE));
+        /* out of place: no copy */
+        XC_FFTW_PLANNER(s->inv = fftwf_plan_dft_1d(s->L, a, b, FFTW_BACKWARD, FFTW_ESTIMATE));
         if (!s->fwd || !s->inv)
             st = xc_error_set(err, XC_ENOMEM, "accel cpu: no FFTW plan for %d points", s->L);
     }

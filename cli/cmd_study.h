@@ -1,0 +1,23 @@
+/* cmd_study.h: what `crosscheck study` shares with its MPI driver. */
+#ifndef XC_CMD_STUDY_H
+#define XC_CMD_STUDY_H
+
+#include "core/xc_progress.h"
+#include "study/xc_study.h"
+
+/* The progress line (pulsars, rate, ETA) on a terminal. */
+typedef struct {
+    int on;
+    double t0, last_t;
+} xc_study_meter;
+void xc_study_meter_start(xc_progress_cb *cb, xc_study_meter *m, int quiet);
+/* Prints DIR/rates.csv as a table on stdout. */
+void xc_study_print_rates(const char *dir);
+
+/* When this process was started by mpirun (and MPI was built in), runs the
+ * study over the ranks and returns the exit code; otherwise returns -1 and
+ * the caller runs it alone. */
+int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, unsigned long long nshards,
+                      int threads, int quiet);
+
+#endif

@@ -1,0 +1,323 @@
+/* One pulsar of a study: its data made once (the synthesizer's dedispersed
+ * series at the true DM, then PRESTO's realfft layout), every search run on
+ * them, each scored against the truth into one detections.csv row. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/xc_cmpcands.h"
+#include "core/xc_fft.h"
+#include "study/study_internal.h"
+
+/* The columns of detections.csv.  Measured values of a pulsar not detected,
+ * and w of a searcher without a jerk axis, are "nan". */
+static const char header[] =
+    "pulsar,searcher,config,detected,sigma,numharm,match,harm_n,r,z,w,r_err,z_err,w_err,f_hz,"
+    "truth_f0_hz,truth_r,truth_z,truth_w,truth_snr_folded,period_ms,width_pct,snrpeak,dm,bper_h,becc,bphase,"
+    "bpmass,bcmass,ncands_above";
+enum { COL_DETECTED = 3, COL_SIGMA = 4, COL_HARMN = 7, COL_Z = 9, COL_TZ = 17, COL_TW = 18, COL_SNRPEAK = 22, NCOLS = 30 };
+
+const char *xc_study_header(void) { return header; }
+
+void xc_study_rows_free(xc_study_rows *rows)
+{
+    for (size_t i = 0; i < rows->n; i++)
+        free(rows->r[i].line);
+    free(rows->r);
+    memset(rows, 0, sizeof *rows);
+}
+
+static xc_status rows_push(xc_study_rows *rows, const xc_study_row *r, xc_error *err)
+{
+    if (rows->n == rows->cap) {
+        size_t cap = rows->cap ? 2 * rows->cap : 64;
+        xc_study_row *p = realloc(rows->r, cap * sizeof *p);
+        if (!p)
+            return xc_error_set(err, XC_ENOMEM, "out of memory for %zu study rows", cap);
+        rows->r = p;
+        rows->cap = cap;
+    }
+    rows->r[rows->n++] = *r;
+    return XC_OK;
+}
+
+xc_status xc_study_row_parse(const xc_study *st, const char *line, xc_study_row *row, const char *where,
+                             xc_error *err)
+{
+    memset(row, 0, sizeof *row);
+    char buf[4096];
+    if (strlen(line) >= sizeof buf)
+        return xc_error_set(err, XC_EFORMAT, "%s: row too long", where);
+    snprintf(buf, sizeof buf, "%s", line);
+    char *col[NCOLS + 1];
+    int n = 0;
+    for (char *p = buf; n <= NCOLS;) {
+        col[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = 0;
+        p = c + 1;
+    }
+    if (n != NCOLS)
+        return xc_error_set(err, XC_EFORMAT, "%s: %d columns, expected %d", where, n, NCOLS);
+    char *end;
+    unsigned long long id = strtoull(col[0], &end, 10);
+    if (*end || !col[0][0])
+        return xc_error_set(err, XC_EFORMAT, "%s: pulsar \"%s\": not an integer", where, col[0]);
+    row->id = id;
+    row->searcher = row->config = -1;
+    for (size_t k = 0; k < st->ns; k++)
+        if (!strcmp(st->s[k].name, col[1])) {
+            row->searcher = (int)k;
+            for (size_t c = 0; c < st->s[k].ncfg; c++)
+                if (!strcmp(st->s[k].cfg[c].label, col[2]))
+                    row->config = (int)c;
+        }
+    if (row->searcher < 0 || row->config < 0)
+        return xc_error_set(err, XC_EFORMAT, "%s: searcher \"%s\" configuration \"%s\" is not in the study %s", where,
+                            col[1], col[2], st->path);
+    row->detected = !strcmp(col[COL_DETECTED], "1");
+    if (!row->detected && strcmp(col[COL_DETECTED], "0"))
+        return xc_error_set(err, XC_EFORMAT, "%s: detected \"%s\": must be 0 or 1", where, col[COL_DETECTED]);
+    row->harm_n = atoi(col[COL_HARMN]);
+    const int num[] = {COL_SIGMA, COL_Z, COL_TZ, COL_TW, COL_SNRPEAK};
+    double *dst[] = {&row->sigma, &row->z, &row->z_true, &row->w_true, &row->snrpeak};
+    for (int k = 0; k < 5; k++) {
+        *dst[k] = strtod(col[num[k]], &end);
+        if (*end || !col[num[k]][0])
+            return xc_error_set(err, XC_EFORMAT, "%s: column %d \"%s\": not a number", where, num[k] + 1,
+                                col[num[k]]);
+    }
+    return XC_OK;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+    const xc_study_row *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    if (x->searcher != y->searcher)
+        return x->searcher - y->searcher;
+    return x->config - y->config;
+}
+
+xc_status xc_study_rows_sort(xc_study_rows *rows, xc_error *err)
+{
+    if (!rows->n)
+        return XC_OK;
+    qsort(rows->r, rows->n, sizeof *rows->r, row_cmp);
+    size_t w = 0;
+    for (size_t i = 0; i < rows->n; i++) {
+        if (w && !row_cmp(&rows->r[w - 1], &rows->r[i])) {
+            if (strcmp(rows->r[w - 1].line, rows->r[i].line))
+                return xc_error_set(err, XC_EINVAL, "pulsar %llu, searcher %d, configuration %d: two different rows "
+                                    "(journals of different runs?):\n  %s\n  %s",
+                                    (unsigned long long)rows->r[i].id, rows->r[i].searcher, rows->r[i].config,
+                                    rows->r[w - 1].line, rows->r[i].line);
+            free(rows->r[i].line);
+            continue;
+        }
+        rows->r[w++] = rows->r[i];
+    }
+    rows->n = w;
+    return XC_OK;
+}
+
+/* ---- the truth ------------------------------------------------------------ */
+
+typedef struct {
+    double f0, r, z, w, snr_folded, T;
+} truth_t;
+
+static double num_or_nan(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static xc_status parse_truth(const char *text, uint64_t id, truth_t *t, xc_error *err)
+{
+    json_error_t je;
+    json_t *root = json_loads(text, 0, &je);
+    if (!root)
+        return xc_error_set(err, XC_EFORMAT, "pulsar %llu: truth JSON: %s", (unsigned long long)id, je.text);
+    t->f0 = num_or_nan(root, "f0_hz");
+    t->r = num_or_nan(root, "r");
+    t->z = num_or_nan(root, "z");
+    t->w = num_or_nan(root, "w");
+    json_t *ex = json_object_get(json_object_get(root, "pulsar"), "expected");
+    t->snr_folded = json_is_object(ex) ? num_or_nan(ex, "snr_folded") : NAN;
+    json_decref(root);
+    if (!(t->f0 > 0) || !isfinite(t->r) || !isfinite(t->z))
+        return xc_error_set(err, XC_EFORMAT, "pulsar %llu: the truth has no f0_hz, r and z (is it a pulsar?)",
+                            (unsigned long long)id);
+    if (!isfinite(t->w))
+        t->w = 0;
+    return XC_OK;
+}
+
+/* ---- the searches ---------------------------------------------------------- */
+
+static xc_status search(const xc_study_searcher *s, const xc_study_config *c, const xc_spectrum *sp, int threads,
+                        xc_candlist *cl, xc_error *err)
+{
+    if (s->family == XC_FAMILY_ACCEL) {
+        xc_accel_opts o = c->ac;
+        o.threads = threads;
+        return xc_accel_run(xc_accel_searcher_of(s->impl), sp, &o, cl, err);
+    }
+    xc_psopts o = c->ps;
+    o.threads = threads;
+    return xc_pulscan_run(xc_searcher_of(s->impl), sp, &o, cl, err);
+}
+
+static void fmt_num(char *b, size_t n, double v)
+{
+    if (isfinite(v))
+        snprintf(b, n, "%.10g", v);
+    else
+        snprintf(b, n, "nan");
+}
+
+/* The row of one search. */
+static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_synth_params *p, const truth_t *t,
+                       const xc_candlist *cl, xc_study_row *row, xc_error *err)
+{
+    const xc_study_searcher *s = &st->s[k];
+    xc_cmpcands_opts o;
+    xc_cmpcands_opts_init(&o);
+    o.truth_sigma = st->det_sigma;
+    o.ftol = st->det_ftol;
+    o.fundamental = !st->det_harmonics;
+    xc_truth tr = {t->f0, t->r, t->z, t->T, 1};
+    xc_truthmatch m;
+    xc_status e = xc_cands_match_truth(cl, &tr, &o, &m, err);
+    if (e)
+        return e;
+    const xc_detection *d = NULL;
+    const char *match = "none";
+    if (m.fund.found) {
+        d = &m.fund;
+        match = "fundamental";
+    } else if (st->det_harmonics) {
+        if (m.harm.found && (!m.sub.found || m.harm.sigma >= m.sub.sigma)) {
+            d = &m.harm;
+            match = "harmonic";
+        } else if (m.sub.found) {
+            d = &m.sub;
+            match = "subharmonic";
+        }
+    }
+    char v[16][40];
+    double meas[] = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    int numharm = 0, hn = 0;
+    if (d) {
+        const xc_cand *cd = &cl->c[d->index];
+        double scale = !strcmp(match, "harmonic") ? d->n : !strcmp(match, "subharmonic") ? 1.0 / d->n : 1.0;
+        numharm = cd->numharm;
+        hn = d->n;
+        meas[0] = cd->sigma;
+        meas[1] = cd->r;
+        meas[2] = cd->z;
+        meas[3] = s->family == XC_FAMILY_ACCEL ? cd->w : NAN;
+        meas[4] = cd->r - t->r * scale;
+        /* A boxcar cannot tell the sign of z: its error is on |z|. */
+        meas[5] = s->signed_z ? cd->z - t->z * scale : fabs(cd->z) - fabs(t->z) * scale;
+        meas[6] = s->family == XC_FAMILY_ACCEL ? cd->w - t->w * scale : NAN;
+        meas[7] = cd->f_hz;
+    }
+    for (int q = 0; q < 8; q++)
+        fmt_num(v[q], sizeof v[q], meas[q]);
+    const double tv[] = {t->f0, t->r, t->z, t->w, t->snr_folded, p->psr.period_ms, p->psr.width_pct,
+                         p->psr.snrpeak, p->psr.dm, p->psr.bin.pb_h, p->psr.bin.ecc, p->psr.bin.phase,
+                         p->psr.bin.mp, p->psr.bin.mc};
+    char tail[1024];
+    size_t len = 0;
+    for (size_t q = 0; q < sizeof tv / sizeof tv[0]; q++) {
+        char b[40];
+        fmt_num(b, sizeof b, tv[q]);
+        len += (size_t)snprintf(tail + len, sizeof tail - len, ",%s", b);
+    }
+    char line[2048];
+    int n = snprintf(line, sizeof line, "%llu,%s,%s,%d,%s,%d,%s,%d,%s,%s,%s,%s,%s,%s,%s%s,%zu", (unsigned long long)id,
+                     s->name, s->cfg[c].label, d != NULL, v[0], numharm, match, hn, v[1], v[2], v[3], v[4], v[5], v[6],
+                     v[7], tail, m.nabove);
+    if (n < 0 || (size_t)n >= sizeof line)
+        return xc_error_set(err, XC_EINVAL, "pulsar %llu: row too long", (unsigned long long)id);
+    char where[96];
+    snprintf(where, sizeof where, "pulsar %llu", (unsigned long long)id);
+    if ((e = xc_study_row_parse(st, line, row, where, err)))
+        return e;
+    if (!(row->line = strdup(line)))
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    return XC_OK;
+}
+
+xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
+                          xc_study_rows *out, xc_error *err)
+{
+    xc_synth_params p;
+    int attempts = 0;
+    xc_status e = xc_popspec_pulsar(&st->pop, st->seed, id, &p, &attempts, err);
+    if (e)
+        return e;
+    p.nthreads = threads;
+    float *x = NULL;
+    uint64_t n = 0;
+    char *truth_text = NULL, label[64];
+    snprintf(label, sizeof label, "study pulsar %llu", (unsigned long long)id);
+    truth_t t = {0};
+    xc_spectrum sp;
+    memset(&sp, 0, sizeof sp);
+    if ((e = xc_synth_dedispersed_series(&p, label, &x, &n, &truth_text, err)) ||
+        (e = parse_truth(truth_text, id, &t, err)))
+        goto done;
+    /* realfft needs an even length: an odd series loses its last sample, and
+     * the truth is taken to the shorter T (r ~ T, z ~ T^2, w ~ T^3). */
+    uint64_t nf = n & ~(uint64_t)1;
+    if (nf < 4) {
+        e = xc_error_set(err, XC_EINVAL, "pulsar %llu: %llu samples: too short to search", (unsigned long long)id,
+                         (unsigned long long)n);
+        goto done;
+    }
+    double q = (double)nf / (double)n;
+    t.r *= q;
+    t.z *= q * q;
+    t.w *= q * q * q;
+    t.T = (double)nf * p.tsamp;
+    if ((e = xc_realfft_forward(x, (size_t)nf, XC_FFT_SINGLE, x, err)))
+        goto done;
+    sp.data = x;
+    sp.nbins = (size_t)(nf / 2);
+    sp.dt = p.tsamp;
+    sp.T = t.T;
+    size_t idx = 0;
+    for (size_t k = 0; k < st->ns; k++)
+        for (size_t c = 0; c < st->s[k].ncfg; c++, idx++) {
+            if (want && !want[idx])
+                continue;
+            xc_candlist cl;
+            xc_candlist_init(&cl);
+            xc_study_row row;
+            memset(&row, 0, sizeof row);
+            xc_error se;
+            xc_error_clear(&se);
+            e = search(&st->s[k], &st->s[k].cfg[c], &sp, threads, &cl, &se);
+            if (e)
+                xc_error_set(err, e, "pulsar %llu, searcher %s (%s), %s: %s", (unsigned long long)id,
+                             st->s[k].name, st->s[k].impl->name, st->s[k].cfg[c].label, se.msg);
+            else if (!(e = score(st, id, (int)k, (int)c, &p, &t, &cl, &row, err)) && (e = rows_push(out, &row, err)))
+                free(row.line);
+            xc_candlist_free(&cl);
+            if (e)
+                goto done;
+        }
+done:
+    free(x);
+    free(truth_text);
+    xc_synth_params_free(&p);
+    return e;
+}

@@ -1,0 +1,266 @@
+/* Running a study: the pulsars the journals do not finish, searched in
+ * parallel (one pulsar per worker thread, or pulsars handed out by MPI
+ * ranks), each finished search appended to this process's journal. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "study/study_internal.h"
+
+/* done[p * ns + q]: does slice pulsar p have search q? */
+static xc_status done_map(const xc_study *st, const xc_study_rows *rows, uint64_t shard, uint64_t nshards,
+                          unsigned char **done, size_t *np, xc_error *err)
+{
+    const size_t ns = xc_study_nsearch(st);
+    *np = st->n > shard ? (size_t)((st->n - shard + nshards - 1) / nshards) : 0;
+    *done = calloc(*np * ns > 0 ? *np * ns : 1, 1);
+    if (!*done)
+        return xc_error_set(err, XC_ENOMEM, "out of memory for %zu pulsars", *np);
+    for (size_t i = 0; i < rows->n; i++) {
+        const xc_study_row *r = &rows->r[i];
+        if (r->id < st->n && r->id % nshards == shard)
+            (*done)[(size_t)((r->id - shard) / nshards) * ns + xc_study_search_index(st, r->searcher, r->config)] = 1;
+    }
+    return XC_OK;
+}
+
+static xc_status read_rows(const xc_study *st, const char *dir, xc_study_rows *rows, xc_error *err)
+{
+    xc_status e = xc_study_journal_read(st, dir, rows, err);
+    if (!e)
+        e = xc_study_rows_sort(rows, err);
+    return e;
+}
+
+xc_status xc_study_pending(const xc_study *st, const char *dir, uint64_t shard, uint64_t nshards, uint64_t **ids,
+                           uint64_t *n, xc_error *err)
+{
+    *ids = NULL;
+    *n = 0;
+    if (nshards < 1 || shard >= nshards)
+        return xc_error_set(err, XC_EINVAL, "-shard %llu/%llu: needs 0 <= I < N", (unsigned long long)shard,
+                            (unsigned long long)nshards);
+    xc_study_rows rows = {0};
+    unsigned char *done = NULL;
+    size_t np = 0, ns = xc_study_nsearch(st);
+    xc_status e = read_rows(st, dir, &rows, err);
+    if (!e)
+        e = done_map(st, &rows, shard, nshards, &done, &np, err);
+    if (!e && !(*ids = malloc((np ? np : 1) * sizeof **ids)))
+        e = xc_error_set(err, XC_ENOMEM, "out of memory");
+    for (size_t p = 0; !e && p < np; p++) {
+        int all = 1;
+        for (size_t q = 0; q < ns; q++)
+            all &= done[p * ns + q];
+        if (!all)
+            (*ids)[(*n)++] = shard + (uint64_t)p * nshards;
+    }
+    if (e) {
+        free(*ids);
+        *ids = NULL;
+    }
+    free(done);
+    xc_study_rows_free(&rows);
+    return e;
+}
+
+typedef struct {
+    uint64_t next;
+} local_next;
+
+xc_status xc_study_run(const xc_study *st, const char *dir, xc_study_runopts *o, xc_error *err)
+{
+    uint64_t shard = o->nshards > 1 ? o->shard : 0, nshards = o->nshards > 1 ? o->nshards : 1;
+    if (o->nshards > 1 && o->shard >= o->nshards)
+        return xc_error_set(err, XC_EINVAL, "-shard %llu/%llu: needs 0 <= I < N", (unsigned long long)o->shard,
+                            (unsigned long long)o->nshards);
+    char tag[96];
+    if (o->tag)
+        snprintf(tag, sizeof tag, "%s", o->tag);
+    else if (nshards > 1)
+        snprintf(tag, sizeof tag, "shard-%llu-of-%llu", (unsigned long long)shard, (unsigned long long)nshards);
+    else
+        snprintf(tag, sizeof tag, "main");
+    xc_status e = xc_study_dir_init(st, dir, err);
+    if (e)
+        return e;
+    xc_study_rows rows = {0};
+    unsigned char *done = NULL;
+    size_t np = 0;
+    const size_t ns = xc_study_nsearch(st);
+    uint64_t *ids = NULL, npend = 0;
+    xc_study_journal *j = NULL;
+    if ((e = read_rows(st, dir, &rows, err)) || (e = done_map(st, &rows, shard, nshards, &done, &np, err)))
+        goto out;
+    if (!(ids = malloc((np ? np : 1) * sizeof *ids))) {
+        e = xc_error_set(err, XC_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t p = 0; p < np; p++) {
+        int all = 1;
+        for (size_t q = 0; q < ns; q++)
+            all &= done[p * ns + q];
+        if (!all)
+            ids[npend++] = p;
+    }
+    o->done_before = np - npend;
+    if (o->ready)
+        o->ready(o->ready_ctx);
+    o->made = 0;
+    if ((e = xc_study_journal_open(&j, dir, tag, err)))
+        goto out;
+
+    /* Workers: one pulsar each, single-threaded kernels (a pulsar's spectrum
+     * is small; whole pulsars side by side use the cores best).  A device
+     * searcher runs alone with every thread for its host side. */
+    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    int device = 0;
+    for (size_t k = 0; k < st->ns; k++)
+        device |= (st->s[k].impl->caps & XC_CAP_DEVICE) != 0;
+    int workers = device ? 1 : threads;
+    if ((uint64_t)workers > npend)
+        workers = npend ? (int)npend : 1;
+    const int inner = device ? threads : (threads / workers > 0 ? threads / workers : 1);
+    local_next ln = {0};
+    uint64_t finished = 0;
+    xc_status first_err = XC_OK;
+    uint64_t err_id = UINT64_MAX;
+    xc_error werr;
+    xc_error_clear(&werr);
+    xc_progress_report(&o->progress, "study", 0, npend);
+#pragma omp parallel num_threads(workers)
+    {
+        for (;;) {
+            uint64_t k;
+            int stop;
+#pragma omp critical(xc_study_next)
+            {
+                stop = first_err != XC_OK;
+                if (o->next)
+                    k = o->next(o->next_ctx);
+                else
+                    k = ln.next++;
+            }
+            if (stop || k >= npend)
+                break;
+            const size_t p = (size_t)ids[k];
+            const uint64_t id = shard + (uint64_t)p * nshards;
+            unsigned char want[XC_STUDY_MAX_CONFIGS * XC_STUDY_MAX_SEARCHERS];
+            for (size_t q = 0; q < ns; q++)
+                want[q] = !done[p * ns + q];
+            xc_study_rows mine = {0};
+            xc_error e1;
+            xc_error_clear(&e1);
+            xc_status s1 = xc_study_pulsar(st, id, want, inner, &mine, &e1);
+#pragma omp critical(xc_study_journal)
+            {
+                /* Rows of a pulsar cut short by an error are kept: they are finished. */
+                xc_error e2;
+                xc_error_clear(&e2);
+                xc_status s2 = xc_study_journal_append(j, &mine, 0, &e2);
+                if (!s1 && s2) {
+                    s1 = s2;
+                    e1 = e2;
+                }
+                if (s1 && id < err_id) {
+                    err_id = id;
+                    first_err = s1;
+                    werr = e1;
+                } else if (!s1) {
+                    finished++;
+                    xc_progress_report(&o->progress, "study", finished, npend);
+                }
+            }
+            xc_study_rows_free(&mine);
+        }
+    }
+    o->made = finished;
+    if (first_err) {
+        e = first_err;
+        if (err)
+            *err = werr;
+    }
+out:
+    xc_study_journal_close(j);
+    free(ids);
+    free(done);
+    xc_study_rows_free(&rows);
+    return e;
+}
+
+/* ---- merge --------------------------------------------------------------------------- */
+
+static xc_status read_hash_n(const char *dir, char *hash, size_t nh, uint64_t *n, xc_error *err)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/study.json", dir);
+    json_error_t je;
+    json_t *o = json_load_file(path, 0, &je);
+    if (!o)
+        return xc_error_set(err, XC_EIO, "%s: not a study directory (%s)", dir, je.text);
+    const char *h = json_string_value(json_object_get(o, "study_hash"));
+    json_t *jn = json_object_get(o, "n");
+    if (!h || !json_is_integer(jn) || json_integer_value(jn) < 1) {
+        json_decref(o);
+        return xc_error_set(err, XC_EFORMAT, "%s: study_hash and n: missing or of the wrong type", path);
+    }
+    snprintf(hash, nh, "%s", h);
+    *n = (uint64_t)json_integer_value(jn);
+    json_decref(o);
+    return XC_OK;
+}
+
+xc_status xc_study_merge(const char *const *dirs, size_t ndirs, const char *out, const xc_registry *reg,
+                         xc_study *st, xc_error *err)
+{
+    memset(st, 0, sizeof *st);
+    if (ndirs < 1)
+        return xc_error_set(err, XC_EINVAL, "-merge: no study directories");
+    char spec[4300], h0[64], want[64];
+    uint64_t n = 0;
+    snprintf(spec, sizeof spec, "%s/spec.json", dirs[0]);
+    xc_status e = xc_study_load(st, spec, reg, err);
+    if (e)
+        return e;
+    snprintf(want, sizeof want, "%016llx", (unsigned long long)st->hash);
+    for (size_t i = 0; i < ndirs; i++) {
+        uint64_t ni = 0;
+        if ((e = read_hash_n(dirs[i], h0, sizeof h0, &ni, err)))
+            goto fail;
+        if (strcmp(h0, want)) {
+            e = xc_error_set(err, XC_EINVAL, "%s: another study (hash %s; %s has %s): cannot merge them", dirs[i], h0,
+                             dirs[0], want);
+            goto fail;
+        }
+        n = ni > n ? ni : n;
+    }
+    st->n = n;
+    xc_study_rows rows = {0};
+    for (size_t i = 0; i < ndirs && !e; i++)
+        e = xc_study_journal_read(st, dirs[i], &rows, err);
+    if (!e)
+        e = xc_study_rows_sort(&rows, err);
+    if (!e)
+        e = xc_study_dir_init(st, out, err);
+    /* The joined journal: the output directory is a study directory too. */
+    xc_study_journal *j = NULL;
+    if (!e) {
+        char path[4300];
+        snprintf(path, sizeof path, "%s/journal/merged.csv", out);
+        remove(path);
+        e = xc_study_journal_open(&j, out, "merged", err);
+    }
+    if (!e)
+        e = xc_study_journal_append(j, &rows, 0, err);
+    xc_study_journal_close(j);
+    if (!e)
+        e = xc_study_write_outputs(st, &rows, 0, 1, out, err);
+    xc_study_rows_free(&rows);
+    if (e)
+        goto fail;
+    return XC_OK;
+fail:
+    xc_study_free(st);
+    return e;
+}

@@ -1,0 +1,207 @@
+/* xc_study.h: sensitivity studies on synthetic pulsar populations, as the
+ * Pulscan paper's (White et al. 2024, sections 3-4): every pulsar of a
+ * population is made once, searched by every searcher at every configuration,
+ * and scored against the synthesizer's truth.
+ *
+ * A study spec is JSON (strict: an unknown field or a wrong type is an error
+ * naming its JSON path, e.g. "searchers[1].sweep.zmax[2]"):
+ *   { "description": "...",
+ *     "population": { "spec": "pulscan-table1.json" (relative to this file),
+ *                     "n": 300, "seed": 1,
+ *                     "fixed": {synth fields that replace the spec's},
+ *                     "draw": {FIELD: {dist, lo, hi}} that replace the spec's },
+ *     "data": "dedispersed",    the synthesizer's fast path: the series dedispersed at the true DM
+ *     "searchers": [ { "name": "pulscan", "family": "pulscan"|"accel",
+ *                      "impl": "cpu" (optional; default chosen by capability),
+ *                      "options": {OPTION: value},          applied to every configuration
+ *                      "sweep": {OPTION: [values...]} },     the configurations: their product
+ *                    ... ],
+ *     "detection": { "sigma": 6, "ftol": 0.01, "harmonics": false },
+ *     "baseline": { "family": "pulscan", "impl": ..., "options": {"zmax": 0, "numharm": 1} } }
+ * OPTION names are those of `crosscheck pulscan` and `crosscheck accel`
+ * (zmax, numharm, sigma, ...; see study_options.c).
+ *
+ * Detection (the paper's section 3.3.1): the highest-sigma candidate above
+ * detection.sigma within detection.ftol (relative) of the true spin frequency
+ * (with harmonics: also of n f0 or f0/n, n = 2..16).  Pulsars the baseline
+ * searcher detects are removed from every rate (the paper removes those a
+ * zmax = 0 search finds); the baseline's own rate is over all pulsars.
+ *
+ * Determinism: pulsar i depends only on (seed, i); each (pulsar, searcher,
+ * configuration) gives one row; every output is made from the sorted rows,
+ * so thread count, shards, ranks and interruptions do not change a byte. */
+#ifndef XC_STUDY_H
+#define XC_STUDY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/xc_accel.h"
+#include "core/xc_error.h"
+#include "core/xc_impl.h"
+#include "core/xc_progress.h"
+#include "core/xc_search.h"
+#include "synth/xc_population.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XC_STUDY_MAX_CONFIGS 256
+#define XC_STUDY_MAX_SEARCHERS 16
+
+typedef struct {
+    char label[160];       /* "zmax=25,numharm=4": the swept options, canonical order */
+    xc_psopts ps;          /* family pulscan */
+    xc_accel_opts ac;      /* family accel */
+    int zmax;              /* for plots against zmax */
+    int numharm;
+} xc_study_config;
+
+typedef struct {
+    char name[32];
+    xc_family family;      /* XC_FAMILY_PULSCAN or XC_FAMILY_ACCEL */
+    const xc_impl *impl;
+    int signed_z;          /* matched filter (accel): z has a sign; a boxcar's does not */
+    int baseline;          /* 1: the baseline searcher ("baseline") */
+    xc_study_config *cfg;
+    size_t ncfg;
+} xc_study_searcher;
+
+typedef struct {
+    char path[1024];       /* the study spec */
+    xc_popspec pop;        /* with the overrides applied */
+    uint64_t n, seed;
+    xc_study_searcher *s;  /* the baseline, if any, last */
+    size_t ns;
+    int has_baseline;
+    double det_sigma, det_ftol;
+    int det_harmonics;
+    uint64_t hash;         /* of the canonical spec without n: what resume and merge compare */
+    char *canonical;       /* the canonical spec (JSON text) */
+    char *spec_copy;       /* the spec as DIR/spec.json keeps it: population.spec = "population.json" */
+    char pop_path[2200];   /* the population spec it read (copied to DIR/population.json) */
+} xc_study;
+
+/* Reads and checks a spec; implementations are looked up in reg (a named
+ * impl must exist and be available; otherwise the first available entry of
+ * the family that is threaded, not approximate and not a device, else the
+ * reference).  XC_EIO, XC_EFORMAT, XC_EINVAL naming the file and JSON path. */
+xc_status xc_study_load(xc_study *st, const char *path, const xc_registry *reg, xc_error *err);
+void xc_study_free(xc_study *st);
+/* Searches per pulsar: every configuration of every searcher. */
+size_t xc_study_nsearch(const xc_study *st);
+
+/* ---- rows: one per (pulsar, searcher, configuration) ------------------------- */
+
+/* detections.csv's header (no newline). */
+const char *xc_study_header(void);
+
+typedef struct {
+    uint64_t id;
+    int searcher, config;  /* indices into st->s and its cfg */
+    char *line;            /* the detections.csv row, no newline (owned) */
+    /* parsed from line, for the statistics */
+    int detected, harm_n;
+    double sigma, z, z_true, w_true, snrpeak;
+} xc_study_row;
+
+typedef struct {
+    xc_study_row *r;
+    size_t n, cap;
+} xc_study_rows;
+
+void xc_study_rows_free(xc_study_rows *rows);
+/* Parses a row line (as written by the study) for st: XC_EFORMAT naming where. */
+xc_status xc_study_row_parse(const xc_study *st, const char *line, xc_study_row *row, const char *where,
+                             xc_error *err);
+/* Sorts by (pulsar, searcher, configuration); XC_EINVAL when a key repeats
+ * with different text (two runs of different studies). Duplicates with equal
+ * text are dropped. */
+xc_status xc_study_rows_sort(xc_study_rows *rows, xc_error *err);
+
+/* ---- one pulsar -------------------------------------------------------------- */
+
+/* Makes pulsar id's data and runs the searches with want[k] != 0 (k over
+ * xc_study_nsearch, searcher-major), appending their rows.  threads: for the
+ * synthesizer and the searchers (0: OpenMP default).  Not thread safe with
+ * other FFTs (FFTW's planner): the caller serialises xc_study_fft_lock. */
+xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
+                          xc_study_rows *out, xc_error *err);
+
+/* ---- checkpoints: DIR/journal/<tag>.csv ------------------------------------- */
+
+/* Checks or writes DIR/study.json (the canonical spec): a directory that holds
+ * another study is refused (XC_EINVAL naming both hashes). */
+xc_status xc_study_dir_init(const xc_study *st, const char *dir, xc_error *err);
+/* Reads every journal under dir (torn last lines are dropped) into rows. */
+xc_status xc_study_journal_read(const xc_study *st, const char *dir, xc_study_rows *rows, xc_error *err);
+
+typedef struct xc_study_journal xc_study_journal;
+/* Opens DIR/journal/<tag>.csv for appending, first cutting a torn last line. */
+xc_status xc_study_journal_open(xc_study_journal **j, const char *dir, const char *tag, xc_error *err);
+/* Appends rows[first..] and flushes them to disk (fsync): after this returns
+ * they survive a SIGKILL. */
+xc_status xc_study_journal_append(xc_study_journal *j, const xc_study_rows *rows, size_t first, xc_error *err);
+void xc_study_journal_close(xc_study_journal *j);
+
+/* ---- running ------------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t shard, nshards;   /* this process takes pulsars id % nshards == shard (0, 1: all) */
+    int threads;               /* total CPU threads (0: OpenMP default) */
+    const char *tag;           /* journal name (NULL: "main" or "shard-I-of-N") */
+    /* dynamic distribution (MPI): when next is set, pulsars are taken by
+     * calling next(ctx), which returns the next index into the pending list
+     * shared by every rank, or >= npending at the end */
+    uint64_t (*next)(void *ctx);
+    void *next_ctx;
+    /* called once the pending list is made, before any work (MPI: a barrier,
+     * so no rank appends before every rank has read the journals) */
+    void (*ready)(void *ctx);
+    void *ready_ctx;
+    xc_progress_cb progress;   /* per pulsar */
+    uint64_t done_before;      /* filled in: pulsars finished by earlier runs */
+    uint64_t made;             /* filled in: pulsars made now */
+} xc_study_runopts;
+
+/* Runs every pulsar of the slice that the journals in dir do not finish. */
+xc_status xc_study_run(const xc_study *st, const char *dir, xc_study_runopts *o, xc_error *err);
+
+/* Pulsar ids of the slice that are not finished in dir, ascending: *ids
+ * malloc'd.  For MPI, every rank computes the same list. */
+xc_status xc_study_pending(const xc_study *st, const char *dir, uint64_t shard, uint64_t nshards, uint64_t **ids,
+                           uint64_t *n, xc_error *err);
+
+/* ---- outputs --------------------------------------------------------------------- */
+
+/* Writes detections.csv, rates.csv, recovery.json and index.html into dir
+ * from the rows of pulsars with id % nshards == shard among 0..st->n-1; every
+ * one of them must have all its rows (XC_EINVAL naming the first missing). */
+xc_status xc_study_write_outputs(const xc_study *st, const xc_study_rows *rows, uint64_t shard, uint64_t nshards,
+                                 const char *dir, xc_error *err);
+
+/* Joins the journals of study directories into out (same study required;
+ * the union must cover pulsars 0..n-1 of the largest n) and writes the
+ * outputs there. */
+xc_status xc_study_merge(const char *const *dirs, size_t ndirs, const char *out, const xc_registry *reg,
+                         xc_study *st, xc_error *err);
+
+/* ---- statistics (study_stats.c) --------------------------------------------------- */
+
+/* Wilson score interval of k successes in n trials at 95 % (z = 1.959964);
+ * n = 0 gives NaN. */
+void xc_wilson95(uint64_t k, uint64_t n, double *lo, double *hi);
+
+typedef struct {
+    size_t n;
+    double slope, intercept, r2, resid_rms;   /* NaN when n < 3 or x has no spread */
+} xc_linfit;
+
+/* Least squares y = intercept + slope x. */
+void xc_linfit_compute(const double *x, const double *y, size_t n, xc_linfit *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
