@@ -12,9 +12,15 @@
 #                   run FUZZ_SECONDS (default 60); make test replays their corpora
 #   make gpu-check  build for the lent H100/H200 and print the GPU table
 #                   (scripts/gpu-check.sh; run on the device machine)
+#   make report-check  a report with every plot kind, loaded in headless
+#                   chromium (installed when missing): fails on a console error
+#                   or an image that does not decode; saves a screenshot
+#                   (scripts/report-check.sh)
 #   V=1 shows full commands.  CUDA=0 leaves the GPU implementations out
 #   (default: built when nvcc is found).  STATIC=1 links GSL, FFTW, jansson,
 #   CUnit, libgomp and the CUDA runtime statically, for the device machine.
+#   PLOTS=0 builds the report writer without cairo (each plot becomes a line
+#   of text); STATIC=1 implies it, the device machine has no cairo.
 
 # Builds use every core unless the caller chose (make -jN, or -j1 to debug):
 # `make test` on a 2-core CI machine spent most of its time compiling serially.
@@ -28,7 +34,12 @@ OPT    ?= -O2
 SAN    ?=
 CC     ?= cc
 
-PKGS     := gsl fftw3 fftw3f jansson
+# Plots are drawn with cairo, except with PLOTS=0 (and always with STATIC=1).
+PLOTS    ?= 1
+ifeq ($(STATIC),1)
+override PLOTS := 0
+endif
+PKGS     := gsl fftw3 fftw3f jansson $(if $(filter 1,$(PLOTS)),cairo)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 ifeq ($(STATIC),1)
 # For the device machine (another distribution): everything but libc static.
@@ -38,16 +49,19 @@ else
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 endif
 
-MODDIRS  := core reference optimized optimized/cpu synth compare reports
+MODDIRS  := core reference optimized optimized/cpu synth compare reports study
 # Every include names its layer ("core/xc_dedisperse.h"), so one -I. is all.
-CPPFLAGS += -D_GNU_SOURCE -I.
-CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Werror -fopenmp $(SAN) $(PKG_CFLAGS)
+CPPFLAGS += -D_GNU_SOURCE -I. $(if $(filter 1,$(PLOTS)),-DXC_HAVE_CAIRO)
+# -Wno-missing-field-initializers: structs of the API grow trailing members
+# (xc_series gained error bars), and positional initialisers of the older
+# members ({label, x, y, n}) must keep compiling, the rest zero.
+CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Wno-missing-field-initializers -Werror -fopenmp $(SAN) $(PKG_CFLAGS)
 ifeq ($(STATIC),1)
 LDFLAGS  += $(SAN) -pthread
 else
 LDFLAGS  += -fopenmp $(SAN)
 endif
-LDLIBS   += $(PKG_LIBS) $(CUDA_LIBS) -lm
+LDLIBS   += $(PKG_LIBS) $(CUDA_LIBS) -lm -ldl
 
 # CUDA: the GPU implementations are built when nvcc is found, unless CUDA=0.
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
@@ -60,7 +74,8 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -lineinfo \
 	     -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings
 # Objects of CUDA and CPU-only builds differ (the registry), so they live apart.
-BUILD    ?= build/$(if $(filter 1,$(CUDA)),cuda,nocuda)$(if $(filter 1,$(STATIC)),-static)
+# So do those with and without plots (PLOTS=0 drops cairo).
+BUILD    ?= build/$(if $(filter 1,$(CUDA)),cuda,nocuda)$(if $(filter 1,$(STATIC)),-static,$(if $(filter 0,$(PLOTS)),-noplots))
 
 ifeq ($(CUDA),1)
 CPPFLAGS += -DXC_HAVE_CUDA
@@ -97,8 +112,26 @@ else
 Q := @
 endif
 
-.PHONY: all deps test test-only test-large run bench sanitize install clean gpu-check fuzz fuzz-deps fuzz-build
-all: $(BIN)/crosscheck libcrosscheck.a $(TEST_BIN) $(FUZZ_REPLAY)
+# The example plugin (examples/plugin-dedisp/) and the test suite's variants
+# of it, built as a user builds a plugin: headers only, no libcrosscheck.
+PLUGIN_SRC  := examples/plugin-dedisp/dedisp.c
+PLUGIN_VARS := ok bug crash hang abi
+PLUGINS     := $(PLUGIN_VARS:%=$(BIN)/plugins/libxcdd_%.so)
+PLUGIN_DEF_ok :=
+PLUGIN_DEF_bug := -DPLANTED_BUG
+PLUGIN_DEF_crash := -DPLANTED_CRASH
+PLUGIN_DEF_hang := -DPLANTED_HANG
+PLUGIN_DEF_abi := -DPLANTED_ABI
+
+.PHONY: all deps test test-only test-large run bench sanitize install clean gpu-check fuzz fuzz-deps fuzz-build plugins
+all: $(BIN)/crosscheck libcrosscheck.a $(TEST_BIN) $(FUZZ_REPLAY) $(PLUGINS)
+
+plugins: $(PLUGINS)
+
+$(BIN)/plugins/libxcdd_%.so: $(PLUGIN_SRC) core/xc_plugin.h
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  PLUGIN  $@")
+	$(Q)$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -Icore -I. $(PLUGIN_DEF_$*) -o $@ $< -lm
 
 deps:
 	@sh scripts/deps.sh
@@ -141,7 +174,7 @@ $(BIN)/tests/%: tests/%.c $(TEST_HARNESS) $(LIBA)
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-only
 
-test-only: $(BIN)/crosscheck $(TEST_BIN) $(FUZZ_REPLAY)
+test-only: $(BIN)/crosscheck $(TEST_BIN) $(FUZZ_REPLAY) $(PLUGINS)
 	$(Q)sh tests/run.sh $(BIN)
 
 # Inputs past 2^31 samples (tests/large.sh): not in `make test`.
@@ -169,6 +202,21 @@ sanitize: deps
 gpu-check:
 	$(Q)sh scripts/gpu-check.sh
 
+# A report holding every plot kind (tests/report_sample.c), for report-check.
+$(BIN)/report-sample: tests/report_sample.c $(LIBA)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+
+# Loads a report with every plot kind in headless chromium (installing it
+# when missing), then the same page with planted faults, which must fail;
+# scripts/report-check.sh says what fails a page.  Other reports:
+# sh scripts/report-check.sh --page reports/runs/<stamp>
+.PHONY: report-check
+report-check: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN)/report-sample
+	$(Q)sh scripts/report-check.sh --self-test $(BIN)
+
 # ---- fuzzing ----------------------------------------------------------------
 $(CLIA): $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 	@mkdir -p $(@D)
@@ -192,7 +240,7 @@ FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno
 FUZZ_CFLAGS := -std=c11 -O1 -g -fopenmp -Wall -Wextra -Wno-unused-command-line-argument $(PKG_CFLAGS) $(FUZZ_SAN)
 # The readers need neither the fast implementations nor the report writer
 # (clang 14 also lacks a CPU-feature name they use); of cli/, the option layer.
-FUZZ_CLISRC := cli/cli_opts.c cli/cli_util.c cli/cli_plan.c cli/cli_search.c
+FUZZ_CLISRC := cli/cli_opts.c cli/cli_util.c cli/cli_plan.c cli/cli_search.c cli/cli_plugin.c
 FUZZ_LIBSRC := $(filter-out optimized/% reports/%,$(LIB_SRC)) $(FUZZ_CLISRC) $(FUZZ_HELP)
 FUZZ_LIBOBJ := $(FUZZ_LIBSRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS   := $(FUZZ_NAMES:%=$(FUZZ_DIR)/bin/%)
@@ -211,7 +259,7 @@ $(FUZZ_DIR)/bin/%: $(FUZZ_DIR)/obj/fuzz/%.o $(FUZZ_DIR)/libfuzzxc.a
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_DIR)/libfuzzxc.a \
-	    $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+	    $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -ldl
 
 fuzz-deps:
 	@sh scripts/deps.sh fuzz
@@ -224,13 +272,24 @@ fuzz: fuzz-deps
 	$(Q)$(MAKE) --no-print-directory CUDA=0 fuzz-build
 	$(Q)sh fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
+# crosscheck.pc: plugins need only the Cflags (pkg-config --cflags crosscheck);
+# a program linking the static library takes pkg-config --static --libs.
+PC_LIBS_PRIVATE := -fopenmp -lm -ldl $(if $(filter 1,$(CUDA)),$(CUDA_LIBS))
 install: $(BIN)/crosscheck libcrosscheck.a
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(BIN)/crosscheck $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 libcrosscheck.a $(DESTDIR)$(PREFIX)/lib/
-	# Headers keep their layer folder, as the includes name it (-I$(PREFIX)/include/crosscheck).
+	# Headers keep their layer folder, as the includes name it (-I$(PREFIX)/include/crosscheck);
+	# the plugin ABI is also at the top: #include "xc_plugin.h".
 	for h in $(wildcard $(addsuffix /xc_*.h,$(MODDIRS))); do \
 	    install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/crosscheck/$$h || exit 1; done
+	install -m 644 core/xc_plugin.h $(DESTDIR)$(PREFIX)/include/crosscheck/xc_plugin.h
+	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$${exec_prefix}/lib' \
+	    'includedir=$${prefix}/include' '' 'Name: crosscheck' \
+	    'Description: reference pulsar/FRB search kernels, comparators and the plugin ABI (xc_plugin.h)' \
+	    'Version: 1.0' 'Requires.private: $(PKGS)' 'Cflags: -I$${includedir}/crosscheck' \
+	    'Libs: -L$${libdir} -lcrosscheck' 'Libs.private: $(strip $(PC_LIBS_PRIVATE))' \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/crosscheck.pc
 
 clean:
 	rm -rf build bin libcrosscheck.a

@@ -17,7 +17,7 @@ typedef enum { IT_SECTION, IT_TEXT, IT_KV, IT_FIGURE } item_kind;
 
 typedef struct {
     item_kind kind;
-    char *a, *b;      /* section: heading; text: text; kv: key, value; figure: svg */
+    char *a, *b;      /* section: heading; text: text; kv: key, value; figure: its HTML */
 } item;
 
 typedef struct {
@@ -131,30 +131,46 @@ xc_status xc_report_add_verdict(xc_report *r, const char *impl, const char *chec
     return XC_OK;
 }
 
-static xc_status add_figure(xc_report *r, xc_text *svg, xc_status st, xc_error *err)
+static xc_status add_figure(xc_report *r, xc_text *fig, xc_status st, xc_error *err)
 {
     if (st) {
-        xc_text_free(svg);
+        xc_text_free(fig);
         return st;
     }
     /* The text buffer's string becomes the item's. */
-    return add_item(r, IT_FIGURE, svg->s, NULL, err);
+    return add_item(r, IT_FIGURE, fig->s, NULL, err);
 }
 
 xc_status xc_report_add_lines(xc_report *r, const xc_lineplot *p, xc_error *err)
 {
-    xc_text svg;
-    xc_text_init(&svg);
-    xc_status st = xc_svg_lines(&svg, p, err);
-    return add_figure(r, &svg, st, err);
+    xc_text fig;
+    xc_text_init(&fig);
+    xc_status st = xc_plot_lines(&fig, p, err);
+    return add_figure(r, &fig, st, err);
 }
 
 xc_status xc_report_add_heatmap(xc_report *r, const xc_heatmap *h, xc_error *err)
 {
-    xc_text svg;
-    xc_text_init(&svg);
-    xc_status st = xc_svg_heatmap(&svg, h, err);
-    return add_figure(r, &svg, st, err);
+    xc_text fig;
+    xc_text_init(&fig);
+    xc_status st = xc_plot_heatmap(&fig, h, err);
+    return add_figure(r, &fig, st, err);
+}
+
+xc_status xc_report_add_scatter(xc_report *r, const xc_scatter *s, xc_error *err)
+{
+    xc_text fig;
+    xc_text_init(&fig);
+    xc_status st = xc_plot_scatter(&fig, s, err);
+    return add_figure(r, &fig, st, err);
+}
+
+xc_status xc_report_add_bars(xc_report *r, const xc_bars *b, xc_error *err)
+{
+    xc_text fig;
+    xc_text_init(&fig);
+    xc_status st = xc_plot_bars(&fig, b, err);
+    return add_figure(r, &fig, st, err);
 }
 
 xc_status xc_report_set_number(xc_report *r, const char *key, double value, xc_error *err)
@@ -210,7 +226,8 @@ static const char css[] =
     "padding:2px 8px;border-radius:10px}\n"
     ".badge.pass{background:#d5f0dc;color:#17652f}.badge.fail{background:#f8d3d3;color:#a11d1d}\n"
     "tr.fail td{background:#fff6f6}\n"
-    "figure{margin:12px 0;overflow-x:auto}figure svg{max-width:100%;height:auto}\n"
+    "figure{margin:12px 0;overflow-x:auto}figure img{display:block;max-width:100%;height:auto}\n"
+    "p.noplot{color:#6b7385;font-style:italic}\n"
     "footer{color:#6b7385;font-size:13px;text-align:center;padding:0 0 24px}\n";
 
 static void render_verdicts(const xc_report *r, xc_text *o)
@@ -264,12 +281,37 @@ static void render_text(xc_text *o, const char *s)
     }
 }
 
+/* For scripts/report-check.sh, which loads the page in headless chromium
+ * (whose log does not tell a console error from a console.log): the first
+ * script counts console.error calls and error events (an uncaught exception,
+ * a resource that fails); the last, on load, checks that every image has
+ * decoded, names a broken one with console.error, and writes on <body>
+ *     data-images          how many images
+ *     data-broken-images   how many did not decode
+ *     data-console-errors  the count above */
+static const char err_hook[] =
+    "<script>\n"
+    "window.xcErrors=0;(function(){var e=console.error;"
+    "console.error=function(){window.xcErrors++;return e.apply(console,arguments);};"
+    "window.addEventListener(\"error\",function(){window.xcErrors++;},true);})();\n"
+    "</script>\n";
+static const char img_check[] =
+    "<script>\n"
+    "window.addEventListener(\"load\",function(){var n=0,bad=0;"
+    "document.querySelectorAll(\"img\").forEach(function(i){n++;"
+    "if(!i.complete||!i.naturalWidth){bad++;"
+    "console.error(\"image does not decode: \"+(i.alt||i.src.slice(0,60)));}});"
+    "document.body.setAttribute(\"data-images\",n);"
+    "document.body.setAttribute(\"data-broken-images\",bad);"
+    "document.body.setAttribute(\"data-console-errors\",window.xcErrors);});\n"
+    "</script>\n";
+
 static void render_html(const xc_report *r, xc_text *o)
 {
     xc_text_put(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
     xc_text_escape(o, r->title);
-    xc_text_printf(o, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n<h1>", css);
+    xc_text_printf(o, "</title>\n%s<style>\n%s</style>\n</head>\n<body>\n<main>\n<h1>", err_hook, css);
     xc_text_escape(o, r->title);
     xc_text_put(o, "</h1>\n");
     render_verdicts(r, o);
@@ -319,7 +361,9 @@ static void render_html(const xc_report *r, xc_text *o)
     if (open)
         xc_text_put(o, "</section>\n");
     xc_text_put(o, "</main>\n<footer>Written by crosscheck; the verdict rows and numbers are also in "
-                   "<a href=\"summary.json\">summary.json</a>.</footer>\n</body>\n</html>\n");
+                   "<a href=\"summary.json\">summary.json</a>.</footer>\n");
+    xc_text_put(o, img_check);
+    xc_text_put(o, "</body>\n</html>\n");
 }
 
 static json_t *summary_json(const xc_report *r)

@@ -92,3 +92,26 @@ xc_status xc_text_escape(xc_text *t, const char *s)
     }
     return t->oom ? XC_ENOMEM : XC_OK;
 }
+
+xc_status xc_text_base64(xc_text *t, const void *data, size_t n)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const unsigned char *p = data;
+    if (reserve(t, (n + 2) / 3 * 4))
+        return XC_ENOMEM;
+    char *q = t->s + t->len;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16;
+        if (i + 1 < n)
+            v |= (uint32_t)p[i + 1] << 8;
+        if (i + 2 < n)
+            v |= p[i + 2];
+        *q++ = tab[(v >> 18) & 63];
+        *q++ = tab[(v >> 12) & 63];
+        *q++ = i + 1 < n ? tab[(v >> 6) & 63] : '=';
+        *q++ = i + 2 < n ? tab[v & 63] : '=';
+    }
+    *q = '\0';
+    t->len = (size_t)(q - t->s);
+    return XC_OK;
+}

@@ -1,15 +1,21 @@
-/* xc_report.h: self-contained HTML reports with inline SVG plots, plus a
- * machine-readable summary.json, written without any plotting library.
+/* xc_report.h: self-contained HTML reports with plots drawn by cairo, plus a
+ * machine-readable summary.json.
  *
  * A report is built in memory, piece by piece, in the order the pieces should
  * appear: sections, paragraphs, key/value lines and plots.  Verdict rows
  * (implementation, check, measured value, bound, PASS/FAIL) are collected into
- * one table shown at the top.  Plots are rendered to SVG when added, so the
- * caller's arrays need not outlive the call.  xc_report_write renders
- *     DIR/index.html    the page (CSS inline, heatmaps as embedded PNG)
+ * one table shown at the top.  Plots are rendered when added (cairo, into a
+ * PNG embedded as a base64 <img>), so the caller's arrays need not outlive the
+ * call.  xc_report_write renders
+ *     DIR/index.html    the page (CSS and images inline, nothing fetched)
  *     DIR/summary.json  title, verdict rows, numbers and caller data
- * Output is deterministic: the same calls give the same bytes (no clock, no
- * addresses, fixed number formats), so reports can be diffed. */
+ * Output is deterministic: the same calls give the same bytes on a machine
+ * (no clock, no addresses, fixed number formats and font settings), so
+ * reports can be diffed.
+ *
+ * Built with PLOTS=0 (and STATIC=1, which implies it) the library has no
+ * cairo: plot calls still check their input the same way, and each plot
+ * becomes a short paragraph saying plots were not built in. */
 #ifndef XC_REPORT_H
 #define XC_REPORT_H
 
@@ -43,20 +49,34 @@ xc_status xc_text_put(xc_text *t, const char *s);
 /* Appends s with &, <, >, " and ' escaped for HTML/XML text and attributes. */
 xc_status xc_text_escape(xc_text *t, const char *s);
 
+/* Appends base64 (RFC 4648, padded) of n bytes.  XC_ENOMEM only. */
+xc_status xc_text_base64(xc_text *t, const void *p, size_t n);
+
+/* ---- plots ---------------------------------------------------------------
+ *
+ * Every plot is an image of a fixed size on the page (720 pixels wide, 420 to
+ * 460 high), drawn at XC_PLOT_SCALE times that in pixels so it stays sharp on
+ * dense screens: axes with ticks and tick labels, axis labels, a title, a
+ * legend when a series has a label, a colour bar with its label for colour
+ * scales.  In titles, labels and legends "^" followed by digits (and a sign)
+ * is drawn as a superscript: "DM (pc cm^-3)".  Non-finite values (and values
+ * <= 0 on a log axis) are not drawn. */
+#define XC_PLOT_SCALE 2
+
 typedef enum { XC_CMAP_VIRIDIS = 0, XC_CMAP_GREY } xc_cmap;
 
 /* Colour of v in [0, 1] (clamped; NaN gives magenta). */
 void xc_cmap_rgb(xc_cmap m, double v, uint8_t rgb[3]);
 
-/* Appends an 8-bit RGB image (w x h, rows top to bottom, rgb[3*(y*w + x)]) as
- * base64 of an uncompressed PNG. */
-xc_status xc_png_base64(xc_text *out, const uint8_t *rgb, size_t w, size_t h, xc_error *err);
-
-/* One curve: n points (x[i], y[i]); a non-finite point breaks the line. */
+/* One curve: n points (x[i], y[i]); a non-finite point breaks the line.
+ * Positional initialisers of the first four members ({label, x, y, n}) leave
+ * the rest zero: no error bars, a line. */
 typedef struct {
     const char *label;
     const double *x, *y;
     size_t n;
+    const double *ylo, *yhi;   /* optional error bars: NULL for none; else the bar spans ylo[i]..yhi[i] */
+    int points;                /* 1: markers at the points, no connecting line */
 } xc_series;
 
 typedef struct {
@@ -71,7 +91,8 @@ typedef enum { XC_REDUCE_MAX = 0, XC_REDUCE_MEAN } xc_reduce;
 
 /* A 2-D float array, data[row*ncols + col], drawn with row 0 at the bottom.
  * Larger arrays are reduced to at most 200 x 150 cells (the max, or the mean,
- * of each block: the max keeps a narrow pulse visible). */
+ * of each block: the max keeps a narrow pulse visible).  Non-finite cells are
+ * magenta. */
 typedef struct {
     const char *title;
     const float *data;
@@ -84,9 +105,50 @@ typedef struct {
     double vmin, vmax;             /* colour range; equal (e.g. both 0): the data's range */
 } xc_heatmap;
 
-/* Append one <svg> element.  XC_EINVAL for no series / an empty array / NULL data. */
-xc_status xc_svg_lines(xc_text *out, const xc_lineplot *p, xc_error *err);
-xc_status xc_svg_heatmap(xc_text *out, const xc_heatmap *h, xc_error *err);
+/* Points coloured by a third value, with a colourbar. */
+typedef struct {
+    const char *title, *xlabel, *ylabel, *zlabel;
+    const double *x, *y, *c;   /* n points; c gives the colour through cmap over [cmin, cmax] (equal: data range) */
+    size_t n;                  /* c NULL: every point in one colour, no colour bar */
+    xc_cmap cmap;
+    double cmin, cmax;
+    int logx, logy;
+    int diagonal;              /* 1: draw the line y = x (measured against truth) */
+} xc_scatter;
+
+/* Histogram / grouped bars: nbins bins with edges[0..nbins], nseries series of counts[s][0..nbins-1].
+ * Edges must be finite and increasing, counts finite (bars start at 0);
+ * labels may be NULL (no legend).  One series fills each bin; several stand
+ * side by side in it. */
+typedef struct {
+    const char *title, *xlabel, *ylabel;
+    const double *edges;
+    size_t nbins;
+    const double *const *counts;
+    const char *const *labels;
+    size_t nseries;
+} xc_bars;
+
+/* Each appends one figure to out: <img src="data:image/png;base64,..."
+ * width=.. height=.. alt="TITLE"> (a title attribute carries notes such as
+ * "no data" or the heatmap's reduction), or with PLOTS=0 a
+ * <p class="noplot"> naming the plot.  Errors, the same in both builds:
+ *   XC_EINVAL  lines: no series, a series with n > 0 but no x or y, only one
+ *              of ylo/yhi, or no point that can be drawn;
+ *              heatmap: no data, an empty array, non-finite axis limits;
+ *              scatter: n > 0 but no x or y;
+ *              bars: no edges or bins, no series or a series without counts,
+ *              edges not finite and increasing, a non-finite count
+ *   XC_ENOMEM  out of memory (cairo's own failures are reported as XC_EIO)
+ * An empty scatter (n = 0, or no drawable point) and bars whose counts are
+ * all zero are drawn with a "no data" note: not an error. */
+xc_status xc_plot_lines(xc_text *out, const xc_lineplot *p, xc_error *err);
+xc_status xc_plot_heatmap(xc_text *out, const xc_heatmap *h, xc_error *err);
+xc_status xc_plot_scatter(xc_text *out, const xc_scatter *s, xc_error *err);
+xc_status xc_plot_bars(xc_text *out, const xc_bars *b, xc_error *err);
+
+/* 1 when plots are drawn (built with cairo), 0 when built with PLOTS=0. */
+int xc_plots_built(void);
 
 /* ---- the report ---------------------------------------------------------- */
 
@@ -104,8 +166,11 @@ xc_status xc_report_add_kv(xc_report *r, const char *key, const char *value, xc_
 /* One row of the verdict table. */
 xc_status xc_report_add_verdict(xc_report *r, const char *impl, const char *check,
                                 const char *measured, const char *bound, int pass, xc_error *err);
+/* Plots, drawn as by xc_plot_lines and the rest (same errors). */
 xc_status xc_report_add_lines(xc_report *r, const xc_lineplot *p, xc_error *err);
 xc_status xc_report_add_heatmap(xc_report *r, const xc_heatmap *h, xc_error *err);
+xc_status xc_report_add_scatter(xc_report *r, const xc_scatter *s, xc_error *err);
+xc_status xc_report_add_bars(xc_report *r, const xc_bars *b, xc_error *err);
 
 /* summary.json "numbers": {key: value}; a non-finite value is written as null. */
 xc_status xc_report_set_number(xc_report *r, const char *key, double value, xc_error *err);

@@ -6,7 +6,8 @@
 # (libclang_rt.fuzzer, asan, ubsan: libclang-rt-14-dev on Debian 12) and the
 # LLVM OpenMP runtime (libomp-14-dev); make test and make run never need them.
 set -eu
-PKGS="build-essential pkg-config libgsl-dev libfftw3-dev libcunit1-dev libjansson-dev"
+# libcairo2-dev and fonts-dejavu-core: the report's plots (cairo, text in DejaVu Sans).
+PKGS="build-essential pkg-config libgsl-dev libfftw3-dev libcunit1-dev libjansson-dev libcairo2-dev fonts-dejavu-core"
 if [ "${1:-}" = fuzz ]; then
     PKGS="$PKGS clang libclang-rt-14-dev libomp-14-dev"
 fi
