@@ -5,6 +5,7 @@
 #   make test       build and run every CUnit suite
 #   make run        build and run the default cross-check (verdict table + report)
 #   make bench      dedispersion benchmark to reports/bench-dedisperse.json
+#   make study      the default sensitivity study (rates table, reports/study/index.html)
 #   make sanitize   the tests under ASan + UBSan (separate build tree)
 #   make install PREFIX=/usr/local
 #   make clean
@@ -123,7 +124,7 @@ PLUGIN_DEF_crash := -DPLANTED_CRASH
 PLUGIN_DEF_hang := -DPLANTED_HANG
 PLUGIN_DEF_abi := -DPLANTED_ABI
 
-.PHONY: all deps test test-only test-large run bench sanitize install clean gpu-check fuzz fuzz-deps fuzz-build plugins
+.PHONY: all deps test test-only test-large run study bench sanitize install clean gpu-check fuzz fuzz-deps fuzz-build plugins
 all: $(BIN)/crosscheck libcrosscheck.a $(TEST_BIN) $(FUZZ_REPLAY) $(PLUGINS)
 
 plugins: $(PLUGINS)
@@ -185,6 +186,12 @@ test-large: deps
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)/crosscheck
 	$(Q)$(BIN)/crosscheck run
+
+# The default sensitivity study (datasets/study-table1-small.json): a few
+# minutes on 2 cores; prints the rates table, report in reports/study/.
+study: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN)/crosscheck
+	$(Q)$(BIN)/crosscheck study -spec datasets/study-table1-small.json -out reports/study
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)/crosscheck

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_plugin.h"
 
 /* getopt's val for entry k of the flattened table; below it: '?', ':' and help. */
 #define VAL_HELP 256
@@ -156,6 +157,7 @@ static int run(const xc_optspec *s, const xc_opt *opts, int argc, char **argv, i
     while (rc == XC_OPTS_GO && (c = getopt_long_only(argc, argv, "", lo, NULL)) != -1) {
         if (c == VAL_HELP) {
             s->help();
+            xc_cli_common_help();
             rc = 0;
         } else if (c < VAL_FIRST || c >= VAL_FIRST + n) {
             rc = xc_cli_badopt(s->cmd, argc, argv);

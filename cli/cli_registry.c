@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "cli/cli_plugin.h"
 #include "optimized/xc_impls.h"
 
 static xc_registry *registry;
@@ -20,6 +21,12 @@ xc_registry *xc_cli_registry(void)
             exit(2);
         }
         atexit(drop_registry);
+        /* Plugins (CROSSCHECK_PLUGINS, -plugin) join every command that takes
+         * its implementations from here. */
+        if (xc_cli_plugins_load(registry, &err)) {
+            fprintf(stderr, "crosscheck: %s\n", err.msg);
+            exit(2);
+        }
     }
     return registry;
 }
