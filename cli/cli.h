@@ -55,7 +55,9 @@ const xc_impl *xc_cli_impl(const char *cmd, xc_family f, const char *name);
 int xc_cmd_list(int argc, char **argv);
 int xc_cmd_synth(int argc, char **argv);
 int xc_cmd_population(int argc, char **argv);
+int xc_cmd_study(int argc, char **argv);
 int xc_bench_synth(int argc, char **argv);       /* `bench synth`, cli/cmd_bench_synth.c */
+int xc_bench_study(int argc, char **argv);       /* `bench study`, cli/cmd_bench_study.c */
 int xc_cmd_plan(int argc, char **argv);
 int xc_cmd_plan_ddplan(int argc, char **argv); /* `plan -ddplan`, cli/cmd_plan_ddplan.c */
 int xc_cmd_dedisperse(int argc, char **argv);
@@ -74,6 +76,7 @@ int xc_bench_gpu(int argc, char **argv);
 int xc_bench_gpu_pulscan(int argc, char **argv);
 int xc_cmd_bench(int argc, char **argv);
 int xc_cmd_check(int argc, char **argv);   /* `check approximations`, cli/cmd_check.c */
+int xc_cmd_gate(int argc, char **argv);    /* `gate dedisperse`, `gate search`: cli/cmd_gate*.c */
 int xc_cmd_check_smearing(int argc, char **argv);   /* `check smearing`, cli/cmd_check_smearing.c */
 
 #endif
