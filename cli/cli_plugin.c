@@ -415,6 +415,9 @@ const char *xc_cli_plugin_file(const xc_impl *impl)
 
 /* ---- loading ------------------------------------------------------------------------ */
 
+#define MAXLOADED 32
+static int nloaded;
+
 typedef struct {
     xc_registry *reg;
     const char *file;
@@ -526,17 +529,29 @@ xc_status xc_cli_plugin_load(xc_registry *reg, const char *path, xc_error *err)
         free(file);
         return st;
     }
-    hostctx ctx = {reg, file, info->name ? info->name : file, 0};
-    xc_plugin_host host = {XC_PLUGIN_ABI_MAJOR, XC_PLUGIN_ABI_MINOR, &ctx, host_add, xc_error_set, xc_scale_int,
-                           xc_scale_real};
+    /* The host table outlives the plugin's init: a plugin keeps the
+     * pointer for its kernels (host->scale_int, host->error_set). */
+    static hostctx ctxs[MAXLOADED];
+    static xc_plugin_host hosts[MAXLOADED];
+    if (nloaded == MAXLOADED) {
+        dlclose(h);
+        xc_error_set(err, XC_EINVAL, "plugin %s: more than %d plugins", file, MAXLOADED);
+        free(file);
+        return XC_EINVAL;
+    }
+    hostctx *ctx = &ctxs[nloaded];
+    xc_plugin_host *host = &hosts[nloaded++];
+    *ctx = (hostctx){reg, file, info->name ? info->name : file, 0};
+    *host = (xc_plugin_host){XC_PLUGIN_ABI_MAJOR, XC_PLUGIN_ABI_MINOR, ctx, host_add, xc_error_set, xc_scale_int,
+                             xc_scale_real};
     xc_error e;
     xc_error_clear(&e);
-    st = info->init(&host, &e);
+    st = info->init(host, &e);
     if (st)   /* host_add's messages already name the file */
         return strstr(e.msg, file) ? xc_error_set(err, st, "%s", e.msg)
                                    : xc_error_set(err, st, "plugin %s: %s", file, e.msg);
-    if (ctx.added == 0)
-        return xc_error_set(err, XC_EINVAL, "plugin %s (%s) registered no implementation", file, ctx.plugin);
+    if (ctx->added == 0)
+        return xc_error_set(err, XC_EINVAL, "plugin %s (%s) registered no implementation", file, ctx->plugin);
     /* The handle and the name stay: the registry points into the plugin. */
     return XC_OK;
 }

@@ -21,6 +21,8 @@
 #include "compare/xc_approx_json.h"
 #include "compare/xc_approx_table.h"
 #include "compare/xc_checks.h"
+#include "compare/xc_junit.h"
+#include "cli/cli_plugin.h"
 #include "core/xc_progress.h"
 #include "reports/xc_report.h"
 #include "cli/cmd_check.h"
@@ -62,6 +64,7 @@ static void help(void)
            "  -seed S       first seed [1]\n"
            "  -quick        fewer blocks, bins and pulsars (about 10 s)\n"
            "  -json FILE    write every number to FILE (JSON)\n"
+           "  -junit FILE   the verdicts as JUnit XML, one test case each (CI; docs/ci.md)\n"
            "  -report DIR   HTML report + summary.json in DIR [reports/runs/<UTC time>-approx]\n"
            "  -threads N    OpenMP threads [all cores]\n"
            "  -npsr N       synthetic pulsars per seed [30; -quick 12]\n"
@@ -421,16 +424,17 @@ static xc_status check_noise(ctx *c, xc_error *err)
 /* ---- the command ------------------------------------------------------------- */
 
 /* Parses the options into c; returns -1 to go on, or the exit code. */
-static int parse(ctx *c, int argc, char **argv, const char **json, const char **report)
+static int parse(ctx *c, int argc, char **argv, const char **json, const char **report, const char **junit)
 {
-    enum { O_SEEDS = 1, O_SEED, O_QUICK, O_JSON, O_REPORT, O_THREADS, O_NPSR, O_ZMAX, O_NUMHARM, O_HELP };
+    enum { O_SEEDS = 1, O_SEED, O_QUICK, O_JSON, O_REPORT, O_THREADS, O_NPSR, O_ZMAX, O_NUMHARM, O_HELP, O_JUNIT };
     static const struct option opts[] = {
         {"seeds", required_argument, 0, O_SEEDS},     {"seed", required_argument, 0, O_SEED},
         {"quick", no_argument, 0, O_QUICK},           {"json", required_argument, 0, O_JSON},
         {"report", required_argument, 0, O_REPORT},   {"threads", required_argument, 0, O_THREADS},
         {"npsr", required_argument, 0, O_NPSR},       {"zmax", required_argument, 0, O_ZMAX},
         {"numharm", required_argument, 0, O_NUMHARM}, {"h", no_argument, 0, O_HELP},
-        {"help", no_argument, 0, O_HELP},             {0, 0, 0, 0}};
+        {"help", no_argument, 0, O_HELP},             {"junit", required_argument, 0, O_JUNIT},
+        {0, 0, 0, 0}};
     const char *cmd = "check approximations";
     unsigned long long seed = 1;
     int ch;
@@ -445,12 +449,13 @@ static int parse(ctx *c, int argc, char **argv, const char **json, const char **
         case O_SEED: st = xc_cli_u64("-seed", optarg, &seed, &err); break;
         case O_QUICK: c->quick = 1; break;
         case O_JSON: *json = optarg; break;
+        case O_JUNIT: *junit = optarg; break;
         case O_REPORT: *report = optarg; break;
         case O_THREADS: st = xc_cli_int("-threads", optarg, 1, 4096, &c->threads, &err); break;
         case O_NPSR: st = xc_cli_int("-npsr", optarg, 1, 100000, &c->npsr, &err); break;
         case O_ZMAX: st = xc_cli_int("-zmax", optarg, 1, 4000, &c->zmax, &err); break;
         case O_NUMHARM: st = xc_cli_int("-numharm", optarg, 1, 8, &c->numharm, &err); break;
-        case O_HELP: help(); return 0;
+        case O_HELP: help(); xc_cli_common_help(); return 0;
         default: return xc_cli_badopt(cmd, argc, argv);
         }
         if (st)
@@ -493,10 +498,10 @@ static xc_status run_all(ctx *c, const char *json, const char *dir, xc_error *er
 
 static int approximations(int argc, char **argv)
 {
-    const char *cmd = "check approximations", *json = NULL, *report = NULL;
+    const char *cmd = "check approximations", *json = NULL, *report = NULL, *junit = NULL;
     ctx c;
     memset(&c, 0, sizeof c);
-    int rc = parse(&c, argc, argv, &json, &report);
+    int rc = parse(&c, argc, argv, &json, &report, &junit);
     if (rc >= 0)
         return rc;
     /* The searcher the measurements run through: the default one (the
@@ -534,6 +539,8 @@ static int approximations(int argc, char **argv)
            c.quick ? ", quick" : "");
     double t0 = xc_now();
     xc_status st = run_all(&c, json, dir, &err);
+    if (!st && junit)   /* one test case per verdict, for CI */
+        st = xc_checks_write_junit(&c.rows, "crosscheck.check.approximations", xc_now() - t0, junit, &err);
     json_decref(c.root);
     json_decref(c.verdicts);
     xc_report_free(c.rep);

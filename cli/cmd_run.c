@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_plugin.h"
+#include "compare/xc_junit.h"
 #include "core/xc_fmt.h"
 #include "core/xc_strlist.h"
 #include "cli/cmd_run.h"
@@ -23,7 +25,8 @@
 
 static void help(void)
 {
-    printf("usage: crosscheck run [-spec FILE.json] [-out DIR] [-impl LIST] [-threads N] [-keep] [-quiet]\n\n"
+    printf("usage: crosscheck run [-spec FILE.json] [-out DIR] [-impl LIST] [-threads N] [-keep] [-quiet]\n"
+           "                      [-junit FILE.xml]\n\n"
            "The default cross-check (make run). For every observation in the spec:\n"
            "  - synthetic ones are made with `crosscheck synth` (single pulses at known DMs and times);\n"
            "  - every available dedisperser runs the observation's DM plan;\n"
@@ -44,7 +47,9 @@ static void help(void)
            "                 spec entry has \"approximate\": 1, or where -impl names them)\n"
            "  -threads N     threads for the multi-threaded checks (default: all cores)\n"
            "  -keep          keep the intermediate files (DIR/work: filterbanks, planes)\n"
-           "  -quiet         no progress on stderr\n");
+           "  -quiet         no progress on stderr\n"
+           "  -junit FILE    the verdict table as JUnit XML, one test case per check (CI; docs/ci.md)\n"
+           "Exit status: 0 every check passed, 1 a check failed, 2 an error.\n");
 }
 
 /* Each name of a comma-separated list, in turn; returns the length, 0 at the end. */
@@ -130,14 +135,16 @@ void run_emit(runctx *c)
 }
 
 /* Parses the options into c; returns -1 to go on, or the exit code. */
-static int parse(runctx *c, int argc, char **argv, const char **spec, const char **outdir, int *keep)
+static int parse(runctx *c, int argc, char **argv, const char **spec, const char **outdir, int *keep,
+                 const char **junit)
 {
-    enum { O_SPEC = 1, O_OUT, O_IMPL, O_THREADS, O_KEEP, O_QUIET, O_HELP };
+    enum { O_SPEC = 1, O_OUT, O_IMPL, O_THREADS, O_KEEP, O_QUIET, O_HELP, O_JUNIT };
     static const struct option opts[] = {
         {"spec", required_argument, 0, O_SPEC}, {"out", required_argument, 0, O_OUT},
         {"impl", required_argument, 0, O_IMPL}, {"threads", required_argument, 0, O_THREADS},
         {"keep", no_argument, 0, O_KEEP}, {"quiet", no_argument, 0, O_QUIET},
-        {"h", no_argument, 0, O_HELP}, {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
+        {"h", no_argument, 0, O_HELP}, {"help", no_argument, 0, O_HELP}, {"junit", required_argument, 0, O_JUNIT},
+        {0, 0, 0, 0}};
     int ch;
     xc_error e;
     xc_error_clear(&e);
@@ -150,7 +157,8 @@ static int parse(runctx *c, int argc, char **argv, const char **spec, const char
         case O_THREADS: st = xc_cli_int("-threads", optarg, 1, 4096, &c->threads, &e); break;
         case O_KEEP: *keep = 1; break;
         case O_QUIET: c->quiet = 1; break;
-        case O_HELP: help(); return 0;
+        case O_JUNIT: *junit = optarg; break;
+        case O_HELP: help(); xc_cli_common_help(); return 0;
         default: return xc_cli_badopt("run", argc, argv);
         }
         if (st)
@@ -211,7 +219,8 @@ int xc_cmd_run(int argc, char **argv)
     runctx c;
     memset(&c, 0, sizeof c);
     int keep = 0;
-    int rc = parse(&c, argc, argv, &spec, &outdir, &keep);
+    const char *junit = NULL;
+    int rc = parse(&c, argc, argv, &spec, &outdir, &keep, &junit);
     if (rc >= 0)
         return rc;
     xc_error e;
@@ -246,6 +255,8 @@ int xc_cmd_run(int argc, char **argv)
     print_table(&c.rows);
     xc_status st = c.fatal ? XC_OK : xc_report_write(c.rep, c.dir, &e);
     run_note(&c, st, &e);
+    if (junit && !c.fatal)   /* one test case per check, for CI */
+        run_note(&c, xc_checks_write_junit(&c.rows, "crosscheck.run", secs, junit, &e), &e);
     printf("\n%zu checks, %zu failed, %.1f s; report: %s/index.html\n", c.rows.n, c.rows.nfail, secs, c.dir);
     if (!keep && run_rmtree(c.work, &e))
         fprintf(stderr, "crosscheck run: warning: %s\n", e.msg);

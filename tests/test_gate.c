@@ -79,6 +79,8 @@ static void junit_case(const char *xml, const char *name, char *out, size_t n)
     char k[512];
     snprintf(k, sizeof k, "name=\"%s\"", name);
     const char *s = strstr(xml, k), *e = s ? strstr(s, "</testcase>") : NULL;
+    while (s && s > xml && strncmp(s, "<testcase", 9))   /* from the element's start: its classname */
+        s--;
     out[0] = 0;
     if (s && e)
         snprintf(out, n, "%.*s", (int)(e - s), s);
@@ -157,6 +159,31 @@ XC_TEST_IF(test_gate_isolation, "a plugin that crashes or hangs is a failed chec
                        "-quiet", bin, plugins), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "did not finish its dedispersion within 0.3 s"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "4 checks, 4 failed"));
+}
+
+XC_TEST_IF(test_run_plugin_junit, "run -plugin -impl judges the plugin like a built-in one; -junit on run", skip_no_bin)
+{
+    const char *spec = xc_fx_tmp("tiny.json"), *j = xc_fx_tmp("run.xml"), *out = xc_fx_tmp("run");
+    /* two ranges, downsample 2 in the second: the job's whole plan goes to the plugin */
+    xc_fx_write_text(spec, "{\"description\": \"tiny\", \"convention\": \"crosscheck\", \"synthetic\": [{\"name\": "
+                           "\"tiny-8bit\", \"dmplan\": \"0:100:1:1,100:200:2:2\", \"synth\": {\"nchans\": 64, "
+                           "\"nbits\": 8, \"tsamp_us\": 128, \"tobs_s\": 1.0, \"fch1\": 1500.0, \"foff\": -2.0, "
+                           "\"seed\": 3, \"pulses\": [{\"t_s\": 0.5, \"dm\": 50.0, \"width_ms\": 2.0, \"snr\": "
+                           "20.0}]}}]}\n");
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' run -spec '%s' -plugin '%s/libxcdd_ok.so' -impl mydedisp -out '%s' "
+                       "-junit '%s' -quiet", bin, spec, plugins, out, j), 0);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    char tc[4096];
+    junit_case(xml, "tiny-8bit: plane vs reference", tc, sizeof tc);
+    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "crosscheck.run.mydedisp"));
+    CU_ASSERT_PTR_NULL(strstr(tc, "<failure"));
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' run -spec '%s' -plugin '%s/libxcdd_bug.so' -impl mydedisp-buggy -out '%s' "
+                       "-junit '%s' -quiet", bin, spec, plugins, out, j), 1);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 1, 0);
+    junit_case(xml, "tiny-8bit: plane vs reference", tc, sizeof tc);
+    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "crosscheck.run.mydedisp-buggy"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "<failure"));
 }
 
 XC_TEST_IF(test_plugin_refused, "a plugin of another ABI major version, or no plugin at all, is refused (exit 2)",
