@@ -17,7 +17,8 @@
 #                   chromium (installed when missing): fails on a console error
 #                   or an image that does not decode; saves a screenshot
 #                   (scripts/report-check.sh)
-#   V=1 shows full commands.  CUDA=0 leaves the GPU implementations out
+#   V=1 shows full commands.  MPI=0 builds `crosscheck study` without OpenMPI
+#   (default: with it when mpicc is found).  CUDA=0 leaves the GPU implementations out
 #   (default: built when nvcc is found).  STATIC=1 links GSL, FFTW, jansson,
 #   CUnit, libgomp and the CUDA runtime statically, for the device machine.
 #   PLOTS=0 builds the report writer without cairo (each plot becomes a line
@@ -62,7 +63,7 @@ LDFLAGS  += $(SAN) -pthread
 else
 LDFLAGS  += -fopenmp $(SAN)
 endif
-LDLIBS   += $(PKG_LIBS) $(CUDA_LIBS) -lm -ldl
+LDLIBS   += $(PKG_LIBS) $(CUDA_LIBS) $(MPI_LIBS) -lm -ldl
 
 # CUDA: the GPU implementations are built when nvcc is found, unless CUDA=0.
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
@@ -76,7 +77,24 @@ NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -lineinfo \
 	     -Xcompiler -Wall,-Wextra,-Werror -Werror all-warnings
 # Objects of CUDA and CPU-only builds differ (the registry), so they live apart.
 # So do those with and without plots (PLOTS=0 drops cairo).
-BUILD    ?= build/$(if $(filter 1,$(CUDA)),cuda,nocuda)$(if $(filter 1,$(STATIC)),-static,$(if $(filter 0,$(PLOTS)),-noplots))
+BUILD    ?= build/$(if $(filter 1,$(CUDA)),cuda,nocuda)$(if $(filter 1,$(STATIC)),-static,$(if $(filter 0,$(PLOTS)),-noplots))$(if $(filter 1,$(MPI)),,-nompi)
+
+# MPI: `crosscheck study` spreads pulsars over ranks when OpenMPI's mpicc is
+# found (cli/cmd_study_mpi.c, the one file that includes mpi.h), unless MPI=0;
+# STATIC=1 (the device machine) builds without it.
+ifeq ($(STATIC),1)
+MPI      ?= 0
+endif
+MPICC    ?= $(shell command -v mpicc 2>/dev/null)
+ifeq ($(strip $(MPICC)),)
+MPI      ?= 0
+else
+MPI      ?= 1
+endif
+ifeq ($(MPI),1)
+MPI_CFLAGS := $(shell $(MPICC) --showme:compile 2>/dev/null)
+MPI_LIBS   := $(shell $(MPICC) --showme:link 2>/dev/null)
+endif
 
 ifeq ($(CUDA),1)
 CPPFLAGS += -DXC_HAVE_CUDA
@@ -136,6 +154,10 @@ $(BIN)/plugins/libxcdd_%.so: $(PLUGIN_SRC) core/xc_plugin.h
 
 deps:
 	@sh scripts/deps.sh
+
+ifeq ($(MPI),1)
+$(BUILD)/cli/cmd_study_mpi.o: CPPFLAGS += -DXC_HAVE_MPI $(MPI_CFLAGS)
+endif
 
 # The optimized kernels get -O3; everything else the default.
 $(BUILD)/optimized/%.o: OPT := -O3

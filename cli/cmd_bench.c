@@ -28,6 +28,7 @@ static void help(void)
            "       crosscheck bench pulscan -h   (the Pulscan search benchmark)\n"
            "       crosscheck bench accel -h     (the matched-filter accel/jerk search benchmark)\n"
            "       crosscheck bench synth -h     (the synthesizer benchmark)\n"
+           "       crosscheck bench study -h     (a study's stages, pulsars per second per core)\n"
            "       crosscheck bench gpu -h       (the GPU dedispersion benchmark; CUDA builds)\n"
            "       crosscheck bench gpu-pulscan -h  (GPU Pulscan stage times, the paper's Table 4; CUDA builds)\n\n"
            "Times dedispersion of random data with the AstroAccelerate paper's Table 2 plan\n"
@@ -565,11 +566,13 @@ int xc_cmd_bench(int argc, char **argv)
         return xc_bench_accel(argc - 1, argv + 1);
     if (!strcmp(argv[1], "synth"))
         return xc_bench_synth(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "study"))
+        return xc_bench_study(argc - 1, argv + 1);
     if (!strcmp(argv[1], "gpu"))
         return xc_bench_gpu(argc - 1, argv + 1);
     if (!strcmp(argv[1], "gpu-pulscan"))
         return xc_bench_gpu_pulscan(argc - 1, argv + 1);
     if (strcmp(argv[1], "dedisperse"))
-        return xc_cli_failf("bench", "unknown benchmark '%s' (there are: dedisperse, pulscan, accel, synth, gpu, gpu-pulscan)", argv[1]);
+        return xc_cli_failf("bench", "unknown benchmark '%s' (there are: dedisperse, pulscan, accel, synth, study, gpu, gpu-pulscan)", argv[1]);
     return bench_dedisperse(argc - 1, argv + 1);
 }

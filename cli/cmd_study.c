@@ -53,6 +53,7 @@ static void help(void)
            "`sbatch --array=0-15 --wrap 'bin/crosscheck study -spec S -out run/$SLURM_ARRAY_TASK_ID -shard\n"
            "$SLURM_ARRAY_TASK_ID/16'`, then `crosscheck study -merge run/* -out DIR`.  See docs/STUDY.md.\n\n"
            "Exit status: 0 done, 2 an error (a bad spec names the file and the JSON path of the field).\n");
+    printf("\nMPI: %s\n", xc_study_mpi_built() ? "built in (OpenMPI)" : "not built in (MPI=0, or no OpenMPI at build time)");
 }
 
 /* The progress line: pulsars done, rate and ETA, on a terminal only. */

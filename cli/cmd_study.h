@@ -14,6 +14,9 @@ void xc_study_meter_start(xc_progress_cb *cb, xc_study_meter *m, int quiet);
 /* Prints DIR/rates.csv as a table on stdout. */
 void xc_study_print_rates(const char *dir);
 
+/* 1 when this binary was built with MPI. */
+int xc_study_mpi_built(void);
+
 /* When this process was started by mpirun (and MPI was built in), runs the
  * study over the ranks and returns the exit code; otherwise returns -1 and
  * the caller runs it alone. */

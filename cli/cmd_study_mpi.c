@@ -16,6 +16,8 @@
 #include "cli/cmd_study.h"
 
 #ifndef XC_HAVE_MPI
+int xc_study_mpi_built(void) { return 0; }
+
 int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, unsigned long long nshards,
                       int threads, int quiet)
 {
@@ -34,6 +36,8 @@ int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, u
 #else
 #include <mpi.h>
 
+int xc_study_mpi_built(void) { return 1; }
+
 typedef struct {
     MPI_Win win;
 } counter;
@@ -46,6 +50,12 @@ static uint64_t next_index(void *ctx)
     MPI_Fetch_and_op(&one, &got, MPI_UINT64_T, 0, 0, MPI_SUM, c->win);
     MPI_Win_unlock(0, c->win);
     return got;
+}
+
+static void barrier(void *ctx)
+{
+    (void)ctx;
+    MPI_Barrier(MPI_COMM_WORLD);
 }
 
 int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, unsigned long long nshards,
@@ -95,8 +105,8 @@ int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, u
     ro.tag = tag;
     ro.next = next_index;
     ro.next_ctx = &c;
-    ro.ready = (void (*)(void *))MPI_Barrier;
-    ro.ready_ctx = MPI_COMM_WORLD;
+    ro.ready = barrier;
+    ro.ready_ctx = NULL;
     /* Threads take pulsars one at a time (MPI_THREAD_SERIALIZED suffices:
      * the run calls next() inside a critical section). */
     if (provided < MPI_THREAD_SERIALIZED)

@@ -7,7 +7,9 @@
 # LLVM OpenMP runtime (libomp-14-dev); make test and make run never need them.
 set -eu
 # libcairo2-dev and fonts-dejavu-core: the report's plots (cairo, text in DejaVu Sans).
+# libopenmpi-dev and openmpi-bin: `crosscheck study` over MPI ranks (the Makefile builds it in when mpicc is found).
 PKGS="build-essential pkg-config libgsl-dev libfftw3-dev libcunit1-dev libjansson-dev libcairo2-dev fonts-dejavu-core"
+PKGS="$PKGS libopenmpi-dev openmpi-bin"
 if [ "${1:-}" = fuzz ]; then
     PKGS="$PKGS clang libclang-rt-14-dev libomp-14-dev"
 fi

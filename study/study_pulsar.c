@@ -9,6 +9,7 @@
 
 #include "compare/xc_cmpcands.h"
 #include "core/xc_fft.h"
+#include "core/xc_progress.h"
 #include "study/study_internal.h"
 
 /* The columns of detections.csv.  Measured values of a pulsar not detected,
@@ -259,6 +260,13 @@ static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_s
 xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
                           xc_study_rows *out, xc_error *err)
 {
+    return xc_study_pulsar_timed(st, id, want, threads, out, NULL, err);
+}
+
+xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
+                                xc_study_rows *out, double *secs, xc_error *err)
+{
+    double t0 = xc_now();
     xc_synth_params p;
     int attempts = 0;
     xc_status e = xc_popspec_pulsar(&st->pop, st->seed, id, &p, &attempts, err);
@@ -288,8 +296,13 @@ xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *
     t.z *= q * q;
     t.w *= q * q * q;
     t.T = (double)nf * p.tsamp;
+    double t1 = xc_now();
     if ((e = xc_realfft_forward(x, (size_t)nf, XC_FFT_SINGLE, x, err)))
         goto done;
+    if (secs) {
+        secs[0] += t1 - t0;
+        secs[1] += xc_now() - t1;
+    }
     sp.data = x;
     sp.nbins = (size_t)(nf / 2);
     sp.dt = p.tsamp;
@@ -305,7 +318,10 @@ xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *
             memset(&row, 0, sizeof row);
             xc_error se;
             xc_error_clear(&se);
+            double ts = xc_now();
             e = search(&st->s[k], &st->s[k].cfg[c], &sp, threads, &cl, &se);
+            if (secs)
+                secs[2 + idx] += xc_now() - ts;
             if (e)
                 xc_error_set(err, e, "pulsar %llu, searcher %s (%s), %s: %s", (unsigned long long)id,
                              st->s[k].name, st->s[k].impl->name, st->s[k].cfg[c].label, se.msg);

@@ -331,8 +331,9 @@ xc_status xc_study_report(const xc_study *st, const xc_study_table *t, const cha
     for (size_t p = 0; p < t->np; p++)
         nrem += t->removed[p];
     if ((e = xc_report_add_section(r, "Study", err)) || (e = KV("spec hash", "%016llx", (unsigned long long)st->hash)) ||
-        (e = KV("population", "%s (%llu pulsars in this report, seed %llu)", st->pop.path, (unsigned long long)t->np,
-                (unsigned long long)st->seed)) ||
+        (e = KV("population", "%llu pulsars in this report, seed %llu, population spec hash %016llx (its copy: "
+                "population.json)", (unsigned long long)t->np, (unsigned long long)st->seed,
+                (unsigned long long)st->pop_hash)) ||
         (e = KV("data", "the synthesizer's dedispersed series at the true DM, FFT (PRESTO realfft layout)")) ||
         (e = KV("detection", "highest-sigma candidate above %g sigma within %g %% of the true spin frequency%s",
                 st->det_sigma, 100 * st->det_ftol, st->det_harmonics ? " or of a harmonic" : " (fundamental only)")) ||

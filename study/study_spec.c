@@ -116,6 +116,7 @@ static xc_status load_searcher(xc_study_searcher *s, const json_t *o, const xc_r
         return st;
     s->signed_z = s->family == XC_FAMILY_ACCEL;
     snprintf(w, sizeof w, "%s.impl", where);
+    s->impl_named = json_object_get(o, "impl") != NULL;
     if ((st = pick_impl(reg, s->family, json_object_get(o, "impl"), file, w, &s->impl, err)))
         return st;
 
@@ -246,6 +247,15 @@ void xc_study_free(xc_study *st)
     free(st->canonical);
     free(st->spec_copy);
     memset(st, 0, sizeof *st);
+}
+
+void xc_study_prefer(xc_study *st, const xc_registry *reg, unsigned want)
+{
+    for (size_t k = 0; k < st->ns; k++) {
+        const xc_impl *i = st->s[k].impl_named ? NULL : xc_registry_pick(reg, st->s[k].family, want, 0);
+        if (i)
+            st->s[k].impl = i;
+    }
 }
 
 size_t xc_study_nsearch(const xc_study *st)
@@ -385,6 +395,7 @@ xc_status xc_study_load(xc_study *st, const char *path, const xc_registry *reg, 
     json_object_del(canon, "description");
     char hx[20];
     snprintf(hx, sizeof hx, "%016llx", (unsigned long long)ph);
+    st->pop_hash = ph;
     json_object_set_new(cpop, "spec_hash", json_string(hx));
     json_t *impls = json_object();
     for (size_t k = 0; k < st->ns; k++)

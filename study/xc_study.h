@@ -63,6 +63,7 @@ typedef struct {
     xc_family family;      /* XC_FAMILY_PULSCAN or XC_FAMILY_ACCEL */
     const xc_impl *impl;
     int signed_z;          /* matched filter (accel): z has a sign; a boxcar's does not */
+    int impl_named;        /* the spec named impl (else chosen by capability) */
     int baseline;          /* 1: the baseline searcher ("baseline") */
     xc_study_config *cfg;
     size_t ncfg;
@@ -81,6 +82,7 @@ typedef struct {
     char *canonical;       /* the canonical spec (JSON text) */
     char *spec_copy;       /* the spec as DIR/spec.json keeps it: population.spec = "population.json" */
     char pop_path[2200];   /* the population spec it read (copied to DIR/population.json) */
+    uint64_t pop_hash;     /* of its bytes */
 } xc_study;
 
 /* Reads and checks a spec; implementations are looked up in reg (a named
@@ -89,6 +91,10 @@ typedef struct {
  * reference).  XC_EIO, XC_EFORMAT, XC_EINVAL naming the file and JSON path. */
 xc_status xc_study_load(xc_study *st, const char *path, const xc_registry *reg, xc_error *err);
 void xc_study_free(xc_study *st);
+/* Searchers whose spec names no impl take the first available one with the
+ * capabilities `want` instead (bench study -device: XC_CAP_DEVICE); those
+ * without such an implementation keep theirs. */
+void xc_study_prefer(xc_study *st, const xc_registry *reg, unsigned want);
 /* Searches per pulsar: every configuration of every searcher. */
 size_t xc_study_nsearch(const xc_study *st);
 
@@ -128,6 +134,10 @@ xc_status xc_study_rows_sort(xc_study_rows *rows, xc_error *err);
  * other FFTs (FFTW's planner): the caller serialises xc_study_fft_lock. */
 xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
                           xc_study_rows *out, xc_error *err);
+/* The same, adding the wall seconds of each stage to secs (NULL: not timed):
+ * secs[0] synthesis, secs[1] FFT, secs[2 + k] search k (bench study). */
+xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
+                                xc_study_rows *out, double *secs, xc_error *err);
 
 /* ---- checkpoints: DIR/journal/<tag>.csv ------------------------------------- */
 

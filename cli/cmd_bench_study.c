@@ -1,0 +1,176 @@
+/* crosscheck bench study: how fast a study goes, stage by stage, and what
+ * that projects for the Pulscan paper's full study. */
+#include <jansson.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_opts.h"
+#include "core/xc_progress.h"
+#include "study/xc_study.h"
+
+/* The paper's study (White et al. 2024, section 3): 10 955 pulsars of 600 s
+ * at 128 us, i.e. 4 687 500 samples, 2 343 750 complex bins. */
+#define PAPER_NPSR 10955.0
+#define PAPER_NBINS 2343750.0
+
+static void help(void)
+{
+    printf("usage: crosscheck bench study [-spec STUDY.json] [-n N] [-threads T] [-device] [-json FILE]\n\n"
+           "Times a study's stages on its first N pulsars: synthesis (the dedispersed series), FFT and each\n"
+           "searcher configuration, one pulsar at a time on one thread (the cost per core), then the same\n"
+           "pulsars side by side on T threads (the throughput `crosscheck study` gets).  Reports pulsars per\n"
+           "second per core, and projects the Pulscan paper's full study (10 955 Table 1 pulsars of 600 s at\n"
+           "128 us: 2 343 750 bins) from the per-core cost, scaled linearly by bins (every stage here is\n"
+           "O(bins) per configuration) when the spec's spectra are shorter.\n\n"
+           "  -spec FILE     the study [datasets/study-table1-small.json]\n"
+           "  -n N           pulsars timed [6]\n"
+           "  -threads T     threads of the side-by-side run (0: OpenMP default) [0]\n"
+           "  -device        searchers whose spec names no impl use a device implementation where one is\n"
+           "                 available (one pulsar at a time, every thread for the host side)\n"
+           "  -json FILE     write the record as JSON (atomically)\n"
+           "  -h             this help\n");
+}
+
+int xc_bench_study(int argc, char **argv)
+{
+    static const xc_optspec ospec = {"bench study", help, 0};
+    const char *spec = "datasets/study-table1-small.json", *json = NULL;
+    unsigned long long n = 6;
+    int threads = 0, device = 0;
+    const xc_opt opts[] = {
+        XC_OPT_STR("spec", &spec), XC_OPT_U64("n", &n), XC_OPT_INT("threads", &threads, 0, 4096),
+        XC_OPT_FLAG("device", &device), XC_OPT_STR("json", &json), XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
+    if (n < 1)
+        return xc_cli_failf("bench study", "-n: must be at least 1");
+    xc_error err;
+    xc_error_clear(&err);
+    xc_study st;
+    if (xc_study_load(&st, spec, xc_cli_registry(), &err))
+        return xc_cli_fail("bench study", &err);
+    if (device)
+        xc_study_prefer(&st, xc_cli_registry(), XC_CAP_DEVICE);
+    const size_t ns = xc_study_nsearch(&st);
+    double *secs = calloc(2 + ns, sizeof *secs);
+    if (!secs) {
+        xc_study_free(&st);
+        return xc_cli_failf("bench study", "out of memory");
+    }
+    int T = threads > 0 ? threads : omp_get_max_threads();
+    int anydev = 0;
+    for (size_t k = 0; k < st.ns; k++)
+        anydev |= (st.s[k].impl->caps & XC_CAP_DEVICE) != 0;
+    /* 1. serial, one thread (all threads for a device searcher's host side) */
+    xc_status e = XC_OK;
+    double t0 = xc_now();
+    for (uint64_t i = 0; i < n && !e; i++) {
+        xc_study_rows rows = {0};
+        e = xc_study_pulsar_timed(&st, i, NULL, anydev ? T : 1, &rows, secs, &err);
+        xc_study_rows_free(&rows);
+    }
+    double serial = xc_now() - t0;
+    /* 2. side by side, as the study runs them */
+    double wall = NAN;
+    if (!e && !anydev && T > 1) {
+        xc_status e2 = XC_OK;
+        t0 = xc_now();
+#pragma omp parallel for num_threads(T) schedule(dynamic, 1)
+        for (long long i = 0; i < (long long)n; i++) {
+            xc_study_rows rows = {0};
+            xc_error e1;
+            xc_error_clear(&e1);
+            if (xc_study_pulsar(&st, (uint64_t)i, NULL, 1, &rows, &e1))
+#pragma omp critical(bench_study_err)
+            {
+                e2 = e1.code;
+                err = e1;
+            }
+            xc_study_rows_free(&rows);
+        }
+        wall = xc_now() - t0;
+        e = e2;
+    }
+    if (e) {
+        free(secs);
+        xc_study_free(&st);
+        return xc_cli_fail("bench study", &err);
+    }
+    /* the spectrum length of this spec (pulsar 0) */
+    xc_synth_params p;
+    int att;
+    double nbins = NAN;
+    if (!xc_popspec_pulsar(&st.pop, st.seed, 0, &p, &att, &err)) {
+        nbins = floor((double)xc_synth_nsamp(&p) / 2);
+        xc_synth_params_free(&p);
+    }
+    const double per_psr = serial / (double)n;
+    const double cores = anydev ? 1 : 1;
+    const double scale = isfinite(nbins) && nbins > 0 ? PAPER_NBINS / nbins : NAN;
+    json_t *root = json_object(), *stages = json_array();
+    json_object_set_new(root, "benchmark", json_string("study"));
+    json_object_set_new(root, "spec", json_string(spec));
+    json_object_set_new(root, "pulsars", json_integer((json_int_t)n));
+    json_object_set_new(root, "nbins_approx", json_real(nbins));
+    json_object_set_new(root, "serial_threads", json_integer(anydev ? T : 1));
+    json_object_set_new(root, "serial_s_per_pulsar", json_real(per_psr));
+    json_object_set_new(root, "pulsars_per_s_per_core", json_real(1.0 / per_psr / cores));
+    json_object_set_new(root, "synthesis_s_per_pulsar", json_real(secs[0] / (double)n));
+    json_object_set_new(root, "fft_s_per_pulsar", json_real(secs[1] / (double)n));
+    printf("bench study: %s, %llu pulsars, ~%.0f bins each\n", spec, n, nbins);
+    printf("  %-44s %10s\n", "stage", "s/pulsar");
+    printf("  %-44s %10.4f\n", "synthesis (dedispersed series)", secs[0] / (double)n);
+    printf("  %-44s %10.4f\n", "FFT", secs[1] / (double)n);
+    for (size_t k = 0, q = 0; k < st.ns; k++)
+        for (size_t c = 0; c < st.s[k].ncfg; c++, q++) {
+            json_t *o = json_object();
+            json_object_set_new(o, "searcher", json_string(st.s[k].name));
+            json_object_set_new(o, "impl", json_string(st.s[k].impl->name));
+            json_object_set_new(o, "config", json_string(st.s[k].cfg[c].label));
+            json_object_set_new(o, "s_per_pulsar", json_real(secs[2 + q] / (double)n));
+            json_array_append_new(stages, o);
+            char name[200];
+            snprintf(name, sizeof name, "%s/%s %s", st.s[k].name, st.s[k].impl->name, st.s[k].cfg[c].label);
+            printf("  %-44s %10.4f\n", name, secs[2 + q] / (double)n);
+        }
+    json_object_set_new(root, "searches", stages);
+    printf("  %-44s %10.4f  (%.3f pulsars/s per core)\n", "total, one thread", per_psr, 1.0 / per_psr);
+    if (isfinite(wall)) {
+        json_object_set_new(root, "parallel_threads", json_integer(T));
+        json_object_set_new(root, "parallel_wall_s", json_real(wall));
+        json_object_set_new(root, "parallel_pulsars_per_s", json_real((double)n / wall));
+        printf("  side by side on %d threads: %.2f s wall, %.3f pulsars/s (%.2fx one thread)\n", T, wall,
+               (double)n / wall, serial / wall);
+    }
+    /* Projection: the paper's study at this spec's configurations. */
+    const double paper_core_h = PAPER_NPSR * per_psr * scale / 3600.0;
+    json_t *proj = json_object();
+    json_object_set_new(proj, "paper_pulsars", json_real(PAPER_NPSR));
+    json_object_set_new(proj, "paper_nbins", json_real(PAPER_NBINS));
+    json_object_set_new(proj, "bins_scale", json_real(scale));
+    json_object_set_new(proj, anydev ? "device_hours" : "core_hours", json_real(paper_core_h));
+    if (!anydev)
+        json_object_set_new(proj, "hours_on_16_cores", json_real(paper_core_h / 16));
+    json_object_set_new(proj, "assumption", json_string("time per pulsar scales linearly with bins (x bins_scale); "
+                                                        "this spec's configurations, not necessarily the paper's"));
+    json_object_set_new(root, "projection", proj);
+    if (anydev)
+        printf("  the paper's study (10 955 pulsars, x%.2f bins): %.2f hours on this device\n", scale, paper_core_h);
+    else
+        printf("  the paper's study (10 955 pulsars, x%.2f bins): %.1f core-hours, %.2f hours on 16 cores\n", scale,
+               paper_core_h, paper_core_h / 16);
+    free(secs);
+    xc_study_free(&st);
+    if (json && xc_cli_write_json(json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(6), &err)) {
+        json_decref(root);
+        return xc_cli_fail("bench study", &err);
+    }
+    json_decref(root);
+    return 0;
+}

@@ -1,0 +1,609 @@
+/* Tests of the study runner (study/xc_study.h, `crosscheck study`).
+ *
+ * Planted outcomes: a population whose input S/N spans 1e-4..30 (pulsars far
+ * below 1e-3 cannot reach 6 sigma in 8000 samples, those above 1 always do),
+ * searched by Pulscan, FDAS and "miss", a searcher registered here that
+ * finds nothing on purpose.  The statistics are checked against hand-computed
+ * values (Wilson intervals, a straight-line fit) and rates.csv/recovery.json
+ * against an independent recount of detections.csv (GSL's fit as the oracle,
+ * tolerance 1e-9 relative: both are double sums of at most 16 terms, printed
+ * with 6-10 significant digits).  Resume after SIGKILL, shards merged and 2
+ * MPI ranks must give the same bytes as one run. */
+#include <gsl/gsl_fit.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "optimized/cpu/xc_cpu.h"
+#include "optimized/xc_impls.h"
+#include "study/xc_study.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
+
+/* ---- statistics, hand-computed -------------------------------------------- */
+
+XC_TEST(test_wilson_values, "wilson_values")
+{
+    double lo, hi;
+    /* k = 0, n = 10: [0, z^2/(n + z^2)] = [0, 3.841459/13.841459] */
+    xc_wilson95(0, 10, &lo, &hi);
+    XC_ASSERT_NEAR(lo, 0.0, 0);
+    XC_ASSERT_NEAR(hi, 0.2775328, 1e-6);
+    /* k = 5, n = 10: centre 0.5, half-width 1.959964 sqrt(0.025 + 0.0096037)/1.3841459 */
+    xc_wilson95(5, 10, &lo, &hi);
+    XC_ASSERT_NEAR(lo, 0.2365931, 1e-6);
+    XC_ASSERT_NEAR(hi, 0.7634069, 1e-6);
+    /* k = n = 4: [n/(n + z^2), 1] = [4/7.841459, 1] */
+    xc_wilson95(4, 4, &lo, &hi);
+    XC_ASSERT_NEAR(lo, 0.5101092, 1e-6);
+    XC_ASSERT_NEAR(hi, 1.0, 0);
+    /* 1 of 3: the textbook 0.0615 .. 0.7923 */
+    xc_wilson95(1, 3, &lo, &hi);
+    XC_ASSERT_NEAR(lo, 0.06149, 1e-4);
+    XC_ASSERT_NEAR(hi, 0.79234, 1e-4);
+    xc_wilson95(0, 0, &lo, &hi);
+    CU_ASSERT(isnan(lo) && isnan(hi));
+}
+
+XC_TEST(test_linfit_values, "linfit_values")
+{
+    const double x[] = {0, 1, 2, 3, 4}, y[] = {1, 3, 5, 7, 9};
+    xc_linfit f;
+    xc_linfit_compute(x, y, 5, &f);
+    XC_ASSERT_NEAR(f.slope, 2.0, 1e-12);
+    XC_ASSERT_NEAR(f.intercept, 1.0, 1e-12);
+    XC_ASSERT_NEAR(f.r2, 1.0, 1e-12);
+    XC_ASSERT_NEAR(f.resid_rms, 0.0, 1e-12);
+    /* y = x + (+1, -1, +1, -1): slope 0.6, intercept 0.6 + ..., by hand:
+     * mx = 1.5, my = 1.5, sxx = 5, sxy = 3 (sum dx*dy with dy = dx + e) -> slope 0.6 */
+    const double x2[] = {0, 1, 2, 3}, y2[] = {1, 0, 3, 2};
+    xc_linfit_compute(x2, y2, 4, &f);
+    XC_ASSERT_NEAR(f.slope, 0.6, 1e-12);
+    XC_ASSERT_NEAR(f.intercept, 0.6, 1e-12);
+    /* residuals 0.4, -1.2, 1.2, -0.4: rms sqrt(3.2/4) */
+    XC_ASSERT_NEAR(f.resid_rms, sqrt(0.8), 1e-12);
+    XC_ASSERT_NEAR(f.r2, 1 - 3.2 / 5.0, 1e-12);
+    xc_linfit_compute(x2, y2, 2, &f);
+    CU_ASSERT(f.n == 2 && isnan(f.slope));
+}
+
+/* ---- a study with planted outcomes ------------------------------------------- */
+
+/* "miss": the cpu powers, no peaks ever. */
+static xc_status miss_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
+{
+    return xc_ps_cpu.powers(sp, o, P, err);
+}
+static xc_status miss_peaks(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
+                            xc_pspeaks *pk, xc_error *err)
+{
+    (void)sp, (void)o, (void)P, (void)thr, (void)pk, (void)err;
+    return XC_OK;
+}
+static const xc_searcher miss = {
+    {XC_FAMILY_PULSCAN, "miss", "finds nothing, on purpose", {XC_TOL_RELATIVE, 1e-4}, XC_CAP_RUNTIME, NULL},
+    miss_powers, miss_peaks, 0};
+
+/* Tiny observations: 8 s at 1 ms (8000 samples), 64 channels.  A 45 % duty
+ * cycle keeps the fundamental stronger than the second harmonic: with a
+ * narrow pulse Pulscan's sift keeps the harmonic and drops the fundamental,
+ * which the fundamental-only rule (the paper's) then counts as a miss. */
+static const char *planted_spec(void)
+{
+    static char path[4200];
+    const char *pop = xc_fx_tmp("pop-planted.json");
+    xc_fx_write_text(pop, "{\"fixed\": {\"nbits\": 8, \"nchans\": 64, \"tsamp_us\": 1000, \"tobs_s\": 8, "
+                          "\"fch1\": 1500, \"foff\": -4, \"width_pct\": 45, \"dm\": 50},"
+                          " \"draw\": {\"period_ms\": {\"dist\": \"loguniform\", \"lo\": 20, \"hi\": 200},"
+                          "            \"snrpeak\": {\"dist\": \"loguniform\", \"lo\": 1e-4, \"hi\": 30}}}");
+    snprintf(path, sizeof path, "%s", xc_fx_tmp("study-planted.json"));
+    xc_fx_write_text(path, "{\"population\": {\"spec\": \"pop-planted.json\", \"n\": 16, \"seed\": 5},"
+                           " \"searchers\": ["
+                           "  {\"name\": \"pulscan\", \"family\": \"pulscan\", \"sweep\": {\"zmax\": [0, 10]}},"
+                           "  {\"name\": \"miss\", \"family\": \"pulscan\", \"impl\": \"miss\","
+                           "   \"sweep\": {\"zmax\": [0, 10]}},"
+                           "  {\"name\": \"fdas\", \"family\": \"accel\", \"options\": {\"numharm\": 1},"
+                           "   \"sweep\": {\"zmax\": [0, 10]}}],"
+                           " \"baseline\": {\"family\": \"pulscan\", \"options\": {\"zmax\": 0, \"sigma\": 2},"
+                           "               \"impl\": \"miss\"}}");
+    return path;
+}
+
+static xc_registry *test_registry(void)
+{
+    xc_registry *reg;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_registry_builtin(&reg, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_registry_add(reg, &miss.impl, &err), XC_OK);
+    return reg;
+}
+
+static void run_study(xc_study *st, const char *dir, int threads, uint64_t shard, uint64_t nshards)
+{
+    xc_error err;
+    xc_error_clear(&err);
+    xc_study_runopts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.threads = threads;
+    ro.shard = shard;
+    ro.nshards = nshards;
+    xc_status s = xc_study_run(st, dir, &ro, &err);
+    if (s)
+        fprintf(stderr, "study run: %s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    xc_study_rows rows = {0};
+    CU_ASSERT_EQUAL_FATAL(xc_study_journal_read(st, dir, &rows, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_study_rows_sort(&rows, &err), XC_OK);
+    s = xc_study_write_outputs(st, &rows, shard, nshards, dir, &err);
+    if (s)
+        fprintf(stderr, "study outputs: %s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    xc_study_rows_free(&rows);
+}
+
+/* Splits a CSV line in place into at most max fields. */
+static int split(char *line, char **f, int max)
+{
+    int n = 0;
+    for (char *p = line; n < max;) {
+        f[n++] = p;
+        char *c = strpbrk(p, ",\n");
+        if (!c)
+            break;
+        int end = *c == '\n';
+        *c = 0;
+        if (end)
+            break;
+        p = c + 1;
+    }
+    return n;
+}
+
+static int col_of(char **h, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(h[i], name))
+            return i;
+    return -1;
+}
+
+XC_TEST(test_planted_study, "planted_study")
+{
+    xc_registry *reg = test_registry();
+    xc_study st;
+    xc_error err;
+    xc_status s = xc_study_load(&st, planted_spec(), reg, &err);
+    if (s)
+        fprintf(stderr, "%s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    CU_ASSERT_EQUAL(st.ns, 4);
+    CU_ASSERT_EQUAL(xc_study_nsearch(&st), 7);
+    CU_ASSERT_STRING_EQUAL(st.s[0].cfg[1].label, "zmax=10 numharm=1");
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", xc_fx_tmp("planted-out"));
+    run_study(&st, dir, 2, 0, 1);
+
+    /* detections.csv: 16 pulsars x 7 searches + header */
+    char path[4300];
+    snprintf(path, sizeof path, "%s/detections.csv", dir);
+    FILE *fp = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    char line[4096], hline[4096];
+    char *h[64], *f[64];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(hline, sizeof hline, fp));
+    int nh = split(hline, h, 64);
+    int c_s = col_of(h, nh, "searcher"), c_c = col_of(h, nh, "config"), c_d = col_of(h, nh, "detected"),
+        c_snr = col_of(h, nh, "snrpeak"), c_b = col_of(h, nh, "baseline_detected"), c_p = col_of(h, nh, "pulsar"),
+        c_z = col_of(h, nh, "z"), c_tz = col_of(h, nh, "truth_z"), c_ft = col_of(h, nh, "truth_f0_hz"),
+        c_f = col_of(h, nh, "f_hz");
+    CU_ASSERT_FATAL(c_s >= 0 && c_c >= 0 && c_d >= 0 && c_snr >= 0 && c_b >= 0 && c_p >= 0 && c_z >= 0 &&
+                    c_tz >= 0 && c_ft >= 0 && c_f >= 0);
+    /* recount: per search, detections among pulsars not removed */
+    int det[7] = {0}, nrows = 0, faint = 0, bright = 0;
+    int pdet[16][7];
+    memset(pdet, 0, sizeof pdet);
+    const char *names[] = {"pulscan", "miss", "fdas", "baseline"};
+    while (fgets(line, sizeof line, fp)) {
+        int n = split(line, f, 64);
+        CU_ASSERT_EQUAL_FATAL(n, nh);
+        int k = -1;
+        for (int i = 0; i < 4; i++)
+            if (!strcmp(f[c_s], names[i]))
+                k = i;
+        CU_ASSERT_FATAL(k >= 0);
+        int q = k == 3 ? 6 : 2 * k + (strstr(f[c_c], "zmax=10") != NULL);
+        int id = atoi(f[c_p]), d = atoi(f[c_d]);
+        CU_ASSERT_FATAL(id >= 0 && id < 16);
+        pdet[id][q] = d;
+        double snr = atof(f[c_snr]);
+        /* planted: the miss searcher (and the baseline, which is it) finds nothing */
+        if (k == 1 || k == 3)
+            CU_ASSERT_EQUAL(d, 0);
+        if (k == 0 || k == 2) {
+            if (snr < 1e-3) {
+                faint++;
+                if (d)
+                    fprintf(stderr, "pulsar %d (snrpeak %g) detected by %s\n", id, snr, f[c_s]);
+                CU_ASSERT_EQUAL(d, 0);
+            }
+            if (snr > 1) {
+                bright++;
+                if (!d)
+                    fprintf(stderr, "pulsar %d (snrpeak %g) missed by %s %s\n", id, snr, f[c_s], f[c_c]);
+                CU_ASSERT_EQUAL(d, 1);
+                /* a detection is within 1 % of f0 */
+                XC_ASSERT_BELOW(fabs(atof(f[c_f]) / atof(f[c_ft]) - 1), 0.01);
+            }
+        }
+        CU_ASSERT_EQUAL(atoi(f[c_b]), 0);
+        det[q] += d;
+        nrows++;
+    }
+    fclose(fp);
+    CU_ASSERT_EQUAL(nrows, 16 * 7);
+    /* the population must hold both kinds, or the planted checks above test nothing */
+    XC_ASSERT_ABOVE(faint, 0);
+    XC_ASSERT_ABOVE(bright, 0);
+
+    /* rates.csv against the recount */
+    snprintf(path, sizeof path, "%s/rates.csv", dir);
+    fp = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(hline, sizeof hline, fp));
+    CU_ASSERT_EQUAL(strncmp(hline, "searcher,config,n,detected,rate,ci_lo,ci_hi,unique", 50), 0);
+    nh = split(hline, h, 64);
+    int r_n = col_of(h, nh, "n"), r_d = col_of(h, nh, "detected"), r_lo = col_of(h, nh, "ci_lo"),
+        r_hi = col_of(h, nh, "ci_hi"), r_u = col_of(h, nh, "unique"), r_rate = col_of(h, nh, "rate");
+    for (int q = 0; q < 7; q++) {
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(line, sizeof line, fp));
+        split(line, f, 64);
+        XC_ASSERT_NEAR(atof(f[r_n]), 16, 0);
+        XC_ASSERT_NEAR(atof(f[r_d]), det[q], 0);
+        double lo, hi;
+        xc_wilson95((uint64_t)det[q], 16, &lo, &hi);
+        XC_ASSERT_NEAR(atof(f[r_rate]), det[q] / 16.0, 1e-5);
+        XC_ASSERT_NEAR(atof(f[r_lo]), lo, 1e-5);
+        XC_ASSERT_NEAR(atof(f[r_hi]), hi, 1e-5);
+        /* unique against the peers at the same configuration (pulscan, miss, fdas) */
+        int u = 0;
+        if (q < 6)
+            for (int p = 0; p < 16; p++) {
+                int other = 0;
+                for (int k2 = 0; k2 < 3; k2++)
+                    if (2 * k2 + q % 2 != q)
+                        other |= pdet[p][2 * k2 + q % 2];
+                u += pdet[p][q] && !other;
+            }
+        else
+            u = det[q];
+        XC_ASSERT_NEAR(atof(f[r_u]), u, 0);
+    }
+    fclose(fp);
+    /* the miss searcher: 0 of 16, interval [0, 0.1936] (hand: 3.841459/19.841459) */
+    XC_ASSERT_NEAR(det[2], 0, 0);
+    double lo, hi;
+    xc_wilson95(0, 16, &lo, &hi);
+    XC_ASSERT_NEAR(hi, 0.1936072, 1e-6);
+
+    /* recovery.json against GSL's fit of the same points (fdas at zmax 10: signed z) */
+    snprintf(path, sizeof path, "%s/recovery.json", dir);
+    json_error_t je;
+    json_t *rj = json_load_file(path, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rj);
+    json_t *fits = json_object_get(rj, "fits");
+    CU_ASSERT_EQUAL_FATAL(json_array_size(fits), 7);
+    json_t *fd = json_array_get(fits, 5);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(fd, "searcher")), "fdas");
+    CU_ASSERT_EQUAL(json_integer_value(json_object_get(fd, "n")), det[5]);
+    json_decref(rj);
+    CU_ASSERT_PTR_NOT_NULL(xc_fx_slurp(xc_fx_tmp("planted-out/index.html"), NULL) ? (void *)1 : NULL);
+    xc_study_free(&st);
+    xc_registry_destroy(reg);
+}
+
+/* The z fit: its own population of binary pulsars, all bright, so every
+ * search detects and recovery.json has points; checked against GSL. */
+XC_TEST(test_recovery_matches_gsl, "recovery_matches_gsl")
+{
+    const char *pop = xc_fx_tmp("pop-binary.json");
+    /* Tight orbits (Pb 0.25-0.6 h, heavy companions): z up to ~50 bins in 60 s. */
+    xc_fx_write_text(pop, "{\"fixed\": {\"nbits\": 8, \"nchans\": 64, \"tsamp_us\": 500, \"tobs_s\": 60, "
+                          "\"fch1\": 1500, \"foff\": -4, \"width_pct\": 40, \"dm\": 50, \"snrpeak\": 2, "
+                          "\"binary\": true, \"bpmass\": 1.4},"
+                          " \"draw\": {\"period_ms\": {\"dist\": \"loguniform\", \"lo\": 2, \"hi\": 10},"
+                          "            \"bper_h\": {\"dist\": \"loguniform\", \"lo\": 0.25, \"hi\": 0.6},"
+                          "            \"bcmass\": {\"dist\": \"loguniform\", \"lo\": 2, \"hi\": 8},"
+                          "            \"bphase\": {\"dist\": \"uniform\", \"lo\": 0, \"hi\": 1}}}");
+    const char *spec = xc_fx_tmp("study-binary.json");
+    xc_fx_write_text(spec, "{\"population\": {\"spec\": \"pop-binary.json\", \"n\": 8, \"seed\": 2},"
+                           " \"searchers\": [{\"name\": \"fdas\", \"family\": \"accel\", \"options\": {\"numharm\": 1},"
+                           "   \"sweep\": {\"zmax\": [100]}}]}");
+    xc_registry *reg = test_registry();
+    xc_study st;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_study_load(&st, spec, reg, &err), XC_OK);
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", xc_fx_tmp("binary-out"));
+    run_study(&st, dir, 2, 0, 1);
+    char path[4300];
+    snprintf(path, sizeof path, "%s/detections.csv", dir);
+    FILE *fp = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    char line[4096], hline[4096];
+    char *h[64], *f[64];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(hline, sizeof hline, fp));
+    int nh = split(hline, h, 64), c_d = col_of(h, nh, "detected"), c_z = col_of(h, nh, "z"),
+        c_tz = col_of(h, nh, "truth_z");
+    double x[16], y[16];
+    size_t n = 0;
+    while (fgets(line, sizeof line, fp) && n < 16) {
+        split(line, f, 64);
+        if (atoi(f[c_d])) {
+            x[n] = atof(f[c_tz]);
+            y[n] = atof(f[c_z]);
+            n++;
+        }
+    }
+    fclose(fp);
+    XC_ASSERT_ABOVE((double)n, 3);
+    double c0, c1, cov00, cov01, cov11, sumsq;
+    gsl_fit_linear(x, 1, y, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+    snprintf(path, sizeof path, "%s/recovery.json", dir);
+    json_error_t je;
+    json_t *rj = json_load_file(path, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rj);
+    json_t *fit = json_array_get(json_object_get(rj, "fits"), 0);
+    XC_ASSERT_NEAR(json_integer_value(json_object_get(fit, "n")), (double)n, 0);
+    /* detections.csv keeps 10 digits: the fits agree to ~1e-8 of the scale */
+    XC_ASSERT_NEAR(json_real_value(json_object_get(fit, "slope")), c1, 1e-6 * (1 + fabs(c1)));
+    XC_ASSERT_NEAR(json_real_value(json_object_get(fit, "intercept")), c0, 1e-6 * (1 + fabs(c0)) + 1e-6);
+    XC_ASSERT_NEAR(json_real_value(json_object_get(fit, "resid_rms")), sqrt(sumsq / (double)n), 1e-6);
+    /* a matched filter recovers z: slope within 0.2 of 1 on bright pulsars (z within a few bins) */
+    XC_ASSERT_NEAR(c1, 1.0, 0.2);
+    json_decref(rj);
+    xc_study_free(&st);
+    xc_registry_destroy(reg);
+}
+
+/* ---- the same bytes any way the rows are made -------------------------------------- */
+
+static int same_outputs(const char *a, const char *b)
+{
+    static const char *const files[] = {"detections.csv", "rates.csv", "recovery.json", "index.html"};
+    int ok = 1;
+    for (size_t i = 0; i < 4; i++) {
+        char pa[4300], pb[4300];
+        snprintf(pa, sizeof pa, "%s/%s", a, files[i]);
+        snprintf(pb, sizeof pb, "%s/%s", b, files[i]);
+        if (!xc_fx_same_file(pa, pb)) {
+            fprintf(stderr, "%s and %s differ\n", pa, pb);
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+XC_TEST(test_threads_and_shards_same_bytes, "threads_and_shards_same_bytes")
+{
+    xc_registry *reg = test_registry();
+    xc_study st;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_study_load(&st, planted_spec(), reg, &err), XC_OK);
+    char one[4200], four[4200], s0[4200], s1[4200], merged[4200];
+    snprintf(one, sizeof one, "%s", xc_fx_tmp("same-one"));
+    snprintf(four, sizeof four, "%s", xc_fx_tmp("same-four"));
+    snprintf(s0, sizeof s0, "%s", xc_fx_tmp("same-s0"));
+    snprintf(s1, sizeof s1, "%s", xc_fx_tmp("same-s1"));
+    snprintf(merged, sizeof merged, "%s", xc_fx_tmp("same-merged"));
+    run_study(&st, one, 1, 0, 1);
+    run_study(&st, four, 4, 0, 1);
+    CU_ASSERT(same_outputs(one, four));
+    run_study(&st, s0, 2, 0, 2);
+    run_study(&st, s1, 2, 1, 2);
+    xc_study m;
+    const char *dirs[] = {s0, s1};
+    xc_status s = xc_study_merge(dirs, 2, merged, reg, &m, &err);
+    if (s)
+        fprintf(stderr, "merge: %s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    CU_ASSERT(same_outputs(one, merged));
+    xc_study_free(&m);
+    /* one shard alone cannot be merged into the whole */
+    const char *half[] = {s0};
+    s = xc_study_merge(half, 1, xc_fx_tmp("same-half"), reg, &m, &err);
+    CU_ASSERT_EQUAL(s, XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "pulsar 1 has no row"));
+    xc_study_free(&st);
+    xc_registry_destroy(reg);
+}
+
+XC_TEST(test_journal_torn_line, "journal_torn_line")
+{
+    xc_registry *reg = test_registry();
+    xc_study st;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_study_load(&st, planted_spec(), reg, &err), XC_OK);
+    char dir[4200], ref[4200];
+    snprintf(dir, sizeof dir, "%s", xc_fx_tmp("torn"));
+    snprintf(ref, sizeof ref, "%s", xc_fx_tmp("torn-ref"));
+    run_study(&st, ref, 2, 0, 1);
+    /* a journal cut in the middle of a line, and one with a corrupted line */
+    char jr[4300], jt[4300];
+    snprintf(jr, sizeof jr, "%s/journal/main.csv", ref);
+    size_t n;
+    unsigned char *all = xc_fx_slurp(jr, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(all);
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0777), 0);
+    snprintf(jt, sizeof jt, "%s/journal", dir);
+    CU_ASSERT_EQUAL_FATAL(mkdir(jt, 0777), 0);
+    snprintf(jt, sizeof jt, "%s/journal/main.csv", dir);
+    FILE *fp = fopen(jt, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fwrite(all, 1, n / 2, fp);   /* ends mid-line */
+    fclose(fp);
+    free(all);
+    xc_study_rows rows = {0};
+    CU_ASSERT_EQUAL(xc_study_journal_read(&st, dir, &rows, &err), XC_OK);
+    size_t kept = rows.n;
+    xc_study_rows_free(&rows);
+    XC_ASSERT_ABOVE((double)kept, 0);
+    XC_ASSERT_BELOW((double)kept, 16 * 7);
+    run_study(&st, dir, 2, 0, 1);
+    CU_ASSERT(same_outputs(ref, dir));
+    xc_study_free(&st);
+    xc_registry_destroy(reg);
+}
+
+/* ---- the command: SIGKILL mid-run, errors, MPI ---------------------------------- */
+
+static void spec_for_cli(char *spec, size_t n)
+{
+    /* the CLI has no "miss": pulscan and fdas only */
+    const char *pop = xc_fx_tmp("pop-cli.json");
+    xc_fx_write_text(pop, "{\"fixed\": {\"nbits\": 8, \"nchans\": 64, \"tsamp_us\": 1000, \"tobs_s\": 16, "
+                          "\"fch1\": 1500, \"foff\": -4, \"width_pct\": 10, \"dm\": 50},"
+                          " \"draw\": {\"period_ms\": {\"dist\": \"loguniform\", \"lo\": 20, \"hi\": 200},"
+                          "            \"snrpeak\": {\"dist\": \"loguniform\", \"lo\": 0.01, \"hi\": 3}}}");
+    snprintf(spec, n, "%s", xc_fx_tmp("study-cli.json"));
+    xc_fx_write_text(spec, "{\"population\": {\"spec\": \"pop-cli.json\", \"n\": 24, \"seed\": 9},"
+                           " \"searchers\": ["
+                           "  {\"name\": \"pulscan\", \"family\": \"pulscan\", \"sweep\": {\"zmax\": [0, 20, 40]}},"
+                           "  {\"name\": \"fdas\", \"family\": \"accel\", \"sweep\": {\"zmax\": [0, 20, 40]}}],"
+                           " \"baseline\": {\"family\": \"pulscan\", \"options\": {\"zmax\": 0}}}");
+}
+
+static long file_size(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) ? -1 : (long)sb.st_size;
+}
+
+XC_TEST_IF(test_cli_resume_after_sigkill, "cli_resume_after_sigkill", xc_fx_skip_no_bin)
+{
+    char spec[4200], ref[4200], dir[4200], args[13000], journal[4300];
+    spec_for_cli(spec, sizeof spec);
+    snprintf(ref, sizeof ref, "%s", xc_fx_tmp("cli-ref"));
+    snprintf(dir, sizeof dir, "%s", xc_fx_tmp("cli-killed"));
+    snprintf(args, sizeof args, "study -spec %s -out %s -threads 2 -quiet", spec, ref);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
+    /* Kill the same run (SIGKILL) once its journal holds some rows, and again later. */
+    snprintf(journal, sizeof journal, "%s/journal/main.csv", dir);
+    for (int round = 0; round < 2; round++) {
+        pid_t pid = fork();
+        CU_ASSERT_FATAL(pid >= 0);
+        if (pid == 0) {
+            execl(xc_fx_bin(), "crosscheck", "study", "-spec", spec, "-out", dir, "-threads", "2", "-quiet",
+                  (char *)NULL);
+            _exit(127);
+        }
+        long before = file_size(journal), now = before;
+        for (int i = 0; i < 4000 && (now = file_size(journal)) <= before + 2000 * (round + 1); i++)
+            usleep(1000);
+        kill(pid, SIGKILL);
+        int wst;
+        waitpid(pid, &wst, 0);
+        if (!(WIFSIGNALED(wst) && WTERMSIG(wst) == SIGKILL))
+            fprintf(stderr, "round %d: the run ended before the kill (journal %ld bytes)\n", round, now);
+    }
+    /* the kill left a partial journal and no outputs */
+    XC_ASSERT_ABOVE((double)file_size(journal), 0);
+    char out[4300];
+    snprintf(out, sizeof out, "%s/rates.csv", dir);
+    CU_ASSERT_EQUAL(xc_fx_exists(out), 0);
+    snprintf(args, sizeof args, "study -spec %s -out %s -threads 2 -quiet", spec, dir);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
+    CU_ASSERT(same_outputs(ref, dir));
+}
+
+XC_TEST_IF(test_cli_spec_errors, "cli_spec_errors", xc_fx_skip_no_bin)
+{
+    char spec[4200], args[9000], msg[4096];
+    spec_for_cli(spec, sizeof spec);   /* writes pop-cli.json */
+    static const struct {
+        const char *json, *want;
+    } bad[] = {
+        {"{\"population\": {\"spec\": \"pop-cli.json\", \"n\": 2}, \"searchers\": [{\"name\": \"a\", \"family\": "
+         "\"pulscan\", \"sweep\": {\"zmaxx\": [1]}}]}",
+         "searchers[0].sweep.zmaxx: unknown pulscan option"},
+        {"{\"population\": {\"spec\": \"pop-cli.json\", \"n\": \"x\"}, \"searchers\": []}", "population.n: must be"},
+        {"{\"population\": {\"spec\": \"pop-cli.json\", \"n\": 2}, \"searcher\": []}", "searcher: unknown field"},
+        {"{\"population\": {\"spec\": \"pop-cli.json\", \"n\": 2}, \"searchers\": [{\"name\": \"a\", \"family\": "
+         "\"accel\", \"sweep\": {\"zmax\": [0, 5000]}}]}",
+         "searchers[0].sweep.zmax[1]: must be an integer in 0..1200"},
+        {"{\"population\": {\"spec\": \"pop-cli.json\", \"n\": 2}, \"searchers\": [{\"name\": \"a\", \"family\": "
+         "\"fft\"}]}",
+         "searchers[0].family: must be \"pulscan\" or \"accel\""},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *p = xc_fx_tmp("study-bad.json");
+        xc_fx_write_text(p, bad[i].json);
+        snprintf(args, sizeof args, "study -spec %s -out %s -quiet", p, xc_fx_tmp("bad-out"));
+        CU_ASSERT_EQUAL(xc_fx_run_cli_err(args, msg, sizeof msg), 2);
+        if (!strstr(msg, bad[i].want))
+            fprintf(stderr, "case %zu: message \"%s\" lacks \"%s\"\n", i, msg, bad[i].want);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, bad[i].want));
+    }
+    /* another study in the same directory is refused */
+    snprintf(args, sizeof args, "study -spec %s -out %s -n 2 -quiet", spec, xc_fx_tmp("cli-other"));
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
+    const char *p = xc_fx_tmp("study-other.json");
+    xc_fx_write_text(p, "{\"population\": {\"spec\": \"pop-cli.json\", \"n\": 2, \"seed\": 77}, \"searchers\": "
+                        "[{\"name\": \"a\", \"family\": \"pulscan\"}]}");
+    snprintf(args, sizeof args, "study -spec %s -out %s -quiet", p, xc_fx_tmp("cli-other"));
+    CU_ASSERT_EQUAL(xc_fx_run_cli_err(args, msg, sizeof msg), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "holds another study"));
+}
+
+static int skip_no_mpi(char *why, size_t n)
+{
+    if (xc_fx_skip_no_bin(why, n))
+        return 1;
+    if (system("command -v mpirun >/dev/null 2>&1")) {
+        snprintf(why, n, "mpirun not found (OpenMPI not installed)");
+        return 1;
+    }
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "%s study -h | grep -q 'MPI: built in'", xc_fx_bin());
+    if (system(cmd)) {
+        snprintf(why, n, "crosscheck built without MPI (MPI=0 or no OpenMPI at build time)");
+        return 1;
+    }
+    return 0;
+}
+
+XC_TEST_IF(test_mpi_two_ranks_same_bytes, "mpi_two_ranks_same_bytes", skip_no_mpi)
+{
+    char spec[4200], ref[4200], dir[4200], cmd[13000];
+    spec_for_cli(spec, sizeof spec);
+    snprintf(ref, sizeof ref, "%s", xc_fx_tmp("mpi-ref"));
+    snprintf(dir, sizeof dir, "%s", xc_fx_tmp("mpi-two"));
+    snprintf(cmd, sizeof cmd, "study -spec %s -out %s -threads 1 -quiet", spec, ref);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(cmd), 0);
+    /* OpenMPI refuses root and a 2-rank run on a 1-core machine unless told */
+    snprintf(cmd, sizeof cmd,
+             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -n 2 %s study -spec "
+             "%s -out %s -threads 1 -quiet > %s 2>&1",
+             xc_fx_bin(), spec, dir, xc_fx_tmp("mpi.log"));
+    int rc = system(cmd);
+    if (rc) {
+        char log[4096];
+        xc_fx_slurp_into(xc_fx_tmp("mpi.log"), log, sizeof log);
+        fprintf(stderr, "mpirun exited %d:\n%s\n", rc, log);
+    }
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT(same_outputs(ref, dir));
+    /* both ranks wrote their own journal */
+    char j[4300];
+    snprintf(j, sizeof j, "%s/journal/rank-0-of-2.csv", dir);
+    CU_ASSERT(xc_fx_exists(j));
+    snprintf(j, sizeof j, "%s/journal/rank-1-of-2.csv", dir);
+    CU_ASSERT(xc_fx_exists(j));
+}
+
+XC_TEST_MAIN("study")
