@@ -45,6 +45,9 @@ xc_status xc_study_table_make(const xc_study *st, const xc_study_rows *rows, uin
                               xc_study_table *t, xc_error *err);
 void xc_study_table_free(xc_study_table *t);
 
+/* The |z| (abs = 1) or signed z fit of searcher k's configuration c. */
+void xc_study_zfit(const xc_study *st, const xc_study_table *t, size_t k, size_t c, int abs, xc_linfit *f);
+
 /* The HTML report (study_report.c). */
 xc_status xc_study_report(const xc_study *st, const xc_study_table *t, const char *dir, xc_error *err);
 

@@ -340,13 +340,15 @@ XC_TEST(test_recovery_matches_gsl, "recovery_matches_gsl")
     CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(hline, sizeof hline, fp));
     int nh = split(hline, h, 64), c_d = col_of(h, nh, "detected"), c_z = col_of(h, nh, "z"),
         c_tz = col_of(h, nh, "truth_z");
-    double x[16], y[16];
+    double x[16], y[16], ax[16], ay[16];
     size_t n = 0;
     while (fgets(line, sizeof line, fp) && n < 16) {
         split(line, f, 64);
         if (atoi(f[c_d])) {
             x[n] = atof(f[c_tz]);
             y[n] = atof(f[c_z]);
+            ax[n] = fabs(x[n]);
+            ay[n] = fabs(y[n]);
             n++;
         }
     }
@@ -358,7 +360,8 @@ XC_TEST(test_recovery_matches_gsl, "recovery_matches_gsl")
     json_error_t je;
     json_t *rj = json_load_file(path, 0, &je);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rj);
-    json_t *fit = json_array_get(json_object_get(rj, "fits"), 0);
+    json_t *fit0 = json_array_get(json_object_get(rj, "fits"), 0), *fit = json_object_get(fit0, "signed");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fit);
     XC_ASSERT_NEAR(json_integer_value(json_object_get(fit, "n")), (double)n, 0);
     /* detections.csv keeps 10 digits: the fits agree to ~1e-8 of the scale */
     XC_ASSERT_NEAR(json_real_value(json_object_get(fit, "slope")), c1, 1e-6 * (1 + fabs(c1)));
@@ -366,6 +369,10 @@ XC_TEST(test_recovery_matches_gsl, "recovery_matches_gsl")
     XC_ASSERT_NEAR(json_real_value(json_object_get(fit, "resid_rms")), sqrt(sumsq / (double)n), 1e-6);
     /* a matched filter recovers z: slope within 0.2 of 1 on bright pulsars (z within a few bins) */
     XC_ASSERT_NEAR(c1, 1.0, 0.2);
+    /* the |z| fit (the paper's Table 2 form) at the top level */
+    gsl_fit_linear(ax, 1, ay, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+    XC_ASSERT_NEAR(json_real_value(json_object_get(fit0, "slope")), c1, 1e-6 * (1 + fabs(c1)));
+    XC_ASSERT_NEAR(json_real_value(json_object_get(fit0, "intercept")), c0, 1e-6 * (1 + fabs(c0)) + 1e-6);
     json_decref(rj);
     xc_study_free(&st);
     xc_registry_destroy(reg);
