@@ -238,13 +238,17 @@ $(BIN)/report-sample: tests/report_sample.c $(LIBA)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
 # Loads a report with every plot kind in headless chromium (installing it
-# when missing), then the same page with planted faults, which must fail;
+# when missing), then the same page with planted faults, which must fail,
+# then a small study's report (crosscheck study, 8 pulsars);
 # scripts/report-check.sh says what fails a page.  Other reports:
 # sh scripts/report-check.sh --page reports/runs/<stamp>
 .PHONY: report-check
 report-check: deps
-	$(Q)$(MAKE) --no-print-directory $(BIN)/report-sample
+	$(Q)$(MAKE) --no-print-directory $(BIN)/report-sample $(BIN)/crosscheck
 	$(Q)sh scripts/report-check.sh --self-test $(BIN)
+	$(Q)rm -rf build/report-check/study
+	$(Q)$(BIN)/crosscheck study -spec datasets/study-table1-small.json -n 8 -out build/report-check/study -quiet
+	$(Q)sh scripts/report-check.sh --page build/report-check/study
 
 # ---- fuzzing ----------------------------------------------------------------
 $(CLIA): $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))

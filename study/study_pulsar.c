@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "compare/xc_cmpcands.h"
+#include "core/xc_dedisperse.h"
 #include "core/xc_fft.h"
+#include "core/xc_filterbank.h"
 #include "core/xc_progress.h"
 #include "study/study_internal.h"
 
@@ -160,6 +162,89 @@ static xc_status parse_truth(const char *text, uint64_t id, truth_t *t, xc_error
     return XC_OK;
 }
 
+/* ---- the filterbank path ------------------------------------------------------- */
+
+typedef struct {
+    uint8_t *b;
+    size_t len, cap;
+} bytes_t;
+
+static int keep_bytes(void *ctx, const uint8_t *b, size_t n)
+{
+    bytes_t *k = ctx;
+    if (k->len + n > k->cap)
+        return 1;
+    memcpy(k->b + k->len, b, n);
+    k->len += n;
+    return 0;
+}
+
+/* The filterbank xc_synth_write would write, made in memory and dedispersed
+ * at the pulsar's DM (one trial, ds 1) by dd: the same nsamp - max_delay
+ * samples the fast path makes, with real channel noise and quantisation. */
+static xc_status fb_series(const xc_impl *dd, const xc_synth_params *p, float **x, uint64_t *n, xc_error *err)
+{
+    *x = NULL;
+    *n = 0;
+    const uint64_t nsamp = xc_synth_nsamp(p);
+    const int nch = p->nchans, nbits = p->nbits;
+    const double dm = p->psr.dm;
+    if (nsamp > SIZE_MAX / 4 / (uint64_t)nch)
+        return xc_error_set(err, XC_EINVAL, "%llu spectra of %d channels: too large to hold in memory",
+                            (unsigned long long)nsamp, nch);
+    const size_t nvals = (size_t)nsamp * (size_t)nch;
+    bytes_t raw = {NULL, 0, nbits == 32 ? nvals * 4 : nvals * (size_t)nbits / 8};
+    uint16_t *u16 = NULL;
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    xc_ddplan *dp = NULL;
+    xc_plane pl = {0, NULL};
+    xc_status e = XC_OK;
+    char spec[128];
+    snprintf(spec, sizeof spec, "%.17g:%.17g:1:1", dm, dm + 0.5);
+    if (!(raw.b = malloc(raw.cap ? raw.cap : 1))) {
+        e = xc_error_set(err, XC_ENOMEM, "out of memory for a %zu-byte filterbank", raw.cap);
+        goto done;
+    }
+    if ((e = xc_synth_stream(p, keep_bytes, &raw, err)))
+        goto done;
+    if (raw.len != raw.cap) {
+        e = xc_error_set(err, XC_EIO, "the synthesizer gave %zu bytes, expected %zu", raw.len, raw.cap);
+        goto done;
+    }
+    xc_block blk = {nch, (size_t)nsamp, nbits, NULL, NULL};
+    if (nbits == 32) {
+        blk.f32 = (const float *)raw.b;
+    } else {
+        if (!(u16 = malloc(nvals * sizeof *u16))) {
+            e = xc_error_set(err, XC_ENOMEM, "out of memory for %zu samples", nvals);
+            goto done;
+        }
+        xc_fb_unpack_u16(raw.b, nvals, nbits, p->bitorder, u16);
+        free(raw.b);
+        raw.b = NULL;
+        blk.u16 = u16;
+    }
+    xc_geometry geom = {nch, p->fch1, xc_synth_foff(p), p->tsamp};
+    xc_ddopts o;
+    memset(&o, 0, sizeof o);
+    o.threads = p->nthreads;
+    if ((e = xc_dmplan_parse(&plan, spec, "study data.filterbank", err)) ||
+        (e = xc_ddplan_create(&dp, xc_dedisperser_of(dd), &geom, nbits, &plan, p->convention, NULL, &o, err)) ||
+        (e = xc_ddplan_plane_alloc(dp, (size_t)nsamp, &pl, err)) || (e = xc_ddplan_execute(dp, &blk, &pl, err)))
+        goto done;
+    *n = pl.r[0].nsamp;
+    *x = pl.r[0].data;   /* the one trial's series: taken over from the plane */
+    pl.r[0].data = NULL;
+done:
+    xc_plane_free(&pl);
+    xc_ddplan_destroy(dp);
+    xc_dmplan_free(&plan);
+    free(u16);
+    free(raw.b);
+    return e;
+}
+
 /* ---- the searches ---------------------------------------------------------- */
 
 static xc_status search(const xc_study_searcher *s, const xc_study_config *c, const xc_spectrum *sp, int threads,
@@ -280,8 +365,36 @@ xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned 
     truth_t t = {0};
     xc_spectrum sp;
     memset(&sp, 0, sizeof sp);
-    if ((e = xc_synth_dedispersed_series(&p, label, &x, &n, &truth_text, err)) ||
-        (e = parse_truth(truth_text, id, &t, err)))
+    if (st->dedisperser) {
+        xc_error de;
+        xc_error_clear(&de);
+        if (!(truth_text = xc_synth_dedispersed_truth(&p, label, err))) {
+            e = err ? err->code : XC_ENOMEM;
+            goto done;
+        }
+        if ((e = fb_series(st->dedisperser, &p, &x, &n, &de))) {
+            xc_error_set(err, e, "pulsar %llu: filterbank dedispersed by %s: %s", (unsigned long long)id,
+                         st->dedisperser->name, de.msg);
+            goto done;
+        }
+        /* the series must be the one the truth describes */
+        uint64_t want = 0;
+        json_error_t je;
+        json_t *tj = json_loads(truth_text, 0, &je);
+        json_t *dd = tj ? json_object_get(tj, "dedispersed") : NULL;
+        if (json_is_integer(json_object_get(dd, "nsamp")))
+            want = (uint64_t)json_integer_value(json_object_get(dd, "nsamp"));
+        json_decref(tj);
+        if (want && want != n) {
+            e = xc_error_set(err, XC_EINVAL, "pulsar %llu: %s gave %llu samples, the truth describes %llu",
+                             (unsigned long long)id, st->dedisperser->name, (unsigned long long)n,
+                             (unsigned long long)want);
+            goto done;
+        }
+    } else if ((e = xc_synth_dedispersed_series(&p, label, &x, &n, &truth_text, err))) {
+        goto done;
+    }
+    if ((e = parse_truth(truth_text, id, &t, err)))
         goto done;
     /* realfft needs an even length: an odd series loses its last sample, and
      * the truth is taken to the shorter T (r ~ T, z ~ T^2, w ~ T^3). */

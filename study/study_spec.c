@@ -325,9 +325,32 @@ xc_status xc_study_load(xc_study *st, const char *path, const xc_registry *reg, 
     /* data */
     json_t *data = json_object_get(root, "data");
     if (data && !(json_is_string(data) && !strcmp(json_string_value(data), "dedispersed"))) {
-        st2 = xc_error_set(err, XC_EINVAL, "%s: data: must be \"dedispersed\" (the series at the true DM, made by "
-                           "the synthesizer's fast path)", path);
-        goto fail;
+        static const char *const data_keys[] = {"filterbank", NULL};
+        static const char *const fb_keys[] = {"impl", NULL};
+        json_t *fb = json_is_object(data) ? json_object_get(data, "filterbank") : NULL;
+        if (!fb) {
+            st2 = xc_error_set(err, XC_EINVAL, "%s: data: must be \"dedispersed\" (the series at the true DM, made "
+                               "by the synthesizer's fast path) or {\"filterbank\": {\"impl\": NAME}}", path);
+            goto fail;
+        }
+        if ((st2 = only_keys(data, data_keys, path, "data", err)) ||
+            (st2 = only_keys(fb, fb_keys, path, "data.filterbank", err)))
+            goto fail;
+        json_t *dn = json_object_get(fb, "impl");
+        if (dn) {
+            if ((st2 = pick_impl(reg, XC_FAMILY_DEDISPERSE, dn, path, "data.filterbank.impl", &st->dedisperser, err)))
+                goto fail;
+        } else {
+            /* exact ones only: an approximate dedisperser would change the data searched */
+            st->dedisperser = xc_registry_pick(reg, XC_FAMILY_DEDISPERSE, XC_CAP_THREADED,
+                                               XC_CAP_DEVICE | XC_CAP_APPROXIMATE);
+            if (!st->dedisperser)
+                st->dedisperser = xc_registry_pick(reg, XC_FAMILY_DEDISPERSE, XC_CAP_REFERENCE, 0);
+            if (!st->dedisperser) {
+                st2 = xc_error_set(err, XC_EINVAL, "%s: data.filterbank: no dedisperser is available", path);
+                goto fail;
+            }
+        }
     }
     /* detection */
     st->det_sigma = 6.0;
@@ -400,6 +423,8 @@ xc_status xc_study_load(xc_study *st, const char *path, const xc_registry *reg, 
     json_t *impls = json_object();
     for (size_t k = 0; k < st->ns; k++)
         json_object_set_new(impls, st->s[k].name, json_string(st->s[k].impl->name));
+    if (st->dedisperser)
+        json_object_set_new(impls, "dedisperser", json_string(st->dedisperser->name));
     json_object_set_new(canon, "implementations", impls);
     st->canonical = json_dumps(canon, JSON_SORT_KEYS | JSON_COMPACT);
     if (!st->canonical) {

@@ -10,7 +10,9 @@
  *                     "n": 300, "seed": 1,
  *                     "fixed": {synth fields that replace the spec's},
  *                     "draw": {FIELD: {dist, lo, hi}} that replace the spec's },
- *     "data": "dedispersed",    the synthesizer's fast path: the series dedispersed at the true DM
+ *     "data": "dedispersed",    the synthesizer's fast path: the series dedispersed at the true DM,
+ *          or {"filterbank": {"impl": "cpu"}}: the filterbank made in memory, dedispersed at the
+ *             true DM (one trial) by that dedisperser (default: chosen by capability)
  *     "searchers": [ { "name": "pulscan", "family": "pulscan"|"accel",
  *                      "impl": "cpu" (optional; default chosen by capability),
  *                      "options": {OPTION: value},          applied to every configuration
@@ -73,6 +75,8 @@ typedef struct {
     char path[1024];       /* the study spec */
     xc_popspec pop;        /* with the overrides applied */
     uint64_t n, seed;
+    const xc_impl *dedisperser;   /* data path: NULL the synthesizer's dedispersed series; else the
+                                     filterbank made in memory and dedispersed by it at the true DM */
     xc_study_searcher *s;  /* the baseline, if any, last */
     size_t ns;
     int has_baseline;

@@ -327,6 +327,40 @@ done:
 
 /* ---- in memory (the study runner) ------------------------------------------ */
 
+char *xc_synth_dedispersed_truth(const xc_synth_params *p, const char *label, xc_error *err)
+{
+    if (xc_synth_params_check(p, NULL, err))
+        return NULL;
+    const int nch = p->nchans;
+    const double dm = p->psr.period_ms > 0 ? p->psr.dm : p->npulses ? p->pulses[0].dm : 0.0;
+    double dmv = dm;
+    xc_dmrange rng = {dm, dm + 1, 1, 1, 1, &dmv};
+    xc_geometry geom = {nch, p->fch1, xc_synth_foff(p), p->tsamp};
+    int32_t *D = malloc((size_t)nch * sizeof *D);
+    if (!D) {
+        xc_error_set(err, XC_ENOMEM, "out of memory for %d channels", nch);
+        return NULL;
+    }
+    if (xc_delays_compute(p->convention, &geom, &rng, D, err)) {
+        free(D);
+        return NULL;
+    }
+    int64_t maxd = 0;
+    for (int c = 0; c < nch; c++)
+        maxd = D[c] > maxd ? D[c] : maxd;
+    free(D);
+    const uint64_t nsamp = xc_synth_nsamp(p);
+    if ((uint64_t)maxd >= nsamp) {
+        xc_error_set(err, XC_EINVAL, "tobs_s (-tobs) = %.15g: %llu samples, not more than the %lld-sample "
+                     "dispersion sweep at DM %.15g", p->tobs, (unsigned long long)nsamp, (long long)maxd, dm);
+        return NULL;
+    }
+    double lmean, lrms, lgain;
+    xc_synth_level_stats(p->noise ? p->nbits : 32, &lmean, &lrms, &lgain);
+    xc_dedisp_info info = {dm, nsamp - (uint64_t)maxd, maxd, nch * lmean, sqrt((double)nch) * lrms, lgain};
+    return xc_synth_truth_text(p, label, NULL, &info, err);
+}
+
 typedef struct {
     float *x;
 } mem_sink;

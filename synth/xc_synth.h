@@ -199,6 +199,11 @@ xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem,
 xc_status xc_synth_dedispersed_series(const xc_synth_params *p, const char *label, float **x, uint64_t *n,
                                       char **truth, xc_error *err);
 
+/* The truth text of that series without making it: what a dedisperser of
+ * the filterbank at the pulsar's DM (one trial, the convention's delays)
+ * gives describes the same nsamp - max_delay samples.  NULL with err set. */
+char *xc_synth_dedispersed_truth(const xc_synth_params *p, const char *label, xc_error *err);
+
 /* Streams the filterbank's data bytes (no header) to `sink` chunk by chunk:
  * what xc_synth_write puts after the header.  The sink returns non-zero to
  * stop (then XC_EIO).  For benchmarks and for tests of the chunking. */
