@@ -36,21 +36,40 @@
 
 static const xc_plugin_host *host;
 
-/* The delay of channel frequency f at DM dm, in samples of dt, rounded as
- * the convention says (measured from the highest frequency fref). */
-static int64_t delay_samples(const xc_convention *cv, double dm, double f, double fref, double dt)
+/* A delay in samples, rounded as the convention says; PLANTED_BUG
+ * truncates whatever the convention says. */
+static int64_t rounded(double d, xc_rounding r)
 {
-    double d = cv->kdm * dm * (1.0 / (f * f) - 1.0 / (fref * fref)) / dt;
 #ifdef PLANTED_BUG
-    return (int64_t)d;   /* the slip: truncation, whatever the convention says */
+    (void)r;
+    return (int64_t)d;   /* the slip: truncation */
 #else
-    switch (cv->rounding) {
-    case XC_ROUND_HALF_EVEN: return (int64_t)rint(d);
-    case XC_ROUND_TRUNC: return (int64_t)d;
+    switch (r) {
+    case XC_ROUND_HALF_EVEN: return (int64_t)nearbyint(d);
+    case XC_ROUND_TRUNC: return (int64_t)trunc(d);
     case XC_ROUND_HALF_AWAY: break;
     }
     return (int64_t)round(d);
 #endif
+}
+
+/* The delays of every channel at DM dm, in samples of dt, measured from the
+ * highest frequency fref: in double from the exact formula, or (conventions
+ * of dedisp and AstroAccelerate, XC_PREC_FLOAT) from dedisp's float table,
+ * the product taken in float. */
+static void delays(const xc_convention *cv, const xc_geometry *g, int nc, double dm, double fref, double dt,
+                   int64_t *out)
+{
+    for (int c = 0; c < nc; c++) {
+        if (cv->precision == XC_PREC_DOUBLE) {
+            double f = g->fch1 + c * g->foff;
+            out[c] = rounded(cv->kdm * dm * (1.0 / (f * f) - 1.0 / (fref * fref)) / dt, cv->rounding);
+        } else {
+            float a = 1.f / ((float)g->fch1 + (float)c * (float)g->foff), b = 1.f / (float)fref;
+            float table = (float)(cv->kdm / dt * (double)(a * a - b * b));
+            out[c] = rounded((double)((float)dm * table), cv->rounding);
+        }
+    }
 }
 
 static xc_status my_run(const xc_ddjob *job, xc_plane *out, xc_error *err)
@@ -58,9 +77,6 @@ static xc_status my_run(const xc_ddjob *job, xc_plane *out, xc_error *err)
     const xc_block *in = job->in;
     const xc_geometry *g = &job->geom;
     int nc = in->nchans;
-    if (job->conv->precision != XC_PREC_DOUBLE)
-        return host->error_set(err, XC_EINVAL, IMPL_NAME ": convention %s: only delays computed in double are "
-                               "supported", job->conv->name);
     double fref = g->fch1 + (g->foff > 0 ? (nc - 1) * g->foff : 0.0);
     int64_t *delay = malloc((size_t)nc * sizeof *delay);
     if (!delay)
@@ -70,8 +86,7 @@ static xc_status my_run(const xc_ddjob *job, xc_plane *out, xc_error *err)
         xc_planerange *o = &out->r[k];
         int ds = r->ds;
         for (size_t j = 0; j < r->ndm; j++) {
-            for (int c = 0; c < nc; c++)
-                delay[c] = delay_samples(job->conv, r->dms[j], g->fch1 + c * g->foff, fref, g->tsamp * ds);
+            delays(job->conv, g, nc, r->dms[j], fref, g->tsamp * ds, delay);
             for (size_t t = 0; t < o->nsamp; t++) {
                 double fsum = 0;
                 uint64_t isum = 0;
