@@ -184,6 +184,12 @@ static xc_status isolate(const char *impl, const char *file, const char *what, c
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
+        /* A fault in the plugin ends the child by its signal, named in the
+         * message, also under a sanitizer that would catch it otherwise. */
+        signal(SIGSEGV, SIG_DFL);
+        signal(SIGBUS, SIG_DFL);
+        signal(SIGFPE, SIG_DFL);
+        signal(SIGILL, SIG_DFL);
         close(fd[0]);
         xc_error e;
         memset(&e, 0, sizeof e);
