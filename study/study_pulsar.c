@@ -247,8 +247,8 @@ done:
 
 /* ---- the searches ---------------------------------------------------------- */
 
-static xc_status search(const xc_study_searcher *s, const xc_study_config *c, const xc_spectrum *sp, int threads,
-                        xc_candlist *cl, xc_error *err)
+static xc_status search_any(const xc_study_searcher *s, const xc_study_config *c, const xc_spectrum *sp,
+                            int threads, xc_candlist *cl, xc_error *err)
 {
     if (s->family == XC_FAMILY_ACCEL) {
         xc_accel_opts o = c->ac;
@@ -258,6 +258,23 @@ static xc_status search(const xc_study_searcher *s, const xc_study_config *c, co
     xc_psopts o = c->ps;
     o.threads = threads;
     return xc_pulscan_run(xc_searcher_of(s->impl), sp, &o, cl, err);
+}
+
+/* Device searches run one at a time: two host threads searching on one GPU
+ * at once made an H200 report illegal memory accesses (the GPU searchers
+ * are not safe to call concurrently), so pulsars side by side overlap only
+ * their host stages (synthesis, FFT, CPU searchers) with the device's work. */
+static xc_status search(const xc_study_searcher *s, const xc_study_config *c, const xc_spectrum *sp, int threads,
+                        xc_candlist *cl, xc_error *err)
+{
+    xc_status e;
+    if (s->impl->caps & XC_CAP_DEVICE) {
+#pragma omp critical(xc_study_device)
+        e = search_any(s, c, sp, threads, cl, err);
+    } else {
+        e = search_any(s, c, sp, threads, cl, err);
+    }
+    return e;
 }
 
 static void fmt_num(char *b, size_t n, double v)

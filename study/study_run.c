@@ -113,15 +113,17 @@ xc_status xc_study_run(const xc_study *st, const char *dir, xc_study_runopts *o,
 
     /* Workers: one pulsar each, single-threaded kernels (a pulsar's spectrum
      * is small; whole pulsars side by side use the cores best).  A device
-     * searcher runs alone with every thread for its host side. */
+     * searcher runs alone with every thread for its host side, unless the
+     * caller asks for more workers (their host stages then overlap the
+     * device's work). */
     int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
     int device = 0;
     for (size_t k = 0; k < st->ns; k++)
         device |= (st->s[k].impl->caps & XC_CAP_DEVICE) != 0;
-    int workers = device ? 1 : threads;
+    int workers = o->workers > 0 ? o->workers : device ? 1 : threads;
     if ((uint64_t)workers > npend)
         workers = npend ? (int)npend : 1;
-    const int inner = device ? threads : (threads / workers > 0 ? threads / workers : 1);
+    const int inner = threads / workers > 0 ? threads / workers : 1;
     local_next ln = {0};
     uint64_t finished = 0;
     xc_status first_err = XC_OK;

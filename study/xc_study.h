@@ -164,6 +164,8 @@ void xc_study_journal_close(xc_study_journal *j);
 typedef struct {
     uint64_t shard, nshards;   /* this process takes pulsars id % nshards == shard (0, 1: all) */
     int threads;               /* total CPU threads (0: OpenMP default) */
+    int workers;               /* pulsars searched at once (0: threads, or 1 with a device searcher);
+                                  each gets threads / workers threads */
     const char *tag;           /* journal name (NULL: "main" or "shard-I-of-N") */
     /* dynamic distribution (MPI): when next is set, pulsars are taken by
      * calling next(ctx), which returns the next index into the pending list
