@@ -302,7 +302,11 @@ XC_TEST(test_planted_study, "planted_study")
     CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(fd, "searcher")), "fdas");
     CU_ASSERT_EQUAL(json_integer_value(json_object_get(fd, "n")), det[5]);
     json_decref(rj);
-    CU_ASSERT_PTR_NOT_NULL(xc_fx_slurp(xc_fx_tmp("planted-out/index.html"), NULL) ? (void *)1 : NULL);
+    size_t hn = 0;
+    unsigned char *html = xc_fx_slurp(xc_fx_tmp("planted-out/index.html"), &hn);
+    CU_ASSERT_PTR_NOT_NULL(html);
+    CU_ASSERT(html && strstr((const char *)html, "Detections against zmax") != NULL);
+    free(html);
     xc_study_free(&st);
     xc_registry_destroy(reg);
 }
@@ -660,11 +664,16 @@ XC_TEST_IF(test_mpi_two_ranks_same_bytes, "mpi_two_ranks_same_bytes", skip_no_mp
     snprintf(dir, sizeof dir, "%s", xc_fx_tmp("mpi-two"));
     snprintf(cmd, sizeof cmd, "study -spec %s -out %s -threads 1 -quiet", spec, ref);
     CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(cmd), 0);
-    /* OpenMPI refuses root and a 2-rank run on a 1-core machine unless told */
+    /* OpenMPI refuses root and a 2-rank run on a 1-core machine unless told.
+     * Under ASan (make sanitize) the ranks do not check leaks: OpenMPI keeps
+     * its plugins' allocations past MPI_Finalize and unloads the plugins, so
+     * LeakSanitizer cannot even name them; the same study code runs with leak
+     * checks in the cases above. */
+    const char *asan = getenv("ASAN_OPTIONS");
     snprintf(cmd, sizeof cmd,
-             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -n 2 %s study -spec "
-             "%s -out %s -threads 1 -quiet > %s 2>&1",
-             xc_fx_bin(), spec, dir, xc_fx_tmp("mpi.log"));
+             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS='%s%sdetect_leaks=0' "
+             "mpirun --oversubscribe -n 2 %s study -spec %s -out %s -threads 1 -quiet > %s 2>&1",
+             asan ? asan : "", asan && *asan ? ":" : "", xc_fx_bin(), spec, dir, xc_fx_tmp("mpi.log"));
     int rc = system(cmd);
     if (rc) {
         char log[4096];
