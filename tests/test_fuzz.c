@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tests/xc_assert.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
 #define MAXPATHS 4096
@@ -124,6 +125,82 @@ XC_TEST(test_fuzz_replay, "every fuzz target replays its seed corpus and the fuz
     CU_ASSERT_EQUAL_FATAL(glob(path, 0, NULL, &g), 0);
     CU_ASSERT_EQUAL((int)g.gl_pathc - 2, targets);   /* less fuzz_util.c and fuzz_main.c */
     globfree(&g);
+}
+
+/* Every target mutates its corpus briefly (fuzz/fuzz_main.c's XC_FUZZ_MUTATE:
+ * random edits, no coverage feedback) with its properties checked, so each
+ * submission's `make test` (CI) fuzzes every reader a little without clang;
+ * XC_FUZZ_SECONDS sets the time per target (default 0.4), XC_FUZZ_SEED the
+ * sequence (default 1).  A failing input is saved and named. */
+XC_TEST(test_fuzz_mutate, "every fuzz target survives a brief mutation run of its corpus, properties held")
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/fuzz/corpus.txt", root());
+    FILE *fp = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    const char *secs = getenv("XC_FUZZ_SECONDS");
+    setenv("XC_FUZZ_MUTATE", secs && *secs ? secs : "0.4", 1);
+    setenv("XC_FUZZ_CRASH_DIR", xc_test_tmpdir(), 1);
+    char line[4096];
+    int targets = 0;
+    while (fgets(line, sizeof line, fp)) {
+        char target[128], maxlen_s[32];
+        long maxlen;
+        int used = 0;
+        if (line[0] == '#' || sscanf(line, "%127s %ld %n", target, &maxlen, &used) < 2)
+            continue;
+        targets++;
+        snprintf(maxlen_s, sizeof maxlen_s, "%ld", maxlen);
+        setenv("XC_FUZZ_MAXLEN", maxlen_s, 1);
+        char log[4200];
+        snprintf(log, sizeof log, "%s/%s.mutate.log", xc_test_tmpdir(), target);
+        int n = 0, rc = replay(target, line + used, log, &n);
+        /* the driver's last line (a target may print help texts before it) */
+        char text[4097] = "";
+        FILE *lf = fopen(log, "rb");
+        if (lf) {
+            fseek(lf, 0, SEEK_END);
+            long sz = ftell(lf);
+            fseek(lf, sz > 4096 ? sz - 4096 : 0, SEEK_SET);
+            size_t got = fread(text, 1, 4096, lf);
+            text[got] = 0;
+            fclose(lf);
+        }
+        if (rc != 0) {
+            printf("\n  %s: exit %d in the mutation run:", target, rc);
+            show(log);
+        }
+        CU_ASSERT_EQUAL(rc, 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, "mutated inputs in"));
+    }
+    fclose(fp);
+    unsetenv("XC_FUZZ_MUTATE");
+    unsetenv("XC_FUZZ_MAXLEN");
+    unsetenv("XC_FUZZ_CRASH_DIR");
+    XC_ASSERT_ABOVE((double)targets, 10);
+}
+
+XC_TEST(test_fuzz_mutate_saves_failure, "a failure in the mutation run exits non-zero and saves the input")
+{
+    char dir[4200], paths[4400], log[4300];
+    snprintf(dir, sizeof dir, "%s/mutate-selftest", xc_test_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0777), 0);
+    snprintf(paths, sizeof paths, "fuzz/seeds/dmplan");
+    snprintf(log, sizeof log, "%s/selftest.log", dir);
+    setenv("XC_FUZZ_MUTATE", "5", 1);
+    setenv("XC_FUZZ_CRASH_DIR", dir, 1);
+    setenv("XC_FUZZ_SELFTEST", "1", 1);
+    int n = 0, rc = replay("fuzz_dmplan", paths, log, &n);
+    unsetenv("XC_FUZZ_MUTATE");
+    unsetenv("XC_FUZZ_CRASH_DIR");
+    unsetenv("XC_FUZZ_SELFTEST");
+    CU_ASSERT_NOT_EQUAL(rc, 0);
+    char text[4096];
+    xc_fx_slurp_into(log, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "the input that failed is in"));
+    char cmd[4600];
+    snprintf(cmd, sizeof cmd, "ls %s/crash-fuzz_dmplan-* >/dev/null 2>&1", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
 XC_TEST(test_fuzz_driver_fails, "the replay driver fails on an input it cannot read")
