@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "compare/xc_compare.h"
+#include "core/xc_mem.h"
 #include "core/xc_planefile.h"
 
 static void usage_compare(FILE *fp)
@@ -93,6 +94,18 @@ static int compare_planes(int argc, char **argv)
     xc_error err;
     xc_error_clear(&err);
 
+    /* Both planes are held at once: refuse a pair that cannot fit, before reading either. */
+    double ba = 0, bb = 0;
+    char what[9000];
+    if (xc_planefile_disk_bytes(pa, &ba, &err))
+        return fail_file(pa, &err);
+    if (xc_planefile_disk_bytes(pb, &bb, &err))
+        return fail_file(pb, &err);
+    snprintf(what, sizeof what, "holding the planes of %s and %s in memory", pa, pb);
+    if (xc_mem_check(ba + bb, "compare planes", what,
+                     "compare planes of fewer DM trials (dedisperse both with a narrower -dmplan), or use a machine "
+                     "with more memory", &err))
+        return xc_cli_fail("compare", &err);
     xc_planefile fa, fb;
     if (xc_planefile_read(&fa, pa, &err))
         return fail_file(pa, &err);

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/xc_atomic.h"
 #include "core/xc_hash.h"
+#include "core/xc_mem.h"
 #include "core/xc_npy.h"
 
 struct xc_planewriter {
@@ -251,6 +253,40 @@ static xc_status need(json_t *o, const char *key, json_type ty, json_t **v, cons
     return XC_OK;
 }
 
+/* The bytes of a manifest's range files on disk (those that exist). */
+static double ranges_bytes(json_t *ranges, const char *dir)
+{
+    double total = 0;
+    for (size_t k = 0; k < json_array_size(ranges); k++) {
+        const char *fname = json_string_value(json_object_get(json_array_get(ranges, k), "file"));
+        char npath[8100];
+        struct stat sb;
+        if (!fname)
+            continue;
+        snprintf(npath, sizeof npath, "%s%s", fname[0] == '/' ? "" : dir, fname);
+        if (!stat(npath, &sb))
+            total += (double)sb.st_size;
+    }
+    return total;
+}
+
+xc_status xc_planefile_disk_bytes(const char *json_path, double *bytes, xc_error *err)
+{
+    json_error_t je;
+    json_t *root = json_load_file(json_path, 0, &je);
+    *bytes = 0;
+    if (!root)
+        return xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d: %s", json_path, je.line, je.column, je.text);
+    char dir[4000] = "";
+    const char *slash = strrchr(json_path, '/');
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s/", (int)(slash - json_path), json_path);
+    json_t *ranges = json_object_get(root, "ranges");
+    *bytes = json_is_array(ranges) ? ranges_bytes(ranges, dir) : 0;
+    json_decref(root);
+    return XC_OK;
+}
+
 xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
 {
     memset(pf, 0, sizeof *pf);
@@ -341,6 +377,12 @@ xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
     const char *slash = strrchr(path, '/');
     if (slash)
         snprintf(dir, sizeof dir, "%.*s/", (int)(slash - path), path);
+    /* The whole plane is read into memory: refuse one that cannot fit before
+     * reading (or hashing) any of it. */
+    if ((st = xc_mem_check(ranges_bytes(ranges, dir), path, "reading its DM-time plane into memory",
+                           "compare fewer DM trials (dedisperse with a narrower -dmplan), or use a machine with more "
+                           "memory", err)))
+        goto fail;
     for (size_t k = 0; k < nr; k++) {
         json_t *r = json_array_get(ranges, k), *dms = json_object_get(r, "dms");
         json_t *file = json_object_get(r, "file"), *ds = json_object_get(r, "downsample");

@@ -64,6 +64,10 @@ typedef struct {
 } xc_planefile;
 
 xc_status xc_planefile_read(xc_planefile *pf, const char *json_path, xc_error *err);
+/* The bytes its range files hold on disk (what reading it needs in memory),
+ * from the manifest alone: for refusing work before any large allocation.
+ * xc_planefile_read itself refuses a plane beyond xc_mem_check's limit. */
+xc_status xc_planefile_disk_bytes(const char *json_path, double *bytes, xc_error *err);
 void xc_planefile_free(xc_planefile *pf);
 
 #ifdef __cplusplus

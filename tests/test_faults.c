@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/xc_filterbank.h"
+#include "core/xc_mem.h"
 #include "core/xc_planefile.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
@@ -304,6 +305,41 @@ XC_TEST_IF(test_fault_no_device, "no CUDA device: -impl gpu refused with the rea
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "-impl gpu: unavailable"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err2, "-impl gpu: unavailable"));
     CU_ASSERT(!out);
+}
+
+/* Resource limits: planes that cannot fit in memory are refused before any
+ * of them is read, naming the size needed and the option that avoids it.
+ * The range file is made sparse (twice the machine's memory on disk, no
+ * blocks), so the test costs nothing. */
+XC_TEST_IF(test_fault_plane_beyond_memory, "compare planes: planes beyond memory refused before reading, exit 2",
+           xc_fx_skip_no_bin)
+{
+    const char *dir = mkdir_in_tmp("faults-mem");
+    char errpath[700];
+    snprintf(errpath, sizeof errpath, "%s", in_dir(dir, "err.txt"));
+    char *sx[] = {"crosscheck", "synth", "-o", "X.fil", "-tobs", "1", "-nchans", "64", "-nbits", "8", "-seed", "1", NULL};
+    char *dx[] = {"crosscheck", "dedisperse", "-i", "X.fil", "-o", "P", "-impl", "cpu", "-dmplan", "0:20:1", NULL};
+    char *dy[] = {"crosscheck", "dedisperse", "-i", "X.fil", "-o", "Q", "-impl", "cpu", "-dmplan", "0:20:1", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_to_end(dir, sx, errpath), 0);
+    CU_ASSERT_EQUAL_FATAL(run_to_end(dir, dx, errpath), 0);
+    CU_ASSERT_EQUAL_FATAL(run_to_end(dir, dy, errpath), 0);
+    double phys = xc_mem_physical();
+    CU_ASSERT_FATAL(phys > 0);
+    CU_ASSERT_EQUAL_FATAL(truncate(in_dir(dir, "Q.r0.npy"), (off_t)(2 * phys)), 0);
+    char *cmp[] = {"crosscheck", "compare", "planes", "P.json", "Q.json", NULL};
+    CU_ASSERT_EQUAL(run_to_end(dir, cmp, errpath), 2);
+    char msg[2048];
+    xc_fx_slurp_into(errpath, msg, sizeof msg);
+    printf("\n  %s", msg);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "would need"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "the machine has"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "-dmplan"));
+    /* the reader alone refuses it too (what run and check use) */
+    xc_planefile pf;
+    xc_error e;
+    CU_ASSERT_EQUAL(xc_planefile_read(&pf, in_dir(dir, "Q.json"), &e), XC_ENOMEM);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "Q.json"));
+    CU_ASSERT_EQUAL(truncate(in_dir(dir, "Q.r0.npy"), 0), 0);
 }
 
 /* SIGKILL at random points of `crosscheck population` (a resumable command):
