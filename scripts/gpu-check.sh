@@ -117,6 +117,10 @@ device)
     timeout 200 $B/crosscheck bench dedisperse -impl gpu,tree-gpu,tree-padded-gpu -nchans 1024 -nbits 8 -repeat 2 \
         -nsub 16,32 -json "$OUTDIR/bench-tree-gpu.json" >> "$OUTDIR/bench_approx.txt" 2>&1 || rc_sb=1
     grep -E "gpu|nsub" "$OUTDIR/bench_approx.txt"
+    echo "== bench study: the paper's full-size study on the device, 8 pulsars (per stage; projection)"
+    timeout 150 $B/crosscheck bench study -spec datasets/study-table1-paper.json -n 8 -device -workers 4 -threads 16 \
+        -json "$OUTDIR/bench-study.json" > "$OUTDIR/bench_study.txt" 2>&1; rc_bs=$?
+    tail -5 "$OUTDIR/bench_study.txt"
     echo "== benchmark: Pulscan (Table 4 size)"
     timeout 150 $B/crosscheck bench gpu-pulscan -json "$OUTDIR/bench-gpu-pulscan.json" > "$OUTDIR/bench_pulscan.txt" 2>&1; rc_pb=$?
     tail -25 "$OUTDIR/bench_pulscan.txt"
@@ -170,6 +174,7 @@ device)
     printf '%-28s %s\n' "subband/tree GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_approx.log" | tail -1) exit=${rc_st:-skipped}"
     printf '%-28s %s\n' "subband/tree memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck_approx.log" 2>/dev/null | tail -1) exit=${rc_sm:-skipped}"
     printf '%-28s %s\n' "bench subband/tree gpu" "$(grep -c 'nsub' "$OUTDIR/bench_approx.txt" 2>/dev/null) records exit=${rc_sb:-skipped}"
+    printf '%-28s %s\n' "bench study (paper size)" "$(grep -E 'total, one thread|on this machine' "$OUTDIR/bench_study.txt" 2>/dev/null | sed 's/^ *//' | cut -c1-80 | tr '\n' ' ') exit=${rc_bs:-skipped}"
     printf '%-28s %s\n' "Pulscan benchmark" "$(grep -E '^kernels|^candidates' "$OUTDIR/bench_pulscan.txt" | cut -c1-90 | tr '\n' ' ') exit=$rc_pb"
     [ $rc_t -eq 0 ] && [ $rc_m -eq 0 ] && [ $rc_r -eq 0 ] && [ $rc_x -eq 0 ] && [ $rc_b -eq 0 ] &&
         [ $rc_k -eq 0 ] && [ $rc_bd -eq 0 ] && [ $rc_pt -eq 0 ] && [ $rc_pm -eq 0 ] && [ $rc_pr -eq 0 ] && [ $rc_pb -eq 0 ] && [ $rc_c -eq 0 ] &&

@@ -639,6 +639,55 @@ XC_TEST_IF(test_cli_spec_errors, "cli_spec_errors", xc_fx_skip_no_bin)
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "holds another study"));
 }
 
+/* A plugin's dedisperser (examples/plugin-dedisp, built by make) in a study's
+ * filterbank path, exactly like a built-in one: the same rows as the cpu's. */
+static int skip_no_plugin(char *why, size_t n)
+{
+    if (xc_fx_skip_no_bin(why, n))
+        return 1;
+    char p[4300];
+    snprintf(p, sizeof p, "%s", xc_fx_bin());
+    char *slash = strrchr(p, '/');
+    snprintf(slash ? slash + 1 : p, sizeof p - (size_t)(slash ? slash + 1 - p : 0), "plugins/libxcdd_ok.so");
+    if (!xc_fx_exists(p)) {
+        snprintf(why, n, "%s not built", p);
+        return 1;
+    }
+    return 0;
+}
+
+XC_TEST_IF(test_cli_plugin_in_study, "cli_plugin_in_study", skip_no_plugin)
+{
+    planted_spec();   /* writes pop-planted.json */
+    char plug[4300], args[13000];
+    snprintf(plug, sizeof plug, "%s", xc_fx_bin());
+    char *slash = strrchr(plug, '/');
+    snprintf(slash ? slash + 1 : plug, sizeof plug - (size_t)(slash ? slash + 1 - plug : 0), "plugins/libxcdd_ok.so");
+    static const char body[] = "\"population\": {\"spec\": \"pop-planted.json\", \"n\": 6, \"seed\": 5},"
+                               " \"searchers\": [{\"name\": \"pulscan\", \"family\": \"pulscan\"}]}";
+    char text[2048];
+    const char *sp = xc_fx_tmp("study-plug.json"), *sc = xc_fx_tmp("study-plugcpu.json");
+    snprintf(text, sizeof text, "{\"data\": {\"filterbank\": {\"impl\": \"mydedisp\"}}, %s", body);
+    xc_fx_write_text(sp, text);
+    snprintf(text, sizeof text, "{\"data\": {\"filterbank\": {\"impl\": \"cpu\"}}, %s", body);
+    xc_fx_write_text(sc, text);
+    char dp[4200], dc[4200], fa[4300], fb[4300];
+    snprintf(dp, sizeof dp, "%s", xc_fx_tmp("plug-out"));
+    snprintf(dc, sizeof dc, "%s", xc_fx_tmp("plugcpu-out"));
+    snprintf(args, sizeof args, "study -plugin %s -spec %s -out %s -quiet", plug, sp, dp);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
+    snprintf(args, sizeof args, "study -spec %s -out %s -quiet", sc, dc);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
+    snprintf(fa, sizeof fa, "%s/detections.csv", dp);
+    snprintf(fb, sizeof fb, "%s/detections.csv", dc);
+    CU_ASSERT(xc_fx_same_file(fa, fb));
+    /* without the plugin the name is unknown: exit 2 naming it */
+    char msg[4096];
+    snprintf(args, sizeof args, "study -spec %s -out %s -quiet", sp, xc_fx_tmp("plug-missing"));
+    CU_ASSERT_EQUAL(xc_fx_run_cli_err(args, msg, sizeof msg), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "data.filterbank.impl = \"mydedisp\""));
+}
+
 static int skip_no_mpi(char *why, size_t n)
 {
     if (xc_fx_skip_no_bin(why, n))
