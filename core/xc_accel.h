@@ -195,6 +195,9 @@ xc_status xc_accel_template_rows(const xc_accel_plan *p, int t0, int cnt, int L,
 
 /* preset exact: per-bin scales s[k], k = 0..nbins-1 (s[0] = 0). */
 xc_status xc_accel_norm_scales(const float *X, size_t nbins, size_t normwidth, double *s, xc_error *err);
+/* The same on `threads` OpenMP threads (0: the default); the same values. */
+xc_status xc_accel_norm_scales_threads(const float *X, size_t nbins, size_t normwidth, int threads, double *s,
+                                       xc_error *err);
 /* preset presto: the scale of the window [lobin, lobin + n) (zero outside the
  * spectrum), 1/sqrt(median(|X|^2)/ln 2) with float powers. */
 double xc_accel_norm_window(const float *X, size_t nbins, long lobin, size_t n, double *buf);

@@ -3,6 +3,7 @@
  * powers |X|^2 are exponential, the median of Exp(1) is ln 2, so dividing
  * by median/ln 2 gives mean-1 powers. */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,20 +32,41 @@ static double median_sort(double *v, size_t n)
 
 xc_status xc_accel_norm_scales(const float *X, size_t nbins, size_t normwidth, double *s, xc_error *err)
 {
+    return xc_accel_norm_scales_threads(X, nbins, normwidth, 1, s, err);
+}
+
+xc_status xc_accel_norm_scales_threads(const float *X, size_t nbins, size_t normwidth, int threads, double *s,
+                                       xc_error *err)
+{
     size_t nb = xc_pulscan_nblocks(nbins, normwidth);
     double *med = malloc(nb * sizeof *med);
-    double *buf = malloc(2 * (2 * normwidth + 1) * sizeof *buf);   /* values, then selection scratch */
-    if (!med || !buf) {
-        free(med);
-        free(buf);
+    if (!med)
         return xc_error_set(err, XC_ENOMEM, "accel normalisation: out of memory");
+    /* Blocks are independent and each median is exact, so threads change
+     * only the time (a 2^21-bin spectrum: tens of ms on one thread, paid by
+     * every search of it). */
+    int nt = threads > 0 ? threads : omp_get_max_threads(), oom = 0;
+    const long nbl = (long)nb;
+#pragma omp parallel num_threads(nt) reduction(| : oom)
+    {
+        double *buf = malloc(2 * (2 * normwidth + 1) * sizeof *buf);   /* values, then selection scratch */
+        if (!buf)
+            oom = 1;
+#pragma omp for schedule(static)
+        for (long b = 0; b < nbl; b++) {
+            if (!buf)
+                continue;
+            size_t lo, hi;
+            xc_pulscan_block(nbins, normwidth, (size_t)b, &lo, &hi);
+            for (size_t k = lo; k < hi; k++)
+                buf[k - lo] = (double)X[2 * k] * X[2 * k] + (double)X[2 * k + 1] * X[2 * k + 1];
+            med[b] = median_sel(buf, hi - lo, buf + (hi - lo));
+        }
+        free(buf);
     }
-    for (size_t b = 0; b < nb; b++) {
-        size_t lo, hi;
-        xc_pulscan_block(nbins, normwidth, b, &lo, &hi);
-        for (size_t k = lo; k < hi; k++)
-            buf[k - lo] = (double)X[2 * k] * X[2 * k] + (double)X[2 * k + 1] * X[2 * k + 1];
-        med[b] = median_sel(buf, hi - lo, buf + (hi - lo));
+    if (oom) {
+        free(med);
+        return xc_error_set(err, XC_ENOMEM, "accel normalisation: out of memory");
     }
     /* A block whose median power is 0 (over half its bins exactly 0, e.g.
      * zapped) borrows the nearest block's (the lower one at equal distance),
@@ -69,7 +91,6 @@ xc_status xc_accel_norm_scales(const float *X, size_t nbins, size_t normwidth, d
     }
     s[0] = 0;   /* bin 0 packs DC and Nyquist: never used */
     free(med);
-    free(buf);
     return st;
 }
 

@@ -344,7 +344,7 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     if (!r.presto && !(scale = malloc(sp->nbins * sizeof *scale)))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
     if (!st && !r.presto)
-        st = xc_accel_norm_scales(sp->data, sp->nbins, o->normwidth, scale, err);
+        st = xc_accel_norm_scales_threads(sp->data, sp->nbins, o->normwidth, o->threads, scale, err);
     r.scale = scale;
     /* A searcher with its own harmonic sums (preset exact) gets the whole
      * normalised spectrum and keeps its planes: none of the host's blocks
