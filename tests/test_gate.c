@@ -11,6 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/xc_filterbank.h"
+#include "core/xc_npy.h"
+#include "core/xc_planefile.h"
+#include "core/xc_presto.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
@@ -296,4 +300,122 @@ XC_TEST_IF(test_docs_ci_example, "docs/ci.md's gate script, as the document show
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "mydedisp-buggy"));
 }
 
-XC_TEST_MAIN("gate")
+/* ---- the -cmd output formats: this program as the user's tool --------------
+
+   `test_gate --as-tool FORMAT PLANE.json OUT [shift]` turns crosscheck's own
+   plane (from `crosscheck dedisperse -o X`) into what a user's tool would
+   write: OUT.npy (float32 [ndm][nsamp]), one PRESTO OUT_DM<dm>.dat + .inf per
+   trial, or one SIGPROC dedispersed OUT_DM<dm>.tim per trial (nchans 1,
+   nbits 32).  With "shift", trial 1's series starts one sample late: a
+   realistic slip the gate must catch. */
+static char self[PATH_MAX];
+
+static int as_tool(int argc, char **argv)
+{
+    if (argc < 3)
+        return 2;
+    const char *fmt = argv[0], *plane = argv[1], *out = argv[2];
+    int shift = argc > 3 && !strcmp(argv[3], "shift");
+    xc_planefile pf;
+    xc_error e;
+    if (xc_planefile_read(&pf, plane, &e)) {
+        fprintf(stderr, "as-tool: %s\n", e.msg);
+        return 3;
+    }
+    const xc_planerange *r = &pf.plane.r[0];
+    const xc_dmrange *dr = &pf.plan.r[0];
+    if (shift && r->ndm > 1 && r->nsamp > 1)
+        memmove(r->data + r->nsamp, r->data + r->nsamp + 1, (r->nsamp - 1) * sizeof(float));
+    int rc = 0;
+    char path[PATH_MAX + 64];
+    if (!strcmp(fmt, "npy")) {
+        snprintf(path, sizeof path, "%s.npy", out);
+        rc = xc_npy_write_f32(path, r->data, r->ndm, r->nsamp, &e) != XC_OK;
+    }
+    for (size_t d = 0; !rc && d < r->ndm && strcmp(fmt, "npy"); d++) {
+        const float *x = r->data + d * r->nsamp;
+        if (!strcmp(fmt, "dat")) {
+            snprintf(path, sizeof path, "%s_DM%.2f.dat", out, dr->dms[d]);
+            rc = xc_dat_write(path, x, r->nsamp, &e) != XC_OK;
+            xc_inf inf;
+            xc_inf_init(&inf);
+            inf.n = (double)r->nsamp;
+            inf.dt = pf.meta.tsamp;
+            inf.dm = dr->dms[d];
+            snprintf(path, sizeof path, "%s_DM%.2f.inf", out, dr->dms[d]);
+            rc = rc || xc_inf_write(&inf, path, &e) != XC_OK;
+        } else {
+            snprintf(path, sizeof path, "%s_DM%.2f.tim", out, dr->dms[d]);
+            xc_fbheader h;
+            xc_fbheader_init(&h);
+            h.nchans = 1;
+            h.nifs = 1;
+            h.nbits = 32;
+            h.data_type = 2;
+            h.tsamp = pf.meta.tsamp;
+            h.fch1 = pf.meta.fch1;
+            h.foff = pf.meta.foff;
+            h.refdm = dr->dms[d];
+            const xc_fbkey keys[] = {XC_FB_DATA_TYPE, XC_FB_NCHANS, XC_FB_NIFS, XC_FB_NBITS, XC_FB_TSAMP,
+                                     XC_FB_FCH1, XC_FB_FOFF, XC_FB_REFDM, XC_FB_TSTART};
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                xc_fbheader_set(&h, keys[k]);
+            FILE *fp = fopen(path, "wb");
+            rc = !fp || xc_fbheader_write(&h, fp, path, &e) != XC_OK ||
+                 fwrite(x, sizeof *x, r->nsamp, fp) != r->nsamp;
+            if (fp)
+                rc |= fclose(fp) != 0;
+            xc_fbheader_free(&h);
+        }
+    }
+    if (rc)
+        fprintf(stderr, "as-tool: %s: %s\n", path, e.msg);
+    xc_planefile_free(&pf);
+    return rc ? 3 : 0;
+}
+
+/* The gate's -cmd, reading each format the user's tool may write: the
+ * correct conversion passes every quick check (bit for bit against the
+ * reference), and a one-sample slip of one trial fails, naming it. */
+XC_TEST_IF(test_gate_cmd_formats, "gate -cmd reads npy and dat and tim outputs and catches a slip in each",
+           skip_no_bin)
+{
+    static const char *const fmts[] = {"npy", "dat", "tim"};
+    for (size_t i = 0; i < 3; i++) {
+        const char *j = xc_fx_tmp("fmt.xml");
+        int rc = sh(buf, sizeof buf,
+                    "'%s' gate dedisperse -cmd \"'%s' dedisperse -i {in} -o {out}.p -impl cpu -dmplan "
+                    "{dm_lo}:{dm_end}:{dm_step}:1 -quiet && '%s' --as-tool %s {out}.p.json {out}\" -format %s "
+                    "-tier quick -junit '%s' -quiet",
+                    bin, bin, self, fmts[i], fmts[i], j);
+        if (rc != 0)
+            printf("\n%s: %s\n", fmts[i], buf);
+        CU_ASSERT_EQUAL(rc, 0);
+        xc_fx_slurp_into(j, xml, sizeof xml);
+        XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
+        XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
+        /* trial 1 one sample late: the plane check fails, naming the trial
+         * (once: the good runs already show each reader's values are the
+         * reference's, bit for bit) */
+        if (i != 2)
+            continue;
+        rc = sh(buf, sizeof buf,
+                "'%s' gate dedisperse -cmd \"'%s' dedisperse -i {in} -o {out}.p -impl cpu -dmplan "
+                "{dm_lo}:{dm_end}:{dm_step}:1 -quiet && '%s' --as-tool %s {out}.p.json {out} shift\" -format %s "
+                "-tier quick -quiet",
+                bin, bin, self, fmts[i], fmts[i]);
+        CU_ASSERT_EQUAL(rc, 1);
+        if (!strstr(buf, "(trial 1)"))
+            printf("\n%s shifted: %s\n", fmts[i], buf);
+        CU_ASSERT_PTR_NOT_NULL(strstr(buf, "(trial 1)"));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "--as-tool"))
+        return as_tool(argc - 2, argv + 2);
+    if (!realpath(argv[0], self))
+        snprintf(self, sizeof self, "%s", argv[0]);
+    return xc_test_main("gate");
+}
