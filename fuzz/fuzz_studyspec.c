@@ -7,7 +7,7 @@
  * Properties of an accepted spec: at least one searcher, each with 1 to
  * XC_STUDY_MAX_CONFIGS configurations whose labels are distinct, start with
  * "zmax=" and pass the family's own option checks; an implementation of the
- * searcher's family; n >= 1; a detection threshold >= 0 and a frequency
+ * searcher's family; n >= 1; detection and baseline thresholds >= 0, a frequency
  * window in (0, 0.5]; and loading the same bytes again gives the same hash. */
 #include <math.h>
 #include <string.h>
@@ -52,6 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                   (unsigned long long)st.n);
     XC_FUZZ_CHECK(st.det_sigma >= 0 && st.det_ftol > 0 && st.det_ftol <= 0.5, "study: detection %g sigma, ftol %g",
                   st.det_sigma, st.det_ftol);
+    XC_FUZZ_CHECK(st.base_sigma >= 0 && isfinite(st.base_sigma), "study: baseline sigma %g", st.base_sigma);
     for (size_t k = 0; k < st.ns; k++) {
         const xc_study_searcher *s = &st.s[k];
         XC_FUZZ_CHECK(s->impl && s->impl->family == s->family, "study: searcher %s: no implementation of its family",

@@ -292,7 +292,7 @@ static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_s
     const xc_study_searcher *s = &st->s[k];
     xc_cmpcands_opts o;
     xc_cmpcands_opts_init(&o);
-    o.truth_sigma = st->det_sigma;
+    o.truth_sigma = s->baseline ? st->base_sigma : st->det_sigma;
     o.ftol = st->det_ftol;
     o.fundamental = !st->det_harmonics;
     xc_truth tr = {t->f0, t->r, t->z, t->T, 1};

@@ -369,9 +369,10 @@ xc_status xc_study_report(const xc_study *st, const xc_study_table *t, const cha
         (e = KV("data", "the synthesizer's dedispersed series at the true DM, FFT (PRESTO realfft layout)")) ||
         (e = KV("detection", "highest-sigma candidate above %g sigma within %g %% of the true spin frequency%s",
                 st->det_sigma, 100 * st->det_ftol, st->det_harmonics ? " or of a harmonic" : " (fundamental only)")) ||
-        (e = KV("baseline", st->has_baseline ? "%llu pulsars detected by the baseline (%s) removed from every rate"
-                                             : "none (%llu removed)%s",
-                (unsigned long long)nrem, st->has_baseline ? st->s[st->ns - 1].cfg[0].label : "")))
+        (e = st->has_baseline
+                 ? KV("baseline", "%llu pulsars the baseline (%s) detects above %g sigma removed from every rate",
+                      (unsigned long long)nrem, st->s[st->ns - 1].cfg[0].label, st->base_sigma)
+                 : KV("baseline", "none")))
         goto out;
     for (size_t k = 0; k < st->ns && !e; k++) {
         char key[64];

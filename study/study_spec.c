@@ -38,7 +38,7 @@ static xc_status only_keys(const json_t *o, const char *const *allowed, const ch
 static const char *const top_keys[] = {"description", "population", "data", "searchers", "detection", "baseline", NULL};
 static const char *const pop_keys[] = {"spec", "n", "seed", "fixed", "draw", NULL};
 static const char *const srch_keys[] = {"name", "family", "impl", "options", "sweep", NULL};
-static const char *const base_keys[] = {"family", "impl", "options", NULL};
+static const char *const base_keys[] = {"family", "impl", "options", "sigma", NULL};
 static const char *const det_keys[] = {"sigma", "ftol", "harmonics", NULL};
 
 static xc_status family_of(const json_t *v, const char *file, const char *where, xc_family *f, xc_error *err)
@@ -392,9 +392,11 @@ xc_status xc_study_load(xc_study *st, const char *path, const xc_registry *reg, 
                 goto fail;
             }
     }
+    st->base_sigma = st->det_sigma;
     if (base) {
         st->ns++;
-        if ((st2 = load_searcher(&st->s[st->ns - 1], base, reg, path, "baseline", 1, err)))
+        if ((st2 = load_searcher(&st->s[st->ns - 1], base, reg, path, "baseline", 1, err)) ||
+            (st2 = get_num(base, "sigma", 0, 1e6, &st->base_sigma, path, "baseline", err)))
             goto fail;
         st->has_baseline = 1;
     }

@@ -19,7 +19,9 @@
  *                      "sweep": {OPTION: [values...]} },     the configurations: their product
  *                    ... ],
  *     "detection": { "sigma": 6, "ftol": 0.01, "harmonics": false },
- *     "baseline": { "family": "pulscan", "impl": ..., "options": {"zmax": 0, "numharm": 1} } }
+ *     "baseline": { "family": "pulscan", "impl": ..., "options": {"zmax": 0, "numharm": 1},
+ *                   "sigma": 2 } }      its own detection threshold (default: detection.sigma; the
+ *                                       paper's Fig 2 removed pulsars found above 2 sigma)
  * OPTION names are those of `crosscheck pulscan` and `crosscheck accel`
  * (zmax, numharm, sigma, ...; see study_options.c).
  *
@@ -81,6 +83,7 @@ typedef struct {
     size_t ns;
     int has_baseline;
     double det_sigma, det_ftol;
+    double base_sigma;     /* the baseline's own detection threshold (its "sigma"; default det_sigma) */
     int det_harmonics;
     uint64_t hash;         /* of the canonical spec without n: what resume and merge compare */
     char *canonical;       /* the canonical spec (JSON text) */

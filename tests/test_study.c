@@ -450,6 +450,55 @@ XC_TEST(test_filterbank_path, "filterbank_path")
     xc_registry_destroy(reg);
 }
 
+/* The baseline's own threshold ("sigma": the paper's Fig 2 removed pulsars a
+ * zmax-0 search finds above 2 sigma): its rows are judged at that threshold,
+ * and it removes at least the pulsars the 6-sigma rule would. */
+XC_TEST(test_baseline_sigma, "baseline_sigma")
+{
+    planted_spec();   /* writes pop-planted.json */
+    const char *s2 = xc_fx_tmp("study-base2.json"), *s6 = xc_fx_tmp("study-base6.json");
+    static const char body[] = "\"population\": {\"spec\": \"pop-planted.json\", \"n\": 16, \"seed\": 5},"
+                               " \"searchers\": [{\"name\": \"pulscan\", \"family\": \"pulscan\"}],"
+                               " \"baseline\": {\"family\": \"pulscan\", \"options\": {\"zmax\": 0, \"sigma\": 1}";
+    char text[2048];
+    snprintf(text, sizeof text, "{%s, \"sigma\": 2}}", body);
+    xc_fx_write_text(s2, text);
+    snprintf(text, sizeof text, "{%s}}", body);
+    xc_fx_write_text(s6, text);
+    xc_registry *reg = test_registry();
+    xc_study a, b;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_study_load(&a, s2, reg, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_study_load(&b, s6, reg, &err), XC_OK);
+    XC_ASSERT_NEAR(a.base_sigma, 2, 0);
+    XC_ASSERT_NEAR(b.base_sigma, 6, 0);
+    CU_ASSERT(a.hash != b.hash);
+    int rem2 = 0, rem6 = 0, between = 0;
+    for (uint64_t id = 0; id < 16; id++) {
+        xc_study_rows ra = {0}, rb = {0};
+        CU_ASSERT_EQUAL_FATAL(xc_study_pulsar(&a, id, NULL, 1, &ra, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_study_pulsar(&b, id, NULL, 1, &rb, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(ra.n, 2);
+        const xc_study_row *ba = &ra.r[1], *bb = &rb.r[1];   /* the baseline's rows */
+        /* the same search: a detection at 6 is one at 2 */
+        if (bb->detected)
+            CU_ASSERT_EQUAL(ba->detected, 1);
+        if (ba->detected) {
+            XC_ASSERT_ABOVE(ba->sigma, 2);
+            between += ba->sigma <= 6;
+        }
+        rem2 += ba->detected;
+        rem6 += bb->detected;
+        xc_study_rows_free(&ra);
+        xc_study_rows_free(&rb);
+    }
+    printf("\n  removed at 2 sigma %d, at 6 sigma %d; detected between 2 and 6 sigma: %d", rem2, rem6, between);
+    XC_ASSERT_NEAR((double)(rem2 - rem6), (double)between, 0);
+    xc_study_free(&a);
+    xc_study_free(&b);
+    xc_registry_destroy(reg);
+}
+
 /* ---- the same bytes any way the rows are made -------------------------------------- */
 
 static int same_outputs(const char *a, const char *b)
