@@ -1,7 +1,8 @@
 /* Plugins and `crosscheck gate` end to end: the example plugin
  * (examples/plugin-dedisp/) correct and with its planted bug, plugins that
- * crash, hang or were built for another ABI, external commands, JUnit
- * output, and the CI script docs/ci.md shows (scripts/ci-gate-example.sh). */
+ * crash, hang or were built for another ABI, external commands and each
+ * output format of -cmd (plane, npy, dat, tim), JUnit output, and the CI
+ * script docs/ci.md shows (scripts/ci-gate-example.sh). */
 #include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -93,6 +94,46 @@ static void junit_case(const char *xml, const char *name, char *out, size_t n)
 static char buf[1 << 16];
 static char xml[1 << 17];
 
+/* ---- docs/ci.md's script, run once per variant ---------------------------
+
+   scripts/ci-gate-example.sh, with the example plugin
+   (examples/plugin-dedisp/dedisp.c) as "your plugin" and crosscheck's own
+   dedisperser as "your tool", runs the very gates some cases below judge:
+   step 3 the example plugin's quick tier (-junit gate-plugin.xml), step 4
+   the -cmd quick tier (gate-cmd.xml); compiled with -DPLANTED_BUG, step 3
+   is the buggy plugin's quick tier and the script stops there.  Each
+   variant runs once, in a fresh folder of its own, whichever case needs it
+   first; the cases read its output and JUnit files. */
+typedef struct {
+    int done, rc;
+    char dir[PATH_MAX];
+    char out[1 << 16];
+} ci_run;
+static ci_run ci_runs[2];
+
+static const ci_run *ci_script(int bug)
+{
+    ci_run *c = &ci_runs[bug];
+    if (c->done)
+        return c;
+    c->done = 1;
+    snprintf(c->dir, sizeof c->dir, "%s", xc_fx_tmp(bug ? "ci-bug" : "ci"));
+    c->rc = sh(c->out, sizeof c->out,
+               "mkdir -p '%s' && cd '%s' && CROSSCHECK='%s' XC_CFLAGS='-I%s/core -I%s%s' "
+               "PLUGIN_SRC='%s/examples/plugin-dedisp/dedisp.c' DEDISP_CMD=\"'%s' dedisperse -i {in} -o {out} "
+               "-impl cpu -dmplan {dm_lo}:{dm_end}:{dm_step}:1\" sh '%s/scripts/ci-gate-example.sh'",
+               c->dir, c->dir, bin, root, root, bug ? " -DPLANTED_BUG" : "", root, bin, root);
+    return c;
+}
+
+/* The run's JUnit file name into xml. */
+static void ci_junit(const ci_run *c, const char *name)
+{
+    char p[PATH_MAX + 64];
+    snprintf(p, sizeof p, "%s/%s", c->dir, name);
+    xc_fx_slurp_into(p, xml, sizeof xml);
+}
+
 XC_TEST_IF(test_list_plugin, "list -plugin shows the plugin's implementation (caps runtime)", skip_no_bin)
 {
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' list -plugin '%s/libxcdd_ok.so'", bin, plugins), 0);
@@ -110,13 +151,15 @@ XC_TEST_IF(test_list_plugin, "list -plugin shows the plugin's implementation (ca
 
 XC_TEST_IF(test_gate_correct_plugin, "gate dedisperse: the correct example plugin passes every check", skip_no_bin)
 {
-    const char *j = xc_fx_tmp("ok.xml");
-    int rc = sh(buf, sizeof buf, "'%s' gate dedisperse -plugin '%s/libxcdd_ok.so' -tier quick -junit '%s' -quiet",
-                bin, plugins, j);
-    if (rc != 0)
-        printf("\n%s\n", buf);
-    CU_ASSERT_EQUAL(rc, 0);
-    xc_fx_slurp_into(j, xml, sizeof xml);
+    /* docs/ci.md's script, step 3: the plugin built from the example's source, as a user builds it.  The
+     * script (set -e) reaching step 4, which writes gate-cmd.xml, is step 3's exit status 0. */
+    const ci_run *c = ci_script(0);
+    char p[PATH_MAX + 64];
+    snprintf(p, sizeof p, "%s/gate-cmd.xml", c->dir);
+    if (!xc_fx_exists(p))
+        printf("\n%s\n", c->out);
+    CU_ASSERT_TRUE(xc_fx_exists(p));
+    ci_junit(c, "gate-plugin.xml");
     /* 4 cases: 3 plane rows, 4 pulses, impulses plane + per channel */
     XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
@@ -129,10 +172,12 @@ XC_TEST_IF(test_gate_correct_plugin, "gate dedisperse: the correct example plugi
 XC_TEST_IF(test_gate_buggy_plugin, "gate dedisperse: the planted rounding bug fails, located by DM, sample, channel",
            skip_no_bin)
 {
-    const char *j = xc_fx_tmp("bug.xml");
-    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate dedisperse -plugin '%s/libxcdd_bug.so' -tier quick -junit '%s' -quiet",
-                       bin, plugins, j), 1);
-    xc_fx_slurp_into(j, xml, sizeof xml);
+    /* docs/ci.md's script with -DPLANTED_BUG: step 3 fails (exit 1) and the script stops there */
+    const ci_run *c = ci_script(1);
+    if (c->rc != 1)
+        printf("\n%s\n", c->out);
+    CU_ASSERT_EQUAL(c->rc, 1);
+    ci_junit(c, "gate-plugin.xml");
     XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
     /* the planes (every case) and the impulses fail; the pulses, found one DM
      * step off at most, pass */
@@ -159,9 +204,9 @@ XC_TEST_IF(test_gate_isolation, "a plugin that crashes or hangs is a failed chec
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate dedisperse -plugin '%s/libxcdd_crash.so' -quiet", bin, plugins), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "crashed in its dedispersion: killed by signal 11"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "4 checks, 4 failed"));   /* every case reached, each a failed row */
-    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "CROSSCHECK_PLUGIN_TIMEOUT=0.3 '%s' gate dedisperse -plugin '%s/libxcdd_hang.so' "
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "CROSSCHECK_PLUGIN_TIMEOUT=0.1 '%s' gate dedisperse -plugin '%s/libxcdd_hang.so' "
                        "-quiet", bin, plugins), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "did not finish its dedispersion within 0.3 s"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "did not finish its dedispersion within 0.1 s"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "4 checks, 4 failed"));
 }
 
@@ -210,13 +255,13 @@ XC_TEST_IF(test_plugin_refused, "a plugin of another ABI major version, or no pl
 XC_TEST_IF(test_gate_cmd, "gate dedisperse -cmd: a tool that agrees passes; one on another convention is named",
            skip_no_bin)
 {
-    const char *j = xc_fx_tmp("cmd.xml");
-    int rc = sh(buf, sizeof buf, "'%s' gate dedisperse -cmd \"'%s' dedisperse -i {in} -o {out} -impl cpu "
-                "-dmplan {dm_lo}:{dm_end}:{dm_step}:1\" -tier quick -junit '%s' -quiet", bin, bin, j);
-    if (rc != 0)
-        printf("\n%s\n", buf);
-    CU_ASSERT_EQUAL(rc, 0);
-    xc_fx_slurp_into(j, xml, sizeof xml);
+    /* docs/ci.md's script, step 4: crosscheck dedisperse -impl cpu as the -cmd, quick tier, -float (the
+     * default class of -cmd) */
+    const ci_run *c = ci_script(0);
+    if (c->rc != 0)
+        printf("\n%s\n", c->out);
+    CU_ASSERT_EQUAL(c->rc, 0);
+    ci_junit(c, "gate-cmd.xml");
     XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     /* the tool follows PRESTO's k_DM: the gate says so */
@@ -272,52 +317,62 @@ XC_TEST_IF(test_docs_ci_example, "docs/ci.md's gate script, as the document show
     CU_ASSERT_PTR_NOT_NULL(strstr(doc, script));
     free(script);
     free(doc);
-    /* Run it in a fresh folder: the example plugin as "your plugin",
-     * crosscheck's own dedisperser as "your tool". */
-    char env[6 * PATH_MAX];
-    snprintf(env, sizeof env, "CROSSCHECK='%s' XC_CFLAGS='-I%s/core -I%s' PLUGIN_SRC='%s/examples/plugin-dedisp/dedisp.c' "
-             "DEDISP_CMD=\"'%s' dedisperse -i {in} -o {out} -impl cpu -dmplan {dm_lo}:{dm_end}:{dm_step}:1\"",
-             bin, root, root, root, bin);
-    const char *dir = xc_fx_tmp("ci");
-    char d[PATH_MAX];
-    snprintf(d, sizeof d, "%s", dir);
-    int rc = sh(buf, sizeof buf, "mkdir -p '%s' && cd '%s' && %s sh '%s/scripts/ci-gate-example.sh'", d, d, env, root);
-    if (rc != 0)
-        printf("\n%s\n", buf);
-    CU_ASSERT_EQUAL(rc, 0);
-    char p[PATH_MAX + 32];
-    snprintf(p, sizeof p, "%s/gate-plugin.xml", d);
-    xc_fx_slurp_into(p, xml, sizeof xml);
+    /* Run it (ci_script: in a fresh folder, the example plugin as "your
+     * plugin", crosscheck's own dedisperser as "your tool"). */
+    const ci_run *c = ci_script(0);
+    if (c->rc != 0)
+        printf("\n%s\n", c->out);
+    CU_ASSERT_EQUAL(c->rc, 0);
+    ci_junit(c, "gate-plugin.xml");
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
-    snprintf(p, sizeof p, "%s/gate-cmd.xml", d);
-    xc_fx_slurp_into(p, xml, sizeof xml);
+    ci_junit(c, "gate-cmd.xml");
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     /* The same script with the plugin's planted bug compiled in: the CI job fails. */
-    rc = sh(buf, sizeof buf, "cd '%s' && %s XC_CFLAGS='-I%s/core -I%s -DPLANTED_BUG' sh '%s/scripts/ci-gate-example.sh'",
-            d, env, root, root, root);
-    CU_ASSERT_EQUAL(rc, 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "mydedisp-buggy"));
+    c = ci_script(1);
+    CU_ASSERT_EQUAL(c->rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(c->out, "mydedisp-buggy"));
 }
 
 /* ---- the -cmd output formats: this program as the user's tool --------------
 
-   `test_gate --as-tool FORMAT PLANE.json OUT [shift]` turns crosscheck's own
-   plane (from `crosscheck dedisperse -o X`) into what a user's tool would
-   write: OUT.npy (float32 [ndm][nsamp]), one PRESTO OUT_DM<dm>.dat + .inf per
-   trial, or one SIGPROC dedispersed OUT_DM<dm>.tim per trial (nchans 1,
-   nbits 32).  With "shift", trial 1's series starts one sample late: a
-   realistic slip the gate must catch. */
+   `test_gate --as-tool FORMAT PLANE.json OUT CASE [C=DEFECT ...]` turns
+   crosscheck's own plane (from `crosscheck dedisperse -o X`) into what a
+   user's tool would write: OUT.npy (float32 [ndm][nsamp]), one PRESTO
+   OUT_DM<dm>.dat + .inf per trial, or one SIGPROC dedispersed OUT_DM<dm>.tim
+   per trial (nchans 1, nbits 32).  CASE is the gate's {case}; each C=DEFECT
+   plants a realistic slip in case C only, so one gate run shows the reader
+   right on the clean cases and the slips caught, each named, on the others:
+     shift    trial 1's series starts one sample late
+     short    npy: the last trial left out; dat, tim: trial 2 one sample short
+     wrongdm  trial 1's file named with its DM + 0.01 (dat, tim) */
 static char self[PATH_MAX];
 
 static int as_tool(int argc, char **argv)
 {
-    if (argc < 3)
+    if (argc < 4) {
+        fprintf(stderr, "usage: --as-tool npy|dat|tim PLANE.json OUT CASE [CASE=shift|short|wrongdm ...]\n");
         return 2;
-    const char *fmt = argv[0], *plane = argv[1], *out = argv[2];
-    int shift = argc > 3 && !strcmp(argv[3], "shift");
+    }
+    const char *fmt = argv[0], *plane = argv[1], *out = argv[2], *cs = argv[3];
+    int shift = 0, cut = 0, wrongdm = 0;
+    for (int i = 4; i < argc; i++) {
+        const char *eq = strchr(argv[i], '=');
+        size_t k = eq ? (size_t)(eq - argv[i]) : 0;
+        if (!eq || strlen(cs) != k || strncmp(argv[i], cs, k))
+            continue;
+        shift |= !strcmp(eq + 1, "shift");
+        cut |= !strcmp(eq + 1, "short");
+        wrongdm |= !strcmp(eq + 1, "wrongdm");
+    }
+    int npy = !strcmp(fmt, "npy"), dat = !strcmp(fmt, "dat");
+    if (!npy && !dat && strcmp(fmt, "tim")) {
+        fprintf(stderr, "as-tool: unknown format %s\n", fmt);
+        return 2;
+    }
     xc_planefile pf;
     xc_error e;
+    memset(&pf, 0, sizeof pf);
     if (xc_planefile_read(&pf, plane, &e)) {
         fprintf(stderr, "as-tool: %s\n", e.msg);
         return 3;
@@ -327,25 +382,27 @@ static int as_tool(int argc, char **argv)
     if (shift && r->ndm > 1 && r->nsamp > 1)
         memmove(r->data + r->nsamp, r->data + r->nsamp + 1, (r->nsamp - 1) * sizeof(float));
     int rc = 0;
-    char path[PATH_MAX + 64];
-    if (!strcmp(fmt, "npy")) {
+    char path[PATH_MAX + 64] = "";
+    if (npy) {
         snprintf(path, sizeof path, "%s.npy", out);
-        rc = xc_npy_write_f32(path, r->data, r->ndm, r->nsamp, &e) != XC_OK;
+        rc = xc_npy_write_f32(path, r->data, r->ndm - (cut && r->ndm > 1), r->nsamp, &e) != XC_OK;
     }
-    for (size_t d = 0; !rc && d < r->ndm && strcmp(fmt, "npy"); d++) {
+    for (size_t d = 0; !rc && !npy && d < r->ndm; d++) {
         const float *x = r->data + d * r->nsamp;
-        if (!strcmp(fmt, "dat")) {
-            snprintf(path, sizeof path, "%s_DM%.2f.dat", out, dr->dms[d]);
-            rc = xc_dat_write(path, x, r->nsamp, &e) != XC_OK;
+        size_t n = r->nsamp - (cut && d == 2 && r->nsamp > 0);
+        double dm = dr->dms[d] + (wrongdm && d == 1 ? 0.01 : 0);
+        if (dat) {
+            snprintf(path, sizeof path, "%s_DM%.2f.dat", out, dm);
+            rc = xc_dat_write(path, x, n, &e) != XC_OK;
             xc_inf inf;
             xc_inf_init(&inf);
-            inf.n = (double)r->nsamp;
+            inf.n = (double)n;
             inf.dt = pf.meta.tsamp;
-            inf.dm = dr->dms[d];
-            snprintf(path, sizeof path, "%s_DM%.2f.inf", out, dr->dms[d]);
+            inf.dm = dm;
+            snprintf(path, sizeof path, "%s_DM%.2f.inf", out, dm);
             rc = rc || xc_inf_write(&inf, path, &e) != XC_OK;
         } else {
-            snprintf(path, sizeof path, "%s_DM%.2f.tim", out, dr->dms[d]);
+            snprintf(path, sizeof path, "%s_DM%.2f.tim", out, dm);
             xc_fbheader h;
             xc_fbheader_init(&h);
             h.nchans = 1;
@@ -355,14 +412,15 @@ static int as_tool(int argc, char **argv)
             h.tsamp = pf.meta.tsamp;
             h.fch1 = pf.meta.fch1;
             h.foff = pf.meta.foff;
-            h.refdm = dr->dms[d];
+            h.refdm = dm;
             const xc_fbkey keys[] = {XC_FB_DATA_TYPE, XC_FB_NCHANS, XC_FB_NIFS, XC_FB_NBITS, XC_FB_TSAMP,
                                      XC_FB_FCH1, XC_FB_FOFF, XC_FB_REFDM, XC_FB_TSTART};
             for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
                 xc_fbheader_set(&h, keys[k]);
             FILE *fp = fopen(path, "wb");
-            rc = !fp || xc_fbheader_write(&h, fp, path, &e) != XC_OK ||
-                 fwrite(x, sizeof *x, r->nsamp, fp) != r->nsamp;
+            if (!fp)
+                xc_error_set(&e, XC_EIO, "cannot write");
+            rc = !fp || xc_fbheader_write(&h, fp, path, &e) != XC_OK || fwrite(x, sizeof *x, n, fp) != n;
             if (fp)
                 rc |= fclose(fp) != 0;
             xc_fbheader_free(&h);
@@ -374,41 +432,96 @@ static int as_tool(int argc, char **argv)
     return rc ? 3 : 0;
 }
 
-/* The gate's -cmd, reading each format the user's tool may write: the
- * correct conversion passes every quick check (bit for bit against the
- * reference), and a one-sample slip of one trial fails, naming it. */
-XC_TEST_IF(test_gate_cmd_formats, "gate -cmd reads npy and dat and tim outputs and catches a slip in each",
+/* The quick tier with this program as the tool writing fmt, planting the
+ * defects ("C=DEFECT ...", "" for none): the gate's exit status; its output
+ * in buf, its JUnit file in xml. */
+static int gate_format(const char *fmt, const char *defects)
+{
+    const char *j = xc_fx_tmp("fmt.xml");
+    remove(j);
+    int rc = sh(buf, sizeof buf,
+                "'%s' gate dedisperse -cmd \"'%s' dedisperse -i {in} -o {out}.p -impl cpu -dmplan "
+                "{dm_lo}:{dm_end}:{dm_step}:1 -quiet && '%s' --as-tool %s {out}.p.json {out} {case} %s\" -format %s "
+                "-tier quick -junit '%s' -quiet",
+                bin, bin, self, fmt, defects, fmt, j);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    return rc;
+}
+
+/* The JUnit test case name holds want (fail: with a <failure>, else
+ * without); prints what it holds when not. */
+static void expect_case(const char *name, int fail, const char *want)
+{
+    char tc[8192];
+    junit_case(xml, name, tc, sizeof tc);
+    int ok = tc[0] && !strstr(tc, "<failure") == !fail && (!want || strstr(tc, want));
+    if (!ok)
+        printf("\n  %s: observed %s\n  expected %s%s%s\n", name, tc[0] ? tc : "(no such test case)",
+               fail ? "a failure" : "a pass", want ? " with " : "", want ? want : "");
+    CU_ASSERT_TRUE(ok);
+}
+
+/* The clean run: exit 0, every quick check (9) a pass. */
+static void expect_clean(const char *fmt)
+{
+    int rc = gate_format(fmt, "");
+    if (rc != 0)
+        printf("\n%s: exit %d, expected 0:\n%s\n", fmt, rc, buf);
+    CU_ASSERT_EQUAL(rc, 0);
+    XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
+    CU_ASSERT_PTR_NULL(strstr(xml, "<failure"));
+    /* read bit for bit where the tool's sums are exact (integer inputs) */
+    expect_case("8bit-64ch: plane vs reference", 0, "max |diff| 0 ");
+    expect_case("impulses-64ch: lone-channel impulses", 0, "64 channels x 50 DM trials");
+}
+
+/* The run with the defects: exit 1, tests and failures as given, and trial
+ * 1 of 8bit-64ch one sample late named by the plane check. */
+static void expect_defects(const char *fmt, const char *defects, long tests, long failures)
+{
+    int rc = gate_format(fmt, defects);
+    if (rc != 1)
+        printf("\n%s (%s): exit %d, expected 1:\n%s\n", fmt, defects, rc, buf);
+    CU_ASSERT_EQUAL(rc, 1);
+    XC_ASSERT_NEAR(junit_count(xml, "tests"), tests, 0);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), failures, 0);
+    expect_case("8bit-64ch: plane vs reference", 1, "differ in 1 DM trials; first at DM 2 (trial 1), sample 0:");
+    /* the slip moves no pulse, and the clean cases pass */
+    expect_case("8bit-64ch: pulse 0 (DM 60 at 0.450 s)", 0, NULL);
+    expect_case("impulses-64ch: plane vs reference", 0, NULL);
+}
+
+XC_TEST_IF(test_gate_cmd_npy, "gate -cmd -format npy: {out}.npy read and passed; a slipped trial and a missing one fail",
            skip_no_bin)
 {
-    static const char *const fmts[] = {"npy", "dat", "tim"};
-    for (size_t i = 0; i < 3; i++) {
-        const char *j = xc_fx_tmp("fmt.xml");
-        int rc = sh(buf, sizeof buf,
-                    "'%s' gate dedisperse -cmd \"'%s' dedisperse -i {in} -o {out}.p -impl cpu -dmplan "
-                    "{dm_lo}:{dm_end}:{dm_step}:1 -quiet && '%s' --as-tool %s {out}.p.json {out}\" -format %s "
-                    "-tier quick -junit '%s' -quiet",
-                    bin, bin, self, fmts[i], fmts[i], j);
-        if (rc != 0)
-            printf("\n%s: %s\n", fmts[i], buf);
-        CU_ASSERT_EQUAL(rc, 0);
-        xc_fx_slurp_into(j, xml, sizeof xml);
-        XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
-        XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
-        /* trial 1 one sample late: the plane check fails, naming the trial
-         * (once: the good runs already show each reader's values are the
-         * reference's, bit for bit) */
-        if (i != 2)
-            continue;
-        rc = sh(buf, sizeof buf,
-                "'%s' gate dedisperse -cmd \"'%s' dedisperse -i {in} -o {out}.p -impl cpu -dmplan "
-                "{dm_lo}:{dm_end}:{dm_step}:1 -quiet && '%s' --as-tool %s {out}.p.json {out} shift\" -format %s "
-                "-tier quick -quiet",
-                bin, bin, self, fmts[i], fmts[i]);
-        CU_ASSERT_EQUAL(rc, 1);
-        if (!strstr(buf, "(trial 1)"))
-            printf("\n%s shifted: %s\n", fmts[i], buf);
-        CU_ASSERT_PTR_NOT_NULL(strstr(buf, "(trial 1)"));
-    }
+    expect_clean("npy");
+    /* float32-48ch without its last trial: its output is unreadable as the case (no plane, no pulse check) */
+    expect_defects("npy", "8bit-64ch=shift float32-48ch=short", 8, 2);
+    expect_case("float32-48ch: output readable", 1, "/out.npy: 79 rows; the case has 80 DM trials");
+    expect_case("4bit-42ch: plane vs reference", 0, NULL);
+}
+
+XC_TEST_IF(test_gate_cmd_dat, "gate -cmd -format dat: .dat per trial read and passed; a slip and a misnamed trial fail",
+           skip_no_bin)
+{
+    expect_clean("dat");
+    /* 4bit-42ch's trial 1 (DM 1.5) written as DM 1.51: the file the gate
+     * looks for is missing, a failed check (exit 1, not an error) */
+    expect_defects("dat", "8bit-64ch=shift 4bit-42ch=wrongdm", 8, 2);
+    expect_case("4bit-42ch: output readable", 1, "DM 1.5 (trial 1): ");
+    expect_case("4bit-42ch: output readable", 1, "/out_DM1.50.dat: cannot open: No such file or directory");
+    expect_case("float32-48ch: plane vs reference", 0, NULL);
+}
+
+XC_TEST_IF(test_gate_cmd_tim, "gate -cmd -format tim: .tim per trial read and passed; a slip and a short trial fail",
+           skip_no_bin)
+{
+    expect_clean("tim");
+    /* float32-48ch's trial 2 (DM 1.5) one sample short of the reference */
+    expect_defects("tim", "8bit-64ch=shift float32-48ch=short", 8, 2);
+    expect_case("float32-48ch: output readable", 1, "/out_DM1.50.tim: 3752 samples; the reference has 3753");
+    expect_case("4bit-42ch: plane vs reference", 0, NULL);
 }
 
 int main(int argc, char **argv)
