@@ -10,11 +10,11 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_run.h"
 #include "cli/cmd_gate.h"
 #include "compare/xc_compare.h"
 #include "compare/xc_conform.h"
 #include "compare/xc_recover.h"
-#include "core/xc_ddstream.h"
 #include "core/xc_filterbank.h"
 #include "core/xc_fmt.h"
 #include "core/xc_npy.h"
@@ -129,25 +129,6 @@ static xc_status write_dmlists(const char *dir, const xc_dmplan *plan, xc_error 
     xc_fmt(path, sizeof path, "%s/dmlist.json", dir);
     xc_status st = xc_cli_write_json(path, root, JSON_INDENT(1) | JSON_REAL_PRECISION(12), err);
     json_decref(root);
-    return st;
-}
-
-static xc_status stream(const char *fil, const char *out, const xc_dedisperser *d, const xc_dmplan *plan,
-                        const xc_convention *cv, xc_error *err)
-{
-    xc_fbreader *r;
-    xc_status st = xc_fbreader_open(&r, fil, NULL, err);
-    if (st)
-        return st;
-    xc_ddstream_args a;
-    memset(&a, 0, sizeof a);
-    a.impl = d;
-    a.conv = cv;
-    a.plan = plan;
-    a.input_name = fil;
-    a.cmdline = xc_cli_cmdline();
-    st = xc_dedisperse_stream(r, out, &a, NULL, err);
-    xc_fbreader_close(r);
     return st;
 }
 
@@ -345,7 +326,7 @@ static void other_convention(gatectx *g, const char *dir, const char *fil, const
         xc_error e;
         xc_planefile pf;
         memset(&pf, 0, sizeof pf);
-        if (!stream(fil, out, ref, plan, cv, &e) && !xc_planefile_read(&pf, json, &e)) {
+        if (!run_dedisperse_to(fil, out, ref, plan, cv, 0, NULL, &e) && !xc_planefile_read(&pf, json, &e)) {
             xc_cmpside b = {json, &pf.plane, &pf.meta, &pf.plan};
             xc_cmpresult res;
             if (!compare(a, &b, rtol, &res, &e) && res.agree)
@@ -584,7 +565,7 @@ static void run_case(gatectx *g, const ddcase *c, const xc_dedisperser *ref)
     xc_plane cand = {0, NULL};
     const xc_plane *a = NULL;
     if (g->impl) {
-        st = stream(fil, out, xc_dedisperser_of(g->impl), &plan, g->cv, &e);
+        st = run_dedisperse_to(fil, out, xc_dedisperser_of(g->impl), &plan, g->cv, 0, NULL, &e);
         if (!st)
             st = xc_planefile_read(&cf, json, &e);
         if (st)
@@ -628,7 +609,7 @@ static void run_case(gatectx *g, const ddcase *c, const xc_dedisperser *ref)
         }
     }
     /* The reference only for an output to judge. */
-    if (a && (gate_note(g, stream(fil, refout, ref, &plan, g->cv, &e), &e) ||
+    if (a && (gate_note(g, run_dedisperse_to(fil, refout, ref, &plan, g->cv, 0, NULL, &e), &e) ||
               gate_note(g, xc_planefile_read(&rf, refjson, &e), &e)))
         a = NULL;
     if (a) {
