@@ -89,10 +89,10 @@ typedef struct {
 static double bytes_per_add(const char *kernel)
 {
     /* one 32-bit shared-memory load per word per channel; a word holds 4
-     * samples (q4, q8), 2 (p16) or 1 (w32, f32) */
+     * samples (q4, q8), 2 (p16, s16) or 1 (w32, f32) */
     if (!strncmp(kernel, "smem-q", 6))
         return 1.0;
-    if (!strncmp(kernel, "smem-p16", 8))
+    if (!strncmp(kernel, "smem-p16", 8) || !strncmp(kernel, "smem-s16", 8))
         return 2.0;
     if (!strncmp(kernel, "smem-", 5))
         return 4.0;
@@ -345,7 +345,7 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
                                         "xc_gpu_ddinfo.exec_ms"));
         json_object_set_new(def, "smem_fraction",
                             json_string("adds_per_s_kernel x shared-memory bytes loaded per add (4 bytes per "
-                                        "32-bit word load / samples per word: 1 for q4/q8, 2 for p16, 4 for w32) / "
+                                        "32-bit word load / samples per word: 1 for q4/q8, 2 for p16/s16, 4 for w32) / "
                                         "(SMs x 32 banks x 4 bytes x peak SM clock), the paper's eq. (8); staging "
                                         "stores and shift-table loads are not counted"));
         json_object_set_new(root, "definitions", def);

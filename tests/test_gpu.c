@@ -301,11 +301,12 @@ XC_TEST_IF(test_gpu_edges, "gpu_edges", xc_fx_skip_gpu)
 
     /* full scale everywhere: the narrow lane sums must flush before they wrap */
     static const struct { int nchans, nbits; const char *plan; uint16_t v; double sum0; } fs[] = {
-        {1000, 8, "0:3:1", 255, 255.0 * 1000},                     /* q8: 16-bit lanes flush every 257 */
+        {1000, 8, "0:3:1", 255, 255.0 * 1000},                     /* q8: the two u32 sums flush every 256 */
         {5000, 4, "0:3:1,3:5:1:3", 15, 15.0 * 5000},               /* q4: 17 channels, then 257 */
         {600, 8, "0:2:1:128", 255, 255.0 * 128 * 600},             /* p16 with 2 channels per flush */
         {4097, 16, "0:2:1:2,2:4:1:3", 65535, 65535.0 * 2 * 4097}, /* w32 */
         {1100, 16, "0:2:1:64", 65535, 65535.0 * 64 * 1100},        /* w32 with 64-bit sums (> 2^32) */
+        {1000, 16, "0:3:1", 65535, 65535.0 * 1000},                /* s16 */
     };
     for (size_t i = 0; i < XC_NCASES(fs); i++) {
         xc_fx_init(&f, fs[i].nchans, fs[i].nbits, 1500, -0.1, 1e-4, fs[i].plan, "crosscheck", 300);
@@ -319,6 +320,8 @@ XC_TEST_IF(test_gpu_edges, "gpu_edges", xc_fx_skip_gpu)
             CU_ASSERT_STRING_EQUAL(info.range[0].kernel, "smem-w32-wide");
         if (i == 2)
             CU_ASSERT_STRING_EQUAL(info.range[0].kernel, "smem-p16");
+        if (i == 5)
+            CU_ASSERT_STRING_EQUAL(info.range[0].kernel, "smem-s16");
         xc_plane_free(&p);
         char what[64];
         snprintf(what, sizeof what, "full scale %d ch %d-bit", fs[i].nchans, fs[i].nbits);
@@ -344,7 +347,7 @@ XC_TEST_IF(test_gpu_flush_paths, "gpu_flush_paths", xc_fx_skip_gpu)
         {2, "0:4:0.5,4:8:1:3"},     /* q4 */
         {8, "0:4:0.5"},             /* q8 */
         {8, "0:4:0.5:2,4:8:1:5"},   /* p16 */
-        {16, "0:4:0.5,4:8:1:2"},    /* w32 */
+        {16, "0:4:0.5,4:8:1:2"},    /* s16, w32 */
     };
     static const setting set[] = {
         {0, 0, 0, 0, 0, 0, 1, 0, 0}, {0, 0, 0, 0, 0, 0, 1, 1, 0}, {0, 0, 0, 0, 0, 0, 1, 2, 0},

@@ -1,15 +1,21 @@
 /* dd_accumulators.h: the accumulators of the shared-memory dedispersion
  * kernel (dd_smem_kernel.cu; device code, nvcc only).
  *
- * Each keeps one thread's R words' worth of lanes.  Flushes move narrow lane
- * sums into wider ones before they can overflow: the host sets k1 (channels
- * per first flush), k2 and k3 (flushes of the previous level per next flush)
- * from the largest word value, so a lane never exceeds its width:
+ * Each keeps one thread's R words' worth of lanes.  add(r, w) adds one word,
+ * add2(r, w0, w1) two words of consecutive channels (one three-input add
+ * where the format allows).  Flushes move narrow lane sums into wider ones
+ * before they can overflow: the host sets k1 (channels per first flush), k2
+ * and k3 (flushes of the previous level per next flush) from the largest word
+ * value, so a lane never exceeds its width.  The kernel adds runs of channels
+ * that end where a first-level flush is due and calls flush() there (only
+ * for accumulators that are "counted"):
  *   q4:  8-bit lanes (k1 channels) -> 16-bit lanes (k2) -> u32 (k3) -> u64
- *   q8:  16-bit lanes (k1 channels) -> u32 (k2) -> u64
+ *   q8:  two u32 sums, of w & 0x00FF00FF and of w >> 8 (k1 channels) -> u32 lanes (k2) -> u64
  *   p16: 16-bit lanes (k1 channels) -> u32 (k2) -> u64
+ *   s16: two u32 sums, of w & 0xFFFF and of w >> 16 (k1 channels) -> u64
  *   w32: u32 (k1 channels) -> u64
- * The u64 level exists only in the "wide" instances (sums that may pass 2^32). */
+ * The u64 level exists only in the "wide" instances (sums that may pass 2^32);
+ * s16 and w32 count channels only there. */
 #ifndef XC_DD_ACCUMULATORS_H
 #define XC_DD_ACCUMULATORS_H
 
@@ -25,23 +31,20 @@ struct counts {
     int n1, n2, n3;
 };
 
-/* The 4-lane formats.  q4 adds whole words into 8-bit lanes (a8) and splits
- * them into two words of 16-bit lane pairs every k1 channels; q8 splits every
- * word as it adds it.  From the 16-bit pairs on both are the same (f16, f32,
- * sum): the pairs go into u32 lanes every k2 splits (q4) or k1 channels (q8),
- * and in the wide instances the u32 lanes into u64 every k3 (q4) or k2 (q8)
- * of those.  (channel_done spells both chains out: a shared helper taking the
- * counter by reference changed the non-wide q4 instances' SASS.) */
-template <int R, bool WIDE, bool Q4>
-struct acc_lanes4 {
-    uint32_t a8[Q4 ? R : 1], a16[2][R], a32[4][R];
+/* q4: whole words add into 8-bit lanes (a8), split every k1 channels into
+ * two words of 16-bit lane pairs (lanes 0 and 2, lanes 1 and 3), which go
+ * into u32 lanes every k2 splits, and in the wide instances the u32 lanes
+ * into u64 every k3 of those. */
+template <int R, bool WIDE>
+struct acc_q4 {
+    static constexpr bool counted = true;
+    uint32_t a8[R], a16[2][R], a32[4][R];
     unsigned long long a64[WIDE ? 4 : 1][WIDE ? R : 1];
     __device__ __forceinline__ void zero()
     {
 #pragma unroll
         for (int r = 0; r < R; ++r) {
-            if constexpr (Q4)
-                a8[r] = 0;
+            a8[r] = 0;
             a16[0][r] = a16[1][r] = 0;
 #pragma unroll
             for (int l = 0; l < 4; ++l) {
@@ -51,15 +54,8 @@ struct acc_lanes4 {
             }
         }
     }
-    __device__ __forceinline__ void add(int r, uint32_t w)
-    {
-        if constexpr (Q4) {
-            a8[r] += w;
-        } else {
-            a16[0][r] += w & 0x00FF00FFu;
-            a16[1][r] += (w >> 8) & 0x00FF00FFu;
-        }
-    }
+    __device__ __forceinline__ void add(int r, uint32_t w) { a8[r] += w; }
+    __device__ __forceinline__ void add2(int r, uint32_t w0, uint32_t w1) { a8[r] += w0 + w1; }
     __device__ __forceinline__ void split()
     {
 #pragma unroll
@@ -92,29 +88,17 @@ struct acc_lanes4 {
                 }
         }
     }
-    __device__ __forceinline__ void channel_done(counts &c)
+    /* k1 channels have been added since the last flush */
+    __device__ __forceinline__ void flush(counts &c)
     {
-        if (++c.n1 == c.k1) {
-            c.n1 = 0;
-            if constexpr (Q4) {
-                split();
-                if (++c.n2 == c.k2) {
-                    c.n2 = 0;
-                    f16();
-                    if constexpr (WIDE) {
-                        if (++c.n3 == c.k3) {
-                            c.n3 = 0;
-                            f32();
-                        }
-                    }
-                }
-            } else {
-                f16();
-                if constexpr (WIDE) {
-                    if (++c.n2 == c.k2) {
-                        c.n2 = 0;
-                        f32();
-                    }
+        split();
+        if (++c.n2 == c.k2) {
+            c.n2 = 0;
+            f16();
+            if constexpr (WIDE) {
+                if (++c.n3 == c.k3) {
+                    c.n3 = 0;
+                    f32();
                 }
             }
         }
@@ -122,8 +106,7 @@ struct acc_lanes4 {
     __device__ __forceinline__ void stage_done() {}
     __device__ __forceinline__ void finish()
     {
-        if constexpr (Q4)
-            split();
+        split();
         f16();
         f32();
     }
@@ -136,11 +119,97 @@ struct acc_lanes4 {
     }
 };
 
-template <int R, bool WIDE> using acc_q4 = acc_lanes4<R, WIDE, true>;
-template <int R, bool WIDE> using acc_q8 = acc_lanes4<R, WIDE, false>;
+/* q8: a word's lanes b0..b3 (8 bits each) go into two u32 sums per add,
+ *   A += w & 0x00FF00FF   (b0 + 2^16 b2: two 16-bit fields)
+ *   T += w >> 8           (b1 + 2^8 b2 + 2^16 b3)
+ * three operations per word where splitting into two 16-bit lane pairs took
+ * five.  After k channels with k * v * 65793 < 2^32 (v the largest lane
+ * value) neither sum has wrapped and every lane sum Li is below 2^16, so
+ *   L0 = A & 0xFFFF, L2 = A >> 16, T - 2^8 L2 = L1 + 2^16 L3 (L1 < 2^16)
+ * recovers all four exactly; f16 adds them to the u32 lanes every k1
+ * channels, and the wide instances those into u64 every k2 of those. */
+template <int R, bool WIDE>
+struct acc_q8 {
+    static constexpr bool counted = true;
+    uint32_t A[R], T[R], a32[4][R];
+    unsigned long long a64[WIDE ? 4 : 1][WIDE ? R : 1];
+    __device__ __forceinline__ void zero()
+    {
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            A[r] = T[r] = 0;
+#pragma unroll
+            for (int l = 0; l < 4; ++l) {
+                a32[l][r] = 0;
+                if constexpr (WIDE)
+                    a64[l][r] = 0;
+            }
+        }
+    }
+    __device__ __forceinline__ void add(int r, uint32_t w)
+    {
+        A[r] += w & 0x00FF00FFu;
+        T[r] += w >> 8;
+    }
+    __device__ __forceinline__ void add2(int r, uint32_t w0, uint32_t w1)
+    {
+        A[r] += (w0 & 0x00FF00FFu) + (w1 & 0x00FF00FFu);
+        T[r] += (w0 >> 8) + (w1 >> 8);
+    }
+    __device__ __forceinline__ void f16()
+    {
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            const uint32_t l2 = A[r] >> 16, u = T[r] - (l2 << 8);
+            a32[0][r] += A[r] & 0xFFFFu;
+            a32[2][r] += l2;
+            a32[1][r] += u & 0xFFFFu;
+            a32[3][r] += u >> 16;
+            A[r] = T[r] = 0;
+        }
+    }
+    __device__ __forceinline__ void f32()
+    {
+        if constexpr (WIDE) {
+#pragma unroll
+            for (int r = 0; r < R; ++r)
+#pragma unroll
+                for (int l = 0; l < 4; ++l) {
+                    a64[l][r] += a32[l][r];
+                    a32[l][r] = 0;
+                }
+        }
+    }
+    __device__ __forceinline__ void flush(counts &c)
+    {
+        f16();
+        if constexpr (WIDE) {
+            if (++c.n2 == c.k2) {
+                c.n2 = 0;
+                f32();
+            }
+        }
+    }
+    __device__ __forceinline__ void stage_done() {}
+    __device__ __forceinline__ void finish()
+    {
+        f16();
+        f32();
+    }
+    __device__ __forceinline__ double sum(int l, int r) const
+    {
+        if constexpr (WIDE)
+            return (double)a64[l][r];
+        else
+            return (double)a32[l][r];
+    }
+};
 
+/* p16: two 16-bit lanes summed in place, split into u32 lanes every k1
+ * channels, those into u64 every k2 splits (wide). */
 template <int R, bool WIDE>
 struct acc_p16 {
+    static constexpr bool counted = true;
     uint32_t a16[R], a32[2][R];
     unsigned long long a64[WIDE ? 2 : 1][WIDE ? R : 1];
     __device__ __forceinline__ void zero()
@@ -157,6 +226,7 @@ struct acc_p16 {
         }
     }
     __device__ __forceinline__ void add(int r, uint32_t w) { a16[r] += w; }
+    __device__ __forceinline__ void add2(int r, uint32_t w0, uint32_t w1) { a16[r] += w0 + w1; }
     __device__ __forceinline__ void f16()
     {
 #pragma unroll
@@ -178,16 +248,13 @@ struct acc_p16 {
                 }
         }
     }
-    __device__ __forceinline__ void channel_done(counts &c)
+    __device__ __forceinline__ void flush(counts &c)
     {
-        if (++c.n1 == c.k1) {
-            c.n1 = 0;
-            f16();
-            if constexpr (WIDE) {
-                if (++c.n2 == c.k2) {
-                    c.n2 = 0;
-                    f32();
-                }
+        f16();
+        if constexpr (WIDE) {
+            if (++c.n2 == c.k2) {
+                c.n2 = 0;
+                f32();
             }
         }
     }
@@ -206,8 +273,62 @@ struct acc_p16 {
     }
 };
 
+/* s16: two 16-bit lanes split into two u32 sums per add (lane 0: w & 0xFFFF,
+ * lane 1: w >> 16); the wide instances move them into u64 every k1 channels. */
+template <int R, bool WIDE>
+struct acc_s16 {
+    static constexpr bool counted = WIDE;
+    uint32_t A[R], T[R];
+    unsigned long long a64[WIDE ? 2 : 1][WIDE ? R : 1];
+    __device__ __forceinline__ void zero()
+    {
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            A[r] = T[r] = 0;
+            if constexpr (WIDE)
+                a64[0][r] = a64[1][r] = 0;
+        }
+    }
+    __device__ __forceinline__ void add(int r, uint32_t w)
+    {
+        A[r] += w & 0xFFFFu;
+        T[r] += w >> 16;
+    }
+    __device__ __forceinline__ void add2(int r, uint32_t w0, uint32_t w1)
+    {
+        A[r] += (w0 & 0xFFFFu) + (w1 & 0xFFFFu);
+        T[r] += (w0 >> 16) + (w1 >> 16);
+    }
+    __device__ __forceinline__ void flush(counts &)
+    {
+        if constexpr (WIDE) {
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                a64[0][r] += A[r];
+                a64[1][r] += T[r];
+                A[r] = T[r] = 0;
+            }
+        }
+    }
+    __device__ __forceinline__ void stage_done() {}
+    __device__ __forceinline__ void finish()
+    {
+        counts c = {};
+        flush(c);
+    }
+    __device__ __forceinline__ double sum(int l, int r) const
+    {
+        if constexpr (WIDE)
+            return (double)a64[l][r];
+        else
+            return (double)(l ? T[r] : A[r]);
+    }
+};
+
+/* w32: one u32 sum per word, into u64 every k1 channels (wide). */
 template <int R, bool WIDE>
 struct acc_w32 {
+    static constexpr bool counted = WIDE;
     uint32_t a32[R];
     unsigned long long a64[WIDE ? R : 1];
     __device__ __forceinline__ void zero()
@@ -220,6 +341,7 @@ struct acc_w32 {
         }
     }
     __device__ __forceinline__ void add(int r, uint32_t w) { a32[r] += w; }
+    __device__ __forceinline__ void add2(int r, uint32_t w0, uint32_t w1) { a32[r] += w0 + w1; }
     __device__ __forceinline__ void f32()
     {
         if constexpr (WIDE) {
@@ -230,17 +352,7 @@ struct acc_w32 {
             }
         }
     }
-    __device__ __forceinline__ void channel_done(counts &c)
-    {
-        if constexpr (WIDE) {
-            if (++c.n1 == c.k1) {
-                c.n1 = 0;
-                f32();
-            }
-        } else {
-            (void)c;
-        }
-    }
+    __device__ __forceinline__ void flush(counts &) { f32(); }
     __device__ __forceinline__ void stage_done() {}
     __device__ __forceinline__ void finish() { f32(); }
     __device__ __forceinline__ double sum(int, int r) const
@@ -256,6 +368,7 @@ struct acc_w32 {
  * stages, like the CPU kernel's float tiles. */
 template <int R, bool WIDE>
 struct acc_f32 {
+    static constexpr bool counted = false;
     float af[R];
     double ad[R];
     __device__ __forceinline__ void zero()
@@ -267,7 +380,13 @@ struct acc_f32 {
         }
     }
     __device__ __forceinline__ void add(int r, uint32_t w) { af[r] += __uint_as_float(w); }
-    __device__ __forceinline__ void channel_done(counts &) {}
+    /* one channel after the other: the CPU kernel's order of float additions */
+    __device__ __forceinline__ void add2(int r, uint32_t w0, uint32_t w1)
+    {
+        af[r] += __uint_as_float(w0);
+        af[r] += __uint_as_float(w1);
+    }
+    __device__ __forceinline__ void flush(counts &) {}
     __device__ __forceinline__ void stage_done()
     {
 #pragma unroll
@@ -285,6 +404,7 @@ struct acc_of;
 template <int R, bool WIDE> struct acc_of<DD_Q4, R, WIDE> { using type = acc_q4<R, WIDE>; };
 template <int R, bool WIDE> struct acc_of<DD_Q8, R, WIDE> { using type = acc_q8<R, WIDE>; };
 template <int R, bool WIDE> struct acc_of<DD_P16, R, WIDE> { using type = acc_p16<R, WIDE>; };
+template <int R, bool WIDE> struct acc_of<DD_S16, R, WIDE> { using type = acc_s16<R, WIDE>; };
 template <int R, bool WIDE> struct acc_of<DD_W32, R, WIDE> { using type = acc_w32<R, WIDE>; };
 template <int R, bool WIDE> struct acc_of<DD_F32, R, WIDE> { using type = acc_f32<R, WIDE>; };
 

@@ -17,8 +17,8 @@ namespace {
 template <int FMT, typename IN, typename E>
 __global__ void __launch_bounds__(256) k_pack(const dd_pack_args a)
 {
-    constexpr int L = FMT <= DD_Q8 ? 4 : FMT == DD_P16 ? 2 : 1;
-    constexpr int LB = FMT <= DD_Q8 ? 8 : 16;
+    constexpr int L = dd_lanes(FMT);
+    constexpr int LB = dd_lane_bits(FMT);
     __shared__ E tile[32][33];
     const IN *raw = static_cast<const IN *>(a.raw);
     const size_t p0 = (size_t)blockIdx.x * 32;
@@ -110,6 +110,7 @@ cudaError_t dd_launch_pack(int fmt, dim3 grid, const dd_pack_args &a, cudaStream
     case DD_Q4: k_pack<DD_Q4, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
     case DD_Q8: k_pack<DD_Q8, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
     case DD_P16: k_pack<DD_P16, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
+    case DD_S16: k_pack<DD_S16, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
     case DD_W32: k_pack<DD_W32, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
     case DD_F32: k_pack<DD_F32, float, uint32_t><<<grid, block, 0, s>>>(a); break;
     case DD_U64: k_pack<DD_U64, uint16_t, unsigned long long><<<grid, block, 0, s>>>(a); break;

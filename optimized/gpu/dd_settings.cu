@@ -14,7 +14,7 @@ namespace xcdd {
 
 const char *fmt_name(int fmt)
 {
-    static const char *const n[] = {"q4", "q8", "p16", "w32", "f32", "u64"};
+    static const char *const n[] = {"q4", "q8", "p16", "s16", "w32", "f32", "u64"};
     return fmt >= 0 && fmt < DD_NFMT ? n[fmt] : "?";
 }
 
@@ -47,7 +47,12 @@ void choose_format(range_plan *r, int nbits, int nuse, int test_wide, int test_p
     }
     const uint64_t v = (((uint64_t)1 << nbits) - 1) * (uint64_t)r->ds;
     r->vmax = v;
-    r->fmt = v <= 127 ? DD_Q4 : v <= 255 ? DD_Q8 : v <= 32767 ? DD_P16 : v <= UINT32_MAX ? DD_W32 : DD_U64;
+    r->fmt = v <= 127     ? DD_Q4
+             : v <= 255   ? DD_Q8
+             : v <= 32767 ? DD_P16
+             : v <= 65535 ? DD_S16
+             : v <= UINT32_MAX ? DD_W32
+                               : DD_U64;
     if (r->fmt == DD_U64)
         return;
     r->wide = (uint64_t)nuse * v > UINT32_MAX || test_wide;
@@ -59,10 +64,16 @@ void choose_format(range_plan *r, int nbits, int nuse, int test_wide, int test_p
         r->k3 = r->wide ? (int)(u32max / ((uint64_t)r->k2 * r->k1 * v)) : 0;
         break;
     case DD_Q8:
+        /* the sum of w >> 8 holds lanes 1, 2, 3 at weights 1, 2^8, 2^16
+         * (dd_accumulators.h): k1 * v * 65793 must stay below 2^32 */
+        r->k1 = (int)(u32max / (65793u * v));
+        r->k2 = r->wide ? (int)(u32max / ((uint64_t)r->k1 * v)) : 0;
+        break;
     case DD_P16:
         r->k1 = (int)(65535 / v);
         r->k2 = r->wide ? (int)(u32max / ((uint64_t)r->k1 * v)) : 0;
         break;
+    case DD_S16:
     case DD_W32:
         r->k1 = r->wide ? (int)(u32max / v) : 0;
         break;
@@ -81,7 +92,7 @@ static cfg resolve(int fmt, int wide, int nuse, int spt, int dy, int spb, int cs
 {
     const int L = dd_lanes(fmt);
     cfg c;
-    int R = spt > 0 ? spt / L : DEF_R;
+    int R = (spt > 0 ? spt : DEF_SPT) / L;
     R = floor_pow2(R < 1 ? 1 : R);
     const int rmax = max_r(fmt, wide);
     c.R = R > rmax ? rmax : R;
@@ -143,9 +154,10 @@ xc_status measure_ranges(ctx &c)
             r.fits[j] = 0;
             if (c.s->force_direct || r.fmt == DD_U64)
                 continue;
-            /* one stage: cs rows of S + spread words, and the dy x cs thread shifts */
+            /* two stages (one being added while the next is copied in): each
+             * cs rows of S + spread words, and the dy x cs thread shifts */
             const size_t row = tile_words(r, j) + (size_t)stats[0];
-            const size_t per_chan = row * 4 + (size_t)r.cand[j].dy * 4;
+            const size_t per_chan = 2 * (row * 4 + (size_t)r.cand[j].dy * 4);
             if (per_chan > c.s->smem_optin)
                 continue;
             size_t cs = c.s->smem_optin / per_chan;

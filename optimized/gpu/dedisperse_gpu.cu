@@ -24,21 +24,23 @@
  *
  * Word formats by the largest scrunched value vmax = (2^nbits - 1) * ds:
  *   q4  (vmax <= 127: 1/2/4-bit) 4 samples per word, 8-bit lane sums;
- *   q8  (vmax <= 255: 8-bit)     4 samples per word, 16-bit lane sums;
+ *   q8  (vmax <= 255: 8-bit)     4 samples per word, two u32 sums per word
+ *                                (w & 0x00FF00FF and w >> 8) unpicked every 256;
  *   p16 (vmax <= 32767)          2 samples per word, 16-bit lane sums;
- *   w32 (vmax < 2^32: 16-bit)    1 sample per word, u32 sums;
+ *   s16 (vmax <= 65535: 16-bit)  2 samples per word, two u32 sums per word;
+ *   w32 (vmax < 2^32)            1 sample per word, u32 sums;
  *   f32 (float)                  float sums per stage, double across stages;
  *   u64 (vmax >= 2^32)           direct kernel, u64 sums.
  * "wide" instances add u64 sums when nuse * vmax may pass 2^32 - 1.
  *
  * Tunables (xc_ddopts, 0 = default; values are rounded to what exists and the
  * effective ones reported in xc_gpu_ddinfo):
- *   gpu_samps_per_thread  R*L: R words per thread (1,2,4,8; 16 for p16/w32/f32)
+ *   gpu_samps_per_thread  R*L: R words per thread (1,2,4,8; 16 for p16/s16/w32/f32)
  *   gpu_samps_per_block   32*WX*R*L: WX warps along time (1..16)
  *   gpu_dms_per_block     dy, with 32*WX*dy <= 512 threads
  *   gpu_chans_per_stage   channels staged in shared memory per __syncthreads
- * Defaults: R = 8, WX = 1, dy = 8, 16 channels per stage (to be revisited with
- * the device's own numbers: `crosscheck bench gpu -autotune`). */
+ * Defaults (dd_host.h): 32 samples per thread, WX = 1, dy = 8, 32 channels
+ * per stage (`crosscheck bench gpu -autotune` times the others). */
 #include <cuda_runtime.h>
 #include <limits.h>
 #include <stdint.h>

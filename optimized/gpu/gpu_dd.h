@@ -28,15 +28,18 @@
 /* Word formats, chosen by the largest scrunched sample value vmax. */
 enum dd_fmt {
     DD_Q4 = 0,   /* 4 x 8-bit lanes, pre-summed in 8-bit lanes (vmax <= 127): 1..4-bit input */
-    DD_Q8,       /* 4 x 8-bit lanes, split into 16-bit lane sums per add (vmax <= 255): 8-bit */
+    DD_Q8,       /* 4 x 8-bit lanes, split into two u32 sums per add (vmax <= 255): 8-bit */
     DD_P16,      /* 2 x 16-bit lanes summed in place (vmax <= 32767): scrunched 8-bit */
-    DD_W32,      /* one u32 sample (vmax < 2^32): 16-bit */
+    DD_S16,      /* 2 x 16-bit lanes, split into two u32 sums per add (vmax <= 65535): 16-bit */
+    DD_W32,      /* one u32 sample (vmax < 2^32): scrunched 16-bit */
     DD_F32,      /* one float sample: 32-bit input */
     DD_U64,      /* one u64 sample (vmax >= 2^32): direct kernel only */
     DD_NFMT
 };
 
-static inline int dd_lanes(int fmt) { return fmt <= DD_Q8 ? 4 : fmt == DD_P16 ? 2 : 1; }
+__host__ __device__ constexpr int dd_lanes(int fmt) { return fmt <= DD_Q8 ? 4 : fmt <= DD_S16 ? 2 : 1; }
+/* bits per lane of a packed word */
+__host__ __device__ constexpr int dd_lane_bits(int fmt) { return fmt <= DD_Q8 ? 8 : fmt <= DD_S16 ? 16 : 32; }
 static inline size_t dd_word_bytes(int fmt) { return fmt == DD_U64 ? 8 : 4; }
 
 /* Output scaling: the float operations of xc_scale_real after its (float)sum,
@@ -81,7 +84,7 @@ struct dd_smem_args {
     int nuse, ndm;
     int dy;                 /* DMs per block (= blockDim.y); blockIdx.x is the DM tile */
     size_t ttile0;          /* time tile of blockIdx.y == 0 (grid.y holds 65535) */
-    int cs;                 /* channels per stage */
+    int cs;                 /* channels per stage (two stages are in shared memory at once) */
     int rowlen;             /* words staged per channel: S + largest spread */
     int k1, k2, k3;         /* flush periods of the narrow accumulators (dd_accumulators.h) */
     float *out;             /* [ndm][opitch]: (float)sum, k_scale does the rest */
