@@ -34,9 +34,13 @@ static void help(void)
            "and for the whole call including host-device transfers and allocation (wall clock),\n"
            "each the median of the timed runs after one untimed run, and the fraction of the\n"
            "device's shared-memory bandwidth the kernel reached (see the JSON's 'definitions').\n"
-           "Then the same job as gulps through one state (xc_dedisperse_gpu_exec): the first\n"
-           "gulp's setup (allocation, delay upload and bounds) apart, and the wall clock of the\n"
-           "later gulps, which reuse it (median of the timed runs).\n"
+           "Kernel times and the whole call come from serial runs (opts.gpu_serial: one launch at a\n"
+           "time).  Then the same job as gulps through one state (xc_dedisperse_gpu_exec) whose time\n"
+           "chunks go through the two-stream pipeline: the first gulp's setup (allocation, delay\n"
+           "upload and bounds, pinned staging) apart, and the wall clock of the later gulps, which\n"
+           "reuse it (median of the timed runs): the end-to-end rate, with the input and the planes\n"
+           "in pageable host memory, and the time kernels did not cover (e2e %%: its rate over the\n"
+           "kernel-only rate).\n"
            "64 outputs per configuration are checked against exact host sums.\n\n"
            "  -json FILE       write the results as JSON (required)\n"
            "  -quick           1024 and 4096 channels, one timed run\n"
@@ -82,6 +86,9 @@ typedef struct {
     double adds, kernel_ms, total_ms, h2d_ms, d2h_ms, prep_ms;
     double adds_kernel, adds_total, smem_frac, bytes_per_add;
     double setup_ms, first_gulp_ms, gulp_ms, gulp_exec_ms, adds_gulp;   /* through one state */
+    int gulp_chunks;
+    size_t pinned_bytes;
+    double gulp_pinned_ms;   /* gulps with input and planes page-locked */
     xc_gpu_ddinfo info;
     int tuned_spt, tuned_dy, tuned_spb, tuned_cs;
 } result;
@@ -97,6 +104,63 @@ static double bytes_per_add(const char *kernel)
     if (!strncmp(kernel, "smem-", 5))
         return 4.0;
     return 0.0;   /* the direct kernel reads no shared memory */
+}
+
+/* Gulps through state st with the input block and the plane's ranges moved
+ * into page-locked memory (xc_gpu_host_alloc); res->gulp_pinned_ms is the
+ * median of reps.  The job's block pointer and the plane are restored. */
+static int pinned_gulps(const char *cmd, xc_gpu_ddstate *st, xc_ddjob *job, xc_plane *pl, xc_block *blk, int reps,
+                        double *gt, result *res)
+{
+    xc_error err;
+    const size_t nin = blk->nsamp * (size_t)blk->nchans;
+    size_t tot = 0;
+    for (int k = 0; k < pl->nranges; k++)
+        tot += pl->r[k].ndm * pl->r[k].nsamp;
+    void *pin = NULL, *ppl = NULL;
+    if (xc_gpu_host_alloc(&pin, nin * sizeof(uint16_t), &err) ||
+        xc_gpu_host_alloc(&ppl, (tot ? tot : 1) * sizeof(float), &err)) {
+        xc_gpu_host_free(pin);
+        return xc_cli_fail(cmd, &err);
+    }
+    memcpy(pin, blk->u16, nin * sizeof(uint16_t));
+    const uint16_t *u = blk->u16;
+    float **heap = malloc((size_t)pl->nranges * sizeof *heap);
+    int rc = 0;
+    if (!heap) {
+        rc = xc_cli_failf(cmd, "out of memory");
+        goto out;
+    }
+    blk->u16 = pin;
+    size_t off = 0;
+    for (int k = 0; k < pl->nranges; k++) {
+        heap[k] = pl->r[k].data;
+        pl->r[k].data = (float *)ppl + off;
+        off += pl->r[k].ndm * pl->r[k].nsamp;
+    }
+    xc_gpu_ddinfo ginfo;
+    for (int i = -1; i < reps && !rc; i++) {
+        memset(ppl, 0xFF, (tot ? tot : 1) * sizeof(float));
+        memset(&ginfo, 0, sizeof ginfo);
+        double t0 = xc_now();
+        if (xc_dedisperse_gpu_exec(st, job, pl, &ginfo, &err))
+            rc = xc_cli_fail(cmd, &err);
+        else if (i >= 0)
+            gt[i] = (xc_now() - t0) * 1e3;
+    }
+    char msg[256];
+    if (!rc && spot_check(job, pl, msg, sizeof msg))
+        rc = xc_cli_failf(cmd, "%d-bit %d channels: wrong output of a pinned gulp: %s", blk->nbits, blk->nchans, msg);
+    if (!rc)
+        res->gulp_pinned_ms = xc_bench_median(gt, reps);
+    for (int k = 0; k < pl->nranges; k++)
+        pl->r[k].data = heap[k];
+    blk->u16 = u;
+out:
+    free(heap);
+    xc_gpu_host_free(ppl);
+    xc_gpu_host_free(pin);
+    return rc;
 }
 
 static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int reps, int autotune,
@@ -143,6 +207,8 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
     }
     job.opts.gpu_kernel_ms = &kms;
     job.opts.gpu_autotune = autotune;
+    /* kernel-only times and the one-shot call: every launch on its own */
+    job.opts.gpu_serial = 1;
     memset(&res->info, 0, sizeof res->info);
     /* untimed: module load, first-touch of the plane, autotuning */
     if (xc_dedisperse_gpu_info(&job, &pl, &res->info, &err)) {
@@ -178,7 +244,9 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
         goto out_plane;
     }
     /* the same job as gulps through one state: the first sets it up, the
-     * others reuse its buffers, delays and settings */
+     * others reuse its buffers, delays, settings and pinned staging, and
+     * the time chunks go through the two-stream pipeline */
+    job.opts.gpu_serial = 0;
     if (xc_gpu_ddstate_create(&st, &err)) {
         rc = xc_cli_fail(cmd, &err);
         goto out_plane;
@@ -196,6 +264,8 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
         if (i < 0) {
             res->first_gulp_ms = ms;
             res->setup_ms = ginfo.setup_ms;
+            res->gulp_chunks = ginfo.nchunks;
+            res->pinned_bytes = ginfo.pinned_bytes;
         } else {
             gt[i] = ms;
             res->gulp_exec_ms += ginfo.exec_ms / reps;
@@ -205,13 +275,17 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
         rc = xc_cli_failf(cmd, "%d-bit %d channels: wrong output of a gulp: %s", nbits, nchans, msg);
         goto out_plane;
     }
+    res->gulp_ms = xc_bench_median(gt, reps);
+    /* and with the input and the planes in page-locked memory: no staging
+     * (gt is reused for its times) */
+    if ((rc = pinned_gulps(cmd, st, &job, &pl, &blk, reps, gt, res)))
+        goto out_plane;
     for (int k = 0; k < plan.nranges; k++)
         res->adds += (double)plan.r[k].ndm * (double)pl.r[k].nsamp * (double)nchans;
     res->kernel_ms = xc_bench_median(kt, reps);
     res->total_ms = xc_bench_median(tt, reps);
     res->adds_kernel = res->adds / (res->kernel_ms * 1e-3);
     res->adds_total = res->adds / (res->total_ms * 1e-3);
-    res->gulp_ms = xc_bench_median(gt, reps);
     res->adds_gulp = res->adds / (res->gulp_ms * 1e-3);
     res->bytes_per_add = bytes_per_add(res->info.range[0].kernel);
     res->smem_frac = res->adds_kernel * res->bytes_per_add / props->smem_bytes_per_s;
@@ -242,6 +316,14 @@ static json_t *result_json(const result *r)
     json_object_set_new(o, "prep_ms", json_real(r->prep_ms));
     json_object_set_new(o, "adds_per_s_kernel", json_real(r->adds_kernel));
     json_object_set_new(o, "adds_per_s_total", json_real(r->adds_total));
+    json_object_set_new(o, "kernel_adds_per_s", json_real(r->adds_kernel));
+    json_object_set_new(o, "end_to_end_adds_per_s", json_real(r->adds_gulp));
+    json_object_set_new(o, "end_to_end_fraction", json_real(r->adds_gulp / r->adds_kernel));
+    json_object_set_new(o, "exposed_ms", json_real(r->gulp_ms > r->kernel_ms ? r->gulp_ms - r->kernel_ms : 0.0));
+    json_object_set_new(o, "pipeline_chunks", json_integer(r->gulp_chunks));
+    json_object_set_new(o, "gulp_pinned_ms", json_real(r->gulp_pinned_ms));
+    json_object_set_new(o, "end_to_end_pinned_adds_per_s", json_real(r->adds / (r->gulp_pinned_ms * 1e-3)));
+    json_object_set_new(o, "pinned_bytes", json_integer((json_int_t)r->pinned_bytes));
     json_object_set_new(o, "setup_ms", json_real(r->setup_ms));
     json_object_set_new(o, "first_gulp_ms", json_real(r->first_gulp_ms));
     json_object_set_new(o, "gulp_ms", json_real(r->gulp_ms));
@@ -293,9 +375,9 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
     printf("device: %s\n", desc);
     printf("plan %s (3050 trials), %.3g s of 64 us samples, 1250-1550 MHz, %d timed run%s%s\n\n", TABLE2_PLAN,
            seconds, reps, reps > 1 ? "s (median)" : "", autotune ? ", autotuned" : "");
-    printf("%5s %6s  %-9s %4s %3s %5s %3s  %9s %9s  %9s %9s  %6s  %8s %9s %9s\n", "nbits", "nchans", "kernel", "spt",
-           "dy", "spb", "cs", "kernel ms", "T adds/s", "total ms", "T adds/s", "smem %", "setup ms", "gulp ms",
-           "T adds/s");
+    printf("%5s %6s  %-9s %4s %3s %5s %3s  %9s %9s  %9s %9s  %6s  %8s %9s %9s %6s %9s %6s\n", "nbits", "nchans", "kernel",
+           "spt", "dy", "spb", "cs", "kernel ms", "T adds/s", "total ms", "T adds/s", "smem %", "setup ms", "gulp ms",
+           "T adds/s", "e2e %", "pinned ms", "e2e %");
     json_t *root = json_object(), *arr = json_array();
     int rc = 0;
     for (int b = 0; b < nnb && !rc; b++)
@@ -305,10 +387,11 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
             if (rc)
                 break;
             const xc_gpu_ddrange *g = &r.info.range[0];
-            printf("%5d %6d  %-9s %4d %3d %5d %3d  %9.2f %9.3f  %9.2f %9.3f  %6.1f  %8.2f %9.2f %9.3f\n", r.nbits,
-                   r.nchans, g->kernel, g->samps_per_thread, g->dms_per_block, g->samps_per_block, g->chans_per_stage,
-                   r.kernel_ms, r.adds_kernel / 1e12, r.total_ms, r.adds_total / 1e12, 100 * r.smem_frac, r.setup_ms,
-                   r.gulp_ms, r.adds_gulp / 1e12);
+            printf("%5d %6d  %-9s %4d %3d %5d %3d  %9.2f %9.3f  %9.2f %9.3f  %6.1f  %8.2f %9.2f %9.3f %6.1f %9.2f %6.1f\n",
+                   r.nbits, r.nchans, g->kernel, g->samps_per_thread, g->dms_per_block, g->samps_per_block,
+                   g->chans_per_stage, r.kernel_ms, r.adds_kernel / 1e12, r.total_ms, r.adds_total / 1e12,
+                   100 * r.smem_frac, r.setup_ms, r.gulp_ms, r.adds_gulp / 1e12, 100 * r.adds_gulp / r.adds_kernel,
+                   r.gulp_pinned_ms, 100 * r.kernel_ms / r.gulp_pinned_ms);
             fflush(stdout);
             json_array_append_new(arr, result_json(&r));
         }
@@ -343,6 +426,19 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
                                         "transpose/scrunch/pack, kernels, device-to-host copy, no allocation or delay "
                                         "upload (median of runs, gulp_ms); gulp_exec_ms is the mean of its "
                                         "xc_gpu_ddinfo.exec_ms"));
+        json_object_set_new(def, "kernel_adds_per_s", json_string("= adds_per_s_kernel (serial runs, kernels alone)"));
+        json_object_set_new(def, "end_to_end_adds_per_s",
+                            json_string("= adds_per_s_gulp: input in pageable host memory, planes back in pageable "
+                                        "host memory, through a state whose time chunks go through the two-stream "
+                                        "pipeline (pinned staging held by the state)"));
+        json_object_set_new(def, "end_to_end_fraction", json_string("end_to_end_adds_per_s / kernel_adds_per_s"));
+        json_object_set_new(def, "end_to_end_pinned_adds_per_s",
+                            json_string("as end_to_end_adds_per_s with the input block and the planes in page-locked "
+                                        "host memory (xc_gpu_host_alloc): no staging, copies straight to and from "
+                                        "the caller's memory"));
+        json_object_set_new(def, "exposed_ms",
+                            json_string("gulp_ms - kernel_ms: the time of a pipelined gulp that kernels did not "
+                                        "cover (copies, staging and packing left exposed)"));
         json_object_set_new(def, "smem_fraction",
                             json_string("adds_per_s_kernel x shared-memory bytes loaded per add (4 bytes per "
                                         "32-bit word load / samples per word: 1 for q4/q8, 2 for p16/s16, 4 for w32) / "

@@ -49,6 +49,8 @@ typedef struct {
     int gpu_samps_per_block;
     int gpu_chans_per_stage;
     int gpu_autotune;          /* time the candidate settings on the device and keep the best */
+    int gpu_serial;            /* 1: one stream, every launch waited for (kernel times without overlap);
+                                * 0: time chunks pipelined through two streams */
     double *gpu_kernel_ms;     /* if not NULL, receives the kernel-only time of the run (ms) */
     /* Subband dedispersers (core/xc_subband.h; ignored by the others; 0: defaults): */
     int nsub;                  /* subbands (0: 32, PRESTO's default; at most nchans) */

@@ -91,6 +91,7 @@ typedef struct {
     int spt, dy, spb, cs;
     int autotune, force_direct, test_wide, test_period;
     size_t max_bytes;
+    int serial;   /* opts.gpu_serial: one launch at a time instead of the two-stream pipeline */
 } setting;
 
 static const setting S_DEFAULT = {0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -103,6 +104,7 @@ static void apply(xc_ddjob *job, xc_gpu_ddinfo *info, const setting *s)
     job->opts.gpu_chans_per_stage = s->cs;
     job->opts.gpu_autotune = s->autotune;
     job->opts.gpu_max_bytes = s->max_bytes;
+    job->opts.gpu_serial = s->serial;
     memset(info, 0, sizeof *info);
     info->force_direct = s->force_direct;
     info->test_wide = s->test_wide;
@@ -226,6 +228,8 @@ XC_TEST_IF(test_gpu_nbits_presets, "gpu_nbits_presets", xc_fx_skip_gpu)
         {0, 0, 0, 0, 0, 1, 0, 0, 0},       /* direct kernel */
         {4, 3, 0, 5, 0, 0, 0, 0, 0},       /* odd tunables */
         {0, 0, 0, 0, 0, 0, 1, 2, 0},       /* 64-bit sums, flush every 2 */
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, 1},    /* serial */
+        {0, 0, 0, 0, 0, 1, 0, 0, 0, 1},    /* serial, direct kernel */
     };
     const settings ctx = {set, XC_NCASES(set)};
     CU_ASSERT_EQUAL(xc_fx_each_nbits_preset("0:6:0.75,6:14:1:2,14:20:2:3,20:26:2:4", 300, gpu_check, &ctx), 0);
@@ -486,37 +490,47 @@ XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
         xc_plane_free(&p);
         size_t full = info.device_bytes;
         CU_ASSERT_FATAL(full > 0);
-        int most = 1, runs = 0, bad = 0;
-        xc_status last = XC_OK;
-        for (double frac = 0.9; frac > 1e-4; frac *= 0.7) {
-            setting s = S_DEFAULT;
-            s.max_bytes = (size_t)(full * frac);
-            if (i == 2)
-                s.autotune = 1;   /* autotuning on the first of several chunks */
-            apply(&f.job, &info, &s);
-            last = gpu_run(&f.job, &p, &info, &err);
-            if (last) {
+        /* the pipeline (two slots of buffers) and the serial path each down to their limit */
+        for (int serial = 0; serial < 2; serial++) {
+            int most = 1, runs = 0, bad = 0;
+            xc_status last = XC_OK;
+            for (double frac = 0.9; frac > 1e-4; frac *= 0.7) {
+                setting s = S_DEFAULT;
+                s.max_bytes = (size_t)(full * frac);
+                s.serial = serial;
+                if (i == 2)
+                    s.autotune = 1;   /* autotuning on the first of several chunks */
+                apply(&f.job, &info, &s);
+                last = gpu_run(&f.job, &p, &info, &err);
+                if (last) {
+                    xc_plane_free(&p);
+                    break;
+                }
+                runs++;
+                if (info.device_bytes > s.max_bytes) {
+                    printf("chunking: %zu bytes allocated under a cap of %zu\n", info.device_bytes, s.max_bytes);
+                    bad++;
+                }
+                if (info.pipelined != !serial) {
+                    printf("chunking: pipelined %d with serial %d\n", info.pipelined, serial);
+                    bad++;
+                }
+                char what[96];
+                snprintf(what, sizeof what, "chunking %d-bit, cap %zu, %d chunks, serial %d", cs[i].nbits, s.max_bytes,
+                         info.nchunks, serial);
+                if (!xc_fx_planes_equal(&ref, &p, what))
+                    bad++;
+                most = info.nchunks > most ? info.nchunks : most;
                 xc_plane_free(&p);
-                break;
             }
-            runs++;
-            if (info.device_bytes > s.max_bytes) {
-                printf("chunking: %zu bytes allocated under a cap of %zu\n", info.device_bytes, s.max_bytes);
-                bad++;
-            }
-            char what[96];
-            snprintf(what, sizeof what, "chunking %d-bit, cap %zu, %d chunks", cs[i].nbits, s.max_bytes, info.nchunks);
-            if (!xc_fx_planes_equal(&ref, &p, what))
-                bad++;
-            most = info.nchunks > most ? info.nchunks : most;
-            xc_plane_free(&p);
+            printf("chunking %d-bit serial %d: %d runs, up to %d chunks, then: %s\n", cs[i].nbits, serial, runs, most,
+                   err.msg);
+            CU_ASSERT(runs >= (serial ? 3 : 2));
+            CU_ASSERT(most >= 5);
+            CU_ASSERT_EQUAL(bad, 0);
+            CU_ASSERT_EQUAL(last, XC_EINVAL);
+            CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpu_max_bytes"));
         }
-        printf("chunking %d-bit: %d runs, up to %d chunks, then: %s\n", cs[i].nbits, runs, most, err.msg);
-        CU_ASSERT(runs >= 3);
-        CU_ASSERT(most >= 5);
-        CU_ASSERT_EQUAL(bad, 0);
-        CU_ASSERT_EQUAL(last, XC_EINVAL);
-        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpu_max_bytes"));
         free_case(&f, &ref);
     }
 }
@@ -949,6 +963,73 @@ XC_TEST_IF(test_gpu_state_mismatch, "gpu_state_mismatch", xc_fx_skip_gpu)
  * configuration after range 0's kernels fails the run with XC_EDEVICE naming
  * the stage and the launch, the plane is not touched (it stays poisoned), and
  * the device is usable afterwards. */
+/* Page-locked input and planes (xc_gpu_host_alloc) go to and from the
+ * device without the pipeline's staging: every combination of pinned and
+ * pageable input and plane, over several time chunks, equals the reference. */
+XC_TEST_IF(test_gpu_pinned, "gpu_pinned", xc_fx_skip_gpu)
+{
+#ifdef XC_HAVE_CUDA
+    xc_fixture f;
+    /* 90000 samples: three pipeline chunks of 32768 outputs */
+    xc_fx_random_job(&f, 40, 8, 1400, -2, 64e-6, plan_big, "crosscheck", 90000, 977);
+    xc_plane ref;
+    run_ref(&f.job, &ref);
+    xc_error err;
+    const size_t nin = f.blk.nsamp * (size_t)f.blk.nchans;
+    void *pin = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_gpu_host_alloc(&pin, nin * sizeof(uint16_t), &err), XC_OK);
+    memcpy(pin, f.u16, nin * sizeof(uint16_t));
+    int bad = 0;
+    for (int mode = 0; mode < 4; mode++) {
+        f.blk.u16 = (mode & 1) ? (uint16_t *)pin : f.u16;
+        xc_plane p;
+        xc_gpu_ddinfo info;
+        apply(&f.job, &info, &S_DEFAULT);
+        void *ppl = NULL;
+        if (mode & 2) {
+            /* the plane's ranges in one page-locked block, poisoned */
+            size_t tot = 0;
+            CU_ASSERT_EQUAL_FATAL(xc_plane_alloc(&p, &f.job, &err), XC_OK);
+            for (int k = 0; k < p.nranges; k++)
+                tot += p.r[k].ndm * p.r[k].nsamp;
+            CU_ASSERT_EQUAL_FATAL(xc_gpu_host_alloc(&ppl, tot * sizeof(float), &err), XC_OK);
+            memset(ppl, 0xFF, tot * sizeof(float));
+            float *heap[8] = {0};
+            size_t off = 0;
+            for (int k = 0; k < p.nranges && k < 8; k++) {
+                heap[k] = p.r[k].data;
+                p.r[k].data = (float *)ppl + off;
+                off += p.r[k].ndm * p.r[k].nsamp;
+            }
+            xc_status st = xc_dedisperse_gpu_info(&f.job, &p, &info, &err);
+            if (st)
+                printf("\n  pinned mode %d: %s", mode, err.msg);
+            CU_ASSERT_EQUAL(st, XC_OK);
+            char what[64];
+            snprintf(what, sizeof what, "pinned mode %d (%d chunks)", mode, info.nchunks);
+            if (!st && !xc_fx_planes_equal(&ref, &p, what))
+                bad++;
+            for (int k = 0; k < p.nranges && k < 8; k++)
+                p.r[k].data = heap[k];
+            xc_gpu_host_free(ppl);
+        } else {
+            CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
+            char what[64];
+            snprintf(what, sizeof what, "pinned mode %d (%d chunks)", mode, info.nchunks);
+            if (!xc_fx_planes_equal(&ref, &p, what))
+                bad++;
+        }
+        CU_ASSERT_EQUAL(info.pipelined, 1);
+        CU_ASSERT(info.nchunks >= 2);
+        xc_plane_free(&p);
+    }
+    f.blk.u16 = f.u16;
+    xc_gpu_host_free(pin);
+    CU_ASSERT_EQUAL(bad, 0);
+    free_case(&f, &ref);
+#endif
+}
+
 XC_TEST_IF(test_gpu_fault_launch, "gpu_fault_launch", xc_fx_skip_gpu)
 {
     xc_fixture f;

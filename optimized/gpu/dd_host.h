@@ -33,6 +33,9 @@ const int DEF_SPT = 32, DEF_WX = 1, DEF_DY = 8, DEF_CS = 32;
 const int MAX_CAND = 16;
 /* DM trials per autotune trial launch (all time tiles of the chunk) */
 const size_t TUNE_DMS = 256;
+/* the pipeline's chunking (dd_memplan.cu) and its cap on pinned host memory */
+const size_t PIPE_CHUNKS = 4, PIPE_MIN_CHUNK = 32768;
+const size_t PIPE_MAX_PINNED = (size_t)4 << 30;
 
 struct cfg {
     int R, wx, dy, cs;
@@ -57,13 +60,33 @@ struct range_plan {
     int nfit;
     int dmax;                  /* largest delay of the range (ds samples) */
     int32_t *d_del;            /* [ndm][nuse] on the device */
+    int32_t *d_tmin;           /* the pipeline's tile delays of the chosen candidate, or NULL */
     int direct;                /* no candidate fits (or forced, or u64 words) */
     int decided, tuned, ntimed, use;   /* chosen candidate */
     double kernel_ms;          /* the job's kernel time of this range */
 };
 
-/* The chunk buffers (xc_gpu_ddstate's d_raw, d_Y, d_out, d_tmin). */
-enum { BUF_RAW, BUF_Y, BUF_OUT, BUF_TMIN, BUF_N };
+/* The chunk buffers (xc_gpu_ddstate's d_raw, d_Y, d_out, d_tmin; the
+ * pipeline's second slot's raw, Y and plane buffers, empty without it). */
+enum { BUF_RAW, BUF_Y, BUF_OUT, BUF_TMIN, BUF_RAW1, BUF_Y1, BUF_OUT1, BUF_N };
+
+/* One slot of the pipeline (dd_pipeline.cu): a stream, the device buffers of
+ * one time chunk (slot 0 uses the state's d_raw, d_Y, d_out; slot 1 its own),
+ * pinned staging for the chunk's input and all its ranges' planes, and a
+ * pair of events per range around its kernels. */
+struct slot {
+    cudaStream_t st;
+    int have_st;
+    void *d_raw, *d_Y;
+    float *d_out;
+    void *h_in;                /* pinned: the raw chunk */
+    float *h_out;              /* pinned: every range's plane of the chunk, one after the other */
+    size_t cap_in, cap_out;    /* bytes of h_in, h_out */
+    cudaEvent_t *ev;           /* [nr][2] */
+    int nev;
+    long chunk;                /* the chunk in flight, or -1 */
+    char names[200];           /* the kernels launched for it, for an error */
+};
 
 } // namespace xcdd
 
@@ -89,7 +112,7 @@ struct xc_gpu_ddstate {
     int *d_chan;
     xcdd::range_plan *rp;
     size_t esize;              /* bytes per raw sample */
-    size_t smem_optin;
+    size_t smem_optin, smem_sm;   /* shared memory one block may opt in to; one SM's */
     int *d_stats;
     cudaEvent_t ev0, ev1;
     int have_ev;
@@ -98,6 +121,9 @@ struct xc_gpu_ddstate {
     void *d_Y;                 /* channel-major words */
     float *d_out;              /* the plane of one range and chunk */
     int32_t *d_tmin;           /* tile delays */
+    void *d_raw1, *d_Y1;       /* the pipeline's second slot */
+    float *d_out1;
+    xcdd::slot sl[2];
     size_t cap[xcdd::BUF_N];
     size_t allocated;          /* device bytes held, all buffers */
     /* what the tile-delay buffer holds (the delays never change: valid across jobs) */
@@ -124,6 +150,8 @@ struct ctx {
     long nchunks;
     double kernel_ms, prep_ms, tune_ms, h2d_ms, d2h_ms;
     double setup_ms;           /* host clock: device setup, chunk plan and buffers, autotuning */
+    int pipe;                  /* chunks through the two-stream pipeline (opts.gpu_serial == 0) */
+    int in_pinned;             /* the job's input is page-locked: no staging */
 };
 
 inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
@@ -156,6 +184,10 @@ size_t plan_bytes(const ctx &c, size_t Lc, size_t *ybytes, size_t *obytes, size_
  * plus 90% of the free memory), the longest chunk Lc whose buffers fit it,
  * the number of chunks, and in need[] each chunk buffer's bytes. */
 xc_status plan_chunks(ctx &c, size_t need[BUF_N]);
+/* The pipeline's pinned bytes at the planned chunk length: per slot *in
+ * (raw chunk; 0 when the input is page-locked) and *out (all ranges' planes);
+ * returns both slots' total. */
+size_t pinned_need(const ctx &c, size_t *in, size_t *out);
 
 /* dd_state.cu */
 inline double now_ms()
@@ -192,6 +224,33 @@ xc_status ensure_tmin(ctx &c, int k, int j);
 xc_status run_smem(ctx &c, int k, int j, size_t lk, size_t tiles, double *ms);
 /* Range k of the current chunk, from the packing to the copy into the plane. */
 xc_status do_range(ctx &c, int k);
+/* Outputs [*j0, *j0 + return) of range k in the chunk that starts at T0. */
+size_t range_span(const ctx &c, int k, size_t T0, size_t *j0);
+/* Arguments and launch loops (over grid.y's limit) shared with the pipeline. */
+dd_pack_args pack_args(const ctx &c, int k, int yfmt, size_t S, size_t T0, size_t W, const void *raw, void *Y);
+cudaError_t launch_pack_all(int yfmt, dd_pack_args a, int nuse, cudaStream_t st);
+dd_smem_args smem_args(const ctx &c, int k, int j, size_t lk, const int32_t *tmin, const void *Y, float *out);
+cudaError_t launch_smem_all(const range_plan &r, int j, dd_smem_args a, size_t tiles, cudaStream_t st);
+xc_status check_smem(const ctx &c, int k, int j, size_t lk, size_t tiles);
+void smem_name(const range_plan &r, int j, char *name, size_t n);
+dd_direct_args direct_args(const ctx &c, int k, size_t lk, const void *Y, float *out);
+cudaError_t launch_direct_all(const range_plan &r, dd_direct_args a, cudaStream_t st);
+xc_status check_direct(const ctx &c, int k, size_t lk);
+/* The output scaling of range k; false when the convention sums only. */
+bool scale_of(const ctx &c, int k, dd_scale *sc);
+
+/* dd_pipeline.cu */
+/* p is page-locked host memory (cudaHostAlloc, cudaHostRegister). */
+bool host_pinned(const void *p);
+/* Raw samples of the chunk that starts at T0 (its outputs plus the overlap). */
+size_t chunk_samples(const ctx &c, size_t T0);
+/* Every chunk of the job through two streams: decisions and tile delays
+ * first, then per chunk staging, copy in, kernels and copy out queued on one
+ * slot while the other's chunk runs, and each slot's planes copied into the
+ * caller's after its stream has finished. */
+xc_status run_pipelined(ctx &c);
+/* Streams, events and pinned staging of the pipeline. */
+void pipeline_release(xc_gpu_ddstate *s);
 
 /* dd_autotune.cu */
 /* Chooses range k's setting on its first chunk (lk outputs). */

@@ -68,6 +68,42 @@ xc_status delay_bounds(ctx &c, int k, int dy, int32_t *tmin, int stats[3])
 
 /* ---- per-chunk work ------------------------------------------------------------ */
 
+dd_pack_args pack_args(const ctx &c, int k, int yfmt, size_t S, size_t T0, size_t W, const void *raw, void *Y)
+{
+    const range_plan &r = c.s->rp[k];
+    const size_t pitch = c.y_cap / ((size_t)c.s->nuse * dd_word_bytes(yfmt)) / 32 * 32;
+    const size_t j0 = ceil_div(T0, (size_t)r.ds);
+    const size_t off = j0 * (size_t)r.ds - T0;
+    dd_pack_args a;
+    a.raw = raw;
+    a.raw_f32 = c.job->in->nbits == 32;
+    a.nc = (size_t)c.s->nc;
+    a.chan = c.s->d_chan;
+    a.nuse = c.s->nuse;
+    a.ds = r.ds;
+    a.off = off;
+    a.ns_avail = W > off ? (W - off) / (size_t)r.ds : 0;
+    a.S = S;
+    a.np = pitch;
+    a.Y = Y;
+    a.pitch = pitch;
+    a.row_tile0 = 0;
+    return a;
+}
+
+cudaError_t launch_pack_all(int yfmt, dd_pack_args a, int nuse, cudaStream_t st)
+{
+    const size_t tiles_y = ceil_div((size_t)nuse, 32);
+    for (size_t t0 = 0; t0 < tiles_y; t0 += 65535) {
+        const size_t ty = tiles_y - t0 < 65535 ? tiles_y - t0 : 65535;
+        a.row_tile0 = (int)t0;
+        const cudaError_t e = dd_launch_pack(yfmt, dim3((unsigned)ceil_div(a.np, 32), (unsigned)ty), a, st);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
 /* Fills Y for range k in the word format yfmt with lane stride S (skipped when
  * Y already holds exactly that). */
 xc_status ensure_pack(ctx &c, int k, int yfmt, size_t S)
@@ -76,35 +112,14 @@ xc_status ensure_pack(ctx &c, int k, int yfmt, size_t S)
     if (c.y_chunk == c.chunk && c.y_ds == r.ds && c.y_fmt == yfmt && (dd_lanes(yfmt) == 1 || c.y_S == S))
         return XC_OK;
     c.y_chunk = -1;
-    const size_t pitch = c.y_cap / ((size_t)c.s->nuse * dd_word_bytes(yfmt)) / 32 * 32;
-    const size_t j0 = ceil_div(c.T0, (size_t)r.ds);
-    const size_t off = j0 * (size_t)r.ds - c.T0;
-    dd_pack_args a;
-    a.raw = c.s->d_raw;
-    a.raw_f32 = c.job->in->nbits == 32;
-    a.nc = (size_t)c.s->nc;
-    a.chan = c.s->d_chan;
-    a.nuse = c.s->nuse;
-    a.ds = r.ds;
-    a.off = off;
-    a.ns_avail = c.W > off ? (c.W - off) / (size_t)r.ds : 0;
-    a.S = S;
-    a.np = pitch;
-    a.Y = c.s->d_Y;
-    a.pitch = pitch;
-    const size_t tiles_y = ceil_div((size_t)c.s->nuse, 32);
+    const dd_pack_args a = pack_args(c, k, yfmt, S, c.T0, c.W, c.s->d_raw, c.s->d_Y);
     char name[48];
     snprintf(name, sizeof name, "dd_pack_%s", fmt_name(yfmt));
-    for (size_t t0 = 0; t0 < tiles_y; t0 += 65535) {
-        const size_t ty = tiles_y - t0 < 65535 ? tiles_y - t0 : 65535;
-        a.row_tile0 = (int)t0;
-        xc_status st = ev_begin(c);
-        if (!st)
-            st = ev_end(c, dd_launch_pack(yfmt, dim3((unsigned)ceil_div(pitch, 32), (unsigned)ty), a, 0), name,
-                        &c.prep_ms);
-        if (st)
-            return st;
-    }
+    xc_status st = ev_begin(c);
+    if (!st)
+        st = ev_end(c, launch_pack_all(yfmt, a, c.s->nuse, 0), name, &c.prep_ms);
+    if (st)
+        return st;
     c.y_chunk = c.chunk;
     c.y_ds = r.ds;
     c.y_fmt = yfmt;
@@ -133,25 +148,15 @@ xc_status ensure_tmin(ctx &c, int k, int j)
     return XC_OK;
 }
 
-/* Launches the shared-memory kernel (candidate j) over DM tiles [0, tiles). */
-xc_status run_smem(ctx &c, int k, int j, size_t lk, size_t tiles, double *ms)
+dd_smem_args smem_args(const ctx &c, int k, int j, size_t lk, const int32_t *tmin, const void *Y, float *out)
 {
-    xc_error *err = c.err;
     const range_plan &r = c.s->rp[k];
     const cfg &g = r.cand[j];
-    const size_t S = tile_words(r, j), L = (size_t)dd_lanes(r.fmt);
-    const size_t ttiles = ceil_div(lk, S * L);
-    const size_t pitch = c.y_cap / ((size_t)c.s->nuse * 4) / 32 * 32;
-    if (smem_words(r, j, lk) > pitch)
-        return xc_error_set(err, XC_EINVAL, "gpu: internal: range %d needs %zu words per row, the plan made %zu", k,
-                            smem_words(r, j, lk), pitch);
-    if (tiles > INT_MAX)
-        return xc_error_set(err, XC_EINVAL, "gpu: range %d: %zu DM tiles are more than a grid holds", k, tiles);
     dd_smem_args a;
-    a.Y = static_cast<const uint32_t *>(c.s->d_Y);
-    a.pitch = pitch;
+    a.Y = static_cast<const uint32_t *>(Y);
+    a.pitch = c.y_cap / ((size_t)c.s->nuse * 4) / 32 * 32;
     a.del = r.d_del;
-    a.tmin = c.s->d_tmin;
+    a.tmin = tmin;
     a.nuse = c.s->nuse;
     a.ndm = (int)r.ndm;
     a.dy = g.dy;
@@ -160,57 +165,127 @@ xc_status run_smem(ctx &c, int k, int j, size_t lk, size_t tiles, double *ms)
     a.k1 = r.k1;
     a.k2 = r.k2;
     a.k3 = r.k3;
-    a.out = c.s->d_out;
+    a.out = out;
     a.opitch = lk;
     a.lk = lk;
-    char name[64];
-    snprintf(name, sizeof name, "dd_smem_%s%s<R=%d>", fmt_name(r.fmt), r.wide ? "_wide" : "", g.R);
+    a.ttile0 = 0;
+    return a;
+}
+
+cudaError_t launch_smem_all(const range_plan &r, int j, dd_smem_args a, size_t tiles, cudaStream_t st)
+{
+    const cfg &g = r.cand[j];
+    const size_t S = tile_words(r, j), L = (size_t)dd_lanes(r.fmt);
+    const size_t ttiles = ceil_div(a.lk, S * L);
     for (size_t t0 = 0; t0 < ttiles; t0 += 65535) {
         const size_t ty = ttiles - t0 < 65535 ? ttiles - t0 : 65535;
         a.ttile0 = t0;
-        xc_status st = ev_begin(c);
-        if (!st)
-            st = ev_end(c,
-                        dd_launch_smem(r.fmt, g.R, r.wide, dim3((unsigned)tiles, (unsigned)ty),
-                                       dim3(32 * (unsigned)g.wx, (unsigned)g.dy), r.smem[j], a, 0),
-                        name, ms);
-        if (st)
-            return st;
+        const cudaError_t e = dd_launch_smem(r.fmt, g.R, r.wide, dim3((unsigned)tiles, (unsigned)ty),
+                                             dim3(32 * (unsigned)g.wx, (unsigned)g.dy), r.smem[j], a, st);
+        if (e != cudaSuccess)
+            return e;
     }
+    return cudaSuccess;
+}
+
+xc_status check_smem(const ctx &c, int k, int j, size_t lk, size_t tiles)
+{
+    const range_plan &r = c.s->rp[k];
+    const size_t pitch = c.y_cap / ((size_t)c.s->nuse * 4) / 32 * 32;
+    if (smem_words(r, j, lk) > pitch)
+        return xc_error_set(c.err, XC_EINVAL, "gpu: internal: range %d needs %zu words per row, the plan made %zu", k,
+                            smem_words(r, j, lk), pitch);
+    if (tiles > INT_MAX)
+        return xc_error_set(c.err, XC_EINVAL, "gpu: range %d: %zu DM tiles are more than a grid holds", k, tiles);
+    return XC_OK;
+}
+
+void smem_name(const range_plan &r, int j, char *name, size_t n)
+{
+    snprintf(name, n, "dd_smem_%s%s<R=%d>", fmt_name(r.fmt), r.wide ? "_wide" : "", r.cand[j].R);
+}
+
+/* Launches the shared-memory kernel (candidate j) over DM tiles [0, tiles). */
+xc_status run_smem(ctx &c, int k, int j, size_t lk, size_t tiles, double *ms)
+{
+    xc_status st = check_smem(c, k, j, lk, tiles);
+    if (st)
+        return st;
+    const range_plan &r = c.s->rp[k];
+    char name[64];
+    smem_name(r, j, name, sizeof name);
+    const dd_smem_args a = smem_args(c, k, j, lk, c.s->d_tmin, c.s->d_Y, c.s->d_out);
+    if (!(st = ev_begin(c)))
+        st = ev_end(c, launch_smem_all(r, j, a, tiles, 0), name, ms);
+    return st;
+}
+
+dd_direct_args direct_args(const ctx &c, int k, size_t lk, const void *Y, float *out)
+{
+    const range_plan &r = c.s->rp[k];
+    dd_direct_args a;
+    a.Y = Y;
+    a.pitch = c.y_cap / ((size_t)c.s->nuse * dd_word_bytes(direct_fmt(r))) / 32 * 32;
+    a.del = r.d_del;
+    a.nuse = c.s->nuse;
+    a.ndm = (int)r.ndm;
+    a.out = out;
+    a.opitch = lk;
+    a.lk = lk;
+    a.tblock0 = 0;
+    return a;
+}
+
+cudaError_t launch_direct_all(const range_plan &r, dd_direct_args a, cudaStream_t st)
+{
+    const size_t bx = ceil_div(a.lk, (size_t)DD_DIRECT_THREADS * DD_DIRECT_SAMPS);
+    for (size_t b0 = 0; b0 < bx; b0 += 65535) {
+        const size_t ny = bx - b0 < 65535 ? bx - b0 : 65535;
+        a.tblock0 = b0;
+        const cudaError_t e = dd_launch_direct(direct_fmt(r), dim3((unsigned)r.ndm, (unsigned)ny), a, st);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+xc_status check_direct(const ctx &c, int k, size_t lk)
+{
+    const range_plan &r = c.s->rp[k];
+    const size_t pitch = c.y_cap / ((size_t)c.s->nuse * dd_word_bytes(direct_fmt(r))) / 32 * 32;
+    if (lk + (size_t)r.dmax > pitch)
+        return xc_error_set(c.err, XC_EINVAL, "gpu: internal: range %d needs %zu words per row, the plan made %zu", k,
+                            lk + (size_t)r.dmax, pitch);
     return XC_OK;
 }
 
 static xc_status run_direct(ctx &c, int k, size_t lk, double *ms)
 {
-    xc_error *err = c.err;
+    xc_status st = check_direct(c, k, lk);
+    if (st)
+        return st;
     const range_plan &r = c.s->rp[k];
-    const int yfmt = direct_fmt(r);
-    const size_t pitch = c.y_cap / ((size_t)c.s->nuse * dd_word_bytes(yfmt)) / 32 * 32;
-    if (lk + (size_t)r.dmax > pitch)
-        return xc_error_set(err, XC_EINVAL, "gpu: internal: range %d needs %zu words per row, the plan made %zu", k,
-                            lk + (size_t)r.dmax, pitch);
-    dd_direct_args a;
-    a.Y = c.s->d_Y;
-    a.pitch = pitch;
-    a.del = r.d_del;
-    a.nuse = c.s->nuse;
-    a.ndm = (int)r.ndm;
-    a.out = c.s->d_out;
-    a.opitch = lk;
-    a.lk = lk;
-    const size_t bx = ceil_div(lk, (size_t)DD_DIRECT_THREADS * DD_DIRECT_SAMPS);
     char name[48];
-    snprintf(name, sizeof name, "dd_direct_%s", fmt_name(yfmt));
-    for (size_t b0 = 0; b0 < bx; b0 += 65535) {
-        const size_t ny = bx - b0 < 65535 ? bx - b0 : 65535;
-        a.tblock0 = b0;
-        xc_status st = ev_begin(c);
-        if (!st)
-            st = ev_end(c, dd_launch_direct(yfmt, dim3((unsigned)r.ndm, (unsigned)ny), a, 0), name, ms);
-        if (st)
-            return st;
-    }
-    return XC_OK;
+    snprintf(name, sizeof name, "dd_direct_%s", fmt_name(direct_fmt(r)));
+    const dd_direct_args a = direct_args(c, k, lk, c.s->d_Y, c.s->d_out);
+    if (!(st = ev_begin(c)))
+        st = ev_end(c, launch_direct_all(r, a, 0), name, ms);
+    return st;
+}
+
+bool scale_of(const ctx &c, int k, dd_scale *sc)
+{
+    if (c.job->conv->scaling == XC_SCALE_SUM)
+        return false;
+    /* the same float expressions as xc_scale_real, evaluated by the host compiler */
+    const int nbits = c.job->in->nbits;
+    const float in_range = nbits >= 32 ? 1.0f : (float)((1u << nbits) - 1u);
+    sc->kind = (int)c.job->conv->scaling;
+    sc->den = in_range * (float)c.s->nc;
+    sc->factor = (3.f * 1024.f) / 255.f / 16.f;
+    sc->fnch = (float)c.s->nc;
+    sc->fds = (float)c.s->rp[k].ds;
+    return true;
 }
 
 static xc_status copy_out(ctx &c, int k, size_t j0, size_t lk)
@@ -236,18 +311,25 @@ static xc_status copy_out(ctx &c, int k, size_t j0, size_t lk)
     return ev_end(c, cudaSuccess, "cudaMemcpy(plane)", &c.d2h_ms);
 }
 
-xc_status do_range(ctx &c, int k)
+size_t range_span(const ctx &c, int k, size_t T0, size_t *j0)
 {
-    range_plan &r = c.s->rp[k];
+    const range_plan &r = c.s->rp[k];
     const size_t ds = (size_t)r.ds;
-    const size_t Tend = c.T0 + c.Lc < c.job->nout ? c.T0 + c.Lc : c.job->nout;
-    const size_t j0 = ceil_div(c.T0, ds);
+    const size_t Tend = T0 + c.Lc < c.job->nout ? T0 + c.Lc : c.job->nout;
+    *j0 = ceil_div(T0, ds);
     size_t j1 = ceil_div(Tend, ds);
     if (j1 > r.nout)
         j1 = r.nout;
-    if (j1 <= j0)
+    return j1 > *j0 ? j1 - *j0 : 0;
+}
+
+xc_status do_range(ctx &c, int k)
+{
+    range_plan &r = c.s->rp[k];
+    size_t j0;
+    const size_t lk = range_span(c, k, c.T0, &j0);
+    if (!lk)
         return XC_OK;
-    const size_t lk = j1 - j0;
     xc_status st = XC_OK;
     if (!r.decided) {
         /* on the range's first chunk with outputs, this job's or an earlier one's */
@@ -265,19 +347,10 @@ xc_status do_range(ctx &c, int k)
             (st = run_smem(c, k, r.use, lk, ceil_div(r.ndm, (size_t)r.cand[r.use].dy), &r.kernel_ms)))
             return st;
     }
-    if (c.job->conv->scaling != XC_SCALE_SUM) {
-        /* the same float expressions as xc_scale_real, evaluated by the host compiler */
-        const int nbits = c.job->in->nbits;
-        const float in_range = nbits >= 32 ? 1.0f : (float)((1u << nbits) - 1u);
-        dd_scale sc;
-        sc.kind = (int)c.job->conv->scaling;
-        sc.den = in_range * (float)c.s->nc;
-        sc.factor = (3.f * 1024.f) / 255.f / 16.f;
-        sc.fnch = (float)c.s->nc;
-        sc.fds = (float)r.ds;
-        if ((st = ev_begin(c)) || (st = ev_end(c, dd_launch_scale(c.s->d_out, r.ndm * lk, sc, 0), "dd_scale", &r.kernel_ms)))
-            return st;
-    }
+    dd_scale sc;
+    if (scale_of(c, k, &sc) &&
+        ((st = ev_begin(c)) || (st = ev_end(c, dd_launch_scale(c.s->d_out, r.ndm * lk, sc, 0), "dd_scale", &r.kernel_ms))))
+        return st;
     /* test hook: a fault injected where every kernel of the range has run;
      * the run must stop here with the stage named, never copy a plane */
     if (c.s->test_fault && k == 0 &&

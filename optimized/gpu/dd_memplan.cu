@@ -60,7 +60,7 @@ static size_t tmin_bytes(const ctx &c, const range_plan &r)
 
 size_t plan_bytes(const ctx &c, size_t Lc, size_t *ybytes, size_t *obytes, size_t *tbytes)
 {
-    size_t y = 0, o = 0, t = 0, fixed = 0;
+    size_t y = 0, o = 0, t = 0, fixed = 0, tall = 0;
     for (int k = 0; k < c.s->nr; k++) {
         const range_plan &r = c.s->rp[k];
         const size_t yb = (size_t)c.s->nuse * y_words(r, Lc) * (r.fmt == DD_U64 ? 8 : 4);
@@ -69,6 +69,7 @@ size_t plan_bytes(const ctx &c, size_t Lc, size_t *ybytes, size_t *obytes, size_
         y = yb > y ? yb : y;
         o = ob > o ? ob : o;
         t = tb > t ? tb : t;
+        tall += tb;
         fixed += r.ndm * (size_t)c.s->nuse * sizeof(int32_t);
     }
     fixed += (c.s->nuse < c.s->nc ? (size_t)c.s->nuse * sizeof(int) : 0) + 4 * sizeof(int);
@@ -78,7 +79,33 @@ size_t plan_bytes(const ctx &c, size_t Lc, size_t *ybytes, size_t *obytes, size_
         *obytes = o;
     if (tbytes)
         *tbytes = t;
-    return raw_samples(c, Lc) * (size_t)c.s->nc * c.s->esize + y + o + t + fixed;
+    const size_t raw = raw_samples(c, Lc) * (size_t)c.s->nc * c.s->esize;
+    /* the pipeline: a second slot's raw, Y and plane buffers, and every
+     * range's tile delays kept */
+    if (c.pipe)
+        fixed += raw + y + o + tall;
+    return raw + y + o + t + fixed;
+}
+
+/* Pinned host bytes of the pipeline at chunk length Lc: per slot the raw
+ * chunk (unless the input is page-locked) and every range's plane chunk. */
+static size_t pinned_bytes(const ctx &c, size_t Lc)
+{
+    size_t o = 0;
+    for (int k = 0; k < c.s->nr; k++)
+        o += c.s->rp[k].ndm * lk_max(c.s->rp[k], Lc) * sizeof(float);
+    const size_t in = c.in_pinned ? 0 : raw_samples(c, Lc) * (size_t)c.s->nc * c.s->esize;
+    return 2 * (in + o);
+}
+
+size_t pinned_need(const ctx &c, size_t *in, size_t *out)
+{
+    size_t o = 0;
+    for (int k = 0; k < c.s->nr; k++)
+        o += c.s->rp[k].ndm * lk_max(c.s->rp[k], c.Lc) * sizeof(float);
+    *in = c.in_pinned ? 0 : raw_samples(c, c.Lc) * (size_t)c.s->nc * c.s->esize;
+    *out = o;
+    return 2 * (*in + o);
 }
 
 xc_status plan_chunks(ctx &c, size_t need[BUF_N])
@@ -112,10 +139,27 @@ xc_status plan_chunks(ctx &c, size_t need[BUF_N])
         else
             hi = mid - 1;
     }
+    if (c.pipe) {
+        /* at least PIPE_CHUNKS chunks, so that copies overlap kernels, unless
+         * a chunk would be shorter than PIPE_MIN_CHUNK outputs or twice the
+         * largest delay (the overlap each chunk copies again) */
+        size_t want = ceil_div(job->nout, PIPE_CHUNKS);
+        const size_t floor_len = PIPE_MIN_CHUNK > 2 * (size_t)job->max_delay ? PIPE_MIN_CHUNK : 2 * (size_t)job->max_delay;
+        if (want < floor_len)
+            want = floor_len;
+        if (want < lo)
+            lo = want;
+        /* and the pinned staging within PIPE_MAX_PINNED */
+        while (lo > 1 && pinned_bytes(c, lo) > PIPE_MAX_PINNED)
+            lo = lo > 4 ? lo / 4 * 3 : lo - 1;
+    }
     c.Lc = lo;
     c.nchunks = (long)ceil_div(job->nout, c.Lc);
     plan_bytes(c, c.Lc, &need[BUF_Y], &need[BUF_OUT], &need[BUF_TMIN]);
     need[BUF_RAW] = raw_samples(c, c.Lc) * (size_t)c.s->nc * c.s->esize;
+    need[BUF_RAW1] = c.pipe ? need[BUF_RAW] : 0;
+    need[BUF_Y1] = c.pipe ? need[BUF_Y] : 0;
+    need[BUF_OUT1] = c.pipe ? need[BUF_OUT] : 0;
     c.y_cap = need[BUF_Y];
     return XC_OK;
 }

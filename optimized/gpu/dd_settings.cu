@@ -160,7 +160,11 @@ xc_status measure_ranges(ctx &c)
             const size_t per_chan = 2 * (row * 4 + (size_t)r.cand[j].dy * 4);
             if (per_chan > c.s->smem_optin)
                 continue;
-            size_t cs = c.s->smem_optin / per_chan;
+            /* three blocks per SM where a channel fits that budget (the
+             * registers of the 8-bit kernel allow three: 84 a thread), else
+             * as many channels as one block's shared memory holds */
+            const size_t third = c.s->smem_sm / 3 > 1024 ? c.s->smem_sm / 3 - 1024 : 0;
+            size_t cs = (third >= per_chan ? third : c.s->smem_optin) / per_chan;
             if (cs > (size_t)r.cand[j].cs)
                 cs = (size_t)r.cand[j].cs;
             r.cand[j].cs = (int)cs;

@@ -150,6 +150,11 @@ cudaError_t launch_smem_t(dim3 grid, dim3 block, size_t smem, const dd_smem_args
 {
     cudaError_t e = cudaFuncSetAttribute(k_dd_smem<FMT, R, WIDE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)smem);
+    /* all of L1 that can be shared memory: the blocks are sized for three
+     * per SM (dd_settings.cu), which the default carveout does not hold */
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(k_dd_smem<FMT, R, WIDE>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                 cudaSharedmemCarveoutMaxShared);
     if (e != cudaSuccess)
         return e;
     k_dd_smem<FMT, R, WIDE><<<grid, block, smem, s>>>(a);

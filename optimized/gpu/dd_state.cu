@@ -68,19 +68,25 @@ static void release_device(xc_gpu_ddstate *s)
     cudaFree(s->d_Y);
     cudaFree(s->d_out);
     cudaFree(s->d_tmin);
+    cudaFree(s->d_raw1);
+    cudaFree(s->d_Y1);
+    cudaFree(s->d_out1);
     cudaFree(s->d_stats);
     cudaFree(s->d_chan);
     if (s->rp)
-        for (int k = 0; k < s->nr; k++)
+        for (int k = 0; k < s->nr; k++) {
             cudaFree(s->rp[k].d_del);
+            cudaFree(s->rp[k].d_tmin);
+        }
+    pipeline_release(s);
     if (s->have_ev) {
         cudaEventDestroy(s->ev0);
         cudaEventDestroy(s->ev1);
     }
     free(s->rp);
     free(s->h_chan);
-    s->d_raw = s->d_Y = NULL;
-    s->d_out = NULL;
+    s->d_raw = s->d_Y = s->d_raw1 = s->d_Y1 = NULL;
+    s->d_out = s->d_out1 = NULL;
     s->d_tmin = NULL;
     s->d_stats = s->d_chan = s->h_chan = NULL;
     s->rp = NULL;
@@ -126,6 +132,10 @@ xc_status state_setup(ctx &c)
     XC_GPU_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
               "cudaDeviceGetAttribute(shared memory per block)");
     s->smem_optin = (size_t)optin;
+    int smsm = 0;
+    XC_GPU_CK(cudaDeviceGetAttribute(&smsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev),
+              "cudaDeviceGetAttribute(shared memory per SM)");
+    s->smem_sm = (size_t)smsm;
     XC_GPU_CK(cudaEventCreate(&s->ev0), "cudaEventCreate");
     cudaError_t e = cudaEventCreate(&s->ev1);
     if (e != cudaSuccess) {
@@ -157,9 +167,11 @@ xc_status state_setup(ctx &c)
 
 xc_status state_buffers(ctx &c, const size_t need[BUF_N])
 {
-    static const char *const what[BUF_N] = {"input chunk", "channel-major words", "plane chunk", "tile delays"};
+    static const char *const what[BUF_N] = {"input chunk",   "channel-major words",   "plane chunk",  "tile delays",
+                                            "input chunk 2", "channel-major words 2", "plane chunk 2"};
     xc_gpu_ddstate *s = c.s;
-    void **p[BUF_N] = {&s->d_raw, &s->d_Y, (void **)&s->d_out, (void **)&s->d_tmin};
+    void **p[BUF_N] = {&s->d_raw, &s->d_Y,  (void **)&s->d_out,  (void **)&s->d_tmin,
+                       &s->d_raw1, &s->d_Y1, (void **)&s->d_out1};
     /* keep every buffer at least as large as it was, unless that would pass
      * the budget the job's chunks were planned for: then exactly need[] */
     size_t keep = s->allocated;

@@ -145,6 +145,7 @@ xc_status check_binding(const xc_gpu_ddstate *s, const xc_ddjob *job, const hook
         {"opts.gpu_samps_per_block", o->gpu_samps_per_block, p->gpu_samps_per_block},
         {"opts.gpu_chans_per_stage", o->gpu_chans_per_stage, p->gpu_chans_per_stage},
         {"opts.gpu_autotune", o->gpu_autotune, p->gpu_autotune},
+        {"opts.gpu_serial", o->gpu_serial, p->gpu_serial},
         {"info->force_direct", h.force_direct, s->force_direct},
         {"info->test_wide", h.test_wide, s->test_wide},
         {"info->test_period", h.test_period, s->test_period},
@@ -165,6 +166,8 @@ xc_status run_job(ctx &c)
     xc_gpu_ddstate *s = c.s;
     const xc_ddjob *job = c.job;
     const double t0 = now_ms();
+    c.pipe = !job->opts.gpu_serial;
+    c.in_pinned = c.pipe && host_pinned(job->in->nbits == 32 ? (const void *)job->in->f32 : (const void *)job->in->u16);
     xc_status st = s->ready ? XC_OK : state_setup(c);
     size_t need[BUF_N];
     for (int k = 0; !st && k < s->nr; k++)
@@ -174,6 +177,8 @@ xc_status run_job(ctx &c)
     c.setup_ms += now_ms() - t0;
     if (st)
         return st;
+    if (c.pipe)
+        return run_pipelined(c);
     for (c.chunk = 0; c.chunk < c.nchunks; c.chunk++) {
         c.T0 = (size_t)c.chunk * c.Lc;
         const size_t Tend = c.T0 + c.Lc < job->nout ? c.T0 + c.Lc : job->nout;
@@ -232,6 +237,8 @@ void fill_info(const ctx &c, double total_ms, xc_gpu_ddinfo *info)
         }
     }
     info->nchunks = (int)c.nchunks;
+    info->pipelined = c.pipe;
+    info->pinned_bytes = c.s->sl[0].cap_in + c.s->sl[0].cap_out + c.s->sl[1].cap_in + c.s->sl[1].cap_out;
     info->chunk_samples = c.Lc;
     info->device_bytes = c.s->allocated;
     info->budget_bytes = c.budget;

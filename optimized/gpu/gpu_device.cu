@@ -66,3 +66,15 @@ extern "C" xc_status xc_gpu_describe(char *buf, size_t n, xc_error *err)
              p.smem_block_optin / 1024, p.smem_bytes_per_s / 1e12);
     return XC_OK;
 }
+
+extern "C" xc_status xc_gpu_host_alloc(void **p, size_t bytes, xc_error *err)
+{
+    *p = NULL;
+    XC_GPU_CK(cudaHostAlloc(p, bytes ? bytes : 1, cudaHostAllocDefault), "cudaHostAlloc");
+    return XC_OK;
+}
+
+extern "C" void xc_gpu_host_free(void *p)
+{
+    cudaFreeHost(p);
+}

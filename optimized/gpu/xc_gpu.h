@@ -39,6 +39,12 @@ typedef struct {
 /* Properties of device 0.  XC_EDEVICE with the runtime's message on failure. */
 xc_status xc_gpu_properties(xc_gpu_props *p, xc_error *err);
 
+/* Page-locked host memory (cudaHostAlloc).  An input block or plane ranges
+ * placed there are copied by the pipelined dedisperser straight to and from
+ * the device, without its pinned staging and host copies. */
+xc_status xc_gpu_host_alloc(void **p, size_t bytes, xc_error *err);
+void xc_gpu_host_free(void *p);
+
 /* The descriptors (optimized/gpu/gpu_impls.c), listed in optimized/xc_impls.h. */
 extern const xc_dedisperser xc_dd_gpu;
 extern const xc_dedisperser xc_dd_gpu_direct;
@@ -82,6 +88,11 @@ typedef struct {
     int nranges;               /* ranges described (min(plan ranges, XC_GPU_MAX_RANGES)) */
     xc_gpu_ddrange range[XC_GPU_MAX_RANGES];
     int nchunks;               /* time chunks the data was processed in */
+    int pipelined;             /* 1: the chunks went through the two-stream pipeline (opts.gpu_serial 0);
+                                  then kernel_ms may include overlap with the other stream's copies and
+                                  packing, and prep_ms, h2d_ms and d2h_ms cover only what ran before the
+                                  pipeline (autotuning's chunk); 0: every launch timed on its own */
+    size_t pinned_bytes;       /* page-locked host staging held (pipeline) */
     size_t chunk_samples;      /* full-resolution output samples per chunk */
     size_t device_bytes;       /* device memory held after the run (all buffers; a state's, through _exec) */
     size_t budget_bytes;       /* the cap the chunk plan was made for */

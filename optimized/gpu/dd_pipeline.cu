@@ -1,0 +1,314 @@
+/* GPU dedisperser, host side: the time chunks of a job pipelined through two
+ * CUDA streams (the default; opts.gpu_serial = 1 runs the chunks one launch
+ * at a time, dd_launch.cu).
+ *
+ * Before the first chunk every range's setting is decided (autotuned on the
+ * first chunk where asked, dd_autotune.cu) and its tile delays computed once
+ * into a buffer of its own.  Then chunk i goes to slot i % 2: the host waits
+ * for that slot's previous chunk (i - 2), copies its planes from pinned
+ * staging into the caller's plane, copies chunk i's input into the slot's
+ * pinned staging, and queues on the slot's stream the copy in, per range the
+ * packing, kernel, scaling and the copy out into staging.  The GPU meanwhile
+ * runs chunk i - 1 on the other stream, so copies in and out overlap the
+ * other chunk's kernels, and the host copies overlap both.  A page-locked
+ * input (cudaHostAlloc, cudaHostRegister) is copied in without staging, and a
+ * page-locked plane receives its chunks straight from the device.
+ *
+ * A fault surfaces when the slot's stream is waited for; the error names the
+ * chunk and the kernels queued for it, and nothing of that chunk reaches the
+ * caller's plane (the copy from staging happens only after a clean wait).
+ * Kernel times come from an event pair per range and chunk; with two streams
+ * a kernel may share the device with the other chunk's copies and packing,
+ * so the serial mode is the one for kernel-only timing. */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "optimized/gpu/dd_host.h"
+#include "optimized/gpu/gpu_check.h"
+#include "optimized/gpu/gpu_dd.h"
+#include "optimized/gpu/gpu_hostcopy.h"
+
+namespace xcdd {
+
+bool host_pinned(const void *p)
+{
+    cudaPointerAttributes a;
+    if (!p || cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError();   /* older runtimes report pageable memory as an error */
+        return false;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
+size_t chunk_samples(const ctx &c, size_t T0)
+{
+    const size_t Tend = T0 + c.Lc < c.job->nout ? T0 + c.Lc : c.job->nout;
+    size_t w = Tend - T0 + (size_t)c.job->max_delay + (size_t)c.s->maxds - 1;
+    return w > c.job->in->nsamp - T0 ? c.job->in->nsamp - T0 : w;
+}
+
+static const void *input_at(const ctx &c, size_t T0)
+{
+    return c.job->in->nbits == 32 ? (const void *)(c.job->in->f32 + T0 * (size_t)c.s->nc)
+                                  : (const void *)(c.job->in->u16 + T0 * (size_t)c.s->nc);
+}
+
+void pipeline_release(xc_gpu_ddstate *s)
+{
+    for (int q = 0; q < 2; q++) {
+        slot &sl = s->sl[q];
+        if (sl.have_st)
+            cudaStreamDestroy(sl.st);
+        for (int e = 0; e < sl.nev; e++)
+            cudaEventDestroy(sl.ev[e]);
+        free(sl.ev);
+        cudaFreeHost(sl.h_in);
+        cudaFreeHost(sl.h_out);
+        memset(&sl, 0, sizeof sl);
+        sl.chunk = -1;
+    }
+}
+
+/* Page-locked host memory of at least bytes (grown, never shrunk). */
+static xc_status pinned(ctx &c, void **p, size_t *cap, size_t bytes, const char *what)
+{
+    if (*cap >= bytes && *p)
+        return XC_OK;
+    cudaFreeHost(*p);
+    *p = NULL;
+    *cap = 0;
+    xc_error *err = c.err;
+    char msg[96];
+    snprintf(msg, sizeof msg, "cudaHostAlloc(%s, %zu bytes)", what, bytes);
+    XC_GPU_CK(cudaHostAlloc(p, bytes ? bytes : 1, cudaHostAllocDefault), msg);
+    *cap = bytes;
+    return XC_OK;
+}
+
+/* Decisions on chunk 0 where a range has none yet, every range's tile
+ * delays, streams, events and staging. */
+static xc_status pipe_setup(ctx &c)
+{
+    xc_error *err = c.err;
+    xc_gpu_ddstate *s = c.s;
+    const double t0 = now_ms();
+    int undecided = 0;
+    for (int k = 0; k < s->nr; k++)
+        undecided |= !s->rp[k].decided;
+    if (undecided) {
+        c.chunk = 0;
+        c.T0 = 0;
+        c.W = chunk_samples(c, 0);
+        xc_status st = ev_begin(c);
+        if (st)
+            return st;
+        XC_GPU_CK(cudaMemcpy(s->d_raw, input_at(c, 0), c.W * (size_t)s->nc * s->esize, cudaMemcpyHostToDevice),
+                  "cudaMemcpy(input chunk)");
+        if ((st = ev_end(c, cudaSuccess, "cudaMemcpy(input chunk)", &c.h2d_ms)))
+            return st;
+        for (int k = 0; k < s->nr; k++) {
+            size_t j0;
+            const size_t lk = range_span(c, k, 0, &j0);
+            if (!s->rp[k].decided && lk && (st = decide(c, k, lk)))
+                return st;
+        }
+    }
+    for (int k = 0; k < s->nr; k++) {
+        range_plan &r = s->rp[k];
+        if (!r.decided || r.direct || r.d_tmin)
+            continue;
+        const int dy = r.cand[r.use].dy;
+        const size_t n = ceil_div(r.ndm, (size_t)dy) * (size_t)s->nuse;
+        xc_status st = dev_alloc(c, (void **)&r.d_tmin, n * sizeof(int32_t), "tile delays of a range");
+        int stats[3];
+        if (!st)
+            st = delay_bounds(c, k, dy, r.d_tmin, stats);
+        if (st)
+            return st;
+        if (stats[0] != r.spread[r.use] || stats[1] != r.dmax)
+            return xc_error_set(err, XC_EINVAL, "gpu: internal: range %d: delay bounds changed (%d, %d; were %d, %d)",
+                                k, stats[0], stats[1], r.spread[r.use], r.dmax);
+    }
+    size_t in = 0, out = 0;
+    pinned_need(c, &in, &out);
+    for (int q = 0; q < 2; q++) {
+        slot &sl = s->sl[q];
+        if (!sl.have_st) {
+            XC_GPU_CK(cudaStreamCreateWithFlags(&sl.st, cudaStreamNonBlocking), "cudaStreamCreate");
+            sl.have_st = 1;
+        }
+        if (sl.nev != 2 * s->nr) {
+            sl.ev = (cudaEvent_t *)calloc((size_t)(2 * s->nr), sizeof *sl.ev);
+            if (!sl.ev)
+                return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for events");
+            for (; sl.nev < 2 * s->nr; sl.nev++)
+                XC_GPU_CK(cudaEventCreate(&sl.ev[sl.nev]), "cudaEventCreate");
+        }
+        xc_status st;
+        if ((in && (st = pinned(c, &sl.h_in, &sl.cap_in, in, "input staging"))) ||
+            (st = pinned(c, (void **)&sl.h_out, &sl.cap_out, out, "plane staging")))
+            return st;
+        sl.d_raw = q ? s->d_raw1 : s->d_raw;
+        sl.d_Y = q ? s->d_Y1 : s->d_Y;
+        sl.d_out = q ? s->d_out1 : s->d_out;
+        sl.chunk = -1;
+    }
+    c.setup_ms += now_ms() - t0;
+    return XC_OK;
+}
+
+static void note(slot &q, const char *name)
+{
+    const size_t n = strlen(q.names);
+    snprintf(q.names + n, sizeof q.names - n, "%s%s", n ? ", " : "", name);
+}
+
+static xc_status launched(ctx &c, slot &q, cudaError_t e, const char *name)
+{
+    note(q, name);
+    if (e == cudaSuccess)
+        return XC_OK;
+    char what[96];
+    snprintf(what, sizeof what, "launch %s", name);
+    return xc_gpu_fail(c.err, e, what);
+}
+
+/* Range k of chunk i on slot q: pack, kernel, scale, copy out. */
+static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size_t *off)
+{
+    xc_error *err = c.err;
+    range_plan &r = c.s->rp[k];
+    size_t j0;
+    const size_t lk = range_span(c, k, T0, &j0);
+    if (!lk)
+        return XC_OK;
+    xc_status st;
+    char name[64];
+    const int yfmt = r.direct ? direct_fmt(r) : r.fmt;
+    const size_t S = r.direct ? 0 : tile_words(r, r.use);
+    snprintf(name, sizeof name, "dd_pack_%s", fmt_name(yfmt));
+    if ((st = launched(c, q, launch_pack_all(yfmt, pack_args(c, k, yfmt, S, T0, W, q.d_raw, q.d_Y), c.s->nuse, q.st),
+                       name)))
+        return st;
+    XC_GPU_CK(cudaEventRecord(q.ev[2 * k], q.st), "cudaEventRecord");
+    if (r.direct) {
+        snprintf(name, sizeof name, "dd_direct_%s", fmt_name(yfmt));
+        if ((st = check_direct(c, k, lk)) ||
+            (st = launched(c, q, launch_direct_all(r, direct_args(c, k, lk, q.d_Y, q.d_out), q.st), name)))
+            return st;
+    } else {
+        const size_t tiles = ceil_div(r.ndm, (size_t)r.cand[r.use].dy);
+        smem_name(r, r.use, name, sizeof name);
+        if ((st = check_smem(c, k, r.use, lk, tiles)) ||
+            (st = launched(c, q,
+                           launch_smem_all(r, r.use, smem_args(c, k, r.use, lk, r.d_tmin, q.d_Y, q.d_out), tiles, q.st),
+                           name)))
+            return st;
+    }
+    dd_scale sc;
+    if (scale_of(c, k, &sc) && (st = launched(c, q, dd_launch_scale(q.d_out, r.ndm * lk, sc, q.st), "dd_scale")))
+        return st;
+    XC_GPU_CK(cudaEventRecord(q.ev[2 * k + 1], q.st), "cudaEventRecord");
+    /* test hook, as in the serial path: the run must stop with the stage
+     * named and copy nothing of this chunk into the plane */
+    if (c.s->test_fault && k == 0 && (st = launched(c, q, dd_launch_fault(c.s->test_fault, q.st), "dd_fault")))
+        return st;
+    const xc_planerange *o = &c.out->r[k];
+    const size_t bytes = r.ndm * lk * sizeof(float);
+    if (host_pinned(o->data)) {
+        XC_GPU_CK(cudaMemcpy2DAsync(o->data + j0, o->nsamp * sizeof(float), q.d_out, lk * sizeof(float),
+                                    lk * sizeof(float), r.ndm, cudaMemcpyDeviceToHost, q.st),
+                  "cudaMemcpy2DAsync(plane)");
+    } else {
+        XC_GPU_CK(cudaMemcpyAsync(q.h_out + *off, q.d_out, bytes, cudaMemcpyDeviceToHost, q.st),
+                  "cudaMemcpyAsync(plane)");
+        *off += r.ndm * lk;
+    }
+    return XC_OK;
+}
+
+/* Chunk i on slot q: input staged and copied in, then every range. */
+static xc_status enqueue(ctx &c, slot &q, long i)
+{
+    xc_error *err = c.err;
+    const size_t T0 = (size_t)i * c.Lc, W = chunk_samples(c, T0);
+    const size_t bytes = W * (size_t)c.s->nc * c.s->esize;
+    const void *src = input_at(c, T0);
+    q.chunk = i;
+    q.names[0] = 0;
+    if (!c.in_pinned) {
+        xc_gpu_copy_bytes(q.h_in, src, bytes);
+        src = q.h_in;
+    }
+    XC_GPU_CK(cudaMemcpyAsync(q.d_raw, src, bytes, cudaMemcpyHostToDevice, q.st), "cudaMemcpyAsync(input chunk)");
+    size_t off = 0;
+    for (int k = 0; k < c.s->nr; k++) {
+        xc_status st = enqueue_range(c, q, k, T0, W, &off);
+        if (st)
+            return st;
+    }
+    return XC_OK;
+}
+
+/* Waits for slot q's chunk, adds its kernel times and copies its planes
+ * from staging into the caller's. */
+static xc_status finish(ctx &c, slot &q)
+{
+    if (q.chunk < 0)
+        return XC_OK;
+    const long i = q.chunk;
+    q.chunk = -1;
+    const cudaError_t e = cudaStreamSynchronize(q.st);
+    if (e != cudaSuccess) {
+        char what[256];
+        snprintf(what, sizeof what, "time chunk %ld (%s)", i, q.names);
+        return xc_gpu_fail(c.err, e, what);
+    }
+    const size_t T0 = (size_t)i * c.Lc;
+    size_t off = 0;
+    for (int k = 0; k < c.s->nr; k++) {
+        range_plan &r = c.s->rp[k];
+        size_t j0;
+        const size_t lk = range_span(c, k, T0, &j0);
+        if (!lk)
+            continue;
+        float ms = 0;
+        if (cudaEventElapsedTime(&ms, q.ev[2 * k], q.ev[2 * k + 1]) == cudaSuccess)
+            r.kernel_ms += ms;
+        xc_planerange *o = &c.out->r[k];
+        if (!host_pinned(o->data)) {
+            xc_gpu_copy_rows(o->data + j0, o->nsamp, q.h_out + off, lk, lk, r.ndm);
+            off += r.ndm * lk;
+        }
+    }
+    return XC_OK;
+}
+
+xc_status run_pipelined(ctx &c)
+{
+    xc_status st = pipe_setup(c);
+    if (st)
+        return st;
+    slot *sl = c.s->sl;
+    for (long i = 0; i < c.nchunks && !st; i++) {
+        slot &q = sl[i & 1];
+        if (!(st = finish(c, q)))
+            st = enqueue(c, q, i);
+    }
+    /* the older chunk first: its slot is the one the next chunk would take */
+    for (long i = c.nchunks; i < c.nchunks + 2 && !st; i++)
+        st = finish(c, sl[i & 1]);
+    if (st)
+        for (int q = 0; q < 2; q++) {
+            /* nothing may still write into staging or the plane after we return */
+            if (sl[q].have_st)
+                cudaStreamSynchronize(sl[q].st);
+            sl[q].chunk = -1;
+        }
+    return st;
+}
+
+} // namespace xcdd

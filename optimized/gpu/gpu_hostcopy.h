@@ -1,0 +1,24 @@
+/* gpu_hostcopy.h: the host-side copies of the GPU dedisperser's pipeline
+ * (user memory <-> pinned staging), threaded with OpenMP in C
+ * (gpu_hostcopy.c): one core's memcpy moves about 10 GB/s, less than the
+ * PCIe link (55 GB/s each way measured on an H200 host) that the staging
+ * feeds, so a single-threaded copy would be what the pipeline waits for. */
+#ifndef XC_GPU_HOSTCOPY_H
+#define XC_GPU_HOSTCOPY_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* n bytes from src to dst (not overlapping). */
+void xc_gpu_copy_bytes(void *dst, const void *src, size_t n);
+/* nrows rows of rowlen floats, src rows spitch floats apart, dst rows dpitch. */
+void xc_gpu_copy_rows(float *dst, size_t dpitch, const float *src, size_t spitch, size_t rowlen, size_t nrows);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
