@@ -162,6 +162,7 @@ device)
     printf '%-28s %s\n' "racecheck" "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUTDIR/racecheck.log" | tail -1) exit=$rc_r"
     printf '%-28s %s\n' "cross-check (crosscheck run)" "$(tail -1 "$OUTDIR/run.txt") exit=$rc_x"
     printf '%-28s %s\n' "benchmark" "exit=$rc_b"
+    printf '%-28s %s\n' "dedisperse kernel/e2e/pinned" "$(awk '$1 ~ /^(8|16)$/ && NF >= 18 {printf "%s-bit %s: %.1f T, %s%%, %s%%; ", $1, $2, $9, $16, $18}' "$OUTDIR/bench.txt" 2>/dev/null)"
     printf '%-28s %s\n' "Pulscan GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_pulscan.log" | tail -1) exit=$rc_pt"
     printf '%-28s %s\n' "Pulscan memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck_pulscan.log" | tail -1) exit=$rc_pm"
     printf '%-28s %s\n' "Pulscan racecheck" "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUTDIR/racecheck_pulscan.log" | tail -1) exit=$rc_pr"
