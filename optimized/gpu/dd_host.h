@@ -152,6 +152,7 @@ struct ctx {
     double setup_ms;           /* host clock: device setup, chunk plan and buffers, autotuning */
     int pipe;                  /* chunks through the two-stream pipeline (opts.gpu_serial == 0) */
     int in_pinned;             /* the job's input is page-locked: no staging */
+    int staged;                /* the pipeline stages through pinned memory (more than one chunk) */
 };
 
 inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }

@@ -12,11 +12,16 @@
  * runs chunk i - 1 on the other stream, so copies in and out overlap the
  * other chunk's kernels, and the host copies overlap both.  A page-locked
  * input (cudaHostAlloc, cudaHostRegister) is copied in without staging, and a
- * page-locked plane receives its chunks straight from the device.
+ * page-locked plane receives its chunks straight from the device; a job of
+ * one chunk has nothing to overlap and copies straight to and from the
+ * caller's memory whatever it is (no pinned staging is allocated for it).
  *
  * A fault surfaces when the slot's stream is waited for; the error names the
- * chunk and the kernels queued for it, and nothing of that chunk reaches the
- * caller's plane (the copy from staging happens only after a clean wait).
+ * chunk and the kernels queued for it.  Through staging nothing of that chunk
+ * reaches the caller's plane (the copy from staging happens only after a
+ * clean wait); a direct copy out is queued after its range's kernels, so a
+ * kernel that faults keeps its own range's and the later ranges' outputs out
+ * of the plane, as in the serial path.
  * Kernel times come from an event pair per range and chunk; with two streams
  * a kernel may share the device with the other chunk's copies and packing,
  * so the serial mode is the one for kernel-only timing. */
@@ -132,8 +137,12 @@ static xc_status pipe_setup(ctx &c)
             return xc_error_set(err, XC_EINVAL, "gpu: internal: range %d: delay bounds changed (%d, %d; were %d, %d)",
                                 k, stats[0], stats[1], r.spread[r.use], r.dmax);
     }
+    /* one chunk overlaps nothing: no staging then, the copies go straight
+     * between the caller's memory and the device */
+    c.staged = c.nchunks > 1;
     size_t in = 0, out = 0;
-    pinned_need(c, &in, &out);
+    if (c.staged)
+        pinned_need(c, &in, &out);
     for (int q = 0; q < 2; q++) {
         slot &sl = s->sl[q];
         if (!sl.have_st) {
@@ -149,7 +158,7 @@ static xc_status pipe_setup(ctx &c)
         }
         xc_status st;
         if ((in && (st = pinned(c, &sl.h_in, &sl.cap_in, in, "input staging"))) ||
-            (st = pinned(c, (void **)&sl.h_out, &sl.cap_out, out, "plane staging")))
+            (out && (st = pinned(c, (void **)&sl.h_out, &sl.cap_out, out, "plane staging"))))
             return st;
         sl.d_raw = q ? s->d_raw1 : s->d_raw;
         sl.d_Y = q ? s->d_Y1 : s->d_Y;
@@ -174,6 +183,16 @@ static xc_status launched(ctx &c, slot &q, cudaError_t e, const char *name)
     char what[96];
     snprintf(what, sizeof what, "launch %s", name);
     return xc_gpu_fail(c.err, e, what);
+}
+
+/* A copy that failed: a copy to or from pageable memory waits for the
+ * stream's earlier work, so its error may be a kernel's; the chunk's kernels
+ * are named with it. */
+static xc_status copy_failed(ctx &c, slot &q, cudaError_t e, const char *what)
+{
+    char msg[320];
+    snprintf(msg, sizeof msg, "time chunk %ld (%s): %s", q.chunk, q.names, what);
+    return xc_gpu_fail(c.err, e, msg);
 }
 
 /* Range k of chunk i on slot q: pack, kernel, scale, copy out. */
@@ -218,32 +237,32 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
         return st;
     const xc_planerange *o = &c.out->r[k];
     const size_t bytes = r.ndm * lk * sizeof(float);
-    if (host_pinned(o->data)) {
-        XC_GPU_CK(cudaMemcpy2DAsync(o->data + j0, o->nsamp * sizeof(float), q.d_out, lk * sizeof(float),
-                                    lk * sizeof(float), r.ndm, cudaMemcpyDeviceToHost, q.st),
-                  "cudaMemcpy2DAsync(plane)");
+    cudaError_t e;
+    if (!c.staged || host_pinned(o->data)) {
+        e = cudaMemcpy2DAsync(o->data + j0, o->nsamp * sizeof(float), q.d_out, lk * sizeof(float), lk * sizeof(float),
+                              r.ndm, cudaMemcpyDeviceToHost, q.st);
     } else {
-        XC_GPU_CK(cudaMemcpyAsync(q.h_out + *off, q.d_out, bytes, cudaMemcpyDeviceToHost, q.st),
-                  "cudaMemcpyAsync(plane)");
+        e = cudaMemcpyAsync(q.h_out + *off, q.d_out, bytes, cudaMemcpyDeviceToHost, q.st);
         *off += r.ndm * lk;
     }
-    return XC_OK;
+    return e == cudaSuccess ? XC_OK : copy_failed(c, q, e, "copy of the plane to the host");
 }
 
 /* Chunk i on slot q: input staged and copied in, then every range. */
 static xc_status enqueue(ctx &c, slot &q, long i)
 {
-    xc_error *err = c.err;
     const size_t T0 = (size_t)i * c.Lc, W = chunk_samples(c, T0);
     const size_t bytes = W * (size_t)c.s->nc * c.s->esize;
     const void *src = input_at(c, T0);
     q.chunk = i;
     q.names[0] = 0;
-    if (!c.in_pinned) {
+    if (!c.in_pinned && c.staged) {
         xc_gpu_copy_bytes(q.h_in, src, bytes);
         src = q.h_in;
     }
-    XC_GPU_CK(cudaMemcpyAsync(q.d_raw, src, bytes, cudaMemcpyHostToDevice, q.st), "cudaMemcpyAsync(input chunk)");
+    const cudaError_t e = cudaMemcpyAsync(q.d_raw, src, bytes, cudaMemcpyHostToDevice, q.st);
+    if (e != cudaSuccess)
+        return copy_failed(c, q, e, "copy of the input chunk to the device");
     size_t off = 0;
     for (int k = 0; k < c.s->nr; k++) {
         xc_status st = enqueue_range(c, q, k, T0, W, &off);
@@ -279,7 +298,7 @@ static xc_status finish(ctx &c, slot &q)
         if (cudaEventElapsedTime(&ms, q.ev[2 * k], q.ev[2 * k + 1]) == cudaSuccess)
             r.kernel_ms += ms;
         xc_planerange *o = &c.out->r[k];
-        if (!host_pinned(o->data)) {
+        if (c.staged && !host_pinned(o->data)) {
             xc_gpu_copy_rows(o->data + j0, o->nsamp, q.h_out + off, lk, lk, r.ndm);
             off += r.ndm * lk;
         }
