@@ -87,26 +87,20 @@ size_t plan_bytes(const ctx &c, size_t Lc, size_t *ybytes, size_t *obytes, size_
     return raw + y + o + t + fixed;
 }
 
-/* Pinned host bytes of the pipeline at chunk length Lc: per slot the raw
- * chunk (unless the input is page-locked) and every range's plane chunk. */
-static size_t pinned_bytes(const ctx &c, size_t Lc)
+/* Pinned host bytes of the pipeline at chunk length Lc: per slot *in (the
+ * raw chunk, 0 when the input is page-locked) and *out (every range's plane
+ * chunk); returns both slots' total. */
+static size_t pinned_parts(const ctx &c, size_t Lc, size_t *in, size_t *out)
 {
     size_t o = 0;
     for (int k = 0; k < c.s->nr; k++)
         o += c.s->rp[k].ndm * lk_max(c.s->rp[k], Lc) * sizeof(float);
-    const size_t in = c.in_pinned ? 0 : raw_samples(c, Lc) * (size_t)c.s->nc * c.s->esize;
-    return 2 * (in + o);
-}
-
-size_t pinned_need(const ctx &c, size_t *in, size_t *out)
-{
-    size_t o = 0;
-    for (int k = 0; k < c.s->nr; k++)
-        o += c.s->rp[k].ndm * lk_max(c.s->rp[k], c.Lc) * sizeof(float);
-    *in = c.in_pinned ? 0 : raw_samples(c, c.Lc) * (size_t)c.s->nc * c.s->esize;
+    *in = c.in_pinned ? 0 : raw_samples(c, Lc) * (size_t)c.s->nc * c.s->esize;
     *out = o;
     return 2 * (*in + o);
 }
+
+size_t pinned_need(const ctx &c, size_t *in, size_t *out) { return pinned_parts(c, c.Lc, in, out); }
 
 xc_status plan_chunks(ctx &c, size_t need[BUF_N])
 {
@@ -150,7 +144,8 @@ xc_status plan_chunks(ctx &c, size_t need[BUF_N])
         if (want < lo)
             lo = want;
         /* and the pinned staging within PIPE_MAX_PINNED */
-        while (lo > 1 && pinned_bytes(c, lo) > PIPE_MAX_PINNED)
+        size_t pin_in, pin_out;
+        while (lo > 1 && pinned_parts(c, lo, &pin_in, &pin_out) > PIPE_MAX_PINNED)
             lo = lo > 4 ? lo / 4 * 3 : lo - 1;
     }
     c.Lc = lo;
