@@ -41,7 +41,10 @@ static void help(void)
            "reuse it (median of the timed runs): the end-to-end rate, with the input and the planes\n"
            "in pageable host memory, and the time kernels did not cover (e2e %%: its rate over the\n"
            "kernel-only rate).\n"
-           "64 outputs per configuration are checked against exact host sums.\n\n"
+           "64 outputs per configuration are checked against exact host sums.\n"
+           "Last, one Pulscan record (kind pulscan): the Pulscan paper's Table 4 case as `bench\n"
+           "gpu-pulscan` runs it, through a plan, kernel_ms and wall_ms (page-locked spectrum) and its\n"
+           "candidates against the cpu searcher's.\n\n"
            "  -json FILE       write the results as JSON (required)\n"
            "  -quick           1024 and 4096 channels, one timed run\n"
            "  -nchans LIST     channel counts, comma-separated (default 512,1024,2048,4096,8192)\n"
@@ -306,6 +309,7 @@ out_plan:
 static json_t *result_json(const result *r)
 {
     json_t *o = json_object();
+    json_object_set_new(o, "kind", json_string("dedisperse"));
     json_object_set_new(o, "nbits", json_integer(r->nbits));
     json_object_set_new(o, "nchans", json_integer(r->nchans));
     json_object_set_new(o, "adds", json_real(r->adds));
@@ -395,6 +399,23 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
             fflush(stdout);
             json_array_append_new(arr, result_json(&r));
         }
+    json_t *psrecs = json_array();
+    if (!rc) {
+        /* Pulscan on the same device: the paper's Table 4 case (bench gpu-pulscan's defaults) */
+        json_t *ps = NULL;
+        xc_status st = xc_bench_gpu_pulscan_record(reps < 5 ? 5 : reps, &ps, &err);
+        if (st) {
+            rc = xc_cli_fail(cmd, &err);
+        } else {
+            printf("\npulscan (T = 600 s at 128 us, zmax 256, 4 harmonics, through a plan): kernels %.4f ms, wall %.4f "
+                   "ms with the spectrum page-locked (%.4f ms pageable), candidates %s the cpu's\n",
+                   json_real_value(json_object_get(ps, "kernel_ms")), json_real_value(json_object_get(ps, "wall_ms")),
+                   json_real_value(json_object_get(ps, "wall_pageable_ms")),
+                   json_is_true(json_object_get(ps, "gpu_matches_cpu")) ? "equal to" : "DIFFERENT from");
+            json_array_append(arr, ps);
+            json_array_append_new(psrecs, ps);
+        }
+    }
     if (!rc) {
         json_t *dev = json_object();
         json_object_set_new(dev, "description", json_string(desc));
@@ -448,11 +469,20 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
         json_object_set_new(root, "anchors",
                             json_string("dedisp on an H200, this plan, with transfers: 0.50-0.77 T adds/s; "
                                         "AstroAccelerate 8-bit on an A100, kernel only: about 5 T adds/s"));
+        json_object_set_new(def, "pulscan",
+                            json_string("records of kind pulscan (also in results): the Pulscan paper's Table 4 case "
+                                        "(bench gpu-pulscan's defaults) through one plan; kernel_ms = the stages' "
+                                        "summed CUDA-event times, wall_ms = host clock from the copy of a page-locked "
+                                        "spectrum to the peaks on the host (wall_pageable_ms: the spectrum in pageable "
+                                        "memory), medians of the timed runs"));
         json_object_set_new(root, "results", arr);
+        json_object_set_new(root, "pulscan", psrecs);
+        psrecs = NULL;
         arr = NULL;
         rc = xc_bench_write_json(cmd, json, root);
     }
     json_decref(arr);
+    json_decref(psrecs);
     json_decref(root);
     return rc;
 }

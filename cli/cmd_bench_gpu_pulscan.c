@@ -18,6 +18,7 @@
 #include "optimized/cpu/xc_cpu.h"
 #include "compare/xc_cmpcands.h"
 #include "core/xc_search.h"
+#include "core/xc_atomic.h"
 #ifdef XC_HAVE_CUDA
 #include "optimized/gpu/xc_gpu.h"
 #endif
@@ -25,12 +26,15 @@
 static void help(void)
 {
     printf("usage: crosscheck bench gpu-pulscan -json FILE [-tobs S] [-tsamp S] [-zmax Z] [-numharm H]\n"
-           "                                    [-reps N] [-seed N]\n\n"
+           "                                    [-zlog] [-reps N] [-seed N] [-fft FILE]\n\n"
            "Times the gpu Pulscan searcher stage by stage (CUDA events) as the Pulscan paper's\n"
            "Table 4: a spectrum of N = tobs/tsamp samples (N/2 bins) of complex Gaussian noise with\n"
            "eight drifting pulsars of 1 to 4 harmonics injected, searched with -zmax and -numharm\n"
-           "(sigma 2, zstep 2, exact normalisation and exact log p).  One untimed run, then the\n"
-           "median of the timed runs per stage.  The candidates must equal the cpu searcher's\n"
+           "(sigma 2, zstep 2, exact normalisation and exact log p), through one plan\n"
+           "(xc_pulscan_gpu_plan: device buffers and thresholds made once, setup_ms).  One untimed\n"
+           "run, then the median of the timed runs per stage, with the spectrum in pageable memory\n"
+           "and again in page-locked memory (xc_gpu_host_alloc; wall_pinned_ms).  wall: host clock\n"
+           "from the copy in to the peaks back on the host.  The candidates must equal the cpu searcher's\n"
            "(same r, z, stage; power and sigma within the gpu entry's stated 1e-9); the run with\n"
            "the paper's approximations (-norm mom -logp poly) is compared with the exact cpu list\n"
            "by `compare cands` rules and its differences reported.  Exit 1 if the exact lists differ.\n\n"
@@ -39,8 +43,12 @@ static void help(void)
            "  -tsamp S       sample time in seconds (default 128e-6)\n"
            "  -zmax Z        largest drift in bins (default 256)\n"
            "  -numharm H     harmonic stages (default 4)\n"
+           "  -zlog          search z in {0, 1, 2, 4, 8, ...} (Pulscan's GPU code's widths) instead of\n"
+           "                 every second z\n"
            "  -reps N        timed runs (default 10)\n"
-           "  -seed N        noise seed (default 1)\n");
+           "  -seed N        noise seed (default 1)\n"
+           "  -fft FILE      also write the spectrum as a PRESTO .fft (complex float32 bins), for\n"
+           "                 running other searchers on the same data\n");
 }
 
 #ifdef XC_HAVE_CUDA
@@ -115,8 +123,126 @@ static int same_lists(const xc_candlist *a, const xc_candlist *b, double rtol, d
 
 #define NSTAGE 9
 
-static int run_bench(const char *cmd, const char *json, double tobs, double tsamp, int zmax, int numharm, int reps,
-                     unsigned long long seed)
+/* The gpu search timed through one plan: an untimed run, `reps` runs with the
+ * spectrum where it lies (pageable), then an untimed and `reps` runs with a
+ * page-locked copy, whose list must be the same.  gl: the last pageable list;
+ * info: the last pageable run's. */
+static xc_status time_plan(const xc_spectrum *sp, const xc_psopts *o, int reps, xc_candlist *gl, xc_gpu_psinfo *info,
+                           double stage[][64], double *screen, double *exact, double *wall, double *wallp,
+                           double *h2dp, double *kernp, double *setup_ms, xc_error *err)
+{
+    xc_psgpu_plan *p = NULL;
+    double t0 = xc_now();
+    xc_status st = xc_pulscan_gpu_plan(sp->nbins, o, &p, err);
+    *setup_ms = (xc_now() - t0) * 1e3;
+    if (st)
+        return st;
+    for (int k = -1; k < reps && !st; k++) {
+        xc_candlist_free(gl);
+        st = xc_pulscan_gpu_execute(p, sp, gl, info, err);
+        if (st || k < 0)
+            continue;
+        double v[NSTAGE] = {info->h2d_ms,    info->separate_ms, info->normalise_ms, info->power_ms, info->decimate_ms,
+                            info->boxcar_ms, info->logp_ms,     info->d2h_ms,       info->kernels_ms};
+        for (int s = 0; s < NSTAGE; s++)
+            stage[s][k] = v[s];
+        screen[k] = info->screen_ms;
+        exact[k] = info->exact_ms;
+        wall[k] = info->wall_ms;
+    }
+    void *buf = NULL;
+    if (!st && !(st = xc_gpu_host_alloc(&buf, 2 * sp->nbins * sizeof(float), err))) {
+        xc_spectrum pin = *sp;
+        pin.owned = 0;
+        memcpy(buf, sp->data, 2 * sp->nbins * sizeof(float));
+        pin.data = buf;
+        xc_candlist l;
+        xc_candlist_init(&l);
+        xc_gpu_psinfo pi;
+        for (int k = -1; k < reps && !st; k++) {
+            xc_candlist_free(&l);
+            st = xc_pulscan_gpu_execute(p, &pin, &l, &pi, err);
+            if (st || k < 0)
+                continue;
+            if (!pi.input_pinned)
+                st = xc_error_set(err, XC_EDEVICE, "gpu: the page-locked copy of the spectrum was not seen as such");
+            wallp[k] = pi.wall_ms;
+            h2dp[k] = pi.h2d_ms;
+            kernp[k] = pi.kernels_ms;
+        }
+        double maxrel = 0;
+        if (!st && !same_lists(&l, gl, 0.0, &maxrel))
+            st = xc_error_set(err, XC_EMISMATCH, "gpu: the search of the page-locked copy gave another list "
+                              "(%zu against %zu candidates)", l.n, gl->n);
+        xc_candlist_free(&l);
+        xc_gpu_host_free(buf);
+    }
+    xc_pulscan_gpu_destroy(p);
+    return st;
+}
+
+/* The spectrum as a PRESTO .fft: complex float32 bins, nothing else. */
+static xc_status write_fft(const char *path, const xc_spectrum *sp, xc_error *err)
+{
+    xc_atomic a;
+    xc_status st = xc_atomic_open(&a, path, 0, err);
+    if (st)
+        return st;
+    if (fwrite(sp->data, sizeof(float), 2 * sp->nbins, a.fp) != 2 * sp->nbins) {
+        xc_atomic_abort(&a);
+        return xc_error_set(err, XC_EIO, "%s: write failed", path);
+    }
+    return xc_atomic_commit(&a, err);
+}
+
+/* The record `bench gpu` carries: the Table 4 case (defaults of this
+ * benchmark) through a plan, its candidates checked against the cpu's. */
+xc_status xc_bench_gpu_pulscan_record(int reps, struct json_t **rec, xc_error *err)
+{
+    const double tobs = 600, tsamp = 128e-6;
+    const size_t nbins = (size_t)llround(tobs / tsamp) / 2;
+    xc_spectrum sp;
+    json_t *inj = json_array();
+    xc_status st = make_spectrum(&sp, nbins, 2.0 * (double)nbins * tsamp, 1, inj, err);
+    json_decref(inj);
+    if (st)
+        return st;
+    xc_psopts o;
+    xc_psopts_default(&o);
+    o.zmax = 256;
+    o.numharm = 4;
+    xc_candlist cl, gl;
+    xc_candlist_init(&cl);
+    xc_candlist_init(&gl);
+    double stage[NSTAGE][64], screen[64], exact[64], wall[64], wallp[64], h2dp[64], kernp[64], setup_ms = 0, maxrel = 0;
+    xc_gpu_psinfo info;
+    memset(&info, 0, sizeof info);
+    if (reps > 64)
+        reps = 64;
+    if (!(st = xc_pulscan_run(&xc_ps_cpu, &sp, &o, &cl, err)) &&
+        !(st = time_plan(&sp, &o, reps, &gl, &info, stage, screen, exact, wall, wallp, h2dp, kernp, &setup_ms, err))) {
+        int same = same_lists(&cl, &gl, xc_ps_gpu.impl.tol.value, &maxrel);
+        *rec = json_pack("{s:s,s:f,s:f,s:I,s:i,s:i,s:i,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:b,s:I,s:I}", "kind", "pulscan",
+                         "tobs_s", tobs, "tsamp_s", tsamp, "nbins", (json_int_t)nbins, "zmax", o.zmax, "numharm",
+                         o.numharm, "reps", reps, "kernel_ms", xc_bench_median(kernp, reps), "wall_ms",
+                         xc_bench_median(wallp, reps), "wall_pageable_ms", xc_bench_median(wall, reps),
+                         "kernel_pageable_ms", xc_bench_median(stage[NSTAGE - 1], reps), "h2d_pinned_ms",
+                         xc_bench_median(h2dp, reps), "boxcar_ms", xc_bench_median(stage[5], reps), "screen_ms",
+                         xc_bench_median(screen, reps), "exact_ms", xc_bench_median(exact, reps), "gpu_matches_cpu",
+                         same, "candidates", (json_int_t)gl.n, "flagged_groups", (json_int_t)info.flagged_groups);
+        if (*rec)
+            json_object_set_new(*rec, "setup_ms", json_real(setup_ms));
+        else
+            st = xc_error_set(err, XC_ENOMEM, "out of memory for the Pulscan record");
+    }
+    xc_candlist_free(&cl);
+    xc_candlist_free(&gl);
+    xc_spectrum_free(&sp);
+    return st;
+}
+
+static int run_bench(const char *cmd, const char *json, double tobs, double tsamp, int zmax, int numharm, int zlog,
+                     int reps, unsigned long long seed, const char *fft)
 {
     char why[256], desc[512];
     if (!xc_gpu_available(why, sizeof why))
@@ -136,10 +262,16 @@ static int run_bench(const char *cmd, const char *json, double tobs, double tsam
         json_decref(root);
         return xc_cli_fail(cmd, &err);
     }
+    if (fft && (st = write_fft(fft, &sp, &err))) {
+        json_decref(root);
+        xc_spectrum_free(&sp);
+        return xc_cli_fail(cmd, &err);
+    }
     xc_psopts o;
     xc_psopts_default(&o);
     o.zmax = zmax;
     o.numharm = numharm;
+    o.zlog = zlog;
     printf("device: %s\n", desc);
     printf("spectrum: N = %zu samples of %.4g s (T = %.1f s), %zu bins; zmax %d, %d harmonic stage%s, sigma %.1f, "
            "zstep %d\n\n", N, tsamp, sp.T, nbins, zmax, numharm, numharm > 1 ? "s" : "", o.sigma, o.zstep);
@@ -153,27 +285,16 @@ static int run_bench(const char *cmd, const char *json, double tobs, double tsam
     st = xc_pulscan_run(&xc_ps_cpu, &sp, &o, &cl, &err);
     double cpu_s = xc_now() - t0;
     int rc = 0;
-    double stage[NSTAGE][64];
+    double stage[NSTAGE][64], screen[64], exact[64], wall[64], wallp[64], h2dp[64], kernp[64];
     static const char *names[NSTAGE] = {"h2d", "separate", "normalise", "power", "decimate", "boxcar", "logp", "d2h",
                                         "kernels"};
     static const char *keys[NSTAGE] = {"h2d_ms", "separate_ms", "normalise_ms", "power_ms", "decimate_ms",
                                        "boxcar_ms", "logp_ms", "d2h_ms", "kernels_ms"};
-    double screen[64], exact[64], wall[64];
     xc_gpu_psinfo info;
     memset(&info, 0, sizeof info);
-    for (int k = -1; k < reps && !st; k++) {
-        xc_candlist_free(&gl);
-        st = xc_pulscan_gpu_info(&sp, &o, &gl, &info, &err);
-        if (st || k < 0)
-            continue;
-        double v[NSTAGE] = {info.h2d_ms,     info.separate_ms, info.normalise_ms, info.power_ms, info.decimate_ms,
-                            info.boxcar_ms,  info.logp_ms,     info.d2h_ms,       info.kernels_ms};
-        for (int s = 0; s < NSTAGE; s++)
-            stage[s][k] = v[s];
-        screen[k] = info.screen_ms;
-        exact[k] = info.exact_ms;
-        wall[k] = info.wall_ms;
-    }
+    double setup_ms = 0;
+    if (!st)
+        st = time_plan(&sp, &o, reps, &gl, &info, stage, screen, exact, wall, wallp, h2dp, kernp, &setup_ms, &err);
     xc_psopts oa = o;
     oa.norm = XC_NORM_MOM;
     oa.logp = XC_LOGP_POLY;
@@ -191,10 +312,16 @@ static int run_bench(const char *cmd, const char *json, double tobs, double tsam
             printf("%-10s %10.4f   %s\n", names[s], med[s], anchor[s]);
         }
         double msc = xc_bench_median(screen, reps), mex = xc_bench_median(exact, reps);
-        double mwall = xc_bench_median(wall, reps);
+        double mwall = xc_bench_median(wall, reps), mwallp = xc_bench_median(wallp, reps);
+        double mh2dp = xc_bench_median(h2dp, reps), mkernp = xc_bench_median(kernp, reps);
         printf("  screen   %10.4f\n  exact    %10.4f   (%zu flagged groups of 8 starts, %zu peaks)\n", msc, mex,
                info.flagged_groups, info.peaks);
-        printf("%-10s %10.4f   (host clock, h2d to d2h, with the stage synchronisations)\n", "wall", mwall);
+        printf("%-10s %10.4f   (host clock, copy in to peaks on the host; spectrum in pageable memory)\n",
+               "wall pageable", mwall);
+        printf("%-10s %10.4f   (the same, spectrum in page-locked memory: h2d %.4f, kernels %.4f)\n", "wall",
+               mwallp, mh2dp, mkernp);
+        printf("%-10s %10.4f   (plan: device buffers, thresholds, list space; once per size and options)\n",
+               "setup", setup_ms);
         /* The screen's float additions against the device's FP32 rate. */
         double adds = 0;
         for (int h = 1; h <= numharm; h++) {
@@ -238,7 +365,11 @@ static int run_bench(const char *cmd, const char *json, double tobs, double tsam
             json_object_set_new(sj, keys[s], json_real(med[s]));
         json_object_set_new(sj, "screen_ms", json_real(msc));
         json_object_set_new(sj, "exact_ms", json_real(mex));
-        json_object_set_new(sj, "wall_ms", json_real(mwall));
+        json_object_set_new(sj, "wall_pageable_ms", json_real(mwall));
+        json_object_set_new(sj, "wall_ms", json_real(mwallp));
+        json_object_set_new(sj, "h2d_pinned_ms", json_real(mh2dp));
+        json_object_set_new(sj, "kernels_pinned_ms", json_real(mkernp));
+        json_object_set_new(root, "setup_ms", json_real(setup_ms));
         json_object_set_new(root, "median_stage_times", sj);
         json_object_set_new(root, "device", json_string(desc));
         json_object_set_new(root, "command", json_string(xc_cli_cmdline()));
@@ -246,6 +377,7 @@ static int run_bench(const char *cmd, const char *json, double tobs, double tsam
         json_object_set_new(root, "tobs_s", json_real(sp.T));
         json_object_set_new(root, "tsamp_s", json_real(tsamp));
         json_object_set_new(root, "zmax", json_integer(zmax));
+        json_object_set_new(root, "zlog", json_boolean(zlog));
         json_object_set_new(root, "numharm", json_integer(numharm));
         json_object_set_new(root, "reps", json_integer(reps));
         json_object_set_new(root, "flagged_groups", json_integer((json_int_t)info.flagged_groups));
@@ -281,16 +413,18 @@ int xc_bench_gpu_pulscan(int argc, char **argv)
 {
     static const xc_optspec spec = {"bench gpu-pulscan", help, 0};
     const char *cmd = spec.cmd;
-    const char *json = NULL;
+    const char *json = NULL, *fft = NULL;
     double tobs = 600, tsamp = 128e-6;
-    int zmax = 256, numharm = 4, reps = 10;
+    int zmax = 256, numharm = 4, reps = 10, zlog = 0;
     unsigned long long seed = 1;
     const xc_opt opts[] = {
         XC_OPT_STR("json", &json),
+        XC_OPT_STR("fft", &fft),
         XC_OPT_DOUBLE("tobs", &tobs),
         XC_OPT_DOUBLE("tsamp", &tsamp),
         XC_OPT_INT("zmax", &zmax, 0, 100000),
         XC_OPT_INT("numharm", &numharm, 1, 8),
+        XC_OPT_FLAG("zlog", &zlog),
         XC_OPT_INT("reps", &reps, 1, 64),
         XC_OPT_U64("seed", &seed),
         XC_OPT_END,
@@ -303,9 +437,9 @@ int xc_bench_gpu_pulscan(int argc, char **argv)
     if (!(tsamp > 0) || !(tobs > 0) || tobs / tsamp < 64 || tobs / tsamp > 4e9)
         return xc_cli_failf(cmd, "-tobs %g / -tsamp %g must give 64 to 4e9 samples", tobs, tsamp);
 #ifdef XC_HAVE_CUDA
-    return run_bench(cmd, json, tobs, tsamp, zmax, numharm, reps, seed);
+    return run_bench(cmd, json, tobs, tsamp, zmax, numharm, zlog, reps, seed, fft);
 #else
-    (void)seed;
+    (void)seed, (void)fft, (void)zlog;
     return xc_bench_no_cuda(cmd);
 #endif
 }

@@ -35,17 +35,13 @@
 #include "optimized/gpu/gpu_check.h"
 #include "optimized/gpu/gpu_dd.h"
 #include "optimized/gpu/gpu_hostcopy.h"
+#include "optimized/gpu/xc_gpu.h"
 
 namespace xcdd {
 
 bool host_pinned(const void *p)
 {
-    cudaPointerAttributes a;
-    if (!p || cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-        cudaGetLastError();   /* older runtimes report pageable memory as an error */
-        return false;
-    }
-    return a.type == cudaMemoryTypeHost;
+    return xc_gpu_is_pinned(p) != 0;
 }
 
 size_t chunk_samples(const ctx &c, size_t T0)

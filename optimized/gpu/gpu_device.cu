@@ -78,3 +78,13 @@ extern "C" void xc_gpu_host_free(void *p)
 {
     cudaFreeHost(p);
 }
+
+extern "C" int xc_gpu_is_pinned(const void *p)
+{
+    cudaPointerAttributes a;
+    if (!p || cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError();   /* older runtimes report pageable memory as an error */
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
+}

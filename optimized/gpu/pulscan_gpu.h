@@ -20,7 +20,9 @@
 #define XC_PULSCAN_GPU_H
 
 #include <cuda_runtime.h>
+#include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "core/xc_search.h"
 
@@ -54,30 +56,52 @@ struct stage_set {
 };
 
 __global__ void k_separate(const float2 *in, float *re, float *im, size_t n);
-__global__ void k_normalise(const float *re, const float *im, size_t nbins, size_t normwidth, size_t nb, int mom,
-                            int stage, double *scratch, double *med, double *mad);
+__global__ void k_normalise(const float2 *in, const float *re, const float *im, size_t nbins, size_t normwidth,
+                            size_t nb, int mom, int stage, double *scratch, double *med, double *mad);
 __global__ void k_borrow(const double *med, const double *mad, size_t nb, double *med_out, double *scale_out,
                          unsigned *fail);
-__global__ void k_power(const float *re, const float *im, size_t nbins, size_t normwidth, size_t nb,
-                        const double *med, const double *scale, double *P);
+__global__ void k_power(const float2 *in, size_t nbins, size_t normwidth, size_t nb, const double *med,
+                        const double *scale, double *P, float *Sf1, unsigned long long *bad);
 __global__ void k_decimate(const double *P, stage_set S, int nh);
-__global__ void k_screen(stage_set S, int nh, const float *thf, int zstride, unsigned long long *list, unsigned cap,
+__global__ void k_screen(stage_set S, int nh, const int *thk, int zstride, unsigned long long *list, unsigned cap,
                          unsigned *count);
-__global__ void k_exact(const double *P, stage_set S, const unsigned long long *list, unsigned nlist,
-                        const double *thr, int zstride, const int *W, int rblock, double *scratch, size_t xdoubles,
-                        dpeak *out, unsigned cap, unsigned *count);
-__global__ void k_logp(dpeak *pk, unsigned n, const double *P, int poly, int fill);
+/* nlist: the screen's count on the device (the list holds every group the
+ * screen can flag, so it never overflows). */
+__global__ void k_exact(const double *P, stage_set S, const unsigned long long *list, const unsigned *nlist,
+                        const double *thr, int zstride, const int *W, const unsigned char *rowmask, int rblock,
+                        double *scratch, size_t xdoubles, dpeak *out, unsigned cap, unsigned *count);
+/* n: the peak count on the device; entries past cap are not there. */
+__global__ void k_logp(dpeak *pk, const unsigned *n, unsigned cap, const double *P, int poly, int fill);
+
+/* The screen's thresholds as int keys that compare with a non-negative
+ * float sum's bits as the floats compare (sum > t exactly when bits(sum) -
+ * key > 0): a positive t's own bits; 0 for +-0 (only sums > 0 pass); -1 for a
+ * negative t (every sum >= 0 passes, -inf padding does not); NO_WIDTH for a
+ * width not searched (+inf). */
+const int NO_WIDTH = 0x7fffffff;
+inline int threshold_key(float t)
+{
+    if (isinf(t) && t > 0)
+        return NO_WIDTH;
+    if (t > 0) {
+        int k;
+        memcpy(&k, &t, sizeof k);
+        return k;
+    }
+    return t == 0 ? 0 : -1;
+}
 
 /* S_h[x] of harmonic stage h, the host's inline source (decimate and the exact pass). */
 __device__ inline double sh(const double *P, int h, size_t x) { return xc_pulscan_sh(P, h, x); }
 
 /* Doubles of k_exact's working space per block: the window of S_h, its
- * running sum, the rows and their scores, the rows' thresholds and widths,
- * and a bit per width saying whether it is a row. */
+ * running sum, the rows and their scores, the rows' thresholds and widths
+ * (ints, padded to a double), each row's above-threshold starts (16-bit,
+ * padded to a double), and a bit per width saying whether it is a row. */
 inline size_t exact_doubles(int wmax_all, int nrows_all)
 {
     return 2 * ((size_t)EX_J + (size_t)wmax_all) + 1 + 2 * (size_t)nrows_all * EX_J + (size_t)nrows_all +
-           ((size_t)nrows_all + 1) / 2 + (size_t)wmax_all / 64 + 1;
+           ((size_t)nrows_all + 1) / 2 + ((size_t)nrows_all + 3) / 4 + (size_t)wmax_all / 64 + 1;
 }
 
 } // namespace xcps

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "optimized/gpu/pulscan_gpu.h"
 
 namespace xcps {
@@ -133,7 +135,13 @@ __device__ double block_median_radix(const float *x, size_t n, double med, sel_s
 
 /* The keys whose median is wanted: the parts themselves, or their absolute
  * deviations from the median (exact in double, as the CPU's). */
-template <bool DEV> __device__ inline uint64_t mkey(float x, double med) { return DEV ? dkey(x, med) : fkey(x); }
+/* Keys in the passes: the floats' in 32 bits (half the integer work of
+ * 64-bit arithmetic on them), the deviations' (doubles) in 64. */
+template <bool DEV> using key_t = typename std::conditional<DEV, uint64_t, uint32_t>::type;
+template <bool DEV> __device__ inline key_t<DEV> mkey(float x, double med)
+{
+    return DEV ? (key_t<DEV>)dkey(x, med) : (key_t<DEV>)fkey(x);
+}
 template <bool DEV> __device__ inline double kval(uint64_t k)
 {
     return DEV ? __longlong_as_double((long long)k) : (double)fval(k);
@@ -173,9 +181,10 @@ __device__ double cand_rank(const double *c, unsigned m, unsigned r, double *out
     return v;
 }
 
-__device__ inline unsigned bucket_of(uint64_t key, uint64_t kbase, int shift)
+template <typename K> __device__ inline unsigned bucket_of(K key, K kbase, int shift)
 {
-    return key <= kbase ? 0u : (unsigned)min((key - kbase) >> shift, (uint64_t)NBUCKET - 1);
+    const K d = (key - kbase) >> shift;
+    return key <= kbase ? 0u : d < (K)NBUCKET ? (unsigned)d : (unsigned)NBUCKET - 1;
 }
 
 /* The exact median as the CPU's: the values' order-preserving integer keys
@@ -191,22 +200,22 @@ template <bool DEV>
 __device__ double block_median(const float *x, size_t n, double med, double dmax, sel_shared *s, norm_shared *ns,
                                uint64_t *kmin, uint64_t *kmax)
 {
-    uint64_t kbase;
+    using K = key_t<DEV>;
+    K kbase;
     int shift;
     if (!DEV) {
-        uint64_t lo = ~0ull, hi = 0;
+        uint32_t lo32 = ~0u, hi32 = 0;
         for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-            uint64_t k = fkey(x[i]);
-            lo = k < lo ? k : lo;
-            hi = k > hi ? k : hi;
+            uint32_t k = (uint32_t)fkey(x[i]);
+            lo32 = min(k, lo32);
+            hi32 = max(k, hi32);
         }
-        lo = block_reduce_key(lo, false, ns->red);
-        hi = block_reduce_key(hi, true, ns->red);
+        uint64_t lo = block_reduce_key(lo32, false, ns->red), hi = block_reduce_key(hi32, true, ns->red);
         *kmin = lo;
         *kmax = hi;
         if (lo == hi)
             return (double)fval(lo);
-        kbase = lo;
+        kbase = (K)lo;
         shift = 0;
         while (((hi - lo) >> shift) >= (uint64_t)NBUCKET)
             shift++;
@@ -214,7 +223,7 @@ __device__ double block_median(const float *x, size_t n, double med, double dmax
         if (!(dmax > 0))
             return 0.0;     /* every value equals the median */
         const uint64_t span = 32ull << 52, kd = (uint64_t)__double_as_longlong(dmax);
-        kbase = kd > span ? kd - span : 0;
+        kbase = (K)(kd > span ? kd - span : 0);
         shift = 46;         /* 2^52 keys per octave / 64 */
     }
     for (int b = threadIdx.x; b < NBUCKET; b += blockDim.x)
@@ -259,7 +268,7 @@ __device__ double block_median(const float *x, size_t n, double med, double dmax
         return block_median_radix<DEV>(x, n, med, s);
     }
     for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-        uint64_t k = mkey<DEV>(x[i], med);
+        K k = mkey<DEV>(x[i], med);
         if (bucket_of(k, kbase, shift) == bk)
             ns->cand[atomicAdd(&ns->m, 1u)] = kval<DEV>(k);
     }
@@ -269,13 +278,13 @@ __device__ double block_median(const float *x, size_t n, double med, double dmax
         if (ku - cum < cnt) {
             vu = cand_rank(ns->cand, cnt, ku - cum, &ns->out);
         } else {     /* the upper middle is the smallest value of the next buckets */
-            uint64_t u = ~0ull;
+            K u = (K)~0ull;
             for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-                uint64_t k = mkey<DEV>(x[i], med);
+                K k = mkey<DEV>(x[i], med);
                 if (bucket_of(k, kbase, shift) > bk && k < u)
                     u = k;
             }
-            vu = kval<DEV>(block_reduce_key(u, false, ns->red));
+            vu = kval<DEV>(block_reduce_key((uint64_t)u, false, ns->red));
         }
     }
     __syncthreads();
@@ -316,22 +325,28 @@ __device__ double block_mom(double *buf, size_t n)
 }
 
 /* One block per (normalisation block, part): med and MAD as the CPU's
- * block_stats.  scratch: 2 * nbins doubles (MoM only). */
-__global__ void k_normalise(const float *re, const float *im, size_t nbins, size_t normwidth, size_t nb, int mom,
-                            int stage, double *scratch, double *med, double *mad)
+ * block_stats.  stage: the block's part is read from the interleaved input
+ * into shared memory and every pass reads it there; otherwise (blocks too
+ * large to stage) the passes read re or im, separated beforehand.
+ * scratch: 2 * nbins doubles (MoM only). */
+__global__ void k_normalise(const float2 *in, const float *re, const float *im, size_t nbins, size_t normwidth,
+                            size_t nb, int mom, int stage, double *scratch, double *med, double *mad)
 {
     __shared__ sel_shared s;
     __shared__ norm_shared ns;
     size_t t = blockIdx.x, b = t / 2;
     int part = (int)(t % 2);
     size_t lo = 1 + b * normwidth, hi = b + 1 == nb ? nbins : lo + normwidth, n = hi - lo;
-    const float *x = (part ? im : re) + lo;
-    if (stage) {     /* every pass then reads shared memory */
+    const float *x;
+    if (stage) {
         extern __shared__ float xs[];
+        const float *src = (const float *)(in + lo) + part;
         for (size_t k = threadIdx.x; k < n; k += blockDim.x)
-            xs[k] = x[k];
+            xs[k] = src[2 * k];
         __syncthreads();
         x = xs;
+    } else {
+        x = (part ? im : re) + lo;
     }
     double m, d;
     if (mom) {

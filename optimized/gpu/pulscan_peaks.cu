@@ -89,26 +89,25 @@ __device__ inline void push(dpeak *out, unsigned cap, unsigned *count, size_t i,
  * i0..i0+7 are judged against their neighbours.  Local-maximum mode pushes
  * peaks; R-block mode pushes every entry above its threshold for the host's
  * per-block maximum. */
-__global__ void k_exact(const double *P, stage_set S, const unsigned long long *list, unsigned nlist,
-                        const double *thr, int zstride, const int *W, int rblock, double *scratch, size_t xdoubles,
-                        dpeak *out, unsigned cap, unsigned *count)
+__global__ void k_exact(const double *P, stage_set S, const unsigned long long *list, const unsigned *d_nlist,
+                        const double *thr, int zstride, const int *W, const unsigned char *rowmask_g, int rblock,
+                        double *scratch, size_t xdoubles, dpeak *out, unsigned cap, unsigned *count)
 {
+    const unsigned nlist = *d_nlist;
+    if (blockIdx.x >= nlist)
+        return;     /* the grid is sized before the count is known */
     extern __shared__ double xsm[];
     const int nw = S.wmax_all, nr = S.nrows_all;
     double *base = scratch ? scratch + blockIdx.x * xdoubles : xsm;
     double *win = base, *pre = win + (EX_J + nw), *tab = pre + (EX_J + nw + 1), *sc = tab + (size_t)nr * EX_J;
     double *throws = sc + (size_t)nr * EX_J;     /* threshold of each row, this group's stage */
     int *Ws = (int *)(throws + nr);              /* the searched widths */
-    unsigned char *rowmask = (unsigned char *)(Ws + nr);   /* bit k of byte b: width 8b+k+1 is a row */
+    unsigned short *rb = (unsigned short *)(Ws + nr + (nr & 1));   /* bit j: start j of row r beats its threshold */
+    unsigned char *rowmask = (unsigned char *)(rb + nr + (4 - nr % 4) % 4);   /* bit k of byte b: width 8b+k+1 is a row */
     for (int r = threadIdx.x; r < nr; r += blockDim.x)
         Ws[r] = W[r];
-    for (int b = threadIdx.x; b < nw / 8 + 1; b += blockDim.x) {
-        unsigned m = 0;
-        for (int r = 0; r < nr; r++)
-            if ((W[r] - 1) / 8 == b)
-                m |= 1u << ((W[r] - 1) % 8);
-        rowmask[b] = (unsigned char)m;
-    }
+    for (int b = threadIdx.x; b < nw / 8 + 1; b += blockDim.x)
+        rowmask[b] = rowmask_g[b];
     for (unsigned e = blockIdx.x; e < nlist; e += gridDim.x) {
         unsigned long long key = list[e];
         const int h = (int)(key & 15) + 1;
@@ -165,15 +164,24 @@ __global__ void k_exact(const double *P, stage_set S, const unsigned long long *
             }
         }
         __syncthreads();
+        for (int r = threadIdx.x; r < nrows; r += blockDim.x) {
+            const double t = throws[r];
+            unsigned m = 0;
+#pragma unroll
+            for (int j = 0; j < EX_J; j++)
+                m |= (unsigned)(tab[r * EX_J + j] > t) << j;
+            rb[r] = (unsigned short)m;
+        }
+        __syncthreads();
         /* Scores only where the local-maximum test will read them: within one
-         * start and one row of an entry above its threshold. */
+         * start (of starts 1..8) and one row of an entry above its threshold. */
         for (int it = threadIdx.x; it < EX_J * nrows; it += blockDim.x) {
             int j = it % EX_J, r = it / EX_J, w = Ws[r];
             size_t start = b0 + (size_t)j;
-            bool need = false;
-            for (int rr = max(r - 1, 0); rr <= min(r + 1, nrows - 1) && !need; rr++)
-                for (int jj = max(j - 1, 1); jj <= min(j + 1, 8) && !need; jj++)
-                    need = tab[rr * EX_J + jj] > throws[rr];
+            const int lo = max(j - 1, 1), hi = min(j + 1, 8);
+            const unsigned near = (unsigned)rb[r] | (r > 0 ? (unsigned)rb[r - 1] : 0u) |
+                                  (r + 1 < nrows ? (unsigned)rb[r + 1] : 0u);
+            const bool need = (near & ((2u << hi) - (1u << lo))) != 0;
             double v = tab[it];
             sc[it] = need && !rblock && exists(start, w, h, L) && dev_filled(quarter_pre{pre, b0}, start, w, h, v)
                          ? dev_score(v, (double)w * h * (h + 1))
@@ -205,8 +213,9 @@ __global__ void k_exact(const double *P, stage_set S, const unsigned long long *
 
 /* ---- log p ------------------------------------------------------------ */
 
-__global__ void k_logp(dpeak *pk, unsigned n, const double *P, int poly, int fill)
+__global__ void k_logp(dpeak *pk, const unsigned *d_n, unsigned cap, const double *P, int poly, int fill)
 {
+    const unsigned n = *d_n < cap ? *d_n : cap;
     for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < n; k += (size_t)gridDim.x * blockDim.x) {
         dpeak p = pk[k];
         double dof = (double)p.width * p.h * (p.h + 1);

@@ -44,6 +44,8 @@ xc_status xc_gpu_properties(xc_gpu_props *p, xc_error *err);
  * the device, without its pinned staging and host copies. */
 xc_status xc_gpu_host_alloc(void **p, size_t bytes, xc_error *err);
 void xc_gpu_host_free(void *p);
+/* 1 if p points into page-locked host memory known to CUDA. */
+int xc_gpu_is_pinned(const void *p);
 
 /* The descriptors (optimized/gpu/gpu_impls.c), listed in optimized/xc_impls.h. */
 extern const xc_dedisperser xc_dd_gpu;
@@ -180,6 +182,7 @@ typedef struct {
     size_t flagged_groups;     /* groups of 8 starts the screen passed to the exact kernel */
     size_t peaks;              /* raw peaks (before significance) */
     size_t device_bytes;       /* device memory allocated */
+    int input_pinned;          /* the spectrum lay in page-locked memory (h2d asynchronous) */
 } xc_gpu_psinfo;
 
 /* The Pulscan search on the GPU: the pipeline of xc_search.h, the paper's GPU
@@ -197,6 +200,20 @@ xc_status xc_pulscan_gpu(const xc_spectrum *sp, const xc_psopts *o, xc_candlist 
 /* The same, filling *info (may be NULL). */
 xc_status xc_pulscan_gpu_info(const xc_spectrum *sp, const xc_psopts *o, xc_candlist *out, xc_gpu_psinfo *info,
                               xc_error *err);
+/* A plan for searches of spectra of nbins bins with the options o (copied):
+ * the device buffers, thresholds, searched widths and list space, made once,
+ * so that each search only copies the spectrum in, queues the kernels, and
+ * waits once for the counters and the peaks.  Execute checks the spectrum's
+ * size and T on the host and its values' finiteness on the device (the same
+ * error as xc_pulscan_check_input's, naming the first bad value); *info (may
+ * be NULL) gets the stage times.  A spectrum in page-locked memory
+ * (xc_gpu_host_alloc) is copied asynchronously.  One plan serves one host
+ * thread at a time. */
+typedef struct xc_psgpu_plan xc_psgpu_plan;
+xc_status xc_pulscan_gpu_plan(size_t nbins, const xc_psopts *o, xc_psgpu_plan **plan, xc_error *err);
+xc_status xc_pulscan_gpu_execute(xc_psgpu_plan *plan, const xc_spectrum *sp, xc_candlist *out, xc_gpu_psinfo *info,
+                                 xc_error *err);
+void xc_pulscan_gpu_destroy(xc_psgpu_plan *plan);
 /* The normalised powers (stages separate..power), for the tests. */
 xc_status xc_pulscan_powers_gpu(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
 /* The raw peaks (through the boxcar stage, logp and filled also set). */
