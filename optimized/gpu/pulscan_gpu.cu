@@ -404,9 +404,10 @@ xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_psp
     END(S_DEC);
     BEGIN(S_SCREEN);
     if (p->tiles) {
-        k_screen<<<p->tiles, PS_THREADS, p->screen_smem>>>(S, p->nh, p->d_thk, p->zstride, p->d_list,
-                                                           p->tiles * (unsigned)PS_THREADS, &p->d_c->cnt[1]);
-        CK_LAUNCH("k_screen");
+        const int step = o->zlog ? 0 : o->zstep == 2 ? 2 : o->zstep == 1 ? 1 : 0;
+        XC_GPU_CK(launch_screen(step, p->tiles, p->screen_smem, S, p->nh, p->d_thk, p->zstride, p->d_list,
+                                p->tiles * (unsigned)PS_THREADS, &p->d_c->cnt[1]),
+                  "k_screen (launch)");
     }
     END(S_SCREEN);
     int first = 1;

@@ -63,8 +63,11 @@ __global__ void k_borrow(const double *med, const double *mad, size_t nb, double
 __global__ void k_power(const float2 *in, size_t nbins, size_t normwidth, size_t nb, const double *med,
                         const double *scale, double *P, float *Sf1, unsigned long long *bad);
 __global__ void k_decimate(const double *P, stage_set S, int nh);
-__global__ void k_screen(stage_set S, int nh, const int *thk, int zstride, unsigned long long *list, unsigned cap,
-                         unsigned *count);
+/* Launches the screen (a kernel template, so launched from its own file):
+ * step 2 for zstep 2, 1 for zstep 1, 0 any other set of widths; the
+ * launch's error. */
+cudaError_t launch_screen(int step, unsigned grid, size_t smem, stage_set S, int nh, const int *thk, int zstride,
+                          unsigned long long *list, unsigned cap, unsigned *count);
 /* nlist: the screen's count on the device (the list holds every group the
  * screen can flag, so it never overflows). */
 __global__ void k_exact(const double *P, stage_set S, const unsigned long long *list, const unsigned *nlist,
@@ -76,9 +79,10 @@ __global__ void k_logp(dpeak *pk, const unsigned *n, unsigned cap, const double 
 /* The screen's thresholds as int keys that compare with a non-negative
  * float sum's bits as the floats compare (sum > t exactly when bits(sum) -
  * key > 0): a positive t's own bits; 0 for +-0 (only sums > 0 pass); -1 for a
- * negative t (every sum >= 0 passes, -inf padding does not); NO_WIDTH for a
- * width not searched (+inf). */
-const int NO_WIDTH = 0x7fffffff;
+ * negative t (every sum >= 0 passes, -inf padding does not); NO_WIDTH, the
+ * bits of +inf, for a width not searched: no sum passes it, and bits(sum) -
+ * NO_WIDTH cannot overflow, so it may be tested like any other key. */
+const int NO_WIDTH = 0x7f800000;
 inline int threshold_key(float t)
 {
     if (isinf(t) && t > 0)
