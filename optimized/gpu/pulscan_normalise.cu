@@ -51,10 +51,24 @@ struct sel_shared {
     unsigned long long min_gt;
 };
 
+/* Where the passes read a block's part: its floats (global memory, or MoM's
+ * staging), or the floats' keys staged in shared memory, each key computed
+ * once (the exact median's staging). */
+struct fsrc {
+    const float *x;
+    __device__ float val(size_t i) const { return x[i]; }
+    __device__ uint32_t key(size_t i) const { return (uint32_t)fkey(x[i]); }
+};
+struct ksrc {
+    const uint32_t *k;
+    __device__ float val(size_t i) const { return fval(k[i]); }
+    __device__ uint32_t key(size_t i) const { return k[i]; }
+};
+
 /* The key of rank k (0-based) among n keys: 8 bits per pass, most
  * significant first, counting only keys that match the digits found so far. */
-template <bool DEV>
-__device__ uint64_t block_select(const float *x, size_t n, double med, unsigned long long k, sel_shared *s)
+template <bool DEV, typename SRC>
+__device__ uint64_t block_select(const SRC &x, size_t n, double med, unsigned long long k, sel_shared *s)
 {
     uint64_t prefix = 0, mask = 0;
     const int bits = DEV ? 64 : 32;
@@ -63,7 +77,7 @@ __device__ uint64_t block_select(const float *x, size_t n, double med, unsigned 
             s->hist[i] = 0;
         __syncthreads();
         for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-            uint64_t key = DEV ? dkey(x[i], med) : fkey(x[i]);
+            uint64_t key = DEV ? dkey(x.val(i), med) : (uint64_t)x.key(i);
             if ((key & mask) == prefix)
                 atomicAdd(&s->hist[(key >> shift) & 255u], 1u);
         }
@@ -103,8 +117,8 @@ __device__ uint64_t block_select(const float *x, size_t n, double med, unsigned 
 
 /* The exact median of n keys by radix select (any data): the mean of the two
  * middle values for even n. */
-template <bool DEV>
-__device__ double block_median_radix(const float *x, size_t n, double med, sel_shared *s)
+template <bool DEV, typename SRC>
+__device__ double block_median_radix(const SRC &x, size_t n, double med, sel_shared *s)
 {
     unsigned long long kl = (n - 1) / 2, ku = n / 2;
     uint64_t lo = block_select<DEV>(x, n, med, kl, s);
@@ -117,7 +131,7 @@ __device__ double block_median_radix(const float *x, size_t n, double med, sel_s
         __syncthreads();
         unsigned long long le = 0, gt = ~0ull;
         for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-            uint64_t key = DEV ? dkey(x[i], med) : fkey(x[i]);
+            uint64_t key = DEV ? dkey(x.val(i), med) : (uint64_t)x.key(i);
             if (key <= lo)
                 le++;
             else if (key < gt)
@@ -138,9 +152,9 @@ __device__ double block_median_radix(const float *x, size_t n, double med, sel_s
 /* Keys in the passes: the floats' in 32 bits (half the integer work of
  * 64-bit arithmetic on them), the deviations' (doubles) in 64. */
 template <bool DEV> using key_t = typename std::conditional<DEV, uint64_t, uint32_t>::type;
-template <bool DEV> __device__ inline key_t<DEV> mkey(float x, double med)
+template <bool DEV, typename SRC> __device__ inline key_t<DEV> mkey(const SRC &x, size_t i, double med)
 {
-    return DEV ? (key_t<DEV>)dkey(x, med) : (key_t<DEV>)fkey(x);
+    return DEV ? (key_t<DEV>)dkey(x.val(i), med) : (key_t<DEV>)x.key(i);
 }
 template <bool DEV> __device__ inline double kval(uint64_t k)
 {
@@ -196,23 +210,27 @@ template <typename K> __device__ inline unsigned bucket_of(K key, K kbase, int s
  * octaves below dmax, anything smaller in bucket 0.  A bucket with more than
  * MAXCAND members (heavily repeated values) falls back to the radix select.
  * *kmin, *kmax: the float parts' key range (for the deviations' dmax). */
-template <bool DEV>
-__device__ double block_median(const float *x, size_t n, double med, double dmax, sel_shared *s, norm_shared *ns,
-                               uint64_t *kmin, uint64_t *kmax)
+template <bool DEV, typename SRC>
+__device__ double block_median(const SRC &x, size_t n, double med, double dmax, sel_shared *s, norm_shared *ns,
+                               uint64_t *kmin, uint64_t *kmax, bool known)
 {
     using K = key_t<DEV>;
     K kbase;
     int shift;
     if (!DEV) {
-        uint32_t lo32 = ~0u, hi32 = 0;
-        for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-            uint32_t k = (uint32_t)fkey(x[i]);
-            lo32 = min(k, lo32);
-            hi32 = max(k, hi32);
+        uint64_t lo = *kmin, hi = *kmax;
+        if (!known) {
+            uint32_t lo32 = ~0u, hi32 = 0;
+            for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
+                uint32_t k = x.key(i);
+                lo32 = min(k, lo32);
+                hi32 = max(k, hi32);
+            }
+            lo = block_reduce_key(lo32, false, ns->red);
+            hi = block_reduce_key(hi32, true, ns->red);
+            *kmin = lo;
+            *kmax = hi;
         }
-        uint64_t lo = block_reduce_key(lo32, false, ns->red), hi = block_reduce_key(hi32, true, ns->red);
-        *kmin = lo;
-        *kmax = hi;
         if (lo == hi)
             return (double)fval(lo);
         kbase = (K)lo;
@@ -230,7 +248,7 @@ __device__ double block_median(const float *x, size_t n, double med, double dmax
         ns->hist[b] = 0;
     __syncthreads();
     for (size_t i = threadIdx.x; i < n; i += blockDim.x)
-        atomicAdd(&ns->hist[bucket_of(mkey<DEV>(x[i], med), kbase, shift)], 1u);
+        atomicAdd(&ns->hist[bucket_of(mkey<DEV>(x, i, med), kbase, shift)], 1u);
     __syncthreads();
     const unsigned kl = (unsigned)((n - 1) / 2), ku = (unsigned)(n / 2);
     {   /* the bucket holding rank kl: a block-wide scan, NBUCKET / blockDim counts per thread */
@@ -268,7 +286,7 @@ __device__ double block_median(const float *x, size_t n, double med, double dmax
         return block_median_radix<DEV>(x, n, med, s);
     }
     for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-        K k = mkey<DEV>(x[i], med);
+        K k = mkey<DEV>(x, i, med);
         if (bucket_of(k, kbase, shift) == bk)
             ns->cand[atomicAdd(&ns->m, 1u)] = kval<DEV>(k);
     }
@@ -280,7 +298,7 @@ __device__ double block_median(const float *x, size_t n, double med, double dmax
         } else {     /* the upper middle is the smallest value of the next buckets */
             K u = (K)~0ull;
             for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-                K k = mkey<DEV>(x[i], med);
+                K k = mkey<DEV>(x, i, med);
                 if (bucket_of(k, kbase, shift) > bk && k < u)
                     u = k;
             }
@@ -326,30 +344,31 @@ __device__ double block_mom(double *buf, size_t n)
 
 /* One block per (normalisation block, part): med and MAD as the CPU's
  * block_stats.  stage: the block's part is read from the interleaved input
- * into shared memory and every pass reads it there; otherwise (blocks too
- * large to stage) the passes read re or im, separated beforehand.
+ * into shared memory (the exact median: as keys, each computed once, the key
+ * range found on the way; MoM: as floats) and every pass reads it there;
+ * otherwise (blocks too large to stage) the passes read re or im, separated
+ * beforehand.
  * scratch: 2 * nbins doubles (MoM only). */
 __global__ void k_normalise(const float2 *in, const float *re, const float *im, size_t nbins, size_t normwidth,
                             size_t nb, int mom, int stage, double *scratch, double *med, double *mad)
 {
     __shared__ sel_shared s;
     __shared__ norm_shared ns;
+    extern __shared__ uint32_t xs[];
     size_t t = blockIdx.x, b = t / 2;
     int part = (int)(t % 2);
     size_t lo = 1 + b * normwidth, hi = b + 1 == nb ? nbins : lo + normwidth, n = hi - lo;
-    const float *x;
-    if (stage) {
-        extern __shared__ float xs[];
-        const float *src = (const float *)(in + lo) + part;
-        for (size_t k = threadIdx.x; k < n; k += blockDim.x)
-            xs[k] = src[2 * k];
-        __syncthreads();
-        x = xs;
-    } else {
-        x = (part ? im : re) + lo;
-    }
+    const float *src = (const float *)(in + lo) + part;
     double m, d;
     if (mom) {
+        const float *x = (part ? im : re) + lo;
+        if (stage) {
+            float *xf = (float *)xs;
+            for (size_t k = threadIdx.x; k < n; k += blockDim.x)
+                xf[k] = src[2 * k];
+            __syncthreads();
+            x = xf;
+        }
         double *buf = scratch + (size_t)part * nbins + lo;
         for (size_t k = threadIdx.x; k < n; k += blockDim.x)
             buf[k] = x[k];
@@ -360,11 +379,26 @@ __global__ void k_normalise(const float2 *in, const float *re, const float *im, 
             buf[k] = fabs((double)x[k] - m);
         __syncthreads();
         d = block_mom(buf, n);
-    } else {
-        uint64_t kmin = 0, kmax = 0;
-        m = block_median<false>(x, n, 0.0, 0.0, &s, &ns, &kmin, &kmax);
+    } else if (stage) {
+        /* each value's key once, and the key range on the way */
+        uint32_t klo = ~0u, khi = 0;
+        for (size_t k = threadIdx.x; k < n; k += blockDim.x) {
+            const uint32_t key = (uint32_t)fkey(src[2 * k]);
+            xs[k] = key;
+            klo = min(klo, key);
+            khi = max(khi, key);
+        }
+        uint64_t kmin = block_reduce_key(klo, false, ns.red), kmax = block_reduce_key(khi, true, ns.red);
+        const ksrc x{xs};
+        m = block_median<false>(x, n, 0.0, 0.0, &s, &ns, &kmin, &kmax, true);
         double dmax = fmax(fabs((double)fval(kmin) - m), fabs((double)fval(kmax) - m));
-        d = block_median<true>(x, n, m, dmax, &s, &ns, &kmin, &kmax);
+        d = block_median<true>(x, n, m, dmax, &s, &ns, &kmin, &kmax, true);
+    } else {
+        const fsrc x{(part ? im : re) + lo};
+        uint64_t kmin = 0, kmax = 0;
+        m = block_median<false>(x, n, 0.0, 0.0, &s, &ns, &kmin, &kmax, false);
+        double dmax = fmax(fabs((double)fval(kmin) - m), fabs((double)fval(kmax) - m));
+        d = block_median<true>(x, n, m, dmax, &s, &ns, &kmin, &kmax, true);
     }
     if (threadIdx.x == 0) {
         med[t] = m;
