@@ -88,8 +88,8 @@ XC_HD static inline double xc_log_upper_sum(double x0, long m, double y)
      * ahead of a branch, so a convergence test per term made each term wait
      * for the test (about 80 cycles a term on an H200); the terms are taken
      * eight at a time, tested once, which adds at most seven terms below
-     * 1e-17 of the sum (bench gpu-pulscan, log p stage: 0.017 -> see
-     * README).  The host keeps the one-term loop. */
+     * 1e-17 of the sum (bench gpu-pulscan on an H200, log p stage: 0.017
+     * -> 0.009 ms).  The host keeps the one-term loop. */
     const double iy = 1.0 / y;
     double xi = x0 + (double)(m - 1);
     long i = m - 1;

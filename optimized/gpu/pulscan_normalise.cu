@@ -32,7 +32,10 @@ __device__ inline float fval(uint64_t k)
 
 __device__ inline uint64_t dkey(float x, double med) { return (uint64_t)__double_as_longlong(fabs((double)x - med)); }
 
-const int NBUCKET = 2048, MAXCAND = 1024;
+/* Sized so that four 512-thread blocks fit on an SM with a staged block of
+ * up to 12000 values (48 KiB): a bucket near a Gaussian block's median or MAD
+ * holds a few tens of its 6000 values, far below MAXCAND. */
+const int NBUCKET = 1024, MAXCAND = 256;
 
 struct norm_shared {
     unsigned hist[NBUCKET];
@@ -206,7 +209,7 @@ template <typename K> __device__ inline unsigned bucket_of(K key, K kbase, int s
  * the bucket holding the lower middle rank found from the counts, and the
  * rank selected among its few members (the ranks, hence the values, are
  * exact whatever the buckets).  Float parts: buckets over [min, max] of the
- * keys.  Deviations (>= 0, at most dmax): 64 buckets per octave over the 32
+ * keys.  Deviations (>= 0, at most dmax): 32 buckets per octave over the 32
  * octaves below dmax, anything smaller in bucket 0.  A bucket with more than
  * MAXCAND members (heavily repeated values) falls back to the radix select.
  * *kmin, *kmax: the float parts' key range (for the deviations' dmax). */
@@ -242,7 +245,7 @@ __device__ double block_median(const SRC &x, size_t n, double med, double dmax, 
             return 0.0;     /* every value equals the median */
         const uint64_t span = 32ull << 52, kd = (uint64_t)__double_as_longlong(dmax);
         kbase = (K)(kd > span ? kd - span : 0);
-        shift = 46;         /* 2^52 keys per octave / 64 */
+        shift = 47;         /* 2^52 keys per octave / 32 */
     }
     for (int b = threadIdx.x; b < NBUCKET; b += blockDim.x)
         ns->hist[b] = 0;
@@ -349,7 +352,7 @@ __device__ double block_mom(double *buf, size_t n)
  * otherwise (blocks too large to stage) the passes read re or im, separated
  * beforehand.
  * scratch: 2 * nbins doubles (MoM only). */
-__global__ void k_normalise(const float2 *in, const float *re, const float *im, size_t nbins, size_t normwidth,
+__global__ void __launch_bounds__(512, 4) k_normalise(const float2 *in, const float *re, const float *im, size_t nbins, size_t normwidth,
                             size_t nb, int mom, int stage, double *scratch, double *med, double *mad)
 {
     __shared__ sel_shared s;
