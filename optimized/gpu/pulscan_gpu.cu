@@ -384,7 +384,8 @@ xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_psp
     CK_LAUNCH("k_borrow");
     END(S_NORM);
     BEGIN(S_POW);
-    k_power<<<grid_for(nbins, 256), 256>>>(p->d_in, nbins, o->normwidth, nb, p->d_med2, p->d_scale, p->d_P,
+    /* normwidth capped at nbins (same blocks) so that the kernel's 32-bit division holds it */
+    k_power<<<grid_for(nbins, 256), 256>>>(p->d_in, nbins, std::min(o->normwidth, nbins), nb, p->d_med2, p->d_scale, p->d_P,
                                             P_out ? NULL : S.Sf[0], &p->d_c->bad);
     CK_LAUNCH("k_power");
     END(S_POW);

@@ -43,7 +43,10 @@ __global__ void k_power(const float2 *in, size_t nbins, size_t normwidth, size_t
                 Sf1[0] = -INFINITY;
             continue;
         }
-        size_t b = (k - 1) / normwidth;
+        /* 32-bit division: a spectrum has at most 2^31 - 1 bins
+         * (XC_SPECTRUM_MAX_BINS), and a 64-bit one is a long software
+         * sequence per bin */
+        size_t b = (unsigned)(k - 1) / (unsigned)normwidth;
         if (b >= nb)
             b = nb - 1;
         double r = __ddiv_rn(__dsub_rn((double)v.x, med[2 * b]), scale[2 * b]);
