@@ -7,7 +7,7 @@
 #                                     on the device machine (build/dev carried):
 #                                     GPU tests, the conformance suite, gpu-vs-reference cross-check on the
 #                                     default datasets and the real files,
-#                                     compute-sanitizer memcheck + racecheck over the
+#                                     compute-sanitizer memcheck, racecheck and initcheck over the
 #                                     GPU tests, `compare cands` of the gpu searcher (exact,
 #                                     and with the paper's approximations) against the cpu on
 #                                     J1807-0847, the accel (FDAS/FDJS) GPU tests and gpu
@@ -152,6 +152,14 @@ device)
         timeout 270 compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 99 $B/test_gpu_pulscan \
         > "$OUTDIR/racecheck_pulscan.log" 2>&1; rc_pr=$?
     grep -E "RACECHECK SUMMARY|ERROR SUMMARY|XC-SUMMARY|hazard" "$OUTDIR/racecheck_pulscan.log" | head -8
+    echo "== compute-sanitizer initcheck (device memory read before it was written)"
+    XC_TEST_SKIP=gpu_fault_launch,gpu_fault_trap \
+        timeout 270 compute-sanitizer --tool initcheck --error-exitcode 99 $B/test_gpu \
+        > "$OUTDIR/initcheck.log" 2>&1; rc_i=$?
+    grep -E "ERROR SUMMARY|XC-SUMMARY|Uninitialized|FAILED" "$OUTDIR/initcheck.log" | head -8
+    XC_TEST_ONLY=$PS_SAN timeout 270 compute-sanitizer --tool initcheck --error-exitcode 99 \
+        $B/test_gpu_pulscan > "$OUTDIR/initcheck_pulscan.log" 2>&1; rc_pi=$?
+    grep -E "ERROR SUMMARY|XC-SUMMARY|Uninitialized|FAILED" "$OUTDIR/initcheck_pulscan.log" | head -8
     fi
     echo
     echo "== summary"
@@ -166,6 +174,8 @@ device)
     printf '%-28s %s\n' "Pulscan GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_pulscan.log" | tail -1) exit=$rc_pt"
     printf '%-28s %s\n' "Pulscan memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck_pulscan.log" | tail -1) exit=$rc_pm"
     printf '%-28s %s\n' "Pulscan racecheck" "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUTDIR/racecheck_pulscan.log" | tail -1) exit=$rc_pr"
+    printf '%-28s %s\n' "initcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/initcheck.log" 2>/dev/null | tail -1) exit=${rc_i:-skipped}"
+    printf '%-28s %s\n' "Pulscan initcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/initcheck_pulscan.log" 2>/dev/null | tail -1) exit=${rc_pi:-skipped}"
     printf '%-28s %s\n' "J1807 gpu vs cpu candidates" "$(grep -E '^overall' "$OUTDIR/cmp-exact.txt" 2>/dev/null) exit=$rc_c"
     printf '%-28s %s\n' "J1807 approximations vs cpu" "$(grep -E '^matched [0-9]' "$OUTDIR/cmp-approx.txt" 2>/dev/null) (expected to differ)"
     printf '%-28s %s\n' "GPU accel tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_accel.log" | tail -1) exit=$rc_at"
