@@ -82,6 +82,7 @@
 #define XC_ACCEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/xc_cands.h"
 #include "core/xc_error.h"
@@ -281,6 +282,17 @@ typedef struct {
 } xc_accel_peaks;
 
 xc_status xc_accel_peaks_push(xc_accel_peaks *l, const xc_accel_peak *pk, xc_error *err);
+
+/* The harmonic sums' row loops (core/xc_accel_rows.c), vectorised with the
+ * scalar loops' results: row = f; row += sub[ri] with every index inside
+ * (INSIDE), with ri < 0 adding 0 (CLIPPED), or the sum rounded to float after
+ * each add as accelsearch's float plane (PRESTO, ri < 0 adding 0); the first
+ * j in [from, m) with v[j] > thr, or m. */
+enum { XC_ROW_ADD_INSIDE, XC_ROW_ADD_CLIPPED, XC_ROW_ADD_PRESTO };
+void xc_accel_row_load(double *row, const float *f, size_t m);
+void xc_accel_row_add(double *row, const float *sub, const int32_t *ri, size_t m, int mode);
+size_t xc_accel_row_above(const double *v, size_t from, size_t m, double thr);
+size_t xc_accel_rowf_above(const float *v, size_t from, size_t m, double thr);
 void xc_accel_peaks_free(xc_accel_peaks *l);
 /* The search of top-plane indices [ilo, iend) by a searcher's own `search`
  * (preset exact; scale: the per-bin scales), its points given core's sigma

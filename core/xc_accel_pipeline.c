@@ -197,8 +197,8 @@ static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, 
             int iw = t / p->numz, iz = t % p->numz;
             const float *frow = r->blk + (size_t)t * nr + j0;
             double *row = rowb;
-            for (size_t j = 0; !one && j < m; j++)
-                row[j] = frow[j];
+            if (!one)
+                xc_accel_row_load(row, frow, m);
             for (int s = 0; s < p->nstages; s++) {
                 int H = 1 << s;
                 /* stage H adds the odd harmonics h/H (the even ones came
@@ -213,21 +213,14 @@ static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, 
                     int tsub = (sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ;
                     const float *sub = src[e] + (size_t)tsub * stride[e];
                     const int32_t *ri = rind + (size_t)e * nr + j0;
-                    if (r->presto)
-                        for (size_t j = 0; j < m; j++)
-                            row[j] = (double)(float)(row[j] + (ri[j] >= 0 ? sub[ri[j]] : 0.0f));
-                    else if (r->ooc)   /* every index inside the sub-harmonic's block */
-                        for (size_t j = 0; j < m; j++)
-                            row[j] += sub[ri[j]];
-                    else
-                        for (size_t j = 0; j < m; j++)
-                            row[j] += ri[j] >= 0 ? sub[ri[j]] : 0.0f;
+                    /* out of core every index lies inside the sub-harmonic's block */
+                    xc_accel_row_add(row, sub, ri, m,
+                                     r->presto ? XC_ROW_ADD_PRESTO : r->ooc ? XC_ROW_ADD_INSIDE : XC_ROW_ADD_CLIPPED);
                 }
                 double thr = p->thr[s];
-                for (size_t j = 0; j < m; j++) {
+                for (size_t j = one ? xc_accel_rowf_above(frow, 0, m, thr) : xc_accel_row_above(row, 0, m, thr); j < m;
+                     j = one ? xc_accel_rowf_above(frow, j + 1, m, thr) : xc_accel_row_above(row, j + 1, m, thr)) {
                     double v = one ? (double)frow[j] : row[j];
-                    if (!(v > thr))
-                        continue;
                     double sig = xc_candidate_sigma(2 * v, 2.0 * H, p->ntrials[s], NULL);
                     if (!(sig > p->o.sigma))
                         continue;
