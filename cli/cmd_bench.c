@@ -24,7 +24,7 @@ static void help(void)
     printf("usage: crosscheck bench dedisperse [-json FILE] [-quick] [-threads N] [-nchans LIST]\n"
            "                                  [-impl LIST] [-nbits LIST] [-seconds S] [-repeat N]\n"
            "                                  [-ref_nout N] [-tile_t N] [-tile_dm N] [-tile_c N]\n"
-           "                                  [-nsub LIST] [-subbudget LIST] [-loss_every N]\n"
+           "                                  [-nsub LIST] [-subbudget LIST] [-loss_every N] [-report DIR]\n"
            "       crosscheck bench pulscan -h   (the Pulscan search benchmark)\n"
            "       crosscheck bench accel -h     (the matched-filter accel/jerk search benchmark)\n"
            "       crosscheck bench synth -h     (the synthesizer benchmark)\n"
@@ -64,7 +64,9 @@ static void help(void)
            "                 direct): N > 0 puts a pulse at every N-th trial of the timed plan, so the\n"
            "                 loss is that of the timed run (direct then runs on the device for device\n"
            "                 entries); 0 measures on the first 12 trials of each range (quick, but\n"
-           "                 blind to large smear budgets).  Default 61 for device entries, 0 else\n");
+           "                 blind to large smear budgets).  Default 61 for device entries, 0 else\n"
+           "  -report DIR    HTML report in DIR: the approximate entries' speed against their worst\n"
+           "                 S/N loss, a curve per entry and channel count, with the goals as points\n");
 }
 
 /* ---- one configuration ----------------------------------------------------- */
@@ -407,7 +409,7 @@ static int bench_dedisperse(int argc, char **argv)
 {
     static const xc_optspec spec = {"bench", help, 0};
     settings s = {.quick = 0, .threads = 2, .repeat = 3, .ref_nout = 0, .seconds = 10.0, .loss_every = -1};
-    const char *json = NULL, *implspec = "reference,cpu";
+    const char *json = NULL, *implspec = "reference,cpu", *repdir = NULL;
     int nchans_v[MAX_LIST] = {512, 1024, 2048, 4096}, nbits_v[MAX_LIST] = {8, 16}, nchans_given = 0;
     xc_cli_ints nchans = {nchans_v, 4, MAX_LIST}, nbits = {nbits_v, 2, MAX_LIST};
     int nsub_v[MAX_LIST];
@@ -429,6 +431,7 @@ static int bench_dedisperse(int argc, char **argv)
         XC_OPT_INTS("nsub", &nsub, 0, 1 << 20),
         XC_OPT_STR("subbudget", &budgetspec),
         XC_OPT_INT("loss_every", &s.loss_every, 0, 1 << 20),
+        XC_OPT_STR("report", &repdir),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
@@ -546,10 +549,13 @@ static int bench_dedisperse(int argc, char **argv)
         "anchor", "AstroAccelerate's CPU code: ~0.31 TFLOPS on a 20-core Xeon Gold 6230 (Novotny et al. 2023, "
                   "section 6), i.e. ~15 G adds/s per core, 8-bit input"));
     json_object_set_new(root, "records", records);
-    if (json && (st = xc_cli_write_json(json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(10), &err))) {
+    if ((json && (st = xc_cli_write_json(json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(10), &err))) ||
+        (repdir && (st = xc_bench_dd_curve_report(records, repdir, &err)))) {
         json_decref(root);
         return xc_cli_fail("bench", &err);
     }
+    if (repdir)
+        printf("report: %s/index.html\n", repdir);
     json_decref(root);
     return 0;
 }

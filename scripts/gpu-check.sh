@@ -113,9 +113,11 @@ device)
     echo "== bench dedisperse: subband and tree on the GPU against direct gpu (Table 2 plan, 1024 channels, 8-bit)"
     # speed against loss: subband at four smear budgets, the trees at two subband sizes
     timeout 200 $B/crosscheck bench dedisperse -impl gpu,subband-gpu -nchans 1024 -nbits 8 -repeat 2 \
-        -subbudget 0.8,2,4,8 -json "$OUTDIR/bench-subband-gpu.json" > "$OUTDIR/bench_approx.txt" 2>&1; rc_sb=$?
+        -subbudget 0.8,2,4,8 -json "$OUTDIR/bench-subband-gpu.json" -report "$OUTDIR/curve-subband-gpu" \
+        > "$OUTDIR/bench_approx.txt" 2>&1; rc_sb=$?
     timeout 200 $B/crosscheck bench dedisperse -impl gpu,tree-gpu,tree-padded-gpu -nchans 1024 -nbits 8 -repeat 2 \
-        -nsub 16,32 -json "$OUTDIR/bench-tree-gpu.json" >> "$OUTDIR/bench_approx.txt" 2>&1 || rc_sb=1
+        -nsub 16,32 -json "$OUTDIR/bench-tree-gpu.json" -report "$OUTDIR/curve-tree-gpu" \
+        >> "$OUTDIR/bench_approx.txt" 2>&1 || rc_sb=1
     grep -E "gpu|nsub" "$OUTDIR/bench_approx.txt"
     echo "== bench study: the paper's full-size study on the device, 8 pulsars (per stage; projection)"
     timeout 150 $B/crosscheck bench study -spec datasets/study-table1-paper.json -n 8 -device -workers 4 -threads 16 \
