@@ -25,6 +25,7 @@ static void help(void)
            "                                  [-impl LIST] [-nbits LIST] [-seconds S] [-repeat N]\n"
            "                                  [-ref_nout N] [-tile_t N] [-tile_dm N] [-tile_c N]\n"
            "                                  [-nsub LIST] [-subbudget LIST] [-loss_every N] [-report DIR]\n"
+           "                                  [-replot FILE]\n"
            "       crosscheck bench pulscan -h   (the Pulscan search benchmark)\n"
            "       crosscheck bench accel -h     (the matched-filter accel/jerk search benchmark)\n"
            "       crosscheck bench synth -h     (the synthesizer benchmark)\n"
@@ -66,7 +67,9 @@ static void help(void)
            "                 entries); 0 measures on the first 12 trials of each range (quick, but\n"
            "                 blind to large smear budgets).  Default 61 for device entries, 0 else\n"
            "  -report DIR    HTML report in DIR: the approximate entries' speed against their worst\n"
-           "                 S/N loss, a curve per entry and channel count, with the goals as points\n");
+           "                 S/N loss, a curve per entry and channel count, with the goals as points\n"
+           "  -replot FILE   with -report: draw that report from FILE, the JSON of an earlier run\n"
+           "                 (nothing is timed)\n");
 }
 
 /* ---- one configuration ----------------------------------------------------- */
@@ -409,7 +412,7 @@ static int bench_dedisperse(int argc, char **argv)
 {
     static const xc_optspec spec = {"bench", help, 0};
     settings s = {.quick = 0, .threads = 2, .repeat = 3, .ref_nout = 0, .seconds = 10.0, .loss_every = -1};
-    const char *json = NULL, *implspec = "reference,cpu", *repdir = NULL;
+    const char *json = NULL, *implspec = "reference,cpu", *repdir = NULL, *replot = NULL;
     int nchans_v[MAX_LIST] = {512, 1024, 2048, 4096}, nbits_v[MAX_LIST] = {8, 16}, nchans_given = 0;
     xc_cli_ints nchans = {nchans_v, 4, MAX_LIST}, nbits = {nbits_v, 2, MAX_LIST};
     int nsub_v[MAX_LIST];
@@ -432,11 +435,32 @@ static int bench_dedisperse(int argc, char **argv)
         XC_OPT_STR("subbudget", &budgetspec),
         XC_OPT_INT("loss_every", &s.loss_every, 0, 1 << 20),
         XC_OPT_STR("report", &repdir),
+        XC_OPT_STR("replot", &replot),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
+    if (replot) {
+        /* the report of an earlier run's JSON (e.g. from a machine built without plots) */
+        if (!repdir)
+            return xc_cli_failf("bench", "-replot %s needs -report DIR", replot);
+        json_error_t je;
+        json_t *old = json_load_file(replot, 0, &je);
+        json_t *recs = old ? json_object_get(old, "records") : NULL;
+        if (!json_is_array(recs)) {
+            json_decref(old);
+            return xc_cli_failf("bench", "-replot %s: %s", replot,
+                                old ? "no 'records' array (not a bench dedisperse JSON)" : je.text);
+        }
+        xc_error e;
+        xc_status rst = xc_bench_dd_curve_report(recs, repdir, &e);
+        json_decref(old);
+        if (rst)
+            return xc_cli_fail("bench", &e);
+        printf("report: %s/index.html\n", repdir);
+        return 0;
+    }
     s.nnsub = nsub.n;
     memcpy(s.nsub, nsub_v, (size_t)nsub.n * sizeof *nsub_v);
     if (budgetspec) {
