@@ -313,4 +313,50 @@ XC_TEST(test_check_smearing_report, "check smearing -report draws loss against b
     json_decref(root);
 }
 
+XC_TEST(test_bench_curve_report, "bench dedisperse -replot -report: speed against loss and where each curve lies")
+{
+    char err[512], dir[600], json[600], path[700];
+    snprintf(dir, sizeof dir, "%s/curve-report", xc_test_tmpdir());
+    snprintf(json, sizeof json, "%s/curve.json", xc_test_tmpdir());
+    /* two subband points (one inside the subband goal), a tree point, a
+     * direct record (no loss: not drawn) */
+    FILE *f = fopen(json, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("{\"records\": ["
+          "{\"impl\": \"cpu\", \"nchans\": 64, \"nbits\": 8, \"threads\": 1, \"seconds\": 1.0},"
+          "{\"impl\": \"subband\", \"nchans\": 64, \"nbits\": 8, \"threads\": 1, "
+          "\"speedup_vs_direct_cpu\": 2.5, \"worst_snr_loss\": 0.3},"
+          "{\"impl\": \"subband\", \"nchans\": 64, \"nbits\": 8, \"threads\": 1, "
+          "\"speedup_vs_direct_cpu\": 9.0, \"worst_snr_loss\": 0.08},"
+          "{\"impl\": \"tree\", \"nchans\": 64, \"nbits\": 8, \"threads\": 1, "
+          "\"speedup_vs_direct_cpu\": 1.5, \"worst_snr_loss\": 0.34}]}",
+          f);
+    fclose(f);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "bench dedisperse -replot '%s' -report '%s'", json, dir), 0);
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    size_t n = 0;
+    unsigned char *html = xc_fx_slurp(path, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+    const char *h = (const char *)html;
+    const char *plot = xc_plots_built() ? "<img src=\"data:image/png;base64," : "<p class=\"noplot\">";
+    int plots = 0;
+    for (const char *p = h; (p = strstr(p, plot)); p++)
+        plots++;
+    XC_ASSERT_NEAR(plots, 1, 0);
+    /* the subband curve: sorted by loss, its fastest point under 10 % loss named */
+    CU_ASSERT_PTR_NOT_NULL(strstr(h, "2 points; least loss 0.080; fastest 9.00x; fastest at &lt;= 10 % loss: 9.00x; "
+                                     "at &lt; 5 %: none"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(h, "1 point; least loss 0.340; fastest 1.50x; fastest at &lt;= 10 % loss: none"));
+    CU_ASSERT_PTR_NULL(strstr(h, "cpu, 64 ch"));
+    free(html);
+    /* not a bench dedisperse JSON: exit 2 naming the file */
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "bench dedisperse -replot '%s/index.html' -report '%s/x'", dir,
+                         xc_test_tmpdir()),
+                    2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "-replot"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "index.html"));
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "bench dedisperse -replot '%s'", json), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "needs -report"));
+}
+
 XC_TEST_MAIN("cli")
