@@ -50,7 +50,7 @@ device)
     : > "$OUTDIR/test_gpu_accel.log"; : > "$OUTDIR/accel.txt"
     # Pulscan cases for the sanitizers: all but the 1.2M-bin overflow case (slow
     # under memcheck; its kernels are the ones the other cases run).
-    PS_SAN=gpu_ps_listed,gpu_ps_powers,gpu_ps_borrow,gpu_ps_peaks,gpu_ps_cands,gpu_ps_wide,gpu_ps_hand,gpu_ps_errors
+    PS_SAN=gpu_ps_listed,gpu_ps_powers,gpu_ps_borrow,gpu_ps_peaks,gpu_ps_cands,gpu_ps_wide,gpu_ps_hand,gpu_ps_errors,gpu_ps_plan
     if [ "$PART" != sanitize ]; then
     echo "== GPU tests"
     timeout 200 $B/test_gpu > "$OUTDIR/test_gpu.log" 2>&1; rc_t=$?

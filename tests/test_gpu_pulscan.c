@@ -399,4 +399,94 @@ XC_TEST_IF(test_gpu_ps_errors, "gpu_ps_errors", xc_fx_skip_gpu)
 }
 
 
+#ifdef XC_HAVE_CUDA
+/* Two candidate lists equal: r, width, stage, power and sigma bit for bit. */
+static int same_cands(const xc_candlist *a, const xc_candlist *b, const char *what)
+{
+    if (a->n != b->n) {
+        printf("\n%s: %zu against %zu candidates\n", what, a->n, b->n);
+        return 0;
+    }
+    for (size_t k = 0; k < a->n; k++)
+        if (a->c[k].r != b->c[k].r || a->c[k].width != b->c[k].width || a->c[k].numharm != b->c[k].numharm ||
+            a->c[k].power != b->c[k].power || a->c[k].sigma != b->c[k].sigma) {
+            printf("\n%s: candidate %zu: r %.17g w %d h %d P %.17g sigma %.17g against r %.17g w %d h %d P %.17g "
+                   "sigma %.17g\n", what, k, a->c[k].r, a->c[k].width, a->c[k].numharm, a->c[k].power, a->c[k].sigma,
+                   b->c[k].r, b->c[k].width, b->c[k].numharm, b->c[k].power, b->c[k].sigma);
+            return 0;
+        }
+    return 1;
+}
+#endif
+
+/* The plan (xc_pulscan_gpu_plan/_execute): repeated searches through one
+ * plan give the one-shot call's list, for two spectra in turn and for a
+ * page-locked copy (copied asynchronously, info says so); the device's own
+ * finiteness check names the first bad value as the host's does; a spectrum
+ * of another size is refused. */
+XC_TEST_IF(test_gpu_ps_plan, "gpu_ps_plan", xc_fx_skip_gpu)
+{
+#ifdef XC_HAVE_CUDA
+    const size_t nbins = 100003;
+    xc_spectrum s1 = make_spectrum(nbins, 11, 1), s2 = make_spectrum(nbins, 12, 1);
+    xc_psopts o;
+    xc_psopts_default(&o);
+    o.zmax = 60;
+    o.numharm = 4;
+    xc_error err;
+    xc_error_clear(&err);
+    xc_candlist one1, one2, l;
+    xc_candlist_init(&one1);
+    xc_candlist_init(&one2);
+    xc_candlist_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_gpu(&s1, &o, &one1, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_gpu(&s2, &o, &one2, &err), XC_OK);
+    CU_ASSERT(one1.n > 0 && one2.n > 0);
+    xc_psgpu_plan *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_gpu_plan(nbins, &o, &p, &err), XC_OK);
+    xc_gpu_psinfo info;
+    for (int rep = 0; rep < 2; rep++) {
+        xc_candlist_free(&l);
+        CU_ASSERT_EQUAL(xc_pulscan_gpu_execute(p, &s1, &l, &info, &err), XC_OK);
+        CU_ASSERT(same_cands(&l, &one1, "plan, spectrum 1"));
+        CU_ASSERT_EQUAL(info.input_pinned, 0);
+        xc_candlist_free(&l);
+        CU_ASSERT_EQUAL(xc_pulscan_gpu_execute(p, &s2, &l, NULL, &err), XC_OK);
+        CU_ASSERT(same_cands(&l, &one2, "plan, spectrum 2"));
+    }
+    void *buf = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_gpu_host_alloc(&buf, 2 * nbins * sizeof(float), &err), XC_OK);
+    memcpy(buf, s1.data, 2 * nbins * sizeof(float));
+    xc_spectrum pin = s1;
+    pin.data = buf;
+    pin.owned = 0;
+    xc_candlist_free(&l);
+    CU_ASSERT_EQUAL(xc_pulscan_gpu_execute(p, &pin, &l, &info, &err), XC_OK);
+    CU_ASSERT(same_cands(&l, &one1, "plan, page-locked spectrum"));
+    CU_ASSERT_EQUAL(info.input_pinned, 1);
+    CU_ASSERT(info.kernels_ms > 0 && info.wall_ms > 0);
+    /* the first non-finite value, found on the device: bin 777's imaginary part before bin 5000's real one */
+    ((float *)buf)[2 * 5000] = INFINITY;
+    ((float *)buf)[2 * 777 + 1] = NAN;
+    xc_candlist_free(&l);
+    CU_ASSERT_EQUAL(xc_pulscan_gpu_execute(p, &pin, &l, NULL, &err), XC_EFORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "bin 777 (imaginary part, byte offset 6220)"));
+    /* and the plan still serves a good spectrum afterwards */
+    xc_candlist_free(&l);
+    CU_ASSERT_EQUAL(xc_pulscan_gpu_execute(p, &s2, &l, NULL, &err), XC_OK);
+    CU_ASSERT(same_cands(&l, &one2, "plan, after a refused spectrum"));
+    xc_gpu_host_free(buf);
+    xc_spectrum s3 = make_spectrum(nbins - 1, 13, 0);
+    CU_ASSERT_EQUAL(xc_pulscan_gpu_execute(p, &s3, &l, NULL, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "100002 bins; the GPU Pulscan plan was made for 100003"));
+    xc_pulscan_gpu_destroy(p);
+    xc_candlist_free(&one1);
+    xc_candlist_free(&one2);
+    xc_candlist_free(&l);
+    xc_spectrum_free(&s1);
+    xc_spectrum_free(&s2);
+    xc_spectrum_free(&s3);
+#endif
+}
+
 XC_TEST_MAIN("gpu_pulscan")
