@@ -294,6 +294,36 @@ void xc_accel_row_add(double *row, const float *sub, const int32_t *ri, size_t m
 size_t xc_accel_row_above(const double *v, size_t from, size_t m, double thr);
 size_t xc_accel_rowf_above(const float *v, size_t from, size_t m, double thr);
 void xc_accel_peaks_free(xc_accel_peaks *l);
+
+/* The pieces of xc_accel_run, for xc_accel_run_sweep: the searcher and
+ * spectrum checks; the search of plan p into raw peaks (every point above
+ * p->thr[s] whose sigma with p->ntrials[s] exceeds p->o.sigma, before any
+ * selection; pk initialised by the caller); then preset exact's selection,
+ * the sort and harmonic sifting, and the candidates of plan p. */
+xc_status xc_accel_check(const xc_accel_searcher *s, const xc_spectrum *sp, xc_error *err);
+xc_status xc_accel_run_peaks(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_plan *p,
+                             xc_accel_peaks *pk, xc_error *err);
+xc_status xc_accel_finish(const xc_accel_plan *p, xc_accel_peaks *pk, double T, xc_candlist *out, xc_error *err);
+
+/* ---- a zmax/numharm sweep of one spectrum (core/xc_accel_sweep.c) -------- *
+ * n searches of sp that differ only in zmax and numharm (preset exact, every
+ * other option equal) nest: the plane of a smaller zmax is rows of the
+ * largest one's (a template depends on its own z only), and the harmonic sums
+ * of a smaller numharm are the larger one's first stages.  One search at the
+ * largest zmax and numharm, with every stage's threshold and trials the
+ * lowest any of the n has, gives a superset of every one's raw peaks; each
+ * list is then that superset cut to its own templates, stages, thresholds
+ * and sigmas and selected as xc_accel_run would.  The lists equal n separate
+ * xc_accel_run calls' up to the plane stage's float rounding (an
+ * implementation's segment length follows the largest template, so a
+ * smaller zmax rounds differently; the reference's direct sums are the same
+ * bits), at about the cost of the largest search.  Searches that do not nest
+ * (another preset, or another option differing) run one by one.
+ * out[0..n-1] initialised by the caller. */
+xc_status xc_accel_run_sweep(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, size_t n,
+                             xc_candlist *out, xc_error *err);
+/* 1 when o[0..n-1] nest as xc_accel_run_sweep needs. */
+int xc_accel_sweep_nests(const xc_accel_opts *o, size_t n);
 /* The search of top-plane indices [ilo, iend) by a searcher's own `search`
  * (preset exact; scale: the per-bin scales), its points given core's sigma
  * and pushed to pk (core/xc_accel_hits.c). */

@@ -291,24 +291,25 @@ static xc_status to_cands(const xc_accel_plan *p, const xc_accel_peaks *pk, doub
     return st;
 }
 
-xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, xc_candlist *out,
-                       xc_error *err)
+xc_status xc_accel_check(const xc_accel_searcher *s, const xc_spectrum *sp, xc_error *err)
 {
     if (!s || !s->plane)
         return xc_error_set(err, XC_EINVAL, "accel: no searcher (or one without a plane stage)");
-    xc_status st = check_spectrum(sp, err);
-    xc_accel_plan p;
-    if (!st)
-        st = xc_accel_plan_make(&p, o, sp->nbins, sp->T, err);
-    if (st)
-        return st;
+    return check_spectrum(sp, err);
+}
+
+xc_status xc_accel_run_peaks(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_plan *plan,
+                             xc_accel_peaks *pk, xc_error *err)
+{
+    const xc_accel_plan p = *plan;   /* a shallow copy: the caller owns what it points to */
+    const xc_accel_opts *o = &p.o;
+    xc_status st = XC_OK;
     run_t r;
     memset(&r, 0, sizeof r);
     r.s = s;
     r.p = &p;
     r.sp = sp;
     r.presto = o->preset == XC_ACCEL_PRESTO;
-    xc_accel_peaks pk = {0};
     double *scale = NULL;
     size_t suboff[XC_ACCEL_MAXHARM] = {0};
     xc_accel_peaks *rowpk = NULL;
@@ -346,7 +347,7 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     if (!st && own && s->create)
         st = s->create(&p, &r.state, err);
     if (!st && own)
-        st = xc_accel_search_own(s, r.state, &p, sp, scale, itop_lo, itop_end, &pk, err);
+        st = xc_accel_search_own(s, r.state, &p, sp, scale, itop_lo, itop_end, pk, err);
     if (!st && !own && !(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (blocks of %ld x %d)", U, p.ntempl);
     if (!st && !own && p.numharm > 1) {
@@ -412,17 +413,10 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
         if (!st && r.plane)
             keep_block(&r, i0, nr);
         if (!st)
-            st = search_block(&r, i0, nr, &pk, rowpk, rind, r.sub, suboff, err);
-    }
-    if (!st && !r.presto)
-        st = xc_accel_select_exact(&pk, err);
-    if (!st) {
-        xc_accel_sort_sift(&pk, p.numharm);
-        st = to_cands(&p, &pk, sp->T, out, err);
+            st = search_block(&r, i0, nr, pk, rowpk, rind, r.sub, suboff, err);
     }
     if (r.state && s->destroy)
         s->destroy(r.state);
-    xc_accel_peaks_free(&pk);
     for (size_t t = 0; rowpk && t < (size_t)p.ntempl * XC_ACCEL_NCHUNK; t++)
         xc_accel_peaks_free(&rowpk[t]);
     free(rowpk);
@@ -434,6 +428,33 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     free(r.plane);
     free(r.sub);
     free(r.want);
+    return st;
+}
+
+xc_status xc_accel_finish(const xc_accel_plan *p, xc_accel_peaks *pk, double T, xc_candlist *out, xc_error *err)
+{
+    xc_status st = p->o.preset == XC_ACCEL_PRESTO ? XC_OK : xc_accel_select_exact(pk, err);
+    if (!st) {
+        xc_accel_sort_sift(pk, p->numharm);
+        st = to_cands(p, pk, T, out, err);
+    }
+    return st;
+}
+
+xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, xc_candlist *out,
+                       xc_error *err)
+{
+    xc_status st = xc_accel_check(s, sp, err);
+    xc_accel_plan p;
+    if (!st)
+        st = xc_accel_plan_make(&p, o, sp->nbins, sp->T, err);
+    if (st)
+        return st;
+    xc_accel_peaks pk = {0};
+    st = xc_accel_run_peaks(s, sp, &p, &pk, err);
+    if (!st)
+        st = xc_accel_finish(&p, &pk, sp->T, out, err);
+    xc_accel_peaks_free(&pk);
     xc_accel_plan_free(&p);
     return st;
 }

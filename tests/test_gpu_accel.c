@@ -3,7 +3,8 @@
  * nonzero bin's plane against |R|^2, its candidate lists against the CPU
  * searcher's on noisy spectra with tones (zmax 0/20, wmax 0/40, 1 and 2
  * harmonics, sizes of no convenient factors), the sub-harmonic blocks'
- * `want` rows, J1807-0847's pulsar at r = 131, repeated runs identical, and
+ * `want` rows, J1807-0847's pulsar at r = 131, repeated runs identical, a
+ * zmax x numharm sweep as one search against separate ones, and
  * an error for a plane that cannot fit.  Every case is skipped (not passed)
  * without a usable CUDA device. */
 #include <math.h>
@@ -225,6 +226,66 @@ XC_TEST_IF(test_gpu_accel_repeat, "gpu_accel_repeat", xc_fx_skip_gpu)
     xc_candlist_free(&a);
     xc_candlist_free(&b);
     xc_candlist_free(&c);
+    xc_spectrum_free(&sp);
+}
+
+/* A study's zmax x numharm sweep as one search (xc_accel_run_sweep) against
+ * the separate searches: same r, z, w, numharm; power and sigma within
+ * 1e-5 relative (a smaller zmax's segments are shorter, so its float planes
+ * round differently, ~1e-7; the device sums in float). */
+XC_TEST_IF(test_gpu_accel_sweep, "gpu_accel_sweep", xc_fx_skip_gpu)
+{
+    static const double tones[][3] = {{701.3, 4, 40}, {1402.6, 8, 40}, {2103.9, 12, 40}, {1511.65, -13, 45},
+                                      {2333.0, 0, 25}, {1803.4, 18, 30}};
+    static const int zh[][2] = {{0, 1}, {20, 4}, {6, 2}, {6, 1}, {20, 1}, {0, 4}};
+    enum { N = sizeof zh / sizeof *zh };
+    const double rtol = 1e-5;
+    xc_spectrum sp;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 4099, 5, tones, 6, &err), XC_OK);
+    xc_accel_opts o[N];
+    xc_candlist sw[N];
+    for (int c = 0; c < N; c++) {
+        o[c] = xc_fx_accel_opts(zh[c][0], 0, zh[c][1], 2);
+        o[c].rlo = 20;
+        o[c].sigma = 3;
+        o[c].normwidth = 500;
+        xc_candlist_init(&sw[c]);
+    }
+    xc_status st = xc_accel_run_sweep(gpu(), &sp, o, N, sw, &err);
+    if (st)
+        printf("\n  sweep: %s", err.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    double worst = 0;
+    int failed = 0, total = 0;
+    for (int c = 0; c < N; c++) {
+        xc_candlist one;
+        xc_fx_accel_or_fail(gpu(), &sp, &o[c], &one);
+        int ok = sw[c].n == one.n && one.n >= 2;
+        if (!ok)
+            printf("\n  zmax %d numharm %d: %zu candidates, expected %zu", zh[c][0], zh[c][1], sw[c].n, one.n);
+        for (size_t i = 0; i < sw[c].n && i < one.n; i++) {
+            const xc_cand *x = &sw[c].c[i], *y = &one.c[i];
+            double dp = fabs(x->power - y->power) / y->power, ds = fabs(x->sigma - y->sigma) / fmax(y->sigma, 1);
+            worst = fmax(worst, fmax(dp, ds));
+            if (x->r != y->r || x->z != y->z || x->w != y->w || x->numharm != y->numharm || dp > rtol || ds > rtol) {
+                if (ok)
+                    printf("\n  zmax %d numharm %d #%zu: observed r %.1f z %g h %d P %.7g, expected r %.1f z %g h %d "
+                           "P %.7g (tolerance %.0e)",
+                           zh[c][0], zh[c][1], i, x->r, x->z, x->numharm, x->power, y->r, y->z, y->numharm, y->power,
+                           rtol);
+                ok = 0;
+            }
+        }
+        failed += !ok;
+        total += (int)one.n;
+        xc_candlist_free(&one);
+        xc_candlist_free(&sw[c]);
+    }
+    printf("\n  gpu sweep vs separate: 6 searches, %d candidates, largest relative power/sigma difference %.2e "
+           "(tolerance %.0e)",
+           total, worst, rtol);
+    CU_ASSERT_EQUAL(failed, 0);
     xc_spectrum_free(&sp);
 }
 

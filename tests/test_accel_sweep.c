@@ -1,0 +1,179 @@
+/* test_accel_sweep.c: xc_accel_run_sweep (core/xc_accel_sweep.c), the one
+ * search a study makes of a zmax x numharm sweep, against the separate
+ * searches it stands for.
+ *  - reference: the direct sums of a template do not depend on the other
+ *    templates, so the sweep's lists equal separate runs bit for bit;
+ *  - cpu: the overlap-save segment follows the largest template, so the
+ *    planes round differently: same r, z, w, numharm, power and sigma within
+ *    1e-5 relative (float planes summed in double, ~1e-7 apart);
+ *  - searches that do not nest (sigma differs) run one by one: equal;
+ *  - planted: the uncut superset is not any one search's list (the cut to
+ *    each search's templates, stages and thresholds does the work). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare/xc_conform_accel.h"
+#include "core/xc_accel.h"
+#include "optimized/cpu/xc_accel_cpu.h"
+#include "reference/xc_accel_ref.h"
+#include "tests/xc_assert.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
+
+#define NCFG 6
+
+/* Same length; same r, z, w, numharm in order; power and sigma within rtol
+ * (0: bit for bit).  Prints the first difference. */
+static int same_lists(const xc_candlist *a, const xc_candlist *b, double rtol, double *worst, const char *what)
+{
+    int ok = a->n == b->n;
+    if (!ok)
+        printf("\n  %s: %zu candidates, expected %zu", what, a->n, b->n);
+    for (size_t i = 0; i < a->n && i < b->n; i++) {
+        const xc_cand *x = &a->c[i], *y = &b->c[i];
+        double dp = fabs(x->power - y->power) / y->power, ds = fabs(x->sigma - y->sigma) / fmax(y->sigma, 1);
+        int bad = x->r != y->r || x->z != y->z || x->w != y->w || x->numharm != y->numharm ||
+                  (rtol == 0 ? x->power != y->power || x->sigma != y->sigma : dp > rtol || ds > rtol);
+        if (bad && ok)
+            printf("\n  %s #%zu: observed r %.1f z %g w %g h %d P %.9g sigma %.9g, expected r %.1f z %g w %g h %d "
+                   "P %.9g sigma %.9g (tolerance %.0e)",
+                   what, i, x->r, x->z, x->w, x->numharm, x->power, x->sigma, y->r, y->z, y->w, y->numharm, y->power,
+                   y->sigma, rtol);
+        ok &= !bad;
+        *worst = fmax(*worst, fmax(dp, ds));
+    }
+    return ok;
+}
+
+/* Tones with z of both signs and one beyond the smaller zmax; harmonics of
+ * one so that numharm 2 and 4 find summed candidates. */
+static const double tones[][3] = {
+    {701.3, 4, 40}, {1402.6, 8, 40}, {2103.9, 12, 40}, {1511.65, -13, 45}, {2333.0, 0, 25}, {1803.4, 18, 30}};
+
+static void make_opts(xc_accel_opts *o, int threads)
+{
+    static const int zh[NCFG][2] = {{0, 1}, {20, 4}, {6, 2}, {6, 1}, {20, 1}, {0, 4}};
+    for (int c = 0; c < NCFG; c++) {
+        o[c] = xc_fx_accel_opts(zh[c][0], 0, zh[c][1], threads);
+        o[c].rlo = 20;
+        o[c].sigma = 3;
+        o[c].normwidth = 500;
+    }
+}
+
+static void sweep_against_separate(const xc_accel_searcher *s, size_t nbins, double rtol, double *worst, int *total)
+{
+    xc_spectrum sp;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, nbins, 5, tones, 6, &err), XC_OK);
+    xc_accel_opts o[NCFG];
+    make_opts(o, 2);
+    CU_ASSERT_EQUAL(xc_accel_sweep_nests(o, NCFG), 1);
+    xc_candlist sw[NCFG], one[NCFG];
+    for (int c = 0; c < NCFG; c++)
+        xc_candlist_init(&sw[c]);
+    xc_status st = xc_accel_run_sweep(s, &sp, o, NCFG, sw, &err);
+    if (st)
+        printf("\n  %s sweep: %s", s->impl.name, err.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    for (int c = 0; c < NCFG; c++) {
+        xc_fx_accel_or_fail(s, &sp, &o[c], &one[c]);
+        char what[96];
+        snprintf(what, sizeof what, "%s zmax %d numharm %d", s->impl.name, o[c].zmax, o[c].numharm);
+        CU_ASSERT(same_lists(&sw[c], &one[c], rtol, worst, what));
+        CU_ASSERT(one[c].n >= 2);
+        *total += (int)one[c].n;
+        xc_candlist_free(&sw[c]);
+        xc_candlist_free(&one[c]);
+    }
+    xc_spectrum_free(&sp);
+}
+
+XC_TEST(test_sweep_reference_bits, "sweep_reference_bits")
+{
+    double worst = 0;
+    int total = 0;
+    sweep_against_separate(&xc_accel_reference, 2600, 0, &worst, &total);
+    printf("\n  reference: 6 searches (zmax 0/6/20 x numharm 1/2/4), %d candidates, sweep = separate bit for bit "
+           "(largest difference %.1e)",
+           total, worst);
+    CU_ASSERT_EQUAL(worst, 0);
+}
+
+XC_TEST(test_sweep_cpu_tolerance, "sweep_cpu_tolerance")
+{
+    double worst = 0;
+    int total = 0;
+    sweep_against_separate(&xc_accel_cpu, 4099, 1e-5, &worst, &total);
+    printf("\n  cpu: 6 searches, %d candidates, largest relative power/sigma difference %.2e (tolerance 1e-5)", total,
+           worst);
+    CU_ASSERT(worst <= 1e-5);
+}
+
+/* Options that do not nest run one by one: the same lists exactly. */
+XC_TEST(test_sweep_not_nested, "sweep_not_nested")
+{
+    xc_spectrum sp;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 6, &err), XC_OK);
+    xc_accel_opts o[3];
+    make_opts(o, 1);
+    o[1].sigma = 5;
+    CU_ASSERT_EQUAL(xc_accel_sweep_nests(o, 3), 0);
+    xc_accel_opts q[2] = {o[0], o[0]};
+    q[1].preset = XC_ACCEL_PRESTO;
+    CU_ASSERT_EQUAL(xc_accel_sweep_nests(q, 2), 0);
+    xc_candlist sw[3], one[3];
+    for (int c = 0; c < 3; c++)
+        xc_candlist_init(&sw[c]);
+    CU_ASSERT_EQUAL_FATAL(xc_accel_run_sweep(&xc_accel_cpu, &sp, o, 3, sw, &err), XC_OK);
+    double worst = 0;
+    for (int c = 0; c < 3; c++) {
+        xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o[c], &one[c]);
+        CU_ASSERT(same_lists(&sw[c], &one[c], 0, &worst, "not nested"));
+        xc_candlist_free(&sw[c]);
+        xc_candlist_free(&one[c]);
+    }
+    xc_spectrum_free(&sp);
+}
+
+/* Planted: the superset (the largest search with the lowest thresholds),
+ * uncut, is none of the small searches' lists: it holds points of |z| >
+ * zmax or numharm above theirs, or below their thresholds. */
+XC_TEST(test_sweep_planted_uncut, "sweep_planted_uncut")
+{
+    xc_spectrum sp;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 2600, 5, tones, 6, &err), XC_OK);
+    xc_accel_opts o[NCFG];
+    make_opts(o, 1);
+    xc_accel_plan top, small;
+    xc_accel_opts big = o[1];   /* zmax 20, numharm 4 */
+    CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&top, &big, sp.nbins, sp.T, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&small, &o[3], sp.nbins, sp.T, &err), XC_OK);   /* zmax 6, 1 */
+    top.thr[0] = small.thr[0];
+    top.ntrials[0] = small.ntrials[0];
+    xc_accel_peaks pk = {0};
+    CU_ASSERT_EQUAL_FATAL(xc_accel_run_peaks(&xc_accel_reference, &sp, &top, &pk, &err), XC_OK);
+    xc_candlist uncut, want;
+    xc_candlist_init(&uncut);
+    CU_ASSERT_EQUAL_FATAL(xc_accel_finish(&small, &pk, sp.T, &uncut, &err), XC_OK);
+    xc_fx_accel_or_fail(&xc_accel_reference, &sp, &o[3], &want);
+    size_t outside = 0;
+    for (size_t i = 0; i < uncut.n; i++)
+        outside += fabs(uncut.c[i].z * uncut.c[i].numharm) > 6 || uncut.c[i].numharm > 1;
+    double worst = 0;
+    printf("\n  planted (superset uncut): %zu candidates (%zu beyond zmax 6 or numharm 1), the zmax 6 search has %zu",
+           uncut.n, outside, want.n);
+    CU_ASSERT(outside > 0);
+    CU_ASSERT(!same_lists(&uncut, &want, 0, &worst, "planted"));
+    xc_candlist_free(&uncut);
+    xc_candlist_free(&want);
+    xc_accel_peaks_free(&pk);
+    xc_accel_plan_free(&top);
+    xc_accel_plan_free(&small);
+    xc_spectrum_free(&sp);
+}
+
+XC_TEST_MAIN("accel_sweep")
