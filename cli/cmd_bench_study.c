@@ -25,13 +25,16 @@ static void help(void)
            "pulsars side by side on T threads (the throughput `crosscheck study` gets).  Reports pulsars per\n"
            "second per core, and projects the Pulscan paper's full study (10 955 Table 1 pulsars of 600 s at\n"
            "128 us: 2 343 750 bins) from the per-core cost, scaled linearly by bins (every stage here is\n"
-           "O(bins) per configuration) when the spec's spectra are shorter.\n\n"
+           "O(bins) per configuration) when the spec's spectra are shorter.  A matched filter's zmax x numharm\n"
+           "sweep is one search (the largest, cut to each configuration): its time is shared evenly by its\n"
+           "configurations, and the searcher's total is printed after them.\n\n"
            "  -spec FILE     the study [datasets/study-table1-small.json]\n"
            "  -n N           pulsars timed [6]\n"
            "  -threads T     threads of the side-by-side run (0: OpenMP default) [0]\n"
            "  -device        searchers whose spec names no impl use a device implementation where one is\n"
            "                 available (the serial pass gives every thread to the host side)\n"
            "  -workers W     pulsars at once in the side-by-side pass, T/W threads each [T, or 4 with -device]\n"
+           "  -separate      every configuration its own search, as before sweeps (the A/B baseline)\n"
            "  -json FILE     write the record as JSON (atomically)\n"
            "  -h             this help\n");
 }
@@ -41,10 +44,11 @@ int xc_bench_study(int argc, char **argv)
     static const xc_optspec ospec = {"bench study", help, 0};
     const char *spec = "datasets/study-table1-small.json", *json = NULL;
     unsigned long long n = 6;
-    int threads = 0, device = 0, workers = 0;
+    int threads = 0, device = 0, workers = 0, separate = 0;
     const xc_opt opts[] = {
         XC_OPT_STR("spec", &spec), XC_OPT_U64("n", &n), XC_OPT_INT("threads", &threads, 0, 4096),
         XC_OPT_FLAG("device", &device), XC_OPT_INT("workers", &workers, 0, 4096), XC_OPT_STR("json", &json),
+        XC_OPT_FLAG("separate", &separate),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);
@@ -59,6 +63,7 @@ int xc_bench_study(int argc, char **argv)
         return xc_cli_fail("bench study", &err);
     if (device)
         xc_study_prefer(&st, xc_cli_registry(), XC_CAP_DEVICE);
+    st.separate = separate;
     const size_t ns = xc_study_nsearch(&st);
     double *secs = calloc(2 + ns, sizeof *secs);
     if (!secs) {
@@ -123,6 +128,7 @@ int xc_bench_study(int argc, char **argv)
     json_object_set_new(root, "benchmark", json_string("study"));
     json_object_set_new(root, "spec", json_string(spec));
     json_object_set_new(root, "pulsars", json_integer((json_int_t)n));
+    json_object_set_new(root, "separate", json_boolean(separate));
     json_object_set_new(root, "nbins_approx", json_real(nbins));
     json_object_set_new(root, "serial_threads", json_integer(anydev ? T : 1));
     json_object_set_new(root, "serial_s_per_pulsar", json_real(per_psr));
@@ -146,6 +152,27 @@ int xc_bench_study(int argc, char **argv)
             printf("  %-44s %10.4f\n", name, secs[2 + q] / (double)n);
         }
     json_object_set_new(root, "searches", stages);
+    /* per searcher: a matched filter's sweep is one search
+     * (xc_accel_run_sweep), its time shared evenly by its configurations above */
+    json_t *bys = json_array();
+    for (size_t k = 0, q = 0; k < st.ns; q += st.s[k].ncfg, k++) {
+        double tot = 0;
+        for (size_t c = 0; c < st.s[k].ncfg; c++)
+            tot += secs[2 + q + c];
+        int swept = st.s[k].family == XC_FAMILY_ACCEL && st.s[k].ncfg > 1 && !separate;
+        json_t *o = json_object();
+        json_object_set_new(o, "searcher", json_string(st.s[k].name));
+        json_object_set_new(o, "impl", json_string(st.s[k].impl->name));
+        json_object_set_new(o, "configurations", json_integer((json_int_t)st.s[k].ncfg));
+        json_object_set_new(o, "one_sweep", json_boolean(swept));
+        json_object_set_new(o, "s_per_pulsar", json_real(tot / (double)n));
+        json_array_append_new(bys, o);
+        char name[200];
+        snprintf(name, sizeof name, "%s/%s, all %zu%s", st.s[k].name, st.s[k].impl->name, st.s[k].ncfg,
+                 swept ? " (one sweep)" : "");
+        printf("  %-44s %10.4f\n", name, tot / (double)n);
+    }
+    json_object_set_new(root, "searchers", bys);
     printf("  %-44s %10.4f  (%.3f pulsars/s per core)\n", "total, one thread", per_psr, 1.0 / per_psr);
     if (isfinite(wall)) {
         json_object_set_new(root, "parallel_workers", json_integer(W));

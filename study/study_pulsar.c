@@ -277,6 +277,31 @@ static xc_status search(const xc_study_searcher *s, const xc_study_config *c, co
     return e;
 }
 
+/* Every configuration of an accel searcher at once (core/xc_accel.h,
+ * xc_accel_run_sweep: one search when they nest), on the device one
+ * caller at a time as search() below. */
+static xc_status search_sweep(const xc_study_searcher *s, const xc_spectrum *sp, int threads, xc_candlist *cl,
+                              xc_error *err)
+{
+    xc_accel_opts *o = malloc(s->ncfg * sizeof *o);
+    if (!o)
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    for (size_t c = 0; c < s->ncfg; c++) {
+        o[c] = s->cfg[c].ac;
+        o[c].threads = threads;
+    }
+    const xc_accel_searcher *as = xc_accel_searcher_of(s->impl);
+    xc_status e;
+    if (s->impl->caps & XC_CAP_DEVICE) {
+#pragma omp critical(xc_study_device)
+        e = xc_accel_run_sweep(as, sp, o, s->ncfg, cl, err);
+    } else {
+        e = xc_accel_run_sweep(as, sp, o, s->ncfg, cl, err);
+    }
+    free(o);
+    return e;
+}
+
 static void fmt_num(char *b, size_t n, double v)
 {
     if (isfinite(v))
@@ -438,29 +463,57 @@ xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned 
     sp.dt = p.tsamp;
     sp.T = t.T;
     size_t idx = 0;
-    for (size_t k = 0; k < st->ns; k++)
-        for (size_t c = 0; c < st->s[k].ncfg; c++, idx++) {
-            if (want && !want[idx])
+    for (size_t k = 0; k < st->ns && !e; idx += st->s[k].ncfg, k++) {
+        const xc_study_searcher *s = &st->s[k];
+        int any = 0;
+        for (size_t c = 0; c < s->ncfg; c++)
+            any |= !want || want[idx + c];
+        if (!any)
+            continue;
+        xc_candlist *cl = calloc(s->ncfg, sizeof *cl);
+        if (!cl) {
+            e = xc_error_set(err, XC_ENOMEM, "out of memory");
+            break;
+        }
+        for (size_t c = 0; c < s->ncfg; c++)
+            xc_candlist_init(&cl[c]);
+        /* A matched filter's sweep is one search (xc_accel_run_sweep), of
+         * every configuration whichever are wanted: the lists then do not
+         * depend on what an interrupted run had left to do. */
+        int swept = s->family == XC_FAMILY_ACCEL && s->ncfg > 1 && !st->separate;
+        xc_error se;
+        xc_error_clear(&se);
+        const char *failed = "";
+        if (swept) {
+            double ts = xc_now();
+            e = search_sweep(s, &sp, threads, cl, &se);
+            for (size_t c = 0; secs && c < s->ncfg; c++)
+                secs[2 + idx + c] += (xc_now() - ts) / (double)s->ncfg;
+            failed = "the sweep of every configuration";
+        }
+        for (size_t c = 0; c < s->ncfg && !e; c++) {
+            if (want && !want[idx + c])
                 continue;
-            xc_candlist cl;
-            xc_candlist_init(&cl);
+            if (!swept) {
+                double ts = xc_now();
+                e = search(s, &s->cfg[c], &sp, threads, &cl[c], &se);
+                if (secs)
+                    secs[2 + idx + c] += xc_now() - ts;
+                failed = s->cfg[c].label;
+            }
             xc_study_row row;
             memset(&row, 0, sizeof row);
-            xc_error se;
-            xc_error_clear(&se);
-            double ts = xc_now();
-            e = search(&st->s[k], &st->s[k].cfg[c], &sp, threads, &cl, &se);
-            if (secs)
-                secs[2 + idx] += xc_now() - ts;
-            if (e)
-                xc_error_set(err, e, "pulsar %llu, searcher %s (%s), %s: %s", (unsigned long long)id,
-                             st->s[k].name, st->s[k].impl->name, st->s[k].cfg[c].label, se.msg);
-            else if (!(e = score(st, id, (int)k, (int)c, &p, &t, &cl, &row, err)) && (e = rows_push(out, &row, err)))
+            if (!e && !(e = score(st, id, (int)k, (int)c, &p, &t, &cl[c], &row, err)) &&
+                (e = rows_push(out, &row, err)))
                 free(row.line);
-            xc_candlist_free(&cl);
-            if (e)
-                goto done;
         }
+        if (e && se.msg[0])
+            xc_error_set(err, e, "pulsar %llu, searcher %s (%s), %s: %s", (unsigned long long)id, s->name,
+                         s->impl->name, failed, se.msg);
+        for (size_t c = 0; c < s->ncfg; c++)
+            xc_candlist_free(&cl[c]);
+        free(cl);
+    }
 done:
     free(x);
     free(truth_text);

@@ -85,6 +85,8 @@ typedef struct {
     double det_sigma, det_ftol;
     double base_sigma;     /* the baseline's own detection threshold (its "sigma"; default det_sigma) */
     int det_harmonics;
+    int separate;          /* 1: every configuration its own search, no matched-filter sweep (bench study
+                              -separate: the A/B baseline; the lists differ from the sweep's by rounding) */
     uint64_t hash;         /* of the canonical spec without n: what resume and merge compare */
     char *canonical;       /* the canonical spec (JSON text) */
     char *spec_copy;       /* the spec as DIR/spec.json keeps it: population.spec = "population.json" */
