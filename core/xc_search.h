@@ -254,6 +254,15 @@ typedef struct xc_searcher {
     xc_status (*peaks)(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
                        xc_pspeaks *pk, xc_error *err);
     int own_powers;
+    /* Optional (NULL: none), for core's sessions below: state made once for
+     * spectra of nbins bins searched with options o (a device's buffers,
+     * thresholds and widths: what does not depend on the data), peaks_in
+     * with it (peaks' semantics; P is NULL with own_powers), destroy.  Not
+     * taken from plugins (the host wraps their searchers). */
+    xc_status (*plan)(size_t nbins, const xc_psopts *o, void **state, xc_error *err);
+    xc_status (*peaks_in)(void *state, const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
+                          xc_pspeaks *pk, xc_error *err);
+    void (*destroy)(void *state);
 } xc_searcher;
 
 /* The descriptor behind a registry entry; NULL if impl is of another family. */
@@ -270,6 +279,19 @@ xc_status xc_pulscan_powers(const xc_searcher *s, const xc_spectrum *sp, const x
 /* Steps 1-5 only: the raw peaks, before significance. */
 xc_status xc_pulscan_peaks(const xc_searcher *s, const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk,
                            xc_error *err);
+
+/* A session (core/xc_ps_session.c): many searches of spectra of one length
+ * with one searcher and one set of options (a study's pulsars): the
+ * thresholds, and the searcher's plan where it has one, are made once.  The
+ * candidates equal xc_pulscan_run's bit for bit (the same thresholds and
+ * stages).  A spectrum of another length is refused (XC_EINVAL naming both
+ * lengths).  Not thread safe: one caller at a time per session. */
+typedef struct xc_pulscan_session xc_pulscan_session;
+xc_status xc_pulscan_session_open(const xc_searcher *s, size_t nbins, const xc_psopts *o, xc_pulscan_session **ss,
+                                  xc_error *err);
+xc_status xc_pulscan_session_run(xc_pulscan_session *ss, const xc_spectrum *sp, xc_candlist *out, xc_error *err);
+size_t xc_pulscan_session_nbins(const xc_pulscan_session *ss);
+void xc_pulscan_session_close(xc_pulscan_session *ss);
 
 #ifdef __cplusplus
 }

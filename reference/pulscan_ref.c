@@ -196,4 +196,4 @@ static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double 
 const xc_searcher xc_ps_reference = {
     {XC_FAMILY_PULSCAN, "reference", "full-sort medians, direct double sums for every boxcar width, exact significance",
      {XC_TOL_EXACT, 0}, XC_CAP_REFERENCE, NULL},
-    powers, search, 0};
+    powers, search, 0, NULL, NULL, NULL};

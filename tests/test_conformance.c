@@ -232,7 +232,7 @@ static xc_status screened_peaks(const xc_spectrum *sp, const xc_psopts *o, const
 static const xc_searcher planted_screen = {
     {XC_FAMILY_PULSCAN, "planted-screen", "cpu peaks stage dropping boxcars within 2^-10 above their threshold",
      {XC_TOL_EXACT, 0}, XC_CAP_THREADED | XC_CAP_RUNTIME, NULL},
-    cpu_powers, screened_peaks, 0};
+    cpu_powers, screened_peaks, 0, NULL, NULL, NULL};
 
 /* What the loop must report for each planted entry: the prefix of a failing
  * row, or NULL for an entry that must pass; only: every failing row has the

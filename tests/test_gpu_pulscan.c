@@ -419,7 +419,8 @@ static int same_cands(const xc_candlist *a, const xc_candlist *b, const char *wh
 }
 #endif
 
-/* The plan (xc_pulscan_gpu_plan/_execute): repeated searches through one
+/* The plan (xc_pulscan_gpu_plan/_execute, and core's session over it):
+ * repeated searches through one
  * plan give the one-shot call's list, for two spectra in turn and for a
  * page-locked copy (copied asynchronously, info says so); the device's own
  * finiteness check names the first bad value as the host's does; a spectrum
@@ -442,6 +443,15 @@ XC_TEST_IF(test_gpu_ps_plan, "gpu_ps_plan", xc_fx_skip_gpu)
     CU_ASSERT_EQUAL_FATAL(xc_pulscan_gpu(&s1, &o, &one1, &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(xc_pulscan_gpu(&s2, &o, &one2, &err), XC_OK);
     CU_ASSERT(one1.n > 0 && one2.n > 0);
+    /* core's session over the searcher's plan (peaks_in): the same lists */
+    xc_pulscan_session *ss = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_session_open(&xc_ps_gpu, nbins, &o, &ss, &err), XC_OK);
+    for (int rep = 0; rep < 2; rep++) {
+        xc_candlist_free(&l);
+        CU_ASSERT_EQUAL(xc_pulscan_session_run(ss, rep ? &s2 : &s1, &l, &err), XC_OK);
+        CU_ASSERT(same_cands(&l, rep ? &one2 : &one1, "session"));
+    }
+    xc_pulscan_session_close(ss);
     xc_psgpu_plan *p = NULL;
     CU_ASSERT_EQUAL_FATAL(xc_pulscan_gpu_plan(nbins, &o, &p, &err), XC_OK);
     xc_gpu_psinfo info;

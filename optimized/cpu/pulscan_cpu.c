@@ -434,4 +434,4 @@ const xc_searcher xc_ps_cpu = {
     {XC_FAMILY_PULSCAN, "cpu", "quickselect, recursive boxcar in double with cache tiles, OpenMP over R-blocks",
      /* Bit-identical by construction: the same values summed in double in the same order. */
      {XC_TOL_EXACT, 0}, XC_CAP_THREADED, NULL},
-    xc_pulscan_powers_cpu_checked, search, 0};
+    xc_pulscan_powers_cpu_checked, search, 0, NULL, NULL, NULL};

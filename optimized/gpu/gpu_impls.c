@@ -93,13 +93,34 @@ static xc_status ps_peaks(const xc_spectrum *sp, const xc_psopts *o, const doubl
     return xc_pulscan_peaks_gpu(sp, o, pk, err);
 }
 
+/* Sessions keep a plan (buffers, thresholds, widths) for every spectrum of
+ * their length. */
+static xc_status ps_plan(size_t nbins, const xc_psopts *o, void **state, xc_error *err)
+{
+    xc_psgpu_plan *p = NULL;
+    xc_status st = xc_pulscan_gpu_plan(nbins, o, &p, err);
+    *state = p;
+    return st;
+}
+
+static xc_status ps_peaks_in(void *state, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                             const double *thr, xc_pspeaks *pk, xc_error *err)
+{
+    (void)o;
+    (void)P;
+    (void)thr;
+    return xc_pulscan_gpu_peaks_planned((xc_psgpu_plan *)state, sp, pk, err);
+}
+
+static void ps_destroy(void *state) { xc_pulscan_gpu_destroy((xc_psgpu_plan *)state); }
+
 /* Powers and boxcars bit-identical; log p computed on the device (ulps from
  * the host's libm), hence sigma within 1e-9 rather than equal.  Significance
  * and sifting run on the host's threads. */
 const xc_searcher xc_ps_gpu = {
     {XC_FAMILY_PULSCAN, "gpu", "CUDA: Pulscan's GPU stages, float screen + exact double boxcars, device log p",
      {XC_TOL_RELATIVE, 1e-9}, XC_CAP_DEVICE | XC_CAP_THREADED, xc_gpu_available},
-    ps_powers, ps_peaks, 1};
+    ps_powers, ps_peaks, 1, ps_plan, ps_peaks_in, ps_destroy};
 
 /* Matched-filter accel/jerk search: the plane on the device (cuFFT); with
  * preset exact the harmonic sums and thresholds too (only points above

@@ -558,6 +558,14 @@ extern "C" xc_status xc_pulscan_gpu_execute(xc_psgpu_plan *p, const xc_spectrum 
     return st;
 }
 
+extern "C" xc_status xc_pulscan_gpu_peaks_planned(xc_psgpu_plan *p, const xc_spectrum *sp, xc_pspeaks *pk,
+                                                  xc_error *err)
+{
+    if (!p)
+        return xc_error_set(err, XC_EINVAL, "gpu pulscan: no plan");
+    return execute(p, sp, NULL, pk, NULL, err);
+}
+
 extern "C" void xc_pulscan_gpu_destroy(xc_psgpu_plan *p)
 {
     delete p;

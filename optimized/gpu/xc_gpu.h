@@ -211,6 +211,9 @@ xc_status xc_pulscan_gpu_info(const xc_spectrum *sp, const xc_psopts *o, xc_cand
  * thread at a time. */
 typedef struct xc_psgpu_plan xc_psgpu_plan;
 xc_status xc_pulscan_gpu_plan(size_t nbins, const xc_psopts *o, xc_psgpu_plan **plan, xc_error *err);
+/* The raw peaks of sp through plan p (the searcher's peaks_in: core's
+ * sessions, core/xc_search.h), as xc_pulscan_peaks_gpu would give them. */
+xc_status xc_pulscan_gpu_peaks_planned(xc_psgpu_plan *p, const xc_spectrum *sp, xc_pspeaks *pk, xc_error *err);
 xc_status xc_pulscan_gpu_execute(xc_psgpu_plan *plan, const xc_spectrum *sp, xc_candlist *out, xc_gpu_psinfo *info,
                                  xc_error *err);
 void xc_pulscan_gpu_destroy(xc_psgpu_plan *plan);

@@ -1,0 +1,248 @@
+/* test_ps_session.c: Pulscan sessions (core/xc_ps_session.c), the
+ * thresholds and a searcher's plan made once for many spectra of one length:
+ *  - the reference and cpu searchers through a session give xc_pulscan_run's
+ *    lists bit for bit, spectrum after spectrum;
+ *  - a searcher with a plan (a stand-in that wraps the cpu stages and counts
+ *    its calls) is planned once and destroyed once, with the same lists;
+ *  - a spectrum of another length, and bad options, are refused by name;
+ *  - planted: a stand-in whose plan keeps the first spectrum's peaks is
+ *    caught by the same comparison on the second spectrum. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/xc_conform_accel.h"
+#include "core/xc_search.h"
+#include "optimized/cpu/xc_cpu.h"
+#include "reference/xc_reference.h"
+#include "tests/xc_assert.h"
+#include "tests/xc_test.h"
+
+/* Same length and every field of every candidate equal; prints the first
+ * difference. */
+static int same_bits(const xc_candlist *a, const xc_candlist *b, const char *what)
+{
+    if (a->n != b->n) {
+        printf("\n  %s: %zu candidates, expected %zu", what, a->n, b->n);
+        return 0;
+    }
+    for (size_t i = 0; i < a->n; i++)
+        if (memcmp(&a->c[i], &b->c[i], sizeof a->c[i])) {
+            printf("\n  %s #%zu: observed r %.3f width %d h %d sigma %.12g, expected r %.3f width %d h %d sigma %.12g "
+                   "(tolerance: bit for bit)",
+                   what, i, a->c[i].r, a->c[i].width, a->c[i].numharm, a->c[i].sigma, b->c[i].r, b->c[i].width,
+                   b->c[i].numharm, b->c[i].sigma);
+            return 0;
+        }
+    return 1;
+}
+
+static const double tones[][3] = {{701.3, 4, 40}, {1402.6, 8, 30}, {1511.65, -13, 45}, {2333.0, 0, 25}};
+
+static void spectra(xc_spectrum *sp, size_t nbins)
+{
+    xc_error err;
+    for (int k = 0; k < 3; k++)
+        CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp[k], nbins, 11 + (uint64_t)k, tones, 4 - k, &err), XC_OK);
+}
+
+static xc_psopts opts(void)
+{
+    xc_psopts o;
+    xc_psopts_default(&o);
+    o.zmax = 20;
+    o.numharm = 4;
+    o.sigma = 3;
+    o.normwidth = 500;
+    o.threads = 2;
+    return o;
+}
+
+/* n spectra through one session against xc_pulscan_run; returns candidates. */
+static size_t session_vs_run(const xc_searcher *s, const xc_spectrum *sp, int n, const xc_psopts *o, int *failed)
+{
+    xc_error err;
+    xc_pulscan_session *ss = NULL;
+    xc_status st = xc_pulscan_session_open(s, sp[0].nbins, o, &ss, &err);
+    if (st)
+        printf("\n  %s: %s", s->impl.name, err.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    size_t total = 0;
+    for (int k = 0; k < n; k++) {
+        xc_candlist a, b;
+        xc_candlist_init(&a);
+        xc_candlist_init(&b);
+        CU_ASSERT_EQUAL_FATAL(xc_pulscan_session_run(ss, &sp[k], &a, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_pulscan_run(s, &sp[k], o, &b, &err), XC_OK);
+        char what[64];
+        snprintf(what, sizeof what, "%s spectrum %d", s->impl.name, k);
+        int ok = same_bits(&a, &b, what);
+        *failed += !ok;
+        CU_ASSERT(ok);
+        CU_ASSERT(b.n >= 1);
+        total += b.n;
+        xc_candlist_free(&a);
+        xc_candlist_free(&b);
+    }
+    xc_pulscan_session_close(ss);
+    return total;
+}
+
+XC_TEST(test_session_bits, "session_bits")
+{
+    xc_spectrum sp[3];
+    spectra(sp, 3001);
+    xc_psopts o = opts();
+    int failed = 0;
+    size_t nr = session_vs_run(&xc_ps_reference, sp, 3, &o, &failed);
+    size_t nc = session_vs_run(&xc_ps_cpu, sp, 3, &o, &failed);
+    printf("\n  3 spectra of 3001 bins, zmax 20, 4 harmonics: reference %zu and cpu %zu candidates, session = run bit "
+           "for bit",
+           nr, nc);
+    CU_ASSERT_EQUAL(failed, 0);
+    for (int k = 0; k < 3; k++)
+        xc_spectrum_free(&sp[k]);
+}
+
+/* ---- a stand-in searcher with a plan ------------------------------------------ */
+
+typedef struct {
+    int planned, destroyed, runs, stale;
+    xc_pspeaks first;     /* stale: the first spectrum's peaks, handed back every time */
+} planstats;
+
+static planstats stats;
+
+static xc_status sp_plan(size_t nbins, const xc_psopts *o, void **state, xc_error *err)
+{
+    (void)nbins, (void)o, (void)err;
+    stats.planned++;
+    *state = &stats;
+    return XC_OK;
+}
+
+static xc_status sp_peaks_in(void *state, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                             const double *thr, xc_pspeaks *pk, xc_error *err)
+{
+    planstats *s = state;
+    s->runs++;
+    if (s->stale && s->runs > 1) {
+        for (size_t k = 0; k < s->first.n; k++)
+            if (xc_pspeaks_push(pk, s->first.p[k].i, s->first.p[k].width, s->first.p[k].numharm, s->first.p[k].power, err))
+                return err->code;
+        return XC_OK;
+    }
+    xc_status st = xc_ps_cpu.peaks(sp, o, P, thr, pk, err);
+    if (!st && s->stale)
+        for (size_t k = 0; k < pk->n && !st; k++)
+            st = xc_pspeaks_push(&s->first, pk->p[k].i, pk->p[k].width, pk->p[k].numharm, pk->p[k].power, err);
+    return st;
+}
+
+static void sp_destroy(void *state) { ((planstats *)state)->destroyed++; }
+
+static xc_status sp_peaks(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
+                          xc_pspeaks *pk, xc_error *err)
+{
+    return xc_ps_cpu.peaks(sp, o, P, thr, pk, err);
+}
+
+static xc_status sp_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
+{
+    return xc_ps_cpu.powers(sp, o, P, err);
+}
+
+static const xc_searcher planned = {
+    {XC_FAMILY_PULSCAN, "planned", "test stand-in: the cpu stages behind a plan", {XC_TOL_EXACT, 0},
+     XC_CAP_THREADED | XC_CAP_RUNTIME, NULL},
+    sp_powers, sp_peaks, 0, sp_plan, sp_peaks_in, sp_destroy};
+
+XC_TEST(test_session_plan_once, "session_plan_once")
+{
+    xc_spectrum sp[3];
+    spectra(sp, 2500);
+    xc_psopts o = opts();
+    memset(&stats, 0, sizeof stats);
+    xc_pspeaks_init(&stats.first);
+    int failed = 0;
+    size_t n = session_vs_run(&planned, sp, 3, &o, &failed);
+    printf("\n  stand-in with a plan: %zu candidates over 3 spectra; planned %d, ran %d, destroyed %d (expected 1, 3, "
+           "1)",
+           n, stats.planned, stats.runs, stats.destroyed);
+    CU_ASSERT_EQUAL(failed, 0);
+    CU_ASSERT_EQUAL(stats.planned, 1);
+    CU_ASSERT_EQUAL(stats.runs, 3);
+    CU_ASSERT_EQUAL(stats.destroyed, 1);
+    xc_pspeaks_free(&stats.first);
+    for (int k = 0; k < 3; k++)
+        xc_spectrum_free(&sp[k]);
+}
+
+XC_TEST(test_session_planted_stale, "session_planted_stale")
+{
+    xc_spectrum sp[3];
+    spectra(sp, 2500);
+    xc_psopts o = opts();
+    memset(&stats, 0, sizeof stats);
+    xc_pspeaks_init(&stats.first);
+    stats.stale = 1;
+    xc_error err;
+    xc_pulscan_session *ss = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_session_open(&planned, sp[0].nbins, &o, &ss, &err), XC_OK);
+    int differ = 0;
+    for (int k = 0; k < 2; k++) {
+        xc_candlist a, b;
+        xc_candlist_init(&a);
+        xc_candlist_init(&b);
+        CU_ASSERT_EQUAL_FATAL(xc_pulscan_session_run(ss, &sp[k], &a, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_pulscan_run(&xc_ps_cpu, &sp[k], &o, &b, &err), XC_OK);
+        if (k == 1)
+            differ = !same_bits(&a, &b, "planted (stale peaks)");
+        xc_candlist_free(&a);
+        xc_candlist_free(&b);
+    }
+    xc_pulscan_session_close(ss);
+    CU_ASSERT(differ);
+    xc_pspeaks_free(&stats.first);
+    for (int k = 0; k < 3; k++)
+        xc_spectrum_free(&sp[k]);
+}
+
+XC_TEST(test_session_errors, "session_errors")
+{
+    xc_spectrum sp[3], other[3];
+    spectra(sp, 2500);
+    spectra(other, 2600);
+    xc_psopts o = opts();
+    xc_error err;
+    xc_pulscan_session *ss = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_session_open(&xc_ps_cpu, 2500, &o, &ss, &err), XC_OK);
+    xc_candlist a;
+    xc_candlist_init(&a);
+    xc_status st = xc_pulscan_session_run(ss, &other[0], &a, &err);
+    printf("\n  another length: status %d: %s", (int)st, st ? err.msg : "");
+    CU_ASSERT_EQUAL(st, XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "2600"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "2500"));
+    sp[1].data[7] = 1.0f / 0.0f;
+    st = xc_pulscan_session_run(ss, &sp[1], &a, &err);
+    printf("\n  a non-finite value: status %d: %s", (int)st, st ? err.msg : "");
+    CU_ASSERT_EQUAL(st, XC_EFORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "bin 3"));
+    xc_pulscan_session_close(ss);
+    xc_candlist_free(&a);
+    o.zmax = -4;
+    xc_pulscan_session *bad = NULL;
+    st = xc_pulscan_session_open(&xc_ps_cpu, 2500, &o, &bad, &err);
+    printf("\n  zmax -4: status %d: %s", (int)st, st ? err.msg : "");
+    CU_ASSERT_EQUAL(st, XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-4"));
+    CU_ASSERT_PTR_NULL(bad);
+    xc_pulscan_session_close(bad);
+    for (int k = 0; k < 3; k++) {
+        xc_spectrum_free(&sp[k]);
+        xc_spectrum_free(&other[k]);
+    }
+}
+
+XC_TEST_MAIN("ps_session")
