@@ -34,7 +34,8 @@ static void help(void)
            "  -device        searchers whose spec names no impl use a device implementation where one is\n"
            "                 available (the serial pass gives every thread to the host side)\n"
            "  -workers W     pulsars at once in the side-by-side pass, T/W threads each [T, or 4 with -device]\n"
-           "  -separate      every configuration its own search, as before sweeps (the A/B baseline)\n"
+           "  -separate      every configuration its own search and nothing kept from pulsar to pulsar, as\n"
+           "                 before sweeps and sessions (the A/B baseline)\n"
            "  -json FILE     write the record as JSON (atomically)\n"
            "  -h             this help\n");
 }
@@ -77,11 +78,15 @@ int xc_bench_study(int argc, char **argv)
     /* 1. serial, one thread (all threads for a device searcher's host side) */
     xc_status e = XC_OK;
     double t0 = xc_now();
+    xc_study_cache *cache = NULL;
+    if (!separate)
+        e = xc_study_cache_new(&st, &cache, &err);
     for (uint64_t i = 0; i < n && !e; i++) {
         xc_study_rows rows = {0};
-        e = xc_study_pulsar_timed(&st, i, NULL, anydev ? T : 1, &rows, secs, &err);
+        e = xc_study_pulsar_cached(&st, cache, i, NULL, anydev ? T : 1, &rows, secs, &err);
         xc_study_rows_free(&rows);
     }
+    xc_study_cache_free(cache);
     double serial = xc_now() - t0;
     /* 2. side by side, as the study runs them (with a device searcher, W
      * pulsars share the device: their host stages overlap its work) */
@@ -93,18 +98,26 @@ int xc_bench_study(int argc, char **argv)
         xc_status e2 = XC_OK;
         const int inner = T / W > 0 ? T / W : 1;
         t0 = xc_now();
-#pragma omp parallel for num_threads(W) schedule(dynamic, 1)
-        for (long long i = 0; i < (long long)n; i++) {
-            xc_study_rows rows = {0};
+#pragma omp parallel num_threads(W)
+        {
+            xc_study_cache *wc = NULL;
             xc_error e1;
             xc_error_clear(&e1);
-            if (xc_study_pulsar(&st, (uint64_t)i, NULL, inner, &rows, &e1))
+            xc_status s1 = separate ? XC_OK : xc_study_cache_new(&st, &wc, &e1);
+#pragma omp for schedule(dynamic, 1)
+            for (long long i = 0; i < (long long)n; i++) {
+                xc_study_rows rows = {0};
+                if (!s1)
+                    s1 = xc_study_pulsar_cached(&st, wc, (uint64_t)i, NULL, inner, &rows, NULL, &e1);
+                xc_study_rows_free(&rows);
+            }
+            if (s1)
 #pragma omp critical(bench_study_err)
             {
                 e2 = e1.code;
                 err = e1;
             }
-            xc_study_rows_free(&rows);
+            xc_study_cache_free(wc);
         }
         wall = xc_now() - t0;
         e = e2;

@@ -247,6 +247,9 @@ done:
 
 /* ---- the searches ---------------------------------------------------------- */
 
+static xc_status session_search(const xc_study_searcher *s, const xc_study_config *c, xc_study_cache *cache,
+                                size_t q, const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err);
+
 static xc_status search_any(const xc_study_searcher *s, const xc_study_config *c, const xc_spectrum *sp,
                             int threads, xc_candlist *cl, xc_error *err)
 {
@@ -264,17 +267,76 @@ static xc_status search_any(const xc_study_searcher *s, const xc_study_config *c
  * at once made an H200 report illegal memory accesses (the GPU searchers
  * are not safe to call concurrently), so pulsars side by side overlap only
  * their host stages (synthesis, FFT, CPU searchers) with the device's work. */
-static xc_status search(const xc_study_searcher *s, const xc_study_config *c, const xc_spectrum *sp, int threads,
-                        xc_candlist *cl, xc_error *err)
+static xc_status search(const xc_study_searcher *s, const xc_study_config *c, xc_study_cache *cache, size_t q,
+                        const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
 {
     xc_status e;
+    int keep = cache && s->family == XC_FAMILY_PULSCAN;
     if (s->impl->caps & XC_CAP_DEVICE) {
 #pragma omp critical(xc_study_device)
-        e = search_any(s, c, sp, threads, cl, err);
+        e = keep ? session_search(s, c, cache, q, sp, threads, cl, err) : search_any(s, c, sp, threads, cl, err);
     } else {
-        e = search_any(s, c, sp, threads, cl, err);
+        e = keep ? session_search(s, c, cache, q, sp, threads, cl, err) : search_any(s, c, sp, threads, cl, err);
     }
     return e;
+}
+
+/* ---- sessions kept from pulsar to pulsar ------------------------------------ */
+
+/* A worker's Pulscan sessions (core/xc_search.h), one per search, made at
+ * the first pulsar and kept while the spectra keep their length: the
+ * thresholds, and a device searcher's plan, are made once per study rather
+ * than once per pulsar.  The candidates are the same bits. */
+struct xc_study_cache {
+    size_t n;
+    xc_pulscan_session **ps;
+    int *threads;
+};
+
+xc_status xc_study_cache_new(const xc_study *st, xc_study_cache **c, xc_error *err)
+{
+    *c = calloc(1, sizeof **c);
+    size_t n = xc_study_nsearch(st);
+    if (*c) {
+        (*c)->n = n;
+        (*c)->ps = calloc(n ? n : 1, sizeof *(*c)->ps);
+        (*c)->threads = calloc(n ? n : 1, sizeof *(*c)->threads);
+    }
+    if (!*c || !(*c)->ps || !(*c)->threads) {
+        xc_study_cache_free(*c);
+        *c = NULL;
+        return xc_error_set(err, XC_ENOMEM, "out of memory for a study's sessions");
+    }
+    return XC_OK;
+}
+
+void xc_study_cache_free(xc_study_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t k = 0; c->ps && k < c->n; k++)
+        xc_pulscan_session_close(c->ps[k]);
+    free(c->ps);
+    free(c->threads);
+    free(c);
+}
+
+static xc_status session_search(const xc_study_searcher *s, const xc_study_config *c, xc_study_cache *cache,
+                                size_t q, const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
+{
+    xc_status e = XC_OK;
+    xc_pulscan_session **ss = &cache->ps[q];
+    if (*ss && (xc_pulscan_session_nbins(*ss) != sp->nbins || cache->threads[q] != threads)) {
+        xc_pulscan_session_close(*ss);
+        *ss = NULL;
+    }
+    if (!*ss) {
+        xc_psopts o = c->ps;
+        o.threads = threads;
+        e = xc_pulscan_session_open(xc_searcher_of(s->impl), sp->nbins, &o, ss, err);
+        cache->threads[q] = threads;
+    }
+    return e ? e : xc_pulscan_session_run(*ss, sp, cl, err);
 }
 
 /* Every configuration of an accel searcher at once (core/xc_accel.h,
@@ -393,6 +455,12 @@ xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *
 xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
                                 xc_study_rows *out, double *secs, xc_error *err)
 {
+    return xc_study_pulsar_cached(st, NULL, id, want, threads, out, secs, err);
+}
+
+xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint64_t id, const unsigned char *want,
+                                 int threads, xc_study_rows *out, double *secs, xc_error *err)
+{
     double t0 = xc_now();
     xc_synth_params p;
     int attempts = 0;
@@ -496,7 +564,7 @@ xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned 
                 continue;
             if (!swept) {
                 double ts = xc_now();
-                e = search(s, &s->cfg[c], &sp, threads, &cl[c], &se);
+                e = search(s, &s->cfg[c], cache, idx + c, &sp, threads, &cl[c], &se);
                 if (secs)
                     secs[2 + idx + c] += xc_now() - ts;
                 failed = s->cfg[c].label;

@@ -133,6 +133,18 @@ xc_status xc_study_run(const xc_study *st, const char *dir, xc_study_runopts *o,
     xc_progress_report(&o->progress, "study", 0, npend);
 #pragma omp parallel num_threads(workers)
     {
+        /* this worker's sessions, kept from pulsar to pulsar */
+        xc_study_cache *cache = NULL;
+        xc_error ce;
+        xc_error_clear(&ce);
+        if (xc_study_cache_new(st, &cache, &ce))
+#pragma omp critical(xc_study_journal)
+        {
+            if (!first_err) {
+                first_err = ce.code;
+                werr = ce;
+            }
+        }
         for (;;) {
             uint64_t k;
             int stop;
@@ -154,7 +166,7 @@ xc_status xc_study_run(const xc_study *st, const char *dir, xc_study_runopts *o,
             xc_study_rows mine = {0};
             xc_error e1;
             xc_error_clear(&e1);
-            xc_status s1 = xc_study_pulsar(st, id, want, inner, &mine, &e1);
+            xc_status s1 = xc_study_pulsar_cached(st, cache, id, want, inner, &mine, NULL, &e1);
 #pragma omp critical(xc_study_journal)
             {
                 /* Rows of a pulsar cut short by an error are kept: they are finished. */
@@ -176,6 +188,7 @@ xc_status xc_study_run(const xc_study *st, const char *dir, xc_study_runopts *o,
             }
             xc_study_rows_free(&mine);
         }
+        xc_study_cache_free(cache);
     }
     o->made = finished;
     if (first_err) {

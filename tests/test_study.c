@@ -88,7 +88,7 @@ static xc_status miss_peaks(const xc_spectrum *sp, const xc_psopts *o, const dou
 }
 static const xc_searcher miss = {
     {XC_FAMILY_PULSCAN, "miss", "finds nothing, on purpose", {XC_TOL_RELATIVE, 1e-4}, XC_CAP_RUNTIME, NULL},
-    miss_powers, miss_peaks, 0};
+    miss_powers, miss_peaks, 0, NULL, NULL, NULL};
 
 /* Tiny observations: 8 s at 1 ms (8000 samples), 64 channels.  A 45 % duty
  * cycle keeps the fundamental stronger than the second harmonic: with a
@@ -547,6 +547,54 @@ XC_TEST(test_threads_and_shards_same_bytes, "threads_and_shards_same_bytes")
     s = xc_study_merge(half, 1, xc_fx_tmp("same-half"), reg, &m, &err);
     CU_ASSERT_EQUAL(s, XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "pulsar 1 has no row"));
+    xc_study_free(&st);
+    xc_registry_destroy(reg);
+}
+
+/* A worker's sessions kept from pulsar to pulsar (xc_study_cache) give the
+ * rows made without them, byte for byte; and a matched filter's sweep is
+ * made whole whichever configurations are wanted (a resumed run's rows
+ * equal an uninterrupted run's). */
+XC_TEST(test_cache_same_rows, "cache_same_rows")
+{
+    xc_registry *reg = test_registry();
+    xc_study st;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_study_load(&st, planted_spec(), reg, &err), XC_OK);
+    xc_study_cache *cache = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_study_cache_new(&st, &cache, &err), XC_OK);
+    size_t ns = xc_study_nsearch(&st), rows_seen = 0, differ = 0;
+    unsigned char only_last[64];
+    memset(only_last, 0, sizeof only_last);
+    only_last[ns - 2] = 1;   /* the fdas zmax=10 search alone */
+    for (uint64_t id = 0; id < 4; id++) {
+        xc_study_rows a = {0}, b = {0}, c = {0};
+        CU_ASSERT_EQUAL_FATAL(xc_study_pulsar(&st, id, NULL, 2, &a, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_study_pulsar_cached(&st, cache, id, NULL, 2, &b, NULL, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_study_pulsar_cached(&st, cache, id, only_last, 2, &c, NULL, &err), XC_OK);
+        CU_ASSERT_EQUAL(a.n, ns);
+        CU_ASSERT_EQUAL(b.n, a.n);
+        for (size_t k = 0; k < a.n && k < b.n; k++, rows_seen++)
+            if (strcmp(a.r[k].line, b.r[k].line)) {
+                if (!differ++)
+                    printf("\n  pulsar %llu row %zu: with the cache\n    %s\n  expected\n    %s",
+                           (unsigned long long)id, k, b.r[k].line, a.r[k].line);
+            }
+        CU_ASSERT_EQUAL(c.n, 1);
+        if (c.n == 1 && a.n == ns) {
+            int same = !strcmp(c.r[0].line, a.r[ns - 2].line);
+            if (!same)
+                printf("\n  pulsar %llu, fdas zmax=10 alone:\n    %s\n  expected\n    %s", (unsigned long long)id,
+                       c.r[0].line, a.r[ns - 2].line);
+            differ += !same;
+        }
+        xc_study_rows_free(&a);
+        xc_study_rows_free(&b);
+        xc_study_rows_free(&c);
+    }
+    printf("\n  %zu rows with and without the cache, %zu differ (expected 0)", rows_seen, differ);
+    CU_ASSERT_EQUAL(differ, 0);
+    xc_study_cache_free(cache);
     xc_study_free(&st);
     xc_registry_destroy(reg);
 }
