@@ -295,14 +295,16 @@ size_t xc_accel_row_above(const double *v, size_t from, size_t m, double thr);
 size_t xc_accel_rowf_above(const float *v, size_t from, size_t m, double thr);
 void xc_accel_peaks_free(xc_accel_peaks *l);
 
-/* The pieces of xc_accel_run, for xc_accel_run_sweep: the searcher and
- * spectrum checks; the search of plan p into raw peaks (every point above
- * p->thr[s] whose sigma with p->ntrials[s] exceeds p->o.sigma, before any
- * selection; pk initialised by the caller); then preset exact's selection,
- * the sort and harmonic sifting, and the candidates of plan p. */
+/* The pieces of xc_accel_run, for the sweeps and sessions below: the
+ * searcher and spectrum checks; the search of plan p into raw peaks (every
+ * point above p->thr[s] whose sigma with p->ntrials[s] exceeds p->o.sigma,
+ * before any selection; pk initialised by the caller), with the searcher's
+ * state made for a plan of the same templates (state NULL: made and
+ * destroyed here); then preset exact's selection, the sort and harmonic
+ * sifting, and the candidates of plan p. */
 xc_status xc_accel_check(const xc_accel_searcher *s, const xc_spectrum *sp, xc_error *err);
-xc_status xc_accel_run_peaks(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_plan *p,
-                             xc_accel_peaks *pk, xc_error *err);
+xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_spectrum *sp,
+                             const xc_accel_plan *p, xc_accel_peaks *pk, xc_error *err);
 xc_status xc_accel_finish(const xc_accel_plan *p, xc_accel_peaks *pk, double T, xc_candlist *out, xc_error *err);
 
 /* ---- a zmax/numharm sweep of one spectrum (core/xc_accel_sweep.c) -------- *
@@ -317,12 +319,26 @@ xc_status xc_accel_finish(const xc_accel_plan *p, xc_accel_peaks *pk, double T, 
  * xc_accel_run calls' up to the plane stage's float rounding (an
  * implementation's segment length follows the largest template, so a
  * smaller zmax rounds differently; the reference's direct sums are the same
- * bits), at about the cost of the largest search.  Searches that do not nest
- * (another preset, or another option differing) run one by one.
- * out[0..n-1] initialised by the caller. */
+ * bits), at about the cost of the largest search.  The n are grouped: each
+ * joins the first earlier one it nests with (preset exact, every option but
+ * zmax, numharm and threads equal), and each group is one search; one that
+ * nests with none (preset presto, say) is searched alone, as xc_accel_run
+ * would.  out[0..n-1] initialised by the caller. */
 xc_status xc_accel_run_sweep(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, size_t n,
                              xc_candlist *out, xc_error *err);
-/* 1 when o[0..n-1] nest as xc_accel_run_sweep needs. */
+/* The same for many spectra of nbins bins and length T (a study's pulsars):
+ * a session makes the plans and the searcher's state (templates, FFT plans,
+ * device buffers) once; every run gives xc_accel_run_sweep's lists bit for
+ * bit (each group's state is kept).  A spectrum of another length or T is
+ * refused (XC_EINVAL naming both).  One caller at a time per session. */
+typedef struct xc_accel_session xc_accel_session;
+xc_status xc_accel_session_open(const xc_accel_searcher *s, size_t nbins, double T, const xc_accel_opts *o, size_t n,
+                                xc_accel_session **ss, xc_error *err);
+xc_status xc_accel_session_run(xc_accel_session *ss, const xc_spectrum *sp, xc_candlist *out, xc_error *err);
+/* 1 when sp has the session's length and T. */
+int xc_accel_session_fits(const xc_accel_session *ss, const xc_spectrum *sp);
+void xc_accel_session_close(xc_accel_session *ss);
+/* 1 when all of o[0..n-1] nest (one group). */
 int xc_accel_sweep_nests(const xc_accel_opts *o, size_t n);
 /* The search of top-plane indices [ilo, iend) by a searcher's own `search`
  * (preset exact; scale: the per-bin scales), its points given core's sigma

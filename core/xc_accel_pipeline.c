@@ -298,8 +298,8 @@ xc_status xc_accel_check(const xc_accel_searcher *s, const xc_spectrum *sp, xc_e
     return check_spectrum(sp, err);
 }
 
-xc_status xc_accel_run_peaks(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_plan *plan,
-                             xc_accel_peaks *pk, xc_error *err)
+xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_spectrum *sp,
+                             const xc_accel_plan *plan, xc_accel_peaks *pk, xc_error *err)
 {
     const xc_accel_plan p = *plan;   /* a shallow copy: the caller owns what it points to */
     const xc_accel_opts *o = &p.o;
@@ -344,7 +344,10 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, const xc_spectrum *sp, 
      * normalised spectrum and keeps its planes: none of the host's blocks
      * below are made. */
     int own = s->search && !r.presto;
-    if (!st && own && s->create)
+    /* the searcher's state: the caller's (made for this plan), else made here */
+    if (state)
+        r.state = state;
+    if (!st && own && s->create && !state)
         st = s->create(&p, &r.state, err);
     if (!st && own)
         st = xc_accel_search_own(s, r.state, &p, sp, scale, itop_lo, itop_end, pk, err);
@@ -395,7 +398,7 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, const xc_spectrum *sp, 
     if (!st && !own && (!(rowpk = calloc((size_t)p.ntempl * XC_ACCEL_NCHUNK, sizeof *rowpk)) ||
                 !(rind = malloc((size_t)p.numharm * (size_t)U * sizeof *rind))))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
-    if (!st && !own && s->create)
+    if (!st && !own && s->create && !state)
         st = s->create(&p, &r.state, err);
     /* accelsearch's in-memory search first fills the plane below rlo with
      * blocks starting at bin 8, for the sub-harmonics. */
@@ -415,7 +418,7 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, const xc_spectrum *sp, 
         if (!st)
             st = search_block(&r, i0, nr, pk, rowpk, rind, r.sub, suboff, err);
     }
-    if (r.state && s->destroy)
+    if (r.state && s->destroy && !state)
         s->destroy(r.state);
     for (size_t t = 0; rowpk && t < (size_t)p.ntempl * XC_ACCEL_NCHUNK; t++)
         xc_accel_peaks_free(&rowpk[t]);
@@ -451,7 +454,7 @@ xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const 
     if (st)
         return st;
     xc_accel_peaks pk = {0};
-    st = xc_accel_run_peaks(s, sp, &p, &pk, err);
+    st = xc_accel_run_peaks(s, NULL, sp, &p, &pk, err);
     if (!st)
         st = xc_accel_finish(&p, &pk, sp->T, out, err);
     xc_accel_peaks_free(&pk);

@@ -72,64 +72,165 @@ static xc_status cut(const xc_accel_plan *pc, const xc_accel_peaks *all, xc_acce
     return XC_OK;
 }
 
+/* A group: searches that nest (or one alone), searched once with the top
+ * plan and cut back to each member's plan. */
+typedef struct {
+    size_t n;
+    size_t *member;        /* indices into the session's configurations */
+    xc_accel_plan *pc;     /* each member's plan */
+    size_t made;           /* plans made (for freeing) */
+    xc_accel_plan top;
+    int have_top;
+    void *state;           /* the searcher's, for top */
+} group_t;
+
+struct xc_accel_session {
+    const xc_accel_searcher *s;
+    size_t nbins, n, ng;
+    double T;
+    group_t *g;
+};
+
+static void group_free(const xc_accel_searcher *s, group_t *g)
+{
+    if (g->state && s->destroy)
+        s->destroy(g->state);
+    if (g->have_top)
+        xc_accel_plan_free(&g->top);
+    for (size_t c = 0; c < g->made; c++)
+        xc_accel_plan_free(&g->pc[c]);
+    free(g->pc);
+    free(g->member);
+}
+
+void xc_accel_session_close(xc_accel_session *ss)
+{
+    if (!ss)
+        return;
+    for (size_t k = 0; k < ss->ng; k++)
+        group_free(ss->s, &ss->g[k]);
+    free(ss->g);
+    free(ss);
+}
+
+int xc_accel_session_fits(const xc_accel_session *ss, const xc_spectrum *sp)
+{
+    return ss && sp && sp->nbins == ss->nbins && sp->T == ss->T;
+}
+
+/* The group's plans, top (each stage: the lowest threshold and trials of
+ * the members that have it; fewer templates, fewer trials, a lower
+ * threshold) and the searcher's state for top. */
+static xc_status group_make(const xc_accel_searcher *s, const xc_accel_opts *o, size_t nbins, double T, group_t *g,
+                            xc_error *err)
+{
+    if (!(g->pc = calloc(g->n, sizeof *g->pc)))
+        return xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory");
+    xc_status st = XC_OK;
+    xc_accel_opts big = o[g->member[0]];
+    for (; g->made < g->n; g->made++) {
+        if ((st = xc_accel_plan_make(&g->pc[g->made], &o[g->member[g->made]], nbins, T, err)))
+            return st;
+        if (g->pc[g->made].zmax > big.zmax)
+            big.zmax = g->pc[g->made].zmax;
+        if (g->pc[g->made].numharm > big.numharm)
+            big.numharm = g->pc[g->made].numharm;
+    }
+    if ((st = xc_accel_plan_make(&g->top, &big, nbins, T, err)))
+        return st;
+    g->have_top = 1;
+    for (int q = 0; q < g->top.nstages; q++)
+        for (size_t c = 0; c < g->n; c++)
+            if (q < g->pc[c].nstages) {
+                g->top.thr[q] = fmin(g->top.thr[q], g->pc[c].thr[q]);
+                g->top.ntrials[q] = fmin(g->top.ntrials[q], g->pc[c].ntrials[q]);
+            }
+    return s->create ? s->create(&g->top, &g->state, err) : XC_OK;
+}
+
+xc_status xc_accel_session_open(const xc_accel_searcher *s, size_t nbins, double T, const xc_accel_opts *o, size_t n,
+                                xc_accel_session **ss, xc_error *err)
+{
+    *ss = NULL;
+    if (!s || !s->plane)
+        return xc_error_set(err, XC_EINVAL, "accel: no searcher (or one without a plane stage)");
+    if (!o || n == 0)
+        return xc_error_set(err, XC_EINVAL, "accel sweep: no configurations");
+    xc_accel_session *q = calloc(1, sizeof *q);
+    if (!q || !(q->g = calloc(n, sizeof *q->g))) {
+        free(q);
+        return xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory");
+    }
+    q->s = s;
+    q->nbins = nbins;
+    q->T = T;
+    q->n = n;
+    /* groups: each configuration joins the first earlier one it nests with
+     * (preset exact, every option but zmax, numharm and threads equal) */
+    xc_status st = XC_OK;
+    for (size_t c = 0; c < n && !st; c++) {
+        size_t k = 0;
+        for (; k < q->ng; k++) {
+            const xc_accel_opts *h = &o[q->g[k].member[0]];
+            if (h->preset == XC_ACCEL_EXACT && o[c].preset == XC_ACCEL_EXACT && same_but_zh(h, &o[c]))
+                break;
+        }
+        if (k == q->ng) {
+            if (!(q->g[k].member = malloc(n * sizeof *q->g[k].member))) {
+                st = xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory");
+                break;
+            }
+            q->ng++;
+        }
+        q->g[k].member[q->g[k].n++] = c;
+    }
+    for (size_t k = 0; k < q->ng && !st; k++)
+        st = group_make(s, o, nbins, T, &q->g[k], err);
+    if (st) {
+        xc_accel_session_close(q);
+        return st;
+    }
+    *ss = q;
+    return XC_OK;
+}
+
+xc_status xc_accel_session_run(xc_accel_session *ss, const xc_spectrum *sp, xc_candlist *out, xc_error *err)
+{
+    if (!ss || !out)
+        return xc_error_set(err, XC_EINVAL, "accel sweep: no session or outputs");
+    xc_status st = xc_accel_check(ss->s, sp, err);
+    if (st)
+        return st;
+    if (!xc_accel_session_fits(ss, sp))
+        return xc_error_set(err, XC_EINVAL, "accel sweep: a spectrum of %zu bins and T = %.17g s, the session is for "
+                            "%zu bins and T = %.17g s", sp->nbins, sp->T, ss->nbins, ss->T);
+    for (size_t k = 0; k < ss->ng && !st; k++) {
+        group_t *g = &ss->g[k];
+        xc_accel_peaks all = {0};
+        st = xc_accel_run_peaks(ss->s, g->state, sp, &g->top, &all, err);
+        for (size_t c = 0; c < g->n && !st; c++) {
+            xc_accel_peaks mine = {0};
+            st = cut(&g->pc[c], &all, &mine, err);
+            if (!st)
+                st = xc_accel_finish(&g->pc[c], &mine, sp->T, &out[g->member[c]], err);
+            xc_accel_peaks_free(&mine);
+        }
+        xc_accel_peaks_free(&all);
+    }
+    return st;
+}
+
 xc_status xc_accel_run_sweep(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, size_t n,
                              xc_candlist *out, xc_error *err)
 {
     if (n == 0)
         return XC_OK;
-    if (!o || !out)
-        return xc_error_set(err, XC_EINVAL, "accel sweep: no options or outputs");
-    if (n == 1 || !xc_accel_sweep_nests(o, n)) {
-        for (size_t c = 0; c < n; c++) {
-            xc_status st = xc_accel_run(s, sp, &o[c], &out[c], err);
-            if (st)
-                return st;
-        }
-        return XC_OK;
-    }
     xc_status st = xc_accel_check(s, sp, err);
-    if (st)
-        return st;
-    xc_accel_plan *pc = calloc(n, sizeof *pc), top;
-    if (!pc)
-        return xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory");
-    size_t made = 0;
-    xc_accel_opts big = o[0];
-    for (; made < n && !st; made++) {
-        if ((st = xc_accel_plan_make(&pc[made], &o[made], sp->nbins, sp->T, err)))
-            break;
-        if (pc[made].zmax > big.zmax)
-            big.zmax = pc[made].zmax;
-        if (pc[made].numharm > big.numharm)
-            big.numharm = pc[made].numharm;
-    }
-    int have_top = 0;
-    if (!st && !(st = xc_accel_plan_make(&top, &big, sp->nbins, sp->T, err))) {
-        have_top = 1;
-        /* every stage: the lowest threshold and trials of the searches that
-         * have it (fewer templates: fewer trials, a lower threshold) */
-        for (int g = 0; g < top.nstages; g++)
-            for (size_t c = 0; c < n; c++)
-                if (g < pc[c].nstages) {
-                    top.thr[g] = fmin(top.thr[g], pc[c].thr[g]);
-                    top.ntrials[g] = fmin(top.ntrials[g], pc[c].ntrials[g]);
-                }
-    }
-    xc_accel_peaks all = {0};
+    xc_accel_session *ss = NULL;
     if (!st)
-        st = xc_accel_run_peaks(s, sp, &top, &all, err);
-    for (size_t c = 0; c < n && !st; c++) {
-        xc_accel_peaks mine = {0};
-        st = cut(&pc[c], &all, &mine, err);
-        if (!st)
-            st = xc_accel_finish(&pc[c], &mine, sp->T, &out[c], err);
-        xc_accel_peaks_free(&mine);
-    }
-    xc_accel_peaks_free(&all);
-    if (have_top)
-        xc_accel_plan_free(&top);
-    for (size_t c = 0; c < made; c++)
-        xc_accel_plan_free(&pc[c]);
-    free(pc);
+        st = xc_accel_session_open(s, sp->nbins, sp->T, o, n, &ss, err);
+    if (!st)
+        st = xc_accel_session_run(ss, sp, out, err);
+    xc_accel_session_close(ss);
     return st;
 }

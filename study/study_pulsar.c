@@ -288,9 +288,11 @@ static xc_status search(const xc_study_searcher *s, const xc_study_config *c, xc
  * thresholds, and a device searcher's plan, are made once per study rather
  * than once per pulsar.  The candidates are the same bits. */
 struct xc_study_cache {
-    size_t n;
-    xc_pulscan_session **ps;
+    size_t n, ns;
+    xc_pulscan_session **ps;   /* per search */
     int *threads;
+    xc_accel_session **as;     /* per searcher: a matched filter's sweep */
+    int *athreads;
 };
 
 xc_status xc_study_cache_new(const xc_study *st, xc_study_cache **c, xc_error *err)
@@ -299,10 +301,13 @@ xc_status xc_study_cache_new(const xc_study *st, xc_study_cache **c, xc_error *e
     size_t n = xc_study_nsearch(st);
     if (*c) {
         (*c)->n = n;
+        (*c)->ns = st->ns;
         (*c)->ps = calloc(n ? n : 1, sizeof *(*c)->ps);
         (*c)->threads = calloc(n ? n : 1, sizeof *(*c)->threads);
+        (*c)->as = calloc(st->ns ? st->ns : 1, sizeof *(*c)->as);
+        (*c)->athreads = calloc(st->ns ? st->ns : 1, sizeof *(*c)->athreads);
     }
-    if (!*c || !(*c)->ps || !(*c)->threads) {
+    if (!*c || !(*c)->ps || !(*c)->threads || !(*c)->as || !(*c)->athreads) {
         xc_study_cache_free(*c);
         *c = NULL;
         return xc_error_set(err, XC_ENOMEM, "out of memory for a study's sessions");
@@ -316,8 +321,12 @@ void xc_study_cache_free(xc_study_cache *c)
         return;
     for (size_t k = 0; c->ps && k < c->n; k++)
         xc_pulscan_session_close(c->ps[k]);
+    for (size_t k = 0; c->as && k < c->ns; k++)
+        xc_accel_session_close(c->as[k]);
     free(c->ps);
     free(c->threads);
+    free(c->as);
+    free(c->athreads);
     free(c);
 }
 
@@ -342,8 +351,30 @@ static xc_status session_search(const xc_study_searcher *s, const xc_study_confi
 /* Every configuration of an accel searcher at once (core/xc_accel.h,
  * xc_accel_run_sweep: one search when they nest), on the device one
  * caller at a time as search() below. */
-static xc_status search_sweep(const xc_study_searcher *s, const xc_spectrum *sp, int threads, xc_candlist *cl,
-                              xc_error *err)
+static xc_status sweep_any(const xc_study_searcher *s, xc_study_cache *cache, size_t k, const xc_accel_opts *o,
+                           const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
+{
+    const xc_accel_searcher *as = xc_accel_searcher_of(s->impl);
+    /* A device searcher's state is not kept from pulsar to pulsar yet: the
+     * test that holds a kept device session to fresh sweeps
+     * (test_gpu_accel, gpu_accel_sweep) has not run on a device. */
+    if (!cache || (s->impl->caps & XC_CAP_DEVICE))
+        return xc_accel_run_sweep(as, sp, o, s->ncfg, cl, err);
+    xc_accel_session **ss = &cache->as[k];
+    if (*ss && (!xc_accel_session_fits(*ss, sp) || cache->athreads[k] != threads)) {
+        xc_accel_session_close(*ss);
+        *ss = NULL;
+    }
+    xc_status e = XC_OK;
+    if (!*ss) {
+        e = xc_accel_session_open(as, sp->nbins, sp->T, o, s->ncfg, ss, err);
+        cache->athreads[k] = threads;
+    }
+    return e ? e : xc_accel_session_run(*ss, sp, cl, err);
+}
+
+static xc_status search_sweep(const xc_study_searcher *s, xc_study_cache *cache, size_t k, const xc_spectrum *sp,
+                              int threads, xc_candlist *cl, xc_error *err)
 {
     xc_accel_opts *o = malloc(s->ncfg * sizeof *o);
     if (!o)
@@ -352,13 +383,12 @@ static xc_status search_sweep(const xc_study_searcher *s, const xc_spectrum *sp,
         o[c] = s->cfg[c].ac;
         o[c].threads = threads;
     }
-    const xc_accel_searcher *as = xc_accel_searcher_of(s->impl);
     xc_status e;
     if (s->impl->caps & XC_CAP_DEVICE) {
 #pragma omp critical(xc_study_device)
-        e = xc_accel_run_sweep(as, sp, o, s->ncfg, cl, err);
+        e = sweep_any(s, cache, k, o, sp, threads, cl, err);
     } else {
-        e = xc_accel_run_sweep(as, sp, o, s->ncfg, cl, err);
+        e = sweep_any(s, cache, k, o, sp, threads, cl, err);
     }
     free(o);
     return e;
@@ -554,7 +584,7 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
         const char *failed = "";
         if (swept) {
             double ts = xc_now();
-            e = search_sweep(s, &sp, threads, cl, &se);
+            e = search_sweep(s, cache, k, &sp, threads, cl, &se);
             for (size_t c = 0; secs && c < s->ncfg; c++)
                 secs[2 + idx + c] += (xc_now() - ts) / (double)s->ncfg;
             failed = "the sweep of every configuration";

@@ -286,6 +286,37 @@ XC_TEST_IF(test_gpu_accel_sweep, "gpu_accel_sweep", xc_fx_skip_gpu)
            "(tolerance %.0e)",
            total, worst, rtol);
     CU_ASSERT_EQUAL(failed, 0);
+    /* a session keeps the device state from spectrum to spectrum: its lists
+     * are a fresh sweep's, bit for bit, for two spectra in turn */
+    xc_spectrum sp2;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp2, 4099, 6, tones, 3, &err), XC_OK);
+    xc_accel_session *ss = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_accel_session_open(gpu(), sp.nbins, sp.T, o, N, &ss, &err), XC_OK);
+    int differ = 0;
+    for (int rep = 0; rep < 4; rep++) {
+        const xc_spectrum *x = rep % 2 ? &sp2 : &sp;
+        xc_candlist a[N], b[N];
+        for (int c = 0; c < N; c++) {
+            xc_candlist_init(&a[c]);
+            xc_candlist_init(&b[c]);
+        }
+        CU_ASSERT_EQUAL_FATAL(xc_accel_session_run(ss, x, a, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_accel_run_sweep(gpu(), x, o, N, b, &err), XC_OK);
+        for (int c = 0; c < N; c++) {
+            int same = a[c].n == b[c].n && !memcmp(a[c].c, b[c].c, a[c].n * sizeof *a[c].c);
+            if (!same && !differ)
+                printf("\n  session, run %d, search %d: %zu candidates, a fresh sweep %zu (or values differ; "
+                       "tolerance: bit for bit)",
+                       rep, c, a[c].n, b[c].n);
+            differ += !same;
+            xc_candlist_free(&a[c]);
+            xc_candlist_free(&b[c]);
+        }
+    }
+    xc_accel_session_close(ss);
+    printf("\n  gpu session: 4 runs over 2 spectra, %d lists differ from a fresh sweep's (expected 0)", differ);
+    CU_ASSERT_EQUAL(differ, 0);
+    xc_spectrum_free(&sp2);
     xc_spectrum_free(&sp);
 }
 
