@@ -13,7 +13,10 @@
  *     (numz) and on the stage; the selection is order-independent.
  * So the largest search, its thresholds lowered to the lowest any of the n
  * searches has at that stage, finds every point any of them would; each is
- * then cut back to what it would have found. */
+ * then cut back to what it would have found.  A session keeps the plans and
+ * the searcher's state (made for the top plan: templates, FFT plans, device
+ * buffers) for every spectrum of its length: the searcher interface already
+ * calls plane/search many times on one state. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
