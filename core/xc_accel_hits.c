@@ -5,6 +5,8 @@
  * search_block). */
 #include <stdlib.h>
 
+#include <omp.h>
+
 #include "core/xc_accel.h"
 #include "core/xc_signif.h"
 
@@ -48,7 +50,11 @@ xc_status xc_accel_search_own(const xc_accel_searcher *s, void *state, const xc_
     double *amp = malloc(2 * sp->nbins * sizeof *amp);
     if (!amp)
         return xc_error_set(err, XC_ENOMEM, "accel: out of memory (amplitudes of %zu bins)", sp->nbins);
-    for (size_t k = 0; k < sp->nbins; k++) {
+    /* element-wise, so any thread count gives the same values (26 ms on
+     * one thread for the paper's 2.34 M bins: time the device waits for) */
+    const long nb = (long)sp->nbins;
+#pragma omp parallel for schedule(static) num_threads(p->o.threads > 0 ? p->o.threads : omp_get_max_threads())
+    for (long k = 0; k < nb; k++) {
         amp[2 * k] = sp->data[2 * k] * scale[k];
         amp[2 * k + 1] = sp->data[2 * k + 1] * scale[k];
     }
