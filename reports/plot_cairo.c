@@ -1,13 +1,14 @@
 /* Plots drawn with cairo into an image surface and written as PNG: line
  * plots (with error bars and markers), heatmaps, colour-coded scatter plots
- * and histograms / grouped bars.  Text uses cairo's "toy" API with DejaVu Sans
+ * and histograms / grouped bars; what they share (axes, legends, the
+ * canvas) is in plot_frame.c.  Text uses cairo's "toy" API with DejaVu Sans
  * (fonts-dejavu-core), with fixed font options (grey antialiasing, no
  * hinting), so the same input gives the same bytes on a machine.
  *
  * Sizes below are in CSS pixels; the surface is XC_PLOT_SCALE times larger
  * and cairo_scale maps one onto the other.  Lines of width 1 at whole
  * coordinates then cover whole device pixels (crisp frames and ticks). */
-#include "reports/plot_impl.h"
+#include "reports/plot_frame.h"
 
 #ifdef XC_HAVE_CAIRO
 
@@ -16,606 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define FONT "DejaVu Sans"
-#define PI 3.14159265358979323846
-
-/* ---- colours ------------------------------------------------------------- */
-
-/* matplotlib's tab10, first eight; past them lines are dashed and markers hollow. */
-static const uint32_t palette[] = {0x1f77b4, 0xd62728, 0x2ca02c, 0xff7f0e, 0x9467bd, 0x8c564b, 0xe377c2, 0x17becf};
-#define NPALETTE (sizeof palette / sizeof palette[0])
-
-static void rgb(cairo_t *cr, uint32_t hex)
-{
-    cairo_set_source_rgb(cr, ((hex >> 16) & 255) / 255.0, ((hex >> 8) & 255) / 255.0, (hex & 255) / 255.0);
-}
-
-static uint32_t cmap_hex(xc_cmap m, double v)
-{
-    uint8_t c[3];
-    xc_cmap_rgb(m, v, c);
-    return (uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2];
-}
-
-/* ---- text ---------------------------------------------------------------- */
-
-/* Copies s to buf (n bytes), drawing "^" followed by an optional sign and
- * digits as superscript characters (UTF-8): "cm^-3" -> "cm⁻³". */
-static void pretty(char *buf, size_t n, const char *s)
-{
-    static const char *const sup[10] = {"\u2070", "\u00b9", "\u00b2", "\u00b3", "\u2074",
-                                        "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
-    size_t k = 0;
-    buf[0] = '\0';
-    for (const char *p = s ? s : ""; *p; p++) {
-        const char *rep = NULL;
-        char one[2] = {*p, 0};
-        if (*p == '^') {
-            const char *q = p + 1;
-            if (*q == '-' || *q == '+')
-                q++;
-            if (*q >= '0' && *q <= '9') {
-                /* Emit the sign, then each digit, as superscripts. */
-                p++;
-                if (*p == '-' || *p == '+') {
-                    const char *sign = *p == '-' ? "\u207b" : "\u207a";
-                    if (k + strlen(sign) >= n)
-                        return;
-                    memcpy(buf + k, sign, strlen(sign) + 1);
-                    k += strlen(sign);
-                    p++;
-                }
-                for (; *p >= '0' && *p <= '9'; p++) {
-                    const char *d = sup[*p - '0'];
-                    if (k + strlen(d) >= n)
-                        return;
-                    memcpy(buf + k, d, strlen(d) + 1);
-                    k += strlen(d);
-                }
-                p--;
-                continue;
-            }
-        }
-        rep = one;
-        if (k + 1 >= n)
-            return;
-        memcpy(buf + k, rep, 2);
-        k++;
-    }
-}
-
-static void font(cairo_t *cr, double size, int bold)
-{
-    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, size);
-}
-
-/* Advance width of s (in the current font) once superscripts are applied. */
-static double text_width(cairo_t *cr, const char *s)
-{
-    char buf[1024];
-    cairo_text_extents_t te;
-    pretty(buf, sizeof buf, s);
-    cairo_text_extents(cr, buf, &te);
-    return te.x_advance;
-}
-
-/* Draws s in the current font (of the given size) anchored at (x, y): ha 0
- * left, 0.5 centre, 1 right; va 0 baseline, 0.5 middle, 1 top of the
- * capitals at y; rotated by angle (radians, about the anchor). */
-static void text(cairo_t *cr, double x, double y, double size, const char *s, double ha, double va, double angle)
-{
-    char buf[1024];
-    cairo_text_extents_t te;
-    pretty(buf, sizeof buf, s);
-    cairo_text_extents(cr, buf, &te);
-    cairo_save(cr);
-    cairo_translate(cr, x, y);
-    cairo_rotate(cr, angle);
-    cairo_move_to(cr, -ha * te.x_advance, va * 0.73 * size);
-    cairo_show_text(cr, buf);
-    cairo_restore(cr);
-}
-
-/* Title (bold, shrunk to fit the width) and an optional grey subtitle. */
-static void draw_title(cairo_t *cr, int W, const char *title, const char *sub)
-{
-    double size = 15;
-    font(cr, size, 1);
-    while (size > 8 && text_width(cr, title) > W - 16) {
-        size -= 0.5;
-        font(cr, size, 1);
-    }
-    rgb(cr, 0x111111);
-    text(cr, W / 2.0, 10, size, title, 0.5, 1, 0);
-    if (sub && *sub) {
-        font(cr, 11, 0);
-        rgb(cr, 0x5a6272);
-        text(cr, W / 2.0, 31, 11, sub, 0.5, 1, 0);
-    }
-}
-
-/* ---- axes ---------------------------------------------------------------- */
-
-/* One axis: maps a data value to [0, 1] of the plot extent. */
-typedef struct {
-    double lo, hi;    /* in data units, or log10 of them for a log axis */
-    int log;
-    double step;      /* tick spacing (decades for a log axis) */
-    int rev;          /* drawn from hi to lo */
-    int plain;        /* log axis: ticks as 0.01 ... 1000 rather than 10^k */
-} axis;
-
-static double axis_pos(const axis *a, double u)
-{
-    double f = a->hi > a->lo ? (u - a->lo) / (a->hi - a->lo) : 0.5;
-    return a->rev ? 1 - f : f;
-}
-
-static double axis_frac(const axis *a, double v)
-{
-    return axis_pos(a, a->log ? log10(v) : v);
-}
-
-/* 1, 2 or 5 times a power of ten, about span/n. */
-static double nice_step(double span, int n)
-{
-    double raw = span / n;
-    double p = pow(10, floor(log10(raw)));
-    double f = raw / p;
-    return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * p;
-}
-
-/* Linear axis over [lo, hi]; `extend` rounds the limits out to whole ticks
- * (data plots), otherwise the limits stay (heatmap and bin edges are physical). */
-static void axis_linear(axis *a, double lo, double hi, int extend)
-{
-    if (!(hi > lo)) {
-        double pad = lo != 0 ? 0.5 * fabs(lo) : 1;
-        lo -= pad;
-        hi += pad;
-    }
-    memset(a, 0, sizeof *a);
-    a->step = nice_step(hi - lo, 5);
-    a->lo = extend ? floor(lo / a->step) * a->step : lo;
-    a->hi = extend ? ceil(hi / a->step) * a->step : hi;
-}
-
-static void axis_log(axis *a, double vmin, double vmax)
-{
-    memset(a, 0, sizeof *a);
-    a->log = 1;
-    a->lo = floor(log10(vmin));
-    a->hi = ceil(log10(vmax));
-    if (a->hi <= a->lo)
-        a->hi = a->lo + 1;
-    a->step = ceil((a->hi - a->lo) / 8);
-    a->plain = a->lo >= -2 && a->hi <= 3;
-}
-
-static void axis_data(axis *a, double lo, double hi, int log)
-{
-    if (log)
-        axis_log(a, lo, hi);
-    else
-        axis_linear(a, lo, hi, 1);
-}
-
-static void tick_label(char *buf, size_t n, const axis *a, double u)
-{
-    if (a->log) {
-        int k = (int)lround(u);
-        if (a->plain)
-            snprintf(buf, n, "%g", pow(10, k));
-        else
-            snprintf(buf, n, "10^%d", k);
-        return;
-    }
-    if (fabs(u) < a->step * 1e-6)
-        u = 0;   /* no "-0" or 1e-17 from accumulated steps */
-    double au = fabs(u);
-    char num[48];
-    if (u != 0 && (au >= 1e6 || au < 1e-3)) {
-        snprintf(num, sizeof num, "%.3g", au);
-    } else {
-        int dec = a->step >= 1 ? 0 : (int)ceil(-log10(a->step) - 1e-9);
-        snprintf(num, sizeof num, "%.*f", dec > 9 ? 9 : dec, au);
-    }
-    snprintf(buf, n, "%s%s", u < 0 ? "\u2212" : "", num);   /* a real minus sign */
-}
-
-/* Tick positions (in axis units): first tick and count. */
-static size_t axis_ticks(const axis *a, double *first)
-{
-    double t0 = ceil(a->lo / a->step - 1e-9) * a->step;
-    *first = t0;
-    if (t0 > a->hi + 1e-9 * a->step)
-        return 0;
-    return (size_t)floor((a->hi - t0) / a->step + 1e-9) + 1;
-}
-
-/* Widest tick label of a, in the tick font. */
-static double ticks_width(cairo_t *cr, const axis *a)
-{
-    double t0, w = 0;
-    char lab[64];
-    size_t n = axis_ticks(a, &t0);
-    font(cr, 11, 0);
-    for (size_t i = 0; i < n; i++) {
-        tick_label(lab, sizeof lab, a, t0 + (double)i * a->step);
-        w = fmax(w, text_width(cr, lab));
-    }
-    return w;
-}
-
-/* A plot: canvas size, the frame of the data area and its axes. */
-typedef struct {
-    cairo_t *cr;
-    int W, H;
-    double fx, fy, fw, fh;    /* frame */
-    axis ax, ay;
-    double ytickw;            /* widest y tick label */
-} plot;
-
-/* Places the frame: room on the left for the y tick labels and label,
- * `right` kept free on the right (colour bar), the title above. */
-static void layout(plot *p, double right, int subtitle)
-{
-    p->ytickw = ticks_width(p->cr, &p->ay);
-    double left = 12 + 16 + 8 + p->ytickw + 8;
-    double top = subtitle ? 50 : 38, bottom = 8 + 11 + 12 + 14 + 10;
-    p->fx = round(left);
-    p->fy = top;
-    p->fw = round(p->W - right) - p->fx;
-    p->fh = round(p->H - top - bottom);
-}
-
-static double map_x(const plot *p, double v)
-{
-    return p->fx + p->fw * axis_frac(&p->ax, v);
-}
-
-static double map_y(const plot *p, double v)
-{
-    return p->fy + p->fh - p->fh * axis_frac(&p->ay, v);
-}
-
-/* Grid (optional), ticks (minor ones on log axes), tick labels, frame and axis labels. */
-static void draw_axes(const plot *p, const char *xlabel, const char *ylabel, int grid)
-{
-    cairo_t *cr = p->cr;
-    double t0;
-    char lab[64];
-    double bottom = p->fy + p->fh, right = p->fx + p->fw;
-    cairo_set_line_width(cr, 1);
-    for (int pass = 0; pass < 2; pass++) {   /* pass 0: grid; pass 1: ticks */
-        if (pass == 0 && !grid)
-            continue;
-        for (int k = 0; k < 2; k++) {
-            const axis *a = k ? &p->ay : &p->ax;
-            size_t n = axis_ticks(a, &t0);
-            for (size_t i = 0; i < n; i++) {
-                double u = t0 + (double)i * a->step;
-                for (int m = 1; m <= (a->log && a->step == 1 && a->hi - a->lo <= 6 ? 9 : 1); m++) {
-                    double um = a->log ? u + log10(m) : u;
-                    if (um > a->hi + 1e-9)
-                        break;
-                    double f = axis_pos(a, um);
-                    double len = m == 1 ? 5 : 3;
-                    if (pass == 0 && m > 1)
-                        continue;
-                    if (k == 0) {
-                        double px = round(p->fx + p->fw * f);
-                        if (pass == 0) {
-                            cairo_move_to(cr, px, p->fy);
-                            cairo_line_to(cr, px, bottom);
-                        } else {
-                            cairo_move_to(cr, px, bottom);
-                            cairo_line_to(cr, px, bottom + len);
-                        }
-                    } else {
-                        double py = round(bottom - p->fh * f);
-                        if (pass == 0) {
-                            cairo_move_to(cr, p->fx, py);
-                            cairo_line_to(cr, right, py);
-                        } else {
-                            cairo_move_to(cr, p->fx, py);
-                            cairo_line_to(cr, p->fx - len, py);
-                        }
-                    }
-                }
-            }
-        }
-        rgb(cr, pass == 0 ? 0xe6e8ec : 0x333333);
-        cairo_stroke(cr);
-    }
-    font(cr, 11, 0);
-    rgb(cr, 0x222222);
-    size_t n = axis_ticks(&p->ax, &t0);
-    for (size_t i = 0; i < n; i++) {
-        double u = t0 + (double)i * p->ax.step;
-        tick_label(lab, sizeof lab, &p->ax, u);
-        text(cr, p->fx + p->fw * axis_pos(&p->ax, u), bottom + 9, 11, lab, 0.5, 1, 0);
-    }
-    n = axis_ticks(&p->ay, &t0);
-    for (size_t i = 0; i < n; i++) {
-        double u = t0 + (double)i * p->ay.step;
-        tick_label(lab, sizeof lab, &p->ay, u);
-        text(cr, p->fx - 8, bottom - p->fh * axis_pos(&p->ay, u), 11, lab, 1, 0.5, 0);
-    }
-    rgb(cr, 0x333333);
-    cairo_rectangle(cr, p->fx, p->fy, p->fw, p->fh);
-    cairo_stroke(cr);
-    font(cr, 12.5, 0);
-    rgb(cr, 0x111111);
-    text(cr, p->fx + p->fw / 2, bottom + 9 + 11 + 12, 12.5, xlabel, 0.5, 1, 0);
-    text(cr, p->fx - 8 - p->ytickw - 8, p->fy + p->fh / 2, 12.5, ylabel, 0.5, 0, -PI / 2);
-}
-
-/* "no data" in the middle of the frame. */
-static void draw_nodata(const plot *p, const char *why)
-{
-    font(p->cr, 14, 0);
-    rgb(p->cr, 0x8a90a0);
-    text(p->cr, p->fx + p->fw / 2, p->fy + p->fh / 2, 14, why, 0.5, 0.5, 0);
-}
-
-/* Clips drawing to the frame, widened so markers on its edge stay whole. */
-static void clip_frame(const plot *p, double margin)
-{
-    cairo_save(p->cr);
-    cairo_rectangle(p->cr, p->fx - margin, p->fy - margin, p->fw + 2 * margin, p->fh + 2 * margin);
-    cairo_clip(p->cr);
-}
-
-/* A vertical colour bar right of the frame, over [vmin, vmax] of the linear
- * axis az, with its ticks and label. */
-static void draw_colourbar(const plot *p, xc_cmap cmap, const axis *az, const char *zlabel)
-{
-    cairo_t *cr = p->cr;
-    double bx = p->fx + p->fw + 18, bw = 16;
-    cairo_surface_t *bar = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 256);
-    if (cairo_surface_status(bar) == CAIRO_STATUS_SUCCESS) {
-        cairo_surface_flush(bar);
-        unsigned char *data = cairo_image_surface_get_data(bar);
-        int stride = cairo_image_surface_get_stride(bar);
-        for (int i = 0; i < 256; i++)
-            *(uint32_t *)(void *)(data + (size_t)i * (size_t)stride) = cmap_hex(cmap, (255 - i) / 255.0);
-        cairo_surface_mark_dirty(bar);
-        cairo_save(cr);
-        cairo_rectangle(cr, bx, p->fy, bw, p->fh);
-        cairo_clip(cr);
-        cairo_translate(cr, bx, p->fy);
-        cairo_scale(cr, bw, p->fh / 256);
-        cairo_set_source_surface(cr, bar, 0, 0);
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
-        cairo_paint(cr);
-        cairo_restore(cr);
-    }
-    cairo_surface_destroy(bar);
-    rgb(cr, 0x333333);
-    cairo_set_line_width(cr, 1);
-    cairo_rectangle(cr, bx, p->fy, bw, p->fh);
-    double t0;
-    char lab[64];
-    size_t n = axis_ticks(az, &t0);
-    for (size_t i = 0; i < n; i++) {
-        double py = round(p->fy + p->fh - p->fh * axis_pos(az, t0 + (double)i * az->step));
-        cairo_move_to(cr, bx + bw, py);
-        cairo_line_to(cr, bx + bw + 4, py);
-    }
-    cairo_stroke(cr);
-    double zw = ticks_width(cr, az);
-    rgb(cr, 0x222222);
-    for (size_t i = 0; i < n; i++) {
-        double u = t0 + (double)i * az->step;
-        tick_label(lab, sizeof lab, az, u);
-        text(cr, bx + bw + 7, p->fy + p->fh - p->fh * axis_pos(az, u), 11, lab, 0, 0.5, 0);
-    }
-    font(cr, 12.5, 0);
-    rgb(cr, 0x111111);
-    text(cr, bx + bw + 7 + zw + 8 + 0.73 * 12.5, p->fy + p->fh / 2, 12.5, zlabel, 0.5, 0, -PI / 2);
-}
-
-/* Room the colour bar takes right of the frame. */
-static double colourbar_room(cairo_t *cr, const axis *az)
-{
-    return 18 + 16 + 7 + ticks_width(cr, az) + 8 + 16 + 8;
-}
-
-/* ---- legend -------------------------------------------------------------- */
-
-enum { LG_LINE, LG_DASH, LG_MARKER, LG_HOLLOW, LG_BOX, LG_LINEMARK };
-
-typedef struct {
-    const char *label;
-    uint32_t colour;
-    int style;
-} legend_entry;
-
-/* Points (device-independent plot coordinates) the legend should avoid. */
-typedef struct {
-    double *x, *y;
-    size_t n, cap;
-} ptlist;
-
-static void pt_add(ptlist *l, double x, double y)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 256;
-        double *nx = realloc(l->x, cap * sizeof *nx);
-        if (!nx)
-            return;   /* placement only gets worse */
-        l->x = nx;
-        double *ny = realloc(l->y, cap * sizeof *ny);
-        if (!ny)
-            return;
-        l->y = ny;
-        l->cap = cap;
-    }
-    l->x[l->n] = x;
-    l->y[l->n++] = y;
-}
-
-static void pt_free(ptlist *l)
-{
-    free(l->x);
-    free(l->y);
-}
-
-static void legend_sample(cairo_t *cr, const legend_entry *e, double x, double y)
-{
-    rgb(cr, e->colour);
-    cairo_set_line_width(cr, 2);
-    switch (e->style) {
-    case LG_LINE:
-    case LG_DASH:
-    case LG_LINEMARK:
-        if (e->style == LG_DASH) {
-            static const double dash[] = {6, 3};
-            cairo_set_dash(cr, dash, 2, 0);
-        }
-        cairo_move_to(cr, x, y);
-        cairo_line_to(cr, x + 24, y);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        if (e->style == LG_LINEMARK) {
-            cairo_arc(cr, x + 12, y, 2.5, 0, 2 * PI);
-            cairo_fill(cr);
-        }
-        break;
-    case LG_MARKER:
-    case LG_HOLLOW:
-        cairo_arc(cr, x + 12, y, 3.5, 0, 2 * PI);
-        if (e->style == LG_HOLLOW) {
-            cairo_set_line_width(cr, 1.3);
-            cairo_stroke(cr);
-        } else {
-            cairo_fill(cr);
-        }
-        break;
-    default:
-        cairo_rectangle(cr, x + 5, y - 5, 14, 10);
-        cairo_fill(cr);
-        break;
-    }
-}
-
-/* The legend in the corner of the frame that covers fewest points (top
- * right, top left, bottom right, bottom left on a tie). */
-static void draw_legend(const plot *p, const legend_entry *e, size_t n, const ptlist *pts)
-{
-    cairo_t *cr = p->cr;
-    double tw = 0;
-    font(cr, 11, 0);
-    for (size_t i = 0; i < n; i++)
-        tw = fmax(tw, text_width(cr, e[i].label));
-    double lw = 8 + 24 + 8 + tw + 10, lh = 6 + 17 * (double)n, in = 8;
-    double cx[4] = {p->fx + p->fw - lw - in, p->fx + in, p->fx + p->fw - lw - in, p->fx + in};
-    double cy[4] = {p->fy + in, p->fy + in, p->fy + p->fh - lh - in, p->fy + p->fh - lh - in};
-    int best = 0;
-    size_t bestn = (size_t)-1;
-    for (int c = 0; c < 4; c++) {
-        size_t k = 0;
-        for (size_t i = 0; pts && i < pts->n; i++)
-            k += pts->x[i] >= cx[c] - 4 && pts->x[i] <= cx[c] + lw + 4 && pts->y[i] >= cy[c] - 4 &&
-                 pts->y[i] <= cy[c] + lh + 4;
-        if (k < bestn) {
-            bestn = k;
-            best = c;
-        }
-    }
-    double lx = round(cx[best]), ly = round(cy[best]);
-    cairo_rectangle(cr, lx, ly, lw, lh);
-    cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
-    cairo_fill_preserve(cr);
-    rgb(cr, 0xb4b9c4);
-    cairo_set_line_width(cr, 1);
-    cairo_stroke(cr);
-    for (size_t i = 0; i < n; i++) {
-        double yy = ly + 3 + 17 * (double)i + 8.5;
-        legend_sample(cr, &e[i], lx + 8, yy);
-        font(cr, 11, 0);
-        rgb(cr, 0x222222);
-        text(cr, lx + 8 + 24 + 8, yy, 11, e[i].label, 0, 0.5, 0);
-    }
-}
-
-/* ---- canvas -------------------------------------------------------------- */
-
-static cairo_status_t png_sink(void *closure, const unsigned char *data, unsigned int len)
-{
-    xc_drawn *d = closure;
-    if (d->n + len > d->cap) {
-        size_t cap = d->cap ? d->cap : 65536;
-        while (cap < d->n + len)
-            cap *= 2;
-        unsigned char *p = realloc(d->png, cap);
-        if (!p)
-            return CAIRO_STATUS_NO_MEMORY;
-        d->png = p;
-        d->cap = cap;
-    }
-    memcpy(d->png + d->n, data, len);
-    d->n += len;
-    return CAIRO_STATUS_SUCCESS;
-}
-
-/* A white W x H canvas (CSS pixels) with the fixed font options. */
-static cairo_t *canvas_open(int W, int H)
-{
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W * XC_PLOT_SCALE, H * XC_PLOT_SCALE);
-    cairo_t *cr = cairo_create(s);
-    cairo_surface_destroy(s);   /* cr holds it */
-    cairo_scale(cr, XC_PLOT_SCALE, XC_PLOT_SCALE);
-    cairo_font_options_t *fo = cairo_font_options_create();
-    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-    cairo_set_font_options(cr, fo);
-    cairo_font_options_destroy(fo);
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-    return cr;
-}
-
-/* Writes the canvas as PNG into d and destroys it. */
-static xc_status canvas_close(cairo_t *cr, xc_drawn *d, int W, int H, const char *what, const char *title,
-                              xc_error *err)
-{
-    cairo_status_t cs = cairo_status(cr);
-    cairo_surface_t *s = cairo_get_target(cr);
-    if (cs == CAIRO_STATUS_SUCCESS) {
-        cairo_surface_flush(s);
-        cs = cairo_surface_write_to_png_stream(s, png_sink, d);
-    }
-    cairo_destroy(cr);
-    d->w = W;
-    d->h = H;
-    if (cs == CAIRO_STATUS_NO_MEMORY)
-        return xc_error_set(err, XC_ENOMEM, "%s '%s': out of memory", what, title);
-    if (cs != CAIRO_STATUS_SUCCESS)
-        return xc_error_set(err, XC_EIO, "%s '%s': cairo: %s", what, title, cairo_status_to_string(cs));
-    return XC_OK;
-}
-
-static const char *str(const char *s)
-{
-    return s ? s : "";
-}
-
-static void marker(cairo_t *cr, double x, double y, double r, int hollow)
-{
-    cairo_new_sub_path(cr);
-    cairo_arc(cr, x, y, r, 0, 2 * PI);
-    if (hollow) {
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_fill_preserve(cr);
-    }
-}
 
 /* ---- line plots ---------------------------------------------------------- */
 
@@ -643,20 +44,20 @@ xc_status xc_draw_lines(const xc_lineplot *lp, xc_drawn *d, xc_error *err)
         }
     }
     plot p = {.W = 720, .H = 420};
-    p.cr = canvas_open(p.W, p.H);
+    p.cr = xc_pf_canvas_open(p.W, p.H);
     cairo_t *cr = p.cr;
-    axis_data(&p.ax, xmin, xmax, lp->logx);
-    axis_data(&p.ay, ymin, ymax, lp->logy);
-    layout(&p, 24, 0);
-    draw_title(cr, p.W, str(lp->title), NULL);
-    draw_axes(&p, str(lp->xlabel), str(lp->ylabel), 1);
+    xc_pf_axis_data(&p.ax, xmin, xmax, lp->logx);
+    xc_pf_axis_data(&p.ay, ymin, ymax, lp->logy);
+    xc_pf_layout(&p, 24, 0);
+    xc_pf_draw_title(cr, p.W, xc_pf_str(lp->title), NULL);
+    xc_pf_draw_axes(&p, xc_pf_str(lp->xlabel), xc_pf_str(lp->ylabel), 1);
 
     ptlist pts = {0};
-    clip_frame(&p, 6);
+    xc_pf_clip_frame(&p, 6);
     for (size_t s = 0; s < lp->nseries; s++) {
         const xc_series *sr = &lp->series[s];
         int extra = s >= NPALETTE;
-        uint32_t col = palette[s % NPALETTE];
+        uint32_t col = xc_pf_palette[s % NPALETTE];
         if (!sr->points) {
             int pen = 0;
             for (size_t i = 0; i < sr->n; i++) {
@@ -664,7 +65,7 @@ xc_status xc_draw_lines(const xc_lineplot *lp, xc_drawn *d, xc_error *err)
                     pen = 0;
                     continue;
                 }
-                double px = map_x(&p, sr->x[i]), py = map_y(&p, sr->y[i]);
+                double px = xc_pf_map_x(&p, sr->x[i]), py = xc_pf_map_y(&p, sr->y[i]);
                 if (pen)
                     cairo_line_to(cr, px, py);
                 else
@@ -675,7 +76,7 @@ xc_status xc_draw_lines(const xc_lineplot *lp, xc_drawn *d, xc_error *err)
             static const double dash[] = {6, 3};
             cairo_set_dash(cr, dash, extra ? 2 : 0, 0);
             cairo_set_line_width(cr, 1.6);
-            rgb(cr, col);
+            xc_pf_rgb(cr, col);
             cairo_stroke(cr);
             cairo_set_dash(cr, NULL, 0, 0);
         }
@@ -691,32 +92,32 @@ xc_status xc_draw_lines(const xc_lineplot *lp, xc_drawn *d, xc_error *err)
                     lo = bottom;   /* a bar reaching zero runs off the bottom */
                 if (lp->logy && hi <= 0)
                     continue;
-                double px = map_x(&p, sr->x[i]), y0 = map_y(&p, lo), y1 = map_y(&p, hi);
+                double px = xc_pf_map_x(&p, sr->x[i]), y0 = xc_pf_map_y(&p, lo), y1 = xc_pf_map_y(&p, hi);
                 cairo_move_to(cr, px, y0);
                 cairo_line_to(cr, px, y1);
                 cairo_move_to(cr, px - 3, y0);
                 cairo_line_to(cr, px + 3, y0);
                 cairo_move_to(cr, px - 3, y1);
                 cairo_line_to(cr, px + 3, y1);
-                pt_add(&pts, px, y0);
-                pt_add(&pts, px, y1);
+                xc_pf_pt_add(&pts, px, y0);
+                xc_pf_pt_add(&pts, px, y1);
             }
             cairo_set_line_width(cr, 1.2);
-            rgb(cr, col);
+            xc_pf_rgb(cr, col);
             cairo_stroke(cr);
         }
         int marks = sr->points || sr->n <= 60;
         for (size_t i = 0; i < sr->n; i++) {
             if (!usable(sr->x[i], lp->logx) || !usable(sr->y[i], lp->logy))
                 continue;
-            double px = map_x(&p, sr->x[i]), py = map_y(&p, sr->y[i]);
-            pt_add(&pts, px, py);
+            double px = xc_pf_map_x(&p, sr->x[i]), py = xc_pf_map_y(&p, sr->y[i]);
+            xc_pf_pt_add(&pts, px, py);
             if (!marks)
                 continue;
-            rgb(cr, col);
+            xc_pf_rgb(cr, col);
             if (sr->points) {
-                marker(cr, px, py, 3.2, extra);
-                rgb(cr, col);
+                xc_pf_marker(cr, px, py, 3.2, extra);
+                xc_pf_rgb(cr, col);
                 if (extra) {
                     cairo_set_line_width(cr, 1.3);
                     cairo_stroke(cr);
@@ -724,7 +125,7 @@ xc_status xc_draw_lines(const xc_lineplot *lp, xc_drawn *d, xc_error *err)
                     cairo_fill(cr);
                 }
             } else {
-                marker(cr, px, py, 2.5, 0);
+                xc_pf_marker(cr, px, py, 2.5, 0);
                 cairo_fill(cr);
             }
         }
@@ -739,16 +140,16 @@ xc_status xc_draw_lines(const xc_lineplot *lp, xc_drawn *d, xc_error *err)
         for (size_t s = 0; s < lp->nseries; s++) {
             const xc_series *sr = &lp->series[s];
             int extra = s >= NPALETTE;
-            le[s].label = str(sr->label);
-            le[s].colour = palette[s % NPALETTE];
+            le[s].label = xc_pf_str(sr->label);
+            le[s].colour = xc_pf_palette[s % NPALETTE];
             le[s].style = sr->points ? (extra ? LG_HOLLOW : LG_MARKER)
                                      : extra ? LG_DASH : sr->n <= 60 ? LG_LINEMARK : LG_LINE;
         }
-        draw_legend(&p, le, lp->nseries, &pts);
+        xc_pf_draw_legend(&p, le, lp->nseries, &pts);
     }
     free(le);
-    pt_free(&pts);
-    return canvas_close(cr, d, p.W, p.H, "line plot", str(lp->title), err);
+    xc_pf_pt_free(&pts);
+    return xc_pf_canvas_close(cr, d, p.W, p.H, "line plot", xc_pf_str(lp->title), err);
 }
 
 /* ---- heatmaps ------------------------------------------------------------ */
@@ -780,7 +181,7 @@ static float *reduce_cells(const xc_heatmap *h, size_t fr, size_t fc, size_t nr,
 
 xc_status xc_draw_heatmap(const xc_heatmap *h, xc_drawn *d, xc_error *err)
 {
-    const char *title = str(h->title);
+    const char *title = xc_pf_str(h->title);
     size_t fr = (h->nrows + MAXR - 1) / MAXR, fc = (h->ncols + MAXC - 1) / MAXC;
     size_t nr = (h->nrows + fr - 1) / fr, nc = (h->ncols + fc - 1) / fc;
     float *cells = reduce_cells(h, fr, fc, nr, nc);
@@ -810,7 +211,7 @@ xc_status xc_draw_heatmap(const xc_heatmap *h, xc_drawn *d, xc_error *err)
                 nbad += isnan(v);
                 double u = isnan(v) ? NAN : vmax > vmin ? (v - vmin) / (vmax - vmin) : 0.5;
                 /* Image rows run top down; row 0 of the data is at the bottom. */
-                *(uint32_t *)(void *)(data + (nr - 1 - r) * stride + 4 * c) = cmap_hex(h->cmap, u);
+                *(uint32_t *)(void *)(data + (nr - 1 - r) * stride + 4 * c) = xc_pf_cmap_hex(h->cmap, u);
             }
         cairo_surface_mark_dirty(img);
     }
@@ -825,23 +226,23 @@ xc_status xc_draw_heatmap(const xc_heatmap *h, xc_drawn *d, xc_error *err)
                  nbad == 1 ? "" : "s");
 
     plot p = {.W = 720, .H = 440};
-    p.cr = canvas_open(p.W, p.H);
+    p.cr = xc_pf_canvas_open(p.W, p.H);
     cairo_t *cr = p.cr;
     axis az;
-    axis_linear(&p.ax, fmin(h->x0, h->x1), fmax(h->x0, h->x1), 0);
-    axis_linear(&p.ay, fmin(h->y0, h->y1), fmax(h->y0, h->y1), 0);
-    axis_linear(&az, vmin, vmax, 0);
+    xc_pf_axis_linear(&p.ax, fmin(h->x0, h->x1), fmax(h->x0, h->x1), 0);
+    xc_pf_axis_linear(&p.ay, fmin(h->y0, h->y1), fmax(h->y0, h->y1), 0);
+    xc_pf_axis_linear(&az, vmin, vmax, 0);
     /* x1 < x0 (e.g. frequency falling with channel) keeps column 0 at the left. */
     p.ax.rev = h->x1 < h->x0;
     p.ay.rev = h->y1 < h->y0;
-    layout(&p, colourbar_room(cr, &az), 1);
-    draw_title(cr, p.W, title, d->note);
+    xc_pf_layout(&p, xc_pf_colourbar_room(cr, &az), 1);
+    xc_pf_draw_title(cr, p.W, title, d->note);
 
     /* The reduced image spans nc*fc columns and nr*fr rows of data, a little
      * more than the array when the last block is partial: the overhang
      * (right and top) is clipped by the frame. */
     double iw = p.fw * (double)(nc * fc) / (double)h->ncols, ih = p.fh * (double)(nr * fr) / (double)h->nrows;
-    clip_frame(&p, 0);
+    xc_pf_clip_frame(&p, 0);
     cairo_translate(cr, p.fx, p.fy + p.fh - ih);
     cairo_scale(cr, iw / (double)nc, ih / (double)nr);
     cairo_set_source_surface(cr, img, 0, 0);
@@ -849,9 +250,9 @@ xc_status xc_draw_heatmap(const xc_heatmap *h, xc_drawn *d, xc_error *err)
     cairo_paint(cr);
     cairo_restore(cr);
     cairo_surface_destroy(img);
-    draw_axes(&p, str(h->xlabel), str(h->ylabel), 0);
-    draw_colourbar(&p, h->cmap, &az, str(h->zlabel));
-    return canvas_close(cr, d, p.W, p.H, "heatmap", title, err);
+    xc_pf_draw_axes(&p, xc_pf_str(h->xlabel), xc_pf_str(h->ylabel), 0);
+    xc_pf_draw_colourbar(&p, h->cmap, &az, xc_pf_str(h->zlabel));
+    return xc_pf_canvas_close(cr, d, p.W, p.H, "heatmap", title, err);
 }
 
 /* ---- scatter plots ------------------------------------------------------- */
@@ -890,18 +291,18 @@ xc_status xc_draw_scatter(const xc_scatter *sc, xc_drawn *d, xc_error *err)
         cmax = 1;
     }
     plot p = {.W = 720, .H = 460};
-    p.cr = canvas_open(p.W, p.H);
+    p.cr = xc_pf_canvas_open(p.W, p.H);
     cairo_t *cr = p.cr;
     axis az;
-    axis_linear(&az, cmin, cmax, 0);
-    axis_data(&p.ax, xmin, xmax, sc->logx);
-    axis_data(&p.ay, ymin, ymax, sc->logy);
-    layout(&p, sc->c ? colourbar_room(cr, &az) : 24, 0);
-    draw_title(cr, p.W, str(sc->title), NULL);
-    draw_axes(&p, str(sc->xlabel), str(sc->ylabel), 1);
+    xc_pf_axis_linear(&az, cmin, cmax, 0);
+    xc_pf_axis_data(&p.ax, xmin, xmax, sc->logx);
+    xc_pf_axis_data(&p.ay, ymin, ymax, sc->logy);
+    xc_pf_layout(&p, sc->c ? xc_pf_colourbar_room(cr, &az) : 24, 0);
+    xc_pf_draw_title(cr, p.W, xc_pf_str(sc->title), NULL);
+    xc_pf_draw_axes(&p, xc_pf_str(sc->xlabel), xc_pf_str(sc->ylabel), 1);
 
     ptlist pts = {0};
-    clip_frame(&p, 6);
+    xc_pf_clip_frame(&p, 6);
     if (sc->diagonal) {
         /* y = x, sampled along the x axis so it is right on mixed log/linear axes too. */
         int pen = 0;
@@ -912,7 +313,7 @@ xc_status xc_draw_scatter(const xc_scatter *sc, xc_drawn *d, xc_error *err)
                 pen = 0;
                 continue;
             }
-            double px = map_x(&p, v), py = map_y(&p, v);
+            double px = xc_pf_map_x(&p, v), py = xc_pf_map_y(&p, v);
             if (pen)
                 cairo_line_to(cr, px, py);
             else
@@ -922,23 +323,23 @@ xc_status xc_draw_scatter(const xc_scatter *sc, xc_drawn *d, xc_error *err)
         static const double dash[] = {6, 4};
         cairo_set_dash(cr, dash, 2, 0);
         cairo_set_line_width(cr, 1.2);
-        rgb(cr, 0x555555);
+        xc_pf_rgb(cr, 0x555555);
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
     }
     for (size_t i = 0; i < sc->n; i++) {
         if (!usable(sc->x[i], sc->logx) || !usable(sc->y[i], sc->logy))
             continue;
-        double px = map_x(&p, sc->x[i]), py = map_y(&p, sc->y[i]);
-        pt_add(&pts, px, py);
-        uint32_t col = palette[0];
+        double px = xc_pf_map_x(&p, sc->x[i]), py = xc_pf_map_y(&p, sc->y[i]);
+        xc_pf_pt_add(&pts, px, py);
+        uint32_t col = xc_pf_palette[0];
         if (sc->c) {
             double v = sc->c[i];
-            col = cmap_hex(sc->cmap, isfinite(v) ? (cmax > cmin ? (v - cmin) / (cmax - cmin) : 0.5) : NAN);
+            col = xc_pf_cmap_hex(sc->cmap, isfinite(v) ? (cmax > cmin ? (v - cmin) / (cmax - cmin) : 0.5) : NAN);
         }
         cairo_new_sub_path(cr);
         cairo_arc(cr, px, py, 3.5, 0, 2 * PI);
-        rgb(cr, col);
+        xc_pf_rgb(cr, col);
         cairo_fill_preserve(cr);
         cairo_set_source_rgba(cr, 0, 0, 0, 0.35);
         cairo_set_line_width(cr, 0.5);
@@ -946,15 +347,15 @@ xc_status xc_draw_scatter(const xc_scatter *sc, xc_drawn *d, xc_error *err)
     }
     cairo_restore(cr);
     if (!nuse)
-        draw_nodata(&p, "no data");
+        xc_pf_draw_nodata(&p, "no data");
     if (sc->diagonal) {
         legend_entry e = {"y = x", 0x555555, LG_DASH};
-        draw_legend(&p, &e, 1, &pts);
+        xc_pf_draw_legend(&p, &e, 1, &pts);
     }
     if (sc->c)
-        draw_colourbar(&p, sc->cmap, &az, str(sc->zlabel));
-    pt_free(&pts);
-    return canvas_close(cr, d, p.W, p.H, "scatter plot", str(sc->title), err);
+        xc_pf_draw_colourbar(&p, sc->cmap, &az, xc_pf_str(sc->zlabel));
+    xc_pf_pt_free(&pts);
+    return xc_pf_canvas_close(cr, d, p.W, p.H, "scatter plot", xc_pf_str(sc->title), err);
 }
 
 /* ---- histograms and grouped bars ----------------------------------------- */
@@ -976,35 +377,35 @@ xc_status xc_draw_bars(const xc_bars *b, xc_drawn *d, xc_error *err)
     hi += 0.04 * (hi - lo);
     lo -= lo < 0 ? 0.04 * (hi - lo) : 0;
     plot p = {.W = 720, .H = 420};
-    p.cr = canvas_open(p.W, p.H);
+    p.cr = xc_pf_canvas_open(p.W, p.H);
     cairo_t *cr = p.cr;
-    axis_linear(&p.ax, b->edges[0], b->edges[b->nbins], 0);
-    axis_linear(&p.ay, lo, hi, 1);
-    layout(&p, 24, 0);
-    draw_title(cr, p.W, str(b->title), NULL);
+    xc_pf_axis_linear(&p.ax, b->edges[0], b->edges[b->nbins], 0);
+    xc_pf_axis_linear(&p.ay, lo, hi, 1);
+    xc_pf_layout(&p, 24, 0);
+    xc_pf_draw_title(cr, p.W, xc_pf_str(b->title), NULL);
     /* Grid first, bars over it, then ticks and frame over the bars. */
-    draw_axes(&p, str(b->xlabel), str(b->ylabel), 1);
+    xc_pf_draw_axes(&p, xc_pf_str(b->xlabel), xc_pf_str(b->ylabel), 1);
 
     ptlist pts = {0};
-    clip_frame(&p, 0);
-    double zero = map_y(&p, 0);
+    xc_pf_clip_frame(&p, 0);
+    double zero = xc_pf_map_y(&p, 0);
     for (size_t s = 0; s < b->nseries; s++) {
         for (size_t i = 0; i < b->nbins; i++) {
-            double x0 = map_x(&p, b->edges[i]), x1 = map_x(&p, b->edges[i + 1]);
+            double x0 = xc_pf_map_x(&p, b->edges[i]), x1 = xc_pf_map_x(&p, b->edges[i + 1]);
             if (b->nseries > 1) {
                 double w = 0.8 * (x1 - x0) / (double)b->nseries;
                 x0 += 0.1 * (x1 - x0) + w * (double)s;
                 x1 = x0 + w;
             }
-            double y = map_y(&p, b->counts[s][i]);
+            double y = xc_pf_map_y(&p, b->counts[s][i]);
             if (b->counts[s][i] == 0)
                 continue;
             cairo_rectangle(cr, x0, fmin(y, zero), x1 - x0, fabs(zero - y));
-            pt_add(&pts, (x0 + x1) / 2, y);
-            pt_add(&pts, x0, y);
-            pt_add(&pts, x1, y);
+            xc_pf_pt_add(&pts, (x0 + x1) / 2, y);
+            xc_pf_pt_add(&pts, x0, y);
+            xc_pf_pt_add(&pts, x1, y);
         }
-        rgb(cr, palette[s % NPALETTE]);
+        xc_pf_rgb(cr, xc_pf_palette[s % NPALETTE]);
         if (b->nseries == 1) {
             /* A histogram: bins touch, thin white lines part them. */
             cairo_fill_preserve(cr);
@@ -1017,7 +418,7 @@ xc_status xc_draw_bars(const xc_bars *b, xc_drawn *d, xc_error *err)
     }
     cairo_restore(cr);
     /* The zero line and the frame again, over the bars. */
-    rgb(cr, 0x333333);
+    xc_pf_rgb(cr, 0x333333);
     cairo_set_line_width(cr, 1);
     cairo_rectangle(cr, p.fx, p.fy, p.fw, p.fh);
     cairo_stroke(cr);
@@ -1027,19 +428,19 @@ xc_status xc_draw_bars(const xc_bars *b, xc_drawn *d, xc_error *err)
         cairo_stroke(cr);
     }
     if (empty)
-        draw_nodata(&p, "no data (every count is zero)");
+        xc_pf_draw_nodata(&p, "no data (every count is zero)");
     size_t nl = 0;
     for (size_t s = 0; b->labels && s < b->nseries; s++)
         nl += b->labels[s] && *b->labels[s];
     legend_entry *le = nl ? calloc(b->nseries, sizeof *le) : NULL;
     if (le) {
         for (size_t s = 0; s < b->nseries; s++)
-            le[s] = (legend_entry){str(b->labels[s]), palette[s % NPALETTE], LG_BOX};
-        draw_legend(&p, le, b->nseries, &pts);
+            le[s] = (legend_entry){xc_pf_str(b->labels[s]), xc_pf_palette[s % NPALETTE], LG_BOX};
+        xc_pf_draw_legend(&p, le, b->nseries, &pts);
     }
     free(le);
-    pt_free(&pts);
-    return canvas_close(cr, d, p.W, p.H, "bar plot", str(b->title), err);
+    xc_pf_pt_free(&pts);
+    return xc_pf_canvas_close(cr, d, p.W, p.H, "bar plot", xc_pf_str(b->title), err);
 }
 
 #else
