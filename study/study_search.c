@@ -1,0 +1,153 @@
+/* How a study's searches of one pulsar run (study/study_internal.h): one
+ * configuration at a time, or a matched filter's sweep as one search, with
+ * the worker's sessions kept from pulsar to pulsar (xc_study_cache), device
+ * searches one caller at a time. */
+#include <stdlib.h>
+
+#include "core/xc_accel.h"
+#include "core/xc_search.h"
+#include "study/study_internal.h"
+
+static xc_status search_any(const xc_study_searcher *s, const xc_study_config *c, const xc_spectrum *sp,
+                            int threads, xc_candlist *cl, xc_error *err)
+{
+    if (s->family == XC_FAMILY_ACCEL) {
+        xc_accel_opts o = c->ac;
+        o.threads = threads;
+        return xc_accel_run(xc_accel_searcher_of(s->impl), sp, &o, cl, err);
+    }
+    xc_psopts o = c->ps;
+    o.threads = threads;
+    return xc_pulscan_run(xc_searcher_of(s->impl), sp, &o, cl, err);
+}
+
+/* ---- sessions kept from pulsar to pulsar ------------------------------------ */
+
+/* A worker's Pulscan sessions (core/xc_search.h), one per search, made at
+ * the first pulsar and kept while the spectra keep their length: the
+ * thresholds, and a device searcher's plan, are made once per study rather
+ * than once per pulsar.  The candidates are the same bits. */
+struct xc_study_cache {
+    size_t n, ns;
+    xc_pulscan_session **ps;   /* per search */
+    int *threads;
+    xc_accel_session **as;     /* per searcher: a matched filter's sweep */
+    int *athreads;
+};
+
+xc_status xc_study_cache_new(const xc_study *st, xc_study_cache **c, xc_error *err)
+{
+    *c = calloc(1, sizeof **c);
+    size_t n = xc_study_nsearch(st);
+    if (*c) {
+        (*c)->n = n;
+        (*c)->ns = st->ns;
+        (*c)->ps = calloc(n ? n : 1, sizeof *(*c)->ps);
+        (*c)->threads = calloc(n ? n : 1, sizeof *(*c)->threads);
+        (*c)->as = calloc(st->ns ? st->ns : 1, sizeof *(*c)->as);
+        (*c)->athreads = calloc(st->ns ? st->ns : 1, sizeof *(*c)->athreads);
+    }
+    if (!*c || !(*c)->ps || !(*c)->threads || !(*c)->as || !(*c)->athreads) {
+        xc_study_cache_free(*c);
+        *c = NULL;
+        return xc_error_set(err, XC_ENOMEM, "out of memory for a study's sessions");
+    }
+    return XC_OK;
+}
+
+void xc_study_cache_free(xc_study_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t k = 0; c->ps && k < c->n; k++)
+        xc_pulscan_session_close(c->ps[k]);
+    for (size_t k = 0; c->as && k < c->ns; k++)
+        xc_accel_session_close(c->as[k]);
+    free(c->ps);
+    free(c->threads);
+    free(c->as);
+    free(c->athreads);
+    free(c);
+}
+
+static xc_status session_search(const xc_study_searcher *s, const xc_study_config *c, xc_study_cache *cache,
+                                size_t q, const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
+{
+    xc_status e = XC_OK;
+    xc_pulscan_session **ss = &cache->ps[q];
+    if (*ss && (xc_pulscan_session_nbins(*ss) != sp->nbins || cache->threads[q] != threads)) {
+        xc_pulscan_session_close(*ss);
+        *ss = NULL;
+    }
+    if (!*ss) {
+        xc_psopts o = c->ps;
+        o.threads = threads;
+        e = xc_pulscan_session_open(xc_searcher_of(s->impl), sp->nbins, &o, ss, err);
+        cache->threads[q] = threads;
+    }
+    return e ? e : xc_pulscan_session_run(*ss, sp, cl, err);
+}
+
+/* Every configuration of an accel searcher at once (core/xc_accel.h,
+ * xc_accel_run_sweep: one search when they nest), on the device one
+ * caller at a time as search() below. */
+static xc_status sweep_any(const xc_study_searcher *s, xc_study_cache *cache, size_t k, const xc_accel_opts *o,
+                           const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
+{
+    const xc_accel_searcher *as = xc_accel_searcher_of(s->impl);
+    /* A device searcher's state is not kept from pulsar to pulsar yet: the
+     * test that holds a kept device session to fresh sweeps
+     * (test_gpu_accel, gpu_accel_sweep) has not run on a device. */
+    if (!cache || (s->impl->caps & XC_CAP_DEVICE))
+        return xc_accel_run_sweep(as, sp, o, s->ncfg, cl, err);
+    xc_accel_session **ss = &cache->as[k];
+    if (*ss && (!xc_accel_session_fits(*ss, sp) || cache->athreads[k] != threads)) {
+        xc_accel_session_close(*ss);
+        *ss = NULL;
+    }
+    xc_status e = XC_OK;
+    if (!*ss) {
+        e = xc_accel_session_open(as, sp->nbins, sp->T, o, s->ncfg, ss, err);
+        cache->athreads[k] = threads;
+    }
+    return e ? e : xc_accel_session_run(*ss, sp, cl, err);
+}
+
+xc_status xc_study_search_sweep(const xc_study_searcher *s, xc_study_cache *cache, size_t k, const xc_spectrum *sp,
+                                int threads, xc_candlist *cl, xc_error *err)
+{
+    xc_accel_opts *o = malloc(s->ncfg * sizeof *o);
+    if (!o)
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    for (size_t c = 0; c < s->ncfg; c++) {
+        o[c] = s->cfg[c].ac;
+        o[c].threads = threads;
+    }
+    xc_status e;
+    if (s->impl->caps & XC_CAP_DEVICE) {
+#pragma omp critical(xc_study_device)
+        e = sweep_any(s, cache, k, o, sp, threads, cl, err);
+    } else {
+        e = sweep_any(s, cache, k, o, sp, threads, cl, err);
+    }
+    free(o);
+    return e;
+}
+
+/* Device searches run one at a time: two host threads searching on one GPU
+ * at once made an H200 report illegal memory accesses (the GPU searchers
+ * are not safe to call concurrently), so pulsars side by side overlap only
+ * their host stages (synthesis, FFT, CPU searchers) with the device's work. */
+xc_status xc_study_search_one(const xc_study_searcher *s, const xc_study_config *c, xc_study_cache *cache,
+                              size_t q, const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
+{
+    xc_status e;
+    int keep = cache && s->family == XC_FAMILY_PULSCAN;
+    if (s->impl->caps & XC_CAP_DEVICE) {
+#pragma omp critical(xc_study_device)
+        e = keep ? session_search(s, c, cache, q, sp, threads, cl, err) : search_any(s, c, sp, threads, cl, err);
+    } else {
+        e = keep ? session_search(s, c, cache, q, sp, threads, cl, err) : search_any(s, c, sp, threads, cl, err);
+    }
+    return e;
+}
