@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "optimized/gpu/dd_approx.h"
+#include "optimized/gpu/gpu_check.h"
 
 namespace {
 
@@ -321,7 +322,7 @@ cudaError_t ap_launch_stage2_groups(int t, const void *buf, size_t W, const int3
     cudaError_t e = cudaSuccess;
     with_types(t, [&](auto, auto ta) {
         using TA = decltype(ta);
-        e = cudaFuncSetAttribute(k_stage2_grp<TA>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        e = xc_gpu_smem_optin(k_stage2_grp<TA>);
         if (e == cudaSuccess)
             k_stage2_grp<TA><<<dim3((unsigned)((nt + TT2 - 1) / TT2), cap16((size_t)ng)), NT, smem, st>>>(
                 (const TA *)buf, W, shift, nsub, first, gspan, j0, ng, nt, out, opitch, col);

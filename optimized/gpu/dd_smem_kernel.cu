@@ -8,6 +8,7 @@
 
 #include "optimized/gpu/dd_accumulators.h"
 #include "optimized/gpu/gpu_dd.h"
+#include "optimized/gpu/gpu_check.h"
 #include "optimized/gpu/xc_gpu.h"
 
 namespace {
@@ -148,8 +149,7 @@ __global__ void __launch_bounds__(XC_GPU_MAX_THREADS, 1) k_dd_smem(const dd_smem
 template <int FMT, int R, bool WIDE>
 cudaError_t launch_smem_t(dim3 grid, dim3 block, size_t smem, const dd_smem_args &a, cudaStream_t s)
 {
-    cudaError_t e = cudaFuncSetAttribute(k_dd_smem<FMT, R, WIDE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)smem);
+    cudaError_t e = xc_gpu_smem_optin(k_dd_smem<FMT, R, WIDE>);
     /* all of L1 that can be shared memory: the blocks are sized for three
      * per SM (dd_settings.cu), which the default carveout does not hold */
     if (e == cudaSuccess)

@@ -42,4 +42,27 @@ static inline xc_status xc_gpu_fail(xc_error *err, cudaError_t e, const char *wh
                                 (who), cudaGetErrorString(e_));                                    \
     } while (0)
 
+#ifdef __cplusplus
+/* Lets kernel f take all the dynamic shared memory a block may opt in to
+ * (the device's limit less f's static shared memory).  The attribute is the
+ * process's, not a plan's or a call's: two host threads setting it to their
+ * own sizes raced (one lowered it under the other's launch, which then
+ * failed with "invalid argument" in `bench study -shared`), so every caller
+ * sets the same value, the largest, and a launch asks for what it needs. */
+template <typename F> static inline cudaError_t xc_gpu_smem_optin(F *f)
+{
+    int dev = 0, optin = 0;
+    cudaFuncAttributes a;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    if (e == cudaSuccess)
+        e = cudaFuncGetAttributes(&a, (const void *)f);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute((const void *)f, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 optin - (int)a.sharedSizeBytes);
+    return e;
+}
+#endif
+
 #endif

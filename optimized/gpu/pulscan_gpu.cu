@@ -228,8 +228,7 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error
         (o->norm == XC_NORM_MOM && (st = dm.get(&p->d_scr, 2 * nbins, "median-of-medians scratch", err))))
         return st;
     if (p->stage)     /* with the kernel's static shared memory it can pass the 48 KiB default */
-        XC_GPU_CK(cudaFuncSetAttribute(k_normalise, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->stage_bytes),
-                  "cudaFuncSetAttribute(k_normalise)");
+        XC_GPU_CK(xc_gpu_smem_optin(k_normalise), "cudaFuncSetAttribute(k_normalise)");
 
     /* Thresholds (host, as every searcher) and the searched widths. */
     const int nh = p->nh, zstride = p->zstride;
@@ -298,8 +297,7 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error
         if ((st = dm.get(&p->d_x, p->xd * (size_t)p->exgrid, "exact working space", err)))
             return st;
     } else if (xbytes > 48 * 1024) {
-        XC_GPU_CK(cudaFuncSetAttribute(k_exact, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)xbytes),
-                  "cudaFuncSetAttribute(k_exact)");
+        XC_GPU_CK(xc_gpu_smem_optin(k_exact), "cudaFuncSetAttribute(k_exact)");
     }
     return dm.get(&p->d_pk, p->pcap, "peaks", err);
 }
