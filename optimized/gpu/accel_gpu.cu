@@ -221,34 +221,37 @@ __global__ void k_spread(const float2 *__restrict__ amp, long lo, long n, long i
 }
 
 /* Pairs P = p0 + p, p < np, template tl[P / nseg], segment P % nseg:
- * prod[p] = seg[g] x kern[t] pointwise (the CPU's real arithmetic). */
+ * prod[p] = seg[g] x kern[t] pointwise (the CPU's real arithmetic).  One
+ * block per pair, its L points in a loop: the pair's template and segment
+ * are found once per block, not by 64-bit divisions per point (which made
+ * this streaming kernel take twice its memory time). */
 __global__ void k_mul(const float2 *__restrict__ seg, const float2 *__restrict__ kern, const int *__restrict__ tl,
-                      long p0, long np, long nseg, int L, float2 *__restrict__ prod)
+                      long p0, long nseg, int L, float2 *__restrict__ prod)
 {
-    size_t tot = (size_t)np * (size_t)L;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < tot; i += (size_t)gridDim.x * blockDim.x) {
-        long P = p0 + (long)(i / (size_t)L);
-        size_t q = i % (size_t)L;
-        int t = tl[P / nseg];
-        float2 d = seg[(size_t)(P % nseg) * L + q], k = kern[(size_t)t * L + q];
-        prod[i] = make_float2(d.x * k.x - d.y * k.y, d.x * k.y + d.y * k.x);
+    const long P = p0 + (long)blockIdx.x;
+    const float2 *d = seg + (size_t)(P % nseg) * (size_t)L, *k = kern + (size_t)tl[P / nseg] * (size_t)L;
+    float2 *o = prod + (size_t)blockIdx.x * (size_t)L;
+    for (int q = threadIdx.x; q < L; q += blockDim.x) {
+        float2 a = d[q], b = k[q];
+        o[q] = make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
     }
 }
 
 /* |.|^2 of the V valid points of each pair (from 2 hwmax on) into the
- * plane's row t at g V + j (below nr). */
-__global__ void k_power(const float2 *__restrict__ prod, const int *__restrict__ tl, long p0, long np, long nseg,
-                        int L, int off, long V, size_t nr, float *__restrict__ out)
+ * plane's row t (rows ld floats apart) at g V + j (below nr).  One block
+ * per pair, as k_mul. */
+__global__ void k_power(const float2 *__restrict__ prod, const int *__restrict__ tl, long p0, long nseg, int L,
+                        int off, long V, size_t nr, size_t ld, float *__restrict__ out)
 {
-    size_t tot = (size_t)np * (size_t)V;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < tot; i += (size_t)gridDim.x * blockDim.x) {
-        long p = (long)(i / (size_t)V), j = (long)(i % (size_t)V);
-        long P = p0 + p;
-        size_t jj = (size_t)(P % nseg) * (size_t)V + (size_t)j;
-        if (jj >= nr)
-            continue;
-        float2 o = prod[(size_t)p * L + (size_t)(off + j)];
-        out[(size_t)tl[P / nseg] * nr + jj] = o.x * o.x + o.y * o.y;
+    const long P = p0 + (long)blockIdx.x;
+    const size_t g0 = (size_t)(P % nseg) * (size_t)V;
+    const float2 *in = prod + (size_t)blockIdx.x * (size_t)L + (size_t)off;
+    float *row = out + (size_t)tl[P / nseg] * ld + g0;
+    long n = (long)nr - (long)g0;    /* the last segment may pass the block's end */
+    n = n < V ? n : V;
+    for (long j = threadIdx.x; j < n; j += blockDim.x) {
+        float2 o = in[j];
+        row[j] = o.x * o.x + o.y * o.y;
     }
 }
 
@@ -395,7 +398,7 @@ xc_status create(const xc_accel_plan *p, state *s, xc_error *err)
 }
 
 xc_status plane_dev(state *s, const float2 *amp, long lo, long n, long i0, size_t nr, const int *tl, long nw,
-                    float *out, xc_error *err)
+                    float *out, size_t ld, xc_error *err)
 {
     size_t L = (size_t)s->L, V = (size_t)s->V;
     size_t nseg = (nr + V - 1) / V;
@@ -413,12 +416,11 @@ xc_status plane_dev(state *s, const float2 *amp, long lo, long n, long i0, size_
     TRY(fft(s, s->seg, (long)nseg, (long)(s->segcap / L), CUFFT_FORWARD, "cufftExecC2C (segments)", err));
     for (long p0 = 0; p0 < P; p0 += chunk) {
         long np = P - p0 < chunk ? P - p0 : chunk;
-        k_mul<<<grid_for((size_t)np * L), 256, 0, s->stream>>>(s->seg, s->kern, tl, p0, np, (long)nseg, s->L,
-                                                               s->prod);
+        k_mul<<<(unsigned)np, 256, 0, s->stream>>>(s->seg, s->kern, tl, p0, (long)nseg, s->L, s->prod);
         LAUNCHED("k_mul");
         TRY(fft(s, s->prod, np, s->prodcap, CUFFT_INVERSE, "cufftExecC2C (inverse, products)", err));
-        k_power<<<grid_for((size_t)np * V), 256, 0, s->stream>>>(s->prod, tl, p0, np, (long)nseg, s->L,
-                                                                 2 * s->hwmax, (long)V, nr, out);
+        k_power<<<(unsigned)np, 256, 0, s->stream>>>(s->prod, tl, p0, (long)nseg, s->L, 2 * s->hwmax, (long)V, nr,
+                                                     ld, out);
         LAUNCHED("k_power");
     }
     WAIT("plane (spread, FFTs, products, powers)");
@@ -453,7 +455,7 @@ xc_status plane(state *s, const xc_accel_block *b, xc_error *err)
               "accel cudaMemcpyAsync (amplitudes to the device)");
     XC_GPU_CK(cudaMemcpyAsync(s->tl, s->htl, (size_t)nw * sizeof(int), cudaMemcpyHostToDevice, s->stream),
               "accel cudaMemcpyAsync (template list to the device)");
-    TRY(plane_dev(s, s->amp, b->lo, (long)b->n, b->i0, b->nr, s->tl, nw, s->out, err));
+    TRY(plane_dev(s, s->amp, b->lo, (long)b->n, b->i0, b->nr, s->tl, nw, s->out, b->nr, err));
     /* the needed rows back, one copy per run of consecutive templates */
     for (long i = 0; i < nw;) {
         long j = i + 1;

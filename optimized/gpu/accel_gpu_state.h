@@ -106,10 +106,11 @@ xc_status sync(state *s, const char *what, xc_error *err);
 unsigned grid_for(size_t n);
 /* The plane of the nw templates listed at tl (device) for half-bin indices
  * [i0, i0 + nr), from the device amplitudes amp of bins lo..lo+n-1 (zero
- * elsewhere), into out (device; template t's row at t nr; other rows
- * untouched).  Segments, products and inverse FFTs as the CPU searcher's. */
+ * elsewhere), into out (device; template t's row at t ld, ld >= nr; other
+ * rows untouched).  Segments, products and inverse FFTs as the CPU
+ * searcher's. */
 xc_status plane_dev(state *s, const float2 *amp, long lo, long n, long i0, size_t nr, const int *tl, long nw,
-                    float *out, xc_error *err);
+                    float *out, size_t ld, xc_error *err);
 xc_status search(state *s, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo, long iend,
                  xc_accel_emit_fn emit, void *ctx, xc_error *err);
 

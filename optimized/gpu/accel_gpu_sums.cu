@@ -23,27 +23,61 @@
  * Every call is checked; errors name the call ("gpu: accel <what>: ..."). */
 #include <cuda_runtime.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/xc_accel.h"
 #include "optimized/gpu/accel_gpu_state.h"
 #include "optimized/gpu/gpu_check.h"
+#include "optimized/gpu/gpu_hostcopy.h"
 
 namespace xc_accel_gpu_impl {
 
-/* sum[t][j] += sub[tsub[t]][(long)((i0 + j) frac + 0.5) - lo] */
-__global__ void k_addsub(float *__restrict__ sum, const float *__restrict__ sub, const int *__restrict__ tsub,
-                         int ntempl, long nr, long i0, double frac, long lo, long subnr)
+/* Blocks over (half-bin j, template t): x along a row, y over templates
+ * (both grid-strided), so that no thread divides to find its point; at
+ * most about 2^16 blocks in all, each thread looping along its row: a
+ * block per 256 points (22 M blocks for the paper's plane) spent more time
+ * being scheduled than reading memory. */
+static dim3 grid2(long n, int rows)
 {
-    size_t tot = (size_t)ntempl * (size_t)nr;
-    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < tot; k += (size_t)gridDim.x * blockDim.x) {
-        int t = (int)(k / (size_t)nr);
-        long j = (long)(k % (size_t)nr);
-        /* i frac is exact in double (frac = h/H, H a power of 2), so a
-         * fused multiply-add rounds as the host's product and sum do */
-        long isub = (long)((double)(i0 + j) * frac + 0.5) - lo;
-        sum[k] += sub[(size_t)tsub[t] * (size_t)subnr + (size_t)isub];
+    int gy = rows < 1 ? 1 : rows > 65535 ? 65535 : rows;
+    long gx = (n + 255) / 256, most = 65536 / gy;
+    gx = gx > most ? most : gx;
+    return dim3((unsigned)(gx < 1 ? 1 : gx), (unsigned)gy);
+}
+
+/* Half-bin index (long)(i h/H + 0.5) of the sub-harmonic h/H (H = 2^sh),
+ * core's rounding (core/xc_accel_pipeline.c), in integers: i h/H is exact
+ * and i >= 0, so adding 1/2 and truncating is (i h + H/2) >> sh. */
+__device__ __forceinline__ long sub_index(long i, int h, int sh)
+{
+    return (long)(((unsigned long long)i * (unsigned)h + (1ull << sh >> 1)) >> sh);
+}
+
+__device__ __forceinline__ void put_hit(long long i, int t, int stage, float v, hit *__restrict__ hits,
+                                        unsigned long long cap, unsigned long long *__restrict__ nhit)
+{
+    unsigned long long at = atomicAdd(nhit, 1ULL);
+    if (at < cap) {
+        hit h;
+        h.i = i;
+        h.t = t;
+        h.stage = stage;
+        h.P = v;
+        hits[at] = h;
+    }
+}
+
+/* sum[t][j] += sub[tsub[t]][sub_index(i0 + j, h, sh) - lo] */
+__global__ void k_addsub(float *__restrict__ sum, const float *__restrict__ sub, const int *__restrict__ tsub,
+                         int ntempl, long nr, long i0, int h, int sh, long lo, long subnr)
+{
+    for (int t = blockIdx.y; t < ntempl; t += gridDim.y) {
+        float *row = sum + (size_t)t * (size_t)nr;
+        const float *srow = sub + (size_t)tsub[t] * (size_t)subnr - lo;
+        for (long j = blockIdx.x * (long)blockDim.x + threadIdx.x; j < nr; j += (long)gridDim.x * blockDim.x)
+            row[j] += srow[sub_index(i0 + j, h, sh)];
     }
 }
 
@@ -51,21 +85,123 @@ __global__ void k_addsub(float *__restrict__ sum, const float *__restrict__ sub,
 __global__ void k_thresh(const float *__restrict__ sum, int ntempl, long nr, long i0, double thr, int stage,
                          hit *__restrict__ hits, unsigned long long cap, unsigned long long *__restrict__ nhit)
 {
-    size_t tot = (size_t)ntempl * (size_t)nr;
-    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < tot; k += (size_t)gridDim.x * blockDim.x) {
-        float v = sum[k];
-        if (!((double)v > thr))
-            continue;
-        unsigned long long at = atomicAdd(nhit, 1ULL);
-        if (at < cap) {
-            hit h;
-            h.i = i0 + (long long)(k % (size_t)nr);
-            h.t = (int)(k / (size_t)nr);
-            h.stage = stage;
-            h.P = v;
-            hits[at] = h;
+    for (int t = blockIdx.y; t < ntempl; t += gridDim.y) {
+        const float *row = sum + (size_t)t * (size_t)nr;
+        for (long j = blockIdx.x * (long)blockDim.x + threadIdx.x; j < nr; j += (long)gridDim.x * blockDim.x) {
+            float v = row[j];
+            if ((double)v > thr)
+                put_hit(i0 + j, t, stage, v, hits, cap, nhit);
         }
     }
+}
+
+/* Every stage's thresholds of the whole top range [ilo, iend) at once, from
+ * a plane that holds every template's row over [base, iend), ld floats
+ * apart (base: the lowest half-bin a sub-harmonic reaches): the top value,
+ * then stage by stage its sub-harmonics added in core's order (1/2; 1/4,
+ * 3/4; 1/8, ...), each stage's sum tested against its threshold.  The same
+ * float additions in the same order as k_addsub's passes, without writing
+ * a sum back or reading it again.  NS stages at compile time, each
+ * sub-harmonic's row found once per template: with the entries' indices
+ * worked out per point, the kernel was bound by its integer arithmetic
+ * (71 % of the SMs' issue rate, 22 % of DRAM bandwidth on an H100). */
+struct stage_thr {
+    float thr[8];   /* f: (double)v > thr exactly when v > f (float_below) */
+};
+
+template <int NS>
+__global__ void k_sums(const float *__restrict__ P, size_t ld, long base, int ntempl, long ilo, long iend,
+                       stage_thr th, const int *__restrict__ tsub, hit *__restrict__ hits, unsigned long long cap,
+                       unsigned long long *__restrict__ nhit)
+{
+    constexpr int NE = (1 << (NS - 1)) - 1 > 0 ? (1 << (NS - 1)) - 1 : 1;
+    for (int t = blockIdx.y; t < ntempl; t += gridDim.y) {
+        const float *row = P + (size_t)t * ld - base;
+        const float *sr[NE];
+#pragma unroll
+        for (int e = 0; e < NE; e++)
+            sr[e] = NS > 1 ? P + (size_t)tsub[(size_t)e * (size_t)ntempl + (size_t)t] * ld - base : row;
+        for (long i = ilo + blockIdx.x * (long)blockDim.x + threadIdx.x; i < iend;
+             i += (long)gridDim.x * blockDim.x) {
+            float v = row[i];
+            if (v > th.thr[0])
+                put_hit(i, t, 0, v, hits, cap, nhit);
+#pragma unroll
+            for (int sg = 1; sg < NS; sg++) {
+#pragma unroll
+                for (int h = 1; h < (1 << sg); h += 2)
+                    v += sr[(1 << (sg - 1)) - 1 + h / 2][sub_index(i, h, sg)];
+                if (v > th.thr[sg])
+                    put_hit(i, t, sg, v, hits, cap, nhit);
+            }
+        }
+    }
+}
+
+/* The largest float f <= x: for a float v, (double)v > x exactly when
+ * v > f (the next float above f is above x). */
+static float float_below(double x)
+{
+    float f = (float)x;
+    if ((double)f > x)
+        f = nextafterf(f, -INFINITY);
+    return f;
+}
+
+static cudaError_t launch_sums(int ns, dim3 g, cudaStream_t st, const float *P, size_t ld, long base, int ntempl,
+                               long ilo, long iend, const stage_thr &th, const int *tsub, hit *hits,
+                               unsigned long long cap, unsigned long long *nhit)
+{
+    switch (ns) {
+#define NS_CASE(N)                                                                                 \
+    case N:                                                                                        \
+        k_sums<N><<<g, 256, 0, st>>>(P, ld, base, ntempl, ilo, iend, th, tsub, hits, cap, nhit);    \
+        break;
+        NS_CASE(1) NS_CASE(2) NS_CASE(3) NS_CASE(4) NS_CASE(5) NS_CASE(6)
+#undef NS_CASE
+    default:
+        return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+/* The n hits on the device to the host and on to emit, in one call (core
+ * scores them on the search's threads: xc_accel_hits.c). */
+static xc_status emit_hits(state *s, size_t n, xc_accel_emit_fn emit, void *ctx, xc_error *err)
+{
+    if (!n)
+        return XC_OK;
+    TRY(grow_host(&s->hhits, &s->hhitcap, n, "the points above threshold (staging)", err));
+    XC_GPU_CK(cudaMemcpyAsync(s->hhits, s->hits, n * sizeof(hit), cudaMemcpyDeviceToHost, s->stream),
+              "accel cudaMemcpyAsync (points above threshold to the host)");
+    WAIT("cudaMemcpyAsync (points above threshold)");
+    xc_accel_hit *buf = (xc_accel_hit *)malloc(n * sizeof *buf);
+    if (!buf)
+        return xc_error_set(err, XC_ENOMEM, "accel gpu: out of memory (%zu points above threshold)", n);
+    for (size_t k = 0; k < n; k++) {
+        buf[k].i = (long)s->hhits[k].i;
+        buf[k].t = s->hhits[k].t;
+        buf[k].stage = s->hhits[k].stage;
+        buf[k].P = s->hhits[k].P;
+    }
+    xc_status st = emit(ctx, buf, n, err);
+    free(buf);
+    return st;
+}
+
+/* The count of hits the pass just queued; *again when they overflowed the
+ * buffer, which has grown for the pass to run again. */
+static xc_status hit_count(state *s, const char *what, size_t *n, int *again, xc_error *err)
+{
+    unsigned long long c = 0;
+    XC_GPU_CK(cudaMemcpyAsync(&c, s->nhit, sizeof c, cudaMemcpyDeviceToHost, s->stream),
+              "accel cudaMemcpyAsync (hit count to the host)");
+    TRY(sync(s, what, err));
+    *n = (size_t)c;
+    *again = c > s->hitcap;
+    if (*again)
+        TRY(grow(&s->hits, &s->hitcap, (size_t)c, "the points above threshold", err));
+    return XC_OK;
 }
 
 /* The hits of one stage of a block: threshold, count, grow and again if
@@ -75,35 +211,14 @@ static xc_status stage_hits(state *s, const xc_accel_plan *p, long i0, long nr, 
 {
     for (;;) {
         XC_GPU_CK(cudaMemsetAsync(s->nhit, 0, sizeof *s->nhit, s->stream), "accel cudaMemsetAsync (hit count)");
-        k_thresh<<<grid_for((size_t)p->ntempl * (size_t)nr), 256, 0, s->stream>>>(
-            s->sum, p->ntempl, nr, i0, p->thr[stage], stage, s->hits, (unsigned long long)s->hitcap, s->nhit);
+        k_thresh<<<grid2(nr, p->ntempl), 256, 0, s->stream>>>(s->sum, p->ntempl, nr, i0, p->thr[stage], stage, s->hits,
+                                                             (unsigned long long)s->hitcap, s->nhit);
         LAUNCHED("k_thresh");
-        unsigned long long n = 0;
-        XC_GPU_CK(cudaMemcpyAsync(&n, s->nhit, sizeof n, cudaMemcpyDeviceToHost, s->stream),
-                  "accel cudaMemcpyAsync (hit count to the host)");
-        WAIT("k_thresh");
-        if (n > s->hitcap) {
-            TRY(grow(&s->hits, &s->hitcap, (size_t)n, "the points above threshold", err));
-            continue;
-        }
-        if (!n)
-            return XC_OK;
-        TRY(grow_host(&s->hhits, &s->hhitcap, (size_t)n, "the points above threshold (staging)", err));
-        XC_GPU_CK(cudaMemcpyAsync(s->hhits, s->hits, (size_t)n * sizeof(hit), cudaMemcpyDeviceToHost, s->stream),
-                  "accel cudaMemcpyAsync (points above threshold to the host)");
-        WAIT("cudaMemcpyAsync (points above threshold)");
-        xc_accel_hit buf[256];
-        for (size_t k = 0; k < (size_t)n;) {
-            size_t m = 0;
-            for (; m < 256 && k < (size_t)n; m++, k++) {
-                buf[m].i = (long)s->hhits[k].i;
-                buf[m].t = s->hhits[k].t;
-                buf[m].stage = s->hhits[k].stage;
-                buf[m].P = s->hhits[k].P;
-            }
-            TRY(emit(ctx, buf, m, err));
-        }
-        return XC_OK;
+        size_t n;
+        int again;
+        TRY(hit_count(s, "accel k_thresh", &n, &again, err));
+        if (!again)
+            return emit_hits(s, n, emit, ctx, err);
     }
 }
 
@@ -151,6 +266,64 @@ static xc_status sub_tables(state *s, const xc_accel_plan *p, xc_error *err)
     return st;
 }
 
+/* The whole plane at once, when the device has room for it: every
+ * template's row over [base, iend), base the lowest half-bin a sub-harmonic
+ * of the top range reaches.  Every sub-harmonic value is then a point of
+ * that plane, so the sub-harmonic planes the block path makes again (at the
+ * paper's zmax 1200 and 4 harmonics 0.88 times the top plane's points:
+ * 601/1201 x 1/2 + 301/1201 x 1/4 + 901/1201 x 3/4) are
+ * not made, and k_sums tests every stage in one pass.  The values are the
+ * same convolution; a point's float rounding can differ in the last bits
+ * from the block path's, whose sub-harmonic segments start elsewhere.  The
+ * plane is allocated for the search and freed after it, so that workers'
+ * kept sessions do not each hold one; *done = 0 (and the block path runs)
+ * when it does not fit. */
+static xc_status search_whole(state *s, const xc_accel_plan *p, size_t nbins, long ilo, long iend,
+                              xc_accel_emit_fn emit, void *ctx, int *done, xc_error *err)
+{
+    *done = 0;
+    if (p->o.devblock || p->nstages > 6)
+        return XC_OK;        /* a caller's block size asks for the block path */
+    const int top = p->nstages - 1;
+    const long base = (long)(((unsigned long long)ilo + (1ull << top >> 1)) >> top);
+    const size_t nr = (size_t)(iend - base);
+    const double bytes = (double)s->ntempl * (double)nr * sizeof(float);
+    size_t freeb = 0, totb = 0;
+    XC_GPU_CK(cudaMemGetInfo(&freeb, &totb), "accel cudaMemGetInfo");
+    if (bytes + (double)(1u << 30) > (double)freeb)
+        return XC_OK;
+    float *P = NULL;
+    if (cudaMalloc((void **)&P, (size_t)bytes) != cudaSuccess) {
+        (void)cudaGetLastError();     /* another user took the room: the block path */
+        return XC_OK;
+    }
+    stage_thr th;
+    for (int k = 0; k < 8; k++)
+        th.thr[k] = k < p->nstages ? float_below(p->thr[k]) : 0;
+    xc_status st = plane_dev(s, s->spec, 0, (long)nbins, base, nr, s->tl, s->ntempl, P, nr, err);
+    size_t n = 0;
+    for (int again = 1; !st && again;) {
+        cudaError_t e = cudaMemsetAsync(s->nhit, 0, sizeof *s->nhit, s->stream);
+        if (e != cudaSuccess) {
+            st = xc_gpu_fail(err, e, "accel cudaMemsetAsync (hit count)");
+            break;
+        }
+        e = launch_sums(p->nstages, grid2(iend - ilo, s->ntempl), s->stream, P, nr, base, s->ntempl, ilo, iend, th,
+                        s->tsub, s->hits, (unsigned long long)s->hitcap, s->nhit);
+        if (e != cudaSuccess)
+            st = xc_gpu_fail(err, e, "accel k_sums (launch)");
+        if (!st)
+            st = hit_count(s, "accel k_sums", &n, &again, err);
+    }
+    if (!st)
+        st = emit_hits(s, n, emit, ctx, err);
+    cudaError_t e = cudaFree(P);
+    if (!st && e != cudaSuccess)
+        st = xc_gpu_fail(err, e, "accel cudaFree (the whole plane)");
+    *done = !st;
+    return st;
+}
+
 xc_status search(state *s, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo, long iend,
                  xc_accel_emit_fn emit, void *ctx, xc_error *err)
 {
@@ -161,19 +334,14 @@ xc_status search(state *s, const xc_accel_plan *p, const double *amp, size_t nbi
         return xc_error_set(err, XC_EINVAL, "accel gpu: a search without amplitudes");
     /* the whole spectrum up once, as float */
     TRY(grow(&s->spec, &s->speccap, nbins, "the spectrum's amplitudes", err));
-    float *h = NULL;
-    size_t hc = 0;
-    xc_status st = grow_host(&h, &hc, 2 * nbins, "the spectrum's amplitudes (staging)", err);
-    if (!st) {
-        for (size_t k = 0; k < 2 * nbins; k++)
-            h[k] = (float)amp[k];
-        cudaError_t e = cudaMemcpy(s->spec, h, nbins * sizeof(float2), cudaMemcpyHostToDevice);
-        if (e != cudaSuccess)
-            st = xc_gpu_fail(err, e, "accel cudaMemcpy (spectrum to the device)");
-    }
-    cudaFreeHost(h);
-    if (st)
-        return st;
+    /* the state's pinned staging, kept from search to search (a session's
+     * next spectrum reuses it: 18.75 MB of cudaMallocHost per search at the
+     * paper's 2.34 M bins otherwise); nothing queued may still read it */
+    TRY(sync(s, "accel cudaStreamSynchronize (before the spectrum's staging)", err));
+    TRY(grow_host(&s->hamp, &s->hampcap, 2 * nbins, "the spectrum's amplitudes (staging)", err));
+    xc_gpu_to_float(s->hamp, amp, 2 * nbins, p->o.threads);
+    XC_GPU_CK(cudaMemcpyAsync(s->spec, s->hamp, nbins * sizeof(float2), cudaMemcpyHostToDevice, s->stream),
+              "accel cudaMemcpyAsync (spectrum to the device)");
     TRY(sub_tables(s, p, err));
     TRY(grow(&s->tl, &s->tlcap, (size_t)s->ntempl, "the template list", err));
     {
@@ -189,6 +357,10 @@ xc_status search(state *s, const xc_accel_plan *p, const double *amp, size_t nbi
     if (!s->hitcap)
         TRY(grow(&s->hits, &s->hitcap, (size_t)1 << 16, "the points above threshold", err));
     TRY(grow(&s->nhit, &s->nhitcap, 1, "the hit count", err));
+    int done = 0;
+    TRY(search_whole(s, p, nbins, ilo, iend, emit, ctx, &done, err));
+    if (done)
+        return XC_OK;
     /* blocks of whole segments, at most 1 GiB of plane */
     size_t cap = p->o.devblock ? p->o.devblock : (size_t)1 << 30;
     long V = s->V, nseg = (long)(cap / sizeof(float) / (size_t)s->ntempl / (size_t)V);
@@ -202,7 +374,7 @@ xc_status search(state *s, const xc_accel_plan *p, const double *amp, size_t nbi
         TRY(grow(&s->sub, &s->subcap, (size_t)s->ntempl * (size_t)(B + 2), "a sub-harmonic's block", err));
     for (long i0 = ilo; i0 < iend; i0 += B) {
         long nr = iend - i0 < B ? iend - i0 : B;
-        TRY(plane_dev(s, s->spec, 0, (long)nbins, i0, (size_t)nr, s->tl, s->ntempl, s->sum, err));
+        TRY(plane_dev(s, s->spec, 0, (long)nbins, i0, (size_t)nr, s->tl, s->ntempl, s->sum, (size_t)nr, err));
         TRY(stage_hits(s, p, i0, nr, 0, emit, ctx, err));
         for (int sg = 1; sg < p->nstages; sg++) {
             int H = 1 << sg;
@@ -212,9 +384,9 @@ xc_status search(state *s, const xc_accel_plan *p, const double *amp, size_t nbi
                 long lo = (long)((double)i0 * frac + 0.5), hi = (long)((double)(i0 + nr - 1) * frac + 0.5);
                 long subnr = hi - lo + 1;
                 TRY(plane_dev(s, s->spec, 0, (long)nbins, lo, (size_t)subnr, s->subtl + (size_t)e * s->ntempl,
-                              s->subn[e], s->sub, err));
-                k_addsub<<<grid_for((size_t)s->ntempl * (size_t)nr), 256, 0, s->stream>>>(
-                    s->sum, s->sub, s->tsub + (size_t)e * s->ntempl, s->ntempl, nr, i0, frac, lo, subnr);
+                              s->subn[e], s->sub, (size_t)subnr, err));
+                k_addsub<<<grid2(nr, s->ntempl), 256, 0, s->stream>>>(s->sum, s->sub, s->tsub + (size_t)e * s->ntempl,
+                                                                     s->ntempl, nr, i0, hh, sg, lo, subnr);
                 LAUNCHED("k_addsub");
             }
             TRY(stage_hits(s, p, i0, nr, sg, emit, ctx, err));

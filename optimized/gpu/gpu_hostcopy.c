@@ -44,3 +44,14 @@ void xc_gpu_copy_rows(float *dst, size_t dpitch, const float *src, size_t spitch
     for (size_t d = 0; d < nrows; d++)
         memcpy(dst + d * dpitch, src + d * spitch, rowlen * sizeof(float));
 }
+
+void xc_gpu_to_float(float *dst, const double *src, size_t n, int threads)
+{
+    int nt = threads > 0 ? threads : omp_get_max_threads();
+    int most = threads_for(n * sizeof(double));
+    nt = nt > most ? most : nt;
+    const long m = (long)n;
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+    for (long k = 0; k < m; k++)
+        dst[k] = (float)src[k];
+}
