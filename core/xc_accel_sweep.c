@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "core/xc_accel.h"
 #include "core/xc_signif.h"
 
@@ -52,27 +54,38 @@ static int stage_of(int H)
     return s;
 }
 
-/* The superset's peaks that search c would have kept, with c's sigma. */
+/* The superset's peaks that search c would have kept, with c's sigma,
+ * computed on the search's threads (31 000 peaks x 16 configurations of
+ * the paper's study took 0.1 s on one thread) and kept in the superset's
+ * order. */
 static xc_status cut(const xc_accel_plan *pc, const xc_accel_peaks *all, xc_accel_peaks *mine, xc_error *err)
 {
-    for (size_t k = 0; k < all->n; k++) {
+    double *sig = malloc((all->n ? all->n : 1) * sizeof *sig);
+    if (!sig)
+        return xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory (%zu peaks)", all->n);
+    const long n = (long)all->n;
+    const int nth = pc->o.threads > 0 ? pc->o.threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 64) num_threads(nth) if (n > 256)
+    for (long k = 0; k < n; k++) {
         const xc_accel_peak *a = &all->p[k];
         int H = a->numharm, s = stage_of(H);
         /* the peak's z and w are the top template's divided by H (a power
          * of 2): exact, so the top template's z is recovered exactly */
         long zt = lround(a->z * H);
-        if (H > pc->numharm || labs(zt) > pc->zmax || !(a->P > pc->thr[s]))
-            continue;
-        double sig = xc_candidate_sigma(2 * a->P, 2.0 * H, pc->ntrials[s], NULL);
-        if (!(sig > pc->o.sigma))
-            continue;
-        xc_accel_peak q = *a;
-        q.sigma = sig;
-        xc_status st = xc_accel_peaks_push(mine, &q, err);
-        if (st)
-            return st;
+        sig[k] = H > pc->numharm || labs(zt) > pc->zmax || !(a->P > pc->thr[s])
+                     ? NAN
+                     : xc_candidate_sigma(2 * a->P, 2.0 * H, pc->ntrials[s], NULL);
     }
-    return XC_OK;
+    xc_status st = XC_OK;
+    for (size_t k = 0; k < all->n && !st; k++) {
+        if (!(sig[k] > pc->o.sigma))    /* NAN: outside c's search */
+            continue;
+        xc_accel_peak q = all->p[k];
+        q.sigma = sig[k];
+        st = xc_accel_peaks_push(mine, &q, err);
+    }
+    free(sig);
+    return st;
 }
 
 /* A group: searches that nest (or one alone), searched once with the top
