@@ -19,7 +19,8 @@
 
 static void help(void)
 {
-    printf("usage: crosscheck bench study [-spec STUDY.json] [-n N] [-threads T] [-device] [-json FILE]\n\n"
+    printf("usage: crosscheck bench study [-spec STUDY.json] [-n N] [-threads T] [-device] [-workers W]\n"
+           "                          [-separate | -fresh] [-json FILE]\n\n"
            "Times a study's stages on its first N pulsars: synthesis (the dedispersed series), FFT and each\n"
            "searcher configuration, one pulsar at a time on one thread (the cost per core), then the same\n"
            "pulsars side by side on T threads (the throughput `crosscheck study` gets).  Reports pulsars per\n"
@@ -33,9 +34,14 @@ static void help(void)
            "  -threads T     threads of the side-by-side run (0: OpenMP default) [0]\n"
            "  -device        searchers whose spec names no impl use a device implementation where one is\n"
            "                 available (the serial pass gives every thread to the host side)\n"
-           "  -workers W     pulsars at once in the side-by-side pass, T/W threads each [T, or 4 with -device]\n"
+           "  -workers W     pulsars at once in the side-by-side pass, each on one thread (OpenMP's nested\n"
+           "                 parallelism is off) [T, or 8 with -device]\n"
            "  -separate      every configuration its own search and nothing kept from pulsar to pulsar, as\n"
            "                 before sweeps and sessions (the A/B baseline)\n"
+           "  -fresh         sweeps as usual, but no session kept from pulsar to pulsar (each pulsar makes\n"
+           "                 its searchers' plans, templates and device buffers again: the sessions' A/B)\n"
+           "  -device_jobs K device searches at once among the side-by-side pass's workers (0, 1: one at a\n"
+           "                 time), as crosscheck study -device_jobs [2 with -device]\n"
            "  -json FILE     write the record as JSON (atomically)\n"
            "  -h             this help\n");
 }
@@ -45,11 +51,11 @@ int xc_bench_study(int argc, char **argv)
     static const xc_optspec ospec = {"bench study", help, 0};
     const char *spec = "datasets/study-table1-small.json", *json = NULL;
     unsigned long long n = 6;
-    int threads = 0, device = 0, workers = 0, separate = 0;
+    int threads = 0, device = 0, workers = 0, separate = 0, fresh = 0, jobs = 0;
     const xc_opt opts[] = {
         XC_OPT_STR("spec", &spec), XC_OPT_U64("n", &n), XC_OPT_INT("threads", &threads, 0, 4096),
         XC_OPT_FLAG("device", &device), XC_OPT_INT("workers", &workers, 0, 4096), XC_OPT_STR("json", &json),
-        XC_OPT_FLAG("separate", &separate),
+        XC_OPT_FLAG("separate", &separate), XC_OPT_FLAG("fresh", &fresh), XC_OPT_INT("device_jobs", &jobs, 0, 64),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);
@@ -79,7 +85,7 @@ int xc_bench_study(int argc, char **argv)
     xc_status e = XC_OK;
     double t0 = xc_now();
     xc_study_cache *cache = NULL;
-    if (!separate)
+    if (!separate && !fresh)
         e = xc_study_cache_new(&st, &cache, &err);
     for (uint64_t i = 0; i < n && !e; i++) {
         xc_study_rows rows = {0};
@@ -91,9 +97,13 @@ int xc_bench_study(int argc, char **argv)
     /* 2. side by side, as the study runs them (with a device searcher, W
      * pulsars share the device: their host stages overlap its work) */
     double wall = NAN;
-    int W = workers > 0 ? workers : anydev ? 4 : T;
+    int W = workers > 0 ? workers : anydev ? 8 : T;
+    const int K = jobs > 0 ? jobs : anydev ? 2 : 1;
     if (W > (int)n)
         W = (int)n;
+    xc_study_gate *gate = NULL;
+    if (!e && anydev && W > 1)
+        e = xc_study_gate_new(K, &gate, &err);
     if (!e && W > 1) {
         xc_status e2 = XC_OK;
         const int inner = T / W > 0 ? T / W : 1;
@@ -103,7 +113,8 @@ int xc_bench_study(int argc, char **argv)
             xc_study_cache *wc = NULL;
             xc_error e1;
             xc_error_clear(&e1);
-            xc_status s1 = separate ? XC_OK : xc_study_cache_new(&st, &wc, &e1);
+            xc_status s1 = separate || fresh ? XC_OK : xc_study_cache_new(&st, &wc, &e1);
+            xc_study_cache_gate(wc, gate);
 #pragma omp for schedule(dynamic, 1)
             for (long long i = 0; i < (long long)n; i++) {
                 xc_study_rows rows = {0};
@@ -122,6 +133,7 @@ int xc_bench_study(int argc, char **argv)
         wall = xc_now() - t0;
         e = e2;
     }
+    xc_study_gate_free(gate);
     if (e) {
         free(secs);
         xc_study_free(&st);
@@ -142,6 +154,8 @@ int xc_bench_study(int argc, char **argv)
     json_object_set_new(root, "spec", json_string(spec));
     json_object_set_new(root, "pulsars", json_integer((json_int_t)n));
     json_object_set_new(root, "separate", json_boolean(separate));
+    json_object_set_new(root, "sessions_kept", json_boolean(!separate && !fresh));
+    json_object_set_new(root, "device_jobs", json_integer(anydev ? K : 0));
     json_object_set_new(root, "nbins_approx", json_real(nbins));
     json_object_set_new(root, "serial_threads", json_integer(anydev ? T : 1));
     json_object_set_new(root, "serial_s_per_pulsar", json_real(per_psr));
@@ -192,8 +206,12 @@ int xc_bench_study(int argc, char **argv)
         json_object_set_new(root, "parallel_threads", json_integer(T));
         json_object_set_new(root, "parallel_wall_s", json_real(wall));
         json_object_set_new(root, "parallel_pulsars_per_s", json_real((double)n / wall));
-        printf("  side by side, %d pulsars at once on %d threads: %.2f s wall, %.3f pulsars/s (%.2fx the serial pass)\n",
-               W, T, wall, (double)n / wall, serial / wall);
+        char how[64] = "";
+        if (anydev)
+            snprintf(how, sizeof how, ", %d device search%s at once", K, K > 1 ? "es" : "");
+        printf("  side by side, %d pulsars at once on %d threads%s: %.2f s wall, %.3f pulsars/s (%.2fx the serial "
+               "pass)\n",
+               W, T, how, wall, (double)n / wall, serial / wall);
     }
     /* Projection: the paper's study at this spec's configurations, from the
      * serial pass (per core on a CPU, per device) and from the side-by-side

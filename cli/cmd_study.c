@@ -44,8 +44,15 @@ static void help(void)
            "                    write its outputs: the same bytes as one run over all pulsars\n"
            "  -threads N        CPU threads (0: the OpenMP default) [0]; pulsars are searched side by side,\n"
            "                    one per thread; the results do not depend on N\n"
-           "  -workers W        pulsars searched at once, each with threads/W threads (0: one per thread,\n"
-           "                    or 1 when a searcher runs on a device) [0]; the results do not depend on W\n"
+           "  -workers W        pulsars searched at once (0: one per thread, or 1 when a searcher runs on a\n"
+           "                    device) [0]; one worker gets every thread, several each run their pulsar\n"
+           "                    on one thread (OpenMP's nested parallelism is off); the results do not\n"
+           "                    depend on W\n"
+           "  -device_jobs K    device searches at once among the workers (0, 1: one at a time) [0]: more\n"
+           "                    let one worker's host work overlap another's kernels; each may hold a\n"
+           "                    search's device memory (22.5 GB for FDAS at the paper's zmax 1200 and\n"
+           "                    600 s), so K is bounded by the device's memory; the results do not depend\n"
+           "                    on K\n"
            "  -quiet            no progress line and no rates table\n"
            "  -h                this help\n\n"
            "MPI: built with OpenMPI (found at build time; MPI=0 builds without it), the same binary started by\n"
@@ -140,14 +147,14 @@ int xc_cmd_study(int argc, char **argv)
     static const xc_optspec ospec = {"study", help, XC_OPTS_ANY_ARGS};
     const char *spec = NULL, *out = NULL, *shard = NULL;
     unsigned long long n = 0;
-    int have_n = 0, threads = 0, workers = 0, quiet = 0, merge = 0;
+    int have_n = 0, threads = 0, workers = 0, device_jobs = 0, quiet = 0, merge = 0;
     const xc_opt opts[] = {
         XC_OPT_STR("spec", &spec),
         XC_OPT_STR("out", &out),
         {.name = "n", .kind = XC_OPTK_U64, .dest = &n, .given = &have_n},
         XC_OPT_STR("shard", &shard),
         XC_OPT_INT("threads", &threads, 0, 4096),
-        XC_OPT_INT("workers", &workers, 0, 4096),
+        XC_OPT_INT("workers", &workers, 0, 4096), XC_OPT_INT("device_jobs", &device_jobs, 0, 64),
         XC_OPT_FLAG("merge", &merge),
         XC_OPT_FLAG("quiet", &quiet),
         XC_OPT_END,
@@ -189,7 +196,7 @@ int xc_cmd_study(int argc, char **argv)
         return xc_cli_fail("study", &err);
     if (have_n)
         st.n = n;
-    int code = xc_study_mpi_main(&st, out, si, sn, threads, workers, quiet);
+    int code = xc_study_mpi_main(&st, out, si, sn, threads, workers, device_jobs, quiet);
     if (code >= 0) {
         xc_study_free(&st);
         return code;
@@ -201,6 +208,7 @@ int xc_cmd_study(int argc, char **argv)
     ro.nshards = sn;
     ro.threads = threads;
     ro.workers = workers;
+    ro.device_jobs = device_jobs;
     xc_study_meter_start(&ro.progress, &m, quiet);
     double t0 = xc_now();
     xc_study_rows rows = {0};

@@ -21,6 +21,6 @@ int xc_study_mpi_built(void);
  * study over the ranks and returns the exit code; otherwise returns -1 and
  * the caller runs it alone. */
 int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, unsigned long long nshards,
-                      int threads, int workers, int quiet);
+                      int threads, int workers, int device_jobs, int quiet);
 
 #endif

@@ -19,9 +19,9 @@
 int xc_study_mpi_built(void) { return 0; }
 
 int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, unsigned long long nshards,
-                      int threads, int workers, int quiet)
+                      int threads, int workers, int device_jobs, int quiet)
 {
-    (void)st, (void)out, (void)shard, (void)nshards, (void)threads, (void)workers, (void)quiet;
+    (void)st, (void)out, (void)shard, (void)nshards, (void)threads, (void)workers, (void)device_jobs, (void)quiet;
     const char *sz = getenv("OMPI_COMM_WORLD_SIZE");
     if (!sz)
         sz = getenv("PMI_SIZE");
@@ -59,7 +59,7 @@ static void barrier(void *ctx)
 }
 
 int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, unsigned long long nshards,
-                      int threads, int workers, int quiet)
+                      int threads, int workers, int device_jobs, int quiet)
 {
     const char *sz = getenv("OMPI_COMM_WORLD_SIZE");
     if (!sz)
@@ -103,6 +103,7 @@ int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, u
     ro.nshards = nshards;
     ro.threads = threads;
     ro.workers = workers;
+    ro.device_jobs = device_jobs;
     ro.tag = tag;
     ro.next = next_index;
     ro.next_ctx = &c;

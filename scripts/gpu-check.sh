@@ -119,9 +119,23 @@ device)
         -nsub 16,32 -json "$OUTDIR/bench-tree-gpu.json" -report "$OUTDIR/curve-tree-gpu" \
         >> "$OUTDIR/bench_approx.txt" 2>&1 || rc_sb=1
     grep -E "gpu|nsub" "$OUTDIR/bench_approx.txt"
-    echo "== bench study: the paper's full-size study on the device, 8 pulsars (per stage; projection)"
-    timeout 150 $B/crosscheck bench study -spec datasets/study-table1-paper.json -n 8 -device -workers 4 -threads 16 \
-        -json "$OUTDIR/bench-study.json" > "$OUTDIR/bench_study.txt" 2>&1; rc_bs=$?
+    echo "== study on the device: 1 worker vs 8 workers with 3 device searches at once (paper size, 8 pulsars)"
+    # the paper's spec with every searcher on the gpu; the outputs must be the same bytes
+    T="$OUTDIR/study-gpu"
+    rm -rf "$T"; mkdir -p "$T"; cp datasets/pulscan-table1.json "$T/"
+    sed -e 's/"family": "pulscan", "sweep"/"family": "pulscan", "impl": "gpu", "sweep"/' \
+        -e 's/"family": "accel", "sweep"/"family": "accel", "impl": "gpu", "sweep"/' \
+        -e 's/"baseline": {"family": "pulscan",/"baseline": {"family": "pulscan", "impl": "gpu",/' \
+        datasets/study-table1-paper.json > "$T/spec.json"
+    timeout 120 $B/crosscheck study -spec "$T/spec.json" -out "$T/one" -n 8 -quiet > "$T/log" 2>&1 &&
+        timeout 120 $B/crosscheck study -spec "$T/spec.json" -out "$T/many" -n 8 -workers 8 -device_jobs 3 -quiet \
+        >> "$T/log" 2>&1 && grep -q '"gpu"' "$T/one/study.json" &&
+        cmp "$T/one/detections.csv" "$T/many/detections.csv" && cmp "$T/one/rates.csv" "$T/many/rates.csv" &&
+        cmp "$T/one/recovery.json" "$T/many/recovery.json"; rc_sd=$?
+    echo "same bytes: exit=$rc_sd"; tail -3 "$T/log"
+    echo "== bench study: the paper's full-size study on the device, 64 pulsars (per stage; projection)"
+    timeout 200 $B/crosscheck bench study -spec datasets/study-table1-paper.json -n 64 -device -workers 8 \
+        -device_jobs 3 -threads 16 -json "$OUTDIR/bench-study.json" > "$OUTDIR/bench_study.txt" 2>&1; rc_bs=$?
     tail -5 "$OUTDIR/bench_study.txt"
     echo "== benchmark: Pulscan (Table 4 size)"
     timeout 150 $B/crosscheck bench gpu-pulscan -json "$OUTDIR/bench-gpu-pulscan.json" > "$OUTDIR/bench_pulscan.txt" 2>&1; rc_pb=$?
@@ -187,12 +201,13 @@ device)
     printf '%-28s %s\n' "subband/tree GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_approx.log" | tail -1) exit=${rc_st:-skipped}"
     printf '%-28s %s\n' "subband/tree memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck_approx.log" 2>/dev/null | tail -1) exit=${rc_sm:-skipped}"
     printf '%-28s %s\n' "bench subband/tree gpu" "$(grep -c 'nsub' "$OUTDIR/bench_approx.txt" 2>/dev/null) records exit=${rc_sb:-skipped}"
+    printf '%-28s %s\n' "study 1 vs 8 workers (gpu)" "exit=${rc_sd:-skipped} (0: same bytes)"
     printf '%-28s %s\n' "bench study (paper size)" "$(grep -E 'total, one thread|on this machine' "$OUTDIR/bench_study.txt" 2>/dev/null | sed 's/^ *//' | cut -c1-80 | tr '\n' ' ') exit=${rc_bs:-skipped}"
     printf '%-28s %s\n' "Pulscan benchmark" "$(grep -E '^kernels|^candidates' "$OUTDIR/bench_pulscan.txt" | cut -c1-90 | tr '\n' ' ') exit=$rc_pb"
     [ $rc_t -eq 0 ] && [ $rc_m -eq 0 ] && [ $rc_r -eq 0 ] && [ $rc_x -eq 0 ] && [ $rc_b -eq 0 ] &&
         [ $rc_k -eq 0 ] && [ $rc_bd -eq 0 ] && [ $rc_pt -eq 0 ] && [ $rc_pm -eq 0 ] && [ $rc_pr -eq 0 ] && [ $rc_pb -eq 0 ] && [ $rc_c -eq 0 ] &&
         [ $rc_at -eq 0 ] && [ $rc_ac -eq 0 ] && [ ${rc_am:-0} -eq 0 ] && [ ${rc_ab:-0} -eq 0 ] &&
-        [ ${rc_st:-0} -eq 0 ] && [ ${rc_sm:-0} -eq 0 ] && [ ${rc_sb:-0} -eq 0 ]
+        [ ${rc_st:-0} -eq 0 ] && [ ${rc_sm:-0} -eq 0 ] && [ ${rc_sb:-0} -eq 0 ] && [ ${rc_sd:-0} -eq 0 ]
     ;;
 *)
     echo "usage: sh scripts/gpu-check.sh build|device" >&2; exit 2 ;;

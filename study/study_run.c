@@ -131,13 +131,19 @@ xc_status xc_study_run(const xc_study *st, const char *dir, xc_study_runopts *o,
     xc_error werr;
     xc_error_clear(&werr);
     xc_progress_report(&o->progress, "study", 0, npend);
+    /* device searches at once among the workers */
+    xc_study_gate *gate = NULL;
+    if (device && (e = xc_study_gate_new(o->device_jobs > 0 ? o->device_jobs : 1, &gate, err)))
+        goto out;
 #pragma omp parallel num_threads(workers)
     {
         /* this worker's sessions, kept from pulsar to pulsar */
         xc_study_cache *cache = NULL;
         xc_error ce;
         xc_error_clear(&ce);
-        if (xc_study_cache_new(st, &cache, &ce))
+        if (!xc_study_cache_new(st, &cache, &ce))
+            xc_study_cache_gate(cache, gate);
+        else
 #pragma omp critical(xc_study_journal)
         {
             if (!first_err) {
@@ -190,6 +196,7 @@ xc_status xc_study_run(const xc_study *st, const char *dir, xc_study_runopts *o,
         }
         xc_study_cache_free(cache);
     }
+    xc_study_gate_free(gate);
     o->made = finished;
     if (first_err) {
         e = first_err;

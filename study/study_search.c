@@ -3,6 +3,9 @@
  * the worker's sessions kept from pulsar to pulsar (xc_study_cache), device
  * searches one caller at a time. */
 #include <stdlib.h>
+#include <time.h>
+
+#include <omp.h>
 
 #include "core/xc_accel.h"
 #include "core/xc_search.h"
@@ -26,14 +29,65 @@ static xc_status search_any(const xc_study_searcher *s, const xc_study_config *c
 /* A worker's Pulscan sessions (core/xc_search.h), one per search, made at
  * the first pulsar and kept while the spectra keep their length: the
  * thresholds, and a device searcher's plan, are made once per study rather
- * than once per pulsar.  The candidates are the same bits. */
+ * than once per pulsar; likewise an accel searcher's session per searcher
+ * (its sweep's plans and state).  The candidates are the same bits. */
 struct xc_study_cache {
     size_t n, ns;
     xc_pulscan_session **ps;   /* per search */
     int *threads;
     xc_accel_session **as;     /* per searcher: a matched filter's sweep */
     int *athreads;
+    xc_study_gate *gate;       /* device searches at once (NULL: one at a time) */
 };
+
+/* ---- the device's slots ------------------------------------------------------ */
+
+enum { GATE_MAX = 64 };
+
+struct xc_study_gate {
+    int n;
+    omp_lock_t slot[GATE_MAX];
+};
+
+xc_status xc_study_gate_new(int jobs, xc_study_gate **g, xc_error *err)
+{
+    *g = NULL;
+    if (jobs < 1 || jobs > GATE_MAX)
+        return xc_error_set(err, XC_EINVAL, "-device_jobs %d: must be 1 to %d", jobs, GATE_MAX);
+    if (!(*g = calloc(1, sizeof **g)))
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    (*g)->n = jobs;
+    for (int k = 0; k < jobs; k++)
+        omp_init_lock(&(*g)->slot[k]);
+    return XC_OK;
+}
+
+void xc_study_gate_free(xc_study_gate *g)
+{
+    if (!g)
+        return;
+    for (int k = 0; k < g->n; k++)
+        omp_destroy_lock(&g->slot[k]);
+    free(g);
+}
+
+/* A free slot, waiting (50 us naps) while every one is taken. */
+static int gate_take(xc_study_gate *g)
+{
+    for (;;) {
+        for (int k = 0; k < g->n; k++)
+            if (omp_test_lock(&g->slot[k]))
+                return k;
+        struct timespec ts = {0, 50000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+void xc_study_cache_gate(xc_study_cache *c, xc_study_gate *g)
+{
+    if (c)
+        c->gate = g;
+}
 
 xc_status xc_study_cache_new(const xc_study *st, xc_study_cache **c, xc_error *err)
 {
@@ -95,10 +149,11 @@ static xc_status sweep_any(const xc_study_searcher *s, xc_study_cache *cache, si
                            const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
 {
     const xc_accel_searcher *as = xc_accel_searcher_of(s->impl);
-    /* A device searcher's state is not kept from pulsar to pulsar yet: the
-     * test that holds a kept device session to fresh sweeps
-     * (test_gpu_accel, gpu_accel_sweep) has not run on a device. */
-    if (!cache || (s->impl->caps & XC_CAP_DEVICE))
+    /* A device searcher's session too (templates, cuFFT plans, buffers and
+     * pinned staging made once per worker): test_gpu_accel's
+     * gpu_accel_sweep holds a kept device session to fresh sweeps bit for
+     * bit. */
+    if (!cache)
         return xc_accel_run_sweep(as, sp, o, s->ncfg, cl, err);
     xc_accel_session **ss = &cache->as[k];
     if (*ss && (!xc_accel_session_fits(*ss, sp) || cache->athreads[k] != threads)) {
@@ -124,7 +179,11 @@ xc_status xc_study_search_sweep(const xc_study_searcher *s, xc_study_cache *cach
         o[c].threads = threads;
     }
     xc_status e;
-    if (s->impl->caps & XC_CAP_DEVICE) {
+    if ((s->impl->caps & XC_CAP_DEVICE) && cache && cache->gate) {
+        int slot = gate_take(cache->gate);
+        e = sweep_any(s, cache, k, o, sp, threads, cl, err);
+        omp_unset_lock(&cache->gate->slot[slot]);
+    } else if (s->impl->caps & XC_CAP_DEVICE) {
 #pragma omp critical(xc_study_device)
         e = sweep_any(s, cache, k, o, sp, threads, cl, err);
     } else {
@@ -134,16 +193,22 @@ xc_status xc_study_search_sweep(const xc_study_searcher *s, xc_study_cache *cach
     return e;
 }
 
-/* Device searches run one at a time: two host threads searching on one GPU
- * at once made an H200 report illegal memory accesses (the GPU searchers
- * are not safe to call concurrently), so pulsars side by side overlap only
- * their host stages (synthesis, FFT, CPU searchers) with the device's work. */
+/* Device searches run one at a time unless the worker's cache has a gate
+ * of more slots (xc_study_gate_new).  Two host threads searching on one
+ * GPU once made an H200 report illegal memory accesses and later "invalid
+ * argument": the GPU Pulscan plans set a kernel's shared-memory limit, a
+ * setting of the process, each to its own size (fixed: every caller now
+ * sets the largest, optimized/gpu/gpu_check.h, xc_gpu_smem_optin). */
 xc_status xc_study_search_one(const xc_study_searcher *s, const xc_study_config *c, xc_study_cache *cache,
                               size_t q, const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
 {
     xc_status e;
     int keep = cache && s->family == XC_FAMILY_PULSCAN;
-    if (s->impl->caps & XC_CAP_DEVICE) {
+    if ((s->impl->caps & XC_CAP_DEVICE) && cache && cache->gate) {
+        int slot = gate_take(cache->gate);
+        e = keep ? session_search(s, c, cache, q, sp, threads, cl, err) : search_any(s, c, sp, threads, cl, err);
+        omp_unset_lock(&cache->gate->slot[slot]);
+    } else if (s->impl->caps & XC_CAP_DEVICE) {
 #pragma omp critical(xc_study_device)
         e = keep ? session_search(s, c, cache, q, sp, threads, cl, err) : search_any(s, c, sp, threads, cl, err);
     } else {

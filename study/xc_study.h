@@ -153,6 +153,20 @@ xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned 
 typedef struct xc_study_cache xc_study_cache;
 xc_status xc_study_cache_new(const xc_study *st, xc_study_cache **c, xc_error *err);
 void xc_study_cache_free(xc_study_cache *c);
+/* Device searches at once among the workers (study_search.c): jobs >= 1
+ * slots, each search on a device taking one for its whole call.  Without a
+ * gate (or a cache) device searches run one at a time in the process.
+ * More than one lets the host side of one worker's search (checks,
+ * normalisation, copies, significance) overlap another's kernels; each
+ * slot may hold a search's device memory (the accel searcher's whole plane:
+ * 22.5 GB at the Pulscan paper's size), so the count is bounded by the
+ * device's memory, not by the workers. */
+typedef struct xc_study_gate xc_study_gate;
+xc_status xc_study_gate_new(int jobs, xc_study_gate **g, xc_error *err);
+void xc_study_gate_free(xc_study_gate *g);
+/* The worker's device searches go through gate g (shared by the workers;
+ * NULL: one at a time). */
+void xc_study_cache_gate(xc_study_cache *c, xc_study_gate *g);
 /* xc_study_pulsar_timed with the worker's cache (NULL: none). */
 xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint64_t id, const unsigned char *want,
                                  int threads, xc_study_rows *out, double *secs, xc_error *err);
@@ -180,6 +194,8 @@ typedef struct {
     int threads;               /* total CPU threads (0: OpenMP default) */
     int workers;               /* pulsars searched at once (0: threads, or 1 with a device searcher);
                                   each gets threads / workers threads */
+    int device_jobs;           /* device searches at once among the workers (0, 1: one at a time;
+                                  xc_study_gate_new) */
     const char *tag;           /* journal name (NULL: "main" or "shard-I-of-N") */
     /* dynamic distribution (MPI): when next is set, pulsars are taken by
      * calling next(ctx), which returns the next index into the pending list

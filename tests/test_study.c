@@ -13,9 +13,11 @@
 #include <jansson.h>
 #include <math.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -632,6 +634,83 @@ XC_TEST(test_journal_torn_line, "journal_torn_line")
     XC_ASSERT_BELOW((double)kept, 16 * 7);
     run_study(&st, dir, 2, 0, 1);
     CU_ASSERT(same_outputs(ref, dir));
+    xc_study_free(&st);
+    xc_registry_destroy(reg);
+}
+
+/* ---- the device gate ------------------------------------------------------------- */
+
+/* "dev": the cpu searcher posing as a device one, counting how many of its
+ * calls run at once (test state, not a kernel's).  Each call naps 2 ms, so
+ * workers' calls overlap whenever the study lets them. */
+static atomic_int dev_now, dev_most;
+
+static xc_status dev_peaks(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
+                           xc_pspeaks *pk, xc_error *err)
+{
+    int now = atomic_fetch_add(&dev_now, 1) + 1, m = atomic_load(&dev_most);
+    while (now > m && !atomic_compare_exchange_weak(&dev_most, &m, now))
+        ;
+    struct timespec ts = {0, 2000000};
+    nanosleep(&ts, NULL);
+    xc_status st = xc_ps_cpu.peaks(sp, o, P, thr, pk, err);
+    atomic_fetch_sub(&dev_now, 1);
+    return st;
+}
+static const xc_searcher dev = {
+    {XC_FAMILY_PULSCAN, "dev", "the cpu searcher as a device one (the study's gate)", {XC_TOL_RELATIVE, 1e-4},
+     XC_CAP_RUNTIME | XC_CAP_DEVICE, NULL},
+    miss_powers, dev_peaks, 0, NULL, NULL, NULL};
+
+XC_TEST(test_device_gate, "device_gate")
+{
+    xc_error err;
+    xc_study_gate *g = NULL;
+    /* bounds, named */
+    CU_ASSERT_EQUAL(xc_study_gate_new(0, &g, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-device_jobs 0"));
+    CU_ASSERT_EQUAL(xc_study_gate_new(65, &g, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "1 to 64"));
+    CU_ASSERT_PTR_NULL(g);
+    /* a study whose Pulscan runs on "dev": 4 workers with 1 and 2 device
+     * searches at once; the same bytes as one worker, never more calls at
+     * once than the slots */
+    xc_registry *reg = test_registry();
+    CU_ASSERT_EQUAL_FATAL(xc_registry_add(reg, &dev.impl, &err), XC_OK);
+    planted_spec();   /* writes pop-planted.json */
+    const char *spec = xc_fx_tmp("study-dev.json");
+    xc_fx_write_text(spec, "{\"population\": {\"spec\": \"pop-planted.json\", \"n\": 16, \"seed\": 5},"
+                           " \"searchers\": [{\"name\": \"dev\", \"family\": \"pulscan\", \"impl\": \"dev\","
+                           "   \"sweep\": {\"zmax\": [0, 10]}}]}");
+    xc_study st;
+    CU_ASSERT_EQUAL_FATAL(xc_study_load(&st, spec, reg, &err), XC_OK);
+    char ref[4200], dir[4200];
+    snprintf(ref, sizeof ref, "%s", xc_fx_tmp("gate-ref"));
+    run_study(&st, ref, 1, 0, 1);
+    const int jobs[] = {1, 2};
+    for (int k = 0; k < 2; k++) {
+        snprintf(dir, sizeof dir, "%s-%d", xc_fx_tmp("gate"), jobs[k]);
+        atomic_store(&dev_most, 0);
+        xc_study_runopts ro;
+        memset(&ro, 0, sizeof ro);
+        ro.threads = 4;
+        ro.workers = 4;
+        ro.device_jobs = jobs[k];
+        xc_status s = xc_study_run(&st, dir, &ro, &err);
+        if (s)
+            fprintf(stderr, "study run: %s\n", err.msg);
+        CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+        xc_study_rows rows = {0};
+        CU_ASSERT_EQUAL_FATAL(xc_study_journal_read(&st, dir, &rows, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_study_rows_sort(&rows, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_study_write_outputs(&st, &rows, 0, 1, dir, &err), XC_OK);
+        xc_study_rows_free(&rows);
+        int most = atomic_load(&dev_most);
+        printf("\n  device_jobs %d, 4 workers: at most %d device calls at once (bound %d)", jobs[k], most, jobs[k]);
+        XC_ASSERT_BELOW((double)most, jobs[k] + 0.5);
+        XC_ASSERT_ABOVE((double)most, 0.5);
+        CU_ASSERT(same_outputs(ref, dir));
+    }
     xc_study_free(&st);
     xc_registry_destroy(reg);
 }
