@@ -361,8 +361,17 @@ xc_status search(state *s, const xc_accel_plan *p, const double *amp, size_t nbi
     TRY(search_whole(s, p, nbins, ilo, iend, emit, ctx, &done, err));
     if (done)
         return XC_OK;
-    /* blocks of whole segments, at most 1 GiB of plane */
+    /* blocks of whole segments, at most 1 GiB of plane, and at most a
+     * quarter of the device's free memory (other callers' searches may
+     * hold most of it: the block path is what runs when the whole plane
+     * did not fit) */
     size_t cap = p->o.devblock ? p->o.devblock : (size_t)1 << 30;
+    if (!p->o.devblock) {
+        size_t freeb = 0, totb = 0;
+        XC_GPU_CK(cudaMemGetInfo(&freeb, &totb), "accel cudaMemGetInfo");
+        if (freeb / 4 < cap)
+            cap = freeb / 4;
+    }
     long V = s->V, nseg = (long)(cap / sizeof(float) / (size_t)s->ntempl / (size_t)V);
     if (nseg < 1)
         nseg = 1;
