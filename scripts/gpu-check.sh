@@ -122,13 +122,10 @@ device)
     echo "== study on the device: 1 worker vs 8 workers with 3 device searches at once (paper size, 8 pulsars)"
     # the paper's spec with every searcher on the gpu; the outputs must be the same bytes
     T="$OUTDIR/study-gpu"
-    rm -rf "$T"; mkdir -p "$T"; cp datasets/pulscan-table1.json "$T/"
-    sed -e 's/"family": "pulscan", "sweep"/"family": "pulscan", "impl": "gpu", "sweep"/' \
-        -e 's/"family": "accel", "sweep"/"family": "accel", "impl": "gpu", "sweep"/' \
-        -e 's/"baseline": {"family": "pulscan",/"baseline": {"family": "pulscan", "impl": "gpu",/' \
-        datasets/study-table1-paper.json > "$T/spec.json"
-    timeout 120 $B/crosscheck study -spec "$T/spec.json" -out "$T/one" -n 8 -quiet > "$T/log" 2>&1 &&
-        timeout 120 $B/crosscheck study -spec "$T/spec.json" -out "$T/many" -n 8 -workers 8 -device_jobs 3 -quiet \
+    S=datasets/study-table1-paper-gpu.json
+    rm -rf "$T"; mkdir -p "$T"
+    timeout 120 $B/crosscheck study -spec $S -out "$T/one" -n 8 -quiet > "$T/log" 2>&1 &&
+        timeout 120 $B/crosscheck study -spec $S -out "$T/many" -n 8 -workers 8 -device_jobs 3 -quiet \
         >> "$T/log" 2>&1 && grep -q '"gpu"' "$T/one/study.json" &&
         cmp "$T/one/detections.csv" "$T/many/detections.csv" && cmp "$T/one/rates.csv" "$T/many/rates.csv" &&
         cmp "$T/one/recovery.json" "$T/many/recovery.json"; rc_sd=$?
