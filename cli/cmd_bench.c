@@ -8,15 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/bench_dd.h"
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "compare/xc_smear.h"
-#include "optimized/cpu/xc_cpu.h"
 #include "core/xc_dedisperse.h"
 #include "core/xc_progress.h"
 
-#define TABLE2_PLAN "0:150:0.1:1,150:300:0.2:1,300:500:0.25:1"
 #define MAX_LIST 16
 
 static void help(void)
@@ -81,7 +79,7 @@ typedef struct {
     int nsub[MAX_LIST], nnsub;
     double budget[MAX_LIST];
     int nbudget;
-    int loss_every;       /* approximate entries' loss measure (approx_worst_loss); -1: by entry */
+    int loss_every;       /* approximate entries' loss measure (xc_bench_dd_worst_loss); -1: by entry */
 } settings;
 
 static double job_adds(const xc_ddjob *job)
@@ -134,69 +132,6 @@ typedef struct {
     double direct_gpu_s;      /* direct gpu's best seconds on this input (0: not run) */
     double direct_gpu_kernel_s;   /* and its kernels' time */
 } bench_ctx;
-
-/* The worst S/N loss of an approximate dedisperser against direct
- * dedispersion on injected pulses (compare/xc_smear.h), widths 1 and 4
- * samples, with the run's options (nsub, smear budget).  every > 0: on the
- * bench's own plan (Table 2), a pulse at every every-th trial, so the groups
- * and smears measured are those of the timed run; direct on the device when
- * the approximate entry is a device one (the pulses make a long input).
- * every 0: the quick measure, the first 12 trials of each Table 2 range (every
- * 3rd), whose own plan groups trials differently (a large smear budget shows
- * no more loss there than a small one). */
-static double approx_worst_loss(const xc_dedisperser *a, const xc_geometry *g, const xc_convention *cv,
-                                const xc_ddopts *run, int every)
-{
-    const xc_impl *di = NULL;
-    if ((a->impl.caps & XC_CAP_DEVICE) && every > 0)
-        di = xc_registry_pick(xc_cli_registry(), XC_FAMILY_DEDISPERSE, XC_CAP_DEVICE,
-                              XC_CAP_APPROXIMATE | XC_CAP_REFERENCE | XC_CAP_RUNTIME);
-    if (!di)
-        di = xc_registry_pick(xc_cli_registry(), XC_FAMILY_DEDISPERSE, XC_CLI_DEFAULT_WANT, XC_CLI_DEFAULT_AVOID);
-    static const int widths[] = {1, 4};
-    xc_smear_cfg cfg = {g->nchans, g->fch1, g->foff, g->tsamp,
-                        every > 0 ? TABLE2_PLAN : "0:1.2:0.1:1,150:152.4:0.2:1,300:303:0.25:1",
-                        cv->name, widths, 2, every > 0 ? (size_t)every : 3, 1.0};
-    xc_ddopts o;
-    memset(&o, 0, sizeof o);
-    o.threads = run->threads;
-    o.nsub = run->nsub;
-    o.subbudget = run->subbudget;
-    xc_smear_row *rows = NULL;
-    size_t n = 0;
-    xc_error e;
-    double worst = NAN;
-    if (di && !xc_smear_measure(a, xc_dedisperser_of(di), &o, &cfg, &rows, &n, &e)) {
-        worst = 0;
-        for (size_t i = 0; i < n; i++)
-            worst = fmax(worst, rows[i].snr_loss);
-    }
-    free(rows);
-    return worst;
-}
-
-static void add_limits(json_t *rec, const xc_bench_machine *mc, int nbits, int threads, double adds,
-                       const xc_ddjob *job)
-{
-    xc_cpu_layout lay;
-    xc_error err;
-    if (xc_cpu_layout_for(nbits, 1, &lay, &err))
-        return;
-    int cores = threads < mc->cores ? threads : mc->cores;
-    int lanes = mc->vector_bytes / lay.narrow_bytes;
-    double peak = (double)cores * mc->mhz * 1e6 * lanes;
-    double bw = threads > 1 ? mc->bwn : mc->bw1;
-    /* Compulsory traffic: the input as given (uint16) read once and the float
-     * plane written once. */
-    double out_bytes = 0;
-    for (int k = 0; k < job->plan->nranges; k++)
-        out_bytes += 4.0 * (double)job->plan->r[k].ndm * (double)(job->nout / (size_t)job->plan->r[k].ds);
-    double in_bytes = 2.0 * (double)job->in->nsamp * (double)job->in->nchans;
-    json_object_set_new(rec, "peak_adds_per_s", json_real(peak));
-    json_object_set_new(rec, "peak_lanes", json_integer(lanes));
-    json_object_set_new(rec, "memory_bound_adds_per_s", json_real(bw > 0 ? adds * bw / (in_bytes + out_bytes) : 0));
-    json_object_set_new(rec, "memory_noreuse_adds_per_s", json_real(bw / lay.store_bytes));
-}
 
 /* Times impl on job and appends its record; the plane of the last run is
  * handed back in keep when that is not NULL. */
@@ -272,7 +207,7 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
         if ((impl->impl.caps & XC_CAP_DEVICE) && bc->direct_gpu_kernel_s > 0 && kt > 0)
             json_object_set_new(rec, "kernel_speedup_vs_direct_gpu", json_real(bc->direct_gpu_kernel_s / kt));
         const int every = s->loss_every >= 0 ? s->loss_every : (impl->impl.caps & XC_CAP_DEVICE) ? 61 : 0;
-        double loss = approx_worst_loss(impl, &j.geom, j.conv, &opts, every);
+        double loss = xc_bench_dd_worst_loss(impl, &j.geom, j.conv, &opts, every);
         json_object_set_new(rec, "loss_every", json_integer(every));
         json_object_set_new(rec, "nsub", json_integer(opts.nsub));
         json_object_set_new(rec, "subbudget", json_real(opts.subbudget));
@@ -285,7 +220,7 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
         json_object_set_new(rec, "ratio_to_reference", json_real(rate / bc->ref_rate));
     if (!(impl->impl.caps & XC_CAP_REFERENCE) && bc->verified >= 0)
         json_object_set_new(rec, "bit_exact_vs_reference_short_input", json_boolean(bc->verified));
-    add_limits(rec, bc->mc, j.in->nbits, threads, adds, &j);
+    xc_bench_dd_limits(rec, bc->mc, j.in->nbits, threads, adds, &j);
     if (note)
         json_object_set_new(rec, "note", json_string(note));
     json_array_append_new(bc->records, rec);

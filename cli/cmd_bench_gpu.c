@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/bench_dd.h"
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
@@ -19,7 +20,6 @@
 #include "optimized/gpu/xc_gpu.h"
 #endif
 
-#define TABLE2_PLAN "0:150:0.1:1,150:300:0.2:1,300:500:0.25:1"
 #define MAXN 16
 
 static void help(void)
