@@ -1,0 +1,76 @@
+/* dd_approx_state.h: the GPU subband and tree dedispersers' state, shared by
+ * the host tables made from core's plans (dd_approx_plan.cu) and the gulp's
+ * execution (dd_approx_gpu.cu).  C++ (nvcc) only, internal to optimized/gpu. */
+#ifndef XC_DD_APPROX_STATE_H
+#define XC_DD_APPROX_STATE_H
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/xc_dedisperse.h"
+#include "core/xc_subband.h"
+#include "core/xc_tree.h"
+
+namespace xc_ap {
+
+const size_t AP_SCRATCH = (size_t)512 << 20;
+const size_t AP_MIN_TC = 256;
+
+enum { AK_SUBBAND = 0, AK_TREE_PW, AK_TREE_PAD };
+
+struct ap_range {
+    int ds;
+    size_t ndm;
+    size_t span;             /* largest spread of stage-2 delays within one stage-1 row's trials */
+    /* subband: groups */
+    int ngroups;
+    const size_t *first;     /* the subplan's */
+    int64_t *h_lo;           /* [ngroups][nsub]: smallest b of the group's trials */
+    int32_t *d_a;            /* [ngroups][nchans] */
+    int64_t *d_lo;
+    unsigned long long *h_first, *d_first;   /* [ngroups + 1]: the group's trials (first) */
+    int32_t *h_gspan, *d_gspan;              /* [ngroups]: the group's largest stage-2 shift */
+    /* tree: (subband, block) pairs, s-major */
+    int nq;
+    int *qfirst;             /* [nsub + 1]: pairs of subband s are [qfirst[s], qfirst[s+1]) */
+    int *h_qs, *h_qj;
+    int64_t *h_qlo;
+    int *d_qs, *d_qj;
+    int64_t *d_qlo;
+    /* both: per trial and subband, the stage-1 row and the shift into it */
+    int32_t *h_rowid, *h_shift, *d_rowid, *d_shift;
+};
+
+} // namespace xc_ap
+
+struct xc_gpu_apstate {
+    int kind;
+    const char *name;
+    xc_subplan sp;
+    xc_treeplan tp;
+    int have_plan;
+    int nchans, nuse, nsub, M, npos, nranges;
+    int *h_chan, *h_row, *h_prow;
+    xc_ap::ap_range *r;
+    int ready;
+    int *d_chan, *d_row, *d_prow, *d_subfirst;
+    void *d_raw, *d_Y, *d_buf, *d_buf2, *d_acc;
+    float *d_out;
+    size_t cap_raw, cap_Y, cap_buf, cap_buf2, cap_acc, cap_out;
+    cudaEvent_t e0, e1;
+    int have_ev;
+    size_t smem_optin;       /* shared memory one block may opt in to */
+};
+
+namespace xc_ap {
+
+/* The state of kind (AK_*) for jobs like proto: core's plan and its host
+ * tables (device tables come with the first execution). */
+xc_status plan_kind(const xc_ddjob *proto, void **out, int kind, xc_error *err);
+/* Frees everything the state holds, host and device; NULL is fine. */
+void state_free(xc_gpu_apstate *s);
+
+} // namespace xc_ap
+
+#endif
