@@ -4,8 +4,8 @@
 #   make            bin/crosscheck and libcrosscheck.a
 #   make test       build and run every CUnit suite
 #   make run        build and run the default cross-check (verdict table + report)
-#   make bench      dedispersion benchmark to reports/bench-dedisperse.json
-#   make study      the default sensitivity study (rates table, reports/study/index.html)
+#   make bench      dedispersion benchmark to runs/bench-dedisperse.json
+#   make study      the default sensitivity study (rates table, runs/study/index.html)
 #   make sanitize   the tests under ASan + UBSan (separate build tree)
 #   make install PREFIX=/usr/local
 #   make clean
@@ -51,8 +51,8 @@ else
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 endif
 
-MODDIRS  := core reference optimized optimized/cpu synth compare reports study
-# Every include names its layer ("core/xc_dedisperse.h"), so one -I. is all.
+MODDIRS  := core core/base core/io core/dedisp core/search approx reference optimized optimized/cpu synth compare reports study
+# Every include names its layer ("core/dedisp/xc_dedisperse.h"), so one -I. is all.
 CPPFLAGS += -D_GNU_SOURCE -I. $(if $(filter 1,$(PLOTS)),-DXC_HAVE_CAIRO)
 # -Wno-missing-field-initializers: structs of the API grow trailing members
 # (xc_series gained error bars), and positional initialisers of the older
@@ -210,15 +210,15 @@ run: deps
 	$(Q)$(BIN)/crosscheck run
 
 # The default sensitivity study (datasets/study-table1-small.json): a few
-# minutes on 2 cores; prints the rates table, report in reports/study/.
+# minutes on 2 cores; prints the rates table, report in runs/study/.
 study: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)/crosscheck
-	$(Q)$(BIN)/crosscheck study -spec datasets/study-table1-small.json -out reports/study
+	$(Q)$(BIN)/crosscheck study -spec datasets/study-table1-small.json -out runs/study
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)/crosscheck
 	$(Q)mkdir -p reports
-	$(Q)$(BIN)/crosscheck bench dedisperse -json reports/bench-dedisperse.json
+	$(Q)$(BIN)/crosscheck bench dedisperse -json runs/bench-dedisperse.json
 
 # Sanitizer reports get their own exit codes so they can never pass for a
 # verdict (compare exits 1 for "disagree").  scripts/lsan.supp lists the
@@ -243,7 +243,7 @@ $(BIN)/report-sample: tests/report_sample.c $(LIBA)
 # when missing), then the same page with planted faults, which must fail,
 # then a small study's report (crosscheck study, 8 pulsars);
 # scripts/report-check.sh says what fails a page.  Other reports:
-# sh scripts/report-check.sh --page reports/runs/<stamp>
+# sh scripts/report-check.sh --page runs/<stamp>
 .PHONY: report-check
 report-check: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)/report-sample $(BIN)/crosscheck

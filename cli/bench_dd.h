@@ -5,7 +5,7 @@
 #define XC_BENCH_DD_H
 
 #include "cli/bench_util.h"
-#include "core/xc_dedisperse.h"
+#include "core/dedisp/xc_dedisperse.h"
 
 /* The frequency-resolution test's DM plan (Novotny et al. 2023, section 5.2,
  * Table 2): 3050 trials. */

@@ -12,7 +12,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "cli/cli.h"
-#include "core/xc_progress.h"
+#include "core/base/xc_progress.h"
 #include "optimized/cpu/xc_cpu.h"
 
 /* ---- timing ---------------------------------------------------------------- */

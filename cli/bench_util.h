@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/xc_error.h"
-#include "core/xc_search.h"
+#include "core/base/xc_error.h"
+#include "core/search/xc_search.h"
 
 struct json_t;
 

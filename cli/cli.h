@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "core/xc_error.h"
-#include "core/xc_impl.h"
+#include "core/base/xc_error.h"
+#include "core/base/xc_impl.h"
 
 /* A subcommand: argv[0] is the subcommand's name.  Returns the exit code. */
 typedef int (*xc_cmd_fn)(int argc, char **argv);

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "core/xc_progress.h"
+#include "core/base/xc_progress.h"
 
 typedef struct {
     int enabled;

@@ -15,7 +15,7 @@
 #ifndef XC_CLI_OPTS_H
 #define XC_CLI_OPTS_H
 
-#include "core/xc_error.h"
+#include "core/base/xc_error.h"
 
 typedef enum {
     XC_OPTK_END = 0,  /* ends a table */

@@ -5,8 +5,8 @@
 #define XC_CLI_PLAN_H
 
 #include "cli/cli_opts.h"
-#include "core/xc_dmplan.h"
-#include "core/xc_error.h"
+#include "core/dedisp/xc_dmplan.h"
+#include "core/base/xc_error.h"
 
 typedef struct {
     const char *dmplan;        /* -dmplan lo:hi:step:ds,... */

@@ -4,8 +4,8 @@
 #ifndef XC_CLI_PLUGIN_H
 #define XC_CLI_PLUGIN_H
 
-#include "core/xc_error.h"
-#include "core/xc_impl.h"
+#include "core/base/xc_error.h"
+#include "core/base/xc_impl.h"
 
 /* Takes every `-plugin P` / `--plugin P` / `-plugin=P` out of argv[1..]
  * (argv[0], the command's name, stays) and queues P for loading; *argc is

@@ -5,7 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_search.h"
-#include "core/xc_progress.h"
+#include "core/base/xc_progress.h"
 
 xc_status xc_cli_opt_bins(const xc_opt *o, const char *opt, const char *val, xc_error *err)
 {

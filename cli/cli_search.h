@@ -5,9 +5,9 @@
 #define XC_CLI_SEARCH_H
 
 #include "cli/cli_opts.h"
-#include "core/xc_cands.h"
-#include "core/xc_error.h"
-#include "core/xc_search.h"
+#include "core/search/xc_cands.h"
+#include "core/base/xc_error.h"
+#include "core/search/xc_search.h"
 
 /* XC_OPTK_CALL parser: a count of bins in o->lo..2^o->hi (o->hi is the
  * exponent) into the size_t at o->dest. */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_atomic.h"
+#include "core/base/xc_atomic.h"
 
 /* The command line is process-wide by nature; only the CLI layer keeps it. */
 static char cmdline[4096];

@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_search.h"
-#include "core/xc_accel.h"
+#include "core/search/xc_accel.h"
 
 static void help(void)
 {

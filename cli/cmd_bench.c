@@ -12,8 +12,8 @@
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/xc_dedisperse.h"
-#include "core/xc_progress.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/base/xc_progress.h"
 
 #define MAX_LIST 16
 

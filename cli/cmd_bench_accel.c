@@ -13,8 +13,8 @@
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/xc_accel.h"
-#include "core/xc_progress.h"
+#include "core/search/xc_accel.h"
+#include "core/base/xc_progress.h"
 
 /* The signal on the noise: one accelerated tone (z = 60) at a third of the band. */
 static void add_signal(xc_spectrum *sp)

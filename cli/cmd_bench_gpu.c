@@ -14,8 +14,8 @@
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/xc_progress.h"
-#include "core/xc_dedisperse.h"
+#include "core/base/xc_progress.h"
+#include "core/dedisp/xc_dedisperse.h"
 #ifdef XC_HAVE_CUDA
 #include "optimized/gpu/xc_gpu.h"
 #endif

@@ -14,11 +14,11 @@
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/xc_progress.h"
+#include "core/base/xc_progress.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "compare/xc_cmpcands.h"
-#include "core/xc_search.h"
-#include "core/xc_atomic.h"
+#include "core/search/xc_search.h"
+#include "core/base/xc_atomic.h"
 #ifdef XC_HAVE_CUDA
 #include "optimized/gpu/xc_gpu.h"
 #endif

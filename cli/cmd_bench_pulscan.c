@@ -11,7 +11,7 @@
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/xc_search.h"
+#include "core/search/xc_search.h"
 
 /* The signals on the noise (seed 20240101): ten tones, every third drifting. */
 static void add_tones(xc_spectrum *sp)

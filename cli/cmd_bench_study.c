@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/xc_progress.h"
+#include "core/base/xc_progress.h"
 #include "study/xc_study.h"
 
 /* The paper's study (White et al. 2024, section 3): 10 955 pulsars of 600 s

@@ -1,9 +1,9 @@
 /* crosscheck check approximations: measures the Pulscan GPU version's
  * approximations (median of medians, the ln p polynomial, logarithmic z,
  * R-block peaks) and the search's noise statistics, with a table on stdout,
- * a JSON file and an HTML report.  compare/xc_approx.h measures,
- * compare/xc_approx_table.h turns the results into rows and verdicts (on
- * compare/xc_stats.h's tests) and compare/xc_approx_json.h into JSON; this
+ * a JSON file and an HTML report.  approx/xc_approx.h measures,
+ * approx/xc_approx_table.h turns the results into rows and verdicts (on
+ * compare/xc_stats.h's tests) and approx/xc_approx_json.h into JSON; this
  * file parses the options, calls them, prints and fills the report (section
  * 5, the accel search, in cmd_check_accel.c). */
 #include <getopt.h>
@@ -16,14 +16,14 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "core/xc_fmt.h"
-#include "compare/xc_approx.h"
-#include "compare/xc_approx_json.h"
-#include "compare/xc_approx_table.h"
+#include "core/base/xc_fmt.h"
+#include "approx/xc_approx.h"
+#include "approx/xc_approx_json.h"
+#include "approx/xc_approx_table.h"
 #include "compare/xc_checks.h"
 #include "compare/xc_junit.h"
 #include "cli/cli_plugin.h"
-#include "core/xc_progress.h"
+#include "core/base/xc_progress.h"
 #include "reports/xc_report.h"
 #include "cli/cmd_check.h"
 
@@ -65,7 +65,7 @@ static void help(void)
            "  -quick        fewer blocks, bins and pulsars (about 10 s)\n"
            "  -json FILE    write every number to FILE (JSON)\n"
            "  -junit FILE   the verdicts as JUnit XML, one test case each (CI; docs/ci.md)\n"
-           "  -report DIR   HTML report + summary.json in DIR [reports/runs/<UTC time>-approx]\n"
+           "  -report DIR   HTML report + summary.json in DIR [runs/<UTC time>-approx]\n"
            "  -threads N    OpenMP threads [all cores]\n"
            "  -npsr N       synthetic pulsars per seed [30; -quick 12]\n"
            "  -zmax Z       zmax of the synthetic search, in bins drifted [200]\n"
@@ -518,7 +518,7 @@ static int approximations(int argc, char **argv)
     if (report) {
         xc_fmt(dir, sizeof dir, "%s", report);
     } else {
-        if (xc_report_run_dir(dir, sizeof dir - 8, "reports/runs", time(NULL), &err))
+        if (xc_report_run_dir(dir, sizeof dir - 8, "runs", time(NULL), &err))
             return xc_cli_fail(cmd, &err);
         strcat(dir, "-approx");
     }

@@ -8,11 +8,11 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "compare/xc_approx.h"
-#include "compare/xc_approx_table.h"
+#include "approx/xc_approx.h"
+#include "approx/xc_approx_table.h"
 #include "compare/xc_checks.h"
-#include "core/xc_accel.h"
-#include "core/xc_search.h"
+#include "core/search/xc_accel.h"
+#include "core/search/xc_search.h"
 #include "reports/xc_report.h"
 
 /* Measurement k draws from seed + k * SEED_STRIDE (the false alarms from

@@ -1,6 +1,6 @@
 /* crosscheck check approximations, section 5: the matched-filter accel
  * search's noise statistics and accelsearch's shortcuts, measured by
- * compare/xc_approx_accel.h; this file prints them and fills the report
+ * approx/xc_approx_accel.h; this file prints them and fills the report
  * (the rest of the command: cmd_check.c). */
 #include <jansson.h>
 #include <math.h>
@@ -9,9 +9,9 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_check.h"
-#include "compare/xc_approx_accel.h"
-#include "core/xc_fmt.h"
-#include "core/xc_progress.h"
+#include "approx/xc_approx_accel.h"
+#include "core/base/xc_fmt.h"
+#include "core/base/xc_progress.h"
 
 /* ---- 5. the matched-filter accel search -------------------------------------- */
 

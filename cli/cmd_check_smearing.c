@@ -1,7 +1,7 @@
 /* crosscheck check smearing: every approximate dedisperser against direct
  * dedispersion on injected pulses, across DM, pulse width and nsub, the
  * measured S/N loss of each trial against the bound derived for it
- * (compare/xc_smear.h, core/xc_subband.h, core/xc_tree.h, docs/SUBBAND.md). */
+ * (compare/xc_smear.h, core/dedisp/xc_subband.h, core/dedisp/xc_tree.h, docs/SUBBAND.md). */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/xc_strlist.h"
+#include "core/base/xc_strlist.h"
 #include "cli/cli_opts.h"
 #include "compare/xc_smear.h"
-#include "core/xc_subband.h"
+#include "core/dedisp/xc_subband.h"
 #include "optimized/xc_impls.h"
 #include "reports/xc_report.h"
 

@@ -9,8 +9,8 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "compare/xc_compare.h"
-#include "core/xc_mem.h"
-#include "core/xc_planefile.h"
+#include "core/base/xc_mem.h"
+#include "core/dedisp/xc_planefile.h"
 
 static void usage_compare(FILE *fp)
 {

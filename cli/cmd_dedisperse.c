@@ -9,7 +9,7 @@
 #include "cli/cli_meter.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_plan.h"
-#include "core/xc_ddstream.h"
+#include "core/dedisp/xc_ddstream.h"
 
 static void help(void)
 {

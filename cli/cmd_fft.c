@@ -4,7 +4,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/xc_fft.h"
+#include "core/io/xc_fft.h"
 
 static void help(void)
 {

@@ -25,8 +25,8 @@
 #include "cli/cli_opts.h"
 #include "cli/cli_plugin.h"
 #include "compare/xc_junit.h"
-#include "core/xc_fmt.h"
-#include "core/xc_progress.h"
+#include "core/base/xc_fmt.h"
+#include "core/base/xc_progress.h"
 
 static void help_common(void)
 {

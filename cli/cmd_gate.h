@@ -8,9 +8,9 @@
 #include <stddef.h>
 
 #include "compare/xc_checks.h"
-#include "core/xc_dmplan.h"
-#include "core/xc_error.h"
-#include "core/xc_impl.h"
+#include "core/dedisp/xc_dmplan.h"
+#include "core/base/xc_error.h"
+#include "core/base/xc_impl.h"
 
 /* The tolerance class the user declares (-exact, -float, -approx L), or the
  * implementation's own (a plugin's descriptor). */

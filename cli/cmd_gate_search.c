@@ -11,11 +11,11 @@
 #include "cli/cli.h"
 #include "cli/cmd_gate.h"
 #include "compare/xc_cmpcands.h"
-#include "core/xc_accel.h"
-#include "core/xc_cands.h"
-#include "core/xc_fft.h"
-#include "core/xc_fmt.h"
-#include "core/xc_search.h"
+#include "core/search/xc_accel.h"
+#include "core/search/xc_cands.h"
+#include "core/io/xc_fft.h"
+#include "core/base/xc_fmt.h"
+#include "core/search/xc_search.h"
 #include "synth/xc_synth.h"
 
 /* One case: a dedispersed series of a pulsar (synth -dedispersed), its

@@ -7,8 +7,8 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_plan.h"
-#include "core/xc_atomic.h"
-#include "core/xc_filterbank.h"
+#include "core/base/xc_atomic.h"
+#include "core/io/xc_filterbank.h"
 
 static void help(void)
 {

@@ -1,7 +1,7 @@
 /* crosscheck plan -ddplan: PRESTO DDplan.py's dedispersion plan (printed as
  * DDplan.py prints it, then its smearing columns; -json writes it), and with
  * -maxloss a subband plan chosen from a smearing budget.  The plan itself is
- * core/xc_ddplan_presto.h's. */
+ * core/dedisp/xc_ddplan_presto.h's. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,8 +10,8 @@
 
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/xc_ddplan_presto.h"
-#include "core/xc_filterbank.h"
+#include "core/dedisp/xc_ddplan_presto.h"
+#include "core/io/xc_filterbank.h"
 
 #define MAXW 16
 #define MAXNSUB 32
@@ -46,7 +46,7 @@ static void help(void)
            "                     (default: 0 = direct, the powers of two from 4 below nchans, and nchans)\n"
            "                     choose the one with the fewest additions per sample (stage 1: calls x\n"
            "                     nchans, stage 2: DMs x nsub, per range / downsample) whose S/N-loss bound\n"
-           "                     (core/xc_subband.h: 1 - sqrt(W/(W+S)), S = floor(subband spread at\n"
+           "                     (core/dedisp/xc_subband.h: 1 - sqrt(W/(W+S)), S = floor(subband spread at\n"
            "                     dsubDM/2) + 3 samples) is at most PCT at every -width; prints the choice,\n"
            "                     its plan, and every alternative\n"
            "  -width US[,US...]  pulse widths in microseconds (default 40)\n"
@@ -202,7 +202,7 @@ static int budget(const xc_ddp_obs *o, xc_cli_ints *cand, const widths *w, doubl
     printf("Subband plans for at most %g %% S/N loss at width", maxloss_pct);
     for (int i = 0; i < w->n; i++)
         printf("%s %g", i ? "," : "", w->v[i]);
-    printf(" us (bound of core/xc_subband.h, worst range):\n");
+    printf(" us (bound of core/dedisp/xc_subband.h, worst range):\n");
     printf("  nsub  ranges    #DMs  adds/sample  speedup  loss_bound  worst_range  width_us  spread  within\n");
     json_t *ja = json_array();
     for (int i = 0; i < n; i++) {

@@ -7,7 +7,7 @@
 #include "cli/cli_meter.h"
 #include "cli/cli_opts.h"
 #include "synth/xc_population.h"
-#include "core/xc_progress.h"
+#include "core/base/xc_progress.h"
 
 static void help(void)
 {

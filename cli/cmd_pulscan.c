@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_search.h"
-#include "core/xc_search.h"
+#include "core/search/xc_search.h"
 
 static void help(void)
 {

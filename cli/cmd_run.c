@@ -4,7 +4,7 @@
  * datasets/), every available dedisperser runs the same plan; each plane is
  * compared with the reference's, injected pulses must be recovered, and the
  * tutorial pulsar's line must stand out.  A verdict table goes to stdout and a
- * report (index.html with plots, summary.json) to reports/runs/<timestamp>/.
+ * report (index.html with plots, summary.json) to runs/<timestamp>/.
  * This file holds the options, the order of the work and the table; see
  * cli/cmd_run.h for the other pieces and compare/xc_checks.h for the checks. */
 #include <getopt.h>
@@ -18,10 +18,10 @@
 #include "cli/cli.h"
 #include "cli/cli_plugin.h"
 #include "compare/xc_junit.h"
-#include "core/xc_fmt.h"
-#include "core/xc_strlist.h"
+#include "core/base/xc_fmt.h"
+#include "core/base/xc_strlist.h"
 #include "cli/cmd_run.h"
-#include "core/xc_progress.h"
+#include "core/base/xc_progress.h"
 
 static void help(void)
 {
@@ -41,7 +41,7 @@ static void help(void)
            "Prints a verdict table and writes DIR/index.html (plots) and DIR/summary.json.\n"
            "Exit code 0 only if every check passes.\n\n"
            "  -spec FILE     run specification (default datasets/default-run.json)\n"
-           "  -out DIR       report directory (default reports/runs/<UTC timestamp>)\n"
+           "  -out DIR       report directory (default runs/<UTC timestamp>)\n"
            "  -impl LIST     only these implementations besides the reference (default: all; the\n"
            "                 approximate dedispersers - subband, tree - only on observations whose\n"
            "                 spec entry has \"approximate\": 1, or where -impl names them)\n"
@@ -233,7 +233,7 @@ int xc_cmd_run(int argc, char **argv)
     c.cv = xc_convention_get(s.convention);
     if (outdir)
         xc_fmt(c.dir, sizeof c.dir, "%s", outdir);
-    else if (xc_report_run_dir(c.dir, sizeof c.dir, "reports/runs", time(NULL), &e)) {
+    else if (xc_report_run_dir(c.dir, sizeof c.dir, "runs", time(NULL), &e)) {
         xc_runspec_free(&s);
         return xc_cli_fail("run", &e);
     }

@@ -14,10 +14,10 @@
 
 #include "compare/xc_checks.h"
 #include "compare/xc_runspec.h"
-#include "core/xc_dedisperse.h"
-#include "core/xc_impl.h"
-#include "core/xc_planefile.h"
-#include "core/xc_search.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/base/xc_impl.h"
+#include "core/dedisp/xc_planefile.h"
+#include "core/search/xc_search.h"
 #include "reports/xc_report.h"
 
 typedef struct {

@@ -23,10 +23,10 @@
 #include "cli/cli.h"
 #include "cli/cmd_run.h"
 #include "compare/xc_cmpcands.h"
-#include "core/xc_accel.h"
-#include "core/xc_fmt.h"
-#include "core/xc_progress.h"
-#include "core/xc_signif.h"
+#include "core/search/xc_accel.h"
+#include "core/base/xc_fmt.h"
+#include "core/base/xc_progress.h"
+#include "core/search/xc_signif.h"
 
 typedef struct {
     const xc_accel_searcher *impl;

@@ -22,8 +22,8 @@
 #include "cli/cmd_run.h"
 #include "compare/xc_checks.h"
 #include "compare/xc_smear.h"
-#include "core/xc_ddstream.h"
-#include "core/xc_fmt.h"
+#include "core/dedisp/xc_ddstream.h"
+#include "core/base/xc_fmt.h"
 
 #define MAXREF 8
 #define SMEAR_TRIALS 12   /* trials of each range measured ... */

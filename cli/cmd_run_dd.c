@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/xc_fmt.h"
+#include "core/base/xc_fmt.h"
 #include "cli/cmd_run.h"
-#include "core/xc_strlist.h"
-#include "core/xc_ddstream.h"
+#include "core/base/xc_strlist.h"
+#include "core/dedisp/xc_ddstream.h"
 #include "synth/xc_synth.h"
 
 xc_status run_dedisperse_to(const char *fil, const char *out, const xc_dedisperser *impl, const xc_dmplan *plan,

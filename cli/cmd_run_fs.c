@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli/cmd_run.h"
-#include "core/xc_fmt.h"
+#include "core/base/xc_fmt.h"
 
 xc_status run_mkdirs(const char *path, xc_error *err)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "cli/cmd_run.h"
-#include "core/xc_fmt.h"
+#include "core/base/xc_fmt.h"
 
 void run_text(runctx *c, const char *text)
 {

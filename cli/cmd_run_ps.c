@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/xc_fmt.h"
+#include "core/base/xc_fmt.h"
 #include "cli/cmd_run.h"
-#include "core/xc_fft.h"
-#include "core/xc_progress.h"
+#include "core/io/xc_fft.h"
+#include "core/base/xc_progress.h"
 #include "synth/xc_synth.h"
 
 /* Runs every available searcher on one spectrum; the reference first.  Returns the count. */

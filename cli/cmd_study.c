@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "cli/cmd_study.h"
-#include "core/xc_progress.h"
+#include "core/base/xc_progress.h"
 #include "study/xc_study.h"
 
 static void help(void)

@@ -2,7 +2,7 @@
 #ifndef XC_CMD_STUDY_H
 #define XC_CMD_STUDY_H
 
-#include "core/xc_progress.h"
+#include "core/base/xc_progress.h"
 #include "study/xc_study.h"
 
 /* The progress line (pulsars, rate, ETA) on a terminal. */

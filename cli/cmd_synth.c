@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "cli/cli_meter.h"
 #include "cli/cli_opts.h"
-#include "core/xc_progress.h"
+#include "core/base/xc_progress.h"
 #include "synth/xc_synth.h"
 
 static void help(void)

@@ -5,8 +5,8 @@
 #define XC_GATE_DD_H
 
 #include "cli/cmd_gate.h"
-#include "core/xc_dedisperse.h"
-#include "core/xc_dmplan.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/dedisp/xc_dmplan.h"
 #include "synth/xc_synth.h"
 
 /* One case of a tier: a synthetic observation with pulses, or (impulses)

@@ -17,11 +17,11 @@
 #include "compare/xc_compare.h"
 #include "compare/xc_conform.h"
 #include "compare/xc_recover.h"
-#include "core/xc_filterbank.h"
-#include "core/xc_fmt.h"
-#include "core/xc_npy.h"
-#include "core/xc_planefile.h"
-#include "core/xc_presto.h"
+#include "core/io/xc_filterbank.h"
+#include "core/base/xc_fmt.h"
+#include "core/io/xc_npy.h"
+#include "core/dedisp/xc_planefile.h"
+#include "core/io/xc_presto.h"
 #include "synth/xc_synth.h"
 
 /* ---- inputs ------------------------------------------------------------------- */

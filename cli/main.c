@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_plugin.h"
-#include "core/xc_atomic.h"
+#include "core/base/xc_atomic.h"
 
 /* SIGINT/SIGTERM/SIGHUP: the temporaries being written are removed (no
  * output appears under a final name: those are renamed into place only

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/xc_atomic.h"
+#include "core/base/xc_atomic.h"
 
 /* s with &, <, >, " and ' escaped; other control characters than tab and
  * newline (not allowed in XML 1.0) as '?'. */

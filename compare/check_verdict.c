@@ -1,6 +1,6 @@
 /* The verdict row list of xc_checks.h. */
 #include "compare/xc_checks.h"
-#include "core/xc_grow.h"
+#include "core/base/xc_grow.h"
 
 #include <math.h>
 #include <stdarg.h>

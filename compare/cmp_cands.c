@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_presto.h"
+#include "core/io/xc_presto.h"
 
 void xc_cmpcands_opts_init(xc_cmpcands_opts *o)
 {

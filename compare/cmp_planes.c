@@ -1,5 +1,5 @@
 #include "compare/xc_compare.h"
-#include "core/xc_grow.h"
+#include "core/base/xc_grow.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* The conformance report and the checks every family shares (xc_conform.h). */
 #include "compare/xc_conform.h"
-#include "core/xc_grow.h"
+#include "core/base/xc_grow.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* The run specification of xc_runspec.h, read through one table of fields. */
 #include "compare/xc_runspec.h"
-#include "core/xc_fmt.h"
+#include "core/base/xc_fmt.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_dmplan.h"
-#include "core/xc_search.h"
+#include "core/dedisp/xc_dmplan.h"
+#include "core/search/xc_search.h"
 #include "synth/xc_synth.h"
 
 typedef enum { RS_STRING, RS_INT, RS_NUMBER, RS_OBJECT, RS_TABLE, RS_ARRAY } rstype;

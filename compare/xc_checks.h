@@ -21,10 +21,10 @@
 #include "compare/xc_cmpcands.h"
 #include "compare/xc_compare.h"
 #include "compare/xc_recover.h"
-#include "core/xc_cands.h"
-#include "core/xc_dedisperse.h"
-#include "core/xc_dmplan.h"
-#include "core/xc_error.h"
+#include "core/search/xc_cands.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/dedisp/xc_dmplan.h"
+#include "core/base/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -30,8 +30,8 @@
 
 #include <jansson.h>
 
-#include "core/xc_cands.h"
-#include "core/xc_error.h"
+#include "core/search/xc_cands.h"
+#include "core/base/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {

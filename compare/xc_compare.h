@@ -28,10 +28,10 @@
 
 #include <jansson.h>
 
-#include "core/xc_dedisperse.h"
-#include "core/xc_dmplan.h"
-#include "core/xc_error.h"
-#include "core/xc_planefile.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/dedisp/xc_dmplan.h"
+#include "core/base/xc_error.h"
+#include "core/dedisp/xc_planefile.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
  * fills a report with one row per case (its name, pass or fail, what was
  * observed, what was expected and the tolerance applied).
  *
- * Tolerance classes (core/xc_impl.h):
+ * Tolerance classes (core/base/xc_impl.h):
  *  - dedispersers: XC_TOL_EXACT (every plane bit for bit), XC_TOL_ROUNDING
  *    with value v (integer input bit for bit; float input within
  *    v * N * 2^-24 * max|ref| per range, N = unmasked channels * ds), or
@@ -27,9 +27,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/xc_dedisperse.h"
-#include "core/xc_error.h"
-#include "core/xc_search.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/base/xc_error.h"
+#include "core/search/xc_search.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,12 +1,12 @@
 /* xc_conform_accel.h: the conformance cases of the matched-filter accel
- * family (core/xc_accel.h), judged by the implementation's tolerance class
+ * family (core/search/xc_accel.h), judged by the implementation's tolerance class
  * against the family's reference; rows into the same report as the other
  * families' (compare/xc_conform.h). */
 #ifndef XC_CONFORM_ACCEL_H
 #define XC_CONFORM_ACCEL_H
 
 #include "compare/xc_conform.h"
-#include "core/xc_accel.h"
+#include "core/search/xc_accel.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,13 +7,13 @@
 #define XC_JUNIT_H
 
 #include "compare/xc_checks.h"
-#include "core/xc_error.h"
+#include "core/base/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Writes l's rows to path atomically (core/xc_atomic.h) as one <testsuite>
+/* Writes l's rows to path atomically (core/base/xc_atomic.h) as one <testsuite>
  * named suite inside <testsuites>, with the counts and the run's seconds.
  * Text is XML-escaped; control characters other than tab and newline become
  * '?'.  XC_EINVAL for a NULL argument, XC_EIO naming the file. */

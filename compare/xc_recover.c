@@ -3,7 +3,7 @@
 #include <fftw3.h>
 #include <math.h>
 
-#include "core/xc_fft.h"
+#include "core/io/xc_fft.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -9,9 +9,9 @@
 
 #include <stddef.h>
 
-#include "core/xc_dedisperse.h"
-#include "core/xc_dmplan.h"
-#include "core/xc_error.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/dedisp/xc_dmplan.h"
+#include "core/base/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -24,7 +24,7 @@
 
 #include <jansson.h>
 
-#include "core/xc_error.h"
+#include "core/base/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {

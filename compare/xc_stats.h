@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "core/xc_error.h"
+#include "core/base/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -27,8 +27,8 @@
  *   }
  *   XC_PLUGIN_DEFINE("mine", "1.0", init)
  *
- * Families: XC_FAMILY_DEDISPERSE (xc_dedisperser, core/xc_dedisperse.h) and
- * XC_FAMILY_PULSCAN (xc_searcher, core/xc_search.h).  XC_FAMILY_ACCEL
+ * Families: XC_FAMILY_DEDISPERSE (xc_dedisperser, core/dedisp/xc_dedisperse.h) and
+ * XC_FAMILY_PULSCAN (xc_searcher, core/search/xc_search.h).  XC_FAMILY_ACCEL
  * (xc_accel_searcher) is reserved for a later minor version and refused now.
  *
  * Rules the host enforces (host->add returns XC_EINVAL naming the plugin and
@@ -55,11 +55,11 @@
 
 #include <stdint.h>
 
-#include "core/xc_dedisperse.h"
-#include "core/xc_dmplan.h"
-#include "core/xc_error.h"
-#include "core/xc_impl.h"
-#include "core/xc_search.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/dedisp/xc_dmplan.h"
+#include "core/base/xc_error.h"
+#include "core/base/xc_impl.h"
+#include "core/search/xc_search.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,7 +87,7 @@ struct xc_plugin_host {
     xc_status (*add)(const xc_plugin_host *host, const xc_impl *impl, xc_error *err);
     /* xc_error_set: fills err and returns code. */
     xc_status (*error_set)(xc_error *err, xc_status code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-    /* xc_scale_int / xc_scale_real (core/xc_dmplan.h): the convention's output
+    /* xc_scale_int / xc_scale_real (core/dedisp/xc_dmplan.h): the convention's output
      * scaling of an integer or float channel sum.  nchans is the block's. */
     float (*scale_int)(const xc_convention *cv, uint64_t sum, int nchans, int ds, int nbits);
     float (*scale_real)(const xc_convention *cv, double sum, int nchans, int ds, int nbits);

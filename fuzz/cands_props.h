@@ -3,7 +3,7 @@
 #ifndef XC_FUZZ_CANDS_PROPS_H
 #define XC_FUZZ_CANDS_PROPS_H
 
-#include "core/xc_cands.h"
+#include "core/search/xc_cands.h"
 
 /* Every accepted candidate passes xc_cand_check, and the list written as
  * our CSV (with w) reads back with the same values, bit for bit, and the

@@ -1,6 +1,6 @@
 /* fuzz_accel.c: PRESTO _ACCEL_<zmax>[_JERK_<wmax>] candidate tables
  * (xc_cands_read_accel).  Properties: cands_props.h. */
-#include "core/xc_cands.h"
+#include "core/search/xc_cands.h"
 #include "fuzz/cands_props.h"
 #include "fuzz/fuzz_util.h"
 

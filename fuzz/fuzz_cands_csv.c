@@ -1,7 +1,7 @@
 /* fuzz_cands_csv.c: our candidate CSV (xc_cands_read_csv), both forms (with
  * and without w).  Properties: cands_props.h (every candidate in range, CSV
  * write-then-read identity, .pulscand fixed point). */
-#include "core/xc_cands.h"
+#include "core/search/xc_cands.h"
 #include "fuzz/cands_props.h"
 #include "fuzz/fuzz_util.h"
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_fft.h"
-#include "core/xc_presto.h"
+#include "core/io/xc_fft.h"
+#include "core/io/xc_presto.h"
 #include "fuzz/fuzz_util.h"
 
 static void check_copy(const char *what, const uint8_t *data, size_t size, const float *v, size_t n,

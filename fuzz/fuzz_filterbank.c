@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_filterbank.h"
+#include "core/io/xc_filterbank.h"
 #include "fuzz/fuzz_util.h"
 
 /* Data read and written back only for inputs up to this many values. */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_presto.h"
+#include "core/io/xc_presto.h"
 #include "fuzz/fuzz_util.h"
 
 static void same_inf(const xc_inf *a, const xc_inf *b)

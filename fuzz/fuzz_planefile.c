@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_planefile.h"
+#include "core/dedisp/xc_planefile.h"
 #include "fuzz/fuzz_util.h"
 
 static void check(const xc_planefile *pf)

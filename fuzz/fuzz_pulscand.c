@@ -1,6 +1,6 @@
 /* fuzz_pulscand.c: Pulscan's .pulscand candidate files
  * (xc_cands_read_pulscand, T = 100 s).  Properties: cands_props.h. */
-#include "core/xc_cands.h"
+#include "core/search/xc_cands.h"
 #include "fuzz/cands_props.h"
 #include "fuzz/fuzz_util.h"
 

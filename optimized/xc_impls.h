@@ -3,7 +3,7 @@
 #ifndef XC_IMPLS_H
 #define XC_IMPLS_H
 
-#include "core/xc_impl.h"
+#include "core/base/xc_impl.h"
 
 #ifdef __cplusplus
 extern "C" {

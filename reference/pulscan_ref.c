@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "reference/xc_reference.h"
-#include "core/xc_grow.h"
+#include "core/base/xc_grow.h"
 
 static int dcmp(const void *pa, const void *pb)
 {

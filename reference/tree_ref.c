@@ -1,4 +1,4 @@
-/* The reference tree dedispersers: the semantics of core/xc_tree.h as the
+/* The reference tree dedispersers: the semantics of core/dedisp/xc_tree.h as the
  * obvious loops, exact sums (uint64 for integer input, double for float).
  *
  * Tree dedispersion: Taylor 1974, A&AS 15, 367; the piecewise-linear and
@@ -18,7 +18,7 @@
  * against it. */
 #include <stdlib.h>
 
-#include "core/xc_tree.h"
+#include "core/dedisp/xc_tree.h"
 #include "reference/xc_reference.h"
 
 static xc_status plan_kind(const xc_ddjob *proto, void **state, int kind, xc_error *err)

@@ -3,7 +3,7 @@
 #ifndef XC_ACCEL_REF_H
 #define XC_ACCEL_REF_H
 
-#include "core/xc_accel.h"
+#include "core/search/xc_accel.h"
 
 extern const xc_accel_searcher xc_accel_reference;
 

@@ -6,8 +6,8 @@
 #ifndef XC_REFERENCE_H
 #define XC_REFERENCE_H
 
-#include "core/xc_dedisperse.h"
-#include "core/xc_search.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/search/xc_search.h"
 
 #ifdef __cplusplus
 extern "C" {

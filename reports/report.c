@@ -1,7 +1,7 @@
 /* The report document: pieces kept as rendered HTML fragments, verdict rows and
  * summary numbers, written out as index.html + summary.json. */
 #include "reports/xc_report.h"
-#include "core/xc_grow.h"
+#include "core/base/xc_grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "core/xc_atomic.h"
+#include "core/base/xc_atomic.h"
 
 typedef enum { IT_SECTION, IT_TEXT, IT_KV, IT_FIGURE } item_kind;
 

@@ -25,7 +25,7 @@
 
 #include <jansson.h>
 
-#include "core/xc_error.h"
+#include "core/base/xc_error.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -186,7 +186,7 @@ size_t xc_report_nverdicts(const xc_report *r, size_t *nfailed);
 xc_status xc_report_write(const xc_report *r, const char *dir, xc_error *err);
 
 /* buf = base/YYYYmmdd-HHMMSS (UTC of `when`), the conventional run folder
- * (e.g. base "reports/runs").  XC_EINVAL if it does not fit in n bytes. */
+ * (e.g. base "runs").  XC_EINVAL if it does not fit in n bytes. */
 xc_status xc_report_run_dir(char *buf, size_t n, const char *base, time_t when, xc_error *err);
 
 #ifdef __cplusplus

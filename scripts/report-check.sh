@@ -11,7 +11,7 @@
 #                                             a planted uncaught exception: each
 #                                             must fail the check
 #   sh scripts/report-check.sh --page DIR...  check reports already written
-#                                             (e.g. reports/runs/<stamp>)
+#                                             (e.g. runs/<stamp>)
 #
 # Pages go under $REPORT_CHECK_DIR (default build/report-check).  Each checked
 # DIR gets DIR/screenshot.png (1280 px wide) and DIR/chromium.log.

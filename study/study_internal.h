@@ -30,7 +30,7 @@ xc_status xc_study_search_one(const xc_study_searcher *s, const xc_study_config 
 xc_status xc_study_search_sweep(const xc_study_searcher *s, xc_study_cache *cache, size_t k, const xc_spectrum *sp,
                                 int threads, xc_candlist *cl, xc_error *err);
 
-/* Writes text to path through a temporary (core/xc_atomic.h). */
+/* Writes text to path through a temporary (core/base/xc_atomic.h). */
 xc_status xc_study_write_text(const char *path, const char *text, size_t len, xc_error *err);
 
 /* Per (searcher, config): detections among pulsars not removed, unique ones. */

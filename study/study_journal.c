@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/xc_atomic.h"
-#include "core/xc_hash.h"
+#include "core/base/xc_atomic.h"
+#include "core/base/xc_hash.h"
 #include "study/study_internal.h"
 
 struct xc_study_journal {

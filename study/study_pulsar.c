@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "compare/xc_cmpcands.h"
-#include "core/xc_dedisperse.h"
-#include "core/xc_fft.h"
-#include "core/xc_filterbank.h"
-#include "core/xc_progress.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/io/xc_fft.h"
+#include "core/io/xc_filterbank.h"
+#include "core/base/xc_progress.h"
 #include "study/study_internal.h"
 
 /* The columns of detections.csv.  Measured values of a pulsar not detected,

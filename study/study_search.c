@@ -7,8 +7,8 @@
 
 #include <omp.h>
 
-#include "core/xc_accel.h"
-#include "core/xc_search.h"
+#include "core/search/xc_accel.h"
+#include "core/search/xc_search.h"
 #include "study/study_internal.h"
 
 static xc_status search_any(const xc_study_searcher *s, const xc_study_config *c, const xc_spectrum *sp,
@@ -26,7 +26,7 @@ static xc_status search_any(const xc_study_searcher *s, const xc_study_config *c
 
 /* ---- sessions kept from pulsar to pulsar ------------------------------------ */
 
-/* A worker's Pulscan sessions (core/xc_search.h), one per search, made at
+/* A worker's Pulscan sessions (core/search/xc_search.h), one per search, made at
  * the first pulsar and kept while the spectra keep their length: the
  * thresholds, and a device searcher's plan, are made once per study rather
  * than once per pulsar; likewise an accel searcher's session per searcher
@@ -142,7 +142,7 @@ static xc_status session_search(const xc_study_searcher *s, const xc_study_confi
     return e ? e : xc_pulscan_session_run(*ss, sp, cl, err);
 }
 
-/* Every configuration of an accel searcher at once (core/xc_accel.h,
+/* Every configuration of an accel searcher at once (core/search/xc_accel.h,
  * xc_accel_run_sweep: one search when they nest), on the device one
  * caller at a time as search() below. */
 static xc_status sweep_any(const xc_study_searcher *s, xc_study_cache *cache, size_t k, const xc_accel_opts *o,

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_hash.h"
+#include "core/base/xc_hash.h"
 #include "study/study_internal.h"
 
 /* Every key of o must be in allowed (NULL-terminated). */

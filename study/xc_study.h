@@ -40,11 +40,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/xc_accel.h"
-#include "core/xc_error.h"
-#include "core/xc_impl.h"
-#include "core/xc_progress.h"
-#include "core/xc_search.h"
+#include "core/search/xc_accel.h"
+#include "core/base/xc_error.h"
+#include "core/base/xc_impl.h"
+#include "core/base/xc_progress.h"
+#include "core/search/xc_search.h"
 #include "synth/xc_population.h"
 
 #ifdef __cplusplus
@@ -148,7 +148,7 @@ xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *
 xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
                                 xc_study_rows *out, double *secs, xc_error *err);
 /* A worker's sessions kept from pulsar to pulsar (the Pulscan searchers'
- * thresholds and plans, core/xc_search.h): one per worker thread, never
+ * thresholds and plans, core/search/xc_search.h): one per worker thread, never
  * shared.  The rows are the same bytes with or without one. */
 typedef struct xc_study_cache xc_study_cache;
 xc_status xc_study_cache_new(const xc_study *st, xc_study_cache **c, xc_error *err);

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_atomic.h"
-#include "core/xc_presto.h"
+#include "core/base/xc_atomic.h"
+#include "core/io/xc_presto.h"
 
 #define CHUNK 65536   /* output samples per chunk, a multiple of 16 */
 

@@ -1,7 +1,7 @@
 /* Synthesizer parameters: defaults, validation and derived quantities. */
 #include "synth/xc_synth.h"
 #include "synth/synth_internal.h"
-#include "core/xc_grow.h"
+#include "core/base/xc_grow.h"
 
 #include <math.h>
 #include <stdlib.h>

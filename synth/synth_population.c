@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "core/xc_atomic.h"
+#include "core/base/xc_atomic.h"
 
 /* The manifest's parameter columns, in xc_synth_params_to_json's names. */
 static const char *const param_cols[] = {

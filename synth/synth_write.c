@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_atomic.h"
+#include "core/base/xc_atomic.h"
 
 static void fill_header(const xc_synth_params *p, xc_fbheader *h)
 {

@@ -21,7 +21,7 @@
 #ifndef XC_ORBIT_H
 #define XC_ORBIT_H
 
-#include "core/xc_error.h"
+#include "core/base/xc_error.h"
 #include "synth/xc_synth.h"
 
 #ifdef __cplusplus

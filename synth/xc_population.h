@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/xc_error.h"
+#include "core/base/xc_error.h"
 #include "synth/xc_synth.h"
 
 #ifdef __cplusplus

@@ -43,9 +43,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/xc_dmplan.h"
-#include "core/xc_error.h"
-#include "core/xc_filterbank.h"
+#include "core/dedisp/xc_dmplan.h"
+#include "core/base/xc_error.h"
+#include "core/io/xc_filterbank.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* test_accel.c: the matched-filter accel/jerk search (core/xc_accel.h):
+/* test_accel.c: the matched-filter accel/jerk search (core/search/xc_accel.h):
  * templates against closed forms and quadrature, accelsearch's grid
  * constants, hand-computed planes, the reference against the cpu searcher,
  * and accelsearch's own outputs on J1807-0847 and a synthetic accelerated and
@@ -15,8 +15,8 @@
 #include <gsl/gsl_rng.h>
 
 #include "compare/xc_conform_accel.h"
-#include "core/xc_accel.h"
-#include "core/xc_signif.h"
+#include "core/search/xc_accel.h"
+#include "core/search/xc_signif.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "reference/xc_accel_ref.h"
 #include "tests/xc_assert.h"

@@ -1,5 +1,5 @@
 /* test_accel_own.c: core's side of a searcher that sums harmonics itself
- * (the searcher's optional `search`, core/xc_accel.h; the CUDA searcher's
+ * (the searcher's optional `search`, core/search/xc_accel.h; the CUDA searcher's
  * path), tested without a device.  A stand-in searcher implements `search`
  * on the host as the header states it (the CPU searcher's planes in blocks
  * of its own size, sub-harmonics at (long)(i h/H + 0.5), double sums, every
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "compare/xc_conform_accel.h"
-#include "core/xc_accel.h"
+#include "core/search/xc_accel.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"

@@ -1,4 +1,4 @@
-/* test_accel_sweep.c: xc_accel_run_sweep (core/xc_accel_sweep.c), the one
+/* test_accel_sweep.c: xc_accel_run_sweep (core/search/xc_accel_sweep.c), the one
  * search a study makes of a zmax x numharm sweep, against the separate
  * searches it stands for.
  *  - reference: the direct sums of a template do not depend on the other
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "compare/xc_conform_accel.h"
-#include "core/xc_accel.h"
+#include "core/search/xc_accel.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "reference/xc_accel_ref.h"
 #include "tests/xc_assert.h"

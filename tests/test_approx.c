@@ -1,4 +1,4 @@
-/* The approximation measurements (compare/xc_approx.h): the estimators on
+/* The approximation measurements (approx/xc_approx.h): the estimators on
  * hand-worked arrays, the median of medians' bias on Gaussian noise against
  * its semi-analytic prediction, the ln p polynomial's error at known grid
  * points, the in-memory observation against the synthesizer's files and the
@@ -13,15 +13,15 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "compare/xc_approx.h"
+#include "approx/xc_approx.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
-#include "compare/xc_approx_table.h"
-#include "core/xc_dedisperse.h"
-#include "core/xc_fft.h"
-#include "core/xc_filterbank.h"
-#include "core/xc_presto.h"
-#include "core/xc_signif.h"
+#include "approx/xc_approx_table.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/io/xc_fft.h"
+#include "core/io/xc_filterbank.h"
+#include "core/io/xc_presto.h"
+#include "core/search/xc_signif.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"

@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "core/xc_cands.h"
+#include "core/search/xc_cands.h"
 #include "compare/xc_cmpcands.h"
-#include "core/xc_presto.h"
+#include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

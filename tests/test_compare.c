@@ -7,8 +7,8 @@
 
 #include "compare/xc_compare.h"
 #include "reference/xc_reference.h"
-#include "core/xc_dedisperse.h"
-#include "core/xc_planefile.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/dedisp/xc_planefile.h"
 #include "tests/xc_test.h"
 
 #define NCHANS 37

@@ -17,7 +17,7 @@
 
 #include "compare/xc_conform.h"
 #include "compare/xc_conform_accel.h"
-#include "core/xc_impl.h"
+#include "core/base/xc_impl.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "optimized/xc_impls.h"
 #include "reference/xc_reference.h"

@@ -9,7 +9,7 @@
 
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
-#include "core/xc_dedisperse.h"
+#include "core/dedisp/xc_dedisperse.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

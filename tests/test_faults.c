@@ -21,9 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/xc_filterbank.h"
-#include "core/xc_mem.h"
-#include "core/xc_planefile.h"
+#include "core/io/xc_filterbank.h"
+#include "core/base/xc_mem.h"
+#include "core/dedisp/xc_planefile.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"

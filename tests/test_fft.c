@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "core/xc_fft.h"
-#include "core/xc_presto.h"
+#include "core/io/xc_fft.h"
+#include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <dirent.h>
 
-#include "core/xc_filterbank.h"
+#include "core/io/xc_filterbank.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

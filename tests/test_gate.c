@@ -12,10 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/xc_filterbank.h"
-#include "core/xc_npy.h"
-#include "core/xc_planefile.h"
-#include "core/xc_presto.h"
+#include "core/io/xc_filterbank.h"
+#include "core/io/xc_npy.h"
+#include "core/dedisp/xc_planefile.h"
+#include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

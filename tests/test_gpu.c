@@ -16,7 +16,7 @@
 
 #include "optimized/gpu/xc_gpu.h"
 #include "reference/xc_reference.h"
-#include "core/xc_dedisperse.h"
+#include "core/dedisp/xc_dedisperse.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

@@ -1,5 +1,5 @@
 /* test_gpu_accel.c: the CUDA matched-filter accel/jerk searcher
- * (optimized/gpu/accel_gpu.cu, core/xc_accel.h's plane stage): a single
+ * (optimized/gpu/accel_gpu.cu, core/search/xc_accel.h's plane stage): a single
  * nonzero bin's plane against |R|^2, its candidate lists against the CPU
  * searcher's on noisy spectra with tones (zmax 0/20, wmax 0/40, 1 and 2
  * harmonics, sizes of no convenient factors), the sub-harmonic blocks'
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "compare/xc_conform_accel.h"
-#include "core/xc_accel.h"
+#include "core/search/xc_accel.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"

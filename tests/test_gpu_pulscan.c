@@ -16,9 +16,9 @@
 
 #include "optimized/gpu/xc_gpu.h"
 #include "optimized/cpu/xc_cpu.h"
-#include "core/xc_search.h"
+#include "core/search/xc_search.h"
 #include "optimized/xc_impls.h"
-#include "core/xc_signif.h"
+#include "core/search/xc_signif.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

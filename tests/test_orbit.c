@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_filterbank.h"
+#include "core/io/xc_filterbank.h"
 #include "synth/xc_orbit.h"
 #include "synth/xc_synth.h"
 #include "tests/xc_fixture.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/xc_presto.h"
+#include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

@@ -1,4 +1,4 @@
-/* test_ps_session.c: Pulscan sessions (core/xc_ps_session.c), the
+/* test_ps_session.c: Pulscan sessions (core/search/xc_ps_session.c), the
  * thresholds and a searcher's plan made once for many spectra of one length:
  *  - the reference and cpu searchers through a session give xc_pulscan_run's
  *    lists bit for bit, spectrum after spectrum;
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "compare/xc_conform_accel.h"
-#include "core/xc_search.h"
+#include "core/search/xc_search.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
 #include "tests/xc_assert.h"

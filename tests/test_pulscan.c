@@ -14,10 +14,10 @@
 
 #include "reference/xc_reference.h"
 #include "optimized/cpu/xc_cpu.h"
-#include "core/xc_presto.h"
-#include "core/xc_search.h"
+#include "core/io/xc_presto.h"
+#include "core/search/xc_search.h"
 #include "tests/xc_fixture.h"
-#include "core/xc_signif.h"
+#include "core/search/xc_signif.h"
 #include "tests/xc_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */

@@ -12,13 +12,13 @@
 #include <sys/wait.h>
 
 #include "compare/xc_cmpcands.h"
-#include "core/xc_cands.h"
-#include "core/xc_dedisperse.h"
-#include "core/xc_dmplan.h"
-#include "core/xc_filterbank.h"
-#include "core/xc_npy.h"
-#include "core/xc_planefile.h"
-#include "core/xc_presto.h"
+#include "core/search/xc_cands.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/dedisp/xc_dmplan.h"
+#include "core/io/xc_filterbank.h"
+#include "core/io/xc_npy.h"
+#include "core/dedisp/xc_planefile.h"
+#include "core/io/xc_presto.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_test.h"
 

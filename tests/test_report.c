@@ -304,9 +304,9 @@ XC_TEST(test_pieces, "escaping, base64, colours, run folder")
     CU_ASSERT(c[0] == 255 && c[1] == 0 && c[2] == 255);
 
     char buf[64];
-    CU_ASSERT_EQUAL(xc_report_run_dir(buf, sizeof buf, "reports/runs", 86400 * 365, &err), XC_OK);
-    CU_ASSERT_STRING_EQUAL(buf, "reports/runs/19710101-000000");
-    CU_ASSERT_EQUAL(xc_report_run_dir(buf, 10, "reports/runs", 0, &err), XC_EINVAL);
+    CU_ASSERT_EQUAL(xc_report_run_dir(buf, sizeof buf, "runs", 86400 * 365, &err), XC_OK);
+    CU_ASSERT_STRING_EQUAL(buf, "runs/19710101-000000");
+    CU_ASSERT_EQUAL(xc_report_run_dir(buf, 10, "runs", 0, &err), XC_EINVAL);
 }
 
 /* One plot call that must fail with XC_EINVAL, a message holding `msg`, and

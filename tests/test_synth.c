@@ -16,9 +16,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "core/xc_filterbank.h"
+#include "core/io/xc_filterbank.h"
 #include "tests/xc_fixture.h"
-#include "core/xc_presto.h"
+#include "core/io/xc_presto.h"
 #include "synth/xc_synth.h"
 #include "tests/xc_test.h"
 

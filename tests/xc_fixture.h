@@ -11,9 +11,9 @@
 #include <stdint.h>
 
 #include "compare/xc_conform.h"
-#include "core/xc_accel.h"
-#include "core/xc_dedisperse.h"
-#include "core/xc_search.h"
+#include "core/search/xc_accel.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/search/xc_search.h"
 #include "synth/xc_synth.h"
 
 /* ---- a filterbank block and its dedispersion job --------------------------- */

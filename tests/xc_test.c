@@ -1,5 +1,5 @@
 #include "tests/xc_test.h"
-#include "core/xc_strlist.h"
+#include "core/base/xc_strlist.h"
 
 #include <CUnit/Basic.h>
 #include <stdio.h>

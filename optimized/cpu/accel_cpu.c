@@ -31,8 +31,8 @@
 #include <fftw3.h>
 #include <omp.h>
 
-#include "core/xc_accel.h"
-#include "core/xc_fft.h"
+#include "core/search/xc_accel.h"
+#include "core/io/xc_fft.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 
 typedef struct {

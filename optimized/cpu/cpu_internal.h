@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "optimized/cpu/xc_cpu.h"
-#include "core/xc_dedisperse.h"
+#include "core/dedisp/xc_dedisperse.h"
 
 /* Register-block lengths: 512 bytes of narrow accumulators (eight AVX-512
  * registers), so the block stays in registers across the channel loop. */

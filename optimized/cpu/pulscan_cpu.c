@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "optimized/cpu/pulscan_internal.h"
-#include "core/xc_grow.h"
+#include "core/base/xc_grow.h"
 #include "optimized/cpu/xc_cpu.h"
 
 #define XC_PS_TILE 1024

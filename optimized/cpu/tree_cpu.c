@@ -1,4 +1,4 @@
-/* The CPU tree dedispersers: core/xc_tree.h's semantics computed by the tree
+/* The CPU tree dedispersers: core/dedisp/xc_tree.h's semantics computed by the tree
  * itself (Taylor 1974, A&AS 15, 367; the piecewise-linear and frequency-
  * padded variants of Barsdell et al. 2012, MNRAS 422, 379, section 3.1),
  * OpenMP over chunks of output time.
@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_tree.h"
-#include "core/xc_grow.h"
+#include "core/dedisp/xc_tree.h"
+#include "core/base/xc_grow.h"
 #include "optimized/cpu/cpu_internal.h"
 
 #define TREE_TILE_T 2048   /* output samples per work item */

@@ -3,7 +3,7 @@
 #ifndef XC_ACCEL_CPU_H
 #define XC_ACCEL_CPU_H
 
-#include "core/xc_accel.h"
+#include "core/search/xc_accel.h"
 
 extern const xc_accel_searcher xc_accel_cpu;
 

@@ -10,9 +10,9 @@
 
 #include <stddef.h>
 
-#include "core/xc_dedisperse.h"
-#include "core/xc_error.h"
-#include "core/xc_search.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/base/xc_error.h"
+#include "core/search/xc_search.h"
 
 #ifdef __cplusplus
 extern "C" {

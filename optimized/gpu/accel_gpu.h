@@ -3,7 +3,7 @@
 #ifndef XC_ACCEL_GPU_INTERNAL_H
 #define XC_ACCEL_GPU_INTERNAL_H
 
-#include "core/xc_accel.h"
+#include "core/search/xc_accel.h"
 
 #ifdef __cplusplus
 extern "C" {

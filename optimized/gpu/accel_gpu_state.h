@@ -9,7 +9,7 @@
 #include <cufft.h>
 #include <stdint.h>
 
-#include "core/xc_accel.h"
+#include "core/search/xc_accel.h"
 #include "optimized/gpu/gpu_check.h"
 
 namespace xc_accel_gpu_impl {

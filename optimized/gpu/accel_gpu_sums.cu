@@ -1,9 +1,9 @@
 /* The CUDA accel searcher's own search (the searcher's optional `search`,
- * core/xc_accel.h): harmonic sums and thresholds on the device, so that the
+ * core/search/xc_accel.h): harmonic sums and thresholds on the device, so that the
  * plane never crosses the bus; only the points above each stage's
  * threshold come back.
  *
- * Semantics: core's preset exact (core/xc_accel_pipeline.c): the top plane
+ * Semantics: core's preset exact (core/search/xc_accel_pipeline.c): the top plane
  * at half-bin index i and template t, then for each stage H = 2, 4, ... the
  * odd harmonics h/H added, each from the plane at index (long)(i h/H + 0.5)
  * and template (required_w, required_z of t's w and z, h/H); after each
@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_accel.h"
+#include "core/search/xc_accel.h"
 #include "optimized/gpu/accel_gpu_state.h"
 #include "optimized/gpu/gpu_check.h"
 #include "optimized/gpu/gpu_hostcopy.h"
@@ -48,7 +48,7 @@ static dim3 grid2(long n, int rows)
 }
 
 /* Half-bin index (long)(i h/H + 0.5) of the sub-harmonic h/H (H = 2^sh),
- * core's rounding (core/xc_accel_pipeline.c), in integers: i h/H is exact
+ * core's rounding (core/search/xc_accel_pipeline.c), in integers: i h/H is exact
  * and i >= 0, so adding 1/2 and truncating is (i h + H/2) >> sh. */
 __device__ __forceinline__ long sub_index(long i, int h, int sh)
 {

@@ -1,5 +1,5 @@
 /* The GPU subband and tree dedispersers, host side: core's plans
- * (core/xc_subband.h, core/xc_tree.h) turned into tables (dd_approx_plan.cu)
+ * (core/dedisp/xc_subband.h, core/dedisp/xc_tree.h) turned into tables (dd_approx_plan.cu)
  * and onto the device once, then
  * per job the gulp on the device and, per DM range and chunk of output time,
  * the kernels of dd_approx_kernels.cu:
@@ -29,7 +29,7 @@
  * they fit a budget: a quarter of the free device memory (at least
  * AP_SCRATCH where that much is free), or a quarter of opts.gpu_max_bytes
  * when that is set.  The plane of a gulp is bounded by the caller's gulp choice
- * (core/xc_mem.h keeps a default gulp's plane within 1 GiB). */
+ * (core/base/xc_mem.h keeps a default gulp's plane within 1 GiB). */
 #include <cuda_runtime.h>
 #include <limits.h>
 #include <stdint.h>
@@ -37,8 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xc_subband.h"
-#include "core/xc_tree.h"
+#include "core/dedisp/xc_subband.h"
+#include "core/dedisp/xc_tree.h"
 #include "optimized/gpu/dd_approx.h"
 #include "optimized/gpu/dd_approx_state.h"
 #include "optimized/gpu/gpu_check.h"

@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/xc_dedisperse.h"
-#include "core/xc_subband.h"
-#include "core/xc_tree.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/dedisp/xc_subband.h"
+#include "core/dedisp/xc_tree.h"
 
 namespace xc_ap {
 

@@ -19,8 +19,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "core/xc_dedisperse.h"
-#include "core/xc_error.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/base/xc_error.h"
 #include "optimized/gpu/gpu_dd.h"
 
 namespace xcdd {

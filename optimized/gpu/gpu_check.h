@@ -12,7 +12,7 @@
 
 #include <cuda_runtime.h>
 
-#include "core/xc_error.h"
+#include "core/base/xc_error.h"
 
 static inline xc_status xc_gpu_fail(xc_error *err, cudaError_t e, const char *what)
 {

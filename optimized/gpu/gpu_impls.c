@@ -1,8 +1,8 @@
 /* The descriptors of the CUDA implementations (built when the Makefile finds
  * nvcc).  Without a usable device they report the CUDA runtime's reason and
  * every caller passes them over. */
-#include "core/xc_subband.h"
-#include "core/xc_tree.h"
+#include "core/dedisp/xc_subband.h"
+#include "core/dedisp/xc_tree.h"
 #include "optimized/gpu/xc_gpu.h"
 
 /* The plan's state keeps device buffers, the uploaded delays and the tuning

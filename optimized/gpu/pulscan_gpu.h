@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "core/xc_search.h"
+#include "core/search/xc_search.h"
 
 namespace xcps {
 

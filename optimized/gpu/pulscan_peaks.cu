@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "optimized/gpu/pulscan_gpu.h"
-#include "core/xc_chi2_even.h"
+#include "core/search/xc_chi2_even.h"
 
 namespace xcps {
 

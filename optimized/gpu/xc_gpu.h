@@ -8,10 +8,10 @@
 
 #include <stddef.h>
 
-#include "core/xc_accel.h"
-#include "core/xc_dedisperse.h"
-#include "core/xc_error.h"
-#include "core/xc_search.h"
+#include "core/search/xc_accel.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/base/xc_error.h"
+#include "core/search/xc_search.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -151,7 +151,7 @@ xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *job, xc_pla
 
 /* Plan, execute and destroy of the GPU subband (kind 0), piecewise-linear
  * tree (1) and frequency-padded tree (2) dedispersers: core's plans
- * (core/xc_subband.h, core/xc_tree.h) with the CPU versions' order of exact
+ * (core/dedisp/xc_subband.h, core/dedisp/xc_tree.h) with the CPU versions' order of exact
  * additions, so integer input gives the references' planes bit for bit
  * (float input: the reference's double sums, in the CPU versions' order).
  * The plan is made on the host; the device is first touched by execute.
@@ -212,7 +212,7 @@ xc_status xc_pulscan_gpu_info(const xc_spectrum *sp, const xc_psopts *o, xc_cand
 typedef struct xc_psgpu_plan xc_psgpu_plan;
 xc_status xc_pulscan_gpu_plan(size_t nbins, const xc_psopts *o, xc_psgpu_plan **plan, xc_error *err);
 /* The raw peaks of sp through plan p (the searcher's peaks_in: core's
- * sessions, core/xc_search.h), as xc_pulscan_peaks_gpu would give them. */
+ * sessions, core/search/xc_search.h), as xc_pulscan_peaks_gpu would give them. */
 xc_status xc_pulscan_gpu_peaks_planned(xc_psgpu_plan *p, const xc_spectrum *sp, xc_pspeaks *pk, xc_error *err);
 xc_status xc_pulscan_gpu_execute(xc_psgpu_plan *plan, const xc_spectrum *sp, xc_candlist *out, xc_gpu_psinfo *info,
                                  xc_error *err);
@@ -224,7 +224,7 @@ xc_status xc_pulscan_peaks_gpu(const xc_spectrum *sp, const xc_psopts *o, xc_psp
 
 /* ---- matched-filter accel/jerk search (optimized/gpu/accel_gpu.cu) --------- */
 
-/* The plane stage of core/xc_accel.h on the device: the CPU searcher's
+/* The plane stage of core/search/xc_accel.h on the device: the CPU searcher's
  * overlap-save correlation (same segment length L and valid part V) with
  * batched cuFFT single-precision transforms; the templates' FFTs made once
  * (create) and kept on the device with the block buffers (grown to the
@@ -236,7 +236,7 @@ xc_status xc_pulscan_peaks_gpu(const xc_spectrum *sp, const xc_psopts *o, xc_psp
 xc_status xc_accel_gpu_create(const xc_accel_plan *p, void **state, xc_error *err);
 xc_status xc_accel_gpu_plane(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err);
 void xc_accel_gpu_destroy(void *state);
-/* The searcher's own search (core/xc_accel.h `search`): the plane, harmonic
+/* The searcher's own search (core/search/xc_accel.h `search`): the plane, harmonic
  * sums and thresholds on the device in blocks of at most 1 GiB of plane;
  * only points above threshold come back (optimized/gpu/accel_gpu_sums.cu). */
 xc_status xc_accel_gpu_search(void *state, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo,

@@ -1,0 +1,11 @@
+/* The per-trial bounds of approximate dedispersers (core/dedisp/xc_ddbound.h). */
+#include "core/dedisp/xc_ddbound.h"
+
+#include <stdlib.h>
+
+void xc_ddbound_free(xc_ddbound **b, int nranges)
+{
+    for (int k = 0; b && k < nranges; k++)
+        free(b[k]);
+    free(b);
+}

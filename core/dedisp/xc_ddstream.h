@@ -1,0 +1,42 @@
+/* xc_ddstream.h: dedisperse a filterbank file of any size into a plane on disk,
+ * gulp by gulp: each gulp reads nout + max_delay spectra and yields nout output
+ * samples, nout a multiple of every range's downsample factor, so the result is
+ * the same as one pass over the whole file.  One plan (xc_ddplan) serves every
+ * gulp. */
+#ifndef XC_DDSTREAM_H
+#define XC_DDSTREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/io/xc_filterbank.h"
+#include "core/dedisp/xc_planefile.h"
+#include "core/base/xc_progress.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const xc_dedisperser *impl;
+    const xc_convention *conv;
+    const xc_dmplan *plan;
+    const uint8_t *killmask;    /* NULL = all channels */
+    int ifno;                   /* which IF to dedisperse */
+    size_t gulp;                /* output samples per gulp (0: about 64 MiB of input) */
+    xc_ddopts opts;
+    xc_progress_cb progress;    /* told after each gulp ("dedisperse", done, total); may be empty */
+    const char *input_name;     /* for metadata and messages */
+    const char *cmdline;
+} xc_ddstream_args;
+
+/* Dedisperses everything r holds into OUT.json + OUT.r<k>.npy (atomically).
+ * *seconds (if not NULL) gets the time spent inside the implementation. */
+xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a,
+                               double *seconds, xc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

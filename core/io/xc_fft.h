@@ -1,0 +1,68 @@
+/* xc_fft.h: PRESTO-compatible forward FFT of a real time series (`realfft`).
+ *
+ * Layout of a .fft file (PRESTO src/fastffts.c realfft, FAQ.md): for N real
+ * samples (N even), N float32 values = N/2 complex pairs (re, im), native
+ * endian.  Pair k (k = 1..N/2-1) holds X_k = sum_j x_j exp(-2 pi i j k / N),
+ * unnormalised; pair 0 holds (X_0, X_{N/2}): the DC and Nyquist terms, both
+ * real, packed into the real and imaginary slots of bin 0.
+ *
+ * Two precisions: single (fftw3f, the product path) and double (fftw3, the
+ * reference path: the sum is formed in double and rounded to float32 once).
+ *
+ * Threads: FFTW's planner is not thread safe; these functions plan inside
+ * XC_FFTW_PLANNER (below), so they may run concurrently from several
+ * threads (plans are made with FFTW_ESTIMATE, which
+ * is deterministic: the same size and alignment give the same plan and the
+ * same bits on every run). */
+#ifndef XC_FFT_H
+#define XC_FFT_H
+
+#include <stddef.h>
+
+#include "core/base/xc_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* FFTW's planner (plan creation and destruction) is not thread safe; every
+ * call to it in this code base goes through this one named critical
+ * section, so searches may run side by side in threads (the study runner
+ * searches several pulsars at once).  Executing plans needs no lock. */
+#define XC_FFTW_PLANNER(stmt)                        \
+    do {                                             \
+        _Pragma("omp critical(xc_fftw_planner)") { stmt; } \
+    } while (0)
+
+typedef enum { XC_FFT_SINGLE = 0, XC_FFT_DOUBLE = 1 } xc_fft_precision;
+
+/* "single" / "double"; XC_EINVAL naming the value otherwise. */
+xc_status xc_fft_precision_parse(const char *s, xc_fft_precision *p, xc_error *err);
+const char *xc_fft_precision_name(xc_fft_precision p);
+
+/* Transforms n real samples x into out (n floats, the packed layout above).
+ * x and out may be the same array.  Odd or zero n: XC_EINVAL naming n. */
+xc_status xc_realfft_forward(const float *x, size_t n, xc_fft_precision prec, float *out,
+                             xc_error *err);
+
+/* Reads a whole .fft file: *data gets *nfloats floats (2 per complex bin);
+ * the caller frees *data.  A size that is not a whole number of complex
+ * pairs (8 bytes) or is empty: XC_EFORMAT naming the file and the size. */
+xc_status xc_fft_read(const char *path, float **data, size_t *nfloats, xc_error *err);
+/* Writes nfloats floats atomically. */
+xc_status xc_fft_write(const char *path, const float *data, size_t nfloats, xc_error *err);
+
+/* The `crosscheck fft` step: reads in_dat (a .dat) and the .inf beside it
+ * (same name, suffix .inf), writes out_base.fft and out_base.inf.  The .inf
+ * written is the input's text with only the "Data file name without suffix"
+ * value changed to out_base, as PRESTO's realfft leaves the .inf alone.
+ * The sample count must be even and equal the .inf's N (XC_EINVAL /
+ * XC_EMISMATCH naming the file and N).  Both outputs are committed only
+ * after both were written; on failure neither is left behind. */
+xc_status xc_fft_file(const char *in_dat, const char *out_base, xc_fft_precision prec,
+                      xc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
