@@ -1,4 +1,4 @@
-/* cli_plugin.h: plugins (core/xc_plugin.h) loaded into the process's
+/* cli_plugin.h: plugins (include/crosscheck/xc_plugin.h) loaded into the process's
  * registry: `-plugin LIB.so` on any command and CROSSCHECK_PLUGINS, and the
  * child process every call into a plugin's kernel runs in. */
 #ifndef XC_CLI_PLUGIN_H

@@ -31,7 +31,7 @@
 static void help_common(void)
 {
     printf("  -tier T          quick (seconds; what `make test` runs), standard or full [quick]\n"
-           "  -plugin LIB.so   load a plugin (core/xc_plugin.h); its implementation is judged\n"
+           "  -plugin LIB.so   load a plugin (xc_plugin.h); its implementation is judged\n"
            "  -impl NAME       which registered implementation to judge (may be left out when the\n"
            "                   plugins register exactly one of the family)\n"
            "  -cmd 'TEMPLATE'  judge an external command instead: run through sh -c once per case,\n"

@@ -89,7 +89,7 @@ static void usage(FILE *fp)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(fp, "  %-12s %s\n", commands[i].name, commands[i].what);
     fprintf(fp, "\nEvery command takes -plugin LIB.so (repeatable; or CROSSCHECK_PLUGINS=a.so:b.so): the plugin's\n"
-                "implementations join the built-in ones (core/xc_plugin.h, docs/ci.md).\n"
+                "implementations join the built-in ones (xc_plugin.h, docs/ci.md).\n"
                 "Exit codes: 0 pass, 1 a check failed (disagreement), 2 error (bad input, unreadable file).\n");
 }
 
