@@ -22,6 +22,16 @@
 extern "C" {
 #endif
 
+/* Test builds only (tests/test_plugin.c; nothing else may be built so):
+ * XC_TEST_GROW=N gives the internal option structs N doubles before their
+ * first member and after their last, as a later version might add, to show
+ * that a plugin's views do not depend on their layout. */
+#ifdef XC_TEST_GROW
+#define XC_GROWN(where) double xc_grown_##where[XC_TEST_GROW];
+#else
+#define XC_GROWN(where)
+#endif
+
 typedef enum {
     XC_FAMILY_DEDISPERSE = 0,  /* xc_dedisperser (core/dedisp/xc_dedisperse.h) */
     XC_FAMILY_PULSCAN,         /* xc_searcher (core/search/xc_search.h) */

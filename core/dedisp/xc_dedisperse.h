@@ -38,6 +38,7 @@ typedef struct {
 } xc_block;
 
 typedef struct {
+    XC_GROWN(front)
     int threads;               /* 0: OpenMP default */
     int tile_t;                /* time samples per tile (0: implementation default) */
     int tile_dm;               /* DM trials per tile */
@@ -57,6 +58,7 @@ typedef struct {
     double dmsub;              /* spacing of the nominal DMs, pc cm^-3 (0: chosen from subbudget) */
     int subalign;              /* xc_subalign: 0 highest channel (PRESTO), 1 early edge, 2 centre */
     double subbudget;          /* smear allowed when dmsub is 0, samples of ds*tsamp (0: 0.8, DDplan.py's) */
+    XC_GROWN(back)
 } xc_ddopts;
 
 typedef struct {

@@ -81,6 +81,7 @@ typedef enum { XC_NORM_EXACT = 0, XC_NORM_MOM } xc_norm_mode;
 typedef enum { XC_LOGP_EXACT = 0, XC_LOGP_POLY } xc_logp_mode;
 
 typedef struct {
+    XC_GROWN(front)
     int zmax;              /* largest z = width - 1 (default 200) */
     int numharm;           /* harmonic stages 1..numharm, 1..8 (default 1) */
     double sigma;          /* keep sigma > this, >= 0 (default 2.0) */
@@ -94,6 +95,7 @@ typedef struct {
     xc_logp_mode logp;     /* exact or the paper's polynomial (logp and sigma only) */
     int threads;           /* 0: OpenMP default */
     int tile;              /* cpu: starts per cache tile (0: 1024) */
+    XC_GROWN(back)
 } xc_psopts;
 
 void xc_psopts_default(xc_psopts *o);

@@ -1,0 +1,588 @@
+/* Plugin ABI 2.0 (include/crosscheck/xc_plugin.h).
+ *
+ * - The layout of every view, descriptor and table is pinned (_Static_assert
+ *   on offsetof and sizeof below): a change that moves a member fails the
+ *   build; an appended one changes only sizeof and the pins of the sizes.
+ * - The probe plugin (tests/plugin_probe.c) is built at run time against
+ *   that header alone with cc, c++ (-x c++) and, where nvcc exists, nvcc
+ *   (-x cu; without nvcc that case is skipped, never passed), loaded, and
+ *   run through the internal descriptors the host registered: its plane,
+ *   powers and peaks are checked, and the views it recorded are compared
+ *   member by member with the internal structs they were made from.
+ * - This program and the plugin host (cli/cli_plugin*.c) are built with the
+ *   internal option structs grown (XC_TEST_GROW, see the Makefile: members
+ *   at their start and their end, filled here with junk), the plugin is not:
+ *   a view that leaked an internal layout would show the plugin junk.
+ * - What the host refuses: another ABI version, a descriptor too small, a
+ *   reference, a missing method, a name twice, a peak outside the search;
+ *   and no cap on the number of plugin implementations. */
+#include <dlfcn.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli_plugin.h"
+#include "core/base/xc_impl.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/dedisp/xc_dmplan.h"
+#include "core/search/xc_search.h"
+#include "include/crosscheck/xc_plugin.h"
+#include "tests/plugin_probe.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
+
+/* ---- the layout, pinned (LP64: x86-64, aarch64) ----------------------------------- */
+
+#define PIN(T, m, off) _Static_assert(offsetof(T, m) == (off), #T "." #m " moved")
+#define SIZE(T, n) _Static_assert(sizeof(T) == (n), "sizeof(" #T ") changed")
+#if UINTPTR_MAX == UINT64_MAX
+PIN(xcp_error, code, 0); PIN(xcp_error, msg, 4); SIZE(xcp_error, 1028);
+PIN(xcp_ddrange, ds, 0); PIN(xcp_ddrange, ndm, 8); PIN(xcp_ddrange, dms, 16); PIN(xcp_ddrange, delays, 24);
+SIZE(xcp_ddrange, 32);
+PIN(xcp_ddjob, size, 0); PIN(xcp_ddjob, nchans, 8); PIN(xcp_ddjob, nbits, 12); PIN(xcp_ddjob, nsamp, 16);
+PIN(xcp_ddjob, u16, 24); PIN(xcp_ddjob, f32, 32); PIN(xcp_ddjob, fch1, 40); PIN(xcp_ddjob, foff, 48);
+PIN(xcp_ddjob, tsamp, 56); PIN(xcp_ddjob, convention, 64); PIN(xcp_ddjob, kdm, 72); PIN(xcp_ddjob, rounding, 80);
+PIN(xcp_ddjob, precision, 84); PIN(xcp_ddjob, scaling, 88); PIN(xcp_ddjob, threads, 92); PIN(xcp_ddjob, nranges, 96);
+PIN(xcp_ddjob, range, 104); PIN(xcp_ddjob, max_delay, 112); PIN(xcp_ddjob, nout, 120); PIN(xcp_ddjob, killmask, 128);
+SIZE(xcp_ddjob, 136);
+PIN(xcp_planerange, ds, 0); PIN(xcp_planerange, ndm, 8); PIN(xcp_planerange, nsamp, 16);
+PIN(xcp_planerange, data, 24); SIZE(xcp_planerange, 32);
+PIN(xcp_plane, size, 0); PIN(xcp_plane, nranges, 8); PIN(xcp_plane, range, 16); SIZE(xcp_plane, 24);
+PIN(xcp_ddbound, smear, 0); PIN(xcp_ddbound, bound, 8); PIN(xcp_ddbound, nominal, 16); SIZE(xcp_ddbound, 24);
+PIN(xcp_dedisperser, size, 0); PIN(xcp_dedisperser, name, 8); PIN(xcp_dedisperser, desc, 16);
+PIN(xcp_dedisperser, tol_kind, 24); PIN(xcp_dedisperser, caps, 28); PIN(xcp_dedisperser, tol_value, 32);
+PIN(xcp_dedisperser, data, 40); PIN(xcp_dedisperser, available, 48); PIN(xcp_dedisperser, run, 56);
+PIN(xcp_dedisperser, plan, 64); PIN(xcp_dedisperser, execute, 72); PIN(xcp_dedisperser, destroy, 80);
+PIN(xcp_dedisperser, bound, 88); SIZE(xcp_dedisperser, 96);
+PIN(xcp_spectrum, size, 0); PIN(xcp_spectrum, nbins, 8); PIN(xcp_spectrum, data, 16); PIN(xcp_spectrum, dt, 24);
+PIN(xcp_spectrum, T, 32); SIZE(xcp_spectrum, 40);
+PIN(xcp_psopts, size, 0); PIN(xcp_psopts, zmax, 8); PIN(xcp_psopts, numharm, 12); PIN(xcp_psopts, zstep, 16);
+PIN(xcp_psopts, zlog, 20); PIN(xcp_psopts, rblock, 24); PIN(xcp_psopts, nosift, 28); PIN(xcp_psopts, norm, 32);
+PIN(xcp_psopts, logp, 36); PIN(xcp_psopts, threads, 40); PIN(xcp_psopts, chunkwidth, 48);
+PIN(xcp_psopts, normwidth, 56); PIN(xcp_psopts, sigma, 64); SIZE(xcp_psopts, 72);
+PIN(xcp_peak, size, 0); PIN(xcp_peak, i, 8); PIN(xcp_peak, width, 16); PIN(xcp_peak, numharm, 20);
+PIN(xcp_peak, filled, 24); PIN(xcp_peak, power, 32); PIN(xcp_peak, logp, 40); SIZE(xcp_peak, 48);
+PIN(xcp_searcher, size, 0); PIN(xcp_searcher, name, 8); PIN(xcp_searcher, desc, 16); PIN(xcp_searcher, tol_kind, 24);
+PIN(xcp_searcher, caps, 28); PIN(xcp_searcher, own_powers, 32); PIN(xcp_searcher, tol_value, 40);
+PIN(xcp_searcher, data, 48); PIN(xcp_searcher, available, 56); PIN(xcp_searcher, powers, 64);
+PIN(xcp_searcher, peaks, 72); SIZE(xcp_searcher, 80);
+PIN(xcp_host, size, 0); PIN(xcp_host, abi_major, 8); PIN(xcp_host, abi_minor, 12); PIN(xcp_host, ctx, 16);
+PIN(xcp_host, add_dedisperser, 24); PIN(xcp_host, add_searcher, 32); PIN(xcp_host, error_set, 40);
+PIN(xcp_host, scale_int, 48); PIN(xcp_host, scale_real, 56); PIN(xcp_host, peaks_push, 64); SIZE(xcp_host, 72);
+PIN(xcp_info, abi_major, 0); PIN(xcp_info, abi_minor, 4); PIN(xcp_info, size, 8); PIN(xcp_info, name, 16);
+PIN(xcp_info, version, 24); PIN(xcp_info, init, 32); SIZE(xcp_info, 40);
+#endif
+_Static_assert(XC_PLUGIN_ABI_MAJOR == 2 && XC_PLUGIN_ABI_MINOR == 0, "ABI 2.0");
+_Static_assert(XCP_OK == 0 && XCP_EINVAL == 1 && XCP_EFORMAT == 2 && XCP_EIO == 3 && XCP_ENOMEM == 4 &&
+                   XCP_EUNAVAIL == 5 && XCP_EMISMATCH == 6 && XCP_EDEVICE == 7,
+               "status codes");
+_Static_assert(XCP_CAP_THREADED == 2 && XCP_CAP_DEVICE == 4 && XCP_CAP_APPROXIMATE == 8 && XCP_CAP_RUNTIME == 16 &&
+                   XCP_TOL_EXACT == 0 && XCP_TOL_ROUNDING == 1 && XCP_TOL_RELATIVE == 2 && XCP_TOL_SIGNAL_LOSS == 3,
+               "caps and tolerance kinds");
+_Static_assert(XCP_ROUND_HALF_AWAY == 0 && XCP_ROUND_HALF_EVEN == 1 && XCP_ROUND_TRUNC == 2 && XCP_PREC_DOUBLE == 0 &&
+                   XCP_PREC_FLOAT == 1 && XCP_SCALE_SUM == 0 && XCP_SCALE_DEDISP == 1 && XCP_SCALE_MEAN_AA == 2 &&
+                   XCP_NORM_EXACT == 0 && XCP_NORM_MOM == 1 && XCP_LOGP_EXACT == 0 && XCP_LOGP_POLY == 1,
+               "convention and search values");
+
+#ifndef XC_TEST_GROW
+#error "tests/test_plugin.c is built with the internal option structs grown (XC_TEST_GROW, the Makefile)"
+#endif
+
+XC_TEST(test_layout, "plugin ABI: the views are pinned; this host's internal option structs have grown")
+{
+    /* The grown members stand before the first and after the last of each
+     * options struct: every member a leaked layout would read has moved. */
+    CU_ASSERT_EQUAL(offsetof(xc_psopts, zmax), XC_TEST_GROW * sizeof(double));
+    CU_ASSERT_EQUAL(offsetof(xc_ddopts, threads), XC_TEST_GROW * sizeof(double));
+    CU_ASSERT_EQUAL(XCP_HAS(&(xcp_psopts){.size = sizeof(xcp_psopts)}, xcp_psopts, sigma), 1);
+    CU_ASSERT_EQUAL(XCP_HAS(&(xcp_psopts){.size = offsetof(xcp_psopts, sigma)}, xcp_psopts, sigma), 0);
+}
+
+/* ---- building the probe ------------------------------------------------------------ */
+
+/* Runs a shell command, its output into out; returns its exit status. */
+static int shell(char *out, size_t n, const char *cmd)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    if (!p)
+        return -1;
+    size_t got = 0, r;
+    while (got + 1 < n && (r = fread(out + got, 1, n - 1 - got, p)) > 0)
+        got += r;
+    out[got] = 0;
+    char sink[1024];
+    while (fread(sink, 1, sizeof sink, p) > 0)
+        ;
+    return pclose(p);
+}
+
+typedef enum { LANG_C, LANG_CXX, LANG_CUDA } lang;
+
+static const char *nvcc_path(void)
+{
+    static char buf[1024];
+    const char *env = getenv("NVCC");
+    if (env && *env && access(env, X_OK) == 0)
+        return env;
+    char out[1024];
+    if (shell(out, sizeof out, "command -v nvcc") == 0 && out[0]) {
+        out[strcspn(out, "\n")] = 0;
+        snprintf(buf, sizeof buf, "%s", out);
+        return buf;
+    }
+    return access("/usr/local/cuda/bin/nvcc", X_OK) == 0 ? "/usr/local/cuda/bin/nvcc" : NULL;
+}
+
+static int skip_no_nvcc(char *why, size_t n)
+{
+    if (nvcc_path())
+        return 0;
+    snprintf(why, n, "no nvcc (NVCC, PATH, /usr/local/cuda/bin): the CUDA-built plugin is not tested here");
+    return 1;
+}
+
+/* Builds src (relative to the repository root, the current folder) with
+ * the language's compiler and defs into the test's folder as name; the
+ * path, or NULL after a failed assertion holding the compiler's output. */
+static const char *build(lang l, const char *src, const char *defs, const char *name)
+{
+    static char path[8][1024];
+    static int k;
+    char *out = path[k++ % 8];
+    snprintf(out, sizeof path[0], "%s", xc_fx_tmp(name));
+    const char *warn = "-Wall -Wextra -Werror";
+    char cmd[3072], log[8192];
+    if (l == LANG_C)
+        snprintf(cmd, sizeof cmd, "cc -std=c11 -pedantic %s -O1 -fPIC -shared -Iinclude/crosscheck %s -o '%s' '%s' -lm",
+                 warn, defs, out, src);
+    else if (l == LANG_CXX)
+        /* designated initialisers leave members out on purpose */
+        snprintf(cmd, sizeof cmd, "c++ -x c++ -std=c++20 -pedantic %s -Wno-missing-field-initializers -O1 -fPIC "
+                 "-shared -Iinclude/crosscheck %s -o '%s' '%s' -lm", warn, defs, out, src);
+    else
+        snprintf(cmd, sizeof cmd, "'%s' -x cu -O1 -shared -Xcompiler -fPIC,-Wall,-Wextra,-Werror,"
+                 "-Wno-missing-field-initializers -Iinclude/crosscheck %s -o '%s' '%s'", nvcc_path(), defs, out, src);
+    int rc = shell(log, sizeof log, cmd);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n%s\n", cmd, log);
+    CU_ASSERT_EQUAL(rc, 0);
+    return rc == 0 ? out : NULL;
+}
+
+/* ---- an internal job and the plane it must give ------------------------------------- */
+
+#define NCH 8
+#define NSAMP 300
+
+typedef struct {
+    uint16_t data[NSAMP * NCH];
+    uint8_t mask[NCH];
+    double dms0[3], dms1[2];
+    xc_dmrange r[2];
+    xc_dmplan plan;
+    xc_block in;
+    xc_ddjob job;
+    xc_plane plane, want;
+    xc_planerange pr[2], wr[2];
+} ddcase;
+
+/* Two ranges (the second downsampled by 2), one channel killed, 8-bit
+ * data; the job's options hold junk but for threads.  Made by hand: the
+ * library's job functions were built with the structs not grown. */
+static void dd_case(ddcase *c)
+{
+    memset(c, 0, sizeof *c);
+    uint64_t s = 7;
+    for (size_t i = 0; i < NSAMP * NCH; i++)
+        c->data[i] = (uint16_t)(xc_fx_rng_next(&s) >> 56);
+    memset(c->mask, 1, sizeof c->mask);
+    c->mask[3] = 0;
+    c->dms0[0] = 0, c->dms0[1] = 40, c->dms0[2] = 80;
+    c->dms1[0] = 100, c->dms1[1] = 150;
+    c->r[0] = (xc_dmrange){.lo = 0, .hi = 120, .step = 40, .ds = 1, .ndm = 3, .dms = c->dms0};
+    c->r[1] = (xc_dmrange){.lo = 100, .hi = 200, .step = 50, .ds = 2, .ndm = 2, .dms = c->dms1};
+    c->plan = (xc_dmplan){.nranges = 2, .r = c->r, .kind = "ranges"};
+    c->in = (xc_block){.nchans = NCH, .nsamp = NSAMP, .nbits = 8, .u16 = c->data};
+    xc_ddjob *j = &c->job;
+    memset(&j->opts, 0xA5, sizeof j->opts);
+    j->opts.threads = 3;
+    j->in = &c->in;
+    j->plan = &c->plan;
+    j->conv = xc_convention_get("crosscheck");
+    j->geom = (xc_geometry){.nchans = NCH, .fch1 = 1400, .foff = -20, .tsamp = 1e-3};
+    j->nbits = 8;
+    j->killmask = c->mask;
+    xc_error e;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_max_delay(j->conv, &j->geom, &c->plan, &j->max_delay, &e), XC_OK);
+    j->nout = NSAMP - (size_t)j->max_delay;
+    j->delays = calloc(2, sizeof *j->delays);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j->delays);
+    for (int k = 0; k < 2; k++) {
+        j->delays[k] = calloc(c->r[k].ndm * NCH, sizeof **j->delays);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(j->delays[k]);
+        CU_ASSERT_EQUAL_FATAL(xc_delays_compute(j->conv, &j->geom, &c->r[k], j->delays[k], &e), XC_OK);
+        size_t n = j->nout / (size_t)c->r[k].ds;
+        c->pr[k] = (xc_planerange){c->r[k].ds, c->r[k].ndm, n, calloc(c->r[k].ndm * n, sizeof(float))};
+        c->wr[k] = (xc_planerange){c->r[k].ds, c->r[k].ndm, n, calloc(c->r[k].ndm * n, sizeof(float))};
+        CU_ASSERT_FATAL(c->pr[k].data && c->wr[k].data);
+        for (size_t dm = 0; dm < c->r[k].ndm; dm++)
+            for (size_t t = 0; t < n; t++) {
+                uint64_t sum = 0;
+                for (int ch = 0; ch < NCH; ch++)
+                    for (int i = 0; c->mask[ch] && i < c->r[k].ds; i++)
+                        sum += c->data[((t + (size_t)j->delays[k][dm * NCH + ch]) * (size_t)c->r[k].ds +
+                                        (size_t)i) * NCH + (size_t)ch];
+                c->wr[k].data[dm * n + t] = xc_scale_int(j->conv, sum, NCH, c->r[k].ds, 8);
+            }
+    }
+    c->plane = (xc_plane){2, c->pr};
+    c->want = (xc_plane){2, c->wr};
+}
+
+static void dd_case_free(ddcase *c)
+{
+    for (int k = 0; k < 2; k++) {
+        free(c->job.delays[k]);
+        free(c->pr[k].data);
+        free(c->wr[k].data);
+    }
+    free(c->job.delays);
+}
+
+static int planes_equal(const xc_plane *a, const xc_plane *b)
+{
+    for (int k = 0; k < a->nranges; k++)
+        if (memcmp(a->r[k].data, b->r[k].data, a->r[k].ndm * a->r[k].nsamp * sizeof(float)))
+            return 0;
+    return 1;
+}
+
+/* The job's view as the plugin recorded it, member by member against the
+ * internal job. */
+static void assert_job_view(const xcp_ddjob *v, const ddcase *c, int with_block)
+{
+    const xc_ddjob *j = &c->job;
+    CU_ASSERT_EQUAL(v->size, sizeof(xcp_ddjob));
+    CU_ASSERT_EQUAL(v->nchans, NCH);
+    CU_ASSERT_EQUAL(v->nbits, 8);
+    CU_ASSERT_EQUAL(v->nsamp, with_block ? (size_t)NSAMP : 0);
+    CU_ASSERT_PTR_EQUAL(v->u16, with_block ? c->data : NULL);
+    CU_ASSERT_PTR_NULL(v->f32);
+    CU_ASSERT_EQUAL(v->fch1, 1400);
+    CU_ASSERT_EQUAL(v->foff, -20);
+    CU_ASSERT_EQUAL(v->tsamp, 1e-3);
+    CU_ASSERT_STRING_EQUAL(v->convention, "crosscheck");
+    CU_ASSERT_EQUAL(v->kdm, j->conv->kdm);
+    CU_ASSERT_EQUAL(v->rounding, (int)j->conv->rounding);
+    CU_ASSERT_EQUAL(v->precision, (int)j->conv->precision);
+    CU_ASSERT_EQUAL(v->scaling, (int)j->conv->scaling);
+    CU_ASSERT_EQUAL(v->threads, 3);
+    CU_ASSERT_EQUAL(v->nranges, 2);
+    CU_ASSERT_EQUAL(v->max_delay, j->max_delay);
+    CU_ASSERT_EQUAL(v->nout, with_block ? j->nout : 0);
+    CU_ASSERT_PTR_EQUAL(v->killmask, c->mask);
+}
+
+static void assert_ranges(const xcp_probe_record *seen, const ddcase *c)
+{
+    for (int k = 0; k < 2; k++) {
+        CU_ASSERT_EQUAL(seen->range[k].ds, c->r[k].ds);
+        CU_ASSERT_EQUAL(seen->range[k].ndm, c->r[k].ndm);
+        CU_ASSERT_PTR_EQUAL(seen->range[k].dms, c->r[k].dms);
+        CU_ASSERT_PTR_EQUAL(seen->range[k].delays, c->job.delays[k]);
+        CU_ASSERT_EQUAL(seen->prange[k].ds, c->pr[k].ds);
+        CU_ASSERT_EQUAL(seen->prange[k].ndm, c->pr[k].ndm);
+        CU_ASSERT_EQUAL(seen->prange[k].nsamp, c->pr[k].nsamp);
+        CU_ASSERT_PTR_EQUAL(seen->prange[k].data, c->pr[k].data);
+    }
+    CU_ASSERT_EQUAL(seen->plane.size, sizeof(xcp_plane));
+    CU_ASSERT_EQUAL(seen->plane.nranges, 2);
+}
+
+/* ---- a spectrum and options ------------------------------------------------------------ */
+
+#define NBINS 64
+
+typedef struct {
+    float data[2 * NBINS];
+    xc_spectrum sp;
+    xc_psopts o;
+    double P[NBINS], thr[2 * 6];
+} pscase;
+
+static void ps_case(pscase *c)
+{
+    memset(c, 0, sizeof *c);
+    uint64_t s = 11;
+    for (size_t i = 0; i < 2 * NBINS; i++)
+        c->data[i] = (float)((double)(xc_fx_rng_next(&s) >> 11) / 9007199254740992.0 * 4 - 2);
+    c->sp = (xc_spectrum){.data = c->data, .nbins = NBINS, .dt = 1e-3, .T = 2 * NBINS * 1e-3};
+    memset(&c->o, 0x5A, sizeof c->o);   /* junk in the grown members */
+    c->o.zmax = 4, c->o.numharm = 2, c->o.sigma = 2.5, c->o.zstep = 2, c->o.zlog = 0;
+    c->o.chunkwidth = 32768, c->o.normwidth = 6000, c->o.rblock = 0, c->o.nosift = 1;
+    c->o.norm = XC_NORM_MOM, c->o.logp = XC_LOGP_POLY, c->o.threads = 2, c->o.tile = 7;
+    for (size_t i = 0; i < sizeof c->thr / sizeof c->thr[0]; i++)
+        c->thr[i] = 1.5;
+}
+
+static void assert_ps_views(const xcp_probe_record *seen, const pscase *c)
+{
+    CU_ASSERT_EQUAL(seen->sp.size, sizeof(xcp_spectrum));
+    CU_ASSERT_EQUAL(seen->sp.nbins, NBINS);
+    CU_ASSERT_PTR_EQUAL(seen->sp.data, c->data);
+    CU_ASSERT_EQUAL(seen->sp.dt, 1e-3);
+    CU_ASSERT_EQUAL(seen->sp.T, c->sp.T);
+    const xcp_psopts *o = &seen->opts;
+    CU_ASSERT_EQUAL(o->size, sizeof(xcp_psopts));
+    CU_ASSERT_EQUAL(o->zmax, 4);
+    CU_ASSERT_EQUAL(o->numharm, 2);
+    CU_ASSERT_EQUAL(o->sigma, 2.5);
+    CU_ASSERT_EQUAL(o->zstep, 2);
+    CU_ASSERT_EQUAL(o->zlog, 0);
+    CU_ASSERT_EQUAL(o->chunkwidth, 32768);
+    CU_ASSERT_EQUAL(o->normwidth, 6000);
+    CU_ASSERT_EQUAL(o->rblock, 0);
+    CU_ASSERT_EQUAL(o->nosift, 1);
+    CU_ASSERT_EQUAL(o->norm, XCP_NORM_MOM);
+    CU_ASSERT_EQUAL(o->logp, XCP_LOGP_POLY);
+    CU_ASSERT_EQUAL(o->threads, 2);
+}
+
+/* ---- loading and running the probe ------------------------------------------------------- */
+
+static xcp_probe_record *record_of(const char *path)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    xcp_probe_record *r = dlsym(h, XCP_PROBE_SYMBOL);
+    dlclose(h);   /* the host's handle keeps it loaded */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    return r;
+}
+
+static xc_registry *load(const char *path)
+{
+    xc_registry *reg;
+    xc_error e;
+    CU_ASSERT_EQUAL_FATAL(xc_registry_create(&reg, &e), XC_OK);
+    xc_status st = xc_cli_plugin_load(reg, path, &e);
+    if (st)
+        fprintf(stderr, "\n%s\n", e.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    return reg;
+}
+
+/* Loads the probe at path and runs its dedisperser and searcher in-process
+ * (the views are recorded in this process), checking results and views. */
+static void check_probe(const char *path)
+{
+    if (!path)
+        return;
+    xc_registry *reg = load(path);
+    const xc_dedisperser *dd = xc_dedisperser_of(xc_registry_find(reg, XC_FAMILY_DEDISPERSE, "probe-dd"));
+    const xc_searcher *ps = xc_searcher_of(xc_registry_find(reg, XC_FAMILY_PULSCAN, "probe-ps"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dd);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ps);
+    CU_ASSERT_EQUAL(dd->impl.caps, XC_CAP_THREADED | XC_CAP_RUNTIME);
+    CU_ASSERT_EQUAL(ps->impl.tol.kind, XC_TOL_RELATIVE);
+    CU_ASSERT_EQUAL(ps->impl.tol.value, 1e-6);
+    CU_ASSERT_STRING_EQUAL(xc_cli_plugin_file(&dd->impl), path);
+    xcp_probe_record *seen = record_of(path);
+    memset(seen, 0, sizeof *seen);
+    seen->self_ok = 1;
+    setenv("CROSSCHECK_PLUGIN_ISOLATE", "0", 1);
+    char why[64];
+    CU_ASSERT_EQUAL(xc_impl_available(&dd->impl, why, sizeof why), 1);
+    CU_ASSERT_EQUAL(xc_impl_available(&ps->impl, why, sizeof why), 1);
+
+    ddcase c;
+    dd_case(&c);
+    xc_error e;
+    CU_ASSERT_EQUAL(dd->run(dd, &c.job, &c.plane, &e), XC_OK);
+    CU_ASSERT(planes_equal(&c.plane, &c.want));
+    assert_job_view(&seen->plan_job, &c, 0);
+    assert_job_view(&seen->job, &c, 1);
+    assert_ranges(seen, &c);
+    dd_case_free(&c);
+
+    pscase p;
+    ps_case(&p);
+    CU_ASSERT_EQUAL(ps->powers(ps, &p.sp, &p.o, p.P, &e), XC_OK);
+    assert_ps_views(seen, &p);
+    size_t above = 0;
+    for (size_t k = 1; k < NBINS; k++) {
+        double want = (double)p.data[2 * k] * p.data[2 * k] + (double)p.data[2 * k + 1] * p.data[2 * k + 1];
+        CU_ASSERT_EQUAL(p.P[k], want);
+        above += want > 1.5;
+    }
+    memset(&seen->opts, 0, sizeof seen->opts);
+    xc_pspeaks pk;
+    xc_pspeaks_init(&pk);
+    CU_ASSERT_EQUAL(ps->peaks(ps, &p.sp, &p.o, p.P, p.thr, &pk, &e), XC_OK);
+    assert_ps_views(seen, &p);
+    CU_ASSERT_PTR_EQUAL(seen->thr, p.thr);
+    CU_ASSERT(above > 0);
+    CU_ASSERT_EQUAL(pk.n, above);
+    for (size_t i = 0; i < pk.n; i++) {
+        CU_ASSERT(pk.p[i].width == 1 && pk.p[i].numharm == 1 && pk.p[i].power == p.P[pk.p[i].i]);
+        CU_ASSERT(isnan(pk.p[i].logp) && pk.p[i].filled == -1);   /* crosscheck scores them */
+    }
+    xc_pspeaks_free(&pk);
+    CU_ASSERT_EQUAL(seen->self_ok, 1);
+    CU_ASSERT_EQUAL(*(const int *)seen->data, 0);
+    CU_ASSERT(seen->calls >= 7);
+    unsetenv("CROSSCHECK_PLUGIN_ISOLATE");
+    xc_registry_destroy(reg);
+}
+
+XC_TEST(test_probe_c, "plugin ABI: a plugin built with cc sees the views crosscheck's structs hold")
+{
+    check_probe(build(LANG_C, "tests/plugin_probe.c", "", "libprobe_c.so"));
+}
+
+XC_TEST(test_probe_cxx, "plugin ABI: a plugin built with c++ exports an unmangled entry and works alike")
+{
+    check_probe(build(LANG_CXX, "tests/plugin_probe.c", "", "libprobe_cxx.so"));
+}
+
+XC_TEST_IF(test_probe_cuda, "plugin ABI: a plugin built with nvcc -x cu exports an unmangled entry and works alike",
+           skip_no_nvcc)
+{
+    check_probe(build(LANG_CUDA, "tests/plugin_probe.c", "", "libprobe_cu.so"));
+}
+
+/* The example plugin (a user's dedisperser with delays of its own) built as
+ * C++: the same plane as the reference's sums. */
+XC_TEST(test_example_cxx, "plugin ABI: the example plugin built with c++ dedisperses as the reference sums")
+{
+    const char *path = build(LANG_CXX, "examples/plugin-dedisp/dedisp.c", "", "libexample_cxx.so");
+    if (!path)
+        return;
+    xc_registry *reg = load(path);
+    const xc_dedisperser *dd = xc_dedisperser_of(xc_registry_find(reg, XC_FAMILY_DEDISPERSE, "mydedisp"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dd);
+    ddcase c;
+    dd_case(&c);
+    xc_error e;
+    xc_status st = dd->run(dd, &c.job, &c.plane, &e);   /* isolated: a child process */
+    CU_ASSERT_EQUAL(st, XC_OK);
+    CU_ASSERT(planes_equal(&c.plane, &c.want));
+    dd_case_free(&c);
+    xc_registry_destroy(reg);
+}
+
+/* A call runs in a child process: the results come back, the probe's record
+ * of the call stays in the child. */
+XC_TEST(test_isolated, "plugin ABI: an isolated call returns the plane; the plugin ran in the child")
+{
+    const char *path = build(LANG_C, "tests/plugin_probe.c", "", "libprobe_iso.so");
+    if (!path)
+        return;
+    xc_registry *reg = load(path);
+    const xc_dedisperser *dd = xc_dedisperser_of(xc_registry_find(reg, XC_FAMILY_DEDISPERSE, "probe-dd"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dd);
+    xcp_probe_record *seen = record_of(path);
+    memset(seen, 0, sizeof *seen);
+    ddcase c;
+    dd_case(&c);
+    xc_error e;
+    CU_ASSERT_EQUAL(dd->run(dd, &c.job, &c.plane, &e), XC_OK);
+    CU_ASSERT(planes_equal(&c.plane, &c.want));
+    CU_ASSERT_EQUAL(seen->calls, 0);
+    dd_case_free(&c);
+    xc_registry_destroy(reg);
+}
+
+/* Any number of plugin implementations per family: each internal
+ * descriptor reaches its own plugin descriptor through impl.data. */
+XC_TEST(test_many, "plugin ABI: 40 dedispersers and 40 searchers of one plugin, each called with its own self")
+{
+    const char *path = build(LANG_C, "tests/plugin_probe.c", "-DPROBE_MANY=40", "libprobe_many.so");
+    if (!path)
+        return;
+    xc_registry *reg = load(path);
+    CU_ASSERT_EQUAL(xc_registry_count(reg, XC_FAMILY_DEDISPERSE), 40);
+    CU_ASSERT_EQUAL(xc_registry_count(reg, XC_FAMILY_PULSCAN), 40);
+    xcp_probe_record *seen = record_of(path);
+    setenv("CROSSCHECK_PLUGIN_ISOLATE", "0", 1);
+    for (int i = 0; i < 40; i += 13) {
+        char name[32];
+        snprintf(name, sizeof name, "probe-dd-%d", i);
+        const xc_dedisperser *dd = xc_dedisperser_of(xc_registry_find(reg, XC_FAMILY_DEDISPERSE, name));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(dd);
+        memset(seen, 0, sizeof *seen);
+        seen->self_ok = 1;
+        ddcase c;
+        dd_case(&c);
+        xc_error e;
+        CU_ASSERT_EQUAL(dd->run(dd, &c.job, &c.plane, &e), XC_OK);
+        CU_ASSERT(planes_equal(&c.plane, &c.want));
+        CU_ASSERT_EQUAL(seen->self_ok, 1);
+        CU_ASSERT_EQUAL(*(const int *)seen->data, i);
+        dd_case_free(&c);
+    }
+    unsetenv("CROSSCHECK_PLUGIN_ISOLATE");
+    xc_registry_destroy(reg);
+}
+
+/* Variants of the probe crosscheck refuses, with the message it gives. */
+XC_TEST(test_refused, "plugin ABI: other versions, small or reference descriptors, missing methods are refused")
+{
+    static const struct {
+        const char *def, *msg;
+    } bad[] = {
+        {"-DPROBE_ABI1", "was built against plugin ABI 1.0; this crosscheck has plugin ABI 2.0: rebuild it"},
+        {"-DPROBE_MINOR", "was built against plugin ABI 2.1; this crosscheck has plugin ABI 2.0 (a newer minor"},
+        {"-DPROBE_SMALL", "a dedisperser descriptor of 88 bytes; plugin ABI 2.0's holds 96"},
+        {"-DPROBE_REFERENCE", "a plugin cannot be a reference"},
+        {"-DPROBE_NOMETHOD", "dedisperser 'probe-dd' gives neither run nor plan and execute"},
+        {"-DPROBE_DUP", "already has an implementation of that name"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "libprobe_bad%zu.so", i);
+        const char *path = build(LANG_C, "tests/plugin_probe.c", bad[i].def, name);
+        if (!path)
+            continue;
+        xc_registry *reg;
+        xc_error e;
+        CU_ASSERT_EQUAL_FATAL(xc_registry_create(&reg, &e), XC_OK);
+        CU_ASSERT_EQUAL(xc_cli_plugin_load(reg, path, &e), XC_EINVAL);
+        if (!strstr(e.msg, bad[i].msg) || !strstr(e.msg, path))
+            fprintf(stderr, "\n%s: %s\n", bad[i].def, e.msg);
+        CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, bad[i].msg));
+        CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, path));
+        xc_registry_destroy(reg);
+    }
+}
+
+XC_TEST(test_bad_peak, "plugin ABI: a peak outside the search is refused by peaks_push, naming it")
+{
+    const char *path = build(LANG_C, "tests/plugin_probe.c", "-DPROBE_BADPEAK", "libprobe_badpeak.so");
+    if (!path)
+        return;
+    xc_registry *reg = load(path);
+    const xc_searcher *ps = xc_searcher_of(xc_registry_find(reg, XC_FAMILY_PULSCAN, "probe-ps"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ps);
+    pscase p;
+    ps_case(&p);
+    xc_error e;
+    CU_ASSERT_EQUAL(ps->powers(ps, &p.sp, &p.o, p.P, &e), XC_OK);
+    xc_pspeaks pk;
+    xc_pspeaks_init(&pk);
+    CU_ASSERT_EQUAL(ps->peaks(ps, &p.sp, &p.o, p.P, p.thr, &pk, &e), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "peaks_push: a peak outside the search"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "width 6"));
+    CU_ASSERT_EQUAL(pk.n, 0);
+    xc_pspeaks_free(&pk);
+    xc_registry_destroy(reg);
+}
+
+XC_TEST_MAIN("plugin")
