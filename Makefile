@@ -7,7 +7,7 @@
 #   make bench      dedispersion benchmark to runs/bench-dedisperse.json
 #   make study      the default sensitivity study (rates table, runs/study/index.html)
 #   make sanitize   the tests under ASan + UBSan (separate build tree)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   (make install-check: into a staging prefix, then checked)
 #   make clean
 #   make fuzz       libFuzzer targets (fuzz/) under ASan + UBSan with clang, each
 #                   run FUZZ_SECONDS (default 60); make test replays their corpora
@@ -131,8 +131,11 @@ else
 Q := @
 endif
 
+# The plugin ABI: one header of its own, all a plugin includes.
+PLUGIN_HEADER := include/crosscheck/xc_plugin.h
+
 # The example plugin (examples/plugin-dedisp/) and the test suite's variants
-# of it, built as a user builds a plugin: headers only, no libcrosscheck.
+# of it, built as a user builds a plugin: that header only, no libcrosscheck.
 PLUGIN_SRC  := examples/plugin-dedisp/dedisp.c
 PLUGIN_VARS := ok bug crash hang abi
 PLUGINS     := $(PLUGIN_VARS:%=$(BIN)/plugins/libxcdd_%.so)
@@ -142,15 +145,15 @@ PLUGIN_DEF_crash := -DPLANTED_CRASH
 PLUGIN_DEF_hang := -DPLANTED_HANG
 PLUGIN_DEF_abi := -DPLANTED_ABI
 
-.PHONY: all deps test test-only test-large run study bench sanitize install clean gpu-check fuzz fuzz-deps fuzz-build plugins
+.PHONY: all deps test test-only test-large run study bench sanitize install install-check clean gpu-check fuzz fuzz-deps fuzz-build plugins
 all: $(BIN)/crosscheck libcrosscheck.a $(TEST_BIN) $(FUZZ_REPLAY) $(PLUGINS)
 
 plugins: $(PLUGINS)
 
-$(BIN)/plugins/libxcdd_%.so: $(PLUGIN_SRC) core/xc_plugin.h
+$(BIN)/plugins/libxcdd_%.so: $(PLUGIN_SRC) $(PLUGIN_HEADER)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  PLUGIN  $@")
-	$(Q)$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -Icore -I. $(PLUGIN_DEF_$*) -o $@ $< -lm
+	$(Q)$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -I$(dir $(PLUGIN_HEADER)) $(PLUGIN_DEF_$*) -o $@ $< -lm
 
 deps:
 	@sh scripts/deps.sh
@@ -197,8 +200,29 @@ $(BIN)/tests/%: tests/%.c $(TEST_HARNESS) $(LIBA)
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-only
 
-test-only: $(BIN)/crosscheck $(TEST_BIN) $(FUZZ_REPLAY) $(PLUGINS)
-	$(Q)sh tests/run.sh $(BIN)
+# The plugin host (cli/cli_plugin*.c) and tests/test_plugin.c are built a
+# second time with the internal option structs grown (XC_TEST_GROW: members
+# a later version might add, at the start and the end), linked with the
+# ordinary library: the plugins the test loads, built against xc_plugin.h
+# alone, must see the same views as before.
+PLUGIN_HOST_SRC := $(wildcard cli/cli_plugin*.c)
+GROWN_OBJ := $(PLUGIN_HOST_SRC:%.c=$(BUILD)/grown/%.o)
+GROW := -DXC_TEST_GROW=3
+$(BUILD)/grown/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< (grown)")
+	$(Q)$(CC) $(CPPFLAGS) $(GROW) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BIN)/tests/test_plugin: tests/test_plugin.c $(GROWN_OBJ) $(TEST_HARNESS) $(LIBA)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  TEST    $@ (grown)")
+	$(Q)$(CC) $(CPPFLAGS) $(GROW) -I$(dir $(PLUGIN_HEADER)) $(CFLAGS) -o $@ $< $(GROWN_OBJ) $(TEST_HARNESS) $(LIBA) \
+	    $(LDLIBS) -lcunit
+
+# The test programs run after the install check; tests/test_gate.c then
+# builds its CI script's plugin with the staged pkg-config (XC_STAGE).
+test-only: $(BIN)/crosscheck $(TEST_BIN) $(FUZZ_REPLAY) $(PLUGINS) install-check
+	$(Q)XC_STAGE=$(abspath $(STAGE)) NVCC=$(NVCC) sh tests/run.sh $(BIN)
 
 # Inputs past 2^31 samples (tests/large.sh): not in `make test`.
 test-large: deps
@@ -275,7 +299,7 @@ FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno
 FUZZ_CFLAGS := -std=c11 -O1 -g -fopenmp -Wall -Wextra -Wno-unused-command-line-argument $(PKG_CFLAGS) $(FUZZ_SAN)
 # The readers need neither the fast implementations nor the report writer
 # (clang 14 also lacks a CPU-feature name they use); of cli/, the option layer.
-FUZZ_CLISRC := cli/cli_opts.c cli/cli_util.c cli/cli_plan.c cli/cli_search.c cli/cli_plugin.c
+FUZZ_CLISRC := cli/cli_opts.c cli/cli_util.c cli/cli_plan.c cli/cli_search.c $(PLUGIN_HOST_SRC)
 FUZZ_LIBSRC := $(filter-out optimized/% reports/%,$(LIB_SRC)) $(FUZZ_CLISRC) $(FUZZ_HELP)
 FUZZ_LIBOBJ := $(FUZZ_LIBSRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS   := $(FUZZ_NAMES:%=$(FUZZ_DIR)/bin/%)
@@ -307,24 +331,40 @@ fuzz: fuzz-deps
 	$(Q)$(MAKE) --no-print-directory CUDA=0 fuzz-build
 	$(Q)sh fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
-# crosscheck.pc: plugins need only the Cflags (pkg-config --cflags crosscheck);
-# a program linking the static library takes pkg-config --static --libs.
+# What `make install` ships, declared: the plugin ABI (xc_plugin.h, all a
+# plugin includes) and, for programs that link libcrosscheck.a, the
+# registry with the built-in implementations, the dedispersion and Pulscan
+# interfaces and the filterbank reader, with the headers they include
+# (under their layer folders, as their includes name them).  make test
+# checks that the list is closed under its includes (scripts/install-check.sh).
+PUBLIC_HEADERS := core/base/xc_error.h core/base/xc_impl.h core/base/xc_hd.h optimized/xc_impls.h \
+		  core/dedisp/xc_dmplan.h core/dedisp/xc_dedisperse.h core/io/xc_filterbank.h \
+		  core/search/xc_cands.h core/search/xc_search.h
+XC_VERSION := 1.0
+# crosscheck.pc (from include/crosscheck.pc.in): plugins need only the
+# Cflags (pkg-config --cflags crosscheck); a program linking the static
+# library takes pkg-config --static --libs.
 PC_LIBS_PRIVATE := -fopenmp -lm -ldl $(if $(filter 1,$(CUDA)),$(CUDA_LIBS))
-install: $(BIN)/crosscheck libcrosscheck.a
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
+install: $(BIN)/crosscheck $(LIBA)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/crosscheck
 	install -m 755 $(BIN)/crosscheck $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 libcrosscheck.a $(DESTDIR)$(PREFIX)/lib/
-	# Headers keep their layer folder, as the includes name it (-I$(PREFIX)/include/crosscheck);
-	# the plugin ABI is also at the top: #include "xc_plugin.h".
-	for h in $(wildcard $(addsuffix /xc_*.h,$(MODDIRS))); do \
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/libcrosscheck.a
+	install -m 644 $(PLUGIN_HEADER) $(DESTDIR)$(PREFIX)/include/crosscheck/xc_plugin.h
+	for h in $(PUBLIC_HEADERS); do \
 	    install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/crosscheck/$$h || exit 1; done
-	install -m 644 core/xc_plugin.h $(DESTDIR)$(PREFIX)/include/crosscheck/xc_plugin.h
-	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$${exec_prefix}/lib' \
-	    'includedir=$${prefix}/include' '' 'Name: crosscheck' \
-	    'Description: reference pulsar/FRB search kernels, comparators and the plugin ABI (xc_plugin.h)' \
-	    'Version: 1.0' 'Requires.private: $(PKGS)' 'Cflags: -I$${includedir}/crosscheck' \
-	    'Libs: -L$${libdir} -lcrosscheck' 'Libs.private: $(strip $(PC_LIBS_PRIVATE))' \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(XC_VERSION)|g' -e 's|@REQUIRES_PRIVATE@|$(PKGS)|g' \
+	    -e 's|@LIBS_PRIVATE@|$(strip $(PC_LIBS_PRIVATE))|g' include/crosscheck.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/crosscheck.pc
+
+# The installed files as their users meet them: `make install` into a
+# staging prefix, then scripts/install-check.sh (the plugin header alone as
+# C11 and C++, every shipped header alone, the example plugin built out of
+# tree with pkg-config and loaded, a program linked with the static library).
+STAGE := $(BUILD)/stage
+install-check: $(BIN)/crosscheck $(LIBA)
+	$(Q)rm -rf $(STAGE)
+	$(Q)$(MAKE) --no-print-directory -s install PREFIX=$(abspath $(STAGE)) DESTDIR= >/dev/null
+	$(Q)sh scripts/install-check.sh $(abspath $(STAGE)) $(PUBLIC_HEADERS)
 
 clean:
 	rm -rf build bin libcrosscheck.a
