@@ -5,7 +5,7 @@
 #
 # Environment (the defaults are what a CI job that installed crosscheck has):
 #   CROSSCHECK   the crosscheck program                       [crosscheck]
-#   XC_CFLAGS    how to compile against crosscheck's headers  [pkg-config --cflags crosscheck]
+#   XC_CFLAGS    how to compile against xc_plugin.h            [pkg-config --cflags crosscheck]
 #   PLUGIN_SRC   your plugin's source                         [src/mydedisp_plugin.c]
 #   DEDISP_CMD   your dedispersion tool as a -cmd template     [./build/mydedisp ...]
 set -eu
@@ -16,7 +16,7 @@ if [ -z "${DEDISP_CMD:-}" ]; then
     DEDISP_CMD='./build/mydedisp --fil {in} --dmlist {dmlist} --npy {out}.npy'
 fi
 
-# 1. Your kernel as a plugin: headers only, nothing of libcrosscheck is linked.
+# 1. Your kernel as a plugin: xc_plugin.h only, nothing of libcrosscheck is linked.
 cc -std=c11 -O2 -shared -fPIC $XC_CFLAGS -o libmydedisp.so "$PLUGIN_SRC" -lm
 
 # 2. crosscheck sees it (list, run, bench, gate all take -plugin).
