@@ -26,9 +26,9 @@ WARN="-Wall -Wextra -Werror"
 PKG_CONFIG_PATH=$P/lib/pkgconfig
 export PKG_CONFIG_PATH
 
-ok() { printf 'install-check: %-66s ok\n' "$1"; }
+ok() { printf 'install-check: ok      %s\n' "$1"; }
 fail() {
-    printf 'install-check: %s FAILED\n' "$1"
+    printf 'install-check: FAILED  %s\n' "$1"
     [ -s "$T/log" ] && sed 's/^/    /' "$T/log"
     exit 1
 }
