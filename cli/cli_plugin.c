@@ -78,24 +78,25 @@ typedef struct {
     int added;
 } loaded;
 
+/* What host->add_* answers the plugin. */
+static xcp_status added(loaded *l, xc_status st, const xc_error *e, xcp_error *err)
+{
+    l->added += st == XC_OK;
+    return st ? xc_plugin_error_out(e, err) : XCP_OK;
+}
+
 static xcp_status host_add_dedisperser(const xcp_host *h, const xcp_dedisperser *d, xcp_error *err)
 {
     loaded *l = h->ctx;
     xc_error e;
-    if (xc_plugin_add_dedisperser(l->reg, l->file, d, &e))
-        return xc_plugin_error_out(&e, err);
-    l->added++;
-    return XCP_OK;
+    return added(l, xc_plugin_add_dedisperser(l->reg, l->file, d, &e), &e, err);
 }
 
 static xcp_status host_add_searcher(const xcp_host *h, const xcp_searcher *s, xcp_error *err)
 {
     loaded *l = h->ctx;
     xc_error e;
-    if (xc_plugin_add_searcher(l->reg, l->file, s, &e))
-        return xc_plugin_error_out(&e, err);
-    l->added++;
-    return XCP_OK;
+    return added(l, xc_plugin_add_searcher(l->reg, l->file, s, &e), &e, err);
 }
 
 /* The entry's answer checked before anything else of the plugin is called:

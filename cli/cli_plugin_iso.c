@@ -59,20 +59,12 @@ static int read_all(int fd, void *buf, size_t n, double deadline)
         if (left <= 0)
             return 2;
         struct pollfd pf = {fd, POLLIN, 0};
-        int r = poll(&pf, 1, (int)(left * 1000) + 1);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            return 2;
-        ssize_t got = read(fd, p, n);
+        int ready = poll(&pf, 1, (int)(left * 1000) + 1);
+        ssize_t got = ready > 0 ? read(fd, p, n) : ready;   /* 0 from poll: nothing in time */
         if (got < 0 && errno == EINTR)
             continue;
-        if (got < 0)
-            return -1;
-        if (got == 0)
-            return 1;
+        if (got <= 0)
+            return got < 0 ? -1 : ready == 0 ? 2 : 1;
         p += got;
         n -= (size_t)got;
     }

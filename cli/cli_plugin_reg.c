@@ -21,47 +21,59 @@
 #define PS_SIZE_2_0 (offsetof(xcp_searcher, peaks) + sizeof(((xcp_searcher *)0)->peaks))
 #define CAPS_KNOWN (XCP_CAP_THREADED | XCP_CAP_DEVICE | XCP_CAP_APPROXIMATE | XCP_CAP_RUNTIME)
 
-typedef struct ddrec {
+/* What every record starts with: the list of them, for xc_cli_plugin_file. */
+typedef struct rec {
+    const xc_impl *impl;           /* the internal descriptor's head */
+    const void *self;              /* the plugin's descriptor, handed to its methods */
+    const char *file;
+    struct rec *next;
+} rec;
+
+typedef struct {
+    rec head;
     xc_dedisperser outer;          /* registered; outer.impl.data is this record */
     xcp_dedisperser d;             /* the plugin's descriptor up to its size (members it lacks: 0) */
-    const xcp_dedisperser *self;   /* the plugin's own, handed to its methods */
-    const char *file;
-    struct ddrec *next;
 } ddrec;
 
-typedef struct psrec {
+typedef struct {
+    rec head;
     xc_searcher outer;
     xcp_searcher d;
-    const xcp_searcher *self;
-    const char *file;
-    struct psrec *next;
 } psrec;
 
-static ddrec *dds;
-static psrec *pss;
+static rec *recs;
 
 const char *xc_cli_plugin_file(const xc_impl *impl)
 {
-    for (const ddrec *r = dds; r; r = r->next)
-        if (impl == &r->outer.impl)
-            return r->file;
-    for (const psrec *r = pss; r; r = r->next)
-        if (impl == &r->outer.impl)
+    for (const rec *r = recs; r; r = r->next)
+        if (impl == r->impl)
             return r->file;
     return NULL;
 }
 
-/* The members both families' descriptors share, checked; the head of the
- * internal descriptor from them. */
+/* The members both families' descriptors share, as the family reads them
+ * from its record's copy, and the internal head they make. */
 typedef struct {
     const char *name, *desc;
     int tol_kind;
     unsigned caps;
     double tol_value;
+    xc_family family;
+    int (*available)(const xc_impl *self, char *why, size_t n);   /* NULL: always */
 } head;
 
-static xc_status check_head(const char *file, const char *fam, size_t size, size_t min, const head *h, xc_impl *impl,
-                            xc_error *err)
+/* One family of descriptors: its name in messages, ABI 2.0's size of its
+ * descriptor, its record (size, where the copy sits, the copy's size), and
+ * fill: the head from the record's copy and the internal descriptor's
+ * methods (*impl: its head), then the family's own checks. */
+typedef struct {
+    const char *fam;
+    size_t min, recsize, at, have;
+    void (*fill)(void *rec, head *h, xc_impl **impl);
+    xc_status (*check)(const void *rec, const char *file, xc_error *err);
+} family;
+
+static xc_status check_head(const char *file, const char *fam, size_t size, size_t min, const head *h, xc_error *err)
 {
     if (size < min)
         return xc_error_set(err, XC_EINVAL, "plugin %s: a %s descriptor of %zu bytes; plugin ABI %d.%d's holds %zu "
@@ -76,19 +88,44 @@ static xc_status check_head(const char *file, const char *fam, size_t size, size
     if (h->tol_kind < XCP_TOL_EXACT || h->tol_kind > XCP_TOL_SIGNAL_LOSS)
         return xc_error_set(err, XC_EINVAL, "plugin %s: %s '%s': tol_kind %d is not an XCP_TOL_ value", file, fam,
                             h->name, h->tol_kind);
-    impl->name = h->name;
-    impl->desc = h->desc ? h->desc : "";
-    impl->tol = (xc_tolerance){(xc_tol_kind)h->tol_kind, h->tol_value};
-    impl->caps = h->caps | XC_CAP_RUNTIME;
     return XC_OK;
 }
 
-/* Adds impl to reg, naming the file in the registry's refusal. */
-static xc_status add(xc_registry *reg, const char *file, const xc_impl *impl, xc_error *err)
+/* Registers the plugin's descriptor d (size bytes by its own count) of
+ * family f as an internal one. */
+static xc_status add_desc(xc_registry *reg, const char *file, const family *f, const void *d, size_t size,
+                          xc_error *err)
 {
-    xc_error e;
-    xc_status st = xc_registry_add(reg, impl, &e);
-    return st ? xc_error_set(err, st, "plugin %s: %s", file, e.msg) : XC_OK;
+    char *mem = d ? calloc(1, f->recsize) : NULL;
+    if (!mem)
+        return xc_error_set(err, d ? XC_ENOMEM : XC_EINVAL, "plugin %s: add_%s: %s", file, f->fam,
+                            d ? "out of memory" : "no descriptor");
+    memcpy(mem + f->at, d, size < f->have ? size : f->have);   /* members it lacks stay 0 */
+    rec *r = (rec *)(void *)mem;   /* every record's first member */
+    r->file = file;
+    r->self = d;
+    head h;
+    xc_impl *impl;
+    f->fill(r, &h, &impl);
+    *impl = (xc_impl){.family = h.family, .name = h.name, .desc = h.desc ? h.desc : "",
+                      .tol = {(xc_tol_kind)h.tol_kind, h.tol_value}, .caps = h.caps | XC_CAP_RUNTIME,
+                      .available = h.available, .data = r};
+    r->impl = impl;
+    xc_status st = check_head(file, f->fam, size, f->min, &h, err);
+    if (!st)
+        st = f->check(r, file, err);
+    if (!st) {
+        xc_error e;
+        if ((st = xc_registry_add(reg, impl, &e)))
+            xc_error_set(err, st, "plugin %s: %s", file, e.msg);
+    }
+    if (st) {
+        free(mem);
+        return st;
+    }
+    r->next = recs;
+    recs = r;
+    return XC_OK;
 }
 
 /* A plugin's available(), its reason terminated whatever it wrote. */
@@ -111,18 +148,18 @@ typedef struct {
 static xcp_status dd_kernel(const ddrec *r, const xcp_ddjob *job, xcp_plane *out, xcp_error *pe)
 {
     if (r->d.run)
-        return r->d.run(r->self, job, out, pe);
+        return r->d.run(r->head.self, job, out, pe);
     xcp_ddjob proto = *job;
     proto.nsamp = proto.nout = 0;
     proto.u16 = NULL;
     proto.f32 = NULL;
     void *state = NULL;
-    xcp_status st = r->d.plan(r->self, &proto, &state, pe);
+    xcp_status st = r->d.plan(r->head.self, &proto, &state, pe);
     if (st)
         return st;
-    st = r->d.execute(r->self, state, job, out, pe);
+    st = r->d.execute(r->head.self, state, job, out, pe);
     if (r->d.destroy)
-        r->d.destroy(r->self, state);
+        r->d.destroy(r->head.self, state);
     return st;
 }
 
@@ -174,13 +211,13 @@ static xc_status dd_run(const xc_dedisperser *self, const xc_ddjob *job, xc_plan
 {
     const ddrec *r = self->impl.data;
     ddcall c = {r, job, out};
-    return xc_plugin_isolate(self->impl.name, r->file, "dedispersion", &dd_calls, &c, err);
+    return xc_plugin_isolate(self->impl.name, r->head.file, "dedispersion", &dd_calls, &c, err);
 }
 
 static int dd_available(const xc_impl *self, char *why, size_t n)
 {
     const ddrec *r = self->data;
-    return available(r->d.available(r->self, why, n), why, n);
+    return available(r->d.available(r->head.self, why, n), why, n);
 }
 
 /* The plugin fills arrays crosscheck allocated; they are copied into the
@@ -202,7 +239,7 @@ static xc_status dd_bound(const xc_dedisperser *self, const xc_ddjob *job, xc_dd
     xc_plugin_jobview jv = {0};
     if (!st && !(st = xc_plugin_job_view(job, &jv, err))) {
         xcp_error pe = {0};
-        st = xc_plugin_error_in(r->d.bound(r->self, &jv.v, pb, &pe), &pe, self->impl.name, err);
+        st = xc_plugin_error_in(r->d.bound(r->head.self, &jv.v, pb, &pe), &pe, self->impl.name, err);
     }
     for (int k = 0; k < nr && !st; k++)
         for (size_t j = 0; j < job->plan->r[k].ndm; j++)
@@ -220,40 +257,35 @@ static xc_status dd_bound(const xc_dedisperser *self, const xc_ddjob *job, xc_dd
     return XC_OK;
 }
 
+static void dd_fill(void *rec, head *h, xc_impl **impl)
+{
+    ddrec *r = rec;
+    *h = (head){r->d.name, r->d.desc, r->d.tol_kind, r->d.caps, r->d.tol_value, XC_FAMILY_DEDISPERSE,
+                r->d.available ? dd_available : NULL};
+    *impl = &r->outer.impl;
+    r->outer.run = dd_run;
+    r->outer.bound = r->d.bound ? dd_bound : NULL;
+}
+
+static xc_status dd_check(const void *rec, const char *file, xc_error *err)
+{
+    const xcp_dedisperser *d = &((const ddrec *)rec)->d;
+    if (!d->run && !(d->plan && d->execute))
+        return xc_error_set(err, XC_EINVAL, "plugin %s: dedisperser '%s' gives neither run nor plan and execute",
+                            file, d->name);
+    if (!(d->caps & XCP_CAP_APPROXIMATE) != !d->bound)
+        return xc_error_set(err, XC_EINVAL, "plugin %s: dedisperser '%s': %s", file, d->name,
+                            d->bound ? "bound is for approximate ones (XCP_CAP_APPROXIMATE)"
+                                     : "an approximate one declares its smearing bound (bound)");
+    return XC_OK;
+}
+
+static const family dd_family = {"dedisperser", DD_SIZE_2_0, sizeof(ddrec), offsetof(ddrec, d),
+                                 sizeof(xcp_dedisperser), dd_fill, dd_check};
+
 xc_status xc_plugin_add_dedisperser(xc_registry *reg, const char *file, const xcp_dedisperser *d, xc_error *err)
 {
-    if (!d)
-        return xc_error_set(err, XC_EINVAL, "plugin %s: add_dedisperser(NULL)", file);
-    ddrec *r = calloc(1, sizeof *r);
-    if (!r)
-        return xc_error_set(err, XC_ENOMEM, "out of memory");
-    memcpy(&r->d, d, d->size < sizeof r->d ? d->size : sizeof r->d);
-    head h = {r->d.name, r->d.desc, r->d.tol_kind, r->d.caps, r->d.tol_value};
-    xc_status st = check_head(file, "dedisperser", d->size, DD_SIZE_2_0, &h, &r->outer.impl, err);
-    if (!st && !r->d.run && !(r->d.plan && r->d.execute))
-        st = xc_error_set(err, XC_EINVAL, "plugin %s: dedisperser '%s' gives neither run nor plan and execute", file,
-                          r->d.name);
-    if (!st && !(r->d.caps & XCP_CAP_APPROXIMATE) != !r->d.bound)
-        st = xc_error_set(err, XC_EINVAL, "plugin %s: dedisperser '%s': %s", file, r->d.name,
-                          r->d.bound ? "bound is for approximate ones (XCP_CAP_APPROXIMATE)"
-                                     : "an approximate one declares its smearing bound (bound)");
-    if (!st) {
-        r->self = d;
-        r->file = file;
-        r->outer.impl.family = XC_FAMILY_DEDISPERSE;
-        r->outer.impl.available = r->d.available ? dd_available : NULL;
-        r->outer.impl.data = r;
-        r->outer.run = dd_run;
-        r->outer.bound = r->d.bound ? dd_bound : NULL;
-        st = add(reg, file, &r->outer.impl, err);
-    }
-    if (st) {
-        free(r);
-        return st;
-    }
-    r->next = dds;
-    dds = r;
-    return XC_OK;
+    return add_desc(reg, file, &dd_family, d, d ? d->size : 0, err);
 }
 
 /* ---- Pulscan searchers ----------------------------------------------------------------- */
@@ -268,15 +300,20 @@ typedef struct {
     size_t n0;
 } pscall;
 
-static xc_status pow_call(void *v, xc_error *err)
+/* The powers stage (c->P set) or the peaks stage, in the child. */
+static xc_status ps_call(void *v, xc_error *err)
 {
     pscall *c = v;
+    const psrec *r = c->r;
     xcp_spectrum sv;
     xcp_psopts ov;
     xc_plugin_spectrum_view(c->sp, &sv);
     xc_plugin_psopts_view(c->o, &ov);
+    struct xcp_peaks h = {c->pk, r->d.own_powers != 0, c->o->zmax, c->o->numharm, c->sp->nbins};
     xcp_error pe = {0};
-    return xc_plugin_error_in(c->r->d.powers(c->r->self, &sv, &ov, c->P, &pe), &pe, c->r->outer.impl.name, err);
+    xcp_status st = c->P ? r->d.powers(r->head.self, &sv, &ov, c->P, &pe)
+                         : r->d.peaks(r->head.self, &sv, &ov, c->Pin, c->thr, &h, &pe);
+    return xc_plugin_error_in(st, &pe, r->outer.impl.name, err);
 }
 
 static int pow_send(void *v, int fd)
@@ -291,20 +328,7 @@ static xc_status pow_recv(void *v, int fd, double deadline, xc_error *err)
     return xc_plugin_recv(fd, c->P, c->sp->nbins * sizeof(double), deadline, err);
 }
 
-static const xc_plugin_calls pow_calls = {pow_call, pow_send, pow_recv};
-
-static xc_status peaks_call(void *v, xc_error *err)
-{
-    pscall *c = v;
-    xcp_spectrum sv;
-    xcp_psopts ov;
-    xc_plugin_spectrum_view(c->sp, &sv);
-    xc_plugin_psopts_view(c->o, &ov);
-    struct xcp_peaks h = {c->pk, c->r->d.own_powers != 0, c->o->zmax, c->o->numharm, c->sp->nbins};
-    xcp_error pe = {0};
-    return xc_plugin_error_in(c->r->d.peaks(c->r->self, &sv, &ov, c->Pin, c->thr, &h, &pe), &pe,
-                              c->r->outer.impl.name, err);
-}
+static const xc_plugin_calls pow_calls = {ps_call, pow_send, pow_recv};
 
 static int peaks_send(void *v, int fd)
 {
@@ -332,14 +356,14 @@ static xc_status peaks_recv(void *v, int fd, double deadline, xc_error *err)
     return st;
 }
 
-static const xc_plugin_calls peaks_calls = {peaks_call, peaks_send, peaks_recv};
+static const xc_plugin_calls peaks_calls = {ps_call, peaks_send, peaks_recv};
 
 static xc_status ps_powers(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P,
                            xc_error *err)
 {
     const psrec *r = self->impl.data;
     pscall c = {r, sp, o, P, NULL, NULL, NULL, 0};
-    return xc_plugin_isolate(self->impl.name, r->file, "powers stage", &pow_calls, &c, err);
+    return xc_plugin_isolate(self->impl.name, r->head.file, "powers stage", &pow_calls, &c, err);
 }
 
 static xc_status ps_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
@@ -347,44 +371,39 @@ static xc_status ps_peaks(const xc_searcher *self, const xc_spectrum *sp, const 
 {
     const psrec *r = self->impl.data;
     pscall c = {r, sp, o, NULL, P, thr, pk, pk->n};
-    return xc_plugin_isolate(self->impl.name, r->file, "peaks stage", &peaks_calls, &c, err);
+    return xc_plugin_isolate(self->impl.name, r->head.file, "peaks stage", &peaks_calls, &c, err);
 }
 
 static int ps_available(const xc_impl *self, char *why, size_t n)
 {
     const psrec *r = self->data;
-    return available(r->d.available(r->self, why, n), why, n);
+    return available(r->d.available(r->head.self, why, n), why, n);
 }
+
+static void ps_fill(void *rec, head *h, xc_impl **impl)
+{
+    psrec *r = rec;
+    *h = (head){r->d.name, r->d.desc, r->d.tol_kind, r->d.caps, r->d.tol_value, XC_FAMILY_PULSCAN,
+                r->d.available ? ps_available : NULL};
+    *impl = &r->outer.impl;
+    r->outer.powers = r->d.powers ? ps_powers : NULL;
+    r->outer.peaks = ps_peaks;
+    r->outer.own_powers = r->d.own_powers != 0;
+}
+
+static xc_status ps_check(const void *rec, const char *file, xc_error *err)
+{
+    const xcp_searcher *s = &((const psrec *)rec)->d;
+    if (!s->peaks || (!s->powers && !s->own_powers))
+        return xc_error_set(err, XC_EINVAL, "plugin %s: searcher '%s' lacks %s", file, s->name,
+                            s->peaks ? "powers (only one with own_powers may)" : "peaks");
+    return XC_OK;
+}
+
+static const family ps_family = {"searcher", PS_SIZE_2_0, sizeof(psrec), offsetof(psrec, d), sizeof(xcp_searcher),
+                                 ps_fill, ps_check};
 
 xc_status xc_plugin_add_searcher(xc_registry *reg, const char *file, const xcp_searcher *s, xc_error *err)
 {
-    if (!s)
-        return xc_error_set(err, XC_EINVAL, "plugin %s: add_searcher(NULL)", file);
-    psrec *r = calloc(1, sizeof *r);
-    if (!r)
-        return xc_error_set(err, XC_ENOMEM, "out of memory");
-    memcpy(&r->d, s, s->size < sizeof r->d ? s->size : sizeof r->d);
-    head h = {r->d.name, r->d.desc, r->d.tol_kind, r->d.caps, r->d.tol_value};
-    xc_status st = check_head(file, "searcher", s->size, PS_SIZE_2_0, &h, &r->outer.impl, err);
-    if (!st && (!r->d.peaks || (!r->d.powers && !r->d.own_powers)))
-        st = xc_error_set(err, XC_EINVAL, "plugin %s: searcher '%s' lacks %s", file, r->d.name,
-                          r->d.peaks ? "powers (only one with own_powers may)" : "peaks");
-    if (!st) {
-        r->self = s;
-        r->file = file;
-        r->outer.impl.family = XC_FAMILY_PULSCAN;
-        r->outer.impl.available = r->d.available ? ps_available : NULL;
-        r->outer.impl.data = r;
-        r->outer.powers = r->d.powers ? ps_powers : NULL;
-        r->outer.peaks = ps_peaks;
-        r->outer.own_powers = r->d.own_powers != 0;
-        st = add(reg, file, &r->outer.impl, err);
-    }
-    if (st) {
-        free(r);
-        return st;
-    }
-    r->next = pss;
-    pss = r;
-    return XC_OK;
+    return add_desc(reg, file, &ps_family, s, s ? s->size : 0, err);
 }

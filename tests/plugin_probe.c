@@ -155,60 +155,50 @@ static xcp_status ps_peaks(const xcp_searcher *self, const xcp_spectrum *sp, con
     return XCP_OK;
 }
 
+/* "probe-dd" / "probe-ps", or with PROBE_MANY "probe-dd-7". */
+static const char *name_of(int fam, int i)
+{
+    if (PROBE_MANY > 1)
+        snprintf(names[fam][i], sizeof names[fam][i], "probe-%s-%d", fam ? "ps" : "dd", i);
+    else
+        snprintf(names[fam][i], sizeof names[fam][i], "probe-%s", fam ? "ps" : "dd");
+    return names[fam][i];
+}
+
 static xcp_status init(const xcp_host *h, xcp_error *err)
 {
     host = h;
     xcp_probe_seen.self_ok = 1;
     for (int i = 0; i < PROBE_MANY; i++) {
         index_of[i] = i;
-        xcp_dedisperser *d = &dds[i];
-        memset(d, 0, sizeof *d);
-        d->size = sizeof *d;
-        if (PROBE_MANY > 1)
-            snprintf(names[0][i], sizeof names[0][i], "probe-dd-%d", i);
-        else
-            snprintf(names[0][i], sizeof names[0][i], "probe-dd");
-        d->name = names[0][i];
-        d->desc = "probe: sums with crosscheck's delays";
-        d->tol_kind = XCP_TOL_EXACT;
-        d->caps = XCP_CAP_THREADED;
-        d->data = &index_of[i];
-        d->available = dd_available;
-        d->plan = dd_plan;
-        d->execute = dd_execute;
-        d->destroy = dd_destroy;
+        /* members in declaration order: C++20 takes designated initialisers so */
+        const xcp_dedisperser d = {.size = sizeof(xcp_dedisperser), .name = name_of(0, i),
+                                   .desc = "probe: sums with crosscheck's delays", .tol_kind = XCP_TOL_EXACT,
+                                   .caps = XCP_CAP_THREADED, .data = &index_of[i], .available = dd_available,
+                                   .plan = dd_plan, .execute = dd_execute, .destroy = dd_destroy};
+        dds[i] = d;
 #ifdef PROBE_SMALL
-        d->size = offsetof(xcp_dedisperser, bound);
+        dds[i].size = offsetof(xcp_dedisperser, bound);
 #endif
 #ifdef PROBE_REFERENCE
-        d->caps |= 1u;
+        dds[i].caps |= 1u;
 #endif
 #ifdef PROBE_NOMETHOD
-        d->execute = NULL;
+        dds[i].execute = NULL;
 #endif
-        xcp_status st = h->add_dedisperser(h, d, err);
+        xcp_status st = h->add_dedisperser(h, &dds[i], err);
 #ifdef PROBE_DUP
         if (!st)
-            st = h->add_dedisperser(h, d, err);
+            st = h->add_dedisperser(h, &dds[i], err);
 #endif
         if (st)
             return st;
-        xcp_searcher *s = &pss[i];
-        memset(s, 0, sizeof *s);
-        s->size = sizeof *s;
-        if (PROBE_MANY > 1)
-            snprintf(names[1][i], sizeof names[1][i], "probe-ps-%d", i);
-        else
-            snprintf(names[1][i], sizeof names[1][i], "probe-ps");
-        s->name = names[1][i];
-        s->desc = "probe: raw powers, single-bin peaks";
-        s->tol_kind = XCP_TOL_RELATIVE;
-        s->tol_value = 1e-6;
-        s->data = &index_of[i];
-        s->available = ps_available;
-        s->powers = ps_powers;
-        s->peaks = ps_peaks;
-        if ((st = h->add_searcher(h, s, err)))
+        const xcp_searcher s = {.size = sizeof(xcp_searcher), .name = name_of(1, i),
+                                .desc = "probe: raw powers, single-bin peaks", .tol_kind = XCP_TOL_RELATIVE,
+                                .tol_value = 1e-6, .data = &index_of[i], .available = ps_available,
+                                .powers = ps_powers, .peaks = ps_peaks};
+        pss[i] = s;
+        if ((st = h->add_searcher(h, &pss[i], err)))
             return st;
     }
     return XCP_OK;

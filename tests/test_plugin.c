@@ -269,41 +269,30 @@ static int planes_equal(const xc_plane *a, const xc_plane *b)
 static void assert_job_view(const xcp_ddjob *v, const ddcase *c, int with_block)
 {
     const xc_ddjob *j = &c->job;
-    CU_ASSERT_EQUAL(v->size, sizeof(xcp_ddjob));
-    CU_ASSERT_EQUAL(v->nchans, NCH);
-    CU_ASSERT_EQUAL(v->nbits, 8);
-    CU_ASSERT_EQUAL(v->nsamp, with_block ? (size_t)NSAMP : 0);
+    const double got[] = {v->size, v->nchans, v->nbits, v->nsamp, v->fch1, v->foff, v->tsamp, v->kdm, v->rounding,
+                          v->precision, v->scaling, v->threads, v->nranges, v->max_delay, v->nout};
+    const double want[] = {sizeof(xcp_ddjob), NCH, 8, with_block ? NSAMP : 0, 1400, -20, 1e-3, j->conv->kdm,
+                           j->conv->rounding, j->conv->precision, j->conv->scaling, 3, 2, j->max_delay,
+                           with_block ? j->nout : 0};
+    xc_fx_assert_fields("size nchans nbits nsamp fch1 foff tsamp kdm rounding precision scaling threads nranges "
+                        "max_delay nout", got, want, sizeof got / sizeof got[0]);
     CU_ASSERT_PTR_EQUAL(v->u16, with_block ? c->data : NULL);
     CU_ASSERT_PTR_NULL(v->f32);
-    CU_ASSERT_EQUAL(v->fch1, 1400);
-    CU_ASSERT_EQUAL(v->foff, -20);
-    CU_ASSERT_EQUAL(v->tsamp, 1e-3);
     CU_ASSERT_STRING_EQUAL(v->convention, "crosscheck");
-    CU_ASSERT_EQUAL(v->kdm, j->conv->kdm);
-    CU_ASSERT_EQUAL(v->rounding, (int)j->conv->rounding);
-    CU_ASSERT_EQUAL(v->precision, (int)j->conv->precision);
-    CU_ASSERT_EQUAL(v->scaling, (int)j->conv->scaling);
-    CU_ASSERT_EQUAL(v->threads, 3);
-    CU_ASSERT_EQUAL(v->nranges, 2);
-    CU_ASSERT_EQUAL(v->max_delay, j->max_delay);
-    CU_ASSERT_EQUAL(v->nout, with_block ? j->nout : 0);
     CU_ASSERT_PTR_EQUAL(v->killmask, c->mask);
 }
 
 static void assert_ranges(const xcp_probe_record *seen, const ddcase *c)
 {
     for (int k = 0; k < 2; k++) {
-        CU_ASSERT_EQUAL(seen->range[k].ds, c->r[k].ds);
-        CU_ASSERT_EQUAL(seen->range[k].ndm, c->r[k].ndm);
-        CU_ASSERT_PTR_EQUAL(seen->range[k].dms, c->r[k].dms);
-        CU_ASSERT_PTR_EQUAL(seen->range[k].delays, c->job.delays[k]);
-        CU_ASSERT_EQUAL(seen->prange[k].ds, c->pr[k].ds);
-        CU_ASSERT_EQUAL(seen->prange[k].ndm, c->pr[k].ndm);
-        CU_ASSERT_EQUAL(seen->prange[k].nsamp, c->pr[k].nsamp);
-        CU_ASSERT_PTR_EQUAL(seen->prange[k].data, c->pr[k].data);
+        const xcp_ddrange *r = &seen->range[k];
+        const xcp_planerange *o = &seen->prange[k];
+        const double got[] = {r->ds, r->ndm, o->ds, o->ndm, o->nsamp};
+        const double want[] = {c->r[k].ds, c->r[k].ndm, c->pr[k].ds, c->pr[k].ndm, c->pr[k].nsamp};
+        xc_fx_assert_fields("ds ndm plane.ds plane.ndm plane.nsamp", got, want, 5);
+        CU_ASSERT(r->dms == c->r[k].dms && r->delays == c->job.delays[k] && o->data == c->pr[k].data);
     }
-    CU_ASSERT_EQUAL(seen->plane.size, sizeof(xcp_plane));
-    CU_ASSERT_EQUAL(seen->plane.nranges, 2);
+    CU_ASSERT(seen->plane.size == sizeof(xcp_plane) && seen->plane.nranges == 2);
 }
 
 /* ---- a spectrum and options ------------------------------------------------------------ */
@@ -334,25 +323,15 @@ static void ps_case(pscase *c)
 
 static void assert_ps_views(const xcp_probe_record *seen, const pscase *c)
 {
-    CU_ASSERT_EQUAL(seen->sp.size, sizeof(xcp_spectrum));
-    CU_ASSERT_EQUAL(seen->sp.nbins, NBINS);
-    CU_ASSERT_PTR_EQUAL(seen->sp.data, c->data);
-    CU_ASSERT_EQUAL(seen->sp.dt, 1e-3);
-    CU_ASSERT_EQUAL(seen->sp.T, c->sp.T);
+    const xcp_spectrum *sp = &seen->sp;
     const xcp_psopts *o = &seen->opts;
-    CU_ASSERT_EQUAL(o->size, sizeof(xcp_psopts));
-    CU_ASSERT_EQUAL(o->zmax, 4);
-    CU_ASSERT_EQUAL(o->numharm, 2);
-    CU_ASSERT_EQUAL(o->sigma, 2.5);
-    CU_ASSERT_EQUAL(o->zstep, 2);
-    CU_ASSERT_EQUAL(o->zlog, 0);
-    CU_ASSERT_EQUAL(o->chunkwidth, 32768);
-    CU_ASSERT_EQUAL(o->normwidth, 6000);
-    CU_ASSERT_EQUAL(o->rblock, 0);
-    CU_ASSERT_EQUAL(o->nosift, 1);
-    CU_ASSERT_EQUAL(o->norm, XCP_NORM_MOM);
-    CU_ASSERT_EQUAL(o->logp, XCP_LOGP_POLY);
-    CU_ASSERT_EQUAL(o->threads, 2);
+    const double got[] = {sp->size, sp->nbins, sp->dt, sp->T, o->size, o->zmax, o->numharm, o->sigma, o->zstep,
+                          o->zlog, o->chunkwidth, o->normwidth, o->rblock, o->nosift, o->norm, o->logp, o->threads};
+    const double want[] = {sizeof(xcp_spectrum), NBINS, 1e-3, c->sp.T, sizeof(xcp_psopts), 4, 2, 2.5, 2, 0, 32768,
+                           6000, 0, 1, XCP_NORM_MOM, XCP_LOGP_POLY, 2};
+    xc_fx_assert_fields("sp.size nbins dt T opts.size zmax numharm sigma zstep zlog chunkwidth normwidth rblock "
+                        "nosift norm logp threads", got, want, sizeof got / sizeof got[0]);
+    CU_ASSERT_PTR_EQUAL(sp->data, c->data);
 }
 
 /* ---- loading and running the probe ------------------------------------------------------- */
@@ -379,6 +358,36 @@ static xc_registry *load(const char *path)
     return reg;
 }
 
+/* The C probe built with defs as so and loaded (the case ends if it does
+ * not build): its registry; its file into *path unless path is NULL. */
+static xc_registry *probe(const char *defs, const char *so, const char **path)
+{
+    const char *p = build(LANG_C, "tests/plugin_probe.c", defs, so);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    if (path)
+        *path = p;
+    return load(p);
+}
+
+static const xc_dedisperser *dd_named(const xc_registry *reg, const char *name)
+{
+    const xc_dedisperser *dd = xc_dedisperser_of(xc_registry_find(reg, XC_FAMILY_DEDISPERSE, name));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dd);
+    return dd;
+}
+
+/* Runs dd on a fresh case c and checks its plane; the caller frees c. */
+static void run_dd(const xc_dedisperser *dd, ddcase *c)
+{
+    dd_case(c);
+    xc_error e;
+    xc_status st = dd->run(dd, &c->job, &c->plane, &e);
+    if (st)
+        fprintf(stderr, "\n%s\n", e.msg);
+    CU_ASSERT_EQUAL(st, XC_OK);
+    CU_ASSERT(planes_equal(&c->plane, &c->want));
+}
+
 /* Loads the probe at path and runs its dedisperser and searcher in-process
  * (the views are recorded in this process), checking results and views. */
 static void check_probe(const char *path)
@@ -386,9 +395,8 @@ static void check_probe(const char *path)
     if (!path)
         return;
     xc_registry *reg = load(path);
-    const xc_dedisperser *dd = xc_dedisperser_of(xc_registry_find(reg, XC_FAMILY_DEDISPERSE, "probe-dd"));
+    const xc_dedisperser *dd = dd_named(reg, "probe-dd");
     const xc_searcher *ps = xc_searcher_of(xc_registry_find(reg, XC_FAMILY_PULSCAN, "probe-ps"));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(dd);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ps);
     CU_ASSERT_EQUAL(dd->impl.caps, XC_CAP_THREADED | XC_CAP_RUNTIME);
     CU_ASSERT_EQUAL(ps->impl.tol.kind, XC_TOL_RELATIVE);
@@ -403,10 +411,7 @@ static void check_probe(const char *path)
     CU_ASSERT_EQUAL(xc_impl_available(&ps->impl, why, sizeof why), 1);
 
     ddcase c;
-    dd_case(&c);
-    xc_error e;
-    CU_ASSERT_EQUAL(dd->run(dd, &c.job, &c.plane, &e), XC_OK);
-    CU_ASSERT(planes_equal(&c.plane, &c.want));
+    run_dd(dd, &c);
     assert_job_view(&seen->plan_job, &c, 0);
     assert_job_view(&seen->job, &c, 1);
     assert_ranges(seen, &c);
@@ -414,6 +419,7 @@ static void check_probe(const char *path)
 
     pscase p;
     ps_case(&p);
+    xc_error e;
     CU_ASSERT_EQUAL(ps->powers(ps, &p.sp, &p.o, p.P, &e), XC_OK);
     assert_ps_views(seen, &p);
     size_t above = 0;
@@ -458,56 +464,38 @@ XC_TEST_IF(test_probe_cuda, "plugin ABI: a plugin built with nvcc -x cu exports 
     check_probe(build(LANG_CUDA, "tests/plugin_probe.c", "", "libprobe_cu.so"));
 }
 
-/* The example plugin (a user's dedisperser with delays of its own) built as
- * C++: the same plane as the reference's sums. */
-XC_TEST(test_example_cxx, "plugin ABI: the example plugin built with c++ dedisperses as the reference sums")
+/* Calls run in a child process: the plane comes back, the probe's record of
+ * the call stays in the child.  The same for the example plugin (a user's
+ * dedisperser, with delays of its own) built as C++. */
+XC_TEST(test_isolated, "plugin ABI: isolated calls return the plane (the probe, and the example built with c++)")
 {
-    const char *path = build(LANG_CXX, "examples/plugin-dedisp/dedisp.c", "", "libexample_cxx.so");
-    if (!path)
-        return;
-    xc_registry *reg = load(path);
-    const xc_dedisperser *dd = xc_dedisperser_of(xc_registry_find(reg, XC_FAMILY_DEDISPERSE, "mydedisp"));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(dd);
-    ddcase c;
-    dd_case(&c);
-    xc_error e;
-    xc_status st = dd->run(dd, &c.job, &c.plane, &e);   /* isolated: a child process */
-    CU_ASSERT_EQUAL(st, XC_OK);
-    CU_ASSERT(planes_equal(&c.plane, &c.want));
-    dd_case_free(&c);
-    xc_registry_destroy(reg);
-}
-
-/* A call runs in a child process: the results come back, the probe's record
- * of the call stays in the child. */
-XC_TEST(test_isolated, "plugin ABI: an isolated call returns the plane; the plugin ran in the child")
-{
-    const char *path = build(LANG_C, "tests/plugin_probe.c", "", "libprobe_iso.so");
-    if (!path)
-        return;
-    xc_registry *reg = load(path);
-    const xc_dedisperser *dd = xc_dedisperser_of(xc_registry_find(reg, XC_FAMILY_DEDISPERSE, "probe-dd"));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(dd);
-    xcp_probe_record *seen = record_of(path);
-    memset(seen, 0, sizeof *seen);
-    ddcase c;
-    dd_case(&c);
-    xc_error e;
-    CU_ASSERT_EQUAL(dd->run(dd, &c.job, &c.plane, &e), XC_OK);
-    CU_ASSERT(planes_equal(&c.plane, &c.want));
-    CU_ASSERT_EQUAL(seen->calls, 0);
-    dd_case_free(&c);
-    xc_registry_destroy(reg);
+    const struct {
+        lang l;
+        const char *src, *so, *impl;
+    } runs[2] = {{LANG_C, "tests/plugin_probe.c", "libprobe_iso.so", "probe-dd"},
+                 {LANG_CXX, "examples/plugin-dedisp/dedisp.c", "libexample_cxx.so", "mydedisp"}};
+    for (int i = 0; i < 2; i++) {
+        const char *path = build(runs[i].l, runs[i].src, "", runs[i].so);
+        if (!path)
+            continue;
+        xc_registry *reg = load(path);
+        xcp_probe_record *seen = i == 0 ? record_of(path) : NULL;
+        if (seen)
+            memset(seen, 0, sizeof *seen);
+        ddcase c;
+        run_dd(dd_named(reg, runs[i].impl), &c);
+        CU_ASSERT(!seen || seen->calls == 0);
+        dd_case_free(&c);
+        xc_registry_destroy(reg);
+    }
 }
 
 /* Any number of plugin implementations per family: each internal
  * descriptor reaches its own plugin descriptor through impl.data. */
 XC_TEST(test_many, "plugin ABI: 40 dedispersers and 40 searchers of one plugin, each called with its own self")
 {
-    const char *path = build(LANG_C, "tests/plugin_probe.c", "-DPROBE_MANY=40", "libprobe_many.so");
-    if (!path)
-        return;
-    xc_registry *reg = load(path);
+    const char *path;
+    xc_registry *reg = probe("-DPROBE_MANY=40", "libprobe_many.so", &path);
     CU_ASSERT_EQUAL(xc_registry_count(reg, XC_FAMILY_DEDISPERSE), 40);
     CU_ASSERT_EQUAL(xc_registry_count(reg, XC_FAMILY_PULSCAN), 40);
     xcp_probe_record *seen = record_of(path);
@@ -515,15 +503,10 @@ XC_TEST(test_many, "plugin ABI: 40 dedispersers and 40 searchers of one plugin, 
     for (int i = 0; i < 40; i += 13) {
         char name[32];
         snprintf(name, sizeof name, "probe-dd-%d", i);
-        const xc_dedisperser *dd = xc_dedisperser_of(xc_registry_find(reg, XC_FAMILY_DEDISPERSE, name));
-        CU_ASSERT_PTR_NOT_NULL_FATAL(dd);
         memset(seen, 0, sizeof *seen);
         seen->self_ok = 1;
         ddcase c;
-        dd_case(&c);
-        xc_error e;
-        CU_ASSERT_EQUAL(dd->run(dd, &c.job, &c.plane, &e), XC_OK);
-        CU_ASSERT(planes_equal(&c.plane, &c.want));
+        run_dd(dd_named(reg, name), &c);
         CU_ASSERT_EQUAL(seen->self_ok, 1);
         CU_ASSERT_EQUAL(*(const int *)seen->data, i);
         dd_case_free(&c);
@@ -535,40 +518,33 @@ XC_TEST(test_many, "plugin ABI: 40 dedispersers and 40 searchers of one plugin, 
 /* Variants of the probe crosscheck refuses, with the message it gives. */
 XC_TEST(test_refused, "plugin ABI: other versions, small or reference descriptors, missing methods are refused")
 {
-    static const struct {
-        const char *def, *msg;
-    } bad[] = {
+    /* the -D that plants it, and what the message says */
+    static const char *const bad[][2] = {
         {"-DPROBE_ABI1", "was built against plugin ABI 1.0; this crosscheck has plugin ABI 2.0: rebuild it"},
         {"-DPROBE_MINOR", "was built against plugin ABI 2.1; this crosscheck has plugin ABI 2.0 (a newer minor"},
         {"-DPROBE_SMALL", "a dedisperser descriptor of 88 bytes; plugin ABI 2.0's holds 96"},
         {"-DPROBE_REFERENCE", "a plugin cannot be a reference"},
         {"-DPROBE_NOMETHOD", "dedisperser 'probe-dd' gives neither run nor plan and execute"},
-        {"-DPROBE_DUP", "already has an implementation of that name"},
-    };
+        {"-DPROBE_DUP", "already has an implementation of that name"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "libprobe_bad%zu.so", i);
-        const char *path = build(LANG_C, "tests/plugin_probe.c", bad[i].def, name);
-        if (!path)
-            continue;
+        const char *path = build(LANG_C, "tests/plugin_probe.c", bad[i][0], name);
         xc_registry *reg;
         xc_error e;
         CU_ASSERT_EQUAL_FATAL(xc_registry_create(&reg, &e), XC_OK);
-        CU_ASSERT_EQUAL(xc_cli_plugin_load(reg, path, &e), XC_EINVAL);
-        if (!strstr(e.msg, bad[i].msg) || !strstr(e.msg, path))
-            fprintf(stderr, "\n%s: %s\n", bad[i].def, e.msg);
-        CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, bad[i].msg));
-        CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, path));
+        CU_ASSERT(path && xc_cli_plugin_load(reg, path, &e) == XC_EINVAL);
+        int named = path && strstr(e.msg, bad[i][1]) && strstr(e.msg, path);
+        if (path && !named)
+            fprintf(stderr, "\n%s: %s\n", bad[i][0], e.msg);
+        CU_ASSERT(named);
         xc_registry_destroy(reg);
     }
 }
 
 XC_TEST(test_bad_peak, "plugin ABI: a peak outside the search is refused by peaks_push, naming it")
 {
-    const char *path = build(LANG_C, "tests/plugin_probe.c", "-DPROBE_BADPEAK", "libprobe_badpeak.so");
-    if (!path)
-        return;
-    xc_registry *reg = load(path);
+    xc_registry *reg = probe("-DPROBE_BADPEAK", "libprobe_badpeak.so", NULL);
     const xc_searcher *ps = xc_searcher_of(xc_registry_find(reg, XC_FAMILY_PULSCAN, "probe-ps"));
     CU_ASSERT_PTR_NOT_NULL_FATAL(ps);
     pscase p;
