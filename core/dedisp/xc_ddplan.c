@@ -46,7 +46,7 @@ xc_status xc_ddplan_create(xc_ddplan **out, const xc_dedisperser *impl, const xc
     if (!st && opts)
         p->job.opts = *opts;
     if (!st && impl->plan)
-        st = impl->plan(&p->job, &p->state, err);
+        st = impl->plan(impl, &p->job, &p->state, err);
     if (st) {
         xc_ddplan_destroy(p);
         return st;
@@ -61,7 +61,7 @@ void xc_ddplan_destroy(xc_ddplan *p)
     if (!p)
         return;
     if (p->state && p->impl->destroy)
-        p->impl->destroy(p->state);
+        p->impl->destroy(p->impl, p->state);
     xc_ddjob_free(&p->job);
     free(p->mask);
     free(p);
@@ -102,5 +102,5 @@ xc_status xc_ddplan_execute(xc_ddplan *p, const xc_block *in, xc_plane *out, xc_
                                 "dedisperse: range %d of the plane is %zu x %zu (ds %d), the gulp needs %zu x %zu (ds %d)",
                                 k, r->ndm, r->nsamp, r->ds, j.plan->r[k].ndm, ns, j.plan->r[k].ds);
     }
-    return p->impl->execute ? p->impl->execute(p->state, &j, out, err) : p->impl->run(&j, out, err);
+    return p->impl->execute ? p->impl->execute(p->impl, p->state, &j, out, err) : p->impl->run(p->impl, &j, out, err);
 }

@@ -124,16 +124,22 @@ typedef struct {
     double nominal;    /* the DM the approximation is made at (subband: the nominal DM; tree: the trial's) */
 } xc_ddbound;
 
+struct xc_dedisperser;
+
 /* Fills b[k] (k < job->plan->nranges, each job->plan->r[k].ndm entries,
  * allocated here) for a prepared job (delays, max_delay and opts set). */
-typedef xc_status (*xc_ddbound_fn)(const xc_ddjob *job, xc_ddbound ***b, xc_error *err);
+typedef xc_status (*xc_ddbound_fn)(const struct xc_dedisperser *self, const xc_ddjob *job, xc_ddbound ***b,
+                                   xc_error *err);
 
+/* Every method gets its descriptor first (self), so one function serves
+ * several entries that differ only in self->impl.data. */
 typedef struct xc_dedisperser {
     xc_impl impl;
-    xc_status (*plan)(const xc_ddjob *proto, void **state, xc_error *err);
-    xc_status (*execute)(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err);
-    void (*destroy)(void *state);
-    xc_status (*run)(const xc_ddjob *job, xc_plane *out, xc_error *err);
+    xc_status (*plan)(const struct xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err);
+    xc_status (*execute)(const struct xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
+                         xc_error *err);
+    void (*destroy)(const struct xc_dedisperser *self, void *state);
+    xc_status (*run)(const struct xc_dedisperser *self, const xc_ddjob *job, xc_plane *out, xc_error *err);
     /* Approximate algorithms (XC_CAP_APPROXIMATE): the smearing bound each
      * output trial may show, judged by compare/xc_smear.h; NULL for exact ones. */
     xc_ddbound_fn bound;

@@ -368,7 +368,16 @@ xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
 
 /* Integer input bit for bit; float input summed in float per channel tile,
  * within 1 x N 2^-24 max|ref| (N = channels x ds). */
+static xc_status cpu_run(const xc_dedisperser *self, const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    (void)self;
+    return xc_dedisperse_cpu(job, out, err);
+}
+
 const xc_dedisperser xc_dd_cpu = {
-    {XC_FAMILY_DEDISPERSE, "cpu", "tiled OpenMP/SIMD direct dedispersion (AstroAccelerate CPU algorithm)",
-     {XC_TOL_ROUNDING, 1.0}, XC_CAP_THREADED, NULL},
-    NULL, NULL, NULL, xc_dedisperse_cpu, NULL};
+    .impl = {.family = XC_FAMILY_DEDISPERSE,
+             .name = "cpu",
+             .desc = "tiled OpenMP/SIMD direct dedispersion (AstroAccelerate CPU algorithm)",
+             .tol = {XC_TOL_ROUNDING, 1.0},
+             .caps = XC_CAP_THREADED},
+    .run = cpu_run};

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/dedisp/xc_ddapprox.h"
 #include "core/dedisp/xc_subband.h"
 #include "core/dedisp/xc_tree.h"
 #include "optimized/gpu/dd_approx.h"
@@ -351,22 +352,31 @@ xc_status execute(xc_gpu_apstate *S, const xc_ddjob *job, xc_plane *out, xc_erro
 
 } // namespace
 
-extern "C" xc_status xc_gpu_approx_plan(const xc_ddjob *proto, void **state, int kind, xc_error *err)
+extern "C" xc_status xc_gpu_approx_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state,
+                                        xc_error *err)
 {
     if (!state)
         return xc_error_set(err, XC_EINVAL, "gpu: xc_gpu_approx_plan: no place for the state");
     *state = NULL;
-    if (kind < AK_SUBBAND || kind > AK_TREE_PAD)
-        return xc_error_set(err, XC_EINVAL, "gpu: xc_gpu_approx_plan: kind %d is not 0, 1 or 2", kind);
-    return plan_kind(proto, state, kind, err);
+    const xc_ddapprox *a = xc_ddapprox_of(self);
+    if (!a)
+        return xc_error_set(err, XC_EINVAL, "gpu: xc_gpu_approx_plan: %s names no approximate algorithm",
+                            self ? self->impl.name : "(no descriptor)");
+    return plan_kind(proto, state, (int)a->algo, err);
 }
 
-extern "C" xc_status xc_gpu_approx_execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
+extern "C" xc_status xc_gpu_approx_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
+                                           xc_error *err)
 {
+    (void)self;
     if (!state || !job || !job->in)
         return xc_error_set(err, XC_EINVAL, "gpu: xc_gpu_approx_execute: %s is NULL",
                             !state ? "the state" : !job ? "the job" : "the job's block");
     return execute((xc_gpu_apstate *)state, job, out, err);
 }
 
-extern "C" void xc_gpu_approx_destroy(void *state) { state_free((xc_gpu_apstate *)state); }
+extern "C" void xc_gpu_approx_destroy(const xc_dedisperser *self, void *state)
+{
+    (void)self;
+    state_free((xc_gpu_apstate *)state);
+}

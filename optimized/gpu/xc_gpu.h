@@ -149,8 +149,9 @@ xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *job, xc_pla
 
 /* ---- subband and tree dedispersion (dd_approx_gpu.cu) -------------------------- */
 
-/* Plan, execute and destroy of the GPU subband (kind 0), piecewise-linear
- * tree (1) and frequency-padded tree (2) dedispersers: core's plans
+/* Plan, execute and destroy of the GPU subband, piecewise-linear tree and
+ * frequency-padded tree dedispersers, the algorithm read from the
+ * descriptor (self->impl.data, core/dedisp/xc_ddapprox.h): core's plans
  * (core/dedisp/xc_subband.h, core/dedisp/xc_tree.h) with the CPU versions' order of exact
  * additions, so integer input gives the references' planes bit for bit
  * (float input: the reference's double sums, in the CPU versions' order).
@@ -158,9 +159,10 @@ xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *job, xc_pla
  * The stage-1 scratch takes at most a quarter of opts.gpu_max_bytes when
  * that is set, else a quarter of the free device memory; opts.gpu_kernel_ms
  * receives the device time of the kernels (without the copies).  Errors as xc_dedisperse_gpu's ("subband-gpu: <call>: <reason>"). */
-xc_status xc_gpu_approx_plan(const xc_ddjob *proto, void **state, int kind, xc_error *err);
-xc_status xc_gpu_approx_execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err);
-void xc_gpu_approx_destroy(void *state);
+xc_status xc_gpu_approx_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err);
+xc_status xc_gpu_approx_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
+                                xc_error *err);
+void xc_gpu_approx_destroy(const xc_dedisperser *self, void *state);
 
 /* ---- Pulscan ------------------------------------------------------------ */
 
@@ -233,14 +235,15 @@ xc_status xc_pulscan_peaks_gpu(const xc_spectrum *sp, const xc_psopts *o, xc_psp
  * for a plan or block it was not made for; XC_EDEVICE naming the CUDA or
  * cuFFT call ("gpu: accel <call>: <reason>"), out of device memory included
  * (the templates' FFTs, ntempl x L x 8 bytes, must fit); XC_ENOMEM. */
-xc_status xc_accel_gpu_create(const xc_accel_plan *p, void **state, xc_error *err);
-xc_status xc_accel_gpu_plane(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err);
-void xc_accel_gpu_destroy(void *state);
+xc_status xc_accel_gpu_create(const xc_accel_searcher *self, const xc_accel_plan *p, void **state, xc_error *err);
+xc_status xc_accel_gpu_plane(const xc_accel_searcher *self, void *state, const xc_accel_plan *p,
+                             const xc_accel_block *b, xc_error *err);
+void xc_accel_gpu_destroy(const xc_accel_searcher *self, void *state);
 /* The searcher's own search (core/search/xc_accel.h `search`): the plane, harmonic
  * sums and thresholds on the device in blocks of at most 1 GiB of plane;
  * only points above threshold come back (optimized/gpu/accel_gpu_sums.cu). */
-xc_status xc_accel_gpu_search(void *state, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo,
-                              long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err);
+xc_status xc_accel_gpu_search(const xc_accel_searcher *self, void *state, const xc_accel_plan *p, const double *amp,
+                              size_t nbins, long ilo, long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err);
 
 #ifdef __cplusplus
 }
