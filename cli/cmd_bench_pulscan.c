@@ -11,7 +11,7 @@
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/search/xc_search.h"
+#include "core/search/xc_psearch.h"
 
 /* The signals on the noise (seed 20240101): ten tones, every third drifting. */
 static void add_tones(xc_spectrum *sp)
@@ -56,20 +56,6 @@ static int same(const xc_candlist *a, const xc_candlist *b, double rtol)
             return 0;
     }
     return 1;
-}
-
-/* One search, as xc_bench_time times it. */
-typedef struct {
-    const xc_searcher *s;
-    const xc_spectrum *sp;
-    const xc_psopts *o;
-    xc_candlist *l;
-} search_ctx;
-
-static xc_status search_once(void *ctx, xc_error *err)
-{
-    search_ctx *c = ctx;
-    return xc_pulscan_run(c->s, c->sp, c->o, c->l, err);
 }
 
 int xc_bench_pulscan(int argc, char **argv)
@@ -130,8 +116,9 @@ int xc_bench_pulscan(int argc, char **argv)
                             xc_candlist_init(&l);
                             double t[XC_BENCH_MAX_RUNS];
                             int nrun;
-                            search_ctx sc = {s, &sp, &o, &l};
-                            st = xc_bench_time(search_once, NULL, &sc, ii ? runs : 1, 0, t, &nrun, &err);
+                            xc_psearch_opts po = {.family = XC_FAMILY_PULSCAN, .ps = o};
+                            xc_bench_search sc = {&s->impl, &sp, &po, &l, 0};
+                            st = xc_bench_time(xc_bench_search_once, NULL, &sc, ii ? runs : 1, 0, t, &nrun, &err);
                             double best = t[0];
                             if (st) {
                                 xc_candlist_free(&l);
