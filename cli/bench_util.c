@@ -212,6 +212,20 @@ int xc_bench_no_cuda(const char *cmd)
     return xc_cli_failf(cmd, "built without CUDA (CUDA=0): no gpu implementation to time");
 }
 
+xc_status xc_bench_search_once(void *ctx, xc_error *err)
+{
+    xc_bench_search *c = ctx;
+    xc_candlist own, *l = c->l ? c->l : &own;
+    if (c->l)
+        xc_candlist_free(l);
+    xc_candlist_init(l);
+    xc_status st = xc_psearch_once(c->impl, c->sp, c->o, 1, l, err);
+    c->ncands = l->n;
+    if (!c->l)
+        xc_candlist_free(l);
+    return st;
+}
+
 xc_status xc_bench_noise_spectrum(xc_spectrum *sp, size_t nbins, unsigned long seed, void (*add)(xc_spectrum *sp),
                                   const char *cmd, xc_error *err)
 {

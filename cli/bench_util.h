@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "core/base/xc_error.h"
-#include "core/search/xc_search.h"
+#include "core/search/xc_psearch.h"
 
 struct json_t;
 
@@ -25,6 +25,17 @@ typedef xc_status (*xc_bench_fn)(void *ctx, xc_error *err);
  * first failure and returns it. */
 xc_status xc_bench_time(xc_bench_fn run, void (*after)(void *ctx), void *ctx, int repeat, double budget, double *t,
                         int *runs, xc_error *err);
+/* One periodicity search (core/search/xc_psearch.h) as xc_bench_time times
+ * it: impl searches sp at o into *l, emptied first (l NULL: into a list
+ * freed after the run); ncands gets the candidates. */
+typedef struct {
+    const xc_impl *impl;
+    const xc_spectrum *sp;
+    const xc_psearch_opts *o;
+    xc_candlist *l;
+    size_t ncands;
+} xc_bench_search;
+xc_status xc_bench_search_once(void *ctx, xc_error *err);
 /* The median of v[0..n-1], n >= 1 (the mean of the middle two for even n); sorts v. */
 double xc_bench_median(double *v, int n);
 

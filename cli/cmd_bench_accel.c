@@ -103,24 +103,6 @@ static void help(void)
            "  -ref_max_nbins N   largest spectrum the reference is timed on\n");
 }
 
-typedef struct {
-    const xc_accel_searcher *s;
-    const xc_spectrum *sp;
-    const xc_accel_opts *o;
-    size_t ncands;
-} bench_ctx;
-
-static xc_status once(void *ctx, xc_error *err)
-{
-    bench_ctx *c = ctx;
-    xc_candlist l;
-    xc_candlist_init(&l);
-    xc_status st = xc_accel_run(c->s, c->sp, c->o, &l, err);
-    c->ncands = l.n;
-    xc_candlist_free(&l);
-    return st;
-}
-
 #define MAXL 8
 
 int xc_bench_accel(int argc, char **argv)
@@ -179,12 +161,12 @@ int xc_bench_accel(int argc, char **argv)
             if (im->caps & XC_CAP_DEVICE) {
                 /* one untimed search first: the device's context and its
                  * libraries' kernels load on first use, once per process */
-                xc_accel_opts w;
-                xc_accel_opts_default(&w);
-                w.zmax = 0;
-                w.numharm = 1;
-                bench_ctx wc = {xc_accel_searcher_of(im), &sp, &w, 0};
-                if ((st = once(&wc, &err)))
+                xc_psearch_opts w;
+                xc_psearch_opts_default(&w, XC_FAMILY_ACCEL);
+                w.ac.zmax = 0;
+                w.ac.numharm = 1;
+                xc_bench_search wc = {im, &sp, &w, NULL, 0};
+                if ((st = xc_bench_search_once(&wc, &err)))
                     break;
             }
             for (int b = 0; b < Lzm.n && !st; b++)
@@ -198,13 +180,14 @@ int xc_bench_accel(int argc, char **argv)
                             o.numharm = nh[d];
                             o.threads = th[k];
                             int nthr = th[k] > 0 ? th[k] : omp_get_max_threads();
-                            bench_ctx ctx = {xc_accel_searcher_of(im), &sp, &o, 0};
+                            xc_psearch_opts po = {.family = XC_FAMILY_ACCEL, .ac = o};
+                            xc_bench_search ctx = {im, &sp, &po, NULL, 0};
                             int n = 0;
                             if (peak_reset)
                                 peak_reset = reset_peak();
                             struct rusage r0, r1;
                             getrusage(RUSAGE_SELF, &r0);
-                            st = xc_bench_time(once, NULL, &ctx, runs, 0, t, &n, &err);
+                            st = xc_bench_time(xc_bench_search_once, NULL, &ctx, runs, 0, t, &n, &err);
                             getrusage(RUSAGE_SELF, &r1);
                             /* CPU seconds (user + system, all threads) per run: a measure
                              * that other tenants' load does not inflate the way wall time */

@@ -11,7 +11,7 @@
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/search/xc_search.h"
+#include "core/search/xc_psearch.h"
 
 /* The signals on the noise (seed 20240101): ten tones, every third drifting. */
 static void add_tones(xc_spectrum *sp)
@@ -58,20 +58,6 @@ static int same(const xc_candlist *a, const xc_candlist *b, double rtol)
     return 1;
 }
 
-/* One search, as xc_bench_time times it. */
-typedef struct {
-    const xc_searcher *s;
-    const xc_spectrum *sp;
-    const xc_psopts *o;
-    xc_candlist *l;
-} search_ctx;
-
-static xc_status search_once(void *ctx, xc_error *err)
-{
-    search_ctx *c = ctx;
-    return xc_pulscan_run(c->s, c->sp, c->o, c->l, err);
-}
-
 int xc_bench_pulscan(int argc, char **argv)
 {
     static const xc_optspec spec = {"bench pulscan", help, 0};
@@ -99,8 +85,8 @@ int xc_bench_pulscan(int argc, char **argv)
     int zmaxes[2] = {200, 1200}, nz = quick ? 1 : 2, harms[2] = {1, 4};
     const char *modes[2] = {"rblock", "local"};
     /* The reference, and the default implementation (the threaded CPU one), chosen by capability. */
-    const xc_searcher *ref = xc_searcher_of(xc_registry_pick(xc_cli_registry(), XC_FAMILY_PULSCAN, XC_CAP_REFERENCE, 0));
-    const xc_searcher *cpu = xc_searcher_of(xc_cli_impl("bench pulscan", XC_FAMILY_PULSCAN, NULL));
+    const xc_impl *ref = xc_registry_pick(xc_cli_registry(), XC_FAMILY_PULSCAN, XC_CAP_REFERENCE, 0);
+    const xc_impl *cpu = xc_cli_impl("bench pulscan", XC_FAMILY_PULSCAN, NULL);
     if (!ref || !cpu) {
         json_decref(records);
         return ref ? 2 : xc_cli_failf("bench pulscan", "no reference searcher is registered");
@@ -123,15 +109,16 @@ int xc_bench_pulscan(int argc, char **argv)
                     xc_candlist_init(&rl);
                     int have_ref = sizes[si] <= refmax && o.zmax <= 200;
                     for (int ii = have_ref ? 0 : 1; ii < 2 && !st; ii++) {
-                        const xc_searcher *s = ii ? cpu : ref;
+                        const xc_impl *s = ii ? cpu : ref;
                         for (int ti = 0; ti < (ii ? threads.n : 1) && !st; ti++) {
                             o.threads = ii ? threads.v[ti] : 1;
                             xc_candlist l;
                             xc_candlist_init(&l);
                             double t[XC_BENCH_MAX_RUNS];
                             int nrun;
-                            search_ctx sc = {s, &sp, &o, &l};
-                            st = xc_bench_time(search_once, NULL, &sc, ii ? runs : 1, 0, t, &nrun, &err);
+                            xc_psearch_opts po = {.family = XC_FAMILY_PULSCAN, .ps = o};
+                            xc_bench_search sc = {s, &sp, &po, &l, 0};
+                            st = xc_bench_time(xc_bench_search_once, NULL, &sc, ii ? runs : 1, 0, t, &nrun, &err);
                             double best = t[0];
                             if (st) {
                                 xc_candlist_free(&l);
@@ -143,14 +130,14 @@ int xc_bench_pulscan(int argc, char **argv)
                                 rl = l;
                                 xc_candlist_init(&l);
                             } else if (have_ref) {
-                                match = same(&rl, &l, cpu->impl.tol.kind == XC_TOL_RELATIVE ? cpu->impl.tol.value : 0);
+                                match = same(&rl, &l, cpu->tol.kind == XC_TOL_RELATIVE ? cpu->tol.value : 0);
                             }
                             size_t ncand = ii ? l.n : rl.n;
-                            printf("%-9s %-6s %8zu %5d %7d %7d %10.3f %10zu %s\n", s->impl.name, modes[mi], sp.nbins,
+                            printf("%-9s %-6s %8zu %5d %7d %7d %10.3f %10zu %s\n", s->name, modes[mi], sp.nbins,
                                    o.zmax, o.numharm, o.threads, best, ncand,
                                    match < 0 ? "-" : match ? "yes" : "NO");
                             fflush(stdout);
-                            json_t *rec = json_pack("{s:s,s:s,s:I,s:i,s:i,s:i,s:f,s:I,s:i}", "impl", s->impl.name, "mode",
+                            json_t *rec = json_pack("{s:s,s:s,s:I,s:i,s:i,s:i,s:f,s:I,s:i}", "impl", s->name, "mode",
                                                     modes[mi], "nbins", (json_int_t)sp.nbins, "zmax", o.zmax,
                                                     "numharm", o.numharm, "threads", o.threads, "seconds", best,
                                                     "candidates", (json_int_t)ncand, "runs", ii ? runs : 1);

@@ -179,14 +179,14 @@ int xc_bench_study(int argc, char **argv)
             printf("  %-44s %10.4f\n", name, secs[2 + q] / (double)n);
         }
     json_object_set_new(root, "searches", stages);
-    /* per searcher: a matched filter's sweep is one search
-     * (xc_accel_run_sweep), its time shared evenly by its configurations above */
+    /* per searcher: configurations searched as one (a matched filter's sweep,
+     * xc_psearch_joint) share the search's time evenly above */
     json_t *bys = json_array();
     for (size_t k = 0, q = 0; k < st.ns; q += st.s[k].ncfg, k++) {
         double tot = 0;
         for (size_t c = 0; c < st.s[k].ncfg; c++)
             tot += secs[2 + q + c];
-        int swept = st.s[k].family == XC_FAMILY_ACCEL && st.s[k].ncfg > 1 && !separate;
+        int swept = !separate && xc_psearch_joint(st.s[k].impl, st.s[k].ncfg);
         json_t *o = json_object();
         json_object_set_new(o, "searcher", json_string(st.s[k].name));
         json_object_set_new(o, "impl", json_string(st.s[k].impl->name));

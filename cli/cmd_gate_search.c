@@ -11,11 +11,10 @@
 #include "cli/cli.h"
 #include "cli/cmd_gate.h"
 #include "compare/xc_cmpcands.h"
-#include "core/search/xc_accel.h"
 #include "core/search/xc_cands.h"
 #include "core/io/xc_fft.h"
 #include "core/base/xc_fmt.h"
-#include "core/search/xc_search.h"
+#include "core/search/xc_psearch.h"
 #include "synth/xc_synth.h"
 
 /* One case: a dedispersed series of a pulsar (synth -dedispersed), its
@@ -42,20 +41,10 @@ static xc_status search(const xc_impl *impl, const xc_spectrum *sp, const pscase
                         xc_error *err)
 {
     xc_candlist_init(out);
-    if (impl->family == XC_FAMILY_ACCEL) {
-        xc_accel_opts o;
-        xc_accel_opts_default(&o);
-        o.zmax = c->zmax;
-        o.numharm = c->numharm;
-        o.sigma = c->sigma;
-        return xc_accel_run(xc_accel_searcher_of(impl), sp, &o, out, err);
-    }
-    xc_psopts o;
-    xc_psopts_default(&o);
-    o.zmax = c->zmax;
-    o.numharm = c->numharm;
-    o.sigma = c->sigma;
-    return xc_pulscan_run(xc_searcher_of(impl), sp, &o, out, err);
+    xc_psearch_opts o;
+    xc_psearch_opts_default(&o, impl->family);
+    xc_psearch_opts_set(&o, c->zmax, c->numharm, c->sigma);
+    return xc_psearch_once(impl, sp, &o, 1, out, err);
 }
 
 static int exists(const char *p)

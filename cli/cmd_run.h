@@ -17,7 +17,7 @@
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/base/xc_impl.h"
 #include "core/dedisp/xc_planefile.h"
-#include "core/search/xc_search.h"
+#include "core/search/xc_psearch.h"
 #include "reports/xc_report.h"
 
 typedef struct {
@@ -46,7 +46,7 @@ typedef struct {
 
 /* One searcher's candidates on one spectrum. */
 typedef struct {
-    const xc_searcher *impl;
+    const xc_impl *impl;
     xc_candlist cands;
     double seconds;
 } searchrun;
@@ -83,6 +83,18 @@ void run_approx(runctx *c, const char *obs, const char *fil, const xc_dmplan *pl
 
 /* cmd_run_ps.c */
 void run_periodicity(runctx *c, const xc_rs_periodicity *ob);
+/* How a search's list is judged against the reference's (ref): the
+ * family's comparison options for implementation im, co holding the
+ * defaults with sigma_min the search's sigma. */
+typedef void (*run_judge_fn)(const xc_impl *im, const xc_candlist *ref, xc_cmpcands_opts *co);
+/* Every wanted implementation of o's family (run_next_impl: the reference
+ * first) searches sp at o with c's threads (core/search/xc_psearch.h) into
+ * runs; a search that fails gets a row saying so, each list after the first
+ * is judged against the first's.  Returns the count; run_searches_free
+ * frees the lists. */
+int run_searches(runctx *c, const char *obs, const xc_spectrum *sp, const xc_psearch_opts *o, run_judge_fn judge,
+                 searchrun *runs);
+void run_searches_free(searchrun *runs, int n);
 /* The synthetic pulsar of the spec object sobj, dedispersed and FFT'd under
  * work/ as obs.fft (path), its truth file in truthp. */
 xc_status run_synth_spectrum(runctx *c, const char *obs, const json_t *sobj, char *path, size_t np, char *truthp,

@@ -25,14 +25,7 @@
 #include "compare/xc_cmpcands.h"
 #include "core/search/xc_accel.h"
 #include "core/base/xc_fmt.h"
-#include "core/base/xc_progress.h"
 #include "core/search/xc_signif.h"
-
-typedef struct {
-    const xc_accel_searcher *impl;
-    xc_candlist cands;
-    double seconds;
-} accelrun;
 
 static xc_accel_opts opts_of(const runctx *c, const xc_rs_accel *ob, xc_accel_preset preset)
 {
@@ -49,43 +42,16 @@ static xc_accel_opts opts_of(const runctx *c, const xc_rs_accel *ob, xc_accel_pr
     return o;
 }
 
-/* Every available implementation, the reference first (registry order);
- * each list after the first judged against the first.  Returns the count. */
-static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const xc_accel_opts *o, accelrun *runs)
+/* An accel list against the reference's: the same half-bin grid (equal r),
+ * power and sigma within the implementation's stated tolerance. */
+static void judge_accel(const xc_impl *im, const xc_candlist *ref, xc_cmpcands_opts *co)
 {
-    int n = 0;
-    xc_error e;
-    size_t i = 0;
-    for (const xc_impl *im; n < RUN_MAXIMPL && (im = run_next_impl(c, obs, "accel ", XC_FAMILY_ACCEL, &i));) {
-        accelrun *r = &runs[n];
-        memset(r, 0, sizeof *r);
-        r->impl = xc_accel_searcher_of(im);
-        xc_candlist_init(&r->cands);
-        double t0 = xc_now();
-        xc_status st = xc_accel_run(r->impl, sp, o, &r->cands, &e);
-        r->seconds = xc_now() - t0;
-        if (st) {
-            run_fail(c, obs, im->name, "accel", e.msg, "runs without error");
-            run_emit(c);
-            xc_candlist_free(&r->cands);
-            continue;
-        }
-        n++;
-        if (n > 1) {
-            xc_cmpcands_opts co;
-            xc_cmpcands_opts_init(&co);
-            co.sigma_min = o->sigma;
-            co.dr = 0.5;   /* the same half-bin grid: equal r */
-            double smax = runs[0].cands.n ? runs[0].cands.c[0].sigma : 1;
-            if (im->tol.kind == XC_TOL_RELATIVE) {
-                co.rtol_power = fmax(co.rtol_power, im->tol.value);
-                co.dsigma = fmax(co.dsigma, im->tol.value * smax);
-            }
-            run_note(c, xc_check_cands(&c->rows, obs, im->name, &r->cands, &runs[0].cands, &co, &e), &e);
-            run_emit(c);
-        }
+    co->dr = 0.5;
+    double smax = ref->n ? ref->c[0].sigma : 1;
+    if (im->tol.kind == XC_TOL_RELATIVE) {
+        co->rtol_power = fmax(co->rtol_power, im->tol.value);
+        co->dsigma = fmax(co->dsigma, im->tol.value * smax);
     }
-    return n;
 }
 
 /* The first available implementation that is neither the reference nor a
@@ -202,17 +168,16 @@ void run_accel(runctx *c, const xc_rs_accel *ob)
            "%.2f, z %.1f, w %.0f",
            path, sp.nbins, sp.T, ob->zmax, ob->wmax, ob->numharm, ob->sigma, ob->rlo, ob->rhi, tr, tz, tw);
     run_text(c, line);
-    xc_accel_opts o = opts_of(c, ob, XC_ACCEL_EXACT);
-    accelrun runs[RUN_MAXIMPL];
-    int n = search_all(c, obs, &sp, &o, runs);
+    xc_psearch_opts o = {.family = XC_FAMILY_ACCEL, .ac = opts_of(c, ob, XC_ACCEL_EXACT)};
+    searchrun runs[RUN_MAXIMPL];
+    int n = run_searches(c, obs, &sp, &o, judge_accel, runs);
     for (int i = 0; i < n && !isnan(tr); i++)
-        run_note(c, xc_check_accel_truth(&c->rows, obs, runs[i].impl->impl.name, &runs[i].cands, tr, tz, tw, ob->dr,
+        run_note(c, xc_check_accel_truth(&c->rows, obs, runs[i].impl->name, &runs[i].cands, tr, tz, tw, ob->dr,
                                          ob->dz, ob->dw, ob->sigma, &e),
                  &e);
     run_emit(c);
     if (ob->accelsearch)
         against_accelsearch(c, obs, ob, &sp);
-    for (int i = 0; i < n; i++)
-        xc_candlist_free(&runs[i].cands);
+    run_searches_free(runs, n);
     xc_spectrum_free(&sp);
 }

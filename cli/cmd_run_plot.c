@@ -136,7 +136,7 @@ void plot_cands(runctx *c, const char *obs, const searchrun *runs, int n)
                 ys[i][b] = ys[i][b - 1];
                 ys[i][b - 1] = t;
             }
-        ser[ns++] = (xc_series){runs[i].impl->impl.name, xs[i], ys[i], l->n};
+        ser[ns++] = (xc_series){runs[i].impl->name, xs[i], ys[i], l->n};
     }
     if (ns) {
         char title[200];

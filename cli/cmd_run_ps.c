@@ -13,25 +13,29 @@
 #include "core/base/xc_progress.h"
 #include "synth/xc_synth.h"
 
-/* Runs every available searcher on one spectrum; the reference first.  Returns the count. */
-static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const xc_psopts *po, searchrun *runs)
+int run_searches(runctx *c, const char *obs, const xc_spectrum *sp, const xc_psearch_opts *o, run_judge_fn judge,
+                 searchrun *runs)
 {
     int n = 0;
     xc_error e;
     size_t i = 0;
-    for (const xc_impl *si; n < RUN_MAXIMPL && (si = run_next_impl(c, obs, "pulscan ", XC_FAMILY_PULSCAN, &i));) {
-        const xc_searcher *s = xc_searcher_of(si);
+    xc_psearch_opts mine = *o;
+    xc_psearch_opts_threads(&mine, c->threads);
+    double sigma;
+    xc_psearch_opts_get(o, NULL, NULL, &sigma);
+    const char *fam = xc_family_name(o->family);
+    char what[32];
+    xc_fmt(what, sizeof what, "%s ", fam);
+    for (const xc_impl *im; n < RUN_MAXIMPL && (im = run_next_impl(c, obs, what, o->family, &i));) {
         searchrun *r = &runs[n];
         memset(r, 0, sizeof *r);
-        r->impl = s;
+        r->impl = im;
         xc_candlist_init(&r->cands);
-        xc_psopts o = *po;
-        o.threads = c->threads;
         double t0 = xc_now();
-        xc_status st = xc_pulscan_run(s, sp, &o, &r->cands, &e);
+        xc_status st = xc_psearch_once(im, sp, &mine, 1, &r->cands, &e);
         r->seconds = xc_now() - t0;
         if (st) {
-            run_fail(c, obs, s->impl.name, "pulscan", e.msg, "runs without error");
+            run_fail(c, obs, im->name, fam, e.msg, "runs without error");
             run_emit(c);
             xc_candlist_free(&r->cands);
             continue;
@@ -40,21 +44,28 @@ static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const x
         if (n > 1) {
             xc_cmpcands_opts co;
             xc_cmpcands_opts_init(&co);
-            co.sigma_min = po->sigma;
-            /* float recursion against double direct sums: the searcher's own stated bound */
-            if (si->tol.kind == XC_TOL_RELATIVE && si->tol.value > co.rtol_power)
-                co.rtol_power = si->tol.value;
-            run_note(c, xc_check_cands(&c->rows, obs, s->impl.name, &r->cands, &runs[0].cands, &co, &e), &e);
+            co.sigma_min = sigma;
+            judge(im, &runs[0].cands, &co);
+            run_note(c, xc_check_cands(&c->rows, obs, im->name, &r->cands, &runs[0].cands, &co, &e), &e);
             run_emit(c);
         }
     }
     return n;
 }
 
-static void free_searches(searchrun *runs, int n)
+void run_searches_free(searchrun *runs, int n)
 {
     for (int i = 0; i < n; i++)
         xc_candlist_free(&runs[i].cands);
+}
+
+/* A Pulscan list against the reference's: float recursion against double
+ * direct sums, within the searcher's own stated bound. */
+static void judge_pulscan(const xc_impl *im, const xc_candlist *ref, xc_cmpcands_opts *co)
+{
+    (void)ref;
+    if (im->tol.kind == XC_TOL_RELATIVE && im->tol.value > co->rtol_power)
+        co->rtol_power = im->tol.value;
 }
 
 /* The truth of a synthetic pulsar: the fundamental within one bin in r and
@@ -73,7 +84,7 @@ static void check_truth(runctx *c, const char *obs, const char *truthp, double T
     co.truth_dr = 1.0;
     co.truth_dz = 2.0;
     for (int i = 0; i < n; i++)
-        run_note(c, xc_check_truth(&c->rows, obs, runs[i].impl->impl.name, &runs[i].cands, &t, &co, &e), &e);
+        run_note(c, xc_check_truth(&c->rows, obs, runs[i].impl->name, &runs[i].cands, &t, &co, &e), &e);
 }
 
 /* The synthetic pulsar's dedispersed series and its spectrum, under work/. */
@@ -121,29 +132,27 @@ void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
 {
     const char *obs = ob->name;
     xc_error e;
-    xc_psopts po;
-    xc_psopts_default(&po);
-    po.zmax = ob->zmax;
-    po.numharm = ob->numharm;
-    po.sigma = ob->sigma;
+    xc_psearch_opts po;
+    xc_psearch_opts_default(&po, XC_FAMILY_PULSCAN);
+    xc_psearch_opts_set(&po, ob->zmax, ob->numharm, ob->sigma);
     char path[4500], truthp[4500] = "";
     xc_spectrum sp;
     if (run_load_spectrum(c, obs, ob->fft, ob->synth, &sp, path, sizeof path, truthp, sizeof truthp))
         return;
     char line[4700];
     xc_fmt(line, sizeof line, "spectrum %s: %zu bins, T = %.3f s; pulscan zmax %d, numharm %d, sigma > %g", path,
-            sp.nbins, sp.T, po.zmax, po.numharm, po.sigma);
+            sp.nbins, sp.T, po.ps.zmax, po.ps.numharm, po.ps.sigma);
     run_text(c, line);
     searchrun runs[RUN_MAXIMPL];
-    int n = search_all(c, obs, &sp, &po, runs);
+    int n = run_searches(c, obs, &sp, &po, judge_pulscan, runs);
     /* Harmonics and subharmonics up to 16, as xc_cmpcands_opts' maxharm. */
     for (int i = 0; i < n && !isnan(ob->f_hz); i++)
-        run_note(c, xc_check_top_cand(&c->rows, obs, runs[i].impl->impl.name, &runs[i].cands, ob->f_hz, 16, &e),
+        run_note(c, xc_check_top_cand(&c->rows, obs, runs[i].impl->name, &runs[i].cands, ob->f_hz, 16, &e),
                  &e);
     if (truthp[0])
         check_truth(c, obs, truthp, sp.T, runs, n);
     run_emit(c);
     plot_cands(c, obs, runs, n);
-    free_searches(runs, n);
+    run_searches_free(runs, n);
     xc_spectrum_free(&sp);
 }

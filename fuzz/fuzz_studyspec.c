@@ -61,8 +61,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                       s->name, s->ncfg);
         for (size_t c = 0; c < s->ncfg; c++) {
             XC_FUZZ_CHECK(!strncmp(s->cfg[c].label, "zmax=", 5), "study: label '%s'", s->cfg[c].label);
-            xc_status ok = s->family == XC_FAMILY_ACCEL ? xc_accel_opts_check(&s->cfg[c].ac, &e)
-                                                        : xc_psopts_check(&s->cfg[c].ps, &e);
+            XC_FUZZ_CHECK(s->cfg[c].opts.family == s->family, "study: %s %s: options of another family", s->name,
+                          s->cfg[c].label);
+            xc_status ok = xc_psearch_opts_check(&s->cfg[c].opts, &e);
             XC_FUZZ_CHECK(ok == XC_OK, "study: %s %s accepted but its options fail: %s", s->name, s->cfg[c].label,
                           e.msg);
             for (size_t c2 = c + 1; c2 < s->ncfg; c2++)

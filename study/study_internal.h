@@ -16,19 +16,18 @@ xc_status xc_study_opt_apply(xc_family f, const char *name, const json_t *v, con
 /* The family's defaults (those of `crosscheck pulscan` / `crosscheck accel`). */
 void xc_study_config_init(xc_family f, xc_study_config *c);
 /* The family's own checks of the options, named by where and the label. */
-xc_status xc_study_config_check(xc_family f, const xc_study_config *c, const char *where, xc_error *err);
+xc_status xc_study_config_check(const xc_study_config *c, const char *where, xc_error *err);
 
 /* Index of searcher k's configuration c in the per-pulsar list of searches. */
 size_t xc_study_search_index(const xc_study *st, int k, int c);
 
-/* One search of a pulsar's spectrum (study_search.c): searcher s at
- * configuration c (search q of the pulsar), through the worker's Pulscan
- * session when cache is given; and every configuration of accel searcher k
- * as one sweep into cl[0..ncfg-1].  Device searches one caller at a time. */
-xc_status xc_study_search_one(const xc_study_searcher *s, const xc_study_config *c, xc_study_cache *cache,
-                              size_t q, const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err);
-xc_status xc_study_search_sweep(const xc_study_searcher *s, xc_study_cache *cache, size_t k, const xc_spectrum *sp,
-                                int threads, xc_candlist *cl, xc_error *err);
+/* One search of a pulsar's spectrum (study_search.c, core/search/
+ * xc_psearch.h): searcher s's configurations c0..c0+nc-1 searched as one
+ * into cl[0..nc-1] (search q of the pulsar is configuration c0's), through
+ * the worker's kept search when cache is given.  Device searches one caller
+ * at a time. */
+xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
+                          const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err);
 
 /* Writes text to path through a temporary (core/base/xc_atomic.h). */
 xc_status xc_study_write_text(const char *path, const char *text, size_t len, xc_error *err);

@@ -115,7 +115,7 @@ xc_status xc_study_opt_apply(xc_family f, const char *name, const json_t *v, con
         break;
     }
     if (f == XC_FAMILY_PULSCAN) {
-        xc_psopts *o = &c->ps;
+        xc_psopts *o = &c->opts.ps;
         if (!strcmp(name, "zmax"))
             o->zmax = (int)iv;
         else if (!strcmp(name, "numharm"))
@@ -141,7 +141,7 @@ xc_status xc_study_opt_apply(xc_family f, const char *name, const json_t *v, con
         c->zmax = o->zmax;
         c->numharm = o->numharm;
     } else {
-        xc_accel_opts *o = &c->ac;
+        xc_accel_opts *o = &c->opts.ac;
         if (!strcmp(name, "zmax"))
             o->zmax = (int)iv;
         else if (!strcmp(name, "wmax"))
@@ -173,17 +173,15 @@ xc_status xc_study_opt_apply(xc_family f, const char *name, const json_t *v, con
 void xc_study_config_init(xc_family f, xc_study_config *c)
 {
     memset(c, 0, sizeof *c);
-    xc_psopts_default(&c->ps);
-    xc_accel_opts_default(&c->ac);
-    c->zmax = f == XC_FAMILY_ACCEL ? c->ac.zmax : c->ps.zmax;
-    c->numharm = f == XC_FAMILY_ACCEL ? c->ac.numharm : c->ps.numharm;
+    xc_psearch_opts_default(&c->opts, f);
+    xc_psearch_opts_get(&c->opts, &c->zmax, &c->numharm, NULL);
 }
 
-xc_status xc_study_config_check(xc_family f, const xc_study_config *c, const char *where, xc_error *err)
+xc_status xc_study_config_check(const xc_study_config *c, const char *where, xc_error *err)
 {
     xc_error e;
     xc_error_clear(&e);
-    xc_status st = f == XC_FAMILY_ACCEL ? xc_accel_opts_check(&c->ac, &e) : xc_psopts_check(&c->ps, &e);
+    xc_status st = xc_psearch_opts_check(&c->opts, &e);
     if (st)
         return xc_error_set(err, st, "%s (%s): %s", where, c->label[0] ? c->label : "defaults", e.msg);
     return XC_OK;

@@ -327,6 +327,58 @@ static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_s
     return XC_OK;
 }
 
+/* Searcher k's rows of one pulsar (its searches are idx.. of the pulsar's):
+ * one search of every configuration where they are searched as one (a
+ * matched filter's sweep, xc_psearch_joint, of every configuration whichever
+ * are wanted: the lists then do not depend on what an interrupted run had
+ * left to do; its time shared evenly), else one search per wanted
+ * configuration. */
+static xc_status searcher_rows(const xc_study *st, size_t k, size_t idx, xc_study_cache *cache, uint64_t id,
+                               const unsigned char *want, int threads, const xc_synth_params *p, const truth_t *t,
+                               const xc_spectrum *sp, xc_study_rows *out, double *secs, xc_error *err)
+{
+    const xc_study_searcher *s = &st->s[k];
+    int any = 0;
+    for (size_t c = 0; c < s->ncfg; c++)
+        any |= !want || want[idx + c];
+    if (!any)
+        return XC_OK;
+    xc_candlist *cl = calloc(s->ncfg, sizeof *cl);
+    if (!cl)
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    for (size_t c = 0; c < s->ncfg; c++)
+        xc_candlist_init(&cl[c]);
+    const size_t per = !st->separate && xc_psearch_joint(s->impl, s->ncfg) ? s->ncfg : 1;
+    xc_error se;
+    xc_error_clear(&se);
+    const char *failed = "";
+    xc_status e = XC_OK;
+    for (size_t c0 = 0; c0 < s->ncfg && !e; c0 += per) {
+        if (per == 1 && want && !want[idx + c0])
+            continue;
+        double ts = xc_now();
+        e = xc_study_search(s, c0, per, cache, idx + c0, sp, threads, &cl[c0], &se);
+        for (size_t c = c0; secs && c < c0 + per; c++)
+            secs[2 + idx + c] += (xc_now() - ts) / (double)per;
+        failed = per > 1 ? "the sweep of every configuration" : s->cfg[c0].label;
+        for (size_t c = c0; c < c0 + per && !e; c++) {
+            if (want && !want[idx + c])
+                continue;
+            xc_study_row row;
+            memset(&row, 0, sizeof row);
+            if (!(e = score(st, id, (int)k, (int)c, p, t, &cl[c], &row, err)) && (e = rows_push(out, &row, err)))
+                free(row.line);
+        }
+    }
+    if (e && se.msg[0])
+        xc_error_set(err, e, "pulsar %llu, searcher %s (%s), %s: %s", (unsigned long long)id, s->name,
+                     s->impl->name, failed, se.msg);
+    for (size_t c = 0; c < s->ncfg; c++)
+        xc_candlist_free(&cl[c]);
+    free(cl);
+    return e;
+}
+
 xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
                           xc_study_rows *out, xc_error *err)
 {
@@ -411,58 +463,8 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
     sp.nbins = (size_t)(nf / 2);
     sp.dt = p.tsamp;
     sp.T = t.T;
-    size_t idx = 0;
-    for (size_t k = 0; k < st->ns && !e; idx += st->s[k].ncfg, k++) {
-        const xc_study_searcher *s = &st->s[k];
-        int any = 0;
-        for (size_t c = 0; c < s->ncfg; c++)
-            any |= !want || want[idx + c];
-        if (!any)
-            continue;
-        xc_candlist *cl = calloc(s->ncfg, sizeof *cl);
-        if (!cl) {
-            e = xc_error_set(err, XC_ENOMEM, "out of memory");
-            break;
-        }
-        for (size_t c = 0; c < s->ncfg; c++)
-            xc_candlist_init(&cl[c]);
-        /* A matched filter's sweep is one search (xc_accel_run_sweep), of
-         * every configuration whichever are wanted: the lists then do not
-         * depend on what an interrupted run had left to do. */
-        int swept = s->family == XC_FAMILY_ACCEL && s->ncfg > 1 && !st->separate;
-        xc_error se;
-        xc_error_clear(&se);
-        const char *failed = "";
-        if (swept) {
-            double ts = xc_now();
-            e = xc_study_search_sweep(s, cache, k, &sp, threads, cl, &se);
-            for (size_t c = 0; secs && c < s->ncfg; c++)
-                secs[2 + idx + c] += (xc_now() - ts) / (double)s->ncfg;
-            failed = "the sweep of every configuration";
-        }
-        for (size_t c = 0; c < s->ncfg && !e; c++) {
-            if (want && !want[idx + c])
-                continue;
-            if (!swept) {
-                double ts = xc_now();
-                e = xc_study_search_one(s, &s->cfg[c], cache, idx + c, &sp, threads, &cl[c], &se);
-                if (secs)
-                    secs[2 + idx + c] += xc_now() - ts;
-                failed = s->cfg[c].label;
-            }
-            xc_study_row row;
-            memset(&row, 0, sizeof row);
-            if (!e && !(e = score(st, id, (int)k, (int)c, &p, &t, &cl[c], &row, err)) &&
-                (e = rows_push(out, &row, err)))
-                free(row.line);
-        }
-        if (e && se.msg[0])
-            xc_error_set(err, e, "pulsar %llu, searcher %s (%s), %s: %s", (unsigned long long)id, s->name,
-                         s->impl->name, failed, se.msg);
-        for (size_t c = 0; c < s->ncfg; c++)
-            xc_candlist_free(&cl[c]);
-        free(cl);
-    }
+    for (size_t k = 0, idx = 0; k < st->ns && !e; idx += st->s[k].ncfg, k++)
+        e = searcher_rows(st, k, idx, cache, id, want, threads, &p, &t, &sp, out, secs, err);
 done:
     free(x);
     free(truth_text);

@@ -25,12 +25,46 @@ static xc_status done_map(const xc_study *st, const xc_study_rows *rows, uint64_
     return XC_OK;
 }
 
-static xc_status read_rows(const xc_study *st, const char *dir, xc_study_rows *rows, xc_error *err)
+/* The slice's pulsars the journals in dir do not finish: the done map
+ * (done_map) and the slice indices p of the pending ones, ascending. */
+static xc_status pending(const xc_study *st, const char *dir, uint64_t shard, uint64_t nshards, unsigned char **done,
+                         size_t *np, uint64_t **pend, uint64_t *npend, xc_error *err)
 {
-    xc_status e = xc_study_journal_read(st, dir, rows, err);
+    *done = NULL;
+    *pend = NULL;
+    *npend = 0;
+    const size_t ns = xc_study_nsearch(st);
+    xc_study_rows rows = {0};
+    xc_status e = xc_study_journal_read(st, dir, &rows, err);
     if (!e)
-        e = xc_study_rows_sort(rows, err);
+        e = xc_study_rows_sort(&rows, err);
+    if (!e)
+        e = done_map(st, &rows, shard, nshards, done, np, err);
+    xc_study_rows_free(&rows);
+    if (!e && !(*pend = malloc((*np ? *np : 1) * sizeof **pend)))
+        e = xc_error_set(err, XC_ENOMEM, "out of memory");
+    for (size_t p = 0; !e && p < *np; p++) {
+        int all = 1;
+        for (size_t q = 0; q < ns; q++)
+            all &= (*done)[p * ns + q];
+        if (!all)
+            (*pend)[(*npend)++] = p;
+    }
+    if (e) {
+        free(*done);
+        free(*pend);
+        *done = NULL;
+        *pend = NULL;
+    }
     return e;
+}
+
+static xc_status check_shard(uint64_t shard, uint64_t nshards, xc_error *err)
+{
+    if (nshards < 1 || shard >= nshards)
+        return xc_error_set(err, XC_EINVAL, "-shard %llu/%llu: needs 0 <= I < N", (unsigned long long)shard,
+                            (unsigned long long)nshards);
+    return XC_OK;
 }
 
 xc_status xc_study_pending(const xc_study *st, const char *dir, uint64_t shard, uint64_t nshards, uint64_t **ids,
@@ -38,43 +72,145 @@ xc_status xc_study_pending(const xc_study *st, const char *dir, uint64_t shard, 
 {
     *ids = NULL;
     *n = 0;
-    if (nshards < 1 || shard >= nshards)
-        return xc_error_set(err, XC_EINVAL, "-shard %llu/%llu: needs 0 <= I < N", (unsigned long long)shard,
-                            (unsigned long long)nshards);
-    xc_study_rows rows = {0};
     unsigned char *done = NULL;
-    size_t np = 0, ns = xc_study_nsearch(st);
-    xc_status e = read_rows(st, dir, &rows, err);
+    size_t np = 0;
+    xc_status e = check_shard(shard, nshards, err);
     if (!e)
-        e = done_map(st, &rows, shard, nshards, &done, &np, err);
-    if (!e && !(*ids = malloc((np ? np : 1) * sizeof **ids)))
-        e = xc_error_set(err, XC_ENOMEM, "out of memory");
-    for (size_t p = 0; !e && p < np; p++) {
-        int all = 1;
-        for (size_t q = 0; q < ns; q++)
-            all &= done[p * ns + q];
-        if (!all)
-            (*ids)[(*n)++] = shard + (uint64_t)p * nshards;
-    }
-    if (e) {
-        free(*ids);
-        *ids = NULL;
-    }
+        e = pending(st, dir, shard, nshards, &done, &np, ids, n, err);
+    for (uint64_t k = 0; !e && k < *n; k++)
+        (*ids)[k] = shard + (*ids)[k] * nshards;
     free(done);
-    xc_study_rows_free(&rows);
     return e;
 }
 
+/* ---- the workers ----------------------------------------------------------------------- */
+
+/* What the workers share: the slice, the work, and the first error. */
 typedef struct {
-    uint64_t next;
-} local_next;
+    const xc_study *st;
+    xc_study_runopts *o;
+    uint64_t shard, nshards;
+    const unsigned char *done;     /* done_map */
+    const uint64_t *pend;          /* pending slice indices */
+    uint64_t npend;
+    int inner;                     /* threads per worker */
+    xc_study_journal *j;
+    xc_study_gate *gate;
+    uint64_t next, finished;
+    xc_status first_err;
+    uint64_t err_id;
+    xc_error werr;
+} work_t;
+
+/* The next pending pulsar's index into w->pend, or npend when there is no
+ * more work (the list is done, or a worker failed). */
+static uint64_t take(work_t *w)
+{
+    uint64_t k;
+    int stop;
+#pragma omp critical(xc_study_next)
+    {
+        stop = w->first_err != XC_OK;
+        if (w->o->next)
+            k = w->o->next(w->o->next_ctx);
+        else
+            k = w->next++;
+    }
+    return stop || k >= w->npend ? w->npend : k;
+}
+
+/* Pending pulsar k's missing searches, their rows appended to the journal
+ * (the rows of a pulsar cut short by an error are kept: they are finished). */
+static void one_pulsar(work_t *w, xc_study_cache *cache, uint64_t k)
+{
+    const size_t ns = xc_study_nsearch(w->st);
+    const size_t p = (size_t)w->pend[k];
+    const uint64_t id = w->shard + (uint64_t)p * w->nshards;
+    unsigned char want[XC_STUDY_MAX_CONFIGS * XC_STUDY_MAX_SEARCHERS];
+    for (size_t q = 0; q < ns; q++)
+        want[q] = !w->done[p * ns + q];
+    xc_study_rows mine = {0};
+    xc_error e1;
+    xc_error_clear(&e1);
+    xc_status s1 = xc_study_pulsar_cached(w->st, cache, id, want, w->inner, &mine, NULL, &e1);
+#pragma omp critical(xc_study_journal)
+    {
+        xc_error e2;
+        xc_error_clear(&e2);
+        xc_status s2 = xc_study_journal_append(w->j, &mine, 0, &e2);
+        if (!s1 && s2) {
+            s1 = s2;
+            e1 = e2;
+        }
+        if (s1 && id < w->err_id) {
+            w->err_id = id;
+            w->first_err = s1;
+            w->werr = e1;
+        } else if (!s1) {
+            w->finished++;
+            xc_progress_report(&w->o->progress, "study", w->finished, w->npend);
+        }
+    }
+    xc_study_rows_free(&mine);
+}
+
+/* One worker: its searches kept from pulsar to pulsar (xc_study_cache). */
+static void worker(work_t *w)
+{
+    xc_study_cache *cache = NULL;
+    xc_error ce;
+    xc_error_clear(&ce);
+    if (!xc_study_cache_new(w->st, &cache, &ce))
+        xc_study_cache_gate(cache, w->gate);
+    else
+#pragma omp critical(xc_study_journal)
+    {
+        if (!w->first_err) {
+            w->first_err = ce.code;
+            w->werr = ce;
+        }
+    }
+    for (uint64_t k; (k = take(w)) < w->npend;)
+        one_pulsar(w, cache, k);
+    xc_study_cache_free(cache);
+}
+
+/* Workers: one pulsar each, single-threaded kernels (a pulsar's spectrum is
+ * small; whole pulsars side by side use the cores best).  A device searcher
+ * runs alone with every thread for its host side, unless the caller asks for
+ * more workers (their host stages then overlap the device's work). */
+static xc_status run_workers(work_t *w, xc_error *err)
+{
+    const xc_study *st = w->st;
+    int threads = w->o->threads > 0 ? w->o->threads : omp_get_max_threads();
+    int device = 0;
+    for (size_t k = 0; k < st->ns; k++)
+        device |= (st->s[k].impl->caps & XC_CAP_DEVICE) != 0;
+    int workers = w->o->workers > 0 ? w->o->workers : device ? 1 : threads;
+    if ((uint64_t)workers > w->npend)
+        workers = w->npend ? (int)w->npend : 1;
+    w->inner = threads / workers > 0 ? threads / workers : 1;
+    w->err_id = UINT64_MAX;
+    xc_error_clear(&w->werr);
+    xc_progress_report(&w->o->progress, "study", 0, w->npend);
+    /* device searches at once among the workers */
+    xc_status e = device ? xc_study_gate_new(w->o->device_jobs > 0 ? w->o->device_jobs : 1, &w->gate, err) : XC_OK;
+    if (e)
+        return e;
+#pragma omp parallel num_threads(workers)
+    worker(w);
+    xc_study_gate_free(w->gate);
+    w->o->made = w->finished;
+    if (w->first_err && err)
+        *err = w->werr;
+    return w->first_err;
+}
 
 xc_status xc_study_run(const xc_study *st, const char *dir, xc_study_runopts *o, xc_error *err)
 {
     uint64_t shard = o->nshards > 1 ? o->shard : 0, nshards = o->nshards > 1 ? o->nshards : 1;
-    if (o->nshards > 1 && o->shard >= o->nshards)
-        return xc_error_set(err, XC_EINVAL, "-shard %llu/%llu: needs 0 <= I < N", (unsigned long long)o->shard,
-                            (unsigned long long)o->nshards);
+    if (o->nshards > 1 && check_shard(o->shard, o->nshards, err))
+        return XC_EINVAL;
     char tag[96];
     if (o->tag)
         snprintf(tag, sizeof tag, "%s", o->tag);
@@ -82,132 +218,27 @@ xc_status xc_study_run(const xc_study *st, const char *dir, xc_study_runopts *o,
         snprintf(tag, sizeof tag, "shard-%llu-of-%llu", (unsigned long long)shard, (unsigned long long)nshards);
     else
         snprintf(tag, sizeof tag, "main");
-    xc_status e = xc_study_dir_init(st, dir, err);
-    if (e)
-        return e;
-    xc_study_rows rows = {0};
+    work_t w = {.st = st, .o = o, .shard = shard, .nshards = nshards};
     unsigned char *done = NULL;
+    uint64_t *pend = NULL;
     size_t np = 0;
-    const size_t ns = xc_study_nsearch(st);
-    uint64_t *ids = NULL, npend = 0;
-    xc_study_journal *j = NULL;
-    if ((e = read_rows(st, dir, &rows, err)) || (e = done_map(st, &rows, shard, nshards, &done, &np, err)))
-        goto out;
-    if (!(ids = malloc((np ? np : 1) * sizeof *ids))) {
-        e = xc_error_set(err, XC_ENOMEM, "out of memory");
-        goto out;
+    xc_status e = xc_study_dir_init(st, dir, err);
+    if (!e)
+        e = pending(st, dir, shard, nshards, &done, &np, &pend, &w.npend, err);
+    if (!e) {
+        w.done = done;
+        w.pend = pend;
+        o->done_before = np - w.npend;
+        if (o->ready)
+            o->ready(o->ready_ctx);
+        o->made = 0;
+        e = xc_study_journal_open(&w.j, dir, tag, err);
     }
-    for (size_t p = 0; p < np; p++) {
-        int all = 1;
-        for (size_t q = 0; q < ns; q++)
-            all &= done[p * ns + q];
-        if (!all)
-            ids[npend++] = p;
-    }
-    o->done_before = np - npend;
-    if (o->ready)
-        o->ready(o->ready_ctx);
-    o->made = 0;
-    if ((e = xc_study_journal_open(&j, dir, tag, err)))
-        goto out;
-
-    /* Workers: one pulsar each, single-threaded kernels (a pulsar's spectrum
-     * is small; whole pulsars side by side use the cores best).  A device
-     * searcher runs alone with every thread for its host side, unless the
-     * caller asks for more workers (their host stages then overlap the
-     * device's work). */
-    int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
-    int device = 0;
-    for (size_t k = 0; k < st->ns; k++)
-        device |= (st->s[k].impl->caps & XC_CAP_DEVICE) != 0;
-    int workers = o->workers > 0 ? o->workers : device ? 1 : threads;
-    if ((uint64_t)workers > npend)
-        workers = npend ? (int)npend : 1;
-    const int inner = threads / workers > 0 ? threads / workers : 1;
-    local_next ln = {0};
-    uint64_t finished = 0;
-    xc_status first_err = XC_OK;
-    uint64_t err_id = UINT64_MAX;
-    xc_error werr;
-    xc_error_clear(&werr);
-    xc_progress_report(&o->progress, "study", 0, npend);
-    /* device searches at once among the workers */
-    xc_study_gate *gate = NULL;
-    if (device && (e = xc_study_gate_new(o->device_jobs > 0 ? o->device_jobs : 1, &gate, err)))
-        goto out;
-#pragma omp parallel num_threads(workers)
-    {
-        /* this worker's sessions, kept from pulsar to pulsar */
-        xc_study_cache *cache = NULL;
-        xc_error ce;
-        xc_error_clear(&ce);
-        if (!xc_study_cache_new(st, &cache, &ce))
-            xc_study_cache_gate(cache, gate);
-        else
-#pragma omp critical(xc_study_journal)
-        {
-            if (!first_err) {
-                first_err = ce.code;
-                werr = ce;
-            }
-        }
-        for (;;) {
-            uint64_t k;
-            int stop;
-#pragma omp critical(xc_study_next)
-            {
-                stop = first_err != XC_OK;
-                if (o->next)
-                    k = o->next(o->next_ctx);
-                else
-                    k = ln.next++;
-            }
-            if (stop || k >= npend)
-                break;
-            const size_t p = (size_t)ids[k];
-            const uint64_t id = shard + (uint64_t)p * nshards;
-            unsigned char want[XC_STUDY_MAX_CONFIGS * XC_STUDY_MAX_SEARCHERS];
-            for (size_t q = 0; q < ns; q++)
-                want[q] = !done[p * ns + q];
-            xc_study_rows mine = {0};
-            xc_error e1;
-            xc_error_clear(&e1);
-            xc_status s1 = xc_study_pulsar_cached(st, cache, id, want, inner, &mine, NULL, &e1);
-#pragma omp critical(xc_study_journal)
-            {
-                /* Rows of a pulsar cut short by an error are kept: they are finished. */
-                xc_error e2;
-                xc_error_clear(&e2);
-                xc_status s2 = xc_study_journal_append(j, &mine, 0, &e2);
-                if (!s1 && s2) {
-                    s1 = s2;
-                    e1 = e2;
-                }
-                if (s1 && id < err_id) {
-                    err_id = id;
-                    first_err = s1;
-                    werr = e1;
-                } else if (!s1) {
-                    finished++;
-                    xc_progress_report(&o->progress, "study", finished, npend);
-                }
-            }
-            xc_study_rows_free(&mine);
-        }
-        xc_study_cache_free(cache);
-    }
-    xc_study_gate_free(gate);
-    o->made = finished;
-    if (first_err) {
-        e = first_err;
-        if (err)
-            *err = werr;
-    }
-out:
-    xc_study_journal_close(j);
-    free(ids);
+    if (!e)
+        e = run_workers(&w, err);
+    xc_study_journal_close(w.j);
+    free(pend);
     free(done);
-    xc_study_rows_free(&rows);
     return e;
 }
 

@@ -1,42 +1,27 @@
-/* How a study's searches of one pulsar run (study/study_internal.h): one
- * configuration at a time, or a matched filter's sweep as one search, with
- * the worker's sessions kept from pulsar to pulsar (xc_study_cache), device
- * searches one caller at a time. */
+/* How a study's searches of one pulsar run (study/study_internal.h): through
+ * the periodicity-search contract (core/search/xc_psearch.h), whatever the
+ * searcher's family, with the worker's searches kept from pulsar to pulsar
+ * (xc_study_cache) and device searches one caller at a time. */
 #include <stdlib.h>
 #include <time.h>
 
 #include <omp.h>
 
-#include "core/search/xc_accel.h"
-#include "core/search/xc_search.h"
+#include "core/search/xc_psearch.h"
 #include "study/study_internal.h"
 
-static xc_status search_any(const xc_study_searcher *s, const xc_study_config *c, const xc_spectrum *sp,
-                            int threads, xc_candlist *cl, xc_error *err)
-{
-    if (s->family == XC_FAMILY_ACCEL) {
-        xc_accel_opts o = c->ac;
-        o.threads = threads;
-        return xc_accel_run(xc_accel_searcher_of(s->impl), sp, &o, cl, err);
-    }
-    xc_psopts o = c->ps;
-    o.threads = threads;
-    return xc_pulscan_run(xc_searcher_of(s->impl), sp, &o, cl, err);
-}
+/* ---- searches kept from pulsar to pulsar -------------------------------------- */
 
-/* ---- sessions kept from pulsar to pulsar ------------------------------------ */
-
-/* A worker's Pulscan sessions (core/search/xc_search.h), one per search, made at
- * the first pulsar and kept while the spectra keep their length: the
- * thresholds, and a device searcher's plan, are made once per study rather
- * than once per pulsar; likewise an accel searcher's session per searcher
- * (its sweep's plans and state).  The candidates are the same bits. */
+/* A worker's searches, made at the first pulsar and kept while the spectra
+ * fit them (their length, and T where the family's grid depends on it): the
+ * thresholds, templates and a device searcher's plan and buffers are made
+ * once per study rather than once per pulsar.  The candidates are the same
+ * bits.  A search of several configurations is kept at its first one's
+ * index. */
 struct xc_study_cache {
-    size_t n, ns;
-    xc_pulscan_session **ps;   /* per search */
+    size_t n;
+    xc_psearch **s;            /* per search of a pulsar */
     int *threads;
-    xc_accel_session **as;     /* per searcher: a matched filter's sweep */
-    int *athreads;
     xc_study_gate *gate;       /* device searches at once (NULL: one at a time) */
 };
 
@@ -95,16 +80,13 @@ xc_status xc_study_cache_new(const xc_study *st, xc_study_cache **c, xc_error *e
     size_t n = xc_study_nsearch(st);
     if (*c) {
         (*c)->n = n;
-        (*c)->ns = st->ns;
-        (*c)->ps = calloc(n ? n : 1, sizeof *(*c)->ps);
+        (*c)->s = calloc(n ? n : 1, sizeof *(*c)->s);
         (*c)->threads = calloc(n ? n : 1, sizeof *(*c)->threads);
-        (*c)->as = calloc(st->ns ? st->ns : 1, sizeof *(*c)->as);
-        (*c)->athreads = calloc(st->ns ? st->ns : 1, sizeof *(*c)->athreads);
     }
-    if (!*c || !(*c)->ps || !(*c)->threads || !(*c)->as || !(*c)->athreads) {
+    if (!*c || !(*c)->s || !(*c)->threads) {
         xc_study_cache_free(*c);
         *c = NULL;
-        return xc_error_set(err, XC_ENOMEM, "out of memory for a study's sessions");
+        return xc_error_set(err, XC_ENOMEM, "out of memory for a study's searches");
     }
     return XC_OK;
 }
@@ -113,83 +95,52 @@ void xc_study_cache_free(xc_study_cache *c)
 {
     if (!c)
         return;
-    for (size_t k = 0; c->ps && k < c->n; k++)
-        xc_pulscan_session_close(c->ps[k]);
-    for (size_t k = 0; c->as && k < c->ns; k++)
-        xc_accel_session_close(c->as[k]);
-    free(c->ps);
+    for (size_t k = 0; c->s && k < c->n; k++)
+        xc_psearch_close(c->s[k]);
+    free(c->s);
     free(c->threads);
-    free(c->as);
-    free(c->athreads);
     free(c);
 }
 
-static xc_status session_search(const xc_study_searcher *s, const xc_study_config *c, xc_study_cache *cache,
-                                size_t q, const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
-{
-    xc_status e = XC_OK;
-    xc_pulscan_session **ss = &cache->ps[q];
-    if (*ss && (xc_pulscan_session_nbins(*ss) != sp->nbins || cache->threads[q] != threads)) {
-        xc_pulscan_session_close(*ss);
-        *ss = NULL;
-    }
-    if (!*ss) {
-        xc_psopts o = c->ps;
-        o.threads = threads;
-        e = xc_pulscan_session_open(xc_searcher_of(s->impl), sp->nbins, &o, ss, err);
-        cache->threads[q] = threads;
-    }
-    return e ? e : xc_pulscan_session_run(*ss, sp, cl, err);
-}
+/* ---- one search ---------------------------------------------------------------- */
 
-/* Every configuration of an accel searcher at once (core/search/xc_accel.h,
- * xc_accel_run_sweep: one search when they nest), on the device one
- * caller at a time as search() below. */
-static xc_status sweep_any(const xc_study_searcher *s, xc_study_cache *cache, size_t k, const xc_accel_opts *o,
-                           const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
+/* A search of s's configurations c0..c0+nc-1 for sp's length and T. */
+static xc_status open_search(const xc_study_searcher *s, size_t c0, size_t nc, const xc_spectrum *sp, int threads,
+                             xc_psearch **ps, xc_error *err)
 {
-    const xc_accel_searcher *as = xc_accel_searcher_of(s->impl);
-    /* A device searcher's session too (templates, cuFFT plans, buffers and
-     * pinned staging made once per worker): test_gpu_accel's
-     * gpu_accel_sweep holds a kept device session to fresh sweeps bit for
-     * bit. */
-    if (!cache)
-        return xc_accel_run_sweep(as, sp, o, s->ncfg, cl, err);
-    xc_accel_session **ss = &cache->as[k];
-    if (*ss && (!xc_accel_session_fits(*ss, sp) || cache->athreads[k] != threads)) {
-        xc_accel_session_close(*ss);
-        *ss = NULL;
-    }
-    xc_status e = XC_OK;
-    if (!*ss) {
-        e = xc_accel_session_open(as, sp->nbins, sp->T, o, s->ncfg, ss, err);
-        cache->athreads[k] = threads;
-    }
-    return e ? e : xc_accel_session_run(*ss, sp, cl, err);
-}
-
-xc_status xc_study_search_sweep(const xc_study_searcher *s, xc_study_cache *cache, size_t k, const xc_spectrum *sp,
-                                int threads, xc_candlist *cl, xc_error *err)
-{
-    xc_accel_opts *o = malloc(s->ncfg * sizeof *o);
+    xc_psearch_opts *o = malloc(nc * sizeof *o);
     if (!o)
         return xc_error_set(err, XC_ENOMEM, "out of memory");
-    for (size_t c = 0; c < s->ncfg; c++) {
-        o[c] = s->cfg[c].ac;
-        o[c].threads = threads;
+    for (size_t c = 0; c < nc; c++) {
+        o[c] = s->cfg[c0 + c].opts;
+        xc_psearch_opts_threads(&o[c], threads);
     }
-    xc_status e;
-    if ((s->impl->caps & XC_CAP_DEVICE) && cache && cache->gate) {
-        int slot = gate_take(cache->gate);
-        e = sweep_any(s, cache, k, o, sp, threads, cl, err);
-        omp_unset_lock(&cache->gate->slot[slot]);
-    } else if (s->impl->caps & XC_CAP_DEVICE) {
-#pragma omp critical(xc_study_device)
-        e = sweep_any(s, cache, k, o, sp, threads, cl, err);
-    } else {
-        e = sweep_any(s, cache, k, o, sp, threads, cl, err);
-    }
+    xc_status e = xc_psearch_open(ps, s->impl, sp->nbins, sp->T, o, nc, err);
     free(o);
+    return e;
+}
+
+/* The search, through the worker's kept one when there is a cache.  A
+ * device searcher's search too (templates, cuFFT plans, buffers and pinned
+ * staging made once per worker): test_gpu_accel's gpu_accel_sweep holds a
+ * kept device session to fresh sweeps bit for bit. */
+static xc_status search(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
+                        const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
+{
+    xc_psearch *once = NULL, **ps = cache ? &cache->s[q] : &once;
+    if (*ps && (!xc_psearch_fits(*ps, sp) || cache->threads[q] != threads)) {
+        xc_psearch_close(*ps);
+        *ps = NULL;
+    }
+    xc_status e = XC_OK;
+    if (!*ps) {
+        e = open_search(s, c0, nc, sp, threads, ps, err);
+        if (cache)
+            cache->threads[q] = threads;
+    }
+    if (!e)
+        e = xc_psearch_run(*ps, sp, cl, err);
+    xc_psearch_close(once);
     return e;
 }
 
@@ -199,20 +150,19 @@ xc_status xc_study_search_sweep(const xc_study_searcher *s, xc_study_cache *cach
  * argument": the GPU Pulscan plans set a kernel's shared-memory limit, a
  * setting of the process, each to its own size (fixed: every caller now
  * sets the largest, optimized/gpu/gpu_check.h, xc_gpu_smem_optin). */
-xc_status xc_study_search_one(const xc_study_searcher *s, const xc_study_config *c, xc_study_cache *cache,
-                              size_t q, const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
+xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
+                          const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
 {
+    if (!(s->impl->caps & XC_CAP_DEVICE))
+        return search(s, c0, nc, cache, q, sp, threads, cl, err);
     xc_status e;
-    int keep = cache && s->family == XC_FAMILY_PULSCAN;
-    if ((s->impl->caps & XC_CAP_DEVICE) && cache && cache->gate) {
+    if (cache && cache->gate) {
         int slot = gate_take(cache->gate);
-        e = keep ? session_search(s, c, cache, q, sp, threads, cl, err) : search_any(s, c, sp, threads, cl, err);
+        e = search(s, c0, nc, cache, q, sp, threads, cl, err);
         omp_unset_lock(&cache->gate->slot[slot]);
-    } else if (s->impl->caps & XC_CAP_DEVICE) {
-#pragma omp critical(xc_study_device)
-        e = keep ? session_search(s, c, cache, q, sp, threads, cl, err) : search_any(s, c, sp, threads, cl, err);
     } else {
-        e = keep ? session_search(s, c, cache, q, sp, threads, cl, err) : search_any(s, c, sp, threads, cl, err);
+#pragma omp critical(xc_study_device)
+        e = search(s, c0, nc, cache, q, sp, threads, cl, err);
     }
     return e;
 }

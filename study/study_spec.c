@@ -190,7 +190,7 @@ static xc_status load_searcher(xc_study_searcher *s, const json_t *o, const xc_r
         }
         /* The label always names zmax and numharm (and a jerk search's wmax),
          * the axes searchers are compared on, then the other swept options. */
-        int wm = s->family == XC_FAMILY_ACCEL ? cf->ac.wmax : 0;
+        int wm = s->family == XC_FAMILY_ACCEL ? cf->opts.ac.wmax : 0;
         char wtxt[32] = "";
         if (wm > 0)
             snprintf(wtxt, sizeof wtxt, " wmax=%d", wm);
@@ -199,7 +199,7 @@ static xc_status load_searcher(xc_study_searcher *s, const json_t *o, const xc_r
                 (int)sizeof cf->label)
             return xc_error_set(err, XC_EINVAL, "%s: %s.sweep: configuration label too long", file, where);
         snprintf(w, sizeof w, "%s: %s", file, where);
-        if ((st = xc_study_config_check(s->family, cf, w, err)))
+        if ((st = xc_study_config_check(cf, w, err)))
             return st;
     }
     for (size_t a = 0; a < ncfg; a++)

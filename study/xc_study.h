@@ -40,11 +40,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/search/xc_accel.h"
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
 #include "core/base/xc_progress.h"
-#include "core/search/xc_search.h"
+#include "core/search/xc_psearch.h"
 #include "synth/xc_population.h"
 
 #ifdef __cplusplus
@@ -56,8 +55,7 @@ extern "C" {
 
 typedef struct {
     char label[160];       /* "zmax=25,numharm=4": the swept options, canonical order */
-    xc_psopts ps;          /* family pulscan */
-    xc_accel_opts ac;      /* family accel */
+    xc_psearch_opts opts;  /* the searcher's family's options */
     int zmax;              /* for plots against zmax */
     int numharm;
 } xc_study_config;

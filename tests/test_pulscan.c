@@ -560,7 +560,7 @@ XC_TEST(test_threshold, "threshold")
     static const double sig[] = {0, 2, 6, 30};
     for (size_t a = 0; a < sizeof dofs / sizeof *dofs; a++)
         for (size_t b = 0; b < sizeof sig / sizeof *sig; b++) {
-            double ntr = 1e6, t = xc_pulscan_threshold(sig[b], dofs[a], ntr);
+            double ntr = 1e6, t = xc_power_threshold(sig[b], dofs[a], ntr);
             CU_ASSERT(t > dofs[a] * 0.5);
             CU_ASSERT(xc_candidate_sigma(t, dofs[a], ntr, NULL) <= sig[b]);
             CU_ASSERT(xc_candidate_sigma(t * (1 + 1e-5), dofs[a], ntr, NULL) > sig[b]);

@@ -87,7 +87,7 @@
 #include "core/search/xc_cands.h"
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
-#include "core/search/xc_search.h"
+#include "core/search/xc_spectrum.h"
 
 #ifdef __cplusplus
 extern "C" {

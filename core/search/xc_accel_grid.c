@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/search/xc_accel.h"
+#include "core/search/xc_signif.h"
 
 void xc_accel_opts_default(xc_accel_opts *o)
 {
@@ -185,7 +186,7 @@ xc_status xc_accel_plan_make(xc_accel_plan *p, const xc_accel_opts *o, size_t nb
         double n = xc_accel_ntrials(rlo, rhi, p->numz, p->wmax ? p->numw : 1, H);
         /* accelsearch stores the trials as long long (truncated). */
         p->ntrials[s] = o->preset == XC_ACCEL_PRESTO ? floor(n) : n;
-        p->thr[s] = 0.5 * xc_pulscan_threshold(o->sigma, 2.0 * H, p->ntrials[s]);
+        p->thr[s] = 0.5 * xc_power_threshold(o->sigma, 2.0 * H, p->ntrials[s]);
     }
     return XC_OK;
 }

@@ -19,20 +19,6 @@
 
 /* ---- layout, trials ------------------------------------------------------- */
 
-size_t xc_pulscan_nblocks(size_t nbins, size_t normwidth)
-{
-    size_t nd = nbins > 1 ? nbins - 1 : 0;
-    size_t nb = nd / normwidth;
-    return nb ? nb : 1;
-}
-
-void xc_pulscan_block(size_t nbins, size_t normwidth, size_t b, size_t *lo, size_t *hi)
-{
-    size_t nb = xc_pulscan_nblocks(nbins, normwidth);
-    *lo = 1 + b * normwidth;
-    *hi = b + 1 == nb ? nbins : *lo + normwidth;
-}
-
 xc_status xc_pulscan_borrow(double *med, double *mad, size_t nb, size_t nbins, xc_error *err)
 {
     for (int part = 0; part < 2; part++)
@@ -113,78 +99,6 @@ int xc_pulscan_width_searched(const xc_psopts *o, int w)
 
 /* ---- thresholds ------------------------------------------------------------ */
 
-/* ln Q(a, x), the regularised upper incomplete gamma, for the threshold search
- * only (the reported significance always comes from xc_candidate_sigma): the
- * series for P below x = a + 1, Lentz's continued fraction for Q above, both
- * in log space so nothing underflows. */
-static double lnq_gamma(double a, double x)
-{
-    if (x <= 0)
-        return 0;
-    int sg;
-    double lpre = a * log(x) - x - lgamma_r(a, &sg);
-    if (x < a + 1) {
-        double ap = a, sum = 1.0 / a, del = sum;
-        for (int n = 0; n < 100000; n++) {
-            ap += 1;
-            del *= x / ap;
-            sum += del;
-            if (fabs(del) < fabs(sum) * 1e-17)
-                break;
-        }
-        double P = exp(lpre + log(sum));
-        return P < 1 ? log1p(-P) : -INFINITY;
-    }
-    const double tiny = 1e-300;
-    double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
-    for (int i = 1; i < 100000; i++) {
-        double an = -i * (i - a);
-        b += 2;
-        d = an * d + b;
-        if (fabs(d) < tiny)
-            d = tiny;
-        c = b + an / c;
-        if (fabs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        double del = d * c;
-        h *= del;
-        if (fabs(del - 1) < 1e-16)
-            break;
-    }
-    return lpre + log(h);
-}
-
-double xc_pulscan_threshold(double sigma, double dof, double ntrials)
-{
-    /* sigma > S  <=>  ln p_single + ln ntrials < ln Q_gauss(S). */
-    double target = gsl_sf_log_erfc(sigma / M_SQRT2) - M_LN2 - log(ntrials > 1 ? ntrials : 1);
-    double a = 0.5 * dof;
-    double hi = dof > 1 ? dof : 1;
-    while (lnq_gamma(a, 0.5 * hi) > target)
-        hi *= 2;
-    /* ln Q is concave for dof >= 2, so Newton from the right of the root
-     * decreases monotonically onto it without overshooting. */
-    double x = hi;
-    int sg;
-    double lg = lgamma_r(a, &sg);
-    for (int it = 0; it < 200; it++) {
-        double f = lnq_gamma(a, 0.5 * x) - target;
-        double lpdf = (a - 1) * log(0.5 * x) - 0.5 * x - lg - M_LN2;
-        double slope = -exp(lpdf - lnq_gamma(a, 0.5 * x));
-        if (!(slope < 0) || !isfinite(f))
-            break;
-        double nx = x - f / slope;
-        if (!(nx < x) || !(nx > 0))
-            break;
-        int done = x - nx < 1e-14 * x;
-        x = nx;
-        if (done)
-            break;
-    }
-    return x * (1 - 1e-6);
-}
-
 xc_status xc_pulscan_thresholds(const xc_psopts *o, size_t nbins, double **thr, xc_error *err)
 {
     size_t stride = (size_t)o->zmax + 2;
@@ -195,7 +109,7 @@ xc_status xc_pulscan_thresholds(const xc_psopts *o, size_t nbins, double **thr, 
         double ntr = xc_pulscan_ntrials(nbins, h, o->zmax);
         for (int w = 1; w <= o->zmax + 1; w++)
             t[(size_t)(h - 1) * stride + (size_t)w] =
-                xc_pulscan_width_searched(o, w) ? xc_pulscan_threshold(o->sigma, (double)w * h * (h + 1), ntr)
+                xc_pulscan_width_searched(o, w) ? xc_power_threshold(o->sigma, (double)w * h * (h + 1), ntr)
                                                 : INFINITY;
     }
     *thr = t;

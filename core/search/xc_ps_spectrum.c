@@ -1,4 +1,5 @@
 /* A spectrum in PRESTO's .fft layout, read with the .inf beside it. */
+#include "core/search/xc_spectrum.h"
 #include "core/search/xc_search.h"
 
 #include <errno.h>

@@ -69,6 +69,7 @@
 #include "core/base/xc_error.h"
 #include "core/base/xc_hd.h"
 #include "core/base/xc_impl.h"
+#include "core/search/xc_spectrum.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -102,26 +103,7 @@ void xc_psopts_default(xc_psopts *o);
 /* XC_EINVAL naming the option and value when an option is out of range. */
 xc_status xc_psopts_check(const xc_psopts *o, xc_error *err);
 
-/* A spectrum in PRESTO's .fft layout: nbins complex float32 (re, im), bin 0
- * holding (DC, Nyquist); T = N*dt with N = 2*nbins time samples. */
-typedef struct {
-    float *data;           /* 2*nbins floats */
-    size_t nbins;
-    double dt, T;
-    int owned;             /* data is freed by xc_spectrum_free */
-} xc_spectrum;
-
-/* The largest spectrum the searches take: 2^31 - 1 complex bins (a 16 GiB
- * .fft).  Every index is 64-bit on the host, but the GPU searchers' are not
- * all checked beyond it, and the whole spectrum is held in memory: larger
- * spectra are refused before anything is read. */
-#define XC_SPECTRUM_MAX_BINS 2147483647LL
-
-/* Reads X.fft and the X.inf beside it (the path must end in .fft).  XC_EFORMAT
- * if the .fft does not hold exactly the N float32 the .inf states, or N is odd;
- * XC_EINVAL beyond XC_SPECTRUM_MAX_BINS bins. */
-xc_status xc_spectrum_load(xc_spectrum *sp, const char *fftpath, xc_error *err);
-void xc_spectrum_free(xc_spectrum *sp);
+/* The spectrum searched: core/search/xc_spectrum.h. */
 
 /* A raw peak: stage h, width w, boxcar start i, summed power.  A searcher
  * that scores its peaks itself (the GPU's log p stage) fills logp and filled;
@@ -155,10 +137,8 @@ xc_status xc_pspeaks_move(xc_pspeaks *dst, xc_pspeaks *src, xc_error *err);
  * every value finite (XC_EFORMAT naming the bin and its byte offset). */
 xc_status xc_pulscan_check_input(const xc_spectrum *sp, const xc_psopts *o, xc_error *err);
 
-/* Normalisation blocks over bins 1..nbins-1 (see 1. above): how many, and the
- * bins [*lo, *hi) of block b. */
-size_t xc_pulscan_nblocks(size_t nbins, size_t normwidth);
-void xc_pulscan_block(size_t nbins, size_t normwidth, size_t b, size_t *lo, size_t *hi);
+/* Normalisation blocks over bins 1..nbins-1 (see 1. above): xc_pulscan_nblocks
+ * and xc_pulscan_block of core/search/xc_spectrum.h. */
 /* Fills in blocks with MAD 0 (see 1. above): med and mad hold [2*b + part]
  * for nb blocks (part 0 real, 1 imaginary).  XC_EINVAL if a part has MAD 0 in
  * every block. */
@@ -215,10 +195,8 @@ size_t xc_pulscan_nfund(size_t nbins, int h);
 double xc_pulscan_ntrials(size_t nbins, int h, int zmax);
 /* 1 if width w (z = w - 1) is searched under the options. */
 int xc_pulscan_width_searched(const xc_psopts *o, int w);
-/* A power below which sigma <= `sigma` for sure at this dof and trials
- * (1e-6 below the exact crossing): peaks must exceed it to be kept. */
-double xc_pulscan_threshold(double sigma, double dof, double ntrials);
-/* Thresholds for every stage and width: thr[(h-1)*(zmax+2) + w]; caller frees. */
+/* Thresholds for every stage and width: thr[(h-1)*(zmax+2) + w] (xc_power_threshold of
+ * core/search/xc_signif.h); caller frees. */
 xc_status xc_pulscan_thresholds(const xc_psopts *o, size_t nbins, double **thr, xc_error *err);
 /* Turns raw peaks into candidates: sigma and logp (exact or polynomial;
  * a logp already in the peak is used as it is, sigma then following from it

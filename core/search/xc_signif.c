@@ -209,3 +209,77 @@ xc_status xc_logp_poly_error(const xc_logp_poly_grid *g, xc_logp_poly_err *out, 
     *out = r;
     return XC_OK;
 }
+
+/* ---- thresholds ------------------------------------------------------------ */
+
+/* ln Q(a, x), the regularised upper incomplete gamma, for the threshold search
+ * only (the reported significance always comes from xc_candidate_sigma): the
+ * series for P below x = a + 1, Lentz's continued fraction for Q above, both
+ * in log space so nothing underflows. */
+static double lnq_gamma(double a, double x)
+{
+    if (x <= 0)
+        return 0;
+    int sg;
+    double lpre = a * log(x) - x - lgamma_r(a, &sg);
+    if (x < a + 1) {
+        double ap = a, sum = 1.0 / a, del = sum;
+        for (int n = 0; n < 100000; n++) {
+            ap += 1;
+            del *= x / ap;
+            sum += del;
+            if (fabs(del) < fabs(sum) * 1e-17)
+                break;
+        }
+        double P = exp(lpre + log(sum));
+        return P < 1 ? log1p(-P) : -INFINITY;
+    }
+    const double tiny = 1e-300;
+    double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
+    for (int i = 1; i < 100000; i++) {
+        double an = -i * (i - a);
+        b += 2;
+        d = an * d + b;
+        if (fabs(d) < tiny)
+            d = tiny;
+        c = b + an / c;
+        if (fabs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        double del = d * c;
+        h *= del;
+        if (fabs(del - 1) < 1e-16)
+            break;
+    }
+    return lpre + log(h);
+}
+
+double xc_power_threshold(double sigma, double dof, double ntrials)
+{
+    /* sigma > S  <=>  ln p_single + ln ntrials < ln Q_gauss(S). */
+    double target = gsl_sf_log_erfc(sigma / M_SQRT2) - M_LN2 - log(ntrials > 1 ? ntrials : 1);
+    double a = 0.5 * dof;
+    double hi = dof > 1 ? dof : 1;
+    while (lnq_gamma(a, 0.5 * hi) > target)
+        hi *= 2;
+    /* ln Q is concave for dof >= 2, so Newton from the right of the root
+     * decreases monotonically onto it without overshooting. */
+    double x = hi;
+    int sg;
+    double lg = lgamma_r(a, &sg);
+    for (int it = 0; it < 200; it++) {
+        double f = lnq_gamma(a, 0.5 * x) - target;
+        double lpdf = (a - 1) * log(0.5 * x) - 0.5 * x - lg - M_LN2;
+        double slope = -exp(lpdf - lnq_gamma(a, 0.5 * x));
+        if (!(slope < 0) || !isfinite(f))
+            break;
+        double nx = x - f / slope;
+        if (!(nx < x) || !(nx > 0))
+            break;
+        int done = x - nx < 1e-14 * x;
+        x = nx;
+        if (done)
+            break;
+    }
+    return x * (1 - 1e-6);
+}

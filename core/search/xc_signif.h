@@ -34,6 +34,10 @@ double xc_logp_poly(double chi2, double dof);
  * logp1 = xc_chi2_logq(power, dof) (single trial), logp = min(0, logp1 + ln ntrials),
  * returns xc_sigma_from_logp(logp); *logp_single gets logp1 if not NULL. */
 double xc_candidate_sigma(double power, double dof, double ntrials, double *logp_single);
+/* A power below which sigma <= `sigma` for sure at this dof and trials
+ * (1e-6 below the exact crossing of xc_candidate_sigma): what a search's
+ * peaks must exceed to be kept (the Pulscan and accel searches' thresholds). */
+double xc_power_threshold(double sigma, double dof, double ntrials);
 
 /* The GPU's own use of the polynomial (pulscan_gpu power_to_logp): ln p = 0
  * where dof >= 1.05 chi2 (the paper's Algorithm 3 cut), the polynomial

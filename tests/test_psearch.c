@@ -1,0 +1,252 @@
+/* test_psearch.c: the periodicity-search contract (core/search/xc_psearch.h)
+ * over both families:
+ *  - Pulscan: one search of three configurations gives xc_pulscan_run's
+ *    list of each, bit for bit, spectrum after spectrum;
+ *  - accel: one search of four configurations gives xc_accel_run_sweep's
+ *    lists bit for bit, and one of a single configuration xc_accel_run's
+ *    (preset exact and presto): the study keeps such searches from pulsar
+ *    to pulsar where it ran them afresh before;
+ *  - which configurations are searched as one (xc_psearch_joint), the
+ *    options every family has (zmax, numharm, sigma, threads);
+ *  - refused by name: a dedisperser, options of another family, no
+ *    configuration, a spectrum of another length;
+ *  - planted: the accel lists handed out in another order than the
+ *    configurations' are caught by the same comparison. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/xc_conform_accel.h"
+#include "core/search/xc_psearch.h"
+#include "optimized/cpu/xc_accel_cpu.h"
+#include "optimized/cpu/xc_cpu.h"
+#include "reference/xc_accel_ref.h"
+#include "reference/xc_reference.h"
+#include "tests/xc_assert.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
+
+#define NCFG 4
+
+/* Same length and every field of every candidate equal; prints the first
+ * difference unless quiet. */
+static int same_bits(const xc_candlist *a, const xc_candlist *b, const char *what, int quiet)
+{
+    if (a->n != b->n) {
+        if (!quiet)
+            printf("\n  %s: %zu candidates, expected %zu", what, a->n, b->n);
+        return 0;
+    }
+    for (size_t i = 0; i < a->n; i++)
+        if (memcmp(&a->c[i], &b->c[i], sizeof a->c[i])) {
+            if (!quiet)
+                printf("\n  %s #%zu: observed r %.3f z %g h %d sigma %.12g, expected r %.3f z %g h %d sigma %.12g "
+                       "(tolerance: bit for bit)",
+                       what, i, a->c[i].r, a->c[i].z, a->c[i].numharm, a->c[i].sigma, b->c[i].r, b->c[i].z,
+                       b->c[i].numharm, b->c[i].sigma);
+            return 0;
+        }
+    return 1;
+}
+
+static const double tones[][3] = {{701.3, 4, 40}, {1402.6, 8, 40}, {1511.65, -13, 45}, {2333.0, 0, 25}};
+
+static void lists_init(xc_candlist *l, size_t n)
+{
+    for (size_t c = 0; c < n; c++)
+        xc_candlist_init(&l[c]);
+}
+
+static void lists_free(xc_candlist *l, size_t n)
+{
+    for (size_t c = 0; c < n; c++)
+        xc_candlist_free(&l[c]);
+}
+
+static void ps_configs(xc_psearch_opts *o, size_t n)
+{
+    static const int zh[3][2] = {{0, 1}, {20, 4}, {8, 2}};
+    for (size_t c = 0; c < n; c++) {
+        xc_psearch_opts_default(&o[c], XC_FAMILY_PULSCAN);
+        xc_psearch_opts_set(&o[c], zh[c][0], zh[c][1], 3);
+        o[c].ps.normwidth = 500;
+        xc_psearch_opts_threads(&o[c], 2);
+    }
+}
+
+static void ac_configs(xc_psearch_opts *o, size_t n)
+{
+    static const int zh[NCFG][2] = {{0, 1}, {20, 4}, {6, 2}, {20, 1}};
+    for (size_t c = 0; c < n; c++) {
+        xc_psearch_opts_default(&o[c], XC_FAMILY_ACCEL);
+        xc_psearch_opts_set(&o[c], zh[c][0], zh[c][1], 3);
+        o[c].ac.rlo = 20;
+        o[c].ac.normwidth = 500;
+        xc_psearch_opts_threads(&o[c], 2);
+    }
+}
+
+XC_TEST(test_pulscan_configs, "pulscan_configs")
+{
+    xc_error err;
+    xc_spectrum sp[2];
+    for (int k = 0; k < 2; k++)
+        CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp[k], 3001, 31 + (uint64_t)k, tones, 4 - k, &err), XC_OK);
+    xc_psearch_opts o[3];
+    ps_configs(o, 3);
+    xc_psearch *s = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_psearch_open(&s, &xc_ps_cpu.impl, sp[0].nbins, sp[0].T, o, 3, &err), XC_OK);
+    int failed = 0;
+    size_t total = 0;
+    for (int k = 0; k < 2; k++) {
+        CU_ASSERT(xc_psearch_fits(s, &sp[k]));
+        xc_candlist got[3], want[3];
+        lists_init(got, 3);
+        lists_init(want, 3);
+        CU_ASSERT_EQUAL_FATAL(xc_psearch_run(s, &sp[k], got, &err), XC_OK);
+        for (int c = 0; c < 3; c++) {
+            CU_ASSERT_EQUAL_FATAL(xc_pulscan_run(&xc_ps_cpu, &sp[k], &o[c].ps, &want[c], &err), XC_OK);
+            char what[64];
+            snprintf(what, sizeof what, "spectrum %d, configuration %d", k, c);
+            failed += !same_bits(&got[c], &want[c], what, 0);
+            total += got[c].n;
+        }
+        lists_free(got, 3);
+        lists_free(want, 3);
+    }
+    printf("\n  cpu, 3 configurations x 2 spectra: %zu candidates, %d lists differ (tolerance: bit for bit)", total,
+           failed);
+    CU_ASSERT_EQUAL(failed, 0);
+    CU_ASSERT(total > 0);
+    xc_psearch_close(s);
+    for (int k = 0; k < 2; k++)
+        xc_spectrum_free(&sp[k]);
+}
+
+/* The lists of one accel search of n configurations at o against
+ * xc_accel_run_sweep (n > 1) or xc_accel_run (n = 1); order[c] names the
+ * list handed out as configuration c (the planted case swaps two). */
+static int accel_vs_family(const xc_accel_searcher *as, const xc_spectrum *sp, const xc_psearch_opts *o, size_t n,
+                           const size_t *order, int quiet, size_t *total)
+{
+    xc_error err;
+    xc_candlist got[NCFG], want[NCFG];
+    xc_accel_opts ao[NCFG];
+    lists_init(got, n);
+    lists_init(want, n);
+    for (size_t c = 0; c < n; c++)
+        ao[c] = o[c].ac;
+    CU_ASSERT_EQUAL_FATAL(xc_psearch_once(&as->impl, sp, o, n, got, &err), XC_OK);
+    xc_status st = n > 1 ? xc_accel_run_sweep(as, sp, ao, n, want, &err) : xc_accel_run(as, sp, &ao[0], &want[0], &err);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    int failed = 0;
+    for (size_t c = 0; c < n; c++) {
+        char what[96];
+        snprintf(what, sizeof what, "%s, %zu configuration(s), #%zu", as->impl.name, n, c);
+        failed += !same_bits(&got[order[c]], &want[c], what, quiet);
+        *total += want[c].n;
+    }
+    lists_free(got, n);
+    lists_free(want, n);
+    return failed;
+}
+
+XC_TEST(test_accel_configs, "accel_configs")
+{
+    xc_error err;
+    xc_spectrum sp;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 4, &err), XC_OK);
+    xc_psearch_opts o[NCFG];
+    ac_configs(o, NCFG);
+    const size_t same[NCFG] = {0, 1, 2, 3};
+    size_t total = 0;
+    int failed = accel_vs_family(&xc_accel_cpu, &sp, o, NCFG, same, 0, &total);
+    failed += accel_vs_family(&xc_accel_reference, &sp, o, NCFG, same, 0, &total);
+    for (size_t c = 0; c < NCFG; c++)
+        failed += accel_vs_family(&xc_accel_cpu, &sp, &o[c], 1, same, 0, &total);
+    o[1].ac.preset = XC_ACCEL_PRESTO;
+    failed += accel_vs_family(&xc_accel_cpu, &sp, &o[1], 1, same, 0, &total);
+    printf("\n  a sweep of %d, each alone, preset presto alone: %zu candidates, %d lists differ (tolerance: bit for "
+           "bit)",
+           NCFG, total, failed);
+    CU_ASSERT_EQUAL(failed, 0);
+    CU_ASSERT(total > 0);
+    xc_spectrum_free(&sp);
+}
+
+XC_TEST(test_accel_planted_order, "accel_planted_order")
+{
+    xc_error err;
+    xc_spectrum sp;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 4, &err), XC_OK);
+    xc_psearch_opts o[NCFG];
+    ac_configs(o, NCFG);
+    const size_t swapped[NCFG] = {1, 0, 2, 3};
+    size_t total = 0;
+    int failed = accel_vs_family(&xc_accel_cpu, &sp, o, NCFG, swapped, 1, &total);
+    printf("\n  planted (lists 0 and 1 swapped): %d lists differ (expected 2)", failed);
+    CU_ASSERT_EQUAL(failed, 2);
+    xc_spectrum_free(&sp);
+}
+
+XC_TEST(test_options_joint, "options_joint")
+{
+    xc_psearch_opts o;
+    int z, h;
+    double s;
+    xc_psearch_opts_default(&o, XC_FAMILY_ACCEL);
+    xc_psearch_opts_get(&o, &z, &h, &s);
+    CU_ASSERT(z == 200 && h == 8 && s == 2.0);   /* crosscheck accel's defaults */
+    xc_psearch_opts_set(&o, 50, 4, 5.5);
+    xc_psearch_opts_threads(&o, 3);
+    CU_ASSERT(o.ac.zmax == 50 && o.ac.numharm == 4 && o.ac.sigma == 5.5 && o.ac.threads == 3);
+    xc_psearch_opts_default(&o, XC_FAMILY_PULSCAN);
+    xc_psearch_opts_get(&o, &z, &h, &s);
+    CU_ASSERT(z == 200 && h == 1 && s == 2.0);   /* crosscheck pulscan's defaults */
+    xc_psearch_opts_set(&o, 60, 2, 4.5);
+    xc_psearch_opts_threads(&o, 5);
+    CU_ASSERT(o.ps.zmax == 60 && o.ps.numharm == 2 && o.ps.sigma == 4.5 && o.ps.threads == 5);
+    xc_error err;
+    o.ps.numharm = 9;
+    CU_ASSERT_EQUAL(xc_psearch_opts_check(&o, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-numharm 9"));
+    CU_ASSERT(xc_psearch_joint(&xc_accel_cpu.impl, 2));
+    CU_ASSERT(!xc_psearch_joint(&xc_accel_cpu.impl, 1));
+    CU_ASSERT(!xc_psearch_joint(&xc_ps_cpu.impl, 16));
+    CU_ASSERT(!xc_psearch_joint(&xc_dd_reference.impl, 16));
+}
+
+XC_TEST(test_refusals, "refusals")
+{
+    xc_error err;
+    xc_spectrum sp, other;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 4, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&other, 3002, 9, tones, 4, &err), XC_OK);
+    xc_psearch_opts ps[1], ac[1];
+    ps_configs(ps, 1);
+    ac_configs(ac, 1);
+    xc_psearch *s = NULL;
+    CU_ASSERT_EQUAL(xc_psearch_open(&s, &xc_dd_reference.impl, sp.nbins, sp.T, ps, 1, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "not a periodicity searcher"));
+    CU_ASSERT_EQUAL(xc_psearch_open(&s, &xc_ps_cpu.impl, sp.nbins, sp.T, ac, 1, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "another family"));
+    CU_ASSERT_EQUAL(xc_psearch_open(&s, &xc_accel_cpu.impl, sp.nbins, sp.T, ac, 0, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no configurations"));
+    CU_ASSERT_PTR_NULL(s);
+    const xc_impl *impl[2] = {&xc_ps_cpu.impl, &xc_accel_cpu.impl};
+    const xc_psearch_opts *opts[2] = {ps, ac};
+    for (int f = 0; f < 2; f++) {
+        CU_ASSERT_EQUAL_FATAL(xc_psearch_open(&s, impl[f], sp.nbins, sp.T, opts[f], 1, &err), XC_OK);
+        CU_ASSERT(!xc_psearch_fits(s, &other));
+        xc_candlist l;
+        xc_candlist_init(&l);
+        CU_ASSERT_EQUAL(xc_psearch_run(s, &other, &l, &err), XC_EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "3002"));
+        xc_candlist_free(&l);
+        xc_psearch_close(s);
+    }
+    xc_spectrum_free(&sp);
+    xc_spectrum_free(&other);
+}
+
+XC_TEST_MAIN("psearch")
