@@ -8,14 +8,12 @@
 #include "cli/cmd_gate.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <fcntl.h>
@@ -26,6 +24,7 @@
 #include "cli/cli_plugin.h"
 #include "compare/xc_junit.h"
 #include "core/base/xc_fmt.h"
+#include "core/base/xc_fs.h"
 #include "core/base/xc_progress.h"
 
 static void help_common(void)
@@ -180,32 +179,6 @@ void gate_emit(gatectx *g)
             fprintf(stderr, "  %-4s %s: %s\n", r->state == XC_CHECK_PASS ? "ok" : r->state == XC_CHECK_SKIP ? "skip" : "FAIL",
                     r->check, r->measured);
     }
-}
-
-xc_status gate_mkdirs(const char *dir, xc_error *err)
-{
-    char p[4096];
-    xc_fmt(p, sizeof p, "%s", dir);
-    for (char *s = p + 1;; s++) {
-        char c = *s;
-        if (c == '/' || c == 0) {
-            *s = 0;
-            if (mkdir(p, 0777) && errno != EEXIST)
-                return xc_error_set(err, XC_EIO, "%s: cannot create the folder: %s", p, strerror(errno));
-            *s = c;
-        }
-        if (!c)
-            break;
-    }
-    return XC_OK;
-}
-
-static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *f)
-{
-    (void)sb;
-    (void)flag;
-    (void)f;
-    return remove(path) ? -1 : 0;
 }
 
 /* ---- external commands ------------------------------------------------------ */
@@ -491,12 +464,12 @@ int xc_cmd_gate(int argc, char **argv)
     xc_error e;
     xc_error_clear(&e);
     if (work) {
-        xc_fmt(g.work, sizeof g.work, "%s", work);
-        if (gate_mkdirs(g.work, &e))
+        if (xc_pathf(g.work, sizeof g.work, &e, "%s", work) || xc_mkdirs(g.work, &e))
             return xc_cli_fail(spec->cmd, &e);
     } else {
         const char *tmp = getenv("TMPDIR");
-        xc_fmt(g.work, sizeof g.work, "%s/crosscheck-gate.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (xc_pathf(g.work, sizeof g.work, &e, "%s/crosscheck-gate.XXXXXX", tmp && *tmp ? tmp : "/tmp"))
+            return xc_cli_fail(spec->cmd, &e);
         if (!mkdtemp(g.work))
             return xc_cli_failf(spec->cmd, "%s: cannot create a temporary folder: %s", g.work, strerror(errno));
         g.own_work = 1;
@@ -524,7 +497,7 @@ int xc_cmd_gate(int argc, char **argv)
             rc = g.rows.nfail == 0 && g.rows.npass > 0 ? 0 : 1;
     }
     if (g.own_work && !g.keep)
-        nftw(g.work, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+        xc_rmtree(g.work, NULL);
     else if (!g.quiet)
         fprintf(stderr, "crosscheck gate %s: inputs and outputs kept in %s\n", g.what, g.work);
     xc_checks_free(&g.rows);

@@ -54,8 +54,6 @@ xc_status gate_note(gatectx *g, xc_status st, const xc_error *e);
 void gate_fail(gatectx *g, const char *obs, const char *check, const char *why, const char *bound);
 /* Shows the rows added since the last call on stderr (unless -quiet). */
 void gate_emit(gatectx *g);
-/* Makes dir (and its parents). */
-xc_status gate_mkdirs(const char *dir, xc_error *err);
 
 /* A placeholder of a -cmd template and its value. */
 typedef struct {

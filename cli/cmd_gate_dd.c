@@ -18,6 +18,7 @@
 #include "compare/xc_recover.h"
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_fmt.h"
+#include "core/base/xc_fs.h"
 #include "core/io/xc_npy.h"
 #include "core/dedisp/xc_planefile.h"
 #include "core/io/xc_presto.h"
@@ -296,7 +297,7 @@ static void run_case(gatectx *g, const ddcase *c, const xc_dedisperser *ref)
     xc_error e;
     xc_dmplan plan;
     xc_dmplan_init(&plan);
-    if (gate_note(g, gate_mkdirs(dir, &e), &e) || gate_note(g, xc_dmplan_parse(&plan, c->dmplan, obs, &e), &e) ||
+    if (gate_note(g, xc_mkdirs(dir, &e), &e) || gate_note(g, xc_dmplan_parse(&plan, c->dmplan, obs, &e), &e) ||
         gate_note(g, gate_dd_write_dmlists(dir, &plan, &e), &e)) {
         xc_dmplan_free(&plan);
         return;

@@ -14,6 +14,7 @@
 #include "core/search/xc_accel.h"
 #include "core/search/xc_cands.h"
 #include "core/io/xc_fft.h"
+#include "core/base/xc_fs.h"
 #include "core/base/xc_fmt.h"
 #include "core/search/xc_search.h"
 #include "synth/xc_synth.h"
@@ -125,7 +126,7 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
     p.psr.accn = c->accn;
     xc_spectrum sp;
     memset(&sp, 0, sizeof sp);
-    xc_status st = gate_mkdirs(dir, &e);
+    xc_status st = xc_mkdirs(dir, &e);
     if (!st)
         st = xc_synth_write_dedispersed(&p, root, truthp, xc_cli_cmdline(), &e);
     xc_synth_params_free(&p);

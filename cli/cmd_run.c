@@ -19,6 +19,7 @@
 #include "cli/cli_plugin.h"
 #include "compare/xc_junit.h"
 #include "core/base/xc_fmt.h"
+#include "core/base/xc_fs.h"
 #include "core/base/xc_strlist.h"
 #include "cli/cmd_run.h"
 #include "core/base/xc_progress.h"
@@ -229,16 +230,15 @@ int xc_cmd_run(int argc, char **argv)
     if (xc_runspec_load(&s, spec, &e))
         return xc_cli_fail("run", &e);
     const char *slash = strrchr(spec, '/');
-    xc_fmt(c.datasets, sizeof c.datasets, "%.*s", slash ? (int)(slash - spec) : 1, slash ? spec : ".");
     c.cv = xc_convention_get(s.convention);
-    if (outdir)
-        xc_fmt(c.dir, sizeof c.dir, "%s", outdir);
-    else if (xc_report_run_dir(c.dir, sizeof c.dir, "runs", time(NULL), &e)) {
-        xc_runspec_free(&s);
-        return xc_cli_fail("run", &e);
-    }
-    xc_fmt(c.work, sizeof c.work, "%s/work", c.dir);
-    if (run_mkdirs(c.work, &e) || xc_report_new(&c.rep, "crosscheck: dedispersion cross-check", &e)) {
+    xc_status st = xc_pathf(c.datasets, sizeof c.datasets, &e, "%.*s", slash ? (int)(slash - spec) : 1,
+                            slash ? spec : ".");
+    if (!st)
+        st = outdir ? xc_pathf(c.dir, sizeof c.dir, &e, "%s", outdir)
+                    : xc_report_run_dir(c.dir, sizeof c.dir, "runs", time(NULL), &e);
+    if (!st)
+        st = xc_pathf(c.work, sizeof c.work, &e, "%s/work", c.dir);
+    if (st || xc_mkdirs(c.work, &e) || xc_report_new(&c.rep, "crosscheck: dedispersion cross-check", &e)) {
         xc_runspec_free(&s);
         return xc_cli_fail("run", &e);
     }
@@ -253,12 +253,12 @@ int xc_cmd_run(int argc, char **argv)
     double secs = xc_now() - t0;
     summarise(&c, spec, secs);
     print_table(&c.rows);
-    xc_status st = c.fatal ? XC_OK : xc_report_write(c.rep, c.dir, &e);
+    st = c.fatal ? XC_OK : xc_report_write(c.rep, c.dir, &e);
     run_note(&c, st, &e);
     if (junit && !c.fatal)   /* one test case per check, for CI */
         run_note(&c, xc_checks_write_junit(&c.rows, "crosscheck.run", secs, junit, &e), &e);
     printf("\n%zu checks, %zu failed, %.1f s; report: %s/index.html\n", c.rows.n, c.rows.nfail, secs, c.dir);
-    if (!keep && run_rmtree(c.work, &e))
+    if (!keep && xc_rmtree(c.work, &e))
         fprintf(stderr, "crosscheck run: warning: %s\n", e.msg);
     if (c.fatal)
         fprintf(stderr, "crosscheck run: report %s/index.html: %s\n", c.dir, c.fatal_err.msg);

@@ -5,7 +5,6 @@
  *   cmd_run_accel.c the matched-filter accel/jerk search on spectra
  *   cmd_run_presto.c PRESTO prepsubband's series against the subband dedispersers
  *   cmd_run_plot.c  the report's plots and texts
- *   cmd_run_fs.c    the work folder
  * The checks themselves are compare/xc_checks.h's. */
 #ifndef CMD_RUN_H
 #define CMD_RUN_H
@@ -109,11 +108,5 @@ void plot_spectrum(runctx *c, const char *obs, const char *label, double dm, dou
 void plot_cands(runctx *c, const char *obs, const searchrun *runs, int n);
 /* The verdict table on stdout. */
 void print_table(const xc_checks *rows);
-
-/* cmd_run_fs.c */
-xc_status run_mkdirs(const char *path, xc_error *err);
-xc_status run_rmtree(const char *path, xc_error *err);
-/* path as given when absolute, else under base. */
-void run_path(char *buf, size_t n, const char *base, const char *path);
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_run.h"
+#include "core/base/xc_fs.h"
 #include "compare/xc_cmpcands.h"
 #include "core/search/xc_accel.h"
 #include "core/base/xc_fmt.h"
@@ -113,14 +114,15 @@ static void against_accelsearch(runctx *c, const char *obs, const xc_rs_accel *o
     }
     xc_error e;
     char table[4500];
-    run_path(table, sizeof table, c->datasets, ob->accelsearch);
     xc_candlist theirs, ours;
     xc_candlist_init(&theirs);
     xc_candlist_init(&ours);
     xc_accel_opts o = opts_of(c, ob, XC_ACCEL_PRESTO), whole = o;
     whole.rlo = whole.rhi = NAN;
     xc_accel_plan full;
-    xc_status st = xc_cands_read_accel(&theirs, table, &e);
+    xc_status st = xc_path_under(table, sizeof table, c->datasets, ob->accelsearch, &e);
+    if (!st)
+        st = xc_cands_read_accel(&theirs, table, &e);
     if (!st)
         st = xc_accel_plan_make(&full, &whole, sp->nbins, sp->T, &e);
     if (st) {

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "core/base/xc_fmt.h"
 #include "cli/cmd_run.h"
+#include "core/base/xc_fs.h"
 #include "core/base/xc_strlist.h"
 #include "core/dedisp/xc_ddstream.h"
 #include "synth/xc_synth.h"
@@ -179,8 +180,12 @@ void run_real(runctx *c, const xc_rs_real *ob)
 {
     const char *obs = ob->name;
     xc_error e;
-    char fil[2048];
-    run_path(fil, sizeof fil, c->datasets, ob->file);
+    char fil[4096];
+    if (xc_path_under(fil, sizeof fil, c->datasets, ob->file, &e)) {
+        run_fail(c, obs, "-", "the observation's file", e.msg, "a path that fits");
+        run_emit(c);
+        return;
+    }
     xc_dmplan plan;
     xc_dmplan_init(&plan);
     if (xc_dmplan_parse(&plan, ob->dmplan, "dmplan", &e)) {

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_run.h"
+#include "core/base/xc_fs.h"
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_fmt.h"
 #include "core/io/xc_presto.h"
@@ -71,10 +72,9 @@ void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil)
     const char *obs = ob->name;
     const char *check0 = "equals PRESTO prepsubband";
     xc_error e;
-    char root[2048];
-    run_path(root, sizeof root, c->datasets, ob->ps_root);
+    char root[4096];
     xc_fbreader *rd;
-    if (xc_fbreader_open(&rd, fil, NULL, &e)) {
+    if (xc_path_under(root, sizeof root, c->datasets, ob->ps_root, &e) || xc_fbreader_open(&rd, fil, NULL, &e)) {
         run_fail(c, obs, "-", check0, e.msg, "bit for bit");
         return;
     }

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "core/base/xc_fmt.h"
 #include "cli/cmd_run.h"
+#include "core/base/xc_fs.h"
 #include "core/io/xc_fft.h"
 #include "core/base/xc_progress.h"
 #include "synth/xc_synth.h"
@@ -102,7 +103,11 @@ int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t 
     xc_error e;
     truthp[0] = '\0';
     if (fft) {
-        run_path(path, np, c->datasets, fft);
+        if (xc_path_under(path, np, c->datasets, fft, &e)) {
+            run_fail(c, obs, "-", "read spectrum", e.msg, "readable");
+            run_emit(c);
+            return 1;
+        }
     } else if (run_synth_spectrum(c, obs, synth, path, np, truthp, nt, &e)) {
         run_fail(c, obs, "synth", "synthesize and FFT", e.msg, "runs without error");
         run_emit(c);
