@@ -9,20 +9,15 @@
 
 #include <errno.h>
 #include <jansson.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_plugin.h"
-#include "compare/xc_junit.h"
 #include "core/base/xc_fmt.h"
 #include "core/base/xc_fs.h"
 #include "core/base/xc_progress.h"
@@ -156,208 +151,14 @@ static xc_status opt_convention(const xc_opt *o, const char *opt, const char *va
     return XC_OK;
 }
 
-xc_status gate_note(gatectx *g, xc_status st, const xc_error *e)
-{
-    if (st && !g->fatal) {
-        g->fatal = st;
-        g->fatal_err = *e;
-    }
-    return st;
-}
-
-void gate_fail(gatectx *g, const char *obs, const char *check, const char *why, const char *bound)
-{
-    xc_error e;
-    gate_note(g, xc_checks_fail(&g->rows, obs, g->label, check, why, bound, &e), &e);
-}
-
-void gate_emit(gatectx *g)
-{
-    for (; g->shown < g->rows.n; g->shown++) {
-        const xc_check_row *r = &g->rows.row[g->shown];
-        if (!g->quiet)
-            fprintf(stderr, "  %-4s %s: %s\n", r->state == XC_CHECK_PASS ? "ok" : r->state == XC_CHECK_SKIP ? "skip" : "FAIL",
-                    r->check, r->measured);
-    }
-}
-
-/* ---- external commands ------------------------------------------------------ */
-
-static int shell_safe(const char *s)
-{
-    if (!*s)
-        return 0;
-    for (; *s; s++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,+-@%", *s))
-            return 0;
-    return 1;
-}
-
-xc_status gate_expand(const char *tmpl, const gate_kv *kv, size_t n, char *out, size_t outn, xc_error *err)
-{
-    size_t at = 0;
-#define PUT(ch) \
-    do { \
-        if (at + 1 >= outn) \
-            return xc_error_set(err, XC_EINVAL, "-cmd: the command is longer than %zu bytes once filled", outn); \
-        out[at++] = (ch); \
-    } while (0)
-    for (const char *p = tmpl; *p; p++) {
-        if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
-            PUT(*p);
-            p++;
-            continue;
-        }
-        if (*p != '{') {
-            PUT(*p);
-            continue;
-        }
-        const char *end = strchr(p, '}');
-        if (!end)
-            return xc_error_set(err, XC_EINVAL, "-cmd: '{' at offset %zu is never closed (write {{ for a brace)",
-                                (size_t)(p - tmpl));
-        size_t len = (size_t)(end - p - 1);
-        const gate_kv *hit = NULL;
-        for (size_t i = 0; i < n; i++)
-            if (strlen(kv[i].key) == len && !strncmp(kv[i].key, p + 1, len))
-                hit = &kv[i];
-        if (!hit) {
-            char names[1024] = "";
-            for (size_t i = 0; i < n; i++)
-                xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s{%s}", i ? " " : "", kv[i].key);
-            return xc_error_set(err, XC_EINVAL, "-cmd: unknown placeholder {%.*s}; there are %s", (int)len, p + 1,
-                                names);
-        }
-        int quote = !shell_safe(hit->val);
-        if (quote)
-            PUT('\'');
-        for (const char *v = hit->val; *v; v++) {
-            if (*v == '\'') {   /* ' -> '\'' */
-                PUT('\'');
-                PUT('\\');
-                PUT('\'');
-            }
-            PUT(*v);
-        }
-        if (quote)
-            PUT('\'');
-        p = end;
-    }
-#undef PUT
-    out[at] = 0;
-    return XC_OK;
-}
-
-xc_status gate_spawn(const gatectx *g, const char *cmd, const char *log, int *code, char *tail, size_t ntail,
-                     xc_error *err)
-{
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        return xc_error_set(err, XC_EIO, "%s: cannot create the command's log: %s", log, strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd);
-        return xc_error_set(err, XC_EIO, "fork: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
-        int nul = open("/dev/null", O_RDONLY);
-        if (nul >= 0)
-            dup2(nul, 0);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
-    close(fd);
-    setpgid(pid, pid);
-    double deadline = xc_now() + g->timeout;
-    int status = 0, over = 0;
-    for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            break;
-        if (w < 0 && errno != EINTR) {
-            status = 0;
-            break;
-        }
-        if (xc_now() > deadline) {
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-                ;
-            over = 1;
-            break;
-        }
-        struct timespec ts = {0, 5000000};
-        nanosleep(&ts, NULL);
-    }
-    *code = over ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
-    /* the log's last non-empty line */
-    tail[0] = 0;
-    FILE *fp = fopen(log, "r");
-    if (fp) {
-        char line[1024];
-        while (fgets(line, sizeof line, fp)) {
-            line[strcspn(line, "\n")] = 0;
-            if (line[0])
-                xc_fmt(tail, ntail, "%s", line);
-        }
-        fclose(fp);
-    }
-    return XC_OK;
-}
-
-int gate_cmd_failed(gatectx *g, const char *obs, const char *cmd, const char *log, int code, const char *tail)
-{
-    if (code == 0)
-        return 0;
-    char why[1024];
-    if (code < 0)
-        xc_fmt(why, sizeof why, "the command did not finish within %g s (-timeout); killed. Command: %s", g->timeout,
-               cmd);
-    else
-        xc_fmt(why, sizeof why, "the command exited %d%s%s (log %s). Command: %s", code, tail[0] ? ": " : "", tail,
-               log, cmd);
-    gate_fail(g, obs, "command runs", why, "exit status 0");
-    return 1;
-}
-
 /* ---- the end: table, files, exit code ------------------------------------------ */
-
-static void print_rows(const gatectx *g)
-{
-    size_t w = strlen("check");
-    for (size_t i = 0; i < g->rows.n; i++)
-        if (strlen(g->rows.row[i].check) > w)
-            w = strlen(g->rows.row[i].check);
-    if (w > 60)
-        w = 60;
-    printf("%-*s  %-6s %s\n", (int)w, "check", "result", "measured (bound)");
-    for (size_t i = 0; i < g->rows.n; i++) {
-        const xc_check_row *r = &g->rows.row[i];
-        printf("%-*s  %-6s %s (%s)\n", (int)w, r->check, xc_check_state_name(r->state), r->measured, r->bound);
-    }
-}
 
 static xc_status write_json(const gatectx *g, double secs, xc_error *err)
 {
-    json_t *rows = json_array();
-    for (size_t i = 0; i < g->rows.n; i++) {
-        const xc_check_row *r = &g->rows.row[i];
-        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "check", r->check, "impl", r->impl, "state",
-                              xc_check_state_name(r->state), "measured", r->measured, "bound", r->bound);
-        json_object_set_new(o, "observed", isfinite(r->observed) ? json_real(r->observed) : json_null());
-        json_object_set_new(o, "expected", isfinite(r->expected) ? json_real(r->expected) : json_null());
-        json_array_append_new(rows, o);
-    }
+    json_t *rows = xc_vd_rows_json(&g->vd);
     json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:i, s:o}", "gate", g->what, "tier", g->tier_name,
                              "implementation", g->label, "convention", g->cv->name, "seconds", secs, "checks",
-                             (int)g->rows.n, "passed", (int)g->rows.npass, "failed", (int)g->rows.nfail, "rows", rows);
+                             (int)g->vd.rows.n, "passed", (int)g->vd.rows.npass, "failed", (int)g->vd.rows.nfail, "rows", rows);
     if (g->cmd)
         json_object_set_new(root, "command", json_string(g->cmd));
     xc_status st = xc_cli_write_json(g->json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(10), err);
@@ -382,6 +183,7 @@ int xc_cmd_gate(int argc, char **argv)
         return xc_cli_failf("gate", "unknown gate '%s': dedisperse or search", sub);
     gatectx g;
     memset(&g, 0, sizeof g);
+    xc_vd_init(&g.vd);
     g.what = dd ? "dedisperse" : "search";
     g.cv = xc_convention_get("crosscheck");
     g.timeout = 120;
@@ -474,32 +276,29 @@ int xc_cmd_gate(int argc, char **argv)
             return xc_cli_failf(spec->cmd, "%s: cannot create a temporary folder: %s", g.work, strerror(errno));
         g.own_work = 1;
     }
-    xc_checks_init(&g.rows);
+    g.vd.lines = g.quiet ? NULL : stderr;
+    g.vd.style = XC_VD_LINE_STATE;
     if (!g.quiet)
         fprintf(stderr, "crosscheck gate %s: tier %s, %s%s, convention %s, work folder %s\n", g.what, g.tier_name,
                 g.cmd ? "command " : "implementation ", g.cmd ? g.cmd : g.label, g.cv->name, g.work);
     double t0 = xc_now();
     rc = dd ? gate_dedisperse(&g) : gate_search(&g);
     double secs = xc_now() - t0;
-    gate_emit(&g);
+    xc_vd_emit(&g.vd);
     if (rc == 0) {
-        print_rows(&g);
-        printf("\n%zu checks, %zu failed, %.1f s\n", g.rows.n, g.rows.nfail, secs);
+        xc_vd_table_checks(&g.vd);
+        printf("\n%zu checks, %zu failed, %.1f s\n", g.vd.rows.n, g.vd.rows.nfail, secs);
         char suite[64];
         xc_fmt(suite, sizeof suite, "crosscheck.gate.%s", g.what);
-        if (g.junit && !g.fatal)
-            gate_note(&g, xc_checks_write_junit(&g.rows, suite, secs, g.junit, &e), &e);
-        if (g.json && !g.fatal)
-            gate_note(&g, write_json(&g, secs, &e), &e);
-        if (g.fatal)
-            rc = xc_cli_fail(spec->cmd, &g.fatal_err);
-        else
-            rc = g.rows.nfail == 0 && g.rows.npass > 0 ? 0 : 1;
+        xc_vd_junit(&g.vd, suite, secs, g.junit);
+        if (g.json && !g.vd.fatal)
+            xc_vd_note(&g.vd, write_json(&g, secs, &e), &e);
+        rc = g.vd.fatal ? xc_cli_fail(spec->cmd, &g.vd.fatal_err) : xc_vd_exit_code(&g.vd);
     }
     if (g.own_work && !g.keep)
         xc_rmtree(g.work, NULL);
     else if (!g.quiet)
         fprintf(stderr, "crosscheck gate %s: inputs and outputs kept in %s\n", g.what, g.work);
-    xc_checks_free(&g.rows);
+    xc_vd_free(&g.vd);
     return rc;
 }

@@ -17,7 +17,6 @@
 
 #include "cli/cli.h"
 #include "cli/cli_plugin.h"
-#include "compare/xc_junit.h"
 #include "core/base/xc_fmt.h"
 #include "core/base/xc_fs.h"
 #include "core/base/xc_strlist.h"
@@ -64,31 +63,6 @@ static size_t next_name(const char **p, const char **name)
     return len;
 }
 
-/* The reference always runs (every other one is compared with it); the
- * others unless -impl named a list without them. */
-int run_wanted(const runctx *c, const xc_impl *impl)
-{
-    return (impl->caps & XC_CAP_REFERENCE) || !c->only || xc_strlist_has(c->only, impl->name);
-}
-
-const xc_impl *run_next_impl(runctx *c, const char *obs, const char *what, xc_family fam, size_t *i)
-{
-    const xc_registry *reg = xc_cli_registry();
-    for (; *i < xc_registry_count(reg, fam); (*i)++) {
-        const xc_impl *impl = xc_registry_at(reg, fam, *i);
-        if (!run_wanted(c, impl))
-            continue;
-        char why[256] = "";
-        if (!xc_impl_available(impl, why, sizeof why)) {
-            run_skip_text(c, obs, what, impl->name, why);
-            continue;
-        }
-        (*i)++;
-        return impl;
-    }
-    return NULL;
-}
-
 /* Every name of -impl must be a registered implementation of either family:
  * a misspelt one would silently leave the run to the reference alone. */
 static int check_only(const char *only)
@@ -105,34 +79,6 @@ static int check_only(const char *only)
         any = 1;
     }
     return any ? 0 : xc_cli_failf("run", "-impl: empty list");
-}
-
-xc_status run_note(runctx *c, xc_status st, const xc_error *e)
-{
-    if (st && !c->fatal) {
-        c->fatal = st;
-        c->fatal_err = *e;
-    }
-    return st;
-}
-
-void run_fail(runctx *c, const char *obs, const char *impl, const char *check, const char *why, const char *bound)
-{
-    xc_error e;
-    run_note(c, xc_checks_fail(&c->rows, obs, impl, check, why, bound, &e), &e);
-}
-
-void run_emit(runctx *c)
-{
-    for (; c->shown < c->rows.n; c->shown++) {
-        const xc_check_row *r = &c->rows.row[c->shown];
-        xc_error e;
-        run_note(c, xc_report_add_verdict(c->rep, r->impl, r->check, r->measured, r->bound, r->state == XC_CHECK_PASS,
-                                          &e), &e);
-        if (!c->quiet)
-            fprintf(stderr, "  %-4s %-10s %s: %s\n", r->state == XC_CHECK_PASS ? "ok" : "FAIL", r->impl, r->check,
-                    r->measured);
-    }
 }
 
 /* Parses the options into c; returns -1 to go on, or the exit code. */
@@ -179,39 +125,37 @@ static int parse(runctx *c, int argc, char **argv, const char **spec, const char
 /* Every observation of the spec, in its order. */
 static void run_spec(runctx *c, const xc_runspec *s)
 {
-    for (size_t i = 0; i < s->nsyn && !c->fatal; i++) {
+    for (size_t i = 0; i < s->nsyn && !c->vd.fatal; i++) {
         if (!c->quiet)
             fprintf(stderr, "crosscheck run: %s\n", s->syn[i].name);
         run_synthetic(c, &s->syn[i]);
     }
-    for (size_t i = 0; i < s->nreal && !c->fatal; i++) {
+    for (size_t i = 0; i < s->nreal && !c->vd.fatal; i++) {
         if (!c->quiet)
             fprintf(stderr, "crosscheck run: %s\n", s->real[i].name);
         run_real(c, &s->real[i]);
     }
-    for (size_t i = 0; i < s->nper && !c->fatal; i++) {
+    for (size_t i = 0; i < s->nper && !c->vd.fatal; i++) {
         if (!c->quiet)
             fprintf(stderr, "crosscheck run: %s\n", s->per[i].name);
         run_periodicity(c, &s->per[i]);
     }
-    for (size_t i = 0; i < s->nacc && !c->fatal; i++) {
+    for (size_t i = 0; i < s->nacc && !c->vd.fatal; i++) {
         if (!c->quiet)
             fprintf(stderr, "crosscheck run: %s\n", s->acc[i].name);
         run_accel(c, &s->acc[i]);
     }
-    run_emit(c);
+    xc_vd_emit(&c->vd);
 }
 
 /* summary.json's numbers and the spec. */
 static void summarise(runctx *c, const char *spec, double secs)
 {
-    xc_error e;
-    xc_report *r = c->rep;
-    run_note(c, xc_report_set_number(r, "seconds", secs, &e), &e);
-    run_note(c, xc_report_set_number(r, "checks", (double)c->rows.n, &e), &e);
-    run_note(c, xc_report_set_number(r, "failed", (double)c->rows.nfail, &e), &e);
-    run_note(c, xc_report_set_json(r, "spec", json_string(spec), &e), &e);
-    run_note(c, xc_report_set_json(r, "command_line", json_string(xc_cli_cmdline()), &e), &e);
+    xc_vd_number(&c->vd, "seconds", secs);
+    xc_vd_number(&c->vd, "checks", (double)c->vd.rows.n);
+    xc_vd_number(&c->vd, "failed", (double)c->vd.rows.nfail);
+    xc_vd_json(&c->vd, "spec", json_string(spec));
+    xc_vd_json(&c->vd, "command_line", json_string(xc_cli_cmdline()));
 }
 
 int xc_cmd_run(int argc, char **argv)
@@ -219,6 +163,7 @@ int xc_cmd_run(int argc, char **argv)
     const char *spec = "datasets/default-run.json", *outdir = NULL;
     runctx c;
     memset(&c, 0, sizeof c);
+    xc_vd_init(&c.vd);
     int keep = 0;
     const char *junit = NULL;
     int rc = parse(&c, argc, argv, &spec, &outdir, &keep, &junit);
@@ -238,33 +183,33 @@ int xc_cmd_run(int argc, char **argv)
                     : xc_report_run_dir(c.dir, sizeof c.dir, "runs", time(NULL), &e);
     if (!st)
         st = xc_pathf(c.work, sizeof c.work, &e, "%s/work", c.dir);
-    if (st || xc_mkdirs(c.work, &e) || xc_report_new(&c.rep, "crosscheck: dedispersion cross-check", &e)) {
+    if (st || xc_mkdirs(c.work, &e) || xc_report_new(&c.vd.rep, "crosscheck: dedispersion cross-check", &e)) {
         xc_runspec_free(&s);
         return xc_cli_fail("run", &e);
     }
-    xc_checks_init(&c.rows);
+    c.vd.lines = c.quiet ? NULL : stderr;
+    c.vd.style = XC_VD_LINE_IMPL;
     double t0 = xc_now();
     char line[1600];
     xc_fmt(line, sizeof line, "spec %s; convention %s (k_DM %.9g s MHz^2 cm^3/pc, %s, highest channel as "
             "reference, output scaling %s); %d threads", spec, c.cv->name, c.cv->kdm,
             xc_rounding_name(c.cv->rounding), xc_scaling_name(c.cv->scaling), c.threads);
-    run_text(&c, line);
+    xc_vd_text(&c.vd, line);
     run_spec(&c, &s);
     double secs = xc_now() - t0;
     summarise(&c, spec, secs);
-    print_table(&c.rows);
-    st = c.fatal ? XC_OK : xc_report_write(c.rep, c.dir, &e);
-    run_note(&c, st, &e);
-    if (junit && !c.fatal)   /* one test case per check, for CI */
-        run_note(&c, xc_checks_write_junit(&c.rows, "crosscheck.run", secs, junit, &e), &e);
-    printf("\n%zu checks, %zu failed, %.1f s; report: %s/index.html\n", c.rows.n, c.rows.nfail, secs, c.dir);
+    xc_vd_table(&c.vd);
+    st = c.vd.fatal ? XC_OK : xc_report_write(c.vd.rep, c.dir, &e);
+    xc_vd_note(&c.vd, st, &e);
+    xc_vd_junit(&c.vd, "crosscheck.run", secs, junit);   /* one test case per check, for CI */
+    printf("\n%zu checks, %zu failed, %.1f s; report: %s/index.html\n", c.vd.rows.n, c.vd.rows.nfail, secs, c.dir);
     if (!keep && xc_rmtree(c.work, &e))
         fprintf(stderr, "crosscheck run: warning: %s\n", e.msg);
-    if (c.fatal)
-        fprintf(stderr, "crosscheck run: report %s/index.html: %s\n", c.dir, c.fatal_err.msg);
-    rc = c.fatal ? 2 : c.rows.nfail == 0 && c.rows.npass > 0 ? 0 : 1;
-    xc_report_free(c.rep);
-    xc_checks_free(&c.rows);
+    if (c.vd.fatal)
+        fprintf(stderr, "crosscheck run: report %s/index.html: %s\n", c.dir, c.vd.fatal_err.msg);
+    rc = xc_vd_exit_code(&c.vd);
+    xc_report_free(c.vd.rep);
+    xc_vd_free(&c.vd);
     xc_runspec_free(&s);
     return rc;
 }

@@ -66,8 +66,8 @@ static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const x
         xc_status st = xc_accel_run(r->impl, sp, o, &r->cands, &e);
         r->seconds = xc_now() - t0;
         if (st) {
-            run_fail(c, obs, im->name, "accel", e.msg, "runs without error");
-            run_emit(c);
+            xc_vd_fail(&c->vd, obs, im->name, "accel", e.msg, "runs without error");
+            xc_vd_emit(&c->vd);
             xc_candlist_free(&r->cands);
             continue;
         }
@@ -82,8 +82,8 @@ static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const x
                 co.rtol_power = fmax(co.rtol_power, im->tol.value);
                 co.dsigma = fmax(co.dsigma, im->tol.value * smax);
             }
-            run_note(c, xc_check_cands(&c->rows, obs, im->name, &r->cands, &runs[0].cands, &co, &e), &e);
-            run_emit(c);
+            xc_vd_note(&c->vd, xc_check_cands(&c->vd.rows, obs, im->name, &r->cands, &runs[0].cands, &co, &e), &e);
+            xc_vd_emit(&c->vd);
         }
     }
     return n;
@@ -126,7 +126,7 @@ static void against_accelsearch(runctx *c, const char *obs, const xc_rs_accel *o
     if (!st)
         st = xc_accel_plan_make(&full, &whole, sp->nbins, sp->T, &e);
     if (st) {
-        run_fail(c, obs, s->impl.name, "candidates vs accelsearch", e.msg, "readable");
+        xc_vd_fail(&c->vd, obs, s->impl.name, "candidates vs accelsearch", e.msg, "readable");
         xc_candlist_free(&theirs);
         return;
     }
@@ -155,12 +155,12 @@ static void against_accelsearch(runctx *c, const char *obs, const xc_rs_accel *o
         }
     xc_accel_plan_free(&full);
     if (st)
-        run_fail(c, obs, s->impl.name, "candidates vs accelsearch", e.msg, "runs without error");
+        xc_vd_fail(&c->vd, obs, s->impl.name, "candidates vs accelsearch", e.msg, "runs without error");
     else
-        run_note(c, xc_check_accel_vs_accelsearch(&c->rows, obs, s->impl.name, &ours, &theirs, ob->accelsearch,
+        xc_vd_note(&c->vd, xc_check_accel_vs_accelsearch(&c->vd.rows, obs, s->impl.name, &ours, &theirs, ob->accelsearch,
                                                   ob->sigma, lo, hi, maxn, &e),
                  &e);
-    run_emit(c);
+    xc_vd_emit(&c->vd);
     xc_candlist_free(&ours);
     xc_candlist_free(&theirs);
 }
@@ -189,8 +189,8 @@ void run_accel(runctx *c, const xc_rs_accel *ob)
     if (truthp[0]) {
         xc_truth t;
         if (xc_truth_read(&t, truthp, sp.T, &e)) {
-            run_fail(c, obs, "-", "truth", e.msg, "readable");
-            run_emit(c);
+            xc_vd_fail(&c->vd, obs, "-", "truth", e.msg, "readable");
+            xc_vd_emit(&c->vd);
             xc_spectrum_free(&sp);
             return;
         }
@@ -203,15 +203,15 @@ void run_accel(runctx *c, const xc_rs_accel *ob)
            "spectrum %s: %zu bins, T = %.3f s; accel zmax %d, wmax %d, numharm %d, sigma > %g, r %.0f..%.0f; truth r "
            "%.2f, z %.1f, w %.0f",
            path, sp.nbins, sp.T, ob->zmax, ob->wmax, ob->numharm, ob->sigma, ob->rlo, ob->rhi, tr, tz, tw);
-    run_text(c, line);
+    xc_vd_text(&c->vd, line);
     xc_accel_opts o = opts_of(c, ob, XC_ACCEL_EXACT);
     accelrun runs[RUN_MAXIMPL];
     int n = search_all(c, obs, &sp, &o, runs);
     for (int i = 0; i < n && !isnan(tr); i++)
-        run_note(c, xc_check_accel_truth(&c->rows, obs, runs[i].impl->impl.name, &runs[i].cands, tr, tz, tw, ob->dr,
+        xc_vd_note(&c->vd, xc_check_accel_truth(&c->vd.rows, obs, runs[i].impl->impl.name, &runs[i].cands, tr, tz, tw, ob->dr,
                                          ob->dz, ob->dw, ob->sigma, &e),
                  &e);
-    run_emit(c);
+    xc_vd_emit(&c->vd);
     if (ob->accelsearch)
         against_accelsearch(c, obs, ob, &sp);
     for (int i = 0; i < n; i++)

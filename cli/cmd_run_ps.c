@@ -32,8 +32,8 @@ static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const x
         xc_status st = xc_pulscan_run(s, sp, &o, &r->cands, &e);
         r->seconds = xc_now() - t0;
         if (st) {
-            run_fail(c, obs, s->impl.name, "pulscan", e.msg, "runs without error");
-            run_emit(c);
+            xc_vd_fail(&c->vd, obs, s->impl.name, "pulscan", e.msg, "runs without error");
+            xc_vd_emit(&c->vd);
             xc_candlist_free(&r->cands);
             continue;
         }
@@ -45,8 +45,8 @@ static int search_all(runctx *c, const char *obs, const xc_spectrum *sp, const x
             /* float recursion against double direct sums: the searcher's own stated bound */
             if (si->tol.kind == XC_TOL_RELATIVE && si->tol.value > co.rtol_power)
                 co.rtol_power = si->tol.value;
-            run_note(c, xc_check_cands(&c->rows, obs, s->impl.name, &r->cands, &runs[0].cands, &co, &e), &e);
-            run_emit(c);
+            xc_vd_note(&c->vd, xc_check_cands(&c->vd.rows, obs, s->impl.name, &r->cands, &runs[0].cands, &co, &e), &e);
+            xc_vd_emit(&c->vd);
         }
     }
     return n;
@@ -65,7 +65,7 @@ static void check_truth(runctx *c, const char *obs, const char *truthp, double T
     xc_truth t;
     xc_error e;
     if (xc_truth_read(&t, truthp, T, &e)) {
-        run_fail(c, obs, "-", "truth", e.msg, "readable");
+        xc_vd_fail(&c->vd, obs, "-", "truth", e.msg, "readable");
         return;
     }
     xc_cmpcands_opts co;
@@ -74,7 +74,7 @@ static void check_truth(runctx *c, const char *obs, const char *truthp, double T
     co.truth_dr = 1.0;
     co.truth_dz = 2.0;
     for (int i = 0; i < n; i++)
-        run_note(c, xc_check_truth(&c->rows, obs, runs[i].impl->impl.name, &runs[i].cands, &t, &co, &e), &e);
+        xc_vd_note(&c->vd, xc_check_truth(&c->vd.rows, obs, runs[i].impl->impl.name, &runs[i].cands, &t, &co, &e), &e);
 }
 
 /* The synthetic pulsar's dedispersed series and its spectrum, under work/. */
@@ -104,19 +104,19 @@ int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t 
     truthp[0] = '\0';
     if (fft) {
         if (xc_path_under(path, np, c->datasets, fft, &e)) {
-            run_fail(c, obs, "-", "read spectrum", e.msg, "readable");
-            run_emit(c);
+            xc_vd_fail(&c->vd, obs, "-", "read spectrum", e.msg, "readable");
+            xc_vd_emit(&c->vd);
             return 1;
         }
     } else if (run_synth_spectrum(c, obs, synth, path, np, truthp, nt, &e)) {
-        run_fail(c, obs, "synth", "synthesize and FFT", e.msg, "runs without error");
-        run_emit(c);
+        xc_vd_fail(&c->vd, obs, "synth", "synthesize and FFT", e.msg, "runs without error");
+        xc_vd_emit(&c->vd);
         return 1;
     }
-    run_section(c, obs);
+    xc_vd_section(&c->vd, obs);
     if (xc_spectrum_load(sp, path, &e)) {
-        run_fail(c, obs, "-", "read spectrum", e.msg, "readable");
-        run_emit(c);
+        xc_vd_fail(&c->vd, obs, "-", "read spectrum", e.msg, "readable");
+        xc_vd_emit(&c->vd);
         return 1;
     }
     return 0;
@@ -138,16 +138,16 @@ void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
     char line[4700];
     xc_fmt(line, sizeof line, "spectrum %s: %zu bins, T = %.3f s; pulscan zmax %d, numharm %d, sigma > %g", path,
             sp.nbins, sp.T, po.zmax, po.numharm, po.sigma);
-    run_text(c, line);
+    xc_vd_text(&c->vd, line);
     searchrun runs[RUN_MAXIMPL];
     int n = search_all(c, obs, &sp, &po, runs);
     /* Harmonics and subharmonics up to 16, as xc_cmpcands_opts' maxharm. */
     for (int i = 0; i < n && !isnan(ob->f_hz); i++)
-        run_note(c, xc_check_top_cand(&c->rows, obs, runs[i].impl->impl.name, &runs[i].cands, ob->f_hz, 16, &e),
+        xc_vd_note(&c->vd, xc_check_top_cand(&c->vd.rows, obs, runs[i].impl->impl.name, &runs[i].cands, ob->f_hz, 16, &e),
                  &e);
     if (truthp[0])
         check_truth(c, obs, truthp, sp.T, runs, n);
-    run_emit(c);
+    xc_vd_emit(&c->vd);
     plot_cands(c, obs, runs, n);
     free_searches(runs, n);
     xc_spectrum_free(&sp);

@@ -5,7 +5,7 @@
 #include "core/base/xc_progress.h"
 #include "study/xc_study.h"
 
-/* The progress line (pulsars, rate, ETA) on a terminal. */
+/* study_out.c: the progress line (pulsars, rate, ETA) on a terminal. */
 typedef struct {
     int on;
     double t0, last_t;
