@@ -6,16 +6,15 @@
  * compare/xc_stats.h's tests) and approx/xc_approx_json.h into JSON; this
  * file parses the options, calls them, prints and fills the report (section
  * 5, the accel search, in cmd_check_accel.c). */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "core/base/xc_fmt.h"
 #include "approx/xc_approx.h"
 #include "approx/xc_approx_json.h"
@@ -26,51 +25,6 @@
 #include "core/base/xc_progress.h"
 #include "reports/xc_report.h"
 #include "cli/cmd_check.h"
-
-
-static void help(void)
-{
-    printf("usage: crosscheck check approximations [-seeds N] [-seed S] [-quick] [-json FILE] [-report DIR]\n"
-           "                                       [-threads N] [-npsr N] [-zmax Z] [-numharm H]\n\n"
-           "Measures, with numbers, what the Pulscan paper's GPU version gives up, and the search's\n"
-           "statistics on noise (issue 4):\n"
-           "  1. median of medians (blocks of 4096, as the GPU, and the CPU default block) against the\n"
-           "     exact median and MAD on Gaussian noise: bias and spread of the location and of the\n"
-           "     MAD-based sigma, against a semi-analytic prediction; their effect on the normalised\n"
-           "     powers (mean, true value 2; fractions above 5..25 against chi-square with 2 dof; KS);\n"
-           "  2. the appendix polynomial for ln p against the exact ln Q over dof 2..24020 and\n"
-           "     chi2/dof 1..1000: largest absolute and relative errors and where they are below 1 %%\n"
-           "     and 10 %%;\n"
-           "  3. detections lost on synthetic accelerated pulsars (64 channels, 8 bits, 128 us, 33.55 s,\n"
-           "     5 %% duty cycle, f 200..700 Hz, |z| uniform in 0..zmax, designed sigma 4..12) by\n"
-           "     logarithmic z, R-block peaks, both, median of medians, the ln p polynomial and all of\n"
-           "     them (the GPU), against every z, local maxima, exact statistics; detection = a\n"
-           "     candidate with sigma > 6 within 1 %% of the mean apparent frequency (the paper's\n"
-           "     criterion); once alone and once with a bright pulsar (fundamental power 2000) in the\n"
-           "     same R-block;\n"
-           "  4. noise-only spectra: KS and chi-square goodness of fit of harmonic-sum boxcars (stages\n"
-           "     1-4, widths 1, 4, 16, 64: independent boxcars only) against chi-square with their\n"
-           "     stated dof, and the candidates with sigma > 0, 1, 2, 3 (unsifted) against the\n"
-           "     trials-corrected expectation with binomial bounds;\n"
-           "  5. the matched-filter accel search (accelsearch's): noise plane powers at zmax 0 and 50 and\n"
-           "     harmonic sums of 2 and 4 against chi-square with 2H dof (KS, GOF, mean, single-trial\n"
-           "     false alarms against binomial bounds), and accelsearch's shortcuts measured against the\n"
-           "     reference: the half-bin grid against a full-bin one, LOWACC/HIGHACC half-widths against a\n"
-           "     long template, the float plane against the double one, and its effective trial count\n"
-           "     against every grid point (sigma) and against noise planes' largest powers.\n"
-           "Every number follows from -seed; the thread count never changes them.  Exit status 0 when\n"
-           "every verdict passes, 1 when one fails, 2 on errors.\n\n"
-           "  -seeds N      seeds per measurement [3; -quick 1]\n"
-           "  -seed S       first seed [1]\n"
-           "  -quick        fewer blocks, bins and pulsars (about 10 s)\n"
-           "  -json FILE    write every number to FILE (JSON)\n"
-           "  -junit FILE   the verdicts as JUnit XML, one test case each (CI; docs/ci.md)\n"
-           "  -report DIR   HTML report + summary.json in DIR [runs/<UTC time>-approx]\n"
-           "  -threads N    OpenMP threads [all cores]\n"
-           "  -npsr N       synthetic pulsars per seed [30; -quick 12]\n"
-           "  -zmax Z       zmax of the synthetic search, in bins drifted [200]\n"
-           "  -numharm H    harmonic stages of the synthetic search [1]\n");
-}
 
 
 /* ---- 1. median of medians -------------------------------------------------- */
@@ -350,46 +304,65 @@ static xc_status check_noise(ctx *c, xc_error *err)
 
 /* ---- the command ------------------------------------------------------------- */
 
+static const xc_optspec spec = {
+    .cmd = "check approximations",
+    .usage = "[-seeds N] [-seed S] [-quick] [-json FILE] [-report DIR]\n"
+             "                                       [-threads N] [-npsr N] [-zmax Z] [-numharm H]",
+    .about = "Measures, with numbers, what the Pulscan paper's GPU version gives up, and the search's\n"
+             "statistics on noise:\n"
+             "  1. median of medians (blocks of 4096, as the GPU, and the CPU default block) against the\n"
+             "     exact median and MAD on Gaussian noise: bias and spread of the location and of the\n"
+             "     MAD-based sigma, against a semi-analytic prediction; their effect on the normalised\n"
+             "     powers (mean, true value 2; fractions above 5..25 against chi-square with 2 dof; KS);\n"
+             "  2. the appendix polynomial for ln p against the exact ln Q over dof 2..24020 and\n"
+             "     chi2/dof 1..1000: largest absolute and relative errors and where they are below 1 %\n"
+             "     and 10 %;\n"
+             "  3. detections lost on synthetic accelerated pulsars (64 channels, 8 bits, 128 us, 33.55 s,\n"
+             "     5 % duty cycle, f 200..700 Hz, |z| uniform in 0..zmax, designed sigma 4..12) by\n"
+             "     logarithmic z, R-block peaks, both, median of medians, the ln p polynomial and all of\n"
+             "     them (the GPU), against every z, local maxima, exact statistics; detection = a\n"
+             "     candidate with sigma > 6 within 1 % of the mean apparent frequency (the paper's\n"
+             "     criterion); once alone and once with a bright pulsar (fundamental power 2000) in the\n"
+             "     same R-block;\n"
+             "  4. noise-only spectra: KS and chi-square goodness of fit of harmonic-sum boxcars (stages\n"
+             "     1-4, widths 1, 4, 16, 64: independent boxcars only) against chi-square with their\n"
+             "     stated dof, and the candidates with sigma > 0, 1, 2, 3 (unsifted) against the\n"
+             "     trials-corrected expectation with binomial bounds;\n"
+             "  5. the matched-filter accel search (accelsearch's): noise plane powers at zmax 0 and 50 and\n"
+             "     harmonic sums of 2 and 4 against chi-square with 2H dof (KS, GOF, mean, single-trial\n"
+             "     false alarms against binomial bounds), and accelsearch's shortcuts measured against the\n"
+             "     reference: the half-bin grid against a full-bin one, LOWACC/HIGHACC half-widths against a\n"
+             "     long template, the float plane against the double one, and its effective trial count\n"
+             "     against every grid point (sigma) and against noise planes' largest powers.\n"
+             "Every number follows from -seed; the thread count never changes them.  Exit status 0 when\n"
+             "every verdict passes, 1 when one fails, 2 on errors.\n",
+};
+
 /* Parses the options into c; returns -1 to go on, or the exit code. */
 static int parse(ctx *c, int argc, char **argv, const char **json, const char **report, const char **junit)
 {
-    enum { O_SEEDS = 1, O_SEED, O_QUICK, O_JSON, O_REPORT, O_THREADS, O_NPSR, O_ZMAX, O_NUMHARM, O_HELP, O_JUNIT };
-    static const struct option opts[] = {
-        {"seeds", required_argument, 0, O_SEEDS},     {"seed", required_argument, 0, O_SEED},
-        {"quick", no_argument, 0, O_QUICK},           {"json", required_argument, 0, O_JSON},
-        {"report", required_argument, 0, O_REPORT},   {"threads", required_argument, 0, O_THREADS},
-        {"npsr", required_argument, 0, O_NPSR},       {"zmax", required_argument, 0, O_ZMAX},
-        {"numharm", required_argument, 0, O_NUMHARM}, {"h", no_argument, 0, O_HELP},
-        {"help", no_argument, 0, O_HELP},             {"junit", required_argument, 0, O_JUNIT},
-        {0, 0, 0, 0}};
-    const char *cmd = "check approximations";
     unsigned long long seed = 1;
-    int ch;
-    xc_error err;
-    xc_error_clear(&err);
     c->zmax = 200;
     c->numharm = 1;
-    while ((ch = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        xc_status st = XC_OK;
-        switch (ch) {
-        case O_SEEDS: st = xc_cli_int("-seeds", optarg, 1, 1000, &c->nseeds, &err); break;
-        case O_SEED: st = xc_cli_u64("-seed", optarg, &seed, &err); break;
-        case O_QUICK: c->quick = 1; break;
-        case O_JSON: *json = optarg; break;
-        case O_JUNIT: *junit = optarg; break;
-        case O_REPORT: *report = optarg; break;
-        case O_THREADS: st = xc_cli_int("-threads", optarg, 1, 4096, &c->threads, &err); break;
-        case O_NPSR: st = xc_cli_int("-npsr", optarg, 1, 100000, &c->npsr, &err); break;
-        case O_ZMAX: st = xc_cli_int("-zmax", optarg, 1, 4000, &c->zmax, &err); break;
-        case O_NUMHARM: st = xc_cli_int("-numharm", optarg, 1, 8, &c->numharm, &err); break;
-        case O_HELP: help(); xc_cli_common_help(); return 0;
-        default: return xc_cli_badopt(cmd, argc, argv);
-        }
-        if (st)
-            return xc_cli_fail(cmd, &err);
-    }
-    if (optind < argc)
-        return xc_cli_failf(cmd, "unexpected argument '%s'", argv[optind]);
+    const xc_opt opts[] = {
+        XC_OPT_INT("seeds", &c->nseeds, 1, 1000, .arg = "N", .help = "seeds per measurement", .def = "3; -quick 1"),
+        XC_OPT_U64("seed", &seed, .arg = "S", .help = "first seed", .def = "1"),
+        XC_OPT_FLAG("quick", &c->quick, .help = "fewer blocks, bins and pulsars (about 10 s)"),
+        XC_OPT_STR("json", json, .arg = "FILE", .help = "write every number to FILE (JSON)"),
+        XC_OPT_STR("junit", junit, .arg = "FILE", .help = "the verdicts as JUnit XML, one test case each (CI; docs/ci.md)"),
+        XC_OPT_STR("report", report, .arg = "DIR", .help = "HTML report + summary.json in DIR",
+                   .def = "runs/<UTC time>-approx"),
+        XC_OPT_INT("threads", &c->threads, 1, 4096, .arg = "N", .help = "OpenMP threads", .def = "all cores"),
+        XC_OPT_INT("npsr", &c->npsr, 1, 100000, .arg = "N", .help = "synthetic pulsars per seed", .def = "30; -quick 12"),
+        XC_OPT_INT("zmax", &c->zmax, 1, 4000, .arg = "Z", .help = "zmax of the synthetic search, in bins drifted",
+                   .def = "200"),
+        XC_OPT_INT("numharm", &c->numharm, 1, 8, .arg = "H", .help = "harmonic stages of the synthetic search",
+                   .def = "1"),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
     c->seed = seed;
     if (!c->nseeds)
         c->nseeds = c->quick ? 1 : 3;

@@ -22,30 +22,13 @@
 #include "core/base/xc_fs.h"
 #include "core/base/xc_progress.h"
 
-static void help_common(void)
-{
-    printf("  -tier T          quick (seconds; what `make test` runs), standard or full [quick]\n"
-           "  -plugin LIB.so   load a plugin (core/xc_plugin.h); its implementation is judged\n"
-           "  -impl NAME       which registered implementation to judge (may be left out when the\n"
-           "                   plugins register exactly one of the family)\n"
-           "  -cmd 'TEMPLATE'  judge an external command instead: run through sh -c once per case,\n"
-           "                   with {placeholders} filled (below)\n"
-           "  -convention P    the conventions (k_DM, rounding, delay precision, output scaling) the\n"
-           "                   reference follows: crosscheck, sigproc, presto, dedisp or astroaccelerate\n"
-           "                   [crosscheck]; when an output disagrees but matches another preset, the\n"
-           "                   gate names it\n"
-           "  -junit FILE.xml  JUnit XML: one test case per check, failures with the measured value and\n"
-           "                   the bound\n"
-           "  -json FILE       every row as JSON\n"
-           "  -timeout S       seconds one run of -cmd may take [120]\n"
-           "  -work DIR        keep the cases' inputs and outputs in DIR (default: a temporary folder,\n"
-           "                   removed at the end unless -keep)\n"
-           "  -keep            keep the temporary folder (its path is printed)\n"
-           "  -quiet           no rows on stderr while the gate runs\n"
-           "Exit status: 0 every check passed, 1 a check failed, 2 an error (bad option, unreadable\n"
-           "plugin, unwritable folder).  A plugin that crashes or hangs, and a command that exits\n"
-           "non-zero, overruns or writes nothing readable, are failed checks (exit 1).\n");
-}
+#define GATE_EXIT \
+    "Exit status: 0 every check passed, 1 a check failed, 2 an error (bad option, unreadable\n" \
+    "plugin, unwritable folder).  A plugin that crashes or hangs, and a command that exits\n" \
+    "non-zero, overruns or writes nothing readable, are failed checks (exit 1).\n"
+#define GATE_JUDGED \
+    "The implementation judged is a plugin's (-plugin LIB.so, an option every command takes),\n" \
+    "or an external command (-cmd).\n"
 
 static void help_gate(void)
 {
@@ -53,72 +36,65 @@ static void help_gate(void)
            "       crosscheck gate search -cmd 'TEMPLATE' [options]   (or -plugin/-impl: a Pulscan searcher)\n\n"
            "A correctness gate for CI: the user's own kernels run every case of a tier and each output is\n"
            "checked against crosscheck's reference implementation.  crosscheck gate dedisperse -h and\n"
-           "crosscheck gate search -h list the placeholders and checks; docs/ci.md has CI examples.\n\n");
-    help_common();
+           "crosscheck gate search -h list the options, placeholders and checks; docs/ci.md has CI\n"
+           "examples.\n\n" GATE_EXIT);
 }
 
-static void help_dd(void)
-{
-    printf("usage: crosscheck gate dedisperse (-plugin LIB.so [-impl NAME] | -cmd 'TEMPLATE') [-tier T]\n"
-           "                                  [-exact | -float | -approx L] [-format F] [-junit FILE.xml] ...\n\n"
-           "For each case of the tier crosscheck synthesizes a SIGPROC filterbank with dispersed pulses\n"
-           "(quick: 8-bit 64 channels, 4-bit 37 channels, float32 48 channels, and lone impulses one channel\n"
-           "at a time), dedisperses it with the reference over the case's DM list, and judges the plugin's\n"
-           "implementation or the command's output:\n"
-           "  plane vs reference   every sample of every DM trial (class below); a failure names the first\n"
-           "                       differing DM, trial and sample, the largest difference, and a convention\n"
-           "                       preset the output matches instead, if one does\n"
-           "  pulse N              each injected pulse found within one DM step of the reference's peak,\n"
-           "                       S/N within 10%% of the reference's (-approx: at most L below it)\n"
-           "  lone-channel impulses  an impulse in one channel at a time: names the channels, DMs and\n"
-           "                       samples where the output puts an impulse elsewhere than the reference\n"
-           "  conformance: suite   (standard and full, -plugin/-impl only) the conformance suite the\n"
-           "                       built-in implementations pass: hand-worked cases, linearity, shifts,\n"
-           "                       every nbits and convention preset, kill masks, gulps\n"
-           "Tolerance class: -exact (bit for bit, every input), -float (within the float-summation bound\n"
-           "N*2^-24*max|ref|, N = channels, on every input), -approx L (no sample-by-sample check: the\n"
-           "pulses' S/N at most a fraction L below the reference's).  Default: a plugin's declared class\n"
-           "(its descriptor's tolerance), -float for -cmd.\n\n"
-           "Placeholders of -cmd (a case's files are in its own folder {dir}):\n"
-           "  {in}      the filterbank (SIGPROC .fil)       {out}    the output prefix (see -format)\n"
-           "  {dmlist}  the DM trials, one a line (text)    {dmjson} the same as JSON {\"dms\": [...], ...}\n"
-           "  {dm_lo} {dm_hi} first and last trial DM       {dm_end} {dm_hi} + {dm_step} (range end, excluded)\n"
-           "  {dm_step} {ndm}  spacing and count            {nbits} {nchans} {nsamp}\n"
-           "  {tsamp} (s)  {tsamp_us}  {fch1} {foff} (MHz)  {case} the case's name, {dir} its folder\n"
-           "  {{ and }} are literal braces.\n"
-           "  -format F        what the command writes [auto: the first found of these]:\n"
-           "                     plane  {out}.json + {out}.r0.npy (crosscheck dedisperse -o {out})\n"
-           "                     npy    {out}.npy, float32 [ndm][nsamp]\n"
-           "                     dat    {out}_DM<dm>.dat per trial, <dm> as %%.2f (PRESTO prepsubband)\n"
-           "                     tim    {out}_DM<dm>.tim per trial (SIGPROC dedispersed time series)\n"
-           "                   Sample 0 is the time of the highest channel; series longer than the\n"
-           "                   reference's are compared over its length.\n"
-           "  -exact, -float, -approx L   the tolerance class (above)\n\n");
-    help_common();
-}
+static const xc_optspec spec_dd = {
+    .cmd = "gate dedisperse",
+    .usage = "(-plugin LIB.so [-impl NAME] | -cmd 'TEMPLATE') [-tier T]\n"
+             "                                  [-exact | -float | -approx L] [-format F] [-junit FILE.xml] ...",
+    .about =
+        "For each case of the tier crosscheck synthesizes a SIGPROC filterbank with dispersed pulses\n"
+        "(quick: 8-bit 64 channels, 4-bit 37 channels, float32 48 channels, and lone impulses one channel\n"
+        "at a time), dedisperses it with the reference over the case's DM list, and judges the plugin's\n"
+        "implementation or the command's output:\n"
+        "  plane vs reference   every sample of every DM trial (class below); a failure names the first\n"
+        "                       differing DM, trial and sample, the largest difference, and a convention\n"
+        "                       preset the output matches instead, if one does\n"
+        "  pulse N              each injected pulse found within one DM step of the reference's peak,\n"
+        "                       S/N within 10% of the reference's (-approx: at most L below it)\n"
+        "  lone-channel impulses  an impulse in one channel at a time: names the channels, DMs and\n"
+        "                       samples where the output puts an impulse elsewhere than the reference\n"
+        "  conformance: suite   (standard and full, -plugin/-impl only) the conformance suite the\n"
+        "                       built-in implementations pass: hand-worked cases, linearity, shifts,\n"
+        "                       every nbits and convention preset, kill masks, gulps\n"
+        "Tolerance class: -exact (bit for bit, every input), -float (within the float-summation bound\n"
+        "N*2^-24*max|ref|, N = channels, on every input), -approx L (no sample-by-sample check: the\n"
+        "pulses' S/N at most a fraction L below the reference's).  Default: a plugin's declared class\n"
+        "(its descriptor's tolerance), -float for -cmd.\n\n"
+        "Placeholders of -cmd (a case's files are in its own folder {dir}):\n"
+        "  {in}      the filterbank (SIGPROC .fil)       {out}    the output prefix (see -format)\n"
+        "  {dmlist}  the DM trials, one a line (text)    {dmjson} the same as JSON {\"dms\": [...], ...}\n"
+        "  {dm_lo} {dm_hi} first and last trial DM       {dm_end} {dm_hi} + {dm_step} (range end, excluded)\n"
+        "  {dm_step} {ndm}  spacing and count            {nbits} {nchans} {nsamp}\n"
+        "  {tsamp} (s)  {tsamp_us}  {fch1} {foff} (MHz)  {case} the case's name, {dir} its folder\n"
+        "  {{ and }} are literal braces.\n" GATE_JUDGED,
+    .after = GATE_EXIT,
+};
 
-static void help_search(void)
-{
-    printf("usage: crosscheck gate search -cmd 'TEMPLATE' [-tier T] [-family accel|pulscan] [-junit FILE.xml] ...\n"
-           "       crosscheck gate search -plugin LIB.so [-impl NAME] ...   (a Pulscan searcher plugin)\n\n"
-           "For each case of the tier crosscheck synthesizes a dedispersed series of a pulsar (PRESTO .dat\n"
-           "+ .inf, and its .fft) with a truth file, searches it with the reference searcher of -family\n"
-           "(accel: the matched-filter accel search [default]; pulscan: the boxcar search), runs the command\n"
-           "and reads its candidates in any format `compare cands` reads (our CSV, Pulscan .pulscand, PRESTO\n"
-           "_ACCEL_), chosen by the file name the command writes.  Checks:\n"
-           "  recovers truth r, z   the fundamental detected: a candidate with sigma > 6 within 1%% of\n"
-           "                        the pulsar's frequency, r within 2 bins and |z| within 4 of the truth\n"
-           "  finds the reference's strongest candidates   each of the reference's candidates with sigma\n"
-           "                        above the case's cut (the pulsar and its harmonics) has a counterpart\n"
-           "                        within 1 bin in r and 4 in z (any harmonic count)\n"
-           "Placeholders of -cmd: {fft} the spectrum (.fft, .inf beside it), {dat} the series (.dat),\n"
-           "  {inf}, {root} the files' path without suffix, {out} the candidate file to write (name it\n"
-           "  in the command: {out}.csv, {out}.pulscand or {root}_ACCEL_{zmax}), {zmax}, {numharm},\n"
-           "  {sigma}, {nbins}, {tsamp} (s), {T} (s), {case}, {dir}.  The candidate file is looked for\n"
-           "  as {out}.csv, {out}.pulscand, {out}_ACCEL_{zmax}, {root}_ACCEL_{zmax}, in that order.\n"
-           "  -family F        accel or pulscan: the reference searcher [accel]\n\n");
-    help_common();
-}
+static const xc_optspec spec_ps = {
+    .cmd = "gate search",
+    .usage = "-cmd 'TEMPLATE' [-tier T] [-family accel|pulscan] [-junit FILE.xml] ...\n"
+             "       crosscheck gate search -plugin LIB.so [-impl NAME] ...   (a Pulscan searcher plugin)",
+    .about =
+        "For each case of the tier crosscheck synthesizes a dedispersed series of a pulsar (PRESTO .dat\n"
+        "+ .inf, and its .fft) with a truth file, searches it with the reference searcher of -family\n"
+        "(accel: the matched-filter accel search [default]; pulscan: the boxcar search), runs the command\n"
+        "and reads its candidates in any format `compare cands` reads (our CSV, Pulscan .pulscand, PRESTO\n"
+        "_ACCEL_), chosen by the file name the command writes.  Checks:\n"
+        "  recovers truth r, z   the fundamental detected: a candidate with sigma > 6 within 1% of\n"
+        "                        the pulsar's frequency, r within 2 bins and |z| within 4 of the truth\n"
+        "  finds the reference's strongest candidates   each of the reference's candidates with sigma\n"
+        "                        above the case's cut (the pulsar and its harmonics) has a counterpart\n"
+        "                        within 1 bin in r and 4 in z (any harmonic count)\n"
+        "Placeholders of -cmd: {fft} the spectrum (.fft, .inf beside it), {dat} the series (.dat),\n"
+        "  {inf}, {root} the files' path without suffix, {out} the candidate file to write (name it\n"
+        "  in the command: {out}.csv, {out}.pulscand or {root}_ACCEL_{zmax}), {zmax}, {numharm},\n"
+        "  {sigma}, {nbins}, {tsamp} (s), {T} (s), {case}, {dir}.  The candidate file is looked for\n"
+        "  as {out}.csv, {out}.pulscand, {out}_ACCEL_{zmax}, {root}_ACCEL_{zmax}, in that order.\n" GATE_JUDGED,
+    .after = GATE_EXIT,
+};
 
 static xc_status opt_approx(const xc_opt *o, const char *opt, const char *val, xc_error *err)
 {
@@ -190,25 +166,50 @@ int xc_cmd_gate(int argc, char **argv)
     g.family = XC_FAMILY_ACCEL;
     const char *work = NULL;
     int family = 0;
+    /* One table for both gates; each lists only its own options (help NULL:
+     * taken, so that the other gate's option is refused by name). */
     const xc_opt opts[] = {
-        XC_OPT_CHOICE("tier", &g.tier, "quick|standard|full"),
-        XC_OPT_STR("impl", &g.impl_name),
-        XC_OPT_STR("cmd", &g.cmd),
-        XC_OPT_SET("exact", &g.cls, GATE_CLASS_EXACT),
-        XC_OPT_SET("float", &g.cls, GATE_CLASS_FLOAT),
-        XC_OPT_CALL("approx", opt_approx, &g),
-        XC_OPT_CALL("convention", opt_convention, &g),
-        XC_OPT_CHOICE("format", &g.format, GATE_FORMATS),
-        XC_OPT_CHOICE("family", &family, "accel|pulscan"),
-        XC_OPT_STR("junit", &g.junit),
-        XC_OPT_STR("json", &g.json),
-        XC_OPT_NONNEG("timeout", &g.timeout),
-        XC_OPT_STR("work", &work),
-        XC_OPT_FLAG("keep", &g.keep),
-        XC_OPT_FLAG("quiet", &g.quiet),
+        XC_OPT_CHOICE("tier", &g.tier, "quick|standard|full", .arg = "T",
+                      .help = "quick (seconds; what `make test` runs), standard or full", .def = "quick"),
+        XC_OPT_STR("impl", &g.impl_name, .arg = "NAME",
+                   .help = "which registered implementation to judge (may be left out when the\n"
+                           "plugins register exactly one of the family)"),
+        XC_OPT_STR("cmd", &g.cmd, .arg = "'TEMPLATE'",
+                   .help = "judge an external command instead: run through sh -c once per case,\n"
+                           "with {placeholders} filled (above)"),
+        XC_OPT_SET("exact", &g.cls, GATE_CLASS_EXACT, .help = dd ? "the tolerance class: bit for bit (above)" : NULL),
+        XC_OPT_SET("float", &g.cls, GATE_CLASS_FLOAT,
+                   .help = dd ? "the tolerance class: the float-summation bound (above)" : NULL),
+        XC_OPT_CALL("approx", opt_approx, &g, .arg = "L",
+                    .help = dd ? "the tolerance class: S/N at most a fraction L below the reference's" : NULL),
+        XC_OPT_CALL("convention", opt_convention, &g, .arg = "P",
+                    .help = "the conventions (k_DM, rounding, delay precision, output scaling) the\n"
+                            "reference follows: crosscheck, sigproc, presto, dedisp or astroaccelerate;\n"
+                            "when an output disagrees but matches another preset, the gate names it",
+                    .def = "crosscheck"),
+        XC_OPT_CHOICE("format", &g.format, GATE_FORMATS, .arg = "F",
+                      .help = dd ? "what the command writes (auto: the first found of these):\n"
+                                   "  plane  {out}.json + {out}.r0.npy (crosscheck dedisperse -o {out})\n"
+                                   "  npy    {out}.npy, float32 [ndm][nsamp]\n"
+                                   "  dat    {out}_DM<dm>.dat per trial, <dm> as %.2f (PRESTO prepsubband)\n"
+                                   "  tim    {out}_DM<dm>.tim per trial (SIGPROC dedispersed time series)\n"
+                                   "Sample 0 is the time of the highest channel; series longer than the\n"
+                                   "reference's are compared over its length."
+                                 : NULL,
+                      .def = "auto"),
+        XC_OPT_CHOICE("family", &family, "accel|pulscan", .arg = "F",
+                      .help = dd ? NULL : "accel or pulscan: the reference searcher", .def = "accel"),
+        XC_OPT_STR("junit", &g.junit, .arg = "FILE.xml",
+                   .help = "JUnit XML: one test case per check, failures with the measured value and\n"
+                           "the bound"),
+        XC_OPT_STR("json", &g.json, .arg = "FILE", .help = "every row as JSON"),
+        XC_OPT_NONNEG("timeout", &g.timeout, .arg = "S", .help = "seconds one run of -cmd may take", .def = "120"),
+        XC_OPT_STR("work", &work, .arg = "DIR",
+                   .help = "keep the cases' inputs and outputs in DIR (default: a temporary folder,\n"
+                           "removed at the end unless -keep)"),
+        XC_OPT_FLAG("keep", &g.keep, .help = "keep the temporary folder (its path is printed)"),
+        XC_OPT_FLAG("quiet", &g.quiet, .help = "no rows on stderr while the gate runs"),
         XC_OPT_END};
-    static const xc_optspec spec_dd = {"gate dedisperse", help_dd, 0};
-    static const xc_optspec spec_ps = {"gate search", help_search, 0};
     const xc_optspec *spec = dd ? &spec_dd : &spec_ps;
     int rc = xc_opts_parse(spec, opts, argc - 1, argv + 1, NULL);
     if (rc != XC_OPTS_GO)

@@ -7,8 +7,6 @@
  * report (index.html with plots, summary.json) to runs/<timestamp>/.
  * This file holds the options, the order of the work and the table; see
  * cli/cmd_run.h for the other pieces and compare/xc_checks.h for the checks. */
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "cli/cli_plugin.h"
 #include "core/base/xc_fmt.h"
 #include "core/base/xc_fs.h"
@@ -23,34 +22,25 @@
 #include "cli/cmd_run.h"
 #include "core/base/xc_progress.h"
 
-static void help(void)
-{
-    printf("usage: crosscheck run [-spec FILE.json] [-out DIR] [-impl LIST] [-threads N] [-keep] [-quiet]\n"
-           "                      [-junit FILE.xml]\n\n"
-           "The default cross-check (make run). For every observation in the spec:\n"
-           "  - synthetic ones are made with `crosscheck synth` (single pulses at known DMs and times);\n"
-           "  - every available dedisperser runs the observation's DM plan;\n"
-           "  - each plane is compared with the reference plane (exact for integer input, the\n"
-           "    float-summation bound N*2^-24*max|ref| for float input), and the cpu implementation\n"
-           "    must give the same bytes at 1 and N threads;\n"
-           "  - every injected pulse must be found by each implementation with its peak within one\n"
-           "    DM step of the true DM and its boxcar S/N within 10%% of the expected value;\n"
-           "  - on the real files (datasets/sigpyproc3: Parkes Crab 8/4/2/1-bit, SIGPROC fake tutorial)\n"
-           "    every implementation must agree with the reference, and the tutorial pulsar's 4 Hz\n"
-           "    line must be the strongest in its series dedispersed at DM 30.\n"
-           "Prints a verdict table and writes DIR/index.html (plots) and DIR/summary.json.\n"
-           "Exit code 0 only if every check passes.\n\n"
-           "  -spec FILE     run specification (default datasets/default-run.json)\n"
-           "  -out DIR       report directory (default runs/<UTC timestamp>)\n"
-           "  -impl LIST     only these implementations besides the reference (default: all; the\n"
-           "                 approximate dedispersers - subband, tree - only on observations whose\n"
-           "                 spec entry has \"approximate\": 1, or where -impl names them)\n"
-           "  -threads N     threads for the multi-threaded checks (default: all cores)\n"
-           "  -keep          keep the intermediate files (DIR/work: filterbanks, planes)\n"
-           "  -quiet         no progress on stderr\n"
-           "  -junit FILE    the verdict table as JUnit XML, one test case per check (CI; docs/ci.md)\n"
-           "Exit status: 0 every check passed, 1 a check failed, 2 an error.\n");
-}
+static const xc_optspec spec = {
+    .cmd = "run",
+    .usage = "[-spec FILE.json] [-out DIR] [-impl LIST] [-threads N] [-keep] [-quiet]\n"
+             "                      [-junit FILE.xml]",
+    .about = "The default cross-check (make run). For every observation in the spec:\n"
+             "  - synthetic ones are made with `crosscheck synth` (single pulses at known DMs and times);\n"
+             "  - every available dedisperser runs the observation's DM plan;\n"
+             "  - each plane is compared with the reference plane (exact for integer input, the\n"
+             "    float-summation bound N*2^-24*max|ref| for float input), and the cpu implementation\n"
+             "    must give the same bytes at 1 and N threads;\n"
+             "  - every injected pulse must be found by each implementation with its peak within one\n"
+             "    DM step of the true DM and its boxcar S/N within 10% of the expected value;\n"
+             "  - on the real files (datasets/sigpyproc3: Parkes Crab 8/4/2/1-bit, SIGPROC fake tutorial)\n"
+             "    every implementation must agree with the reference, and the tutorial pulsar's 4 Hz\n"
+             "    line must be the strongest in its series dedispersed at DM 30.\n"
+             "Prints a verdict table and writes DIR/index.html (plots) and DIR/summary.json.\n"
+             "Exit code 0 only if every check passes.\n",
+    .after = "Exit status: 0 every check passed, 1 a check failed, 2 an error.\n",
+};
 
 /* Each name of a comma-separated list, in turn; returns the length, 0 at the end. */
 static size_t next_name(const char **p, const char **name)
@@ -82,37 +72,27 @@ static int check_only(const char *only)
 }
 
 /* Parses the options into c; returns -1 to go on, or the exit code. */
-static int parse(runctx *c, int argc, char **argv, const char **spec, const char **outdir, int *keep,
+static int parse(runctx *c, int argc, char **argv, const char **spec_file, const char **outdir, int *keep,
                  const char **junit)
 {
-    enum { O_SPEC = 1, O_OUT, O_IMPL, O_THREADS, O_KEEP, O_QUIET, O_HELP, O_JUNIT };
-    static const struct option opts[] = {
-        {"spec", required_argument, 0, O_SPEC}, {"out", required_argument, 0, O_OUT},
-        {"impl", required_argument, 0, O_IMPL}, {"threads", required_argument, 0, O_THREADS},
-        {"keep", no_argument, 0, O_KEEP}, {"quiet", no_argument, 0, O_QUIET},
-        {"h", no_argument, 0, O_HELP}, {"help", no_argument, 0, O_HELP}, {"junit", required_argument, 0, O_JUNIT},
-        {0, 0, 0, 0}};
-    int ch;
-    xc_error e;
-    xc_error_clear(&e);
-    while ((ch = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        xc_status st = XC_OK;
-        switch (ch) {
-        case O_SPEC: *spec = optarg; break;
-        case O_OUT: *outdir = optarg; break;
-        case O_IMPL: c->only = optarg; break;
-        case O_THREADS: st = xc_cli_int("-threads", optarg, 1, 4096, &c->threads, &e); break;
-        case O_KEEP: *keep = 1; break;
-        case O_QUIET: c->quiet = 1; break;
-        case O_JUNIT: *junit = optarg; break;
-        case O_HELP: help(); xc_cli_common_help(); return 0;
-        default: return xc_cli_badopt("run", argc, argv);
-        }
-        if (st)
-            return xc_cli_fail("run", &e);
-    }
-    if (optind < argc)
-        return xc_cli_failf("run", "unexpected argument '%s'", argv[optind]);
+    const xc_opt opts[] = {
+        XC_OPT_STR("spec", spec_file, .arg = "FILE", .help = "run specification", .def = "datasets/default-run.json"),
+        XC_OPT_STR("out", outdir, .arg = "DIR", .help = "report directory", .def = "runs/<UTC timestamp>"),
+        XC_OPT_STR("impl", &c->only, .arg = "LIST",
+                   .help = "only these implementations besides the reference (default: all; the\n"
+                           "approximate dedispersers - subband, tree - only on observations whose\n"
+                           "spec entry has \"approximate\": 1, or where -impl names them)"),
+        XC_OPT_INT("threads", &c->threads, 1, 4096, .arg = "N", .help = "threads for the multi-threaded checks",
+                   .def = "all cores"),
+        XC_OPT_FLAG("keep", keep, .help = "keep the intermediate files (DIR/work: filterbanks, planes)"),
+        XC_OPT_FLAG("quiet", &c->quiet, .help = "no progress on stderr"),
+        XC_OPT_STR("junit", junit, .arg = "FILE",
+                   .help = "the verdict table as JUnit XML, one test case per check (CI; docs/ci.md)"),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
     if (c->only && check_only(c->only))
         return 2;
     if (c->threads == 0) {
