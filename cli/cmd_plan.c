@@ -10,32 +10,17 @@
 #include "core/base/xc_atomic.h"
 #include "core/io/xc_filterbank.h"
 
-static void help(void)
-{
-    printf("usage: crosscheck plan (-i FILE.fil | -nchans N -tsamp US -fch1 MHZ -foff MHZ)\n"
-           "                       (-dmplan PLAN | -dmplanfile F | -lodm A -hidm B -dm_tol T -dm_pulse_width US)\n"
-           "                       [-convention NAME] [-json FILE]\n"
-           "       crosscheck plan -ddplan ...   PRESTO DDplan.py's plan (see crosscheck plan -ddplan -h)\n\n"
-           "Prints the DM plan as a table: range, DM lo/hi/step, trials, downsample factor and the\n"
-           "largest delay in samples (at the lowest channel and the range's last DM, highest\n"
-           "channel as reference).\n\n"
-           "Geometry:\n"
-           "  -i FILE.fil        take nchans, tsamp, fch1, foff from a filterbank header\n"
-           "  -nchans N          number of channels\n"
-           "  -tsamp US          sample time in microseconds\n"
-           "  -fch1 MHZ          frequency of channel 0\n"
-           "  -foff MHZ          channel width (negative: channel 0 is the highest)\n"
-           "%s"
-           "Other:\n"
-           "  -convention NAME   delay convention: crosscheck (default), sigproc, presto, dedisp,\n"
-           "                     astroaccelerate\n"
-           "  -json FILE         also write the plan as JSON (with a flat 'dms' list)\n",
-           xc_cli_plan_help());
-}
-
 int xc_cmd_plan(int argc, char **argv)
 {
-    static const xc_optspec spec = {"plan", help, 0};
+    static const xc_optspec spec = {
+        .cmd = "plan",
+        .usage = "(-i FILE.fil | -nchans N -tsamp US -fch1 MHZ -foff MHZ)\n"
+                 "                       (-dmplan PLAN | -dmplanfile F | -lodm A -hidm B -dm_tol T -dm_pulse_width US)\n"
+                 "                       [-convention NAME] [-json FILE]\n"
+                 "       crosscheck plan -ddplan ...   PRESTO DDplan.py's plan (see crosscheck plan -ddplan -h)",
+        .about = "Prints the DM plan as a table: range, DM lo/hi/step, trials, downsample factor and the\n"
+                 "largest delay in samples (at the lowest channel and the range's last DM, highest\n"
+                 "channel as reference).\n"};
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-ddplan") || !strcmp(argv[i], "--ddplan"))
             return xc_cmd_plan_ddplan(argc, argv);
@@ -46,13 +31,17 @@ int xc_cmd_plan(int argc, char **argv)
     xc_cli_planopts po;
     xc_cli_planopts_init(&po);
     const xc_opt opts[] = {
-        XC_OPT_STR("i", &input),
-        {.name = "nchans", .kind = XC_OPTK_INT, .dest = &g.nchans, .lo = 1, .hi = 1 << 24, .given = &have[0]},
-        {.name = "tsamp", .kind = XC_OPTK_DOUBLE, .dest = &tsamp_us, .given = &have[1]},
-        {.name = "fch1", .kind = XC_OPTK_DOUBLE, .dest = &g.fch1, .given = &have[2]},
-        {.name = "foff", .kind = XC_OPTK_DOUBLE, .dest = &g.foff, .given = &have[3]},
+        XC_OPT_STR("i", &input, .arg = "FILE.fil", .help = "take nchans, tsamp, fch1, foff from a filterbank header"),
+        {.name = "nchans", .kind = XC_OPTK_INT, .dest = &g.nchans, .lo = 1, .hi = 1 << 24, .given = &have[0],
+         .arg = "N", .help = "number of channels"},
+        {.name = "tsamp", .kind = XC_OPTK_DOUBLE, .dest = &tsamp_us, .given = &have[1], .arg = "US",
+         .help = "sample time in microseconds"},
+        {.name = "fch1", .kind = XC_OPTK_DOUBLE, .dest = &g.fch1, .given = &have[2], .arg = "MHZ",
+         .help = "frequency of channel 0"},
+        {.name = "foff", .kind = XC_OPTK_DOUBLE, .dest = &g.foff, .given = &have[3], .arg = "MHZ",
+         .help = "channel width (negative: channel 0 is the highest)"},
         XC_OPT_TABLE(po.table),
-        XC_OPT_STR("json", &json),
+        XC_OPT_STR("json", &json, .arg = "FILE", .help = "also write the plan as JSON (with a flat 'dms' list)"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
