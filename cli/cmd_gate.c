@@ -142,6 +142,66 @@ static xc_status write_json(const gatectx *g, double secs, xc_error *err)
     return st;
 }
 
+/* The implementation judged (none with -cmd): named, or the one a plugin
+ * registered.  0, or the exit code after a message. */
+static int choose_impl(gatectx *g, int dd, const char *cmd)
+{
+    if (g->cmd) {
+        g->label = "cmd";
+        return 0;
+    }
+    xc_family fam = dd ? XC_FAMILY_DEDISPERSE : XC_FAMILY_PULSCAN;
+    const xc_registry *reg = xc_cli_registry();
+    if (g->impl_name) {
+        if (!(g->impl = xc_cli_impl(cmd, fam, g->impl_name)))
+            return 2;
+    } else {
+        char names[512] = "";
+        int n = 0;
+        for (size_t i = 0; i < xc_registry_count(reg, fam); i++) {
+            const xc_impl *e = xc_registry_at(reg, fam, i);
+            if (e->caps & XC_CAP_RUNTIME) {
+                xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", n ? ", " : "", e->name);
+                g->impl = e;
+                n++;
+            }
+        }
+        if (n == 0)
+            return xc_cli_failf(cmd, "nothing to judge: give -plugin LIB.so (a plugin with a %s "
+                                "implementation), -impl NAME or -cmd 'TEMPLATE'", xc_family_name(fam));
+        if (n > 1)
+            return xc_cli_failf(cmd, "the plugins register %d %s implementations (%s): choose one with -impl", n,
+                                xc_family_name(fam), names);
+        char why[256];
+        if (!xc_impl_available(g->impl, why, sizeof why))
+            return xc_cli_failf(cmd, "%s: unavailable: %s", g->impl->name, why);
+    }
+    if (g->impl->caps & XC_CAP_REFERENCE)
+        return xc_cli_failf(cmd, "-impl %s is a reference: the gate judges other implementations against it",
+                            g->impl->name);
+    g->label = g->impl->name;
+    return 0;
+}
+
+/* The work folder: -work (made), or a temporary one.  0, or the exit code
+ * after a message. */
+static int make_work(gatectx *g, const char *work, const char *cmd)
+{
+    xc_error e;
+    if (work) {
+        if (xc_pathf(g->work, sizeof g->work, &e, "%s", work) || xc_mkdirs(g->work, &e))
+            return xc_cli_fail(cmd, &e);
+        return 0;
+    }
+    const char *tmp = getenv("TMPDIR");
+    if (xc_pathf(g->work, sizeof g->work, &e, "%s/crosscheck-gate.XXXXXX", tmp && *tmp ? tmp : "/tmp"))
+        return xc_cli_fail(cmd, &e);
+    if (!mkdtemp(g->work))
+        return xc_cli_failf(cmd, "%s: cannot create a temporary folder: %s", g->work, strerror(errno));
+    g->own_work = 1;
+    return 0;
+}
+
 int xc_cmd_gate(int argc, char **argv)
 {
     const char *sub = argc > 1 ? argv[1] : NULL;
@@ -229,54 +289,8 @@ int xc_cmd_gate(int argc, char **argv)
         return xc_cli_failf(spec->cmd, "-family is gate search's");
     if (!dd && g.cls != GATE_CLASS_DEFAULT)
         return xc_cli_failf(spec->cmd, "-exact, -float and -approx are gate dedisperse's");
-    if (!g.cmd) {
-        /* The implementation judged: named, or the one a plugin registered. */
-        xc_family fam = dd ? XC_FAMILY_DEDISPERSE : XC_FAMILY_PULSCAN;
-        const xc_registry *reg = xc_cli_registry();
-        if (g.impl_name) {
-            if (!(g.impl = xc_cli_impl(spec->cmd, fam, g.impl_name)))
-                return 2;
-        } else {
-            char names[512] = "";
-            int n = 0;
-            for (size_t i = 0; i < xc_registry_count(reg, fam); i++) {
-                const xc_impl *e = xc_registry_at(reg, fam, i);
-                if (e->caps & XC_CAP_RUNTIME) {
-                    xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", n ? ", " : "", e->name);
-                    g.impl = e;
-                    n++;
-                }
-            }
-            if (n == 0)
-                return xc_cli_failf(spec->cmd, "nothing to judge: give -plugin LIB.so (a plugin with a %s "
-                                    "implementation), -impl NAME or -cmd 'TEMPLATE'", xc_family_name(fam));
-            if (n > 1)
-                return xc_cli_failf(spec->cmd, "the plugins register %d %s implementations (%s): choose one with -impl",
-                                    n, xc_family_name(fam), names);
-            char why[256];
-            if (!xc_impl_available(g.impl, why, sizeof why))
-                return xc_cli_failf(spec->cmd, "%s: unavailable: %s", g.impl->name, why);
-        }
-        if (g.impl->caps & XC_CAP_REFERENCE)
-            return xc_cli_failf(spec->cmd, "-impl %s is a reference: the gate judges other implementations against it",
-                                g.impl->name);
-        g.label = g.impl->name;
-    } else {
-        g.label = "cmd";
-    }
-    xc_error e;
-    xc_error_clear(&e);
-    if (work) {
-        if (xc_pathf(g.work, sizeof g.work, &e, "%s", work) || xc_mkdirs(g.work, &e))
-            return xc_cli_fail(spec->cmd, &e);
-    } else {
-        const char *tmp = getenv("TMPDIR");
-        if (xc_pathf(g.work, sizeof g.work, &e, "%s/crosscheck-gate.XXXXXX", tmp && *tmp ? tmp : "/tmp"))
-            return xc_cli_fail(spec->cmd, &e);
-        if (!mkdtemp(g.work))
-            return xc_cli_failf(spec->cmd, "%s: cannot create a temporary folder: %s", g.work, strerror(errno));
-        g.own_work = 1;
-    }
+    if ((rc = choose_impl(&g, dd, spec->cmd)) || (rc = make_work(&g, work, spec->cmd)))
+        return rc;
     g.vd.lines = g.quiet ? NULL : stderr;
     g.vd.style = XC_VD_LINE_STATE;
     if (!g.quiet)
@@ -286,6 +300,7 @@ int xc_cmd_gate(int argc, char **argv)
     rc = dd ? gate_dedisperse(&g) : gate_search(&g);
     double secs = xc_now() - t0;
     xc_vd_emit(&g.vd);
+    xc_error e;
     if (rc == 0) {
         xc_vd_table_checks(&g.vd);
         printf("\n%zu checks, %zu failed, %.1f s\n", g.vd.rows.n, g.vd.rows.nfail, secs);
