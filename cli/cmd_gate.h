@@ -47,6 +47,12 @@ enum { GATE_FMT_AUTO = 0, GATE_FMT_PLANE, GATE_FMT_NPY, GATE_FMT_DAT, GATE_FMT_T
 #define GATE_FORMATS "auto|plane|npy|dat|tim"
 
 /* gate_cmd.c */
+/* The size of a case's paths. */
+#define GATE_PATH 4096
+/* dir = work/obs, and path[k] = dir/name[k] for k < n, each GATE_PATH bytes;
+ * XC_EINVAL naming a path that does not fit. */
+xc_status gate_case_paths(char *dir, const char *work, const char *obs, const char *const *name, char *const *path,
+                          size_t n, xc_error *err);
 /* A placeholder of a -cmd template and its value. */
 typedef struct {
     const char *key;

@@ -286,30 +286,16 @@ static void check_pulses(gatectx *g, const char *obs, const ddcase *c, const xc_
 
 /* A case's files, in its own folder under the work folder. */
 typedef struct {
-    char dir[4096], fil[4096], out[4096], json[4096], refout[4096], refjson[4096], dmlist[4096], dmjson[4096],
-        log[4096];
+    char dir[GATE_PATH], fil[GATE_PATH], out[GATE_PATH], json[GATE_PATH], refout[GATE_PATH], refjson[GATE_PATH],
+        dmlist[GATE_PATH], dmjson[GATE_PATH], log[GATE_PATH];
 } case_files;
 
 static xc_status case_files_make(case_files *f, const char *work, const char *obs, xc_error *e)
 {
-    xc_status st = xc_pathf(f->dir, sizeof f->dir, e, "%s/%s", work, obs);
-    if (!st)
-        st = xc_pathf(f->fil, sizeof f->fil, e, "%s/in.fil", f->dir);
-    if (!st)
-        st = xc_pathf(f->out, sizeof f->out, e, "%s/out", f->dir);
-    if (!st)
-        st = xc_pathf(f->json, sizeof f->json, e, "%s/out.json", f->dir);
-    if (!st)
-        st = xc_pathf(f->refout, sizeof f->refout, e, "%s/ref", f->dir);
-    if (!st)
-        st = xc_pathf(f->refjson, sizeof f->refjson, e, "%s/ref.json", f->dir);
-    if (!st)
-        st = xc_pathf(f->dmlist, sizeof f->dmlist, e, "%s/dmlist.txt", f->dir);
-    if (!st)
-        st = xc_pathf(f->dmjson, sizeof f->dmjson, e, "%s/dmlist.json", f->dir);
-    if (!st)
-        st = xc_pathf(f->log, sizeof f->log, e, "%s/cmd.log", f->dir);
-    return st;
+    static const char *const name[] = {"in.fil",      "out",         "out.json",    "ref",
+                                       "ref.json",    "dmlist.txt",  "dmlist.json", "cmd.log"};
+    char *const path[] = {f->fil, f->out, f->json, f->refout, f->refjson, f->dmlist, f->dmjson, f->log};
+    return gate_case_paths(f->dir, work, obs, name, path, sizeof path / sizeof path[0], e);
 }
 
 /* The case's filterbank at f->fil (synthetic pulses, or the impulses: *S

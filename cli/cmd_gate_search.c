@@ -102,27 +102,15 @@ static void check_vs_ref(gatectx *g, const char *obs, const xc_candlist *got, co
 
 /* A case's files, in its own folder under the work folder. */
 typedef struct {
-    char dir[4096], root[4096], dat[4096], fft[4096], inf[4096], truth[4096], out[4096], log[4096];
+    char dir[GATE_PATH], root[GATE_PATH], dat[GATE_PATH], fft[GATE_PATH], inf[GATE_PATH], truth[GATE_PATH],
+        out[GATE_PATH], log[GATE_PATH];
 } case_files;
 
 static xc_status case_files_make(case_files *f, const char *work, const char *obs, xc_error *e)
 {
-    xc_status st = xc_pathf(f->dir, sizeof f->dir, e, "%s/%s", work, obs);
-    if (!st)
-        st = xc_pathf(f->root, sizeof f->root, e, "%s/psr", f->dir);
-    if (!st)
-        st = xc_pathf(f->dat, sizeof f->dat, e, "%s/psr.dat", f->dir);
-    if (!st)
-        st = xc_pathf(f->fft, sizeof f->fft, e, "%s/psr.fft", f->dir);
-    if (!st)
-        st = xc_pathf(f->inf, sizeof f->inf, e, "%s/psr.inf", f->dir);
-    if (!st)
-        st = xc_pathf(f->truth, sizeof f->truth, e, "%s/psr.truth.json", f->dir);
-    if (!st)
-        st = xc_pathf(f->out, sizeof f->out, e, "%s/cands", f->dir);
-    if (!st)
-        st = xc_pathf(f->log, sizeof f->log, e, "%s/cmd.log", f->dir);
-    return st;
+    static const char *const name[] = {"psr", "psr.dat", "psr.fft", "psr.inf", "psr.truth.json", "cands", "cmd.log"};
+    char *const path[] = {f->root, f->dat, f->fft, f->inf, f->truth, f->out, f->log};
+    return gate_case_paths(f->dir, work, obs, name, path, sizeof path / sizeof path[0], e);
 }
 
 /* Runs -cmd on the case; 1 with its candidates in *cl, 0 after a failed row

@@ -12,6 +12,7 @@
 
 #include "cli/cmd_gate.h"
 #include "core/base/xc_fmt.h"
+#include "core/base/xc_fs.h"
 #include "core/base/xc_progress.h"
 
 static int shell_safe(const char *s)
@@ -173,4 +174,13 @@ int gate_cmd_output(gatectx *g, const char *obs, const gate_kv *kv, size_t n, co
         return 0;
     }
     return !cmd_failed(g, obs, cmd, log, code, tail);
+}
+
+xc_status gate_case_paths(char *dir, const char *work, const char *obs, const char *const *name, char *const *path,
+                          size_t n, xc_error *err)
+{
+    xc_status st = xc_pathf(dir, GATE_PATH, err, "%s/%s", work, obs);
+    for (size_t k = 0; k < n && !st; k++)
+        st = xc_pathf(path[k], GATE_PATH, err, "%s/%s", dir, name[k]);
+    return st;
 }
