@@ -139,13 +139,7 @@ int xc_cmd_study(int argc, char **argv)
     }
     xc_study_meter m;
     xc_study_runopts ro;
-    memset(&ro, 0, sizeof ro);
-    ro.shard = si;
-    ro.nshards = sn;
-    ro.threads = threads;
-    ro.workers = workers;
-    ro.device_jobs = device_jobs;
-    xc_study_meter_start(&ro.progress, &m, quiet);
+    xc_study_runopts_start(&ro, &m, si, sn, threads, workers, device_jobs, quiet);
     double t0 = xc_now();
     xc_study_rows rows = {0};
     xc_status e = xc_study_run(&st, out, &ro, &err);

@@ -36,6 +36,18 @@ void xc_study_meter_start(xc_progress_cb *cb, xc_study_meter *m, int quiet)
     cb->ctx = m;
 }
 
+void xc_study_runopts_start(xc_study_runopts *ro, xc_study_meter *m, unsigned long long shard,
+                            unsigned long long nshards, int threads, int workers, int device_jobs, int quiet)
+{
+    memset(ro, 0, sizeof *ro);
+    ro->shard = shard;
+    ro->nshards = nshards;
+    ro->threads = threads;
+    ro->workers = workers;
+    ro->device_jobs = device_jobs;
+    xc_study_meter_start(&ro->progress, m, quiet);
+}
+
 /* The rates table on stdout, from DIR/rates.csv. */
 void xc_study_print_rates(const char *dir)
 {
