@@ -129,6 +129,68 @@ static xc_status apply(const xc_opt *o, const char *val, xc_error *err)
     return xc_error_set(err, XC_EINVAL, "option %s: no parser for it", opt);
 }
 
+/* "-name ARG" of an entry. */
+static int opt_label(const xc_opt *o, char *buf, size_t n)
+{
+    const char *arg = o->arg ? o->arg : o->kind == XC_OPTK_FLAG ? NULL : "X";
+    return snprintf(buf, n, "-%s%s%s", o->name, arg ? " " : "", arg ? arg : "");
+}
+
+/* The options' column: the widest "-name ARG" up to 18, then two blanks. */
+#define HELP_COL_MAX 18
+
+void xc_opts_help(const xc_optspec *s, const xc_opt *opts)
+{
+    if (s->help) {
+        s->help();
+        return;
+    }
+    printf("usage: crosscheck %s %s\n", s->cmd, s->usage ? s->usage : "[options]");
+    if (s->about)
+        printf("\n%s", s->about);
+    int n = flatten(opts, 0, NULL, 0);
+    flat_opt *flat = malloc(((size_t)n + 1) * sizeof *flat);
+    if (flat) {
+        flatten(opts, 0, flat, 0);
+        int w = 2;   /* "-h" */
+        char label[128];
+        for (int k = 0; k < n; k++) {
+            int l = opt_label(flat[k].o, label, sizeof label);
+            if (flat[k].o->help && l > w && l <= HELP_COL_MAX)
+                w = l;
+        }
+        printf("\noptions:\n");
+        for (int k = 0; k < n; k++) {
+            const xc_opt *o = flat[k].o;
+            if (!o->help)   /* taken, but not this command's (gate dedisperse and search share a table) */
+                continue;
+            int l = opt_label(o, label, sizeof label);
+            const char *h = o->help;
+            printf("  %-*s", w, label);
+            if (l > w)   /* a long label: its text on the next line */
+                printf("\n  %-*s", w, "");
+            for (;;) {
+                size_t len = strcspn(h, "\n");
+                if (len)
+                    printf("  %.*s", (int)len, h);
+                if (!h[len])
+                    break;
+                h += len + 1;
+                printf("\n  %-*s", w, "");
+            }
+            if (o->def)
+                printf(" [%s]", o->def);
+            printf("\n");
+        }
+        printf("  %-*s  this help\n", w, "-h");
+        free(flat);
+    }
+    if (s->after)
+        printf("\n%s", s->after);
+    if (s->more)
+        s->more();
+}
+
 /* One pass over argv: pass 0 applies the options outside LATER tables and
  * checks the positional arguments; pass 1 applies only the LATER ones. */
 static int run(const xc_optspec *s, const xc_opt *opts, int argc, char **argv, int *first, int pass)
@@ -156,7 +218,7 @@ static int run(const xc_optspec *s, const xc_opt *opts, int argc, char **argv, i
     int rc = XC_OPTS_GO, c;
     while (rc == XC_OPTS_GO && (c = getopt_long_only(argc, argv, "", lo, NULL)) != -1) {
         if (c == VAL_HELP) {
-            s->help();
+            xc_opts_help(s, opts);
             xc_cli_common_help();
             rc = 0;
         } else if (c < VAL_FIRST || c >= VAL_FIRST + n) {

@@ -1,9 +1,12 @@
 /* cli_opts.h: the subcommands' option parser.  A command lists its options in
  * a table (the name without the dash, as PRESTO and SIGPROC spell it: "zmax",
- * "dm", "nbits"; what kind of value; where it goes) and xc_opts_parse runs
- * getopt_long_only over the table, so every command answers the same way:
+ * "dm", "nbits"; what kind of value; where it goes; what it means and its
+ * default) and xc_opts_parse runs getopt_long_only over the table, so every
+ * command answers the same way:
  *
- *   -h, -help, --help      the command's help on stdout, exit 0
+ *   -h, -help, --help      the command's help on stdout, exit 0: its usage
+ *                          and description, then every option of the table
+ *                          with its meaning and default (xc_opts_help)
  *   a bad value            "crosscheck <cmd>: option -nchans: 'x' is not an integer", exit 2
  *                          (the strict parsers of cli.h: xc_cli_int, xc_cli_double, xc_cli_u64)
  *   an unknown option or a missing value   xc_cli_badopt, exit 2
@@ -47,6 +50,9 @@ struct xc_opt {
     const char *choices;  /* CHOICE: "lsb|msb" */
     xc_opt_fn fn;         /* CALL */
     int *given;           /* optional: set to 1 when the option is applied */
+    const char *arg;      /* the value's name in the help ("FILE", "N"); NULL for a FLAG */
+    const char *help;     /* what it does; '\n' starts another line of the help; NULL: not listed */
+    const char *def;      /* the default, shown as " [def]" after the help; NULL: none said */
 };
 
 /* A list of ints (XC_OPTK_INTS): v has room for max; n is how many.  The
@@ -56,18 +62,20 @@ typedef struct {
     int n, max;
 } xc_cli_ints;
 
-/* Table entries.  An entry with a `given` flag is written out:
- *   {.name = "lodm", .kind = XC_OPTK_DOUBLE, .dest = &lodm, .given = &tol_given} */
-#define XC_OPT_FLAG(n, p)          {.name = (n), .kind = XC_OPTK_FLAG, .dest = (p), .lo = 1}
-#define XC_OPT_SET(n, p, v)        {.name = (n), .kind = XC_OPTK_FLAG, .dest = (p), .lo = (v)}
-#define XC_OPT_STR(n, p)           {.name = (n), .kind = XC_OPTK_STR, .dest = (p)}
-#define XC_OPT_INT(n, p, l, h)     {.name = (n), .kind = XC_OPTK_INT, .dest = (p), .lo = (l), .hi = (h)}
-#define XC_OPT_DOUBLE(n, p)        {.name = (n), .kind = XC_OPTK_DOUBLE, .dest = (p)}
-#define XC_OPT_NONNEG(n, p)        {.name = (n), .kind = XC_OPTK_NONNEG, .dest = (p)}
-#define XC_OPT_U64(n, p)           {.name = (n), .kind = XC_OPTK_U64, .dest = (p)}
-#define XC_OPT_INTS(n, p, l, h)    {.name = (n), .kind = XC_OPTK_INTS, .dest = (p), .lo = (l), .hi = (h)}
-#define XC_OPT_CHOICE(n, p, c)     {.name = (n), .kind = XC_OPTK_CHOICE, .dest = (p), .choices = (c)}
-#define XC_OPT_CALL(n, f, ctx)     {.name = (n), .kind = XC_OPTK_CALL, .dest = (ctx), .fn = (f)}
+/* Table entries; what follows the fixed arguments are more members, as the
+ * help's: XC_OPT_STR("i", &in, .arg = "X.dat", .help = "input series").  An
+ * entry with a `given` flag is written out:
+ *   {.name = "lodm", .kind = XC_OPTK_DOUBLE, .dest = &lodm, .given = &tol_given, .arg = "DM", ...} */
+#define XC_OPT_FLAG(n, p, ...)       {.name = (n), .kind = XC_OPTK_FLAG, .dest = (p), .lo = 1, __VA_ARGS__}
+#define XC_OPT_SET(n, p, v, ...)     {.name = (n), .kind = XC_OPTK_FLAG, .dest = (p), .lo = (v), __VA_ARGS__}
+#define XC_OPT_STR(n, p, ...)        {.name = (n), .kind = XC_OPTK_STR, .dest = (p), __VA_ARGS__}
+#define XC_OPT_INT(n, p, l, h, ...)  {.name = (n), .kind = XC_OPTK_INT, .dest = (p), .lo = (l), .hi = (h), __VA_ARGS__}
+#define XC_OPT_DOUBLE(n, p, ...)     {.name = (n), .kind = XC_OPTK_DOUBLE, .dest = (p), __VA_ARGS__}
+#define XC_OPT_NONNEG(n, p, ...)     {.name = (n), .kind = XC_OPTK_NONNEG, .dest = (p), __VA_ARGS__}
+#define XC_OPT_U64(n, p, ...)        {.name = (n), .kind = XC_OPTK_U64, .dest = (p), __VA_ARGS__}
+#define XC_OPT_INTS(n, p, l, h, ...) {.name = (n), .kind = XC_OPTK_INTS, .dest = (p), .lo = (l), .hi = (h), __VA_ARGS__}
+#define XC_OPT_CHOICE(n, p, c, ...)  {.name = (n), .kind = XC_OPTK_CHOICE, .dest = (p), .choices = (c), __VA_ARGS__}
+#define XC_OPT_CALL(n, f, ctx, ...)  {.name = (n), .kind = XC_OPTK_CALL, .dest = (ctx), .fn = (f), __VA_ARGS__}
 #define XC_OPT_TABLE(t)            {.name = "", .kind = XC_OPTK_TABLE, .dest = (void *)(t)}
 #define XC_OPT_LATER(t)            {.name = "", .kind = XC_OPTK_LATER, .dest = (void *)(t)}
 #define XC_OPT_END                 {.name = 0, .kind = XC_OPTK_END}
@@ -78,12 +86,20 @@ typedef struct {
 #define XC_OPTS_ANY_ARGS (-1)
 
 /* What a command is, apart from its options: constant, so a command keeps it
- * static. */
+ * static.  Its help is the usage line, the description, the options of the
+ * table and the closing text, in that order (xc_opts_help). */
 typedef struct {
     const char *cmd;       /* as messages name it: "crosscheck <cmd>: ..." */
-    void (*help)(void);    /* prints the help on stdout */
+    void (*help)(void);    /* a help of its own on stdout instead of the generated one; NULL: none */
     int max_args;          /* positional arguments allowed, or XC_OPTS_ANY_ARGS */
+    const char *usage;     /* after "usage: crosscheck <cmd> "; NULL: "[options]" */
+    const char *about;     /* the description, between the usage and the options; NULL: none */
+    const char *after;     /* after the options (exit status, examples); NULL: none */
+    void (*more)(void);    /* prints what the texts cannot hold (a list made at run time), after them */
 } xc_optspec;
+
+/* The command's help on stdout, from s and the table opts. */
+void xc_opts_help(const xc_optspec *s, const xc_opt *opts);
 
 /* Parses argv[1..argc-1] (argv[0] is the command's name) against the table
  * opts (ended by XC_OPT_END), applying every option but those of XC_OPT_LATER

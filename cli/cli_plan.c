@@ -15,13 +15,28 @@ void xc_cli_planopts_init(xc_cli_planopts *o)
     o->tol_given = 0;
     o->convention = "crosscheck";
     const xc_opt t[] = {
-        XC_OPT_STR("dmplan", &o->dmplan),
-        XC_OPT_STR("dmplanfile", &o->dmplanfile),
-        {.name = "lodm", .kind = XC_OPTK_DOUBLE, .dest = &o->lodm, .given = &o->tol_given},
-        {.name = "hidm", .kind = XC_OPTK_DOUBLE, .dest = &o->hidm, .given = &o->tol_given},
-        {.name = "dm_tol", .kind = XC_OPTK_DOUBLE, .dest = &o->dm_tol, .given = &o->tol_given},
-        {.name = "dm_pulse_width", .kind = XC_OPTK_DOUBLE, .dest = &o->dm_pulse_width, .given = &o->tol_given},
-        XC_OPT_STR("convention", &o->convention),
+        XC_OPT_STR("dmplan", &o->dmplan, .arg = "LO:HI:STEP:DS[,...]",
+                   .help = "DM plan (exactly one of -dmplan, -dmplanfile, -lodm/-hidm/-dm_tol/-dm_pulse_width):\n"
+                           "ranges, AstroAccelerate style: round((HI-LO)/STEP) trials\n"
+                           "LO + j*STEP (HI excluded, no rounding up to 64); DS = downsample\n"
+                           "factor (samples summed in groups of DS, delays in DS*tsamp units)\n"
+                           "e.g. the AstroAccelerate paper's Table 2:\n"
+                           "0:150:0.1:1,150:300:0.2:1,300:500:0.25:1 (3050 trials)"),
+        XC_OPT_STR("dmplanfile", &o->dmplanfile, .arg = "FILE",
+                   .help = "the same, one range per line ('lo hi step ds', 'lo:hi:step:ds'\n"
+                           "or AstroAccelerate's 'range lo hi step inBin outBin'; # comments)"),
+        {.name = "lodm", .kind = XC_OPTK_DOUBLE, .dest = &o->lodm, .given = &o->tol_given, .arg = "A",
+         .help = "dedisp/Heimdall tolerance list: the lowest DM", .def = "0"},
+        {.name = "hidm", .kind = XC_OPTK_DOUBLE, .dest = &o->hidm, .given = &o->tol_given, .arg = "B",
+         .help = "the highest: the last trial is the first DM >= B, as dedisp", .def = "1000"},
+        {.name = "dm_tol", .kind = XC_OPTK_DOUBLE, .dest = &o->dm_tol, .given = &o->tol_given, .arg = "T",
+         .help = "smearing allowed between trials, as a factor", .def = "1.25"},
+        {.name = "dm_pulse_width", .kind = XC_OPTK_DOUBLE, .dest = &o->dm_pulse_width, .given = &o->tol_given,
+         .arg = "US", .help = "the pulse width the tolerance list is made for, in us", .def = "40"},
+        XC_OPT_STR("convention", &o->convention, .arg = "NAME",
+                   .help = "delay convention: crosscheck (k_DM 4148.808, round half away, raw sum),\n"
+                           "sigproc, presto, dedisp, astroaccelerate (see README)",
+                   .def = "crosscheck"),
         XC_OPT_END,
     };
     _Static_assert(sizeof t == sizeof o->table, "xc_cli_planopts.table holds the plan options and the end");
@@ -52,19 +67,4 @@ xc_status xc_cli_plan_build(const xc_cli_planopts *o, const xc_geometry *g, xc_d
     double f0 = g->foff < 0 ? g->fch1 : g->fch1 + (g->nchans - 1) * g->foff;
     return xc_dmplan_tolerance(plan, o->lodm, o->hidm, g->tsamp, o->dm_pulse_width, f0, fabs(g->foff),
                                g->nchans, o->dm_tol, err);
-}
-
-const char *xc_cli_plan_help(void)
-{
-    return "DM plan (exactly one of):\n"
-           "  -dmplan LO:HI:STEP:DS[,...]  ranges, AstroAccelerate style: round((HI-LO)/STEP) trials\n"
-           "                               LO + j*STEP (HI excluded, no rounding up to 64); DS = downsample\n"
-           "                               factor (samples summed in groups of DS, delays in DS*tsamp units)\n"
-           "                               e.g. the AstroAccelerate paper's Table 2:\n"
-           "                               0:150:0.1:1,150:300:0.2:1,300:500:0.25:1 (3050 trials)\n"
-           "  -dmplanfile FILE             the same, one range per line ('lo hi step ds', 'lo:hi:step:ds'\n"
-           "                               or AstroAccelerate's 'range lo hi step inBin outBin'; # comments)\n"
-           "  -lodm A -hidm B -dm_tol T -dm_pulse_width US\n"
-           "                               dedisp/Heimdall tolerance list (defaults 0, 1000, 1.25, 40 us);\n"
-           "                               the last trial is the first DM >= B, as dedisp\n";
 }

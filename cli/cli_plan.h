@@ -24,7 +24,5 @@ void xc_cli_planopts_init(xc_cli_planopts *o);
 xc_status xc_cli_plan_build(const xc_cli_planopts *o, const xc_geometry *g, xc_dmplan *plan, xc_error *err);
 /* The -convention named, or NULL after printing "crosscheck <cmd>: -convention: ..." (exit 2). */
 const xc_convention *xc_cli_plan_convention(const char *cmd, const xc_cli_planopts *o);
-/* The help lines for the DM-plan options (each command explains -convention itself). */
-const char *xc_cli_plan_help(void);
 
 #endif

@@ -6,16 +6,15 @@
  * compare/xc_stats.h's tests) and approx/xc_approx_json.h into JSON; this
  * file parses the options, calls them, prints and fills the report (section
  * 5, the accel search, in cmd_check_accel.c). */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "core/base/xc_fmt.h"
 #include "approx/xc_approx.h"
 #include "approx/xc_approx_json.h"
@@ -27,124 +26,6 @@
 #include "reports/xc_report.h"
 #include "cli/cmd_check.h"
 
-
-static void help(void)
-{
-    printf("usage: crosscheck check approximations [-seeds N] [-seed S] [-quick] [-json FILE] [-report DIR]\n"
-           "                                       [-threads N] [-npsr N] [-zmax Z] [-numharm H]\n\n"
-           "Measures, with numbers, what the Pulscan paper's GPU version gives up, and the search's\n"
-           "statistics on noise (issue 4):\n"
-           "  1. median of medians (blocks of 4096, as the GPU, and the CPU default block) against the\n"
-           "     exact median and MAD on Gaussian noise: bias and spread of the location and of the\n"
-           "     MAD-based sigma, against a semi-analytic prediction; their effect on the normalised\n"
-           "     powers (mean, true value 2; fractions above 5..25 against chi-square with 2 dof; KS);\n"
-           "  2. the appendix polynomial for ln p against the exact ln Q over dof 2..24020 and\n"
-           "     chi2/dof 1..1000: largest absolute and relative errors and where they are below 1 %%\n"
-           "     and 10 %%;\n"
-           "  3. detections lost on synthetic accelerated pulsars (64 channels, 8 bits, 128 us, 33.55 s,\n"
-           "     5 %% duty cycle, f 200..700 Hz, |z| uniform in 0..zmax, designed sigma 4..12) by\n"
-           "     logarithmic z, R-block peaks, both, median of medians, the ln p polynomial and all of\n"
-           "     them (the GPU), against every z, local maxima, exact statistics; detection = a\n"
-           "     candidate with sigma > 6 within 1 %% of the mean apparent frequency (the paper's\n"
-           "     criterion); once alone and once with a bright pulsar (fundamental power 2000) in the\n"
-           "     same R-block;\n"
-           "  4. noise-only spectra: KS and chi-square goodness of fit of harmonic-sum boxcars (stages\n"
-           "     1-4, widths 1, 4, 16, 64: independent boxcars only) against chi-square with their\n"
-           "     stated dof, and the candidates with sigma > 0, 1, 2, 3 (unsifted) against the\n"
-           "     trials-corrected expectation with binomial bounds;\n"
-           "  5. the matched-filter accel search (accelsearch's): noise plane powers at zmax 0 and 50 and\n"
-           "     harmonic sums of 2 and 4 against chi-square with 2H dof (KS, GOF, mean, single-trial\n"
-           "     false alarms against binomial bounds), and accelsearch's shortcuts measured against the\n"
-           "     reference: the half-bin grid against a full-bin one, LOWACC/HIGHACC half-widths against a\n"
-           "     long template, the float plane against the double one, and its effective trial count\n"
-           "     against every grid point (sigma) and against noise planes' largest powers.\n"
-           "Every number follows from -seed; the thread count never changes them.  Exit status 0 when\n"
-           "every verdict passes, 1 when one fails, 2 on errors.\n\n"
-           "  -seeds N      seeds per measurement [3; -quick 1]\n"
-           "  -seed S       first seed [1]\n"
-           "  -quick        fewer blocks, bins and pulsars (about 10 s)\n"
-           "  -json FILE    write every number to FILE (JSON)\n"
-           "  -junit FILE   the verdicts as JUnit XML, one test case each (CI; docs/ci.md)\n"
-           "  -report DIR   HTML report + summary.json in DIR [runs/<UTC time>-approx]\n"
-           "  -threads N    OpenMP threads [all cores]\n"
-           "  -npsr N       synthetic pulsars per seed [30; -quick 12]\n"
-           "  -zmax Z       zmax of the synthetic search, in bins drifted [200]\n"
-           "  -numharm H    harmonic stages of the synthetic search [1]\n");
-}
-
-
-void ck_jset(json_t *o, const char *k, json_t *v)
-{
-    if (v)
-        json_object_set_new(o, k, v);
-}
-
-/* Remembers the first failure (report, memory) for the exit status. */
-void ck_note(ctx *c, xc_status st, const xc_error *e)
-{
-    if (st && !c->fatal) {
-        c->fatal = st;
-        c->fatal_err = *e;
-    }
-}
-
-void ck_rows(ctx *c, const xc_row *r, int n)
-{
-    xc_error e;
-    for (int k = 0; k < n; k++) {
-        printf("  %-44s %s\n", r[k].key, r[k].value);
-        ck_note(c, xc_report_add_kv(c->rep, r[k].key, r[k].value, &e), &e);
-    }
-}
-
-/* Each verdict becomes a row of compare/xc_checks.h, then the table, the
- * report and the JSON show the row. */
-void ck_verdicts(ctx *c, const xc_verdict *v, int n)
-{
-    xc_error e;
-    for (int k = 0; k < n; k++) {
-        if (xc_checks_addf(&c->rows, NULL, v[k].impl, v[k].check, v[k].pass ? XC_CHECK_PASS : XC_CHECK_FAIL, NAN,
-                           NAN, v[k].bound, &e, "%s", v[k].measured)) {
-            ck_note(c, e.code, &e);
-            return;
-        }
-        const xc_check_row *r = &c->rows.row[c->rows.n - 1];
-        int pass = r->state == XC_CHECK_PASS;
-        printf("  %s  %s: %s (%s)\n", xc_check_state_name(r->state), r->check, r->measured, r->bound);
-        ck_note(c, xc_report_add_verdict(c->rep, r->impl, r->check, r->measured, r->bound, pass, &e), &e);
-        json_array_append_new(c->verdicts, json_pack("{s:s, s:s, s:s, s:s, s:b}", "impl", r->impl, "check", r->check,
-                                                     "measured", r->measured, "bound", r->bound, "pass", pass));
-    }
-}
-
-void ck_section(ctx *c, const char *title, const char *text)
-{
-    printf("\n%s\n", title);
-    xc_error e;
-    ck_note(c, xc_report_add_section(c->rep, title, &e), &e);
-    if (text)
-        ck_note(c, xc_report_add_text(c->rep, text, &e), &e);
-}
-
-void ck_text(ctx *c, const char *t)
-{
-    xc_error e;
-    ck_note(c, xc_report_add_text(c->rep, t, &e), &e);
-}
-
-void ck_plot(ctx *c, const char *title, const char *xl, const char *yl, const xc_series *s, size_t ns, int logx,
-                 int logy)
-{
-    xc_lineplot p = {title, xl, yl, s, ns, logx, logy};
-    xc_error e;
-    ck_note(c, xc_report_add_lines(c->rep, &p, &e), &e);
-}
-
-void ck_num(ctx *c, const char *key, double v)
-{
-    xc_error e;
-    ck_note(c, xc_report_set_number(c->rep, key, v, &e), &e);
-}
 
 /* ---- 1. median of medians -------------------------------------------------- */
 
@@ -160,13 +41,13 @@ static void mom_block_report(ctx *c, const xc_mom_blocks *r)
 static void mom_powers_report(ctx *c, const xc_mom_powers *p, const xc_mom_blocks *gpu, json_t *mom)
 {
     printf(" normalised powers, %zu bins x %d seeds, blocks of %zu:\n", p->nbins, p->nseeds, p->normwidth);
-    ck_text(c, "Normalised powers of complex Gaussian noise (offset 0.5, sigma 3), blocks of 4096 bins under both "
+    xc_vd_text(&c->vd, "Normalised powers of complex Gaussian noise (offset 0.5, sigma 3), blocks of 4096 bins under both "
             "estimators; for noise they are chi-square with 2 dof, mean 2, survival e^{-x/2}.  'predicted' takes "
             "each block's estimated scales alone: mean over blocks of exp(-x / (a_re^2 + a_im^2)), a = true sigma "
             "/ scale.");
-    ck_num(c, "mean_power_exact", p->mean_exact);
-    ck_num(c, "mean_power_mom", p->mean_mom);
-    ck_num(c, "frac_above10_mom_over_chi2", (double)p->count_mom[1] / (double)p->n / p->expect[1]);
+    xc_vd_number(&c->vd, "mean_power_exact", p->mean_exact);
+    xc_vd_number(&c->vd, "mean_power_mom", p->mean_mom);
+    xc_vd_number(&c->vd, "frac_above10_mom_over_chi2", (double)p->count_mom[1] / (double)p->n / p->expect[1]);
     xc_row t[3 + XC_APPROX_NTHR];
     ck_rows(c, t, xc_mom_powers_rows(p, gpu, t));
     ck_jset(mom, "powers", xc_mom_powers_json(p, xc_approx_mean_power_pred(gpu, XC_NORM_EXACT),
@@ -207,11 +88,11 @@ static xc_status check_mom(ctx *c, xc_error *err)
             return st;
         if (k == 0) {
             gpu = r;
-            ck_num(c, "mom4096_scale_mean", r.mom_scale.mean);
-            ck_num(c, "mom4096_scale_predicted", r.pred_scale_mean);
-            ck_num(c, "mom4096_dloc_mean", r.dloc.mean);
-            ck_num(c, "mom4096_dloc_sd", r.dloc.sd);
-            ck_num(c, "mom4096_scale_ratio", r.scale_ratio.mean);
+            xc_vd_number(&c->vd, "mom4096_scale_mean", r.mom_scale.mean);
+            xc_vd_number(&c->vd, "mom4096_scale_predicted", r.pred_scale_mean);
+            xc_vd_number(&c->vd, "mom4096_dloc_mean", r.dloc.mean);
+            xc_vd_number(&c->vd, "mom4096_dloc_sd", r.dloc.sd);
+            xc_vd_number(&c->vd, "mom4096_scale_ratio", r.scale_ratio.mean);
         }
         json_array_append_new(arr, xc_mom_blocks_json(&r));
         mom_block_report(c, &r);
@@ -244,10 +125,10 @@ static xc_status check_logp(ctx *c, xc_error *err)
     }
     xc_row t[5 + XC_APPROX_NDOFCURVE];
     ck_rows(c, t, xc_logp_rows(l, t));
-    ck_num(c, "logp_poly_max_abs", l->e1.max_abs);
-    ck_num(c, "logp_poly_max_rel", l->e1.max_rel);
-    ck_num(c, "logp_poly_valid_1pct_ratio", l->e1.valid_ratio_min);
-    ck_num(c, "logp_poly_valid_10pct_ratio", l->e10.valid_ratio_min);
+    xc_vd_number(&c->vd, "logp_poly_max_abs", l->e1.max_abs);
+    xc_vd_number(&c->vd, "logp_poly_max_rel", l->e1.max_rel);
+    xc_vd_number(&c->vd, "logp_poly_valid_1pct_ratio", l->e1.valid_ratio_min);
+    xc_vd_number(&c->vd, "logp_poly_valid_10pct_ratio", l->e10.valid_ratio_min);
     xc_series s[XC_APPROX_NDOFCURVE];
     char labels[XC_APPROX_NDOFCURVE][32];
     for (int i = 0; i < XC_APPROX_NDOFCURVE; i++) {
@@ -273,16 +154,16 @@ static void zloss_report(ctx *c, const xc_zloss_opts *o, const xc_zloss_result *
     else
         xc_fmt(title, sizeof title, "one pulsar per spectrum");
     printf(" %s (%.1f s):\n", title, secs);
-    ck_text(c, title);
+    xc_vd_text(&c->vd, title);
     xc_row t[XC_APPROX_NMODES];
     xc_zloss_rows(r, sc, t);
     ck_rows(c, t, XC_APPROX_NMODES);
     for (int m = 0; m < XC_APPROX_NMODES; m++) {
         char k[64];
         xc_fmt(k, sizeof k, "detected_%s_%s", sc, xc_approx_mode_key((xc_approx_mode)m));
-        ck_num(c, k, r->frac[m]);
+        xc_vd_number(&c->vd, k, r->frac[m]);
         xc_fmt(k, sizeof k, "lost_%s_%s", sc, xc_approx_mode_key((xc_approx_mode)m));
-        ck_num(c, k, (double)r->nlost[m]);
+        xc_vd_number(&c->vd, k, (double)r->nlost[m]);
     }
     double zc[XC_APPROX_NZBIN];
     for (int b = 0; b < XC_APPROX_NZBIN; b++)
@@ -313,7 +194,7 @@ static xc_status check_zloss(ctx *c, xc_error *err)
                            specs + (size_t)s * (size_t)c->npsr, err);
     char t[2048];
     xc_zloss_describe(&o, n, c->npsr, f[0], f[1], sig[0], sig[1], c->searcher->impl.name, t, sizeof t);
-    ck_text(c, t);
+    xc_vd_text(&c->vd, t);
     json_t *arr = json_array();
     ck_jset(c->root, "detections", arr);
     for (int sc = 0; sc < 2 && !st; sc++) {
@@ -423,46 +304,65 @@ static xc_status check_noise(ctx *c, xc_error *err)
 
 /* ---- the command ------------------------------------------------------------- */
 
+static const xc_optspec spec = {
+    .cmd = "check approximations",
+    .usage = "[-seeds N] [-seed S] [-quick] [-json FILE] [-report DIR]\n"
+             "                                       [-threads N] [-npsr N] [-zmax Z] [-numharm H]",
+    .about = "Measures, with numbers, what the Pulscan paper's GPU version gives up, and the search's\n"
+             "statistics on noise:\n"
+             "  1. median of medians (blocks of 4096, as the GPU, and the CPU default block) against the\n"
+             "     exact median and MAD on Gaussian noise: bias and spread of the location and of the\n"
+             "     MAD-based sigma, against a semi-analytic prediction; their effect on the normalised\n"
+             "     powers (mean, true value 2; fractions above 5..25 against chi-square with 2 dof; KS);\n"
+             "  2. the appendix polynomial for ln p against the exact ln Q over dof 2..24020 and\n"
+             "     chi2/dof 1..1000: largest absolute and relative errors and where they are below 1 %\n"
+             "     and 10 %;\n"
+             "  3. detections lost on synthetic accelerated pulsars (64 channels, 8 bits, 128 us, 33.55 s,\n"
+             "     5 % duty cycle, f 200..700 Hz, |z| uniform in 0..zmax, designed sigma 4..12) by\n"
+             "     logarithmic z, R-block peaks, both, median of medians, the ln p polynomial and all of\n"
+             "     them (the GPU), against every z, local maxima, exact statistics; detection = a\n"
+             "     candidate with sigma > 6 within 1 % of the mean apparent frequency (the paper's\n"
+             "     criterion); once alone and once with a bright pulsar (fundamental power 2000) in the\n"
+             "     same R-block;\n"
+             "  4. noise-only spectra: KS and chi-square goodness of fit of harmonic-sum boxcars (stages\n"
+             "     1-4, widths 1, 4, 16, 64: independent boxcars only) against chi-square with their\n"
+             "     stated dof, and the candidates with sigma > 0, 1, 2, 3 (unsifted) against the\n"
+             "     trials-corrected expectation with binomial bounds;\n"
+             "  5. the matched-filter accel search (accelsearch's): noise plane powers at zmax 0 and 50 and\n"
+             "     harmonic sums of 2 and 4 against chi-square with 2H dof (KS, GOF, mean, single-trial\n"
+             "     false alarms against binomial bounds), and accelsearch's shortcuts measured against the\n"
+             "     reference: the half-bin grid against a full-bin one, LOWACC/HIGHACC half-widths against a\n"
+             "     long template, the float plane against the double one, and its effective trial count\n"
+             "     against every grid point (sigma) and against noise planes' largest powers.\n"
+             "Every number follows from -seed; the thread count never changes them.  Exit status 0 when\n"
+             "every verdict passes, 1 when one fails, 2 on errors.\n",
+};
+
 /* Parses the options into c; returns -1 to go on, or the exit code. */
 static int parse(ctx *c, int argc, char **argv, const char **json, const char **report, const char **junit)
 {
-    enum { O_SEEDS = 1, O_SEED, O_QUICK, O_JSON, O_REPORT, O_THREADS, O_NPSR, O_ZMAX, O_NUMHARM, O_HELP, O_JUNIT };
-    static const struct option opts[] = {
-        {"seeds", required_argument, 0, O_SEEDS},     {"seed", required_argument, 0, O_SEED},
-        {"quick", no_argument, 0, O_QUICK},           {"json", required_argument, 0, O_JSON},
-        {"report", required_argument, 0, O_REPORT},   {"threads", required_argument, 0, O_THREADS},
-        {"npsr", required_argument, 0, O_NPSR},       {"zmax", required_argument, 0, O_ZMAX},
-        {"numharm", required_argument, 0, O_NUMHARM}, {"h", no_argument, 0, O_HELP},
-        {"help", no_argument, 0, O_HELP},             {"junit", required_argument, 0, O_JUNIT},
-        {0, 0, 0, 0}};
-    const char *cmd = "check approximations";
     unsigned long long seed = 1;
-    int ch;
-    xc_error err;
-    xc_error_clear(&err);
     c->zmax = 200;
     c->numharm = 1;
-    while ((ch = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        xc_status st = XC_OK;
-        switch (ch) {
-        case O_SEEDS: st = xc_cli_int("-seeds", optarg, 1, 1000, &c->nseeds, &err); break;
-        case O_SEED: st = xc_cli_u64("-seed", optarg, &seed, &err); break;
-        case O_QUICK: c->quick = 1; break;
-        case O_JSON: *json = optarg; break;
-        case O_JUNIT: *junit = optarg; break;
-        case O_REPORT: *report = optarg; break;
-        case O_THREADS: st = xc_cli_int("-threads", optarg, 1, 4096, &c->threads, &err); break;
-        case O_NPSR: st = xc_cli_int("-npsr", optarg, 1, 100000, &c->npsr, &err); break;
-        case O_ZMAX: st = xc_cli_int("-zmax", optarg, 1, 4000, &c->zmax, &err); break;
-        case O_NUMHARM: st = xc_cli_int("-numharm", optarg, 1, 8, &c->numharm, &err); break;
-        case O_HELP: help(); xc_cli_common_help(); return 0;
-        default: return xc_cli_badopt(cmd, argc, argv);
-        }
-        if (st)
-            return xc_cli_fail(cmd, &err);
-    }
-    if (optind < argc)
-        return xc_cli_failf(cmd, "unexpected argument '%s'", argv[optind]);
+    const xc_opt opts[] = {
+        XC_OPT_INT("seeds", &c->nseeds, 1, 1000, .arg = "N", .help = "seeds per measurement", .def = "3; -quick 1"),
+        XC_OPT_U64("seed", &seed, .arg = "S", .help = "first seed", .def = "1"),
+        XC_OPT_FLAG("quick", &c->quick, .help = "fewer blocks, bins and pulsars (about 10 s)"),
+        XC_OPT_STR("json", json, .arg = "FILE", .help = "write every number to FILE (JSON)"),
+        XC_OPT_STR("junit", junit, .arg = "FILE", .help = "the verdicts as JUnit XML, one test case each (CI; docs/ci.md)"),
+        XC_OPT_STR("report", report, .arg = "DIR", .help = "HTML report + summary.json in DIR",
+                   .def = "runs/<UTC time>-approx"),
+        XC_OPT_INT("threads", &c->threads, 1, 4096, .arg = "N", .help = "OpenMP threads", .def = "all cores"),
+        XC_OPT_INT("npsr", &c->npsr, 1, 100000, .arg = "N", .help = "synthetic pulsars per seed", .def = "30; -quick 12"),
+        XC_OPT_INT("zmax", &c->zmax, 1, 4000, .arg = "Z", .help = "zmax of the synthetic search, in bins drifted",
+                   .def = "200"),
+        XC_OPT_INT("numharm", &c->numharm, 1, 8, .arg = "H", .help = "harmonic stages of the synthetic search",
+                   .def = "1"),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
     c->seed = seed;
     if (!c->nseeds)
         c->nseeds = c->quick ? 1 : 3;
@@ -483,17 +383,17 @@ static xc_status run_all(ctx *c, const char *json, const char *dir, xc_error *er
         st = check_noise(c, err);
     if (!st)
         st = ck_check_accel(c, err);
-    if (!st && c->fatal)
-        st = xc_error_set(err, c->fatal, "report %s/index.html: %s", dir, c->fatal_err.msg);
+    if (!st && c->vd.fatal)
+        st = xc_error_set(err, c->vd.fatal, "report %s/index.html: %s", dir, c->vd.fatal_err.msg);
     if (st)
         return st;
-    ck_jset(c->root, "verdicts", json_incref(c->verdicts));
-    if ((st = xc_report_set_number(c->rep, "verdicts_failed", (double)c->rows.nfail, err)) ||
-        (st = xc_report_set_json(c->rep, "results", json_incref(c->root), err)))
+    ck_jset(c->root, "verdicts", json_incref(c->vd.json));
+    if ((st = xc_report_set_number(c->vd.rep, "verdicts_failed", (double)c->vd.rows.nfail, err)) ||
+        (st = xc_report_set_json(c->vd.rep, "results", json_incref(c->root), err)))
         return st;
     if (json && (st = xc_cli_write_json(json, c->root, JSON_INDENT(1) | JSON_REAL_PRECISION(10), err)))
         return st;
-    return xc_report_write(c->rep, dir, err);
+    return xc_report_write(c->vd.rep, dir, err);
 }
 
 static int approximations(int argc, char **argv)
@@ -501,6 +401,7 @@ static int approximations(int argc, char **argv)
     const char *cmd = "check approximations", *json = NULL, *report = NULL, *junit = NULL;
     ctx c;
     memset(&c, 0, sizeof c);
+    xc_vd_init(&c.vd);
     int rc = parse(&c, argc, argv, &json, &report, &junit);
     if (rc >= 0)
         return rc;
@@ -522,10 +423,11 @@ static int approximations(int argc, char **argv)
             return xc_cli_fail(cmd, &err);
         strcat(dir, "-approx");
     }
-    if (xc_report_new(&c.rep, "crosscheck check approximations", &err))
+    if (xc_report_new(&c.vd.rep, "crosscheck check approximations", &err))
         return xc_cli_fail(cmd, &err);
-    xc_checks_init(&c.rows);
-    c.verdicts = json_array();
+    c.vd.json = json_array();
+    c.vd.lines = stdout;
+    c.vd.style = XC_VD_LINE_BOUND;
     c.root = json_object();
     ck_jset(c.root, "command_line", json_string(xc_cli_cmdline()));
     ck_jset(c.root, "seed", json_integer((json_int_t)c.seed));
@@ -534,18 +436,18 @@ static int approximations(int argc, char **argv)
     char line[4400];
     xc_fmt(line, sizeof line, "Command: %s.  Seeds %llu.. (%d per measurement)%s.", xc_cli_cmdline(),
            (unsigned long long)c.seed, c.nseeds, c.quick ? ", quick" : "");
-    ck_text(&c, line);
+    xc_vd_text(&c.vd, line);
     printf("crosscheck check approximations: seed %llu, %d seeds%s\n", (unsigned long long)c.seed, c.nseeds,
            c.quick ? ", quick" : "");
     double t0 = xc_now();
     xc_status st = run_all(&c, json, dir, &err);
     if (!st && junit)   /* one test case per verdict, for CI */
-        st = xc_checks_write_junit(&c.rows, "crosscheck.check.approximations", xc_now() - t0, junit, &err);
+        st = xc_checks_write_junit(&c.vd.rows, "crosscheck.check.approximations", xc_now() - t0, junit, &err);
     json_decref(c.root);
-    json_decref(c.verdicts);
-    xc_report_free(c.rep);
-    size_t npass = c.rows.npass, nfail = c.rows.nfail;
-    xc_checks_free(&c.rows);
+    json_decref(c.vd.json);
+    xc_report_free(c.vd.rep);
+    size_t npass = c.vd.rows.npass, nfail = c.vd.rows.nfail;
+    xc_vd_free(&c.vd);
     if (st)
         return xc_cli_fail(cmd, &err);
     printf("\n%zu verdicts passed, %zu failed (%.1f s); report %s/index.html%s%s\n", npass, nfail,

@@ -1,7 +1,8 @@
 /* cmd_check.h: what the files of `crosscheck check approximations` share
  * (cmd_check.c: options, sections 1-4, the report; cmd_check_accel.c:
  * section 5, the matched-filter accel search): the run's context and the
- * helpers that print a result and add it to the report and the JSON. */
+ * helpers that print a result and add it to the report and the JSON
+ * (check_out.c). */
 #ifndef XC_CMD_CHECK_H
 #define XC_CMD_CHECK_H
 
@@ -10,6 +11,7 @@
 
 #include "approx/xc_approx.h"
 #include "approx/xc_approx_table.h"
+#include "cli/cli_verdict.h"
 #include "compare/xc_checks.h"
 #include "core/search/xc_accel.h"
 #include "core/search/xc_search.h"
@@ -24,30 +26,25 @@
 
 /* What the measurements share: the output, and the run's options. */
 typedef struct {
-    xc_report *rep;
-    json_t *root, *verdicts;
-    xc_checks rows;            /* the verdicts, as `crosscheck run` keeps them */
-    xc_status fatal;           /* first report or memory failure */
-    xc_error fatal_err;
+    xc_vd vd;                  /* the verdicts and the report; the first report or memory failure */
+    json_t *root;
     uint64_t seed;
     int nseeds, quick, threads, npsr, zmax, numharm;
     const xc_searcher *searcher;
     const xc_accel_searcher *accel, *accel_ref;   /* the default accel searcher and the reference */
 } ctx;
 
+/* check_out.c */
 /* Sets o[k] = v when v is not NULL (v's reference is taken). */
 void ck_jset(json_t *o, const char *k, json_t *v);
-/* Remembers the first failure (report, memory) for the exit status. */
-void ck_note(ctx *c, xc_status st, const xc_error *e);
 /* Prints rows and adds them to the report. */
 void ck_rows(ctx *c, const xc_row *r, int n);
 /* Verdicts into the check rows, the table, the report and the JSON. */
 void ck_verdicts(ctx *c, const xc_verdict *v, int n);
+/* A heading (and a text) on stdout and in the report. */
 void ck_section(ctx *c, const char *title, const char *text);
-void ck_text(ctx *c, const char *t);
 void ck_plot(ctx *c, const char *title, const char *xl, const char *yl, const xc_series *s, size_t ns, int logx,
              int logy);
-void ck_num(ctx *c, const char *key, double v);
 
 /* Section 5 (cmd_check_accel.c). */
 xc_status ck_check_accel(ctx *c, xc_error *err);

@@ -97,16 +97,16 @@ xc_status ck_check_accel(ctx *c, xc_error *err)
            "describe both interbinning and the exact interpolation accelsearch uses.", 100 * g.th_worst[XC_GRID_HALF][XC_GRID_RONLY],
            100 * (1 - sqrt(1 - g.th_worst[XC_GRID_HALF][XC_GRID_RONLY])),
            100 * g.th_worst[XC_GRID_FULL][XC_GRID_RONLY], 100 * g.th_interbin_amp, 100 * g.th_interbin_power);
-    ck_text(c, t);
+    xc_vd_text(&c->vd, t);
     xc_row rr[4];
     ck_rows(c, rr, xc_accel_grid_rows(&g, rr));
     xc_verdict v[2];
     ck_verdicts(c, v, xc_accel_grid_verdicts(&g, v));
     ck_jset(aj, "grid", xc_accel_grid_json(&g));
-    ck_num(c, "accel_grid_half_worst", g.worst[XC_GRID_HALF][XC_GRID_RONLY]);
-    ck_num(c, "accel_grid_half_mean", g.mean[XC_GRID_HALF][XC_GRID_RONLY]);
-    ck_num(c, "accel_grid_half_rz_worst", g.worst[XC_GRID_HALF][XC_GRID_RZ]);
-    ck_num(c, "accel_grid_full_worst", g.worst[XC_GRID_FULL][XC_GRID_RONLY]);
+    xc_vd_number(&c->vd, "accel_grid_half_worst", g.worst[XC_GRID_HALF][XC_GRID_RONLY]);
+    xc_vd_number(&c->vd, "accel_grid_half_mean", g.mean[XC_GRID_HALF][XC_GRID_RONLY]);
+    xc_vd_number(&c->vd, "accel_grid_half_rz_worst", g.worst[XC_GRID_HALF][XC_GRID_RZ]);
+    xc_vd_number(&c->vd, "accel_grid_full_worst", g.worst[XC_GRID_FULL][XC_GRID_RONLY]);
 
     xc_accel_trunc_loss tl;
     if ((st = xc_approx_accel_trunc(c->accel_ref, 200, c->quick ? 150 : 400, c->seed + 10 * SEED_STRIDE, c->threads,
@@ -116,8 +116,8 @@ xc_status ck_check_accel(ctx *c, xc_error *err)
     ck_rows(c, rr, xc_accel_trunc_rows(&tl, rr));
     ck_verdicts(c, v, xc_accel_trunc_verdicts(&tl, v));
     ck_jset(aj, "truncation", xc_accel_trunc_json(&tl));
-    ck_num(c, "accel_lowacc_worst", tl.worst[0]);
-    ck_num(c, "accel_highacc_worst", tl.worst[1]);
+    xc_vd_number(&c->vd, "accel_lowacc_worst", tl.worst[0]);
+    xc_vd_number(&c->vd, "accel_highacc_worst", tl.worst[1]);
 
     xc_accel_float_diff f;
     if ((st = xc_approx_accel_float(c->accel, c->accel_ref, (size_t)1 << (c->quick ? 13 : 14), 20, 20,
@@ -130,7 +130,7 @@ xc_status ck_check_accel(ctx *c, xc_error *err)
     xc_accel_float_verdict(&f, c->accel->impl.name, v);
     ck_verdicts(c, v, 1);
     ck_jset(aj, "float", xc_accel_float_json(&f));
-    ck_num(c, "accel_float_max_rel", f.max_rel);
+    xc_vd_number(&c->vd, "accel_float_max_rel", f.max_rel);
 
     xc_accel_trials_cmp tc;
     if ((st = xc_approx_accel_trials((size_t)1 << 20, 134.217728, 200, 0, &tc, err)))
@@ -141,13 +141,13 @@ xc_status ck_check_accel(ctx *c, xc_error *err)
     xc_accel_trials_verdict(&tc, v);
     ck_verdicts(c, v, 1);
     ck_jset(aj, "trials", xc_accel_trials_json(&tc));
-    ck_num(c, "accel_trials_sigma5_h8_diff", tc.sig_eff[1] - tc.sig_all[3][1]);
+    xc_vd_number(&c->vd, "accel_trials_sigma5_h8_diff", tc.sig_eff[1] - tc.sig_all[3][1]);
 
     static const int mz[2] = {0, 50};
     size_t nspec = c->quick ? 200 : 400;
     printf(" (e) the trial count on noise (%zu spectra of 8192 bins per zmax, %s searcher):\n", nspec,
            c->accel->impl.name);
-    ck_text(c, "(e) How often the largest 2P of a whole noise plane (H 1, every half-bin r) exceeds the threshold at "
+    xc_vd_text(&c->vd, "(e) How often the largest 2P of a whole noise plane (H 1, every half-bin r) exceeds the threshold at "
             "which accelsearch's trial count predicts a family-wise false-alarm rate of 0.1 and 0.5, against "
             "binomial bounds under that count and under every grid point, and the count of independent trials "
             "the data show, -ln(1 - fraction) e^{x/2}.");
@@ -165,7 +165,7 @@ xc_status ck_check_accel(ctx *c, xc_error *err)
         json_array_append_new(ma, xc_accel_maxfa_json(&m));
         char key[64];
         xc_fmt(key, sizeof key, "accel_noise_trials_over_accelsearch_zmax%d", mz[k]);
-        ck_num(c, key, m.n_hat[XC_MAXFA_NX - 1] / m.n_eff);
+        xc_vd_number(&c->vd, key, m.n_hat[XC_MAXFA_NX - 1] / m.n_eff);
     }
     printf(" (section 5: %.1f s)\n", xc_now() - t0);
     return XC_OK;

@@ -11,40 +11,6 @@
 #include "cli/cli_plan.h"
 #include "core/dedisp/xc_ddstream.h"
 
-static void help(void)
-{
-    printf("usage: crosscheck dedisperse -i FILE.fil -o OUT -impl NAME (DM plan) [options]\n\n"
-           "Dedisperses one IF of a SIGPROC filterbank with the chosen implementation and writes\n"
-           "OUT.json (DM lists, downsample factors, tsamp, nsamp, channel frequencies, convention,\n"
-           "implementation, command line) and OUT.r<k>.npy (float32 [ndm][nsamp], one per range).\n"
-           "A row holds the nsamp - (largest delay of the plan) samples for which every channel's\n"
-           "delayed sample exists, divided by the range's downsample factor. The file is read in\n"
-           "gulps, so files larger than memory work.\n\n"
-           "  -i FILE.fil        input filterbank (nbits 1, 2, 4, 8, 16 or 32)\n"
-           "  -o OUT             output prefix\n"
-           "  -impl NAME         implementation (crosscheck list): reference, cpu, ... (default: the threaded CPU one)\n"
-           "%s"
-           "Options:\n"
-           "  -convention NAME   crosscheck (default: k_DM 4148.808, round half away, raw sum),\n"
-           "                     sigproc, presto, dedisp, astroaccelerate (see README)\n"
-           "  -killmask FILE     one value per channel, 0 = drop the channel (SIGPROC/dedisp style)\n"
-           "  -zap_chans LIST    channels to drop, e.g. 0-15,700,831 (added to -killmask)\n"
-           "  -if N              IF to dedisperse when nifs > 1 (default 0)\n"
-           "  -bitorder lsb|msb  sub-byte packing (default lsb: first sample in the low bits, as SIGPROC)\n"
-           "  -gulp N            output samples per gulp (default: about 64 MiB of input)\n"
-           "  -threads N         threads for implementations that use them (default: all)\n"
-           "  -tile_t N -tile_dm N -tile_c N   tile sizes for the cpu implementation (0 = its default)\n"
-           "Subband implementations (-impl subband, subband-reference; approximate, see docs/SUBBAND.md):\n"
-           "  -nsub N            subbands (default 32, PRESTO's; at most nchans); for -impl tree (and\n"
-           "                     tree-reference) a power of two, default the padded channels / 32;\n"
-           "                     tree-padded has one tree over the grid linear in 1/f^2 and ignores it\n"
-           "  -dmsub D           spacing of the nominal DMs (default: chosen from -subbudget)\n"
-           "  -subalign A        highest (PRESTO, default), early (Barsdell et al.) or centre\n"
-           "  -subbudget S       smear allowed per trial when -dmsub is not given, in samples (default 0.8)\n"
-           "  -quiet             no progress meter\n",
-           xc_cli_plan_help());
-}
-
 /* Reads a kill mask file: whitespace-separated numbers, one per channel. */
 static xc_status read_killmask(const char *path, uint8_t *mask, int nchans, xc_error *err)
 {
@@ -100,7 +66,17 @@ static xc_status zap(const char *list, uint8_t *mask, int nchans, xc_error *err)
 
 int xc_cmd_dedisperse(int argc, char **argv)
 {
-    static const xc_optspec spec = {"dedisperse", help, 0};
+    static const xc_optspec spec = {
+        .cmd = "dedisperse",
+        .usage = "-i FILE.fil -o OUT -impl NAME (DM plan) [options]",
+        .about = "Dedisperses one IF of a SIGPROC filterbank with the chosen implementation and writes\n"
+                 "OUT.json (DM lists, downsample factors, tsamp, nsamp, channel frequencies, convention,\n"
+                 "implementation, command line) and OUT.r<k>.npy (float32 [ndm][nsamp], one per range).\n"
+                 "A row holds the nsamp - (largest delay of the plan) samples for which every channel's\n"
+                 "delayed sample exists, divided by the range's downsample factor. The file is read in\n"
+                 "gulps, so files larger than memory work.\n"
+                 "Subband implementations (-impl subband, subband-reference) are approximate: see\n"
+                 "docs/SUBBAND.md for -nsub, -dmsub, -subalign and -subbudget.\n"};
     const char *input = NULL, *out = NULL, *impl_name = NULL, *killfile = NULL, *zaplist = NULL;
     xc_cli_planopts po;
     xc_cli_planopts_init(&po);
@@ -109,24 +85,37 @@ int xc_cmd_dedisperse(int argc, char **argv)
     unsigned long long gulp = 0;
     int quiet = 0, msb = 0;   /* msb: -bitorder msb (index 1 of lsb|msb) */
     const xc_opt opts[] = {
-        XC_OPT_STR("i", &input),
-        XC_OPT_STR("o", &out),
-        XC_OPT_STR("impl", &impl_name),
+        XC_OPT_STR("i", &input, .arg = "FILE.fil", .help = "input filterbank (nbits 1, 2, 4, 8, 16 or 32)"),
+        XC_OPT_STR("o", &out, .arg = "OUT", .help = "output prefix"),
+        XC_OPT_STR("impl", &impl_name, .arg = "NAME", .help = "implementation (crosscheck list): reference, cpu, ...",
+                   .def = "the threaded CPU one"),
         XC_OPT_TABLE(po.table),
-        XC_OPT_STR("killmask", &killfile),
-        XC_OPT_STR("zap_chans", &zaplist),
-        XC_OPT_INT("if", &a.ifno, 0, 1 << 20),
-        XC_OPT_CHOICE("bitorder", &msb, "lsb|msb"),
-        XC_OPT_U64("gulp", &gulp),
-        XC_OPT_INT("threads", &a.opts.threads, 0, 4096),
-        XC_OPT_INT("tile_t", &a.opts.tile_t, 0, 1 << 24),
-        XC_OPT_INT("tile_dm", &a.opts.tile_dm, 0, 1 << 24),
-        XC_OPT_INT("tile_c", &a.opts.tile_c, 0, 1 << 24),
-        XC_OPT_INT("nsub", &a.opts.nsub, 1, 1 << 20),
-        XC_OPT_NONNEG("dmsub", &a.opts.dmsub),
-        XC_OPT_CHOICE("subalign", &a.opts.subalign, "highest|early|centre"),   /* the xc_subalign order */
-        XC_OPT_NONNEG("subbudget", &a.opts.subbudget),
-        XC_OPT_FLAG("quiet", &quiet),
+        XC_OPT_STR("killmask", &killfile, .arg = "FILE",
+                   .help = "one value per channel, 0 = drop the channel (SIGPROC/dedisp style)"),
+        XC_OPT_STR("zap_chans", &zaplist, .arg = "LIST", .help = "channels to drop, e.g. 0-15,700,831 (added to -killmask)"),
+        XC_OPT_INT("if", &a.ifno, 0, 1 << 20, .arg = "N", .help = "IF to dedisperse when nifs > 1", .def = "0"),
+        XC_OPT_CHOICE("bitorder", &msb, "lsb|msb", .arg = "lsb|msb",
+                      .help = "sub-byte packing (lsb: first sample in the low bits, as SIGPROC)", .def = "lsb"),
+        XC_OPT_U64("gulp", &gulp, .arg = "N", .help = "output samples per gulp", .def = "about 64 MiB of input"),
+        XC_OPT_INT("threads", &a.opts.threads, 0, 4096, .arg = "N", .help = "threads for implementations that use them",
+                   .def = "all"),
+        XC_OPT_INT("tile_t", &a.opts.tile_t, 0, 1 << 24, .arg = "N", .help = "time tile of the cpu implementation",
+                   .def = "0: its default"),
+        XC_OPT_INT("tile_dm", &a.opts.tile_dm, 0, 1 << 24, .arg = "N", .help = "DM tile of the cpu implementation",
+                   .def = "0: its default"),
+        XC_OPT_INT("tile_c", &a.opts.tile_c, 0, 1 << 24, .arg = "N", .help = "channel tile of the cpu implementation",
+                   .def = "0: its default"),
+        XC_OPT_INT("nsub", &a.opts.nsub, 1, 1 << 20, .arg = "N",
+                   .help = "subbands (at most nchans; default 32, PRESTO's); for -impl tree (and\n"
+                           "tree-reference) a power of two, default the padded channels / 32;\n"
+                           "tree-padded has one tree over the grid linear in 1/f^2 and ignores it"),
+        XC_OPT_NONNEG("dmsub", &a.opts.dmsub, .arg = "D", .help = "spacing of the subbands' nominal DMs",
+                      .def = "chosen from -subbudget"),
+        XC_OPT_CHOICE("subalign", &a.opts.subalign, "highest|early|centre", .arg = "A",   /* the xc_subalign order */
+                      .help = "highest (PRESTO), early (Barsdell et al.) or centre", .def = "highest"),
+        XC_OPT_NONNEG("subbudget", &a.opts.subbudget, .arg = "S",
+                      .help = "smear allowed per trial when -dmsub is not given, in samples", .def = "0.8"),
+        XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);

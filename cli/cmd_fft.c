@@ -6,21 +6,6 @@
 #include "cli/cli_opts.h"
 #include "core/io/xc_fft.h"
 
-static void help(void)
-{
-    printf("usage: crosscheck fft -i X.dat -o Y [-precision single|double]\n\n"
-           "Forward real FFT of a PRESTO time series, written exactly as PRESTO's realfft does:\n"
-           "Y.fft holds N/2 complex float32 pairs, unnormalised, X_k = sum_j x_j exp(-2 pi i j k/N),\n"
-           "with the DC term in the real slot and the Nyquist term in the imaginary slot of bin 0.\n"
-           "Y.inf is X.inf with only the file name changed.  N must be even and equal X.inf's N.\n\n"
-           "options:\n"
-           "  -i X.dat           input time series (float32); X.inf must sit beside it\n"
-           "  -o Y               output base name: writes Y.fft and Y.inf (a trailing .fft is dropped)\n"
-           "  -precision P       single (FFTW fftw3f, default) or double (fftw3, the reference path;\n"
-           "                     the output is float32 either way)\n"
-           "  -h                 show this help\n");
-}
-
 /* -precision single|double (dest: xc_fft_precision). */
 static xc_status opt_precision(const xc_opt *o, const char *opt, const char *val, xc_error *err)
 {
@@ -30,13 +15,21 @@ static xc_status opt_precision(const xc_opt *o, const char *opt, const char *val
 
 int xc_cmd_fft(int argc, char **argv)
 {
-    static const xc_optspec spec = {"fft", help, 0};
+    static const xc_optspec spec = {
+        .cmd = "fft",
+        .usage = "-i X.dat -o Y [-precision single|double]",
+        .about = "Forward real FFT of a PRESTO time series, written exactly as PRESTO's realfft does:\n"
+                 "Y.fft holds N/2 complex float32 pairs, unnormalised, X_k = sum_j x_j exp(-2 pi i j k/N),\n"
+                 "with the DC term in the real slot and the Nyquist term in the imaginary slot of bin 0.\n"
+                 "Y.inf is X.inf with only the file name changed.  N must be even and equal X.inf's N.\n"};
     const char *in = NULL, *out = NULL;
     xc_fft_precision prec = XC_FFT_SINGLE;
     const xc_opt opts[] = {
-        XC_OPT_STR("i", &in),
-        XC_OPT_STR("o", &out),
-        XC_OPT_CALL("precision", opt_precision, &prec),
+        XC_OPT_STR("i", &in, .arg = "X.dat", .help = "input time series (float32); X.inf must sit beside it"),
+        XC_OPT_STR("o", &out, .arg = "Y", .help = "output base name: writes Y.fft and Y.inf (a trailing .fft is dropped)"),
+        XC_OPT_CALL("precision", opt_precision, &prec, .arg = "P",
+                    .help = "single (FFTW fftw3f) or double (fftw3, the reference path;\n"
+                            "the output is float32 either way)", .def = "single"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);

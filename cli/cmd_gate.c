@@ -8,50 +8,27 @@
 #include "cli/cmd_gate.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <jansson.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_plugin.h"
-#include "compare/xc_junit.h"
 #include "core/base/xc_fmt.h"
+#include "core/base/xc_fs.h"
 #include "core/base/xc_progress.h"
 
-static void help_common(void)
-{
-    printf("  -tier T          quick (seconds; what `make test` runs), standard or full [quick]\n"
-           "  -plugin LIB.so   load a plugin (xc_plugin.h); its implementation is judged\n"
-           "  -impl NAME       which registered implementation to judge (may be left out when the\n"
-           "                   plugins register exactly one of the family)\n"
-           "  -cmd 'TEMPLATE'  judge an external command instead: run through sh -c once per case,\n"
-           "                   with {placeholders} filled (below)\n"
-           "  -convention P    the conventions (k_DM, rounding, delay precision, output scaling) the\n"
-           "                   reference follows: crosscheck, sigproc, presto, dedisp or astroaccelerate\n"
-           "                   [crosscheck]; when an output disagrees but matches another preset, the\n"
-           "                   gate names it\n"
-           "  -junit FILE.xml  JUnit XML: one test case per check, failures with the measured value and\n"
-           "                   the bound\n"
-           "  -json FILE       every row as JSON\n"
-           "  -timeout S       seconds one run of -cmd may take [120]\n"
-           "  -work DIR        keep the cases' inputs and outputs in DIR (default: a temporary folder,\n"
-           "                   removed at the end unless -keep)\n"
-           "  -keep            keep the temporary folder (its path is printed)\n"
-           "  -quiet           no rows on stderr while the gate runs\n"
-           "Exit status: 0 every check passed, 1 a check failed, 2 an error (bad option, unreadable\n"
-           "plugin, unwritable folder).  A plugin that crashes or hangs, and a command that exits\n"
-           "non-zero, overruns or writes nothing readable, are failed checks (exit 1).\n");
-}
+#define GATE_EXIT \
+    "Exit status: 0 every check passed, 1 a check failed, 2 an error (bad option, unreadable\n" \
+    "plugin, unwritable folder).  A plugin that crashes or hangs, and a command that exits\n" \
+    "non-zero, overruns or writes nothing readable, are failed checks (exit 1).\n"
+#define GATE_JUDGED \
+    "The implementation judged is a plugin's (-plugin LIB.so, an option every command takes),\n" \
+    "or an external command (-cmd).\n"
 
 static void help_gate(void)
 {
@@ -59,72 +36,65 @@ static void help_gate(void)
            "       crosscheck gate search -cmd 'TEMPLATE' [options]   (or -plugin/-impl: a Pulscan searcher)\n\n"
            "A correctness gate for CI: the user's own kernels run every case of a tier and each output is\n"
            "checked against crosscheck's reference implementation.  crosscheck gate dedisperse -h and\n"
-           "crosscheck gate search -h list the placeholders and checks; docs/ci.md has CI examples.\n\n");
-    help_common();
+           "crosscheck gate search -h list the options, placeholders and checks; docs/ci.md has CI\n"
+           "examples.\n\n" GATE_EXIT);
 }
 
-static void help_dd(void)
-{
-    printf("usage: crosscheck gate dedisperse (-plugin LIB.so [-impl NAME] | -cmd 'TEMPLATE') [-tier T]\n"
-           "                                  [-exact | -float | -approx L] [-format F] [-junit FILE.xml] ...\n\n"
-           "For each case of the tier crosscheck synthesizes a SIGPROC filterbank with dispersed pulses\n"
-           "(quick: 8-bit 64 channels, 4-bit 37 channels, float32 48 channels, and lone impulses one channel\n"
-           "at a time), dedisperses it with the reference over the case's DM list, and judges the plugin's\n"
-           "implementation or the command's output:\n"
-           "  plane vs reference   every sample of every DM trial (class below); a failure names the first\n"
-           "                       differing DM, trial and sample, the largest difference, and a convention\n"
-           "                       preset the output matches instead, if one does\n"
-           "  pulse N              each injected pulse found within one DM step of the reference's peak,\n"
-           "                       S/N within 10%% of the reference's (-approx: at most L below it)\n"
-           "  lone-channel impulses  an impulse in one channel at a time: names the channels, DMs and\n"
-           "                       samples where the output puts an impulse elsewhere than the reference\n"
-           "  conformance: suite   (standard and full, -plugin/-impl only) the conformance suite the\n"
-           "                       built-in implementations pass: hand-worked cases, linearity, shifts,\n"
-           "                       every nbits and convention preset, kill masks, gulps\n"
-           "Tolerance class: -exact (bit for bit, every input), -float (within the float-summation bound\n"
-           "N*2^-24*max|ref|, N = channels, on every input), -approx L (no sample-by-sample check: the\n"
-           "pulses' S/N at most a fraction L below the reference's).  Default: a plugin's declared class\n"
-           "(its descriptor's tolerance), -float for -cmd.\n\n"
-           "Placeholders of -cmd (a case's files are in its own folder {dir}):\n"
-           "  {in}      the filterbank (SIGPROC .fil)       {out}    the output prefix (see -format)\n"
-           "  {dmlist}  the DM trials, one a line (text)    {dmjson} the same as JSON {\"dms\": [...], ...}\n"
-           "  {dm_lo} {dm_hi} first and last trial DM       {dm_end} {dm_hi} + {dm_step} (range end, excluded)\n"
-           "  {dm_step} {ndm}  spacing and count            {nbits} {nchans} {nsamp}\n"
-           "  {tsamp} (s)  {tsamp_us}  {fch1} {foff} (MHz)  {case} the case's name, {dir} its folder\n"
-           "  {{ and }} are literal braces.\n"
-           "  -format F        what the command writes [auto: the first found of these]:\n"
-           "                     plane  {out}.json + {out}.r0.npy (crosscheck dedisperse -o {out})\n"
-           "                     npy    {out}.npy, float32 [ndm][nsamp]\n"
-           "                     dat    {out}_DM<dm>.dat per trial, <dm> as %%.2f (PRESTO prepsubband)\n"
-           "                     tim    {out}_DM<dm>.tim per trial (SIGPROC dedispersed time series)\n"
-           "                   Sample 0 is the time of the highest channel; series longer than the\n"
-           "                   reference's are compared over its length.\n"
-           "  -exact, -float, -approx L   the tolerance class (above)\n\n");
-    help_common();
-}
+static const xc_optspec spec_dd = {
+    .cmd = "gate dedisperse",
+    .usage = "(-plugin LIB.so [-impl NAME] | -cmd 'TEMPLATE') [-tier T]\n"
+             "                                  [-exact | -float | -approx L] [-format F] [-junit FILE.xml] ...",
+    .about =
+        "For each case of the tier crosscheck synthesizes a SIGPROC filterbank with dispersed pulses\n"
+        "(quick: 8-bit 64 channels, 4-bit 37 channels, float32 48 channels, and lone impulses one channel\n"
+        "at a time), dedisperses it with the reference over the case's DM list, and judges the plugin's\n"
+        "implementation or the command's output:\n"
+        "  plane vs reference   every sample of every DM trial (class below); a failure names the first\n"
+        "                       differing DM, trial and sample, the largest difference, and a convention\n"
+        "                       preset the output matches instead, if one does\n"
+        "  pulse N              each injected pulse found within one DM step of the reference's peak,\n"
+        "                       S/N within 10% of the reference's (-approx: at most L below it)\n"
+        "  lone-channel impulses  an impulse in one channel at a time: names the channels, DMs and\n"
+        "                       samples where the output puts an impulse elsewhere than the reference\n"
+        "  conformance: suite   (standard and full, -plugin/-impl only) the conformance suite the\n"
+        "                       built-in implementations pass: hand-worked cases, linearity, shifts,\n"
+        "                       every nbits and convention preset, kill masks, gulps\n"
+        "Tolerance class: -exact (bit for bit, every input), -float (within the float-summation bound\n"
+        "N*2^-24*max|ref|, N = channels, on every input), -approx L (no sample-by-sample check: the\n"
+        "pulses' S/N at most a fraction L below the reference's).  Default: a plugin's declared class\n"
+        "(its descriptor's tolerance), -float for -cmd.\n\n"
+        "Placeholders of -cmd (a case's files are in its own folder {dir}):\n"
+        "  {in}      the filterbank (SIGPROC .fil)       {out}    the output prefix (see -format)\n"
+        "  {dmlist}  the DM trials, one a line (text)    {dmjson} the same as JSON {\"dms\": [...], ...}\n"
+        "  {dm_lo} {dm_hi} first and last trial DM       {dm_end} {dm_hi} + {dm_step} (range end, excluded)\n"
+        "  {dm_step} {ndm}  spacing and count            {nbits} {nchans} {nsamp}\n"
+        "  {tsamp} (s)  {tsamp_us}  {fch1} {foff} (MHz)  {case} the case's name, {dir} its folder\n"
+        "  {{ and }} are literal braces.\n" GATE_JUDGED,
+    .after = GATE_EXIT,
+};
 
-static void help_search(void)
-{
-    printf("usage: crosscheck gate search -cmd 'TEMPLATE' [-tier T] [-family accel|pulscan] [-junit FILE.xml] ...\n"
-           "       crosscheck gate search -plugin LIB.so [-impl NAME] ...   (a Pulscan searcher plugin)\n\n"
-           "For each case of the tier crosscheck synthesizes a dedispersed series of a pulsar (PRESTO .dat\n"
-           "+ .inf, and its .fft) with a truth file, searches it with the reference searcher of -family\n"
-           "(accel: the matched-filter accel search [default]; pulscan: the boxcar search), runs the command\n"
-           "and reads its candidates in any format `compare cands` reads (our CSV, Pulscan .pulscand, PRESTO\n"
-           "_ACCEL_), chosen by the file name the command writes.  Checks:\n"
-           "  recovers truth r, z   the fundamental detected: a candidate with sigma > 6 within 1%% of\n"
-           "                        the pulsar's frequency, r within 2 bins and |z| within 4 of the truth\n"
-           "  finds the reference's strongest candidates   each of the reference's candidates with sigma\n"
-           "                        above the case's cut (the pulsar and its harmonics) has a counterpart\n"
-           "                        within 1 bin in r and 4 in z (any harmonic count)\n"
-           "Placeholders of -cmd: {fft} the spectrum (.fft, .inf beside it), {dat} the series (.dat),\n"
-           "  {inf}, {root} the files' path without suffix, {out} the candidate file to write (name it\n"
-           "  in the command: {out}.csv, {out}.pulscand or {root}_ACCEL_{zmax}), {zmax}, {numharm},\n"
-           "  {sigma}, {nbins}, {tsamp} (s), {T} (s), {case}, {dir}.  The candidate file is looked for\n"
-           "  as {out}.csv, {out}.pulscand, {out}_ACCEL_{zmax}, {root}_ACCEL_{zmax}, in that order.\n"
-           "  -family F        accel or pulscan: the reference searcher [accel]\n\n");
-    help_common();
-}
+static const xc_optspec spec_ps = {
+    .cmd = "gate search",
+    .usage = "-cmd 'TEMPLATE' [-tier T] [-family accel|pulscan] [-junit FILE.xml] ...\n"
+             "       crosscheck gate search -plugin LIB.so [-impl NAME] ...   (a Pulscan searcher plugin)",
+    .about =
+        "For each case of the tier crosscheck synthesizes a dedispersed series of a pulsar (PRESTO .dat\n"
+        "+ .inf, and its .fft) with a truth file, searches it with the reference searcher of -family\n"
+        "(accel: the matched-filter accel search [default]; pulscan: the boxcar search), runs the command\n"
+        "and reads its candidates in any format `compare cands` reads (our CSV, Pulscan .pulscand, PRESTO\n"
+        "_ACCEL_), chosen by the file name the command writes.  Checks:\n"
+        "  recovers truth r, z   the fundamental detected: a candidate with sigma > 6 within 1% of\n"
+        "                        the pulsar's frequency, r within 2 bins and |z| within 4 of the truth\n"
+        "  finds the reference's strongest candidates   each of the reference's candidates with sigma\n"
+        "                        above the case's cut (the pulsar and its harmonics) has a counterpart\n"
+        "                        within 1 bin in r and 4 in z (any harmonic count)\n"
+        "Placeholders of -cmd: {fft} the spectrum (.fft, .inf beside it), {dat} the series (.dat),\n"
+        "  {inf}, {root} the files' path without suffix, {out} the candidate file to write (name it\n"
+        "  in the command: {out}.csv, {out}.pulscand or {root}_ACCEL_{zmax}), {zmax}, {numharm},\n"
+        "  {sigma}, {nbins}, {tsamp} (s), {T} (s), {case}, {dir}.  The candidate file is looked for\n"
+        "  as {out}.csv, {out}.pulscand, {out}_ACCEL_{zmax}, {root}_ACCEL_{zmax}, in that order.\n" GATE_JUDGED,
+    .after = GATE_EXIT,
+};
 
 static xc_status opt_approx(const xc_opt *o, const char *opt, const char *val, xc_error *err)
 {
@@ -157,239 +127,79 @@ static xc_status opt_convention(const xc_opt *o, const char *opt, const char *va
     return XC_OK;
 }
 
-xc_status gate_note(gatectx *g, xc_status st, const xc_error *e)
-{
-    if (st && !g->fatal) {
-        g->fatal = st;
-        g->fatal_err = *e;
-    }
-    return st;
-}
-
-void gate_fail(gatectx *g, const char *obs, const char *check, const char *why, const char *bound)
-{
-    xc_error e;
-    gate_note(g, xc_checks_fail(&g->rows, obs, g->label, check, why, bound, &e), &e);
-}
-
-void gate_emit(gatectx *g)
-{
-    for (; g->shown < g->rows.n; g->shown++) {
-        const xc_check_row *r = &g->rows.row[g->shown];
-        if (!g->quiet)
-            fprintf(stderr, "  %-4s %s: %s\n", r->state == XC_CHECK_PASS ? "ok" : r->state == XC_CHECK_SKIP ? "skip" : "FAIL",
-                    r->check, r->measured);
-    }
-}
-
-xc_status gate_mkdirs(const char *dir, xc_error *err)
-{
-    char p[4096];
-    xc_fmt(p, sizeof p, "%s", dir);
-    for (char *s = p + 1;; s++) {
-        char c = *s;
-        if (c == '/' || c == 0) {
-            *s = 0;
-            if (mkdir(p, 0777) && errno != EEXIST)
-                return xc_error_set(err, XC_EIO, "%s: cannot create the folder: %s", p, strerror(errno));
-            *s = c;
-        }
-        if (!c)
-            break;
-    }
-    return XC_OK;
-}
-
-static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *f)
-{
-    (void)sb;
-    (void)flag;
-    (void)f;
-    return remove(path) ? -1 : 0;
-}
-
-/* ---- external commands ------------------------------------------------------ */
-
-static int shell_safe(const char *s)
-{
-    if (!*s)
-        return 0;
-    for (; *s; s++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,+-@%", *s))
-            return 0;
-    return 1;
-}
-
-xc_status gate_expand(const char *tmpl, const gate_kv *kv, size_t n, char *out, size_t outn, xc_error *err)
-{
-    size_t at = 0;
-#define PUT(ch) \
-    do { \
-        if (at + 1 >= outn) \
-            return xc_error_set(err, XC_EINVAL, "-cmd: the command is longer than %zu bytes once filled", outn); \
-        out[at++] = (ch); \
-    } while (0)
-    for (const char *p = tmpl; *p; p++) {
-        if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
-            PUT(*p);
-            p++;
-            continue;
-        }
-        if (*p != '{') {
-            PUT(*p);
-            continue;
-        }
-        const char *end = strchr(p, '}');
-        if (!end)
-            return xc_error_set(err, XC_EINVAL, "-cmd: '{' at offset %zu is never closed (write {{ for a brace)",
-                                (size_t)(p - tmpl));
-        size_t len = (size_t)(end - p - 1);
-        const gate_kv *hit = NULL;
-        for (size_t i = 0; i < n; i++)
-            if (strlen(kv[i].key) == len && !strncmp(kv[i].key, p + 1, len))
-                hit = &kv[i];
-        if (!hit) {
-            char names[1024] = "";
-            for (size_t i = 0; i < n; i++)
-                xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s{%s}", i ? " " : "", kv[i].key);
-            return xc_error_set(err, XC_EINVAL, "-cmd: unknown placeholder {%.*s}; there are %s", (int)len, p + 1,
-                                names);
-        }
-        int quote = !shell_safe(hit->val);
-        if (quote)
-            PUT('\'');
-        for (const char *v = hit->val; *v; v++) {
-            if (*v == '\'') {   /* ' -> '\'' */
-                PUT('\'');
-                PUT('\\');
-                PUT('\'');
-            }
-            PUT(*v);
-        }
-        if (quote)
-            PUT('\'');
-        p = end;
-    }
-#undef PUT
-    out[at] = 0;
-    return XC_OK;
-}
-
-xc_status gate_spawn(const gatectx *g, const char *cmd, const char *log, int *code, char *tail, size_t ntail,
-                     xc_error *err)
-{
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        return xc_error_set(err, XC_EIO, "%s: cannot create the command's log: %s", log, strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd);
-        return xc_error_set(err, XC_EIO, "fork: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
-        int nul = open("/dev/null", O_RDONLY);
-        if (nul >= 0)
-            dup2(nul, 0);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
-    close(fd);
-    setpgid(pid, pid);
-    double deadline = xc_now() + g->timeout;
-    int status = 0, over = 0;
-    for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            break;
-        if (w < 0 && errno != EINTR) {
-            status = 0;
-            break;
-        }
-        if (xc_now() > deadline) {
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-                ;
-            over = 1;
-            break;
-        }
-        struct timespec ts = {0, 5000000};
-        nanosleep(&ts, NULL);
-    }
-    *code = over ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
-    /* the log's last non-empty line */
-    tail[0] = 0;
-    FILE *fp = fopen(log, "r");
-    if (fp) {
-        char line[1024];
-        while (fgets(line, sizeof line, fp)) {
-            line[strcspn(line, "\n")] = 0;
-            if (line[0])
-                xc_fmt(tail, ntail, "%s", line);
-        }
-        fclose(fp);
-    }
-    return XC_OK;
-}
-
-int gate_cmd_failed(gatectx *g, const char *obs, const char *cmd, const char *log, int code, const char *tail)
-{
-    if (code == 0)
-        return 0;
-    char why[1024];
-    if (code < 0)
-        xc_fmt(why, sizeof why, "the command did not finish within %g s (-timeout); killed. Command: %s", g->timeout,
-               cmd);
-    else
-        xc_fmt(why, sizeof why, "the command exited %d%s%s (log %s). Command: %s", code, tail[0] ? ": " : "", tail,
-               log, cmd);
-    gate_fail(g, obs, "command runs", why, "exit status 0");
-    return 1;
-}
-
 /* ---- the end: table, files, exit code ------------------------------------------ */
-
-static void print_rows(const gatectx *g)
-{
-    size_t w = strlen("check");
-    for (size_t i = 0; i < g->rows.n; i++)
-        if (strlen(g->rows.row[i].check) > w)
-            w = strlen(g->rows.row[i].check);
-    if (w > 60)
-        w = 60;
-    printf("%-*s  %-6s %s\n", (int)w, "check", "result", "measured (bound)");
-    for (size_t i = 0; i < g->rows.n; i++) {
-        const xc_check_row *r = &g->rows.row[i];
-        printf("%-*s  %-6s %s (%s)\n", (int)w, r->check, xc_check_state_name(r->state), r->measured, r->bound);
-    }
-}
 
 static xc_status write_json(const gatectx *g, double secs, xc_error *err)
 {
-    json_t *rows = json_array();
-    for (size_t i = 0; i < g->rows.n; i++) {
-        const xc_check_row *r = &g->rows.row[i];
-        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "check", r->check, "impl", r->impl, "state",
-                              xc_check_state_name(r->state), "measured", r->measured, "bound", r->bound);
-        json_object_set_new(o, "observed", isfinite(r->observed) ? json_real(r->observed) : json_null());
-        json_object_set_new(o, "expected", isfinite(r->expected) ? json_real(r->expected) : json_null());
-        json_array_append_new(rows, o);
-    }
+    json_t *rows = xc_vd_rows_json(&g->vd);
     json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:i, s:o}", "gate", g->what, "tier", g->tier_name,
                              "implementation", g->label, "convention", g->cv->name, "seconds", secs, "checks",
-                             (int)g->rows.n, "passed", (int)g->rows.npass, "failed", (int)g->rows.nfail, "rows", rows);
+                             (int)g->vd.rows.n, "passed", (int)g->vd.rows.npass, "failed", (int)g->vd.rows.nfail, "rows", rows);
     if (g->cmd)
         json_object_set_new(root, "command", json_string(g->cmd));
     xc_status st = xc_cli_write_json(g->json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(10), err);
     json_decref(root);
     return st;
+}
+
+/* The implementation judged (none with -cmd): named, or the one a plugin
+ * registered.  0, or the exit code after a message. */
+static int choose_impl(gatectx *g, int dd, const char *cmd)
+{
+    if (g->cmd) {
+        g->label = "cmd";
+        return 0;
+    }
+    xc_family fam = dd ? XC_FAMILY_DEDISPERSE : XC_FAMILY_PULSCAN;
+    const xc_registry *reg = xc_cli_registry();
+    if (g->impl_name) {
+        if (!(g->impl = xc_cli_impl(cmd, fam, g->impl_name)))
+            return 2;
+    } else {
+        char names[512] = "";
+        int n = 0;
+        for (size_t i = 0; i < xc_registry_count(reg, fam); i++) {
+            const xc_impl *e = xc_registry_at(reg, fam, i);
+            if (e->caps & XC_CAP_RUNTIME) {
+                xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", n ? ", " : "", e->name);
+                g->impl = e;
+                n++;
+            }
+        }
+        if (n == 0)
+            return xc_cli_failf(cmd, "nothing to judge: give -plugin LIB.so (a plugin with a %s "
+                                "implementation), -impl NAME or -cmd 'TEMPLATE'", xc_family_name(fam));
+        if (n > 1)
+            return xc_cli_failf(cmd, "the plugins register %d %s implementations (%s): choose one with -impl", n,
+                                xc_family_name(fam), names);
+        char why[256];
+        if (!xc_impl_available(g->impl, why, sizeof why))
+            return xc_cli_failf(cmd, "%s: unavailable: %s", g->impl->name, why);
+    }
+    if (g->impl->caps & XC_CAP_REFERENCE)
+        return xc_cli_failf(cmd, "-impl %s is a reference: the gate judges other implementations against it",
+                            g->impl->name);
+    g->label = g->impl->name;
+    return 0;
+}
+
+/* The work folder: -work (made), or a temporary one.  0, or the exit code
+ * after a message. */
+static int make_work(gatectx *g, const char *work, const char *cmd)
+{
+    xc_error e;
+    if (work) {
+        if (xc_pathf(g->work, sizeof g->work, &e, "%s", work) || xc_mkdirs(g->work, &e))
+            return xc_cli_fail(cmd, &e);
+        return 0;
+    }
+    const char *tmp = getenv("TMPDIR");
+    if (xc_pathf(g->work, sizeof g->work, &e, "%s/crosscheck-gate.XXXXXX", tmp && *tmp ? tmp : "/tmp"))
+        return xc_cli_fail(cmd, &e);
+    if (!mkdtemp(g->work))
+        return xc_cli_failf(cmd, "%s: cannot create a temporary folder: %s", g->work, strerror(errno));
+    g->own_work = 1;
+    return 0;
 }
 
 int xc_cmd_gate(int argc, char **argv)
@@ -409,31 +219,57 @@ int xc_cmd_gate(int argc, char **argv)
         return xc_cli_failf("gate", "unknown gate '%s': dedisperse or search", sub);
     gatectx g;
     memset(&g, 0, sizeof g);
+    xc_vd_init(&g.vd);
     g.what = dd ? "dedisperse" : "search";
     g.cv = xc_convention_get("crosscheck");
     g.timeout = 120;
     g.family = XC_FAMILY_ACCEL;
     const char *work = NULL;
     int family = 0;
+    /* One table for both gates; each lists only its own options (help NULL:
+     * taken, so that the other gate's option is refused by name). */
     const xc_opt opts[] = {
-        XC_OPT_CHOICE("tier", &g.tier, "quick|standard|full"),
-        XC_OPT_STR("impl", &g.impl_name),
-        XC_OPT_STR("cmd", &g.cmd),
-        XC_OPT_SET("exact", &g.cls, GATE_CLASS_EXACT),
-        XC_OPT_SET("float", &g.cls, GATE_CLASS_FLOAT),
-        XC_OPT_CALL("approx", opt_approx, &g),
-        XC_OPT_CALL("convention", opt_convention, &g),
-        XC_OPT_CHOICE("format", &g.format, GATE_FORMATS),
-        XC_OPT_CHOICE("family", &family, "accel|pulscan"),
-        XC_OPT_STR("junit", &g.junit),
-        XC_OPT_STR("json", &g.json),
-        XC_OPT_NONNEG("timeout", &g.timeout),
-        XC_OPT_STR("work", &work),
-        XC_OPT_FLAG("keep", &g.keep),
-        XC_OPT_FLAG("quiet", &g.quiet),
+        XC_OPT_CHOICE("tier", &g.tier, "quick|standard|full", .arg = "T",
+                      .help = "quick (seconds; what `make test` runs), standard or full", .def = "quick"),
+        XC_OPT_STR("impl", &g.impl_name, .arg = "NAME",
+                   .help = "which registered implementation to judge (may be left out when the\n"
+                           "plugins register exactly one of the family)"),
+        XC_OPT_STR("cmd", &g.cmd, .arg = "'TEMPLATE'",
+                   .help = "judge an external command instead: run through sh -c once per case,\n"
+                           "with {placeholders} filled (above)"),
+        XC_OPT_SET("exact", &g.cls, GATE_CLASS_EXACT, .help = dd ? "the tolerance class: bit for bit (above)" : NULL),
+        XC_OPT_SET("float", &g.cls, GATE_CLASS_FLOAT,
+                   .help = dd ? "the tolerance class: the float-summation bound (above)" : NULL),
+        XC_OPT_CALL("approx", opt_approx, &g, .arg = "L",
+                    .help = dd ? "the tolerance class: S/N at most a fraction L below the reference's" : NULL),
+        XC_OPT_CALL("convention", opt_convention, &g, .arg = "P",
+                    .help = "the conventions (k_DM, rounding, delay precision, output scaling) the\n"
+                            "reference follows: crosscheck, sigproc, presto, dedisp or astroaccelerate;\n"
+                            "when an output disagrees but matches another preset, the gate names it",
+                    .def = "crosscheck"),
+        XC_OPT_CHOICE("format", &g.format, GATE_FORMATS, .arg = "F",
+                      .help = dd ? "what the command writes (auto: the first found of these):\n"
+                                   "  plane  {out}.json + {out}.r0.npy (crosscheck dedisperse -o {out})\n"
+                                   "  npy    {out}.npy, float32 [ndm][nsamp]\n"
+                                   "  dat    {out}_DM<dm>.dat per trial, <dm> as %.2f (PRESTO prepsubband)\n"
+                                   "  tim    {out}_DM<dm>.tim per trial (SIGPROC dedispersed time series)\n"
+                                   "Sample 0 is the time of the highest channel; series longer than the\n"
+                                   "reference's are compared over its length."
+                                 : NULL,
+                      .def = "auto"),
+        XC_OPT_CHOICE("family", &family, "accel|pulscan", .arg = "F",
+                      .help = dd ? NULL : "accel or pulscan: the reference searcher", .def = "accel"),
+        XC_OPT_STR("junit", &g.junit, .arg = "FILE.xml",
+                   .help = "JUnit XML: one test case per check, failures with the measured value and\n"
+                           "the bound"),
+        XC_OPT_STR("json", &g.json, .arg = "FILE", .help = "every row as JSON"),
+        XC_OPT_NONNEG("timeout", &g.timeout, .arg = "S", .help = "seconds one run of -cmd may take", .def = "120"),
+        XC_OPT_STR("work", &work, .arg = "DIR",
+                   .help = "keep the cases' inputs and outputs in DIR (default: a temporary folder,\n"
+                           "removed at the end unless -keep)"),
+        XC_OPT_FLAG("keep", &g.keep, .help = "keep the temporary folder (its path is printed)"),
+        XC_OPT_FLAG("quiet", &g.quiet, .help = "no rows on stderr while the gate runs"),
         XC_OPT_END};
-    static const xc_optspec spec_dd = {"gate dedisperse", help_dd, 0};
-    static const xc_optspec spec_ps = {"gate search", help_search, 0};
     const xc_optspec *spec = dd ? &spec_dd : &spec_ps;
     int rc = xc_opts_parse(spec, opts, argc - 1, argv + 1, NULL);
     if (rc != XC_OPTS_GO)
@@ -453,80 +289,32 @@ int xc_cmd_gate(int argc, char **argv)
         return xc_cli_failf(spec->cmd, "-family is gate search's");
     if (!dd && g.cls != GATE_CLASS_DEFAULT)
         return xc_cli_failf(spec->cmd, "-exact, -float and -approx are gate dedisperse's");
-    if (!g.cmd) {
-        /* The implementation judged: named, or the one a plugin registered. */
-        xc_family fam = dd ? XC_FAMILY_DEDISPERSE : XC_FAMILY_PULSCAN;
-        const xc_registry *reg = xc_cli_registry();
-        if (g.impl_name) {
-            if (!(g.impl = xc_cli_impl(spec->cmd, fam, g.impl_name)))
-                return 2;
-        } else {
-            char names[512] = "";
-            int n = 0;
-            for (size_t i = 0; i < xc_registry_count(reg, fam); i++) {
-                const xc_impl *e = xc_registry_at(reg, fam, i);
-                if (e->caps & XC_CAP_RUNTIME) {
-                    xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", n ? ", " : "", e->name);
-                    g.impl = e;
-                    n++;
-                }
-            }
-            if (n == 0)
-                return xc_cli_failf(spec->cmd, "nothing to judge: give -plugin LIB.so (a plugin with a %s "
-                                    "implementation), -impl NAME or -cmd 'TEMPLATE'", xc_family_name(fam));
-            if (n > 1)
-                return xc_cli_failf(spec->cmd, "the plugins register %d %s implementations (%s): choose one with -impl",
-                                    n, xc_family_name(fam), names);
-            char why[256];
-            if (!xc_impl_available(g.impl, why, sizeof why))
-                return xc_cli_failf(spec->cmd, "%s: unavailable: %s", g.impl->name, why);
-        }
-        if (g.impl->caps & XC_CAP_REFERENCE)
-            return xc_cli_failf(spec->cmd, "-impl %s is a reference: the gate judges other implementations against it",
-                                g.impl->name);
-        g.label = g.impl->name;
-    } else {
-        g.label = "cmd";
-    }
-    xc_error e;
-    xc_error_clear(&e);
-    if (work) {
-        xc_fmt(g.work, sizeof g.work, "%s", work);
-        if (gate_mkdirs(g.work, &e))
-            return xc_cli_fail(spec->cmd, &e);
-    } else {
-        const char *tmp = getenv("TMPDIR");
-        xc_fmt(g.work, sizeof g.work, "%s/crosscheck-gate.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(g.work))
-            return xc_cli_failf(spec->cmd, "%s: cannot create a temporary folder: %s", g.work, strerror(errno));
-        g.own_work = 1;
-    }
-    xc_checks_init(&g.rows);
+    if ((rc = choose_impl(&g, dd, spec->cmd)) || (rc = make_work(&g, work, spec->cmd)))
+        return rc;
+    g.vd.lines = g.quiet ? NULL : stderr;
+    g.vd.style = XC_VD_LINE_STATE;
     if (!g.quiet)
         fprintf(stderr, "crosscheck gate %s: tier %s, %s%s, convention %s, work folder %s\n", g.what, g.tier_name,
                 g.cmd ? "command " : "implementation ", g.cmd ? g.cmd : g.label, g.cv->name, g.work);
     double t0 = xc_now();
     rc = dd ? gate_dedisperse(&g) : gate_search(&g);
     double secs = xc_now() - t0;
-    gate_emit(&g);
+    xc_vd_emit(&g.vd);
+    xc_error e;
     if (rc == 0) {
-        print_rows(&g);
-        printf("\n%zu checks, %zu failed, %.1f s\n", g.rows.n, g.rows.nfail, secs);
+        xc_vd_table_checks(&g.vd);
+        printf("\n%zu checks, %zu failed, %.1f s\n", g.vd.rows.n, g.vd.rows.nfail, secs);
         char suite[64];
         xc_fmt(suite, sizeof suite, "crosscheck.gate.%s", g.what);
-        if (g.junit && !g.fatal)
-            gate_note(&g, xc_checks_write_junit(&g.rows, suite, secs, g.junit, &e), &e);
-        if (g.json && !g.fatal)
-            gate_note(&g, write_json(&g, secs, &e), &e);
-        if (g.fatal)
-            rc = xc_cli_fail(spec->cmd, &g.fatal_err);
-        else
-            rc = g.rows.nfail == 0 && g.rows.npass > 0 ? 0 : 1;
+        xc_vd_junit(&g.vd, suite, secs, g.junit);
+        if (g.json && !g.vd.fatal)
+            xc_vd_note(&g.vd, write_json(&g, secs, &e), &e);
+        rc = g.vd.fatal ? xc_cli_fail(spec->cmd, &g.vd.fatal_err) : xc_vd_exit_code(&g.vd);
     }
     if (g.own_work && !g.keep)
-        nftw(g.work, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+        xc_rmtree(g.work, NULL);
     else if (!g.quiet)
         fprintf(stderr, "crosscheck gate %s: inputs and outputs kept in %s\n", g.what, g.work);
-    xc_checks_free(&g.rows);
+    xc_vd_free(&g.vd);
     return rc;
 }

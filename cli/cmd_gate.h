@@ -1,5 +1,6 @@
 /* cmd_gate.h: what the pieces of `crosscheck gate` share (private to cli/).
- *   cmd_gate.c         options, the work folder, external commands, the verdict table, JUnit/JSON, exit code
+ *   cmd_gate.c         options, the work folder, the verdict table, JUnit/JSON, exit code
+ *   gate_cmd.c         external commands: placeholders, running one, its failure as a row
  *   cmd_gate_dd.c      gate dedisperse: the tiers' cases, reading a command's planes, the checks
  *   cmd_gate_search.c  gate search: the tiers' spectra, candidates against truth and the reference */
 #ifndef CMD_GATE_H
@@ -7,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "cli/cli_verdict.h"
 #include "compare/xc_checks.h"
 #include "core/dedisp/xc_dmplan.h"
 #include "core/base/xc_error.h"
@@ -35,10 +37,7 @@ typedef struct {
     char work[4096];           /* the work folder (removed at the end unless -keep or -work) */
     int own_work;
     const char *label;         /* the name rows give the judged implementation */
-    xc_checks rows;
-    size_t shown;
-    xc_status fatal;           /* an error that is no verdict (memory, the work folder) */
-    xc_error fatal_err;
+    xc_vd vd;                  /* the rows; the first error that is no verdict (memory, the work folder) */
     int hint_done;             /* dedisperse: a failing case matched no other convention: stop looking */
     /* search */
     int family;                /* XC_FAMILY_PULSCAN or XC_FAMILY_ACCEL */
@@ -47,34 +46,27 @@ typedef struct {
 enum { GATE_FMT_AUTO = 0, GATE_FMT_PLANE, GATE_FMT_NPY, GATE_FMT_DAT, GATE_FMT_TIM };
 #define GATE_FORMATS "auto|plane|npy|dat|tim"
 
-/* cmd_gate.c */
-/* Remembers st (the first one wins) unless it is XC_OK; returns st. */
-xc_status gate_note(gatectx *g, xc_status st, const xc_error *e);
-/* A failed row for a check that could not be made. */
-void gate_fail(gatectx *g, const char *obs, const char *check, const char *why, const char *bound);
-/* Shows the rows added since the last call on stderr (unless -quiet). */
-void gate_emit(gatectx *g);
-/* Makes dir (and its parents). */
-xc_status gate_mkdirs(const char *dir, xc_error *err);
-
+/* gate_cmd.c */
+/* The size of a case's paths. */
+#define GATE_PATH 4096
+/* dir = work/obs, and path[k] = dir/name[k] for k < n, each GATE_PATH bytes;
+ * XC_EINVAL naming a path that does not fit. */
+xc_status gate_case_paths(char *dir, const char *work, const char *obs, const char *const *name, char *const *path,
+                          size_t n, xc_error *err);
 /* A placeholder of a -cmd template and its value. */
 typedef struct {
     const char *key;
-    char val[4200];
+    const char *val;
 } gate_kv;
 
-/* Fills tmpl's {key} placeholders from kv[0..n) ({{ and }} are braces),
- * quoting values for the shell where they need it.  XC_EINVAL naming an
- * unknown placeholder and the ones there are. */
-xc_status gate_expand(const char *tmpl, const gate_kv *kv, size_t n, char *out, size_t outn, xc_error *err);
-/* Runs `sh -c cmd` with stdout and stderr into log, in its own process
- * group, at most g->timeout seconds.  XC_OK when it ran: *code is its exit
- * status, 128 + signal when killed, -1 when it overran (the group killed).
- * tail gets the last line of the log. */
-xc_status gate_spawn(const gatectx *g, const char *cmd, const char *log, int *code, char *tail, size_t ntail,
-                     xc_error *err);
-/* One row for a command that did not run cleanly; returns 1 when it did not. */
-int gate_cmd_failed(gatectx *g, const char *obs, const char *cmd, const char *log, int code, const char *tail);
+/* Fills the -cmd template's {key} placeholders from kv[0..n) ({{ and }} are
+ * braces; values are quoted for the shell where they need it) and runs it
+ * through `sh -c` with stdout and stderr into log, in its own process group,
+ * at most g->timeout seconds.  1 when it exited 0; otherwise 0 after a failed
+ * row naming the exit status (or the time limit) and the log's last line, or
+ * a noted error (an unknown placeholder, naming the ones there are; a log
+ * that cannot be written). */
+int gate_cmd_output(gatectx *g, const char *obs, const gate_kv *kv, size_t n, const char *log);
 
 /* cmd_gate_dd.c */
 int gate_dedisperse(gatectx *g);

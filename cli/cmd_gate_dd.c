@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
-#include "cli/cmd_run.h"
+#include "cli/cli_ddfile.h"
 #include "cli/cmd_gate.h"
 #include "cli/gate_dd.h"
 #include "compare/xc_compare.h"
@@ -18,6 +18,7 @@
 #include "compare/xc_recover.h"
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_fmt.h"
+#include "core/base/xc_fs.h"
 #include "core/io/xc_npy.h"
 #include "core/dedisp/xc_planefile.h"
 #include "core/io/xc_presto.h"
@@ -108,7 +109,7 @@ static void other_convention(gatectx *g, const char *dir, const char *fil, const
         xc_error e;
         xc_planefile pf;
         memset(&pf, 0, sizeof pf);
-        if (!run_dedisperse_to(fil, out, ref, plan, cv, 0, NULL, &e) && !xc_planefile_read(&pf, json, &e)) {
+        if (!xc_cli_dedisperse_file(fil, out, ref, plan, cv, 0, NULL, &e) && !xc_planefile_read(&pf, json, &e)) {
             xc_cmpside b = {json, &pf.plane, &pf.meta, &pf.plan};
             xc_cmpresult res;
             if (!compare(a, &b, rtol, &res, &e) && res.agree)
@@ -132,9 +133,9 @@ static void check_plane(gatectx *g, const char *obs, const char *dir, const char
     xc_error e;
     xc_status st = compare(a, b, rtol, &res, &e);
     if (st == XC_ENOMEM) {
-        gate_note(g, st, &e);
+        xc_vd_note(&g->vd, st, &e);
     } else if (st) {
-        gate_fail(g, obs, check, e.msg, "the reference's trials and shape");
+        xc_vd_fail(&g->vd, obs, g->label, check, e.msg, "the reference's trials and shape");
     } else {
         char bound[200];
         double bnd = res.nranges ? res.r[0].bound : 0;
@@ -143,7 +144,7 @@ static void check_plane(gatectx *g, const char *obs, const char *dir, const char
         else
             xc_fmt(bound, sizeof bound, "|diff| <= %.3g (%.3g x max|ref|)", bnd, rtol);
         if (res.agree) {
-            gate_note(g, xc_checks_addf(&g->rows, obs, g->label, check, XC_CHECK_PASS, res.max_abs, bnd, bound, &e,
+            xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, check, XC_CHECK_PASS, res.max_abs, bnd, bound, &e,
                                         "%llu samples of %zu DM trials agree, max |diff| %.3g",
                                         (unsigned long long)res.n_total, res.nranges ? res.r[0].ndm : 0, res.max_abs),
                       &e);
@@ -151,7 +152,7 @@ static void check_plane(gatectx *g, const char *obs, const char *dir, const char
             char hint[400];
             other_convention(g, dir, fil, plan, ref, a, rtol, hint, sizeof hint);
             const xc_cmploc *f = &res.first, *w = &res.worst;
-            gate_note(g, xc_checks_addf(&g->rows, obs, g->label, check, XC_CHECK_FAIL, res.max_abs, bnd, bound, &e,
+            xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, check, XC_CHECK_FAIL, res.max_abs, bnd, bound, &e,
                                         "%llu of %llu samples differ in %llu DM trials; first at DM %g (trial %zu), "
                                         "sample %zu: %.9g, reference %.9g; largest |diff| %.3g at DM %g, sample %zu%s",
                                         (unsigned long long)res.n_over, (unsigned long long)res.n_total,
@@ -213,7 +214,7 @@ static void check_impulses(gatectx *g, const char *obs, const ddcase *c, int64_t
     }
     xc_error e;
     if (nbad == 0) {
-        gate_note(g, xc_checks_addf(&g->rows, obs, g->label, check, XC_CHECK_PASS, 0, 0, "every channel", &e,
+        xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, check, XC_CHECK_PASS, 0, 0, "every channel", &e,
                                     "every channel's impulse (%d channels x %zu DM trials) where the reference puts it",
                                     c->nchans, rb->ndm),
                   &e);
@@ -222,7 +223,7 @@ static void check_impulses(gatectx *g, const char *obs, const ddcase *c, int64_t
     int64_t at = maxd + first * S;   /* the impulse's input sample */
     size_t lo = (size_t)(first * S), hi = (size_t)(first * S + maxd);
     size_t pb = argmax(rb->data + fj * rb->nsamp, lo, hi), pa = argmax(ra->data + fj * ra->nsamp, lo, hi);
-    gate_note(g, xc_checks_addf(&g->rows, obs, g->label, check, XC_CHECK_FAIL, nbad, 0, "every channel", &e,
+    xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, check, XC_CHECK_FAIL, nbad, 0, "every channel", &e,
                                 "%d of %d channels disagree (%s); first: channel %d (%.6g MHz) at DM %g (trial %zu): "
                                 "the reference puts its impulse at sample %zu (delay %lld samples), the output's "
                                 "peak is at sample %zu (delay %lld)",
@@ -249,18 +250,18 @@ static void check_pulses(gatectx *g, const char *obs, const ddcase *c, const xc_
         memset(&fa, 0, sizeof fa);
         memset(&fb, 0, sizeof fb);
         if (xc_recover_pulse(b, plan, c->tsamp, t.t_s, t.width_s, t.window_s, &fb, &e) || !fb.found) {
-            gate_fail(g, obs, check, "the reference finds no boxcar in the pulse's window", "found");
+            xc_vd_fail(&g->vd, obs, g->label, check, "the reference finds no boxcar in the pulse's window", "found");
             continue;
         }
         if (xc_recover_pulse(a, plan, c->tsamp, t.t_s, t.width_s, t.window_s, &fa, &e) || !fa.found) {
-            gate_fail(g, obs, check, "no boxcar in the pulse's window of the output", "found");
+            xc_vd_fail(&g->vd, obs, g->label, check, "no boxcar in the pulse's window of the output", "found");
             continue;
         }
         char bound[160];
         if (approx) {
             double loss = 1 - fa.snr / fb.snr, L = loss_bound(g);
             xc_fmt(bound, sizeof bound, "S/N loss <= %g", L);
-            gate_note(g, xc_checks_addf(&g->rows, obs, g->label, check, loss <= L ? XC_CHECK_PASS : XC_CHECK_FAIL,
+            xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, check, loss <= L ? XC_CHECK_PASS : XC_CHECK_FAIL,
                                         loss, L, bound, &e,
                                         "S/N %.2f at DM %g against the reference's %.2f at DM %g: loss %.4f", fa.snr,
                                         fa.dm, fb.snr, fb.dm, loss),
@@ -274,7 +275,7 @@ static void check_pulses(gatectx *g, const char *obs, const ddcase *c, const xc_
         int pass = ddm <= fb.dm_step * (1 + 1e-9) && rel <= 0.10;
         xc_fmt(bound, sizeof bound, "DM within one step (%.3g) of the reference's peak, S/N within 10%% of its",
                fb.dm_step);
-        gate_note(g, xc_checks_addf(&g->rows, obs, g->label, check, pass ? XC_CHECK_PASS : XC_CHECK_FAIL, fa.snr,
+        xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, check, pass ? XC_CHECK_PASS : XC_CHECK_FAIL, fa.snr,
                                     fb.snr, bound, &e, "peak DM %g, S/N %.2f; the reference's: DM %g, S/N %.2f "
                                     "(injected: DM %g)", fa.dm, fa.snr, fb.dm, fb.snr, p->dm),
                   &e);
@@ -283,28 +284,29 @@ static void check_pulses(gatectx *g, const char *obs, const ddcase *c, const xc_
 
 /* ---- one case ---------------------------------------------------------------------- */
 
-static void run_case(gatectx *g, const ddcase *c, const xc_dedisperser *ref)
+/* A case's files, in its own folder under the work folder. */
+typedef struct {
+    char dir[GATE_PATH], fil[GATE_PATH], out[GATE_PATH], json[GATE_PATH], refout[GATE_PATH], refjson[GATE_PATH],
+        dmlist[GATE_PATH], dmjson[GATE_PATH], log[GATE_PATH];
+} case_files;
+
+static xc_status case_files_make(case_files *f, const char *work, const char *obs, xc_error *e)
 {
-    const char *obs = c->name;
-    char dir[4200], fil[4300], out[4300], json[4400], refout[4300], refjson[4400];
-    xc_fmt(dir, sizeof dir, "%s/%s", g->work, obs);
-    xc_fmt(fil, sizeof fil, "%s/in.fil", dir);
-    xc_fmt(out, sizeof out, "%s/out", dir);
-    xc_fmt(json, sizeof json, "%s.json", out);
-    xc_fmt(refout, sizeof refout, "%s/ref", dir);
-    xc_fmt(refjson, sizeof refjson, "%s.json", refout);
-    xc_error e;
-    xc_dmplan plan;
-    xc_dmplan_init(&plan);
-    if (gate_note(g, gate_mkdirs(dir, &e), &e) || gate_note(g, xc_dmplan_parse(&plan, c->dmplan, obs, &e), &e) ||
-        gate_note(g, gate_dd_write_dmlists(dir, &plan, &e), &e)) {
-        xc_dmplan_free(&plan);
-        return;
-    }
-    int64_t S = 0;
-    xc_status st;
+    static const char *const name[] = {"in.fil",      "out",         "out.json",    "ref",
+                                       "ref.json",    "dmlist.txt",  "dmlist.json", "cmd.log"};
+    char *const path[] = {f->fil, f->out, f->json, f->refout, f->refjson, f->dmlist, f->dmjson, f->log};
+    return gate_case_paths(f->dir, work, obs, name, path, sizeof path / sizeof path[0], e);
+}
+
+/* The case's filterbank at f->fil (synthetic pulses, or the impulses: *S
+ * their spacing), and what the reference will give: *nsamp input samples,
+ * *geom, *maxd the plan's largest delay. */
+static xc_status case_input(const gatectx *g, const ddcase *c, const case_files *f, const xc_dmplan *plan,
+                            int64_t *S, uint64_t *nsamp, xc_geometry *geom, int64_t *maxd, xc_error *e)
+{
+    xc_status st = XC_OK;
     if (c->impulses) {
-        st = gate_dd_write_impulses(c, g->cv, &plan, fil, &S, &e);
+        st = gate_dd_write_impulses(c, g->cv, plan, f->fil, S, e);
     } else {
         xc_synth_params sp;
         xc_synth_params_init(&sp);
@@ -316,100 +318,111 @@ static void run_case(gatectx *g, const ddcase *c, const xc_dedisperser *ref)
         sp.foff = c->foff;
         sp.seed = c->seed;
         sp.convention = g->cv;
-        st = XC_OK;
         for (int i = 0; i < c->npulses && !st; i++)
-            st = xc_synth_params_add_pulse(&sp, &c->pulse[i], &e);
+            st = xc_synth_params_add_pulse(&sp, &c->pulse[i], e);
         if (!st)
-            st = xc_synth_write(&sp, fil, NULL, xc_cli_cmdline(), &e);
+            st = xc_synth_write(&sp, f->fil, NULL, xc_cli_cmdline(), e);
         xc_synth_params_free(&sp);
     }
-    xc_planefile rf, cf;
-    memset(&rf, 0, sizeof rf);
-    memset(&cf, 0, sizeof cf);
-    /* The output's length: what the reference will give, nsamp - max delay. */
-    xc_geometry geom = {c->nchans, c->fch1, c->foff, c->tsamp};
-    int64_t maxd = 0;
-    uint64_t nsamp_in = 0;
+    *geom = (xc_geometry){c->nchans, c->fch1, c->foff, c->tsamp};
     xc_fbreader *fr = NULL;
-    if (!st && !(st = xc_fbreader_open(&fr, fil, NULL, &e))) {
+    if (!st && !(st = xc_fbreader_open(&fr, f->fil, NULL, e))) {
         const xc_fbheader *h = xc_fbreader_header(fr);
-        nsamp_in = h->nsamp;
-        geom = (xc_geometry){h->nchans, h->fch1, h->foff, h->tsamp};
+        *nsamp = h->nsamp;
+        *geom = (xc_geometry){h->nchans, h->fch1, h->foff, h->tsamp};
         xc_fbreader_close(fr);
-        st = xc_dmplan_max_delay(g->cv, &geom, &plan, &maxd, &e);
+        st = xc_dmplan_max_delay(g->cv, geom, plan, maxd, e);
     }
-    if (st) {   /* crosscheck's own side: an error, not a verdict */
-        gate_note(g, st, &e);
+    return st;
+}
+
+/* Runs -cmd on the case; 1 with the output of nout samples per trial in
+ * *cand, 0 after a failed row (or a noted error). */
+static int case_command(gatectx *g, const ddcase *c, const case_files *f, const xc_dmplan *plan, uint64_t nsamp,
+                        const xc_geometry *geom, size_t nout, xc_plane *cand)
+{
+    const xc_dmrange *r = &plan->r[0];
+    char num[12][32];
+    xc_fmt(num[0], sizeof num[0], "%.10g", r->dms[0]);
+    xc_fmt(num[1], sizeof num[1], "%.10g", r->dms[r->ndm - 1]);
+    xc_fmt(num[2], sizeof num[2], "%.10g", r->dms[r->ndm - 1] + r->step);
+    xc_fmt(num[3], sizeof num[3], "%.10g", r->step);
+    xc_fmt(num[4], sizeof num[4], "%zu", r->ndm);
+    xc_fmt(num[5], sizeof num[5], "%d", c->nbits);
+    xc_fmt(num[6], sizeof num[6], "%d", c->nchans);
+    xc_fmt(num[7], sizeof num[7], "%llu", (unsigned long long)nsamp);
+    xc_fmt(num[8], sizeof num[8], "%.10g", c->tsamp);
+    xc_fmt(num[9], sizeof num[9], "%.10g", c->tsamp * 1e6);
+    xc_fmt(num[10], sizeof num[10], "%.10g", c->fch1);
+    xc_fmt(num[11], sizeof num[11], "%.10g", geom->foff);
+    const gate_kv kv[] = {{"in", f->fil},      {"out", f->out},        {"dmlist", f->dmlist}, {"dmjson", f->dmjson},
+                          {"dm_lo", num[0]},   {"dm_hi", num[1]},      {"dm_end", num[2]},    {"dm_step", num[3]},
+                          {"ndm", num[4]},     {"nbits", num[5]},      {"nchans", num[6]},    {"nsamp", num[7]},
+                          {"tsamp", num[8]},   {"tsamp_us", num[9]},   {"fch1", num[10]},     {"foff", num[11]},
+                          {"case", c->name},   {"dir", f->dir}};
+    return gate_cmd_output(g, c->name, kv, sizeof kv / sizeof kv[0], f->log) &&
+           !gate_dd_read_output(g, c->name, f->out, plan, nout, cand);
+}
+
+static void run_case(gatectx *g, const ddcase *c, const xc_dedisperser *ref)
+{
+    const char *obs = c->name;
+    case_files *f = malloc(sizeof *f);
+    xc_error e;
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    int64_t S = 0, maxd = 0;
+    uint64_t nsamp_in = 0;
+    xc_geometry geom;
+    if (xc_vd_note(&g->vd, f ? case_files_make(f, g->work, obs, &e) : xc_error_set(&e, XC_ENOMEM, "out of memory"),
+                   &e) ||
+        xc_vd_note(&g->vd, xc_mkdirs(f->dir, &e), &e) ||
+        xc_vd_note(&g->vd, xc_dmplan_parse(&plan, c->dmplan, obs, &e), &e) ||
+        xc_vd_note(&g->vd, gate_dd_write_dmlists(f->dmlist, f->dmjson, &plan, &e), &e) ||
+        /* crosscheck's own side: an error, not a verdict */
+        xc_vd_note(&g->vd, case_input(g, c, f, &plan, &S, &nsamp_in, &geom, &maxd, &e), &e)) {
         xc_dmplan_free(&plan);
+        free(f);
         return;
     }
     size_t nout = (size_t)(nsamp_in - (uint64_t)maxd);
+    xc_planefile rf, cf;
+    memset(&rf, 0, sizeof rf);
+    memset(&cf, 0, sizeof cf);
     xc_plane cand = {0, NULL};
     const xc_plane *a = NULL;
     if (g->impl) {
-        st = run_dedisperse_to(fil, out, xc_dedisperser_of(g->impl), &plan, g->cv, 0, NULL, &e);
+        xc_status st = xc_cli_dedisperse_file(f->fil, f->out, xc_dedisperser_of(g->impl), &plan, g->cv, 0, NULL, &e);
         if (!st)
-            st = xc_planefile_read(&cf, json, &e);
+            st = xc_planefile_read(&cf, f->json, &e);
         if (st)
-            gate_fail(g, obs, "dedisperse", e.msg, "runs without error");
+            xc_vd_fail(&g->vd, obs, g->label, "dedisperse", e.msg, "runs without error");
         else
             a = &cf.plane;
-    } else {
-        const xc_dmrange *r = &plan.r[0];
-        gate_kv kv[] = {{"in", ""}, {"out", ""}, {"dmlist", ""}, {"dmjson", ""}, {"dm_lo", ""}, {"dm_hi", ""},
-                        {"dm_end", ""}, {"dm_step", ""}, {"ndm", ""}, {"nbits", ""}, {"nchans", ""}, {"nsamp", ""},
-                        {"tsamp", ""}, {"tsamp_us", ""}, {"fch1", ""}, {"foff", ""}, {"case", ""}, {"dir", ""}};
-        uint64_t nsamp = nsamp_in;
-        double foff = geom.foff;
-        xc_fmt(kv[0].val, sizeof kv[0].val, "%s", fil);
-        xc_fmt(kv[1].val, sizeof kv[1].val, "%s", out);
-        xc_fmt(kv[2].val, sizeof kv[2].val, "%s/dmlist.txt", dir);
-        xc_fmt(kv[3].val, sizeof kv[3].val, "%s/dmlist.json", dir);
-        xc_fmt(kv[4].val, sizeof kv[4].val, "%.10g", r->dms[0]);
-        xc_fmt(kv[5].val, sizeof kv[5].val, "%.10g", r->dms[r->ndm - 1]);
-        xc_fmt(kv[6].val, sizeof kv[6].val, "%.10g", r->dms[r->ndm - 1] + r->step);
-        xc_fmt(kv[7].val, sizeof kv[7].val, "%.10g", r->step);
-        xc_fmt(kv[8].val, sizeof kv[8].val, "%zu", r->ndm);
-        xc_fmt(kv[9].val, sizeof kv[9].val, "%d", c->nbits);
-        xc_fmt(kv[10].val, sizeof kv[10].val, "%d", c->nchans);
-        xc_fmt(kv[11].val, sizeof kv[11].val, "%llu", (unsigned long long)nsamp);
-        xc_fmt(kv[12].val, sizeof kv[12].val, "%.10g", c->tsamp);
-        xc_fmt(kv[13].val, sizeof kv[13].val, "%.10g", c->tsamp * 1e6);
-        xc_fmt(kv[14].val, sizeof kv[14].val, "%.10g", c->fch1);
-        xc_fmt(kv[15].val, sizeof kv[15].val, "%.10g", foff);
-        xc_fmt(kv[16].val, sizeof kv[16].val, "%s", obs);
-        xc_fmt(kv[17].val, sizeof kv[17].val, "%s", dir);
-        char cmd[16384], log[4400], tail[512];
-        xc_fmt(log, sizeof log, "%s/cmd.log", dir);
-        int code = 0;
-        if (gate_expand(g->cmd, kv, sizeof kv / sizeof kv[0], cmd, sizeof cmd, &e) ||
-            gate_spawn(g, cmd, log, &code, tail, sizeof tail, &e)) {
-            gate_note(g, XC_EINVAL, &e);
-        } else if (!gate_cmd_failed(g, obs, cmd, log, code, tail) &&
-                   !gate_dd_read_output(g, obs, out, &plan, nout, &cand)) {
-            a = &cand;
-        }
+    } else if (case_command(g, c, f, &plan, nsamp_in, &geom, nout, &cand)) {
+        a = &cand;
     }
     /* The reference only for an output to judge. */
-    if (a && (gate_note(g, run_dedisperse_to(fil, refout, ref, &plan, g->cv, 0, NULL, &e), &e) ||
-              gate_note(g, xc_planefile_read(&rf, refjson, &e), &e)))
+    if (a && (xc_vd_note(&g->vd, xc_cli_dedisperse_file(f->fil, f->refout, ref, &plan, g->cv, 0, NULL, &e), &e) ||
+              xc_vd_note(&g->vd, xc_planefile_read(&rf, f->refjson, &e), &e)))
         a = NULL;
     if (a) {
         xc_planemeta am = rf.meta;
         xc_fmt(am.impl, sizeof am.impl, "%s", g->label);
-        xc_cmpside A = {g->impl ? json : out, a, g->impl ? &cf.meta : &am, g->impl ? &cf.plan : &plan};
-        xc_cmpside B = {refjson, &rf.plane, &rf.meta, &rf.plan};
+        xc_cmpside A = {g->impl ? f->json : f->out, a, g->impl ? &cf.meta : &am, g->impl ? &cf.plan : &plan};
+        xc_cmpside B = {f->refjson, &rf.plane, &rf.meta, &rf.plan};
         if (!approx_class(g))
-            check_plane(g, obs, dir, fil, &plan, ref, &A, &B);
+            check_plane(g, obs, f->dir, f->fil, &plan, ref, &A, &B);
         if (c->impulses && !approx_class(g))
             check_impulses(g, obs, c, S, a, &rf.plane, &plan);
         check_pulses(g, obs, c, a, &rf.plane, &plan);
     }
-    gate_emit(g);
+    xc_vd_emit(&g->vd);
     xc_plane_free(&cand);
     xc_planefile_free(&cf);
     xc_planefile_free(&rf);
     xc_dmplan_free(&plan);
+    free(f);
 }
 
 int gate_dedisperse(gatectx *g)
@@ -421,7 +434,7 @@ int gate_dedisperse(gatectx *g)
     if (!ri)
         return xc_cli_failf("gate dedisperse", "no reference dedisperser is registered");
     const xc_dedisperser *ref = xc_dedisperser_of(ri);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->fatal; i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++) {
         if (cases[i].tier > g->tier)
             continue;
         if (!g->quiet)
@@ -431,7 +444,7 @@ int gate_dedisperse(gatectx *g)
     /* standard and full: the conformance suite too (compare/xc_conform.h:
      * hand-worked cases, linearity, shifts, every nbits and convention
      * preset, kill masks, gulps), as the built-in implementations pass it. */
-    if (g->impl && g->tier >= GATE_STANDARD && !g->fatal) {
+    if (g->impl && g->tier >= GATE_STANDARD && !g->vd.fatal) {
         if (!g->quiet)
             fprintf(stderr, "crosscheck gate dedisperse: the conformance suite\n");
         xc_conform_report rep;
@@ -439,26 +452,26 @@ int gate_dedisperse(gatectx *g)
         xc_error e;
         xc_status st = xc_conform_dedisperser(xc_dedisperser_of(g->impl), ref, NULL, &rep, &e);
         if (st == XC_ENOMEM) {
-            gate_note(g, st, &e);
+            xc_vd_note(&g->vd, st, &e);
         } else if (st) {
-            gate_fail(g, "conformance", "suite", e.msg, "runs");
+            xc_vd_fail(&g->vd, "conformance", g->label, "suite", e.msg, "runs");
         } else {
             const xc_conform_row *f = xc_conform_report_failed(&rep, NULL);
             char bound[64];
             xc_fmt(bound, sizeof bound, "every case (%s)", xc_tol_kind_name(g->impl->tol.kind));
             if (f)
-                gate_note(g, xc_checks_addf(&g->rows, "conformance", g->label, "suite", XC_CHECK_FAIL,
+                xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, "conformance", g->label, "suite", XC_CHECK_FAIL,
                                             (double)rep.nfail, 0, bound, &e,
                                             "%zu of %zu cases fail; first: %s: %s, expected %s (tolerance %s)",
                                             rep.nfail, rep.n, f->name, f->observed, f->expected, f->tolerance),
                           &e);
             else
-                gate_note(g, xc_checks_addf(&g->rows, "conformance", g->label, "suite", XC_CHECK_PASS, 0, 0, bound,
+                xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, "conformance", g->label, "suite", XC_CHECK_PASS, 0, 0, bound,
                                             &e, "all %zu cases pass", rep.n),
                           &e);
         }
         xc_conform_report_free(&rep);
-        gate_emit(g);
+        xc_vd_emit(&g->vd);
     }
     return 0;
 }

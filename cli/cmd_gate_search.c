@@ -13,6 +13,7 @@
 #include "compare/xc_cmpcands.h"
 #include "core/search/xc_cands.h"
 #include "core/io/xc_fft.h"
+#include "core/base/xc_fs.h"
 #include "core/base/xc_fmt.h"
 #include "core/search/xc_psearch.h"
 #include "synth/xc_synth.h"
@@ -78,26 +79,74 @@ static void check_vs_ref(gatectx *g, const char *obs, const xc_candlist *got, co
     }
     xc_error e;
     if (want == 0) {
-        gate_fail(g, obs, check, "the reference has no candidate above the cut: the case is too weak", "-");
+        xc_vd_fail(&g->vd, obs, g->label, check, "the reference has no candidate above the cut: the case is too weak", "-");
         return;
     }
-    gate_note(g, xc_checks_addf(&g->rows, obs, g->label, check, found == want ? XC_CHECK_PASS : XC_CHECK_FAIL,
+    xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, check, found == want ? XC_CHECK_PASS : XC_CHECK_FAIL,
                                 (double)found, (double)want, "each within 1 bin in r and 4 in |z|", &e,
                                 "%zu of %zu found (the output has %zu candidates)%s%s", found, want, got->n,
                                 found < want ? "; missing: " : "", missing),
               &e);
 }
 
+/* A case's files, in its own folder under the work folder. */
+typedef struct {
+    char dir[GATE_PATH], root[GATE_PATH], dat[GATE_PATH], fft[GATE_PATH], inf[GATE_PATH], truth[GATE_PATH],
+        out[GATE_PATH], log[GATE_PATH];
+} case_files;
+
+static xc_status case_files_make(case_files *f, const char *work, const char *obs, xc_error *e)
+{
+    static const char *const name[] = {"psr", "psr.dat", "psr.fft", "psr.inf", "psr.truth.json", "cands", "cmd.log"};
+    char *const path[] = {f->root, f->dat, f->fft, f->inf, f->truth, f->out, f->log};
+    return gate_case_paths(f->dir, work, obs, name, path, sizeof path / sizeof path[0], e);
+}
+
+/* Runs -cmd on the case; 1 with its candidates in *cl, 0 after a failed row
+ * (or a noted error). */
+static int case_command(gatectx *g, const pscase *c, const case_files *f, const xc_spectrum *sp, xc_candlist *cl)
+{
+    char num[6][32];
+    xc_fmt(num[0], sizeof num[0], "%d", c->zmax);
+    xc_fmt(num[1], sizeof num[1], "%d", c->numharm);
+    xc_fmt(num[2], sizeof num[2], "%g", c->sigma);
+    xc_fmt(num[3], sizeof num[3], "%zu", sp->nbins);
+    xc_fmt(num[4], sizeof num[4], "%.10g", sp->dt);
+    xc_fmt(num[5], sizeof num[5], "%.10g", sp->T);
+    const gate_kv kv[] = {{"fft", f->fft},     {"dat", f->dat},   {"inf", f->inf},   {"root", f->root},
+                          {"out", f->out},     {"zmax", num[0]},  {"numharm", num[1]}, {"sigma", num[2]},
+                          {"nbins", num[3]},   {"tsamp", num[4]}, {"T", num[5]},     {"case", c->name},
+                          {"dir", f->dir}};
+    if (!gate_cmd_output(g, c->name, kv, sizeof kv / sizeof kv[0], f->log))
+        return 0;
+    char cand[4][4400], why[1400];
+    xc_error e;
+    if (xc_pathf(cand[0], sizeof cand[0], &e, "%s.csv", f->out) ||
+        xc_pathf(cand[1], sizeof cand[1], &e, "%s.pulscand", f->out) ||
+        xc_pathf(cand[2], sizeof cand[2], &e, "%s_ACCEL_%d", f->out, c->zmax) ||
+        xc_pathf(cand[3], sizeof cand[3], &e, "%s_ACCEL_%d", f->root, c->zmax)) {
+        xc_vd_note(&g->vd, e.code, &e);
+        return 0;
+    }
+    int k = 0;
+    while (k < 4 && !exists(cand[k]))
+        k++;
+    if (k == 4) {
+        xc_fmt(why, sizeof why, "the command wrote none of %s, %s, %s, %s", cand[0], cand[1], cand[2], cand[3]);
+        xc_vd_fail(&g->vd, c->name, g->label, "output readable", why, "a candidate file");
+        return 0;
+    }
+    if (xc_cands_load(cl, cand[k], sp->T, &e)) {
+        xc_vd_fail(&g->vd, c->name, g->label, "output readable", e.msg, "a candidate file compare cands reads");
+        return 0;
+    }
+    return 1;
+}
+
 static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
 {
     const char *obs = c->name;
-    char dir[4200], root[4300], dat[4400], fft[4400], truthp[4400], out[4300];
-    xc_fmt(dir, sizeof dir, "%s/%s", g->work, obs);
-    xc_fmt(root, sizeof root, "%s/psr", dir);
-    xc_fmt(dat, sizeof dat, "%s.dat", root);
-    xc_fmt(fft, sizeof fft, "%s.fft", root);
-    xc_fmt(truthp, sizeof truthp, "%s.truth.json", root);
-    xc_fmt(out, sizeof out, "%s/cands", dir);
+    case_files files, *f = &files;
     xc_error e;
     xc_synth_params p;
     xc_synth_params_init(&p);
@@ -114,14 +163,16 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
     p.psr.accn = c->accn;
     xc_spectrum sp;
     memset(&sp, 0, sizeof sp);
-    xc_status st = gate_mkdirs(dir, &e);
+    xc_status st = case_files_make(f, g->work, obs, &e);
     if (!st)
-        st = xc_synth_write_dedispersed(&p, root, truthp, xc_cli_cmdline(), &e);
+        st = xc_mkdirs(f->dir, &e);
+    if (!st)
+        st = xc_synth_write_dedispersed(&p, f->root, f->truth, xc_cli_cmdline(), &e);
     xc_synth_params_free(&p);
     if (!st)
-        st = xc_fft_file(dat, root, XC_FFT_SINGLE, &e);
+        st = xc_fft_file(f->dat, f->root, XC_FFT_SINGLE, &e);
     if (!st)
-        st = xc_spectrum_load(&sp, fft, &e);
+        st = xc_spectrum_load(&sp, f->fft, &e);
     xc_candlist rl, cl;
     xc_candlist_init(&rl);
     xc_candlist_init(&cl);
@@ -129,9 +180,9 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
         st = search(ref, &sp, c, &rl, &e);
     xc_truth t;
     if (!st)
-        st = xc_truth_read(&t, truthp, sp.T, &e);
+        st = xc_truth_read(&t, f->truth, sp.T, &e);
     if (st) {   /* crosscheck's own side: an error, not a verdict */
-        gate_note(g, st, &e);
+        xc_vd_note(&g->vd, st, &e);
         xc_spectrum_free(&sp);
         xc_candlist_free(&rl);
         return;
@@ -139,52 +190,11 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
     int have = 0;
     if (g->impl) {
         if ((st = search(g->impl, &sp, c, &cl, &e)))
-            gate_fail(g, obs, "search", e.msg, "runs without error");
+            xc_vd_fail(&g->vd, obs, g->label, "search", e.msg, "runs without error");
         else
             have = 1;
     } else {
-        gate_kv kv[] = {{"fft", ""}, {"dat", ""}, {"inf", ""}, {"root", ""}, {"out", ""}, {"zmax", ""},
-                        {"numharm", ""}, {"sigma", ""}, {"nbins", ""}, {"tsamp", ""}, {"T", ""}, {"case", ""},
-                        {"dir", ""}};
-        xc_fmt(kv[0].val, sizeof kv[0].val, "%s", fft);
-        xc_fmt(kv[1].val, sizeof kv[1].val, "%s", dat);
-        xc_fmt(kv[2].val, sizeof kv[2].val, "%s.inf", root);
-        xc_fmt(kv[3].val, sizeof kv[3].val, "%s", root);
-        xc_fmt(kv[4].val, sizeof kv[4].val, "%s", out);
-        xc_fmt(kv[5].val, sizeof kv[5].val, "%d", c->zmax);
-        xc_fmt(kv[6].val, sizeof kv[6].val, "%d", c->numharm);
-        xc_fmt(kv[7].val, sizeof kv[7].val, "%g", c->sigma);
-        xc_fmt(kv[8].val, sizeof kv[8].val, "%zu", sp.nbins);
-        xc_fmt(kv[9].val, sizeof kv[9].val, "%.10g", sp.dt);
-        xc_fmt(kv[10].val, sizeof kv[10].val, "%.10g", sp.T);
-        xc_fmt(kv[11].val, sizeof kv[11].val, "%s", obs);
-        xc_fmt(kv[12].val, sizeof kv[12].val, "%s", dir);
-        char cmd[16384], log[4400], tail[512];
-        xc_fmt(log, sizeof log, "%s/cmd.log", dir);
-        int code = 0;
-        if (gate_expand(g->cmd, kv, sizeof kv / sizeof kv[0], cmd, sizeof cmd, &e) ||
-            gate_spawn(g, cmd, log, &code, tail, sizeof tail, &e)) {
-            gate_note(g, XC_EINVAL, &e);
-        } else if (!gate_cmd_failed(g, obs, cmd, log, code, tail)) {
-            char cand[4][4400];
-            xc_fmt(cand[0], sizeof cand[0], "%s.csv", out);
-            xc_fmt(cand[1], sizeof cand[1], "%s.pulscand", out);
-            xc_fmt(cand[2], sizeof cand[2], "%s_ACCEL_%d", out, c->zmax);
-            xc_fmt(cand[3], sizeof cand[3], "%s_ACCEL_%d", root, c->zmax);
-            int k = 0;
-            while (k < 4 && !exists(cand[k]))
-                k++;
-            char why[1400];
-            if (k == 4) {
-                xc_fmt(why, sizeof why, "the command wrote none of %s, %s, %s, %s", cand[0], cand[1], cand[2],
-                       cand[3]);
-                gate_fail(g, obs, "output readable", why, "a candidate file");
-            } else if (xc_cands_load(&cl, cand[k], sp.T, &e)) {
-                gate_fail(g, obs, "output readable", e.msg, "a candidate file compare cands reads");
-            } else {
-                have = 1;
-            }
-        }
+        have = case_command(g, c, f, &sp, &cl);
     }
     if (have) {
         xc_cmpcands_opts o;
@@ -192,10 +202,10 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
         o.fundamental = 1;
         o.truth_dr = 2;
         o.truth_dz = 4;
-        gate_note(g, xc_check_truth(&g->rows, obs, g->label, &cl, &t, &o, &e), &e);
+        xc_vd_note(&g->vd, xc_check_truth(&g->vd.rows, obs, g->label, &cl, &t, &o, &e), &e);
         check_vs_ref(g, obs, &cl, &rl, xc_family_name(ref->family));
     }
-    gate_emit(g);
+    xc_vd_emit(&g->vd);
     xc_candlist_free(&cl);
     xc_candlist_free(&rl);
     xc_spectrum_free(&sp);
@@ -209,7 +219,7 @@ int gate_search(gatectx *g)
     const xc_impl *ref = xc_registry_pick(reg, fam, XC_CAP_REFERENCE, XC_CAP_APPROXIMATE | XC_CAP_RUNTIME | XC_CAP_DEVICE);
     if (!ref)
         return xc_cli_failf("gate search", "no reference %s searcher is registered", xc_family_name(fam));
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->fatal; i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++) {
         if (cases[i].tier > g->tier)
             continue;
         if (!g->quiet)

@@ -6,17 +6,6 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 
-static void help(void)
-{
-    printf("usage: crosscheck list [-json]\n\n"
-           "Prints every registered implementation: family, name, capabilities (reference,\n"
-           "threaded, device, approximate, runtime), tolerance against the reference, whether\n"
-           "it is available on this machine (and why not), and what it is.\n\n"
-           "  -json   one JSON array on stdout instead of the table: objects with \"family\",\n"
-           "          \"name\", \"desc\", \"caps\" (array of names), \"tolerance\" ({\"kind\", \"value\"}),\n"
-           "          \"available\" (bool) and \"why\" (\"\" when available)\n");
-}
-
 static int print_json(const xc_registry *reg)
 {
     json_t *arr = json_array();
@@ -41,9 +30,19 @@ static int print_json(const xc_registry *reg)
 
 int xc_cmd_list(int argc, char **argv)
 {
-    static const xc_optspec spec = {"list", help, 0};
+    static const xc_optspec spec = {
+        .cmd = "list",
+        .usage = "[-json]",
+        .about = "Prints every registered implementation: family, name, capabilities (reference,\n"
+                 "threaded, device, approximate, runtime), tolerance against the reference, whether\n"
+                 "it is available on this machine (and why not), and what it is.\n"};
     int json = 0;
-    const xc_opt opts[] = {XC_OPT_FLAG("json", &json), XC_OPT_END};
+    const xc_opt opts[] = {
+        XC_OPT_FLAG("json", &json,
+                    .help = "one JSON array on stdout instead of the table: objects with \"family\",\n"
+                            "\"name\", \"desc\", \"caps\" (array of names), \"tolerance\" ({\"kind\", \"value\"}),\n"
+                            "\"available\" (bool) and \"why\" (\"\" when available)"),
+        XC_OPT_END};
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;

@@ -10,32 +10,91 @@
 #include "core/base/xc_atomic.h"
 #include "core/io/xc_filterbank.h"
 
-static void help(void)
+/* The plan as a table on stdout (with what it leaves of an input of nsamp
+ * samples when input), and as JSON in the file json (NULL: none). */
+static xc_status show_plan(const xc_convention *cv, const xc_geometry *g, const xc_dmplan *plan, int input,
+                           uint64_t nsamp, const char *json, xc_error *err)
 {
-    printf("usage: crosscheck plan (-i FILE.fil | -nchans N -tsamp US -fch1 MHZ -foff MHZ)\n"
-           "                       (-dmplan PLAN | -dmplanfile F | -lodm A -hidm B -dm_tol T -dm_pulse_width US)\n"
-           "                       [-convention NAME] [-json FILE]\n"
-           "       crosscheck plan -ddplan ...   PRESTO DDplan.py's plan (see crosscheck plan -ddplan -h)\n\n"
-           "Prints the DM plan as a table: range, DM lo/hi/step, trials, downsample factor and the\n"
-           "largest delay in samples (at the lowest channel and the range's last DM, highest\n"
-           "channel as reference).\n\n"
-           "Geometry:\n"
-           "  -i FILE.fil        take nchans, tsamp, fch1, foff from a filterbank header\n"
-           "  -nchans N          number of channels\n"
-           "  -tsamp US          sample time in microseconds\n"
-           "  -fch1 MHZ          frequency of channel 0\n"
-           "  -foff MHZ          channel width (negative: channel 0 is the highest)\n"
-           "%s"
-           "Other:\n"
-           "  -convention NAME   delay convention: crosscheck (default), sigproc, presto, dedisp,\n"
-           "                     astroaccelerate\n"
-           "  -json FILE         also write the plan as JSON (with a flat 'dms' list)\n",
-           xc_cli_plan_help());
+    xc_status st = XC_OK;
+    printf("# convention %s: k_DM %.9g, %s, delays from the highest channel\n", cv->name, cv->kdm,
+           xc_rounding_name(cv->rounding));
+    printf("# %d channels, fch1 %.6f MHz, foff %.6f MHz, tsamp %.3f us\n", g->nchans, g->fch1, g->foff, g->tsamp * 1e6);
+    printf("%5s %10s %10s %8s %7s %4s %12s %12s\n", "range", "DM lo", "DM hi", "step", "trials", "ds",
+           "max delay", "(samples)");
+    int64_t *maxd = calloc((size_t)plan->nranges, sizeof *maxd);
+    json_t *root = json_object(), *ranges = json_array(), *flat = json_array();
+    for (int k = 0; k < plan->nranges && maxd; k++) {
+        xc_dmplan one = *plan;
+        one.nranges = 1;
+        one.r = &plan->r[k];
+        if ((st = xc_dmplan_max_delay(cv, g, &one, &maxd[k], err)))
+            break;
+        const xc_dmrange *r = &plan->r[k];
+        double lastdm = r->dms[r->ndm - 1];
+        printf("%5d %10.4f %10.4f %8.4g %7zu %4d %12lld %12s\n", k, r->lo, r->step > 0 ? r->hi : lastdm,
+               r->step, r->ndm, r->ds, (long long)(maxd[k] / r->ds),
+               r->ds > 1 ? "(x ds)" : "");
+        json_t *dms = json_array();
+        for (size_t j = 0; j < r->ndm; j++) {
+            json_array_append_new(dms, json_real(r->dms[j]));
+            json_array_append_new(flat, json_real(r->dms[j]));
+        }
+        json_array_append_new(ranges, json_pack("{s:f,s:f,s:f,s:i,s:I,s:I,s:I,s:o}", "lo", r->lo, "hi", r->hi,
+                                                "step", r->step, "downsample", r->ds, "ndm", (json_int_t)r->ndm,
+                                                "max_delay", (json_int_t)(maxd[k] / r->ds),
+                                                "max_delay_samples", (json_int_t)maxd[k], "dms", dms));
+    }
+    int64_t total = 0;
+    for (int k = 0; k < plan->nranges && maxd; k++)
+        if (maxd[k] > total)
+            total = maxd[k];
+    if (!st && maxd) {
+        printf("total: %zu trials; largest delay %lld samples (%.6f s)\n", xc_dmplan_ndm(plan), (long long)total,
+               (double)total * g->tsamp);
+        if (input)
+            printf("input: %llu samples -> %lld output samples at full resolution\n", (unsigned long long)nsamp,
+                   (long long)nsamp - total);
+    }
+    json_object_set_new(root, "convention", json_string(cv->name));
+    json_object_set_new(root, "plan_kind", json_string(plan->kind));
+    json_object_set_new(root, "nchans", json_integer(g->nchans));
+    json_object_set_new(root, "tsamp", json_real(g->tsamp));
+    json_object_set_new(root, "fch1", json_real(g->fch1));
+    json_object_set_new(root, "foff", json_real(g->foff));
+    json_object_set_new(root, "ndm", json_integer((json_int_t)xc_dmplan_ndm(plan)));
+    json_object_set_new(root, "max_delay", json_integer(total));
+    json_object_set_new(root, "ranges", ranges);
+    json_object_set_new(root, "dms", flat);
+    json_object_set_new(root, "command_line", json_string(xc_cli_cmdline()));
+    if (!st && !maxd)
+        st = xc_error_set(err, XC_ENOMEM, "out of memory");
+    if (!st && json) {
+        xc_atomic a;
+        if (!(st = xc_atomic_open(&a, json, 0, err))) {
+            if (json_dumpf(root, a.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0) {
+                xc_atomic_abort(&a);
+                st = xc_error_set(err, XC_EIO, "%s: write failed", json);
+            } else {
+                st = xc_atomic_commit(&a, err);
+            }
+        }
+    }
+    json_decref(root);
+    free(maxd);
+    return st;
 }
 
 int xc_cmd_plan(int argc, char **argv)
 {
-    static const xc_optspec spec = {"plan", help, 0};
+    static const xc_optspec spec = {
+        .cmd = "plan",
+        .usage = "(-i FILE.fil | -nchans N -tsamp US -fch1 MHZ -foff MHZ)\n"
+                 "                       (-dmplan PLAN | -dmplanfile F | -lodm A -hidm B -dm_tol T -dm_pulse_width US)\n"
+                 "                       [-convention NAME] [-json FILE]\n"
+                 "       crosscheck plan -ddplan ...   PRESTO DDplan.py's plan (see crosscheck plan -ddplan -h)",
+        .about = "Prints the DM plan as a table: range, DM lo/hi/step, trials, downsample factor and the\n"
+                 "largest delay in samples (at the lowest channel and the range's last DM, highest\n"
+                 "channel as reference).\n"};
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-ddplan") || !strcmp(argv[i], "--ddplan"))
             return xc_cmd_plan_ddplan(argc, argv);
@@ -46,13 +105,17 @@ int xc_cmd_plan(int argc, char **argv)
     xc_cli_planopts po;
     xc_cli_planopts_init(&po);
     const xc_opt opts[] = {
-        XC_OPT_STR("i", &input),
-        {.name = "nchans", .kind = XC_OPTK_INT, .dest = &g.nchans, .lo = 1, .hi = 1 << 24, .given = &have[0]},
-        {.name = "tsamp", .kind = XC_OPTK_DOUBLE, .dest = &tsamp_us, .given = &have[1]},
-        {.name = "fch1", .kind = XC_OPTK_DOUBLE, .dest = &g.fch1, .given = &have[2]},
-        {.name = "foff", .kind = XC_OPTK_DOUBLE, .dest = &g.foff, .given = &have[3]},
+        XC_OPT_STR("i", &input, .arg = "FILE.fil", .help = "take nchans, tsamp, fch1, foff from a filterbank header"),
+        {.name = "nchans", .kind = XC_OPTK_INT, .dest = &g.nchans, .lo = 1, .hi = 1 << 24, .given = &have[0],
+         .arg = "N", .help = "number of channels"},
+        {.name = "tsamp", .kind = XC_OPTK_DOUBLE, .dest = &tsamp_us, .given = &have[1], .arg = "US",
+         .help = "sample time in microseconds"},
+        {.name = "fch1", .kind = XC_OPTK_DOUBLE, .dest = &g.fch1, .given = &have[2], .arg = "MHZ",
+         .help = "frequency of channel 0"},
+        {.name = "foff", .kind = XC_OPTK_DOUBLE, .dest = &g.foff, .given = &have[3], .arg = "MHZ",
+         .help = "channel width (negative: channel 0 is the highest)"},
         XC_OPT_TABLE(po.table),
-        XC_OPT_STR("json", &json),
+        XC_OPT_STR("json", &json, .arg = "FILE", .help = "also write the plan as JSON (with a flat 'dms' list)"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
@@ -88,71 +151,7 @@ int xc_cmd_plan(int argc, char **argv)
     xc_dmplan plan;
     if ((st = xc_cli_plan_build(&po, &g, &plan, &err)))
         return xc_cli_fail("plan", &err);
-    printf("# convention %s: k_DM %.9g, %s, delays from the highest channel\n", cv->name, cv->kdm,
-           xc_rounding_name(cv->rounding));
-    printf("# %d channels, fch1 %.6f MHz, foff %.6f MHz, tsamp %.3f us\n", g.nchans, g.fch1, g.foff, g.tsamp * 1e6);
-    printf("%5s %10s %10s %8s %7s %4s %12s %12s\n", "range", "DM lo", "DM hi", "step", "trials", "ds",
-           "max delay", "(samples)");
-    int64_t *maxd = calloc((size_t)plan.nranges, sizeof *maxd);
-    json_t *root = json_object(), *ranges = json_array(), *flat = json_array();
-    for (int k = 0; k < plan.nranges && maxd; k++) {
-        xc_dmplan one = plan;
-        one.nranges = 1;
-        one.r = &plan.r[k];
-        if ((st = xc_dmplan_max_delay(cv, &g, &one, &maxd[k], &err)))
-            break;
-        const xc_dmrange *r = &plan.r[k];
-        double lastdm = r->dms[r->ndm - 1];
-        printf("%5d %10.4f %10.4f %8.4g %7zu %4d %12lld %12s\n", k, r->lo, r->step > 0 ? r->hi : lastdm,
-               r->step, r->ndm, r->ds, (long long)(maxd[k] / r->ds),
-               r->ds > 1 ? "(x ds)" : "");
-        json_t *dms = json_array();
-        for (size_t j = 0; j < r->ndm; j++) {
-            json_array_append_new(dms, json_real(r->dms[j]));
-            json_array_append_new(flat, json_real(r->dms[j]));
-        }
-        json_array_append_new(ranges, json_pack("{s:f,s:f,s:f,s:i,s:I,s:I,s:I,s:o}", "lo", r->lo, "hi", r->hi,
-                                                "step", r->step, "downsample", r->ds, "ndm", (json_int_t)r->ndm,
-                                                "max_delay", (json_int_t)(maxd[k] / r->ds),
-                                                "max_delay_samples", (json_int_t)maxd[k], "dms", dms));
-    }
-    int64_t total = 0;
-    for (int k = 0; k < plan.nranges && maxd; k++)
-        if (maxd[k] > total)
-            total = maxd[k];
-    if (!st && maxd) {
-        printf("total: %zu trials; largest delay %lld samples (%.6f s)\n", xc_dmplan_ndm(&plan), (long long)total,
-               (double)total * g.tsamp);
-        if (input)
-            printf("input: %llu samples -> %lld output samples at full resolution\n", (unsigned long long)nsamp,
-                   (long long)nsamp - total);
-    }
-    json_object_set_new(root, "convention", json_string(cv->name));
-    json_object_set_new(root, "plan_kind", json_string(plan.kind));
-    json_object_set_new(root, "nchans", json_integer(g.nchans));
-    json_object_set_new(root, "tsamp", json_real(g.tsamp));
-    json_object_set_new(root, "fch1", json_real(g.fch1));
-    json_object_set_new(root, "foff", json_real(g.foff));
-    json_object_set_new(root, "ndm", json_integer((json_int_t)xc_dmplan_ndm(&plan)));
-    json_object_set_new(root, "max_delay", json_integer(total));
-    json_object_set_new(root, "ranges", ranges);
-    json_object_set_new(root, "dms", flat);
-    json_object_set_new(root, "command_line", json_string(xc_cli_cmdline()));
-    if (!st && !maxd)
-        st = xc_error_set(&err, XC_ENOMEM, "out of memory");
-    if (!st && json) {
-        xc_atomic a;
-        if (!(st = xc_atomic_open(&a, json, 0, &err))) {
-            if (json_dumpf(root, a.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0) {
-                xc_atomic_abort(&a);
-                st = xc_error_set(&err, XC_EIO, "%s: write failed", json);
-            } else {
-                st = xc_atomic_commit(&a, &err);
-            }
-        }
-    }
-    json_decref(root);
-    free(maxd);
+    st = show_plan(cv, &g, &plan, input != NULL, nsamp, json, &err);
     xc_dmplan_free(&plan);
     return st ? xc_cli_fail("plan", &err) : 0;
 }

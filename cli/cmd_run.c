@@ -7,8 +7,6 @@
  * report (index.html with plots, summary.json) to runs/<timestamp>/.
  * This file holds the options, the order of the work and the table; see
  * cli/cmd_run.h for the other pieces and compare/xc_checks.h for the checks. */
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,41 +14,33 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "cli/cli_plugin.h"
-#include "compare/xc_junit.h"
 #include "core/base/xc_fmt.h"
+#include "core/base/xc_fs.h"
 #include "core/base/xc_strlist.h"
 #include "cli/cmd_run.h"
 #include "core/base/xc_progress.h"
 
-static void help(void)
-{
-    printf("usage: crosscheck run [-spec FILE.json] [-out DIR] [-impl LIST] [-threads N] [-keep] [-quiet]\n"
-           "                      [-junit FILE.xml]\n\n"
-           "The default cross-check (make run). For every observation in the spec:\n"
-           "  - synthetic ones are made with `crosscheck synth` (single pulses at known DMs and times);\n"
-           "  - every available dedisperser runs the observation's DM plan;\n"
-           "  - each plane is compared with the reference plane (exact for integer input, the\n"
-           "    float-summation bound N*2^-24*max|ref| for float input), and the cpu implementation\n"
-           "    must give the same bytes at 1 and N threads;\n"
-           "  - every injected pulse must be found by each implementation with its peak within one\n"
-           "    DM step of the true DM and its boxcar S/N within 10%% of the expected value;\n"
-           "  - on the real files (datasets/sigpyproc3: Parkes Crab 8/4/2/1-bit, SIGPROC fake tutorial)\n"
-           "    every implementation must agree with the reference, and the tutorial pulsar's 4 Hz\n"
-           "    line must be the strongest in its series dedispersed at DM 30.\n"
-           "Prints a verdict table and writes DIR/index.html (plots) and DIR/summary.json.\n"
-           "Exit code 0 only if every check passes.\n\n"
-           "  -spec FILE     run specification (default datasets/default-run.json)\n"
-           "  -out DIR       report directory (default runs/<UTC timestamp>)\n"
-           "  -impl LIST     only these implementations besides the reference (default: all; the\n"
-           "                 approximate dedispersers - subband, tree - only on observations whose\n"
-           "                 spec entry has \"approximate\": 1, or where -impl names them)\n"
-           "  -threads N     threads for the multi-threaded checks (default: all cores)\n"
-           "  -keep          keep the intermediate files (DIR/work: filterbanks, planes)\n"
-           "  -quiet         no progress on stderr\n"
-           "  -junit FILE    the verdict table as JUnit XML, one test case per check (CI; docs/ci.md)\n"
-           "Exit status: 0 every check passed, 1 a check failed, 2 an error.\n");
-}
+static const xc_optspec spec = {
+    .cmd = "run",
+    .usage = "[-spec FILE.json] [-out DIR] [-impl LIST] [-threads N] [-keep] [-quiet]\n"
+             "                      [-junit FILE.xml]",
+    .about = "The default cross-check (make run). For every observation in the spec:\n"
+             "  - synthetic ones are made with `crosscheck synth` (single pulses at known DMs and times);\n"
+             "  - every available dedisperser runs the observation's DM plan;\n"
+             "  - each plane is compared with the reference plane (exact for integer input, the\n"
+             "    float-summation bound N*2^-24*max|ref| for float input), and the cpu implementation\n"
+             "    must give the same bytes at 1 and N threads;\n"
+             "  - every injected pulse must be found by each implementation with its peak within one\n"
+             "    DM step of the true DM and its boxcar S/N within 10% of the expected value;\n"
+             "  - on the real files (datasets/sigpyproc3: Parkes Crab 8/4/2/1-bit, SIGPROC fake tutorial)\n"
+             "    every implementation must agree with the reference, and the tutorial pulsar's 4 Hz\n"
+             "    line must be the strongest in its series dedispersed at DM 30.\n"
+             "Prints a verdict table and writes DIR/index.html (plots) and DIR/summary.json.\n"
+             "Exit code 0 only if every check passes.\n",
+    .after = "Exit status: 0 every check passed, 1 a check failed, 2 an error.\n",
+};
 
 /* Each name of a comma-separated list, in turn; returns the length, 0 at the end. */
 static size_t next_name(const char **p, const char **name)
@@ -61,31 +51,6 @@ static size_t next_name(const char **p, const char **name)
     size_t len = strcspn(*p, ",");
     *p += len;
     return len;
-}
-
-/* The reference always runs (every other one is compared with it); the
- * others unless -impl named a list without them. */
-int run_wanted(const runctx *c, const xc_impl *impl)
-{
-    return (impl->caps & XC_CAP_REFERENCE) || !c->only || xc_strlist_has(c->only, impl->name);
-}
-
-const xc_impl *run_next_impl(runctx *c, const char *obs, const char *what, xc_family fam, size_t *i)
-{
-    const xc_registry *reg = xc_cli_registry();
-    for (; *i < xc_registry_count(reg, fam); (*i)++) {
-        const xc_impl *impl = xc_registry_at(reg, fam, *i);
-        if (!run_wanted(c, impl))
-            continue;
-        char why[256] = "";
-        if (!xc_impl_available(impl, why, sizeof why)) {
-            run_skip_text(c, obs, what, impl->name, why);
-            continue;
-        }
-        (*i)++;
-        return impl;
-    }
-    return NULL;
 }
 
 /* Every name of -impl must be a registered implementation of either family:
@@ -106,66 +71,28 @@ static int check_only(const char *only)
     return any ? 0 : xc_cli_failf("run", "-impl: empty list");
 }
 
-xc_status run_note(runctx *c, xc_status st, const xc_error *e)
-{
-    if (st && !c->fatal) {
-        c->fatal = st;
-        c->fatal_err = *e;
-    }
-    return st;
-}
-
-void run_fail(runctx *c, const char *obs, const char *impl, const char *check, const char *why, const char *bound)
-{
-    xc_error e;
-    run_note(c, xc_checks_fail(&c->rows, obs, impl, check, why, bound, &e), &e);
-}
-
-void run_emit(runctx *c)
-{
-    for (; c->shown < c->rows.n; c->shown++) {
-        const xc_check_row *r = &c->rows.row[c->shown];
-        xc_error e;
-        run_note(c, xc_report_add_verdict(c->rep, r->impl, r->check, r->measured, r->bound, r->state == XC_CHECK_PASS,
-                                          &e), &e);
-        if (!c->quiet)
-            fprintf(stderr, "  %-4s %-10s %s: %s\n", r->state == XC_CHECK_PASS ? "ok" : "FAIL", r->impl, r->check,
-                    r->measured);
-    }
-}
-
 /* Parses the options into c; returns -1 to go on, or the exit code. */
-static int parse(runctx *c, int argc, char **argv, const char **spec, const char **outdir, int *keep,
+static int parse(runctx *c, int argc, char **argv, const char **spec_file, const char **outdir, int *keep,
                  const char **junit)
 {
-    enum { O_SPEC = 1, O_OUT, O_IMPL, O_THREADS, O_KEEP, O_QUIET, O_HELP, O_JUNIT };
-    static const struct option opts[] = {
-        {"spec", required_argument, 0, O_SPEC}, {"out", required_argument, 0, O_OUT},
-        {"impl", required_argument, 0, O_IMPL}, {"threads", required_argument, 0, O_THREADS},
-        {"keep", no_argument, 0, O_KEEP}, {"quiet", no_argument, 0, O_QUIET},
-        {"h", no_argument, 0, O_HELP}, {"help", no_argument, 0, O_HELP}, {"junit", required_argument, 0, O_JUNIT},
-        {0, 0, 0, 0}};
-    int ch;
-    xc_error e;
-    xc_error_clear(&e);
-    while ((ch = getopt_long_only(argc, argv, "", opts, NULL)) != -1) {
-        xc_status st = XC_OK;
-        switch (ch) {
-        case O_SPEC: *spec = optarg; break;
-        case O_OUT: *outdir = optarg; break;
-        case O_IMPL: c->only = optarg; break;
-        case O_THREADS: st = xc_cli_int("-threads", optarg, 1, 4096, &c->threads, &e); break;
-        case O_KEEP: *keep = 1; break;
-        case O_QUIET: c->quiet = 1; break;
-        case O_JUNIT: *junit = optarg; break;
-        case O_HELP: help(); xc_cli_common_help(); return 0;
-        default: return xc_cli_badopt("run", argc, argv);
-        }
-        if (st)
-            return xc_cli_fail("run", &e);
-    }
-    if (optind < argc)
-        return xc_cli_failf("run", "unexpected argument '%s'", argv[optind]);
+    const xc_opt opts[] = {
+        XC_OPT_STR("spec", spec_file, .arg = "FILE", .help = "run specification", .def = "datasets/default-run.json"),
+        XC_OPT_STR("out", outdir, .arg = "DIR", .help = "report directory", .def = "runs/<UTC timestamp>"),
+        XC_OPT_STR("impl", &c->only, .arg = "LIST",
+                   .help = "only these implementations besides the reference (default: all; the\n"
+                           "approximate dedispersers - subband, tree - only on observations whose\n"
+                           "spec entry has \"approximate\": 1, or where -impl names them)"),
+        XC_OPT_INT("threads", &c->threads, 1, 4096, .arg = "N", .help = "threads for the multi-threaded checks",
+                   .def = "all cores"),
+        XC_OPT_FLAG("keep", keep, .help = "keep the intermediate files (DIR/work: filterbanks, planes)"),
+        XC_OPT_FLAG("quiet", &c->quiet, .help = "no progress on stderr"),
+        XC_OPT_STR("junit", junit, .arg = "FILE",
+                   .help = "the verdict table as JUnit XML, one test case per check (CI; docs/ci.md)"),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
     if (c->only && check_only(c->only))
         return 2;
     if (c->threads == 0) {
@@ -178,39 +105,37 @@ static int parse(runctx *c, int argc, char **argv, const char **spec, const char
 /* Every observation of the spec, in its order. */
 static void run_spec(runctx *c, const xc_runspec *s)
 {
-    for (size_t i = 0; i < s->nsyn && !c->fatal; i++) {
+    for (size_t i = 0; i < s->nsyn && !c->vd.fatal; i++) {
         if (!c->quiet)
             fprintf(stderr, "crosscheck run: %s\n", s->syn[i].name);
         run_synthetic(c, &s->syn[i]);
     }
-    for (size_t i = 0; i < s->nreal && !c->fatal; i++) {
+    for (size_t i = 0; i < s->nreal && !c->vd.fatal; i++) {
         if (!c->quiet)
             fprintf(stderr, "crosscheck run: %s\n", s->real[i].name);
         run_real(c, &s->real[i]);
     }
-    for (size_t i = 0; i < s->nper && !c->fatal; i++) {
+    for (size_t i = 0; i < s->nper && !c->vd.fatal; i++) {
         if (!c->quiet)
             fprintf(stderr, "crosscheck run: %s\n", s->per[i].name);
         run_periodicity(c, &s->per[i]);
     }
-    for (size_t i = 0; i < s->nacc && !c->fatal; i++) {
+    for (size_t i = 0; i < s->nacc && !c->vd.fatal; i++) {
         if (!c->quiet)
             fprintf(stderr, "crosscheck run: %s\n", s->acc[i].name);
         run_accel(c, &s->acc[i]);
     }
-    run_emit(c);
+    xc_vd_emit(&c->vd);
 }
 
 /* summary.json's numbers and the spec. */
 static void summarise(runctx *c, const char *spec, double secs)
 {
-    xc_error e;
-    xc_report *r = c->rep;
-    run_note(c, xc_report_set_number(r, "seconds", secs, &e), &e);
-    run_note(c, xc_report_set_number(r, "checks", (double)c->rows.n, &e), &e);
-    run_note(c, xc_report_set_number(r, "failed", (double)c->rows.nfail, &e), &e);
-    run_note(c, xc_report_set_json(r, "spec", json_string(spec), &e), &e);
-    run_note(c, xc_report_set_json(r, "command_line", json_string(xc_cli_cmdline()), &e), &e);
+    xc_vd_number(&c->vd, "seconds", secs);
+    xc_vd_number(&c->vd, "checks", (double)c->vd.rows.n);
+    xc_vd_number(&c->vd, "failed", (double)c->vd.rows.nfail);
+    xc_vd_json(&c->vd, "spec", json_string(spec));
+    xc_vd_json(&c->vd, "command_line", json_string(xc_cli_cmdline()));
 }
 
 int xc_cmd_run(int argc, char **argv)
@@ -218,6 +143,7 @@ int xc_cmd_run(int argc, char **argv)
     const char *spec = "datasets/default-run.json", *outdir = NULL;
     runctx c;
     memset(&c, 0, sizeof c);
+    xc_vd_init(&c.vd);
     int keep = 0;
     const char *junit = NULL;
     int rc = parse(&c, argc, argv, &spec, &outdir, &keep, &junit);
@@ -229,42 +155,41 @@ int xc_cmd_run(int argc, char **argv)
     if (xc_runspec_load(&s, spec, &e))
         return xc_cli_fail("run", &e);
     const char *slash = strrchr(spec, '/');
-    xc_fmt(c.datasets, sizeof c.datasets, "%.*s", slash ? (int)(slash - spec) : 1, slash ? spec : ".");
     c.cv = xc_convention_get(s.convention);
-    if (outdir)
-        xc_fmt(c.dir, sizeof c.dir, "%s", outdir);
-    else if (xc_report_run_dir(c.dir, sizeof c.dir, "runs", time(NULL), &e)) {
+    xc_status st = xc_pathf(c.datasets, sizeof c.datasets, &e, "%.*s", slash ? (int)(slash - spec) : 1,
+                            slash ? spec : ".");
+    if (!st)
+        st = outdir ? xc_pathf(c.dir, sizeof c.dir, &e, "%s", outdir)
+                    : xc_report_run_dir(c.dir, sizeof c.dir, "runs", time(NULL), &e);
+    if (!st)
+        st = xc_pathf(c.work, sizeof c.work, &e, "%s/work", c.dir);
+    if (st || xc_mkdirs(c.work, &e) || xc_report_new(&c.vd.rep, "crosscheck: dedispersion cross-check", &e)) {
         xc_runspec_free(&s);
         return xc_cli_fail("run", &e);
     }
-    xc_fmt(c.work, sizeof c.work, "%s/work", c.dir);
-    if (run_mkdirs(c.work, &e) || xc_report_new(&c.rep, "crosscheck: dedispersion cross-check", &e)) {
-        xc_runspec_free(&s);
-        return xc_cli_fail("run", &e);
-    }
-    xc_checks_init(&c.rows);
+    c.vd.lines = c.quiet ? NULL : stderr;
+    c.vd.style = XC_VD_LINE_IMPL;
     double t0 = xc_now();
     char line[1600];
     xc_fmt(line, sizeof line, "spec %s; convention %s (k_DM %.9g s MHz^2 cm^3/pc, %s, highest channel as "
             "reference, output scaling %s); %d threads", spec, c.cv->name, c.cv->kdm,
             xc_rounding_name(c.cv->rounding), xc_scaling_name(c.cv->scaling), c.threads);
-    run_text(&c, line);
+    xc_vd_text(&c.vd, line);
     run_spec(&c, &s);
     double secs = xc_now() - t0;
     summarise(&c, spec, secs);
-    print_table(&c.rows);
-    xc_status st = c.fatal ? XC_OK : xc_report_write(c.rep, c.dir, &e);
-    run_note(&c, st, &e);
-    if (junit && !c.fatal)   /* one test case per check, for CI */
-        run_note(&c, xc_checks_write_junit(&c.rows, "crosscheck.run", secs, junit, &e), &e);
-    printf("\n%zu checks, %zu failed, %.1f s; report: %s/index.html\n", c.rows.n, c.rows.nfail, secs, c.dir);
-    if (!keep && run_rmtree(c.work, &e))
+    xc_vd_table(&c.vd);
+    st = c.vd.fatal ? XC_OK : xc_report_write(c.vd.rep, c.dir, &e);
+    xc_vd_note(&c.vd, st, &e);
+    xc_vd_junit(&c.vd, "crosscheck.run", secs, junit);   /* one test case per check, for CI */
+    printf("\n%zu checks, %zu failed, %.1f s; report: %s/index.html\n", c.vd.rows.n, c.vd.rows.nfail, secs, c.dir);
+    if (!keep && xc_rmtree(c.work, &e))
         fprintf(stderr, "crosscheck run: warning: %s\n", e.msg);
-    if (c.fatal)
-        fprintf(stderr, "crosscheck run: report %s/index.html: %s\n", c.dir, c.fatal_err.msg);
-    rc = c.fatal ? 2 : c.rows.nfail == 0 && c.rows.npass > 0 ? 0 : 1;
-    xc_report_free(c.rep);
-    xc_checks_free(&c.rows);
+    if (c.vd.fatal)
+        fprintf(stderr, "crosscheck run: report %s/index.html: %s\n", c.dir, c.vd.fatal_err.msg);
+    rc = xc_vd_exit_code(&c.vd);
+    xc_report_free(c.vd.rep);
+    xc_vd_free(&c.vd);
     xc_runspec_free(&s);
     return rc;
 }

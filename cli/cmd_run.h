@@ -5,13 +5,13 @@
  *   cmd_run_accel.c the matched-filter accel/jerk search on spectra
  *   cmd_run_presto.c PRESTO prepsubband's series against the subband dedispersers
  *   cmd_run_plot.c  the report's plots and texts
- *   cmd_run_fs.c    the work folder
  * The checks themselves are compare/xc_checks.h's. */
 #ifndef CMD_RUN_H
 #define CMD_RUN_H
 
 #include <stddef.h>
 
+#include "cli/cli_verdict.h"
 #include "compare/xc_checks.h"
 #include "compare/xc_runspec.h"
 #include "core/dedisp/xc_dedisperse.h"
@@ -21,9 +21,7 @@
 #include "reports/xc_report.h"
 
 typedef struct {
-    xc_report *rep;
-    xc_checks rows;
-    size_t shown;              /* rows already in the report and on stderr */
+    xc_vd vd;                  /* the rows, the report, the first error that is no verdict */
     int quiet;
     int threads;
     char dir[4096];            /* the report folder */
@@ -31,8 +29,6 @@ typedef struct {
     char datasets[1024];       /* relative files of the spec are under the spec's folder */
     const char *only;          /* comma-separated implementation names, or NULL */
     const xc_convention *cv;
-    xc_status fatal;           /* first error that is not a verdict (report, memory) */
-    xc_error fatal_err;
 } runctx;
 
 /* One implementation's plane of one observation. */
@@ -53,24 +49,16 @@ typedef struct {
 
 #define RUN_MAXIMPL 16   /* implementations of one family judged per observation (9 approximate ones with CUDA) */
 
-/* cmd_run.c */
+/* run_impls.c */
 int run_wanted(const runctx *c, const xc_impl *impl);
 /* The next implementation of a family from registry index *i on that -impl
  * wants and that is available here; unavailable ones are noted as skipped
  * (never passed).  NULL at the end. */
 const xc_impl *run_next_impl(runctx *c, const char *obs, const char *what, xc_family fam, size_t *i);
-/* Remembers st (the first one wins) unless it is XC_OK; returns st. */
-xc_status run_note(runctx *c, xc_status st, const xc_error *e);
-/* Puts the rows added since the last call into the report and on stderr. */
-void run_emit(runctx *c);
-/* A row for a check that could not be made. */
-void run_fail(runctx *c, const char *obs, const char *impl, const char *check, const char *why, const char *bound);
+/* An implementation that cannot run here: a line in the report and on stderr. */
+void run_skip_text(runctx *c, const char *obs, const char *what, const char *name, const char *why);
 
 /* cmd_run_dd.c */
-/* Streams fil through impl into the plane file out (out.json); *secs, if
- * given, gets the dedispersion time (cmd_run_dd.c). */
-xc_status run_dedisperse_to(const char *fil, const char *out, const xc_dedisperser *impl, const xc_dmplan *plan,
-                            const xc_convention *cv, int threads, double *secs, xc_error *err);
 void run_synthetic(runctx *c, const xc_rs_synthetic *ob);
 void run_real(runctx *c, const xc_rs_real *ob);
 /* cmd_run_presto.c: the real file's PRESTO prepsubband series (ob->ps_root)
@@ -109,23 +97,12 @@ int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t 
 /* cmd_run_accel.c */
 void run_accel(runctx *c, const xc_rs_accel *ob);
 
-/* cmd_run_plot.c: each reports a failure through run_note. */
-void run_text(runctx *c, const char *text);
-void run_section(runctx *c, const char *heading);
-void run_skip_text(runctx *c, const char *obs, const char *what, const char *name, const char *why);
+/* cmd_run_plot.c: each notes a failure in c->vd. */
 void plot_plane(runctx *c, const char *obs, const planerun *ref, int k);
 void plot_snr_curves(runctx *c, const char *obs, const planerun *runs, int n, const xc_dmplan *plan,
                      const xc_pulse_truth *t);
 void plot_spectrum(runctx *c, const char *obs, const char *label, double dm, double f0, const xc_powerpeak *pk,
                    const double *spec);
 void plot_cands(runctx *c, const char *obs, const searchrun *runs, int n);
-/* The verdict table on stdout. */
-void print_table(const xc_checks *rows);
-
-/* cmd_run_fs.c */
-xc_status run_mkdirs(const char *path, xc_error *err);
-xc_status run_rmtree(const char *path, xc_error *err);
-/* path as given when absolute, else under base. */
-void run_path(char *buf, size_t n, const char *base, const char *path);
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_run.h"
+#include "core/base/xc_fs.h"
 #include "compare/xc_cmpcands.h"
 #include "core/search/xc_accel.h"
 #include "core/base/xc_fmt.h"
@@ -79,18 +80,19 @@ static void against_accelsearch(runctx *c, const char *obs, const xc_rs_accel *o
     }
     xc_error e;
     char table[4500];
-    run_path(table, sizeof table, c->datasets, ob->accelsearch);
     xc_candlist theirs, ours;
     xc_candlist_init(&theirs);
     xc_candlist_init(&ours);
     xc_accel_opts o = opts_of(c, ob, XC_ACCEL_PRESTO), whole = o;
     whole.rlo = whole.rhi = NAN;
     xc_accel_plan full;
-    xc_status st = xc_cands_read_accel(&theirs, table, &e);
+    xc_status st = xc_path_under(table, sizeof table, c->datasets, ob->accelsearch, &e);
+    if (!st)
+        st = xc_cands_read_accel(&theirs, table, &e);
     if (!st)
         st = xc_accel_plan_make(&full, &whole, sp->nbins, sp->T, &e);
     if (st) {
-        run_fail(c, obs, s->impl.name, "candidates vs accelsearch", e.msg, "readable");
+        xc_vd_fail(&c->vd, obs, s->impl.name, "candidates vs accelsearch", e.msg, "readable");
         xc_candlist_free(&theirs);
         return;
     }
@@ -119,12 +121,12 @@ static void against_accelsearch(runctx *c, const char *obs, const xc_rs_accel *o
         }
     xc_accel_plan_free(&full);
     if (st)
-        run_fail(c, obs, s->impl.name, "candidates vs accelsearch", e.msg, "runs without error");
+        xc_vd_fail(&c->vd, obs, s->impl.name, "candidates vs accelsearch", e.msg, "runs without error");
     else
-        run_note(c, xc_check_accel_vs_accelsearch(&c->rows, obs, s->impl.name, &ours, &theirs, ob->accelsearch,
+        xc_vd_note(&c->vd, xc_check_accel_vs_accelsearch(&c->vd.rows, obs, s->impl.name, &ours, &theirs, ob->accelsearch,
                                                   ob->sigma, lo, hi, maxn, &e),
                  &e);
-    run_emit(c);
+    xc_vd_emit(&c->vd);
     xc_candlist_free(&ours);
     xc_candlist_free(&theirs);
 }
@@ -153,8 +155,8 @@ void run_accel(runctx *c, const xc_rs_accel *ob)
     if (truthp[0]) {
         xc_truth t;
         if (xc_truth_read(&t, truthp, sp.T, &e)) {
-            run_fail(c, obs, "-", "truth", e.msg, "readable");
-            run_emit(c);
+            xc_vd_fail(&c->vd, obs, "-", "truth", e.msg, "readable");
+            xc_vd_emit(&c->vd);
             xc_spectrum_free(&sp);
             return;
         }
@@ -167,15 +169,15 @@ void run_accel(runctx *c, const xc_rs_accel *ob)
            "spectrum %s: %zu bins, T = %.3f s; accel zmax %d, wmax %d, numharm %d, sigma > %g, r %.0f..%.0f; truth r "
            "%.2f, z %.1f, w %.0f",
            path, sp.nbins, sp.T, ob->zmax, ob->wmax, ob->numharm, ob->sigma, ob->rlo, ob->rhi, tr, tz, tw);
-    run_text(c, line);
+    xc_vd_text(&c->vd, line);
     xc_psearch_opts o = {.family = XC_FAMILY_ACCEL, .ac = opts_of(c, ob, XC_ACCEL_EXACT)};
     searchrun runs[RUN_MAXIMPL];
     int n = run_searches(c, obs, &sp, &o, judge_accel, runs);
     for (int i = 0; i < n && !isnan(tr); i++)
-        run_note(c, xc_check_accel_truth(&c->rows, obs, runs[i].impl->name, &runs[i].cands, tr, tz, tw, ob->dr,
+        xc_vd_note(&c->vd, xc_check_accel_truth(&c->vd.rows, obs, runs[i].impl->name, &runs[i].cands, tr, tz, tw, ob->dr,
                                          ob->dz, ob->dw, ob->sigma, &e),
                  &e);
-    run_emit(c);
+    xc_vd_emit(&c->vd);
     if (ob->accelsearch)
         against_accelsearch(c, obs, ob, &sp);
     run_searches_free(runs, n);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_ddfile.h"
 #include "cli/cmd_run.h"
 #include "compare/xc_checks.h"
 #include "compare/xc_smear.h"
@@ -93,7 +94,7 @@ static xc_status plane_of(runctx *c, const char *obs, const char *fil, const xc_
     memset(pf, 0, sizeof *pf);
     xc_fmt(out, sizeof out, "%s/%s.%s", c->work, obs, d->impl.name);
     xc_fmt(json, sizeof json, "%s.json", out);
-    xc_status st = run_dedisperse_to(fil, out, d, plan, c->cv, c->threads, NULL, err);
+    xc_status st = xc_cli_dedisperse_file(fil, out, d, plan, c->cv, c->threads, NULL, err);
     return st ? st : xc_planefile_read(pf, json, err);
 }
 
@@ -124,15 +125,15 @@ static void smear_rows(runctx *c, const char *obs, const char *fil, const xc_dmp
     char sp[2048];
     xc_fbreader *r;
     if (short_plan(plan, sp, sizeof sp)) {
-        run_fail(c, obs, a->impl.name, check, "the plan has no uniform ranges to inject pulses on", "-");
+        xc_vd_fail(&c->vd, obs, a->impl.name, check, "the plan has no uniform ranges to inject pulses on", "-");
         return;
     }
     if (!direct) {
-        run_fail(c, obs, a->impl.name, check, "no direct dedisperser to measure against", "-");
+        xc_vd_fail(&c->vd, obs, a->impl.name, check, "no direct dedisperser to measure against", "-");
         return;
     }
     if (xc_fbreader_open(&r, fil, NULL, &e)) {
-        run_fail(c, obs, a->impl.name, check, e.msg, "-");
+        xc_vd_fail(&c->vd, obs, a->impl.name, check, e.msg, "-");
         return;
     }
     const xc_fbheader *h = xc_fbreader_header(r);
@@ -146,9 +147,9 @@ static void smear_rows(runctx *c, const char *obs, const char *fil, const xc_dmp
     size_t n = 0;
     xc_status st = xc_smear_measure(a, direct, &o, &cfg, &rows, &n, &e);
     if (st)
-        run_fail(c, obs, a->impl.name, check, e.msg, "-");
+        xc_vd_fail(&c->vd, obs, a->impl.name, check, e.msg, "-");
     else
-        run_note(c, xc_check_smear(&c->rows, obs, a->impl.name, rows, n, &e), &e);
+        xc_vd_note(&c->vd, xc_check_smear(&c->vd.rows, obs, a->impl.name, rows, n, &e), &e);
     free(rows);
 }
 
@@ -179,7 +180,7 @@ void run_approx(runctx *c, const char *obs, const char *fil, const xc_dmplan *pl
         need |= !(approx[i]->caps & XC_CAP_REFERENCE) && integer;
     char head[4300];
     if (need && head_of(c, obs, fil, plan, head, sizeof head, &e)) {
-        run_fail(c, obs, "-", "approximate vs its reference (bit for bit)", e.msg, "-");
+        xc_vd_fail(&c->vd, obs, "-", "approximate vs its reference (bit for bit)", e.msg, "-");
         need = 0;
     }
     for (size_t i = 0; need && i < xc_registry_count(reg, fam) && nr < MAXREF; i++) {
@@ -188,7 +189,7 @@ void run_approx(runctx *c, const char *obs, const char *fil, const xc_dmplan *pl
         if ((im->caps & both) != both || !xc_impl_available(im, NULL, 0))
             continue;
         if (plane_of(c, obs, head, xc_dedisperser_of(im), plan, &refs[nr], &e)) {
-            run_fail(c, obs, im->name, "dedisperse", e.msg, "runs without error");
+            xc_vd_fail(&c->vd, obs, im->name, "dedisperse", e.msg, "runs without error");
             continue;
         }
         rp[nr] = &refs[nr].plane;
@@ -201,21 +202,21 @@ void run_approx(runctx *c, const char *obs, const char *fil, const xc_dmplan *pl
             xc_planefile pf;
             memset(&pf, 0, sizeof pf);
             if (!integer)
-                run_note(c, xc_checks_addf(&c->rows, obs, d->impl.name, "approximate vs its reference (bit for bit)",
+                xc_vd_note(&c->vd, xc_checks_addf(&c->vd.rows, obs, d->impl.name, "approximate vs its reference (bit for bit)",
                                            XC_CHECK_SKIP, 0.0, 0.0, "-", &e, "float input: bit for bit not promised"),
                          &e);
             else if (!need)
-                run_note(c, xc_checks_addf(&c->rows, obs, d->impl.name, "approximate vs its reference (bit for bit)",
+                xc_vd_note(&c->vd, xc_checks_addf(&c->vd.rows, obs, d->impl.name, "approximate vs its reference (bit for bit)",
                                            XC_CHECK_SKIP, 0.0, 0.0, "-", &e, "no head of the file to compare on"),
                          &e);
             else if (plane_of(c, obs, head, d, plan, &pf, &e))
-                run_fail(c, obs, d->impl.name, "approximate vs its reference (bit for bit)", e.msg, "-");
+                xc_vd_fail(&c->vd, obs, d->impl.name, "approximate vs its reference (bit for bit)", e.msg, "-");
             else
-                run_note(c, xc_check_approx_ref(&c->rows, obs, d->impl.name, &pf.plane, rp, rn, nr, &e), &e);
+                xc_vd_note(&c->vd, xc_check_approx_ref(&c->vd.rows, obs, d->impl.name, &pf.plane, rp, rn, nr, &e), &e);
             xc_planefile_free(&pf);
         }
         smear_rows(c, obs, fil, plan, d, direct);
-        run_emit(c);
+        xc_vd_emit(&c->vd);
     }
     for (int i = 0; i < nr; i++)
         xc_planefile_free(&refs[i]);

@@ -8,31 +8,12 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_ddfile.h"
 #include "core/base/xc_fmt.h"
 #include "cli/cmd_run.h"
+#include "core/base/xc_fs.h"
 #include "core/base/xc_strlist.h"
-#include "core/dedisp/xc_ddstream.h"
 #include "synth/xc_synth.h"
-
-xc_status run_dedisperse_to(const char *fil, const char *out, const xc_dedisperser *impl, const xc_dmplan *plan,
-                            const xc_convention *cv, int threads, double *secs, xc_error *err)
-{
-    xc_fbreader *r;
-    xc_status st = xc_fbreader_open(&r, fil, NULL, err);
-    if (st)
-        return st;
-    xc_ddstream_args a;
-    memset(&a, 0, sizeof a);
-    a.impl = impl;
-    a.conv = cv;
-    a.plan = plan;
-    a.opts.threads = threads;
-    a.input_name = fil;
-    a.cmdline = xc_cli_cmdline();
-    st = xc_dedisperse_stream(r, out, &a, secs, err);
-    xc_fbreader_close(r);
-    return st;
-}
 
 /* Same bytes at one thread as at many (integer input only: float sums may
  * legitimately be reassociated). */
@@ -46,13 +27,13 @@ static void check_threads(runctx *c, const char *obs, const char *fil, const cha
     xc_planefile one;
     memset(&one, 0, sizeof one);
     xc_error e;
-    xc_status st = run_dedisperse_to(fil, out1, pr->impl, plan, c->cv, 1, NULL, &e);
+    xc_status st = xc_cli_dedisperse_file(fil, out1, pr->impl, plan, c->cv, 1, NULL, &e);
     if (!st)
         st = xc_planefile_read(&one, json1, &e);
     if (st)
-        run_fail(c, obs, name, "1 thread vs many", e.msg, "identical");
+        xc_vd_fail(&c->vd, obs, name, "1 thread vs many", e.msg, "identical");
     else
-        run_note(c, xc_check_threads(&c->rows, obs, name, &one.plane, &pr->pf.plane, c->threads, &e), &e);
+        xc_vd_note(&c->vd, xc_check_threads(&c->vd.rows, obs, name, &one.plane, &pr->pf.plane, c->threads, &e), &e);
     xc_planefile_free(&one);
 }
 
@@ -74,7 +55,7 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
                 if (na < RUN_MAXIMPL)
                     approx[na++] = di;
                 else   /* never dropped in silence */
-                    run_fail(c, obs, di->name, "approximate", "more approximate dedispersers than RUN_MAXIMPL", "-");
+                    xc_vd_fail(&c->vd, obs, di->name, "approximate", "more approximate dedispersers than RUN_MAXIMPL", "-");
             }
             continue;
         }
@@ -86,29 +67,29 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
         char out[4300];
         xc_fmt(out, sizeof out, "%s/%s.%s", c->work, obs, d->impl.name);
         xc_fmt(pr->json, sizeof pr->json, "%s.json", out);
-        xc_status st = run_dedisperse_to(fil, out, d, plan, c->cv, c->threads, &pr->seconds, &e);
+        xc_status st = xc_cli_dedisperse_file(fil, out, d, plan, c->cv, c->threads, &pr->seconds, &e);
         if (!st)
             st = xc_planefile_read(&pr->pf, pr->json, &e);
         if (st) {
             xc_planefile_free(&pr->pf);
-            run_fail(c, obs, d->impl.name, "dedisperse", e.msg, "runs without error");
+            xc_vd_fail(&c->vd, obs, d->impl.name, "dedisperse", e.msg, "runs without error");
             continue;
         }
         n++;
         if (n == 1 && !(di->caps & XC_CAP_REFERENCE)) {
-            run_fail(c, obs, d->impl.name, "reference present", "the reference did not run", "-");
+            xc_vd_fail(&c->vd, obs, d->impl.name, "reference present", "the reference did not run", "-");
             return n;
         }
         if (n > 1) {
             xc_cmpside A = {pr->json, &pr->pf.plane, &pr->pf.meta, &pr->pf.plan};
             xc_cmpside B = {runs[0].json, &runs[0].pf.plane, &runs[0].pf.meta, &runs[0].pf.plan};
-            run_note(c, xc_check_plane(&c->rows, obs, d->impl.name, &A, &B, &e), &e);
+            xc_vd_note(&c->vd, xc_check_plane(&c->vd.rows, obs, d->impl.name, &A, &B, &e), &e);
         }
         if ((di->caps & XC_CAP_THREADED) && pr->pf.meta.nbits != 32)
             check_threads(c, obs, fil, out, plan, pr);
-        run_emit(c);
+        xc_vd_emit(&c->vd);
     }
-    run_emit(c);
+    xc_vd_emit(&c->vd);
     run_approx(c, obs, fil, plan, approx, na);
     return n;
 }
@@ -137,22 +118,22 @@ void run_synthetic(runctx *c, const xc_rs_synthetic *ob)
         st = xc_synth_write(&sp, fil, truth, xc_cli_cmdline(), &e);
     }
     if (st) {
-        run_fail(c, obs, "synth", "synthesize", e.msg, "runs without error");
-        run_emit(c);
+        xc_vd_fail(&c->vd, obs, "synth", "synthesize", e.msg, "runs without error");
+        xc_vd_emit(&c->vd);
         xc_synth_params_free(&sp);
         return;
     }
-    run_section(c, obs);
+    xc_vd_section(&c->vd, obs);
     char line[512];
     xc_fmt(line, sizeof line, "%d channels of %d bits, tsamp %.1f us, %.2f s, fch1 %.3f MHz, foff %.4f MHz, "
             "seed %llu; plan %s; convention %s", sp.nchans, sp.nbits, sp.tsamp * 1e6, sp.tobs, sp.fch1,
             xc_synth_foff(&sp), (unsigned long long)sp.seed, ob->dmplan, c->cv->name);
-    run_text(c, line);
+    xc_vd_text(&c->vd, line);
     xc_dmplan plan;
     xc_dmplan_init(&plan);
     if ((st = xc_dmplan_parse(&plan, ob->dmplan, "dmplan", &e))) {
-        run_fail(c, obs, "-", "DM plan", e.msg, "a valid plan");
-        run_emit(c);
+        xc_vd_fail(&c->vd, obs, "-", "DM plan", e.msg, "a valid plan");
+        xc_vd_emit(&c->vd);
         xc_synth_params_free(&sp);
         return;
     }
@@ -163,9 +144,9 @@ void run_synthetic(runctx *c, const xc_rs_synthetic *ob)
         xc_pulse_truth t;
         xc_pulse_truth_init(&t, p, pu->t_s, pu->dm, pu->width_ms * 1e-3, pu->snr, sp.tsamp);
         for (int i = 0; i < n; i++)
-            run_note(c, xc_check_pulse(&c->rows, obs, runs[i].label, &runs[i].pf.plane, &runs[i].pf.plan,
+            xc_vd_note(&c->vd, xc_check_pulse(&c->vd.rows, obs, runs[i].label, &runs[i].pf.plane, &runs[i].pf.plan,
                                        runs[i].pf.meta.tsamp, &t, &e), &e);
-        run_emit(c);
+        xc_vd_emit(&c->vd);
         plot_snr_curves(c, obs, runs, n, &plan, &t);
     }
     if (n > 0)
@@ -179,19 +160,23 @@ void run_real(runctx *c, const xc_rs_real *ob)
 {
     const char *obs = ob->name;
     xc_error e;
-    char fil[2048];
-    run_path(fil, sizeof fil, c->datasets, ob->file);
+    char fil[4096];
+    if (xc_path_under(fil, sizeof fil, c->datasets, ob->file, &e)) {
+        xc_vd_fail(&c->vd, obs, "-", "the observation's file", e.msg, "a path that fits");
+        xc_vd_emit(&c->vd);
+        return;
+    }
     xc_dmplan plan;
     xc_dmplan_init(&plan);
     if (xc_dmplan_parse(&plan, ob->dmplan, "dmplan", &e)) {
-        run_fail(c, obs, "-", "DM plan", e.msg, "a valid plan");
-        run_emit(c);
+        xc_vd_fail(&c->vd, obs, "-", "DM plan", e.msg, "a valid plan");
+        xc_vd_emit(&c->vd);
         return;
     }
-    run_section(c, obs);
+    xc_vd_section(&c->vd, obs);
     char line[2300];
     xc_fmt(line, sizeof line, "file %s; plan %s; convention %s", fil, ob->dmplan, c->cv->name);
-    run_text(c, line);
+    xc_vd_text(&c->vd, line);
     planerun runs[RUN_MAXIMPL];
     int n = run_all(c, obs, fil, &plan, ob->approximate, runs);
     for (int i = 0; i < n && !isnan(ob->line_dm); i++) {
@@ -199,9 +184,9 @@ void run_real(runctx *c, const xc_rs_real *ob)
         double *spec = NULL;
         xc_powerpeak pk;
         /* Skip the lowest 1 Hz: receiver red noise is not the pulsar. */
-        run_note(c, xc_check_line(&c->rows, obs, runs[i].label, &pf->plane, &pf->plan, pf->meta.tsamp, ob->line_dm,
+        xc_vd_note(&c->vd, xc_check_line(&c->vd.rows, obs, runs[i].label, &pf->plane, &pf->plan, pf->meta.tsamp, ob->line_dm,
                                   ob->line_freq_hz, 1.0, i == 0 ? &spec : NULL, &pk, &e), &e);
-        run_emit(c);
+        xc_vd_emit(&c->vd);
         if (spec)
             plot_spectrum(c, obs, runs[i].label, ob->line_dm, ob->line_freq_hz, &pk, spec);
         free(spec);

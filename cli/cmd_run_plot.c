@@ -5,28 +5,6 @@
 #include "cli/cmd_run.h"
 #include "core/base/xc_fmt.h"
 
-void run_text(runctx *c, const char *text)
-{
-    xc_error e;
-    run_note(c, xc_report_add_text(c->rep, text, &e), &e);
-}
-
-void run_section(runctx *c, const char *heading)
-{
-    xc_error e;
-    run_note(c, xc_report_add_section(c->rep, heading, &e), &e);
-}
-
-/* An implementation that cannot run here is said so, and never counted as passed. */
-void run_skip_text(runctx *c, const char *obs, const char *what, const char *name, const char *why)
-{
-    char line[400];
-    xc_fmt(line, sizeof line, "%s: %s%s unavailable: %s (skipped, not counted as passed)", obs, what, name, why);
-    run_text(c, line);
-    if (!c->quiet)
-        fprintf(stderr, "  skip %-10s %s\n", name, why);
-}
-
 /* Heatmap of range k of the reference plane. */
 void plot_plane(runctx *c, const char *obs, const planerun *ref, int k)
 {
@@ -40,7 +18,7 @@ void plot_plane(runctx *c, const char *obs, const planerun *ref, int k)
                     dr->dms[dr->ndm - 1] + dstep, "time at the highest channel (s)", "DM (pc cm^-3)",
                     "dedispersed value", XC_CMAP_VIRIDIS, XC_REDUCE_MAX, 0, 0};
     xc_error e;
-    run_note(c, xc_report_add_heatmap(c->rep, &h, &e), &e);
+    xc_vd_note(&c->vd, xc_report_add_heatmap(c->vd.rep, &h, &e), &e);
 }
 
 /* Boxcar S/N against DM around a pulse, every implementation, in the range
@@ -76,7 +54,7 @@ void plot_snr_curves(runctx *c, const char *obs, const planerun *runs, int n, co
                 t->index, t->dm, t->snr_expected);
         xc_lineplot lp = {title, "DM (pc cm^-3)", "S/N", ser, (size_t)ns, 0, 0};
         if (ns)
-            run_note(c, xc_report_add_lines(c->rep, &lp, &e), &e);
+            xc_vd_note(&c->vd, xc_report_add_lines(c->vd.rep, &lp, &e), &e);
     }
     for (int i = 0; i < RUN_MAXIMPL; i++)
         free(ys[i]);
@@ -102,7 +80,7 @@ void plot_spectrum(runctx *c, const char *obs, const char *label, double dm, dou
         xc_fmt(title, sizeof title, "%s: power spectrum at DM %g (normalised, mean 1 for noise)", obs, dm);
         xc_lineplot lp = {title, "frequency (Hz)", "normalised power", &s, 1, 0, 0};
         xc_error e;
-        run_note(c, xc_report_add_lines(c->rep, &lp, &e), &e);
+        xc_vd_note(&c->vd, xc_report_add_lines(c->vd.rep, &lp, &e), &e);
     }
     free(xs);
     free(ys);
@@ -143,20 +121,10 @@ void plot_cands(runctx *c, const char *obs, const searchrun *runs, int n)
         xc_fmt(title, sizeof title, "%s: candidates (sigma against frequency)", obs);
         xc_lineplot lp = {title, "frequency (Hz)", "sigma (trials-corrected)", ser, (size_t)ns, 1, 0};
         xc_error e;
-        run_note(c, xc_report_add_lines(c->rep, &lp, &e), &e);
+        xc_vd_note(&c->vd, xc_report_add_lines(c->vd.rep, &lp, &e), &e);
     }
     for (int i = 0; i < RUN_MAXIMPL; i++) {
         free(xs[i]);
         free(ys[i]);
-    }
-}
-
-void print_table(const xc_checks *rows)
-{
-    printf("%-10s %-62s %-58s %-44s %s\n", "impl", "check", "measured", "bound", "verdict");
-    for (size_t i = 0; i < rows->n; i++) {
-        const xc_check_row *r = &rows->row[i];
-        printf("%-10s %-62s %-58s %-44s %s\n", r->impl, r->check, r->measured, r->bound,
-               xc_check_state_name(r->state));
     }
 }

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_run.h"
+#include "core/base/xc_fs.h"
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_fmt.h"
 #include "core/io/xc_presto.h"
@@ -72,11 +73,10 @@ void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil)
     const char *obs = ob->name;
     const char *check0 = "equals PRESTO prepsubband";
     xc_error e;
-    char root[2048];
-    run_path(root, sizeof root, c->datasets, ob->ps_root);
+    char root[4096];
     xc_fbreader *rd;
-    if (xc_fbreader_open(&rd, fil, NULL, &e)) {
-        run_fail(c, obs, "-", check0, e.msg, "bit for bit");
+    if (xc_path_under(root, sizeof root, c->datasets, ob->ps_root, &e) || xc_fbreader_open(&rd, fil, NULL, &e)) {
+        xc_vd_fail(&c->vd, obs, "-", check0, e.msg, "bit for bit");
         return;
     }
     const xc_fbheader *h = xc_fbreader_header(rd);
@@ -93,7 +93,7 @@ void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil)
     if (!st)
         st = xc_dmplan_parse(&plan, ob->ps_dmplan, "prepsubband.dmplan", &e);
     if (st) {
-        run_fail(c, obs, "-", check0, e.msg, "bit for bit");
+        xc_vd_fail(&c->vd, obs, "-", check0, e.msg, "bit for bit");
         free(u);
         xc_dmplan_free(&plan);
         return;
@@ -126,7 +126,7 @@ void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil)
         if (!st)
             st = xc_ddplan_execute(p, &b, &pl, &e);
         if (st)
-            run_fail(c, obs, im->name, check0, e.msg, "bit for bit");
+            xc_vd_fail(&c->vd, obs, im->name, check0, e.msg, "bit for bit");
         int found = 0;
         for (int k = 0; !st && k < plan.nranges; k++)
             for (size_t j = 0; j < plan.r[k].ndm; j++) {
@@ -134,7 +134,7 @@ void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil)
                 float *want;
                 size_t nw;
                 if ((st = read_dat(root, plan.r[k].dms[j], path, sizeof path, &want, &nw, &e))) {
-                    run_fail(c, obs, im->name, check0, e.msg, "bit for bit");
+                    xc_vd_fail(&c->vd, obs, im->name, check0, e.msg, "bit for bit");
                     break;
                 }
                 if (!want)
@@ -142,7 +142,7 @@ void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil)
                 found++;
                 const char *base = strrchr(path, '/');
                 xc_fmt(check, sizeof check, "%s %s", check0, base ? base + 1 : path);
-                run_note(c, xc_check_series_equal(&c->rows, obs, im->name, check,
+                xc_vd_note(&c->vd, xc_check_series_equal(&c->vd.rows, obs, im->name, check,
                                                   pl.r[k].data + j * pl.r[k].nsamp, pl.r[k].nsamp, want, nw, &e),
                          &e);
                 free(want);
@@ -150,16 +150,16 @@ void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil)
         if (!st && !found) {
             char why[2300];
             xc_fmt(why, sizeof why, "no %s_DM*.dat for the plan's trials", root);
-            run_fail(c, obs, im->name, check0, why, "bit for bit");
+            xc_vd_fail(&c->vd, obs, im->name, check0, why, "bit for bit");
         }
         st = XC_OK;
         xc_plane_free(&pl);
         xc_ddplan_destroy(p);
-        run_emit(c);
+        xc_vd_emit(&c->vd);
     }
     if (!nimpl)
-        run_fail(c, obs, "-", check0, "no subband dedisperser is registered", "bit for bit");
-    run_emit(c);
+        xc_vd_fail(&c->vd, obs, "-", check0, "no subband dedisperser is registered", "bit for bit");
+    xc_vd_emit(&c->vd);
     free(u);
     xc_dmplan_free(&plan);
 }

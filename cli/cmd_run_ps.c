@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "core/base/xc_fmt.h"
 #include "cli/cmd_run.h"
+#include "core/base/xc_fs.h"
 #include "core/io/xc_fft.h"
 #include "core/base/xc_progress.h"
 #include "synth/xc_synth.h"
@@ -35,8 +36,8 @@ int run_searches(runctx *c, const char *obs, const xc_spectrum *sp, const xc_pse
         xc_status st = xc_psearch_once(im, sp, &mine, 1, &r->cands, &e);
         r->seconds = xc_now() - t0;
         if (st) {
-            run_fail(c, obs, im->name, fam, e.msg, "runs without error");
-            run_emit(c);
+            xc_vd_fail(&c->vd, obs, im->name, fam, e.msg, "runs without error");
+            xc_vd_emit(&c->vd);
             xc_candlist_free(&r->cands);
             continue;
         }
@@ -46,8 +47,8 @@ int run_searches(runctx *c, const char *obs, const xc_spectrum *sp, const xc_pse
             xc_cmpcands_opts_init(&co);
             co.sigma_min = sigma;
             judge(im, &runs[0].cands, &co);
-            run_note(c, xc_check_cands(&c->rows, obs, im->name, &r->cands, &runs[0].cands, &co, &e), &e);
-            run_emit(c);
+            xc_vd_note(&c->vd, xc_check_cands(&c->vd.rows, obs, im->name, &r->cands, &runs[0].cands, &co, &e), &e);
+            xc_vd_emit(&c->vd);
         }
     }
     return n;
@@ -75,7 +76,7 @@ static void check_truth(runctx *c, const char *obs, const char *truthp, double T
     xc_truth t;
     xc_error e;
     if (xc_truth_read(&t, truthp, T, &e)) {
-        run_fail(c, obs, "-", "truth", e.msg, "readable");
+        xc_vd_fail(&c->vd, obs, "-", "truth", e.msg, "readable");
         return;
     }
     xc_cmpcands_opts co;
@@ -84,7 +85,7 @@ static void check_truth(runctx *c, const char *obs, const char *truthp, double T
     co.truth_dr = 1.0;
     co.truth_dz = 2.0;
     for (int i = 0; i < n; i++)
-        run_note(c, xc_check_truth(&c->rows, obs, runs[i].impl->name, &runs[i].cands, &t, &co, &e), &e);
+        xc_vd_note(&c->vd, xc_check_truth(&c->vd.rows, obs, runs[i].impl->name, &runs[i].cands, &t, &co, &e), &e);
 }
 
 /* The synthetic pulsar's dedispersed series and its spectrum, under work/. */
@@ -113,16 +114,20 @@ int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t 
     xc_error e;
     truthp[0] = '\0';
     if (fft) {
-        run_path(path, np, c->datasets, fft);
+        if (xc_path_under(path, np, c->datasets, fft, &e)) {
+            xc_vd_fail(&c->vd, obs, "-", "read spectrum", e.msg, "readable");
+            xc_vd_emit(&c->vd);
+            return 1;
+        }
     } else if (run_synth_spectrum(c, obs, synth, path, np, truthp, nt, &e)) {
-        run_fail(c, obs, "synth", "synthesize and FFT", e.msg, "runs without error");
-        run_emit(c);
+        xc_vd_fail(&c->vd, obs, "synth", "synthesize and FFT", e.msg, "runs without error");
+        xc_vd_emit(&c->vd);
         return 1;
     }
-    run_section(c, obs);
+    xc_vd_section(&c->vd, obs);
     if (xc_spectrum_load(sp, path, &e)) {
-        run_fail(c, obs, "-", "read spectrum", e.msg, "readable");
-        run_emit(c);
+        xc_vd_fail(&c->vd, obs, "-", "read spectrum", e.msg, "readable");
+        xc_vd_emit(&c->vd);
         return 1;
     }
     return 0;
@@ -142,16 +147,16 @@ void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
     char line[4700];
     xc_fmt(line, sizeof line, "spectrum %s: %zu bins, T = %.3f s; pulscan zmax %d, numharm %d, sigma > %g", path,
             sp.nbins, sp.T, po.ps.zmax, po.ps.numharm, po.ps.sigma);
-    run_text(c, line);
+    xc_vd_text(&c->vd, line);
     searchrun runs[RUN_MAXIMPL];
     int n = run_searches(c, obs, &sp, &po, judge_pulscan, runs);
     /* Harmonics and subharmonics up to 16, as xc_cmpcands_opts' maxharm. */
     for (int i = 0; i < n && !isnan(ob->f_hz); i++)
-        run_note(c, xc_check_top_cand(&c->rows, obs, runs[i].impl->name, &runs[i].cands, ob->f_hz, 16, &e),
+        xc_vd_note(&c->vd, xc_check_top_cand(&c->vd.rows, obs, runs[i].impl->name, &runs[i].cands, ob->f_hz, 16, &e),
                  &e);
     if (truthp[0])
         check_truth(c, obs, truthp, sp.T, runs, n);
-    run_emit(c);
+    xc_vd_emit(&c->vd);
     plot_cands(c, obs, runs, n);
     run_searches_free(runs, n);
     xc_spectrum_free(&sp);

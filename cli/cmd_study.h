@@ -5,12 +5,16 @@
 #include "core/base/xc_progress.h"
 #include "study/xc_study.h"
 
-/* The progress line (pulsars, rate, ETA) on a terminal. */
+/* study_out.c: the progress line (pulsars, rate, ETA) on a terminal. */
 typedef struct {
     int on;
     double t0, last_t;
 } xc_study_meter;
 void xc_study_meter_start(xc_progress_cb *cb, xc_study_meter *m, int quiet);
+/* The options of one process's run: its shard of nshards, threads, workers
+ * and device jobs, with the progress line on m. */
+void xc_study_runopts_start(xc_study_runopts *ro, xc_study_meter *m, unsigned long long shard,
+                            unsigned long long nshards, int threads, int workers, int device_jobs, int quiet);
 /* Prints DIR/rates.csv as a table on stdout. */
 void xc_study_print_rates(const char *dir);
 

@@ -98,12 +98,7 @@ int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, u
     snprintf(tag, sizeof tag, "rank-%d-of-%d", rank, size);
     xc_study_meter mstore;
     xc_study_runopts ro;
-    memset(&ro, 0, sizeof ro);
-    ro.shard = shard;
-    ro.nshards = nshards;
-    ro.threads = threads;
-    ro.workers = workers;
-    ro.device_jobs = device_jobs;
+    xc_study_runopts_start(&ro, &mstore, shard, nshards, threads, workers, device_jobs, quiet || rank != 0);
     ro.tag = tag;
     ro.next = next_index;
     ro.next_ctx = &c;
@@ -113,7 +108,6 @@ int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, u
      * the run calls next() inside a critical section). */
     if (provided < MPI_THREAD_SERIALIZED)
         ro.threads = 1;
-    xc_study_meter_start(&ro.progress, &mstore, quiet || rank != 0);
     double t0 = MPI_Wtime();
     int st_local = xc_study_run(st, out, &ro, &err) != XC_OK, any = 0;
     if (st_local)

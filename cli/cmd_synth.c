@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/base/xc_fs.h"
 #include "cli/cli_meter.h"
 #include "cli/cli_opts.h"
 #include "core/base/xc_progress.h"
@@ -131,6 +132,47 @@ static xc_status opt_bitorder(const xc_opt *o, const char *opt, const char *val,
     return XC_OK;
 }
 
+/* Writes the observation (the dedispersed series with dedisp) and says what
+ * it wrote; the exit code. */
+static int write_out(xc_synth_params *p, const char *out, const char *truth, int dedisp, int quiet)
+{
+    xc_error err;
+    if (p->foff > 0 && !quiet)
+        fprintf(stderr, "crosscheck synth: note: foff %g made negative (%g), as fake does: channel 0 is the "
+                        "highest frequency\n", p->foff, xc_synth_foff(p));
+    char stem[4096] = "", dat[4200] = "";
+    size_t ol = strlen(out);
+    if (dedisp && (xc_pathf(stem, sizeof stem, &err, "%.*s",
+                            (int)(ol >= 4 && !strcmp(out + ol - 4, ".dat") ? ol - 4 : ol), out) ||
+                   xc_pathf(dat, sizeof dat, &err, "%s.dat", stem)))
+        return xc_cli_fail("synth", &err);
+    xc_progress prog;
+    xc_progress_start(&prog, "synth", xc_synth_nsamp(p), quiet);
+    p->progress = xc_progress_step;
+    p->progress_ctx = &prog;
+    xc_status st = dedisp ? xc_synth_write_dedispersed(p, stem, truth, xc_cli_cmdline(), &err)
+                          : xc_synth_write(p, out, truth, xc_cli_cmdline(), &err);
+    if (st) {
+        if (prog.enabled)
+            fputc('\n', stderr);
+        return xc_cli_fail("synth", &err);
+    }
+    xc_progress_end(&prog);
+    if (quiet)
+        return 0;
+    char tp[4200];
+    const char *what = dedisp ? dat : out;
+    if (!truth && !xc_synth_truth_path(what, tp, sizeof tp, NULL))
+        truth = tp;
+    if (dedisp)
+        printf("wrote %s and %s.inf: dedispersed series; truth %s\n", dat, stem, truth);
+    else
+        printf("wrote %s: %llu spectra x %d channels, %d bits, %.6g s; truth %s\n", out,
+               (unsigned long long)xc_synth_nsamp(p), p->nchans, p->nbits, (double)xc_synth_nsamp(p) * p->tsamp,
+               truth);
+    return 0;
+}
+
 int xc_cmd_synth(int argc, char **argv)
 {
     static const xc_optspec ospec = {"synth", help, 0};
@@ -231,43 +273,8 @@ int xc_cmd_synth(int argc, char **argv)
     }
     if (!rc && (st = xc_synth_params_check(&p, NULL, &err)))
         rc = xc_cli_fail("synth", &err);
-    if (!rc) {
-        if (p.foff > 0 && !quiet)
-            fprintf(stderr, "crosscheck synth: note: foff %g made negative (%g), as fake does: channel 0 is the "
-                            "highest frequency\n", p.foff, xc_synth_foff(&p));
-        xc_progress prog;
-        xc_progress_start(&prog, "synth", xc_synth_nsamp(&p), quiet);
-        p.progress = xc_progress_step;
-        p.progress_ctx = &prog;
-        char stem[4096] = "";
-        size_t ol = strlen(out);
-        if (dedisp) {
-            snprintf(stem, sizeof stem, "%.*s", (int)(ol >= 4 && !strcmp(out + ol - 4, ".dat") ? ol - 4 : ol), out);
-            st = xc_synth_write_dedispersed(&p, stem, truth, xc_cli_cmdline(), &err);
-        } else {
-            st = xc_synth_write(&p, out, truth, xc_cli_cmdline(), &err);
-        }
-        if (st) {
-            if (prog.enabled)
-                fputc('\n', stderr);
-            rc = xc_cli_fail("synth", &err);
-        } else {
-            xc_progress_end(&prog);
-            if (!quiet) {
-                char tp[4200], dat[4200];
-                snprintf(dat, sizeof dat, "%s.dat", stem);
-                const char *what = dedisp ? dat : out;
-                if (!truth && !xc_synth_truth_path(what, tp, sizeof tp, NULL))
-                    truth = tp;
-                if (dedisp)
-                    printf("wrote %s and %s.inf: dedispersed series; truth %s\n", dat, stem, truth);
-                else
-                    printf("wrote %s: %llu spectra x %d channels, %d bits, %.6g s; truth %s\n", out,
-                           (unsigned long long)xc_synth_nsamp(&p), p.nchans, p.nbits,
-                           (double)xc_synth_nsamp(&p) * p.tsamp, truth);
-            }
-        }
-    }
+    if (!rc)
+        rc = write_out(&p, out, truth, dedisp, quiet);
     xc_synth_params_free(&p);
     return rc;
 }

@@ -29,9 +29,9 @@ typedef struct {
  * maxd + 1 returned in *spacing), so no two channels' impulses meet. */
 xc_status gate_dd_write_impulses(const ddcase *c, const xc_convention *cv, const xc_dmplan *plan, const char *fil,
                                  int64_t *spacing, xc_error *err);
-/* The plan's first range's DM trials into dir/dmlist.txt (one per line) and
- * dir/dmlist.json (dms, dm_lo, dm_hi, dm_step, ndm), for a DM-list tool. */
-xc_status gate_dd_write_dmlists(const char *dir, const xc_dmplan *plan, xc_error *err);
+/* The plan's first range's DM trials into path (text, one per line) and
+ * jpath (JSON: dms, dm_lo, dm_hi, dm_step, ndm), for a DM-list tool. */
+xc_status gate_dd_write_dmlists(const char *path, const char *jpath, const xc_dmplan *plan, xc_error *err);
 /* Reads what the command wrote under the prefix out into pl (one range of
  * ndm x nsamp, the reference's shape; longer series are cut).  0, or 1 after
  * a failed row saying what is missing or malformed. */

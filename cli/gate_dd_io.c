@@ -11,7 +11,6 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
-#include "cli/cmd_run.h"
 #include "cli/cmd_gate.h"
 #include "cli/gate_dd.h"
 #include "compare/xc_compare.h"
@@ -19,6 +18,7 @@
 #include "compare/xc_recover.h"
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_fmt.h"
+#include "core/base/xc_fs.h"
 #include "core/io/xc_npy.h"
 #include "core/dedisp/xc_planefile.h"
 #include "core/io/xc_presto.h"
@@ -80,11 +80,9 @@ xc_status gate_dd_write_impulses(const ddcase *c, const xc_convention *cv, const
     return st;
 }
 
-xc_status gate_dd_write_dmlists(const char *dir, const xc_dmplan *plan, xc_error *err)
+xc_status gate_dd_write_dmlists(const char *path, const char *jpath, const xc_dmplan *plan, xc_error *err)
 {
-    char path[4300];
     const xc_dmrange *r = &plan->r[0];
-    xc_fmt(path, sizeof path, "%s/dmlist.txt", dir);
     FILE *fp = fopen(path, "w");
     if (!fp)
         return xc_error_set(err, XC_EIO, "%s: cannot write", path);
@@ -97,8 +95,7 @@ xc_status gate_dd_write_dmlists(const char *dir, const xc_dmplan *plan, xc_error
         json_array_append_new(dms, json_real(r->dms[j]));
     json_t *root = json_pack("{s:o, s:f, s:f, s:f, s:i}", "dms", dms, "dm_lo", r->dms[0], "dm_hi",
                              r->dms[r->ndm - 1], "dm_step", r->step, "ndm", (int)r->ndm);
-    xc_fmt(path, sizeof path, "%s/dmlist.json", dir);
-    xc_status st = xc_cli_write_json(path, root, JSON_INDENT(1) | JSON_REAL_PRECISION(12), err);
+    xc_status st = xc_cli_write_json(jpath, root, JSON_INDENT(1) | JSON_REAL_PRECISION(12), err);
     json_decref(root);
     return st;
 }
@@ -147,16 +144,19 @@ int gate_dd_read_output(gatectx *g, const char *obs, const char *out, const xc_d
     char path[4400], why[1400];
     int fmt = g->format;
     char json[4400], npy[4400], dat0[4400], tim0[4400];
-    xc_fmt(json, sizeof json, "%s.json", out);
-    xc_fmt(npy, sizeof npy, "%s.npy", out);
-    xc_fmt(dat0, sizeof dat0, "%s_DM%.2f.dat", out, r->dms[0]);
-    xc_fmt(tim0, sizeof tim0, "%s_DM%.2f.tim", out, r->dms[0]);
+    xc_error e;
+    if (xc_pathf(json, sizeof json, &e, "%s.json", out) || xc_pathf(npy, sizeof npy, &e, "%s.npy", out) ||
+        xc_pathf(dat0, sizeof dat0, &e, "%s_DM%.2f.dat", out, r->dms[0]) ||
+        xc_pathf(tim0, sizeof tim0, &e, "%s_DM%.2f.tim", out, r->dms[0])) {
+        xc_vd_fail(&g->vd, obs, g->label, "output readable", e.msg, "one of the -format files");
+        return 1;
+    }
     if (fmt == GATE_FMT_AUTO) {
         fmt = exists(json) ? GATE_FMT_PLANE : exists(npy) ? GATE_FMT_NPY : exists(dat0) ? GATE_FMT_DAT
               : exists(tim0) ? GATE_FMT_TIM : GATE_FMT_AUTO;
         if (fmt == GATE_FMT_AUTO) {
             xc_fmt(why, sizeof why, "the command wrote none of %s, %s, %s, %s", json, npy, dat0, tim0);
-            gate_fail(g, obs, "output readable", why, "one of the -format files");
+            xc_vd_fail(&g->vd, obs, g->label, "output readable", why, "one of the -format files");
             return 1;
         }
     }
@@ -164,12 +164,10 @@ int gate_dd_read_output(gatectx *g, const char *obs, const char *out, const xc_d
     pl->nranges = pl->r ? 1 : 0;
     float *data = pl->r ? malloc(r->ndm * (nsamp ? nsamp : 1) * sizeof *data) : NULL;
     if (!data) {
-        xc_error e;
-        gate_note(g, xc_error_set(&e, XC_ENOMEM, "out of memory for the command's plane"), &e);
+        xc_vd_note(&g->vd, xc_error_set(&e, XC_ENOMEM, "out of memory for the command's plane"), &e);
         return 1;
     }
     pl->r[0] = (xc_planerange){1, r->ndm, nsamp, data};
-    xc_error e;
     xc_error_clear(&e);
     why[0] = 0;
     if (fmt == GATE_FMT_PLANE || fmt == GATE_FMT_NPY) {
@@ -209,10 +207,11 @@ int gate_dd_read_output(gatectx *g, const char *obs, const char *out, const xc_d
     } else {
         int tim = fmt == GATE_FMT_TIM;
         for (size_t j = 0; j < r->ndm && !why[0]; j++) {
-            xc_fmt(path, sizeof path, "%s_DM%.2f.%s", out, r->dms[j], tim ? "tim" : "dat");
             float *x = NULL;
             size_t n = 0;
-            if (read_series(path, tim, &x, &n, &e))
+            if (xc_pathf(path, sizeof path, &e, "%s_DM%.2f.%s", out, r->dms[j], tim ? "tim" : "dat"))
+                xc_fmt(why, sizeof why, "%s", e.msg);
+            else if (read_series(path, tim, &x, &n, &e))
                 xc_fmt(why, sizeof why, "DM %g (trial %zu): %s", r->dms[j], j, e.msg);
             else if (n < nsamp)
                 xc_fmt(why, sizeof why, "%s: %zu samples; the reference has %zu", path, n, nsamp);
@@ -222,7 +221,7 @@ int gate_dd_read_output(gatectx *g, const char *obs, const char *out, const xc_d
         }
     }
     if (why[0]) {
-        gate_fail(g, obs, "output readable", why, "what -format describes");
+        xc_vd_fail(&g->vd, obs, g->label, "output readable", why, "what -format describes");
         return 1;
     }
     return 0;

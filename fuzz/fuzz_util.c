@@ -2,7 +2,8 @@
  * the fuzz targets (fuzz_util.h). */
 #include "fuzz/fuzz_util.h"
 
-#include <dirent.h>
+#include "core/base/xc_fs.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,22 +14,7 @@
 
 static char dir[4096];
 
-static void remove_dir(void)
-{
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        char p[8192];
-        while ((e = readdir(d))) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-            unlink(p);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
-}
+static void remove_dir(void) { xc_rmtree(dir, NULL); }
 
 const char *xc_fuzz_path(const char *name)
 {

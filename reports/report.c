@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/base/xc_atomic.h"
+#include "core/base/xc_fs.h"
 
 typedef enum { IT_SECTION, IT_TEXT, IT_KV, IT_FIGURE } item_kind;
 
@@ -398,61 +399,6 @@ fail:
 
 /* ---- writing ------------------------------------------------------------- */
 
-/* mkdir -p; *first_new is set to the length of the first component it
- * created (0 if none), so a failed write can remove exactly what it made. */
-static xc_status make_dirs(const char *dir, size_t *first_new, xc_error *err)
-{
-    char buf[4096];
-    size_t n = strlen(dir);
-    *first_new = 0;
-    if (n == 0 || n >= sizeof buf)
-        return xc_error_set(err, XC_EINVAL, "report: directory '%s' is empty or too long", dir);
-    memcpy(buf, dir, n + 1);
-    while (n > 1 && buf[n - 1] == '/')
-        buf[--n] = '\0';
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] != '/' && buf[i] != '\0')
-            continue;
-        char c = buf[i];
-        buf[i] = '\0';
-        if (mkdir(buf, 0777) == 0) {
-            if (!*first_new)
-                *first_new = i;
-        } else if (errno != EEXIST) {
-            int e = errno;
-            buf[i] = c;
-            return xc_error_set(err, XC_EIO, "%s: cannot create directory %.*s: %s", dir, (int)i, buf,
-                                strerror(e));
-        }
-        buf[i] = c;
-    }
-    struct stat sb;
-    if (stat(buf, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return xc_error_set(err, XC_EIO, "%s: not a directory", dir);
-    return XC_OK;
-}
-
-/* Removes the directories make_dirs created, deepest first. */
-static void remove_dirs(const char *dir, size_t first_new)
-{
-    char buf[4096];
-    if (!first_new)
-        return;
-    snprintf(buf, sizeof buf, "%s", dir);
-    size_t n = strlen(buf);
-    while (n > 1 && buf[n - 1] == '/')
-        buf[--n] = '\0';
-    while (n >= first_new) {
-        if (rmdir(buf) != 0)
-            return;
-        char *slash = strrchr(buf, '/');
-        if (!slash)
-            return;
-        *slash = '\0';
-        n = strlen(buf);
-    }
-}
-
 static xc_status write_all(xc_atomic *a, const char *path, const char *s, size_t n, xc_error *err)
 {
     if (fwrite(s, 1, n, a->fp) != n)
@@ -462,11 +408,15 @@ static xc_status write_all(xc_atomic *a, const char *path, const char *s, size_t
 
 xc_status xc_report_write(const xc_report *r, const char *dir, xc_error *err)
 {
-    char html_path[4200], json_path[4200];
-    if (!dir || strlen(dir) + 16 >= sizeof html_path)
-        return xc_error_set(err, XC_EINVAL, "report: directory name missing or too long");
-    snprintf(html_path, sizeof html_path, "%s/index.html", dir);
-    snprintf(json_path, sizeof json_path, "%s/summary.json", dir);
+    if (!dir || !*dir)
+        return xc_error_set(err, XC_EINVAL, "report: directory name missing");
+    xc_path hp = XC_PATH_INIT, jp = XC_PATH_INIT;
+    xc_status st = xc_path_setf(&hp, err, "%s/index.html", dir);
+    if (!st && (st = xc_path_setf(&jp, err, "%s/summary.json", dir)))
+        xc_path_free(&hp);
+    if (st)
+        return st;
+    const char *html_path = hp.s, *json_path = jp.s;
 
     /* Everything is rendered in memory first: nothing touches the disk until
      * both files are known to be complete. */
@@ -479,12 +429,14 @@ xc_status xc_report_write(const xc_report *r, const char *dir, xc_error *err)
     if (html.oom || !js) {
         xc_text_free(&html);
         free(js);
+        xc_path_free(&hp);
+        xc_path_free(&jp);
         return xc_error_set(err, XC_ENOMEM, "%s: out of memory while rendering the report", dir);
     }
 
     size_t first_new;
     xc_atomic ah = {0}, aj = {0};
-    xc_status st = make_dirs(dir, &first_new, err);
+    st = xc_mkdirs_new(dir, &first_new, err);
     if (!st)
         st = xc_atomic_open(&aj, json_path, 0, err);
     if (!st)
@@ -502,9 +454,11 @@ xc_status xc_report_write(const xc_report *r, const char *dir, xc_error *err)
     xc_atomic_abort(&aj);
     xc_atomic_abort(&ah);
     if (st)
-        remove_dirs(dir, first_new);
+        xc_rmdirs_new(dir, first_new);
     xc_text_free(&html);
     free(js);
+    xc_path_free(&hp);
+    xc_path_free(&jp);
     return st;
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/base/xc_atomic.h"
+#include "core/base/xc_fs.h"
 #include "core/base/xc_hash.h"
 #include "study/study_internal.h"
 
@@ -22,25 +23,6 @@ struct xc_study_journal {
 };
 
 static uint64_t line_hash(const char *s, size_t n) { return xc_hash64(XC_HASH_INIT, s, n); }
-
-static xc_status mkdir_p(const char *dir, xc_error *err)
-{
-    char buf[4200];
-    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
-        return xc_error_set(err, XC_EINVAL, "%s: path too long", dir);
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || !*p) {
-            char c = *p;
-            *p = 0;
-            if (mkdir(buf, 0777) && errno != EEXIST)
-                return xc_error_set(err, XC_EIO, "%s: cannot create: %s", buf, strerror(errno));
-            *p = c;
-            if (!c)
-                break;
-        }
-    }
-    return XC_OK;
-}
 
 xc_status xc_study_write_text(const char *path, const char *text, size_t len, xc_error *err)
 {
@@ -58,11 +40,11 @@ xc_status xc_study_write_text(const char *path, const char *text, size_t len, xc
 xc_status xc_study_dir_init(const xc_study *st, const char *dir, xc_error *err)
 {
     char path[4300];
-    xc_status e = mkdir_p(dir, err);
+    xc_status e = xc_mkdirs(dir, err);
     if (e)
         return e;
     snprintf(path, sizeof path, "%s/journal", dir);
-    if ((e = mkdir_p(path, err)))
+    if ((e = xc_mkdirs(path, err)))
         return e;
     snprintf(path, sizeof path, "%s/study.json", dir);
     char want[64];

@@ -1,0 +1,43 @@
+/* crosscheck run: which implementations of a family judge an observation
+ * (-impl, and what is available here). */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_run.h"
+#include "core/base/xc_fmt.h"
+#include "core/base/xc_strlist.h"
+
+/* The reference always runs (every other one is compared with it); the
+ * others unless -impl named a list without them. */
+int run_wanted(const runctx *c, const xc_impl *impl)
+{
+    return (impl->caps & XC_CAP_REFERENCE) || !c->only || xc_strlist_has(c->only, impl->name);
+}
+
+/* An implementation that cannot run here is said so, and never counted as passed. */
+void run_skip_text(runctx *c, const char *obs, const char *what, const char *name, const char *why)
+{
+    char line[400];
+    xc_fmt(line, sizeof line, "%s: %s%s unavailable: %s (skipped, not counted as passed)", obs, what, name, why);
+    xc_vd_text(&c->vd, line);
+    if (!c->quiet)
+        fprintf(stderr, "  skip %-10s %s\n", name, why);
+}
+
+const xc_impl *run_next_impl(runctx *c, const char *obs, const char *what, xc_family fam, size_t *i)
+{
+    const xc_registry *reg = xc_cli_registry();
+    for (; *i < xc_registry_count(reg, fam); (*i)++) {
+        const xc_impl *impl = xc_registry_at(reg, fam, *i);
+        if (!run_wanted(c, impl))
+            continue;
+        char why[256] = "";
+        if (!xc_impl_available(impl, why, sizeof why)) {
+            run_skip_text(c, obs, what, impl->name, why);
+            continue;
+        }
+        (*i)++;
+        return impl;
+    }
+    return NULL;
+}
