@@ -119,11 +119,8 @@ static xc_status my_run(const xc_dedisperser *self, const xc_ddjob *job, xc_plan
 }
 
 static const xc_dedisperser mine = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = IMPL_NAME,
-             .desc = IMPL_DESC,
-             .tol = {XC_TOL_ROUNDING, 1.0},
-             .caps = XC_CAP_RUNTIME},
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = IMPL_NAME, .tol = {XC_TOL_ROUNDING, 1.0}, .caps = XC_CAP_RUNTIME,
+             .desc = ""},
     .run = my_run};
 
 static xc_status init(const xc_plugin_host *h, xc_error *err)
