@@ -375,9 +375,6 @@ static xc_status cpu_run(const xc_dedisperser *self, const xc_ddjob *job, xc_pla
 }
 
 const xc_dedisperser xc_dd_cpu = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "cpu",
-             .desc = "tiled OpenMP/SIMD direct dedispersion (AstroAccelerate CPU algorithm)",
-             .tol = {XC_TOL_ROUNDING, 1.0},
-             .caps = XC_CAP_THREADED},
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "cpu", .tol = {XC_TOL_ROUNDING, 1.0}, .caps = XC_CAP_THREADED,
+             .desc = "tiled OpenMP/SIMD direct dedispersion (AstroAccelerate CPU algorithm)"},
     .run = cpu_run};
