@@ -114,5 +114,4 @@ const xc_dedisperser xc_dd_subband_reference = {
              .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_subband,
              .desc = "two-stage subband dedispersion (PRESTO prepsubband, Barsdell et al. 2012 s4), direct loops, "
                      "exact sums"},
-    .plan = sub_plan, .execute = sub_execute, .destroy = sub_destroy, .bound = xc_ddapprox_bounds,
-    .stats = xc_ddapprox_stats};
+    .plan = sub_plan, .execute = sub_execute, .destroy = sub_destroy, .bound = xc_ddapprox_bounds};

@@ -84,13 +84,11 @@ const xc_dedisperser xc_dd_tree_reference = {
              .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree,
              .desc = "piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), the tree's "
                      "delays, direct loops, exact sums"},
-    .plan = tree_plan, .execute = tree_execute, .destroy = tree_destroy, .bound = xc_ddapprox_bounds,
-    .stats = xc_ddapprox_stats};
+    .plan = tree_plan, .execute = tree_execute, .destroy = tree_destroy, .bound = xc_ddapprox_bounds};
 
 const xc_dedisperser xc_dd_tree_padded_reference = {
     .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-padded-reference", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
              .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree_padded,
              .desc = "frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), the tree's delays, direct "
                      "loops, exact sums"},
-    .plan = tree_plan, .execute = tree_execute, .destroy = tree_destroy, .bound = xc_ddapprox_bounds,
-    .stats = xc_ddapprox_stats};
+    .plan = tree_plan, .execute = tree_execute, .destroy = tree_destroy, .bound = xc_ddapprox_bounds};

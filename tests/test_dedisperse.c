@@ -553,4 +553,39 @@ XC_TEST(test_cpu_threads_and_errors, "cpu_threads_and_errors")
     xc_fx_free(&f);
 }
 
+/* A plan says what its last execute ran (xc_ddplan_stats): nothing before
+ * the first; then the cpu's tiled path, an approximate entry's algorithm, or
+ * "" (the reference says nothing); no kernel time where none is measured. */
+XC_TEST(test_plan_stats, "plan_stats")
+{
+    xc_fixture f;
+    xc_fx_random_job(&f, 64, 8, 1500, -1, 1e-4, "0:20:1", "crosscheck", 300, 7);
+    const struct {
+        const xc_dedisperser *d;
+        const char *path;
+    } cs[] = {{&xc_dd_cpu, "cpu-tiled"},
+              {&xc_dd_reference, ""},
+              {&xc_dd_subband_cpu, "subband"},
+              {&xc_dd_tree_padded_reference, "tree-padded"}};
+    for (size_t i = 0; i < XC_NCASES(cs); i++) {
+        xc_ddplan *p;
+        xc_error err;
+        xc_ddstats ds;
+        xc_plane pl;
+        CU_ASSERT_EQUAL_FATAL(xc_ddplan_create(&p, cs[i].d, &f.g, f.blk.nbits, &f.plan, f.cv, NULL, NULL, &err), XC_OK);
+        CU_ASSERT_EQUAL(xc_ddplan_stats(p, &ds), XC_OK);
+        CU_ASSERT_EQUAL(ds.chunks, 0);
+        CU_ASSERT_EQUAL_FATAL(xc_ddplan_plane_alloc(p, f.blk.nsamp, &pl, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_ddplan_execute(p, &f.blk, &pl, &err), XC_OK);
+        CU_ASSERT_EQUAL(xc_ddplan_stats(p, &ds), XC_OK);
+        CU_ASSERT_STRING_EQUAL(ds.path, cs[i].path);
+        CU_ASSERT_EQUAL(ds.chunks, 1);
+        CU_ASSERT(ds.kernel_ms == -1 && ds.setup_ms == -1 && ds.exec_ms == -1);
+        CU_ASSERT(ds.plan_seconds == xc_ddplan_seconds(p));
+        xc_plane_free(&pl);
+        xc_ddplan_destroy(p);
+    }
+    xc_fx_free(&f);
+}
+
 XC_TEST_MAIN("dedisperse")

@@ -20,10 +20,3 @@ xc_status xc_ddapprox_bounds(const xc_dedisperser *self, const xc_ddjob *job, xc
         return xc_error_set(err, XC_EINVAL, "%s: no approximate algorithm in its descriptor", self->impl.name);
     return a->algo == XC_DDAPPROX_SUBBAND ? xc_subband_bounds(job, b, err) : xc_tree_bounds(job, a->tree_kind, b, err);
 }
-
-void xc_ddapprox_stats(const xc_dedisperser *self, const void *state, xc_ddstats *out)
-{
-    (void)state;
-    const xc_ddapprox *a = xc_ddapprox_of(self);
-    out->path = a ? a->path : "";
-}

@@ -23,15 +23,13 @@ typedef enum {
 typedef struct {
     xc_ddapprox_algo algo;
     int tree_kind;               /* xc_tree_kind of the tree algorithms (0 for subband) */
-    const char *path;            /* what xc_ddstats.path says: "subband", "tree", "tree-padded" */
+    const char *path;            /* what xc_ddplan_stats says ran: "subband", "tree", "tree-padded" */
 } xc_ddapprox;
 
 extern const xc_ddapprox xc_ddapprox_subband, xc_ddapprox_tree, xc_ddapprox_tree_padded;
 
 /* The bound method (xc_ddbound_fn) of every entry whose data is an xc_ddapprox. */
 xc_status xc_ddapprox_bounds(const xc_dedisperser *self, const xc_ddjob *job, xc_ddbound ***b, xc_error *err);
-/* A stats method (xc_dedisperser.stats) that names the algorithm. */
-void xc_ddapprox_stats(const xc_dedisperser *self, const void *state, xc_ddstats *out);
 /* self's algorithm: its data when its bound is xc_ddapprox_bounds, else NULL. */
 const xc_ddapprox *xc_ddapprox_of(const xc_dedisperser *self);
 

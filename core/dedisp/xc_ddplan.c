@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/base/xc_progress.h"
+#include "core/dedisp/xc_ddapprox.h"
 
 struct xc_ddplan {
     const xc_dedisperser *impl;
@@ -85,8 +86,10 @@ double xc_ddplan_seconds(const xc_ddplan *p) { return p->seconds; }
 
 xc_status xc_ddplan_stats(const xc_ddplan *p, xc_ddstats *out)
 {
-    *out = (xc_ddstats){.path = "", .kernel_ms = -1, .setup_ms = -1, .exec_ms = -1, .chunks = p->executes ? 1 : 0,
-                        .plan_seconds = p->seconds};
+    /* an approximate entry's path is its algorithm, unless it says more */
+    const xc_ddapprox *a = xc_ddapprox_of(p->impl);
+    *out = (xc_ddstats){.path = a ? a->path : "", .kernel_ms = -1, .setup_ms = -1, .exec_ms = -1,
+                        .chunks = p->executes ? 1 : 0, .plan_seconds = p->seconds};
     if (p->impl->stats && p->executes)
         p->impl->stats(p->impl, p->state, out);
     return XC_OK;

@@ -70,7 +70,8 @@ typedef struct {
 /* What a plan's implementation reports of its last execute (xc_ddplan_stats). */
 typedef struct {
     const char *path;          /* the kernel path that ran: "smem", "direct", "cpu-tiled", "subband", "tree",
-                                  "tree-padded", ...; "" where the implementation does not say */
+                                  "tree-padded" (an approximate entry's algorithm, core/dedisp/xc_ddapprox.h),
+                                  ...; "" where the implementation does not say */
     double kernel_ms;          /* kernels only, without copies (ms); -1 where the backend does not measure it */
     double setup_ms;           /* the state's setup in that execute (allocations, uploads, autotuning); -1: not measured */
     double exec_ms;            /* the rest of that execute (copies, packing, kernels, waits); -1: not measured */

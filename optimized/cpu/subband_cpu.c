@@ -252,5 +252,4 @@ const xc_dedisperser xc_dd_subband_cpu = {
     .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "subband", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
              .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_subband,
              .desc = "two-stage subband dedispersion (PRESTO prepsubband), OpenMP over nominal DMs x time chunks"},
-    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds,
-    .stats = xc_ddapprox_stats};
+    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};

@@ -276,12 +276,10 @@ const xc_dedisperser xc_dd_tree_cpu = {
              .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree,
              .desc = "piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), OpenMP over "
                      "time chunks"},
-    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds,
-    .stats = xc_ddapprox_stats};
+    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};
 
 const xc_dedisperser xc_dd_tree_padded_cpu = {
     .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-padded", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
              .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree_padded,
              .desc = "frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), OpenMP over time chunks"},
-    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds,
-    .stats = xc_ddapprox_stats};
+    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};

@@ -377,7 +377,7 @@ extern "C" xc_status xc_gpu_approx_execute(const xc_dedisperser *self, void *sta
 
 extern "C" void xc_gpu_approx_stats(const xc_dedisperser *self, const void *state, xc_ddstats *out)
 {
-    xc_ddapprox_stats(self, state, out);
+    (void)self;
     out->kernel_ms = ((const xc_gpu_apstate *)state)->kernel_ms;
 }
 
