@@ -1,6 +1,9 @@
 /* The descriptors of the CUDA implementations (built when the Makefile finds
  * nvcc).  Without a usable device they report the CUDA runtime's reason and
  * every caller passes them over. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/dedisp/xc_ddapprox.h"
 #include "optimized/gpu/xc_gpu.h"
 
@@ -19,26 +22,60 @@ typedef struct {
 static const dd_variant smem = {.force_direct = 0}, direct = {.force_direct = 1};
 
 /* The plan's state keeps device buffers, the uploaded delays and the tuning
- * between gulps (xc_gpu_ddstate). */
-static xc_status dd_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err)
+ * between gulps (xc_gpu_ddstate), and what the last execute ran (stats). */
+typedef struct {
+    xc_gpu_ddstate *st;
+    xc_gpu_ddinfo info;
+} dd_state;
+
+static void dd_destroy(const xc_dedisperser *self, void *state)
 {
     (void)self;
+    dd_state *s = state;
+    if (s)
+        xc_gpu_ddstate_destroy(s->st);
+    free(s);
+}
+
+static xc_status dd_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err)
+{
     (void)proto;
-    return xc_gpu_ddstate_create((xc_gpu_ddstate **)state, err);
+    dd_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return xc_error_set(err, XC_ENOMEM, "%s: out of memory for a plan", self->impl.name);
+    xc_status st = xc_gpu_ddstate_create(&s->st, err);
+    if (st) {
+        dd_destroy(self, s);
+        return st;
+    }
+    *state = s;
+    return XC_OK;
 }
 
 static xc_status dd_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
                             xc_error *err)
 {
     const dd_variant *v = self->impl.data;
-    xc_gpu_ddinfo info = {.force_direct = v->force_direct};
-    return xc_dedisperse_gpu_exec(state, job, out, &info, err);
+    dd_state *s = state;
+    s->info = (xc_gpu_ddinfo){.force_direct = v->force_direct};
+    return xc_dedisperse_gpu_exec(s->st, job, out, &s->info, err);
 }
 
-static void dd_destroy(const xc_dedisperser *self, void *state)
+/* "smem" when every range ran a shared-memory kernel, "direct" when every
+ * one ran the direct kernel, else "mixed". */
+static void dd_stats(const xc_dedisperser *self, const void *state, xc_ddstats *out)
 {
     (void)self;
-    xc_gpu_ddstate_destroy(state);
+    const xc_gpu_ddinfo *in = &((const dd_state *)state)->info;
+    int smem = 0;
+    for (int k = 0; k < in->nranges; k++)
+        smem += !strncmp(in->range[k].kernel, "smem", 4);
+    out->path = smem == in->nranges ? "smem" : smem == 0 ? "direct" : "mixed";
+    out->kernel_ms = in->kernel_ms;
+    out->setup_ms = in->setup_ms;
+    out->exec_ms = in->exec_ms;
+    out->chunks = in->nchunks;
+    out->pinned_bytes = in->pinned_bytes;
 }
 
 /* Integer input bit for bit; float input within 1 x N 2^-24 max|ref|. */
@@ -46,7 +83,7 @@ const xc_dedisperser xc_dd_gpu = {
     .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "gpu", .tol = {XC_TOL_ROUNDING, 1.0}, .caps = XC_CAP_DEVICE,
              .available = available, .data = &smem,
              .desc = "CUDA shared-memory direct dedispersion (AstroAccelerate GPU algorithm)"},
-    .plan = dd_plan, .execute = dd_execute, .destroy = dd_destroy};
+    .plan = dd_plan, .execute = dd_execute, .destroy = dd_destroy, .stats = dd_stats};
 
 /* The same kernels forced onto the direct (L1/cache) kernel that the
  * shared-memory one falls back to, so the conformance suite and the
@@ -55,7 +92,7 @@ const xc_dedisperser xc_dd_gpu_direct = {
     .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "gpu-direct", .tol = {XC_TOL_ROUNDING, 1.0}, .caps = XC_CAP_DEVICE,
              .available = available, .data = &direct,
              .desc = "CUDA direct dedispersion through the cache (the gpu fallback kernel alone)"},
-    .plan = dd_plan, .execute = dd_execute, .destroy = dd_destroy};
+    .plan = dd_plan, .execute = dd_execute, .destroy = dd_destroy, .stats = dd_stats};
 
 /* Subband and tree on the device: core's plans, the CPU versions' order of
  * exact sums (optimized/gpu/dd_approx_gpu.cu), so each is its reference bit
@@ -68,7 +105,7 @@ const xc_dedisperser xc_dd_subband_gpu = {
              .caps = XC_CAP_DEVICE | XC_CAP_APPROXIMATE, .available = available, .data = &xc_ddapprox_subband,
              .desc = "CUDA two-stage subband dedispersion (PRESTO prepsubband, Barsdell et al. 2012 s4), exact sums"},
     .plan = xc_gpu_approx_plan, .execute = xc_gpu_approx_execute, .destroy = xc_gpu_approx_destroy,
-    .bound = xc_ddapprox_bounds};
+    .bound = xc_ddapprox_bounds, .stats = xc_gpu_approx_stats};
 
 const xc_dedisperser xc_dd_tree_gpu = {
     .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-gpu", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
@@ -76,7 +113,7 @@ const xc_dedisperser xc_dd_tree_gpu = {
              .desc = "CUDA piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), butterfly "
                      "steps in device memory"},
     .plan = xc_gpu_approx_plan, .execute = xc_gpu_approx_execute, .destroy = xc_gpu_approx_destroy,
-    .bound = xc_ddapprox_bounds};
+    .bound = xc_ddapprox_bounds, .stats = xc_gpu_approx_stats};
 
 const xc_dedisperser xc_dd_tree_padded_gpu = {
     .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-padded-gpu", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
@@ -84,7 +121,7 @@ const xc_dedisperser xc_dd_tree_padded_gpu = {
              .desc = "CUDA frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), butterfly steps in "
                      "device memory"},
     .plan = xc_gpu_approx_plan, .execute = xc_gpu_approx_execute, .destroy = xc_gpu_approx_destroy,
-    .bound = xc_ddapprox_bounds};
+    .bound = xc_ddapprox_bounds, .stats = xc_gpu_approx_stats};
 
 static xc_status ps_powers(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P,
                            xc_error *err)
