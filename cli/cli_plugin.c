@@ -237,18 +237,24 @@ static xc_status isolate(const char *impl, const char *file, const char *what, c
 /* The host's descriptor of a plugin's implementation: every call goes to
  * the plugin's own descriptor (inner) in a child process.  outer.impl.data
  * points back at the record, so one set of functions serves every plugin.
- * Records live as long as the process (the registry points into them). */
-typedef struct {
+ * Records live as long as the process (the registry points into them),
+ * chained from the lists below. */
+typedef struct ddslot {
     xc_dedisperser outer;
     const xc_dedisperser *inner;
     const char *file;
+    struct ddslot *next;
 } ddslot;
 
-typedef struct {
+typedef struct psslot {
     xc_searcher outer;
     const xc_searcher *inner;
     const char *file;
+    struct psslot *next;
 } psslot;
+
+static ddslot *dds;
+static psslot *pss;
 
 typedef struct {
     const ddslot *s;
@@ -456,6 +462,8 @@ static xc_status host_add(const xc_plugin_host *h, const xc_impl *impl, xc_error
             free(s);
             return xc_error_set(err, st, "plugin %s: %s", c->file, e.msg);
         }
+        s->next = dds;
+        dds = s;
     } else if (impl->family == XC_FAMILY_PULSCAN) {
         const xc_searcher *d = (const xc_searcher *)impl;
         if (!d->powers || !d->peaks)
@@ -477,6 +485,8 @@ static xc_status host_add(const xc_plugin_host *h, const xc_impl *impl, xc_error
             free(s);
             return xc_error_set(err, st, "plugin %s: %s", c->file, e.msg);
         }
+        s->next = pss;
+        pss = s;
     } else {
         const char *f = xc_family_name(impl->family);
         return xc_error_set(err, XC_EINVAL, "plugin %s: implementation '%s' of family %s: plugin ABI %d.%d takes "
