@@ -341,10 +341,11 @@ PUBLIC_HEADERS := core/base/xc_error.h core/base/xc_impl.h core/base/xc_hd.h opt
 		  core/dedisp/xc_dmplan.h core/dedisp/xc_dedisperse.h core/io/xc_filterbank.h \
 		  core/search/xc_cands.h core/search/xc_search.h
 XC_VERSION := 1.0
-# crosscheck.pc (from include/crosscheck.pc.in): plugins need only the
+# crosscheck.pc (from include/crosscheck.pc.in; a sanitized build names its
+# runtime in Libs.private): plugins need only the
 # Cflags (pkg-config --cflags crosscheck); a program linking the static
 # library takes pkg-config --static --libs.
-PC_LIBS_PRIVATE := -fopenmp -lm -ldl $(if $(filter 1,$(CUDA)),$(CUDA_LIBS))
+PC_LIBS_PRIVATE := $(SAN) -fopenmp -lm -ldl $(if $(filter 1,$(CUDA)),$(CUDA_LIBS))
 install: $(BIN)/crosscheck $(LIBA)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/crosscheck
 	install -m 755 $(BIN)/crosscheck $(DESTDIR)$(PREFIX)/bin/

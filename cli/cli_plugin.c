@@ -71,12 +71,15 @@ void xc_cli_common_help(void)
 /* One loaded plugin: the host table it is handed (kept while the process
  * lives: a plugin keeps the pointer for its kernels) and what host->add_*
  * registers into. */
-typedef struct {
+typedef struct loaded {
     xcp_host host;
     xc_registry *reg;
     const char *file;
     int added;
+    struct loaded *next;   /* every plugin loaded, reachable while the process lives */
 } loaded;
+
+static loaded *plugins;
 
 /* What host->add_* answers the plugin. */
 static xcp_status added(loaded *l, xc_status st, const xc_error *e, xcp_error *err)
@@ -130,6 +133,8 @@ static xc_status init_plugin(xc_registry *reg, const char *file, const xcp_info 
         return xc_error_set(err, XC_ENOMEM, "out of memory");
     l->reg = reg;
     l->file = file;
+    l->next = plugins;
+    plugins = l;
     l->host = (xcp_host){
         .size = sizeof(xcp_host),
         .abi_major = XC_PLUGIN_ABI_MAJOR,

@@ -100,12 +100,7 @@ static xc_status ref_plane(const xc_accel_searcher *self, void *state, const xc_
 }
 
 const xc_accel_searcher xc_accel_reference = {
-    .impl = {.family = XC_FAMILY_ACCEL,
-             .name = "reference",
-             .desc = "direct correlation in double precision with exact templates (Fresnel; jerk by "
-                     "Euler-Maclaurin quadrature)",
-             .tol = {XC_TOL_EXACT, 0},
-             .caps = XC_CAP_REFERENCE},
-    .create = ref_create,
-    .plane = ref_plane,
-    .destroy = ref_destroy};
+    .impl = {.family = XC_FAMILY_ACCEL, .name = "reference", .tol = {XC_TOL_EXACT, 0}, .caps = XC_CAP_REFERENCE,
+             .desc = "direct correlation in double precision with exact templates (Fresnel; jerk by Euler-Maclaurin "
+                     "quadrature)"},
+    .create = ref_create, .plane = ref_plane, .destroy = ref_destroy};

@@ -58,9 +58,6 @@ static xc_status ref_run(const xc_dedisperser *self, const xc_ddjob *job, xc_pla
 }
 
 const xc_dedisperser xc_dd_reference = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "reference",
-             .desc = "direct loops, exact sums (uint64 for integer input, double for float)",
-             .tol = {XC_TOL_EXACT, 0},
-             .caps = XC_CAP_REFERENCE},
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "reference", .tol = {XC_TOL_EXACT, 0}, .caps = XC_CAP_REFERENCE,
+             .desc = "direct loops, exact sums (uint64 for integer input, double for float)"},
     .run = ref_run};

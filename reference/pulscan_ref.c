@@ -196,10 +196,6 @@ static xc_status search(const xc_searcher *self, const xc_spectrum *sp, const xc
 
 /* No XC_CAP_THREADED: one thread throughout, significance included. */
 const xc_searcher xc_ps_reference = {
-    .impl = {.family = XC_FAMILY_PULSCAN,
-             .name = "reference",
-             .desc = "full-sort medians, direct double sums for every boxcar width, exact significance",
-             .tol = {XC_TOL_EXACT, 0},
-             .caps = XC_CAP_REFERENCE},
-    .powers = powers,
-    .peaks = search};
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "reference", .tol = {XC_TOL_EXACT, 0}, .caps = XC_CAP_REFERENCE,
+             .desc = "full-sort medians, direct double sums for every boxcar width, exact significance"},
+    .powers = powers, .peaks = search};

@@ -110,14 +110,8 @@ static xc_status sub_execute(const xc_dedisperser *self, void *state, const xc_d
 }
 
 const xc_dedisperser xc_dd_subband_reference = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "subband-reference",
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "subband-reference", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_subband,
              .desc = "two-stage subband dedispersion (PRESTO prepsubband, Barsdell et al. 2012 s4), direct loops, "
-                     "exact sums",
-             .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
-             .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE,
-             .data = &xc_ddapprox_subband},
-    .plan = sub_plan,
-    .execute = sub_execute,
-    .destroy = sub_destroy,
-    .bound = xc_ddapprox_bounds};
+                     "exact sums"},
+    .plan = sub_plan, .execute = sub_execute, .destroy = sub_destroy, .bound = xc_ddapprox_bounds};

@@ -80,27 +80,15 @@ static xc_status tree_execute(const xc_dedisperser *self, void *state, const xc_
 }
 
 const xc_dedisperser xc_dd_tree_reference = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "tree-reference",
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-reference", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree,
              .desc = "piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), the tree's "
-                     "delays, direct loops, exact sums",
-             .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
-             .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE,
-             .data = &xc_ddapprox_tree},
-    .plan = tree_plan,
-    .execute = tree_execute,
-    .destroy = tree_destroy,
-    .bound = xc_ddapprox_bounds};
+                     "delays, direct loops, exact sums"},
+    .plan = tree_plan, .execute = tree_execute, .destroy = tree_destroy, .bound = xc_ddapprox_bounds};
 
 const xc_dedisperser xc_dd_tree_padded_reference = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "tree-padded-reference",
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-padded-reference", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree_padded,
              .desc = "frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), the tree's delays, direct "
-                     "loops, exact sums",
-             .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
-             .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE,
-             .data = &xc_ddapprox_tree_padded},
-    .plan = tree_plan,
-    .execute = tree_execute,
-    .destroy = tree_destroy,
-    .bound = xc_ddapprox_bounds};
+                     "loops, exact sums"},
+    .plan = tree_plan, .execute = tree_execute, .destroy = tree_destroy, .bound = xc_ddapprox_bounds};

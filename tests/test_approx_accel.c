@@ -300,14 +300,9 @@ static void high_destroy(const xc_accel_searcher *self, void *state)
 }
 
 static const xc_accel_searcher high = {
-    .impl = {.family = XC_FAMILY_ACCEL,
-             .name = "high",
-             .desc = "the cpu searcher's powers x 1.01 (a planted failure)",
-             .tol = {XC_TOL_RELATIVE, 2e-3},
-             .caps = XC_CAP_RUNTIME},
-    .create = high_create,
-    .plane = high_plane,
-    .destroy = high_destroy};
+    .impl = {.family = XC_FAMILY_ACCEL, .name = "high", .tol = {XC_TOL_RELATIVE, 2e-3}, .caps = XC_CAP_RUNTIME,
+             .desc = "the cpu searcher's powers x 1.01 (a planted failure)"},
+    .create = high_create, .plane = high_plane, .destroy = high_destroy};
 
 /* The cpu's float plane is within its declared tolerance of the reference
  * (measured: 4e-6 relative at noise level, 2e-7 at the strongest tone); a

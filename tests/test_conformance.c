@@ -192,43 +192,25 @@ static int32_t coarse_delay(int32_t d, int c, int nc)
 static const delay_fn shortened = {short_delay}, coarsened = {coarse_delay};
 
 static const xc_dedisperser planted_short_delay = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "planted-short-delay",
-             .desc = "reference with the middle channel's delay one sample short",
-             .tol = {XC_TOL_ROUNDING, 1.0},
-             .caps = XC_CAP_RUNTIME,
-             .data = &shortened},
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "planted-short-delay", .tol = {XC_TOL_ROUNDING, 1.0},
+             .caps = XC_CAP_RUNTIME, .data = &shortened,
+             .desc = "reference with the middle channel's delay one sample short"},
     .execute = exec_delays};
 static const xc_dedisperser planted_drop_last = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "planted-drop-last",
-             .desc = "reference with the last sample of each gulp zeroed",
-             .tol = {XC_TOL_ROUNDING, 1.0},
-             .caps = XC_CAP_RUNTIME},
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "planted-drop-last", .tol = {XC_TOL_ROUNDING, 1.0},
+             .caps = XC_CAP_RUNTIME,
+             .desc = "reference with the last sample of each gulp zeroed"},
     .execute = exec_drop_last};
 static const xc_dedisperser planted_lossy = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "planted-lossy",
-             .desc = "delays rounded down to 4 samples, claiming at most 5% S/N loss",
-             .tol = {XC_TOL_SIGNAL_LOSS, 0.05},
-             .caps = XC_CAP_APPROXIMATE | XC_CAP_RUNTIME,
-             .data = &coarsened},
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "planted-lossy", .tol = {XC_TOL_SIGNAL_LOSS, 0.05},
+             .caps = XC_CAP_APPROXIMATE | XC_CAP_RUNTIME, .data = &coarsened,
+             .desc = "delays rounded down to 4 samples, claiming at most 5% S/N loss"},
     .execute = exec_delays};
 static const xc_dedisperser planted_lossy_honest = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "planted-lossy-honest",
-             .desc = "delays rounded down to 4 samples, claiming at most 90% S/N loss",
-             .tol = {XC_TOL_SIGNAL_LOSS, 0.9},
-             .caps = XC_CAP_APPROXIMATE | XC_CAP_RUNTIME,
-             .data = &coarsened},
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "planted-lossy-honest", .tol = {XC_TOL_SIGNAL_LOSS, 0.9},
+             .caps = XC_CAP_APPROXIMATE | XC_CAP_RUNTIME, .data = &coarsened,
+             .desc = "delays rounded down to 4 samples, claiming at most 90% S/N loss"},
     .execute = exec_delays};
-
-static xc_status cpu_powers(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P,
-                            xc_error *err)
-{
-    (void)self;
-    return xc_ps_cpu.powers(&xc_ps_cpu, sp, o, P, err);
-}
 
 /* (b) A screening bug: the cpu peaks stage, then every boxcar less than
  * 2^-10 above its threshold dropped, as a screen whose safety margin was
@@ -249,13 +231,10 @@ static xc_status screened_peaks(const xc_searcher *self, const xc_spectrum *sp, 
     return st;
 }
 static const xc_searcher planted_screen = {
-    .impl = {.family = XC_FAMILY_PULSCAN,
-             .name = "planted-screen",
-             .desc = "cpu peaks stage dropping boxcars within 2^-10 above their threshold",
-             .tol = {XC_TOL_EXACT, 0},
-             .caps = XC_CAP_THREADED | XC_CAP_RUNTIME},
-    .powers = cpu_powers,
-    .peaks = screened_peaks};
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "planted-screen", .tol = {XC_TOL_EXACT, 0},
+             .caps = XC_CAP_THREADED | XC_CAP_RUNTIME,
+             .desc = "cpu peaks stage dropping boxcars within 2^-10 above their threshold"},
+    .powers = xc_fx_cpu_powers, .peaks = screened_peaks};
 
 /* What the loop must report for each planted entry: the prefix of a failing
  * row, or NULL for an entry that must pass; only: every failing row has the

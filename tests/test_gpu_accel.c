@@ -45,14 +45,9 @@ static xc_status no_plane(const xc_accel_searcher *self, void *state, const xc_a
 }
 static void no_destroy(const xc_accel_searcher *self, void *state) { (void)self, (void)state; }
 static const xc_accel_searcher no_gpu = {
-    .impl = {.family = XC_FAMILY_ACCEL,
-             .name = "gpu",
-             .desc = "built without CUDA",
-             .tol = {XC_TOL_RELATIVE, 2e-3},
-             .caps = XC_CAP_DEVICE},
-    .create = no_create,
-    .plane = no_plane,
-    .destroy = no_destroy};
+    .impl = {.family = XC_FAMILY_ACCEL, .name = "gpu", .tol = {XC_TOL_RELATIVE, 2e-3}, .caps = XC_CAP_DEVICE,
+             .desc = "built without CUDA"},
+    .create = no_create, .plane = no_plane, .destroy = no_destroy};
 static const xc_accel_searcher *gpu(void) { return &no_gpu; }
 #endif
 

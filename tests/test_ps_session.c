@@ -16,6 +16,7 @@
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
 #include "tests/xc_assert.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
 /* Same length and every field of every candidate equal; prints the first
@@ -146,30 +147,11 @@ static void sp_destroy(const xc_searcher *self, void *state)
     ((planstats *)state)->destroyed++;
 }
 
-static xc_status sp_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
-                          const double *thr, xc_pspeaks *pk, xc_error *err)
-{
-    (void)self;
-    return xc_ps_cpu.peaks(&xc_ps_cpu, sp, o, P, thr, pk, err);
-}
-
-static xc_status sp_powers(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P,
-                           xc_error *err)
-{
-    (void)self;
-    return xc_ps_cpu.powers(&xc_ps_cpu, sp, o, P, err);
-}
-
 static const xc_searcher planned = {
-    .impl = {.family = XC_FAMILY_PULSCAN,
-             .name = "planned",
-             .desc = "test stand-in: the cpu stages behind a plan",
-             .tol = {XC_TOL_EXACT, 0},
-             .caps = XC_CAP_THREADED | XC_CAP_RUNTIME},
-    .powers = sp_powers,
-    .peaks = sp_peaks,
-    .plan = sp_plan,
-    .peaks_in = sp_peaks_in,
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "planned", .tol = {XC_TOL_EXACT, 0},
+             .caps = XC_CAP_THREADED | XC_CAP_RUNTIME,
+             .desc = "test stand-in: the cpu stages behind a plan"},
+    .powers = xc_fx_cpu_powers, .peaks = xc_fx_cpu_peaks, .plan = sp_plan, .peaks_in = sp_peaks_in,
     .destroy = sp_destroy};
 
 XC_TEST(test_session_plan_once, "session_plan_once")

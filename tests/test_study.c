@@ -77,13 +77,7 @@ XC_TEST(test_linfit_values, "linfit_values")
 
 /* ---- a study with planted outcomes ------------------------------------------- */
 
-/* "miss": the cpu powers, no peaks ever. */
-static xc_status miss_powers(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P,
-                             xc_error *err)
-{
-    (void)self;
-    return xc_ps_cpu.powers(&xc_ps_cpu, sp, o, P, err);
-}
+/* "miss": the cpu powers (xc_fx_cpu_powers), no peaks ever. */
 static xc_status miss_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
                             const double *thr, xc_pspeaks *pk, xc_error *err)
 {
@@ -91,13 +85,9 @@ static xc_status miss_peaks(const xc_searcher *self, const xc_spectrum *sp, cons
     return XC_OK;
 }
 static const xc_searcher miss = {
-    .impl = {.family = XC_FAMILY_PULSCAN,
-             .name = "miss",
-             .desc = "finds nothing, on purpose",
-             .tol = {XC_TOL_RELATIVE, 1e-4},
-             .caps = XC_CAP_RUNTIME},
-    .powers = miss_powers,
-    .peaks = miss_peaks};
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "miss", .tol = {XC_TOL_RELATIVE, 1e-4}, .caps = XC_CAP_RUNTIME,
+             .desc = "finds nothing, on purpose"},
+    .powers = xc_fx_cpu_powers, .peaks = miss_peaks};
 
 /* Tiny observations: 8 s at 1 ms (8000 samples), 64 channels.  A 45 % duty
  * cycle keeps the fundamental stronger than the second harmonic: with a
@@ -666,13 +656,10 @@ static xc_status dev_peaks(const xc_searcher *self, const xc_spectrum *sp, const
     return st;
 }
 static const xc_searcher dev = {
-    .impl = {.family = XC_FAMILY_PULSCAN,
-             .name = "dev",
-             .desc = "the cpu searcher as a device one (the study's gate)",
-             .tol = {XC_TOL_RELATIVE, 1e-4},
-             .caps = XC_CAP_RUNTIME | XC_CAP_DEVICE},
-    .powers = miss_powers,
-    .peaks = dev_peaks};
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "dev", .tol = {XC_TOL_RELATIVE, 1e-4},
+             .caps = XC_CAP_RUNTIME | XC_CAP_DEVICE,
+             .desc = "the cpu searcher as a device one (the study's gate)"},
+    .powers = xc_fx_cpu_powers, .peaks = dev_peaks};
 
 XC_TEST(test_device_gate, "device_gate")
 {

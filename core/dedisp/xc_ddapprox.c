@@ -3,9 +3,10 @@
 #include "core/dedisp/xc_subband.h"
 #include "core/dedisp/xc_tree.h"
 
-const xc_ddapprox xc_ddapprox_subband = {.algo = XC_DDAPPROX_SUBBAND, .tree_kind = 0};
-const xc_ddapprox xc_ddapprox_tree = {.algo = XC_DDAPPROX_TREE, .tree_kind = XC_TREE_PIECEWISE};
-const xc_ddapprox xc_ddapprox_tree_padded = {.algo = XC_DDAPPROX_TREE_PADDED, .tree_kind = XC_TREE_PADDED};
+const xc_ddapprox xc_ddapprox_subband = {.algo = XC_DDAPPROX_SUBBAND, .tree_kind = 0, .path = "subband"};
+const xc_ddapprox xc_ddapprox_tree = {.algo = XC_DDAPPROX_TREE, .tree_kind = XC_TREE_PIECEWISE, .path = "tree"};
+const xc_ddapprox xc_ddapprox_tree_padded = {.algo = XC_DDAPPROX_TREE_PADDED, .tree_kind = XC_TREE_PADDED,
+                                             .path = "tree-padded"};
 
 const xc_ddapprox *xc_ddapprox_of(const xc_dedisperser *self)
 {

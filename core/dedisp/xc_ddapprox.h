@@ -23,6 +23,7 @@ typedef enum {
 typedef struct {
     xc_ddapprox_algo algo;
     int tree_kind;               /* xc_tree_kind of the tree algorithms (0 for subband) */
+    const char *path;            /* what xc_ddplan_stats says ran: "subband", "tree", "tree-padded" */
 } xc_ddapprox;
 
 extern const xc_ddapprox xc_ddapprox_subband, xc_ddapprox_tree, xc_ddapprox_tree_padded;

@@ -94,8 +94,9 @@
  * add_dedisperser / add_searcher return XCP_EINVAL with a message naming the
  * plugin and the descriptor for: a size below ABI 2.0's, no name, a name
  * already registered in the family, caps holding a bit not defined here, a
- * missing method (dedisperser: run, or plan and execute; searcher: powers and
- * peaks), an approximate dedisperser without a signal-loss tolerance.  The
+ * missing method (dedisperser: run, or plan and execute; searcher: peaks, and
+ * powers unless own_powers), an approximate dedisperser without bound or a
+ * signal-loss tolerance (or bound on an exact one).  The
  * descriptor and its strings stay valid while the plugin is loaded (static
  * const).  Registered implementations carry crosscheck's `runtime` capability;
  * a plugin is never a reference (the built-in references define the

@@ -184,11 +184,6 @@ static xc_status cpu_plane(const xc_accel_searcher *self, void *state, const xc_
 }
 
 const xc_accel_searcher xc_accel_cpu = {
-    .impl = {.family = XC_FAMILY_ACCEL,
-             .name = "cpu",
-             .desc = "overlap-save correlation, single-precision FFTW (plans made once), OpenMP over templates",
-             .tol = {XC_TOL_RELATIVE, 2e-3},
-             .caps = XC_CAP_THREADED},
-    .create = cpu_create,
-    .plane = cpu_plane,
-    .destroy = cpu_destroy};
+    .impl = {.family = XC_FAMILY_ACCEL, .name = "cpu", .tol = {XC_TOL_RELATIVE, 2e-3}, .caps = XC_CAP_THREADED,
+             .desc = "overlap-save correlation, single-precision FFTW (plans made once), OpenMP over templates"},
+    .create = cpu_create, .plane = cpu_plane, .destroy = cpu_destroy};

@@ -439,11 +439,7 @@ static xc_status powers(const xc_searcher *self, const xc_spectrum *sp, const xc
 }
 
 const xc_searcher xc_ps_cpu = {
-    .impl = {.family = XC_FAMILY_PULSCAN,
-             .name = "cpu",
-             .desc = "quickselect, recursive boxcar in double with cache tiles, OpenMP over R-blocks",
-             /* Bit-identical by construction: the same values summed in double in the same order. */
-             .tol = {XC_TOL_EXACT, 0},
-             .caps = XC_CAP_THREADED},
-    .powers = powers,
-    .peaks = search};
+    /* Bit-identical by construction: the same values summed in double in the same order. */
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "cpu", .tol = {XC_TOL_EXACT, 0}, .caps = XC_CAP_THREADED,
+             .desc = "quickselect, recursive boxcar in double with cache tiles, OpenMP over R-blocks"},
+    .powers = powers, .peaks = search};

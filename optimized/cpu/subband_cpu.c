@@ -249,13 +249,7 @@ static xc_status st_execute(const xc_dedisperser *self, void *p, const xc_ddjob 
 
 /* Integer input: the subband reference bit for bit at any thread count. */
 const xc_dedisperser xc_dd_subband_cpu = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "subband",
-             .desc = "two-stage subband dedispersion (PRESTO prepsubband), OpenMP over nominal DMs x time chunks",
-             .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
-             .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE,
-             .data = &xc_ddapprox_subband},
-    .plan = st_plan,
-    .execute = st_execute,
-    .destroy = st_destroy,
-    .bound = xc_ddapprox_bounds};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "subband", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_subband,
+             .desc = "two-stage subband dedispersion (PRESTO prepsubband), OpenMP over nominal DMs x time chunks"},
+    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};

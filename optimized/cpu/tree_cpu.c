@@ -272,26 +272,14 @@ static xc_status st_execute(const xc_dedisperser *self, void *p, const xc_ddjob 
 
 /* Integer input: the tree references bit for bit at any thread count. */
 const xc_dedisperser xc_dd_tree_cpu = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "tree",
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree,
              .desc = "piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), OpenMP over "
-                     "time chunks",
-             .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
-             .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE,
-             .data = &xc_ddapprox_tree},
-    .plan = st_plan,
-    .execute = st_execute,
-    .destroy = st_destroy,
-    .bound = xc_ddapprox_bounds};
+                     "time chunks"},
+    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};
 
 const xc_dedisperser xc_dd_tree_padded_cpu = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "tree-padded",
-             .desc = "frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), OpenMP over time chunks",
-             .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
-             .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE,
-             .data = &xc_ddapprox_tree_padded},
-    .plan = st_plan,
-    .execute = st_execute,
-    .destroy = st_destroy,
-    .bound = xc_ddapprox_bounds};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-padded", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree_padded,
+             .desc = "frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), OpenMP over time chunks"},
+    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};

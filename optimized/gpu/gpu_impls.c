@@ -1,6 +1,9 @@
 /* The descriptors of the CUDA implementations (built when the Makefile finds
  * nvcc).  Without a usable device they report the CUDA runtime's reason and
  * every caller passes them over. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/dedisp/xc_ddapprox.h"
 #include "optimized/gpu/xc_gpu.h"
 
@@ -19,55 +22,77 @@ typedef struct {
 static const dd_variant smem = {.force_direct = 0}, direct = {.force_direct = 1};
 
 /* The plan's state keeps device buffers, the uploaded delays and the tuning
- * between gulps (xc_gpu_ddstate). */
-static xc_status dd_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err)
+ * between gulps (xc_gpu_ddstate), and what the last execute ran (stats). */
+typedef struct {
+    xc_gpu_ddstate *st;
+    xc_gpu_ddinfo info;
+} dd_state;
+
+static void dd_destroy(const xc_dedisperser *self, void *state)
 {
     (void)self;
+    dd_state *s = state;
+    if (s)
+        xc_gpu_ddstate_destroy(s->st);
+    free(s);
+}
+
+static xc_status dd_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err)
+{
     (void)proto;
-    return xc_gpu_ddstate_create((xc_gpu_ddstate **)state, err);
+    dd_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return xc_error_set(err, XC_ENOMEM, "%s: out of memory for a plan", self->impl.name);
+    xc_status st = xc_gpu_ddstate_create(&s->st, err);
+    if (st) {
+        dd_destroy(self, s);
+        return st;
+    }
+    *state = s;
+    return XC_OK;
 }
 
 static xc_status dd_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
                             xc_error *err)
 {
     const dd_variant *v = self->impl.data;
-    xc_gpu_ddinfo info = {.force_direct = v->force_direct};
-    return xc_dedisperse_gpu_exec(state, job, out, &info, err);
+    dd_state *s = state;
+    s->info = (xc_gpu_ddinfo){.force_direct = v->force_direct};
+    return xc_dedisperse_gpu_exec(s->st, job, out, &s->info, err);
 }
 
-static void dd_destroy(const xc_dedisperser *self, void *state)
+/* "smem" when every range ran a shared-memory kernel, "direct" when every
+ * one ran the direct kernel, else "mixed". */
+static void dd_stats(const xc_dedisperser *self, const void *state, xc_ddstats *out)
 {
     (void)self;
-    xc_gpu_ddstate_destroy(state);
+    const xc_gpu_ddinfo *in = &((const dd_state *)state)->info;
+    int smem = 0;
+    for (int k = 0; k < in->nranges; k++)
+        smem += !strncmp(in->range[k].kernel, "smem", 4);
+    out->path = smem == in->nranges ? "smem" : smem == 0 ? "direct" : "mixed";
+    out->kernel_ms = in->kernel_ms;
+    out->setup_ms = in->setup_ms;
+    out->exec_ms = in->exec_ms;
+    out->chunks = in->nchunks;
+    out->pinned_bytes = in->pinned_bytes;
 }
 
 /* Integer input bit for bit; float input within 1 x N 2^-24 max|ref|. */
 const xc_dedisperser xc_dd_gpu = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "gpu",
-             .desc = "CUDA shared-memory direct dedispersion (AstroAccelerate GPU algorithm)",
-             .tol = {XC_TOL_ROUNDING, 1.0},
-             .caps = XC_CAP_DEVICE,
-             .available = available,
-             .data = &smem},
-    .plan = dd_plan,
-    .execute = dd_execute,
-    .destroy = dd_destroy};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "gpu", .tol = {XC_TOL_ROUNDING, 1.0}, .caps = XC_CAP_DEVICE,
+             .available = available, .data = &smem,
+             .desc = "CUDA shared-memory direct dedispersion (AstroAccelerate GPU algorithm)"},
+    .plan = dd_plan, .execute = dd_execute, .destroy = dd_destroy, .stats = dd_stats};
 
 /* The same kernels forced onto the direct (L1/cache) kernel that the
  * shared-memory one falls back to, so the conformance suite and the
  * benchmark check and time that path on its own. */
 const xc_dedisperser xc_dd_gpu_direct = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "gpu-direct",
-             .desc = "CUDA direct dedispersion through the cache (the gpu fallback kernel alone)",
-             .tol = {XC_TOL_ROUNDING, 1.0},
-             .caps = XC_CAP_DEVICE,
-             .available = available,
-             .data = &direct},
-    .plan = dd_plan,
-    .execute = dd_execute,
-    .destroy = dd_destroy};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "gpu-direct", .tol = {XC_TOL_ROUNDING, 1.0}, .caps = XC_CAP_DEVICE,
+             .available = available, .data = &direct,
+             .desc = "CUDA direct dedispersion through the cache (the gpu fallback kernel alone)"},
+    .plan = dd_plan, .execute = dd_execute, .destroy = dd_destroy, .stats = dd_stats};
 
 /* Subband and tree on the device: core's plans, the CPU versions' order of
  * exact sums (optimized/gpu/dd_approx_gpu.cu), so each is its reference bit
@@ -76,45 +101,27 @@ const xc_dedisperser xc_dd_gpu_direct = {
  * reference/tree_ref.c derive it for the conformance suite's measure).  One
  * plan serves the three; the algorithm is the entry's data. */
 const xc_dedisperser xc_dd_subband_gpu = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "subband-gpu",
-             .desc = "CUDA two-stage subband dedispersion (PRESTO prepsubband, Barsdell et al. 2012 s4), exact sums",
-             .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
-             .caps = XC_CAP_DEVICE | XC_CAP_APPROXIMATE,
-             .available = available,
-             .data = &xc_ddapprox_subband},
-    .plan = xc_gpu_approx_plan,
-    .execute = xc_gpu_approx_execute,
-    .destroy = xc_gpu_approx_destroy,
-    .bound = xc_ddapprox_bounds};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "subband-gpu", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_DEVICE | XC_CAP_APPROXIMATE, .available = available, .data = &xc_ddapprox_subband,
+             .desc = "CUDA two-stage subband dedispersion (PRESTO prepsubband, Barsdell et al. 2012 s4), exact sums"},
+    .plan = xc_gpu_approx_plan, .execute = xc_gpu_approx_execute, .destroy = xc_gpu_approx_destroy,
+    .bound = xc_ddapprox_bounds, .stats = xc_gpu_approx_stats};
 
 const xc_dedisperser xc_dd_tree_gpu = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "tree-gpu",
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-gpu", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_DEVICE | XC_CAP_APPROXIMATE, .available = available, .data = &xc_ddapprox_tree,
              .desc = "CUDA piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), butterfly "
-                     "steps in device memory",
-             .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
-             .caps = XC_CAP_DEVICE | XC_CAP_APPROXIMATE,
-             .available = available,
-             .data = &xc_ddapprox_tree},
-    .plan = xc_gpu_approx_plan,
-    .execute = xc_gpu_approx_execute,
-    .destroy = xc_gpu_approx_destroy,
-    .bound = xc_ddapprox_bounds};
+                     "steps in device memory"},
+    .plan = xc_gpu_approx_plan, .execute = xc_gpu_approx_execute, .destroy = xc_gpu_approx_destroy,
+    .bound = xc_ddapprox_bounds, .stats = xc_gpu_approx_stats};
 
 const xc_dedisperser xc_dd_tree_padded_gpu = {
-    .impl = {.family = XC_FAMILY_DEDISPERSE,
-             .name = "tree-padded-gpu",
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-padded-gpu", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_DEVICE | XC_CAP_APPROXIMATE, .available = available, .data = &xc_ddapprox_tree_padded,
              .desc = "CUDA frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), butterfly steps in "
-                     "device memory",
-             .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
-             .caps = XC_CAP_DEVICE | XC_CAP_APPROXIMATE,
-             .available = available,
-             .data = &xc_ddapprox_tree_padded},
-    .plan = xc_gpu_approx_plan,
-    .execute = xc_gpu_approx_execute,
-    .destroy = xc_gpu_approx_destroy,
-    .bound = xc_ddapprox_bounds};
+                     "device memory"},
+    .plan = xc_gpu_approx_plan, .execute = xc_gpu_approx_execute, .destroy = xc_gpu_approx_destroy,
+    .bound = xc_ddapprox_bounds, .stats = xc_gpu_approx_stats};
 
 static xc_status ps_powers(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P,
                            xc_error *err)
@@ -164,17 +171,10 @@ static void ps_destroy(const xc_searcher *self, void *state)
  * the host's libm), hence sigma within 1e-9 rather than equal.  Significance
  * and sifting run on the host's threads. */
 const xc_searcher xc_ps_gpu = {
-    .impl = {.family = XC_FAMILY_PULSCAN,
-             .name = "gpu",
-             .desc = "CUDA: Pulscan's GPU stages, float screen + exact double boxcars, device log p",
-             .tol = {XC_TOL_RELATIVE, 1e-9},
-             .caps = XC_CAP_DEVICE | XC_CAP_THREADED,
-             .available = available},
-    .powers = ps_powers,
-    .peaks = ps_peaks,
-    .own_powers = 1,
-    .plan = ps_plan,
-    .peaks_in = ps_peaks_in,
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "gpu", .tol = {XC_TOL_RELATIVE, 1e-9},
+             .caps = XC_CAP_DEVICE | XC_CAP_THREADED, .available = available,
+             .desc = "CUDA: Pulscan's GPU stages, float screen + exact double boxcars, device log p"},
+    .powers = ps_powers, .peaks = ps_peaks, .own_powers = 1, .plan = ps_plan, .peaks_in = ps_peaks_in,
     .destroy = ps_destroy};
 
 /* Matched-filter accel/jerk search: the plane on the device (cuFFT); with
@@ -194,13 +194,8 @@ const xc_searcher xc_ps_gpu = {
  * which points above threshold arrive (an atomic counter) does not reach the
  * list, core's exact selection being order-independent. */
 const xc_accel_searcher xc_accel_gpu = {
-    .impl = {.family = XC_FAMILY_ACCEL,
-             .name = "gpu",
-             .desc = "CUDA: overlap-save correlation with batched cuFFT, templates' FFTs kept on the device",
-             .tol = {XC_TOL_RELATIVE, 2e-3},
-             .caps = XC_CAP_DEVICE | XC_CAP_THREADED,
-             .available = available},
-    .create = xc_accel_gpu_create,
-    .plane = xc_accel_gpu_plane,
-    .destroy = xc_accel_gpu_destroy,
+    .impl = {.family = XC_FAMILY_ACCEL, .name = "gpu", .tol = {XC_TOL_RELATIVE, 2e-3},
+             .caps = XC_CAP_DEVICE | XC_CAP_THREADED, .available = available,
+             .desc = "CUDA: overlap-save correlation with batched cuFFT, templates' FFTs kept on the device"},
+    .create = xc_accel_gpu_create, .plane = xc_accel_gpu_plane, .destroy = xc_accel_gpu_destroy,
     .search = xc_accel_gpu_search};
