@@ -28,25 +28,11 @@
 
 #define NCFG 4
 
-/* Same length and every field of every candidate equal; prints the first
- * difference unless quiet. */
-static int same_bits(const xc_candlist *a, const xc_candlist *b, const char *what, int quiet)
+/* Same length and every candidate equal, bit for bit (silently: the planted
+ * case expects differences). */
+static int equal(const xc_candlist *a, const xc_candlist *b)
 {
-    if (a->n != b->n) {
-        if (!quiet)
-            printf("\n  %s: %zu candidates, expected %zu", what, a->n, b->n);
-        return 0;
-    }
-    for (size_t i = 0; i < a->n; i++)
-        if (memcmp(&a->c[i], &b->c[i], sizeof a->c[i])) {
-            if (!quiet)
-                printf("\n  %s #%zu: observed r %.3f z %g h %d sigma %.12g, expected r %.3f z %g h %d sigma %.12g "
-                       "(tolerance: bit for bit)",
-                       what, i, a->c[i].r, a->c[i].z, a->c[i].numharm, a->c[i].sigma, b->c[i].r, b->c[i].z,
-                       b->c[i].numharm, b->c[i].sigma);
-            return 0;
-        }
-    return 1;
+    return a->n == b->n && (!a->n || !memcmp(a->c, b->c, a->n * sizeof *a->c));
 }
 
 static const double tones[][3] = {{701.3, 4, 40}, {1402.6, 8, 40}, {1511.65, -13, 45}, {2333.0, 0, 25}};
@@ -108,7 +94,7 @@ XC_TEST(test_pulscan_configs, "pulscan_configs")
             CU_ASSERT_EQUAL_FATAL(xc_pulscan_run(&xc_ps_cpu, &sp[k], &o[c].ps, &want[c], &err), XC_OK);
             char what[64];
             snprintf(what, sizeof what, "spectrum %d, configuration %d", k, c);
-            failed += !same_bits(&got[c], &want[c], what, 0);
+            failed += !xc_fx_same_bits(&got[c], &want[c], what);
             total += got[c].n;
         }
         lists_free(got, 3);
@@ -143,7 +129,7 @@ static int accel_vs_family(const xc_accel_searcher *as, const xc_spectrum *sp, c
     for (size_t c = 0; c < n; c++) {
         char what[96];
         snprintf(what, sizeof what, "%s, %zu configuration(s), #%zu", as->impl.name, n, c);
-        failed += !same_bits(&got[order[c]], &want[c], what, quiet);
+        failed += quiet ? !equal(&got[order[c]], &want[c]) : !xc_fx_same_bits(&got[order[c]], &want[c], what);
         *total += want[c].n;
     }
     lists_free(got, n);
@@ -151,13 +137,19 @@ static int accel_vs_family(const xc_accel_searcher *as, const xc_spectrum *sp, c
     return failed;
 }
 
-XC_TEST(test_accel_configs, "accel_configs")
+/* The accel cases' spectrum and configurations. */
+static void accel_case(xc_spectrum *sp, xc_psearch_opts *o)
 {
     xc_error err;
-    xc_spectrum sp;
-    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 4, &err), XC_OK);
-    xc_psearch_opts o[NCFG];
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(sp, 3001, 9, tones, 4, &err), XC_OK);
     ac_configs(o, NCFG);
+}
+
+XC_TEST(test_accel_configs, "accel_configs")
+{
+    xc_spectrum sp;
+    xc_psearch_opts o[NCFG];
+    accel_case(&sp, o);
     const size_t same[NCFG] = {0, 1, 2, 3};
     size_t total = 0;
     int failed = accel_vs_family(&xc_accel_cpu, &sp, o, NCFG, same, 0, &total);
@@ -176,11 +168,9 @@ XC_TEST(test_accel_configs, "accel_configs")
 
 XC_TEST(test_accel_planted_order, "accel_planted_order")
 {
-    xc_error err;
     xc_spectrum sp;
-    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 4, &err), XC_OK);
     xc_psearch_opts o[NCFG];
-    ac_configs(o, NCFG);
+    accel_case(&sp, o);
     const size_t swapped[NCFG] = {1, 0, 2, 3};
     size_t total = 0;
     int failed = accel_vs_family(&xc_accel_cpu, &sp, o, NCFG, swapped, 1, &total);
