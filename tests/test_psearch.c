@@ -10,7 +10,7 @@
  *    options every family has (zmax, numharm, sigma, threads);
  *  - refused by name: a dedisperser, options of another family, no
  *    configuration, a spectrum of another length;
- *  - planted: the accel lists handed out in another order than the
+ *  - planted: accel lists handed out in another order than the
  *    configurations' are caught by the same comparison. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,21 +137,19 @@ static int accel_vs_family(const xc_accel_searcher *as, const xc_spectrum *sp, c
     return failed;
 }
 
-/* The accel cases' spectrum and configurations. */
-static void accel_case(xc_spectrum *sp, xc_psearch_opts *o)
-{
-    xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(sp, 3001, 9, tones, 4, &err), XC_OK);
-    ac_configs(o, NCFG);
-}
-
 XC_TEST(test_accel_configs, "accel_configs")
 {
+    xc_error err;
     xc_spectrum sp;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 4, &err), XC_OK);
     xc_psearch_opts o[NCFG];
-    accel_case(&sp, o);
-    const size_t same[NCFG] = {0, 1, 2, 3};
+    ac_configs(o, NCFG);
+    const size_t same[NCFG] = {0, 1, 2, 3}, swapped[NCFG] = {1, 0, 2, 3};
     size_t total = 0;
+    int planted = accel_vs_family(&xc_accel_cpu, &sp, o, NCFG, swapped, 1, &total);
+    printf("\n  planted (lists 0 and 1 swapped): %d lists differ (expected 2)", planted);
+    CU_ASSERT_EQUAL(planted, 2);
+    total = 0;
     int failed = accel_vs_family(&xc_accel_cpu, &sp, o, NCFG, same, 0, &total);
     failed += accel_vs_family(&xc_accel_reference, &sp, o, NCFG, same, 0, &total);
     for (size_t c = 0; c < NCFG; c++)
@@ -166,37 +164,30 @@ XC_TEST(test_accel_configs, "accel_configs")
     xc_spectrum_free(&sp);
 }
 
-XC_TEST(test_accel_planted_order, "accel_planted_order")
-{
-    xc_spectrum sp;
-    xc_psearch_opts o[NCFG];
-    accel_case(&sp, o);
-    const size_t swapped[NCFG] = {1, 0, 2, 3};
-    size_t total = 0;
-    int failed = accel_vs_family(&xc_accel_cpu, &sp, o, NCFG, swapped, 1, &total);
-    printf("\n  planted (lists 0 and 1 swapped): %d lists differ (expected 2)", failed);
-    CU_ASSERT_EQUAL(failed, 2);
-    xc_spectrum_free(&sp);
-}
-
 XC_TEST(test_options_joint, "options_joint")
 {
+    /* each family's defaults (crosscheck accel's, crosscheck pulscan's), then
+     * the options every family has, set through the contract */
+    const struct {
+        xc_family f;
+        int zmax, numharm;
+    } fam[2] = {{XC_FAMILY_ACCEL, 200, 8}, {XC_FAMILY_PULSCAN, 200, 1}};
+    for (int k = 0; k < 2; k++) {
+        xc_psearch_opts o;
+        int z, h;
+        double s;
+        xc_psearch_opts_default(&o, fam[k].f);
+        xc_psearch_opts_get(&o, &z, &h, &s);
+        CU_ASSERT(z == fam[k].zmax && h == fam[k].numharm && s == 2.0);
+        xc_psearch_opts_set(&o, 50 + k, 4 - k, 5.5 + k);
+        xc_psearch_opts_threads(&o, 3 + k);
+        int ok = k ? o.ps.zmax == 51 && o.ps.numharm == 3 && o.ps.sigma == 6.5 && o.ps.threads == 4
+                   : o.ac.zmax == 50 && o.ac.numharm == 4 && o.ac.sigma == 5.5 && o.ac.threads == 3;
+        CU_ASSERT(ok);
+    }
     xc_psearch_opts o;
-    int z, h;
-    double s;
-    xc_psearch_opts_default(&o, XC_FAMILY_ACCEL);
-    xc_psearch_opts_get(&o, &z, &h, &s);
-    CU_ASSERT(z == 200 && h == 8 && s == 2.0);   /* crosscheck accel's defaults */
-    xc_psearch_opts_set(&o, 50, 4, 5.5);
-    xc_psearch_opts_threads(&o, 3);
-    CU_ASSERT(o.ac.zmax == 50 && o.ac.numharm == 4 && o.ac.sigma == 5.5 && o.ac.threads == 3);
-    xc_psearch_opts_default(&o, XC_FAMILY_PULSCAN);
-    xc_psearch_opts_get(&o, &z, &h, &s);
-    CU_ASSERT(z == 200 && h == 1 && s == 2.0);   /* crosscheck pulscan's defaults */
-    xc_psearch_opts_set(&o, 60, 2, 4.5);
-    xc_psearch_opts_threads(&o, 5);
-    CU_ASSERT(o.ps.zmax == 60 && o.ps.numharm == 2 && o.ps.sigma == 4.5 && o.ps.threads == 5);
     xc_error err;
+    xc_psearch_opts_default(&o, XC_FAMILY_PULSCAN);
     o.ps.numharm = 9;
     CU_ASSERT_EQUAL(xc_psearch_opts_check(&o, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-numharm 9"));
