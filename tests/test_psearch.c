@@ -6,6 +6,9 @@
  *    lists bit for bit, and one of a single configuration xc_accel_run's
  *    (preset exact and presto): the study keeps such searches from pulsar
  *    to pulsar where it ran them afresh before;
+ *  - every registered and available searcher of either family (the GPU
+ *    ones where there is a device): one configuration through the contract
+ *    gives the family's one-off search's list bit for bit;
  *  - which configurations are searched as one (xc_psearch_joint), the
  *    options every family has (zmax, numharm, sigma, threads);
  *  - refused by name: a dedisperser, options of another family, no
@@ -20,6 +23,7 @@
 #include "core/search/xc_psearch.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "optimized/cpu/xc_cpu.h"
+#include "optimized/xc_impls.h"
 #include "reference/xc_accel_ref.h"
 #include "reference/xc_reference.h"
 #include "tests/xc_assert.h"
@@ -162,6 +166,49 @@ XC_TEST(test_accel_configs, "accel_configs")
     CU_ASSERT_EQUAL(failed, 0);
     CU_ASSERT(total > 0);
     xc_spectrum_free(&sp);
+}
+
+XC_TEST(test_every_searcher, "every_searcher")
+{
+    xc_error err;
+    xc_registry *reg = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_registry_builtin(&reg, &err), XC_OK);
+    xc_spectrum sp;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 4, &err), XC_OK);
+    xc_psearch_opts o[2];
+    ps_configs(&o[0], 1);
+    ac_configs(&o[1], 1);
+    const size_t same[1] = {0};
+    int failed = 0, searched = 0;
+    size_t total = 0;
+    for (int f = 0; f < 2; f++) {
+        xc_family fam = o[f].family;
+        for (size_t i = 0; i < xc_registry_count(reg, fam); i++) {
+            const xc_impl *im = xc_registry_at(reg, fam, i);
+            char why[256];
+            if (!xc_impl_available(im, why, sizeof why))
+                continue;
+            searched++;
+            if (fam == XC_FAMILY_ACCEL) {
+                failed += accel_vs_family(xc_accel_searcher_of(im), &sp, &o[f], 1, same, 0, &total);
+                continue;
+            }
+            xc_candlist got, want;
+            xc_candlist_init(&got);
+            xc_candlist_init(&want);
+            CU_ASSERT_EQUAL_FATAL(xc_psearch_once(im, &sp, &o[f], 1, &got, &err), XC_OK);
+            CU_ASSERT_EQUAL_FATAL(xc_pulscan_run(xc_searcher_of(im), &sp, &o[f].ps, &want, &err), XC_OK);
+            failed += !xc_fx_same_bits(&got, &want, im->name);
+            total += want.n;
+            xc_candlist_free(&got);
+            xc_candlist_free(&want);
+        }
+    }
+    printf("\n  %d available searchers: %zu candidates, %d lists differ (tolerance: bit for bit)", searched, total,
+           failed);
+    CU_ASSERT_EQUAL(failed, 0);
+    xc_spectrum_free(&sp);
+    xc_registry_destroy(reg);
 }
 
 XC_TEST(test_options_joint, "options_joint")
