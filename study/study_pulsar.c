@@ -327,17 +327,33 @@ static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_s
     return XC_OK;
 }
 
+/* One pulsar's searches: the study, the worker's kept searches, the
+ * searches wanted, the pulsar's parameters, truth and spectrum, and where
+ * its rows and times go. */
+typedef struct {
+    const xc_study *st;
+    xc_study_cache *cache;
+    uint64_t id;
+    const unsigned char *want;
+    int threads;
+    const xc_synth_params *p;
+    const truth_t *t;
+    const xc_spectrum *sp;
+    xc_study_rows *out;
+    double *secs;
+} pulsar_t;
+
 /* Searcher k's rows of one pulsar (its searches are idx.. of the pulsar's):
  * one search of every configuration where they are searched as one (a
  * matched filter's sweep, xc_psearch_joint, of every configuration whichever
  * are wanted: the lists then do not depend on what an interrupted run had
  * left to do; its time shared evenly), else one search per wanted
  * configuration. */
-static xc_status searcher_rows(const xc_study *st, size_t k, size_t idx, xc_study_cache *cache, uint64_t id,
-                               const unsigned char *want, int threads, const xc_synth_params *p, const truth_t *t,
-                               const xc_spectrum *sp, xc_study_rows *out, double *secs, xc_error *err)
+static xc_status searcher_rows(const pulsar_t *q, size_t k, size_t idx, xc_error *err)
 {
+    const xc_study *st = q->st;
     const xc_study_searcher *s = &st->s[k];
+    const unsigned char *want = q->want;
     int any = 0;
     for (size_t c = 0; c < s->ncfg; c++)
         any |= !want || want[idx + c];
@@ -357,21 +373,22 @@ static xc_status searcher_rows(const xc_study *st, size_t k, size_t idx, xc_stud
         if (per == 1 && want && !want[idx + c0])
             continue;
         double ts = xc_now();
-        e = xc_study_search(s, c0, per, cache, idx + c0, sp, threads, &cl[c0], &se);
-        for (size_t c = c0; secs && c < c0 + per; c++)
-            secs[2 + idx + c] += (xc_now() - ts) / (double)per;
+        e = xc_study_search(s, c0, per, q->cache, idx + c0, q->sp, q->threads, &cl[c0], &se);
+        for (size_t c = c0; q->secs && c < c0 + per; c++)
+            q->secs[2 + idx + c] += (xc_now() - ts) / (double)per;
         failed = per > 1 ? "the sweep of every configuration" : s->cfg[c0].label;
         for (size_t c = c0; c < c0 + per && !e; c++) {
             if (want && !want[idx + c])
                 continue;
             xc_study_row row;
             memset(&row, 0, sizeof row);
-            if (!(e = score(st, id, (int)k, (int)c, p, t, &cl[c], &row, err)) && (e = rows_push(out, &row, err)))
+            if (!(e = score(st, q->id, (int)k, (int)c, q->p, q->t, &cl[c], &row, err)) &&
+                (e = rows_push(q->out, &row, err)))
                 free(row.line);
         }
     }
     if (e && se.msg[0])
-        xc_error_set(err, e, "pulsar %llu, searcher %s (%s), %s: %s", (unsigned long long)id, s->name,
+        xc_error_set(err, e, "pulsar %llu, searcher %s (%s), %s: %s", (unsigned long long)q->id, s->name,
                      s->impl->name, failed, se.msg);
     for (size_t c = 0; c < s->ncfg; c++)
         xc_candlist_free(&cl[c]);
@@ -463,8 +480,9 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
     sp.nbins = (size_t)(nf / 2);
     sp.dt = p.tsamp;
     sp.T = t.T;
+    const pulsar_t psr = {st, cache, id, want, threads, &p, &t, &sp, out, secs};
     for (size_t k = 0, idx = 0; k < st->ns && !e; idx += st->s[k].ncfg, k++)
-        e = searcher_rows(st, k, idx, cache, id, want, threads, &p, &t, &sp, out, secs, err);
+        e = searcher_rows(&psr, k, idx, err);
 done:
     free(x);
     free(truth_text);

@@ -145,9 +145,9 @@ xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *
  * secs[0] synthesis, secs[1] FFT, secs[2 + k] search k (bench study). */
 xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
                                 xc_study_rows *out, double *secs, xc_error *err);
-/* A worker's sessions kept from pulsar to pulsar (the Pulscan searchers'
- * thresholds and plans, core/search/xc_search.h): one per worker thread, never
- * shared.  The rows are the same bytes with or without one. */
+/* A worker's searches kept from pulsar to pulsar (core/search/xc_psearch.h:
+ * thresholds, templates, plans and device buffers made once): one per worker
+ * thread, never shared.  The rows are the same bytes with or without one. */
 typedef struct xc_study_cache xc_study_cache;
 xc_status xc_study_cache_new(const xc_study *st, xc_study_cache **c, xc_error *err);
 void xc_study_cache_free(xc_study_cache *c);

@@ -19,25 +19,6 @@
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
-/* Same length and every field of every candidate equal; prints the first
- * difference. */
-static int same_bits(const xc_candlist *a, const xc_candlist *b, const char *what)
-{
-    if (a->n != b->n) {
-        printf("\n  %s: %zu candidates, expected %zu", what, a->n, b->n);
-        return 0;
-    }
-    for (size_t i = 0; i < a->n; i++)
-        if (memcmp(&a->c[i], &b->c[i], sizeof a->c[i])) {
-            printf("\n  %s #%zu: observed r %.3f width %d h %d sigma %.12g, expected r %.3f width %d h %d sigma %.12g "
-                   "(tolerance: bit for bit)",
-                   what, i, a->c[i].r, a->c[i].width, a->c[i].numharm, a->c[i].sigma, b->c[i].r, b->c[i].width,
-                   b->c[i].numharm, b->c[i].sigma);
-            return 0;
-        }
-    return 1;
-}
-
 static const double tones[][3] = {{701.3, 4, 40}, {1402.6, 8, 30}, {1511.65, -13, 45}, {2333.0, 0, 25}};
 
 static void spectra(xc_spectrum *sp, size_t nbins)
@@ -77,7 +58,7 @@ static size_t session_vs_run(const xc_searcher *s, const xc_spectrum *sp, int n,
         CU_ASSERT_EQUAL_FATAL(xc_pulscan_run(s, &sp[k], o, &b, &err), XC_OK);
         char what[64];
         snprintf(what, sizeof what, "%s spectrum %d", s->impl.name, k);
-        int ok = same_bits(&a, &b, what);
+        int ok = xc_fx_same_bits(&a, &b, what);
         *failed += !ok;
         CU_ASSERT(ok);
         CU_ASSERT(b.n >= 1);
@@ -194,7 +175,7 @@ XC_TEST(test_session_planted_stale, "session_planted_stale")
         CU_ASSERT_EQUAL_FATAL(xc_pulscan_session_run(ss, &sp[k], &a, &err), XC_OK);
         CU_ASSERT_EQUAL_FATAL(xc_pulscan_run(&xc_ps_cpu, &sp[k], &o, &b, &err), XC_OK);
         if (k == 1)
-            differ = !same_bits(&a, &b, "planted (stale peaks)");
+            differ = !xc_fx_same_bits(&a, &b, "planted (stale peaks)");
         xc_candlist_free(&a);
         xc_candlist_free(&b);
     }

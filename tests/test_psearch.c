@@ -6,11 +6,14 @@
  *    lists bit for bit, and one of a single configuration xc_accel_run's
  *    (preset exact and presto): the study keeps such searches from pulsar
  *    to pulsar where it ran them afresh before;
+ *  - every registered and available searcher of either family (the GPU
+ *    ones where there is a device): one configuration through the contract
+ *    gives the family's one-off search's list bit for bit;
  *  - which configurations are searched as one (xc_psearch_joint), the
  *    options every family has (zmax, numharm, sigma, threads);
  *  - refused by name: a dedisperser, options of another family, no
  *    configuration, a spectrum of another length;
- *  - planted: the accel lists handed out in another order than the
+ *  - planted: accel lists handed out in another order than the
  *    configurations' are caught by the same comparison. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,7 @@
 #include "core/search/xc_psearch.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "optimized/cpu/xc_cpu.h"
+#include "optimized/xc_impls.h"
 #include "reference/xc_accel_ref.h"
 #include "reference/xc_reference.h"
 #include "tests/xc_assert.h"
@@ -28,25 +32,11 @@
 
 #define NCFG 4
 
-/* Same length and every field of every candidate equal; prints the first
- * difference unless quiet. */
-static int same_bits(const xc_candlist *a, const xc_candlist *b, const char *what, int quiet)
+/* Same length and every candidate equal, bit for bit (silently: the planted
+ * case expects differences). */
+static int equal(const xc_candlist *a, const xc_candlist *b)
 {
-    if (a->n != b->n) {
-        if (!quiet)
-            printf("\n  %s: %zu candidates, expected %zu", what, a->n, b->n);
-        return 0;
-    }
-    for (size_t i = 0; i < a->n; i++)
-        if (memcmp(&a->c[i], &b->c[i], sizeof a->c[i])) {
-            if (!quiet)
-                printf("\n  %s #%zu: observed r %.3f z %g h %d sigma %.12g, expected r %.3f z %g h %d sigma %.12g "
-                       "(tolerance: bit for bit)",
-                       what, i, a->c[i].r, a->c[i].z, a->c[i].numharm, a->c[i].sigma, b->c[i].r, b->c[i].z,
-                       b->c[i].numharm, b->c[i].sigma);
-            return 0;
-        }
-    return 1;
+    return a->n == b->n && (!a->n || !memcmp(a->c, b->c, a->n * sizeof *a->c));
 }
 
 static const double tones[][3] = {{701.3, 4, 40}, {1402.6, 8, 40}, {1511.65, -13, 45}, {2333.0, 0, 25}};
@@ -108,7 +98,7 @@ XC_TEST(test_pulscan_configs, "pulscan_configs")
             CU_ASSERT_EQUAL_FATAL(xc_pulscan_run(&xc_ps_cpu, &sp[k], &o[c].ps, &want[c], &err), XC_OK);
             char what[64];
             snprintf(what, sizeof what, "spectrum %d, configuration %d", k, c);
-            failed += !same_bits(&got[c], &want[c], what, 0);
+            failed += !xc_fx_same_bits(&got[c], &want[c], what);
             total += got[c].n;
         }
         lists_free(got, 3);
@@ -143,7 +133,7 @@ static int accel_vs_family(const xc_accel_searcher *as, const xc_spectrum *sp, c
     for (size_t c = 0; c < n; c++) {
         char what[96];
         snprintf(what, sizeof what, "%s, %zu configuration(s), #%zu", as->impl.name, n, c);
-        failed += !same_bits(&got[order[c]], &want[c], what, quiet);
+        failed += quiet ? !equal(&got[order[c]], &want[c]) : !xc_fx_same_bits(&got[order[c]], &want[c], what);
         *total += want[c].n;
     }
     lists_free(got, n);
@@ -158,8 +148,12 @@ XC_TEST(test_accel_configs, "accel_configs")
     CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 4, &err), XC_OK);
     xc_psearch_opts o[NCFG];
     ac_configs(o, NCFG);
-    const size_t same[NCFG] = {0, 1, 2, 3};
+    const size_t same[NCFG] = {0, 1, 2, 3}, swapped[NCFG] = {1, 0, 2, 3};
     size_t total = 0;
+    int planted = accel_vs_family(&xc_accel_cpu, &sp, o, NCFG, swapped, 1, &total);
+    printf("\n  planted (lists 0 and 1 swapped): %d lists differ (expected 2)", planted);
+    CU_ASSERT_EQUAL(planted, 2);
+    total = 0;
     int failed = accel_vs_family(&xc_accel_cpu, &sp, o, NCFG, same, 0, &total);
     failed += accel_vs_family(&xc_accel_reference, &sp, o, NCFG, same, 0, &total);
     for (size_t c = 0; c < NCFG; c++)
@@ -174,39 +168,73 @@ XC_TEST(test_accel_configs, "accel_configs")
     xc_spectrum_free(&sp);
 }
 
-XC_TEST(test_accel_planted_order, "accel_planted_order")
+XC_TEST(test_every_searcher, "every_searcher")
 {
     xc_error err;
+    xc_registry *reg = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_registry_builtin(&reg, &err), XC_OK);
     xc_spectrum sp;
     CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 4, &err), XC_OK);
-    xc_psearch_opts o[NCFG];
-    ac_configs(o, NCFG);
-    const size_t swapped[NCFG] = {1, 0, 2, 3};
+    xc_psearch_opts o[2];
+    ps_configs(&o[0], 1);
+    ac_configs(&o[1], 1);
+    const size_t same[1] = {0};
+    int failed = 0, searched = 0;
     size_t total = 0;
-    int failed = accel_vs_family(&xc_accel_cpu, &sp, o, NCFG, swapped, 1, &total);
-    printf("\n  planted (lists 0 and 1 swapped): %d lists differ (expected 2)", failed);
-    CU_ASSERT_EQUAL(failed, 2);
+    for (int f = 0; f < 2; f++) {
+        xc_family fam = o[f].family;
+        for (size_t i = 0; i < xc_registry_count(reg, fam); i++) {
+            const xc_impl *im = xc_registry_at(reg, fam, i);
+            char why[256];
+            if (!xc_impl_available(im, why, sizeof why))
+                continue;
+            searched++;
+            if (fam == XC_FAMILY_ACCEL) {
+                failed += accel_vs_family(xc_accel_searcher_of(im), &sp, &o[f], 1, same, 0, &total);
+                continue;
+            }
+            xc_candlist got, want;
+            xc_candlist_init(&got);
+            xc_candlist_init(&want);
+            CU_ASSERT_EQUAL_FATAL(xc_psearch_once(im, &sp, &o[f], 1, &got, &err), XC_OK);
+            CU_ASSERT_EQUAL_FATAL(xc_pulscan_run(xc_searcher_of(im), &sp, &o[f].ps, &want, &err), XC_OK);
+            failed += !xc_fx_same_bits(&got, &want, im->name);
+            total += want.n;
+            xc_candlist_free(&got);
+            xc_candlist_free(&want);
+        }
+    }
+    printf("\n  %d available searchers: %zu candidates, %d lists differ (tolerance: bit for bit)", searched, total,
+           failed);
+    CU_ASSERT_EQUAL(failed, 0);
     xc_spectrum_free(&sp);
+    xc_registry_destroy(reg);
 }
 
 XC_TEST(test_options_joint, "options_joint")
 {
+    /* each family's defaults (crosscheck accel's, crosscheck pulscan's), then
+     * the options every family has, set through the contract */
+    const struct {
+        xc_family f;
+        int zmax, numharm;
+    } fam[2] = {{XC_FAMILY_ACCEL, 200, 8}, {XC_FAMILY_PULSCAN, 200, 1}};
+    for (int k = 0; k < 2; k++) {
+        xc_psearch_opts o;
+        int z, h;
+        double s;
+        xc_psearch_opts_default(&o, fam[k].f);
+        xc_psearch_opts_get(&o, &z, &h, &s);
+        CU_ASSERT(z == fam[k].zmax && h == fam[k].numharm && s == 2.0);
+        xc_psearch_opts_set(&o, 50 + k, 4 - k, 5.5 + k);
+        xc_psearch_opts_threads(&o, 3 + k);
+        int ok = k ? o.ps.zmax == 51 && o.ps.numharm == 3 && o.ps.sigma == 6.5 && o.ps.threads == 4
+                   : o.ac.zmax == 50 && o.ac.numharm == 4 && o.ac.sigma == 5.5 && o.ac.threads == 3;
+        CU_ASSERT(ok);
+    }
     xc_psearch_opts o;
-    int z, h;
-    double s;
-    xc_psearch_opts_default(&o, XC_FAMILY_ACCEL);
-    xc_psearch_opts_get(&o, &z, &h, &s);
-    CU_ASSERT(z == 200 && h == 8 && s == 2.0);   /* crosscheck accel's defaults */
-    xc_psearch_opts_set(&o, 50, 4, 5.5);
-    xc_psearch_opts_threads(&o, 3);
-    CU_ASSERT(o.ac.zmax == 50 && o.ac.numharm == 4 && o.ac.sigma == 5.5 && o.ac.threads == 3);
-    xc_psearch_opts_default(&o, XC_FAMILY_PULSCAN);
-    xc_psearch_opts_get(&o, &z, &h, &s);
-    CU_ASSERT(z == 200 && h == 1 && s == 2.0);   /* crosscheck pulscan's defaults */
-    xc_psearch_opts_set(&o, 60, 2, 4.5);
-    xc_psearch_opts_threads(&o, 5);
-    CU_ASSERT(o.ps.zmax == 60 && o.ps.numharm == 2 && o.ps.sigma == 4.5 && o.ps.threads == 5);
     xc_error err;
+    xc_psearch_opts_default(&o, XC_FAMILY_PULSCAN);
     o.ps.numharm = 9;
     CU_ASSERT_EQUAL(xc_psearch_opts_check(&o, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-numharm 9"));

@@ -230,6 +230,23 @@ int xc_fx_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, co
     return 1;
 }
 
+int xc_fx_same_bits(const xc_candlist *a, const xc_candlist *b, const char *what)
+{
+    if (a->n != b->n) {
+        printf("\n  %s: %zu candidates, expected %zu", what, a->n, b->n);
+        return 0;
+    }
+    for (size_t i = 0; i < a->n; i++)
+        if (memcmp(&a->c[i], &b->c[i], sizeof a->c[i])) {
+            printf("\n  %s #%zu: observed r %.3f z %g width %d h %d sigma %.12g, expected r %.3f z %g width %d h %d "
+                   "sigma %.12g (tolerance: bit for bit)",
+                   what, i, a->c[i].r, a->c[i].z, a->c[i].width, a->c[i].numharm, a->c[i].sigma, b->c[i].r, b->c[i].z,
+                   b->c[i].width, b->c[i].numharm, b->c[i].sigma);
+            return 0;
+        }
+    return 1;
+}
+
 /* ---- files ------------------------------------------------------------------ */
 
 typedef char pathbuf[512];

@@ -95,6 +95,10 @@ int xc_fx_float_bound(const xc_plane *ref, const xc_plane *p, int nkept, const c
  * numharm equal, power, sigma and logp within rtol relative (0: bit for
  * bit); else prints the first difference, prefixed by what, and returns 0. */
 int xc_fx_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, const char *what);
+/* 1 if the lists have the same length and every field of every candidate
+ * is equal (bit for bit); else prints the first difference, prefixed by
+ * what, and returns 0. */
+int xc_fx_same_bits(const xc_candlist *a, const xc_candlist *b, const char *what);
 
 /* ---- fields of a struct ------------------------------------------------- */
 

@@ -40,9 +40,11 @@ static xc_status ps_check(const xc_psearch_opts *o, xc_error *err) { return xc_p
 static xc_status ps_open(xc_psearch *s, const xc_impl *impl, const xc_psearch_opts *o, xc_error *err)
 {
     xc_status st = XC_OK;
-    for (; s->nss < s->n && !st; s->nss++)
-        st = xc_pulscan_session_open(xc_searcher_of(impl), s->nbins, &o[s->nss].ps,
-                                     (xc_pulscan_session **)&s->ss[s->nss], err);
+    while (s->nss < s->n && !st) {
+        xc_pulscan_session *q = NULL;
+        st = xc_pulscan_session_open(xc_searcher_of(impl), s->nbins, &o[s->nss].ps, &q, err);
+        s->ss[s->nss++] = q;
+    }
     return st;
 }
 
@@ -72,10 +74,9 @@ static xc_status ac_open(xc_psearch *s, const xc_impl *impl, const xc_psearch_op
         return xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory");
     for (size_t c = 0; c < s->n; c++)
         ao[c] = o[c].ac;
-    xc_status st = xc_accel_session_open(xc_accel_searcher_of(impl), s->nbins, s->T, ao, s->n,
-                                         (xc_accel_session **)&s->ss[0], err);
-    if (!st)
-        s->nss = 1;
+    xc_accel_session *q = NULL;
+    xc_status st = xc_accel_session_open(xc_accel_searcher_of(impl), s->nbins, s->T, ao, s->n, &q, err);
+    s->ss[s->nss++] = q;
     free(ao);
     return st;
 }
