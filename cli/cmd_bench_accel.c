@@ -1,6 +1,6 @@
 /* crosscheck bench accel: seconds per matched-filter accel/jerk search for
  * each implementation, over spectrum sizes, zmax, wmax, harmonics and
- * threads (issue 12's grid), on a synthetic spectrum. */
+ * threads, on a synthetic spectrum. */
 #include <jansson.h>
 #include <math.h>
 #include <omp.h>
@@ -60,8 +60,8 @@ static double peak_mb(void)
     return kb / 1024.0;
 }
 
-/* accelsearch's single-thread times on this kind of machine (issue 12's
- * measurements: 2^20 bins, zmax 200, wmax 0), NAN where none was measured. */
+/* accelsearch's single-thread times measured on the development machine
+ * (2^20 bins, zmax 200, wmax 0), NAN where none was measured. */
 static double accelsearch_anchor(int nbins, int zmax, int wmax, int numharm, int threads)
 {
     if (nbins != 1 << 20 || zmax != 200 || wmax != 0 || threads != 1)
@@ -76,7 +76,7 @@ static void help(void)
            "Times one whole accel search (normalisation, templates, plane, harmonic sums, selection,\n"
            "significance; no file I/O) on a synthetic spectrum: white complex Gaussian noise plus a\n"
            "drifting tone (r = nbins/3, z = 60, as a Fresnel response).  Defaults: 2^20 bins, zmax\n"
-           "200, wmax 0, numharm 1, 1 and 2 threads, cpu; the issue's grid is -nbins 1048576,4194304\n"
+           "200, wmax 0, numharm 1, 1 and 2 threads, cpu; the whole grid is -nbins 1048576,4194304\n"
            "-zmax 0,200,1200 -numharm 1,4 -wmax 0,300.  The reference runs only where nbins <=\n"
            "-ref_max_nbins (default 16384).  Anchor: accelsearch on 2^20 bins, zmax 200, 1 harmonic,\n"
            "about 11 s on 1 thread on this kind of machine (15.1 s with 4 harmonics).  On a machine\n"
@@ -95,7 +95,7 @@ static void help(void)
            "  -nbins LIST        spectrum sizes (complex bins), comma separated\n"
            "  -zmax LIST, -wmax LIST, -numharm LIST   the grid\n"
            "  -ncpus LIST        threads; 0 means all (OpenMP's default)\n"
-           "  -full              the issue's whole grid (2^20 and 2^22 bins, zmax 0/200/1200, numharm 1/4,\n"
+           "  -full              the whole grid (2^20 and 2^22 bins, zmax 0/200/1200, numharm 1/4,\n"
            "                     wmax 0/300, 1, 2 and all threads): hours on 2 cores\n"
            "  -impl LIST         reference, cpu or both (default cpu); cpu means every non-reference\n"
            "                     implementation available here: gpu too, in a CUDA build with a device\n"

@@ -399,7 +399,7 @@ static int run_bench(const char *cmd, const char *json, double tobs, double tsam
                                         "separate 0.011 ms, median-of-medians normalise 0.022, magnitude 0.008, "
                                         "decimate 0.007, boxcar 0.228 (its loop runs 9 of 256 widths: if (z = "
                                         "targetZ)), log p 0.060, 0.336 in all; the paper's GH200: about 490 us, 420 "
-                                        "us of it boxcar; issue 17's aim: 250 us"));
+                                        "us of it boxcar; the aim here: 250 us"));
         /* a mismatch (rc 1) is a result too: gpu_matches_cpu says so */
         int wrc;
         if (rc != 2 && (wrc = xc_bench_write_json(cmd, json, root)))

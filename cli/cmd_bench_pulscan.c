@@ -34,7 +34,7 @@ static void help(void)
            "local: our default), zstep 2 and the other options at their defaults.  The reference (one\n"
            "thread, direct sums: O(nbins * zmax^2)) runs only where nbins <= -ref_max_nbins and\n"
            "zmax <= 200; there every cpu list is compared with its list (same r, width, stage, power\n"
-           "and sigma within the searcher's tolerance).  Anchors on the issue's machine kind: Pulscan's\n"
+           "and sigma within the searcher's tolerance).  Anchors on the development machine: Pulscan's\n"
            "own CPU code 0.25 s (1 thread) and 0.16 s (2 threads) on 2^20 bins, zmax 200, numharm 1;\n"
            "the paper 4.61 s on 2^23 bins at zmax 1200.\n\n"
            "  -json FILE         write the records (impl, mode, nbins, zmax, numharm, threads, seconds,\n"

@@ -10,7 +10,8 @@
 #include "cli/cli_opts.h"
 #include "synth/xc_synth.h"
 
-/* SIGPROC fake's speed here (issue 3): 512 channels, 8 bits, one thread. */
+/* SIGPROC fake's speed on the development machine: 512 channels, 8 bits,
+ * one thread. */
 #define FAKE_SAMPLES_PER_S 17e6
 
 static void help(void)

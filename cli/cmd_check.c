@@ -33,7 +33,7 @@ static void help(void)
     printf("usage: crosscheck check approximations [-seeds N] [-seed S] [-quick] [-json FILE] [-report DIR]\n"
            "                                       [-threads N] [-npsr N] [-zmax Z] [-numharm H]\n\n"
            "Measures, with numbers, what the Pulscan paper's GPU version gives up, and the search's\n"
-           "statistics on noise (issue 4):\n"
+           "statistics on noise:\n"
            "  1. median of medians (blocks of 4096, as the GPU, and the CPU default block) against the\n"
            "     exact median and MAD on Gaussian noise: bias and spread of the location and of the\n"
            "     MAD-based sigma, against a semi-analytic prediction; their effect on the normalised\n"

@@ -26,7 +26,7 @@ static void help(void)
            "%s"
            "Options:\n"
            "  -convention NAME   crosscheck (default: k_DM 4148.808, round half away, raw sum),\n"
-           "                     sigproc, presto, dedisp, astroaccelerate (see README)\n"
+           "                     sigproc, presto, dedisp, astroaccelerate (docs/REFERENCE.md)\n"
            "  -killmask FILE     one value per channel, 0 = drop the channel (SIGPROC/dedisp style)\n"
            "  -zap_chans LIST    channels to drop, e.g. 0-15,700,831 (added to -killmask)\n"
            "  -if N              IF to dedisperse when nifs > 1 (default 0)\n"
