@@ -17,6 +17,7 @@
 #include "core/base/xc_progress.h"
 #include "core/dedisp/xc_dedisperse.h"
 #ifdef XC_HAVE_CUDA
+#include "bench/xc_bench_gpu.h"
 #include "optimized/gpu/xc_gpu.h"
 #endif
 
