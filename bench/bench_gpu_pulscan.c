@@ -68,23 +68,6 @@ static xc_status make_spectrum(xc_spectrum *sp, size_t nbins, double T, uint64_t
     return XC_OK;
 }
 
-static int same_lists(const xc_candlist *a, const xc_candlist *b, double rtol, double *maxrel)
-{
-    *maxrel = 0;
-    if (a->n != b->n)
-        return 0;
-    for (size_t k = 0; k < a->n; k++) {
-        const xc_cand *x = &a->c[k], *y = &b->c[k];
-        if (x->r != y->r || x->width != y->width || x->numharm != y->numharm)
-            return 0;
-        double dp = fabs(x->power - y->power) / fabs(x->power), ds = fabs(x->sigma - y->sigma) / fabs(x->sigma);
-        *maxrel = fmax(*maxrel, fmax(dp, ds));
-        if (dp > rtol || ds > rtol)
-            return 0;
-    }
-    return 1;
-}
-
 #define NSTAGE XC_BENCH_PS_NSTAGE
 
 /* Every timed run of a plan, ms: pageable (stage, screen, exact, wall) and
@@ -142,7 +125,7 @@ static xc_status time_pinned(xc_psgpu_plan *p, const xc_spectrum *sp, int reps, 
         t->kernp[k] = pi.kernels_ms;
     }
     double maxrel = 0;
-    if (!st && !same_lists(&l, gl, 0.0, &maxrel))
+    if (!st && !xc_bench_same_cands(&l, gl, 0.0, &maxrel))
         st = xc_error_set(err, XC_EMISMATCH, "gpu: the search of the page-locked copy gave another list "
                           "(%zu against %zu candidates)", l.n, gl->n);
     xc_candlist_free(&l);
@@ -228,7 +211,7 @@ xc_status xc_bench_gpu_pulscan_record(int reps, struct json_t **rec, xc_error *e
     if (!st && !(st = xc_pulscan_run(&xc_ps_cpu, &sp, &o, &cl, err)) &&
         !(st = time_plan(&sp, &o, reps, &gl, &info, t, err))) {
         medians(t, reps, &m);
-        int same = same_lists(&cl, &gl, xc_ps_gpu.impl.tol.value, &maxrel);
+        int same = xc_bench_same_cands(&cl, &gl, xc_ps_gpu.impl.tol.value, &maxrel);
         *rec = json_pack("{s:s,s:f,s:f,s:I,s:i,s:i,s:i,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:b,s:I,s:I}", "kind", "pulscan",
                          "tobs_s", tobs, "tsamp_s", tsamp, "nbins", (json_int_t)nbins, "zmax", o.zmax, "numharm",
                          o.numharm, "reps", reps, "kernel_ms", m.kernels_pinned, "wall_ms", m.wall, "wall_pageable_ms",
@@ -397,7 +380,7 @@ xc_status xc_bench_gpups_measure(const xc_bench_gpups_opts *o, xc_bench_gpups *r
         r->device_bytes = info.device_bytes;
         screen_rate(o, r);
         r->rtol = xc_ps_gpu.impl.tol.value;
-        r->same = same_lists(&cl, &gl, r->rtol, &r->maxrel);
+        r->same = xc_bench_same_cands(&cl, &gl, r->rtol, &r->maxrel);
         r->ncpu = cl.n;
         r->ngpu = gl.n;
         st = approximations(r, &cl, err);

@@ -2,7 +2,6 @@
  * on a synthetic spectrum, the cpu searcher's lists checked against the
  * reference's where the reference is timed. */
 #include <jansson.h>
-#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,19 +17,6 @@ static void add_tones(xc_spectrum *sp)
         for (int j = 0; j <= drift; j++)
             sp->data[2 * (at + (size_t)j)] += (float)(drift ? 2.5 : 8.0);
     }
-}
-
-static int same(const xc_candlist *a, const xc_candlist *b, double rtol)
-{
-    if (a->n != b->n)
-        return 0;
-    for (size_t k = 0; k < a->n; k++) {
-        const xc_cand *x = &a->c[k], *y = &b->c[k];
-        if (x->r != y->r || x->width != y->width || x->numharm != y->numharm ||
-            fabs(x->power - y->power) > rtol * fabs(x->power) || fabs(x->sigma - y->sigma) > rtol * fabs(x->sigma))
-            return 0;
-    }
-    return 1;
 }
 
 /* One search, as xc_bench_time times it. */
@@ -81,7 +67,9 @@ static xc_status time_one(const pulscan_grid *g, int isref, int have_ref, xc_pso
         *rl = l;
         xc_candlist_init(&l);
     } else if (have_ref) {
-        match = same(rl, &l, g->cpu->impl.tol.kind == XC_TOL_RELATIVE ? g->cpu->impl.tol.value : 0);
+        double maxrel;
+        match = xc_bench_same_cands(rl, &l, g->cpu->impl.tol.kind == XC_TOL_RELATIVE ? g->cpu->impl.tol.value : 0,
+                                    &maxrel);
     }
     size_t ncand = isref ? rl->n : l.n;
     json_t *rec = json_pack("{s:s,s:s,s:I,s:i,s:i,s:i,s:f,s:I,s:i}", "impl", s->impl.name, "mode", modes[mode],

@@ -2,6 +2,7 @@
 #include "bench/xc_bench.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,4 +220,21 @@ xc_status xc_bench_emit(json_t *records, json_t *rec, xc_bench_row_fn row, void 
     if (row)
         row(ctx, rec);
     return XC_OK;
+}
+
+int xc_bench_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, double *maxrel)
+{
+    *maxrel = 0;
+    if (a->n != b->n)
+        return 0;
+    for (size_t k = 0; k < a->n; k++) {
+        const xc_cand *x = &a->c[k], *y = &b->c[k];
+        if (x->r != y->r || x->width != y->width || x->numharm != y->numharm)
+            return 0;
+        double dp = fabs(x->power - y->power) / fabs(x->power), ds = fabs(x->sigma - y->sigma) / fabs(x->sigma);
+        *maxrel = fmax(*maxrel, fmax(dp, ds));
+        if (dp > rtol || ds > rtol)
+            return 0;
+    }
+    return 1;
 }

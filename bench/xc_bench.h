@@ -73,6 +73,11 @@ xc_status xc_bench_noise_spectrum(xc_spectrum *sp, size_t nbins, unsigned long s
  * the number of threads. */
 void xc_bench_fill_random(uint16_t *u, size_t n, int nbits, uint64_t seed);
 
+/* 1 when the lists hold the same candidates in the same order: the same r,
+ * width and numharm, power and sigma within rtol relative; *maxrel gets the
+ * largest relative power or sigma difference of the pairs compared. */
+int xc_bench_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, double *maxrel);
+
 /* Appends rec to records (stealing the reference) and hands it to row:
  * XC_ENOMEM when rec is NULL or cannot be appended. */
 xc_status xc_bench_emit(struct json_t *records, struct json_t *rec, xc_bench_row_fn row, void *ctx, xc_error *err);
