@@ -1,15 +1,12 @@
 /* bench_dd.h: what the dedispersion benchmarks (cmd_bench.c: bench
  * dedisperse; cmd_bench_gpu.c: bench gpu) share: the AstroAccelerate paper's
  * Table 2 plan, and what a record is held against (bench_dd_measures.c). */
-#ifndef XC_BENCH_DD_H
-#define XC_BENCH_DD_H
+#ifndef XC_CLI_BENCH_DD_H
+#define XC_CLI_BENCH_DD_H
 
+#include "bench/xc_bench_dd.h"
 #include "cli/bench_util.h"
 #include "core/dedisp/xc_dedisperse.h"
-
-/* The frequency-resolution test's DM plan (Novotny et al. 2023, section 5.2,
- * Table 2): 3050 trials. */
-#define TABLE2_PLAN "0:150:0.1:1,150:300:0.2:1,300:500:0.25:1"
 
 /* The worst S/N loss of approximate dedisperser a against direct
  * dedispersion on injected pulses of 1 and 4 samples, with the run's nsub

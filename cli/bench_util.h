@@ -14,9 +14,6 @@ int xc_bench_check_nbits(const char *cmd, const int *nbits, int n);
 /* Writes root to path (indented, 10 significant digits) and says so: 0, or the
  * exit status after the error. */
 int xc_bench_write_json(const char *cmd, const char *path, const struct json_t *root);
-/* bench dedisperse -report DIR: the approximate entries' speed against their
- * worst S/N loss, with the subband/tree goals (cli/bench_ddcurve.c). */
-xc_status xc_bench_dd_curve_report(const struct json_t *records, const char *dir, xc_error *err);
 /* The exit status of a GPU benchmark in a build without CUDA, after saying so. */
 int xc_bench_no_cuda(const char *cmd);
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/bench_util.h"
+#include "bench/xc_bench_dd.h"
 #include "reports/xc_report.h"
 
 #define MAXCURVE 32
