@@ -57,10 +57,10 @@ xc_status xc_approx_accel_float(const xc_accel_searcher *fast, const xc_accel_se
             amp[2 * k] += sqrt(tones[t][2]) * R[0];
             amp[2 * k + 1] += sqrt(tones[t][2]) * R[1];
         }
-    if ((fast->create && (st = fast->create(&p, &sf, err))) ||
+    if ((fast->create && (st = fast->create(fast, &p, &sf, err))) ||
         (st = xc_approx_accel_plane(fast, sf, &p, amp, nbins, 2 * rmin, nr, NULL, pf, err)))
         goto done;
-    if ((ref->create && (st = ref->create(&p, &sd, err))) ||
+    if ((ref->create && (st = ref->create(ref, &p, &sd, err))) ||
         (st = xc_approx_accel_plane(ref, sd, &p, amp, nbins, 2 * rmin, nr, NULL, pd, err)))
         goto done;
     out->npts = np;
@@ -80,9 +80,9 @@ xc_status xc_approx_accel_float(const xc_accel_searcher *fast, const xc_accel_se
     out->peak_rel = fabs((double)pf[peak] - (double)pd[peak]) / pd[peak];
 done:
     if (sf && fast->destroy)
-        fast->destroy(sf);
+        fast->destroy(fast, sf);
     if (sd && ref->destroy)
-        ref->destroy(sd);
+        ref->destroy(ref, sd);
     xc_accel_plan_free(&p);
     xc_spectrum_free(&sp);
     free(amp);

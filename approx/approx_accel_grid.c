@@ -81,7 +81,7 @@ xc_status xc_approx_accel_grid(const xc_accel_searcher *s, int zmax, size_t nsig
         goto done;
     }
     gsl_rng_set(rng, (unsigned long)seed);
-    if (s->create && (st = s->create(&p, &state, err)))
+    if (s->create && (st = s->create(s, &p, &state, err)))
         goto done;
     for (int c = 0; c < XC_GRID_NCASE && !st; c++) {
         for (size_t k = 0; k < nsig && !st; k++) {
@@ -105,7 +105,7 @@ xc_status xc_approx_accel_grid(const xc_accel_searcher *s, int zmax, size_t nsig
             int tlo = (zlo + p.zmax) / XC_ACCEL_DZ;
             want[tlo] = want[tlo + 1] = 1;
             xc_accel_block b = {lo, n, amp, 2 * base - 2, nr, blk, want};
-            if ((st = s->plane(state, &p, &b, err)))
+            if ((st = s->plane(s, state, &p, &b, err)))
                 break;
             double best[XC_GRID_N] = {0, 0};
             for (int t = tlo; t <= tlo + 1; t++)
@@ -141,7 +141,7 @@ xc_status xc_approx_accel_grid(const xc_accel_searcher *s, int zmax, size_t nsig
     }
 done:
     if (state && s->destroy)
-        s->destroy(state);
+        s->destroy(s, state);
     xc_accel_plan_free(&p);
     free(amp);
     free(blk);

@@ -44,7 +44,7 @@ xc_status xc_approx_accel_maxfa(const xc_accel_searcher *s, size_t nbins, int zm
     if (!st && (!rows || !amp || !sc))
         st = xc_error_set(err, XC_ENOMEM, "accel trials on noise: out of memory (%zu plane points)", np);
     if (!st && s->create)
-        st = s->create(&p, &state, err);
+        st = s->create(s, &p, &state, err);
     for (size_t q = 0; q < nspec && !st; q++) {
         xc_spectrum sp;
         if ((st = xc_approx_accel_noise_spectrum(&sp, nbins, seed0 + q, err)))
@@ -68,7 +68,7 @@ xc_status xc_approx_accel_maxfa(const xc_accel_searcher *s, size_t nbins, int zm
         out->n_hat[k] = f < 1 ? -log1p(-f) * exp(0.5 * out->x[k]) : INFINITY;
     }
     if (state && s->destroy)
-        s->destroy(state);
+        s->destroy(s, state);
     xc_accel_plan_free(&p);
     free(rows);
     free(amp);

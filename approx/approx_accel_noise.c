@@ -134,7 +134,7 @@ xc_status xc_approx_accel_noise(const xc_accel_searcher *s, const xc_accel_noise
         st = xc_error_set(err, XC_ENOMEM, "accel noise: out of memory (%d rows of %zu)", nrow, nr);
         goto done;
     }
-    if ((s->create && (st = s->create(&p, &state, err))) ||
+    if ((s->create && (st = s->create(s, &p, &state, err))) ||
         (st = xc_approx_accel_plane(s, state, &p, amp, o->nbins, 2 * rmin, nr, want, rows, err)))
         goto done;
     for (size_t k = 0; k < n; k++) {
@@ -163,7 +163,7 @@ xc_status xc_approx_accel_noise(const xc_accel_searcher *s, const xc_accel_noise
         st = xc_ks_chi2(x, n, out->dof, &out->ks, err);
 done:
     if (state && s->destroy)
-        s->destroy(state);
+        s->destroy(s, state);
     xc_accel_plan_free(&p);
     xc_spectrum_free(&sp);
     free(amp);

@@ -30,7 +30,7 @@ xc_status xc_approx_accel_plane(const xc_accel_searcher *s, void *state, const x
             a[2 * k + 1] = in ? amp[2 * kk + 1] : 0;
         }
         xc_accel_block b = {klo, n, a, ib, m, blk, want};
-        if ((st = s->plane(state, p, &b, err)))
+        if ((st = s->plane(s, state, p, &b, err)))
             break;
         size_t row = 0;
         for (int t = 0; t < p->ntempl; t++) {

@@ -56,7 +56,7 @@ xc_status xc_approx_accel_trunc(const xc_accel_searcher *s, int zmax, size_t nsi
         st = make_plan(zmax, XC_ACCEL_HIGHACC, threads, &p[1], err);
     for (int a = 0; a < 2 && !st; a++)
         if (s->create)
-            st = s->create(&p[a], &state[a], err);
+            st = s->create(s, &p[a], &state[a], err);
     const long base = 100000, L = LONGHW + zmax / 2 + 2;
     const size_t n = 2 * (size_t)L + 8;
     double *amp = malloc(2 * n * sizeof *amp), sum[2] = {0, 0};
@@ -88,7 +88,7 @@ xc_status xc_approx_accel_trunc(const xc_accel_searcher *s, int zmax, size_t nsi
         want[t] = 1;
         for (int a = 0; a < 2 && !st; a++) {
             xc_accel_block b = {lo, n, amp, i0, 1, blk, want};
-            if ((st = s->plane(state[a], &p[a], &b, err)))
+            if ((st = s->plane(s, state[a], &p[a], &b, err)))
                 break;
             double loss = 1 - blk[t] / (e * e);
             sum[a] += loss;
@@ -108,7 +108,7 @@ xc_status xc_approx_accel_trunc(const xc_accel_searcher *s, int zmax, size_t nsi
     }
     for (int a = 0; a < 2; a++) {
         if (state[a] && s->destroy)
-            s->destroy(state[a]);
+            s->destroy(s, state[a]);
         xc_accel_plan_free(&p[a]);
     }
     free(amp);

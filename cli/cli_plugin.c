@@ -3,9 +3,9 @@
  * that crashes or hangs becomes an error message, never the end of the
  * process).
  *
- * The registry's function pointers carry no context, so each registered
- * plugin implementation takes one slot of a fixed table whose functions
- * know their slot number (DD_SLOT, PS_SLOT below). */
+ * Each registered plugin implementation gets a record of the host's own
+ * (ddslot, psslot below) that its descriptor's data points at, so one set
+ * of methods serves every plugin. */
 #include "cli/cli_plugin.h"
 
 #include <dlfcn.h>
@@ -234,23 +234,27 @@ static xc_status isolate(const char *impl, const char *file, const char *what, c
 
 /* ---- dedispersers -------------------------------------------------------------- */
 
-#define NSLOTS 16
-
-typedef struct {
+/* The host's descriptor of a plugin's implementation: every call goes to
+ * the plugin's own descriptor (inner) in a child process.  outer.impl.data
+ * points back at the record, so one set of functions serves every plugin.
+ * Records live as long as the process (the registry points into them),
+ * chained from the lists below. */
+typedef struct ddslot {
     xc_dedisperser outer;
     const xc_dedisperser *inner;
     const char *file;
+    struct ddslot *next;
 } ddslot;
 
-typedef struct {
+typedef struct psslot {
     xc_searcher outer;
     const xc_searcher *inner;
     const char *file;
+    struct psslot *next;
 } psslot;
 
-static ddslot dds[NSLOTS];
-static psslot pss[NSLOTS];
-static int ndd, nps;
+static ddslot *dds;
+static psslot *pss;
 
 typedef struct {
     const ddslot *s;
@@ -263,16 +267,16 @@ static xc_status dd_call(void *v, xc_error *err)
     ddcall *c = v;
     const xc_dedisperser *in = c->s->inner;
     if (in->run)
-        return in->run(c->job, c->out, err);
+        return in->run(in, c->job, c->out, err);
     xc_ddjob proto = *c->job;
     proto.in = NULL;
     void *state = NULL;
-    xc_status st = in->plan(&proto, &state, err);
+    xc_status st = in->plan(in, &proto, &state, err);
     if (st)
         return st;
-    st = in->execute(state, c->job, c->out, err);
+    st = in->execute(in, state, c->job, c->out, err);
     if (in->destroy)
-        in->destroy(state);
+        in->destroy(in, state);
     return st;
 }
 
@@ -301,10 +305,17 @@ static xc_status dd_recv(void *v, int fd, double deadline, xc_error *err)
 
 static const isocalls dd_calls = {dd_call, dd_send, dd_recv};
 
-static xc_status dd_run_slot(int i, const xc_ddjob *job, xc_plane *out, xc_error *err)
+static xc_status dd_run(const xc_dedisperser *self, const xc_ddjob *job, xc_plane *out, xc_error *err)
 {
-    ddcall c = {&dds[i], job, out};
-    return isolate(dds[i].outer.impl.name, dds[i].file, "dedispersion", &dd_calls, &c, err);
+    const ddslot *s = self->impl.data;
+    ddcall c = {s, job, out};
+    return isolate(s->outer.impl.name, s->file, "dedispersion", &dd_calls, &c, err);
+}
+
+static xc_status dd_bound(const xc_dedisperser *self, const xc_ddjob *job, xc_ddbound ***b, xc_error *err)
+{
+    const ddslot *s = self->impl.data;
+    return s->inner->bound(s->inner, job, b, err);
 }
 
 /* ---- Pulscan searchers ----------------------------------------------------------- */
@@ -322,7 +333,7 @@ typedef struct {
 static xc_status pow_call(void *v, xc_error *err)
 {
     pscall *c = v;
-    return c->s->inner->powers(c->sp, c->o, c->P, err);
+    return c->s->inner->powers(c->s->inner, c->sp, c->o, c->P, err);
 }
 
 static int pow_send(void *v, int fd)
@@ -342,7 +353,7 @@ static const isocalls pow_calls = {pow_call, pow_send, pow_recv};
 static xc_status peaks_call(void *v, xc_error *err)
 {
     pscall *c = v;
-    return c->s->inner->peaks(c->sp, c->o, c->Pin, c->thr, c->pk, err);
+    return c->s->inner->peaks(c->s->inner, c->sp, c->o, c->Pin, c->thr, c->pk, err);
 }
 
 static int peaks_send(void *v, int fd)
@@ -373,49 +384,36 @@ static xc_status peaks_recv(void *v, int fd, double deadline, xc_error *err)
 
 static const isocalls peaks_calls = {peaks_call, peaks_send, peaks_recv};
 
-static xc_status ps_powers_slot(int i, const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
+static xc_status ps_powers(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P,
+                           xc_error *err)
 {
-    pscall c = {&pss[i], sp, o, P, NULL, NULL, NULL, 0};
-    return isolate(pss[i].outer.impl.name, pss[i].file, "powers stage", &pow_calls, &c, err);
+    const psslot *s = self->impl.data;
+    pscall c = {s, sp, o, P, NULL, NULL, NULL, 0};
+    return isolate(s->outer.impl.name, s->file, "powers stage", &pow_calls, &c, err);
 }
 
-static xc_status ps_peaks_slot(int i, const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
-                               xc_pspeaks *pk, xc_error *err)
+static xc_status ps_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                          const double *thr, xc_pspeaks *pk, xc_error *err)
 {
-    pscall c = {&pss[i], sp, o, NULL, P, thr, pk, pk->n};
-    return isolate(pss[i].outer.impl.name, pss[i].file, "peaks stage", &peaks_calls, &c, err);
+    const psslot *s = self->impl.data;
+    pscall c = {s, sp, o, NULL, P, thr, pk, pk->n};
+    return isolate(s->outer.impl.name, s->file, "peaks stage", &peaks_calls, &c, err);
 }
 
-/* The slots' functions. */
-#define SLOT(i) \
-    static xc_status dd_run_##i(const xc_ddjob *j, xc_plane *o, xc_error *e) { return dd_run_slot(i, j, o, e); } \
-    static xc_status ps_pow_##i(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *e) \
-    { \
-        return ps_powers_slot(i, sp, o, P, e); \
-    } \
-    static xc_status ps_pk_##i(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *t, \
-                               xc_pspeaks *pk, xc_error *e) \
-    { \
-        return ps_peaks_slot(i, sp, o, P, t, pk, e); \
-    }
-SLOT(0) SLOT(1) SLOT(2) SLOT(3) SLOT(4) SLOT(5) SLOT(6) SLOT(7)
-SLOT(8) SLOT(9) SLOT(10) SLOT(11) SLOT(12) SLOT(13) SLOT(14) SLOT(15)
-#define FNS(i) {dd_run_##i, ps_pow_##i, ps_pk_##i}
-static const struct {
-    xc_status (*dd)(const xc_ddjob *, xc_plane *, xc_error *);
-    xc_status (*pow)(const xc_spectrum *, const xc_psopts *, double *, xc_error *);
-    xc_status (*pk)(const xc_spectrum *, const xc_psopts *, const double *, const double *, xc_pspeaks *, xc_error *);
-} slotfn[NSLOTS] = {FNS(0), FNS(1), FNS(2), FNS(3), FNS(4), FNS(5), FNS(6), FNS(7),
-                    FNS(8), FNS(9), FNS(10), FNS(11), FNS(12), FNS(13), FNS(14), FNS(15)};
+/* The plugin's own availability, asked with its own descriptor. */
+static int plugin_available(const xc_impl *self, char *why, size_t n)
+{
+    const xc_impl *in = self->family == XC_FAMILY_DEDISPERSE ? &((const ddslot *)self->data)->inner->impl
+                                                             : &((const psslot *)self->data)->inner->impl;
+    return in->available(in, why, n);
+}
 
 const char *xc_cli_plugin_file(const xc_impl *impl)
 {
-    for (int i = 0; i < ndd; i++)
-        if (impl == &dds[i].outer.impl)
-            return dds[i].file;
-    for (int i = 0; i < nps; i++)
-        if (impl == &pss[i].outer.impl)
-            return pss[i].file;
+    if (impl->family == XC_FAMILY_DEDISPERSE && ((const xc_dedisperser *)impl)->run == dd_run)
+        return ((const ddslot *)impl->data)->file;
+    if (impl->family == XC_FAMILY_PULSCAN && ((const xc_searcher *)impl)->powers == ps_powers)
+        return ((const psslot *)impl->data)->file;
     return NULL;
 }
 
@@ -448,41 +446,47 @@ static xc_status host_add(const xc_plugin_host *h, const xc_impl *impl, xc_error
         if (!d->run && !(d->plan && d->execute))
             return xc_error_set(err, XC_EINVAL, "plugin %s: dedisperser '%s' gives neither run nor plan and execute",
                                 c->file, n);
-        if (ndd == NSLOTS)
-            return xc_error_set(err, XC_EINVAL, "plugin %s: dedisperser '%s': more than %d plugin dedispersers",
-                                c->file, n, NSLOTS);
-        ddslot *s = &dds[ndd];
-        memset(s, 0, sizeof *s);
+        ddslot *s = calloc(1, sizeof *s);
+        if (!s)
+            return xc_error_set(err, XC_ENOMEM, "plugin %s: out of memory", c->file);
         s->inner = d;
         s->file = c->file;
         s->outer.impl = *impl;
-        s->outer.run = slotfn[ndd].dd;
-        s->outer.bound = d->bound;
+        s->outer.impl.data = s;
+        s->outer.impl.available = impl->available ? plugin_available : NULL;
+        s->outer.run = dd_run;
+        s->outer.bound = d->bound ? dd_bound : NULL;
         xc_error e;
         xc_status st = xc_registry_add(c->reg, &s->outer.impl, &e);
-        if (st)
+        if (st) {
+            free(s);
             return xc_error_set(err, st, "plugin %s: %s", c->file, e.msg);
-        ndd++;
+        }
+        s->next = dds;
+        dds = s;
     } else if (impl->family == XC_FAMILY_PULSCAN) {
         const xc_searcher *d = (const xc_searcher *)impl;
         if (!d->powers || !d->peaks)
             return xc_error_set(err, XC_EINVAL, "plugin %s: searcher '%s' lacks powers or peaks", c->file, n);
-        if (nps == NSLOTS)
-            return xc_error_set(err, XC_EINVAL, "plugin %s: searcher '%s': more than %d plugin searchers", c->file,
-                                n, NSLOTS);
-        psslot *s = &pss[nps];
-        memset(s, 0, sizeof *s);
+        psslot *s = calloc(1, sizeof *s);
+        if (!s)
+            return xc_error_set(err, XC_ENOMEM, "plugin %s: out of memory", c->file);
         s->inner = d;
         s->file = c->file;
         s->outer.impl = *impl;
-        s->outer.powers = slotfn[nps].pow;
-        s->outer.peaks = slotfn[nps].pk;
+        s->outer.impl.data = s;
+        s->outer.impl.available = impl->available ? plugin_available : NULL;
+        s->outer.powers = ps_powers;
+        s->outer.peaks = ps_peaks;
         s->outer.own_powers = d->own_powers;
         xc_error e;
         xc_status st = xc_registry_add(c->reg, &s->outer.impl, &e);
-        if (st)
+        if (st) {
+            free(s);
             return xc_error_set(err, st, "plugin %s: %s", c->file, e.msg);
-        nps++;
+        }
+        s->next = pss;
+        pss = s;
     } else {
         const char *f = xc_family_name(impl->family);
         return xc_error_set(err, XC_EINVAL, "plugin %s: implementation '%s' of family %s: plugin ABI %d.%d takes "

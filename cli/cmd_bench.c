@@ -75,7 +75,8 @@ static void help(void)
 typedef struct {
     int quick, threads, repeat, ref_nout;
     double seconds;
-    xc_ddopts tiles;
+    xc_ddopts opts;       /* the request (threads set per record) */
+    xc_ddtune tune;       /* -tile_t, -tile_dm, -tile_c */
     int nsub[MAX_LIST], nnsub;
     double budget[MAX_LIST];
     int nbudget;
@@ -96,16 +97,16 @@ typedef struct {
     xc_ddplan *p;
     const xc_block *in;
     xc_plane *pl;
-    double kms, best_kms;     /* device implementations: this run's kernel ms, the least of the runs (-1: none) */
+    double best_kms;          /* the least kernel ms of the runs, where the plan reports it (-1: none) */
 } exec_ctx;
 
 static xc_status exec_once(void *ctx, xc_error *err)
 {
     exec_ctx *e = ctx;
-    e->kms = -1;
     xc_status st = xc_ddplan_execute(e->p, e->in, e->pl, err);
-    if (!st && e->kms >= 0 && (e->best_kms < 0 || e->kms < e->best_kms))
-        e->best_kms = e->kms;
+    xc_ddstats ds;
+    if (!st && !xc_ddplan_stats(e->p, &ds) && ds.kernel_ms >= 0 && (e->best_kms < 0 || ds.kernel_ms < e->best_kms))
+        e->best_kms = ds.kernel_ms;
     return st;
 }
 
@@ -139,17 +140,17 @@ static xc_status bench_one(bench_ctx *bc, const settings *s, const xc_dedisperse
                            int threads, const char *note, xc_plane *keep, xc_error *err)
 {
     xc_ddjob j = *job;
-    xc_ddopts opts = s->tiles;
+    xc_ddopts opts = s->opts;
     opts.threads = threads;
-    exec_ctx ec = {NULL, j.in, NULL, -1, -1};
-    /* device implementations report their kernels' time here (a run without
-     * the copies to and from the device) */
-    opts.gpu_kernel_ms = &ec.kms;
+    /* device implementations report their kernels' time (a run without the
+     * copies to and from the device) through the plan's stats */
+    exec_ctx ec = {NULL, j.in, NULL, -1};
     /* The plan (delays, the implementation's state) is made once and timed
      * apart from the executions it serves. */
     double t0 = xc_now();
     xc_ddplan *p;
-    xc_status st = xc_ddplan_create(&p, impl, &j.geom, j.in->nbits, j.plan, j.conv, j.killmask, &opts, err);
+    xc_status st = xc_ddplan_create_tuned(&p, impl, &j.geom, j.in->nbits, j.plan, j.conv, j.killmask, &opts, &s->tune,
+                                          err);
     double plan_t = xc_now() - t0;
     if (st)
         return st;
@@ -309,7 +310,7 @@ static xc_status bench_config(bench_ctx *bc, const settings *s, const xc_dedispe
         if (bc->refplane.nranges && !(impls[i]->impl.caps & XC_CAP_APPROXIMATE)) {
             xc_ddplan *p;
             xc_plane b;
-            if (!(st = xc_ddplan_create(&p, impls[i], &g, nbits, plan, cv, NULL, &s->tiles, err))) {
+            if (!(st = xc_ddplan_create_tuned(&p, impls[i], &g, nbits, plan, cv, NULL, &s->opts, &s->tune, err))) {
                 if (!(st = xc_ddplan_plane_alloc(p, shortin.nsamp, &b, err))) {
                     if (!(st = xc_ddplan_execute(p, &shortin, &b, err)))
                         bc->verified = planes_same(&bc->refplane, &b);
@@ -324,8 +325,8 @@ static xc_status bench_config(bench_ctx *bc, const settings *s, const xc_dedispe
         for (int a = 0; a < nn * nb && !st; a++) {
             settings v = *s;
             if (approx) {
-                v.tiles.nsub = s->nnsub ? s->nsub[a / nb] : 0;
-                v.tiles.subbudget = s->nbudget ? s->budget[a % nb] : 0;
+                v.opts.nsub = s->nnsub ? s->nsub[a / nb] : 0;
+                v.opts.subbudget = s->nbudget ? s->budget[a % nb] : 0;
             }
             if (impls[i]->impl.caps & XC_CAP_THREADED) {
                 st = bench_one(bc, &v, impls[i], &jfull, 1, NULL, NULL, err);
@@ -363,9 +364,9 @@ static int bench_dedisperse(int argc, char **argv)
         XC_OPT_DOUBLE("seconds", &s.seconds),
         XC_OPT_INT("repeat", &s.repeat, 1, 100),
         XC_OPT_INT("ref_nout", &s.ref_nout, 1, 1 << 24),
-        XC_OPT_INT("tile_t", &s.tiles.tile_t, 0, 1 << 24),
-        XC_OPT_INT("tile_dm", &s.tiles.tile_dm, 0, 1 << 20),
-        XC_OPT_INT("tile_c", &s.tiles.tile_c, 0, 1 << 24),
+        XC_OPT_INT("tile_t", &s.tune.tile_t, 0, 1 << 24),
+        XC_OPT_INT("tile_dm", &s.tune.tile_dm, 0, 1 << 20),
+        XC_OPT_INT("tile_c", &s.tune.tile_c, 0, 1 << 24),
         XC_OPT_INTS("nsub", &nsub, 0, 1 << 20),
         XC_OPT_STR("subbudget", &budgetspec),
         XC_OPT_INT("loss_every", &s.loss_every, 0, 1 << 20),
@@ -488,8 +489,8 @@ static int bench_dedisperse(int argc, char **argv)
     json_object_set_new(root, "band_mhz", json_string("1250-1550, foff = -300/nchans, fch1 = 1550 + foff/2"));
     if (!s.quick)
         json_object_set_new(root, "seconds_of_data", json_real(s.seconds));
-    json_object_set_new(root, "tiles", json_pack("{s:i,s:i,s:i}", "tile_t", s.tiles.tile_t, "tile_dm",
-                                                 s.tiles.tile_dm, "tile_c", s.tiles.tile_c));
+    json_object_set_new(root, "tiles", json_pack("{s:i,s:i,s:i}", "tile_t", s.tune.tile_t, "tile_dm",
+                                                 s.tune.tile_dm, "tile_c", s.tune.tile_c));
     json_object_set_new(root, "definitions", json_pack(
         "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
         "adds", "sum over ranges of trials x output samples x channels",

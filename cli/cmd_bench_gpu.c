@@ -110,10 +110,10 @@ static double bytes_per_add(const char *kernel)
     return 0.0;   /* the direct kernel reads no shared memory */
 }
 
-/* Gulps through state st with the input block and the plane's ranges moved
+/* Gulps through plan dp with the input block and the plane's ranges moved
  * into page-locked memory (xc_gpu_host_alloc); res->gulp_pinned_ms is the
- * median of reps.  The job's block pointer and the plane are restored. */
-static int pinned_gulps(const char *cmd, xc_gpu_ddstate *st, xc_ddjob *job, xc_plane *pl, xc_block *blk, int reps,
+ * median of reps.  The block's pointer and the plane are restored. */
+static int pinned_gulps(const char *cmd, xc_ddplan *dp, const xc_ddjob *job, xc_plane *pl, xc_block *blk, int reps,
                         double *gt, result *res)
 {
     xc_error err;
@@ -142,12 +142,10 @@ static int pinned_gulps(const char *cmd, xc_gpu_ddstate *st, xc_ddjob *job, xc_p
         pl->r[k].data = (float *)ppl + off;
         off += pl->r[k].ndm * pl->r[k].nsamp;
     }
-    xc_gpu_ddinfo ginfo;
     for (int i = -1; i < reps && !rc; i++) {
         memset(ppl, 0xFF, (tot ? tot : 1) * sizeof(float));
-        memset(&ginfo, 0, sizeof ginfo);
         double t0 = xc_now();
-        if (xc_dedisperse_gpu_exec(st, job, pl, &ginfo, &err))
+        if (xc_ddplan_execute(dp, blk, pl, &err))
             rc = xc_cli_fail(cmd, &err);
         else if (i >= 0)
             gt[i] = (xc_now() - t0) * 1e3;
@@ -192,11 +190,10 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
     xc_ddjob job;
     xc_plane pl = {0, NULL};
     int rc = 0;
-    double kms = 0;
     double *kt = calloc((size_t)reps, sizeof *kt), *tt = calloc((size_t)reps, sizeof *tt);
     double *gt = calloc((size_t)reps, sizeof *gt);
-    xc_gpu_ddstate *st = NULL;
-    xc_gpu_ddinfo ginfo;
+    xc_ddplan *dp = NULL;
+    xc_ddstats ds;
     if (!kt || !tt || !gt) {
         rc = xc_cli_failf(cmd, "out of memory");
         goto out_plan;
@@ -209,10 +206,9 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
         rc = xc_cli_fail(cmd, &err);
         goto out_job;
     }
-    job.opts.gpu_kernel_ms = &kms;
-    job.opts.gpu_autotune = autotune;
+    job.tune.gpu_autotune = autotune;
     /* kernel-only times and the one-shot call: every launch on its own */
-    job.opts.gpu_serial = 1;
+    job.tune.gpu_serial = 1;
     memset(&res->info, 0, sizeof res->info);
     /* untimed: module load, first-touch of the plane, autotuning */
     if (xc_dedisperse_gpu_info(&job, &pl, &res->info, &err)) {
@@ -221,11 +217,11 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
     }
     if (autotune) {
         const xc_gpu_ddrange *r0 = &res->info.range[0];
-        res->tuned_spt = job.opts.gpu_samps_per_thread = r0->samps_per_thread;
-        res->tuned_dy = job.opts.gpu_dms_per_block = r0->dms_per_block;
-        res->tuned_spb = job.opts.gpu_samps_per_block = r0->samps_per_block;
-        res->tuned_cs = job.opts.gpu_chans_per_stage = r0->chans_per_stage;
-        job.opts.gpu_autotune = 0;
+        res->tuned_spt = job.tune.gpu_samps_per_thread = r0->samps_per_thread;
+        res->tuned_dy = job.tune.gpu_dms_per_block = r0->dms_per_block;
+        res->tuned_spb = job.tune.gpu_samps_per_block = r0->samps_per_block;
+        res->tuned_cs = job.tune.gpu_chans_per_stage = r0->chans_per_stage;
+        job.tune.gpu_autotune = 0;
     }
     for (int i = 0; i < reps; i++) {
         for (int k = 0; k < pl.nranges; k++)
@@ -237,7 +233,7 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
             goto out_plane;
         }
         tt[i] = (xc_now() - t0) * 1e3;
-        kt[i] = kms;
+        kt[i] = res->info.kernel_ms;
         res->h2d_ms += res->info.h2d_ms / reps;
         res->d2h_ms += res->info.d2h_ms / reps;
         res->prep_ms += res->info.prep_ms / reps;
@@ -247,32 +243,33 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
         rc = xc_cli_failf(cmd, "%d-bit %d channels: wrong output: %s", nbits, nchans, msg);
         goto out_plane;
     }
-    /* the same job as gulps through one state: the first sets it up, the
-     * others reuse its buffers, delays, settings and pinned staging, and
-     * the time chunks go through the two-stream pipeline */
-    job.opts.gpu_serial = 0;
-    if (xc_gpu_ddstate_create(&st, &err)) {
+    /* the same job as gulps through one plan of the gpu entry: the first
+     * sets its state up, the others reuse its buffers, delays, settings and
+     * pinned staging, and the time chunks go through the two-stream
+     * pipeline; the plan's stats say what each gulp took */
+    job.tune.gpu_serial = 0;
+    if (xc_ddplan_create_tuned(&dp, &xc_dd_gpu, &g, nbits, &plan, job.conv, NULL, NULL, &job.tune, &err)) {
         rc = xc_cli_fail(cmd, &err);
         goto out_plane;
     }
     for (int i = -1; i < reps; i++) {
         for (int k = 0; k < pl.nranges; k++)
             memset(pl.r[k].data, 0xFF, pl.r[k].ndm * pl.r[k].nsamp * sizeof(float));
-        memset(&ginfo, 0, sizeof ginfo);
         double t0 = xc_now();
-        if (xc_dedisperse_gpu_exec(st, &job, &pl, &ginfo, &err)) {
+        if (xc_ddplan_execute(dp, &blk, &pl, &err)) {
             rc = xc_cli_fail(cmd, &err);
             goto out_plane;
         }
         const double ms = (xc_now() - t0) * 1e3;
+        xc_ddplan_stats(dp, &ds);
         if (i < 0) {
             res->first_gulp_ms = ms;
-            res->setup_ms = ginfo.setup_ms;
-            res->gulp_chunks = ginfo.nchunks;
-            res->pinned_bytes = ginfo.pinned_bytes;
+            res->setup_ms = ds.setup_ms;
+            res->gulp_chunks = ds.chunks;
+            res->pinned_bytes = ds.pinned_bytes;
         } else {
             gt[i] = ms;
-            res->gulp_exec_ms += ginfo.exec_ms / reps;
+            res->gulp_exec_ms += ds.exec_ms / reps;
         }
     }
     if (spot_check(&job, &pl, msg, sizeof msg)) {
@@ -282,7 +279,7 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
     res->gulp_ms = xc_bench_median(gt, reps);
     /* and with the input and the planes in page-locked memory: no staging
      * (gt is reused for its times) */
-    if ((rc = pinned_gulps(cmd, st, &job, &pl, &blk, reps, gt, res)))
+    if ((rc = pinned_gulps(cmd, dp, &job, &pl, &blk, reps, gt, res)))
         goto out_plane;
     for (int k = 0; k < plan.nranges; k++)
         res->adds += (double)plan.r[k].ndm * (double)pl.r[k].nsamp * (double)nchans;
@@ -294,7 +291,7 @@ static int bench_one(const char *cmd, int nbits, int nchans, double seconds, int
     res->bytes_per_add = bytes_per_add(res->info.range[0].kernel);
     res->smem_frac = res->adds_kernel * res->bytes_per_add / props->smem_bytes_per_s;
 out_plane:
-    xc_gpu_ddstate_destroy(st);
+    xc_ddplan_destroy(dp);
     xc_plane_free(&pl);
 out_job:
     xc_ddjob_free(&job);

@@ -119,9 +119,9 @@ int xc_cmd_dedisperse(int argc, char **argv)
         XC_OPT_CHOICE("bitorder", &msb, "lsb|msb"),
         XC_OPT_U64("gulp", &gulp),
         XC_OPT_INT("threads", &a.opts.threads, 0, 4096),
-        XC_OPT_INT("tile_t", &a.opts.tile_t, 0, 1 << 24),
-        XC_OPT_INT("tile_dm", &a.opts.tile_dm, 0, 1 << 24),
-        XC_OPT_INT("tile_c", &a.opts.tile_c, 0, 1 << 24),
+        XC_OPT_INT("tile_t", &a.tune.tile_t, 0, 1 << 24),
+        XC_OPT_INT("tile_dm", &a.tune.tile_dm, 0, 1 << 24),
+        XC_OPT_INT("tile_c", &a.tune.tile_c, 0, 1 << 24),
         XC_OPT_INT("nsub", &a.opts.nsub, 1, 1 << 20),
         XC_OPT_NONNEG("dmsub", &a.opts.dmsub),
         XC_OPT_CHOICE("subalign", &a.opts.subalign, "highest|early|centre"),   /* the xc_subalign order */

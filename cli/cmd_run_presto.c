@@ -14,6 +14,7 @@
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_fmt.h"
 #include "core/io/xc_presto.h"
+#include "core/dedisp/xc_ddapprox.h"
 #include "core/dedisp/xc_subband.h"
 
 /* The samples of a .dat that are data: PRESTO pads a series to a good FFT
@@ -109,7 +110,7 @@ void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil)
     for (size_t i = 0; i < xc_registry_count(reg, XC_FAMILY_DEDISPERSE); i++) {
         const xc_impl *im = xc_registry_at(reg, XC_FAMILY_DEDISPERSE, i);
         const xc_dedisperser *d = xc_dedisperser_of(im);
-        if (!d || d->bound != xc_subband_bounds || !run_wanted(c, im))
+        if (!d || xc_ddapprox_of(d) != &xc_ddapprox_subband || !run_wanted(c, im))
             continue;
         nimpl++;
         char why[256] = "";

@@ -73,11 +73,11 @@ static xc_status case_delta(const xc_accel_searcher *s, double tol, xc_conform_r
     float *out = malloc((size_t)p.ntempl * nr * sizeof *out);
     if (!amp || !out)
         st = xc_error_set(err, XC_ENOMEM, "conformance: out of memory");
-    xc_status sst = st ? st : s->create ? s->create(&p, &state, err) : XC_OK;
+    xc_status sst = st ? st : s->create ? s->create(s, &p, &state, err) : XC_OK;
     if (!st && !sst) {
         amp[2 * (k0 - lo)] = 1;
         xc_accel_block b = {lo, n, amp, 2 * k0 - 80, nr, out, NULL};
-        sst = s->plane(state, &p, &b, err);
+        sst = s->plane(s, state, &p, &b, err);
         for (int t = 0; t < p.ntempl && !st && !sst; t++) {
             int hw = p.hw[t];
             double *R = malloc((size_t)(4 * hw + 1) * 2 * sizeof *R), worst = 0;
@@ -109,7 +109,7 @@ static xc_status case_delta(const xc_accel_searcher *s, double tol, xc_conform_r
         st = add(rep, 0, "hand/delta", obs, "XC_OK", "", err);
     }
     if (state && s->destroy)
-        s->destroy(state);
+        s->destroy(s, state);
     free(amp);
     free(out);
     xc_accel_plan_free(&p);
@@ -241,14 +241,14 @@ xc_status xc_conform_accel(const xc_accel_searcher *impl, const xc_accel_searche
         if (!st)
             st = xc_accel_norm_scales(sp.data, sp.nbins, 1000, sc, err);
         if (!st && impl->create)
-            st = impl->create(&p, &state, err);
+            st = impl->create(impl, &p, &state, err);
         if (!st) {
             for (size_t k = 0; k < sp.nbins; k++) {
                 amp[2 * k] = sp.data[2 * k] * sc[k];
                 amp[2 * k + 1] = sp.data[2 * k + 1] * sc[k];
             }
             xc_accel_block b = {0, sp.nbins, amp, 200, nr, out, NULL};
-            xc_status s1 = impl->plane(state, &p, &b, err);
+            xc_status s1 = impl->plane(impl, state, &p, &b, err);
             double m = 0, e = 0, R[2];
             for (size_t j = 0; j < nr; j++)
                 m += out[j];
@@ -266,7 +266,7 @@ xc_status xc_conform_accel(const xc_accel_searcher *impl, const xc_accel_searche
             st = s1 ? s1 : add(rep, fabs(m - e) <= 5 * se, "noise/mean", obs, exp, "5 standard errors", err);
         }
         if (state && impl->destroy)
-            impl->destroy(state);
+            impl->destroy(impl, state);
         free(sc);
         free(amp);
         free(out);

@@ -97,9 +97,15 @@ int xc_conform_ddinput_nkept(const xc_conform_ddinput *in)
 xc_status xc_conform_dd_run(const xc_dedisperser *d, const xc_conform_ddinput *in, const xc_ddopts *opts,
                             xc_plane *pl, xc_error *err)
 {
+    return xc_conform_dd_run_tuned(d, in, opts, NULL, pl, err);
+}
+
+xc_status xc_conform_dd_run_tuned(const xc_dedisperser *d, const xc_conform_ddinput *in, const xc_ddopts *opts,
+                                  const xc_ddtune *tune, xc_plane *pl, xc_error *err)
+{
     xc_ddplan *p;
     memset(pl, 0, sizeof *pl);
-    xc_status st = xc_ddplan_create(&p, d, &in->g, in->blk.nbits, &in->plan, in->cv, in->mask, opts, err);
+    xc_status st = xc_ddplan_create_tuned(&p, d, &in->g, in->blk.nbits, &in->plan, in->cv, in->mask, opts, tune, err);
     if (st)
         return st;
     if (!(st = xc_ddplan_plane_alloc(p, in->blk.nsamp, pl, err))) {

@@ -147,7 +147,7 @@ xc_status xc_smear_measure_bounds(const xc_dedisperser *approx, xc_ddbound_fn bo
     if (!st) {
         if (opts)
             job.opts = *opts;
-        st = bounds ? bounds(&job, &bd, err)
+        st = bounds ? bounds(approx, &job, &bd, err)
                     : xc_error_set(err, XC_EINVAL, "smearing: %s declares no bound", approx->impl.name);
     }
     for (int w = 0; !st && w < cfg->nwidths; w++)

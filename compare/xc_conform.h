@@ -148,6 +148,9 @@ int xc_conform_ddinput_nkept(const xc_conform_ddinput *in);
  * the implementation's own errors are returned as they are. */
 xc_status xc_conform_dd_run(const xc_dedisperser *d, const xc_conform_ddinput *in, const xc_ddopts *opts,
                             xc_plane *pl, xc_error *err);
+/* The same with backend tuning (NULL: defaults). */
+xc_status xc_conform_dd_run_tuned(const xc_dedisperser *d, const xc_conform_ddinput *in, const xc_ddopts *opts,
+                                  const xc_ddtune *tune, xc_plane *pl, xc_error *err);
 /* A zero plane of shape's shape.  XC_ENOMEM. */
 xc_status xc_conform_plane_like(const xc_plane *shape, xc_plane *pl, xc_error *err);
 /* Judges got against want (same shapes, from input in) by impl's class and

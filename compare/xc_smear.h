@@ -59,7 +59,7 @@ typedef struct {
 xc_status xc_smear_measure(const xc_dedisperser *approx, const xc_dedisperser *direct, const xc_ddopts *opts,
                            const xc_smear_cfg *cfg, xc_smear_row **rows, size_t *n, xc_error *err);
 /* The same for any approximate dedisperser, judged by the per-trial bounds
- * `bounds` makes for the job (the descriptor's bound member gives a
+ * `bounds` makes for the job, called with approx as self (the descriptor's bound member gives a
  * built-in one's).  XC_EINVAL if bounds is NULL. */
 xc_status xc_smear_measure_bounds(const xc_dedisperser *approx, xc_ddbound_fn bounds, const xc_dedisperser *direct,
                                   const xc_ddopts *opts, const xc_smear_cfg *cfg, xc_smear_row **rows, size_t *n,

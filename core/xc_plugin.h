@@ -17,10 +17,11 @@
  * naming both versions, then calls info->init, in which the plugin adds its
  * descriptors with host->add.
  *
- *   static xc_status my_run(const xc_ddjob *job, xc_plane *out, xc_error *err);
+ *   static xc_status my_run(const xc_dedisperser *self, const xc_ddjob *job, xc_plane *out, xc_error *err);
  *   static const xc_dedisperser mine = {
- *       {XC_FAMILY_DEDISPERSE, "mine", "my direct dedisperser", {XC_TOL_ROUNDING, 1.0}, XC_CAP_RUNTIME, NULL},
- *       NULL, NULL, NULL, my_run, NULL};
+ *       .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "mine", .desc = "my direct dedisperser",
+ *                .tol = {XC_TOL_ROUNDING, 1.0}, .caps = XC_CAP_RUNTIME},
+ *       .run = my_run};
  *   static xc_status init(const xc_plugin_host *host, xc_error *err)
  *   {
  *       return host->add(host, &mine.impl, err);

@@ -18,8 +18,9 @@ typedef struct {
     double **tmpl;   /* tmpl[t][2 (j + 2 hw)] = R(j/2), j = -2hw..2hw */
 } ref_state;
 
-static void ref_destroy(void *state)
+static void ref_destroy(const xc_accel_searcher *self, void *state)
 {
+    (void)self;
     ref_state *s = state;
     if (!s)
         return;
@@ -27,8 +28,9 @@ static void ref_destroy(void *state)
     free(s);
 }
 
-static xc_status ref_create(const xc_accel_plan *p, void **state, xc_error *err)
+static xc_status ref_create(const xc_accel_searcher *self, const xc_accel_plan *p, void **state, xc_error *err)
 {
+    (void)self;
     ref_state *s = calloc(1, sizeof *s);
     if (!s || !(s->tmpl = calloc((size_t)p->ntempl, sizeof *s->tmpl))) {
         free(s);
@@ -62,15 +64,16 @@ static xc_status ref_create(const xc_accel_plan *p, void **state, xc_error *err)
         }
     }
     if (st) {
-        ref_destroy(s);
+        ref_destroy(self, s);
         return st;
     }
     *state = s;
     return XC_OK;
 }
 
-static xc_status ref_plane(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err)
+static xc_status ref_plane(const xc_accel_searcher *self, void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err)
 {
+    (void)self;
     const ref_state *s = state;
     (void)err;
     for (int t = 0; t < p->ntempl; t++) {
@@ -97,7 +100,7 @@ static xc_status ref_plane(void *state, const xc_accel_plan *p, const xc_accel_b
 }
 
 const xc_accel_searcher xc_accel_reference = {
-    {XC_FAMILY_ACCEL, "reference",
-     "direct correlation in double precision with exact templates (Fresnel; jerk by Euler-Maclaurin quadrature)",
-     {XC_TOL_EXACT, 0}, XC_CAP_REFERENCE, NULL},
-    ref_create, ref_plane, ref_destroy, NULL};
+    .impl = {.family = XC_FAMILY_ACCEL, .name = "reference", .tol = {XC_TOL_EXACT, 0}, .caps = XC_CAP_REFERENCE,
+             .desc = "direct correlation in double precision with exact templates (Fresnel; jerk by Euler-Maclaurin "
+                     "quadrature)"},
+    .create = ref_create, .plane = ref_plane, .destroy = ref_destroy};

@@ -51,7 +51,13 @@ xc_status xc_dedisperse_reference(const xc_ddjob *job, xc_plane *out, xc_error *
     return XC_OK;
 }
 
+static xc_status ref_run(const xc_dedisperser *self, const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    (void)self;
+    return xc_dedisperse_reference(job, out, err);
+}
+
 const xc_dedisperser xc_dd_reference = {
-    {XC_FAMILY_DEDISPERSE, "reference", "direct loops, exact sums (uint64 for integer input, double for float)",
-     {XC_TOL_EXACT, 0}, XC_CAP_REFERENCE, NULL},
-    NULL, NULL, NULL, xc_dedisperse_reference, NULL};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "reference", .tol = {XC_TOL_EXACT, 0}, .caps = XC_CAP_REFERENCE,
+             .desc = "direct loops, exact sums (uint64 for integer input, double for float)"},
+    .run = ref_run};

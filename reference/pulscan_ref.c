@@ -41,8 +41,9 @@ static void block_stats(const float *d, int part, size_t lo, size_t hi, xc_norm_
 }
 
 /* Steps 1-2 on checked input. */
-static xc_status powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
+static xc_status powers(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
 {
+    (void)self;
     xc_status st = XC_OK;
     size_t nb = xc_pulscan_nblocks(sp->nbins, o->normwidth);
     double *buf = malloc(sp->nbins * sizeof *buf);
@@ -117,9 +118,10 @@ static double score3(const double *C, const double *R, size_t i, int w, int h)
 }
 
 /* Steps 3-5 on the powers P. */
-static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
+static xc_status search(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
                         xc_pspeaks *pk, xc_error *err)
 {
+    (void)self;
     size_t nbins = sp->nbins, stride = (size_t)o->zmax + 2;
     double *S = malloc(nbins * sizeof *S), *rows = malloc(3 * (nbins + 2) * sizeof *rows);
     double *C = malloc((nbins + 1) * sizeof *C);
@@ -194,6 +196,6 @@ static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double 
 
 /* No XC_CAP_THREADED: one thread throughout, significance included. */
 const xc_searcher xc_ps_reference = {
-    {XC_FAMILY_PULSCAN, "reference", "full-sort medians, direct double sums for every boxcar width, exact significance",
-     {XC_TOL_EXACT, 0}, XC_CAP_REFERENCE, NULL},
-    powers, search, 0, NULL, NULL, NULL};
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "reference", .tol = {XC_TOL_EXACT, 0}, .caps = XC_CAP_REFERENCE,
+             .desc = "full-sort medians, direct double sums for every boxcar width, exact significance"},
+    .powers = powers, .peaks = search};

@@ -21,11 +21,13 @@
  * and tests/test_subband.c measures against it. */
 #include <stdlib.h>
 
+#include "core/dedisp/xc_ddapprox.h"
 #include "core/dedisp/xc_subband.h"
 #include "reference/xc_reference.h"
 
-static xc_status sub_plan(const xc_ddjob *proto, void **state, xc_error *err)
+static xc_status sub_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err)
 {
+    (void)self;
     xc_subplan *sp = malloc(sizeof *sp);
     if (!sp)
         return xc_error_set(err, XC_ENOMEM, "subband-reference: out of memory");
@@ -37,8 +39,9 @@ static xc_status sub_plan(const xc_ddjob *proto, void **state, xc_error *err)
     return st;
 }
 
-static void sub_destroy(void *state)
+static void sub_destroy(const xc_dedisperser *self, void *state)
 {
+    (void)self;
     xc_subplan_free(state);
     free(state);
 }
@@ -82,8 +85,9 @@ static void group(const xc_ddjob *job, const xc_subplan *sp, const xc_subrange *
         }
 }
 
-static xc_status sub_execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
+static xc_status sub_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
 {
+    (void)self;
     const xc_subplan *sp = state;
     for (int k = 0; k < job->plan->nranges; k++) {
         const xc_subrange *r = &sp->r[k];
@@ -106,7 +110,8 @@ static xc_status sub_execute(void *state, const xc_ddjob *job, xc_plane *out, xc
 }
 
 const xc_dedisperser xc_dd_subband_reference = {
-    {XC_FAMILY_DEDISPERSE, "subband-reference",
-     "two-stage subband dedispersion (PRESTO prepsubband, Barsdell et al. 2012 s4), direct loops, exact sums",
-     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, NULL},
-    sub_plan, sub_execute, sub_destroy, NULL, xc_subband_bounds};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "subband-reference", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_subband,
+             .desc = "two-stage subband dedispersion (PRESTO prepsubband, Barsdell et al. 2012 s4), direct loops, "
+                     "exact sums"},
+    .plan = sub_plan, .execute = sub_execute, .destroy = sub_destroy, .bound = xc_ddapprox_bounds};

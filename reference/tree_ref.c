@@ -18,15 +18,17 @@
  * against it. */
 #include <stdlib.h>
 
+#include "core/dedisp/xc_ddapprox.h"
 #include "core/dedisp/xc_tree.h"
 #include "reference/xc_reference.h"
 
-static xc_status plan_kind(const xc_ddjob *proto, void **state, int kind, xc_error *err)
+/* One plan for both trees: the kind is the descriptor's (core/dedisp/xc_ddapprox.h). */
+static xc_status tree_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err)
 {
     xc_treeplan *tp = malloc(sizeof *tp);
     if (!tp)
         return xc_error_set(err, XC_ENOMEM, "tree-reference: out of memory");
-    xc_status st = xc_treeplan_make(tp, proto, kind, err);
+    xc_status st = xc_treeplan_make(tp, proto, xc_ddapprox_of(self)->tree_kind, err);
     if (st)
         free(tp);
     else
@@ -34,24 +36,16 @@ static xc_status plan_kind(const xc_ddjob *proto, void **state, int kind, xc_err
     return st;
 }
 
-static xc_status plan_pw(const xc_ddjob *proto, void **state, xc_error *err)
+static void tree_destroy(const xc_dedisperser *self, void *state)
 {
-    return plan_kind(proto, state, XC_TREE_PIECEWISE, err);
-}
-
-static xc_status plan_pad(const xc_ddjob *proto, void **state, xc_error *err)
-{
-    return plan_kind(proto, state, XC_TREE_PADDED, err);
-}
-
-static void tree_destroy(void *state)
-{
+    (void)self;
     xc_treeplan_free(state);
     free(state);
 }
 
-static xc_status tree_execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
+static xc_status tree_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
 {
+    (void)self;
     const xc_treeplan *tp = state;
     const xc_block *in = job->in;
     const int nc = tp->nchans, M = tp->m, ns = tp->nsub;
@@ -86,15 +80,15 @@ static xc_status tree_execute(void *state, const xc_ddjob *job, xc_plane *out, x
 }
 
 const xc_dedisperser xc_dd_tree_reference = {
-    {XC_FAMILY_DEDISPERSE, "tree-reference",
-     "piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), the tree's delays, "
-     "direct loops, exact sums",
-     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, NULL},
-    plan_pw, tree_execute, tree_destroy, NULL, xc_tree_bounds_piecewise};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-reference", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree,
+             .desc = "piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), the tree's "
+                     "delays, direct loops, exact sums"},
+    .plan = tree_plan, .execute = tree_execute, .destroy = tree_destroy, .bound = xc_ddapprox_bounds};
 
 const xc_dedisperser xc_dd_tree_padded_reference = {
-    {XC_FAMILY_DEDISPERSE, "tree-padded-reference",
-     "frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), the tree's delays, direct loops, "
-     "exact sums",
-     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, NULL},
-    plan_pad, tree_execute, tree_destroy, NULL, xc_tree_bounds_padded};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-padded-reference", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree_padded,
+             .desc = "frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), the tree's delays, direct "
+                     "loops, exact sums"},
+    .plan = tree_plan, .execute = tree_execute, .destroy = tree_destroy, .bound = xc_ddapprox_bounds};

@@ -215,14 +215,14 @@ static void plane_delta(const xc_accel_searcher *s, double tol)
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, 4096, 100, &err), XC_OK);
     void *state = NULL;
-    CU_ASSERT_EQUAL_FATAL(s->create(&p, &state, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(s->create(s, &p, &state, &err), XC_OK);
     long k0 = 500, lo = 400;
     size_t n = 200, nr = 120;
     double *amp = calloc(2 * n, sizeof *amp);
     float *out = malloc((size_t)p.ntempl * nr * sizeof *out);
     amp[2 * (k0 - lo)] = 1;
     xc_accel_block b = {lo, n, amp, 2 * k0 - 60, nr, out, NULL};
-    CU_ASSERT_EQUAL_FATAL(s->plane(state, &p, &b, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(s->plane(s, state, &p, &b, &err), XC_OK);
     double worst = 0;
     for (int t = 0; t < p.ntempl; t++)
         for (size_t j = 0; j < nr; j++) {
@@ -236,7 +236,7 @@ static void plane_delta(const xc_accel_searcher *s, double tol)
     XC_ASSERT_NEAR(out[(size_t)t0 * nr + 60], 1, tol);
     XC_ASSERT_NEAR(out[(size_t)t0 * nr + 61], 4 / (M_PI * M_PI), tol);
     XC_ASSERT_BELOW(worst, tol);
-    s->destroy(state);
+    s->destroy(s, state);
     xc_accel_plan_free(&p);
     free(amp);
     free(out);
@@ -384,12 +384,12 @@ static void noise_stats(const xc_accel_searcher *s)
         int t = p.ntempl - 1;   /* z = +zmax, w = +wmax */
         int hw = p.hw[t];
         void *state = NULL;
-        CU_ASSERT_EQUAL_FATAL(s->create(&p, &state, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(s->create(s, &p, &state, &err), XC_OK);
         long i0 = 2 * (hw + 2);
         size_t nr = 2 * (sp.nbins - 2 * (size_t)hw - 8);
         float *out = malloc((size_t)p.ntempl * nr * sizeof *out);
         xc_accel_block b = {0, sp.nbins, amp, i0, nr, out, NULL};
-        CU_ASSERT_EQUAL_FATAL(s->plane(state, &p, &b, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(s->plane(s, state, &p, &b, &err), XC_OK);
         double *R = malloc((size_t)(4 * hw + 1) * 2 * sizeof *R), mean = 0;
         CU_ASSERT_EQUAL_FATAL(xc_accel_template(zw[c][0], zw[c][1], hw, R, &err), XC_OK);
         for (int j = -2 * hw; j <= 2 * hw; j += 2)   /* integer r: integer offsets d */
@@ -405,7 +405,7 @@ static void noise_stats(const xc_accel_searcher *s)
         printf("\n  %s z %d w %d: %zu points, mean P/sum|R|^2 %.4f (sum|R|^2 = %.4f), KS sqrt(n) D %.3f", s->impl.name,
                zw[c][0], zw[c][1], n, xm, mean, lam);
         XC_ASSERT_BELOW(lam, 1.949);
-        s->destroy(state);
+        s->destroy(s, state);
         xc_accel_plan_free(&p);
         free(out);
         free(R);

@@ -27,12 +27,13 @@ typedef struct {
     void *cpu;
 } own_state;
 
-static xc_status own_create(const xc_accel_plan *p, void **state, xc_error *err)
+static xc_status own_create(const xc_accel_searcher *self, const xc_accel_plan *p, void **state, xc_error *err)
 {
+    (void)self;
     own_state *s = calloc(1, sizeof *s);
     if (!s)
         return xc_error_set(err, XC_ENOMEM, "own: out of memory");
-    xc_status st = xc_accel_cpu.create(p, &s->cpu, err);
+    xc_status st = xc_accel_cpu.create(&xc_accel_cpu, p, &s->cpu, err);
     if (st) {
         free(s);
         return st;
@@ -41,16 +42,19 @@ static xc_status own_create(const xc_accel_plan *p, void **state, xc_error *err)
     return XC_OK;
 }
 
-static xc_status own_plane(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err)
+static xc_status own_plane(const xc_accel_searcher *self, void *state, const xc_accel_plan *p,
+                           const xc_accel_block *b, xc_error *err)
 {
-    return xc_accel_cpu.plane(((own_state *)state)->cpu, p, b, err);
+    (void)self;
+    return xc_accel_cpu.plane(&xc_accel_cpu, ((own_state *)state)->cpu, p, b, err);
 }
 
-static void own_destroy(void *state)
+static void own_destroy(const xc_accel_searcher *self, void *state)
 {
+    (void)self;
     own_state *s = state;
     if (s)
-        xc_accel_cpu.destroy(s->cpu);
+        xc_accel_cpu.destroy(&xc_accel_cpu, s->cpu);
     free(s);
 }
 
@@ -70,14 +74,16 @@ static xc_status plane_of(own_state *s, const xc_accel_plan *p, const double *am
             a[2 * (k - klo) + 1] = amp[2 * k + 1];
         }
     xc_accel_block b = {klo, n, a, i0, nr, out, NULL};
-    xc_status st = xc_accel_cpu.plane(s->cpu, p, &b, err);
+    xc_status st = xc_accel_cpu.plane(&xc_accel_cpu, s->cpu, p, &b, err);
     free(a);
     return st;
 }
 
-static xc_status search_as(int mode, void *state, const xc_accel_plan *p, const double *amp, size_t nbins,
-                            long ilo, long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err)
+/* The searcher's own search; the variant (OWN_*) is the descriptor's data. */
+static xc_status own_search(const xc_accel_searcher *self, void *state, const xc_accel_plan *p, const double *amp,
+                            size_t nbins, long ilo, long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err)
 {
+    const int mode = *(const int *)self->impl.data;
     own_state *s = state;
     const long B = 777;   /* blocks of no particular size: their edges fall anywhere */
     const int nt = p->ntempl;
@@ -142,20 +148,23 @@ static xc_status search_as(int mode, void *state, const xc_accel_plan *p, const 
     return st;
 }
 
-#define OWN_SEARCHER(NAME, MODE)                                                                 \
-    static xc_status NAME##_search(void *state, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo, \
-                                   long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err)                      \
-    {                                                                                                              \
-        return search_as(MODE, state, p, amp, nbins, ilo, iend, emit, ctx, err);                                  \
-    }                                                                                                              \
-    static const xc_accel_searcher NAME = {                                                                        \
-        {XC_FAMILY_ACCEL, #NAME, "test stand-in: the CPU planes, harmonic sums in the searcher",                   \
-         {XC_TOL_RELATIVE, 2e-3}, 0, NULL},                                                                        \
-        own_create, own_plane, own_destroy, NAME##_search};
+static const int mode_right = OWN_RIGHT, mode_drop = OWN_DROP_LAST_STAGE, mode_outside = OWN_OUTSIDE;
 
-OWN_SEARCHER(own, OWN_RIGHT)
-OWN_SEARCHER(own_drop, OWN_DROP_LAST_STAGE)
-OWN_SEARCHER(own_outside, OWN_OUTSIDE)
+#define OWN_SEARCHER(NAME, MODE)                                                                          \
+    static const xc_accel_searcher NAME = {                                                               \
+        .impl = {.family = XC_FAMILY_ACCEL,                                                               \
+                 .name = #NAME,                                                                           \
+                 .desc = "test stand-in: the CPU planes, harmonic sums in the searcher",                  \
+                 .tol = {XC_TOL_RELATIVE, 2e-3},                                                          \
+                 .data = &MODE},                                                                          \
+        .create = own_create,                                                                             \
+        .plane = own_plane,                                                                               \
+        .destroy = own_destroy,                                                                           \
+        .search = own_search};
+
+OWN_SEARCHER(own, mode_right)
+OWN_SEARCHER(own_drop, mode_drop)
+OWN_SEARCHER(own_outside, mode_outside)
 
 /* Same r, z, w, numharm in the same order; power and sigma within rtol. */
 static int same_lists(const xc_candlist *a, const xc_candlist *b, double rtol, double *worst)

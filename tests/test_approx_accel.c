@@ -275,14 +275,17 @@ XC_TEST(test_trunc_loss, "trunc_loss")
 
 /* A float searcher whose powers are 1 % high: the cpu searcher's plane
  * (optimized/cpu, a constant descriptor) times 1.01. */
-static xc_status high_create(const xc_accel_plan *p, void **state, xc_error *err)
+static xc_status high_create(const xc_accel_searcher *self, const xc_accel_plan *p, void **state, xc_error *err)
 {
-    return xc_accel_cpu.create(p, state, err);
+    (void)self;
+    return xc_accel_cpu.create(&xc_accel_cpu, p, state, err);
 }
 
-static xc_status high_plane(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err)
+static xc_status high_plane(const xc_accel_searcher *self, void *state, const xc_accel_plan *p,
+                            const xc_accel_block *b, xc_error *err)
 {
-    xc_status st = xc_accel_cpu.plane(state, p, b, err);
+    (void)self;
+    xc_status st = xc_accel_cpu.plane(&xc_accel_cpu, state, p, b, err);
     for (int t = 0; !st && t < p->ntempl; t++)
         for (size_t j = 0; j < b->nr; j++)
             if (!b->want || b->want[t])
@@ -290,12 +293,16 @@ static xc_status high_plane(void *state, const xc_accel_plan *p, const xc_accel_
     return st;
 }
 
-static void high_destroy(void *state) { xc_accel_cpu.destroy(state); }
+static void high_destroy(const xc_accel_searcher *self, void *state)
+{
+    (void)self;
+    xc_accel_cpu.destroy(&xc_accel_cpu, state);
+}
 
 static const xc_accel_searcher high = {
-    {XC_FAMILY_ACCEL, "high", "the cpu searcher's powers x 1.01 (a planted failure)", {XC_TOL_RELATIVE, 2e-3},
-     XC_CAP_RUNTIME, NULL},
-    high_create, high_plane, high_destroy, NULL};
+    .impl = {.family = XC_FAMILY_ACCEL, .name = "high", .tol = {XC_TOL_RELATIVE, 2e-3}, .caps = XC_CAP_RUNTIME,
+             .desc = "the cpu searcher's powers x 1.01 (a planted failure)"},
+    .create = high_create, .plane = high_plane, .destroy = high_destroy};
 
 /* The cpu's float plane is within its declared tolerance of the reference
  * (measured: 4e-6 relative at noise level, 2e-7 at the strongest tone); a

@@ -132,9 +132,16 @@ static void test_every_entry_has_a_case(void)
 
 /* ---- planted wrong implementations ------------------------------------------ */
 
-/* Runs the reference on a copy of job whose delays fn changed. */
-static xc_status with_delays(const xc_ddjob *job, xc_plane *out, xc_error *err, int32_t (*fn)(int32_t d, int c, int nc))
+/* The reference on a copy of job whose delays the entry's data (a delay_fn) changed. */
+typedef struct {
+    int32_t (*fn)(int32_t d, int c, int nc);
+} delay_fn;
+
+static xc_status exec_delays(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
+                             xc_error *err)
 {
+    (void)state;
+    int32_t (*fn)(int32_t d, int c, int nc) = ((const delay_fn *)self->impl.data)->fn;
     const xc_dmplan *p = job->plan;
     int nc = job->geom.nchans;
     int32_t **d = calloc((size_t)p->nranges, sizeof *d);
@@ -158,15 +165,12 @@ static xc_status with_delays(const xc_ddjob *job, xc_plane *out, xc_error *err, 
 
 /* (a) The middle channel's delay one sample short wherever it is not 0. */
 static int32_t short_delay(int32_t d, int c, int nc) { return c == nc / 2 && d > 0 ? d - 1 : d; }
-static xc_status exec_short_delay(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
-{
-    (void)state;
-    return with_delays(job, out, err, short_delay);
-}
 
 /* (a') Right everywhere but the last output sample of each gulp, left 0. */
-static xc_status exec_drop_last(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
+static xc_status exec_drop_last(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
+                                xc_error *err)
 {
+    (void)self;
     (void)state;
     xc_status st = xc_dedisperse_reference(job, out, err);
     for (int k = 0; !st && k < out->nranges; k++)
@@ -184,42 +188,39 @@ static int32_t coarse_delay(int32_t d, int c, int nc)
     (void)nc;
     return d - d % 4;
 }
-static xc_status exec_coarse(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
-{
-    (void)state;
-    return with_delays(job, out, err, coarse_delay);
-}
+
+static const delay_fn shortened = {short_delay}, coarsened = {coarse_delay};
 
 static const xc_dedisperser planted_short_delay = {
-    {XC_FAMILY_DEDISPERSE, "planted-short-delay", "reference with the middle channel's delay one sample short",
-     {XC_TOL_ROUNDING, 1.0}, XC_CAP_RUNTIME, NULL},
-    NULL, exec_short_delay, NULL, NULL, NULL};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "planted-short-delay", .tol = {XC_TOL_ROUNDING, 1.0},
+             .caps = XC_CAP_RUNTIME, .data = &shortened,
+             .desc = "reference with the middle channel's delay one sample short"},
+    .execute = exec_delays};
 static const xc_dedisperser planted_drop_last = {
-    {XC_FAMILY_DEDISPERSE, "planted-drop-last", "reference with the last sample of each gulp zeroed",
-     {XC_TOL_ROUNDING, 1.0}, XC_CAP_RUNTIME, NULL},
-    NULL, exec_drop_last, NULL, NULL, NULL};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "planted-drop-last", .tol = {XC_TOL_ROUNDING, 1.0},
+             .caps = XC_CAP_RUNTIME,
+             .desc = "reference with the last sample of each gulp zeroed"},
+    .execute = exec_drop_last};
 static const xc_dedisperser planted_lossy = {
-    {XC_FAMILY_DEDISPERSE, "planted-lossy", "delays rounded down to 4 samples, claiming at most 5% S/N loss",
-     {XC_TOL_SIGNAL_LOSS, 0.05}, XC_CAP_APPROXIMATE | XC_CAP_RUNTIME, NULL},
-    NULL, exec_coarse, NULL, NULL, NULL};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "planted-lossy", .tol = {XC_TOL_SIGNAL_LOSS, 0.05},
+             .caps = XC_CAP_APPROXIMATE | XC_CAP_RUNTIME, .data = &coarsened,
+             .desc = "delays rounded down to 4 samples, claiming at most 5% S/N loss"},
+    .execute = exec_delays};
 static const xc_dedisperser planted_lossy_honest = {
-    {XC_FAMILY_DEDISPERSE, "planted-lossy-honest", "delays rounded down to 4 samples, claiming at most 90% S/N loss",
-     {XC_TOL_SIGNAL_LOSS, 0.9}, XC_CAP_APPROXIMATE | XC_CAP_RUNTIME, NULL},
-    NULL, exec_coarse, NULL, NULL, NULL};
-
-static xc_status cpu_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
-{
-    return xc_ps_cpu.powers(sp, o, P, err);
-}
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "planted-lossy-honest", .tol = {XC_TOL_SIGNAL_LOSS, 0.9},
+             .caps = XC_CAP_APPROXIMATE | XC_CAP_RUNTIME, .data = &coarsened,
+             .desc = "delays rounded down to 4 samples, claiming at most 90% S/N loss"},
+    .execute = exec_delays};
 
 /* (b) A screening bug: the cpu peaks stage, then every boxcar less than
  * 2^-10 above its threshold dropped, as a screen whose safety margin was
  * applied the wrong way would drop it. */
-static xc_status screened_peaks(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
-                                xc_pspeaks *pk, xc_error *err)
+static xc_status screened_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                                const double *thr, xc_pspeaks *pk, xc_error *err)
 {
+    (void)self;
     size_t n0 = pk->n, w = n0, stride = (size_t)o->zmax + 2;
-    xc_status st = xc_ps_cpu.peaks(sp, o, P, thr, pk, err);
+    xc_status st = xc_ps_cpu.peaks(&xc_ps_cpu, sp, o, P, thr, pk, err);
     for (size_t i = n0; !st && i < pk->n; i++) {
         const xc_pspeak *p = &pk->p[i];
         if (p->power > thr[(size_t)(p->numharm - 1) * stride + (size_t)p->width] * (1 + 0x1.0p-10))
@@ -230,9 +231,10 @@ static xc_status screened_peaks(const xc_spectrum *sp, const xc_psopts *o, const
     return st;
 }
 static const xc_searcher planted_screen = {
-    {XC_FAMILY_PULSCAN, "planted-screen", "cpu peaks stage dropping boxcars within 2^-10 above their threshold",
-     {XC_TOL_EXACT, 0}, XC_CAP_THREADED | XC_CAP_RUNTIME, NULL},
-    cpu_powers, screened_peaks, 0, NULL, NULL, NULL};
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "planted-screen", .tol = {XC_TOL_EXACT, 0},
+             .caps = XC_CAP_THREADED | XC_CAP_RUNTIME,
+             .desc = "cpu peaks stage dropping boxcars within 2^-10 above their threshold"},
+    .powers = xc_fx_cpu_powers, .peaks = screened_peaks};
 
 /* What the loop must report for each planted entry: the prefix of a failing
  * row, or NULL for an entry that must pass; only: every failing row has the

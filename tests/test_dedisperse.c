@@ -362,13 +362,13 @@ XC_TEST(test_cpu_layout, "cpu_layout")
     CU_ASSERT_PTR_NOT_NULL(isa);
 }
 
-static const xc_ddopts tilings[] = {
-    {.threads = 0, .tile_t = 0, .tile_dm = 0, .tile_c = 0},
-    {.threads = 1, .tile_t = 7, .tile_dm = 3, .tile_c = 5},
-    {.threads = 2, .tile_t = 1, .tile_dm = 1, .tile_c = 1},
-    {.threads = 2, .tile_t = 33, .tile_dm = 5, .tile_c = 100},
-    {.threads = 1, .tile_t = 1000, .tile_dm = 64, .tile_c = 300},
-    {.threads = 2, .tile_t = 257, .tile_dm = 2, .tile_c = 257},
+static const struct {
+    int threads;
+    xc_ddtune tune;
+} tilings[] = {
+    {0, {.tile_t = 0, .tile_dm = 0, .tile_c = 0}},      {1, {.tile_t = 7, .tile_dm = 3, .tile_c = 5}},
+    {2, {.tile_t = 1, .tile_dm = 1, .tile_c = 1}},      {2, {.tile_t = 33, .tile_dm = 5, .tile_c = 100}},
+    {1, {.tile_t = 1000, .tile_dm = 64, .tile_c = 300}}, {2, {.tile_t = 257, .tile_dm = 2, .tile_c = 257}},
 };
 #define NTILINGS (sizeof tilings / sizeof tilings[0])
 
@@ -380,17 +380,19 @@ static int cpu_matches(xc_fixture *f, const char *what)
     run_impl(xc_dedisperse_reference, &f->job, &ref);
     int bad = 0;
     for (size_t i = 0; i < NTILINGS; i++) {
-        f->job.opts = tilings[i];
+        f->job.opts = (xc_ddopts){.threads = tilings[i].threads};
+        f->job.tune = tilings[i].tune;
         xc_plane p;
         run_impl(xc_dedisperse_cpu, &f->job, &p);
         if (!xc_fx_planes_equal(&ref, &p, what)) {
             printf("  %s: tiling threads %d tile_t %d tile_dm %d tile_c %d\n", what, tilings[i].threads,
-                   tilings[i].tile_t, tilings[i].tile_dm, tilings[i].tile_c);
+                   tilings[i].tune.tile_t, tilings[i].tune.tile_dm, tilings[i].tune.tile_c);
             bad++;
         }
         xc_plane_free(&p);
     }
     f->job.opts = (xc_ddopts){.threads = 0};
+    f->job.tune = (xc_ddtune){0};
     xc_plane_free(&ref);
     return bad;
 }
@@ -444,7 +446,7 @@ XC_TEST(test_cpu_edges, "cpu_edges")
     xc_fx_init(&f, 1000, 8, 1500, -0.1, 1e-4, "0:3:1", "crosscheck", 40);
     xc_fx_fill(&f, 255);
     xc_fx_job(&f, NULL);
-    f.job.opts.tile_c = 100000;
+    f.job.tune.tile_c = 100000;
     xc_plane p;
     run_impl(xc_dedisperse_cpu, &f.job, &p);
     CU_ASSERT_EQUAL(p.r[0].data[0], 255000.0f);
@@ -510,7 +512,8 @@ XC_TEST(test_cpu_float_bound, "cpu_float_bound")
         xc_plane ref;
         run_impl(xc_dedisperse_reference, &f.job, &ref);
         for (size_t t = 0; t < NTILINGS; t++) {
-            f.job.opts = tilings[t];
+            f.job.opts = (xc_ddopts){.threads = tilings[t].threads};
+            f.job.tune = tilings[t].tune;
             xc_plane p, q;
             run_impl(xc_dedisperse_cpu, &f.job, &p);
             f.job.opts.threads = tilings[t].threads == 1 ? 2 : 1;
@@ -538,15 +541,50 @@ XC_TEST(test_cpu_threads_and_errors, "cpu_threads_and_errors")
     run_impl(xc_dedisperse_cpu, &f.job, &p2);
     CU_ASSERT(xc_fx_planes_equal(&p1, &p2, "1 vs 2 threads"));
     xc_error err;
-    f.job.opts.tile_t = -1;
+    f.job.tune.tile_t = -1;
     CU_ASSERT_EQUAL(xc_dedisperse_cpu(&f.job, &p2, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "tile_t"));
-    f.job.opts.tile_t = 0;
+    f.job.tune.tile_t = 0;
     p2.r[0].nsamp--;
     CU_ASSERT_EQUAL(xc_dedisperse_cpu(&f.job, &p2, &err), XC_EINVAL);
     p2.r[0].nsamp++;
     xc_plane_free(&p1);
     xc_plane_free(&p2);
+    xc_fx_free(&f);
+}
+
+/* A plan says what its last execute ran (xc_ddplan_stats): nothing before
+ * the first; then the cpu's tiled path, an approximate entry's algorithm, or
+ * "" (the reference says nothing); no kernel time where none is measured. */
+XC_TEST(test_plan_stats, "plan_stats")
+{
+    xc_fixture f;
+    xc_fx_random_job(&f, 64, 8, 1500, -1, 1e-4, "0:20:1", "crosscheck", 300, 7);
+    const struct {
+        const xc_dedisperser *d;
+        const char *path;
+    } cs[] = {{&xc_dd_cpu, "cpu-tiled"},
+              {&xc_dd_reference, ""},
+              {&xc_dd_subband_cpu, "subband"},
+              {&xc_dd_tree_padded_reference, "tree-padded"}};
+    for (size_t i = 0; i < XC_NCASES(cs); i++) {
+        xc_ddplan *p;
+        xc_error err;
+        xc_ddstats ds;
+        xc_plane pl;
+        CU_ASSERT_EQUAL_FATAL(xc_ddplan_create(&p, cs[i].d, &f.g, f.blk.nbits, &f.plan, f.cv, NULL, NULL, &err), XC_OK);
+        CU_ASSERT_EQUAL(xc_ddplan_stats(p, &ds), XC_OK);
+        CU_ASSERT_EQUAL(ds.chunks, 0);
+        CU_ASSERT_EQUAL_FATAL(xc_ddplan_plane_alloc(p, f.blk.nsamp, &pl, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_ddplan_execute(p, &f.blk, &pl, &err), XC_OK);
+        CU_ASSERT_EQUAL(xc_ddplan_stats(p, &ds), XC_OK);
+        CU_ASSERT_STRING_EQUAL(ds.path, cs[i].path);
+        CU_ASSERT_EQUAL(ds.chunks, 1);
+        CU_ASSERT(ds.kernel_ms == -1 && ds.setup_ms == -1 && ds.exec_ms == -1);
+        CU_ASSERT(ds.plan_seconds == xc_ddplan_seconds(p));
+        xc_plane_free(&pl);
+        xc_ddplan_destroy(p);
+    }
     xc_fx_free(&f);
 }
 

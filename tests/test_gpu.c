@@ -51,6 +51,38 @@ static xc_status gpu_run(const xc_ddjob *job, xc_plane *pl, xc_gpu_ddinfo *info,
 #endif
 }
 
+/* Runs job through a plan of entry d (the plan path: the stats call
+ * reports what ran) into a fresh poisoned plane; its stats in ds. */
+static xc_status plan_run(const xc_dedisperser *d, const xc_ddjob *job, xc_plane *pl, xc_ddstats *ds, xc_error *err)
+{
+    alloc_poisoned(job, pl);
+    xc_ddplan *p = NULL;
+    xc_status st = xc_ddplan_create_tuned(&p, d, &job->geom, job->in->nbits, job->plan, job->conv, job->killmask,
+                                          &job->opts, &job->tune, err);
+    if (!st)
+        st = xc_ddplan_execute(p, job->in, pl, err);
+    if (!st)
+        st = xc_ddplan_stats(p, ds);
+    xc_ddplan_destroy(p);
+    return st;
+}
+
+/* The gpu entry, or in a build without CUDA one that says so. */
+#ifdef XC_HAVE_CUDA
+#define GPU_ENTRY (&xc_dd_gpu)
+#else
+static xc_status no_gpu_run(const xc_dedisperser *self, const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    (void)self, (void)job, (void)out;
+    return xc_error_set(err, XC_EUNAVAIL, "built without CUDA (CUDA=0)");
+}
+static const xc_dedisperser no_gpu = {
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "gpu", .tol = {XC_TOL_ROUNDING, 1.0}, .caps = XC_CAP_DEVICE,
+             .desc = "built without CUDA"},
+    .run = no_gpu_run};
+#define GPU_ENTRY (&no_gpu)
+#endif
+
 /* The state API (plan and execute); in a build without CUDA, XC_EUNAVAIL
  * (the cases that use it are skipped there). */
 static xc_status state_create(xc_gpu_ddstate **st, xc_error *err)
@@ -86,25 +118,25 @@ static xc_status state_run(xc_gpu_ddstate *st, const xc_ddjob *job, xc_plane *pl
 #endif
 }
 
-/* One GPU setting: the xc_ddopts gpu_* fields and the info hooks. */
+/* One GPU setting: the xc_ddtune gpu_* fields and the info hooks. */
 typedef struct {
     int spt, dy, spb, cs;
     int autotune, force_direct, test_wide, test_period;
     size_t max_bytes;
-    int serial;   /* opts.gpu_serial: one launch at a time instead of the two-stream pipeline */
+    int serial;   /* tune.gpu_serial: one launch at a time instead of the two-stream pipeline */
 } setting;
 
 static const setting S_DEFAULT = {0, 0, 0, 0, 0, 0, 0, 0, 0};
 
 static void apply(xc_ddjob *job, xc_gpu_ddinfo *info, const setting *s)
 {
-    job->opts.gpu_samps_per_thread = s->spt;
-    job->opts.gpu_dms_per_block = s->dy;
-    job->opts.gpu_samps_per_block = s->spb;
-    job->opts.gpu_chans_per_stage = s->cs;
-    job->opts.gpu_autotune = s->autotune;
-    job->opts.gpu_max_bytes = s->max_bytes;
-    job->opts.gpu_serial = s->serial;
+    job->tune.gpu_samps_per_thread = s->spt;
+    job->tune.gpu_dms_per_block = s->dy;
+    job->tune.gpu_samps_per_block = s->spb;
+    job->tune.gpu_chans_per_stage = s->cs;
+    job->tune.gpu_autotune = s->autotune;
+    job->tune.gpu_max_bytes = s->max_bytes;
+    job->tune.gpu_serial = s->serial;
     memset(info, 0, sizeof *info);
     info->force_direct = s->force_direct;
     info->test_wide = s->test_wide;
@@ -162,6 +194,7 @@ static int gpu_matches(xc_fixture *f, const xc_plane *ref, const setting *set, s
         xc_plane_free(&p);
     }
     f->job.opts = (xc_ddopts){0};
+    f->job.tune = (xc_ddtune){0};
     return bad;
 }
 
@@ -182,11 +215,12 @@ static const char *plan_big = "0:200:5,200:400:10:2,400:430:10:3";
 
 /* ---- cases ------------------------------------------------------------------ */
 
-/* Ends a case on f with its reference plane: the options (which may point
- * at the case's locals) reset, then both freed. */
+/* Ends a case on f with its reference plane: the options and tuning reset,
+ * then both freed. */
 static void free_case(xc_fixture *f, xc_plane *ref)
 {
     f->job.opts = (xc_ddopts){0};
+    f->job.tune = (xc_ddtune){0};
     xc_plane_free(ref);
     xc_fx_free(f);
 }
@@ -583,13 +617,11 @@ XC_TEST_IF(test_gpu_autotune, "gpu_autotune", xc_fx_skip_gpu)
         xc_fx_random_job(&f, 256, nbits[b], 1400, -1, 64e-6, "0:100:0.5,100:200:1:2", "crosscheck", 2000, 800 + b);
         xc_plane ref, p;
         run_ref(&f.job, &ref);
-        double kms = -1;
         xc_gpu_ddinfo info;
         xc_error err;
         setting s = S_DEFAULT;
         s.autotune = 1;
         apply(&f.job, &info, &s);
-        f.job.opts.gpu_kernel_ms = &kms;
         CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
         CU_ASSERT(xc_fx_planes_equal(&ref, &p, "autotune"));
         CU_ASSERT_EQUAL(info_sane(&info, &f.job, "autotune"), 0);
@@ -601,10 +633,18 @@ XC_TEST_IF(test_gpu_autotune, "gpu_autotune", xc_fx_skip_gpu)
                    info.range[k].kernel, info.range[k].samps_per_thread, info.range[k].dms_per_block,
                    info.range[k].samps_per_block, info.range[k].chans_per_stage, info.range[k].candidates);
         }
-        CU_ASSERT(kms > 0);
-        XC_ASSERT_CLOSE(kms, info.kernel_ms, 1e-9);
+        CU_ASSERT(info.kernel_ms > 0);
         XC_ASSERT_CLOSE(info.kernel_ms, info.range[0].kernel_ms + info.range[1].kernel_ms, 1e-9);
         CU_ASSERT(info.autotune_ms > 0);
+        xc_plane_free(&p);
+        /* the same through a plan: its stats name the path and the kernel time */
+        xc_ddstats ds;
+        CU_ASSERT_EQUAL_FATAL(plan_run(GPU_ENTRY, &f.job, &p, &ds, &err), XC_OK);
+        CU_ASSERT(xc_fx_planes_equal(&ref, &p, "autotune, plan"));
+        const int smem = !strncmp(info.range[0].kernel, "smem", 4) + !strncmp(info.range[1].kernel, "smem", 4);
+        CU_ASSERT_STRING_EQUAL(ds.path, smem == 2 ? "smem" : smem == 0 ? "direct" : "mixed");
+        CU_ASSERT(ds.kernel_ms > 0);
+        CU_ASSERT(ds.chunks >= 1);
         xc_plane_free(&p);
         free_case(&f, &ref);
     }
@@ -657,12 +697,12 @@ XC_TEST_IF(test_gpu_errors, "gpu_errors", xc_fx_skip_gpu)
     xc_error err;
     run_ref(&f.job, &ref);
     /* a negative tunable, named */
-    f.job.opts.gpu_dms_per_block = -3;
+    f.job.tune.gpu_dms_per_block = -3;
     CU_ASSERT_EQUAL(gpu_run(&f.job, &p, NULL, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpu_dms_per_block"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "-3"));
     xc_plane_free(&p);
-    f.job.opts.gpu_dms_per_block = 0;
+    f.job.tune.gpu_dms_per_block = 0;
     /* a plane of the wrong shape */
     CU_ASSERT_EQUAL_FATAL(xc_plane_alloc(&p, &f.job, &err), XC_OK);
     p.r[0].nsamp--;
@@ -673,17 +713,17 @@ XC_TEST_IF(test_gpu_errors, "gpu_errors", xc_fx_skip_gpu)
     p.r[0].nsamp++;
     xc_plane_free(&p);
     /* a device memory cap below one chunk: a clean XC_EINVAL naming the cap */
-    f.job.opts.gpu_max_bytes = 1000;
+    f.job.tune.gpu_max_bytes = 1000;
     CU_ASSERT_EQUAL(gpu_run(&f.job, &p, NULL, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpu_max_bytes = 1000"));
     xc_plane_free(&p);
-    f.job.opts.gpu_max_bytes = 0;
-    /* and the device is still usable afterwards, with the kernel time reported */
-    double kms = -1;
-    f.job.opts.gpu_kernel_ms = &kms;
-    CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, NULL, &err), XC_OK);
+    f.job.tune.gpu_max_bytes = 0;
+    /* and the device is still usable afterwards, through a plan whose stats
+     * report the kernel time */
+    xc_ddstats ds;
+    CU_ASSERT_EQUAL_FATAL(plan_run(GPU_ENTRY, &f.job, &p, &ds, &err), XC_OK);
     CU_ASSERT(xc_fx_planes_equal(&ref, &p, "after errors"));
-    CU_ASSERT(kms > 0);
+    CU_ASSERT(ds.kernel_ms > 0);
     xc_plane_free(&p);
     free_case(&f, &ref);
 }
@@ -892,12 +932,12 @@ XC_TEST_IF(test_gpu_state_mismatch, "gpu_state_mismatch", xc_fx_skip_gpu)
     CU_ASSERT_EQUAL_FATAL(state_create(&st, &err), XC_OK);
     /* a first job that fails: a cap below one chunk */
     xc_ddjob j = gulp_job(&f, &f.job, &blk, 0, 500);
-    j.opts.gpu_max_bytes = 1000;
+    j.tune.gpu_max_bytes = 1000;
     CU_ASSERT_EQUAL(state_run(st, &j, &p, NULL, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpu_max_bytes = 1000"));
     xc_plane_free(&p);
     /* so the next job binds it, with other options */
-    j.opts.gpu_max_bytes = 0;
+    j.tune.gpu_max_bytes = 0;
     run_ref(&j, &ref);
     CU_ASSERT_EQUAL_FATAL(state_run(st, &j, &p, NULL, &err), XC_OK);
     CU_ASSERT(xc_fx_planes_equal(&ref, &p, "state: after a failed first job"));
@@ -911,8 +951,8 @@ XC_TEST_IF(test_gpu_state_mismatch, "gpu_state_mismatch", xc_fx_skip_gpu)
     static const uint8_t keep[40] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
                                      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
     static const char *const names[] = {"delays", "plan", "killmask", "conv", "geometry", "in->nbits",
-                                        "opts.gpu_dms_per_block", "opts.gpu_autotune", "info->force_direct",
-                                        "opts.gpu_max_bytes"};
+                                        "tune.gpu_dms_per_block", "tune.gpu_autotune", "info->force_direct",
+                                        "tune.gpu_max_bytes"};
     for (size_t i = 0; i < XC_NCASES(names); i++) {
         xc_ddjob d = gulp_job(&f, &f.job, &blk2, 500, 300);
         memset(&info, 0, sizeof info);
@@ -923,10 +963,10 @@ XC_TEST_IF(test_gpu_state_mismatch, "gpu_state_mismatch", xc_fx_skip_gpu)
         case 3: d.conv = xc_convention_get("sigproc"); break;
         case 4: d.geom.tsamp *= 2; break;
         case 5: blk2.nbits = 16; break;
-        case 6: d.opts.gpu_dms_per_block = 4; break;
-        case 7: d.opts.gpu_autotune = 1; break;
+        case 6: d.tune.gpu_dms_per_block = 4; break;
+        case 7: d.tune.gpu_autotune = 1; break;
         case 8: info.force_direct = 1; break;
-        case 9: d.opts.gpu_max_bytes = (size_t)1 << 30; break;
+        case 9: d.tune.gpu_max_bytes = (size_t)1 << 30; break;
         }
         char what[96];
         snprintf(what, sizeof what, "state: a job whose %s differs", names[i]);
@@ -939,16 +979,13 @@ XC_TEST_IF(test_gpu_state_mismatch, "gpu_state_mismatch", xc_fx_skip_gpu)
     }
     xc_ddjob_free(&other);
 
-    /* the state is unharmed, and gpu_kernel_ms, an output, may differ */
-    double kms = -1;
+    /* the state is unharmed */
     j = gulp_job(&f, &f.job, &blk, 700, 800);
-    j.opts.gpu_kernel_ms = &kms;
     run_ref(&j, &ref);
     memset(&info, 0, sizeof info);
     CU_ASSERT_EQUAL_FATAL(state_run(st, &j, &p, &info, &err), XC_OK);
     CU_ASSERT(xc_fx_planes_equal(&ref, &p, "state: after mismatching jobs"));
-    CU_ASSERT(kms > 0);
-    XC_ASSERT_CLOSE(kms, info.kernel_ms, 1e-9);
+    CU_ASSERT(info.kernel_ms > 0);
     xc_plane_free(&ref);
     xc_plane_free(&p);
     state_destroy(st);

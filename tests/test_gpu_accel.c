@@ -32,20 +32,22 @@
 #ifdef XC_HAVE_CUDA
 static const xc_accel_searcher *gpu(void) { return &xc_accel_gpu; }
 #else
-static xc_status no_create(const xc_accel_plan *p, void **state, xc_error *err)
+static xc_status no_create(const xc_accel_searcher *self, const xc_accel_plan *p, void **state, xc_error *err)
 {
-    (void)p, (void)state;
+    (void)self, (void)p, (void)state;
     return xc_error_set(err, XC_EDEVICE, "built without CUDA");
 }
-static xc_status no_plane(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err)
+static xc_status no_plane(const xc_accel_searcher *self, void *state, const xc_accel_plan *p, const xc_accel_block *b,
+                         xc_error *err)
 {
-    (void)state, (void)p, (void)b;
+    (void)self, (void)state, (void)p, (void)b;
     return xc_error_set(err, XC_EDEVICE, "built without CUDA");
 }
-static void no_destroy(void *state) { (void)state; }
+static void no_destroy(const xc_accel_searcher *self, void *state) { (void)self, (void)state; }
 static const xc_accel_searcher no_gpu = {
-    {XC_FAMILY_ACCEL, "gpu", "built without CUDA", {XC_TOL_RELATIVE, 2e-3}, XC_CAP_DEVICE, NULL},
-    no_create, no_plane, no_destroy, NULL};
+    .impl = {.family = XC_FAMILY_ACCEL, .name = "gpu", .tol = {XC_TOL_RELATIVE, 2e-3}, .caps = XC_CAP_DEVICE,
+             .desc = "built without CUDA"},
+    .create = no_create, .plane = no_plane, .destroy = no_destroy};
 static const xc_accel_searcher *gpu(void) { return &no_gpu; }
 #endif
 
@@ -86,7 +88,7 @@ XC_TEST_IF(test_gpu_accel_plane_delta, "gpu_accel_plane_delta", xc_fx_skip_gpu)
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, 16384, 100, &err), XC_OK);
     void *state = NULL;
-    CU_ASSERT_EQUAL_FATAL(gpu()->create(&p, &state, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(gpu()->create(gpu(), &p, &state, &err), XC_OK);
     long k0 = 3000, lo = 1000;
     size_t n = 4001, nr = 5003;   /* half-bins 2 k0 - 2501 .. 2 k0 + 2501 */
     double *amp = calloc(2 * n, sizeof *amp);
@@ -95,7 +97,7 @@ XC_TEST_IF(test_gpu_accel_plane_delta, "gpu_accel_plane_delta", xc_fx_skip_gpu)
     CU_ASSERT_FATAL(amp && out && out2 && want);
     amp[2 * (k0 - lo)] = 1;
     xc_accel_block b = {lo, n, amp, 2 * k0 - 2501, nr, out, NULL};
-    xc_status st = gpu()->plane(state, &p, &b, &err);
+    xc_status st = gpu()->plane(gpu(), state, &p, &b, &err);
     if (st)
         printf("\n  %s", err.msg);
     CU_ASSERT_EQUAL_FATAL(st, XC_OK);
@@ -119,7 +121,7 @@ XC_TEST_IF(test_gpu_accel_plane_delta, "gpu_accel_plane_delta", xc_fx_skip_gpu)
         out2[k] = -1.0f;
     want[0] = want[3] = want[4] = want[5] = want[p.ntempl - 1] = 1;
     xc_accel_block b2 = {lo, n, amp, 2 * k0 - 2501, nr, out2, want};
-    CU_ASSERT_EQUAL_FATAL(gpu()->plane(state, &p, &b2, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(gpu()->plane(gpu(), state, &p, &b2, &err), XC_OK);
     int bad = 0;
     for (int t = 0; t < p.ntempl; t++)
         for (size_t j = 0; j < nr; j++) {
@@ -129,7 +131,7 @@ XC_TEST_IF(test_gpu_accel_plane_delta, "gpu_accel_plane_delta", xc_fx_skip_gpu)
             bad += want[t] ? fabsf(v - out[(size_t)t * nr + j]) > 1e-6f : v != -1.0f;
         }
     CU_ASSERT_EQUAL(bad, 0);
-    gpu()->destroy(state);
+    gpu()->destroy(gpu(), state);
     xc_accel_plan_free(&p);
     free(amp);
     free(out);
@@ -389,27 +391,27 @@ XC_TEST_IF(test_gpu_accel_too_large, "gpu_accel_too_large", xc_fx_skip_gpu)
     int hw = p.hwmax;
     p.hwmax = 1 << 16;
     void *state = NULL;
-    xc_status st = gpu()->create(&p, &state, &err);
+    xc_status st = gpu()->create(gpu(), &p, &state, &err);
     printf("\n  %d templates, hwmax %d: %s", p.ntempl, p.hwmax, err.msg);
     p.hwmax = hw;
     CU_ASSERT_EQUAL(st, XC_EDEVICE);
     CU_ASSERT_PTR_NULL(state);
     CU_ASSERT(strstr(err.msg, "gpu: accel") != NULL);
     if (!st)
-        gpu()->destroy(state);
+        gpu()->destroy(gpu(), state);
     xc_accel_plan_free(&p);
     /* a block the state was not made for is refused */
     xc_accel_opts o2 = xc_fx_accel_opts(4, 0, 1, 2);
     CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o2, 4096, 100, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(gpu()->create(&p, &state, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(gpu()->create(gpu(), &p, &state, &err), XC_OK);
     xc_accel_plan q;
     xc_accel_opts o3 = xc_fx_accel_opts(40, 0, 1, 2);
     CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&q, &o3, 4096, 100, &err), XC_OK);
     double amp[20] = {0};
     float out[64];
     xc_accel_block b = {100, 10, amp, 200, 1, out, NULL};
-    CU_ASSERT_EQUAL(gpu()->plane(state, &q, &b, &err), XC_EINVAL);
-    gpu()->destroy(state);
+    CU_ASSERT_EQUAL(gpu()->plane(gpu(), state, &q, &b, &err), XC_EINVAL);
+    gpu()->destroy(gpu(), state);
     xc_accel_plan_free(&q);
     xc_accel_plan_free(&p);
     /* the device still works */

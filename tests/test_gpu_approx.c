@@ -77,10 +77,10 @@ static void equal_all(size_t max_bytes)
         for (int kind = 0; kind < 3; kind++)
             for (int al = 0; al < (kind ? 1 : 3); al++) {
                 xc_ddopts o = xc_fx_ddopts(nsub_for(kind, cfg[q].nsub), kind ? 0 : cfg[q].dmsub, al, 1);
-                o.gpu_max_bytes = max_bytes;
+                const xc_ddtune t = {.gpu_max_bytes = max_bytes};
                 xc_plane want, got;
                 CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(ref_of[kind], &in, &o, &want, &err), XC_OK);
-                xc_status st = xc_conform_dd_run(gpu_of[kind], &in, &o, &got, &err);
+                xc_status st = xc_conform_dd_run_tuned(gpu_of[kind], &in, &o, &t, &got, &err);
                 CU_ASSERT_EQUAL(st, XC_OK);
                 if (st) {
                     printf("\n  %s: %s", gpu_of[kind]->impl.name, err.msg);

@@ -16,6 +16,7 @@
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
 #include "tests/xc_assert.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
 /* Same length and every field of every candidate equal; prints the first
@@ -113,17 +114,18 @@ typedef struct {
 
 static planstats stats;
 
-static xc_status sp_plan(size_t nbins, const xc_psopts *o, void **state, xc_error *err)
+static xc_status sp_plan(const xc_searcher *self, size_t nbins, const xc_psopts *o, void **state, xc_error *err)
 {
-    (void)nbins, (void)o, (void)err;
+    (void)self, (void)nbins, (void)o, (void)err;
     stats.planned++;
     *state = &stats;
     return XC_OK;
 }
 
-static xc_status sp_peaks_in(void *state, const xc_spectrum *sp, const xc_psopts *o, const double *P,
-                             const double *thr, xc_pspeaks *pk, xc_error *err)
+static xc_status sp_peaks_in(const xc_searcher *self, void *state, const xc_spectrum *sp, const xc_psopts *o,
+                             const double *P, const double *thr, xc_pspeaks *pk, xc_error *err)
 {
+    (void)self;
     planstats *s = state;
     s->runs++;
     if (s->stale && s->runs > 1) {
@@ -132,30 +134,25 @@ static xc_status sp_peaks_in(void *state, const xc_spectrum *sp, const xc_psopts
                 return err->code;
         return XC_OK;
     }
-    xc_status st = xc_ps_cpu.peaks(sp, o, P, thr, pk, err);
+    xc_status st = xc_ps_cpu.peaks(&xc_ps_cpu, sp, o, P, thr, pk, err);
     if (!st && s->stale)
         for (size_t k = 0; k < pk->n && !st; k++)
             st = xc_pspeaks_push(&s->first, pk->p[k].i, pk->p[k].width, pk->p[k].numharm, pk->p[k].power, err);
     return st;
 }
 
-static void sp_destroy(void *state) { ((planstats *)state)->destroyed++; }
-
-static xc_status sp_peaks(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
-                          xc_pspeaks *pk, xc_error *err)
+static void sp_destroy(const xc_searcher *self, void *state)
 {
-    return xc_ps_cpu.peaks(sp, o, P, thr, pk, err);
-}
-
-static xc_status sp_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
-{
-    return xc_ps_cpu.powers(sp, o, P, err);
+    (void)self;
+    ((planstats *)state)->destroyed++;
 }
 
 static const xc_searcher planned = {
-    {XC_FAMILY_PULSCAN, "planned", "test stand-in: the cpu stages behind a plan", {XC_TOL_EXACT, 0},
-     XC_CAP_THREADED | XC_CAP_RUNTIME, NULL},
-    sp_powers, sp_peaks, 0, sp_plan, sp_peaks_in, sp_destroy};
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "planned", .tol = {XC_TOL_EXACT, 0},
+             .caps = XC_CAP_THREADED | XC_CAP_RUNTIME,
+             .desc = "test stand-in: the cpu stages behind a plan"},
+    .powers = xc_fx_cpu_powers, .peaks = xc_fx_cpu_peaks, .plan = sp_plan, .peaks_in = sp_peaks_in,
+    .destroy = sp_destroy};
 
 XC_TEST(test_session_plan_once, "session_plan_once")
 {

@@ -77,20 +77,17 @@ XC_TEST(test_linfit_values, "linfit_values")
 
 /* ---- a study with planted outcomes ------------------------------------------- */
 
-/* "miss": the cpu powers, no peaks ever. */
-static xc_status miss_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
+/* "miss": the cpu powers (xc_fx_cpu_powers), no peaks ever. */
+static xc_status miss_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                            const double *thr, xc_pspeaks *pk, xc_error *err)
 {
-    return xc_ps_cpu.powers(sp, o, P, err);
-}
-static xc_status miss_peaks(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
-                            xc_pspeaks *pk, xc_error *err)
-{
-    (void)sp, (void)o, (void)P, (void)thr, (void)pk, (void)err;
+    (void)self, (void)sp, (void)o, (void)P, (void)thr, (void)pk, (void)err;
     return XC_OK;
 }
 static const xc_searcher miss = {
-    {XC_FAMILY_PULSCAN, "miss", "finds nothing, on purpose", {XC_TOL_RELATIVE, 1e-4}, XC_CAP_RUNTIME, NULL},
-    miss_powers, miss_peaks, 0, NULL, NULL, NULL};
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "miss", .tol = {XC_TOL_RELATIVE, 1e-4}, .caps = XC_CAP_RUNTIME,
+             .desc = "finds nothing, on purpose"},
+    .powers = xc_fx_cpu_powers, .peaks = miss_peaks};
 
 /* Tiny observations: 8 s at 1 ms (8000 samples), 64 channels.  A 45 % duty
  * cycle keeps the fundamental stronger than the second harmonic: with a
@@ -645,22 +642,24 @@ XC_TEST(test_journal_torn_line, "journal_torn_line")
  * workers' calls overlap whenever the study lets them. */
 static atomic_int dev_now, dev_most;
 
-static xc_status dev_peaks(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
-                           xc_pspeaks *pk, xc_error *err)
+static xc_status dev_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                           const double *thr, xc_pspeaks *pk, xc_error *err)
 {
+    (void)self;
     int now = atomic_fetch_add(&dev_now, 1) + 1, m = atomic_load(&dev_most);
     while (now > m && !atomic_compare_exchange_weak(&dev_most, &m, now))
         ;
     struct timespec ts = {0, 2000000};
     nanosleep(&ts, NULL);
-    xc_status st = xc_ps_cpu.peaks(sp, o, P, thr, pk, err);
+    xc_status st = xc_ps_cpu.peaks(&xc_ps_cpu, sp, o, P, thr, pk, err);
     atomic_fetch_sub(&dev_now, 1);
     return st;
 }
 static const xc_searcher dev = {
-    {XC_FAMILY_PULSCAN, "dev", "the cpu searcher as a device one (the study's gate)", {XC_TOL_RELATIVE, 1e-4},
-     XC_CAP_RUNTIME | XC_CAP_DEVICE, NULL},
-    miss_powers, dev_peaks, 0, NULL, NULL, NULL};
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "dev", .tol = {XC_TOL_RELATIVE, 1e-4},
+             .caps = XC_CAP_RUNTIME | XC_CAP_DEVICE,
+             .desc = "the cpu searcher as a device one (the study's gate)"},
+    .powers = xc_fx_cpu_powers, .peaks = dev_peaks};
 
 XC_TEST(test_device_gate, "device_gate")
 {

@@ -212,8 +212,7 @@ static void loss_case(const xc_dedisperser *d, int nsub, double scale, size_t *n
     xc_smear_row *rows = NULL;
     size_t n = 0;
     xc_error err;
-    xc_ddbound_fn fn = d == &xc_dd_tree_padded_cpu ? xc_tree_bounds_padded : xc_tree_bounds_piecewise;
-    CU_ASSERT_EQUAL_FATAL(xc_smear_measure_bounds(d, fn, &xc_dd_cpu, &o, &cfg, &rows, &n, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_smear_measure_bounds(d, d->bound, &xc_dd_cpu, &o, &cfg, &rows, &n, &err), XC_OK);
     for (size_t i = 0; i < n; i++) {
         const xc_smear_row *r = &rows[i];
         *nfail += !r->pass;

@@ -2,6 +2,7 @@
 #ifdef XC_HAVE_CUDA
 #include "optimized/gpu/xc_gpu.h"
 #endif
+#include "optimized/cpu/xc_cpu.h"
 #include "tests/xc_fixture.h"
 
 #include <dirent.h>
@@ -537,4 +538,18 @@ void xc_fx_hand_planes(const xc_dedisperser *ref, const xc_dedisperser *cpu, con
                 XC_ASSERT_NEAR(pl.r[0].data[i * 4 + t], want[i][t], 0);
         xc_plane_free(&pl);
     }
+}
+
+xc_status xc_fx_cpu_powers(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P,
+                           xc_error *err)
+{
+    (void)self;
+    return xc_ps_cpu.powers(&xc_ps_cpu, sp, o, P, err);
+}
+
+xc_status xc_fx_cpu_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                          const double *thr, xc_pspeaks *pk, xc_error *err)
+{
+    (void)self;
+    return xc_ps_cpu.peaks(&xc_ps_cpu, sp, o, P, thr, pk, err);
 }

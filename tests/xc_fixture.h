@@ -194,6 +194,13 @@ xc_status xc_fx_search(const xc_accel_searcher *as, const xc_searcher *ps, const
 /* xc_fx_search of an accel searcher that ends the calling case when it fails. */
 #define xc_fx_accel_or_fail(s, sp, o, l) CU_ASSERT_EQUAL_FATAL(xc_fx_search((s), NULL, (sp), (o), (l)), XC_OK)
 
+/* The cpu searcher's stages as methods of any descriptor (self ignored):
+ * what the tests' stand-in searchers wrap. */
+xc_status xc_fx_cpu_powers(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P,
+                           xc_error *err);
+xc_status xc_fx_cpu_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                          const double *thr, xc_pspeaks *pk, xc_error *err);
+
 /* The crosscheck binary the CLI tests run: $XC_BIN, else bin/crosscheck. */
 const char *xc_fx_bin(void);
 /* Skip test for the CLI cases: non-zero (with the path) when it is not built. */

@@ -55,7 +55,7 @@ int xc_impl_available(const xc_impl *impl, char *why, size_t n)
 {
     if (n)
         why[0] = '\0';
-    return !impl->available || impl->available(why, n);
+    return !impl->available || impl->available(impl, why, n);
 }
 
 xc_status xc_registry_create(xc_registry **reg, xc_error *err)

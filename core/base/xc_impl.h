@@ -70,8 +70,14 @@ typedef struct xc_impl {
     const char *desc;          /* one line */
     xc_tolerance tol;
     unsigned caps;
-    /* 1 if usable here, else 0 with the reason in why.  NULL: always. */
-    int (*available)(char *why, size_t n);
+    /* 1 if usable here, else 0 with the reason in why.  NULL: always.  self:
+     * this head (the descriptor it starts). */
+    int (*available)(const struct xc_impl *self, char *why, size_t n);
+    /* The implementation's own constants, for its methods to read through
+     * self (a variant, an algorithm, a wrapped plugin's record); NULL: none.
+     * Members are only ever appended after this one: write descriptors with
+     * designated initialisers. */
+    const void *data;
 } xc_impl;
 
 /* xc_impl->available, or 1 for NULL; why is "" when available. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/base/xc_progress.h"
+#include "core/dedisp/xc_ddapprox.h"
 
 struct xc_ddplan {
     const xc_dedisperser *impl;
@@ -15,6 +16,7 @@ struct xc_ddplan {
     uint8_t *mask;      /* the plan's own copy of the kill mask */
     void *state;        /* the implementation's (device buffers, tuning) */
     double seconds;
+    long executes;      /* that succeeded */
 };
 
 const xc_dedisperser *xc_dedisperser_of(const xc_impl *impl)
@@ -26,6 +28,13 @@ const xc_dedisperser *xc_dedisperser_of(const xc_impl *impl)
 xc_status xc_ddplan_create(xc_ddplan **out, const xc_dedisperser *impl, const xc_geometry *g, int nbits,
                            const xc_dmplan *plan, const xc_convention *conv, const uint8_t *killmask,
                            const xc_ddopts *opts, xc_error *err)
+{
+    return xc_ddplan_create_tuned(out, impl, g, nbits, plan, conv, killmask, opts, NULL, err);
+}
+
+xc_status xc_ddplan_create_tuned(xc_ddplan **out, const xc_dedisperser *impl, const xc_geometry *g, int nbits,
+                                 const xc_dmplan *plan, const xc_convention *conv, const uint8_t *killmask,
+                                 const xc_ddopts *opts, const xc_ddtune *tune, xc_error *err)
 {
     *out = NULL;
     if (!impl || !(impl->execute || impl->run))
@@ -45,8 +54,10 @@ xc_status xc_ddplan_create(xc_ddplan **out, const xc_dedisperser *impl, const xc
     xc_status st = xc_ddjob_prepare(&p->job, g ? g->nchans : 0, nbits, plan, conv, g, p->mask, err);
     if (!st && opts)
         p->job.opts = *opts;
+    if (!st && tune)
+        p->job.tune = *tune;
     if (!st && impl->plan)
-        st = impl->plan(&p->job, &p->state, err);
+        st = impl->plan(impl, &p->job, &p->state, err);
     if (st) {
         xc_ddplan_destroy(p);
         return st;
@@ -61,7 +72,7 @@ void xc_ddplan_destroy(xc_ddplan *p)
     if (!p)
         return;
     if (p->state && p->impl->destroy)
-        p->impl->destroy(p->state);
+        p->impl->destroy(p->impl, p->state);
     xc_ddjob_free(&p->job);
     free(p->mask);
     free(p);
@@ -72,6 +83,17 @@ int64_t xc_ddplan_max_delay(const xc_ddplan *p) { return p->job.max_delay; }
 const xc_dedisperser *xc_ddplan_impl(const xc_ddplan *p) { return p->impl; }
 
 double xc_ddplan_seconds(const xc_ddplan *p) { return p->seconds; }
+
+xc_status xc_ddplan_stats(const xc_ddplan *p, xc_ddstats *out)
+{
+    /* an approximate entry's path is its algorithm, unless it says more */
+    const xc_ddapprox *a = xc_ddapprox_of(p->impl);
+    *out = (xc_ddstats){.path = a ? a->path : "", .kernel_ms = -1, .setup_ms = -1, .exec_ms = -1,
+                        .chunks = p->executes ? 1 : 0, .plan_seconds = p->seconds};
+    if (p->impl->stats && p->executes)
+        p->impl->stats(p->impl, p->state, out);
+    return XC_OK;
+}
 
 xc_status xc_ddplan_plane_alloc(const xc_ddplan *p, size_t nsamp, xc_plane *pl, xc_error *err)
 {
@@ -102,5 +124,7 @@ xc_status xc_ddplan_execute(xc_ddplan *p, const xc_block *in, xc_plane *out, xc_
                                 "dedisperse: range %d of the plane is %zu x %zu (ds %d), the gulp needs %zu x %zu (ds %d)",
                                 k, r->ndm, r->nsamp, r->ds, j.plan->r[k].ndm, ns, j.plan->r[k].ds);
     }
-    return p->impl->execute ? p->impl->execute(p->state, &j, out, err) : p->impl->run(&j, out, err);
+    st = p->impl->execute ? p->impl->execute(p->impl, p->state, &j, out, err) : p->impl->run(p->impl, &j, out, err);
+    p->executes += !st;
+    return st;
 }

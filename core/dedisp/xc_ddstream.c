@@ -57,7 +57,7 @@ xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstrea
         return st;
     /* One plan for every gulp: delays (and a device's buffers) made once. */
     xc_ddplan *dp;
-    st = xc_ddplan_create(&dp, a->impl, &g, h->nbits, a->plan, a->conv, a->killmask, &a->opts, err);
+    st = xc_ddplan_create_tuned(&dp, a->impl, &g, h->nbits, a->plan, a->conv, a->killmask, &a->opts, &a->tune, err);
     if (st)
         return st;
     st = stream(r, out, a, dp, seconds, err);

@@ -26,6 +26,7 @@ typedef struct {
     int ifno;                   /* which IF to dedisperse */
     size_t gulp;                /* output samples per gulp (0: about 64 MiB of input) */
     xc_ddopts opts;
+    xc_ddtune tune;             /* backend tuning (zero: defaults) */
     xc_progress_cb progress;    /* told after each gulp ("dedisperse", done, total); may be empty */
     const char *input_name;     /* for metadata and messages */
     const char *cmdline;

@@ -37,12 +37,26 @@ typedef struct {
     const float *f32;
 } xc_block;
 
+/* The request: what changes the output (and the thread count). */
 typedef struct {
     int threads;               /* 0: OpenMP default */
+    /* Subband dedispersers (core/dedisp/xc_subband.h; ignored by the others; 0: defaults): */
+    int nsub;                  /* subbands (0: 32, PRESTO's default; at most nchans) */
+    double dmsub;              /* spacing of the nominal DMs, pc cm^-3 (0: chosen from subbudget) */
+    int subalign;              /* xc_subalign: 0 highest channel (PRESTO), 1 early edge, 2 centre */
+    double subbudget;          /* smear allowed when dmsub is 0, samples of ds*tsamp (0: 0.8, DDplan.py's) */
+} xc_ddopts;
+
+/* Backend tuning: how an implementation computes the same output (tile
+ * sizes, kernel shapes, memory caps); each ignores the members that are not
+ * its own; 0 everywhere: its defaults.  Given to a plan apart from the
+ * request (xc_ddplan_create_tuned). */
+typedef struct {
+    /* CPU direct dedispersion (optimized/cpu): */
     int tile_t;                /* time samples per tile (0: implementation default) */
     int tile_dm;               /* DM trials per tile */
     int tile_c;                /* channels per tile */
-    /* GPU implementations (ignored by CPU ones): */
+    /* GPU implementations: */
     size_t gpu_max_bytes;      /* cap on device memory used, forcing time chunks (0: what is free) */
     int gpu_samps_per_thread;  /* 0: implementation default */
     int gpu_dms_per_block;
@@ -51,13 +65,20 @@ typedef struct {
     int gpu_autotune;          /* time the candidate settings on the device and keep the best */
     int gpu_serial;            /* 1: one stream, every launch waited for (kernel times without overlap);
                                 * 0: time chunks pipelined through two streams */
-    double *gpu_kernel_ms;     /* if not NULL, receives the kernel-only time of the run (ms) */
-    /* Subband dedispersers (core/dedisp/xc_subband.h; ignored by the others; 0: defaults): */
-    int nsub;                  /* subbands (0: 32, PRESTO's default; at most nchans) */
-    double dmsub;              /* spacing of the nominal DMs, pc cm^-3 (0: chosen from subbudget) */
-    int subalign;              /* xc_subalign: 0 highest channel (PRESTO), 1 early edge, 2 centre */
-    double subbudget;          /* smear allowed when dmsub is 0, samples of ds*tsamp (0: 0.8, DDplan.py's) */
-} xc_ddopts;
+} xc_ddtune;
+
+/* What a plan's implementation reports of its last execute (xc_ddplan_stats). */
+typedef struct {
+    const char *path;          /* the kernel path that ran: "smem", "direct", "cpu-tiled", "subband", "tree",
+                                  "tree-padded" (an approximate entry's algorithm, core/dedisp/xc_ddapprox.h),
+                                  ...; "" where the implementation does not say */
+    double kernel_ms;          /* kernels only, without copies (ms); -1 where the backend does not measure it */
+    double setup_ms;           /* the state's setup in that execute (allocations, uploads, autotuning); -1: not measured */
+    double exec_ms;            /* the rest of that execute (copies, packing, kernels, waits); -1: not measured */
+    int chunks;                /* time chunks it ran in (1 where the backend does not chunk; 0: none ran yet) */
+    size_t pinned_bytes;       /* page-locked host staging held (0: none) */
+    double plan_seconds;       /* what the plan's create took (xc_ddplan_seconds) */
+} xc_ddstats;
 
 typedef struct {
     const xc_block *in;
@@ -70,6 +91,7 @@ typedef struct {
     int64_t max_delay;         /* plan's largest delay in original samples */
     size_t nout;               /* full-resolution output samples to compute */
     xc_ddopts opts;
+    xc_ddtune tune;            /* backend tuning (zero: defaults) */
 } xc_ddjob;
 
 /* Prepares a job: computes delays and max_delay and sets nout = nsamp - max_delay.
@@ -122,19 +144,29 @@ typedef struct {
     double nominal;    /* the DM the approximation is made at (subband: the nominal DM; tree: the trial's) */
 } xc_ddbound;
 
+struct xc_dedisperser;
+
 /* Fills b[k] (k < job->plan->nranges, each job->plan->r[k].ndm entries,
  * allocated here) for a prepared job (delays, max_delay and opts set). */
-typedef xc_status (*xc_ddbound_fn)(const xc_ddjob *job, xc_ddbound ***b, xc_error *err);
+typedef xc_status (*xc_ddbound_fn)(const struct xc_dedisperser *self, const xc_ddjob *job, xc_ddbound ***b,
+                                   xc_error *err);
 
+/* Every method gets its descriptor first (self), so one function serves
+ * several entries that differ only in self->impl.data. */
 typedef struct xc_dedisperser {
     xc_impl impl;
-    xc_status (*plan)(const xc_ddjob *proto, void **state, xc_error *err);
-    xc_status (*execute)(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err);
-    void (*destroy)(void *state);
-    xc_status (*run)(const xc_ddjob *job, xc_plane *out, xc_error *err);
+    xc_status (*plan)(const struct xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err);
+    xc_status (*execute)(const struct xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
+                         xc_error *err);
+    void (*destroy)(const struct xc_dedisperser *self, void *state);
+    xc_status (*run)(const struct xc_dedisperser *self, const xc_ddjob *job, xc_plane *out, xc_error *err);
     /* Approximate algorithms (XC_CAP_APPROXIMATE): the smearing bound each
      * output trial may show, judged by compare/xc_smear.h; NULL for exact ones. */
     xc_ddbound_fn bound;
+    /* Optional: what the last execute on state ran (path, kernel time,
+     * chunks; the members it does not measure left as xc_ddplan_stats
+     * preset them).  state is NULL for an implementation with run only. */
+    void (*stats)(const struct xc_dedisperser *self, const void *state, xc_ddstats *out);
 } xc_dedisperser;
 
 /* The descriptor behind a registry entry; NULL if impl is of another family. */
@@ -153,6 +185,10 @@ typedef struct xc_ddplan xc_ddplan;
 xc_status xc_ddplan_create(xc_ddplan **p, const xc_dedisperser *impl, const xc_geometry *g, int nbits,
                            const xc_dmplan *plan, const xc_convention *conv, const uint8_t *killmask,
                            const xc_ddopts *opts, xc_error *err);
+/* The same with backend tuning (copied; NULL: defaults). */
+xc_status xc_ddplan_create_tuned(xc_ddplan **p, const xc_dedisperser *impl, const xc_geometry *g, int nbits,
+                                 const xc_dmplan *plan, const xc_convention *conv, const uint8_t *killmask,
+                                 const xc_ddopts *opts, const xc_ddtune *tune, xc_error *err);
 void xc_ddplan_destroy(xc_ddplan *p);
 /* The plan's largest delay in original samples: a gulp of n spectra gives
  * n - max_delay output samples. */
@@ -167,6 +203,9 @@ xc_status xc_ddplan_plane_alloc(const xc_ddplan *p, size_t nsamp, xc_plane *pl, 
 xc_status xc_ddplan_execute(xc_ddplan *p, const xc_block *in, xc_plane *out, xc_error *err);
 /* Seconds the last create spent (delays and the implementation's plan). */
 double xc_ddplan_seconds(const xc_ddplan *p);
+/* What the last execute ran and how long its kernels took, as far as the
+ * implementation reports it (xc_ddstats; before any execute: chunks 0). */
+xc_status xc_ddplan_stats(const xc_ddplan *p, xc_ddstats *out);
 
 #ifdef __cplusplus
 }

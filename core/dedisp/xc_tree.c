@@ -264,7 +264,7 @@ xc_status xc_treeplan_make(xc_treeplan *tp, const xc_ddjob *job, int kind, xc_er
     return st;
 }
 
-static xc_status bounds(const xc_ddjob *job, int kind, xc_ddbound ***out, xc_error *err)
+xc_status xc_tree_bounds(const xc_ddjob *job, int kind, xc_ddbound ***out, xc_error *err)
 {
     xc_treeplan tp;
     xc_status st = xc_treeplan_make(&tp, job, kind, err);
@@ -287,14 +287,4 @@ static xc_status bounds(const xc_ddjob *job, int kind, xc_ddbound ***out, xc_err
         return xc_error_set(err, XC_ENOMEM, "tree: out of memory for the bounds of %d ranges", nr);
     *out = b;
     return XC_OK;
-}
-
-xc_status xc_tree_bounds_piecewise(const xc_ddjob *job, xc_ddbound ***b, xc_error *err)
-{
-    return bounds(job, XC_TREE_PIECEWISE, b, err);
-}
-
-xc_status xc_tree_bounds_padded(const xc_ddjob *job, xc_ddbound ***b, xc_error *err)
-{
-    return bounds(job, XC_TREE_PADDED, b, err);
 }

@@ -253,11 +253,13 @@ typedef xc_status (*xc_accel_emit_fn)(void *ctx, const xc_accel_hit *h, size_t n
  * implementation's stated tolerance (e.g. float sums). */
 typedef struct xc_accel_searcher {
     xc_impl impl;
-    xc_status (*create)(const xc_accel_plan *p, void **state, xc_error *err);
-    xc_status (*plane)(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err);
-    void (*destroy)(void *state);
-    xc_status (*search)(void *state, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo, long iend,
-                        xc_accel_emit_fn emit, void *ctx, xc_error *err);
+    /* Every method gets its descriptor first (self). */
+    xc_status (*create)(const struct xc_accel_searcher *self, const xc_accel_plan *p, void **state, xc_error *err);
+    xc_status (*plane)(const struct xc_accel_searcher *self, void *state, const xc_accel_plan *p,
+                       const xc_accel_block *b, xc_error *err);
+    void (*destroy)(const struct xc_accel_searcher *self, void *state);
+    xc_status (*search)(const struct xc_accel_searcher *self, void *state, const xc_accel_plan *p, const double *amp,
+                        size_t nbins, long ilo, long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err);
 } xc_accel_searcher;
 
 const xc_accel_searcher *xc_accel_searcher_of(const xc_impl *impl);

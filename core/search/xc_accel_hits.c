@@ -75,7 +75,7 @@ xc_status xc_accel_search_own(const xc_accel_searcher *s, void *state, const xc_
         amp[2 * k + 1] = sp->data[2 * k + 1] * scale[k];
     }
     hits_ctx c = {p, ilo, iend, pk};
-    xc_status st = s->search(state, p, amp, sp->nbins, ilo, iend, take, &c, err);
+    xc_status st = s->search(s, state, p, amp, sp->nbins, ilo, iend, take, &c, err);
     free(amp);
     return st;
 }

@@ -80,7 +80,7 @@ static xc_status do_block(run_t *r, long i0, size_t nr, long wlo, long wlen, flo
         a[1] = in ? X[2 * k + 1] * sc : 0;
     }
     xc_accel_block b = {klo, n, r->amp, i0, nr, out, want};
-    return r->s->plane(r->state, p, &b, err);
+    return r->s->plane(r->s, r->state, p, &b, err);
 }
 
 /* A top block starting at bin startr: accelsearch's window is
@@ -348,7 +348,7 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     if (state)
         r.state = state;
     if (!st && own && s->create && !state)
-        st = s->create(&p, &r.state, err);
+        st = s->create(s, &p, &r.state, err);
     if (!st && own)
         st = xc_accel_search_own(s, r.state, &p, sp, scale, itop_lo, itop_end, pk, err);
     if (!st && !own && !(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)))
@@ -399,7 +399,7 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
                 !(rind = malloc((size_t)p.numharm * (size_t)U * sizeof *rind))))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
     if (!st && !own && s->create && !state)
-        st = s->create(&p, &r.state, err);
+        st = s->create(s, &p, &r.state, err);
     /* accelsearch's in-memory search first fills the plane below rlo with
      * blocks starting at bin 8, for the sub-harmonics. */
     if (!st && r.plane) {
@@ -419,7 +419,7 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
             st = search_block(&r, i0, nr, pk, rowpk, rind, r.sub, suboff, err);
     }
     if (r.state && s->destroy && !state)
-        s->destroy(r.state);
+        s->destroy(s, r.state);
     for (size_t t = 0; rowpk && t < (size_t)p.ntempl * XC_ACCEL_NCHUNK; t++)
         xc_accel_peaks_free(&rowpk[t]);
     free(rowpk);

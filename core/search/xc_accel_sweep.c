@@ -110,7 +110,7 @@ struct xc_accel_session {
 static void group_free(const xc_accel_searcher *s, group_t *g)
 {
     if (g->state && s->destroy)
-        s->destroy(g->state);
+        s->destroy(s, g->state);
     if (g->have_top)
         xc_accel_plan_free(&g->top);
     for (size_t c = 0; c < g->made; c++)
@@ -161,7 +161,7 @@ static xc_status group_make(const xc_accel_searcher *s, const xc_accel_opts *o, 
                 g->top.thr[q] = fmin(g->top.thr[q], g->pc[c].thr[q]);
                 g->top.ntrials[q] = fmin(g->top.ntrials[q], g->pc[c].ntrials[q]);
             }
-    return s->create ? s->create(&g->top, &g->state, err) : XC_OK;
+    return s->create ? s->create(s, &g->top, &g->state, err) : XC_OK;
 }
 
 xc_status xc_accel_session_open(const xc_accel_searcher *s, size_t nbins, double T, const xc_accel_opts *o, size_t n,

@@ -15,7 +15,7 @@ xc_status xc_pulscan_powers(const xc_searcher *s, const xc_spectrum *sp, const x
                             xc_error *err)
 {
     xc_status st = xc_pulscan_check_input(sp, o, err);
-    return st ? st : s->powers(sp, o, P, err);
+    return st ? st : s->powers(s, sp, o, P, err);
 }
 
 /* Steps 1-5 with the host powers kept for the fill test of finish (*P is
@@ -33,10 +33,10 @@ static xc_status peaks(const xc_searcher *s, const xc_spectrum *sp, const xc_pso
         if (!(*P = malloc(sp->nbins * sizeof **P)))
             st = xc_error_set(err, XC_ENOMEM, "%s: out of memory for %zu powers", s->impl.name, sp->nbins);
         if (!st)
-            st = s->powers(sp, o, *P, err);
+            st = s->powers(s, sp, o, *P, err);
     }
     if (!st)
-        st = s->peaks(sp, o, *P, thr, pk, err);
+        st = s->peaks(s, sp, o, *P, thr, pk, err);
     free(thr);
     return st;
 }

@@ -41,7 +41,7 @@ xc_status xc_pulscan_session_open(const xc_searcher *s, size_t nbins, const xc_p
     q->nbins = nbins;
     st = xc_pulscan_thresholds(o, nbins, &q->thr, err);
     if (!st && s->plan && s->peaks_in && s->destroy)
-        st = s->plan(nbins, o, &q->state, err);
+        st = s->plan(s, nbins, o, &q->state, err);
     if (st) {
         xc_pulscan_session_close(q);
         return st;
@@ -70,11 +70,11 @@ xc_status xc_pulscan_session_run(xc_pulscan_session *ss, const xc_spectrum *sp, 
         if (!(P = malloc(sp->nbins * sizeof *P)))
             st = xc_error_set(err, XC_ENOMEM, "%s: out of memory for %zu powers", s->impl.name, sp->nbins);
         if (!st)
-            st = s->powers(sp, &ss->o, P, err);
+            st = s->powers(s, sp, &ss->o, P, err);
     }
     if (!st)
-        st = ss->state ? s->peaks_in(ss->state, sp, &ss->o, P, ss->thr, &pk, err)
-                       : s->peaks(sp, &ss->o, P, ss->thr, &pk, err);
+        st = ss->state ? s->peaks_in(s, ss->state, sp, &ss->o, P, ss->thr, &pk, err)
+                       : s->peaks(s, sp, &ss->o, P, ss->thr, &pk, err);
     if (!st)
         st = xc_pulscan_finish(&ss->fin, sp, P, &pk, out, err);
     xc_pspeaks_free(&pk);
@@ -87,7 +87,7 @@ void xc_pulscan_session_close(xc_pulscan_session *ss)
     if (!ss)
         return;
     if (ss->state)
-        ss->s->destroy(ss->state);
+        ss->s->destroy(ss->s, ss->state);
     free(ss->thr);
     free(ss);
 }

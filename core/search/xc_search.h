@@ -250,19 +250,21 @@ xc_status xc_pulscan_sift(xc_candlist *l, xc_error *err);
  * value v: same r, width and stage, power and sigma within v relative. */
 typedef struct xc_searcher {
     xc_impl impl;
-    xc_status (*powers)(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
-    xc_status (*peaks)(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
-                       xc_pspeaks *pk, xc_error *err);
+    /* Every method gets its descriptor first (self). */
+    xc_status (*powers)(const struct xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P,
+                        xc_error *err);
+    xc_status (*peaks)(const struct xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                       const double *thr, xc_pspeaks *pk, xc_error *err);
     int own_powers;
     /* Optional (NULL: none), for core's sessions below: state made once for
      * spectra of nbins bins searched with options o (a device's buffers,
      * thresholds and widths: what does not depend on the data), peaks_in
      * with it (peaks' semantics; P is NULL with own_powers), destroy.  Not
      * taken from plugins (the host wraps their searchers). */
-    xc_status (*plan)(size_t nbins, const xc_psopts *o, void **state, xc_error *err);
-    xc_status (*peaks_in)(void *state, const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
-                          xc_pspeaks *pk, xc_error *err);
-    void (*destroy)(void *state);
+    xc_status (*plan)(const struct xc_searcher *self, size_t nbins, const xc_psopts *o, void **state, xc_error *err);
+    xc_status (*peaks_in)(const struct xc_searcher *self, void *state, const xc_spectrum *sp, const xc_psopts *o,
+                          const double *P, const double *thr, xc_pspeaks *pk, xc_error *err);
+    void (*destroy)(const struct xc_searcher *self, void *state);
 } xc_searcher;
 
 /* The descriptor behind a registry entry; NULL if impl is of another family. */

@@ -72,8 +72,9 @@ static void delays(const xc_convention *cv, const xc_geometry *g, int nc, double
     }
 }
 
-static xc_status my_run(const xc_ddjob *job, xc_plane *out, xc_error *err)
+static xc_status my_run(const xc_dedisperser *self, const xc_ddjob *job, xc_plane *out, xc_error *err)
 {
+    (void)self;
     const xc_block *in = job->in;
     const xc_geometry *g = &job->geom;
     int nc = in->nchans;
@@ -118,8 +119,9 @@ static xc_status my_run(const xc_ddjob *job, xc_plane *out, xc_error *err)
 }
 
 static const xc_dedisperser mine = {
-    {XC_FAMILY_DEDISPERSE, IMPL_NAME, IMPL_DESC, {XC_TOL_ROUNDING, 1.0}, XC_CAP_RUNTIME, NULL},
-    NULL, NULL, NULL, my_run, NULL};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = IMPL_NAME, .tol = {XC_TOL_ROUNDING, 1.0}, .caps = XC_CAP_RUNTIME,
+             .desc = ""},
+    .run = my_run};
 
 static xc_status init(const xc_plugin_host *h, xc_error *err)
 {

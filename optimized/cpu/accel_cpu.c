@@ -41,8 +41,9 @@ typedef struct {
     fftwf_plan fwd, inv;
 } cpu_state;
 
-static void cpu_destroy(void *state)
+static void cpu_destroy(const xc_accel_searcher *self, void *state)
 {
+    (void)self;
     cpu_state *s = state;
     if (!s)
         return;
@@ -64,8 +65,9 @@ static void cpu_kernel_fft(void *ctx, float *row)
         k[q] = conjf(k[q]) / (float)s->L;
 }
 
-static xc_status cpu_create(const xc_accel_plan *p, void **state, xc_error *err)
+static xc_status cpu_create(const xc_accel_searcher *self, const xc_accel_plan *p, void **state, xc_error *err)
 {
+    (void)self;
     cpu_state *s = calloc(1, sizeof *s);
     if (!s)
         return xc_error_set(err, XC_ENOMEM, "accel cpu: out of memory");
@@ -101,15 +103,16 @@ static xc_status cpu_create(const xc_accel_plan *p, void **state, xc_error *err)
     fftwf_free(a);
     fftwf_free(b);
     if (st) {
-        cpu_destroy(s);
+        cpu_destroy(self, s);
         return st;
     }
     *state = s;
     return XC_OK;
 }
 
-static xc_status cpu_plane(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err)
+static xc_status cpu_plane(const xc_accel_searcher *self, void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err)
 {
+    (void)self;
     const cpu_state *s = state;
     (void)p;
     size_t L = (size_t)s->L, V = (size_t)s->V;
@@ -181,6 +184,6 @@ static xc_status cpu_plane(void *state, const xc_accel_plan *p, const xc_accel_b
 }
 
 const xc_accel_searcher xc_accel_cpu = {
-    {XC_FAMILY_ACCEL, "cpu", "overlap-save correlation, single-precision FFTW (plans made once), OpenMP over templates",
-     {XC_TOL_RELATIVE, 2e-3}, XC_CAP_THREADED, NULL},
-    cpu_create, cpu_plane, cpu_destroy, NULL};
+    .impl = {.family = XC_FAMILY_ACCEL, .name = "cpu", .tol = {XC_TOL_RELATIVE, 2e-3}, .caps = XC_CAP_THREADED,
+             .desc = "overlap-save correlation, single-precision FFTW (plans made once), OpenMP over templates"},
+    .create = cpu_create, .plane = cpu_plane, .destroy = cpu_destroy};

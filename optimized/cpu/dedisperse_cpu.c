@@ -188,7 +188,7 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
     if (nout == 0 || ndm == 0)
         return XC_OK;
 
-    const xc_ddopts *op = &job->opts;
+    const xc_ddtune *op = &job->tune;
     const size_t B = (size_t)lay->block;
     size_t tt = round_up(op->tile_t > 0 ? (size_t)op->tile_t : XC_CPU_TILE_T, B);
     if (tt > round_up(nout, B))
@@ -257,10 +257,10 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
 
 /* ---- driver ---------------------------------------------------------------- */
 
-static xc_status check_opts(const xc_ddopts *o, xc_error *err)
+static xc_status check_opts(const xc_ddopts *r, const xc_ddtune *o, xc_error *err)
 {
-    if (o->threads < 0 || o->threads > 4096)
-        return xc_error_set(err, XC_EINVAL, "cpu: threads: %d must be 0 (default) or 1..4096", o->threads);
+    if (r->threads < 0 || r->threads > 4096)
+        return xc_error_set(err, XC_EINVAL, "cpu: threads: %d must be 0 (default) or 1..4096", r->threads);
     if (o->tile_t < 0 || o->tile_t > (1 << 24))
         return xc_error_set(err, XC_EINVAL, "cpu: tile_t: %d must be 0 (default) or 1..%d", o->tile_t, 1 << 24);
     if (o->tile_dm < 0 || o->tile_dm > (1 << 20))
@@ -275,7 +275,7 @@ xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
     const xc_block *in = job->in;
     const int nc = in->nchans;
     const int nr = job->plan->nranges;
-    xc_status st = check_opts(&job->opts, err);
+    xc_status st = check_opts(&job->opts, &job->tune, err);
     if (st)
         return st;
     if (out->nranges != nr)
@@ -368,7 +368,20 @@ xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
 
 /* Integer input bit for bit; float input summed in float per channel tile,
  * within 1 x N 2^-24 max|ref| (N = channels x ds). */
+static xc_status cpu_run(const xc_dedisperser *self, const xc_ddjob *job, xc_plane *out, xc_error *err)
+{
+    (void)self;
+    return xc_dedisperse_cpu(job, out, err);
+}
+
+static void cpu_stats(const xc_dedisperser *self, const void *state, xc_ddstats *out)
+{
+    (void)self;
+    (void)state;
+    out->path = "cpu-tiled";
+}
+
 const xc_dedisperser xc_dd_cpu = {
-    {XC_FAMILY_DEDISPERSE, "cpu", "tiled OpenMP/SIMD direct dedispersion (AstroAccelerate CPU algorithm)",
-     {XC_TOL_ROUNDING, 1.0}, XC_CAP_THREADED, NULL},
-    NULL, NULL, NULL, xc_dedisperse_cpu, NULL};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "cpu", .tol = {XC_TOL_ROUNDING, 1.0}, .caps = XC_CAP_THREADED,
+             .desc = "tiled OpenMP/SIMD direct dedispersion (AstroAccelerate CPU algorithm)"},
+    .run = cpu_run, .stats = cpu_stats};

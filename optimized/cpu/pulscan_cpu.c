@@ -362,9 +362,10 @@ static void worker_free(worker *wk)
 }
 
 /* Steps 3-5 on the powers P. */
-static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr, xc_pspeaks *pk,
+static xc_status search(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr, xc_pspeaks *pk,
                         xc_error *err)
 {
+    (void)self;
     size_t nbins = sp->nbins, ntask = 0;
     int nth = o->threads > 0 ? o->threads : omp_get_max_threads(), nh = o->numharm > 0 ? o->numharm : 1;
     if (nth < 1)
@@ -430,8 +431,15 @@ static xc_status search(const xc_spectrum *sp, const xc_psopts *o, const double 
     return st;
 }
 
+static xc_status powers(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P,
+                        xc_error *err)
+{
+    (void)self;
+    return xc_pulscan_powers_cpu_checked(sp, o, P, err);
+}
+
 const xc_searcher xc_ps_cpu = {
-    {XC_FAMILY_PULSCAN, "cpu", "quickselect, recursive boxcar in double with cache tiles, OpenMP over R-blocks",
-     /* Bit-identical by construction: the same values summed in double in the same order. */
-     {XC_TOL_EXACT, 0}, XC_CAP_THREADED, NULL},
-    xc_pulscan_powers_cpu_checked, search, 0, NULL, NULL, NULL};
+    /* Bit-identical by construction: the same values summed in double in the same order. */
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "cpu", .tol = {XC_TOL_EXACT, 0}, .caps = XC_CAP_THREADED,
+             .desc = "quickselect, recursive boxcar in double with cache tiles, OpenMP over R-blocks"},
+    .powers = powers, .peaks = search};

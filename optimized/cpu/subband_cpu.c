@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/dedisp/xc_ddapprox.h"
 #include "core/dedisp/xc_subband.h"
 #include "core/base/xc_grow.h"
 #include "optimized/cpu/cpu_internal.h"
@@ -43,8 +44,9 @@ typedef struct {
     int m;
 } state;
 
-static void st_destroy(void *p)
+static void st_destroy(const xc_dedisperser *self, void *p)
 {
+    (void)self;
     state *s = p;
     if (!s)
         return;
@@ -56,8 +58,9 @@ static void st_destroy(void *p)
     free(s);
 }
 
-static xc_status st_plan(const xc_ddjob *proto, void **out, xc_error *err)
+static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **out, xc_error *err)
 {
+    (void)self;
     if (proto->opts.threads < 0 || proto->opts.threads > 4096)
         return xc_error_set(err, XC_EINVAL, "subband: threads: %d must be 0 (default) or 1..4096",
                             proto->opts.threads);
@@ -76,7 +79,7 @@ static xc_status st_plan(const xc_ddjob *proto, void **out, xc_error *err)
     s->chans = malloc((size_t)nc * sizeof *s->chans);
     s->pos = malloc((size_t)nc * sizeof *s->pos);
     if (!s->span || !s->buf || !s->chans || !s->pos) {
-        st_destroy(s);
+        st_destroy(self, s);
         return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
     }
     for (int c = 0; c < nc; c++) {
@@ -91,7 +94,7 @@ static xc_status st_plan(const xc_ddjob *proto, void **out, xc_error *err)
     for (int k = 0; k < nr; k++) {
         const xc_subrange *r = &s->sp.r[k];
         if (!(s->span[k] = calloc((size_t)r->ngroups + 1, sizeof **s->span))) {
-            st_destroy(s);
+            st_destroy(self, s);
             return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
         }
         for (int j = 0; j < r->ngroups; j++) {
@@ -116,7 +119,7 @@ static xc_status st_plan(const xc_ddjob *proto, void **out, xc_error *err)
     for (int i = 0; i < s->nthreads; i++)
         if (!(s->buf[i] = malloc(s->scratch))) {
             size_t n = s->scratch;
-            st_destroy(s);
+            st_destroy(self, s);
             return xc_error_set(err, XC_ENOMEM, "subband: out of memory for %zu scratch bytes per thread", n);
         }
     *out = s;
@@ -236,8 +239,9 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
         }
 }
 
-static xc_status st_execute(void *p, const xc_ddjob *job, xc_plane *out, xc_error *err)
+static xc_status st_execute(const xc_dedisperser *self, void *p, const xc_ddjob *job, xc_plane *out, xc_error *err)
 {
+    (void)self;
     const state *S = p;
     const xc_cpu_approx a = {"subband", S->sp.nchans, S->m, S->chans, S->nthreads, range_ds, run_range};
     return xc_cpu_approx_execute(&a, S, job, out, err);
@@ -245,7 +249,7 @@ static xc_status st_execute(void *p, const xc_ddjob *job, xc_plane *out, xc_erro
 
 /* Integer input: the subband reference bit for bit at any thread count. */
 const xc_dedisperser xc_dd_subband_cpu = {
-    {XC_FAMILY_DEDISPERSE, "subband",
-     "two-stage subband dedispersion (PRESTO prepsubband), OpenMP over nominal DMs x time chunks",
-     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_THREADED | XC_CAP_APPROXIMATE, NULL},
-    st_plan, st_execute, st_destroy, NULL, xc_subband_bounds};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "subband", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_subband,
+             .desc = "two-stage subband dedispersion (PRESTO prepsubband), OpenMP over nominal DMs x time chunks"},
+    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};

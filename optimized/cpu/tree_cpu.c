@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/dedisp/xc_ddapprox.h"
 #include "core/dedisp/xc_tree.h"
 #include "core/base/xc_grow.h"
 #include "optimized/cpu/cpu_internal.h"
@@ -54,8 +55,9 @@ typedef struct {
     int m;
 } state;
 
-static void st_destroy(void *p)
+static void st_destroy(const xc_dedisperser *self, void *p)
 {
+    (void)self;
     state *s = p;
     if (!s)
         return;
@@ -115,14 +117,15 @@ static xc_status make_groups(state *S, int k)
     return XC_OK;
 }
 
-static xc_status plan_kind(const xc_ddjob *proto, void **out, int kind, xc_error *err)
+/* One plan for both trees: the kind is the descriptor's (core/dedisp/xc_ddapprox.h). */
+static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **out, xc_error *err)
 {
     if (proto->opts.threads < 0 || proto->opts.threads > 4096)
         return xc_error_set(err, XC_EINVAL, "tree: threads: %d must be 0 (default) or 1..4096", proto->opts.threads);
     state *S = calloc(1, sizeof *S);
     if (!S)
         return xc_error_set(err, XC_ENOMEM, "tree: out of memory");
-    xc_status st = xc_treeplan_make(&S->tp, proto, kind, err);
+    xc_status st = xc_treeplan_make(&S->tp, proto, xc_ddapprox_of(self)->tree_kind, err);
     if (st) {
         free(S);
         return st;
@@ -148,21 +151,11 @@ static xc_status plan_kind(const xc_ddjob *proto, void **out, int kind, xc_error
         bad = !(S->buf[i] = malloc(S->scratch));
     if (bad) {
         size_t n = S->scratch;
-        st_destroy(S);
+        st_destroy(self, S);
         return xc_error_set(err, XC_ENOMEM, "tree: out of memory (%zu scratch bytes per thread)", n);
     }
     *out = S;
     return XC_OK;
-}
-
-static xc_status plan_pw(const xc_ddjob *proto, void **out, xc_error *err)
-{
-    return plan_kind(proto, out, XC_TREE_PIECEWISE, err);
-}
-
-static xc_status plan_pad(const xc_ddjob *proto, void **out, xc_error *err)
-{
-    return plan_kind(proto, out, XC_TREE_PADDED, err);
 }
 
 /* One work item: output samples [t0, t0 + nt) of every trial of range r.
@@ -269,8 +262,9 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
     }
 }
 
-static xc_status st_execute(void *p, const xc_ddjob *job, xc_plane *out, xc_error *err)
+static xc_status st_execute(const xc_dedisperser *self, void *p, const xc_ddjob *job, xc_plane *out, xc_error *err)
 {
+    (void)self;
     const state *S = p;
     const xc_cpu_approx a = {"tree", S->tp.nchans, S->m, S->chans, S->nthreads, range_ds, run_range};
     return xc_cpu_approx_execute(&a, S, job, out, err);
@@ -278,13 +272,14 @@ static xc_status st_execute(void *p, const xc_ddjob *job, xc_plane *out, xc_erro
 
 /* Integer input: the tree references bit for bit at any thread count. */
 const xc_dedisperser xc_dd_tree_cpu = {
-    {XC_FAMILY_DEDISPERSE, "tree",
-     "piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), OpenMP over time chunks",
-     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_THREADED | XC_CAP_APPROXIMATE, NULL},
-    plan_pw, st_execute, st_destroy, NULL, xc_tree_bounds_piecewise};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree,
+             .desc = "piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), OpenMP over "
+                     "time chunks"},
+    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};
 
 const xc_dedisperser xc_dd_tree_padded_cpu = {
-    {XC_FAMILY_DEDISPERSE, "tree-padded",
-     "frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), OpenMP over time chunks",
-     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_THREADED | XC_CAP_APPROXIMATE, NULL},
-    plan_pad, st_execute, st_destroy, NULL, xc_tree_bounds_padded};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-padded", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree_padded,
+             .desc = "frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), OpenMP over time chunks"},
+    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};

@@ -474,8 +474,10 @@ xc_status plane(state *s, const xc_accel_block *b, xc_error *err)
 
 using namespace xc_accel_gpu_impl;
 
-extern "C" xc_status xc_accel_gpu_create(const xc_accel_plan *p, void **st, xc_error *err)
+extern "C" xc_status xc_accel_gpu_create(const xc_accel_searcher *self, const xc_accel_plan *p, void **st,
+                                         xc_error *err)
 {
+    (void)self;
     if (!p || !st || p->ntempl < 1 || !p->hw)
         return xc_error_set(err, XC_EINVAL, "accel gpu: no plan");
     state *s = (state *)calloc(1, sizeof *s);
@@ -490,8 +492,10 @@ extern "C" xc_status xc_accel_gpu_create(const xc_accel_plan *p, void **st, xc_e
     return XC_OK;
 }
 
-extern "C" xc_status xc_accel_gpu_plane(void *st, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err)
+extern "C" xc_status xc_accel_gpu_plane(const xc_accel_searcher *self, void *st, const xc_accel_plan *p,
+                                        const xc_accel_block *b, xc_error *err)
 {
+    (void)self;
     state *s = (state *)st;
     if (!s || !p || !b)
         return xc_error_set(err, XC_EINVAL, "accel gpu: no state or block");
@@ -500,4 +504,8 @@ extern "C" xc_status xc_accel_gpu_plane(void *st, const xc_accel_plan *p, const 
     return plane(s, b, err);
 }
 
-extern "C" void xc_accel_gpu_destroy(void *st) { destroy_state((state *)st); }
+extern "C" void xc_accel_gpu_destroy(const xc_accel_searcher *self, void *st)
+{
+    (void)self;
+    destroy_state((state *)st);
+}

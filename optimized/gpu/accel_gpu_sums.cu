@@ -406,9 +406,11 @@ xc_status search(state *s, const xc_accel_plan *p, const double *amp, size_t nbi
 
 } // namespace xc_accel_gpu_impl
 
-extern "C" xc_status xc_accel_gpu_search(void *st, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo,
-                                         long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err)
+extern "C" xc_status xc_accel_gpu_search(const xc_accel_searcher *self, void *st, const xc_accel_plan *p,
+                                         const double *amp, size_t nbins, long ilo, long iend, xc_accel_emit_fn emit,
+                                         void *ctx, xc_error *err)
 {
+    (void)self;
     xc_accel_gpu_impl::state *s = (xc_accel_gpu_impl::state *)st;
     if (!s || !p || !emit)
         return xc_error_set(err, XC_EINVAL, "accel gpu: no state, plan or receiver of the points");

@@ -27,7 +27,7 @@
  * range's plane stay on the device; the stage-1 rows are made for chunks of
  * output time and batches of groups (subband) or subbands (tree) so that
  * they fit a budget: a quarter of the free device memory (at least
- * AP_SCRATCH where that much is free), or a quarter of opts.gpu_max_bytes
+ * AP_SCRATCH where that much is free), or a quarter of tune.gpu_max_bytes
  * when that is set.  The plane of a gulp is bounded by the caller's gulp choice
  * (core/base/xc_mem.h keeps a default gulp's plane within 1 GiB). */
 #include <cuda_runtime.h>
@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/dedisp/xc_ddapprox.h"
 #include "core/dedisp/xc_subband.h"
 #include "core/dedisp/xc_tree.h"
 #include "optimized/gpu/dd_approx.h"
@@ -309,12 +310,12 @@ xc_status execute(xc_gpu_apstate *S, const xc_ddjob *job, xc_plane *out, xc_erro
         }
         if ((st = grow(err, (void **)&S->d_out, &S->cap_out, o->ndm * o->nsamp * sizeof(float), S->name, "the plane")))
             break;
-        /* stage-1 scratch: a quarter of opts.gpu_max_bytes, or of what is free
+        /* stage-1 scratch: a quarter of tune.gpu_max_bytes, or of what is free
          * (the scratch already held counted as free), at least AP_SCRATCH where
          * that much is free: long chunks keep the tree's M - 1 samples of
          * overlap and the groups' spans small beside the chunk */
-        size_t budget = job->opts.gpu_max_bytes / 4;
-        if (!job->opts.gpu_max_bytes) {
+        size_t budget = job->tune.gpu_max_bytes / 4;
+        if (!job->tune.gpu_max_bytes) {
             size_t fr = 0, tot = 0;
             XC_GPU_CK(cudaMemGetInfo(&fr, &tot), "cudaMemGetInfo");
             fr += S->cap_buf + S->cap_buf2 + S->cap_acc;
@@ -344,29 +345,44 @@ xc_status execute(xc_gpu_apstate *S, const xc_ddjob *job, xc_plane *out, xc_erro
         XC_GPU_CK(cudaMemcpy(o->data, S->d_out, o->ndm * o->nsamp * sizeof(float), cudaMemcpyDeviceToHost),
                   "cudaMemcpy(plane to the host)");
     }
-    if (!st && job->opts.gpu_kernel_ms)
-        *job->opts.gpu_kernel_ms = kms_total;
+    if (!st)
+        S->kernel_ms = kms_total;
     return st;
 }
 
 } // namespace
 
-extern "C" xc_status xc_gpu_approx_plan(const xc_ddjob *proto, void **state, int kind, xc_error *err)
+extern "C" xc_status xc_gpu_approx_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state,
+                                        xc_error *err)
 {
     if (!state)
         return xc_error_set(err, XC_EINVAL, "gpu: xc_gpu_approx_plan: no place for the state");
     *state = NULL;
-    if (kind < AK_SUBBAND || kind > AK_TREE_PAD)
-        return xc_error_set(err, XC_EINVAL, "gpu: xc_gpu_approx_plan: kind %d is not 0, 1 or 2", kind);
-    return plan_kind(proto, state, kind, err);
+    const xc_ddapprox *a = xc_ddapprox_of(self);
+    if (!a)
+        return xc_error_set(err, XC_EINVAL, "gpu: xc_gpu_approx_plan: %s names no approximate algorithm",
+                            self ? self->impl.name : "(no descriptor)");
+    return plan_kind(proto, state, (int)a->algo, err);
 }
 
-extern "C" xc_status xc_gpu_approx_execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
+extern "C" xc_status xc_gpu_approx_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
+                                           xc_error *err)
 {
+    (void)self;
     if (!state || !job || !job->in)
         return xc_error_set(err, XC_EINVAL, "gpu: xc_gpu_approx_execute: %s is NULL",
                             !state ? "the state" : !job ? "the job" : "the job's block");
     return execute((xc_gpu_apstate *)state, job, out, err);
 }
 
-extern "C" void xc_gpu_approx_destroy(void *state) { state_free((xc_gpu_apstate *)state); }
+extern "C" void xc_gpu_approx_stats(const xc_dedisperser *self, const void *state, xc_ddstats *out)
+{
+    (void)self;
+    out->kernel_ms = ((const xc_gpu_apstate *)state)->kernel_ms;
+}
+
+extern "C" void xc_gpu_approx_destroy(const xc_dedisperser *self, void *state)
+{
+    (void)self;
+    state_free((xc_gpu_apstate *)state);
+}

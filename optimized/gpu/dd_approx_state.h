@@ -46,6 +46,7 @@ struct ap_range {
 
 struct xc_gpu_apstate {
     int kind;
+    double kernel_ms;          /* the last execute's kernels (stats) */
     const char *name;
     xc_subplan sp;
     xc_treeplan tp;

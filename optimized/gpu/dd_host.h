@@ -103,7 +103,7 @@ struct xc_gpu_ddstate {
     xc_geometry geom;
     int nbits;
     int64_t max_delay;
-    xc_ddopts opts;            /* the gpu_* settings (gpu_kernel_ms, an output, is not bound) */
+    xc_ddtune tune;            /* the gpu_* settings the state is bound to */
     int force_direct, test_wide, test_period, test_fault;
     int nc, nuse, nr, maxds;
     /* the device side, set up by the first job with something to add */
@@ -150,7 +150,7 @@ struct ctx {
     long nchunks;
     double kernel_ms, prep_ms, tune_ms, h2d_ms, d2h_ms;
     double setup_ms;           /* host clock: device setup, chunk plan and buffers, autotuning */
-    int pipe;                  /* chunks through the two-stream pipeline (opts.gpu_serial == 0) */
+    int pipe;                  /* chunks through the two-stream pipeline (tune.gpu_serial == 0) */
     int in_pinned;             /* the job's input is page-locked: no staging */
     int staged;                /* the pipeline stages through pinned memory (more than one chunk) */
 };
@@ -169,7 +169,7 @@ const char *fmt_name(int fmt);
 void choose_format(range_plan *r, int nbits, int nuse, int test_wide, int test_period);
 /* The requested setting (rounded to what the kernels support) and, with
  * o->gpu_autotune, the other candidates. */
-void build_candidates(range_plan *r, const xc_ddopts *o, int nuse);
+void build_candidates(range_plan *r, const xc_ddtune *o, int nuse);
 /* Per range and candidate: the delay bounds, whether its tile fits in shared
  * memory (cs reduced to fit), and whether the range must run direct. */
 xc_status measure_ranges(ctx &c);

@@ -106,7 +106,7 @@ xc_status plan_chunks(ctx &c, size_t need[BUF_N])
 {
     xc_error *err = c.err;
     const xc_ddjob *job = c.job;
-    size_t budget = job->opts.gpu_max_bytes;
+    size_t budget = job->tune.gpu_max_bytes;
     if (!budget) {
         /* the chunk buffers the state holds count as usable: state_buffers
          * frees a buffer before it makes a larger one */
@@ -117,7 +117,7 @@ xc_status plan_chunks(ctx &c, size_t need[BUF_N])
     c.budget = budget;
     const size_t need1 = plan_bytes(c, 1, NULL, NULL, NULL);
     if (need1 > budget) {
-        if (job->opts.gpu_max_bytes)
+        if (job->tune.gpu_max_bytes)
             return xc_error_set(err, XC_EINVAL,
                                 "gpu: gpu_max_bytes = %zu is below the %zu bytes the smallest time chunk needs "
                                 "(%d channels, largest delay %lld samples)",

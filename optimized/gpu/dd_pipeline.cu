@@ -1,5 +1,5 @@
 /* GPU dedisperser, host side: the time chunks of a job pipelined through two
- * CUDA streams (the default; opts.gpu_serial = 1 runs the chunks one launch
+ * CUDA streams (the default; tune.gpu_serial = 1 runs the chunks one launch
  * at a time, dd_launch.cu).
  *
  * Before the first chunk every range's setting is decided (autotuned on the

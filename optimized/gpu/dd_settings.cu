@@ -109,7 +109,7 @@ static cfg resolve(int fmt, int wide, int nuse, int spt, int dy, int spb, int cs
 static int same_cfg(const cfg &a, const cfg &b) { return a.R == b.R && a.wx == b.wx && a.dy == b.dy && a.cs == b.cs; }
 
 
-void build_candidates(range_plan *r, const xc_ddopts *o, int nuse)
+void build_candidates(range_plan *r, const xc_ddtune *o, int nuse)
 {
     const int L = dd_lanes(r->fmt);
     r->ncand = 0;

@@ -125,7 +125,7 @@ xc_status state_setup(ctx &c)
         if (r.ds > s->maxds)
             s->maxds = r.ds;
         choose_format(&r, s->nbits, s->nuse, s->test_wide, s->test_period);
-        build_candidates(&r, &s->opts, s->nuse);
+        build_candidates(&r, &s->tune, s->nuse);
     }
     int optin = 0, dev = 0;
     XC_GPU_CK(cudaGetDevice(&dev), "cudaGetDevice");
@@ -147,10 +147,10 @@ xc_status state_setup(ctx &c)
     size_t fixed = 4 * sizeof(int);
     for (int k = 0; k < s->nr; k++)
         fixed += s->rp[k].ndm * (size_t)s->nuse * sizeof(int32_t);
-    if (s->opts.gpu_max_bytes && fixed > s->opts.gpu_max_bytes)
+    if (s->tune.gpu_max_bytes && fixed > s->tune.gpu_max_bytes)
         return xc_error_set(err, XC_EINVAL,
                             "gpu: gpu_max_bytes = %zu is below the %zu bytes of the delay tables alone (%d channels)",
-                            s->opts.gpu_max_bytes, fixed, s->nuse);
+                            s->tune.gpu_max_bytes, fixed, s->nuse);
     xc_status st;
     if ((st = dev_alloc(c, (void **)&s->d_stats, 4 * sizeof(int), "delay statistics")) || (st = upload_delays(c)) ||
         (st = measure_ranges(c)))

@@ -33,7 +33,7 @@
  *   u64 (vmax >= 2^32)           direct kernel, u64 sums.
  * "wide" instances add u64 sums when nuse * vmax may pass 2^32 - 1.
  *
- * Tunables (xc_ddopts, 0 = default; values are rounded to what exists and the
+ * Tunables (xc_ddtune, 0 = default; values are rounded to what exists and the
  * effective ones reported in xc_gpu_ddinfo):
  *   gpu_samps_per_thread  R*L: R words per thread (1,2,4,8; 16 for p16/s16/w32/f32)
  *   gpu_samps_per_block   32*WX*R*L: WX warps along time (1..16)
@@ -59,14 +59,14 @@ namespace {
 
 xc_status check_job(const xc_ddjob *job, const xc_plane *out, xc_error *err)
 {
-    const xc_ddopts *o = &job->opts;
+    const xc_ddtune *o = &job->tune;
     static const char *const names[] = {"gpu_samps_per_thread", "gpu_dms_per_block", "gpu_samps_per_block",
                                         "gpu_chans_per_stage"};
     const int vals[] = {o->gpu_samps_per_thread, o->gpu_dms_per_block, o->gpu_samps_per_block,
                         o->gpu_chans_per_stage};
     for (int i = 0; i < 4; i++)
         if (vals[i] < 0)
-            return xc_error_set(err, XC_EINVAL, "gpu: opts.%s = %d must be >= 0 (0: default)", names[i], vals[i]);
+            return xc_error_set(err, XC_EINVAL, "gpu: tune.%s = %d must be >= 0 (0: default)", names[i], vals[i]);
     if (!out || out->nranges != job->plan->nranges)
         return xc_error_set(err, XC_EINVAL, "gpu: the plane has %d ranges, the plan %d", out ? out->nranges : 0,
                             job->plan->nranges);
@@ -99,8 +99,7 @@ void bind(xc_gpu_ddstate *s, const xc_ddjob *job, const hooks &h)
     s->nbits = job->in->nbits;
     s->nc = job->in->nchans;
     s->max_delay = job->max_delay;
-    s->opts = job->opts;
-    s->opts.gpu_kernel_ms = NULL;
+    s->tune = job->tune;
     s->force_direct = h.force_direct;
     s->test_wide = h.test_wide;
     s->test_period = h.test_period;
@@ -131,7 +130,7 @@ xc_status check_binding(const xc_gpu_ddstate *s, const xc_ddjob *job, const hook
                             "gpu: state: the job's geometry (%d channels, fch1 %.17g MHz, foff %.17g MHz, tsamp "
                             "%.17g s) is not the state's (%d, %.17g, %.17g, %.17g)",
                             g->nchans, g->fch1, g->foff, g->tsamp, b->nchans, b->fch1, b->foff, b->tsamp);
-    const xc_ddopts *o = &job->opts, *p = &s->opts;
+    const xc_ddtune *o = &job->tune, *p = &s->tune;
     const struct {
         const char *name;
         long long job, state;
@@ -139,13 +138,13 @@ xc_status check_binding(const xc_gpu_ddstate *s, const xc_ddjob *job, const hook
         {"in->nchans", job->in->nchans, s->nc},
         {"in->nbits", job->in->nbits, s->nbits},
         {"max_delay", (long long)job->max_delay, (long long)s->max_delay},
-        {"opts.gpu_max_bytes", (long long)o->gpu_max_bytes, (long long)p->gpu_max_bytes},
-        {"opts.gpu_samps_per_thread", o->gpu_samps_per_thread, p->gpu_samps_per_thread},
-        {"opts.gpu_dms_per_block", o->gpu_dms_per_block, p->gpu_dms_per_block},
-        {"opts.gpu_samps_per_block", o->gpu_samps_per_block, p->gpu_samps_per_block},
-        {"opts.gpu_chans_per_stage", o->gpu_chans_per_stage, p->gpu_chans_per_stage},
-        {"opts.gpu_autotune", o->gpu_autotune, p->gpu_autotune},
-        {"opts.gpu_serial", o->gpu_serial, p->gpu_serial},
+        {"tune.gpu_max_bytes", (long long)o->gpu_max_bytes, (long long)p->gpu_max_bytes},
+        {"tune.gpu_samps_per_thread", o->gpu_samps_per_thread, p->gpu_samps_per_thread},
+        {"tune.gpu_dms_per_block", o->gpu_dms_per_block, p->gpu_dms_per_block},
+        {"tune.gpu_samps_per_block", o->gpu_samps_per_block, p->gpu_samps_per_block},
+        {"tune.gpu_chans_per_stage", o->gpu_chans_per_stage, p->gpu_chans_per_stage},
+        {"tune.gpu_autotune", o->gpu_autotune, p->gpu_autotune},
+        {"tune.gpu_serial", o->gpu_serial, p->gpu_serial},
         {"info->force_direct", h.force_direct, s->force_direct},
         {"info->test_wide", h.test_wide, s->test_wide},
         {"info->test_period", h.test_period, s->test_period},
@@ -166,7 +165,7 @@ xc_status run_job(ctx &c)
     xc_gpu_ddstate *s = c.s;
     const xc_ddjob *job = c.job;
     const double t0 = now_ms();
-    c.pipe = !job->opts.gpu_serial;
+    c.pipe = !job->tune.gpu_serial;
     c.in_pinned = c.pipe && host_pinned(job->in->nbits == 32 ? (const void *)job->in->f32 : (const void *)job->in->u16);
     xc_status st = s->ready ? XC_OK : state_setup(c);
     size_t need[BUF_N];
@@ -319,8 +318,6 @@ extern "C" xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *
         fill_info(c, now_ms() - t0, info);
     if (rc && !was_ready)
         state_release(st);
-    if (!rc && job->opts.gpu_kernel_ms)
-        *job->opts.gpu_kernel_ms = c.kernel_ms;
     return rc;
 }
 

@@ -1,93 +1,140 @@
 /* The descriptors of the CUDA implementations (built when the Makefile finds
  * nvcc).  Without a usable device they report the CUDA runtime's reason and
  * every caller passes them over. */
-#include "core/dedisp/xc_subband.h"
-#include "core/dedisp/xc_tree.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dedisp/xc_ddapprox.h"
 #include "optimized/gpu/xc_gpu.h"
 
+/* Without a device every entry reports the CUDA runtime's reason. */
+static int available(const xc_impl *self, char *why, size_t n)
+{
+    (void)self;
+    return xc_gpu_available(why, n);
+}
+
+/* What distinguishes gpu from gpu-direct: the kernel path. */
+typedef struct {
+    int force_direct;   /* 1: the direct (L1/cache) kernel for every range */
+} dd_variant;
+
+static const dd_variant smem = {.force_direct = 0}, direct = {.force_direct = 1};
+
 /* The plan's state keeps device buffers, the uploaded delays and the tuning
- * between gulps (xc_gpu_ddstate). */
-static xc_status dd_plan(const xc_ddjob *proto, void **state, xc_error *err)
+ * between gulps (xc_gpu_ddstate), and what the last execute ran (stats). */
+typedef struct {
+    xc_gpu_ddstate *st;
+    xc_gpu_ddinfo info;
+} dd_state;
+
+static void dd_destroy(const xc_dedisperser *self, void *state)
+{
+    (void)self;
+    dd_state *s = state;
+    if (s)
+        xc_gpu_ddstate_destroy(s->st);
+    free(s);
+}
+
+static xc_status dd_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err)
 {
     (void)proto;
-    return xc_gpu_ddstate_create((xc_gpu_ddstate **)state, err);
+    dd_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return xc_error_set(err, XC_ENOMEM, "%s: out of memory for a plan", self->impl.name);
+    xc_status st = xc_gpu_ddstate_create(&s->st, err);
+    if (st) {
+        dd_destroy(self, s);
+        return st;
+    }
+    *state = s;
+    return XC_OK;
 }
 
-static xc_status dd_execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
+static xc_status dd_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
+                            xc_error *err)
 {
-    return xc_dedisperse_gpu_exec(state, job, out, NULL, err);
+    const dd_variant *v = self->impl.data;
+    dd_state *s = state;
+    s->info = (xc_gpu_ddinfo){.force_direct = v->force_direct};
+    return xc_dedisperse_gpu_exec(s->st, job, out, &s->info, err);
 }
 
-static void dd_destroy(void *state) { xc_gpu_ddstate_destroy(state); }
+/* "smem" when every range ran a shared-memory kernel, "direct" when every
+ * one ran the direct kernel, else "mixed". */
+static void dd_stats(const xc_dedisperser *self, const void *state, xc_ddstats *out)
+{
+    (void)self;
+    const xc_gpu_ddinfo *in = &((const dd_state *)state)->info;
+    int smem = 0;
+    for (int k = 0; k < in->nranges; k++)
+        smem += !strncmp(in->range[k].kernel, "smem", 4);
+    out->path = smem == in->nranges ? "smem" : smem == 0 ? "direct" : "mixed";
+    out->kernel_ms = in->kernel_ms;
+    out->setup_ms = in->setup_ms;
+    out->exec_ms = in->exec_ms;
+    out->chunks = in->nchunks;
+    out->pinned_bytes = in->pinned_bytes;
+}
 
 /* Integer input bit for bit; float input within 1 x N 2^-24 max|ref|. */
 const xc_dedisperser xc_dd_gpu = {
-    {XC_FAMILY_DEDISPERSE, "gpu", "CUDA shared-memory direct dedispersion (AstroAccelerate GPU algorithm)",
-     {XC_TOL_ROUNDING, 1.0}, XC_CAP_DEVICE, xc_gpu_available},
-    dd_plan, dd_execute, dd_destroy, NULL, NULL};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "gpu", .tol = {XC_TOL_ROUNDING, 1.0}, .caps = XC_CAP_DEVICE,
+             .available = available, .data = &smem,
+             .desc = "CUDA shared-memory direct dedispersion (AstroAccelerate GPU algorithm)"},
+    .plan = dd_plan, .execute = dd_execute, .destroy = dd_destroy, .stats = dd_stats};
 
 /* The same kernels forced onto the direct (L1/cache) kernel that the
  * shared-memory one falls back to, so the conformance suite and the
  * benchmark check and time that path on its own. */
-static xc_status dd_execute_direct(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
-{
-    xc_gpu_ddinfo info = {.force_direct = 1};
-    return xc_dedisperse_gpu_exec(state, job, out, &info, err);
-}
-
 const xc_dedisperser xc_dd_gpu_direct = {
-    {XC_FAMILY_DEDISPERSE, "gpu-direct", "CUDA direct dedispersion through the cache (the gpu fallback kernel alone)",
-     {XC_TOL_ROUNDING, 1.0}, XC_CAP_DEVICE, xc_gpu_available},
-    dd_plan, dd_execute_direct, dd_destroy, NULL, NULL};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "gpu-direct", .tol = {XC_TOL_ROUNDING, 1.0}, .caps = XC_CAP_DEVICE,
+             .available = available, .data = &direct,
+             .desc = "CUDA direct dedispersion through the cache (the gpu fallback kernel alone)"},
+    .plan = dd_plan, .execute = dd_execute, .destroy = dd_destroy, .stats = dd_stats};
 
 /* Subband and tree on the device: core's plans, the CPU versions' order of
  * exact sums (optimized/gpu/dd_approx_gpu.cu), so each is its reference bit
  * for bit on integer input and is judged, like them, by its declared
  * smearing bound (signal-loss 0.8: reference/subband_ref.c and
- * reference/tree_ref.c derive it for the conformance suite's measure). */
-static xc_status ap_plan_sub(const xc_ddjob *proto, void **state, xc_error *err)
-{
-    return xc_gpu_approx_plan(proto, state, 0, err);
-}
-
-static xc_status ap_plan_pw(const xc_ddjob *proto, void **state, xc_error *err)
-{
-    return xc_gpu_approx_plan(proto, state, 1, err);
-}
-
-static xc_status ap_plan_pad(const xc_ddjob *proto, void **state, xc_error *err)
-{
-    return xc_gpu_approx_plan(proto, state, 2, err);
-}
-
+ * reference/tree_ref.c derive it for the conformance suite's measure).  One
+ * plan serves the three; the algorithm is the entry's data. */
 const xc_dedisperser xc_dd_subband_gpu = {
-    {XC_FAMILY_DEDISPERSE, "subband-gpu",
-     "CUDA two-stage subband dedispersion (PRESTO prepsubband, Barsdell et al. 2012 s4), exact sums",
-     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_DEVICE | XC_CAP_APPROXIMATE, xc_gpu_available},
-    ap_plan_sub, xc_gpu_approx_execute, xc_gpu_approx_destroy, NULL, xc_subband_bounds};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "subband-gpu", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_DEVICE | XC_CAP_APPROXIMATE, .available = available, .data = &xc_ddapprox_subband,
+             .desc = "CUDA two-stage subband dedispersion (PRESTO prepsubband, Barsdell et al. 2012 s4), exact sums"},
+    .plan = xc_gpu_approx_plan, .execute = xc_gpu_approx_execute, .destroy = xc_gpu_approx_destroy,
+    .bound = xc_ddapprox_bounds, .stats = xc_gpu_approx_stats};
 
 const xc_dedisperser xc_dd_tree_gpu = {
-    {XC_FAMILY_DEDISPERSE, "tree-gpu",
-     "CUDA piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), butterfly steps in "
-     "device memory",
-     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_DEVICE | XC_CAP_APPROXIMATE, xc_gpu_available},
-    ap_plan_pw, xc_gpu_approx_execute, xc_gpu_approx_destroy, NULL, xc_tree_bounds_piecewise};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-gpu", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_DEVICE | XC_CAP_APPROXIMATE, .available = available, .data = &xc_ddapprox_tree,
+             .desc = "CUDA piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), butterfly "
+                     "steps in device memory"},
+    .plan = xc_gpu_approx_plan, .execute = xc_gpu_approx_execute, .destroy = xc_gpu_approx_destroy,
+    .bound = xc_ddapprox_bounds, .stats = xc_gpu_approx_stats};
 
 const xc_dedisperser xc_dd_tree_padded_gpu = {
-    {XC_FAMILY_DEDISPERSE, "tree-padded-gpu",
-     "CUDA frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), butterfly steps in device memory",
-     {XC_TOL_SIGNAL_LOSS, 0.8}, XC_CAP_DEVICE | XC_CAP_APPROXIMATE, xc_gpu_available},
-    ap_plan_pad, xc_gpu_approx_execute, xc_gpu_approx_destroy, NULL, xc_tree_bounds_padded};
+    .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-padded-gpu", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
+             .caps = XC_CAP_DEVICE | XC_CAP_APPROXIMATE, .available = available, .data = &xc_ddapprox_tree_padded,
+             .desc = "CUDA frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), butterfly steps in "
+                     "device memory"},
+    .plan = xc_gpu_approx_plan, .execute = xc_gpu_approx_execute, .destroy = xc_gpu_approx_destroy,
+    .bound = xc_ddapprox_bounds, .stats = xc_gpu_approx_stats};
 
-static xc_status ps_powers(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)
+static xc_status ps_powers(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, double *P,
+                           xc_error *err)
 {
+    (void)self;
     return xc_pulscan_powers_gpu(sp, o, P, err);
 }
 
 /* The device computes its own powers and thresholds and scores its peaks. */
-static xc_status ps_peaks(const xc_spectrum *sp, const xc_psopts *o, const double *P, const double *thr,
-                          xc_pspeaks *pk, xc_error *err)
+static xc_status ps_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                          const double *thr, xc_pspeaks *pk, xc_error *err)
 {
+    (void)self;
     (void)P;
     (void)thr;
     return xc_pulscan_peaks_gpu(sp, o, pk, err);
@@ -95,32 +142,40 @@ static xc_status ps_peaks(const xc_spectrum *sp, const xc_psopts *o, const doubl
 
 /* Sessions keep a plan (buffers, thresholds, widths) for every spectrum of
  * their length. */
-static xc_status ps_plan(size_t nbins, const xc_psopts *o, void **state, xc_error *err)
+static xc_status ps_plan(const xc_searcher *self, size_t nbins, const xc_psopts *o, void **state, xc_error *err)
 {
+    (void)self;
     xc_psgpu_plan *p = NULL;
     xc_status st = xc_pulscan_gpu_plan(nbins, o, &p, err);
     *state = p;
     return st;
 }
 
-static xc_status ps_peaks_in(void *state, const xc_spectrum *sp, const xc_psopts *o, const double *P,
-                             const double *thr, xc_pspeaks *pk, xc_error *err)
+static xc_status ps_peaks_in(const xc_searcher *self, void *state, const xc_spectrum *sp, const xc_psopts *o,
+                             const double *P, const double *thr, xc_pspeaks *pk, xc_error *err)
 {
+    (void)self;
     (void)o;
     (void)P;
     (void)thr;
     return xc_pulscan_gpu_peaks_planned((xc_psgpu_plan *)state, sp, pk, err);
 }
 
-static void ps_destroy(void *state) { xc_pulscan_gpu_destroy((xc_psgpu_plan *)state); }
+static void ps_destroy(const xc_searcher *self, void *state)
+{
+    (void)self;
+    xc_pulscan_gpu_destroy((xc_psgpu_plan *)state);
+}
 
 /* Powers and boxcars bit-identical; log p computed on the device (ulps from
  * the host's libm), hence sigma within 1e-9 rather than equal.  Significance
  * and sifting run on the host's threads. */
 const xc_searcher xc_ps_gpu = {
-    {XC_FAMILY_PULSCAN, "gpu", "CUDA: Pulscan's GPU stages, float screen + exact double boxcars, device log p",
-     {XC_TOL_RELATIVE, 1e-9}, XC_CAP_DEVICE | XC_CAP_THREADED, xc_gpu_available},
-    ps_powers, ps_peaks, 1, ps_plan, ps_peaks_in, ps_destroy};
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "gpu", .tol = {XC_TOL_RELATIVE, 1e-9},
+             .caps = XC_CAP_DEVICE | XC_CAP_THREADED, .available = available,
+             .desc = "CUDA: Pulscan's GPU stages, float screen + exact double boxcars, device log p"},
+    .powers = ps_powers, .peaks = ps_peaks, .own_powers = 1, .plan = ps_plan, .peaks_in = ps_peaks_in,
+    .destroy = ps_destroy};
 
 /* Matched-filter accel/jerk search: the plane on the device (cuFFT); with
  * preset exact the harmonic sums and thresholds too (only points above
@@ -139,6 +194,8 @@ const xc_searcher xc_ps_gpu = {
  * which points above threshold arrive (an atomic counter) does not reach the
  * list, core's exact selection being order-independent. */
 const xc_accel_searcher xc_accel_gpu = {
-    {XC_FAMILY_ACCEL, "gpu", "CUDA: overlap-save correlation with batched cuFFT, templates' FFTs kept on the device",
-     {XC_TOL_RELATIVE, 2e-3}, XC_CAP_DEVICE | XC_CAP_THREADED, xc_gpu_available},
-    xc_accel_gpu_create, xc_accel_gpu_plane, xc_accel_gpu_destroy, xc_accel_gpu_search};
+    .impl = {.family = XC_FAMILY_ACCEL, .name = "gpu", .tol = {XC_TOL_RELATIVE, 2e-3},
+             .caps = XC_CAP_DEVICE | XC_CAP_THREADED, .available = available,
+             .desc = "CUDA: overlap-save correlation with batched cuFFT, templates' FFTs kept on the device"},
+    .create = xc_accel_gpu_create, .plane = xc_accel_gpu_plane, .destroy = xc_accel_gpu_destroy,
+    .search = xc_accel_gpu_search};

@@ -342,26 +342,17 @@ xc_status read_counters(const xc_psgpu_plan *p, const xc_spectrum *sp, counters 
     return XC_OK;
 }
 
-/* The search (P_out != NULL: the powers copied back, then stop). */
-xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_pspeaks *pk, xc_gpu_psinfo *info,
-                  xc_error *err)
+/* Queues the stages up to the powers: the counters reset, the spectrum's
+ * upload, separation, normalisation and the powers (into the first stage's
+ * sums unless P_out is wanted). */
+xc_status queue_powers(xc_psgpu_plan *p, const xc_spectrum *sp, bool want_P, bool timed, xc_error *err)
 {
     const xc_psopts *o = &p->o;
-    if (!sp || !sp->data || sp->nbins != p->nbins)
-        return xc_error_set(err, XC_EINVAL, "the spectrum has %zu bins; the GPU Pulscan plan was made for %zu",
-                            sp && sp->data ? sp->nbins : 0, p->nbins);
-    if (!(sp->T > 0))
-        return xc_error_set(err, XC_EINVAL, "observation length T = %g s is not > 0", sp->T);
-    XC_GPU_CK_PRIOR("pulscan");
-    const bool timed = info != NULL;
-    double ms[S_N] = {0};
     const size_t nbins = p->nbins, nb = p->nb;
     const stage_set &S = p->S;
     counters c0;
     memset(&c0, 0, sizeof c0);
     c0.bad = ~0ull;
-
-    double t0 = now_ms();
     XC_GPU_CK(cudaMemcpyAsync(p->d_c, &c0, sizeof c0, cudaMemcpyHostToDevice, 0), "cudaMemcpy(counters)");
     BEGIN(S_H2D);
     XC_GPU_CK(cudaMemcpyAsync(p->d_in, sp->data, nbins * sizeof(float2), cudaMemcpyHostToDevice, 0),
@@ -384,15 +375,90 @@ xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_psp
     BEGIN(S_POW);
     /* normwidth capped at nbins (same blocks) so that the kernel's 32-bit division holds it */
     k_power<<<grid_for(nbins, 256), 256>>>(p->d_in, nbins, std::min(o->normwidth, nbins), nb, p->d_med2, p->d_scale, p->d_P,
-                                            P_out ? NULL : S.Sf[0], &p->d_c->bad);
+                                            want_P ? NULL : S.Sf[0], &p->d_c->bad);
     CK_LAUNCH("k_power");
     END(S_POW);
+    return XC_OK;
+}
+
+/* Pulscan's search (o->rblock): per stage, R-block and width, the largest
+ * boxcar (the first start on ties) of the *npk entries in the peak list,
+ * which become the list.  Every boxcar above its threshold is in the list, so
+ * the maxima that beat the threshold are all here.  A list that overflowed
+ * (*npk > pcap) is left for the caller to grow. */
+xc_status rblock_maxima(xc_psgpu_plan *p, const xc_spectrum *sp, counters *c, unsigned *npk, xc_error *err)
+{
+    xc_status st;
+    if ((st = read_counters(p, sp, c, err)))
+        return st;
+    *npk = c->cnt[2];
+    if (*npk > p->pcap)
+        return XC_OK;
+    std::vector<dpeak> e(*npk);
+    if (*npk)
+        XC_GPU_CK(cudaMemcpy(e.data(), p->d_pk, *npk * sizeof(dpeak), cudaMemcpyDeviceToHost),
+                  "cudaMemcpy(R-block entries)");
+    size_t cw = p->o.chunkwidth;
+    std::sort(e.begin(), e.end(), [cw](const dpeak &a, const dpeak &b) { return rblock_less(a, b, cw); });
+    std::vector<dpeak> best;
+    for (size_t k = 0; k < e.size(); k++)
+        if (!k || e[k].h != e[k - 1].h || e[k].i / cw != e[k - 1].i / cw || e[k].width != e[k - 1].width)
+            best.push_back(e[k]);
+    *npk = (unsigned)best.size();
+    if (*npk)
+        XC_GPU_CK(cudaMemcpy(p->d_pk, best.data(), *npk * sizeof(dpeak), cudaMemcpyHostToDevice),
+                  "cudaMemcpy(R-block peaks)");
+    XC_GPU_CK(cudaMemcpyAsync(&p->d_c->cnt[2], npk, sizeof *npk, cudaMemcpyHostToDevice, 0), "cudaMemcpy(counters)");
+    return XC_OK;
+}
+
+/* The stage times and counts of one search into info. */
+void fill_info(xc_gpu_psinfo *info, const double *ms, double wall_ms, const counters &c, unsigned npk,
+               const xc_psgpu_plan *p, const xc_spectrum *sp)
+{
+    memset(info, 0, sizeof *info);
+    info->h2d_ms = ms[S_H2D];
+    info->separate_ms = ms[S_SEP];
+    info->normalise_ms = ms[S_NORM];
+    info->power_ms = ms[S_POW];
+    info->decimate_ms = ms[S_DEC];
+    info->screen_ms = ms[S_SCREEN];
+    info->exact_ms = ms[S_EXACT];
+    info->boxcar_ms = info->screen_ms + info->exact_ms;
+    info->logp_ms = ms[S_LOGP];
+    info->d2h_ms = ms[S_D2H];
+    info->kernels_ms = info->separate_ms + info->normalise_ms + info->power_ms + info->decimate_ms + info->boxcar_ms +
+                       info->logp_ms;
+    info->wall_ms = wall_ms;
+    info->flagged_groups = c.cnt[1];
+    info->peaks = npk;
+    info->device_bytes = p->dm.bytes;
+    info->input_pinned = xc_gpu_is_pinned(sp->data);
+}
+
+/* The search (P_out != NULL: the powers copied back, then stop). */
+xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_pspeaks *pk, xc_gpu_psinfo *info,
+                  xc_error *err)
+{
+    const xc_psopts *o = &p->o;
+    if (!sp || !sp->data || sp->nbins != p->nbins)
+        return xc_error_set(err, XC_EINVAL, "the spectrum has %zu bins; the GPU Pulscan plan was made for %zu",
+                            sp && sp->data ? sp->nbins : 0, p->nbins);
+    if (!(sp->T > 0))
+        return xc_error_set(err, XC_EINVAL, "observation length T = %g s is not > 0", sp->T);
+    XC_GPU_CK_PRIOR("pulscan");
+    const bool timed = info != NULL;
+    double ms[S_N] = {0};
+    const stage_set &S = p->S;
+    double t0 = now_ms();
     counters c;
     xc_status st;
+    if ((st = queue_powers(p, sp, P_out != NULL, timed, err)))
+        return st;
     if (P_out) {
         if ((st = read_counters(p, sp, &c, err)))
             return st;
-        XC_GPU_CK(cudaMemcpy(P_out, p->d_P, nbins * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy(powers)");
+        XC_GPU_CK(cudaMemcpy(P_out, p->d_P, p->nbins * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy(powers)");
         return XC_OK;
     }
     BEGIN(S_DEC);
@@ -421,33 +487,8 @@ xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_psp
                                                      &p->d_c->cnt[2]);
         CK_LAUNCH("k_exact");
         END(S_EXACT);
-        if (o->rblock) {
-            /* Pulscan's search: per stage, R-block and width, the largest
-             * boxcar (the first start on ties).  Every boxcar above its
-             * threshold is in the list, so the maxima that beat the
-             * threshold are all here. */
-            if ((st = read_counters(p, sp, &c, err)))
-                return st;
-            npk = c.cnt[2];
-            if (npk <= p->pcap) {
-                std::vector<dpeak> e(npk);
-                if (npk)
-                    XC_GPU_CK(cudaMemcpy(e.data(), p->d_pk, npk * sizeof(dpeak), cudaMemcpyDeviceToHost),
-                              "cudaMemcpy(R-block entries)");
-                size_t cw = o->chunkwidth;
-                std::sort(e.begin(), e.end(), [cw](const dpeak &a, const dpeak &b) { return rblock_less(a, b, cw); });
-                std::vector<dpeak> best;
-                for (size_t k = 0; k < e.size(); k++)
-                    if (!k || e[k].h != e[k - 1].h || e[k].i / cw != e[k - 1].i / cw || e[k].width != e[k - 1].width)
-                        best.push_back(e[k]);
-                npk = (unsigned)best.size();
-                if (npk)
-                    XC_GPU_CK(cudaMemcpy(p->d_pk, best.data(), npk * sizeof(dpeak), cudaMemcpyHostToDevice),
-                              "cudaMemcpy(R-block peaks)");
-                XC_GPU_CK(cudaMemcpyAsync(&p->d_c->cnt[2], &npk, sizeof npk, cudaMemcpyHostToDevice, 0),
-                          "cudaMemcpy(counters)");
-            }
-        }
+        if (o->rblock && (st = rblock_maxima(p, sp, &c, &npk, err)))
+            return st;
         BEGIN(S_LOGP);
         k_logp<<<p->sms * 4, 128>>>(p->d_pk, &p->d_c->cnt[2], p->pcap, p->d_P, o->logp == XC_LOGP_POLY,
                                     o->rblock && !o->nosift);
@@ -489,26 +530,8 @@ xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_psp
             pk->p[pk->n - 1].filled = hp[k].filled;
         }
     }
-    if (info) {
-        memset(info, 0, sizeof *info);
-        info->h2d_ms = ms[S_H2D];
-        info->separate_ms = ms[S_SEP];
-        info->normalise_ms = ms[S_NORM];
-        info->power_ms = ms[S_POW];
-        info->decimate_ms = ms[S_DEC];
-        info->screen_ms = ms[S_SCREEN];
-        info->exact_ms = ms[S_EXACT];
-        info->boxcar_ms = info->screen_ms + info->exact_ms;
-        info->logp_ms = ms[S_LOGP];
-        info->d2h_ms = ms[S_D2H];
-        info->kernels_ms = info->separate_ms + info->normalise_ms + info->power_ms + info->decimate_ms +
-                           info->boxcar_ms + info->logp_ms;
-        info->wall_ms = t1 - t0;
-        info->flagged_groups = c.cnt[1];
-        info->peaks = npk;
-        info->device_bytes = p->dm.bytes;
-        info->input_pinned = xc_gpu_is_pinned(sp->data);
-    }
+    if (info)
+        fill_info(info, ms, t1 - t0, c, npk, p, sp);
     return st;
 }
 

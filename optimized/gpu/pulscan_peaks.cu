@@ -89,6 +89,57 @@ __device__ inline void push(dpeak *out, unsigned cap, unsigned *count, size_t i,
  * i0..i0+7 are judged against their neighbours.  Local-maximum mode pushes
  * peaks; R-block mode pushes every entry above its threshold for the host's
  * per-block maximum. */
+/* Column threadIdx.x (start j of the window) of the boxcar table: the sum
+ * of widths 1.. in win[j..], written to tab[r * EX_J + j] for each row r
+ * (a searched width, rowmask's bit).  The recursion is one long chain of
+ * dependent additions: eight bins are loaded ahead of their adds, and which
+ * widths are rows comes from a bit mask, so nothing but the adds waits. */
+__device__ inline void boxcar_column(const double *win, const int *Ws, int nrows, const unsigned char *rowmask, double *tab)
+{
+    const double *src = win + threadIdx.x;
+    const int wlast = nrows ? Ws[nrows - 1] : 0;
+    double acc = 0;
+    int r = 0;
+    for (int w0 = 0; w0 < wlast; w0 += 8) {
+        double v[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            v[k] = w0 + k < wlast ? src[w0 + k] : 0.0;
+        const unsigned m = rowmask[w0 / 8];
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            if (w0 + k < wlast) {
+                acc += v[k];
+                if (m >> k & 1u)
+                    tab[r++ * EX_J + threadIdx.x] = acc;
+            }
+    }
+}
+
+/* pre[q] = the sum of the window's finite values before q (q = 0..nwin),
+ * one thread, four at a time. */
+__device__ inline void window_prefix(const double *win, int nwin, double *pre)
+{
+    double c = 0;
+    pre[0] = 0;
+    int q = 0;
+    for (; q + 4 <= nwin; q += 4) {
+        double a = win[q], b = win[q + 1], d = win[q + 2], e2 = win[q + 3];
+        c += isinf(a) ? 0.0 : a;
+        pre[q + 1] = c;
+        c += isinf(b) ? 0.0 : b;
+        pre[q + 2] = c;
+        c += isinf(d) ? 0.0 : d;
+        pre[q + 3] = c;
+        c += isinf(e2) ? 0.0 : e2;
+        pre[q + 4] = c;
+    }
+    for (; q < nwin; q++) {
+        c += isinf(win[q]) ? 0.0 : win[q];
+        pre[q + 1] = c;
+    }
+}
+
 __global__ void k_exact(const double *P, stage_set S, const unsigned long long *list, const unsigned *d_nlist,
                         const double *thr, int zstride, const int *W, const unsigned char *rowmask_g, int rblock,
                         double *scratch, size_t xdoubles, dpeak *out, unsigned cap, unsigned *count)
@@ -121,48 +172,10 @@ __global__ void k_exact(const double *P, stage_set S, const unsigned long long *
         for (int r = threadIdx.x; r < nrows; r += blockDim.x)
             throws[r] = thr[(size_t)(h - 1) * zstride + Ws[r]];
         __syncthreads();
-        if (threadIdx.x < EX_J) {
-            /* The recursion is one long chain of dependent additions: eight
-             * bins are loaded ahead of their adds, and which widths are rows
-             * comes from a bit mask, so nothing but the adds waits. */
-            const double *src = win + threadIdx.x;
-            const int wlast = nrows ? Ws[nrows - 1] : 0;
-            double acc = 0;
-            int r = 0;
-            for (int w0 = 0; w0 < wlast; w0 += 8) {
-                double v[8];
-#pragma unroll
-                for (int k = 0; k < 8; k++)
-                    v[k] = w0 + k < wlast ? src[w0 + k] : 0.0;
-                const unsigned m = rowmask[w0 / 8];
-#pragma unroll
-                for (int k = 0; k < 8; k++)
-                    if (w0 + k < wlast) {
-                        acc += v[k];
-                        if (m >> k & 1u)
-                            tab[r++ * EX_J + threadIdx.x] = acc;
-                    }
-            }
-        } else if (threadIdx.x == 32) {
-            double c = 0;
-            pre[0] = 0;
-            int q = 0;
-            for (; q + 4 <= nwin; q += 4) {
-                double a = win[q], b = win[q + 1], d = win[q + 2], e2 = win[q + 3];
-                c += isinf(a) ? 0.0 : a;
-                pre[q + 1] = c;
-                c += isinf(b) ? 0.0 : b;
-                pre[q + 2] = c;
-                c += isinf(d) ? 0.0 : d;
-                pre[q + 3] = c;
-                c += isinf(e2) ? 0.0 : e2;
-                pre[q + 4] = c;
-            }
-            for (; q < nwin; q++) {
-                c += isinf(win[q]) ? 0.0 : win[q];
-                pre[q + 1] = c;
-            }
-        }
+        if (threadIdx.x < EX_J)
+            boxcar_column(win, Ws, nrows, rowmask, tab);
+        else if (threadIdx.x == 32)
+            window_prefix(win, nwin, pre);
         __syncthreads();
         for (int r = threadIdx.x; r < nrows; r += blockDim.x) {
             const double t = throws[r];

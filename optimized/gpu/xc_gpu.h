@@ -90,7 +90,7 @@ typedef struct {
     int nranges;               /* ranges described (min(plan ranges, XC_GPU_MAX_RANGES)) */
     xc_gpu_ddrange range[XC_GPU_MAX_RANGES];
     int nchunks;               /* time chunks the data was processed in */
-    int pipelined;             /* 1: the chunks went through the two-stream pipeline (opts.gpu_serial 0);
+    int pipelined;             /* 1: the chunks went through the two-stream pipeline (tune.gpu_serial 0);
                                   then kernel_ms may include overlap with the other stream's copies and
                                   packing, and prep_ms, h2d_ms and d2h_ms cover only what ran before the
                                   pipeline (autotuning's chunk); 0: every launch timed on its own */
@@ -113,7 +113,7 @@ typedef struct {
 /* AstroAccelerate-style shared-memory dedispersion; same semantics as
  * xc_dedisperse_reference (bit-identical for integer input, float input within
  * N * 2^-24 * max|ref|, N = unmasked channels * ds).  Tunables come from
- * job->opts (gpu_* fields).  Errors: XC_EINVAL for a plane of the wrong shape,
+ * job->tune (gpu_* fields).  Errors: XC_EINVAL for a plane of the wrong shape,
  * a negative tunable, or a gpu_max_bytes too small for one time chunk;
  * XC_ENOMEM for host memory; XC_EDEVICE for any CUDA error, the message naming
  * the call or kernel: "gpu: <kernel or call>: <CUDA error string>". */
@@ -133,8 +133,8 @@ xc_status xc_gpu_ddstate_create(xc_gpu_ddstate **st, xc_error *err);
 void xc_gpu_ddstate_destroy(xc_gpu_ddstate *st);
 /* Runs one job, as xc_dedisperse_gpu_info (same output, same errors).  The
  * first job binds the state to its plan, delays, convention, geometry,
- * nbits, nchans, max_delay, kill mask and options (the gpu_* fields but
- * gpu_kernel_ms, and info's test hooks).  Later jobs must carry the same:
+ * nbits, nchans, max_delay, kill mask and tuning (job->tune's gpu_* fields,
+ * and info's test hooks).  Later jobs must carry the same:
  * the same plan, delays, conv and killmask pointers (the delays and the mask
  * are read once: their contents must not change) and equal values of the
  * rest; they may differ in their input block (in, of any nsamp) and nout.  A
@@ -149,18 +149,22 @@ xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *job, xc_pla
 
 /* ---- subband and tree dedispersion (dd_approx_gpu.cu) -------------------------- */
 
-/* Plan, execute and destroy of the GPU subband (kind 0), piecewise-linear
- * tree (1) and frequency-padded tree (2) dedispersers: core's plans
+/* Plan, execute and destroy of the GPU subband, piecewise-linear tree and
+ * frequency-padded tree dedispersers, the algorithm read from the
+ * descriptor (self->impl.data, core/dedisp/xc_ddapprox.h): core's plans
  * (core/dedisp/xc_subband.h, core/dedisp/xc_tree.h) with the CPU versions' order of exact
  * additions, so integer input gives the references' planes bit for bit
  * (float input: the reference's double sums, in the CPU versions' order).
  * The plan is made on the host; the device is first touched by execute.
- * The stage-1 scratch takes at most a quarter of opts.gpu_max_bytes when
- * that is set, else a quarter of the free device memory; opts.gpu_kernel_ms
- * receives the device time of the kernels (without the copies).  Errors as xc_dedisperse_gpu's ("subband-gpu: <call>: <reason>"). */
-xc_status xc_gpu_approx_plan(const xc_ddjob *proto, void **state, int kind, xc_error *err);
-xc_status xc_gpu_approx_execute(void *state, const xc_ddjob *job, xc_plane *out, xc_error *err);
-void xc_gpu_approx_destroy(void *state);
+ * The stage-1 scratch takes at most a quarter of tune.gpu_max_bytes when
+ * that is set, else a quarter of the free device memory; stats reports the
+ * device time of the last execute's kernels (without the copies).  Errors as xc_dedisperse_gpu's ("subband-gpu: <call>: <reason>"). */
+xc_status xc_gpu_approx_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err);
+xc_status xc_gpu_approx_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
+                                xc_error *err);
+void xc_gpu_approx_destroy(const xc_dedisperser *self, void *state);
+/* The last execute's path (the algorithm) and kernel time. */
+void xc_gpu_approx_stats(const xc_dedisperser *self, const void *state, xc_ddstats *out);
 
 /* ---- Pulscan ------------------------------------------------------------ */
 
@@ -233,14 +237,15 @@ xc_status xc_pulscan_peaks_gpu(const xc_spectrum *sp, const xc_psopts *o, xc_psp
  * for a plan or block it was not made for; XC_EDEVICE naming the CUDA or
  * cuFFT call ("gpu: accel <call>: <reason>"), out of device memory included
  * (the templates' FFTs, ntempl x L x 8 bytes, must fit); XC_ENOMEM. */
-xc_status xc_accel_gpu_create(const xc_accel_plan *p, void **state, xc_error *err);
-xc_status xc_accel_gpu_plane(void *state, const xc_accel_plan *p, const xc_accel_block *b, xc_error *err);
-void xc_accel_gpu_destroy(void *state);
+xc_status xc_accel_gpu_create(const xc_accel_searcher *self, const xc_accel_plan *p, void **state, xc_error *err);
+xc_status xc_accel_gpu_plane(const xc_accel_searcher *self, void *state, const xc_accel_plan *p,
+                             const xc_accel_block *b, xc_error *err);
+void xc_accel_gpu_destroy(const xc_accel_searcher *self, void *state);
 /* The searcher's own search (core/search/xc_accel.h `search`): the plane, harmonic
  * sums and thresholds on the device in blocks of at most 1 GiB of plane;
  * only points above threshold come back (optimized/gpu/accel_gpu_sums.cu). */
-xc_status xc_accel_gpu_search(void *state, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo,
-                              long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err);
+xc_status xc_accel_gpu_search(const xc_accel_searcher *self, void *state, const xc_accel_plan *p, const double *amp,
+                              size_t nbins, long ilo, long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err);
 
 #ifdef __cplusplus
 }
