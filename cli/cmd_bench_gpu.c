@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/bench_dd.h"
+#include "bench/xc_bench_dd.h"
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
