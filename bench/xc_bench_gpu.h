@@ -1,5 +1,7 @@
 /* xc_bench_gpu.h: the GPU benchmarks (CUDA builds; without CUDA nothing
- * here is defined).  bench_gpu_pulscan.c: the GPU Pulscan searcher's stage
+ * here is defined).  bench_gpu_dd.c: the gpu dedisperser on the Table 2
+ * plan, kernels alone, the whole call, and gulps through one plan with the
+ * data pageable and page-locked.  bench_gpu_pulscan.c: the GPU Pulscan searcher's stage
  * times on the Pulscan paper's Table 4 size (T = 600 s at 128 us, zmax 256,
  * 4 harmonics), its candidates checked against the CPU searcher's, and the
  * paper's approximations (median of medians, log p polynomial) compared with
@@ -11,12 +13,45 @@
 
 #include "bench/xc_bench.h"
 #include "core/search/xc_search.h"
+#include "optimized/gpu/xc_gpu.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct json_t;
+
+/* ---- dedispersion ----------------------------------------------------------- */
+
+/* One nbits x nchans configuration, medians of the timed runs. */
+typedef struct {
+    int nbits, nchans;
+    double adds, kernel_ms, total_ms, h2d_ms, d2h_ms, prep_ms;
+    double adds_kernel, adds_total, smem_frac, bytes_per_add;
+    double setup_ms, first_gulp_ms, gulp_ms, gulp_exec_ms, adds_gulp;   /* through one plan */
+    int gulp_chunks;
+    size_t pinned_bytes;
+    double gulp_pinned_ms;   /* gulps with input and planes page-locked */
+    xc_gpu_ddinfo info;
+    int tuned_spt, tuned_dy, tuned_spb, tuned_cs;
+} xc_bench_gpu_dd;
+
+/* Times the gpu dedisperser on seconds of random nbits x nchans data with
+ * the Table 2 plan: serial runs (kernels alone, the whole call; autotune:
+ * the untimed run's choice of settings for the rest), then gulps through one
+ * plan, pageable and page-locked; 64 outputs of each are checked against
+ * exact host sums (XC_EMISMATCH naming the first that differs). */
+xc_status xc_bench_gpu_dd_one(int nbits, int nchans, double seconds, int reps, int autotune,
+                              const xc_gpu_props *props, xc_bench_gpu_dd *res, xc_error *err);
+/* r as a record of kind dedisperse. */
+struct json_t *xc_bench_gpu_dd_json(const xc_bench_gpu_dd *r);
+/* The document: the device (desc, props), the settings, the definitions,
+ * results (every record) and pulscan (the Pulscan records); takes results
+ * and psrecs. */
+struct json_t *xc_bench_gpu_doc(const char *desc, const xc_gpu_props *props, const char *command, double seconds,
+                                int reps, struct json_t *results, struct json_t *psrecs);
+
+/* ---- Pulscan ----------------------------------------------------------------- */
 
 /* The stages of a GPU Pulscan search as the benchmark reports them, in
  * order: h2d, separate, normalise, power, decimate, boxcar, logp, d2h,
