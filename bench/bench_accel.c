@@ -107,14 +107,12 @@ static xc_status once(void *ctx, xc_error *err)
     return st;
 }
 
-/* What a grid's records share: the registry, the records so far, the sink,
- * and whether each record's peak memory is its own. */
+/* What a grid's records share: the registry, the options, the records so
+ * far, and whether each record's peak memory is its own. */
 typedef struct {
     const xc_registry *reg;
     const xc_bench_accel_opts *o;
-    json_t *records;
-    xc_bench_row_fn row;
-    void *ctx;
+    xc_bench_sink out;
     int peak_reset;
 } accel_grid;
 
@@ -132,8 +130,8 @@ static void add_speedups(const accel_grid *g, const xc_impl *im, json_t *r, doub
     const int isref = !!(im->caps & XC_CAP_REFERENCE);
     const char *same[4] = {"nbins", "zmax", "wmax", "numharm"};
     double tref = INFINITY;
-    for (size_t q = 0; q < json_array_size(g->records); q++) {
-        json_t *o2 = json_array_get(g->records, q);
+    for (size_t q = 0; q < json_array_size(g->out.records); q++) {
+        json_t *o2 = json_array_get(g->out.records, q);
         const char *nm = json_string_value(json_object_get(o2, "impl"));
         int k = 0;
         while (k < 4 && json_integer_value(json_object_get(o2, same[k])) == json_integer_value(json_object_get(r, same[k])))
@@ -209,7 +207,7 @@ static xc_status time_point(accel_grid *g, const xc_impl *im, const xc_spectrum 
         return st;
     json_t *r = accel_record(g, im, o, sp->nbins, nthr, t, n, cpu_peak, &bc, &p);
     xc_accel_plan_free(&p);
-    return xc_bench_emit(g->records, r, g->row, g->ctx, err);
+    return xc_bench_emit(&g->out, r, err);
 }
 
 /* Every zmax, wmax, numharm and thread count of implementation im on sp;
@@ -246,8 +244,8 @@ xc_status xc_bench_accel_run(const xc_registry *reg, const xc_bench_accel_opts *
                              json_t **doc, xc_error *err)
 {
     *doc = NULL;
-    accel_grid g = {reg, o, json_array(), row, ctx, reset_peak()};
-    if (!g.records)
+    accel_grid g = {reg, o, {json_array(), row, ctx}, reset_peak()};
+    if (!g.out.records)
         return xc_error_set(err, XC_ENOMEM, "out of memory");
     xc_status st = XC_OK;
     for (int a = 0; a < o->nnbins && !st; a++) {
@@ -266,12 +264,12 @@ xc_status xc_bench_accel_run(const xc_registry *reg, const xc_bench_accel_opts *
         xc_spectrum_free(&sp);
     }
     if (st) {
-        json_decref(g.records);
+        json_decref(g.out.records);
         return st;
     }
     *doc = json_object();
     json_object_set_new(*doc, "benchmark", json_string("accel"));
     json_object_set_new(*doc, "command", json_string(o->command ? o->command : ""));
-    json_object_set_new(*doc, "records", g.records);
+    json_object_set_new(*doc, "records", g.out.records);
     return XC_OK;
 }

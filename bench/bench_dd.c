@@ -55,9 +55,7 @@ static int planes_same(const xc_plane *a, const xc_plane *b)
 typedef struct {
     const xc_registry *reg;
     const xc_bench_machine *mc;
-    json_t *records;
-    xc_bench_row_fn row;
-    void *ctx;
+    xc_bench_sink out;
     double ref_rate;          /* adds/s of the reference for this nbits/nchans, 0 if not run */
     int verified;             /* -1 not checked, 0 differs, 1 bit-exact on the short input */
     xc_plane refplane;        /* the reference's plane of the short input (nranges 0: none) */
@@ -175,7 +173,7 @@ static xc_status bench_one(bench_ctx *bc, const xc_bench_dd_opts *s, const xc_de
     xc_bench_dd_limits(rec, bc->mc, j->in->nbits, threads, adds, j);
     if (note)
         json_object_set_new(rec, "note", json_string(note));
-    return xc_bench_emit(bc->records, rec, bc->row, bc->ctx, err);
+    return xc_bench_emit(&bc->out, rec, err);
 }
 
 /* The input of one nbits x nchans configuration: random samples, the whole
@@ -365,15 +363,15 @@ xc_status xc_bench_dd_run(const xc_registry *reg, const xc_bench_dd_opts *s, con
     if (st)
         return st;
     const xc_convention *cv = xc_convention_get("crosscheck");
-    bench_ctx bc = {reg, mc, json_array(), row, ctx, 0, -1, {0, NULL}, {0, 0}, 0, 0};
+    bench_ctx bc = {reg, mc, {json_array(), row, ctx}, 0, -1, {0, NULL}, {0, 0}, 0, 0};
     for (int b = 0; b < s->nnbits && !st; b++)
         for (int n = 0; n < s->nnchans && !st; n++)
             st = bench_config(&bc, s, s->nbits[b], s->nchans[n], &plan, cv, err);
     xc_dmplan_free(&plan);
     if (st) {
-        json_decref(bc.records);
+        json_decref(bc.out.records);
         return st;
     }
-    *doc = dd_doc(s, mc, cv, bc.records);
+    *doc = dd_doc(s, mc, cv, bc.out.records);
     return XC_OK;
 }

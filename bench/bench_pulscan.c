@@ -41,9 +41,7 @@ typedef struct {
     const xc_searcher *ref, *cpu;
     const xc_bench_pulscan_opts *o;
     const xc_spectrum *sp;
-    json_t *records;
-    xc_bench_row_fn row;
-    void *ctx;
+    xc_bench_sink out;
 } pulscan_grid;
 
 static xc_status time_one(const pulscan_grid *g, int isref, int have_ref, xc_psopts *o, int mode, xc_candlist *rl,
@@ -78,7 +76,7 @@ static xc_status time_one(const pulscan_grid *g, int isref, int have_ref, xc_pso
     if (rec)
         json_object_set_new(rec, "matches_reference", match < 0 ? json_null() : json_boolean(match));
     xc_candlist_free(&l);
-    return xc_bench_emit(g->records, rec, g->row, g->ctx, err);
+    return xc_bench_emit(&g->out, rec, err);
 }
 
 /* Every zmax, numharm and mode on one spectrum. */
@@ -148,7 +146,7 @@ xc_status xc_bench_pulscan_run(const xc_searcher *ref, const xc_searcher *cpu, c
         xc_spectrum sp;
         if ((st = xc_bench_noise_spectrum(&sp, sizes[si], 20240101, add_tones, "bench", err)))
             break;
-        pulscan_grid g = {ref, cpu, o, &sp, records, row, ctx};
+        pulscan_grid g = {ref, cpu, o, &sp, {records, row, ctx}};
         st = time_spectrum(&g, err);
         xc_spectrum_free(&sp);
     }

@@ -78,6 +78,7 @@ xc_status xc_bench_synth_run(xc_synth_params *p, const xc_bench_synth_opts *o, x
     *doc = NULL;
     const double values = (double)xc_synth_nsamp(p) * o->nchans;
     json_t *recs = json_array();
+    const xc_bench_sink out = {recs, row, ctx};
     xc_status st = recs ? XC_OK : xc_error_set(err, XC_ENOMEM, "out of memory");
     for (int sink = 0; sink < (o->dir ? 2 : 1) && !st; sink++)
         for (int k = 0; k < o->nthreads && !st; k++) {
@@ -89,7 +90,7 @@ xc_status xc_bench_synth_run(xc_synth_params *p, const xc_bench_synth_opts *o, x
             int runs;
             st = xc_bench_time(synth_once, synth_remove, &sc, o->repeat, 0, ts, &runs, err);
             if (!st)
-                st = xc_bench_emit(recs, synth_record(o, o->threads[k], sink, ts[runs / 2], values), row, ctx, err);
+                st = xc_bench_emit(&out, synth_record(o, o->threads[k], sink, ts[runs / 2], values), err);
         }
     if (!st) {
         *doc = json_pack("{s:s, s:s, s:i, s:O}", "benchmark", "synth", "unit",

@@ -213,12 +213,12 @@ xc_status xc_bench_noise_spectrum(xc_spectrum *sp, size_t nbins, unsigned long s
     return XC_OK;
 }
 
-xc_status xc_bench_emit(json_t *records, json_t *rec, xc_bench_row_fn row, void *ctx, xc_error *err)
+xc_status xc_bench_emit(const xc_bench_sink *s, json_t *rec, xc_error *err)
 {
-    if (!rec || json_array_append_new(records, rec))
+    if (!rec || json_array_append_new(s->records, rec))
         return xc_error_set(err, XC_ENOMEM, "out of memory for a record");
-    if (row)
-        row(ctx, rec);
+    if (s->row)
+        s->row(s->ctx, rec);
     return XC_OK;
 }
 

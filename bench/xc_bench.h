@@ -78,9 +78,16 @@ void xc_bench_fill_random(uint16_t *u, size_t n, int nbits, uint64_t seed);
  * largest relative power or sigma difference of the pairs compared. */
 int xc_bench_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, double *maxrel);
 
-/* Appends rec to records (stealing the reference) and hands it to row:
+/* Where a benchmark's records go: the array, and the row callback. */
+typedef struct {
+    struct json_t *records;
+    xc_bench_row_fn row;       /* NULL: none */
+    void *ctx;
+} xc_bench_sink;
+
+/* Appends rec to s->records (stealing the reference) and hands it to s->row:
  * XC_ENOMEM when rec is NULL or cannot be appended. */
-xc_status xc_bench_emit(struct json_t *records, struct json_t *rec, xc_bench_row_fn row, void *ctx, xc_error *err);
+xc_status xc_bench_emit(const xc_bench_sink *s, struct json_t *rec, xc_error *err);
 
 #ifdef __cplusplus
 }
