@@ -361,14 +361,14 @@ json_t *xc_bench_gpu_doc(const char *desc, const xc_gpu_props *props, const char
                                     "transpose/scrunch/pack, kernels, device-to-host copy (median of runs)"));
     json_object_set_new(def, "setup_ms",
                         json_string("host clock of the first gulp's setup through a state: device allocation, "
-                                    "delay upload and bounds, chunk plan, autotuning (xc_gpu_ddinfo.setup_ms)"));
+                                    "delay upload and bounds, chunk plan, autotuning (xc_ddplan_stats: setup_ms)"));
     json_object_set_new(def, "first_gulp_ms",
                         json_string("wall time of the first gulp through the state, setup included"));
     json_object_set_new(def, "adds_per_s_gulp",
                         json_string("adds / wall time of a later gulp through the same state: host-to-device copy, "
                                     "transpose/scrunch/pack, kernels, device-to-host copy, no allocation or delay "
                                     "upload (median of runs, gulp_ms); gulp_exec_ms is the mean of its "
-                                    "xc_gpu_ddinfo.exec_ms"));
+                                    "xc_ddplan_stats: exec_ms"));
     json_object_set_new(def, "kernel_adds_per_s", json_string("= adds_per_s_kernel (serial runs, kernels alone)"));
     json_object_set_new(def, "end_to_end_adds_per_s",
                         json_string("= adds_per_s_gulp: input in pageable host memory, planes back in pageable "
