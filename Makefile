@@ -25,7 +25,7 @@
 #   of text); STATIC=1 implies it, the device machine has no cairo.
 
 # Builds use every core unless the caller chose (make -jN, or -j1 to debug):
-# `make test` on a 2-core CI machine spent most of its time compiling serially.
+# a serial build is most of `make test`'s time on a 2-core CI machine.
 ifeq ($(filter -j%,$(MAKEFLAGS))$(filter j%,$(firstword $(MAKEFLAGS))),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
@@ -51,11 +51,11 @@ else
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 endif
 
-MODDIRS  := core core/base core/io core/dedisp core/search approx reference optimized optimized/cpu synth compare reports study
+MODDIRS  := core core/base core/io core/dedisp core/search approx reference optimized optimized/cpu synth compare reports study bench
 # Every include names its layer ("core/dedisp/xc_dedisperse.h"), so one -I. is all.
 CPPFLAGS += -D_GNU_SOURCE -I. $(if $(filter 1,$(PLOTS)),-DXC_HAVE_CAIRO)
 # -Wno-missing-field-initializers: structs of the API grow trailing members
-# (xc_series gained error bars), and positional initialisers of the older
+# (xc_series's error bars), and positional initialisers of the leading
 # members ({label, x, y, n}) must keep compiling, the rest zero.
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Wno-missing-field-initializers -Werror -fopenmp $(SAN) $(PKG_CFLAGS)
 ifeq ($(STATIC),1)

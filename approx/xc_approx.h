@@ -1,7 +1,7 @@
 /* xc_approx.h: measurements of the approximations the GPU version of Pulscan
  * (White et al. 2024) makes, and of the search's statistics on noise
- * (`crosscheck check approximations`; README, "What the suite checks": the
- * papers' shortcuts).  Every function returns numbers in a struct; nothing
+ * (`crosscheck check approximations`; docs/REFERENCE.md, "What the suite
+ * checks": the papers' shortcuts).  Every function returns numbers in a struct; nothing
  * prints, nothing is written to disk: the data are made, transformed and
  * searched in memory.  Every random number comes from GSL's MT19937 seeded
  * with the caller's seed (or xc_synth's Philox for synthetic pulsars), and

@@ -1,77 +1,11 @@
-/* bench_util.h: what the `crosscheck bench` benchmarks share: the timing
- * loop, the description of the machine, random input. */
-#ifndef XC_BENCH_UTIL_H
-#define XC_BENCH_UTIL_H
+/* bench_util.h: what the `crosscheck bench` commands share on top of the
+ * benchmark library (bench/xc_bench.h): option checks and output. */
+#ifndef XC_CLI_BENCH_UTIL_H
+#define XC_CLI_BENCH_UTIL_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#include "core/base/xc_error.h"
-#include "core/search/xc_psearch.h"
+#include "bench/xc_bench.h"
 
 struct json_t;
-
-/* The most runs xc_bench_time is asked for by any benchmark's -repeat/-runs. */
-#define XC_BENCH_MAX_RUNS 1000
-
-/* The work under test, once: XC_OK or err set. */
-typedef xc_status (*xc_bench_fn)(void *ctx, xc_error *err);
-
-/* Runs run(ctx) `repeat` times (at least once), stopping early once `budget`
- * seconds have been spent (budget <= 0: no limit), and after(ctx), untimed,
- * after each run when it is not NULL (to remove files the run wrote).
- * t[0..*runs-1] gets each run's wall-clock seconds sorted ascending (t has room
- * for repeat): t[0] is the best, t[*runs / 2] the median.  Stops at the
- * first failure and returns it. */
-xc_status xc_bench_time(xc_bench_fn run, void (*after)(void *ctx), void *ctx, int repeat, double budget, double *t,
-                        int *runs, xc_error *err);
-/* One periodicity search (core/search/xc_psearch.h) as xc_bench_time times
- * it: impl searches sp at o into *l, emptied first (l NULL: into a list
- * freed after the run); ncands gets the candidates. */
-typedef struct {
-    const xc_impl *impl;
-    const xc_spectrum *sp;
-    const xc_psearch_opts *o;
-    xc_candlist *l;
-    size_t ncands;
-} xc_bench_search;
-xc_status xc_bench_search_once(void *ctx, xc_error *err);
-/* The median of v[0..n-1], n >= 1 (the mean of the middle two for even n); sorts v. */
-double xc_bench_median(double *v, int n);
-
-/* The host, as the benchmarks report it. */
-typedef struct {
-    char model[256];          /* /proc/cpuinfo's model name, "unknown" without it */
-    double mhz;               /* its clock, 0 unknown */
-    int cores;                /* online */
-    const char *isa;          /* the CPU dedispersion kernel version the loader picked */
-    int vector_bytes;         /* and its vector width */
-    double bw1, bwn;          /* streaming read bandwidth, bytes/s, 1 and N threads */
-    double speedup;           /* N threads over 1 on a compute-only loop */
-} xc_bench_machine;
-
-/* Describes and measures the host: read bandwidth over bwbytes (choose more
- * than the last-level cache to measure DRAM) with 1 and `threads` threads, and
- * the speedup of `threads` threads over 1 (both only when threads > 1). */
-void xc_bench_machine_measure(xc_bench_machine *m, size_t bwbytes, int threads);
-/* m as a JSON object (cpu_model, cores, cpu_mhz, compiler, kernel_isa,
- * vector_bytes, read_bandwidth_1_thread, read_bandwidth_n_threads,
- * compute_speedup_n_threads). */
-struct json_t *xc_bench_machine_json(const xc_bench_machine *m);
-
-/* n random nbits-bit values (nbits 1..16) from xorshift streams, one per
- * block of 2^20 values seeded from seed and the block: the same data whatever
- * the number of threads. */
-/* A spectrum of nbins complex bins of unit Gaussian noise (GSL mt19937 seeded
- * with seed, ziggurat), dt 64 us, T = 2 nbins dt, owned (xc_spectrum_free),
- * to which add (if not NULL) adds the benchmark's signals.  On failure err
- * says "<cmd>: out of memory ...". */
-xc_status xc_bench_noise_spectrum(xc_spectrum *sp, size_t nbins, unsigned long seed, void (*add)(xc_spectrum *sp),
-                                  const char *cmd, xc_error *err);
-
-void xc_bench_fill_random(uint16_t *u, size_t n, int nbits, uint64_t seed);
-
-/* ---- options and output ------------------------------------------------------- */
 
 /* 0 when every value of an -nbits list is a dedispersion input width (1, 2,
  * 4, 8, 16); else 2 after saying which is not. */
@@ -80,9 +14,6 @@ int xc_bench_check_nbits(const char *cmd, const int *nbits, int n);
 /* Writes root to path (indented, 10 significant digits) and says so: 0, or the
  * exit status after the error. */
 int xc_bench_write_json(const char *cmd, const char *path, const struct json_t *root);
-/* bench dedisperse -report DIR: the approximate entries' speed against their
- * worst S/N loss, with the subband/tree goals (cli/bench_ddcurve.c). */
-xc_status xc_bench_dd_curve_report(const struct json_t *records, const char *dir, xc_error *err);
 /* The exit status of a GPU benchmark in a build without CUDA, after saying so. */
 int xc_bench_no_cuda(const char *cmd);
 

@@ -74,11 +74,6 @@ int xc_bench_pulscan(int argc, char **argv);
 int xc_bench_gpu(int argc, char **argv);
 /* `crosscheck bench gpu-pulscan` (cli/cmd_bench_gpu_pulscan.c): GPU Pulscan stage times (Table 4). */
 int xc_bench_gpu_pulscan(int argc, char **argv);
-#ifdef XC_HAVE_CUDA
-struct json_t;
-/* bench gpu's Pulscan record: the Table 4 case through a plan (cmd_bench_gpu_pulscan.c). */
-xc_status xc_bench_gpu_pulscan_record(int reps, struct json_t **rec, xc_error *err);
-#endif
 int xc_cmd_bench(int argc, char **argv);
 int xc_cmd_check(int argc, char **argv);   /* `check approximations`, cli/cmd_check.c */
 int xc_cmd_gate(int argc, char **argv);    /* `gate dedisperse`, `gate search`: cli/cmd_gate*.c */

@@ -2,20 +2,11 @@
  * that projects for the Pulscan paper's full study. */
 #include <jansson.h>
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
+#include "bench/xc_bench_study.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/base/xc_progress.h"
-#include "study/xc_study.h"
-
-/* The paper's study (White et al. 2024, section 3): 10 955 pulsars of 600 s
- * at 128 us, i.e. 4 687 500 samples, 2 343 750 complex bins. */
-#define PAPER_NPSR 10955.0
-#define PAPER_NBINS 2343750.0
 
 static void help(void)
 {
@@ -36,14 +27,63 @@ static void help(void)
            "                 available (the serial pass gives every thread to the host side)\n"
            "  -workers W     pulsars at once in the side-by-side pass, each on one thread (OpenMP's nested\n"
            "                 parallelism is off) [T, or 8 with -device]\n"
-           "  -separate      every configuration its own search and nothing kept from pulsar to pulsar, as\n"
-           "                 before sweeps and sessions (the A/B baseline)\n"
+           "  -separate      every configuration its own search and nothing kept from pulsar to pulsar (the\n"
+           "                 A/B baseline of sweeps and sessions)\n"
            "  -fresh         sweeps as usual, but no session kept from pulsar to pulsar (each pulsar makes\n"
            "                 its searchers' plans, templates and device buffers again: the sessions' A/B)\n"
            "  -device_jobs K device searches at once among the side-by-side pass's workers (0, 1: one at a\n"
            "                 time), as crosscheck study -device_jobs [2 with -device]\n"
            "  -json FILE     write the record as JSON (atomically)\n"
            "  -h             this help\n");
+}
+
+/* The stages' table: synthesis, FFT, each search, each searcher. */
+static void print_stages(const xc_study *st, const xc_bench_study_opts *o, const xc_bench_study_result *r,
+                         const char *spec)
+{
+    const double n = (double)o->n;
+    printf("bench study: %s, %llu pulsars, ~%.0f bins each\n", spec, (unsigned long long)o->n, r->nbins);
+    printf("  %-44s %10s\n", "stage", "s/pulsar");
+    printf("  %-44s %10.4f\n", "synthesis (dedispersed series)", r->secs[0] / n);
+    printf("  %-44s %10.4f\n", "FFT", r->secs[1] / n);
+    char name[200];
+    for (size_t k = 0, q = 0; k < st->ns; k++)
+        for (size_t c = 0; c < st->s[k].ncfg; c++, q++) {
+            snprintf(name, sizeof name, "%s/%s %s", st->s[k].name, st->s[k].impl->name, st->s[k].cfg[c].label);
+            printf("  %-44s %10.4f\n", name, r->secs[2 + q] / n);
+        }
+    for (size_t k = 0, q = 0; k < st->ns; q += st->s[k].ncfg, k++) {
+        double tot = 0;
+        for (size_t c = 0; c < st->s[k].ncfg; c++)
+            tot += r->secs[2 + q + c];
+        int swept = st->s[k].family == XC_FAMILY_ACCEL && st->s[k].ncfg > 1 && !o->separate;
+        snprintf(name, sizeof name, "%s/%s, all %zu%s", st->s[k].name, st->s[k].impl->name, st->s[k].ncfg,
+                 swept ? " (one sweep)" : "");
+        printf("  %-44s %10.4f\n", name, tot / n);
+    }
+    printf("  %-44s %10.4f  (%.3f pulsars/s per core)\n", "total, one thread", r->per_psr, 1.0 / r->per_psr);
+}
+
+/* The side-by-side pass and the projections. */
+static void print_projection(const xc_bench_study_opts *o, const xc_bench_study_result *r)
+{
+    const double n = (double)o->n;
+    if (isfinite(r->wall)) {
+        char how[64] = "";
+        if (r->anydev)
+            snprintf(how, sizeof how, ", %d device search%s at once", r->K, r->K > 1 ? "es" : "");
+        printf("  side by side, %d pulsars at once on %d threads%s: %.2f s wall, %.3f pulsars/s (%.2fx the serial "
+               "pass)\n",
+               r->W, r->T, how, r->wall, n / r->wall, r->serial / r->wall);
+    }
+    if (r->anydev)
+        printf("  the paper's study (10 955 pulsars, x%.2f bins): %.2f hours one pulsar at a time on this device\n",
+               r->scale, r->serial_h);
+    else
+        printf("  the paper's study (10 955 pulsars, x%.2f bins): %.1f core-hours, %.2f hours on 16 cores\n", r->scale,
+               r->serial_h, r->serial_h / 16);
+    if (isfinite(r->machine_h))
+        printf("  the paper's study on this machine, %d pulsars at once: %.2f hours\n", r->W, r->machine_h);
 }
 
 int xc_bench_study(int argc, char **argv)
@@ -70,180 +110,18 @@ int xc_bench_study(int argc, char **argv)
         return xc_cli_fail("bench study", &err);
     if (device)
         xc_study_prefer(&st, xc_cli_registry(), XC_CAP_DEVICE);
-    st.separate = separate;
-    const size_t ns = xc_study_nsearch(&st);
-    double *secs = calloc(2 + ns, sizeof *secs);
-    if (!secs) {
-        xc_study_free(&st);
-        return xc_cli_failf("bench study", "out of memory");
-    }
-    int T = threads > 0 ? threads : omp_get_max_threads();
-    int anydev = 0;
-    for (size_t k = 0; k < st.ns; k++)
-        anydev |= (st.s[k].impl->caps & XC_CAP_DEVICE) != 0;
-    /* 1. serial, one thread (all threads for a device searcher's host side) */
-    xc_status e = XC_OK;
-    double t0 = xc_now();
-    xc_study_cache *cache = NULL;
-    if (!separate && !fresh)
-        e = xc_study_cache_new(&st, &cache, &err);
-    for (uint64_t i = 0; i < n && !e; i++) {
-        xc_study_rows rows = {0};
-        e = xc_study_pulsar_cached(&st, cache, i, NULL, anydev ? T : 1, &rows, secs, &err);
-        xc_study_rows_free(&rows);
-    }
-    xc_study_cache_free(cache);
-    double serial = xc_now() - t0;
-    /* 2. side by side, as the study runs them (with a device searcher, W
-     * pulsars share the device: their host stages overlap its work) */
-    double wall = NAN;
-    int W = workers > 0 ? workers : anydev ? 8 : T;
-    const int K = jobs > 0 ? jobs : anydev ? 2 : 1;
-    if (W > (int)n)
-        W = (int)n;
-    xc_study_gate *gate = NULL;
-    if (!e && anydev && W > 1)
-        e = xc_study_gate_new(K, &gate, &err);
-    if (!e && W > 1) {
-        xc_status e2 = XC_OK;
-        const int inner = T / W > 0 ? T / W : 1;
-        t0 = xc_now();
-#pragma omp parallel num_threads(W)
-        {
-            xc_study_cache *wc = NULL;
-            xc_error e1;
-            xc_error_clear(&e1);
-            xc_status s1 = separate || fresh ? XC_OK : xc_study_cache_new(&st, &wc, &e1);
-            xc_study_cache_gate(wc, gate);
-#pragma omp for schedule(dynamic, 1)
-            for (long long i = 0; i < (long long)n; i++) {
-                xc_study_rows rows = {0};
-                if (!s1)
-                    s1 = xc_study_pulsar_cached(&st, wc, (uint64_t)i, NULL, inner, &rows, NULL, &e1);
-                xc_study_rows_free(&rows);
-            }
-            if (s1)
-#pragma omp critical(bench_study_err)
-            {
-                e2 = e1.code;
-                err = e1;
-            }
-            xc_study_cache_free(wc);
-        }
-        wall = xc_now() - t0;
-        e = e2;
-    }
-    xc_study_gate_free(gate);
-    if (e) {
-        free(secs);
+    const xc_bench_study_opts o = {n, threads, workers, jobs, separate, fresh};
+    xc_bench_study_result r;
+    if (xc_bench_study_measure(&st, &o, &r, &err)) {
         xc_study_free(&st);
         return xc_cli_fail("bench study", &err);
     }
-    /* the spectrum length of this spec (pulsar 0) */
-    xc_synth_params p;
-    int att;
-    double nbins = NAN;
-    if (!xc_popspec_pulsar(&st.pop, st.seed, 0, &p, &att, &err)) {
-        nbins = floor((double)xc_synth_nsamp(&p) / 2);
-        xc_synth_params_free(&p);
-    }
-    const double per_psr = serial / (double)n;
-    const double scale = isfinite(nbins) && nbins > 0 ? PAPER_NBINS / nbins : NAN;
-    json_t *root = json_object(), *stages = json_array();
-    json_object_set_new(root, "benchmark", json_string("study"));
-    json_object_set_new(root, "spec", json_string(spec));
-    json_object_set_new(root, "pulsars", json_integer((json_int_t)n));
-    json_object_set_new(root, "separate", json_boolean(separate));
-    json_object_set_new(root, "sessions_kept", json_boolean(!separate && !fresh));
-    json_object_set_new(root, "device_jobs", json_integer(anydev ? K : 0));
-    json_object_set_new(root, "nbins_approx", json_real(nbins));
-    json_object_set_new(root, "serial_threads", json_integer(anydev ? T : 1));
-    json_object_set_new(root, "serial_s_per_pulsar", json_real(per_psr));
-    json_object_set_new(root, "pulsars_per_s_per_core", json_real(1.0 / per_psr));
-    json_object_set_new(root, "synthesis_s_per_pulsar", json_real(secs[0] / (double)n));
-    json_object_set_new(root, "fft_s_per_pulsar", json_real(secs[1] / (double)n));
-    printf("bench study: %s, %llu pulsars, ~%.0f bins each\n", spec, n, nbins);
-    printf("  %-44s %10s\n", "stage", "s/pulsar");
-    printf("  %-44s %10.4f\n", "synthesis (dedispersed series)", secs[0] / (double)n);
-    printf("  %-44s %10.4f\n", "FFT", secs[1] / (double)n);
-    for (size_t k = 0, q = 0; k < st.ns; k++)
-        for (size_t c = 0; c < st.s[k].ncfg; c++, q++) {
-            json_t *o = json_object();
-            json_object_set_new(o, "searcher", json_string(st.s[k].name));
-            json_object_set_new(o, "impl", json_string(st.s[k].impl->name));
-            json_object_set_new(o, "config", json_string(st.s[k].cfg[c].label));
-            json_object_set_new(o, "s_per_pulsar", json_real(secs[2 + q] / (double)n));
-            json_array_append_new(stages, o);
-            char name[200];
-            snprintf(name, sizeof name, "%s/%s %s", st.s[k].name, st.s[k].impl->name, st.s[k].cfg[c].label);
-            printf("  %-44s %10.4f\n", name, secs[2 + q] / (double)n);
-        }
-    json_object_set_new(root, "searches", stages);
-    /* per searcher: configurations searched as one (a matched filter's sweep,
-     * xc_psearch_joint) share the search's time evenly above */
-    json_t *bys = json_array();
-    for (size_t k = 0, q = 0; k < st.ns; q += st.s[k].ncfg, k++) {
-        double tot = 0;
-        for (size_t c = 0; c < st.s[k].ncfg; c++)
-            tot += secs[2 + q + c];
-        int swept = !separate && xc_psearch_joint(st.s[k].impl, st.s[k].ncfg);
-        json_t *o = json_object();
-        json_object_set_new(o, "searcher", json_string(st.s[k].name));
-        json_object_set_new(o, "impl", json_string(st.s[k].impl->name));
-        json_object_set_new(o, "configurations", json_integer((json_int_t)st.s[k].ncfg));
-        json_object_set_new(o, "one_sweep", json_boolean(swept));
-        json_object_set_new(o, "s_per_pulsar", json_real(tot / (double)n));
-        json_array_append_new(bys, o);
-        char name[200];
-        snprintf(name, sizeof name, "%s/%s, all %zu%s", st.s[k].name, st.s[k].impl->name, st.s[k].ncfg,
-                 swept ? " (one sweep)" : "");
-        printf("  %-44s %10.4f\n", name, tot / (double)n);
-    }
-    json_object_set_new(root, "searchers", bys);
-    printf("  %-44s %10.4f  (%.3f pulsars/s per core)\n", "total, one thread", per_psr, 1.0 / per_psr);
-    if (isfinite(wall)) {
-        json_object_set_new(root, "parallel_workers", json_integer(W));
-        json_object_set_new(root, "parallel_threads", json_integer(T));
-        json_object_set_new(root, "parallel_wall_s", json_real(wall));
-        json_object_set_new(root, "parallel_pulsars_per_s", json_real((double)n / wall));
-        char how[64] = "";
-        if (anydev)
-            snprintf(how, sizeof how, ", %d device search%s at once", K, K > 1 ? "es" : "");
-        printf("  side by side, %d pulsars at once on %d threads%s: %.2f s wall, %.3f pulsars/s (%.2fx the serial "
-               "pass)\n",
-               W, T, how, wall, (double)n / wall, serial / wall);
-    }
-    /* Projection: the paper's study at this spec's configurations, from the
-     * serial pass (per core on a CPU, per device) and from the side-by-side
-     * pass (this machine as it ran). */
-    const double serial_h = PAPER_NPSR * per_psr * scale / 3600.0;
-    const double machine_h = isfinite(wall) ? PAPER_NPSR * wall / (double)n * scale / 3600.0 : NAN;
-    json_t *proj = json_object();
-    json_object_set_new(proj, "paper_pulsars", json_real(PAPER_NPSR));
-    json_object_set_new(proj, "paper_nbins", json_real(PAPER_NBINS));
-    json_object_set_new(proj, "bins_scale", json_real(scale));
-    json_object_set_new(proj, anydev ? "hours_serial_on_this_device" : "core_hours", json_real(serial_h));
-    if (!anydev)
-        json_object_set_new(proj, "hours_on_16_cores", json_real(serial_h / 16));
-    json_object_set_new(proj, "hours_on_this_machine_side_by_side", isfinite(machine_h) ? json_real(machine_h)
-                                                                                         : json_null());
-    json_object_set_new(proj, "assumption", json_string("time per pulsar scales linearly with bins (x bins_scale); "
-                                                        "this spec's configurations, not necessarily the paper's"));
-    json_object_set_new(root, "projection", proj);
-    if (anydev)
-        printf("  the paper's study (10 955 pulsars, x%.2f bins): %.2f hours one pulsar at a time on this device\n",
-               scale, serial_h);
-    else
-        printf("  the paper's study (10 955 pulsars, x%.2f bins): %.1f core-hours, %.2f hours on 16 cores\n", scale,
-               serial_h, serial_h / 16);
-    if (isfinite(machine_h))
-        printf("  the paper's study on this machine, %d pulsars at once: %.2f hours\n", W, machine_h);
-    free(secs);
+    json_t *root = xc_bench_study_json(&st, spec, &o, &r);
+    print_stages(&st, &o, &r, spec);
+    print_projection(&o, &r);
+    xc_bench_study_result_free(&r);
     xc_study_free(&st);
-    if (json && xc_cli_write_json(json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(6), &err)) {
-        json_decref(root);
-        return xc_cli_fail("bench study", &err);
-    }
+    xc_status e = json ? xc_cli_write_json(json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(6), &err) : XC_OK;
     json_decref(root);
-    return 0;
+    return e ? xc_cli_fail("bench study", &err) : 0;
 }

@@ -7,7 +7,7 @@
  *  - where the spec names accelsearch's own table of the same search, the
  *    first threaded host implementation with preset presto (accelsearch's
  *    normalisation windows, rounding and selection) against that table,
- *    with the issue's tolerances (r 0.5 bin, z 2, w 20, sigma 0.2).  With
+ *    within r 0.5 bin, z 2, w 20 and sigma 0.2.  With
  *    rlo/rhi the presto search is widened to accelsearch's block boundaries
  *    (the same blocks give the same normalisation windows) and sigma is
  *    taken with the whole spectrum's trial count, as accelsearch's was; only

@@ -185,7 +185,7 @@ xc_status xc_check_accel_truth(xc_checks *l, const char *obs, const char *impl, 
 /* "candidates vs accelsearch": both ways, each of the strongest maxn
  * candidates (SIZE_MAX: all) with sigma > smin and r in [rlo, rhi] has a
  * counterpart (same numharm, |dr| <= 0.5, |dz| <= 2, |dw| <= 20, |dsigma| <=
- * 0.2, the issue's tolerances); observed the number unmatched.  table names
+ * 0.2); observed the number unmatched.  table names
  * accelsearch's file in the message. */
 xc_status xc_check_accel_vs_accelsearch(xc_checks *l, const char *obs, const char *impl, const xc_candlist *ours,
                                         const xc_candlist *theirs, const char *table, double smin, double rlo,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Nsight Compute profiles of the GPU kernels the speed issue is about, on the
+# Nsight Compute profiles of the GPU kernels whose speed docs/MEASUREMENTS.md reports, on the
 # device machine (build/dev/bin carried, as for gpu-check.sh):
 #   run(command="sh scripts/gpu-profile.sh", carry=["build/dev/bin"])
 # Writes under $OUT: the shared-memory dedispersion kernel's sections (speed of

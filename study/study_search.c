@@ -145,11 +145,11 @@ static xc_status search(const xc_study_searcher *s, size_t c0, size_t nc, xc_stu
 }
 
 /* Device searches run one at a time unless the worker's cache has a gate
- * of more slots (xc_study_gate_new).  Two host threads searching on one
- * GPU once made an H200 report illegal memory accesses and later "invalid
- * argument": the GPU Pulscan plans set a kernel's shared-memory limit, a
- * setting of the process, each to its own size (fixed: every caller now
- * sets the largest, optimized/gpu/gpu_check.h, xc_gpu_smem_optin). */
+ * of more slots (xc_study_gate_new).  Two host threads may search on one
+ * GPU: the GPU Pulscan plans share a kernel's shared-memory limit, a
+ * setting of the process, so every caller sets the largest
+ * (optimized/gpu/gpu_check.h, xc_gpu_smem_optin); each setting its own size
+ * would give illegal memory accesses or "invalid argument". */
 xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
                           const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
 {

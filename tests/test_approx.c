@@ -265,7 +265,7 @@ XC_TEST(test_synth_dm0_dedisperses, "synth_dm0_dedisperses")
 }
 
 /* Noiseless float32 data: the series equals the synthesizer's dedispersed fast
- * path (xc_synth_write_dedispersed, the files the measurement used to write)
+ * path (xc_synth_write_dedispersed, which writes the same series to files)
  * to float rounding, its truth equals the truth file, and its spectrum equals
  * `crosscheck fft` of that file. */
 XC_TEST(test_synth_matches_files, "synth_matches_files")

@@ -238,7 +238,7 @@ XC_TEST(test_run_small, "run: the default job on a small spec")
     CU_ASSERT_FALSE(xc_fx_exists(path));
 }
 
-/* bench accel on a tiny grid: every record has the fields the issue names,
+/* bench accel on a tiny grid: every record has the fields bench accel -h names,
  * the cpu's a ratio to the reference at the same settings, a per-record
  * peak memory and its method (the numbers themselves are not judged here:
  * speed is measured by bench, not asserted by tests). */

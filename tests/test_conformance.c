@@ -1,4 +1,4 @@
-/* The conformance suite over the registry (architecture issue, item 5): every
+/* The conformance suite over the registry (docs/ARCHITECTURE.md): every
  * implementation registered in every family goes through the conformance
  * library (compare/xc_conform.h) against its family's reference, the entry
  * with XC_CAP_REFERENCE, and must fail no row.  One case per registered

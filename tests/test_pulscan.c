@@ -261,12 +261,12 @@ XC_TEST(test_hand_rblock_peaks, "hand_rblock_peaks")
  * (median 0, MAD 1) except real part -9 at bin 2: every P is 2q except
  * P2 = 82q.  S_2[i] = P[i] + P[2i] + P[2i+1] is 86q at i = 1 and 2 (both
  * hold P2) and 6q beyond.  Stage-2 boxcar (1, 2) would add P2 twice, 172q at
- * 12 dof (score 6.6, the stage's best; it was reported as the stage's peak);
+ * 12 dof (score 6.6, the stage's best, were it counted);
  * it does not exist, so stage 2's only peak is (1, 1), 86q, score 4.7, which
  * beats (2, 1) on the tie and (2, 2) = 92q at 12 dof (score 3.9).  Stage 1
  * (no overlap possible) keeps P2 at (2, 1).  With R-blocks of 8 starts the
- * first block's stage-2 maxima were (1, 2) = 172q and (1, 3) = 178q; now
- * width 2 starts at 2, (2, 2) = S2 + S3 = 92q, and width 3 at 3, where
+ * first block's stage-2 maxima would be (1, 2) = 172q and (1, 3) = 178q with
+ * the overlap; without it width 2 starts at 2, (2, 2) = S2 + S3 = 92q, and width 3 at 3, where
  * (3, 3) = 18q is below its threshold (66q): no peak. */
 static xc_spectrum overlap_spectrum(void)
 {

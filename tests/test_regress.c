@@ -104,8 +104,8 @@ XC_TEST(test_regress_dmplan, "DM plan numbers range-checked before use")
     expect(xc_dmplan_tolerance(&pl, 0, 1000, 64e-6, 40, 1500, -0.1, 4096, 7.7777e43, &e), XC_EINVAL, &e,
            "beyond a float");
     expect(xc_dmplan_tolerance(&pl, 0, 1e39, 64e-6, 40, 1500, -0.1, 4096, 1.25, &e), XC_EINVAL, &e, "-hidm 1e+39");
-    /* a comment line longer than the old 1024-byte buffer: its tail was
-     * read as a second range (50:60:1) */
+    /* a comment line longer than 1024 bytes, with "50:60:1" in its tail:
+     * one range, the tail is still comment */
     CU_ASSERT_EQUAL_FATAL(xc_dmplan_read(&pl, finding("long-comment.dmplan", p, sizeof p), &e), XC_OK);
     CU_ASSERT_EQUAL(pl.nranges, 1);
     CU_ASSERT_EQUAL(xc_dmplan_ndm(&pl), 10u);
@@ -156,9 +156,9 @@ XC_TEST(test_regress_cands, "candidate fields range-checked; .pulscand refuses a
     struct stat sb0;
     CU_ASSERT_NOT_EQUAL(stat(p, &sb0), 0);
     xc_candlist_free(&l);
-    /* the same fuzz input as found: NUL bytes inside lines cut them short and
-     * the rest of each line was ignored; refused now, in every text reader
-     * of candidates */
+    /* the fuzz input as found: NUL bytes inside lines would cut them short
+     * and hide the rest of each line; every text reader of candidates
+     * refuses them */
     xc_candlist_init(&l);
     expect(xc_cands_read_csv(&l, finding("nul-in-line.csv", p, sizeof p), &e), XC_EFORMAT, &e,
            "line 3: holds a NUL byte");

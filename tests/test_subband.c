@@ -1,4 +1,4 @@
-/* Subband dedispersion (issue 14, first part): the plan's delays and the
+/* Subband dedispersion (docs/SUBBAND.md): the plan's delays and the
  * planes of subband-reference and subband (cpu) worked out by hand, nsub =
  * nchans equal to direct dedispersion, the cpu equal to its reference on
  * awkward sizes at 1 and 2 threads, the integer spread of every trial within

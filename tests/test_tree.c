@@ -1,4 +1,4 @@
-/* Tree dedispersion (issue 14): the plan's lines and the planes of
+/* Tree dedispersion (docs/SUBBAND.md): the plan's lines and the planes of
  * tree-reference and tree (cpu) worked out by hand, DM 0 equal to direct
  * dedispersion, the cpu versions equal to their references on awkward sizes
  * at 1 and 2 threads, the integer spread of every trial within the derived

@@ -10,7 +10,7 @@
 
 /* The presets: data, not code paths.  Constants and orderings as each code defines them:
  * SIGPROC src/dmdelay.c, PRESTO src/dispersion.c, dedisp src/kernels.cuh,
- * AstroAccelerate src/aa_ddtr_strategy.cpp; the README's "Conventions" table. */
+ * AstroAccelerate src/aa_ddtr_strategy.cpp; the "Conventions" table of docs/REFERENCE.md. */
 static const xc_convention conventions[] = {
     {"crosscheck", 4148.808, XC_ROUND_HALF_AWAY, XC_PREC_DOUBLE, XC_SCALE_SUM,
      "PINT/your k_DM 4148.808; nearest (half away from zero) on double; raw sum"},
@@ -231,8 +231,8 @@ xc_status xc_dmplan_read(xc_dmplan *p, const char *path, xc_error *err)
     FILE *fp = fopen(path, "r");
     if (!fp)
         return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
-    /* whole lines of any length (a fixed buffer split a long comment and
-     * read its tail as a range), and no NUL byte (it would end the line) */
+    /* whole lines of any length (a fixed buffer would split a long comment
+     * and read its tail as a range), and no NUL byte (it would end the line) */
     char *line = NULL;
     size_t cap = 0;
     int lineno = 0;

@@ -1,6 +1,6 @@
 /* xc_cands.h: periodicity-search candidates and the files other tools read.
  *
- * Our convention (documented in the README, and what every reader translates to):
+ * Our convention (documented in docs/REFERENCE.md, and what every reader translates to):
  *   r      Fourier frequency of the candidate's fundamental, in bins, at the
  *          CENTRE of the boxcar (the average over the observation, as PRESTO's
  *          r = f*T); f_hz = r / T.

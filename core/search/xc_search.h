@@ -4,7 +4,7 @@
  *
  * Every searcher reads the same spectrum and options and must return the same
  * candidate list as the reference.  The pipeline (the Pulscan paper's, with the
- * defects measured in Pulscan's code fixed; see the README):
+ * defects measured in Pulscan's code fixed; see docs/REFERENCE.md):
  *
  *  1. Normalise.  Bins 1..nbins-1 (bin 0 packs DC and Nyquist and is never
  *     used) are cut into blocks of `normwidth` bins; a remainder shorter than a

@@ -64,7 +64,7 @@ typedef struct {
     size_t noutside;          /* grid points where xc_logp_poly is NAN (dof >= 1.05 chi2) */
 } xc_logp_poly_err;
 
-/* Measures xc_logp_poly against the exact xc_chi2_logq over the grid (issue 4's
+/* Measures xc_logp_poly against the exact xc_chi2_logq over the grid (for
  * `check approximations`).  XC_EINVAL for an invalid grid. */
 xc_status xc_logp_poly_error(const xc_logp_poly_grid *g, xc_logp_poly_err *out, xc_error *err);
 

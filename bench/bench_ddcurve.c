@@ -1,6 +1,5 @@
 /* bench dedisperse -report DIR: the approximate dedispersers' speed against
- * their measured S/N loss (the subband/tree issue's "speed-against-loss
- * curve"), one curve per implementation, channel count, bit width and thread
+ * their measured S/N loss, one curve per implementation, channel count, bit width and thread
  * count, drawn with the goals as points: subband 8x direct at <= 10 % loss,
  * tree 3x at < 5 % (Barsdell et al. 2012 project 3x for the tree and up to
  * 20x for subband with large smearing).  Speed is against direct on the same
@@ -12,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/bench_util.h"
+#include "bench/xc_bench_dd.h"
 #include "reports/xc_report.h"
 
 #define MAXCURVE 32
@@ -72,8 +71,8 @@ xc_status xc_bench_dd_curve_report(const json_t *records, const char *dir, xc_er
         st = xc_report_add_text(rep,
                                 "Each point is one timed run of an approximate dedisperser on the Table 2 plan: its "
                                 "speed against direct dedispersion on the same hardware, and its worst measured S/N "
-                                "loss (pulses of 1 and 4 samples against direct). The goals of the subband/tree issue "
-                                "are drawn as points: subband 8x at 10 % loss, tree 3x at 5 %; a goal is met by a "
+                                "loss (pulses of 1 and 4 samples against direct). The goals are drawn as points"
+                                ": subband 8x at 10 % loss, tree 3x at 5 %; a goal is met by a "
                                 "point at or above and to the left of it.",
                                 err);
     /* sorted by loss so that each curve reads left to right */

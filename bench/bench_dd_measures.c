@@ -1,12 +1,11 @@
-/* What a dedispersion benchmark record is held against (cli/bench_dd.h):
+/* What a dedispersion benchmark record is held against (xc_bench_dd.h):
  * the machine's limits, and an approximate entry's measured S/N loss. */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/bench_dd.h"
-#include "cli/cli.h"
+#include "bench/xc_bench_dd.h"
 #include "compare/xc_smear.h"
 #include "optimized/cpu/xc_cpu.h"
 
@@ -19,15 +18,18 @@
  * every 0: the quick measure, the first 12 trials of each Table 2 range (every
  * 3rd), whose own plan groups trials differently (a large smear budget shows
  * no more loss there than a small one). */
-double xc_bench_dd_worst_loss(const xc_dedisperser *a, const xc_geometry *g, const xc_convention *cv,
-                              const xc_ddopts *run, int every)
+double xc_bench_dd_worst_loss(const xc_registry *reg, const xc_dedisperser *a, const xc_geometry *g,
+                              const xc_convention *cv, const xc_ddopts *run, int every)
 {
     const xc_impl *di = NULL;
     if ((a->impl.caps & XC_CAP_DEVICE) && every > 0)
-        di = xc_registry_pick(xc_cli_registry(), XC_FAMILY_DEDISPERSE, XC_CAP_DEVICE,
+        di = xc_registry_pick(reg, XC_FAMILY_DEDISPERSE, XC_CAP_DEVICE,
                               XC_CAP_APPROXIMATE | XC_CAP_REFERENCE | XC_CAP_RUNTIME);
+    /* else the default implementation: threaded, neither on a device,
+     * approximate nor added at run time */
     if (!di)
-        di = xc_registry_pick(xc_cli_registry(), XC_FAMILY_DEDISPERSE, XC_CLI_DEFAULT_WANT, XC_CLI_DEFAULT_AVOID);
+        di = xc_registry_pick(reg, XC_FAMILY_DEDISPERSE, XC_CAP_THREADED,
+                              XC_CAP_DEVICE | XC_CAP_APPROXIMATE | XC_CAP_RUNTIME);
     static const int widths[] = {1, 4};
     xc_smear_cfg cfg = {g->nchans, g->fch1, g->foff, g->tsamp,
                         every > 0 ? TABLE2_PLAN : "0:1.2:0.1:1,150:152.4:0.2:1,300:303:0.25:1",

@@ -1,0 +1,405 @@
+/* The GPU dedispersion benchmark (xc_bench_gpu.h): the gpu dedisperser on
+ * the AstroAccelerate paper's Table 2 plan, kernels alone, the whole call,
+ * and gulps through one plan with the data pageable and page-locked. */
+#ifdef XC_HAVE_CUDA
+
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/xc_bench_dd.h"
+#include "bench/xc_bench_gpu.h"
+#include "core/base/xc_progress.h"
+
+/* Exact host sums of a few outputs: the timings are of a correct result. */
+static int spot_check(const xc_ddjob *job, const xc_plane *pl, char *msg, size_t n)
+{
+    uint64_t s = 12345;
+    const int nc = job->in->nchans;
+    for (int i = 0; i < 64; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        int k = (int)((s >> 33) % (uint64_t)pl->nranges);
+        const xc_planerange *r = &pl->r[k];
+        if (!r->ndm || !r->nsamp)
+            continue;
+        size_t d = (size_t)(s >> 20) % r->ndm, t = (size_t)(s >> 7) % r->nsamp;
+        if (i == 0)
+            d = t = 0;
+        uint64_t sum = 0;
+        for (int c = 0; c < nc; c++)
+            sum += job->in->u16[(t + (size_t)job->delays[k][d * (size_t)nc + (size_t)c]) * (size_t)nc + (size_t)c];
+        float want = xc_scale_int(job->conv, sum, nc, 1, job->in->nbits);
+        if (memcmp(&want, &r->data[d * r->nsamp + t], sizeof want)) {
+            snprintf(msg, n, "range %d trial %zu sample %zu: gpu %.9g, exact %.9g", k, d, t,
+                     (double)r->data[d * r->nsamp + t], (double)want);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static double bytes_per_add(const char *kernel)
+{
+    /* one 32-bit shared-memory load per word per channel; a word holds 4
+     * samples (q4, q8), 2 (p16, s16) or 1 (w32, f32) */
+    if (!strncmp(kernel, "smem-q", 6))
+        return 1.0;
+    if (!strncmp(kernel, "smem-p16", 8) || !strncmp(kernel, "smem-s16", 8))
+        return 2.0;
+    if (!strncmp(kernel, "smem-", 5))
+        return 4.0;
+    return 0.0;   /* the direct kernel reads no shared memory */
+}
+
+/* The job of one configuration: the Table 2 plan on random data (the same
+ * input as `bench dedisperse` for this nbits and nchans), and its plane. */
+typedef struct {
+    xc_dmplan plan;
+    xc_geometry g;
+    uint16_t *u;
+    xc_block blk;
+    xc_ddjob job;
+    xc_plane pl;
+    int have_job;
+} gpu_job;
+
+static void job_free(gpu_job *j)
+{
+    xc_plane_free(&j->pl);
+    if (j->have_job)
+        xc_ddjob_free(&j->job);
+    free(j->u);
+    xc_dmplan_free(&j->plan);
+}
+
+static xc_status job_make(int nbits, int nchans, double seconds, gpu_job *j, xc_error *err)
+{
+    memset(j, 0, sizeof *j);
+    xc_dmplan_init(&j->plan);
+    xc_status st = xc_dmplan_parse(&j->plan, TABLE2_PLAN, "bench", err);
+    if (st)
+        return st;
+    const double bw = 300.0, tsamp = 64e-6;
+    j->g = (xc_geometry){nchans, 1400.0 + bw / 2 - 0.5 * bw / nchans, -bw / nchans, tsamp};
+    size_t nsamp = (size_t)llround(seconds / tsamp);
+    j->u = malloc(nsamp * (size_t)nchans * sizeof *j->u);
+    if (!j->u) {
+        job_free(j);
+        return xc_error_set(err, XC_ENOMEM, "out of memory for %zu x %d samples", nsamp, nchans);
+    }
+    xc_bench_fill_random(j->u, nsamp * (size_t)nchans, nbits, (uint64_t)nbits * 1000003u + (uint64_t)nchans);
+    j->blk = (xc_block){nchans, nsamp, nbits, j->u, NULL};
+    if (!(st = xc_ddjob_init(&j->job, &j->blk, &j->plan, xc_convention_get("crosscheck"), &j->g, NULL, err))) {
+        j->have_job = 1;
+        st = xc_plane_alloc(&j->pl, &j->job, err);
+    }
+    if (st)
+        job_free(j);
+    return st;
+}
+
+static void plane_poison(xc_plane *pl)
+{
+    for (int k = 0; k < pl->nranges; k++)
+        memset(pl->r[k].data, 0xFF, pl->r[k].ndm * pl->r[k].nsamp * sizeof(float));
+}
+
+static xc_status check_output(const gpu_job *j, const char *what, xc_error *err)
+{
+    char msg[256];
+    if (spot_check(&j->job, &j->pl, msg, sizeof msg))
+        return xc_error_set(err, XC_EMISMATCH, "%d-bit %d channels: wrong output%s: %s", j->blk.nbits,
+                            j->blk.nchans, what, msg);
+    return XC_OK;
+}
+
+/* Kernel-only times and the one-shot call, every launch on its own: an
+ * untimed run (module load, first-touch of the plane, autotuning), then
+ * reps, whose medians go to res. */
+static xc_status time_serial(gpu_job *j, int reps, int autotune, double *kt, double *tt, xc_bench_gpu_dd *res,
+                             xc_error *err)
+{
+    j->job.tune.gpu_autotune = autotune;
+    j->job.tune.gpu_serial = 1;
+    memset(&res->info, 0, sizeof res->info);
+    xc_status st = xc_dedisperse_gpu_info(&j->job, &j->pl, &res->info, err);
+    if (st)
+        return st;
+    if (autotune) {
+        const xc_gpu_ddrange *r0 = &res->info.range[0];
+        res->tuned_spt = j->job.tune.gpu_samps_per_thread = r0->samps_per_thread;
+        res->tuned_dy = j->job.tune.gpu_dms_per_block = r0->dms_per_block;
+        res->tuned_spb = j->job.tune.gpu_samps_per_block = r0->samps_per_block;
+        res->tuned_cs = j->job.tune.gpu_chans_per_stage = r0->chans_per_stage;
+        j->job.tune.gpu_autotune = 0;
+    }
+    for (int i = 0; i < reps && !st; i++) {
+        plane_poison(&j->pl);
+        memset(&res->info, 0, sizeof res->info);
+        double t0 = xc_now();
+        if ((st = xc_dedisperse_gpu_info(&j->job, &j->pl, &res->info, err)))
+            break;
+        tt[i] = (xc_now() - t0) * 1e3;
+        kt[i] = res->info.kernel_ms;
+        res->h2d_ms += res->info.h2d_ms / reps;
+        res->d2h_ms += res->info.d2h_ms / reps;
+        res->prep_ms += res->info.prep_ms / reps;
+    }
+    return st ? st : check_output(j, "", err);
+}
+
+/* The same job as gulps through one plan of the gpu entry: the first sets
+ * its state up, the others reuse its buffers, delays, settings and pinned
+ * staging, and the time chunks go through the two-stream pipeline; the
+ * plan's stats say what each gulp took. */
+static xc_status time_gulps(gpu_job *j, xc_ddplan *dp, int reps, double *gt, xc_bench_gpu_dd *res, xc_error *err)
+{
+    xc_status st = XC_OK;
+    xc_ddstats ds;
+    for (int i = -1; i < reps && !st; i++) {
+        plane_poison(&j->pl);
+        double t0 = xc_now();
+        if ((st = xc_ddplan_execute(dp, &j->blk, &j->pl, err)))
+            break;
+        const double ms = (xc_now() - t0) * 1e3;
+        xc_ddplan_stats(dp, &ds);
+        if (i < 0) {
+            res->first_gulp_ms = ms;
+            res->setup_ms = ds.setup_ms;
+            res->gulp_chunks = ds.chunks;
+            res->pinned_bytes = ds.pinned_bytes;
+        } else {
+            gt[i] = ms;
+            res->gulp_exec_ms += ds.exec_ms / reps;
+        }
+    }
+    if (!st && !(st = check_output(j, " of a gulp", err)))
+        res->gulp_ms = xc_bench_median(gt, reps);
+    return st;
+}
+
+/* Gulps through plan dp with the input block and the plane's ranges moved
+ * into page-locked memory (xc_gpu_host_alloc); res->gulp_pinned_ms is the
+ * median of reps.  The block's pointer and the plane are restored. */
+static xc_status pinned_gulps(xc_ddplan *dp, gpu_job *j, int reps, double *gt, xc_bench_gpu_dd *res, xc_error *err)
+{
+    xc_plane *pl = &j->pl;
+    xc_block *blk = &j->blk;
+    const size_t nin = blk->nsamp * (size_t)blk->nchans;
+    size_t tot = 0;
+    for (int k = 0; k < pl->nranges; k++)
+        tot += pl->r[k].ndm * pl->r[k].nsamp;
+    void *pin = NULL, *ppl = NULL;
+    xc_status st = xc_gpu_host_alloc(&pin, nin * sizeof(uint16_t), err);
+    if (!st)
+        st = xc_gpu_host_alloc(&ppl, (tot ? tot : 1) * sizeof(float), err);
+    float **heap = st ? NULL : malloc((size_t)pl->nranges * sizeof *heap);
+    if (!st && !heap)
+        st = xc_error_set(err, XC_ENOMEM, "out of memory");
+    if (st) {
+        xc_gpu_host_free(ppl);
+        xc_gpu_host_free(pin);
+        return st;
+    }
+    memcpy(pin, blk->u16, nin * sizeof(uint16_t));
+    const uint16_t *u = blk->u16;
+    blk->u16 = pin;
+    size_t off = 0;
+    for (int k = 0; k < pl->nranges; k++) {
+        heap[k] = pl->r[k].data;
+        pl->r[k].data = (float *)ppl + off;
+        off += pl->r[k].ndm * pl->r[k].nsamp;
+    }
+    for (int i = -1; i < reps && !st; i++) {
+        memset(ppl, 0xFF, (tot ? tot : 1) * sizeof(float));
+        double t0 = xc_now();
+        if (!(st = xc_ddplan_execute(dp, blk, pl, err)) && i >= 0)
+            gt[i] = (xc_now() - t0) * 1e3;
+    }
+    if (!st && !(st = check_output(j, " of a pinned gulp", err)))
+        res->gulp_pinned_ms = xc_bench_median(gt, reps);
+    for (int k = 0; k < pl->nranges; k++)
+        pl->r[k].data = heap[k];
+    blk->u16 = u;
+    free(heap);
+    xc_gpu_host_free(ppl);
+    xc_gpu_host_free(pin);
+    return st;
+}
+
+/* The rates of the medians. */
+static void rates(const gpu_job *j, int reps, double *kt, double *tt, const xc_gpu_props *props, xc_bench_gpu_dd *res)
+{
+    for (int k = 0; k < j->plan.nranges; k++)
+        res->adds += (double)j->plan.r[k].ndm * (double)j->pl.r[k].nsamp * (double)j->blk.nchans;
+    res->kernel_ms = xc_bench_median(kt, reps);
+    res->total_ms = xc_bench_median(tt, reps);
+    res->adds_kernel = res->adds / (res->kernel_ms * 1e-3);
+    res->adds_total = res->adds / (res->total_ms * 1e-3);
+    res->adds_gulp = res->adds / (res->gulp_ms * 1e-3);
+    res->bytes_per_add = bytes_per_add(res->info.range[0].kernel);
+    res->smem_frac = res->adds_kernel * res->bytes_per_add / props->smem_bytes_per_s;
+}
+
+xc_status xc_bench_gpu_dd_one(int nbits, int nchans, double seconds, int reps, int autotune,
+                              const xc_gpu_props *props, xc_bench_gpu_dd *res, xc_error *err)
+{
+    memset(res, 0, sizeof *res);
+    res->nbits = nbits;
+    res->nchans = nchans;
+    double *kt = calloc((size_t)reps, sizeof *kt), *tt = calloc((size_t)reps, sizeof *tt);
+    double *gt = calloc((size_t)reps, sizeof *gt);
+    gpu_job j;
+    xc_ddplan *dp = NULL;
+    xc_status st = kt && tt && gt ? job_make(nbits, nchans, seconds, &j, err) : xc_error_set(err, XC_ENOMEM, "out of memory");
+    if (!st) {
+        if (!(st = time_serial(&j, reps, autotune, kt, tt, res, err))) {
+            j.job.tune.gpu_serial = 0;
+            st = xc_ddplan_create_tuned(&dp, &xc_dd_gpu, &j.g, nbits, &j.plan, j.job.conv, NULL, NULL, &j.job.tune,
+                                        err);
+        }
+        if (!st)
+            st = time_gulps(&j, dp, reps, gt, res, err);
+        /* and with the input and the planes in page-locked memory: no
+         * staging (gt is reused for its times) */
+        if (!st)
+            st = pinned_gulps(dp, &j, reps, gt, res, err);
+        if (!st)
+            rates(&j, reps, kt, tt, props, res);
+        xc_ddplan_destroy(dp);
+        job_free(&j);
+    }
+    free(kt);
+    free(tt);
+    free(gt);
+    return st;
+}
+
+json_t *xc_bench_gpu_dd_json(const xc_bench_gpu_dd *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "kind", json_string("dedisperse"));
+    json_object_set_new(o, "nbits", json_integer(r->nbits));
+    json_object_set_new(o, "nchans", json_integer(r->nchans));
+    json_object_set_new(o, "adds", json_real(r->adds));
+    json_object_set_new(o, "kernel_ms", json_real(r->kernel_ms));
+    json_object_set_new(o, "total_ms", json_real(r->total_ms));
+    json_object_set_new(o, "h2d_ms", json_real(r->h2d_ms));
+    json_object_set_new(o, "d2h_ms", json_real(r->d2h_ms));
+    json_object_set_new(o, "prep_ms", json_real(r->prep_ms));
+    json_object_set_new(o, "adds_per_s_kernel", json_real(r->adds_kernel));
+    json_object_set_new(o, "adds_per_s_total", json_real(r->adds_total));
+    json_object_set_new(o, "kernel_adds_per_s", json_real(r->adds_kernel));
+    json_object_set_new(o, "end_to_end_adds_per_s", json_real(r->adds_gulp));
+    json_object_set_new(o, "end_to_end_fraction", json_real(r->adds_gulp / r->adds_kernel));
+    json_object_set_new(o, "exposed_ms", json_real(r->gulp_ms > r->kernel_ms ? r->gulp_ms - r->kernel_ms : 0.0));
+    json_object_set_new(o, "pipeline_chunks", json_integer(r->gulp_chunks));
+    json_object_set_new(o, "gulp_pinned_ms", json_real(r->gulp_pinned_ms));
+    json_object_set_new(o, "end_to_end_pinned_adds_per_s", json_real(r->adds / (r->gulp_pinned_ms * 1e-3)));
+    json_object_set_new(o, "pinned_bytes", json_integer((json_int_t)r->pinned_bytes));
+    json_object_set_new(o, "setup_ms", json_real(r->setup_ms));
+    json_object_set_new(o, "first_gulp_ms", json_real(r->first_gulp_ms));
+    json_object_set_new(o, "gulp_ms", json_real(r->gulp_ms));
+    json_object_set_new(o, "gulp_exec_ms", json_real(r->gulp_exec_ms));
+    json_object_set_new(o, "adds_per_s_gulp", json_real(r->adds_gulp));
+    json_object_set_new(o, "smem_bytes_per_add", json_real(r->bytes_per_add));
+    json_object_set_new(o, "smem_fraction", json_real(r->smem_frac));
+    json_object_set_new(o, "chunks", json_integer(r->info.nchunks));
+    json_object_set_new(o, "device_bytes", json_integer((json_int_t)r->info.device_bytes));
+    json_t *rs = json_array();
+    for (int k = 0; k < r->info.nranges; k++) {
+        const xc_gpu_ddrange *g = &r->info.range[k];
+        json_t *x = json_object();
+        json_object_set_new(x, "kernel", json_string(g->kernel));
+        json_object_set_new(x, "samps_per_thread", json_integer(g->samps_per_thread));
+        json_object_set_new(x, "dms_per_block", json_integer(g->dms_per_block));
+        json_object_set_new(x, "samps_per_block", json_integer(g->samps_per_block));
+        json_object_set_new(x, "chans_per_stage", json_integer(g->chans_per_stage));
+        json_object_set_new(x, "shift_span", json_integer(g->shift_span));
+        json_object_set_new(x, "smem_bytes", json_integer((json_int_t)g->smem_bytes));
+        json_object_set_new(x, "kernel_ms", json_real(g->kernel_ms));
+        json_array_append_new(rs, x);
+    }
+    json_object_set_new(o, "ranges", rs);
+    if (r->tuned_spt) {
+        json_t *t = json_object();
+        json_object_set_new(t, "samps_per_thread", json_integer(r->tuned_spt));
+        json_object_set_new(t, "dms_per_block", json_integer(r->tuned_dy));
+        json_object_set_new(t, "samps_per_block", json_integer(r->tuned_spb));
+        json_object_set_new(t, "chans_per_stage", json_integer(r->tuned_cs));
+        json_object_set_new(o, "autotuned", t);
+    }
+    return o;
+}
+
+json_t *xc_bench_gpu_doc(const char *desc, const xc_gpu_props *props, const char *command, double seconds, int reps,
+                         json_t *results, json_t *psrecs)
+{
+    json_t *root = json_object();
+    json_t *dev = json_object();
+    json_object_set_new(dev, "description", json_string(desc));
+    json_object_set_new(dev, "name", json_string(props->name));
+    json_object_set_new(dev, "sms", json_integer(props->sms));
+    json_object_set_new(dev, "clock_khz", json_integer(props->clock_khz));
+    json_object_set_new(dev, "smem_bytes_per_s", json_real(props->smem_bytes_per_s));
+    json_object_set_new(root, "device", dev);
+    json_object_set_new(root, "command", json_string(command ? command : ""));
+    json_object_set_new(root, "plan", json_string(TABLE2_PLAN));
+    json_object_set_new(root, "seconds", json_real(seconds));
+    json_object_set_new(root, "tsamp_s", json_real(64e-6));
+    json_object_set_new(root, "band_mhz", json_string("1250-1550 (centre 1400, 300 MHz)"));
+    json_object_set_new(root, "reps", json_integer(reps));
+    json_t *def = json_object();
+    json_object_set_new(def, "adds", json_string("sum over DM ranges of trials x output samples x channels"));
+    json_object_set_new(def, "adds_per_s_kernel",
+                        json_string("adds / summed CUDA-event time of the dedispersion kernels (median of runs)"));
+    json_object_set_new(def, "adds_per_s_total",
+                        json_string("adds / wall time of the whole call: allocation, host-to-device copy, "
+                                    "transpose/scrunch/pack, kernels, device-to-host copy (median of runs)"));
+    json_object_set_new(def, "setup_ms",
+                        json_string("host clock of the first gulp's setup through a state: device allocation, "
+                                    "delay upload and bounds, chunk plan, autotuning (xc_ddplan_stats: setup_ms)"));
+    json_object_set_new(def, "first_gulp_ms",
+                        json_string("wall time of the first gulp through the state, setup included"));
+    json_object_set_new(def, "adds_per_s_gulp",
+                        json_string("adds / wall time of a later gulp through the same state: host-to-device copy, "
+                                    "transpose/scrunch/pack, kernels, device-to-host copy, no allocation or delay "
+                                    "upload (median of runs, gulp_ms); gulp_exec_ms is the mean of its "
+                                    "xc_ddplan_stats: exec_ms"));
+    json_object_set_new(def, "kernel_adds_per_s", json_string("= adds_per_s_kernel (serial runs, kernels alone)"));
+    json_object_set_new(def, "end_to_end_adds_per_s",
+                        json_string("= adds_per_s_gulp: input in pageable host memory, planes back in pageable "
+                                    "host memory, through a state whose time chunks go through the two-stream "
+                                    "pipeline (pinned staging held by the state)"));
+    json_object_set_new(def, "end_to_end_fraction", json_string("end_to_end_adds_per_s / kernel_adds_per_s"));
+    json_object_set_new(def, "end_to_end_pinned_adds_per_s",
+                        json_string("as end_to_end_adds_per_s with the input block and the planes in page-locked "
+                                    "host memory (xc_gpu_host_alloc): no staging, copies straight to and from "
+                                    "the caller's memory"));
+    json_object_set_new(def, "exposed_ms",
+                        json_string("gulp_ms - kernel_ms: the time of a pipelined gulp that kernels did not "
+                                    "cover (copies, staging and packing left exposed)"));
+    json_object_set_new(def, "smem_fraction",
+                        json_string("adds_per_s_kernel x shared-memory bytes loaded per add (4 bytes per "
+                                    "32-bit word load / samples per word: 1 for q4/q8, 2 for p16/s16, 4 for w32) / "
+                                    "(SMs x 32 banks x 4 bytes x peak SM clock), the paper's eq. (8); staging "
+                                    "stores and shift-table loads are not counted"));
+    json_object_set_new(root, "definitions", def);
+    json_object_set_new(root, "anchors",
+                        json_string("dedisp on an H200, this plan, with transfers: 0.50-0.77 T adds/s; "
+                                    "AstroAccelerate 8-bit on an A100, kernel only: about 5 T adds/s"));
+    json_object_set_new(def, "pulscan",
+                        json_string("records of kind pulscan (also in results): the Pulscan paper's Table 4 case "
+                                    "(bench gpu-pulscan's defaults) through one plan; kernel_ms = the stages' "
+                                    "summed CUDA-event times, wall_ms = host clock from the copy of a page-locked "
+                                    "spectrum to the peaks on the host (wall_pageable_ms: the spectrum in pageable "
+                                    "memory), medians of the timed runs"));
+    json_object_set_new(root, "results", results);
+    json_object_set_new(root, "pulscan", psrecs);
+    return root;
+}
+
+#endif

@@ -1,0 +1,195 @@
+/* How fast a study goes, stage by stage, and what that projects for the
+ * Pulscan paper's full study (xc_bench_study.h). */
+#include <jansson.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/xc_bench_study.h"
+#include "core/base/xc_progress.h"
+
+void xc_bench_study_result_free(xc_bench_study_result *r)
+{
+    free(r->secs);
+    r->secs = NULL;
+}
+
+/* 1. serial, one thread (all threads for a device searcher's host side) */
+static xc_status serial_pass(const xc_study *st, const xc_bench_study_opts *o, xc_bench_study_result *r,
+                             xc_error *err)
+{
+    xc_status e = XC_OK;
+    double t0 = xc_now();
+    xc_study_cache *cache = NULL;
+    if (!o->separate && !o->fresh)
+        e = xc_study_cache_new(st, &cache, err);
+    for (uint64_t i = 0; i < o->n && !e; i++) {
+        xc_study_rows rows = {0};
+        e = xc_study_pulsar_cached(st, cache, i, NULL, r->anydev ? r->T : 1, &rows, r->secs, err);
+        xc_study_rows_free(&rows);
+    }
+    xc_study_cache_free(cache);
+    r->serial = xc_now() - t0;
+    return e;
+}
+
+/* 2. side by side, as the study runs them (with a device searcher, W
+ * pulsars share the device: their host stages overlap its work) */
+static xc_status parallel_pass(const xc_study *st, const xc_bench_study_opts *o, xc_bench_study_result *r,
+                               xc_study_gate *gate, xc_error *err)
+{
+    xc_status e2 = XC_OK;
+    const int W = r->W, inner = r->T / W > 0 ? r->T / W : 1;
+    double t0 = xc_now();
+#pragma omp parallel num_threads(W)
+    {
+        xc_study_cache *wc = NULL;
+        xc_error e1;
+        xc_error_clear(&e1);
+        xc_status s1 = o->separate || o->fresh ? XC_OK : xc_study_cache_new(st, &wc, &e1);
+        xc_study_cache_gate(wc, gate);
+#pragma omp for schedule(dynamic, 1)
+        for (long long i = 0; i < (long long)o->n; i++) {
+            xc_study_rows rows = {0};
+            if (!s1)
+                s1 = xc_study_pulsar_cached(st, wc, (uint64_t)i, NULL, inner, &rows, NULL, &e1);
+            xc_study_rows_free(&rows);
+        }
+        if (s1)
+#pragma omp critical(bench_study_err)
+        {
+            e2 = e1.code;
+            *err = e1;
+        }
+        xc_study_cache_free(wc);
+    }
+    r->wall = xc_now() - t0;
+    return e2;
+}
+
+/* The spectrum length of this spec (pulsar 0), and the projections. */
+static void project(const xc_study *st, const xc_bench_study_opts *o, xc_bench_study_result *r)
+{
+    xc_synth_params p;
+    int att;
+    xc_error err;
+    r->nbins = NAN;
+    if (!xc_popspec_pulsar(&st->pop, st->seed, 0, &p, &att, &err)) {
+        r->nbins = floor((double)xc_synth_nsamp(&p) / 2);
+        xc_synth_params_free(&p);
+    }
+    r->per_psr = r->serial / (double)o->n;
+    r->scale = isfinite(r->nbins) && r->nbins > 0 ? XC_BENCH_PAPER_NBINS / r->nbins : NAN;
+    /* from the serial pass (per core on a CPU, per device) and from the
+     * side-by-side pass (this machine as it ran) */
+    r->serial_h = XC_BENCH_PAPER_NPSR * r->per_psr * r->scale / 3600.0;
+    r->machine_h = isfinite(r->wall) ? XC_BENCH_PAPER_NPSR * r->wall / (double)o->n * r->scale / 3600.0 : NAN;
+}
+
+xc_status xc_bench_study_measure(xc_study *st, const xc_bench_study_opts *o, xc_bench_study_result *r, xc_error *err)
+{
+    memset(r, 0, sizeof *r);
+    st->separate = o->separate;
+    r->secs = calloc(2 + xc_study_nsearch(st), sizeof *r->secs);
+    if (!r->secs)
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    r->T = o->threads > 0 ? o->threads : omp_get_max_threads();
+    for (size_t k = 0; k < st->ns; k++)
+        r->anydev |= (st->s[k].impl->caps & XC_CAP_DEVICE) != 0;
+    r->wall = NAN;
+    r->W = o->workers > 0 ? o->workers : r->anydev ? 8 : r->T;
+    r->K = o->device_jobs > 0 ? o->device_jobs : r->anydev ? 2 : 1;
+    if (r->W > (int)o->n)
+        r->W = (int)o->n;
+    xc_status e = serial_pass(st, o, r, err);
+    xc_study_gate *gate = NULL;
+    if (!e && r->anydev && r->W > 1)
+        e = xc_study_gate_new(r->K, &gate, err);
+    if (!e && r->W > 1)
+        e = parallel_pass(st, o, r, gate, err);
+    xc_study_gate_free(gate);
+    if (e) {
+        xc_bench_study_result_free(r);
+        return e;
+    }
+    project(st, o, r);
+    return XC_OK;
+}
+
+/* Per search, then per searcher: configurations searched as one (a matched
+ * filter's sweep, xc_psearch_joint) share the search's time evenly. */
+static void searches_json(json_t *root, const xc_study *st, const xc_bench_study_opts *o,
+                          const xc_bench_study_result *r)
+{
+    const double n = (double)o->n;
+    json_t *stages = json_array(), *bys = json_array();
+    for (size_t k = 0, q = 0; k < st->ns; k++)
+        for (size_t c = 0; c < st->s[k].ncfg; c++, q++) {
+            json_t *j = json_object();
+            json_object_set_new(j, "searcher", json_string(st->s[k].name));
+            json_object_set_new(j, "impl", json_string(st->s[k].impl->name));
+            json_object_set_new(j, "config", json_string(st->s[k].cfg[c].label));
+            json_object_set_new(j, "s_per_pulsar", json_real(r->secs[2 + q] / n));
+            json_array_append_new(stages, j);
+        }
+    json_object_set_new(root, "searches", stages);
+    for (size_t k = 0, q = 0; k < st->ns; q += st->s[k].ncfg, k++) {
+        double tot = 0;
+        for (size_t c = 0; c < st->s[k].ncfg; c++)
+            tot += r->secs[2 + q + c];
+        json_t *j = json_object();
+        json_object_set_new(j, "searcher", json_string(st->s[k].name));
+        json_object_set_new(j, "impl", json_string(st->s[k].impl->name));
+        json_object_set_new(j, "configurations", json_integer((json_int_t)st->s[k].ncfg));
+        json_object_set_new(j, "one_sweep",
+                            json_boolean(!o->separate && xc_psearch_joint(st->s[k].impl, st->s[k].ncfg)));
+        json_object_set_new(j, "s_per_pulsar", json_real(tot / n));
+        json_array_append_new(bys, j);
+    }
+    json_object_set_new(root, "searchers", bys);
+}
+
+static json_t *projection_json(const xc_bench_study_result *r)
+{
+    json_t *proj = json_object();
+    json_object_set_new(proj, "paper_pulsars", json_real(XC_BENCH_PAPER_NPSR));
+    json_object_set_new(proj, "paper_nbins", json_real(XC_BENCH_PAPER_NBINS));
+    json_object_set_new(proj, "bins_scale", json_real(r->scale));
+    json_object_set_new(proj, r->anydev ? "hours_serial_on_this_device" : "core_hours", json_real(r->serial_h));
+    if (!r->anydev)
+        json_object_set_new(proj, "hours_on_16_cores", json_real(r->serial_h / 16));
+    json_object_set_new(proj, "hours_on_this_machine_side_by_side",
+                        isfinite(r->machine_h) ? json_real(r->machine_h) : json_null());
+    json_object_set_new(proj, "assumption", json_string("time per pulsar scales linearly with bins (x bins_scale); "
+                                                        "this spec's configurations, not necessarily the paper's"));
+    return proj;
+}
+
+json_t *xc_bench_study_json(const xc_study *st, const char *spec, const xc_bench_study_opts *o,
+                            const xc_bench_study_result *r)
+{
+    const double n = (double)o->n;
+    json_t *root = json_object();
+    json_object_set_new(root, "benchmark", json_string("study"));
+    json_object_set_new(root, "spec", json_string(spec));
+    json_object_set_new(root, "pulsars", json_integer((json_int_t)o->n));
+    json_object_set_new(root, "separate", json_boolean(o->separate));
+    json_object_set_new(root, "sessions_kept", json_boolean(!o->separate && !o->fresh));
+    json_object_set_new(root, "device_jobs", json_integer(r->anydev ? r->K : 0));
+    json_object_set_new(root, "nbins_approx", json_real(r->nbins));
+    json_object_set_new(root, "serial_threads", json_integer(r->anydev ? r->T : 1));
+    json_object_set_new(root, "serial_s_per_pulsar", json_real(r->per_psr));
+    json_object_set_new(root, "pulsars_per_s_per_core", json_real(1.0 / r->per_psr));
+    json_object_set_new(root, "synthesis_s_per_pulsar", json_real(r->secs[0] / n));
+    json_object_set_new(root, "fft_s_per_pulsar", json_real(r->secs[1] / n));
+    searches_json(root, st, o, r);
+    if (isfinite(r->wall)) {
+        json_object_set_new(root, "parallel_workers", json_integer(r->W));
+        json_object_set_new(root, "parallel_threads", json_integer(r->T));
+        json_object_set_new(root, "parallel_wall_s", json_real(r->wall));
+        json_object_set_new(root, "parallel_pulsars_per_s", json_real(n / r->wall));
+    }
+    json_object_set_new(root, "projection", projection_json(r));
+    return root;
+}

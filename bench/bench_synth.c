@@ -1,0 +1,104 @@
+/* The synthesizer benchmark (xc_bench_synth.h). */
+#include <jansson.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "bench/xc_bench_synth.h"
+
+static int discard(void *ctx, const uint8_t *b, size_t n)
+{
+    /* touch the data so nothing can be skipped */
+    uint64_t *sum = ctx;
+    for (size_t i = 0; i < n; i += 4096)
+        *sum += b[i];
+    *sum += n;
+    return 0;
+}
+
+/* One synthesis, as xc_bench_time times it: into memory, or into the file
+ * path (removed after each run, untimed). */
+typedef struct {
+    const xc_synth_params *p;
+    const char *path;   /* NULL: memory */
+    uint64_t sum;
+} synth_ctx;
+
+static xc_status synth_once(void *ctx, xc_error *err)
+{
+    synth_ctx *c = ctx;
+    c->sum = 0;
+    return c->path ? xc_synth_write(c->p, c->path, NULL, NULL, err) : xc_synth_stream(c->p, discard, &c->sum, err);
+}
+
+static void synth_remove(void *ctx)
+{
+    synth_ctx *c = ctx;
+    char tp[4300];
+    if (!c->path)
+        return;
+    remove(c->path);
+    if (!xc_synth_truth_path(c->path, tp, sizeof tp, NULL))
+        remove(tp);
+}
+
+xc_status xc_bench_synth_params(const xc_bench_synth_opts *o, xc_synth_params *p, xc_error *err)
+{
+    xc_synth_params_init(p);
+    p->nchans = o->nchans;
+    p->nbits = o->nbits;
+    p->tsamp = o->tsamp_us * 1e-6;
+    p->tobs = o->tobs;
+    p->fch1 = 1550;
+    p->foff = -300.0 / o->nchans;
+    p->psr.period_ms = o->period;
+    p->psr.dm = o->dm;
+    p->psr.snrpeak = 0.5;
+    p->psr.width_pct = 10;
+    p->chunk = (size_t)o->chunk;
+    xc_status st = xc_synth_params_check(p, NULL, err);
+    if (st)
+        xc_synth_params_free(p);
+    return st;
+}
+
+static json_t *synth_record(const xc_bench_synth_opts *o, int threads, int sink, double sec, double values)
+{
+    const double rate = values / sec;
+    return json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:s, s:s, s:f, s:f, s:i}", "nchans", o->nchans, "nbits",
+                     o->nbits, "threads", threads, "seconds", sec, "samples_per_s", rate, "spectra_per_s",
+                     rate / o->nchans, "tobs_s", o->tobs, "tsamp_us", o->tsamp_us, "sink", sink ? "file" : "memory",
+                     "signal", o->period > 0 ? "noise + dispersed pulsar" : "noise only", "fake_samples_per_s",
+                     XC_BENCH_FAKE_SAMPLES_PER_S, "speedup_vs_fake", rate / XC_BENCH_FAKE_SAMPLES_PER_S, "chunk",
+                     o->chunk);
+}
+
+xc_status xc_bench_synth_run(xc_synth_params *p, const xc_bench_synth_opts *o, xc_bench_row_fn row, void *ctx,
+                             json_t **doc, xc_error *err)
+{
+    *doc = NULL;
+    const double values = (double)xc_synth_nsamp(p) * o->nchans;
+    json_t *recs = json_array();
+    const xc_bench_sink out = {recs, row, ctx};
+    xc_status st = recs ? XC_OK : xc_error_set(err, XC_ENOMEM, "out of memory");
+    for (int sink = 0; sink < (o->dir ? 2 : 1) && !st; sink++)
+        for (int k = 0; k < o->nthreads && !st; k++) {
+            p->nthreads = o->threads[k];
+            char path[4200];
+            snprintf(path, sizeof path, "%s/bench-synth-%ld.fil", o->dir ? o->dir : ".", (long)getpid());
+            synth_ctx sc = {p, sink ? path : NULL, 0};
+            double ts[XC_BENCH_MAX_RUNS];
+            int runs;
+            st = xc_bench_time(synth_once, synth_remove, &sc, o->repeat, 0, ts, &runs, err);
+            if (!st)
+                st = xc_bench_emit(&out, synth_record(o, o->threads[k], sink, ts[runs / 2], values), err);
+        }
+    if (!st) {
+        *doc = json_pack("{s:s, s:s, s:i, s:O}", "benchmark", "synth", "unit",
+                         "samples_per_s = channel samples (values) per second", "online_cpus",
+                         (int)sysconf(_SC_NPROCESSORS_ONLN), "records", recs);
+        if (!*doc)
+            st = xc_error_set(err, XC_ENOMEM, "out of memory");
+    }
+    json_decref(recs);
+    return st;
+}

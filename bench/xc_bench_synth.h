@@ -1,0 +1,44 @@
+/* xc_bench_synth.h: the synthesizer benchmark (bench_synth.c): channel
+ * samples per second of a filterbank made into memory (and into a file),
+ * at each thread count, against SIGPROC fake's speed. */
+#ifndef XC_BENCH_SYNTH_H
+#define XC_BENCH_SYNTH_H
+
+#include "bench/xc_bench.h"
+#include "synth/xc_synth.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* SIGPROC fake's speed on the development machine: 512 channels, 8 bits,
+ * one thread. */
+#define XC_BENCH_FAKE_SAMPLES_PER_S 17e6
+
+typedef struct {
+    int nchans, nbits;
+    double tsamp_us, tobs;
+    double period;            /* ms, 0: noise only */
+    double dm;
+    int repeat;               /* runs per thread count; the median is kept */
+    int chunk;                /* spectra per chunk, 0: synth's own */
+    const int *threads;       /* thread counts */
+    int nthreads;
+    const char *dir;          /* also time writing files there; NULL: memory only */
+} xc_bench_synth_opts;
+
+/* The synthesizer's parameters of o (a pulsar at 1550 MHz over 300 MHz),
+ * checked; free with xc_synth_params_free. */
+xc_status xc_bench_synth_params(const xc_bench_synth_opts *o, xc_synth_params *p, xc_error *err);
+
+/* Times p at each thread count into memory (then into a file in o->dir);
+ * *doc gets {"benchmark": "synth", "unit", "online_cpus", "records"}, each
+ * record going to row as it is made.  On failure *doc is NULL. */
+xc_status xc_bench_synth_run(xc_synth_params *p, const xc_bench_synth_opts *o, xc_bench_row_fn row, void *ctx,
+                             struct json_t **doc, xc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
