@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "core/base/xc_fmt.h"
 #include "cli/cmd_run.h"
+#include "core/base/xc_nbits.h"
 #include "core/base/xc_strlist.h"
 #include "core/dedisp/xc_ddstream.h"
 #include "synth/xc_synth.h"
@@ -104,7 +105,7 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
             xc_cmpside B = {runs[0].json, &runs[0].pf.plane, &runs[0].pf.meta, &runs[0].pf.plan};
             run_note(c, xc_check_plane(&c->rows, obs, d->impl.name, &A, &B, &e), &e);
         }
-        if ((di->caps & XC_CAP_THREADED) && pr->pf.meta.nbits != 32)
+        if ((di->caps & XC_CAP_THREADED) && !xc_nbits_is_float(pr->pf.meta.nbits))
             check_threads(c, obs, fil, out, plan, pr);
         run_emit(c);
     }

@@ -75,7 +75,7 @@ static xc_status tree_execute(void *state, const xc_ddjob *job, xc_plane *out, x
                 for (int c = 0; c < nc; c++)
                     if (!job->killmask || job->killmask[c])
                         v += xc_ref_scrunched(in, t + (size_t)D[c], c, r->ds);
-                o->data[i * o->nsamp + t] = in->nbits == 32 ? xc_scale_real(job->conv, v, nc, r->ds, in->nbits)
+                o->data[i * o->nsamp + t] = xc_block_is_float(in) ? xc_scale_real(job->conv, v, nc, r->ds, in->nbits)
                                                             : xc_scale_int(job->conv, (uint64_t)v, nc, r->ds,
                                                                            in->nbits);
             }

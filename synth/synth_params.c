@@ -1,4 +1,5 @@
 /* Synthesizer parameters: defaults, validation and derived quantities. */
+#include "core/base/xc_nbits.h"
 #include "synth/xc_synth.h"
 #include "synth/synth_internal.h"
 #include "core/base/xc_grow.h"
@@ -76,7 +77,7 @@ xc_status xc_synth_check_nchans(const char *src, long v, xc_error *err)
 
 xc_status xc_synth_check_nbits(const char *src, long v, xc_error *err)
 {
-    if (v != 1 && v != 2 && v != 4 && v != 8 && v != 16 && v != 32)
+    if (!xc_nbits_valid(v))
         return xc_error_set(err, XC_EINVAL, "%s%snbits (-nbits) = %ld: must be 1, 2, 4, 8, 16 or 32", SRC(src), v);
     return XC_OK;
 }

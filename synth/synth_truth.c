@@ -1,4 +1,5 @@
 /* The truth file: everything a comparator needs to score a search of the synthetic data. */
+#include "core/base/xc_nbits.h"
 #include "synth/xc_synth.h"
 #include "synth/synth_internal.h"
 
@@ -227,7 +228,7 @@ char *xc_synth_truth_text(const xc_synth_params *p, const char *path, const char
                                            "Box-Muller in float"
                                          : "none");
     put_str(&b, model, "quantisation",
-            p->nbits == 32  ? "float32"
+            xc_nbits_is_float(p->nbits)  ? "float32"
             : p->nbits == 1 ? "bit = x > 0"
                             : "rint((x + 4)*(2^nbits - 1)/8) in float, clipped to [0, 2^nbits - 1]");
     put(&b, root, "model", model);

@@ -1,3 +1,4 @@
+#include "core/base/xc_nbits.h"
 #include "core/dedisp/xc_planefile.h"
 #include "core/base/xc_grow.h"
 
@@ -164,7 +165,7 @@ xc_status xc_planewriter_commit(xc_planewriter *w, const xc_planemeta *m, xc_err
     json_object_set_new(root, "command_line", json_string(m->cmdline));
     json_object_set_new(root, "input", json_string(m->input));
     json_object_set_new(root, "nbits", json_integer(m->nbits));
-    json_object_set_new(root, "integer_input", json_boolean(m->nbits != 32));
+    json_object_set_new(root, "integer_input", json_boolean(!xc_nbits_is_float(m->nbits)));
     json_object_set_new(root, "nchans", json_integer(m->nchans));
     json_object_set_new(root, "nchans_used", json_integer(m->nchans_used));
     json_object_set_new(root, "tsamp", json_real(m->tsamp));
@@ -317,7 +318,7 @@ xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
      * freqs_mhz list must hold that many values */
     NEED("nbits", JSON_INTEGER);
     json_int_t nb = json_integer_value(v);
-    if (nb != 1 && nb != 2 && nb != 4 && nb != 8 && nb != 16 && nb != 32) {
+    if (!xc_nbits_valid(nb)) {
         st = xc_error_set(err, XC_EFORMAT, "%s: nbits: %lld is not 1, 2, 4, 8, 16 or 32", path, (long long)nb);
         goto fail;
     }

@@ -3,6 +3,7 @@
  * read_header.c is an if-chain; FFTW's CONVENTIONS: "favor a table"). */
 /* 64-bit off_t for pread/ftello on 32-bit hosts too. */
 #define _FILE_OFFSET_BITS 64
+#include "core/base/xc_nbits.h"
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_grow.h"
 
@@ -150,11 +151,6 @@ double xc_fbheader_freq(const xc_fbheader *h, int c)
     return h->fch1 + (double)c * h->foff;
 }
 
-static int nbits_ok(int32_t b)
-{
-    return b == 1 || b == 2 || b == 4 || b == 8 || b == 16 || b == 32;
-}
-
 /* ---- reading ------------------------------------------------------------ */
 
 typedef struct {
@@ -256,7 +252,7 @@ static xc_status expect_header_start(hreader *r)
 static xc_status check_int(hreader *r, int key, int32_t v, uint64_t at)
 {
     const char *name = xc_fbkey_name((xc_fbkey)key);
-    if (key == XC_FB_NBITS && !nbits_ok(v))
+    if (key == XC_FB_NBITS && !xc_nbits_valid(v))
         return xc_error_set(r->err, XC_EFORMAT,
                             "%s: nbits: %d is not one of 1, 2, 4, 8, 16, 32 (byte %llu)", r->path,
                             (int)v, (unsigned long long)at);

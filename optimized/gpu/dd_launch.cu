@@ -76,7 +76,7 @@ dd_pack_args pack_args(const ctx &c, int k, int yfmt, size_t S, size_t T0, size_
     const size_t off = j0 * (size_t)r.ds - T0;
     dd_pack_args a;
     a.raw = raw;
-    a.raw_f32 = c.job->in->nbits == 32;
+    a.raw_f32 = xc_block_is_float(c.job->in);
     a.nc = (size_t)c.s->nc;
     a.chan = c.s->d_chan;
     a.nuse = c.s->nuse;
