@@ -92,8 +92,8 @@ static void scaler_init(scaler *s, const xc_convention *cv, int nchans, int ds, 
     case XC_SCALE_SUM:
         break;
     case XC_SCALE_DEDISP:
-        s->k1 = (nbits >= 32 ? 1.0f : (float)((1u << nbits) - 1u)) * (float)nchans;
-        s->k2 = (3.f * 1024.f) / 255.f / 16.f;
+        s->k1 = xc_dedisp_in_range(nbits) * (float)nchans;
+        s->k2 = XC_DEDISP_SCALE;
         break;
     case XC_SCALE_MEAN_AA:
         s->k1 = (float)nchans;

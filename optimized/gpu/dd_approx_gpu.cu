@@ -329,9 +329,8 @@ xc_status execute(xc_gpu_apstate *S, const xc_ddjob *job, xc_plane *out, xc_erro
         dd_scale sc;
         memset(&sc, 0, sizeof sc);
         sc.kind = job->conv->scaling;
-        const float in_range = in->nbits >= 32 ? 1.0f : (float)((1u << in->nbits) - 1u);
-        sc.den = in_range * (float)S->nchans;
-        sc.factor = (3.f * 1024.f) / 255.f / 16.f;
+        sc.den = xc_dedisp_in_range(in->nbits) * (float)S->nchans;
+        sc.factor = XC_DEDISP_SCALE;
         sc.fnch = (float)S->nchans;
         sc.fds = (float)r->ds;
         if ((st = ck(err, S->name, dd_launch_scale(S->d_out, o->ndm * o->nsamp, sc, 0), "output scaling")))

@@ -278,11 +278,9 @@ bool scale_of(const ctx &c, int k, dd_scale *sc)
     if (c.job->conv->scaling == XC_SCALE_SUM)
         return false;
     /* the same float expressions as xc_scale_real, evaluated by the host compiler */
-    const int nbits = c.job->in->nbits;
-    const float in_range = nbits >= 32 ? 1.0f : (float)((1u << nbits) - 1u);
     sc->kind = (int)c.job->conv->scaling;
-    sc->den = in_range * (float)c.s->nc;
-    sc->factor = (3.f * 1024.f) / 255.f / 16.f;
+    sc->den = xc_dedisp_in_range(c.job->in->nbits) * (float)c.s->nc;
+    sc->factor = XC_DEDISP_SCALE;
     sc->fnch = (float)c.s->nc;
     sc->fds = (float)c.s->rp[k].ds;
     return true;
