@@ -208,61 +208,6 @@ out:
 
 /* ---- truth ---------------------------------------------------------------- */
 
-static int get_num(json_t *root, const char *key, double *out)
-{
-    static const char *const where[] = {NULL, "pulsar", "truth", "params"};
-    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
-        json_t *o = where[i] ? json_object_get(root, where[i]) : root;
-        json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
-        if (json_is_number(v)) {
-            *out = json_number_value(v);
-            return 1;
-        }
-    }
-    return 0;
-}
-
-xc_status xc_truth_read(xc_truth *t, const char *path, double T, xc_error *err)
-{
-    memset(t, 0, sizeof *t);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root)
-        return xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d: %s", path, je.line, je.column, je.text);
-    xc_status st = XC_OK;
-    double f0 = NAN, p = NAN, r = NAN, z = NAN, tobs = NAN, nsamp = NAN, tsamp = NAN;
-    if (!get_num(root, "f0_hz", &f0)) {
-        if (get_num(root, "period_s", &p))
-            f0 = 1.0 / p;
-        else if (get_num(root, "period_ms", &p))
-            f0 = 1e3 / p;
-    }
-    if (!(f0 > 0) || !isfinite(f0)) {
-        st = xc_error_set(err, XC_EFORMAT, "%s: no positive spin frequency (f0_hz, period_s or period_ms; "
-                          "\"pulsar\" may be null for a file without a pulsar): got %g", path, f0);
-        goto out;
-    }
-    t->f0_hz = f0;
-    if (!get_num(root, "tobs_s", &tobs) && get_num(root, "nsamp", &nsamp) && get_num(root, "tsamp_s", &tsamp))
-        tobs = nsamp * tsamp;
-    t->T = T > 0 && isfinite(T) ? T : (tobs > 0 && isfinite(tobs) ? tobs : 0);
-    int hr = get_num(root, "r", &r), hz = get_num(root, "z", &z);
-    if ((hr && !isfinite(r)) || (hz && !isfinite(z))) {
-        st = xc_error_set(err, XC_EFORMAT, "%s: r %g / z %g must be finite", path, r, z);
-        goto out;
-    }
-    t->have_rz = hr;
-    t->r = hr ? r : (t->T > 0 ? f0 * t->T : NAN);
-    t->z = hz ? z : 0.0;
-    if (!hr && t->T > 0 && !isfinite(t->r)) {
-        st = xc_error_set(err, XC_EFORMAT, "%s: r = f0 %g Hz x T %g s is not finite", path, f0, t->T);
-        goto out;
-    }
-out:
-    json_decref(root);
-    return st;
-}
-
 static void consider(xc_detection *d, size_t i, const xc_cand *c, int n, double dr, double dz, double df)
 {
     d->count++;

@@ -4,6 +4,7 @@
 
 #include "synth/xc_orbit.h"
 #include "synth/xc_synth.h"
+#include "synth/xc_truth.h"
 
 #define XC_SYNTH_MAX_NCHANS (1 << 24)
 
@@ -116,5 +117,9 @@ typedef struct {
 } xc_dedisp_info;
 char *xc_synth_truth_text(const xc_synth_params *p, const char *path, const char *cmdline,
                           const xc_dedisp_info *dedisp, xc_error *err);
+/* The same truth as a struct (what xc_truth_parse of that text gives, read
+ * from the tree before it is written out): the in-memory synthesis. */
+xc_status xc_synth_truth(const xc_synth_params *p, const char *label, const xc_dedisp_info *dedisp, xc_truth *t,
+                         xc_error *err);
 
 #endif

@@ -1,5 +1,6 @@
 /* Populations of synthetic pulsars: spec, draws, files, checkpoints, manifest. */
 #include "synth/xc_population.h"
+#include "synth/xc_truth.h"
 #include "synth/synth_internal.h"
 
 #include <dirent.h>
@@ -374,10 +375,11 @@ static char *make_row(const char *id, const xc_synth_params *p, const char *file
 {
     char *row = NULL, t[64];
     size_t len = 0, cap = 0;
+    xc_truth tr;
+    if (xc_truth_load(&tr, truth_path, 0, err))
+        return NULL;
     json_t *pj = xc_synth_params_to_json(p);
-    json_error_t je;
-    json_t *tj = json_load_file(truth_path, 0, &je);
-    int bad = !pj || !tj;
+    int bad = !pj;
     snprintf(t, sizeof t, "%llu", (unsigned long long)p->seed);
     bad = bad || csv_put(&row, &len, &cap, id, 0) || csv_put(&row, &len, &cap, t, 1) ||
           csv_put(&row, &len, &cap, file, 1) || csv_put(&row, &len, &cap, truth_name, 1);
@@ -387,16 +389,21 @@ static char *make_row(const char *id, const xc_synth_params *p, const char *file
     }
     snprintf(t, sizeof t, "%d", attempts);
     bad = bad || csv_put(&row, &len, &cap, t, 1);
-    static const char *const tcols[] = {"f0_hz", "r", "z", "w"};
+    /* the truth's f0_hz, r, z, w; empty without a pulsar */
+    const int psr = xc_truth_has_pulsar(&tr);
+    const double tv[] = {tr.f0_hz, tr.r, tr.z, tr.w};
+    const int have[] = {psr, psr && tr.have_rz, psr && tr.have_rz, psr && isfinite(tr.w)};
     for (int k = 0; !bad && k < 4; k++) {
-        json_text(json_object_get(tj, tcols[k]), t, sizeof t);
+        if (have[k])
+            snprintf(t, sizeof t, "%.17g", tv[k]);
+        else
+            t[0] = '\0';
         bad = csv_put(&row, &len, &cap, t, 1);
     }
     json_decref(pj);
-    json_decref(tj);
     if (bad) {
         free(row);
-        xc_error_set(err, tj ? XC_ENOMEM : XC_EIO, "%s: cannot build the manifest row (truth %s)", id, truth_path);
+        xc_error_set(err, XC_ENOMEM, "%s: cannot build the manifest row (truth %s)", id, truth_path);
         return NULL;
     }
     return row;
