@@ -42,9 +42,6 @@ void xc_synth_gauss_stream(uint64_t seed, uint32_t stream, uint64_t sample, uint
 /* A seed as JSON: an integer, or above 2^63-1 (which does not fit a jansson
  * integer) a string of digits, which the loaders also accept.  NULL: no memory. */
 struct json_t *xc_synth_seed_json(uint64_t seed);
-/* Parses the JSON file `path` into *root (the caller decrefs it).  Cannot open:
- * XC_EIO; invalid JSON: XC_EFORMAT with the line and column. */
-xc_status xc_synth_json_load(const char *path, struct json_t **root, xc_error *err);
 
 /* ---- signal ----------------------------------------------------------------- */
 

@@ -2,6 +2,8 @@
 #include "synth/xc_synth.h"
 #include "synth/synth_internal.h"
 
+#include "core/base/xc_spec.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
@@ -272,7 +274,7 @@ xc_status xc_synth_params_from_json(xc_synth_params *p, const struct json_t *obj
 xc_status xc_synth_params_load(xc_synth_params *p, const char *path, const char *key, xc_error *err)
 {
     json_t *root;
-    xc_status st = xc_synth_json_load(path, &root, err);
+    xc_status st = xc_spec_load(path, 0, &root, err);
     if (st)
         return st;
     const json_t *obj = key ? json_object_get(root, key) : root;
@@ -293,19 +295,6 @@ json_t *xc_synth_seed_json(uint64_t seed)
     char s[24];
     snprintf(s, sizeof s, "%llu", (unsigned long long)seed);
     return json_string(s);
-}
-
-xc_status xc_synth_json_load(const char *path, json_t **root, xc_error *err)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
-    json_error_t je;
-    *root = json_loadf(fp, 0, &je);
-    fclose(fp);
-    if (!*root)
-        return xc_error_set(err, XC_EFORMAT, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
-    return XC_OK;
 }
 
 json_t *xc_synth_params_to_json(const xc_synth_params *p)
