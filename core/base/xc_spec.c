@@ -91,6 +91,8 @@ static xc_status read_field(const json_t *v, const char *src, const char *where,
         if (st)
             return st;
     }
+    if (f->set)
+        return f->set(dest, v, src, f, err);
     if (f->off == XC_SPEC_NOWHERE)
         return XC_OK;          /* a comment, read and checked, kept nowhere */
     char *d = (char *)dest + f->off;

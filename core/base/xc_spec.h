@@ -50,6 +50,11 @@ typedef struct xc_spec_field {
     void (*elem_init)(void *elem);
     /* a further check of the value (where: "FILE: PATH"), before it is stored */
     xc_status (*check)(const json_t *v, const char *where, xc_error *err);
+    /* a store of its own (a conversion, a check that names the field its own
+     * way) instead of the plain one: given the struct, the value (of the
+     * right type, within the bounds), src and the field, with its data */
+    xc_status (*set)(void *dest, const json_t *v, const char *src, const struct xc_spec_field *f, xc_error *err);
+    const void *data;
 } xc_spec_field;
 
 /* Table rows: T the destination struct, key, required, member, bounds. */
