@@ -84,6 +84,56 @@ void xc_cmpcands_result_free(xc_cmpcands_result *res)
     memset(res, 0, sizeof *res);
 }
 
+/* The unmatched B candidate closest to ca within the windows (kb: B by r),
+ * SIZE_MAX when there is none. */
+static size_t best_match(const xc_cand *ca, const xc_candlist *b, const keyed *kb, const unsigned char *btaken,
+                         const xc_cmpcands_opts *o, int signed_z)
+{
+    /* first B with r >= rA - dr */
+    size_t lo = 0, hi = b->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (kb[mid].key < ca->r - o->dr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    double best = INFINITY;
+    size_t bj = SIZE_MAX;
+    for (size_t m = lo; m < b->n && kb[m].key <= ca->r + o->dr; m++) {
+        size_t j = kb[m].i;
+        const xc_cand *cb = &b->c[j];
+        if (btaken[j] || (!o->anyharm && cb->numharm != ca->numharm))
+            continue;
+        double dr = ca->r - cb->r, dz = zval(ca->z, signed_z) - zval(cb->z, signed_z);
+        if (!(fabs(dr) <= o->dr) || !(fabs(dz) <= o->dz) || !(fabs(ca->w - cb->w) <= o->dw))
+            continue;
+        double d = (o->dr > 0 ? dr * dr / (o->dr * o->dr) : 0) + (o->dz > 0 ? dz * dz / (o->dz * o->dz) : 0);
+        if (d < best) {
+            best = d;
+            bj = j;
+        }
+    }
+    return bj;
+}
+
+/* The offsets and verdicts of the pair (ia of A, ib of B). */
+static void fill_pair(xc_candpair *p, size_t ia, size_t ib, const xc_cand *ca, const xc_cand *cb,
+                      const xc_cmpcands_opts *o, int signed_z)
+{
+    p->ia = ia;
+    p->ib = ib;
+    p->dr = ca->r - cb->r;
+    p->dz = zval(ca->z, signed_z) - zval(cb->z, signed_z);
+    p->dsigma = ca->sigma - cb->sigma;
+    p->dpower_rel = cb->power != 0 ? (ca->power - cb->power) / fabs(cb->power)
+                                   : (ca->power == 0 ? 0 : INFINITY);
+    p->checked = ca->sigma > o->sigma_min || cb->sigma > o->sigma_min;
+    p->power_ok = fabs(ca->power - cb->power) <= o->rtol_power * fabs(cb->power) ||
+                  (isnan(ca->power) && isnan(cb->power));
+    p->sigma_ok = fabs(p->dsigma) <= o->dsigma || (isnan(ca->sigma) && isnan(cb->sigma));
+}
+
 xc_status xc_compare_cands(const xc_candlist *a, const xc_candlist *b, const xc_cmpcands_opts *o,
                            xc_cmpcands_result *res, xc_error *err)
 {
@@ -121,48 +171,14 @@ xc_status xc_compare_cands(const xc_candlist *a, const xc_candlist *b, const xc_
         const xc_cand *ca = &a->c[ka[k].i];
         if (isnan(ca->r))
             continue;
-        /* first B with r >= rA - dr */
-        size_t lo = 0, hi = b->n;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (kb[mid].key < ca->r - o->dr)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        double best = INFINITY;
-        size_t bj = SIZE_MAX;
-        for (size_t m = lo; m < b->n && kb[m].key <= ca->r + o->dr; m++) {
-            size_t j = kb[m].i;
-            const xc_cand *cb = &b->c[j];
-            if (btaken[j] || (!o->anyharm && cb->numharm != ca->numharm))
-                continue;
-            double dr = ca->r - cb->r, dz = zval(ca->z, res->signed_z) - zval(cb->z, res->signed_z);
-            if (!(fabs(dr) <= o->dr) || !(fabs(dz) <= o->dz) || !(fabs(ca->w - cb->w) <= o->dw))
-                continue;
-            double d = (o->dr > 0 ? dr * dr / (o->dr * o->dr) : 0) + (o->dz > 0 ? dz * dz / (o->dz * o->dz) : 0);
-            if (d < best) {
-                best = d;
-                bj = j;
-            }
-        }
+        size_t bj = best_match(ca, b, kb, btaken, o, res->signed_z);
         if (bj == SIZE_MAX)
             continue;
         btaken[bj] = 1;
         amatched[ka[k].i] = 1;
         const xc_cand *cb = &b->c[bj];
         xc_candpair *p = &res->pairs[res->npairs++];
-        p->ia = ka[k].i;
-        p->ib = bj;
-        p->dr = ca->r - cb->r;
-        p->dz = zval(ca->z, res->signed_z) - zval(cb->z, res->signed_z);
-        p->dsigma = ca->sigma - cb->sigma;
-        p->dpower_rel = cb->power != 0 ? (ca->power - cb->power) / fabs(cb->power)
-                                       : (ca->power == 0 ? 0 : INFINITY);
-        p->checked = ca->sigma > o->sigma_min || cb->sigma > o->sigma_min;
-        p->power_ok = fabs(ca->power - cb->power) <= o->rtol_power * fabs(cb->power) ||
-                      (isnan(ca->power) && isnan(cb->power));
-        p->sigma_ok = fabs(p->dsigma) <= o->dsigma || (isnan(ca->sigma) && isnan(cb->sigma));
+        fill_pair(p, ka[k].i, bj, ca, cb, o, res->signed_z);
         if (p->checked) {
             res->npower_bad += !p->power_ok;
             res->nsigma_bad += !p->sigma_ok;

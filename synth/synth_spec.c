@@ -96,8 +96,8 @@ static xc_status set_convention(void *dest, const json_t *v, const char *src, co
 {
     const xc_convention *cv = xc_convention_get(json_string_value(v));
     if (!cv)
-        return bad_type(src, f->key, v, "one of \"crosscheck\", \"sigproc\", \"presto\", \"dedisp\", \"astroaccelerate\"",
-                        err);
+        return bad_type(src, f->key, v,
+                        "one of \"crosscheck\", \"sigproc\", \"presto\", \"dedisp\", \"astroaccelerate\"", err);
     ((xc_synth_params *)dest)->convention = cv;
     return XC_OK;
 }
