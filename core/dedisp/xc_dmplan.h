@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "core/base/xc_error.h"
+#include "core/dedisp/xc_dedisp_scale.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,22 +67,6 @@ const char *xc_scaling_name(xc_scaling s);
  * must use these two functions so integer paths agree bit for bit. */
 float xc_scale_int(const xc_convention *cv, uint64_t sum, int nchans, int ds, int nbits);
 float xc_scale_real(const xc_convention *cv, double sum, int nchans, int ds, int nbits);
-
-/* dedisp's float output scale (XC_SCALE_DEDISP), defined once for every
- * implementation.  dedisp (Barsdell et al. 2012; src/kernels.cuh of
- * github.com/ajameson/dedisp) writes a 32-bit output sample as
- *     sum * 1 / (in_range * nchans) * XC_DEDISP_SCALE,
- * in_range = 2^nbits - 1 the largest input value (xc_dedisp_in_range), and
- * the factor 3 * 1024 / 255 / 16 its kernel's fixed constant.  The float
- * expressions are dedisp's, so that every path rounds as it does. */
-#define XC_DEDISP_SCALE ((3.f * 1024.f) / 255.f / 16.f)
-
-/* dedisp's in_range: 2^nbits - 1.  Float input has no integer range; we take 1
- * (dedisp itself would read 32-bit input as uint32). */
-static inline float xc_dedisp_in_range(int nbits)
-{
-    return nbits >= 32 ? 1.0f : (float)((1u << nbits) - 1u);
-}
 
 /* Limits every plan obeys, checked before anything is allocated: the
  * downsample factor (inBin) and the trials of the whole plan (10 million:
