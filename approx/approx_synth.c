@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/xc_nbits.h"
 #include "core/dedisp/xc_dmplan.h"
 #include "core/io/xc_fft.h"
 #include "core/io/xc_filterbank.h"
@@ -41,7 +42,7 @@ static int dm0_sink(void *ctx, const uint8_t *bytes, size_t nbytes)
         s->st = XC_EINVAL;
         return 1;
     }
-    if (p->nbits == 32) {
+    if (xc_nbits_is_float(p->nbits)) {
         for (size_t i = 0; i < nspec; i++) {
             double sum = 0;
             for (size_t c = 0; c < nch; c++)

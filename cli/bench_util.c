@@ -5,11 +5,12 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "core/base/xc_nbits.h"
 
 int xc_bench_check_nbits(const char *cmd, const int *nbits, int n)
 {
     for (int i = 0; i < n; i++)
-        if (nbits[i] != 1 && nbits[i] != 2 && nbits[i] != 4 && nbits[i] != 8 && nbits[i] != 16)
+        if (!xc_nbits_is_int(nbits[i]))
             return xc_cli_failf(cmd, "-nbits: %d is not one of 1, 2, 4, 8, 16", nbits[i]);
     return 0;
 }

@@ -16,6 +16,7 @@
 #include "compare/xc_compare.h"
 #include "compare/xc_conform.h"
 #include "compare/xc_recover.h"
+#include "core/base/xc_nbits.h"
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_fmt.h"
 #include "core/base/xc_fs.h"
@@ -57,7 +58,7 @@ static double class_rtol(const gatectx *g, int nbits, int nkept)
         return N;
     switch (g->impl->tol.kind) {
     case XC_TOL_EXACT: return 0;
-    case XC_TOL_ROUNDING: return nbits == 32 ? g->impl->tol.value * N : 0;
+    case XC_TOL_ROUNDING: return xc_nbits_is_float(nbits) ? g->impl->tol.value * N : 0;
     case XC_TOL_RELATIVE: return g->impl->tol.value;
     case XC_TOL_SIGNAL_LOSS: return -1;
     }
@@ -79,7 +80,7 @@ static xc_status compare(const xc_cmpside *a, const xc_cmpside *b, double rtol, 
 {
     xc_cmpopts o;
     xc_cmpopts_init(&o);
-    if (rtol > 0 || b->meta->nbits == 32) {   /* bit for bit on float input: a zero bound */
+    if (rtol > 0 || xc_nbits_is_float(b->meta->nbits)) {   /* bit for bit on float input: a zero bound */
         o.rtol = rtol;
         o.atol = 0;
     }

@@ -131,18 +131,6 @@ static void against_accelsearch(runctx *c, const char *obs, const xc_rs_accel *o
     xc_candlist_free(&theirs);
 }
 
-/* The synthesizer's w (pulsar.search.w of its truth file: PRESTO's
- * T^3 <fdotdot>), NaN when absent. */
-static double truth_w(const char *path)
-{
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    json_t *w = json_object_get(json_object_get(json_object_get(root, "pulsar"), "search"), "w");
-    double v = json_is_number(w) ? json_number_value(w) : NAN;
-    json_decref(root);
-    return v;
-}
-
 void run_accel(runctx *c, const xc_rs_accel *ob)
 {
     const char *obs = ob->name;
@@ -162,7 +150,7 @@ void run_accel(runctx *c, const xc_rs_accel *ob)
         }
         tr = t.r;
         tz = t.have_rz ? t.z : NAN;
-        tw = truth_w(truthp);
+        tw = t.w;
     }
     char line[4800];
     xc_fmt(line, sizeof line,

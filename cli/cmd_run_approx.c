@@ -23,6 +23,7 @@
 #include "cli/cmd_run.h"
 #include "compare/xc_checks.h"
 #include "compare/xc_smear.h"
+#include "core/base/xc_nbits.h"
 #include "core/dedisp/xc_ddstream.h"
 #include "core/base/xc_fmt.h"
 
@@ -61,17 +62,17 @@ static xc_status head_of(runctx *c, const char *obs, const char *fil, const xc_d
     if (!(st = xc_fbheader_copy(&hh, h, err))) {
         hh.nsamples = (int32_t)want;
         const size_t vals = (size_t)want * (size_t)h->nchans;
-        if (h->nbits == 32 ? !(fbuf = malloc(vals * sizeof *fbuf)) : !(buf = malloc(vals * sizeof *buf)))
+        if (xc_nbits_is_float(h->nbits) ? !(fbuf = malloc(vals * sizeof *fbuf)) : !(buf = malloc(vals * sizeof *buf)))
             st = xc_error_set(err, XC_ENOMEM, "%s: out of memory for its first %llu spectra", fil,
                               (unsigned long long)want);
-        else if (h->nbits == 32)
+        else if (xc_nbits_is_float(h->nbits))
             st = xc_fbreader_read_f32(r, 0, (size_t)want, 0, fbuf, err);
         else
             st = xc_fbreader_read_u16(r, 0, (size_t)want, 0, buf, err);
         if (!st)
             st = xc_fbwriter_open(&w, path, &hh, XC_BITORDER_LSB, err);
         if (!st)
-            st = h->nbits == 32 ? xc_fbwriter_write_f32(w, fbuf, (size_t)want, err)
+            st = xc_nbits_is_float(h->nbits) ? xc_fbwriter_write_f32(w, fbuf, (size_t)want, err)
                                 : xc_fbwriter_write_u16(w, buf, (size_t)want, err);
         if (!st)
             st = xc_fbwriter_commit(w, err);

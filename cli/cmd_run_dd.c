@@ -12,6 +12,7 @@
 #include "core/base/xc_fmt.h"
 #include "cli/cmd_run.h"
 #include "core/base/xc_fs.h"
+#include "core/base/xc_nbits.h"
 #include "core/base/xc_strlist.h"
 #include "synth/xc_synth.h"
 
@@ -85,7 +86,7 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
             xc_cmpside B = {runs[0].json, &runs[0].pf.plane, &runs[0].pf.meta, &runs[0].pf.plan};
             xc_vd_note(&c->vd, xc_check_plane(&c->vd.rows, obs, d->impl.name, &A, &B, &e), &e);
         }
-        if ((di->caps & XC_CAP_THREADED) && pr->pf.meta.nbits != 32)
+        if ((di->caps & XC_CAP_THREADED) && !xc_nbits_is_float(pr->pf.meta.nbits))
             check_threads(c, obs, fil, out, plan, pr);
         xc_vd_emit(&c->vd);
     }

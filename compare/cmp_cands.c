@@ -84,6 +84,56 @@ void xc_cmpcands_result_free(xc_cmpcands_result *res)
     memset(res, 0, sizeof *res);
 }
 
+/* The unmatched B candidate closest to ca within the windows (kb: B by r),
+ * SIZE_MAX when there is none. */
+static size_t best_match(const xc_cand *ca, const xc_candlist *b, const keyed *kb, const unsigned char *btaken,
+                         const xc_cmpcands_opts *o, int signed_z)
+{
+    /* first B with r >= rA - dr */
+    size_t lo = 0, hi = b->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (kb[mid].key < ca->r - o->dr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    double best = INFINITY;
+    size_t bj = SIZE_MAX;
+    for (size_t m = lo; m < b->n && kb[m].key <= ca->r + o->dr; m++) {
+        size_t j = kb[m].i;
+        const xc_cand *cb = &b->c[j];
+        if (btaken[j] || (!o->anyharm && cb->numharm != ca->numharm))
+            continue;
+        double dr = ca->r - cb->r, dz = zval(ca->z, signed_z) - zval(cb->z, signed_z);
+        if (!(fabs(dr) <= o->dr) || !(fabs(dz) <= o->dz) || !(fabs(ca->w - cb->w) <= o->dw))
+            continue;
+        double d = (o->dr > 0 ? dr * dr / (o->dr * o->dr) : 0) + (o->dz > 0 ? dz * dz / (o->dz * o->dz) : 0);
+        if (d < best) {
+            best = d;
+            bj = j;
+        }
+    }
+    return bj;
+}
+
+/* The offsets and verdicts of the pair (ia of A, ib of B). */
+static void fill_pair(xc_candpair *p, size_t ia, size_t ib, const xc_cand *ca, const xc_cand *cb,
+                      const xc_cmpcands_opts *o, int signed_z)
+{
+    p->ia = ia;
+    p->ib = ib;
+    p->dr = ca->r - cb->r;
+    p->dz = zval(ca->z, signed_z) - zval(cb->z, signed_z);
+    p->dsigma = ca->sigma - cb->sigma;
+    p->dpower_rel = cb->power != 0 ? (ca->power - cb->power) / fabs(cb->power)
+                                   : (ca->power == 0 ? 0 : INFINITY);
+    p->checked = ca->sigma > o->sigma_min || cb->sigma > o->sigma_min;
+    p->power_ok = fabs(ca->power - cb->power) <= o->rtol_power * fabs(cb->power) ||
+                  (isnan(ca->power) && isnan(cb->power));
+    p->sigma_ok = fabs(p->dsigma) <= o->dsigma || (isnan(ca->sigma) && isnan(cb->sigma));
+}
+
 xc_status xc_compare_cands(const xc_candlist *a, const xc_candlist *b, const xc_cmpcands_opts *o,
                            xc_cmpcands_result *res, xc_error *err)
 {
@@ -121,48 +171,14 @@ xc_status xc_compare_cands(const xc_candlist *a, const xc_candlist *b, const xc_
         const xc_cand *ca = &a->c[ka[k].i];
         if (isnan(ca->r))
             continue;
-        /* first B with r >= rA - dr */
-        size_t lo = 0, hi = b->n;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (kb[mid].key < ca->r - o->dr)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        double best = INFINITY;
-        size_t bj = SIZE_MAX;
-        for (size_t m = lo; m < b->n && kb[m].key <= ca->r + o->dr; m++) {
-            size_t j = kb[m].i;
-            const xc_cand *cb = &b->c[j];
-            if (btaken[j] || (!o->anyharm && cb->numharm != ca->numharm))
-                continue;
-            double dr = ca->r - cb->r, dz = zval(ca->z, res->signed_z) - zval(cb->z, res->signed_z);
-            if (!(fabs(dr) <= o->dr) || !(fabs(dz) <= o->dz) || !(fabs(ca->w - cb->w) <= o->dw))
-                continue;
-            double d = (o->dr > 0 ? dr * dr / (o->dr * o->dr) : 0) + (o->dz > 0 ? dz * dz / (o->dz * o->dz) : 0);
-            if (d < best) {
-                best = d;
-                bj = j;
-            }
-        }
+        size_t bj = best_match(ca, b, kb, btaken, o, res->signed_z);
         if (bj == SIZE_MAX)
             continue;
         btaken[bj] = 1;
         amatched[ka[k].i] = 1;
         const xc_cand *cb = &b->c[bj];
         xc_candpair *p = &res->pairs[res->npairs++];
-        p->ia = ka[k].i;
-        p->ib = bj;
-        p->dr = ca->r - cb->r;
-        p->dz = zval(ca->z, res->signed_z) - zval(cb->z, res->signed_z);
-        p->dsigma = ca->sigma - cb->sigma;
-        p->dpower_rel = cb->power != 0 ? (ca->power - cb->power) / fabs(cb->power)
-                                       : (ca->power == 0 ? 0 : INFINITY);
-        p->checked = ca->sigma > o->sigma_min || cb->sigma > o->sigma_min;
-        p->power_ok = fabs(ca->power - cb->power) <= o->rtol_power * fabs(cb->power) ||
-                      (isnan(ca->power) && isnan(cb->power));
-        p->sigma_ok = fabs(p->dsigma) <= o->dsigma || (isnan(ca->sigma) && isnan(cb->sigma));
+        fill_pair(p, ka[k].i, bj, ca, cb, o, res->signed_z);
         if (p->checked) {
             res->npower_bad += !p->power_ok;
             res->nsigma_bad += !p->sigma_ok;
@@ -207,61 +223,6 @@ out:
 }
 
 /* ---- truth ---------------------------------------------------------------- */
-
-static int get_num(json_t *root, const char *key, double *out)
-{
-    static const char *const where[] = {NULL, "pulsar", "truth", "params"};
-    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
-        json_t *o = where[i] ? json_object_get(root, where[i]) : root;
-        json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
-        if (json_is_number(v)) {
-            *out = json_number_value(v);
-            return 1;
-        }
-    }
-    return 0;
-}
-
-xc_status xc_truth_read(xc_truth *t, const char *path, double T, xc_error *err)
-{
-    memset(t, 0, sizeof *t);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root)
-        return xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d: %s", path, je.line, je.column, je.text);
-    xc_status st = XC_OK;
-    double f0 = NAN, p = NAN, r = NAN, z = NAN, tobs = NAN, nsamp = NAN, tsamp = NAN;
-    if (!get_num(root, "f0_hz", &f0)) {
-        if (get_num(root, "period_s", &p))
-            f0 = 1.0 / p;
-        else if (get_num(root, "period_ms", &p))
-            f0 = 1e3 / p;
-    }
-    if (!(f0 > 0) || !isfinite(f0)) {
-        st = xc_error_set(err, XC_EFORMAT, "%s: no positive spin frequency (f0_hz, period_s or period_ms; "
-                          "\"pulsar\" may be null for a file without a pulsar): got %g", path, f0);
-        goto out;
-    }
-    t->f0_hz = f0;
-    if (!get_num(root, "tobs_s", &tobs) && get_num(root, "nsamp", &nsamp) && get_num(root, "tsamp_s", &tsamp))
-        tobs = nsamp * tsamp;
-    t->T = T > 0 && isfinite(T) ? T : (tobs > 0 && isfinite(tobs) ? tobs : 0);
-    int hr = get_num(root, "r", &r), hz = get_num(root, "z", &z);
-    if ((hr && !isfinite(r)) || (hz && !isfinite(z))) {
-        st = xc_error_set(err, XC_EFORMAT, "%s: r %g / z %g must be finite", path, r, z);
-        goto out;
-    }
-    t->have_rz = hr;
-    t->r = hr ? r : (t->T > 0 ? f0 * t->T : NAN);
-    t->z = hz ? z : 0.0;
-    if (!hr && t->T > 0 && !isfinite(t->r)) {
-        st = xc_error_set(err, XC_EFORMAT, "%s: r = f0 %g Hz x T %g s is not finite", path, f0, t->T);
-        goto out;
-    }
-out:
-    json_decref(root);
-    return st;
-}
 
 static void consider(xc_detection *d, size_t i, const xc_cand *c, int n, double dr, double dz, double df)
 {

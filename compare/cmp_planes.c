@@ -1,5 +1,6 @@
 #include "compare/xc_compare.h"
 #include "core/base/xc_grow.h"
+#include "core/base/xc_nbits.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -225,7 +226,7 @@ xc_status xc_compare_planes(const xc_cmpside *a, const xc_cmpside *b, const xc_c
     res->nbits_b = b->meta->nbits;
     res->rtol_given = o->rtol >= 0;
     res->atol = o->atol >= 0 ? o->atol : 0;
-    res->cls = (a->meta->nbits != 32 && b->meta->nbits != 32 && o->rtol < 0 && o->atol < 0)
+    res->cls = (!xc_nbits_is_float(a->meta->nbits) && !xc_nbits_is_float(b->meta->nbits) && o->rtol < 0 && o->atol < 0)
                    ? XC_CLASS_EXACT
                    : XC_CLASS_BOUND;
 

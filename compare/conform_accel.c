@@ -144,6 +144,63 @@ static int lists_agree(const xc_candlist *a, const xc_candlist *b, double tol, c
     return worst <= tol;
 }
 
+/* noise/mean: pure noise, zmax 0: the plane's mean is sum |R(k - r)|^2
+ * over the template (about 0.99: the wings beyond hw are cut), the
+ * power of normalised exponential noise being 1 on average. */
+static xc_status case_noise_mean(const xc_accel_searcher *impl, const xc_conform_opts *o, xc_conform_report *rep,
+                                 xc_error *err)
+{
+    xc_spectrum sp;
+    tones_spectrum(&sp, 20001, o->seed + 99, 0);
+    xc_accel_opts ao;
+    xc_accel_opts_default(&ao);
+    ao.zmax = 0;
+    ao.numharm = 1;
+    xc_accel_plan p;
+    xc_status st = xc_accel_plan_make(&p, &ao, sp.nbins, sp.T, err);
+    void *state = NULL;
+    double *sc = malloc(sp.nbins * sizeof *sc), *amp = malloc(2 * sp.nbins * sizeof *amp);
+    size_t nr = 2 * (sp.nbins - 200);
+    float *out = malloc(nr * sizeof *out);
+    if (!st && (!sc || !amp || !out))
+        st = xc_error_set(err, XC_ENOMEM, "conformance: out of memory");
+    if (!st)
+        st = xc_accel_norm_scales(sp.data, sp.nbins, 1000, sc, err);
+    if (!st && impl->create)
+        st = impl->create(impl, &p, &state, err);
+    if (!st) {
+        for (size_t k = 0; k < sp.nbins; k++) {
+            amp[2 * k] = sp.data[2 * k] * sc[k];
+            amp[2 * k + 1] = sp.data[2 * k + 1] * sc[k];
+        }
+        xc_accel_block b = {0, sp.nbins, amp, 200, nr, out, NULL};
+        xc_status s1 = impl->plane(impl, state, &p, &b, err);
+        double m = 0, e = 0, R[2];
+        for (size_t j = 0; j < nr; j++)
+            m += out[j];
+        m /= (double)nr;
+        for (int k = -p.hw[0]; k <= p.hw[0]; k++) {
+            xc_accel_resp_z(k, 0, R);
+            e += R[0] * R[0] + R[1] * R[1];
+        }
+        /* neighbouring half-bins are correlated: the standard error is
+         * taken over nbins/2 independent values, generously */
+        double se = 1.0 / sqrt((double)sp.nbins / 2);
+        char obs[256], exp[256];
+        snprintf(obs, sizeof obs, "mean P %.4f over %zu points", m, nr);
+        snprintf(exp, sizeof exp, "sum |R|^2 = %.4f (median/ln2 normalisation makes Exp(1) noise mean 1)", e);
+        st = s1 ? s1 : add(rep, fabs(m - e) <= 5 * se, "noise/mean", obs, exp, "5 standard errors", err);
+    }
+    if (state && impl->destroy)
+        impl->destroy(impl, state);
+    free(sc);
+    free(amp);
+    free(out);
+    xc_accel_plan_free(&p);
+    xc_spectrum_free(&sp);
+    return st;
+}
+
 xc_status xc_conform_accel(const xc_accel_searcher *impl, const xc_accel_searcher *ref, const xc_conform_opts *o,
                            xc_conform_report *rep, xc_error *err)
 {
@@ -220,58 +277,7 @@ xc_status xc_conform_accel(const xc_accel_searcher *impl, const xc_accel_searche
         }
         xc_spectrum_free(&sp);
     }
-    /* noise/mean: pure noise, zmax 0: the plane's mean is sum |R(k - r)|^2
-     * over the template (about 0.99: the wings beyond hw are cut), the
-     * power of normalised exponential noise being 1 on average. */
-    if (!st) {
-        xc_spectrum sp;
-        tones_spectrum(&sp, 20001, o->seed + 99, 0);
-        xc_accel_opts ao;
-        xc_accel_opts_default(&ao);
-        ao.zmax = 0;
-        ao.numharm = 1;
-        xc_accel_plan p;
-        st = xc_accel_plan_make(&p, &ao, sp.nbins, sp.T, err);
-        void *state = NULL;
-        double *sc = malloc(sp.nbins * sizeof *sc), *amp = malloc(2 * sp.nbins * sizeof *amp);
-        size_t nr = 2 * (sp.nbins - 200);
-        float *out = malloc(nr * sizeof *out);
-        if (!st && (!sc || !amp || !out))
-            st = xc_error_set(err, XC_ENOMEM, "conformance: out of memory");
-        if (!st)
-            st = xc_accel_norm_scales(sp.data, sp.nbins, 1000, sc, err);
-        if (!st && impl->create)
-            st = impl->create(impl, &p, &state, err);
-        if (!st) {
-            for (size_t k = 0; k < sp.nbins; k++) {
-                amp[2 * k] = sp.data[2 * k] * sc[k];
-                amp[2 * k + 1] = sp.data[2 * k + 1] * sc[k];
-            }
-            xc_accel_block b = {0, sp.nbins, amp, 200, nr, out, NULL};
-            xc_status s1 = impl->plane(impl, state, &p, &b, err);
-            double m = 0, e = 0, R[2];
-            for (size_t j = 0; j < nr; j++)
-                m += out[j];
-            m /= (double)nr;
-            for (int k = -p.hw[0]; k <= p.hw[0]; k++) {
-                xc_accel_resp_z(k, 0, R);
-                e += R[0] * R[0] + R[1] * R[1];
-            }
-            /* neighbouring half-bins are correlated: the standard error is
-             * taken over nbins/2 independent values, generously */
-            double se = 1.0 / sqrt((double)sp.nbins / 2);
-            char obs[256], exp[256];
-            snprintf(obs, sizeof obs, "mean P %.4f over %zu points", m, nr);
-            snprintf(exp, sizeof exp, "sum |R|^2 = %.4f (median/ln2 normalisation makes Exp(1) noise mean 1)", e);
-            st = s1 ? s1 : add(rep, fabs(m - e) <= 5 * se, "noise/mean", obs, exp, "5 standard errors", err);
-        }
-        if (state && impl->destroy)
-            impl->destroy(impl, state);
-        free(sc);
-        free(amp);
-        free(out);
-        xc_accel_plan_free(&p);
-        xc_spectrum_free(&sp);
-    }
+    if (!st)
+        st = case_noise_mean(impl, o, rep, err);
     return st;
 }

@@ -1,6 +1,7 @@
 /* The building blocks of the dedispersion conformance cases (xc_conform.h):
  * inputs, runs through a plan and the class judge. */
 #include "compare/xc_conform.h"
+#include "core/base/xc_nbits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -49,7 +50,7 @@ xc_status xc_conform_ddinput_make(xc_conform_ddinput *in, int nchans, int nbits,
         return st;
     size_t n = ((size_t)in->maxd + nout) * (size_t)nchans;
     in->blk = (xc_block){nchans, (size_t)in->maxd + nout, nbits, NULL, NULL};
-    if (nbits == 32)
+    if (xc_nbits_is_float(nbits))
         in->blk.f32 = in->f32 = calloc(n ? n : 1, sizeof(float));
     else
         in->blk.u16 = in->u16 = calloc(n ? n : 1, sizeof(uint16_t));
@@ -144,7 +145,7 @@ int xc_conform_dd_judge(const xc_impl *impl, int self, const xc_conform_ddinput 
                         const xc_plane *got, double mult, xc_conform_row *row)
 {
     xc_tolerance t = impl->tol;
-    int isint = in->blk.nbits != 32, nk = xc_conform_ddinput_nkept(in);
+    int isint = !xc_block_is_float(&in->blk), nk = xc_conform_ddinput_nkept(in);
     int approx = t.kind == XC_TOL_SIGNAL_LOSS, finite_only = approx && !self;
     int exact = !approx && (isint || t.kind == XC_TOL_EXACT);
     double f = approx ? 1.0 : t.value;

@@ -21,6 +21,7 @@
  * rounding classes, float input (and any input of an approximate class)
  * within the float rounding bound of the values compared. */
 #include "compare/xc_conform.h"
+#include "core/base/xc_nbits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -128,7 +129,7 @@ static void hand_case(ctx *c, const char *name, int nbits, const char *plan, con
         return;
     for (size_t t = 0; t < in.blk.nsamp; t++)
         for (int ch = 0; ch < 4; ch++) {
-            if (nbits == 32)
+            if (xc_nbits_is_float(nbits))
                 in.f32[t * 4 + (size_t)ch] = (float)((ch + 1) * (double)t - 8 * ch + 0.25);
             else
                 in.u16[t * 4 + (size_t)ch] = (uint16_t)((ch + 1) * t);
@@ -200,7 +201,7 @@ static void linearity(ctx *c, int nbits, const char *name)
         xc_conform_ddinput_random(&in[0], c->seed + 11);
         xc_conform_ddinput_random(&in[1], c->seed + 12);
         for (size_t i = 0; i < in[0].blk.nsamp * 16; i++) {
-            if (nbits == 32) {
+            if (xc_nbits_is_float(nbits)) {
                 in[0].f32[i] = floorf(in[0].f32[i] * 8) / 8;
                 in[1].f32[i] = floorf(in[1].f32[i] * 8) / 8;
                 in[2].f32[i] = 3 * in[0].f32[i] + 5 * in[1].f32[i];

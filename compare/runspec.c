@@ -1,6 +1,6 @@
 /* The run specification of xc_runspec.h, read through one table of fields. */
 #include "compare/xc_runspec.h"
-#include "core/base/xc_fmt.h"
+#include "core/base/xc_spec.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -11,21 +11,6 @@
 #include "core/dedisp/xc_dmplan.h"
 #include "core/search/xc_search.h"
 #include "synth/xc_synth.h"
-
-typedef enum { RS_STRING, RS_INT, RS_NUMBER, RS_OBJECT, RS_TABLE, RS_ARRAY } rstype;
-
-typedef struct rsfield {
-    const char *key;
-    rstype type;
-    int required;
-    size_t off;                   /* destination in the struct being filled */
-    double lo, hi;                /* RS_INT, RS_NUMBER: inclusive bounds */
-    const struct rsfield *sub;    /* RS_TABLE (same struct), RS_ARRAY (each element's) */
-    size_t elem_size, count_off;  /* RS_ARRAY: element struct, where the count goes */
-    void (*elem_init)(void *elem);
-    /* a further check of the value (a DM plan, a synth object, a convention) */
-    xc_status (*check)(const json_t *v, const char *where, xc_error *err);
-} rsfield;
 
 /* ---- value checks ---------------------------------------------------------- */
 
@@ -101,14 +86,14 @@ static void acc_init(void *p)
     r->dw = 20.0;
 }
 
-#define S(T, key, req, field, chk) {key, RS_STRING, req, offsetof(T, field), 0, 0, NULL, 0, 0, NULL, chk}
-#define I(T, key, field, lo, hi) {key, RS_INT, 0, offsetof(T, field), lo, hi, NULL, 0, 0, NULL, NULL}
-#define N(T, key, req, field, lo, hi) {key, RS_NUMBER, req, offsetof(T, field), lo, hi, NULL, 0, 0, NULL, NULL}
-#define O(T, key, req, field, chk) {key, RS_OBJECT, req, offsetof(T, field), 0, 0, NULL, 0, 0, NULL, chk}
-#define IGNORED(key) {key, RS_STRING, 0, (size_t)-1, 0, 0, NULL, 0, 0, NULL, NULL}
-#define END {NULL, RS_STRING, 0, 0, 0, 0, NULL, 0, 0, NULL, NULL}
+#define S XC_SPEC_S
+#define I(T, key, field, lo, hi) XC_SPEC_I(T, key, 0, field, lo, hi)
+#define N XC_SPEC_N
+#define O XC_SPEC_O
+#define IGNORED XC_SPEC_IGNORED
+#define END XC_SPEC_END
 
-static const rsfield synthetic_fields[] = {
+static const xc_spec_field synthetic_fields[] = {
     S(xc_rs_synthetic, "name", 0, name, NULL),
     S(xc_rs_synthetic, "dmplan", 1, dmplan, check_dmplan),
     O(xc_rs_synthetic, "synth", 1, synth, check_synth),
@@ -116,13 +101,13 @@ static const rsfield synthetic_fields[] = {
     END,
 };
 
-static const rsfield line_fields[] = {
+static const xc_spec_field line_fields[] = {
     N(xc_rs_real, "dm", 1, line_dm, 0, 1e6),
     N(xc_rs_real, "freq_hz", 1, line_freq_hz, 1e-9, 1e9),
     END,
 };
 
-static const rsfield prepsubband_fields[] = {
+static const xc_spec_field prepsubband_fields[] = {
     S(xc_rs_real, "dmplan", 1, ps_dmplan, check_dmplan),
     S(xc_rs_real, "root", 1, ps_root, NULL),
     I(xc_rs_real, "nsub", ps_nsub, 1, 65536),
@@ -130,18 +115,18 @@ static const rsfield prepsubband_fields[] = {
     END,
 };
 
-static const rsfield real_fields[] = {
+static const xc_spec_field real_fields[] = {
     S(xc_rs_real, "name", 0, name, NULL),
     S(xc_rs_real, "file", 1, file, NULL),
     S(xc_rs_real, "dmplan", 1, dmplan, check_dmplan),
-    {"line", RS_TABLE, 0, 0, 0, 0, line_fields, 0, 0, NULL, NULL},
+    XC_SPEC_T("line", 0, line_fields),
     I(xc_rs_real, "approximate", approximate, 0, 1),
-    {"prepsubband", RS_TABLE, 0, 0, 0, 0, prepsubband_fields, 0, 0, NULL, NULL},
+    XC_SPEC_T("prepsubband", 0, prepsubband_fields),
     END,
 };
 
 /* zmax and numharm within xc_psopts_check's bounds. */
-static const rsfield periodicity_fields[] = {
+static const xc_spec_field periodicity_fields[] = {
     S(xc_rs_periodicity, "name", 0, name, NULL),
     S(xc_rs_periodicity, "fft", 0, fft, NULL),
     O(xc_rs_periodicity, "synth", 0, synth, check_synth),
@@ -153,7 +138,7 @@ static const rsfield periodicity_fields[] = {
     END,
 };
 
-static const rsfield accel_truth_fields[] = {
+static const xc_spec_field accel_truth_fields[] = {
     N(xc_rs_accel, "r", 1, truth_r, 0, 1e15),
     N(xc_rs_accel, "z", 0, truth_z, -1e6, 1e6),
     N(xc_rs_accel, "w", 0, truth_w, -1e6, 1e6),
@@ -161,7 +146,7 @@ static const rsfield accel_truth_fields[] = {
 };
 
 /* zmax, wmax and numharm within xc_accel_opts_check's bounds. */
-static const rsfield accel_fields[] = {
+static const xc_spec_field accel_fields[] = {
     S(xc_rs_accel, "name", 0, name, NULL),
     S(xc_rs_accel, "fft", 0, fft, NULL),
     O(xc_rs_accel, "synth", 0, synth, check_synth),
@@ -171,7 +156,7 @@ static const rsfield accel_fields[] = {
     N(xc_rs_accel, "sigma", 0, sigma, 0, 1e6),
     N(xc_rs_accel, "rlo", 0, rlo, 1, 1e15),
     N(xc_rs_accel, "rhi", 0, rhi, 1, 1e15),
-    {"truth", RS_TABLE, 0, 0, 0, 0, accel_truth_fields, 0, 0, NULL, NULL},
+    XC_SPEC_T("truth", 0, accel_truth_fields),
     N(xc_rs_accel, "dr", 0, dr, 0, 1e6),
     N(xc_rs_accel, "dz", 0, dz, 0, 1e6),
     N(xc_rs_accel, "dw", 0, dw, 0, 1e6),
@@ -180,145 +165,21 @@ static const rsfield accel_fields[] = {
     END,
 };
 
-static const rsfield top_fields[] = {
+static const xc_spec_field top_fields[] = {
     IGNORED("description"),
     S(xc_runspec, "convention", 0, convention, check_convention),
-    {"synthetic", RS_ARRAY, 0, offsetof(xc_runspec, syn), 0, 0, synthetic_fields, sizeof(xc_rs_synthetic),
+    {"synthetic", XC_SPEC_ARRAY, 0, offsetof(xc_runspec, syn), 0, 0, synthetic_fields, sizeof(xc_rs_synthetic),
      offsetof(xc_runspec, nsyn), syn_init, NULL},
-    {"real", RS_ARRAY, 0, offsetof(xc_runspec, real), 0, 0, real_fields, sizeof(xc_rs_real),
+    {"real", XC_SPEC_ARRAY, 0, offsetof(xc_runspec, real), 0, 0, real_fields, sizeof(xc_rs_real),
      offsetof(xc_runspec, nreal), real_init, NULL},
-    {"periodicity", RS_ARRAY, 0, offsetof(xc_runspec, per), 0, 0, periodicity_fields, sizeof(xc_rs_periodicity),
+    {"periodicity", XC_SPEC_ARRAY, 0, offsetof(xc_runspec, per), 0, 0, periodicity_fields, sizeof(xc_rs_periodicity),
      offsetof(xc_runspec, nper), per_init, NULL},
-    {"accel", RS_ARRAY, 0, offsetof(xc_runspec, acc), 0, 0, accel_fields, sizeof(xc_rs_accel),
+    {"accel", XC_SPEC_ARRAY, 0, offsetof(xc_runspec, acc), 0, 0, accel_fields, sizeof(xc_rs_accel),
      offsetof(xc_runspec, nacc), acc_init, NULL},
     END,
 };
 
 /* ---- the reader ------------------------------------------------------------ */
-
-static const char *type_name(rstype t)
-{
-    static const char *n[] = {"string", "integer", "number", "object", "object", "array of objects"};
-    return n[t];
-}
-
-/* What a value is, for "expected X, got Y". */
-static void describe(const json_t *v, char *buf, size_t n)
-{
-    switch (json_typeof(v)) {
-    case JSON_STRING: snprintf(buf, n, "string \"%.60s\"", json_string_value(v)); break;
-    case JSON_INTEGER: snprintf(buf, n, "integer %lld", (long long)json_integer_value(v)); break;
-    case JSON_REAL: snprintf(buf, n, "number %g", json_real_value(v)); break;
-    case JSON_TRUE: snprintf(buf, n, "boolean true"); break;
-    case JSON_FALSE: snprintf(buf, n, "boolean false"); break;
-    case JSON_NULL: snprintf(buf, n, "null"); break;
-    case JSON_ARRAY: snprintf(buf, n, "array"); break;
-    default: snprintf(buf, n, "object"); break;
-    }
-}
-
-static int type_ok(rstype t, const json_t *v)
-{
-    switch (t) {
-    case RS_STRING: return json_is_string(v);
-    case RS_INT: return json_is_integer(v);
-    case RS_NUMBER: return json_is_number(v);
-    case RS_OBJECT:
-    case RS_TABLE: return json_is_object(v);
-    default: return json_is_array(v);
-    }
-}
-
-static xc_status parse_object(const json_t *obj, const char *src, const char *path, const rsfield *tab, void *dest,
-                              xc_error *err);
-
-static xc_status parse_array(const json_t *arr, const char *src, const char *where, const rsfield *f, void *dest,
-                             xc_error *err)
-{
-    size_t n = json_array_size(arr);
-    char *elems = n ? calloc(n, f->elem_size) : NULL;
-    if (n && !elems)
-        return xc_error_set(err, XC_ENOMEM, "%s: %s: out of memory for %zu entries", src, where, n);
-    *(void **)((char *)dest + f->off) = elems;
-    *(size_t *)((char *)dest + f->count_off) = n;
-    for (size_t i = 0; i < n; i++) {
-        const json_t *el = json_array_get(arr, i);
-        char at[512];
-        xc_fmt(at, sizeof at, "%s[%zu]", where, i);
-        if (!json_is_object(el)) {
-            char got[128];
-            describe(el, got, sizeof got);
-            return xc_error_set(err, XC_EINVAL, "%s: %s: expected object, got %s", src, at, got);
-        }
-        f->elem_init(elems + i * f->elem_size);
-        xc_status st = parse_object(el, src, at, f->sub, elems + i * f->elem_size, err);
-        if (st)
-            return st;
-    }
-    return XC_OK;
-}
-
-static xc_status parse_field(const json_t *v, const char *src, const char *where, const rsfield *f, void *dest,
-                             xc_error *err)
-{
-    if (!type_ok(f->type, v)) {
-        char got[128];
-        describe(v, got, sizeof got);
-        return xc_error_set(err, XC_EINVAL, "%s: %s: expected %s, got %s", src, where, type_name(f->type), got);
-    }
-    if (f->type == RS_INT || f->type == RS_NUMBER) {
-        double x = json_number_value(v);
-        if (!(x >= f->lo && x <= f->hi))
-            return xc_error_set(err, XC_EINVAL, "%s: %s: %g is outside %g..%g", src, where, x, f->lo, f->hi);
-    }
-    if (f->check) {
-        char at[1100];
-        xc_fmt(at, sizeof at, "%s: %s", src, where);
-        xc_status st = f->check(v, at, err);
-        if (st)
-            return st;
-    }
-    if (f->off == (size_t)-1)
-        return XC_OK;          /* a comment, read and checked, kept nowhere */
-    char *d = (char *)dest + f->off;
-    switch (f->type) {
-    case RS_STRING: *(const char **)d = json_string_value(v); break;
-    case RS_INT: *(int *)d = (int)json_integer_value(v); break;
-    case RS_NUMBER: *(double *)d = json_number_value(v); break;
-    case RS_OBJECT: *(const json_t **)d = v; break;
-    case RS_TABLE: return parse_object(v, src, where, f->sub, dest, err);
-    case RS_ARRAY: return parse_array(v, src, where, f, dest, err);
-    }
-    return XC_OK;
-}
-
-static xc_status parse_object(const json_t *obj, const char *src, const char *path, const rsfield *tab, void *dest,
-                              xc_error *err)
-{
-    const char *key;
-    const json_t *v;
-    json_object_foreach((json_t *)obj, key, v) {
-        const rsfield *f = tab;
-        while (f->key && strcmp(f->key, key))
-            f++;
-        char where[512];
-        xc_fmt(where, sizeof where, "%s%s%s", path, *path ? "." : "", key);
-        if (!f->key) {
-            char known[512] = "";
-            for (const rsfield *g = tab; g->key; g++)
-                xc_fmt(known + strlen(known), sizeof known - strlen(known), "%s%s", g == tab ? "" : ", ", g->key);
-            return xc_error_set(err, XC_EINVAL, "%s: %s: unknown field (known here: %s)", src, where, known);
-        }
-        xc_status st = parse_field(v, src, where, f, dest, err);
-        if (st)
-            return st;
-    }
-    for (const rsfield *f = tab; f->key; f++)
-        if (f->required && !json_object_get(obj, f->key))
-            return xc_error_set(err, XC_EINVAL, "%s: %s%s%s: missing (a %s is required)", src, path, *path ? "." : "",
-                                f->key, type_name(f->type));
-    return XC_OK;
-}
 
 static void clear(xc_runspec *s)
 {
@@ -333,7 +194,7 @@ xc_status xc_runspec_from_json(xc_runspec *s, json_t *root, const char *source, 
     if (!json_is_object(root))
         return xc_error_set(err, XC_EINVAL, "%s: expected an object at the top", s->source);
     s->root = json_incref(root);
-    xc_status st = parse_object(root, s->source, "", top_fields, s, err);
+    xc_status st = xc_spec_read(root, s->source, "", top_fields, s, err);
     for (size_t i = 0; !st && i < s->nper; i++) {
         const xc_rs_periodicity *p = &s->per[i];
         if (!p->fft == !p->synth)
@@ -359,14 +220,11 @@ xc_status xc_runspec_from_json(xc_runspec *s, json_t *root, const char *source, 
 xc_status xc_runspec_load(xc_runspec *s, const char *path, xc_error *err)
 {
     clear(s);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root) {
-        if (je.line < 0)    /* jansson: -1 when the file could not be opened */
-            return xc_error_set(err, XC_EIO, "%s: %s", path, je.text);
-        return xc_error_set(err, XC_EFORMAT, "%s: line %d column %d: %s", path, je.line, je.column, je.text);
-    }
-    xc_status st = xc_runspec_from_json(s, root, path, err);
+    json_t *root;
+    xc_status st = xc_spec_load(path, 0, &root, err);
+    if (st)
+        return st;
+    st = xc_runspec_from_json(s, root, path, err);
     json_decref(root);
     return st;
 }

@@ -32,6 +32,7 @@
 
 #include "core/search/xc_cands.h"
 #include "core/base/xc_error.h"
+#include "synth/xc_truth.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,18 +86,6 @@ typedef struct {
 xc_status xc_compare_cands(const xc_candlist *a, const xc_candlist *b, const xc_cmpcands_opts *o,
                            xc_cmpcands_result *res, xc_error *err);
 void xc_cmpcands_result_free(xc_cmpcands_result *res);
-
-typedef struct {
-    double f0_hz;         /* true spin frequency (rest frame, or mean apparent) */
-    double r, z;          /* true mid-observation r and z at T; f0*T and 0 when the file has none */
-    double T;             /* s; 0 when neither the file nor the caller gave it */
-    int have_rz;
-} xc_truth;
-
-/* Reads a truth JSON: f0_hz (or period_s / period_ms), r, z and tobs_s, each
- * looked up at the top level, then under "pulsar", "truth" and "params";
- * nsamp * tsamp_s also gives T.  T > 0 overrides the file's T. */
-xc_status xc_truth_read(xc_truth *t, const char *path, double T, xc_error *err);
 
 typedef struct {
     int found;

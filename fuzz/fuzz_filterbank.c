@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/xc_nbits.h"
 #include "core/io/xc_filterbank.h"
 #include "fuzz/fuzz_util.h"
 
@@ -58,14 +59,14 @@ static void round_trip(const char *path, xc_fbreader *r, xc_bitorder order)
     const size_t ns = (size_t)h->nsamp;
     xc_error e;
     /* all IFs of every spectrum, channel fastest, as the writer takes them */
-    uint16_t *u = h->nbits == 32 ? NULL : malloc(ns * nv * sizeof *u);
-    float *f = h->nbits == 32 ? malloc(ns * nv * sizeof *f) : NULL;
+    uint16_t *u = xc_nbits_is_float(h->nbits) ? NULL : malloc(ns * nv * sizeof *u);
+    float *f = xc_nbits_is_float(h->nbits) ? malloc(ns * nv * sizeof *f) : NULL;
     uint16_t *u1 = malloc(ns * nch * sizeof *u1);
     float *f1 = malloc(ns * nch * sizeof *f1);
     if ((!u && !f) || !u1 || !f1)
         abort();
     for (size_t i = 0; i < nifs; i++) {
-        if (h->nbits != 32) {
+        if (!xc_nbits_is_float(h->nbits)) {
             XC_FUZZ_CHECK(xc_fbreader_read_u16(r, 0, ns, (int)i, u1, &e) == XC_OK,
                           "filterbank: accepted, but reading IF %zu failed: %s", i, e.msg);
             for (size_t k = 0; k < ns * nch; k++)
@@ -132,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const xc_fbheader *h = xc_fbreader_header(r);
     const int nb = h->nbits;
-    XC_FUZZ_CHECK(nb == 1 || nb == 2 || nb == 4 || nb == 8 || nb == 16 || nb == 32, "filterbank: nbits %d", nb);
+    XC_FUZZ_CHECK(xc_nbits_valid(nb), "filterbank: nbits %d", nb);
     XC_FUZZ_CHECK(h->nchans >= 1 && h->nifs >= 1, "filterbank: nchans %d, nifs %d", (int)h->nchans,
                   (int)h->nifs);
     XC_FUZZ_CHECK(h->tsamp > 0 && isfinite(h->tsamp), "filterbank: tsamp %g accepted", h->tsamp);

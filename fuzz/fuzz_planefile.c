@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/xc_nbits.h"
 #include "core/dedisp/xc_planefile.h"
 #include "fuzz/fuzz_util.h"
 
@@ -24,7 +25,7 @@ static void check(const xc_planefile *pf)
 {
     const xc_planemeta *m = &pf->meta;
     int nb = m->nbits;
-    XC_FUZZ_CHECK(nb == 1 || nb == 2 || nb == 4 || nb == 8 || nb == 16 || nb == 32, "plane: nbits %d accepted", nb);
+    XC_FUZZ_CHECK(xc_nbits_valid(nb), "plane: nbits %d accepted", nb);
     XC_FUZZ_CHECK(m->nchans >= 1 && m->nchans_used >= 0 && m->nchans_used <= m->nchans,
                   "plane: nchans %d, nchans_used %d accepted", m->nchans, m->nchans_used);
     XC_FUZZ_CHECK(isfinite(m->tsamp) && m->tsamp > 0, "plane: tsamp %g accepted", m->tsamp);

@@ -14,7 +14,7 @@ double xc_ref_scrunched(const xc_block *in, size_t j, int c, int ds)
     double s = 0;
     for (int i = 0; i < ds; i++) {
         size_t idx = (j * (size_t)ds + (size_t)i) * (size_t)in->nchans + (size_t)c;
-        s += in->nbits == 32 ? (double)in->f32[idx] : (double)in->u16[idx];
+        s += xc_block_is_float(in) ? (double)in->f32[idx] : (double)in->u16[idx];
     }
     return s;
 }
@@ -32,7 +32,7 @@ xc_status xc_dedisperse_reference(const xc_ddjob *job, xc_plane *out, xc_error *
         for (size_t d = 0; d < r->ndm; d++) {
             const int32_t *delay = job->delays[k] + d * (size_t)nc;
             for (size_t t = 0; t < o->nsamp; t++) {
-                if (in->nbits == 32) {
+                if (xc_block_is_float(in)) {
                     double sum = 0;
                     for (int c = 0; c < nc; c++)
                         if (!job->killmask || job->killmask[c])

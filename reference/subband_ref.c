@@ -71,7 +71,7 @@ static void group(const xc_ddjob *job, const xc_subplan *sp, const xc_subrange *
     for (size_t i = r->first[j]; i < r->first[j + 1]; i++)
         for (size_t t = 0; t < o->nsamp; t++) {
             float *dst = &o->data[i * o->nsamp + t];
-            if (in->nbits == 32) {
+            if (xc_block_is_float(in)) {
                 double sum = 0;
                 for (int s = 0; s < ns; s++)
                     sum += sub[(size_t)s * stride + t + (size_t)r->b[i * (size_t)ns + (size_t)s]];

@@ -69,7 +69,7 @@ static xc_status tree_execute(const xc_dedisperser *self, void *state, const xc_
                 for (int c = 0; c < nc; c++)
                     if (!job->killmask || job->killmask[c])
                         v += xc_ref_scrunched(in, t + (size_t)D[c], c, r->ds);
-                o->data[i * o->nsamp + t] = in->nbits == 32 ? xc_scale_real(job->conv, v, nc, r->ds, in->nbits)
+                o->data[i * o->nsamp + t] = xc_block_is_float(in) ? xc_scale_real(job->conv, v, nc, r->ds, in->nbits)
                                                             : xc_scale_int(job->conv, (uint64_t)v, nc, r->ds,
                                                                            in->nbits);
             }

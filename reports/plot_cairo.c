@@ -25,24 +25,62 @@ static int usable(double v, int log)
     return xc_plot_usable(v, log);
 }
 
-xc_status xc_draw_lines(const xc_lineplot *lp, xc_drawn *d, xc_error *err)
+/* The extent of the usable points of every series, error bars included. */
+static void data_range(const xc_lineplot *lp, double *xmin, double *xmax, double *ymin, double *ymax)
 {
-    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+    *xmin = *ymin = INFINITY;
+    *xmax = *ymax = -INFINITY;
     for (size_t s = 0; s < lp->nseries; s++) {
         const xc_series *sr = &lp->series[s];
         for (size_t i = 0; i < sr->n; i++) {
             if (!usable(sr->x[i], lp->logx) || !usable(sr->y[i], lp->logy))
                 continue;
-            xmin = fmin(xmin, sr->x[i]);
-            xmax = fmax(xmax, sr->x[i]);
-            ymin = fmin(ymin, sr->y[i]);
-            ymax = fmax(ymax, sr->y[i]);
+            *xmin = fmin(*xmin, sr->x[i]);
+            *xmax = fmax(*xmax, sr->x[i]);
+            *ymin = fmin(*ymin, sr->y[i]);
+            *ymax = fmax(*ymax, sr->y[i]);
             if (sr->ylo && usable(sr->ylo[i], lp->logy))
-                ymin = fmin(ymin, sr->ylo[i]);
+                *ymin = fmin(*ymin, sr->ylo[i]);
             if (sr->yhi && usable(sr->yhi[i], lp->logy))
-                ymax = fmax(ymax, sr->yhi[i]);
+                *ymax = fmax(*ymax, sr->yhi[i]);
         }
     }
+}
+
+/* Series sr's error bars (ylo..yhi), their ends added to pts for the legend's placement. */
+static void draw_bars(const plot *p, const xc_lineplot *lp, const xc_series *sr, uint32_t col, ptlist *pts)
+{
+    cairo_t *cr = p->cr;
+    double bottom = lp->logy ? pow(10, p->ay.lo) : NAN;
+    for (size_t i = 0; i < sr->n; i++) {
+        if (!usable(sr->x[i], lp->logx) || !usable(sr->y[i], lp->logy))
+            continue;
+        double lo = sr->ylo[i], hi = sr->yhi[i];
+        if (!isfinite(lo) || !isfinite(hi))
+            continue;
+        if (lp->logy && lo <= 0)
+            lo = bottom;   /* a bar reaching zero runs off the bottom */
+        if (lp->logy && hi <= 0)
+            continue;
+        double px = xc_pf_map_x(p, sr->x[i]), y0 = xc_pf_map_y(p, lo), y1 = xc_pf_map_y(p, hi);
+        cairo_move_to(cr, px, y0);
+        cairo_line_to(cr, px, y1);
+        cairo_move_to(cr, px - 3, y0);
+        cairo_line_to(cr, px + 3, y0);
+        cairo_move_to(cr, px - 3, y1);
+        cairo_line_to(cr, px + 3, y1);
+        xc_pf_pt_add(pts, px, y0);
+        xc_pf_pt_add(pts, px, y1);
+    }
+    cairo_set_line_width(cr, 1.2);
+    xc_pf_rgb(cr, col);
+    cairo_stroke(cr);
+}
+
+xc_status xc_draw_lines(const xc_lineplot *lp, xc_drawn *d, xc_error *err)
+{
+    double xmin, xmax, ymin, ymax;
+    data_range(lp, &xmin, &xmax, &ymin, &ymax);
     plot p = {.W = 720, .H = 420};
     p.cr = xc_pf_canvas_open(p.W, p.H);
     cairo_t *cr = p.cr;
@@ -80,32 +118,8 @@ xc_status xc_draw_lines(const xc_lineplot *lp, xc_drawn *d, xc_error *err)
             cairo_stroke(cr);
             cairo_set_dash(cr, NULL, 0, 0);
         }
-        if (sr->ylo) {
-            double bottom = lp->logy ? pow(10, p.ay.lo) : NAN;
-            for (size_t i = 0; i < sr->n; i++) {
-                if (!usable(sr->x[i], lp->logx) || !usable(sr->y[i], lp->logy))
-                    continue;
-                double lo = sr->ylo[i], hi = sr->yhi[i];
-                if (!isfinite(lo) || !isfinite(hi))
-                    continue;
-                if (lp->logy && lo <= 0)
-                    lo = bottom;   /* a bar reaching zero runs off the bottom */
-                if (lp->logy && hi <= 0)
-                    continue;
-                double px = xc_pf_map_x(&p, sr->x[i]), y0 = xc_pf_map_y(&p, lo), y1 = xc_pf_map_y(&p, hi);
-                cairo_move_to(cr, px, y0);
-                cairo_line_to(cr, px, y1);
-                cairo_move_to(cr, px - 3, y0);
-                cairo_line_to(cr, px + 3, y0);
-                cairo_move_to(cr, px - 3, y1);
-                cairo_line_to(cr, px + 3, y1);
-                xc_pf_pt_add(&pts, px, y0);
-                xc_pf_pt_add(&pts, px, y1);
-            }
-            cairo_set_line_width(cr, 1.2);
-            xc_pf_rgb(cr, col);
-            cairo_stroke(cr);
-        }
+        if (sr->ylo)
+            draw_bars(&p, lp, sr, col, &pts);
         int marks = sr->points || sr->n <= 60;
         for (size_t i = 0; i < sr->n; i++) {
             if (!usable(sr->x[i], lp->logx) || !usable(sr->y[i], lp->logy))

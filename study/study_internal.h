@@ -55,6 +55,10 @@ void xc_study_table_free(xc_study_table *t);
 
 /* The |z| (abs = 1) or signed z fit of searcher k's configuration c. */
 void xc_study_zfit(const xc_study *st, const xc_study_table *t, size_t k, size_t c, int abs, xc_linfit *f);
+/* The same over search q (an index of xc_study_search_index) with the
+ * caller's buffers x, y of t->np values. */
+void xc_study_zfit_rows(const xc_study *st, const xc_study_table *t, size_t k, size_t q, int abs, double *x,
+                        double *y, xc_linfit *f);
 
 /* The HTML report (study_report.c). */
 xc_status xc_study_report(const xc_study *st, const xc_study_table *t, const char *dir, xc_error *err);

@@ -26,15 +26,7 @@ static uint64_t line_hash(const char *s, size_t n) { return xc_hash64(XC_HASH_IN
 
 xc_status xc_study_write_text(const char *path, const char *text, size_t len, xc_error *err)
 {
-    xc_atomic a;
-    xc_status st = xc_atomic_open(&a, path, 0, err);
-    if (st)
-        return st;
-    if (fwrite(text, 1, len, a.fp) != len) {
-        xc_atomic_abort(&a);
-        return xc_error_set(err, XC_EIO, "%s: write failed: %s", path, strerror(errno));
-    }
-    return xc_atomic_commit(&a, err);
+    return xc_atomic_write(path, text, len, err);
 }
 
 xc_status xc_study_dir_init(const xc_study *st, const char *dir, xc_error *err)

@@ -197,36 +197,6 @@ static xc_status write_detections(const xc_study *st, const xc_study_table *t, c
 
 static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-/* The z fit of one configuration: over the pulsars it detects at the
- * fundamental, baseline removed; abs: both sides |z|. */
-static void z_fit(const xc_study *st, const xc_study_table *t, size_t k, size_t q, int abs, double *x, double *y,
-                  xc_linfit *f)
-{
-    size_t n = 0;
-    for (size_t p = 0; p < t->np; p++) {
-        const xc_study_row *r = t->grid[p * t->nsearch + q];
-        if ((t->removed[p] && !st->s[k].baseline) || !r->detected || r->harm_n != 1 || !isfinite(r->z))
-            continue;
-        x[n] = abs ? fabs(r->z_true) : r->z_true;
-        y[n] = abs ? fabs(r->z) : r->z;
-        n++;
-    }
-    xc_linfit_compute(x, y, n, f);
-}
-
-void xc_study_zfit(const xc_study *st, const xc_study_table *t, size_t k, size_t c, int abs, xc_linfit *f)
-{
-    double *x = malloc((t->np ? t->np : 1) * sizeof *x), *y = malloc((t->np ? t->np : 1) * sizeof *y);
-    if (!x || !y) {
-        f->n = 0;
-        f->slope = f->intercept = f->r2 = f->resid_rms = NAN;
-    } else {
-        z_fit(st, t, k, xc_study_search_index(st, (int)k, (int)c), abs, x, y, f);
-    }
-    free(x);
-    free(y);
-}
-
 static json_t *fit_json(const xc_linfit *f)
 {
     json_t *o = json_object();
@@ -266,12 +236,12 @@ static xc_status write_recovery(const xc_study *st, const xc_study_table *t, con
         for (size_t c = 0; c < st->s[k].ncfg; c++) {
             size_t q = xc_study_search_index(st, (int)k, (int)c);
             xc_linfit f;
-            z_fit(st, t, k, q, 1, x, y, &f);
+            xc_study_zfit_rows(st, t, k, q, 1, x, y, &f);
             json_t *o = fit_json(&f);
             json_object_set_new(o, "searcher", json_string(st->s[k].name));
             json_object_set_new(o, "config", json_string(st->s[k].cfg[c].label));
             if (st->s[k].signed_z) {
-                z_fit(st, t, k, q, 0, x, y, &f);
+                xc_study_zfit_rows(st, t, k, q, 0, x, y, &f);
                 json_object_set_new(o, "signed", fit_json(&f));
             }
             json_array_append_new(fits, o);

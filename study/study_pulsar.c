@@ -1,7 +1,6 @@
 /* One pulsar of a study: its data made once (the synthesizer's dedispersed
  * series at the true DM, then PRESTO's realfft layout), every search run on
  * them, each scored against the truth into one detections.csv row. */
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,30 +130,11 @@ xc_status xc_study_rows_sort(xc_study_rows *rows, xc_error *err)
 
 /* ---- the truth ------------------------------------------------------------ */
 
-typedef struct {
-    double f0, r, z, w, snr_folded, T;
-} truth_t;
-
-static double num_or_nan(json_t *o, const char *k)
+/* The truth the synthesizer handed over must describe a pulsar (w 0 when it
+ * has none). */
+static xc_status check_truth(xc_truth *t, uint64_t id, xc_error *err)
 {
-    json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static xc_status parse_truth(const char *text, uint64_t id, truth_t *t, xc_error *err)
-{
-    json_error_t je;
-    json_t *root = json_loads(text, 0, &je);
-    if (!root)
-        return xc_error_set(err, XC_EFORMAT, "pulsar %llu: truth JSON: %s", (unsigned long long)id, je.text);
-    t->f0 = num_or_nan(root, "f0_hz");
-    t->r = num_or_nan(root, "r");
-    t->z = num_or_nan(root, "z");
-    t->w = num_or_nan(root, "w");
-    json_t *ex = json_object_get(json_object_get(root, "pulsar"), "expected");
-    t->snr_folded = json_is_object(ex) ? num_or_nan(ex, "snr_folded") : NAN;
-    json_decref(root);
-    if (!(t->f0 > 0) || !isfinite(t->r) || !isfinite(t->z))
+    if (!(t->f0_hz > 0) || !t->have_rz)
         return xc_error_set(err, XC_EFORMAT, "pulsar %llu: the truth has no f0_hz, r and z (is it a pulsar?)",
                             (unsigned long long)id);
     if (!isfinite(t->w))
@@ -193,7 +173,7 @@ static xc_status fb_series(const xc_impl *dd, const xc_synth_params *p, float **
         return xc_error_set(err, XC_EINVAL, "%llu spectra of %d channels: too large to hold in memory",
                             (unsigned long long)nsamp, nch);
     const size_t nvals = (size_t)nsamp * (size_t)nch;
-    bytes_t raw = {NULL, 0, nbits == 32 ? nvals * 4 : nvals * (size_t)nbits / 8};
+    bytes_t raw = {NULL, 0, xc_nbits_is_float(nbits) ? nvals * 4 : nvals * (size_t)nbits / 8};
     uint16_t *u16 = NULL;
     xc_dmplan plan;
     xc_dmplan_init(&plan);
@@ -213,7 +193,7 @@ static xc_status fb_series(const xc_impl *dd, const xc_synth_params *p, float **
         goto done;
     }
     xc_block blk = {nch, (size_t)nsamp, nbits, NULL, NULL};
-    if (nbits == 32) {
+    if (xc_nbits_is_float(nbits)) {
         blk.f32 = (const float *)raw.b;
     } else {
         if (!(u16 = malloc(nvals * sizeof *u16))) {
@@ -254,7 +234,7 @@ static void fmt_num(char *b, size_t n, double v)
 }
 
 /* The row of one search. */
-static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_synth_params *p, const truth_t *t,
+static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_synth_params *p, const xc_truth *t,
                        const xc_candlist *cl, xc_study_row *row, xc_error *err)
 {
     const xc_study_searcher *s = &st->s[k];
@@ -263,7 +243,8 @@ static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_s
     o.truth_sigma = s->baseline ? st->base_sigma : st->det_sigma;
     o.ftol = st->det_ftol;
     o.fundamental = !st->det_harmonics;
-    xc_truth tr = {t->f0, t->r, t->z, t->T, 1};
+    xc_truth tr = *t;
+    tr.have_rz = 1;
     xc_truthmatch m;
     xc_status e = xc_cands_match_truth(cl, &tr, &o, &m, err);
     if (e)
@@ -302,7 +283,7 @@ static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_s
     }
     for (int q = 0; q < 8; q++)
         fmt_num(v[q], sizeof v[q], meas[q]);
-    const double tv[] = {t->f0, t->r, t->z, t->w, t->snr_folded, p->psr.period_ms, p->psr.width_pct,
+    const double tv[] = {t->f0_hz, t->r, t->z, t->w, t->snr_folded, p->psr.period_ms, p->psr.width_pct,
                          p->psr.snrpeak, p->psr.dm, p->psr.bin.pb_h, p->psr.bin.ecc, p->psr.bin.phase,
                          p->psr.bin.mp, p->psr.bin.mc};
     char tail[1024];
@@ -337,7 +318,7 @@ typedef struct {
     const unsigned char *want;
     int threads;
     const xc_synth_params *p;
-    const truth_t *t;
+    const xc_truth *t;
     const xc_spectrum *sp;
     xc_study_rows *out;
     double *secs;
@@ -420,41 +401,34 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
     p.nthreads = threads;
     float *x = NULL;
     uint64_t n = 0;
-    char *truth_text = NULL, label[64];
+    char label[64];
     snprintf(label, sizeof label, "study pulsar %llu", (unsigned long long)id);
-    truth_t t = {0};
+    xc_truth t;
+    memset(&t, 0, sizeof t);
     xc_spectrum sp;
     memset(&sp, 0, sizeof sp);
     if (st->dedisperser) {
         xc_error de;
         xc_error_clear(&de);
-        if (!(truth_text = xc_synth_dedispersed_truth(&p, label, err))) {
-            e = err ? err->code : XC_ENOMEM;
+        if ((e = xc_synth_dedispersed_truth(&p, label, &t, err)))
             goto done;
-        }
         if ((e = fb_series(st->dedisperser, &p, &x, &n, &de))) {
             xc_error_set(err, e, "pulsar %llu: filterbank dedispersed by %s: %s", (unsigned long long)id,
                          st->dedisperser->name, de.msg);
             goto done;
         }
         /* the series must be the one the truth describes */
-        uint64_t want = 0;
-        json_error_t je;
-        json_t *tj = json_loads(truth_text, 0, &je);
-        json_t *dd = tj ? json_object_get(tj, "dedispersed") : NULL;
-        if (json_is_integer(json_object_get(dd, "nsamp")))
-            want = (uint64_t)json_integer_value(json_object_get(dd, "nsamp"));
-        json_decref(tj);
+        const uint64_t want = t.nsamp_dedispersed;
         if (want && want != n) {
             e = xc_error_set(err, XC_EINVAL, "pulsar %llu: %s gave %llu samples, the truth describes %llu",
                              (unsigned long long)id, st->dedisperser->name, (unsigned long long)n,
                              (unsigned long long)want);
             goto done;
         }
-    } else if ((e = xc_synth_dedispersed_series(&p, label, &x, &n, &truth_text, err))) {
+    } else if ((e = xc_synth_dedispersed_series(&p, label, &x, &n, &t, err))) {
         goto done;
     }
-    if ((e = parse_truth(truth_text, id, &t, err)))
+    if ((e = check_truth(&t, id, err)))
         goto done;
     /* realfft needs an even length: an odd series loses its last sample, and
      * the truth is taken to the shorter T (r ~ T, z ~ T^2, w ~ T^3). */
@@ -485,7 +459,6 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
         e = searcher_rows(&psr, k, idx, err);
 done:
     free(x);
-    free(truth_text);
     xc_synth_params_free(&p);
     return e;
 }

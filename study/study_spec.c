@@ -8,42 +8,87 @@
 #include <string.h>
 
 #include "core/base/xc_hash.h"
+#include "core/base/xc_spec.h"
 #include "study/study_internal.h"
 
-/* Every key of o must be in allowed (NULL-terminated). */
-static xc_status only_keys(const json_t *o, const char *const *allowed, const char *file, const char *where,
-                           xc_error *err)
-{
-    if (!json_is_object(o))
-        return xc_error_set(err, XC_EINVAL, "%s: %s: must be an object", file, where);
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)o, k, v) {
-        int ok = 0;
-        for (size_t i = 0; allowed[i]; i++)
-            ok |= !strcmp(k, allowed[i]);
-        if (!ok) {
-            char list[300];
-            size_t len = 0;
-            list[0] = 0;
-            for (size_t i = 0; allowed[i] && len < sizeof list; i++)
-                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", allowed[i]);
-            return xc_error_set(err, XC_EINVAL, "%s: %s%s%s: unknown field (expected %s)", file, where,
-                                where[0] ? "." : "", k, list);
-        }
-    }
-    return XC_OK;
-}
+/* ---- the tables ---------------------------------------------------------- */
 
-static const char *const top_keys[] = {"description", "population", "data", "searchers", "detection", "baseline", NULL};
-static const char *const pop_keys[] = {"spec", "n", "seed", "fixed", "draw", NULL};
-static const char *const srch_keys[] = {"name", "family", "impl", "options", "sweep", NULL};
-static const char *const base_keys[] = {"family", "impl", "options", "sigma", NULL};
-static const char *const det_keys[] = {"sigma", "ftol", "harmonics", NULL};
+typedef struct {
+    const json_t *population, *data, *searchers, *detection, *baseline;
+} study_top;
 
-static xc_status family_of(const json_t *v, const char *file, const char *where, xc_family *f, xc_error *err)
+static const xc_spec_field top_fields[] = {
+    XC_SPEC_IGNORED("description"),
+    XC_SPEC_O(study_top, "population", 1, population, NULL),
+    XC_SPEC_J(study_top, "data", 0, data),
+    XC_SPEC_L(study_top, "searchers", 1, searchers),
+    XC_SPEC_O(study_top, "detection", 0, detection, NULL),
+    XC_SPEC_O(study_top, "baseline", 0, baseline, NULL),
+    XC_SPEC_END,
+};
+
+typedef struct {
+    const char *spec;
+    uint64_t n, seed;
+    const json_t *fixed, *draw;
+} study_pop;
+
+static const xc_spec_field pop_fields[] = {
+    XC_SPEC_S(study_pop, "spec", 1, spec, NULL),
+    XC_SPEC_U(study_pop, "n", 1, n, 1, 9.2e18),
+    XC_SPEC_U(study_pop, "seed", 0, seed, 0, 9.2e18),
+    XC_SPEC_O(study_pop, "fixed", 0, fixed, NULL),
+    XC_SPEC_O(study_pop, "draw", 0, draw, NULL),
+    XC_SPEC_END,
+};
+
+static const xc_spec_field det_fields[] = {
+    XC_SPEC_N(xc_study, "sigma", 0, det_sigma, 0, 1e6),
+    XC_SPEC_N(xc_study, "ftol", 0, det_ftol, 1e-9, 0.5),
+    XC_SPEC_B(xc_study, "harmonics", 0, det_harmonics),
+    XC_SPEC_END,
+};
+
+/* A searcher entry, or the baseline (no name or sweep; its own sigma). */
+typedef struct {
+    const char *name, *family;
+    const json_t *impl, *options, *sweep;
+    double sigma;
+} study_entry;
+
+static const xc_spec_field srch_fields[] = {
+    XC_SPEC_S(study_entry, "name", 1, name, NULL),
+    XC_SPEC_S(study_entry, "family", 1, family, NULL),
+    XC_SPEC_J(study_entry, "impl", 0, impl),
+    XC_SPEC_O(study_entry, "options", 0, options, NULL),
+    XC_SPEC_O(study_entry, "sweep", 0, sweep, NULL),
+    XC_SPEC_END,
+};
+
+static const xc_spec_field base_fields[] = {
+    XC_SPEC_S(study_entry, "family", 1, family, NULL),
+    XC_SPEC_J(study_entry, "impl", 0, impl),
+    XC_SPEC_O(study_entry, "options", 0, options, NULL),
+    XC_SPEC_N(study_entry, "sigma", 0, sigma, 0, 1e6),
+    XC_SPEC_END,
+};
+
+typedef struct {
+    const json_t *filterbank, *impl;
+} study_data;
+
+static const xc_spec_field data_fields[] = {
+    XC_SPEC_O(study_data, "filterbank", 1, filterbank, NULL),
+    XC_SPEC_END,
+};
+
+static const xc_spec_field fb_fields[] = {
+    XC_SPEC_J(study_data, "impl", 0, impl),
+    XC_SPEC_END,
+};
+
+static xc_status family_of(const char *s, const char *file, const char *where, xc_family *f, xc_error *err)
 {
-    const char *s = json_string_value(v);
     if (s && !strcmp(s, "pulscan"))
         *f = XC_FAMILY_PULSCAN;
     else if (s && !strcmp(s, "accel"))
@@ -91,19 +136,23 @@ static int sweep_cmp(const void *a, const void *b)
     return ((const sweepkey *)a)->rank - ((const sweepkey *)b)->rank;
 }
 
-/* One searcher entry (or the baseline, sweep NULL). */
+/* One searcher entry (or the baseline, sweep NULL, its sigma into *sigma). */
 static xc_status load_searcher(xc_study_searcher *s, const json_t *o, const xc_registry *reg, const char *file,
-                               const char *where, int baseline, xc_error *err)
+                               const char *where, double *sigma, xc_error *err)
 {
     char w[300];
-    xc_status st = only_keys(o, baseline ? base_keys : srch_keys, file, where, err);
+    const int baseline = sigma != NULL;
+    study_entry e = {NULL, NULL, NULL, NULL, NULL, baseline ? *sigma : 0};
+    xc_status st = xc_spec_read(o, file, where, baseline ? base_fields : srch_fields, &e, err);
     if (st)
         return st;
+    if (baseline)
+        *sigma = e.sigma;
     s->baseline = baseline;
     if (baseline) {
         snprintf(s->name, sizeof s->name, "baseline");
     } else {
-        const char *name = json_string_value(json_object_get(o, "name"));
+        const char *name = e.name;
         if (!name || !name[0] || strlen(name) >= sizeof s->name || strpbrk(name, ",\"\n\r\t"))
             return xc_error_set(err, XC_EINVAL, "%s: %s.name: required, 1-31 characters, no comma or quote", file,
                                 where);
@@ -112,20 +161,18 @@ static xc_status load_searcher(xc_study_searcher *s, const json_t *o, const xc_r
         snprintf(s->name, sizeof s->name, "%s", name);
     }
     snprintf(w, sizeof w, "%s.family", where);
-    if ((st = family_of(json_object_get(o, "family"), file, w, &s->family, err)))
+    if ((st = family_of(e.family, file, w, &s->family, err)))
         return st;
     s->signed_z = s->family == XC_FAMILY_ACCEL;
     snprintf(w, sizeof w, "%s.impl", where);
-    s->impl_named = json_object_get(o, "impl") != NULL;
-    if ((st = pick_impl(reg, s->family, json_object_get(o, "impl"), file, w, &s->impl, err)))
+    s->impl_named = e.impl != NULL;
+    if ((st = pick_impl(reg, s->family, e.impl, file, w, &s->impl, err)))
         return st;
 
     xc_study_config base;
     xc_study_config_init(s->family, &base);
-    const json_t *opts = json_object_get(o, "options");
+    const json_t *opts = e.options;
     if (opts) {
-        if (!json_is_object(opts))
-            return xc_error_set(err, XC_EINVAL, "%s: %s.options: must be an object", file, where);
         const char *k;
         json_t *v;
         char text[64];
@@ -138,10 +185,8 @@ static xc_status load_searcher(xc_study_searcher *s, const json_t *o, const xc_r
     /* The sweep: the product of the lists, in label order, the last key fastest. */
     sweepkey keys[32];
     size_t nk = 0, ncfg = 1;
-    const json_t *sweep = baseline ? NULL : json_object_get(o, "sweep");
+    const json_t *sweep = e.sweep;
     if (sweep) {
-        if (!json_is_object(sweep))
-            return xc_error_set(err, XC_EINVAL, "%s: %s.sweep: must be an object of lists", file, where);
         const char *k;
         json_t *v;
         json_object_foreach((json_t *)sweep, k, v) {
@@ -210,34 +255,6 @@ static xc_status load_searcher(xc_study_searcher *s, const json_t *o, const xc_r
     return XC_OK;
 }
 
-static xc_status get_num(const json_t *o, const char *key, double lo, double hi, double *out, const char *file,
-                         const char *where, xc_error *err)
-{
-    const json_t *v = json_object_get(o, key);
-    if (!v)
-        return XC_OK;
-    if (!json_is_number(v) || !(json_number_value(v) >= lo && json_number_value(v) <= hi))
-        return xc_error_set(err, XC_EINVAL, "%s: %s.%s: must be a number in [%g, %g]", file, where, key, lo, hi);
-    *out = json_number_value(v);
-    return XC_OK;
-}
-
-static xc_status get_u64(const json_t *o, const char *key, uint64_t lo, uint64_t *out, int required,
-                         const char *file, const char *where, xc_error *err)
-{
-    const json_t *v = json_object_get(o, key);
-    if (!v) {
-        if (required)
-            return xc_error_set(err, XC_EINVAL, "%s: %s.%s: required", file, where, key);
-        return XC_OK;
-    }
-    if (!json_is_integer(v) || json_integer_value(v) < (json_int_t)lo)
-        return xc_error_set(err, XC_EINVAL, "%s: %s.%s: must be an integer >= %llu", file, where, key,
-                            (unsigned long long)lo);
-    *out = (uint64_t)json_integer_value(v);
-    return XC_OK;
-}
-
 void xc_study_free(xc_study *st)
 {
     xc_popspec_free(&st->pop);
@@ -274,135 +291,93 @@ size_t xc_study_search_index(const xc_study *st, int k, int c)
     return n + (size_t)c;
 }
 
-xc_status xc_study_load(xc_study *st, const char *path, const xc_registry *reg, xc_error *err)
+/* The population: its spec (a path relative to the study spec's folder),
+ * with the study's fixed and drawn overrides; *ppath gets the spec's path. */
+static xc_status load_population(xc_study *st, const json_t *pop, const char *path, char *ppath, size_t np,
+                                 xc_error *err)
 {
-    memset(st, 0, sizeof *st);
-    snprintf(st->path, sizeof st->path, "%s", path);
-    json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!root)
-        return xc_error_set(err, errno == ENOENT && je.line < 0 ? XC_EIO : XC_EFORMAT, "%s: line %d, column %d: %s",
-                            path, je.line, je.column, je.text);
-    xc_status st2 = only_keys(root, top_keys, path, "", err);
-    json_t *canon = NULL;
-    if (st2)
-        goto fail;
-    /* population */
-    json_t *pop = json_object_get(root, "population");
-    if (!pop) {
-        st2 = xc_error_set(err, XC_EINVAL, "%s: population: required", path);
-        goto fail;
-    }
-    if ((st2 = only_keys(pop, pop_keys, path, "population", err)))
-        goto fail;
-    const char *pspec = json_string_value(json_object_get(pop, "spec"));
-    if (!pspec) {
-        st2 = xc_error_set(err, XC_EINVAL, "%s: population.spec: required, the path of a population spec", path);
-        goto fail;
-    }
-    st->seed = 1;
-    if ((st2 = get_u64(pop, "n", 1, &st->n, 1, path, "population", err)) ||
-        (st2 = get_u64(pop, "seed", 0, &st->seed, 0, path, "population", err)))
-        goto fail;
-    const json_t *ofixed = json_object_get(pop, "fixed"), *odraw = json_object_get(pop, "draw");
-    if ((ofixed && !json_is_object(ofixed)) || (odraw && !json_is_object(odraw))) {
-        st2 = xc_error_set(err, XC_EINVAL, "%s: population.%s: must be an object", path,
-                           ofixed && !json_is_object(ofixed) ? "fixed" : "draw");
-        goto fail;
-    }
-    char ppath[2200];
+    study_pop sp = {NULL, 0, 1, NULL, NULL};
+    xc_status e = xc_spec_read(pop, path, "population", pop_fields, &sp, err);
+    if (e)
+        return e;
+    st->n = sp.n;
+    st->seed = sp.seed;
     const char *slash = strrchr(path, '/');
-    if (pspec[0] == '/' || !slash)
-        snprintf(ppath, sizeof ppath, "%s", pspec);
+    if (sp.spec[0] == '/' || !slash)
+        snprintf(ppath, np, "%s", sp.spec);
     else
-        snprintf(ppath, sizeof ppath, "%.*s/%s", (int)(slash - path), path, pspec);
+        snprintf(ppath, np, "%.*s/%s", (int)(slash - path), path, sp.spec);
     xc_error pe;
     xc_error_clear(&pe);
-    if ((st2 = xc_popspec_load_override(&st->pop, ppath, ofixed, odraw, &pe))) {
-        xc_error_set(err, st2, "%s: population: %s", path, pe.msg);
-        goto fail;
-    }
-    /* data */
-    json_t *data = json_object_get(root, "data");
-    if (data && !(json_is_string(data) && !strcmp(json_string_value(data), "dedispersed"))) {
-        static const char *const data_keys[] = {"filterbank", NULL};
-        static const char *const fb_keys[] = {"impl", NULL};
-        json_t *fb = json_is_object(data) ? json_object_get(data, "filterbank") : NULL;
-        if (!fb) {
-            st2 = xc_error_set(err, XC_EINVAL, "%s: data: must be \"dedispersed\" (the series at the true DM, made "
-                               "by the synthesizer's fast path) or {\"filterbank\": {\"impl\": NAME}}", path);
-            goto fail;
-        }
-        if ((st2 = only_keys(data, data_keys, path, "data", err)) ||
-            (st2 = only_keys(fb, fb_keys, path, "data.filterbank", err)))
-            goto fail;
-        json_t *dn = json_object_get(fb, "impl");
-        if (dn) {
-            if ((st2 = pick_impl(reg, XC_FAMILY_DEDISPERSE, dn, path, "data.filterbank.impl", &st->dedisperser, err)))
-                goto fail;
-        } else {
-            /* exact ones only: an approximate dedisperser would change the data searched */
-            st->dedisperser = xc_registry_pick(reg, XC_FAMILY_DEDISPERSE, XC_CAP_THREADED,
-                                               XC_CAP_DEVICE | XC_CAP_APPROXIMATE);
-            if (!st->dedisperser)
-                st->dedisperser = xc_registry_pick(reg, XC_FAMILY_DEDISPERSE, XC_CAP_REFERENCE, 0);
-            if (!st->dedisperser) {
-                st2 = xc_error_set(err, XC_EINVAL, "%s: data.filterbank: no dedisperser is available", path);
-                goto fail;
-            }
-        }
-    }
-    /* detection */
-    st->det_sigma = 6.0;
-    st->det_ftol = 0.01;
-    json_t *det = json_object_get(root, "detection");
-    if (det) {
-        if ((st2 = only_keys(det, det_keys, path, "detection", err)) ||
-            (st2 = get_num(det, "sigma", 0, 1e6, &st->det_sigma, path, "detection", err)) ||
-            (st2 = get_num(det, "ftol", 1e-9, 0.5, &st->det_ftol, path, "detection", err)))
-            goto fail;
-        json_t *h = json_object_get(det, "harmonics");
-        if (h && !json_is_boolean(h)) {
-            st2 = xc_error_set(err, XC_EINVAL, "%s: detection.harmonics: must be true or false", path);
-            goto fail;
-        }
-        st->det_harmonics = h && json_is_true(h);
-    }
-    /* searchers */
-    json_t *srch = json_object_get(root, "searchers"), *base = json_object_get(root, "baseline");
-    if (!json_is_array(srch) || json_array_size(srch) == 0 || json_array_size(srch) >= XC_STUDY_MAX_SEARCHERS) {
-        st2 = xc_error_set(err, XC_EINVAL, "%s: searchers: required, a list of 1..%d searchers", path,
-                           XC_STUDY_MAX_SEARCHERS - 1);
-        goto fail;
-    }
+    if ((e = xc_popspec_load_override(&st->pop, ppath, sp.fixed, sp.draw, &pe)))
+        xc_error_set(err, e, "%s: population: %s", path, pe.msg);
+    return e;
+}
+
+/* The data searched: "dedispersed" (the synthesizer's fast path, the
+ * default) or {"filterbank": {"impl": NAME}} (a dedisperser of the filterbank;
+ * by default an exact threaded one). */
+static xc_status load_data(xc_study *st, const json_t *data, const xc_registry *reg, const char *path,
+                           xc_error *err)
+{
+    if (!data || (json_is_string(data) && !strcmp(json_string_value(data), "dedispersed")))
+        return XC_OK;
+    if (!json_is_object(data) || !json_object_get(data, "filterbank"))
+        return xc_error_set(err, XC_EINVAL, "%s: data: must be \"dedispersed\" (the series at the true DM, made "
+                            "by the synthesizer's fast path) or {\"filterbank\": {\"impl\": NAME}}", path);
+    study_data d = {NULL, NULL};
+    xc_status e;
+    if ((e = xc_spec_read(data, path, "data", data_fields, &d, err)) ||
+        (e = xc_spec_read(d.filterbank, path, "data.filterbank", fb_fields, &d, err)))
+        return e;
+    if (d.impl)
+        return pick_impl(reg, XC_FAMILY_DEDISPERSE, d.impl, path, "data.filterbank.impl", &st->dedisperser, err);
+    /* exact ones only: an approximate dedisperser would change the data searched */
+    st->dedisperser = xc_registry_pick(reg, XC_FAMILY_DEDISPERSE, XC_CAP_THREADED, XC_CAP_DEVICE | XC_CAP_APPROXIMATE);
+    if (!st->dedisperser)
+        st->dedisperser = xc_registry_pick(reg, XC_FAMILY_DEDISPERSE, XC_CAP_REFERENCE, 0);
+    if (!st->dedisperser)
+        return xc_error_set(err, XC_EINVAL, "%s: data.filterbank: no dedisperser is available", path);
+    return XC_OK;
+}
+
+/* The searchers, then the baseline (the last entry). */
+static xc_status load_searchers(xc_study *st, const json_t *srch, const json_t *base, const xc_registry *reg,
+                                const char *path, xc_error *err)
+{
+    if (json_array_size(srch) == 0 || json_array_size(srch) >= XC_STUDY_MAX_SEARCHERS)
+        return xc_error_set(err, XC_EINVAL, "%s: searchers: required, a list of 1..%d searchers", path,
+                            XC_STUDY_MAX_SEARCHERS - 1);
     st->s = calloc(json_array_size(srch) + 1, sizeof *st->s);
-    if (!st->s) {
-        st2 = xc_error_set(err, XC_ENOMEM, "out of memory");
-        goto fail;
-    }
+    if (!st->s)
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    xc_status e;
     for (size_t i = 0; i < json_array_size(srch); i++) {
         char where[64];
         snprintf(where, sizeof where, "searchers[%zu]", i);
         st->ns = i + 1;
-        if ((st2 = load_searcher(&st->s[i], json_array_get(srch, i), reg, path, where, 0, err)))
-            goto fail;
+        if ((e = load_searcher(&st->s[i], json_array_get(srch, i), reg, path, where, NULL, err)))
+            return e;
         for (size_t j = 0; j < i; j++)
-            if (!strcmp(st->s[j].name, st->s[i].name)) {
-                st2 = xc_error_set(err, XC_EINVAL, "%s: %s.name: \"%s\" twice", path, where, st->s[i].name);
-                goto fail;
-            }
+            if (!strcmp(st->s[j].name, st->s[i].name))
+                return xc_error_set(err, XC_EINVAL, "%s: %s.name: \"%s\" twice", path, where, st->s[i].name);
     }
     st->base_sigma = st->det_sigma;
     if (base) {
         st->ns++;
-        if ((st2 = load_searcher(&st->s[st->ns - 1], base, reg, path, "baseline", 1, err)) ||
-            (st2 = get_num(base, "sigma", 0, 1e6, &st->base_sigma, path, "baseline", err)))
-            goto fail;
+        if ((e = load_searcher(&st->s[st->ns - 1], base, reg, path, "baseline", &st->base_sigma, err)))
+            return e;
         st->has_baseline = 1;
     }
-    /* The canonical spec: what makes two runs the same study (n excluded:
-     * pulsar i does not depend on it), with the population spec's bytes. */
-    canon = json_deep_copy(root);
+    return XC_OK;
+}
+
+/* The canonical spec: what makes two runs the same study (n excluded:
+ * pulsar i does not depend on it), with the population spec's bytes; and
+ * the copy a study directory keeps, so -merge needs nothing else. */
+static xc_status canonical(xc_study *st, json_t *root, const char *path, const char *ppath, xc_error *err)
+{
+    json_t *canon = json_deep_copy(root);
     json_t *cpop = canon ? json_object_get(canon, "population") : NULL;
     FILE *pf = fopen(ppath, "rb");
     uint64_t ph = 0, pbytes = 0;
@@ -412,8 +387,8 @@ xc_status xc_study_load(xc_study *st, const char *path, const xc_registry *reg, 
     if (pf)
         fclose(pf);
     if (!cpop || hbad) {
-        st2 = xc_error_set(err, hbad ? XC_EIO : XC_ENOMEM, "%s: cannot hash the population spec %s", path, ppath);
-        goto fail;
+        json_decref(canon);
+        return xc_error_set(err, hbad ? XC_EIO : XC_ENOMEM, "%s: cannot hash the population spec %s", path, ppath);
     }
     json_object_del(cpop, "n");
     json_object_del(cpop, "spec");   /* where it is does not matter; its bytes (spec_hash) do */
@@ -429,25 +404,38 @@ xc_status xc_study_load(xc_study *st, const char *path, const xc_registry *reg, 
         json_object_set_new(impls, "dedisperser", json_string(st->dedisperser->name));
     json_object_set_new(canon, "implementations", impls);
     st->canonical = json_dumps(canon, JSON_SORT_KEYS | JSON_COMPACT);
-    if (!st->canonical) {
-        st2 = xc_error_set(err, XC_ENOMEM, "out of memory");
-        goto fail;
-    }
+    json_decref(canon);
+    if (!st->canonical)
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
     st->hash = xc_hash64(XC_HASH_INIT, st->canonical, strlen(st->canonical));
-    /* The copy a study directory keeps, so -merge needs nothing else. */
     snprintf(st->pop_path, sizeof st->pop_path, "%s", ppath);
-    json_object_set_new(pop, "spec", json_string("population.json"));
+    json_object_set_new(json_object_get(root, "population"), "spec", json_string("population.json"));
     st->spec_copy = json_dumps(root, JSON_INDENT(2));
-    if (!st->spec_copy) {
-        st2 = xc_error_set(err, XC_ENOMEM, "out of memory");
-        goto fail;
-    }
-    json_decref(canon);
-    json_decref(root);
+    if (!st->spec_copy)
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
     return XC_OK;
-fail:
-    json_decref(canon);
+}
+
+xc_status xc_study_load(xc_study *st, const char *path, const xc_registry *reg, xc_error *err)
+{
+    memset(st, 0, sizeof *st);
+    snprintf(st->path, sizeof st->path, "%s", path);
+    json_t *root;
+    xc_status e = xc_spec_load(path, JSON_REJECT_DUPLICATES, &root, err);
+    if (e)
+        return e;
+    study_top top = {NULL, NULL, NULL, NULL, NULL};
+    char ppath[2200];
+    st->det_sigma = 6.0;
+    st->det_ftol = 0.01;
+    if (!(e = xc_spec_read(root, path, "", top_fields, &top, err)) &&
+        !(e = load_population(st, top.population, path, ppath, sizeof ppath, err)) &&
+        !(e = load_data(st, top.data, reg, path, err)) &&
+        !(e = top.detection ? xc_spec_read(top.detection, path, "detection", det_fields, st, err) : XC_OK) &&
+        !(e = load_searchers(st, top.searchers, top.baseline, reg, path, err)))
+        e = canonical(st, root, path, ppath, err);
     json_decref(root);
-    xc_study_free(st);
-    return st2;
+    if (e)
+        xc_study_free(st);
+    return e;
 }

@@ -1,7 +1,8 @@
 /* The study's statistics: binomial intervals and straight-line fits. */
 #include <math.h>
+#include <stdlib.h>
 
-#include "study/xc_study.h"
+#include "study/study_internal.h"
 
 /* Wilson (1927) score interval: the interval of p whose score test at 95 %
  * accepts k of n.  Unlike the normal approximation it stays inside [0, 1]
@@ -53,4 +54,34 @@ void xc_linfit_compute(const double *x, const double *y, size_t n, xc_linfit *f)
     }
     f->r2 = syy > 0 ? 1 - ss / syy : 1.0;
     f->resid_rms = sqrt(ss / (double)n);
+}
+
+/* The z fit of one configuration: over the pulsars it detects at the
+ * fundamental, baseline removed; abs: both sides |z|. */
+void xc_study_zfit_rows(const xc_study *st, const xc_study_table *t, size_t k, size_t q, int abs, double *x,
+                        double *y, xc_linfit *f)
+{
+    size_t n = 0;
+    for (size_t p = 0; p < t->np; p++) {
+        const xc_study_row *r = t->grid[p * t->nsearch + q];
+        if ((t->removed[p] && !st->s[k].baseline) || !r->detected || r->harm_n != 1 || !isfinite(r->z))
+            continue;
+        x[n] = abs ? fabs(r->z_true) : r->z_true;
+        y[n] = abs ? fabs(r->z) : r->z;
+        n++;
+    }
+    xc_linfit_compute(x, y, n, f);
+}
+
+void xc_study_zfit(const xc_study *st, const xc_study_table *t, size_t k, size_t c, int abs, xc_linfit *f)
+{
+    double *x = malloc((t->np ? t->np : 1) * sizeof *x), *y = malloc((t->np ? t->np : 1) * sizeof *y);
+    if (!x || !y) {
+        f->n = 0;
+        f->slope = f->intercept = f->r2 = f->resid_rms = NAN;
+    } else {
+        xc_study_zfit_rows(st, t, k, xc_study_search_index(st, (int)k, (int)c), abs, x, y, f);
+    }
+    free(x);
+    free(y);
 }

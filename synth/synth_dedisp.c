@@ -85,11 +85,167 @@ static const char *base_name(const char *path)
  * sample j0, its n values and the series' length nout. */
 typedef xc_status (*dd_sink)(void *ctx, uint64_t j0, const float *x, size_t n, uint64_t nout, xc_error *err);
 
-/* Makes the dedispersed series chunk by chunk into sink; *truth gets the truth
- * JSON text (label: the file the truth describes) and *info the series'
- * statistics. */
-static xc_status dedisp_make(const xc_synth_params *p, const char *label, const char *cmdline, dd_sink sink,
-                             void *sctx, char **truth_out, xc_dedisp_info *info_out, xc_error *err)
+/* What the series holds: the delays D (nchans) a dedisperser of p's
+ * convention uses at the pulsar's DM (the first pulse's when there is no
+ * pulsar), the nsamp - max_delay samples they leave, and the statistics of
+ * the noise and the signal in the output units. */
+static xc_status dd_info(const xc_synth_params *p, int32_t *D, xc_dedisp_info *info, xc_error *err)
+{
+    const int nch = p->nchans;
+    const double dm = p->psr.period_ms > 0 ? p->psr.dm : p->npulses ? p->pulses[0].dm : 0.0;
+    double dmv = dm;
+    xc_dmrange rng = {dm, dm + 1, 1, 1, 1, &dmv};
+    xc_geometry geom = {nch, p->fch1, xc_synth_foff(p), p->tsamp};
+    xc_status st = xc_delays_compute(p->convention, &geom, &rng, D, err);
+    if (st)
+        return st;
+    int64_t maxd = 0;
+    for (int c = 0; c < nch; c++)
+        maxd = D[c] > maxd ? D[c] : maxd;
+    const uint64_t nsamp = xc_synth_nsamp(p);
+    if ((uint64_t)maxd >= nsamp)
+        return xc_error_set(err, XC_EINVAL, "tobs_s (-tobs) = %.15g: %llu samples, not more than the %lld-sample "
+                            "dispersion sweep at DM %.15g", p->tobs, (unsigned long long)nsamp, (long long)maxd, dm);
+    double lmean, lrms, lgain;
+    xc_synth_level_stats(p->noise ? p->nbits : 32, &lmean, &lrms, &lgain);
+    *info = (xc_dedisp_info){dm, nsamp - (uint64_t)maxd, maxd, nch * lmean, sqrt((double)nch) * lrms, lgain};
+    return XC_OK;
+}
+
+/* One series in the making: the delays, the pulsar's events and, for a
+ * top-hat pulsar, the band's response. */
+typedef struct {
+    const xc_synth_params *p;
+    int nthreads;
+    const int32_t *D;
+    xc_dedisp_info info;
+    xc_signal sig;
+    band_response band;
+    int tophat_psr;
+    double rlo, rhi;    /* the residual delays' span (Gaussian pulsar) */
+} dd_make;
+
+/* The top-hat pulsar's pulses in chunk ck, through the band's response. */
+static xc_status chunk_tophat(dd_make *m, const xc_chunk *ck, xc_error *err)
+{
+    const double ts = m->p->tsamp, T0 = (double)ck->first * ts, T1 = (double)(ck->first + ck->n) * ts;
+    const uint64_t J0 = ck->first;
+    const size_t n = ck->n;
+    xc_status st = xc_signal_pulses_between(&m->sig, T0 - m->band.umax - ts, T1 - m->band.umin + ts, err);
+    if (st)
+        return st;
+    const double a = m->sig.amp / ts;
+    for (size_t k = 0; k < m->sig.nev; k++) {
+        const double ta = m->sig.ev[k][0], w = m->sig.ev[k][1] - ta;
+        double ja = floor((ta + m->band.umin) / ts) - 1, jb = floor((ta + w + m->band.umax) / ts) + 1;
+        if (jb < (double)J0 || ja > (double)(J0 + n - 1))
+            continue;
+        uint64_t j0 = ja > (double)J0 ? (uint64_t)ja : J0, j1 = jb < (double)(J0 + n - 1) ? (uint64_t)jb
+                                                                                        : J0 + n - 1;
+        for (uint64_t j = j0; j <= j1; j++) {
+            double u0 = (double)j * ts - ta, u1 = (double)(j + 1) * ts - ta;
+            double f = (band_eval(&m->band, u1) - band_eval(&m->band, u0)) -
+                       (band_eval(&m->band, u1 - w) - band_eval(&m->band, u0 - w));
+            ck->x[j - J0] += (float)(a * f);
+        }
+    }
+    return XC_OK;
+}
+
+/* The signal of chunk ck (zeroed first): the pulsar and the single pulses,
+ * each channel shifted by its rounded delay. */
+static xc_status chunk_signal(dd_make *m, const xc_chunk *ck, xc_error *err)
+{
+    const xc_synth_params *p = m->p;
+    const int nch = p->nchans;
+    const double ts = p->tsamp, T0 = (double)ck->first * ts, T1 = (double)(ck->first + ck->n) * ts;
+    xc_status st;
+    memset(ck->x, 0, ck->n * sizeof *ck->x);
+    if (m->tophat_psr) {
+        if ((st = chunk_tophat(m, ck, err)))
+            return st;
+    } else if (m->sig.has_psr) {
+        /* Gaussian pulsar: each channel's slices, shifted by its rounded delay. */
+        if ((st = xc_signal_pulses_between(&m->sig, T0 - m->rhi - ts, T1 - m->rlo + ts, err)))
+            return st;
+        for (int c = 0; c < nch; c++)
+            for (size_t k = 0; k < m->sig.nev; k++)
+                xc_signal_gauss(p, ck, 0, c, m->info.dm, m->sig.ev[k][0] - (double)m->D[c] * ts, m->sig.ev[k][1],
+                                m->sig.amp);
+    }
+    for (size_t k = 0; k < p->npulses; k++) {
+        const xc_synth_pulse *pl = &p->pulses[k];
+        const double w = pl->width_ms * 1e-3, amp = pl->snr / sqrt((double)nch);
+        for (int c = 0; c < nch; c++) {
+            if (p->profile == XC_PROFILE_GAUSSIAN) {
+                xc_signal_gauss(p, ck, 0, c, pl->dm, pl->t_s - (double)m->D[c] * ts, w / 2.3548200450309493, amp);
+            } else {
+                xc_chgeo g;
+                xc_chgeo_set(&g, p, c, pl->dm);
+                g.dmin -= (double)m->D[c] * ts;
+                xc_signal_tophat(ck, 0, &g, pl->t_s - 0.5 * w, pl->t_s + 0.5 * w, amp);
+            }
+        }
+    }
+    return XC_OK;
+}
+
+/* Noise added to chunk ck and the sum scaled: one N(0,1) per output sample,
+ * 16 per Philox counter. */
+static void chunk_noise(const dd_make *m, const xc_chunk *ck)
+{
+    const xc_synth_params *p = m->p;
+    const uint64_t J0 = ck->first;
+    const size_t n = ck->n;
+    float *x = ck->x;
+    const long ng = (long)((n + 15) / 16);
+#pragma omp parallel for num_threads(m->nthreads) schedule(static)
+    for (long g = 0; g < ng; g++) {
+        float z[16];
+        uint64_t j = J0 + 16 * (uint64_t)g;
+        if (p->noise)
+            xc_synth_gauss_stream(p->seed, XC_STREAM_DEDISP, j / 16, 0, 4, z);
+        else
+            memset(z, 0, sizeof z);
+        for (size_t k = 0; k < 16 && j + k < J0 + n; k++) {
+            size_t i = (size_t)(j + k - J0);
+            double sum = m->info.mean + m->info.sigma * z[k] + m->info.gain * x[i];
+            x[i] = xc_scale_real(p->convention, sum, p->nchans, 1, p->nbits);
+        }
+    }
+}
+
+/* Sets up m for p: delays, residual delays, the pulsar's events and the band. */
+static xc_status make_init(dd_make *m, const xc_synth_params *p, int32_t *D, double *r, xc_chgeo *geo,
+                           xc_error *err)
+{
+    const int nch = p->nchans;
+    m->p = p;
+    m->nthreads = p->nthreads > 0 ? p->nthreads : omp_get_max_threads();
+    m->D = D;
+    xc_status st;
+    if ((st = dd_info(p, D, &m->info, err)) || (st = xc_signal_init(&m->sig, p, err)))
+        return st;
+    m->tophat_psr = m->sig.has_psr && p->profile == XC_PROFILE_TOPHAT;
+    for (int c = 0; c < nch; c++) {
+        xc_chgeo_set(&geo[c], p, c, m->info.dm);
+        r[c] = geo[c].dmin - (double)D[c] * p->tsamp;
+    }
+    if (m->tophat_psr && (st = band_init(&m->band, geo, r, nch, p->tsamp, m->nthreads, err)))
+        return st;
+    m->rlo = INFINITY;
+    m->rhi = -INFINITY;
+    for (int c = 0; c < nch; c++) {
+        m->rlo = fmin(m->rlo, r[c]);
+        m->rhi = fmax(m->rhi, r[c] + geo[c].S);
+    }
+    return XC_OK;
+}
+
+/* Makes the dedispersed series chunk by chunk into sink; *info_out gets the
+ * series' statistics (the truth describes the series with them). */
+static xc_status dedisp_make(const xc_synth_params *p, dd_sink sink, void *sctx, xc_dedisp_info *info_out,
+                             xc_error *err)
 {
     xc_status st = xc_synth_params_check(p, NULL, err);
     if (st)
@@ -98,133 +254,34 @@ static xc_status dedisp_make(const xc_synth_params *p, const char *label, const 
         return xc_error_set(err, XC_EINVAL, "fake_phase (-fake_phase): not available with -dedispersed (fake's "
                             "point-sampled pulses are made only in filterbanks)");
     const int nch = p->nchans;
-    const int nthreads = p->nthreads > 0 ? p->nthreads : omp_get_max_threads();
-    const double ts = p->tsamp;
-    const double dm = p->psr.period_ms > 0 ? p->psr.dm : p->npulses ? p->pulses[0].dm : 0.0;
-    /* The delays a dedisperser of this convention uses at this DM. */
-    double dmv = dm;
-    xc_dmrange rng = {dm, dm + 1, 1, 1, 1, &dmv};
-    xc_geometry geom = {nch, p->fch1, xc_synth_foff(p), ts};
     int32_t *D = malloc((size_t)nch * sizeof *D);
     double *r = malloc((size_t)nch * sizeof *r);
     xc_chgeo *geo = malloc((size_t)nch * sizeof *geo);
     float *x = malloc(CHUNK * sizeof *x);
-    band_response band = {0};
-    xc_signal sig;
-    memset(&sig, 0, sizeof sig);
-    char *truth = NULL;
+    dd_make m;
+    memset(&m, 0, sizeof m);
     if (!D || !r || !geo || !x) {
         st = xc_error_set(err, XC_ENOMEM, "out of memory for %d channels", nch);
         goto done;
     }
-    if ((st = xc_delays_compute(p->convention, &geom, &rng, D, err)))
+    if ((st = make_init(&m, p, D, r, geo, err)))
         goto done;
-    int64_t maxd = 0;
-    for (int c = 0; c < nch; c++)
-        maxd = D[c] > maxd ? D[c] : maxd;
-    const uint64_t nsamp = xc_synth_nsamp(p);
-    if ((uint64_t)maxd >= nsamp) {
-        st = xc_error_set(err, XC_EINVAL, "tobs_s (-tobs) = %.15g: %llu samples, not more than the %lld-sample "
-                          "dispersion sweep at DM %.15g", p->tobs, (unsigned long long)nsamp, (long long)maxd, dm);
-        goto done;
-    }
-    const uint64_t nout = nsamp - (uint64_t)maxd;
-    double lmean, lrms, lgain;
-    xc_synth_level_stats(p->noise ? p->nbits : 32, &lmean, &lrms, &lgain);
-    xc_dedisp_info info = {dm, nout, maxd, nch * lmean, sqrt((double)nch) * lrms, lgain};
-    if ((st = xc_signal_init(&sig, p, err)))
-        goto done;
-    const int tophat_psr = sig.has_psr && p->profile == XC_PROFILE_TOPHAT;
-    for (int c = 0; c < nch; c++) {
-        xc_chgeo_set(&geo[c], p, c, dm);
-        r[c] = geo[c].dmin - (double)D[c] * ts;
-    }
-    if (tophat_psr && (st = band_init(&band, geo, r, nch, ts, nthreads, err)))
-        goto done;
-    double rlo = INFINITY, rhi = -INFINITY;
-    for (int c = 0; c < nch; c++) {
-        rlo = fmin(rlo, r[c]);
-        rhi = fmax(rhi, r[c] + geo[c].S);
-    }
-
-    truth = xc_synth_truth_text(p, label, cmdline, &info, err);
-    if (!truth) {
-        st = err ? err->code : XC_ENOMEM;
-        goto done;
-    }
+    const uint64_t nout = m.info.nsamp;
     for (uint64_t J0 = 0; J0 < nout; J0 += CHUNK) {
         const size_t n = (size_t)(nout - J0 < CHUNK ? nout - J0 : CHUNK);
-        xc_chunk ck = {x, J0, n, 1, ts};
-        memset(x, 0, n * sizeof *x);
-        const double T0 = (double)J0 * ts, T1 = (double)(J0 + n) * ts;
-        if (tophat_psr) {
-            if ((st = xc_signal_pulses_between(&sig, T0 - band.umax - ts, T1 - band.umin + ts, err)))
-                goto done;
-            const double a = sig.amp / ts;
-            for (size_t k = 0; k < sig.nev; k++) {
-                const double ta = sig.ev[k][0], w = sig.ev[k][1] - ta;
-                double ja = floor((ta + band.umin) / ts) - 1, jb = floor((ta + w + band.umax) / ts) + 1;
-                if (jb < (double)J0 || ja > (double)(J0 + n - 1))
-                    continue;
-                uint64_t j0 = ja > (double)J0 ? (uint64_t)ja : J0, j1 = jb < (double)(J0 + n - 1) ? (uint64_t)jb
-                                                                                                : J0 + n - 1;
-                for (uint64_t j = j0; j <= j1; j++) {
-                    double u0 = (double)j * ts - ta, u1 = (double)(j + 1) * ts - ta;
-                    double f = (band_eval(&band, u1) - band_eval(&band, u0)) -
-                               (band_eval(&band, u1 - w) - band_eval(&band, u0 - w));
-                    x[j - J0] += (float)(a * f);
-                }
-            }
-        } else if (sig.has_psr) {
-            /* Gaussian pulsar: each channel's slices, shifted by its rounded delay. */
-            if ((st = xc_signal_pulses_between(&sig, T0 - rhi - ts, T1 - rlo + ts, err)))
-                goto done;
-            for (int c = 0; c < nch; c++)
-                for (size_t k = 0; k < sig.nev; k++)
-                    xc_signal_gauss(p, &ck, 0, c, dm, sig.ev[k][0] - (double)D[c] * ts, sig.ev[k][1], sig.amp);
-        }
-        for (size_t k = 0; k < p->npulses; k++) {
-            const xc_synth_pulse *pl = &p->pulses[k];
-            const double w = pl->width_ms * 1e-3, amp = pl->snr / sqrt((double)nch);
-            for (int c = 0; c < nch; c++) {
-                if (p->profile == XC_PROFILE_GAUSSIAN) {
-                    xc_signal_gauss(p, &ck, 0, c, pl->dm, pl->t_s - (double)D[c] * ts, w / 2.3548200450309493, amp);
-                } else {
-                    xc_chgeo g;
-                    xc_chgeo_set(&g, p, c, pl->dm);
-                    g.dmin -= (double)D[c] * ts;
-                    xc_signal_tophat(&ck, 0, &g, pl->t_s - 0.5 * w, pl->t_s + 0.5 * w, amp);
-                }
-            }
-        }
-        /* noise: one N(0,1) per output sample, 16 per Philox counter */
-        const long ng = (long)((n + 15) / 16);
-#pragma omp parallel for num_threads(nthreads) schedule(static)
-        for (long g = 0; g < ng; g++) {
-            float z[16];
-            uint64_t j = J0 + 16 * (uint64_t)g;
-            if (p->noise)
-                xc_synth_gauss_stream(p->seed, XC_STREAM_DEDISP, j / 16, 0, 4, z);
-            else
-                memset(z, 0, sizeof z);
-            for (size_t k = 0; k < 16 && j + k < J0 + n; k++) {
-                size_t i = (size_t)(j + k - J0);
-                double sum = info.mean + info.sigma * z[k] + info.gain * x[i];
-                x[i] = xc_scale_real(p->convention, sum, nch, 1, p->nbits);
-            }
-        }
+        xc_chunk ck = {x, J0, n, 1, p->tsamp};
+        if ((st = chunk_signal(&m, &ck, err)))
+            goto done;
+        chunk_noise(&m, &ck);
         if ((st = sink(sctx, J0, x, n, nout, err)))
             goto done;
         if (p->progress)
             p->progress(p->progress_ctx, J0 + n, nout);
     }
-    *info_out = info;
-    *truth_out = truth;
-    truth = NULL;
+    *info_out = m.info;
 done:
-    free(truth);
-    xc_signal_free(&sig);
-    free(band.v);
+    xc_signal_free(&m.sig);
+    free(m.band.v);
     free(D);
     free(r);
     free(geo);
@@ -272,8 +329,12 @@ xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem,
         goto done;
     dat_open = 1;
     file_sink fs = {da.fp, dat};
-    if ((st = dedisp_make(p, p->file_label ? p->file_label : dat, cmdline, to_file, &fs, &truth, &info, err)))
+    if ((st = dedisp_make(p, to_file, &fs, &info, err)))
         goto done;
+    if (!(truth = xc_synth_truth_text(p, p->file_label ? p->file_label : dat, cmdline, &info, err))) {
+        st = err ? err->code : XC_ENOMEM;
+        goto done;
+    }
     const double dm = info.dm;
     const uint64_t nout = info.nsamp;
     if ((st = xc_atomic_open(&ta, truth_path, 0, err)))
@@ -327,38 +388,18 @@ done:
 
 /* ---- in memory (the study runner) ------------------------------------------ */
 
-char *xc_synth_dedispersed_truth(const xc_synth_params *p, const char *label, xc_error *err)
+xc_status xc_synth_dedispersed_truth(const xc_synth_params *p, const char *label, xc_truth *t, xc_error *err)
 {
-    if (xc_synth_params_check(p, NULL, err))
-        return NULL;
-    const int nch = p->nchans;
-    const double dm = p->psr.period_ms > 0 ? p->psr.dm : p->npulses ? p->pulses[0].dm : 0.0;
-    double dmv = dm;
-    xc_dmrange rng = {dm, dm + 1, 1, 1, 1, &dmv};
-    xc_geometry geom = {nch, p->fch1, xc_synth_foff(p), p->tsamp};
-    int32_t *D = malloc((size_t)nch * sizeof *D);
-    if (!D) {
-        xc_error_set(err, XC_ENOMEM, "out of memory for %d channels", nch);
-        return NULL;
-    }
-    if (xc_delays_compute(p->convention, &geom, &rng, D, err)) {
-        free(D);
-        return NULL;
-    }
-    int64_t maxd = 0;
-    for (int c = 0; c < nch; c++)
-        maxd = D[c] > maxd ? D[c] : maxd;
+    xc_status st = xc_synth_params_check(p, NULL, err);
+    if (st)
+        return st;
+    int32_t *D = malloc((size_t)p->nchans * sizeof *D);
+    if (!D)
+        return xc_error_set(err, XC_ENOMEM, "out of memory for %d channels", p->nchans);
+    xc_dedisp_info info;
+    st = dd_info(p, D, &info, err);
     free(D);
-    const uint64_t nsamp = xc_synth_nsamp(p);
-    if ((uint64_t)maxd >= nsamp) {
-        xc_error_set(err, XC_EINVAL, "tobs_s (-tobs) = %.15g: %llu samples, not more than the %lld-sample "
-                     "dispersion sweep at DM %.15g", p->tobs, (unsigned long long)nsamp, (long long)maxd, dm);
-        return NULL;
-    }
-    double lmean, lrms, lgain;
-    xc_synth_level_stats(p->noise ? p->nbits : 32, &lmean, &lrms, &lgain);
-    xc_dedisp_info info = {dm, nsamp - (uint64_t)maxd, maxd, nch * lmean, sqrt((double)nch) * lrms, lgain};
-    return xc_synth_truth_text(p, label, NULL, &info, err);
+    return st ? st : xc_synth_truth(p, label, &info, t, err);
 }
 
 typedef struct {
@@ -377,14 +418,16 @@ static xc_status to_memory(void *ctx, uint64_t j0, const float *x, size_t n, uin
 }
 
 xc_status xc_synth_dedispersed_series(const xc_synth_params *p, const char *label, float **x, uint64_t *n,
-                                      char **truth, xc_error *err)
+                                      xc_truth *truth, xc_error *err)
 {
     *x = NULL;
     *n = 0;
-    *truth = NULL;
+    memset(truth, 0, sizeof *truth);
     mem_sink m = {NULL};
     xc_dedisp_info info;
-    xc_status st = dedisp_make(p, label, NULL, to_memory, &m, truth, &info, err);
+    xc_status st = dedisp_make(p, to_memory, &m, &info, err);
+    if (!st)
+        st = xc_synth_truth(p, label, &info, truth, err);
     if (st) {
         free(m.x);
         return st;

@@ -4,6 +4,7 @@
 
 #include "synth/xc_orbit.h"
 #include "synth/xc_synth.h"
+#include "synth/xc_truth.h"
 
 #define XC_SYNTH_MAX_NCHANS (1 << 24)
 
@@ -41,9 +42,6 @@ void xc_synth_gauss_stream(uint64_t seed, uint32_t stream, uint64_t sample, uint
 /* A seed as JSON: an integer, or above 2^63-1 (which does not fit a jansson
  * integer) a string of digits, which the loaders also accept.  NULL: no memory. */
 struct json_t *xc_synth_seed_json(uint64_t seed);
-/* Parses the JSON file `path` into *root (the caller decrefs it).  Cannot open:
- * XC_EIO; invalid JSON: XC_EFORMAT with the line and column. */
-xc_status xc_synth_json_load(const char *path, struct json_t **root, xc_error *err);
 
 /* ---- signal ----------------------------------------------------------------- */
 
@@ -116,5 +114,9 @@ typedef struct {
 } xc_dedisp_info;
 char *xc_synth_truth_text(const xc_synth_params *p, const char *path, const char *cmdline,
                           const xc_dedisp_info *dedisp, xc_error *err);
+/* The same truth as a struct (what xc_truth_parse of that text gives, read
+ * from the tree before it is written out): the in-memory synthesis. */
+xc_status xc_synth_truth(const xc_synth_params *p, const char *label, const xc_dedisp_info *dedisp, xc_truth *t,
+                         xc_error *err);
 
 #endif

@@ -1,4 +1,5 @@
 /* Synthesizer parameters: defaults, validation and derived quantities. */
+#include "core/base/xc_nbits.h"
 #include "synth/xc_synth.h"
 #include "synth/synth_internal.h"
 #include "core/base/xc_grow.h"
@@ -76,7 +77,7 @@ xc_status xc_synth_check_nchans(const char *src, long v, xc_error *err)
 
 xc_status xc_synth_check_nbits(const char *src, long v, xc_error *err)
 {
-    if (v != 1 && v != 2 && v != 4 && v != 8 && v != 16 && v != 32)
+    if (!xc_nbits_valid(v))
         return xc_error_set(err, XC_EINVAL, "%s%snbits (-nbits) = %ld: must be 1, 2, 4, 8, 16 or 32", SRC(src), v);
     return XC_OK;
 }
@@ -240,30 +241,6 @@ xc_status xc_synth_params_check(const xc_synth_params *p, const char *src, xc_er
             return xc_error_set(err, st, "%s%s%s", SRC(src), e2.msg);
     }
     return XC_OK;
-}
-
-double xc_synth_lowest_freq(const xc_synth_params *p)
-{
-    return p->fch1 - ((double)p->nchans - 1 + (p->smear ? 0.5 : 0.0)) * fabs(p->foff);
-}
-
-uint64_t xc_synth_nsamp(const xc_synth_params *p)
-{
-    /* fake rounds up to a multiple of its 512-spectrum block; a test needs the
-     * length it asked for. */
-    double n = round(p->tobs / p->tsamp);
-    return n > 0 ? (uint64_t)n : 0;
-}
-
-double xc_synth_foff(const xc_synth_params *p)
-{
-    /* fake: "make sure first channel is always highest frequency". */
-    return -fabs(p->foff);
-}
-
-double xc_synth_delay(const xc_synth_params *p, double dm, double f)
-{
-    return p->convention->kdm * dm * (1.0 / (f * f) - 1.0 / (p->fch1 * p->fch1));
 }
 
 xc_status xc_synth_truth_path(const char *path, char *out, size_t n, xc_error *err)

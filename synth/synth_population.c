@@ -1,9 +1,11 @@
 /* Populations of synthetic pulsars: spec, draws, files, checkpoints, manifest. */
 #include "synth/xc_population.h"
+#include "synth/xc_truth.h"
 #include "synth/synth_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <float.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <sys/types.h>
 
 #include "core/base/xc_atomic.h"
+#include "core/base/xc_spec.h"
 
 /* The manifest's parameter columns, in xc_synth_params_to_json's names. */
 static const char *const param_cols[] = {
@@ -72,6 +75,33 @@ static xc_status apply_overrides(json_t *root, const json_t *ofixed, const json_
     return XC_OK;
 }
 
+/* The spec's fields: comments, the fixed synth fields and the draws. */
+typedef struct {
+    const json_t *fixed, *draw;
+} pop_top;
+
+static const xc_spec_field pop_fields[] = {
+    XC_SPEC_IGNORED("description"),
+    XC_SPEC_IGNORED("source"),
+    XC_SPEC_IGNORED("notes"),
+    XC_SPEC_O(pop_top, "fixed", 1, fixed, NULL),
+    XC_SPEC_O(pop_top, "draw", 1, draw, NULL),
+    XC_SPEC_END,
+};
+
+/* One draw: {"dist": "uniform" | "loguniform", "lo": A, "hi": B}. */
+typedef struct {
+    const char *dist;
+    double lo, hi;
+} draw_entry;
+
+static const xc_spec_field draw_fields[] = {
+    XC_SPEC_S(draw_entry, "dist", 1, dist, NULL),
+    XC_SPEC_N(draw_entry, "lo", 1, lo, -DBL_MAX, DBL_MAX),
+    XC_SPEC_N(draw_entry, "hi", 1, hi, -DBL_MAX, DBL_MAX),
+    XC_SPEC_END,
+};
+
 xc_status xc_popspec_load(xc_popspec *s, const char *path, xc_error *err)
 {
     return xc_popspec_load_override(s, path, NULL, NULL, err);
@@ -83,28 +113,17 @@ xc_status xc_popspec_load_override(xc_popspec *s, const char *path, const struct
     memset(s, 0, sizeof *s);
     snprintf(s->path, sizeof s->path, "%s", path);
     json_t *root;
-    xc_status st = xc_synth_json_load(path, &root, err);
+    xc_status st = xc_spec_load(path, 0, &root, err);
     if (st)
         return st;
     if ((ofixed || odraw) && (st = apply_overrides(root, ofixed, odraw, path, err))) {
         json_decref(root);
         return st;
     }
-    const char *k;
-    json_t *v;
-    json_object_foreach(root, k, v) {
-        if (strcmp(k, "description") && strcmp(k, "source") && strcmp(k, "notes") && strcmp(k, "fixed") &&
-            strcmp(k, "draw")) {
-            st = xc_error_set(err, XC_EINVAL, "%s: field %s: unknown (expected description, source, notes, fixed, "
-                              "draw)", path, k);
-            goto done;
-        }
-    }
-    json_t *fixed = json_object_get(root, "fixed"), *draw = json_object_get(root, "draw");
-    if (!json_is_object(fixed) || !json_is_object(draw)) {
-        st = xc_error_set(err, XC_EINVAL, "%s: needs objects \"fixed\" and \"draw\"", path);
+    pop_top top = {NULL, NULL};
+    if ((st = xc_spec_read(root, path, "", pop_fields, &top, err)))
         goto done;
-    }
+    const json_t *fixed = top.fixed, *draw = top.draw;
     xc_synth_params p;
     xc_synth_params_init(&p);
     char src[1200];
@@ -119,10 +138,10 @@ xc_status xc_popspec_load_override(xc_popspec *s, const char *path, const struct
         st = xc_error_set(err, XC_ENOMEM, "%s: out of memory", path);
         goto done;
     }
-    json_object_foreach(draw, k, v) {
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)draw, k, v) {
         xc_popdraw *d = &s->draw[s->ndraw];
-        const char *dist = json_string_value(json_object_get(v, "dist"));
-        json_t *lo = json_object_get(v, "lo"), *hi = json_object_get(v, "hi");
         if (strlen(k) >= sizeof d->field || !strcmp(k, "seed") || !strcmp(k, "pulses")) {
             st = xc_error_set(err, XC_EINVAL, "%s: draw.%s: not a field that can be drawn", path, k);
             goto done;
@@ -131,14 +150,15 @@ xc_status xc_popspec_load_override(xc_popspec *s, const char *path, const struct
             st = xc_error_set(err, XC_EINVAL, "%s: draw.%s: also in \"fixed\"", path, k);
             goto done;
         }
-        if (!json_is_object(v) || !dist || !json_is_number(lo) || !json_is_number(hi) || json_object_size(v) != 3) {
-            st = xc_error_set(err, XC_EINVAL, "%s: draw.%s: must be {\"dist\": \"uniform\"|\"loguniform\", \"lo\": "
-                              "A, \"hi\": B}", path, k);
+        char where[300];
+        snprintf(where, sizeof where, "draw.%s", k);
+        draw_entry de = {NULL, 0, 0};
+        if ((st = xc_spec_read(v, path, where, draw_fields, &de, err)))
             goto done;
-        }
+        const char *dist = de.dist;
         snprintf(d->field, sizeof d->field, "%s", k);
-        d->lo = json_number_value(lo);
-        d->hi = json_number_value(hi);
+        d->lo = de.lo;
+        d->hi = de.hi;
         if (!strcmp(dist, "uniform")) {
             d->dist = XC_DIST_UNIFORM;
         } else if (!strcmp(dist, "loguniform")) {
@@ -374,10 +394,11 @@ static char *make_row(const char *id, const xc_synth_params *p, const char *file
 {
     char *row = NULL, t[64];
     size_t len = 0, cap = 0;
+    xc_truth tr;
+    if (xc_truth_load(&tr, truth_path, 0, err))
+        return NULL;
     json_t *pj = xc_synth_params_to_json(p);
-    json_error_t je;
-    json_t *tj = json_load_file(truth_path, 0, &je);
-    int bad = !pj || !tj;
+    int bad = !pj;
     snprintf(t, sizeof t, "%llu", (unsigned long long)p->seed);
     bad = bad || csv_put(&row, &len, &cap, id, 0) || csv_put(&row, &len, &cap, t, 1) ||
           csv_put(&row, &len, &cap, file, 1) || csv_put(&row, &len, &cap, truth_name, 1);
@@ -387,16 +408,21 @@ static char *make_row(const char *id, const xc_synth_params *p, const char *file
     }
     snprintf(t, sizeof t, "%d", attempts);
     bad = bad || csv_put(&row, &len, &cap, t, 1);
-    static const char *const tcols[] = {"f0_hz", "r", "z", "w"};
+    /* the truth's f0_hz, r, z, w; empty without a pulsar */
+    const int psr = xc_truth_has_pulsar(&tr);
+    const double tv[] = {tr.f0_hz, tr.r, tr.z, tr.w};
+    const int have[] = {psr, psr && tr.have_rz, psr && tr.have_rz, psr && isfinite(tr.w)};
     for (int k = 0; !bad && k < 4; k++) {
-        json_text(json_object_get(tj, tcols[k]), t, sizeof t);
+        if (have[k])
+            snprintf(t, sizeof t, "%.17g", tv[k]);
+        else
+            t[0] = '\0';
         bad = csv_put(&row, &len, &cap, t, 1);
     }
     json_decref(pj);
-    json_decref(tj);
     if (bad) {
         free(row);
-        xc_error_set(err, tj ? XC_ENOMEM : XC_EIO, "%s: cannot build the manifest row (truth %s)", id, truth_path);
+        xc_error_set(err, XC_ENOMEM, "%s: cannot build the manifest row (truth %s)", id, truth_path);
         return NULL;
     }
     return row;

@@ -2,7 +2,11 @@
 #include "synth/xc_synth.h"
 #include "synth/synth_internal.h"
 
+#include "core/base/xc_spec.h"
+
 #include <errno.h>
+#include <float.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -27,51 +31,50 @@ static xc_status bad_type(const char *path, const char *field, const json_t *v, 
     return xc_error_set(err, XC_EINVAL, "%s: field %s = %s: must be %s", path, field, t, want);
 }
 
-static xc_status get_int(const char *path, const char *field, const json_t *v, long *out, xc_error *err)
+/* ---- the fields' own stores: each value is checked as it is read, so the
+ * message names the source, the field and the value ---- */
+
+/* A number field: its destination, the factor to it (tsamp_us -> s), and its
+ * check: one of the source-and-value checks, or one that also names the
+ * field and its command-line option. */
+typedef struct {
+    double scale;
+    xc_status (*chk)(const char *src, double v, xc_error *err);
+    xc_status (*chk_named)(const char *src, const char *field, const char *opt, double v, xc_error *err);
+    const char *opt;
+} numfield;
+
+static xc_status set_num(void *dest, const json_t *v, const char *src, const xc_spec_field *f, xc_error *err)
 {
-    if (!json_is_integer(v))
-        return bad_type(path, field, v, "an integer", err);
-    json_int_t i = json_integer_value(v);
-    if (i < LONG_MIN / 2 || i > LONG_MAX / 2)
-        return bad_type(path, field, v, "a smaller integer", err);
-    *out = (long)i;
-    return XC_OK;
+    const numfield *nf = f->data;
+    double d = json_number_value(v) * nf->scale;
+    xc_status st = nf->chk ? nf->chk(src, d, err) : nf->chk_named(src, f->key, nf->opt, d, err);
+    if (!st)
+        *(double *)((char *)dest + f->off) = d;
+    return st;
 }
 
-static xc_status get_num(const char *path, const char *field, const json_t *v, double *out, xc_error *err)
-{
-    if (!json_is_number(v))
-        return bad_type(path, field, v, "a number", err);
-    *out = json_number_value(v);
-    return XC_OK;
-}
+/* nchans and nbits: an int, through its check. */
+typedef struct {
+    xc_status (*chk)(const char *src, long v, xc_error *err);
+} intfield;
 
-static xc_status get_bool(const char *path, const char *field, const json_t *v, int *out, xc_error *err)
+static xc_status set_int(void *dest, const json_t *v, const char *src, const xc_spec_field *f, xc_error *err)
 {
-    if (!json_is_boolean(v))
-        return bad_type(path, field, v, "true or false", err);
-    *out = json_is_true(v);
-    return XC_OK;
-}
-
-/* A field that is one of two strings: *second is 0 for `first`, 1 for `second_name`. */
-static xc_status get_either(const char *path, const char *field, const json_t *v, const char *first,
-                            const char *second_name, int *second, xc_error *err)
-{
-    const char *s = json_is_string(v) ? json_string_value(v) : "";
-    if (strcmp(s, first) && strcmp(s, second_name)) {
-        char want[64];
-        snprintf(want, sizeof want, "\"%s\" or \"%s\"", first, second_name);
-        return bad_type(path, field, v, want, err);
-    }
-    *second = strcmp(s, first) != 0;
-    return XC_OK;
+    const intfield *inf = f->data;
+    long l = (long)json_integer_value(v);
+    xc_status st = inf->chk(src, l, err);
+    if (!st)
+        *(int *)((char *)dest + f->off) = (int)l;
+    return st;
 }
 
 /* A seed is a JSON integer, or a string of decimal digits for values beyond
  * 2^63 (a JSON integer is signed 64-bit in jansson). */
-static xc_status get_seed(const char *path, const json_t *v, uint64_t *out, xc_error *err)
+static xc_status set_seed(void *dest, const json_t *v, const char *src, const xc_spec_field *f, xc_error *err)
 {
+    (void)f;
+    uint64_t *out = &((xc_synth_params *)dest)->seed;
     if (json_is_integer(v) && json_integer_value(v) >= 0) {
         *out = (uint64_t)json_integer_value(v);
         return XC_OK;
@@ -86,164 +89,126 @@ static xc_status get_seed(const char *path, const json_t *v, uint64_t *out, xc_e
             return XC_OK;
         }
     }
-    return bad_type(path, "seed", v, "an integer >= 0 (or a string of decimal digits)", err);
+    return bad_type(src, "seed", v, "an integer >= 0 (or a string of decimal digits)", err);
 }
 
-static xc_status load_pulse(const char *path, size_t i, const json_t *o, xc_synth_pulse *pl, xc_error *err)
+static xc_status set_convention(void *dest, const json_t *v, const char *src, const xc_spec_field *f, xc_error *err)
 {
-    static const char *const names[4] = {"t_s", "dm", "width_ms", "snr"};
-    double *dst[4] = {&pl->t_s, &pl->dm, &pl->width_ms, &pl->snr};
-    char field[64];
-    snprintf(field, sizeof field, "pulses[%zu]", i);
-    if (!json_is_object(o))
-        return bad_type(path, field, o, "an object {\"t_s\":..,\"dm\":..,\"width_ms\":..,\"snr\":..}", err);
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)o, k, v) {
-        int j = 0;
-        while (j < 4 && strcmp(k, names[j]))
-            j++;
-        if (j == 4)
-            return xc_error_set(err, XC_EINVAL, "%s: field %s.%s: unknown (expected t_s, dm, width_ms, snr)", path,
-                                field, k);
+    const xc_convention *cv = xc_convention_get(json_string_value(v));
+    if (!cv)
+        return bad_type(src, f->key, v,
+                        "one of \"crosscheck\", \"sigproc\", \"presto\", \"dedisp\", \"astroaccelerate\"", err);
+    ((xc_synth_params *)dest)->convention = cv;
+    return XC_OK;
+}
+
+/* bitorder and profile: one of two strings (data: the two), stored as 0 or 1. */
+static xc_status set_either(void *dest, const json_t *v, const char *src, const xc_spec_field *f, xc_error *err)
+{
+    const char *const *two = f->data, *s = json_string_value(v);
+    if (strcmp(s, two[0]) && strcmp(s, two[1])) {
+        char want[64];
+        snprintf(want, sizeof want, "\"%s\" or \"%s\"", two[0], two[1]);
+        return bad_type(src, f->key, v, want, err);
     }
-    for (int j = 0; j < 4; j++) {
-        json_t *f = json_object_get(o, names[j]);
-        char name[96];
-        snprintf(name, sizeof name, "%s.%s", field, names[j]);
-        if (!f)
-            return xc_error_set(err, XC_EINVAL, "%s: field %s: missing", path, name);
-        xc_status st = get_num(path, name, f, dst[j], err);
-        if (st)
-            return st;
-    }
-    return xc_synth_check_pulse(path, i, pl, err);
+    int second = strcmp(s, two[0]) != 0;
+    if (!strcmp(f->key, "bitorder"))
+        ((xc_synth_params *)dest)->bitorder = second ? XC_BITORDER_MSB : XC_BITORDER_LSB;
+    else
+        ((xc_synth_params *)dest)->profile = second ? XC_PROFILE_GAUSSIAN : XC_PROFILE_TOPHAT;
+    return XC_OK;
 }
 
-/* Sets one field; every value is checked as it is read so the message names
- * the file and the field. */
-/* The true/false field k of p, or NULL when k is not one. */
-static int *bool_field(xc_synth_params *p, const char *k)
-{
-    return !strcmp(k, "smear")        ? &p->smear
-           : !strcmp(k, "noise")      ? &p->noise
-           : !strcmp(k, "binary")     ? &p->psr.bin.on
-           : !strcmp(k, "fake_phase") ? &p->fake_phase
-                                      : NULL;
-}
+static const xc_spec_field pulse_fields[] = {
+    XC_SPEC_N(xc_synth_pulse, "t_s", 1, t_s, -DBL_MAX, DBL_MAX),
+    XC_SPEC_N(xc_synth_pulse, "dm", 1, dm, -DBL_MAX, DBL_MAX),
+    XC_SPEC_N(xc_synth_pulse, "width_ms", 1, width_ms, -DBL_MAX, DBL_MAX),
+    XC_SPEC_N(xc_synth_pulse, "snr", 1, snr, -DBL_MAX, DBL_MAX),
+    XC_SPEC_END,
+};
 
-static xc_status load_field(xc_synth_params *p, const char *path, const char *k, const json_t *v, xc_error *err)
+/* pulses: each {"t_s", "dm", "width_ms", "snr"}, checked and appended. */
+static xc_status set_pulses(void *dest, const json_t *v, const char *src, const xc_spec_field *f, xc_error *err)
 {
-    xc_status st;
-    long l = 0;
-    double d = 0;
-    int *flag = bool_field(p, k);
-    if (flag) {
-        return get_bool(path, k, v, flag, err);
-    } else if (!strcmp(k, "nchans")) {
-        if ((st = get_int(path, k, v, &l, err)) || (st = xc_synth_check_nchans(path, l, err)))
+    (void)f;
+    xc_synth_params *p = dest;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        char where[64];
+        snprintf(where, sizeof where, "pulses[%zu]", i);
+        xc_synth_pulse pl = {0, 0, 0, 0};
+        xc_status st;
+        if ((st = xc_spec_read(json_array_get(v, i), src, where, pulse_fields, &pl, err)) ||
+            (st = xc_synth_check_pulse(src, i, &pl, err)) || (st = xc_synth_params_add_pulse(p, &pl, err)))
             return st;
-        p->nchans = (int)l;
-    } else if (!strcmp(k, "nbits")) {
-        if ((st = get_int(path, k, v, &l, err)) || (st = xc_synth_check_nbits(path, l, err)))
-            return st;
-        p->nbits = (int)l;
-    } else if (!strcmp(k, "tsamp_us")) {
-        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_tsamp(path, d * 1e-6, err)))
-            return st;
-        p->tsamp = d * 1e-6;
-    } else if (!strcmp(k, "tobs_s")) {
-        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_tobs(path, d, err)))
-            return st;
-        p->tobs = d;
-    } else if (!strcmp(k, "fch1")) {
-        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_fch1(path, d, err)))
-            return st;
-        p->fch1 = d;
-    } else if (!strcmp(k, "foff")) {
-        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_foff(path, d, err)))
-            return st;
-        p->foff = d;
-    } else if (!strcmp(k, "tstart")) {
-        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_finite(path, k, "-tstart", d, err)))
-            return st;
-        p->tstart = d;
-    } else if (!strcmp(k, "seed")) {
-        return get_seed(path, v, &p->seed, err);
-    } else if (!strcmp(k, "convention")) {
-        const xc_convention *cv = json_is_string(v) ? xc_convention_get(json_string_value(v)) : NULL;
-        if (!cv)
-            return bad_type(path, k, v, "one of \"crosscheck\", \"sigproc\", \"presto\", \"dedisp\", \"astroaccelerate\"",
-                            err);
-        p->convention = cv;
-    } else if (!strcmp(k, "bitorder") || !strcmp(k, "profile")) {
-        int bitorder = !strcmp(k, "bitorder"), second = 0;
-        if ((st = get_either(path, k, v, bitorder ? "lsb" : "tophat", bitorder ? "msb" : "gaussian", &second, err)))
-            return st;
-        if (bitorder)
-            p->bitorder = second ? XC_BITORDER_MSB : XC_BITORDER_LSB;
-        else
-            p->profile = second ? XC_PROFILE_GAUSSIAN : XC_PROFILE_TOPHAT;
-    } else if (!strcmp(k, "period_ms")) {
-        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_period(path, d, err)))
-            return st;
-        p->psr.period_ms = d;
-    } else if (!strcmp(k, "width_pct")) {
-        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_width_pct(path, d, err)))
-            return st;
-        p->psr.width_pct = d;
-    } else if (!strcmp(k, "snrpeak")) {
-        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_finite(path, k, "-snrpeak", d, err)))
-            return st;
-        p->psr.snrpeak = d;
-    } else if (!strcmp(k, "dm")) {
-        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_dm(path, k, "-dm", d, err)))
-            return st;
-        p->psr.dm = d;
-    } else if (!strcmp(k, "pdot") || !strcmp(k, "accn") || !strcmp(k, "binc_deg") || !strcmp(k, "bomega_deg") ||
-               !strcmp(k, "bphase")) {
-        static const struct {
-            const char *name, *opt;
-        } f[5] = {{"pdot", "-pdot"}, {"accn", "-accn"}, {"binc_deg", "-binc"}, {"bomega_deg", "-bomega"},
-                  {"bphase", "-bphase"}};
-        double *dst[5] = {&p->psr.pdot, &p->psr.accn, &p->psr.bin.inc_deg, &p->psr.bin.omega_deg,
-                          &p->psr.bin.phase};
-        int j = 0;
-        while (strcmp(k, f[j].name))
-            j++;
-        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_finite(path, k, f[j].opt, d, err)))
-            return st;
-        *dst[j] = d;
-    } else if (!strcmp(k, "bper_h") || !strcmp(k, "bpmass") || !strcmp(k, "bcmass")) {
-        const char *opt = !strcmp(k, "bper_h") ? "-bper" : !strcmp(k, "bpmass") ? "-bpmass" : "-bcmass";
-        double *dst = !strcmp(k, "bper_h") ? &p->psr.bin.pb_h : !strcmp(k, "bpmass") ? &p->psr.bin.mp
-                                                                                     : &p->psr.bin.mc;
-        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_positive(path, k, opt, d, err)))
-            return st;
-        *dst = d;
-    } else if (!strcmp(k, "becc")) {
-        if ((st = get_num(path, k, v, &d, err)) || (st = xc_synth_check_ecc(path, d, err)))
-            return st;
-        p->psr.bin.ecc = d;
-    } else if (!strcmp(k, "pulses")) {
-        if (!json_is_array(v))
-            return bad_type(path, k, v, "an array of pulses", err);
-        for (size_t i = 0; i < json_array_size(v); i++) {
-            xc_synth_pulse pl;
-            if ((st = load_pulse(path, i, json_array_get(v, i), &pl, err)) ||
-                (st = xc_synth_params_add_pulse(p, &pl, err)))
-                return st;
-        }
-    } else {
-        return xc_error_set(err, XC_EINVAL,
-                            "%s: field %s: unknown (expected nchans, nbits, tsamp_us, tobs_s, fch1, foff, tstart, "
-                            "seed, convention, smear, noise, bitorder, period_ms, width_pct, snrpeak, dm, pdot, accn, "
-                            "binary, bper_h, becc, binc_deg, bomega_deg, bphase, bpmass, bcmass, profile, "
-                            "fake_phase, pulses)",
-                            path, k);
     }
     return XC_OK;
 }
+
+static const numfield NF_TSAMP = {1e-6, xc_synth_check_tsamp, NULL, NULL},
+                      NF_TOBS = {1, xc_synth_check_tobs, NULL, NULL},
+                      NF_FCH1 = {1, xc_synth_check_fch1, NULL, NULL},
+                      NF_FOFF = {1, xc_synth_check_foff, NULL, NULL},
+                      NF_PERIOD = {1, xc_synth_check_period, NULL, NULL},
+                      NF_WIDTH = {1, xc_synth_check_width_pct, NULL, NULL},
+                      NF_ECC = {1, xc_synth_check_ecc, NULL, NULL},
+                      NF_TSTART = {1, NULL, xc_synth_check_finite, "-tstart"},
+                      NF_SNRPEAK = {1, NULL, xc_synth_check_finite, "-snrpeak"},
+                      NF_DM = {1, NULL, xc_synth_check_dm, "-dm"},
+                      NF_PDOT = {1, NULL, xc_synth_check_finite, "-pdot"},
+                      NF_ACCN = {1, NULL, xc_synth_check_finite, "-accn"},
+                      NF_BINC = {1, NULL, xc_synth_check_finite, "-binc"},
+                      NF_BOMEGA = {1, NULL, xc_synth_check_finite, "-bomega"},
+                      NF_BPHASE = {1, NULL, xc_synth_check_finite, "-bphase"},
+                      NF_BPER = {1, NULL, xc_synth_check_positive, "-bper"},
+                      NF_BPMASS = {1, NULL, xc_synth_check_positive, "-bpmass"},
+                      NF_BCMASS = {1, NULL, xc_synth_check_positive, "-bcmass"};
+static const intfield IF_NCHANS = {xc_synth_check_nchans}, IF_NBITS = {xc_synth_check_nbits};
+static const char *const BITORDERS[2] = {"lsb", "msb"}, *const PROFILES[2] = {"tophat", "gaussian"};
+
+#define P xc_synth_params
+#define NUM(key, field, nf) \
+    {key, XC_SPEC_NUMBER, 0, offsetof(P, field), -DBL_MAX, DBL_MAX, NULL, 0, 0, NULL, NULL, set_num, &nf}
+#define INT(key, field, inf) \
+    {key, XC_SPEC_INT, 0, offsetof(P, field), -1e18, 1e18, NULL, 0, 0, NULL, NULL, set_int, &inf}
+#define OWN(key, type, fn, data) {key, type, 0, XC_SPEC_NOWHERE, 0, 0, NULL, 0, 0, NULL, NULL, fn, data}
+
+/* The synthesizer's fields, in the order of its options. */
+static const xc_spec_field synth_fields[] = {
+    INT("nchans", nchans, IF_NCHANS),
+    INT("nbits", nbits, IF_NBITS),
+    NUM("tsamp_us", tsamp, NF_TSAMP),
+    NUM("tobs_s", tobs, NF_TOBS),
+    NUM("fch1", fch1, NF_FCH1),
+    NUM("foff", foff, NF_FOFF),
+    NUM("tstart", tstart, NF_TSTART),
+    OWN("seed", XC_SPEC_ANY, set_seed, NULL),
+    OWN("convention", XC_SPEC_STRING, set_convention, NULL),
+    XC_SPEC_B(P, "smear", 0, smear),
+    XC_SPEC_B(P, "noise", 0, noise),
+    OWN("bitorder", XC_SPEC_STRING, set_either, BITORDERS),
+    NUM("period_ms", psr.period_ms, NF_PERIOD),
+    NUM("width_pct", psr.width_pct, NF_WIDTH),
+    NUM("snrpeak", psr.snrpeak, NF_SNRPEAK),
+    NUM("dm", psr.dm, NF_DM),
+    NUM("pdot", psr.pdot, NF_PDOT),
+    NUM("accn", psr.accn, NF_ACCN),
+    XC_SPEC_B(P, "binary", 0, psr.bin.on),
+    NUM("bper_h", psr.bin.pb_h, NF_BPER),
+    NUM("becc", psr.bin.ecc, NF_ECC),
+    NUM("binc_deg", psr.bin.inc_deg, NF_BINC),
+    NUM("bomega_deg", psr.bin.omega_deg, NF_BOMEGA),
+    NUM("bphase", psr.bin.phase, NF_BPHASE),
+    NUM("bpmass", psr.bin.mp, NF_BPMASS),
+    NUM("bcmass", psr.bin.mc, NF_BCMASS),
+    OWN("profile", XC_SPEC_STRING, set_either, PROFILES),
+    XC_SPEC_B(P, "fake_phase", 0, fake_phase),
+    OWN("pulses", XC_SPEC_LIST, set_pulses, NULL),
+    XC_SPEC_END,
+};
+#undef P
+#undef NUM
+#undef INT
+#undef OWN
 
 xc_status xc_synth_params_from_json(xc_synth_params *p, const struct json_t *obj, const char *source,
                                     xc_error *err)
@@ -252,13 +217,7 @@ xc_status xc_synth_params_from_json(xc_synth_params *p, const struct json_t *obj
         return bad_type(source, "(top level)", obj, "an object", err);
     /* On error p is left as it was: scalars restored, appended pulses dropped. */
     xc_synth_params save = *p;
-    xc_status st = XC_OK;
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)obj, k, v) {
-        if ((st = load_field(p, source, k, v, err)))
-            break;
-    }
+    xc_status st = xc_spec_read(obj, source, "", synth_fields, p, err);
     if (st) {
         xc_synth_pulse *pl = p->pulses;
         size_t cap = p->pulses_cap;
@@ -272,7 +231,7 @@ xc_status xc_synth_params_from_json(xc_synth_params *p, const struct json_t *obj
 xc_status xc_synth_params_load(xc_synth_params *p, const char *path, const char *key, xc_error *err)
 {
     json_t *root;
-    xc_status st = xc_synth_json_load(path, &root, err);
+    xc_status st = xc_spec_load(path, 0, &root, err);
     if (st)
         return st;
     const json_t *obj = key ? json_object_get(root, key) : root;
@@ -293,19 +252,6 @@ json_t *xc_synth_seed_json(uint64_t seed)
     char s[24];
     snprintf(s, sizeof s, "%llu", (unsigned long long)seed);
     return json_string(s);
-}
-
-xc_status xc_synth_json_load(const char *path, json_t **root, xc_error *err)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
-    json_error_t je;
-    *root = json_loadf(fp, 0, &je);
-    fclose(fp);
-    if (!*root)
-        return xc_error_set(err, XC_EFORMAT, "%s:%d:%d: invalid JSON: %s", path, je.line, je.column, je.text);
-    return XC_OK;
 }
 
 json_t *xc_synth_params_to_json(const xc_synth_params *p)

@@ -1,4 +1,5 @@
 /* The truth file: everything a comparator needs to score a search of the synthetic data. */
+#include "core/base/xc_nbits.h"
 #include "synth/xc_synth.h"
 #include "synth/synth_internal.h"
 
@@ -171,8 +172,9 @@ static json_t *pulses_json(jb *b, const xc_synth_params *p, double eta)
     return a;
 }
 
-char *xc_synth_truth_text(const xc_synth_params *p, const char *path, const char *cmdline,
-                          const xc_dedisp_info *dd, xc_error *err)
+/* The truth file's tree; NULL with err set. */
+static json_t *truth_tree(const xc_synth_params *p, const char *path, const char *cmdline, const xc_dedisp_info *dd,
+                          xc_error *err)
 {
     jb b = {0};
     json_t *root = json_object(), *cv = json_object(), *model = json_object(), *noise = json_object();
@@ -227,7 +229,7 @@ char *xc_synth_truth_text(const xc_synth_params *p, const char *path, const char
                                            "Box-Muller in float"
                                          : "none");
     put_str(&b, model, "quantisation",
-            p->nbits == 32  ? "float32"
+            xc_nbits_is_float(p->nbits)  ? "float32"
             : p->nbits == 1 ? "bit = x > 0"
                             : "rint((x + 4)*(2^nbits - 1)/8) in float, clipped to [0, 2^nbits - 1]");
     put(&b, root, "model", model);
@@ -249,9 +251,34 @@ char *xc_synth_truth_text(const xc_synth_params *p, const char *path, const char
         put_real(&b, d, "signal_gain", dd->gain);
         put(&b, root, "dedispersed", d);
     }
-    char *s = b.bad ? NULL : json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    if (b.bad) {
+        json_decref(root);
+        xc_error_set(err, XC_ENOMEM, "%s: out of memory building the truth file", path);
+        return NULL;
+    }
+    return root;
+}
+
+char *xc_synth_truth_text(const xc_synth_params *p, const char *path, const char *cmdline,
+                          const xc_dedisp_info *dd, xc_error *err)
+{
+    json_t *root = truth_tree(p, path, cmdline, dd, err);
+    if (!root)
+        return NULL;
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     json_decref(root);
     if (!s)
         xc_error_set(err, XC_ENOMEM, "%s: out of memory building the truth file", path);
     return s;
+}
+
+xc_status xc_synth_truth(const xc_synth_params *p, const char *label, const xc_dedisp_info *dd, xc_truth *t,
+                         xc_error *err)
+{
+    json_t *root = truth_tree(p, label, NULL, dd, err);
+    if (!root)
+        return err ? err->code : XC_ENOMEM;
+    xc_status st = xc_truth_parse(t, root, label, 0, err);
+    json_decref(root);
+    return st;
 }

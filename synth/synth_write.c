@@ -1,4 +1,5 @@
 /* The synthesizer's main loop: chunks of spectra -> noise + pulses -> levels -> bytes. */
+#include "core/base/xc_nbits.h"
 #include "synth/xc_synth.h"
 #include "synth/synth_internal.h"
 
@@ -67,9 +68,9 @@ static xc_status make_chunk(const xc_synth_params *p, xc_signal *sig, uint64_t f
     xc_status st = xc_signal_add(sig, &ck, 1, err);
     if (st)
         return st;
-    if (p->nbits == 32 && le) {
+    if (xc_nbits_is_float(p->nbits) && le) {
         memcpy(out, x, n * rowbytes);
-    } else if (p->nbits == 32) {
+    } else if (xc_nbits_is_float(p->nbits)) {
         for (size_t i = 0; i < n * nch; i++) {
             uint32_t u;
             memcpy(&u, &x[i], 4);

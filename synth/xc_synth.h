@@ -46,6 +46,7 @@
 #include "core/dedisp/xc_dmplan.h"
 #include "core/base/xc_error.h"
 #include "core/io/xc_filterbank.h"
+#include "synth/xc_truth.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -194,15 +195,16 @@ xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem,
                                      const char *cmdline, xc_error *err);
 
 /* The same series in memory, for the study runner: *x gets the *n samples
- * the .dat would hold (malloc'd, the caller frees), *truth the truth JSON
- * text (label: what it names as its file).  Nothing is written. */
+ * the .dat would hold (malloc'd, the caller frees), *truth what the truth
+ * file would say (label: what it names as its file), the struct
+ * xc_truth_read would give.  Nothing is written. */
 xc_status xc_synth_dedispersed_series(const xc_synth_params *p, const char *label, float **x, uint64_t *n,
-                                      char **truth, xc_error *err);
+                                      xc_truth *truth, xc_error *err);
 
-/* The truth text of that series without making it: what a dedisperser of
- * the filterbank at the pulsar's DM (one trial, the convention's delays)
- * gives describes the same nsamp - max_delay samples.  NULL with err set. */
-char *xc_synth_dedispersed_truth(const xc_synth_params *p, const char *label, xc_error *err);
+/* The truth of that series without making it: what a dedisperser of the
+ * filterbank at the pulsar's DM (one trial, the convention's delays) gives
+ * describes the same nsamp - max_delay samples (truth->nsamp_dedispersed). */
+xc_status xc_synth_dedispersed_truth(const xc_synth_params *p, const char *label, xc_truth *t, xc_error *err);
 
 /* Streams the filterbank's data bytes (no header) to `sink` chunk by chunk:
  * what xc_synth_write puts after the header.  The sink returns non-zero to

@@ -10,6 +10,7 @@
 
 #include "compare/xc_checks.h"
 #include "compare/xc_runspec.h"
+#include "core/base/xc_nbits.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -144,7 +145,7 @@ static void plane_case(int plant, int nbits)
     fp_copy(&b, &a);
     double delta = 0;
     if (plant) {
-        delta = nbits == 32 ? 1.0 : 3.0;      /* the float bound here is N 2^-24 max|ref|, ~1e-4 */
+        delta = xc_nbits_is_float(nbits) ? 1.0 : 3.0;      /* the float bound here is N 2^-24 max|ref|, ~1e-4 */
         b.pl.r[0].data[5 * NSAMP + 123] += (float)delta;
     }
     xc_cmpside A = {"a", &b.pl, &b.meta, &b.plan}, B = {"ref", &a.pl, &a.meta, &a.plan};

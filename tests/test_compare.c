@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compare/xc_compare.h"
+#include "core/base/xc_nbits.h"
 #include "reference/xc_reference.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/dedisp/xc_planefile.h"
@@ -44,7 +45,7 @@ static int fx_make(fixture *f, int nbits, const char *conv, const char *plan, ui
     xc_error err;
     memset(f, 0, sizeof *f);
     size_t n = (size_t)NCHANS * NSAMP;
-    if (nbits == 32) {
+    if (xc_nbits_is_float(nbits)) {
         f->f32 = malloc(n * sizeof *f->f32);
         for (size_t i = 0; i < n; i++)
             f->f32[i] = (float)((double)(rnd(&seed) >> 11) / 9007199254740992.0 * 100.0 - 20.0);

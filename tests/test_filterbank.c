@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <dirent.h>
 
+#include "core/base/xc_nbits.h"
 #include "core/io/xc_filterbank.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -166,7 +167,7 @@ static void roundtrip(int nbits, int nchans, int nifs, double foff, xc_bitorder 
     xc_fbwriter *w = NULL;
     CU_ASSERT_EQUAL_FATAL(xc_fbwriter_open(&w, path, &h, order, &err), XC_OK);
     /* Two calls, so the data cross a call boundary. */
-    if (nbits == 32) {
+    if (xc_nbits_is_float(nbits)) {
         CU_ASSERT_EQUAL(xc_fbwriter_write_f32(w, src32, 5, &err), XC_OK);
         CU_ASSERT_EQUAL(xc_fbwriter_write_f32(w, src32 + 5 * nv, nsamp - 5, &err), XC_OK);
     } else {
@@ -196,16 +197,16 @@ static void roundtrip(int nbits, int nchans, int nifs, double foff, xc_bitorder 
     CU_ASSERT_STRING_EQUAL(xc_fbreader_warning(r), "");
     for (int ifno = 0; ifno < nifs; ifno++) {
         size_t bad16 = 0, bad32 = 0;
-        if (nbits != 32)
+        if (!xc_nbits_is_float(nbits))
             CU_ASSERT_EQUAL(xc_fbreader_read_u16(r, 0, nsamp, ifno, got16, &err), XC_OK);
         CU_ASSERT_EQUAL(xc_fbreader_read_f32(r, 0, nsamp, ifno, got32, &err), XC_OK);
         for (size_t s = 0; s < nsamp; s++)
             for (int c = 0; c < nchans; c++) {
                 size_t i = s * nv + (size_t)ifno * (size_t)nchans + (size_t)c;
                 size_t o = s * (size_t)nchans + (size_t)c;
-                if (nbits != 32 && got16[o] != src16[i])
+                if (!xc_nbits_is_float(nbits) && got16[o] != src16[i])
                     bad16++;
-                if (got32[o] != (nbits == 32 ? src32[i] : (float)src16[i]))
+                if (got32[o] != (xc_nbits_is_float(nbits) ? src32[i] : (float)src16[i]))
                     bad32++;
             }
         if (bad16 || bad32)
@@ -215,7 +216,7 @@ static void roundtrip(int nbits, int nchans, int nifs, double foff, xc_bitorder 
         CU_ASSERT_EQUAL(bad32, 0);
     }
     /* A window in the middle reads the same values as the whole. */
-    if (nbits != 32) {
+    if (!xc_nbits_is_float(nbits)) {
         uint16_t part[3 * 64];
         CU_ASSERT_EQUAL(xc_fbreader_read_u16(r, 0, nsamp, nifs - 1, got16, &err), XC_OK);
         CU_ASSERT_EQUAL(xc_fbreader_read_u16(r, 11, 3, nifs - 1, part, &err), XC_OK);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/base/xc_nbits.h"
 #include "optimized/gpu/xc_gpu.h"
 #include "reference/xc_reference.h"
 #include "core/dedisp/xc_dedisperse.h"
@@ -783,7 +784,7 @@ static xc_ddjob gulp_job(const xc_fixture *f, const xc_ddjob *base, xc_block *bl
     CU_ASSERT_FATAL(t0 + n + (size_t)base->max_delay <= f->blk.nsamp);
     *blk = f->blk;
     blk->nsamp = n + (size_t)base->max_delay;
-    if (f->blk.nbits == 32)
+    if (xc_nbits_is_float(f->blk.nbits))
         blk->f32 = f->f32 + t0 * nc;
     else
         blk->u16 = f->u16 + t0 * nc;

@@ -785,7 +785,8 @@ XC_TEST_IF(test_cli_spec_errors, "cli_spec_errors", xc_fx_skip_no_bin)
         {"{\"population\": {\"spec\": \"pop-cli.json\", \"n\": 2}, \"searchers\": [{\"name\": \"a\", \"family\": "
          "\"pulscan\", \"sweep\": {\"zmaxx\": [1]}}]}",
          "searchers[0].sweep.zmaxx: unknown pulscan option"},
-        {"{\"population\": {\"spec\": \"pop-cli.json\", \"n\": \"x\"}, \"searchers\": []}", "population.n: must be"},
+        {"{\"population\": {\"spec\": \"pop-cli.json\", \"n\": \"x\"}, \"searchers\": []}",
+         "population.n: expected integer, got string \"x\""},
         {"{\"population\": {\"spec\": \"pop-cli.json\", \"n\": 2}, \"searcher\": []}", "searcher: unknown field"},
         {"{\"population\": {\"spec\": \"pop-cli.json\", \"n\": 2}, \"searchers\": [{\"name\": \"a\", \"family\": "
          "\"accel\", \"sweep\": {\"zmax\": [0, 5000]}}]}",

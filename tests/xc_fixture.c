@@ -1,5 +1,6 @@
 /* xc_fixture.c: see xc_fixture.h. */
 #ifdef XC_HAVE_CUDA
+#include "core/base/xc_nbits.h"
 #include "optimized/gpu/xc_gpu.h"
 #endif
 #include "optimized/cpu/xc_cpu.h"
@@ -52,7 +53,7 @@ void xc_fx_init(xc_fixture *f, int nchans, int nbits, double fch1, double foff, 
     CU_ASSERT_EQUAL_FATAL(xc_dmplan_max_delay(f->cv, &f->g, &f->plan, &maxd, &err), XC_OK);
     size_t nsamp = (size_t)maxd + nout;
     f->blk = (xc_block){nchans, nsamp, nbits, NULL, NULL};
-    if (nbits == 32) {
+    if (xc_nbits_is_float(nbits)) {
         f->f32 = calloc(nsamp * (size_t)nchans, sizeof(float));
         f->blk.f32 = f->f32;
     } else {
@@ -68,7 +69,7 @@ void xc_fx_random(xc_fixture *f, uint64_t seed)
     size_t n = f->blk.nsamp * (size_t)f->blk.nchans;
     for (size_t i = 0; i < n; i++) {
         uint64_t r = xc_fx_rng_next(&s);
-        if (f->blk.nbits == 32)
+        if (xc_nbits_is_float(f->blk.nbits))
             f->f32[i] = (float)((double)(r >> 11) * 0x1.0p-53 * 100.0);
         else
             f->u16[i] = (uint16_t)(r >> (64 - f->blk.nbits));

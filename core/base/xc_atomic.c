@@ -138,3 +138,17 @@ void xc_atomic_abort(xc_atomic *a)
         live_drop(a->live);
     }
 }
+
+xc_status xc_atomic_write(const char *path, const void *buf, size_t n, xc_error *err)
+{
+    xc_atomic a;
+    xc_status st = xc_atomic_open(&a, path, 0, err);
+    if (st)
+        return st;
+    if (n && fwrite(buf, 1, n, a.fp) != n) {
+        st = xc_error_set(err, XC_EIO, "%s: write failed: %s", path, strerror(errno));
+        xc_atomic_abort(&a);
+        return st;
+    }
+    return xc_atomic_commit(&a, err);
+}

@@ -27,6 +27,9 @@ xc_status xc_atomic_open(xc_atomic *a, const char *path, int rw, xc_error *err);
 xc_status xc_atomic_commit(xc_atomic *a, xc_error *err);
 /* Closes and removes the temporary file. Safe to call twice. */
 void xc_atomic_abort(xc_atomic *a);
+/* Writes the n bytes of buf to path atomically (open, write, commit): on
+ * error no file is left. */
+xc_status xc_atomic_write(const char *path, const void *buf, size_t n, xc_error *err);
 
 /* Removes every temporary this process has open (async-signal-safe: only
  * unlink(2) on a fixed table), for a SIGINT/SIGTERM handler; returns how

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/xc_nbits.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/base/xc_grow.h"
 #include "core/base/xc_mem.h"
@@ -14,7 +15,7 @@ xc_status xc_ddjob_prepare(xc_ddjob *job, int nchans, int nbits, const xc_dmplan
         return xc_error_set(err, XC_EINVAL, "dedisperse: missing plan, convention or geometry");
     if (nchans < 1 || nchans != g->nchans)
         return xc_error_set(err, XC_EINVAL, "dedisperse: nchans: block has %d, geometry %d", nchans, g->nchans);
-    if (!(nbits == 1 || nbits == 2 || nbits == 4 || nbits == 8 || nbits == 16 || nbits == 32))
+    if (!xc_nbits_valid(nbits))
         return xc_error_set(err, XC_EINVAL, "dedisperse: nbits: %d is not supported (1, 2, 4, 8, 16, 32)", nbits);
     if (plan->nranges < 1)
         return xc_error_set(err, XC_EINVAL, "dedisperse: the DM plan is empty");
@@ -60,7 +61,7 @@ xc_status xc_ddjob_bind(xc_ddjob *job, const xc_block *in, xc_error *err)
     if (in->nbits != job->nbits)
         return xc_error_set(err, XC_EINVAL, "dedisperse: nbits: block has %d, the plan was made for %d", in->nbits,
                             job->nbits);
-    if (in->nbits == 32 ? !in->f32 : !in->u16)
+    if (xc_block_is_float(in) ? !in->f32 : !in->u16)
         return xc_error_set(err, XC_EINVAL, "dedisperse: the %d-bit block has no data", in->nbits);
     const xc_dmrange *last = &job->plan->r[job->plan->nranges - 1];
     if ((uint64_t)job->max_delay >= in->nsamp)

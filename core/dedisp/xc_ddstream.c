@@ -1,3 +1,4 @@
+#include "core/base/xc_nbits.h"
 #include "core/dedisp/xc_ddstream.h"
 #include "core/base/xc_mem.h"
 
@@ -48,7 +49,7 @@ xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstrea
     for (int k = 0; k < a->plan->nranges; k++)
         plane1 += (double)a->plan->r[k].ndm * (double)(L / (size_t)a->plan->r[k].ds) * sizeof(float);
     double need = (double)xc_dmplan_ndm(a->plan) * h->nchans * sizeof(int32_t) + plane1 +
-                  ((double)L + (double)maxd) * h->nchans * (h->nbits == 32 ? 4.0 : 2.0);
+                  ((double)L + (double)maxd) * h->nchans * (xc_nbits_is_float(h->nbits) ? 4.0 : 2.0);
     char what[200];
     snprintf(what, sizeof what, "%zu DM trials over %d channels with a largest delay of %lld samples",
              xc_dmplan_ndm(a->plan), h->nchans, (long long)maxd);
@@ -76,7 +77,7 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
     size_t gulp = a->gulp;
     if (gulp == 0) {
         /* about 64 MiB of input, and a plane of at most 1 GiB per gulp */
-        gulp = (64u << 20) / ((size_t)h->nchans * (h->nbits == 32 ? 4 : 2));
+        gulp = (64u << 20) / ((size_t)h->nchans * (xc_nbits_is_float(h->nbits) ? 4 : 2));
         double per = 0;   /* plane bytes per output sample */
         for (int k = 0; k < a->plan->nranges; k++)
             per += (double)a->plan->r[k].ndm / a->plan->r[k].ds * sizeof(float);
@@ -102,7 +103,7 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
     size_t nvals = cap * (size_t)h->nchans;
     uint16_t *u16 = NULL;
     float *f32 = NULL;
-    if (h->nbits == 32)
+    if (xc_nbits_is_float(h->nbits))
         f32 = malloc(nvals * sizeof *f32);
     else
         u16 = malloc(nvals * sizeof *u16);
@@ -114,7 +115,7 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
     for (size_t t0 = 0; t0 < total_out && !st; t0 += gulp) {
         size_t nout = total_out - t0 < gulp ? total_out - t0 : gulp;
         size_t nin = nout + (size_t)maxd;
-        st = h->nbits == 32 ? xc_fbreader_read_f32(r, t0, nin, a->ifno, f32, err)
+        st = xc_nbits_is_float(h->nbits) ? xc_fbreader_read_f32(r, t0, nin, a->ifno, f32, err)
                             : xc_fbreader_read_u16(r, t0, nin, a->ifno, u16, err);
         if (st)
             break;

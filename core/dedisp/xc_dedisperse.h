@@ -23,6 +23,7 @@
 #include "core/dedisp/xc_dmplan.h"
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
+#include "core/base/xc_nbits.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,6 +37,13 @@ typedef struct {
     const uint16_t *u16;
     const float *f32;
 } xc_block;
+
+/* The sample kind of a block: 1 if its values are float32 (in f32), 0 if
+ * unsigned integers (in u16). */
+static inline int xc_block_is_float(const xc_block *b)
+{
+    return xc_nbits_is_float(b->nbits);
+}
 
 /* The request: what changes the output (and the thread count). */
 typedef struct {

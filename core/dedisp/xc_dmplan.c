@@ -59,22 +59,13 @@ const char *xc_scaling_name(xc_scaling s)
     return "?";
 }
 
-/* dedisp's in_range: 2^nbits - 1.  Float input has no integer range; we take 1
- * (dedisp itself would read 32-bit input as uint32). */
-static float in_range(int nbits)
-{
-    return nbits >= 32 ? 1.0f : (float)((1u << nbits) - 1u);
-}
-
 float xc_scale_real(const xc_convention *cv, double sum, int nchans, int ds, int nbits)
 {
     switch (cv->scaling) {
     case XC_SCALE_SUM:
         return (float)sum;
-    case XC_SCALE_DEDISP: {
-        const float factor = (3.f * 1024.f) / 255.f / 16.f;
-        return (float)sum * 1.0f / (in_range(nbits) * (float)nchans) * factor;
-    }
+    case XC_SCALE_DEDISP:
+        return (float)sum * 1.0f / (xc_dedisp_in_range(nbits) * (float)nchans) * XC_DEDISP_SCALE;
     case XC_SCALE_MEAN_AA:
         return (float)sum / (float)nchans / (float)ds;
     }

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "core/base/xc_error.h"
+#include "core/dedisp/xc_dedisp_scale.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,7 +43,7 @@ typedef enum {
 
 typedef enum {
     XC_SCALE_SUM,         /* output = sum over unmasked channels */
-    XC_SCALE_DEDISP,      /* dedisp float output: sum/(in_range*nchans)*(3*1024/255/16) */
+    XC_SCALE_DEDISP,      /* dedisp float output: sum/(in_range*nchans)*XC_DEDISP_SCALE */
     XC_SCALE_MEAN_AA      /* AstroAccelerate: sum/nchans/ds */
 } xc_scaling;
 

@@ -1,3 +1,4 @@
+#include "core/base/xc_nbits.h"
 #include "core/dedisp/xc_planefile.h"
 #include "core/base/xc_grow.h"
 
@@ -164,7 +165,7 @@ xc_status xc_planewriter_commit(xc_planewriter *w, const xc_planemeta *m, xc_err
     json_object_set_new(root, "command_line", json_string(m->cmdline));
     json_object_set_new(root, "input", json_string(m->input));
     json_object_set_new(root, "nbits", json_integer(m->nbits));
-    json_object_set_new(root, "integer_input", json_boolean(m->nbits != 32));
+    json_object_set_new(root, "integer_input", json_boolean(!xc_nbits_is_float(m->nbits)));
     json_object_set_new(root, "nchans", json_integer(m->nchans));
     json_object_set_new(root, "nchans_used", json_integer(m->nchans_used));
     json_object_set_new(root, "tsamp", json_real(m->tsamp));
@@ -287,64 +288,50 @@ xc_status xc_planefile_disk_bytes(const char *json_path, double *bytes, xc_error
     return XC_OK;
 }
 
-xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
+/* The manifest's header: implementation, convention, the input's geometry
+ * and the plan's kind; every number in the range its use needs, checked
+ * before anything is sized by it. */
+static xc_status read_meta(xc_planefile *pf, json_t *root, const char *path, xc_error *err)
 {
-    memset(pf, 0, sizeof *pf);
-    xc_dmplan_init(&pf->plan);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root)
-        return xc_error_set(err, XC_EFORMAT, "%s: line %d column %d: %s", path, je.line, je.column, je.text);
     xc_status st = XC_OK;
-    json_t *v, *ranges;
+    json_t *v;
     xc_planemeta *m = &pf->meta;
-#define NEED(k, t) do { if ((st = need(root, k, t, &v, path, err))) goto fail; } while (0)
+#define NEED(k, t) do { if ((st = need(root, k, t, &v, path, err))) return st; } while (0)
     NEED("impl", JSON_STRING);
     snprintf(m->impl, sizeof m->impl, "%s", json_string_value(v));
     json_t *conv = json_object_get(root, "convention");
     json_t *cname = conv ? json_object_get(conv, "name") : NULL;
-    if (!json_is_string(cname)) {
-        st = xc_error_set(err, XC_EFORMAT, "%s: field 'convention.name' is missing", path);
-        goto fail;
-    }
+    if (!json_is_string(cname))
+        return xc_error_set(err, XC_EFORMAT, "%s: field 'convention.name' is missing", path);
     snprintf(m->convention, sizeof m->convention, "%s", json_string_value(cname));
     if ((v = json_object_get(root, "command_line")) && json_is_string(v))
         snprintf(m->cmdline, sizeof m->cmdline, "%s", json_string_value(v));
     if ((v = json_object_get(root, "input")) && json_is_string(v))
         snprintf(m->input, sizeof m->input, "%s", json_string_value(v));
-    /* every number in the range its use needs, checked before anything is
-     * sized by it: nchans sizes the channel list, so the file's own
-     * freqs_mhz list must hold that many values */
+    /* nchans sizes the channel list, so the file's own freqs_mhz list must
+     * hold that many values */
     NEED("nbits", JSON_INTEGER);
     json_int_t nb = json_integer_value(v);
-    if (nb != 1 && nb != 2 && nb != 4 && nb != 8 && nb != 16 && nb != 32) {
-        st = xc_error_set(err, XC_EFORMAT, "%s: nbits: %lld is not 1, 2, 4, 8, 16 or 32", path, (long long)nb);
-        goto fail;
-    }
+    if (!xc_nbits_valid(nb))
+        return xc_error_set(err, XC_EFORMAT, "%s: nbits: %lld is not 1, 2, 4, 8, 16 or 32", path, (long long)nb);
     m->nbits = (int)nb;
     NEED("nchans", JSON_INTEGER);
     json_int_t nc = json_integer_value(v);
     json_t *fl = json_object_get(root, "freqs_mhz");
-    if (nc < 1 || nc > INT32_MAX || !json_is_array(fl) || json_array_size(fl) != (size_t)nc) {
-        st = xc_error_set(err, XC_EFORMAT, "%s: nchans: %lld must be >= 1 and the length of freqs_mhz (%zu)", path,
-                          (long long)nc, json_is_array(fl) ? json_array_size(fl) : (size_t)0);
-        goto fail;
-    }
+    if (nc < 1 || nc > INT32_MAX || !json_is_array(fl) || json_array_size(fl) != (size_t)nc)
+        return xc_error_set(err, XC_EFORMAT, "%s: nchans: %lld must be >= 1 and the length of freqs_mhz (%zu)", path,
+                            (long long)nc, json_is_array(fl) ? json_array_size(fl) : (size_t)0);
     m->nchans = (int)nc;
     NEED("nchans_used", JSON_INTEGER);
     json_int_t nu = json_integer_value(v);
-    if (nu < 0 || nu > nc) {
-        st = xc_error_set(err, XC_EFORMAT, "%s: nchans_used: %lld is outside 0..nchans (%lld)", path, (long long)nu,
-                          (long long)nc);
-        goto fail;
-    }
+    if (nu < 0 || nu > nc)
+        return xc_error_set(err, XC_EFORMAT, "%s: nchans_used: %lld is outside 0..nchans (%lld)", path, (long long)nu,
+                            (long long)nc);
     m->nchans_used = (int)nu;
     NEED("tsamp", JSON_REAL);
     m->tsamp = json_number_value(v);
-    if (!(m->tsamp > 0) || !isfinite(m->tsamp)) {
-        st = xc_error_set(err, XC_EFORMAT, "%s: tsamp: %g must be finite and > 0", path, m->tsamp);
-        goto fail;
-    }
+    if (!(m->tsamp > 0) || !isfinite(m->tsamp))
+        return xc_error_set(err, XC_EFORMAT, "%s: tsamp: %g must be finite and > 0", path, m->tsamp);
     NEED("fch1", JSON_REAL);
     m->fch1 = json_number_value(v);
     NEED("foff", JSON_REAL);
@@ -357,6 +344,96 @@ xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
         m->seconds = json_number_value(v);
     if ((v = json_object_get(root, "plan_kind")) && json_is_string(v))
         snprintf(pf->plan.kind, sizeof pf->plan.kind, "%s", json_string_value(v));
+#undef NEED
+    return XC_OK;
+}
+
+/* Range k of the manifest into the plan: its DMs (ascending through the
+ * whole plane, as every plan is) and downsample factor. */
+static xc_status read_range(xc_planefile *pf, const json_t *r, size_t k, const char *path, size_t *ntrials_io,
+                            double *prev_io, xc_error *err)
+{
+    size_t ntrials = *ntrials_io;
+    double prev = *prev_io;
+    json_t *dms = json_object_get(r, "dms");
+    json_t *file = json_object_get(r, "file"), *ds = json_object_get(r, "downsample");
+    if (!json_is_array(dms) || !json_is_string(file) || !json_is_integer(ds))
+        return xc_error_set(err, XC_EFORMAT, "%s: ranges[%zu]: needs dms, file and downsample", path, k);
+    xc_dmrange *dr = &pf->plan.r[k];
+    dr->lo = json_number_value(json_object_get(r, "lo"));
+    dr->hi = json_number_value(json_object_get(r, "hi"));
+    dr->step = json_number_value(json_object_get(r, "step"));
+    json_int_t dsv = json_integer_value(ds);
+    if (dsv < 1 || dsv > XC_DMPLAN_MAX_DS)
+        return xc_error_set(err, XC_EFORMAT, "%s: ranges[%zu]: downsample: %lld is outside 1..%d", path, k,
+                            (long long)dsv, XC_DMPLAN_MAX_DS);
+    dr->ds = (int)dsv;
+    dr->ndm = json_array_size(dms);
+    ntrials += dr->ndm;
+    if (ntrials > XC_DMPLAN_MAX_TRIALS)
+        return xc_error_set(err, XC_EFORMAT, "%s: ranges[%zu]: more than %d DM trials", path, k,
+                            XC_DMPLAN_MAX_TRIALS);
+    dr->dms = malloc((dr->ndm ? dr->ndm : 1) * sizeof(double));
+    if (!dr->dms)
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    for (size_t j = 0; j < dr->ndm; j++) {
+        json_t *d = json_array_get(dms, j);
+        dr->dms[j] = json_number_value(d);
+        /* ascending through the whole plane, as every plan is */
+        if (!json_is_number(d) || !(dr->dms[j] > prev))
+            return xc_error_set(err, XC_EFORMAT, "%s: ranges[%zu]: dms[%zu]: %g is not a number above the "
+                                "previous DM", path, k, j, dr->dms[j]);
+        prev = dr->dms[j];
+    }
+    *ntrials_io = ntrials;
+    *prev_io = prev;
+    return XC_OK;
+}
+
+/* When the manifest records range r's checksum, the file must be the one
+ * the manifest was written with. */
+static xc_status check_range_file(const json_t *r, const char *npath, const char *path, xc_error *err)
+{
+    xc_status st = XC_OK;
+    json_t *hv = json_object_get(r, "xc_hash64"), *bv = json_object_get(r, "bytes");
+    if (json_is_string(hv) && json_is_integer(bv)) {
+        /* the range file must be the one this manifest was written with */
+        FILE *fp = fopen(npath, "rb");
+        uint64_t h = 0, n = 0;
+        if (!fp)
+            return xc_error_set(err, XC_EIO, "%s: cannot open: %s", npath, strerror(errno));
+        st = xc_hash_stream(fp, npath, &h, &n, err);
+        fclose(fp);
+        if (st)
+            return st;
+        char hx[32];
+        snprintf(hx, sizeof hx, "%016llx", (unsigned long long)h);
+        if (n != (uint64_t)json_integer_value(bv) || strcmp(hx, json_string_value(hv)) != 0) {
+            st = xc_error_set(err, XC_EFORMAT,
+                              "%s: %llu bytes, checksum %s, but %s records %lld bytes, checksum %s: not the file "
+                              "that plane was written with (another run replaced it, or a run was stopped while "
+                              "replacing the plane); dedisperse again",
+                              npath, (unsigned long long)n, hx, path, (long long)json_integer_value(bv),
+                              json_string_value(hv));
+            return st;
+        }
+    }
+    return st;
+}
+
+xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
+{
+    memset(pf, 0, sizeof *pf);
+    xc_dmplan_init(&pf->plan);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    if (!root)
+        return xc_error_set(err, XC_EFORMAT, "%s: line %d column %d: %s", path, je.line, je.column, je.text);
+    xc_status st = XC_OK;
+    json_t *ranges;
+    const xc_planemeta *m = &pf->meta;
+    if ((st = read_meta(pf, root, path, err)))
+        goto fail;
     if ((st = need(root, "ranges", JSON_ARRAY, &ranges, path, err)))
         goto fail;
     size_t nr = json_array_size(ranges);
@@ -384,46 +461,10 @@ xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
                            "memory", err)))
         goto fail;
     for (size_t k = 0; k < nr; k++) {
-        json_t *r = json_array_get(ranges, k), *dms = json_object_get(r, "dms");
-        json_t *file = json_object_get(r, "file"), *ds = json_object_get(r, "downsample");
-        if (!json_is_array(dms) || !json_is_string(file) || !json_is_integer(ds)) {
-            st = xc_error_set(err, XC_EFORMAT, "%s: ranges[%zu]: needs dms, file and downsample", path, k);
-            goto fail;
-        }
+        json_t *r = json_array_get(ranges, k), *file = json_object_get(r, "file");
         xc_dmrange *dr = &pf->plan.r[k];
-        dr->lo = json_number_value(json_object_get(r, "lo"));
-        dr->hi = json_number_value(json_object_get(r, "hi"));
-        dr->step = json_number_value(json_object_get(r, "step"));
-        json_int_t dsv = json_integer_value(ds);
-        if (dsv < 1 || dsv > XC_DMPLAN_MAX_DS) {
-            st = xc_error_set(err, XC_EFORMAT, "%s: ranges[%zu]: downsample: %lld is outside 1..%d", path, k,
-                              (long long)dsv, XC_DMPLAN_MAX_DS);
+        if ((st = read_range(pf, r, k, path, &ntrials, &prev, err)))
             goto fail;
-        }
-        dr->ds = (int)dsv;
-        dr->ndm = json_array_size(dms);
-        ntrials += dr->ndm;
-        if (ntrials > XC_DMPLAN_MAX_TRIALS) {
-            st = xc_error_set(err, XC_EFORMAT, "%s: ranges[%zu]: more than %d DM trials", path, k,
-                              XC_DMPLAN_MAX_TRIALS);
-            goto fail;
-        }
-        dr->dms = malloc((dr->ndm ? dr->ndm : 1) * sizeof(double));
-        if (!dr->dms) {
-            st = xc_error_set(err, XC_ENOMEM, "out of memory");
-            goto fail;
-        }
-        for (size_t j = 0; j < dr->ndm; j++) {
-            json_t *d = json_array_get(dms, j);
-            dr->dms[j] = json_number_value(d);
-            /* ascending through the whole plane, as every plan is */
-            if (!json_is_number(d) || !(dr->dms[j] > prev)) {
-                st = xc_error_set(err, XC_EFORMAT, "%s: ranges[%zu]: dms[%zu]: %g is not a number above the "
-                                  "previous DM", path, k, j, dr->dms[j]);
-                goto fail;
-            }
-            prev = dr->dms[j];
-        }
         char npath[8100];
         const char *fname = json_string_value(file);
         if (fname[0] == '/')
@@ -432,31 +473,8 @@ xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
             snprintf(npath, sizeof npath, "%s%s", dir, fname);
         size_t rows, cols;
         xc_planerange *pr = &pf->plane.r[k];
-        json_t *hv = json_object_get(r, "xc_hash64"), *bv = json_object_get(r, "bytes");
-        if (json_is_string(hv) && json_is_integer(bv)) {
-            /* the range file must be the one this manifest was written with */
-            FILE *fp = fopen(npath, "rb");
-            uint64_t h = 0, n = 0;
-            if (!fp) {
-                st = xc_error_set(err, XC_EIO, "%s: cannot open: %s", npath, strerror(errno));
-                goto fail;
-            }
-            st = xc_hash_stream(fp, npath, &h, &n, err);
-            fclose(fp);
-            if (st)
-                goto fail;
-            char hx[32];
-            snprintf(hx, sizeof hx, "%016llx", (unsigned long long)h);
-            if (n != (uint64_t)json_integer_value(bv) || strcmp(hx, json_string_value(hv)) != 0) {
-                st = xc_error_set(err, XC_EFORMAT,
-                                  "%s: %llu bytes, checksum %s, but %s records %lld bytes, checksum %s: not the file "
-                                  "that plane was written with (another run replaced it, or a run was stopped while "
-                                  "replacing the plane); dedisperse again",
-                                  npath, (unsigned long long)n, hx, path, (long long)json_integer_value(bv),
-                                  json_string_value(hv));
-                goto fail;
-            }
-        }
+        if ((st = check_range_file(r, npath, path, err)))
+            goto fail;
         if ((st = xc_npy_read_f32(npath, &pr->data, &rows, &cols, err)))
             goto fail;
         if (rows != dr->ndm) {
@@ -477,7 +495,6 @@ xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
         pf->freqs[c] = m->fch1 + c * m->foff;
     json_decref(root);
     return XC_OK;
-#undef NEED
 fail:
     json_decref(root);
     xc_planefile_free(pf);

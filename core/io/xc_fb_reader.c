@@ -3,6 +3,7 @@
  * buffer, so files of any size and any spectrum range cost the same memory. */
 /* 64-bit off_t for pread/ftello on 32-bit hosts too. */
 #define _FILE_OFFSET_BITS 64
+#include "core/base/xc_nbits.h"
 #include "core/io/xc_filterbank.h"
 
 #include <errno.h>
@@ -157,7 +158,7 @@ static xc_status ensure_buffers(xc_fbreader *r, xc_error *err)
             return xc_error_set(err, XC_ENOMEM, "%s: cannot allocate %llu bytes to read into",
                                 r->path, (unsigned long long)(r->chunk * r->bps));
     }
-    if (!r->spec && r->h.nbits != 32) {
+    if (!r->spec && !xc_nbits_is_float(r->h.nbits)) {
         r->spec = malloc((size_t)r->h.nifs * (size_t)r->h.nchans * sizeof *r->spec);
         if (!r->spec)
             return xc_error_set(err, XC_ENOMEM, "%s: cannot allocate one spectrum", r->path);
@@ -204,7 +205,7 @@ static xc_status read_spectra(xc_fbreader *r, uint64_t first, size_t n, int ifno
             size_t o = (done + s) * nch;
             if (out16) {
                 memcpy(out16 + o, if_values(r, sp, ifno), nch * sizeof *out16);
-            } else if (r->h.nbits == 32) {
+            } else if (xc_nbits_is_float(r->h.nbits)) {
                 const uint8_t *p = sp + (size_t)ifno * nch * 4;
                 for (size_t c = 0; c < nch; c++)
                     out32[o + c] = le_f32(p + 4 * c);
@@ -222,7 +223,7 @@ static xc_status read_spectra(xc_fbreader *r, uint64_t first, size_t n, int ifno
 xc_status xc_fbreader_read_u16(xc_fbreader *r, uint64_t first, size_t n, int ifno,
                                uint16_t *out, xc_error *err)
 {
-    if (r->h.nbits == 32)
+    if (xc_nbits_is_float(r->h.nbits))
         return xc_error_set(err, XC_EINVAL,
                             "%s: nbits: 32 (float) data cannot be read as 16-bit integers; use "
                             "the float read",

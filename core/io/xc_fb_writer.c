@@ -1,6 +1,7 @@
 /* xc_fb_writer.c: whole-file filterbank writer.  The file is built under a
  * temporary name (xc_atomic) so an interrupted run never leaves a .fil that a
  * reader would take for a complete one. */
+#include "core/base/xc_nbits.h"
 #include "core/io/xc_filterbank.h"
 
 #include <errno.h>
@@ -28,7 +29,7 @@ struct xc_fbwriter {
 static xc_status check_header(const xc_fbheader *h, const char *path, xc_error *err)
 {
     int nb = h->nbits;
-    if (!(nb == 1 || nb == 2 || nb == 4 || nb == 8 || nb == 16 || nb == 32))
+    if (!xc_nbits_valid(nb))
         return xc_error_set(err, XC_EINVAL, "%s: nbits: %d is not one of 1, 2, 4, 8, 16, 32",
                             path, nb);
     if (h->nchans < 1 || h->nifs < 1)
@@ -122,7 +123,7 @@ static void put_f32(uint8_t *b, float f)
 /* nv values into w->buf as the file stores them. */
 static xc_status pack_u16(xc_fbwriter *w, const uint16_t *in, size_t nv, xc_error *err)
 {
-    if (w->nbits == 32) {
+    if (xc_nbits_is_float(w->nbits)) {
         for (size_t i = 0; i < nv; i++)
             put_f32(w->buf + 4 * i, (float)in[i]);
         return XC_OK;
@@ -138,7 +139,7 @@ static xc_status pack_u16(xc_fbwriter *w, const uint16_t *in, size_t nv, xc_erro
 
 static xc_status pack_f32(xc_fbwriter *w, const float *in, size_t nv, xc_error *err)
 {
-    if (w->nbits == 32) {
+    if (xc_nbits_is_float(w->nbits)) {
         for (size_t i = 0; i < nv; i++)
             put_f32(w->buf + 4 * i, in[i]);
         return XC_OK;
@@ -179,7 +180,7 @@ xc_status xc_fbwriter_write_u16(xc_fbwriter *w, const uint16_t *spectra, size_t 
 
 xc_status xc_fbwriter_write_f32(xc_fbwriter *w, const float *spectra, size_t n, xc_error *err)
 {
-    if (w->nbits != 32 && !w->ints) {
+    if (!xc_nbits_is_float(w->nbits) && !w->ints) {
         w->ints = malloc(w->chunk * w->nvals * sizeof *w->ints);
         if (!w->ints)
             return xc_error_set(err, XC_ENOMEM, "%s: cannot allocate the conversion buffer",

@@ -1,9 +1,10 @@
-/* xc_filterbank.c: SIGPROC header keywords.  One table drives reading,
- * writing and naming, so adding a keyword is one line (SIGPROC's own
- * read_header.c is an if-chain; FFTW's CONVENTIONS: "favor a table"). */
+/* xc_filterbank.c: the SIGPROC header in memory and read from a file,
+ * keyword by keyword through the table of core/io/xc_fb_keys.c. */
 /* 64-bit off_t for pread/ftello on 32-bit hosts too. */
 #define _FILE_OFFSET_BITS 64
+#include "core/base/xc_nbits.h"
 #include "core/io/xc_filterbank.h"
+#include "core/io/xc_fb_keys.h"
 #include "core/base/xc_grow.h"
 
 #include <errno.h>
@@ -12,78 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-typedef enum {
-    VT_INT32, VT_FLOAT64, VT_STRING, VT_BYTE, VT_INT64,
-    VT_FTABLE_START, VT_FCHANNEL, VT_FTABLE_END
-} vtype;
-
-typedef struct {
-    const char *name;
-    vtype type;
-    int key;        /* xc_fbkey, or -1 for the table's inner tokens */
-    size_t offset;  /* where the value lives in xc_fbheader */
-} keyspec;
-
-#define F(field) offsetof(xc_fbheader, field)
-static const keyspec keytab[] = {
-    {"telescope_id", VT_INT32, XC_FB_TELESCOPE_ID, F(telescope_id)},
-    {"machine_id", VT_INT32, XC_FB_MACHINE_ID, F(machine_id)},
-    {"data_type", VT_INT32, XC_FB_DATA_TYPE, F(data_type)},
-    {"rawdatafile", VT_STRING, XC_FB_RAWDATAFILE, F(rawdatafile)},
-    {"source_name", VT_STRING, XC_FB_SOURCE_NAME, F(source_name)},
-    {"barycentric", VT_INT32, XC_FB_BARYCENTRIC, F(barycentric)},
-    {"pulsarcentric", VT_INT32, XC_FB_PULSARCENTRIC, F(pulsarcentric)},
-    {"az_start", VT_FLOAT64, XC_FB_AZ_START, F(az_start)},
-    {"za_start", VT_FLOAT64, XC_FB_ZA_START, F(za_start)},
-    {"src_raj", VT_FLOAT64, XC_FB_SRC_RAJ, F(src_raj)},
-    {"src_dej", VT_FLOAT64, XC_FB_SRC_DEJ, F(src_dej)},
-    {"tstart", VT_FLOAT64, XC_FB_TSTART, F(tstart)},
-    {"tsamp", VT_FLOAT64, XC_FB_TSAMP, F(tsamp)},
-    {"nbits", VT_INT32, XC_FB_NBITS, F(nbits)},
-    {"nsamples", VT_INT32, XC_FB_NSAMPLES, F(nsamples)},
-    {"fch1", VT_FLOAT64, XC_FB_FCH1, F(fch1)},
-    {"foff", VT_FLOAT64, XC_FB_FOFF, F(foff)},
-    {"nchans", VT_INT32, XC_FB_NCHANS, F(nchans)},
-    {"nifs", VT_INT32, XC_FB_NIFS, F(nifs)},
-    {"refdm", VT_FLOAT64, XC_FB_REFDM, F(refdm)},
-    {"period", VT_FLOAT64, XC_FB_PERIOD, F(period)},
-    {"nbeams", VT_INT32, XC_FB_NBEAMS, F(nbeams)},
-    {"ibeam", VT_INT32, XC_FB_IBEAM, F(ibeam)},
-    {"nbins", VT_INT32, XC_FB_NBINS, F(nbins)},
-    {"signed", VT_BYTE, XC_FB_SIGNED, F(signed_data)},
-    {"npuls", VT_INT64, XC_FB_NPULS, F(npuls)},
-    {"FREQUENCY_START", VT_FTABLE_START, XC_FB_FREQUENCY_TABLE, 0},
-    {"fchannel", VT_FCHANNEL, -1, 0},
-    {"FREQUENCY_END", VT_FTABLE_END, -1, 0},
-};
-#undef F
-#define NKEYTAB (sizeof keytab / sizeof keytab[0])
-
-/* SIGPROC's get_string limit (src/read_header.c). */
-#define XC_FB_MAXSTR 80
-
-static const keyspec *spec_by_name(const char *name)
-{
-    for (size_t i = 0; i < NKEYTAB; i++)
-        if (strcmp(keytab[i].name, name) == 0)
-            return &keytab[i];
-    return NULL;
-}
-
-static const keyspec *spec_by_key(int k)
-{
-    for (size_t i = 0; i < NKEYTAB; i++)
-        if (keytab[i].key == k)
-            return &keytab[i];
-    return NULL;
-}
-
-const char *xc_fbkey_name(xc_fbkey k)
-{
-    const keyspec *s = spec_by_key((int)k);
-    return s ? s->name : "?";
-}
 
 void xc_fbheader_init(xc_fbheader *h)
 {
@@ -148,11 +77,6 @@ double xc_fbheader_freq(const xc_fbheader *h, int c)
     if (h->fchannel && c >= 0 && c < h->nfchannel)
         return h->fchannel[c];
     return h->fch1 + (double)c * h->foff;
-}
-
-static int nbits_ok(int32_t b)
-{
-    return b == 1 || b == 2 || b == 4 || b == 8 || b == 16 || b == 32;
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -256,7 +180,7 @@ static xc_status expect_header_start(hreader *r)
 static xc_status check_int(hreader *r, int key, int32_t v, uint64_t at)
 {
     const char *name = xc_fbkey_name((xc_fbkey)key);
-    if (key == XC_FB_NBITS && !nbits_ok(v))
+    if (key == XC_FB_NBITS && !xc_nbits_valid(v))
         return xc_error_set(r->err, XC_EFORMAT,
                             "%s: nbits: %d is not one of 1, 2, 4, 8, 16, 32 (byte %llu)", r->path,
                             (int)v, (unsigned long long)at);
@@ -322,7 +246,7 @@ static xc_status check_complete(xc_fbheader *h, hreader *r, const uint64_t *vpos
 }
 
 /* Reads one keyword's value (the keyword itself has been read). */
-static xc_status take_value(hreader *r, xc_fbheader *h, const keyspec *s, int *in_table,
+static xc_status take_value(hreader *r, xc_fbheader *h, const xc_fbkeyspec *s, int *in_table,
                             int *tcap)
 {
     uint8_t b[8];
@@ -407,7 +331,7 @@ xc_status xc_fbheader_read(xc_fbheader *h, FILE *fp, const char *path, xc_error 
             break;
         if (strcmp(key, "HEADER_END") == 0)
             break;
-        const keyspec *s = spec_by_name(key);
+        const xc_fbkeyspec *s = xc_fbkey_by_name(key);
         if (!s) {
             st = xc_error_set(err, XC_EFORMAT, "%s: unknown keyword '%s' (byte %llu)", path, key,
                               (unsigned long long)kpos);
@@ -441,120 +365,4 @@ xc_status xc_fbheader_read(xc_fbheader *h, FILE *fp, const char *path, xc_error 
     if (here >= 0 && fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= here)
         h->nsamp = (uint64_t)(sb.st_size - here) / bps;
     return XC_OK;
-}
-
-/* ---- writing ------------------------------------------------------------ */
-
-typedef struct {
-    FILE *fp;
-    const char *path;
-    xc_error *err;
-    xc_status st;
-} hwriter;
-
-static void put(hwriter *w, const void *buf, size_t n)
-{
-    if (w->st == XC_OK && fwrite(buf, 1, n, w->fp) != n)
-        w->st = xc_error_set(w->err, XC_EIO, "%s: header write failed: %s", w->path,
-                             strerror(errno));
-}
-
-static void put32(hwriter *w, int32_t v)
-{
-    uint32_t u = (uint32_t)v;
-    uint8_t b[4] = {(uint8_t)u, (uint8_t)(u >> 8), (uint8_t)(u >> 16), (uint8_t)(u >> 24)};
-    put(w, b, 4);
-}
-
-static void put64(hwriter *w, uint64_t u)
-{
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(u >> (8 * i));
-    put(w, b, 8);
-}
-
-static void put_f64(hwriter *w, double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    put64(w, u);
-}
-
-static void put_string(hwriter *w, const char *s)
-{
-    size_t n = strlen(s);
-    put32(w, (int32_t)n);
-    put(w, s, n);
-}
-
-static xc_status put_value(hwriter *w, const xc_fbheader *h, const keyspec *s)
-{
-    const char *base = (const char *)h;
-    switch (s->type) {
-    case VT_INT32: {
-        int32_t v;
-        memcpy(&v, base + s->offset, sizeof v);
-        put32(w, v);
-        break;
-    }
-    case VT_FLOAT64: {
-        double v;
-        memcpy(&v, base + s->offset, sizeof v);
-        put_f64(w, v);
-        break;
-    }
-    case VT_STRING: {
-        const char *v = base + s->offset;
-        size_t n = strnlen(v, XC_FB_MAXSTR + 1);
-        if (n < 1 || n > XC_FB_MAXSTR)
-            return xc_error_set(w->err, XC_EINVAL,
-                                "%s: %s: string length %zu is outside 1..%d", w->path, s->name,
-                                n, XC_FB_MAXSTR);
-        put_string(w, v);
-        break;
-    }
-    case VT_BYTE: {
-        int8_t v;
-        memcpy(&v, base + s->offset, sizeof v);
-        uint8_t b = (uint8_t)v;
-        put(w, &b, 1);
-        break;
-    }
-    case VT_INT64: {
-        int64_t v;
-        memcpy(&v, base + s->offset, sizeof v);
-        put64(w, (uint64_t)v);
-        break;
-    }
-    case VT_FTABLE_START:
-        for (int i = 0; i < h->nfchannel; i++) {
-            put_string(w, "fchannel");
-            put_f64(w, h->fchannel[i]);
-        }
-        put_string(w, "FREQUENCY_END");
-        break;
-    case VT_FCHANNEL:
-    case VT_FTABLE_END:
-        break;
-    }
-    return w->st;
-}
-
-xc_status xc_fbheader_write(const xc_fbheader *h, FILE *fp, const char *path, xc_error *err)
-{
-    hwriter w = {fp, path, err, XC_OK};
-    put_string(&w, "HEADER_START");
-    for (int i = 0; i < h->norder && w.st == XC_OK; i++) {
-        int k = h->order[i];
-        const keyspec *s = spec_by_key(k);
-        if (!s || !h->present[k])
-            continue;
-        put_string(&w, s->name);
-        xc_status st = put_value(&w, h, s);
-        if (st)
-            return st;
-    }
-    put_string(&w, "HEADER_END");
-    return w.st;
 }

@@ -375,14 +375,5 @@ out:
 
 xc_status xc_dat_write(const char *path, const float *data, size_t n, xc_error *err)
 {
-    xc_atomic a;
-    xc_status st = xc_atomic_open(&a, path, 0, err);
-    if (st)
-        return st;
-    if (n && fwrite(data, sizeof *data, n, a.fp) != n) {
-        st = xc_error_set(err, XC_EIO, "%s: write failed: %s", path, strerror(errno));
-        xc_atomic_abort(&a);
-        return st;
-    }
-    return xc_atomic_commit(&a, err);
+    return xc_atomic_write(path, data, n * sizeof *data, err);
 }

@@ -298,6 +298,59 @@ xc_status xc_accel_check(const xc_accel_searcher *s, const xc_spectrum *sp, xc_e
     return check_spectrum(sp, err);
 }
 
+/* Where the sub-harmonics come from (more than one harmonic): the whole
+ * plane kept in memory, or each block's sub-harmonic blocks made with it
+ * ("out of core"); suboff gets each sub-harmonic block's offset in r->sub. */
+static xc_status subharm_setup(run_t *r, long itop_lo, long itop_end, size_t *suboff, xc_error *err)
+{
+    const xc_accel_plan *p = r->p;
+    const xc_accel_opts *o = &p->o;
+    const long U = r->U;
+    xc_status st = XC_OK;
+    /* Either the whole plane stays in memory for the sub-harmonics (as
+     * accelsearch's in-memory search), from the lowest sub-harmonic r
+     * needed (accelsearch presto: from bin 8 up) to the top, or each
+     * block's sub-harmonics are computed with it ("out of core"): the
+     * same values with preset exact (one normalisation per bin; up to
+     * the rounding of a float stage, whose segments fall elsewhere), and
+     * faster (1.5x the plane's work for 4 harmonics against writing and
+     * reading GBs); accelsearch's other path with presto, which it takes
+     * whenever -wmax is given or its plane needs 2 GB or more. */
+    r->ibase = r->presto ? 2 * (p->rlo < 8 ? p->rlo : 8) : (long)((double)itop_lo / p->numharm + 0.5) - 1;
+    if (r->ibase < 0)
+        r->ibase = 0;
+    r->iend = itop_end;
+    double bytes = (double)p->ntempl * (double)(r->iend - r->ibase) * sizeof(float);
+    double presto_bytes =
+        4.0 * (double)(p->rhi + p->uselen) * XC_ACCEL_NUMBETWEEN * p->numz * (p->wmax ? p->numw : 1);
+    r->ooc = o->outofcore > 0 || (o->outofcore == 0 && (r->presto ? (p->wmax > 0 || presto_bytes >= 2e9) : 1));
+    if (r->ooc) {
+        /* one block per sub-harmonic h/H of the stages, U h/H + 2 long */
+        size_t tot = 0;
+        for (int H = 2; H <= p->numharm; H *= 2)
+            for (int h = 1; h < H; h += 2) {
+                suboff[hidx(h, H)] = tot;
+                tot += (size_t)p->ntempl * (size_t)(ceil((double)U * h / H) + 8);
+            }
+        if (!(r->sub = malloc(tot * sizeof *r->sub)) ||
+            !(r->want = calloc((size_t)p->numharm * (size_t)p->ntempl, 1)))
+            st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (sub-harmonic blocks of %.1f GB)",
+                              tot * 4e-9);
+        for (int H = 2; !st && H <= p->numharm; H *= 2)
+            for (int h = 1; h < H; h += 2)
+                for (int t = 0; t < p->ntempl; t++) {
+                    double frac = (double)h / H;
+                    int sw = xc_accel_required_w(frac, xc_accel_w_of(p, t / p->numz));
+                    int sz = xc_accel_required_z(frac, xc_accel_z_of(p, t % p->numz));
+                    r->want[(size_t)hidx(h, H) * p->ntempl +
+                            (size_t)((sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ)] = 1;
+                }
+    } else if (!(r->plane = calloc((size_t)p->ntempl * (size_t)(r->iend - r->ibase), sizeof *r->plane))) {
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
+    }
+    return st;
+}
+
 xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_spectrum *sp,
                              const xc_accel_plan *plan, xc_accel_peaks *pk, xc_error *err)
 {
@@ -353,48 +406,8 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
         st = xc_accel_search_own(s, r.state, &p, sp, scale, itop_lo, itop_end, pk, err);
     if (!st && !own && !(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (blocks of %ld x %d)", U, p.ntempl);
-    if (!st && !own && p.numharm > 1) {
-        /* Either the whole plane stays in memory for the sub-harmonics (as
-         * accelsearch's in-memory search), from the lowest sub-harmonic r
-         * needed (accelsearch presto: from bin 8 up) to the top, or each
-         * block's sub-harmonics are computed with it ("out of core"): the
-         * same values with preset exact (one normalisation per bin; up to
-         * the rounding of a float stage, whose segments fall elsewhere), and
-         * faster (1.5x the plane's work for 4 harmonics against writing and
-         * reading GBs); accelsearch's other path with presto, which it takes
-         * whenever -wmax is given or its plane needs 2 GB or more. */
-        r.ibase = r.presto ? 2 * (p.rlo < 8 ? p.rlo : 8) : (long)((double)itop_lo / p.numharm + 0.5) - 1;
-        if (r.ibase < 0)
-            r.ibase = 0;
-        r.iend = itop_end;
-        double bytes = (double)p.ntempl * (double)(r.iend - r.ibase) * sizeof(float);
-        double presto_bytes = 4.0 * (double)(p.rhi + p.uselen) * XC_ACCEL_NUMBETWEEN * p.numz * (p.wmax ? p.numw : 1);
-        r.ooc = o->outofcore > 0 || (o->outofcore == 0 && (r.presto ? (p.wmax > 0 || presto_bytes >= 2e9) : 1));
-        if (r.ooc) {
-            /* one block per sub-harmonic h/H of the stages, U h/H + 2 long */
-            size_t tot = 0;
-            for (int H = 2; H <= p.numharm; H *= 2)
-                for (int h = 1; h < H; h += 2) {
-                    suboff[hidx(h, H)] = tot;
-                    tot += (size_t)p.ntempl * (size_t)(ceil((double)U * h / H) + 8);
-                }
-            if (!(r.sub = malloc(tot * sizeof *r.sub)) ||
-                !(r.want = calloc((size_t)p.numharm * (size_t)p.ntempl, 1)))
-                st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (sub-harmonic blocks of %.1f GB)",
-                                  tot * 4e-9);
-            for (int H = 2; !st && H <= p.numharm; H *= 2)
-                for (int h = 1; h < H; h += 2)
-                    for (int t = 0; t < p.ntempl; t++) {
-                        double frac = (double)h / H;
-                        int sw = xc_accel_required_w(frac, xc_accel_w_of(&p, t / p.numz));
-                        int sz = xc_accel_required_z(frac, xc_accel_z_of(&p, t % p.numz));
-                        r.want[(size_t)hidx(h, H) * p.ntempl +
-                               (size_t)((sw + p.wmax) / XC_ACCEL_DW * p.numz + (sz + p.zmax) / XC_ACCEL_DZ)] = 1;
-                    }
-        } else if (!(r.plane = calloc((size_t)p.ntempl * (size_t)(r.iend - r.ibase), sizeof *r.plane))) {
-            st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
-        }
-    }
+    if (!st && !own && p.numharm > 1)
+        st = subharm_setup(&r, itop_lo, itop_end, suboff, err);
     if (!st && !own && (!(rowpk = calloc((size_t)p.ntempl * XC_ACCEL_NCHUNK, sizeof *rowpk)) ||
                 !(rind = malloc((size_t)p.numharm * (size_t)U * sizeof *rind))))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");

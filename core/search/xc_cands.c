@@ -14,9 +14,6 @@
 
 #include "core/base/xc_atomic.h"
 #include "core/search/xc_cands_util.h"
-#include "core/base/xc_grow.h"
-
-#define XC_SOL 299792458.0
 
 static const char *const csv_cols[] = {"r",     "f_hz", "z",     "width",     "numharm",    "power",
                                        "dof",   "logp", "sigma", "fdot_hz_s", "accel_m_s2", "ntrials"};
@@ -28,84 +25,6 @@ static const char *const psc_cols[] = {"sigma", "power", "period_ms",    "freque
                                        "f-dot", "z",     "acceleration", "logp",         "harmonic"};
 #define NPSC 10
 
-void xc_candlist_init(xc_candlist *l)
-{
-    memset(l, 0, sizeof *l);
-}
-
-void xc_candlist_free(xc_candlist *l)
-{
-    free(l->c);
-    xc_candlist_init(l);
-}
-
-xc_status xc_candlist_add(xc_candlist *l, const xc_cand *c, xc_error *err)
-{
-    if (xc_grow_push(&l->c, &l->n, &l->cap, c, sizeof *c, 64))
-        return xc_error_set(err, XC_ENOMEM, "candidate list: cannot grow past %zu candidates", l->n);
-    return XC_OK;
-}
-
-xc_status xc_cand_check(const xc_cand *c, const char *where, xc_error *err)
-{
-    if (!isfinite(c->r) || c->r < 0 || c->r > XC_CAND_MAX_R)
-        return xc_error_set(err, XC_EFORMAT, "%s: r: %g is outside 0..2^52 bins", where, c->r);
-    if (!isfinite(c->z) || fabs(c->z) > XC_CAND_MAX_ZW)
-        return xc_error_set(err, XC_EFORMAT, "%s: z: %g is outside -1e9..1e9", where, c->z);
-    if (!isfinite(c->w) || fabs(c->w) > XC_CAND_MAX_ZW)
-        return xc_error_set(err, XC_EFORMAT, "%s: w: %g is outside -1e9..1e9", where, c->w);
-    if (c->numharm < 0 || c->numharm > 1024)
-        return xc_error_set(err, XC_EFORMAT, "%s: numharm: %d is outside 0..1024", where, c->numharm);
-    if (c->width < 0 || c->width > (1 << 30))
-        return xc_error_set(err, XC_EFORMAT, "%s: width: %d is outside 0..2^30", where, c->width);
-    return XC_OK;
-}
-
-/* NaN sigmas sort last; every remaining tie is broken so the order never
- * depends on qsort's algorithm. */
-static int cmp_desc_nan_last(double a, double b)
-{
-    int na = isnan(a), nb = isnan(b);
-    if (na || nb)
-        return na - nb;
-    return (a < b) - (a > b);
-}
-
-static int cmp_asc(double a, double b)
-{
-    int na = isnan(a), nb = isnan(b);
-    if (na || nb)
-        return na - nb;
-    return (a > b) - (a < b);
-}
-
-static int cand_cmp(const void *pa, const void *pb)
-{
-    const xc_cand *a = pa, *b = pb;
-    int c;
-    if ((c = cmp_desc_nan_last(a->sigma, b->sigma)) || (c = cmp_asc(a->r, b->r)) ||
-        (c = (a->numharm > b->numharm) - (a->numharm < b->numharm)) || (c = cmp_asc(a->z, b->z)) ||
-        (c = cmp_desc_nan_last(a->power, b->power)) || (c = (a->width > b->width) - (a->width < b->width)))
-        return c;
-    return 0;
-}
-
-void xc_candlist_sort(xc_candlist *l)
-{
-    if (l->n > 1)
-        qsort(l->c, l->n, sizeof *l->c, cand_cmp);
-}
-
-void xc_cand_derive(xc_cand *c, double T)
-{
-    if (!(T > 0) || !isfinite(T)) {
-        c->f_hz = c->fdot_hz_s = c->accel_m_s2 = NAN;
-        return;
-    }
-    c->f_hz = c->r / T;
-    c->fdot_hz_s = c->z / (T * T);
-    c->accel_m_s2 = c->f_hz != 0 ? c->fdot_hz_s * XC_SOL / c->f_hz : NAN;
-}
 
 /* ---- our CSV -------------------------------------------------------------- */
 
@@ -149,59 +68,6 @@ xc_status xc_cands_write_csv_w(const xc_candlist *l, const char *path, xc_error 
     return write_csv(l, path, 1, err);
 }
 
-static void chomp(char *s)
-{
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-}
-
-/* Whole-string numbers; "nan", "-nan" and "inf" are accepted as strtod does. */
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || (errno == ERANGE && fabs(v) > 1))
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_long(const char *s, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_int(const char *s, int *out)
-{
-    long v;
-    if (parse_long(s, &v) || v < -2147483647L || v > 2147483647L)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
-/* T from a row's r and f (our CSV and PRESTO store f = r/T, not T itself). */
-static double T_from_rows(const xc_candlist *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (isfinite(l->c[i].r) && isfinite(l->c[i].f_hz) && l->c[i].f_hz > 0 && l->c[i].r > 0)
-            return l->c[i].r / l->c[i].f_hz;
-    return 0;
-}
-
-static void reset(xc_candlist *l, const char *source)
-{
-    xc_candlist_free(l);
-    snprintf(l->source, sizeof l->source, "%s", source);
-}
 
 /* A candidate file read line by line: each line (newline removed) through
  * `line`, the first failure ending the read. */
@@ -218,7 +84,7 @@ struct reader {
  * empty file fails, and on any failure the list is left empty. */
 static xc_status read_lines(const reader *rd, xc_error *err)
 {
-    reset(rd->l, rd->source);
+    xc_cands_reset_(rd->l, rd->source);
     FILE *fp = fopen(rd->path, "r");
     if (!fp)
         return xc_error_set(err, XC_EIO, "%s: cannot open: %s", rd->path, strerror(errno));
@@ -233,7 +99,7 @@ static xc_status read_lines(const reader *rd, xc_error *err)
             st = xc_error_set(err, XC_EFORMAT, "%s: line %d: holds a NUL byte (not a text file)", rd->path, lineno);
             break;
         }
-        chomp(line);
+        xc_cands_chomp_(line);
         st = rd->line(rd, line, lineno, err);
     }
     if (!st && ferror(fp))
@@ -243,7 +109,7 @@ static xc_status read_lines(const reader *rd, xc_error *err)
     free(line);
     fclose(fp);
     if (st)
-        reset(rd->l, rd->source);
+        xc_cands_reset_(rd->l, rd->source);
     return st;
 }
 
@@ -291,7 +157,7 @@ static xc_status csv_line(const reader *rd, char *line, int lineno, xc_error *er
     memset(&c, 0, sizeof c);
     if (with_w) {
         /* w: parsed here, the other columns shifted back into place */
-        if (parse_double(fields[3], &c.w))
+        if (xc_cands_parse_double_(fields[3], &c.w))
             return xc_error_set(err, XC_EFORMAT, "%s: line %d, column 4 (w): '%s' is not a number", path, lineno,
                                 fields[3]);
         memmove(fields + 3, fields + 4, (NCSV - 3) * sizeof *fields);
@@ -300,9 +166,9 @@ static xc_status csv_line(const reader *rd, char *line, int lineno, xc_error *er
                          &c.dof,   &c.logp,  &c.sigma, &c.fdot_hz_s, &c.accel_m_s2, &c.ntrials};
     xc_status st = XC_OK;
     for (int i = 0; i < NCSV && !st; i++) {
-        int bad = i == 3 ? parse_int(fields[i], &c.width)
-                : i == 4 ? parse_int(fields[i], &c.numharm)
-                         : parse_double(fields[i], dst[i]);
+        int bad = i == 3 ? xc_cands_parse_int_(fields[i], &c.width)
+                : i == 4 ? xc_cands_parse_int_(fields[i], &c.numharm)
+                         : xc_cands_parse_double_(fields[i], dst[i]);
         if (bad)
             st = xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d (%s): '%s' is not %s", path,
                               lineno, i + 1, csv_cols[i], fields[i],
@@ -321,7 +187,7 @@ xc_status xc_cands_read_csv(xc_candlist *l, const char *path, xc_error *err)
     reader rd = {l, path, "crosscheck", csv_line, 0};
     xc_status st = read_lines(&rd, err);
     if (!st)
-        l->T = T_from_rows(l);
+        l->T = xc_cands_T_from_rows_(l);
     return st;
 }
 
@@ -388,18 +254,6 @@ xc_status xc_cands_write_pulscand(const xc_candlist *l, const char *path, xc_err
     return xc_atomic_commit(&a, err);
 }
 
-/* Splits on blanks; returns the token count (at most max stored). */
-static int split_ws(char *s, char **tok, int max)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-        if (n < max)
-            tok[n] = t;
-        n++;
-    }
-    return n;
-}
 
 /* One line of a .pulscand (the header first) into the list. */
 static xc_status pulscand_line(const reader *rd, char *line, int lineno, xc_error *err)
@@ -407,7 +261,7 @@ static xc_status pulscand_line(const reader *rd, char *line, int lineno, xc_erro
     const char *path = rd->path;
     const double T = rd->T;
     char *tok[NPSC + 1];
-    int n = split_ws(line, tok, NPSC + 1);
+    int n = xc_cands_split_ws_(line, tok, NPSC + 1);
     if (lineno == 1) {
         int ok = n == NPSC;
         for (int i = 0; ok && i < NPSC; i++)
@@ -427,10 +281,10 @@ static xc_status pulscand_line(const reader *rd, char *line, int lineno, xc_erro
     int zi = 0, h = 0;
     xc_status st = XC_OK;
     for (int i = 0; i < NPSC && !st; i++) {
-        int bad = i == 4 ? parse_long(tok[i], &rbin)
-                : i == 6 ? parse_int(tok[i], &zi) || zi < 0
-                : i == 9 ? parse_int(tok[i], &h) || h < 1
-                         : parse_double(tok[i], &v[i]);
+        int bad = i == 4 ? xc_cands_parse_long_(tok[i], &rbin)
+                : i == 6 ? xc_cands_parse_int_(tok[i], &zi) || zi < 0
+                : i == 9 ? xc_cands_parse_int_(tok[i], &h) || h < 1
+                         : xc_cands_parse_double_(tok[i], &v[i]);
         if (bad)
             st = xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d (%s): '%s' is not %s", path,
                               lineno, i + 1, psc_cols[i], tok[i],
@@ -463,7 +317,7 @@ static xc_status pulscand_line(const reader *rd, char *line, int lineno, xc_erro
 
 xc_status xc_cands_read_pulscand(xc_candlist *l, const char *path, double T, xc_error *err)
 {
-    reset(l, "pulscan");
+    xc_cands_reset_(l, "pulscan");
     if (!(T > 0) || !isfinite(T))
         return xc_error_set(err, XC_EINVAL,
                             "%s: a .pulscand needs the observation length T (from -T or the .inf); got %g",
@@ -474,15 +328,6 @@ xc_status xc_cands_read_pulscand(xc_candlist *l, const char *path, double T, xc_
         l->T = T;
     return st;
 }
-
-/* The helpers above, for the PRESTO reader (core/search/xc_cands_presto.c). */
-void xc_cands_chomp_(char *s) { chomp(s); }
-int xc_cands_split_ws_(char *s, char **tok, int max) { return split_ws(s, tok, max); }
-int xc_cands_parse_double_(const char *s, double *out) { return parse_double(s, out); }
-int xc_cands_parse_long_(const char *s, long *out) { return parse_long(s, out); }
-int xc_cands_parse_int_(const char *s, int *out) { return parse_int(s, out); }
-double xc_cands_T_from_rows_(const xc_candlist *l) { return T_from_rows(l); }
-void xc_cands_reset_(xc_candlist *l, const char *source) { reset(l, source); }
 
 static int ends_with(const char *s, const char *suffix)
 {

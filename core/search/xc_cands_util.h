@@ -1,9 +1,12 @@
-/* xc_cands_util.h: the candidate files' shared text helpers (core/search/xc_cands.c),
- * for the readers kept in files of their own.  Internal to core. */
+/* xc_cands_util.h: what the candidate file readers share (core/search/xc_cands_util.c):
+ * the text helpers below the reader of each format.  Internal to core. */
 #ifndef XC_CANDS_UTIL_H
 #define XC_CANDS_UTIL_H
 
 #include "core/search/xc_cands.h"
+
+/* the speed of light, m/s (accelerations from fdot) */
+#define XC_SOL 299792458.0
 
 void xc_cands_chomp_(char *s);
 int xc_cands_split_ws_(char *s, char **tok, int max);

@@ -14,6 +14,7 @@
 #include <gsl/gsl_sf_erf.h>
 #include <omp.h>
 
+#include "core/io/xc_fft.h"
 #include "core/io/xc_presto.h"
 #include "core/search/xc_signif.h"
 
@@ -67,20 +68,18 @@ xc_status xc_spectrum_load(xc_spectrum *sp, const char *fftpath, xc_error *err)
                             "%s: %lld bytes, but its .inf gives N = %zu samples, i.e. %zu bytes of float32 "
                             "(N/2 complex bins)",
                             fftpath, (long long)sb.st_size, N, N * sizeof(float));
-    FILE *fp = fopen(fftpath, "rb");
-    if (!fp)
-        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", fftpath, strerror(errno));
-    float *d = malloc(N * sizeof(float));
-    if (!d) {
-        fclose(fp);
-        return xc_error_set(err, XC_ENOMEM, "%s: out of memory for %zu floats", fftpath, N);
-    }
-    size_t got = fread(d, sizeof(float), N, fp);
-    fclose(fp);
-    if (got != N) {
+    /* the one .fft reader; the size is checked again on what it read, in case
+     * the file changed since the stat */
+    float *d;
+    size_t nf;
+    if ((st = xc_fft_read(fftpath, &d, &nf, err)))
+        return st;
+    if (nf != N) {
         free(d);
-        return xc_error_set(err, XC_EIO, "%s: short read at byte offset %zu of %zu", fftpath, got * sizeof(float),
-                            N * sizeof(float));
+        return xc_error_set(err, XC_EFORMAT,
+                            "%s: %zu bytes read, but its .inf gives N = %zu samples, i.e. %zu bytes of float32 "
+                            "(N/2 complex bins)",
+                            fftpath, nf * sizeof(float), N, N * sizeof(float));
     }
     sp->data = d;
     sp->nbins = N / 2;

@@ -27,7 +27,8 @@ typedef struct {
  * spectra are refused before anything is read. */
 #define XC_SPECTRUM_MAX_BINS 2147483647LL
 
-/* Reads X.fft and the X.inf beside it (the path must end in .fft).  XC_EFORMAT
+/* Reads X.fft (through xc_fft_read, the one .fft reader) and the X.inf beside
+ * it (the path must end in .fft).  XC_EFORMAT
  * if the .fft does not hold exactly the N float32 the .inf states, or N is odd;
  * XC_EINVAL beyond XC_SPECTRUM_MAX_BINS bins (core/search/xc_ps_spectrum.c). */
 xc_status xc_spectrum_load(xc_spectrum *sp, const char *fftpath, xc_error *err);

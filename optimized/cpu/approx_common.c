@@ -46,7 +46,7 @@ xc_status xc_cpu_approx_execute(const xc_cpu_approx *a, const void *state, const
         xc_cpu_layout lay;
         if ((st = xc_cpu_layout_for(in->nbits, ds, &lay, err)))
             break;
-        const int narrow = in->nbits != 32 && ((1ull << in->nbits) - 1ull) * (unsigned long long)ds *
+        const int narrow = !xc_block_is_float(in) && ((1ull << in->nbits) - 1ull) * (unsigned long long)ds *
                                                       (unsigned long long)a->nchans <= UINT32_MAX;
         xc_cpu_copy cp = {item_for(lay.store, narrow), NULL, in->nsamp / (size_t)ds, 0};
         cp.stride = round_up(cp.nsd + 1, 64);

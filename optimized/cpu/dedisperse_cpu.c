@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "core/base/xc_nbits.h"
 #include "optimized/cpu/cpu_internal.h"
 
 xc_status xc_cpu_layout_for(int nbits, int ds, xc_cpu_layout *out, xc_error *err)
@@ -34,11 +35,11 @@ xc_status xc_cpu_layout_for(int nbits, int ds, xc_cpu_layout *out, xc_error *err
     memset(out, 0, sizeof *out);
     if (ds < 1)
         return xc_error_set(err, XC_EINVAL, "cpu: downsample: %d must be >= 1", ds);
-    if (nbits == 32) {
+    if (xc_nbits_is_float(nbits)) {
         *out = (xc_cpu_layout){XC_CPU_F32, XC_CPU_F32, 4, 4, 0, XC_CPU_BLOCK_F32};
         return XC_OK;
     }
-    if (nbits != 1 && nbits != 2 && nbits != 4 && nbits != 8 && nbits != 16)
+    if (!xc_nbits_is_int(nbits))
         return xc_error_set(err, XC_EINVAL, "cpu: nbits: %d is not supported (1, 2, 4, 8, 16, 32)", nbits);
     /* Largest scrunched value; < 2^47 for any int ds. */
     unsigned long long v = ((1ull << nbits) - 1ull) * (unsigned long long)ds;
@@ -91,8 +92,8 @@ static void scaler_init(scaler *s, const xc_convention *cv, int nchans, int ds, 
     case XC_SCALE_SUM:
         break;
     case XC_SCALE_DEDISP:
-        s->k1 = (nbits >= 32 ? 1.0f : (float)((1u << nbits) - 1u)) * (float)nchans;
-        s->k2 = (3.f * 1024.f) / 255.f / 16.f;
+        s->k1 = xc_dedisp_in_range(nbits) * (float)nchans;
+        s->k2 = XC_DEDISP_SCALE;
         break;
     case XC_SCALE_MEAN_AA:
         s->k1 = (float)nchans;

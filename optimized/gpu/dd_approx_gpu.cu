@@ -147,7 +147,7 @@ xc_status ck(xc_error *err, const char *name, cudaError_t launched, const char *
 
 int types_for(const xc_block *in, int ds, int nuse)
 {
-    if (in->nbits == 32)
+    if (xc_block_is_float(in))
         return AP_F64;
     const unsigned long long vs = ((1ull << in->nbits) - 1ull) * (unsigned long long)ds;
     if (vs > UINT32_MAX)
@@ -278,10 +278,10 @@ xc_status execute(xc_gpu_apstate *S, const xc_ddjob *job, xc_plane *out, xc_erro
     xc_status st = S->ready ? XC_OK : setup(S, err);
     if (st)
         return st;
-    const size_t esize = in->nbits == 32 ? 4 : 2, rawb = in->nsamp * (size_t)in->nchans * esize;
+    const size_t esize = xc_block_is_float(in) ? 4 : 2, rawb = in->nsamp * (size_t)in->nchans * esize;
     if ((st = grow(err, &S->d_raw, &S->cap_raw, rawb, S->name, "the gulp")))
         return st;
-    XC_GPU_CK(cudaMemcpy(S->d_raw, in->nbits == 32 ? (const void *)in->f32 : (const void *)in->u16, rawb,
+    XC_GPU_CK(cudaMemcpy(S->d_raw, xc_block_is_float(in) ? (const void *)in->f32 : (const void *)in->u16, rawb,
                          cudaMemcpyHostToDevice),
               "cudaMemcpy(gulp to the device)");
     float kms_total = 0;
@@ -301,7 +301,7 @@ xc_status execute(xc_gpu_apstate *S, const xc_ddjob *job, xc_plane *out, xc_erro
                            "the channel-major copy")))
                 break;
             if ((st = ck(err, S->name,
-                         ap_launch_scrunch(t, S->d_raw, in->nbits == 32, (size_t)in->nchans, S->d_chan, S->nuse, r->ds,
+                         ap_launch_scrunch(t, S->d_raw, xc_block_is_float(in), (size_t)in->nchans, S->d_chan, S->nuse, r->ds,
                                            nsd, pitch, S->d_Y, pitch, 0),
                          "corner turn")))
                 break;
@@ -330,9 +330,8 @@ xc_status execute(xc_gpu_apstate *S, const xc_ddjob *job, xc_plane *out, xc_erro
         dd_scale sc;
         memset(&sc, 0, sizeof sc);
         sc.kind = job->conv->scaling;
-        const float in_range = in->nbits >= 32 ? 1.0f : (float)((1u << in->nbits) - 1u);
-        sc.den = in_range * (float)S->nchans;
-        sc.factor = (3.f * 1024.f) / 255.f / 16.f;
+        sc.den = xc_dedisp_in_range(in->nbits) * (float)S->nchans;
+        sc.factor = XC_DEDISP_SCALE;
         sc.fnch = (float)S->nchans;
         sc.fds = (float)r->ds;
         if ((st = ck(err, S->name, dd_launch_scale(S->d_out, o->ndm * o->nsamp, sc, 0), "output scaling")))

@@ -76,7 +76,7 @@ dd_pack_args pack_args(const ctx &c, int k, int yfmt, size_t S, size_t T0, size_
     const size_t off = j0 * (size_t)r.ds - T0;
     dd_pack_args a;
     a.raw = raw;
-    a.raw_f32 = c.job->in->nbits == 32;
+    a.raw_f32 = xc_block_is_float(c.job->in);
     a.nc = (size_t)c.s->nc;
     a.chan = c.s->d_chan;
     a.nuse = c.s->nuse;
@@ -278,11 +278,9 @@ bool scale_of(const ctx &c, int k, dd_scale *sc)
     if (c.job->conv->scaling == XC_SCALE_SUM)
         return false;
     /* the same float expressions as xc_scale_real, evaluated by the host compiler */
-    const int nbits = c.job->in->nbits;
-    const float in_range = nbits >= 32 ? 1.0f : (float)((1u << nbits) - 1u);
     sc->kind = (int)c.job->conv->scaling;
-    sc->den = in_range * (float)c.s->nc;
-    sc->factor = (3.f * 1024.f) / 255.f / 16.f;
+    sc->den = xc_dedisp_in_range(c.job->in->nbits) * (float)c.s->nc;
+    sc->factor = XC_DEDISP_SCALE;
     sc->fnch = (float)c.s->nc;
     sc->fds = (float)c.s->rp[k].ds;
     return true;

@@ -53,7 +53,7 @@ size_t chunk_samples(const ctx &c, size_t T0)
 
 static const void *input_at(const ctx &c, size_t T0)
 {
-    return c.job->in->nbits == 32 ? (const void *)(c.job->in->f32 + T0 * (size_t)c.s->nc)
+    return xc_block_is_float(c.job->in) ? (const void *)(c.job->in->f32 + T0 * (size_t)c.s->nc)
                                   : (const void *)(c.job->in->u16 + T0 * (size_t)c.s->nc);
 }
 

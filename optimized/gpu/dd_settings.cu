@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "core/base/xc_nbits.h"
 #include "optimized/gpu/dd_host.h"
 #include "optimized/gpu/gpu_dd.h"
 #include "optimized/gpu/xc_gpu.h"
@@ -40,7 +41,7 @@ void choose_format(range_plan *r, int nbits, int nuse, int test_wide, int test_p
 {
     r->wide = 0;
     r->k1 = r->k2 = r->k3 = 0;
-    if (nbits == 32) {
+    if (xc_nbits_is_float(nbits)) {
         r->fmt = DD_F32;
         r->vmax = 0;
         return;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/base/xc_nbits.h"
 #include "optimized/gpu/dd_host.h"
 #include "optimized/gpu/gpu_check.h"
 #include "optimized/gpu/gpu_dd.h"
@@ -104,7 +105,7 @@ xc_status state_setup(ctx &c)
     xc_gpu_ddstate *s = c.s;
     const xc_ddjob *job = c.job;
     s->tmin_range = -1;
-    s->esize = s->nbits == 32 ? sizeof(float) : sizeof(uint16_t);
+    s->esize = xc_nbits_is_float(s->nbits) ? sizeof(float) : sizeof(uint16_t);
     if (s->nuse < s->nc) {
         s->h_chan = (int *)malloc((size_t)s->nuse * sizeof(int));
         if (!s->h_chan)

@@ -166,7 +166,7 @@ xc_status run_job(ctx &c)
     const xc_ddjob *job = c.job;
     const double t0 = now_ms();
     c.pipe = !job->tune.gpu_serial;
-    c.in_pinned = c.pipe && host_pinned(job->in->nbits == 32 ? (const void *)job->in->f32 : (const void *)job->in->u16);
+    c.in_pinned = c.pipe && host_pinned(xc_block_is_float(job->in) ? (const void *)job->in->f32 : (const void *)job->in->u16);
     xc_status st = s->ready ? XC_OK : state_setup(c);
     size_t need[BUF_N];
     for (int k = 0; !st && k < s->nr; k++)
@@ -185,7 +185,7 @@ xc_status run_job(ctx &c)
         if (w > job->in->nsamp - c.T0)
             w = job->in->nsamp - c.T0;
         c.W = w;
-        const void *src = job->in->nbits == 32 ? (const void *)(job->in->f32 + c.T0 * (size_t)s->nc)
+        const void *src = xc_block_is_float(job->in) ? (const void *)(job->in->f32 + c.T0 * (size_t)s->nc)
                                                 : (const void *)(job->in->u16 + c.T0 * (size_t)s->nc);
         if ((st = ev_begin(c)))
             return st;

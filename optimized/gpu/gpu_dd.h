@@ -46,8 +46,8 @@ static inline size_t dd_word_bytes(int fmt) { return fmt == DD_U64 ? 8 : 4; }
  * constants computed on the host with the same float expressions. */
 struct dd_scale {
     int kind;        /* xc_scaling */
-    float den;       /* XC_SCALE_DEDISP: in_range(nbits) * (float)nchans */
-    float factor;    /* XC_SCALE_DEDISP: (3.f * 1024.f) / 255.f / 16.f */
+    float den;       /* XC_SCALE_DEDISP: xc_dedisp_in_range(nbits) * (float)nchans */
+    float factor;    /* XC_SCALE_DEDISP: XC_DEDISP_SCALE */
     float fnch;      /* XC_SCALE_MEAN_AA: (float)nchans */
     float fds;       /* XC_SCALE_MEAN_AA: (float)ds */
 };
