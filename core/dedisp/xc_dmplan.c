@@ -39,24 +39,25 @@ const xc_convention *xc_convention_get(const char *name)
     return NULL;
 }
 
+/* Names by enum value (each enum counts from 0); "?" for any other value. */
+static const char *name_of(const char *const *names, size_t n, int v)
+{
+    return v >= 0 && (size_t)v < n ? names[v] : "?";
+}
+
 const char *xc_rounding_name(xc_rounding r)
 {
-    switch (r) {
-    case XC_ROUND_HALF_AWAY: return "nearest, half away from zero";
-    case XC_ROUND_HALF_EVEN: return "nearest, half to even";
-    case XC_ROUND_TRUNC: return "truncate";
-    }
-    return "?";
+    static const char *const names[] = {[XC_ROUND_HALF_AWAY] = "nearest, half away from zero",
+                                        [XC_ROUND_HALF_EVEN] = "nearest, half to even",
+                                        [XC_ROUND_TRUNC] = "truncate"};
+    return name_of(names, sizeof names / sizeof names[0], (int)r);
 }
 
 const char *xc_scaling_name(xc_scaling s)
 {
-    switch (s) {
-    case XC_SCALE_SUM: return "sum";
-    case XC_SCALE_DEDISP: return "dedisp";
-    case XC_SCALE_MEAN_AA: return "sum/nchans/ds";
-    }
-    return "?";
+    static const char *const names[] = {
+        [XC_SCALE_SUM] = "sum", [XC_SCALE_DEDISP] = "dedisp", [XC_SCALE_MEAN_AA] = "sum/nchans/ds"};
+    return name_of(names, sizeof names / sizeof names[0], (int)s);
 }
 
 float xc_scale_real(const xc_convention *cv, double sum, int nchans, int ds, int nbits)

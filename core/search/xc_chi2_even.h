@@ -131,26 +131,17 @@ XC_HD static inline double xc_chi2_logq_even(long m, double y)
 
 /* The Pulscan paper's appendix (Algorithm 3), coefficients as printed there,
  * highest power first: f(x) = sum c_i x^(16-i), x = 1500 dof / chi2,
- * ln p = chi2 f(x) / 1500.  Written out (no table) so device code can use it. */
+ * ln p = chi2 f(x) / 1500.  The table is the function's own, so device code
+ * can use it. */
 XC_HD static inline double xc_logp_poly_eval(double chi2, double dof)
 {
-    double x = 1500.0 * dof / chi2, f = -4.4604059e-46;
-    f = f * x + 9.4927863e-42;
-    f = f * x + -9.1470451e-38;
-    f = f * x + 5.2810851e-34;
-    f = f * x + -2.0376166e-30;
-    f = f * x + 5.5480334e-27;
-    f = f * x + -1.0973877e-23;
-    f = f * x + 1.5991804e-20;
-    f = f * x + -1.7231488e-17;
-    f = f * x + 1.3660070e-14;
-    f = f * x + -7.8617952e-12;
-    f = f * x + 3.2136336e-09;
-    f = f * x + -9.0466418e-07;
-    f = f * x + 0.00016945948;
-    f = f * x + -0.021494231;
-    f = f * x + 2.9515954;
-    f = f * x + -755.24091;
+    const double c[17] = {
+        -4.4604059e-46, 9.4927863e-42, -9.1470451e-38, 5.2810851e-34, -2.0376166e-30, 5.5480334e-27,
+        -1.0973877e-23, 1.5991804e-20, -1.7231488e-17, 1.3660070e-14, -7.8617952e-12, 3.2136336e-09,
+        -9.0466418e-07, 0.00016945948, -0.021494231, 2.9515954, -755.24091};
+    double x = 1500.0 * dof / chi2, f = c[0];
+    for (int i = 1; i < 17; i++)
+        f = f * x + c[i];
     return chi2 * f / 1500.0;
 }
 

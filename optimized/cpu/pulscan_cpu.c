@@ -351,10 +351,7 @@ static xc_status worker_init(worker *wk, size_t buflen, size_t accn, size_t wn, 
 
 static void worker_free(worker *wk)
 {
-    free(wk->buf);
-    free(wk->acc);
-    free(wk->bmax);
-    free(wk->bidx);
+    xc_free_each(4, wk->buf, wk->acc, wk->bmax, wk->bidx);
     for (int r = 0; r < 3; r++)
         free(wk->row[r]);
     free(wk->ninf);

@@ -228,6 +228,20 @@ template <typename F> cudaError_t in_pieces(size_t w, size_t n, F f)
     return cudaSuccess;
 }
 
+/* in_pieces over n rows of lanes x W sums each, with the types of t:
+ * f(TY(), b, p, k, grid) for rows [p, p + k), b: buf as TA * at row p. */
+template <typename F> cudaError_t typed_pieces(int t, size_t W, size_t n, size_t lanes, void *buf, F f)
+{
+    if (W == 0 || n == 0)
+        return cudaSuccess;
+    return in_pieces(W, n, [&](size_t p, size_t k) {
+        with_types(t, [&](auto ty, auto ta) {
+            using TA = decltype(ta);
+            f(ty, (TA *)buf + p * lanes * W, p, k, dim3(blocks_for(W) * (unsigned)k, cap16(lanes)));
+        });
+    });
+}
+
 } // namespace
 
 cudaError_t ap_launch_scrunch(int t, const void *raw, int raw_f32, size_t nc, const int *chan, int nuse, int ds,
@@ -247,16 +261,10 @@ cudaError_t ap_launch_sub1(int t, const void *Y, size_t pitch, size_t nsd, const
                            int nsub, int nchans, const int32_t *a, const int64_t *lo, int j0, int ng, size_t t0,
                            size_t W, void *buf, cudaStream_t st)
 {
-    if (W == 0 || ng == 0)
-        return cudaSuccess;
-    return in_pieces(W, (size_t)ng, [&](size_t p, size_t n) {
-        with_types(t, [&](auto ty, auto ta) {
-            using TY = decltype(ty);
-            using TA = decltype(ta);
-            TA *b = (TA *)buf + p * (size_t)nsub * W;
-            k_sub1<TY, TA><<<dim3(blocks_for(W) * (unsigned)n, cap16((size_t)nsub)), NT, 0, st>>>(
-                (const TY *)Y, pitch, nsd, row, sub_first, nsub, nchans, a, lo, j0 + (int)p, (int)n, t0, W, b);
-        });
+    return typed_pieces(t, W, (size_t)ng, (size_t)nsub, buf, [&](auto ty, auto *b, size_t p, size_t n, dim3 g) {
+        using TY = decltype(ty);
+        k_sub1<<<g, NT, 0, st>>>((const TY *)Y, pitch, nsd, row, sub_first, nsub, nchans, a, lo, j0 + (int)p, (int)n,
+                                 t0, W, b);
     });
 }
 
@@ -264,16 +272,9 @@ cudaError_t ap_launch_tree0(int t, const void *Y, size_t pitch, size_t nsd, cons
                             const int *qj, const int64_t *lo, int q0, int nq, size_t t0, size_t W, void *buf,
                             cudaStream_t st)
 {
-    if (W == 0 || nq == 0)
-        return cudaSuccess;
-    return in_pieces(W, (size_t)nq, [&](size_t p, size_t n) {
-        with_types(t, [&](auto ty, auto ta) {
-            using TY = decltype(ty);
-            using TA = decltype(ta);
-            TA *b = (TA *)buf + p * (size_t)M * W;
-            k_tree0<TY, TA><<<dim3(blocks_for(W) * (unsigned)n, cap16((size_t)M)), NT, 0, st>>>(
-                (const TY *)Y, pitch, nsd, prow, M, qs, qj, lo, q0 + (int)p, (int)n, t0, W, b);
-        });
+    return typed_pieces(t, W, (size_t)nq, (size_t)M, buf, [&](auto ty, auto *b, size_t p, size_t n, dim3 g) {
+        using TY = decltype(ty);
+        k_tree0<<<g, NT, 0, st>>>((const TY *)Y, pitch, nsd, prow, M, qs, qj, lo, q0 + (int)p, (int)n, t0, W, b);
     });
 }
 

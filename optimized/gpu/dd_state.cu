@@ -65,15 +65,9 @@ static xc_status upload_delays(ctx &c)
 static void release_device(xc_gpu_ddstate *s)
 {
     /* errors are ignored here: after a fault the context may refuse even frees */
-    cudaFree(s->d_raw);
-    cudaFree(s->d_Y);
-    cudaFree(s->d_out);
-    cudaFree(s->d_tmin);
-    cudaFree(s->d_raw1);
-    cudaFree(s->d_Y1);
-    cudaFree(s->d_out1);
-    cudaFree(s->d_stats);
-    cudaFree(s->d_chan);
+    void *const dev[] = {s->d_raw, s->d_Y, s->d_out, s->d_tmin, s->d_raw1, s->d_Y1, s->d_out1, s->d_stats, s->d_chan};
+    for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
+        cudaFree(dev[k]);
     if (s->rp)
         for (int k = 0; k < s->nr; k++) {
             cudaFree(s->rp[k].d_del);

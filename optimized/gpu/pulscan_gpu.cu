@@ -25,8 +25,8 @@
  *              host's), and the fill test of R-block peaks
  *   d2h        the peaks back
  *
- * A plan (xc_pulscan_gpu_plan) holds what does not depend on the spectrum's
- * values: the device buffers, the thresholds and searched widths, the
+ * A plan (xc_pulscan_gpu_plan, made in pulscan_gpu_plan.cu) holds what
+ * does not depend on the spectrum's values: the device buffers, the thresholds and searched widths, the
  * screen's list (as long as the screen can make it: one entry per thread),
  * the exact kernel's working space.  Execute queues every stage without
  * waiting; the host waits once, for the counters (the input's first
@@ -55,75 +55,11 @@ using namespace xcps;
 
 namespace {
 
-struct devmem {
-    std::vector<void *> p;
-    size_t bytes = 0;
-    ~devmem()
-    {
-        for (void *q : p)
-            cudaFree(q);
-    }
-    template <typename T> xc_status get(T **out, size_t n, const char *what, xc_error *err)
-    {
-        void *q = NULL;
-        size_t b = (n ? n : 1) * sizeof(T);
-        cudaError_t e = cudaMalloc(&q, b);
-        if (e != cudaSuccess) {
-            (void)cudaGetLastError();
-            return xc_error_set(err, XC_EDEVICE, "gpu: cudaMalloc(%zu bytes for %s): %s", b, what,
-                                cudaGetErrorString(e));
-        }
-        p.push_back(q);
-        bytes += b;
-        *out = (T *)q;
-        return XC_OK;
-    }
-    void release(void *q, size_t b)
-    {
-        for (size_t k = 0; k < p.size(); k++)
-            if (p[k] == q) {
-                cudaFree(q);
-                p.erase(p.begin() + (long)k);
-                bytes -= b;
-                return;
-            }
-    }
-};
-
-/* Stages timed by a pair of events recorded just around their work. */
-enum { S_H2D, S_SEP, S_NORM, S_POW, S_DEC, S_SCREEN, S_EXACT, S_LOGP, S_D2H, S_N };
-
-struct events {
-    cudaEvent_t b[S_N], e[S_N];
-    int made = 0;
-    ~events()
-    {
-        for (int k = 0; k < made; k++) {
-            cudaEventDestroy(b[k]);
-            cudaEventDestroy(e[k]);
-        }
-    }
-};
-
 double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
-/* A float threshold no float sum of w values can miss: th lowered by
- * (w + 2) 2^-22 relative (the sum of w float-rounded values, added in float,
- * is within about 2 w 2^-24 of the double sum), then rounded down. */
-float lowered(double th, int w)
-{
-    if (isinf(th))
-        return INFINITY;
-    double t = th * (1.0 - (w + 2) * ldexp(1.0, -22));
-    float f = (float)t;
-    if ((double)f > t)
-        f = nextafterf(f, -INFINITY);
-    return f;
 }
 
 int grid_for(size_t n, int threads)
@@ -145,162 +81,8 @@ bool rblock_less(const dpeak &a, const dpeak &b, size_t cw)
     return a.i < b.i;
 }
 
-/* The device's counters, one allocation: cnt[0] the parts that could not
- * borrow (bit 0 real, 1 imaginary), cnt[1] flagged groups, cnt[2] peaks;
- * bad: the first non-finite input value's float index (~0: none). */
-struct counters {
-    unsigned cnt[4];
-    unsigned long long bad;
-};
-
 /* What the kernels write into the last counters read back. */
 const char *const KERNELS = "the Pulscan kernels (normalise, power, decimate, screen, exact, logp)";
-
-} // namespace
-
-struct xc_psgpu_plan {
-    size_t nbins = 0, nb = 0;
-    xc_psopts o;
-    int nh = 0, zstride = 0, sms = 0, stage = 0;
-    size_t stage_bytes = 0;
-    devmem dm;
-    events ev;
-    float2 *d_in = NULL;
-    float *d_re = NULL, *d_im = NULL;
-    double *d_med = NULL, *d_mad = NULL, *d_med2 = NULL, *d_scale = NULL, *d_P = NULL, *d_scr = NULL;
-    counters *d_c = NULL;
-    stage_set S;
-    unsigned tiles = 0;
-    std::vector<int> W;
-    double *d_thr = NULL;
-    int *d_thk = NULL;
-    int *d_W = NULL;
-    unsigned char *d_rowmask = NULL;
-    unsigned long long *d_list = NULL;
-    size_t screen_smem = 0, xd = 0, xsmem = 0;
-    int exgrid = 0;
-    double *d_x = NULL;
-    dpeak *d_pk = NULL;
-    unsigned pcap = 1u << 14;
-};
-
-namespace {
-
-xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error *err)
-{
-    xc_status st = xc_psopts_check(o, err);
-    if (st)
-        return st;
-    if (nbins < 2)
-        return xc_error_set(err, XC_EINVAL, "the spectrum needs at least 2 complex bins (has %zu)", nbins);
-    char why[256];
-    if (!xc_gpu_available(why, sizeof why))
-        return xc_error_set(err, XC_EDEVICE, "gpu: unavailable: %s", why);
-    XC_GPU_CK_PRIOR("pulscan");
-    p->nbins = nbins;
-    p->o = *o;
-    p->nb = xc_pulscan_nblocks(nbins, o->normwidth);
-    p->nh = o->numharm;
-    p->zstride = o->zmax + 2;
-    int optin = 0;
-    XC_GPU_CK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute(SMs)");
-    XC_GPU_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0),
-              "cudaDeviceGetAttribute(shared memory opt-in)");
-    for (events &ev = p->ev; ev.made < S_N; ev.made++) {
-        XC_GPU_CK(cudaEventCreate(&ev.b[ev.made]), "cudaEventCreate");
-        if (cudaEventCreate(&ev.e[ev.made]) != cudaSuccess) {
-            cudaEventDestroy(ev.b[ev.made]);
-            return xc_gpu_fail(err, cudaGetLastError(), "cudaEventCreate");
-        }
-    }
-    /* The median passes read the block's part from shared memory when the
-     * largest block fits (64 KiB: 16384 values), else from separated arrays. */
-    const size_t nb = p->nb, nmax = nb == 1 ? nbins - 1 : 2 * o->normwidth - 1;
-    p->stage_bytes = nmax * sizeof(float);
-    p->stage = p->stage_bytes <= 64 * 1024;
-    devmem &dm = p->dm;
-    if ((st = dm.get(&p->d_in, nbins, "the spectrum", err)) || (st = dm.get(&p->d_med, 2 * nb, "medians", err)) ||
-        (st = dm.get(&p->d_mad, 2 * nb, "MADs", err)) || (st = dm.get(&p->d_med2, 2 * nb, "medians", err)) ||
-        (st = dm.get(&p->d_scale, 2 * nb, "scales", err)) || (st = dm.get(&p->d_P, nbins, "powers", err)) ||
-        (st = dm.get(&p->d_c, 1, "counters", err)) ||
-        (!p->stage && ((st = dm.get(&p->d_re, nbins, "real parts", err)) ||
-                       (st = dm.get(&p->d_im, nbins, "imaginary parts", err)))) ||
-        (o->norm == XC_NORM_MOM && (st = dm.get(&p->d_scr, 2 * nbins, "median-of-medians scratch", err))))
-        return st;
-    if (p->stage)     /* with the kernel's static shared memory it can pass the 48 KiB default */
-        XC_GPU_CK(xc_gpu_smem_optin(k_normalise), "cudaFuncSetAttribute(k_normalise)");
-
-    /* Thresholds (host, as every searcher) and the searched widths. */
-    const int nh = p->nh, zstride = p->zstride;
-    double *thr = NULL;
-    if ((st = xc_pulscan_thresholds(o, nbins, &thr, err)))
-        return st;
-    std::vector<double> thv(thr, thr + (size_t)nh * zstride);
-    free(thr);
-    std::vector<int> thk((size_t)nh * zstride);
-    for (int h = 1; h <= nh; h++)
-        for (int w = 0; w < zstride; w++)
-            thk[(size_t)(h - 1) * zstride + w] =
-                threshold_key(w ? lowered(thv[(size_t)(h - 1) * zstride + w], w) : INFINITY);
-    for (int w = 1; w <= o->zmax + 1; w++)
-        if (xc_pulscan_width_searched(o, w))
-            p->W.push_back(w);
-    stage_set &S = p->S;
-    memset(&S, 0, sizeof S);
-    for (int h = 1; h <= nh; h++) {
-        size_t L = xc_pulscan_nfund(nbins, h);
-        S.L[h - 1] = L;
-        S.wmax[h - 1] = L >= 2 ? (int)std::min<size_t>((size_t)o->zmax + 1, L - 1) : 0;
-        int r = 0;
-        while (r < (int)p->W.size() && p->W[r] <= S.wmax[h - 1])
-            r++;
-        S.nrows[h - 1] = r;
-        S.wmax_all = std::max(S.wmax_all, S.wmax[h - 1]);
-        S.nrows_all = std::max(S.nrows_all, r);
-        S.tile0[h - 1] = p->tiles;
-        if (S.wmax[h - 1] >= 1)
-            p->tiles += (unsigned)((L - 1 + PS_TILE - 1) / PS_TILE);
-        if ((st = dm.get(&S.Sf[h - 1], L, "float harmonic sums", err)))
-            return st;
-    }
-    if ((st = dm.get(&p->d_thr, thv.size(), "thresholds", err)) ||
-        (st = dm.get(&p->d_thk, thk.size(), "thresholds", err)) ||
-        (st = dm.get(&p->d_W, p->W.size(), "widths", err)) ||
-        (st = dm.get(&p->d_rowmask, (size_t)S.wmax_all / 8 + 1, "row mask", err)))
-        return st;
-    /* bit k of byte b: width 8b+k+1 is one of the exact pass's rows */
-    std::vector<unsigned char> rowmask((size_t)S.wmax_all / 8 + 1, 0);
-    for (int r = 0; r < S.nrows_all; r++)
-        rowmask[(size_t)(p->W[r] - 1) / 8] |= (unsigned char)(1u << ((p->W[r] - 1) % 8));
-    XC_GPU_CK(cudaMemcpy(p->d_rowmask, rowmask.data(), rowmask.size(), cudaMemcpyHostToDevice), "cudaMemcpy(row mask)");
-    XC_GPU_CK(cudaMemcpy(p->d_thr, thv.data(), thv.size() * sizeof(double), cudaMemcpyHostToDevice),
-              "cudaMemcpy(thresholds)");
-    XC_GPU_CK(cudaMemcpy(p->d_thk, thk.data(), thk.size() * sizeof(int), cudaMemcpyHostToDevice),
-              "cudaMemcpy(thresholds)");
-    if (!p->W.empty())
-        XC_GPU_CK(cudaMemcpy(p->d_W, p->W.data(), p->W.size() * sizeof(int), cudaMemcpyHostToDevice),
-                  "cudaMemcpy(widths)");
-    /* Each screen thread flags at most its own group: the list cannot overflow. */
-    if ((st = dm.get(&p->d_list, (size_t)p->tiles * PS_THREADS, "flagged groups", err)))
-        return st;
-    p->screen_smem = (PS_PHASE + 8 + (PS_THREADS + PS_PHASE / 8 + 2) * 9) * sizeof(float);
-
-    /* The exact pass's working space: shared memory, or (very wide searches)
-     * a slice of global memory per block, then a smaller grid. */
-    p->xd = exact_doubles(S.wmax_all, S.nrows_all);
-    const size_t xbytes = p->xd * sizeof(double);
-    p->exgrid = p->sms * 16;
-    p->xsmem = xbytes;
-    if (xbytes > (size_t)optin) {
-        p->xsmem = 0;
-        p->exgrid = (int)std::max<size_t>((size_t)p->sms, std::min<size_t>((size_t)p->exgrid, (64u << 20) / xbytes));
-        if ((st = dm.get(&p->d_x, p->xd * (size_t)p->exgrid, "exact working space", err)))
-            return st;
-    } else if (xbytes > 48 * 1024) {
-        XC_GPU_CK(xc_gpu_smem_optin(k_exact), "cudaFuncSetAttribute(k_exact)");
-    }
-    return dm.get(&p->d_pk, p->pcap, "peaks", err);
-}
 
 #define CK_LAUNCH(name) XC_GPU_CK(cudaGetLastError(), name " (launch)")
 #define BEGIN(k)                                                                                   \
@@ -552,21 +334,6 @@ xc_status once(const xc_spectrum *sp, const xc_psopts *o, double *P_out, xc_pspe
 
 } // namespace
 
-extern "C" xc_status xc_pulscan_gpu_plan(size_t nbins, const xc_psopts *o, xc_psgpu_plan **plan, xc_error *err)
-{
-    *plan = NULL;
-    xc_psgpu_plan *p = new (std::nothrow) xc_psgpu_plan;
-    if (!p)
-        return xc_error_set(err, XC_ENOMEM, "out of memory for a GPU Pulscan plan");
-    xc_status st = make_plan(p, nbins, o, err);
-    if (st) {
-        delete p;
-        return st;
-    }
-    *plan = p;
-    return XC_OK;
-}
-
 extern "C" xc_status xc_pulscan_gpu_execute(xc_psgpu_plan *p, const xc_spectrum *sp, xc_candlist *out,
                                             xc_gpu_psinfo *info, xc_error *err)
 {
@@ -585,11 +352,6 @@ extern "C" xc_status xc_pulscan_gpu_peaks_planned(xc_psgpu_plan *p, const xc_spe
     if (!p)
         return xc_error_set(err, XC_EINVAL, "gpu pulscan: no plan");
     return execute(p, sp, NULL, pk, NULL, err);
-}
-
-extern "C" void xc_pulscan_gpu_destroy(xc_psgpu_plan *p)
-{
-    delete p;
 }
 
 extern "C" xc_status xc_pulscan_powers_gpu(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err)

@@ -1,10 +1,11 @@
 /* pulscan_gpu.h: what the GPU Pulscan files share: the host side
- * (pulscan_gpu.cu) and the device stages, one family of kernels per file:
+ * (pulscan_gpu_plan.cu, the plan; pulscan_gpu.cu, its execution) and the
+ * device stages, one family of kernels per file:
  *   pulscan_power.cu      separate, power, decimate (element-wise stages)
  *   pulscan_normalise.cu  median and MAD per block, borrowing
  *   pulscan_screen.cu     the boxcar stage's float screen
  *   pulscan_peaks.cu      the boxcar stage's exact pass, log p and the fill test
- * The kernels have external linkage and are launched from pulscan_gpu.cu
+ * The kernels have external linkage and are launched from the host files
  * (a launch needs only the kernel's host stub, which its own file defines);
  * device functions are never called across files (no -rdc), so what two
  * files' kernels both use is inline here.
@@ -23,6 +24,8 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+
+#include <vector>
 
 #include "core/search/xc_search.h"
 
@@ -108,6 +111,94 @@ inline size_t exact_doubles(int wmax_all, int nrows_all)
            ((size_t)nrows_all + 1) / 2 + ((size_t)nrows_all + 3) / 4 + (size_t)wmax_all / 64 + 1;
 }
 
+/* The host side's shared pieces (pulscan_gpu_plan.cu makes a plan,
+ * pulscan_gpu.cu runs it): the plan's device memory, its stage events and
+ * the counters the kernels write. */
+struct devmem {
+    std::vector<void *> p;
+    size_t bytes = 0;
+    ~devmem()
+    {
+        for (void *q : p)
+            cudaFree(q);
+    }
+    template <typename T> xc_status get(T **out, size_t n, const char *what, xc_error *err)
+    {
+        void *q = NULL;
+        size_t b = (n ? n : 1) * sizeof(T);
+        cudaError_t e = cudaMalloc(&q, b);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            return xc_error_set(err, XC_EDEVICE, "gpu: cudaMalloc(%zu bytes for %s): %s", b, what,
+                                cudaGetErrorString(e));
+        }
+        p.push_back(q);
+        bytes += b;
+        *out = (T *)q;
+        return XC_OK;
+    }
+    void release(void *q, size_t b)
+    {
+        for (size_t k = 0; k < p.size(); k++)
+            if (p[k] == q) {
+                cudaFree(q);
+                p.erase(p.begin() + (long)k);
+                bytes -= b;
+                return;
+            }
+    }
+};
+
+/* Stages timed by a pair of events recorded just around their work. */
+enum { S_H2D, S_SEP, S_NORM, S_POW, S_DEC, S_SCREEN, S_EXACT, S_LOGP, S_D2H, S_N };
+
+struct events {
+    cudaEvent_t b[S_N], e[S_N];
+    int made = 0;
+    ~events()
+    {
+        for (int k = 0; k < made; k++) {
+            cudaEventDestroy(b[k]);
+            cudaEventDestroy(e[k]);
+        }
+    }
+};
+
+/* The device's counters, one allocation: cnt[0] the parts that could not
+ * borrow (bit 0 real, 1 imaginary), cnt[1] flagged groups, cnt[2] peaks;
+ * bad: the first non-finite input value's float index (~0: none). */
+struct counters {
+    unsigned cnt[4];
+    unsigned long long bad;
+};
+
 } // namespace xcps
+
+/* The plan: what does not depend on the spectrum's values. */
+struct xc_psgpu_plan {
+    size_t nbins = 0, nb = 0;
+    xc_psopts o;
+    int nh = 0, zstride = 0, sms = 0, stage = 0;
+    size_t stage_bytes = 0;
+    xcps::devmem dm;
+    xcps::events ev;
+    float2 *d_in = NULL;
+    float *d_re = NULL, *d_im = NULL;
+    double *d_med = NULL, *d_mad = NULL, *d_med2 = NULL, *d_scale = NULL, *d_P = NULL, *d_scr = NULL;
+    xcps::counters *d_c = NULL;
+    xcps::stage_set S;
+    unsigned tiles = 0;
+    std::vector<int> W;
+    double *d_thr = NULL;
+    int *d_thk = NULL;
+    int *d_W = NULL;
+    unsigned char *d_rowmask = NULL;
+    unsigned long long *d_list = NULL;
+    size_t screen_smem = 0, xd = 0, xsmem = 0;
+    int exgrid = 0;
+    double *d_x = NULL;
+    xcps::dpeak *d_pk = NULL;
+    unsigned pcap = 1u << 14;
+};
 
 #endif
