@@ -310,15 +310,9 @@ static xc_status case_input(const gatectx *g, const ddcase *c, const case_files 
         st = gate_dd_write_impulses(c, g->cv, plan, f->fil, S, e);
     } else {
         xc_synth_params sp;
-        xc_synth_params_init(&sp);
-        sp.nchans = c->nchans;
-        sp.nbits = c->nbits;
-        sp.tsamp = c->tsamp;
-        sp.tobs = c->tobs;
+        gate_synth_params(g, &sp, c->nchans, c->nbits, c->tsamp, c->tobs, c->seed);
         sp.fch1 = c->fch1;
         sp.foff = c->foff;
-        sp.seed = c->seed;
-        sp.convention = g->cv;
         for (int i = 0; i < c->npulses && !st; i++)
             st = xc_synth_params_add_pulse(&sp, &c->pulse[i], e);
         if (!st)
@@ -435,13 +429,9 @@ int gate_dedisperse(gatectx *g)
     if (!ri)
         return xc_cli_failf("gate dedisperse", "no reference dedisperser is registered");
     const xc_dedisperser *ref = xc_dedisperser_of(ri);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++) {
-        if (cases[i].tier > g->tier)
-            continue;
-        if (!g->quiet)
-            fprintf(stderr, "crosscheck gate dedisperse: %s\n", cases[i].name);
-        run_case(g, &cases[i], ref);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++)
+        if (gate_case_due(g, cases[i].tier, "dedisperse", cases[i].name))
+            run_case(g, &cases[i], ref);
     /* standard and full: the conformance suite too (compare/xc_conform.h:
      * hand-worked cases, linearity, shifts, every nbits and convention
      * preset, kill masks, gulps), as the built-in implementations pass it. */

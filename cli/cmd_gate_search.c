@@ -149,13 +149,7 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
     case_files files, *f = &files;
     xc_error e;
     xc_synth_params p;
-    xc_synth_params_init(&p);
-    p.nchans = c->nchans;
-    p.nbits = c->nbits;
-    p.tsamp = c->tsamp;
-    p.tobs = c->tobs;
-    p.seed = c->seed;
-    p.convention = g->cv;
+    gate_synth_params(g, &p, c->nchans, c->nbits, c->tsamp, c->tobs, c->seed);
     p.psr.period_ms = c->period_ms;
     p.psr.width_pct = c->width_pct;
     p.psr.snrpeak = c->snrpeak;
@@ -219,12 +213,8 @@ int gate_search(gatectx *g)
     const xc_impl *ref = xc_registry_pick(reg, fam, XC_CAP_REFERENCE, XC_CAP_APPROXIMATE | XC_CAP_RUNTIME | XC_CAP_DEVICE);
     if (!ref)
         return xc_cli_failf("gate search", "no reference %s searcher is registered", xc_family_name(fam));
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++) {
-        if (cases[i].tier > g->tier)
-            continue;
-        if (!g->quiet)
-            fprintf(stderr, "crosscheck gate search: %s\n", cases[i].name);
-        run_case(g, &cases[i], ref);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++)
+        if (gate_case_due(g, cases[i].tier, "search", cases[i].name))
+            run_case(g, &cases[i], ref);
     return 0;
 }

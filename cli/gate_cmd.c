@@ -176,6 +176,27 @@ int gate_cmd_output(gatectx *g, const char *obs, const gate_kv *kv, size_t n, co
     return !cmd_failed(g, obs, cmd, log, code, tail);
 }
 
+int gate_case_due(const gatectx *g, int tier, const char *what, const char *name)
+{
+    if (tier > g->tier)
+        return 0;
+    if (!g->quiet)
+        fprintf(stderr, "crosscheck gate %s: %s\n", what, name);
+    return 1;
+}
+
+void gate_synth_params(const gatectx *g, xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs,
+                       uint64_t seed)
+{
+    xc_synth_params_init(p);
+    p->nchans = nchans;
+    p->nbits = nbits;
+    p->tsamp = tsamp;
+    p->tobs = tobs;
+    p->seed = seed;
+    p->convention = g->cv;
+}
+
 xc_status gate_case_paths(char *dir, const char *work, const char *obs, const char *const *name, char *const *path,
                           size_t n, xc_error *err)
 {
