@@ -185,18 +185,6 @@ int gate_case_due(const gatectx *g, int tier, const char *what, const char *name
     return 1;
 }
 
-void gate_synth_params(const gatectx *g, xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs,
-                       uint64_t seed)
-{
-    xc_synth_params_init(p);
-    p->nchans = nchans;
-    p->nbits = nbits;
-    p->tsamp = tsamp;
-    p->tobs = tobs;
-    p->seed = seed;
-    p->convention = g->cv;
-}
-
 xc_status gate_case_paths(char *dir, const char *work, const char *obs, const char *const *name, char *const *path,
                           size_t n, xc_error *err)
 {
