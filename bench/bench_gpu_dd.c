@@ -312,16 +312,11 @@ json_t *xc_bench_gpu_dd_json(const xc_bench_gpu_dd *r)
     json_t *rs = json_array();
     for (int k = 0; k < r->info.nranges; k++) {
         const xc_gpu_ddrange *g = &r->info.range[k];
-        json_t *x = json_object();
-        json_object_set_new(x, "kernel", json_string(g->kernel));
-        json_object_set_new(x, "samps_per_thread", json_integer(g->samps_per_thread));
-        json_object_set_new(x, "dms_per_block", json_integer(g->dms_per_block));
-        json_object_set_new(x, "samps_per_block", json_integer(g->samps_per_block));
-        json_object_set_new(x, "chans_per_stage", json_integer(g->chans_per_stage));
-        json_object_set_new(x, "shift_span", json_integer(g->shift_span));
-        json_object_set_new(x, "smem_bytes", json_integer((json_int_t)g->smem_bytes));
-        json_object_set_new(x, "kernel_ms", json_real(g->kernel_ms));
-        json_array_append_new(rs, x);
+        json_array_append_new(rs, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:I, s:f}", "kernel", g->kernel,
+                                            "samps_per_thread", g->samps_per_thread, "dms_per_block",
+                                            g->dms_per_block, "samps_per_block", g->samps_per_block,
+                                            "chans_per_stage", g->chans_per_stage, "shift_span", g->shift_span,
+                                            "smem_bytes", (json_int_t)g->smem_bytes, "kernel_ms", g->kernel_ms));
     }
     json_object_set_new(o, "ranges", rs);
     if (r->tuned_spt) {

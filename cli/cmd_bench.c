@@ -256,25 +256,24 @@ static int bench_dedisperse(int argc, char **argv)
     return run_dedisperse(&s, json, repdir);
 }
 
+/* The benchmarks, by the name that follows `bench`. */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} benches[] = {
+    {"pulscan", xc_bench_pulscan}, {"accel", xc_bench_accel}, {"synth", xc_bench_synth},
+    {"study", xc_bench_study},     {"gpu", xc_bench_gpu},     {"gpu-pulscan", xc_bench_gpu_pulscan},
+    {"dedisperse", bench_dedisperse},
+};
+
 int xc_cmd_bench(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-help")) {
         help();
         return argc < 2 ? 2 : 0;
     }
-    if (!strcmp(argv[1], "pulscan"))
-        return xc_bench_pulscan(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "accel"))
-        return xc_bench_accel(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "synth"))
-        return xc_bench_synth(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "study"))
-        return xc_bench_study(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "gpu"))
-        return xc_bench_gpu(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "gpu-pulscan"))
-        return xc_bench_gpu_pulscan(argc - 1, argv + 1);
-    if (strcmp(argv[1], "dedisperse"))
-        return xc_cli_failf("bench", "unknown benchmark '%s' (there are: dedisperse, pulscan, accel, synth, study, gpu, gpu-pulscan)", argv[1]);
-    return bench_dedisperse(argc - 1, argv + 1);
+    for (size_t k = 0; k < sizeof benches / sizeof benches[0]; k++)
+        if (!strcmp(argv[1], benches[k].name))
+            return benches[k].run(argc - 1, argv + 1);
+    return xc_cli_failf("bench", "unknown benchmark '%s' (there are: dedisperse, pulscan, accel, synth, study, gpu, gpu-pulscan)", argv[1]);
 }

@@ -53,6 +53,9 @@ enum { GATE_FMT_AUTO = 0, GATE_FMT_PLANE, GATE_FMT_NPY, GATE_FMT_DAT, GATE_FMT_T
  * XC_EINVAL naming a path that does not fit. */
 xc_status gate_case_paths(char *dir, const char *work, const char *obs, const char *const *name, char *const *path,
                           size_t n, xc_error *err);
+/* Whether a case of tier tier runs in g's tier; if so, its name on stderr
+ * (unless -quiet) as "crosscheck gate <what>: <name>". */
+int gate_case_due(const gatectx *g, int tier, const char *what, const char *name);
 /* A placeholder of a -cmd template and its value. */
 typedef struct {
     const char *key;

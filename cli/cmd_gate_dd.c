@@ -435,13 +435,9 @@ int gate_dedisperse(gatectx *g)
     if (!ri)
         return xc_cli_failf("gate dedisperse", "no reference dedisperser is registered");
     const xc_dedisperser *ref = xc_dedisperser_of(ri);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++) {
-        if (cases[i].tier > g->tier)
-            continue;
-        if (!g->quiet)
-            fprintf(stderr, "crosscheck gate dedisperse: %s\n", cases[i].name);
-        run_case(g, &cases[i], ref);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++)
+        if (gate_case_due(g, cases[i].tier, "dedisperse", cases[i].name))
+            run_case(g, &cases[i], ref);
     /* standard and full: the conformance suite too (compare/xc_conform.h:
      * hand-worked cases, linearity, shifts, every nbits and convention
      * preset, kill masks, gulps), as the built-in implementations pass it. */

@@ -219,12 +219,8 @@ int gate_search(gatectx *g)
     const xc_impl *ref = xc_registry_pick(reg, fam, XC_CAP_REFERENCE, XC_CAP_APPROXIMATE | XC_CAP_RUNTIME | XC_CAP_DEVICE);
     if (!ref)
         return xc_cli_failf("gate search", "no reference %s searcher is registered", xc_family_name(fam));
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++) {
-        if (cases[i].tier > g->tier)
-            continue;
-        if (!g->quiet)
-            fprintf(stderr, "crosscheck gate search: %s\n", cases[i].name);
-        run_case(g, &cases[i], ref);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++)
+        if (gate_case_due(g, cases[i].tier, "search", cases[i].name))
+            run_case(g, &cases[i], ref);
     return 0;
 }

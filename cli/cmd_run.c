@@ -105,26 +105,14 @@ static int parse(runctx *c, int argc, char **argv, const char **spec_file, const
 /* Every observation of the spec, in its order. */
 static void run_spec(runctx *c, const xc_runspec *s)
 {
-    for (size_t i = 0; i < s->nsyn && !c->vd.fatal; i++) {
-        if (!c->quiet)
-            fprintf(stderr, "crosscheck run: %s\n", s->syn[i].name);
+    for (size_t i = 0; i < s->nsyn && !c->vd.fatal; i++)
         run_synthetic(c, &s->syn[i]);
-    }
-    for (size_t i = 0; i < s->nreal && !c->vd.fatal; i++) {
-        if (!c->quiet)
-            fprintf(stderr, "crosscheck run: %s\n", s->real[i].name);
+    for (size_t i = 0; i < s->nreal && !c->vd.fatal; i++)
         run_real(c, &s->real[i]);
-    }
-    for (size_t i = 0; i < s->nper && !c->vd.fatal; i++) {
-        if (!c->quiet)
-            fprintf(stderr, "crosscheck run: %s\n", s->per[i].name);
+    for (size_t i = 0; i < s->nper && !c->vd.fatal; i++)
         run_periodicity(c, &s->per[i]);
-    }
-    for (size_t i = 0; i < s->nacc && !c->vd.fatal; i++) {
-        if (!c->quiet)
-            fprintf(stderr, "crosscheck run: %s\n", s->acc[i].name);
+    for (size_t i = 0; i < s->nacc && !c->vd.fatal; i++)
         run_accel(c, &s->acc[i]);
-    }
     xc_vd_emit(&c->vd);
 }
 

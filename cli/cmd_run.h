@@ -55,6 +55,8 @@ int run_wanted(const runctx *c, const xc_impl *impl);
  * wants and that is available here; unavailable ones are noted as skipped
  * (never passed).  NULL at the end. */
 const xc_impl *run_next_impl(runctx *c, const char *obs, const char *what, xc_family fam, size_t *i);
+/* An observation starts: its name on stderr (unless -quiet), returned. */
+const char *run_begin(const runctx *c, const char *obs);
 /* An implementation that cannot run here: a line in the report and on stderr. */
 void run_skip_text(runctx *c, const char *obs, const char *what, const char *name, const char *why);
 

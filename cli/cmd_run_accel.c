@@ -133,7 +133,7 @@ static void against_accelsearch(runctx *c, const char *obs, const xc_rs_accel *o
 
 void run_accel(runctx *c, const xc_rs_accel *ob)
 {
-    const char *obs = ob->name;
+    const char *obs = run_begin(c, ob->name);
     xc_error e;
     char path[4500], truthp[4500] = "";
     xc_spectrum sp;

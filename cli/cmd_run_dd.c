@@ -103,7 +103,7 @@ static void free_runs(planerun *runs, int n)
 
 void run_synthetic(runctx *c, const xc_rs_synthetic *ob)
 {
-    const char *obs = ob->name;
+    const char *obs = run_begin(c, ob->name);
     xc_error e;
     xc_synth_params sp;
     xc_synth_params_init(&sp);
@@ -159,7 +159,7 @@ void run_synthetic(runctx *c, const xc_rs_synthetic *ob)
 
 void run_real(runctx *c, const xc_rs_real *ob)
 {
-    const char *obs = ob->name;
+    const char *obs = run_begin(c, ob->name);
     xc_error e;
     char fil[4096];
     if (xc_path_under(fil, sizeof fil, c->datasets, ob->file, &e)) {

@@ -135,7 +135,7 @@ int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t 
 
 void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
 {
-    const char *obs = ob->name;
+    const char *obs = run_begin(c, ob->name);
     xc_error e;
     xc_psearch_opts po;
     xc_psearch_opts_default(&po, XC_FAMILY_PULSCAN);

@@ -176,6 +176,15 @@ int gate_cmd_output(gatectx *g, const char *obs, const gate_kv *kv, size_t n, co
     return !cmd_failed(g, obs, cmd, log, code, tail);
 }
 
+int gate_case_due(const gatectx *g, int tier, const char *what, const char *name)
+{
+    if (tier > g->tier)
+        return 0;
+    if (!g->quiet)
+        fprintf(stderr, "crosscheck gate %s: %s\n", what, name);
+    return 1;
+}
+
 xc_status gate_case_paths(char *dir, const char *work, const char *obs, const char *const *name, char *const *path,
                           size_t n, xc_error *err)
 {

@@ -24,6 +24,13 @@ void run_skip_text(runctx *c, const char *obs, const char *what, const char *nam
         fprintf(stderr, "  skip %-10s %s\n", name, why);
 }
 
+const char *run_begin(const runctx *c, const char *obs)
+{
+    if (!c->quiet)
+        fprintf(stderr, "crosscheck run: %s\n", obs);
+    return obs;
+}
+
 const xc_impl *run_next_impl(runctx *c, const char *obs, const char *what, xc_family fam, size_t *i)
 {
     const xc_registry *reg = xc_cli_registry();
