@@ -48,23 +48,13 @@ xc_status xc_approx_accel_grid(const xc_accel_searcher *s, int zmax, size_t nsig
                                xc_accel_grid_loss *out, xc_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (!s || !s->plane)
-        return xc_error_set(err, XC_EINVAL, "accel grid: no searcher given");
-    if (zmax < 4 || nsig < 10)
-        return xc_error_set(err, XC_EINVAL, "accel grid: zmax %d, %zu signals (need zmax >= 4, >= 10 signals)", zmax,
-                            nsig);
+    xc_status st = xc_approx_accel_sweep_check(s, zmax, nsig, "accel grid", ">= 10 signals", err);
+    if (st)
+        return st;
     out->zmax = zmax;
     out->nsig = nsig;
-    xc_accel_opts ao;
-    xc_accel_opts_default(&ao);
-    ao.zmax = zmax;
-    ao.numharm = 1;
-    ao.acc = XC_ACCEL_HIGHACC;
-    ao.rlo = 1;
-    ao.rhi = 1 << 20;
-    ao.threads = threads;
     xc_accel_plan p;
-    xc_status st = xc_accel_plan_make(&p, &ao, (size_t)1 << 20, 1.0, err);
+    st = xc_approx_accel_sweep_plan(&p, zmax, XC_ACCEL_HIGHACC, threads, err);
     if (st)
         return st;
     const long base = 100000;

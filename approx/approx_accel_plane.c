@@ -60,3 +60,26 @@ xc_status xc_approx_accel_plan1(xc_accel_plan *p, size_t nbins, int zmax, int wm
         ao.normwidth = normwidth;
     return xc_accel_plan_make(p, &ao, nbins, 1.0, err);
 }
+
+xc_status xc_approx_accel_sweep_plan(xc_accel_plan *p, int zmax, xc_accel_acc acc, int threads, xc_error *err)
+{
+    xc_accel_opts ao;
+    xc_accel_opts_default(&ao);
+    ao.zmax = zmax;
+    ao.numharm = 1;
+    ao.acc = acc;
+    ao.rlo = 1;
+    ao.rhi = 1 << 20;
+    ao.threads = threads;
+    return xc_accel_plan_make(p, &ao, (size_t)1 << 20, 1.0, err);
+}
+
+xc_status xc_approx_accel_sweep_check(const xc_accel_searcher *s, int zmax, size_t nsig, const char *what,
+                                      const char *need, xc_error *err)
+{
+    if (!s || !s->plane)
+        return xc_error_set(err, XC_EINVAL, "%s: no searcher given", what);
+    if (zmax < 4 || nsig < 10)
+        return xc_error_set(err, XC_EINVAL, "%s: zmax %d, %zu signals (need zmax >= 4, %s)", what, zmax, nsig, need);
+    return XC_OK;
+}

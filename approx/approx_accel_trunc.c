@@ -12,19 +12,6 @@
 
 #define LONGHW 1000
 
-static xc_status make_plan(int zmax, xc_accel_acc acc, int threads, xc_accel_plan *p, xc_error *err)
-{
-    xc_accel_opts ao;
-    xc_accel_opts_default(&ao);
-    ao.zmax = zmax;
-    ao.numharm = 1;
-    ao.acc = acc;
-    ao.rlo = 1;
-    ao.rhi = 1 << 20;
-    ao.threads = threads;
-    return xc_accel_plan_make(p, &ao, (size_t)1 << 20, 1.0, err);
-}
-
 static int zbin(int z, int zmax)
 {
     if (z == 0)
@@ -37,11 +24,9 @@ xc_status xc_approx_accel_trunc(const xc_accel_searcher *s, int zmax, size_t nsi
                                 xc_accel_trunc_loss *out, xc_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (!s || !s->plane)
-        return xc_error_set(err, XC_EINVAL, "accel truncation: no searcher given");
-    if (zmax < 4 || nsig < 10)
-        return xc_error_set(err, XC_EINVAL, "accel truncation: zmax %d, %zu signals (need zmax >= 4, >= 10)", zmax,
-                            nsig);
+    xc_status st = xc_approx_accel_sweep_check(s, zmax, nsig, "accel truncation", ">= 10", err);
+    if (st)
+        return st;
     out->zmax = zmax;
     out->nsig = nsig;
     out->longhw = LONGHW;
@@ -51,9 +36,9 @@ xc_status xc_approx_accel_trunc(const xc_accel_searcher *s, int zmax, size_t nsi
     xc_accel_plan p[2];
     memset(p, 0, sizeof p);
     void *state[2] = {NULL, NULL};
-    xc_status st = make_plan(zmax, XC_ACCEL_LOWACC, threads, &p[0], err);
+    st = xc_approx_accel_sweep_plan(&p[0], zmax, XC_ACCEL_LOWACC, threads, err);
     if (!st)
-        st = make_plan(zmax, XC_ACCEL_HIGHACC, threads, &p[1], err);
+        st = xc_approx_accel_sweep_plan(&p[1], zmax, XC_ACCEL_HIGHACC, threads, err);
     for (int a = 0; a < 2 && !st; a++)
         if (s->create)
             st = s->create(s, &p[a], &state[a], err);

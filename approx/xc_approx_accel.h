@@ -55,6 +55,15 @@ xc_status xc_approx_accel_plane(const xc_accel_searcher *s, void *state, const x
 xc_status xc_approx_accel_plan1(xc_accel_plan *p, size_t nbins, int zmax, int wmax, int threads, size_t normwidth,
                                 xc_error *err);
 
+/* The signal sweeps' (grid, truncation) plan: one harmonic over bins
+ * 1..2^20 of a 2^20-bin T = 1 s spectrum, zmax, half-widths acc. */
+xc_status xc_approx_accel_sweep_plan(xc_accel_plan *p, int zmax, xc_accel_acc acc, int threads, xc_error *err);
+
+/* The signal sweeps' arguments: a searcher with a plane stage, zmax >= 4 and
+ * nsig >= 10; else XC_EINVAL, named what, "need" ending the message. */
+xc_status xc_approx_accel_sweep_check(const xc_accel_searcher *s, int zmax, size_t nsig, const char *what,
+                                      const char *need, xc_error *err);
+
 /* ---- 1. noise ----------------------------------------------------------------- */
 
 /* A spectrum of nbins complex Gaussian bins, zero mean (as a real series'

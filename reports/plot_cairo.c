@@ -25,6 +25,22 @@ static int usable(double v, int log)
     return xc_plot_usable(v, log);
 }
 
+/* Extends the path to (x, y) when ok (pen up: starts it there), else lifts
+ * the pen: a line through the usable points, broken where one is not. */
+static void trace(const plot *p, int *pen, int ok, double x, double y)
+{
+    if (!ok) {
+        *pen = 0;
+        return;
+    }
+    double px = xc_pf_map_x(p, x), py = xc_pf_map_y(p, y);
+    if (*pen)
+        cairo_line_to(p->cr, px, py);
+    else
+        cairo_move_to(p->cr, px, py);
+    *pen = 1;
+}
+
 /* The extent of the usable points of every series, error bars included. */
 static void data_range(const xc_lineplot *lp, double *xmin, double *xmax, double *ymin, double *ymax)
 {
@@ -98,18 +114,8 @@ xc_status xc_draw_lines(const xc_lineplot *lp, xc_drawn *d, xc_error *err)
         uint32_t col = xc_pf_palette[s % NPALETTE];
         if (!sr->points) {
             int pen = 0;
-            for (size_t i = 0; i < sr->n; i++) {
-                if (!usable(sr->x[i], lp->logx) || !usable(sr->y[i], lp->logy)) {
-                    pen = 0;
-                    continue;
-                }
-                double px = xc_pf_map_x(&p, sr->x[i]), py = xc_pf_map_y(&p, sr->y[i]);
-                if (pen)
-                    cairo_line_to(cr, px, py);
-                else
-                    cairo_move_to(cr, px, py);
-                pen = 1;
-            }
+            for (size_t i = 0; i < sr->n; i++)
+                trace(&p, &pen, usable(sr->x[i], lp->logx) && usable(sr->y[i], lp->logy), sr->x[i], sr->y[i]);
             /* Past the palette, dashes keep series apart. */
             static const double dash[] = {6, 3};
             cairo_set_dash(cr, dash, extra ? 2 : 0, 0);
@@ -323,16 +329,7 @@ xc_status xc_draw_scatter(const xc_scatter *sc, xc_drawn *d, xc_error *err)
         for (int k = 0; k <= 256; k++) {
             double u = p.ax.lo + (p.ax.hi - p.ax.lo) * k / 256.0;
             double v = p.ax.log ? pow(10, u) : u;
-            if (!usable(v, p.ay.log)) {
-                pen = 0;
-                continue;
-            }
-            double px = xc_pf_map_x(&p, v), py = xc_pf_map_y(&p, v);
-            if (pen)
-                cairo_line_to(cr, px, py);
-            else
-                cairo_move_to(cr, px, py);
-            pen = 1;
+            trace(&p, &pen, usable(v, p.ay.log), v, v);
         }
         static const double dash[] = {6, 4};
         cairo_set_dash(cr, dash, 2, 0);

@@ -142,36 +142,38 @@ static xc_status add_figure(xc_report *r, xc_text *fig, xc_status st, xc_error *
     return add_item(r, IT_FIGURE, fig->s, NULL, err);
 }
 
-xc_status xc_report_add_lines(xc_report *r, const xc_lineplot *p, xc_error *err)
+typedef enum { FIG_LINES, FIG_HEATMAP, FIG_SCATTER, FIG_BARS } fig_kind;
+
+/* Draws plot p of kind k (reports/xc_plot.h) and adds it. */
+static xc_status add_plot(xc_report *r, fig_kind k, const void *p, xc_error *err)
 {
     xc_text fig;
     xc_text_init(&fig);
-    xc_status st = xc_plot_lines(&fig, p, err);
+    xc_status st = k == FIG_LINES     ? xc_plot_lines(&fig, p, err)
+                   : k == FIG_HEATMAP ? xc_plot_heatmap(&fig, p, err)
+                   : k == FIG_SCATTER ? xc_plot_scatter(&fig, p, err)
+                                      : xc_plot_bars(&fig, p, err);
     return add_figure(r, &fig, st, err);
+}
+
+xc_status xc_report_add_lines(xc_report *r, const xc_lineplot *p, xc_error *err)
+{
+    return add_plot(r, FIG_LINES, p, err);
 }
 
 xc_status xc_report_add_heatmap(xc_report *r, const xc_heatmap *h, xc_error *err)
 {
-    xc_text fig;
-    xc_text_init(&fig);
-    xc_status st = xc_plot_heatmap(&fig, h, err);
-    return add_figure(r, &fig, st, err);
+    return add_plot(r, FIG_HEATMAP, h, err);
 }
 
 xc_status xc_report_add_scatter(xc_report *r, const xc_scatter *s, xc_error *err)
 {
-    xc_text fig;
-    xc_text_init(&fig);
-    xc_status st = xc_plot_scatter(&fig, s, err);
-    return add_figure(r, &fig, st, err);
+    return add_plot(r, FIG_SCATTER, s, err);
 }
 
 xc_status xc_report_add_bars(xc_report *r, const xc_bars *b, xc_error *err)
 {
-    xc_text fig;
-    xc_text_init(&fig);
-    xc_status st = xc_plot_bars(&fig, b, err);
-    return add_figure(r, &fig, st, err);
+    return add_plot(r, FIG_BARS, b, err);
 }
 
 xc_status xc_report_set_number(xc_report *r, const char *key, double value, xc_error *err)

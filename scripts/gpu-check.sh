@@ -52,22 +52,19 @@ device)
     # under memcheck; its kernels are the ones the other cases run).
     PS_SAN=gpu_ps_listed,gpu_ps_powers,gpu_ps_borrow,gpu_ps_peaks,gpu_ps_cands,gpu_ps_wide,gpu_ps_hand,gpu_ps_errors,gpu_ps_plan
     if [ "$PART" != sanitize ]; then
-    echo "== GPU tests"
-    timeout 200 $B/test_gpu > "$OUTDIR/test_gpu.log" 2>&1; rc_t=$?
-    grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. " "$OUTDIR/test_gpu.log" | tail -60
-    echo "== GPU Pulscan tests"
-    timeout 200 $B/test_gpu_pulscan > "$OUTDIR/test_gpu_pulscan.log" 2>&1; rc_pt=$?
-    grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. " "$OUTDIR/test_gpu_pulscan.log" | tail -30
-    echo "== GPU accel (FDAS/FDJS) tests"
-    timeout 300 $B/test_gpu_accel > "$OUTDIR/test_gpu_accel.log" 2>&1; rc_at=$?
-    grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. |  gpu vs cpu|  J1807|  largest|templates, hwmax" \
-        "$OUTDIR/test_gpu_accel.log" | tail -30
-    echo "== GPU subband and tree tests (bit for bit against their references)"
-    timeout 200 $B/test_gpu_approx > "$OUTDIR/test_gpu_approx.log" 2>&1; rc_st=$?
-    grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|differs|bit for bit" "$OUTDIR/test_gpu_approx.log" | tail -12
-    echo "== conformance suite (every registered implementation, the device ones included)"
-    timeout 200 $B/test_conformance > "$OUTDIR/conformance.log" 2>&1; rc_k=$?
-    grep -E "Test:|FAILED|XC-SUMMARY|SKIPPED|rows fail" "$OUTDIR/conformance.log" | tail -30
+    # The GPU test binaries, one a row: seconds, binary, log name, its exit-status
+    # variable, lines shown, what grep -E shows of its log, the heading.
+    while IFS=';' read -r secs bin log rc lines pat title; do
+        echo "== $title"
+        timeout "$secs" "$B/$bin" > "$OUTDIR/$log.log" 2>&1; eval "$rc=\$?"
+        grep -E "$pat" "$OUTDIR/$log.log" | tail -"$lines"
+    done <<'TESTS'
+200;test_gpu;test_gpu;rc_t;60;Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. ;GPU tests
+200;test_gpu_pulscan;test_gpu_pulscan;rc_pt;30;Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. ;GPU Pulscan tests
+300;test_gpu_accel;test_gpu_accel;rc_at;30;Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. |  gpu vs cpu|  J1807|  largest|templates, hwmax;GPU accel (FDAS/FDJS) tests
+200;test_gpu_approx;test_gpu_approx;rc_st;12;Test:|FAILED|XC-SUMMARY|SKIPPED|differs|bit for bit;GPU subband and tree tests (bit for bit against their references)
+200;test_conformance;conformance;rc_k;30;Test:|FAILED|XC-SUMMARY|SKIPPED|rows fail;conformance suite (every registered implementation, the device ones included)
+TESTS
     echo "== cross-check: gpu and the GPU subband/tree against the references (default datasets, real files, prepsubband)"
     timeout 400 $B/crosscheck run -quiet -impl gpu,gpu-direct,subband-gpu,tree-gpu,tree-padded-gpu -out "$OUTDIR/run" > "$OUTDIR/run.txt" 2>&1; rc_x=$?
     grep -E "^(gpu|subband-gpu|tree)" "$OUTDIR/run.txt" | cut -c1-170

@@ -32,6 +32,9 @@ xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_s
 /* Writes text to path through a temporary (core/base/xc_atomic.h). */
 xc_status xc_study_write_text(const char *path, const char *text, size_t len, xc_error *err);
 
+/* v with `digits` significant digits ("%.*g"), or "nan" when not finite. */
+void xc_study_fmt_num(char *out, size_t n, double v, int digits);
+
 /* Per (searcher, config): detections among pulsars not removed, unique ones. */
 typedef struct {
     uint64_t n, detected, unique, n_removed, n_total;

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,14 @@ static uint64_t line_hash(const char *s, size_t n) { return xc_hash64(XC_HASH_IN
 xc_status xc_study_write_text(const char *path, const char *text, size_t len, xc_error *err)
 {
     return xc_atomic_write(path, text, len, err);
+}
+
+void xc_study_fmt_num(char *out, size_t n, double v, int digits)
+{
+    if (isfinite(v))
+        snprintf(out, n, "%.*g", digits, v);
+    else
+        snprintf(out, n, "nan");
 }
 
 xc_status xc_study_dir_init(const xc_study *st, const char *dir, xc_error *err)

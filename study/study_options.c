@@ -3,6 +3,7 @@
  * each value is checked as the command checks it. */
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,42 +11,74 @@
 
 typedef enum { K_INT, K_NUM, K_BOOL, K_CHOICE, K_BINS } kind;
 
+/* How the checked value is stored: int, size_t, double, or the enum value
+ * e[0] or e[1] for choice (or boolean) 0 or 1. */
+typedef enum { S_INT, S_SIZE, S_NUM, S_ENUM } store;
+
 typedef struct {
+    xc_family f;
     const char *name;
     kind k;
     long lo, hi;            /* K_INT, K_BINS */
     const char *choices;    /* K_CHOICE: "a|b" */
+    size_t off;             /* of the member in xc_psopts or xc_accel_opts */
+    store s;
+    int e[2];               /* S_ENUM */
 } optdef;
 
-/* Order = the order of a configuration's label. */
-static const optdef ps_opts[] = {
-    {"zmax", K_INT, 0, 100000, NULL},      {"numharm", K_INT, 1, 8, NULL},
-    {"sigma", K_NUM, 0, 0, NULL},          {"zstep", K_INT, 1, 100000, NULL},
-    {"zlog", K_BOOL, 0, 0, NULL},          {"chunkwidth", K_BINS, 1, 1L << 40, NULL},
-    {"normalizechunkwidth", K_BINS, 16, 1L << 40, NULL},
-    {"rblock", K_BOOL, 0, 0, NULL},        {"nosift", K_BOOL, 0, 0, NULL},
-    {"norm", K_CHOICE, 0, 0, "exact|mom"}, {"logp", K_CHOICE, 0, 0, "exact|poly"},
-    {NULL, K_INT, 0, 0, NULL},
+#define PS(m) offsetof(xc_psopts, m)
+#define AC(m) offsetof(xc_accel_opts, m)
+
+/* Per family, order = the order of a configuration's label. */
+static const optdef opts[] = {
+    {XC_FAMILY_PULSCAN, "zmax", K_INT, 0, 100000, NULL, PS(zmax), S_INT, {0, 0}},
+    {XC_FAMILY_PULSCAN, "numharm", K_INT, 1, 8, NULL, PS(numharm), S_INT, {0, 0}},
+    {XC_FAMILY_PULSCAN, "sigma", K_NUM, 0, 0, NULL, PS(sigma), S_NUM, {0, 0}},
+    {XC_FAMILY_PULSCAN, "zstep", K_INT, 1, 100000, NULL, PS(zstep), S_INT, {0, 0}},
+    {XC_FAMILY_PULSCAN, "zlog", K_BOOL, 0, 0, NULL, PS(zlog), S_INT, {0, 0}},
+    {XC_FAMILY_PULSCAN, "chunkwidth", K_BINS, 1, 1L << 40, NULL, PS(chunkwidth), S_SIZE, {0, 0}},
+    {XC_FAMILY_PULSCAN, "normalizechunkwidth", K_BINS, 16, 1L << 40, NULL, PS(normwidth), S_SIZE, {0, 0}},
+    {XC_FAMILY_PULSCAN, "rblock", K_BOOL, 0, 0, NULL, PS(rblock), S_INT, {0, 0}},
+    {XC_FAMILY_PULSCAN, "nosift", K_BOOL, 0, 0, NULL, PS(nosift), S_INT, {0, 0}},
+    {XC_FAMILY_PULSCAN, "norm", K_CHOICE, 0, 0, "exact|mom", PS(norm), S_ENUM, {XC_NORM_EXACT, XC_NORM_MOM}},
+    {XC_FAMILY_PULSCAN, "logp", K_CHOICE, 0, 0, "exact|poly", PS(logp), S_ENUM, {XC_LOGP_EXACT, XC_LOGP_POLY}},
+    {XC_FAMILY_ACCEL, "zmax", K_INT, 0, 1200, NULL, AC(zmax), S_INT, {0, 0}},
+    {XC_FAMILY_ACCEL, "wmax", K_INT, 0, 4000, NULL, AC(wmax), S_INT, {0, 0}},
+    {XC_FAMILY_ACCEL, "numharm", K_INT, 1, 32, NULL, AC(numharm), S_INT, {0, 0}},
+    {XC_FAMILY_ACCEL, "sigma", K_NUM, 0, 0, NULL, AC(sigma), S_NUM, {0, 0}},
+    {XC_FAMILY_ACCEL, "flo", K_NUM, 0, 0, NULL, AC(flo), S_NUM, {0, 0}},
+    {XC_FAMILY_ACCEL, "fhi", K_NUM, 0, 0, NULL, AC(fhi), S_NUM, {0, 0}},
+    {XC_FAMILY_ACCEL, "rlo", K_NUM, 0, 0, NULL, AC(rlo), S_NUM, {0, 0}},
+    {XC_FAMILY_ACCEL, "rhi", K_NUM, 0, 0, NULL, AC(rhi), S_NUM, {0, 0}},
+    {XC_FAMILY_ACCEL, "preset", K_CHOICE, 0, 0, "exact|presto", AC(preset), S_ENUM, {XC_ACCEL_EXACT, XC_ACCEL_PRESTO}},
+    {XC_FAMILY_ACCEL, "normwidth", K_BINS, 16, 1L << 32, NULL, AC(normwidth), S_SIZE, {0, 0}},
+    {XC_FAMILY_ACCEL, "highacc", K_BOOL, 0, 0, NULL, AC(acc), S_ENUM, {XC_ACCEL_LOWACC, XC_ACCEL_HIGHACC}},
 };
 
-static const optdef ac_opts[] = {
-    {"zmax", K_INT, 0, 1200, NULL},   {"wmax", K_INT, 0, 4000, NULL},  {"numharm", K_INT, 1, 32, NULL},
-    {"sigma", K_NUM, 0, 0, NULL},     {"flo", K_NUM, 0, 0, NULL},      {"fhi", K_NUM, 0, 0, NULL},
-    {"rlo", K_NUM, 0, 0, NULL},       {"rhi", K_NUM, 0, 0, NULL},
-    {"preset", K_CHOICE, 0, 0, "exact|presto"}, {"normwidth", K_BINS, 16, 1L << 32, NULL},
-    {"highacc", K_BOOL, 0, 0, NULL},
-    {NULL, K_INT, 0, 0, NULL},
-};
+#define NOPTS (sizeof opts / sizeof *opts)
 
-static const optdef *table(xc_family f) { return f == XC_FAMILY_ACCEL ? ac_opts : ps_opts; }
+/* Family f's option name and its rank among f's options; NULL if none. */
+static const optdef *find_opt(xc_family f, const char *name, int *rank)
+{
+    int r = 0;
+    for (size_t i = 0; i < NOPTS; i++) {
+        if (opts[i].f != f)
+            continue;
+        if (!strcmp(opts[i].name, name)) {
+            *rank = r;
+            return &opts[i];
+        }
+        r++;
+    }
+    *rank = -1;
+    return NULL;
+}
 
 int xc_study_opt_rank(xc_family f, const char *name)
 {
-    const optdef *t = table(f);
-    for (int i = 0; t[i].name; i++)
-        if (!strcmp(t[i].name, name))
-            return i;
-    return -1;
+    int r;
+    find_opt(f, name, &r);
+    return r;
 }
 
 /* The names, for messages. */
@@ -53,8 +86,9 @@ static void names(xc_family f, char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = 0;
-    for (const optdef *d = table(f); d->name && len < n; d++)
-        len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", d->name);
+    for (size_t i = 0; i < NOPTS && len < n; i++)
+        if (opts[i].f == f)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", opts[i].name);
 }
 
 static int choice_index(const char *choices, const char *v)
@@ -78,14 +112,14 @@ static int choice_index(const char *choices, const char *v)
 xc_status xc_study_opt_apply(xc_family f, const char *name, const json_t *v, const char *where,
                              xc_study_config *c, char *text, size_t ntext, xc_error *err)
 {
-    int k = xc_study_opt_rank(f, name);
-    if (k < 0) {
+    int k;
+    const optdef *d = find_opt(f, name, &k);
+    if (!d) {
         char list[400];
         names(f, list, sizeof list);
         return xc_error_set(err, XC_EINVAL, "%s: unknown %s option (expected one of %s)", where,
                             xc_family_name(f), list);
     }
-    const optdef *d = &table(f)[k];
     long iv = 0;
     double dv = 0;
     switch (d->k) {
@@ -114,59 +148,22 @@ xc_status xc_study_opt_apply(xc_family f, const char *name, const json_t *v, con
         snprintf(text, ntext, "%s", json_string_value(v));
         break;
     }
-    if (f == XC_FAMILY_PULSCAN) {
-        xc_psopts *o = &c->opts.ps;
-        if (!strcmp(name, "zmax"))
-            o->zmax = (int)iv;
-        else if (!strcmp(name, "numharm"))
-            o->numharm = (int)iv;
-        else if (!strcmp(name, "sigma"))
-            o->sigma = dv;
-        else if (!strcmp(name, "zstep"))
-            o->zstep = (int)iv;
-        else if (!strcmp(name, "zlog"))
-            o->zlog = (int)iv;
-        else if (!strcmp(name, "chunkwidth"))
-            o->chunkwidth = (size_t)iv;
-        else if (!strcmp(name, "normalizechunkwidth"))
-            o->normwidth = (size_t)iv;
-        else if (!strcmp(name, "rblock"))
-            o->rblock = (int)iv;
-        else if (!strcmp(name, "nosift"))
-            o->nosift = (int)iv;
-        else if (!strcmp(name, "norm"))
-            o->norm = iv ? XC_NORM_MOM : XC_NORM_EXACT;
-        else if (!strcmp(name, "logp"))
-            o->logp = iv ? XC_LOGP_POLY : XC_LOGP_EXACT;
-        c->zmax = o->zmax;
-        c->numharm = o->numharm;
-    } else {
-        xc_accel_opts *o = &c->opts.ac;
-        if (!strcmp(name, "zmax"))
-            o->zmax = (int)iv;
-        else if (!strcmp(name, "wmax"))
-            o->wmax = (int)iv;
-        else if (!strcmp(name, "numharm"))
-            o->numharm = (int)iv;
-        else if (!strcmp(name, "sigma"))
-            o->sigma = dv;
-        else if (!strcmp(name, "flo"))
-            o->flo = dv;
-        else if (!strcmp(name, "fhi"))
-            o->fhi = dv;
-        else if (!strcmp(name, "rlo"))
-            o->rlo = dv;
-        else if (!strcmp(name, "rhi"))
-            o->rhi = dv;
-        else if (!strcmp(name, "preset"))
-            o->preset = iv ? XC_ACCEL_PRESTO : XC_ACCEL_EXACT;
-        else if (!strcmp(name, "normwidth"))
-            o->normwidth = (size_t)iv;
-        else if (!strcmp(name, "highacc"))
-            o->acc = iv ? XC_ACCEL_HIGHACC : XC_ACCEL_LOWACC;
-        c->zmax = o->zmax;
-        c->numharm = o->numharm;
+    char *m = (f == XC_FAMILY_PULSCAN ? (char *)&c->opts.ps : (char *)&c->opts.ac) + d->off;
+    switch (d->s) {
+    case S_INT:
+        *(int *)m = (int)iv;
+        break;
+    case S_SIZE:
+        *(size_t *)m = (size_t)iv;
+        break;
+    case S_NUM:
+        *(double *)m = dv;
+        break;
+    case S_ENUM:
+        *(int *)m = d->e[iv ? 1 : 0];
+        break;
     }
+    xc_psearch_opts_get(&c->opts, &c->zmax, &c->numharm, NULL);
     return XC_OK;
 }
 

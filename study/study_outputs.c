@@ -156,14 +156,6 @@ static xc_status flush(buf_t *b, const char *dir, const char *name, xc_error *er
     return e;
 }
 
-static void fmt(char *out, size_t n, double v)
-{
-    if (isfinite(v))
-        snprintf(out, n, "%.6g", v);
-    else
-        snprintf(out, n, "nan");
-}
-
 static xc_status write_rates(const xc_study *st, const xc_study_table *t, const char *dir, xc_error *err)
 {
     buf_t b = {0};
@@ -172,9 +164,9 @@ static xc_status write_rates(const xc_study *st, const xc_study_table *t, const 
         for (size_t c = 0; c < st->s[k].ncfg; c++) {
             const xc_study_rate *r = &t->rate[xc_study_search_index(st, (int)k, (int)c)];
             char a[3][32];
-            fmt(a[0], 32, r->rate);
-            fmt(a[1], 32, r->lo);
-            fmt(a[2], 32, r->hi);
+            xc_study_fmt_num(a[0], 32, r->rate, 6);
+            xc_study_fmt_num(a[1], 32, r->lo, 6);
+            xc_study_fmt_num(a[2], 32, r->hi, 6);
             put(&b, "%s,%s,%llu,%llu,%s,%s,%s,%llu,%s,%llu,%llu,%s,%s,%d,%d\n", st->s[k].name, st->s[k].cfg[c].label,
                 (unsigned long long)r->n, (unsigned long long)r->detected, a[0], a[1], a[2],
                 (unsigned long long)r->unique, r->peers, (unsigned long long)r->n_total,

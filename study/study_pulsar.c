@@ -225,14 +225,6 @@ done:
     return e;
 }
 
-static void fmt_num(char *b, size_t n, double v)
-{
-    if (isfinite(v))
-        snprintf(b, n, "%.10g", v);
-    else
-        snprintf(b, n, "nan");
-}
-
 /* The row of one search. */
 static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_synth_params *p, const xc_truth *t,
                        const xc_candlist *cl, xc_study_row *row, xc_error *err)
@@ -282,7 +274,7 @@ static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_s
         meas[7] = cd->f_hz;
     }
     for (int q = 0; q < 8; q++)
-        fmt_num(v[q], sizeof v[q], meas[q]);
+        xc_study_fmt_num(v[q], sizeof v[q], meas[q], 10);
     const double tv[] = {t->f0_hz, t->r, t->z, t->w, t->snr_folded, p->psr.period_ms, p->psr.width_pct,
                          p->psr.snrpeak, p->psr.dm, p->psr.bin.pb_h, p->psr.bin.ecc, p->psr.bin.phase,
                          p->psr.bin.mp, p->psr.bin.mc};
@@ -290,7 +282,7 @@ static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_s
     size_t len = 0;
     for (size_t q = 0; q < sizeof tv / sizeof tv[0]; q++) {
         char b[40];
-        fmt_num(b, sizeof b, tv[q]);
+        xc_study_fmt_num(b, sizeof b, tv[q], 10);
         len += (size_t)snprintf(tail + len, sizeof tail - len, ",%s", b);
     }
     char line[2048];
