@@ -69,26 +69,12 @@ XC_TEST(test_nsub_nchans_is_direct, "nsub_nchans_is_direct")
 {
     static const int align[2] = {XC_SUBALIGN_HIGHEST, XC_SUBALIGN_CENTRE};
     static const char *presets[2] = {"crosscheck", "sigproc"};
+    static const xc_dedisperser *const d[2] = {&xc_dd_subband_reference, &xc_dd_subband_cpu};
     for (int p = 0; p < 2; p++)
         for (int al = 0; al < 2; al++) {
-            xc_conform_ddinput in;
-            xc_error err;
-            CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, 37, 8, 1400, -3.7, 1e-4, "0:30:1,30:60:2:2,60:90:3:3",
-                                                          presets[p], 113, &err),
-                                  XC_OK);
-            xc_conform_ddinput_random(&in, 7 + (uint64_t)p);
-            CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, 'q', 3, &err), XC_OK);
             xc_ddopts o = xc_fx_ddopts(37, 7.0, align[al], 2);
-            xc_plane want, got;
-            CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_reference, &in, &o, &want, &err), XC_OK);
-            for (int m = 0; m < 2; m++) {
-                CU_ASSERT_EQUAL_FATAL(
-                    xc_conform_dd_run(m ? &xc_dd_subband_cpu : &xc_dd_subband_reference, &in, &o, &got, &err), XC_OK);
-                CU_ASSERT(xc_fx_planes_equal(&want, &got, "subband cpu vs reference"));
-                xc_plane_free(&got);
-            }
-            xc_plane_free(&want);
-            xc_conform_ddinput_free(&in);
+            xc_fx_direct_equal(37, "0:30:1,30:60:2:2,60:90:3:3", presets[p], 113, 7 + (uint64_t)p, &o, d, 2,
+                               "subband cpu vs reference");
         }
 }
 
@@ -96,12 +82,7 @@ XC_TEST(test_nsub_nchans_is_direct, "nsub_nchans_is_direct")
 
 XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
 {
-    static const struct {
-        int nchans, nbits, nsub;
-        double dmsub;
-        const char *plan, *preset;
-        char kill;
-    } cfg[] = {
+    static const xc_fx_ddcase cfg[] = {
         {61, 8, 7, 0, "0:40:0.5,40:80:1:2,80:101:1.5:3", "crosscheck", 0},
         {61, 16, 7, 3.3, "0:40:0.5,40:80:1:2,80:101:1.5:3", "presto", 'q'},
         {127, 2, 10, 0, "0:25:0.25,25:50:0.5:4", "astroaccelerate", 'e'},
@@ -114,11 +95,7 @@ XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
     for (size_t q = 0; q < XC_NCASES(cfg); q++) {
         xc_conform_ddinput in;
         xc_error err;
-        CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, cfg[q].nchans, cfg[q].nbits, 1500, -300.0 / cfg[q].nchans,
-                                                      1e-4, cfg[q].plan, cfg[q].preset, 331, &err),
-                              XC_OK);
-        xc_conform_ddinput_random(&in, 100 + q);
-        CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, cfg[q].kill, 5, &err), XC_OK);
+        xc_fx_ddcase_input(&in, &cfg[q], 331, 100 + q);
         for (int al = 0; al < 3; al++) {
             xc_ddopts o = xc_fx_ddopts(cfg[q].nsub, cfg[q].dmsub, al, 1);
             xc_plane want, got;
