@@ -96,10 +96,7 @@ XC_TEST_IF(test_gpu_float, "gpu_float", xc_fx_skip_gpu)
 {
     xc_conform_ddinput in;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, 128, 32, 1500, -2.0, 1e-4, "0:100:1:1,100:200:2:2",
-                                                  "crosscheck", 4200, &err),
-                          XC_OK);
-    xc_conform_ddinput_random(&in, 7);
+    xc_fx_float_input(&in);
     for (int kind = 0; kind < 3; kind++) {
         xc_ddopts o = xc_fx_ddopts(kind ? 4 : 32, 0, XC_SUBALIGN_HIGHEST, 1);
         xc_plane want, got;

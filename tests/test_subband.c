@@ -126,10 +126,7 @@ XC_TEST(test_cpu_float_bound, "cpu_float_bound")
 {
     xc_conform_ddinput in;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, 128, 32, 1500, -2.0, 1e-4, "0:100:1:1,100:200:2:2",
-                                                  "crosscheck", 4200, &err),
-                          XC_OK);
-    xc_conform_ddinput_random(&in, 7);
+    xc_fx_float_input(&in);
     for (int th = 1; th <= 2; th++) {
         xc_ddopts o = xc_fx_ddopts(32, 0, XC_SUBALIGN_HIGHEST, th);
         xc_plane want, got;

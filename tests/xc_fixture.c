@@ -563,6 +563,15 @@ void xc_fx_ddcase_input(xc_conform_ddinput *in, const xc_fx_ddcase *c, size_t no
     CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(in, c->kill, 5, &err), XC_OK);
 }
 
+void xc_fx_float_input(xc_conform_ddinput *in)
+{
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(in, 128, 32, 1500, -2.0, 1e-4, "0:100:1:1,100:200:2:2", "crosscheck",
+                                                  4200, &err),
+                          XC_OK);
+    xc_conform_ddinput_random(in, 7);
+}
+
 void xc_fx_direct_equal(int nchans, const char *plan, const char *preset, size_t nout, uint64_t seed,
                         const xc_ddopts *o, const xc_dedisperser *const *d, int nd, const char *what)
 {

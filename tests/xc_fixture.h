@@ -90,6 +90,11 @@ int xc_fx_tree_nsub(int nsub);
  * the case's mask (mask seed 5); a failure is a fatal assertion. */
 void xc_fx_ddcase_input(xc_conform_ddinput *in, const xc_fx_ddcase *c, size_t nout, uint64_t seed);
 
+/* The float-bound case: 128 float channels below 1500 MHz (2 MHz wide, tsamp
+ * 1e-4 s), plan "0:100:1:1,100:200:2:2", 4200 outputs, random data from seed 7;
+ * a failure is a fatal assertion. */
+void xc_fx_float_input(xc_conform_ddinput *in);
+
 /* Direct dedispersion (xc_dd_reference) against each of d[0..nd) with options o,
  * over nchans 8-bit channels below 1400 MHz (3.7 MHz wide, tsamp 1e-4 s) under
  * plan and preset with nout outputs, random data from seed, channels masked
