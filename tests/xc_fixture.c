@@ -563,6 +563,39 @@ void xc_fx_ddcase_input(xc_conform_ddinput *in, const xc_fx_ddcase *c, size_t no
     CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(in, c->kill, 5, &err), XC_OK);
 }
 
+void xc_fx_spread_job(xc_dmplan *plan, xc_ddjob *job, int nc, double foff, const char *dmplan, xc_ddopts o)
+{
+    xc_geometry g = {nc, 1500, foff, 64e-6};
+    xc_dmplan_init(plan);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(plan, dmplan, "test", &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_ddjob_prepare(job, nc, 8, plan, xc_convention_get("crosscheck"), &g, NULL, &err), XC_OK);
+    job->opts = o;
+}
+
+void xc_fx_spread_job_free(xc_dmplan *plan, xc_ddjob *job)
+{
+    xc_ddjob_free(job);
+    xc_dmplan_free(plan);
+}
+
+int xc_fx_spread_add(xc_fx_spread *s, int spread, int bound, int tight)
+{
+    CU_ASSERT(spread <= bound);
+    s->tight_broken |= spread > tight;
+    s->margin = bound - spread < s->margin ? bound - spread : s->margin;
+    s->ntrials++;
+    return spread > bound;
+}
+
+void xc_fx_spread_check(const xc_fx_spread *s)
+{
+    CU_ASSERT(s->tight_broken);
+    printf("\n  %zu trials: integer spread within the bound (closest: %d samples below it); "
+           "without the rounding terms the bound breaks: %s",
+           s->ntrials, s->margin, s->tight_broken ? "yes" : "no");
+}
+
 void xc_fx_float_input(xc_conform_ddinput *in)
 {
     xc_error err;

@@ -90,6 +90,26 @@ int xc_fx_tree_nsub(int nsub);
  * the case's mask (mask seed 5); a failure is a fatal assertion. */
 void xc_fx_ddcase_input(xc_conform_ddinput *in, const xc_fx_ddcase *c, size_t nout, uint64_t seed);
 
+/* ---- the integer spread against its bound (subband and tree plans) ---------- */
+
+/* What the spread checks gather: whether the bound without its rounding terms
+ * broke somewhere, the smallest bound - spread, how many trials were seen. */
+typedef struct {
+    int tight_broken, margin;
+    size_t ntrials;
+} xc_fx_spread;
+
+/* A job of nc 8-bit channels below 1500 MHz (foff MHz wide, tsamp 64 us,
+ * crosscheck convention) under plan text dmplan with options o; a failure is a
+ * fatal assertion.  Free with xc_fx_spread_job_free. */
+void xc_fx_spread_job(xc_dmplan *plan, xc_ddjob *job, int nc, double foff, const char *dmplan, xc_ddopts o);
+void xc_fx_spread_job_free(xc_dmplan *plan, xc_ddjob *job);
+/* One trial's spread: asserts spread <= bound and counts it (tight: the bound
+ * without its rounding terms).  Returns whether the bound broke. */
+int xc_fx_spread_add(xc_fx_spread *s, int spread, int bound, int tight);
+/* Asserts the bound without its rounding terms broke somewhere and prints the tally. */
+void xc_fx_spread_check(const xc_fx_spread *s);
+
 /* The float-bound case: 128 float channels below 1500 MHz (2 MHz wide, tsamp
  * 1e-4 s), plan "0:100:1:1,100:200:2:2", 4200 outputs, random data from seed 7;
  * a failure is a fatal assertion. */
