@@ -59,8 +59,7 @@ XC_TEST(test_hand, "hand")
     static const float want[3][4] = {{30, 40, 50, 60}, {58, 68, 78, 88}, {79, 89, 99, 109}};
     xc_fx_hand_planes(&xc_dd_subband_reference, &xc_dd_subband_cpu, &in, &o, want);
     xc_subplan_free(&sp);
-    xc_ddjob_free(&job);
-    xc_conform_ddinput_free(&in);
+    xc_fx_hand_free(&in, &job);
 }
 
 /* ---- nsub = nchans is direct dedispersion ---------------------------------------- */

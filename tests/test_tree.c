@@ -62,8 +62,7 @@ XC_TEST(test_hand, "hand")
     static const float want[3][4] = {{0, 10, 20, 30}, {13, 23, 33, 43}, {27, 37, 47, 57}};
     xc_fx_hand_planes(&xc_dd_tree_reference, &xc_dd_tree_cpu, &in, &o, want);
     xc_treeplan_free(&tp);
-    xc_ddjob_free(&job);
-    xc_conform_ddinput_free(&in);
+    xc_fx_hand_free(&in, &job);
 }
 
 /* ---- DM 0 is direct dedispersion ------------------------------------------------- */

@@ -635,6 +635,12 @@ void xc_fx_hand_input(xc_conform_ddinput *in, const char *plan, const xc_ddopts 
     job->opts = *o;
 }
 
+void xc_fx_hand_free(xc_conform_ddinput *in, xc_ddjob *job)
+{
+    xc_ddjob_free(job);
+    xc_conform_ddinput_free(in);
+}
+
 void xc_fx_hand_planes(const xc_dedisperser *ref, const xc_dedisperser *cpu, const xc_conform_ddinput *in,
                        const xc_ddopts *o, const float want[3][4])
 {

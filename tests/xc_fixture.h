@@ -126,6 +126,8 @@ void xc_fx_direct_equal(int nchans, const char *plan, const char *preset, size_t
  * convention, under plan with 4 outputs, x[t][c] = (c+1) t; job built over it
  * with options o.  Ends the case if either cannot be made. */
 void xc_fx_hand_input(xc_conform_ddinput *in, const char *plan, const xc_ddopts *o, xc_ddjob *job);
+/* Frees what xc_fx_hand_input made. */
+void xc_fx_hand_free(xc_conform_ddinput *in, xc_ddjob *job);
 /* Runs ref and cpu over in with o: asserts that each plane's range 0 has 4
  * samples, its 3 trials exactly want. */
 void xc_fx_hand_planes(const xc_dedisperser *ref, const xc_dedisperser *cpu, const xc_conform_ddinput *in,
