@@ -381,6 +381,53 @@ XC_TEST(test_recovery_matches_gsl, "recovery_matches_gsl")
     xc_registry_destroy(reg);
 }
 
+/* Writes the planted population and two studies, na from fmt_a and nb from
+ * fmt_b (each a format with one %s: body), loads them into a and b (a failure
+ * is fatal, its message printed) and asserts their hashes differ.  Returns the
+ * registry they use; free_two frees all three. */
+static xc_registry *load_two(xc_study *a, xc_study *b, const char *na, const char *fmt_a, const char *nb,
+                             const char *fmt_b, const char *body)
+{
+    planted_spec();   /* writes pop-planted.json */
+    const char *names[2] = {na, nb}, *fmts[2] = {fmt_a, fmt_b};
+    xc_study *st[2] = {a, b};
+    xc_registry *reg = test_registry();
+    for (int k = 0; k < 2; k++) {
+        const char *path = xc_fx_tmp(names[k]);
+        char text[2048];
+        snprintf(text, sizeof text, fmts[k], body);
+        xc_fx_write_text(path, text);
+        xc_error err;
+        xc_status s = xc_study_load(st[k], path, reg, &err);
+        if (s)
+            fprintf(stderr, "%s\n", err.msg);
+        CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    }
+    CU_ASSERT(a->hash != b->hash);
+    return reg;
+}
+
+static void free_two(xc_study *a, xc_study *b, xc_registry *reg)
+{
+    xc_study_free(a);
+    xc_study_free(b);
+    xc_registry_destroy(reg);
+}
+
+/* Pulsar id's rows of a and b (a failure is fatal, its message printed). */
+static void rows_two(xc_study *a, xc_study *b, uint64_t id, xc_study_rows *ra, xc_study_rows *rb)
+{
+    xc_study *st[2] = {a, b};
+    xc_study_rows *r[2] = {ra, rb};
+    for (int k = 0; k < 2; k++) {
+        xc_error err;
+        xc_status s = xc_study_pulsar(st[k], id, NULL, 1, r[k], &err);
+        if (s)
+            fprintf(stderr, "%s\n", err.msg);
+        CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    }
+}
+
 /* The filterbank path (made in memory, dedispersed by the cpu dedisperser at
  * the true DM) against the fast path: the truth is the same to the last
  * digit (the same samples are described); the noise is not (the fast path
@@ -389,35 +436,18 @@ XC_TEST(test_recovery_matches_gsl, "recovery_matches_gsl")
  * (their spread from the noise alone is a few percent at these S/N). */
 XC_TEST(test_filterbank_path, "filterbank_path")
 {
-    planted_spec();   /* writes pop-planted.json */
-    const char *fast = xc_fx_tmp("study-fast.json"), *fb = xc_fx_tmp("study-fb.json");
     static const char body[] = "\"population\": {\"spec\": \"pop-planted.json\", \"n\": 10, \"seed\": 5},"
                                " \"searchers\": [{\"name\": \"pulscan\", \"family\": \"pulscan\"},"
                                "  {\"name\": \"fdas\", \"family\": \"accel\", \"options\": {\"zmax\": 10, \"numharm\": 1}}]}";
-    char text[2048];
-    snprintf(text, sizeof text, "{\"data\": \"dedispersed\", %s", body);
-    xc_fx_write_text(fast, text);
-    snprintf(text, sizeof text, "{\"data\": {\"filterbank\": {\"impl\": \"cpu\"}}, %s", body);
-    xc_fx_write_text(fb, text);
-    xc_registry *reg = test_registry();
     xc_study a, b;
-    xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_study_load(&a, fast, reg, &err), XC_OK);
-    xc_status s = xc_study_load(&b, fb, reg, &err);
-    if (s)
-        fprintf(stderr, "%s\n", err.msg);
-    CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    xc_registry *reg = load_two(&a, &b, "study-fast.json", "{\"data\": \"dedispersed\", %s", "study-fb.json",
+                                "{\"data\": {\"filterbank\": {\"impl\": \"cpu\"}}, %s", body);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b.dedisperser);
     CU_ASSERT_STRING_EQUAL(b.dedisperser->name, "cpu");
-    CU_ASSERT(a.hash != b.hash);
     int checked = 0;
     for (uint64_t id = 0; id < 10; id++) {
         xc_study_rows ra = {0}, rb = {0};
-        CU_ASSERT_EQUAL_FATAL(xc_study_pulsar(&a, id, NULL, 1, &ra, &err), XC_OK);
-        s = xc_study_pulsar(&b, id, NULL, 1, &rb, &err);
-        if (s)
-            fprintf(stderr, "%s\n", err.msg);
-        CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+        rows_two(&a, &b, id, &ra, &rb);
         CU_ASSERT_EQUAL_FATAL(ra.n, 2);
         CU_ASSERT_EQUAL_FATAL(rb.n, 2);
         for (size_t i = 0; i < 2; i++) {
@@ -444,9 +474,7 @@ XC_TEST(test_filterbank_path, "filterbank_path")
         xc_study_rows_free(&rb);
     }
     XC_ASSERT_ABOVE((double)checked, 0);
-    xc_study_free(&a);
-    xc_study_free(&b);
-    xc_registry_destroy(reg);
+    free_two(&a, &b, reg);
 }
 
 /* The baseline's own threshold ("sigma": the paper's Fig 2 removed pulsars a
@@ -454,29 +482,18 @@ XC_TEST(test_filterbank_path, "filterbank_path")
  * and it removes at least the pulsars the 6-sigma rule would. */
 XC_TEST(test_baseline_sigma, "baseline_sigma")
 {
-    planted_spec();   /* writes pop-planted.json */
-    const char *s2 = xc_fx_tmp("study-base2.json"), *s6 = xc_fx_tmp("study-base6.json");
     static const char body[] = "\"population\": {\"spec\": \"pop-planted.json\", \"n\": 16, \"seed\": 5},"
                                " \"searchers\": [{\"name\": \"pulscan\", \"family\": \"pulscan\"}],"
                                " \"baseline\": {\"family\": \"pulscan\", \"options\": {\"zmax\": 0, \"sigma\": 1}";
-    char text[2048];
-    snprintf(text, sizeof text, "{%s, \"sigma\": 2}}", body);
-    xc_fx_write_text(s2, text);
-    snprintf(text, sizeof text, "{%s}}", body);
-    xc_fx_write_text(s6, text);
-    xc_registry *reg = test_registry();
     xc_study a, b;
-    xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_study_load(&a, s2, reg, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_study_load(&b, s6, reg, &err), XC_OK);
+    xc_registry *reg =
+        load_two(&a, &b, "study-base2.json", "{%s, \"sigma\": 2}}", "study-base6.json", "{%s}}", body);
     XC_ASSERT_NEAR(a.base_sigma, 2, 0);
     XC_ASSERT_NEAR(b.base_sigma, 6, 0);
-    CU_ASSERT(a.hash != b.hash);
     int rem2 = 0, rem6 = 0, between = 0;
     for (uint64_t id = 0; id < 16; id++) {
         xc_study_rows ra = {0}, rb = {0};
-        CU_ASSERT_EQUAL_FATAL(xc_study_pulsar(&a, id, NULL, 1, &ra, &err), XC_OK);
-        CU_ASSERT_EQUAL_FATAL(xc_study_pulsar(&b, id, NULL, 1, &rb, &err), XC_OK);
+        rows_two(&a, &b, id, &ra, &rb);
         CU_ASSERT_EQUAL_FATAL(ra.n, 2);
         const xc_study_row *ba = &ra.r[1], *bb = &rb.r[1];   /* the baseline's rows */
         /* the same search: a detection at 6 is one at 2 */
@@ -493,9 +510,7 @@ XC_TEST(test_baseline_sigma, "baseline_sigma")
     }
     printf("\n  removed at 2 sigma %d, at 6 sigma %d; detected between 2 and 6 sigma: %d", rem2, rem6, between);
     XC_ASSERT_NEAR((double)(rem2 - rem6), (double)between, 0);
-    xc_study_free(&a);
-    xc_study_free(&b);
-    xc_registry_destroy(reg);
+    free_two(&a, &b, reg);
 }
 
 /* ---- the same bytes any way the rows are made -------------------------------------- */
