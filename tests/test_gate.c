@@ -504,36 +504,60 @@ static void expect_defects(const char *fmt, const char *defects, long tests, lon
     expect_case("impulses-64ch: plane vs reference", 0, NULL);
 }
 
+/* Per output format: the defects planted, and the test cases (name, whether it
+ * fails, the text it holds) they must show beside the plane check's slip. */
+static const struct {
+    const char *fmt, *defects;
+    struct {
+        const char *name;
+        int fail;
+        const char *want;
+    } cases[3];
+} formats[] = {
+    /* float32-48ch without its last trial: its output is unreadable as the case (no plane, no pulse check) */
+    {"npy",
+     "8bit-64ch=shift float32-48ch=short",
+     {{"float32-48ch: output readable", 1, "/out.npy: 79 rows; the case has 80 DM trials"},
+      {"4bit-42ch: plane vs reference", 0, NULL}}},
+    /* 4bit-42ch's trial 1 (DM 1.5) written as DM 1.51: the file the gate
+     * looks for is missing, a failed check (exit 1, not an error) */
+    {"dat",
+     "8bit-64ch=shift 4bit-42ch=wrongdm",
+     {{"4bit-42ch: output readable", 1, "DM 1.5 (trial 1): "},
+      {"4bit-42ch: output readable", 1, "/out_DM1.50.dat: cannot open: No such file or directory"},
+      {"float32-48ch: plane vs reference", 0, NULL}}},
+    /* float32-48ch's trial 2 (DM 1.5) one sample short of the reference */
+    {"tim",
+     "8bit-64ch=shift float32-48ch=short",
+     {{"float32-48ch: output readable", 1, "/out_DM1.50.tim: 3752 samples; the reference has 3753"},
+      {"4bit-42ch: plane vs reference", 0, NULL}}},
+};
+
+/* formats[k]: the clean run, then the run with its defects (8 tests, 2 failures). */
+static void gate_cmd_format(int k)
+{
+    expect_clean(formats[k].fmt);
+    expect_defects(formats[k].fmt, formats[k].defects, 8, 2);
+    for (int c = 0; c < 3 && formats[k].cases[c].name; c++)
+        expect_case(formats[k].cases[c].name, formats[k].cases[c].fail, formats[k].cases[c].want);
+}
+
 XC_TEST_IF(test_gate_cmd_npy, "gate -cmd -format npy: {out}.npy read and passed; a slipped trial and a missing one fail",
            skip_no_bin)
 {
-    expect_clean("npy");
-    /* float32-48ch without its last trial: its output is unreadable as the case (no plane, no pulse check) */
-    expect_defects("npy", "8bit-64ch=shift float32-48ch=short", 8, 2);
-    expect_case("float32-48ch: output readable", 1, "/out.npy: 79 rows; the case has 80 DM trials");
-    expect_case("4bit-42ch: plane vs reference", 0, NULL);
+    gate_cmd_format(0);
 }
 
 XC_TEST_IF(test_gate_cmd_dat, "gate -cmd -format dat: .dat per trial read and passed; a slip and a misnamed trial fail",
            skip_no_bin)
 {
-    expect_clean("dat");
-    /* 4bit-42ch's trial 1 (DM 1.5) written as DM 1.51: the file the gate
-     * looks for is missing, a failed check (exit 1, not an error) */
-    expect_defects("dat", "8bit-64ch=shift 4bit-42ch=wrongdm", 8, 2);
-    expect_case("4bit-42ch: output readable", 1, "DM 1.5 (trial 1): ");
-    expect_case("4bit-42ch: output readable", 1, "/out_DM1.50.dat: cannot open: No such file or directory");
-    expect_case("float32-48ch: plane vs reference", 0, NULL);
+    gate_cmd_format(1);
 }
 
 XC_TEST_IF(test_gate_cmd_tim, "gate -cmd -format tim: .tim per trial read and passed; a slip and a short trial fail",
            skip_no_bin)
 {
-    expect_clean("tim");
-    /* float32-48ch's trial 2 (DM 1.5) one sample short of the reference */
-    expect_defects("tim", "8bit-64ch=shift float32-48ch=short", 8, 2);
-    expect_case("float32-48ch: output readable", 1, "/out_DM1.50.tim: 3752 samples; the reference has 3753");
-    expect_case("4bit-42ch: plane vs reference", 0, NULL);
+    gate_cmd_format(2);
 }
 
 int main(int argc, char **argv)
