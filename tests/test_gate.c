@@ -146,6 +146,19 @@ static void ci_junit(const ci_run *c, const char *name)
     xc_fx_slurp_into(p, xml, sizeof xml);
 }
 
+/* The docs script's run (bug: with the planted bug) ended with exit bug, its
+ * JUnit file name (in xml) holds the 9 quick checks. */
+static const ci_run *ci_expect(int bug, const char *name)
+{
+    const ci_run *c = ci_script(bug);
+    if (c->rc != bug)
+        printf("\n%s\n", c->out);
+    CU_ASSERT_EQUAL(c->rc, bug);
+    ci_junit(c, name);
+    XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
+    return c;
+}
+
 XC_TEST_IF(test_list_plugin, "list -plugin shows the plugin's implementation (caps runtime)", skip_no_bin)
 {
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' list -plugin '%s/libxcdd_ok.so'", bin, plugins), 0);
@@ -185,12 +198,7 @@ XC_TEST_IF(test_gate_buggy_plugin, "gate dedisperse: the planted rounding bug fa
            skip_no_bin)
 {
     /* docs/ci.md's script with -DPLANTED_BUG: step 3 fails (exit 1) and the script stops there */
-    const ci_run *c = ci_script(1);
-    if (c->rc != 1)
-        printf("\n%s\n", c->out);
-    CU_ASSERT_EQUAL(c->rc, 1);
-    ci_junit(c, "gate-plugin.xml");
-    XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
+    ci_expect(1, "gate-plugin.xml");
     /* the planes (every case) and the impulses fail; the pulses, found one DM
      * step off at most, pass */
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 5, 0);
@@ -269,12 +277,7 @@ XC_TEST_IF(test_gate_cmd, "gate dedisperse -cmd: a tool that agrees passes; one 
 {
     /* docs/ci.md's script, step 4: crosscheck dedisperse -impl cpu as the -cmd, quick tier, -float (the
      * default class of -cmd) */
-    const ci_run *c = ci_script(0);
-    if (c->rc != 0)
-        printf("\n%s\n", c->out);
-    CU_ASSERT_EQUAL(c->rc, 0);
-    ci_junit(c, "gate-cmd.xml");
-    XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
+    ci_expect(0, "gate-cmd.xml");
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     /* the tool follows PRESTO's k_DM: the gate says so */
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate dedisperse -cmd \"'%s' dedisperse -i {in} -o {out} -impl cpu "
@@ -331,13 +334,8 @@ XC_TEST_IF(test_docs_ci_example, "docs/ci.md's gate script, as the document show
     free(doc);
     /* Run it (ci_script: in a fresh folder, the example plugin as "your
      * plugin", crosscheck's own dedisperser as "your tool"). */
-    const ci_run *c = ci_script(0);
-    if (c->rc != 0)
-        printf("\n%s\n", c->out);
-    CU_ASSERT_EQUAL(c->rc, 0);
-    ci_junit(c, "gate-plugin.xml");
+    const ci_run *c = ci_expect(0, "gate-plugin.xml");
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
-    XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
     ci_junit(c, "gate-cmd.xml");
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     /* The same script with the plugin's planted bug compiled in: the CI job fails. */
