@@ -62,3 +62,15 @@ void xc_fuzz_cands_props(const char *what, const xc_candlist *l)
     free(x);
     free(y);
 }
+
+void xc_fuzz_cands_read(const char *what, const char *path, xc_fuzz_cands_reader read)
+{
+    xc_candlist l;
+    xc_error e;
+    xc_candlist_init(&l);
+    if (read(&l, path, &e) == XC_OK)
+        xc_fuzz_cands_props(what, &l);
+    else
+        XC_FUZZ_CHECK(l.n == 0, "%s: refused, but %zu candidates left in the list", what, l.n);
+    xc_candlist_free(&l);
+}

@@ -7,14 +7,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *path = xc_fuzz_input("in.csv", data, size);
-    xc_candlist l;
-    xc_error e;
-    xc_candlist_init(&l);
-    if (xc_cands_read_csv(&l, path, &e) == XC_OK)
-        xc_fuzz_cands_props("csv", &l);
-    else
-        XC_FUZZ_CHECK(l.n == 0, "csv: refused, but %zu candidates left in the list", l.n);
-    xc_candlist_free(&l);
+    xc_fuzz_cands_read("csv", xc_fuzz_input("in.csv", data, size), xc_cands_read_csv);
     return 0;
 }

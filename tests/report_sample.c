@@ -93,20 +93,20 @@ int main(int argc, char **argv)
     xc_bars nobars = {"Detections only one search made", "S/N", "detections", edges, 12, none, labels, 1};
 
     xc_status st = xc_report_add_verdict(r, "sample", "every plot kind drawn", "10 plots", "10", 1, &err);
+    const xc_lineplot *lines[3] = {&lp1, &lp2, &lp3};
+    const xc_scatter *scatters[3] = {&sc, &sclog, &empty};
+    const xc_bars *bars[3] = {&hist, &grouped, &nobars};
     st = st ? st : xc_report_add_section(r, "Line plots", &err);
-    st = st ? st : xc_report_add_lines(r, &lp1, &err);
-    st = st ? st : xc_report_add_lines(r, &lp2, &err);
-    st = st ? st : xc_report_add_lines(r, &lp3, &err);
+    for (int i = 0; i < 3; i++)
+        st = st ? st : xc_report_add_lines(r, lines[i], &err);
     st = st ? st : xc_report_add_section(r, "Heatmap", &err);
     st = st ? st : xc_report_add_heatmap(r, &hm, &err);
     st = st ? st : xc_report_add_section(r, "Scatter plots", &err);
-    st = st ? st : xc_report_add_scatter(r, &sc, &err);
-    st = st ? st : xc_report_add_scatter(r, &sclog, &err);
-    st = st ? st : xc_report_add_scatter(r, &empty, &err);
+    for (int i = 0; i < 3; i++)
+        st = st ? st : xc_report_add_scatter(r, scatters[i], &err);
     st = st ? st : xc_report_add_section(r, "Bars", &err);
-    st = st ? st : xc_report_add_bars(r, &hist, &err);
-    st = st ? st : xc_report_add_bars(r, &grouped, &err);
-    st = st ? st : xc_report_add_bars(r, &nobars, &err);
+    for (int i = 0; i < 3; i++)
+        st = st ? st : xc_report_add_bars(r, bars[i], &err);
     st = st ? st : xc_report_write(r, argv[1], &err);
     free(plane);
     xc_report_free(r);

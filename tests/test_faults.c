@@ -64,6 +64,18 @@ static void sleep_s(double s)
     nanosleep(&ts, NULL);
 }
 
+/* Runs argv in dir, sends it sig after at seconds and waits for it: its wait status. */
+static int signal_after(const char *dir, char *const argv[], const char *errpath, double at, int sig)
+{
+    pid_t pid = spawn(dir, argv, errpath);
+    CU_ASSERT_FATAL(pid > 0);
+    sleep_s(at);
+    kill(pid, sig);
+    int ws = 0;
+    waitpid(pid, &ws, 0);
+    return ws;
+}
+
 /* Files in dir whose name contains ".tmp." */
 static int count_tmp(const char *dir)
 {
@@ -118,12 +130,7 @@ XC_TEST_IF(test_fault_signals, "SIGINT and SIGTERM remove temporaries and say so
     for (int k = 0; k < 2; k++) {
         char *argv[] = {"crosscheck", "dedisperse", "-i", "S.fil", "-o", "R", "-impl", "reference", "-dmplan",
                         "0:100:1", NULL};
-        pid_t pid = spawn(dir, argv, errpath);
-        CU_ASSERT_FATAL(pid > 0);
-        sleep_s(0.4);
-        kill(pid, sigs[k]);
-        int ws = 0;
-        waitpid(pid, &ws, 0);
+        int ws = signal_after(dir, argv, errpath, 0.4, sigs[k]);
         char err[2048];
         xc_fx_slurp_into(errpath, err, sizeof err);
         struct stat sb;
@@ -183,12 +190,7 @@ XC_TEST_IF(test_fault_kill_dedisperse, "SIGKILL during dedisperse: old plane, ne
     for (int i = 0; i < 8; i++) {
         seed = seed * 1103515245u + 12345u;
         double at = full * (double)((seed >> 8) % 1000) / 1000.0;
-        pid_t pid = spawn(dir, dy, errpath);
-        CU_ASSERT_FATAL(pid > 0);
-        sleep_s(at);
-        kill(pid, SIGKILL);
-        int ws = 0;
-        waitpid(pid, &ws, 0);
+        signal_after(dir, dy, errpath, at, SIGKILL);
         tmps += count_tmp(dir);
         xc_planefile C;
         if (xc_planefile_read(&C, in_dir(dir, "P.json"), &e) == XC_OK) {
@@ -367,12 +369,7 @@ XC_TEST_IF(test_fault_kill_population, "SIGKILL during population: the next run 
     for (int i = 0; i < 5; i++) {
         seed = seed * 1103515245u + 12345u;
         double at = full * (0.1 + 0.8 * (double)((seed >> 8) % 1000) / 1000.0);
-        pid_t pid = spawn(dir, run, errpath);
-        CU_ASSERT_FATAL(pid > 0);
-        sleep_s(at);
-        kill(pid, SIGKILL);
-        int ws = 0;
-        waitpid(pid, &ws, 0);
+        int ws = signal_after(dir, run, errpath, at, SIGKILL);
         killed += WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL;
         tmps += count_tmp(in_dir(dir, "pop"));
     }

@@ -146,6 +146,19 @@ static void ci_junit(const ci_run *c, const char *name)
     xc_fx_slurp_into(p, xml, sizeof xml);
 }
 
+/* The docs script's run (bug: with the planted bug) ended with exit bug, its
+ * JUnit file name (in xml) holds the 9 quick checks. */
+static const ci_run *ci_expect(int bug, const char *name)
+{
+    const ci_run *c = ci_script(bug);
+    if (c->rc != bug)
+        printf("\n%s\n", c->out);
+    CU_ASSERT_EQUAL(c->rc, bug);
+    ci_junit(c, name);
+    XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
+    return c;
+}
+
 XC_TEST_IF(test_list_plugin, "list -plugin shows the plugin's implementation (caps runtime)", skip_no_bin)
 {
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' list -plugin '%s/libxcdd_ok.so'", bin, plugins), 0);
@@ -185,12 +198,7 @@ XC_TEST_IF(test_gate_buggy_plugin, "gate dedisperse: the planted rounding bug fa
            skip_no_bin)
 {
     /* docs/ci.md's script with -DPLANTED_BUG: step 3 fails (exit 1) and the script stops there */
-    const ci_run *c = ci_script(1);
-    if (c->rc != 1)
-        printf("\n%s\n", c->out);
-    CU_ASSERT_EQUAL(c->rc, 1);
-    ci_junit(c, "gate-plugin.xml");
-    XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
+    ci_expect(1, "gate-plugin.xml");
     /* the planes (every case) and the impulses fail; the pulses, found one DM
      * step off at most, pass */
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 5, 0);
@@ -269,12 +277,7 @@ XC_TEST_IF(test_gate_cmd, "gate dedisperse -cmd: a tool that agrees passes; one 
 {
     /* docs/ci.md's script, step 4: crosscheck dedisperse -impl cpu as the -cmd, quick tier, -float (the
      * default class of -cmd) */
-    const ci_run *c = ci_script(0);
-    if (c->rc != 0)
-        printf("\n%s\n", c->out);
-    CU_ASSERT_EQUAL(c->rc, 0);
-    ci_junit(c, "gate-cmd.xml");
-    XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
+    ci_expect(0, "gate-cmd.xml");
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     /* the tool follows PRESTO's k_DM: the gate says so */
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate dedisperse -cmd \"'%s' dedisperse -i {in} -o {out} -impl cpu "
@@ -331,13 +334,8 @@ XC_TEST_IF(test_docs_ci_example, "docs/ci.md's gate script, as the document show
     free(doc);
     /* Run it (ci_script: in a fresh folder, the example plugin as "your
      * plugin", crosscheck's own dedisperser as "your tool"). */
-    const ci_run *c = ci_script(0);
-    if (c->rc != 0)
-        printf("\n%s\n", c->out);
-    CU_ASSERT_EQUAL(c->rc, 0);
-    ci_junit(c, "gate-plugin.xml");
+    const ci_run *c = ci_expect(0, "gate-plugin.xml");
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
-    XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
     ci_junit(c, "gate-cmd.xml");
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     /* The same script with the plugin's planted bug compiled in: the CI job fails. */
@@ -504,36 +502,60 @@ static void expect_defects(const char *fmt, const char *defects, long tests, lon
     expect_case("impulses-64ch: plane vs reference", 0, NULL);
 }
 
+/* Per output format: the defects planted, and the test cases (name, whether it
+ * fails, the text it holds) they must show beside the plane check's slip. */
+static const struct {
+    const char *fmt, *defects;
+    struct {
+        const char *name;
+        int fail;
+        const char *want;
+    } cases[3];
+} formats[] = {
+    /* float32-48ch without its last trial: its output is unreadable as the case (no plane, no pulse check) */
+    {"npy",
+     "8bit-64ch=shift float32-48ch=short",
+     {{"float32-48ch: output readable", 1, "/out.npy: 79 rows; the case has 80 DM trials"},
+      {"4bit-42ch: plane vs reference", 0, NULL}}},
+    /* 4bit-42ch's trial 1 (DM 1.5) written as DM 1.51: the file the gate
+     * looks for is missing, a failed check (exit 1, not an error) */
+    {"dat",
+     "8bit-64ch=shift 4bit-42ch=wrongdm",
+     {{"4bit-42ch: output readable", 1, "DM 1.5 (trial 1): "},
+      {"4bit-42ch: output readable", 1, "/out_DM1.50.dat: cannot open: No such file or directory"},
+      {"float32-48ch: plane vs reference", 0, NULL}}},
+    /* float32-48ch's trial 2 (DM 1.5) one sample short of the reference */
+    {"tim",
+     "8bit-64ch=shift float32-48ch=short",
+     {{"float32-48ch: output readable", 1, "/out_DM1.50.tim: 3752 samples; the reference has 3753"},
+      {"4bit-42ch: plane vs reference", 0, NULL}}},
+};
+
+/* formats[k]: the clean run, then the run with its defects (8 tests, 2 failures). */
+static void gate_cmd_format(int k)
+{
+    expect_clean(formats[k].fmt);
+    expect_defects(formats[k].fmt, formats[k].defects, 8, 2);
+    for (int c = 0; c < 3 && formats[k].cases[c].name; c++)
+        expect_case(formats[k].cases[c].name, formats[k].cases[c].fail, formats[k].cases[c].want);
+}
+
 XC_TEST_IF(test_gate_cmd_npy, "gate -cmd -format npy: {out}.npy read and passed; a slipped trial and a missing one fail",
            skip_no_bin)
 {
-    expect_clean("npy");
-    /* float32-48ch without its last trial: its output is unreadable as the case (no plane, no pulse check) */
-    expect_defects("npy", "8bit-64ch=shift float32-48ch=short", 8, 2);
-    expect_case("float32-48ch: output readable", 1, "/out.npy: 79 rows; the case has 80 DM trials");
-    expect_case("4bit-42ch: plane vs reference", 0, NULL);
+    gate_cmd_format(0);
 }
 
 XC_TEST_IF(test_gate_cmd_dat, "gate -cmd -format dat: .dat per trial read and passed; a slip and a misnamed trial fail",
            skip_no_bin)
 {
-    expect_clean("dat");
-    /* 4bit-42ch's trial 1 (DM 1.5) written as DM 1.51: the file the gate
-     * looks for is missing, a failed check (exit 1, not an error) */
-    expect_defects("dat", "8bit-64ch=shift 4bit-42ch=wrongdm", 8, 2);
-    expect_case("4bit-42ch: output readable", 1, "DM 1.5 (trial 1): ");
-    expect_case("4bit-42ch: output readable", 1, "/out_DM1.50.dat: cannot open: No such file or directory");
-    expect_case("float32-48ch: plane vs reference", 0, NULL);
+    gate_cmd_format(1);
 }
 
 XC_TEST_IF(test_gate_cmd_tim, "gate -cmd -format tim: .tim per trial read and passed; a slip and a short trial fail",
            skip_no_bin)
 {
-    expect_clean("tim");
-    /* float32-48ch's trial 2 (DM 1.5) one sample short of the reference */
-    expect_defects("tim", "8bit-64ch=shift float32-48ch=short", 8, 2);
-    expect_case("float32-48ch: output readable", 1, "/out_DM1.50.tim: 3752 samples; the reference has 3753");
-    expect_case("4bit-42ch: plane vs reference", 0, NULL);
+    gate_cmd_format(2);
 }
 
 int main(int argc, char **argv)

@@ -33,32 +33,10 @@ static const xc_dedisperser *const ref_of[3] = {&xc_dd_subband_reference, &xc_dd
                                                 &xc_dd_tree_padded_reference};
 static const xc_dedisperser *const cpu_of[3] = {&xc_dd_subband_cpu, &xc_dd_tree_cpu, &xc_dd_tree_padded_cpu};
 
-static const struct {
-    int nchans, nbits, nsub;
-    double dmsub;
-    const char *plan, *preset;
-    char kill;
-} cfg[] = {
-    {61, 8, 7, 0, "0:40:0.5,40:80:1:2,80:101:1.5:3", "crosscheck", 0},
-    {61, 16, 8, 3.3, "0:40:0.5,40:80:1:2", "presto", 'q'},
-    {127, 2, 0, 0, "0:25:0.25,25:50:0.5:4", "astroaccelerate", 'e'},
-    {13, 4, 2, 1.0, "2:20:0.7", "sigproc", 0},
-    {50, 8, 64, 2.0, "0:30:1", "crosscheck", 'q'},
-    {9, 8, 1, 0.6, "0:30:0.3:2", "crosscheck", 0},
-    {1100, 16, 32, 0, "0:3:1:64", "crosscheck", 'q'},   /* sums past 2^32: the uint64 path */
-    {1100, 8, 1, 0, "0:6:1:2", "crosscheck", 'e'},       /* one subband of 1100 channels: one long stage-2
-                                                           row staged per group */
-};
-
 /* nsub as each kind takes it: subband any count, tree a power of two (0: default). */
 static int nsub_for(int kind, int nsub)
 {
-    if (kind == 0)
-        return nsub;
-    int p = 1;
-    while (p * 2 <= nsub)
-        p *= 2;
-    return nsub ? p : 0;
+    return kind == 0 ? nsub : xc_fx_tree_nsub(nsub);
 }
 
 /* Every config, kind and (subband) alignment, at the default scratch and at
@@ -66,17 +44,13 @@ static int nsub_for(int kind, int nsub)
 static void equal_all(size_t max_bytes)
 {
     int ncmp = 0;
-    for (size_t q = 0; q < XC_NCASES(cfg); q++) {
+    for (size_t q = 0; q < xc_fx_nddcases; q++) {
         xc_conform_ddinput in;
         xc_error err;
-        CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, cfg[q].nchans, cfg[q].nbits, 1500, -300.0 / cfg[q].nchans,
-                                                      1e-4, cfg[q].plan, cfg[q].preset, 2500, &err),
-                              XC_OK);
-        xc_conform_ddinput_random(&in, 100 + q);
-        CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, cfg[q].kill, 5, &err), XC_OK);
+        xc_fx_ddcase_input(&in, &xc_fx_ddcases[q], 2500, 100 + q);
         for (int kind = 0; kind < 3; kind++)
             for (int al = 0; al < (kind ? 1 : 3); al++) {
-                xc_ddopts o = xc_fx_ddopts(nsub_for(kind, cfg[q].nsub), kind ? 0 : cfg[q].dmsub, al, 1);
+                xc_ddopts o = xc_fx_ddopts(nsub_for(kind, xc_fx_ddcases[q].nsub), kind ? 0 : xc_fx_ddcases[q].dmsub, al, 1);
                 const xc_ddtune t = {.gpu_max_bytes = max_bytes};
                 xc_plane want, got;
                 CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(ref_of[kind], &in, &o, &want, &err), XC_OK);
@@ -122,10 +96,7 @@ XC_TEST_IF(test_gpu_float, "gpu_float", xc_fx_skip_gpu)
 {
     xc_conform_ddinput in;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, 128, 32, 1500, -2.0, 1e-4, "0:100:1:1,100:200:2:2",
-                                                  "crosscheck", 4200, &err),
-                          XC_OK);
-    xc_conform_ddinput_random(&in, 7);
+    xc_fx_float_input(&in);
     for (int kind = 0; kind < 3; kind++) {
         xc_ddopts o = xc_fx_ddopts(kind ? 4 : 32, 0, XC_SUBALIGN_HIGHEST, 1);
         xc_plane want, got;

@@ -135,13 +135,20 @@ static const xc_searcher planned = {
     .powers = xc_fx_cpu_powers, .peaks = xc_fx_cpu_peaks, .plan = sp_plan, .peaks_in = sp_peaks_in,
     .destroy = sp_destroy};
 
+/* The planned stand-in's cases: three spectra of 2500 bins, the stand-in's
+ * counts cleared; the options to search them with. */
+static xc_psopts planned_start(xc_spectrum sp[3])
+{
+    spectra(sp, 2500);
+    memset(&stats, 0, sizeof stats);
+    xc_pspeaks_init(&stats.first);
+    return opts();
+}
+
 XC_TEST(test_session_plan_once, "session_plan_once")
 {
     xc_spectrum sp[3];
-    spectra(sp, 2500);
-    xc_psopts o = opts();
-    memset(&stats, 0, sizeof stats);
-    xc_pspeaks_init(&stats.first);
+    xc_psopts o = planned_start(sp);
     int failed = 0;
     size_t n = session_vs_run(&planned, sp, 3, &o, &failed);
     printf("\n  stand-in with a plan: %zu candidates over 3 spectra; planned %d, ran %d, destroyed %d (expected 1, 3, "
@@ -159,10 +166,7 @@ XC_TEST(test_session_plan_once, "session_plan_once")
 XC_TEST(test_session_planted_stale, "session_planted_stale")
 {
     xc_spectrum sp[3];
-    spectra(sp, 2500);
-    xc_psopts o = opts();
-    memset(&stats, 0, sizeof stats);
-    xc_pspeaks_init(&stats.first);
+    xc_psopts o = planned_start(sp);
     stats.stale = 1;
     xc_error err;
     xc_pulscan_session *ss = NULL;

@@ -207,6 +207,19 @@ XC_TEST(test_regress_plan_memory, "delay tables beyond memory refused before all
     xc_dmplan_free(&pl);
 }
 
+/* Writes text to o with its first from (when from is given and found) replaced by to. */
+static void put_replaced(FILE *o, const char *text, const char *from, const char *to)
+{
+    const char *at = from ? strstr(text, from) : NULL;
+    if (at) {
+        fwrite(text, 1, (size_t)(at - text), o);
+        fputs(to, o);
+        fputs(at + strlen(from), o);
+    } else {
+        fputs(text, o);
+    }
+}
+
 /* A plane-file fuzz input (JSON, a NUL byte, range 0's .npy) written out as
  * p.json and p.r0.npy, with the JSON's text `from` replaced by `to` and, if
  * fix, the finding's nchans_used 17 made 16. */
@@ -229,19 +242,12 @@ static const char *plane_with(const char *finding_name, const char *from, const 
     char *u = fix ? strstr(text, "\"nchans_used\": 17") : NULL;
     if (u)
         u[strlen("\"nchans_used\": 1")] = '6';
-    char *at = from ? strstr(text, from) : NULL;
     snprintf(json, sizeof json, "%s/p.json", xc_test_tmpdir());
     snprintf(npy, sizeof npy, "%s/p.r0.npy", xc_test_tmpdir());
     FILE *j = fopen(json, "w"), *a = fopen(npy, "wb");
     if (!j || !a)
         return "";
-    if (at) {
-        fwrite(text, 1, (size_t)(at - text), j);
-        fputs(to, j);
-        fputs(at + strlen(from), j);
-    } else {
-        fputs(text, j);
-    }
+    put_replaced(j, text, from, to);
     fwrite(nul + 1, 1, n - jl - 1, a);
     fclose(j);
     fclose(a);
@@ -305,14 +311,7 @@ static const char *text_with(const char *finding_name, const char *from, const c
     FILE *o = fopen(out, "w");
     if (!o)
         return "";
-    char *at = from ? strstr(text, from) : NULL;
-    if (at) {
-        fwrite(text, 1, (size_t)(at - text), o);
-        fputs(to, o);
-        fputs(at + strlen(from), o);
-    } else {
-        fputs(text, o);
-    }
+    put_replaced(o, text, from, to);
     fclose(o);
     return out;
 }

@@ -164,6 +164,19 @@ static int split(char *line, char **f, int max)
     return n;
 }
 
+/* The planted study loaded into st (a failure is fatal, its message printed);
+ * returns the registry it uses. */
+static xc_registry *load_planted(xc_study *st)
+{
+    xc_registry *reg = test_registry();
+    xc_error err;
+    xc_status s = xc_study_load(st, planted_spec(), reg, &err);
+    if (s)
+        fprintf(stderr, "%s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    return reg;
+}
+
 static int col_of(char **h, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
@@ -172,31 +185,34 @@ static int col_of(char **h, int n, const char *name)
     return -1;
 }
 
-XC_TEST(test_planted_study, "planted_study")
+/* Runs st (2 threads, one shard) into the folder name (its path in dir, 4200
+ * bytes) and opens its detections.csv past the header: the header's text in
+ * hline (4096 bytes), split into h (64 fields), nh of them. */
+static FILE *run_detections(xc_study *st, const char *name, char *dir, char *hline, char **h, int *nh)
 {
-    xc_registry *reg = test_registry();
-    xc_study st;
-    xc_error err;
-    xc_status s = xc_study_load(&st, planted_spec(), reg, &err);
-    if (s)
-        fprintf(stderr, "%s\n", err.msg);
-    CU_ASSERT_EQUAL_FATAL(s, XC_OK);
-    CU_ASSERT_EQUAL(st.ns, 4);
-    CU_ASSERT_EQUAL(xc_study_nsearch(&st), 7);
-    CU_ASSERT_STRING_EQUAL(st.s[0].cfg[1].label, "zmax=10 numharm=1");
-    char dir[4200];
-    snprintf(dir, sizeof dir, "%s", xc_fx_tmp("planted-out"));
-    run_study(&st, dir, 2, 0, 1);
-
-    /* detections.csv: 16 pulsars x 7 searches + header */
+    snprintf(dir, 4200, "%s", xc_fx_tmp(name));
+    run_study(st, dir, 2, 0, 1);
     char path[4300];
     snprintf(path, sizeof path, "%s/detections.csv", dir);
     FILE *fp = fopen(path, "r");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    char line[4096], hline[4096];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(hline, 4096, fp));
+    *nh = split(hline, h, 64);
+    return fp;
+}
+
+XC_TEST(test_planted_study, "planted_study")
+{
+    xc_study st;
+    xc_registry *reg = load_planted(&st);
+    CU_ASSERT_EQUAL(st.ns, 4);
+    CU_ASSERT_EQUAL(xc_study_nsearch(&st), 7);
+    CU_ASSERT_STRING_EQUAL(st.s[0].cfg[1].label, "zmax=10 numharm=1");
+    char dir[4200], hline[4096], line[4096], path[4300];
     char *h[64], *f[64];
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(hline, sizeof hline, fp));
-    int nh = split(hline, h, 64);
+    int nh;
+    /* detections.csv: 16 pulsars x 7 searches + header */
+    FILE *fp = run_detections(&st, "planted-out", dir, hline, h, &nh);
     int c_s = col_of(h, nh, "searcher"), c_c = col_of(h, nh, "config"), c_d = col_of(h, nh, "detected"),
         c_snr = col_of(h, nh, "snrpeak"), c_b = col_of(h, nh, "baseline_detected"), c_p = col_of(h, nh, "pulsar"),
         c_z = col_of(h, nh, "z"), c_tz = col_of(h, nh, "truth_z"), c_ft = col_of(h, nh, "truth_f0_hz"),
@@ -331,17 +347,11 @@ XC_TEST(test_recovery_matches_gsl, "recovery_matches_gsl")
     xc_study st;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_study_load(&st, spec, reg, &err), XC_OK);
-    char dir[4200];
-    snprintf(dir, sizeof dir, "%s", xc_fx_tmp("binary-out"));
-    run_study(&st, dir, 2, 0, 1);
-    char path[4300];
-    snprintf(path, sizeof path, "%s/detections.csv", dir);
-    FILE *fp = fopen(path, "r");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    char line[4096], hline[4096];
+    char dir[4200], hline[4096], line[4096], path[4300];
     char *h[64], *f[64];
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(hline, sizeof hline, fp));
-    int nh = split(hline, h, 64), c_d = col_of(h, nh, "detected"), c_z = col_of(h, nh, "z"),
+    int nh;
+    FILE *fp = run_detections(&st, "binary-out", dir, hline, h, &nh);
+    int c_d = col_of(h, nh, "detected"), c_z = col_of(h, nh, "z"),
         c_tz = col_of(h, nh, "truth_z");
     double x[16], y[16], ax[16], ay[16];
     size_t n = 0;
@@ -381,6 +391,53 @@ XC_TEST(test_recovery_matches_gsl, "recovery_matches_gsl")
     xc_registry_destroy(reg);
 }
 
+/* Writes the planted population and two studies, na from fmt_a and nb from
+ * fmt_b (each a format with one %s: body), loads them into a and b (a failure
+ * is fatal, its message printed) and asserts their hashes differ.  Returns the
+ * registry they use; free_two frees all three. */
+static xc_registry *load_two(xc_study *a, xc_study *b, const char *na, const char *fmt_a, const char *nb,
+                             const char *fmt_b, const char *body)
+{
+    planted_spec();   /* writes pop-planted.json */
+    const char *names[2] = {na, nb}, *fmts[2] = {fmt_a, fmt_b};
+    xc_study *st[2] = {a, b};
+    xc_registry *reg = test_registry();
+    for (int k = 0; k < 2; k++) {
+        const char *path = xc_fx_tmp(names[k]);
+        char text[2048];
+        snprintf(text, sizeof text, fmts[k], body);
+        xc_fx_write_text(path, text);
+        xc_error err;
+        xc_status s = xc_study_load(st[k], path, reg, &err);
+        if (s)
+            fprintf(stderr, "%s\n", err.msg);
+        CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    }
+    CU_ASSERT(a->hash != b->hash);
+    return reg;
+}
+
+static void free_two(xc_study *a, xc_study *b, xc_registry *reg)
+{
+    xc_study_free(a);
+    xc_study_free(b);
+    xc_registry_destroy(reg);
+}
+
+/* Pulsar id's rows of a and b (a failure is fatal, its message printed). */
+static void rows_two(xc_study *a, xc_study *b, uint64_t id, xc_study_rows *ra, xc_study_rows *rb)
+{
+    xc_study *st[2] = {a, b};
+    xc_study_rows *r[2] = {ra, rb};
+    for (int k = 0; k < 2; k++) {
+        xc_error err;
+        xc_status s = xc_study_pulsar(st[k], id, NULL, 1, r[k], &err);
+        if (s)
+            fprintf(stderr, "%s\n", err.msg);
+        CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    }
+}
+
 /* The filterbank path (made in memory, dedispersed by the cpu dedisperser at
  * the true DM) against the fast path: the truth is the same to the last
  * digit (the same samples are described); the noise is not (the fast path
@@ -389,35 +446,18 @@ XC_TEST(test_recovery_matches_gsl, "recovery_matches_gsl")
  * (their spread from the noise alone is a few percent at these S/N). */
 XC_TEST(test_filterbank_path, "filterbank_path")
 {
-    planted_spec();   /* writes pop-planted.json */
-    const char *fast = xc_fx_tmp("study-fast.json"), *fb = xc_fx_tmp("study-fb.json");
     static const char body[] = "\"population\": {\"spec\": \"pop-planted.json\", \"n\": 10, \"seed\": 5},"
                                " \"searchers\": [{\"name\": \"pulscan\", \"family\": \"pulscan\"},"
                                "  {\"name\": \"fdas\", \"family\": \"accel\", \"options\": {\"zmax\": 10, \"numharm\": 1}}]}";
-    char text[2048];
-    snprintf(text, sizeof text, "{\"data\": \"dedispersed\", %s", body);
-    xc_fx_write_text(fast, text);
-    snprintf(text, sizeof text, "{\"data\": {\"filterbank\": {\"impl\": \"cpu\"}}, %s", body);
-    xc_fx_write_text(fb, text);
-    xc_registry *reg = test_registry();
     xc_study a, b;
-    xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_study_load(&a, fast, reg, &err), XC_OK);
-    xc_status s = xc_study_load(&b, fb, reg, &err);
-    if (s)
-        fprintf(stderr, "%s\n", err.msg);
-    CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    xc_registry *reg = load_two(&a, &b, "study-fast.json", "{\"data\": \"dedispersed\", %s", "study-fb.json",
+                                "{\"data\": {\"filterbank\": {\"impl\": \"cpu\"}}, %s", body);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b.dedisperser);
     CU_ASSERT_STRING_EQUAL(b.dedisperser->name, "cpu");
-    CU_ASSERT(a.hash != b.hash);
     int checked = 0;
     for (uint64_t id = 0; id < 10; id++) {
         xc_study_rows ra = {0}, rb = {0};
-        CU_ASSERT_EQUAL_FATAL(xc_study_pulsar(&a, id, NULL, 1, &ra, &err), XC_OK);
-        s = xc_study_pulsar(&b, id, NULL, 1, &rb, &err);
-        if (s)
-            fprintf(stderr, "%s\n", err.msg);
-        CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+        rows_two(&a, &b, id, &ra, &rb);
         CU_ASSERT_EQUAL_FATAL(ra.n, 2);
         CU_ASSERT_EQUAL_FATAL(rb.n, 2);
         for (size_t i = 0; i < 2; i++) {
@@ -444,9 +484,7 @@ XC_TEST(test_filterbank_path, "filterbank_path")
         xc_study_rows_free(&rb);
     }
     XC_ASSERT_ABOVE((double)checked, 0);
-    xc_study_free(&a);
-    xc_study_free(&b);
-    xc_registry_destroy(reg);
+    free_two(&a, &b, reg);
 }
 
 /* The baseline's own threshold ("sigma": the paper's Fig 2 removed pulsars a
@@ -454,29 +492,18 @@ XC_TEST(test_filterbank_path, "filterbank_path")
  * and it removes at least the pulsars the 6-sigma rule would. */
 XC_TEST(test_baseline_sigma, "baseline_sigma")
 {
-    planted_spec();   /* writes pop-planted.json */
-    const char *s2 = xc_fx_tmp("study-base2.json"), *s6 = xc_fx_tmp("study-base6.json");
     static const char body[] = "\"population\": {\"spec\": \"pop-planted.json\", \"n\": 16, \"seed\": 5},"
                                " \"searchers\": [{\"name\": \"pulscan\", \"family\": \"pulscan\"}],"
                                " \"baseline\": {\"family\": \"pulscan\", \"options\": {\"zmax\": 0, \"sigma\": 1}";
-    char text[2048];
-    snprintf(text, sizeof text, "{%s, \"sigma\": 2}}", body);
-    xc_fx_write_text(s2, text);
-    snprintf(text, sizeof text, "{%s}}", body);
-    xc_fx_write_text(s6, text);
-    xc_registry *reg = test_registry();
     xc_study a, b;
-    xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_study_load(&a, s2, reg, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_study_load(&b, s6, reg, &err), XC_OK);
+    xc_registry *reg =
+        load_two(&a, &b, "study-base2.json", "{%s, \"sigma\": 2}}", "study-base6.json", "{%s}}", body);
     XC_ASSERT_NEAR(a.base_sigma, 2, 0);
     XC_ASSERT_NEAR(b.base_sigma, 6, 0);
-    CU_ASSERT(a.hash != b.hash);
     int rem2 = 0, rem6 = 0, between = 0;
     for (uint64_t id = 0; id < 16; id++) {
         xc_study_rows ra = {0}, rb = {0};
-        CU_ASSERT_EQUAL_FATAL(xc_study_pulsar(&a, id, NULL, 1, &ra, &err), XC_OK);
-        CU_ASSERT_EQUAL_FATAL(xc_study_pulsar(&b, id, NULL, 1, &rb, &err), XC_OK);
+        rows_two(&a, &b, id, &ra, &rb);
         CU_ASSERT_EQUAL_FATAL(ra.n, 2);
         const xc_study_row *ba = &ra.r[1], *bb = &rb.r[1];   /* the baseline's rows */
         /* the same search: a detection at 6 is one at 2 */
@@ -493,9 +520,7 @@ XC_TEST(test_baseline_sigma, "baseline_sigma")
     }
     printf("\n  removed at 2 sigma %d, at 6 sigma %d; detected between 2 and 6 sigma: %d", rem2, rem6, between);
     XC_ASSERT_NEAR((double)(rem2 - rem6), (double)between, 0);
-    xc_study_free(&a);
-    xc_study_free(&b);
-    xc_registry_destroy(reg);
+    free_two(&a, &b, reg);
 }
 
 /* ---- the same bytes any way the rows are made -------------------------------------- */
@@ -518,10 +543,9 @@ static int same_outputs(const char *a, const char *b)
 
 XC_TEST(test_threads_and_shards_same_bytes, "threads_and_shards_same_bytes")
 {
-    xc_registry *reg = test_registry();
     xc_study st;
+    xc_registry *reg = load_planted(&st);
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_study_load(&st, planted_spec(), reg, &err), XC_OK);
     char one[4200], four[4200], s0[4200], s1[4200], merged[4200];
     snprintf(one, sizeof one, "%s", xc_fx_tmp("same-one"));
     snprintf(four, sizeof four, "%s", xc_fx_tmp("same-four"));
@@ -556,10 +580,9 @@ XC_TEST(test_threads_and_shards_same_bytes, "threads_and_shards_same_bytes")
  * equal an uninterrupted run's). */
 XC_TEST(test_cache_same_rows, "cache_same_rows")
 {
-    xc_registry *reg = test_registry();
     xc_study st;
+    xc_registry *reg = load_planted(&st);
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_study_load(&st, planted_spec(), reg, &err), XC_OK);
     xc_study_cache *cache = NULL;
     CU_ASSERT_EQUAL_FATAL(xc_study_cache_new(&st, &cache, &err), XC_OK);
     size_t ns = xc_study_nsearch(&st), rows_seen = 0, differ = 0;
@@ -600,10 +623,9 @@ XC_TEST(test_cache_same_rows, "cache_same_rows")
 
 XC_TEST(test_journal_torn_line, "journal_torn_line")
 {
-    xc_registry *reg = test_registry();
     xc_study st;
+    xc_registry *reg = load_planted(&st);
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_study_load(&st, planted_spec(), reg, &err), XC_OK);
     char dir[4200], ref[4200];
     snprintf(dir, sizeof dir, "%s", xc_fx_tmp("torn"));
     snprintf(ref, sizeof ref, "%s", xc_fx_tmp("torn-ref"));
@@ -815,6 +837,14 @@ XC_TEST_IF(test_cli_spec_errors, "cli_spec_errors", xc_fx_skip_no_bin)
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "holds another study"));
 }
 
+/* The example plugin's path: plugins/libxcdd_ok.so beside the crosscheck binary. */
+static void plugin_path(char *p, size_t n)
+{
+    snprintf(p, n, "%s", xc_fx_bin());
+    char *slash = strrchr(p, '/');
+    snprintf(slash ? slash + 1 : p, n - (size_t)(slash ? slash + 1 - p : 0), "plugins/libxcdd_ok.so");
+}
+
 /* A plugin's dedisperser (examples/plugin-dedisp, built by make) in a study's
  * filterbank path, exactly like a built-in one: the same rows as the cpu's. */
 static int skip_no_plugin(char *why, size_t n)
@@ -822,9 +852,7 @@ static int skip_no_plugin(char *why, size_t n)
     if (xc_fx_skip_no_bin(why, n))
         return 1;
     char p[4300];
-    snprintf(p, sizeof p, "%s", xc_fx_bin());
-    char *slash = strrchr(p, '/');
-    snprintf(slash ? slash + 1 : p, sizeof p - (size_t)(slash ? slash + 1 - p : 0), "plugins/libxcdd_ok.so");
+    plugin_path(p, sizeof p);
     if (!xc_fx_exists(p)) {
         snprintf(why, n, "%s not built", p);
         return 1;
@@ -836,9 +864,7 @@ XC_TEST_IF(test_cli_plugin_in_study, "cli_plugin_in_study", skip_no_plugin)
 {
     planted_spec();   /* writes pop-planted.json */
     char plug[4300], args[13000];
-    snprintf(plug, sizeof plug, "%s", xc_fx_bin());
-    char *slash = strrchr(plug, '/');
-    snprintf(slash ? slash + 1 : plug, sizeof plug - (size_t)(slash ? slash + 1 - plug : 0), "plugins/libxcdd_ok.so");
+    plugin_path(plug, sizeof plug);
     static const char body[] = "\"population\": {\"spec\": \"pop-planted.json\", \"n\": 6, \"seed\": 5},"
                                " \"searchers\": [{\"name\": \"pulscan\", \"family\": \"pulscan\"}]}";
     char text[2048];

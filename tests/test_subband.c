@@ -59,8 +59,7 @@ XC_TEST(test_hand, "hand")
     static const float want[3][4] = {{30, 40, 50, 60}, {58, 68, 78, 88}, {79, 89, 99, 109}};
     xc_fx_hand_planes(&xc_dd_subband_reference, &xc_dd_subband_cpu, &in, &o, want);
     xc_subplan_free(&sp);
-    xc_ddjob_free(&job);
-    xc_conform_ddinput_free(&in);
+    xc_fx_hand_free(&in, &job);
 }
 
 /* ---- nsub = nchans is direct dedispersion ---------------------------------------- */
@@ -69,26 +68,12 @@ XC_TEST(test_nsub_nchans_is_direct, "nsub_nchans_is_direct")
 {
     static const int align[2] = {XC_SUBALIGN_HIGHEST, XC_SUBALIGN_CENTRE};
     static const char *presets[2] = {"crosscheck", "sigproc"};
+    static const xc_dedisperser *const d[2] = {&xc_dd_subband_reference, &xc_dd_subband_cpu};
     for (int p = 0; p < 2; p++)
         for (int al = 0; al < 2; al++) {
-            xc_conform_ddinput in;
-            xc_error err;
-            CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, 37, 8, 1400, -3.7, 1e-4, "0:30:1,30:60:2:2,60:90:3:3",
-                                                          presets[p], 113, &err),
-                                  XC_OK);
-            xc_conform_ddinput_random(&in, 7 + (uint64_t)p);
-            CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, 'q', 3, &err), XC_OK);
             xc_ddopts o = xc_fx_ddopts(37, 7.0, align[al], 2);
-            xc_plane want, got;
-            CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_reference, &in, &o, &want, &err), XC_OK);
-            for (int m = 0; m < 2; m++) {
-                CU_ASSERT_EQUAL_FATAL(
-                    xc_conform_dd_run(m ? &xc_dd_subband_cpu : &xc_dd_subband_reference, &in, &o, &got, &err), XC_OK);
-                CU_ASSERT(xc_fx_planes_equal(&want, &got, "subband cpu vs reference"));
-                xc_plane_free(&got);
-            }
-            xc_plane_free(&want);
-            xc_conform_ddinput_free(&in);
+            xc_fx_direct_equal(37, "0:30:1,30:60:2:2,60:90:3:3", presets[p], 113, 7 + (uint64_t)p, &o, d, 2,
+                               "subband cpu vs reference");
         }
 }
 
@@ -96,12 +81,7 @@ XC_TEST(test_nsub_nchans_is_direct, "nsub_nchans_is_direct")
 
 XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
 {
-    static const struct {
-        int nchans, nbits, nsub;
-        double dmsub;
-        const char *plan, *preset;
-        char kill;
-    } cfg[] = {
+    static const xc_fx_ddcase cfg[] = {
         {61, 8, 7, 0, "0:40:0.5,40:80:1:2,80:101:1.5:3", "crosscheck", 0},
         {61, 16, 7, 3.3, "0:40:0.5,40:80:1:2,80:101:1.5:3", "presto", 'q'},
         {127, 2, 10, 0, "0:25:0.25,25:50:0.5:4", "astroaccelerate", 'e'},
@@ -114,11 +94,7 @@ XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
     for (size_t q = 0; q < XC_NCASES(cfg); q++) {
         xc_conform_ddinput in;
         xc_error err;
-        CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, cfg[q].nchans, cfg[q].nbits, 1500, -300.0 / cfg[q].nchans,
-                                                      1e-4, cfg[q].plan, cfg[q].preset, 331, &err),
-                              XC_OK);
-        xc_conform_ddinput_random(&in, 100 + q);
-        CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, cfg[q].kill, 5, &err), XC_OK);
+        xc_fx_ddcase_input(&in, &cfg[q], 331, 100 + q);
         for (int al = 0; al < 3; al++) {
             xc_ddopts o = xc_fx_ddopts(cfg[q].nsub, cfg[q].dmsub, al, 1);
             xc_plane want, got;
@@ -149,10 +125,7 @@ XC_TEST(test_cpu_float_bound, "cpu_float_bound")
 {
     xc_conform_ddinput in;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, 128, 32, 1500, -2.0, 1e-4, "0:100:1:1,100:200:2:2",
-                                                  "crosscheck", 4200, &err),
-                          XC_OK);
-    xc_conform_ddinput_random(&in, 7);
+    xc_fx_float_input(&in);
     for (int th = 1; th <= 2; th++) {
         xc_ddopts o = xc_fx_ddopts(32, 0, XC_SUBALIGN_HIGHEST, th);
         xc_plane want, got;
@@ -173,22 +146,14 @@ XC_TEST(test_cpu_float_bound, "cpu_float_bound")
 XC_TEST(test_spread_within_bound, "spread_within_bound")
 {
     static const char *plans[] = {"0:200:1,200:400:2:2", "0:50:0.1"};
-    int tight_broken = 0;
-    size_t ntrials = 0;
-    int margin = 1 << 30;   /* smallest bound - spread */
+    xc_fx_spread tally = {0, 1 << 30, 0};
     for (size_t p = 0; p < XC_NCASES(plans); p++)
         for (int al = 0; al < 3; al++)
             for (int ns = 4; ns <= 64; ns *= 4) {
-                xc_geometry g = {256, 1500, -1, 64e-6};
                 xc_dmplan plan;
-                xc_dmplan_init(&plan);
-                xc_error err;
-                CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&plan, plans[p], "test", &err), XC_OK);
                 xc_ddjob job;
-                CU_ASSERT_EQUAL_FATAL(xc_ddjob_prepare(&job, 256, 8, &plan, xc_convention_get("crosscheck"), &g, NULL,
-                                                       &err),
-                                      XC_OK);
-                job.opts = xc_fx_ddopts(ns, 0, al, 0);
+                xc_fx_spread_job(&plan, &job, 256, -1, plans[p], xc_fx_ddopts(ns, 0, al, 0));
+                xc_error err;
                 xc_subplan sp;
                 CU_ASSERT_EQUAL_FATAL(xc_subplan_make(&sp, &job, &err), XC_OK);
                 for (int k = 0; k < plan.nranges; k++) {
@@ -203,25 +168,18 @@ XC_TEST(test_spread_within_bound, "spread_within_bound")
                                     emin = e < emin ? e : emin;
                                     emax = e > emax ? e : emax;
                                 }
-                            CU_ASSERT(emax - emin <= r->bound[i]);
-                            if (emax - emin > r->bound[i])
+                            if (xc_fx_spread_add(&tally, emax - emin, r->bound[i],
+                                                 (int)floor(r->smear[i]) + 1 + r->clamp[i]))
                                 printf("\n  trial DM %g: spread %d > bound %d", plan.r[k].dms[i], emax - emin,
                                        r->bound[i]);
-                            tight_broken |= emax - emin > (int)floor(r->smear[i]) + 1 + r->clamp[i];
-                            margin = r->bound[i] - (emax - emin) < margin ? r->bound[i] - (emax - emin) : margin;
-                            ntrials++;
                         }
                     if (ns == 64)   /* 4 channels a subband: the budget groups trials (with 64 it cannot) */
                         CU_ASSERT(r->ngroups < (int)r->ndm);
                 }
                 xc_subplan_free(&sp);
-                xc_ddjob_free(&job);
-                xc_dmplan_free(&plan);
+                xc_fx_spread_job_free(&plan, &job);
             }
-    CU_ASSERT(tight_broken);
-    printf("\n  %zu trials: integer spread within the bound (closest: %d samples below it); "
-           "without the rounding terms the bound breaks: %s",
-           ntrials, margin, tight_broken ? "yes" : "no");
+    xc_fx_spread_check(&tally);
 }
 
 /* ---- S/N loss on injected pulses ---------------------------------------------------- */

@@ -62,8 +62,7 @@ XC_TEST(test_hand, "hand")
     static const float want[3][4] = {{0, 10, 20, 30}, {13, 23, 33, 43}, {27, 37, 47, 57}};
     xc_fx_hand_planes(&xc_dd_tree_reference, &xc_dd_tree_cpu, &in, &o, want);
     xc_treeplan_free(&tp);
-    xc_ddjob_free(&job);
-    xc_conform_ddinput_free(&in);
+    xc_fx_hand_free(&in, &job);
 }
 
 /* ---- DM 0 is direct dedispersion ------------------------------------------------- */
@@ -72,59 +71,26 @@ XC_TEST(test_dm0_is_direct, "dm0_is_direct")
 {
     static const int nch[3] = {37, 64, 5};
     static const char *plans[3] = {"0:1:1", "0:1:1:2", "0:1:1:3"};
-    for (int q = 0; q < 3; q++) {
-        xc_conform_ddinput in;
-        xc_error err;
-        CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, nch[q], 8, 1400, -3.7, 1e-4, plans[q], "crosscheck", 301,
-                                                      &err),
-                              XC_OK);
-        xc_conform_ddinput_random(&in, 11 + (uint64_t)q);
-        CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, 'q', 3, &err), XC_OK);
-        xc_ddopts o = xc_fx_ddopts(0, 0, 0, 2);
-        xc_plane want, got;
-        CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_reference, &in, &o, &want, &err), XC_OK);
-        const xc_dedisperser *d[4] = {&xc_dd_tree_reference, &xc_dd_tree_cpu, &xc_dd_tree_padded_reference,
-                                      &xc_dd_tree_padded_cpu};
-        for (int m = 0; m < 4; m++) {
-            CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(d[m], &in, &o, &got, &err), XC_OK);
-            CU_ASSERT(xc_fx_planes_equal(&want, &got, "tree cpu vs reference"));
-            xc_plane_free(&got);
-        }
-        xc_plane_free(&want);
-        xc_conform_ddinput_free(&in);
-    }
+    static const xc_dedisperser *const d[4] = {&xc_dd_tree_reference, &xc_dd_tree_cpu, &xc_dd_tree_padded_reference,
+                                               &xc_dd_tree_padded_cpu};
+    xc_ddopts o = xc_fx_ddopts(0, 0, 0, 2);
+    for (int q = 0; q < 3; q++)
+        xc_fx_direct_equal(nch[q], plans[q], "crosscheck", 301, 11 + (uint64_t)q, &o, d, 4, "tree cpu vs reference");
 }
 
 /* ---- cpu against its reference ------------------------------------------------------ */
 
 XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
 {
-    static const struct {
-        int nchans, nbits, nsub;
-        const char *plan, *preset;
-        char kill;
-    } cfg[] = {
-        {61, 8, 4, "0:40:0.5,40:80:1:2,80:101:1.5:3", "crosscheck", 0},
-        {61, 16, 8, "0:40:0.5,40:80:1:2", "presto", 'q'},
-        {127, 2, 0, "0:25:0.25,25:50:0.5:4", "astroaccelerate", 'e'},
-        {13, 4, 2, "2:20:0.7", "sigproc", 0},
-        {50, 8, 64, "0:30:1", "crosscheck", 'q'},
-        {9, 8, 1, "0:30:0.3:2", "crosscheck", 0},
-        {1100, 16, 32, "0:3:1:64", "crosscheck", 'q'},   /* sums past 2^32: the uint64 path */
-    };
     int ncmp = 0;
-    for (size_t q = 0; q < XC_NCASES(cfg); q++) {
+    for (size_t q = 0; q < xc_fx_nddcases; q++) {
         xc_conform_ddinput in;
         xc_error err;
-        CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, cfg[q].nchans, cfg[q].nbits, 1500, -300.0 / cfg[q].nchans,
-                                                      1e-4, cfg[q].plan, cfg[q].preset, 2500, &err),
-                              XC_OK);
-        xc_conform_ddinput_random(&in, 100 + q);
-        CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, cfg[q].kill, 5, &err), XC_OK);
+        xc_fx_ddcase_input(&in, &xc_fx_ddcases[q], 2500, 100 + q);
         for (int v = 0; v < 2; v++) {
             const xc_dedisperser *ref = v ? &xc_dd_tree_padded_reference : &xc_dd_tree_reference;
             const xc_dedisperser *cpu = v ? &xc_dd_tree_padded_cpu : &xc_dd_tree_cpu;
-            xc_ddopts o = xc_fx_ddopts(cfg[q].nsub, 0, 0, 1);
+            xc_ddopts o = xc_fx_ddopts(xc_fx_tree_nsub(xc_fx_ddcases[q].nsub), 0, 0, 1);
             xc_plane want, got;
             CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(ref, &in, &o, &want, &err), XC_OK);
             for (int th = 1; th <= 2; th++) {
@@ -151,21 +117,15 @@ XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
 XC_TEST(test_spread_within_bound, "spread_within_bound")
 {
     static const char *plans[] = {"0:400:1,400:800:2:2,800:1000:4:4", "0:50:0.1"};
-    int tight_broken = 0, margin = 1 << 30;
-    size_t ntrials = 0;
+    xc_fx_spread tally = {0, 1 << 30, 0};
     for (size_t p = 0; p < XC_NCASES(plans); p++)
         for (int v = 0; v < 2; v++)
             for (int ns = 1; ns <= (v ? 1 : 64); ns *= 4) {
                 const int nc = 200;
-                xc_geometry g = {nc, 1500, -1.5, 64e-6};
                 xc_dmplan plan;
-                xc_dmplan_init(&plan);
-                xc_error err;
-                CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&plan, plans[p], "test", &err), XC_OK);
                 xc_ddjob job;
-                CU_ASSERT_EQUAL_FATAL(
-                    xc_ddjob_prepare(&job, nc, 8, &plan, xc_convention_get("crosscheck"), &g, NULL, &err), XC_OK);
-                job.opts = xc_fx_ddopts(ns, 0, 0, 0);
+                xc_fx_spread_job(&plan, &job, nc, -1.5, plans[p], xc_fx_ddopts(ns, 0, 0, 0));
+                xc_error err;
                 xc_treeplan tp;
                 CU_ASSERT_EQUAL_FATAL(xc_treeplan_make(&tp, &job, v, &err), XC_OK);
                 for (int k = 0; k < plan.nranges; k++) {
@@ -180,23 +140,16 @@ XC_TEST(test_spread_within_bound, "spread_within_bound")
                             emin = e < emin ? e : emin;
                             emax = e > emax ? e : emax;
                         }
-                        CU_ASSERT(emax - emin <= r->bound[i]);
-                        if (emax - emin > r->bound[i])
+                        if (xc_fx_spread_add(&tally, emax - emin, r->bound[i],
+                                             (int)floor(r->smear[i] + tp.tm) + r->clamp[i]))
                             printf("\n  %s nsub %d DM %g: spread %d > bound %d", v ? "padded" : "piecewise", tp.nsub,
                                    plan.r[k].dms[i], emax - emin, r->bound[i]);
-                        tight_broken |= emax - emin > (int)floor(r->smear[i] + tp.tm) + r->clamp[i];
-                        margin = r->bound[i] - (emax - emin) < margin ? r->bound[i] - (emax - emin) : margin;
-                        ntrials++;
                     }
                 }
                 xc_treeplan_free(&tp);
-                xc_ddjob_free(&job);
-                xc_dmplan_free(&plan);
+                xc_fx_spread_job_free(&plan, &job);
             }
-    CU_ASSERT(tight_broken);
-    printf("\n  %zu trials: integer spread within the bound (closest: %d samples below it); "
-           "without the rounding terms the bound breaks: %s",
-           ntrials, margin, tight_broken ? "yes" : "no");
+    xc_fx_spread_check(&tally);
 }
 
 /* ---- S/N loss on injected pulses ---------------------------------------------------- */

@@ -4,6 +4,7 @@
 #include "optimized/gpu/xc_gpu.h"
 #endif
 #include "optimized/cpu/xc_cpu.h"
+#include "reference/xc_reference.h"
 #include "tests/xc_fixture.h"
 
 #include <dirent.h>
@@ -531,6 +532,98 @@ void xc_fx_slurp_into(const char *path, char *buf, size_t n)
     }
 }
 
+const xc_fx_ddcase xc_fx_ddcases[] = {
+    {61, 8, 7, 0, "0:40:0.5,40:80:1:2,80:101:1.5:3", "crosscheck", 0},
+    {61, 16, 8, 3.3, "0:40:0.5,40:80:1:2", "presto", 'q'},
+    {127, 2, 0, 0, "0:25:0.25,25:50:0.5:4", "astroaccelerate", 'e'},
+    {13, 4, 2, 1.0, "2:20:0.7", "sigproc", 0},
+    {50, 8, 64, 2.0, "0:30:1", "crosscheck", 'q'},
+    {9, 8, 1, 0.6, "0:30:0.3:2", "crosscheck", 0},
+    {1100, 16, 32, 0, "0:3:1:64", "crosscheck", 'q'},   /* sums past 2^32: the uint64 path */
+    {1100, 8, 1, 0, "0:6:1:2", "crosscheck", 'e'},       /* one subband of 1100 channels: one long stage-2
+                                                           row staged per group */
+};
+const size_t xc_fx_nddcases = sizeof xc_fx_ddcases / sizeof xc_fx_ddcases[0];
+
+int xc_fx_tree_nsub(int nsub)
+{
+    int p = 1;
+    while (p * 2 <= nsub)
+        p *= 2;
+    return nsub ? p : 0;
+}
+
+void xc_fx_ddcase_input(xc_conform_ddinput *in, const xc_fx_ddcase *c, size_t nout, uint64_t seed)
+{
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(in, c->nchans, c->nbits, 1500, -300.0 / c->nchans, 1e-4, c->plan,
+                                                  c->preset, nout, &err),
+                          XC_OK);
+    xc_conform_ddinput_random(in, seed);
+    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(in, c->kill, 5, &err), XC_OK);
+}
+
+void xc_fx_spread_job(xc_dmplan *plan, xc_ddjob *job, int nc, double foff, const char *dmplan, xc_ddopts o)
+{
+    xc_geometry g = {nc, 1500, foff, 64e-6};
+    xc_dmplan_init(plan);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(plan, dmplan, "test", &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_ddjob_prepare(job, nc, 8, plan, xc_convention_get("crosscheck"), &g, NULL, &err), XC_OK);
+    job->opts = o;
+}
+
+void xc_fx_spread_job_free(xc_dmplan *plan, xc_ddjob *job)
+{
+    xc_ddjob_free(job);
+    xc_dmplan_free(plan);
+}
+
+int xc_fx_spread_add(xc_fx_spread *s, int spread, int bound, int tight)
+{
+    CU_ASSERT(spread <= bound);
+    s->tight_broken |= spread > tight;
+    s->margin = bound - spread < s->margin ? bound - spread : s->margin;
+    s->ntrials++;
+    return spread > bound;
+}
+
+void xc_fx_spread_check(const xc_fx_spread *s)
+{
+    CU_ASSERT(s->tight_broken);
+    printf("\n  %zu trials: integer spread within the bound (closest: %d samples below it); "
+           "without the rounding terms the bound breaks: %s",
+           s->ntrials, s->margin, s->tight_broken ? "yes" : "no");
+}
+
+void xc_fx_float_input(xc_conform_ddinput *in)
+{
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(in, 128, 32, 1500, -2.0, 1e-4, "0:100:1:1,100:200:2:2", "crosscheck",
+                                                  4200, &err),
+                          XC_OK);
+    xc_conform_ddinput_random(in, 7);
+}
+
+void xc_fx_direct_equal(int nchans, const char *plan, const char *preset, size_t nout, uint64_t seed,
+                        const xc_ddopts *o, const xc_dedisperser *const *d, int nd, const char *what)
+{
+    xc_conform_ddinput in;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_make(&in, nchans, 8, 1400, -3.7, 1e-4, plan, preset, nout, &err), XC_OK);
+    xc_conform_ddinput_random(&in, seed);
+    CU_ASSERT_EQUAL_FATAL(xc_conform_ddinput_mask(&in, 'q', 3, &err), XC_OK);
+    xc_plane want, got;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_reference, &in, o, &want, &err), XC_OK);
+    for (int m = 0; m < nd; m++) {
+        CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(d[m], &in, o, &got, &err), XC_OK);
+        CU_ASSERT(xc_fx_planes_equal(&want, &got, what));
+        xc_plane_free(&got);
+    }
+    xc_plane_free(&want);
+    xc_conform_ddinput_free(&in);
+}
+
 void xc_fx_hand_input(xc_conform_ddinput *in, const char *plan, const xc_ddopts *o, xc_ddjob *job)
 {
     xc_error err;
@@ -540,6 +633,12 @@ void xc_fx_hand_input(xc_conform_ddinput *in, const char *plan, const xc_ddopts 
             in->u16[t * 4 + (size_t)c] = (uint16_t)((c + 1) * t);
     CU_ASSERT_EQUAL_FATAL(xc_ddjob_init(job, &in->blk, &in->plan, in->cv, &in->g, NULL, &err), XC_OK);
     job->opts = *o;
+}
+
+void xc_fx_hand_free(xc_conform_ddinput *in, xc_ddjob *job)
+{
+    xc_ddjob_free(job);
+    xc_conform_ddinput_free(in);
 }
 
 void xc_fx_hand_planes(const xc_dedisperser *ref, const xc_dedisperser *cpu, const xc_conform_ddinput *in,

@@ -70,10 +70,64 @@ int xc_fx_float_case(xc_fixture *f, int nchans, const char *plan, const char *pr
 
 /* ---- the hand-worked cases of the approximate dedispersers ----------------- */
 
+/* One dedispersion case of the equality tables: a band of 300 MHz below 1500 MHz in
+ * nchans channels of nbits, plan and preset as named, channels masked by kill. */
+typedef struct {
+    int nchans, nbits, nsub;
+    double dmsub;
+    const char *plan, *preset;
+    char kill;
+} xc_fx_ddcase;
+
+/* The equality cases shared by the tree and gpu dedisperser tests (nsub as
+ * subband takes it; xc_fx_tree_nsub for the trees). */
+extern const xc_fx_ddcase xc_fx_ddcases[];
+extern const size_t xc_fx_nddcases;
+/* The largest power of two at most nsub (0 stays 0: the default). */
+int xc_fx_tree_nsub(int nsub);
+
+/* Makes in for case c with nout outputs (tsamp 1e-4 s), random data from seed and
+ * the case's mask (mask seed 5); a failure is a fatal assertion. */
+void xc_fx_ddcase_input(xc_conform_ddinput *in, const xc_fx_ddcase *c, size_t nout, uint64_t seed);
+
+/* ---- the integer spread against its bound (subband and tree plans) ---------- */
+
+/* What the spread checks gather: whether the bound without its rounding terms
+ * broke somewhere, the smallest bound - spread, how many trials were seen. */
+typedef struct {
+    int tight_broken, margin;
+    size_t ntrials;
+} xc_fx_spread;
+
+/* A job of nc 8-bit channels below 1500 MHz (foff MHz wide, tsamp 64 us,
+ * crosscheck convention) under plan text dmplan with options o; a failure is a
+ * fatal assertion.  Free with xc_fx_spread_job_free. */
+void xc_fx_spread_job(xc_dmplan *plan, xc_ddjob *job, int nc, double foff, const char *dmplan, xc_ddopts o);
+void xc_fx_spread_job_free(xc_dmplan *plan, xc_ddjob *job);
+/* One trial's spread: asserts spread <= bound and counts it (tight: the bound
+ * without its rounding terms).  Returns whether the bound broke. */
+int xc_fx_spread_add(xc_fx_spread *s, int spread, int bound, int tight);
+/* Asserts the bound without its rounding terms broke somewhere and prints the tally. */
+void xc_fx_spread_check(const xc_fx_spread *s);
+
+/* The float-bound case: 128 float channels below 1500 MHz (2 MHz wide, tsamp
+ * 1e-4 s), plan "0:100:1:1,100:200:2:2", 4200 outputs, random data from seed 7;
+ * a failure is a fatal assertion. */
+void xc_fx_float_input(xc_conform_ddinput *in);
+
+/* Direct dedispersion (xc_dd_reference) against each of d[0..nd) with options o,
+ * over nchans 8-bit channels below 1400 MHz (3.7 MHz wide, tsamp 1e-4 s) under
+ * plan and preset with nout outputs, random data from seed, channels masked
+ * 'q' (mask seed 3): asserts every plane equal, what naming the comparison. */
+void xc_fx_direct_equal(int nchans, const char *plan, const char *preset, size_t nout, uint64_t seed,
+                        const xc_ddopts *o, const xc_dedisperser *const *d, int nd, const char *what);
+
 /* 4 channels at 1000, 800, 600, 400 MHz, 8 bits, tsamp 1 ms, crosscheck
  * convention, under plan with 4 outputs, x[t][c] = (c+1) t; job built over it
  * with options o.  Ends the case if either cannot be made. */
 void xc_fx_hand_input(xc_conform_ddinput *in, const char *plan, const xc_ddopts *o, xc_ddjob *job);
+/* Frees what xc_fx_hand_input made. */
+void xc_fx_hand_free(xc_conform_ddinput *in, xc_ddjob *job);
 /* Runs ref and cpu over in with o: asserts that each plane's range 0 has 4
  * samples, its 3 trials exactly want. */
 void xc_fx_hand_planes(const xc_dedisperser *ref, const xc_dedisperser *cpu, const xc_conform_ddinput *in,
