@@ -89,13 +89,6 @@ static int write_out(xc_synth_params *p, const char *out, const char *truth, int
     return 0;
 }
 
-/* "%g" of v into buf: a default the help shows. */
-static const char *dflt(char *buf, size_t n, double v)
-{
-    snprintf(buf, n, "%g", v);
-    return buf;
-}
-
 /* The command's state: the parameters and what their options fill. */
 typedef struct {
     xc_synth_params p;
@@ -111,24 +104,24 @@ typedef struct {
 #define OBS_N 13
 static void observation_opts(synth_cli *c, xc_opt *t)
 {
+    const double v[] = {c->p.nchans, c->p.nbits, c->p.tsamp * 1e6, c->p.tobs, c->p.fch1, c->p.foff};
+    for (int k = 0; k < 6; k++)
+        snprintf(c->d[k], sizeof c->d[k], "%g", v[k]);
     snprintf(c->d[6], sizeof c->d[6], "%.1f", c->p.tstart);
     snprintf(c->d[7], sizeof c->d[7], "%llu", (unsigned long long)c->p.seed);
     const xc_opt o[OBS_N] = {
-        XC_OPT_INT("nchans", &c->p.nchans, 1, 1 << 24, .arg = "N", .help = "channels",
-                   .def = dflt(c->d[0], sizeof c->d[0], c->p.nchans)),
+        XC_OPT_INT("nchans", &c->p.nchans, 1, 1 << 24, .arg = "N", .help = "channels", .def = c->d[0]),
         XC_OPT_INT("nbits", &c->p.nbits, 1, 32, .arg = "B", .help = "bits per sample: 1, 2, 4, 8, 16 or 32 (float)",
-                   .def = dflt(c->d[1], sizeof c->d[1], c->p.nbits)),
+                   .def = c->d[1]),
         {.name = "tsamp", .kind = XC_OPTK_DOUBLE, .dest = &c->tsamp_us, .given = &c->tsamp_given, .arg = "US",
-         .help = "sample time in microseconds", .def = dflt(c->d[2], sizeof c->d[2], c->p.tsamp * 1e6)},
+         .help = "sample time in microseconds", .def = c->d[2]},
         XC_OPT_DOUBLE("tobs", &c->p.tobs, .arg = "S",
                       .help = "length in seconds; samples = round(tobs/tsamp), NOT rounded\n"
-                              "up to a multiple of 512 as fake does", .def = dflt(c->d[3], sizeof c->d[3], c->p.tobs)),
-        XC_OPT_DOUBLE("fch1", &c->p.fch1, .arg = "MHZ", .help = "frequency of channel 0, the highest",
-                      .def = dflt(c->d[4], sizeof c->d[4], c->p.fch1)),
+                              "up to a multiple of 512 as fake does", .def = c->d[3]),
+        XC_OPT_DOUBLE("fch1", &c->p.fch1, .arg = "MHZ", .help = "frequency of channel 0, the highest", .def = c->d[4]),
         XC_OPT_DOUBLE("foff", &c->p.foff, .arg = "MHZ",
                       .help = "channel width; a positive value is made negative, as fake\n"
-                              "does, so channel 0 is always the highest frequency",
-                      .def = dflt(c->d[5], sizeof c->d[5], c->p.foff)),
+                              "does, so channel 0 is always the highest frequency", .def = c->d[5]),
         XC_OPT_DOUBLE("tstart", &c->p.tstart, .arg = "MJD", .help = "start time written in the header", .def = c->d[6]),
         {.name = "seed", .kind = XC_OPTK_U64, .dest = &c->seed, .given = &c->seed_given, .arg = "N",
          .help = "noise seed, 0..2^64-1 (fake seeds from the clock)", .def = c->d[7]},
@@ -147,19 +140,24 @@ static void observation_opts(synth_cli *c, xc_opt *t)
 }
 
 /* The periodic pulsar's options, into t (PULSAR_N entries, the last XC_OPT_END). */
-#define PULSAR_N 17
+#define PULSAR_N 16
 static void pulsar_opts(synth_cli *c, xc_opt *t)
 {
+    const xc_synth_binary *b = &c->p.psr.bin;
+    const double v[] = {c->p.psr.width_pct, c->p.psr.snrpeak, b->pb_h, b->ecc, b->inc_deg, b->omega_deg, b->phase,
+                        b->mp, b->mc};
+    for (int k = 0; k < 9; k++)
+        snprintf(c->d[8 + k], sizeof c->d[8 + k], "%g", v[k]);
     const xc_opt o[PULSAR_N] = {
         XC_OPT_DOUBLE("period", &c->p.psr.period_ms, .arg = "MS",
                       .help = "period in milliseconds (0: no pulsar; fake picks a random one): the\n"
                               "rest-frame period at t = 0, or with -accn the apparent period at\n"
                               "mid-observation, as in fake", .def = "0"),
         XC_OPT_DOUBLE("width", &c->p.psr.width_pct, .arg = "PCT", .help = "duty cycle in percent of the period",
-                      .def = dflt(c->d[8], sizeof c->d[8], c->p.psr.width_pct)),
+                      .def = c->d[8]),
         XC_OPT_DOUBLE("snrpeak", &c->p.psr.snrpeak, .arg = "S",
                       .help = "S/N of a band-summed, dedispersed on-pulse sample; each\n"
-                              "channel gets S/sqrt(nchans) noise sigmas", .def = dflt(c->d[9], sizeof c->d[9], c->p.psr.snrpeak)),
+                              "channel gets S/sqrt(nchans) noise sigmas", .def = c->d[9]),
         XC_OPT_DOUBLE("dm", &c->p.psr.dm, .arg = "DM", .help = "dispersion measure in pc cm^-3",
                       .def = "0; fake picks a random one"),
         XC_OPT_DOUBLE("pdot", &c->p.psr.pdot, .arg = "PDOT",
@@ -169,22 +167,18 @@ static void pulsar_opts(synth_cli *c, xc_opt *t)
                               "delay A tau^2/2c, so fdot = -f A/c (fake's t/P(t) doubles it)", .def = "0"),
         XC_OPT_SET("binary", &c->p.psr.bin.on, 1,
                    .help = "put the pulsar in a Keplerian orbit (Roemer delay; fake: Doppler only):"),
-        XC_OPT_DOUBLE("bper", &c->p.psr.bin.pb_h, .arg = "H", .help = "orbital period in hours",
-                      .def = dflt(c->d[10], sizeof c->d[10], c->p.psr.bin.pb_h)),
-        XC_OPT_DOUBLE("becc", &c->p.psr.bin.ecc, .arg = "E", .help = "eccentricity, 0 <= E < 1",
-                      .def = dflt(c->d[11], sizeof c->d[11], c->p.psr.bin.ecc)),
+        XC_OPT_DOUBLE("bper", &c->p.psr.bin.pb_h, .arg = "H", .help = "orbital period in hours", .def = c->d[10]),
+        XC_OPT_DOUBLE("becc", &c->p.psr.bin.ecc, .arg = "E", .help = "eccentricity, 0 <= E < 1", .def = c->d[11]),
         XC_OPT_DOUBLE("binc", &c->p.psr.bin.inc_deg, .arg = "DEG", .help = "inclination in degrees (90: edge on)",
-                      .def = dflt(c->d[12], sizeof c->d[12], c->p.psr.bin.inc_deg)),
+                      .def = c->d[12]),
         XC_OPT_DOUBLE("bomega", &c->p.psr.bin.omega_deg, .arg = "DEG", .help = "longitude of periastron in degrees",
-                      .def = dflt(c->d[13], sizeof c->d[13], c->p.psr.bin.omega_deg)),
+                      .def = c->d[13]),
         XC_OPT_DOUBLE("bphase", &c->p.psr.bin.phase, .arg = "F", .help = "periastron at F orbits after the first sample",
-                      .def = dflt(c->d[14], sizeof c->d[14], c->p.psr.bin.phase)),
-        XC_OPT_DOUBLE("bpmass", &c->p.psr.bin.mp, .arg = "M", .help = "pulsar mass in solar masses",
-                      .def = dflt(c->d[15], sizeof c->d[15], c->p.psr.bin.mp)),
+                      .def = c->d[14]),
+        XC_OPT_DOUBLE("bpmass", &c->p.psr.bin.mp, .arg = "M", .help = "pulsar mass in solar masses", .def = c->d[15]),
         XC_OPT_DOUBLE("bcmass", &c->p.psr.bin.mc, .arg = "M",
                       .help = "companion mass in solar masses; GM_sun = 1.32712440018e20\n"
-                              "m^3/s^2 (IAU; fake: M_SUN 2.0e30 x G 6.672e-11)",
-                      .def = dflt(c->d[16], sizeof c->d[16], c->p.psr.bin.mc)),
+                              "m^3/s^2 (IAU; fake: M_SUN 2.0e30 x G 6.672e-11)", .def = c->d[16]),
         XC_OPT_SET("fake_phase", &c->p.fake_phase, 1,
                    .help = "fake's timing model instead: phase t/P(t) with P updated when the\n"
                            "phase wraps, Doppler-only binary_papp with fake's constants, fake's\n"
