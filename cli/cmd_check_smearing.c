@@ -45,22 +45,42 @@ static xc_status plot_rows(xc_report *rep, const char *impl, int nsub, int width
     return st;
 }
 
+/* One pulse's JSON record. */
+static json_t *row_json(const char *impl, int nsub, const xc_smear_row *r)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "impl", json_string(impl));
+    json_object_set_new(j, "nsub", json_integer(nsub));
+    json_object_set_new(j, "dm", json_real(r->dm));
+    json_object_set_new(j, "nominal_dm", json_real(r->nominal));
+    json_object_set_new(j, "width_us", json_real(r->width_us));
+    json_object_set_new(j, "snr_loss", json_real(r->snr_loss));
+    json_object_set_new(j, "bound", json_real(r->bound));
+    json_object_set_new(j, "expected", json_real(r->expected));
+    json_object_set_new(j, "smear_samples", json_real(r->smear));
+    json_object_set_new(j, "bound_samples", json_integer(r->bound_samples));
+    json_object_set_new(j, "pass", json_boolean(r->pass));
+    return j;
+}
+
+/* The command, for its help and messages. */
+static const xc_optspec spec = {
+    .cmd = "check smearing",
+    .usage = "[-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
+             "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n"
+             "                                 [-report DIR]",
+    .about = "Injects boxcar pulses (noise free, one per trial measured, lined up exactly by direct\n"
+             "dedispersion at that trial) into a band of 1250-1550 MHz at 64 us, dedisperses them with\n"
+             "every approximate implementation and with the direct cpu one, and compares the best\n"
+             "matched-boxcar S/N of each trial: the loss must stay within the bound derived for the trial,\n"
+             "1 - sqrt(W / (W + S)), S = floor(S_cont) + 3 + clamps samples for subband, floor(S_cont +\n"
+             "T_M + 3) + clamps for tree (docs/SUBBAND.md).  The tree entries take -nsub as their number\n"
+             "of subbands (a power of two; tree-padded has one).  Prints\n"
+             "one line per implementation, nsub and width; exit 0 if every pulse is within its bound, 1 if\n"
+             "one is not, 2 on errors.\n"};
+
 int xc_cmd_check_smearing(int argc, char **argv)
 {
-    static const xc_optspec spec = {
-        .cmd = "check smearing",
-        .usage = "[-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
-                 "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n"
-                 "                                 [-report DIR]",
-        .about = "Injects boxcar pulses (noise free, one per trial measured, lined up exactly by direct\n"
-                 "dedispersion at that trial) into a band of 1250-1550 MHz at 64 us, dedisperses them with\n"
-                 "every approximate implementation and with the direct cpu one, and compares the best\n"
-                 "matched-boxcar S/N of each trial: the loss must stay within the bound derived for the trial,\n"
-                 "1 - sqrt(W / (W + S)), S = floor(S_cont) + 3 + clamps samples for subband, floor(S_cont +\n"
-                 "T_M + 3) + clamps for tree (docs/SUBBAND.md).  The tree entries take -nsub as their number\n"
-                 "of subbands (a power of two; tree-padded has one).  Prints\n"
-                 "one line per implementation, nsub and width; exit 0 if every pulse is within its bound, 1 if\n"
-                 "one is not, 2 on errors.\n"};
     const char *json = NULL, *impls = NULL, *plan = "0:150:0.5,150:300:1:2", *repdir = NULL;
     int nsub_v[MAXL] = {8, 16, 32}, w_v[MAXL] = {1, 2, 4, 8}, align = 0, nchans = 256, every = 4;
     xc_cli_ints nsub = {nsub_v, 3, MAXL}, widths = {w_v, 4, MAXL};
@@ -142,19 +162,7 @@ int xc_cmd_check_smearing(int argc, char **argv)
                     worst = r->snr_loss > rows[worst].snr_loss ? i : worst;
                     if (r->bound > 0)
                         ratio = fmax(ratio, r->snr_loss / r->bound);
-                    json_t *j = json_object();
-                    json_object_set_new(j, "impl", json_string(ie->name));
-                    json_object_set_new(j, "nsub", json_integer(nsub_v[q]));
-                    json_object_set_new(j, "dm", json_real(r->dm));
-                    json_object_set_new(j, "nominal_dm", json_real(r->nominal));
-                    json_object_set_new(j, "width_us", json_real(r->width_us));
-                    json_object_set_new(j, "snr_loss", json_real(r->snr_loss));
-                    json_object_set_new(j, "bound", json_real(r->bound));
-                    json_object_set_new(j, "expected", json_real(r->expected));
-                    json_object_set_new(j, "smear_samples", json_real(r->smear));
-                    json_object_set_new(j, "bound_samples", json_integer(r->bound_samples));
-                    json_object_set_new(j, "pass", json_boolean(r->pass));
-                    json_array_append_new(arr, j);
+                    json_array_append_new(arr, row_json(ie->name, nsub_v[q], r));
                 }
                 if (rep && n && !st) {
                     char head[128];
