@@ -51,13 +51,13 @@ static json_t *row_json(const char *impl, int nsub, const xc_smear_row *r)
     json_t *j = json_object();
     json_object_set_new(j, "impl", json_string(impl));
     json_object_set_new(j, "nsub", json_integer(nsub));
-    json_object_set_new(j, "dm", json_real(r->dm));
-    json_object_set_new(j, "nominal_dm", json_real(r->nominal));
-    json_object_set_new(j, "width_us", json_real(r->width_us));
-    json_object_set_new(j, "snr_loss", json_real(r->snr_loss));
-    json_object_set_new(j, "bound", json_real(r->bound));
-    json_object_set_new(j, "expected", json_real(r->expected));
-    json_object_set_new(j, "smear_samples", json_real(r->smear));
+    const struct {
+        const char *key;
+        double v;
+    } reals[] = {{"dm", r->dm}, {"nominal_dm", r->nominal}, {"width_us", r->width_us}, {"snr_loss", r->snr_loss},
+                 {"bound", r->bound}, {"expected", r->expected}, {"smear_samples", r->smear}};
+    for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++)
+        json_object_set_new(j, reals[k].key, json_real(reals[k].v));
     json_object_set_new(j, "bound_samples", json_integer(r->bound_samples));
     json_object_set_new(j, "pass", json_boolean(r->pass));
     return j;
