@@ -8,40 +8,6 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 
-static void help(void)
-{
-    printf("usage: crosscheck bench accel [-json FILE] [-nbins LIST] [-zmax LIST] [-wmax LIST] [-numharm LIST]\n"
-           "                              [-ncpus LIST] [-impl LIST] [-runs N] [-ref_max_nbins N] [-full]\n\n"
-           "Times one whole accel search (normalisation, templates, plane, harmonic sums, selection,\n"
-           "significance; no file I/O) on a synthetic spectrum: white complex Gaussian noise plus a\n"
-           "drifting tone (r = nbins/3, z = 60, as a Fresnel response).  Defaults: 2^20 bins, zmax\n"
-           "200, wmax 0, numharm 1, 1 and 2 threads, cpu; the whole grid is -nbins 1048576,4194304\n"
-           "-zmax 0,200,1200 -numharm 1,4 -wmax 0,300.  The reference runs only where nbins <=\n"
-           "-ref_max_nbins (default 16384).  Anchor: accelsearch on 2^20 bins, zmax 200, 1 harmonic,\n"
-           "about 11 s on 1 thread on this kind of machine (15.1 s with 4 harmonics).  On a machine\n"
-           "shared with other work, run with OMP_WAIT_POLICY=passive: OpenMP threads otherwise spin at\n"
-           "every barrier while a sibling waits for a core, and 2 threads can take several times longer\n"
-           "than 1.\n\n"
-           "  -json FILE         records: impl, nbins, zmax, wmax, numharm, threads, seconds (best run),\n"
-           "                     median_seconds, cpu_seconds (user + system of all threads, per run:\n"
-           "                     robust to other tenants' load), templates, templates_per_second (the plan's\n"
-           "                     templates / seconds), plane_points_per_second (templates x searched half-bin\n"
-           "                     r points / seconds), candidates, peak_rss_mb (this record's peak resident\n"
-           "                     memory, memory_method says how it was measured), and where known\n"
-           "                     accelsearch_seconds with speedup_vs_accelsearch, speedup_vs_reference (the\n"
-           "                     reference at the same settings), speedup_vs_cpu (device implementations: the\n"
-           "                     cpu searcher at the same settings and threads, timed in this run)\n"
-           "  -nbins LIST        spectrum sizes (complex bins), comma separated\n"
-           "  -zmax LIST, -wmax LIST, -numharm LIST   the grid\n"
-           "  -ncpus LIST        threads; 0 means all (OpenMP's default)\n"
-           "  -full              the whole grid (2^20 and 2^22 bins, zmax 0/200/1200, numharm 1/4,\n"
-           "                     wmax 0/300, 1, 2 and all threads): hours on 2 cores\n"
-           "  -impl LIST         reference, cpu or both (default cpu); cpu means every non-reference\n"
-           "                     implementation available here: gpu too, in a CUDA build with a device\n"
-           "  -runs N            best of N runs per record (default 1)\n"
-           "  -ref_max_nbins N   largest spectrum the reference is timed on\n");
-}
-
 /* One table row per record. */
 static void print_row(void *ctx, const json_t *r)
 {
@@ -61,7 +27,19 @@ static void print_row(void *ctx, const json_t *r)
 
 int xc_bench_accel(int argc, char **argv)
 {
-    static const xc_optspec spec = {"bench accel", help, 0};
+    static const xc_optspec spec = {
+        .cmd = "bench accel",
+        .usage = "[-json FILE] [-nbins LIST] [-zmax LIST] [-wmax LIST] [-numharm LIST]\n"
+                 "                              [-ncpus LIST] [-impl LIST] [-runs N] [-ref_max_nbins N] [-full]",
+        .about = "Times one whole accel search (normalisation, templates, plane, harmonic sums, selection,\n"
+                 "significance; no file I/O) on a synthetic spectrum: white complex Gaussian noise plus a\n"
+                 "drifting tone (r = nbins/3, z = 60, as a Fresnel response).  The whole grid is\n"
+                 "-nbins 1048576,4194304 -zmax 0,200,1200 -numharm 1,4 -wmax 0,300.  The reference runs only\n"
+                 "where nbins <= -ref_max_nbins.  Anchor: accelsearch on 2^20 bins, zmax 200, 1 harmonic,\n"
+                 "about 11 s on 1 thread on this kind of machine (15.1 s with 4 harmonics).  On a machine\n"
+                 "shared with other work, run with OMP_WAIT_POLICY=passive: OpenMP threads otherwise spin at\n"
+                 "every barrier while a sibling waits for a core, and 2 threads can take several times longer\n"
+                 "than 1.\n"};
     xc_bench_accel_opts b;
     xc_bench_accel_opts_default(&b);
     int full = 0;
@@ -70,16 +48,33 @@ int xc_bench_accel(int argc, char **argv)
                 Lwm = {b.wmax, 1, XC_BENCH_ACCEL_MAXL}, Lnh = {b.numharm, 1, XC_BENCH_ACCEL_MAXL},
                 Lth = {b.threads, 2, XC_BENCH_ACCEL_MAXL};
     const xc_opt opts[] = {
-        XC_OPT_STR("json", &json),
-        XC_OPT_INTS("nbins", &Lnb, 64, 1 << 28),
-        XC_OPT_INTS("zmax", &Lzm, 0, 1200),
-        XC_OPT_INTS("wmax", &Lwm, 0, 4000),
-        XC_OPT_INTS("numharm", &Lnh, 1, 32),
-        XC_OPT_INTS("ncpus", &Lth, 0, 4096),
-        XC_OPT_CHOICE("impl", &b.which, "reference|cpu|both"),
-        XC_OPT_INT("runs", &b.runs, 1, XC_BENCH_MAX_RUNS),
-        XC_OPT_INT("ref_max_nbins", &b.ref_max_nbins, 0, 1 << 28),
-        XC_OPT_FLAG("full", &full),
+        XC_OPT_STR("json", &json, .arg = "FILE",
+                   .help = "records: impl, nbins, zmax, wmax, numharm, threads, seconds (best run),\n"
+                           "median_seconds, cpu_seconds (user + system of all threads, per run:\n"
+                           "robust to other tenants' load), templates, templates_per_second (the plan's\n"
+                           "templates / seconds), plane_points_per_second (templates x searched half-bin\n"
+                           "r points / seconds), candidates, peak_rss_mb (this record's peak resident\n"
+                           "memory, memory_method says how it was measured), and where known\n"
+                           "accelsearch_seconds with speedup_vs_accelsearch, speedup_vs_reference (the\n"
+                           "reference at the same settings), speedup_vs_cpu (device implementations: the\n"
+                           "cpu searcher at the same settings and threads, timed in this run)"),
+        XC_OPT_INTS("nbins", &Lnb, 64, 1 << 28, .arg = "LIST", .help = "spectrum sizes (complex bins), comma separated",
+                    .def = "1048576: 2^20"),
+        XC_OPT_INTS("zmax", &Lzm, 0, 1200, .arg = "LIST", .help = "the grid's zmax values", .def = "200"),
+        XC_OPT_INTS("wmax", &Lwm, 0, 4000, .arg = "LIST", .help = "the grid's wmax values", .def = "0"),
+        XC_OPT_INTS("numharm", &Lnh, 1, 32, .arg = "LIST", .help = "the grid's harmonic counts", .def = "1"),
+        XC_OPT_INTS("ncpus", &Lth, 0, 4096, .arg = "LIST", .help = "threads; 0 means all (OpenMP's default)",
+                    .def = "1,2"),
+        XC_OPT_FLAG("full", &full,
+                    .help = "the whole grid (2^20 and 2^22 bins, zmax 0/200/1200, numharm 1/4,\n"
+                            "wmax 0/300, 1, 2 and all threads): hours on 2 cores"),
+        XC_OPT_CHOICE("impl", &b.which, "reference|cpu|both", .arg = "LIST",
+                      .help = "reference, cpu or both; cpu means every non-reference\n"
+                              "implementation available here: gpu too, in a CUDA build with a device",
+                      .def = "cpu"),
+        XC_OPT_INT("runs", &b.runs, 1, XC_BENCH_MAX_RUNS, .arg = "N", .help = "best of N runs per record", .def = "1"),
+        XC_OPT_INT("ref_max_nbins", &b.ref_max_nbins, 0, 1 << 28, .arg = "N",
+                   .help = "largest spectrum the reference is timed on", .def = "16384"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);

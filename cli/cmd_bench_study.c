@@ -8,35 +8,6 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 
-static void help(void)
-{
-    printf("usage: crosscheck bench study [-spec STUDY.json] [-n N] [-threads T] [-device] [-workers W]\n"
-           "                          [-separate | -fresh] [-json FILE]\n\n"
-           "Times a study's stages on its first N pulsars: synthesis (the dedispersed series), FFT and each\n"
-           "searcher configuration, one pulsar at a time on one thread (the cost per core), then the same\n"
-           "pulsars side by side on T threads (the throughput `crosscheck study` gets).  Reports pulsars per\n"
-           "second per core, and projects the Pulscan paper's full study (10 955 Table 1 pulsars of 600 s at\n"
-           "128 us: 2 343 750 bins) from the per-core cost, scaled linearly by bins (every stage here is\n"
-           "O(bins) per configuration) when the spec's spectra are shorter.  A matched filter's zmax x numharm\n"
-           "sweep is one search (the largest, cut to each configuration): its time is shared evenly by its\n"
-           "configurations, and the searcher's total is printed after them.\n\n"
-           "  -spec FILE     the study [datasets/study-table1-small.json]\n"
-           "  -n N           pulsars timed [6]\n"
-           "  -threads T     threads of the side-by-side run (0: OpenMP default) [0]\n"
-           "  -device        searchers whose spec names no impl use a device implementation where one is\n"
-           "                 available (the serial pass gives every thread to the host side)\n"
-           "  -workers W     pulsars at once in the side-by-side pass, each on one thread (OpenMP's nested\n"
-           "                 parallelism is off) [T, or 8 with -device]\n"
-           "  -separate      every configuration its own search and nothing kept from pulsar to pulsar (the\n"
-           "                 A/B baseline of sweeps and sessions)\n"
-           "  -fresh         sweeps as usual, but no session kept from pulsar to pulsar (each pulsar makes\n"
-           "                 its searchers' plans, templates and device buffers again: the sessions' A/B)\n"
-           "  -device_jobs K device searches at once among the side-by-side pass's workers (0, 1: one at a\n"
-           "                 time), as crosscheck study -device_jobs [2 with -device]\n"
-           "  -json FILE     write the record as JSON (atomically)\n"
-           "  -h             this help\n");
-}
-
 /* The stages' table: synthesis, FFT, each search, each searcher. */
 static void print_stages(const xc_study *st, const xc_bench_study_opts *o, const xc_bench_study_result *r,
                          const char *spec)
@@ -88,14 +59,42 @@ static void print_projection(const xc_bench_study_opts *o, const xc_bench_study_
 
 int xc_bench_study(int argc, char **argv)
 {
-    static const xc_optspec ospec = {"bench study", help, 0};
+    static const xc_optspec ospec = {
+        .cmd = "bench study",
+        .usage = "[-spec STUDY.json] [-n N] [-threads T] [-device] [-workers W]\n"
+                 "                          [-separate | -fresh] [-json FILE]",
+        .about = "Times a study's stages on its first N pulsars: synthesis (the dedispersed series), FFT and each\n"
+                 "searcher configuration, one pulsar at a time on one thread (the cost per core), then the same\n"
+                 "pulsars side by side on T threads (the throughput `crosscheck study` gets).  Reports pulsars per\n"
+                 "second per core, and projects the Pulscan paper's full study (10 955 Table 1 pulsars of 600 s at\n"
+                 "128 us: 2 343 750 bins) from the per-core cost, scaled linearly by bins (every stage here is\n"
+                 "O(bins) per configuration) when the spec's spectra are shorter.  A matched filter's zmax x numharm\n"
+                 "sweep is one search (the largest, cut to each configuration): its time is shared evenly by its\n"
+                 "configurations, and the searcher's total is printed after them.\n"};
     const char *spec = "datasets/study-table1-small.json", *json = NULL;
     unsigned long long n = 6;
     int threads = 0, device = 0, workers = 0, separate = 0, fresh = 0, jobs = 0;
     const xc_opt opts[] = {
-        XC_OPT_STR("spec", &spec), XC_OPT_U64("n", &n), XC_OPT_INT("threads", &threads, 0, 4096),
-        XC_OPT_FLAG("device", &device), XC_OPT_INT("workers", &workers, 0, 4096), XC_OPT_STR("json", &json),
-        XC_OPT_FLAG("separate", &separate), XC_OPT_FLAG("fresh", &fresh), XC_OPT_INT("device_jobs", &jobs, 0, 64),
+        XC_OPT_STR("spec", &spec, .arg = "FILE", .help = "the study", .def = "datasets/study-table1-small.json"),
+        XC_OPT_U64("n", &n, .arg = "N", .help = "pulsars timed", .def = "6"),
+        XC_OPT_INT("threads", &threads, 0, 4096, .arg = "T",
+                   .help = "threads of the side-by-side run (0: OpenMP default)", .def = "0"),
+        XC_OPT_FLAG("device", &device,
+                    .help = "searchers whose spec names no impl use a device implementation where one is\n"
+                            "available (the serial pass gives every thread to the host side)"),
+        XC_OPT_INT("workers", &workers, 0, 4096, .arg = "W",
+                   .help = "pulsars at once in the side-by-side pass, each on one thread (OpenMP's nested\n"
+                           "parallelism is off)", .def = "T, or 8 with -device"),
+        XC_OPT_FLAG("separate", &separate,
+                    .help = "every configuration its own search and nothing kept from pulsar to pulsar (the\n"
+                            "A/B baseline of sweeps and sessions)"),
+        XC_OPT_FLAG("fresh", &fresh,
+                    .help = "sweeps as usual, but no session kept from pulsar to pulsar (each pulsar makes\n"
+                            "its searchers' plans, templates and device buffers again: the sessions' A/B)"),
+        XC_OPT_INT("device_jobs", &jobs, 0, 64, .arg = "K",
+                   .help = "device searches at once among the side-by-side pass's workers (0, 1: one at a\n"
+                           "time), as crosscheck study -device_jobs", .def = "2 with -device"),
+        XC_OPT_STR("json", &json, .arg = "FILE", .help = "write the record as JSON (atomically)"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);

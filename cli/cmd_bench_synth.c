@@ -7,28 +7,6 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 
-static void help(void)
-{
-    printf("usage: crosscheck bench synth [-json FILE] [options]\n\n"
-           "Times `crosscheck synth` making a filterbank (noise, a dispersed pulsar, quantisation and\n"
-           "packing) into memory, at each thread count, and reports channel samples per second\n"
-           "against SIGPROC fake's %.0f M/s (512 channels, 8 bits, one thread).  The data are\n"
-           "the same bytes synth writes; only the disk is left out (see -dir).\n\n"
-           "  -json FILE         write the records as JSON (atomically)\n"
-           "  -threads LIST      comma-separated thread counts [1,2]\n"
-           "  -nchans N          channels [512]\n"
-           "  -nbits B           bits per sample [8]\n"
-           "  -tsamp US          sample time in microseconds [64]\n"
-           "  -tobs S            seconds of data per run [20]\n"
-           "  -period MS         pulsar period, 0 for noise only [5]\n"
-           "  -dm DM             pulsar DM [100]\n"
-           "  -repeat R          runs per thread count; the median is kept [3]\n"
-           "  -chunk N           spectra per chunk (0: synth's automatic size) [0]\n"
-           "  -dir DIR           also time writing real files in DIR (removed afterwards)\n"
-           "  -h                 this help\n",
-           XC_BENCH_FAKE_SAMPLES_PER_S / 1e6);
-}
-
 /* One table row per record. */
 static void print_row(void *ctx, const json_t *r)
 {
@@ -40,23 +18,33 @@ static void print_row(void *ctx, const json_t *r)
 
 int xc_bench_synth(int argc, char **argv)
 {
-    static const xc_optspec spec = {"bench synth", help, 0};
+    char about[512];
+    snprintf(about, sizeof about,
+             "Times `crosscheck synth` making a filterbank (noise, a dispersed pulsar, quantisation and\n"
+             "packing) into memory, at each thread count, and reports channel samples per second\n"
+             "against SIGPROC fake's %.0f M/s (512 channels, 8 bits, one thread).  The data are\n"
+             "the same bytes synth writes; only the disk is left out (see -dir).\n",
+             XC_BENCH_FAKE_SAMPLES_PER_S / 1e6);
+    const xc_optspec spec = {.cmd = "bench synth", .usage = "[-json FILE] [options]", .about = about};
     xc_error err;
     xc_error_clear(&err);
     const char *json_path = NULL, *threads_s = "1,2";
     xc_bench_synth_opts o = {512, 8, 64, 20, 5, 100, 3, 0, NULL, 0, NULL};
     const xc_opt opts[] = {
-        XC_OPT_STR("json", &json_path),
-        XC_OPT_STR("threads", &threads_s),   /* checked below, after the others */
-        XC_OPT_INT("nchans", &o.nchans, 1, 1 << 24),
-        XC_OPT_INT("nbits", &o.nbits, 1, 32),
-        XC_OPT_DOUBLE("tsamp", &o.tsamp_us),
-        XC_OPT_DOUBLE("tobs", &o.tobs),
-        XC_OPT_DOUBLE("period", &o.period),
-        XC_OPT_DOUBLE("dm", &o.dm),
-        XC_OPT_INT("repeat", &o.repeat, 1, XC_BENCH_MAX_RUNS),
-        XC_OPT_STR("dir", &o.dir),
-        XC_OPT_INT("chunk", &o.chunk, 0, 1 << 30),
+        XC_OPT_STR("json", &json_path, .arg = "FILE", .help = "write the records as JSON (atomically)"),
+        XC_OPT_STR("threads", &threads_s, .arg = "LIST",   /* checked below, after the others */
+                   .help = "comma-separated thread counts", .def = "1,2"),
+        XC_OPT_INT("nchans", &o.nchans, 1, 1 << 24, .arg = "N", .help = "channels", .def = "512"),
+        XC_OPT_INT("nbits", &o.nbits, 1, 32, .arg = "B", .help = "bits per sample", .def = "8"),
+        XC_OPT_DOUBLE("tsamp", &o.tsamp_us, .arg = "US", .help = "sample time in microseconds", .def = "64"),
+        XC_OPT_DOUBLE("tobs", &o.tobs, .arg = "S", .help = "seconds of data per run", .def = "20"),
+        XC_OPT_DOUBLE("period", &o.period, .arg = "MS", .help = "pulsar period, 0 for noise only", .def = "5"),
+        XC_OPT_DOUBLE("dm", &o.dm, .arg = "DM", .help = "pulsar DM", .def = "100"),
+        XC_OPT_INT("repeat", &o.repeat, 1, XC_BENCH_MAX_RUNS, .arg = "R",
+                   .help = "runs per thread count; the median is kept", .def = "3"),
+        XC_OPT_INT("chunk", &o.chunk, 0, 1 << 30, .arg = "N", .help = "spectra per chunk (0: synth's automatic size)",
+                   .def = "0"),
+        XC_OPT_STR("dir", &o.dir, .arg = "DIR", .help = "also time writing real files in DIR (removed afterwards)"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);

@@ -18,35 +18,6 @@
 
 #define MAXL 16
 
-static void help(void)
-{
-    printf("usage: crosscheck check smearing [-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
-           "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n"
-           "                                 [-report DIR]\n\n"
-           "Injects boxcar pulses (noise free, one per trial measured, lined up exactly by direct\n"
-           "dedispersion at that trial) into a band of 1250-1550 MHz at 64 us, dedisperses them with\n"
-           "every approximate implementation and with the direct cpu one, and compares the best\n"
-           "matched-boxcar S/N of each trial: the loss must stay within the bound derived for the trial,\n"
-           "1 - sqrt(W / (W + S)), S = floor(S_cont) + 3 + clamps samples for subband, floor(S_cont +\n"
-           "T_M + 3) + clamps for tree (docs/SUBBAND.md).  The tree entries take -nsub as their number\n"
-           "of subbands (a power of two; tree-padded has one).  Prints\n"
-           "one line per implementation, nsub and width; exit 0 if every pulse is within its bound, 1 if\n"
-           "one is not, 2 on errors.\n\n"
-           "  -json FILE    records {impl, nsub, dm, width_us, snr_loss, bound, expected, smear_samples,\n"
-           "                bound_samples, pass} (written atomically)\n"
-           "  -impl LIST    approximate implementations (default: every approximate one but references)\n"
-           "  -nsub LIST    subband counts [8,16,32]\n"
-           "  -widths LIST  pulse widths in samples of each range [1,2,4,8]\n"
-           "  -dmplan PLAN  lo:hi:step:ds,... [0:150:0.5,150:300:1:2]\n"
-           "  -dmsub D      nominal DM spacing (default: from the 0.8-sample budget)\n"
-           "  -subalign A   highest (default), early or centre\n"
-           "  -nchans N     channels over the 300 MHz [256]\n"
-           "  -every N      measure every N-th trial [4]\n"
-           "  -report DIR   HTML report in DIR: per implementation, nsub and width, the measured S/N\n"
-           "                loss of every pulse against DM beside its bound and the quadrature estimate\n"
-           "                (the dedisp paper's Figs 3 and 4, upper panels, from measurements)\n");
-}
-
 /* One plot of the report: measured loss, its bound and the quadrature
  * estimate against DM, for the rows of one implementation, nsub and width. */
 static xc_status plot_rows(xc_report *rep, const char *impl, int nsub, int width, const xc_smear_row *rows, size_t n,
@@ -74,24 +45,65 @@ static xc_status plot_rows(xc_report *rep, const char *impl, int nsub, int width
     return st;
 }
 
+/* One pulse's JSON record. */
+static json_t *row_json(const char *impl, int nsub, const xc_smear_row *r)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "impl", json_string(impl));
+    json_object_set_new(j, "nsub", json_integer(nsub));
+    const struct {
+        const char *key;
+        double v;
+    } reals[] = {{"dm", r->dm}, {"nominal_dm", r->nominal}, {"width_us", r->width_us}, {"snr_loss", r->snr_loss},
+                 {"bound", r->bound}, {"expected", r->expected}, {"smear_samples", r->smear}};
+    for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++)
+        json_object_set_new(j, reals[k].key, json_real(reals[k].v));
+    json_object_set_new(j, "bound_samples", json_integer(r->bound_samples));
+    json_object_set_new(j, "pass", json_boolean(r->pass));
+    return j;
+}
+
+/* The command, for its help and messages. */
+static const xc_optspec spec = {
+    .cmd = "check smearing",
+    .usage = "[-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
+             "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n"
+             "                                 [-report DIR]",
+    .about = "Injects boxcar pulses (noise free, one per trial measured, lined up exactly by direct\n"
+             "dedispersion at that trial) into a band of 1250-1550 MHz at 64 us, dedisperses them with\n"
+             "every approximate implementation and with the direct cpu one, and compares the best\n"
+             "matched-boxcar S/N of each trial: the loss must stay within the bound derived for the trial,\n"
+             "1 - sqrt(W / (W + S)), S = floor(S_cont) + 3 + clamps samples for subband, floor(S_cont +\n"
+             "T_M + 3) + clamps for tree (docs/SUBBAND.md).  The tree entries take -nsub as their number\n"
+             "of subbands (a power of two; tree-padded has one).  Prints\n"
+             "one line per implementation, nsub and width; exit 0 if every pulse is within its bound, 1 if\n"
+             "one is not, 2 on errors.\n"};
+
 int xc_cmd_check_smearing(int argc, char **argv)
 {
-    static const xc_optspec spec = {"check smearing", help, 0};
     const char *json = NULL, *impls = NULL, *plan = "0:150:0.5,150:300:1:2", *repdir = NULL;
     int nsub_v[MAXL] = {8, 16, 32}, w_v[MAXL] = {1, 2, 4, 8}, align = 0, nchans = 256, every = 4;
     xc_cli_ints nsub = {nsub_v, 3, MAXL}, widths = {w_v, 4, MAXL};
     double dmsub = 0;
     const xc_opt opts[] = {
-        XC_OPT_STR("json", &json),
-        XC_OPT_STR("impl", &impls),
-        XC_OPT_INTS("nsub", &nsub, 1, 1 << 16),
-        XC_OPT_INTS("widths", &widths, 1, 1 << 12),
-        XC_OPT_STR("dmplan", &plan),
-        XC_OPT_NONNEG("dmsub", &dmsub),
-        XC_OPT_CHOICE("subalign", &align, "highest|early|centre"),
-        XC_OPT_INT("nchans", &nchans, 1, 1 << 16),
-        XC_OPT_INT("every", &every, 1, 1 << 20),
-        XC_OPT_STR("report", &repdir),
+        XC_OPT_STR("json", &json, .arg = "FILE",
+                   .help = "records {impl, nsub, dm, width_us, snr_loss, bound, expected, smear_samples,\n"
+                           "bound_samples, pass} (written atomically)"),
+        XC_OPT_STR("impl", &impls, .arg = "LIST",
+                   .help = "approximate implementations (default: every approximate one but references)"),
+        XC_OPT_INTS("nsub", &nsub, 1, 1 << 16, .arg = "LIST", .help = "subband counts", .def = "8,16,32"),
+        XC_OPT_INTS("widths", &widths, 1, 1 << 12, .arg = "LIST", .help = "pulse widths in samples of each range",
+                    .def = "1,2,4,8"),
+        XC_OPT_STR("dmplan", &plan, .arg = "PLAN", .help = "lo:hi:step:ds,...", .def = "0:150:0.5,150:300:1:2"),
+        XC_OPT_NONNEG("dmsub", &dmsub, .arg = "D", .help = "nominal DM spacing (default: from the 0.8-sample budget)"),
+        XC_OPT_CHOICE("subalign", &align, "highest|early|centre", .arg = "A", .help = "highest, early or centre",
+                      .def = "highest"),
+        XC_OPT_INT("nchans", &nchans, 1, 1 << 16, .arg = "N", .help = "channels over the 300 MHz", .def = "256"),
+        XC_OPT_INT("every", &every, 1, 1 << 20, .arg = "N", .help = "measure every N-th trial", .def = "4"),
+        XC_OPT_STR("report", &repdir, .arg = "DIR",
+                   .help = "HTML report in DIR: per implementation, nsub and width, the measured S/N\n"
+                           "loss of every pulse against DM beside its bound and the quadrature estimate\n"
+                           "(the dedisp paper's Figs 3 and 4, upper panels, from measurements)"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
@@ -150,19 +162,7 @@ int xc_cmd_check_smearing(int argc, char **argv)
                     worst = r->snr_loss > rows[worst].snr_loss ? i : worst;
                     if (r->bound > 0)
                         ratio = fmax(ratio, r->snr_loss / r->bound);
-                    json_t *j = json_object();
-                    json_object_set_new(j, "impl", json_string(ie->name));
-                    json_object_set_new(j, "nsub", json_integer(nsub_v[q]));
-                    json_object_set_new(j, "dm", json_real(r->dm));
-                    json_object_set_new(j, "nominal_dm", json_real(r->nominal));
-                    json_object_set_new(j, "width_us", json_real(r->width_us));
-                    json_object_set_new(j, "snr_loss", json_real(r->snr_loss));
-                    json_object_set_new(j, "bound", json_real(r->bound));
-                    json_object_set_new(j, "expected", json_real(r->expected));
-                    json_object_set_new(j, "smear_samples", json_real(r->smear));
-                    json_object_set_new(j, "bound_samples", json_integer(r->bound_samples));
-                    json_object_set_new(j, "pass", json_boolean(r->pass));
-                    json_array_append_new(arr, j);
+                    json_array_append_new(arr, row_json(ie->name, nsub_v[q], r));
                 }
                 if (rep && n && !st) {
                     char head[128];

@@ -19,24 +19,6 @@ static void usage_compare(FILE *fp)
                 "  cands    compare candidate lists (ours, .pulscand, _ACCEL_) with each other or with truth\n");
 }
 
-static void help_planes(void)
-{
-    printf("usage: crosscheck compare planes A.json B.json [options]\n\n"
-           "Compares plane A (candidate) with plane B (reference), both written by `crosscheck dedisperse`.\n"
-           "The DM trials must be the same (ranges, ds, trials, samples, DM values within 1e-9 relative).\n"
-           "Integer input (nbits != 32) on both sides is compared exactly unless -rtol or -atol is given;\n"
-           "otherwise each sample of range k must satisfy |A-B| <= rtol*max|B_k| + atol.\n"
-           "Exit status: 0 agree, 1 disagree, 2 error (unreadable file, different DM trials, bad option).\n\n"
-           "options:\n"
-           "  -dm X        DM (pc cm^-3) whose trial (the nearest) gets the percentage difference\n"
-           "               100*(A-B)/max|B| along time (default: the DM of B's peak)\n"
-           "  -rtol R      relative tolerance, a fraction of max|B| per range (default: N*2^-24 with\n"
-           "               N = unmasked channels * ds of the range; integer input: exact)\n"
-           "  -atol A      absolute tolerance in plane units (default: 0)\n"
-           "  -json FILE   also write the full result as JSON to FILE (written atomically)\n"
-           "  -h           show this help\n");
-}
-
 static xc_status write_json(const char *path, const xc_cmpresult *res, xc_error *err)
 {
     json_t *root = json_object();
@@ -73,15 +55,28 @@ static xc_status opt_dm(const xc_opt *o, const char *opt, const char *val, xc_er
 
 static int compare_planes(int argc, char **argv)
 {
-    static const xc_optspec spec = {"compare planes", help_planes, XC_OPTS_ANY_ARGS};
+    static const xc_optspec spec = {
+        .cmd = "compare planes",
+        .max_args = XC_OPTS_ANY_ARGS,
+        .usage = "A.json B.json [options]",
+        .about = "Compares plane A (candidate) with plane B (reference), both written by `crosscheck dedisperse`.\n"
+                 "The DM trials must be the same (ranges, ds, trials, samples, DM values within 1e-9 relative).\n"
+                 "Integer input (nbits != 32) on both sides is compared exactly unless -rtol or -atol is given;\n"
+                 "otherwise each sample of range k must satisfy |A-B| <= rtol*max|B_k| + atol.\n"
+                 "Exit status: 0 agree, 1 disagree, 2 error (unreadable file, different DM trials, bad option).\n"};
     xc_cmpopts co;
     xc_cmpopts_init(&co);
     const char *json_out = NULL;
     const xc_opt opts[] = {
-        XC_OPT_CALL("dm", opt_dm, &co.dm),
-        XC_OPT_NONNEG("rtol", &co.rtol),
-        XC_OPT_NONNEG("atol", &co.atol),
-        XC_OPT_STR("json", &json_out),
+        XC_OPT_CALL("dm", opt_dm, &co.dm, .arg = "X",
+                    .help = "DM (pc cm^-3) whose trial (the nearest) gets the percentage difference\n"
+                            "100*(A-B)/max|B| along time", .def = "the DM of B's peak"),
+        XC_OPT_NONNEG("rtol", &co.rtol, .arg = "R",
+                      .help = "relative tolerance, a fraction of max|B| per range (default: N*2^-24 with\n"
+                              "N = unmasked channels * ds of the range; integer input: exact)"),
+        XC_OPT_NONNEG("atol", &co.atol, .arg = "A", .help = "absolute tolerance in plane units", .def = "0"),
+        XC_OPT_STR("json", &json_out, .arg = "FILE",
+                   .help = "also write the full result as JSON to FILE (written atomically)"),
         XC_OPT_END,
     };
     int first, rc = xc_opts_parse(&spec, opts, argc, argv, &first);

@@ -9,46 +9,40 @@
 #include "synth/xc_population.h"
 #include "core/base/xc_progress.h"
 
-static void help(void)
-{
-    printf("usage: crosscheck population -spec SPEC.json -n N -out DIR [options]\n\n"
-           "Draws N pulsars from the distributions of SPEC (datasets/pulscan-table1.json is the\n"
-           "Pulscan paper's Table 1) and writes, for each, DIR/psrNNNNNN.fil (or .dat + .inf) and\n"
-           "DIR/psrNNNNNN.truth.json, then DIR/manifest.csv with one row per pulsar: id, noise seed,\n"
-           "files, every synth parameter, draw attempts and the truth f0_hz, r, z, w.  The same seed\n"
-           "gives the same manifest and bytes.  Each pulsar is checkpointed (psrNNNNNN.done, written\n"
-           "after its files are in place), so running again skips finished pulsars and remakes\n"
-           "half-written ones.\n\n"
-           "  -spec FILE.json    the population spec (required): {\"fixed\": {synth fields},\n"
-           "                     \"draw\": {FIELD: {\"dist\": \"uniform\"|\"loguniform\", \"lo\": A, \"hi\": B}}}\n"
-           "  -n N               number of pulsars (required)\n"
-           "  -out DIR           output directory, created if missing (required)\n"
-           "  -seed S            population seed, 0..2^64-1 [1]; pulsar i's draws and noise seed come\n"
-           "                     from (S, i) alone, so they do not depend on N\n"
-           "  -first K           id of the first pulsar [0]: -first 100 -n 100 makes pulsars 100..199\n"
-           "  -dedispersed       write the dedispersed .dat/.inf fast path instead of filterbanks\n"
-           "  -threads N         OpenMP threads per pulsar (0: the OpenMP default) [0]\n"
-           "  -quiet             no progress meter and no summary line\n"
-           "  -h                 this help\n");
-}
-
 int xc_cmd_population(int argc, char **argv)
 {
-    static const xc_optspec ospec = {"population", help, 0};
+    static const xc_optspec ospec = {
+        .cmd = "population",
+        .usage = "-spec SPEC.json -n N -out DIR [options]",
+        .about = "Draws N pulsars from the distributions of SPEC (datasets/pulscan-table1.json is the\n"
+                 "Pulscan paper's Table 1) and writes, for each, DIR/psrNNNNNN.fil (or .dat + .inf) and\n"
+                 "DIR/psrNNNNNN.truth.json, then DIR/manifest.csv with one row per pulsar: id, noise seed,\n"
+                 "files, every synth parameter, draw attempts and the truth f0_hz, r, z, w.  The same seed\n"
+                 "gives the same manifest and bytes.  Each pulsar is checkpointed (psrNNNNNN.done, written\n"
+                 "after its files are in place), so running again skips finished pulsars and remakes\n"
+                 "half-written ones.\n"};
     const char *spec = NULL, *out = NULL;
     unsigned long long n = 0, seed = 1, first = 0;
     int have_n = 0, quiet = 0;
     xc_popopts o;
     memset(&o, 0, sizeof o);
     const xc_opt opts[] = {
-        XC_OPT_STR("spec", &spec),
-        {.name = "n", .kind = XC_OPTK_U64, .dest = &n, .given = &have_n},
-        XC_OPT_STR("out", &out),
-        XC_OPT_U64("seed", &seed),
-        XC_OPT_U64("first", &first),
-        XC_OPT_FLAG("dedispersed", &o.dedispersed),
-        XC_OPT_INT("threads", &o.nthreads, 0, 4096),
-        XC_OPT_FLAG("quiet", &quiet),
+        XC_OPT_STR("spec", &spec, .arg = "FILE.json",
+                   .help = "the population spec (required): {\"fixed\": {synth fields},\n"
+                           "\"draw\": {FIELD: {\"dist\": \"uniform\"|\"loguniform\", \"lo\": A, \"hi\": B}}}"),
+        {.name = "n", .kind = XC_OPTK_U64, .dest = &n, .given = &have_n, .arg = "N",
+         .help = "number of pulsars (required)"},
+        XC_OPT_STR("out", &out, .arg = "DIR", .help = "output directory, created if missing (required)"),
+        XC_OPT_U64("seed", &seed, .arg = "S",
+                   .help = "population seed, 0..2^64-1; pulsar i's draws and noise seed come\n"
+                           "from (S, i) alone, so they do not depend on N", .def = "1"),
+        XC_OPT_U64("first", &first, .arg = "K",
+                   .help = "id of the first pulsar: -first 100 -n 100 makes pulsars 100..199", .def = "0"),
+        XC_OPT_FLAG("dedispersed", &o.dedispersed,
+                    .help = "write the dedispersed .dat/.inf fast path instead of filterbanks"),
+        XC_OPT_INT("threads", &o.nthreads, 0, 4096, .arg = "N",
+                   .help = "OpenMP threads per pulsar (0: the OpenMP default)", .def = "0"),
+        XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter and no summary line"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);

@@ -10,58 +10,9 @@
 #include "core/base/xc_progress.h"
 #include "study/xc_study.h"
 
-static void help(void)
+/* The MPI line of the help: whether this binary has it. */
+static void help_mpi(void)
 {
-    printf("usage: crosscheck study -spec STUDY.json -out DIR [-n N] [-shard I/N] [-threads N] [-quiet]\n"
-           "       crosscheck study -merge DIR1 DIR2 ... -out DIR\n\n"
-           "Runs a sensitivity study as the Pulscan paper's (White et al. 2024, sections 3-4): every pulsar of\n"
-           "a synthetic population is made once (the synthesizer's series dedispersed at the true DM, then an\n"
-           "FFT, all in memory), searched by every searcher at every configuration of its sweep, and scored\n"
-           "against the truth: detected = the highest-sigma candidate above the spec's sigma (6) within its\n"
-           "ftol (1 %%) of the true spin frequency.  Pulsars the baseline search (e.g. zmax 0) detects are\n"
-           "removed from every rate.  datasets/study-table1-small.json is the default study (make study).\n\n"
-           "Writes into DIR:\n"
-           "  detections.csv   one row per pulsar x searcher x configuration: detected, sigma, measured r/z/w,\n"
-           "                   their errors against truth, the truth and the pulsar's parameters\n"
-           "  rates.csv        per searcher x configuration: n, detected, rate, 95 %% Wilson interval\n"
-           "                   (ci_lo, ci_hi), unique detections against the other searchers at the same\n"
-           "                   configuration (peers), pulsars removed by the baseline\n"
-           "  recovery.json    measured z against truth z: slope, intercept, r2, residual rms (paper Table 2)\n"
-           "  index.html       the paper's Figs 2-5 redrawn from these data, detection probability against\n"
-           "                   input S/N, and which of the paper's findings hold at this scale\n"
-           "  study.json, spec.json, population.json, journal/   the checkpoints (see below)\n\n"
-           "Resumable: each finished (pulsar, searcher, configuration) is appended to DIR/journal/ and synced,\n"
-           "so a run killed at any moment (SIGKILL included) and started again with the same command finishes\n"
-           "without redoing finished work, and writes the same bytes as an uninterrupted run.  A directory\n"
-           "holding another study is refused.\n\n"
-           "  -spec FILE.json   the study spec (required unless -merge); see datasets/study-table1-small.json\n"
-           "  -out DIR          output directory, created if missing (required)\n"
-           "  -n N              number of pulsars, overriding the spec's population.n (pulsar i does not\n"
-           "                    depend on N, so a larger N extends a finished study)\n"
-           "  -shard I/N        run only pulsars i with i %% N == I (0 <= I < N) into DIR; join the N\n"
-           "                    directories with -merge.  The outputs then cover the slice only\n"
-           "  -merge DIR...     join the journals of study directories (of the same study) into -out DIR and\n"
-           "                    write its outputs: the same bytes as one run over all pulsars\n"
-           "  -threads N        CPU threads (0: the OpenMP default) [0]; pulsars are searched side by side,\n"
-           "                    one per thread; the results do not depend on N\n"
-           "  -workers W        pulsars searched at once (0: one per thread, or 1 when a searcher runs on a\n"
-           "                    device) [0]; one worker gets every thread, several each run their pulsar\n"
-           "                    on one thread (OpenMP's nested parallelism is off); the results do not\n"
-           "                    depend on W\n"
-           "  -device_jobs K    device searches at once among the workers (0, 1: one at a time) [0]: more\n"
-           "                    let one worker's host work overlap another's kernels; each may hold a\n"
-           "                    search's device memory (22.5 GB for FDAS at the paper's zmax 1200 and\n"
-           "                    600 s), so K is bounded by the device's memory; the results do not depend\n"
-           "                    on K\n"
-           "  -quiet            no progress line and no rates table\n"
-           "  -h                this help\n\n"
-           "MPI: built with OpenMPI (found at build time; MPI=0 builds without it), the same binary started by\n"
-           "mpirun spreads the pulsars over the ranks, each taking the next unfinished pulsar when it is free,\n"
-           "and rank 0 writes the outputs: `mpirun -n 4 --hostfile hosts bin/crosscheck study -spec S -out DIR`\n"
-           "(DIR on a file system every rank sees).  On a cluster without MPI, a Slurm array over -shard:\n"
-           "`sbatch --array=0-15 --wrap 'bin/crosscheck study -spec S -out run/$SLURM_ARRAY_TASK_ID -shard\n"
-           "$SLURM_ARRAY_TASK_ID/16'`, then `crosscheck study -merge run/* -out DIR`.  See docs/STUDY.md.\n\n"
-           "Exit status: 0 done, 2 an error (a bad spec names the file and the JSON path of the field).\n");
     printf("\nMPI: %s\n", xc_study_mpi_built() ? "built in (OpenMPI)" : "not built in (MPI=0, or no OpenMPI at build time)");
 }
 
@@ -78,21 +29,74 @@ static int parse_shard(const char *s, unsigned long long *i, unsigned long long 
     return 0;
 }
 
+/* The command, for its help and messages. */
+static const xc_optspec ospec = {
+    .cmd = "study",
+    .max_args = XC_OPTS_ANY_ARGS,
+    .usage = "-spec STUDY.json -out DIR [-n N] [-shard I/N] [-threads N] [-quiet]\n"
+             "       crosscheck study -merge DIR1 DIR2 ... -out DIR",
+    .about = "Runs a sensitivity study as the Pulscan paper's (White et al. 2024, sections 3-4): every pulsar of\n"
+             "a synthetic population is made once (the synthesizer's series dedispersed at the true DM, then an\n"
+             "FFT, all in memory), searched by every searcher at every configuration of its sweep, and scored\n"
+             "against the truth: detected = the highest-sigma candidate above the spec's sigma (6) within its\n"
+             "ftol (1 %) of the true spin frequency.  Pulsars the baseline search (e.g. zmax 0) detects are\n"
+             "removed from every rate.  datasets/study-table1-small.json is the default study (make study).\n\n"
+             "Writes into DIR:\n"
+             "  detections.csv   one row per pulsar x searcher x configuration: detected, sigma, measured r/z/w,\n"
+             "                   their errors against truth, the truth and the pulsar's parameters\n"
+             "  rates.csv        per searcher x configuration: n, detected, rate, 95 % Wilson interval\n"
+             "                   (ci_lo, ci_hi), unique detections against the other searchers at the same\n"
+             "                   configuration (peers), pulsars removed by the baseline\n"
+             "  recovery.json    measured z against truth z: slope, intercept, r2, residual rms (paper Table 2)\n"
+             "  index.html       the paper's Figs 2-5 redrawn from these data, detection probability against\n"
+             "                   input S/N, and which of the paper's findings hold at this scale\n"
+             "  study.json, spec.json, population.json, journal/   the checkpoints (see below)\n\n"
+             "Resumable: each finished (pulsar, searcher, configuration) is appended to DIR/journal/ and synced,\n"
+             "so a run killed at any moment (SIGKILL included) and started again with the same command finishes\n"
+             "without redoing finished work, and writes the same bytes as an uninterrupted run.  A directory\n"
+             "holding another study is refused.\n",
+    .after = "MPI: built with OpenMPI (found at build time; MPI=0 builds without it), the same binary started by\n"
+             "mpirun spreads the pulsars over the ranks, each taking the next unfinished pulsar when it is free,\n"
+             "and rank 0 writes the outputs: `mpirun -n 4 --hostfile hosts bin/crosscheck study -spec S -out DIR`\n"
+             "(DIR on a file system every rank sees).  On a cluster without MPI, a Slurm array over -shard:\n"
+             "`sbatch --array=0-15 --wrap 'bin/crosscheck study -spec S -out run/$SLURM_ARRAY_TASK_ID -shard\n"
+             "$SLURM_ARRAY_TASK_ID/16'`, then `crosscheck study -merge run/* -out DIR`.  See docs/STUDY.md.\n\n"
+             "Exit status: 0 done, 2 an error (a bad spec names the file and the JSON path of the field).\n",
+    .more = help_mpi};
+
 int xc_cmd_study(int argc, char **argv)
 {
-    static const xc_optspec ospec = {"study", help, XC_OPTS_ANY_ARGS};
     const char *spec = NULL, *out = NULL, *shard = NULL;
     unsigned long long n = 0;
     int have_n = 0, threads = 0, workers = 0, device_jobs = 0, quiet = 0, merge = 0;
     const xc_opt opts[] = {
-        XC_OPT_STR("spec", &spec),
-        XC_OPT_STR("out", &out),
-        {.name = "n", .kind = XC_OPTK_U64, .dest = &n, .given = &have_n},
-        XC_OPT_STR("shard", &shard),
-        XC_OPT_INT("threads", &threads, 0, 4096),
-        XC_OPT_INT("workers", &workers, 0, 4096), XC_OPT_INT("device_jobs", &device_jobs, 0, 64),
-        XC_OPT_FLAG("merge", &merge),
-        XC_OPT_FLAG("quiet", &quiet),
+        XC_OPT_STR("spec", &spec, .arg = "FILE.json",
+                   .help = "the study spec (required unless -merge); see datasets/study-table1-small.json"),
+        XC_OPT_STR("out", &out, .arg = "DIR", .help = "output directory, created if missing (required)"),
+        {.name = "n", .kind = XC_OPTK_U64, .dest = &n, .given = &have_n, .arg = "N",
+         .help = "number of pulsars, overriding the spec's population.n (pulsar i does not\n"
+                 "depend on N, so a larger N extends a finished study)"},
+        XC_OPT_STR("shard", &shard, .arg = "I/N",
+                   .help = "run only pulsars i with i % N == I (0 <= I < N) into DIR; join the N\n"
+                           "directories with -merge.  The outputs then cover the slice only"),
+        XC_OPT_FLAG("merge", &merge, .arg = "DIR...",
+                    .help = "join the journals of study directories (of the same study) into -out DIR and\n"
+                            "write its outputs: the same bytes as one run over all pulsars"),
+        XC_OPT_INT("threads", &threads, 0, 4096, .arg = "N",
+                   .help = "CPU threads (0: the OpenMP default); pulsars are searched side by side,\n"
+                           "one per thread; the results do not depend on N", .def = "0"),
+        XC_OPT_INT("workers", &workers, 0, 4096, .arg = "W",
+                   .help = "pulsars searched at once (0: one per thread, or 1 when a searcher runs on a\n"
+                           "device); one worker gets every thread, several each run their pulsar\n"
+                           "on one thread (OpenMP's nested parallelism is off); the results do not\n"
+                           "depend on W", .def = "0"),
+        XC_OPT_INT("device_jobs", &device_jobs, 0, 64, .arg = "K",
+                   .help = "device searches at once among the workers (0, 1: one at a time): more\n"
+                           "let one worker's host work overlap another's kernels; each may hold a\n"
+                           "search's device memory (22.5 GB for FDAS at the paper's zmax 1200 and\n"
+                           "600 s), so K is bounded by the device's memory; the results do not depend\n"
+                           "on K", .def = "0"),
+        XC_OPT_FLAG("quiet", &quiet, .help = "no progress line and no rates table"),
         XC_OPT_END,
     };
     int first = argc;

@@ -11,90 +11,6 @@
 #include "core/base/xc_progress.h"
 #include "synth/xc_synth.h"
 
-static void help(void)
-{
-    xc_synth_params d;
-    xc_synth_params_init(&d);
-    const xc_synth_binary *b = &d.psr.bin;
-    printf("usage: crosscheck synth -o FILE.fil [options]\n"
-           "       crosscheck synth -dedispersed -o STEM[.dat] [options]\n\n"
-           "Writes a SIGPROC filterbank of Gaussian noise with an optional periodic pulsar (spin-down,\n"
-           "acceleration, Keplerian binary orbit) and dispersed single pulses, and a truth file (JSON)\n"
-           "with every input and what a search should find.  Options and units follow SIGPROC fake;\n"
-           "values in brackets are the defaults.\n\n"
-           "Observation:\n"
-           "  -nchans N          channels [%d]\n"
-           "  -nbits B           bits per sample: 1, 2, 4, 8, 16 or 32 (float) [%d]\n"
-           "  -tsamp US          sample time in microseconds [%g]\n"
-           "  -tobs S            length in seconds [%g]; samples = round(tobs/tsamp), NOT rounded\n"
-           "                     up to a multiple of 512 as fake does\n"
-           "  -fch1 MHZ          frequency of channel 0, the highest [%g]\n"
-           "  -foff MHZ          channel width [%g]; a positive value is made negative, as fake\n"
-           "                     does, so channel 0 is always the highest frequency\n"
-           "  -tstart MJD        start time written in the header [%.1f]\n"
-           "  -seed N            noise seed, 0..2^64-1 [%llu] (fake seeds from the clock)\n"
-           "  -nonoise           no noise: the signal alone (for tests)\n"
-           "  -nosmear           no intra-channel dispersion smearing (default: exact smearing over\n"
-           "                     each channel's band)\n"
-           "  -convention NAME   dispersion constant k_DM of: crosscheck (4148.808, default),\n"
-           "                     sigproc (4148.741601, fake's), presto, dedisp, astroaccelerate\n"
-           "  -bitorder lsb|msb  packing of 1/2/4-bit samples in a byte [lsb: SIGPROC]\n"
-           "Periodic pulsar (a top hat centred on spin phase 0.5, as fake):\n"
-           "  -period MS         period in milliseconds [0: no pulsar; fake picks a random one]: the\n"
-           "                     rest-frame period at t = 0, or with -accn the apparent period at\n"
-           "                     mid-observation, as in fake\n"
-           "  -width PCT         duty cycle in percent of the period [%g]\n"
-           "  -snrpeak S         S/N of a band-summed, dedispersed on-pulse sample [%g]; each\n"
-           "                     channel gets S/sqrt(nchans) noise sigmas\n"
-           "  -dm DM             dispersion measure in pc cm^-3 [0; fake picks a random one]\n"
-           "  -pdot PDOT         period derivative in s/s [0]: P(tau) = P + PDOT tau, phase integrated\n"
-           "  -accn A            line-of-sight acceleration in m/s^2 [0], > 0 away: light-travel\n"
-           "                     delay A tau^2/2c, so fdot = -f A/c (fake's t/P(t) doubles it)\n"
-           "  -binary            put the pulsar in a Keplerian orbit (Roemer delay; fake: Doppler only):\n"
-           "  -bper H            orbital period in hours [%g]\n"
-           "  -becc E            eccentricity, 0 <= E < 1 [%g]\n"
-           "  -binc DEG          inclination in degrees [%g: edge on]\n"
-           "  -bomega DEG        longitude of periastron in degrees [%g]\n"
-           "  -bphase F          periastron at F orbits after the first sample [%g]\n"
-           "  -bpmass M          pulsar mass in solar masses [%g]\n"
-           "  -bcmass M          companion mass in solar masses [%g]; GM_sun = 1.32712440018e20\n"
-           "                     m^3/s^2 (IAU; fake: M_SUN 2.0e30 x G 6.672e-11)\n"
-           "  -fake_phase        fake's timing model instead: phase t/P(t) with P updated when the\n"
-           "                     phase wraps, Doppler-only binary_papp with fake's constants, fake's\n"
-           "                     time grid ((i+1)*tsamp), widened duty cycle and point-sampled pulses,\n"
-           "                     for comparison with existing fake files (pair with -convention sigproc)\n"
-           "  -gaussian          Gaussian pulses (FWHM = the width, peak S/N as the top hat's)\n"
-           "Single pulses:\n"
-           "  -single            make the pulsar one pulse only, centred at -tpulse, with its width\n"
-           "                     (-width percent of -period), -snrpeak and -dm\n"
-           "  -tpulse S          time of that pulse at fch1, seconds from the start [tobs/2]\n"
-           "  -pulse T,DM,W,SNR  a dispersed pulse centred at T seconds (at fch1, from the start of\n"
-           "                     sample 0), DM pc cm^-3, width W ms, band-summed S/N SNR at its\n"
-           "                     peak; repeat for more pulses\n"
-           "Files:\n"
-           "  -o FILE            output filterbank (required); written atomically\n"
-           "  -dedispersed       write FILE's stem .dat + .inf (PRESTO) instead: the series that\n"
-           "                     dedispersing the filterbank at the true DM would give\n"
-           "  -truth FILE.json   truth file (default: FILE with .fil/.dat replaced by .truth.json)\n"
-           "  -spec FILE.json    read the parameters from JSON (fields nchans nbits tsamp_us tobs_s\n"
-           "                     fch1 foff tstart seed convention smear noise bitorder period_ms\n"
-           "                     width_pct snrpeak dm pdot accn binary bper_h becc binc_deg\n"
-           "                     bomega_deg bphase bpmass bcmass profile fake_phase pulses);\n"
-           "                     options given here override them and -pulse adds to its pulses\n"
-           "  -spec_key KEY      take the object under KEY in the -spec file (default: the top level)\n"
-           "Other:\n"
-           "  -threads N         OpenMP threads (0: the OpenMP default); never changes the output\n"
-           "  -quiet             no progress meter and no summary line\n"
-           "  -h                 this help\n\n"
-           "Differences from fake: counter-based noise (same bytes at any thread count), 1-bit is\n"
-           "x > 0 (fake's is almost all ones), no max*=snr rescaling of the quantiser, pulses are\n"
-           "integrated over each sample with exact smearing, the phase is integrated and binary\n"
-           "pulsars get the Roemer delay (unless -fake_phase), the IAU GM_sun.\n",
-           d.nchans, d.nbits, d.tsamp * 1e6, d.tobs, d.fch1, d.foff, d.tstart, (unsigned long long)d.seed,
-           d.psr.width_pct, d.psr.snrpeak, b->pb_h, b->ecc, b->inc_deg, b->omega_deg, b->phase, b->mp, b->mc);
-    xc_synth_params_free(&d);
-}
-
 /* -pulse T,DM,W,SNR: one more single pulse (dest: the params). */
 static xc_status opt_pulse(const xc_opt *o, const char *opt, const char *val, xc_error *err)
 {
@@ -173,108 +89,226 @@ static int write_out(xc_synth_params *p, const char *out, const char *truth, int
     return 0;
 }
 
+/* The command's state: the parameters and what their options fill. */
+typedef struct {
+    xc_synth_params p;
+    int tsamp_given, seed_given;
+    double tsamp_us;
+    unsigned long long seed;
+    const char *spec, *spec_key, *out, *truth, *tpulse_s;
+    int quiet, single, dedisp, gaussian;
+    char d[17][32];   /* the defaults the help shows: those of xc_synth_params_init */
+} synth_cli;
+
+/* The observation's options, into t (OBS_N entries, the last XC_OPT_END). */
+#define OBS_N 13
+static void observation_opts(synth_cli *c, xc_opt *t)
+{
+    const double v[] = {c->p.nchans, c->p.nbits, c->p.tsamp * 1e6, c->p.tobs, c->p.fch1, c->p.foff};
+    for (int k = 0; k < 6; k++)
+        snprintf(c->d[k], sizeof c->d[k], "%g", v[k]);
+    snprintf(c->d[6], sizeof c->d[6], "%.1f", c->p.tstart);
+    snprintf(c->d[7], sizeof c->d[7], "%llu", (unsigned long long)c->p.seed);
+    const xc_opt o[OBS_N] = {
+        XC_OPT_INT("nchans", &c->p.nchans, 1, 1 << 24, .arg = "N", .help = "channels", .def = c->d[0]),
+        XC_OPT_INT("nbits", &c->p.nbits, 1, 32, .arg = "B", .help = "bits per sample: 1, 2, 4, 8, 16 or 32 (float)",
+                   .def = c->d[1]),
+        {.name = "tsamp", .kind = XC_OPTK_DOUBLE, .dest = &c->tsamp_us, .given = &c->tsamp_given, .arg = "US",
+         .help = "sample time in microseconds", .def = c->d[2]},
+        XC_OPT_DOUBLE("tobs", &c->p.tobs, .arg = "S",
+                      .help = "length in seconds; samples = round(tobs/tsamp), NOT rounded\n"
+                              "up to a multiple of 512 as fake does", .def = c->d[3]),
+        XC_OPT_DOUBLE("fch1", &c->p.fch1, .arg = "MHZ", .help = "frequency of channel 0, the highest", .def = c->d[4]),
+        XC_OPT_DOUBLE("foff", &c->p.foff, .arg = "MHZ",
+                      .help = "channel width; a positive value is made negative, as fake\n"
+                              "does, so channel 0 is always the highest frequency", .def = c->d[5]),
+        XC_OPT_DOUBLE("tstart", &c->p.tstart, .arg = "MJD", .help = "start time written in the header", .def = c->d[6]),
+        {.name = "seed", .kind = XC_OPTK_U64, .dest = &c->seed, .given = &c->seed_given, .arg = "N",
+         .help = "noise seed, 0..2^64-1 (fake seeds from the clock)", .def = c->d[7]},
+        XC_OPT_SET("nonoise", &c->p.noise, 0, .help = "no noise: the signal alone (for tests)"),
+        XC_OPT_SET("nosmear", &c->p.smear, 0,
+                   .help = "no intra-channel dispersion smearing (default: exact smearing over\n"
+                           "each channel's band)"),
+        XC_OPT_CALL("convention", opt_convention, &c->p, .arg = "NAME",
+                    .help = "dispersion constant k_DM of: crosscheck (4148.808, default),\n"
+                            "sigproc (4148.741601, fake's), presto, dedisp, astroaccelerate"),
+        XC_OPT_CALL("bitorder", opt_bitorder, &c->p, .arg = "lsb|msb", .help = "packing of 1/2/4-bit samples in a byte",
+                    .def = "lsb: SIGPROC"),
+        XC_OPT_END,
+    };
+    memcpy(t, o, sizeof o);
+}
+
+/* The periodic pulsar's options, into t (PULSAR_N entries, the last XC_OPT_END). */
+#define PULSAR_N 16
+static void pulsar_opts(synth_cli *c, xc_opt *t)
+{
+    const xc_synth_binary *b = &c->p.psr.bin;
+    const double v[] = {c->p.psr.width_pct, c->p.psr.snrpeak, b->pb_h, b->ecc, b->inc_deg, b->omega_deg, b->phase,
+                        b->mp, b->mc};
+    for (int k = 0; k < 9; k++)
+        snprintf(c->d[8 + k], sizeof c->d[8 + k], "%g", v[k]);
+    const xc_opt o[PULSAR_N] = {
+        XC_OPT_DOUBLE("period", &c->p.psr.period_ms, .arg = "MS",
+                      .help = "period in milliseconds (0: no pulsar; fake picks a random one): the\n"
+                              "rest-frame period at t = 0, or with -accn the apparent period at\n"
+                              "mid-observation, as in fake", .def = "0"),
+        XC_OPT_DOUBLE("width", &c->p.psr.width_pct, .arg = "PCT", .help = "duty cycle in percent of the period",
+                      .def = c->d[8]),
+        XC_OPT_DOUBLE("snrpeak", &c->p.psr.snrpeak, .arg = "S",
+                      .help = "S/N of a band-summed, dedispersed on-pulse sample; each\n"
+                              "channel gets S/sqrt(nchans) noise sigmas", .def = c->d[9]),
+        XC_OPT_DOUBLE("dm", &c->p.psr.dm, .arg = "DM", .help = "dispersion measure in pc cm^-3",
+                      .def = "0; fake picks a random one"),
+        XC_OPT_DOUBLE("pdot", &c->p.psr.pdot, .arg = "PDOT",
+                      .help = "period derivative in s/s: P(tau) = P + PDOT tau, phase integrated", .def = "0"),
+        XC_OPT_DOUBLE("accn", &c->p.psr.accn, .arg = "A",
+                      .help = "line-of-sight acceleration in m/s^2, > 0 away: light-travel\n"
+                              "delay A tau^2/2c, so fdot = -f A/c (fake's t/P(t) doubles it)", .def = "0"),
+        XC_OPT_SET("binary", &c->p.psr.bin.on, 1,
+                   .help = "put the pulsar in a Keplerian orbit (Roemer delay; fake: Doppler only):"),
+        XC_OPT_DOUBLE("bper", &c->p.psr.bin.pb_h, .arg = "H", .help = "orbital period in hours", .def = c->d[10]),
+        XC_OPT_DOUBLE("becc", &c->p.psr.bin.ecc, .arg = "E", .help = "eccentricity, 0 <= E < 1", .def = c->d[11]),
+        XC_OPT_DOUBLE("binc", &c->p.psr.bin.inc_deg, .arg = "DEG", .help = "inclination in degrees (90: edge on)",
+                      .def = c->d[12]),
+        XC_OPT_DOUBLE("bomega", &c->p.psr.bin.omega_deg, .arg = "DEG", .help = "longitude of periastron in degrees",
+                      .def = c->d[13]),
+        XC_OPT_DOUBLE("bphase", &c->p.psr.bin.phase, .arg = "F", .help = "periastron at F orbits after the first sample",
+                      .def = c->d[14]),
+        XC_OPT_DOUBLE("bpmass", &c->p.psr.bin.mp, .arg = "M", .help = "pulsar mass in solar masses", .def = c->d[15]),
+        XC_OPT_DOUBLE("bcmass", &c->p.psr.bin.mc, .arg = "M",
+                      .help = "companion mass in solar masses; GM_sun = 1.32712440018e20\n"
+                              "m^3/s^2 (IAU; fake: M_SUN 2.0e30 x G 6.672e-11)", .def = c->d[16]),
+        XC_OPT_SET("fake_phase", &c->p.fake_phase, 1,
+                   .help = "fake's timing model instead: phase t/P(t) with P updated when the\n"
+                           "phase wraps, Doppler-only binary_papp with fake's constants, fake's\n"
+                           "time grid ((i+1)*tsamp), widened duty cycle and point-sampled pulses,\n"
+                           "for comparison with existing fake files (pair with -convention sigproc)"),
+        XC_OPT_END,
+    };
+    memcpy(t, o, sizeof o);
+}
+
+/* After the options: the single pulse, the checks, the files; the exit code. */
+static int make(synth_cli *c)
+{
+    xc_error err;
+    xc_error_clear(&err);
+    double tpulse = NAN;
+    int rc = 0;
+    if (c->tsamp_given)
+        c->p.tsamp = c->tsamp_us * 1e-6;
+    if (c->seed_given)
+        c->p.seed = (uint64_t)c->seed;
+    if (c->gaussian)
+        c->p.profile = XC_PROFILE_GAUSSIAN;
+    xc_status st;
+    if (!rc && c->tpulse_s && !c->single)
+        rc = xc_cli_failf("synth", "-tpulse needs -single");
+    if (!rc && c->tpulse_s && (st = xc_cli_double("-tpulse", c->tpulse_s, &tpulse, &err)))
+        rc = xc_cli_fail("synth", &err);
+    if (!rc && c->single) {
+        /* fake's way to a single pulse is a period longer than the file; here
+         * the pulsar's pulse is placed where asked and the train dropped. */
+        if (!(c->p.psr.period_ms > 0)) {
+            rc = xc_cli_failf("synth", "-single needs -period (the width is -width percent of it)");
+        } else {
+            xc_synth_pulse pl = {c->tpulse_s ? tpulse : 0.5 * c->p.tobs, c->p.psr.dm,
+                                 c->p.psr.width_pct / 100.0 * c->p.psr.period_ms, c->p.psr.snrpeak};
+            if ((st = xc_synth_params_add_pulse(&c->p, &pl, &err)))
+                rc = xc_cli_fail("synth", &err);
+            c->p.psr.period_ms = 0;
+        }
+    }
+    if (!rc && (st = xc_synth_params_check(&c->p, NULL, &err)))
+        rc = xc_cli_fail("synth", &err);
+    if (!rc)
+        rc = write_out(&c->p, c->out, c->truth, c->dedisp, c->quiet);
+    return rc;
+}
+
 int xc_cmd_synth(int argc, char **argv)
 {
-    static const xc_optspec ospec = {"synth", help, 0};
-    xc_synth_params p;
-    xc_synth_params_init(&p);
-    const char *spec = NULL, *spec_key = NULL, *out = NULL, *truth = NULL, *tpulse_s = NULL;
-    int quiet = 0, single = 0, dedisp = 0, gaussian = 0, tsamp_given = 0, seed_given = 0;
-    double tsamp_us = 0, tpulse = NAN;
-    unsigned long long seed = 0;
+    static const xc_optspec ospec = {
+        .cmd = "synth",
+        .usage = "-o FILE.fil [options]\n"
+                 "       crosscheck synth -dedispersed -o STEM[.dat] [options]",
+        .about = "Writes a SIGPROC filterbank of Gaussian noise with an optional periodic pulsar (spin-down,\n"
+                 "acceleration, Keplerian binary orbit) and dispersed single pulses, and a truth file (JSON)\n"
+                 "with every input and what a search should find.  Options and units follow SIGPROC fake;\n"
+                 "values in brackets are the defaults.  The periodic pulsar is a top hat centred on spin\n"
+                 "phase 0.5, as fake's.\n",
+        .after = "Differences from fake: counter-based noise (same bytes at any thread count), 1-bit is\n"
+                 "x > 0 (fake's is almost all ones), no max*=snr rescaling of the quantiser, pulses are\n"
+                 "integrated over each sample with exact smearing, the phase is integrated and binary\n"
+                 "pulsars get the Roemer delay (unless -fake_phase), the IAU GM_sun.\n"};
+    synth_cli c;
+    memset(&c, 0, sizeof c);
+    xc_synth_params_init(&c.p);
     /* The parameters: applied after -spec is read, wherever it stands on the
      * line, so that they override it (-pulse adds to its pulses). */
-    const xc_opt params[] = {
-        XC_OPT_INT("nchans", &p.nchans, 1, 1 << 24),
-        XC_OPT_INT("nbits", &p.nbits, 1, 32),
-        {.name = "tsamp", .kind = XC_OPTK_DOUBLE, .dest = &tsamp_us, .given = &tsamp_given},
-        XC_OPT_DOUBLE("tobs", &p.tobs),
-        XC_OPT_DOUBLE("fch1", &p.fch1),
-        XC_OPT_DOUBLE("foff", &p.foff),
-        XC_OPT_DOUBLE("tstart", &p.tstart),
-        XC_OPT_DOUBLE("dm", &p.psr.dm),
-        XC_OPT_DOUBLE("period", &p.psr.period_ms),
-        XC_OPT_DOUBLE("width", &p.psr.width_pct),
-        XC_OPT_DOUBLE("snrpeak", &p.psr.snrpeak),
-        {.name = "seed", .kind = XC_OPTK_U64, .dest = &seed, .given = &seed_given},
-        XC_OPT_SET("nosmear", &p.smear, 0),
-        XC_OPT_CALL("pulse", opt_pulse, &p),
-        XC_OPT_SET("nonoise", &p.noise, 0),
-        XC_OPT_CALL("convention", opt_convention, &p),
-        XC_OPT_CALL("bitorder", opt_bitorder, &p),
-        XC_OPT_INT("threads", &p.nthreads, 0, 4096),
-        XC_OPT_DOUBLE("pdot", &p.psr.pdot),
-        XC_OPT_DOUBLE("accn", &p.psr.accn),
-        XC_OPT_SET("binary", &p.psr.bin.on, 1),
-        XC_OPT_DOUBLE("bper", &p.psr.bin.pb_h),
-        XC_OPT_DOUBLE("becc", &p.psr.bin.ecc),
-        XC_OPT_DOUBLE("binc", &p.psr.bin.inc_deg),
-        XC_OPT_DOUBLE("bomega", &p.psr.bin.omega_deg),
-        XC_OPT_DOUBLE("bphase", &p.psr.bin.phase),
-        XC_OPT_DOUBLE("bpmass", &p.psr.bin.mp),
-        XC_OPT_DOUBLE("bcmass", &p.psr.bin.mc),
-        XC_OPT_SET("fake_phase", &p.fake_phase, 1),
+    xc_opt observation[OBS_N], pulsar[PULSAR_N];
+    observation_opts(&c, observation);
+    pulsar_opts(&c, pulsar);
+    const xc_opt pulses[] = {
+        XC_OPT_CALL("pulse", opt_pulse, &c.p, .arg = "T,DM,W,SNR",
+                    .help = "a dispersed pulse centred at T seconds (at fch1, from the start of\n"
+                            "sample 0), DM pc cm^-3, width W ms, band-summed S/N SNR at its\n"
+                            "peak; repeat for more pulses"),
+        XC_OPT_END,
+    };
+    const xc_opt other[] = {
+        XC_OPT_INT("threads", &c.p.nthreads, 0, 4096, .arg = "N",
+                   .help = "OpenMP threads (0: the OpenMP default); never changes the output"),
         XC_OPT_END,
     };
     const xc_opt opts[] = {
-        XC_OPT_STR("spec", &spec),
-        XC_OPT_STR("spec_key", &spec_key),
-        XC_OPT_STR("o", &out),
-        XC_OPT_STR("truth", &truth),
-        XC_OPT_FLAG("quiet", &quiet),
-        XC_OPT_FLAG("gaussian", &gaussian),   /* set below, after -spec */
-        XC_OPT_FLAG("single", &single),
-        XC_OPT_STR("tpulse", &tpulse_s),
-        XC_OPT_FLAG("dedispersed", &dedisp),
-        XC_OPT_LATER(params),
+        XC_OPT_LATER(observation),
+        XC_OPT_LATER(pulsar),
+        XC_OPT_FLAG("gaussian", &c.gaussian,   /* set below, after -spec */
+                    .help = "Gaussian pulses (FWHM = the width, peak S/N as the top hat's)"),
+        XC_OPT_FLAG("single", &c.single,
+                    .help = "make the pulsar one pulse only, centred at -tpulse, with its width\n"
+                            "(-width percent of -period), -snrpeak and -dm"),
+        XC_OPT_STR("tpulse", &c.tpulse_s, .arg = "S", .help = "time of that pulse at fch1, seconds from the start",
+                   .def = "tobs/2"),
+        XC_OPT_LATER(pulses),
+        XC_OPT_STR("o", &c.out, .arg = "FILE", .help = "output filterbank (required); written atomically"),
+        XC_OPT_FLAG("dedispersed", &c.dedisp,
+                    .help = "write FILE's stem .dat + .inf (PRESTO) instead: the series that\n"
+                            "dedispersing the filterbank at the true DM would give"),
+        XC_OPT_STR("truth", &c.truth, .arg = "FILE.json",
+                   .help = "truth file (default: FILE with .fil/.dat replaced by .truth.json)"),
+        XC_OPT_STR("spec", &c.spec, .arg = "FILE.json",
+                   .help = "read the parameters from JSON (fields nchans nbits tsamp_us tobs_s\n"
+                           "fch1 foff tstart seed convention smear noise bitorder period_ms\n"
+                           "width_pct snrpeak dm pdot accn binary bper_h becc binc_deg\n"
+                           "bomega_deg bphase bpmass bcmass profile fake_phase pulses);\n"
+                           "options given here override them and -pulse adds to its pulses"),
+        XC_OPT_STR("spec_key", &c.spec_key, .arg = "KEY",
+                   .help = "take the object under KEY in the -spec file (default: the top level)"),
+        XC_OPT_LATER(other),
+        XC_OPT_FLAG("quiet", &c.quiet, .help = "no progress meter and no summary line"),
         XC_OPT_END,
     };
     xc_error err;
     xc_error_clear(&err);
     int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);
     if (rc == XC_OPTS_GO) {
-        if (!out)
+        if (!c.out)
             rc = xc_cli_failf("synth", "-o FILE.fil is required (see crosscheck synth -h)");
-        else if (spec_key && !spec)
+        else if (c.spec_key && !c.spec)
             rc = xc_cli_failf("synth", "-spec_key needs -spec FILE.json");
-        else if (spec && xc_synth_params_load(&p, spec, spec_key, &err))
+        else if (c.spec && xc_synth_params_load(&c.p, c.spec, c.spec_key, &err))
             rc = xc_cli_fail("synth", &err);
         else
             rc = xc_opts_parse_later(&ospec, opts, argc, argv);
     }
     if (rc != XC_OPTS_GO) {
-        xc_synth_params_free(&p);
+        xc_synth_params_free(&c.p);
         return rc;
     }
-    rc = 0;
-    if (tsamp_given)
-        p.tsamp = tsamp_us * 1e-6;
-    if (seed_given)
-        p.seed = (uint64_t)seed;
-    if (gaussian)
-        p.profile = XC_PROFILE_GAUSSIAN;
-    xc_status st;
-    if (!rc && tpulse_s && !single)
-        rc = xc_cli_failf("synth", "-tpulse needs -single");
-    if (!rc && tpulse_s && (st = xc_cli_double("-tpulse", tpulse_s, &tpulse, &err)))
-        rc = xc_cli_fail("synth", &err);
-    if (!rc && single) {
-        /* fake's way to a single pulse is a period longer than the file; here
-         * the pulsar's pulse is placed where asked and the train dropped. */
-        if (!(p.psr.period_ms > 0)) {
-            rc = xc_cli_failf("synth", "-single needs -period (the width is -width percent of it)");
-        } else {
-            xc_synth_pulse pl = {tpulse_s ? tpulse : 0.5 * p.tobs, p.psr.dm,
-                                 p.psr.width_pct / 100.0 * p.psr.period_ms, p.psr.snrpeak};
-            if ((st = xc_synth_params_add_pulse(&p, &pl, &err)))
-                rc = xc_cli_fail("synth", &err);
-            p.psr.period_ms = 0;
-        }
-    }
-    if (!rc && (st = xc_synth_params_check(&p, NULL, &err)))
-        rc = xc_cli_fail("synth", &err);
-    if (!rc)
-        rc = write_out(&p, out, truth, dedisp, quiet);
-    xc_synth_params_free(&p);
+    rc = make(&c);
+    xc_synth_params_free(&c.p);
     return rc;
 }
