@@ -30,14 +30,6 @@ xc_status xc_study_write_text(const char *path, const char *text, size_t len, xc
     return xc_atomic_write(path, text, len, err);
 }
 
-void xc_study_fmt_num(char *out, size_t n, double v, int digits)
-{
-    if (isfinite(v))
-        snprintf(out, n, "%.*g", digits, v);
-    else
-        snprintf(out, n, "nan");
-}
-
 xc_status xc_study_dir_init(const xc_study *st, const char *dir, xc_error *err)
 {
     char path[4300];

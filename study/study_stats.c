@@ -1,5 +1,6 @@
 /* The study's statistics: binomial intervals and straight-line fits. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "study/study_internal.h"
@@ -84,4 +85,13 @@ void xc_study_zfit(const xc_study *st, const xc_study_table *t, size_t k, size_t
     }
     free(x);
     free(y);
+}
+
+/* A number as the study's CSV files write it: %.*g, "nan" when not finite. */
+void xc_study_fmt_num(char *out, size_t n, double v, int digits)
+{
+    if (isfinite(v))
+        snprintf(out, n, "%.*g", digits, v);
+    else
+        snprintf(out, n, "nan");
 }
