@@ -6,79 +6,6 @@
 #include "cli/cli_search.h"
 #include "core/search/xc_search.h"
 
-static void help(void)
-{
-    xc_psopts d;
-    xc_psopts_default(&d);
-    printf("usage: crosscheck pulscan -i X.fft [-o FILE] [-impl reference|cpu|gpu] [options]\n\n"
-           "The Pulscan boxcar acceleration search (White et al. 2024) of a PRESTO .fft (N/2 complex float32,\n"
-           "DC and Nyquist packed in bin 0); X.inf beside it gives N and dt, T = N*dt.\n"
-           "Pipeline: per-block normalisation of the real and imaginary parts by median and MAD*1.4826;\n"
-           "power re^2+im^2 (chi-square, 2 dof); harmonic stages h = 1..numharm summing, for fundamental\n"
-           "bin i, the k adjacent bins k*i..k*i+k-1 of every harmonic k <= h (dof 2*h(h+1)/2 per bin);\n"
-           "boxcars of widths 1..zmax+1 over those sums (a stage-h boxcar of width w starts at\n"
-           "bin (h-1)*w or later, where its harmonics' bins stop overlapping); peaks per width and\n"
-           "stage; significance; sifting.\n"
-           "Pulscan's measured defects are fixed, not copied: bin 0 (DC + packed Nyquist) is\n"
-           "never normalised or searched; the normalisation block does not follow -zmax; a short last\n"
-           "block joins the previous one; a block with MAD 0 (over half its values equal) borrows the\n"
-           "median and MAD of the nearest block with a non-zero MAD (a spectrum with none is refused);\n"
-           "r is the boxcar centre (no off-by-one); logp has the sigma's dof.\n"
-           "Limitation (of boxcars, Pulscan's too): once a boxcar can span several harmonics of a bright\n"
-           "pulsar (zmax*numharm beyond about its r), that comb can outrank the pulsar itself.\n\n"
-           "Output columns (CSV, sorted by sigma): r,f_hz,z,width,numharm,power,dof,logp,sigma,\n"
-           "fdot_hz_s,accel_m_s2,ntrials\n"
-           "  r      boxcar centre in Fourier bins of the fundamental = start + (width-1)/2\n"
-           "         (the mid-observation average, as PRESTO), f_hz = r/T\n"
-           "  z      width - 1, bins drifted over the observation (fdot = z/T^2)\n"
-           "  power  summed normalised power (chi-square units, mean 2 per bin), dof = 2*width*h(h+1)/2\n"
-           "  logp   ln of the single-trial chi-square tail probability of power with dof\n"
-           "  sigma  Gaussian-equivalent sigma of logp + ln(ntrials) (Bonferroni), where\n"
-           "         ntrials = (floor(nbins/h) - 1) * (1 + zmax/6.95): fundamental bins searched times\n"
-           "         the z = 0 trial plus Pulscan's zmax/6.95 (Andersen & Ransom 2018); it does not\n"
-           "         depend on -zstep/-zlog\n\n"
-           "  -i X.fft            input spectrum (X.inf must sit beside it); may also be the only argument\n"
-           "  -o FILE             output (default X_ZMAX_<zmax>_NUMHARM_<h>.csv or .pulscand)\n"
-           "  -impl NAME          reference (full sort, direct sums), cpu (quickselect, recursive\n"
-           "                      tiled boxcar, OpenMP; the default) or gpu (CUDA builds with a device:\n"
-           "                      the Pulscan paper's GPU stages, log p on the device); all give the\n"
-           "                      same candidates (gpu: sigma within 1e-9); `crosscheck list` shows\n"
-           "                      which are available here\n"
-           "  -format csv|pulscand  csv (ours, default) or Pulscan's .pulscand columns (its rbin and z\n"
-           "                      convention, rbin = start - 1 + floor(z/2), for diffing with Pulscan)\n"
-           "  -zmax Z             largest z = boxcar width - 1, in bins (default %d)\n"
-           "  -numharm H          harmonic stages 1..H, H <= 8 (default %d; Pulscan allows 1..4)\n"
-           "  -sigma S            keep candidates with sigma > S, S >= 0 (default %.1f)\n"
-           "  -zstep N            search z = 0, N, 2N, ... <= zmax (default %d, as Pulscan)\n"
-           "  -zlog               search z in {0, 1, 2, 4, 8, ...} <= zmax instead (Pulscan -turbo 3)\n"
-           "  -chunkwidth N       R-block width in boxcar starts, for -rblock and as the unit of\n"
-           "                      parallel work (default %zu)\n"
-           "  -normalizechunkwidth N  normalisation block in bins, independent of zmax (default %zu,\n"
-           "                      Pulscan's 30*zmax at its default zmax 200); the last block takes the\n"
-           "                      remainder, so it holds N..2N-1 bins\n"
-           "  -rblock             Pulscan's search: per stage and width, only the largest boxcar of each\n"
-           "                      R-block (first on ties), at its exact r.  Default: every local maximum\n"
-           "                      of significance over the (start, width) grid above the sigma threshold\n"
-           "                      (neighbouring starts and searched widths; widths compared by the signed\n"
-           "                      root deviance sqrt(dof(x-1-ln x)), x = power/dof), among filled boxcars,\n"
-           "                      so two signals in one R-block are both found\n"
-           "  -nosift             keep every peak.  Default: drop R-block peaks that are not filled (fill\n"
-           "                      test: each quarter of a boxcar of width >= 4 holds >= 1/16 of its excess\n"
-           "                      power, as a drifting signal does; local maxima are filled by definition);\n"
-           "                      then one candidate per cluster (boxcars that touch, |dr| <= max(2,\n"
-           "                      (w1+w2)/2)) across widths and stages; then candidates within\n"
-           "                      max(1.5, (w_c+q*w_a)/2)+q/2+1/2 bins of q = n/m times a stronger one's r\n"
-           "                      (n, m <= 8) removed as harmonics\n"
-           "  -norm exact|mom     exact median/MAD (default) or the GPU version's median of medians of 4\n"
-           "  -logp exact|poly    exact log-space chi-square tail (default) or the paper's appendix\n"
-           "                      polynomial (logp/sigma columns and the -sigma cut; peaks are still\n"
-           "                      preselected by the exact threshold)\n"
-           "  -ncpus N            OpenMP threads (default: all; the reference uses one)\n"
-           "  -tile N             cpu: boxcar starts per cache tile (default 1024)\n"
-           "  -quiet              no summary on stdout\n",
-           d.zmax, d.numharm, d.sigma, d.zstep, d.chunkwidth, d.normwidth);
-}
-
 /* -sigma S: a threshold >= 0 (dest: double). */
 static xc_status opt_sigma(const xc_opt *o, const char *opt, const char *val, xc_error *err)
 {
@@ -113,34 +40,106 @@ static void ps_summary(const xc_cli_search *s, const xc_spectrum *sp, const xc_c
                cl->c[k].sigma);
 }
 
+/* The command, apart from its options (their help is in the table). */
+static const xc_optspec spec = {
+    .cmd = "pulscan",
+    .max_args = XC_OPTS_ANY_ARGS,
+    .usage = "-i X.fft [-o FILE] [-impl reference|cpu|gpu] [options]",
+    .about =
+        "The Pulscan boxcar acceleration search (White et al. 2024) of a PRESTO .fft (N/2 complex float32,\n"
+        "DC and Nyquist packed in bin 0); X.inf beside it gives N and dt, T = N*dt.\n"
+        "Pipeline: per-block normalisation of the real and imaginary parts by median and MAD*1.4826;\n"
+        "power re^2+im^2 (chi-square, 2 dof); harmonic stages h = 1..numharm summing, for fundamental\n"
+        "bin i, the k adjacent bins k*i..k*i+k-1 of every harmonic k <= h (dof 2*h(h+1)/2 per bin);\n"
+        "boxcars of widths 1..zmax+1 over those sums (a stage-h boxcar of width w starts at\n"
+        "bin (h-1)*w or later, where its harmonics' bins stop overlapping); peaks per width and\n"
+        "stage; significance; sifting.\n"
+        "Pulscan's measured defects are fixed, not copied: bin 0 (DC + packed Nyquist) is\n"
+        "never normalised or searched; the normalisation block does not follow -zmax; a short last\n"
+        "block joins the previous one; a block with MAD 0 (over half its values equal) borrows the\n"
+        "median and MAD of the nearest block with a non-zero MAD (a spectrum with none is refused);\n"
+        "r is the boxcar centre (no off-by-one); logp has the sigma's dof.\n"
+        "Limitation (of boxcars, Pulscan's too): once a boxcar can span several harmonics of a bright\n"
+        "pulsar (zmax*numharm beyond about its r), that comb can outrank the pulsar itself.\n\n"
+        "Output columns (CSV, sorted by sigma): r,f_hz,z,width,numharm,power,dof,logp,sigma,\n"
+        "fdot_hz_s,accel_m_s2,ntrials\n"
+        "  r      boxcar centre in Fourier bins of the fundamental = start + (width-1)/2\n"
+        "         (the mid-observation average, as PRESTO), f_hz = r/T\n"
+        "  z      width - 1, bins drifted over the observation (fdot = z/T^2)\n"
+        "  power  summed normalised power (chi-square units, mean 2 per bin), dof = 2*width*h(h+1)/2\n"
+        "  logp   ln of the single-trial chi-square tail probability of power with dof\n"
+        "  sigma  Gaussian-equivalent sigma of logp + ln(ntrials) (Bonferroni), where\n"
+        "         ntrials = (floor(nbins/h) - 1) * (1 + zmax/6.95): fundamental bins searched times\n"
+        "         the z = 0 trial plus Pulscan's zmax/6.95 (Andersen & Ransom 2018); it does not\n"
+        "         depend on -zstep/-zlog\n"};
+
 int xc_cmd_pulscan(int argc, char **argv)
 {
-    static const xc_optspec spec = {"pulscan", help, XC_OPTS_ANY_ARGS};
     const char *input = NULL, *out = NULL, *impl_name = NULL;
     xc_psopts o;
     xc_psopts_default(&o);
     /* -format, -norm and -logp: the index of the word given */
     int pulscand = 0, mom = o.norm == XC_NORM_MOM, poly = o.logp == XC_LOGP_POLY, quiet = 0;
+    char d[6][48];   /* the defaults the help shows: those of xc_psopts_default */
+    snprintf(d[0], sizeof d[0], "%d", o.zmax);
+    snprintf(d[1], sizeof d[1], "%d; Pulscan allows 1..4", o.numharm);
+    snprintf(d[2], sizeof d[2], "%.1f", o.sigma);
+    snprintf(d[3], sizeof d[3], "%d, as Pulscan", o.zstep);
+    snprintf(d[4], sizeof d[4], "%zu", o.chunkwidth);
+    snprintf(d[5], sizeof d[5], "%zu", o.normwidth);
     const xc_opt opts[] = {
-        XC_OPT_STR("i", &input),
-        XC_OPT_STR("o", &out),
-        XC_OPT_STR("impl", &impl_name),
-        XC_OPT_CHOICE("format", &pulscand, "csv|pulscand"),
-        XC_OPT_INT("zmax", &o.zmax, 0, 100000),
-        XC_OPT_INT("numharm", &o.numharm, 1, 8),
-        XC_OPT_CALL("sigma", opt_sigma, &o.sigma),
-        XC_OPT_INT("zstep", &o.zstep, 1, 100000),
-        XC_OPT_FLAG("zlog", &o.zlog),
-        {.name = "chunkwidth", .kind = XC_OPTK_CALL, .fn = xc_cli_opt_bins, .dest = &o.chunkwidth, .lo = 1, .hi = 40},
+        XC_OPT_STR("i", &input, .arg = "X.fft",
+                   .help = "input spectrum (X.inf must sit beside it); may also be the only argument"),
+        XC_OPT_STR("o", &out, .arg = "FILE", .help = "output", .def = "X_ZMAX_<zmax>_NUMHARM_<h>.csv or .pulscand"),
+        XC_OPT_STR("impl", &impl_name, .arg = "NAME",
+                   .help = "reference (full sort, direct sums), cpu (quickselect, recursive\n"
+                           "tiled boxcar, OpenMP) or gpu (CUDA builds with a device:\n"
+                           "the Pulscan paper's GPU stages, log p on the device); all give the\n"
+                           "same candidates (gpu: sigma within 1e-9); `crosscheck list` shows\n"
+                           "which are available here", .def = "cpu"),
+        XC_OPT_CHOICE("format", &pulscand, "csv|pulscand", .arg = "csv|pulscand",
+                      .help = "csv (ours) or Pulscan's .pulscand columns (its rbin and z\n"
+                              "convention, rbin = start - 1 + floor(z/2), for diffing with Pulscan)", .def = "csv"),
+        XC_OPT_INT("zmax", &o.zmax, 0, 100000, .arg = "Z", .help = "largest z = boxcar width - 1, in bins",
+                   .def = d[0]),
+        XC_OPT_INT("numharm", &o.numharm, 1, 8, .arg = "H", .help = "harmonic stages 1..H, H <= 8", .def = d[1]),
+        XC_OPT_CALL("sigma", opt_sigma, &o.sigma, .arg = "S", .help = "keep candidates with sigma > S, S >= 0",
+                    .def = d[2]),
+        XC_OPT_INT("zstep", &o.zstep, 1, 100000, .arg = "N", .help = "search z = 0, N, 2N, ... <= zmax", .def = d[3]),
+        XC_OPT_FLAG("zlog", &o.zlog, .help = "search z in {0, 1, 2, 4, 8, ...} <= zmax instead (Pulscan -turbo 3)"),
+        {.name = "chunkwidth", .kind = XC_OPTK_CALL, .fn = xc_cli_opt_bins, .dest = &o.chunkwidth, .lo = 1, .hi = 40,
+         .arg = "N", .help = "R-block width in boxcar starts, for -rblock and as the unit of\nparallel work",
+         .def = d[4]},
         {.name = "normalizechunkwidth", .kind = XC_OPTK_CALL, .fn = xc_cli_opt_bins, .dest = &o.normwidth, .lo = 16,
-         .hi = 40},
-        XC_OPT_FLAG("rblock", &o.rblock),
-        XC_OPT_FLAG("nosift", &o.nosift),
-        XC_OPT_CHOICE("norm", &mom, "exact|mom"),
-        XC_OPT_CHOICE("logp", &poly, "exact|poly"),
-        XC_OPT_INT("ncpus", &o.threads, 1, 4096),
-        XC_OPT_INT("tile", &o.tile, 1, 1 << 24),
-        XC_OPT_FLAG("quiet", &quiet),
+         .hi = 40, .arg = "N",
+         .help = "normalisation block in bins, independent of zmax (Pulscan's 30*zmax at\n"
+                 "its default zmax 200); the last block takes the remainder, so it holds\n"
+                 "N..2N-1 bins", .def = d[5]},
+        XC_OPT_FLAG("rblock", &o.rblock,
+                    .help = "Pulscan's search: per stage and width, only the largest boxcar of each\n"
+                            "R-block (first on ties), at its exact r.  Default: every local maximum\n"
+                            "of significance over the (start, width) grid above the sigma threshold\n"
+                            "(neighbouring starts and searched widths; widths compared by the signed\n"
+                            "root deviance sqrt(dof(x-1-ln x)), x = power/dof), among filled boxcars,\n"
+                            "so two signals in one R-block are both found"),
+        XC_OPT_FLAG("nosift", &o.nosift,
+                    .help = "keep every peak.  Default: drop R-block peaks that are not filled (fill\n"
+                            "test: each quarter of a boxcar of width >= 4 holds >= 1/16 of its excess\n"
+                            "power, as a drifting signal does; local maxima are filled by definition);\n"
+                            "then one candidate per cluster (boxcars that touch, |dr| <= max(2,\n"
+                            "(w1+w2)/2)) across widths and stages; then candidates within\n"
+                            "max(1.5, (w_c+q*w_a)/2)+q/2+1/2 bins of q = n/m times a stronger one's r\n"
+                            "(n, m <= 8) removed as harmonics"),
+        XC_OPT_CHOICE("norm", &mom, "exact|mom", .arg = "exact|mom",
+                      .help = "exact median/MAD or the GPU version's median of medians of 4", .def = "exact"),
+        XC_OPT_CHOICE("logp", &poly, "exact|poly", .arg = "exact|poly",
+                      .help = "exact log-space chi-square tail or the paper's appendix\n"
+                              "polynomial (logp/sigma columns and the -sigma cut; peaks are still\n"
+                              "preselected by the exact threshold)", .def = "exact"),
+        XC_OPT_INT("ncpus", &o.threads, 1, 4096, .arg = "N", .help = "OpenMP threads (the reference uses one)",
+                   .def = "all"),
+        XC_OPT_INT("tile", &o.tile, 1, 1 << 24, .arg = "N", .help = "cpu: boxcar starts per cache tile", .def = "1024"),
+        XC_OPT_FLAG("quiet", &quiet, .help = "no summary on stdout"),
         XC_OPT_END,
     };
     int rc = xc_cli_search_parse(&spec, opts, argc, argv, &input);
