@@ -9,56 +9,6 @@
 #include "cli/cli_search.h"
 #include "core/search/xc_accel.h"
 
-static void help(void)
-{
-    xc_accel_opts d;
-    xc_accel_opts_default(&d);
-    printf("usage: crosscheck accel -i X.fft -zmax Z [-wmax W] -numharm H [-o OUT] [options]\n\n"
-           "Matched-filter acceleration (FDAS) and jerk (FDJS) search of a PRESTO .fft, as PRESTO's\n"
-           "accelsearch (Ransom, Eikenberry & Middleditch 2002; Andersen & Ransom 2018).  X.inf beside\n"
-           "the .fft gives N and dt (T = N dt).  The f-fdot(-fdotdot) plane is the correlation of the\n"
-           "median/ln2-normalised amplitudes with exact templates (Fresnel integrals; for w, Euler-\n"
-           "Maclaurin quadrature) on a half-bin r grid, z = -Z..Z step 2, w = -W..W step 20; harmonics\n"
-           "1, 2, 4, ... H are summed at accelsearch's rounded sub-harmonic r, z, w; sigma is the\n"
-           "Gaussian-equivalent of the chi-square (2H dof) tail times accelsearch's trials.\n"
-           "r, z, w are averages over the observation (PRESTO's convention): r = f T, z = fdot T^2,\n"
-           "w = fdotdot T^3; reported values are the search grid's (accelsearch's fundamentals table).\n\n"
-           "  -i X.fft            input spectrum (X.inf beside it); may also be the only argument\n"
-           "  -o OUT              csv: the file (default X_ACCEL_<Z>[_JERK_<W>].csv); accel: the ROOT,\n"
-           "                      written as ROOT_ACCEL_<Z> or ROOT_ACCEL_<Z>_JERK_<W> (default X)\n"
-           "  -format csv|accel   csv (default): r,f_hz,z,w,width,numharm,power,dof,logp,sigma,fdot_hz_s,\n"
-           "                      accel_m_s2,ntrials (power in chi-square units, 2x PRESTO's; width 0);\n"
-           "                      accel: PRESTO's fundamentals table (its sifting tools read it; no\n"
-           "                      harmonics table, Coherent Power nan: no polishing)\n"
-           "  -impl NAME          reference (direct double-precision correlation: small spectra or\n"
-           "                      -rlo/-rhi ranges), cpu (overlap-save, float FFTW, OpenMP; default)\n"
-           "                      or gpu (the same with batched cuFFT; CUDA builds, with a device)\n"
-           "  -zmax Z             largest |z| in bins, 0..1200, rounded up to even (default %d)\n"
-           "  -wmax W             largest |w| in bins, 0..4000, rounded up to a multiple of 20; 0: no\n"
-           "                      jerk search (default 0)\n"
-           "  -numharm H          harmonics summed: 1, 2, 4, 8, 16 or 32 (default %d)\n"
-           "  -sigma S            keep candidates with sigma > S (default %.1f)\n"
-           "  -flo F, -fhi F      search f = F..F Hz of the highest harmonic summed (defaults %.1f and\n"
-           "                      %.1f, as accelsearch): rlo = floor(flo T), rhi = min(ceil(fhi T), nbins-1)\n"
-           "  -rlo R, -rhi R      the same in bins; they override -flo/-fhi (in accelsearch they never\n"
-           "                      do: its -flo/-fhi defaults count as given and win)\n"
-           "  -ncpus N            OpenMP threads (default: all)\n"
-           "  -preset exact|presto  exact (default): one normalisation per data bin (fixed blocks of\n"
-           "                      -normwidth bins), every r up to rhi searched, candidates chosen\n"
-           "                      independently of scan order (strongest within 15 bins).  presto:\n"
-           "                      accelsearch's own choices, to diff with it: its overlapping per-block\n"
-           "                      normalisation windows, its last partial block left unsearched, its\n"
-           "                      order-dependent insertion, its trials truncated to an integer\n"
-           "  -normwidth N        preset exact: normalisation block in bins (default %zu)\n"
-           "  -highacc            template half-widths with accelsearch's HIGHACC (48 more bins)\n"
-           "  -outofcore          with -numharm > 1: compute each block's sub-harmonics with it instead of\n"
-           "                      keeping the whole plane in memory (preset exact always does; with preset\n"
-           "                      presto it is accelsearch's other path, which it takes with -wmax or a\n"
-           "                      plane of 2 GB or more)\n"
-           "  -quiet              no summary on stdout\n",
-           d.zmax, d.numharm, d.sigma, d.flo, d.fhi, d.normwidth);
-}
-
 /* -zmax rounded up to even, -wmax to a multiple of 20: the grid searched. */
 static void grid_max(const xc_accel_opts *o, int *zr, int *wr)
 {
@@ -97,32 +47,103 @@ static void ac_summary(const xc_cli_search *s, const xc_spectrum *sp, const xc_c
                0.5 * cl->c[k].power, cl->c[k].sigma);
 }
 
+/* The command, apart from its options (their help is in the table). */
+static const xc_optspec spec = {
+    .cmd = "accel",
+    .max_args = XC_OPTS_ANY_ARGS,
+    .usage = "-i X.fft -zmax Z [-wmax W] -numharm H [-o OUT] [options]",
+    .about = "Matched-filter acceleration (FDAS) and jerk (FDJS) search of a PRESTO .fft, as PRESTO's\n"
+             "accelsearch (Ransom, Eikenberry & Middleditch 2002; Andersen & Ransom 2018).  X.inf beside\n"
+             "the .fft gives N and dt (T = N dt).  The f-fdot(-fdotdot) plane is the correlation of the\n"
+             "median/ln2-normalised amplitudes with exact templates (Fresnel integrals; for w, Euler-\n"
+             "Maclaurin quadrature) on a half-bin r grid, z = -Z..Z step 2, w = -W..W step 20; harmonics\n"
+             "1, 2, 4, ... H are summed at accelsearch's rounded sub-harmonic r, z, w; sigma is the\n"
+             "Gaussian-equivalent of the chi-square (2H dof) tail times accelsearch's trials.\n"
+             "r, z, w are averages over the observation (PRESTO's convention): r = f T, z = fdot T^2,\n"
+             "w = fdotdot T^3; reported values are the search grid's (accelsearch's fundamentals table).\n"};
+
+/* The file written: -o, or one named after the input and the grid searched. */
+static void out_path(const char *input, const char *out, int accelfmt, const xc_accel_opts *o, char *path, size_t n)
+{
+    int root = xc_cli_fft_root(input);
+    int zr, wr;
+    grid_max(o, &zr, &wr);
+    char tail[64];
+    if (wr)
+        snprintf(tail, sizeof tail, "_ACCEL_%d_JERK_%d", zr, wr);
+    else
+        snprintf(tail, sizeof tail, "_ACCEL_%d", zr);
+    if (accelfmt)
+        snprintf(path, n, "%.*s%s", out ? (int)strlen(out) : root, out ? out : input, tail);
+    else if (out)
+        snprintf(path, n, "%s", out);
+    else
+        snprintf(path, n, "%.*s%s.csv", root, input, tail);
+}
+
 int xc_cmd_accel(int argc, char **argv)
 {
-    static const xc_optspec spec = {"accel", help, XC_OPTS_ANY_ARGS};
     const char *input = NULL, *out = NULL, *impl_name = NULL;
     xc_accel_opts o;
     xc_accel_opts_default(&o);
     int accelfmt = 0, presto = 0, highacc = 0, quiet = 0;
+    char d[6][48];   /* the defaults the help shows: those of xc_accel_opts_default */
+    snprintf(d[0], sizeof d[0], "%d", o.zmax);
+    snprintf(d[1], sizeof d[1], "%d", o.numharm);
+    snprintf(d[2], sizeof d[2], "%.1f", o.sigma);
+    snprintf(d[3], sizeof d[3], "%.1f, as accelsearch", o.flo);
+    snprintf(d[4], sizeof d[4], "%.1f, as accelsearch", o.fhi);
+    snprintf(d[5], sizeof d[5], "%zu", o.normwidth);
     const xc_opt opts[] = {
-        XC_OPT_STR("i", &input),
-        XC_OPT_STR("o", &out),
-        XC_OPT_STR("impl", &impl_name),
-        XC_OPT_CHOICE("format", &accelfmt, "csv|accel"),
-        XC_OPT_INT("zmax", &o.zmax, 0, 1200),
-        XC_OPT_INT("wmax", &o.wmax, 0, 4000),
-        XC_OPT_INT("numharm", &o.numharm, 1, 32),
-        XC_OPT_NONNEG("sigma", &o.sigma),
-        XC_OPT_NONNEG("flo", &o.flo),
-        XC_OPT_NONNEG("fhi", &o.fhi),
-        XC_OPT_NONNEG("rlo", &o.rlo),
-        XC_OPT_NONNEG("rhi", &o.rhi),
-        XC_OPT_INT("ncpus", &o.threads, 1, 4096),
-        XC_OPT_CHOICE("preset", &presto, "exact|presto"),
-        {.name = "normwidth", .kind = XC_OPTK_CALL, .fn = xc_cli_opt_bins, .dest = &o.normwidth, .lo = 16, .hi = 32},
-        XC_OPT_FLAG("highacc", &highacc),
-        XC_OPT_FLAG("outofcore", &o.outofcore),
-        XC_OPT_FLAG("quiet", &quiet),
+        XC_OPT_STR("i", &input, .arg = "X.fft",
+                   .help = "input spectrum (X.inf beside it); may also be the only argument"),
+        XC_OPT_STR("o", &out, .arg = "OUT",
+                   .help = "csv: the file (default X_ACCEL_<Z>[_JERK_<W>].csv); accel: the ROOT,\n"
+                           "written as ROOT_ACCEL_<Z> or ROOT_ACCEL_<Z>_JERK_<W> (default X)"),
+        XC_OPT_STR("impl", &impl_name, .arg = "NAME",
+                   .help = "reference (direct double-precision correlation: small spectra or\n"
+                           "-rlo/-rhi ranges), cpu (overlap-save, float FFTW, OpenMP)\n"
+                           "or gpu (the same with batched cuFFT; CUDA builds, with a device)", .def = "cpu"),
+        XC_OPT_CHOICE("format", &accelfmt, "csv|accel", .arg = "csv|accel",
+                      .help = "csv: r,f_hz,z,w,width,numharm,power,dof,logp,sigma,fdot_hz_s,\n"
+                              "accel_m_s2,ntrials (power in chi-square units, 2x PRESTO's; width 0);\n"
+                              "accel: PRESTO's fundamentals table (its sifting tools read it; no\n"
+                              "harmonics table, Coherent Power nan: no polishing)", .def = "csv"),
+        XC_OPT_INT("zmax", &o.zmax, 0, 1200, .arg = "Z", .help = "largest |z| in bins, 0..1200, rounded up to even",
+                   .def = d[0]),
+        XC_OPT_INT("wmax", &o.wmax, 0, 4000, .arg = "W",
+                   .help = "largest |w| in bins, 0..4000, rounded up to a multiple of 20; 0: no\njerk search",
+                   .def = "0"),
+        XC_OPT_INT("numharm", &o.numharm, 1, 32, .arg = "H", .help = "harmonics summed: 1, 2, 4, 8, 16 or 32",
+                   .def = d[1]),
+        XC_OPT_NONNEG("sigma", &o.sigma, .arg = "S", .help = "keep candidates with sigma > S", .def = d[2]),
+        XC_OPT_NONNEG("flo", &o.flo, .arg = "F",
+                      .help = "lowest f searched, Hz of the highest harmonic summed:\n"
+                              "rlo = floor(flo T)", .def = d[3]),
+        XC_OPT_NONNEG("fhi", &o.fhi, .arg = "F",
+                      .help = "highest f searched, Hz of the highest harmonic summed:\n"
+                              "rhi = min(ceil(fhi T), nbins-1)", .def = d[4]),
+        XC_OPT_NONNEG("rlo", &o.rlo, .arg = "R",
+                      .help = "-flo in bins; overrides it (in accelsearch it never does: its\n"
+                              "-flo/-fhi defaults count as given and win)"),
+        XC_OPT_NONNEG("rhi", &o.rhi, .arg = "R", .help = "-fhi in bins; overrides it (likewise)"),
+        XC_OPT_INT("ncpus", &o.threads, 1, 4096, .arg = "N", .help = "OpenMP threads", .def = "all"),
+        XC_OPT_CHOICE("preset", &presto, "exact|presto", .arg = "exact|presto",
+                      .help = "exact: one normalisation per data bin (fixed blocks of\n"
+                              "-normwidth bins), every r up to rhi searched, candidates chosen\n"
+                              "independently of scan order (strongest within 15 bins).  presto:\n"
+                              "accelsearch's own choices, to diff with it: its overlapping per-block\n"
+                              "normalisation windows, its last partial block left unsearched, its\n"
+                              "order-dependent insertion, its trials truncated to an integer", .def = "exact"),
+        {.name = "normwidth", .kind = XC_OPTK_CALL, .fn = xc_cli_opt_bins, .dest = &o.normwidth, .lo = 16, .hi = 32,
+         .arg = "N", .help = "preset exact: normalisation block in bins", .def = d[5]},
+        XC_OPT_FLAG("highacc", &highacc, .help = "template half-widths with accelsearch's HIGHACC (48 more bins)"),
+        XC_OPT_FLAG("outofcore", &o.outofcore,
+                    .help = "with -numharm > 1: compute each block's sub-harmonics with it instead of\n"
+                            "keeping the whole plane in memory (preset exact always does; with preset\n"
+                            "presto it is accelsearch's other path, which it takes with -wmax or a\n"
+                            "plane of 2 GB or more)"),
+        XC_OPT_FLAG("quiet", &quiet, .help = "no summary on stdout"),
         XC_OPT_END,
     };
     int rc = xc_cli_search_parse(&spec, opts, argc, argv, &input);
@@ -137,21 +158,8 @@ int xc_cmd_accel(int argc, char **argv)
     const xc_accel_searcher *impl = xc_accel_searcher_of(xc_cli_impl("accel", XC_FAMILY_ACCEL, impl_name));
     if (!impl)
         return 2;
-    int root = xc_cli_fft_root(input);
-    int zr, wr;
-    grid_max(&o, &zr, &wr);
-    char path[4200], tail[64];
-    if (wr)
-        snprintf(tail, sizeof tail, "_ACCEL_%d_JERK_%d", zr, wr);
-    else
-        snprintf(tail, sizeof tail, "_ACCEL_%d", zr);
-    if (accelfmt)
-        snprintf(path, sizeof path, "%.*s%s", out ? (int)strlen(out) : root, out ? out : input, tail);
-    else if (out)
-        snprintf(path, sizeof path, "%s", out);
-    else
-        snprintf(path, sizeof path, "%.*s%s.csv", root, input, tail);
-
+    char path[4200];
+    out_path(input, out, accelfmt, &o, path, sizeof path);
     xc_cli_search s = {"accel", input, path, accelfmt, quiet, impl, &o, ac_search, ac_write, ac_summary};
     return xc_cli_search_run(&s);
 }
