@@ -9,78 +9,92 @@
 #include "cli/cli_opts.h"
 #include "compare/xc_cmpcands.h"
 
-static void usage(void)
-{
+/* The command, apart from its options (their help is in the table). */
+static const xc_optspec spec = {
+    .cmd = "compare cands",
+    .max_args = XC_OPTS_ANY_ARGS,
+    .usage = "A [B] [options]",
+    .about = "Compares candidate list A with B, and/or scores each against a synthetic pulsar's truth.\n"
+             "Files: NAME.csv (crosscheck pulscan), NAME.pulscand (Pulscan CPU), NAME_ACCEL_<zmax> (PRESTO\n"
+             "accelsearch, fundamentals table; power doubled to chi-square units).  All are translated to one\n"
+             "convention: r = mid-observation Fourier bin of the fundamental, z = bins drifted (Pulscan's\n"
+             "rbin is the boxcar centre minus one: r = rbin + 1 - floor(z/2) + z/2).\n"
+             "Matching: same numharm, |rA - rB| <= dr, |zA - zB| <= dz (|z| unless both are PRESTO lists),\n"
+             "greedy from A's highest sigma, closest first.  Agreement: every candidate above -sigma (plus\n"
+             "-dsigma) in either list matched, and matched pairs within -rtol_power and -dsigma.\n"
+             "Truth (the Pulscan paper's definition): a candidate above -truth_sigma within -ftol of the\n"
+             "spin frequency; harmonics n*f0 and subharmonics f0/n are counted separately.\n"
+             "Exit status: 0 agree (and, with -truth, every list detects), 1 otherwise, 2 error.\n"};
+
+/* What the options fill. */
+typedef struct {
     xc_cmpcands_opts o;
-    xc_cmpcands_opts_init(&o);
-    printf("usage: crosscheck compare cands A [B] [options]\n\n"
-           "Compares candidate list A with B, and/or scores each against a synthetic pulsar's truth.\n"
-           "Files: NAME.csv (crosscheck pulscan), NAME.pulscand (Pulscan CPU), NAME_ACCEL_<zmax> (PRESTO\n"
-           "accelsearch, fundamentals table; power doubled to chi-square units).  All are translated to one\n"
-           "convention: r = mid-observation Fourier bin of the fundamental, z = bins drifted (Pulscan's\n"
-           "rbin is the boxcar centre minus one: r = rbin + 1 - floor(z/2) + z/2).\n"
-           "Matching: same numharm, |rA - rB| <= dr, |zA - zB| <= dz (|z| unless both are PRESTO lists),\n"
-           "greedy from A's highest sigma, closest first.  Agreement: every candidate above -sigma (plus\n"
-           "-dsigma) in either list matched, and matched pairs within -rtol_power and -dsigma.\n"
-           "Truth (the Pulscan paper's definition): a candidate above -truth_sigma within -ftol of the\n"
-           "spin frequency; harmonics n*f0 and subharmonics f0/n are counted separately.\n"
-           "Exit status: 0 agree (and, with -truth, every list detects), 1 otherwise, 2 error.\n\n"
-           "options:\n"
-           "  -truth T.json      truth file (f0_hz, optional r and z, tobs_s; crosscheck synth writes one)\n"
-           "  -T SECONDS         observation length for .pulscand files (default: N*dt of the .inf beside\n"
-           "                     the file, NAME.inf or ROOT.inf for ROOT_ZMAX_..._TURBO_t.pulscand)\n"
-           "  -dr BINS           match tolerance in r (default %g)\n"
-           "  -dz BINS           match tolerance in z (default %g)\n"
-           "  -dw BINS           match tolerance in w, for jerk searches (accel CSVs, _ACCEL_Z_JERK_W files;\n"
-           "                     default %g)\n"
-           "  -anyharm           match candidates of different numharm\n"
-           "  -sigma S           candidates above S must be matched (default %g)\n"
-           "  -rtol_power R      relative power tolerance for matched pairs (default %g)\n"
-           "  -dsigma D          absolute sigma tolerance for matched pairs (default %g)\n"
-           "  -truth_sigma S     detection threshold against truth (default %g, the paper's)\n"
-           "  -ftol F            relative frequency window against truth (default %g, i.e. 1 %%)\n"
-           "  -maxharm N         harmonics/subharmonics considered against truth (default %d)\n"
-           "  -fundamental       the truth verdict needs a detection at the fundamental\n"
-           "  -truth_dr BINS     ... and its |r error| within BINS (default: not checked)\n"
-           "  -truth_dz BINS     ... and its ||z| error| within BINS (default: not checked)\n"
-           "  -list N            unmatched candidates listed per side (default 20)\n"
-           "  -json FILE         also write the result as JSON (written atomically)\n"
-           "  -h                 show this help\n",
-           o.dr, o.dz, o.dw, o.sigma_min, o.rtol_power, o.dsigma, o.truth_sigma, o.ftol, o.maxharm);
+    const char *truth_path, *json_out;
+    double T;
+    int list;
+    char d[9][40];   /* the defaults the help shows: those of xc_cmpcands_opts_init */
+} cands_cli;
+
+/* Parses the options into c (initialised here); returns XC_OPTS_GO with the
+ * files at argv[*first..], or the exit code. */
+static int parse(cands_cli *c, int argc, char **argv, int *first)
+{
+    memset(c, 0, sizeof *c);
+    xc_cmpcands_opts_init(&c->o);
+    c->list = 20;
+    const double v[] = {c->o.dr, c->o.dz, c->o.dw, c->o.sigma_min, c->o.rtol_power, c->o.dsigma};
+    for (int k = 0; k < 6; k++)
+        snprintf(c->d[k], sizeof c->d[k], "%g", v[k]);
+    snprintf(c->d[6], sizeof c->d[6], "%g, the paper's", c->o.truth_sigma);
+    snprintf(c->d[7], sizeof c->d[7], "%g, i.e. 1 %%", c->o.ftol);
+    snprintf(c->d[8], sizeof c->d[8], "%d", c->o.maxharm);
+    xc_cmpcands_opts *o = &c->o;
+    const xc_opt opts[] = {
+        XC_OPT_STR("truth", &c->truth_path, .arg = "T.json",
+                   .help = "truth file (f0_hz, optional r and z, tobs_s; crosscheck synth writes one)"),
+        XC_OPT_NONNEG("T", &c->T, .arg = "SECONDS", 
+                      .help = "observation length for .pulscand files (default: N*dt of the .inf beside\n"
+                              "the file, NAME.inf or ROOT.inf for ROOT_ZMAX_..._TURBO_t.pulscand)"),
+        XC_OPT_NONNEG("dr", &o->dr, .arg = "BINS", .help = "match tolerance in r", .def = c->d[0]),
+        XC_OPT_NONNEG("dz", &o->dz, .arg = "BINS", .help = "match tolerance in z", .def = c->d[1]),
+        XC_OPT_NONNEG("dw", &o->dw, .arg = "BINS",
+                      .help = "match tolerance in w, for jerk searches (accel CSVs, _ACCEL_Z_JERK_W files)",
+                      .def = c->d[2]),
+        XC_OPT_FLAG("anyharm", &o->anyharm, .help = "match candidates of different numharm"),
+        XC_OPT_DOUBLE("sigma", &o->sigma_min, .arg = "S", .help = "candidates above S must be matched", .def = c->d[3]),
+        XC_OPT_NONNEG("rtol_power", &o->rtol_power, .arg = "R", .help = "relative power tolerance for matched pairs",
+                      .def = c->d[4]),
+        XC_OPT_NONNEG("dsigma", &o->dsigma, .arg = "D", .help = "absolute sigma tolerance for matched pairs",
+                      .def = c->d[5]),
+        XC_OPT_DOUBLE("truth_sigma", &o->truth_sigma, .arg = "S", .help = "detection threshold against truth",
+                      .def = c->d[6]),
+        XC_OPT_NONNEG("ftol", &o->ftol, .arg = "F", .help = "relative frequency window against truth", .def = c->d[7]),
+        XC_OPT_INT("maxharm", &o->maxharm, 1, 1000, .arg = "N",
+                   .help = "harmonics/subharmonics considered against truth", .def = c->d[8]),
+        XC_OPT_FLAG("fundamental", &o->fundamental, .help = "the truth verdict needs a detection at the fundamental"),
+        XC_OPT_NONNEG("truth_dr", &o->truth_dr, .arg = "BINS", .help = "... and its |r error| within BINS",
+                      .def = "not checked"),
+        XC_OPT_NONNEG("truth_dz", &o->truth_dz, .arg = "BINS", .help = "... and its ||z| error| within BINS",
+                      .def = "not checked"),
+        XC_OPT_INT("list", &c->list, 0, 1000000, .arg = "N", .help = "unmatched candidates listed per side",
+                   .def = "20"),
+        XC_OPT_STR("json", &c->json_out, .arg = "FILE", .help = "also write the result as JSON (written atomically)"),
+        XC_OPT_END,
+    };
+    return xc_opts_parse(&spec, opts, argc, argv, first);
 }
 
 int xc_cmd_compare_cands(int argc, char **argv)
 {
-    static const xc_optspec spec = {"compare cands", usage, XC_OPTS_ANY_ARGS};
     const char *cmd = "compare cands";
-    xc_cmpcands_opts o;
-    xc_cmpcands_opts_init(&o);
-    const char *truth_path = NULL, *json_out = NULL;
-    double T = 0;
-    int list = 20;
-    const xc_opt opts[] = {
-        XC_OPT_STR("truth", &truth_path),
-        XC_OPT_NONNEG("T", &T),
-        XC_OPT_NONNEG("dr", &o.dr),
-        XC_OPT_NONNEG("dz", &o.dz),
-        XC_OPT_NONNEG("dw", &o.dw),
-        XC_OPT_FLAG("anyharm", &o.anyharm),
-        XC_OPT_DOUBLE("sigma", &o.sigma_min),
-        XC_OPT_NONNEG("rtol_power", &o.rtol_power),
-        XC_OPT_NONNEG("dsigma", &o.dsigma),
-        XC_OPT_DOUBLE("truth_sigma", &o.truth_sigma),
-        XC_OPT_NONNEG("ftol", &o.ftol),
-        XC_OPT_INT("maxharm", &o.maxharm, 1, 1000),
-        XC_OPT_FLAG("fundamental", &o.fundamental),
-        XC_OPT_NONNEG("truth_dr", &o.truth_dr),
-        XC_OPT_NONNEG("truth_dz", &o.truth_dz),
-        XC_OPT_INT("list", &list, 0, 1000000),
-        XC_OPT_STR("json", &json_out),
-        XC_OPT_END,
-    };
-    int first, rc = xc_opts_parse(&spec, opts, argc, argv, &first);
+    cands_cli c;
+    int first, rc = parse(&c, argc, argv, &first);
     if (rc != XC_OPTS_GO)
         return rc;
+    const xc_cmpcands_opts o = c.o;
+    const char *truth_path = c.truth_path, *json_out = c.json_out;
+    double T = c.T;
+    int list = c.list;
     int nfiles = argc - first;
     if (nfiles < 1 || nfiles > 2 || (nfiles == 1 && !truth_path))
         return xc_cli_failf(cmd, "expected two candidate files A B, or one with -truth (got %d files; see "
