@@ -16,42 +16,18 @@
 #define MAXW 16
 #define MAXNSUB 32
 
-static void help(void)
-{
-    printf("usage: crosscheck plan -ddplan [-i FILE.fil] [-lodm A] [-hidm B] [-fctr MHZ] [-bw MHZ] [-nchans N]\n"
-           "                       [-tsamp US | -dt S] [-nsub S] [-numprocs P] [-cdm DM] [-res MS]\n"
-           "                       [-blocklen N] [-json FILE]\n"
-           "                       [-maxloss PCT [-width US[,US...]] [-nsubs N,N,...]]\n\n"
-           "PRESTO DDplan.py's dedispersion plan for the same inputs, number for number: per range the low\n"
-           "and high DM, DM step, downsample factor, (with -nsub: the subband DM step dsubDM), number of\n"
-           "DMs, (with -nsub: DMs per prepsubband call and calls) and the work fraction, printed as\n"
-           "DDplan.py prints it, followed by each range's smearing in ms (DM step, subband step, channel\n"
-           "and total at the range's first and last DM).  Defaults are DDplan.py's.\n\n"
-           "  -i FILE.fil        take fctr, bw, nchans, dt from a filterbank header (and blocklen 2400),\n"
-           "                     as DDplan.py does for a .fil argument\n"
-           "  -lodm, -hidm       DM range (DDplan.py -l, -d; 0, 1000)\n"
-           "  -fctr MHZ          centre frequency (-f; 1400)\n"
-           "  -bw MHZ            bandwidth (-b; 300)\n"
-           "  -nchans N          channels (-n; 1024)\n"
-           "  -tsamp US          sample time in MICROSECONDS, as `crosscheck plan` takes it (64)\n"
-           "  -dt S              sample time in SECONDS, as DDplan.py -t takes it (the later of the two wins)\n"
-           "  -nsub S            subbands (-s; 0: none)\n"
-           "  -numprocs P        dedispersing CPUs of mpiprepsubband (-p; 1)\n"
-           "  -cdm DM            coherent DM within channels (-c; 0)\n"
-           "  -res MS            acceptable time resolution in ms (-r; 0)\n"
-           "  -blocklen N        spectra per subint, for the downsample factors (-k; 1024)\n"
-           "  -json FILE         also write the plan (and the budget's choice) as JSON\n\n"
-           "Subband plan from a smearing budget:\n"
-           "  -maxloss PCT       the largest S/N loss allowed, in percent: among the -nsubs candidates\n"
-           "                     (default: 0 = direct, the powers of two from 4 below nchans, and nchans)\n"
-           "                     choose the one with the fewest additions per sample (stage 1: calls x\n"
-           "                     nchans, stage 2: DMs x nsub, per range / downsample) whose S/N-loss bound\n"
-           "                     (core/dedisp/xc_subband.h: 1 - sqrt(W/(W+S)), S = floor(subband spread at\n"
-           "                     dsubDM/2) + 3 samples) is at most PCT at every -width; prints the choice,\n"
-           "                     its plan, and every alternative\n"
-           "  -width US[,US...]  pulse widths in microseconds (default 40)\n"
-           "  -nsubs N,N,...     the candidate nsub values (0 is direct)\n");
-}
+/* The command, apart from its options (their help is in the table). */
+static const xc_optspec spec = {
+    .cmd = "plan",
+    .usage = "-ddplan [-i FILE.fil] [-lodm A] [-hidm B] [-fctr MHZ] [-bw MHZ] [-nchans N]\n"
+             "                       [-tsamp US | -dt S] [-nsub S] [-numprocs P] [-cdm DM] [-res MS]\n"
+             "                       [-blocklen N] [-json FILE]\n"
+             "                       [-maxloss PCT [-width US[,US...]] [-nsubs N,N,...]]",
+    .about = "PRESTO DDplan.py's dedispersion plan for the same inputs, number for number: per range the low\n"
+             "and high DM, DM step, downsample factor, (with -nsub: the subband DM step dsubDM), number of\n"
+             "DMs, (with -nsub: DMs per prepsubband call and calls) and the work fraction, printed as\n"
+             "DDplan.py prints it, followed by each range's smearing in ms (DM step, subband step, channel\n"
+             "and total at the range's first and last DM).  Defaults are DDplan.py's.\n"};
 
 typedef struct {
     double v[MAXW];
@@ -234,9 +210,25 @@ static int budget(const xc_ddp_obs *o, xc_cli_ints *cand, const widths *w, doubl
     return 0;
 }
 
+/* -i: the observation of a filterbank header, as DDplan.py takes it from a .fil. */
+static xc_status obs_from_fil(const char *input, xc_ddp_obs *o, xc_error *err)
+{
+    xc_fbreader *r;
+    xc_status st = xc_fbreader_open(&r, input, NULL, err);
+    if (st)
+        return st;
+    const xc_fbheader *h = xc_fbreader_header(r);
+    o->dt = h->tsamp;
+    o->nchans = h->nchans;
+    o->bw = fabs(h->foff) * h->nchans;
+    o->fctr = h->fch1 + 0.5 * h->foff * h->nchans - 0.5 * h->foff;
+    o->blocklen = 2400;   /* PRESTO src/sigproc_fb.c's spectra per subint */
+    xc_fbreader_close(r);
+    return XC_OK;
+}
+
 int xc_cmd_plan_ddplan(int argc, char **argv)
 {
-    static const xc_optspec spec = {"plan", help, 0};
     const char *input = NULL, *json = NULL;
     xc_ddp_obs o;
     xc_ddp_obs_default(&o);
@@ -245,25 +237,54 @@ int xc_cmd_plan_ddplan(int argc, char **argv)
     widths w = {{40}, 1};
     int cand_v[MAXNSUB];
     xc_cli_ints cand = {cand_v, 0, MAXNSUB};
+    char d[11][32];   /* the defaults the help shows: those of xc_ddp_obs_default (DDplan.py's) */
+    snprintf(d[0], sizeof d[0], "%g", o.lodm);
+    snprintf(d[1], sizeof d[1], "%g", o.hidm);
+    snprintf(d[2], sizeof d[2], "%g", o.fctr);
+    snprintf(d[3], sizeof d[3], "%g", o.bw);
+    snprintf(d[4], sizeof d[4], "%d", o.nchans);
+    snprintf(d[5], sizeof d[5], "%g", o.dt * 1e6);
+    snprintf(d[6], sizeof d[6], "%d: none", o.nsub);
+    snprintf(d[7], sizeof d[7], "%d", o.numprocs);
+    snprintf(d[8], sizeof d[8], "%g", o.cdm);
+    snprintf(d[9], sizeof d[9], "%g", o.res_ms);
+    snprintf(d[10], sizeof d[10], "%d", o.blocklen);
     const xc_opt opts[] = {
         XC_OPT_FLAG("ddplan", &flag),
-        XC_OPT_STR("i", &input),
-        XC_OPT_DOUBLE("lodm", &o.lodm),
-        XC_OPT_DOUBLE("hidm", &o.hidm),
-        XC_OPT_DOUBLE("fctr", &o.fctr),
-        XC_OPT_DOUBLE("bw", &o.bw),
-        XC_OPT_INT("nchans", &o.nchans, 1, 1 << 24),
-        XC_OPT_CALL("tsamp", opt_tsamp, &o.dt),
-        XC_OPT_CALL("dt", opt_dt, &o.dt),
-        XC_OPT_INT("nsub", &o.nsub, 0, 1 << 24),
-        XC_OPT_INT("numprocs", &o.numprocs, 1, 1 << 20),
-        XC_OPT_DOUBLE("cdm", &o.cdm),
-        XC_OPT_NONNEG("res", &o.res_ms),
-        XC_OPT_INT("blocklen", &o.blocklen, 1, 1 << 30),
-        XC_OPT_STR("json", &json),
-        {.name = "maxloss", .kind = XC_OPTK_NONNEG, .dest = &maxloss, .given = &have_loss},
-        XC_OPT_CALL("width", opt_widths, &w),
-        XC_OPT_INTS("nsubs", &cand, 0, 1 << 24),
+        XC_OPT_STR("i", &input, .arg = "FILE.fil",
+                   .help = "take fctr, bw, nchans, dt from a filterbank header (and blocklen 2400),\n"
+                           "as DDplan.py does for a .fil argument"),
+        XC_OPT_DOUBLE("lodm", &o.lodm, .arg = "A", .help = "lowest DM (DDplan.py -l)", .def = d[0]),
+        XC_OPT_DOUBLE("hidm", &o.hidm, .arg = "B", .help = "highest DM (DDplan.py -d)", .def = d[1]),
+        XC_OPT_DOUBLE("fctr", &o.fctr, .arg = "MHZ", .help = "centre frequency (DDplan.py -f)", .def = d[2]),
+        XC_OPT_DOUBLE("bw", &o.bw, .arg = "MHZ", .help = "bandwidth (DDplan.py -b)", .def = d[3]),
+        XC_OPT_INT("nchans", &o.nchans, 1, 1 << 24, .arg = "N", .help = "channels (DDplan.py -n)", .def = d[4]),
+        XC_OPT_CALL("tsamp", opt_tsamp, &o.dt, .arg = "US",
+                    .help = "sample time in MICROSECONDS, as `crosscheck plan` takes it", .def = d[5]),
+        XC_OPT_CALL("dt", opt_dt, &o.dt, .arg = "S",
+                    .help = "sample time in SECONDS, as DDplan.py -t takes it (the later of the two wins)"),
+        XC_OPT_INT("nsub", &o.nsub, 0, 1 << 24, .arg = "S", .help = "subbands (DDplan.py -s)", .def = d[6]),
+        XC_OPT_INT("numprocs", &o.numprocs, 1, 1 << 20, .arg = "P",
+                   .help = "dedispersing CPUs of mpiprepsubband (DDplan.py -p)", .def = d[7]),
+        XC_OPT_DOUBLE("cdm", &o.cdm, .arg = "DM", .help = "coherent DM within channels (DDplan.py -c)",
+                      .def = d[8]),
+        XC_OPT_NONNEG("res", &o.res_ms, .arg = "MS", .help = "acceptable time resolution in ms (DDplan.py -r)",
+                      .def = d[9]),
+        XC_OPT_INT("blocklen", &o.blocklen, 1, 1 << 30, .arg = "N",
+                   .help = "spectra per subint, for the downsample factors (DDplan.py -k)", .def = d[10]),
+        XC_OPT_STR("json", &json, .arg = "FILE", .help = "also write the plan (and the budget's choice) as JSON"),
+        {.name = "maxloss", .kind = XC_OPTK_NONNEG, .dest = &maxloss, .given = &have_loss, .arg = "PCT",
+         .help = "subband plan from a smearing budget: the largest S/N loss allowed, in\n"
+                 "percent: among the -nsubs candidates (default: 0 = direct, the powers of\n"
+                 "two from 4 below nchans, and nchans) choose the one with the fewest\n"
+                 "additions per sample (stage 1: calls x nchans, stage 2: DMs x nsub, per\n"
+                 "range / downsample) whose S/N-loss bound (core/dedisp/xc_subband.h:\n"
+                 "1 - sqrt(W/(W+S)), S = floor(subband spread at dsubDM/2) + 3 samples) is\n"
+                 "at most PCT at every -width; prints the choice, its plan, and every\n"
+                 "alternative"},
+        XC_OPT_CALL("width", opt_widths, &w, .arg = "US[,US...]", .help = "pulse widths in microseconds",
+                    .def = "40"),
+        XC_OPT_INTS("nsubs", &cand, 0, 1 << 24, .arg = "N,N,...", .help = "the candidate nsub values (0 is direct)"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
@@ -271,18 +292,8 @@ int xc_cmd_plan_ddplan(int argc, char **argv)
         return rc;
     xc_error err;
     xc_error_clear(&err);
-    if (input) {
-        xc_fbreader *r;
-        if (xc_fbreader_open(&r, input, NULL, &err))
-            return xc_cli_fail("plan", &err);
-        const xc_fbheader *h = xc_fbreader_header(r);
-        o.dt = h->tsamp;
-        o.nchans = h->nchans;
-        o.bw = fabs(h->foff) * h->nchans;
-        o.fctr = h->fch1 + 0.5 * h->foff * h->nchans - 0.5 * h->foff;
-        o.blocklen = 2400;   /* PRESTO src/sigproc_fb.c's spectra per subint */
-        xc_fbreader_close(r);
-    }
+    if (input && obs_from_fil(input, &o, &err))
+        return xc_cli_fail("plan", &err);
     json_t *root = json_object();
     int nsub_choice = o.nsub;
     if (have_loss) {
