@@ -9,26 +9,20 @@
 #include "cli/cli_opts.h"
 #include "core/search/xc_psearch.h"
 
-static void help(void)
-{
-    printf("usage: crosscheck bench pulscan [-json FILE] [-quick] [-runs N] [-ncpus LIST] [-ref_max_nbins N]\n\n"
-           "Times one whole search (normalisation, harmonic sums, boxcars, significance, sifting; no file\n"
-           "I/O) on a synthetic spectrum: white complex Gaussian noise plus ten tones, three of them\n"
-           "drifting.  Full grid: nbins 2^20 and 2^23, zmax 200 and 1200, numharm 1 and 4, 1 and 2\n"
-           "threads, both peak modes (rblock: Pulscan's per-block maxima, the algorithm of its timings;\n"
-           "local: our default), zstep 2 and the other options at their defaults.  The reference (one\n"
-           "thread, direct sums: O(nbins * zmax^2)) runs only where nbins <= -ref_max_nbins and\n"
-           "zmax <= 200; there every cpu list is compared with its list (same r, width, stage, power\n"
-           "and sigma within the searcher's tolerance).  Anchors on the development machine: Pulscan's\n"
-           "own CPU code 0.25 s (1 thread) and 0.16 s (2 threads) on 2^20 bins, zmax 200, numharm 1;\n"
-           "the paper 4.61 s on 2^23 bins at zmax 1200.\n\n"
-           "  -json FILE         write the records (impl, mode, nbins, zmax, numharm, threads, seconds,\n"
-           "                     candidates, matches_reference) to FILE; without it, a table only\n"
-           "  -quick             nbins 2^18 and 2^20, zmax 200 only (about half a minute)\n"
-           "  -runs N            best of N runs per record (default 3; the reference always 1)\n"
-           "  -ncpus LIST        thread counts, comma separated (default 1,2)\n"
-           "  -ref_max_nbins N   largest spectrum the reference is timed on (default 1048576)\n");
-}
+/* The command, apart from its options (their help is in the table). */
+static const xc_optspec spec = {
+    .cmd = "bench pulscan",
+    .usage = "[-json FILE] [-quick] [-runs N] [-ncpus LIST] [-ref_max_nbins N]",
+    .about = "Times one whole search (normalisation, harmonic sums, boxcars, significance, sifting; no file\n"
+             "I/O) on a synthetic spectrum: white complex Gaussian noise plus ten tones, three of them\n"
+             "drifting.  Full grid: nbins 2^20 and 2^23, zmax 200 and 1200, numharm 1 and 4, 1 and 2\n"
+             "threads, both peak modes (rblock: Pulscan's per-block maxima, the algorithm of its timings;\n"
+             "local: our default), zstep 2 and the other options at their defaults.  The reference (one\n"
+             "thread, direct sums: O(nbins * zmax^2)) runs only where nbins <= -ref_max_nbins and\n"
+             "zmax <= 200; there every cpu list is compared with its list (same r, width, stage, power\n"
+             "and sigma within the searcher's tolerance).  Anchors on the development machine: Pulscan's\n"
+             "own CPU code 0.25 s (1 thread) and 0.16 s (2 threads) on 2^20 bins, zmax 200, numharm 1;\n"
+             "the paper 4.61 s on 2^23 bins at zmax 1200.\n"};
 
 /* One table row per record. */
 static void print_row(void *ctx, const json_t *r)
@@ -48,7 +42,6 @@ static void print_row(void *ctx, const json_t *r)
 
 int xc_bench_pulscan(int argc, char **argv)
 {
-    static const xc_optspec spec = {"bench pulscan", help, 0};
     xc_error err;
     xc_error_clear(&err);
     const char *json = NULL;
@@ -56,11 +49,15 @@ int xc_bench_pulscan(int argc, char **argv)
     xc_cli_ints threads = {threads_v, 2, 8};
     unsigned long long refmax = 1ull << 20;
     const xc_opt opts[] = {
-        XC_OPT_STR("json", &json),
-        XC_OPT_FLAG("quick", &quick),
-        XC_OPT_INT("runs", &runs, 1, 100),
-        XC_OPT_INTS("ncpus", &threads, 1, 4096),
-        XC_OPT_U64("ref_max_nbins", &refmax),
+        XC_OPT_STR("json", &json, .arg = "FILE",
+                   .help = "write the records (impl, mode, nbins, zmax, numharm, threads, seconds,\n"
+                           "candidates, matches_reference) to FILE; without it, a table only"),
+        XC_OPT_FLAG("quick", &quick, .help = "nbins 2^18 and 2^20, zmax 200 only (about half a minute)"),
+        XC_OPT_INT("runs", &runs, 1, 100, .arg = "N", .help = "best of N runs per record",
+                   .def = "3; the reference always 1"),
+        XC_OPT_INTS("ncpus", &threads, 1, 4096, .arg = "LIST", .help = "thread counts, comma separated", .def = "1,2"),
+        XC_OPT_U64("ref_max_nbins", &refmax, .arg = "N", .help = "largest spectrum the reference is timed on",
+                   .def = "1048576"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
