@@ -88,11 +88,11 @@ int xc_cmd_accel(int argc, char **argv)
     xc_accel_opts_default(&o);
     int accelfmt = 0, presto = 0, highacc = 0, quiet = 0;
     char d[6][48];   /* the defaults the help shows: those of xc_accel_opts_default */
-    snprintf(d[0], sizeof d[0], "%d", o.zmax);
-    snprintf(d[1], sizeof d[1], "%d", o.numharm);
-    snprintf(d[2], sizeof d[2], "%.1f", o.sigma);
-    snprintf(d[3], sizeof d[3], "%.1f, as accelsearch", o.flo);
-    snprintf(d[4], sizeof d[4], "%.1f, as accelsearch", o.fhi);
+    const double dv[] = {o.sigma, o.flo, o.fhi};
+    for (int k = 0; k < 3; k++)
+        snprintf(d[k], sizeof d[k], "%.1f", dv[k]);
+    snprintf(d[3], sizeof d[3], "%d", o.zmax);
+    snprintf(d[4], sizeof d[4], "%d", o.numharm);
     snprintf(d[5], sizeof d[5], "%zu", o.normwidth);
     const xc_opt opts[] = {
         XC_OPT_STR("i", &input, .arg = "X.fft",
@@ -110,19 +110,19 @@ int xc_cmd_accel(int argc, char **argv)
                               "accel: PRESTO's fundamentals table (its sifting tools read it; no\n"
                               "harmonics table, Coherent Power nan: no polishing)", .def = "csv"),
         XC_OPT_INT("zmax", &o.zmax, 0, 1200, .arg = "Z", .help = "largest |z| in bins, 0..1200, rounded up to even",
-                   .def = d[0]),
+                   .def = d[3]),
         XC_OPT_INT("wmax", &o.wmax, 0, 4000, .arg = "W",
                    .help = "largest |w| in bins, 0..4000, rounded up to a multiple of 20; 0: no\njerk search",
                    .def = "0"),
         XC_OPT_INT("numharm", &o.numharm, 1, 32, .arg = "H", .help = "harmonics summed: 1, 2, 4, 8, 16 or 32",
-                   .def = d[1]),
-        XC_OPT_NONNEG("sigma", &o.sigma, .arg = "S", .help = "keep candidates with sigma > S", .def = d[2]),
+                   .def = d[4]),
+        XC_OPT_NONNEG("sigma", &o.sigma, .arg = "S", .help = "keep candidates with sigma > S", .def = d[0]),
         XC_OPT_NONNEG("flo", &o.flo, .arg = "F",
-                      .help = "lowest f searched, Hz of the highest harmonic summed:\n"
-                              "rlo = floor(flo T)", .def = d[3]),
+                      .help = "lowest f searched (default accelsearch's), Hz of the highest harmonic\n"
+                              "summed: rlo = floor(flo T)", .def = d[1]),
         XC_OPT_NONNEG("fhi", &o.fhi, .arg = "F",
-                      .help = "highest f searched, Hz of the highest harmonic summed:\n"
-                              "rhi = min(ceil(fhi T), nbins-1)", .def = d[4]),
+                      .help = "highest f searched (default accelsearch's), Hz of the highest harmonic\n"
+                              "summed: rhi = min(ceil(fhi T), nbins-1)", .def = d[2]),
         XC_OPT_NONNEG("rlo", &o.rlo, .arg = "R",
                       .help = "-flo in bins; overrides it (in accelsearch it never does: its\n"
                               "-flo/-fhi defaults count as given and win)"),

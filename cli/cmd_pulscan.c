@@ -81,10 +81,10 @@ int xc_cmd_pulscan(int argc, char **argv)
     /* -format, -norm and -logp: the index of the word given */
     int pulscand = 0, mom = o.norm == XC_NORM_MOM, poly = o.logp == XC_LOGP_POLY, quiet = 0;
     char d[6][48];   /* the defaults the help shows: those of xc_psopts_default */
-    snprintf(d[0], sizeof d[0], "%d", o.zmax);
-    snprintf(d[1], sizeof d[1], "%d; Pulscan allows 1..4", o.numharm);
-    snprintf(d[2], sizeof d[2], "%.1f", o.sigma);
-    snprintf(d[3], sizeof d[3], "%d, as Pulscan", o.zstep);
+    const int iv[] = {o.zmax, o.numharm, o.zstep};
+    for (int k = 0; k < 3; k++)
+        snprintf(d[k], sizeof d[k], "%d", iv[k]);
+    snprintf(d[3], sizeof d[3], "%.1f", o.sigma);
     snprintf(d[4], sizeof d[4], "%zu", o.chunkwidth);
     snprintf(d[5], sizeof d[5], "%zu", o.normwidth);
     const xc_opt opts[] = {
@@ -102,10 +102,13 @@ int xc_cmd_pulscan(int argc, char **argv)
                               "convention, rbin = start - 1 + floor(z/2), for diffing with Pulscan)", .def = "csv"),
         XC_OPT_INT("zmax", &o.zmax, 0, 100000, .arg = "Z", .help = "largest z = boxcar width - 1, in bins",
                    .def = d[0]),
-        XC_OPT_INT("numharm", &o.numharm, 1, 8, .arg = "H", .help = "harmonic stages 1..H, H <= 8", .def = d[1]),
+        XC_OPT_INT("numharm", &o.numharm, 1, 8, .arg = "H",
+                   .help = "harmonic stages 1..H, H <= 8 (Pulscan allows 1..4)",
+                   .def = d[1]),
         XC_OPT_CALL("sigma", opt_sigma, &o.sigma, .arg = "S", .help = "keep candidates with sigma > S, S >= 0",
-                    .def = d[2]),
-        XC_OPT_INT("zstep", &o.zstep, 1, 100000, .arg = "N", .help = "search z = 0, N, 2N, ... <= zmax", .def = d[3]),
+                    .def = d[3]),
+        XC_OPT_INT("zstep", &o.zstep, 1, 100000, .arg = "N", .help = "search z = 0, N, 2N, ... <= zmax, as Pulscan",
+                   .def = d[2]),
         XC_OPT_FLAG("zlog", &o.zlog, .help = "search z in {0, 1, 2, 4, 8, ...} <= zmax instead (Pulscan -turbo 3)"),
         {.name = "chunkwidth", .kind = XC_OPTK_CALL, .fn = xc_cli_opt_bins, .dest = &o.chunkwidth, .lo = 1, .hi = 40,
          .arg = "N", .help = "R-block width in boxcar starts, for -rblock and as the unit of\nparallel work",
