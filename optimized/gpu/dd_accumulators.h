@@ -31,28 +31,108 @@ struct counts {
     int n1, n2, n3;
 };
 
+/* The u32 lanes (L per word) that q4, q8 and p16 end in and, in the wide
+ * instances, their u64 sums.  ACC (the accumulator built on it) moves its
+ * narrow lanes into a32 in f16(); flush() and finish() here are those of the
+ * two-level q8 and p16 (u32 every k1 channels, u64 every k2 of those), which
+ * q4 replaces with its own three levels. */
+template <class ACC, int L, int R, bool WIDE>
+struct lanes32 {
+    static constexpr bool counted = true;
+    uint32_t a32[L][R];
+    unsigned long long a64[WIDE ? L : 1][WIDE ? R : 1];
+    __device__ __forceinline__ void zero32()
+    {
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+#pragma unroll
+            for (int l = 0; l < L; ++l) {
+                a32[l][r] = 0;
+                if constexpr (WIDE)
+                    a64[l][r] = 0;
+            }
+    }
+    __device__ __forceinline__ void f32()
+    {
+        if constexpr (WIDE) {
+#pragma unroll
+            for (int r = 0; r < R; ++r)
+#pragma unroll
+                for (int l = 0; l < L; ++l) {
+                    a64[l][r] += a32[l][r];
+                    a32[l][r] = 0;
+                }
+        }
+    }
+    /* one more flush of the level below the u32 lanes (n of k done): every
+     * k of them the u32 lanes go into u64 (wide instances only) */
+    __device__ __forceinline__ void step64(int &n, int k)
+    {
+        if constexpr (WIDE) {
+            if (++n == k) {
+                n = 0;
+                f32();
+            }
+        }
+    }
+    /* k1 channels have been added since the last flush */
+    __device__ __forceinline__ void flush(counts &c)
+    {
+        static_cast<ACC *>(this)->f16();
+        step64(c.n2, c.k2);
+    }
+    __device__ __forceinline__ void stage_done() {}
+    __device__ __forceinline__ void finish()
+    {
+        static_cast<ACC *>(this)->f16();
+        f32();
+    }
+    __device__ __forceinline__ double sum(int l, int r) const
+    {
+        if constexpr (WIDE)
+            return (double)a64[l][r];
+        else
+            return (double)a32[l][r];
+    }
+};
+
+/* Two u32 sums of every word added, A of w & MASK and T of w >> SHIFT (the
+ * adds of q8 and s16). */
+template <int R, uint32_t MASK, int SHIFT>
+struct two_sums {
+    uint32_t A[R], T[R];
+    __device__ __forceinline__ void zero2()
+    {
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+            A[r] = T[r] = 0;
+    }
+    __device__ __forceinline__ void add(int r, uint32_t w)
+    {
+        A[r] += w & MASK;
+        T[r] += w >> SHIFT;
+    }
+    __device__ __forceinline__ void add2(int r, uint32_t w0, uint32_t w1)
+    {
+        A[r] += (w0 & MASK) + (w1 & MASK);
+        T[r] += (w0 >> SHIFT) + (w1 >> SHIFT);
+    }
+};
+
 /* q4: whole words add into 8-bit lanes (a8), split every k1 channels into
  * two words of 16-bit lane pairs (lanes 0 and 2, lanes 1 and 3), which go
  * into u32 lanes every k2 splits, and in the wide instances the u32 lanes
  * into u64 every k3 of those. */
 template <int R, bool WIDE>
-struct acc_q4 {
-    static constexpr bool counted = true;
-    uint32_t a8[R], a16[2][R], a32[4][R];
-    unsigned long long a64[WIDE ? 4 : 1][WIDE ? R : 1];
+struct acc_q4 : lanes32<acc_q4<R, WIDE>, 4, R, WIDE> {
+    using lanes32<acc_q4, 4, R, WIDE>::a32;
+    uint32_t a8[R], a16[2][R];
     __device__ __forceinline__ void zero()
     {
+        this->zero32();
 #pragma unroll
-        for (int r = 0; r < R; ++r) {
-            a8[r] = 0;
-            a16[0][r] = a16[1][r] = 0;
-#pragma unroll
-            for (int l = 0; l < 4; ++l) {
-                a32[l][r] = 0;
-                if constexpr (WIDE)
-                    a64[l][r] = 0;
-            }
-        }
+        for (int r = 0; r < R; ++r)
+            a8[r] = a16[0][r] = a16[1][r] = 0;
     }
     __device__ __forceinline__ void add(int r, uint32_t w) { a8[r] += w; }
     __device__ __forceinline__ void add2(int r, uint32_t w0, uint32_t w1) { a8[r] += w0 + w1; }
@@ -76,18 +156,6 @@ struct acc_q4 {
             a16[0][r] = a16[1][r] = 0;
         }
     }
-    __device__ __forceinline__ void f32()
-    {
-        if constexpr (WIDE) {
-#pragma unroll
-            for (int r = 0; r < R; ++r)
-#pragma unroll
-                for (int l = 0; l < 4; ++l) {
-                    a64[l][r] += a32[l][r];
-                    a32[l][r] = 0;
-                }
-        }
-    }
     /* k1 channels have been added since the last flush */
     __device__ __forceinline__ void flush(counts &c)
     {
@@ -95,27 +163,14 @@ struct acc_q4 {
         if (++c.n2 == c.k2) {
             c.n2 = 0;
             f16();
-            if constexpr (WIDE) {
-                if (++c.n3 == c.k3) {
-                    c.n3 = 0;
-                    f32();
-                }
-            }
+            this->step64(c.n3, c.k3);
         }
     }
-    __device__ __forceinline__ void stage_done() {}
     __device__ __forceinline__ void finish()
     {
         split();
         f16();
-        f32();
-    }
-    __device__ __forceinline__ double sum(int l, int r) const
-    {
-        if constexpr (WIDE)
-            return (double)a64[l][r];
-        else
-            return (double)a32[l][r];
+        this->f32();
     }
 };
 
@@ -129,32 +184,14 @@ struct acc_q4 {
  * recovers all four exactly; f16 adds them to the u32 lanes every k1
  * channels, and the wide instances those into u64 every k2 of those. */
 template <int R, bool WIDE>
-struct acc_q8 {
-    static constexpr bool counted = true;
-    uint32_t A[R], T[R], a32[4][R];
-    unsigned long long a64[WIDE ? 4 : 1][WIDE ? R : 1];
+struct acc_q8 : lanes32<acc_q8<R, WIDE>, 4, R, WIDE>, two_sums<R, 0x00FF00FFu, 8> {
+    using lanes32<acc_q8, 4, R, WIDE>::a32;
+    using two_sums<R, 0x00FF00FFu, 8>::A;
+    using two_sums<R, 0x00FF00FFu, 8>::T;
     __device__ __forceinline__ void zero()
     {
-#pragma unroll
-        for (int r = 0; r < R; ++r) {
-            A[r] = T[r] = 0;
-#pragma unroll
-            for (int l = 0; l < 4; ++l) {
-                a32[l][r] = 0;
-                if constexpr (WIDE)
-                    a64[l][r] = 0;
-            }
-        }
-    }
-    __device__ __forceinline__ void add(int r, uint32_t w)
-    {
-        A[r] += w & 0x00FF00FFu;
-        T[r] += w >> 8;
-    }
-    __device__ __forceinline__ void add2(int r, uint32_t w0, uint32_t w1)
-    {
-        A[r] += (w0 & 0x00FF00FFu) + (w1 & 0x00FF00FFu);
-        T[r] += (w0 >> 8) + (w1 >> 8);
+        this->zero32();
+        this->zero2();
     }
     __device__ __forceinline__ void f16()
     {
@@ -168,62 +205,20 @@ struct acc_q8 {
             A[r] = T[r] = 0;
         }
     }
-    __device__ __forceinline__ void f32()
-    {
-        if constexpr (WIDE) {
-#pragma unroll
-            for (int r = 0; r < R; ++r)
-#pragma unroll
-                for (int l = 0; l < 4; ++l) {
-                    a64[l][r] += a32[l][r];
-                    a32[l][r] = 0;
-                }
-        }
-    }
-    __device__ __forceinline__ void flush(counts &c)
-    {
-        f16();
-        if constexpr (WIDE) {
-            if (++c.n2 == c.k2) {
-                c.n2 = 0;
-                f32();
-            }
-        }
-    }
-    __device__ __forceinline__ void stage_done() {}
-    __device__ __forceinline__ void finish()
-    {
-        f16();
-        f32();
-    }
-    __device__ __forceinline__ double sum(int l, int r) const
-    {
-        if constexpr (WIDE)
-            return (double)a64[l][r];
-        else
-            return (double)a32[l][r];
-    }
 };
 
 /* p16: two 16-bit lanes summed in place, split into u32 lanes every k1
  * channels, those into u64 every k2 splits (wide). */
 template <int R, bool WIDE>
-struct acc_p16 {
-    static constexpr bool counted = true;
-    uint32_t a16[R], a32[2][R];
-    unsigned long long a64[WIDE ? 2 : 1][WIDE ? R : 1];
+struct acc_p16 : lanes32<acc_p16<R, WIDE>, 2, R, WIDE> {
+    using lanes32<acc_p16, 2, R, WIDE>::a32;
+    uint32_t a16[R];
     __device__ __forceinline__ void zero()
     {
+        this->zero32();
 #pragma unroll
-        for (int r = 0; r < R; ++r) {
+        for (int r = 0; r < R; ++r)
             a16[r] = 0;
-#pragma unroll
-            for (int l = 0; l < 2; ++l) {
-                a32[l][r] = 0;
-                if constexpr (WIDE)
-                    a64[l][r] = 0;
-            }
-        }
     }
     __device__ __forceinline__ void add(int r, uint32_t w) { a16[r] += w; }
     __device__ __forceinline__ void add2(int r, uint32_t w0, uint32_t w1) { a16[r] += w0 + w1; }
@@ -236,68 +231,24 @@ struct acc_p16 {
             a16[r] = 0;
         }
     }
-    __device__ __forceinline__ void f32()
-    {
-        if constexpr (WIDE) {
-#pragma unroll
-            for (int r = 0; r < R; ++r)
-#pragma unroll
-                for (int l = 0; l < 2; ++l) {
-                    a64[l][r] += a32[l][r];
-                    a32[l][r] = 0;
-                }
-        }
-    }
-    __device__ __forceinline__ void flush(counts &c)
-    {
-        f16();
-        if constexpr (WIDE) {
-            if (++c.n2 == c.k2) {
-                c.n2 = 0;
-                f32();
-            }
-        }
-    }
-    __device__ __forceinline__ void stage_done() {}
-    __device__ __forceinline__ void finish()
-    {
-        f16();
-        f32();
-    }
-    __device__ __forceinline__ double sum(int l, int r) const
-    {
-        if constexpr (WIDE)
-            return (double)a64[l][r];
-        else
-            return (double)a32[l][r];
-    }
 };
 
 /* s16: two 16-bit lanes split into two u32 sums per add (lane 0: w & 0xFFFF,
  * lane 1: w >> 16); the wide instances move them into u64 every k1 channels. */
 template <int R, bool WIDE>
-struct acc_s16 {
+struct acc_s16 : two_sums<R, 0xFFFFu, 16> {
+    using two_sums<R, 0xFFFFu, 16>::A;
+    using two_sums<R, 0xFFFFu, 16>::T;
     static constexpr bool counted = WIDE;
-    uint32_t A[R], T[R];
     unsigned long long a64[WIDE ? 2 : 1][WIDE ? R : 1];
     __device__ __forceinline__ void zero()
     {
+        this->zero2();
+        if constexpr (WIDE) {
 #pragma unroll
-        for (int r = 0; r < R; ++r) {
-            A[r] = T[r] = 0;
-            if constexpr (WIDE)
+            for (int r = 0; r < R; ++r)
                 a64[0][r] = a64[1][r] = 0;
         }
-    }
-    __device__ __forceinline__ void add(int r, uint32_t w)
-    {
-        A[r] += w & 0xFFFFu;
-        T[r] += w >> 16;
-    }
-    __device__ __forceinline__ void add2(int r, uint32_t w0, uint32_t w1)
-    {
-        A[r] += (w0 & 0xFFFFu) + (w1 & 0xFFFFu);
-        T[r] += (w0 >> 16) + (w1 >> 16);
     }
     __device__ __forceinline__ void flush(counts &)
     {
