@@ -223,14 +223,7 @@ static void plane_delta(const xc_accel_searcher *s, double tol)
     amp[2 * (k0 - lo)] = 1;
     xc_accel_block b = {lo, n, amp, 2 * k0 - 60, nr, out, NULL};
     CU_ASSERT_EQUAL_FATAL(s->plane(s, state, &p, &b, &err), XC_OK);
-    double worst = 0;
-    for (int t = 0; t < p.ntempl; t++)
-        for (size_t j = 0; j < nr; j++) {
-            double r = 0.5 * (double)(b.i0 + (long)j), R[2];
-            xc_accel_resp_z((double)k0 - r, xc_accel_z_of(&p, t), R);
-            double want = fabs((double)k0 - r) <= p.hw[t] ? R[0] * R[0] + R[1] * R[1] : 0;
-            worst = fmax(worst, fabs(out[(size_t)t * nr + j] - want));
-        }
+    double worst = xc_fx_plane_delta_worst(&p, &b, k0);
     /* r = k0, z = 0: exactly 1; r = k0 + 1/2: 4/pi^2 */
     int t0 = p.numz / 2;
     XC_ASSERT_NEAR(out[(size_t)t0 * nr + 60], 1, tol);

@@ -101,14 +101,7 @@ XC_TEST_IF(test_gpu_accel_plane_delta, "gpu_accel_plane_delta", xc_fx_skip_gpu)
     if (st)
         printf("\n  %s", err.msg);
     CU_ASSERT_EQUAL_FATAL(st, XC_OK);
-    double worst = 0;
-    for (int t = 0; t < p.ntempl; t++)
-        for (size_t j = 0; j < nr; j++) {
-            double r = 0.5 * (double)(b.i0 + (long)j), R[2];
-            xc_accel_resp_z((double)k0 - r, xc_accel_z_of(&p, t), R);
-            double want_p = fabs((double)k0 - r) <= p.hw[t] ? R[0] * R[0] + R[1] * R[1] : 0;
-            worst = fmax(worst, fabs(out[(size_t)t * nr + j] - want_p));
-        }
+    double worst = xc_fx_plane_delta_worst(&p, &b, k0);
     int t0 = p.numz / 2;   /* z = 0: r = k0 exactly 1, r = k0 + 1/2 4/pi^2 */
     XC_ASSERT_NEAR(out[(size_t)t0 * nr + 2501], 1, 3e-6);
     XC_ASSERT_NEAR(out[(size_t)t0 * nr + 2502], 4 / (M_PI * M_PI), 3e-6);

@@ -475,6 +475,19 @@ xc_accel_opts xc_fx_accel_opts(int zmax, int wmax, int numharm, int threads)
     return o;
 }
 
+double xc_fx_plane_delta_worst(const xc_accel_plan *p, const xc_accel_block *b, long k0)
+{
+    double worst = 0;
+    for (int t = 0; t < p->ntempl; t++)
+        for (size_t j = 0; j < b->nr; j++) {
+            double r = 0.5 * (double)(b->i0 + (long)j), R[2];
+            xc_accel_resp_z((double)k0 - r, xc_accel_z_of(p, t), R);
+            double want = fabs((double)k0 - r) <= p->hw[t] ? R[0] * R[0] + R[1] * R[1] : 0;
+            worst = fmax(worst, fabs(b->out[(size_t)t * b->nr + j] - want));
+        }
+    return worst;
+}
+
 xc_status xc_fx_search(const xc_accel_searcher *as, const xc_searcher *ps, const xc_spectrum *sp, const void *opts,
                        xc_candlist *l)
 {

@@ -243,6 +243,10 @@ xc_psopts xc_fx_ps_opts(const xc_fx_pscfg *c);
 xc_ddopts xc_fx_ddopts(int nsub, double dmsub, int align, int threads);
 /* Accel options: the defaults but these. */
 xc_accel_opts xc_fx_accel_opts(int zmax, int wmax, int numharm, int threads);
+/* The plane b->out of one nonzero bin A_k0 = 1 against the exact powers
+ * P(r, z) = |R(k0 - r; z)|^2 within each template's half-width, 0 beyond:
+ * the largest |out - P| over every template and half-bin of b. */
+double xc_fx_plane_delta_worst(const xc_accel_plan *p, const xc_accel_block *b, long k0);
 /* Runs the accel searcher as (when non-NULL), else the Pulscan searcher ps,
  * over sp with opts (an xc_accel_opts for as, an xc_psopts for ps) into l,
  * initialised first; prints the implementation's name and message when it
