@@ -25,27 +25,6 @@
 #include "core/dedisp/xc_subband.h"
 #include "reference/xc_reference.h"
 
-static xc_status sub_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err)
-{
-    (void)self;
-    xc_subplan *sp = malloc(sizeof *sp);
-    if (!sp)
-        return xc_error_set(err, XC_ENOMEM, "subband-reference: out of memory");
-    xc_status st = xc_subplan_make(sp, proto, err);
-    if (st)
-        free(sp);
-    else
-        *state = sp;
-    return st;
-}
-
-static void sub_destroy(const xc_dedisperser *self, void *state)
-{
-    (void)self;
-    xc_subplan_free(state);
-    free(state);
-}
-
 /* One group: stage 1 into sub (nsub rows of len[s] values), then stage 2. */
 static void group(const xc_ddjob *job, const xc_subplan *sp, const xc_subrange *r, size_t j, double *sub,
                   size_t stride, xc_planerange *o)
@@ -88,7 +67,7 @@ static void group(const xc_ddjob *job, const xc_subplan *sp, const xc_subrange *
 static xc_status sub_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
 {
     (void)self;
-    const xc_subplan *sp = state;
+    const xc_subplan *sp = &((const xc_ddapprox_plan *)state)->sp;
     for (int k = 0; k < job->plan->nranges; k++) {
         const xc_subrange *r = &sp->r[k];
         xc_planerange *o = &out->r[k];
@@ -114,4 +93,5 @@ const xc_dedisperser xc_dd_subband_reference = {
              .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_subband,
              .desc = "two-stage subband dedispersion (PRESTO prepsubband, Barsdell et al. 2012 s4), direct loops, "
                      "exact sums"},
-    .plan = sub_plan, .execute = sub_execute, .destroy = sub_destroy, .bound = xc_ddapprox_bounds};
+    .plan = xc_ddapprox_plan_new, .execute = sub_execute, .destroy = xc_ddapprox_plan_delete,
+    .bound = xc_ddapprox_bounds};

@@ -22,31 +22,12 @@
 #include "core/dedisp/xc_tree.h"
 #include "reference/xc_reference.h"
 
-/* One plan for both trees: the kind is the descriptor's (core/dedisp/xc_ddapprox.h). */
-static xc_status tree_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **state, xc_error *err)
-{
-    xc_treeplan *tp = malloc(sizeof *tp);
-    if (!tp)
-        return xc_error_set(err, XC_ENOMEM, "tree-reference: out of memory");
-    xc_status st = xc_treeplan_make(tp, proto, xc_ddapprox_of(self)->tree_kind, err);
-    if (st)
-        free(tp);
-    else
-        *state = tp;
-    return st;
-}
-
-static void tree_destroy(const xc_dedisperser *self, void *state)
-{
-    (void)self;
-    xc_treeplan_free(state);
-    free(state);
-}
-
+/* One plan for both trees (xc_ddapprox_plan_new): the kind is the
+ * descriptor's (core/dedisp/xc_ddapprox.h). */
 static xc_status tree_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
 {
     (void)self;
-    const xc_treeplan *tp = state;
+    const xc_treeplan *tp = &((const xc_ddapprox_plan *)state)->tp;
     const xc_block *in = job->in;
     const int nc = tp->nchans, M = tp->m, ns = tp->nsub;
     int32_t *D = malloc((size_t)nc * sizeof *D);
@@ -84,11 +65,13 @@ const xc_dedisperser xc_dd_tree_reference = {
              .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree,
              .desc = "piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), the tree's "
                      "delays, direct loops, exact sums"},
-    .plan = tree_plan, .execute = tree_execute, .destroy = tree_destroy, .bound = xc_ddapprox_bounds};
+    .plan = xc_ddapprox_plan_new, .execute = tree_execute, .destroy = xc_ddapprox_plan_delete,
+    .bound = xc_ddapprox_bounds};
 
 const xc_dedisperser xc_dd_tree_padded_reference = {
     .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-padded-reference", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
              .caps = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree_padded,
              .desc = "frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), the tree's delays, direct "
                      "loops, exact sums"},
-    .plan = tree_plan, .execute = tree_execute, .destroy = tree_destroy, .bound = xc_ddapprox_bounds};
+    .plan = xc_ddapprox_plan_new, .execute = tree_execute, .destroy = xc_ddapprox_plan_delete,
+    .bound = xc_ddapprox_bounds};

@@ -253,29 +253,3 @@ xc_status xc_subplan_make(xc_subplan *sp, const xc_ddjob *job, xc_error *err)
         xc_subplan_free(sp);
     return st;
 }
-
-xc_status xc_subband_bounds(const xc_ddjob *job, xc_ddbound ***out, xc_error *err)
-{
-    xc_subplan sp;
-    xc_status st = xc_subplan_make(&sp, job, err);
-    if (st)
-        return st;
-    xc_ddbound **b = calloc((size_t)sp.nranges, sizeof *b);
-    for (int k = 0; b && k < sp.nranges; k++) {
-        const xc_subrange *r = &sp.r[k];
-        if (!(b[k] = malloc((r->ndm ? r->ndm : 1) * sizeof **b))) {
-            xc_ddbound_free(b, sp.nranges);
-            b = NULL;
-            break;
-        }
-        for (int j = 0; j < r->ngroups; j++)
-            for (size_t i = r->first[j]; i < r->first[j + 1]; i++)
-                b[k][i] = (xc_ddbound){r->smear[i], r->bound[i], r->nominal[j]};
-    }
-    int nr = sp.nranges;
-    xc_subplan_free(&sp);
-    if (!b)
-        return xc_error_set(err, XC_ENOMEM, "subband: out of memory for the bounds of %d ranges", nr);
-    *out = b;
-    return XC_OK;
-}

@@ -156,9 +156,6 @@ void xc_subplan_free(xc_subplan *sp);
 double xc_subband_spread(const xc_subplan *sp, const xc_geometry *g, const xc_convention *cv, double mu,
                          double dm, double dt);
 
-/* The bound of every trial (core/dedisp/xc_ddbound.h): smear, bound and nominal DM. */
-xc_status xc_subband_bounds(const xc_ddjob *job, xc_ddbound ***b, xc_error *err);
-
 /* 1 - sqrt(W/(W + S)): the bound on the matched-boxcar S/N loss of a boxcar
  * pulse of W samples spread over at most S more; 0 for S <= 0. */
 double xc_subband_loss_bound(double width, double spread);

@@ -263,28 +263,3 @@ xc_status xc_treeplan_make(xc_treeplan *tp, const xc_ddjob *job, int kind, xc_er
         xc_treeplan_free(tp);
     return st;
 }
-
-xc_status xc_tree_bounds(const xc_ddjob *job, int kind, xc_ddbound ***out, xc_error *err)
-{
-    xc_treeplan tp;
-    xc_status st = xc_treeplan_make(&tp, job, kind, err);
-    if (st)
-        return st;
-    xc_ddbound **b = calloc((size_t)tp.nranges, sizeof *b);
-    for (int k = 0; b && k < tp.nranges; k++) {
-        const xc_treerange *r = &tp.r[k];
-        if (!(b[k] = malloc((r->ndm ? r->ndm : 1) * sizeof **b))) {
-            xc_ddbound_free(b, tp.nranges);
-            b = NULL;
-            break;
-        }
-        for (size_t i = 0; i < r->ndm; i++)
-            b[k][i] = (xc_ddbound){r->smear[i], r->bound[i], job->plan->r[k].dms[i]};
-    }
-    int nr = tp.nranges;
-    xc_treeplan_free(&tp);
-    if (!b)
-        return xc_error_set(err, XC_ENOMEM, "tree: out of memory for the bounds of %d ranges", nr);
-    *out = b;
-    return XC_OK;
-}

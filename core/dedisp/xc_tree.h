@@ -152,10 +152,6 @@ int32_t xc_tree_delay(int m, int32_t n, int u);
 /* T_M (see above). */
 double xc_tree_line_spread(int m);
 
-/* The bounds of every trial (core/dedisp/xc_ddbound.h) of the tree of kind
- * (xc_tree_kind). */
-xc_status xc_tree_bounds(const xc_ddjob *job, int kind, xc_ddbound ***b, xc_error *err);
-
 #ifdef __cplusplus
 }
 #endif

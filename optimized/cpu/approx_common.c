@@ -1,12 +1,16 @@
-/* The execute scaffolding of the approximate CPU dedispersers (subband_cpu.c,
- * tree_cpu.c): the shape check and, per distinct downsample factor, one
+/* The plan and execute scaffolding of the approximate CPU dedispersers
+ * (subband_cpu.c, tree_cpu.c): core's plan, the channel list and the
+ * per-thread scratch; at execute the shape check and, per distinct downsample factor, one
  * channel-major copy of the gulp in the narrowest type that holds a
  * scrunched sample, shared by that factor's ranges.  The per-range work (the
  * OpenMP loop over work items) stays with each dedisperser; this runs once a
  * range, outside the hot loops. */
+#include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "core/base/xc_grow.h"
 #include "optimized/cpu/cpu_internal.h"
 
 /* The kernel for the copy's type; narrow: every sum of a trial fits 32 bits. */
@@ -23,24 +27,70 @@ static int item_for(xc_cpu_type store, int narrow)
 
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
 
-xc_status xc_cpu_approx_execute(const xc_cpu_approx *a, const void *state, const xc_ddjob *job, xc_plane *out,
+xc_status xc_cpu_approx_make(xc_cpu_approx *a, const char *name, const xc_dedisperser *self, const xc_ddjob *proto,
+                             xc_cpu_range_fn range, xc_error *err)
+{
+    memset(a, 0, sizeof *a);
+    a->name = name;
+    a->range = range;
+    if (proto->opts.threads < 0 || proto->opts.threads > 4096)
+        return xc_error_set(err, XC_EINVAL, "%s: threads: %d must be 0 (default) or 1..4096", name,
+                            proto->opts.threads);
+    xc_status st = xc_ddapprox_plan_make(&a->p, self, proto, err);
+    if (st)
+        return st;
+    const int nc = a->nchans = proto->geom.nchans;
+    a->nthreads = proto->opts.threads > 0 ? proto->opts.threads : omp_get_max_threads();
+    a->buf = calloc((size_t)a->nthreads, sizeof *a->buf);
+    a->chans = malloc((size_t)nc * sizeof *a->chans);
+    a->row = malloc((size_t)nc * sizeof *a->row);
+    if (!a->buf || !a->chans || !a->row)
+        return xc_error_set(err, XC_ENOMEM, "%s: out of memory", name);
+    for (int c = 0; c < nc; c++) {
+        int keep = !proto->killmask || proto->killmask[c];
+        a->row[c] = keep ? a->m : -1;
+        if (keep)
+            a->chans[a->m++] = c;
+    }
+    return XC_OK;
+}
+
+xc_status xc_cpu_approx_buffers(xc_cpu_approx *a, xc_error *err)
+{
+    for (int i = 0; i < a->nthreads; i++)
+        if (!(a->buf[i] = malloc(a->scratch)))
+            return xc_error_set(err, XC_ENOMEM, "%s: out of memory for %zu scratch bytes per thread", a->name,
+                                a->scratch);
+    return XC_OK;
+}
+
+void xc_cpu_approx_free(xc_cpu_approx *a)
+{
+    XC_FREE_PTRS(a->buf, a->nthreads);
+    xc_free_each(2, a->chans, a->row);
+    xc_ddapprox_plan_free(&a->p);
+}
+
+xc_status xc_cpu_approx_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
                                 xc_error *err)
 {
+    (void)self;
+    const xc_cpu_approx *a = state;
     const xc_block *in = job->in;
     xc_status st = XC_OK;
     const int nr = job->plan->nranges;
     for (int k = 0; k < nr; k++) {
         size_t ndm;
-        const int ds = a->ds(state, k, &ndm);
+        const int ds = xc_ddapprox_plan_range(&a->p, k, &ndm);
         if (out->r[k].ndm != ndm || out->r[k].nsamp != job->nout / (size_t)ds)
             return xc_error_set(err, XC_EINVAL, "%s: plane range %d has the wrong shape", a->name, k);
     }
     for (int k = 0; k < nr && !st; k++) {
         size_t ndm;
-        const int ds = a->ds(state, k, &ndm);
+        const int ds = xc_ddapprox_plan_range(&a->p, k, &ndm);
         int first = 1;
         for (int q = 0; q < k; q++)
-            first &= a->ds(state, q, &ndm) != ds;
+            first &= xc_ddapprox_plan_range(&a->p, q, &ndm) != ds;
         if (!first)
             continue;
         xc_cpu_layout lay;
@@ -58,7 +108,7 @@ xc_status xc_cpu_approx_execute(const xc_cpu_approx *a, const void *state, const
             xc_cpu_convert(in, a->chans, a->m, ds, cp.nsd, cp.stride, lay.store, x, a->nthreads);
         cp.x = x;
         for (int q = k; q < nr; q++)
-            if (a->ds(state, q, &ndm) == ds && out->r[q].nsamp && ndm)
+            if (xc_ddapprox_plan_range(&a->p, q, &ndm) == ds && out->r[q].nsamp && ndm)
                 a->range(state, job, q, &cp, &out->r[q]);
         free(x);
     }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "optimized/cpu/xc_cpu.h"
+#include "core/dedisp/xc_ddapprox.h"
 #include "core/dedisp/xc_dedisperse.h"
 
 /* Register-block lengths: 512 bytes of narrow accumulators (eight AVX-512
@@ -47,6 +48,26 @@ void xc_cpu_convert(const xc_block *in, const int *chans, int nchosen, int ds, s
  * (exact where every sum of a trial fits 32 bits, twice the lanes of uint64). */
 enum { XC_CPU_ITEM_U8N, XC_CPU_ITEM_U8W, XC_CPU_ITEM_U16N, XC_CPU_ITEM_U16W, XC_CPU_ITEM_U32N, XC_CPU_ITEM_U32W,
        XC_CPU_ITEM_U64W, XC_CPU_ITEM_F32, XC_CPU_NITEMS };
+/* The same list for a dedisperser's kernel macro: X(name, copy type, sum type). */
+#define XC_CPU_ITEM_KINDS(X)                                                                                    \
+    X(item_u8n, uint8_t, uint32_t) X(item_u8w, uint8_t, uint64_t) X(item_u16n, uint16_t, uint32_t)               \
+    X(item_u16w, uint16_t, uint64_t) X(item_u32n, uint32_t, uint32_t) X(item_u32w, uint32_t, uint64_t)          \
+    X(item_u64w, uint64_t, uint64_t) X(item_f32, float, double)
+#define XC_CPU_ITEM_NAME(name, src, acc) name,
+
+/* Scales the nt sums a (any element type) of a trial into dst: xc_scale_real
+ * of each, written as (float)(double)sum for XC_SCALE_SUM so it vectorizes;
+ * used inside the kernel macros, where a's type is the sums'. */
+#define XC_CPU_STORE(job, a, dst, nt, nchans, ds)                                                               \
+    do {                                                                                                        \
+        float *const d_ = (dst);                                                                                \
+        if ((job)->conv->scaling == XC_SCALE_SUM)                                                               \
+            for (size_t t_ = 0; t_ < (nt); t_++)                                                                \
+                d_[t_] = (float)(double)(a)[t_];                                                                \
+        else                                                                                                    \
+            for (size_t t_ = 0; t_ < (nt); t_++)                                                                \
+                d_[t_] = xc_scale_real((job)->conv, (double)(a)[t_], (nchans), (ds), (job)->in->nbits);         \
+    } while (0)
 
 /* One channel-major copy (xc_cpu_convert) of a gulp at one downsample factor:
  * x holds m rows of stride >= nsd + 1 samples (NULL if m == 0); item: the
@@ -57,21 +78,38 @@ typedef struct {
     size_t nsd, stride;
 } xc_cpu_copy;
 
-/* What subband_cpu.c and tree_cpu.c tell the shared execute about their plan. */
+/* Range k (of nonzero size) of the plane from the copy at its ds. */
+typedef void (*xc_cpu_range_fn)(const void *state, const xc_ddjob *job, int k, const xc_cpu_copy *cp,
+                                 xc_planerange *o);
+
+/* The plan subband_cpu.c and tree_cpu.c share, the first member of their
+ * states: core's plan of the descriptor's algorithm, the unmasked channels
+ * and one scratch block per thread. */
 typedef struct {
-    const char *name;             /* for messages: "subband", "tree" */
-    int nchans;                   /* the plan's channel count, for the narrow bound */
-    int m;                        /* unmasked channels, listed in chans */
-    const int *chans;
+    const char *name;     /* for messages: "subband", "tree" */
+    xc_ddapprox_plan p;
+    int nchans;           /* the plan's channel count, for the narrow bound */
     int nthreads;
-    int (*ds)(const void *state, int k, size_t *ndm);   /* range k's ds; *ndm: its trials */
-    /* Fills out->r[k] (of nonzero size) from the copy at range k's ds. */
-    void (*range)(const void *state, const xc_ddjob *job, int k, const xc_cpu_copy *cp, xc_planerange *o);
+    int m;                /* unmasked channels, listed in chans */
+    int *chans, *row;     /* per channel its row in the copy, -1 if masked */
+    size_t scratch;       /* bytes per thread, set by the caller before xc_cpu_approx_buffers */
+    void **buf;           /* nthreads scratch blocks */
+    xc_cpu_range_fn range;
 } xc_cpu_approx;
 
-/* Checks the plane's shape, then per distinct downsample factor makes one
- * copy, shared by every range with that factor, and runs a->range on them. */
-xc_status xc_cpu_approx_execute(const xc_cpu_approx *a, const void *state, const xc_ddjob *job, xc_plane *out,
+/* Checks opts.threads, makes core's plan and the channel list; a is zeroed
+ * first and may be freed (xc_cpu_approx_free) whatever this returns. */
+xc_status xc_cpu_approx_make(xc_cpu_approx *a, const char *name, const xc_dedisperser *self, const xc_ddjob *proto,
+                             xc_cpu_range_fn range, xc_error *err);
+/* One block of a->scratch bytes per thread. */
+xc_status xc_cpu_approx_buffers(xc_cpu_approx *a, xc_error *err);
+void xc_cpu_approx_free(xc_cpu_approx *a);
+
+/* The execute method of both (state: a state whose first member is an
+ * xc_cpu_approx): checks the plane's shape, then per distinct downsample
+ * factor makes one copy, shared by every range with that factor, and runs
+ * a->range on them. */
+xc_status xc_cpu_approx_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
                                 xc_error *err);
 
 #endif

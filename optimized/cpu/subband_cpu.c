@@ -34,14 +34,9 @@
                              channel is read from memory once for all of them */
 
 typedef struct {
-    xc_subplan sp;
-    int nthreads;
+    xc_cpu_approx a;      /* scratch per thread: nsub rows, one accumulator row, nsub offsets (8-byte elements) */
+    int nranges;
     int32_t **span;       /* per range and group: largest max_i b(s, i) - min_i b(s, i) over s */
-    size_t scratch;       /* bytes per thread: nsub rows, one accumulator row, nsub offsets */
-    void **buf;           /* nthreads scratch blocks of 8-byte elements */
-    int *chans;           /* unmasked channels, in order */
-    int *pos;             /* per channel: its row in the copy, -1 if masked */
-    int m;
 } state;
 
 static void st_destroy(const xc_dedisperser *self, void *p)
@@ -50,49 +45,33 @@ static void st_destroy(const xc_dedisperser *self, void *p)
     state *s = p;
     if (!s)
         return;
-    XC_FREE_PTRS(s->buf, s->nthreads);
-    XC_FREE_PTRS(s->span, s->sp.nranges);
-    free(s->chans);
-    free(s->pos);
-    xc_subplan_free(&s->sp);
+    XC_FREE_PTRS(s->span, s->nranges);
+    xc_cpu_approx_free(&s->a);
     free(s);
 }
 
+static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_copy *cp, xc_planerange *o);
+
 static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **out, xc_error *err)
 {
-    (void)self;
-    if (proto->opts.threads < 0 || proto->opts.threads > 4096)
-        return xc_error_set(err, XC_EINVAL, "subband: threads: %d must be 0 (default) or 1..4096",
-                            proto->opts.threads);
     state *s = calloc(1, sizeof *s);
     if (!s)
         return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
-    xc_status st = xc_subplan_make(&s->sp, proto, err);
+    xc_status st = xc_cpu_approx_make(&s->a, "subband", self, proto, run_range, err);
+    const int nr = proto->plan->nranges, ns = s->a.p.sp.nsub;
+    if (!st && !(s->span = calloc((size_t)nr, sizeof *s->span)))
+        st = xc_error_set(err, XC_ENOMEM, "subband: out of memory");
     if (st) {
-        free(s);
+        st_destroy(self, s);
         return st;
     }
-    const int nc = proto->geom.nchans, nr = proto->plan->nranges, ns = s->sp.nsub;
-    s->nthreads = proto->opts.threads > 0 ? proto->opts.threads : omp_get_max_threads();
-    s->span = calloc((size_t)nr, sizeof *s->span);
-    s->buf = calloc((size_t)s->nthreads, sizeof *s->buf);
-    s->chans = malloc((size_t)nc * sizeof *s->chans);
-    s->pos = malloc((size_t)nc * sizeof *s->pos);
-    if (!s->span || !s->buf || !s->chans || !s->pos) {
-        st_destroy(self, s);
-        return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
-    }
-    for (int c = 0; c < nc; c++) {
-        int keep = !proto->killmask || proto->killmask[c];
-        s->pos[c] = keep ? s->m : -1;
-        if (keep)
-            s->chans[s->m++] = c;
-    }
+    s->nranges = nr;
+    const xc_subplan *sp = &s->a.p.sp;
     /* A group's trials are close in DM, so each subband is read over a short
      * span of stage-2 delays: the rows a work item makes are its chunk plus
      * that span, not plus the whole delay. */
     for (int k = 0; k < nr; k++) {
-        const xc_subrange *r = &s->sp.r[k];
+        const xc_subrange *r = &sp->r[k];
         if (!(s->span[k] = calloc((size_t)r->ngroups + 1, sizeof **s->span))) {
             st_destroy(self, s);
             return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
@@ -113,15 +92,13 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             size_t need = SUB_TILE_T * 8 + 2 * (size_t)ns * SUB_GROUPS * 4 + 64;
             for (int j = j0; j < r->ngroups && j < j0 + SUB_GROUPS; j++)
                 need += (size_t)ns * (SUB_TILE_T + (size_t)s->span[k][j]) * 8;
-            s->scratch = need > s->scratch ? need : s->scratch;
+            s->a.scratch = need > s->a.scratch ? need : s->a.scratch;
         }
     }
-    for (int i = 0; i < s->nthreads; i++)
-        if (!(s->buf[i] = malloc(s->scratch))) {
-            size_t n = s->scratch;
-            st_destroy(self, s);
-            return xc_error_set(err, XC_ENOMEM, "subband: out of memory for %zu scratch bytes per thread", n);
-        }
+    if ((st = xc_cpu_approx_buffers(&s->a, err))) {
+        st_destroy(self, s);
+        return st;
+    }
     *out = s;
     return XC_OK;
 }
@@ -139,7 +116,8 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
                      size_t t0, size_t nt, const void *xv, size_t stride, const int32_t *span,          \
                      void *scratch, xc_planerange *o)                                                   \
     {                                                                                                   \
-        const int ns = S->sp.nsub;                                                                      \
+        const xc_subplan *sp = &S->a.p.sp;                                                              \
+        const int ns = sp->nsub;                                                                        \
         const SRC *x = xv;                                                                              \
         ACC *acc = scratch, *rows[SUB_GROUPS];                                                          \
         int32_t *lo = (int32_t *)(acc + nt), *len = lo + (size_t)ns * SUB_GROUPS;                       \
@@ -152,7 +130,7 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             next += (size_t)ns * rowlen[g];                                                             \
             for (int s = 0; s < ns; s++) {                                                              \
                 int32_t bl = INT32_MAX, bh = 0;                                                         \
-                for (size_t i = r->first[j]; i < r->first[j + 1]; i++) {                               \
+                for (size_t i = r->first[j]; i < r->first[j + 1]; i++) {                                \
                     int32_t b = r->b[i * (size_t)ns + (size_t)s];                                       \
                     bl = b < bl ? b : bl;                                                               \
                     bh = b > bh ? b : bh;                                                               \
@@ -163,13 +141,13 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             }                                                                                           \
         }                                                                                               \
         for (int s = 0; s < ns; s++)                                                                    \
-            for (int c = S->sp.sub_first[s]; c < S->sp.sub_first[s + 1]; c++) {                        \
-                if (S->pos[c] < 0)                                                                      \
+            for (int c = sp->sub_first[s]; c < sp->sub_first[s + 1]; c++) {                             \
+                if (S->a.row[c] < 0)                                                                    \
                     continue;                                                                           \
-                const SRC *base = x + (size_t)S->pos[c] * stride + t0;                                  \
+                const SRC *base = x + (size_t)S->a.row[c] * stride + t0;                                \
                 for (size_t j = j0; j < j1; j++) {                                                      \
                     const size_t g = j - j0, gs = g * (size_t)ns + (size_t)s;                           \
-                    const SRC *src = base + (size_t)lo[gs] + (size_t)r->a[j * (size_t)S->sp.nchans + (size_t)c]; \
+                    const SRC *src = base + (size_t)lo[gs] + (size_t)r->a[j * (size_t)sp->nchans + (size_t)c]; \
                     ACC *row = rows[g] + (size_t)s * rowlen[g];                                         \
                     const size_t n = (size_t)len[gs];                                                   \
                     for (size_t u = 0; u < n; u++)                                                      \
@@ -187,64 +165,34 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
                     for (size_t t = 0; t < nt; t++)                                                     \
                         acc[t] += row[t];                                                               \
                 }                                                                                       \
-                float *dst = o->data + i * o->nsamp + t0;                                               \
-                if (job->conv->scaling == XC_SCALE_SUM) /* xc_scale_real's (float)sum, vectorized */    \
-                    for (size_t t = 0; t < nt; t++)                                                     \
-                        dst[t] = (float)(double)acc[t];                                                 \
-                else                                                                                    \
-                    for (size_t t = 0; t < nt; t++)                                                     \
-                        dst[t] = xc_scale_real(job->conv, (double)acc[t], S->sp.nchans, r->ds,          \
-                                               job->in->nbits);                                         \
+                XC_CPU_STORE(job, acc, o->data + i * o->nsamp + t0, nt, sp->nchans, r->ds);             \
             }                                                                                           \
         }                                                                                               \
     }
 
-SUB_ITEM(item_u8n, uint8_t, uint32_t)
-SUB_ITEM(item_u16n, uint16_t, uint32_t)
-SUB_ITEM(item_u32n, uint32_t, uint32_t)
-SUB_ITEM(item_u8w, uint8_t, uint64_t)
-SUB_ITEM(item_u16w, uint16_t, uint64_t)
-SUB_ITEM(item_u32w, uint32_t, uint64_t)
-SUB_ITEM(item_u64w, uint64_t, uint64_t)
-SUB_ITEM(item_f32, float, double)
+XC_CPU_ITEM_KINDS(SUB_ITEM)
 
 typedef void (*item_fn)(const state *, const xc_ddjob *, const xc_subrange *, size_t, size_t, size_t, size_t,
                         const void *, size_t, const int32_t *, void *, xc_planerange *);
 
-static const item_fn items[XC_CPU_NITEMS] = {item_u8n, item_u8w, item_u16n, item_u16w,
-                                             item_u32n, item_u32w, item_u64w, item_f32};
-
-static int range_ds(const void *p, int k, size_t *ndm)
-{
-    const state *S = p;
-    *ndm = S->sp.r[k].ndm;
-    return S->sp.r[k].ds;
-}
+static const item_fn items[XC_CPU_NITEMS] = {XC_CPU_ITEM_KINDS(XC_CPU_ITEM_NAME)};
 
 /* Range q from the copy: OpenMP over (block of SUB_GROUPS groups x time chunk). */
 static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_copy *cp, xc_planerange *o)
 {
     const state *S = p;
-    const xc_subrange *r = &S->sp.r[q];
+    const xc_subrange *r = &S->a.p.sp.r[q];
     const item_fn item = items[cp->item];
     const size_t tc = SUB_TILE_T, nchunk = (o->nsamp + tc - 1) / tc;
     const size_t nblk = ((size_t)r->ngroups + SUB_GROUPS - 1) / SUB_GROUPS;
-#pragma omp parallel for schedule(dynamic, 1) collapse(2) num_threads(S->nthreads)
+#pragma omp parallel for schedule(dynamic, 1) collapse(2) num_threads(S->a.nthreads)
     for (size_t jb = 0; jb < nblk; jb++)
         for (size_t c = 0; c < nchunk; c++) {
             const size_t t0 = c * tc, nt = o->nsamp - t0 < tc ? o->nsamp - t0 : tc;
             const size_t j0 = jb * SUB_GROUPS, j1 = j0 + SUB_GROUPS < (size_t)r->ngroups
                                                        ? j0 + SUB_GROUPS : (size_t)r->ngroups;
-            item(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, S->span[q], S->buf[omp_get_thread_num()], o);
+            item(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, S->span[q], S->a.buf[omp_get_thread_num()], o);
         }
-}
-
-static xc_status st_execute(const xc_dedisperser *self, void *p, const xc_ddjob *job, xc_plane *out, xc_error *err)
-{
-    (void)self;
-    const state *S = p;
-    const xc_cpu_approx a = {"subband", S->sp.nchans, S->m, S->chans, S->nthreads, range_ds, run_range};
-    return xc_cpu_approx_execute(&a, S, job, out, err);
 }
 
 /* Integer input: the subband reference bit for bit at any thread count. */
@@ -252,4 +200,4 @@ const xc_dedisperser xc_dd_subband_cpu = {
     .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "subband", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
              .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_subband,
              .desc = "two-stage subband dedispersion (PRESTO prepsubband), OpenMP over nominal DMs x time chunks"},
-    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};
+    .plan = st_plan, .execute = xc_cpu_approx_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};

@@ -44,15 +44,11 @@ typedef struct {
 } groups;
 
 typedef struct {
-    xc_treeplan tp;
-    int nthreads;
+    xc_cpu_approx a;
+    int nranges;
     groups *g;            /* per range */
     size_t w1max;         /* longest level-1 row */
     size_t ndmmax;
-    size_t scratch;       /* bytes per thread */
-    void **buf;
-    int *chans, *row;     /* unmasked channels; per channel its row in the copy, -1 if masked */
-    int m;
 } state;
 
 static void st_destroy(const xc_dedisperser *self, void *p)
@@ -61,11 +57,10 @@ static void st_destroy(const xc_dedisperser *self, void *p)
     state *s = p;
     if (!s)
         return;
-    XC_FREE_PTRS(s->buf, s->nthreads);
-    for (int k = 0; s->g && k < s->tp.nranges; k++)
+    for (int k = 0; s->g && k < s->nranges; k++)
         xc_free_each(4, s->g[k].off, s->g[k].idx, s->g[k].lo, s->g[k].hi);
-    xc_free_each(3, s->g, s->chans, s->row);
-    xc_treeplan_free(&s->tp);
+    free(s->g);
+    xc_cpu_approx_free(&s->a);
     free(s);
 }
 
@@ -73,8 +68,8 @@ static int blk_of(int m, int32_t n) { return m > 1 ? n / (m - 1) : 0; }
 
 static xc_status make_groups(state *S, int k)
 {
-    const xc_treerange *r = &S->tp.r[k];
-    const int ns = S->tp.nsub, M = S->tp.m;
+    const xc_treerange *r = &S->a.p.tp.r[k];
+    const int ns = S->a.p.tp.nsub, M = S->a.p.tp.m;
     groups *g = &S->g[k];
     g->nblk = r->jmax + 1;
     const size_t nsj = (size_t)ns * (size_t)g->nblk;
@@ -117,42 +112,29 @@ static xc_status make_groups(state *S, int k)
     return XC_OK;
 }
 
+static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_copy *cp, xc_planerange *o);
+
 /* One plan for both trees: the kind is the descriptor's (core/dedisp/xc_ddapprox.h). */
 static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **out, xc_error *err)
 {
-    if (proto->opts.threads < 0 || proto->opts.threads > 4096)
-        return xc_error_set(err, XC_EINVAL, "tree: threads: %d must be 0 (default) or 1..4096", proto->opts.threads);
     state *S = calloc(1, sizeof *S);
     if (!S)
         return xc_error_set(err, XC_ENOMEM, "tree: out of memory");
-    xc_status st = xc_treeplan_make(&S->tp, proto, xc_ddapprox_of(self)->tree_kind, err);
-    if (st) {
-        free(S);
-        return st;
-    }
-    const int nc = proto->geom.nchans, nr = S->tp.nranges;
-    S->nthreads = proto->opts.threads > 0 ? proto->opts.threads : omp_get_max_threads();
-    S->g = calloc((size_t)nr, sizeof *S->g);
-    S->buf = calloc((size_t)S->nthreads, sizeof *S->buf);
-    S->chans = malloc((size_t)nc * sizeof *S->chans);
-    S->row = malloc((size_t)nc * sizeof *S->row);
-    int bad = !S->g || !S->buf || !S->chans || !S->row;
-    for (int c = 0; !bad && c < nc; c++) {
-        int keep = !proto->killmask || proto->killmask[c];
-        S->row[c] = keep ? S->m : -1;
-        if (keep)
-            S->chans[S->m++] = c;
-    }
-    for (int k = 0; !bad && k < nr; k++)
-        bad = make_groups(S, k) != XC_OK;
+    xc_status st = xc_cpu_approx_make(&S->a, "tree", self, proto, run_range, err);
+    const int nr = S->a.p.tp.nranges;
+    if (!st && !(S->g = calloc((size_t)nr, sizeof *S->g)))
+        st = xc_error_set(err, XC_ENOMEM, "tree: out of memory");
+    S->nranges = st ? 0 : nr;
+    for (int k = 0; !st && k < nr; k++)
+        if (make_groups(S, k) != XC_OK)
+            st = xc_error_set(err, XC_ENOMEM, "tree: out of memory");
     /* two ping-pong trees of M rows, then one accumulator row per trial (8-byte elements at most) */
-    S->scratch = 2 * (size_t)S->tp.m * S->w1max * 8 + S->ndmmax * TREE_TILE_T * 8 + 128;
-    for (int i = 0; !bad && i < S->nthreads; i++)
-        bad = !(S->buf[i] = malloc(S->scratch));
-    if (bad) {
-        size_t n = S->scratch;
+    S->a.scratch = 2 * (size_t)S->a.p.tp.m * S->w1max * 8 + S->ndmmax * TREE_TILE_T * 8 + 128;
+    if (!st)
+        st = xc_cpu_approx_buffers(&S->a, err);
+    if (st) {
         st_destroy(self, S);
-        return xc_error_set(err, XC_ENOMEM, "tree: out of memory (%zu scratch bytes per thread)", n);
+        return st;
     }
     *out = S;
     return XC_OK;
@@ -162,9 +144,10 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
  * SRC: the copy's element type; ACC: the sums'. */
 #define TREE_ITEM(NAME, SRC, ACC)                                                                          \
     static void NAME(const state *S, const xc_ddjob *job, const xc_treerange *r, const groups *G, size_t t0, \
-                     size_t nt, const void *xv, size_t nsd, size_t stride, void *scratch, xc_planerange *o)  \
+                     size_t nt, const void *xv, size_t nsd, size_t stride, void *scratch, xc_planerange *o) \
     {                                                                                                      \
-        const int M = S->tp.m, ns = S->tp.nsub;                                                            \
+        const xc_treeplan *tp = &S->a.p.tp;                                                                \
+        const int M = tp->m, ns = tp->nsub;                                                                \
         const size_t W1 = S->w1max;                                                                        \
         const SRC *x = xv;                                                                                 \
         ACC *ta = scratch, *tb = ta + (size_t)M * W1, *acc = tb + (size_t)M * W1;                          \
@@ -177,13 +160,13 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
                 const size_t lo = (size_t)G->lo[q], wf = nt + (size_t)(G->hi[q] - G->lo[q]);               \
                 size_t len = wf + (size_t)M - 1;                                                           \
                 for (int u = 0; u < M; u++) {                                                              \
-                    const int c = S->tp.chan[s * M + u];                                                   \
+                    const int c = tp->chan[s * M + u];                                                     \
                     ACC *dst = ta + (size_t)u * W1;                                                        \
                     const size_t base = t0 + lo + (size_t)j * (size_t)u;                                   \
                     size_t nv = 0;                                                                         \
-                    if (c >= 0 && S->row[c] >= 0 && base < nsd) {                                          \
+                    if (c >= 0 && S->a.row[c] >= 0 && base < nsd) {                                        \
                         nv = nsd - base < len ? nsd - base : len;                                          \
-                        const SRC *src = x + (size_t)S->row[c] * stride + base;                            \
+                        const SRC *src = x + (size_t)S->a.row[c] * stride + base;                          \
                         for (size_t t = 0; t < nv; t++)                                                    \
                             dst[t] = (ACC)src[t];                                                          \
                     }                                                                                      \
@@ -216,58 +199,29 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             }                                                                                              \
         for (size_t i = 0; i < r->ndm; i++) {                                                              \
             const ACC *a = acc + i * nt;                                                                   \
-            float *dst = o->data + i * o->nsamp + t0;                                                      \
-            if (job->conv->scaling == XC_SCALE_SUM) /* xc_scale_real's (float)sum, vectorized */           \
-                for (size_t t = 0; t < nt; t++)                                                            \
-                    dst[t] = (float)(double)a[t];                                                          \
-            else                                                                                           \
-                for (size_t t = 0; t < nt; t++)                                                            \
-                    dst[t] = xc_scale_real(job->conv, (double)a[t], S->tp.nchans, r->ds, job->in->nbits);  \
+            XC_CPU_STORE(job, a, o->data + i * o->nsamp + t0, nt, tp->nchans, r->ds);                      \
         }                                                                                                  \
     }
 
-TREE_ITEM(item_u8n, uint8_t, uint32_t)
-TREE_ITEM(item_u16n, uint16_t, uint32_t)
-TREE_ITEM(item_u32n, uint32_t, uint32_t)
-TREE_ITEM(item_u8w, uint8_t, uint64_t)
-TREE_ITEM(item_u16w, uint16_t, uint64_t)
-TREE_ITEM(item_u32w, uint32_t, uint64_t)
-TREE_ITEM(item_u64w, uint64_t, uint64_t)
-TREE_ITEM(item_f32, float, double)
+XC_CPU_ITEM_KINDS(TREE_ITEM)
 
 typedef void (*item_fn)(const state *, const xc_ddjob *, const xc_treerange *, const groups *, size_t, size_t,
                         const void *, size_t, size_t, void *, xc_planerange *);
 
-static const item_fn items[XC_CPU_NITEMS] = {item_u8n, item_u8w, item_u16n, item_u16w,
-                                             item_u32n, item_u32w, item_u64w, item_f32};
-
-static int range_ds(const void *p, int k, size_t *ndm)
-{
-    const state *S = p;
-    *ndm = S->tp.r[k].ndm;
-    return S->tp.r[k].ds;
-}
+static const item_fn items[XC_CPU_NITEMS] = {XC_CPU_ITEM_KINDS(XC_CPU_ITEM_NAME)};
 
 /* Range q from the copy: OpenMP over time chunks. */
 static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_copy *cp, xc_planerange *o)
 {
     const state *S = p;
-    const xc_treerange *r = &S->tp.r[q];
+    const xc_treerange *r = &S->a.p.tp.r[q];
     const item_fn item = items[cp->item];
     const size_t tc = TREE_TILE_T, nchunk = (o->nsamp + tc - 1) / tc;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(S->nthreads)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(S->a.nthreads)
     for (size_t c = 0; c < nchunk; c++) {
         const size_t t0 = c * tc, nt = o->nsamp - t0 < tc ? o->nsamp - t0 : tc;
-        item(S, job, r, &S->g[q], t0, nt, cp->x, cp->nsd, cp->stride, S->buf[omp_get_thread_num()], o);
+        item(S, job, r, &S->g[q], t0, nt, cp->x, cp->nsd, cp->stride, S->a.buf[omp_get_thread_num()], o);
     }
-}
-
-static xc_status st_execute(const xc_dedisperser *self, void *p, const xc_ddjob *job, xc_plane *out, xc_error *err)
-{
-    (void)self;
-    const state *S = p;
-    const xc_cpu_approx a = {"tree", S->tp.nchans, S->m, S->chans, S->nthreads, range_ds, run_range};
-    return xc_cpu_approx_execute(&a, S, job, out, err);
 }
 
 /* Integer input: the tree references bit for bit at any thread count. */
@@ -276,10 +230,10 @@ const xc_dedisperser xc_dd_tree_cpu = {
              .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree,
              .desc = "piecewise-linear tree dedispersion (Taylor 1974; Barsdell et al. 2012 s3.1.1), OpenMP over "
                      "time chunks"},
-    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};
+    .plan = st_plan, .execute = xc_cpu_approx_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};
 
 const xc_dedisperser xc_dd_tree_padded_cpu = {
     .impl = {.family = XC_FAMILY_DEDISPERSE, .name = "tree-padded", .tol = {XC_TOL_SIGNAL_LOSS, 0.8},
              .caps = XC_CAP_THREADED | XC_CAP_APPROXIMATE, .data = &xc_ddapprox_tree_padded,
              .desc = "frequency-padded tree dedispersion (Barsdell et al. 2012 s3.1.2), OpenMP over time chunks"},
-    .plan = st_plan, .execute = st_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};
+    .plan = st_plan, .execute = xc_cpu_approx_execute, .destroy = st_destroy, .bound = xc_ddapprox_bounds};
