@@ -29,6 +29,7 @@
 
 #include "core/search/xc_accel.h"
 #include "optimized/gpu/accel_gpu_state.h"
+#include "optimized/gpu/gpu_append.h"
 #include "optimized/gpu/gpu_check.h"
 #include "optimized/gpu/gpu_hostcopy.h"
 
@@ -58,15 +59,7 @@ __device__ __forceinline__ long sub_index(long i, int h, int sh)
 __device__ __forceinline__ void put_hit(long long i, int t, int stage, float v, hit *__restrict__ hits,
                                         unsigned long long cap, unsigned long long *__restrict__ nhit)
 {
-    unsigned long long at = atomicAdd(nhit, 1ULL);
-    if (at < cap) {
-        hit h;
-        h.i = i;
-        h.t = t;
-        h.stage = stage;
-        h.P = v;
-        hits[at] = h;
-    }
+    xc_gpu_append(hits, cap, nhit, hit{i, t, stage, v});
 }
 
 /* sum[t][j] += sub[tsub[t]][sub_index(i0 + j, h, sh) - lo] */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "optimized/gpu/gpu_append.h"
 #include "optimized/gpu/pulscan_gpu.h"
 #include "core/search/xc_chi2_even.h"
 
@@ -65,18 +66,7 @@ __device__ inline double dev_score(double power, double dof) { return xc_pulscan
 
 __device__ inline void push(dpeak *out, unsigned cap, unsigned *count, size_t i, int w, int h, double v)
 {
-    unsigned k = atomicAdd(count, 1u);
-    if (k < cap) {
-        dpeak p;
-        p.i = i;
-        p.width = w;
-        p.h = h;
-        p.power = v;
-        p.logp = NAN;
-        p.filled = -1;
-        p.pad = 0;
-        out[k] = p;
-    }
+    xc_gpu_append(out, cap, count, dpeak{i, w, h, v, NAN, -1, 0});
 }
 
 /* One block per flagged group at a time (grid-stride).  The group's window
