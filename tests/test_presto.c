@@ -204,8 +204,8 @@ XC_TEST(test_bad_inf, "bad_inf")
          " Telescope used                         =  None (Artificial Data Set)\n"
          " Number of bins in the time series      =  100\n"
          " Width of each time series bin (sec)    =  0.001\n"
-         " Any breaks in the data? (1 yes, 0 no)  =  1\n",
-         {"line 5", "on/off"}},
+         " Any breaks in the data? (1 yes, 0 no)  =  2\n",
+         {"line 5", "Any breaks in the data?", "'2' is neither 0 nor 1"}},
         /* The short form (no '=' at byte 40) is read through the last '='. */
         {" Data file name without suffix = x\n"
          " Telescope used = None (Artificial Data Set)\n"
@@ -241,6 +241,114 @@ XC_TEST(test_bad_inf, "bad_inf")
     CU_ASSERT_EQUAL(xc_inf_write(&inf, out, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Object being observed"));
     CU_ASSERT(!xc_fx_exists(out));
+}
+
+/* An artificial-data .inf of N = 100 bins with the given breaks line and
+ * pair lines. */
+static void write_breaks_inf(const char *path, const char *breaks, const char *pairs)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             " Data file name without suffix          =  x\n"
+             " Telescope used                         =  None (Artificial Data Set)\n"
+             " Number of bins in the time series      =  100\n"
+             " Width of each time series bin (sec)    =  0.001\n"
+             " Any breaks in the data? (1 yes, 0 no)  =  %s\n%s"
+             " Data analyzed by                       =  me\n"
+             " Any additional notes:\n    n\n\n", breaks, pairs);
+    xc_fx_write_text(path, text);
+}
+
+#define PAIR(k, on, off) " On/Off bin pair #  " #k "                   =  " #on "          , " #off "        \n"
+
+/* prepsubband's padded series: breaks 1, the data 0..2399 and the marker
+ * pair (N-1, N-1); read, counted and written back byte for byte. */
+XC_TEST(test_padded_inf, "padded_inf")
+{
+    const char *in = xc_fx_dataset("presto/parkes_x2_nsub32_DM40.00.inf");
+    char out[512];
+    xc_fx_tmp_path(out, sizeof out, "padded.inf");
+    xc_inf inf;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, in, &err), XC_OK);
+    CU_ASSERT_EQUAL(inf.breaks, 1);
+    CU_ASSERT_EQUAL_FATAL(inf.numonoff, 2);
+    const double want[4] = {0, 2399, 8191, 8191};
+    for (int k = 0; k < 4; k++)
+        CU_ASSERT_EQUAL(inf.onoff[k], want[k]);
+    CU_ASSERT_EQUAL(xc_inf_data_bins(&inf), 2400.0);
+    CU_ASSERT_EQUAL_FATAL(xc_inf_write(&inf, out, &err), XC_OK);
+    static char a[64][256], b[64][256];
+    int na = read_lines(in, a, 64), nb = read_lines(out, b, 64);
+    CU_ASSERT_EQUAL(na, 27);
+    CU_ASSERT_EQUAL_FATAL(nb, na);
+    for (int i = 0; i < na; i++) {
+        if (strstr(a[i], "Epoch of observation")) {   /* one double: see fixture_rewrite */
+            XC_ASSERT_CLOSE(strtod(a[i] + 42, NULL), strtod(b[i] + 42, NULL), 1e-10);
+            continue;
+        }
+        if (strcmp(a[i], b[i]) != 0)
+            printf("\n  line %d differs:\n  <%s  >%s", i + 1, a[i], b[i]);
+        CU_ASSERT_STRING_EQUAL(a[i], b[i]);
+    }
+    /* set_padding makes prepdata's pairs; data to the end means no breaks */
+    xc_inf_set_padding(&inf, 100);
+    CU_ASSERT(inf.breaks == 1 && inf.numonoff == 2 && inf.onoff[1] == 99 && inf.onoff[2] == 8191);
+    CU_ASSERT_EQUAL(xc_inf_data_bins(&inf), 100.0);
+    xc_inf_set_padding(&inf, 8192);
+    CU_ASSERT(inf.breaks == 0 && inf.numonoff == 0);
+    CU_ASSERT_EQUAL(xc_inf_data_bins(&inf), 8192.0);
+}
+
+/* Pairs PRESTO's readinf could not read, or that say nothing sound, are
+ * refused naming the file, the line or pair, and the value. */
+XC_TEST(test_bad_onoff, "bad_onoff")
+{
+    char path[512];
+    xc_fx_tmp_path(path, sizeof path, "onoff.inf");
+    static const struct {
+        const char *breaks, *pairs, *says[2];
+    } bad[] = {
+        {"0", PAIR(1, 0, 99), {"line 6", "is not 1 above it"}},
+        {"1", "", {"1 needs 1 to 39 On/Off bin pair lines, 0 given"}},
+        {"1", PAIR(1, 0, 50) PAIR(1, 60, 99), {"line 7", "expected pair #2"}},
+        {"1", PAIR(1, 0, 50), {"pair #1", "ends at 50, not at N-1 = 99"}},
+        {"1", PAIR(1, 0, 50) PAIR(2, 40, 99), {"pair #2", "40, 99 is not in order"}},
+        {"1", PAIR(1, 0, 150), {"pair #1", "0, 150 is not in order inside 0..N-1 = 99"}},
+        {"1", " On/Off bin pair #  1                   =  0 ; 99\n", {"line 6", "'0 ; 99' is not two bin numbers"}},
+        {"1", " On/Off bin pair #  1                   =  0.5, 99\n", {"line 6", "'0.5, 99'"}},
+    };
+    xc_inf inf;
+    xc_error err;
+    for (size_t k = 0; k < XC_NCASES(bad); k++) {
+        write_breaks_inf(path, bad[k].breaks, bad[k].pairs);
+        CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+        for (int j = 0; j < 2 && bad[k].says[j]; j++) {
+            if (!strstr(err.msg, bad[k].says[j]))
+                printf("\n  case %zu: '%s' lacks '%s'", k, err.msg, bad[k].says[j]);
+            CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[k].says[j]));
+        }
+    }
+    /* three stretches of data, read and written back the same */
+    write_breaks_inf(path, "1", PAIR(1, 0, 9) PAIR(2, 20, 29) PAIR(3, 40, 99));
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, path, &err), XC_OK);
+    CU_ASSERT_EQUAL(inf.numonoff, 3);
+    CU_ASSERT_EQUAL(xc_inf_data_bins(&inf), 80.0);
+    char out[512];
+    xc_fx_tmp_path(out, sizeof out, "onoff_out.inf");
+    CU_ASSERT_EQUAL_FATAL(xc_inf_write(&inf, out, &err), XC_OK);
+    xc_inf back;
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&back, out, &err), XC_OK);
+    CU_ASSERT_EQUAL(back.numonoff, 3);
+    CU_ASSERT_EQUAL(memcmp(back.onoff, inf.onoff, 6 * sizeof(double)), 0);
+    char text[2048];
+    xc_fx_read_text(out, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, " On/Off bin pair #  2                   =  20         , 29         \n"));
+    /* the writer refuses pairs readinf would misread, leaving no file */
+    inf.onoff[5] = 98;
+    CU_ASSERT_EQUAL(xc_inf_write(&inf, out, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "ends at 98"));
 }
 
 XC_TEST(test_dat, "dat")
