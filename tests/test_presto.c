@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/io/xc_fft.h"
 #include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -349,6 +350,70 @@ XC_TEST(test_bad_onoff, "bad_onoff")
     inf.onoff[5] = 98;
     CU_ASSERT_EQUAL(xc_inf_write(&inf, out, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "ends at 98"));
+}
+
+/* `crosscheck fft` on prepsubband's padded series: exit 0, the .inf kept
+ * with its on/off pairs, and the transform of all N = 8192 samples (data and
+ * padding, as realfft) against a direct DFT in double at every 8th bin,
+ * DC and Nyquist.  No PRESTO .fft of this series exists here; the
+ * GBT_J1807-0847 fixture checks the same code against PRESTO's realfft
+ * (tests/test_fft.c).  Tolerance 8 u log2(N) ||x||_2 with u = 2^-24: a
+ * float32 FFT's rounding error per bin grows as u ||x||_2 times at most
+ * log2 N (Higham, Accuracy and Stability, 24.1); this series' mean (1e5)
+ * makes ||x||_2 large against the bins k >= 1, so the bound is set on it and
+ * not on max|X| (measured: 19 against a bound of about 60; DC, a plain sum
+ * of 8192 values near 1e5, is off by 61 in 8.7e8). */
+XC_TEST_IF(test_padded_fft, "padded_fft", xc_fx_skip_no_bin)
+{
+    const char *dat = xc_fx_dataset("presto/parkes_x2_nsub32_DM40.00.dat");
+    char out[512], args[1400], path[600];
+    xc_fx_tmp_path(out, sizeof out, "padded_fft");
+    snprintf(args, sizeof args, "fft -i '%s' -o '%s'", dat, out);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
+    xc_inf inf;
+    xc_error err;
+    snprintf(path, sizeof path, "%s.inf", out);
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, path, &err), XC_OK);
+    CU_ASSERT(inf.breaks == 1 && inf.numonoff == 2 && inf.onoff[1] == 2399);
+    float *x = NULL, *X = NULL;
+    size_t n = 0, nX = 0;
+    snprintf(path, sizeof path, "%s.fft", out);
+    CU_ASSERT_EQUAL_FATAL(xc_dat_read(dat, &x, &n, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fft_read(path, &X, &nX, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(n, 8192);
+    CU_ASSERT_EQUAL_FATAL(nX, n);
+    /* over all bins and over k >= 1 alone: DC holds the series' large mean */
+    double maxabs[2] = {0, 0}, maxdiff[2] = {0, 0};
+    for (size_t k = 0; k <= n / 2; k += 8) {
+        double re = 0, im = 0;
+        for (size_t j = 0; j < n; j++) {
+            double ph = -2 * M_PI * (double)((j * k) % n) / (double)n;
+            re += x[j] * cos(ph);
+            im += x[j] * sin(ph);
+        }
+        /* realfft packing: bin 0 holds DC (real part) and Nyquist (imaginary part) */
+        int edge = k == 0 || k == n / 2;
+        double gr = k == 0 ? X[0] : k == n / 2 ? X[1] : X[2 * k];
+        double gi = edge ? 0 : X[2 * k + 1], wi = edge ? 0 : im;
+        for (int s = 0; s < 2; s++) {
+            if (s == 1 && k == 0)
+                continue;
+            maxabs[s] = fmax(maxabs[s], hypot(re, wi));
+            maxdiff[s] = fmax(maxdiff[s], hypot(gr - re, gi - wi));
+        }
+    }
+    double norm = 0;
+    for (size_t j = 0; j < n; j++)
+        norm += (double)x[j] * x[j];
+    double tol = 8 * 0x1p-24 * log2((double)n) * sqrt(norm);
+    printf("\n  padded fft: max|ours - DFT| = %.3g of max|X| %.6g; k >= 1: %.3g of %.6g; bound %.3g", maxdiff[0],
+           maxabs[0], maxdiff[1], maxabs[1], tol);
+    /* k >= 1 against the bound; DC (in maxdiff[0] when it is the largest
+     * error) is a plain float sum: within 1e-6 of itself, as in test_fft */
+    CU_ASSERT(maxabs[1] > 0 && maxdiff[1] <= tol);
+    CU_ASSERT(maxdiff[0] <= fmax(tol, 1e-6 * maxabs[0]));
+    free(x);
+    free(X);
 }
 
 XC_TEST(test_dat, "dat")
