@@ -55,15 +55,46 @@ static const char *make_inputs(xc_planefile *pf)
     return fil;
 }
 
-XC_TEST_IF(test_presto_series, "presto_series", xc_fx_skip_no_bin)
+/* The inputs, then `dedisperse ... EXTRA -o <tmpdir>/STEM`; base gets that path. */
+static void dedisperse_to(xc_planefile *pf, const char *stem, const char *extra, char *base, size_t nb)
+{
+    const char *fil = make_inputs(pf);
+    char err[2048];
+    snprintf(base, nb, "%s/%s", xc_test_tmpdir(), stem);
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "dedisperse -i '%s' " PLAN " %s -o '%s'", fil, extra, base), 0);
+}
+
+/* -format tim: a SIGPROC time series the filterbank reader takes (nchans 1,
+ * nbits 32, data_type 2, refdm), holding the plane's row of DM 38 + d. */
+static void check_tim(const char *base, int d, const xc_planerange *pr)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s_DM%.2f.tim", base, 38.0 + d);
+    xc_fbreader *r;
+    xc_error e;
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, path, NULL, &e), XC_OK);
+    const xc_fbheader *h = xc_fbreader_header(r);
+    const double got[] = {h->nchans, h->nifs, h->nbits, h->data_type, h->refdm, h->tsamp, (double)h->nsamp};
+    const double want[] = {1, 1, 32, 2, 38.0 + d, 256e-6, (double)pr->nsamp};
+    xc_fx_assert_fields("nchans nifs nbits data_type refdm tsamp nsamp", got, want, 7);
+    float *x = malloc(pr->nsamp * sizeof *x);
+    CU_ASSERT_EQUAL(xc_fbreader_read_f32(r, 0, pr->nsamp, 0, x, &e), XC_OK);
+    CU_ASSERT_EQUAL(memcmp(x, pr->data + (size_t)d * pr->nsamp, pr->nsamp * sizeof *x), 0);
+    free(x);
+    xc_fbreader_close(r);
+}
+
+/* -format presto and -format tim of the same plan, trial by trial. */
+XC_TEST_IF(test_series, "presto_and_tim_series", xc_fx_skip_no_bin)
 {
     xc_planefile pf;
-    const char *fil = make_inputs(&pf);
-    char err[2048], base[512], path[700];
-    snprintf(base, sizeof base, "%s/dds", xc_test_tmpdir());
-    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "dedisperse -i '%s' " PLAN " -format presto -o '%s'", fil, base), 0);
+    char base[512], tbase[512], path[700];
+    dedisperse_to(&pf, "dds", "-format presto", base, sizeof base);
+    xc_planefile_free(&pf);
+    dedisperse_to(&pf, "ddt", "-format tim", tbase, sizeof tbase);
     const xc_planerange *pr = &pf.plane.r[0];
     for (int d = 0; d < NTRIAL; d++) {
+        check_tim(tbase, d, pr);
         /* prepsubband's names: "%s_DM%.2f" */
         snprintf(path, sizeof path, "%s_DM%.2f.dat", base, 38.0 + d);
         float *x = NULL;
@@ -95,12 +126,9 @@ XC_TEST_IF(test_presto_series, "presto_series", xc_fx_skip_no_bin)
 XC_TEST_IF(test_padded_chain, "padded_chain", xc_fx_skip_no_bin)
 {
     xc_planefile pf;
-    const char *fil = make_inputs(&pf);
-    size_t nd = pf.plane.r[0].nsamp;
     char err[2048], base[512], path[700];
-    snprintf(base, sizeof base, "%s/ddp", xc_test_tmpdir());
-    CU_ASSERT_EQUAL_FATAL(
-        runf(err, sizeof err, "dedisperse -i '%s' " PLAN " -format presto -numout 8192 -o '%s'", fil, base), 0);
+    dedisperse_to(&pf, "ddp", "-format presto -numout 8192", base, sizeof base);
+    size_t nd = pf.plane.r[0].nsamp;
     snprintf(path, sizeof path, "%s_DM40.00.inf", base);
     xc_inf inf;
     xc_error e;
@@ -140,34 +168,6 @@ XC_TEST_IF(test_padded_chain, "padded_chain", xc_fx_skip_no_bin)
     double r, f;
     CU_ASSERT_EQUAL_FATAL(sscanf(row + 1, "%lf,%lf", &r, &f), 2);
     XC_ASSERT_CLOSE(f, 20.0, 1.0 / (8192 * 256e-6));
-    xc_planefile_free(&pf);
-}
-
-/* -format tim: a SIGPROC time series per trial that the filterbank reader
- * takes (nchans 1, nbits 32, data_type 2, refdm), holding the plane's row. */
-XC_TEST_IF(test_tim_series, "tim_series", xc_fx_skip_no_bin)
-{
-    xc_planefile pf;
-    const char *fil = make_inputs(&pf);
-    char err[2048], base[512], path[700];
-    snprintf(base, sizeof base, "%s/ddt", xc_test_tmpdir());
-    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "dedisperse -i '%s' " PLAN " -format tim -o '%s'", fil, base), 0);
-    const xc_planerange *pr = &pf.plane.r[0];
-    for (int d = 0; d < NTRIAL; d++) {
-        snprintf(path, sizeof path, "%s_DM%.2f.tim", base, 38.0 + d);
-        xc_fbreader *r;
-        xc_error e;
-        CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, path, NULL, &e), XC_OK);
-        const xc_fbheader *h = xc_fbreader_header(r);
-        const double got[] = {h->nchans, h->nifs, h->nbits, h->data_type, h->refdm, h->tsamp, (double)h->nsamp};
-        const double want[] = {1, 1, 32, 2, 38.0 + d, 256e-6, (double)pr->nsamp};
-        xc_fx_assert_fields("nchans nifs nbits data_type refdm tsamp nsamp", got, want, 7);
-        float *x = malloc(pr->nsamp * sizeof *x);
-        CU_ASSERT_EQUAL(xc_fbreader_read_f32(r, 0, pr->nsamp, 0, x, &e), XC_OK);
-        CU_ASSERT_EQUAL(memcmp(x, pr->data + (size_t)d * pr->nsamp, pr->nsamp * sizeof *x), 0);
-        free(x);
-        xc_fbreader_close(r);
-    }
     xc_planefile_free(&pf);
 }
 
