@@ -293,8 +293,11 @@ static void fill_inf(const xc_serieswriter *w, const trial *t, const xc_planemet
     inf->dt = h->tsamp * w->ds[t->k];
     inf->n = (double)w->nout[t->k];
     xc_inf_set_padding(inf, (double)w->ndata[t->k]);
-    snprintf(inf->notes, sizeof inf->notes, "Dedispersed by crosscheck -impl %s (%s convention) from %.200s.\n"
-             "    %d of %d channels used.  Samples had %d bits.", m->impl, m->convention, m->input,
+    /* two lines under 100 bytes: PRESTO's readinf reads notes in 100-byte
+     * pieces and keeps only the first two lines whole */
+    const char *in = strrchr(m->input, '/');
+    snprintf(inf->notes, sizeof inf->notes, "Dedispersed by crosscheck -impl %.20s, %.16s convention.\n"
+             "    %.40s: %d of %d channels used, %d-bit samples.", m->impl, m->convention, in ? in + 1 : m->input,
              m->nchans_used, m->nchans, h->nbits);
 }
 
