@@ -59,6 +59,7 @@ int xc_cmd_study(int argc, char **argv);
 int xc_bench_synth(int argc, char **argv);       /* `bench synth`, cli/cmd_bench_synth.c */
 int xc_bench_study(int argc, char **argv);       /* `bench study`, cli/cmd_bench_study.c */
 int xc_cmd_plan(int argc, char **argv);
+int xc_cmd_header(int argc, char **argv);   /* cli/cmd_header.c */
 int xc_cmd_plan_ddplan(int argc, char **argv); /* `plan -ddplan`, cli/cmd_plan_ddplan.c */
 int xc_cmd_dedisperse(int argc, char **argv);
 int xc_cmd_run(int argc, char **argv);

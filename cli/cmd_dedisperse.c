@@ -68,13 +68,17 @@ int xc_cmd_dedisperse(int argc, char **argv)
 {
     static const xc_optspec spec = {
         .cmd = "dedisperse",
-        .usage = "-i FILE.fil -o OUT -impl NAME (DM plan) [options]",
+        .usage = "-i FILE.fil -o OUT -impl NAME (DM plan) [-format npy|presto|tim] [options]",
         .about = "Dedisperses one IF of a SIGPROC filterbank with the chosen implementation and writes\n"
                  "OUT.json (DM lists, downsample factors, tsamp, nsamp, channel frequencies, convention,\n"
                  "implementation, command line) and OUT.r<k>.npy (float32 [ndm][nsamp], one per range).\n"
                  "A row holds the nsamp - (largest delay of the plan) samples for which every channel's\n"
                  "delayed sample exists, divided by the range's downsample factor. The file is read in\n"
                  "gulps, so files larger than memory work.\n"
+                 "-format presto writes each trial as OUT_DM<dm>.dat + .inf, named as PRESTO's prepsubband\n"
+                 "names them, the .inf filled from the filterbank header (for fft, pulscan, accel and\n"
+                 "PRESTO's own tools); -format tim writes SIGPROC time series OUT_DM<dm>.tim (nchans 1,\n"
+                 "nbits 32, refdm).  docs/REFERENCE.md has the fields.\n"
                  "Subband implementations (-impl subband, subband-reference) are approximate: see\n"
                  "docs/SUBBAND.md for -nsub, -dmsub, -subalign and -subbudget.\n"};
     const char *input = NULL, *out = NULL, *impl_name = NULL, *killfile = NULL, *zaplist = NULL;
@@ -84,6 +88,8 @@ int xc_cmd_dedisperse(int argc, char **argv)
     memset(&a, 0, sizeof a);
     unsigned long long gulp = 0;
     int quiet = 0, msb = 0;   /* msb: -bitorder msb (index 1 of lsb|msb) */
+    int format = 0;           /* index of npy|presto|tim: the xc_ddformat order */
+    unsigned long long numout = 0;
     const xc_opt opts[] = {
         XC_OPT_STR("i", &input, .arg = "FILE.fil", .help = "input filterbank (nbits 1, 2, 4, 8, 16 or 32)"),
         XC_OPT_STR("o", &out, .arg = "OUT", .help = "output prefix"),
@@ -115,6 +121,15 @@ int xc_cmd_dedisperse(int argc, char **argv)
                       .help = "highest (PRESTO), early (Barsdell et al.) or centre", .def = "highest"),
         XC_OPT_NONNEG("subbudget", &a.opts.subbudget, .arg = "S",
                       .help = "smear allowed per trial when -dmsub is not given, in samples", .def = "0.8"),
+        XC_OPT_CHOICE("format", &format, "npy|presto|tim", .arg = "F",
+                      .help = "npy: the plane (OUT.json + OUT.r<k>.npy); presto: OUT_DM<dm>.dat/.inf per\n"
+                              "trial; tim: OUT_DM<dm>.tim per trial (SIGPROC time series)", .def = "npy"),
+        XC_OPT_INT("dmprec", &a.series.dmprec, 1, 12, .arg = "N",
+                   .help = "decimals of the DM in the series' names (PRESTO's -dmprec)", .def = "2"),
+        XC_OPT_U64("numout", &numout, .arg = "N",
+                   .help = "presto: samples per series, padded with the trial's mean (the .inf's on/off\n"
+                           "pairs say where the data end, as prepsubband's) or cut; a range downsampled\n"
+                           "by ds gets N/ds", .def = "the dedispersed samples, no padding"),
         XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter"),
         XC_OPT_END,
     };
@@ -161,6 +176,12 @@ int xc_cmd_dedisperse(int argc, char **argv)
     a.gulp = (size_t)gulp;
     a.input_name = input;
     a.cmdline = xc_cli_cmdline();
+    a.series.format = (xc_ddformat)format;
+    a.series.numout = numout;
+    if (numout && a.series.format != XC_DDOUT_PRESTO) {
+        st = xc_error_set(&err, XC_EINVAL, "-numout %llu: pads PRESTO series only (-format presto)", numout);
+        goto done;
+    }
     double secs = 0;
     xc_progress meter;
     xc_progress_start(&meter, "dedisperse", 1, quiet);
@@ -168,8 +189,9 @@ int xc_cmd_dedisperse(int argc, char **argv)
     if (!(st = xc_dedisperse_stream(r, out, &a, &secs, &err)))
         xc_progress_end(&meter);
     if (!st && !quiet)
-        fprintf(stderr, "crosscheck dedisperse: %s: %zu DM trials in %.3f s -> %s.json\n", a.impl->impl.name,
-                xc_dmplan_ndm(&plan), secs, out);
+        fprintf(stderr, "crosscheck dedisperse: %s: %zu DM trials in %.3f s -> %s%s\n", a.impl->impl.name,
+                xc_dmplan_ndm(&plan), secs, out,
+                format == XC_DDOUT_PRESTO ? "_DM*.dat/.inf" : format == XC_DDOUT_TIM ? "_DM*.tim" : ".json");
 done:
     xc_fbreader_close(r);
     xc_dmplan_free(&plan);

@@ -25,28 +25,17 @@
  * no breaks: the whole series). */
 static size_t dat_valid(const char *datpath, size_t n)
 {
-    char inf[2300];
-    xc_fmt(inf, sizeof inf, "%s", datpath);
-    char *dot = strrchr(inf, '.');
+    char path[2300];
+    xc_fmt(path, sizeof path, "%s", datpath);
+    char *dot = strrchr(path, '.');
     if (!dot || strcmp(dot, ".dat"))
         return n;
     strcpy(dot, ".inf");
-    FILE *fp = fopen(inf, "r");
-    if (!fp)
+    xc_inf inf;
+    xc_error err;
+    if (xc_inf_read(&inf, path, &err) != XC_OK || !inf.breaks || inf.onoff[0] != 0 || inf.onoff[1] >= (double)n)
         return n;
-    char line[512];
-    size_t valid = n;
-    while (fgets(line, sizeof line, fp)) {
-        long on, off;
-        const char *eq = strchr(line, '=');
-        if (strstr(line, "On/Off bin pair #  1") && eq && sscanf(eq + 1, " %ld , %ld", &on, &off) == 2 && on == 0 &&
-            off >= 0 && (size_t)off < n) {
-            valid = (size_t)off + 1;
-            break;
-        }
-    }
-    fclose(fp);
-    return valid;
+    return (size_t)inf.onoff[1] + 1;
 }
 
 /* The .dat of trial DM dm (root_DM<dm to 2 decimals>.dat) into *v (its data

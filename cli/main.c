@@ -69,6 +69,7 @@ static const struct {
     {"synth", xc_cmd_synth, "write a synthetic filterbank (noise, pulsar, dispersed pulses) + truth JSON"},
     {"population", xc_cmd_population, "draw N synthetic pulsars from a spec (Pulscan Table 1) + manifest.csv"},
     {"study", xc_cmd_study, "sensitivity study: searchers x configurations over a population -> rates, figures"},
+    {"header", xc_cmd_header, "print every key of a filterbank, .tim, .inf/.dat/.fft or plane header, with its geometry"},
     {"plan", xc_cmd_plan, "print a DM plan (ranges or dedisp tolerance list) as a table or JSON"},
     {"fft", xc_cmd_fft, "forward real FFT of a PRESTO .dat into a PRESTO .fft (realfft layout)"},
     {"pulscan", xc_cmd_pulscan, "Pulscan boxcar acceleration search of a PRESTO .fft -> candidates (CSV)"},

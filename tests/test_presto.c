@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/io/xc_fft.h"
 #include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -204,8 +205,8 @@ XC_TEST(test_bad_inf, "bad_inf")
          " Telescope used                         =  None (Artificial Data Set)\n"
          " Number of bins in the time series      =  100\n"
          " Width of each time series bin (sec)    =  0.001\n"
-         " Any breaks in the data? (1 yes, 0 no)  =  1\n",
-         {"line 5", "on/off"}},
+         " Any breaks in the data? (1 yes, 0 no)  =  2\n",
+         {"line 5", "Any breaks in the data?", "'2' is neither 0 nor 1"}},
         /* The short form (no '=' at byte 40) is read through the last '='. */
         {" Data file name without suffix = x\n"
          " Telescope used = None (Artificial Data Set)\n"
@@ -241,6 +242,178 @@ XC_TEST(test_bad_inf, "bad_inf")
     CU_ASSERT_EQUAL(xc_inf_write(&inf, out, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Object being observed"));
     CU_ASSERT(!xc_fx_exists(out));
+}
+
+/* An artificial-data .inf of N = 100 bins with the given breaks line and
+ * pair lines. */
+static void write_breaks_inf(const char *path, const char *breaks, const char *pairs)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             " Data file name without suffix          =  x\n"
+             " Telescope used                         =  None (Artificial Data Set)\n"
+             " Number of bins in the time series      =  100\n"
+             " Width of each time series bin (sec)    =  0.001\n"
+             " Any breaks in the data? (1 yes, 0 no)  =  %s\n%s"
+             " Data analyzed by                       =  me\n"
+             " Any additional notes:\n    n\n\n", breaks, pairs);
+    xc_fx_write_text(path, text);
+}
+
+#define PAIR(k, on, off) " On/Off bin pair #  " #k "                   =  " #on "          , " #off "        \n"
+
+/* prepsubband's padded series: breaks 1, the data 0..2399 and the marker
+ * pair (N-1, N-1); read, counted and written back byte for byte. */
+XC_TEST(test_padded_inf, "padded_inf")
+{
+    const char *in = xc_fx_dataset("presto/parkes_x2_nsub32_DM40.00.inf");
+    char out[512];
+    xc_fx_tmp_path(out, sizeof out, "padded.inf");
+    xc_inf inf;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, in, &err), XC_OK);
+    CU_ASSERT_EQUAL(inf.breaks, 1);
+    CU_ASSERT_EQUAL_FATAL(inf.numonoff, 2);
+    const double want[4] = {0, 2399, 8191, 8191};
+    for (int k = 0; k < 4; k++)
+        CU_ASSERT_EQUAL(inf.onoff[k], want[k]);
+    CU_ASSERT_EQUAL(xc_inf_data_bins(&inf), 2400.0);
+    CU_ASSERT_EQUAL_FATAL(xc_inf_write(&inf, out, &err), XC_OK);
+    static char a[64][256], b[64][256];
+    int na = read_lines(in, a, 64), nb = read_lines(out, b, 64);
+    CU_ASSERT_EQUAL(na, 27);
+    CU_ASSERT_EQUAL_FATAL(nb, na);
+    for (int i = 0; i < na; i++) {
+        if (strstr(a[i], "Epoch of observation")) {   /* one double: see fixture_rewrite */
+            XC_ASSERT_CLOSE(strtod(a[i] + 42, NULL), strtod(b[i] + 42, NULL), 1e-10);
+            continue;
+        }
+        if (strcmp(a[i], b[i]) != 0)
+            printf("\n  line %d differs:\n  <%s  >%s", i + 1, a[i], b[i]);
+        CU_ASSERT_STRING_EQUAL(a[i], b[i]);
+    }
+    /* set_padding makes prepdata's pairs; data to the end means no breaks */
+    xc_inf_set_padding(&inf, 100);
+    CU_ASSERT(inf.breaks == 1 && inf.numonoff == 2 && inf.onoff[1] == 99 && inf.onoff[2] == 8191);
+    CU_ASSERT_EQUAL(xc_inf_data_bins(&inf), 100.0);
+    xc_inf_set_padding(&inf, 8192);
+    CU_ASSERT(inf.breaks == 0 && inf.numonoff == 0);
+    CU_ASSERT_EQUAL(xc_inf_data_bins(&inf), 8192.0);
+}
+
+/* Pairs PRESTO's readinf could not read, or that say nothing sound, are
+ * refused naming the file, the line or pair, and the value. */
+XC_TEST(test_bad_onoff, "bad_onoff")
+{
+    char path[512];
+    xc_fx_tmp_path(path, sizeof path, "onoff.inf");
+    static const struct {
+        const char *breaks, *pairs, *says[2];
+    } bad[] = {
+        {"0", PAIR(1, 0, 99), {"line 6", "is not 1 above it"}},
+        {"1", "", {"1 needs 1 to 39 On/Off bin pair lines, 0 given"}},
+        {"1", PAIR(1, 0, 50) PAIR(1, 60, 99), {"line 7", "expected pair #2"}},
+        {"1", PAIR(1, 0, 50), {"pair #1", "ends at 50, not at N-1 = 99"}},
+        {"1", PAIR(1, 0, 50) PAIR(2, 40, 99), {"pair #2", "40, 99 is not in order"}},
+        {"1", PAIR(1, 0, 150), {"pair #1", "0, 150 is not in order inside 0..N-1 = 99"}},
+        {"1", " On/Off bin pair #  1                   =  0 ; 99\n", {"line 6", "'0 ; 99' is not two bin numbers"}},
+        {"1", " On/Off bin pair #  1                   =  0.5, 99\n", {"line 6", "'0.5, 99'"}},
+    };
+    xc_inf inf;
+    xc_error err;
+    for (size_t k = 0; k < XC_NCASES(bad); k++) {
+        write_breaks_inf(path, bad[k].breaks, bad[k].pairs);
+        CU_ASSERT_EQUAL(xc_inf_read(&inf, path, &err), XC_EFORMAT);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+        for (int j = 0; j < 2 && bad[k].says[j]; j++) {
+            if (!strstr(err.msg, bad[k].says[j]))
+                printf("\n  case %zu: '%s' lacks '%s'", k, err.msg, bad[k].says[j]);
+            CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[k].says[j]));
+        }
+    }
+    /* three stretches of data, read and written back the same */
+    write_breaks_inf(path, "1", PAIR(1, 0, 9) PAIR(2, 20, 29) PAIR(3, 40, 99));
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, path, &err), XC_OK);
+    CU_ASSERT_EQUAL(inf.numonoff, 3);
+    CU_ASSERT_EQUAL(xc_inf_data_bins(&inf), 80.0);
+    char out[512];
+    xc_fx_tmp_path(out, sizeof out, "onoff_out.inf");
+    CU_ASSERT_EQUAL_FATAL(xc_inf_write(&inf, out, &err), XC_OK);
+    xc_inf back;
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&back, out, &err), XC_OK);
+    CU_ASSERT_EQUAL(back.numonoff, 3);
+    CU_ASSERT_EQUAL(memcmp(back.onoff, inf.onoff, 6 * sizeof(double)), 0);
+    char text[2048];
+    xc_fx_read_text(out, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, " On/Off bin pair #  2                   =  20         , 29         \n"));
+    /* the writer refuses pairs readinf would misread, leaving no file */
+    inf.onoff[5] = 98;
+    CU_ASSERT_EQUAL(xc_inf_write(&inf, out, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "ends at 98"));
+}
+
+/* `crosscheck fft` on prepsubband's padded series: exit 0, the .inf kept
+ * with its on/off pairs, and the transform of all N = 8192 samples (data and
+ * padding, as realfft) against a direct DFT in double at every 8th bin,
+ * DC and Nyquist.  No PRESTO .fft of this series exists here; the
+ * GBT_J1807-0847 fixture checks the same code against PRESTO's realfft
+ * (tests/test_fft.c).  Tolerance 8 u log2(N) ||x||_2 with u = 2^-24: a
+ * float32 FFT's rounding error per bin grows as u ||x||_2 times at most
+ * log2 N (Higham, Accuracy and Stability, 24.1); this series' mean (1e5)
+ * makes ||x||_2 large against the bins k >= 1, so the bound is set on it and
+ * not on max|X| (measured: 19 against a bound of about 60; DC, a plain sum
+ * of 8192 values near 1e5, is off by 61 in 8.7e8). */
+XC_TEST_IF(test_padded_fft, "padded_fft", xc_fx_skip_no_bin)
+{
+    const char *dat = xc_fx_dataset("presto/parkes_x2_nsub32_DM40.00.dat");
+    char out[512], args[1400], path[600];
+    xc_fx_tmp_path(out, sizeof out, "padded_fft");
+    snprintf(args, sizeof args, "fft -i '%s' -o '%s'", dat, out);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
+    xc_inf inf;
+    xc_error err;
+    snprintf(path, sizeof path, "%s.inf", out);
+    CU_ASSERT_EQUAL_FATAL(xc_inf_read(&inf, path, &err), XC_OK);
+    CU_ASSERT(inf.breaks == 1 && inf.numonoff == 2 && inf.onoff[1] == 2399);
+    float *x = NULL, *X = NULL;
+    size_t n = 0, nX = 0;
+    snprintf(path, sizeof path, "%s.fft", out);
+    CU_ASSERT_EQUAL_FATAL(xc_dat_read(dat, &x, &n, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fft_read(path, &X, &nX, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(n, 8192);
+    CU_ASSERT_EQUAL_FATAL(nX, n);
+    /* over all bins and over k >= 1 alone: DC holds the series' large mean */
+    double maxabs[2] = {0, 0}, maxdiff[2] = {0, 0};
+    for (size_t k = 0; k <= n / 2; k += 8) {
+        double re = 0, im = 0;
+        for (size_t j = 0; j < n; j++) {
+            double ph = -2 * M_PI * (double)((j * k) % n) / (double)n;
+            re += x[j] * cos(ph);
+            im += x[j] * sin(ph);
+        }
+        /* realfft packing: bin 0 holds DC (real part) and Nyquist (imaginary part) */
+        int edge = k == 0 || k == n / 2;
+        double gr = k == 0 ? X[0] : k == n / 2 ? X[1] : X[2 * k];
+        double gi = edge ? 0 : X[2 * k + 1], wi = edge ? 0 : im;
+        for (int s = 0; s < 2; s++) {
+            if (s == 1 && k == 0)
+                continue;
+            maxabs[s] = fmax(maxabs[s], hypot(re, wi));
+            maxdiff[s] = fmax(maxdiff[s], hypot(gr - re, gi - wi));
+        }
+    }
+    double norm = 0;
+    for (size_t j = 0; j < n; j++)
+        norm += (double)x[j] * x[j];
+    double tol = 8 * 0x1p-24 * log2((double)n) * sqrt(norm);
+    printf("\n  padded fft: max|ours - DFT| = %.3g of max|X| %.6g; k >= 1: %.3g of %.6g; bound %.3g", maxdiff[0],
+           maxabs[0], maxdiff[1], maxabs[1], tol);
+    /* k >= 1 against the bound; DC (in maxdiff[0] when it is the largest
+     * error) is a plain float sum: within 1e-6 of itself, as in test_fft */
+    CU_ASSERT(maxabs[1] > 0 && maxdiff[1] <= tol);
+    CU_ASSERT(maxdiff[0] <= fmax(tol, 1e-6 * maxabs[0]));
+    free(x);
+    free(X);
 }
 
 XC_TEST(test_dat, "dat")

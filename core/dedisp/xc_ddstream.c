@@ -25,6 +25,39 @@ static size_t lcm_ds(const xc_dmplan *p)
 static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a, xc_ddplan *dp,
                         double *seconds, xc_error *err);
 
+/* Where the trials go: a plane (npy) or one series per trial. */
+typedef struct {
+    xc_planewriter *plane;
+    xc_serieswriter *series;
+} sink;
+
+static xc_status sink_open(sink *s, const char *out, const xc_ddstream_args *a, const size_t *ns,
+                           const xc_fbheader *h, xc_error *err)
+{
+    memset(s, 0, sizeof *s);
+    if (a->series.format == XC_DDOUT_NPY)
+        return xc_planewriter_open(&s->plane, out, a->plan, ns, err);
+    return xc_serieswriter_open(&s->series, out, &a->series, a->plan, ns, h, err);
+}
+
+static xc_status sink_put(sink *s, int k, size_t t0, const xc_planerange *pr, xc_error *err)
+{
+    return s->plane ? xc_planewriter_put(s->plane, k, t0, pr, err) : xc_serieswriter_put(s->series, k, t0, pr, err);
+}
+
+static void sink_abort(sink *s)
+{
+    if (s->plane)
+        xc_planewriter_abort(s->plane);
+    else
+        xc_serieswriter_abort(s->series);
+}
+
+static xc_status sink_commit(sink *s, const xc_planemeta *m, xc_error *err)
+{
+    return s->plane ? xc_planewriter_commit(s->plane, m, err) : xc_serieswriter_commit(s->series, m, err);
+}
+
 xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a,
                                double *seconds, xc_error *err)
 {
@@ -92,8 +125,8 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
         return xc_error_set(err, XC_ENOMEM, "out of memory");
     for (int k = 0; k < a->plan->nranges; k++)
         ns[k] = total_out / (size_t)a->plan->r[k].ds;
-    xc_planewriter *w;
-    st = xc_planewriter_open(&w, out, a->plan, ns, err);
+    sink w;
+    st = sink_open(&w, out, a, ns, h, err);
     free(ns);
     if (st)
         return st;
@@ -108,7 +141,7 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
     else
         u16 = malloc(nvals * sizeof *u16);
     if (!u16 && !f32) {
-        xc_planewriter_abort(w);
+        sink_abort(&w);
         return xc_error_set(err, XC_ENOMEM, "%s: out of memory for a gulp of %zu spectra", a->input_name, cap);
     }
     double spent = 0;
@@ -126,7 +159,7 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
             st = xc_ddplan_execute(dp, &blk, &pl, err);
             spent += xc_now() - t;
             for (int k = 0; !st && k < pl.nranges; k++)
-                st = xc_planewriter_put(w, k, t0 / (size_t)pl.r[k].ds, &pl.r[k], err);
+                st = sink_put(&w, k, t0 / (size_t)pl.r[k].ds, &pl.r[k], err);
             xc_plane_free(&pl);
         }
         xc_progress_report(&a->progress, "dedisperse", t0 + nout, total_out);
@@ -134,7 +167,7 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
     free(u16);
     free(f32);
     if (st) {
-        xc_planewriter_abort(w);
+        sink_abort(&w);
         return st;
     }
     xc_planemeta m;
@@ -156,5 +189,5 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
     m.seconds = spent;
     if (seconds)
         *seconds = spent;
-    return xc_planewriter_commit(w, &m, err);
+    return sink_commit(&w, &m, err);
 }

@@ -12,6 +12,7 @@
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/io/xc_filterbank.h"
 #include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/xc_ddseries.h"
 #include "core/base/xc_progress.h"
 
 #ifdef __cplusplus
@@ -30,9 +31,11 @@ typedef struct {
     xc_progress_cb progress;    /* told after each gulp ("dedisperse", done, total); may be empty */
     const char *input_name;     /* for metadata and messages */
     const char *cmdline;
+    xc_ddseries_opts series;    /* format XC_DDOUT_NPY (zero): the plane; else one series file per trial */
 } xc_ddstream_args;
 
-/* Dedisperses everything r holds into OUT.json + OUT.r<k>.npy (atomically).
+/* Dedisperses everything r holds into OUT.json + OUT.r<k>.npy (atomically),
+ * or with a->series.format presto/tim into OUT_DM<dm>.dat/.inf or .tim.
  * *seconds (if not NULL) gets the time spent inside the implementation. */
 xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a,
                                double *seconds, xc_error *err);

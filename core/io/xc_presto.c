@@ -15,6 +15,7 @@
 
 #define XC_INF_ARTIFICIAL "None (Artificial Data Set)"
 #define XC_INF_NOTES "Any additional notes:"
+#define XC_INF_PAIR "On/Off bin pair #"
 /* '=' sits at this byte of a standard line; the value starts two bytes later. */
 #define XC_INF_EQ 40
 
@@ -55,6 +56,7 @@ static const infline inftab[] = {
 };
 #undef O
 #define NINF (sizeof inftab / sizeof inftab[0])
+#define BREAKS_LINE 11   /* inftab's "Any breaks in the data?" */
 
 void xc_inf_init(xc_inf *inf)
 {
@@ -172,6 +174,91 @@ static xc_status read_notes(xc_inf *inf, FILE *fp, const char *path, xc_error *e
     return XC_OK;
 }
 
+/* One " On/Off bin pair #%3d = %-11.0f, %-11.0f" line (writeinf); read
+ * as readinf's sscanf "%lf %*[ ,] %lf", the pair number checked too. */
+static xc_status read_pair(xc_inf *inf, const char *label, const char *value, const char *path,
+                           int lineno, xc_error *err)
+{
+    char *end;
+    long k = strtol(label + strlen(XC_INF_PAIR), &end, 10);
+    if (inf->breaks != 1)
+        return xc_error_set(err, XC_EFORMAT, "%s: line %d: %s: an on/off pair where '%s' is not 1 above it",
+                            path, lineno, label, inftab[BREAKS_LINE].label);
+    if (*end || k != inf->numonoff + 1)
+        return xc_error_set(err, XC_EFORMAT, "%s: line %d: '%s': expected pair #%d", path, lineno, label,
+                            inf->numonoff + 1);
+    if (inf->numonoff + 1 >= XC_INF_MAXONOFF)
+        return xc_error_set(err, XC_EFORMAT, "%s: line %d: %s: PRESTO reads fewer than %d on/off pairs",
+                            path, lineno, label, XC_INF_MAXONOFF);
+    double on, off;
+    char sep[8];
+    int used = 0;
+    if (sscanf(value, "%lf %7[ ,] %lf%n", &on, sep, &off, &used) != 3 || value[used] ||
+        !(on >= 0 && on == floor(on) && off == floor(off) && on <= 9007199254740992.0 &&
+          off <= 9007199254740992.0))
+        return xc_error_set(err, XC_EFORMAT, "%s: line %d: %s: '%s' is not two bin numbers 'on, off'", path,
+                            lineno, label, value);
+    inf->onoff[2 * inf->numonoff] = on;
+    inf->onoff[2 * inf->numonoff + 1] = off;
+    inf->numonoff++;
+    return XC_OK;
+}
+
+/* The pairs as readinf needs them: in order, inside 0..N-1, the last one
+ * ending at N-1 (readinf reads pairs until one does). */
+static xc_status check_onoff(const xc_inf *inf, const char *path, xc_status code, xc_error *err)
+{
+    if (inf->breaks != 0 && inf->breaks != 1)
+        return xc_error_set(err, code, "%s: %s: %d is neither 0 nor 1", path, inftab[BREAKS_LINE].label,
+                            inf->breaks);
+    if (!inf->breaks)
+        return XC_OK;
+    if (inf->numonoff < 1 || inf->numonoff >= XC_INF_MAXONOFF)
+        return xc_error_set(err, code, "%s: %s: 1 needs 1 to %d On/Off bin pair lines, %d given", path,
+                            inftab[BREAKS_LINE].label, XC_INF_MAXONOFF - 1, inf->numonoff);
+    double prev = 0;
+    for (int k = 0; k < inf->numonoff; k++) {
+        double on = inf->onoff[2 * k], off = inf->onoff[2 * k + 1];
+        if (!(on >= prev && off >= on && off <= inf->n - 1))
+            return xc_error_set(err, code,
+                                "%s: On/Off bin pair #%d: %.0f, %.0f is not in order inside 0..N-1 = %.0f "
+                                "(previous off %.0f)", path, k + 1, on, off, inf->n - 1, prev);
+        prev = off;
+    }
+    if (prev != inf->n - 1)
+        return xc_error_set(err, code, "%s: On/Off bin pair #%d: ends at %.0f, not at N-1 = %.0f", path,
+                            inf->numonoff, prev, inf->n - 1);
+    return XC_OK;
+}
+
+double xc_inf_data_bins(const xc_inf *inf)
+{
+    if (!inf->breaks)
+        return inf->n;
+    double sum = 0;
+    for (int k = 0; k < inf->numonoff; k++)
+        sum += inf->onoff[2 * k + 1] - inf->onoff[2 * k] + 1;
+    /* a last pair (N-1, N-1) after padding marks the end, not a datum */
+    int k = inf->numonoff - 1;
+    if (k > 0 && inf->onoff[2 * k] == inf->onoff[2 * k + 1] && inf->onoff[2 * k] > inf->onoff[2 * k - 1] + 1)
+        sum -= 1;
+    return sum;
+}
+
+void xc_inf_set_padding(xc_inf *inf, double ndata)
+{
+    inf->breaks = 0;
+    inf->numonoff = 0;
+    if (ndata >= inf->n)
+        return;
+    inf->breaks = 1;
+    inf->numonoff = 2;
+    inf->onoff[0] = 0;
+    inf->onoff[1] = ndata - 1;
+    inf->onoff[2] = inf->n - 1;
+    inf->onoff[3] = inf->n - 1;
+}
+
 xc_status xc_inf_read(xc_inf *inf, const char *path, xc_error *err)
 {
     int seen[NINF] = {0};
@@ -207,6 +294,10 @@ xc_status xc_inf_read(xc_inf *inf, const char *path, xc_error *err)
                               trim(line));
             break;
         }
+        if (!strncmp(label, XC_INF_PAIR, strlen(XC_INF_PAIR))) {
+            st = read_pair(inf, label, value, path, lineno, err);
+            continue;
+        }
         size_t i = 0;
         while (i < NINF && !label_eq(label, inftab[i].label))
             i++;
@@ -217,10 +308,9 @@ xc_status xc_inf_read(xc_inf *inf, const char *path, xc_error *err)
         }
         seen[i] = 1;
         st = store(inf, &inftab[i], value, path, lineno, err);
-        if (!st && inf->breaks != 0)
-            st = xc_error_set(err, XC_EFORMAT,
-                              "%s: line %d: %s: %d: on/off pairs are not supported", path,
-                              lineno, inftab[i].label, inf->breaks);
+        if (!st && inftab[i].offset == offsetof(xc_inf, breaks) && inf->breaks != 0 && inf->breaks != 1)
+            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: %s: '%s' is neither 0 nor 1", path,
+                              lineno, inftab[i].label, value);
     }
     if (!st && ferror(fp))
         st = xc_error_set(err, XC_EIO, "%s: read failed: %s", path, strerror(errno));
@@ -243,6 +333,8 @@ xc_status xc_inf_read(xc_inf *inf, const char *path, xc_error *err)
                           inf->dt);
     if (!st && !(inf->mjd >= 0))
         st = xc_error_set(err, XC_EFORMAT, "%s: Epoch of observation (MJD): %.17g must be >= 0", path, inf->mjd);
+    if (!st)
+        st = check_onoff(inf, path, XC_EFORMAT, err);
     return st;
 }
 
@@ -302,17 +394,16 @@ static xc_status format_line(const xc_inf *inf, const infline *L, char *val, siz
 xc_status xc_inf_write(const xc_inf *inf, const char *path, xc_error *err)
 {
     int artificial = strcmp(inf->telescope, XC_INF_ARTIFICIAL) == 0;
-    if (inf->breaks != 0)
-        return xc_error_set(err, XC_EINVAL, "%s: breaks: %d: on/off pairs are not supported",
-                            path, inf->breaks);
+    xc_status st = check_onoff(inf, path, XC_EINVAL, err);
+    if (st)
+        return st;
     if (!artificial && strcmp(inf->band, "Radio") != 0)
         return xc_error_set(err, XC_EINVAL, "%s: band: '%s' is not supported (only Radio)", path,
                             inf->band);
     if (strlen(inf->notes) >= sizeof inf->notes)
         return xc_error_set(err, XC_EINVAL, "%s: notes: not terminated", path);
     xc_atomic a;
-    xc_status st = xc_atomic_open(&a, path, 0, err);
-    if (st)
+    if ((st = xc_atomic_open(&a, path, 0, err)))
         return st;
     char val[600];
     for (size_t i = 0; i < NINF && !st; i++) {
@@ -322,6 +413,10 @@ xc_status xc_inf_write(const xc_inf *inf, const char *path, xc_error *err)
             break;
         if (fprintf(a.fp, " %-*s=  %s\n", XC_INF_EQ - 1, inftab[i].label, val) < 0)
             st = xc_error_set(err, XC_EIO, "%s: write failed: %s", path, strerror(errno));
+        for (int k = 0; !st && i == BREAKS_LINE && inf->breaks && k < inf->numonoff; k++)
+            if (fprintf(a.fp, " %s%3d                   =  %-11.0f, %-11.0f\n", XC_INF_PAIR, k + 1,
+                        inf->onoff[2 * k], inf->onoff[2 * k + 1]) < 0)
+                st = xc_error_set(err, XC_EIO, "%s: write failed: %s", path, strerror(errno));
     }
     if (!st && fprintf(a.fp, " %s\n    %s\n\n", XC_INF_NOTES, inf->notes) < 0)
         st = xc_error_set(err, XC_EIO, "%s: write failed: %s", path, strerror(errno));

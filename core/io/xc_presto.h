@@ -13,6 +13,12 @@
 extern "C" {
 #endif
 
+/* PRESTO's MAXNUMONOFF (include/makeinf.h): readinf refuses this many pairs
+ * or more.  The bins between one pair's off and the next pair's on are
+ * padding (prepdata/prepsubband fill them with the data's average); a last
+ * pair (N-1, N-1) marks padding that runs to the end. */
+#define XC_INF_MAXONOFF 40
+
 typedef struct {
     char name[256];            /* Data file name without suffix */
     char telescope[64];        /* "None (Artificial Data Set)" skips the observation lines */
@@ -24,7 +30,9 @@ typedef struct {
     int barycentered;
     double n;                  /* Number of bins in the time series */
     double dt;                 /* Width of each time series bin (sec) */
-    int breaks;                /* on/off pairs are not supported: breaks must be 0 */
+    int breaks;                /* 1: the on/off pairs below say which bins are data */
+    int numonoff;              /* pairs read or to write (only when breaks is 1) */
+    double onoff[2 * XC_INF_MAXONOFF]; /* first and last bin of each stretch of data */
     char band[32];             /* "Radio" */
     double beam_diam;          /* arcsec */
     double dm;
@@ -39,8 +47,16 @@ typedef struct {
 void xc_inf_init(xc_inf *inf);
 /* Reads `path` (an .inf file).  Unknown or malformed lines give XC_EFORMAT naming the line. */
 xc_status xc_inf_read(xc_inf *inf, const char *path, xc_error *err);
-/* Writes atomically (temp name, then rename). */
+/* Writes atomically (temp name, then rename); with breaks 1 the on/off pairs
+ * follow the breaks line as writeinf lays them out. */
 xc_status xc_inf_write(const xc_inf *inf, const char *path, xc_error *err);
+
+/* Bins that are data (the sum over the on/off pairs; N without breaks). */
+double xc_inf_data_bins(const xc_inf *inf);
+/* Marks bins ndata..N-1 as padding, as prepdata's update_infodata does for
+ * padding written after the data: pairs (0, ndata-1) and (N-1, N-1);
+ * no breaks when ndata >= N. */
+void xc_inf_set_padding(xc_inf *inf, double ndata);
 
 /* Reads a whole .dat (float32) file; *n gets the sample count; caller frees *data. */
 xc_status xc_dat_read(const char *path, float **data, size_t *n, xc_error *err);
