@@ -126,7 +126,7 @@ XC_TEST(test_sift_echo, "sift_echo")
 /* ---- searches ------------------------------------------------------------- */
 
 /* Unrelated strong signals, all kept at every numharm: a drifting tone A
- * (mean r 20050, z 100) and steady tones at 7/4 of A's r plus 87 bins (the
+ * (mean r 20050, z 100) and steady tones at 7/4 of A's r plus 60 bins (the
  * old rule's wide tolerance removed such a tone as A's "7/4 harmonic"), at
  * 2 r_A + 40 (near, but not at, A's 2nd harmonic), and at 8/3 r_A + 61.
  * Each must lead its own place in the list within 1 bin of its mean r (A:
@@ -136,7 +136,7 @@ XC_TEST(test_unrelated_kept, "unrelated_kept")
     const double rA = 20050;
     const tone t[] = {
         {0.15, 20000, 100},
-        {0.05, 1.75 * rA + 87, 0},
+        {0.05, 1.75 * rA + 60, 0},
         {0.05, 2 * rA + 40, 0},
         {0.05, 8.0 / 3 * rA + 61, 0},
     };
