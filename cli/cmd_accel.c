@@ -137,6 +137,12 @@ int xc_cmd_accel(int argc, char **argv)
                               "order-dependent insertion, its trials truncated to an integer", .def = "exact"),
         {.name = "normwidth", .kind = XC_OPTK_CALL, .fn = xc_cli_opt_bins, .dest = &o.normwidth, .lo = 16, .hi = 32,
          .arg = "N", .help = "preset exact: normalisation block in bins", .def = d[5]},
+        XC_OPT_FLAG("rednoise", &o.rednoise,
+                    .help = "deredden the spectrum before normalising: PRESTO's rednoise method\n"
+                            "(amplitudes divided by the root of a running median of the power,\n"
+                            "median/ln 2, in blocks growing from 6 bins as 6 ln(bin) up to 200,\n"
+                            "interpolated between block midpoints), as accelsearch does to a .dat\n"
+                            "series (it leaves a .fft as it is, and so does the default here)"),
         XC_OPT_FLAG("highacc", &highacc, .help = "template half-widths with accelsearch's HIGHACC (48 more bins)"),
         XC_OPT_FLAG("outofcore", &o.outofcore,
                     .help = "with -numharm > 1: compute each block's sub-harmonics with it instead of\n"

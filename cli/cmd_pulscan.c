@@ -80,13 +80,14 @@ int xc_cmd_pulscan(int argc, char **argv)
     xc_psopts_default(&o);
     /* -format, -norm and -logp: the index of the word given */
     int pulscand = 0, mom = o.norm == XC_NORM_MOM, poly = o.logp == XC_LOGP_POLY, quiet = 0;
-    char d[6][48];   /* the defaults the help shows: those of xc_psopts_default */
+    char d[7][48];   /* the defaults the help shows: those of xc_psopts_default */
     const int iv[] = {o.zmax, o.numharm, o.zstep};
     for (int k = 0; k < 3; k++)
         snprintf(d[k], sizeof d[k], "%d", iv[k]);
     snprintf(d[3], sizeof d[3], "%.1f", o.sigma);
     snprintf(d[4], sizeof d[4], "%zu", o.chunkwidth);
     snprintf(d[5], sizeof d[5], "%zu", o.normwidth);
+    snprintf(d[6], sizeof d[6], "%.1f", o.flo);
     const xc_opt opts[] = {
         XC_OPT_STR("i", &input, .arg = "X.fft",
                    .help = "input spectrum (X.inf must sit beside it); may also be the only argument"),
@@ -130,9 +131,23 @@ int xc_cmd_pulscan(int argc, char **argv)
                             "test: each quarter of a boxcar of width >= 4 holds >= 1/16 of its excess\n"
                             "power, as a drifting signal does; local maxima are filled by definition);\n"
                             "then one candidate per cluster (boxcars that touch, |dr| <= max(2,\n"
-                            "(w1+w2)/2)) across widths and stages; then candidates within\n"
-                            "max(1.5, (w_c+q*w_a)/2)+q/2+1/2 bins of q = n/m times a stronger one's r\n"
-                            "(n, m <= 8) removed as harmonics"),
+                            "(w1+w2)/2)) across widths and stages; then harmonics removed: c within\n"
+                            "1.1(1+q) bins of q = n/m times a stronger a's r, c's m-th harmonic on\n"
+                            "a's n-th (m <= c's stages, n <= 16; PRESTO sifting.py's r_err 1.1), is\n"
+                            "dropped, unless a is only c's sub-harmonic echo (m = 1, n <= a's\n"
+                            "stages, and no stage below n finds a candidate where a is): c then\n"
+                            "replaces a"),
+        XC_OPT_NONNEG("flo", &o.flo, .arg = "F",
+                      .help = "lowest fundamental frequency kept, Hz (accelsearch's -flo and default):\n"
+                              "candidates whose boxcar starts below rlo = floor(F T) are dropped\n"
+                              "before sifting (sigmas still count every bin's trials)", .def = d[6]),
+        XC_OPT_NONNEG("rlo", &o.rlo, .arg = "R", .help = "-flo in bins; overrides it", .def = "floor(flo T)"),
+        XC_OPT_FLAG("rednoise", &o.rednoise,
+                    .help = "deredden the spectrum before normalising: PRESTO's rednoise method\n"
+                            "(amplitudes divided by the root of a running median of the power,\n"
+                            "median/ln 2, in blocks growing from 6 bins as 6 ln(bin) up to 200,\n"
+                            "interpolated between block midpoints), as accelsearch does to a .dat\n"
+                            "series; for spectra whose low frequencies carry red noise"),
         XC_OPT_CHOICE("norm", &mom, "exact|mom", .arg = "exact|mom",
                       .help = "exact median/MAD or the GPU version's median of medians of 4", .def = "exact"),
         XC_OPT_CHOICE("logp", &poly, "exact|poly", .arg = "exact|poly",

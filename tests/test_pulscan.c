@@ -174,6 +174,7 @@ static xc_psopts all_peaks_opts(int zmax, int numharm, size_t normwidth, size_t 
     o.numharm = numharm;
     o.sigma = 0;
     o.nosift = 1;
+    o.flo = 0;             /* no low-frequency cut: the hand spectra's bins are all below 1 Hz */
     o.chunkwidth = chunkwidth;
     o.normwidth = normwidth;
     return o;
@@ -922,21 +923,23 @@ XC_TEST(test_sift, "sift")
         mk(1000.0, 1, 2, 9),    /* same place at stage 2: same cluster */
         mk(1010.0, 1, 1, 7),    /* 10 bins away: kept */
         mk(1040.0, 41, 1, 6.5), /* 40 bins away but its boxcar reaches 1020: kept (|dr| 30 > 21) */
-        mk(2000.5, 1, 1, 6),    /* 2 x 1000: harmonic */
-        mk(333.0, 1, 1, 5),     /* 1000 / 3: harmonic */
-        mk(1501.0, 1, 1, 4),    /* 3/2 x 1000: harmonic */
-        mk(1111.1, 1, 1, 3),    /* ratios 1.111, 1.100, 1.068: no n/m <= 8 within tolerance: kept */
-        mk(1190.0, 1, 1, 2),    /* 8/7 x 1040 = 1188.6, within the wide candidate's (1+q*41)/2 + q/2 + 1/2 */
+        mk(2000.5, 1, 1, 6),    /* 2 x 1000 within 1.1 (1 + 2): its 2nd harmonic */
+        mk(333.0, 1, 3, 5),     /* stage 3: its 3rd harmonic (999) on 1000 (|333 - 1000/3| <= 1.1 (1 + 1/3)) */
+        mk(1501.0, 1, 2, 4),    /* stage 2: its 2nd harmonic (3002) on 1000's 3rd: q = 3/2 */
+        mk(1111.1, 1, 1, 3),    /* ratios 1.111, 1.100, 1.068: no integer n <= 16: kept */
+        mk(1190.0, 1, 1, 2),    /* 8/7 x 1040 = 1188.6: a stage-1 candidate sums no harmonic that could
+                                   hold 1040's power, and the wide one's width widens nothing: kept */
+        mk(500.3, 1, 1, 1.9),   /* 1000 / 2, stage 1: its one harmonic, 500, holds nothing of 1000: kept */
+        mk(251.0, 1, 1, 1.8),   /* 1000 / 4 off by 1: a stage-1 sub-harmonic is never related: kept */
     };
     for (size_t k = 0; k < sizeof in / sizeof *in; k++)
         CU_ASSERT_EQUAL_FATAL(xc_candlist_add(&l, &in[k], &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(xc_pulscan_sift(&l, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(l.n, 4);
-    CU_ASSERT_EQUAL(l.c[0].r, 1000.0);
+    static const double kept[] = {1000.0, 1010.0, 1040.0, 1111.1, 1190.0, 500.3, 251.0};
+    CU_ASSERT_EQUAL_FATAL(l.n, sizeof kept / sizeof *kept);
+    for (size_t k = 0; k < l.n; k++)
+        CU_ASSERT_EQUAL(l.c[k].r, kept[k]);
     CU_ASSERT_EQUAL(l.c[0].numharm, 1);
-    CU_ASSERT_EQUAL(l.c[1].r, 1010.0);
-    CU_ASSERT_EQUAL(l.c[2].r, 1040.0);
-    CU_ASSERT_EQUAL(l.c[3].r, 1111.1);
     xc_candlist_free(&l);
 }
 

@@ -123,6 +123,8 @@ typedef struct {
                               given or the plane needs 2 GB or more) */
     size_t devblock;       /* a searcher with its own sums (gpu): most bytes of plane per block it keeps
                               (0: its default, 1 GiB); at least one segment is always taken */
+    int rednoise;          /* 1: deredden the spectrum first (core/search/xc_rednoise.h), as accelsearch
+                              does to a .dat series; 0 (default): as it does to a .fft */
 } xc_accel_opts;
 
 void xc_accel_opts_default(xc_accel_opts *o);

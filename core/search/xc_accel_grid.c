@@ -47,6 +47,8 @@ xc_status xc_accel_opts_check(const xc_accel_opts *o, xc_error *err)
         return xc_error_set(err, XC_EINVAL, "option -rhi: %g is not a finite bin > 0", o->rhi);
     if (o->threads < 0)
         return xc_error_set(err, XC_EINVAL, "option -ncpus: %d is below 0", o->threads);
+    if (o->rednoise != 0 && o->rednoise != 1)
+        return xc_error_set(err, XC_EINVAL, "option -rednoise: %d is not 0 or 1", o->rednoise);
     if (o->preset != XC_ACCEL_EXACT && o->preset != XC_ACCEL_PRESTO)
         return xc_error_set(err, XC_EINVAL, "option -preset: %d is not a preset", (int)o->preset);
     if (o->normwidth < 16)

@@ -11,6 +11,7 @@
 #include <omp.h>
 
 #include "core/search/xc_accel.h"
+#include "core/search/xc_rednoise.h"
 #include "core/search/xc_signif.h"
 
 /* Rows of a block are searched in at most this many chunks of r. */
@@ -356,7 +357,11 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
 {
     const xc_accel_plan p = *plan;   /* a shallow copy: the caller owns what it points to */
     const xc_accel_opts *o = &p.o;
-    xc_status st = XC_OK;
+    /* Dereddened here, before normalisation and every implementation's stage. */
+    xc_spectrum red;
+    xc_status st = xc_spectrum_whiten(sp, o->rednoise, &red, &sp, err);
+    if (st)
+        return st;
     run_t r;
     memset(&r, 0, sizeof r);
     r.s = s;
@@ -444,6 +449,7 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     free(r.plane);
     free(r.sub);
     free(r.want);
+    xc_spectrum_free(&red);
     return st;
 }
 

@@ -32,7 +32,7 @@ static int same_but_zh(const xc_accel_opts *a, const xc_accel_opts *b)
 #define SAMEF(f) ((isnan(a->f) && isnan(b->f)) || a->f == b->f)
     return a->wmax == b->wmax && SAMEF(sigma) && SAMEF(flo) && SAMEF(fhi) && SAMEF(rlo) && SAMEF(rhi) &&
            a->preset == b->preset && a->acc == b->acc && a->normwidth == b->normwidth &&
-           a->outofcore == b->outofcore && a->devblock == b->devblock;
+           a->outofcore == b->outofcore && a->devblock == b->devblock && a->rednoise == b->rednoise;
 #undef SAMEF
 }
 

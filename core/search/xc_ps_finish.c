@@ -138,10 +138,11 @@ xc_status xc_pulscan_finish(const xc_psopts *o, const xc_spectrum *sp, const dou
     tmp.T = sp->T;
     snprintf(tmp.source, sizeof tmp.source, "crosscheck");
     xc_status st = XC_OK;
+    const double rlo = xc_pulscan_rlo(o, sp->T);
     for (size_t k = 0; k < pk->n && !st; k++) {
-        if (!(sig[k] > o->sigma))
-            continue;
         const xc_pspeak *p = &pk->p[k];
+        if (!(sig[k] > o->sigma) || (double)p->i < rlo)
+            continue;
         xc_cand c;
         memset(&c, 0, sizeof c);
         c.r = (double)p->i + 0.5 * (p->width - 1);

@@ -19,7 +19,8 @@
 void xc_psopts_default(xc_psopts *o)
 {
     /* every field not named is 0 */
-    *o = (xc_psopts){.zmax = 200, .numharm = 1, .sigma = 2.0, .zstep = 2, .chunkwidth = 32768, .normwidth = 6000};
+    *o = (xc_psopts){.zmax = 200, .numharm = 1, .sigma = 2.0, .zstep = 2, .chunkwidth = 32768, .normwidth = 6000,
+                     .flo = 1.0, .rlo = NAN};
 }
 
 xc_status xc_psopts_check(const xc_psopts *o, xc_error *err)
@@ -38,11 +39,23 @@ xc_status xc_psopts_check(const xc_psopts *o, xc_error *err)
         return xc_error_set(err, XC_EINVAL, "-normalizechunkwidth %zu must be >= 16 bins", o->normwidth);
     if (o->threads < 0 || o->tile < 0)
         return xc_error_set(err, XC_EINVAL, "threads (%d) and tile (%d) must be >= 0", o->threads, o->tile);
+    if (!(o->flo >= 0) || !isfinite(o->flo))
+        return xc_error_set(err, XC_EINVAL, "-flo %g must be a finite frequency >= 0 Hz", o->flo);
+    if (!isnan(o->rlo) && (!(o->rlo >= 0) || !isfinite(o->rlo)))
+        return xc_error_set(err, XC_EINVAL, "-rlo %g must be a finite bin >= 0", o->rlo);
+    if (o->rednoise != 0 && o->rednoise != 1)
+        return xc_error_set(err, XC_EINVAL, "rednoise %d must be 0 or 1", o->rednoise);
     if (o->norm != XC_NORM_EXACT && o->norm != XC_NORM_MOM)
         return xc_error_set(err, XC_EINVAL, "normalisation mode %d is unknown", (int)o->norm);
     if (o->logp != XC_LOGP_EXACT && o->logp != XC_LOGP_POLY)
         return xc_error_set(err, XC_EINVAL, "logp mode %d is unknown", (int)o->logp);
     return XC_OK;
+}
+
+double xc_pulscan_rlo(const xc_psopts *o, double T)
+{
+    double r = isnan(o->rlo) ? floor(o->flo * T) : o->rlo;
+    return r > 1 ? r : 1;
 }
 
 xc_status xc_pulscan_check_input(const xc_spectrum *sp, const xc_psopts *o, xc_error *err)

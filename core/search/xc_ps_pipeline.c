@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 
+#include "core/search/xc_rednoise.h"
+
 const xc_searcher *xc_searcher_of(const xc_impl *impl)
 {
     /* The head is the first member, so the descriptor starts where it does. */
@@ -15,7 +17,14 @@ xc_status xc_pulscan_powers(const xc_searcher *s, const xc_spectrum *sp, const x
                             xc_error *err)
 {
     xc_status st = xc_pulscan_check_input(sp, o, err);
-    return st ? st : s->powers(s, sp, o, P, err);
+    xc_spectrum red = {0};
+    const xc_spectrum *use = sp;
+    if (!st)
+        st = xc_spectrum_whiten(sp, o->rednoise, &red, &use, err);
+    if (!st)
+        st = s->powers(s, use, o, P, err);
+    xc_spectrum_free(&red);
+    return st;
 }
 
 /* Steps 1-5 with the host powers kept for the fill test of finish (*P is
@@ -26,6 +35,9 @@ static xc_status peaks(const xc_searcher *s, const xc_spectrum *sp, const xc_pso
     *P = NULL;
     xc_status st = xc_pulscan_check_input(sp, o, err);
     if (st)
+        return st;
+    xc_spectrum red = {0};
+    if ((st = xc_spectrum_whiten(sp, o->rednoise, &red, &sp, err)))
         return st;
     double *thr = NULL;
     st = xc_pulscan_thresholds(o, sp->nbins, &thr, err);
@@ -38,6 +50,7 @@ static xc_status peaks(const xc_searcher *s, const xc_spectrum *sp, const xc_pso
     if (!st)
         st = s->peaks(s, sp, o, *P, thr, pk, err);
     free(thr);
+    xc_spectrum_free(&red);
     return st;
 }
 

@@ -8,6 +8,7 @@
  * xc_ps_pipeline.c), so the candidates are the same bits. */
 #include <stdlib.h>
 
+#include "core/search/xc_rednoise.h"
 #include "core/search/xc_search.h"
 
 struct xc_pulscan_session {
@@ -63,6 +64,9 @@ xc_status xc_pulscan_session_run(xc_pulscan_session *ss, const xc_spectrum *sp, 
     xc_status st = xc_pulscan_check_input(sp, &ss->o, err);
     if (st)
         return st;
+    xc_spectrum red = {0};
+    if ((st = xc_spectrum_whiten(sp, ss->o.rednoise, &red, &sp, err)))
+        return st;
     double *P = NULL;
     xc_pspeaks pk;
     xc_pspeaks_init(&pk);
@@ -79,6 +83,7 @@ xc_status xc_pulscan_session_run(xc_pulscan_session *ss, const xc_spectrum *sp, 
         st = xc_pulscan_finish(&ss->fin, sp, P, &pk, out, err);
     xc_pspeaks_free(&pk);
     free(P);
+    xc_spectrum_free(&red);
     return st;
 }
 

@@ -18,6 +18,12 @@
 
 /* ---- sifting ---------------------------------------------------------------- */
 
+/* PRESTO python/presto/sifting.py: each r is uncertain by r_err = 1.1 bins;
+ * harmonics up to 16 (its and accelsearch's eliminate_harmonics' integer
+ * factors 1..16). */
+#define XC_SIFT_RERR 1.1
+#define XC_SIFT_MAXN 16
+
 typedef struct {
     size_t *idx;       /* kept candidates, ascending r */
     size_t n;
@@ -48,11 +54,49 @@ static void kept_insert(kept_set *k, const xc_cand *c, size_t j)
         k->maxw = c[j].width;
 }
 
+static void kept_remove(kept_set *k, size_t pos)
+{
+    memmove(k->idx + pos, k->idx + pos + 1, (k->n - pos - 1) * sizeof *k->idx);
+    k->n--;
+}
+
 static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
 
-static double harm_tol(const xc_cand *c, const xc_cand *a, double q)
+/* Two boxcars touch: the clusters' rule. */
+static int touch(const xc_cand *a, const xc_cand *b)
 {
-    return fmax(1.5, 0.5 * (c->width + q * a->width)) + 0.5 * q + 0.5;
+    return fabs(a->r - b->r) <= fmax(2.0, 0.5 * (a->width + b->width));
+}
+
+/* a, summing at its harmonic n a candidate's fundamental, is only that
+ * candidate's echo unless a stage below n (a sum that does not reach the
+ * n-th harmonic) found a candidate too, where a is: all[0..n) is every
+ * candidate above the threshold, before clustering. */
+static int echo_of(const xc_cand *all, size_t nall, const xc_cand *a, int n)
+{
+    for (size_t j = 0; j < nall; j++)
+        if (all[j].numharm < n && touch(&all[j], a))
+            return 0;
+    return 1;
+}
+
+/* The kept candidate c is the harmonic of (position in k, ratio numerator
+ * n via *nout), or k->n: c's m-th harmonic on a's n-th, m <= c's stages. */
+static size_t related(const kept_set *k, const xc_cand *c, size_t j, int *nout)
+{
+    for (int m = 1; m <= c[j].numharm; m++)
+        for (int n = 1; n <= XC_SIFT_MAXN; n++) {
+            if (n == m || gcd(n, m) != 1)
+                continue;
+            double q = (double)n / m, tol = XC_SIFT_RERR * (1 + q);
+            for (size_t p = lower_r(k, c, (c[j].r - tol) / q); p < k->n && c[k->idx[p]].r <= (c[j].r + tol) / q;
+                 p++)
+                if (fabs(c[j].r - q * c[k->idx[p]].r) <= tol) {
+                    *nout = m == 1 ? n : 0;
+                    return p;
+                }
+        }
+    return k->n;
 }
 
 xc_status xc_pulscan_sift(xc_candlist *l, xc_error *err)
@@ -75,7 +119,7 @@ xc_status xc_pulscan_sift(xc_candlist *l, xc_error *err)
         int claimed = 0;
         for (size_t p = lower_r(&k, c, c[j].r - win); p < k.n && c[k.idx[p]].r <= c[j].r + win; p++) {
             const xc_cand *a = &c[k.idx[p]];
-            if (fabs(c[j].r - a->r) <= fmax(2.0, 0.5 * (a->width + c[j].width))) {
+            if (touch(a, &c[j])) {
                 claimed = 1;
                 break;
             }
@@ -85,33 +129,25 @@ xc_status xc_pulscan_sift(xc_candlist *l, xc_error *err)
             kept_insert(&k, c, j);
         }
     }
-    /* Harmonics: r_c close to (n/m) r_a for a stronger kept a. */
+    /* Harmonics, going down in sigma (xc_search.h, xc_pulscan_sift). */
     k.n = 0;
-    k.maxw = 0;
     for (size_t j = 0; j < n; j++) {
         if (!keep[j])
             continue;
-        int related = 0;
-        for (int nn = 1; nn <= 8 && !related; nn++)
-            for (int mm = 1; mm <= 8 && !related; mm++) {
-                if (nn == mm || gcd(nn, mm) != 1)
-                    continue;
-                double q = (double)nn / mm;
-                /* |r_c - q r_a| <= tol(a) with tol(a) <= tolmax, so r_a lies in this window. */
-                double tolmax = fmax(1.5, 0.5 * (c[j].width + q * k.maxw)) + 0.5 * q + 0.5;
-                double lo = (c[j].r - tolmax) / q, hi = (c[j].r + tolmax) / q;
-                for (size_t p = lower_r(&k, c, lo); p < k.n && c[k.idx[p]].r <= hi; p++) {
-                    const xc_cand *a = &c[k.idx[p]];
-                    if (fabs(c[j].r - q * a->r) <= harm_tol(&c[j], a, q)) {
-                        related = 1;
-                        break;
-                    }
-                }
-            }
-        if (related)
-            keep[j] = 0;
-        else
+        int nn = 0;
+        size_t p = related(&k, c, j, &nn);
+        if (p == k.n) {
             kept_insert(&k, c, j);
+            continue;
+        }
+        size_t ia = k.idx[p];
+        if (nn >= 2 && nn <= c[ia].numharm && echo_of(c, n, &c[ia], nn)) {
+            keep[ia] = 0;      /* a stood only on c's power: c takes its place */
+            kept_remove(&k, p);
+            kept_insert(&k, c, j);
+        } else {
+            keep[j] = 0;
+        }
     }
     size_t m = 0;
     for (size_t j = 0; j < n; j++)

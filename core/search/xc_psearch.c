@@ -25,7 +25,7 @@ struct fam {
     int joint;             /* configurations searched as one (xc_psearch_joint) */
     void (*defaults)(xc_psearch_opts *o);
     xc_status (*check)(const xc_psearch_opts *o, xc_error *err);
-    size_t zmax, numharm, sigma, threads;
+    size_t zmax, numharm, sigma, threads, flo, rednoise;
     xc_status (*open)(xc_psearch *s, const xc_impl *impl, const xc_psearch_opts *o, xc_error *err);
     xc_status (*run)(xc_psearch *s, const xc_spectrum *sp, xc_candlist *out, xc_error *err);
     int (*fits)(const xc_psearch *s, const xc_spectrum *sp);
@@ -92,12 +92,16 @@ static void ac_close(void *ss) { xc_accel_session_close(ss); }
 
 /* The common options have these types in every family's options. */
 #define IS(type, T, name) _Generic(((T *)0)->name, type: 1, default: 0)
-#define TYPED(T) (IS(int, T, zmax) && IS(int, T, numharm) && IS(double, T, sigma) && IS(int, T, threads))
-_Static_assert(TYPED(xc_psopts) && TYPED(xc_accel_opts), "zmax, numharm, threads int and sigma double");
+#define TYPED(T)                                                                                              \
+    (IS(int, T, zmax) && IS(int, T, numharm) && IS(double, T, sigma) && IS(int, T, threads) &&              \
+     IS(double, T, flo) && IS(int, T, rednoise))
+_Static_assert(TYPED(xc_psopts) && TYPED(xc_accel_opts), "zmax, numharm, threads, rednoise int; sigma, flo double");
 #undef TYPED
 #undef IS
 
-#define FIELDS(T) offsetof(T, zmax), offsetof(T, numharm), offsetof(T, sigma), offsetof(T, threads)
+#define FIELDS(T)                                                                                             \
+    offsetof(T, zmax), offsetof(T, numharm), offsetof(T, sigma), offsetof(T, threads), offsetof(T, flo),      \
+        offsetof(T, rednoise)
 static const struct fam fams[] = {
     {XC_FAMILY_PULSCAN, 0, ps_defaults, ps_check, FIELDS(xc_psopts), ps_open, ps_run, ps_fits, ps_close},
     {XC_FAMILY_ACCEL, 1, ac_defaults, ac_check, FIELDS(xc_accel_opts), ac_open, ac_run, ac_fits, ac_close},
@@ -162,6 +166,15 @@ void xc_psearch_opts_threads(xc_psearch_opts *o, int threads)
     const struct fam *f = fam_of(o->family);
     if (f)
         *FIELD(int, o, f, threads) = threads;
+}
+
+void xc_psearch_opts_lowfreq(xc_psearch_opts *o, double flo, int rednoise)
+{
+    const struct fam *f = fam_of(o->family);
+    if (!f)
+        return;
+    *FIELD(double, o, f, flo) = flo;
+    *FIELD(int, o, f, rednoise) = rednoise;
 }
 
 #undef FIELD

@@ -57,6 +57,13 @@ xc_status xc_psearch_opts_check(const xc_psearch_opts *o, xc_error *err);
 void xc_psearch_opts_set(xc_psearch_opts *o, int zmax, int numharm, double sigma);
 void xc_psearch_opts_get(const xc_psearch_opts *o, int *zmax, int *numharm, double *sigma);
 void xc_psearch_opts_threads(xc_psearch_opts *o, int threads);
+/* The low frequencies, which every family handles as accelsearch: the cut
+ * flo in Hz (default 1; the Pulscan search drops candidates whose boxcar
+ * starts below floor(flo T), the accel search, as accelsearch, searches
+ * from floor(flo T) in the plane of the highest harmonic summed), and
+ * rednoise = 1 to deredden the spectrum first by PRESTO's rednoise method
+ * (core/search/xc_rednoise.h; default 0, as accelsearch for a .fft). */
+void xc_psearch_opts_lowfreq(xc_psearch_opts *o, double flo, int rednoise);
 
 /* 1 when n configurations of impl's family are searched as one (the accel
  * sweep): their lists then depend, by rounding, on the set searched

@@ -55,8 +55,19 @@
  *     sigmas do not change with the z sampling).  Kept if sigma > `sigma`.
  *  7. Reported r = i + (w - 1)/2, the boxcar's centre in Fourier bins of the
  *     fundamental (the mid-observation average, as PRESTO); z = w - 1.
- *  8. Sifting (unless nosift): R-block peaks that are not filled are dropped,
+ *  8. Low-frequency cut: candidates whose boxcar starts below
+ *     xc_pulscan_rlo (floor(flo T), flo = 1 Hz by default, as accelsearch's
+ *     -flo) are dropped, before sifting, so that red noise near DC neither
+ *     leads the list nor sifts real signals away as their "harmonics".
+ *     The trials of step 6 still count every fundamental bin (a cut after
+ *     the search: sigmas do not change with flo).  R-block peaks are the
+ *     maxima of whole R-blocks, the cut applying to the peak found.
+ *  9. Sifting (unless nosift): R-block peaks that are not filled are dropped,
  *     then xc_pulscan_sift.
+ *
+ * With rednoise = 1 the spectrum is first dereddened (xc_spectrum_deredden,
+ * PRESTO's method), in core, before any implementation's stages, so every
+ * implementation searches the same values.
  */
 #ifndef XC_SEARCH_H
 #define XC_SEARCH_H
@@ -96,6 +107,9 @@ typedef struct {
     xc_logp_mode logp;     /* exact or the paper's polynomial (logp and sigma only) */
     int threads;           /* 0: OpenMP default */
     int tile;              /* cpu: starts per cache tile (0: 1024) */
+    double flo;            /* lowest fundamental frequency kept, Hz (default 1, as accelsearch's -flo) */
+    double rlo;            /* the same in bins; NAN (default): floor(flo T); given, it overrides flo */
+    int rednoise;          /* 1: deredden the spectrum first (core/search/xc_rednoise.h) */
     XC_GROWN(back)
 } xc_psopts;
 
@@ -210,10 +224,24 @@ xc_status xc_pulscan_finish(const xc_psopts *o, const xc_spectrum *sp, const dou
  *  - clusters: going down in sigma, a candidate is dropped when a kept one
  *    has |dr| <= max(2, (width_a + width_c)/2) (their boxcars touch), across
  *    widths and stages;
- *  - harmonics: then, going down in sigma, a candidate c is dropped when a
- *    stronger kept a has |r_c - q*r_a| <= max(1.5, (width_c + q*width_a)/2)
- *    + 0.5*q + 0.5 for some q = n/m != 1, 1 <= n, m <= 8. */
+ *  - harmonics: then, going down in sigma, c is related to a stronger kept
+ *    a when |r_c - q r_a| <= 1.1 (1 + q) for a ratio q = n/m != 1 (n, m
+ *    coprime) that a harmonic sum can produce: c's m-th harmonic, m <= c's
+ *    stages (numharm), on a's n-th, n <= 16.  Each r is taken as uncertain
+ *    by 1.1 bins, a's q-th multiple by q times that (PRESTO sifting.py's
+ *    r_err = 1.1; its and accelsearch's eliminate_harmonics' factors 1..16).
+ *    The tolerance does not grow with either boxcar's width: a drifting
+ *    signal's mean frequency r is known to about a bin whatever its drift.
+ *    A related c is dropped, except when c's fundamental is a's n-th
+ *    harmonic (m = 1) summed by a (n <= a's stages) and a is only c's echo:
+ *    no candidate of a stage below n (a sum that does not reach c) touches
+ *    a's boxcar.  Then c replaces a: a candidate is never replaced by a
+ *    sub-harmonic that holds nothing but its own power.  At numharm 1
+ *    (every candidate of stage 1) only integer ratios n = 2..16 relate. */
 xc_status xc_pulscan_sift(xc_candlist *l, xc_error *err);
+/* The first boxcar start kept by the low-frequency cut (step 8): o->rlo
+ * when given, else floor(flo T); at least 1. */
+double xc_pulscan_rlo(const xc_psopts *o, double T);
 
 /* ---- searchers and the pipeline core drives ------------------------------ */
 
