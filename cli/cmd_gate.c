@@ -291,7 +291,7 @@ int xc_cmd_gate(int argc, char **argv)
         return xc_cli_failf(spec->cmd, "-exact, -float and -approx are gate dedisperse's");
     if ((rc = choose_impl(&g, dd, spec->cmd)) || (rc = make_work(&g, work, spec->cmd)))
         return rc;
-    g.vd.lines = g.quiet ? NULL : stderr;
+    g.vd.lines = g.quiet ? NULL : stdout;   /* the table, a row as it comes */
     g.vd.style = XC_VD_LINE_STATE;
     if (!g.quiet)
         fprintf(stderr, "crosscheck gate %s: tier %s, %s%s, convention %s, work folder %s\n", g.what, g.tier_name,

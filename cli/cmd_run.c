@@ -155,7 +155,7 @@ int xc_cmd_run(int argc, char **argv)
         xc_runspec_free(&s);
         return xc_cli_fail("run", &e);
     }
-    c.vd.lines = c.quiet ? NULL : stderr;
+    c.vd.lines = c.quiet ? NULL : stdout;   /* the table, a row as it comes */
     c.vd.style = XC_VD_LINE_IMPL;
     double t0 = xc_now();
     char line[1600];

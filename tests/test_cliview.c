@@ -1,0 +1,170 @@
+/* What the command line shows while and after it works: the progress meter
+ * (its estimate and its throttle, with a fake clock) and the verdict table
+ * (its width, each check once, the full text of a failure). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_meter.h"
+#include "cli/cli_verdict.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
+
+static double fake_t;
+static double fake_clock(void) { return fake_t; }
+
+XC_TEST(test_meter_duration, "meter: durations in s, min and h")
+{
+    char b[32];
+    xc_meter_duration(b, sizeof b, 0.4);
+    CU_ASSERT_STRING_EQUAL(b, "0 s");
+    xc_meter_duration(b, sizeof b, 59.4);
+    CU_ASSERT_STRING_EQUAL(b, "59 s");
+    xc_meter_duration(b, sizeof b, 185);
+    CU_ASSERT_STRING_EQUAL(b, "3 min 05 s");
+    xc_meter_duration(b, sizeof b, 7620);
+    CU_ASSERT_STRING_EQUAL(b, "2 h 07 min");
+}
+
+XC_TEST(test_meter_eta, "meter: done/total, elapsed and the linear estimate of the time left")
+{
+    xc_progress p;
+    fake_t = 100;
+    xc_progress_start_on(&p, "dedisperse", 1000, XC_METER_LOG, 0, fake_clock, stderr);
+    p.unit = "spectra";
+    p.done = 250;
+    char b[256];
+    /* 25 % in 10 s: 30 s left at the same rate */
+    xc_meter_text(b, sizeof b, &p, 110);
+    CU_ASSERT_STRING_EQUAL(b, "dedisperse: 25% (250/1000 spectra), 10 s elapsed, about 30 s left");
+    /* nothing done yet: no estimate */
+    p.done = 0;
+    p.unit = NULL;
+    xc_meter_text(b, sizeof b, &p, 300);
+    CU_ASSERT_STRING_EQUAL(b, "dedisperse: 0% (0/1000), 3 min 20 s elapsed");
+}
+
+/* Drives a log meter with the fake clock: done = total * t / T, an update
+ * every dt s from 0 to T, then the end; returns the times of the lines. */
+static int drive(int forced, double T, double dt, double *at, int max, char *text, size_t n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    xc_progress p;
+    fake_t = 0;
+    xc_progress_start_on(&p, "step", 1000, XC_METER_LOG, forced, fake_clock, fp);
+    int k = 0, lines = 0;
+    for (fake_t = dt; fake_t <= T + 1e-9; fake_t = ++k * dt + dt) {
+        xc_progress_update(&p, (uint64_t)(1000 * fake_t / T + 1e-9));
+        if (p.lines > lines && lines < max)
+            at[lines] = fake_t;
+        lines = p.lines;
+    }
+    fake_t = T;
+    xc_progress_end(&p);
+    fclose(fp);
+    snprintf(text, n, "%s", buf ? buf : "");
+    free(buf);
+    return lines;
+}
+
+XC_TEST(test_meter_log_throttle, "meter: in a log, a line per tenth at least 10 s apart, and one every 30 s")
+{
+    double at[64];
+    char text[8192];
+    /* 100 s of steady work: nothing before 5 s, then one line per tenth
+     * (every 10 s), the last at the end */
+    int n = drive(0, 100, 1, at, 64, text, sizeof text);
+    CU_ASSERT_EQUAL(n, 9);   /* at 10, 20, ..., 90 s, then the end's */
+    for (int i = 0; i < n && i < 64; i++)
+        XC_ASSERT_NEAR(at[i], 10.0 * (i + 1), 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "step: 50% (500/1000), 50 s elapsed, about 50 s left\n"));
+    /* the end's line, once */
+    const char *end = strstr(text, "step: 100% (1000/1000), 1 min 40 s elapsed\n");
+    CU_ASSERT_PTR_NOT_NULL(end);
+    CU_ASSERT_TRUE(end && !strstr(end + 1, "step: 100%"));
+    /* 2000 s: a tenth each 200 s, so a line every 30 s keeps the log alive */
+    n = drive(0, 2000, 1, at, 64, text, sizeof text);
+    CU_ASSERT_TRUE(n >= 2000 / 30);
+    for (int i = 1; i < n && i < 64; i++)
+        CU_ASSERT_TRUE(at[i] - at[i - 1] <= XC_METER_LOG_EVERY + 1e-9);
+    /* 3 s of work: silent, not even the end */
+    n = drive(0, 3, 0.01, at, 64, text, sizeof text);
+    CU_ASSERT_EQUAL(n, 0);
+    CU_ASSERT_STRING_EQUAL(text, "");
+    /* the same forced (-progress): a line per tenth from the start, and the end */
+    n = drive(1, 3, 0.01, at, 64, text, sizeof text);
+    CU_ASSERT_EQUAL(n, 10);   /* 0 %, 10 %, ..., 90 %, then the end's */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "step: 100% (1000/1000), 3 s elapsed\n"));
+}
+
+/* Display columns of a line of UTF-8. */
+static size_t cols(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* The widest line of text, in columns. */
+static size_t widest(const char *text)
+{
+    size_t w = 0;
+    for (const char *s = text; *s;) {
+        size_t l = strcspn(s, "\n");
+        if (cols(s, l) > w)
+            w = cols(s, l);
+        s += l + (s[l] == '\n');
+    }
+    return w;
+}
+
+XC_TEST(test_vdtable_width, "verdict table: every line within 120 columns; a failure's whole text under its row")
+{
+    xc_check_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.impl, sizeof r.impl, "tree-padded-reference");
+    snprintf(r.check, sizeof r.check, "synthetic-16bit-odd: approximate vs its reference (bit for bit), a long name");
+    char msg[400] = "";
+    for (int i = 0; i < 30; i++)
+        snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "word%02d ", i);
+    snprintf(r.measured, sizeof r.measured, "%s\xce\xbc-end", msg);   /* a UTF-8 character too */
+    snprintf(r.bound, sizeof r.bound, "S/N loss <= the declared bound at every trial");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    for (int impl = 0; impl < 2; impl++) {
+        xc_vd_print_header(fp, impl);
+        r.state = XC_CHECK_PASS;
+        xc_vd_print_row(fp, &r, impl);
+        r.state = XC_CHECK_FAIL;
+        xc_vd_print_row(fp, &r, impl);
+    }
+    fclose(fp);
+    size_t w = widest(buf);
+    if (w > XC_VD_WIDTH)
+        printf("\n%s", buf);
+    CU_ASSERT_TRUE(w <= XC_VD_WIDTH);   /* observed w, limit 120 */
+    CU_ASSERT_TRUE(w >= XC_VD_WIDTH - 4);   /* the cut rows use the width */
+    /* the cut cells end in "...", the failure's message is whole below it */
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "PASS tree-padded-reference synthetic-16bit-odd: approximate vs its r... word00 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, " word29\n                \xce\xbc-end\n"));   /* wrapped on spaces */
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "      bound:    S/N loss <= the declared bound at every trial\n"));
+    char *first = strstr(buf, "measured: word00");
+    CU_ASSERT_PTR_NOT_NULL(first);
+    free(buf);
+    /* a short row is not cut nor padded at its end */
+    snprintf(r.measured, sizeof r.measured, "identical bytes");
+    r.state = XC_CHECK_SKIP;
+    char line[XC_VD_WIDTH * 4 + 16];
+    snprintf(r.check, sizeof r.check, "c");
+    xc_vd_row_line(line, sizeof line, &r, 0);
+    CU_ASSERT_STRING_EQUAL(line, "SKIP c                                                    identical bytes");
+}
+
+XC_TEST_MAIN("cliview")
