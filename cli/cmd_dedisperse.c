@@ -83,7 +83,7 @@ int xc_cmd_dedisperse(int argc, char **argv)
     xc_ddstream_args a;
     memset(&a, 0, sizeof a);
     unsigned long long gulp = 0;
-    int quiet = 0, msb = 0;   /* msb: -bitorder msb (index 1 of lsb|msb) */
+    int quiet = 0, progress = 0, msb = 0;   /* msb: -bitorder msb (index 1 of lsb|msb) */
     const xc_opt opts[] = {
         XC_OPT_STR("i", &input, .arg = "FILE.fil", .help = "input filterbank (nbits 1, 2, 4, 8, 16 or 32)"),
         XC_OPT_STR("o", &out, .arg = "OUT", .help = "output prefix"),
@@ -116,6 +116,7 @@ int xc_cmd_dedisperse(int argc, char **argv)
         XC_OPT_NONNEG("subbudget", &a.opts.subbudget, .arg = "S",
                       .help = "smear allowed per trial when -dmsub is not given, in samples", .def = "0.8"),
         XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter"),
+        XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
@@ -163,7 +164,8 @@ int xc_cmd_dedisperse(int argc, char **argv)
     a.cmdline = xc_cli_cmdline();
     double secs = 0;
     xc_progress meter;
-    xc_progress_start(&meter, "dedisperse", 1, quiet);
+    xc_progress_start(&meter, "dedisperse", 1, xc_progress_want(quiet, progress));
+    meter.unit = "samples";
     a.progress = xc_progress_callback(&meter);
     if (!(st = xc_dedisperse_stream(r, out, &a, &secs, &err)))
         xc_progress_end(&meter);
