@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_memory.h"
 #include "cli/cli_meter.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_plan.h"
@@ -115,6 +116,7 @@ int xc_cmd_dedisperse(int argc, char **argv)
                       .help = "highest (PRESTO), early (Barsdell et al.) or centre", .def = "highest"),
         XC_OPT_NONNEG("subbudget", &a.opts.subbudget, .arg = "S",
                       .help = "smear allowed per trial when -dmsub is not given, in samples", .def = "0.8"),
+        XC_CLI_OPT_MAX_MEMORY(&a.max_memory, "the dedispersion"),
         XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter"),
         XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
         XC_OPT_END,
@@ -163,6 +165,16 @@ int xc_cmd_dedisperse(int argc, char **argv)
     a.input_name = input;
     a.cmdline = xc_cli_cmdline();
     double secs = 0;
+    xc_ddstream_est est;
+    if ((st = xc_ddstream_estimate(r, &a, &est, &err)))
+        goto done;
+    /* the memory, said before a step that holds a lot of it */
+    if (!quiet && (progress || est.bytes >= 1024.0 * 1024 * 1024)) {
+        char b[32];
+        xc_cli_bytes(b, sizeof b, est.bytes);
+        fprintf(stderr, "crosscheck dedisperse: about %s of memory (gulps of up to %zu samples)%s\n", b, est.gulp,
+                a.max_memory > 0 ? "" : "; -max_memory bounds it");
+    }
     xc_progress meter;
     xc_progress_start(&meter, "dedisperse", 1, xc_progress_want(quiet, progress));
     meter.unit = "samples";

@@ -268,7 +268,7 @@ int xc_cmd_gate(int argc, char **argv)
                    .help = "keep the cases' inputs and outputs in DIR (default: a temporary folder,\n"
                            "removed at the end unless -keep)"),
         XC_OPT_FLAG("keep", &g.keep, .help = "keep the temporary folder (its path is printed)"),
-        XC_OPT_FLAG("quiet", &g.quiet, .help = "the table at the end only (no rows as they come, no notes on stderr)"),
+        XC_OPT_FLAG("quiet", &g.quiet, .help = "the table at the end only (no rows as they come)"),
         XC_OPT_END};
     const xc_optspec *spec = dd ? &spec_dd : &spec_ps;
     int rc = xc_opts_parse(spec, opts, argc - 1, argv + 1, NULL);

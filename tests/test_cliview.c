@@ -167,4 +167,104 @@ XC_TEST(test_vdtable_width, "verdict table: every line within 120 columns; a fai
     CU_ASSERT_STRING_EQUAL(line, "SKIP c                                                    identical bytes");
 }
 
+/* A small filterbank for the command-line cases (made once). */
+static const char *small_fil(void)
+{
+    static char path[600];
+    if (!path[0]) {
+        snprintf(path, sizeof path, "%s/small.fil", xc_test_tmpdir());
+        char args[1024];
+        snprintf(args, sizeof args, "synth -nchans 32 -nbits 8 -tsamp 1000 -tobs 4 -fch1 1500 -foff -4 -seed 5 "
+                                    "-o '%s' -quiet", path);
+        CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
+    }
+    return path;
+}
+
+XC_TEST_IF(test_progress_log, "dedisperse -progress, stderr a file: throttled lines with the total and the estimate",
+           xc_fx_skip_no_bin)
+{
+    char args[2048], err[8192];
+    const char *fil = small_fil();
+    snprintf(args, sizeof args, "dedisperse -i '%s' -o '%s/p' -impl reference -dmplan 0:100:1:1 -progress", fil,
+             xc_test_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli_err(args, err, sizeof err), 0);
+    /* the memory first, then one line per tenth at most (gulps of 1/64 of the
+     * data, doubling while they are fast), the last at 100 % */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "crosscheck dedisperse: about "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, " MiB of memory (gulps of up to "));
+    int n = 0, last = -1, rising = 1;
+    for (const char *s = err; (s = strstr(s, "\ndedisperse: ")); s++) {
+        int pct = -1;
+        unsigned long long done = 0, total = 0;
+        CU_ASSERT_EQUAL(sscanf(s, "\ndedisperse: %d%% (%llu/%llu samples)", &pct, &done, &total), 3);
+        rising &= pct > last;
+        last = pct;
+        n++;
+        CU_ASSERT_PTR_NOT_NULL(strstr(s, " elapsed"));
+    }
+    if (n < 3 || n > 11 || !rising || last != 100)
+        printf("\n%s", err);
+    CU_ASSERT_TRUE(n >= 3 && n <= 11);   /* observed n lines: several, never more than a line per tenth and the end */
+    CU_ASSERT_TRUE(rising);
+    CU_ASSERT_EQUAL(last, 100);
+    CU_ASSERT_PTR_NULL(strchr(err, '\r'));   /* no terminal redraws in a log */
+    /* without -progress a run this short is silent but for its summary; -quiet is silent */
+    snprintf(args, sizeof args, "dedisperse -i '%s' -o '%s/p' -impl reference -dmplan 0:100:1:1", fil,
+             xc_test_tmpdir());
+    CU_ASSERT_EQUAL(xc_fx_run_cli_err(args, err, sizeof err), 0);
+    CU_ASSERT_PTR_NULL(strstr(err, "%"));
+    snprintf(args, sizeof args, "dedisperse -i '%s' -o '%s/p' -impl reference -dmplan 0:100:1:1 -quiet -progress",
+             fil, xc_test_tmpdir());
+    CU_ASSERT_EQUAL(xc_fx_run_cli_err(args, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+}
+
+XC_TEST_IF(test_max_memory, "dedisperse -max_memory: smaller gulps, the same plane; refused (exit 2) below its least",
+           xc_fx_skip_no_bin)
+{
+    char args[2048], err[4096];
+    const char *fil = small_fil(), *tmp = xc_test_tmpdir();
+    snprintf(args, sizeof args, "dedisperse -i '%s' -o '%s/whole' -impl cpu -dmplan 0:100:1:1,100:200:2:2 -quiet",
+             fil, tmp);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
+    /* 150 trials of 32 channels, the largest delay 68 samples: 2.1 MiB in
+     * one gulp of 3932 samples (664 bytes each), 24 KiB in the smallest (2) */
+    snprintf(args, sizeof args, "dedisperse -i '%s' -o '%s/bounded' -impl cpu -dmplan 0:100:1:1,100:200:2:2 "
+                                "-max_memory 500K -progress", fil, tmp);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli_err(args, err, sizeof err), 0);
+    double kib = 0;
+    const char *m = strstr(err, "about ");
+    CU_ASSERT_TRUE_FATAL(m && sscanf(m, "about %lf KiB", &kib) == 1);
+    XC_ASSERT_NEAR(kib, 500, 0.7);   /* the gulp as large as the bound allows: within one gulp sample (0.65 KiB) */
+    CU_ASSERT_TRUE(kib <= 500.05);   /* and not above it (0.05: the printed rounding) */
+    for (int k = 0; k < 2; k++) {
+        char a[700], b[700], da[1 << 16], db[1 << 16];
+        snprintf(a, sizeof a, "%s/whole.r%d.npy", tmp, k);
+        snprintf(b, sizeof b, "%s/bounded.r%d.npy", tmp, k);
+        FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fa);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fb);
+        size_t na, nb, same = 1, total = 0;
+        while ((na = fread(da, 1, sizeof da, fa)) > 0) {
+            nb = fread(db, 1, sizeof db, fb);
+            same &= na == nb && !memcmp(da, db, na);
+            total += na;
+        }
+        same &= fread(db, 1, 1, fb) == 0;
+        fclose(fa);
+        fclose(fb);
+        CU_ASSERT_TRUE(same && total > 0);   /* bit for bit: the gulps do not change the plane */
+    }
+    snprintf(args, sizeof args, "dedisperse -i '%s' -o '%s/refused' -impl cpu -dmplan 0:100:1:1,100:200:2:2 "
+                                "-max_memory 20K", fil, tmp);
+    CU_ASSERT_EQUAL(xc_fx_run_cli_err(args, err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "in gulps of 2: needs about 24.1 KiB, more than -max_memory 20.0 KiB"));
+    snprintf(args, sizeof args, "%s/refused.json", tmp);
+    CU_ASSERT_FALSE(xc_fx_exists(args));
+    snprintf(args, sizeof args, "dedisperse -i '%s' -o '%s/bad' -max_memory 4Q", fil, tmp);
+    CU_ASSERT_EQUAL(xc_fx_run_cli_err(args, err, sizeof err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "-max_memory: '4Q'"));
+}
+
 XC_TEST_MAIN("cliview")
