@@ -76,6 +76,7 @@ xc_status xc_ddstream_estimate(xc_fbreader *r, const xc_ddstream_args *a, xc_dds
         gulp = (total_out + L - 1) / L * L;
     est->gulp = gulp;
     est->bytes = est->fixed + (double)gulp * est->per_sample;
+    est->plane = (double)total_out * per;
     char what[200];
     snprintf(what, sizeof what, "%zu DM trials over %d channels with a largest delay of %lld samples, in gulps of %zu",
              xc_dmplan_ndm(a->plan), h->nchans, (long long)maxd, gulp);

@@ -42,6 +42,7 @@ typedef struct {
     double fixed;               /* bytes held whatever the gulp: delay tables, the largest delay's input */
     double per_sample;          /* bytes per output sample of a gulp: its input and its plane */
     double bytes;               /* fixed + gulp * per_sample */
+    double plane;               /* bytes of the whole output plane (what a reader of the file holds) */
 } xc_ddstream_est;
 
 /* The memory of a stream and the gulp it takes: a->gulp when given, else
