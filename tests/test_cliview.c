@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "cli/cli_meter.h"
 #include "cli/cli_verdict.h"
@@ -265,6 +266,48 @@ XC_TEST_IF(test_max_memory, "dedisperse -max_memory: smaller gulps, the same pla
     snprintf(args, sizeof args, "dedisperse -i '%s' -o '%s/bad' -max_memory 4Q", fil, tmp);
     CU_ASSERT_EQUAL(xc_fx_run_cli_err(args, err, sizeof err), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "-max_memory: '4Q'"));
+}
+
+/* Occurrences of needle in hay. */
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *s = hay; (s = strstr(s, needle)); s++)
+        n++;
+    return n;
+}
+
+XC_TEST_IF(test_run_table_once, "run: each check once in stdout and stderr together, every line within 120 columns",
+           xc_fx_skip_no_bin)
+{
+    const char *tmp = xc_test_tmpdir();
+    char spec[700], cmd[3000], out[700];
+    snprintf(spec, sizeof spec, "%s/tiny.json", tmp);
+    snprintf(out, sizeof out, "%s/both.txt", tmp);
+    xc_fx_write_text(spec, "{\"description\": \"tiny\", \"convention\": \"crosscheck\", \"synthetic\": [{\"name\": "
+                           "\"tiny-8bit\", \"dmplan\": \"0:100:1:1,100:200:2:2\", \"synth\": {\"nchans\": 64, "
+                           "\"nbits\": 8, \"tsamp_us\": 128, \"tobs_s\": 1.0, \"fch1\": 1500.0, \"foff\": -2.0, "
+                           "\"seed\": 3, \"pulses\": [{\"t_s\": 0.5, \"dm\": 50.0, \"width_ms\": 2.0, \"snr\": "
+                           "20.0}]}}]}\n");
+    /* as make run shows it: stdout and stderr on one screen */
+    snprintf(cmd, sizeof cmd, "'%s' run -spec '%s' -impl cpu -threads 2 -out '%s/run' > '%s' 2>&1", xc_fx_bin(), spec,
+             tmp, out);
+    int rc = system(cmd);
+    CU_ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    static char text[1 << 16];
+    xc_fx_slurp_into(out, text, sizeof text);
+    /* 4 checks: the plane, one thread against many, the pulse in each plane */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "4 checks, 0 failed"));
+    CU_ASSERT_EQUAL(count(text, "tiny-8bit: plane vs reference"), 1);
+    CU_ASSERT_EQUAL(count(text, "tiny-8bit: 1 thread vs many"), 1);
+    CU_ASSERT_EQUAL(count(text, "tiny-8bit: pulse 0 (DM 50 at 0.500 s)"), 2);   /* reference and cpu */
+    CU_ASSERT_EQUAL(count(text, "     impl "), 1);   /* one header */
+    CU_ASSERT_EQUAL(count(text, "PASS "), 4);
+    size_t w = widest(text);
+    if (w > XC_VD_WIDTH)
+        printf("\n%s", text);
+    CU_ASSERT_TRUE(w <= XC_VD_WIDTH);   /* observed w, limit 120 */
+    CU_ASSERT_PTR_NULL(strstr(text, "nan"));
 }
 
 XC_TEST_MAIN("cliview")
