@@ -219,6 +219,13 @@ $(BIN)/tests/test_plugin: tests/test_plugin.c $(GROWN_OBJ) $(TEST_HARNESS) $(LIB
 	$(Q)$(CC) $(CPPFLAGS) $(GROW) -I$(dir $(PLUGIN_HEADER)) $(CFLAGS) -o $@ $< $(GROWN_OBJ) $(TEST_HARNESS) $(LIBA) \
 	    $(LDLIBS) -lcunit
 
+# tests/test_cliview.c tests the command line's own pieces (the progress
+# meter, the verdict table): it links them from the archive.
+$(BIN)/tests/test_cliview: tests/test_cliview.c $(TEST_HARNESS) $(CLIA) $(LIBA)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(TEST_HARNESS) $(CLIA) $(LIBA) $(LDLIBS) -lcunit
+
 # The test programs run after the install check; tests/test_gate.c then
 # builds its CI script's plugin with the staged pkg-config (XC_STAGE).
 test-only: $(BIN)/crosscheck $(TEST_BIN) $(FUZZ_REPLAY) $(PLUGINS) install-check

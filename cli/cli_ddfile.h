@@ -12,5 +12,9 @@
  * time. */
 xc_status xc_cli_dedisperse_file(const char *fil, const char *out, const xc_dedisperser *impl, const xc_dmplan *plan,
                                  const xc_convention *cv, int threads, double *secs, xc_error *err);
+/* The same with the stream's memory bounded (xc_ddstream_args.max_memory; 0: none). */
+xc_status xc_cli_dedisperse_file_max(const char *fil, const char *out, const xc_dedisperser *impl,
+                                     const xc_dmplan *plan, const xc_convention *cv, int threads, double max_memory,
+                                     double *secs, xc_error *err);
 
 #endif

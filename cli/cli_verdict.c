@@ -29,30 +29,18 @@ void xc_vd_fail(xc_vd *v, const char *obs, const char *impl, const char *check, 
     xc_vd_note(v, xc_checks_fail(&v->rows, obs, impl, check, why, bound, &e), &e);
 }
 
-static void line(const xc_vd *v, const xc_check_row *r)
-{
-    int pass = r->state == XC_CHECK_PASS;
-    switch (v->style) {
-    case XC_VD_LINE_IMPL:
-        fprintf(v->lines, "  %-4s %-10s %s: %s\n", pass ? "ok" : "FAIL", r->impl, r->check, r->measured);
-        break;
-    case XC_VD_LINE_STATE:
-        fprintf(v->lines, "  %-4s %s: %s\n", pass ? "ok" : r->state == XC_CHECK_SKIP ? "skip" : "FAIL", r->check,
-                r->measured);
-        break;
-    case XC_VD_LINE_BOUND:
-        fprintf(v->lines, "  %s  %s: %s (%s)\n", xc_check_state_name(r->state), r->check, r->measured, r->bound);
-        break;
-    }
-}
-
 void xc_vd_emit(xc_vd *v)
 {
     for (; v->shown < v->rows.n; v->shown++) {
         const xc_check_row *r = &v->rows.row[v->shown];
         int pass = r->state == XC_CHECK_PASS;
-        if (v->lines)
-            line(v, r);
+        if (v->lines) {
+            if (!v->headed)
+                xc_vd_print_header(v->lines, v->style == XC_VD_LINE_IMPL);
+            v->headed = 1;
+            xc_vd_print_row(v->lines, r, v->style == XC_VD_LINE_IMPL);
+            fflush(v->lines);
+        }
         xc_error e;
         if (v->rep)
             xc_vd_note(v, xc_report_add_verdict(v->rep, r->impl, r->check, r->measured, r->bound, pass, &e), &e);
@@ -106,30 +94,19 @@ void xc_vd_json(xc_vd *v, const char *key, json_t *value)
         json_decref(value);
 }
 
-void xc_vd_table(const xc_vd *v)
+/* The table on stdout, unless the rows went there as they came. */
+static void table(const xc_vd *v, int with_impl)
 {
-    printf("%-10s %-62s %-58s %-44s %s\n", "impl", "check", "measured", "bound", "verdict");
-    for (size_t i = 0; i < v->rows.n; i++) {
-        const xc_check_row *r = &v->rows.row[i];
-        printf("%-10s %-62s %-58s %-44s %s\n", r->impl, r->check, r->measured, r->bound,
-               xc_check_state_name(r->state));
-    }
+    if (v->lines == stdout)
+        return;
+    xc_vd_print_header(stdout, with_impl);
+    for (size_t i = 0; i < v->rows.n; i++)
+        xc_vd_print_row(stdout, &v->rows.row[i], with_impl);
 }
 
-void xc_vd_table_checks(const xc_vd *v)
-{
-    size_t w = strlen("check");
-    for (size_t i = 0; i < v->rows.n; i++)
-        if (strlen(v->rows.row[i].check) > w)
-            w = strlen(v->rows.row[i].check);
-    if (w > 60)
-        w = 60;
-    printf("%-*s  %-6s %s\n", (int)w, "check", "result", "measured (bound)");
-    for (size_t i = 0; i < v->rows.n; i++) {
-        const xc_check_row *r = &v->rows.row[i];
-        printf("%-*s  %-6s %s (%s)\n", (int)w, r->check, xc_check_state_name(r->state), r->measured, r->bound);
-    }
-}
+void xc_vd_table(const xc_vd *v) { table(v, 1); }
+
+void xc_vd_table_checks(const xc_vd *v) { table(v, 0); }
 
 json_t *xc_vd_rows_json(const xc_vd *v)
 {

@@ -16,12 +16,16 @@
 #include "compare/xc_checks.h"
 #include "reports/xc_report.h"
 
-/* How a row is shown as it comes. */
+/* The columns of the table (xc_vd_print_row): the verdict, the
+ * implementation (IMPL only), the check and the measurement. */
 typedef enum {
-    XC_VD_LINE_IMPL,    /* "  ok   cpu        obs: check: measured" (ok or FAIL) */
-    XC_VD_LINE_STATE,   /* "  skip obs: check: measured" (ok, skip or FAIL) */
-    XC_VD_LINE_BOUND    /* "  PASS  check: measured (bound)" */
+    XC_VD_LINE_IMPL,    /* with the implementation's column (run) */
+    XC_VD_LINE_STATE,   /* without it (gate: one implementation) */
+    XC_VD_LINE_BOUND    /* without it (check) */
 } xc_vd_line;
+
+/* Every line of the table fits this many columns. */
+#define XC_VD_WIDTH 120
 
 typedef struct {
     xc_checks rows;
@@ -30,8 +34,9 @@ typedef struct {
     xc_error fatal_err;
     xc_report *rep;        /* each row as a verdict of the report; NULL: none */
     json_t *json;          /* an array that gets {impl, check, measured, bound, pass} per row; NULL: none */
-    FILE *lines;           /* where a line per row goes; NULL: none (-quiet) */
+    FILE *lines;           /* where the table's rows go as they come, after its header; NULL: none (-quiet) */
     xc_vd_line style;
+    int headed;            /* the header went to lines */
 } xc_vd;
 
 /* Empty rows, no sinks. */
@@ -55,12 +60,25 @@ void xc_vd_plot(xc_vd *v, const xc_lineplot *p);
 void xc_vd_number(xc_vd *v, const char *key, double value);
 void xc_vd_json(xc_vd *v, const char *key, json_t *value);   /* takes value's reference */
 
-/* The table on stdout: one row a line with impl, check, measured, bound and
- * verdict in fixed columns. */
+/* The table on stdout (with the implementation's column), unless its rows
+ * went there as they came (lines is stdout): each check is shown once. */
 void xc_vd_table(const xc_vd *v);
-/* The same without the implementation, the check column as wide as the
- * longest check (at most 60), the bound in brackets. */
+/* The same without the implementation's column. */
 void xc_vd_table_checks(const xc_vd *v);
+
+/* ---- the layout (cli/cli_vdtable.c) ----------------------------------------
+ * A row is one line of at most XC_VD_WIDTH columns, every cell cut to its
+ * column with "..."; a failed row is followed by its whole message and its
+ * bound, wrapped on indented lines.  The full text of every row is in the
+ * report, the JSON and JUnit. */
+void xc_vd_print_header(FILE *fp, int with_impl);
+void xc_vd_print_row(FILE *fp, const xc_check_row *r, int with_impl);
+/* The row's line (no newline) into buf (at least 4 * XC_VD_WIDTH + 8 bytes). */
+void xc_vd_row_line(char *buf, size_t n, const xc_check_row *r, int with_impl);
+void xc_vd_header_line(char *buf, size_t n, int with_impl);
+/* src cut to w characters ("..." ending a cut), padded with spaces to w
+ * when pad; returns the bytes written to dst (cap bytes at most). */
+size_t xc_vd_fit(char *dst, size_t cap, const char *src, size_t w, int pad);
 /* Every row as a JSON object (check, impl, state, measured, bound, observed,
  * expected; NaN as null), in an array.  NULL when out of memory. */
 json_t *xc_vd_rows_json(const xc_vd *v);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_meter.h"
 #include "core/base/xc_strlist.h"
 #include "cli/cli_opts.h"
 #include "compare/xc_smear.h"
@@ -63,12 +64,21 @@ static json_t *row_json(const char *impl, int nsub, const xc_smear_row *r)
     return j;
 }
 
+/* The implementations measured: the approximate ones (-impl names them, or
+ * every one but the references), available here. */
+static int wanted(const xc_impl *ie, const char *impls)
+{
+    if (!(ie->caps & XC_CAP_APPROXIMATE) || (impls ? !xc_strlist_has(impls, ie->name) : !!(ie->caps & XC_CAP_REFERENCE)))
+        return 0;
+    return xc_impl_available(ie, NULL, 0);
+}
+
 /* The command, for its help and messages. */
 static const xc_optspec spec = {
     .cmd = "check smearing",
     .usage = "[-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
              "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n"
-             "                                 [-report DIR]",
+             "                                 [-report DIR] [-progress | -quiet]",
     .about = "Injects boxcar pulses (noise free, one per trial measured, lined up exactly by direct\n"
              "dedispersion at that trial) into a band of 1250-1550 MHz at 64 us, dedisperses them with\n"
              "every approximate implementation and with the direct cpu one, and compares the best\n"
@@ -83,6 +93,7 @@ int xc_cmd_check_smearing(int argc, char **argv)
 {
     const char *json = NULL, *impls = NULL, *plan = "0:150:0.5,150:300:1:2", *repdir = NULL;
     int nsub_v[MAXL] = {8, 16, 32}, w_v[MAXL] = {1, 2, 4, 8}, align = 0, nchans = 256, every = 4;
+    int quiet = 0, progress = 0;
     xc_cli_ints nsub = {nsub_v, 3, MAXL}, widths = {w_v, 4, MAXL};
     double dmsub = 0;
     const xc_opt opts[] = {
@@ -100,6 +111,8 @@ int xc_cmd_check_smearing(int argc, char **argv)
                       .def = "highest"),
         XC_OPT_INT("nchans", &nchans, 1, 1 << 16, .arg = "N", .help = "channels over the 300 MHz", .def = "256"),
         XC_OPT_INT("every", &every, 1, 1 << 20, .arg = "N", .help = "measure every N-th trial", .def = "4"),
+        XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
+        XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter"),
         XC_OPT_STR("report", &repdir, .arg = "DIR",
                    .help = "HTML report in DIR: per implementation, nsub and width, the measured S/N\n"
                            "loss of every pulse against DM beside its bound and the quadrature estimate\n"
@@ -129,6 +142,13 @@ int xc_cmd_check_smearing(int argc, char **argv)
                  plan, every);
         st = xc_report_add_text(rep, line, &err);
     }
+    /* the meter counts measured configurations (implementation, nsub, width) */
+    size_t nconf = 0, dconf = 0;
+    for (size_t e = 0; e < xc_registry_count(reg, XC_FAMILY_DEDISPERSE); e++)
+        nconf += wanted(xc_registry_at(reg, XC_FAMILY_DEDISPERSE, e), impls) * (size_t)nsub.n * (size_t)widths.n;
+    xc_progress meter;
+    xc_progress_start(&meter, "check smearing", nconf, xc_progress_want(quiet, progress));
+    meter.unit = "configurations";
     printf("%-12s %5s %5s %8s %7s %10s %10s %10s %6s\n", "impl", "nsub", "W", "W_us", "pulses", "max_loss",
            "its_bound", "loss/bound", "fail");
     for (size_t e = 0; e < xc_registry_count(reg, XC_FAMILY_DEDISPERSE) && !st; e++) {
@@ -137,6 +157,8 @@ int xc_cmd_check_smearing(int argc, char **argv)
         if (!(ie->caps & XC_CAP_APPROXIMATE) || (impls ? !xc_strlist_has(impls, ie->name) : !!(ie->caps & XC_CAP_REFERENCE)))
             continue;
         if (!xc_impl_available(ie, why, sizeof why)) {
+            if (meter.mode == XC_METER_TTY && meter.width)
+                fputc('\n', stderr);
             printf("%-12s unavailable: %s (skipped)\n", ie->name, why);
             continue;
         }
@@ -175,11 +197,16 @@ int xc_cmd_check_smearing(int argc, char **argv)
                     printf("%-12s %5d %5d %8.0f %7zu %10.4f %10.4f %10.3f %6zu\n", ie->name, nsub_v[q], w_v[w],
                            rows[0].width_us, n, rows[worst].snr_loss, rows[worst].bound, ratio, fails);
                 fflush(stdout);
+                xc_progress_update(&meter, ++dconf);
                 total += n;
                 nfail += fails;
                 free(rows);
             }
     }
+    if (!st)
+        xc_progress_end(&meter);
+    else if (meter.mode == XC_METER_TTY && meter.width)
+        fputc('\n', stderr);
     if (!st && json)
         st = xc_cli_write_json(json, arr, JSON_INDENT(1), &err);
     if (!st && rep) {

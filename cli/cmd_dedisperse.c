@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_memory.h"
 #include "cli/cli_meter.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_plan.h"
@@ -87,7 +88,7 @@ int xc_cmd_dedisperse(int argc, char **argv)
     xc_ddstream_args a;
     memset(&a, 0, sizeof a);
     unsigned long long gulp = 0;
-    int quiet = 0, msb = 0;   /* msb: -bitorder msb (index 1 of lsb|msb) */
+    int quiet = 0, progress = 0, msb = 0;   /* msb: -bitorder msb (index 1 of lsb|msb) */
     int format = 0;           /* index of npy|presto|tim: the xc_ddformat order */
     unsigned long long numout = 0;
     const xc_opt opts[] = {
@@ -130,7 +131,9 @@ int xc_cmd_dedisperse(int argc, char **argv)
                    .help = "presto: samples per series, padded with the trial's mean (the .inf's on/off\n"
                            "pairs say where the data end, as prepsubband's) or cut; a range downsampled\n"
                            "by ds gets N/ds", .def = "the dedispersed samples, no padding"),
+        XC_CLI_OPT_MAX_MEMORY(&a.max_memory, "the dedispersion"),
         XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter"),
+        XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
@@ -183,8 +186,19 @@ int xc_cmd_dedisperse(int argc, char **argv)
         goto done;
     }
     double secs = 0;
+    xc_ddstream_est est;
+    if ((st = xc_ddstream_estimate(r, &a, &est, &err)))
+        goto done;
+    /* the memory, said before a step that holds a lot of it */
+    if (!quiet && (progress || est.bytes >= 1024.0 * 1024 * 1024)) {
+        char b[32];
+        xc_cli_bytes(b, sizeof b, est.bytes);
+        fprintf(stderr, "crosscheck dedisperse: about %s of memory (gulps of up to %zu samples)%s\n", b, est.gulp,
+                a.max_memory > 0 ? "" : "; -max_memory bounds it");
+    }
     xc_progress meter;
-    xc_progress_start(&meter, "dedisperse", 1, quiet);
+    xc_progress_start(&meter, "dedisperse", 1, xc_progress_want(quiet, progress));
+    meter.unit = "samples";
     a.progress = xc_progress_callback(&meter);
     if (!(st = xc_dedisperse_stream(r, out, &a, &secs, &err)))
         xc_progress_end(&meter);

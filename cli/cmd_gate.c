@@ -268,7 +268,7 @@ int xc_cmd_gate(int argc, char **argv)
                    .help = "keep the cases' inputs and outputs in DIR (default: a temporary folder,\n"
                            "removed at the end unless -keep)"),
         XC_OPT_FLAG("keep", &g.keep, .help = "keep the temporary folder (its path is printed)"),
-        XC_OPT_FLAG("quiet", &g.quiet, .help = "no rows on stderr while the gate runs"),
+        XC_OPT_FLAG("quiet", &g.quiet, .help = "the table at the end only (no rows as they come)"),
         XC_OPT_END};
     const xc_optspec *spec = dd ? &spec_dd : &spec_ps;
     int rc = xc_opts_parse(spec, opts, argc - 1, argv + 1, NULL);
@@ -291,7 +291,7 @@ int xc_cmd_gate(int argc, char **argv)
         return xc_cli_failf(spec->cmd, "-exact, -float and -approx are gate dedisperse's");
     if ((rc = choose_impl(&g, dd, spec->cmd)) || (rc = make_work(&g, work, spec->cmd)))
         return rc;
-    g.vd.lines = g.quiet ? NULL : stderr;
+    g.vd.lines = g.quiet ? NULL : stdout;   /* the table, a row as it comes */
     g.vd.style = XC_VD_LINE_STATE;
     if (!g.quiet)
         fprintf(stderr, "crosscheck gate %s: tier %s, %s%s, convention %s, work folder %s\n", g.what, g.tier_name,

@@ -23,7 +23,7 @@ int xc_cmd_population(int argc, char **argv)
                  "half-written ones.\n"};
     const char *spec = NULL, *out = NULL;
     unsigned long long n = 0, seed = 1, first = 0;
-    int have_n = 0, quiet = 0;
+    int have_n = 0, quiet = 0, progress = 0;
     xc_popopts o;
     memset(&o, 0, sizeof o);
     const xc_opt opts[] = {
@@ -43,6 +43,7 @@ int xc_cmd_population(int argc, char **argv)
         XC_OPT_INT("threads", &o.nthreads, 0, 4096, .arg = "N",
                    .help = "OpenMP threads per pulsar (0: the OpenMP default)", .def = "0"),
         XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter and no summary line"),
+        XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);
@@ -60,7 +61,8 @@ int xc_cmd_population(int argc, char **argv)
         return xc_cli_fail("population", &err);
     o.first = first;
     xc_progress prog;
-    xc_progress_start(&prog, "population", n, quiet);
+    xc_progress_start(&prog, "population", n, xc_progress_want(quiet, progress));
+    prog.unit = "pulsars";
     o.progress = xc_progress_step;
     o.progress_ctx = &prog;
     xc_status st = xc_population_run(&s, n, seed, out, &o, &err);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_memory.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_plugin.h"
@@ -85,7 +86,8 @@ static int parse(runctx *c, int argc, char **argv, const char **spec_file, const
         XC_OPT_INT("threads", &c->threads, 1, 4096, .arg = "N", .help = "threads for the multi-threaded checks",
                    .def = "all cores"),
         XC_OPT_FLAG("keep", keep, .help = "keep the intermediate files (DIR/work: filterbanks, planes)"),
-        XC_OPT_FLAG("quiet", &c->quiet, .help = "no progress on stderr"),
+        XC_CLI_OPT_MAX_MEMORY(&c->max_memory, "a dedispersion observation"),
+        XC_OPT_FLAG("quiet", &c->quiet, .help = "the table at the end only (no rows as they come)"),
         XC_OPT_STR("junit", junit, .arg = "FILE",
                    .help = "the verdict table as JUnit XML, one test case per check (CI; docs/ci.md)"),
         XC_OPT_END,
@@ -155,7 +157,7 @@ int xc_cmd_run(int argc, char **argv)
         xc_runspec_free(&s);
         return xc_cli_fail("run", &e);
     }
-    c.vd.lines = c.quiet ? NULL : stderr;
+    c.vd.lines = c.quiet ? NULL : stdout;   /* the table, a row as it comes */
     c.vd.style = XC_VD_LINE_IMPL;
     double t0 = xc_now();
     char line[1600];

@@ -29,6 +29,8 @@ typedef struct {
     char datasets[1024];       /* relative files of the spec are under the spec's folder */
     const char *only;          /* comma-separated implementation names, or NULL */
     const xc_convention *cv;
+    double max_memory;         /* -max_memory (0: none) */
+    double stream_memory;      /* what a dedispersion may hold beside the planes held (0: no bound) */
 } runctx;
 
 /* One implementation's plane of one observation. */

@@ -9,6 +9,8 @@
 
 #include "cli/cli.h"
 #include "cli/cli_ddfile.h"
+#include "cli/cli_memory.h"
+#include "core/dedisp/xc_ddstream.h"
 #include "core/base/xc_fmt.h"
 #include "cli/cmd_run.h"
 #include "core/base/xc_fs.h"
@@ -28,7 +30,7 @@ static void check_threads(runctx *c, const char *obs, const char *fil, const cha
     xc_planefile one;
     memset(&one, 0, sizeof one);
     xc_error e;
-    xc_status st = xc_cli_dedisperse_file(fil, out1, pr->impl, plan, c->cv, 1, NULL, &e);
+    xc_status st = xc_cli_dedisperse_file_max(fil, out1, pr->impl, plan, c->cv, 1, c->stream_memory, NULL, &e);
     if (!st)
         st = xc_planefile_read(&one, json1, &e);
     if (st)
@@ -36,6 +38,57 @@ static void check_threads(runctx *c, const char *obs, const char *fil, const cha
     else
         xc_vd_note(&c->vd, xc_check_threads(&c->vd.rows, obs, name, &one.plane, &pr->pf.plane, c->threads, &e), &e);
     xc_planefile_free(&one);
+}
+
+/* The memory the observation needs: every exact dedisperser's plane held at
+ * once (the reference's and each one judged against it, and the one-thread
+ * plane), and one stream's buffers beside them.  Said on stderr; with
+ * -max_memory the streams get what the planes leave, and an observation
+ * whose planes alone (with the smallest gulp) exceed it is refused: an
+ * error (exit 2) naming the estimate and the bound.  Returns 0 to go on. */
+static int memory_plan(runctx *c, const char *obs, const char *fil, const xc_dmplan *plan)
+{
+    int k = 1;   /* the one-thread plane */
+    const xc_registry *reg = xc_cli_registry();
+    for (size_t i = 0; i < xc_registry_count(reg, XC_FAMILY_DEDISPERSE); i++) {
+        const xc_impl *im = xc_registry_at(reg, XC_FAMILY_DEDISPERSE, i);
+        k += run_wanted(c, im) && !(im->caps & XC_CAP_APPROXIMATE) && xc_impl_available(im, NULL, 0);
+    }
+    xc_error e;
+    xc_fbreader *r;
+    xc_ddstream_est est;
+    xc_ddstream_args a;
+    memset(&a, 0, sizeof a);
+    a.conv = c->cv;
+    a.plan = plan;
+    a.input_name = fil;
+    xc_status st = xc_fbreader_open(&r, fil, NULL, &e);
+    if (!st) {
+        st = xc_ddstream_estimate(r, &a, &est, &e);
+        xc_fbreader_close(r);
+    }
+    if (st)   /* the dedispersion says it again, as a row */
+        return 0;
+    double held = k * est.plane, need = held + est.bytes, least = held + est.fixed + est.min_gulp * est.per_sample;
+    char b[32], p[32], m[32];
+    xc_cli_bytes(b, sizeof b, need);
+    xc_cli_bytes(p, sizeof p, est.plane);
+    if (!c->quiet)
+        fprintf(stderr, "crosscheck run: %s: about %s of memory (%d planes of %s, a gulp's buffers)\n", obs, b, k, p);
+    c->stream_memory = 0;
+    if (!(c->max_memory > 0) || need <= c->max_memory)
+        return 0;
+    if (least <= c->max_memory) {
+        c->stream_memory = c->max_memory - held;
+        return 0;
+    }
+    xc_cli_bytes(b, sizeof b, least);
+    xc_cli_bytes(m, sizeof m, c->max_memory);
+    xc_vd_note(&c->vd, xc_error_set(&e, XC_EINVAL, "%s: needs at least %s (%d planes of %s held at once), more than "
+                                    "-max_memory %s", obs, b, k, p, m), &e);
+    xc_vd_fail(&c->vd, obs, "-", "memory", e.msg, "within -max_memory");
+    xc_vd_emit(&c->vd);
+    return 1;
 }
 
 /* Runs every implementation, compares with the reference, checks thread
@@ -47,6 +100,8 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
     xc_error e;
     size_t i = 0;
     const xc_impl *approx[RUN_MAXIMPL];
+    if (memory_plan(c, obs, fil, plan))
+        return 0;
     for (const xc_impl *di; n < RUN_MAXIMPL && (di = run_next_impl(c, obs, "", XC_FAMILY_DEDISPERSE, &i));) {
         if (di->caps & XC_CAP_APPROXIMATE) {
             /* judged by their own reference and their smearing bound, not
@@ -68,7 +123,8 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
         char out[4300];
         xc_fmt(out, sizeof out, "%s/%s.%s", c->work, obs, d->impl.name);
         xc_fmt(pr->json, sizeof pr->json, "%s.json", out);
-        xc_status st = xc_cli_dedisperse_file(fil, out, d, plan, c->cv, c->threads, &pr->seconds, &e);
+        xc_status st = xc_cli_dedisperse_file_max(fil, out, d, plan, c->cv, c->threads, c->stream_memory,
+                                                  &pr->seconds, &e);
         if (!st)
             st = xc_planefile_read(&pr->pf, pr->json, &e);
         if (st) {

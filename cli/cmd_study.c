@@ -68,7 +68,7 @@ int xc_cmd_study(int argc, char **argv)
 {
     const char *spec = NULL, *out = NULL, *shard = NULL;
     unsigned long long n = 0;
-    int have_n = 0, threads = 0, workers = 0, device_jobs = 0, quiet = 0, merge = 0;
+    int have_n = 0, threads = 0, workers = 0, device_jobs = 0, quiet = 0, progress = 0, merge = 0;
     const xc_opt opts[] = {
         XC_OPT_STR("spec", &spec, .arg = "FILE.json",
                    .help = "the study spec (required unless -merge); see datasets/study-table1-small.json"),
@@ -97,6 +97,7 @@ int xc_cmd_study(int argc, char **argv)
                            "600 s), so K is bounded by the device's memory; the results do not depend\n"
                            "on K", .def = "0"),
         XC_OPT_FLAG("quiet", &quiet, .help = "no progress line and no rates table"),
+        XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
         XC_OPT_END,
     };
     int first = argc;
@@ -136,14 +137,14 @@ int xc_cmd_study(int argc, char **argv)
         return xc_cli_fail("study", &err);
     if (have_n)
         st.n = n;
-    int code = xc_study_mpi_main(&st, out, si, sn, threads, workers, device_jobs, quiet);
+    int code = xc_study_mpi_main(&st, out, si, sn, threads, workers, device_jobs, xc_progress_want(quiet, progress));
     if (code >= 0) {
         xc_study_free(&st);
         return code;
     }
     xc_study_meter m;
     xc_study_runopts ro;
-    xc_study_runopts_start(&ro, &m, si, sn, threads, workers, device_jobs, quiet);
+    xc_study_runopts_start(&ro, &m, si, sn, threads, workers, device_jobs, xc_progress_want(quiet, progress));
     double t0 = xc_now();
     xc_study_rows rows = {0};
     xc_status e = xc_study_run(&st, out, &ro, &err);

@@ -2,19 +2,21 @@
 #ifndef XC_CMD_STUDY_H
 #define XC_CMD_STUDY_H
 
+#include "cli/cli_meter.h"
 #include "core/base/xc_progress.h"
 #include "study/xc_study.h"
 
-/* study_out.c: the progress line (pulsars, rate, ETA) on a terminal. */
+/* study_out.c: the progress meter (cli/cli_meter.h): pulsars done, elapsed
+ * and time left, on a terminal or throttled in a log.  want: -quiet and
+ * -progress (xc_progress_want). */
 typedef struct {
-    int on;
-    double t0, last_t;
+    xc_progress p;
 } xc_study_meter;
-void xc_study_meter_start(xc_progress_cb *cb, xc_study_meter *m, int quiet);
+void xc_study_meter_start(xc_progress_cb *cb, xc_study_meter *m, int want);
 /* The options of one process's run: its shard of nshards, threads, workers
  * and device jobs, with the progress line on m. */
 void xc_study_runopts_start(xc_study_runopts *ro, xc_study_meter *m, unsigned long long shard,
-                            unsigned long long nshards, int threads, int workers, int device_jobs, int quiet);
+                            unsigned long long nshards, int threads, int workers, int device_jobs, int want);
 /* Prints DIR/rates.csv as a table on stdout. */
 void xc_study_print_rates(const char *dir);
 
@@ -23,8 +25,8 @@ int xc_study_mpi_built(void);
 
 /* When this process was started by mpirun (and MPI was built in), runs the
  * study over the ranks and returns the exit code; otherwise returns -1 and
- * the caller runs it alone. */
+ * the caller runs it alone.  want: xc_progress_want (rank 0 shows it). */
 int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, unsigned long long nshards,
-                      int threads, int workers, int device_jobs, int quiet);
+                      int threads, int workers, int device_jobs, int want);
 
 #endif

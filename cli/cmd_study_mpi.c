@@ -19,9 +19,9 @@
 int xc_study_mpi_built(void) { return 0; }
 
 int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, unsigned long long nshards,
-                      int threads, int workers, int device_jobs, int quiet)
+                      int threads, int workers, int device_jobs, int want)
 {
-    (void)st, (void)out, (void)shard, (void)nshards, (void)threads, (void)workers, (void)device_jobs, (void)quiet;
+    (void)st, (void)out, (void)shard, (void)nshards, (void)threads, (void)workers, (void)device_jobs, (void)want;
     const char *sz = getenv("OMPI_COMM_WORLD_SIZE");
     if (!sz)
         sz = getenv("PMI_SIZE");
@@ -59,8 +59,9 @@ static void barrier(void *ctx)
 }
 
 int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, unsigned long long nshards,
-                      int threads, int workers, int device_jobs, int quiet)
+                      int threads, int workers, int device_jobs, int want)
 {
+    int quiet = want == XC_PROGRESS_QUIET;
     const char *sz = getenv("OMPI_COMM_WORLD_SIZE");
     if (!sz)
         sz = getenv("PMI_SIZE");
@@ -98,7 +99,7 @@ int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, u
     snprintf(tag, sizeof tag, "rank-%d-of-%d", rank, size);
     xc_study_meter mstore;
     xc_study_runopts ro;
-    xc_study_runopts_start(&ro, &mstore, shard, nshards, threads, workers, device_jobs, quiet || rank != 0);
+    xc_study_runopts_start(&ro, &mstore, shard, nshards, threads, workers, device_jobs, rank ? XC_PROGRESS_QUIET : want);
     ro.tag = tag;
     ro.next = next_index;
     ro.next_ctx = &c;

@@ -50,7 +50,7 @@ static xc_status opt_bitorder(const xc_opt *o, const char *opt, const char *val,
 
 /* Writes the observation (the dedispersed series with dedisp) and says what
  * it wrote; the exit code. */
-static int write_out(xc_synth_params *p, const char *out, const char *truth, int dedisp, int quiet)
+static int write_out(xc_synth_params *p, const char *out, const char *truth, int dedisp, int quiet, int progress)
 {
     xc_error err;
     if (p->foff > 0 && !quiet)
@@ -63,7 +63,8 @@ static int write_out(xc_synth_params *p, const char *out, const char *truth, int
                    xc_pathf(dat, sizeof dat, &err, "%s.dat", stem)))
         return xc_cli_fail("synth", &err);
     xc_progress prog;
-    xc_progress_start(&prog, "synth", xc_synth_nsamp(p), quiet);
+    xc_progress_start(&prog, "synth", xc_synth_nsamp(p), xc_progress_want(quiet, progress));
+    prog.unit = "spectra";
     p->progress = xc_progress_step;
     p->progress_ctx = &prog;
     xc_status st = dedisp ? xc_synth_write_dedispersed(p, stem, truth, xc_cli_cmdline(), &err)
@@ -96,7 +97,7 @@ typedef struct {
     double tsamp_us;
     unsigned long long seed;
     const char *spec, *spec_key, *out, *truth, *tpulse_s;
-    int quiet, single, dedisp, gaussian;
+    int quiet, progress, single, dedisp, gaussian;
     char d[17][32];   /* the defaults the help shows: those of xc_synth_params_init */
 } synth_cli;
 
@@ -223,7 +224,7 @@ static int make(synth_cli *c)
     if (!rc && (st = xc_synth_params_check(&c->p, NULL, &err)))
         rc = xc_cli_fail("synth", &err);
     if (!rc)
-        rc = write_out(&c->p, c->out, c->truth, c->dedisp, c->quiet);
+        rc = write_out(&c->p, c->out, c->truth, c->dedisp, c->quiet, c->progress);
     return rc;
 }
 
@@ -289,6 +290,7 @@ int xc_cmd_synth(int argc, char **argv)
                    .help = "take the object under KEY in the -spec file (default: the top level)"),
         XC_OPT_LATER(other),
         XC_OPT_FLAG("quiet", &c.quiet, .help = "no progress meter and no summary line"),
+        XC_OPT_FLAG("progress", &c.progress, .help = "progress lines in a log from the start (not only past 5 s)"),
         XC_OPT_END,
     };
     xc_error err;

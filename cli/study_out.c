@@ -3,41 +3,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cmd_study.h"
 #include "core/base/xc_fs.h"
 
-/* The progress line: pulsars done, rate and ETA, on a terminal only. */
+/* The meter, ended when every pulsar is done. */
 static void meter_fn(void *ctx, const char *label, uint64_t done, uint64_t total)
 {
     xc_study_meter *m = ctx;
-    if (!m->on)
-        return;
-    double now = xc_now();
-    if (done != total && done && now - m->last_t < 0.5)
-        return;
-    m->last_t = now;
-    double el = now - m->t0, rate = el > 0 ? (double)done / el : 0;
-    double eta = rate > 0 ? (double)(total - done) / rate : 0;
-    fprintf(stderr, "\r%s: %llu/%llu pulsars, %.2f pulsars/s, ETA %dm%02ds   ", label, (unsigned long long)done,
-            (unsigned long long)total, rate, (int)(eta / 60), (int)eta % 60);
-    if (done == total)
-        fputc('\n', stderr);
+    (void)label;
+    m->p.total = total ? total : 1;
+    xc_progress_update(&m->p, done);
+    if (done >= total)
+        xc_progress_end(&m->p);
 }
 
-void xc_study_meter_start(xc_progress_cb *cb, xc_study_meter *m, int quiet)
+void xc_study_meter_start(xc_progress_cb *cb, xc_study_meter *m, int want)
 {
     memset(m, 0, sizeof *m);
-    const char *ci = getenv("CI");
-    m->on = !quiet && isatty(2) && !(ci && *ci);
-    m->t0 = xc_now();
+    xc_progress_start(&m->p, "study", 1, want);
+    m->p.unit = "pulsars";
     cb->fn = meter_fn;
     cb->ctx = m;
 }
 
 void xc_study_runopts_start(xc_study_runopts *ro, xc_study_meter *m, unsigned long long shard,
-                            unsigned long long nshards, int threads, int workers, int device_jobs, int quiet)
+                            unsigned long long nshards, int threads, int workers, int device_jobs, int want)
 {
     memset(ro, 0, sizeof *ro);
     ro->shard = shard;
@@ -45,7 +36,7 @@ void xc_study_runopts_start(xc_study_runopts *ro, xc_study_meter *m, unsigned lo
     ro->threads = threads;
     ro->workers = workers;
     ro->device_jobs = device_jobs;
-    xc_study_meter_start(&ro->progress, m, quiet);
+    xc_study_meter_start(&ro->progress, m, want);
 }
 
 /* The rates table on stdout, from DIR/rates.csv. */

@@ -25,17 +25,28 @@ xc_status xc_check_accel_truth(xc_checks *l, const char *obs, const char *impl, 
         if (!(k->sigma > sigma_min) || !(fabs(k->r - r) <= dr) || (!isnan(z) && !(fabs(k->z - z) <= dz)) ||
             (!isnan(w) && !(fabs(k->w - w) <= dw)))
             continue;
+        /* a truth the file does not give is not shown (nor judged) */
+        char zt[40] = "", wt[40] = "";
+        if (!isnan(z))
+            snprintf(zt, sizeof zt, " (truth %.1f)", z);
+        if (!isnan(w))
+            snprintf(wt, sizeof wt, " (truth %.0f)", w);
         return xc_checks_addf(l, obs, impl, check, XC_CHECK_PASS, k->r, r, bound, err,
-                              "candidate %zu of %zu: r %.2f (truth %.2f), z %.1f (truth %.1f), w %.0f (truth %.0f), "
-                              "sigma %.2f",
-                              i + 1, c->n, k->r, r, k->z, z, k->w, w, k->sigma);
+                              "candidate %zu of %zu: r %.2f (truth %.2f), z %.1f%s, w %.0f%s, sigma %.2f", i + 1,
+                              c->n, k->r, r, k->z, zt, k->w, wt, k->sigma);
     }
     if (!c->n)
         return xc_checks_addf(l, obs, impl, check, XC_CHECK_FAIL, NAN, r, bound, err, "no candidate at all");
+    char win[96];
+    int o = snprintf(win, sizeof win, "r %.2f", r);
+    if (!isnan(z))
+        o += snprintf(win + o, sizeof win - (size_t)o, ", z %.1f", z);
+    if (!isnan(w))
+        snprintf(win + o, sizeof win - (size_t)o, ", w %.0f", w);
     return xc_checks_addf(l, obs, impl, check, XC_CHECK_FAIL, c->c[0].r, r, bound, err,
-                          "none of %zu candidates within the windows of r %.2f, z %.1f, w %.0f; the strongest: r "
-                          "%.2f, z %.1f, w %.0f, sigma %.2f",
-                          c->n, r, z, w, c->c[0].r, c->c[0].z, c->c[0].w, c->c[0].sigma);
+                          "none of %zu candidates within the windows of %s; the strongest: r %.2f, z %.1f, w %.0f, "
+                          "sigma %.2f",
+                          c->n, win, c->c[0].r, c->c[0].z, c->c[0].w, c->c[0].sigma);
 }
 
 /* One direction: every candidate of a (sigma > smin, fundamental r in

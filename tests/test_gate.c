@@ -60,6 +60,18 @@ __attribute__((format(printf, 3, 4))) static int sh(char *out, size_t n, const c
         while (got + 1 < n && (r = fread(out + got, 1, n - 1 - got, p)) > 0)
             got += r;
         out[got] = 0;
+        /* a failed row's message, wrapped under the verdict table's row
+         * (cli_vdtable.c: continuation lines indented 16), joined again */
+        char *w = out;
+        for (const char *q = out; *q; q++) {
+            if (q[0] == '\n' && !strncmp(q + 1, "                ", 16) && q[17] != ' ') {
+                *w++ = ' ';
+                q += 16;
+            } else {
+                *w++ = *q;
+            }
+        }
+        *w = 0;
     }
     char sink[4096];
     while (fread(sink, 1, sizeof sink, p) > 0)

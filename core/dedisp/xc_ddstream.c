@@ -2,6 +2,7 @@
 #include "core/dedisp/xc_ddstream.h"
 #include "core/base/xc_mem.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@ static size_t lcm_ds(const xc_dmplan *p)
 }
 
 static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a, xc_ddplan *dp,
-                        double *seconds, xc_error *err);
+                        const xc_ddstream_est *est, double *seconds, xc_error *err);
 
 /* Where the trials go: a plane (npy) or one series per trial. */
 typedef struct {
@@ -58,15 +59,23 @@ static xc_status sink_commit(sink *s, const xc_planemeta *m, xc_error *err)
     return s->plane ? xc_planewriter_commit(s->plane, m, err) : xc_serieswriter_commit(s->series, m, err);
 }
 
-xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a,
-                               double *seconds, xc_error *err)
+static void fmt_bytes(char *buf, size_t n, double b)
+{
+    if (b >= 1 << 30)
+        snprintf(buf, n, "%.2f GiB", b / (1 << 30));
+    else if (b >= 1 << 20)
+        snprintf(buf, n, "%.1f MiB", b / (1 << 20));
+    else
+        snprintf(buf, n, "%.1f KiB", b / (1 << 10));
+}
+
+xc_status xc_ddstream_estimate(xc_fbreader *r, const xc_ddstream_args *a, xc_ddstream_est *est, xc_error *err)
 {
     const xc_fbheader *h = xc_fbreader_header(r);
     xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
     if (a->ifno < 0 || a->ifno >= h->nifs)
         return xc_error_set(err, XC_EINVAL, "%s: IF %d: the file has %d IFs", a->input_name, a->ifno, h->nifs);
-    /* Checked before anything large is made: the largest delay against the
-     * data (it costs one trial's delays per range) ... */
+    /* the largest delay against the data (it costs one trial's delays per range) */
     int64_t maxd = 0;
     xc_status st = xc_dmplan_max_delay(a->conv, &g, a->plan, &maxd, err);
     if (st)
@@ -75,51 +84,90 @@ xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstrea
         return xc_error_set(err, XC_EINVAL,
                             "%s: the plan's largest delay (%lld samples) is not smaller than the data (%llu samples)",
                             a->input_name, (long long)maxd, (unsigned long long)h->nsamp);
-    /* ... and the smallest gulp's buffers (its input and plane) with the
-     * delay tables against the machine's memory */
-    size_t L = lcm_ds(a->plan);
-    double plane1 = 0;
+    size_t total_out = (size_t)(h->nsamp - (uint64_t)maxd), L = lcm_ds(a->plan);
+    double in1 = (double)h->nchans * (xc_nbits_is_float(h->nbits) ? 4.0 : 2.0);   /* bytes a spectrum */
+    double per = 0;   /* plane bytes per output sample */
     for (int k = 0; k < a->plan->nranges; k++)
-        plane1 += (double)a->plan->r[k].ndm * (double)(L / (size_t)a->plan->r[k].ds) * sizeof(float);
-    double need = (double)xc_dmplan_ndm(a->plan) * h->nchans * sizeof(int32_t) + plane1 +
-                  ((double)L + (double)maxd) * h->nchans * (xc_nbits_is_float(h->nbits) ? 4.0 : 2.0);
+        per += (double)a->plan->r[k].ndm / a->plan->r[k].ds * sizeof(float);
+    est->min_gulp = L;
+    est->fixed = (double)xc_dmplan_ndm(a->plan) * h->nchans * sizeof(int32_t) + (double)maxd * in1;
+    est->per_sample = in1 + per;
+    size_t gulp = a->gulp;
+    if (gulp == 0) {
+        /* about 64 MiB of input, and a plane of at most 1 GiB per gulp, within -max_memory */
+        gulp = (size_t)((double)(64u << 20) / in1);
+        if (per > 0 && (double)gulp * per > (double)(1u << 30))
+            gulp = (size_t)((double)(1u << 30) / per);
+        if (a->max_memory > 0 && est->fixed + (double)gulp * est->per_sample > a->max_memory)
+            gulp = a->max_memory > est->fixed ? (size_t)((a->max_memory - est->fixed) / est->per_sample) : 0;
+        gulp = gulp / L * L;
+    }
+    gulp = (gulp + L - 1) / L * L;
+    if (gulp < L)
+        gulp = L;
+    if (gulp > (total_out + L - 1) / L * L)
+        gulp = (total_out + L - 1) / L * L;
+    est->gulp = gulp;
+    est->bytes = est->fixed + (double)gulp * est->per_sample;
+    est->plane = (double)total_out * per;
     char what[200];
-    snprintf(what, sizeof what, "%zu DM trials over %d channels with a largest delay of %lld samples",
-             xc_dmplan_ndm(a->plan), h->nchans, (long long)maxd);
-    if ((st = xc_mem_check(need, a->input_name, what, "use fewer trials (a coarser -dmplan step) or a lower -hidm",
-                           err)))
+    snprintf(what, sizeof what, "%zu DM trials over %d channels with a largest delay of %lld samples, in gulps of %zu",
+             xc_dmplan_ndm(a->plan), h->nchans, (long long)maxd, gulp);
+    if (a->max_memory > 0 && est->bytes > a->max_memory) {
+        char need[32], lim[32];
+        fmt_bytes(need, sizeof need, est->bytes);
+        fmt_bytes(lim, sizeof lim, a->max_memory);
+        return xc_error_set(err, XC_EINVAL,
+                            "%s: %s: needs about %s, more than -max_memory %s; use fewer trials (a coarser -dmplan "
+                            "step), a lower -hidm%s", a->input_name, what, need, lim, a->gulp ? " or a smaller -gulp" : "");
+    }
+    return xc_mem_check(est->bytes, a->input_name, what,
+                        "use fewer trials (a coarser -dmplan step), a lower -hidm or -max_memory", err);
+}
+
+xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a,
+                               double *seconds, xc_error *err)
+{
+    const xc_fbheader *h = xc_fbreader_header(r);
+    xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
+    /* checked before anything large is made */
+    xc_ddstream_est est;
+    xc_status st = xc_ddstream_estimate(r, a, &est, err);
+    if (st)
         return st;
     /* One plan for every gulp: delays (and a device's buffers) made once. */
     xc_ddplan *dp;
     st = xc_ddplan_create_tuned(&dp, a->impl, &g, h->nbits, a->plan, a->conv, a->killmask, &a->opts, &a->tune, err);
     if (st)
         return st;
-    st = stream(r, out, a, dp, seconds, err);
+    st = stream(r, out, a, dp, &est, seconds, err);
     xc_ddplan_destroy(dp);
     return st;
 }
 
 static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a, xc_ddplan *dp,
-                        double *seconds, xc_error *err)
+                        const xc_ddstream_est *est, double *seconds, xc_error *err)
 {
     const xc_fbheader *h = xc_fbreader_header(r);
     int64_t maxd = xc_ddplan_max_delay(dp);
     xc_status st;
     size_t total_out = (size_t)(h->nsamp - (uint64_t)maxd);
     size_t L = lcm_ds(a->plan);
-    size_t gulp = a->gulp;
-    if (gulp == 0) {
-        /* about 64 MiB of input, and a plane of at most 1 GiB per gulp */
-        gulp = (64u << 20) / ((size_t)h->nchans * (xc_nbits_is_float(h->nbits) ? 4 : 2));
-        double per = 0;   /* plane bytes per output sample */
-        for (int k = 0; k < a->plan->nranges; k++)
-            per += (double)a->plan->r[k].ndm / a->plan->r[k].ds * sizeof(float);
-        if (per > 0 && (double)gulp * per > (double)(1u << 30))
-            gulp = (size_t)((double)(1u << 30) / per);
+    /* A direct reference (its loops cost the output's size, whatever the
+     * gulp) starts with gulps of about 1/64 of the data and doubles them
+     * while one takes less than a second, up to est->gulp: a slow one
+     * reports its progress often.  The others (whose work also grows with
+     * each gulp's input, the gulp plus the largest delay) take est->gulp at
+     * once.  The output does not depend on the gulps. */
+    size_t gulp_max = est->gulp, gulp = gulp_max;
+    unsigned caps = a->impl->impl.caps;
+    if (!a->gulp && (caps & XC_CAP_REFERENCE) && !(caps & XC_CAP_APPROXIMATE)) {
+        gulp = (total_out / 64 + L - 1) / L * L;
+        if (gulp < L)
+            gulp = L;
+        if (gulp > gulp_max)
+            gulp = gulp_max;
     }
-    if (gulp < 1)
-        gulp = 1;
-    gulp = (gulp + L - 1) / L * L;
     size_t *ns = malloc((size_t)a->plan->nranges * sizeof *ns);
     if (!ns)
         return xc_error_set(err, XC_ENOMEM, "out of memory");
@@ -130,7 +178,7 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
     free(ns);
     if (st)
         return st;
-    size_t cap = gulp + (size_t)maxd;
+    size_t cap = gulp_max + (size_t)maxd;
     if (cap > total_out + (size_t)maxd)
         cap = total_out + (size_t)maxd;
     size_t nvals = cap * (size_t)h->nchans;
@@ -145,8 +193,9 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
         return xc_error_set(err, XC_ENOMEM, "%s: out of memory for a gulp of %zu spectra", a->input_name, cap);
     }
     double spent = 0;
-    for (size_t t0 = 0; t0 < total_out && !st; t0 += gulp) {
-        size_t nout = total_out - t0 < gulp ? total_out - t0 : gulp;
+    for (size_t t0 = 0, nout = 0; t0 < total_out && !st; t0 += nout) {
+        double tg = xc_now();
+        nout = total_out - t0 < gulp ? total_out - t0 : gulp;
         size_t nin = nout + (size_t)maxd;
         st = xc_nbits_is_float(h->nbits) ? xc_fbreader_read_f32(r, t0, nin, a->ifno, f32, err)
                             : xc_fbreader_read_u16(r, t0, nin, a->ifno, u16, err);
@@ -163,6 +212,8 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
             xc_plane_free(&pl);
         }
         xc_progress_report(&a->progress, "dedisperse", t0 + nout, total_out);
+        if (gulp < gulp_max && xc_now() - tg < 1.0)
+            gulp = 2 * gulp < gulp_max ? 2 * gulp : gulp_max;
     }
     free(u16);
     free(f32);
