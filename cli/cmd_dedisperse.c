@@ -75,8 +75,9 @@ int xc_cmd_dedisperse(int argc, char **argv)
                  "A row holds the nsamp - (largest delay of the plan) samples for which every channel's\n"
                  "delayed sample exists, divided by the range's downsample factor. The file is read in\n"
                  "gulps, so files larger than memory work.\n"
-                 "Subband implementations (-impl subband, subband-reference) are approximate: see\n"
-                 "docs/SUBBAND.md for -nsub, -dmsub, -subalign and -subbudget.\n"};
+                 "Subband and tree implementations are approximate: see docs/SUBBAND.md for -nsub,\n"
+                 "-dmsub, -subalign, -subbudget and -maxloss; their parameters and per-trial bound are\n"
+                 "recorded under \"approximate\" in OUT.json.\n"};
     const char *input = NULL, *out = NULL, *impl_name = NULL, *killfile = NULL, *zaplist = NULL;
     xc_cli_planopts po;
     xc_cli_planopts_init(&po);
@@ -106,15 +107,22 @@ int xc_cmd_dedisperse(int argc, char **argv)
         XC_OPT_INT("tile_c", &a.tune.tile_c, 0, 1 << 24, .arg = "N", .help = "channel tile of the cpu implementation",
                    .def = "0: its default"),
         XC_OPT_INT("nsub", &a.opts.nsub, 1, 1 << 20, .arg = "N",
-                   .help = "subbands (at most nchans; default 32, PRESTO's); for -impl tree (and\n"
-                           "tree-reference) a power of two, default the padded channels / 32;\n"
-                           "tree-padded has one tree over the grid linear in 1/f^2 and ignores it"),
+                   .help = "subbands (at most nchans); for -impl tree (and tree-reference) a power of\n"
+                           "two; tree-padded has one tree over the grid linear in 1/f^2 and ignores it",
+                   .def = "the cheapest whose declared loss is within -maxloss on this file's geometry\n"
+                          "and DM plan"),
         XC_OPT_NONNEG("dmsub", &a.opts.dmsub, .arg = "D", .help = "spacing of the subbands' nominal DMs",
                       .def = "chosen from -subbudget"),
         XC_OPT_CHOICE("subalign", &a.opts.subalign, "highest|early|centre", .arg = "A",   /* the xc_subalign order */
                       .help = "highest (PRESTO), early (Barsdell et al.) or centre", .def = "highest"),
         XC_OPT_NONNEG("subbudget", &a.opts.subbudget, .arg = "S",
                       .help = "smear allowed per trial when -dmsub is not given, in samples", .def = "0.8"),
+        XC_OPT_CALL("maxloss", xc_cli_opt_maxloss, &a.opts.maxloss, .arg = "L",
+                    .help = "approximate implementations: the largest declared S/N-loss bound accepted\n"
+                            "(a fraction); -nsub left out is chosen to meet it, and a plan that does not\n"
+                            "is refused (exit 2, naming the bound)", .def = "0.2"),
+        XC_OPT_NONNEG("width", &a.opts.losswidth, .arg = "W",
+                      .help = "the pulse width, in samples of each range, -maxloss is judged at", .def = "8"),
         XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter"),
         XC_OPT_END,
     };

@@ -1,5 +1,6 @@
 #include "core/base/xc_nbits.h"
 #include "core/dedisp/xc_ddstream.h"
+#include "core/dedisp/xc_ddrecord.h"
 #include "core/base/xc_mem.h"
 
 #include <stdlib.h>
@@ -22,8 +23,25 @@ static size_t lcm_ds(const xc_dmplan *p)
     return l;
 }
 
-static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a, xc_ddplan *dp,
+static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a, xc_ddplan *dp, json_t *rec,
                         double *seconds, xc_error *err);
+
+/* An approximate dedisperser's record for the plane file, refused (before
+ * anything is written) when its declared loss is above the limit. */
+static xc_status approx_record(const xc_ddstream_args *a, const xc_geometry *g, int nbits, json_t **rec,
+                               xc_error *err)
+{
+    xc_ddjob job;
+    xc_status st = xc_ddjob_prepare(&job, g->nchans, nbits, a->plan, a->conv, g, a->killmask, err);
+    if (st)
+        return st;
+    job.opts = a->opts;
+    job.tune = a->tune;
+    xc_ddloss loss;
+    st = xc_ddapprox_record_checked(a->impl, &job, rec, &loss, err);
+    xc_ddjob_free(&job);
+    return st;
+}
 
 xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a,
                                double *seconds, xc_error *err)
@@ -56,17 +74,21 @@ xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstrea
     if ((st = xc_mem_check(need, a->input_name, what, "use fewer trials (a coarser -dmplan step) or a lower -hidm",
                            err)))
         return st;
+    json_t *rec = NULL;
+    if (a->impl->bound && (st = approx_record(a, &g, h->nbits, &rec, err)))
+        return st;
     /* One plan for every gulp: delays (and a device's buffers) made once. */
     xc_ddplan *dp;
     st = xc_ddplan_create_tuned(&dp, a->impl, &g, h->nbits, a->plan, a->conv, a->killmask, &a->opts, &a->tune, err);
-    if (st)
-        return st;
-    st = stream(r, out, a, dp, seconds, err);
-    xc_ddplan_destroy(dp);
+    if (!st) {
+        st = stream(r, out, a, dp, rec, seconds, err);
+        xc_ddplan_destroy(dp);
+    }
+    json_decref(rec);
     return st;
 }
 
-static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a, xc_ddplan *dp,
+static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a, xc_ddplan *dp, json_t *rec,
                         double *seconds, xc_error *err)
 {
     const xc_fbheader *h = xc_fbreader_header(r);
@@ -154,6 +176,7 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
     m.max_delay = maxd;
     m.nsamp_in = h->nsamp;
     m.seconds = spent;
+    m.approx = rec;
     if (seconds)
         *seconds = spent;
     return xc_planewriter_commit(w, &m, err);
