@@ -29,6 +29,7 @@ typedef struct {
     char datasets[1024];       /* relative files of the spec are under the spec's folder */
     const char *only;          /* comma-separated implementation names, or NULL */
     const xc_convention *cv;
+    double maxloss;            /* -maxloss: approximate dedispersers' declared loss limit (0: 0.2) */
 } runctx;
 
 /* One implementation's plane of one observation. */
