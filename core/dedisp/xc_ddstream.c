@@ -60,6 +60,15 @@ xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstrea
         return xc_error_set(err, XC_EINVAL,
                             "%s: the plan's largest delay (%lld samples) is not smaller than the data (%llu samples)",
                             a->input_name, (long long)maxd, (unsigned long long)h->nsamp);
+    if (xc_dmplan_ndm(a->plan) == 0)
+        return xc_error_set(err, XC_EINVAL, "%s: the DM plan has no trial", a->input_name);
+    for (int k = 0; k < a->plan->nranges; k++)
+        if ((h->nsamp - (uint64_t)maxd) / (uint64_t)a->plan->r[k].ds == 0 || a->plan->r[k].ndm == 0)
+            return xc_error_set(err, XC_EINVAL,
+                                "%s: range %d of the DM plan (%zu trials, downsample %d) gets no output: %llu samples "
+                                "remain after the plan's largest delay of %lld",
+                                a->input_name, k, a->plan->r[k].ndm, a->plan->r[k].ds,
+                                (unsigned long long)(h->nsamp - (uint64_t)maxd), (long long)maxd);
     /* ... and the smallest gulp's buffers (its input and plane) with the
      * delay tables against the machine's memory */
     size_t L = lcm_ds(a->plan);
