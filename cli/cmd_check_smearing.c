@@ -112,6 +112,44 @@ static xc_status file_geometry(const char *path, xc_smear_cfg *cfg, xc_error *er
     return XC_OK;
 }
 
+/* One implementation, nsub (shown) and width (cfg): its rows into arr and
+ * rep, one line on stdout, the counts added. */
+static xc_status measure(const xc_dedisperser *d, const xc_dedisperser *direct, int shown, const xc_ddopts *o,
+                         const xc_smear_cfg *cfg, json_t *arr, xc_report *rep, size_t *total, size_t *nfail,
+                         xc_error *err)
+{
+    const int W = cfg->widths[0];
+    xc_smear_row *rows = NULL;
+    size_t n = 0, fails = 0, worst = 0;
+    double ratio = 0;
+    xc_status st = xc_smear_measure_bounds(d, d->bound, direct, o, cfg, &rows, &n, err);
+    if (st)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        const xc_smear_row *r = &rows[i];
+        fails += !r->pass;
+        worst = r->snr_loss > rows[worst].snr_loss ? i : worst;
+        if (r->bound > 0)
+            ratio = fmax(ratio, r->snr_loss / r->bound);
+        json_array_append_new(arr, row_json(d->impl.name, shown, r));
+    }
+    if (rep && n) {
+        char head[128];
+        snprintf(head, sizeof head, "%s, nsub %d, width %d: %zu pulses, %zu above their bound", d->impl.name, shown,
+                 W, n, fails);
+        if (!(st = xc_report_add_section(rep, head, err)))
+            st = plot_rows(rep, d->impl.name, shown, W, rows, n, err);
+    }
+    if (n)
+        printf("%-12s %5d %5d %8.0f %7zu %10.4f %10.4f %10.3f %6zu\n", d->impl.name, shown, W, rows[0].width_us, n,
+               rows[worst].snr_loss, rows[worst].bound, ratio, fails);
+    fflush(stdout);
+    *total += n;
+    *nfail += fails;
+    free(rows);
+    return st;
+}
+
 /* The command, for its help and messages. */
 static const xc_optspec spec = {
     .cmd = "check smearing",
@@ -224,34 +262,7 @@ int xc_cmd_check_smearing(int argc, char **argv)
             for (int w = 0; w < widths.n && !st; w++) {
                 xc_smear_cfg cfg = geo;
                 cfg.widths = &w_v[w];
-                xc_smear_row *rows = NULL;
-                size_t n = 0, fails = 0, worst = 0;
-                double ratio = 0;
-                if ((st = xc_smear_measure_bounds(xc_dedisperser_of(ie), xc_dedisperser_of(ie)->bound, direct, &o, &cfg, &rows,
-                                                  &n, &err)))
-                    break;
-                for (size_t i = 0; i < n; i++) {
-                    const xc_smear_row *r = &rows[i];
-                    fails += !r->pass;
-                    worst = r->snr_loss > rows[worst].snr_loss ? i : worst;
-                    if (r->bound > 0)
-                        ratio = fmax(ratio, r->snr_loss / r->bound);
-                    json_array_append_new(arr, row_json(ie->name, shown, r));
-                }
-                if (rep && n && !st) {
-                    char head[128];
-                    snprintf(head, sizeof head, "%s, nsub %d, width %d: %zu pulses, %zu above their bound", ie->name,
-                             shown, w_v[w], n, fails);
-                    if (!(st = xc_report_add_section(rep, head, &err)))
-                        st = plot_rows(rep, ie->name, shown, w_v[w], rows, n, &err);
-                }
-                if (n)
-                    printf("%-12s %5d %5d %8.0f %7zu %10.4f %10.4f %10.3f %6zu\n", ie->name, shown, w_v[w],
-                           rows[0].width_us, n, rows[worst].snr_loss, rows[worst].bound, ratio, fails);
-                fflush(stdout);
-                total += n;
-                nfail += fails;
-                free(rows);
+                st = measure(xc_dedisperser_of(ie), direct, shown, &o, &cfg, arr, rep, &total, &nfail, &err);
             }
         }
     }

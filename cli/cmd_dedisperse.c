@@ -67,6 +67,16 @@ static xc_status zap(const char *list, uint8_t *mask, int nchans, xc_error *err)
     return XC_OK;
 }
 
+/* The kill mask of -killmask and -zap_chans (*mask: nchans entries, 0 = drop). */
+static xc_status make_mask(const char *killfile, const char *zaplist, int nchans, uint8_t **mask, xc_error *err)
+{
+    if (!(*mask = malloc((size_t)nchans)))
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    memset(*mask, 1, (size_t)nchans);
+    xc_status st = killfile ? read_killmask(killfile, *mask, nchans, err) : XC_OK;
+    return !st && zaplist ? zap(zaplist, *mask, nchans, err) : st;
+}
+
 /* -times: a comma-separated list of finite numbers (dest: const char *). */
 static xc_status opt_times(const xc_opt *o, const char *opt, const char *val, xc_error *err)
 {
@@ -222,18 +232,8 @@ int xc_cmd_dedisperse(int argc, char **argv)
     uint8_t *mask = NULL;
     xc_dmplan plan;
     xc_dmplan_init(&plan);
-    if (killfile || zaplist) {
-        mask = malloc((size_t)h->nchans);
-        if (!mask) {
-            st = xc_error_set(&err, XC_ENOMEM, "out of memory");
-            goto done;
-        }
-        memset(mask, 1, (size_t)h->nchans);
-        if (killfile && (st = read_killmask(killfile, mask, h->nchans, &err)))
-            goto done;
-        if (zaplist && (st = zap(zaplist, mask, h->nchans, &err)))
-            goto done;
-    }
+    if ((killfile || zaplist) && (st = make_mask(killfile, zaplist, h->nchans, &mask, &err)))
+        goto done;
     if ((st = xc_cli_plan_build(&po, &g, &plan, &err)))
         goto done;
     warn_outside(input, truth, times, h, &plan, a.conv);

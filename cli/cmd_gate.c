@@ -112,6 +112,16 @@ static xc_status opt_approx(const xc_opt *o, const char *opt, const char *val, x
     return XC_OK;
 }
 
+/* -maxloss (default 0.2): an -approx above it could pass what the user refuses. */
+static int check_maxloss(gatectx *g, const char *cmd)
+{
+    g->maxloss = g->maxloss > 0 ? g->maxloss : XC_DDLOSS_MAX;
+    if (g->cls == GATE_CLASS_APPROX && g->loss > g->maxloss)
+        return xc_cli_failf(cmd, "-approx %g: a loss above -maxloss %g cannot pass (raise -maxloss to accept it)",
+                            g->loss, g->maxloss);
+    return 0;
+}
+
 static xc_status opt_convention(const xc_opt *o, const char *opt, const char *val, xc_error *err)
 {
     gatectx *g = o->dest;
@@ -243,12 +253,8 @@ int xc_cmd_gate(int argc, char **argv)
                    .help = dd ? "the tolerance class: the float-summation bound (above)" : NULL),
         XC_OPT_CALL("approx", opt_approx, &g, .arg = "L",
                     .help = dd ? "the tolerance class: S/N at most a fraction L below the reference's" : NULL),
-        XC_OPT_CALL("maxloss", xc_cli_opt_maxloss, &g.maxloss, .arg = "L",
-                    .help = dd ? "the largest S/N-loss bound accepted: an -approx or a declared signal-loss\n"
-                                 "tolerance above it is held to L, and an approximate implementation's\n"
-                                 "planes are refused where the bound it declares exceeds L"
-                               : NULL,
-                    .def = "0.2"),
+        XC_OPT_CALL("maxloss", xc_cli_opt_maxloss, &g.maxloss, .arg = "L", .def = "0.2",
+                    .help = dd ? "the largest S/N-loss bound accepted (-approx, a declared one, the planes')" : NULL),
         XC_OPT_CALL("convention", opt_convention, &g, .arg = "P",
                     .help = "the conventions (k_DM, rounding, delay precision, output scaling) the\n"
                             "reference follows: crosscheck, sigproc, presto, dedisp or astroaccelerate;\n"
@@ -296,11 +302,8 @@ int xc_cmd_gate(int argc, char **argv)
         return xc_cli_failf(spec->cmd, "-family is gate search's");
     if (!dd && g.cls != GATE_CLASS_DEFAULT)
         return xc_cli_failf(spec->cmd, "-exact, -float and -approx are gate dedisperse's");
-    if (!g.maxloss)
-        g.maxloss = XC_DDLOSS_MAX;
-    if (g.cls == GATE_CLASS_APPROX && g.loss > g.maxloss)
-        return xc_cli_failf(spec->cmd, "-approx %g: a loss above -maxloss %g cannot pass (raise -maxloss to accept it)",
-                            g.loss, g.maxloss);
+    if ((rc = check_maxloss(&g, spec->cmd)))
+        return rc;
     if ((rc = choose_impl(&g, dd, spec->cmd)) || (rc = make_work(&g, work, spec->cmd)))
         return rc;
     g.vd.lines = g.quiet ? NULL : stderr;
