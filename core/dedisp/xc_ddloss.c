@@ -25,14 +25,8 @@ void xc_ddloss_init(xc_ddloss *w, const xc_ddopts *o)
 void xc_ddloss_add(xc_ddloss *w, int k, size_t i, double dm, int32_t bound, double smear)
 {
     double l = xc_subband_loss_bound(w->width, bound);
-    if (w->range < 0 || l > w->loss) {
-        w->loss = l;
-        w->range = k;
-        w->trial = i;
-        w->dm = dm;
-        w->bound = bound;
-        w->smear = smear;
-    }
+    if (w->range < 0 || l > w->loss)
+        *w = (xc_ddloss){l, k, i, dm, smear, bound, w->width, w->maxloss};
 }
 
 xc_status xc_ddloss_choose(const xc_ddjob *job, const int *cand, int n, xc_ddloss_eval eval, void *ctx, int *nsub,
