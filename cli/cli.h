@@ -26,6 +26,11 @@ xc_status xc_cli_double(const char *opt, const char *val, double *out, xc_error 
 xc_status xc_cli_int(const char *opt, const char *val, long lo, long hi, int *out, xc_error *err);
 xc_status xc_cli_u64(const char *opt, const char *val, unsigned long long *out, xc_error *err);
 
+/* -maxloss L (dest: double): the largest declared S/N-loss bound accepted
+ * from an approximate dedisperser, a fraction in (0, 1] (core/dedisp/xc_ddloss.h). */
+struct xc_opt;
+xc_status xc_cli_opt_maxloss(const struct xc_opt *o, const char *opt, const char *val, xc_error *err);
+
 /* Writes root to path atomically (temp file + rename) as json_dumpf(root, fp,
  * flags) followed by a newline; flags are jansson's, e.g. JSON_INDENT(2) |
  * JSON_REAL_PRECISION(10).  On failure nothing is left at path and err names

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_opts.h"
 #include "core/base/xc_atomic.h"
 
 /* The command line is process-wide by nature; only the CLI layer keeps it. */
@@ -68,6 +69,17 @@ xc_status xc_cli_double(const char *opt, const char *val, double *out, xc_error 
         return xc_error_set(err, XC_EINVAL, "option %s: '%s' is not a number", opt, val ? val : "");
     *out = v;
     return XC_OK;
+}
+
+xc_status xc_cli_opt_maxloss(const struct xc_opt *o, const char *opt, const char *val, xc_error *err)
+{
+    double v;
+    xc_status st = xc_cli_double(opt, val, &v, err);
+    if (!st && !(v > 0 && v <= 1))
+        st = xc_error_set(err, XC_EINVAL, "option %s: '%s': the S/N-loss limit must be a fraction in (0, 1]", opt, val);
+    if (!st)
+        *(double *)o->dest = v;
+    return st;
 }
 
 xc_status xc_cli_int(const char *opt, const char *val, long lo, long hi, int *out, xc_error *err)

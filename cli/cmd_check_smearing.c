@@ -13,7 +13,9 @@
 #include "core/base/xc_strlist.h"
 #include "cli/cli_opts.h"
 #include "compare/xc_smear.h"
+#include "core/dedisp/xc_ddrecord.h"
 #include "core/dedisp/xc_subband.h"
+#include "core/io/xc_filterbank.h"
 #include "optimized/xc_impls.h"
 #include "reports/xc_report.h"
 
@@ -73,10 +75,95 @@ static int wanted(const xc_impl *ie, const char *impls)
     return xc_impl_available(ie, NULL, 0);
 }
 
+/* With -i: the nsub the implementation resolves for the geometry (nsub 0:
+ * its default), printed with its declared loss; -1 after printing an error. */
+static int resolve_nsub(const xc_dedisperser *d, const xc_smear_cfg *cfg, const xc_ddopts *o, xc_error *err)
+{
+    xc_geometry g = {cfg->nchans, cfg->fch1, cfg->foff, cfg->tsamp};
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    xc_ddjob job;
+    memset(&job, 0, sizeof job);
+    json_t *rec = NULL;
+    xc_ddloss loss;
+    char setup[256];
+    int nsub = -1;
+    xc_status st = xc_dmplan_parse(&plan, cfg->plan, "-dmplan", err);
+    if (!st && !(st = xc_ddjob_prepare(&job, g.nchans, 8, &plan, xc_convention_get(cfg->convention), &g, NULL, err))) {
+        job.opts = *o;
+        st = xc_ddapprox_record(d, &job, &rec, &loss, setup, sizeof setup, err);
+    }
+    if (!st) {
+        nsub = (int)json_integer_value(json_object_get(json_object_get(rec, "parameters"), "nsub"));
+        printf("%-12s %s: declared loss at most %.1f %% for a pulse of %g samples (DM %g, S %d)\n", d->impl.name,
+               setup, 100 * loss.loss, loss.width, loss.dm, (int)loss.bound);
+    }
+    json_decref(rec);
+    xc_ddjob_free(&job);
+    xc_dmplan_free(&plan);
+    return nsub;
+}
+
+/* -i: the geometry of a filterbank's header into cfg. */
+static xc_status file_geometry(const char *path, xc_smear_cfg *cfg, xc_error *err)
+{
+    xc_fbreader *r;
+    xc_status st = xc_fbreader_open(&r, path, NULL, err);
+    if (st)
+        return st;
+    const xc_fbheader *h = xc_fbreader_header(r);
+    cfg->nchans = h->nchans;
+    cfg->fch1 = h->fch1;
+    cfg->foff = h->foff;
+    cfg->tsamp = h->tsamp;
+    printf("# %s: %d channels, fch1 %.6f MHz, foff %.6f MHz, tsamp %.3f us; plan %s\n", path, h->nchans, h->fch1,
+           h->foff, h->tsamp * 1e6, cfg->plan);
+    xc_fbreader_close(r);
+    return XC_OK;
+}
+
+/* One implementation, nsub (shown) and width (cfg): its rows into arr and
+ * rep, one line on stdout, the counts added. */
+static xc_status measure(const xc_dedisperser *d, const xc_dedisperser *direct, int shown, const xc_ddopts *o,
+                         const xc_smear_cfg *cfg, json_t *arr, xc_report *rep, size_t *total, size_t *nfail,
+                         xc_error *err)
+{
+    const int W = cfg->widths[0];
+    xc_smear_row *rows = NULL;
+    size_t n = 0, fails = 0, worst = 0;
+    double ratio = 0;
+    xc_status st = xc_smear_measure_bounds(d, d->bound, direct, o, cfg, &rows, &n, err);
+    if (st)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        const xc_smear_row *r = &rows[i];
+        fails += !r->pass;
+        worst = r->snr_loss > rows[worst].snr_loss ? i : worst;
+        if (r->bound > 0)
+            ratio = fmax(ratio, r->snr_loss / r->bound);
+        json_array_append_new(arr, row_json(d->impl.name, shown, r));
+    }
+    if (rep && n) {
+        char head[128];
+        snprintf(head, sizeof head, "%s, nsub %d, width %d: %zu pulses, %zu above their bound", d->impl.name, shown,
+                 W, n, fails);
+        if (!(st = xc_report_add_section(rep, head, err)))
+            st = plot_rows(rep, d->impl.name, shown, W, rows, n, err);
+    }
+    if (n)
+        printf("%-12s %5d %5d %8.0f %7zu %10.4f %10.4f %10.3f %6zu\n", d->impl.name, shown, W, rows[0].width_us, n,
+               rows[worst].snr_loss, rows[worst].bound, ratio, fails);
+    fflush(stdout);
+    *total += n;
+    *nfail += fails;
+    free(rows);
+    return st;
+}
+
 /* The command, for its help and messages. */
 static const xc_optspec spec = {
     .cmd = "check smearing",
-    .usage = "[-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
+    .usage = "[-i FILE.fil] [-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
              "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n"
              "                                 [-report DIR] [-progress | -quiet]",
     .about = "Injects boxcar pulses (noise free, one per trial measured, lined up exactly by direct\n"
@@ -87,11 +174,16 @@ static const xc_optspec spec = {
              "T_M + 3) + clamps for tree (docs/SUBBAND.md).  The tree entries take -nsub as their number\n"
              "of subbands (a power of two; tree-padded has one).  Prints\n"
              "one line per implementation, nsub and width; exit 0 if every pulse is within its bound, 1 if\n"
-             "one is not, 2 on errors.\n"};
+             "one is not, 2 on errors.  With -i the band, channels and sample time are the file's (the\n"
+             "pulses are still injected, noise free), and without -nsub each implementation runs with the\n"
+             "nsub it chooses for that geometry and plan (printed with its declared loss).\n"};
 
 int xc_cmd_check_smearing(int argc, char **argv)
 {
-    const char *json = NULL, *impls = NULL, *plan = "0:150:0.5,150:300:1:2", *repdir = NULL;
+    const char *json = NULL, *impls = NULL, *plan = "0:150:0.5,150:300:1:2", *repdir = NULL, *input = NULL;
+    int nsub_given = 0;
+    xc_ddopts base;
+    memset(&base, 0, sizeof base);
     int nsub_v[MAXL] = {8, 16, 32}, w_v[MAXL] = {1, 2, 4, 8}, align = 0, nchans = 256, every = 4;
     int quiet = 0, progress = 0;
     xc_cli_ints nsub = {nsub_v, 3, MAXL}, widths = {w_v, 4, MAXL};
@@ -102,7 +194,13 @@ int xc_cmd_check_smearing(int argc, char **argv)
                            "bound_samples, pass} (written atomically)"),
         XC_OPT_STR("impl", &impls, .arg = "LIST",
                    .help = "approximate implementations (default: every approximate one but references)"),
-        XC_OPT_INTS("nsub", &nsub, 1, 1 << 16, .arg = "LIST", .help = "subband counts", .def = "8,16,32"),
+        XC_OPT_STR("i", &input, .arg = "FILE.fil", .help = "take nchans, fch1, foff and tsamp from this filterbank"),
+        XC_OPT_INTS("nsub", &nsub, 1, 1 << 16, .arg = "LIST", .help = "subband counts", .given = &nsub_given,
+                    .def = "8,16,32; with -i each implementation's own choice"),
+        XC_OPT_CALL("maxloss", xc_cli_opt_maxloss, &base.maxloss, .arg = "L",
+                    .help = "the loss limit the implementations' own choice of nsub meets (with -i)", .def = "0.2"),
+        XC_OPT_NONNEG("width", &base.losswidth, .arg = "W", .help = "the pulse width that limit is judged at",
+                      .def = "8"),
         XC_OPT_INTS("widths", &widths, 1, 1 << 12, .arg = "LIST", .help = "pulse widths in samples of each range",
                     .def = "1,2,4,8"),
         XC_OPT_STR("dmplan", &plan, .arg = "PLAN", .help = "lo:hi:step:ds,...", .def = "0:150:0.5,150:300:1:2"),
@@ -131,6 +229,16 @@ int xc_cmd_check_smearing(int argc, char **argv)
     size_t total = 0, nfail = 0, nimpl = 0;
     xc_error err;
     xc_status st = XC_OK;
+    xc_smear_cfg geo = {nchans, 1550 - 150.0 / nchans, -300.0 / nchans, 64e-6, plan, "crosscheck", NULL, 1,
+                        (size_t)every, 1.0};
+    if (input && (st = file_geometry(input, &geo, &err))) {
+        json_decref(arr);
+        return xc_cli_fail("check smearing", &err);
+    }
+    if (input && !nsub_given) {
+        nsub_v[0] = 0;   /* each implementation's own choice */
+        nsub.n = 1;
+    }
     xc_report *rep = NULL;
     if (repdir && (st = xc_report_new(&rep, "crosscheck check smearing", &err))) {
         json_decref(arr);
@@ -138,8 +246,8 @@ int xc_cmd_check_smearing(int argc, char **argv)
     }
     if (rep) {
         char line[256];
-        snprintf(line, sizeof line, "%d channels, 1250-1550 MHz, 64 us; plan %s; a pulse at every %d-th trial", nchans,
-                 plan, every);
+        snprintf(line, sizeof line, "%d channels, fch1 %.3f MHz, foff %.4f MHz, %.0f us; plan %s; a pulse at every "
+                 "%d-th trial", geo.nchans, geo.fch1, geo.foff, geo.tsamp * 1e6, plan, every);
         st = xc_report_add_text(rep, line, &err);
     }
     /* the meter counts measured configurations (implementation, nsub, width) */
@@ -163,45 +271,23 @@ int xc_cmd_check_smearing(int argc, char **argv)
             continue;
         }
         nimpl++;
-        for (int q = 0; q < nsub.n && !st; q++)
-            for (int w = 0; w < widths.n && !st; w++) {
-                xc_smear_cfg cfg = {nchans, 1550 - 150.0 / nchans, -300.0 / nchans, 64e-6, plan, "crosscheck",
-                                    &w_v[w], 1, (size_t)every, 1.0};
-                xc_ddopts o;
-                memset(&o, 0, sizeof o);
-                o.nsub = nsub_v[q];
-                o.dmsub = dmsub;
-                o.subalign = align;
-                xc_smear_row *rows = NULL;
-                size_t n = 0, fails = 0, worst = 0;
-                double ratio = 0;
-                if ((st = xc_smear_measure_bounds(xc_dedisperser_of(ie), xc_dedisperser_of(ie)->bound, direct, &o, &cfg, &rows,
-                                                  &n, &err)))
-                    break;
-                for (size_t i = 0; i < n; i++) {
-                    const xc_smear_row *r = &rows[i];
-                    fails += !r->pass;
-                    worst = r->snr_loss > rows[worst].snr_loss ? i : worst;
-                    if (r->bound > 0)
-                        ratio = fmax(ratio, r->snr_loss / r->bound);
-                    json_array_append_new(arr, row_json(ie->name, nsub_v[q], r));
-                }
-                if (rep && n && !st) {
-                    char head[128];
-                    snprintf(head, sizeof head, "%s, nsub %d, width %d: %zu pulses, %zu above their bound", ie->name,
-                             nsub_v[q], w_v[w], n, fails);
-                    if (!(st = xc_report_add_section(rep, head, &err)))
-                        st = plot_rows(rep, ie->name, nsub_v[q], w_v[w], rows, n, &err);
-                }
-                if (n)
-                    printf("%-12s %5d %5d %8.0f %7zu %10.4f %10.4f %10.3f %6zu\n", ie->name, nsub_v[q], w_v[w],
-                           rows[0].width_us, n, rows[worst].snr_loss, rows[worst].bound, ratio, fails);
-                fflush(stdout);
-                xc_progress_update(&meter, ++dconf);
-                total += n;
-                nfail += fails;
-                free(rows);
+        for (int q = 0; q < nsub.n && !st; q++) {
+            xc_ddopts o = base;
+            o.nsub = nsub_v[q];
+            o.dmsub = dmsub;
+            o.subalign = align;
+            int shown = input ? resolve_nsub(xc_dedisperser_of(ie), &geo, &o, &err) : nsub_v[q];
+            if (shown < 0) {
+                st = XC_EINVAL;
+                break;
             }
+            for (int w = 0; w < widths.n && !st; w++) {
+                xc_smear_cfg cfg = geo;
+                cfg.widths = &w_v[w];
+                st = measure(xc_dedisperser_of(ie), direct, shown, &o, &cfg, arr, rep, &total, &nfail, &err);
+                xc_progress_update(&meter, ++dconf);
+            }
+        }
     }
     if (!st)
         xc_progress_end(&meter);

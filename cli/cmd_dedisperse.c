@@ -1,5 +1,8 @@
 /* crosscheck dedisperse: a filterbank into DM-time planes (.json + .npy). */
 #include <ctype.h>
+#include <jansson.h>
+#include <math.h>
+#include <unistd.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +68,79 @@ static xc_status zap(const char *list, uint8_t *mask, int nchans, xc_error *err)
     return XC_OK;
 }
 
+/* The kill mask of -killmask and -zap_chans (*mask: nchans entries, 0 = drop). */
+static xc_status make_mask(const char *killfile, const char *zaplist, int nchans, uint8_t **mask, xc_error *err)
+{
+    if (!(*mask = malloc((size_t)nchans)))
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    memset(*mask, 1, (size_t)nchans);
+    xc_status st = killfile ? read_killmask(killfile, *mask, nchans, err) : XC_OK;
+    return !st && zaplist ? zap(zaplist, *mask, nchans, err) : st;
+}
+
+/* -times: a comma-separated list of finite numbers (dest: const char *). */
+static xc_status opt_times(const xc_opt *o, const char *opt, const char *val, xc_error *err)
+{
+    const char *s = val;
+    do {
+        char *end;
+        double t = strtod(s, &end);
+        if (end == s || !isfinite(t) || (*end && *end != ','))
+            return xc_error_set(err, XC_EINVAL, "option %s: '%s': expected times in seconds, e.g. 0.5,1.25", opt, val);
+        s = *end ? end + 1 : end;
+    } while (*s);
+    *(const char **)o->dest = val;
+    return XC_OK;
+}
+
+/* Warns of each time (arrival at the highest channel, s) outside [0, end):
+ * no trial's output holds it. */
+static void warn_time(const char *what, double t, double end)
+{
+    if (t < 0 || t >= end)
+        fprintf(stderr, "crosscheck dedisperse: warning: %s arrives at %.6f s, outside the %.6f s every trial covers "
+                        "(arrival at the highest channel from 0 to the file's end less the plan's largest delay): no "
+                        "trial holds it\n", what, t, end);
+}
+
+/* The truth's pulses (synth's FILE.truth.json beside the input, or -truth)
+ * and the -times against the time every trial covers. */
+static void warn_outside(const char *input, const char *truth, const char *times, const xc_fbheader *h,
+                         const xc_dmplan *plan, const xc_convention *cv)
+{
+    xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
+    int64_t maxd = 0;
+    xc_error e;
+    if (xc_dmplan_max_delay(cv, &g, plan, &maxd, &e) || (uint64_t)maxd >= h->nsamp)
+        return;   /* the dedispersion itself says why */
+    const double end = (double)(h->nsamp - (uint64_t)maxd) * h->tsamp;
+    char path[4096], what[128];
+    const char *dot = strrchr(input, '.');
+    if (!truth && dot && !strcmp(dot, ".fil") && (size_t)(dot - input) < sizeof path - 12) {
+        snprintf(path, sizeof path, "%.*s.truth.json", (int)(dot - input), input);
+        truth = access(path, R_OK) == 0 ? path : NULL;
+    }
+    json_error_t je;
+    json_t *root = truth ? json_load_file(truth, 0, &je) : NULL;
+    if (truth && !root)
+        fprintf(stderr, "crosscheck dedisperse: warning: %s: not read (%s)\n", truth, je.text);
+    json_t *p;
+    size_t i;
+    json_array_foreach(json_object_get(root, "pulses"), i, p) {
+        snprintf(what, sizeof what, "truth pulse %zu (DM %g)", i, json_number_value(json_object_get(p, "dm")));
+        if (json_is_number(json_object_get(p, "t_s")))
+            warn_time(what, json_number_value(json_object_get(p, "t_s")), end);
+    }
+    json_decref(root);
+    for (const char *s = times; s && *s;) {
+        char *e2;
+        double t = strtod(s, &e2);
+        snprintf(what, sizeof what, "-times %g", t);
+        warn_time(what, t, end);
+        s = *e2 == ',' ? e2 + 1 : "";
+    }
+}
+
 int xc_cmd_dedisperse(int argc, char **argv)
 {
     static const xc_optspec spec = {
@@ -80,9 +156,11 @@ int xc_cmd_dedisperse(int argc, char **argv)
                  "names them, the .inf filled from the filterbank header (for fft, pulscan, accel and\n"
                  "PRESTO's own tools); -format tim writes SIGPROC time series OUT_DM<dm>.tim (nchans 1,\n"
                  "nbits 32, refdm).  docs/REFERENCE.md has the fields.\n"
-                 "Subband implementations (-impl subband, subband-reference) are approximate: see\n"
-                 "docs/SUBBAND.md for -nsub, -dmsub, -subalign and -subbudget.\n"};
-    const char *input = NULL, *out = NULL, *impl_name = NULL, *killfile = NULL, *zaplist = NULL;
+                 "Subband and tree implementations are approximate: see docs/SUBBAND.md for -nsub,\n"
+                 "-dmsub, -subalign, -subbudget and -maxloss; their parameters and per-trial bound are\n"
+                 "recorded under \"approximate\" in OUT.json.\n"};
+    const char *input = NULL, *out = NULL, *impl_name = NULL, *killfile = NULL, *zaplist = NULL, *truth = NULL,
+               *times = NULL;
     xc_cli_planopts po;
     xc_cli_planopts_init(&po);
     xc_ddstream_args a;
@@ -113,9 +191,10 @@ int xc_cmd_dedisperse(int argc, char **argv)
         XC_OPT_INT("tile_c", &a.tune.tile_c, 0, 1 << 24, .arg = "N", .help = "channel tile of the cpu implementation",
                    .def = "0: its default"),
         XC_OPT_INT("nsub", &a.opts.nsub, 1, 1 << 20, .arg = "N",
-                   .help = "subbands (at most nchans; default 32, PRESTO's); for -impl tree (and\n"
-                           "tree-reference) a power of two, default the padded channels / 32;\n"
-                           "tree-padded has one tree over the grid linear in 1/f^2 and ignores it"),
+                   .help = "subbands (at most nchans); for -impl tree (and tree-reference) a power of\n"
+                           "two; tree-padded has one tree over the grid linear in 1/f^2 and ignores it",
+                   .def = "the cheapest whose declared loss is within -maxloss on this file's geometry\n"
+                          "and DM plan"),
         XC_OPT_NONNEG("dmsub", &a.opts.dmsub, .arg = "D", .help = "spacing of the subbands' nominal DMs",
                       .def = "chosen from -subbudget"),
         XC_OPT_CHOICE("subalign", &a.opts.subalign, "highest|early|centre", .arg = "A",   /* the xc_subalign order */
@@ -132,6 +211,17 @@ int xc_cmd_dedisperse(int argc, char **argv)
                            "pairs say where the data end, as prepsubband's) or cut; a range downsampled\n"
                            "by ds gets N/ds", .def = "the dedispersed samples, no padding"),
         XC_CLI_OPT_MAX_MEMORY(&a.max_memory, "the dedispersion"),
+        XC_OPT_CALL("maxloss", xc_cli_opt_maxloss, &a.opts.maxloss, .arg = "L",
+                    .help = "approximate implementations: the largest declared S/N-loss bound accepted\n"
+                            "(a fraction); -nsub left out is chosen to meet it, and a plan that does not\n"
+                            "is refused (exit 2, naming the bound)", .def = "0.2"),
+        XC_OPT_NONNEG("width", &a.opts.losswidth, .arg = "W",
+                      .help = "the pulse width, in samples of each range, -maxloss is judged at", .def = "8"),
+        XC_OPT_STR("truth", &truth, .arg = "FILE.json",
+                   .help = "warn of every pulse (t_s, arrival at the highest channel) no trial's output\n"
+                           "holds", .def = "FILE.truth.json beside FILE.fil, if there"),
+        XC_OPT_CALL("times", opt_times, &times, .arg = "S,S,...",
+                    .help = "arrival times at the highest channel (s) to warn of the same way"),
         XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter"),
         XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
         XC_OPT_END,
@@ -160,20 +250,11 @@ int xc_cmd_dedisperse(int argc, char **argv)
     uint8_t *mask = NULL;
     xc_dmplan plan;
     xc_dmplan_init(&plan);
-    if (killfile || zaplist) {
-        mask = malloc((size_t)h->nchans);
-        if (!mask) {
-            st = xc_error_set(&err, XC_ENOMEM, "out of memory");
-            goto done;
-        }
-        memset(mask, 1, (size_t)h->nchans);
-        if (killfile && (st = read_killmask(killfile, mask, h->nchans, &err)))
-            goto done;
-        if (zaplist && (st = zap(zaplist, mask, h->nchans, &err)))
-            goto done;
-    }
+    if ((killfile || zaplist) && (st = make_mask(killfile, zaplist, h->nchans, &mask, &err)))
+        goto done;
     if ((st = xc_cli_plan_build(&po, &g, &plan, &err)))
         goto done;
+    warn_outside(input, truth, times, h, &plan, a.conv);
     a.plan = &plan;
     a.killmask = mask;
     a.gulp = (size_t)gulp;

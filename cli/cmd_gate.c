@@ -6,6 +6,7 @@
  * (bad options, unwritable work folder).  See cli/cmd_gate.h for the pieces
  * and docs/ci.md for CI set-ups. */
 #include "cli/cmd_gate.h"
+#include "core/dedisp/xc_ddloss.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -109,6 +110,16 @@ static xc_status opt_approx(const xc_opt *o, const char *opt, const char *val, x
     g->cls = GATE_CLASS_APPROX;
     g->loss = L;
     return XC_OK;
+}
+
+/* -maxloss (default 0.2): an -approx above it could pass what the user refuses. */
+static int check_maxloss(gatectx *g, const char *cmd)
+{
+    g->maxloss = g->maxloss > 0 ? g->maxloss : XC_DDLOSS_MAX;
+    if (g->cls == GATE_CLASS_APPROX && g->loss > g->maxloss)
+        return xc_cli_failf(cmd, "-approx %g: a loss above -maxloss %g cannot pass (raise -maxloss to accept it)",
+                            g->loss, g->maxloss);
+    return 0;
 }
 
 static xc_status opt_convention(const xc_opt *o, const char *opt, const char *val, xc_error *err)
@@ -242,6 +253,8 @@ int xc_cmd_gate(int argc, char **argv)
                    .help = dd ? "the tolerance class: the float-summation bound (above)" : NULL),
         XC_OPT_CALL("approx", opt_approx, &g, .arg = "L",
                     .help = dd ? "the tolerance class: S/N at most a fraction L below the reference's" : NULL),
+        XC_OPT_CALL("maxloss", xc_cli_opt_maxloss, &g.maxloss, .arg = "L", .def = "0.2",
+                    .help = dd ? "the largest S/N-loss bound accepted (-approx, a declared one, the planes')" : NULL),
         XC_OPT_CALL("convention", opt_convention, &g, .arg = "P",
                     .help = "the conventions (k_DM, rounding, delay precision, output scaling) the\n"
                             "reference follows: crosscheck, sigproc, presto, dedisp or astroaccelerate;\n"
@@ -289,6 +302,8 @@ int xc_cmd_gate(int argc, char **argv)
         return xc_cli_failf(spec->cmd, "-family is gate search's");
     if (!dd && g.cls != GATE_CLASS_DEFAULT)
         return xc_cli_failf(spec->cmd, "-exact, -float and -approx are gate dedisperse's");
+    if ((rc = check_maxloss(&g, spec->cmd)))
+        return rc;
     if ((rc = choose_impl(&g, dd, spec->cmd)) || (rc = make_work(&g, work, spec->cmd)))
         return rc;
     g.vd.lines = g.quiet ? NULL : stdout;   /* the table, a row as it comes */

@@ -29,6 +29,7 @@ typedef struct {
     const char *cmd;           /* -cmd TEMPLATE */
     gate_class cls;
     double loss;               /* -approx L */
+    double maxloss;            /* -maxloss: no loss bound above it is accepted (0: 0.2) */
     const xc_convention *cv;
     int format;                /* dedisperse: GATE_FMT_* */
     const char *junit, *json;

@@ -73,7 +73,8 @@ static int approx_class(const gatectx *g)
 
 static double loss_bound(const gatectx *g)
 {
-    return g->cls == GATE_CLASS_APPROX ? g->loss : g->impl ? g->impl->tol.value : 0;
+    double L = g->cls == GATE_CLASS_APPROX ? g->loss : g->impl ? g->impl->tol.value : 0;
+    return L < g->maxloss ? L : g->maxloss;
 }
 
 static xc_status compare(const xc_cmpside *a, const xc_cmpside *b, double rtol, xc_cmpresult *res, xc_error *err)
@@ -393,7 +394,10 @@ static void run_case(gatectx *g, const ddcase *c, const xc_dedisperser *ref)
     xc_plane cand = {0, NULL};
     const xc_plane *a = NULL;
     if (g->impl) {
-        xc_status st = xc_cli_dedisperse_file(f->fil, f->out, xc_dedisperser_of(g->impl), &plan, g->cv, 0, NULL, &e);
+        xc_ddopts o;
+        memset(&o, 0, sizeof o);
+        o.maxloss = g->maxloss;
+        xc_status st = xc_cli_dedisperse_file_opts(f->fil, f->out, xc_dedisperser_of(g->impl), &plan, g->cv, &o, 0, NULL, &e);
         if (!st)
             st = xc_planefile_read(&cf, f->json, &e);
         if (st)

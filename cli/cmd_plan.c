@@ -12,16 +12,23 @@
 
 /* The plan as a table on stdout (with what it leaves of an input of nsamp
  * samples when input), and as JSON in the file json (NULL: none). */
-static xc_status show_plan(const xc_convention *cv, const xc_geometry *g, const xc_dmplan *plan, int input,
+static xc_status show_plan(const xc_convention *cv, const xc_geometry *g, const xc_dmplan *plan, const char *input,
                            uint64_t nsamp, const char *json, xc_error *err)
 {
     xc_status st = XC_OK;
     printf("# convention %s: k_DM %.9g, %s, delays from the highest channel\n", cv->name, cv->kdm,
            xc_rounding_name(cv->rounding));
     printf("# %d channels, fch1 %.6f MHz, foff %.6f MHz, tsamp %.3f us\n", g->nchans, g->fch1, g->foff, g->tsamp * 1e6);
-    printf("%5s %10s %10s %8s %7s %4s %12s %12s\n", "range", "DM lo", "DM hi", "step", "trials", "ds",
-           "max delay", "(samples)");
+    int64_t total = 0;
+    if ((st = xc_dmplan_max_delay(cv, g, plan, &total, err)))
+        return st;
+    if (input && (uint64_t)total >= nsamp)
+        return xc_error_set(err, XC_EINVAL, "%s: the plan's largest delay (%lld samples, %.6f s) leaves no output "
+                            "sample of its %llu (%lld): lower -hidm or give a longer file", input, (long long)total,
+                            (double)total * g->tsamp, (unsigned long long)nsamp, (long long)nsamp - total);
     int64_t *maxd = calloc((size_t)plan->nranges, sizeof *maxd);
+    printf("%5s %10s %10s %8s %7s %4s %12s %9s  %s\n", "range", "DM lo", "DM hi", "step", "trials", "ds",
+           "max delay", "(samples)", "each trial covers (arrival at the highest channel)");
     json_t *root = json_object(), *ranges = json_array(), *flat = json_array();
     for (int k = 0; k < plan->nranges && maxd; k++) {
         xc_dmplan one = *plan;
@@ -31,9 +38,22 @@ static xc_status show_plan(const xc_convention *cv, const xc_geometry *g, const 
             break;
         const xc_dmrange *r = &plan->r[k];
         double lastdm = r->dms[r->ndm - 1];
-        printf("%5d %10.4f %10.4f %8.4g %7zu %4d %12lld %12s\n", k, r->lo, r->step > 0 ? r->hi : lastdm,
-               r->step, r->ndm, r->ds, (long long)(maxd[k] / r->ds),
-               r->ds > 1 ? "(x ds)" : "");
+        /* output sample t of every trial holds what arrived at the highest
+         * channel in samples t*ds .. t*ds+ds-1; the plan's largest delay cuts the end */
+        uint64_t nout = input ? (nsamp - (uint64_t)total) / (uint64_t)r->ds : 0;
+        if (input && nout == 0) {
+            st = xc_error_set(err, XC_EINVAL, "%s: range %d (downsample %d) gets no output sample: %llu remain "
+                              "after the largest delay", input, k, r->ds, (unsigned long long)(nsamp - (uint64_t)total));
+            break;
+        }
+        char covers[96];
+        if (input)
+            snprintf(covers, sizeof covers, "0 - %.6f s (%llu samples)", (double)nout * r->ds * g->tsamp,
+                     (unsigned long long)nout);
+        else
+            snprintf(covers, sizeof covers, "0 - (T - %.6f s)", (double)total * g->tsamp);
+        printf("%5d %10.4f %10.4f %8.4g %7zu %4d %12lld %9s  %s\n", k, r->lo, r->step > 0 ? r->hi : lastdm,
+               r->step, r->ndm, r->ds, (long long)(maxd[k] / r->ds), r->ds > 1 ? "(x ds)" : "", covers);
         json_t *dms = json_array();
         for (size_t j = 0; j < r->ndm; j++) {
             json_array_append_new(dms, json_real(r->dms[j]));
@@ -44,16 +64,16 @@ static xc_status show_plan(const xc_convention *cv, const xc_geometry *g, const 
                                                 "max_delay", (json_int_t)(maxd[k] / r->ds),
                                                 "max_delay_samples", (json_int_t)maxd[k], "dms", dms));
     }
-    int64_t total = 0;
-    for (int k = 0; k < plan->nranges && maxd; k++)
-        if (maxd[k] > total)
-            total = maxd[k];
     if (!st && maxd) {
         printf("total: %zu trials; largest delay %lld samples (%.6f s)\n", xc_dmplan_ndm(plan), (long long)total,
                (double)total * g->tsamp);
         if (input)
-            printf("input: %llu samples -> %lld output samples at full resolution\n", (unsigned long long)nsamp,
-                   (long long)nsamp - total);
+            printf("input: %llu samples -> %lld output samples at full resolution; a pulse arriving at the "
+                   "highest channel after %.6f s is in no trial's output\n",
+                   (unsigned long long)nsamp, (long long)nsamp - total, (double)(nsamp - (uint64_t)total) * g->tsamp);
+        else
+            printf("of T seconds of data, a pulse arriving at the highest channel in the last %.6f s is in no "
+                   "trial's output\n", (double)total * g->tsamp);
     }
     json_object_set_new(root, "convention", json_string(cv->name));
     json_object_set_new(root, "plan_kind", json_string(plan->kind));
@@ -151,7 +171,7 @@ int xc_cmd_plan(int argc, char **argv)
     xc_dmplan plan;
     if ((st = xc_cli_plan_build(&po, &g, &plan, &err)))
         return xc_cli_fail("plan", &err);
-    st = show_plan(cv, &g, &plan, input != NULL, nsamp, json, &err);
+    st = show_plan(cv, &g, &plan, input, nsamp, json, &err);
     xc_dmplan_free(&plan);
     return st ? xc_cli_fail("plan", &err) : 0;
 }

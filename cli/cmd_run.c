@@ -85,6 +85,10 @@ static int parse(runctx *c, int argc, char **argv, const char **spec_file, const
                            "spec entry has \"approximate\": 1, or where -impl names them)"),
         XC_OPT_INT("threads", &c->threads, 1, 4096, .arg = "N", .help = "threads for the multi-threaded checks",
                    .def = "all cores"),
+        XC_OPT_CALL("maxloss", xc_cli_opt_maxloss, &c->maxloss, .arg = "L",
+                    .help = "approximate dedispersers: the largest declared S/N-loss bound (for a pulse of\n"
+                            "8 samples) accepted; each chooses its nsub to meet it, and one that cannot\n"
+                            "fails its rows", .def = "0.2"),
         XC_OPT_FLAG("keep", keep, .help = "keep the intermediate files (DIR/work: filterbanks, planes)"),
         XC_CLI_OPT_MAX_MEMORY(&c->max_memory, "a dedispersion observation"),
         XC_OPT_FLAG("quiet", &c->quiet, .help = "the table at the end only (no rows as they come)"),

@@ -31,6 +31,7 @@ typedef struct {
     const xc_convention *cv;
     double max_memory;         /* -max_memory (0: none) */
     double stream_memory;      /* what a dedispersion may hold beside the planes held (0: no bound) */
+    double maxloss;            /* -maxloss: approximate dedispersers' declared loss limit (0: 0.2) */
 } runctx;
 
 /* One implementation's plane of one observation. */

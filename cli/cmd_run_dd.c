@@ -30,7 +30,10 @@ static void check_threads(runctx *c, const char *obs, const char *fil, const cha
     xc_planefile one;
     memset(&one, 0, sizeof one);
     xc_error e;
-    xc_status st = xc_cli_dedisperse_file_max(fil, out1, pr->impl, plan, c->cv, 1, c->stream_memory, NULL, &e);
+    xc_ddopts o1;
+    memset(&o1, 0, sizeof o1);
+    o1.threads = 1;
+    xc_status st = xc_cli_dedisperse_file_opts(fil, out1, pr->impl, plan, c->cv, &o1, c->stream_memory, NULL, &e);
     if (!st)
         st = xc_planefile_read(&one, json1, &e);
     if (st)
@@ -123,8 +126,10 @@ static int run_all(runctx *c, const char *obs, const char *fil, const xc_dmplan 
         char out[4300];
         xc_fmt(out, sizeof out, "%s/%s.%s", c->work, obs, d->impl.name);
         xc_fmt(pr->json, sizeof pr->json, "%s.json", out);
-        xc_status st = xc_cli_dedisperse_file_max(fil, out, d, plan, c->cv, c->threads, c->stream_memory,
-                                                  &pr->seconds, &e);
+        xc_ddopts o;
+        memset(&o, 0, sizeof o);
+        o.threads = c->threads;
+        xc_status st = xc_cli_dedisperse_file_opts(fil, out, d, plan, c->cv, &o, c->stream_memory, &pr->seconds, &e);
         if (!st)
             st = xc_planefile_read(&pr->pf, pr->json, &e);
         if (st) {

@@ -83,6 +83,9 @@ xc_status xc_cmpresult_print(const xc_cmpresult *res, FILE *fp, xc_error *err)
                 res->pct_rms, res->dm_max_abs_b);
     if (res->agree)
         fprintf(fp, "verdict: AGREE (%s)\n", xc_cmpclass_name(res->cls));
+    else if (!res->n_total)
+        fprintf(fp, "verdict: DISAGREE (%s): no sample compared (the planes hold no output: no DM trial, or no "
+                    "output sample per trial)\n", xc_cmpclass_name(res->cls));
     else
         fprintf(fp, "verdict: DISAGREE (%s): %llu of %llu samples %s\n", xc_cmpclass_name(res->cls),
                 (unsigned long long)res->n_over, (unsigned long long)res->n_total,

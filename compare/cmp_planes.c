@@ -306,6 +306,7 @@ xc_status xc_compare_planes(const xc_cmpside *a, const xc_cmpside *b, const xc_c
     res->dm_asked = isnan(o->dm) ? (res->peak_b.found ? res->peak_b.dm : NAN) : o->dm;
     dm_row(a, b, res);
 
-    res->agree = res->n_over == 0;
+    /* nothing compared is no agreement: an empty plane proves nothing */
+    res->agree = res->n_over == 0 && res->n_total > 0;
     return XC_OK;
 }

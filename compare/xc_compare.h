@@ -115,7 +115,7 @@ typedef struct {
     double pct_max;              /* max |100 (a - b) / max|b|| along the trial */
     double pct_rms;              /* rms of 100 (a - b) / max|b| along the trial */
 
-    int agree;                   /* the verdict */
+    int agree;                   /* the verdict (0 when no sample was compared) */
 } xc_cmpresult;
 
 /* rtol and atol unset (-1), dm NaN. */

@@ -155,6 +155,18 @@ static void fx_copy_free(copied *t)
     fx_free(&t->f);
 }
 
+XC_TEST(test_no_samples_no_agreement, "planes of no sample do not agree (nothing was compared)")
+{
+    copied cp;
+    fx_copy(&cp, 8, 1);
+    for (int k = 0; k < cp.c.nranges; k++)
+        cp.c.r[k].nsamp = cp.f.pl.r[k].nsamp = 0;
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, NULL), XC_OK);
+    CU_ASSERT_EQUAL(cp.res.n_total, 0);
+    CU_ASSERT_FALSE(cp.res.agree);
+    fx_copy_free(&cp);
+}
+
 XC_TEST(test_identical, "identical planes agree exactly")
 {
     copied cp;

@@ -1,5 +1,6 @@
 #include "core/base/xc_nbits.h"
 #include "core/dedisp/xc_ddstream.h"
+#include "core/dedisp/xc_ddrecord.h"
 #include "core/base/xc_mem.h"
 
 #include <stdio.h>
@@ -24,7 +25,7 @@ static size_t lcm_ds(const xc_dmplan *p)
 }
 
 static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a, xc_ddplan *dp,
-                        const xc_ddstream_est *est, double *seconds, xc_error *err);
+                        const xc_ddstream_est *est, json_t *rec, double *seconds, xc_error *err);
 
 /* Where the trials go: a plane (npy) or one series per trial. */
 typedef struct {
@@ -69,6 +70,23 @@ static void fmt_bytes(char *buf, size_t n, double b)
         snprintf(buf, n, "%.1f KiB", b / (1 << 10));
 }
 
+/* An approximate dedisperser's record for the plane file, refused (before
+ * anything is written) when its declared loss is above the limit. */
+static xc_status approx_record(const xc_ddstream_args *a, const xc_geometry *g, int nbits, json_t **rec,
+                               xc_error *err)
+{
+    xc_ddjob job;
+    xc_status st = xc_ddjob_prepare(&job, g->nchans, nbits, a->plan, a->conv, g, a->killmask, err);
+    if (st)
+        return st;
+    job.opts = a->opts;
+    job.tune = a->tune;
+    xc_ddloss loss;
+    st = xc_ddapprox_record_checked(a->impl, &job, rec, &loss, err);
+    xc_ddjob_free(&job);
+    return st;
+}
+
 xc_status xc_ddstream_estimate(xc_fbreader *r, const xc_ddstream_args *a, xc_ddstream_est *est, xc_error *err)
 {
     const xc_fbheader *h = xc_fbreader_header(r);
@@ -84,6 +102,15 @@ xc_status xc_ddstream_estimate(xc_fbreader *r, const xc_ddstream_args *a, xc_dds
         return xc_error_set(err, XC_EINVAL,
                             "%s: the plan's largest delay (%lld samples) is not smaller than the data (%llu samples)",
                             a->input_name, (long long)maxd, (unsigned long long)h->nsamp);
+    if (xc_dmplan_ndm(a->plan) == 0)
+        return xc_error_set(err, XC_EINVAL, "%s: the DM plan has no trial", a->input_name);
+    for (int k = 0; k < a->plan->nranges; k++)
+        if ((h->nsamp - (uint64_t)maxd) / (uint64_t)a->plan->r[k].ds == 0 || a->plan->r[k].ndm == 0)
+            return xc_error_set(err, XC_EINVAL,
+                                "%s: range %d of the DM plan (%zu trials, downsample %d) gets no output: %llu samples "
+                                "remain after the plan's largest delay of %lld",
+                                a->input_name, k, a->plan->r[k].ndm, a->plan->r[k].ds,
+                                (unsigned long long)(h->nsamp - (uint64_t)maxd), (long long)maxd);
     size_t total_out = (size_t)(h->nsamp - (uint64_t)maxd), L = lcm_ds(a->plan);
     double in1 = (double)h->nchans * (xc_nbits_is_float(h->nbits) ? 4.0 : 2.0);   /* bytes a spectrum */
     double per = 0;   /* plane bytes per output sample */
@@ -135,18 +162,22 @@ xc_status xc_dedisperse_stream(xc_fbreader *r, const char *out, const xc_ddstrea
     xc_status st = xc_ddstream_estimate(r, a, &est, err);
     if (st)
         return st;
+    json_t *rec = NULL;
+    if (a->impl->bound && (st = approx_record(a, &g, h->nbits, &rec, err)))
+        return st;
     /* One plan for every gulp: delays (and a device's buffers) made once. */
     xc_ddplan *dp;
     st = xc_ddplan_create_tuned(&dp, a->impl, &g, h->nbits, a->plan, a->conv, a->killmask, &a->opts, &a->tune, err);
-    if (st)
-        return st;
-    st = stream(r, out, a, dp, &est, seconds, err);
-    xc_ddplan_destroy(dp);
+    if (!st) {
+        st = stream(r, out, a, dp, &est, rec, seconds, err);
+        xc_ddplan_destroy(dp);
+    }
+    json_decref(rec);
     return st;
 }
 
 static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args *a, xc_ddplan *dp,
-                        const xc_ddstream_est *est, double *seconds, xc_error *err)
+                        const xc_ddstream_est *est, json_t *rec, double *seconds, xc_error *err)
 {
     const xc_fbheader *h = xc_fbreader_header(r);
     int64_t maxd = xc_ddplan_max_delay(dp);
@@ -238,6 +269,7 @@ static xc_status stream(xc_fbreader *r, const char *out, const xc_ddstream_args 
     m.max_delay = maxd;
     m.nsamp_in = h->nsamp;
     m.seconds = spent;
+    m.approx = rec;
     if (seconds)
         *seconds = spent;
     return sink_commit(&w, &m, err);

@@ -50,10 +50,14 @@ typedef struct {
     XC_GROWN(front)
     int threads;               /* 0: OpenMP default */
     /* Subband dedispersers (core/dedisp/xc_subband.h; ignored by the others; 0: defaults): */
-    int nsub;                  /* subbands (0: 32, PRESTO's default; at most nchans) */
+    int nsub;                  /* subbands (0: chosen from the geometry, core/dedisp/xc_ddloss.h; at most nchans) */
     double dmsub;              /* spacing of the nominal DMs, pc cm^-3 (0: chosen from subbudget) */
     int subalign;              /* xc_subalign: 0 highest channel (PRESTO), 1 early edge, 2 centre */
     double subbudget;          /* smear allowed when dmsub is 0, samples of ds*tsamp (0: 0.8, DDplan.py's) */
+    /* Every approximate dedisperser (core/dedisp/xc_ddloss.h; 0: defaults): */
+    double maxloss;            /* largest declared S/N-loss bound accepted, a fraction (0: 0.2); the
+                                * parameters left at 0 above are chosen to meet it */
+    double losswidth;          /* the pulse width that bound is stated for, samples of each range (0: 8) */
     XC_GROWN(back)
 } xc_ddopts;
 

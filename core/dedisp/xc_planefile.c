@@ -181,6 +181,8 @@ xc_status xc_planewriter_commit(xc_planewriter *w, const xc_planemeta *m, xc_err
     json_object_set_new(root, "layout", json_string("float32 [ndm][nsamp] C order per range; sample t of a range "
                                                     "with downsample ds sums input samples t*ds .. t*ds+ds-1 at the "
                                                     "highest channel"));
+    if (m->approx)
+        json_object_set(root, "approximate", m->approx);
     char path[4000];
     snprintf(path, sizeof path, "%s.json", w->out);
     xc_atomic a;

@@ -4,7 +4,8 @@
  *                precision, scaling), the full command line, the input, nbits,
  *                tsamp, nchans, channel frequencies, kill mask count, max delay,
  *                and per range: lo, hi, step, ds, tsamp, nsamp, dms, file; plus a
- *                flat `dms` list over all ranges.
+ *                flat `dms` list over all ranges; for an approximate dedisperser
+ *                its parameters and per-trial bound (core/dedisp/xc_ddrecord.h).
  *   OUT.r<k>.npy float32 [ndm][nsamp], C order, one per range.
  *
  * Everything is written under temporary names and renamed at commit, so a
@@ -36,6 +37,8 @@ typedef struct {
     int64_t max_delay;        /* original samples */
     uint64_t nsamp_in;
     double seconds;           /* wall time of the dedispersion itself */
+    struct json_t *approx;    /* written as "approximate": an approximate dedisperser's record
+                               * (core/dedisp/xc_ddrecord.h; borrowed; NULL: none, and after reading) */
 } xc_planemeta;
 
 typedef struct xc_planewriter xc_planewriter;

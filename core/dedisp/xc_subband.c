@@ -2,6 +2,7 @@
  * the smearing bound of every output trial.  The semantics and the
  * derivation of the bound are in core/dedisp/xc_subband.h. */
 #include "core/dedisp/xc_subband.h"
+#include "core/dedisp/xc_ddloss.h"
 #include "core/base/xc_grow.h"
 
 #include <math.h>
@@ -213,6 +214,40 @@ static xc_status make_range(xc_subplan *sp, const xc_ddjob *job, int k, xc_error
     return st;
 }
 
+/* A candidate nsub's declared loss and cost: additions per output sample,
+ * stage 1 (every group's nominal DM over every channel) and stage 2 (every
+ * trial over the subbands), per range divided by its downsample factor. */
+static xc_status eval_nsub(const xc_ddjob *job, void *ctx, xc_ddloss *loss, double *cost, xc_error *err)
+{
+    (void)ctx;
+    xc_subplan sp;
+    xc_status st = xc_subplan_make(&sp, job, err);
+    if (st)
+        return st;
+    xc_ddloss_init(loss, &job->opts);
+    *cost = 0;
+    for (int k = 0; k < sp.nranges; k++) {
+        const xc_subrange *r = &sp.r[k];
+        *cost += ((double)r->ngroups * sp.nchans + (double)r->ndm * sp.nsub) / r->ds;
+        for (size_t i = 0; i < r->ndm; i++)
+            xc_ddloss_add(loss, k, i, job->plan->r[k].dms[i], r->bound[i], r->smear[i]);
+    }
+    xc_subplan_free(&sp);
+    return XC_OK;
+}
+
+/* opts.nsub 0: the cheapest power of two (or nchans) within the loss limit
+ * (core/dedisp/xc_ddloss.h). */
+static xc_status default_nsub(const xc_ddjob *job, int *nsub, xc_error *err)
+{
+    int cand[32], n = 0;
+    const int nc = job->geom.nchans;
+    for (int s = 2; s < nc && n < 31; s *= 2)
+        cand[n++] = s;
+    cand[n++] = nc;
+    return xc_ddloss_choose(job, cand, n, eval_nsub, NULL, nsub, err);
+}
+
 xc_status xc_subplan_make(xc_subplan *sp, const xc_ddjob *job, xc_error *err)
 {
     memset(sp, 0, sizeof *sp);
@@ -231,7 +266,10 @@ xc_status xc_subplan_make(xc_subplan *sp, const xc_ddjob *job, xc_error *err)
                             o->subalign);
     const int nc = job->geom.nchans;
     sp->nchans = nc;
-    sp->nsub = o->nsub ? o->nsub : XC_SUBBAND_NSUB;
+    sp->nsub = o->nsub;
+    xc_status st = XC_OK;
+    if (!sp->nsub && (st = default_nsub(job, &sp->nsub, err)))
+        return st;
     if (sp->nsub > nc)
         sp->nsub = nc;
     sp->align = o->subalign;
@@ -246,7 +284,6 @@ xc_status xc_subplan_make(xc_subplan *sp, const xc_ddjob *job, xc_error *err)
     sp->nranges = job->plan->nranges;
     for (int s = 0; s <= sp->nsub; s++)
         sp->sub_first[s] = (int)((int64_t)s * nc / sp->nsub);
-    xc_status st = XC_OK;
     for (int k = 0; k < sp->nranges && !st; k++)
         st = make_range(sp, job, k, err);
     if (st)

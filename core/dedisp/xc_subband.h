@@ -110,7 +110,8 @@ typedef enum {
     XC_SUBALIGN_CENTRE        /* midway in delay between the subband's highest and lowest channels */
 } xc_subalign;
 
-#define XC_SUBBAND_NSUB 32       /* xc_ddopts.nsub 0: PRESTO prepsubband's default -nsub */
+#define XC_SUBBAND_NSUB 32       /* PRESTO prepsubband's default -nsub (xc_ddopts.nsub 0 chooses from the
+                                  * geometry instead: core/dedisp/xc_ddloss.h) */
 #define XC_SUBBAND_BUDGET 0.8    /* xc_ddopts.subbudget 0: DDplan.py's 0.8 sample (of ds*tsamp) */
 
 /* "highest", "early", "centre"; NULL out of range. */
@@ -144,7 +145,8 @@ typedef struct {
 } xc_subplan;
 
 /* Makes the subband plan of a prepared job (delays, max_delay and opts set;
- * job->in may be NULL): opts.nsub (0: XC_SUBBAND_NSUB, more than nchans: nchans),
+ * job->in may be NULL): opts.nsub (0: the cheapest within opts.maxloss,
+ * core/dedisp/xc_ddloss.h; more than nchans: nchans),
  * opts.dmsub (0: from the budget), opts.subalign, opts.subbudget (0:
  * XC_SUBBAND_BUDGET).  XC_EINVAL for negative or non-finite options or an
  * unknown alignment, XC_ENOMEM. */

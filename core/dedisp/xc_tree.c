@@ -2,6 +2,7 @@
  * of every trial and subband, and the smearing bound of every trial.  The
  * semantics and the derivation of the bound are in core/dedisp/xc_tree.h. */
 #include "core/dedisp/xc_tree.h"
+#include "core/dedisp/xc_ddloss.h"
 #include "core/base/xc_grow.h"
 
 #include <math.h>
@@ -86,6 +87,35 @@ static int next_pow2(long v)
 }
 
 /* Positions of the channels (see core/dedisp/xc_tree.h) and the sizes. */
+/* A candidate nsub of the piecewise tree: its declared loss, and as cost
+ * the number of subbands (fewer subbands are longer trees: fewer stage-2
+ * additions for the same lines). */
+static xc_status eval_nsub(const xc_ddjob *job, void *ctx, xc_ddloss *loss, double *cost, xc_error *err)
+{
+    (void)ctx;
+    xc_treeplan tp;
+    xc_status st = xc_treeplan_make(&tp, job, XC_TREE_PIECEWISE, err);
+    if (st)
+        return st;
+    xc_ddloss_init(loss, &job->opts);
+    for (int k = 0; k < tp.nranges; k++)
+        for (size_t i = 0; i < tp.r[k].ndm; i++)
+            xc_ddloss_add(loss, k, i, job->plan->r[k].dms[i], tp.r[k].bound[i], tp.r[k].smear[i]);
+    *cost = tp.nsub;
+    xc_treeplan_free(&tp);
+    return XC_OK;
+}
+
+/* opts.nsub 0: the fewest subbands (a power of two up to npos) within the
+ * loss limit (core/dedisp/xc_ddloss.h). */
+static xc_status default_nsub(const xc_ddjob *job, int npos, int *nsub, xc_error *err)
+{
+    int cand[32], n = 0;
+    for (int s = 1; s <= npos && n < 32; s *= 2)
+        cand[n++] = s;
+    return xc_ddloss_choose(job, cand, n, eval_nsub, NULL, nsub, err);
+}
+
 static xc_status make_positions(xc_treeplan *tp, const xc_ddjob *job, xc_error *err)
 {
     const xc_geometry *g = &job->geom;
@@ -123,8 +153,9 @@ static xc_status make_positions(xc_treeplan *tp, const xc_ddjob *job, xc_error *
             tp->pos[c] = g->foff < 0 ? c : nc - 1 - c;
         npos = next_pow2(nc);
         int ns = job->opts.nsub;
-        if (ns == 0)
-            ns = npos / XC_TREE_SUBSIZE > 1 ? (int)(npos / XC_TREE_SUBSIZE) : 1;
+        xc_status st;
+        if (ns == 0 && (st = default_nsub(job, (int)npos, &ns, err)))
+            return st;
         if (!is_pow2(ns) || ns > npos)
             return xc_error_set(err, XC_EINVAL, "tree: nsub %d must be a power of two at most %ld (the channels "
                                 "padded to a power of two)", ns, npos);

@@ -22,7 +22,7 @@
  * Positions run from the highest frequency down.  piecewise: channel c sits at
  * p = c (foff < 0) or nchans-1-c (foff > 0); the positions are padded with
  * empty ones to P = nsub*M, a power of two (nsub: opts.nsub, a power of two,
- * default P/XC_TREE_SUBSIZE).  padded: p(c) = round((1/f_c^2 - 1/f_top^2)/q)
+ * default the fewest within the loss limit, core/dedisp/xc_ddloss.h).  padded: p(c) = round((1/f_c^2 - 1/f_top^2)/q)
  * with q the smallest gap in 1/f^2 between frequency-adjacent channels (so no
  * two channels share a position), and M = P the next power of two above the
  * largest p.  Subband s holds positions [sM, sM + M); u = p - sM.
@@ -111,7 +111,8 @@ extern "C" {
 
 typedef enum { XC_TREE_PIECEWISE = 0, XC_TREE_PADDED = 1 } xc_tree_kind;
 
-#define XC_TREE_SUBSIZE 32       /* piecewise, opts.nsub 0: channels per subband (Barsdell et al.'s best) */
+#define XC_TREE_SUBSIZE 32       /* channels per subband Barsdell et al. found fastest (piecewise, opts.nsub 0
+                                  * chooses from the geometry instead: core/dedisp/xc_ddloss.h) */
 #define XC_TREE_MAXPOS (1 << 20) /* largest padded grid */
 
 /* One range of a tree plan. */
@@ -139,7 +140,8 @@ typedef struct {
 } xc_treeplan;
 
 /* Makes the tree plan of a prepared job (delays, max_delay and opts set;
- * job->in may be NULL).  piecewise: opts.nsub 0 (P/XC_TREE_SUBSIZE) or a
+ * job->in may be NULL).  piecewise: opts.nsub 0 (the fewest subbands within
+ * opts.maxloss, core/dedisp/xc_ddloss.h) or a
  * power of two at most P; padded ignores nsub.  XC_EINVAL for a bad nsub,
  * a padded grid above XC_TREE_MAXPOS or non-positive frequencies; XC_ENOMEM. */
 xc_status xc_treeplan_make(xc_treeplan *tp, const xc_ddjob *job, int kind, xc_error *err);
