@@ -167,16 +167,9 @@ XC_TEST(test_hand_powers, "hand_powers")
  * normalised over normwidth bins, in chunks of chunkwidth. */
 static xc_psopts all_peaks_opts(int zmax, int numharm, size_t normwidth, size_t chunkwidth)
 {
-    xc_psopts o;
-    xc_psopts_default(&o);
-    o.zmax = zmax;
-    o.zstep = 1;
-    o.numharm = numharm;
-    o.sigma = 0;
-    o.nosift = 1;
-    o.chunkwidth = chunkwidth;
-    o.normwidth = normwidth;
-    return o;
+    const xc_fx_pscfg c = {.zmax = zmax, .numharm = numharm, .zstep = 1, .nosift = 1, .chunk = chunkwidth,
+                           .normw = normwidth, .norm = XC_NORM_EXACT, .logp = XC_LOGP_EXACT, .sigma = 0};
+    return xc_fx_ps_opts(&c);
 }
 
 /* Pulscan's R-block search on the hand spectrum: zmax 2, zstep 1, stages 1
