@@ -22,31 +22,16 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-/* The reference (capability) and the default threaded CPU searcher. */
-static void searchers(const xc_accel_searcher **ref, const xc_accel_searcher **fast, xc_registry **reg)
-{
-    xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_registry_builtin(reg, &err), XC_OK);
-    *ref = xc_accel_searcher_of(xc_registry_pick(*reg, XC_FAMILY_ACCEL, XC_CAP_REFERENCE, 0));
-    *fast = xc_accel_searcher_of(xc_registry_pick(*reg, XC_FAMILY_ACCEL, XC_CAP_THREADED,
-                                                  XC_CAP_DEVICE | XC_CAP_APPROXIMATE | XC_CAP_RUNTIME));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(*ref);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(*fast);
-}
+/* The builtin registry of this program (made in main) and from it the
+ * reference (capability) and the default threaded CPU searcher. */
+static xc_registry *reg;
+static const xc_accel_searcher *ref, *cpu;
 
-static xc_accel_noise noise_or_fail(const xc_accel_searcher *s, int zmax, int z, int H, size_t nbins, int threads,
-                                    uint64_t seed)
+static xc_accel_noise noise_or_fail(const xc_accel_searcher *s, const xc_accel_noise_opts *o, uint64_t seed)
 {
-    xc_accel_noise_opts o;
-    xc_accel_noise_opts_init(&o);
-    o.zmax = zmax;
-    o.z = z;
-    o.numharm = H;
-    o.nbins = nbins;
-    o.threads = threads;
     xc_accel_noise r;
     xc_error err;
-    xc_status st = xc_approx_accel_noise(s, &o, seed, &r, &err);
+    xc_status st = xc_approx_accel_noise(s, o, seed, &r, &err);
     if (st)
         printf("\n  %s\n", err.msg);
     CU_ASSERT_EQUAL_FATAL(st, XC_OK);
@@ -83,23 +68,23 @@ static void assert_chi2(const xc_accel_noise *r, double dof)
  * and 4 at integer r spaced H apart are chi-square(4) and (8). */
 XC_TEST(test_noise_zmax0, "noise_zmax0")
 {
-    const xc_accel_searcher *ref, *cpu;
-    xc_registry *reg;
-    searchers(&ref, &cpu, &reg);
+    xc_accel_noise_opts o;
+    xc_accel_noise_opts_init(&o);   /* zmax 0, row z = 0, 2^17 bins */
+    o.threads = 2;
     for (int k = 0; k < 2; k++) {
-        xc_accel_noise r = noise_or_fail(k ? ref : cpu, 0, 0, 1, 1u << 17, 2, 31);
+        xc_accel_noise r = noise_or_fail(k ? ref : cpu, &o, 31);
         CU_ASSERT(r.n > 130000);
         XC_ASSERT_NEAR(r.energy, 1.0, 1e-12);
         assert_chi2(&r, 2);
     }
     static const int H[2] = {2, 4};
     for (int k = 0; k < 2; k++) {
-        xc_accel_noise r = noise_or_fail(cpu, 0, 0, H[k], 1u << 17, 2, 32 + (uint64_t)k);
+        o.numharm = H[k];
+        xc_accel_noise r = noise_or_fail(cpu, &o, 32 + (uint64_t)k);
         CU_ASSERT_EQUAL(r.step, (size_t)H[k]);
         CU_ASSERT(r.n > (1u << 17) / (size_t)(H[k] * H[k]) - 64);
         assert_chi2(&r, 2.0 * H[k]);
     }
-    xc_registry_destroy(reg);
 }
 
 /* zmax 50: rows z = 50 and z = -20 at integer r spaced 2 hw + 2 apart (no bin
@@ -107,23 +92,29 @@ XC_TEST(test_noise_zmax0, "noise_zmax0")
  * template energy at integer offsets is 1 to 2e-3 (truncation). */
 XC_TEST(test_noise_zmax50, "noise_zmax50")
 {
-    const xc_accel_searcher *ref, *cpu;
-    xc_registry *reg;
-    searchers(&ref, &cpu, &reg);
+    xc_accel_noise_opts o;
+    xc_accel_noise_opts_init(&o);
+    o.threads = 2;
+    o.zmax = 50;
+    o.nbins = 1u << 18;
     static const int cfg[3][2] = {{50, 1}, {-20, 1}, {40, 2}};
     for (int c = 0; c < 3; c++) {
-        xc_accel_noise r = noise_or_fail(cpu, 50, cfg[c][0], cfg[c][1], 1u << 18, 2, 40 + (uint64_t)c);
+        o.z = cfg[c][0];
+        o.numharm = cfg[c][1];
+        xc_accel_noise r = noise_or_fail(cpu, &o, 40 + (uint64_t)c);
         XC_ASSERT_NEAR(r.energy, 1.0, 2e-3);
         CU_ASSERT(r.energy < 1);
         CU_ASSERT(r.step >= (size_t)cfg[c][1] * (2 * (16 + (int)(0.55 * abs(cfg[c][0]))) + 2));
         assert_chi2(&r, 2.0 * cfg[c][1]);
     }
     /* the reference gives the same statistics to its float rounding */
-    xc_accel_noise a = noise_or_fail(cpu, 50, 50, 1, 1u << 17, 2, 45), b = noise_or_fail(ref, 50, 50, 1, 1u << 17, 2, 45);
+    o.z = 50;
+    o.numharm = 1;
+    o.nbins = 1u << 17;
+    xc_accel_noise a = noise_or_fail(cpu, &o, 45), b = noise_or_fail(ref, &o, 45);
     CU_ASSERT_EQUAL(a.n, b.n);
     XC_ASSERT_NEAR(a.mean.mean, b.mean.mean, 1e-5);
     XC_ASSERT_NEAR(a.ks.stat, b.ks.stat, 1e-5);
-    xc_registry_destroy(reg);
 }
 
 /* Planted failures: powers scaled by ln 2 (a normalisation by the median
@@ -132,9 +123,6 @@ XC_TEST(test_noise_zmax50, "noise_zmax50")
  * threads. */
 XC_TEST(test_noise_planted, "noise_planted")
 {
-    const xc_accel_searcher *ref, *cpu;
-    xc_registry *reg;
-    searchers(&ref, &cpu, &reg);
     xc_accel_noise_opts o;
     xc_accel_noise_opts_init(&o);
     o.threads = 2;
@@ -186,7 +174,6 @@ XC_TEST(test_noise_planted, "noise_planted")
     o.nbins = 1u << 14;
     CU_ASSERT_EQUAL(xc_approx_accel_noise(cpu, &o, 1, &r, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "need 200"));
-    xc_registry_destroy(reg);
 }
 
 /* mean of sinc^2 over [0, a] (Simpson, 2000 intervals), sinc(x) = sin(pi x)/(pi x). */
@@ -208,9 +195,6 @@ static double mean_sinc2(double a)
  * and the verdicts pass; a grid measured worse than its theory fails. */
 XC_TEST(test_grid_loss, "grid_loss")
 {
-    const xc_accel_searcher *ref, *cpu;
-    xc_registry *reg;
-    searchers(&ref, &cpu, &reg);
     xc_accel_grid_loss g;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_approx_accel_grid(ref, 20, 400, 61, 2, &g, &err), XC_OK);
@@ -239,7 +223,6 @@ XC_TEST(test_grid_loss, "grid_loss")
     xc_accel_grid_verdicts(&g, v);
     CU_ASSERT(!v[0].pass && !v[1].pass);
     CU_ASSERT_EQUAL(xc_approx_accel_grid(ref, 2, 400, 61, 2, &g, &err), XC_EINVAL);
-    xc_registry_destroy(reg);
 }
 
 /* Template truncation: the z = 0 theory (the sinc tail beyond hw at half-way
@@ -247,9 +230,6 @@ XC_TEST(test_grid_loss, "grid_loss")
  * measured worst, which at z = 0 reaches it; a planted larger loss fails. */
 XC_TEST(test_trunc_loss, "trunc_loss")
 {
-    const xc_accel_searcher *ref, *cpu;
-    xc_registry *reg;
-    searchers(&ref, &cpu, &reg);
     xc_accel_trunc_loss t;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_approx_accel_trunc(ref, 40, 200, 71, 2, &t, &err), XC_OK);
@@ -270,7 +250,6 @@ XC_TEST(test_trunc_loss, "trunc_loss")
     t.worst[0] = t.th_z0[0] + 0.002;
     xc_accel_trunc_verdicts(&t, v);
     CU_ASSERT(!v[0].pass && !v[1].pass);
-    xc_registry_destroy(reg);
 }
 
 /* A float searcher whose powers are 1 % high: the cpu searcher's plane
@@ -309,9 +288,6 @@ static const xc_accel_searcher high = {
  * searcher 1 % high is not. */
 XC_TEST(test_float_plane, "float_plane")
 {
-    const xc_accel_searcher *ref, *cpu;
-    xc_registry *reg;
-    searchers(&ref, &cpu, &reg);
     xc_accel_float_diff f;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_approx_accel_float(cpu, ref, 8192, 16, 20, 81, 2, &f, &err), XC_OK);
@@ -331,7 +307,6 @@ XC_TEST(test_float_plane, "float_plane")
     xc_accel_float_verdict(&f, "high", &v);
     CU_ASSERT_FALSE(v.pass);
     CU_ASSERT_EQUAL(xc_approx_accel_float(cpu, ref, 8192, 4, 0, 81, 2, &f, &err), XC_EINVAL);
-    xc_registry_destroy(reg);
 }
 
 /* accelsearch's printed trials for 2^21 samples of 64 us (research notes,
@@ -378,9 +353,6 @@ XC_TEST(test_trials, "trials")
  * accelsearch's bound or above every point's fails the verdict. */
 XC_TEST(test_trials_on_noise, "trials_on_noise")
 {
-    const xc_accel_searcher *ref, *cpu;
-    xc_registry *reg;
-    searchers(&ref, &cpu, &reg);
     xc_accel_maxfa m;
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_approx_accel_maxfa(cpu, 8192, 20, 150, 91, 1e-3, 2, &m, &err), XC_OK);
@@ -404,7 +376,23 @@ XC_TEST(test_trials_on_noise, "trials_on_noise")
     xc_accel_maxfa_verdict(&m, cpu->impl.name, &v);
     CU_ASSERT_FALSE(v.pass);
     CU_ASSERT_EQUAL(xc_approx_accel_maxfa(cpu, 8192, 20, 5, 91, 1e-3, 2, &m, &err), XC_EINVAL);
-    xc_registry_destroy(reg);
 }
 
-XC_TEST_MAIN("approx_accel")
+int main(void)
+{
+    xc_error err;
+    if (xc_registry_builtin(&reg, &err)) {
+        fprintf(stderr, "test_approx_accel: %s\n", err.msg);
+        return 1;
+    }
+    ref = xc_accel_searcher_of(xc_registry_pick(reg, XC_FAMILY_ACCEL, XC_CAP_REFERENCE, 0));
+    cpu = xc_accel_searcher_of(xc_registry_pick(reg, XC_FAMILY_ACCEL, XC_CAP_THREADED,
+                                                XC_CAP_DEVICE | XC_CAP_APPROXIMATE | XC_CAP_RUNTIME));
+    int rc = 1;
+    if (ref && cpu)
+        rc = xc_test_main("approx_accel");
+    else
+        fprintf(stderr, "test_approx_accel: no reference or no threaded cpu accel searcher in the registry\n");
+    xc_registry_destroy(reg);
+    return rc;
+}

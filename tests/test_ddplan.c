@@ -108,15 +108,10 @@ XC_TEST(test_fixture_b, "ddplan_b_nsub32")
 
 XC_TEST(test_fixture_c, "ddplan_c_350mhz_nsub64")
 {
-    /* DDplan.py -l 0 -d 500 -f 350 -b 100 -n 4096 -t 0.000081920 -s 64: ok_smearing > dt */
-    xc_ddp_obs o;
-    xc_ddp_obs_default(&o);
-    o.hidm = 500;
-    o.fctr = 350;
-    o.bw = 100;
-    o.nchans = 4096;
-    o.dt = 0.00008192;
-    o.nsub = 64;
+    /* DDplan.py -l 0 -d 500 -f 350 -b 100 -n 4096 -t 0.000081920 -s 64, its defaults -p 1 -c 0 -r 0 -k 1024:
+     * ok_smearing > dt */
+    const xc_ddp_obs o = {.lodm = 0, .hidm = 500, .fctr = 350, .bw = 100, .nchans = 4096, .dt = 0.00008192,
+                          .nsub = 64, .numprocs = 1, .cdm = 0, .res_ms = 0, .blocklen = 1024};
     check_against("ddplan-c.txt", &o);
     xc_ddp_plan p;
     xc_error err;

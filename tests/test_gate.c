@@ -106,6 +106,19 @@ static void junit_case(const char *xml, const char *name, char *out, size_t n)
 static char buf[1 << 16];
 static char xml[1 << 17];
 
+/* The JUnit test case name holds want (fail: with a <failure>, else
+ * without); prints what it holds when not. */
+static void expect_case(const char *name, int fail, const char *want)
+{
+    char tc[8192];
+    junit_case(xml, name, tc, sizeof tc);
+    int ok = tc[0] && !strstr(tc, "<failure") == !fail && (!want || strstr(tc, want));
+    if (!ok)
+        printf("\n  %s: observed %s\n  expected %s%s%s\n", name, tc[0] ? tc : "(no such test case)",
+               fail ? "a failure" : "a pass", want ? " with " : "", want ? want : "");
+    CU_ASSERT_TRUE(ok);
+}
+
 /* ---- docs/ci.md's script, run once per variant ---------------------------
 
    scripts/ci-gate-example.sh, with the example plugin
@@ -201,9 +214,7 @@ XC_TEST_IF(test_gate_correct_plugin, "gate dedisperse: the correct example plugi
     XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     CU_ASSERT_PTR_NULL(strstr(xml, "<failure"));
-    char tc[4096];
-    junit_case(xml, "impulses-64ch: lone-channel impulses", tc, sizeof tc);
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "64 channels"));
+    expect_case("impulses-64ch: lone-channel impulses", 0, "64 channels");
 }
 
 XC_TEST_IF(test_gate_buggy_plugin, "gate dedisperse: the planted rounding bug fails, located by DM, sample, channel",
@@ -214,20 +225,15 @@ XC_TEST_IF(test_gate_buggy_plugin, "gate dedisperse: the planted rounding bug fa
     /* the planes (every case) and the impulses fail; the pulses, found one DM
      * step off at most, pass */
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 5, 0);
-    char tc[4096];
-    junit_case(xml, "8bit-64ch: plane vs reference", tc, sizeof tc);
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "<failure"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "first at DM 2 (trial 1), sample 0"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "measured "));
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "bound 0"));
-    junit_case(xml, "8bit-64ch: pulse 0 (DM 60 at 0.450 s)", tc, sizeof tc);
-    CU_ASSERT_PTR_NULL(strstr(tc, "<failure"));
+    expect_case("8bit-64ch: plane vs reference", 1, "first at DM 2 (trial 1), sample 0");
+    expect_case("8bit-64ch: plane vs reference", 1, "measured ");
+    expect_case("8bit-64ch: plane vs reference", 1, "bound 0");
+    expect_case("8bit-64ch: pulse 0 (DM 60 at 0.450 s)", 0, NULL);
     /* The channel: truncating a delay of 0.5 samples or more moves the
      * impulse one sample; channel 1 (1498 MHz) is the first, at DM 28. */
-    junit_case(xml, "impulses-64ch: lone-channel impulses", tc, sizeof tc);
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "<failure"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "first: channel 1 (1498 MHz) at DM 28 (trial 7)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "(delay 1 samples), the output&apos;s peak is at sample 543 (delay 0)"));
+    expect_case("impulses-64ch: lone-channel impulses", 1, "first: channel 1 (1498 MHz) at DM 28 (trial 7)");
+    expect_case("impulses-64ch: lone-channel impulses", 1,
+                "(delay 1 samples), the output&apos;s peak is at sample 543 (delay 0)");
 }
 
 XC_TEST_IF(test_gate_isolation, "a plugin that crashes or hangs is a failed check, never the end of the gate",
@@ -254,17 +260,12 @@ XC_TEST_IF(test_run_plugin_junit, "run -plugin -impl judges the plugin like a bu
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' run -spec '%s' -plugin '%s/libxcdd_ok.so' -impl mydedisp -out '%s' "
                        "-junit '%s' -quiet", bin, spec, plugins, out, j), 0);
     xc_fx_slurp_into(j, xml, sizeof xml);
-    char tc[4096];
-    junit_case(xml, "tiny-8bit: plane vs reference", tc, sizeof tc);
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "crosscheck.run.mydedisp"));
-    CU_ASSERT_PTR_NULL(strstr(tc, "<failure"));
+    expect_case("tiny-8bit: plane vs reference", 0, "crosscheck.run.mydedisp");
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' run -spec '%s' -plugin '%s/libxcdd_bug.so' -impl mydedisp-buggy -out '%s' "
                        "-junit '%s' -quiet", bin, spec, plugins, out, j), 1);
     xc_fx_slurp_into(j, xml, sizeof xml);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 1, 0);
-    junit_case(xml, "tiny-8bit: plane vs reference", tc, sizeof tc);
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "crosscheck.run.mydedisp-buggy"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc, "<failure"));
+    expect_case("tiny-8bit: plane vs reference", 1, "crosscheck.run.mydedisp-buggy");
 }
 
 XC_TEST_IF(test_plugin_refused, "a plugin of another ABI major version, or no plugin at all, is refused (exit 2)",
@@ -468,19 +469,6 @@ static int gate_format(const char *fmt, const char *defects)
                 bin, bin, self, fmt, defects, fmt, j);
     xc_fx_slurp_into(j, xml, sizeof xml);
     return rc;
-}
-
-/* The JUnit test case name holds want (fail: with a <failure>, else
- * without); prints what it holds when not. */
-static void expect_case(const char *name, int fail, const char *want)
-{
-    char tc[8192];
-    junit_case(xml, name, tc, sizeof tc);
-    int ok = tc[0] && !strstr(tc, "<failure") == !fail && (!want || strstr(tc, want));
-    if (!ok)
-        printf("\n  %s: observed %s\n  expected %s%s%s\n", name, tc[0] ? tc : "(no such test case)",
-               fail ? "a failure" : "a pass", want ? " with " : "", want ? want : "");
-    CU_ASSERT_TRUE(ok);
 }
 
 /* The clean run: exit 0, every quick check (9) a pass. */

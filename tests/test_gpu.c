@@ -214,6 +214,19 @@ static const char *plan_ds = "0:2:0.25,2:3:0.5:2,3:4.5:0.5:3,4.5:5:0.5:4";
  * than a tile (1148-1400 MHz, 64 us: about 16 samples per unit DM). */
 static const char *plan_big = "0:200:5,200:400:10:2,400:430:10:3";
 
+/* f's job, with channels c % every == which killed when kill is set; the mask
+ * is f's (xc_fx_free frees it). */
+static void job_killing_every(xc_fixture *f, int kill, int every, int which)
+{
+    if (kill) {
+        f->mask = malloc((size_t)f->blk.nchans);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f->mask);
+        for (int c = 0; c < f->blk.nchans; c++)
+            f->mask[c] = c % every != which;
+    }
+    xc_fx_job(f, f->mask);
+}
+
 /* ---- cases ------------------------------------------------------------------ */
 
 /* Ends a case on f with its reference plane: the options and tuning reset,
@@ -285,17 +298,15 @@ XC_TEST_IF(test_gpu_awkward_sizes, "gpu_awkward_sizes", xc_fx_skip_gpu)
         {8, 5, 0, 37, 0, 0, 0, 0, 0},
         {0, 0, 0, 0, 0, 1, 0, 0, 0},
     };
-    int bad = 0;
     for (size_t i = 0; i < XC_NCASES(sz); i++) {
         xc_fixture f;
         xc_fx_random_job(&f, sz[i].nchans, sz[i].nbits, 1500, -100.0 / sz[i].nchans, 1e-4, plan_ds, "crosscheck",
                          sz[i].nout, 200 + i);
         char what[64];
         snprintf(what, sizeof what, "%d ch %d-bit", sz[i].nchans, sz[i].nbits);
-        bad += fixture_matches(&f, set, XC_NCASES(set), what);
+        CU_ASSERT_EQUAL(fixture_matches(&f, set, XC_NCASES(set), what), 0);   /* each size on its own */
         xc_fx_free(&f);
     }
-    CU_ASSERT_EQUAL(bad, 0);
 }
 
 /* Large shifts: a block's DMs span more samples than its tile holds. */
@@ -510,10 +521,7 @@ XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
         xc_fixture f;
         xc_fx_init(&f, 48, cs[i].nbits, 1400, -5, 64e-6, plan_big, cs[i].preset, 30000);
         xc_fx_random(&f, 600 + i);
-        uint8_t mask[48];
-        for (int c = 0; c < 48; c++)
-            mask[c] = c % 5 != 2;
-        xc_fx_job(&f, cs[i].mask ? mask : NULL);
+        job_killing_every(&f, cs[i].mask, 5, 2);
         xc_plane ref, p;
         run_ref(&f.job, &ref);
         xc_gpu_ddinfo info;
@@ -574,40 +582,44 @@ XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
  * apart differ by ~78000 samples in the lowest channel, more than shared
  * memory holds, so the direct kernel runs; one trial per block brings the
  * shared-memory kernel back. */
+static void fallback_case(int nbits, uint64_t seed)
+{
+    xc_fixture f;
+    xc_fx_random_job(&f, 4, nbits, 400, -100, 1e-5, "0:8:2", "crosscheck", 300, seed);
+    CU_ASSERT(f.job.max_delay > 100000);
+    xc_plane ref, p, q;
+    run_ref(&f.job, &ref);
+    xc_gpu_ddinfo info;
+    xc_error err;
+    apply(&f.job, &info, &S_DEFAULT);
+    CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
+    CU_ASSERT_STRING_EQUAL(info.range[0].kernel, "direct");
+    setting one = S_DEFAULT;
+    one.dy = 1;
+    apply(&f.job, &info, &one);
+    CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &q, &info, &err), XC_OK);
+    CU_ASSERT_EQUAL(strncmp(info.range[0].kernel, "smem-", 5), 0);
+    CU_ASSERT_EQUAL(info.range[0].shift_span, 0);
+    if (nbits == 32) {
+        /* the direct kernel sums in double; the shared one in float per stage */
+        for (size_t j = 0; j < ref.r[0].ndm * ref.r[0].nsamp; j++) {
+            CU_ASSERT(fabs(p.r[0].data[j] - ref.r[0].data[j]) <= 4 * 0x1.0p-24 * fabs(ref.r[0].data[j]) + 1e-30);
+            CU_ASSERT(fabs(q.r[0].data[j] - ref.r[0].data[j]) <= 4 * 0x1.0p-24 * 400.0);
+        }
+    } else {
+        CU_ASSERT(xc_fx_planes_equal(&ref, &p, "fallback direct"));
+        CU_ASSERT(xc_fx_planes_equal(&ref, &q, "fallback one trial per block"));
+    }
+    xc_plane_free(&p);
+    xc_plane_free(&q);
+    free_case(&f, &ref);
+}
+
 XC_TEST_IF(test_gpu_fallback, "gpu_fallback", xc_fx_skip_gpu)
 {
-    static const int nbits[] = {8, 16, 32};
-    for (size_t b = 0; b < XC_NCASES(nbits); b++) {
-        xc_fixture f;
-        xc_fx_random_job(&f, 4, nbits[b], 400, -100, 1e-5, "0:8:2", "crosscheck", 300, 700 + b);
-        CU_ASSERT(f.job.max_delay > 100000);
-        xc_plane ref, p, q;
-        run_ref(&f.job, &ref);
-        xc_gpu_ddinfo info;
-        xc_error err;
-        apply(&f.job, &info, &S_DEFAULT);
-        CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
-        CU_ASSERT_STRING_EQUAL(info.range[0].kernel, "direct");
-        setting one = S_DEFAULT;
-        one.dy = 1;
-        apply(&f.job, &info, &one);
-        CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &q, &info, &err), XC_OK);
-        CU_ASSERT_EQUAL(strncmp(info.range[0].kernel, "smem-", 5), 0);
-        CU_ASSERT_EQUAL(info.range[0].shift_span, 0);
-        if (nbits[b] == 32) {
-            /* the direct kernel sums in double; the shared one in float per stage */
-            for (size_t j = 0; j < ref.r[0].ndm * ref.r[0].nsamp; j++) {
-                CU_ASSERT(fabs(p.r[0].data[j] - ref.r[0].data[j]) <= 4 * 0x1.0p-24 * fabs(ref.r[0].data[j]) + 1e-30);
-                CU_ASSERT(fabs(q.r[0].data[j] - ref.r[0].data[j]) <= 4 * 0x1.0p-24 * 400.0);
-            }
-        } else {
-            CU_ASSERT(xc_fx_planes_equal(&ref, &p, "fallback direct"));
-            CU_ASSERT(xc_fx_planes_equal(&ref, &q, "fallback one trial per block"));
-        }
-        xc_plane_free(&p);
-        xc_plane_free(&q);
-        free_case(&f, &ref);
-    }
+    fallback_case(8, 700);
+    fallback_case(16, 701);
+    fallback_case(32, 702);
 }
 
 XC_TEST_IF(test_gpu_autotune, "gpu_autotune", xc_fx_skip_gpu)
@@ -842,10 +854,7 @@ XC_TEST_IF(test_gpu_state_gulps, "gpu_state_gulps", xc_fx_skip_gpu)
         xc_fixture f;
         xc_fx_init(&f, 77, cs[i].nbits, 1450, -1.5, 64e-6, "0:40:1,40:80:2:2,80:120:4:3", cs[i].preset, total);
         xc_fx_random(&f, 1300 + i);
-        uint8_t mask[77];
-        for (int c = 0; c < 77; c++)
-            mask[c] = c % 6 != 4;
-        xc_fx_job(&f, cs[i].mask ? mask : NULL);
+        job_killing_every(&f, cs[i].mask, 6, 4);
         xc_gpu_ddinfo info, first;
         xc_error err;
         xc_block blk;
@@ -1068,17 +1077,24 @@ XC_TEST_IF(test_gpu_pinned, "gpu_pinned", xc_fx_skip_gpu)
 #endif
 }
 
+/* The job of both fault cases (64 channels of 8 bits) made in f and run on
+ * the GPU into p with the fault test_fault injected (1: a launch fails, 2: a
+ * kernel traps). */
+static xc_status fault_run(xc_fixture *f, int test_fault, xc_plane *p, xc_error *err)
+{
+    xc_fx_random_job(f, 64, 8, 1500, -1, 1e-4, "0:20:1", "crosscheck", 2000, 1000);
+    xc_gpu_ddinfo info;
+    memset(&info, 0, sizeof info);
+    info.test_fault = test_fault;
+    return gpu_run(&f->job, p, &info, err);
+}
+
 XC_TEST_IF(test_gpu_fault_launch, "gpu_fault_launch", xc_fx_skip_gpu)
 {
     xc_fixture f;
-    xc_fx_random_job(&f, 64, 8, 1500, -1, 1e-4, "0:20:1", "crosscheck", 2000, 1000);
     xc_plane ref, p;
     xc_error err;
-    run_ref(&f.job, &ref);
-    xc_gpu_ddinfo info;
-    memset(&info, 0, sizeof info);
-    info.test_fault = 1;
-    xc_status st = gpu_run(&f.job, &p, &info, &err);
+    xc_status st = fault_run(&f, 1, &p, &err);
     printf("\n  injected launch fault: status %d: %s", (int)st, st ? err.msg : "(none)");
     CU_ASSERT_EQUAL(st, XC_EDEVICE);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "launch dd_fault"));
@@ -1087,6 +1103,7 @@ XC_TEST_IF(test_gpu_fault_launch, "gpu_fault_launch", xc_fx_skip_gpu)
     CU_ASSERT(xc_fx_planes_equal(&poison, &p, "a failed run must leave the plane as it was"));
     xc_plane_free(&poison);
     xc_plane_free(&p);
+    run_ref(&f.job, &ref);
     CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, NULL, &err), XC_OK);
     CU_ASSERT(xc_fx_planes_equal(&ref, &p, "after the injected fault"));
     xc_plane_free(&p);
@@ -1101,13 +1118,9 @@ XC_TEST_IF(test_gpu_fault_trap, "gpu_fault_trap", xc_fx_skip_gpu)
 {
     if (getenv("XC_GPU_TRAP_CHILD")) {
         xc_fixture f;
-        xc_fx_random_job(&f, 64, 8, 1500, -1, 1e-4, "0:20:1", "crosscheck", 2000, 1000);
         xc_plane p;
         xc_error err;
-        xc_gpu_ddinfo info;
-        memset(&info, 0, sizeof info);
-        info.test_fault = 2;
-        xc_status st = gpu_run(&f.job, &p, &info, &err);
+        xc_status st = fault_run(&f, 2, &p, &err);
         printf("\nTRAP-RESULT %d %s\n", (int)st, st ? err.msg : "(none)");
         fflush(stdout);
         _exit(0);

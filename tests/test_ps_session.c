@@ -30,12 +30,9 @@ static void spectra(xc_spectrum *sp, size_t nbins)
 
 static xc_psopts opts(void)
 {
-    xc_psopts o;
-    xc_psopts_default(&o);
-    o.zmax = 20;
-    o.numharm = 4;
-    o.sigma = 3;
-    o.normwidth = 500;
+    const xc_fx_pscfg c = {.zmax = 20, .numharm = 4, .zstep = 2, .chunk = 32768, .normw = 500,
+                           .norm = XC_NORM_EXACT, .logp = XC_LOGP_EXACT, .sigma = 3};
+    xc_psopts o = xc_fx_ps_opts(&c);
     o.threads = 2;
     return o;
 }

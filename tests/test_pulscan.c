@@ -167,16 +167,10 @@ XC_TEST(test_hand_powers, "hand_powers")
  * normalised over normwidth bins, in chunks of chunkwidth. */
 static xc_psopts all_peaks_opts(int zmax, int numharm, size_t normwidth, size_t chunkwidth)
 {
-    xc_psopts o;
-    xc_psopts_default(&o);
-    o.zmax = zmax;
-    o.zstep = 1;
-    o.numharm = numharm;
-    o.sigma = 0;
-    o.nosift = 1;
+    const xc_fx_pscfg c = {.zmax = zmax, .numharm = numharm, .zstep = 1, .nosift = 1, .chunk = chunkwidth,
+                           .normw = normwidth, .norm = XC_NORM_EXACT, .logp = XC_LOGP_EXACT, .sigma = 0};
+    xc_psopts o = xc_fx_ps_opts(&c);
     o.flo = 0;             /* no low-frequency cut: the hand spectra's bins are all below 1 Hz */
-    o.chunkwidth = chunkwidth;
-    o.normwidth = normwidth;
     return o;
 }
 
