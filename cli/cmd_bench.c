@@ -14,59 +14,6 @@
 
 #define MAX_LIST XC_BENCH_DD_MAXL
 
-static void help(void)
-{
-    printf("usage: crosscheck bench dedisperse [-json FILE] [-quick] [-threads N] [-nchans LIST]\n"
-           "                                  [-impl LIST] [-nbits LIST] [-seconds S] [-repeat N]\n"
-           "                                  [-ref_nout N] [-tile_t N] [-tile_dm N] [-tile_c N]\n"
-           "                                  [-nsub LIST] [-subbudget LIST] [-loss_every N] [-report DIR]\n"
-           "                                  [-replot FILE]\n"
-           "       crosscheck bench pulscan -h   (the Pulscan search benchmark)\n"
-           "       crosscheck bench accel -h     (the matched-filter accel/jerk search benchmark)\n"
-           "       crosscheck bench synth -h     (the synthesizer benchmark)\n"
-           "       crosscheck bench study -h     (a study's stages, pulsars per second per core)\n"
-           "       crosscheck bench gpu -h       (the GPU dedispersion benchmark; CUDA builds)\n"
-           "       crosscheck bench gpu-pulscan -h  (GPU Pulscan stage times, the paper's Table 4; CUDA builds)\n\n"
-           "Times dedispersion of random data with the AstroAccelerate paper's Table 2 plan\n"
-           "(" TABLE2_PLAN ", 3050 trials) on 64 us samples, centre 1400 MHz,\n"
-           "300 MHz bandwidth (foff = -300/nchans MHz, fch1 = 1550 + foff/2 MHz), and reports adds\n"
-           "per second (trials x output samples x channels / seconds) next to the machine's peak\n"
-           "integer add rate and its memory-bandwidth bound.  The reference is timed on a short\n"
-           "input (max delay + ref_nout samples) because it is about 100 times slower; the CPU\n"
-           "kernel is also run on that input and checked bit for bit against it.\n\n"
-           "Options:\n"
-           "  -json FILE     write the records as JSON (atomically)\n"
-           "  -quick         smoke test: 512 channels, max delay + 4096 samples, one run (seconds)\n"
-           "  -threads N     thread count for the second CPU run; the first uses 1 (default 2)\n"
-           "  -nchans LIST   comma-separated channel counts (default 512,1024,2048,4096)\n"
-           "  -impl LIST     comma-separated implementations (default reference,cpu; see crosscheck list)\n"
-           "  -nbits LIST    comma-separated input bit widths, 1..16 (default 8,16)\n"
-           "  -seconds S     length of the input in seconds (default 10)\n"
-           "  -repeat N      runs per configuration, best one kept; stops early once a\n"
-           "                 configuration has used 20 s (default 3)\n"
-           "  -ref_nout N    output samples for the reference (default 2000, fewer where\n"
-           "                 2000 would take over ~4e9 adds; 256 with -quick)\n"
-           "  -tile_t N, -tile_dm N, -tile_c N\n"
-           "                 CPU tile sizes in samples, trials, channels (default 0: built-in)\n"
-           "  -nsub LIST     approximate dedispersers (subband, tree): run each at every listed\n"
-           "                 subband count (default 0: each one's default; trees take powers of two)\n"
-           "  -subbudget LIST\n"
-           "                 subband dedispersers: run at every listed smear budget, samples of\n"
-           "                 ds*tsamp that choose the nominal-DM spacing (default 0: 0.8, DDplan.py's).\n"
-           "                 Each approximate record carries its speedup over direct on the same\n"
-           "                 hardware and its worst measured S/N loss, so a list of budgets draws\n"
-           "                 the speed-against-loss curve\n"
-           "  -loss_every N  approximate entries' worst S/N loss (pulses of 1 and 4 samples against\n"
-           "                 direct): N > 0 puts a pulse at every N-th trial of the timed plan, so the\n"
-           "                 loss is that of the timed run (direct then runs on the device for device\n"
-           "                 entries); 0 measures on the first 12 trials of each range (quick, but\n"
-           "                 blind to large smear budgets).  Default 61 for device entries, 0 else\n"
-           "  -report DIR    HTML report in DIR: the approximate entries' speed against their worst\n"
-           "                 S/N loss, a curve per entry and channel count, with the goals as points\n"
-           "  -replot FILE   with -report: draw that report from FILE, the JSON of an earlier run\n"
-           "                 (nothing is timed)\n");
-}
-
 /* One table row per record (and its kernels' and approximate lines). */
 static void print_row(void *ctx, const json_t *rec)
 {
@@ -203,30 +150,70 @@ static int run_dedisperse(xc_bench_dd_opts *s, const char *json, const char *rep
 
 static int bench_dedisperse(int argc, char **argv)
 {
-    static const xc_optspec spec = {"bench", help, 0};
+    static const xc_optspec spec = {
+        .cmd = "bench dedisperse",
+        .usage = "[-json FILE] [-quick] [-threads N] [-nchans LIST] [-impl LIST] [-nbits LIST]\n"
+                 "                                  [-seconds S] [-repeat N] [-ref_nout N] [-tile_t N] [-tile_dm N]\n"
+                 "                                  [-tile_c N] [-nsub LIST] [-subbudget LIST] [-loss_every N]\n"
+                 "                                  [-report DIR] [-replot FILE]",
+        .about = "Times dedispersion of random data with the AstroAccelerate paper's Table 2 plan\n"
+                 "(" TABLE2_PLAN ", 3050 trials) on 64 us samples, centre 1400 MHz,\n"
+                 "300 MHz bandwidth (foff = -300/nchans MHz, fch1 = 1550 + foff/2 MHz), and reports adds\n"
+                 "per second (trials x output samples x channels / seconds) next to the machine's peak\n"
+                 "integer add rate and its memory-bandwidth bound.  The reference is timed on a short\n"
+                 "input (max delay + ref_nout samples) because it is about 100 times slower; the CPU\n"
+                 "kernel is also run on that input and checked bit for bit against it.\n"};
     xc_bench_dd_opts s = {.quick = 0, .threads = 2, .repeat = 3, .ref_nout = 0, .seconds = 10.0, .loss_every = -1,
                           .nbits = {8, 16}, .nnbits = 2, .nchans = {512, 1024, 2048, 4096}, .nnchans = 4};
     const char *json = NULL, *implspec = "reference,cpu", *repdir = NULL, *replot = NULL, *budgetspec = NULL;
     int nchans_given = 0;
     xc_cli_ints nchans = {s.nchans, 4, MAX_LIST}, nbits = {s.nbits, 2, MAX_LIST}, nsub = {s.nsub, 0, MAX_LIST};
     const xc_opt opts[] = {
-        XC_OPT_STR("json", &json),
-        XC_OPT_FLAG("quick", &s.quick),
-        XC_OPT_INT("threads", &s.threads, 1, 4096),
-        {.name = "nchans", .kind = XC_OPTK_INTS, .dest = &nchans, .lo = 1, .hi = 1 << 16, .given = &nchans_given},
-        XC_OPT_STR("impl", &implspec),
-        XC_OPT_INTS("nbits", &nbits, 1, 16),
-        XC_OPT_DOUBLE("seconds", &s.seconds),
-        XC_OPT_INT("repeat", &s.repeat, 1, 100),
-        XC_OPT_INT("ref_nout", &s.ref_nout, 1, 1 << 24),
-        XC_OPT_INT("tile_t", &s.tune.tile_t, 0, 1 << 24),
-        XC_OPT_INT("tile_dm", &s.tune.tile_dm, 0, 1 << 20),
-        XC_OPT_INT("tile_c", &s.tune.tile_c, 0, 1 << 24),
-        XC_OPT_INTS("nsub", &nsub, 0, 1 << 20),
-        XC_OPT_STR("subbudget", &budgetspec),
-        XC_OPT_INT("loss_every", &s.loss_every, 0, 1 << 20),
-        XC_OPT_STR("report", &repdir),
-        XC_OPT_STR("replot", &replot),
+        XC_OPT_STR("json", &json, .arg = "FILE", .help = "write the records as JSON (atomically)"),
+        XC_OPT_FLAG("quick", &s.quick, .help = "smoke test: 512 channels, max delay + 4096 samples, one run (seconds)"),
+        XC_OPT_INT("threads", &s.threads, 1, 4096, .arg = "N",
+                   .help = "thread count for the second CPU run; the first uses 1", .def = "2"),
+        {.name = "nchans", .kind = XC_OPTK_INTS, .dest = &nchans, .lo = 1, .hi = 1 << 16, .given = &nchans_given,
+         .arg = "LIST", .help = "comma-separated channel counts", .def = "512,1024,2048,4096"},
+        XC_OPT_STR("impl", &implspec, .arg = "LIST", .help = "comma-separated implementations (see crosscheck list)",
+                   .def = "reference,cpu"),
+        XC_OPT_INTS("nbits", &nbits, 1, 16, .arg = "LIST", .help = "comma-separated input bit widths, 1..16",
+                    .def = "8,16"),
+        XC_OPT_DOUBLE("seconds", &s.seconds, .arg = "S", .help = "length of the input in seconds", .def = "10"),
+        XC_OPT_INT("repeat", &s.repeat, 1, 100, .arg = "N",
+                   .help = "runs per configuration, best one kept; stops early once a\n"
+                           "configuration has used 20 s", .def = "3"),
+        XC_OPT_INT("ref_nout", &s.ref_nout, 1, 1 << 24, .arg = "N",
+                   .help = "output samples for the reference (fewer where 2000 would take over\n"
+                           "~4e9 adds; 256 with -quick)", .def = "2000"),
+        XC_OPT_INT("tile_t", &s.tune.tile_t, 0, 1 << 24, .arg = "N", .help = "CPU tile size in samples",
+                   .def = "0: built-in"),
+        XC_OPT_INT("tile_dm", &s.tune.tile_dm, 0, 1 << 20, .arg = "N", .help = "CPU tile size in trials",
+                   .def = "0: built-in"),
+        XC_OPT_INT("tile_c", &s.tune.tile_c, 0, 1 << 24, .arg = "N", .help = "CPU tile size in channels",
+                   .def = "0: built-in"),
+        XC_OPT_INTS("nsub", &nsub, 0, 1 << 20, .arg = "LIST",
+                    .help = "approximate dedispersers (subband, tree): run each at every listed\n"
+                            "subband count (trees take powers of two)", .def = "0: each one's default"),
+        XC_OPT_STR("subbudget", &budgetspec, .arg = "LIST",
+                   .help = "subband dedispersers: run at every listed smear budget, samples of\n"
+                           "ds*tsamp that choose the nominal-DM spacing.  Each approximate record\n"
+                           "carries its speedup over direct on the same hardware and its worst\n"
+                           "measured S/N loss, so a list of budgets draws the\n"
+                           "speed-against-loss curve",
+                   .def = "0: 0.8, DDplan.py's"),
+        XC_OPT_INT("loss_every", &s.loss_every, 0, 1 << 20, .arg = "N",
+                   .help = "approximate entries' worst S/N loss (pulses of 1 and 4 samples against\n"
+                           "direct): N > 0 puts a pulse at every N-th trial of the timed plan, so the\n"
+                           "loss is that of the timed run (direct then runs on the device for device\n"
+                           "entries); 0 measures on the first 12 trials of each range (quick, but\n"
+                           "blind to large smear budgets)", .def = "61 for device entries, 0 else"),
+        XC_OPT_STR("report", &repdir, .arg = "DIR",
+                   .help = "HTML report in DIR: the approximate entries' speed against their worst\n"
+                           "S/N loss, a curve per entry and channel count, with the goals as points"),
+        XC_OPT_STR("replot", &replot, .arg = "FILE",
+                   .help = "with -report: draw that report from FILE, the JSON of an earlier run\n"
+                           "(nothing is timed)"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
@@ -256,23 +243,47 @@ static int bench_dedisperse(int argc, char **argv)
     return run_dedisperse(&s, json, repdir);
 }
 
-/* The benchmarks, by the name that follows `bench`. */
+/* The benchmarks, by the name that follows `bench`, and what each times. */
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
+    const char *what;
 } benches[] = {
-    {"pulscan", xc_bench_pulscan}, {"accel", xc_bench_accel}, {"synth", xc_bench_synth},
-    {"study", xc_bench_study},     {"gpu", xc_bench_gpu},     {"gpu-pulscan", xc_bench_gpu_pulscan},
-    {"dedisperse", bench_dedisperse},
+    {"dedisperse", bench_dedisperse, "dedispersion on the CPU, the AstroAccelerate paper's Table 2 plan"},
+    {"pulscan", xc_bench_pulscan, "the Pulscan search benchmark"},
+    {"accel", xc_bench_accel, "the matched-filter accel/jerk search benchmark"},
+    {"synth", xc_bench_synth, "the synthesizer benchmark"},
+    {"study", xc_bench_study, "a study's stages, pulsars per second per core"},
+    {"gpu", xc_bench_gpu, "the GPU dedispersion benchmark; CUDA builds"},
+    {"gpu-pulscan", xc_bench_gpu_pulscan, "GPU Pulscan stage times, the paper's Table 4; CUDA builds"},
 };
+#define NBENCHES (sizeof benches / sizeof benches[0])
+
+/* The benchmarks, from the table above. */
+static void list_benches(void)
+{
+    printf("\nbenchmarks (crosscheck bench NAME -h for each one's options):\n");
+    for (size_t k = 0; k < NBENCHES; k++)
+        printf("  %-12s %s\n", benches[k].name, benches[k].what);
+}
 
 int xc_cmd_bench(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-help")) {
-        help();
-        return argc < 2 ? 2 : 0;
+    static const xc_optspec spec = {
+        .cmd = "bench",
+        .usage = "NAME [options]",
+        .about = "Times one part of crosscheck and writes a table (and, with -json, the records).\n",
+        .more = list_benches};
+    static const xc_opt none[] = {XC_OPT_END};
+    if (argc < 2) {
+        xc_opts_help(&spec, none);
+        return 2;
     }
-    for (size_t k = 0; k < sizeof benches / sizeof benches[0]; k++)
+    if (argv[1][0] == '-') {
+        int rc = xc_opts_parse(&spec, none, argc, argv, NULL);
+        return rc == XC_OPTS_GO ? xc_cli_failf("bench", "which benchmark? (see crosscheck bench -h)") : rc;
+    }
+    for (size_t k = 0; k < NBENCHES; k++)
         if (!strcmp(argv[1], benches[k].name))
             return benches[k].run(argc - 1, argv + 1);
     return xc_cli_failf("bench", "unknown benchmark '%s' (there are: dedisperse, pulscan, accel, synth, study, gpu, gpu-pulscan)", argv[1]);
