@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_plugin.h"
+#include "core/base/xc_fmt.h"
 
 /* getopt's val for entry k of the flattened table; below it: '?', ':' and help. */
 #define VAL_HELP 256
@@ -246,4 +247,49 @@ int xc_opts_parse(const xc_optspec *s, const xc_opt *opts, int argc, char **argv
 int xc_opts_parse_later(const xc_optspec *s, const xc_opt *opts, int argc, char **argv)
 {
     return run(s, opts, argc, argv, NULL, 1);
+}
+
+static void subcmd_help(const xc_optspec *s, const char *noun, const xc_subcmd *subs, size_t n)
+{
+    printf("usage: crosscheck %s %s\n", s->cmd, s->usage ? s->usage : "NAME [options]");
+    if (s->about)
+        printf("\n%s", s->about);
+    int w = 0;
+    for (size_t k = 0; k < n; k++)
+        if ((int)strlen(subs[k].name) > w)
+            w = (int)strlen(subs[k].name);
+    printf("\n%ss (crosscheck %s NAME -h for each one's options):\n", noun, s->cmd);
+    for (size_t k = 0; k < n; k++) {
+        const char *h = subs[k].what;
+        printf("  %-*s", w, subs[k].name);
+        for (;;) {
+            size_t len = strcspn(h, "\n");
+            printf("  %.*s\n", (int)len, h);
+            if (!h[len])
+                break;
+            h += len + 1;
+            printf("  %-*s", w, "");
+        }
+    }
+    if (s->after)
+        printf("\n%s", s->after);
+}
+
+int xc_subcmd_run(const xc_optspec *s, const char *noun, const xc_subcmd *subs, size_t n, int argc, char **argv)
+{
+    const char *name = argc > 1 ? argv[1] : NULL;
+    if (!name || !strcmp(name, "-h") || !strcmp(name, "-help") || !strcmp(name, "--help")) {
+        subcmd_help(s, noun, subs, n);
+        if (!name)
+            return 2;
+        xc_cli_common_help();
+        return 0;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(name, subs[k].name))
+            return subs[k].run(argc - 1, argv + 1);
+    char names[512] = "";
+    for (size_t k = 0; k < n; k++)
+        xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", subs[k].name);
+    return xc_cli_failf(s->cmd, "unknown %s '%s' (there are: %s)", noun, name, names);
 }

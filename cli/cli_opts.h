@@ -18,6 +18,8 @@
 #ifndef XC_CLI_OPTS_H
 #define XC_CLI_OPTS_H
 
+#include <stddef.h>
+
 #include "core/base/xc_error.h"
 
 typedef enum {
@@ -114,6 +116,19 @@ int xc_opts_parse(const xc_optspec *s, const xc_opt *opts, int argc, char **argv
  * override values read from a file the first pass named (synth -spec).
  * Returns XC_OPTS_GO or the exit code, as xc_opts_parse. */
 int xc_opts_parse_later(const xc_optspec *s, const xc_opt *opts, int argc, char **argv);
+
+/* A command of commands (bench, check, gate): argv[1] names one of these. */
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);   /* called with argv from the name on */
+    const char *what;                    /* its line in the help; '\n' starts another */
+} xc_subcmd;
+
+/* Runs the one of subs[0..n) that argv[1] names.  -h, -help, --help: the
+ * help on stdout (s's usage and about, then each sub's name and what, then
+ * s's after), exit 0; no argument: the same help, exit 2; any other word:
+ * "crosscheck <cmd>: unknown <noun> 'x' (there are: a, b)", exit 2. */
+int xc_subcmd_run(const xc_optspec *s, const char *noun, const xc_subcmd *subs, size_t n, int argc, char **argv);
 
 /* Which of the '|'-separated words of choices val is (0, 1, ...), or -1 with
  * err set to "<opt>: '<val>' is not a, b or c". */

@@ -11,6 +11,7 @@
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
+#include "cli/cli_plan.h"
 
 #define MAX_LIST XC_BENCH_DD_MAXL
 
@@ -152,10 +153,6 @@ static int bench_dedisperse(int argc, char **argv)
 {
     static const xc_optspec spec = {
         .cmd = "bench dedisperse",
-        .usage = "[-json FILE] [-quick] [-threads N] [-nchans LIST] [-impl LIST] [-nbits LIST]\n"
-                 "                                  [-seconds S] [-repeat N] [-ref_nout N] [-tile_t N] [-tile_dm N]\n"
-                 "                                  [-tile_c N] [-nsub LIST] [-subbudget LIST] [-loss_every N]\n"
-                 "                                  [-report DIR] [-replot FILE]",
         .about = "Times dedispersion of random data with the AstroAccelerate paper's Table 2 plan\n"
                  "(" TABLE2_PLAN ", 3050 trials) on 64 us samples, centre 1400 MHz,\n"
                  "300 MHz bandwidth (foff = -300/nchans MHz, fch1 = 1550 + foff/2 MHz), and reports adds\n"
@@ -168,6 +165,8 @@ static int bench_dedisperse(int argc, char **argv)
     const char *json = NULL, *implspec = "reference,cpu", *repdir = NULL, *replot = NULL, *budgetspec = NULL;
     int nchans_given = 0;
     xc_cli_ints nchans = {s.nchans, 4, MAX_LIST}, nbits = {s.nbits, 2, MAX_LIST}, nsub = {s.nsub, 0, MAX_LIST};
+    xc_opt tiles[4];
+    xc_cli_tileopts(tiles, &s.tune);
     const xc_opt opts[] = {
         XC_OPT_STR("json", &json, .arg = "FILE", .help = "write the records as JSON (atomically)"),
         XC_OPT_FLAG("quick", &s.quick, .help = "smoke test: 512 channels, max delay + 4096 samples, one run (seconds)"),
@@ -186,12 +185,7 @@ static int bench_dedisperse(int argc, char **argv)
         XC_OPT_INT("ref_nout", &s.ref_nout, 1, 1 << 24, .arg = "N",
                    .help = "output samples for the reference (fewer where 2000 would take over\n"
                            "~4e9 adds; 256 with -quick)", .def = "2000"),
-        XC_OPT_INT("tile_t", &s.tune.tile_t, 0, 1 << 24, .arg = "N", .help = "CPU tile size in samples",
-                   .def = "0: built-in"),
-        XC_OPT_INT("tile_dm", &s.tune.tile_dm, 0, 1 << 20, .arg = "N", .help = "CPU tile size in trials",
-                   .def = "0: built-in"),
-        XC_OPT_INT("tile_c", &s.tune.tile_c, 0, 1 << 24, .arg = "N", .help = "CPU tile size in channels",
-                   .def = "0: built-in"),
+        XC_OPT_TABLE(tiles),
         XC_OPT_INTS("nsub", &nsub, 0, 1 << 20, .arg = "LIST",
                     .help = "approximate dedispersers (subband, tree): run each at every listed\n"
                             "subband count (trees take powers of two)", .def = "0: each one's default"),
@@ -244,11 +238,7 @@ static int bench_dedisperse(int argc, char **argv)
 }
 
 /* The benchmarks, by the name that follows `bench`, and what each times. */
-static const struct {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *what;
-} benches[] = {
+static const xc_subcmd benches[] = {
     {"dedisperse", bench_dedisperse, "dedispersion on the CPU, the AstroAccelerate paper's Table 2 plan"},
     {"pulscan", xc_bench_pulscan, "the Pulscan search benchmark"},
     {"accel", xc_bench_accel, "the matched-filter accel/jerk search benchmark"},
@@ -257,34 +247,12 @@ static const struct {
     {"gpu", xc_bench_gpu, "the GPU dedispersion benchmark; CUDA builds"},
     {"gpu-pulscan", xc_bench_gpu_pulscan, "GPU Pulscan stage times, the paper's Table 4; CUDA builds"},
 };
-#define NBENCHES (sizeof benches / sizeof benches[0])
-
-/* The benchmarks, from the table above. */
-static void list_benches(void)
-{
-    printf("\nbenchmarks (crosscheck bench NAME -h for each one's options):\n");
-    for (size_t k = 0; k < NBENCHES; k++)
-        printf("  %-12s %s\n", benches[k].name, benches[k].what);
-}
 
 int xc_cmd_bench(int argc, char **argv)
 {
     static const xc_optspec spec = {
         .cmd = "bench",
         .usage = "NAME [options]",
-        .about = "Times one part of crosscheck and writes a table (and, with -json, the records).\n",
-        .more = list_benches};
-    static const xc_opt none[] = {XC_OPT_END};
-    if (argc < 2) {
-        xc_opts_help(&spec, none);
-        return 2;
-    }
-    if (argv[1][0] == '-') {
-        int rc = xc_opts_parse(&spec, none, argc, argv, NULL);
-        return rc == XC_OPTS_GO ? xc_cli_failf("bench", "which benchmark? (see crosscheck bench -h)") : rc;
-    }
-    for (size_t k = 0; k < NBENCHES; k++)
-        if (!strcmp(argv[1], benches[k].name))
-            return benches[k].run(argc - 1, argv + 1);
-    return xc_cli_failf("bench", "unknown benchmark '%s' (there are: dedisperse, pulscan, accel, synth, study, gpu, gpu-pulscan)", argv[1]);
+        .about = "Times one part of crosscheck and prints a table (most also write the records with -json).\n"};
+    return xc_subcmd_run(&spec, "benchmark", benches, sizeof benches / sizeof benches[0], argc, argv);
 }

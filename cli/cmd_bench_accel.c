@@ -29,8 +29,6 @@ int xc_bench_accel(int argc, char **argv)
 {
     static const xc_optspec spec = {
         .cmd = "bench accel",
-        .usage = "[-json FILE] [-nbins LIST] [-zmax LIST] [-wmax LIST] [-numharm LIST]\n"
-                 "                              [-ncpus LIST] [-impl LIST] [-runs N] [-ref_max_nbins N] [-full]",
         .about = "Times one whole accel search (normalisation, templates, plane, harmonic sums, selection,\n"
                  "significance; no file I/O) on a synthetic spectrum: white complex Gaussian noise plus a\n"
                  "drifting tone (r = nbins/3, z = 60, as a Fresnel response).  The whole grid is\n"

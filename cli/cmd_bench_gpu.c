@@ -90,8 +90,7 @@ int xc_bench_gpu(int argc, char **argv)
 {
     static const xc_optspec spec = {
         .cmd = "bench gpu",
-        .usage = "-json FILE [-quick] [-nchans LIST] [-nbits LIST] [-autotune]\n"
-                 "                            [-reps N] [-seconds S]",
+        .usage = "-json FILE [options]",
         .about = "Times the gpu dedisperser on the AstroAccelerate paper's frequency-resolution test\n"
                  "(Novotny et al. 2023, section 5.2): the Table 2 plan " TABLE2_PLAN "\n"
                  "(3050 trials, no scrunching) on random data of 64 us samples, 300 MHz of band centred\n"

@@ -77,8 +77,7 @@ int xc_bench_gpu_pulscan(int argc, char **argv)
 {
     static const xc_optspec spec = {
         .cmd = "bench gpu-pulscan",
-        .usage = "-json FILE [-tobs S] [-tsamp S] [-zmax Z] [-numharm H]\n"
-                 "                                    [-zlog] [-reps N] [-seed N] [-fft FILE]",
+        .usage = "-json FILE [options]",
         .about = "Times the gpu Pulscan searcher stage by stage (CUDA events) as the Pulscan paper's\n"
                  "Table 4: a spectrum of N = tobs/tsamp samples (N/2 bins) of complex Gaussian noise with\n"
                  "eight drifting pulsars of 1 to 4 harmonics injected, searched with -zmax and -numharm\n"

@@ -455,17 +455,17 @@ static int approximations(int argc, char **argv)
     return nfail ? 1 : 0;
 }
 
+/* The checks, by the name that follows `check`. */
+static const xc_subcmd checks[] = {
+    {"approximations", approximations,
+     "measure the Pulscan GPU version's approximations and the search's noise\n"
+     "statistics (median of medians, ln p polynomial, logarithmic z, R-block), and\n"
+     "the accel search's (noise, half-bin grid, half-widths, float, trials)"},
+    {"smearing", xc_cmd_check_smearing, "approximate dedispersers' S/N loss against their smearing bound"},   /* cmd_check_smearing.c */
+};
+
 int xc_cmd_check(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-help")) {
-        printf("usage: crosscheck check approximations [options]   (crosscheck check approximations -h)\n\n"
-               "  approximations   measure the Pulscan GPU version's approximations and the search's noise\n"
-               "                   statistics (median of medians, ln p polynomial, logarithmic z, R-block), and\n"
-               "                   the accel search's (noise, half-bin grid, half-widths, float, trials)\n");
-        return argc < 2 ? 2 : 0;
-    }
-    if (!strcmp(argv[1], "smearing")) return xc_cmd_check_smearing(argc - 1, argv + 1);   /* cmd_check_smearing.c */
-    if (strcmp(argv[1], "approximations"))
-        return xc_cli_failf("check", "unknown check '%s' (there is: approximations)", argv[1]);
-    return approximations(argc - 1, argv + 1);
+    static const xc_optspec spec = {.cmd = "check", .usage = "NAME [options]"};
+    return xc_subcmd_run(&spec, "check", checks, sizeof checks / sizeof checks[0], argc, argv);
 }

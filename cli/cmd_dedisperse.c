@@ -84,6 +84,8 @@ int xc_cmd_dedisperse(int argc, char **argv)
     memset(&a, 0, sizeof a);
     unsigned long long gulp = 0;
     int quiet = 0, msb = 0;   /* msb: -bitorder msb (index 1 of lsb|msb) */
+    xc_opt tiles[4];
+    xc_cli_tileopts(tiles, &a.tune);
     const xc_opt opts[] = {
         XC_OPT_STR("i", &input, .arg = "FILE.fil", .help = "input filterbank (nbits 1, 2, 4, 8, 16 or 32)"),
         XC_OPT_STR("o", &out, .arg = "OUT", .help = "output prefix"),
@@ -99,12 +101,7 @@ int xc_cmd_dedisperse(int argc, char **argv)
         XC_OPT_U64("gulp", &gulp, .arg = "N", .help = "output samples per gulp", .def = "about 64 MiB of input"),
         XC_OPT_INT("threads", &a.opts.threads, 0, 4096, .arg = "N", .help = "threads for implementations that use them",
                    .def = "all"),
-        XC_OPT_INT("tile_t", &a.tune.tile_t, 0, 1 << 24, .arg = "N", .help = "time tile of the cpu implementation",
-                   .def = "0: its default"),
-        XC_OPT_INT("tile_dm", &a.tune.tile_dm, 0, 1 << 24, .arg = "N", .help = "DM tile of the cpu implementation",
-                   .def = "0: its default"),
-        XC_OPT_INT("tile_c", &a.tune.tile_c, 0, 1 << 24, .arg = "N", .help = "channel tile of the cpu implementation",
-                   .def = "0: its default"),
+        XC_OPT_TABLE(tiles),
         XC_OPT_INT("nsub", &a.opts.nsub, 1, 1 << 20, .arg = "N",
                    .help = "subbands (at most nchans; default 32, PRESTO's); for -impl tree (and\n"
                            "tree-reference) a power of two, default the padded channels / 32;\n"

@@ -30,16 +30,6 @@
     "The implementation judged is a plugin's (-plugin LIB.so, an option every command takes),\n" \
     "or an external command (-cmd).\n"
 
-static void help_gate(void)
-{
-    printf("usage: crosscheck gate dedisperse (-plugin LIB.so [-impl NAME] | -cmd 'TEMPLATE') [options]\n"
-           "       crosscheck gate search -cmd 'TEMPLATE' [options]   (or -plugin/-impl: a Pulscan searcher)\n\n"
-           "A correctness gate for CI: the user's own kernels run every case of a tier and each output is\n"
-           "checked against crosscheck's reference implementation.  crosscheck gate dedisperse -h and\n"
-           "crosscheck gate search -h list the options, placeholders and checks; docs/ci.md has CI\n"
-           "examples.\n\n" GATE_EXIT);
-}
-
 static const xc_optspec spec_dd = {
     .cmd = "gate dedisperse",
     .usage = "(-plugin LIB.so [-impl NAME] | -cmd 'TEMPLATE') [-tier T]\n"
@@ -202,21 +192,9 @@ static int make_work(gatectx *g, const char *work, const char *cmd)
     return 0;
 }
 
-int xc_cmd_gate(int argc, char **argv)
+/* One gate (dd: dedisperse, else search); argv[0] is its name. */
+static int gate_run(int dd, int argc, char **argv)
 {
-    const char *sub = argc > 1 ? argv[1] : NULL;
-    if (!sub || !strcmp(sub, "-h") || !strcmp(sub, "-help") || !strcmp(sub, "--help")) {
-        if (!sub) {
-            fprintf(stderr, "crosscheck gate: which gate? dedisperse or search (crosscheck gate -h)\n");
-            return 2;
-        }
-        help_gate();
-        xc_cli_common_help();
-        return 0;
-    }
-    int dd = !strcmp(sub, "dedisperse");
-    if (!dd && strcmp(sub, "search"))
-        return xc_cli_failf("gate", "unknown gate '%s': dedisperse or search", sub);
     gatectx g;
     memset(&g, 0, sizeof g);
     xc_vd_init(&g.vd);
@@ -271,7 +249,7 @@ int xc_cmd_gate(int argc, char **argv)
         XC_OPT_FLAG("quiet", &g.quiet, .help = "no rows on stderr while the gate runs"),
         XC_OPT_END};
     const xc_optspec *spec = dd ? &spec_dd : &spec_ps;
-    int rc = xc_opts_parse(spec, opts, argc - 1, argv + 1, NULL);
+    int rc = xc_opts_parse(spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
     static const char *const tiers[] = {"quick", "standard", "full"};
@@ -317,4 +295,32 @@ int xc_cmd_gate(int argc, char **argv)
         fprintf(stderr, "crosscheck gate %s: inputs and outputs kept in %s\n", g.what, g.work);
     xc_vd_free(&g.vd);
     return rc;
+}
+
+static int gate_dd_cmd(int argc, char **argv)
+{
+    return gate_run(1, argc, argv);
+}
+
+static int gate_ps_cmd(int argc, char **argv)
+{
+    return gate_run(0, argc, argv);
+}
+
+int xc_cmd_gate(int argc, char **argv)
+{
+    static const xc_optspec spec = {
+        .cmd = "gate",
+        .usage = "dedisperse (-plugin LIB.so [-impl NAME] | -cmd 'TEMPLATE') [options]\n"
+                 "       crosscheck gate search -cmd 'TEMPLATE' [options]   (or -plugin/-impl: a Pulscan searcher)",
+        .about = "A correctness gate for CI: the user's own kernels run every case of a tier and each output is\n"
+                 "checked against crosscheck's reference implementation.  crosscheck gate dedisperse -h and\n"
+                 "crosscheck gate search -h list the options, placeholders and checks; docs/ci.md has CI\n"
+                 "examples.\n",
+        .after = GATE_EXIT};
+    static const xc_subcmd gates[] = {
+        {"dedisperse", gate_dd_cmd, "a dedisperser's planes against the reference's"},
+        {"search", gate_ps_cmd, "a periodicity search's candidates against the truth and the reference's"},
+    };
+    return xc_subcmd_run(&spec, "gate", gates, sizeof gates / sizeof gates[0], argc, argv);
 }
