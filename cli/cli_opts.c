@@ -293,3 +293,9 @@ int xc_subcmd_run(const xc_optspec *s, const char *noun, const xc_subcmd *subs, 
         xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", subs[k].name);
     return xc_cli_failf(s->cmd, "unknown %s '%s' (there are: %s)", noun, name, names);
 }
+
+void xc_cli_defaults(char (*d)[XC_DEF_LEN], const xc_cli_defv *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        snprintf(d[k], XC_DEF_LEN, "%.*f", v[k].decimals, v[k].v);
+}

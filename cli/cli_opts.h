@@ -117,6 +117,16 @@ int xc_opts_parse(const xc_optspec *s, const xc_opt *opts, int argc, char **argv
  * Returns XC_OPTS_GO or the exit code, as xc_opts_parse. */
 int xc_opts_parse_later(const xc_optspec *s, const xc_opt *opts, int argc, char **argv);
 
+/* A default the help shows, made from the value itself (so the help cannot
+ * drift from the code's defaults): v printed with the given decimals. */
+typedef struct {
+    double v;
+    int decimals;
+} xc_cli_defv;
+#define XC_DEF_LEN 48
+/* d[k] = v[k] formatted, for k < n. */
+void xc_cli_defaults(char (*d)[XC_DEF_LEN], const xc_cli_defv *v, int n);
+
 /* A command of commands (bench, check, gate): argv[1] names one of these. */
 typedef struct {
     const char *name;

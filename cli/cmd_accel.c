@@ -87,13 +87,9 @@ int xc_cmd_accel(int argc, char **argv)
     xc_accel_opts o;
     xc_accel_opts_default(&o);
     int accelfmt = 0, presto = 0, highacc = 0, quiet = 0;
-    char d[6][48];   /* the defaults the help shows: those of xc_accel_opts_default */
-    const double dv[] = {o.sigma, o.flo, o.fhi};
-    for (int k = 0; k < 3; k++)
-        snprintf(d[k], sizeof d[k], "%.1f", dv[k]);
-    snprintf(d[3], sizeof d[3], "%d", o.zmax);
-    snprintf(d[4], sizeof d[4], "%d", o.numharm);
-    snprintf(d[5], sizeof d[5], "%zu", o.normwidth);
+    char d[6][XC_DEF_LEN];   /* the defaults the help shows: those of xc_accel_opts_default */
+    const xc_cli_defv dv[] = {{o.sigma, 1}, {o.flo, 1}, {o.fhi, 1}, {o.zmax, 0}, {o.numharm, 0}, {(double)o.normwidth, 0}};
+    xc_cli_defaults(d, dv, 6);
     const xc_opt opts[] = {
         XC_OPT_STR("i", &input, .arg = "X.fft",
                    .help = "input spectrum (X.inf beside it); may also be the only argument"),

@@ -80,13 +80,10 @@ int xc_cmd_pulscan(int argc, char **argv)
     xc_psopts_default(&o);
     /* -format, -norm and -logp: the index of the word given */
     int pulscand = 0, mom = o.norm == XC_NORM_MOM, poly = o.logp == XC_LOGP_POLY, quiet = 0;
-    char d[6][48];   /* the defaults the help shows: those of xc_psopts_default */
-    const int iv[] = {o.zmax, o.numharm, o.zstep};
-    for (int k = 0; k < 3; k++)
-        snprintf(d[k], sizeof d[k], "%d", iv[k]);
-    snprintf(d[3], sizeof d[3], "%.1f", o.sigma);
-    snprintf(d[4], sizeof d[4], "%zu", o.chunkwidth);
-    snprintf(d[5], sizeof d[5], "%zu", o.normwidth);
+    char d[6][XC_DEF_LEN];   /* the defaults the help shows: those of xc_psopts_default */
+    const xc_cli_defv dv[] = {{o.zmax, 0}, {o.numharm, 0}, {o.zstep, 0}, {o.sigma, 1}, {(double)o.chunkwidth, 0},
+                              {(double)o.normwidth, 0}};
+    xc_cli_defaults(d, dv, 6);
     const xc_opt opts[] = {
         XC_OPT_STR("i", &input, .arg = "X.fft",
                    .help = "input spectrum (X.inf must sit beside it); may also be the only argument"),
