@@ -140,6 +140,21 @@ static int opt_label(const xc_opt *o, char *buf, size_t n)
 /* The options' column: the widest "-name ARG" up to 18, then two blanks. */
 #define HELP_COL_MAX 18
 
+/* A help text's lines after a label of width w: each line's text two spaces
+ * on, the lines after the first indented to w + 2. */
+static void put_text(int w, const char *h)
+{
+    for (;;) {
+        size_t len = strcspn(h, "\n");
+        if (len)
+            printf("  %.*s", (int)len, h);
+        if (!h[len])
+            break;
+        h += len + 1;
+        printf("\n  %-*s", w, "");
+    }
+}
+
 void xc_opts_help(const xc_optspec *s, const xc_opt *opts)
 {
     if (s->help) {
@@ -166,19 +181,10 @@ void xc_opts_help(const xc_optspec *s, const xc_opt *opts)
             if (!o->help)   /* taken, but not this command's (gate dedisperse and search share a table) */
                 continue;
             int l = opt_label(o, label, sizeof label);
-            const char *h = o->help;
             printf("  %-*s", w, label);
             if (l > w)   /* a long label: its text on the next line */
                 printf("\n  %-*s", w, "");
-            for (;;) {
-                size_t len = strcspn(h, "\n");
-                if (len)
-                    printf("  %.*s", (int)len, h);
-                if (!h[len])
-                    break;
-                h += len + 1;
-                printf("\n  %-*s", w, "");
-            }
+            put_text(w, o->help);
             if (o->def)
                 printf(" [%s]", o->def);
             printf("\n");
@@ -260,16 +266,9 @@ static void subcmd_help(const xc_optspec *s, const char *noun, const xc_subcmd *
             w = (int)strlen(subs[k].name);
     printf("\n%ss (crosscheck %s NAME -h for each one's options):\n", noun, s->cmd);
     for (size_t k = 0; k < n; k++) {
-        const char *h = subs[k].what;
         printf("  %-*s", w, subs[k].name);
-        for (;;) {
-            size_t len = strcspn(h, "\n");
-            printf("  %.*s\n", (int)len, h);
-            if (!h[len])
-                break;
-            h += len + 1;
-            printf("  %-*s", w, "");
-        }
+        put_text(w, subs[k].what);
+        printf("\n");
     }
     if (s->after)
         printf("\n%s", s->after);

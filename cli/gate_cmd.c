@@ -189,11 +189,7 @@ int gate_case_due(const gatectx *g, int tier, const char *what, const char *name
 void gate_case_synth(const gatectx *g, int nchans, int nbits, double tsamp, double tobs, uint64_t seed,
                      xc_synth_params *p)
 {
-    xc_synth_params_init(p);
-    p->nchans = nchans;
-    p->nbits = nbits;
-    p->tsamp = tsamp;
-    p->tobs = tobs;
+    xc_synth_params_init_obs(p, nchans, nbits, tsamp, tobs);
     p->seed = seed;
     p->convention = g->cv;
 }
