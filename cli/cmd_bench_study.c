@@ -61,7 +61,8 @@ int xc_bench_study(int argc, char **argv)
 {
     static const xc_optspec ospec = {
         .cmd = "bench study",
-        .usage = "[-spec STUDY.json] [-separate | -fresh] [-json FILE] [options]",
+        .usage = "[-spec STUDY.json] [-n N] [-threads T] [-device] [-workers W]\n"
+                 "                          [-separate | -fresh] [-json FILE]",
         .about = "Times a study's stages on its first N pulsars: synthesis (the dedispersed series), FFT and each\n"
                  "searcher configuration, one pulsar at a time on one thread (the cost per core), then the same\n"
                  "pulsars side by side on T threads (the throughput `crosscheck study` gets).  Reports pulsars per\n"
