@@ -157,10 +157,6 @@ static void put_text(int w, const char *h)
 
 void xc_opts_help(const xc_optspec *s, const xc_opt *opts)
 {
-    if (s->help) {
-        s->help();
-        return;
-    }
     printf("usage: crosscheck %s %s\n", s->cmd, s->usage ? s->usage : "[options]");
     if (s->about)
         printf("\n%s", s->about);
@@ -255,18 +251,25 @@ int xc_opts_parse_later(const xc_optspec *s, const xc_opt *opts, int argc, char 
     return run(s, opts, argc, argv, NULL, 1);
 }
 
-static void subcmd_help(const xc_optspec *s, const char *noun, const xc_subcmd *subs, size_t n)
+/* What one types for sub: its name's last word ("pulscan" of "bench pulscan"). */
+static const char *sub_word(const xc_cmd *sub)
+{
+    const char *sp = strrchr(sub->name, ' ');
+    return sp ? sp + 1 : sub->name;
+}
+
+static void subcmd_help(const xc_optspec *s, const char *noun, const xc_cmd *subs, size_t n)
 {
     printf("usage: crosscheck %s %s\n", s->cmd, s->usage ? s->usage : "NAME [options]");
     if (s->about)
         printf("\n%s", s->about);
     int w = 0;
     for (size_t k = 0; k < n; k++)
-        if ((int)strlen(subs[k].name) > w)
-            w = (int)strlen(subs[k].name);
+        if ((int)strlen(sub_word(&subs[k])) > w)
+            w = (int)strlen(sub_word(&subs[k]));
     printf("\n%ss (crosscheck %s NAME -h for each one's options):\n", noun, s->cmd);
     for (size_t k = 0; k < n; k++) {
-        printf("  %-*s", w, subs[k].name);
+        printf("  %-*s", w, sub_word(&subs[k]));
         put_text(w, subs[k].what);
         printf("\n");
     }
@@ -274,7 +277,7 @@ static void subcmd_help(const xc_optspec *s, const char *noun, const xc_subcmd *
         printf("\n%s", s->after);
 }
 
-int xc_subcmd_run(const xc_optspec *s, const char *noun, const xc_subcmd *subs, size_t n, int argc, char **argv)
+int xc_subcmd_run(const xc_optspec *s, const char *noun, const xc_cmd *subs, size_t n, int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : NULL;
     if (!name || !strcmp(name, "-h") || !strcmp(name, "-help") || !strcmp(name, "--help")) {
@@ -285,11 +288,11 @@ int xc_subcmd_run(const xc_optspec *s, const char *noun, const xc_subcmd *subs, 
         return 0;
     }
     for (size_t k = 0; k < n; k++)
-        if (!strcmp(name, subs[k].name))
-            return subs[k].run(argc - 1, argv + 1);
+        if (!strcmp(name, sub_word(&subs[k])))
+            return subs[k].run(&subs[k], argc - 1, argv + 1);
     char names[512] = "";
     for (size_t k = 0; k < n; k++)
-        xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", subs[k].name);
+        xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", sub_word(&subs[k]));
     return xc_cli_failf(s->cmd, "unknown %s '%s' (there are: %s)", noun, name, names);
 }
 

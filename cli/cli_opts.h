@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 
+#include "cli/cli.h"
 #include "core/base/xc_error.h"
 
 typedef enum {
@@ -87,18 +88,20 @@ typedef struct {
 /* max_args for a command that checks its positional arguments itself. */
 #define XC_OPTS_ANY_ARGS (-1)
 
-/* What a command is, apart from its options: constant, so a command keeps it
- * static.  Its help is the usage line, the description, the options of the
- * table and the closing text, in that order (xc_opts_help). */
+/* What the parser needs of a command besides its options.  Its help is the
+ * usage line, the description, the options of the table and the closing
+ * text, in that order (xc_opts_help).  A command fills the first three from
+ * its descriptor: XC_CMD_SPEC(self, .max_args = XC_OPTS_ANY_ARGS). */
 typedef struct {
     const char *cmd;       /* as messages name it: "crosscheck <cmd>: ..." */
-    void (*help)(void);    /* a help of its own on stdout instead of the generated one; NULL: none */
     int max_args;          /* positional arguments allowed, or XC_OPTS_ANY_ARGS */
     const char *usage;     /* after "usage: crosscheck <cmd> "; NULL: "[options]" */
     const char *about;     /* the description, between the usage and the options; NULL: none */
     const char *after;     /* after the options (exit status, examples); NULL: none */
     void (*more)(void);    /* prints what the texts cannot hold (a list made at run time), after them */
 } xc_optspec;
+
+#define XC_CMD_SPEC(self, ...) {.cmd = (self)->name, .usage = (self)->usage, .about = (self)->about, __VA_ARGS__}
 
 /* The command's help on stdout, from s and the table opts. */
 void xc_opts_help(const xc_optspec *s, const xc_opt *opts);
@@ -127,18 +130,12 @@ typedef struct {
 /* d[k] = v[k] formatted, for k < n. */
 void xc_cli_defaults(char (*d)[XC_DEF_LEN], const xc_cli_defv *v, int n);
 
-/* A command of commands (bench, check, gate): argv[1] names one of these. */
-typedef struct {
-    const char *name;
-    int (*run)(int argc, char **argv);   /* called with argv from the name on */
-    const char *what;                    /* its line in the help; '\n' starts another */
-} xc_subcmd;
-
-/* Runs the one of subs[0..n) that argv[1] names.  -h, -help, --help: the
- * help on stdout (s's usage and about, then each sub's name and what, then
- * s's after), exit 0; no argument: the same help, exit 2; any other word:
+/* A command of commands (bench, check, gate): runs the one of subs[0..n)
+ * whose name's last word argv[1] is, with argv from that word on.  -h, -help,
+ * --help: the help on stdout (s's usage and about, then each sub's word and
+ * what, then s's after), exit 0; no argument: the same help, exit 2; any other word:
  * "crosscheck <cmd>: unknown <noun> 'x' (there are: a, b)", exit 2. */
-int xc_subcmd_run(const xc_optspec *s, const char *noun, const xc_subcmd *subs, size_t n, int argc, char **argv);
+int xc_subcmd_run(const xc_optspec *s, const char *noun, const xc_cmd *subs, size_t n, int argc, char **argv);
 
 /* Which of the '|'-separated words of choices val is (0, 1, ...), or -1 with
  * err set to "<opt>: '<val>' is not a, b or c". */

@@ -86,30 +86,9 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
 
 #endif
 
-int xc_bench_gpu(int argc, char **argv)
+int xc_bench_gpu(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec spec = {
-        .cmd = "bench gpu",
-        .usage = "-json FILE [options]",
-        .about = "Times the gpu dedisperser on the AstroAccelerate paper's frequency-resolution test\n"
-                 "(Novotny et al. 2023, section 5.2): the Table 2 plan " TABLE2_PLAN "\n"
-                 "(3050 trials, no scrunching) on random data of 64 us samples, 300 MHz of band centred\n"
-                 "on 1400 MHz, crosscheck convention.  Reports adds per second (adds = sum over ranges of\n"
-                 "trials x output samples x channels) for the dedispersion kernels alone (CUDA events)\n"
-                 "and for the whole call including host-device transfers and allocation (wall clock),\n"
-                 "each the median of the timed runs after one untimed run, and the fraction of the\n"
-                 "device's shared-memory bandwidth the kernel reached (see the JSON's 'definitions').\n"
-                 "Kernel times and the whole call come from serial runs (tune.gpu_serial: one launch at a\n"
-                 "time).  Then the same job as gulps through one plan (xc_ddplan_execute) whose time\n"
-                 "chunks go through the two-stream pipeline: the first gulp's setup (allocation, delay\n"
-                 "upload and bounds, pinned staging) apart, and the wall clock of the later gulps, which\n"
-                 "reuse it (median of the timed runs): the end-to-end rate, with the input and the planes\n"
-                 "in pageable host memory, and the time kernels did not cover (e2e %: its rate over the\n"
-                 "kernel-only rate).\n"
-                 "64 outputs per configuration are checked against exact host sums.\n"
-                 "Last, one Pulscan record (kind pulscan): the Pulscan paper's Table 4 case as `bench\n"
-                 "gpu-pulscan` runs it, through a plan, kernel_ms and wall_ms (page-locked spectrum) and its\n"
-                 "candidates against the cpu searcher's.\n"};
+    const xc_optspec spec = XC_CMD_SPEC(self);
     const char *cmd = spec.cmd;
     const char *json = NULL;
     int quick = 0, autotune = 0, reps = 3, nchans_given = 0, reps_given = 0;

@@ -73,22 +73,9 @@ static int run_bench(const char *cmd, const char *json, const xc_bench_gpups_opt
 
 #endif
 
-int xc_bench_gpu_pulscan(int argc, char **argv)
+int xc_bench_gpu_pulscan(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec spec = {
-        .cmd = "bench gpu-pulscan",
-        .usage = "-json FILE [options]",
-        .about = "Times the gpu Pulscan searcher stage by stage (CUDA events) as the Pulscan paper's\n"
-                 "Table 4: a spectrum of N = tobs/tsamp samples (N/2 bins) of complex Gaussian noise with\n"
-                 "eight drifting pulsars of 1 to 4 harmonics injected, searched with -zmax and -numharm\n"
-                 "(sigma 2, zstep 2, exact normalisation and exact log p), through one plan\n"
-                 "(xc_pulscan_gpu_plan: device buffers and thresholds made once, setup_ms).  One untimed\n"
-                 "run, then the median of the timed runs per stage, with the spectrum in pageable memory\n"
-                 "and again in page-locked memory (xc_gpu_host_alloc; wall_pinned_ms).  wall: host clock\n"
-                 "from the copy in to the peaks back on the host.  The candidates must equal the cpu searcher's\n"
-                 "(same r, z, stage; power and sigma within the gpu entry's stated 1e-9); the run with\n"
-                 "the paper's approximations (-norm mom -logp poly) is compared with the exact cpu list\n"
-                 "by `compare cands` rules and its differences reported.  Exit 1 if the exact lists differ.\n"};
+    const xc_optspec spec = XC_CMD_SPEC(self);
     const char *cmd = spec.cmd;
     const char *json = NULL, *fft = NULL;
     double tobs = 600, tsamp = 128e-6;

@@ -64,19 +64,9 @@ static xc_status zap(const char *list, uint8_t *mask, int nchans, xc_error *err)
     return XC_OK;
 }
 
-int xc_cmd_dedisperse(int argc, char **argv)
+int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec spec = {
-        .cmd = "dedisperse",
-        .usage = "-i FILE.fil -o OUT -impl NAME (DM plan) [options]",
-        .about = "Dedisperses one IF of a SIGPROC filterbank with the chosen implementation and writes\n"
-                 "OUT.json (DM lists, downsample factors, tsamp, nsamp, channel frequencies, convention,\n"
-                 "implementation, command line) and OUT.r<k>.npy (float32 [ndm][nsamp], one per range).\n"
-                 "A row holds the nsamp - (largest delay of the plan) samples for which every channel's\n"
-                 "delayed sample exists, divided by the range's downsample factor. The file is read in\n"
-                 "gulps, so files larger than memory work.\n"
-                 "Subband implementations (-impl subband, subband-reference) are approximate: see\n"
-                 "docs/SUBBAND.md for -nsub, -dmsub, -subalign and -subbudget.\n"};
+    const xc_optspec spec = XC_CMD_SPEC(self);
     const char *input = NULL, *out = NULL, *impl_name = NULL, *killfile = NULL, *zaplist = NULL;
     xc_cli_planopts po;
     xc_cli_planopts_init(&po);
