@@ -231,104 +231,86 @@ static int bench_dedisperse(const xc_cmd *self, int argc, char **argv)
 
 /* The benchmarks, by the name that follows `bench`, and what each times. */
 static const xc_cmd benches[] = {
-    {
-        .name = "bench dedisperse",
-        .run = bench_dedisperse,
-        .what = "dedispersion on the CPU, the AstroAccelerate paper's Table 2 plan",
-        .about = "Times dedispersion of random data with the AstroAccelerate paper's Table 2 plan\n"
-                 "(" TABLE2_PLAN ", 3050 trials) on 64 us samples, centre 1400 MHz,\n"
-                 "300 MHz bandwidth (foff = -300/nchans MHz, fch1 = 1550 + foff/2 MHz), and reports adds\n"
-                 "per second (trials x output samples x channels / seconds) next to the machine's peak\n"
-                 "integer add rate and its memory-bandwidth bound.  The reference is timed on a short\n"
-                 "input (max delay + ref_nout samples) because it is about 100 times slower; the CPU\n"
-                 "kernel is also run on that input and checked bit for bit against it.\n"},
-    {
-        .name = "bench pulscan",
-        .run = xc_bench_pulscan,
-        .what = "the Pulscan search benchmark",
-        .usage = "[-json FILE] [-quick] [-runs N] [-ncpus LIST] [-ref_max_nbins N]",
-        .about = "Times one whole search (normalisation, harmonic sums, boxcars, significance, sifting; no file\n"
-                 "I/O) on a synthetic spectrum: white complex Gaussian noise plus ten tones, three of them\n"
-                 "drifting.  Full grid: nbins 2^20 and 2^23, zmax 200 and 1200, numharm 1 and 4, 1 and 2\n"
-                 "threads, both peak modes (rblock: Pulscan's per-block maxima, the algorithm of its timings;\n"
-                 "local: our default), zstep 2 and the other options at their defaults.  The reference (one\n"
-                 "thread, direct sums: O(nbins * zmax^2)) runs only where nbins <= -ref_max_nbins and\n"
-                 "zmax <= 200; there every cpu list is compared with its list (same r, width, stage, power\n"
-                 "and sigma within the searcher's tolerance).  Anchors on the development machine: Pulscan's\n"
-                 "own CPU code 0.25 s (1 thread) and 0.16 s (2 threads) on 2^20 bins, zmax 200, numharm 1;\n"
-                 "the paper 4.61 s on 2^23 bins at zmax 1200.\n"},
-    {
-        .name = "bench accel",
-        .run = xc_bench_accel,
-        .what = "the matched-filter accel/jerk search benchmark",
-        .about = "Times one whole accel search (normalisation, templates, plane, harmonic sums, selection,\n"
-                 "significance; no file I/O) on a synthetic spectrum: white complex Gaussian noise plus a\n"
-                 "drifting tone (r = nbins/3, z = 60, as a Fresnel response).  The whole grid is\n"
-                 "-nbins 1048576,4194304 -zmax 0,200,1200 -numharm 1,4 -wmax 0,300.  The reference runs only\n"
-                 "where nbins <= -ref_max_nbins.  Anchor: accelsearch on 2^20 bins, zmax 200, 1 harmonic,\n"
-                 "about 11 s on 1 thread on this kind of machine (15.1 s with 4 harmonics).  On a machine\n"
-                 "shared with other work, run with OMP_WAIT_POLICY=passive: OpenMP threads otherwise spin at\n"
-                 "every barrier while a sibling waits for a core, and 2 threads can take several times longer\n"
-                 "than 1.\n"},
-    {
-        .name = "bench synth",
-        .run = xc_bench_synth,
-        .what = "the synthesizer benchmark",
-        .usage = "[-json FILE] [options]"},
-    {
-        .name = "bench study",
-        .run = xc_bench_study,
-        .what = "a study's stages, pulsars per second per core",
-        .usage = "[-spec STUDY.json] [-n N] [-threads T] [-device] [-workers W]\n"
-                 "                          [-separate | -fresh] [-json FILE]",
-        .about = "Times a study's stages on its first N pulsars: synthesis (the dedispersed series), FFT and each\n"
-                 "searcher configuration, one pulsar at a time on one thread (the cost per core), then the same\n"
-                 "pulsars side by side on T threads (the throughput `crosscheck study` gets).  Reports pulsars per\n"
-                 "second per core, and projects the Pulscan paper's full study (10 955 Table 1 pulsars of 600 s at\n"
-                 "128 us: 2 343 750 bins) from the per-core cost, scaled linearly by bins (every stage here is\n"
-                 "O(bins) per configuration) when the spec's spectra are shorter.  A matched filter's zmax x numharm\n"
-                 "sweep is one search (the largest, cut to each configuration): its time is shared evenly by its\n"
-                 "configurations, and the searcher's total is printed after them.\n"},
-    {
-        .name = "bench gpu",
-        .run = xc_bench_gpu,
-        .what = "the GPU dedispersion benchmark; CUDA builds",
-        .usage = "-json FILE [options]",
-        .about = "Times the gpu dedisperser on the AstroAccelerate paper's frequency-resolution test\n"
-                 "(Novotny et al. 2023, section 5.2): the Table 2 plan " TABLE2_PLAN "\n"
-                 "(3050 trials, no scrunching) on random data of 64 us samples, 300 MHz of band centred\n"
-                 "on 1400 MHz, crosscheck convention.  Reports adds per second (adds = sum over ranges of\n"
-                 "trials x output samples x channels) for the dedispersion kernels alone (CUDA events)\n"
-                 "and for the whole call including host-device transfers and allocation (wall clock),\n"
-                 "each the median of the timed runs after one untimed run, and the fraction of the\n"
-                 "device's shared-memory bandwidth the kernel reached (see the JSON's 'definitions').\n"
-                 "Kernel times and the whole call come from serial runs (tune.gpu_serial: one launch at a\n"
-                 "time).  Then the same job as gulps through one plan (xc_ddplan_execute) whose time\n"
-                 "chunks go through the two-stream pipeline: the first gulp's setup (allocation, delay\n"
-                 "upload and bounds, pinned staging) apart, and the wall clock of the later gulps, which\n"
-                 "reuse it (median of the timed runs): the end-to-end rate, with the input and the planes\n"
-                 "in pageable host memory, and the time kernels did not cover (e2e %: its rate over the\n"
-                 "kernel-only rate).\n"
-                 "64 outputs per configuration are checked against exact host sums.\n"
-                 "Last, one Pulscan record (kind pulscan): the Pulscan paper's Table 4 case as `bench\n"
-                 "gpu-pulscan` runs it, through a plan, kernel_ms and wall_ms (page-locked spectrum) and its\n"
-                 "candidates against the cpu searcher's.\n"},
-    {
-        .name = "bench gpu-pulscan",
-        .run = xc_bench_gpu_pulscan,
-        .what = "GPU Pulscan stage times, the paper's Table 4; CUDA builds",
-        .usage = "-json FILE [options]",
-        .about = "Times the gpu Pulscan searcher stage by stage (CUDA events) as the Pulscan paper's\n"
-                 "Table 4: a spectrum of N = tobs/tsamp samples (N/2 bins) of complex Gaussian noise with\n"
-                 "eight drifting pulsars of 1 to 4 harmonics injected, searched with -zmax and -numharm\n"
-                 "(sigma 2, zstep 2, exact normalisation and exact log p), through one plan\n"
-                 "(xc_pulscan_gpu_plan: device buffers and thresholds made once, setup_ms).  One untimed\n"
-                 "run, then the median of the timed runs per stage, with the spectrum in pageable memory\n"
-                 "and again in page-locked memory (xc_gpu_host_alloc; wall_pinned_ms).  wall: host clock\n"
-                 "from the copy in to the peaks back on the host.  The candidates must equal the cpu searcher's\n"
-                 "(same r, z, stage; power and sigma within the gpu entry's stated 1e-9); the run with\n"
-                 "the paper's approximations (-norm mom -logp poly) is compared with the exact cpu list\n"
-                 "by `compare cands` rules and its differences reported.  Exit 1 if the exact lists differ.\n"},
+    {"bench dedisperse", bench_dedisperse, "dedispersion on the CPU, the AstroAccelerate paper's Table 2 plan",
+     NULL,
+     "Times dedispersion of random data with the AstroAccelerate paper's Table 2 plan\n"
+     "(" TABLE2_PLAN ", 3050 trials) on 64 us samples, centre 1400 MHz,\n"
+     "300 MHz bandwidth (foff = -300/nchans MHz, fch1 = 1550 + foff/2 MHz), and reports adds\n"
+     "per second (trials x output samples x channels / seconds) next to the machine's peak\n"
+     "integer add rate and its memory-bandwidth bound.  The reference is timed on a short\n"
+     "input (max delay + ref_nout samples) because it is about 100 times slower; the CPU\n"
+     "kernel is also run on that input and checked bit for bit against it.\n"},
+    {"bench pulscan", xc_bench_pulscan, "the Pulscan search benchmark",
+     "[-json FILE] [-quick] [-runs N] [-ncpus LIST] [-ref_max_nbins N]",
+     "Times one whole search (normalisation, harmonic sums, boxcars, significance, sifting; no file\n"
+     "I/O) on a synthetic spectrum: white complex Gaussian noise plus ten tones, three of them\n"
+     "drifting.  Full grid: nbins 2^20 and 2^23, zmax 200 and 1200, numharm 1 and 4, 1 and 2\n"
+     "threads, both peak modes (rblock: Pulscan's per-block maxima, the algorithm of its timings;\n"
+     "local: our default), zstep 2 and the other options at their defaults.  The reference (one\n"
+     "thread, direct sums: O(nbins * zmax^2)) runs only where nbins <= -ref_max_nbins and\n"
+     "zmax <= 200; there every cpu list is compared with its list (same r, width, stage, power\n"
+     "and sigma within the searcher's tolerance).  Anchors on the development machine: Pulscan's\n"
+     "own CPU code 0.25 s (1 thread) and 0.16 s (2 threads) on 2^20 bins, zmax 200, numharm 1;\n"
+     "the paper 4.61 s on 2^23 bins at zmax 1200.\n"},
+    {"bench accel", xc_bench_accel, "the matched-filter accel/jerk search benchmark",
+     NULL,
+     "Times one whole accel search (normalisation, templates, plane, harmonic sums, selection,\n"
+     "significance; no file I/O) on a synthetic spectrum: white complex Gaussian noise plus a\n"
+     "drifting tone (r = nbins/3, z = 60, as a Fresnel response).  The whole grid is\n"
+     "-nbins 1048576,4194304 -zmax 0,200,1200 -numharm 1,4 -wmax 0,300.  The reference runs only\n"
+     "where nbins <= -ref_max_nbins.  Anchor: accelsearch on 2^20 bins, zmax 200, 1 harmonic,\n"
+     "about 11 s on 1 thread on this kind of machine (15.1 s with 4 harmonics).  On a machine\n"
+     "shared with other work, run with OMP_WAIT_POLICY=passive: OpenMP threads otherwise spin at\n"
+     "every barrier while a sibling waits for a core, and 2 threads can take several times longer\n"
+     "than 1.\n"},
+    {"bench synth", xc_bench_synth, "the synthesizer benchmark",
+     "[-json FILE] [options]",
+     NULL},
+    {"bench study", xc_bench_study, "a study's stages, pulsars per second per core",
+     "[-spec STUDY.json] [-n N] [-threads T] [-device] [-workers W]\n"
+     "                          [-separate | -fresh] [-json FILE]",
+     "Times a study's stages on its first N pulsars: synthesis (the dedispersed series), FFT and each\n"
+     "searcher configuration, one pulsar at a time on one thread (the cost per core), then the same\n"
+     "pulsars side by side on T threads (the throughput `crosscheck study` gets).  Reports pulsars per\n"
+     "second per core, and projects the Pulscan paper's full study (10 955 Table 1 pulsars of 600 s at\n"
+     "128 us: 2 343 750 bins) from the per-core cost, scaled linearly by bins (every stage here is\n"
+     "O(bins) per configuration) when the spec's spectra are shorter.  A matched filter's zmax x numharm\n"
+     "sweep is one search (the largest, cut to each configuration): its time is shared evenly by its\n"
+     "configurations, and the searcher's total is printed after them.\n"},
+    {"bench gpu", xc_bench_gpu, "the GPU dedispersion benchmark; CUDA builds",
+     "-json FILE [options]",
+     "Times the gpu dedisperser on the AstroAccelerate paper's frequency-resolution test\n"
+     "(Novotny et al. 2023, section 5.2): the Table 2 plan " TABLE2_PLAN "\n"
+     "(3050 trials, no scrunching) on random data of 64 us samples, 300 MHz of band centred\n"
+     "on 1400 MHz, crosscheck convention.  Reports adds per second (adds = sum over ranges of\n"
+     "trials x output samples x channels) for the dedispersion kernels alone (CUDA events)\n"
+     "and for the whole call including host-device transfers and allocation (wall clock),\n"
+     "each the median of the timed runs after one untimed run, and the fraction of the\n"
+     "device's shared-memory bandwidth the kernel reached (see the JSON's 'definitions').\n"
+     "Kernel times and the whole call come from serial runs (tune.gpu_serial: one launch at a\n"
+     "time).  Then the same job as gulps through one plan (xc_ddplan_execute) whose time\n"
+     "chunks go through the two-stream pipeline: the first gulp's setup (allocation, delay\n"
+     "upload and bounds, pinned staging) apart, and the wall clock of the later gulps, which\n"
+     "reuse it (median of the timed runs): the end-to-end rate, with the input and the planes\n"
+     "in pageable host memory, and the time kernels did not cover (e2e %: its rate over the\n"
+     "kernel-only rate).\n"
+     "64 outputs per configuration are checked against exact host sums.\n"
+     "Last, one Pulscan record (kind pulscan): the Pulscan paper's Table 4 case as `bench\n"
+     "gpu-pulscan` runs it, through a plan, kernel_ms and wall_ms (page-locked spectrum) and its\n"
+     "candidates against the cpu searcher's.\n"},
+    {"bench gpu-pulscan", xc_bench_gpu_pulscan, "GPU Pulscan stage times, the paper's Table 4; CUDA builds",
+     "-json FILE [options]",
+     "Times the gpu Pulscan searcher stage by stage (CUDA events) as the Pulscan paper's\n"
+     "Table 4: a spectrum of N = tobs/tsamp samples (N/2 bins) of complex Gaussian noise with\n"
+     "eight drifting pulsars of 1 to 4 harmonics injected, searched with -zmax and -numharm\n"
+     "(sigma 2, zstep 2, exact normalisation and exact log p), through one plan\n"
+     "(xc_pulscan_gpu_plan: device buffers and thresholds made once, setup_ms).  One untimed\n"
+     "run, then the median of the timed runs per stage, with the spectrum in pageable memory\n"
+     "and again in page-locked memory (xc_gpu_host_alloc; wall_pinned_ms).  wall: host clock\n"
+     "from the copy in to the peaks back on the host.  The candidates must equal the cpu searcher's\n"
+     "(same r, z, stage; power and sigma within the gpu entry's stated 1e-9); the run with\n"
+     "the paper's approximations (-norm mom -logp poly) is compared with the exact cpu list\n"
+     "by `compare cands` rules and its differences reported.  Exit 1 if the exact lists differ.\n"},
 };
 
 int xc_cmd_bench(const xc_cmd *self, int argc, char **argv)

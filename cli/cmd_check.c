@@ -424,58 +424,52 @@ static int approximations(const xc_cmd *self, int argc, char **argv)
 
 /* The checks, by the name that follows `check`. */
 static const xc_cmd checks[] = {
-    {
-        .name = "check approximations",
-        .run = approximations,
-        .what = "measure the Pulscan GPU version's approximations and the search's noise\n"
-                "statistics (median of medians, ln p polynomial, logarithmic z, R-block), and\n"
-                "the accel search's (noise, half-bin grid, half-widths, float, trials)",
-        .usage = "[-seeds N] [-seed S] [-quick] [-json FILE] [-report DIR]\n"
-                 "                                       [-threads N] [-npsr N] [-zmax Z] [-numharm H]",
-        .about = "Measures, with numbers, what the Pulscan paper's GPU version gives up, and the search's\n"
-                 "statistics on noise:\n"
-                 "  1. median of medians (blocks of 4096, as the GPU, and the CPU default block) against the\n"
-                 "     exact median and MAD on Gaussian noise: bias and spread of the location and of the\n"
-                 "     MAD-based sigma, against a semi-analytic prediction; their effect on the normalised\n"
-                 "     powers (mean, true value 2; fractions above 5..25 against chi-square with 2 dof; KS);\n"
-                 "  2. the appendix polynomial for ln p against the exact ln Q over dof 2..24020 and\n"
-                 "     chi2/dof 1..1000: largest absolute and relative errors and where they are below 1 %\n"
-                 "     and 10 %;\n"
-                 "  3. detections lost on synthetic accelerated pulsars (64 channels, 8 bits, 128 us, 33.55 s,\n"
-                 "     5 % duty cycle, f 200..700 Hz, |z| uniform in 0..zmax, designed sigma 4..12) by\n"
-                 "     logarithmic z, R-block peaks, both, median of medians, the ln p polynomial and all of\n"
-                 "     them (the GPU), against every z, local maxima, exact statistics; detection = a\n"
-                 "     candidate with sigma > 6 within 1 % of the mean apparent frequency (the paper's\n"
-                 "     criterion); once alone and once with a bright pulsar (fundamental power 2000) in the\n"
-                 "     same R-block;\n"
-                 "  4. noise-only spectra: KS and chi-square goodness of fit of harmonic-sum boxcars (stages\n"
-                 "     1-4, widths 1, 4, 16, 64: independent boxcars only) against chi-square with their\n"
-                 "     stated dof, and the candidates with sigma > 0, 1, 2, 3 (unsifted) against the\n"
-                 "     trials-corrected expectation with binomial bounds;\n"
-                 "  5. the matched-filter accel search (accelsearch's): noise plane powers at zmax 0 and 50 and\n"
-                 "     harmonic sums of 2 and 4 against chi-square with 2H dof (KS, GOF, mean, single-trial\n"
-                 "     false alarms against binomial bounds), and accelsearch's shortcuts measured against the\n"
-                 "     reference: the half-bin grid against a full-bin one, LOWACC/HIGHACC half-widths against a\n"
-                 "     long template, the float plane against the double one, and its effective trial count\n"
-                 "     against every grid point (sigma) and against noise planes' largest powers.\n"
-                 "Every number follows from -seed; the thread count never changes them.  Exit status 0 when\n"
-                 "every verdict passes, 1 when one fails, 2 on errors.\n"},
-    {
-        .name = "check smearing",
-        .run = xc_cmd_check_smearing,
-        .what = "approximate dedispersers' S/N loss against their smearing bound",
-        .usage = "[-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
-                 "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n"
-                 "                                 [-report DIR]",
-        .about = "Injects boxcar pulses (noise free, one per trial measured, lined up exactly by direct\n"
-                 "dedispersion at that trial) into a band of 1250-1550 MHz at 64 us, dedisperses them with\n"
-                 "every approximate implementation and with the direct cpu one, and compares the best\n"
-                 "matched-boxcar S/N of each trial: the loss must stay within the bound derived for the trial,\n"
-                 "1 - sqrt(W / (W + S)), S = floor(S_cont) + 3 + clamps samples for subband, floor(S_cont +\n"
-                 "T_M + 3) + clamps for tree (docs/SUBBAND.md).  The tree entries take -nsub as their number\n"
-                 "of subbands (a power of two; tree-padded has one).  Prints\n"
-                 "one line per implementation, nsub and width; exit 0 if every pulse is within its bound, 1 if\n"
-                 "one is not, 2 on errors.\n"},
+    {"check approximations", approximations, "measure the Pulscan GPU version's approximations and the search's noise\n"
+     "statistics (median of medians, ln p polynomial, logarithmic z, R-block), and\n"
+     "the accel search's (noise, half-bin grid, half-widths, float, trials)",
+     "[-seeds N] [-seed S] [-quick] [-json FILE] [-report DIR]\n"
+     "                                       [-threads N] [-npsr N] [-zmax Z] [-numharm H]",
+     "Measures, with numbers, what the Pulscan paper's GPU version gives up, and the search's\n"
+     "statistics on noise:\n"
+     "  1. median of medians (blocks of 4096, as the GPU, and the CPU default block) against the\n"
+     "     exact median and MAD on Gaussian noise: bias and spread of the location and of the\n"
+     "     MAD-based sigma, against a semi-analytic prediction; their effect on the normalised\n"
+     "     powers (mean, true value 2; fractions above 5..25 against chi-square with 2 dof; KS);\n"
+     "  2. the appendix polynomial for ln p against the exact ln Q over dof 2..24020 and\n"
+     "     chi2/dof 1..1000: largest absolute and relative errors and where they are below 1 %\n"
+     "     and 10 %;\n"
+     "  3. detections lost on synthetic accelerated pulsars (64 channels, 8 bits, 128 us, 33.55 s,\n"
+     "     5 % duty cycle, f 200..700 Hz, |z| uniform in 0..zmax, designed sigma 4..12) by\n"
+     "     logarithmic z, R-block peaks, both, median of medians, the ln p polynomial and all of\n"
+     "     them (the GPU), against every z, local maxima, exact statistics; detection = a\n"
+     "     candidate with sigma > 6 within 1 % of the mean apparent frequency (the paper's\n"
+     "     criterion); once alone and once with a bright pulsar (fundamental power 2000) in the\n"
+     "     same R-block;\n"
+     "  4. noise-only spectra: KS and chi-square goodness of fit of harmonic-sum boxcars (stages\n"
+     "     1-4, widths 1, 4, 16, 64: independent boxcars only) against chi-square with their\n"
+     "     stated dof, and the candidates with sigma > 0, 1, 2, 3 (unsifted) against the\n"
+     "     trials-corrected expectation with binomial bounds;\n"
+     "  5. the matched-filter accel search (accelsearch's): noise plane powers at zmax 0 and 50 and\n"
+     "     harmonic sums of 2 and 4 against chi-square with 2H dof (KS, GOF, mean, single-trial\n"
+     "     false alarms against binomial bounds), and accelsearch's shortcuts measured against the\n"
+     "     reference: the half-bin grid against a full-bin one, LOWACC/HIGHACC half-widths against a\n"
+     "     long template, the float plane against the double one, and its effective trial count\n"
+     "     against every grid point (sigma) and against noise planes' largest powers.\n"
+     "Every number follows from -seed; the thread count never changes them.  Exit status 0 when\n"
+     "every verdict passes, 1 when one fails, 2 on errors.\n"},
+    {"check smearing", xc_cmd_check_smearing, "approximate dedispersers' S/N loss against their smearing bound",
+     "[-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
+     "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n"
+     "                                 [-report DIR]",
+     "Injects boxcar pulses (noise free, one per trial measured, lined up exactly by direct\n"
+     "dedispersion at that trial) into a band of 1250-1550 MHz at 64 us, dedisperses them with\n"
+     "every approximate implementation and with the direct cpu one, and compares the best\n"
+     "matched-boxcar S/N of each trial: the loss must stay within the bound derived for the trial,\n"
+     "1 - sqrt(W / (W + S)), S = floor(S_cont) + 3 + clamps samples for subband, floor(S_cont +\n"
+     "T_M + 3) + clamps for tree (docs/SUBBAND.md).  The tree entries take -nsub as their number\n"
+     "of subbands (a power of two; tree-padded has one).  Prints\n"
+     "one line per implementation, nsub and width; exit 0 if every pulse is within its bound, 1 if\n"
+     "one is not, 2 on errors.\n"},
 };
 
 int xc_cmd_check(const xc_cmd *self, int argc, char **argv)
