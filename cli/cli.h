@@ -8,8 +8,23 @@
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
 
-/* A subcommand: argv[0] is the subcommand's name.  Returns the exit code. */
-typedef int (*xc_cmd_fn)(int argc, char **argv);
+/* A command: what it is (its name, its line in the list of commands, its
+ * usage and description, printed by its -h) and the function that runs it.
+ * Each command is described once, in the table that lists it: the top-level
+ * commands in cli/cli_commands.c, those of bench, check and gate beside their
+ * dispatchers. */
+typedef struct xc_cmd xc_cmd;
+struct xc_cmd {
+    const char *name;    /* as messages name it: "fft", "bench pulscan" (its last word is what is typed) */
+    int (*run)(const xc_cmd *self, int argc, char **argv);   /* argv[0] is that word; returns the exit code */
+    const char *what;    /* its line in the list of commands; '\n' starts another */
+    const char *usage;   /* after "usage: crosscheck <name> "; NULL: "[options]" */
+    const char *about;   /* the description, between the usage and the options; NULL: none */
+};
+
+/* The top-level commands, in the order crosscheck -h lists them (cli/cli_commands.c). */
+extern const xc_cmd xc_commands[];
+extern const size_t xc_ncommands;
 
 /* The full command line of this process (set by main), for output metadata. */
 const char *xc_cli_cmdline(void);
@@ -57,32 +72,32 @@ xc_registry *xc_cli_registry(void);
 const xc_impl *xc_cli_impl(const char *cmd, xc_family f, const char *name);
 
 /* Subcommands. */
-int xc_cmd_list(int argc, char **argv);
-int xc_cmd_synth(int argc, char **argv);
-int xc_cmd_population(int argc, char **argv);
-int xc_cmd_study(int argc, char **argv);
-int xc_bench_synth(int argc, char **argv);       /* `bench synth`, cli/cmd_bench_synth.c */
-int xc_bench_study(int argc, char **argv);       /* `bench study`, cli/cmd_bench_study.c */
-int xc_cmd_plan(int argc, char **argv);
-int xc_cmd_header(int argc, char **argv);   /* cli/cmd_header.c */
+int xc_cmd_list(const xc_cmd *self, int argc, char **argv);
+int xc_cmd_synth(const xc_cmd *self, int argc, char **argv);
+int xc_cmd_population(const xc_cmd *self, int argc, char **argv);
+int xc_cmd_study(const xc_cmd *self, int argc, char **argv);
+int xc_bench_synth(const xc_cmd *self, int argc, char **argv);       /* `bench synth`, cli/cmd_bench_synth.c */
+int xc_bench_study(const xc_cmd *self, int argc, char **argv);       /* `bench study`, cli/cmd_bench_study.c */
+int xc_cmd_plan(const xc_cmd *self, int argc, char **argv);
+int xc_cmd_header(const xc_cmd *self, int argc, char **argv);   /* cli/cmd_header.c */
 int xc_cmd_plan_ddplan(int argc, char **argv); /* `plan -ddplan`, cli/cmd_plan_ddplan.c */
-int xc_cmd_dedisperse(int argc, char **argv);
-int xc_cmd_run(int argc, char **argv);
-int xc_cmd_compare(int argc, char **argv);
+int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv);
+int xc_cmd_run(const xc_cmd *self, int argc, char **argv);
+int xc_cmd_compare(const xc_cmd *self, int argc, char **argv);
 int xc_cmd_compare_cands(int argc, char **argv);   /* `compare cands`, cli/cmd_cmpcands.c */
-int xc_cmd_fft(int argc, char **argv);
-int xc_cmd_pulscan(int argc, char **argv);
-int xc_cmd_accel(int argc, char **argv);   /* cli/cmd_accel.c */
-int xc_bench_accel(int argc, char **argv);  /* `bench accel`, cli/cmd_bench_accel.c */
+int xc_cmd_fft(const xc_cmd *self, int argc, char **argv);
+int xc_cmd_pulscan(const xc_cmd *self, int argc, char **argv);
+int xc_cmd_accel(const xc_cmd *self, int argc, char **argv);   /* cli/cmd_accel.c */
+int xc_bench_accel(const xc_cmd *self, int argc, char **argv);  /* `bench accel`, cli/cmd_bench_accel.c */
 /* `crosscheck bench pulscan` (cli/cmd_bench_pulscan.c), reached through xc_cmd_bench. */
-int xc_bench_pulscan(int argc, char **argv);
+int xc_bench_pulscan(const xc_cmd *self, int argc, char **argv);
 /* `crosscheck bench gpu` (cli/cmd_bench_gpu.c): GPU dedispersion throughput. */
-int xc_bench_gpu(int argc, char **argv);
+int xc_bench_gpu(const xc_cmd *self, int argc, char **argv);
 /* `crosscheck bench gpu-pulscan` (cli/cmd_bench_gpu_pulscan.c): GPU Pulscan stage times (Table 4). */
-int xc_bench_gpu_pulscan(int argc, char **argv);
-int xc_cmd_bench(int argc, char **argv);
-int xc_cmd_check(int argc, char **argv);   /* `check approximations`, cli/cmd_check.c */
-int xc_cmd_gate(int argc, char **argv);    /* `gate dedisperse`, `gate search`: cli/cmd_gate*.c */
-int xc_cmd_check_smearing(int argc, char **argv);   /* `check smearing`, cli/cmd_check_smearing.c */
+int xc_bench_gpu_pulscan(const xc_cmd *self, int argc, char **argv);
+int xc_cmd_bench(const xc_cmd *self, int argc, char **argv);
+int xc_cmd_check(const xc_cmd *self, int argc, char **argv);   /* `check approximations`, cli/cmd_check.c */
+int xc_cmd_gate(const xc_cmd *self, int argc, char **argv);    /* `gate dedisperse`, `gate search`: cli/cmd_gate*.c */
+int xc_cmd_check_smearing(const xc_cmd *self, int argc, char **argv);   /* `check smearing`, cli/cmd_check_smearing.c */
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_plugin.h"
+#include "core/base/xc_fmt.h"
 
 /* getopt's val for entry k of the flattened table; below it: '?', ':' and help. */
 #define VAL_HELP 256
@@ -139,12 +140,23 @@ static int opt_label(const xc_opt *o, char *buf, size_t n)
 /* The options' column: the widest "-name ARG" up to 18, then two blanks. */
 #define HELP_COL_MAX 18
 
+/* A help text's lines after a label of width w: each line's text two spaces
+ * on, the lines after the first indented to w + 2. */
+static void put_text(int w, const char *h)
+{
+    for (;;) {
+        size_t len = strcspn(h, "\n");
+        if (len)
+            printf("  %.*s", (int)len, h);
+        if (!h[len])
+            break;
+        h += len + 1;
+        printf("\n  %-*s", w, "");
+    }
+}
+
 void xc_opts_help(const xc_optspec *s, const xc_opt *opts)
 {
-    if (s->help) {
-        s->help();
-        return;
-    }
     printf("usage: crosscheck %s %s\n", s->cmd, s->usage ? s->usage : "[options]");
     if (s->about)
         printf("\n%s", s->about);
@@ -165,19 +177,10 @@ void xc_opts_help(const xc_optspec *s, const xc_opt *opts)
             if (!o->help)   /* taken, but not this command's (gate dedisperse and search share a table) */
                 continue;
             int l = opt_label(o, label, sizeof label);
-            const char *h = o->help;
             printf("  %-*s", w, label);
             if (l > w)   /* a long label: its text on the next line */
                 printf("\n  %-*s", w, "");
-            for (;;) {
-                size_t len = strcspn(h, "\n");
-                if (len)
-                    printf("  %.*s", (int)len, h);
-                if (!h[len])
-                    break;
-                h += len + 1;
-                printf("\n  %-*s", w, "");
-            }
+            put_text(w, o->help);
             if (o->def)
                 printf(" [%s]", o->def);
             printf("\n");
@@ -246,4 +249,55 @@ int xc_opts_parse(const xc_optspec *s, const xc_opt *opts, int argc, char **argv
 int xc_opts_parse_later(const xc_optspec *s, const xc_opt *opts, int argc, char **argv)
 {
     return run(s, opts, argc, argv, NULL, 1);
+}
+
+/* What one types for sub: its name's last word ("pulscan" of "bench pulscan"). */
+static const char *sub_word(const xc_cmd *sub)
+{
+    const char *sp = strrchr(sub->name, ' ');
+    return sp ? sp + 1 : sub->name;
+}
+
+static void subcmd_help(const xc_optspec *s, const char *noun, const xc_cmd *subs, size_t n)
+{
+    printf("usage: crosscheck %s %s\n", s->cmd, s->usage ? s->usage : "NAME [options]");
+    if (s->about)
+        printf("\n%s", s->about);
+    int w = 0;
+    for (size_t k = 0; k < n; k++)
+        if ((int)strlen(sub_word(&subs[k])) > w)
+            w = (int)strlen(sub_word(&subs[k]));
+    printf("\n%ss (crosscheck %s NAME -h for each one's options):\n", noun, s->cmd);
+    for (size_t k = 0; k < n; k++) {
+        printf("  %-*s", w, sub_word(&subs[k]));
+        put_text(w, subs[k].what);
+        printf("\n");
+    }
+    if (s->after)
+        printf("\n%s", s->after);
+}
+
+int xc_subcmd_run(const xc_optspec *s, const char *noun, const xc_cmd *subs, size_t n, int argc, char **argv)
+{
+    const char *name = argc > 1 ? argv[1] : NULL;
+    if (!name || !strcmp(name, "-h") || !strcmp(name, "-help") || !strcmp(name, "--help")) {
+        subcmd_help(s, noun, subs, n);
+        if (!name)
+            return 2;
+        xc_cli_common_help();
+        return 0;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(name, sub_word(&subs[k])))
+            return subs[k].run(&subs[k], argc - 1, argv + 1);
+    char names[512] = "";
+    for (size_t k = 0; k < n; k++)
+        xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", sub_word(&subs[k]));
+    return xc_cli_failf(s->cmd, "unknown %s '%s' (there are: %s)", noun, name, names);
+}
+
+void xc_cli_defaults(char (*d)[XC_DEF_LEN], const xc_cli_defv *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        snprintf(d[k], XC_DEF_LEN, "%.*f", v[k].decimals, v[k].v);
 }

@@ -18,6 +18,9 @@
 #ifndef XC_CLI_OPTS_H
 #define XC_CLI_OPTS_H
 
+#include <stddef.h>
+
+#include "cli/cli.h"
 #include "core/base/xc_error.h"
 
 typedef enum {
@@ -85,18 +88,20 @@ typedef struct {
 /* max_args for a command that checks its positional arguments itself. */
 #define XC_OPTS_ANY_ARGS (-1)
 
-/* What a command is, apart from its options: constant, so a command keeps it
- * static.  Its help is the usage line, the description, the options of the
- * table and the closing text, in that order (xc_opts_help). */
+/* What the parser needs of a command besides its options.  Its help is the
+ * usage line, the description, the options of the table and the closing
+ * text, in that order (xc_opts_help).  A command fills the first three from
+ * its descriptor: XC_CMD_SPEC(self, .max_args = XC_OPTS_ANY_ARGS). */
 typedef struct {
     const char *cmd;       /* as messages name it: "crosscheck <cmd>: ..." */
-    void (*help)(void);    /* a help of its own on stdout instead of the generated one; NULL: none */
     int max_args;          /* positional arguments allowed, or XC_OPTS_ANY_ARGS */
     const char *usage;     /* after "usage: crosscheck <cmd> "; NULL: "[options]" */
     const char *about;     /* the description, between the usage and the options; NULL: none */
     const char *after;     /* after the options (exit status, examples); NULL: none */
     void (*more)(void);    /* prints what the texts cannot hold (a list made at run time), after them */
 } xc_optspec;
+
+#define XC_CMD_SPEC(self, ...) {.cmd = (self)->name, .usage = (self)->usage, .about = (self)->about, __VA_ARGS__}
 
 /* The command's help on stdout, from s and the table opts. */
 void xc_opts_help(const xc_optspec *s, const xc_opt *opts);
@@ -114,6 +119,23 @@ int xc_opts_parse(const xc_optspec *s, const xc_opt *opts, int argc, char **argv
  * override values read from a file the first pass named (synth -spec).
  * Returns XC_OPTS_GO or the exit code, as xc_opts_parse. */
 int xc_opts_parse_later(const xc_optspec *s, const xc_opt *opts, int argc, char **argv);
+
+/* A default the help shows, made from the value itself (so the help cannot
+ * drift from the code's defaults): v printed with the given decimals. */
+typedef struct {
+    double v;
+    int decimals;
+} xc_cli_defv;
+#define XC_DEF_LEN 48
+/* d[k] = v[k] formatted, for k < n. */
+void xc_cli_defaults(char (*d)[XC_DEF_LEN], const xc_cli_defv *v, int n);
+
+/* A command of commands (bench, check, gate): runs the one of subs[0..n)
+ * whose name's last word argv[1] is, with argv from that word on.  -h, -help,
+ * --help: the help on stdout (s's usage and about, then each sub's word and
+ * what, then s's after), exit 0; no argument: the same help, exit 2; any other word:
+ * "crosscheck <cmd>: unknown <noun> 'x' (there are: a, b)", exit 2. */
+int xc_subcmd_run(const xc_optspec *s, const char *noun, const xc_cmd *subs, size_t n, int argc, char **argv);
 
 /* Which of the '|'-separated words of choices val is (0, 1, ...), or -1 with
  * err set to "<opt>: '<val>' is not a, b or c". */

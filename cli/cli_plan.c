@@ -68,3 +68,17 @@ xc_status xc_cli_plan_build(const xc_cli_planopts *o, const xc_geometry *g, xc_d
     return xc_dmplan_tolerance(plan, o->lodm, o->hidm, g->tsamp, o->dm_pulse_width, f0, fabs(g->foff),
                                g->nchans, o->dm_tol, err);
 }
+
+void xc_cli_tileopts(xc_opt t[4], xc_ddtune *tune)
+{
+    const xc_opt o[4] = {
+        XC_OPT_INT("tile_t", &tune->tile_t, 0, 1 << 24, .arg = "N", .help = "time tile of the cpu implementation",
+                   .def = "0: its default"),
+        XC_OPT_INT("tile_dm", &tune->tile_dm, 0, 1 << 24, .arg = "N", .help = "DM tile of the cpu implementation",
+                   .def = "0: its default"),
+        XC_OPT_INT("tile_c", &tune->tile_c, 0, 1 << 24, .arg = "N", .help = "channel tile of the cpu implementation",
+                   .def = "0: its default"),
+        XC_OPT_END,
+    };
+    memcpy(t, o, sizeof o);
+}

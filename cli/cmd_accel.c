@@ -48,20 +48,6 @@ static void ac_summary(const xc_cli_search *s, const xc_spectrum *sp, const xc_c
 }
 
 /* The command, apart from its options (their help is in the table). */
-static const xc_optspec spec = {
-    .cmd = "accel",
-    .max_args = XC_OPTS_ANY_ARGS,
-    .usage = "-i X.fft -zmax Z [-wmax W] -numharm H [-o OUT] [options]",
-    .about = "Matched-filter acceleration (FDAS) and jerk (FDJS) search of a PRESTO .fft, as PRESTO's\n"
-             "accelsearch (Ransom, Eikenberry & Middleditch 2002; Andersen & Ransom 2018).  X.inf beside\n"
-             "the .fft gives N and dt (T = N dt).  The f-fdot(-fdotdot) plane is the correlation of the\n"
-             "median/ln2-normalised amplitudes with exact templates (Fresnel integrals; for w, Euler-\n"
-             "Maclaurin quadrature) on a half-bin r grid, z = -Z..Z step 2, w = -W..W step 20; harmonics\n"
-             "1, 2, 4, ... H are summed at accelsearch's rounded sub-harmonic r, z, w; sigma is the\n"
-             "Gaussian-equivalent of the chi-square (2H dof) tail times accelsearch's trials.\n"
-             "r, z, w are averages over the observation (PRESTO's convention): r = f T, z = fdot T^2,\n"
-             "w = fdotdot T^3; reported values are the search grid's (accelsearch's fundamentals table).\n"};
-
 /* The file written: -o, or one named after the input and the grid searched. */
 static void out_path(const char *input, const char *out, int accelfmt, const xc_accel_opts *o, char *path, size_t n)
 {
@@ -81,19 +67,15 @@ static void out_path(const char *input, const char *out, int accelfmt, const xc_
         snprintf(path, n, "%.*s%s.csv", root, input, tail);
 }
 
-int xc_cmd_accel(int argc, char **argv)
+int xc_cmd_accel(const xc_cmd *self, int argc, char **argv)
 {
     const char *input = NULL, *out = NULL, *impl_name = NULL;
     xc_accel_opts o;
     xc_accel_opts_default(&o);
     int accelfmt = 0, presto = 0, highacc = 0, quiet = 0;
-    char d[6][48];   /* the defaults the help shows: those of xc_accel_opts_default */
-    const double dv[] = {o.sigma, o.flo, o.fhi};
-    for (int k = 0; k < 3; k++)
-        snprintf(d[k], sizeof d[k], "%.1f", dv[k]);
-    snprintf(d[3], sizeof d[3], "%d", o.zmax);
-    snprintf(d[4], sizeof d[4], "%d", o.numharm);
-    snprintf(d[5], sizeof d[5], "%zu", o.normwidth);
+    char d[6][XC_DEF_LEN];   /* the defaults the help shows: those of xc_accel_opts_default */
+    const xc_cli_defv dv[] = {{o.sigma, 1}, {o.flo, 1}, {o.fhi, 1}, {o.zmax, 0}, {o.numharm, 0}, {(double)o.normwidth, 0}};
+    xc_cli_defaults(d, dv, 6);
     const xc_opt opts[] = {
         XC_OPT_STR("i", &input, .arg = "X.fft",
                    .help = "input spectrum (X.inf beside it); may also be the only argument"),
@@ -152,6 +134,7 @@ int xc_cmd_accel(int argc, char **argv)
         XC_OPT_FLAG("quiet", &quiet, .help = "no summary on stdout"),
         XC_OPT_END,
     };
+    const xc_optspec spec = XC_CMD_SPEC(self, .max_args = XC_OPTS_ANY_ARGS);
     int rc = xc_cli_search_parse(&spec, opts, argc, argv, &input);
     if (rc != XC_OPTS_GO)
         return rc;

@@ -11,61 +11,9 @@
 #include "cli/bench_util.h"
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
+#include "cli/cli_plan.h"
 
 #define MAX_LIST XC_BENCH_DD_MAXL
-
-static void help(void)
-{
-    printf("usage: crosscheck bench dedisperse [-json FILE] [-quick] [-threads N] [-nchans LIST]\n"
-           "                                  [-impl LIST] [-nbits LIST] [-seconds S] [-repeat N]\n"
-           "                                  [-ref_nout N] [-tile_t N] [-tile_dm N] [-tile_c N]\n"
-           "                                  [-nsub LIST] [-subbudget LIST] [-loss_every N] [-report DIR]\n"
-           "                                  [-replot FILE]\n"
-           "       crosscheck bench pulscan -h   (the Pulscan search benchmark)\n"
-           "       crosscheck bench accel -h     (the matched-filter accel/jerk search benchmark)\n"
-           "       crosscheck bench synth -h     (the synthesizer benchmark)\n"
-           "       crosscheck bench study -h     (a study's stages, pulsars per second per core)\n"
-           "       crosscheck bench gpu -h       (the GPU dedispersion benchmark; CUDA builds)\n"
-           "       crosscheck bench gpu-pulscan -h  (GPU Pulscan stage times, the paper's Table 4; CUDA builds)\n\n"
-           "Times dedispersion of random data with the AstroAccelerate paper's Table 2 plan\n"
-           "(" TABLE2_PLAN ", 3050 trials) on 64 us samples, centre 1400 MHz,\n"
-           "300 MHz bandwidth (foff = -300/nchans MHz, fch1 = 1550 + foff/2 MHz), and reports adds\n"
-           "per second (trials x output samples x channels / seconds) next to the machine's peak\n"
-           "integer add rate and its memory-bandwidth bound.  The reference is timed on a short\n"
-           "input (max delay + ref_nout samples) because it is about 100 times slower; the CPU\n"
-           "kernel is also run on that input and checked bit for bit against it.\n\n"
-           "Options:\n"
-           "  -json FILE     write the records as JSON (atomically)\n"
-           "  -quick         smoke test: 512 channels, max delay + 4096 samples, one run (seconds)\n"
-           "  -threads N     thread count for the second CPU run; the first uses 1 (default 2)\n"
-           "  -nchans LIST   comma-separated channel counts (default 512,1024,2048,4096)\n"
-           "  -impl LIST     comma-separated implementations (default reference,cpu; see crosscheck list)\n"
-           "  -nbits LIST    comma-separated input bit widths, 1..16 (default 8,16)\n"
-           "  -seconds S     length of the input in seconds (default 10)\n"
-           "  -repeat N      runs per configuration, best one kept; stops early once a\n"
-           "                 configuration has used 20 s (default 3)\n"
-           "  -ref_nout N    output samples for the reference (default 2000, fewer where\n"
-           "                 2000 would take over ~4e9 adds; 256 with -quick)\n"
-           "  -tile_t N, -tile_dm N, -tile_c N\n"
-           "                 CPU tile sizes in samples, trials, channels (default 0: built-in)\n"
-           "  -nsub LIST     approximate dedispersers (subband, tree): run each at every listed\n"
-           "                 subband count (default 0: each one's default; trees take powers of two)\n"
-           "  -subbudget LIST\n"
-           "                 subband dedispersers: run at every listed smear budget, samples of\n"
-           "                 ds*tsamp that choose the nominal-DM spacing (default 0: 0.8, DDplan.py's).\n"
-           "                 Each approximate record carries its speedup over direct on the same\n"
-           "                 hardware and its worst measured S/N loss, so a list of budgets draws\n"
-           "                 the speed-against-loss curve\n"
-           "  -loss_every N  approximate entries' worst S/N loss (pulses of 1 and 4 samples against\n"
-           "                 direct): N > 0 puts a pulse at every N-th trial of the timed plan, so the\n"
-           "                 loss is that of the timed run (direct then runs on the device for device\n"
-           "                 entries); 0 measures on the first 12 trials of each range (quick, but\n"
-           "                 blind to large smear budgets).  Default 61 for device entries, 0 else\n"
-           "  -report DIR    HTML report in DIR: the approximate entries' speed against their worst\n"
-           "                 S/N loss, a curve per entry and channel count, with the goals as points\n"
-           "  -replot FILE   with -report: draw that report from FILE, the JSON of an earlier run\n"
-           "                 (nothing is timed)\n");
-}
 
 /* One table row per record (and its kernels' and approximate lines). */
 static void print_row(void *ctx, const json_t *rec)
@@ -201,32 +149,57 @@ static int run_dedisperse(xc_bench_dd_opts *s, const char *json, const char *rep
     return 0;
 }
 
-static int bench_dedisperse(int argc, char **argv)
+static int bench_dedisperse(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec spec = {"bench", help, 0};
+    const xc_optspec spec = XC_CMD_SPEC(self);
     xc_bench_dd_opts s = {.quick = 0, .threads = 2, .repeat = 3, .ref_nout = 0, .seconds = 10.0, .loss_every = -1,
                           .nbits = {8, 16}, .nnbits = 2, .nchans = {512, 1024, 2048, 4096}, .nnchans = 4};
     const char *json = NULL, *implspec = "reference,cpu", *repdir = NULL, *replot = NULL, *budgetspec = NULL;
     int nchans_given = 0;
     xc_cli_ints nchans = {s.nchans, 4, MAX_LIST}, nbits = {s.nbits, 2, MAX_LIST}, nsub = {s.nsub, 0, MAX_LIST};
+    xc_opt tiles[4];
+    xc_cli_tileopts(tiles, &s.tune);
     const xc_opt opts[] = {
-        XC_OPT_STR("json", &json),
-        XC_OPT_FLAG("quick", &s.quick),
-        XC_OPT_INT("threads", &s.threads, 1, 4096),
-        {.name = "nchans", .kind = XC_OPTK_INTS, .dest = &nchans, .lo = 1, .hi = 1 << 16, .given = &nchans_given},
-        XC_OPT_STR("impl", &implspec),
-        XC_OPT_INTS("nbits", &nbits, 1, 16),
-        XC_OPT_DOUBLE("seconds", &s.seconds),
-        XC_OPT_INT("repeat", &s.repeat, 1, 100),
-        XC_OPT_INT("ref_nout", &s.ref_nout, 1, 1 << 24),
-        XC_OPT_INT("tile_t", &s.tune.tile_t, 0, 1 << 24),
-        XC_OPT_INT("tile_dm", &s.tune.tile_dm, 0, 1 << 20),
-        XC_OPT_INT("tile_c", &s.tune.tile_c, 0, 1 << 24),
-        XC_OPT_INTS("nsub", &nsub, 0, 1 << 20),
-        XC_OPT_STR("subbudget", &budgetspec),
-        XC_OPT_INT("loss_every", &s.loss_every, 0, 1 << 20),
-        XC_OPT_STR("report", &repdir),
-        XC_OPT_STR("replot", &replot),
+        XC_OPT_STR("json", &json, .arg = "FILE", .help = "write the records as JSON (atomically)"),
+        XC_OPT_FLAG("quick", &s.quick, .help = "smoke test: 512 channels, max delay + 4096 samples, one run (seconds)"),
+        XC_OPT_INT("threads", &s.threads, 1, 4096, .arg = "N",
+                   .help = "thread count for the second CPU run; the first uses 1", .def = "2"),
+        {.name = "nchans", .kind = XC_OPTK_INTS, .dest = &nchans, .lo = 1, .hi = 1 << 16, .given = &nchans_given,
+         .arg = "LIST", .help = "comma-separated channel counts", .def = "512,1024,2048,4096"},
+        XC_OPT_STR("impl", &implspec, .arg = "LIST", .help = "comma-separated implementations (see crosscheck list)",
+                   .def = "reference,cpu"),
+        XC_OPT_INTS("nbits", &nbits, 1, 16, .arg = "LIST", .help = "comma-separated input bit widths, 1..16",
+                    .def = "8,16"),
+        XC_OPT_DOUBLE("seconds", &s.seconds, .arg = "S", .help = "length of the input in seconds", .def = "10"),
+        XC_OPT_INT("repeat", &s.repeat, 1, 100, .arg = "N",
+                   .help = "runs per configuration, best one kept; stops early once a\n"
+                           "configuration has used 20 s", .def = "3"),
+        XC_OPT_INT("ref_nout", &s.ref_nout, 1, 1 << 24, .arg = "N",
+                   .help = "output samples for the reference (fewer where 2000 would take over\n"
+                           "~4e9 adds; 256 with -quick)", .def = "2000"),
+        XC_OPT_TABLE(tiles),
+        XC_OPT_INTS("nsub", &nsub, 0, 1 << 20, .arg = "LIST",
+                    .help = "approximate dedispersers (subband, tree): run each at every listed\n"
+                            "subband count (trees take powers of two)", .def = "0: each one's default"),
+        XC_OPT_STR("subbudget", &budgetspec, .arg = "LIST",
+                   .help = "subband dedispersers: run at every listed smear budget, samples of\n"
+                           "ds*tsamp that choose the nominal-DM spacing.  Each approximate record\n"
+                           "carries its speedup over direct on the same hardware and its worst\n"
+                           "measured S/N loss, so a list of budgets draws the\n"
+                           "speed-against-loss curve",
+                   .def = "0: 0.8, DDplan.py's"),
+        XC_OPT_INT("loss_every", &s.loss_every, 0, 1 << 20, .arg = "N",
+                   .help = "approximate entries' worst S/N loss (pulses of 1 and 4 samples against\n"
+                           "direct): N > 0 puts a pulse at every N-th trial of the timed plan, so the\n"
+                           "loss is that of the timed run (direct then runs on the device for device\n"
+                           "entries); 0 measures on the first 12 trials of each range (quick, but\n"
+                           "blind to large smear budgets)", .def = "61 for device entries, 0 else"),
+        XC_OPT_STR("report", &repdir, .arg = "DIR",
+                   .help = "HTML report in DIR: the approximate entries' speed against their worst\n"
+                           "S/N loss, a curve per entry and channel count, with the goals as points"),
+        XC_OPT_STR("replot", &replot, .arg = "FILE",
+                   .help = "with -report: draw that report from FILE, the JSON of an earlier run\n"
+                           "(nothing is timed)"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
@@ -256,24 +229,92 @@ static int bench_dedisperse(int argc, char **argv)
     return run_dedisperse(&s, json, repdir);
 }
 
-/* The benchmarks, by the name that follows `bench`. */
-static const struct {
-    const char *name;
-    int (*run)(int argc, char **argv);
-} benches[] = {
-    {"pulscan", xc_bench_pulscan}, {"accel", xc_bench_accel}, {"synth", xc_bench_synth},
-    {"study", xc_bench_study},     {"gpu", xc_bench_gpu},     {"gpu-pulscan", xc_bench_gpu_pulscan},
-    {"dedisperse", bench_dedisperse},
+/* The benchmarks, by the name that follows `bench`, and what each times. */
+static const xc_cmd benches[] = {
+    {"bench dedisperse", bench_dedisperse, "dedispersion on the CPU, the AstroAccelerate paper's Table 2 plan",
+     NULL,
+     "Times dedispersion of random data with the AstroAccelerate paper's Table 2 plan\n"
+     "(" TABLE2_PLAN ", 3050 trials) on 64 us samples, centre 1400 MHz,\n"
+     "300 MHz bandwidth (foff = -300/nchans MHz, fch1 = 1550 + foff/2 MHz), and reports adds\n"
+     "per second (trials x output samples x channels / seconds) next to the machine's peak\n"
+     "integer add rate and its memory-bandwidth bound.  The reference is timed on a short\n"
+     "input (max delay + ref_nout samples) because it is about 100 times slower; the CPU\n"
+     "kernel is also run on that input and checked bit for bit against it.\n"},
+    {"bench pulscan", xc_bench_pulscan, "the Pulscan search benchmark",
+     "[-json FILE] [-quick] [-runs N] [-ncpus LIST] [-ref_max_nbins N]",
+     "Times one whole search (normalisation, harmonic sums, boxcars, significance, sifting; no file\n"
+     "I/O) on a synthetic spectrum: white complex Gaussian noise plus ten tones, three of them\n"
+     "drifting.  Full grid: nbins 2^20 and 2^23, zmax 200 and 1200, numharm 1 and 4, 1 and 2\n"
+     "threads, both peak modes (rblock: Pulscan's per-block maxima, the algorithm of its timings;\n"
+     "local: our default), zstep 2 and the other options at their defaults.  The reference (one\n"
+     "thread, direct sums: O(nbins * zmax^2)) runs only where nbins <= -ref_max_nbins and\n"
+     "zmax <= 200; there every cpu list is compared with its list (same r, width, stage, power\n"
+     "and sigma within the searcher's tolerance).  Anchors on the development machine: Pulscan's\n"
+     "own CPU code 0.25 s (1 thread) and 0.16 s (2 threads) on 2^20 bins, zmax 200, numharm 1;\n"
+     "the paper 4.61 s on 2^23 bins at zmax 1200.\n"},
+    {"bench accel", xc_bench_accel, "the matched-filter accel/jerk search benchmark",
+     NULL,
+     "Times one whole accel search (normalisation, templates, plane, harmonic sums, selection,\n"
+     "significance; no file I/O) on a synthetic spectrum: white complex Gaussian noise plus a\n"
+     "drifting tone (r = nbins/3, z = 60, as a Fresnel response).  The whole grid is\n"
+     "-nbins 1048576,4194304 -zmax 0,200,1200 -numharm 1,4 -wmax 0,300.  The reference runs only\n"
+     "where nbins <= -ref_max_nbins.  Anchor: accelsearch on 2^20 bins, zmax 200, 1 harmonic,\n"
+     "about 11 s on 1 thread on this kind of machine (15.1 s with 4 harmonics).  On a machine\n"
+     "shared with other work, run with OMP_WAIT_POLICY=passive: OpenMP threads otherwise spin at\n"
+     "every barrier while a sibling waits for a core, and 2 threads can take several times longer\n"
+     "than 1.\n"},
+    {"bench synth", xc_bench_synth, "the synthesizer benchmark",
+     "[-json FILE] [options]",
+     NULL},
+    {"bench study", xc_bench_study, "a study's stages, pulsars per second per core",
+     "[-spec STUDY.json] [-n N] [-threads T] [-device] [-workers W]\n"
+     "                          [-separate | -fresh] [-json FILE]",
+     "Times a study's stages on its first N pulsars: synthesis (the dedispersed series), FFT and each\n"
+     "searcher configuration, one pulsar at a time on one thread (the cost per core), then the same\n"
+     "pulsars side by side on T threads (the throughput `crosscheck study` gets).  Reports pulsars per\n"
+     "second per core, and projects the Pulscan paper's full study (10 955 Table 1 pulsars of 600 s at\n"
+     "128 us: 2 343 750 bins) from the per-core cost, scaled linearly by bins (every stage here is\n"
+     "O(bins) per configuration) when the spec's spectra are shorter.  A matched filter's zmax x numharm\n"
+     "sweep is one search (the largest, cut to each configuration): its time is shared evenly by its\n"
+     "configurations, and the searcher's total is printed after them.\n"},
+    {"bench gpu", xc_bench_gpu, "the GPU dedispersion benchmark; CUDA builds",
+     "-json FILE [options]",
+     "Times the gpu dedisperser on the AstroAccelerate paper's frequency-resolution test\n"
+     "(Novotny et al. 2023, section 5.2): the Table 2 plan " TABLE2_PLAN "\n"
+     "(3050 trials, no scrunching) on random data of 64 us samples, 300 MHz of band centred\n"
+     "on 1400 MHz, crosscheck convention.  Reports adds per second (adds = sum over ranges of\n"
+     "trials x output samples x channels) for the dedispersion kernels alone (CUDA events)\n"
+     "and for the whole call including host-device transfers and allocation (wall clock),\n"
+     "each the median of the timed runs after one untimed run, and the fraction of the\n"
+     "device's shared-memory bandwidth the kernel reached (see the JSON's 'definitions').\n"
+     "Kernel times and the whole call come from serial runs (tune.gpu_serial: one launch at a\n"
+     "time).  Then the same job as gulps through one plan (xc_ddplan_execute) whose time\n"
+     "chunks go through the two-stream pipeline: the first gulp's setup (allocation, delay\n"
+     "upload and bounds, pinned staging) apart, and the wall clock of the later gulps, which\n"
+     "reuse it (median of the timed runs): the end-to-end rate, with the input and the planes\n"
+     "in pageable host memory, and the time kernels did not cover (e2e %: its rate over the\n"
+     "kernel-only rate).\n"
+     "64 outputs per configuration are checked against exact host sums.\n"
+     "Last, one Pulscan record (kind pulscan): the Pulscan paper's Table 4 case as `bench\n"
+     "gpu-pulscan` runs it, through a plan, kernel_ms and wall_ms (page-locked spectrum) and its\n"
+     "candidates against the cpu searcher's.\n"},
+    {"bench gpu-pulscan", xc_bench_gpu_pulscan, "GPU Pulscan stage times, the paper's Table 4; CUDA builds",
+     "-json FILE [options]",
+     "Times the gpu Pulscan searcher stage by stage (CUDA events) as the Pulscan paper's\n"
+     "Table 4: a spectrum of N = tobs/tsamp samples (N/2 bins) of complex Gaussian noise with\n"
+     "eight drifting pulsars of 1 to 4 harmonics injected, searched with -zmax and -numharm\n"
+     "(sigma 2, zstep 2, exact normalisation and exact log p), through one plan\n"
+     "(xc_pulscan_gpu_plan: device buffers and thresholds made once, setup_ms).  One untimed\n"
+     "run, then the median of the timed runs per stage, with the spectrum in pageable memory\n"
+     "and again in page-locked memory (xc_gpu_host_alloc; wall_pinned_ms).  wall: host clock\n"
+     "from the copy in to the peaks back on the host.  The candidates must equal the cpu searcher's\n"
+     "(same r, z, stage; power and sigma within the gpu entry's stated 1e-9); the run with\n"
+     "the paper's approximations (-norm mom -logp poly) is compared with the exact cpu list\n"
+     "by `compare cands` rules and its differences reported.  Exit 1 if the exact lists differ.\n"},
 };
 
-int xc_cmd_bench(int argc, char **argv)
+int xc_cmd_bench(const xc_cmd *self, int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-help")) {
-        help();
-        return argc < 2 ? 2 : 0;
-    }
-    for (size_t k = 0; k < sizeof benches / sizeof benches[0]; k++)
-        if (!strcmp(argv[1], benches[k].name))
-            return benches[k].run(argc - 1, argv + 1);
-    return xc_cli_failf("bench", "unknown benchmark '%s' (there are: dedisperse, pulscan, accel, synth, study, gpu, gpu-pulscan)", argv[1]);
+    const xc_optspec spec = XC_CMD_SPEC(self);
+    return xc_subcmd_run(&spec, "benchmark", benches, sizeof benches / sizeof benches[0], argc, argv);
 }

@@ -25,21 +25,9 @@ static void print_row(void *ctx, const json_t *r)
     fflush(stdout);
 }
 
-int xc_bench_accel(int argc, char **argv)
+int xc_bench_accel(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec spec = {
-        .cmd = "bench accel",
-        .usage = "[-json FILE] [-nbins LIST] [-zmax LIST] [-wmax LIST] [-numharm LIST]\n"
-                 "                              [-ncpus LIST] [-impl LIST] [-runs N] [-ref_max_nbins N] [-full]",
-        .about = "Times one whole accel search (normalisation, templates, plane, harmonic sums, selection,\n"
-                 "significance; no file I/O) on a synthetic spectrum: white complex Gaussian noise plus a\n"
-                 "drifting tone (r = nbins/3, z = 60, as a Fresnel response).  The whole grid is\n"
-                 "-nbins 1048576,4194304 -zmax 0,200,1200 -numharm 1,4 -wmax 0,300.  The reference runs only\n"
-                 "where nbins <= -ref_max_nbins.  Anchor: accelsearch on 2^20 bins, zmax 200, 1 harmonic,\n"
-                 "about 11 s on 1 thread on this kind of machine (15.1 s with 4 harmonics).  On a machine\n"
-                 "shared with other work, run with OMP_WAIT_POLICY=passive: OpenMP threads otherwise spin at\n"
-                 "every barrier while a sibling waits for a core, and 2 threads can take several times longer\n"
-                 "than 1.\n"};
+    const xc_optspec spec = XC_CMD_SPEC(self);
     xc_bench_accel_opts b;
     xc_bench_accel_opts_default(&b);
     int full = 0;

@@ -13,39 +13,6 @@
 
 #define MAXN 16
 
-static void help(void)
-{
-    printf("usage: crosscheck bench gpu -json FILE [-quick] [-nchans LIST] [-nbits LIST] [-autotune]\n"
-           "                            [-reps N] [-seconds S]\n\n"
-           "Times the gpu dedisperser on the AstroAccelerate paper's frequency-resolution test\n"
-           "(Novotny et al. 2023, section 5.2): the Table 2 plan " TABLE2_PLAN "\n"
-           "(3050 trials, no scrunching) on random data of 64 us samples, 300 MHz of band centred\n"
-           "on 1400 MHz, crosscheck convention.  Reports adds per second (adds = sum over ranges of\n"
-           "trials x output samples x channels) for the dedispersion kernels alone (CUDA events)\n"
-           "and for the whole call including host-device transfers and allocation (wall clock),\n"
-           "each the median of the timed runs after one untimed run, and the fraction of the\n"
-           "device's shared-memory bandwidth the kernel reached (see the JSON's 'definitions').\n"
-           "Kernel times and the whole call come from serial runs (tune.gpu_serial: one launch at a\n"
-           "time).  Then the same job as gulps through one plan (xc_ddplan_execute) whose time\n"
-           "chunks go through the two-stream pipeline: the first gulp's setup (allocation, delay\n"
-           "upload and bounds, pinned staging) apart, and the wall clock of the later gulps, which\n"
-           "reuse it (median of the timed runs): the end-to-end rate, with the input and the planes\n"
-           "in pageable host memory, and the time kernels did not cover (e2e %%: its rate over the\n"
-           "kernel-only rate).\n"
-           "64 outputs per configuration are checked against exact host sums.\n"
-           "Last, one Pulscan record (kind pulscan): the Pulscan paper's Table 4 case as `bench\n"
-           "gpu-pulscan` runs it, through a plan, kernel_ms and wall_ms (page-locked spectrum) and its\n"
-           "candidates against the cpu searcher's.\n\n"
-           "  -json FILE       write the results as JSON (required)\n"
-           "  -quick           1024 and 4096 channels, one timed run\n"
-           "  -nchans LIST     channel counts, comma-separated (default 512,1024,2048,4096,8192)\n"
-           "  -nbits LIST      bits per sample, comma-separated, from 1,2,4,8,16 (default 8,16)\n"
-           "  -autotune        let the untimed run time the candidate settings and use the\n"
-           "                   fastest (that of the first DM range) for the timed runs and gulps\n"
-           "  -reps N          timed runs per configuration (default 3)\n"
-           "  -seconds S       length of the data in seconds (default 10)\n");
-}
-
 #ifdef XC_HAVE_CUDA
 
 static void print_row(const xc_bench_gpu_dd *r)
@@ -119,9 +86,9 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
 
 #endif
 
-int xc_bench_gpu(int argc, char **argv)
+int xc_bench_gpu(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec spec = {"bench gpu", help, 0};
+    const xc_optspec spec = XC_CMD_SPEC(self);
     const char *cmd = spec.cmd;
     const char *json = NULL;
     int quick = 0, autotune = 0, reps = 3, nchans_given = 0, reps_given = 0;
@@ -129,13 +96,18 @@ int xc_bench_gpu(int argc, char **argv)
     xc_cli_ints nchans = {nchans_v, 5, MAXN}, nbits = {nbits_v, 2, MAXN};
     double seconds = 10.0;
     const xc_opt opts[] = {
-        XC_OPT_STR("json", &json),
-        XC_OPT_FLAG("quick", &quick),
-        {.name = "nchans", .kind = XC_OPTK_INTS, .dest = &nchans, .lo = 1, .hi = 1 << 20, .given = &nchans_given},
-        XC_OPT_INTS("nbits", &nbits, 1, 16),
-        XC_OPT_FLAG("autotune", &autotune),
-        {.name = "reps", .kind = XC_OPTK_INT, .dest = &reps, .lo = 1, .hi = 1000, .given = &reps_given},
-        XC_OPT_DOUBLE("seconds", &seconds),
+        XC_OPT_STR("json", &json, .arg = "FILE", .help = "write the results as JSON (required)"),
+        XC_OPT_FLAG("quick", &quick, .help = "1024 and 4096 channels, one timed run"),
+        {.name = "nchans", .kind = XC_OPTK_INTS, .dest = &nchans, .lo = 1, .hi = 1 << 20, .given = &nchans_given,
+         .arg = "LIST", .help = "channel counts, comma-separated", .def = "512,1024,2048,4096,8192"},
+        XC_OPT_INTS("nbits", &nbits, 1, 16, .arg = "LIST", .help = "bits per sample, comma-separated, from 1,2,4,8,16",
+                    .def = "8,16"),
+        XC_OPT_FLAG("autotune", &autotune,
+                    .help = "let the untimed run time the candidate settings and use the\n"
+                            "fastest (that of the first DM range) for the timed runs and gulps"),
+        {.name = "reps", .kind = XC_OPTK_INT, .dest = &reps, .lo = 1, .hi = 1000, .given = &reps_given, .arg = "N",
+         .help = "timed runs per configuration", .def = "3"},
+        XC_OPT_DOUBLE("seconds", &seconds, .arg = "S", .help = "length of the data in seconds", .def = "10"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);

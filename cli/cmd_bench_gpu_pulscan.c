@@ -9,34 +9,6 @@
 #include "bench/xc_bench_gpu.h"
 #endif
 
-static void help(void)
-{
-    printf("usage: crosscheck bench gpu-pulscan -json FILE [-tobs S] [-tsamp S] [-zmax Z] [-numharm H]\n"
-           "                                    [-zlog] [-reps N] [-seed N] [-fft FILE]\n\n"
-           "Times the gpu Pulscan searcher stage by stage (CUDA events) as the Pulscan paper's\n"
-           "Table 4: a spectrum of N = tobs/tsamp samples (N/2 bins) of complex Gaussian noise with\n"
-           "eight drifting pulsars of 1 to 4 harmonics injected, searched with -zmax and -numharm\n"
-           "(sigma 2, zstep 2, exact normalisation and exact log p), through one plan\n"
-           "(xc_pulscan_gpu_plan: device buffers and thresholds made once, setup_ms).  One untimed\n"
-           "run, then the median of the timed runs per stage, with the spectrum in pageable memory\n"
-           "and again in page-locked memory (xc_gpu_host_alloc; wall_pinned_ms).  wall: host clock\n"
-           "from the copy in to the peaks back on the host.  The candidates must equal the cpu searcher's\n"
-           "(same r, z, stage; power and sigma within the gpu entry's stated 1e-9); the run with\n"
-           "the paper's approximations (-norm mom -logp poly) is compared with the exact cpu list\n"
-           "by `compare cands` rules and its differences reported.  Exit 1 if the exact lists differ.\n\n"
-           "  -json FILE     write the results as JSON (required)\n"
-           "  -tobs S        observation length in seconds (default 600)\n"
-           "  -tsamp S       sample time in seconds (default 128e-6)\n"
-           "  -zmax Z        largest drift in bins (default 256)\n"
-           "  -numharm H     harmonic stages (default 4)\n"
-           "  -zlog          search z in {0, 1, 2, 4, 8, ...} (Pulscan's GPU code's widths) instead of\n"
-           "                 every second z\n"
-           "  -reps N        timed runs (default 10)\n"
-           "  -seed N        noise seed (default 1)\n"
-           "  -fft FILE      also write the spectrum as a PRESTO .fft (complex float32 bins), for\n"
-           "                 running other searchers on the same data\n");
-}
-
 #ifdef XC_HAVE_CUDA
 
 /* The stage table, against Pulscan's own GPU code. */
@@ -101,24 +73,28 @@ static int run_bench(const char *cmd, const char *json, const xc_bench_gpups_opt
 
 #endif
 
-int xc_bench_gpu_pulscan(int argc, char **argv)
+int xc_bench_gpu_pulscan(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec spec = {"bench gpu-pulscan", help, 0};
+    const xc_optspec spec = XC_CMD_SPEC(self);
     const char *cmd = spec.cmd;
     const char *json = NULL, *fft = NULL;
     double tobs = 600, tsamp = 128e-6;
     int zmax = 256, numharm = 4, reps = 10, zlog = 0;
     unsigned long long seed = 1;
     const xc_opt opts[] = {
-        XC_OPT_STR("json", &json),
-        XC_OPT_STR("fft", &fft),
-        XC_OPT_DOUBLE("tobs", &tobs),
-        XC_OPT_DOUBLE("tsamp", &tsamp),
-        XC_OPT_INT("zmax", &zmax, 0, 100000),
-        XC_OPT_INT("numharm", &numharm, 1, 8),
-        XC_OPT_FLAG("zlog", &zlog),
-        XC_OPT_INT("reps", &reps, 1, 64),
-        XC_OPT_U64("seed", &seed),
+        XC_OPT_STR("json", &json, .arg = "FILE", .help = "write the results as JSON (required)"),
+        XC_OPT_DOUBLE("tobs", &tobs, .arg = "S", .help = "observation length in seconds", .def = "600"),
+        XC_OPT_DOUBLE("tsamp", &tsamp, .arg = "S", .help = "sample time in seconds", .def = "128e-6"),
+        XC_OPT_INT("zmax", &zmax, 0, 100000, .arg = "Z", .help = "largest drift in bins", .def = "256"),
+        XC_OPT_INT("numharm", &numharm, 1, 8, .arg = "H", .help = "harmonic stages", .def = "4"),
+        XC_OPT_FLAG("zlog", &zlog,
+                    .help = "search z in {0, 1, 2, 4, 8, ...} (Pulscan's GPU code's widths) instead of\n"
+                            "every second z"),
+        XC_OPT_INT("reps", &reps, 1, 64, .arg = "N", .help = "timed runs", .def = "10"),
+        XC_OPT_U64("seed", &seed, .arg = "N", .help = "noise seed", .def = "1"),
+        XC_OPT_STR("fft", &fft, .arg = "FILE",
+                   .help = "also write the spectrum as a PRESTO .fft (complex float32 bins), for\n"
+                           "running other searchers on the same data"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);

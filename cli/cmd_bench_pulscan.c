@@ -10,20 +10,6 @@
 #include "core/search/xc_psearch.h"
 
 /* The command, apart from its options (their help is in the table). */
-static const xc_optspec spec = {
-    .cmd = "bench pulscan",
-    .usage = "[-json FILE] [-quick] [-runs N] [-ncpus LIST] [-ref_max_nbins N]",
-    .about = "Times one whole search (normalisation, harmonic sums, boxcars, significance, sifting; no file\n"
-             "I/O) on a synthetic spectrum: white complex Gaussian noise plus ten tones, three of them\n"
-             "drifting.  Full grid: nbins 2^20 and 2^23, zmax 200 and 1200, numharm 1 and 4, 1 and 2\n"
-             "threads, both peak modes (rblock: Pulscan's per-block maxima, the algorithm of its timings;\n"
-             "local: our default), zstep 2 and the other options at their defaults.  The reference (one\n"
-             "thread, direct sums: O(nbins * zmax^2)) runs only where nbins <= -ref_max_nbins and\n"
-             "zmax <= 200; there every cpu list is compared with its list (same r, width, stage, power\n"
-             "and sigma within the searcher's tolerance).  Anchors on the development machine: Pulscan's\n"
-             "own CPU code 0.25 s (1 thread) and 0.16 s (2 threads) on 2^20 bins, zmax 200, numharm 1;\n"
-             "the paper 4.61 s on 2^23 bins at zmax 1200.\n"};
-
 /* One table row per record. */
 static void print_row(void *ctx, const json_t *r)
 {
@@ -40,7 +26,7 @@ static void print_row(void *ctx, const json_t *r)
     fflush(stdout);
 }
 
-int xc_bench_pulscan(int argc, char **argv)
+int xc_bench_pulscan(const xc_cmd *self, int argc, char **argv)
 {
     xc_error err;
     xc_error_clear(&err);
@@ -60,6 +46,7 @@ int xc_bench_pulscan(int argc, char **argv)
                    .def = "1048576"),
         XC_OPT_END,
     };
+    const xc_optspec spec = XC_CMD_SPEC(self);
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;

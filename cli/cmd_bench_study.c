@@ -57,20 +57,9 @@ static void print_projection(const xc_bench_study_opts *o, const xc_bench_study_
         printf("  the paper's study on this machine, %d pulsars at once: %.2f hours\n", r->W, r->machine_h);
 }
 
-int xc_bench_study(int argc, char **argv)
+int xc_bench_study(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec ospec = {
-        .cmd = "bench study",
-        .usage = "[-spec STUDY.json] [-n N] [-threads T] [-device] [-workers W]\n"
-                 "                          [-separate | -fresh] [-json FILE]",
-        .about = "Times a study's stages on its first N pulsars: synthesis (the dedispersed series), FFT and each\n"
-                 "searcher configuration, one pulsar at a time on one thread (the cost per core), then the same\n"
-                 "pulsars side by side on T threads (the throughput `crosscheck study` gets).  Reports pulsars per\n"
-                 "second per core, and projects the Pulscan paper's full study (10 955 Table 1 pulsars of 600 s at\n"
-                 "128 us: 2 343 750 bins) from the per-core cost, scaled linearly by bins (every stage here is\n"
-                 "O(bins) per configuration) when the spec's spectra are shorter.  A matched filter's zmax x numharm\n"
-                 "sweep is one search (the largest, cut to each configuration): its time is shared evenly by its\n"
-                 "configurations, and the searcher's total is printed after them.\n"};
+    const xc_optspec ospec = XC_CMD_SPEC(self);
     const char *spec = "datasets/study-table1-small.json", *json = NULL;
     unsigned long long n = 6;
     int threads = 0, device = 0, workers = 0, separate = 0, fresh = 0, jobs = 0;

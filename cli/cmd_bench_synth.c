@@ -16,7 +16,7 @@ static void print_row(void *ctx, const json_t *r)
            json_string_value(json_object_get(r, "sink")), sec, rate, rate / XC_BENCH_FAKE_SAMPLES_PER_S);
 }
 
-int xc_bench_synth(int argc, char **argv)
+int xc_bench_synth(const xc_cmd *self, int argc, char **argv)
 {
     char about[512];
     snprintf(about, sizeof about,
@@ -25,7 +25,8 @@ int xc_bench_synth(int argc, char **argv)
              "against SIGPROC fake's %.0f M/s (512 channels, 8 bits, one thread).  The data are\n"
              "the same bytes synth writes; only the disk is left out (see -dir).\n",
              XC_BENCH_FAKE_SAMPLES_PER_S / 1e6);
-    const xc_optspec spec = {.cmd = "bench synth", .usage = "[-json FILE] [options]", .about = about};
+    xc_optspec spec = XC_CMD_SPEC(self);
+    spec.about = about;
     xc_error err;
     xc_error_clear(&err);
     const char *json_path = NULL, *threads_s = "1,2";

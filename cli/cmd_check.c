@@ -304,42 +304,8 @@ static xc_status check_noise(ctx *c, xc_error *err)
 
 /* ---- the command ------------------------------------------------------------- */
 
-static const xc_optspec spec = {
-    .cmd = "check approximations",
-    .usage = "[-seeds N] [-seed S] [-quick] [-json FILE] [-report DIR]\n"
-             "                                       [-threads N] [-npsr N] [-zmax Z] [-numharm H]",
-    .about = "Measures, with numbers, what the Pulscan paper's GPU version gives up, and the search's\n"
-             "statistics on noise:\n"
-             "  1. median of medians (blocks of 4096, as the GPU, and the CPU default block) against the\n"
-             "     exact median and MAD on Gaussian noise: bias and spread of the location and of the\n"
-             "     MAD-based sigma, against a semi-analytic prediction; their effect on the normalised\n"
-             "     powers (mean, true value 2; fractions above 5..25 against chi-square with 2 dof; KS);\n"
-             "  2. the appendix polynomial for ln p against the exact ln Q over dof 2..24020 and\n"
-             "     chi2/dof 1..1000: largest absolute and relative errors and where they are below 1 %\n"
-             "     and 10 %;\n"
-             "  3. detections lost on synthetic accelerated pulsars (64 channels, 8 bits, 128 us, 33.55 s,\n"
-             "     5 % duty cycle, f 200..700 Hz, |z| uniform in 0..zmax, designed sigma 4..12) by\n"
-             "     logarithmic z, R-block peaks, both, median of medians, the ln p polynomial and all of\n"
-             "     them (the GPU), against every z, local maxima, exact statistics; detection = a\n"
-             "     candidate with sigma > 6 within 1 % of the mean apparent frequency (the paper's\n"
-             "     criterion); once alone and once with a bright pulsar (fundamental power 2000) in the\n"
-             "     same R-block;\n"
-             "  4. noise-only spectra: KS and chi-square goodness of fit of harmonic-sum boxcars (stages\n"
-             "     1-4, widths 1, 4, 16, 64: independent boxcars only) against chi-square with their\n"
-             "     stated dof, and the candidates with sigma > 0, 1, 2, 3 (unsifted) against the\n"
-             "     trials-corrected expectation with binomial bounds;\n"
-             "  5. the matched-filter accel search (accelsearch's): noise plane powers at zmax 0 and 50 and\n"
-             "     harmonic sums of 2 and 4 against chi-square with 2H dof (KS, GOF, mean, single-trial\n"
-             "     false alarms against binomial bounds), and accelsearch's shortcuts measured against the\n"
-             "     reference: the half-bin grid against a full-bin one, LOWACC/HIGHACC half-widths against a\n"
-             "     long template, the float plane against the double one, and its effective trial count\n"
-             "     against every grid point (sigma) and against noise planes' largest powers.\n"
-             "Every number follows from -seed; the thread count never changes them.  Exit status 0 when\n"
-             "every verdict passes, 1 when one fails, 2 on errors.\n",
-};
-
 /* Parses the options into c; returns -1 to go on, or the exit code. */
-static int parse(ctx *c, int argc, char **argv, const char **json, const char **report, const char **junit)
+static int parse(const xc_cmd *self, ctx *c, int argc, char **argv, const char **json, const char **report, const char **junit)
 {
     unsigned long long seed = 1;
     c->zmax = 200;
@@ -360,6 +326,7 @@ static int parse(ctx *c, int argc, char **argv, const char **json, const char **
                    .def = "1"),
         XC_OPT_END,
     };
+    const xc_optspec spec = XC_CMD_SPEC(self);
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
@@ -396,13 +363,13 @@ static xc_status run_all(ctx *c, const char *json, const char *dir, xc_error *er
     return xc_report_write(c->vd.rep, dir, err);
 }
 
-static int approximations(int argc, char **argv)
+static int approximations(const xc_cmd *self, int argc, char **argv)
 {
     const char *cmd = "check approximations", *json = NULL, *report = NULL, *junit = NULL;
     ctx c;
     memset(&c, 0, sizeof c);
     xc_vd_init(&c.vd);
-    int rc = parse(&c, argc, argv, &json, &report, &junit);
+    int rc = parse(self, &c, argc, argv, &json, &report, &junit);
     if (rc >= 0)
         return rc;
     /* The searcher the measurements run through: the default one (the
@@ -455,17 +422,60 @@ static int approximations(int argc, char **argv)
     return nfail ? 1 : 0;
 }
 
-int xc_cmd_check(int argc, char **argv)
+/* The checks, by the name that follows `check`. */
+static const xc_cmd checks[] = {
+    {"check approximations", approximations, "measure the Pulscan GPU version's approximations and the search's noise\n"
+     "statistics (median of medians, ln p polynomial, logarithmic z, R-block), and\n"
+     "the accel search's (noise, half-bin grid, half-widths, float, trials)",
+     "[-seeds N] [-seed S] [-quick] [-json FILE] [-report DIR]\n"
+     "                                       [-threads N] [-npsr N] [-zmax Z] [-numharm H]",
+     "Measures, with numbers, what the Pulscan paper's GPU version gives up, and the search's\n"
+     "statistics on noise:\n"
+     "  1. median of medians (blocks of 4096, as the GPU, and the CPU default block) against the\n"
+     "     exact median and MAD on Gaussian noise: bias and spread of the location and of the\n"
+     "     MAD-based sigma, against a semi-analytic prediction; their effect on the normalised\n"
+     "     powers (mean, true value 2; fractions above 5..25 against chi-square with 2 dof; KS);\n"
+     "  2. the appendix polynomial for ln p against the exact ln Q over dof 2..24020 and\n"
+     "     chi2/dof 1..1000: largest absolute and relative errors and where they are below 1 %\n"
+     "     and 10 %;\n"
+     "  3. detections lost on synthetic accelerated pulsars (64 channels, 8 bits, 128 us, 33.55 s,\n"
+     "     5 % duty cycle, f 200..700 Hz, |z| uniform in 0..zmax, designed sigma 4..12) by\n"
+     "     logarithmic z, R-block peaks, both, median of medians, the ln p polynomial and all of\n"
+     "     them (the GPU), against every z, local maxima, exact statistics; detection = a\n"
+     "     candidate with sigma > 6 within 1 % of the mean apparent frequency (the paper's\n"
+     "     criterion); once alone and once with a bright pulsar (fundamental power 2000) in the\n"
+     "     same R-block;\n"
+     "  4. noise-only spectra: KS and chi-square goodness of fit of harmonic-sum boxcars (stages\n"
+     "     1-4, widths 1, 4, 16, 64: independent boxcars only) against chi-square with their\n"
+     "     stated dof, and the candidates with sigma > 0, 1, 2, 3 (unsifted) against the\n"
+     "     trials-corrected expectation with binomial bounds;\n"
+     "  5. the matched-filter accel search (accelsearch's): noise plane powers at zmax 0 and 50 and\n"
+     "     harmonic sums of 2 and 4 against chi-square with 2H dof (KS, GOF, mean, single-trial\n"
+     "     false alarms against binomial bounds), and accelsearch's shortcuts measured against the\n"
+     "     reference: the half-bin grid against a full-bin one, LOWACC/HIGHACC half-widths against a\n"
+     "     long template, the float plane against the double one, and its effective trial count\n"
+     "     against every grid point (sigma) and against noise planes' largest powers.\n"
+     "Every number follows from -seed; the thread count never changes them.  Exit status 0 when\n"
+     "every verdict passes, 1 when one fails, 2 on errors.\n"},
+    {"check smearing", xc_cmd_check_smearing, "approximate dedispersers' S/N loss against their smearing bound",
+     "[-i FILE.fil] [-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
+     "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n"
+     "                                 [-report DIR] [-progress | -quiet]",
+     "Injects boxcar pulses (noise free, one per trial measured, lined up exactly by direct\n"
+     "dedispersion at that trial) into a band of 1250-1550 MHz at 64 us, dedisperses them with\n"
+     "every approximate implementation and with the direct cpu one, and compares the best\n"
+     "matched-boxcar S/N of each trial: the loss must stay within the bound derived for the trial,\n"
+     "1 - sqrt(W / (W + S)), S = floor(S_cont) + 3 + clamps samples for subband, floor(S_cont +\n"
+     "T_M + 3) + clamps for tree (docs/SUBBAND.md).  The tree entries take -nsub as their number\n"
+     "of subbands (a power of two; tree-padded has one).  Prints\n"
+     "one line per implementation, nsub and width; exit 0 if every pulse is within its bound, 1 if\n"
+     "one is not, 2 on errors.  With -i the band, channels and sample time are the file's (the\n"
+     "pulses are still injected, noise free), and without -nsub each implementation runs with the\n"
+     "nsub it chooses for that geometry and plan (printed with its declared loss).\n"},
+};
+
+int xc_cmd_check(const xc_cmd *self, int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-help")) {
-        printf("usage: crosscheck check approximations [options]   (crosscheck check approximations -h)\n\n"
-               "  approximations   measure the Pulscan GPU version's approximations and the search's noise\n"
-               "                   statistics (median of medians, ln p polynomial, logarithmic z, R-block), and\n"
-               "                   the accel search's (noise, half-bin grid, half-widths, float, trials)\n");
-        return argc < 2 ? 2 : 0;
-    }
-    if (!strcmp(argv[1], "smearing")) return xc_cmd_check_smearing(argc - 1, argv + 1);   /* cmd_check_smearing.c */
-    if (strcmp(argv[1], "approximations"))
-        return xc_cli_failf("check", "unknown check '%s' (there is: approximations)", argv[1]);
-    return approximations(argc - 1, argv + 1);
+    const xc_optspec spec = XC_CMD_SPEC(self);
+    return xc_subcmd_run(&spec, "check", checks, sizeof checks / sizeof checks[0], argc, argv);
 }

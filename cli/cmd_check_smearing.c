@@ -161,24 +161,7 @@ static xc_status measure(const xc_dedisperser *d, const xc_dedisperser *direct, 
 }
 
 /* The command, for its help and messages. */
-static const xc_optspec spec = {
-    .cmd = "check smearing",
-    .usage = "[-i FILE.fil] [-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
-             "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n"
-             "                                 [-report DIR] [-progress | -quiet]",
-    .about = "Injects boxcar pulses (noise free, one per trial measured, lined up exactly by direct\n"
-             "dedispersion at that trial) into a band of 1250-1550 MHz at 64 us, dedisperses them with\n"
-             "every approximate implementation and with the direct cpu one, and compares the best\n"
-             "matched-boxcar S/N of each trial: the loss must stay within the bound derived for the trial,\n"
-             "1 - sqrt(W / (W + S)), S = floor(S_cont) + 3 + clamps samples for subband, floor(S_cont +\n"
-             "T_M + 3) + clamps for tree (docs/SUBBAND.md).  The tree entries take -nsub as their number\n"
-             "of subbands (a power of two; tree-padded has one).  Prints\n"
-             "one line per implementation, nsub and width; exit 0 if every pulse is within its bound, 1 if\n"
-             "one is not, 2 on errors.  With -i the band, channels and sample time are the file's (the\n"
-             "pulses are still injected, noise free), and without -nsub each implementation runs with the\n"
-             "nsub it chooses for that geometry and plan (printed with its declared loss).\n"};
-
-int xc_cmd_check_smearing(int argc, char **argv)
+int xc_cmd_check_smearing(const xc_cmd *self, int argc, char **argv)
 {
     const char *json = NULL, *impls = NULL, *plan = "0:150:0.5,150:300:1:2", *repdir = NULL, *input = NULL;
     int nsub_given = 0;
@@ -217,6 +200,7 @@ int xc_cmd_check_smearing(int argc, char **argv)
                            "(the dedisp paper's Figs 3 and 4, upper panels, from measurements)"),
         XC_OPT_END,
     };
+    const xc_optspec spec = XC_CMD_SPEC(self);
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;

@@ -122,7 +122,7 @@ static int compare_planes(int argc, char **argv)
     return rc;
 }
 
-int xc_cmd_compare(int argc, char **argv)
+int xc_cmd_compare(const xc_cmd *self, int argc, char **argv)
 {
     if (argc < 2) {
         usage_compare(stderr);
@@ -137,5 +137,5 @@ int xc_cmd_compare(int argc, char **argv)
         return compare_planes(argc - 1, argv + 1);
     if (!strcmp(what, "cands"))
         return xc_cmd_compare_cands(argc - 1, argv + 1);
-    return xc_cli_failf("compare", "unknown comparison '%s' (known: planes, cands; see crosscheck compare -h)", what);
+    return xc_cli_failf(self->name, "unknown comparison '%s' (known: planes, cands; see crosscheck compare -h)", what);
 }

@@ -141,24 +141,9 @@ static void warn_outside(const char *input, const char *truth, const char *times
     }
 }
 
-int xc_cmd_dedisperse(int argc, char **argv)
+int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec spec = {
-        .cmd = "dedisperse",
-        .usage = "-i FILE.fil -o OUT -impl NAME (DM plan) [-format npy|presto|tim] [options]",
-        .about = "Dedisperses one IF of a SIGPROC filterbank with the chosen implementation and writes\n"
-                 "OUT.json (DM lists, downsample factors, tsamp, nsamp, channel frequencies, convention,\n"
-                 "implementation, command line) and OUT.r<k>.npy (float32 [ndm][nsamp], one per range).\n"
-                 "A row holds the nsamp - (largest delay of the plan) samples for which every channel's\n"
-                 "delayed sample exists, divided by the range's downsample factor. The file is read in\n"
-                 "gulps, so files larger than memory work.\n"
-                 "-format presto writes each trial as OUT_DM<dm>.dat + .inf, named as PRESTO's prepsubband\n"
-                 "names them, the .inf filled from the filterbank header (for fft, pulscan, accel and\n"
-                 "PRESTO's own tools); -format tim writes SIGPROC time series OUT_DM<dm>.tim (nchans 1,\n"
-                 "nbits 32, refdm).  docs/REFERENCE.md has the fields.\n"
-                 "Subband and tree implementations are approximate: see docs/SUBBAND.md for -nsub,\n"
-                 "-dmsub, -subalign, -subbudget and -maxloss; their parameters and per-trial bound are\n"
-                 "recorded under \"approximate\" in OUT.json.\n"};
+    const xc_optspec spec = XC_CMD_SPEC(self);
     const char *input = NULL, *out = NULL, *impl_name = NULL, *killfile = NULL, *zaplist = NULL, *truth = NULL,
                *times = NULL;
     xc_cli_planopts po;
@@ -169,6 +154,8 @@ int xc_cmd_dedisperse(int argc, char **argv)
     int quiet = 0, progress = 0, msb = 0;   /* msb: -bitorder msb (index 1 of lsb|msb) */
     int format = 0;           /* index of npy|presto|tim: the xc_ddformat order */
     unsigned long long numout = 0;
+    xc_opt tiles[4];
+    xc_cli_tileopts(tiles, &a.tune);
     const xc_opt opts[] = {
         XC_OPT_STR("i", &input, .arg = "FILE.fil", .help = "input filterbank (nbits 1, 2, 4, 8, 16 or 32)"),
         XC_OPT_STR("o", &out, .arg = "OUT", .help = "output prefix"),
@@ -184,12 +171,7 @@ int xc_cmd_dedisperse(int argc, char **argv)
         XC_OPT_U64("gulp", &gulp, .arg = "N", .help = "output samples per gulp", .def = "about 64 MiB of input"),
         XC_OPT_INT("threads", &a.opts.threads, 0, 4096, .arg = "N", .help = "threads for implementations that use them",
                    .def = "all"),
-        XC_OPT_INT("tile_t", &a.tune.tile_t, 0, 1 << 24, .arg = "N", .help = "time tile of the cpu implementation",
-                   .def = "0: its default"),
-        XC_OPT_INT("tile_dm", &a.tune.tile_dm, 0, 1 << 24, .arg = "N", .help = "DM tile of the cpu implementation",
-                   .def = "0: its default"),
-        XC_OPT_INT("tile_c", &a.tune.tile_c, 0, 1 << 24, .arg = "N", .help = "channel tile of the cpu implementation",
-                   .def = "0: its default"),
+        XC_OPT_TABLE(tiles),
         XC_OPT_INT("nsub", &a.opts.nsub, 1, 1 << 20, .arg = "N",
                    .help = "subbands (at most nchans); for -impl tree (and tree-reference) a power of\n"
                            "two; tree-padded has one tree over the grid linear in 1/f^2 and ignores it",

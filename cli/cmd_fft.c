@@ -13,15 +13,9 @@ static xc_status opt_precision(const xc_opt *o, const char *opt, const char *val
     return xc_fft_precision_parse(val, o->dest, err);
 }
 
-int xc_cmd_fft(int argc, char **argv)
+int xc_cmd_fft(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec spec = {
-        .cmd = "fft",
-        .usage = "-i X.dat -o Y [-precision single|double]",
-        .about = "Forward real FFT of a PRESTO time series, written exactly as PRESTO's realfft does:\n"
-                 "Y.fft holds N/2 complex float32 pairs, unnormalised, X_k = sum_j x_j exp(-2 pi i j k/N),\n"
-                 "with the DC term in the real slot and the Nyquist term in the imaginary slot of bin 0.\n"
-                 "Y.inf is X.inf with only the file name changed.  N must be even and equal X.inf's N.\n"};
+    const xc_optspec spec = XC_CMD_SPEC(self);
     const char *in = NULL, *out = NULL;
     xc_fft_precision prec = XC_FFT_SINGLE;
     const xc_opt opts[] = {

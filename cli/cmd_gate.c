@@ -31,72 +31,6 @@
     "The implementation judged is a plugin's (-plugin LIB.so, an option every command takes),\n" \
     "or an external command (-cmd).\n"
 
-static void help_gate(void)
-{
-    printf("usage: crosscheck gate dedisperse (-plugin LIB.so [-impl NAME] | -cmd 'TEMPLATE') [options]\n"
-           "       crosscheck gate search -cmd 'TEMPLATE' [options]   (or -plugin/-impl: a Pulscan searcher)\n\n"
-           "A correctness gate for CI: the user's own kernels run every case of a tier and each output is\n"
-           "checked against crosscheck's reference implementation.  crosscheck gate dedisperse -h and\n"
-           "crosscheck gate search -h list the options, placeholders and checks; docs/ci.md has CI\n"
-           "examples.\n\n" GATE_EXIT);
-}
-
-static const xc_optspec spec_dd = {
-    .cmd = "gate dedisperse",
-    .usage = "(-plugin LIB.so [-impl NAME] | -cmd 'TEMPLATE') [-tier T]\n"
-             "                                  [-exact | -float | -approx L] [-format F] [-junit FILE.xml] ...",
-    .about =
-        "For each case of the tier crosscheck synthesizes a SIGPROC filterbank with dispersed pulses\n"
-        "(quick: 8-bit 64 channels, 4-bit 37 channels, float32 48 channels, and lone impulses one channel\n"
-        "at a time), dedisperses it with the reference over the case's DM list, and judges the plugin's\n"
-        "implementation or the command's output:\n"
-        "  plane vs reference   every sample of every DM trial (class below); a failure names the first\n"
-        "                       differing DM, trial and sample, the largest difference, and a convention\n"
-        "                       preset the output matches instead, if one does\n"
-        "  pulse N              each injected pulse found within one DM step of the reference's peak,\n"
-        "                       S/N within 10% of the reference's (-approx: at most L below it)\n"
-        "  lone-channel impulses  an impulse in one channel at a time: names the channels, DMs and\n"
-        "                       samples where the output puts an impulse elsewhere than the reference\n"
-        "  conformance: suite   (standard and full, -plugin/-impl only) the conformance suite the\n"
-        "                       built-in implementations pass: hand-worked cases, linearity, shifts,\n"
-        "                       every nbits and convention preset, kill masks, gulps\n"
-        "Tolerance class: -exact (bit for bit, every input), -float (within the float-summation bound\n"
-        "N*2^-24*max|ref|, N = channels, on every input), -approx L (no sample-by-sample check: the\n"
-        "pulses' S/N at most a fraction L below the reference's).  Default: a plugin's declared class\n"
-        "(its descriptor's tolerance), -float for -cmd.\n\n"
-        "Placeholders of -cmd (a case's files are in its own folder {dir}):\n"
-        "  {in}      the filterbank (SIGPROC .fil)       {out}    the output prefix (see -format)\n"
-        "  {dmlist}  the DM trials, one a line (text)    {dmjson} the same as JSON {\"dms\": [...], ...}\n"
-        "  {dm_lo} {dm_hi} first and last trial DM       {dm_end} {dm_hi} + {dm_step} (range end, excluded)\n"
-        "  {dm_step} {ndm}  spacing and count            {nbits} {nchans} {nsamp}\n"
-        "  {tsamp} (s)  {tsamp_us}  {fch1} {foff} (MHz)  {case} the case's name, {dir} its folder\n"
-        "  {{ and }} are literal braces.\n" GATE_JUDGED,
-    .after = GATE_EXIT,
-};
-
-static const xc_optspec spec_ps = {
-    .cmd = "gate search",
-    .usage = "-cmd 'TEMPLATE' [-tier T] [-family accel|pulscan] [-junit FILE.xml] ...\n"
-             "       crosscheck gate search -plugin LIB.so [-impl NAME] ...   (a Pulscan searcher plugin)",
-    .about =
-        "For each case of the tier crosscheck synthesizes a dedispersed series of a pulsar (PRESTO .dat\n"
-        "+ .inf, and its .fft) with a truth file, searches it with the reference searcher of -family\n"
-        "(accel: the matched-filter accel search [default]; pulscan: the boxcar search), runs the command\n"
-        "and reads its candidates in any format `compare cands` reads (our CSV, Pulscan .pulscand, PRESTO\n"
-        "_ACCEL_), chosen by the file name the command writes.  Checks:\n"
-        "  recovers truth r, z   the fundamental detected: a candidate with sigma > 6 within 1% of\n"
-        "                        the pulsar's frequency, r within 2 bins and |z| within 4 of the truth\n"
-        "  finds the reference's strongest candidates   each of the reference's candidates with sigma\n"
-        "                        above the case's cut (the pulsar and its harmonics) has a counterpart\n"
-        "                        within 1 bin in r and 4 in z (any harmonic count)\n"
-        "Placeholders of -cmd: {fft} the spectrum (.fft, .inf beside it), {dat} the series (.dat),\n"
-        "  {inf}, {root} the files' path without suffix, {out} the candidate file to write (name it\n"
-        "  in the command: {out}.csv, {out}.pulscand or {root}_ACCEL_{zmax}), {zmax}, {numharm},\n"
-        "  {sigma}, {nbins}, {tsamp} (s), {T} (s), {case}, {dir}.  The candidate file is looked for\n"
-        "  as {out}.csv, {out}.pulscand, {out}_ACCEL_{zmax}, {root}_ACCEL_{zmax}, in that order.\n" GATE_JUDGED,
-    .after = GATE_EXIT,
-};
-
 static xc_status opt_approx(const xc_opt *o, const char *opt, const char *val, xc_error *err)
 {
     gatectx *g = o->dest;
@@ -213,21 +147,9 @@ static int make_work(gatectx *g, const char *work, const char *cmd)
     return 0;
 }
 
-int xc_cmd_gate(int argc, char **argv)
+/* One gate (dd: dedisperse, else search); argv[0] is its name. */
+static int gate_run(const xc_cmd *self, int dd, int argc, char **argv)
 {
-    const char *sub = argc > 1 ? argv[1] : NULL;
-    if (!sub || !strcmp(sub, "-h") || !strcmp(sub, "-help") || !strcmp(sub, "--help")) {
-        if (!sub) {
-            fprintf(stderr, "crosscheck gate: which gate? dedisperse or search (crosscheck gate -h)\n");
-            return 2;
-        }
-        help_gate();
-        xc_cli_common_help();
-        return 0;
-    }
-    int dd = !strcmp(sub, "dedisperse");
-    if (!dd && strcmp(sub, "search"))
-        return xc_cli_failf("gate", "unknown gate '%s': dedisperse or search", sub);
     gatectx g;
     memset(&g, 0, sizeof g);
     xc_vd_init(&g.vd);
@@ -283,8 +205,8 @@ int xc_cmd_gate(int argc, char **argv)
         XC_OPT_FLAG("keep", &g.keep, .help = "keep the temporary folder (its path is printed)"),
         XC_OPT_FLAG("quiet", &g.quiet, .help = "the table at the end only (no rows as they come)"),
         XC_OPT_END};
-    const xc_optspec *spec = dd ? &spec_dd : &spec_ps;
-    int rc = xc_opts_parse(spec, opts, argc - 1, argv + 1, NULL);
+    const xc_optspec spec_ = XC_CMD_SPEC(self, .after = GATE_EXIT), *spec = &spec_;
+    int rc = xc_opts_parse(spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
     static const char *const tiers[] = {"quick", "standard", "full"};
@@ -332,4 +254,68 @@ int xc_cmd_gate(int argc, char **argv)
         fprintf(stderr, "crosscheck gate %s: inputs and outputs kept in %s\n", g.what, g.work);
     xc_vd_free(&g.vd);
     return rc;
+}
+
+static int gate_dd_cmd(const xc_cmd *self, int argc, char **argv)
+{
+    return gate_run(self, 1, argc, argv);
+}
+
+static int gate_ps_cmd(const xc_cmd *self, int argc, char **argv)
+{
+    return gate_run(self, 0, argc, argv);
+}
+
+int xc_cmd_gate(const xc_cmd *self, int argc, char **argv)
+{
+    const xc_optspec spec = XC_CMD_SPEC(self, .after = GATE_EXIT);
+    static const xc_cmd gates[] = {
+        {"gate dedisperse", gate_dd_cmd, "a dedisperser's planes against the reference's",
+         "(-plugin LIB.so [-impl NAME] | -cmd 'TEMPLATE') [-tier T]\n"
+         "                                  [-exact | -float | -approx L] [-format F] [-junit FILE.xml] ...",
+         "For each case of the tier crosscheck synthesizes a SIGPROC filterbank with dispersed pulses\n"
+         "(quick: 8-bit 64 channels, 4-bit 37 channels, float32 48 channels, and lone impulses one channel\n"
+         "at a time), dedisperses it with the reference over the case's DM list, and judges the plugin's\n"
+         "implementation or the command's output:\n"
+         "  plane vs reference   every sample of every DM trial (class below); a failure names the first\n"
+         "                       differing DM, trial and sample, the largest difference, and a convention\n"
+         "                       preset the output matches instead, if one does\n"
+         "  pulse N              each injected pulse found within one DM step of the reference's peak,\n"
+         "                       S/N within 10% of the reference's (-approx: at most L below it)\n"
+         "  lone-channel impulses  an impulse in one channel at a time: names the channels, DMs and\n"
+         "                       samples where the output puts an impulse elsewhere than the reference\n"
+         "  conformance: suite   (standard and full, -plugin/-impl only) the conformance suite the\n"
+         "                       built-in implementations pass: hand-worked cases, linearity, shifts,\n"
+         "                       every nbits and convention preset, kill masks, gulps\n"
+         "Tolerance class: -exact (bit for bit, every input), -float (within the float-summation bound\n"
+         "N*2^-24*max|ref|, N = channels, on every input), -approx L (no sample-by-sample check: the\n"
+         "pulses' S/N at most a fraction L below the reference's).  Default: a plugin's declared class\n"
+         "(its descriptor's tolerance), -float for -cmd.\n\n"
+         "Placeholders of -cmd (a case's files are in its own folder {dir}):\n"
+         "  {in}      the filterbank (SIGPROC .fil)       {out}    the output prefix (see -format)\n"
+         "  {dmlist}  the DM trials, one a line (text)    {dmjson} the same as JSON {\"dms\": [...], ...}\n"
+         "  {dm_lo} {dm_hi} first and last trial DM       {dm_end} {dm_hi} + {dm_step} (range end, excluded)\n"
+         "  {dm_step} {ndm}  spacing and count            {nbits} {nchans} {nsamp}\n"
+         "  {tsamp} (s)  {tsamp_us}  {fch1} {foff} (MHz)  {case} the case's name, {dir} its folder\n"
+         "  {{ and }} are literal braces.\n" GATE_JUDGED},
+        {"gate search", gate_ps_cmd, "a periodicity search's candidates against the truth and the reference's",
+         "-cmd 'TEMPLATE' [-tier T] [-family accel|pulscan] [-junit FILE.xml] ...\n"
+         "       crosscheck gate search -plugin LIB.so [-impl NAME] ...   (a Pulscan searcher plugin)",
+         "For each case of the tier crosscheck synthesizes a dedispersed series of a pulsar (PRESTO .dat\n"
+         "+ .inf, and its .fft) with a truth file, searches it with the reference searcher of -family\n"
+         "(accel: the matched-filter accel search [default]; pulscan: the boxcar search), runs the command\n"
+         "and reads its candidates in any format `compare cands` reads (our CSV, Pulscan .pulscand, PRESTO\n"
+         "_ACCEL_), chosen by the file name the command writes.  Checks:\n"
+         "  recovers truth r, z   the fundamental detected: a candidate with sigma > 6 within 1% of\n"
+         "                        the pulsar's frequency, r within 2 bins and |z| within 4 of the truth\n"
+         "  finds the reference's strongest candidates   each of the reference's candidates with sigma\n"
+         "                        above the case's cut (the pulsar and its harmonics) has a counterpart\n"
+         "                        within 1 bin in r and 4 in z (any harmonic count)\n"
+         "Placeholders of -cmd: {fft} the spectrum (.fft, .inf beside it), {dat} the series (.dat),\n"
+         "  {inf}, {root} the files' path without suffix, {out} the candidate file to write (name it\n"
+         "  in the command: {out}.csv, {out}.pulscand or {root}_ACCEL_{zmax}), {zmax}, {numharm},\n"
+         "  {sigma}, {nbins}, {tsamp} (s), {T} (s), {case}, {dir}.  The candidate file is looked for\n"
+         "  as {out}.csv, {out}.pulscand, {out}_ACCEL_{zmax}, {root}_ACCEL_{zmax}, in that order.\n" GATE_JUDGED},
+    };
+    return xc_subcmd_run(&spec, "gate", gates, sizeof gates / sizeof gates[0], argc, argv);
 }

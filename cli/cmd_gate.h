@@ -13,6 +13,7 @@
 #include "core/dedisp/xc_dmplan.h"
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
+#include "synth/xc_synth.h"
 
 /* The tolerance class the user declares (-exact, -float, -approx L), or the
  * implementation's own (a plugin's descriptor). */
@@ -54,6 +55,11 @@ enum { GATE_FMT_AUTO = 0, GATE_FMT_PLANE, GATE_FMT_NPY, GATE_FMT_DAT, GATE_FMT_T
  * XC_EINVAL naming a path that does not fit. */
 xc_status gate_case_paths(char *dir, const char *work, const char *obs, const char *const *name, char *const *path,
                           size_t n, xc_error *err);
+/* p initialised (xc_synth_params_init) for a case's synthetic observation:
+ * its geometry, length and noise seed, in g's convention; the caller adds the
+ * rest (band edges, pulsar, pulses) and frees p. */
+void gate_case_synth(const gatectx *g, int nchans, int nbits, double tsamp, double tobs, uint64_t seed,
+                     xc_synth_params *p);
 /* Whether a case of tier tier runs in g's tier; if so, its name on stderr
  * (unless -quiet) as "crosscheck gate <what>: <name>". */
 int gate_case_due(const gatectx *g, int tier, const char *what, const char *name);

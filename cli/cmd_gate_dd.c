@@ -311,15 +311,9 @@ static xc_status case_input(const gatectx *g, const ddcase *c, const case_files 
         st = gate_dd_write_impulses(c, g->cv, plan, f->fil, S, e);
     } else {
         xc_synth_params sp;
-        xc_synth_params_init(&sp);
-        sp.nchans = c->nchans;
-        sp.nbits = c->nbits;
-        sp.tsamp = c->tsamp;
-        sp.tobs = c->tobs;
+        gate_case_synth(g, c->nchans, c->nbits, c->tsamp, c->tobs, c->seed, &sp);
         sp.fch1 = c->fch1;
         sp.foff = c->foff;
-        sp.seed = c->seed;
-        sp.convention = g->cv;
         for (int i = 0; i < c->npulses && !st; i++)
             st = xc_synth_params_add_pulse(&sp, &c->pulse[i], e);
         if (!st)

@@ -149,13 +149,7 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
     case_files files, *f = &files;
     xc_error e;
     xc_synth_params p;
-    xc_synth_params_init(&p);
-    p.nchans = c->nchans;
-    p.nbits = c->nbits;
-    p.tsamp = c->tsamp;
-    p.tobs = c->tobs;
-    p.seed = c->seed;
-    p.convention = g->cv;
+    gate_case_synth(g, c->nchans, c->nbits, c->tsamp, c->tobs, c->seed, &p);
     p.psr.period_ms = c->period_ms;
     p.psr.width_pct = c->width_pct;
     p.psr.snrpeak = c->snrpeak;

@@ -256,19 +256,9 @@ static void print_value(const char *key, json_t *v)
     }
 }
 
-int xc_cmd_header(int argc, char **argv)
+int xc_cmd_header(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec spec = {
-        .cmd = "header",
-        .usage = "FILE [-json] [-dm D | -dmplan PLAN ...] [-convention NAME]",
-        .about = "Prints every key of a file's header and the geometry derived from it, as SIGPROC's\n"
-                 "`header` and PRESTO's `readfile` do: a SIGPROC filterbank or .tim (its keywords in file\n"
-                 "order; telescope, machine, headersize, datasize, nsamples, tobs, bytes_per_spectrum, band\n"
-                 "edges), a PRESTO .inf, .dat or .fft (the .inf's fields, on/off pairs, data and padding\n"
-                 "bins, tobs; for .fft the bin width df), a plane's .json manifest, or an .npy.  With -dm\n"
-                 "or a DM plan, a filterbank's largest delay and the output samples it leaves.\n"
-                 "A file that does not read exits 2 naming the file, the field and the value.\n",
-        .max_args = 1};
+    const xc_optspec spec = XC_CMD_SPEC(self, .max_args = 1);
     const char *input = NULL;
     int as_json = 0;
     delayopts d;

@@ -28,14 +28,9 @@ static int print_json(const xc_registry *reg)
     return bad ? xc_cli_failf("list", "cannot write to stdout") : 0;
 }
 
-int xc_cmd_list(int argc, char **argv)
+int xc_cmd_list(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec spec = {
-        .cmd = "list",
-        .usage = "[-json]",
-        .about = "Prints every registered implementation: family, name, capabilities (reference,\n"
-                 "threaded, device, approximate, runtime), tolerance against the reference, whether\n"
-                 "it is available on this machine (and why not), and what it is.\n"};
+    const xc_optspec spec = XC_CMD_SPEC(self);
     int json = 0;
     const xc_opt opts[] = {
         XC_OPT_FLAG("json", &json,

@@ -104,17 +104,9 @@ static xc_status show_plan(const xc_convention *cv, const xc_geometry *g, const 
     return st;
 }
 
-int xc_cmd_plan(int argc, char **argv)
+int xc_cmd_plan(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec spec = {
-        .cmd = "plan",
-        .usage = "(-i FILE.fil | -nchans N -tsamp US -fch1 MHZ -foff MHZ)\n"
-                 "                       (-dmplan PLAN | -dmplanfile F | -lodm A -hidm B -dm_tol T -dm_pulse_width US)\n"
-                 "                       [-convention NAME] [-json FILE]\n"
-                 "       crosscheck plan -ddplan ...   PRESTO DDplan.py's plan (see crosscheck plan -ddplan -h)",
-        .about = "Prints the DM plan as a table: range, DM lo/hi/step, trials, downsample factor and the\n"
-                 "largest delay in samples (at the lowest channel and the range's last DM, highest\n"
-                 "channel as reference).\n"};
+    const xc_optspec spec = XC_CMD_SPEC(self);
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-ddplan") || !strcmp(argv[i], "--ddplan"))
             return xc_cmd_plan_ddplan(argc, argv);

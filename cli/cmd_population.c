@@ -9,18 +9,9 @@
 #include "synth/xc_population.h"
 #include "core/base/xc_progress.h"
 
-int xc_cmd_population(int argc, char **argv)
+int xc_cmd_population(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec ospec = {
-        .cmd = "population",
-        .usage = "-spec SPEC.json -n N -out DIR [options]",
-        .about = "Draws N pulsars from the distributions of SPEC (datasets/pulscan-table1.json is the\n"
-                 "Pulscan paper's Table 1) and writes, for each, DIR/psrNNNNNN.fil (or .dat + .inf) and\n"
-                 "DIR/psrNNNNNN.truth.json, then DIR/manifest.csv with one row per pulsar: id, noise seed,\n"
-                 "files, every synth parameter, draw attempts and the truth f0_hz, r, z, w.  The same seed\n"
-                 "gives the same manifest and bytes.  Each pulsar is checkpointed (psrNNNNNN.done, written\n"
-                 "after its files are in place), so running again skips finished pulsars and remakes\n"
-                 "half-written ones.\n"};
+    const xc_optspec ospec = XC_CMD_SPEC(self);
     const char *spec = NULL, *out = NULL;
     unsigned long long n = 0, seed = 1, first = 0;
     int have_n = 0, quiet = 0, progress = 0;

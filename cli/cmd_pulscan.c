@@ -41,53 +41,17 @@ static void ps_summary(const xc_cli_search *s, const xc_spectrum *sp, const xc_c
 }
 
 /* The command, apart from its options (their help is in the table). */
-static const xc_optspec spec = {
-    .cmd = "pulscan",
-    .max_args = XC_OPTS_ANY_ARGS,
-    .usage = "-i X.fft [-o FILE] [-impl reference|cpu|gpu] [options]",
-    .about =
-        "The Pulscan boxcar acceleration search (White et al. 2024) of a PRESTO .fft (N/2 complex float32,\n"
-        "DC and Nyquist packed in bin 0); X.inf beside it gives N and dt, T = N*dt.\n"
-        "Pipeline: per-block normalisation of the real and imaginary parts by median and MAD*1.4826;\n"
-        "power re^2+im^2 (chi-square, 2 dof); harmonic stages h = 1..numharm summing, for fundamental\n"
-        "bin i, the k adjacent bins k*i..k*i+k-1 of every harmonic k <= h (dof 2*h(h+1)/2 per bin);\n"
-        "boxcars of widths 1..zmax+1 over those sums (a stage-h boxcar of width w starts at\n"
-        "bin (h-1)*w or later, where its harmonics' bins stop overlapping); peaks per width and\n"
-        "stage; significance; sifting.\n"
-        "Pulscan's measured defects are fixed, not copied: bin 0 (DC + packed Nyquist) is\n"
-        "never normalised or searched; the normalisation block does not follow -zmax; a short last\n"
-        "block joins the previous one; a block with MAD 0 (over half its values equal) borrows the\n"
-        "median and MAD of the nearest block with a non-zero MAD (a spectrum with none is refused);\n"
-        "r is the boxcar centre (no off-by-one); logp has the sigma's dof.\n"
-        "Limitation (of boxcars, Pulscan's too): once a boxcar can span several harmonics of a bright\n"
-        "pulsar (zmax*numharm beyond about its r), that comb can outrank the pulsar itself.\n\n"
-        "Output columns (CSV, sorted by sigma): r,f_hz,z,width,numharm,power,dof,logp,sigma,\n"
-        "fdot_hz_s,accel_m_s2,ntrials\n"
-        "  r      boxcar centre in Fourier bins of the fundamental = start + (width-1)/2\n"
-        "         (the mid-observation average, as PRESTO), f_hz = r/T\n"
-        "  z      width - 1, bins drifted over the observation (fdot = z/T^2)\n"
-        "  power  summed normalised power (chi-square units, mean 2 per bin), dof = 2*width*h(h+1)/2\n"
-        "  logp   ln of the single-trial chi-square tail probability of power with dof\n"
-        "  sigma  Gaussian-equivalent sigma of logp + ln(ntrials) (Bonferroni), where\n"
-        "         ntrials = (floor(nbins/h) - 1) * (1 + zmax/6.95): fundamental bins searched times\n"
-        "         the z = 0 trial plus Pulscan's zmax/6.95 (Andersen & Ransom 2018); it does not\n"
-        "         depend on -zstep/-zlog\n"};
-
-int xc_cmd_pulscan(int argc, char **argv)
+int xc_cmd_pulscan(const xc_cmd *self, int argc, char **argv)
 {
     const char *input = NULL, *out = NULL, *impl_name = NULL;
     xc_psopts o;
     xc_psopts_default(&o);
     /* -format, -norm and -logp: the index of the word given */
     int pulscand = 0, mom = o.norm == XC_NORM_MOM, poly = o.logp == XC_LOGP_POLY, quiet = 0;
-    char d[7][48];   /* the defaults the help shows: those of xc_psopts_default */
-    const int iv[] = {o.zmax, o.numharm, o.zstep};
-    for (int k = 0; k < 3; k++)
-        snprintf(d[k], sizeof d[k], "%d", iv[k]);
-    snprintf(d[3], sizeof d[3], "%.1f", o.sigma);
-    snprintf(d[4], sizeof d[4], "%zu", o.chunkwidth);
-    snprintf(d[5], sizeof d[5], "%zu", o.normwidth);
-    snprintf(d[6], sizeof d[6], "%.1f", o.flo);
+    char d[7][XC_DEF_LEN];   /* the defaults the help shows: those of xc_psopts_default */
+    const xc_cli_defv dv[] = {{o.zmax, 0}, {o.numharm, 0}, {o.zstep, 0}, {o.sigma, 1}, {(double)o.chunkwidth, 0},
+                              {(double)o.normwidth, 0}, {o.flo, 1}};
+    xc_cli_defaults(d, dv, 7);
     const xc_opt opts[] = {
         XC_OPT_STR("i", &input, .arg = "X.fft",
                    .help = "input spectrum (X.inf must sit beside it); may also be the only argument"),
@@ -160,6 +124,7 @@ int xc_cmd_pulscan(int argc, char **argv)
         XC_OPT_FLAG("quiet", &quiet, .help = "no summary on stdout"),
         XC_OPT_END,
     };
+    const xc_optspec spec = XC_CMD_SPEC(self, .max_args = XC_OPTS_ANY_ARGS);
     int rc = xc_cli_search_parse(&spec, opts, argc, argv, &input);
     if (rc != XC_OPTS_GO)
         return rc;

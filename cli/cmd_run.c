@@ -23,26 +23,6 @@
 #include "cli/cmd_run.h"
 #include "core/base/xc_progress.h"
 
-static const xc_optspec spec = {
-    .cmd = "run",
-    .usage = "[-spec FILE.json] [-out DIR] [-impl LIST] [-threads N] [-keep] [-quiet]\n"
-             "                      [-junit FILE.xml]",
-    .about = "The default cross-check (make run). For every observation in the spec:\n"
-             "  - synthetic ones are made with `crosscheck synth` (single pulses at known DMs and times);\n"
-             "  - every available dedisperser runs the observation's DM plan;\n"
-             "  - each plane is compared with the reference plane (exact for integer input, the\n"
-             "    float-summation bound N*2^-24*max|ref| for float input), and the cpu implementation\n"
-             "    must give the same bytes at 1 and N threads;\n"
-             "  - every injected pulse must be found by each implementation with its peak within one\n"
-             "    DM step of the true DM and its boxcar S/N within 10% of the expected value;\n"
-             "  - on the real files (datasets/sigpyproc3: Parkes Crab 8/4/2/1-bit, SIGPROC fake tutorial)\n"
-             "    every implementation must agree with the reference, and the tutorial pulsar's 4 Hz\n"
-             "    line must be the strongest in its series dedispersed at DM 30.\n"
-             "Prints a verdict table and writes DIR/index.html (plots) and DIR/summary.json.\n"
-             "Exit code 0 only if every check passes.\n",
-    .after = "Exit status: 0 every check passed, 1 a check failed, 2 an error.\n",
-};
-
 /* Each name of a comma-separated list, in turn; returns the length, 0 at the end. */
 static size_t next_name(const char **p, const char **name)
 {
@@ -73,7 +53,7 @@ static int check_only(const char *only)
 }
 
 /* Parses the options into c; returns -1 to go on, or the exit code. */
-static int parse(runctx *c, int argc, char **argv, const char **spec_file, const char **outdir, int *keep,
+static int parse(const xc_cmd *self, runctx *c, int argc, char **argv, const char **spec_file, const char **outdir, int *keep,
                  const char **junit)
 {
     const xc_opt opts[] = {
@@ -96,6 +76,7 @@ static int parse(runctx *c, int argc, char **argv, const char **spec_file, const
                    .help = "the verdict table as JUnit XML, one test case per check (CI; docs/ci.md)"),
         XC_OPT_END,
     };
+    const xc_optspec spec = XC_CMD_SPEC(self, .after = "Exit status: 0 every check passed, 1 a check failed, 2 an error.\n");
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
@@ -132,7 +113,7 @@ static void summarise(runctx *c, const char *spec, double secs)
     xc_vd_json(&c->vd, "command_line", json_string(xc_cli_cmdline()));
 }
 
-int xc_cmd_run(int argc, char **argv)
+int xc_cmd_run(const xc_cmd *self, int argc, char **argv)
 {
     const char *spec = "datasets/default-run.json", *outdir = NULL;
     runctx c;
@@ -140,7 +121,7 @@ int xc_cmd_run(int argc, char **argv)
     xc_vd_init(&c.vd);
     int keep = 0;
     const char *junit = NULL;
-    int rc = parse(&c, argc, argv, &spec, &outdir, &keep, &junit);
+    int rc = parse(self, &c, argc, argv, &spec, &outdir, &keep, &junit);
     if (rc >= 0)
         return rc;
     xc_error e;

@@ -30,41 +30,7 @@ static int parse_shard(const char *s, unsigned long long *i, unsigned long long 
 }
 
 /* The command, for its help and messages. */
-static const xc_optspec ospec = {
-    .cmd = "study",
-    .max_args = XC_OPTS_ANY_ARGS,
-    .usage = "-spec STUDY.json -out DIR [-n N] [-shard I/N] [-threads N] [-quiet]\n"
-             "       crosscheck study -merge DIR1 DIR2 ... -out DIR",
-    .about = "Runs a sensitivity study as the Pulscan paper's (White et al. 2024, sections 3-4): every pulsar of\n"
-             "a synthetic population is made once (the synthesizer's series dedispersed at the true DM, then an\n"
-             "FFT, all in memory), searched by every searcher at every configuration of its sweep, and scored\n"
-             "against the truth: detected = the highest-sigma candidate above the spec's sigma (6) within its\n"
-             "ftol (1 %) of the true spin frequency.  Pulsars the baseline search (e.g. zmax 0) detects are\n"
-             "removed from every rate.  datasets/study-table1-small.json is the default study (make study).\n\n"
-             "Writes into DIR:\n"
-             "  detections.csv   one row per pulsar x searcher x configuration: detected, sigma, measured r/z/w,\n"
-             "                   their errors against truth, the truth and the pulsar's parameters\n"
-             "  rates.csv        per searcher x configuration: n, detected, rate, 95 % Wilson interval\n"
-             "                   (ci_lo, ci_hi), unique detections against the other searchers at the same\n"
-             "                   configuration (peers), pulsars removed by the baseline\n"
-             "  recovery.json    measured z against truth z: slope, intercept, r2, residual rms (paper Table 2)\n"
-             "  index.html       the paper's Figs 2-5 redrawn from these data, detection probability against\n"
-             "                   input S/N, and which of the paper's findings hold at this scale\n"
-             "  study.json, spec.json, population.json, journal/   the checkpoints (see below)\n\n"
-             "Resumable: each finished (pulsar, searcher, configuration) is appended to DIR/journal/ and synced,\n"
-             "so a run killed at any moment (SIGKILL included) and started again with the same command finishes\n"
-             "without redoing finished work, and writes the same bytes as an uninterrupted run.  A directory\n"
-             "holding another study is refused.\n",
-    .after = "MPI: built with OpenMPI (found at build time; MPI=0 builds without it), the same binary started by\n"
-             "mpirun spreads the pulsars over the ranks, each taking the next unfinished pulsar when it is free,\n"
-             "and rank 0 writes the outputs: `mpirun -n 4 --hostfile hosts bin/crosscheck study -spec S -out DIR`\n"
-             "(DIR on a file system every rank sees).  On a cluster without MPI, a Slurm array over -shard:\n"
-             "`sbatch --array=0-15 --wrap 'bin/crosscheck study -spec S -out run/$SLURM_ARRAY_TASK_ID -shard\n"
-             "$SLURM_ARRAY_TASK_ID/16'`, then `crosscheck study -merge run/* -out DIR`.  See docs/STUDY.md.\n\n"
-             "Exit status: 0 done, 2 an error (a bad spec names the file and the JSON path of the field).\n",
-    .more = help_mpi};
-
-int xc_cmd_study(int argc, char **argv)
+int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
 {
     const char *spec = NULL, *out = NULL, *shard = NULL;
     unsigned long long n = 0;
@@ -101,6 +67,15 @@ int xc_cmd_study(int argc, char **argv)
         XC_OPT_END,
     };
     int first = argc;
+    const xc_optspec ospec = XC_CMD_SPEC(self, .max_args = XC_OPTS_ANY_ARGS,
+                                         .after = "MPI: built with OpenMPI (found at build time; MPI=0 builds without it), the same binary started by\n"
+             "mpirun spreads the pulsars over the ranks, each taking the next unfinished pulsar when it is free,\n"
+             "and rank 0 writes the outputs: `mpirun -n 4 --hostfile hosts bin/crosscheck study -spec S -out DIR`\n"
+             "(DIR on a file system every rank sees).  On a cluster without MPI, a Slurm array over -shard:\n"
+             "`sbatch --array=0-15 --wrap 'bin/crosscheck study -spec S -out run/$SLURM_ARRAY_TASK_ID -shard\n"
+             "$SLURM_ARRAY_TASK_ID/16'`, then `crosscheck study -merge run/* -out DIR`.  See docs/STUDY.md.\n\n"
+             "Exit status: 0 done, 2 an error (a bad spec names the file and the JSON path of the field).\n",
+                                         .more = help_mpi);
     int rc = xc_opts_parse(&ospec, opts, argc, argv, &first);
     if (rc != XC_OPTS_GO)
         return rc;

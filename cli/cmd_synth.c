@@ -228,21 +228,12 @@ static int make(synth_cli *c)
     return rc;
 }
 
-int xc_cmd_synth(int argc, char **argv)
+int xc_cmd_synth(const xc_cmd *self, int argc, char **argv)
 {
-    static const xc_optspec ospec = {
-        .cmd = "synth",
-        .usage = "-o FILE.fil [options]\n"
-                 "       crosscheck synth -dedispersed -o STEM[.dat] [options]",
-        .about = "Writes a SIGPROC filterbank of Gaussian noise with an optional periodic pulsar (spin-down,\n"
-                 "acceleration, Keplerian binary orbit) and dispersed single pulses, and a truth file (JSON)\n"
-                 "with every input and what a search should find.  Options and units follow SIGPROC fake;\n"
-                 "values in brackets are the defaults.  The periodic pulsar is a top hat centred on spin\n"
-                 "phase 0.5, as fake's.\n",
-        .after = "Differences from fake: counter-based noise (same bytes at any thread count), 1-bit is\n"
+    const xc_optspec ospec = XC_CMD_SPEC(self, .after = "Differences from fake: counter-based noise (same bytes at any thread count), 1-bit is\n"
                  "x > 0 (fake's is almost all ones), no max*=snr rescaling of the quantiser, pulses are\n"
                  "integrated over each sample with exact smearing, the phase is integrated and binary\n"
-                 "pulsars get the Roemer delay (unless -fake_phase), the IAU GM_sun.\n"};
+                 "pulsars get the Roemer delay (unless -fake_phase), the IAU GM_sun.\n");
     synth_cli c;
     memset(&c, 0, sizeof c);
     xc_synth_params_init(&c.p);

@@ -1,6 +1,7 @@
 /* crosscheck gate: the user's external command (-cmd 'TEMPLATE'): its
  * placeholders filled, run in its own process group with a time limit, and
- * a failed row when it did not run cleanly (cmd_gate.h). */
+ * a failed row when it did not run cleanly (cmd_gate.h); and what every
+ * case starts from: its paths and its synthetic observation's parameters. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -183,6 +184,14 @@ int gate_case_due(const gatectx *g, int tier, const char *what, const char *name
     if (!g->quiet)
         fprintf(stderr, "crosscheck gate %s: %s\n", what, name);
     return 1;
+}
+
+void gate_case_synth(const gatectx *g, int nchans, int nbits, double tsamp, double tobs, uint64_t seed,
+                     xc_synth_params *p)
+{
+    xc_synth_params_init_obs(p, nchans, nbits, tsamp, tobs);
+    p->seed = seed;
+    p->convention = g->cv;
 }
 
 xc_status gate_case_paths(char *dir, const char *work, const char *obs, const char *const *name, char *const *path,

@@ -60,35 +60,13 @@ static void catch_signals(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
-static const struct {
-    const char *name;
-    xc_cmd_fn fn;
-    const char *what;
-} commands[] = {
-    {"list", xc_cmd_list, "list every registered implementation and whether it is available"},
-    {"synth", xc_cmd_synth, "write a synthetic filterbank (noise, pulsar, dispersed pulses) + truth JSON"},
-    {"population", xc_cmd_population, "draw N synthetic pulsars from a spec (Pulscan Table 1) + manifest.csv"},
-    {"study", xc_cmd_study, "sensitivity study: searchers x configurations over a population -> rates, figures"},
-    {"header", xc_cmd_header, "print every key of a filterbank, .tim, .inf/.dat/.fft or plane header, with its geometry"},
-    {"plan", xc_cmd_plan, "print a DM plan (ranges or dedisp tolerance list) as a table or JSON"},
-    {"fft", xc_cmd_fft, "forward real FFT of a PRESTO .dat into a PRESTO .fft (realfft layout)"},
-    {"pulscan", xc_cmd_pulscan, "Pulscan boxcar acceleration search of a PRESTO .fft -> candidates (CSV)"},
-    {"accel", xc_cmd_accel, "matched-filter accel/jerk search (PRESTO accelsearch-compatible) -> CSV or _ACCEL_"},
-    {"dedisperse", xc_cmd_dedisperse, "dedisperse a filterbank into DM-time planes (.json + .npy)"},
-    {"run", xc_cmd_run, "the default cross-check: every implementation, verdict table, report"},
-    {"compare", xc_cmd_compare, "compare DM-time planes (exact or float bound) or candidate lists (also vs truth)"},
-    {"bench", xc_cmd_bench, "benchmarks: dedisperse, pulscan, synth, gpu (JSON records)"},
-    {"gate", xc_cmd_gate, "CI correctness gate: a plugin's or an external command's kernels against the references"},
-    {"check", xc_cmd_check, "measure the Pulscan GPU approximations and noise statistics (check approximations)"},
-};
-
 static void usage(FILE *fp)
 {
     fprintf(fp, "usage: crosscheck <command> [options]   (crosscheck <command> -h for its options)\n\n"
                 "crosscheck checks that fast pulsar/FRB search kernels compute what exact references compute.\n\n"
                 "commands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(fp, "  %-12s %s\n", commands[i].name, commands[i].what);
+    for (size_t i = 0; i < xc_ncommands; i++)
+        fprintf(fp, "  %-12s %s\n", xc_commands[i].name, xc_commands[i].what);
     fprintf(fp, "\nEvery command takes -plugin LIB.so (repeatable; or CROSSCHECK_PLUGINS=a.so:b.so): the plugin's\n"
                 "implementations join the built-in ones (xc_plugin.h, docs/ci.md).\n"
                 "Exit codes: 0 pass, 1 a check failed (disagreement), 2 error (bad input, unreadable file).\n");
@@ -106,8 +84,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) {
+    for (size_t i = 0; i < xc_ncommands; i++)
+        if (!strcmp(argv[1], xc_commands[i].name)) {
             /* -plugin belongs to every command: taken out here, loaded now
              * (a bad plugin is an error even for a command that would not
              * have looked at the registry). */
@@ -117,7 +95,7 @@ int main(int argc, char **argv)
             if (xc_cli_plugin_queued())
                 (void)xc_cli_registry();
             xc_cli_getopt_reset();
-            return commands[i].fn(sub_argc, argv + 1);
+            return xc_commands[i].run(&xc_commands[i], sub_argc, argv + 1);
         }
     fprintf(stderr, "crosscheck: unknown command '%s'\n", argv[1]);
     usage(stderr);

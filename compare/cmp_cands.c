@@ -17,8 +17,11 @@ void xc_cmpcands_opts_init(xc_cmpcands_opts *o)
                             .truth_sigma = 6.0, .ftol = 0.01, .maxharm = 16};
 }
 
-static xc_status check_opts(const xc_cmpcands_opts *o, xc_error *err)
+/* Every entry point starts here: its result out (size bytes) cleared, the
+ * options checked. */
+static xc_status check_opts(const xc_cmpcands_opts *o, void *out, size_t size, xc_error *err)
 {
+    memset(out, 0, size);
     if (!(o->dr >= 0) || !(o->dz >= 0) || !isfinite(o->dr) || !isfinite(o->dz))
         return xc_error_set(err, XC_EINVAL, "compare cands: dr %g and dz %g must be finite and >= 0", o->dr, o->dz);
     if (!(o->rtol_power >= 0) || !(o->dsigma >= 0) || isnan(o->sigma_min))
@@ -134,11 +137,27 @@ static void fill_pair(xc_candpair *p, size_t ia, size_t ib, const xc_cand *ca, c
     p->sigma_ok = fabs(p->dsigma) <= o->dsigma || (isnan(ca->sigma) && isnan(cb->sigma));
 }
 
+/* The candidates of l not marked in used, in the order of key (descending
+ * sigma) into out; *nfail counts those with sigma above cut.  Returns how
+ * many. */
+static size_t unmatched(const xc_candlist *l, const keyed *key, const unsigned char *used, double cut, size_t *out,
+                        size_t *nfail)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < l->n; k++) {
+        size_t i = key[k].i;
+        if (used[i])
+            continue;
+        out[n++] = i;
+        *nfail += l->c[i].sigma > cut;
+    }
+    return n;
+}
+
 xc_status xc_compare_cands(const xc_candlist *a, const xc_candlist *b, const xc_cmpcands_opts *o,
                            xc_cmpcands_result *res, xc_error *err)
 {
-    memset(res, 0, sizeof *res);
-    xc_status st = check_opts(o, err);
+    xc_status st = check_opts(o, res, sizeof *res, err);
     if (st)
         return st;
     /* matched filters (PRESTO's and our accel search) know the sign of z */
@@ -194,23 +213,12 @@ xc_status xc_compare_cands(const xc_candlist *a, const xc_candlist *b, const xc_
     stat_end(&res->dpower_rel, np);
 
     /* Unmatched, listed in descending sigma. */
-    for (size_t k = 0; k < a->n; k++) {
-        size_t i = ka[k].i;
-        if (amatched[i])
-            continue;
-        res->a_only[res->na_only++] = i;
-        res->na_only_fail += a->c[i].sigma > o->sigma_min + o->dsigma;
-    }
+    const double cut = o->sigma_min + o->dsigma;
+    res->na_only = unmatched(a, ka, amatched, cut, res->a_only, &res->na_only_fail);
     for (size_t j = 0; j < b->n; j++)
         kb[j] = (keyed){sigma_key(b->c[j].sigma), b->c[j].r, j};
     qsort(kb, b->n, sizeof *kb, keyed_cmp);
-    for (size_t k = 0; k < b->n; k++) {
-        size_t j = kb[k].i;
-        if (btaken[j])
-            continue;
-        res->b_only[res->nb_only++] = j;
-        res->nb_only_fail += b->c[j].sigma > o->sigma_min + o->dsigma;
-    }
+    res->nb_only = unmatched(b, kb, btaken, cut, res->b_only, &res->nb_only_fail);
     res->agree = !res->na_only_fail && !res->nb_only_fail && !res->npower_bad && !res->nsigma_bad;
 out:
     free(ka);
@@ -244,8 +252,7 @@ static void consider(xc_detection *d, size_t i, const xc_cand *c, int n, double 
 xc_status xc_cands_match_truth(const xc_candlist *l, const xc_truth *t, const xc_cmpcands_opts *o,
                                xc_truthmatch *m, xc_error *err)
 {
-    memset(m, 0, sizeof *m);
-    xc_status st = check_opts(o, err);
+    xc_status st = check_opts(o, m, sizeof *m, err);
     if (st)
         return st;
     if (!(t->f0_hz > 0))

@@ -30,12 +30,7 @@
 
 #define MAXARGS 48
 
-static void help(void)
-{
-    puts("fuzz_cmdline: the option table of the command-line fuzz target");
-}
-
-static const xc_optspec spec = {"fuzz", help, 2};
+static const xc_optspec spec = {.cmd = "fuzz", .max_args = 2, .about = "the option table of the command-line fuzz target\n"};
 
 static void plan_ok(const xc_dmplan *p)
 {

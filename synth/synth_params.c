@@ -34,6 +34,15 @@ void xc_synth_params_init(xc_synth_params *p)
     p->profile = XC_PROFILE_TOPHAT;
 }
 
+void xc_synth_params_init_obs(xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs)
+{
+    xc_synth_params_init(p);
+    p->nchans = nchans;
+    p->nbits = nbits;
+    p->tsamp = tsamp;
+    p->tobs = tobs;
+}
+
 void xc_synth_params_free(xc_synth_params *p)
 {
     free(p->pulses);

@@ -135,6 +135,9 @@ typedef struct {
  * convention "crosscheck", no periodic pulsar (fake picks a random period and
  * DM; we make "no pulsar" the default so noise-only files need no option), no pulses. */
 void xc_synth_params_init(xc_synth_params *p);
+/* xc_synth_params_init, then the observation's channels, bits per sample,
+ * sample time (s) and length (s); everything else keeps its default. */
+void xc_synth_params_init_obs(xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs);
 void xc_synth_params_free(xc_synth_params *p);
 /* Deep copy (the pulse list is duplicated).  XC_ENOMEM. */
 xc_status xc_synth_params_copy(xc_synth_params *dst, const xc_synth_params *src, xc_error *err);

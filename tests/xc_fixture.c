@@ -291,11 +291,7 @@ void xc_fx_mean_rms(const float *f32, const uint16_t *u16, size_t n, double *mea
 void xc_fx_synth_obs(xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs, double fch1,
                      double foff)
 {
-    xc_synth_params_init(p);
-    p->nchans = nchans;
-    p->nbits = nbits;
-    p->tsamp = tsamp;
-    p->tobs = tobs;
+    xc_synth_params_init_obs(p, nchans, nbits, tsamp, tobs);
     p->fch1 = fch1;
     p->foff = foff;
 }
