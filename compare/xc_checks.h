@@ -170,10 +170,20 @@ xc_status xc_check_cands(xc_checks *l, const char *obs, const char *impl, const 
                          const xc_candlist *ref, const xc_cmpcands_opts *o, xc_error *err);
 
 /* "recovers truth r, z": xc_cands_match_truth(c, t, o) passes (set
- * o->fundamental, truth_dr, truth_dz for the rule).  observed is the r of the
- * fundamental detection (NaN when none), expected the true r.  XC_ENOMEM. */
+ * o->fundamental, truth_dr, truth_dz, truth_signed_z for the rule).  observed
+ * is the r of the fundamental detection (NaN when none), expected the true r
+ * at the list's T; the message gives both errors and the frequency.  XC_ENOMEM. */
 xc_status xc_check_truth(xc_checks *l, const char *obs, const char *impl, const xc_candlist *c,
                          const xc_truth *t, const xc_cmpcands_opts *o, xc_error *err);
+
+/* "r and f_hz agree": every candidate with a finite f_hz has |r - f_hz T| <=
+ * tol bins at the observation length T the caller knows (tol: the columns'
+ * rounding), so that a list cannot be judged by one column while the other is
+ * wrong.  observed the largest |r - f_hz T|,
+ * expected tol; the message names the worst candidate.  XC_EINVAL for no list,
+ * T <= 0 or tol < 0. */
+xc_status xc_check_cands_rf(xc_checks *l, const char *obs, const char *impl, const xc_candlist *c, double T,
+                            double tol, xc_error *err);
 
 /* ---- the accel search (compare/check_accel.c) ------------------------------ */
 

@@ -308,7 +308,7 @@ XC_TEST_IF(test_gate_search, "gate search -cmd: candidates against truth and the
         printf("\n%s\n", buf);
     CU_ASSERT_EQUAL(rc, 0);
     xc_fx_slurp_into(j, xml, sizeof xml);
-    XC_ASSERT_NEAR(junit_count(xml, "tests"), 2, 0);
+    XC_ASSERT_NEAR(junit_count(xml, "tests"), 3, 0);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     /* accelsearch's own file format, read by name */
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate search -cmd \"'%s' accel -i {fft} -impl cpu -zmax {zmax} -numharm "
@@ -556,6 +556,45 @@ XC_TEST_IF(test_gate_cmd_tim, "gate -cmd -format tim: .tim per trial read and pa
            skip_no_bin)
 {
     gate_cmd_format(2);
+}
+
+/* The quick search tier with crosscheck's accel search as the tool, its CSV
+ * passed through awk: column col becomes col * mul + add.  The gate's exit
+ * status; its output in buf, its JUnit file in xml. */
+static int gate_search_edit(int col, double mul, double add)
+{
+    const char *script = xc_fx_tmp("edit-col.sh"), *j = xc_fx_tmp("search-edit.xml");
+    xc_fx_write_text(script, "awk -F, -v c=\"$3\" -v m=\"$4\" -v d=\"$5\" 'BEGIN{OFS=\",\"} NR==1{print;next} "
+                             "{$c=$c*m+d; print}' \"$1\" > \"$2\"\n");
+    remove(j);
+    int rc = sh(buf, sizeof buf, "'%s' gate search -cmd \"'%s' accel -i {fft} -impl cpu -zmax {zmax} -numharm "
+                "{numharm} -o {out}.raw.csv && sh '%s' {out}.raw.csv {out}.csv %d %g %g\" -tier quick -junit '%s' "
+                "-quiet", bin, bin, script, col, mul, add, j);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    return rc;
+}
+
+XC_TEST_IF(test_gate_search_judged_columns, "gate search: r judged as printed (r shifted, f right fails), signed z",
+           skip_no_bin)
+{
+    /* the tool's CSV unchanged: every check passes (the judged r and z printed) */
+    CU_ASSERT_EQUAL(gate_search_edit(1, 1, 0), 0);
+    expect_case("accel-psr: recovers truth r, z", 0, "at r 2299.00 (truth 2299.16, dr -0.16), z -2.0 (truth -2.6");
+    expect_case("accel-psr: r and f_hz agree", 0, "max |r - f_hz T| 0 bins");
+    /* r shifted by 30 bins, its frequency column left right: the columns
+     * disagree, and the truth, judged on r, fails on the r it prints */
+    CU_ASSERT_EQUAL(gate_search_edit(1, 1, 30), 1);
+    expect_case("accel-psr: r and f_hz agree", 1, "candidate 1: r 2329.00 but f_hz 136.976736 Hz x T = 2299.00 bins");
+    expect_case("accel-psr: recovers truth r, z", 1, "at r 2329.00 (truth 2299.16, dr +29.84)");
+    /* r by 2.2 bins: dr 2.04, just beyond the truth's 2; the columns disagree */
+    CU_ASSERT_EQUAL(gate_search_edit(1, 1, 2.2), 1);
+    expect_case("accel-psr: recovers truth r, z", 1, "dr +2.04)");
+    expect_case("accel-psr: r and f_hz agree", 1, "(r - f_hz T = +2.20)");
+    /* the sign of z flipped (a matched filter knows it): z 2.0 against the
+     * truth's -2.6 is 4.6 off, beyond 4 */
+    CU_ASSERT_EQUAL(gate_search_edit(3, -1, 0), 1);
+    expect_case("accel-psr: recovers truth r, z", 1, "z 2.0 (truth -2.6, dz +4.6)");
+    expect_case("accel-psr: r and f_hz agree", 0, NULL);
 }
 
 int main(int argc, char **argv)
