@@ -5,6 +5,7 @@
  * script docs/ci.md shows (scripts/ci-gate-example.sh). */
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,7 +356,10 @@ XC_TEST_IF(test_docs_ci_example, "docs/ci.md's gate script, as the document show
    right on the clean cases and the slips caught, each named, on the others:
      shift    trial 1's series starts one sample late
      short    npy: the last trial left out; dat, tim: trial 2 one sample short
-     wrongdm  trial 1's file named with its DM + 0.01 (dat, tim) */
+     wrongdm  trial 1's file named with its DM + 0.01 (dat, tim)
+     plusone  trial 1, sample 5 one count high
+     ulp      trial 1, sample 5 one float step (ulp) high: far inside the
+              float-summation bound, a difference only bit for bit sees */
 static char self[PATH_MAX];
 
 static int as_tool(int argc, char **argv)
@@ -365,7 +369,7 @@ static int as_tool(int argc, char **argv)
         return 2;
     }
     const char *fmt = argv[0], *plane = argv[1], *out = argv[2], *cs = argv[3];
-    int shift = 0, cut = 0, wrongdm = 0;
+    int shift = 0, cut = 0, wrongdm = 0, plusone = 0, ulp = 0;
     for (int i = 4; i < argc; i++) {
         const char *eq = strchr(argv[i], '=');
         size_t k = eq ? (size_t)(eq - argv[i]) : 0;
@@ -374,6 +378,8 @@ static int as_tool(int argc, char **argv)
         shift |= !strcmp(eq + 1, "shift");
         cut |= !strcmp(eq + 1, "short");
         wrongdm |= !strcmp(eq + 1, "wrongdm");
+        plusone |= !strcmp(eq + 1, "plusone");
+        ulp |= !strcmp(eq + 1, "ulp");
     }
     int npy = !strcmp(fmt, "npy"), dat = !strcmp(fmt, "dat");
     if (!npy && !dat && strcmp(fmt, "tim")) {
@@ -391,6 +397,10 @@ static int as_tool(int argc, char **argv)
     const xc_dmrange *dr = &pf.plan.r[0];
     if (shift && r->ndm > 1 && r->nsamp > 1)
         memmove(r->data + r->nsamp, r->data + r->nsamp + 1, (r->nsamp - 1) * sizeof(float));
+    if ((plusone || ulp) && r->ndm > 1 && r->nsamp > 5) {
+        float *x = r->data + r->nsamp + 5;
+        *x = plusone ? *x + 1.0f : nextafterf(*x, INFINITY);
+    }
     int rc = 0;
     char path[PATH_MAX + 64] = "";
     if (npy) {
@@ -445,17 +455,22 @@ static int as_tool(int argc, char **argv)
 /* The quick tier with this program as the tool writing fmt, planting the
  * defects ("C=DEFECT ...", "" for none): the gate's exit status; its output
  * in buf, its JUnit file in xml. */
-static int gate_format(const char *fmt, const char *defects)
+static int gate_format_class(const char *fmt, const char *defects, const char *cls)
 {
     const char *j = xc_fx_tmp("fmt.xml");
     remove(j);
     int rc = sh(buf, sizeof buf,
                 "'%s' gate dedisperse -cmd \"'%s' dedisperse -i {in} -o {out}.p -impl cpu -dmplan "
                 "{dm_lo}:{dm_end}:{dm_step}:1 -quiet && '%s' --as-tool %s {out}.p.json {out} {case} %s\" -format %s "
-                "-tier quick -junit '%s' -quiet",
-                bin, bin, self, fmt, defects, fmt, j);
+                "-tier quick -junit '%s' -quiet %s",
+                bin, bin, self, fmt, defects, fmt, j, cls);
     xc_fx_slurp_into(j, xml, sizeof xml);
     return rc;
+}
+
+static int gate_format(const char *fmt, const char *defects)
+{
+    return gate_format_class(fmt, defects, "");
 }
 
 /* The JUnit test case name holds want (fail: with a <failure>, else
@@ -574,7 +589,7 @@ static int gate_search_edit(int col, double mul, double add)
     return rc;
 }
 
-XC_TEST_IF(test_gate_search_judged_columns, "gate search: r judged as printed (r shifted, f right fails), signed z",
+XC_TEST_IF(test_gate_search_judged_columns, "gate search: r judged as printed (r shifted with f right fails) and z signed",
            skip_no_bin)
 {
     /* the tool's CSV unchanged: every check passes (the judged r and z printed) */
@@ -595,6 +610,32 @@ XC_TEST_IF(test_gate_search_judged_columns, "gate search: r judged as printed (r
     CU_ASSERT_EQUAL(gate_search_edit(3, -1, 0), 1);
     expect_case("accel-psr: recovers truth r, z", 1, "z 2.0 (truth -2.6, dz +4.6)");
     expect_case("accel-psr: r and f_hz agree", 0, NULL);
+}
+
+XC_TEST_IF(test_gate_exact_class, "gate dedisperse -exact: one count or one ulp off in one sample fails; -float "
+           "passes the ulp", skip_no_bin)
+{
+    /* 8bit-64ch one count high, 4bit-42ch one ulp high, in trial 1, sample 5 */
+    const char *defects = "8bit-64ch=plusone 4bit-42ch=ulp";
+    CU_ASSERT_EQUAL(gate_format_class("npy", defects, "-exact"), 1);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 3, 0);
+    expect_case("8bit-64ch: plane vs reference", 1, "1 of 441400 samples differ in 1 DM trials; first at DM 2 (trial 1), "
+                "sample 5: 8495, reference 8494");
+    expect_case("8bit-64ch: plane vs reference", 1, "bit for bit");
+    expect_case("8bit-64ch: plane vs reference", 1, "largest |diff| 1 at DM 2");
+    expect_case("4bit-42ch: plane vs reference", 1, "1 of 446480 samples differ");
+    expect_case("4bit-42ch: plane vs reference", 1, "bit for bit");
+    /* -exact is bit for bit on float input too, where the tool (cpu) sums
+     * in another order than the reference */
+    expect_case("float32-48ch: plane vs reference", 1, "bit for bit");
+    expect_case("impulses-64ch: plane vs reference", 0, "max |diff| 0 (bound: bit for bit)");
+    /* The float-summation bound (-cmd's default class) is a fraction of a
+     * count here: the count still fails, the ulp passes, which is why the
+     * exact class must never be judged by it. */
+    CU_ASSERT_EQUAL(gate_format_class("npy", defects, ""), 1);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 1, 0);
+    expect_case("8bit-64ch: plane vs reference", 1, "largest |diff| 1 at DM 2, sample 5 (bound: |diff| &lt;= 0.0558 ");
+    expect_case("4bit-42ch: plane vs reference", 0, "max |diff| 3.05e-05 (bound: |diff| &lt;= 0.00138 ");
 }
 
 int main(int argc, char **argv)
