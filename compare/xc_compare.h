@@ -134,6 +134,19 @@ void xc_cmpresult_free(xc_cmpresult *res);
 
 const char *xc_cmpclass_name(xc_cmpclass c);
 
+/* How row a (one DM trial of an output, n samples) differs from the
+ * reference's row b, in words, when simply: a shift, a[t] = b[t + s] within
+ * tol wherever both exist, 1 <= |s| <= maxshift ("the reference's series
+ * shifted by 1 sample: output sample t is reference sample t+1 (its
+ * features come 1 sample early)"); a scale, a = c b within tol ("... times 0.5
+ * (amplitude ratio 0.5)"); else the ratio of the rows' largest |values| when
+ * it is more than 1 % from 1.  "" when none applies. */
+void xc_cmp_describe_row(const float *a, const float *b, size_t n, double tol, int maxshift, char *out, size_t nout);
+/* xc_cmp_describe_row (shifts up to 8 samples, the result's tolerance) for
+ * the first DM trial outside it, as "; DM d (trial j) is ..."; "" when the
+ * planes agree or that trial differs otherwise. */
+void xc_cmpresult_describe(const xc_cmpresult *res, const xc_cmpside *a, const xc_cmpside *b, char *out, size_t nout);
+
 /* Writes the result as a readable text report.  XC_EIO if the stream fails. */
 xc_status xc_cmpresult_print(const xc_cmpresult *res, FILE *fp, xc_error *err);
 /* Adds the result's fields to the JSON object obj (non-finite numbers as null). */

@@ -357,6 +357,9 @@ XC_TEST_IF(test_docs_ci_example, "docs/ci.md's gate script, as the document show
      shift    trial 1's series starts one sample late
      short    npy: the last trial left out; dat, tim: trial 2 one sample short
      wrongdm  trial 1's file named with its DM + 0.01 (dat, tim)
+     shiftall every trial's series starts one sample late
+     lateall  every trial's features one sample late (its series starts one early)
+     half     every sample times 0.5
      plusone  trial 1, sample 5 one count high
      ulp      trial 1, sample 5 one float step (ulp) high: far inside the
               float-summation bound, a difference only bit for bit sees */
@@ -369,7 +372,7 @@ static int as_tool(int argc, char **argv)
         return 2;
     }
     const char *fmt = argv[0], *plane = argv[1], *out = argv[2], *cs = argv[3];
-    int shift = 0, cut = 0, wrongdm = 0, plusone = 0, ulp = 0;
+    int shift = 0, cut = 0, wrongdm = 0, plusone = 0, ulp = 0, shiftall = 0, lateall = 0, half = 0;
     for (int i = 4; i < argc; i++) {
         const char *eq = strchr(argv[i], '=');
         size_t k = eq ? (size_t)(eq - argv[i]) : 0;
@@ -380,6 +383,9 @@ static int as_tool(int argc, char **argv)
         wrongdm |= !strcmp(eq + 1, "wrongdm");
         plusone |= !strcmp(eq + 1, "plusone");
         ulp |= !strcmp(eq + 1, "ulp");
+        shiftall |= !strcmp(eq + 1, "shiftall");
+        half |= !strcmp(eq + 1, "half");
+        lateall |= !strcmp(eq + 1, "lateall");
     }
     int npy = !strcmp(fmt, "npy"), dat = !strcmp(fmt, "dat");
     if (!npy && !dat && strcmp(fmt, "tim")) {
@@ -397,6 +403,12 @@ static int as_tool(int argc, char **argv)
     const xc_dmrange *dr = &pf.plan.r[0];
     if (shift && r->ndm > 1 && r->nsamp > 1)
         memmove(r->data + r->nsamp, r->data + r->nsamp + 1, (r->nsamp - 1) * sizeof(float));
+    for (size_t d = 0; shiftall && r->nsamp > 1 && d < r->ndm; d++)
+        memmove(r->data + d * r->nsamp, r->data + d * r->nsamp + 1, (r->nsamp - 1) * sizeof(float));
+    for (size_t d = 0; lateall && r->nsamp > 1 && d < r->ndm; d++)
+        memmove(r->data + d * r->nsamp + 1, r->data + d * r->nsamp, (r->nsamp - 1) * sizeof(float));
+    for (size_t i = 0; half && i < r->ndm * r->nsamp; i++)
+        r->data[i] *= 0.5f;
     if ((plusone || ulp) && r->ndm > 1 && r->nsamp > 5) {
         float *x = r->data + r->nsamp + 5;
         *x = plusone ? *x + 1.0f : nextafterf(*x, INFINITY);
@@ -636,6 +648,21 @@ XC_TEST_IF(test_gate_exact_class, "gate dedisperse -exact: one count or one ulp 
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 1, 0);
     expect_case("8bit-64ch: plane vs reference", 1, "largest |diff| 1 at DM 2, sample 5 (bound: |diff| &lt;= 0.0558 ");
     expect_case("4bit-42ch: plane vs reference", 0, "max |diff| 3.05e-05 (bound: |diff| &lt;= 0.00138 ");
+}
+
+XC_TEST_IF(test_gate_dd_messages, "gate dedisperse: a late output is named as a shift; a scaled one by its "
+           "amplitude ratio", skip_no_bin)
+{
+    CU_ASSERT_EQUAL(gate_format("npy", "8bit-64ch=half impulses-64ch=lateall"), 1);
+    expect_case("8bit-64ch: plane vs reference", 1, "DM 0 (trial 0) is the reference&apos;s series times 0.5 "
+                "(amplitude ratio 0.5)");
+    expect_case("impulses-64ch: plane vs reference", 1, "is the reference&apos;s series shifted by 1 sample: output "
+                "sample t is reference sample t-1 (its features come 1 sample late)");
+    /* the impulse found one sample late, not at the window's first sample */
+    expect_case("impulses-64ch: lone-channel impulses", 1, "the reference puts its impulse at sample 271 (delay 0 "
+                "samples), the output&apos;s peak is at sample 272 (delay -1); the trial is the reference&apos;s "
+                "series shifted by 1 sample");
+    expect_case("4bit-42ch: plane vs reference", 0, NULL);
 }
 
 int main(int argc, char **argv)
