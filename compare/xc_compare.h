@@ -16,7 +16,9 @@
  *
  * Besides the verdict the result holds what a person needs to see where planes
  * differ: max absolute / relative / RMS difference, the count and the first
- * differing sample, each plane's peak with its S/N, and the percentage
+ * differing sample, each plane's peak (the sample of highest S/N, each
+ * trial against its own mean and standard deviation, so that a downsampled
+ * range's larger sums do not win by size) with its S/N, and the percentage
  * difference along one DM trial as in the AstroAccelerate paper (Novotny et al.
  * 2023, figures 13-14): 100 * (a - b) / max|b| over that trial's row. */
 #ifndef XC_COMPARE_H
