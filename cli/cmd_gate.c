@@ -88,6 +88,8 @@ static const xc_optspec spec_ps = {
         "                        (signed with -family accel: a matched filter knows the drift's sign)\n"
         "  r and f_hz agree      every candidate's r and frequency columns agree at the case's T\n"
         "                        within 0.1 bin (the truth is judged on both)\n"
+        "  pure noise at sigma 0 vs reference   (-plugin/-impl) pure noise searched at sigma 0: the\n"
+        "                        raw peaks (pulscan) or candidates (accel) as the reference's, one for one\n"
         "  finds the reference's strongest candidates   each of the reference's candidates with sigma\n"
         "                        above the case's cut (the pulsar and its harmonics) has a counterpart\n"
         "                        within 1 bin in r and 4 in z (any harmonic count)\n"
