@@ -11,6 +11,8 @@
 #include "compare/xc_checks.h"
 #include "compare/xc_runspec.h"
 #include "core/base/xc_nbits.h"
+#include "core/search/xc_search.h"
+#include "optimized/xc_impls.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -665,3 +667,63 @@ XC_TEST(test_series_equal, "series equal: bit for bit, planted differences fail"
 }
 
 XC_TEST_MAIN("checks")
+
+/* ---- the borderline check: a planted slip in a searcher ---------------------- */
+
+static const xc_searcher *planted_base;
+
+/* The cpu searcher with a planted slip: its raw peaks of stage 1 without
+ * the widest boxcar (width zmax + 1), what a screen whose width loop stops
+ * one short drops.  On a pulsar, whose boxcars are narrow, nothing changes. */
+static xc_status planted_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                               const double *thr, xc_pspeaks *pk, xc_error *err)
+{
+    (void)self;
+    size_t n0 = pk->n, k = n0;
+    xc_status st = planted_base->peaks(planted_base, sp, o, P, thr, pk, err);
+    for (size_t i = n0; i < pk->n; i++)
+        if (!(pk->p[i].numharm == 1 && pk->p[i].width == o->zmax + 1))
+            pk->p[k++] = pk->p[i];
+    pk->n = k;
+    return st;
+}
+
+XC_TEST(test_noise_check, "pure noise at sigma 0: the cpu searchers pass; a dropped borderline boxcar fails")
+{
+    xc_registry *reg = NULL;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_registry_builtin(&reg, &err), XC_OK);
+    const xc_impl *ref = xc_registry_find(reg, XC_FAMILY_PULSCAN, "reference"),
+                  *cpu = xc_registry_find(reg, XC_FAMILY_PULSCAN, "cpu"),
+                  *aref = xc_registry_find(reg, XC_FAMILY_ACCEL, "reference"),
+                  *acpu = xc_registry_find(reg, XC_FAMILY_ACCEL, "cpu");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cpu);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(aref);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(acpu);
+    xc_checks l;
+    xc_checks_init(&l);
+    /* two spectra: each about two thousand raw peaks above threshold */
+    CU_ASSERT_EQUAL_FATAL(xc_check_noise_search(&l, "noise", cpu, ref, 2, 900, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_check_noise_search(&l, "noise", acpu, aref, 2, 900, &err), XC_OK);
+    for (size_t i = 0; i < l.n; i++)
+        if (l.row[i].state != XC_CHECK_PASS)
+            printf("\n  %s %s: %s\n", l.row[i].impl, l.row[i].check, l.row[i].measured);
+    CU_ASSERT_EQUAL(l.nfail, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.row[0].measured, "as the reference's, one for one"));
+    /* the slip: the first spectrum's missing widest boxcar named */
+    planted_base = xc_searcher_of(cpu);
+    xc_searcher bad = *planted_base;
+    bad.peaks = planted_peaks;
+    bad.peaks_in = NULL;
+    bad.impl.name = "cpu-planted";
+    CU_ASSERT_EQUAL_FATAL(xc_check_noise_search(&l, "noise", &bad.impl, ref, 2, 900, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(l.n, 3);
+    CU_ASSERT_EQUAL(l.row[2].state, XC_CHECK_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.row[2].measured, "missing stage 1 width 31"));
+    XC_ASSERT_NEAR(l.row[2].observed, 2, 0);   /* both cases fail: every box and local maxima */
+    /* searchers of two families are no pair */
+    CU_ASSERT_EQUAL(xc_check_noise_search(&l, "noise", cpu, aref, 2, 900, &err), XC_EINVAL);
+    xc_checks_free(&l);
+    xc_registry_destroy(reg);
+}
