@@ -177,7 +177,7 @@ static size_t argmax(const float *x, size_t lo, size_t hi)
     return m;
 }
 
-/* Shifts of a whole trial named in a failure's message, in samples. */
+/* Shifts of a whole trial named in the impulses' failure message, in samples. */
 #define IMPULSE_SHIFT 8
 
 /* Each channel's lone impulse must land where the reference puts it. */
@@ -226,21 +226,23 @@ static void check_impulses(gatectx *g, const char *obs, const ddcase *c, int64_t
         return;
     }
     int64_t at = maxd + first * S;   /* the impulse's input sample */
-    /* the channel's window, widened by the shifts described below */
     size_t lo = (size_t)(first * S), hi = (size_t)(first * S + maxd);
-    lo = lo > IMPULSE_SHIFT ? lo - IMPULSE_SHIFT : 0;
-    hi = hi + IMPULSE_SHIFT < rb->nsamp ? hi + IMPULSE_SHIFT : rb->nsamp - 1;
     size_t pb = argmax(rb->data + fj * rb->nsamp, lo, hi), pa = argmax(ra->data + fj * ra->nsamp, lo, hi);
-    char how[500];
+    /* A whole trial shifted is said so: its impulse may have left the
+     * channel's window, where the output's peak would then mislead. */
+    char how[500], where[600];
     xc_cmp_describe_row(ra->data + fj * ra->nsamp, rb->data + fj * rb->nsamp, rb->nsamp, tol, IMPULSE_SHIFT, how,
                         sizeof how);
+    if (!strncmp(how, "the reference's series shifted", 30))
+        xc_fmt(where, sizeof where, "the output's trial is %s", how);
+    else
+        xc_fmt(where, sizeof where, "the output's peak is at sample %zu (delay %lld)%s%s", pa,
+               (long long)(at - (int64_t)pa), how[0] ? "; " : "", how);
     xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, check, XC_CHECK_FAIL, nbad, 0, "every channel", &e,
                                 "%d of %d channels disagree (%s); first: channel %d (%.6g MHz) at DM %g (trial %zu): "
-                                "the reference puts its impulse at sample %zu (delay %lld samples), the output's "
-                                "peak is at sample %zu (delay %lld)%s%s",
+                                "the reference puts its impulse at sample %zu (delay %lld samples), %s",
                                 nbad, c->nchans, list, first, c->fch1 + first * c->foff, plan->r[0].dms[fj], fj, pb,
-                                (long long)(at - (int64_t)pb), pa, (long long)(at - (int64_t)pa),
-                                how[0] ? "; the trial is " : "", how),
+                                (long long)(at - (int64_t)pb), where),
               &e);
 }
 

@@ -258,6 +258,42 @@ XC_TEST(test_pulse_weak, "pulse: weaker than promised fails")
     fp_free(&a);
 }
 
+/* The pulse check at its edges: the truth one DM step from the found peak
+ * passes, 1 % of a step more fails; the found S/N 9.9 % from the promised
+ * passes, 10.1 % fails (either side).  The row's observed is the judged DM. */
+XC_TEST(test_pulse_edges, "pulse: at the edges of one DM step and 10 % of S/N")
+{
+    fplane a;
+    fp_make(&a, 3);
+    xc_pulse_truth t;
+    xc_pulse_truth_init(&t, 0, PULSE_T0 * TSAMP, PULSE_ROW, PULSE_W * TSAMP, PULSE_A, TSAMP);
+    xc_pulsefind f;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_recover_pulse(&a.pl, &a.plan, TSAMP, t.t_s, t.width_s, t.window_s, &f, &err), XC_OK);
+    const struct {
+        double dm, snr_div;
+        xc_check_state s;
+    } cs[] = {
+        {f.dm + f.dm_step, 1, XC_CHECK_PASS},        {f.dm + 1.01 * f.dm_step, 1, XC_CHECK_FAIL},
+        {f.dm - f.dm_step, 1, XC_CHECK_PASS},        {f.dm - 1.01 * f.dm_step, 1, XC_CHECK_FAIL},
+        {f.dm, 1.099, XC_CHECK_PASS},                {f.dm, 1.101, XC_CHECK_FAIL},
+        {f.dm, 0.901, XC_CHECK_PASS},                {f.dm, 0.899, XC_CHECK_FAIL},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        xc_pulse_truth ti = t;
+        ti.dm = cs[i].dm;
+        ti.snr_expected = f.snr / cs[i].snr_div;
+        xc_checks l;
+        xc_checks_init(&l);
+        CU_ASSERT_EQUAL_FATAL(xc_check_pulse(&l, "obs", "cpu", &a.pl, &a.plan, TSAMP, &ti, &err), XC_OK);
+        const xc_check_row *r = only_row(&l, cs[i].s);
+        XC_ASSERT_NEAR(r->observed, f.dm, 0);
+        XC_ASSERT_NEAR(r->expected, cs[i].dm, 0);
+        xc_checks_free(&l);
+    }
+    fp_free(&a);
+}
+
 /* ---- lines --------------------------------------------------------------- */
 
 static void line_case(double dm, double f0, xc_check_state s, double observed)
@@ -362,6 +398,8 @@ static void top_case(double f0, xc_check_state s)
     xc_candlist_free(&c);
 }
 
+/* Within one bin (1/T = 0.01 Hz) of f0: 0.0099 Hz off passes, 0.0101 fails. */
+XC_TEST(test_top_edges, "top candidate: at the edge of one bin") { top_case(6.1099, XC_CHECK_PASS); top_case(6.0901, XC_CHECK_PASS); top_case(6.1101, XC_CHECK_FAIL); top_case(6.0899, XC_CHECK_FAIL); }
 XC_TEST(test_top_pass, "top candidate: the pulsar") { top_case(6.1, XC_CHECK_PASS); }
 XC_TEST(test_top_subharmonic_pass, "top candidate: a subharmonic passes") { top_case(12.2, XC_CHECK_PASS); }
 XC_TEST(test_top_wrong_freq, "top candidate: at the wrong frequency fails") { top_case(7.3, XC_CHECK_FAIL); }
@@ -401,6 +439,8 @@ static void truth_case(double r_true, xc_check_state s)
     xc_candlist_free(&c);
 }
 
+/* run's rule: the candidate at r 610 one bin from the truth passes, 1/16 more fails */
+XC_TEST(test_truth_edges, "truth: r at the edge of one bin") { truth_case(611.0, XC_CHECK_PASS); truth_case(608.9375, XC_CHECK_FAIL); }
 XC_TEST(test_truth_pass, "truth: recovered") { truth_case(610.3, XC_CHECK_PASS); }
 XC_TEST(test_truth_wrong_r, "truth: r off by more than a bin fails") { truth_case(614.0, XC_CHECK_FAIL); }
 
