@@ -567,13 +567,21 @@ static int truth_one(double r, double z, double sigma, double f, const xc_cmpcan
     return m->pass;
 }
 
-XC_TEST(test_truth_edges, "truth matching at each tolerance's edge: r, signed and unsigned z, frequency, sigma")
+/* The gate's rule: the fundamental, r within 2 bins, z within 4. */
+static xc_cmpcands_opts gate_rule(int signed_z)
 {
     xc_cmpcands_opts o;
     xc_cmpcands_opts_init(&o);
     o.fundamental = 1;
     o.truth_dr = 2;
     o.truth_dz = 4;
+    o.truth_signed_z = signed_z;
+    return o;
+}
+
+XC_TEST(test_truth_edges, "truth matching at each tolerance's edge: r, signed and unsigned z, frequency, sigma")
+{
+    xc_cmpcands_opts o = gate_rule(0);
     xc_truthmatch m;
     /* r: 2 bins off passes, 2 + 1/16 fails (doubling the tolerance would pass it) */
     CU_ASSERT_TRUE(truth_one(1026, -8, 10, -1, &o, &m));
@@ -624,12 +632,7 @@ XC_TEST(test_truth_row, "the truth row prints the judged r, z and errors; r and 
     xc_candlist_init(&l);
     add_cand(&l, mk(1026.0625, -4, 1, 100, 10, T));
     l.T = T;
-    xc_cmpcands_opts o;
-    xc_cmpcands_opts_init(&o);
-    o.fundamental = 1;
-    o.truth_dr = 2;
-    o.truth_dz = 4;
-    o.truth_signed_z = 1;
+    xc_cmpcands_opts o = gate_rule(1);
     xc_checks rows;
     xc_checks_init(&rows);
     xc_error err;
