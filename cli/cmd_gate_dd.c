@@ -151,15 +151,16 @@ static void check_plane(gatectx *g, const char *obs, const char *dir, const char
                                         (unsigned long long)res.n_total, res.nranges ? res.r[0].ndm : 0, res.max_abs),
                       &e);
         } else {
-            char hint[400];
+            char hint[400], how[500];
+            xc_cmpresult_describe(&res, a, b, how, sizeof how);
             other_convention(g, dir, fil, plan, ref, a, rtol, hint, sizeof hint);
             const xc_cmploc *f = &res.first, *w = &res.worst;
             xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, check, XC_CHECK_FAIL, res.max_abs, bnd, bound, &e,
                                         "%llu of %llu samples differ in %llu DM trials; first at DM %g (trial %zu), "
-                                        "sample %zu: %.9g, reference %.9g; largest |diff| %.3g at DM %g, sample %zu%s",
+                                        "sample %zu: %.9g, reference %.9g; largest |diff| %.3g at DM %g, sample %zu%s%s",
                                         (unsigned long long)res.n_over, (unsigned long long)res.n_total,
                                         (unsigned long long)res.n_trials_diff, f->dm, f->idm, f->t, f->a, f->b,
-                                        res.max_abs, w->dm, w->t, hint),
+                                        res.max_abs, w->dm, w->t, how, hint),
                       &e);
             if (hint[0] && !g->quiet)
                 fprintf(stderr, "crosscheck gate: hint: %s: the output%s\n", obs, hint + 1);
@@ -176,6 +177,9 @@ static size_t argmax(const float *x, size_t lo, size_t hi)
             m = t;
     return m;
 }
+
+/* Shifts of a whole trial named in the impulses' failure message, in samples. */
+#define IMPULSE_SHIFT 8
 
 /* Each channel's lone impulse must land where the reference puts it. */
 static void check_impulses(gatectx *g, const char *obs, const ddcase *c, int64_t S, const xc_plane *a,
@@ -225,12 +229,21 @@ static void check_impulses(gatectx *g, const char *obs, const ddcase *c, int64_t
     int64_t at = maxd + first * S;   /* the impulse's input sample */
     size_t lo = (size_t)(first * S), hi = (size_t)(first * S + maxd);
     size_t pb = argmax(rb->data + fj * rb->nsamp, lo, hi), pa = argmax(ra->data + fj * ra->nsamp, lo, hi);
+    /* A whole trial shifted is said so: its impulse may have left the
+     * channel's window, where the output's peak would then mislead. */
+    char how[500], where[600];
+    xc_cmp_describe_row(ra->data + fj * ra->nsamp, rb->data + fj * rb->nsamp, rb->nsamp, tol, IMPULSE_SHIFT, how,
+                        sizeof how);
+    if (!strncmp(how, "the reference's series shifted", 30))
+        xc_fmt(where, sizeof where, "the output's trial is %s", how);
+    else
+        xc_fmt(where, sizeof where, "the output's peak is at sample %zu (delay %lld)%s%s", pa,
+               (long long)(at - (int64_t)pa), how[0] ? "; " : "", how);
     xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, check, XC_CHECK_FAIL, nbad, 0, "every channel", &e,
                                 "%d of %d channels disagree (%s); first: channel %d (%.6g MHz) at DM %g (trial %zu): "
-                                "the reference puts its impulse at sample %zu (delay %lld samples), the output's "
-                                "peak is at sample %zu (delay %lld)",
+                                "the reference puts its impulse at sample %zu (delay %lld samples), %s",
                                 nbad, c->nchans, list, first, c->fch1 + first * c->foff, plan->r[0].dms[fj], fj, pb,
-                                (long long)(at - (int64_t)pb), pa, (long long)(at - (int64_t)pa)),
+                                (long long)(at - (int64_t)pb), where),
               &e);
 }
 

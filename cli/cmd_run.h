@@ -32,6 +32,8 @@ typedef struct {
     double max_memory;         /* -max_memory (0: none) */
     double stream_memory;      /* what a dedispersion may hold beside the planes held (0: no bound) */
     double maxloss;            /* -maxloss: approximate dedispersers' declared loss limit (0: 0.2) */
+    const xc_impl *noise_done[32];   /* searchers whose pure-noise check ran (once a run) */
+    int nnoise_done;
 } runctx;
 
 /* One implementation's plane of one observation. */
@@ -88,6 +90,11 @@ typedef void (*run_judge_fn)(const xc_impl *im, const xc_candlist *ref, xc_cmpca
 int run_searches(runctx *c, const char *obs, const xc_spectrum *sp, const xc_psearch_opts *o, run_judge_fn judge,
                  searchrun *runs);
 void run_searches_free(searchrun *runs, int n);
+/* Pure-noise spectra of the borderline check every searcher but the
+ * reference gets once a run (xc_check_noise_search). */
+#define RUN_NOISE_SPECTRA 4
+/* That check for im, the first time im is judged in the run; a row. */
+void run_noise_check(runctx *c, const char *obs, const xc_impl *im);
 /* The synthetic pulsar of the spec object sobj, dedispersed and FFT'd under
  * work/ as obs.fft (path), its truth file in truthp. */
 xc_status run_synth_spectrum(runctx *c, const char *obs, const json_t *sobj, char *path, size_t np, char *truthp,

@@ -50,8 +50,25 @@ int run_searches(runctx *c, const char *obs, const xc_spectrum *sp, const xc_pse
             xc_vd_note(&c->vd, xc_check_cands(&c->vd.rows, obs, im->name, &r->cands, &runs[0].cands, &co, &e), &e);
             xc_vd_emit(&c->vd);
         }
+        run_noise_check(c, obs, im);
     }
     return n;
+}
+
+void run_noise_check(runctx *c, const char *obs, const xc_impl *im)
+{
+    const xc_impl *ref = xc_registry_pick(xc_cli_registry(), im->family, XC_CAP_REFERENCE,
+                                          XC_CAP_APPROXIMATE | XC_CAP_RUNTIME | XC_CAP_DEVICE);
+    if (!ref || ref == im)
+        return;
+    for (int i = 0; i < c->nnoise_done; i++)
+        if (c->noise_done[i] == im)
+            return;
+    if (c->nnoise_done < (int)(sizeof c->noise_done / sizeof c->noise_done[0]))
+        c->noise_done[c->nnoise_done++] = im;
+    xc_error e;
+    xc_vd_note(&c->vd, xc_check_noise_search(&c->vd.rows, obs, im, ref, RUN_NOISE_SPECTRA, 900, &e), &e);
+    xc_vd_emit(&c->vd);
 }
 
 void run_searches_free(searchrun *runs, int n)

@@ -47,13 +47,51 @@ xc_status xc_check_truth(xc_checks *l, const char *obs, const char *impl, const 
     if (xc_checks_failed_call(l, obs, impl, check, st, &e, "-", &st, err))
         return st;
     char bound[256];
-    snprintf(bound, sizeof bound, "sigma > %g, |dr| <= %g, ||z| - |z_true|| <= %g", o->truth_sigma, o->truth_dr,
-             o->truth_dz);
+    snprintf(bound, sizeof bound, "sigma > %g, |dr| <= %g, %s <= %g", o->truth_sigma, o->truth_dr,
+             o->truth_signed_z ? "|z - z_true|" : "||z| - |z_true||", o->truth_dz);
     xc_check_state s = m.pass ? XC_CHECK_PASS : XC_CHECK_FAIL;
     if (!m.fund.found)
-        return xc_checks_addf(l, obs, impl, check, s, NAN, t->r, bound, err,
+        return xc_checks_addf(l, obs, impl, check, s, NAN, m.r_true, bound, err,
                               "fundamental not found above sigma %g", o->truth_sigma);
-    return xc_checks_addf(l, obs, impl, check, s, m.fund.r, t->r, bound, err,
-                          "sigma %.1f at r %.2f (truth %.2f), z %.1f (truth %.1f); %zu other candidates above %g",
-                          m.fund.sigma, m.fund.r, t->r, m.fund.z, t->z, m.nother, o->truth_sigma);
+    /* the judged quantities: r and z against the truth at the list's T, and
+     * the frequency that made the candidate the fundamental */
+    return xc_checks_addf(l, obs, impl, check, s, m.fund.r, m.r_true, bound, err,
+                          "sigma %.1f at r %.2f (truth %.2f, dr %+.2f), z %.1f (truth %.1f, dz %+.1f), f %.6f Hz; "
+                          "%zu other candidates above %g",
+                          m.fund.sigma, m.fund.r, m.r_true, m.fund.dr, m.fund.z, m.z_true, m.fund.dz, m.fund.f_hz,
+                          m.nother, o->truth_sigma);
+}
+
+xc_status xc_check_cands_rf(xc_checks *l, const char *obs, const char *impl, const xc_candlist *c, double T,
+                            double tol, xc_error *err)
+{
+    const char *check = "r and f_hz agree";
+    if (!c || !(T > 0) || !(tol >= 0))
+        return xc_error_set(err, XC_EINVAL, "r-f check: no list, T %g or tolerance %g", T, tol);
+    double worst = 0;
+    size_t iw = 0, nbad = 0, n = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const xc_cand *k = &c->c[i];
+        if (!isfinite(k->f_hz))
+            continue;
+        n++;
+        double d = fabs(k->r - k->f_hz * T);
+        if (isnan(d))
+            d = INFINITY;
+        nbad += !(d <= tol);
+        if (d > worst) {   /* a failing one is worse than every passing one */
+            worst = d;
+            iw = i;
+        }
+    }
+    char bound[128];
+    snprintf(bound, sizeof bound, "|r - f_hz T| <= %g bins, T %.9g s", tol, T);
+    if (!nbad)
+        return xc_checks_addf(l, obs, impl, check, XC_CHECK_PASS, worst, tol, bound, err,
+                              "%zu candidates with both columns, max |r - f_hz T| %.3g bins", n, worst);
+    const xc_cand *k = &c->c[iw];
+    return xc_checks_addf(l, obs, impl, check, XC_CHECK_FAIL, worst, tol, bound, err,
+                          "%zu of %zu candidates disagree; worst: candidate %zu: r %.2f but f_hz %.9g Hz x T = %.2f "
+                          "bins (r - f_hz T = %+.2f)",
+                          nbad, n, iw + 1, k->r, k->f_hz, k->f_hz * T, k->r - k->f_hz * T);
 }

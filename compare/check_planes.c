@@ -30,9 +30,11 @@ xc_status xc_check_plane(xc_checks *l, const char *obs, const char *impl, const 
         b = res.nranges ? res.r[0].bound : 0.0;
         snprintf(bound, sizeof bound, "|diff| <= %.3g (N*2^-24*max|ref|, range 0)", b);
     }
+    char how[500];
+    xc_cmpresult_describe(&res, a, ref, how, sizeof how);
     st = xc_checks_addf(l, obs, impl, check, res.agree ? XC_CHECK_PASS : XC_CHECK_FAIL, res.max_abs, b, bound, err,
-                        "%llu of %llu samples differ, max |diff| %.3g, rms %.3g", (unsigned long long)res.n_diff,
-                        (unsigned long long)res.n_total, res.max_abs, res.rms);
+                        "%llu of %llu samples differ, max |diff| %.3g, rms %.3g%s", (unsigned long long)res.n_diff,
+                        (unsigned long long)res.n_total, res.max_abs, res.rms, how);
     xc_cmpresult_free(&res);
     return st;
 }

@@ -261,7 +261,9 @@ xc_status xc_cands_match_truth(const xc_candlist *l, const xc_truth *t, const xc
     /* truth r, z taken to the list's T: r = f T, z = fdot T^2 */
     double scale = (t->T > 0 && Tl > 0) ? Tl / t->T : 1.0;
     double rt = t->have_rz ? t->r * scale : (Tl > 0 ? t->f0_hz * Tl : NAN);
-    double zt = t->have_rz ? fabs(t->z) * scale * scale : 0.0;
+    double zt = t->have_rz ? t->z * scale * scale : 0.0;
+    m->r_true = rt;
+    m->z_true = zt;
     for (size_t i = 0; i < l->n; i++) {
         const xc_cand *c = &l->c[i];
         if (!(c->sigma > o->truth_sigma))
@@ -292,7 +294,8 @@ xc_status xc_cands_match_truth(const xc_candlist *l, const xc_truth *t, const xc
         double k = best_sub ? 1.0 / best_n : best_n;
         double ft = t->f0_hz * k;
         xc_detection *d = best_n == 1 ? &m->fund : best_sub ? &m->sub : &m->harm;
-        consider(d, i, c, best_n, c->r - rt * k, fabs(c->z) - zt * k, f / ft - 1);
+        double dz = o->truth_signed_z ? c->z - zt * k : fabs(c->z) - fabs(zt) * k;
+        consider(d, i, c, best_n, c->r - rt * k, dz, f / ft - 1);
     }
     int any = m->fund.found || m->harm.found || m->sub.found;
     m->pass = o->fundamental ? m->fund.found : any;

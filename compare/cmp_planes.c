@@ -97,44 +97,59 @@ static double n_terms(const xc_cmpside *a, const xc_cmpside *b, int ds)
     return n > 0 ? (double)n * ds : 0;
 }
 
-/* Finite maximum of one plane, first occurrence in (range, trial, t) order. */
+/* Mean and standard deviation of a row's finite samples, and its largest
+ * finite sample at *tmax; 0 when the row has none. */
+static int row_stats(const float *row, size_t n, double *mean, double *sd, double *vmax, size_t *tmax)
+{
+    double sum = 0, sum2 = 0;
+    size_t m = 0;
+    *vmax = -INFINITY;
+    for (size_t t = 0; t < n; t++)
+        if (isfinite(row[t])) {
+            sum += row[t];
+            m++;
+            if (row[t] > *vmax) {
+                *vmax = row[t];
+                *tmax = t;
+            }
+        }
+    if (!m)
+        return 0;
+    *mean = sum / (double)m;
+    for (size_t t = 0; t < n; t++)
+        if (isfinite(row[t]))
+            sum2 += (row[t] - *mean) * (row[t] - *mean);
+    *sd = sqrt(sum2 / (double)m);
+    return 1;
+}
+
+/* The peak of one plane by S/N: each trial's largest sample against that
+ * trial's own mean and standard deviation, so that ranges of other
+ * downsampling (whose sums are larger) compete on the same footing; ties,
+ * and planes of flat rows only, by value, first occurrence in (range,
+ * trial, t) order. */
 static void find_peak(const xc_cmpside *s, xc_cmppeak *p)
 {
     memset(p, 0, sizeof *p);
-    double best = -INFINITY;
     for (int k = 0; k < s->plane->nranges; k++) {
         const xc_planerange *pr = &s->plane->r[k];
         for (size_t j = 0; j < pr->ndm; j++) {
-            const float *row = pr->data + j * pr->nsamp;
-            for (size_t t = 0; t < pr->nsamp; t++)
-                if (isfinite(row[t]) && row[t] > best) {
-                    best = row[t];
-                    p->found = 1;
-                    p->range = k;
-                    p->idm = j;
-                    p->t = t;
-                }
+            double mean, sd, v;
+            size_t t = 0;
+            if (!row_stats(pr->data + j * pr->nsamp, pr->nsamp, &mean, &sd, &v, &t))
+                continue;
+            double snr = sd > 0 ? (v - mean) / sd : 0;
+            if (p->found && !(snr > p->snr || (snr == p->snr && v > p->value)))
+                continue;
+            p->found = 1;
+            p->range = k;
+            p->idm = j;
+            p->t = t;
+            p->value = v;
+            p->snr = snr;
+            p->dm = s->plan->r[k].dms[j];
         }
     }
-    if (!p->found)
-        return;
-    const xc_planerange *pr = &s->plane->r[p->range];
-    const float *row = pr->data + p->idm * pr->nsamp;
-    double sum = 0, sum2 = 0;
-    size_t n = 0;
-    for (size_t t = 0; t < pr->nsamp; t++)
-        if (isfinite(row[t])) {
-            sum += row[t];
-            n++;
-        }
-    double mean = sum / (double)n;
-    for (size_t t = 0; t < pr->nsamp; t++)
-        if (isfinite(row[t]))
-            sum2 += (row[t] - mean) * (row[t] - mean);
-    double sd = sqrt(sum2 / (double)n);
-    p->dm = s->plan->r[p->range].dms[p->idm];
-    p->value = best;
-    p->snr = sd > 0 ? (best - mean) / sd : 0;
 }
 
 /* Nearest trial to dm over all ranges; the first one on a tie. */

@@ -201,23 +201,95 @@ static xc_status case_noise_mean(const xc_accel_searcher *impl, const xc_conform
     return st;
 }
 
-xc_status xc_conform_accel(const xc_accel_searcher *impl, const xc_accel_searcher *ref, const xc_conform_opts *o,
-                           xc_conform_report *rep, xc_error *err)
+/* noise/sigma0: nsp pure-noise spectra searched at sigma 0 (every
+ * candidate the search's own selection keeps, most of them borderline),
+ * each list against the reference's one for one: a threshold, rounding or
+ * local-maximum decision taken otherwise changes the list.  One row. */
+static xc_status case_noise_lists(const xc_accel_searcher *impl, const xc_accel_searcher *ref, size_t nsp,
+                                  uint64_t seed, int threads, xc_conform_report *rep, xc_error *err)
+{
+    double tol = class_tol(&impl->impl);
+    size_t total = 0;
+    char obs[256] = "", first[300] = "";
+    int ok = 1;
+    xc_status st = XC_OK;
+    for (size_t k = 0; k < nsp && !st; k++) {
+        xc_spectrum sp;
+        tones_spectrum(&sp, 4001, seed + k, 0);
+        if (!sp.data)
+            return xc_error_set(err, XC_ENOMEM, "conformance: out of memory");
+        xc_accel_opts ao;
+        xc_accel_opts_default(&ao);
+        ao.zmax = 16;
+        ao.numharm = 4;
+        ao.rlo = 10;
+        ao.sigma = 0;
+        ao.normwidth = 32;
+        ao.threads = threads;
+        xc_candlist a, b;
+        xc_error e1;
+        xc_status s1 = run(impl, &sp, &ao, &a, &e1);
+        st = run(ref, &sp, &ao, &b, err);
+        if (!st && s1) {
+            snprintf(first, sizeof first, "spectrum %zu: error: %.200s", k, e1.msg);
+            ok = 0;
+        } else if (!st) {
+            total += b.n;
+            if (!lists_agree(&a, &b, tol, obs, sizeof obs) && ok) {
+                snprintf(first, sizeof first, "spectrum %zu: %.230s", k, obs);
+                ok = 0;
+            }
+        }
+        if (!s1)
+            xc_candlist_free(&a);
+        if (!st)
+            xc_candlist_free(&b);
+        xc_spectrum_free(&sp);
+    }
+    if (st)
+        return st;
+    char exp[256], tl[192];
+    snprintf(exp, sizeof exp, "the reference's %zu candidates of %zu pure-noise spectra at sigma 0, one for one", total,
+             nsp);
+    snprintf(tl, sizeof tl, "%s", tol > 0 ? "same r/z/w/numharm; power and sigma relative (class value)" : "bit for bit");
+    if (ok)
+        snprintf(obs, sizeof obs, "%zu candidates, the same", total);
+    return add(rep, ok, "noise/sigma0", ok ? obs : first, exp, tl, err);
+}
+
+static xc_status check_pair(const xc_accel_searcher *impl, const xc_accel_searcher *ref, xc_conform_report *rep,
+                            xc_error *err)
 {
     if (!impl || !ref || !impl->plane || !ref->plane)
         return xc_error_set(err, XC_EINVAL, "conformance: two accel searchers with a plane stage are needed");
     char why[256];
     if (!xc_impl_available(&impl->impl, why, sizeof why) || !xc_impl_available(&ref->impl, why, sizeof why))
         return xc_error_set(err, XC_EUNAVAIL, "conformance: %s", why);
+    snprintf(rep->impl, sizeof rep->impl, "%s", impl->impl.name);
+    snprintf(rep->ref, sizeof rep->ref, "%s", ref->impl.name);
+    return XC_OK;
+}
+
+xc_status xc_conform_accel_noise(const xc_accel_searcher *impl, const xc_accel_searcher *ref, size_t nsp,
+                                 uint64_t seed, xc_conform_report *rep, xc_error *err)
+{
+    xc_status st = check_pair(impl, ref, rep, err);
+    return st ? st : case_noise_lists(impl, ref, nsp, seed, 0, rep, err);
+}
+
+xc_status xc_conform_accel(const xc_accel_searcher *impl, const xc_accel_searcher *ref, const xc_conform_opts *o,
+                           xc_conform_report *rep, xc_error *err)
+{
+    xc_status st = check_pair(impl, ref, rep, err);
+    if (st)
+        return st;
     xc_conform_opts d;
     if (!o) {
         xc_conform_opts_default(&d);
         o = &d;
     }
-    snprintf(rep->impl, sizeof rep->impl, "%s", impl->impl.name);
-    snprintf(rep->ref, sizeof rep->ref, "%s", ref->impl.name);
     int pass;
-    xc_status st = xc_conform_check_class(&impl->impl, rep, &pass, err);
+    st = xc_conform_check_class(&impl->impl, rep, &pass, err);
     double tol = class_tol(&impl->impl);
     if (!st)
         st = case_delta(impl, tol, rep, err);
@@ -279,5 +351,8 @@ xc_status xc_conform_accel(const xc_accel_searcher *impl, const xc_accel_searche
     }
     if (!st)
         st = case_noise_mean(impl, o, rep, err);
+    if (!st && o->noise_spectra > 0)
+        st = case_noise_lists(impl, ref, (size_t)(o->noise_spectra < 4 ? o->noise_spectra : 4), o->seed + 900,
+                              o->threads, rep, err);
     return st;
 }

@@ -318,6 +318,70 @@ static void peaks_case(ctx *c, const char *name, size_t nsp, size_t nbins, uint6
     add(c, ok, name, obs, exp, c->tol);
 }
 
+/* ---- pure noise at sigma 0 ------------------------------------------------------ */
+
+/* Pure noise at sigma 0: the threshold of a boxcar is the power whose
+ * single-trial p is 0.5/ntrials.  With every z, 8 stages and short
+ * normalisation blocks (64 bins: the MAD's scale error, about 15% per
+ * block, lets the blocks it underestimates cross often) each 2048-bin
+ * spectrum has about two thousand boxcars above their thresholds, in runs
+ * along the starts and widths, a few hundredths of them within 2^-10 of it;
+ * one R-block per start (chunkwidth 1) keeps every one as a raw peak, and
+ * the local-maximum mode about one in ten. */
+static xc_psopts noise_opts(const ctx *c)
+{
+    xc_psopts no;
+    xc_psopts_default(&no);
+    no.zmax = 30, no.numharm = 8, no.zstep = 1, no.sigma = 0, no.normwidth = 64;
+    no.rblock = 1, no.chunkwidth = 1;
+    return opts_of(c, &no);
+}
+
+/* The raw peaks of nsp pure-noise spectra (seeds seed...) in both peak
+ * modes, against the reference's: two rows. */
+static void noise_peaks(ctx *c, size_t nsp, uint64_t seed)
+{
+    xc_psopts no = noise_opts(c);
+    peaks_case(c, "raw-peaks/noise-sigma0-every-box", nsp, 2048, seed, 0, &no);
+    no.rblock = 0;
+    if (!c->st)
+        peaks_case(c, "raw-peaks/noise-sigma0-local-max", nsp, 2048, seed, 0, &no);
+}
+
+/* The implementation's class and its words (ctx's rtol and tol). */
+static void class_of(ctx *c)
+{
+    xc_tolerance t = c->impl->impl.tol;
+    c->rtol = t.kind == XC_TOL_EXACT ? 0 : t.value;
+    if (c->rtol)
+        snprintf(c->tol, sizeof c->tol, "%s %g: same candidates/peaks, power, sigma and ln p within %g relative",
+                 xc_tol_kind_name(t.kind), t.value, t.value);
+    else
+        snprintf(c->tol, sizeof c->tol, "%s: bit for bit", xc_tol_kind_name(t.kind));
+}
+
+static int usable(const xc_searcher *impl, const xc_searcher *ref)
+{
+    return impl && ref && impl->powers && impl->peaks && ref->powers && ref->peaks &&
+           impl->impl.family == XC_FAMILY_PULSCAN && ref->impl.family == XC_FAMILY_PULSCAN;
+}
+
+xc_status xc_conform_searcher_noise(const xc_searcher *impl, const xc_searcher *ref, size_t nsp, uint64_t seed,
+                                    xc_conform_report *rep, xc_error *err)
+{
+    if (!usable(impl, ref))
+        return xc_error_set(err, XC_EINVAL, "conformance: two searchers with both stages are needed");
+    xc_status st = xc_conform_check_pair(&impl->impl, &ref->impl, rep, err);
+    if (st)
+        return st;
+    xc_conform_opts o;
+    xc_conform_opts_default(&o);
+    ctx c = {impl, ref, &o, rep, 0, "", err, XC_OK};
+    class_of(&c);
+    noise_peaks(&c, nsp, seed);
+    return c.st;
+}
+
 /* ---- the entry point ---------------------------------------------------------- */
 
 /* Three of the test fixtures' configurations (tests/xc_fixture.c): both peak
@@ -347,20 +411,13 @@ xc_status xc_conform_searcher(const xc_searcher *impl, const xc_searcher *ref, c
         xc_conform_opts_default(&def);
         o = &def;
     }
-    if (!impl || !ref || !impl->powers || !impl->peaks || !ref->powers || !ref->peaks ||
-        impl->impl.family != XC_FAMILY_PULSCAN || ref->impl.family != XC_FAMILY_PULSCAN)
+    if (!usable(impl, ref))
         return xc_error_set(err, XC_EINVAL, "conformance: two searchers with both stages are needed");
     xc_status st = xc_conform_check_pair(&impl->impl, &ref->impl, rep, err);
     if (st)
         return st;
     ctx c = {impl, ref, o, rep, 0, "", err, XC_OK};
-    xc_tolerance t = impl->impl.tol;
-    c.rtol = t.kind == XC_TOL_EXACT ? 0 : t.value;
-    if (c.rtol)
-        snprintf(c.tol, sizeof c.tol, "%s %g: same candidates/peaks, power, sigma and ln p within %g relative",
-                 xc_tol_kind_name(t.kind), t.value, t.value);
-    else
-        snprintf(c.tol, sizeof c.tol, "%s: bit for bit", xc_tol_kind_name(t.kind));
+    class_of(&c);
     int pass;
     c.st = xc_conform_check_class(&impl->impl, rep, &pass, err);
 
@@ -387,25 +444,11 @@ xc_status xc_conform_searcher(const xc_searcher *impl, const xc_searcher *ref, c
     if (!c.st)
         noise_stats(&c);
 
-    /* Pure noise at sigma 0: the threshold of a boxcar is the power whose
-     * single-trial p is 0.5/ntrials.  With every z, 8 stages and short
-     * normalisation blocks (64 bins: the MAD's scale error, about 15% per
-     * block, lets the blocks it underestimates cross often) each 2048-bin
-     * spectrum has about two thousand boxcars above their thresholds, in
-     * runs along the starts and widths, a few hundredths of them within
-     * 2^-10 of it; one R-block per start (chunkwidth 1) keeps every one as
-     * a raw peak, and the local-maximum mode about one in ten. */
-    xc_psopts no;
-    xc_psopts_default(&no);
-    no.zmax = 30, no.numharm = 8, no.zstep = 1, no.sigma = 0, no.normwidth = 64;
-    no.rblock = 1, no.chunkwidth = 1;
-    no = opts_of(&c, &no);
     size_t nsp = o->noise_spectra > 0 ? (size_t)o->noise_spectra : 0;
     if (!c.st && nsp)
-        peaks_case(&c, "raw-peaks/noise-sigma0-every-box", nsp, 2048, o->seed + 900, 0, &no);
-    no.rblock = 0;
-    if (!c.st && nsp)
-        peaks_case(&c, "raw-peaks/noise-sigma0-local-max", nsp, 2048, o->seed + 900, 0, &no);
+        noise_peaks(&c, nsp, o->seed + 900);
+    xc_psopts no = noise_opts(&c);
+    no.rblock = 0;   /* the candidates of the local-maximum mode */
     for (size_t k = 0; k < 4 && k < nsp && !c.st; k++) {
         xc_spectrum sp;
         if ((c.st = spectrum(&sp, 2048, o->seed + 900 + k, 0, 0.3, 5.0, err))) {

@@ -17,6 +17,7 @@
 #define XC_CHECKS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "compare/xc_cmpcands.h"
 #include "compare/xc_compare.h"
@@ -170,10 +171,33 @@ xc_status xc_check_cands(xc_checks *l, const char *obs, const char *impl, const 
                          const xc_candlist *ref, const xc_cmpcands_opts *o, xc_error *err);
 
 /* "recovers truth r, z": xc_cands_match_truth(c, t, o) passes (set
- * o->fundamental, truth_dr, truth_dz for the rule).  observed is the r of the
- * fundamental detection (NaN when none), expected the true r.  XC_ENOMEM. */
+ * o->fundamental, truth_dr, truth_dz, truth_signed_z for the rule).  observed
+ * is the r of the fundamental detection (NaN when none), expected the true r
+ * at the list's T; the message gives both errors and the frequency.  XC_ENOMEM. */
 xc_status xc_check_truth(xc_checks *l, const char *obs, const char *impl, const xc_candlist *c,
                          const xc_truth *t, const xc_cmpcands_opts *o, xc_error *err);
+
+/* "r and f_hz agree": every candidate with a finite f_hz has |r - f_hz T| <=
+ * tol bins at the observation length T the caller knows (tol: the columns'
+ * rounding), so that a list cannot be judged by one column while the other is
+ * wrong.  observed the largest |r - f_hz T|,
+ * expected tol; the message names the worst candidate.  XC_EINVAL for no list,
+ * T <= 0 or tol < 0. */
+xc_status xc_check_cands_rf(xc_checks *l, const char *obs, const char *impl, const xc_candlist *c, double T,
+                            double tol, xc_error *err);
+
+/* ---- borderline decisions (compare/check_noise.c) --------------------------- */
+
+/* "pure noise at sigma 0 vs reference": a searcher (Pulscan or accel family)
+ * and its family's reference on nsp pure-noise spectra (seeds seed...)
+ * searched at sigma 0, where most of what is kept sits at its threshold:
+ * the raw peaks (Pulscan) or candidate lists (accel) one for one, by the
+ * implementation's class (xc_conform_searcher_noise, xc_conform_accel_noise).
+ * A screen, rounding or selection that decides one borderline case otherwise
+ * fails.  observed the failing cases, expected 0; the message names the
+ * first difference.  XC_EINVAL for searchers of two families. */
+xc_status xc_check_noise_search(xc_checks *l, const char *obs, const xc_impl *impl, const xc_impl *ref, size_t nsp,
+                                uint64_t seed, xc_error *err);
 
 /* ---- the accel search (compare/check_accel.c) ------------------------------ */
 

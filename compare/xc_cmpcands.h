@@ -50,7 +50,8 @@ typedef struct {
     int maxharm;          /* harmonics and subharmonics up to this n (default 16) */
     int fundamental;      /* 1: the truth verdict needs a fundamental detection (default 0) */
     double truth_dr;      /* > 0: the fundamental detection's |r error| must be <= this (default: none) */
-    double truth_dz;      /* > 0: the fundamental detection's ||z| error| must be <= this (default: none) */
+    double truth_dz;      /* > 0: the fundamental detection's z error must be <= this (default: none) */
+    int truth_signed_z;   /* 1: that z error is z - z_true (a matched filter knows the drift's sign); 0: |z| - |z_true| */
     double dw;            /* jerk searches: |wA - wB| <= dw (default 20, PRESTO's w step; w = 0 elsewhere) */
 } xc_cmpcands_opts;
 
@@ -93,7 +94,7 @@ typedef struct {
     int n;                /* 1 fundamental; n for n*f0 (harmonic) or f0/n (subharmonic) */
     double sigma, r, z, f_hz;
     double dr;            /* r - r_true*n (or r_true/n), r_true taken to the list's T */
-    double dz;            /* |z| - |z_true|*n (or /n) */
+    double dz;            /* |z| - |z_true|*n (or /n); z - z_true*n with truth_signed_z */
     double df_rel;        /* f / (f0 n) - 1 (or f n / f0 - 1) */
     size_t count;         /* candidates above truth_sigma in this class */
 } xc_detection;
@@ -102,6 +103,7 @@ typedef struct {
     xc_detection fund, harm, sub;
     size_t nabove;        /* candidates above truth_sigma */
     size_t nother;        /* of those, neither f0 nor a (sub)harmonic: false positives */
+    double r_true, z_true; /* the truth's r and z at the list's T, as the errors were taken (z signed) */
     int pass;             /* the verdict (options fundamental, truth_dr, truth_dz) */
 } xc_truthmatch;
 

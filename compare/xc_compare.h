@@ -16,7 +16,9 @@
  *
  * Besides the verdict the result holds what a person needs to see where planes
  * differ: max absolute / relative / RMS difference, the count and the first
- * differing sample, each plane's peak with its S/N, and the percentage
+ * differing sample, each plane's peak (the sample of highest S/N, each
+ * trial against its own mean and standard deviation, so that a downsampled
+ * range's larger sums do not win by size) with its S/N, and the percentage
  * difference along one DM trial as in the AstroAccelerate paper (Novotny et al.
  * 2023, figures 13-14): 100 * (a - b) / max|b| over that trial's row. */
 #ifndef XC_COMPARE_H
@@ -133,6 +135,19 @@ xc_status xc_compare_planes(const xc_cmpside *a, const xc_cmpside *b, const xc_c
 void xc_cmpresult_free(xc_cmpresult *res);
 
 const char *xc_cmpclass_name(xc_cmpclass c);
+
+/* How row a (one DM trial of an output, n samples) differs from the
+ * reference's row b, in words, when simply: a shift, a[t] = b[t + s] within
+ * tol wherever both exist, 1 <= |s| <= maxshift ("the reference's series
+ * shifted by 1 sample: output sample t is reference sample t+1 (its
+ * features come 1 sample early)"); a scale, a = c b within tol ("... times 0.5
+ * (amplitude ratio 0.5)"); else the ratio of the rows' largest |values| when
+ * it is more than 1 % from 1.  "" when none applies. */
+void xc_cmp_describe_row(const float *a, const float *b, size_t n, double tol, int maxshift, char *out, size_t nout);
+/* xc_cmp_describe_row (shifts up to 8 samples, the result's tolerance) for
+ * the first DM trial outside it, as "; DM d (trial j) is ..."; "" when the
+ * planes agree or that trial differs otherwise. */
+void xc_cmpresult_describe(const xc_cmpresult *res, const xc_cmpside *a, const xc_cmpside *b, char *out, size_t nout);
 
 /* Writes the result as a readable text report.  XC_EIO if the stream fails. */
 xc_status xc_cmpresult_print(const xc_cmpresult *res, FILE *fp, xc_error *err);

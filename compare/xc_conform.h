@@ -107,6 +107,14 @@ xc_status xc_conform_dedisperser(const xc_dedisperser *impl, const xc_dedisperse
 xc_status xc_conform_searcher(const xc_searcher *impl, const xc_searcher *ref, const xc_conform_opts *o,
                               xc_conform_report *rep, xc_error *err);
 
+/* The borderline cases alone, as `crosscheck run` and `gate` add them for
+ * every searcher: nsp pure-noise spectra (seeds seed, seed + 1, ...)
+ * searched at sigma 0, their raw peaks against the reference's one for one
+ * (rows raw-peaks/noise-sigma0-every-box and -local-max).  Errors as
+ * xc_conform_searcher's. */
+xc_status xc_conform_searcher_noise(const xc_searcher *impl, const xc_searcher *ref, size_t nsp, uint64_t seed,
+                                    xc_conform_report *rep, xc_error *err);
+
 /* ---- building blocks of the cases, for a user's own cases too ------------ */
 
 /* xorshift64* (state owned by the caller, never 0) and a standard normal

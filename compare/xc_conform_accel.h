@@ -18,7 +18,8 @@ extern "C" {
  * reference's; "cands/<cfg>/<preset>": the candidate lists (same r, z, w,
  * numharm; power and sigma within the class); "threads/<cfg>": the list at 1
  * and 2 threads bit for bit; "noise/mean": the mean normalised power of pure
- * noise at z = 0 is sum |R|^2 within 5 standard errors.  Classes: exact
+ * noise at z = 0 is sum |R|^2 within 5 standard errors; "noise/sigma0": pure
+ * noise searched at sigma 0, the lists one for one (below).  Classes: exact
  * (bit for bit) or relative v.  Errors as xc_conform_searcher's. */
 /* A spectrum of Gaussian noise (xc_conform_rng_gauss, from seed; unnormalised:
  * the search normalises) plus ntones tones {r, z, amplitude}, each the exact
@@ -28,6 +29,14 @@ xc_status xc_conform_tone_spectrum(xc_spectrum *sp, size_t nbins, uint64_t seed,
 
 xc_status xc_conform_accel(const xc_accel_searcher *impl, const xc_accel_searcher *ref, const xc_conform_opts *o,
                            xc_conform_report *rep, xc_error *err);
+
+/* The borderline case alone, as `crosscheck run` and `gate` add it for
+ * every accel searcher: "noise/sigma0", nsp pure-noise spectra of 4001 bins
+ * (seeds seed...) searched at sigma 0 (zmax 16, numharm 4), each list
+ * against the reference's one for one (xc_conform_accel runs it on up to 4
+ * of its noise spectra).  Errors as xc_conform_accel's. */
+xc_status xc_conform_accel_noise(const xc_accel_searcher *impl, const xc_accel_searcher *ref, size_t nsp,
+                                 uint64_t seed, xc_conform_report *rep, xc_error *err);
 
 #ifdef __cplusplus
 }

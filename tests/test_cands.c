@@ -12,6 +12,7 @@
 #include "compare/xc_cmpcands.h"
 #include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"
+#include "compare/xc_checks.h"
 #include "tests/xc_test.h"
 
 /* The research note's test file: N = 2^21 samples of 64 us. */
@@ -539,6 +540,120 @@ XC_TEST(test_truth, "truth")
 
     xc_fx_write_text(path, "{\"pulsar\": null}\n");
     CU_ASSERT_EQUAL(xc_truth_read(&t, path, 0, &err), XC_EFORMAT);
+    xc_candlist_free(&l);
+}
+
+/* ---- truth matching at its edges ---------------------------------------------
+
+   f0 = 8 Hz, T = 128 s: r_true = 1024, z_true = -8, and every edge below a
+   binary fraction, so that "at the tolerance" is exact in doubles. */
+
+/* One candidate (r, z, sigma; f_hz = r / T unless f >= 0) against the truth
+ * under o: the verdict, the match in *m. */
+static int truth_one(double r, double z, double sigma, double f, const xc_cmpcands_opts *o, xc_truthmatch *m)
+{
+    const double T = 128;
+    xc_truth t = {.f0_hz = 8, .r = 1024, .z = -8, .T = T, .have_rz = 1, .w = NAN, .snr_folded = NAN};
+    xc_candlist l;
+    xc_candlist_init(&l);
+    xc_cand c = mk(r, z, 1, 100, sigma, T);
+    if (f >= 0)
+        c.f_hz = f;
+    add_cand(&l, c);
+    l.T = T;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_cands_match_truth(&l, &t, o, m, &err), XC_OK);
+    xc_candlist_free(&l);
+    return m->pass;
+}
+
+/* The gate's rule: the fundamental, r within 2 bins, z within 4. */
+static xc_cmpcands_opts gate_rule(int signed_z)
+{
+    xc_cmpcands_opts o;
+    xc_cmpcands_opts_init(&o);
+    o.fundamental = 1;
+    o.truth_dr = 2;
+    o.truth_dz = 4;
+    o.truth_signed_z = signed_z;
+    return o;
+}
+
+XC_TEST(test_truth_edges, "truth matching at each tolerance's edge: r, signed and unsigned z, frequency, sigma")
+{
+    xc_cmpcands_opts o = gate_rule(0);
+    xc_truthmatch m;
+    /* r: 2 bins off passes, 2 + 1/16 fails (doubling the tolerance would pass it) */
+    CU_ASSERT_TRUE(truth_one(1026, -8, 10, -1, &o, &m));
+    XC_ASSERT_NEAR(m.fund.dr, 2, 0);
+    CU_ASSERT_FALSE(truth_one(1026.0625, -8, 10, -1, &o, &m));
+    CU_ASSERT_FALSE(truth_one(1021.9375, -8, 10, -1, &o, &m));
+    XC_ASSERT_NEAR(m.fund.dr, -2.0625, 0);
+    /* |z| (a boxcar): ||z| - 8| <= 4; the sign is not looked at */
+    CU_ASSERT_TRUE(truth_one(1024, 12, 10, -1, &o, &m));
+    CU_ASSERT_FALSE(truth_one(1024, 12.0625, 10, -1, &o, &m));
+    CU_ASSERT_TRUE(truth_one(1024, 8, 10, -1, &o, &m));
+    XC_ASSERT_NEAR(m.z_true, -8, 0);
+    /* signed z (a matched filter): z - (-8) within 4; z 8 is 16 off */
+    o.truth_signed_z = 1;
+    CU_ASSERT_TRUE(truth_one(1024, -4, 10, -1, &o, &m));
+    XC_ASSERT_NEAR(m.fund.dz, 4, 0);
+    CU_ASSERT_FALSE(truth_one(1024, -3.9375, 10, -1, &o, &m));
+    CU_ASSERT_TRUE(truth_one(1024, -12, 10, -1, &o, &m));
+    CU_ASSERT_FALSE(truth_one(1024, 8, 10, -1, &o, &m));
+    XC_ASSERT_NEAR(m.fund.dz, 16, 0);
+    o.truth_signed_z = 0;
+    /* the frequency window: f0 (1 + 2^-7) is the fundamental at ftol
+     * 2^-7; 2^-10 Hz more is not (nor a harmonic): not found */
+    o.ftol = 0x1p-7;
+    o.truth_dr = 0;   /* the frequency alone */
+    CU_ASSERT_TRUE(truth_one(1024, -8, 10, 8.0625, &o, &m));
+    XC_ASSERT_NEAR(m.fund.df_rel, 0x1p-7, 0);
+    CU_ASSERT_FALSE(truth_one(1024, -8, 10, 8.0625 + 0x1p-10, &o, &m));
+    CU_ASSERT_FALSE(m.fund.found);
+    XC_ASSERT_NEAR(m.nother, 1, 0);
+    /* the fundamental class is decided by f_hz, and r judged on its own:
+     * r 30 bins off with f right fails on r */
+    o.ftol = 0.01;
+    o.truth_dr = 2;
+    CU_ASSERT_FALSE(truth_one(1054, -8, 10, 8, &o, &m));
+    CU_ASSERT_TRUE(m.fund.found);
+    XC_ASSERT_NEAR(m.fund.dr, 30, 0);
+    /* sigma: above truth_sigma (6) strictly */
+    CU_ASSERT_FALSE(truth_one(1024, -8, 6, -1, &o, &m));
+    CU_ASSERT_TRUE(truth_one(1024, -8, 6.0625, -1, &o, &m));
+}
+
+XC_TEST(test_truth_row, "the truth row prints the judged r, z and errors; r and f_hz agree at the edge")
+{
+    const double T = 128;
+    xc_truth t = {.f0_hz = 8, .r = 1024, .z = -8, .T = T, .have_rz = 1, .w = NAN, .snr_folded = NAN};
+    xc_candlist l;
+    xc_candlist_init(&l);
+    add_cand(&l, mk(1026.0625, -4, 1, 100, 10, T));
+    l.T = T;
+    xc_cmpcands_opts o = gate_rule(1);
+    xc_checks rows;
+    xc_checks_init(&rows);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_check_truth(&rows, "psr", "x", &l, &t, &o, &err), XC_OK);
+    CU_ASSERT_EQUAL(rows.row[0].state, XC_CHECK_FAIL);
+    XC_ASSERT_NEAR(rows.row[0].observed, 1026.0625, 0);
+    XC_ASSERT_NEAR(rows.row[0].expected, 1024, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rows.row[0].measured, "at r 1026.06 (truth 1024.00, dr +2.06), z -4.0 (truth -8.0, "
+                                                        "dz +4.0)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(rows.row[0].bound, "|dr| <= 2, |z - z_true| <= 4"));
+    /* r and f_hz: 1/8 bin apart passes at tolerance 1/8, 3/16 fails */
+    l.c[0].f_hz = (l.c[0].r - 0.125) / T;
+    CU_ASSERT_EQUAL_FATAL(xc_check_cands_rf(&rows, "psr", "x", &l, T, 0.125, &err), XC_OK);
+    CU_ASSERT_EQUAL(rows.row[1].state, XC_CHECK_PASS);
+    XC_ASSERT_NEAR(rows.row[1].observed, 0.125, 1e-9);
+    l.c[0].f_hz = (l.c[0].r - 0.1875) / T;
+    CU_ASSERT_EQUAL_FATAL(xc_check_cands_rf(&rows, "psr", "x", &l, T, 0.125, &err), XC_OK);
+    CU_ASSERT_EQUAL(rows.row[2].state, XC_CHECK_FAIL);
+    XC_ASSERT_NEAR(rows.row[2].observed, 0.1875, 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rows.row[2].measured, "candidate 1: r 1026.06 but f_hz"));
+    xc_checks_free(&rows);
     xc_candlist_free(&l);
 }
 

@@ -11,6 +11,8 @@
 #include "compare/xc_checks.h"
 #include "compare/xc_runspec.h"
 #include "core/base/xc_nbits.h"
+#include "core/search/xc_search.h"
+#include "optimized/xc_impls.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -256,6 +258,42 @@ XC_TEST(test_pulse_weak, "pulse: weaker than promised fails")
     fp_free(&a);
 }
 
+/* The pulse check at its edges: the truth one DM step from the found peak
+ * passes, 1 % of a step more fails; the found S/N 9.9 % from the promised
+ * passes, 10.1 % fails (either side).  The row's observed is the judged DM. */
+XC_TEST(test_pulse_edges, "pulse: at the edges of one DM step and 10 % of S/N")
+{
+    fplane a;
+    fp_make(&a, 3);
+    xc_pulse_truth t;
+    xc_pulse_truth_init(&t, 0, PULSE_T0 * TSAMP, PULSE_ROW, PULSE_W * TSAMP, PULSE_A, TSAMP);
+    xc_pulsefind f;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_recover_pulse(&a.pl, &a.plan, TSAMP, t.t_s, t.width_s, t.window_s, &f, &err), XC_OK);
+    const struct {
+        double dm, snr_div;
+        xc_check_state s;
+    } cs[] = {
+        {f.dm + f.dm_step, 1, XC_CHECK_PASS},        {f.dm + 1.01 * f.dm_step, 1, XC_CHECK_FAIL},
+        {f.dm - f.dm_step, 1, XC_CHECK_PASS},        {f.dm - 1.01 * f.dm_step, 1, XC_CHECK_FAIL},
+        {f.dm, 1.099, XC_CHECK_PASS},                {f.dm, 1.101, XC_CHECK_FAIL},
+        {f.dm, 0.901, XC_CHECK_PASS},                {f.dm, 0.899, XC_CHECK_FAIL},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        xc_pulse_truth ti = t;
+        ti.dm = cs[i].dm;
+        ti.snr_expected = f.snr / cs[i].snr_div;
+        xc_checks l;
+        xc_checks_init(&l);
+        CU_ASSERT_EQUAL_FATAL(xc_check_pulse(&l, "obs", "cpu", &a.pl, &a.plan, TSAMP, &ti, &err), XC_OK);
+        const xc_check_row *r = only_row(&l, cs[i].s);
+        XC_ASSERT_NEAR(r->observed, f.dm, 0);
+        XC_ASSERT_NEAR(r->expected, cs[i].dm, 0);
+        xc_checks_free(&l);
+    }
+    fp_free(&a);
+}
+
 /* ---- lines --------------------------------------------------------------- */
 
 static void line_case(double dm, double f0, xc_check_state s, double observed)
@@ -360,6 +398,8 @@ static void top_case(double f0, xc_check_state s)
     xc_candlist_free(&c);
 }
 
+/* Within one bin (1/T = 0.01 Hz) of f0: 0.0099 Hz off passes, 0.0101 fails. */
+XC_TEST(test_top_edges, "top candidate: at the edge of one bin") { top_case(6.1099, XC_CHECK_PASS); top_case(6.0901, XC_CHECK_PASS); top_case(6.1101, XC_CHECK_FAIL); top_case(6.0899, XC_CHECK_FAIL); }
 XC_TEST(test_top_pass, "top candidate: the pulsar") { top_case(6.1, XC_CHECK_PASS); }
 XC_TEST(test_top_subharmonic_pass, "top candidate: a subharmonic passes") { top_case(12.2, XC_CHECK_PASS); }
 XC_TEST(test_top_wrong_freq, "top candidate: at the wrong frequency fails") { top_case(7.3, XC_CHECK_FAIL); }
@@ -399,6 +439,8 @@ static void truth_case(double r_true, xc_check_state s)
     xc_candlist_free(&c);
 }
 
+/* run's rule: the candidate at r 610 one bin from the truth passes, 1/16 more fails */
+XC_TEST(test_truth_edges, "truth: r at the edge of one bin") { truth_case(611.0, XC_CHECK_PASS); truth_case(608.9375, XC_CHECK_FAIL); }
 XC_TEST(test_truth_pass, "truth: recovered") { truth_case(610.3, XC_CHECK_PASS); }
 XC_TEST(test_truth_wrong_r, "truth: r off by more than a bin fails") { truth_case(614.0, XC_CHECK_FAIL); }
 
@@ -665,3 +707,63 @@ XC_TEST(test_series_equal, "series equal: bit for bit, planted differences fail"
 }
 
 XC_TEST_MAIN("checks")
+
+/* ---- the borderline check: a planted slip in a searcher ---------------------- */
+
+static const xc_searcher *planted_base;
+
+/* The cpu searcher with a planted slip: its raw peaks of stage 1 without
+ * the widest boxcar (width zmax + 1), what a screen whose width loop stops
+ * one short drops.  On a pulsar, whose boxcars are narrow, nothing changes. */
+static xc_status planted_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                               const double *thr, xc_pspeaks *pk, xc_error *err)
+{
+    (void)self;
+    size_t n0 = pk->n, k = n0;
+    xc_status st = planted_base->peaks(planted_base, sp, o, P, thr, pk, err);
+    for (size_t i = n0; i < pk->n; i++)
+        if (!(pk->p[i].numharm == 1 && pk->p[i].width == o->zmax + 1))
+            pk->p[k++] = pk->p[i];
+    pk->n = k;
+    return st;
+}
+
+XC_TEST(test_noise_check, "pure noise at sigma 0: the cpu searchers pass; a dropped borderline boxcar fails")
+{
+    xc_registry *reg = NULL;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_registry_builtin(&reg, &err), XC_OK);
+    const xc_impl *ref = xc_registry_find(reg, XC_FAMILY_PULSCAN, "reference"),
+                  *cpu = xc_registry_find(reg, XC_FAMILY_PULSCAN, "cpu"),
+                  *aref = xc_registry_find(reg, XC_FAMILY_ACCEL, "reference"),
+                  *acpu = xc_registry_find(reg, XC_FAMILY_ACCEL, "cpu");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cpu);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(aref);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(acpu);
+    xc_checks l;
+    xc_checks_init(&l);
+    /* two spectra: each about two thousand raw peaks above threshold */
+    CU_ASSERT_EQUAL_FATAL(xc_check_noise_search(&l, "noise", cpu, ref, 2, 900, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_check_noise_search(&l, "noise", acpu, aref, 2, 900, &err), XC_OK);
+    for (size_t i = 0; i < l.n; i++)
+        if (l.row[i].state != XC_CHECK_PASS)
+            printf("\n  %s %s: %s\n", l.row[i].impl, l.row[i].check, l.row[i].measured);
+    CU_ASSERT_EQUAL(l.nfail, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.row[0].measured, "as the reference's, one for one"));
+    /* the slip: the first spectrum's missing widest boxcar named */
+    planted_base = xc_searcher_of(cpu);
+    xc_searcher bad = *planted_base;
+    bad.peaks = planted_peaks;
+    bad.peaks_in = NULL;
+    bad.impl.name = "cpu-planted";
+    CU_ASSERT_EQUAL_FATAL(xc_check_noise_search(&l, "noise", &bad.impl, ref, 2, 900, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(l.n, 3);
+    CU_ASSERT_EQUAL(l.row[2].state, XC_CHECK_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.row[2].measured, "missing stage 1 width 31"));
+    XC_ASSERT_NEAR(l.row[2].observed, 2, 0);   /* both cases fail: every box and local maxima */
+    /* searchers of two families are no pair */
+    CU_ASSERT_EQUAL(xc_check_noise_search(&l, "noise", cpu, aref, 2, 900, &err), XC_EINVAL);
+    xc_checks_free(&l);
+    xc_registry_destroy(reg);
+}

@@ -182,27 +182,33 @@ XC_TEST(test_identical, "identical planes agree exactly")
     CU_ASSERT_EQUAL(cp.res.max_abs, 0);
     CU_ASSERT_EQUAL(cp.res.rms, 0);
 
-    /* The peak and its S/N, recomputed here from the plane. */
+    /* The peak by S/N (each trial against its own mean and standard
+     * deviation), recomputed here from the plane. */
     int pk = 0;
     size_t pj = 0, pt = 0;
     float best = -1;
+    double snr = -1;
     for (int k = 0; k < cp.f.pl.nranges; k++)
-        for (size_t i = 0; i < cp.f.pl.r[k].ndm * cp.f.pl.r[k].nsamp; i++)
-            if (cp.f.pl.r[k].data[i] > best) {
-                best = cp.f.pl.r[k].data[i];
-                pk = k;
-                pj = i / cp.f.pl.r[k].nsamp;
-                pt = i % cp.f.pl.r[k].nsamp;
+        for (size_t j = 0; j < cp.f.pl.r[k].ndm; j++) {
+            const float *row = cp.f.pl.r[k].data + j * cp.f.pl.r[k].nsamp;
+            size_t ns = cp.f.pl.r[k].nsamp, tm = 0;
+            double m = 0, v = 0;
+            for (size_t t = 0; t < ns; t++) {
+                m += row[t];
+                tm = row[t] > row[tm] ? t : tm;
             }
-    const float *row = cp.f.pl.r[pk].data + pj * cp.f.pl.r[pk].nsamp;
-    size_t ns = cp.f.pl.r[pk].nsamp;
-    double m = 0, v = 0;
-    for (size_t t = 0; t < ns; t++)
-        m += row[t];
-    m /= (double)ns;
-    for (size_t t = 0; t < ns; t++)
-        v += (row[t] - m) * (row[t] - m);
-    double snr = (best - m) / sqrt(v / (double)ns);
+            m /= (double)ns;
+            for (size_t t = 0; t < ns; t++)
+                v += (row[t] - m) * (row[t] - m);
+            double s = (row[tm] - m) / sqrt(v / (double)ns);
+            if (s > snr) {
+                snr = s;
+                best = row[tm];
+                pk = k;
+                pj = j;
+                pt = tm;
+            }
+        }
     CU_ASSERT_TRUE(cp.res.peak_b.found);
     CU_ASSERT_EQUAL(cp.res.peak_b.range, pk);
     CU_ASSERT_EQUAL(cp.res.peak_b.idm, pj);
@@ -527,3 +533,132 @@ XC_TEST(test_files, "planes through files")
 }
 
 XC_TEST_MAIN("compare")
+
+/* ---- the peak of a multi-range plane, and how a trial differs ------------- */
+
+/* Two ranges: range 0 (ds 1) 4 trials x 64 samples of 100 + t % 4, a pulse
+ * of height h0 at trial 2, sample 20; range 1 (ds 2) 4 trials x 32 samples,
+ * its sums of two: 200 + 2 (t % 4), a bump of h1 at trial 1, sample 9. */
+typedef struct {
+    float d0[4 * 64], d1[4 * 32];
+    double dm0[4], dm1[4];
+    xc_planerange r[2];
+    xc_plane pl;
+    xc_dmrange pr[2];
+    xc_dmplan plan;
+    xc_planemeta meta;
+    xc_cmpside side;
+} twoplane;
+
+static void twoplane_make(twoplane *p, float h0, float h1)
+{
+    memset(p, 0, sizeof *p);
+    for (size_t i = 0; i < 4 * 64; i++)
+        p->d0[i] = 100.0f + (float)(i % 4);
+    for (size_t i = 0; i < 4 * 32; i++)
+        p->d1[i] = 200.0f + 2.0f * (float)(i % 4);
+    p->d0[2 * 64 + 20] += h0;
+    p->d1[1 * 32 + 9] += h1;
+    for (int j = 0; j < 4; j++) {
+        p->dm0[j] = 10.0 * j;
+        p->dm1[j] = 40.0 + 20.0 * j;
+    }
+    p->r[0] = (xc_planerange){1, 4, 64, p->d0};
+    p->r[1] = (xc_planerange){2, 4, 32, p->d1};
+    p->pl = (xc_plane){2, p->r};
+    p->pr[0] = (xc_dmrange){0, 40, 10, 1, 4, p->dm0};
+    p->pr[1] = (xc_dmrange){40, 120, 20, 2, 4, p->dm1};
+    p->plan.nranges = 2;
+    p->plan.r = p->pr;
+    p->meta.nbits = 8;
+    p->meta.nchans = p->meta.nchans_used = 16;
+    p->side = (xc_cmpside){"two", &p->pl, &p->meta, &p->plan};
+}
+
+/* S/N of a row's largest sample against the row's mean and deviation. */
+static double row_snr(const float *x, size_t n)
+{
+    double m = 0, v = 0, mx = x[0];
+    for (size_t t = 0; t < n; t++) {
+        m += x[t];
+        mx = fmax(mx, x[t]);
+    }
+    m /= (double)n;
+    for (size_t t = 0; t < n; t++)
+        v += (x[t] - m) * (x[t] - m);
+    return (mx - m) / sqrt(v / (double)n);
+}
+
+XC_TEST(test_peak_by_snr, "a multi-range plane's peak is the trial of highest S/N, not the largest raw value")
+{
+    twoplane p;
+    xc_cmpresult res;
+    xc_error err;
+    /* at the edge: the pulse (S/N 4.68) beats the downsampled range's bump
+     * (S/N 4.61), though the bump's raw 222 is far above the pulse's 108 */
+    twoplane_make(&p, 8.0f, 20.0f);
+    double s0 = row_snr(p.d0 + 2 * 64, 64), s1 = row_snr(p.d1 + 32, 32);
+    CU_ASSERT_EQUAL_FATAL(xc_compare_planes(&p.side, &p.side, NULL, &res, &err), XC_OK);
+    CU_ASSERT_TRUE(s0 > s1);
+    CU_ASSERT_EQUAL(res.peak_b.range, 0);
+    CU_ASSERT_EQUAL(res.peak_b.idm, 2);
+    CU_ASSERT_EQUAL(res.peak_b.t, 20);
+    XC_ASSERT_NEAR(res.peak_b.dm, 20, 0);
+    XC_ASSERT_NEAR(res.peak_b.value, 108, 0);
+    XC_ASSERT_CLOSE(res.peak_b.snr, s0, 1e-12 * s0);
+    /* without -dm the percentage row is the peak's trial */
+    CU_ASSERT_EQUAL(res.dmrow.range, 0);
+    CU_ASSERT_EQUAL(res.dmrow.idm, 2);
+    xc_cmpresult_free(&res);
+    /* just past the edge: the pulse one count lower (S/N 4.16), the bump wins */
+    twoplane_make(&p, 7.0f, 20.0f);
+    s0 = row_snr(p.d0 + 2 * 64, 64);
+    s1 = row_snr(p.d1 + 32, 32);
+    CU_ASSERT_EQUAL_FATAL(xc_compare_planes(&p.side, &p.side, NULL, &res, &err), XC_OK);
+    CU_ASSERT_TRUE(s1 > s0);
+    CU_ASSERT_EQUAL(res.peak_b.range, 1);
+    CU_ASSERT_EQUAL(res.peak_b.idm, 1);
+    CU_ASSERT_EQUAL(res.peak_b.t, 9);
+    XC_ASSERT_CLOSE(res.peak_b.snr, s1, 1e-12 * s1);
+    xc_cmpresult_free(&res);
+}
+
+XC_TEST(test_describe_row, "a differing trial described: shift by s samples (8 found, 9 not), scale, amplitude")
+{
+    enum { N = 64 };
+    float b[N], a[N];
+    char out[400];
+    for (int t = 0; t < N; t++)
+        b[t] = (float)((t * 37) % 23);
+    /* one sample late: a[t] = b[t - 1] */
+    for (int t = 1; t < N; t++)
+        a[t] = b[t - 1];
+    a[0] = 99;
+    xc_cmp_describe_row(a, b, N, 0, 8, out, sizeof out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "shifted by 1 sample: output sample t is reference sample t-1 (its features "
+                                       "come 1 sample late)"));
+    /* 8 samples early: found with maxshift 8, not with 7 */
+    for (int t = 0; t + 8 < N; t++)
+        a[t] = b[t + 8];
+    xc_cmp_describe_row(a, b, N, 0, 8, out, sizeof out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "shifted by 8 samples: output sample t is reference sample t+8"));
+    xc_cmp_describe_row(a, b, N, 0, 7, out, sizeof out);
+    CU_ASSERT_PTR_NULL(strstr(out, "shifted"));
+    /* within the tolerance the shift is still one; a difference above it is not */
+    for (int t = 1; t < N; t++)
+        a[t] = b[t - 1] + 0.25f;
+    xc_cmp_describe_row(a, b, N, 0.25, 8, out, sizeof out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "shifted by 1 sample"));
+    xc_cmp_describe_row(a, b, N, 0.24, 8, out, sizeof out);
+    CU_ASSERT_PTR_NULL(strstr(out, "shifted"));
+    /* scaled by 0.5: the ratio named */
+    for (int t = 0; t < N; t++)
+        a[t] = 0.5f * b[t];
+    xc_cmp_describe_row(a, b, N, 0, 8, out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "the reference's series times 0.5 (amplitude ratio 0.5)");
+    /* otherwise different, with the largest value 2 % high: the ratio of the maxima */
+    for (int t = 0; t < N; t++)
+        a[t] = b[t] + (float)(t % 3);
+    xc_cmp_describe_row(a, b, N, 0, 8, out, sizeof out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "amplitude ratio max|output| / max|reference| 1.0"));
+}

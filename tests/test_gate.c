@@ -5,6 +5,7 @@
  * script docs/ci.md shows (scripts/ci-gate-example.sh). */
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,7 +322,7 @@ XC_TEST_IF(test_gate_search, "gate search -cmd: candidates against truth and the
         printf("\n%s\n", buf);
     CU_ASSERT_EQUAL(rc, 0);
     xc_fx_slurp_into(j, xml, sizeof xml);
-    XC_ASSERT_NEAR(junit_count(xml, "tests"), 2, 0);
+    XC_ASSERT_NEAR(junit_count(xml, "tests"), 3, 0);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     /* accelsearch's own file format, read by name */
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate search -cmd \"'%s' accel -i {fft} -impl cpu -zmax {zmax} -numharm "
@@ -368,7 +369,13 @@ XC_TEST_IF(test_docs_ci_example, "docs/ci.md's gate script, as the document show
    right on the clean cases and the slips caught, each named, on the others:
      shift    trial 1's series starts one sample late
      short    npy: the last trial left out; dat, tim: trial 2 one sample short
-     wrongdm  trial 1's file named with its DM + 0.01 (dat, tim) */
+     wrongdm  trial 1's file named with its DM + 0.01 (dat, tim)
+     shiftall every trial's series starts one sample late
+     lateall  every trial's features one sample late (its series starts one early)
+     half     every sample times 0.5
+     plusone  trial 1, sample 5 one count high
+     ulp      trial 1, sample 5 one float step (ulp) high: far inside the
+              float-summation bound, a difference only bit for bit sees */
 static char self[PATH_MAX];
 
 static int as_tool(int argc, char **argv)
@@ -378,7 +385,7 @@ static int as_tool(int argc, char **argv)
         return 2;
     }
     const char *fmt = argv[0], *plane = argv[1], *out = argv[2], *cs = argv[3];
-    int shift = 0, cut = 0, wrongdm = 0;
+    int shift = 0, cut = 0, wrongdm = 0, plusone = 0, ulp = 0, shiftall = 0, lateall = 0, half = 0;
     for (int i = 4; i < argc; i++) {
         const char *eq = strchr(argv[i], '=');
         size_t k = eq ? (size_t)(eq - argv[i]) : 0;
@@ -387,6 +394,11 @@ static int as_tool(int argc, char **argv)
         shift |= !strcmp(eq + 1, "shift");
         cut |= !strcmp(eq + 1, "short");
         wrongdm |= !strcmp(eq + 1, "wrongdm");
+        plusone |= !strcmp(eq + 1, "plusone");
+        ulp |= !strcmp(eq + 1, "ulp");
+        shiftall |= !strcmp(eq + 1, "shiftall");
+        half |= !strcmp(eq + 1, "half");
+        lateall |= !strcmp(eq + 1, "lateall");
     }
     int npy = !strcmp(fmt, "npy"), dat = !strcmp(fmt, "dat");
     if (!npy && !dat && strcmp(fmt, "tim")) {
@@ -404,6 +416,16 @@ static int as_tool(int argc, char **argv)
     const xc_dmrange *dr = &pf.plan.r[0];
     if (shift && r->ndm > 1 && r->nsamp > 1)
         memmove(r->data + r->nsamp, r->data + r->nsamp + 1, (r->nsamp - 1) * sizeof(float));
+    for (size_t d = 0; shiftall && r->nsamp > 1 && d < r->ndm; d++)
+        memmove(r->data + d * r->nsamp, r->data + d * r->nsamp + 1, (r->nsamp - 1) * sizeof(float));
+    for (size_t d = 0; lateall && r->nsamp > 1 && d < r->ndm; d++)
+        memmove(r->data + d * r->nsamp + 1, r->data + d * r->nsamp, (r->nsamp - 1) * sizeof(float));
+    for (size_t i = 0; half && i < r->ndm * r->nsamp; i++)
+        r->data[i] *= 0.5f;
+    if ((plusone || ulp) && r->ndm > 1 && r->nsamp > 5) {
+        float *x = r->data + r->nsamp + 5;
+        *x = plusone ? *x + 1.0f : nextafterf(*x, INFINITY);
+    }
     int rc = 0;
     char path[PATH_MAX + 64] = "";
     if (npy) {
@@ -458,17 +480,22 @@ static int as_tool(int argc, char **argv)
 /* The quick tier with this program as the tool writing fmt, planting the
  * defects ("C=DEFECT ...", "" for none): the gate's exit status; its output
  * in buf, its JUnit file in xml. */
-static int gate_format(const char *fmt, const char *defects)
+static int gate_format_class(const char *fmt, const char *defects, const char *cls)
 {
     const char *j = xc_fx_tmp("fmt.xml");
     remove(j);
     int rc = sh(buf, sizeof buf,
                 "'%s' gate dedisperse -cmd \"'%s' dedisperse -i {in} -o {out}.p -impl cpu -dmplan "
                 "{dm_lo}:{dm_end}:{dm_step}:1 -quiet && '%s' --as-tool %s {out}.p.json {out} {case} %s\" -format %s "
-                "-tier quick -junit '%s' -quiet",
-                bin, bin, self, fmt, defects, fmt, j);
+                "-tier quick -junit '%s' -quiet %s",
+                bin, bin, self, fmt, defects, fmt, j, cls);
     xc_fx_slurp_into(j, xml, sizeof xml);
     return rc;
+}
+
+static int gate_format(const char *fmt, const char *defects)
+{
+    return gate_format_class(fmt, defects, "");
 }
 
 /* The clean run: exit 0, every quick check (9) a pass. */
@@ -556,6 +583,86 @@ XC_TEST_IF(test_gate_cmd_tim, "gate -cmd -format tim: .tim per trial read and pa
            skip_no_bin)
 {
     gate_cmd_format(2);
+}
+
+/* The quick search tier with crosscheck's accel search as the tool, its CSV
+ * passed through awk: column col becomes col * mul + add.  The gate's exit
+ * status; its output in buf, its JUnit file in xml. */
+static int gate_search_edit(int col, double mul, double add)
+{
+    const char *script = xc_fx_tmp("edit-col.sh"), *j = xc_fx_tmp("search-edit.xml");
+    xc_fx_write_text(script, "awk -F, -v c=\"$3\" -v m=\"$4\" -v d=\"$5\" 'BEGIN{OFS=\",\"} NR==1{print;next} "
+                             "{$c=$c*m+d; print}' \"$1\" > \"$2\"\n");
+    remove(j);
+    int rc = sh(buf, sizeof buf, "'%s' gate search -cmd \"'%s' accel -i {fft} -impl cpu -zmax {zmax} -numharm "
+                "{numharm} -o {out}.raw.csv && sh '%s' {out}.raw.csv {out}.csv %d %g %g\" -tier quick -junit '%s' "
+                "-quiet", bin, bin, script, col, mul, add, j);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    return rc;
+}
+
+XC_TEST_IF(test_gate_search_judged_columns, "gate search: r judged as printed (r shifted with f right fails) and z signed",
+           skip_no_bin)
+{
+    /* the tool's CSV unchanged: every check passes (the judged r and z printed) */
+    CU_ASSERT_EQUAL(gate_search_edit(1, 1, 0), 0);
+    expect_case("accel-psr: recovers truth r, z", 0, "at r 2299.00 (truth 2299.16, dr -0.16), z -2.0 (truth -2.6");
+    expect_case("accel-psr: r and f_hz agree", 0, "max |r - f_hz T| 0 bins");
+    /* r shifted by 30 bins, its frequency column left right: the columns
+     * disagree, and the truth, judged on r, fails on the r it prints */
+    CU_ASSERT_EQUAL(gate_search_edit(1, 1, 30), 1);
+    expect_case("accel-psr: r and f_hz agree", 1, "candidate 1: r 2329.00 but f_hz 136.976736 Hz x T = 2299.00 bins");
+    expect_case("accel-psr: recovers truth r, z", 1, "at r 2329.00 (truth 2299.16, dr +29.84)");
+    /* r by 2.2 bins: dr 2.04, just beyond the truth's 2; the columns disagree */
+    CU_ASSERT_EQUAL(gate_search_edit(1, 1, 2.2), 1);
+    expect_case("accel-psr: recovers truth r, z", 1, "dr +2.04)");
+    expect_case("accel-psr: r and f_hz agree", 1, "(r - f_hz T = +2.20)");
+    /* the sign of z flipped (a matched filter knows it): z 2.0 against the
+     * truth's -2.6 is 4.6 off, beyond 4 */
+    CU_ASSERT_EQUAL(gate_search_edit(3, -1, 0), 1);
+    expect_case("accel-psr: recovers truth r, z", 1, "z 2.0 (truth -2.6, dz +4.6)");
+    expect_case("accel-psr: r and f_hz agree", 0, NULL);
+}
+
+XC_TEST_IF(test_gate_exact_class, "gate dedisperse -exact: one count or one ulp off in one sample fails; -float "
+           "passes the ulp", skip_no_bin)
+{
+    /* 8bit-64ch one count high, 4bit-42ch one ulp high, in trial 1, sample 5 */
+    const char *defects = "8bit-64ch=plusone 4bit-42ch=ulp";
+    CU_ASSERT_EQUAL(gate_format_class("npy", defects, "-exact"), 1);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 3, 0);
+    expect_case("8bit-64ch: plane vs reference", 1, "1 of 441400 samples differ in 1 DM trials; first at DM 2 (trial 1), "
+                "sample 5: 8495, reference 8494");
+    expect_case("8bit-64ch: plane vs reference", 1, "bit for bit");
+    expect_case("8bit-64ch: plane vs reference", 1, "largest |diff| 1 at DM 2");
+    expect_case("4bit-42ch: plane vs reference", 1, "1 of 446480 samples differ");
+    expect_case("4bit-42ch: plane vs reference", 1, "bit for bit");
+    /* -exact is bit for bit on float input too, where the tool (cpu) sums
+     * in another order than the reference */
+    expect_case("float32-48ch: plane vs reference", 1, "bit for bit");
+    expect_case("impulses-64ch: plane vs reference", 0, "max |diff| 0 (bound: bit for bit)");
+    /* The float-summation bound (-cmd's default class) is a fraction of a
+     * count here: the count still fails, the ulp passes, which is why the
+     * exact class must never be judged by it. */
+    CU_ASSERT_EQUAL(gate_format_class("npy", defects, ""), 1);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 1, 0);
+    expect_case("8bit-64ch: plane vs reference", 1, "largest |diff| 1 at DM 2, sample 5 (bound: |diff| &lt;= 0.0558 ");
+    expect_case("4bit-42ch: plane vs reference", 0, "max |diff| 3.05e-05 (bound: |diff| &lt;= 0.00138 ");
+}
+
+XC_TEST_IF(test_gate_dd_messages, "gate dedisperse: a late output is named as a shift; a scaled one by its "
+           "amplitude ratio", skip_no_bin)
+{
+    CU_ASSERT_EQUAL(gate_format("npy", "8bit-64ch=half impulses-64ch=lateall"), 1);
+    expect_case("8bit-64ch: plane vs reference", 1, "DM 0 (trial 0) is the reference&apos;s series times 0.5 "
+                "(amplitude ratio 0.5)");
+    expect_case("impulses-64ch: plane vs reference", 1, "is the reference&apos;s series shifted by 1 sample: output "
+                "sample t is reference sample t-1 (its features come 1 sample late)");
+    /* the shift named, not a peak at the window's first sample */
+    expect_case("impulses-64ch: lone-channel impulses", 1, "the reference puts its impulse at sample 271 (delay 0 "
+                "samples), the output&apos;s trial is the reference&apos;s series shifted by 1 sample: output sample "
+                "t is reference sample t-1 (its features come 1 sample late)");
+    expect_case("4bit-42ch: plane vs reference", 0, NULL);
 }
 
 int main(int argc, char **argv)

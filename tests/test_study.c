@@ -24,6 +24,7 @@
 
 #include "optimized/cpu/xc_cpu.h"
 #include "optimized/xc_impls.h"
+#include "study/study_internal.h"
 #include "study/xc_study.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -490,6 +491,18 @@ XC_TEST(test_filterbank_path, "filterbank_path")
 /* The baseline's own threshold ("sigma": the paper's Fig 2 removed pulsars a
  * zmax-0 search finds above 2 sigma): its rows are judged at that threshold,
  * and it removes at least the pulsars the 6-sigma rule would. */
+/* Moves from's rows to the end of to (from left empty). */
+static void rows_move(xc_study_rows *to, xc_study_rows *from)
+{
+    xc_study_row *r = realloc(to->r, (to->n + from->n) * sizeof *r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    memcpy(r + to->n, from->r, from->n * sizeof *r);
+    to->r = r;
+    to->n += from->n;
+    to->cap = to->n;
+    from->n = 0;
+}
+
 XC_TEST(test_baseline_sigma, "baseline_sigma")
 {
     static const char body[] = "\"population\": {\"spec\": \"pop-planted.json\", \"n\": 16, \"seed\": 5},"
@@ -500,12 +513,15 @@ XC_TEST(test_baseline_sigma, "baseline_sigma")
         load_two(&a, &b, "study-base2.json", "{%s, \"sigma\": 2}}", "study-base6.json", "{%s}}", body);
     XC_ASSERT_NEAR(a.base_sigma, 2, 0);
     XC_ASSERT_NEAR(b.base_sigma, 6, 0);
-    int rem2 = 0, rem6 = 0, between = 0;
+    int rem2 = 0, rem6 = 0, between = 0, kept = 0, kept_det = 0;
+    xc_study_rows all = {0};
     for (uint64_t id = 0; id < 16; id++) {
         xc_study_rows ra = {0}, rb = {0};
         rows_two(&a, &b, id, &ra, &rb);
         CU_ASSERT_EQUAL_FATAL(ra.n, 2);
         const xc_study_row *ba = &ra.r[1], *bb = &rb.r[1];   /* the baseline's rows */
+        kept += !ba->detected;
+        kept_det += !ba->detected && ra.r[0].detected;
         /* the same search: a detection at 6 is one at 2 */
         if (bb->detected)
             CU_ASSERT_EQUAL(ba->detected, 1);
@@ -515,11 +531,31 @@ XC_TEST(test_baseline_sigma, "baseline_sigma")
         }
         rem2 += ba->detected;
         rem6 += bb->detected;
+        rows_move(&all, &ra);
         xc_study_rows_free(&ra);
         xc_study_rows_free(&rb);
     }
     printf("\n  removed at 2 sigma %d, at 6 sigma %d; detected between 2 and 6 sigma: %d", rem2, rem6, between);
     XC_ASSERT_NEAR((double)(rem2 - rem6), (double)between, 0);
+    /* The rates score only the pulsars the baseline left: pulscan's n, its
+     * detections and the count removed, against the rows recounted here
+     * (the baseline must remove some, or this tests nothing). */
+    XC_ASSERT_ABOVE(rem2, 0);
+    xc_study_table t;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_study_rows_sort(&all, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_study_table_make(&a, &all, 0, 1, &t, &err), XC_OK);
+    const xc_study_rate *r = &t.rate[xc_study_search_index(&a, 0, 0)];
+    XC_ASSERT_NEAR((double)r->n_removed, rem2, 0);
+    XC_ASSERT_NEAR((double)r->n, kept, 0);
+    XC_ASSERT_NEAR((double)r->detected, kept_det, 0);
+    XC_ASSERT_NEAR(r->rate, (double)kept_det / kept, 1e-15);
+    /* the baseline's own rate is over every pulsar */
+    const xc_study_rate *rb = &t.rate[xc_study_search_index(&a, 1, 0)];
+    XC_ASSERT_NEAR((double)rb->n, 16, 0);
+    XC_ASSERT_NEAR((double)rb->detected, rem2, 0);
+    xc_study_table_free(&t);
+    xc_study_rows_free(&all);
     free_two(&a, &b, reg);
 }
 
