@@ -21,7 +21,9 @@ int xc_cmd_fft(int argc, char **argv)
         .about = "Forward real FFT of a PRESTO time series, written exactly as PRESTO's realfft does:\n"
                  "Y.fft holds N/2 complex float32 pairs, unnormalised, X_k = sum_j x_j exp(-2 pi i j k/N),\n"
                  "with the DC term in the real slot and the Nyquist term in the imaginary slot of bin 0.\n"
-                 "Y.inf is X.inf with only the file name changed.  N must be even and equal X.inf's N.\n"};
+                 "Y.inf is X.inf with only the file name changed.  N must be even and equal X.inf's N:\n"
+                 "an odd N is refused (exit 2), as realfft refuses it, not dropped or padded; PRESTO's\n"
+                 "prepdata/prepsubband, and synth -dedispersed and population -dedispersed, write even N.\n"};
     const char *in = NULL, *out = NULL;
     xc_fft_precision prec = XC_FFT_SINGLE;
     const xc_opt opts[] = {
