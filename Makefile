@@ -145,7 +145,7 @@ PLUGIN_DEF_crash := -DPLANTED_CRASH
 PLUGIN_DEF_hang := -DPLANTED_HANG
 PLUGIN_DEF_abi := -DPLANTED_ABI
 
-.PHONY: all deps test test-only test-large run study bench sanitize install install-check clean gpu-check fuzz fuzz-deps fuzz-build plugins
+.PHONY: all deps test test-only test-readme-long test-large run study bench sanitize install install-check clean gpu-check fuzz fuzz-deps fuzz-build plugins
 all: $(BIN)/crosscheck libcrosscheck.a $(TEST_BIN) $(FUZZ_REPLAY) $(PLUGINS)
 
 plugins: $(PLUGINS)
@@ -230,6 +230,12 @@ $(BIN)/tests/test_cliview: tests/test_cliview.c $(TEST_HARNESS) $(CLIA) $(LIBA)
 # builds its CI script's plugin with the staged pkg-config (XC_STAGE).
 test-only: $(BIN)/crosscheck $(TEST_BIN) $(FUZZ_REPLAY) $(PLUGINS) install-check
 	$(Q)XC_STAGE=$(abspath $(STAGE)) NVCC=$(NVCC) sh tests/run.sh $(BIN)
+
+# The README's ```sh long examples (`make study`, the benchmarks): minutes,
+# not in `make test`, which runs its plain ```sh ones (tests/test_readme.c).
+test-readme-long: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN)/crosscheck plugins
+	$(Q)sh scripts/readme-examples.sh -long -bin $(BIN)
 
 # Inputs past 2^31 samples (tests/large.sh): not in `make test`.
 test-large: deps

@@ -73,7 +73,9 @@ const xc_cmd xc_commands[] = {
      "Forward real FFT of a PRESTO time series, written exactly as PRESTO's realfft does:\n"
      "Y.fft holds N/2 complex float32 pairs, unnormalised, X_k = sum_j x_j exp(-2 pi i j k/N),\n"
      "with the DC term in the real slot and the Nyquist term in the imaginary slot of bin 0.\n"
-     "Y.inf is X.inf with only the file name changed.  N must be even and equal X.inf's N.\n"},
+     "Y.inf is X.inf with only the file name changed.  N must be even and equal X.inf's N:\n"
+     "an odd N is refused (exit 2), as realfft refuses it, not dropped or padded; PRESTO's\n"
+     "prepdata/prepsubband, and synth -dedispersed and population -dedispersed, write even N.\n"},
     {"pulscan", xc_cmd_pulscan, "Pulscan boxcar acceleration search of a PRESTO .fft -> candidates (CSV)",
      "-i X.fft [-o FILE] [-impl reference|cpu|gpu] [options]",
      "The Pulscan boxcar acceleration search (White et al. 2024) of a PRESTO .fft (N/2 complex float32,\n"

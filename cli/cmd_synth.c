@@ -268,7 +268,8 @@ int xc_cmd_synth(const xc_cmd *self, int argc, char **argv)
         XC_OPT_STR("o", &c.out, .arg = "FILE", .help = "output filterbank (required); written atomically"),
         XC_OPT_FLAG("dedispersed", &c.dedisp,
                     .help = "write FILE's stem .dat + .inf (PRESTO) instead: the series that\n"
-                            "dedispersing the filterbank at the true DM would give"),
+                            "dedispersing the filterbank at the true DM would give, to an\n"
+                            "even length (as PRESTO's prepsubband; what fft takes)"),
         XC_OPT_STR("truth", &c.truth, .arg = "FILE.json",
                    .help = "truth file (default: FILE with .fil/.dat replaced by .truth.json)"),
         XC_OPT_STR("spec", &c.spec, .arg = "FILE.json",

@@ -409,21 +409,25 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
                          st->dedisperser->name, de.msg);
             goto done;
         }
-        /* the series must be the one the truth describes */
+        /* the series must be the one the truth describes: the dedisperser's
+         * nsamp - max_delay samples, of which the truth, as synth -dedispersed
+         * writes, keeps an even count (the last odd one dropped) */
         const uint64_t want = t.nsamp_dedispersed;
-        if (want && want != n) {
+        if (want && want != (n & ~(uint64_t)1)) {
             e = xc_error_set(err, XC_EINVAL, "pulsar %llu: %s gave %llu samples, the truth describes %llu",
                              (unsigned long long)id, st->dedisperser->name, (unsigned long long)n,
                              (unsigned long long)want);
             goto done;
         }
+        n = want ? want : n;
     } else if ((e = xc_synth_dedispersed_series(&p, label, &x, &n, &t, err))) {
         goto done;
     }
     if ((e = check_truth(&t, id, err)))
         goto done;
-    /* realfft needs an even length: an odd series loses its last sample, and
-     * the truth is taken to the shorter T (r ~ T, z ~ T^2, w ~ T^3). */
+    /* realfft needs an even length: an odd series (from a truth without
+     * nsamp_dedispersed) loses its last sample, and the truth is taken to the
+     * shorter T (r ~ T, z ~ T^2, w ~ T^3). */
     uint64_t nf = n & ~(uint64_t)1;
     if (nf < 4) {
         e = xc_error_set(err, XC_EINVAL, "pulsar %llu: %llu samples: too short to search", (unsigned long long)id,

@@ -87,8 +87,16 @@ typedef xc_status (*dd_sink)(void *ctx, uint64_t j0, const float *x, size_t n, u
 
 /* What the series holds: the delays D (nchans) a dedisperser of p's
  * convention uses at the pulsar's DM (the first pulse's when there is no
- * pulsar), the nsamp - max_delay samples they leave, and the statistics of
- * the noise and the signal in the output units. */
+ * pulsar), the nsamp - max_delay samples they leave rounded down to an even
+ * count, and the statistics of the noise and the signal in the output units.
+ *
+ * Even, because PRESTO's realfft refuses an odd N ("arrays lengths must be
+ * evenly divisible by 2", src/fastffts.c) and PRESTO's own writers of
+ * dedispersed series, prepdata and prepsubband, always write an even length
+ * (choose_good_N, src/misc_utils.c).  Where the sweep leaves an odd count
+ * the last complete sample is dropped, not padded as prepsubband pads: every
+ * written sample then holds signal and noise, and T = N * tsamp in the truth
+ * is the series' own length. */
 static xc_status dd_info(const xc_synth_params *p, int32_t *D, xc_dedisp_info *info, xc_error *err)
 {
     const int nch = p->nchans;
@@ -103,12 +111,14 @@ static xc_status dd_info(const xc_synth_params *p, int32_t *D, xc_dedisp_info *i
     for (int c = 0; c < nch; c++)
         maxd = D[c] > maxd ? D[c] : maxd;
     const uint64_t nsamp = xc_synth_nsamp(p);
-    if ((uint64_t)maxd >= nsamp)
-        return xc_error_set(err, XC_EINVAL, "tobs_s (-tobs) = %.15g: %llu samples, not more than the %lld-sample "
-                            "dispersion sweep at DM %.15g", p->tobs, (unsigned long long)nsamp, (long long)maxd, dm);
+    if ((uint64_t)maxd + 2 > nsamp)
+        return xc_error_set(err, XC_EINVAL, "tobs_s (-tobs) = %.15g: %llu samples, fewer than 2 more than the "
+                            "%lld-sample dispersion sweep at DM %.15g", p->tobs, (unsigned long long)nsamp,
+                            (long long)maxd, dm);
+    const uint64_t nout = (nsamp - (uint64_t)maxd) & ~(uint64_t)1;
     double lmean, lrms, lgain;
     xc_synth_level_stats(p->noise ? p->nbits : 32, &lmean, &lrms, &lgain);
-    *info = (xc_dedisp_info){dm, nsamp - (uint64_t)maxd, maxd, nch * lmean, sqrt((double)nch) * lrms, lgain};
+    *info = (xc_dedisp_info){dm, nout, maxd, nch * lmean, sqrt((double)nch) * lrms, lgain};
     return XC_OK;
 }
 

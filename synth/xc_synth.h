@@ -188,8 +188,10 @@ xc_status xc_synth_write(const xc_synth_params *p, const char *path, const char 
 /* The fast path: writes `stem`.dat and `stem`.inf (PRESTO) holding what
  * dedispersing the filterbank xc_synth_write would write, at the pulsar's DM
  * (the first pulse's when there is no pulsar), with the convention's rounded
- * delays and scaling, would give: nsamp - max_delay samples, each the channel
- * sum of the quantised values.  The noise of that sum is drawn directly as
+ * delays and scaling, would give: nsamp - max_delay samples rounded down to
+ * an even count (PRESTO's realfft takes only even N, and prepdata and
+ * prepsubband write even lengths), each the channel sum of the quantised
+ * values.  The noise of that sum is drawn directly as
  * N(nchans*mean, nchans*var) of the quantised levels (its own Philox stream);
  * the signal is each channel's pulse, with its smearing and its residual
  * delay after rounding, times the quantiser's small-signal gain.  The truth
@@ -206,7 +208,7 @@ xc_status xc_synth_dedispersed_series(const xc_synth_params *p, const char *labe
 
 /* The truth of that series without making it: what a dedisperser of the
  * filterbank at the pulsar's DM (one trial, the convention's delays) gives
- * describes the same nsamp - max_delay samples (truth->nsamp_dedispersed). */
+ * describes the same even count of samples (truth->nsamp_dedispersed). */
 xc_status xc_synth_dedispersed_truth(const xc_synth_params *p, const char *label, xc_truth *t, xc_error *err);
 
 /* Streams the filterbank's data bytes (no header) to `sink` chunk by chunk:

@@ -651,7 +651,7 @@ XC_TEST_IF(test_command, "command", skip_no_data)
     snprintf(out, sizeof out, "%s/none.csv", tmp);
     snprintf(args, sizeof args, "accel -i '%s/missing.fft' -zmax 0 -numharm 1 -o '%s'", tmp, out);
     CU_ASSERT_EQUAL(cli(args, e, sizeof e), 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(e, "missing.inf"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "missing.fft"));
     snprintf(args, sizeof args, "accel -i '%s' -zmax 0 -numharm 3 -o '%s'", fft, out);
     CU_ASSERT_EQUAL(cli(args, e, sizeof e), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(e, "-numharm: 3"));

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "core/io/xc_fft.h"
+#include "core/search/xc_spectrum.h"
 #include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -234,6 +235,24 @@ XC_TEST(test_inf_mismatch, "inf_mismatch")
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 10"));
 }
 
+XC_TEST(test_missing_fft_named, "missing_fft_named")
+{
+    /* An odd-length .dat and its .inf, which fft refused: the searches'
+     * reader names the missing .fft, not the .inf's odd N it would read
+     * next. */
+    char base[512], fft[600];
+    xc_fx_tmp_path(base, sizeof base, "nofft7");
+    snprintf(fft, sizeof fft, "%s.fft", base);
+    write_series(base, 7, 7);
+    xc_spectrum sp;
+    xc_error err;
+    xc_error_clear(&err);
+    CU_ASSERT_EQUAL(xc_spectrum_load(&sp, fft, &err), XC_EIO);
+    if (!strstr(err.msg, fft) || strstr(err.msg, ".inf"))
+        printf("\n    message \"%s\": expected it to name %s and no .inf ", err.msg, fft);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, fft));
+    CU_ASSERT_PTR_NULL(strstr(err.msg, ".inf"));
+}
 
 static int skip_no_bin(char *why, size_t n)
 {

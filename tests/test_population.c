@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/io/xc_fft.h"
+#include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"
 #include "synth/xc_population.h"
 #include "synth/xc_synth.h"
@@ -294,6 +296,26 @@ XC_TEST(test_population_dedispersed, "population_dedispersed")
     CU_ASSERT_PTR_NOT_NULL(json_object_get(t, "dedispersed"));
     CU_ASSERT(json_real_value(json_object_get(t, "r")) > 0);
     json_decref(t);
+    /* each series is what fft takes: an even N, the truth's nsamp (exact) */
+    for (int k = 40; k < 42; k++) {
+        char dat[600], out[600];
+        snprintf(dat, sizeof dat, "%s/psr%06d.dat", D, k);
+        snprintf(p, sizeof p, "%s/psr%06d.truth.json", D, k);
+        snprintf(out, sizeof out, "%s/psr%06d_spec", D, k);
+        float *x;
+        size_t n = 1;
+        CU_ASSERT_EQUAL_FATAL(xc_dat_read(dat, &x, &n, &err), XC_OK);
+        free(x);
+        json_t *tk = json_load_file(p, 0, &je);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(tk);
+        json_int_t nt = json_integer_value(json_object_get(tk, "nsamp"));
+        json_decref(tk);
+        if (n % 2 || (json_int_t)n != nt)
+            printf("\n    %s: N = %zu, truth nsamp %lld: expected an even N equal to it ", dat, n, (long long)nt);
+        CU_ASSERT_EQUAL(n % 2, 0);
+        CU_ASSERT_EQUAL((json_int_t)n, nt);
+        CU_ASSERT_EQUAL(xc_fft_file(dat, out, XC_FFT_SINGLE, &err), XC_OK);
+    }
     /* a filterbank run in the same place does not take the .dat checkpoints as its own */
     o.dedispersed = 0;
     CU_ASSERT_EQUAL_FATAL(xc_population_run(&s, 2, 5, D, &o, &err), XC_OK);

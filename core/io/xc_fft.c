@@ -222,7 +222,8 @@ xc_status xc_fft_file(const char *in_dat, const char *out_base, xc_fft_precision
         return st;
     if (n == 0 || n % 2) {
         st = xc_error_set(err, XC_EINVAL,
-                          "%s: N = %zu samples is odd or zero: PRESTO's realfft needs an even N",
+                          "%s: N = %zu samples is odd or zero: PRESTO's realfft needs an even N > 0 "
+                          "(write an even length, as PRESTO's prepdata and prepsubband do)",
                           in_dat, n);
         goto out;
     }

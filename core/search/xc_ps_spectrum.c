@@ -27,6 +27,10 @@ xc_status xc_spectrum_load(xc_spectrum *sp, const char *fftpath, xc_error *err)
     if (len < 4 || strcmp(fftpath + len - 4, ".fft"))
         return xc_error_set(err, XC_EINVAL, "%s: the name must end in .fft (its .inf is found beside it)",
                             fftpath);
+    /* the .fft itself first, so that a missing one is named, not its .inf */
+    struct stat sb;
+    if (stat(fftpath, &sb))
+        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", fftpath, strerror(errno));
     char *inf_path = malloc(len + 1);
     if (!inf_path)
         return xc_error_set(err, XC_ENOMEM, "%s: out of memory", fftpath);
@@ -60,7 +64,6 @@ xc_status xc_spectrum_load(xc_spectrum *sp, const char *fftpath, xc_error *err)
     }
     free(inf_path);
     size_t N = (size_t)inf.n;
-    struct stat sb;
     if (stat(fftpath, &sb))
         return xc_error_set(err, XC_EIO, "%s: cannot stat: %s", fftpath, strerror(errno));
     if ((unsigned long long)sb.st_size != (unsigned long long)N * sizeof(float))
