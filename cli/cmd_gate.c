@@ -289,6 +289,9 @@ int xc_cmd_gate(int argc, char **argv)
         return xc_cli_failf(spec->cmd, "-family is gate search's");
     if (!dd && g.cls != GATE_CLASS_DEFAULT)
         return xc_cli_failf(spec->cmd, "-exact, -float and -approx are gate dedisperse's");
+    if ((g.junit && (rc = xc_cli_writable(spec->cmd, "-junit", g.junit))) ||
+        (g.json && (rc = xc_cli_writable(spec->cmd, "-json", g.json))))
+        return rc;
     if ((rc = choose_impl(&g, dd, spec->cmd)) || (rc = make_work(&g, work, spec->cmd)))
         return rc;
     g.vd.lines = g.quiet ? NULL : stderr;
