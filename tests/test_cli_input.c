@@ -1,5 +1,6 @@
 /* The crosscheck program refusing bad input before any work: exit 2 and a
  * message naming the option (or file) and the value. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +123,93 @@ XC_TEST(test_dedisperse_nsub_over_nchans, "dedisperse: -nsub above the channel c
     CU_ASSERT_EQUAL(runf(err, sizeof err, "dedisperse -quiet -i '%s/sigpyproc3/tutorial.fil' -o '%s/ns' -impl subband "
                          "-nsub 1000 -dmplan 0:10:1", xc_test_datasets(), xc_test_tmpdir()), 2);
     assert_has(err, "nsub (-nsub) = 1000");
+}
+
+/* Copies file a to b with the 4 or 8 bytes at offset replaced by the float
+ * (or double) v. */
+static void copy_poked(const char *a, const char *b, long offset, double v, int dbl)
+{
+    FILE *in = fopen(a, "rb"), *out = fopen(b, "wb");
+    CU_ASSERT_FATAL(in && out);
+    int c;
+    long at = 0;
+    unsigned char buf[8];
+    float f = (float)v;
+    memcpy(buf, dbl ? (const void *)&v : (const void *)&f, dbl ? 8 : 4);
+    while ((c = fgetc(in)) != EOF) {
+        if (at >= offset && at < offset + (dbl ? 8 : 4))
+            c = buf[at - offset];
+        fputc(c, out);
+        at++;
+    }
+    fclose(in);
+    fclose(out);
+}
+
+XC_TEST(test_nonfinite_inputs, "fft, accel, dedisperse: infinite/NaN values named with file and place")
+{
+    char err[4096], s[700], p[700], q[700];
+    const char *t = xc_test_tmpdir();
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "synth -quiet -tobs 0.5 -nchans 64 -dedispersed -dm 10 -o '%s/nf'", t), 0);
+    snprintf(s, sizeof s, "%s/nf.dat", t);
+    snprintf(p, sizeof p, "%s/inf1.dat", t);
+    copy_poked(s, p, 7 * 4, INFINITY, 0);
+    snprintf(q, sizeof q, "cp '%s/nf.inf' '%s/inf1.inf'", t, t);
+    CU_ASSERT_EQUAL_FATAL(system(q), 0);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "fft -i '%s' -o '%s/inf1'", p, t), 2);
+    assert_has(err, "inf1.dat: sample 7 is inf");
+    /* a spectrum with a NaN: the file, the bin and no doubled "accel: accel:" */
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "fft -i '%s' -o '%s/nf'", s, t), 0);
+    snprintf(s, sizeof s, "%s/nf.fft", t);
+    snprintf(p, sizeof p, "%s/nan1.fft", t);
+    copy_poked(s, p, 5 * 8, NAN, 0);
+    snprintf(q, sizeof q, "cp '%s/nf.inf' '%s/nan1.inf'", t, t);
+    CU_ASSERT_EQUAL_FATAL(system(q), 0);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "accel -i '%s' -zmax 10 -numharm 2", p), 2);
+    assert_has(err, "nan1.fft: bin 5 real part is nan");
+    CU_ASSERT_PTR_NULL(strstr(err, "accel: accel:"));
+    /* a filterbank whose fch1 is NaN */
+    CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "synth -quiet -tobs 0.2 -nchans 64 -o '%s/nf.fil'", t), 0);
+    snprintf(s, sizeof s, "%s/nf.fil", t);
+    snprintf(p, sizeof p, "%s/nanf.fil", t);
+    FILE *fp = fopen(s, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    char head[512];
+    size_t n = fread(head, 1, sizeof head, fp);
+    fclose(fp);
+    long at = -1;
+    for (size_t i = 0; i + 4 <= n && at < 0; i++)
+        if (!memcmp(head + i, "fch1", 4))
+            at = (long)i + 4;
+    CU_ASSERT_FATAL(at > 0);
+    copy_poked(s, p, at, NAN, 1);
+    CU_ASSERT_EQUAL(runf(err, sizeof err, "dedisperse -quiet -i '%s' -o '%s/nn' -impl reference -dmplan 0:10:1", p, t), 2);
+    assert_has(err, "nanf.fil: fch1: nan is not finite");
+}
+
+XC_TEST(test_version, "--version prints the Makefile's XC_VERSION and exits 0")
+{
+    char want[64] = "", line[256], out[256] = "";
+    FILE *mk = fopen("Makefile", "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mk);
+    while (fgets(line, sizeof line, mk))
+        if (sscanf(line, "XC_VERSION := %63s", want) == 1)
+            break;
+    fclose(mk);
+    CU_ASSERT_FATAL(*want);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s --version", xc_fx_bin());
+    FILE *p = popen(cmd, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    if (!fgets(out, sizeof out, p))
+        out[0] = '\0';
+    int rc = pclose(p);
+    CU_ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    char expect[128];
+    snprintf(expect, sizeof expect, "crosscheck %s\n", want);
+    if (strcmp(out, expect))
+        fprintf(stderr, "\n  got '%s', expected '%s'\n", out, expect);
+    CU_ASSERT_STRING_EQUAL(out, expect);
 }
 
 XC_TEST_MAIN("cli_input")
