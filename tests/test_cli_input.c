@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include "optimized/gpu/xc_gpu.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
@@ -211,5 +213,36 @@ XC_TEST(test_version, "--version prints the Makefile's XC_VERSION and exits 0")
         fprintf(stderr, "\n  got '%s', expected '%s'\n", out, expect);
     CU_ASSERT_STRING_EQUAL(out, expect);
 }
+
+#ifdef XC_HAVE_CUDA
+/* Runs only where no NVIDIA kernel driver is loaded (no GPU here). */
+static int skip_has_driver(char *why, size_t n)
+{
+    if (access("/proc/driver/nvidia/version", F_OK) != 0)
+        return 0;
+    snprintf(why, n, "an NVIDIA driver is loaded: the no-device message is not what this machine gives");
+    return 1;
+}
+
+XC_TEST_IF(test_gpu_no_device_reason, "no GPU: list and the GPU skips say no CUDA-capable device", skip_has_driver)
+{
+    char why[256] = "";
+    CU_ASSERT_EQUAL(xc_gpu_available(why, sizeof why), 0);
+    assert_has(why, "no CUDA-capable device");
+    char cmd[1024], line[2048];
+    snprintf(cmd, sizeof cmd, "%s list 2>&1", xc_fx_bin());
+    FILE *p = popen(cmd, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    int rows = 0;
+    while (fgets(line, sizeof line, p))
+        if (strstr(line, "unavailable:")) {
+            rows++;
+            assert_has(line, "no CUDA-capable device");
+            CU_ASSERT_PTR_NULL(strstr(line, "insufficient"));
+        }
+    pclose(p);
+    CU_ASSERT(rows > 0);   /* the CUDA build registers its gpu implementations */
+}
+#endif
 
 XC_TEST_MAIN("cli_input")
