@@ -214,6 +214,39 @@ XC_TEST(test_version, "--version prints the Makefile's XC_VERSION and exits 0")
     CU_ASSERT_STRING_EQUAL(out, expect);
 }
 
+/* `crosscheck ARGS 2>&1` into out; the exit code. */
+static int run_all_out(const char *args, char *out, size_t n)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", xc_fx_bin(), args);
+    FILE *p = popen(cmd, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    size_t got = fread(out, 1, n - 1, p);
+    out[got] = '\0';
+    int rc = pclose(p);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+XC_TEST(test_gate_log_only_if_kept, "gate -cmd: a failed command's log is named only when it is kept")
+{
+    static char out[1 << 16];
+    char args[1024];
+    /* the temporary work folder is removed at the end: no log path in the rows */
+    CU_ASSERT_EQUAL(run_all_out("gate dedisperse -quiet -tier quick -cmd 'echo boom >&2; exit 3'", out, sizeof out), 1);
+    assert_has(out, "removed with the temporary work folder");
+    CU_ASSERT_PTR_NULL(strstr(out, "cmd.log"));
+    /* -work DIR keeps it: the path is named and the file is there */
+    snprintf(args, sizeof args, "gate dedisperse -quiet -tier quick -work '%s/gw' -cmd 'echo boom >&2; exit 3'",
+             xc_test_tmpdir());
+    CU_ASSERT_EQUAL(run_all_out(args, out, sizeof out), 1);
+    const char *at = strstr(out, "(log ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    char log[1024];
+    CU_ASSERT_FATAL(sscanf(at + 5, "%1023[^)]", log) == 1);
+    assert_has(log, "/gw/");
+    CU_ASSERT_TRUE(xc_fx_exists(log));
+}
+
 #ifdef XC_HAVE_CUDA
 /* Runs only where no NVIDIA kernel driver is loaded (no GPU here). */
 static int skip_has_driver(char *why, size_t n)
