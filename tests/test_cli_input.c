@@ -1,7 +1,6 @@
 /* The crosscheck program refusing bad input before any work: exit 2 and a
  * message naming the option (or file) and the value. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,17 +11,7 @@
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
-/* `crosscheck ARGS` (formatted as printf does), stderr into err; the exit code. */
-__attribute__((format(printf, 3, 4))) static int runf(char *err, size_t n, const char *fmt, ...)
-{
-    char args[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    int len = vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    CU_ASSERT_FATAL(len >= 0 && (size_t)len < sizeof args);
-    return xc_fx_run_cli_err(args, err, n);
-}
+#define runf xc_fx_run_clif
 
 /* Asserts that err holds want; prints both when not. */
 static void assert_has(const char *err, const char *want)
@@ -109,10 +98,7 @@ XC_TEST(test_run_missing_input, "run: a spec naming a missing file is an error (
 {
     char err[4096], spec[700];
     snprintf(spec, sizeof spec, "%s/missing-run.json", xc_test_tmpdir());
-    FILE *fp = fopen(spec, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputs("{\"real\": [{\"name\": \"gone\", \"file\": \"gone.fil\", \"dmplan\": \"0:10:1\"}]}\n", fp);
-    fclose(fp);
+    xc_fx_write_text(spec, "{\"real\": [{\"name\": \"gone\", \"file\": \"gone.fil\", \"dmplan\": \"0:10:1\"}]}\n");
     CU_ASSERT_EQUAL(runf(err, sizeof err, "run -quiet -spec '%s' -out '%s/rm'", spec, xc_test_tmpdir()), 2);
     assert_has(err, "gone.fil");
     assert_has(err, "No such file or directory");
