@@ -169,6 +169,7 @@ int xc_cmd_run(int argc, char **argv)
         return rc;
     if (junit && (rc = xc_cli_writable("run", "-junit", junit)))
         return rc;
+    c.keep = keep;
     xc_error e;
     xc_error_clear(&e);
     xc_runspec s;

@@ -233,6 +233,30 @@ XC_TEST(test_gate_log_only_if_kept, "gate -cmd: a failed command's log is named 
     CU_ASSERT_TRUE(xc_fx_exists(log));
 }
 
+XC_TEST(test_run_report_names_what_remains, "run: the report names a work file only with -keep")
+{
+    char err[4096], spec[700], html[700];
+    static char text[1 << 20];
+    const char *t = xc_test_tmpdir();
+    snprintf(spec, sizeof spec, "%s/ps-run.json", t);
+    xc_fx_write_text(spec, "{\"periodicity\": [{\"name\": \"tiny\", \"zmax\": 0, \"numharm\": 1, \"sigma\": 3.0, "
+                           "\"synth\": {\"nchans\": 16, \"nbits\": 8, \"tsamp_us\": 256, \"tobs_s\": 4.096, "
+                           "\"fch1\": 1500.0, \"foff\": -4.0, \"seed\": 21, \"period_ms\": 40.0, "
+                           "\"width_pct\": 5.0, \"snrpeak\": 3, \"dm\": 10.0}}]}\n");
+    /* the verdicts do not matter here (0 or 1), only what the report names */
+    int rc = runf(err, sizeof err, "run -quiet -impl cpu -spec '%s' -out '%s/rw'", spec, t);
+    CU_ASSERT(rc == 0 || rc == 1);
+    snprintf(html, sizeof html, "%s/rw/index.html", t);
+    xc_fx_read_text(html, text, sizeof text);
+    assert_has(text, "synthesized in the work folder (removed at the end; -keep keeps it)");
+    CU_ASSERT_PTR_NULL(strstr(text, "rw/work/"));
+    rc = runf(err, sizeof err, "run -quiet -keep -impl cpu -spec '%s' -out '%s/rk'", spec, t);
+    CU_ASSERT(rc == 0 || rc == 1);
+    snprintf(html, sizeof html, "%s/rk/index.html", t);
+    xc_fx_read_text(html, text, sizeof text);
+    assert_has(text, "rk/work/tiny.fft");
+}
+
 #ifdef XC_HAVE_CUDA
 /* Runs only where no NVIDIA kernel driver is loaded (no GPU here). */
 static int skip_has_driver(char *why, size_t n)
