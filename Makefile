@@ -355,6 +355,8 @@ PUBLIC_HEADERS := core/base/xc_error.h core/base/xc_impl.h core/base/xc_hd.h cor
 		  core/dedisp/xc_dedisperse.h core/io/xc_filterbank.h core/search/xc_cands.h \
 		  core/search/xc_spectrum.h core/search/xc_search.h core/search/xc_accel.h core/search/xc_psearch.h
 XC_VERSION := 1.0
+# the version `crosscheck --version` prints: the one crosscheck.pc carries
+$(BUILD)/cli/main.o: CPPFLAGS += -DXC_VERSION='"$(XC_VERSION)"'
 # crosscheck.pc (from include/crosscheck.pc.in; a sanitized build names its
 # runtime in Libs.private): plugins need only the
 # Cflags (pkg-config --cflags crosscheck); a program linking the static

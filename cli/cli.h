@@ -34,6 +34,11 @@ void xc_cli_set_cmdline(int argc, char **argv);
 int xc_cli_fail(const char *cmd, const xc_error *err);
 /* Prints "crosscheck <cmd>: <printf message>" on stderr and returns 2. */
 int xc_cli_failf(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* 0 when the file path can be written (created, or opened for writing if it
+ * exists; nothing is truncated and a file made to try is removed), so that an
+ * output given by option opt fails before the work starts; else the message
+ * and 2. */
+int xc_cli_writable(const char *cmd, const char *opt, const char *path);
 
 /* Strict number parsing: the whole string must be a number.  On failure they
  * fill err naming the option and the value and return XC_EINVAL. */

@@ -1,5 +1,6 @@
 /* cli_search.c: the pieces `crosscheck pulscan` and `crosscheck accel` share
  * (cli_search.h). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,28 @@ int xc_cli_fft_root(const char *input)
     return len >= 4 && !strcmp(input + len - 4, ".fft") ? (int)(len - 4) : (int)len;
 }
 
+/* Every value of the spectrum read from file is finite; else the message
+ * (naming the file, the bin and the byte offset) and 2. */
+static int check_finite(const char *cmd, const char *file, const xc_spectrum *sp)
+{
+    for (size_t k = 0; k < 2 * sp->nbins; k++)
+        if (!isfinite(sp->data[k]))
+            return xc_cli_failf(cmd, "%s: bin %zu %s part is %g (byte offset %zu): not finite", file, k / 2,
+                                k % 2 ? "imaginary" : "real", (double)sp->data[k], k * sizeof(float));
+    return 0;
+}
+
+/* A search's error, after the input's name; a message that starts with the
+ * command's own name ("accel: ...") loses it, so it does not read twice. */
+static int search_fail(const xc_cli_search *s, const xc_error *err)
+{
+    const char *m = err->msg;
+    size_t n = strlen(s->cmd);
+    if (!strncmp(m, s->cmd, n) && m[n] == ':' && m[n + 1] == ' ')
+        m += n + 2;
+    return xc_cli_failf(s->cmd, "%s: %s", s->input, m);
+}
+
 int xc_cli_search_run(const xc_cli_search *s)
 {
     xc_error err;
@@ -47,13 +70,22 @@ int xc_cli_search_run(const xc_cli_search *s)
     xc_status st = xc_spectrum_load(&sp, s->input, &err);
     if (st)
         return xc_cli_fail(s->cmd, &err);
+    int rc = check_finite(s->cmd, s->input, &sp);
+    if (rc) {
+        xc_spectrum_free(&sp);
+        return rc;
+    }
     xc_candlist cl;
     xc_candlist_init(&cl);
     double t0 = xc_now();
     st = s->search(s, &sp, &cl, &err);
     double secs = xc_now() - t0;
-    if (!st)
-        st = s->write(s, &sp, &cl, &err);
+    if (st) {
+        xc_candlist_free(&cl);
+        xc_spectrum_free(&sp);
+        return search_fail(s, &err);
+    }
+    st = s->write(s, &sp, &cl, &err);
     if (!st && !s->quiet)
         s->summary(s, &sp, &cl, secs);
     xc_candlist_free(&cl);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "cli/cli_opts.h"
 #include "core/base/xc_atomic.h"
@@ -119,4 +121,19 @@ int xc_cli_badopt(const char *cmd, int argc, char **argv)
 {
     const char *o = (optind - 1 >= 0 && optind - 1 < argc) ? argv[optind - 1] : "?";
     return xc_cli_failf(cmd, "unknown option or missing value: %s (see crosscheck %s -h)", o, cmd);
+}
+
+int xc_cli_writable(const char *cmd, const char *opt, const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd >= 0) {
+        close(fd);
+        unlink(path);
+        return 0;
+    }
+    if (errno == EEXIST && (fd = open(path, O_WRONLY)) >= 0) {
+        close(fd);
+        return 0;
+    }
+    return xc_cli_failf(cmd, "%s '%s': cannot be written: %s", opt, path, strerror(errno));
 }

@@ -372,6 +372,8 @@ static int approximations(const xc_cmd *self, int argc, char **argv)
     int rc = parse(self, &c, argc, argv, &json, &report, &junit);
     if (rc >= 0)
         return rc;
+    if ((junit && (rc = xc_cli_writable(cmd, "-junit", junit))) || (json && (rc = xc_cli_writable(cmd, "-json", json))))
+        return rc;
     /* The searcher the measurements run through: the default one (the
      * threaded CPU implementation), chosen by capability. */
     if (!(c.searcher = xc_searcher_of(xc_cli_impl(cmd, XC_FAMILY_PULSCAN, NULL))) ||

@@ -224,7 +224,8 @@ static int gate_run(const xc_cmd *self, int dd, int argc, char **argv)
         return xc_cli_failf(spec->cmd, "-family is gate search's");
     if (!dd && g.cls != GATE_CLASS_DEFAULT)
         return xc_cli_failf(spec->cmd, "-exact, -float and -approx are gate dedisperse's");
-    if ((rc = check_maxloss(&g, spec->cmd)))
+    if ((rc = check_maxloss(&g, spec->cmd)) || (g.junit && (rc = xc_cli_writable(spec->cmd, "-junit", g.junit))) ||
+        (g.json && (rc = xc_cli_writable(spec->cmd, "-json", g.json))))
         return rc;
     if ((rc = choose_impl(&g, dd, spec->cmd)) || (rc = make_work(&g, work, spec->cmd)))
         return rc;

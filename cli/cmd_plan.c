@@ -10,50 +10,14 @@
 #include "core/base/xc_atomic.h"
 #include "core/io/xc_filterbank.h"
 
-/* The plan as a table on stdout (with what it leaves of an input of nsamp
- * samples when input), and as JSON in the file json (NULL: none). */
-static xc_status show_plan(const xc_convention *cv, const xc_geometry *g, const xc_dmplan *plan, const char *input,
-                           uint64_t nsamp, const char *json, xc_error *err)
+/* The plan as JSON in the file json, written atomically. */
+static xc_status write_json(const xc_convention *cv, const xc_geometry *g, const xc_dmplan *plan,
+                            const int64_t *maxd, int64_t total, const char *json, xc_error *err)
 {
     xc_status st = XC_OK;
-    printf("# convention %s: k_DM %.9g, %s, delays from the highest channel\n", cv->name, cv->kdm,
-           xc_rounding_name(cv->rounding));
-    printf("# %d channels, fch1 %.6f MHz, foff %.6f MHz, tsamp %.3f us\n", g->nchans, g->fch1, g->foff, g->tsamp * 1e6);
-    int64_t total = 0;
-    if ((st = xc_dmplan_max_delay(cv, g, plan, &total, err)))
-        return st;
-    if (input && (uint64_t)total >= nsamp)
-        return xc_error_set(err, XC_EINVAL, "%s: the plan's largest delay (%lld samples, %.6f s) leaves no output "
-                            "sample of its %llu (%lld): lower -hidm or give a longer file", input, (long long)total,
-                            (double)total * g->tsamp, (unsigned long long)nsamp, (long long)nsamp - total);
-    int64_t *maxd = calloc((size_t)plan->nranges, sizeof *maxd);
-    printf("%5s %10s %10s %8s %7s %4s %12s %9s  %s\n", "range", "DM lo", "DM hi", "step", "trials", "ds",
-           "max delay", "(samples)", "each trial covers (arrival at the highest channel)");
     json_t *root = json_object(), *ranges = json_array(), *flat = json_array();
-    for (int k = 0; k < plan->nranges && maxd; k++) {
-        xc_dmplan one = *plan;
-        one.nranges = 1;
-        one.r = &plan->r[k];
-        if ((st = xc_dmplan_max_delay(cv, g, &one, &maxd[k], err)))
-            break;
+    for (int k = 0; k < plan->nranges; k++) {
         const xc_dmrange *r = &plan->r[k];
-        double lastdm = r->dms[r->ndm - 1];
-        /* output sample t of every trial holds what arrived at the highest
-         * channel in samples t*ds .. t*ds+ds-1; the plan's largest delay cuts the end */
-        uint64_t nout = input ? (nsamp - (uint64_t)total) / (uint64_t)r->ds : 0;
-        if (input && nout == 0) {
-            st = xc_error_set(err, XC_EINVAL, "%s: range %d (downsample %d) gets no output sample: %llu remain "
-                              "after the largest delay", input, k, r->ds, (unsigned long long)(nsamp - (uint64_t)total));
-            break;
-        }
-        char covers[96];
-        if (input)
-            snprintf(covers, sizeof covers, "0 - %.6f s (%llu samples)", (double)nout * r->ds * g->tsamp,
-                     (unsigned long long)nout);
-        else
-            snprintf(covers, sizeof covers, "0 - (T - %.6f s)", (double)total * g->tsamp);
-        printf("%5d %10.4f %10.4f %8.4g %7zu %4d %12lld %9s  %s\n", k, r->lo, r->step > 0 ? r->hi : lastdm,
-               r->step, r->ndm, r->ds, (long long)(maxd[k] / r->ds), r->ds > 1 ? "(x ds)" : "", covers);
         json_t *dms = json_array();
         for (size_t j = 0; j < r->ndm; j++) {
             json_array_append_new(dms, json_real(r->dms[j]));
@@ -63,17 +27,6 @@ static xc_status show_plan(const xc_convention *cv, const xc_geometry *g, const 
                                                 "step", r->step, "downsample", r->ds, "ndm", (json_int_t)r->ndm,
                                                 "max_delay", (json_int_t)(maxd[k] / r->ds),
                                                 "max_delay_samples", (json_int_t)maxd[k], "dms", dms));
-    }
-    if (!st && maxd) {
-        printf("total: %zu trials; largest delay %lld samples (%.6f s)\n", xc_dmplan_ndm(plan), (long long)total,
-               (double)total * g->tsamp);
-        if (input)
-            printf("input: %llu samples -> %lld output samples at full resolution; a pulse arriving at the "
-                   "highest channel after %.6f s is in no trial's output\n",
-                   (unsigned long long)nsamp, (long long)nsamp - total, (double)(nsamp - (uint64_t)total) * g->tsamp);
-        else
-            printf("of T seconds of data, a pulse arriving at the highest channel in the last %.6f s is in no "
-                   "trial's output\n", (double)total * g->tsamp);
     }
     json_object_set_new(root, "convention", json_string(cv->name));
     json_object_set_new(root, "plan_kind", json_string(plan->kind));
@@ -86,22 +39,85 @@ static xc_status show_plan(const xc_convention *cv, const xc_geometry *g, const 
     json_object_set_new(root, "ranges", ranges);
     json_object_set_new(root, "dms", flat);
     json_object_set_new(root, "command_line", json_string(xc_cli_cmdline()));
-    if (!st && !maxd)
-        st = xc_error_set(err, XC_ENOMEM, "out of memory");
-    if (!st && json) {
-        xc_atomic a;
-        if (!(st = xc_atomic_open(&a, json, 0, err))) {
-            if (json_dumpf(root, a.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0) {
-                xc_atomic_abort(&a);
-                st = xc_error_set(err, XC_EIO, "%s: write failed", json);
-            } else {
-                st = xc_atomic_commit(&a, err);
-            }
+    xc_atomic a;
+    if (!(st = xc_atomic_open(&a, json, 0, err))) {
+        if (json_dumpf(root, a.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0) {
+            xc_atomic_abort(&a);
+            st = xc_error_set(err, XC_EIO, "%s: write failed", json);
+        } else {
+            st = xc_atomic_commit(&a, err);
         }
     }
     json_decref(root);
-    free(maxd);
     return st;
+}
+
+/* The plan as a table on stdout (with what it leaves of the nsamp samples
+ * of the file input, when given), and as JSON in the file json (NULL: none). */
+static xc_status show_plan(const xc_convention *cv, const xc_geometry *g, const xc_dmplan *plan, const char *input,
+                           uint64_t nsamp, const char *json, xc_error *err)
+{
+    xc_status st = XC_OK;
+    int64_t *maxd = calloc((size_t)plan->nranges, sizeof *maxd), total = 0;
+    if (!maxd)
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    /* Every delay and every range's output first: nothing is printed or
+     * written when one fails. */
+    for (int k = 0; k < plan->nranges && !st; k++) {
+        xc_dmplan one = *plan;
+        one.nranges = 1;
+        one.r = &plan->r[k];
+        st = xc_dmplan_max_delay(cv, g, &one, &maxd[k], err);
+        if (!st && maxd[k] > total)
+            total = maxd[k];
+    }
+    if (!st && input && (uint64_t)total >= nsamp)
+        st = xc_error_set(err, XC_EINVAL, "%s: the plan's largest delay (%lld samples, %.6f s) leaves no output "
+                          "sample of its %llu (%lld): lower -hidm or give a longer file", input, (long long)total,
+                          (double)total * g->tsamp, (unsigned long long)nsamp, (long long)nsamp - total);
+    /* output sample t of every trial holds what arrived at the highest
+     * channel in samples t*ds .. t*ds+ds-1; the plan's largest delay cuts the end */
+    for (int k = 0; k < plan->nranges && !st && input; k++)
+        if ((nsamp - (uint64_t)total) / (uint64_t)plan->r[k].ds == 0)
+            st = xc_error_set(err, XC_EINVAL, "%s: range %d (downsample %d) gets no output sample: %llu remain "
+                              "after the largest delay", input, k, plan->r[k].ds,
+                              (unsigned long long)(nsamp - (uint64_t)total));
+    if (!st && json)
+        st = write_json(cv, g, plan, maxd, total, json, err);
+    if (st) {
+        free(maxd);
+        return st;
+    }
+    printf("# convention %s: k_DM %.9g, %s, delays from the highest channel\n", cv->name, cv->kdm,
+           xc_rounding_name(cv->rounding));
+    printf("# %d channels, fch1 %.6f MHz, foff %.6f MHz, tsamp %.3f us\n", g->nchans, g->fch1, g->foff, g->tsamp * 1e6);
+    printf("%5s %10s %10s %8s %7s %4s %12s %9s  %s\n", "range", "DM lo", "DM hi", "step", "trials", "ds",
+           "max delay", "(samples)", "each trial covers (arrival at the highest channel)");
+    for (int k = 0; k < plan->nranges; k++) {
+        const xc_dmrange *r = &plan->r[k];
+        double lastdm = r->dms[r->ndm - 1];
+        char covers[96];
+        if (input) {
+            uint64_t nout = (nsamp - (uint64_t)total) / (uint64_t)r->ds;
+            snprintf(covers, sizeof covers, "0 - %.6f s (%llu samples)", (double)nout * r->ds * g->tsamp,
+                     (unsigned long long)nout);
+        } else {
+            snprintf(covers, sizeof covers, "0 - (T - %.6f s)", (double)total * g->tsamp);
+        }
+        printf("%5d %10.4f %10.4f %8.4g %7zu %4d %12lld %9s  %s\n", k, r->lo, r->step > 0 ? r->hi : lastdm,
+               r->step, r->ndm, r->ds, (long long)(maxd[k] / r->ds), r->ds > 1 ? "(x ds)" : "", covers);
+    }
+    printf("total: %zu trials; largest delay %lld samples (%.6f s)\n", xc_dmplan_ndm(plan), (long long)total,
+           (double)total * g->tsamp);
+    if (input)
+        printf("input: %llu samples -> %lld output samples at full resolution; a pulse arriving at the "
+               "highest channel after %.6f s is in no trial's output\n",
+               (unsigned long long)nsamp, (long long)nsamp - total, (double)(nsamp - (uint64_t)total) * g->tsamp);
+    else
+        printf("of T seconds of data, a pulse arriving at the highest channel in the last %.6f s is in no "
+               "trial's output\n", (double)total * g->tsamp);
+    free(maxd);
+    return XC_OK;
 }
 
 int xc_cmd_plan(const xc_cmd *self, int argc, char **argv)

@@ -9,6 +9,7 @@
  * cli/cmd_run.h for the other pieces and compare/xc_checks.h for the checks. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -89,6 +90,35 @@ static int parse(const xc_cmd *self, runctx *c, int argc, char **argv, const cha
     return -1;
 }
 
+/* The input file the spec names (relative to its folder; NULL: none) can be
+ * read: a missing one is an error of the spec (exit 2), found before any work. */
+static int check_input(const runctx *c, const xc_runspec *s, const char *file)
+{
+    char path[4096];
+    xc_error e;
+    if (!file)
+        return 0;
+    if (xc_path_under(path, sizeof path, c->datasets, file, &e))
+        return xc_cli_fail("run", &e);
+    if (access(path, R_OK))
+        return xc_cli_failf("run", "%s: input file %s: %s", s->source, path, strerror(errno));
+    return 0;
+}
+
+/* Every input file of the spec, by check_input; the exit code (0: go on). */
+static int check_inputs(const runctx *c, const xc_runspec *s)
+{
+    int rc = 0;
+    for (size_t i = 0; i < s->nreal && !rc; i++)
+        rc = check_input(c, s, s->real[i].file);
+    for (size_t i = 0; i < s->nper && !rc; i++)
+        rc = check_input(c, s, s->per[i].fft);
+    for (size_t i = 0; i < s->nacc && !rc; i++)
+        if (!(rc = check_input(c, s, s->acc[i].fft)))
+            rc = check_input(c, s, s->acc[i].accelsearch);
+    return rc;
+}
+
 /* Every observation of the spec, in its order. */
 static void run_spec(runctx *c, const xc_runspec *s)
 {
@@ -124,6 +154,9 @@ int xc_cmd_run(const xc_cmd *self, int argc, char **argv)
     int rc = parse(self, &c, argc, argv, &spec, &outdir, &keep, &junit);
     if (rc >= 0)
         return rc;
+    if (junit && (rc = xc_cli_writable("run", "-junit", junit)))
+        return rc;
+    c.keep = keep;
     xc_error e;
     xc_error_clear(&e);
     xc_runspec s;
@@ -138,6 +171,10 @@ int xc_cmd_run(const xc_cmd *self, int argc, char **argv)
                     : xc_report_run_dir(c.dir, sizeof c.dir, "runs", time(NULL), &e);
     if (!st)
         st = xc_pathf(c.work, sizeof c.work, &e, "%s/work", c.dir);
+    if (!st && (rc = check_inputs(&c, &s))) {
+        xc_runspec_free(&s);
+        return rc;
+    }
     if (st || xc_mkdirs(c.work, &e) || xc_report_new(&c.vd.rep, "crosscheck: dedispersion cross-check", &e)) {
         xc_runspec_free(&s);
         return xc_cli_fail("run", &e);

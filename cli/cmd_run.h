@@ -23,6 +23,7 @@
 typedef struct {
     xc_vd vd;                  /* the rows, the report, the first error that is no verdict */
     int quiet;
+    int keep;                  /* -keep: work stays after the run */
     int threads;
     char dir[4096];            /* the report folder */
     char work[4200];           /* dir/work: filterbanks, planes, spectra */
@@ -62,6 +63,9 @@ int run_wanted(const runctx *c, const xc_impl *impl);
 const xc_impl *run_next_impl(runctx *c, const char *obs, const char *what, xc_family fam, size_t *i);
 /* An observation starts: its name on stderr (unless -quiet), returned. */
 const char *run_begin(const runctx *c, const char *obs);
+/* path as the report may show it: a file of the work folder, removed at the
+ * end unless -keep, is not named (the report names only what remains). */
+const char *run_shown_path(const runctx *c, const char *path);
 /* An implementation that cannot run here: a line in the report and on stderr. */
 void run_skip_text(runctx *c, const char *obs, const char *what, const char *name, const char *why);
 

@@ -156,7 +156,7 @@ void run_accel(runctx *c, const xc_rs_accel *ob)
     xc_fmt(line, sizeof line,
            "spectrum %s: %zu bins, T = %.3f s; accel zmax %d, wmax %d, numharm %d, sigma > %g, r %.0f..%.0f; truth r "
            "%.2f, z %.1f, w %.0f",
-           path, sp.nbins, sp.T, ob->zmax, ob->wmax, ob->numharm, ob->sigma, ob->rlo, ob->rhi, tr, tz, tw);
+           run_shown_path(c, path), sp.nbins, sp.T, ob->zmax, ob->wmax, ob->numharm, ob->sigma, ob->rlo, ob->rhi, tr, tz, tw);
     xc_vd_text(&c->vd, line);
     xc_psearch_opts o = {.family = XC_FAMILY_ACCEL, .ac = opts_of(c, ob, XC_ACCEL_EXACT)};
     searchrun runs[RUN_MAXIMPL];

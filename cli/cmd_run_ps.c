@@ -162,7 +162,8 @@ void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
     if (run_load_spectrum(c, obs, ob->fft, ob->synth, &sp, path, sizeof path, truthp, sizeof truthp))
         return;
     char line[4700];
-    xc_fmt(line, sizeof line, "spectrum %s: %zu bins, T = %.3f s; pulscan zmax %d, numharm %d, sigma > %g", path,
+    xc_fmt(line, sizeof line, "spectrum %s: %zu bins, T = %.3f s; pulscan zmax %d, numharm %d, sigma > %g",
+            run_shown_path(c, path),
             sp.nbins, sp.T, po.ps.zmax, po.ps.numharm, po.ps.sigma);
     xc_vd_text(&c->vd, line);
     searchrun runs[RUN_MAXIMPL];

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "cli/cli.h"
 #include "core/base/xc_fs.h"
@@ -48,6 +50,34 @@ static xc_status opt_bitorder(const xc_opt *o, const char *opt, const char *val,
     return XC_OK;
 }
 
+/* Refuses, before anything is written, an output path that cannot be a file
+ * (empty, an existing directory) or a file larger than the free space of its
+ * folder; the exit code (0: go on). */
+static int check_output(const xc_synth_params *p, const char *path, int dedisp)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return xc_cli_failf("synth", "-o '%s': is a directory, not a file name", path);
+    /* 32-bit float samples with -dedispersed; otherwise whole spectra of
+     * nchans*nbits bits, plus a header of a few hundred bytes. */
+    double bytes = dedisp ? 4.0 * (double)xc_synth_nsamp(p)
+                          : (double)xc_synth_nsamp(p) * ((double)p->nchans * p->nbits / 8) + 512;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    struct statvfs vf;
+    if (statvfs(dir, &vf) == 0) {
+        double avail = (double)vf.f_bavail * (double)vf.f_frsize;
+        if (bytes > avail)
+            return xc_cli_failf("synth", "-o '%s': the output needs %.0f bytes (%.3g GB) but its folder %s has "
+                                "only %.0f bytes (%.3g GB) free", path, bytes, bytes / 1e9, dir, avail, avail / 1e9);
+    }
+    return 0;
+}
+
 /* Writes the observation (the dedispersed series with dedisp) and says what
  * it wrote; the exit code. */
 static int write_out(xc_synth_params *p, const char *out, const char *truth, int dedisp, int quiet, int progress)
@@ -56,12 +86,17 @@ static int write_out(xc_synth_params *p, const char *out, const char *truth, int
     if (p->foff > 0 && !quiet)
         fprintf(stderr, "crosscheck synth: note: foff %g made negative (%g), as fake does: channel 0 is the "
                         "highest frequency\n", p->foff, xc_synth_foff(p));
+    if (!*out)
+        return xc_cli_failf("synth", "-o '': the output file name is empty");
     char stem[4096] = "", dat[4200] = "";
     size_t ol = strlen(out);
     if (dedisp && (xc_pathf(stem, sizeof stem, &err, "%.*s",
                             (int)(ol >= 4 && !strcmp(out + ol - 4, ".dat") ? ol - 4 : ol), out) ||
                    xc_pathf(dat, sizeof dat, &err, "%s.dat", stem)))
         return xc_cli_fail("synth", &err);
+    int rc = check_output(p, dedisp ? dat : out, dedisp);
+    if (rc)
+        return rc;
     xc_progress prog;
     xc_progress_start(&prog, "synth", xc_synth_nsamp(p), xc_progress_want(quiet, progress));
     prog.unit = "spectra";

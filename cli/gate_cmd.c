@@ -158,6 +158,9 @@ static int cmd_failed(gatectx *g, const char *obs, const char *cmd, const char *
     if (code < 0)
         xc_fmt(why, sizeof why, "the command did not finish within %g s (-timeout); killed. Command: %s", g->timeout,
                cmd);
+    else if (g->own_work && !g->keep)   /* the log goes with the temporary folder: name only what remains */
+        xc_fmt(why, sizeof why, "the command exited %d%s%s (its log is removed with the temporary work folder; "
+               "-keep keeps it). Command: %s", code, tail[0] ? ": " : "", tail, cmd);
     else
         xc_fmt(why, sizeof why, "the command exited %d%s%s (log %s). Command: %s", code, tail[0] ? ": " : "", tail,
                log, cmd);

@@ -62,7 +62,8 @@ static void catch_signals(void)
 
 static void usage(FILE *fp)
 {
-    fprintf(fp, "usage: crosscheck <command> [options]   (crosscheck <command> -h for its options)\n\n"
+    fprintf(fp, "usage: crosscheck <command> [options]   (crosscheck <command> -h for its options;\n"
+                "       crosscheck --version prints the version)\n\n"
                 "crosscheck checks that fast pulsar/FRB search kernels compute what exact references compute.\n\n"
                 "commands:\n");
     for (size_t i = 0; i < xc_ncommands; i++)
@@ -72,6 +73,10 @@ static void usage(FILE *fp)
                 "Exit codes: 0 pass, 1 a check failed (disagreement), 2 error (bad input, unreadable file).\n");
 }
 
+#ifndef XC_VERSION   /* the Makefile passes its XC_VERSION */
+#define XC_VERSION "unknown"
+#endif
+
 int main(int argc, char **argv)
 {
     xc_cli_set_cmdline(argc, argv);
@@ -79,6 +84,10 @@ int main(int argc, char **argv)
     if (argc < 2) {
         usage(stderr);
         return 2;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-version")) {
+        printf("crosscheck %s\n", XC_VERSION);
+        return 0;
     }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);

@@ -1,6 +1,7 @@
 /* crosscheck run: which implementations of a family judge an observation
  * (-impl, and what is available here). */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_run.h"
@@ -22,6 +23,14 @@ void run_skip_text(runctx *c, const char *obs, const char *what, const char *nam
     xc_vd_text(&c->vd, line);
     if (!c->quiet)
         fprintf(stderr, "  skip %-10s %s\n", name, why);
+}
+
+const char *run_shown_path(const runctx *c, const char *path)
+{
+    size_t n = strlen(c->work);
+    if (c->keep || strncmp(path, c->work, n) || path[n] != '/')
+        return path;
+    return "synthesized in the work folder (removed at the end; -keep keeps it)";
 }
 
 const char *run_begin(const runctx *c, const char *obs)

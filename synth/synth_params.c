@@ -99,6 +99,14 @@ xc_status xc_synth_check_tsamp(const char *src, double tsamp_s, xc_error *err)
     return XC_OK;
 }
 
+/* v >= 0 (a NaN was refused before). */
+static xc_status xc_synth_check_nonneg(const char *src, const char *field, const char *opt, double v, xc_error *err)
+{
+    if (v < 0)
+        return xc_error_set(err, XC_EINVAL, "%s%s%s (%s) = %.15g: must be >= 0", SRC(src), field, opt, v);
+    return XC_OK;
+}
+
 xc_status xc_synth_check_tobs(const char *src, double v, xc_error *err)
 {
     if (!(v > 0) || !isfinite(v))
@@ -179,9 +187,9 @@ xc_status xc_synth_check_pulse(const char *src, size_t i, const xc_synth_pulse *
     if (!(pl->width_ms > 0) || !isfinite(pl->width_ms))
         return xc_error_set(err, XC_EINVAL, "%s%spulses[%zu].width_ms (-pulse) = %.15g: must be a finite width > 0",
                             SRC(src), i, pl->width_ms);
-    if (!isfinite(pl->snr))
-        return xc_error_set(err, XC_EINVAL, "%s%spulses[%zu].snr (-pulse) = %.15g: must be finite", SRC(src), i,
-                            pl->snr);
+    if (!(pl->snr >= 0) || !isfinite(pl->snr))
+        return xc_error_set(err, XC_EINVAL, "%s%spulses[%zu].snr (-pulse) = %.15g: must be a finite S/N >= 0",
+                            SRC(src), i, pl->snr);
     return XC_OK;
 }
 
@@ -195,6 +203,7 @@ xc_status xc_synth_params_check(const xc_synth_params *p, const char *src, xc_er
         (st = xc_synth_check_period(src, p->psr.period_ms, err)) ||
         (st = xc_synth_check_width_pct(src, p->psr.width_pct, err)) ||
         (st = xc_synth_check_finite(src, "snrpeak", "-snrpeak", p->psr.snrpeak, err)) ||
+        (st = xc_synth_check_nonneg(src, "snrpeak", "-snrpeak", p->psr.snrpeak, err)) ||
         (st = xc_synth_check_dm(src, "dm", "-dm", p->psr.dm, err)) ||
         (st = xc_synth_check_finite(src, "pdot", "-pdot", p->psr.pdot, err)) ||
         (st = xc_synth_check_finite(src, "accn", "-accn", p->psr.accn, err)) ||
@@ -212,9 +221,16 @@ xc_status xc_synth_params_check(const xc_synth_params *p, const char *src, xc_er
     if (p->fake_phase && p->profile != XC_PROFILE_TOPHAT)
         return xc_error_set(err, XC_EINVAL, "%s%sfake_phase (-fake_phase) with profile gaussian (-gaussian): fake "
                             "has only top hats", SRC(src));
-    for (size_t i = 0; i < p->npulses; i++)
+    for (size_t i = 0; i < p->npulses; i++) {
         if ((st = xc_synth_check_pulse(src, i, &p->pulses[i], err)))
             return st;
+        /* The pulse's centre (at fch1) must fall inside the observation, or
+         * the file holds none of it (or only the dispersed tail). */
+        if (p->pulses[i].t_s < 0 || p->pulses[i].t_s >= p->tobs)
+            return xc_error_set(err, XC_EINVAL,
+                                "%s%spulses[%zu].t_s (-pulse) = %.15g: outside the observation, must be in "
+                                "[0, tobs = %.15g)", SRC(src), i, p->pulses[i].t_s, p->tobs);
+    }
     if (p->nbits < 8 && ((long)p->nchans * p->nbits) % 8)
         return xc_error_set(err, XC_EINVAL,
                             "%s%snchans (-nchans) = %d with nbits (-nbits) = %d: a spectrum must fill whole bytes "

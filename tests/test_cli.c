@@ -15,17 +15,7 @@
 /* Runs `crosscheck ARGS`, stderr to a file; returns the exit code. */
 static int run(const char *args, char *errbuf, size_t n) { return xc_fx_run_cli_err(args, errbuf, n); }
 
-/* run() with the arguments formatted as printf does. */
-__attribute__((format(printf, 3, 4))) static int runf(char *errbuf, size_t n, const char *fmt, ...)
-{
-    char args[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    int len = vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    CU_ASSERT_FATAL(len >= 0 && (size_t)len < sizeof args);
-    return run(args, errbuf, n);
-}
+#define runf xc_fx_run_clif
 
 XC_TEST(test_plan_heimdall_defaults, "plan: Heimdall defaults give 1197 trials")
 {

@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -528,6 +529,17 @@ int xc_fx_run_cli_err(const char *args, char *errbuf, size_t n)
     if (errbuf && n)
         xc_fx_slurp_into(errpath, errbuf, n);
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+int xc_fx_run_clif(char *errbuf, size_t n, const char *fmt, ...)
+{
+    char args[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    CU_ASSERT_FATAL(len >= 0 && (size_t)len < sizeof args);
+    return xc_fx_run_cli_err(args, errbuf, n);
 }
 
 void xc_fx_slurp_into(const char *path, char *buf, size_t n)

@@ -272,6 +272,9 @@ int xc_fx_skip_no_bin(char *why, size_t n);
 int xc_fx_run_cli(const char *args);
 /* The same, with what it wrote on stderr in errbuf (n bytes, NUL-terminated; NULL: not kept). */
 int xc_fx_run_cli_err(const char *args, char *errbuf, size_t n);
+/* xc_fx_run_cli_err with the arguments formatted as printf does (a line
+ * longer than 2 KiB ends the case). */
+int xc_fx_run_clif(char *errbuf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The first n - 1 bytes of the file at path into buf, NUL-terminated ("" if unreadable). */
 void xc_fx_slurp_into(const char *path, char *buf, size_t n);
 

@@ -273,13 +273,28 @@ static double ranges_bytes(json_t *ranges, const char *dir)
     return total;
 }
 
+/* Parses the JSON file at path into *root; a file that cannot be opened is
+ * named with the system's reason, a malformed one with its line and column. */
+static xc_status load_json(const char *path, json_t **root, xc_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
+    json_error_t je;
+    *root = json_loadf(fp, 0, &je);
+    fclose(fp);
+    if (!*root)
+        return xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d: %s", path, je.line, je.column, je.text);
+    return XC_OK;
+}
+
 xc_status xc_planefile_disk_bytes(const char *json_path, double *bytes, xc_error *err)
 {
-    json_error_t je;
-    json_t *root = json_load_file(json_path, 0, &je);
+    json_t *root;
     *bytes = 0;
-    if (!root)
-        return xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d: %s", json_path, je.line, je.column, je.text);
+    xc_status st0 = load_json(json_path, &root, err);
+    if (st0)
+        return st0;
     char dir[4000] = "";
     const char *slash = strrchr(json_path, '/');
     if (slash)
@@ -427,11 +442,10 @@ xc_status xc_planefile_read(xc_planefile *pf, const char *path, xc_error *err)
 {
     memset(pf, 0, sizeof *pf);
     xc_dmplan_init(&pf->plan);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root)
-        return xc_error_set(err, XC_EFORMAT, "%s: line %d column %d: %s", path, je.line, je.column, je.text);
-    xc_status st = XC_OK;
+    json_t *root;
+    xc_status st = load_json(path, &root, err);
+    if (st)
+        return st;
     json_t *ranges;
     const xc_planemeta *m = &pf->meta;
     if ((st = read_meta(pf, root, path, err)))

@@ -265,6 +265,9 @@ xc_status xc_subplan_make(xc_subplan *sp, const xc_ddjob *job, xc_error *err)
         return xc_error_set(err, XC_EINVAL, "subband: alignment %d is not highest (0), early (1) or centre (2)",
                             o->subalign);
     const int nc = job->geom.nchans;
+    if (o->nsub > nc)   /* the default (0) is clamped below; a number asked for is not */
+        return xc_error_set(err, XC_EINVAL, "subband: nsub (-nsub) = %d: more than the input's %d channels", o->nsub,
+                            nc);
     sp->nchans = nc;
     sp->nsub = o->nsub;
     xc_status st = XC_OK;

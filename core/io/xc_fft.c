@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fftw3.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +233,12 @@ xc_status xc_fft_file(const char *in_dat, const char *out_base, xc_fft_precision
                           in_inf, inf.n);
         goto out;
     }
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i])) {
+            st = xc_error_set(err, XC_EINVAL, "%s: sample %zu is %g: the series must be finite", in_dat, i,
+                              (double)x[i]);
+            goto out;
+        }
     if ((st = xc_realfft_forward(x, n, prec, x, err))) {
         /* The transform's message names only N; add the file. */
         char msg[sizeof err->msg];

@@ -270,6 +270,9 @@ static xc_status take_value(hreader *r, xc_fbheader *h, const xc_fbkeyspec *s, i
         if (s->key == XC_FB_TSAMP && !(v > 0.0 && isfinite(v)))
             return xc_error_set(r->err, XC_EFORMAT, "%s: tsamp: %g is not positive (byte %llu)",
                                 r->path, v, (unsigned long long)at);
+        if ((s->key == XC_FB_FCH1 || s->key == XC_FB_FOFF) && !isfinite(v))
+            return xc_error_set(r->err, XC_EFORMAT, "%s: %s: %g is not finite (byte %llu)", r->path, s->name, v,
+                                (unsigned long long)at);
         memcpy(base + s->offset, &v, sizeof v);
         break;
     }

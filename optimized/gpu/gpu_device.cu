@@ -4,9 +4,15 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "optimized/gpu/gpu_check.h"
 #include "optimized/gpu/xc_gpu.h"
+
+/* Without a GPU the runtime finds no driver library and says "CUDA driver
+ * version is insufficient": that is no device, not an old driver, when no
+ * NVIDIA kernel driver is loaded (it publishes /proc/driver/nvidia/version). */
+static int no_nvidia_driver(void) { return access("/proc/driver/nvidia/version", F_OK) != 0; }
 
 extern "C" int xc_gpu_available(char *why, size_t n)
 {
@@ -14,11 +20,15 @@ extern "C" int xc_gpu_available(char *why, size_t n)
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
-        snprintf(why, n, "%s", cudaGetErrorString(e));
+        if (e == cudaErrorNoDevice || (e == cudaErrorInsufficientDriver && no_nvidia_driver()))
+            snprintf(why, n, "no CUDA-capable device is detected%s",
+                     e == cudaErrorNoDevice ? "" : " (no NVIDIA driver is loaded)");
+        else
+            snprintf(why, n, "%s", cudaGetErrorString(e));
         return 0;
     }
     if (count < 1) {
-        snprintf(why, n, "no CUDA device");
+        snprintf(why, n, "no CUDA-capable device is detected");
         return 0;
     }
     cudaDeviceProp p;
