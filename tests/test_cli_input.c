@@ -225,7 +225,10 @@ XC_TEST(test_gate_log_only_if_kept, "gate -cmd: a failed command's log is named 
     snprintf(args, sizeof args, "gate dedisperse -quiet -tier quick -work '%s/gw' -cmd 'echo boom >&2; exit 3'",
              xc_test_tmpdir());
     CU_ASSERT_EQUAL(run_all_out(args, out, sizeof out), 1);
-    const char *at = strstr(out, "(log ");
+    /* the row's cell may be cut to fit 120 columns: the whole text is on the "measured:" line under it */
+    const char *at = strstr(out, "measured: ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    at = strstr(at, "(log ");
     CU_ASSERT_PTR_NOT_NULL_FATAL(at);
     char log[1024];
     CU_ASSERT_FATAL(sscanf(at + 5, "%1023[^)]", log) == 1);
