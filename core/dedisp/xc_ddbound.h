@@ -23,7 +23,13 @@ extern "C" {
 /* Frees what an xc_ddbound_fn made. */
 void xc_ddbound_free(xc_ddbound **b, int nranges);
 
+/* 1 - sqrt(W/(W + S)): the bound on the matched-boxcar S/N loss of a boxcar
+ * pulse of W samples spread over at most S more samples (0 for S <= 0): the
+ * loss every approximate dedisperser declares (docs/SUBBAND.md). */
+double xc_subband_loss_bound(double width, double spread);
+
 #ifdef __cplusplus
 }
 #endif
+
 #endif

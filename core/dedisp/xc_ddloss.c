@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "core/dedisp/xc_subband.h"
 
 double xc_ddloss_max(const xc_ddopts *o)
 {

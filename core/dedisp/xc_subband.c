@@ -24,11 +24,6 @@ int xc_subalign_parse(const char *s)
     return -1;
 }
 
-double xc_subband_loss_bound(double width, double spread)
-{
-    return spread > 0 && width > 0 ? 1 - sqrt(width / (width + spread)) : 0;
-}
-
 double xc_subband_loss_expected(double width, double smear)
 {
     return smear > 0 && width > 0 ? 1 - sqrt(width / sqrt(width * width + smear * smear)) : 0;

@@ -158,9 +158,6 @@ void xc_subplan_free(xc_subplan *sp);
 double xc_subband_spread(const xc_subplan *sp, const xc_geometry *g, const xc_convention *cv, double mu,
                          double dm, double dt);
 
-/* 1 - sqrt(W/(W + S)): the bound on the matched-boxcar S/N loss of a boxcar
- * pulse of W samples spread over at most S more; 0 for S <= 0. */
-double xc_subband_loss_bound(double width, double spread);
 /* 1 - sqrt(W/sqrt(W^2 + t^2)): the quadrature estimate (DDplan.py). */
 double xc_subband_loss_expected(double width, double smear);
 
