@@ -161,6 +161,31 @@ static xc_status measure(const xc_dedisperser *d, const xc_dedisperser *direct, 
 }
 
 /* The command, for its help and messages. */
+/* The -report: its first line says the band and the plan measured. */
+static xc_status open_report(xc_report **rep, const xc_smear_cfg *geo, int every, xc_error *err)
+{
+    xc_status st = xc_report_new(rep, "crosscheck check smearing", err);
+    if (st)
+        return st;
+    char line[256];
+    snprintf(line, sizeof line, "%d channels, fch1 %.3f MHz, foff %.4f MHz, %.0f us; plan %s; a pulse at every "
+             "%d-th trial", geo->nchans, geo->fch1, geo->foff, geo->tsamp * 1e6, geo->plan, every);
+    if ((st = xc_report_add_text(*rep, line, err))) {
+        xc_report_free(*rep);
+        *rep = NULL;
+    }
+    return st;
+}
+
+/* -json and -report, once every configuration is measured. */
+static xc_status write_outputs(const char *json, json_t *arr, xc_report *rep, const char *repdir, xc_error *err)
+{
+    xc_status st = json ? xc_cli_write_json(json, arr, JSON_INDENT(1), err) : XC_OK;
+    if (!st && rep && !(st = xc_report_write(rep, repdir, err)))
+        printf("report: %s/index.html\n", repdir);
+    return st;
+}
+
 int xc_cmd_check_smearing(const xc_cmd *self, int argc, char **argv)
 {
     const char *json = NULL, *impls = NULL, *plan = "0:150:0.5,150:300:1:2", *repdir = NULL, *input = NULL;
@@ -224,15 +249,9 @@ int xc_cmd_check_smearing(const xc_cmd *self, int argc, char **argv)
         nsub.n = 1;
     }
     xc_report *rep = NULL;
-    if (repdir && (st = xc_report_new(&rep, "crosscheck check smearing", &err))) {
+    if (repdir && (st = open_report(&rep, &geo, every, &err))) {
         json_decref(arr);
         return xc_cli_fail("check smearing", &err);
-    }
-    if (rep) {
-        char line[256];
-        snprintf(line, sizeof line, "%d channels, fch1 %.3f MHz, foff %.4f MHz, %.0f us; plan %s; a pulse at every "
-                 "%d-th trial", geo.nchans, geo.fch1, geo.foff, geo.tsamp * 1e6, plan, every);
-        st = xc_report_add_text(rep, line, &err);
     }
     /* the meter counts measured configurations (implementation, nsub, width) */
     size_t nconf = 0, dconf = 0;
@@ -277,13 +296,8 @@ int xc_cmd_check_smearing(const xc_cmd *self, int argc, char **argv)
         xc_progress_end(&meter);
     else if (meter.mode == XC_METER_TTY && meter.width)
         fputc('\n', stderr);
-    if (!st && json)
-        st = xc_cli_write_json(json, arr, JSON_INDENT(1), &err);
-    if (!st && rep) {
-        st = xc_report_write(rep, repdir, &err);
-        if (!st)
-            printf("report: %s/index.html\n", repdir);
-    }
+    if (!st)
+        st = write_outputs(json, arr, rep, repdir, &err);
     xc_report_free(rep);
     json_decref(arr);
     if (st)

@@ -141,6 +141,38 @@ static void warn_outside(const char *input, const char *truth, const char *times
     }
 }
 
+/* The stream with its memory said (when large, or with -progress) and a
+ * progress meter; one line on stderr when it is done (not with -quiet). */
+static xc_status run_stream(xc_fbreader *r, const char *out, xc_ddstream_args *a, int quiet, int progress,
+                            xc_error *err)
+{
+    double secs = 0;
+    xc_ddstream_est est;
+    xc_status st = xc_ddstream_estimate(r, a, &est, err);
+    if (st)
+        return st;
+    /* the memory, said before a step that holds a lot of it */
+    if (!quiet && (progress || est.bytes >= 1024.0 * 1024 * 1024)) {
+        char b[32];
+        xc_cli_bytes(b, sizeof b, est.bytes);
+        fprintf(stderr, "crosscheck dedisperse: about %s of memory (gulps of up to %zu samples)%s\n", b, est.gulp,
+                a->max_memory > 0 ? "" : "; -max_memory bounds it");
+    }
+    xc_progress meter;
+    xc_progress_start(&meter, "dedisperse", 1, xc_progress_want(quiet, progress));
+    meter.unit = "samples";
+    a->progress = xc_progress_callback(&meter);
+    if (!(st = xc_dedisperse_stream(r, out, a, &secs, err)))
+        xc_progress_end(&meter);
+    if (!st && !quiet)
+        fprintf(stderr, "crosscheck dedisperse: %s: %zu DM trials in %.3f s -> %s%s\n", a->impl->impl.name,
+                xc_dmplan_ndm(a->plan), secs, out,
+                a->series.format == XC_DDOUT_PRESTO ? "_DM*.dat/.inf"
+                : a->series.format == XC_DDOUT_TIM  ? "_DM*.tim"
+                                                    : ".json");
+    return st;
+}
+
 int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
 {
     const xc_optspec spec = XC_CMD_SPEC(self);
@@ -248,27 +280,7 @@ int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
         st = xc_error_set(&err, XC_EINVAL, "-numout %llu: pads PRESTO series only (-format presto)", numout);
         goto done;
     }
-    double secs = 0;
-    xc_ddstream_est est;
-    if ((st = xc_ddstream_estimate(r, &a, &est, &err)))
-        goto done;
-    /* the memory, said before a step that holds a lot of it */
-    if (!quiet && (progress || est.bytes >= 1024.0 * 1024 * 1024)) {
-        char b[32];
-        xc_cli_bytes(b, sizeof b, est.bytes);
-        fprintf(stderr, "crosscheck dedisperse: about %s of memory (gulps of up to %zu samples)%s\n", b, est.gulp,
-                a.max_memory > 0 ? "" : "; -max_memory bounds it");
-    }
-    xc_progress meter;
-    xc_progress_start(&meter, "dedisperse", 1, xc_progress_want(quiet, progress));
-    meter.unit = "samples";
-    a.progress = xc_progress_callback(&meter);
-    if (!(st = xc_dedisperse_stream(r, out, &a, &secs, &err)))
-        xc_progress_end(&meter);
-    if (!st && !quiet)
-        fprintf(stderr, "crosscheck dedisperse: %s: %zu DM trials in %.3f s -> %s%s\n", a.impl->impl.name,
-                xc_dmplan_ndm(&plan), secs, out,
-                format == XC_DDOUT_PRESTO ? "_DM*.dat/.inf" : format == XC_DDOUT_TIM ? "_DM*.tim" : ".json");
+    st = run_stream(r, out, &a, quiet, progress, &err);
 done:
     xc_fbreader_close(r);
     xc_dmplan_free(&plan);
