@@ -1013,10 +1013,7 @@ XC_TEST_IF(test_cli, "cli", xc_fx_skip_no_bin)
  * and an R-block peak's own fill result decides (no powers needed). */
 XC_TEST(test_finish_prescored, "finish_prescored")
 {
-    xc_spectrum sp;
-    memset(&sp, 0, sizeof sp);
-    sp.nbins = 1001;
-    sp.T = 10.0;
+    const xc_spectrum sp = {.nbins = 1001, .T = 10.0};   /* no bins: the peaks carry their own scores */
     xc_pspeaks pk;
     xc_pspeaks_init(&pk);
     xc_error err;
