@@ -17,12 +17,12 @@ static void row(xc_row *r, const char *key, const char *fmt, ...)
 
 int xc_mom_blocks_rows(const xc_mom_blocks *r, xc_row out[5])
 {
+    static const char *const what[5] = {"(mom - median) / sigma", "location / sigma, sd",
+                                         "1.4826 MAD / sigma, mom", "1.4826 MAD / sigma, exact",
+                                         "mom scale / exact scale"};
     char k[5][96];
-    snprintf(k[0], sizeof k[0], "block %zu: (mom - median) / sigma", r->block);
-    snprintf(k[1], sizeof k[1], "block %zu: location / sigma, sd", r->block);
-    snprintf(k[2], sizeof k[2], "block %zu: 1.4826 MAD / sigma, mom", r->block);
-    snprintf(k[3], sizeof k[3], "block %zu: 1.4826 MAD / sigma, exact", r->block);
-    snprintf(k[4], sizeof k[4], "block %zu: mom scale / exact scale", r->block);
+    for (int i = 0; i < 5; i++)
+        snprintf(k[i], sizeof k[i], "block %zu: %s", r->block, what[i]);
     row(&out[0], k[0], "mean %+.5f +- %.5f (SE), sd %.5f", r->dloc.mean, xc_meansd_se(&r->dloc), r->dloc.sd);
     row(&out[1], k[1], "mom %.5f (predicted %.5f), exact median %.5f (asymptotic sqrt(pi/2n) %.5f)", r->mom_loc.sd,
         r->pred_loc_sd, r->med_loc.sd, sqrt(M_PI / (2.0 * (double)r->block)));

@@ -12,6 +12,13 @@ void ck_jset(json_t *o, const char *k, json_t *v)
         json_object_set_new(o, k, v);
 }
 
+json_t *ck_jpart(json_t *o, const char *k)
+{
+    json_t *v = json_object();
+    ck_jset(o, k, v);
+    return v;
+}
+
 void ck_rows(ctx *c, const xc_row *r, int n)
 {
     for (int k = 0; k < n; k++) {

@@ -77,8 +77,7 @@ static xc_status check_mom(ctx *c, xc_error *err)
     xc_psopts d;
     xc_psopts_default(&d);
     size_t sizes[2] = {XC_APPROX_GPU_BLOCK, d.normwidth}, nblocks = c->quick ? 500 : 2000;
-    json_t *arr = json_array(), *mom = json_object();
-    ck_jset(c->root, "median_of_medians", mom);
+    json_t *arr = json_array(), *mom = ck_jpart(c->root, "median_of_medians");
     ck_jset(mom, "blocks", arr);
     xc_mom_blocks gpu;
     for (int k = 0; k < 2; k++) {
@@ -296,8 +295,7 @@ static xc_status check_noise(ctx *c, xc_error *err)
             "two-sided bounds at 1e-3 for zmax 0 (independent bins), the upper one only for zmax > 0, where "
             "boxcars overlap and fewer spectra mean conservative sigmas; and the candidates themselves "
             "against nspec x numharm x Q(S) (clustered, so no binomial bound).");
-    json_t *nj = json_object();
-    ck_jset(c->root, "noise", nj);
+    json_t *nj = ck_jpart(c->root, "noise");
     xc_status st = noise_ks(c, nj, err);
     return st ? st : false_alarms(c, nj, err);
 }

@@ -37,6 +37,8 @@ typedef struct {
 /* check_out.c */
 /* Sets o[k] = v when v is not NULL (v's reference is taken). */
 void ck_jset(json_t *o, const char *k, json_t *v);
+/* A new empty object, set as o[k]; returned borrowed (o holds it). */
+json_t *ck_jpart(json_t *o, const char *k);
 /* Prints rows and adds them to the report. */
 void ck_rows(ctx *c, const xc_row *r, int n);
 /* Verdicts into the check rows, the table, the report and the JSON. */

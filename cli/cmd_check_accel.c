@@ -76,8 +76,7 @@ xc_status ck_check_accel(ctx *c, xc_error *err)
             "overlap-save) against the reference's double direct one, point by point, on noise with tones of "
             "power 30, 300 and 3000; (d) accelsearch's effective trials (rhi - rlo)(numz + 1)(2/6.95)/H against "
             "every grid point searched, 2 (rhi - rlo) numz, for the sigma of one candidate power.");
-    json_t *aj = json_object();
-    ck_jset(c->root, "accel", aj);
+    json_t *aj = ck_jpart(c->root, "accel");
     double t0 = xc_now();
     xc_status st = accel_noise(c, aj, err);
     if (st)

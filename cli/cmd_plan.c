@@ -8,6 +8,7 @@
 #include "cli/cli_opts.h"
 #include "cli/cli_plan.h"
 #include "core/base/xc_atomic.h"
+#include "core/dedisp/xc_planefile.h"
 #include "core/io/xc_filterbank.h"
 
 /* The plan as JSON in the file json, written atomically. */
@@ -18,11 +19,7 @@ static xc_status write_json(const xc_convention *cv, const xc_geometry *g, const
     json_t *root = json_object(), *ranges = json_array(), *flat = json_array();
     for (int k = 0; k < plan->nranges; k++) {
         const xc_dmrange *r = &plan->r[k];
-        json_t *dms = json_array();
-        for (size_t j = 0; j < r->ndm; j++) {
-            json_array_append_new(dms, json_real(r->dms[j]));
-            json_array_append_new(flat, json_real(r->dms[j]));
-        }
+        json_t *dms = xc_planefile_range_dms(r, flat);
         json_array_append_new(ranges, json_pack("{s:f,s:f,s:f,s:i,s:I,s:I,s:I,s:o}", "lo", r->lo, "hi", r->hi,
                                                 "step", r->step, "downsample", r->ds, "ndm", (json_int_t)r->ndm,
                                                 "max_delay", (json_int_t)(maxd[k] / r->ds),

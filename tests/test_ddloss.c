@@ -47,9 +47,7 @@ static void lj_free(lossjob *l)
 /* The worst declared loss of the piecewise tree at nsub (0: its choice); *chosen its nsub. */
 static double tree_loss(int nsub, int *chosen)
 {
-    xc_ddopts o;
-    memset(&o, 0, sizeof o);
-    o.nsub = nsub;
+    const xc_ddopts o = {.nsub = nsub};
     lossjob l;
     lj_make(&l, PLAN, o);
     xc_treeplan tp;
@@ -89,9 +87,7 @@ XC_TEST(test_subband_default_cheapest, "subband: nsub chosen from the geometry i
     double cost[8], loss[8];
     int nsubs[8] = {0, 2, 4, 8, 16, 32, 64}, chosen = 0;
     for (int q = 0; q < 7; q++) {
-        xc_ddopts o;
-        memset(&o, 0, sizeof o);
-        o.nsub = nsubs[q];
+        const xc_ddopts o = {.nsub = nsubs[q]};
         lossjob l;
         lj_make(&l, PLAN, o);
         xc_subplan sp;
@@ -119,10 +115,7 @@ XC_TEST(test_subband_default_cheapest, "subband: nsub chosen from the geometry i
  * its DM and the limit. */
 XC_TEST(test_fixed_nsub_refused, "tree -nsub 2 above -maxloss 0.2 is refused, naming the bound")
 {
-    xc_ddopts o;
-    memset(&o, 0, sizeof o);
-    o.nsub = 2;
-    o.maxloss = 0.2;
+    const xc_ddopts o = {.nsub = 2, .maxloss = 0.2};
     lossjob l;
     lj_make(&l, PLAN, o);
     xc_registry *reg = NULL;

@@ -450,16 +450,11 @@ static int as_tool(int argc, char **argv)
             snprintf(path, sizeof path, "%s_DM%.2f.tim", out, dm);
             xc_fbheader h;
             xc_fbheader_init(&h);
-            h.nchans = 1;
-            h.nifs = 1;
-            h.nbits = 32;
-            h.data_type = 2;
+            xc_fbheader_tim(&h, dm);
             h.tsamp = pf.meta.tsamp;
             h.fch1 = pf.meta.fch1;
             h.foff = pf.meta.foff;
-            h.refdm = dm;
-            const xc_fbkey keys[] = {XC_FB_DATA_TYPE, XC_FB_NCHANS, XC_FB_NIFS, XC_FB_NBITS, XC_FB_TSAMP,
-                                     XC_FB_FCH1, XC_FB_FOFF, XC_FB_REFDM, XC_FB_TSTART};
+            const xc_fbkey keys[] = {XC_FB_TSAMP, XC_FB_FCH1, XC_FB_FOFF, XC_FB_TSTART};
             for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
                 xc_fbheader_set(&h, keys[k]);
             FILE *fp = fopen(path, "wb");

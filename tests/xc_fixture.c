@@ -8,6 +8,7 @@
 #include "tests/xc_fixture.h"
 
 #include <dirent.h>
+#include <fftw3.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -210,6 +211,25 @@ int xc_fx_float_bound(const xc_plane *ref, const xc_plane *p, int nkept, const c
 }
 
 /* ---- Pulscan peaks and candidates ----------------------------------------- */
+
+void xc_fx_real_fft(const double *x, size_t n, float *data)
+{
+    double *in = fftw_malloc(n * sizeof *in);
+    fftw_complex *X = fftw_malloc((n / 2 + 1) * sizeof *X);
+    CU_ASSERT_FATAL(in && X);
+    memcpy(in, x, n * sizeof *in);
+    fftw_plan p = fftw_plan_dft_r2c_1d((int)n, in, X, FFTW_ESTIMATE);
+    fftw_execute(p);
+    fftw_destroy_plan(p);
+    data[0] = (float)X[0][0];
+    data[1] = (float)X[n / 2][0];
+    for (size_t k = 1; k < n / 2; k++) {
+        data[2 * k] = (float)X[k][0];
+        data[2 * k + 1] = (float)X[k][1];
+    }
+    fftw_free(in);
+    fftw_free(X);
+}
 
 int xc_fx_same_cands(const xc_candlist *a, const xc_candlist *b, double rtol, const char *what)
 {

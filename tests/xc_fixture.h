@@ -145,6 +145,11 @@ int xc_fx_float_bound(const xc_plane *ref, const xc_plane *p, int nkept, const c
 
 /* ---- Pulscan peaks and candidates ----------------------------------------- */
 
+/* The real series x[0..n) (n even) transformed by FFTW into PRESTO's .fft
+ * layout in data[0..n): data[0] the DC term, data[1] the Nyquist term (both
+ * real), then re, im of bins 1 .. n/2 - 1 (PRESTO realfft's packing). */
+void xc_fx_real_fft(const double *x, size_t n, float *data);
+
 /* 1 if the lists hold the same candidates in the same order: r, width and
  * numharm equal, power, sigma and logp within rtol relative (0: bit for
  * bit); else prints the first difference, prefixed by what, and returns 0. */

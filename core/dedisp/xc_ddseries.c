@@ -114,17 +114,9 @@ static xc_status tim_header(const xc_serieswriter *w, const trial *t, FILE *fp, 
     xc_status st = xc_fbheader_copy(&h, &w->h, err);
     if (st)
         return st;
-    h.present[XC_FB_FREQUENCY_TABLE] = 0;
-    h.present[XC_FB_NSAMPLES] = 0;
-    h.nchans = 1;
-    h.nifs = 1;
-    h.nbits = 32;
-    h.data_type = 2;
-    h.refdm = t->dm;
+    xc_fbheader_tim(&h, t->dm);
     h.tsamp = w->h.tsamp * w->ds[t->k];
-    const xc_fbkey keys[] = {XC_FB_DATA_TYPE, XC_FB_NCHANS, XC_FB_NIFS, XC_FB_NBITS, XC_FB_REFDM, XC_FB_TSAMP};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        xc_fbheader_set(&h, keys[i]);
+    xc_fbheader_set(&h, XC_FB_TSAMP);
     st = xc_fbheader_write(&h, fp, t->a.path, err);
     xc_fbheader_free(&h);
     return st;

@@ -83,6 +83,16 @@ xc_status xc_planewriter_put(xc_planewriter *w, int k, size_t t0, const xc_plane
     return XC_OK;
 }
 
+json_t *xc_planefile_range_dms(const xc_dmrange *r, json_t *flat)
+{
+    json_t *dms = json_array();
+    for (size_t j = 0; j < r->ndm; j++) {
+        json_array_append_new(dms, json_real(r->dms[j]));
+        json_array_append_new(flat, json_real(r->dms[j]));
+    }
+    return dms;
+}
+
 /* hash, bytes: per range, the npy file's checksum and length (NULL: not recorded). */
 static json_t *plan_json(const xc_dmplan *plan, const size_t *nsamp, double tsamp, const char *out,
                          const uint64_t *hash, const uint64_t *bytes)
@@ -90,11 +100,7 @@ static json_t *plan_json(const xc_dmplan *plan, const size_t *nsamp, double tsam
     json_t *ranges = json_array(), *flat = json_array();
     for (int k = 0; k < plan->nranges; k++) {
         const xc_dmrange *r = &plan->r[k];
-        json_t *dms = json_array();
-        for (size_t j = 0; j < r->ndm; j++) {
-            json_array_append_new(dms, json_real(r->dms[j]));
-            json_array_append_new(flat, json_real(r->dms[j]));
-        }
+        json_t *dms = xc_planefile_range_dms(r, flat);
         char file[4000];
         const char *base = strrchr(out, '/');
         range_path(file, sizeof file, base ? base + 1 : out, k);

@@ -54,6 +54,10 @@ xc_status xc_planewriter_put(xc_planewriter *w, int k, size_t t0, const xc_plane
 xc_status xc_planewriter_commit(xc_planewriter *w, const xc_planemeta *m, xc_error *err);
 void xc_planewriter_abort(xc_planewriter *w);
 
+/* The JSON array of range r's trial DMs, each also appended to flat (the
+ * plan's list over all ranges), as the plane file's `dms` fields. */
+struct json_t *xc_planefile_range_dms(const xc_dmrange *r, struct json_t *flat);
+
 /* Convenience: writes a whole plane at once. */
 xc_status xc_plane_write(const char *out, const xc_plane *pl, const xc_dmplan *plan,
                          const xc_planemeta *m, xc_error *err);

@@ -63,6 +63,20 @@ void xc_fbheader_set(xc_fbheader *h, xc_fbkey k)
     h->present[k] = 1;
 }
 
+void xc_fbheader_tim(xc_fbheader *h, double refdm)
+{
+    h->present[XC_FB_FREQUENCY_TABLE] = 0;
+    h->present[XC_FB_NSAMPLES] = 0;
+    h->nchans = 1;
+    h->nifs = 1;
+    h->nbits = 32;
+    h->data_type = 2;
+    h->refdm = refdm;
+    static const xc_fbkey keys[] = {XC_FB_DATA_TYPE, XC_FB_NCHANS, XC_FB_NIFS, XC_FB_NBITS, XC_FB_REFDM};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        xc_fbheader_set(h, keys[i]);
+}
+
 uint64_t xc_fbheader_bytes_per_spectrum(const xc_fbheader *h)
 {
     if (h->nchans < 1 || h->nifs < 1 || h->nbits < 1)

@@ -67,6 +67,10 @@ xc_status xc_fbheader_copy(xc_fbheader *dst, const xc_fbheader *src, xc_error *e
 /* Marks keyword k present and appends it to the write order if new. */
 void xc_fbheader_set(xc_fbheader *h, xc_fbkey k);
 const char *xc_fbkey_name(xc_fbkey k);
+/* Makes h the header of a SIGPROC dedispersed time series (.tim, as
+ * dedisperse writes it): one float32 channel and IF (data_type 2) at refdm,
+ * those keywords marked present, no frequency table and no sample count. */
+void xc_fbheader_tim(xc_fbheader *h, double refdm);
 /* Bytes per spectrum (all IFs): nifs*nchans*nbits/8; sub-byte spectra must fill whole bytes. */
 uint64_t xc_fbheader_bytes_per_spectrum(const xc_fbheader *h);
 /* Frequency of channel c in MHz (the FREQUENCY table when present, else fch1 + c*foff). */
