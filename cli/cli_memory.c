@@ -34,13 +34,3 @@ xc_status xc_cli_opt_bytes(const xc_opt *o, const char *opt, const char *val, xc
                                             "suffix (4G, 512M)", opt, val);
     return XC_OK;
 }
-
-void xc_cli_bytes(char *buf, size_t n, double b)
-{
-    if (b >= 1024.0 * 1024 * 1024)
-        snprintf(buf, n, "%.2f GiB", b / (1024.0 * 1024 * 1024));
-    else if (b >= 1024.0 * 1024)
-        snprintf(buf, n, "%.1f MiB", b / (1024.0 * 1024));
-    else
-        snprintf(buf, n, "%.1f KiB", b / 1024.0);
-}

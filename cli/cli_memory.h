@@ -12,8 +12,6 @@
 xc_status xc_cli_opt_bytes(const xc_opt *o, const char *opt, const char *val, xc_error *err);
 /* Parses val into *bytes (the same rules). */
 xc_status xc_cli_parse_bytes(const char *val, double *bytes);
-/* "20.5 KiB", "812.0 MiB", "4.80 GiB". */
-void xc_cli_bytes(char *buf, size_t n, double bytes);
 
 /* The -max_memory option as commands list it (dest: a double, 0 = no bound). */
 #define XC_CLI_OPT_MAX_MEMORY(p, what) \

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/base/xc_fmt.h"
 #include "cli/cli_memory.h"
 #include "cli/cli_meter.h"
 #include "cli/cli_opts.h"
@@ -154,7 +155,7 @@ static xc_status run_stream(xc_fbreader *r, const char *out, xc_ddstream_args *a
     /* the memory, said before a step that holds a lot of it */
     if (!quiet && (progress || est.bytes >= 1024.0 * 1024 * 1024)) {
         char b[32];
-        xc_cli_bytes(b, sizeof b, est.bytes);
+        xc_fmt_bytes(b, sizeof b, est.bytes);
         fprintf(stderr, "crosscheck dedisperse: about %s of memory (gulps of up to %zu samples)%s\n", b, est.gulp,
                 a->max_memory > 0 ? "" : "; -max_memory bounds it");
     }

@@ -74,8 +74,8 @@ static int memory_plan(runctx *c, const char *obs, const char *fil, const xc_dmp
         return 0;
     double held = k * est.plane, need = held + est.bytes, least = held + est.fixed + est.min_gulp * est.per_sample;
     char b[32], p[32], m[32];
-    xc_cli_bytes(b, sizeof b, need);
-    xc_cli_bytes(p, sizeof p, est.plane);
+    xc_fmt_bytes(b, sizeof b, need);
+    xc_fmt_bytes(p, sizeof p, est.plane);
     if (!c->quiet)
         fprintf(stderr, "crosscheck run: %s: about %s of memory (%d planes of %s, a gulp's buffers)\n", obs, b, k, p);
     c->stream_memory = 0;
@@ -85,8 +85,8 @@ static int memory_plan(runctx *c, const char *obs, const char *fil, const xc_dmp
         c->stream_memory = c->max_memory - held;
         return 0;
     }
-    xc_cli_bytes(b, sizeof b, least);
-    xc_cli_bytes(m, sizeof m, c->max_memory);
+    xc_fmt_bytes(b, sizeof b, least);
+    xc_fmt_bytes(m, sizeof m, c->max_memory);
     xc_vd_note(&c->vd, xc_error_set(&e, XC_EINVAL, "%s: needs at least %s (%d planes of %s held at once), more than "
                                     "-max_memory %s", obs, b, k, p, m), &e);
     xc_vd_fail(&c->vd, obs, "-", "memory", e.msg, "within -max_memory");

@@ -9,4 +9,7 @@
 
 void xc_fmt(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* A size in bytes for people: "20.5 KiB", "812.0 MiB", "4.80 GiB". */
+void xc_fmt_bytes(char *buf, size_t n, double bytes);
+
 #endif

@@ -1,6 +1,7 @@
 #include "core/base/xc_nbits.h"
 #include "core/dedisp/xc_ddstream.h"
 #include "core/dedisp/xc_ddrecord.h"
+#include "core/base/xc_fmt.h"
 #include "core/base/xc_mem.h"
 
 #include <stdio.h>
@@ -58,16 +59,6 @@ static void sink_abort(sink *s)
 static xc_status sink_commit(sink *s, const xc_planemeta *m, xc_error *err)
 {
     return s->plane ? xc_planewriter_commit(s->plane, m, err) : xc_serieswriter_commit(s->series, m, err);
-}
-
-static void fmt_bytes(char *buf, size_t n, double b)
-{
-    if (b >= 1 << 30)
-        snprintf(buf, n, "%.2f GiB", b / (1 << 30));
-    else if (b >= 1 << 20)
-        snprintf(buf, n, "%.1f MiB", b / (1 << 20));
-    else
-        snprintf(buf, n, "%.1f KiB", b / (1 << 10));
 }
 
 /* An approximate dedisperser's record for the plane file, refused (before
@@ -142,8 +133,8 @@ xc_status xc_ddstream_estimate(xc_fbreader *r, const xc_ddstream_args *a, xc_dds
              xc_dmplan_ndm(a->plan), h->nchans, (long long)maxd, gulp);
     if (a->max_memory > 0 && est->bytes > a->max_memory) {
         char need[32], lim[32];
-        fmt_bytes(need, sizeof need, est->bytes);
-        fmt_bytes(lim, sizeof lim, a->max_memory);
+        xc_fmt_bytes(need, sizeof need, est->bytes);
+        xc_fmt_bytes(lim, sizeof lim, a->max_memory);
         return xc_error_set(err, XC_EINVAL,
                             "%s: %s: needs about %s, more than -max_memory %s; use fewer trials (a coarser -dmplan "
                             "step), a lower -hidm%s", a->input_name, what, need, lim, a->gulp ? " or a smaller -gulp" : "");
