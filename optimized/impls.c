@@ -4,8 +4,10 @@
 
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "optimized/cpu/xc_cpu.h"
+#include "optimized/cpu/xc_sp_cpu.h"
 #include "reference/xc_accel_ref.h"
 #include "reference/xc_reference.h"
+#include "reference/xc_sp_ref.h"
 #ifdef XC_HAVE_CUDA
 #include "optimized/gpu/xc_gpu.h"
 #endif
@@ -38,6 +40,8 @@ static const xc_impl *const builtin[] = {
 #ifdef XC_HAVE_CUDA
     &xc_accel_gpu.impl,
 #endif
+    &xc_sp_reference.impl,
+    &xc_sp_cpu.impl,
 };
 
 xc_status xc_registry_add_builtin(xc_registry *reg, xc_error *err)

@@ -11,7 +11,7 @@ struct xc_registry {
     size_t n[XC_FAMILY_COUNT], cap[XC_FAMILY_COUNT];
 };
 
-static const char *const family_names[XC_FAMILY_COUNT] = {"dedisperse", "pulscan", "accel"};
+static const char *const family_names[XC_FAMILY_COUNT] = {"dedisperse", "pulscan", "accel", "singlepulse"};
 static const char *const cap_names[] = {"reference", "threaded", "device", "approximate", "runtime"};
 static const char *const tol_names[] = {"exact", "rounding", "relative", "signal-loss"};
 

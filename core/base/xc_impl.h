@@ -36,10 +36,11 @@ typedef enum {
     XC_FAMILY_DEDISPERSE = 0,  /* xc_dedisperser (core/dedisp/xc_dedisperse.h) */
     XC_FAMILY_PULSCAN,         /* xc_searcher (core/search/xc_search.h) */
     XC_FAMILY_ACCEL,           /* xc_accel_searcher (core/search/xc_accel.h) */
+    XC_FAMILY_SINGLEPULSE,     /* xc_spsearcher (core/sp/xc_spsearch.h) */
     XC_FAMILY_COUNT
 } xc_family;
 
-/* "dedisperse", "pulscan", "accel"; NULL for a value out of range. */
+/* "dedisperse", "pulscan", "accel", "singlepulse"; NULL for a value out of range. */
 const char *xc_family_name(xc_family f);
 
 /* Capabilities: what the callers choose by. */
