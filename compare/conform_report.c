@@ -70,15 +70,17 @@ xc_status xc_conform_check_class(const xc_impl *impl, xc_conform_report *rep, in
 {
     xc_tol_kind k = impl->tol.kind;
     double v = impl->tol.value;
-    int dd = impl->family == XC_FAMILY_DEDISPERSE;
-    int known = dd ? (k == XC_TOL_EXACT || k == XC_TOL_ROUNDING || k == XC_TOL_SIGNAL_LOSS)
-                   : (k == XC_TOL_EXACT || k == XC_TOL_RELATIVE);
+    int dd = impl->family == XC_FAMILY_DEDISPERSE, sp = impl->family == XC_FAMILY_SINGLEPULSE;
+    int known = dd   ? (k == XC_TOL_EXACT || k == XC_TOL_ROUNDING || k == XC_TOL_SIGNAL_LOSS)
+                : sp ? (k == XC_TOL_EXACT || k == XC_TOL_ROUNDING)
+                     : (k == XC_TOL_EXACT || k == XC_TOL_RELATIVE);
     int ok = known && isfinite(v) && v >= 0 && (k != XC_TOL_SIGNAL_LOSS || v < 1);
     char obs[128], exp[128];
     snprintf(obs, sizeof obs, "%s %g", xc_tol_kind_name(k), v);
-    snprintf(exp, sizeof exp, "%s", dd ? "exact, rounding v >= 0 or signal-loss 0 <= v < 1"
-                                       : "exact or relative v >= 0");
+    snprintf(exp, sizeof exp, "%s", dd   ? "exact, rounding v >= 0 or signal-loss 0 <= v < 1"
+                                    : sp ? "exact or rounding v >= 0"
+                                         : "exact or relative v >= 0");
     *pass = ok;
-    return xc_conform_report_add(rep, ok, "class", obs, exp, "the classes xc_dedisperse.h / xc_search.h define",
+    return xc_conform_report_add(rep, ok, "class", obs, exp, "the classes xc_dedisperse.h / xc_search.h / xc_spsearch.h define",
                                  err);
 }

@@ -1,50 +1,12 @@
 /* The reference single-pulse searcher: the semantics of core/sp/xc_spsearch.h
- * as the obvious loops in double: medians by sorting, every box summed
- * directly, one row after another. */
+ * as the obvious loops in double: core's row statistics (medians by
+ * sorting, xc_sp_row_stats), every box summed directly, one row after
+ * another. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "reference/xc_sp_ref.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of v[0..n-1] (reordered); of an even count the mean of the two middle values. */
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* m[b] per block and the row's rms *s; tmp holds n doubles. */
-static void row_stats(const float *x, size_t n, const xc_spconf *c, double *m, double *s, double *tmp)
-{
-    size_t L = c->block, nb = xc_sp_nblocks(n, L);
-    if (c->stat == XC_SP_MEAN_SD) {
-        double sx = 0, sxx = 0;
-        for (size_t t = 0; t < n; t++) {
-            sx += (double)x[t];
-            sxx += (double)x[t] * (double)x[t];
-        }
-        xc_sp_mean_sd(sx, sxx, n, &m[0], s);
-        return;
-    }
-    for (size_t b = 0; b < nb; b++) {
-        size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
-        for (size_t t = lo; t < hi; t++)
-            tmp[t - lo] = (double)x[t];
-        m[b] = median(tmp, hi - lo);
-    }
-    for (size_t t = 0; t < n; t++) {
-        size_t b = t / L < nb ? t / L : nb - 1;
-        tmp[t] = fabs((double)x[t] - m[b]);
-    }
-    *s = XC_SP_MAD_SCALE * median(tmp, n);
-}
 
 static xc_status ref_execute(const xc_spsearcher *self, void *state, const xc_spconf *c, const xc_spplane *pl,
                              xc_spdets *out, xc_error *err)
@@ -61,7 +23,7 @@ static xc_status ref_execute(const xc_spsearcher *self, void *state, const xc_sp
     for (size_t r = 0; !st && r < pl->nrows; r++) {
         const float *x = pl->data + r * pl->stride;
         double s;
-        row_stats(x, n, c, m, &s, tmp);
+        xc_sp_row_stats(x, n, c, m, &s, tmp);
         if (!(s > 0))
             continue;
         for (int k = 0; !st && k < c->nwidths; k++) {

@@ -17,6 +17,7 @@
 
 #include "compare/xc_conform.h"
 #include "compare/xc_conform_accel.h"
+#include "compare/xc_conform_sp.h"
 #include "core/base/xc_impl.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "optimized/xc_impls.h"
@@ -76,6 +77,8 @@ static xc_status conform_one(const xc_registry *reg, const xc_impl *impl, xc_con
                        ? xc_conform_dedisperser(xc_dedisperser_of(impl), xc_dedisperser_of(ref), &o, rep, &err)
                    : impl->family == XC_FAMILY_ACCEL
                        ? xc_conform_accel(xc_accel_searcher_of(impl), xc_accel_searcher_of(ref), &o, rep, &err)
+                   : impl->family == XC_FAMILY_SINGLEPULSE
+                       ? xc_conform_spsearcher(xc_spsearcher_of(impl), xc_spsearcher_of(ref), &o, rep, &err)
                        : xc_conform_searcher(xc_searcher_of(impl), xc_searcher_of(ref), &o, rep, &err);
     if (st)
         printf("\n  %s/%s: %s", xc_family_name(impl->family), impl->name, err.msg);

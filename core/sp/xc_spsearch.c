@@ -151,6 +151,44 @@ double xc_sp_box_baseline(const double *m, size_t n, size_t L, size_t t, size_t 
     return B;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of v[0..n-1] (reordered); of an even count the mean of the two middle values. */
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void xc_sp_row_stats(const float *x, size_t n, const xc_spconf *c, double *m, double *s, double *tmp)
+{
+    size_t L = c->block, nb = xc_sp_nblocks(n, L);
+    if (c->stat == XC_SP_MEAN_SD) {
+        double sx = 0, sxx = 0;
+        for (size_t t = 0; t < n; t++) {
+            sx += (double)x[t];
+            sxx += (double)x[t] * (double)x[t];
+        }
+        xc_sp_mean_sd(sx, sxx, n, &m[0], s);
+        return;
+    }
+    for (size_t b = 0; b < nb; b++) {
+        size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
+        for (size_t t = lo; t < hi; t++)
+            tmp[t - lo] = (double)x[t];
+        m[b] = median(tmp, hi - lo);
+    }
+    for (size_t t = 0; t < n; t++) {
+        size_t b = t / L < nb ? t / L : nb - 1;
+        tmp[t] = fabs((double)x[t] - m[b]);
+    }
+    *s = XC_SP_MAD_SCALE * median(tmp, n);
+}
+
 void xc_sp_mean_sd(double sx, double sxx, size_t n, double *m, double *s)
 {
     *m = sx / (double)n;

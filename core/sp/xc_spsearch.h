@@ -125,6 +125,11 @@ static inline size_t xc_sp_block_lo(size_t L, size_t b) { return b * L; }
  * s = sqrt(sxx / n - m * m) (0 where that is not positive). */
 void xc_sp_mean_sd(double sx, double sxx, size_t n, double *m, double *s);
 
+/* The row statistics as the reference defines them, by sorting: m[b] for the
+ * xc_sp_nblocks(n, c->block) blocks (one, the mean, for XC_SP_MEAN_SD) and
+ * the rms *s; tmp holds n doubles. */
+void xc_sp_row_stats(const float *x, size_t n, const xc_spconf *c, double *m, double *s, double *tmp);
+
 /* Family XC_FAMILY_SINGLEPULSE.  plan (optional): state for planes of up to
  * nsamp samples under c (scratch, device buffers), reused from plane to
  * plane; execute: the detections of one plane, appended to out in row order,
