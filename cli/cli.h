@@ -87,6 +87,7 @@ int xc_cmd_plan(const xc_cmd *self, int argc, char **argv);
 int xc_cmd_header(const xc_cmd *self, int argc, char **argv);   /* cli/cmd_header.c */
 int xc_cmd_plan_ddplan(int argc, char **argv); /* `plan -ddplan`, cli/cmd_plan_ddplan.c */
 int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv);
+int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv);
 int xc_cmd_run(const xc_cmd *self, int argc, char **argv);
 int xc_cmd_compare(const xc_cmd *self, int argc, char **argv);
 int xc_cmd_compare_cands(int argc, char **argv);   /* `compare cands`, cli/cmd_cmpcands.c */

@@ -130,6 +130,19 @@ const xc_cmd xc_commands[] = {
      "Subband and tree implementations are approximate: see docs/SUBBAND.md for -nsub,\n"
      "-dmsub, -subalign, -subbudget and -maxloss; their parameters and per-trial bound are\n"
      "recorded under \"approximate\" in OUT.json.\n"},
+    {"singlepulse", xc_cmd_singlepulse, "single-pulse (FRB) search of a filterbank or plane -> candidates (CSV)",
+     "-i FILE.fil (DM plan) -o OUT.csv [-impl NAME] [-preset P] [options]\n"
+     "                      or -i PLANE.json -o OUT.csv [options]",
+     "Dedisperses the filterbank (or reads a plane written by `crosscheck dedisperse`), then per\n"
+     "DM trial removes a baseline (the median of blocks of -baseline seconds), divides by a robust\n"
+     "rms (1.4826 x the median absolute deviation), slides boxes of each width and keeps, per\n"
+     "trial and width, the best box of each run above -threshold (S/N = sum above the baseline\n"
+     "/ (rms sqrt(width))).  The detections are clustered by friends of friends in time, width\n"
+     "and DM trial as Heimdall merges its giants; one row per cluster, its best member, sorted\n"
+     "by S/N.  Samples and widths count samples of the series (a downsampled range's x ds);\n"
+     "sample is the first sample of the best box; time_s = sample x tsamp.  docs/SINGLEPULSE.md\n"
+     "states the semantics, the presets and where each differs from Heimdall, PRESTO's\n"
+     "single_pulse_search.py and AstroAccelerate.\n"},
     {"run", xc_cmd_run, "the default cross-check: every implementation, verdict table, report",
      "[-spec FILE.json] [-out DIR] [-impl LIST] [-threads N] [-keep] [-quiet]\n"
      "                      [-junit FILE.xml]",
