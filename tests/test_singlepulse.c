@@ -194,4 +194,102 @@ XC_TEST(test_registry_lists_family, "registry_lists_family")
     xc_registry_destroy(reg);
 }
 
+/* ---- crosscheck singlepulse -------------------------------------------------- */
+
+/* Two dispersed bursts (synth -pulse T,DM,W,SNR: T the centre at fch1, W in
+ * ms) in 4 s of 64 channels, 256 us samples; the plan steps 2 pc cm^-3. */
+static const struct {
+    double t, dm, w_ms;
+} bursts[2] = {{1.0, 50, 2}, {2.5, 120, 4}};
+
+static int make_bursts(const char *dir, char *fil, size_t n)
+{
+    snprintf(fil, n, "%s/bursts.fil", dir);
+    char args[2048];
+    snprintf(args, sizeof args,
+             "synth -nchans 64 -nbits 8 -tsamp 256 -tobs 4 -period 0 -pulse %g,%g,%g,15 -pulse %g,%g,%g,20 -o '%s'",
+             bursts[0].t, bursts[0].dm, bursts[0].w_ms, bursts[1].t, bursts[1].dm, bursts[1].w_ms, fil);
+    return xc_fx_run_cli(args);
+}
+
+/* Each burst is a candidate within one DM step (2) of its DM, its width
+ * within a factor 2 (the next power of two), its box's centre within one
+ * width of its time. */
+XC_TEST_IF(test_cli_finds_bursts, "cli_finds_bursts", xc_fx_skip_no_bin)
+{
+    const char *dir = xc_test_tmpdir();
+    char fil[1024], csv[1100], text[8192], err[2048];
+    CU_ASSERT_EQUAL_FATAL(make_bursts(dir, fil, sizeof fil), 0);
+    snprintf(csv, sizeof csv, "%s/bursts.csv", dir);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:200:2:1 -wmax 0.02 -o '%s'",
+                                         fil, csv), 0);
+    xc_fx_slurp_into(csv, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(strstr(text, "snr,time_s,sample,width,dm,dm_index,members,begin,end,dm_lo,dm_hi\n"));
+    int found[2] = {0, 0};
+    for (const char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        double snr, t, dm;
+        long long sample, members, begin, end;
+        int width, di, lo, hi;
+        if (sscanf(line + 1, "%lf,%lf,%lld,%d,%lf,%d,%lld,%lld,%lld,%d,%d", &snr, &t, &sample, &width, &dm, &di,
+                   &members, &begin, &end, &lo, &hi) != 11)
+            continue;
+        for (int b = 0; b < 2; b++) {
+            double wsamp = bursts[b].w_ms * 1e-3 / 256e-6, centre = (double)sample + width / 2.0;
+            if (fabs(dm - bursts[b].dm) <= 2 && width >= wsamp / 2 && width <= wsamp * 2 &&
+                fabs(centre * 256e-6 - bursts[b].t) <= width * 256e-6)
+                found[b]++;
+        }
+    }
+    for (int b = 0; b < 2; b++)
+        if (found[b] != 1)
+            printf("\n  burst %d (t %g s, DM %g, %g ms): observed %d candidates, expected 1 within DM +-2, width x2, "
+                   "one width in time\n%s", b, bursts[b].t, bursts[b].dm, bursts[b].w_ms, found[b], text);
+    CU_ASSERT_EQUAL(found[0], 1);
+    CU_ASSERT_EQUAL(found[1], 1);
+    /* the reference writes the same bytes */
+    char csv2[1100], text2[8192];
+    snprintf(csv2, sizeof csv2, "%s/bursts-ref.csv", dir);
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:200:2:1 -wmax 0.02 -impl reference "
+                                   "-quiet -o '%s'", fil, csv2), 0);
+    xc_fx_slurp_into(csv2, text2, sizeof text2);
+    CU_ASSERT_STRING_EQUAL(text2, text);
+    /* a plane written by `crosscheck dedisperse` gives the same list */
+    char plane[1100];
+    snprintf(plane, sizeof plane, "%s/plane", dir);
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "dedisperse -i '%s' -dmplan 0:200:2:1 -quiet -o '%s'", fil, plane),
+                    0);
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s.json' -wmax 0.02 -quiet -o '%s'", plane, csv2),
+                    0);
+    xc_fx_slurp_into(csv2, text2, sizeof text2);
+    CU_ASSERT_STRING_EQUAL(text2, text);
+}
+
+/* Bad input: exit 2, a message naming the file or option and the value, no output left. */
+XC_TEST_IF(test_cli_bad_input, "cli_bad_input", xc_fx_skip_no_bin)
+{
+    const char *dir = xc_test_tmpdir();
+    char fil[1024], csv[1100], err[2048], junk[1100];
+    CU_ASSERT_EQUAL_FATAL(make_bursts(dir, fil, sizeof fil), 0);
+    snprintf(csv, sizeof csv, "%s/bad.csv", dir);
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -o '%s'", fil, csv), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "no DM plan"));
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:20:2:1 -widths 4,2 -o '%s'", fil,
+                                   csv), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "-widths: 2 after 4"));
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:20:2:1 -preset nope -o '%s'", fil,
+                                   csv), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "nope"));
+    snprintf(junk, sizeof junk, "%s/junk.fil", dir);
+    FILE *fp = fopen(junk, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs("not a filterbank", fp);
+    fclose(fp);
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:20:2:1 -o '%s'", junk, csv), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, junk));
+    FILE *left = fopen(csv, "rb");
+    CU_ASSERT_PTR_NULL(left);
+    if (left)
+        fclose(left);
+}
+
 XC_TEST_MAIN("singlepulse")
