@@ -81,6 +81,7 @@ int xc_cmd_list(const xc_cmd *self, int argc, char **argv);
 int xc_cmd_synth(const xc_cmd *self, int argc, char **argv);
 int xc_cmd_population(const xc_cmd *self, int argc, char **argv);
 int xc_cmd_study(const xc_cmd *self, int argc, char **argv);
+int xc_bench_singlepulse(const xc_cmd *self, int argc, char **argv); /* `bench singlepulse`, cli/cmd_bench_sp.c */
 int xc_bench_synth(const xc_cmd *self, int argc, char **argv);       /* `bench synth`, cli/cmd_bench_synth.c */
 int xc_bench_study(const xc_cmd *self, int argc, char **argv);       /* `bench study`, cli/cmd_bench_study.c */
 int xc_cmd_plan(const xc_cmd *self, int argc, char **argv);

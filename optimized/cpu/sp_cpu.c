@@ -19,7 +19,11 @@ static inline void swap(double *a, double *b)
     *b = t;
 }
 
-/* The k-th smallest of v[0..n-1]; afterwards v[0..k-1] <= v[k] <= v[k+1..]. */
+/* The k-th smallest of v[0..n-1]; afterwards v[0..k-1] <= v[k] <= v[k+1..].
+ * Hoare's FIND with Lomuto partitions written without branches on the data
+ * (random data mispredict half of them), and the elements equal to the
+ * pivot set aside, so runs of equal values (a quiet trial's deviations) stay
+ * linear. */
 static double select_kth(double *v, size_t n, size_t k)
 {
     size_t lo = 0, hi = n - 1;
@@ -31,18 +35,29 @@ static double select_kth(double *v, size_t n, size_t k)
             swap(&v[hi], &v[lo]);
         if (v[mid] < v[hi])
             swap(&v[mid], &v[hi]);
-        double p = v[hi];
+        const double p = v[hi];
         size_t i = lo;
-        for (size_t j = lo; j < hi; j++)
-            if (v[j] < p)
-                swap(&v[i++], &v[j]);
-        swap(&v[i], &v[hi]);
-        if (i == k)
-            return v[k];
-        if (i < k)
-            lo = i + 1;
-        else
+        for (size_t j = lo; j < hi; j++) {
+            double x = v[j];
+            v[j] = v[i];
+            v[i] = x;
+            i += x < p;
+        }
+        swap(&v[i], &v[hi]);   /* v[lo..i-1] < p = v[i] <= v[i+1..hi] */
+        if (k < i) {
             hi = i - 1;
+            continue;
+        }
+        size_t e = i + 1;      /* then v[i..e-1] == p */
+        for (size_t j = i + 1; j <= hi; j++) {
+            double x = v[j];
+            v[j] = v[e];
+            v[e] = x;
+            e += x == p;
+        }
+        if (k < e)
+            return p;
+        lo = e;
     }
     return v[k];
 }
@@ -86,9 +101,99 @@ static double row_prepare(const float *x, size_t n, const xc_spconf *c, scratch 
             w->tmp[t - lo] = (double)x[t];
         w->m[b] = median(w->tmp, hi - lo);
     }
-    for (size_t t = 0; t < n; t++)
-        w->tmp[t] = fabs((double)x[t] - w->m[t / L < nb ? t / L : nb - 1]);
+    for (size_t b = 0; b < nb; b++)
+        for (size_t t = b * L, hi = b + 1 == nb ? n : t + L; t < hi; t++)
+            w->tmp[t] = fabs((double)x[t] - w->m[b]);
     return XC_SP_MAD_SCALE * median(w->tmp, n);
+}
+
+/* One width's scan of a row: the run being built and where detections go. */
+typedef struct {
+    const double *P, *m;
+    size_t n, L, nb, w;
+    double den, thr, cut;   /* cut: every box with snr >= thr has S - B >= cut */
+    int k;
+    int32_t row;
+    int in_run;
+    xc_spdet d;
+    xc_spdets *out;
+    xc_status st;
+    xc_error *err;
+} scan;
+
+static void run_end(scan *z)
+{
+    if (z->in_run && !z->st)
+        z->st = xc_spdets_add(z->out, &z->d, z->err);
+    z->in_run = 0;
+}
+
+/* The box at t with baseline B, as the reference judges it. */
+static inline void step(scan *z, size_t t, double B)
+{
+    double snr = (z->P[t + z->w] - z->P[t] - B) / z->den;
+    if (!(snr >= z->thr)) {
+        run_end(z);
+        return;
+    }
+    if (!z->in_run)
+        z->d = (xc_spdet){snr, (int64_t)t, (int32_t)z->w, z->k, z->row, (int64_t)t, 0};
+    else if (snr > z->d.snr) {
+        z->d.snr = snr;
+        z->d.sample = (int64_t)t;
+    }
+    z->in_run = 1;
+    z->d.end = (int64_t)(t + z->w);
+}
+
+/* As the dedisperser's kernels (cpu_kernels.c): one clone per vector width,
+ * picked by the loader. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES)
+#define XC_SP_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define XC_SP_CLONES
+#endif
+
+/* How many boxes t in [t, e) have (P[t+w] - P[t]) - B >= cut: one vector loop. */
+XC_SP_CLONES static int64_t over_cut(const double *P, size_t t, size_t e, size_t w, double B, double cut)
+{
+    int64_t k = 0;
+    for (size_t i = t; i < e; i++)
+        k += P[i + w] - P[i] - B >= cut;
+    return k;
+}
+
+/* Boxes t in [t0, t1) inside one block (baseline B): 256 at a time, a chunk
+ * with no box at or above the cut only ends a run. */
+static void scan_inside(scan *z, size_t t0, size_t t1, double B)
+{
+    for (size_t t = t0; t < t1;) {
+        size_t e = t + 256 < t1 ? t + 256 : t1;
+        if (!over_cut(z->P, t, e, z->w, B, z->cut))
+            run_end(z);
+        else
+            for (size_t i = t; i < e; i++)
+                step(z, i, B);
+        t = e;
+    }
+}
+
+/* The detections of row r for width index k. */
+static void width_search(scan *z)
+{
+    size_t t = 0, last = z->n - z->w;   /* the last box's start */
+    while (t <= last && !z->st) {
+        size_t b = t / z->L < z->nb ? t / z->L : z->nb - 1;
+        size_t hi = b + 1 == z->nb ? z->n : (b + 1) * z->L;
+        if (t + z->w <= hi) {
+            scan_inside(z, t, hi - z->w + 1, 0.0 + (double)z->w * z->m[b]);
+            t = hi - z->w + 1;
+        } else {
+            for (size_t e = hi < last + 1 ? hi : last + 1; t < e; t++)
+                step(z, t, xc_sp_box_baseline(z->m, z->n, z->L, t, z->w));
+        }
+    }
+    run_end(z);
 }
 
 /* The detections of one row (index r) into out. */
@@ -98,39 +203,20 @@ static xc_status row_search(const float *x, size_t n, int32_t r, const xc_spconf
     double s = row_prepare(x, n, c, w);
     if (!(s > 0))
         return XC_OK;
-    size_t L = c->block, nb = xc_sp_nblocks(n, L);
-    for (int k = 0; k < c->nwidths; k++) {
-        size_t wd = (size_t)c->widths[k];
-        const double den = s * sqrt((double)wd);
-        int in_run = 0;
-        xc_spdet d = {0};
-        for (size_t t = 0; t + wd <= n; t++) {
-            size_t b0 = t / L < nb ? t / L : nb - 1, b1 = (t + wd - 1) / L < nb ? (t + wd - 1) / L : nb - 1;
-            double B = b0 == b1 ? 0.0 + (double)wd * w->m[b0] : xc_sp_box_baseline(w->m, n, L, t, wd);
-            double snr = (w->P[t + wd] - w->P[t] - B) / den;
-            if (snr >= c->threshold) {
-                if (!in_run)
-                    d = (xc_spdet){snr, (int64_t)t, (int32_t)wd, k, r, (int64_t)t, 0};
-                else if (snr > d.snr) {
-                    d.snr = snr;
-                    d.sample = (int64_t)t;
-                }
-                in_run = 1;
-                d.end = (int64_t)(t + wd);
-            } else if (in_run) {
-                in_run = 0;
-                xc_status st = xc_spdets_add(out, &d, err);
-                if (st)
-                    return st;
-            }
-        }
-        if (in_run) {
-            xc_status st = xc_spdets_add(out, &d, err);
-            if (st)
-                return st;
-        }
+    scan z = {.P = w->P, .m = w->m, .n = n, .L = c->block, .nb = xc_sp_nblocks(n, c->block), .thr = c->threshold,
+              .row = r, .out = out, .err = err};
+    for (int k = 0; k < c->nwidths && !z.st; k++) {
+        z.w = (size_t)c->widths[k];
+        if (z.w > n)
+            break;
+        z.k = k;
+        z.den = s * sqrt((double)z.w);
+        /* fl(num / den) >= thr implies num >= thr den (1 - u), and
+         * fl(thr den) (1 - 2^-50) is below that: a cut no detection is under */
+        z.cut = z.thr * z.den * (1.0 - 0x1p-50);
+        width_search(&z);
     }
-    return XC_OK;
+    return z.st;
 }
 
 static xc_status cpu_execute(const xc_spsearcher *self, void *state, const xc_spconf *c, const xc_spplane *pl,

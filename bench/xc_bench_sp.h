@@ -1,0 +1,34 @@
+/* xc_bench_sp.h: the single-pulse search benchmark (bench_sp.c): the search
+ * of a plane against the CPU dedispersion that made it, same threads. */
+#ifndef XC_BENCH_SP_H
+#define XC_BENCH_SP_H
+
+#include "bench/xc_bench.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/sp/xc_spsearch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int nchans, nbits;
+    double tsamp_us;
+    size_t nout;                   /* output samples per trial */
+    const char *dmplan;            /* the Table 2 plan by default */
+    int nwidths;                   /* widths 1, 2, 4, ... 2^(nwidths-1) */
+    int threads;                   /* 0: all */
+    int repeat;                    /* runs of each; the median is kept */
+    const xc_dedisperser *dd;      /* the CPU dedisperser */
+    const xc_spsearcher *sp;       /* the searcher timed */
+} xc_bench_sp_opts;
+
+/* One record (kind "singlepulse"): seconds (the search), dedisperse_seconds,
+ * ratio (search over dedispersion), threads, trials, samples, widths,
+ * candidates; random nbits data at 1400 MHz centre over 300 MHz. */
+xc_status xc_bench_sp_run(const xc_bench_sp_opts *o, struct json_t **rec, xc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
