@@ -38,19 +38,6 @@ static xc_status sp_once(void *ctx, xc_error *err)
     return st;
 }
 
-/* The plane's views and its trials' DMs (dms: ndms entries, owned by the caller). */
-static xc_status make_views(const xc_dmplan *plan, const xc_plane *pl, double tsamp, xc_spplane *v, double *dms)
-{
-    size_t at = 0;
-    for (int k = 0; k < plan->nranges; k++) {
-        const xc_planerange *r = &pl->r[k];
-        memcpy(dms + at, plan->r[k].dms, r->ndm * sizeof *dms);
-        v[k] = (xc_spplane){r->data, r->ndm, r->nsamp, r->nsamp, 0, tsamp * r->ds, r->ds, (int32_t)at, dms + at};
-        at += r->ndm;
-    }
-    return XC_OK;
-}
-
 xc_status xc_bench_sp_run(const xc_bench_sp_opts *o, json_t **rec, xc_error *err)
 {
     double foff = -300.0 / o->nchans, tsamp = o->tsamp_us * 1e-6;
@@ -86,9 +73,12 @@ xc_status xc_bench_sp_run(const xc_bench_sp_opts *o, json_t **rec, xc_error *err
         so.widths[i] = (int32_t)1 << (i < 30 ? i : 30);
     c.in = &in, c.pl = &pl, c.sp = o->sp, c.so = &so, c.views = views, c.nviews = plan.nranges, c.tsamp = tsamp;
     c.dms = dms, c.ndms = ndms;
-    if (!st && !(st = xc_bench_time(dd_once, NULL, &c, o->repeat, 0, td, &nd, err)) &&
-        !(st = make_views(&plan, &pl, tsamp, views, dms)))
+    if (!st)
+        st = xc_bench_time(dd_once, NULL, &c, o->repeat, 0, td, &nd, err);
+    if (!st) {
+        xc_spplane_views(&plan, &pl, tsamp, views, dms);
         st = xc_bench_time(sp_once, NULL, &c, o->repeat, 0, ts, &ns, err);
+    }
     if (!st) {
         double sd = td[nd / 2], ss = ts[ns / 2];
         int threads = o->threads > 0 ? o->threads : omp_get_max_threads();

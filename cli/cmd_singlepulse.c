@@ -99,18 +99,14 @@ static xc_status search(const xc_spsearcher *s, const xc_spopts *o, const sp_inp
     const xc_dmplan *plan = in->from_file ? &in->pf.plan : &in->plan;
     const xc_plane *pl = in->from_file ? &in->pf.plane : &in->plane;
     double tsamp = in->from_file ? in->pf.meta.tsamp : in->tsamp;
-    size_t ndms = xc_dmplan_ndm(plan), at = 0;
+    size_t ndms = xc_dmplan_ndm(plan);
     double *dms = malloc((ndms ? ndms : 1) * sizeof *dms);
     xc_spplane *v = calloc((size_t)(plan->nranges ? plan->nranges : 1), sizeof *v);
     xc_status st = XC_OK;
     if (!dms || !v)
         st = xc_error_set(err, XC_ENOMEM, "out of memory for %zu DM trials", ndms);
-    for (int k = 0; !st && k < plan->nranges && k < pl->nranges; k++) {
-        const xc_planerange *r = &pl->r[k];
-        memcpy(dms + at, plan->r[k].dms, r->ndm * sizeof *dms);
-        v[k] = (xc_spplane){r->data, r->ndm, r->nsamp, r->nsamp, 0, tsamp * r->ds, r->ds, (int32_t)at, dms + at};
-        at += r->ndm;
-    }
+    else
+        xc_spplane_views(plan, pl, tsamp, v, dms);
     if (!st)
         st = xc_sp_search(s, o, v, pl->nranges, tsamp, dms, ndms, out, err);
     free(dms);

@@ -196,6 +196,17 @@ void xc_sp_mean_sd(double sx, double sxx, size_t n, double *m, double *s)
     *s = var > 0 ? sqrt(var) : 0.0;
 }
 
+void xc_spplane_views(const xc_dmplan *plan, const xc_plane *pl, double tsamp, xc_spplane *views, double *dms)
+{
+    size_t at = 0;
+    for (int k = 0; k < plan->nranges && k < pl->nranges; k++) {
+        const xc_planerange *r = &pl->r[k];
+        memcpy(dms + at, plan->r[k].dms, r->ndm * sizeof *dms);
+        views[k] = (xc_spplane){r->data, r->ndm, r->nsamp, r->nsamp, 0, tsamp * r->ds, r->ds, (int32_t)at, dms + at};
+        at += r->ndm;
+    }
+}
+
 const xc_spsearcher *xc_spsearcher_of(const xc_impl *impl)
 {
     return impl && impl->family == XC_FAMILY_SINGLEPULSE ? (const xc_spsearcher *)impl : NULL;

@@ -31,6 +31,8 @@
 
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/dedisp/xc_dmplan.h"
 #include "core/sp/xc_spcands.h"
 
 #ifdef __cplusplus
@@ -89,6 +91,11 @@ typedef struct {
     int32_t dm0;              /* plan trial of row 0 */
     const double *dms;        /* nrows DMs, pc cm^-3 (host memory) */
 } xc_spplane;
+
+/* The views of a dedispersed plane, one per range of plan (views: nranges
+ * entries), and every trial's DM in plan order (dms: xc_dmplan_ndm entries);
+ * tsamp is the series' sample time. */
+void xc_spplane_views(const xc_dmplan *plan, const xc_plane *pl, double tsamp, xc_spplane *views, double *dms);
 
 /* One detection: a run's best box.  Implementations fill snr, sample (t),
  * width (w), windex (w's index in the conf), dm_index (row), begin, end, in
