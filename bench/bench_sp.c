@@ -57,8 +57,8 @@ xc_status xc_bench_sp_run(const xc_bench_sp_opts *o, json_t **rec, xc_error *err
     if (!st)
         st = xc_ddplan_create(&c.p, o->dd, &g, o->nbits, &plan, xc_convention_get("crosscheck"), NULL, &ddo, err);
     size_t nin = st ? 0 : (size_t)xc_ddplan_max_delay(c.p) + o->nout, ndms = xc_dmplan_ndm(&plan);
-    if (!st && (!(u = malloc(nin * (size_t)o->nchans * sizeof *u)) || !(views = calloc((size_t)plan.nranges, sizeof *views)) ||
-                !(dms = malloc(ndms * sizeof *dms))))
+    if (!st && (!(u = malloc(nin * (size_t)o->nchans * sizeof *u)) ||
+                !(views = calloc((size_t)plan.nranges, sizeof *views)) || !(dms = malloc(ndms * sizeof *dms))))
         st = xc_error_set(err, XC_ENOMEM, "bench singlepulse: out of memory for %zu spectra", nin);
     xc_block in = {o->nchans, nin, o->nbits, u, NULL};
     if (!st) {

@@ -8,6 +8,7 @@
 #include "cli/cli_meter.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_plan.h"
+#include "core/base/xc_mem.h"
 #include "core/base/xc_nbits.h"
 #include "core/dedisp/xc_planefile.h"
 #include "core/io/xc_filterbank.h"
@@ -55,6 +56,11 @@ static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_
     void *buf = NULL;
     xc_ddplan *p = NULL;
     if ((st = xc_cli_plan_build(po, &g, &in->plan, err)))
+        goto done;
+    /* the input and a plane as long as it, held at once */
+    double bytes = (double)nvals * (isf ? 4 : 2) + 4.0 * (double)xc_dmplan_ndm(&in->plan) * (double)h->nsamp;
+    if ((st = xc_mem_check(bytes, path, "its samples and their plane",
+                           "search a shorter part of the file (it is read whole)", err)))
         goto done;
     if (!(buf = malloc(nvals * (isf ? sizeof(float) : sizeof(uint16_t))))) {
         st = xc_error_set(err, XC_ENOMEM, "%s: out of memory for %zu samples", path, nvals);
