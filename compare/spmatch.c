@@ -224,6 +224,8 @@ xc_status xc_spmatch(const xc_spcandlist *a, const xc_spcandlist *b, const char 
     memset(r, 0, sizeof *r);
     r->na = a->n;
     r->nb = b->n;
+    if (!(o->tol_width >= 1))
+        return xc_error_set(err, XC_EINVAL, "width ratio tolerance %g is below 1 (-tol_width)", o->tol_width);
     if (!(o->tol_dm > 0) && a->n && b->n && !has_step(a) && !has_step(b))
         return xc_error_set(err, XC_EINVAL, "%s and %s: each has candidates at one DM trial only, so neither "
                             "tells its DM step: give the DM tolerance (-tol_dm)", name_a, name_b);
