@@ -195,10 +195,8 @@ int xc_cmd_compare_cands(int argc, char **argv)
             }
         }
     }
-    json_object_set_new(root, "verdict", json_string(agree ? "agree" : "disagree"));
-    if (json_out && xc_cli_write_json(json_out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(17), &err))
+    if (xc_cmpcands_verdict(root, agree, json_out, &err))
         goto fail;
-    printf("overall: %s\n", agree ? "AGREE" : "DISAGREE");
     rc = agree ? 0 : 1;
     goto done;
 fail:

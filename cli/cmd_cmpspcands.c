@@ -10,6 +10,15 @@
 
 #include "cli/cli.h"
 
+xc_status xc_cmpcands_verdict(json_t *root, int agree, const char *json_out, xc_error *err)
+{
+    json_object_set_new(root, "verdict", json_string(agree ? "agree" : "disagree"));
+    xc_status st = json_out ? xc_cli_write_json(json_out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(17), err) : XC_OK;
+    if (!st)
+        printf("overall: %s\n", agree ? "AGREE" : "DISAGREE");
+    return st;
+}
+
 int xc_cmpsp_wanted(const char *const *path, int nfiles, const char *format)
 {
     if (format)
@@ -59,6 +68,31 @@ static xc_status compare_two(const xc_cmpsp_args *a, const xc_spcandlist *l, jso
     return st;
 }
 
+/* Reads the files and the truth, compares, prints, fills root. */
+static xc_status compare_all(const char *cmd, const xc_cmpsp_args *a, xc_spcandlist *l, xc_truth *truth,
+                             json_t *root, int *agree, xc_error *err)
+{
+    xc_status st = XC_OK;
+    for (int k = 0; k < a->nfiles && !st; k++)
+        st = xc_spcands_read(&l[k], a->path[k], a->format, err);
+    if (!st && a->truth_path)
+        st = xc_truth_load_pulses(truth, a->truth_path, err);
+    if (st)
+        return st;
+    json_object_set_new(root, "command", json_string(cmd));
+    json_object_set_new(root, "command_line", json_string(xc_cli_cmdline()));
+    json_object_set_new(root, "kind", json_string("single-pulse"));
+    for (int k = 0; k < a->nfiles; k++) {
+        printf("%s: %s: %zu single-pulse candidates from %s, tsamp %s%.9g s\n", k ? "B" : "A", a->path[k], l[k].n,
+               l[k].source, l[k].tsamp > 0 ? "" : "unknown ", l[k].tsamp);
+        json_object_set_new(root, k ? "b" : "a", json_string(a->path[k]));
+    }
+    if ((a->nfiles == 2 && (st = compare_two(a, l, root, agree, err))) ||
+        (a->truth_path && (st = against_truth(a, l, truth, root, agree, err))))
+        return st;
+    return xc_cmpcands_verdict(root, *agree, a->json_out, err);
+}
+
 int xc_cmpsp_run(const char *cmd, const xc_cmpsp_args *a)
 {
     xc_error err;
@@ -69,34 +103,10 @@ int xc_cmpsp_run(const char *cmd, const xc_cmpsp_args *a)
     xc_truth truth;
     memset(&truth, 0, sizeof truth);
     json_t *root = json_object();
-    int agree = 1, rc;
-    xc_status st = root ? XC_OK : xc_error_set(&err, XC_ENOMEM, "out of memory");
-    for (int k = 0; k < a->nfiles && !st; k++)
-        st = xc_spcands_read(&l[k], a->path[k], a->format, &err);
-    if (!st && a->truth_path)
-        st = xc_truth_load_pulses(&truth, a->truth_path, &err);
-    if (st)
-        goto fail;
-    json_object_set_new(root, "command", json_string(cmd));
-    json_object_set_new(root, "command_line", json_string(xc_cli_cmdline()));
-    json_object_set_new(root, "kind", json_string("single-pulse"));
-    for (int k = 0; k < a->nfiles; k++) {
-        printf("%s: %s: %zu single-pulse candidates from %s, tsamp %s%.9g s\n", k ? "B" : "A", a->path[k], l[k].n,
-               l[k].source, l[k].tsamp > 0 ? "" : "unknown ", l[k].tsamp);
-        json_object_set_new(root, k ? "b" : "a", json_string(a->path[k]));
-    }
-    if ((a->nfiles == 2 && (st = compare_two(a, l, root, &agree, &err))) ||
-        (a->truth_path && (st = against_truth(a, l, &truth, root, &agree, &err))))
-        goto fail;
-    json_object_set_new(root, "verdict", json_string(agree ? "agree" : "disagree"));
-    if (a->json_out && (st = xc_cli_write_json(a->json_out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(17), &err)))
-        goto fail;
-    printf("overall: %s\n", agree ? "AGREE" : "DISAGREE");
-    rc = agree ? 0 : 1;
-    goto done;
-fail:
-    rc = xc_cli_fail(cmd, &err);
-done:
+    int agree = 1;
+    xc_status st = root ? compare_all(cmd, a, l, &truth, root, &agree, &err)
+                        : xc_error_set(&err, XC_ENOMEM, "out of memory");
+    int rc = st ? xc_cli_fail(cmd, &err) : (agree ? 0 : 1);
     json_decref(root);
     xc_truth_free(&truth);
     xc_spcandlist_free(&l[0]);

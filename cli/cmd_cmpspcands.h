@@ -21,6 +21,10 @@ typedef struct {
  * every file is one by its name (xc_spformat_of_path). */
 int xc_cmpsp_wanted(const char *const *path, int nfiles, const char *format);
 
+/* What every `compare cands` ends with: root's "verdict", root written to
+ * json_out (when given, atomically), "overall: AGREE|DISAGREE" printed. */
+xc_status xc_cmpcands_verdict(struct json_t *root, int agree, const char *json_out, xc_error *err);
+
 /* Runs the comparison and prints it; returns the exit status (0 agree,
  * 1 disagree or a pulse not found, 2 bad input). */
 int xc_cmpsp_run(const char *cmd, const xc_cmpsp_args *a);

@@ -48,18 +48,25 @@ static void stress_list(xc_spcandlist *l, int pow2_widths)
     }
 }
 
+/* l written by w to the temporary file name, read back (by its name) into m. */
+static void write_read(const xc_spcandlist *l, xc_spcandlist *m, const char *name,
+                       xc_status (*w)(const xc_spcandlist *, const char *, xc_error *), const char *source)
+{
+    xc_spcandlist_init(m);
+    xc_error err;
+    char path[512];
+    xc_fx_tmp_path(path, sizeof path, name);
+    CU_ASSERT_EQUAL_FATAL(w(l, path, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_spcands_read(m, path, XC_SPFMT_AUTO, &err), XC_OK);
+    CU_ASSERT_STRING_EQUAL(m->source, source);
+    CU_ASSERT_EQUAL_FATAL(m->n, l->n);
+}
+
 XC_TEST(test_heimdall_roundtrip, "heimdall .cand: write then read gives the list back (power-of-two widths)")
 {
     xc_spcandlist l, m;
     stress_list(&l, 1);
-    xc_spcandlist_init(&m);
-    xc_error err;
-    char path[512];
-    xc_fx_tmp_path(path, sizeof path, "rt.cand");
-    CU_ASSERT_EQUAL_FATAL(xc_spcands_write_heimdall(&l, path, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_spcands_read(&m, path, XC_SPFMT_AUTO, &err), XC_OK);
-    CU_ASSERT_STRING_EQUAL(m.source, "heimdall");
-    CU_ASSERT_EQUAL_FATAL(m.n, l.n);
+    write_read(&l, &m, "rt.cand", xc_spcands_write_heimdall, "heimdall");
     /* tsamp from time / sample of 2^40 + 2^19 samples written with 9 decimals */
     XC_ASSERT_NEAR(m.tsamp, l.tsamp, 1e-18);
     for (size_t i = 0; i < l.n; i++) {
@@ -99,14 +106,7 @@ XC_TEST(test_presto_roundtrip, "presto .singlepulse: write then read, to the for
 {
     xc_spcandlist l, m;
     stress_list(&l, 0);
-    xc_spcandlist_init(&m);
-    xc_error err;
-    char path[512];
-    xc_fx_tmp_path(path, sizeof path, "rt.singlepulse");
-    CU_ASSERT_EQUAL_FATAL(xc_spcands_write_presto(&l, path, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_spcands_read(&m, path, XC_SPFMT_AUTO, &err), XC_OK);
-    CU_ASSERT_STRING_EQUAL(m.source, "presto");
-    CU_ASSERT_EQUAL_FATAL(m.n, l.n);
+    write_read(&l, &m, "rt.singlepulse", xc_spcands_write_presto, "presto");
     /* 1 us over 2^40 samples: tsamp to 1e-18 s */
     XC_ASSERT_NEAR(m.tsamp, l.tsamp, 1e-18);
     for (size_t i = 0; i < l.n; i++) {   /* written by DM, the list's DMs ascend with its order */
@@ -125,15 +125,21 @@ XC_TEST(test_presto_roundtrip, "presto .singlepulse: write then read, to the for
     xc_spcandlist_free(&m);
 }
 
+/* datasets/singlepulse/name into l (by its name), which must hold n candidates. */
+static void read_dataset(xc_spcandlist *l, const char *name, size_t n)
+{
+    xc_spcandlist_init(l);
+    xc_error err;
+    char path[512];
+    snprintf(path, sizeof path, "%s/singlepulse/%s", xc_test_datasets(), name);
+    CU_ASSERT_EQUAL_FATAL(xc_spcands_read(l, path, XC_SPFMT_AUTO, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(l->n, n);
+}
+
 XC_TEST(test_presto_real_format, "presto .singlepulse in single_pulse_search.py's exact format (datasets/singlepulse)")
 {
     xc_spcandlist l;
-    xc_spcandlist_init(&l);
-    xc_error err;
-    char path[512];
-    snprintf(path, sizeof path, "%s/singlepulse/presto_format.singlepulse", xc_test_datasets());
-    CU_ASSERT_EQUAL_FATAL(xc_spcands_read(&l, path, XC_SPFMT_AUTO, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(l.n, 6);
+    read_dataset(&l, "presto_format.singlepulse", 6);
     XC_ASSERT_NEAR(l.tsamp, 6.4e-5, 1e-13);   /* 639.999936 s / 9999999 */
     /* Sample 0, Downfact 150: the box starts 75 samples before the data */
     CU_ASSERT_EQUAL(l.c[0].sample, -75);
@@ -154,12 +160,7 @@ XC_TEST(test_presto_real_format, "presto .singlepulse in single_pulse_search.py'
 XC_TEST(test_heimdall_real_format, "heimdall .cand in Heimdall's exact format (6 digits, trailing tabs)")
 {
     xc_spcandlist l;
-    xc_spcandlist_init(&l);
-    xc_error err;
-    char path[512];
-    snprintf(path, sizeof path, "%s/singlepulse/heimdall_format.cand", xc_test_datasets());
-    CU_ASSERT_EQUAL_FATAL(xc_spcands_read(&l, path, XC_SPFMT_AUTO, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(l.n, 4);
+    read_dataset(&l, "heimdall_format.cand", 4);
     /* 6400 s / 99999999 samples: 6 significant digits, relative 1e-6 */
     XC_ASSERT_NEAR(l.tsamp, 6.4e-5, 6.4e-11);
     /* centre 31265, filter 5 (32 samples): box 31249..31280 */
@@ -227,33 +228,48 @@ static void refused(const char *name, const char *text, xc_spformat fmt, const c
     xc_spcandlist_free(&l);
 }
 
+/* A refused file: its name (the extension picks the reader, fmt AUTO), its
+ * text, and what the message must hold (besides the path). */
+typedef struct {
+    const char *name, *text;
+    xc_spformat fmt;
+    const char *want;
+} bad_case;
+
+static const char *const csvh = "snr,time_s,sample,width,dm,dm_index,members\n";
+
 XC_TEST(test_bad_input, "bad input: each refused with the file, line, column and value named")
 {
-    const char *h = "snr,time_s,sample,width,dm,dm_index,members\n";
+    /* rows after csvh */
+    static const bad_case rows[] = {
+        {"nan.csv", "9,1,1,1,nan,0,1\n", XC_SPFMT_CSV, "line 2: column dm: 'nan' is not a finite number"},
+        {"inf.csv", "9,1,1,1,inf,0,1\n", XC_SPFMT_CSV, "column dm: 'inf'"},
+        {"negw.csv", "9,1,1,-4,1,0,1\n", XC_SPFMT_CSV, "line 2: width: -4 is outside 1..2^30"},
+        {"bigdm.csv", "9,1,1,1,1e300,0,1\n", XC_SPFMT_CSV, "dm: 1e+300 is outside"},
+        {"short.csv", "9,1,1,1,1,0\n", XC_SPFMT_CSV, "line 2: 6 columns, the header has 7"},
+    };
+    static const bad_case whole[] = {
+        {"hdr.csv", "snr,time_s,sample,width,dm,dm_index,members,beam\n", XC_SPFMT_CSV, "column 8: 'beam'"},
+        {"nohdr.csv", "snr,time_s,sample,width,dm,dm_index\n", XC_SPFMT_CSV, "lacks the column 'members'"},
+        {"empty.csv", "", XC_SPFMT_CSV, "empty file"},
+        {"x.cand", "12\t100\t0.1\t40\t0\t1\t1\t100\t101\n", XC_SPFMT_AUTO, "column filter: 40 is outside 0..30"},
+        {"y.cand", "12\t100\t0.1\t2\t0\t1\t1\t100\n", XC_SPFMT_AUTO, "line 1: 8 columns"},
+        {"z.cand", "12\t100\t0.1\t2\t0\t1\t0\t100\t101\n", XC_SPFMT_AUTO, "members: 0 is below 1"},
+        {"b.cand", "12\t100\t0.1\t2\t0\t1\t1\t101\t102\n", XC_SPFMT_AUTO, "does not hold the box"},
+        {"a.singlepulse", "# DM Sigma\n 1.00 7.00 0.1 100 -3\n", XC_SPFMT_AUTO, "column Downfact: -3"},
+        {"c.singlepulse", "1.00 7.00 0.1 100x 3\n", XC_SPFMT_AUTO, "line 1: column Sample: '100x' is not"},
+        {"d.singlepulse", "1.00 7.00 1e10 100 3\n", XC_SPFMT_AUTO, "time: 1e+10 s is outside"},
+        {"four.singlepulse", "1.00 7.00 0.1 1\n", XC_SPFMT_AUTO, "line 1: 4 columns"},
+        {"what.txt", "snr\n", XC_SPFMT_AUTO, "not a single-pulse candidate file"},
+        {"periodic.csv", "r,f_hz,z\n", XC_SPFMT_AUTO, "not a single-pulse candidate file"},
+    };
     char t[512];
-    snprintf(t, sizeof t, "%s9,1,1,1,nan,0,1\n", h);
-    refused("nan.csv", t, XC_SPFMT_CSV, "line 2: column dm: 'nan' is not a finite number");
-    snprintf(t, sizeof t, "%s9,1,1,1,inf,0,1\n", h);
-    refused("inf.csv", t, XC_SPFMT_CSV, "column dm: 'inf'");
-    snprintf(t, sizeof t, "%s9,1,1,-4,1,0,1\n", h);
-    refused("negw.csv", t, XC_SPFMT_CSV, "line 2: width: -4 is outside 1..2^30");
-    snprintf(t, sizeof t, "%s9,1,1,1,1e300,0,1\n", h);
-    refused("bigdm.csv", t, XC_SPFMT_CSV, "dm: 1e+300 is outside");
-    snprintf(t, sizeof t, "%s9,1,1,1,1,0\n", h);
-    refused("short.csv", t, XC_SPFMT_CSV, "line 2: 6 columns, the header has 7");
-    refused("hdr.csv", "snr,time_s,sample,width,dm,dm_index,members,beam\n", XC_SPFMT_CSV, "column 8: 'beam'");
-    refused("nohdr.csv", "snr,time_s,sample,width,dm,dm_index\n", XC_SPFMT_CSV, "lacks the column 'members'");
-    refused("empty.csv", "", XC_SPFMT_CSV, "empty file");
-    refused("x.cand", "12\t100\t0.1\t40\t0\t1\t1\t100\t101\n", XC_SPFMT_AUTO, "column filter: 40 is outside 0..30");
-    refused("y.cand", "12\t100\t0.1\t2\t0\t1\t1\t100\n", XC_SPFMT_AUTO, "line 1: 8 columns");
-    refused("z.cand", "12\t100\t0.1\t2\t0\t1\t0\t100\t101\n", XC_SPFMT_AUTO, "members: 0 is below 1");
-    refused("b.cand", "12\t100\t0.1\t2\t0\t1\t1\t101\t102\n", XC_SPFMT_AUTO, "does not hold the box");
-    refused("a.singlepulse", "# DM Sigma\n 1.00 7.00 0.1 100 -3\n", XC_SPFMT_AUTO, "column Downfact: -3");
-    refused("c.singlepulse", "1.00 7.00 0.1 100x 3\n", XC_SPFMT_AUTO, "line 1: column Sample: '100x' is not");
-    refused("d.singlepulse", "1.00 7.00 1e10 100 3\n", XC_SPFMT_AUTO, "time: 1e+10 s is outside");
-    refused("four.singlepulse", "1.00 7.00 0.1 1\n", XC_SPFMT_AUTO, "line 1: 4 columns");
-    refused("what.txt", "snr\n", XC_SPFMT_AUTO, "not a single-pulse candidate file");
-    refused("periodic.csv", "r,f_hz,z\n", XC_SPFMT_AUTO, "not a single-pulse candidate file");
+    for (size_t k = 0; k < XC_NCASES(rows); k++) {
+        snprintf(t, sizeof t, "%s%s", csvh, rows[k].text);
+        refused(rows[k].name, t, rows[k].fmt, rows[k].want);
+    }
+    for (size_t k = 0; k < XC_NCASES(whole); k++)
+        refused(whole[k].name, whole[k].text, whole[k].fmt, whole[k].want);
 }
 
 XC_TEST(test_format_names, "format names and extensions")

@@ -16,17 +16,9 @@
 
 static void add(xc_spcandlist *l, double snr, int64_t sample, int32_t width, int32_t dm_index)
 {
-    xc_spcand c;
-    memset(&c, 0, sizeof c);
-    c.snr = snr;
-    c.sample = sample;
-    c.time_s = (double)sample * TSAMP;
-    c.width = width;
-    c.dm_index = c.dm_lo = c.dm_hi = dm_index;
-    c.dm = DMSTEP * dm_index;
-    c.members = 1;
-    c.begin = sample;
-    c.end = sample + width;
+    const xc_spcand c = {.snr = snr, .time_s = (double)sample * TSAMP, .sample = sample, .width = width,
+                         .dm_index = dm_index, .dm = DMSTEP * dm_index, .members = 1, .begin = sample,
+                         .end = sample + width, .dm_lo = dm_index, .dm_hi = dm_index};
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_spcandlist_add(l, &c, &err), XC_OK);
 }

@@ -15,17 +15,14 @@ static xc_status cand_line(xc_spreader *rd, char *line, int lineno, xc_error *er
 {
     if (!*line || *line == '#')
         return XC_OK;
-    char *tok[NCOLS + 1];
-    int n = xc_spsplit_ws_(line, tok, NCOLS + 1);
-    if (n != NCOLS)
-        return xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, a Heimdall candidate has %d (snr sample time "
-                            "filter dm_trial dm members begin end)", rd->path, lineno, n, NCOLS);
-    xc_spcand c;
-    memset(&c, 0, sizeof c);
+    char *tok[NCOLS];
     int64_t centre, begin, end;
     int32_t filter;
+    xc_spcand c = {0};
     xc_status st;
-    if ((st = xc_spfield_double_(rd->path, lineno, cols[0], tok[0], &c.snr, err)) ||
+    if ((st = xc_spcolumns_(rd, line, lineno, tok, NCOLS, "a Heimdall candidate has 9 (snr sample time filter "
+                            "dm_trial dm members begin end)", err)) ||
+        (st = xc_spfield_double_(rd->path, lineno, cols[0], tok[0], &c.snr, err)) ||
         (st = xc_spfield_int64_(rd->path, lineno, cols[1], tok[1], &centre, err)) ||
         (st = xc_spfield_double_(rd->path, lineno, cols[2], tok[2], &c.time_s, err)) ||
         (st = xc_spfield_int32_(rd->path, lineno, cols[3], tok[3], &filter, err)) ||

@@ -17,16 +17,13 @@ static xc_status sp_line(xc_spreader *rd, char *line, int lineno, xc_error *err)
 {
     if (!*line || *line == '#')
         return XC_OK;
-    char *tok[NCOLS + 1];
-    int n = xc_spsplit_ws_(line, tok, NCOLS + 1);
-    if (n != NCOLS)
-        return xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, a PRESTO single pulse has %d (DM Sigma "
-                            "Time Sample Downfact)", rd->path, lineno, n, NCOLS);
-    xc_spcand c;
-    memset(&c, 0, sizeof c);
+    char *tok[NCOLS];
+    xc_spcand c = {0};
     int64_t bin;
     xc_status st;
-    if ((st = xc_spfield_double_(rd->path, lineno, cols[0], tok[0], &c.dm, err)) ||
+    if ((st = xc_spcolumns_(rd, line, lineno, tok, NCOLS, "a PRESTO single pulse has 5 (DM Sigma Time Sample "
+                            "Downfact)", err)) ||
+        (st = xc_spfield_double_(rd->path, lineno, cols[0], tok[0], &c.dm, err)) ||
         (st = xc_spfield_double_(rd->path, lineno, cols[1], tok[1], &c.snr, err)) ||
         (st = xc_spfield_double_(rd->path, lineno, cols[2], tok[2], &c.time_s, err)) ||
         (st = xc_spfield_int64_(rd->path, lineno, cols[3], tok[3], &bin, err)) ||

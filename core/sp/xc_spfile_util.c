@@ -2,6 +2,8 @@
  * file reader shares (core/sp/xc_spfile_util.h). */
 #include "core/sp/xc_spfile_util.h"
 
+#include "core/base/xc_lines.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,34 +17,32 @@ static void reset(xc_spcandlist *l, const char *source)
     snprintf(l->source, sizeof l->source, "%s", source);
 }
 
+/* One line for rd->line, trailing blanks removed. */
+static xc_status one_line(void *user, char *line, int lineno, xc_error *err)
+{
+    xc_spreader *rd = user;
+    size_t len = strlen(line);
+    while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+        line[--len] = '\0';
+    return rd->line(rd, line, lineno, err);
+}
+
 xc_status xc_spread_lines_(xc_spreader *rd, const char *source, xc_error *err)
 {
     reset(rd->l, source);
-    FILE *fp = fopen(rd->path, "r");
-    if (!fp)
-        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", rd->path, strerror(errno));
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0;
-    xc_status st = XC_OK;
-    for (ssize_t len; !st && (len = getline(&line, &cap, fp)) != -1;) {
-        lineno++;
-        if (strlen(line) != (size_t)len) {
-            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: holds a NUL byte (not a text file)", rd->path, lineno);
-            break;
-        }
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' ||
-                           line[len - 1] == '\t'))
-            line[--len] = '\0';
-        st = rd->line(rd, line, lineno, err);
-    }
-    if (!st && ferror(fp))
-        st = xc_error_set(err, XC_EIO, "%s: read failed: %s", rd->path, strerror(errno));
-    free(line);
-    fclose(fp);
+    xc_status st = xc_lines_each(rd->path, one_line, rd, NULL, err);
     if (st)
         reset(rd->l, source);
     return st;
+}
+
+xc_status xc_spcolumns_(const xc_spreader *rd, char *line, int lineno, char **tok, int ncol, const char *what,
+                        xc_error *err)
+{
+    int n = xc_spsplit_ws_(line, tok, ncol);
+    if (n != ncol)
+        return xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, %s", rd->path, lineno, n, what);
+    return XC_OK;
 }
 
 int xc_spsplit_(char *s, const char *seps, char **tok, int max)

@@ -21,6 +21,11 @@ struct xc_spreader {
  * error. */
 xc_status xc_spread_lines_(xc_spreader *rd, const char *source, xc_error *err);
 
+/* Splits a line of whitespace-separated columns into tok[0..ncol): exactly
+ * ncol, else XC_EFORMAT "PATH: line N: K columns, WHAT". */
+xc_status xc_spcolumns_(const xc_spreader *rd, char *line, int lineno, char **tok, int ncol, const char *what,
+                        xc_error *err);
+
 /* Splits s at any of the characters in seps (each one ends a field, so
  * empty fields count); returns the field count (tok holds at most max). */
 int xc_spsplit_(char *s, const char *seps, char **tok, int max);
