@@ -1,5 +1,6 @@
 /* crosscheck compare cands: two candidate lists (ours, Pulscan .pulscand,
- * PRESTO _ACCEL_<zmax>) against each other and/or one or two against truth. */
+ * PRESTO _ACCEL_<zmax>) against each other and/or one or two against truth;
+ * single-pulse files go to cli/cmd_cmpspcands.c. */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
+#include "cli/cmd_cmpspcands.h"
 #include "compare/xc_cmpcands.h"
 
 /* The command, apart from its options (their help is in the table). */
@@ -24,6 +26,12 @@ static const xc_optspec spec = {
              "-dsigma) in either list matched, and matched pairs within -rtol_power and -dsigma.\n"
              "Truth (the Pulscan paper's definition): a candidate above -truth_sigma within -ftol of the\n"
              "spin frequency; harmonics n*f0 and subharmonics f0/n are counted separately.\n"
+             "Single-pulse files (NAME.cand Heimdall, NAME.singlepulse PRESTO, a .csv of crosscheck singlepulse\n"
+             "starting 'snr,', or any with -format): matched by box centre within -tol_s (default one width),\n"
+             "DM within -tol_dm (default one DM step of the lists) and width ratio within -tol_width, greedy\n"
+             "from A's highest S/N, closest first; agreement: every candidate above -snr (times 1 + -rtol_snr)\n"
+             "matched, pairs' S/N within -rtol_snr.  Against -truth (its \"pulses\"): a pulse is found by a\n"
+             "candidate within one DM step and max(its width, the pulse's width) of t_s; docs/SINGLEPULSE.md.\n"
              "Exit status: 0 agree (and, with -truth, every list detects), 1 otherwise, 2 error.\n"};
 
 /* What the options fill. */
@@ -33,6 +41,9 @@ typedef struct {
     double T;
     int list;
     char d[9][40];   /* the defaults the help shows: those of xc_cmpcands_opts_init */
+    const char *format;
+    xc_spmatch_opts sp;
+    char dsp[2][24];   /* those of xc_spmatch_opts_init */
 } cands_cli;
 
 /* Parses the options into c (initialised here); returns XC_OPTS_GO with the
@@ -49,6 +60,10 @@ static int parse(cands_cli *c, int argc, char **argv, int *first)
     snprintf(c->d[7], sizeof c->d[7], "%g, i.e. 1 %%", c->o.ftol);
     snprintf(c->d[8], sizeof c->d[8], "%d", c->o.maxharm);
     xc_cmpcands_opts *o = &c->o;
+    xc_spmatch_opts *sp = &c->sp;
+    xc_spmatch_opts_init(sp);
+    snprintf(c->dsp[0], sizeof c->dsp[0], "%g", sp->tol_width);
+    snprintf(c->dsp[1], sizeof c->dsp[1], "%g", sp->rtol_snr);
     const xc_opt opts[] = {
         XC_OPT_STR("truth", &c->truth_path, .arg = "T.json",
                    .help = "truth file (f0_hz, optional r and z, tobs_s; crosscheck synth writes one)"),
@@ -79,6 +94,22 @@ static int parse(cands_cli *c, int argc, char **argv, int *first)
         XC_OPT_INT("list", &c->list, 0, 1000000, .arg = "N", .help = "unmatched candidates listed per side",
                    .def = "20"),
         XC_OPT_STR("json", &c->json_out, .arg = "FILE", .help = "also write the result as JSON (written atomically)"),
+        XC_OPT_STR("format", &c->format, .arg = "F",
+                   .help = "single-pulse files in format F: csv, heimdall (.cand) or presto (.singlepulse)",
+                   .def = "by each file's name"),
+        XC_OPT_NONNEG("tol_s", &sp->tol_s, .arg = "SECONDS", .help = "single pulses: time tolerance of box centres",
+                      .def = "one width, the wider box's"),
+        XC_OPT_NONNEG("tol_dm", &sp->tol_dm, .arg = "DM", .help = "single pulses: DM tolerance",
+                      .def = "one DM step of the lists"),
+        XC_OPT_NONNEG("tol_width", &sp->tol_width, .arg = "R", .help = "single pulses: largest width ratio of a pair",
+                      .def = c->dsp[0]),
+        XC_OPT_DOUBLE("snr", &sp->snr_min, .arg = "S", .help = "single pulses above S (times 1 + rtol_snr) must be "
+                      "matched", .def = "0, every one"),
+        XC_OPT_NONNEG("rtol_snr", &sp->rtol_snr, .arg = "R", .help = "single pulses: relative S/N tolerance of pairs",
+                      .def = c->dsp[1]),
+        XC_OPT_NONNEG("truth_rtol_snr", &sp->truth_rtol_snr, .arg = "R",
+                      .help = "single pulses: a found pulse's S/N over the truth's within 1 +- R",
+                      .def = "not checked"),
         XC_OPT_END,
     };
     return xc_opts_parse(&spec, opts, argc, argv, first);
@@ -100,6 +131,14 @@ int xc_cmd_compare_cands(int argc, char **argv)
         return xc_cli_failf(cmd, "expected two candidate files A B, or one with -truth (got %d files; see "
                                  "crosscheck compare cands -h)", nfiles);
     const char *path[2] = {argv[first], nfiles == 2 ? argv[first + 1] : NULL};
+    if (xc_cmpsp_wanted(path, nfiles, c.format)) {
+        xc_cmpsp_args a = {.path = {path[0], path[1]}, .nfiles = nfiles, .truth_path = truth_path,
+                           .json_out = json_out, .o = c.sp, .list = (size_t)list};
+        xc_error e;
+        if (c.format && xc_spformat_parse(c.format, &a.format, &e))
+            return xc_cli_fail(cmd, &e);
+        return xc_cmpsp_run(cmd, &a);
+    }
     xc_error err;
     xc_error_clear(&err);
     xc_candlist l[2];
@@ -156,10 +195,8 @@ int xc_cmd_compare_cands(int argc, char **argv)
             }
         }
     }
-    json_object_set_new(root, "verdict", json_string(agree ? "agree" : "disagree"));
-    if (json_out && xc_cli_write_json(json_out, root, JSON_INDENT(2) | JSON_REAL_PRECISION(17), &err))
+    if (xc_cmpcands_verdict(root, agree, json_out, &err))
         goto fail;
-    printf("overall: %s\n", agree ? "AGREE" : "DISAGREE");
     rc = agree ? 0 : 1;
     goto done;
 fail:

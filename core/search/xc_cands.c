@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/base/xc_atomic.h"
+#include "core/base/xc_lines.h"
 #include "core/search/xc_cands_util.h"
 
 static const char *const csv_cols[] = {"r",     "f_hz", "z",     "width",     "numharm",    "power",
@@ -80,34 +81,21 @@ struct reader {
     double T;              /* .pulscand: the observation length */
 };
 
+static xc_status each_line(void *user, char *line, int lineno, xc_error *err)
+{
+    const reader *rd = user;
+    return rd->line(rd, line, lineno, err);
+}
+
 /* Resets rd->l to rd->source and reads rd->path into it; an unreadable or
  * empty file fails, and on any failure the list is left empty. */
 static xc_status read_lines(const reader *rd, xc_error *err)
 {
     xc_cands_reset_(rd->l, rd->source);
-    FILE *fp = fopen(rd->path, "r");
-    if (!fp)
-        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", rd->path, strerror(errno));
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0;
-    xc_status st = XC_OK;
-    for (ssize_t len; !st && (len = getline(&line, &cap, fp)) != -1;) {
-        lineno++;
-        /* a NUL byte would end the line early, silently dropping its tail */
-        if (strlen(line) != (size_t)len) {
-            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: holds a NUL byte (not a text file)", rd->path, lineno);
-            break;
-        }
-        xc_cands_chomp_(line);
-        st = rd->line(rd, line, lineno, err);
-    }
-    if (!st && ferror(fp))
-        st = xc_error_set(err, XC_EIO, "%s: read failed: %s", rd->path, strerror(errno));
-    if (!st && lineno == 0)
+    int nlines;
+    xc_status st = xc_lines_each(rd->path, each_line, (void *)rd, &nlines, err);
+    if (!st && nlines == 0)
         st = xc_error_set(err, XC_EFORMAT, "%s: empty file (no header line)", rd->path);
-    free(line);
-    fclose(fp);
     if (st)
         xc_cands_reset_(rd->l, rd->source);
     return st;
