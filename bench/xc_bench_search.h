@@ -5,6 +5,7 @@
 #define XC_BENCH_SEARCH_H
 
 #include "bench/xc_bench.h"
+#include "bench/xc_bench_peer.h"
 #include "core/base/xc_impl.h"
 #include "core/search/xc_search.h"
 
@@ -53,6 +54,8 @@ typedef struct {
     int runs;
     int ref_max_nbins;
     const char *command;
+    xc_bench_peers peers;      /* npeers > 0: every point is timed against each peer
+                                  (accelsearch), peers.runs pairs interleaved */
 } xc_bench_accel_opts;
 
 /* The defaults: 2^20 bins, zmax 200, wmax 0, numharm 1, 1 and 2 threads,
