@@ -26,6 +26,10 @@ typedef struct {
     int nthreads;
     unsigned long long ref_max_nbins;
     const char *command;       /* the command line, for the document */
+    const int *nbins, *zmax, *numharm;   /* given: these lists replace the grid's */
+    int nnbins, nzmax, nnumharm;         /* 0: the grid's */
+    xc_bench_peers peers;      /* npeers > 0: each cpu record timed against each peer
+                                  (Pulscan's `pulscan`), peers.runs pairs interleaved */
 } xc_bench_pulscan_opts;
 
 /* Times the grid with the reference ref and the searcher cpu; *doc gets the
