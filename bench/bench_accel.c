@@ -186,7 +186,7 @@ static xc_status time_vs_peers(accel_grid *g, const xc_impl *im, const xc_spectr
     for (int k = 0; k < ps->npeers && !st; k++) {
         char *argv[12];
         int a = 0;
-        argv[a++] = (char *)ps->peers[k].path;
+        argv[a++] = (char *)ps->peers[k].exe;
         argv[a++] = "-zmax", argv[a++] = z, argv[a++] = "-numharm", argv[a++] = h, argv[a++] = "-ncpus", argv[a++] = thr;
         if (o->wmax)
             argv[a++] = "-wmax", argv[a++] = w;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -52,6 +53,8 @@ xc_status xc_bench_peer_init(xc_bench_peer *p, const char *path, const char *kin
     if (stat(path, &sb) || !S_ISREG(sb.st_mode) || access(path, X_OK))
         return xc_error_set(err, XC_EINVAL, "-peer %s: not an executable file%s%s", path, errno ? ": " : "",
                             errno ? strerror(errno) : "");
+    if (!realpath(path, p->exe))
+        return xc_error_set(err, XC_EINVAL, "-peer %s: %s", path, strerror(errno));
     xc_status st = xc_bench_peer_kind_of(path, kind_name, &p->kind, err);
     if (st)
         return st;

@@ -52,7 +52,7 @@ static xc_status time_vs_peers(const pulscan_grid *g, const xc_psopts *o, int mo
     xc_psearch_opts po = {.family = XC_FAMILY_PULSCAN, .ps = *o};
     xc_bench_search sc = {g->cpu, g->sp, &po, NULL, 0};
     for (int k = 0; k < ps->npeers && !st; k++) {
-        char *argv[] = {(char *)ps->peers[k].path, (char *)g->fft, "-ncpus", v[0], "-zmax", v[1], "-numharm", v[2],
+        char *argv[] = {(char *)ps->peers[k].exe, (char *)g->fft, "-ncpus", v[0], "-zmax", v[1], "-numharm", v[2],
                         "-zstep", v[3], "-chunkwidth", v[4], "-normalizechunkwidth", v[5], "-sigma", sig, NULL};
         if ((st = xc_pathf(log, sizeof log, err, "%s/pulscan-%d.log", ps->dir, k)))
             break;
@@ -152,14 +152,15 @@ static json_t *pulscan_doc(const xc_bench_pulscan_opts *o, json_t *records)
     json_object_set_new(root, "compiler", json_string("gcc " __VERSION__));
     json_object_set_new(root, "options", json_string("zstep 2, chunkwidth 32768, normalizechunkwidth 6000, "
                                                      "sigma 2, norm exact, logp exact, sifting on"));
-    json_object_set_new(root, "definitions",
-                        json_pack("{s:s,s:s,s:s,s:s}", "seconds",
-                                  "best of `runs` wall-clock runs of one whole search call (no file I/O)", "mode",
-                                  "rblock: per R-block and width maxima (Pulscan's search); local: "
-                                  "local maxima of the (start, width) grid (our default)",
-                                  "reference", "one thread; timed only where nbins <= ref_max_nbins and zmax <= 200",
-                                  "peer", "with -peer: Pulscan's pulscan on the same spectrum, in turn with ours; "
-                                          "seconds and peer_seconds are medians"));
+    json_t *defs = json_pack("{s:s,s:s,s:s}", "seconds",
+                             "best of `runs` wall-clock runs of one whole search call (no file I/O)", "mode",
+                             "rblock: per R-block and width maxima (Pulscan's search); local: "
+                             "local maxima of the (start, width) grid (our default)",
+                             "reference", "one thread; timed only where nbins <= ref_max_nbins and zmax <= 200");
+    if (defs && o->peers.npeers)
+        json_object_set_new(defs, "peer", json_string("Pulscan's pulscan on the same spectrum, in turn with ours; "
+                                                      "there seconds and peer_seconds are medians"));
+    json_object_set_new(root, "definitions", defs);
     json_object_set_new(root, "ref_max_nbins", json_integer((json_int_t)o->ref_max_nbins));
     json_object_set_new(root, "records", records);
     return root;

@@ -89,7 +89,7 @@ static xc_status synth_vs_peers(const xc_synth_params *p, const xc_bench_synth_o
     snprintf(v[8], 32, "%.17g", p->psr.snrpeak), snprintf(v[9], 32, "%.17g", p->psr.width_pct);
     synth_ctx sc = {p, ours, 0};
     for (int k = 0; k < ps->npeers && !st; k++) {
-        char *argv[] = {(char *)ps->peers[k].path, "-nchans", v[0], "-nbits", v[1], "-tsamp", v[2], "-tobs", v[3],
+        char *argv[] = {(char *)ps->peers[k].exe, "-nchans", v[0], "-nbits", v[1], "-tsamp", v[2], "-tobs", v[3],
                         "-fch1", v[4], "-foff", v[5], "-seed", "1", "-period", v[6], "-dm", v[7], "-snrpeak", v[8],
                         "-width", v[9], NULL};
         if (o->period <= 0)

@@ -29,7 +29,8 @@ xc_status xc_bench_peer_kind_of(const char *path, const char *kind_name, xc_benc
 
 /* A peer as the benchmarks take it. */
 typedef struct {
-    const char *path;          /* the program */
+    const char *path;          /* the program, as given */
+    char exe[4096];            /* the same, absolute (peers run in their work folder) */
     xc_bench_peer_kind kind;
     char commit[128];          /* the first line of a file COMMIT beside the program (the
                                   scripts/peers/ build scripts write one), "" when none */
