@@ -179,7 +179,7 @@ static xc_status time_vs_peers(accel_grid *g, const xc_impl *im, const xc_spectr
                                int nthr, xc_bench_search *bc, xc_error *err)
 {
     const xc_bench_peers *ps = &g->o->peers;
-    char out[4300], log[4300], z[16], w[16], h[16], thr[16];
+    char out[4300], z[16], w[16], h[16], thr[16];
     snprintf(z, sizeof z, "%d", o->zmax), snprintf(w, sizeof w, "%d", o->wmax);
     snprintf(h, sizeof h, "%d", o->numharm), snprintf(thr, sizeof thr, "%d", nthr);
     xc_status st = accel_peer_out(g->fft, o, out, sizeof out, err);
@@ -192,14 +192,10 @@ static xc_status time_vs_peers(accel_grid *g, const xc_impl *im, const xc_spectr
             argv[a++] = "-wmax", argv[a++] = w;
         argv[a++] = g->fft;
         argv[a] = NULL;
-        if ((st = xc_pathf(log, sizeof log, err, "%s/accelsearch-%d.log", ps->dir, k)))
-            break;
-        const xc_bench_peer_cmd c = {argv, ps->dir, NULL, log, out};
         xc_bench_side us, them;
-        double t[XC_BENCH_MAX_RUNS];
         if (g->peak_reset)
             g->peak_reset = reset_peak();
-        st = xc_bench_vs_peer(xc_bench_search_once, NULL, bc, &c, ps->runs, &us, &them, t, err);
+        st = xc_bench_peer_turns(ps, k, argv, NULL, out, xc_bench_search_once, NULL, bc, &us, &them, err);
         accel_peer_clean(out);
         if (st)
             break;

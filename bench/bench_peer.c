@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <jansson.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 #include "core/base/xc_fs.h"
 #include "core/io/xc_fft.h"
 #include "core/io/xc_presto.h"
+
+extern char **environ;
 #include "core/base/xc_progress.h"
 
 static const char *const kind_names[XC_PEER_NKINDS] = {"accelsearch", "pulscan", "fake"};
@@ -86,46 +89,43 @@ static void log_tail(const char *log, char *tail, size_t n)
         fclose(fp);
 }
 
-/* In the child: the folder, the standard streams, then the program. */
-static void child(const xc_bench_peer_cmd *c, int logfd, int outfd)
-{
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
-    int nul = open("/dev/null", O_RDONLY);
-    if (nul >= 0)
-        dup2(nul, 0);
-    dup2(outfd >= 0 ? outfd : logfd, 1);
-    dup2(logfd, 2);
-    if (c->dir && chdir(c->dir)) {
-        dprintf(logfd, "cannot enter %s: %s\n", c->dir, strerror(errno));
-        _exit(126);
-    }
-    execv(c->argv[0], c->argv);
-    dprintf(logfd, "cannot run %s: %s\n", c->argv[0], strerror(errno));
-    _exit(127);
-}
-
 xc_status xc_bench_peer_spawn(const xc_bench_peer_cmd *c, double *wall, double *cpu, xc_error *err)
 {
-    int logfd = open(c->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int logfd = open(c->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (logfd < 0)
         return xc_error_set(err, XC_EIO, "%s: cannot create the peer's log: %s", c->log, strerror(errno));
-    int outfd = c->out ? open(c->out, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+    int outfd = c->out ? open(c->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
     if (c->out && outfd < 0) {
         close(logfd);
         return xc_error_set(err, XC_EIO, "%s: cannot create the peer's output: %s", c->out, strerror(errno));
     }
+    /* the child: stdin /dev/null, stdout and stderr as asked, in the work
+     * folder, the signals this process catches back at their defaults */
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    sigset_t def;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, outfd >= 0 ? outfd : logfd, 1);
+    posix_spawn_file_actions_adddup2(&fa, logfd, 2);
+    if (c->dir)
+        posix_spawn_file_actions_addchdir_np(&fa, c->dir);
+    posix_spawnattr_init(&at);
+    sigemptyset(&def);
+    sigaddset(&def, SIGINT), sigaddset(&def, SIGTERM), sigaddset(&def, SIGHUP);
+    posix_spawnattr_setsigdefault(&at, &def);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
     fflush(NULL);
+    pid_t pid;
     double t0 = xc_now();
-    pid_t pid = fork();
-    if (pid == 0)
-        child(c, logfd, outfd);
+    int rc = posix_spawn(&pid, c->argv[0], &fa, &at, c->argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
     close(logfd);
     if (outfd >= 0)
         close(outfd);
-    if (pid < 0)
-        return xc_error_set(err, XC_EIO, "fork: %s", strerror(errno));
+    if (rc)
+        return xc_error_set(err, XC_EIO, "peer %s: cannot run it: %s", c->argv[0], strerror(rc));
     int status = 0;
     struct rusage ru;
     pid_t w;
@@ -166,7 +166,7 @@ static double user_sys(void)
 }
 
 xc_status xc_bench_vs_peer(xc_bench_fn ours, void (*after)(void *ctx), void *ctx, const xc_bench_peer_cmd *c,
-                           int runs, xc_bench_side *us, xc_bench_side *them, double *t, xc_error *err)
+                           int runs, xc_bench_side *us, xc_bench_side *them, xc_error *err)
 {
     if (runs < 1)
         runs = 1;
@@ -190,7 +190,6 @@ xc_status xc_bench_vs_peer(xc_bench_fn ours, void (*after)(void *ctx), void *ctx
     if (!st) {
         *us = (xc_bench_side){xc_bench_median(w, runs), xc_bench_median(ucpu, runs), runs};
         *them = (xc_bench_side){xc_bench_median(pw, runs), xc_bench_median(pcpu, runs), runs};
-        memcpy(t, w, sizeof *t * (size_t)runs);   /* sorted by xc_bench_median */
     }
     free(w);
     return st;
@@ -239,4 +238,17 @@ xc_status xc_bench_peer_spectrum(const xc_spectrum *sp, const char *dir, char *f
     snprintf(r.notes, sizeof r.notes, "the spectrum crosscheck bench searched, for a peer to search");
     st = xc_fft_write(fft, sp->data, 2 * sp->nbins, err);
     return st ? st : xc_inf_write(&r, inf, err);
+}
+
+xc_status xc_bench_peer_turns(const xc_bench_peers *ps, int k, char *const *argv, const char *out,
+                              const char *expect, xc_bench_fn ours, void (*after)(void *ctx), void *ctx,
+                              xc_bench_side *us, xc_bench_side *them, xc_error *err)
+{
+    char log[4200];
+    xc_status st = xc_pathf(log, sizeof log, err, "%s/%s-%d.log", ps->dir,
+                            xc_bench_peer_kind_name(ps->peers[k].kind), k);
+    if (st)
+        return st;
+    const xc_bench_peer_cmd c = {argv, ps->dir, out, log, expect};
+    return xc_bench_vs_peer(ours, after, ctx, &c, ps->runs, us, them, err);
 }

@@ -40,7 +40,7 @@ typedef struct {
 static xc_status time_vs_peers(const pulscan_grid *g, const xc_psopts *o, int mode, xc_error *err)
 {
     const xc_bench_peers *ps = &g->o->peers;
-    char out[4300], log[4300], v[6][32];
+    char out[4300], v[6][32];
     const int stem = (int)strlen(g->fft) - 4;
     xc_status st = xc_pathf(out, sizeof out, err, "%.*s_ZMAX_%d_NUMHARM_%d_TURBO_0.pulscand", stem, g->fft, o->zmax,
                             o->numharm);
@@ -54,12 +54,8 @@ static xc_status time_vs_peers(const pulscan_grid *g, const xc_psopts *o, int mo
     for (int k = 0; k < ps->npeers && !st; k++) {
         char *argv[] = {(char *)ps->peers[k].exe, (char *)g->fft, "-ncpus", v[0], "-zmax", v[1], "-numharm", v[2],
                         "-zstep", v[3], "-chunkwidth", v[4], "-normalizechunkwidth", v[5], "-sigma", sig, NULL};
-        if ((st = xc_pathf(log, sizeof log, err, "%s/pulscan-%d.log", ps->dir, k)))
-            break;
-        const xc_bench_peer_cmd c = {argv, ps->dir, NULL, log, out};
         xc_bench_side us, them;
-        double t[XC_BENCH_MAX_RUNS];
-        if ((st = xc_bench_vs_peer(xc_bench_search_once, NULL, &sc, &c, ps->runs, &us, &them, t, err)))
+        if ((st = xc_bench_peer_turns(ps, k, argv, NULL, out, xc_bench_search_once, NULL, &sc, &us, &them, err)))
             break;
         json_t *rec = json_pack("{s:s,s:s,s:I,s:i,s:i,s:i,s:f,s:I,s:i}", "impl", g->cpu->name, "mode", modes[mode],
                                 "nbins", (json_int_t)g->sp->nbins, "zmax", o->zmax, "numharm", o->numharm, "threads",

@@ -79,7 +79,7 @@ static xc_status synth_vs_peers(const xc_synth_params *p, const xc_bench_synth_o
                                 const xc_bench_sink *out, xc_error *err)
 {
     const xc_bench_peers *ps = &o->peers;
-    char ours[4200], fil[4200], log[4200], v[10][32];
+    char ours[4200], fil[4200], v[10][32];
     xc_status st = xc_pathf(ours, sizeof ours, err, "%s/ours.fil", ps->dir);
     if (!st)
         st = xc_pathf(fil, sizeof fil, err, "%s/fake.fil", ps->dir);
@@ -94,12 +94,8 @@ static xc_status synth_vs_peers(const xc_synth_params *p, const xc_bench_synth_o
                         "-width", v[9], NULL};
         if (o->period <= 0)
             argv[15] = NULL;   /* noise only */
-        if ((st = xc_pathf(log, sizeof log, err, "%s/fake-%d.log", ps->dir, k)))
-            break;
-        const xc_bench_peer_cmd c = {argv, ps->dir, fil, log, fil};
         xc_bench_side us, them;
-        double t[XC_BENCH_MAX_RUNS];
-        if ((st = xc_bench_vs_peer(synth_once, synth_remove, &sc, &c, ps->runs, &us, &them, t, err)))
+        if ((st = xc_bench_peer_turns(ps, k, argv, fil, fil, synth_once, synth_remove, &sc, &us, &them, err)))
             break;
         json_t *rec = synth_record(o, threads, 1, us.seconds, values);
         if (rec)

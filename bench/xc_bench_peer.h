@@ -72,10 +72,14 @@ xc_status xc_bench_peer_spawn(const xc_bench_peer_cmd *c, double *wall, double *
 
 /* ours(ctx) and the peer command c, in turn, runs times each (at least
  * once); after(ctx) (may be NULL) after each of ours, and the peer's expect
- * file removed after each of its runs, untimed.  Medians into *us and *them;
- * t[0..runs) gets ours' wall-clock seconds, sorted. */
+ * file removed after each of its runs, untimed.  Medians into *us and *them. */
 xc_status xc_bench_vs_peer(xc_bench_fn ours, void (*after)(void *ctx), void *ctx, const xc_bench_peer_cmd *c,
-                           int runs, xc_bench_side *us, xc_bench_side *them, double *t, xc_error *err);
+                           int runs, xc_bench_side *us, xc_bench_side *them, xc_error *err);
+/* The same for peer k of ps run as argv in ps->dir, its log there as
+ * <kind>-<k>.log, its stdout to out (NULL: the log), expect as above. */
+xc_status xc_bench_peer_turns(const xc_bench_peers *ps, int k, char *const *argv, const char *out,
+                              const char *expect, xc_bench_fn ours, void (*after)(void *ctx), void *ctx,
+                              xc_bench_side *us, xc_bench_side *them, xc_error *err);
 
 /* Sets a record's comparison fields: seconds and cpu_seconds (ours'
  * medians), peer (its path), peer_kind, peer_commit (when known),

@@ -79,20 +79,28 @@ static int lines_with(const char *path, const char *needle)
     return n;
 }
 
-XC_TEST(test_accel_peer, "bench accel -peer: both timed in turn, the peer given ours' settings")
+/* Runs `crosscheck bench WHAT -json TMP/TAG.json` with the stand-ins writing
+ * their arguments to TMP/TAG-args.txt (its path into args); asserts exit 0
+ * and checks the records (check_peer_records): their number. */
+static size_t bench_standin(const char *tag, const char *kind, const char *what, char *args, size_t n)
 {
-    char json[600], args[600], err[4096];
-    snprintf(json, sizeof json, "%s/accel-peer.json", xc_test_tmpdir());
-    snprintf(args, sizeof args, "%s/accel-args.txt", xc_test_tmpdir());
+    char json[600], err[4096];
+    snprintf(json, sizeof json, "%s/%s.json", xc_test_tmpdir(), tag);
+    snprintf(args, n, "%s/%s-args.txt", xc_test_tmpdir(), tag);
     setenv("XC_STANDIN_ARGS", args, 1);
-    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err,
-                                   "bench accel -peer " STANDINS "/accelsearch -nbins 4096 -zmax 0,8 -numharm 2 "
-                                   "-threads 1 -runs 2 -json '%s'", json), 0);
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench %s -json '%s'", what, json), 0);
     unsetenv("XC_STANDIN_ARGS");
     if (err[0])
         printf("\n  stderr: %s", err);
+    return check_peer_records(json, kind, 1);
+}
+
+XC_TEST(test_accel_peer, "bench accel -peer: both timed in turn, the peer given ours' settings")
+{
+    char args[600];
     /* one record per zmax, each from 2 runs of the peer with our settings */
-    XC_ASSERT_NEAR(check_peer_records(json, "accelsearch", 1), 2, 0);
+    XC_ASSERT_NEAR(bench_standin("accel", "accelsearch", "accel -peer " STANDINS "/accelsearch -nbins 4096 -zmax 0,8 "
+                                 "-numharm 2 -threads 1 -runs 2", args, sizeof args), 2, 0);
     XC_ASSERT_NEAR(lines_with(args, "-zmax 8 -numharm 2 -ncpus 1 "), 2, 0);
     XC_ASSERT_NEAR(lines_with(args, "-zmax 0 -numharm 2 -ncpus 1 "), 2, 0);
     XC_ASSERT_NEAR(lines_with(args, "bench.fft"), 4, 0);
@@ -100,33 +108,19 @@ XC_TEST(test_accel_peer, "bench accel -peer: both timed in turn, the peer given 
 
 XC_TEST(test_pulscan_peer, "bench pulscan -peer: records for both peak modes carry the peer's time")
 {
-    char json[600], args[600], err[4096];
-    snprintf(json, sizeof json, "%s/pulscan-peer.json", xc_test_tmpdir());
-    snprintf(args, sizeof args, "%s/pulscan-args.txt", xc_test_tmpdir());
-    setenv("XC_STANDIN_ARGS", args, 1);
-    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err,
-                                   "bench pulscan -peer " STANDINS "/pulscan -nbins 8192 -zmax 16 -numharm 2 -threads 1 "
-                                   "-runs 1 -ref_max_nbins 0 -json '%s'", json), 0);
-    unsetenv("XC_STANDIN_ARGS");
-    if (err[0])
-        printf("\n  stderr: %s", err);
-    XC_ASSERT_NEAR(check_peer_records(json, "pulscan", 1), 2, 0);   /* rblock and local */
+    char args[600];
+    /* rblock and local */
+    XC_ASSERT_NEAR(bench_standin("pulscan", "pulscan", "pulscan -peer " STANDINS "/pulscan -nbins 8192 -zmax 16 "
+                                 "-numharm 2 -threads 1 -runs 1 -ref_max_nbins 0", args, sizeof args), 2, 0);
     XC_ASSERT_NEAR(lines_with(args, "bench.fft -ncpus 1 -zmax 16 -numharm 2 -zstep 2 "), 2, 0);
 }
 
 XC_TEST(test_synth_peer, "bench synth -peer: fake's geometry options, one record per thread count")
 {
-    char json[600], args[600], err[4096];
-    snprintf(json, sizeof json, "%s/synth-peer.json", xc_test_tmpdir());
-    snprintf(args, sizeof args, "%s/fake-args.txt", xc_test_tmpdir());
-    setenv("XC_STANDIN_ARGS", args, 1);
-    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err,
-                                   "bench synth -peer " STANDINS "/fake -nchans 16 -nbits 4 -tobs 0.2 -threads 1,2 "
-                                   "-repeat 1 -json '%s'", json), 0);
-    unsetenv("XC_STANDIN_ARGS");
-    if (err[0])
-        printf("\n  stderr: %s", err);
-    XC_ASSERT_NEAR(check_peer_records(json, "fake", 1), 2, 0);   /* threads 1 and 2; fake has one */
+    char args[600];
+    /* threads 1 and 2; fake has one */
+    XC_ASSERT_NEAR(bench_standin("synth", "fake", "synth -peer " STANDINS "/fake -nchans 16 -nbits 4 -tobs 0.2 "
+                                 "-threads 1,2 -repeat 1", args, sizeof args), 2, 0);
     XC_ASSERT_NEAR(lines_with(args, "-nchans 16 -nbits 4 -tsamp 64 -tobs 0.20000000000000001 -fch1 1550 "), 2, 0);
     XC_ASSERT_NEAR(lines_with(args, "-period 5 -dm 100 "), 2, 0);
 }
