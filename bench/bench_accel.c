@@ -10,6 +10,8 @@
 #include <sys/resource.h>
 
 #include "bench/xc_bench_search.h"
+#include "core/base/xc_fmt.h"
+#include "core/base/xc_fs.h"
 #include "core/search/xc_accel.h"
 
 /* The signal on the noise: one accelerated tone (z = 60) at a third of the band. */
@@ -56,15 +58,6 @@ static double peak_mb(void)
     return kb / 1024.0;
 }
 
-/* accelsearch's single-thread times measured on the development machine
- * (2^20 bins, zmax 200, wmax 0), NAN where none was measured. */
-static double accelsearch_anchor(int nbins, int zmax, int wmax, int numharm, int threads)
-{
-    if (nbins != 1 << 20 || zmax != 200 || wmax != 0 || threads != 1)
-        return NAN;
-    return numharm == 1 ? 11.0 : numharm == 4 ? 15.1 : NAN;
-}
-
 void xc_bench_accel_opts_default(xc_bench_accel_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -96,6 +89,7 @@ typedef struct {
     const xc_bench_accel_opts *o;
     xc_bench_sink out;
     int peak_reset;
+    char fft[4200];            /* the spectrum as the peers read it (with peers) */
 } accel_grid;
 
 static double seconds_of(const struct rusage *a, const struct rusage *b)
@@ -156,13 +150,67 @@ static json_t *accel_record(const accel_grid *g, const xc_impl *im, const xc_acc
     json_object_set_new(r, "peak_rss_mb", json_real(cpu_peak[1]));
     json_object_set_new(r, "memory_method", json_string(g->peak_reset ? "VmHWM reset before the record (this search)"
                                                                        : "getrusage: the process's peak so far"));
-    double an = accelsearch_anchor((int)nbins, o->zmax, o->wmax, o->numharm, nthr);
-    if (isfinite(an)) {
-        json_object_set_new(r, "accelsearch_seconds", json_real(an));
-        json_object_set_new(r, "speedup_vs_accelsearch", json_real(an / t[0]));
-    }
     add_speedups(g, im, r, t[0]);
     return r;
+}
+
+/* accelsearch's output for the spectrum at fft searched to zmax, wmax:
+ * X_ACCEL_Z or X_ACCEL_Z_JERK_W beside it. */
+static xc_status accel_peer_out(const char *fft, const xc_accel_opts *o, char *out, size_t n, xc_error *err)
+{
+    const int stem = (int)strlen(fft) - 4;
+    return o->wmax ? xc_pathf(out, n, err, "%.*s_ACCEL_%d_JERK_%d", stem, fft, o->zmax, o->wmax)
+                   : xc_pathf(out, n, err, "%.*s_ACCEL_%d", stem, fft, o->zmax);
+}
+
+/* Removes accelsearch's other outputs (.cand, .txtcand), untimed. */
+static void accel_peer_clean(const char *out)
+{
+    char path[4300];
+    xc_fmt(path, sizeof path, "%s.cand", out);
+    remove(path);
+    xc_fmt(path, sizeof path, "%s.txtcand", out);
+    remove(path);
+}
+
+/* One point timed against each peer: ours and accelsearch (-zmax, -wmax,
+ * -numharm, -ncpus as ours) in turn on the same spectrum, one record each. */
+static xc_status time_vs_peers(accel_grid *g, const xc_impl *im, const xc_spectrum *sp, const xc_accel_opts *o,
+                               int nthr, xc_bench_search *bc, xc_error *err)
+{
+    const xc_bench_peers *ps = &g->o->peers;
+    char out[4300], z[16], w[16], h[16], thr[16];
+    snprintf(z, sizeof z, "%d", o->zmax), snprintf(w, sizeof w, "%d", o->wmax);
+    snprintf(h, sizeof h, "%d", o->numharm), snprintf(thr, sizeof thr, "%d", nthr);
+    xc_status st = accel_peer_out(g->fft, o, out, sizeof out, err);
+    for (int k = 0; k < ps->npeers && !st; k++) {
+        char *argv[12];
+        int a = 0;
+        argv[a++] = (char *)ps->peers[k].exe;
+        argv[a++] = "-zmax", argv[a++] = z, argv[a++] = "-numharm", argv[a++] = h, argv[a++] = "-ncpus", argv[a++] = thr;
+        if (o->wmax)
+            argv[a++] = "-wmax", argv[a++] = w;
+        argv[a++] = g->fft;
+        argv[a] = NULL;
+        xc_bench_side us, them;
+        if (g->peak_reset)
+            g->peak_reset = reset_peak();
+        st = xc_bench_peer_turns(ps, k, argv, NULL, out, xc_bench_search_once, NULL, bc, &us, &them, err);
+        accel_peer_clean(out);
+        if (st)
+            break;
+        xc_accel_plan p;
+        if ((st = xc_accel_plan_make(&p, o, sp->nbins, sp->T, err)))
+            break;
+        const double cpu_peak[2] = {us.cpu_seconds, peak_mb()};
+        /* the record's times are the medians, as the peer's */
+        json_t *r = accel_record(g, im, o, sp->nbins, nthr, &us.seconds, 1, cpu_peak, bc, &p);
+        xc_accel_plan_free(&p);
+        if (r)
+            xc_bench_peer_fields(r, &ps->peers[k], &us, &them, nthr);
+        st = xc_bench_emit(&g->out, r, err);
+    }
+    return st;
 }
 
 /* One point: implementation im on sp with options o. */
@@ -173,6 +221,8 @@ static xc_status time_point(accel_grid *g, const xc_impl *im, const xc_spectrum 
     const int nthr = o->threads > 0 ? o->threads : omp_get_max_threads();
     xc_psearch_opts po = {.family = XC_FAMILY_ACCEL, .ac = *o};
     xc_bench_search bc = {im, sp, &po, NULL, 0};
+    if (g->o->peers.npeers)
+        return time_vs_peers(g, im, sp, o, nthr, &bc, err);
     int n = 0;
     if (g->peak_reset)
         g->peak_reset = reset_peak();
@@ -235,6 +285,10 @@ xc_status xc_bench_accel_run(const xc_registry *reg, const xc_bench_accel_opts *
         xc_spectrum sp;
         if ((st = xc_bench_noise_spectrum(&sp, (size_t)o->nbins[a], 20261124, add_signal, "bench accel", err)))
             break;
+        if (o->peers.npeers && (st = xc_bench_peer_spectrum(&sp, o->peers.dir, g.fft, sizeof g.fft, err))) {
+            xc_spectrum_free(&sp);
+            break;
+        }
         for (size_t e = 0; e < xc_registry_count(reg, XC_FAMILY_ACCEL) && !st; e++) {
             const xc_impl *im = xc_registry_at(reg, XC_FAMILY_ACCEL, e);
             int isref = !!(im->caps & XC_CAP_REFERENCE);

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "core/base/xc_fs.h"
+
 #include "bench/xc_bench_synth.h"
 
 static int discard(void *ctx, const uint8_t *b, size_t n)
@@ -64,12 +66,43 @@ xc_status xc_bench_synth_params(const xc_bench_synth_opts *o, xc_synth_params *p
 static json_t *synth_record(const xc_bench_synth_opts *o, int threads, int sink, double sec, double values)
 {
     const double rate = values / sec;
-    return json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:s, s:s, s:f, s:f, s:i}", "nchans", o->nchans, "nbits",
+    return json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:s, s:s, s:i}", "nchans", o->nchans, "nbits",
                      o->nbits, "threads", threads, "seconds", sec, "samples_per_s", rate, "spectra_per_s",
                      rate / o->nchans, "tobs_s", o->tobs, "tsamp_us", o->tsamp_us, "sink", sink ? "file" : "memory",
-                     "signal", o->period > 0 ? "noise + dispersed pulsar" : "noise only", "fake_samples_per_s",
-                     XC_BENCH_FAKE_SAMPLES_PER_S, "speedup_vs_fake", rate / XC_BENCH_FAKE_SAMPLES_PER_S, "chunk",
-                     o->chunk);
+                     "signal", o->period > 0 ? "noise + dispersed pulsar" : "noise only", "chunk", o->chunk);
+}
+
+/* One thread count against each peer: ours writing dir/ours.fil and fake
+ * (the same channels, bits, sample time, length, band and pulsar) writing
+ * dir/fake.fil from its standard output, in turn; one record per peer. */
+static xc_status synth_vs_peers(const xc_synth_params *p, const xc_bench_synth_opts *o, int threads, double values,
+                                const xc_bench_sink *out, xc_error *err)
+{
+    const xc_bench_peers *ps = &o->peers;
+    char ours[4200], fil[4200], v[10][32];
+    xc_status st = xc_pathf(ours, sizeof ours, err, "%s/ours.fil", ps->dir);
+    if (!st)
+        st = xc_pathf(fil, sizeof fil, err, "%s/fake.fil", ps->dir);
+    snprintf(v[0], 32, "%d", o->nchans), snprintf(v[1], 32, "%d", o->nbits), snprintf(v[2], 32, "%.17g", o->tsamp_us);
+    snprintf(v[3], 32, "%.17g", o->tobs), snprintf(v[4], 32, "%.17g", p->fch1), snprintf(v[5], 32, "%.17g", p->foff);
+    snprintf(v[6], 32, "%.17g", o->period), snprintf(v[7], 32, "%.17g", o->dm);
+    snprintf(v[8], 32, "%.17g", p->psr.snrpeak), snprintf(v[9], 32, "%.17g", p->psr.width_pct);
+    synth_ctx sc = {p, ours, 0};
+    for (int k = 0; k < ps->npeers && !st; k++) {
+        char *argv[] = {(char *)ps->peers[k].exe, "-nchans", v[0], "-nbits", v[1], "-tsamp", v[2], "-tobs", v[3],
+                        "-fch1", v[4], "-foff", v[5], "-seed", "1", "-period", v[6], "-dm", v[7], "-snrpeak", v[8],
+                        "-width", v[9], NULL};
+        if (o->period <= 0)
+            argv[15] = NULL;   /* noise only */
+        xc_bench_side us, them;
+        if ((st = xc_bench_peer_turns(ps, k, argv, fil, fil, synth_once, synth_remove, &sc, &us, &them, err)))
+            break;
+        json_t *rec = synth_record(o, threads, 1, us.seconds, values);
+        if (rec)
+            xc_bench_peer_fields(rec, &ps->peers[k], &us, &them, 1);   /* fake is single-threaded */
+        st = xc_bench_emit(out, rec, err);
+    }
+    return st;
 }
 
 xc_status xc_bench_synth_run(xc_synth_params *p, const xc_bench_synth_opts *o, xc_bench_row_fn row, void *ctx,
@@ -80,7 +113,11 @@ xc_status xc_bench_synth_run(xc_synth_params *p, const xc_bench_synth_opts *o, x
     json_t *recs = json_array();
     const xc_bench_sink out = {recs, row, ctx};
     xc_status st = recs ? XC_OK : xc_error_set(err, XC_ENOMEM, "out of memory");
-    for (int sink = 0; sink < (o->dir ? 2 : 1) && !st; sink++)
+    for (int k = 0; k < o->nthreads && o->peers.npeers && !st; k++) {
+        p->nthreads = o->threads[k];
+        st = synth_vs_peers(p, o, o->threads[k], values, &out, err);
+    }
+    for (int sink = 0; sink < (o->dir ? 2 : 1) && !o->peers.npeers && !st; sink++)
         for (int k = 0; k < o->nthreads && !st; k++) {
             p->nthreads = o->threads[k];
             char path[4200];

@@ -5,6 +5,7 @@
 #define XC_BENCH_SEARCH_H
 
 #include "bench/xc_bench.h"
+#include "bench/xc_bench_peer.h"
 #include "core/base/xc_impl.h"
 #include "core/search/xc_search.h"
 
@@ -25,6 +26,10 @@ typedef struct {
     int nthreads;
     unsigned long long ref_max_nbins;
     const char *command;       /* the command line, for the document */
+    const int *nbins, *zmax, *numharm;   /* given: these lists replace the grid's */
+    int nnbins, nzmax, nnumharm;         /* 0: the grid's */
+    xc_bench_peers peers;      /* npeers > 0: each cpu record timed against each peer
+                                  (Pulscan's `pulscan`), peers.runs pairs interleaved */
 } xc_bench_pulscan_opts;
 
 /* Times the grid with the reference ref and the searcher cpu; *doc gets the
@@ -53,6 +58,8 @@ typedef struct {
     int runs;
     int ref_max_nbins;
     const char *command;
+    xc_bench_peers peers;      /* npeers > 0: every point is timed against each peer
+                                  (accelsearch), peers.runs pairs interleaved */
 } xc_bench_accel_opts;
 
 /* The defaults: 2^20 bins, zmax 200, wmax 0, numharm 1, 1 and 2 threads,

@@ -241,7 +241,7 @@ static const xc_cmd benches[] = {
      "input (max delay + ref_nout samples) because it is about 100 times slower; the CPU\n"
      "kernel is also run on that input and checked bit for bit against it.\n"},
     {"bench pulscan", xc_bench_pulscan, "the Pulscan search benchmark",
-     "[-json FILE] [-quick] [-runs N] [-ncpus LIST] [-ref_max_nbins N]",
+     "[-json FILE] [-quick] [-runs N] [-ncpus LIST] [-ref_max_nbins N] [-peer PATH/pulscan]",
      "Times one whole search (normalisation, harmonic sums, boxcars, significance, sifting; no file\n"
      "I/O) on a synthetic spectrum: white complex Gaussian noise plus ten tones, three of them\n"
      "drifting.  Full grid: nbins 2^20 and 2^23, zmax 200 and 1200, numharm 1 and 4, 1 and 2\n"
@@ -249,17 +249,16 @@ static const xc_cmd benches[] = {
      "local: our default), zstep 2 and the other options at their defaults.  The reference (one\n"
      "thread, direct sums: O(nbins * zmax^2)) runs only where nbins <= -ref_max_nbins and\n"
      "zmax <= 200; there every cpu list is compared with its list (same r, width, stage, power\n"
-     "and sigma within the searcher's tolerance).  Anchors on the development machine: Pulscan's\n"
-     "own CPU code 0.25 s (1 thread) and 0.16 s (2 threads) on 2^20 bins, zmax 200, numharm 1;\n"
-     "the paper 4.61 s on 2^23 bins at zmax 1200.\n"},
+     "and sigma within the searcher's tolerance).  -peer PATH/pulscan times Pulscan's own CPU\n"
+     "program on the same spectrum in the same run.\n"},
     {"bench accel", xc_bench_accel, "the matched-filter accel/jerk search benchmark",
      NULL,
      "Times one whole accel search (normalisation, templates, plane, harmonic sums, selection,\n"
      "significance; no file I/O) on a synthetic spectrum: white complex Gaussian noise plus a\n"
      "drifting tone (r = nbins/3, z = 60, as a Fresnel response).  The whole grid is\n"
      "-nbins 1048576,4194304 -zmax 0,200,1200 -numharm 1,4 -wmax 0,300.  The reference runs only\n"
-     "where nbins <= -ref_max_nbins.  Anchor: accelsearch on 2^20 bins, zmax 200, 1 harmonic,\n"
-     "about 11 s on 1 thread on this kind of machine (15.1 s with 4 harmonics).  On a machine\n"
+     "where nbins <= -ref_max_nbins.  -peer PATH/accelsearch times PRESTO's accelsearch on the\n"
+     "same spectrum in the same run (scripts/peers/build-presto.sh builds it).  On a machine\n"
      "shared with other work, run with OMP_WAIT_POLICY=passive: OpenMP threads otherwise spin at\n"
      "every barrier while a sibling waits for a core, and 2 threads can take several times longer\n"
      "than 1.\n"},

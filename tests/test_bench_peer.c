@@ -1,0 +1,209 @@
+/* bench accel|pulscan|synth -peer, with the stand-in peers of tests/peers/
+ * (shell scripts that check their input, sleep a moment and write what the
+ * real program writes): the records carry the comparison's fields, a peer
+ * that fails or writes nothing is an error (exit 2) naming it, and without
+ * -peer no ratio to a peer is written or printed. */
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
+
+#define STANDINS "tests/peers"
+
+/* The records of a bench JSON (the document is kept in *root). */
+static json_t *records(const char *json, json_t **root)
+{
+    json_error_t je;
+    *root = json_load_file(json, 0, &je);
+    if (!*root)
+        printf("\n  %s: %s", json, je.text);
+    return json_object_get(*root, "records");
+}
+
+/* Every record has the comparison's fields, with ratio = peer_seconds /
+ * seconds (to the JSON's rounding) and
+ * positive times; the peer is the stand-in of the given kind.  Returns how
+ * many records there are. */
+static size_t check_peer_records(const char *json, const char *kind, int threads)
+{
+    json_t *root;
+    json_t *recs = records(json, &root);
+    static const char *keys[] = {"peer", "peer_kind", "peer_seconds", "peer_cpu_seconds", "seconds",
+                                 "cpu_seconds", "ratio", "cpu_ratio", "peer_threads", "runs", "timing"};
+    size_t n = json_array_size(recs);
+    for (size_t i = 0; i < n; i++) {
+        json_t *r = json_array_get(recs, i);
+        if (!json_object_get(r, "peer_seconds"))
+            continue;   /* bench pulscan's reference, timed alone */
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            if (!json_object_get(r, keys[k])) {
+                printf("\n  record %zu lacks %s", i, keys[k]);
+                CU_FAIL("a peer record lacks a field");
+            }
+        const double ps = json_number_value(json_object_get(r, "peer_seconds")),
+                     s = json_number_value(json_object_get(r, "seconds")),
+                     ratio = json_number_value(json_object_get(r, "ratio"));
+        CU_ASSERT(s > 0 && ps > 0);
+        /* the stand-in sleeps 0.05 s: its median cannot be shorter */
+        XC_ASSERT_NEAR(ps >= 0.05, 1, 0);
+        /* the JSON keeps 6 (bench pulscan) or 10 significant digits of each:
+         * ratio and peer_seconds / seconds agree to three roundings of at
+         * most 5e-6 relative each */
+        XC_ASSERT_NEAR(ratio / (ps / s), 1, 1.5e-5);
+        CU_ASSERT(json_number_value(json_object_get(r, "peer_cpu_seconds")) >= 0);
+        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "peer_kind")), kind);
+        CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(r, "peer")), STANDINS "/"));
+        if (threads)
+            XC_ASSERT_NEAR(json_integer_value(json_object_get(r, "peer_threads")), threads, 0);
+    }
+    json_decref(root);
+    return n;
+}
+
+/* The number of lines of path holding needle. */
+static int lines_with(const char *path, const char *needle)
+{
+    FILE *fp = fopen(path, "r");
+    char line[4096];
+    int n = 0;
+    while (fp && fgets(line, sizeof line, fp))
+        n += strstr(line, needle) != NULL;
+    if (fp)
+        fclose(fp);
+    return n;
+}
+
+/* Runs `crosscheck bench WHAT -json TMP/TAG.json` with the stand-ins writing
+ * their arguments to TMP/TAG-args.txt (its path into args); asserts exit 0
+ * and checks the records (check_peer_records): their number. */
+static size_t bench_standin(const char *tag, const char *kind, const char *what, char *args, size_t n)
+{
+    char json[600], err[4096];
+    snprintf(json, sizeof json, "%s/%s.json", xc_test_tmpdir(), tag);
+    snprintf(args, n, "%s/%s-args.txt", xc_test_tmpdir(), tag);
+    setenv("XC_STANDIN_ARGS", args, 1);
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench %s -json '%s'", what, json), 0);
+    unsetenv("XC_STANDIN_ARGS");
+    if (err[0])
+        printf("\n  stderr: %s", err);
+    return check_peer_records(json, kind, 1);
+}
+
+XC_TEST(test_accel_peer, "bench accel -peer: both timed in turn, the peer given ours' settings")
+{
+    char args[600];
+    /* one record per zmax, each from 2 runs of the peer with our settings */
+    XC_ASSERT_NEAR(bench_standin("accel", "accelsearch", "accel -peer " STANDINS "/accelsearch -nbins 4096 -zmax 0,8 "
+                                 "-numharm 2 -threads 1 -runs 2", args, sizeof args), 2, 0);
+    XC_ASSERT_NEAR(lines_with(args, "-zmax 8 -numharm 2 -ncpus 1 "), 2, 0);
+    XC_ASSERT_NEAR(lines_with(args, "-zmax 0 -numharm 2 -ncpus 1 "), 2, 0);
+    XC_ASSERT_NEAR(lines_with(args, "bench.fft"), 4, 0);
+}
+
+XC_TEST(test_pulscan_peer, "bench pulscan -peer: records for both peak modes carry the peer's time")
+{
+    char args[600];
+    /* rblock and local */
+    XC_ASSERT_NEAR(bench_standin("pulscan", "pulscan", "pulscan -peer " STANDINS "/pulscan -nbins 8192 -zmax 16 "
+                                 "-numharm 2 -threads 1 -runs 1 -ref_max_nbins 0", args, sizeof args), 2, 0);
+    XC_ASSERT_NEAR(lines_with(args, "bench.fft -ncpus 1 -zmax 16 -numharm 2 -zstep 2 "), 2, 0);
+}
+
+XC_TEST(test_synth_peer, "bench synth -peer: fake's geometry options, one record per thread count")
+{
+    char args[600];
+    /* threads 1 and 2; fake has one */
+    XC_ASSERT_NEAR(bench_standin("synth", "fake", "synth -peer " STANDINS "/fake -nchans 16 -nbits 4 -tobs 0.2 "
+                                 "-threads 1,2 -repeat 1", args, sizeof args), 2, 0);
+    XC_ASSERT_NEAR(lines_with(args, "-nchans 16 -nbits 4 -tsamp 64 -tobs 0.20000000000000001 -fch1 1550 "), 2, 0);
+    XC_ASSERT_NEAR(lines_with(args, "-period 5 -dm 100 "), 2, 0);
+}
+
+/* A peer that fails, or exits 0 but writes nothing: exit 2, one message
+ * naming the program and what went wrong; no temporary folder is left. */
+XC_TEST(test_peer_failures, "bench -peer: a failing or silent peer is an error naming it, exit 2")
+{
+    char err[4096], tmp[700];
+    snprintf(tmp, sizeof tmp, "%s/peer-tmp", xc_test_tmpdir());
+    CU_ASSERT_FATAL(mkdir(tmp, 0755) == 0);
+    setenv("TMPDIR", tmp, 1);
+    setenv("XC_STANDIN_MODE", "fail", 1);
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench accel -peer " STANDINS "/accelsearch -nbins 4096 "
+                                   "-zmax 0 -threads 1 -runs 1"), 2);
+    printf("\n  %s", err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, STANDINS "/accelsearch exited 3: accelsearch stand-in: failing on purpose"));
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench synth -peer " STANDINS "/fake -nchans 16 -tobs 0.1 "
+                                   "-threads 1 -repeat 1"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, STANDINS "/fake exited 3: fake stand-in: failing on purpose"));
+    setenv("XC_STANDIN_MODE", "silent", 1);
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench pulscan -peer " STANDINS "/pulscan -nbins 8192 "
+                                   "-zmax 16 -numharm 1 -threads 1 -runs 1 -ref_max_nbins 0"), 2);
+    printf("\n  %s", err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, STANDINS "/pulscan exited 0 but wrote no "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "bench_ZMAX_16_NUMHARM_1_TURBO_0.pulscand"));
+    unsetenv("XC_STANDIN_MODE");
+    unsetenv("TMPDIR");
+    /* every run removed its temporary folder */
+    DIR *d = opendir(tmp);
+    int left = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        left += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    XC_ASSERT_NEAR(left, 0, 0);
+}
+
+/* Peers that are not what the benchmark compares with, or cannot be told. */
+XC_TEST(test_peer_kinds, "bench -peer: the program's kind from its name or -peer_kind, else exit 2")
+{
+    char err[4096], json[600];
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench accel -peer " STANDINS "/fake -nbins 4096 -zmax 0"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "is fake; this benchmark compares with accelsearch"));
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench accel -peer /bin/sh -nbins 4096 -zmax 0"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "cannot tell which program it is from its name 'sh'"));
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench accel -peer " STANDINS "/nonesuch -nbins 4096"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, STANDINS "/nonesuch: not an executable file"));
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench accel -peer_kind accelsearch -nbins 4096"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "-peer_kind without -peer"));
+    /* -peer_kind names a program whose file name does not */
+    snprintf(json, sizeof json, "%s/kind.json", xc_test_tmpdir());
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench pulscan -peer " STANDINS "/pulscan -peer_kind pulscan "
+                                   "-nbins 4096 -zmax 8 -numharm 1 -threads 1 -runs 1 -ref_max_nbins 0 -json '%s'",
+                                   json), 0);
+    XC_ASSERT_NEAR(check_peer_records(json, "pulscan", 1), 2, 0);
+}
+
+/* Without -peer: no peer field or ratio in the records, none printed. */
+XC_TEST(test_no_peer_no_ratio, "bench without -peer: no ratio to a peer, written or printed")
+{
+    static const char *benches[] = {"accel -nbins 4096 -zmax 0 -threads 1", "synth -nchans 16 -tobs 0.1 -threads 1 -repeat 1",
+                                    "pulscan -nbins 4096 -zmax 8 -numharm 1 -threads 1 -runs 1 -ref_max_nbins 0"};
+    static const char *banned[] = {"peer", "ratio", "accelsearch_seconds", "speedup_vs_accelsearch",
+                                   "fake_samples_per_s", "speedup_vs_fake", "anchors"};
+    for (size_t b = 0; b < sizeof benches / sizeof *benches; b++) {
+        char cmd[2400], json[600], out[600];
+        snprintf(json, sizeof json, "%s/plain-%zu.json", xc_test_tmpdir(), b);
+        snprintf(out, sizeof out, "%s/plain-%zu.txt", xc_test_tmpdir(), b);
+        snprintf(cmd, sizeof cmd, "%s bench %s -json '%s' > '%s' 2>&1", xc_fx_bin(), benches[b], json, out);
+        CU_ASSERT_EQUAL(system(cmd), 0);
+        size_t n = 0;
+        char *text = (char *)xc_fx_slurp(json, &n);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        for (size_t k = 0; k < sizeof banned / sizeof *banned; k++)
+            if (strstr(text, banned[k])) {
+                printf("\n  bench %s: the JSON holds '%s'", benches[b], banned[k]);
+                CU_FAIL("a record without -peer names a peer or a ratio");
+            }
+        free(text);
+        XC_ASSERT_NEAR(lines_with(out, " vs "), 0, 0);
+        XC_ASSERT_NEAR(lines_with(out, "fake"), 0, 0);
+    }
+}
+
+XC_TEST_MAIN("bench_peer")
