@@ -12,6 +12,7 @@
 #include "core/base/xc_nbits.h"
 #include "core/dedisp/xc_planefile.h"
 #include "core/io/xc_filterbank.h"
+#include "core/sp/xc_spfiles.h"
 #include "core/sp/xc_spsearch.h"
 
 /* The plane searched, with what it came from. */
@@ -162,8 +163,11 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
         XC_OPT_NONNEG("baseline", &baseline, .arg = "SEC", .help = "baseline (median) block length, seconds",
                       .def = "2 (presto: 1000 samples)"),
         XC_OPT_INT("threads", &threads, 0, 4096, .arg = "N", .help = "threads", .def = "all"),
-        XC_OPT_CHOICE("format", &format, "csv", .arg = "F",
-                      .help = "csv: snr,time_s,sample,width,dm,dm_index,members,begin,end,dm_lo,dm_hi", .def = "csv"),
+        XC_OPT_CHOICE("format", &format, "csv|heimdall|presto", .arg = "F",
+                      .help = "csv: snr,time_s,sample,width,dm,dm_index,members,begin,end,dm_lo,dm_hi;\n"
+                              "heimdall: Heimdall's .cand columns (widths must be powers of two);\n"
+                              "presto: PRESTO's .singlepulse (docs/SINGLEPULSE.md: Candidate files)",
+                      .def = "csv"),
         XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter, no summary line"),
         XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
         XC_OPT_END,
@@ -171,9 +175,8 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
-    (void)format;
     if (!input || !out)
-        return xc_cli_failf("singlepulse", "-i FILE and -o OUT.csv are required (see -h)");
+        return xc_cli_failf("singlepulse", "-i FILE and -o OUT are required (see -h)");
     const xc_spsearcher *s = xc_spsearcher_of(xc_cli_impl("singlepulse", XC_FAMILY_SINGLEPULSE, impl_name));
     if (!s)
         return 2;
@@ -210,7 +213,9 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
     if (!st)
         st = search(s, &o, &in, &l, &err);
     if (!st)
-        st = xc_spcands_write_csv(&l, out, &err);
+        st = format == 1   ? xc_spcands_write_heimdall(&l, out, &err)
+             : format == 2 ? xc_spcands_write_presto(&l, out, &err)
+                           : xc_spcands_write_csv(&l, out, &err);
     if (!st) {
         xc_progress_update(&meter, 2);
         xc_progress_end(&meter);

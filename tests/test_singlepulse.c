@@ -9,6 +9,7 @@
 
 #include "compare/xc_conform_sp.h"
 #include "core/base/xc_impl.h"
+#include "core/sp/xc_spfiles.h"
 #include "optimized/cpu/xc_sp_cpu.h"
 #include "optimized/xc_impls.h"
 #include "reference/xc_sp_ref.h"
@@ -262,6 +263,38 @@ XC_TEST_IF(test_cli_finds_bursts, "cli_finds_bursts", xc_fx_skip_no_bin)
                     0);
     xc_fx_slurp_into(csv2, text2, sizeof text2);
     CU_ASSERT_STRING_EQUAL(text2, text);
+    /* -format heimdall and presto: the same candidates read back (S/N to the
+     * formats' printed precision: Heimdall %.6f here, PRESTO %.2f) */
+    static const char *const fmts[2] = {"heimdall", "presto"}, *const ext[2] = {"cand", "singlepulse"};
+    static const double snr_tol[2] = {1e-6, 0.005 + 1e-9};
+    xc_spcandlist want, got;
+    xc_spcandlist_init(&want);
+    xc_spcandlist_init(&got);
+    xc_error e;
+    CU_ASSERT_EQUAL_FATAL(xc_spcands_read(&want, csv, XC_SPFMT_CSV, &e), XC_OK);
+    for (int f = 0; f < 2; f++) {
+        char path[1100];
+        snprintf(path, sizeof path, "%s/bursts.%s", dir, ext[f]);
+        CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:200:2:1 -wmax 0.02 -quiet "
+                                       "-format %s -o '%s'", fil, fmts[f], path), 0);
+        CU_ASSERT_EQUAL_FATAL(xc_spcands_read(&got, path, XC_SPFMT_AUTO, &e), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(got.n, want.n);
+        for (size_t i = 0; i < want.n; i++) {
+            const xc_spcand *b = &want.c[i], *a = NULL;
+            for (size_t j = 0; j < got.n && !a; j++)
+                if (got.c[j].sample == b->sample && got.c[j].width == b->width)
+                    a = &got.c[j];
+            if (!a || fabs(a->snr - b->snr) > snr_tol[f])
+                printf("\n  %s: candidate sample %lld width %d snr %.6f: observed %s snr %.6f (tolerance %g)\n",
+                       fmts[f], (long long)b->sample, b->width, b->snr, a ? "one with" : "none", a ? a->snr : 0.0,
+                       snr_tol[f]);
+            CU_ASSERT_PTR_NOT_NULL(a);
+            if (a)
+                CU_ASSERT_DOUBLE_EQUAL(a->snr, b->snr, snr_tol[f]);
+        }
+    }
+    xc_spcandlist_free(&want);
+    xc_spcandlist_free(&got);
 }
 
 /* Bad input: exit 2, a message naming the file or option and the value, no output left. */
