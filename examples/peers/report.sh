@@ -112,7 +112,7 @@ if [ -n "${PEER_DEDISP:-}" ]; then
         if [ -f build/peers/dedisp/lib/libdedisp.so ] ||
            sh "$HERE/dedisp/build.sh" "$PEER_DEDISP" build/peers/dedisp > build/peers/dedisp.log 2>&1; then
             echo "dedisp: built build/peers/dedisp/lib/libdedisp.so ($(commit_of "$PEER_DEDISP" build/peers/dedisp));" \
-                 "it runs only on a CUDA device (examples/peers/dedisp/README.md)" | tee -a "$TABLE"
+                 "judging it needs a CUDA device and a plugin around the library (docs/PEERS.md)" | tee -a "$TABLE"
         else
             echo "dedisp: the build failed (build/peers/dedisp.log)" | tee -a "$TABLE"; err=1
         fi
