@@ -285,7 +285,9 @@ static void impulse(ctx *c, const char *preset)
             xc_planerange *w = &want.r[k], *g = &got.r[k];
             for (size_t d = 0; d < w->ndm; d++) {
                 double dm = in.plan.r[k].dms[d];
-                long dl = lround(in.cv->kdm * dm * (1 / (fc * fc) - 1 / (1500.0 * 1500.0)) / (w->ds * 1e-4));
+                double x = in.cv->kdm * dm * (1 / (fc * fc) - 1 / (1500.0 * 1500.0)) / (w->ds * 1e-4);
+                /* the preset's rounding: SIGPROC's dmshift.c truncates, the others round half away */
+                long dl = in.cv->rounding == XC_ROUND_TRUNC ? (long)trunc(x) : lround(x);
                 long t = (long)(t0 / (size_t)w->ds) - dl;
                 if (t >= 0 && t < (long)w->nsamp)
                     w->data[d * w->nsamp + (size_t)t] = 1000;

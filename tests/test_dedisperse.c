@@ -190,7 +190,7 @@ XC_TEST(test_presets_rounding, "presets_rounding")
     preset_case("astroaccelerate", ties, aa_ties, 4, 4148.741601 * 3.0 / 5.0 / 1048576.0);
     preset_case("astroaccelerate", other, aa_other, 4, 4148.741601 * 3.0 / 5.0 / 1048576.0);
     preset_case("crosscheck", other, near_other, 4, 4148.808 * 3.0 / 5.0 / 1048576.0);
-    preset_case("sigproc", other, near_other, 4, 4148.741601 * 3.0 / 5.0 / 1048576.0);
+    preset_case("sigproc", other, aa_other, 4, 4148.741601 * 3.0 / 5.0 / 1048576.0);
     preset_case("presto", other, near_other, 4, (1.0 / 2.41e-4) * 3.0 / 5.0 / 1048576.0);
     static const int32_t cc[] = {18547}, sp[] = {18546}, pr[] = {18549}, dd[] = {18552}, aa[] = {18546};
     preset_case("crosscheck", big, cc, 1, 64e-6);

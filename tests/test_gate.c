@@ -375,7 +375,11 @@ XC_TEST_IF(test_docs_ci_example, "docs/ci.md's gate script, as the document show
      half     every sample times 0.5
      plusone  trial 1, sample 5 one count high
      ulp      trial 1, sample 5 one float step (ulp) high: far inside the
-              float-summation bound, a difference only bit for bit sees */
+              float-summation bound, a difference only bit for bit sees
+     prestotail  PRESTO prepsubband's output (src/prepsubband.c, blocks of
+              2400 spectra): data only in the first floor(N/2400) - 2 blocks
+              of N input spectra, the rest of every series padding at the
+              written data's average (0 when none is written) */
 static char self[PATH_MAX];
 
 static int as_tool(int argc, char **argv)
@@ -385,7 +389,7 @@ static int as_tool(int argc, char **argv)
         return 2;
     }
     const char *fmt = argv[0], *plane = argv[1], *out = argv[2], *cs = argv[3];
-    int shift = 0, cut = 0, wrongdm = 0, plusone = 0, ulp = 0, shiftall = 0, lateall = 0, half = 0;
+    int shift = 0, cut = 0, wrongdm = 0, plusone = 0, ulp = 0, shiftall = 0, lateall = 0, half = 0, tail = 0;
     for (int i = 4; i < argc; i++) {
         const char *eq = strchr(argv[i], '=');
         size_t k = eq ? (size_t)(eq - argv[i]) : 0;
@@ -399,6 +403,7 @@ static int as_tool(int argc, char **argv)
         shiftall |= !strcmp(eq + 1, "shiftall");
         half |= !strcmp(eq + 1, "half");
         lateall |= !strcmp(eq + 1, "lateall");
+        tail |= !strcmp(eq + 1, "prestotail");
     }
     int npy = !strcmp(fmt, "npy"), dat = !strcmp(fmt, "dat");
     if (!npy && !dat && strcmp(fmt, "tim")) {
@@ -422,6 +427,16 @@ static int as_tool(int argc, char **argv)
         memmove(r->data + d * r->nsamp + 1, r->data + d * r->nsamp, (r->nsamp - 1) * sizeof(float));
     for (size_t i = 0; half && i < r->ndm * r->nsamp; i++)
         r->data[i] *= 0.5f;
+    size_t blocks = (size_t)(pf.meta.nsamp_in / 2400), keep = blocks > 2 ? (blocks - 2) * 2400 : 0;
+    keep = keep < r->nsamp ? keep : r->nsamp;
+    for (size_t d = 0; tail && d < r->ndm; d++) {
+        float *x = r->data + d * r->nsamp;
+        double avg = 0;
+        for (size_t i = 0; i < keep; i++)
+            avg += x[i];
+        for (size_t i = keep; i < r->nsamp; i++)
+            x[i] = keep ? (float)(avg / (double)keep) : 0.0f;
+    }
     if ((plusone || ulp) && r->ndm > 1 && r->nsamp > 5) {
         float *x = r->data + r->nsamp + 5;
         *x = plusone ? *x + 1.0f : nextafterf(*x, INFINITY);
@@ -657,6 +672,20 @@ XC_TEST_IF(test_gate_dd_messages, "gate dedisperse: a late output is named as a 
     expect_case("impulses-64ch: lone-channel impulses", 1, "the reference puts its impulse at sample 271 (delay 0 "
                 "samples), the output&apos;s trial is the reference&apos;s series shifted by 1 sample: output sample "
                 "t is reference sample t-1 (its features come 1 sample late)");
+    expect_case("4bit-42ch: plane vs reference", 0, NULL);
+}
+
+/* A peer's bug planted (docs/PEERS.md): PRESTO prepsubband writes data only
+ * in whole blocks of 2400 spectra, all but the last two; on the quick
+ * tier's short cases that is none at all (8bit-64ch: 4688 spectra), on the
+ * impulses' 17679 spectra 12000 samples, the rest padding.  The gate must
+ * fail both, naming the first padded sample. */
+XC_TEST_IF(test_gate_peer_presto_tail, "gate dedisperse: a peer's bug planted (PRESTO prepsubband's "
+           "block-wise tail) fails", skip_no_bin)
+{
+    CU_ASSERT_EQUAL(gate_format("dat", "8bit-64ch=prestotail impulses-64ch=prestotail"), 1);
+    expect_case("8bit-64ch: plane vs reference", 1, "first at DM 0 (trial 0), sample 0: 0, reference");
+    expect_case("impulses-64ch: plane vs reference", 1, "first at DM 0 (trial 0), sample 12000:");
     expect_case("4bit-42ch: plane vs reference", 0, NULL);
 }
 

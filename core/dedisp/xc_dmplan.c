@@ -14,8 +14,8 @@
 static const xc_convention conventions[] = {
     {"crosscheck", 4148.808, XC_ROUND_HALF_AWAY, XC_PREC_DOUBLE, XC_SCALE_SUM,
      "PINT/your k_DM 4148.808; nearest (half away from zero) on double; raw sum"},
-    {"sigproc", 4148.741601, XC_ROUND_HALF_AWAY, XC_PREC_DOUBLE, XC_SCALE_SUM,
-     "SIGPROC src/dmdelay.c k_DM 4148.741601; nearest on double; raw sum"},
+    {"sigproc", 4148.741601, XC_ROUND_TRUNC, XC_PREC_DOUBLE, XC_SCALE_SUM,
+     "SIGPROC src/dmdelay.c k_DM 4148.741601; truncated on double (src/dmshift.c (int)); raw sum"},
     {"presto", 1.0 / 2.41e-4, XC_ROUND_HALF_AWAY, XC_PREC_DOUBLE, XC_SCALE_SUM,
      "PRESTO src/dispersion.c k_DM 1/2.41e-4 (TEMPO); NEAREST_LONG on double; raw sum"},
     {"dedisp", 4.15e3, XC_ROUND_HALF_EVEN, XC_PREC_FLOAT, XC_SCALE_DEDISP,
