@@ -112,15 +112,13 @@ template <int BITS, typename SRC, typename VAL> __device__ double median(const S
         s->min_gt = ~0ull;
     }
     __syncthreads();
-    unsigned long long le = 0, gt = ~0ull;
+    unsigned long long at_most = 0, above = ~0ull;   /* this thread's keys <= lo, least key > lo */
     src.each([&](unsigned long long key) {
-        if (key <= lo)
-            le++;
-        else if (key < gt)
-            gt = key;
+        at_most += key <= lo;
+        above = key > lo && key < above ? key : above;
     });
-    atomicAdd(&s->cnt_le, le);
-    atomicMin(&s->min_gt, gt);
+    atomicAdd(&s->cnt_le, at_most);
+    atomicMin(&s->min_gt, above);
     __syncthreads();
     unsigned long long hi = s->cnt_le > ku ? lo : s->min_gt;
     __syncthreads();
