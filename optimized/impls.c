@@ -42,6 +42,9 @@ static const xc_impl *const builtin[] = {
 #endif
     &xc_sp_reference.impl,
     &xc_sp_cpu.impl,
+#ifdef XC_HAVE_CUDA
+    &xc_sp_gpu.impl,
+#endif
 };
 
 xc_status xc_registry_add_builtin(xc_registry *reg, xc_error *err)

@@ -24,9 +24,9 @@ case "$MODE" in
 build)
     make --no-print-directory STATIC=1 CUDA=1 BUILD=$DEV/obj BIN=$DEV/full \
         $DEV/full/crosscheck $DEV/full/tests/test_gpu $DEV/full/tests/test_gpu_pulscan \
-        $DEV/full/tests/test_gpu_accel $DEV/full/tests/test_gpu_approx $DEV/full/tests/test_conformance || exit 1
+        $DEV/full/tests/test_gpu_accel $DEV/full/tests/test_gpu_approx $DEV/full/tests/test_gpu_sp $DEV/full/tests/test_conformance || exit 1
     mkdir -p $DEV/bin
-    for f in crosscheck tests/test_gpu tests/test_gpu_pulscan tests/test_gpu_accel tests/test_gpu_approx \
+    for f in crosscheck tests/test_gpu tests/test_gpu_pulscan tests/test_gpu_accel tests/test_gpu_approx tests/test_gpu_sp \
         tests/test_conformance; do
         strip -o $DEV/bin/$(basename $f) $DEV/full/$f || exit 1
     done
@@ -63,6 +63,7 @@ device)
 200;test_gpu_pulscan;test_gpu_pulscan;rc_pt;30;Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. ;GPU Pulscan tests
 300;test_gpu_accel;test_gpu_accel;rc_at;30;Test:|FAILED|XC-SUMMARY|SKIPPED|^ +[0-9]+\. |  gpu vs cpu|  J1807|  largest|templates, hwmax;GPU accel (FDAS/FDJS) tests
 200;test_gpu_approx;test_gpu_approx;rc_st;12;Test:|FAILED|XC-SUMMARY|SKIPPED|differs|bit for bit;GPU subband and tree tests (bit for bit against their references)
+200;test_gpu_sp;test_gpu_sp;rc_sp;20;Test:|FAILED|XC-SUMMARY|SKIPPED|detection|^ +[0-9]+\. ;GPU single-pulse tests (detections bit for bit against the reference, host and device planes)
 200;test_conformance;conformance;rc_k;30;Test:|FAILED|XC-SUMMARY|SKIPPED|rows fail;conformance suite (every registered implementation, the device ones included)
 TESTS
     echo "== cross-check: gpu and the GPU subband/tree against the references (default datasets, real files, prepsubband)"
@@ -174,6 +175,7 @@ TESTS
     echo
     echo "== summary"
     printf '%-28s %s\n' "GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu.log" | tail -1) exit=$rc_t"
+    printf '%-28s %s\n' "single-pulse GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_sp.log" | tail -1) exit=${rc_sp:-skipped}"
     printf '%-28s %s\n' "conformance suite" "$(grep XC-SUMMARY "$OUTDIR/conformance.log" | tail -1) exit=$rc_k"
     printf '%-28s %s\n' "bench dedisperse" "exit=$rc_bd"
     printf '%-28s %s\n' "memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck.log" | tail -1) exit=$rc_m"
@@ -201,7 +203,7 @@ TESTS
     [ $rc_t -eq 0 ] && [ $rc_m -eq 0 ] && [ $rc_r -eq 0 ] && [ $rc_x -eq 0 ] && [ $rc_b -eq 0 ] &&
         [ $rc_k -eq 0 ] && [ $rc_bd -eq 0 ] && [ $rc_pt -eq 0 ] && [ $rc_pm -eq 0 ] && [ $rc_pr -eq 0 ] && [ $rc_pb -eq 0 ] && [ $rc_c -eq 0 ] &&
         [ $rc_at -eq 0 ] && [ $rc_ac -eq 0 ] && [ ${rc_am:-0} -eq 0 ] && [ ${rc_ab:-0} -eq 0 ] &&
-        [ ${rc_st:-0} -eq 0 ] && [ ${rc_sm:-0} -eq 0 ] && [ ${rc_sb:-0} -eq 0 ] && [ ${rc_sd:-0} -eq 0 ]
+        [ ${rc_st:-0} -eq 0 ] && [ ${rc_sm:-0} -eq 0 ] && [ ${rc_sb:-0} -eq 0 ] && [ ${rc_sd:-0} -eq 0 ] && [ ${rc_sp:-0} -eq 0 ]
     ;;
 *)
     echo "usage: sh scripts/gpu-check.sh build|device" >&2; exit 2 ;;

@@ -98,3 +98,21 @@ extern "C" int xc_gpu_is_pinned(const void *p)
     }
     return a.type == cudaMemoryTypeHost;
 }
+
+extern "C" xc_status xc_gpu_upload(void **dev, const void *src, size_t bytes, xc_error *err)
+{
+    *dev = NULL;
+    XC_GPU_CK(cudaMalloc(dev, bytes ? bytes : 1), "cudaMalloc");
+    cudaError_t e = src && bytes ? cudaMemcpy(*dev, src, bytes, cudaMemcpyHostToDevice) : cudaSuccess;
+    if (e != cudaSuccess) {
+        cudaFree(*dev);
+        *dev = NULL;
+        return xc_gpu_fail(err, e, "cudaMemcpy (upload)");
+    }
+    return XC_OK;
+}
+
+extern "C" void xc_gpu_free(void *dev)
+{
+    cudaFree(dev);
+}

@@ -199,3 +199,15 @@ const xc_accel_searcher xc_accel_gpu = {
              .desc = "CUDA: overlap-save correlation with batched cuFFT, templates' FFTs kept on the device"},
     .create = xc_accel_gpu_create, .plane = xc_accel_gpu_plane, .destroy = xc_accel_gpu_destroy,
     .search = xc_accel_gpu_search};
+
+/* Single-pulse search on the device (optimized/gpu/sp_gpu*.cu): the plane
+ * on the host (copied in) or already on the device (a dedisperser's, read
+ * where it lies); only the detections come back.  Tolerance as the cpu
+ * entry's: integer-valued planes give the reference's detections bit for
+ * bit (exact prefix sums, exact order statistics, the S/N formula without
+ * FMA), float planes an S/N within rounding of the reference's. */
+const xc_spsearcher xc_sp_gpu = {
+    .impl = {.family = XC_FAMILY_SINGLEPULSE, .name = "gpu", .tol = {XC_TOL_ROUNDING, 1}, .caps = XC_CAP_DEVICE,
+             .available = available,
+             .desc = "CUDA boxcar single-pulse search: radix-select medians, prefix sums, plane read where it lies"},
+    .plan = xc_sp_gpu_plan, .execute = xc_sp_gpu_execute, .destroy = xc_sp_gpu_destroy};

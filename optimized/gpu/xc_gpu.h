@@ -12,6 +12,7 @@
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/base/xc_error.h"
 #include "core/search/xc_search.h"
+#include "core/sp/xc_spsearch.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +47,12 @@ xc_status xc_gpu_host_alloc(void **p, size_t bytes, xc_error *err);
 void xc_gpu_host_free(void *p);
 /* 1 if p points into page-locked host memory known to CUDA. */
 int xc_gpu_is_pinned(const void *p);
+/* Device memory (cudaMalloc) holding a copy of bytes of host memory at src
+ * (src NULL: uninitialised), for a caller that hands a device view to a
+ * searcher (a test placing a plane on the device); xc_gpu_free frees it
+ * (NULL is fine). */
+xc_status xc_gpu_upload(void **dev, const void *src, size_t bytes, xc_error *err);
+void xc_gpu_free(void *dev);
 
 /* The descriptors (optimized/gpu/gpu_impls.c), listed in optimized/xc_impls.h. */
 extern const xc_dedisperser xc_dd_gpu;
@@ -55,6 +62,7 @@ extern const xc_dedisperser xc_dd_tree_gpu;
 extern const xc_dedisperser xc_dd_tree_padded_gpu;
 extern const xc_searcher xc_ps_gpu;
 extern const xc_accel_searcher xc_accel_gpu;
+extern const xc_spsearcher xc_sp_gpu;
 
 /* ---- dedispersion ------------------------------------------------------- */
 
@@ -246,6 +254,25 @@ void xc_accel_gpu_destroy(const xc_accel_searcher *self, void *state);
  * only points above threshold come back (optimized/gpu/accel_gpu_sums.cu). */
 xc_status xc_accel_gpu_search(const xc_accel_searcher *self, void *state, const xc_accel_plan *p, const double *amp,
                               size_t nbins, long ilo, long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err);
+
+/* ---- single-pulse search (optimized/gpu/sp_gpu*.cu) ----------------------- */
+
+/* The searcher's plan, execute and destroy (core/sp/xc_spsearch.h): per DM
+ * trial the prefix sums, the blocks' medians and the MAD rms (exact order
+ * statistics by radix select) or the mean and standard deviation, every
+ * box's S/N and the runs above threshold on the device; only the
+ * detections come back.  The plan keeps device buffers for planes of up to
+ * nsamp samples (rows in batches); a view with `device` set is read where it
+ * lies, a host view is copied in batch by batch.  Integer-valued planes give
+ * the reference's detections bit for bit; float planes' S/N (and the
+ * astroaccelerate preset's mean and sd, whose sums run in a fixed tree
+ * order rather than sample order) within rounding.  Errors: XC_EINVAL for a
+ * plane longer than planned or a device view that is not device memory;
+ * XC_EDEVICE naming the CUDA call or kernel ("gpu: sp <what>: <reason>"). */
+xc_status xc_sp_gpu_plan(const xc_spsearcher *self, const xc_spconf *c, size_t nsamp, void **state, xc_error *err);
+xc_status xc_sp_gpu_execute(const xc_spsearcher *self, void *state, const xc_spconf *c, const xc_spplane *pl,
+                            xc_spdets *out, xc_error *err);
+void xc_sp_gpu_destroy(const xc_spsearcher *self, void *state);
 
 #ifdef __cplusplus
 }

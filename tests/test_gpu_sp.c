@@ -1,0 +1,231 @@
+/* The GPU single-pulse searcher against the reference, detection by
+ * detection (the conformance suite, tests/test_conformance.c, judges its
+ * clustered candidates too): integer-valued planes, so every field and the
+ * S/N bit for bit (tolerance 0: exact prefix sums, exact order statistics,
+ * the S/N formula without FMA), over both statistics, odd and even block
+ * and row lengths (the medians' two middle values), a row shorter than a
+ * block, a constant row (rms 0: nothing), widths beyond the row; a plane
+ * already in device memory, with a padded stride, read through the device
+ * view; more rows than one batch and more detections than the first
+ * buffer; clean errors.  Every case is skipped (never passed) without CUDA
+ * or a usable device, printing why. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sp/xc_spsearch.h"
+#include "optimized/gpu/xc_gpu.h"
+#include "optimized/xc_impls.h"
+#include "reference/xc_sp_ref.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
+
+static xc_registry *reg;
+
+/* The registry's gpu entry of the family (absent without CUDA). */
+static const xc_spsearcher *gpu_entry(void)
+{
+    xc_error err;
+    if (!reg && xc_registry_builtin(&reg, &err))
+        return NULL;
+    return xc_spsearcher_of(xc_registry_find(reg, XC_FAMILY_SINGLEPULSE, "gpu"));
+}
+
+/* nrows x nsamp integers about 100 (rms about 10), rows stride apart, with
+ * boxes planted: one across the first block's end, one at the row's end. */
+static float *int_plane(size_t nrows, size_t nsamp, size_t stride, uint64_t seed)
+{
+    float *x = calloc(nrows * stride, sizeof *x);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
+    for (size_t r = 0; r < nrows; r++)
+        for (size_t t = 0; t < nsamp; t++) {
+            double g = 0;
+            for (int k = 0; k < 4; k++) {   /* a sum of 4 uniforms: near-Gaussian, rms 10 */
+                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+                g += (double)(s >> 11) * 0x1p-53 - 0.5;
+            }
+            x[r * stride + t] = (float)floor(100 + 10 * sqrt(3.0) * g + 0.5);
+        }
+    for (size_t r = 0; r < nrows; r++)
+        for (size_t t = 0; t < nsamp; t++)
+            if ((t >= 170 && t < 175) || t + 11 >= nsamp)
+                x[r * stride + t] += r % 2 ? 40 : 25;
+    return x;
+}
+
+static xc_spconf conf(xc_sp_stat stat, size_t block, double threshold)
+{
+    static const int32_t widths[] = {1, 2, 3, 5, 11, 17, 37, 64, 2000};
+    xc_spconf c;
+    memset(&c, 0, sizeof c);
+    c.stat = stat;
+    c.block = stat == XC_SP_MEAN_SD ? SIZE_MAX : block;
+    c.threshold = threshold;
+    c.nwidths = (int)(sizeof widths / sizeof *widths);
+    memcpy(c.widths, widths, sizeof widths);
+    return c;
+}
+
+/* got against want field by field, S/N bit for bit; prints the first difference. */
+static int same_dets(const xc_spdets *got, const xc_spdets *want, const char *what)
+{
+    if (got->n != want->n) {
+        printf("\n  %s: %zu detections, expected %zu (the reference's), tolerance 0", what, got->n, want->n);
+        return 0;
+    }
+    for (size_t i = 0; i < got->n; i++) {
+        const xc_spdet *a = &got->d[i], *b = &want->d[i];
+        if (a->snr != b->snr || a->sample != b->sample || a->width != b->width || a->windex != b->windex ||
+            a->dm_index != b->dm_index || a->begin != b->begin || a->end != b->end) {
+            printf("\n  %s: detection %zu: snr %.17g t %lld w %d row %d run %lld..%lld, expected snr %.17g t %lld "
+                   "w %d row %d run %lld..%lld (tolerance 0)",
+                   what, i, a->snr, (long long)a->sample, (int)a->width, (int)a->dm_index, (long long)a->begin,
+                   (long long)a->end, b->snr, (long long)b->sample, (int)b->width, (int)b->dm_index,
+                   (long long)b->begin, (long long)b->end);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The gpu's detections of pl against the reference's of ref_pl (the same
+ * values, on the host); returns the reference's count, or -1 on a difference. */
+static long compare(const xc_spconf *c, const xc_spplane *pl, const xc_spplane *ref_pl, const char *what)
+{
+    const xc_spsearcher *g = gpu_entry();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    xc_spdets a = {0}, b = {0};
+    xc_error err;
+    xc_error_clear(&err);
+    xc_status st = xc_sp_detect(g, c, pl, &a, &err);
+    if (st)
+        printf("\n  %s: gpu: %s", what, err.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_sp_detect(&xc_sp_reference, c, ref_pl, &b, &err), XC_OK);
+    long n = same_dets(&a, &b, what) ? (long)b.n : -1;
+    xc_spdets_free(&a);
+    xc_spdets_free(&b);
+    return n;
+}
+
+XC_TEST_IF(test_gpu_sp_listed, "gpu_sp_listed", xc_fx_skip_gpu)
+{
+    const xc_spsearcher *g = gpu_entry(), *cpu = xc_spsearcher_of(xc_registry_find(reg, XC_FAMILY_SINGLEPULSE, "cpu"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cpu);
+    char why[256] = "";
+    CU_ASSERT_EQUAL(xc_impl_available(&g->impl, why, sizeof why), 1);
+    CU_ASSERT(g->impl.caps & XC_CAP_DEVICE);
+    CU_ASSERT_EQUAL(g->impl.tol.kind, cpu->impl.tol.kind);
+    XC_ASSERT_NEAR(g->impl.tol.value, cpu->impl.tol.value, 0);
+}
+
+/* Host planes: three shapes x both statistics x thresholds 6 and 3. */
+XC_TEST_IF(test_gpu_sp_host_planes, "gpu_sp_host_planes", xc_fx_skip_gpu)
+{
+    static const struct {
+        size_t nrows, nsamp, block;
+    } shapes[] = {{1, 997, 173}, {5, 1000, 200}, {3, 64, 1000}};
+    static const double dms[5] = {1, 2, 3, 4, 5};
+    int bad = 0;
+    long total = 0;
+    for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+        size_t nr = shapes[k].nrows, n = shapes[k].nsamp;
+        float *x = int_plane(nr, n, n, 11 + k);
+        if (nr == 5)
+            for (size_t t = 0; t < n; t++)
+                x[4 * n + t] = 100;   /* a constant row: rms 0, nothing found */
+        xc_spplane pl = {x, nr, n, n, 0, 1e-3, 1, 0, dms};
+        for (int stat = 0; stat < 2; stat++)
+            for (int th = 0; th < 2; th++) {
+                xc_spconf c = conf((xc_sp_stat)stat, shapes[k].block, th ? 3.0 : 6.0);
+                char what[96];
+                snprintf(what, sizeof what, "%zux%zu L %zu stat %d threshold %g", nr, n, shapes[k].block, stat,
+                         c.threshold);
+                long got = compare(&c, &pl, &pl, what);
+                bad += got < 0;
+                total += got > 0 ? got : 0;
+            }
+        free(x);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(total > 50);   /* the cases found something to compare */
+}
+
+/* A plane in device memory, rows 1513 floats apart, through the device view. */
+XC_TEST_IF(test_gpu_sp_device_view, "gpu_sp_device_view", xc_fx_skip_gpu)
+{
+#ifdef XC_HAVE_CUDA
+    const size_t nr = 9, n = 1500, stride = 1513;
+    static const double dms[9] = {0};
+    float *x = int_plane(nr, n, stride, 7);
+    void *dev = NULL;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_gpu_upload(&dev, x, nr * stride * sizeof *x, &err), XC_OK);
+    xc_spplane host = {x, nr, n, stride, 0, 1e-3, 1, 0, dms}, devv = host;
+    devv.data = dev;
+    devv.device = 1;
+    for (int stat = 0; stat < 2; stat++) {
+        xc_spconf c = conf((xc_sp_stat)stat, 250, 4.0);
+        CU_ASSERT(compare(&c, &devv, &host, stat ? "device view, mean/sd" : "device view, median/MAD") > 0);
+        CU_ASSERT(compare(&c, &host, &host, stat ? "strided host view, mean/sd" : "strided host view") > 0);
+    }
+    /* the host searchers refuse the device view */
+    xc_spdets d = {0};
+    xc_spconf c = conf(XC_SP_MEDIAN_MAD, 250, 4.0);
+    CU_ASSERT_EQUAL(xc_sp_detect(&xc_sp_reference, &c, &devv, &d, &err), XC_EINVAL);
+    xc_spdets_free(&d);
+    xc_gpu_free(dev);
+    free(x);
+#endif
+}
+
+/* 4100 rows (more than one batch of at most 4096) at threshold 1: more
+ * detections than the device's first buffer of 4096. */
+XC_TEST_IF(test_gpu_sp_batches, "gpu_sp_batches", xc_fx_skip_gpu)
+{
+    const size_t nr = 4100, n = 64;
+    float *x = int_plane(nr, n, n, 3);
+    double *dms = calloc(nr, sizeof *dms);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dms);
+    xc_spplane pl = {x, nr, n, n, 0, 1e-3, 1, 0, dms};
+    xc_spconf c = conf(XC_SP_MEDIAN_MAD, 32, 1.0);
+    long got = compare(&c, &pl, &pl, "4100 x 64 at threshold 1");
+    CU_ASSERT(got > 4096);
+    free(dms);
+    free(x);
+}
+
+/* A host pointer marked device, and a plane longer than the plan: XC_EINVAL
+ * naming it, and the state works afterwards. */
+XC_TEST_IF(test_gpu_sp_errors, "gpu_sp_errors", xc_fx_skip_gpu)
+{
+    const xc_spsearcher *g = gpu_entry();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    static const double dms[2] = {0};
+    float *x = int_plane(2, 300, 300, 5);
+    xc_spplane pl = {x, 2, 300, 300, 1, 1e-3, 1, 0, dms};
+    xc_spconf c = conf(XC_SP_MEDIAN_MAD, 100, 6.0);
+    xc_spdets d = {0};
+    xc_error err;
+    void *state = NULL;
+    CU_ASSERT_EQUAL_FATAL(g->plan(g, &c, 200, &state, &err), XC_OK);
+    xc_error_clear(&err);
+    CU_ASSERT_EQUAL(g->execute(g, state, &c, &pl, &d, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "300 samples"));
+    pl.nsamp = 200;
+    xc_error_clear(&err);
+    CU_ASSERT_EQUAL(g->execute(g, state, &c, &pl, &d, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "not device memory"));
+    pl.device = 0;
+    CU_ASSERT_EQUAL(g->execute(g, state, &c, &pl, &d, &err), XC_OK);
+    CU_ASSERT(d.n > 0);
+    g->destroy(g, state);
+    xc_spdets_free(&d);
+    free(x);
+}
+
+XC_TEST_MAIN("gpu_sp")
