@@ -51,7 +51,7 @@ else
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 endif
 
-MODDIRS  := core core/base core/io core/dedisp core/search core/sp approx reference optimized optimized/cpu synth compare reports study bench
+MODDIRS  := core core/base core/io core/dedisp/plan core/dedisp/approx core/dedisp/run core/search core/sp approx reference optimized optimized/cpu synth compare reports study bench
 # Every include names its layer ("core/dedisp/xc_dedisperse.h"), so one -I. is all.
 CPPFLAGS += -D_GNU_SOURCE -I. $(if $(filter 1,$(PLOTS)),-DXC_HAVE_CAIRO)
 # -Wno-missing-field-initializers: structs of the API grow trailing members
@@ -351,7 +351,7 @@ fuzz: fuzz-deps
 # (under their layer folders, as their includes name them).  make test
 # checks that the list is closed under its includes (scripts/install-check.sh).
 PUBLIC_HEADERS := core/base/xc_error.h core/base/xc_impl.h core/base/xc_hd.h core/base/xc_nbits.h \
-		  optimized/xc_impls.h core/dedisp/xc_dmplan.h core/dedisp/xc_dedisp_scale.h \
+		  optimized/xc_impls.h core/dedisp/plan/xc_dmplan.h core/dedisp/plan/xc_dedisp_scale.h \
 		  core/dedisp/xc_dedisperse.h core/io/xc_filterbank.h core/search/xc_cands.h \
 		  core/search/xc_spectrum.h core/search/xc_search.h core/search/xc_accel.h core/search/xc_psearch.h
 XC_VERSION := 1.0

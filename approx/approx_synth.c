@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/base/xc_nbits.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/io/xc_fft.h"
 #include "core/io/xc_filterbank.h"
 #include "synth/xc_orbit.h"

@@ -47,7 +47,7 @@ xc_status xc_cli_int(const char *opt, const char *val, long lo, long hi, int *ou
 xc_status xc_cli_u64(const char *opt, const char *val, unsigned long long *out, xc_error *err);
 
 /* -maxloss L (dest: double): the largest declared S/N-loss bound accepted
- * from an approximate dedisperser, a fraction in (0, 1] (core/dedisp/xc_ddloss.h). */
+ * from an approximate dedisperser, a fraction in (0, 1] (core/dedisp/approx/xc_ddloss.h). */
 struct xc_opt;
 xc_status xc_cli_opt_maxloss(const struct xc_opt *o, const char *opt, const char *val, xc_error *err);
 

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/dedisp/xc_ddrecord.h"
-#include "core/dedisp/xc_ddstream.h"
+#include "core/dedisp/run/xc_ddrecord.h"
+#include "core/dedisp/run/xc_ddstream.h"
 
 xc_status xc_cli_dedisperse_file(const char *fil, const char *out, const xc_dedisperser *impl, const xc_dmplan *plan,
                                  const xc_convention *cv, int threads, double *secs, xc_error *err)

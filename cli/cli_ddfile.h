@@ -5,7 +5,7 @@
 
 #include "core/base/xc_error.h"
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 
 /* Streams fil through impl into the plane file out (out.json) with the
  * command line as its provenance; *secs, if given, gets the dedispersion
@@ -23,7 +23,7 @@ xc_status xc_cli_dedisperse_file_opts(const char *fil, const char *out, const xc
  * fil's geometry and plan under options o: *loss its worst declared loss
  * and *nsub the nsub it resolves (0 where it records none).  XC_EINVAL,
  * naming the bound, when that loss is above o's limit
- * (core/dedisp/xc_ddloss.h); fil's errors. */
+ * (core/dedisp/approx/xc_ddloss.h); fil's errors. */
 struct xc_ddloss_s;
 xc_status xc_cli_approx_declared(const char *fil, const xc_dedisperser *impl, const xc_dmplan *plan,
                                  const xc_convention *cv, const xc_ddopts *o, double *loss, int *nsub,

@@ -7,7 +7,7 @@
 
 #include "cli/cli_opts.h"
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
 
 typedef struct {

@@ -11,7 +11,7 @@
 #include "cli/cli_plugin.h"
 #include "cli/cli_plugin_iso.h"
 #include "cli/cli_plugin_view.h"
-#include "core/dedisp/xc_ddbound.h"
+#include "core/dedisp/approx/xc_ddbound.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/search/xc_search.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/base/xc_impl.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 
 /* The header's codes are crosscheck's values (a plugin's status and caps
  * pass through unchanged). */

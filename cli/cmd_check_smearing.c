@@ -1,7 +1,7 @@
 /* crosscheck check smearing: every approximate dedisperser against direct
  * dedispersion on injected pulses, across DM, pulse width and nsub, the
  * measured S/N loss of each trial against the bound derived for it
- * (compare/xc_smear.h, core/dedisp/xc_subband.h, core/dedisp/xc_tree.h, docs/SUBBAND.md). */
+ * (compare/xc_smear.h, core/dedisp/approx/xc_subband.h, core/dedisp/approx/xc_tree.h, docs/SUBBAND.md). */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,8 +13,8 @@
 #include "core/base/xc_strlist.h"
 #include "cli/cli_opts.h"
 #include "compare/xc_smear.h"
-#include "core/dedisp/xc_ddrecord.h"
-#include "core/dedisp/xc_subband.h"
+#include "core/dedisp/run/xc_ddrecord.h"
+#include "core/dedisp/approx/xc_subband.h"
 #include "core/io/xc_filterbank.h"
 #include "optimized/xc_impls.h"
 #include "reports/xc_report.h"

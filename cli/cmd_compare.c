@@ -10,7 +10,7 @@
 #include "cli/cli_opts.h"
 #include "compare/xc_compare.h"
 #include "core/base/xc_mem.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/run/xc_planefile.h"
 
 static void usage_compare(FILE *fp)
 {

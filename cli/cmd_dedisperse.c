@@ -14,7 +14,7 @@
 #include "cli/cli_meter.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_plan.h"
-#include "core/dedisp/xc_ddstream.h"
+#include "core/dedisp/run/xc_ddstream.h"
 
 /* Reads a kill mask file: whitespace-separated numbers, one per channel. */
 static xc_status read_killmask(const char *path, uint8_t *mask, int nchans, xc_error *err)

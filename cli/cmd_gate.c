@@ -6,7 +6,7 @@
  * (bad options, unwritable work folder).  See cli/cmd_gate.h for the pieces
  * and docs/ci.md for CI set-ups. */
 #include "cli/cmd_gate.h"
-#include "core/dedisp/xc_ddloss.h"
+#include "core/dedisp/approx/xc_ddloss.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -10,7 +10,7 @@
 
 #include "cli/cli_verdict.h"
 #include "compare/xc_checks.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
 #include "synth/xc_synth.h"

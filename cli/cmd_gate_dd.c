@@ -21,7 +21,7 @@
 #include "core/base/xc_fmt.h"
 #include "core/base/xc_fs.h"
 #include "core/io/xc_npy.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/run/xc_planefile.h"
 #include "core/io/xc_presto.h"
 #include "synth/xc_synth.h"
 

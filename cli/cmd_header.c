@@ -15,7 +15,7 @@
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
 #include "cli/cli_plan.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/run/xc_planefile.h"
 #include "core/io/xc_fb_json.h"
 #include "core/io/xc_fb_names.h"
 #include "core/io/xc_filterbank.h"

@@ -8,7 +8,7 @@
 #include "cli/cli_opts.h"
 #include "cli/cli_plan.h"
 #include "core/base/xc_atomic.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/run/xc_planefile.h"
 #include "core/io/xc_filterbank.h"
 
 /* The plan as JSON in the file json, written atomically. */

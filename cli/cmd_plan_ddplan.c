@@ -1,7 +1,7 @@
 /* crosscheck plan -ddplan: PRESTO DDplan.py's dedispersion plan (printed as
  * DDplan.py prints it, then its smearing columns; -json writes it), and with
  * -maxloss a subband plan chosen from a smearing budget.  The plan itself is
- * core/dedisp/xc_ddplan_presto.h's. */
+ * core/dedisp/plan/xc_ddplan_presto.h's. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
-#include "core/dedisp/xc_ddplan_presto.h"
+#include "core/dedisp/plan/xc_ddplan_presto.h"
 #include "core/io/xc_filterbank.h"
 
 #define MAXW 16
@@ -178,7 +178,7 @@ static int budget(const xc_ddp_obs *o, xc_cli_ints *cand, const widths *w, doubl
     printf("Subband plans for at most %g %% S/N loss at width", maxloss_pct);
     for (int i = 0; i < w->n; i++)
         printf("%s %g", i ? "," : "", w->v[i]);
-    printf(" us (bound of core/dedisp/xc_subband.h, worst range):\n");
+    printf(" us (bound of core/dedisp/approx/xc_subband.h, worst range):\n");
     printf("  nsub  ranges    #DMs  adds/sample  speedup  loss_bound  worst_range  width_us  spread  within\n");
     json_t *ja = json_array();
     for (int i = 0; i < n; i++) {
@@ -278,7 +278,7 @@ int xc_cmd_plan_ddplan(int argc, char **argv)
                  "percent: among the -nsubs candidates (default: 0 = direct, the powers of\n"
                  "two from 4 below nchans, and nchans) choose the one with the fewest\n"
                  "additions per sample (stage 1: calls x nchans, stage 2: DMs x nsub, per\n"
-                 "range / downsample) whose S/N-loss bound (core/dedisp/xc_subband.h:\n"
+                 "range / downsample) whose S/N-loss bound (core/dedisp/approx/xc_subband.h:\n"
                  "1 - sqrt(W/(W+S)), S = floor(subband spread at dsubDM/2) + 3 samples) is\n"
                  "at most PCT at every -width; prints the choice, its plan, and every\n"
                  "alternative"},

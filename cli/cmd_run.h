@@ -16,7 +16,7 @@
 #include "compare/xc_runspec.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/base/xc_impl.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/run/xc_planefile.h"
 #include "core/search/xc_psearch.h"
 #include "reports/xc_report.h"
 

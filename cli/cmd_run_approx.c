@@ -15,7 +15,7 @@
  *     observation's geometry (compare/xc_smear.h), each trial against direct
  *     dedispersion at the same DM, on the plan's first trials of every range;
  *     failed without measuring when the bound declared for the whole plan is
- *     above -maxloss (core/dedisp/xc_ddloss.h). */
+ *     above -maxloss (core/dedisp/approx/xc_ddloss.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +25,9 @@
 #include "cli/cmd_run.h"
 #include "compare/xc_checks.h"
 #include "compare/xc_smear.h"
-#include "core/dedisp/xc_ddloss.h"
+#include "core/dedisp/approx/xc_ddloss.h"
 #include "core/base/xc_nbits.h"
-#include "core/dedisp/xc_ddstream.h"
+#include "core/dedisp/run/xc_ddstream.h"
 #include "core/base/xc_fmt.h"
 
 #define MAXREF 8

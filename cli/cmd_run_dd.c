@@ -10,7 +10,7 @@
 #include "cli/cli.h"
 #include "cli/cli_ddfile.h"
 #include "cli/cli_memory.h"
-#include "core/dedisp/xc_ddstream.h"
+#include "core/dedisp/run/xc_ddstream.h"
 #include "core/base/xc_fmt.h"
 #include "cli/cmd_run.h"
 #include "core/base/xc_fs.h"

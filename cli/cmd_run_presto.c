@@ -3,7 +3,7 @@
  * under the presto convention (prepsubband's delays and rounding) with the
  * same nsub, nominal-DM spacing and highest-channel alignment: bit for bit.
  * The subband dedispersers are found by behaviour, not name: the entries
- * whose declared bound is the subband bound (core/dedisp/xc_subband.h).
+ * whose declared bound is the subband bound (core/dedisp/approx/xc_subband.h).
  * datasets/presto/README.md says how the fixture series were made. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +15,8 @@
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_fmt.h"
 #include "core/io/xc_presto.h"
-#include "core/dedisp/xc_ddapprox.h"
-#include "core/dedisp/xc_subband.h"
+#include "core/dedisp/approx/xc_ddapprox.h"
+#include "core/dedisp/approx/xc_subband.h"
 
 /* The samples of a .dat that are data: PRESTO pads a series to a good FFT
  * length and says so in the .inf beside it ("Any breaks in the data?" 1 and

@@ -6,7 +6,7 @@
 
 #include "cli/cmd_gate.h"
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "synth/xc_synth.h"
 
 /* One case of a tier: a synthetic observation with pulses, or (impulses)

@@ -29,7 +29,7 @@
 #include "cli/cli_plugin.h"
 #include "core/base/xc_impl.h"
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/search/xc_search.h"
 #include "include/crosscheck/xc_plugin.h"
 #include "tests/plugin_probe.h"

@@ -7,7 +7,7 @@
  * prepsubband call makes its subbands.  This file reproduces its numbers
  * (same formulas, same double arithmetic, same order of operations), so a
  * plan printed by `crosscheck plan -ddplan` matches DDplan.py's number for
- * number.  Not to be confused with core/dedisp/xc_ddplan.c, the dedispersion plan
+ * number.  Not to be confused with core/dedisp/run/xc_ddplan.c, the dedispersion plan
  * object (plan / execute / destroy).
  *
  * Smearing terms (all in ms; delays d(f) = DM / (0.000241 f^2) s, PRESTO's
@@ -28,7 +28,7 @@
 
 #include <stddef.h>
 
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
 
 #ifdef __cplusplus
@@ -102,7 +102,7 @@ int xc_ddp_downsamps(int blocklen, int *out, int max);
  *    (calls x nchans), stage 2 sums nsub subbands for each trial (numdms x
  *    nsub), both at the row's resolution (/ downsamp); direct is numdms x
  *    nchans / downsamp.  speedup = direct additions of the same trials / these.
- *  - its S/N-loss bound, core/dedisp/xc_subband.h's: a trial served by a nominal DM at
+ *  - its S/N-loss bound, core/dedisp/approx/xc_subband.h's: a trial served by a nominal DM at
  *    most dsubDM/2 away (PRESTO makes a call's subbands at the middle of its
  *    DMs) is spread over S = floor(S_cont) + 3 samples of the row
  *    (xc_subband_spread, alignment highest, the band laid out from fctr, bw

@@ -3,7 +3,7 @@
  *
  * An approximate dedisperser declares for every output trial a bound S on
  * the extra spread of a pulse, in samples of the trial's range
- * (core/dedisp/xc_ddbound.h).  A boxcar pulse of W samples found by a
+ * (core/dedisp/approx/xc_ddbound.h).  A boxcar pulse of W samples found by a
  * matched boxcar then loses at most 1 - sqrt(W / (W + S)) of its S/N
  * (xc_subband_loss_bound); the plan's declared loss is the largest over
  * every trial.  S holds 3 samples of rounding (the two stages' and direct
@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/dedisp/xc_ddbound.h"
+#include "core/dedisp/approx/xc_ddbound.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/base/xc_error.h"
 

@@ -1,6 +1,6 @@
 #include "core/base/xc_nbits.h"
-#include "core/dedisp/xc_ddstream.h"
-#include "core/dedisp/xc_ddrecord.h"
+#include "core/dedisp/run/xc_ddstream.h"
+#include "core/dedisp/run/xc_ddrecord.h"
 #include "core/base/xc_fmt.h"
 #include "core/base/xc_mem.h"
 

@@ -6,10 +6,10 @@
 #ifndef XC_DDAPPROX_H
 #define XC_DDAPPROX_H
 
-#include "core/dedisp/xc_ddbound.h"
+#include "core/dedisp/approx/xc_ddbound.h"
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_subband.h"
-#include "core/dedisp/xc_tree.h"
+#include "core/dedisp/approx/xc_subband.h"
+#include "core/dedisp/approx/xc_tree.h"
 #include "core/base/xc_error.h"
 
 #ifdef __cplusplus
@@ -17,9 +17,9 @@ extern "C" {
 #endif
 
 typedef enum {
-    XC_DDAPPROX_SUBBAND = 0,     /* core/dedisp/xc_subband.h */
-    XC_DDAPPROX_TREE = 1,        /* core/dedisp/xc_tree.h, piecewise */
-    XC_DDAPPROX_TREE_PADDED = 2  /* core/dedisp/xc_tree.h, padded */
+    XC_DDAPPROX_SUBBAND = 0,     /* core/dedisp/approx/xc_subband.h */
+    XC_DDAPPROX_TREE = 1,        /* core/dedisp/approx/xc_tree.h, piecewise */
+    XC_DDAPPROX_TREE_PADDED = 2  /* core/dedisp/approx/xc_tree.h, padded */
 } xc_ddapprox_algo;
 
 typedef struct {

@@ -1,5 +1,5 @@
-/* The per-trial bounds of approximate dedispersers (core/dedisp/xc_ddbound.h). */
-#include "core/dedisp/xc_ddbound.h"
+/* The per-trial bounds of approximate dedispersers (core/dedisp/approx/xc_ddbound.h). */
+#include "core/dedisp/approx/xc_ddbound.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* The declared S/N loss of approximate plans and the defaults chosen from
- * it (core/dedisp/xc_ddloss.h). */
-#include "core/dedisp/xc_ddloss.h"
+ * it (core/dedisp/approx/xc_ddloss.h). */
+#include "core/dedisp/approx/xc_ddloss.h"
 
 #include <math.h>
 #include <stdio.h>

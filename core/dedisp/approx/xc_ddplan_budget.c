@@ -1,14 +1,14 @@
 /* A subband plan chosen from a smearing budget: DDplan.py's plan for each
  * candidate nsub, its additions per sample and its S/N-loss bound (the one
- * core/dedisp/xc_subband.h derives), and the cheapest within the budget.  See
- * core/dedisp/xc_ddplan_presto.h. */
-#include "core/dedisp/xc_ddplan_presto.h"
+ * core/dedisp/approx/xc_subband.h derives), and the cheapest within the budget.  See
+ * core/dedisp/plan/xc_ddplan_presto.h. */
+#include "core/dedisp/plan/xc_ddplan_presto.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dedisp/xc_subband.h"
+#include "core/dedisp/approx/xc_subband.h"
 
 /* The loss bound of one row: S = floor(dsubDM/2 * spread per DM) + 3 samples. */
 static void row_loss(const xc_subplan *sp, const xc_geometry *g, const xc_convention *cv, const xc_ddp_obs *o,

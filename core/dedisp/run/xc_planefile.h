@@ -5,7 +5,7 @@
  *                tsamp, nchans, channel frequencies, kill mask count, max delay,
  *                and per range: lo, hi, step, ds, tsamp, nsamp, dms, file; plus a
  *                flat `dms` list over all ranges; for an approximate dedisperser
- *                its parameters and per-trial bound (core/dedisp/xc_ddrecord.h).
+ *                its parameters and per-trial bound (core/dedisp/run/xc_ddrecord.h).
  *   OUT.r<k>.npy float32 [ndm][nsamp], C order, one per range.
  *
  * Everything is written under temporary names and renamed at commit, so a
@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
 
 #ifdef __cplusplus
@@ -38,7 +38,7 @@ typedef struct {
     uint64_t nsamp_in;
     double seconds;           /* wall time of the dedispersion itself */
     struct json_t *approx;    /* written as "approximate": an approximate dedisperser's record
-                               * (core/dedisp/xc_ddrecord.h; borrowed; NULL: none, and after reading) */
+                               * (core/dedisp/run/xc_ddrecord.h; borrowed; NULL: none, and after reading) */
 } xc_planemeta;
 
 typedef struct xc_planewriter xc_planewriter;

@@ -1,4 +1,4 @@
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 
 #include <ctype.h>
 #include <errno.h>

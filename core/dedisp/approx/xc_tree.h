@@ -14,7 +14,7 @@
  *              positions between them ("frequency padding", Manchester et
  *              al. 2001 as Barsdell et al. 3.1.2 describe it), so the sweep
  *              is linear across the whole grid: one tree, nsub = 1.
- * This file holds what every implementation shares, as core/dedisp/xc_subband.h
+ * This file holds what every implementation shares, as core/dedisp/approx/xc_subband.h
  * does for subband dedispersion: the channel -> position map, every trial's
  * line index and stage-2 delay, and the bound.  Implementations only add.
  *
@@ -22,7 +22,7 @@
  * Positions run from the highest frequency down.  piecewise: channel c sits at
  * p = c (foff < 0) or nchans-1-c (foff > 0); the positions are padded with
  * empty ones to P = nsub*M, a power of two (nsub: opts.nsub, a power of two,
- * default the fewest within the loss limit, core/dedisp/xc_ddloss.h).  padded: p(c) = round((1/f_c^2 - 1/f_top^2)/q)
+ * default the fewest within the loss limit, core/dedisp/approx/xc_ddloss.h).  padded: p(c) = round((1/f_c^2 - 1/f_top^2)/q)
  * with q the smallest gap in 1/f^2 between frequency-adjacent channels (so no
  * two channels share a position), and M = P the next power of two above the
  * largest p.  Subband s holds positions [sM, sM + M); u = p - sM.
@@ -90,7 +90,7 @@
  * Every e_c is an integer, so with the clamps
  *   S(i) = floor(S_cont(i) + T_M + 3) + z_n + z_b     samples of range k
  * and, for a boxcar pulse of W samples under a matched boxcar (the model and
- * helper of core/dedisp/xc_subband.h), loss <= 1 - sqrt(W / (W + S(i))).
+ * helper of core/dedisp/approx/xc_subband.h), loss <= 1 - sqrt(W / (W + S(i))).
  * (The convention's float-precision delay tables, dedisp's, can put direct's
  * own rounding error slightly above 1/2; the crosscheck convention's are
  * double.)
@@ -101,7 +101,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/dedisp/xc_ddbound.h"
+#include "core/dedisp/approx/xc_ddbound.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/base/xc_error.h"
 
@@ -112,7 +112,7 @@ extern "C" {
 typedef enum { XC_TREE_PIECEWISE = 0, XC_TREE_PADDED = 1 } xc_tree_kind;
 
 #define XC_TREE_SUBSIZE 32       /* channels per subband Barsdell et al. found fastest (piecewise, opts.nsub 0
-                                  * chooses from the geometry instead: core/dedisp/xc_ddloss.h) */
+                                  * chooses from the geometry instead: core/dedisp/approx/xc_ddloss.h) */
 #define XC_TREE_MAXPOS (1 << 20) /* largest padded grid */
 
 /* One range of a tree plan. */
@@ -141,7 +141,7 @@ typedef struct {
 
 /* Makes the tree plan of a prepared job (delays, max_delay and opts set;
  * job->in may be NULL).  piecewise: opts.nsub 0 (the fewest subbands within
- * opts.maxloss, core/dedisp/xc_ddloss.h) or a
+ * opts.maxloss, core/dedisp/approx/xc_ddloss.h) or a
  * power of two at most P; padded ignores nsub.  XC_EINVAL for a bad nsub,
  * a padded grid above XC_TREE_MAXPOS or non-positive frequencies; XC_ENOMEM. */
 xc_status xc_treeplan_make(xc_treeplan *tp, const xc_ddjob *job, int kind, xc_error *err);

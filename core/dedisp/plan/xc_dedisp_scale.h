@@ -1,5 +1,5 @@
 /* xc_dedisp_scale.h: dedisp's float output scale (the convention scaling
- * XC_SCALE_DEDISP of core/dedisp/xc_dmplan.h), defined once for every
+ * XC_SCALE_DEDISP of core/dedisp/plan/xc_dmplan.h), defined once for every
  * implementation.  dedisp (Barsdell et al. 2012; src/kernels.cuh of
  * github.com/ajameson/dedisp) writes a 32-bit output sample as
  *     sum * 1 / (in_range * nchans) * XC_DEDISP_SCALE,

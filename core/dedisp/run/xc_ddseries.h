@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/dedisp/xc_dmplan.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/plan/xc_dmplan.h"
+#include "core/dedisp/run/xc_planefile.h"
 #include "core/io/xc_filterbank.h"
 
 #ifdef __cplusplus

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/base/xc_progress.h"
-#include "core/dedisp/xc_ddapprox.h"
+#include "core/dedisp/approx/xc_ddapprox.h"
 
 struct xc_ddplan {
     const xc_dedisperser *impl;

@@ -11,8 +11,8 @@
 
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/io/xc_filterbank.h"
-#include "core/dedisp/xc_planefile.h"
-#include "core/dedisp/xc_ddseries.h"
+#include "core/dedisp/run/xc_planefile.h"
+#include "core/dedisp/run/xc_ddseries.h"
 #include "core/base/xc_progress.h"
 
 #ifdef __cplusplus

@@ -2,7 +2,7 @@
  * factors and DM steps, and dm_steps' walk from one range to the next.  Each
  * function names the DDplan.py function it follows; the arithmetic is in the
  * same order so the doubles, and the printed numbers, come out the same. */
-#include "core/dedisp/xc_ddplan_presto.h"
+#include "core/dedisp/plan/xc_ddplan_presto.h"
 #include "core/base/xc_grow.h"
 
 #include <math.h>

@@ -1,12 +1,12 @@
-/* The record of an approximate plan for its plane file (core/dedisp/xc_ddrecord.h). */
-#include "core/dedisp/xc_ddrecord.h"
+/* The record of an approximate plan for its plane file (core/dedisp/run/xc_ddrecord.h). */
+#include "core/dedisp/run/xc_ddrecord.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#include "core/dedisp/xc_ddapprox.h"
-#include "core/dedisp/xc_subband.h"
-#include "core/dedisp/xc_tree.h"
+#include "core/dedisp/approx/xc_ddapprox.h"
+#include "core/dedisp/approx/xc_subband.h"
+#include "core/dedisp/approx/xc_tree.h"
 
 static const char *given(const xc_ddjob *job)
 {

@@ -5,7 +5,7 @@
  * and the bound S on the integer spread, in samples of the trial's range,
  * that a pulse direct dedispersion lines up is spread over.  The S/N-loss
  * bound of a boxcar pulse of W samples is then 1 - sqrt(W / (W + S))
- * (xc_subband_loss_bound).  Derivations: core/dedisp/xc_subband.h, core/dedisp/xc_tree.h. */
+ * (xc_subband_loss_bound).  Derivations: core/dedisp/approx/xc_subband.h, core/dedisp/approx/xc_tree.h. */
 #ifndef XC_DDBOUND_H
 #define XC_DDBOUND_H
 

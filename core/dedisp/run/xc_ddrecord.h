@@ -1,7 +1,7 @@
 /* xc_ddrecord.h: what an approximate dedisperser made its plan with, as the
- * plane file records it ("approximate" in OUT.json, core/dedisp/xc_planefile.h):
+ * plane file records it ("approximate" in OUT.json, core/dedisp/run/xc_planefile.h):
  * the algorithm and every parameter as resolved (given or chosen from the
- * geometry), the loss limit and width (core/dedisp/xc_ddloss.h), the worst
+ * geometry), the loss limit and width (core/dedisp/approx/xc_ddloss.h), the worst
  * declared loss, and per range the per-trial bound: nominal DM, S_cont
  * (smear_samples), S (bound_samples) and the loss bound at the width. */
 #ifndef XC_DDRECORD_H
@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "core/dedisp/xc_ddloss.h"
+#include "core/dedisp/approx/xc_ddloss.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/base/xc_error.h"
 

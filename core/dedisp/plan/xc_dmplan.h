@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "core/base/xc_error.h"
-#include "core/dedisp/xc_dedisp_scale.h"
+#include "core/dedisp/plan/xc_dedisp_scale.h"
 
 #ifdef __cplusplus
 extern "C" {

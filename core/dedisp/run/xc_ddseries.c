@@ -1,5 +1,5 @@
 /* xc_ddseries.c: see xc_ddseries.h. */
-#include "core/dedisp/xc_ddseries.h"
+#include "core/dedisp/run/xc_ddseries.h"
 
 #include <errno.h>
 #include <math.h>

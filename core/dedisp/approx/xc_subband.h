@@ -94,9 +94,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/dedisp/xc_ddbound.h"
+#include "core/dedisp/approx/xc_ddbound.h"
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
 
 #ifdef __cplusplus
@@ -111,7 +111,7 @@ typedef enum {
 } xc_subalign;
 
 #define XC_SUBBAND_NSUB 32       /* PRESTO prepsubband's default -nsub (xc_ddopts.nsub 0 chooses from the
-                                  * geometry instead: core/dedisp/xc_ddloss.h) */
+                                  * geometry instead: core/dedisp/approx/xc_ddloss.h) */
 #define XC_SUBBAND_BUDGET 0.8    /* xc_ddopts.subbudget 0: DDplan.py's 0.8 sample (of ds*tsamp) */
 
 /* "highest", "early", "centre"; NULL out of range. */
@@ -146,7 +146,7 @@ typedef struct {
 
 /* Makes the subband plan of a prepared job (delays, max_delay and opts set;
  * job->in may be NULL): opts.nsub (0: the cheapest within opts.maxloss,
- * core/dedisp/xc_ddloss.h; more than nchans: nchans),
+ * core/dedisp/approx/xc_ddloss.h; more than nchans: nchans),
  * opts.dmsub (0: from the budget), opts.subalign, opts.subbudget (0:
  * XC_SUBBAND_BUDGET).  XC_EINVAL for negative or non-finite options or an
  * unknown alignment, XC_ENOMEM. */

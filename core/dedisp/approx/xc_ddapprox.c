@@ -1,8 +1,8 @@
-/* Core's approximate algorithms as descriptor data (core/dedisp/xc_ddapprox.h). */
+/* Core's approximate algorithms as descriptor data (core/dedisp/approx/xc_ddapprox.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dedisp/xc_ddapprox.h"
+#include "core/dedisp/approx/xc_ddapprox.h"
 
 const xc_ddapprox xc_ddapprox_subband = {.algo = XC_DDAPPROX_SUBBAND, .tree_kind = 0, .path = "subband"};
 const xc_ddapprox xc_ddapprox_tree = {.algo = XC_DDAPPROX_TREE, .tree_kind = XC_TREE_PIECEWISE, .path = "tree"};

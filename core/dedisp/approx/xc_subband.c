@@ -1,8 +1,8 @@
 /* Subband plans: channel groups, nominal DMs, the delays of both stages and
  * the smearing bound of every output trial.  The semantics and the
- * derivation of the bound are in core/dedisp/xc_subband.h. */
-#include "core/dedisp/xc_subband.h"
-#include "core/dedisp/xc_ddloss.h"
+ * derivation of the bound are in core/dedisp/approx/xc_subband.h. */
+#include "core/dedisp/approx/xc_subband.h"
+#include "core/dedisp/approx/xc_ddloss.h"
 #include "core/base/xc_grow.h"
 
 #include <math.h>
@@ -232,7 +232,7 @@ static xc_status eval_nsub(const xc_ddjob *job, void *ctx, xc_ddloss *loss, doub
 }
 
 /* opts.nsub 0: the cheapest power of two (or nchans) within the loss limit
- * (core/dedisp/xc_ddloss.h). */
+ * (core/dedisp/approx/xc_ddloss.h). */
 static xc_status default_nsub(const xc_ddjob *job, int *nsub, xc_error *err)
 {
     int cand[32], n = 0;

@@ -1,8 +1,8 @@
 /* Tree plans: the channel -> position map, the line index and stage-2 delay
  * of every trial and subband, and the smearing bound of every trial.  The
- * semantics and the derivation of the bound are in core/dedisp/xc_tree.h. */
-#include "core/dedisp/xc_tree.h"
-#include "core/dedisp/xc_ddloss.h"
+ * semantics and the derivation of the bound are in core/dedisp/approx/xc_tree.h. */
+#include "core/dedisp/approx/xc_tree.h"
+#include "core/dedisp/approx/xc_ddloss.h"
 #include "core/base/xc_grow.h"
 
 #include <math.h>
@@ -86,7 +86,7 @@ static int next_pow2(long v)
     return p;
 }
 
-/* Positions of the channels (see core/dedisp/xc_tree.h) and the sizes. */
+/* Positions of the channels (see core/dedisp/approx/xc_tree.h) and the sizes. */
 /* A candidate nsub of the piecewise tree: its declared loss, and as cost
  * the number of subbands (fewer subbands are longer trees: fewer stage-2
  * additions for the same lines). */
@@ -107,7 +107,7 @@ static xc_status eval_nsub(const xc_ddjob *job, void *ctx, xc_ddloss *loss, doub
 }
 
 /* opts.nsub 0: the fewest subbands (a power of two up to npos) within the
- * loss limit (core/dedisp/xc_ddloss.h). */
+ * loss limit (core/dedisp/approx/xc_ddloss.h). */
 static xc_status default_nsub(const xc_ddjob *job, int npos, int *nsub, xc_error *err)
 {
     int cand[32], n = 0;

@@ -1,5 +1,5 @@
 #include "core/base/xc_nbits.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/run/xc_planefile.h"
 #include "core/base/xc_grow.h"
 
 #include <errno.h>
