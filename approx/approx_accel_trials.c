@@ -8,7 +8,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 
 /* The 2P whose sigma is `sigma` at dof and ntrials (bisection on
  * xc_candidate_sigma, which rises with the power). */

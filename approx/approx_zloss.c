@@ -13,7 +13,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "approx/xc_approx_norm.h"
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 
 const char *xc_approx_mode_key(xc_approx_mode m)
 {

@@ -5,7 +5,7 @@
 #define XC_APPROX_LOGP_H
 
 #include "core/base/xc_error.h"
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 
 #ifdef __cplusplus
 extern "C" {

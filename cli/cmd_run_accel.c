@@ -26,7 +26,7 @@
 #include "compare/xc_cmpcands.h"
 #include "core/search/xc_accel.h"
 #include "core/base/xc_fmt.h"
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 
 static xc_accel_opts opts_of(const runctx *c, const xc_rs_accel *ob, xc_accel_preset preset)
 {

@@ -8,7 +8,7 @@
  * xc_ps_pipeline.c), so the candidates are the same bits. */
 #include <stdlib.h>
 
-#include "core/search/xc_rednoise.h"
+#include "core/search/spectrum/xc_rednoise.h"
 #include "core/search/xc_search.h"
 
 struct xc_pulscan_session {

@@ -1,7 +1,7 @@
 /* xc_cands_util.c: what every candidate file reader shares: the list, the
  * check and derivation of a candidate, the order of a list, and the text
  * helpers (xc_cands_util.h), below the readers of each format. */
-#include "core/search/xc_cands_util.h"
+#include "core/search/cands/xc_cands_util.h"
 
 #include <errno.h>
 #include <math.h>

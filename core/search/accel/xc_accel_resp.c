@@ -7,7 +7,7 @@
  *   R(d; z) = int_0^1 exp(2 pi i (a u + z u^2/2)) du
  *           = exp(-i pi a^2/z) / sqrt(2|z|) * [F(t2) - F(t1)]   (conjugated F for z < 0),
  *   t1 = (a/z) sqrt(2|z|), t2 = (1 + a/z) sqrt(2|z|), F = C + i S the Fresnel integrals
- * (core/search/xc_accel_resp_hd.h, one source for host and device).
+ * (core/search/accel/xc_accel_resp_hd.h, one source for host and device).
  * With w: no closed form; see xc_accel_template.  accelsearch's
  * gen_w_response instead FFTs a real cosine sampled on num_pts_wdat points
  * from t = 0 (the rectangle rule, and the negative-frequency image): its own
@@ -25,13 +25,13 @@
 
 #include "core/search/xc_accel.h"
 #include "core/io/xc_fft.h"
-#include "core/search/xc_accel_resp_hd.h"
+#include "core/search/accel/xc_accel_resp_hd.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 
-/* The Fresnel integrals and R(d; z, 0) are core/search/xc_accel_resp_hd.h's,
+/* The Fresnel integrals and R(d; z, 0) are core/search/accel/xc_accel_resp_hd.h's,
  * shared with the CUDA searcher's device-made templates. */
 void xc_fresnel(double x, double *C, double *S)
 {

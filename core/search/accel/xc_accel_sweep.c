@@ -24,7 +24,7 @@
 #include <omp.h>
 
 #include "core/search/xc_accel.h"
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 
 /* Everything but zmax, numharm and threads equal (NAN equal to NAN). */
 static int same_but_zh(const xc_accel_opts *a, const xc_accel_opts *b)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/search/xc_accel.h"
-#include "core/search/xc_select.h"
+#include "core/search/stats/xc_select.h"
 
 XC_DEFINE_SELECT(select_d, double)
 /* The exact median (mean of the two middle values for even n, as GSL's

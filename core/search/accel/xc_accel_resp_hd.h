@@ -1,7 +1,7 @@
 /* xc_accel_resp_hd.h: the Fresnel integrals and the response of a drifting
  * signal, R(d; z, 0) (core/search/xc_accel.h), as inline functions that the host
  * compiler and nvcc both compile (core/base/xc_hd.h): core's templates
- * (core/search/xc_accel_resp.c) and the CUDA searcher's, made on the device
+ * (core/search/accel/xc_accel_resp.c) and the CUDA searcher's, made on the device
  * (optimized/gpu/accel_gpu.cu), run this one source.  Real arithmetic on
  * (re, im) pairs, because C's complex type does not exist on the device.
  *

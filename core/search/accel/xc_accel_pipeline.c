@@ -11,8 +11,8 @@
 #include <omp.h>
 
 #include "core/search/xc_accel.h"
-#include "core/search/xc_rednoise.h"
-#include "core/search/xc_signif.h"
+#include "core/search/spectrum/xc_rednoise.h"
+#include "core/search/stats/xc_signif.h"
 
 /* Rows of a block are searched in at most this many chunks of r. */
 #define XC_ACCEL_NCHUNK 16

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/search/xc_cands.h"
-#include "core/search/xc_cands_util.h"
+#include "core/search/cands/xc_cands_util.h"
 
 #define chomp xc_cands_chomp_
 #define split_ws xc_cands_split_ws_

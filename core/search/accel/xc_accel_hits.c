@@ -1,7 +1,7 @@
 /* Core's side of a searcher that sums harmonics itself (the searcher's
  * optional `search`, core/search/xc_accel.h): the normalised amplitudes of the whole
  * spectrum go to it once, and the points it hands back get core's sigma and
- * become peaks, as core's own sums would (core/search/xc_accel_pipeline.c,
+ * become peaks, as core's own sums would (core/search/accel/xc_accel_pipeline.c,
  * search_block). */
 #include <math.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include <omp.h>
 
 #include "core/search/xc_accel.h"
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 
 typedef struct {
     const xc_accel_plan *p;

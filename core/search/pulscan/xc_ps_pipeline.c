@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "core/search/xc_rednoise.h"
+#include "core/search/spectrum/xc_rednoise.h"
 
 const xc_searcher *xc_searcher_of(const xc_impl *impl)
 {

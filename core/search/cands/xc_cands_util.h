@@ -1,4 +1,4 @@
-/* xc_cands_util.h: what the candidate file readers share (core/search/xc_cands_util.c):
+/* xc_cands_util.h: what the candidate file readers share (core/search/cands/xc_cands_util.c):
  * the text helpers below the reader of each format.  Internal to core. */
 #ifndef XC_CANDS_UTIL_H
 #define XC_CANDS_UTIL_H

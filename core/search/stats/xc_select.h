@@ -1,7 +1,7 @@
 /* xc_select.h: exact selection and medians, one copy per element type (a
  * macro defines a static function where it is used): the Pulscan CPU
  * searcher's normalisation (optimized/cpu/pulscan_norm.c) and the accel
- * search's block medians (core/search/xc_accel_norm.c) use them.  Both give the
+ * search's block medians (core/search/accel/xc_accel_norm.c) use them.  Both give the
  * same value a full sort would. */
 #ifndef XC_SELECT_H
 #define XC_SELECT_H

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/base/xc_atomic.h"
-#include "core/search/xc_cands_util.h"
+#include "core/search/cands/xc_cands_util.h"
 
 static const char *const csv_cols[] = {"r",     "f_hz", "z",     "width",     "numharm",    "power",
                                        "dof",   "logp", "sigma", "fdot_hz_s", "accel_m_s2", "ntrials"};

@@ -14,8 +14,8 @@
  * cancel.  The sums run outward from their largest term, so none underflows.
  * Below the mean (y < a) Q is close to 1 and ln Q = log1p(-P) from the P
  * series keeps relative precision in ln Q that 1 - P would lose. */
-#include "core/search/xc_signif.h"
-#include "core/search/xc_chi2_even.h"
+#include "core/search/stats/xc_signif.h"
+#include "core/search/stats/xc_chi2_even.h"
 
 #include <float.h>
 #include <math.h>

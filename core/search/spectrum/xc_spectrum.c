@@ -1,6 +1,5 @@
 /* A spectrum in PRESTO's .fft layout, read with the .inf beside it. */
 #include "core/search/xc_spectrum.h"
-#include "core/search/xc_search.h"
 
 #include <errno.h>
 #include <float.h>
@@ -11,12 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <gsl/gsl_sf_erf.h>
-#include <omp.h>
-
 #include "core/io/xc_fft.h"
 #include "core/io/xc_presto.h"
-#include "core/search/xc_signif.h"
 
 /* ---- spectrum ------------------------------------------------------------ */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/search/xc_accel.h"
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 
 void xc_accel_opts_default(xc_accel_opts *o)
 {

@@ -14,7 +14,7 @@
 #include <omp.h>
 
 #include "core/io/xc_presto.h"
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 
 void xc_psopts_default(xc_psopts *o)
 {

@@ -1,6 +1,6 @@
 /* Red-noise removal by running medians in logarithmically growing blocks
- * (core/search/xc_rednoise.h; PRESTO src/misc_utils.c dered_engine). */
-#include "core/search/xc_rednoise.h"
+ * (core/search/spectrum/xc_rednoise.h; PRESTO src/misc_utils.c dered_engine). */
+#include "core/search/spectrum/xc_rednoise.h"
 
 #include <math.h>
 #include <stdlib.h>

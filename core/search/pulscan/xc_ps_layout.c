@@ -15,7 +15,7 @@
 #include <omp.h>
 
 #include "core/io/xc_presto.h"
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 
 /* ---- layout, trials ------------------------------------------------------- */
 
