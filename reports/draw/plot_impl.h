@@ -1,5 +1,5 @@
 /* plot_impl.h: between reports/plot.c (input checks, colour maps, the HTML of
- * a figure) and reports/plot_cairo.c (drawing, only with cairo).  The drawing
+ * a figure) and reports/draw/plot_cairo.c (drawing, only with cairo).  The drawing
  * functions are called with input plot.c has checked. */
 #ifndef XC_PLOT_IMPL_H
 #define XC_PLOT_IMPL_H

@@ -1,12 +1,12 @@
 /* plot_frame.h: internal to reports/: what every cairo plot kind shares
- * (reports/plot_frame.c): the palette and colour maps, text, axes and their
+ * (reports/draw/plot_frame.c): the palette and colour maps, text, axes and their
  * ticks, the frame's layout, the colour bar, legends that avoid the data,
  * and the canvas written as PNG.  The plot kinds are in plot_cairo.c.
  * Sizes are CSS pixels (see plot_cairo.c). */
 #ifndef XC_PLOT_FRAME_H
 #define XC_PLOT_FRAME_H
 
-#include "reports/plot_impl.h"
+#include "reports/draw/plot_impl.h"
 
 #ifdef XC_HAVE_CAIRO
 

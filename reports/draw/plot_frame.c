@@ -1,8 +1,8 @@
-/* What every cairo plot kind shares (reports/plot_frame.h): colours, text
+/* What every cairo plot kind shares (reports/draw/plot_frame.h): colours, text
  * (cairo's "toy" API with DejaVu Sans and fixed font options, so the same
  * input gives the same bytes on a machine), axes and ticks, the frame's
- * layout, the colour bar and legends (the canvas: reports/plot_canvas.c). */
-#include "reports/plot_frame.h"
+ * layout, the colour bar and legends (the canvas: reports/draw/plot_canvas.c). */
+#include "reports/draw/plot_frame.h"
 
 #ifdef XC_HAVE_CAIRO
 

@@ -1,7 +1,7 @@
-/* The canvas every cairo plot kind draws on (reports/plot_frame.h): a white
+/* The canvas every cairo plot kind draws on (reports/draw/plot_frame.h): a white
  * page with fixed font options, written as PNG; the point lists that place
  * legends; markers. */
-#include "reports/plot_frame.h"
+#include "reports/draw/plot_frame.h"
 
 #ifdef XC_HAVE_CAIRO
 

@@ -8,7 +8,7 @@
  * Sizes below are in CSS pixels; the surface is XC_PLOT_SCALE times larger
  * and cairo_scale maps one onto the other.  Lines of width 1 at whole
  * coordinates then cover whole device pixels (crisp frames and ticks). */
-#include "reports/plot_frame.h"
+#include "reports/draw/plot_frame.h"
 
 #ifdef XC_HAVE_CAIRO
 
