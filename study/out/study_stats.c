@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "study/study_internal.h"
+#include "study/spec/study_internal.h"
 
 /* Wilson (1927) score interval: the interval of p whose score test at 95 %
  * accepts k of n.  Unlike the normal approximation it stays inside [0, 1]
@@ -85,13 +85,4 @@ void xc_study_zfit(const xc_study *st, const xc_study_table *t, size_t k, size_t
     }
     free(x);
     free(y);
-}
-
-/* A number as the study's CSV files write it: %.*g, "nan" when not finite. */
-void xc_study_fmt_num(char *out, size_t n, double v, int digits)
-{
-    if (isfinite(v))
-        snprintf(out, n, "%.*g", digits, v);
-    else
-        snprintf(out, n, "nan");
 }

@@ -1,4 +1,4 @@
-/* How a study's searches of one pulsar run (study/study_internal.h): through
+/* How a study's searches of one pulsar run (study/spec/study_internal.h): through
  * the periodicity-search contract (core/search/xc_psearch.h), whatever the
  * searcher's family, with the worker's searches kept from pulsar to pulsar
  * (xc_study_cache) and device searches one caller at a time. */
@@ -8,7 +8,7 @@
 #include <omp.h>
 
 #include "core/search/xc_psearch.h"
-#include "study/study_internal.h"
+#include "study/spec/study_internal.h"
 
 /* ---- searches kept from pulsar to pulsar -------------------------------------- */
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "study/study_internal.h"
+#include "study/spec/study_internal.h"
 
 void xc_study_table_free(xc_study_table *t)
 {

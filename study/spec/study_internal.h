@@ -29,6 +29,9 @@ size_t xc_study_search_index(const xc_study *st, int k, int c);
 xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
                           const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err);
 
+/* Appends row r to rows (study_rows.c). */
+xc_status xc_study_rows_push(xc_study_rows *rows, const xc_study_row *r, xc_error *err);
+
 /* Writes text to path through a temporary (core/base/xc_atomic.h). */
 xc_status xc_study_write_text(const char *path, const char *text, size_t len, xc_error *err);
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "reports/xc_report.h"
-#include "study/study_internal.h"
+#include "study/spec/study_internal.h"
 
 /* The label of a configuration without its zmax part: the curves of the
  * zmax plots are the configurations that differ only in zmax. */

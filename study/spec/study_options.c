@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "study/study_internal.h"
+#include "study/spec/study_internal.h"
 
 typedef enum { K_INT, K_NUM, K_BOOL, K_CHOICE, K_BINS } kind;
 

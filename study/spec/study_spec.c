@@ -9,7 +9,7 @@
 
 #include "core/base/xc_hash.h"
 #include "core/base/xc_spec.h"
-#include "study/study_internal.h"
+#include "study/spec/study_internal.h"
 
 /* ---- the tables ---------------------------------------------------------- */
 

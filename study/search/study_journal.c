@@ -16,7 +16,7 @@
 #include "core/base/xc_atomic.h"
 #include "core/base/xc_fs.h"
 #include "core/base/xc_hash.h"
-#include "study/study_internal.h"
+#include "study/spec/study_internal.h"
 
 struct xc_study_journal {
     int fd;
@@ -24,11 +24,6 @@ struct xc_study_journal {
 };
 
 static uint64_t line_hash(const char *s, size_t n) { return xc_hash64(XC_HASH_INIT, s, n); }
-
-xc_status xc_study_write_text(const char *path, const char *text, size_t len, xc_error *err)
-{
-    return xc_atomic_write(path, text, len, err);
-}
 
 xc_status xc_study_dir_init(const xc_study *st, const char *dir, xc_error *err)
 {
