@@ -1,6 +1,6 @@
 /* crosscheck check approximations, section 5: the matched-filter accel
  * search's noise statistics and accelsearch's shortcuts, measured by
- * approx/xc_approx_accel.h; this file prints them and fills the report
+ * approx/accel/xc_approx_accel.h; this file prints them and fills the report
  * (the rest of the command: cmd_check.c). */
 #include <jansson.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_check.h"
-#include "approx/xc_approx_accel.h"
+#include "approx/accel/xc_approx_accel.h"
 #include "core/base/xc_fmt.h"
 #include "core/base/xc_progress.h"
 

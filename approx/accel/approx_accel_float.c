@@ -2,7 +2,7 @@
  * float searcher (the cpu's single-precision FFTW overlap-save) against the
  * reference's double direct correlation, point by point, on the same
  * normalised noise with three tones. */
-#include "approx/xc_approx_accel.h"
+#include "approx/accel/xc_approx_accel.h"
 
 #include <math.h>
 #include <stdlib.h>

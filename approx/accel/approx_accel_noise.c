@@ -2,7 +2,7 @@
  * measurement 1): plane powers and harmonic sums at independent points
  * against chi-square with 2H dof, and single-trial false alarms against
  * binomial bounds. */
-#include "approx/xc_approx_accel.h"
+#include "approx/accel/xc_approx_accel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "approx/xc_approx_noise.h"
+#include "approx/pulscan/xc_approx_noise.h"
 
 xc_status xc_approx_accel_noise_spectrum(xc_spectrum *sp, size_t nbins, uint64_t seed, xc_error *err)
 {

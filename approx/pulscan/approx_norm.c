@@ -3,7 +3,7 @@
  * (xc_approx_norm.h).  Random numbers: GSL MT19937 seeded with the caller's
  * seed, drawn in one thread in a fixed order; parallel loops only fill
  * per-item slots that are reduced in order afterwards. */
-#include "approx/xc_approx_norm.h"
+#include "approx/pulscan/xc_approx_norm.h"
 
 #include <math.h>
 #include <omp.h>
@@ -13,7 +13,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "approx/xc_approx_noise.h"
+#include "approx/pulscan/xc_approx_noise.h"
 
 void xc_approx_block_stats(const double *x, size_t n, xc_norm_mode mode, double *work, double *loc, double *scale)
 {

@@ -1,6 +1,6 @@
 /* The median of medians of 4^k Gaussian values, predicted by propagating
  * densities level by level (xc_approx_mom_predict in xc_approx_norm.h). */
-#include "approx/xc_approx_norm.h"
+#include "approx/pulscan/xc_approx_norm.h"
 
 #include <math.h>
 #include <stdlib.h>

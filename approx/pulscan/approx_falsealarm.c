@@ -1,6 +1,6 @@
 /* False alarms of the search on noise-only spectra against the
  * trials-corrected expectation (xc_approx_noise.h). */
-#include "approx/xc_approx_noise.h"
+#include "approx/pulscan/xc_approx_noise.h"
 #include "core/base/xc_first_error.h"
 
 #include <math.h>

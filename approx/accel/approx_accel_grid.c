@@ -2,7 +2,7 @@
  * measurement 2): noiseless signals at random r (and z) correlated at the
  * half-bin grid points (accelsearch's numbetween 2) and at the full-bin ones
  * only, against the theory's |R(dr; dz)|^2 over a grid cell. */
-#include "approx/xc_approx_accel.h"
+#include "approx/accel/xc_approx_accel.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The power accelsearch's template half-widths lose (xc_approx_accel.h,
  * measurement 3): noiseless signals on the grid matched with LOWACC and
  * HIGHACC templates by a searcher's plane stage, against a long template. */
-#include "approx/xc_approx_accel.h"
+#include "approx/accel/xc_approx_accel.h"
 
 #include <math.h>
 #include <stdlib.h>

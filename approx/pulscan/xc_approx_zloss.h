@@ -126,7 +126,7 @@ void xc_zloss_result_free(xc_zloss_result *res);
 /* The search options of a mode. */
 void xc_zloss_mode_opts(const xc_zloss_opts *zo, xc_approx_mode m, xc_psopts *o);
 
-/* ---- the in-memory observation (approx/approx_synth.c) ------------------- */
+/* ---- the in-memory observation (approx/pulscan/approx_synth.c) ------------------- */
 
 /* The time series that dedispersing p's filterbank at DM 0 gives, made in
  * memory: xc_synth_stream's spectra, each summed over its channels (no delays

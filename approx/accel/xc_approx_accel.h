@@ -6,22 +6,22 @@
  * in a fixed order, so the numbers depend on the seed only, never on the
  * thread count; the searchers are arguments (the library never picks one).
  *
- *  1. Noise (approx/approx_accel_noise.c): normalised plane powers at zmax 0
+ *  1. Noise (approx/accel/approx_accel_noise.c): normalised plane powers at zmax 0
  *     and zmax > 0 and harmonic sums of 2 and 4 against chi-square with 2H
  *     dof (KS, Pearson), the mean against the template energy, and the
  *     points above single-trial thresholds against binomial bounds.
  *  2. The half-bin grid against a full-bin one: power lost to the grid
- *     (approx/approx_accel_grid.c).
+ *     (approx/accel/approx_accel_grid.c).
  *  3. The templates' half-widths (LOWACC, HIGHACC) against a long template
- *     (approx/approx_accel_trunc.c).
+ *     (approx/accel/approx_accel_trunc.c).
  *  4. The float (FFT overlap-save) plane against the reference's double
- *     direct one (approx/approx_accel_float.c).
+ *     direct one (approx/accel/approx_accel_float.c).
  *  5. accelsearch's effective trial count against all grid points: sigma
- *     (approx/approx_accel_trials.c).
+ *     (approx/accel/approx_accel_trials.c).
  *  6. The same counts on noise: how often a whole noise plane's largest
  *     power passes the threshold each count puts at a given family-wise
- *     rate (approx/approx_accel_maxfa.c).
- * Rows, verdicts and JSON: approx/approx_accel_table.c. */
+ *     rate (approx/accel/approx_accel_maxfa.c).
+ * Rows, verdicts and JSON: approx/accel/approx_accel_table.c. */
 #ifndef XC_APPROX_ACCEL_H
 #define XC_APPROX_ACCEL_H
 
@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-/* ---- the plane of a block (approx/approx_accel_plane.c) ----------------- */
+/* ---- the plane of a block (approx/accel/approx_accel_plane.c) ----------------- */
 
 /* The rows t with want[t] != 0 of p's plane over half-bin indices
  * [i0, i0 + nr), from normalised amplitudes amp (re, im) of bins
@@ -215,7 +215,7 @@ typedef struct {
  * numw per stage.  XC_EINVAL from the plan. */
 xc_status xc_approx_accel_trials(size_t nbins, double T, int zmax, int wmax, xc_accel_trials_cmp *out, xc_error *err);
 
-/* ---- 6. the trial count on noise (approx/approx_accel_maxfa.c) ------------------ */
+/* ---- 6. the trial count on noise (approx/accel/approx_accel_maxfa.c) ------------------ */
 
 #define XC_MAXFA_NX 2          /* thresholds where accelsearch's count predicts family-wise rates 0.1, 0.5 */
 
@@ -242,7 +242,7 @@ typedef struct {
 xc_status xc_approx_accel_maxfa(const xc_accel_searcher *s, size_t nbins, int zmax, size_t nspec, uint64_t seed0,
                                 double alpha, int threads, xc_accel_maxfa *out, xc_error *err);
 
-/* ---- rows, verdicts, JSON (approx/approx_accel_table.c) ------------------------- */
+/* ---- rows, verdicts, JSON (approx/accel/approx_accel_table.c) ------------------------- */
 
 void xc_accel_noise_row(const xc_accel_noise *r, xc_row *out);
 /* Each test's KS and Pearson p above alpha / (2 ntests) (Bonferroni), its

@@ -1,7 +1,7 @@
 /* Detections lost on a synthetic set of accelerated pulsars under the
  * approximations of xc_approx_mode (xc_approx_zloss.h): the design of the set,
  * and each pulsar synthesized, transformed and searched in memory. */
-#include "approx/xc_approx_zloss.h"
+#include "approx/pulscan/xc_approx_zloss.h"
 #include "core/base/xc_first_error.h"
 
 #include <math.h>
@@ -12,7 +12,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "approx/xc_approx_norm.h"
+#include "approx/pulscan/xc_approx_norm.h"
 #include "core/search/stats/xc_signif.h"
 
 const char *xc_approx_mode_key(xc_approx_mode m)

@@ -1,6 +1,6 @@
 /* Harmonic-sum boxcars of noise-only spectra against chi-square
  * (xc_approx_noise.h), and the noise spectrum the measurements share. */
-#include "approx/xc_approx_noise.h"
+#include "approx/pulscan/xc_approx_noise.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Rows, verdicts and JSON of the accel measurements (xc_approx_accel.h). */
-#include "approx/xc_approx_accel.h"
+#include "approx/accel/xc_approx_accel.h"
 #include "core/base/xc_fmt.h"
 
 #include <math.h>

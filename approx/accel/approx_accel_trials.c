@@ -1,7 +1,7 @@
 /* accelsearch's effective trial count against every grid point searched
  * (xc_approx_accel.h, measurement 5): the sigma one candidate power gets
  * under each. */
-#include "approx/xc_approx_accel.h"
+#include "approx/accel/xc_approx_accel.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Rows of the accel plane over a range of r, made through a searcher's
  * plane stage in blocks (xc_approx_accel.h). */
-#include "approx/xc_approx_accel.h"
+#include "approx/accel/xc_approx_accel.h"
 
 #include <stdlib.h>
 #include <string.h>

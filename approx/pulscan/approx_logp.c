@@ -1,5 +1,5 @@
 /* The appendix polynomial for ln p against the exact ln Q (xc_approx_logp.h). */
-#include "approx/xc_approx_logp.h"
+#include "approx/pulscan/xc_approx_logp.h"
 
 #include <math.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * the largest power of a whole noise plane exceeds the threshold at which
  * accelsearch's effective trial count predicts a given family-wise
  * false-alarm rate, and the count of independent trials the data show. */
-#include "approx/xc_approx_accel.h"
+#include "approx/accel/xc_approx_accel.h"
 
 #include <math.h>
 #include <stdlib.h>

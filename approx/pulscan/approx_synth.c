@@ -2,7 +2,7 @@
  * (xc_approx_zloss.h): the filterbank xc_synth_stream produces, dedispersed at
  * DM 0 (every delay 0, so the channel sum of each spectrum), its truth, and
  * its spectrum. */
-#include "approx/xc_approx_zloss.h"
+#include "approx/pulscan/xc_approx_zloss.h"
 
 #include <stdlib.h>
 #include <string.h>
