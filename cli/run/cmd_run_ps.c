@@ -9,9 +9,6 @@
 #include "cli/base/cli.h"
 #include "core/base/xc_fmt.h"
 #include "cli/run/run.h"
-#include "core/base/xc_fs.h"
-#include "core/io/xc_fft.h"
-#include "core/base/xc_progress.h"
 #include "synth/xc_synth.h"
 
 /* A Pulscan list against the reference's: float recursion against double
