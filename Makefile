@@ -51,7 +51,10 @@ else
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 endif
 
-MODDIRS  := core core/base core/io core/dedisp core/search core/sp approx reference optimized optimized/cpu synth compare reports study bench
+MODDIRS  := core core/base core/io core/dedisp/plan core/dedisp/approx core/dedisp/run \
+	    core/search core/search/cands core/search/stats core/search/spectrum core/search/pulscan core/search/accel \
+	    core/sp approx approx/pulscan approx/accel reference optimized optimized/cpu synth compare \
+	    reports reports/draw study study/spec study/search study/out bench
 # Every include names its layer ("core/dedisp/xc_dedisperse.h"), so one -I. is all.
 CPPFLAGS += -D_GNU_SOURCE -I. $(if $(filter 1,$(PLOTS)),-DXC_HAVE_CAIRO)
 # -Wno-missing-field-initializers: structs of the API grow trailing members
@@ -80,7 +83,7 @@ NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -lineinfo \
 BUILD    ?= build/$(if $(filter 1,$(CUDA)),cuda,nocuda)$(if $(filter 1,$(STATIC)),-static,$(if $(filter 0,$(PLOTS)),-noplots))$(if $(filter 1,$(MPI)),,-nompi)
 
 # MPI: `crosscheck study` spreads pulsars over ranks when OpenMPI's mpicc is
-# found (cli/cmd_study_mpi.c, the one file that includes mpi.h), unless MPI=0;
+# found (cli/study/cmd_study_mpi.c, the one file that includes mpi.h), unless MPI=0;
 # STATIC=1 (the device machine) builds without it.
 ifeq ($(STATIC),1)
 MPI      ?= 0
@@ -107,7 +110,7 @@ CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcufft -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart
 endif
 
 LIB_SRC  := $(wildcard $(addsuffix /*.c,$(MODDIRS)) $(if $(filter 1,$(CUDA)),optimized/gpu/*.c))
-CLI_SRC  := $(wildcard cli/*.c)
+CLI_SRC  := $(wildcard cli/*.c cli/*/*.c cli/*/*/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CU_SRC:%.cu=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -159,7 +162,7 @@ deps:
 	@sh scripts/deps.sh
 
 ifeq ($(MPI),1)
-$(BUILD)/cli/cmd_study_mpi.o: CPPFLAGS += -DXC_HAVE_MPI $(MPI_CFLAGS)
+$(BUILD)/cli/study/cmd_study_mpi.o: CPPFLAGS += -DXC_HAVE_MPI $(MPI_CFLAGS)
 endif
 
 # The optimized kernels get -O3; everything else the default.
@@ -200,12 +203,12 @@ $(BIN)/tests/%: tests/%.c $(TEST_HARNESS) $(LIBA)
 test: deps
 	$(Q)$(MAKE) --no-print-directory test-only
 
-# The plugin host (cli/cli_plugin*.c) and tests/test_plugin.c are built a
+# The plugin host (cli/base/plugin/cli_plugin*.c) and tests/test_plugin.c are built a
 # second time with the internal option structs grown (XC_TEST_GROW: members
 # a later version might add, at the start and the end), linked with the
 # ordinary library: the plugins the test loads, built against xc_plugin.h
 # alone, must see the same views as before.
-PLUGIN_HOST_SRC := $(wildcard cli/cli_plugin*.c)
+PLUGIN_HOST_SRC := $(wildcard cli/base/plugin/cli_plugin*.c)
 GROWN_OBJ := $(PLUGIN_HOST_SRC:%.c=$(BUILD)/grown/%.o)
 GROW := -DXC_TEST_GROW=3
 $(BUILD)/grown/%.o: %.c
@@ -322,7 +325,7 @@ FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno
 FUZZ_CFLAGS := -std=c11 -O1 -g -fopenmp -Wall -Wextra -Wno-unused-command-line-argument $(PKG_CFLAGS) $(FUZZ_SAN)
 # The readers need neither the fast implementations nor the report writer
 # (clang 14 also lacks a CPU-feature name they use); of cli/, the option layer.
-FUZZ_CLISRC := cli/cli_opts.c cli/cli_util.c cli/cli_plan.c cli/cli_search.c $(PLUGIN_HOST_SRC)
+FUZZ_CLISRC := cli/base/cli_opts.c cli/base/cli_util.c cli/base/cli_plan.c cli/base/cli_search.c $(PLUGIN_HOST_SRC)
 FUZZ_LIBSRC := $(filter-out optimized/% reports/%,$(LIB_SRC)) $(FUZZ_CLISRC) $(FUZZ_HELP)
 FUZZ_LIBOBJ := $(FUZZ_LIBSRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS   := $(FUZZ_NAMES:%=$(FUZZ_DIR)/bin/%)
@@ -361,7 +364,7 @@ fuzz: fuzz-deps
 # (under their layer folders, as their includes name them).  make test
 # checks that the list is closed under its includes (scripts/install-check.sh).
 PUBLIC_HEADERS := core/base/xc_error.h core/base/xc_impl.h core/base/xc_hd.h core/base/xc_nbits.h \
-		  optimized/xc_impls.h core/dedisp/xc_dmplan.h core/dedisp/xc_dedisp_scale.h \
+		  optimized/xc_impls.h core/dedisp/plan/xc_dmplan.h core/dedisp/plan/xc_dedisp_scale.h \
 		  core/dedisp/xc_dedisperse.h core/io/xc_filterbank.h core/search/xc_cands.h \
 		  core/search/xc_spectrum.h core/search/xc_search.h core/search/xc_accel.h core/search/xc_psearch.h
 XC_VERSION := 1.0

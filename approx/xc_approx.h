@@ -21,9 +21,9 @@
 #ifndef XC_APPROX_H
 #define XC_APPROX_H
 
-#include "approx/xc_approx_logp.h"
-#include "approx/xc_approx_noise.h"
-#include "approx/xc_approx_norm.h"
-#include "approx/xc_approx_zloss.h"
+#include "approx/pulscan/xc_approx_logp.h"
+#include "approx/pulscan/xc_approx_noise.h"
+#include "approx/pulscan/xc_approx_norm.h"
+#include "approx/pulscan/xc_approx_zloss.h"
 
 #endif

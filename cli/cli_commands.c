@@ -2,8 +2,8 @@
  * its name, the function that runs it, its line in crosscheck -h, and the
  * usage and description its -h prints above its options (xc_opts_help).
  * The subcommands of bench, check and gate are described beside their
- * dispatchers (cli/cmd_bench.c, cli/cmd_check.c, cli/cmd_gate.c). */
-#include "cli/cli.h"
+ * dispatchers (cli/bench/cmd_bench.c, cli/check/cmd_check.c, cli/gate/cmd_gate.c). */
+#include "cli/base/cli.h"
 
 const xc_cmd xc_commands[] = {
     {"list", xc_cmd_list, "list every registered implementation and whether it is available",

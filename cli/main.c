@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
-#include "cli/cli_plugin.h"
+#include "cli/base/cli.h"
+#include "cli/base/plugin/cli_plugin.h"
 #include "core/base/xc_atomic.h"
 
 /* SIGINT/SIGTERM/SIGHUP: the temporaries being written are removed (no

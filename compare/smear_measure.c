@@ -1,15 +1,15 @@
 /* The approximate comparator (compare/xc_smear.h): injected boxcar pulses,
  * an approximate dedisperser against direct at the same trial, the measured
  * S/N loss against the bound the approximation declares for that trial
- * (core/dedisp/xc_ddbound.h: core/dedisp/xc_subband.h's and core/dedisp/xc_tree.h's). */
+ * (core/dedisp/approx/xc_ddbound.h: core/dedisp/approx/xc_subband.h's and core/dedisp/approx/xc_tree.h's). */
 #include "compare/xc_smear.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dedisp/xc_ddbound.h"
-#include "core/dedisp/xc_subband.h"
+#include "core/dedisp/approx/xc_ddbound.h"
+#include "core/dedisp/approx/xc_subband.h"
 
 static xc_status run_one(const xc_dedisperser *d, const xc_geometry *g, const xc_dmplan *plan,
                          const xc_convention *cv, const xc_ddopts *o, const xc_block *in, xc_plane *pl, xc_error *err)

@@ -24,7 +24,7 @@
 #include "compare/xc_recover.h"
 #include "core/search/xc_cands.h"
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
 
 #ifdef __cplusplus

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
 
 #ifdef __cplusplus

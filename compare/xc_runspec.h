@@ -63,7 +63,7 @@ typedef struct {
     double f_hz;               /* the pulsar's frequency for the top-candidate check; NaN when none */
 } xc_rs_periodicity;
 
-/* The matched-filter accel search on one spectrum (cli/cmd_run_accel.c). */
+/* The matched-filter accel search on one spectrum (cli/run/cmd_run_accel.c). */
 typedef struct {
     const char *name;          /* default "accel" */
     const char *fft;           /* a spectrum file, or NULL; exactly one of fft and synth */

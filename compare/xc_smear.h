@@ -11,14 +11,14 @@
  * same white noise in both planes (each output sample sums every channel once)
  * the noise cancels in the ratio, so the loss 1 - S/N_approx / S/N_direct is
  * the expected loss without the scatter of one noise draw.
- * Bound: core/dedisp/xc_ddbound.h (core/dedisp/xc_subband.h, core/dedisp/xc_tree.h), loss <= 1 - sqrt(W / (W + S)) with S the trial's
+ * Bound: core/dedisp/approx/xc_ddbound.h (core/dedisp/approx/xc_subband.h, core/dedisp/approx/xc_tree.h), loss <= 1 - sqrt(W / (W + S)) with S the trial's
  * bound in samples (scaled by bound_scale: a test plants a tighter, wrong one). */
 #ifndef XC_SMEAR_H
 #define XC_SMEAR_H
 
 #include <stddef.h>
 
-#include "core/dedisp/xc_ddbound.h"
+#include "core/dedisp/approx/xc_ddbound.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/base/xc_error.h"
 

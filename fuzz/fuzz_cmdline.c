@@ -1,7 +1,7 @@
 /* fuzz_cmdline.c: command lines, through the layer every subcommand parses
- * with (cli/cli_opts.c xc_opts_parse and xc_opts_parse_later, the strict
- * number parsers of cli/cli_util.c, the shared DM-plan options of
- * cli/cli_plan.c and the bin-count parser of cli/cli_search.c).
+ * with (cli/base/cli_opts.c xc_opts_parse and xc_opts_parse_later, the strict
+ * number parsers of cli/base/cli_util.c, the shared DM-plan options of
+ * cli/base/cli_plan.c and the bin-count parser of cli/base/cli_search.c).
  *
  * The subcommands keep their option tables inside the functions that then
  * run the work, so they cannot be called for their parse alone; this target
@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/cli_opts.h"
-#include "cli/cli_plan.h"
-#include "cli/cli_search.h"
+#include "cli/base/cli.h"
+#include "cli/base/cli_opts.h"
+#include "cli/base/cli_plan.h"
+#include "cli/base/cli_search.h"
 #include "fuzz/fuzz_util.h"
 
 #define MAXARGS 48

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "fuzz/fuzz_util.h"
 
 static void check(const char *what, const xc_dmplan *p)

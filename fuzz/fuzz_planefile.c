@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "core/base/xc_nbits.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/run/xc_planefile.h"
 #include "fuzz/fuzz_util.h"
 
 static void check(const xc_planefile *pf)

@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "compare/xc_runspec.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "fuzz/fuzz_util.h"
 #include "synth/xc_synth.h"
 

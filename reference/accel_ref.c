@@ -1,6 +1,6 @@
 /* The reference accel/jerk searcher: the plane by direct correlation in
  * double precision (no FFT, no overlap-save) with exact templates
- * (core/search/xc_accel_resp.c), the obvious loops:
+ * (core/search/accel/xc_accel_resp.c), the obvious loops:
  *   P(i/2, z, w) = |sum_{k: |k - i/2| <= hw} A_k conj(R(k - i/2; z, w))|^2,
  * rounded to float only when stored.  Slow (2 hw + 1 complex products per
  * point and template); use it on small spectra or -rlo/-rhi ranges. */

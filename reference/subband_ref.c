@@ -1,4 +1,4 @@
-/* The reference subband dedisperser: the two stages of core/dedisp/xc_subband.h as
+/* The reference subband dedisperser: the two stages of core/dedisp/approx/xc_subband.h as
  * the obvious loops, exact sums (uint64 for integer input, double for float).
  *
  * Subband dedispersion: Barsdell et al. 2012, MNRAS 422, 379, section 4; the
@@ -21,8 +21,8 @@
  * and tests/test_subband.c measures against it. */
 #include <stdlib.h>
 
-#include "core/dedisp/xc_ddapprox.h"
-#include "core/dedisp/xc_subband.h"
+#include "core/dedisp/approx/xc_ddapprox.h"
+#include "core/dedisp/approx/xc_subband.h"
 #include "reference/xc_reference.h"
 
 /* One group: stage 1 into sub (nsub rows of len[s] values), then stage 2. */

@@ -1,4 +1,4 @@
-/* The reference tree dedispersers: the semantics of core/dedisp/xc_tree.h as the
+/* The reference tree dedispersers: the semantics of core/dedisp/approx/xc_tree.h as the
  * obvious loops, exact sums (uint64 for integer input, double for float).
  *
  * Tree dedispersion: Taylor 1974, A&AS 15, 367; the piecewise-linear and
@@ -18,12 +18,12 @@
  * against it. */
 #include <stdlib.h>
 
-#include "core/dedisp/xc_ddapprox.h"
-#include "core/dedisp/xc_tree.h"
+#include "core/dedisp/approx/xc_ddapprox.h"
+#include "core/dedisp/approx/xc_tree.h"
 #include "reference/xc_reference.h"
 
 /* One plan for both trees (xc_ddapprox_plan_new): the kind is the
- * descriptor's (core/dedisp/xc_ddapprox.h). */
+ * descriptor's (core/dedisp/approx/xc_ddapprox.h). */
 static xc_status tree_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out, xc_error *err)
 {
     (void)self;

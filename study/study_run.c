@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "study/study_internal.h"
+#include "study/spec/study_internal.h"
 
 /* done[p * ns + q]: does slice pulsar p have search q? */
 static xc_status done_map(const xc_study *st, const xc_study_rows *rows, uint64_t shard, uint64_t nshards,

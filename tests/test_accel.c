@@ -16,7 +16,7 @@
 
 #include "compare/xc_conform_accel.h"
 #include "core/search/xc_accel.h"
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "reference/xc_accel_ref.h"
 #include "tests/xc_assert.h"

@@ -1,4 +1,4 @@
-/* The accel search's vectorised row loops (core/search/xc_accel_rows.c) against the
+/* The accel search's vectorised row loops (core/search/accel/xc_accel_rows.c) against the
  * scalar loops they replaced, bit for bit, on random rows of awkward lengths
  * (0, 1, 31, 32, 33, 1000, 4099) at awkward offsets; the threshold scan's
  * first hit at every position of a block and across blocks; hand cases. */

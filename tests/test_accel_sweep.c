@@ -1,4 +1,4 @@
-/* test_accel_sweep.c: xc_accel_run_sweep (core/search/xc_accel_sweep.c), the one
+/* test_accel_sweep.c: xc_accel_run_sweep (core/search/accel/xc_accel_sweep.c), the one
  * search a study makes of a zmax x numharm sweep, against the separate
  * searches it stands for.
  *  - reference: the direct sums of a template do not depend on the other

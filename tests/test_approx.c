@@ -21,7 +21,7 @@
 #include "core/io/xc_fft.h"
 #include "core/io/xc_filterbank.h"
 #include "core/io/xc_presto.h"
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"

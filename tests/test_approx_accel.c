@@ -1,4 +1,4 @@
-/* The matched-filter accel search's measurements (approx/xc_approx_accel.h):
+/* The matched-filter accel search's measurements (approx/accel/xc_approx_accel.h):
  * noise statistics of its plane and harmonic sums against chi-square,
  * planted failures (a wrong normalisation scale, a wrong dof, a float plane
  * off by 1 %) that the verdicts must catch, the interpolation grid's and the
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "approx/xc_approx_accel.h"
+#include "approx/accel/xc_approx_accel.h"
 #include "core/search/xc_accel.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "optimized/xc_impls.h"

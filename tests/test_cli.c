@@ -137,7 +137,7 @@ XC_TEST(test_list_and_help, "list and -h of every subcommand")
     }
 }
 
-/* The option parser every subcommand shares (cli/cli_opts.c), through the
+/* The option parser every subcommand shares (cli/base/cli_opts.c), through the
  * binary: each case's exit code, and a part of its message where it has one. */
 XC_TEST(test_option_parser, "option parser: bad values, unknown options, -h, stray arguments")
 {

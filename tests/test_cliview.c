@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "cli/cli_meter.h"
-#include "cli/cli_verdict.h"
+#include "cli/base/cli_meter.h"
+#include "cli/base/cli_verdict.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

@@ -9,7 +9,7 @@
 #include "core/base/xc_nbits.h"
 #include "reference/xc_reference.h"
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/run/xc_planefile.h"
 #include "tests/xc_test.h"
 
 #define NCHANS 37

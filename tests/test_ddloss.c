@@ -1,4 +1,4 @@
-/* The declared S/N loss of approximate dedispersers (core/dedisp/xc_ddloss.h):
+/* The declared S/N loss of approximate dedispersers (core/dedisp/approx/xc_ddloss.h):
  * nsub chosen from the geometry within the limit, a fixed nsub above it
  * refused with the bound named, the plane file's record of the parameters
  * and per-trial bound, and the commands that must refuse an empty plan or
@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/dedisp/xc_ddloss.h"
-#include "core/dedisp/xc_ddrecord.h"
-#include "core/dedisp/xc_subband.h"
-#include "core/dedisp/xc_tree.h"
+#include "core/dedisp/approx/xc_ddloss.h"
+#include "core/dedisp/run/xc_ddrecord.h"
+#include "core/dedisp/approx/xc_subband.h"
+#include "core/dedisp/approx/xc_tree.h"
 #include "optimized/xc_impls.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"

@@ -1,4 +1,4 @@
-/* PRESTO DDplan.py's plans (core/dedisp/xc_ddplan_presto.h) against the plans
+/* PRESTO DDplan.py's plans (core/dedisp/plan/xc_ddplan_presto.h) against the plans
  * DDplan.py printed (datasets/presto/ddplan-{a,b,c}.txt, see its README),
  * number for number; a hand-computed smearing value; the downsample factors;
  * and the subband plan chosen from a smearing budget. */
@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/dedisp/xc_ddplan_presto.h"
-#include "core/dedisp/xc_subband.h"
+#include "core/dedisp/plan/xc_ddplan_presto.h"
+#include "core/dedisp/approx/xc_subband.h"
 #include "tests/xc_test.h"
 
 /* What DDplan.py printed: the header values and each row's columns. */

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dedisp/xc_ddseries.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/run/xc_ddseries.h"
+#include "core/dedisp/run/xc_planefile.h"
 #include "core/io/xc_filterbank.h"
 #include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"

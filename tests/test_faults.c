@@ -23,7 +23,7 @@
 
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_mem.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/run/xc_planefile.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"

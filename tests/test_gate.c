@@ -15,7 +15,7 @@
 
 #include "core/io/xc_filterbank.h"
 #include "core/io/xc_npy.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/run/xc_planefile.h"
 #include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "compare/xc_conform.h"
-#include "core/dedisp/xc_subband.h"
-#include "core/dedisp/xc_tree.h"
+#include "core/dedisp/approx/xc_subband.h"
+#include "core/dedisp/approx/xc_tree.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
 #ifdef XC_HAVE_CUDA

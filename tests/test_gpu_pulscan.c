@@ -18,7 +18,7 @@
 #include "optimized/cpu/xc_cpu.h"
 #include "core/search/xc_search.h"
 #include "optimized/xc_impls.h"
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

@@ -8,9 +8,9 @@
 
 #include "reference/xc_reference.h"
 #include "optimized/cpu/xc_cpu.h"
-#include "core/dedisp/xc_ddstream.h"
+#include "core/dedisp/run/xc_ddstream.h"
 #include "core/io/xc_npy.h"
-#include "core/dedisp/xc_planefile.h"
+#include "core/dedisp/run/xc_planefile.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

@@ -9,7 +9,7 @@
  *   run through the internal descriptors the host registered: its plane,
  *   powers and peaks are checked, and the views it recorded are compared
  *   member by member with the internal structs they were made from.
- * - This program and the plugin host (cli/cli_plugin*.c) are built with the
+ * - This program and the plugin host (cli/base/plugin/cli_plugin*.c) are built with the
  *   internal option structs grown (XC_TEST_GROW, see the Makefile: members
  *   at their start and their end, filled here with junk), the plugin is not:
  *   a view that leaked an internal layout would show the plugin junk.
@@ -26,10 +26,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli_plugin.h"
+#include "cli/base/plugin/cli_plugin.h"
+#include "cli/base/plugin/cli_plugin_reg.h"
 #include "core/base/xc_impl.h"
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/search/xc_search.h"
 #include "include/crosscheck/xc_plugin.h"
 #include "tests/plugin_probe.h"

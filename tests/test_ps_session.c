@@ -1,4 +1,4 @@
-/* test_ps_session.c: Pulscan sessions (core/search/xc_ps_session.c), the
+/* test_ps_session.c: Pulscan sessions (core/search/pulscan/xc_ps_session.c), the
  * thresholds and a searcher's plan made once for many spectra of one length:
  *  - the reference and cpu searchers through a session give xc_pulscan_run's
  *    lists bit for bit, spectrum after spectrum;

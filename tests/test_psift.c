@@ -1,6 +1,6 @@
 /* What the periodicity searches keep: harmonic sifting that leaves unrelated
  * signals alone and keeps a line at its true frequency, the low-frequency
- * cut, and PRESTO's red-noise removal (core/search/xc_rednoise.h) for both
+ * cut, and PRESTO's red-noise removal (core/search/spectrum/xc_rednoise.h) for both
  * searches.  Small spectra: the whole program runs in seconds. */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/search/xc_psearch.h"
-#include "core/search/xc_rednoise.h"
+#include "core/search/spectrum/xc_rednoise.h"
 #include "core/search/xc_search.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "optimized/cpu/xc_cpu.h"

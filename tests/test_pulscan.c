@@ -16,7 +16,7 @@
 #include "core/io/xc_presto.h"
 #include "core/search/xc_search.h"
 #include "tests/xc_fixture.h"
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 #include "tests/xc_test.h"
 
 /* ---- helpers ------------------------------------------------------------- */

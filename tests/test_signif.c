@@ -10,7 +10,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sf_erf.h>
 
-#include "core/search/xc_signif.h"
+#include "core/search/stats/xc_signif.h"
 #include "tests/xc_test.h"
 
 static double rel(double a, double b)

@@ -24,7 +24,7 @@
 
 #include "optimized/cpu/xc_cpu.h"
 #include "optimized/xc_impls.h"
-#include "study/study_internal.h"
+#include "study/spec/study_internal.h"
 #include "study/xc_study.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"

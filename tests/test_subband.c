@@ -12,7 +12,7 @@
 #include "compare/xc_conform.h"
 #include "compare/xc_smear.h"
 #include "core/io/xc_filterbank.h"
-#include "core/dedisp/xc_subband.h"
+#include "core/dedisp/approx/xc_subband.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
 #include "tests/xc_assert.h"

@@ -11,7 +11,7 @@
 
 #include "compare/xc_conform.h"
 #include "compare/xc_smear.h"
-#include "core/dedisp/xc_tree.h"
+#include "core/dedisp/approx/xc_tree.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
 #include "tests/xc_assert.h"

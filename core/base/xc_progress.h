@@ -1,6 +1,6 @@
 /* xc_progress.h: how long work tells its caller how far it has got.  The
  * library never prints: it calls a callback the caller gave it, and the CLI's
- * meter (cli/cli_meter.h) draws PRESTO's "Amount Complete" line on a terminal. */
+ * meter (cli/base/cli_meter.h) draws PRESTO's "Amount Complete" line on a terminal. */
 #ifndef XC_PROGRESS_H
 #define XC_PROGRESS_H
 

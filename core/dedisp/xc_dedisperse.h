@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
 #include "core/base/xc_nbits.h"
@@ -49,12 +49,12 @@ static inline int xc_block_is_float(const xc_block *b)
 typedef struct {
     XC_GROWN(front)
     int threads;               /* 0: OpenMP default */
-    /* Subband dedispersers (core/dedisp/xc_subband.h; ignored by the others; 0: defaults): */
-    int nsub;                  /* subbands (0: chosen from the geometry, core/dedisp/xc_ddloss.h; at most nchans) */
+    /* Subband dedispersers (core/dedisp/approx/xc_subband.h; ignored by the others; 0: defaults): */
+    int nsub;                  /* subbands (0: chosen from the geometry, core/dedisp/approx/xc_ddloss.h; at most nchans) */
     double dmsub;              /* spacing of the nominal DMs, pc cm^-3 (0: chosen from subbudget) */
     int subalign;              /* xc_subalign: 0 highest channel (PRESTO), 1 early edge, 2 centre */
     double subbudget;          /* smear allowed when dmsub is 0, samples of ds*tsamp (0: 0.8, DDplan.py's) */
-    /* Every approximate dedisperser (core/dedisp/xc_ddloss.h; 0: defaults): */
+    /* Every approximate dedisperser (core/dedisp/approx/xc_ddloss.h; 0: defaults): */
     double maxloss;            /* largest declared S/N-loss bound accepted, a fraction (0: 0.2); the
                                 * parameters left at 0 above are chosen to meet it */
     double losswidth;          /* the pulse width that bound is stated for, samples of each range (0: 8) */
@@ -84,7 +84,7 @@ typedef struct {
 /* What a plan's implementation reports of its last execute (xc_ddplan_stats). */
 typedef struct {
     const char *path;          /* the kernel path that ran: "smem", "direct", "cpu-tiled", "subband", "tree",
-                                  "tree-padded" (an approximate entry's algorithm, core/dedisp/xc_ddapprox.h),
+                                  "tree-padded" (an approximate entry's algorithm, core/dedisp/approx/xc_ddapprox.h),
                                   ...; "" where the implementation does not say */
     double kernel_ms;          /* kernels only, without copies (ms); -1 where the backend does not measure it */
     double setup_ms;           /* the state's setup in that execute (allocations, uploads, autotuning); -1: not measured */
@@ -151,7 +151,7 @@ void xc_plane_free(xc_plane *pl);
  * v * N * 2^-24 * max|ref|, N = unmasked channels * ds (integer input always
  * bit for bit), or XC_TOL_SIGNAL_LOSS for approximate algorithms. */
 /* The per-trial smearing bound an approximate dedisperser declares (see
- * core/dedisp/xc_ddbound.h for its meaning and derivations). */
+ * core/dedisp/approx/xc_ddbound.h for its meaning and derivations). */
 typedef struct {
     double smear;      /* S_cont, samples of the range */
     int32_t bound;     /* S, samples of the range */

@@ -123,7 +123,7 @@ typedef struct {
                               given or the plane needs 2 GB or more) */
     size_t devblock;       /* a searcher with its own sums (gpu): most bytes of plane per block it keeps
                               (0: its default, 1 GiB); at least one segment is always taken */
-    int rednoise;          /* 1: deredden the spectrum first (core/search/xc_rednoise.h), as accelsearch
+    int rednoise;          /* 1: deredden the spectrum first (core/search/spectrum/xc_rednoise.h), as accelsearch
                               does to a .dat series; 0 (default): as it does to a .fft */
 } xc_accel_opts;
 
@@ -167,7 +167,7 @@ void xc_accel_plan_free(xc_accel_plan *p);
 static inline int xc_accel_z_of(const xc_accel_plan *p, int iz) { return -p->zmax + XC_ACCEL_DZ * iz; }
 static inline int xc_accel_w_of(const xc_accel_plan *p, int iw) { return -p->wmax + XC_ACCEL_DW * iw; }
 
-/* ---- templates (core/search/xc_accel_resp.c) ----------------------------------- */
+/* ---- templates (core/search/accel/xc_accel_resp.c) ----------------------------------- */
 
 /* Fresnel integrals C(x) + i S(x) = int_0^x exp(i pi t^2 / 2) dt, double
  * precision (power series for |x| < 1.5, the complex erfc continued fraction
@@ -194,7 +194,7 @@ xc_status xc_accel_template(double z, double w, int hw, double *out, xc_error *e
 xc_status xc_accel_template_rows(const xc_accel_plan *p, int t0, int cnt, int L, float *rows,
                                  void (*post)(void *ctx, float *row), void *ctx, const char *who, xc_error *err);
 
-/* ---- normalisation (core/search/xc_accel_norm.c) ------------------------------- */
+/* ---- normalisation (core/search/accel/xc_accel_norm.c) ------------------------------- */
 
 /* preset exact: per-bin scales s[k], k = 0..nbins-1 (s[0] = 0). */
 xc_status xc_accel_norm_scales(const float *X, size_t nbins, size_t normwidth, double *s, xc_error *err);
@@ -246,7 +246,7 @@ typedef xc_status (*xc_accel_emit_fn)(void *ctx, const xc_accel_hit *h, size_t n
  * normalised amplitudes of every bin (re, im doubles; bin k at 2k; zero
  * outside [0, nbins)); the searcher covers top-plane indices [ilo, iend) in
  * blocks of its choosing, with the semantics of core's exact path
- * (core/search/xc_accel_pipeline.c): stage s adds, for each odd h < H = 1 << s, the
+ * (core/search/accel/xc_accel_pipeline.c): stage s adds, for each odd h < H = 1 << s, the
  * plane at index (long)(i h/H + 0.5) and template (required_w, required_z of
  * the top one's w and z, h/H) to the sums of the earlier stages, and every
  * (i, t) whose sum exceeds p->thr[s] goes to emit, whatever the order.  Core
@@ -271,7 +271,7 @@ const xc_accel_searcher *xc_accel_searcher_of(const xc_impl *impl);
 xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o,
                        xc_candlist *out, xc_error *err);
 
-/* ---- candidates (core/search/xc_accel_select.c) -------------------------------- */
+/* ---- candidates (core/search/accel/xc_accel_select.c) -------------------------------- */
 
 typedef struct {
     double r, z, w;        /* fundamental */
@@ -287,7 +287,7 @@ typedef struct {
 
 xc_status xc_accel_peaks_push(xc_accel_peaks *l, const xc_accel_peak *pk, xc_error *err);
 
-/* The harmonic sums' row loops (core/search/xc_accel_rows.c), vectorised with the
+/* The harmonic sums' row loops (core/search/accel/xc_accel_rows.c), vectorised with the
  * scalar loops' results: row = f; row += sub[ri] with every index inside
  * (INSIDE), with ri < 0 adding 0 (CLIPPED), or the sum rounded to float after
  * each add as accelsearch's float plane (PRESTO, ri < 0 adding 0); the first
@@ -311,7 +311,7 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
                              const xc_accel_plan *p, xc_accel_peaks *pk, xc_error *err);
 xc_status xc_accel_finish(const xc_accel_plan *p, xc_accel_peaks *pk, double T, xc_candlist *out, xc_error *err);
 
-/* ---- a zmax/numharm sweep of one spectrum (core/search/xc_accel_sweep.c) -------- *
+/* ---- a zmax/numharm sweep of one spectrum (core/search/accel/xc_accel_sweep.c) -------- *
  * n searches of sp that differ only in zmax and numharm (preset exact, every
  * other option equal) nest: the plane of a smaller zmax is rows of the
  * largest one's (a template depends on its own z only), and the harmonic sums
@@ -346,7 +346,7 @@ void xc_accel_session_close(xc_accel_session *ss);
 int xc_accel_sweep_nests(const xc_accel_opts *o, size_t n);
 /* The search of top-plane indices [ilo, iend) by a searcher's own `search`
  * (preset exact; scale: the per-bin scales), its points given core's sigma
- * and pushed to pk (core/search/xc_accel_hits.c). */
+ * and pushed to pk (core/search/accel/xc_accel_hits.c). */
 xc_status xc_accel_search_own(const xc_accel_searcher *s, void *state, const xc_accel_plan *p,
                               const xc_spectrum *sp, const double *scale, long ilo, long iend,
                               xc_accel_peaks *pk, xc_error *err);
@@ -359,7 +359,7 @@ xc_status xc_accel_select_exact(xc_accel_peaks *l, xc_error *err);
  * eliminate_harmonics. */
 void xc_accel_sort_sift(xc_accel_peaks *l, int numharm);
 
-/* ---- output (core/search/xc_accel_out.c) --------------------------------------- */
+/* ---- output (core/search/accel/xc_accel_out.c) --------------------------------------- */
 
 /* PRESTO's fundamentals table (output_fundamentals' columns and widths) for
  * `path` = ROOT_ACCEL_<Z>[_JERK_<W>], then the .inf text when infpath is

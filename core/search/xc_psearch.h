@@ -62,7 +62,7 @@ void xc_psearch_opts_threads(xc_psearch_opts *o, int threads);
  * starts below floor(flo T), the accel search, as accelsearch, searches
  * from floor(flo T) in the plane of the highest harmonic summed), and
  * rednoise = 1 to deredden the spectrum first by PRESTO's rednoise method
- * (core/search/xc_rednoise.h; default 0, as accelsearch for a .fft). */
+ * (core/search/spectrum/xc_rednoise.h; default 0, as accelsearch for a .fft). */
 void xc_psearch_opts_lowfreq(xc_psearch_opts *o, double flo, int rednoise);
 
 /* 1 when n configurations of impl's family are searched as one (the accel

@@ -109,7 +109,7 @@ typedef struct {
     int tile;              /* cpu: starts per cache tile (0: 1024) */
     double flo;            /* lowest fundamental frequency kept, Hz (default 1, as accelsearch's -flo) */
     double rlo;            /* the same in bins; NAN (default): floor(flo T); given, it overrides flo */
-    int rednoise;          /* 1: deredden the spectrum first (core/search/xc_rednoise.h) */
+    int rednoise;          /* 1: deredden the spectrum first (core/search/spectrum/xc_rednoise.h) */
     XC_GROWN(back)
 } xc_psopts;
 
@@ -210,7 +210,7 @@ double xc_pulscan_ntrials(size_t nbins, int h, int zmax);
 /* 1 if width w (z = w - 1) is searched under the options. */
 int xc_pulscan_width_searched(const xc_psopts *o, int w);
 /* Thresholds for every stage and width: thr[(h-1)*(zmax+2) + w] (xc_power_threshold of
- * core/search/xc_signif.h); caller frees. */
+ * core/search/stats/xc_signif.h); caller frees. */
 xc_status xc_pulscan_thresholds(const xc_psopts *o, size_t nbins, double **thr, xc_error *err);
 /* Turns raw peaks into candidates: sigma and logp (exact or polynomial;
  * a logp already in the peak is used as it is, sigma then following from it
@@ -290,7 +290,7 @@ xc_status xc_pulscan_powers(const xc_searcher *s, const xc_spectrum *sp, const x
 xc_status xc_pulscan_peaks(const xc_searcher *s, const xc_spectrum *sp, const xc_psopts *o, xc_pspeaks *pk,
                            xc_error *err);
 
-/* A session (core/search/xc_ps_session.c): many searches of spectra of one length
+/* A session (core/search/pulscan/xc_ps_session.c): many searches of spectra of one length
  * with one searcher and one set of options (a study's pulsars): the
  * thresholds, and the searcher's plan where it has one, are made once.  The
  * candidates equal xc_pulscan_run's bit for bit (the same thresholds and

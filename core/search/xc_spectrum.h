@@ -30,7 +30,7 @@ typedef struct {
 /* Reads X.fft (through xc_fft_read, the one .fft reader) and the X.inf beside
  * it (the path must end in .fft).  XC_EFORMAT
  * if the .fft does not hold exactly the N float32 the .inf states, or N is odd;
- * XC_EINVAL beyond XC_SPECTRUM_MAX_BINS bins (core/search/xc_ps_spectrum.c). */
+ * XC_EINVAL beyond XC_SPECTRUM_MAX_BINS bins (core/search/spectrum/xc_spectrum.c). */
 xc_status xc_spectrum_load(xc_spectrum *sp, const char *fftpath, xc_error *err);
 void xc_spectrum_free(xc_spectrum *sp);
 

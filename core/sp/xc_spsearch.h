@@ -32,7 +32,7 @@
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/sp/xc_spcands.h"
 
 #ifdef __cplusplus

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "optimized/cpu/xc_cpu.h"
-#include "core/dedisp/xc_ddapprox.h"
+#include "core/dedisp/approx/xc_ddapprox.h"
 #include "core/dedisp/xc_dedisperse.h"
 
 /* Register-block lengths: 512 bytes of narrow accumulators (eight AVX-512

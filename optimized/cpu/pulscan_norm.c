@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/search/xc_select.h"
+#include "core/search/stats/xc_select.h"
 #include "optimized/cpu/pulscan_internal.h"
 #include "optimized/cpu/xc_cpu.h"
 

@@ -1,4 +1,4 @@
-/* The CPU subband dedisperser: the two stages of core/dedisp/xc_subband.h (PRESTO
+/* The CPU subband dedisperser: the two stages of core/dedisp/approx/xc_subband.h (PRESTO
  * prepsubband's algorithm; Barsdell et al. 2012, MNRAS 422, 379, section 4),
  * with OpenMP over (group of trials x time chunk) work items.
  *
@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dedisp/xc_ddapprox.h"
-#include "core/dedisp/xc_subband.h"
+#include "core/dedisp/approx/xc_ddapprox.h"
+#include "core/dedisp/approx/xc_subband.h"
 #include "core/base/xc_grow.h"
 #include "optimized/cpu/cpu_internal.h"
 

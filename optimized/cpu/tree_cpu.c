@@ -1,4 +1,4 @@
-/* The CPU tree dedispersers: core/dedisp/xc_tree.h's semantics computed by the tree
+/* The CPU tree dedispersers: core/dedisp/approx/xc_tree.h's semantics computed by the tree
  * itself (Taylor 1974, A&AS 15, 367; the piecewise-linear and frequency-
  * padded variants of Barsdell et al. 2012, MNRAS 422, 379, section 3.1),
  * OpenMP over chunks of output time.
@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dedisp/xc_ddapprox.h"
-#include "core/dedisp/xc_tree.h"
+#include "core/dedisp/approx/xc_ddapprox.h"
+#include "core/dedisp/approx/xc_tree.h"
 #include "core/base/xc_grow.h"
 #include "optimized/cpu/cpu_internal.h"
 
@@ -114,7 +114,7 @@ static xc_status make_groups(state *S, int k)
 
 static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_copy *cp, xc_planerange *o);
 
-/* One plan for both trees: the kind is the descriptor's (core/dedisp/xc_ddapprox.h). */
+/* One plan for both trees: the kind is the descriptor's (core/dedisp/approx/xc_ddapprox.h). */
 static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **out, xc_error *err)
 {
     state *S = calloc(1, sizeof *S);

@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "core/search/xc_accel.h"
-#include "core/search/xc_accel_resp_hd.h"
+#include "core/search/accel/xc_accel_resp_hd.h"
 #include "optimized/gpu/accel_gpu.h"
 #include "optimized/gpu/accel_gpu_state.h"
 #include "optimized/gpu/gpu_check.h"
@@ -184,7 +184,7 @@ __global__ void k_conjscale(const float2 *in, float2 *out, size_t n, float scale
 /* Templates of w = 0 made on the device: row t (z = z0 + dz t, half-width
  * hw[t]) gets R(j/2; z) rounded to float at j >= 0 -> j, j < 0 -> L + j
  * for |j| <= 2 hw, zeros elsewhere: core's xc_accel_template_rows layout,
- * from the same source (core/search/xc_accel_resp_hd.h). */
+ * from the same source (core/search/accel/xc_accel_resp_hd.h). */
 __global__ void k_templates_z(const int *__restrict__ hw, int ntempl, int z0, int dz, int L, float2 *__restrict__ out)
 {
     size_t tot = (size_t)ntempl * (size_t)L;

@@ -3,7 +3,7 @@
  * plane never crosses the bus; only the points above each stage's
  * threshold come back.
  *
- * Semantics: core's preset exact (core/search/xc_accel_pipeline.c): the top plane
+ * Semantics: core's preset exact (core/search/accel/xc_accel_pipeline.c): the top plane
  * at half-bin index i and template t, then for each stage H = 2, 4, ... the
  * odd harmonics h/H added, each from the plane at index (long)(i h/H + 0.5)
  * and template (required_w, required_z of t's w and z, h/H); after each
@@ -49,7 +49,7 @@ static dim3 grid2(long n, int rows)
 }
 
 /* Half-bin index (long)(i h/H + 0.5) of the sub-harmonic h/H (H = 2^sh),
- * core's rounding (core/search/xc_accel_pipeline.c), in integers: i h/H is exact
+ * core's rounding (core/search/accel/xc_accel_pipeline.c), in integers: i h/H is exact
  * and i >= 0, so adding 1/2 and truncating is (i h + H/2) >> sh. */
 __device__ __forceinline__ long sub_index(long i, int h, int sh)
 {

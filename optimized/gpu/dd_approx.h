@@ -1,6 +1,6 @@
 /* dd_approx.h: what the GPU subband and tree dedispersers' host side
  * (dd_approx_gpu.cu) and their kernels (dd_approx_kernels.cu) share.  C++
- * (nvcc) only.  The semantics are core's (core/dedisp/xc_subband.h, core/dedisp/xc_tree.h);
+ * (nvcc) only.  The semantics are core's (core/dedisp/approx/xc_subband.h, core/dedisp/approx/xc_tree.h);
  * these kernels only add, in the same order as the CPU versions, so integer
  * input gives the references' planes bit for bit.
  *

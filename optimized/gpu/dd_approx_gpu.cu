@@ -1,5 +1,5 @@
 /* The GPU subband and tree dedispersers, host side: core's plans
- * (core/dedisp/xc_subband.h, core/dedisp/xc_tree.h) turned into tables (dd_approx_plan.cu)
+ * (core/dedisp/approx/xc_subband.h, core/dedisp/approx/xc_tree.h) turned into tables (dd_approx_plan.cu)
  * and onto the device once, then
  * per job the gulp on the device and, per DM range and chunk of output time,
  * the kernels of dd_approx_kernels.cu:
@@ -37,9 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dedisp/xc_ddapprox.h"
-#include "core/dedisp/xc_subband.h"
-#include "core/dedisp/xc_tree.h"
+#include "core/dedisp/approx/xc_ddapprox.h"
+#include "core/dedisp/approx/xc_subband.h"
+#include "core/dedisp/approx/xc_tree.h"
 #include "optimized/gpu/dd_approx.h"
 #include "optimized/gpu/dd_approx_state.h"
 #include "optimized/gpu/gpu_check.h"

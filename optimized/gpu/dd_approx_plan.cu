@@ -1,5 +1,5 @@
 /* The GPU subband and tree dedispersers' plans (dd_approx_state.h): core's
- * plan (core/dedisp/xc_subband.h, core/dedisp/xc_tree.h) turned into the host tables the
+ * plan (core/dedisp/approx/xc_subband.h, core/dedisp/approx/xc_tree.h) turned into the host tables the
  * kernels index: per DM range the groups (subband) or (subband, diagonal
  * block) pairs (tree), and per trial and subband the stage-1 row and the
  * shift into it.  The device copies are made by the first execution

@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "core/dedisp/xc_dedisperse.h"
-#include "core/dedisp/xc_subband.h"
-#include "core/dedisp/xc_tree.h"
+#include "core/dedisp/approx/xc_subband.h"
+#include "core/dedisp/approx/xc_tree.h"
 
 namespace xc_ap {
 

@@ -4,7 +4,7 @@
  * intrinsics. */
 #include <cuda_runtime.h>
 
-#include "core/dedisp/xc_dmplan.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "optimized/gpu/gpu_dd.h"
 
 namespace {

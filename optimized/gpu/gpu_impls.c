@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dedisp/xc_ddapprox.h"
+#include "core/dedisp/approx/xc_ddapprox.h"
 #include "optimized/gpu/xc_gpu.h"
 
 /* Without a device every entry reports the CUDA runtime's reason. */

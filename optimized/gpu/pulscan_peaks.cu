@@ -9,7 +9,7 @@
 
 #include "optimized/gpu/gpu_append.h"
 #include "optimized/gpu/pulscan_gpu.h"
-#include "core/search/xc_chi2_even.h"
+#include "core/search/stats/xc_chi2_even.h"
 
 namespace xcps {
 

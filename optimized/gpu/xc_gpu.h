@@ -159,8 +159,8 @@ xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *job, xc_pla
 
 /* Plan, execute and destroy of the GPU subband, piecewise-linear tree and
  * frequency-padded tree dedispersers, the algorithm read from the
- * descriptor (self->impl.data, core/dedisp/xc_ddapprox.h): core's plans
- * (core/dedisp/xc_subband.h, core/dedisp/xc_tree.h) with the CPU versions' order of exact
+ * descriptor (self->impl.data, core/dedisp/approx/xc_ddapprox.h): core's plans
+ * (core/dedisp/approx/xc_subband.h, core/dedisp/approx/xc_tree.h) with the CPU versions' order of exact
  * additions, so integer input gives the references' planes bit for bit
  * (float input: the reference's double sums, in the CPU versions' order).
  * The plan is made on the host; the device is first touched by execute.

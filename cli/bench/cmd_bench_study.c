@@ -1,0 +1,115 @@
+/* crosscheck bench study: how fast a study goes, stage by stage, and what
+ * that projects for the Pulscan paper's full study. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "bench/xc_bench_study.h"
+#include "cli/base/cli.h"
+#include "cli/base/cli_opts.h"
+
+/* The stages' table: synthesis, FFT, each search, each searcher. */
+static void print_stages(const xc_study *st, const xc_bench_study_opts *o, const xc_bench_study_result *r,
+                         const char *spec)
+{
+    const double n = (double)o->n;
+    printf("bench study: %s, %llu pulsars, ~%.0f bins each\n", spec, (unsigned long long)o->n, r->nbins);
+    printf("  %-44s %10s\n", "stage", "s/pulsar");
+    printf("  %-44s %10.4f\n", "synthesis (dedispersed series)", r->secs[0] / n);
+    printf("  %-44s %10.4f\n", "FFT", r->secs[1] / n);
+    char name[200];
+    for (size_t k = 0, q = 0; k < st->ns; k++)
+        for (size_t c = 0; c < st->s[k].ncfg; c++, q++) {
+            snprintf(name, sizeof name, "%s/%s %s", st->s[k].name, st->s[k].impl->name, st->s[k].cfg[c].label);
+            printf("  %-44s %10.4f\n", name, r->secs[2 + q] / n);
+        }
+    for (size_t k = 0, q = 0; k < st->ns; q += st->s[k].ncfg, k++) {
+        double tot = 0;
+        for (size_t c = 0; c < st->s[k].ncfg; c++)
+            tot += r->secs[2 + q + c];
+        int swept = st->s[k].family == XC_FAMILY_ACCEL && st->s[k].ncfg > 1 && !o->separate;
+        snprintf(name, sizeof name, "%s/%s, all %zu%s", st->s[k].name, st->s[k].impl->name, st->s[k].ncfg,
+                 swept ? " (one sweep)" : "");
+        printf("  %-44s %10.4f\n", name, tot / n);
+    }
+    printf("  %-44s %10.4f  (%.3f pulsars/s per core)\n", "total, one thread", r->per_psr, 1.0 / r->per_psr);
+}
+
+/* The side-by-side pass and the projections. */
+static void print_projection(const xc_bench_study_opts *o, const xc_bench_study_result *r)
+{
+    const double n = (double)o->n;
+    if (isfinite(r->wall)) {
+        char how[64] = "";
+        if (r->anydev)
+            snprintf(how, sizeof how, ", %d device search%s at once", r->K, r->K > 1 ? "es" : "");
+        printf("  side by side, %d pulsars at once on %d threads%s: %.2f s wall, %.3f pulsars/s (%.2fx the serial "
+               "pass)\n",
+               r->W, r->T, how, r->wall, n / r->wall, r->serial / r->wall);
+    }
+    if (r->anydev)
+        printf("  the paper's study (10 955 pulsars, x%.2f bins): %.2f hours one pulsar at a time on this device\n",
+               r->scale, r->serial_h);
+    else
+        printf("  the paper's study (10 955 pulsars, x%.2f bins): %.1f core-hours, %.2f hours on 16 cores\n", r->scale,
+               r->serial_h, r->serial_h / 16);
+    if (isfinite(r->machine_h))
+        printf("  the paper's study on this machine, %d pulsars at once: %.2f hours\n", r->W, r->machine_h);
+}
+
+int xc_bench_study(const xc_cmd *self, int argc, char **argv)
+{
+    const xc_optspec ospec = XC_CMD_SPEC(self);
+    const char *spec = "datasets/study-table1-small.json", *json = NULL;
+    unsigned long long n = 6;
+    int threads = 0, device = 0, workers = 0, separate = 0, fresh = 0, jobs = 0;
+    const xc_opt opts[] = {
+        XC_OPT_STR("spec", &spec, .arg = "FILE", .help = "the study", .def = "datasets/study-table1-small.json"),
+        XC_OPT_U64("n", &n, .arg = "N", .help = "pulsars timed", .def = "6"),
+        XC_OPT_INT("threads", &threads, 0, 4096, .arg = "T",
+                   .help = "threads of the side-by-side run (0: OpenMP default)", .def = "0"),
+        XC_OPT_FLAG("device", &device,
+                    .help = "searchers whose spec names no impl use a device implementation where one is\n"
+                            "available (the serial pass gives every thread to the host side)"),
+        XC_OPT_INT("workers", &workers, 0, 4096, .arg = "W",
+                   .help = "pulsars at once in the side-by-side pass, each on one thread (OpenMP's nested\n"
+                           "parallelism is off)", .def = "T, or 8 with -device"),
+        XC_OPT_FLAG("separate", &separate,
+                    .help = "every configuration its own search and nothing kept from pulsar to pulsar (the\n"
+                            "A/B baseline of sweeps and sessions)"),
+        XC_OPT_FLAG("fresh", &fresh,
+                    .help = "sweeps as usual, but no session kept from pulsar to pulsar (each pulsar makes\n"
+                            "its searchers' plans, templates and device buffers again: the sessions' A/B)"),
+        XC_OPT_INT("device_jobs", &jobs, 0, 64, .arg = "K",
+                   .help = "device searches at once among the side-by-side pass's workers (0, 1: one at a\n"
+                           "time), as crosscheck study -device_jobs", .def = "2 with -device"),
+        XC_OPT_STR("json", &json, .arg = "FILE", .help = "write the record as JSON (atomically)"),
+        XC_OPT_END,
+    };
+    int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);
+    if (rc != XC_OPTS_GO)
+        return rc;
+    if (n < 1)
+        return xc_cli_failf("bench study", "-n: must be at least 1");
+    xc_error err;
+    xc_error_clear(&err);
+    xc_study st;
+    if (xc_study_load(&st, spec, xc_cli_registry(), &err))
+        return xc_cli_fail("bench study", &err);
+    if (device)
+        xc_study_prefer(&st, xc_cli_registry(), XC_CAP_DEVICE);
+    const xc_bench_study_opts o = {n, threads, workers, jobs, separate, fresh};
+    xc_bench_study_result r;
+    if (xc_bench_study_measure(&st, &o, &r, &err)) {
+        xc_study_free(&st);
+        return xc_cli_fail("bench study", &err);
+    }
+    json_t *root = xc_bench_study_json(&st, spec, &o, &r);
+    print_stages(&st, &o, &r, spec);
+    print_projection(&o, &r);
+    xc_bench_study_result_free(&r);
+    xc_study_free(&st);
+    xc_status e = json ? xc_cli_write_json(json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(6), &err) : XC_OK;
+    json_decref(root);
+    return e ? xc_cli_fail("bench study", &err) : 0;
+}

@@ -1,0 +1,249 @@
+/* crosscheck gate search: the tiers' synthetic pulsars, the user's search
+ * (an external command, or a Pulscan searcher a plugin registered) on each,
+ * and its candidates against the truth and against the reference searcher's
+ * candidates. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/base/cli.h"
+#include "cli/gate/gate.h"
+#include "compare/xc_cmpcands.h"
+#include "core/search/xc_cands.h"
+#include "core/io/xc_fft.h"
+#include "core/base/xc_fs.h"
+#include "core/base/xc_fmt.h"
+#include "core/search/xc_psearch.h"
+#include "synth/xc_synth.h"
+
+/* One case: a dedispersed series of a pulsar (synth -dedispersed), its
+ * spectrum, and the search's parameters. */
+typedef struct {
+    const char *name;
+    int tier;
+    int nchans, nbits;
+    double tsamp, tobs, period_ms, width_pct, snrpeak, dm, accn;
+    int zmax, numharm;
+    double sigma;
+    uint64_t seed;
+} pscase;
+
+static const pscase cases[] = {
+    {"accel-psr", GATE_QUICK, 64, 8, 256e-6, 16.8, 7.3, 15, 0.6, 40, 20000, 20, 2, 2.0, 5},
+    {"accel-psr-long", GATE_STANDARD, 64, 8, 128e-6, 33.6, 3.1, 10, 0.4, 80, 5000, 50, 4, 2.0, 6},
+    {"slow-psr", GATE_FULL, 64, 8, 128e-6, 67.1, 51.3, 5, 0.3, 20, 0, 100, 8, 2.0, 7},
+};
+
+#define REF_SIGMA 6.0   /* the reference's candidates the output must hold: sigma above this */
+/* |r - f_hz T| allowed between a candidate's two columns, in bins: above the
+ * rounding of every format read here (our CSV writes 17 digits, Pulscan's
+ * file derives f from r, PRESTO prints r and f to 1e-4 or better), far
+ * below the one-bin slips it is there to catch. */
+#define RF_TOL 0.1
+
+/* The family judged: a plugin's searcher's, else -family's. */
+static xc_family fam_of(const gatectx *g)
+{
+    return g->impl ? g->impl->family : (xc_family)g->family;
+}
+
+static xc_status search(const xc_impl *impl, const xc_spectrum *sp, const pscase *c, xc_candlist *out,
+                        xc_error *err)
+{
+    xc_candlist_init(out);
+    xc_psearch_opts o;
+    xc_psearch_opts_default(&o, impl->family);
+    xc_psearch_opts_set(&o, c->zmax, c->numharm, c->sigma);
+    return xc_psearch_once(impl, sp, &o, 1, out, err);
+}
+
+static int exists(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0;
+}
+
+/* Every candidate of ref with sigma > REF_SIGMA must have one in got within
+ * 1 bin of r and 4 of z (signed_z) or |z| (any harmonic count: tools count
+ * harmonics their own way). */
+static void check_vs_ref(gatectx *g, const char *obs, const xc_candlist *got, const xc_candlist *ref,
+                         const char *refname, int signed_z)
+{
+    char check[160], missing[400] = "";
+    xc_fmt(check, sizeof check, "finds the %s reference's candidates with sigma > %g", refname, REF_SIGMA);
+    size_t want = 0, found = 0;
+    for (size_t i = 0; i < ref->n; i++) {
+        const xc_cand *a = &ref->c[i];
+        if (!(a->sigma > REF_SIGMA))
+            continue;
+        want++;
+        int hit = 0;
+        for (size_t j = 0; j < got->n && !hit; j++)
+            hit = fabs(got->c[j].r - a->r) <= 1.0 &&
+                  (signed_z ? fabs(got->c[j].z - a->z) : fabs(fabs(got->c[j].z) - fabs(a->z))) <= 4.0;
+        if (hit)
+            found++;
+        else
+            xc_fmt(missing + strlen(missing), sizeof missing - strlen(missing), "%sr %.2f z %.1f sigma %.2f",
+                   want - found > 1 ? "; " : "", a->r, a->z, a->sigma);
+    }
+    xc_error e;
+    if (want == 0) {
+        xc_vd_fail(&g->vd, obs, g->label, check, "the reference has no candidate above the cut: the case is too weak", "-");
+        return;
+    }
+    xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, check, found == want ? XC_CHECK_PASS : XC_CHECK_FAIL,
+                                (double)found, (double)want,
+                                signed_z ? "each within 1 bin in r and 4 in z" : "each within 1 bin in r and 4 in |z|", &e,
+                                "%zu of %zu found (the output has %zu candidates)%s%s", found, want, got->n,
+                                found < want ? "; missing: " : "", missing),
+              &e);
+}
+
+/* A case's files, in its own folder under the work folder. */
+typedef struct {
+    char dir[GATE_PATH], root[GATE_PATH], dat[GATE_PATH], fft[GATE_PATH], inf[GATE_PATH], truth[GATE_PATH],
+        out[GATE_PATH], log[GATE_PATH];
+} case_files;
+
+static xc_status case_files_make(case_files *f, const char *work, const char *obs, xc_error *e)
+{
+    static const char *const name[] = {"psr", "psr.dat", "psr.fft", "psr.inf", "psr.truth.json", "cands", "cmd.log"};
+    char *const path[] = {f->root, f->dat, f->fft, f->inf, f->truth, f->out, f->log};
+    return gate_case_paths(f->dir, work, obs, name, path, sizeof path / sizeof path[0], e);
+}
+
+/* Runs -cmd on the case; 1 with its candidates in *cl, 0 after a failed row
+ * (or a noted error). */
+static int case_command(gatectx *g, const pscase *c, const case_files *f, const xc_spectrum *sp, xc_candlist *cl)
+{
+    char num[6][32];
+    xc_fmt(num[0], sizeof num[0], "%d", c->zmax);
+    xc_fmt(num[1], sizeof num[1], "%d", c->numharm);
+    xc_fmt(num[2], sizeof num[2], "%g", c->sigma);
+    xc_fmt(num[3], sizeof num[3], "%zu", sp->nbins);
+    xc_fmt(num[4], sizeof num[4], "%.10g", sp->dt);
+    xc_fmt(num[5], sizeof num[5], "%.10g", sp->T);
+    const gate_kv kv[] = {{"fft", f->fft},     {"dat", f->dat},   {"inf", f->inf},   {"root", f->root},
+                          {"out", f->out},     {"zmax", num[0]},  {"numharm", num[1]}, {"sigma", num[2]},
+                          {"nbins", num[3]},   {"tsamp", num[4]}, {"T", num[5]},     {"case", c->name},
+                          {"dir", f->dir}};
+    if (!gate_cmd_output(g, c->name, kv, sizeof kv / sizeof kv[0], f->log))
+        return 0;
+    char cand[4][4400], why[1400];
+    xc_error e;
+    if (xc_pathf(cand[0], sizeof cand[0], &e, "%s.csv", f->out) ||
+        xc_pathf(cand[1], sizeof cand[1], &e, "%s.pulscand", f->out) ||
+        xc_pathf(cand[2], sizeof cand[2], &e, "%s_ACCEL_%d", f->out, c->zmax) ||
+        xc_pathf(cand[3], sizeof cand[3], &e, "%s_ACCEL_%d", f->root, c->zmax)) {
+        xc_vd_note(&g->vd, e.code, &e);
+        return 0;
+    }
+    int k = 0;
+    while (k < 4 && !exists(cand[k]))
+        k++;
+    if (k == 4) {
+        xc_fmt(why, sizeof why, "the command wrote none of %s, %s, %s, %s", cand[0], cand[1], cand[2], cand[3]);
+        xc_vd_fail(&g->vd, c->name, g->label, "output readable", why, "a candidate file");
+        return 0;
+    }
+    if (xc_cands_load(cl, cand[k], sp->T, &e)) {
+        xc_vd_fail(&g->vd, c->name, g->label, "output readable", e.msg, "a candidate file compare cands reads");
+        return 0;
+    }
+    return 1;
+}
+
+static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
+{
+    const char *obs = c->name;
+    case_files files, *f = &files;
+    xc_error e;
+    xc_synth_params p;
+    gate_case_synth(g, c->nchans, c->nbits, c->tsamp, c->tobs, c->seed, &p);
+    p.psr.period_ms = c->period_ms;
+    p.psr.width_pct = c->width_pct;
+    p.psr.snrpeak = c->snrpeak;
+    p.psr.dm = c->dm;
+    p.psr.accn = c->accn;
+    xc_spectrum sp;
+    memset(&sp, 0, sizeof sp);
+    xc_status st = case_files_make(f, g->work, obs, &e);
+    if (!st)
+        st = xc_mkdirs(f->dir, &e);
+    if (!st)
+        st = xc_synth_write_dedispersed(&p, f->root, f->truth, xc_cli_cmdline(), &e);
+    xc_synth_params_free(&p);
+    if (!st)
+        st = xc_fft_file(f->dat, f->root, XC_FFT_SINGLE, &e);
+    if (!st)
+        st = xc_spectrum_load(&sp, f->fft, &e);
+    xc_candlist rl, cl;
+    xc_candlist_init(&rl);
+    xc_candlist_init(&cl);
+    if (!st)
+        st = search(ref, &sp, c, &rl, &e);
+    xc_truth t;
+    if (!st)
+        st = xc_truth_read(&t, f->truth, sp.T, &e);
+    if (st) {   /* crosscheck's own side: an error, not a verdict */
+        xc_vd_note(&g->vd, st, &e);
+        xc_spectrum_free(&sp);
+        xc_candlist_free(&rl);
+        return;
+    }
+    int have = 0;
+    if (g->impl) {
+        if ((st = search(g->impl, &sp, c, &cl, &e)))
+            xc_vd_fail(&g->vd, obs, g->label, "search", e.msg, "runs without error");
+        else
+            have = 1;
+    } else {
+        have = case_command(g, c, f, &sp, &cl);
+    }
+    if (have) {
+        /* Judged at the case's T, not one a file implies (our CSV's r / f_hz):
+         * both columns must agree at it, r is judged against the truth's and
+         * f_hz decides which candidate is the fundamental. */
+        xc_vd_note(&g->vd, xc_check_cands_rf(&g->vd.rows, obs, g->label, &cl, sp.T, RF_TOL, &e), &e);
+        cl.T = sp.T;
+        xc_cmpcands_opts o;
+        xc_cmpcands_opts_init(&o);
+        o.fundamental = 1;
+        o.truth_dr = 2;
+        o.truth_dz = 4;
+        /* a matched filter knows the drift's sign; a boxcar (and Pulscan's
+         * file, which holds a width) does not */
+        o.truth_signed_z = fam_of(g) == XC_FAMILY_ACCEL && strcmp(cl.source, "pulscan");
+        xc_vd_note(&g->vd, xc_check_truth(&g->vd.rows, obs, g->label, &cl, &t, &o, &e), &e);
+        check_vs_ref(g, obs, &cl, &rl, xc_family_name(ref->family), o.truth_signed_z);
+    }
+    xc_vd_emit(&g->vd);
+    xc_candlist_free(&cl);
+    xc_candlist_free(&rl);
+    xc_spectrum_free(&sp);
+}
+
+int gate_search(gatectx *g)
+{
+    const xc_registry *reg = xc_cli_registry();
+    /* A plugin's searcher is a Pulscan one: judged against that reference. */
+    xc_family fam = fam_of(g);
+    const xc_impl *ref = xc_registry_pick(reg, fam, XC_CAP_REFERENCE, XC_CAP_APPROXIMATE | XC_CAP_RUNTIME | XC_CAP_DEVICE);
+    if (!ref)
+        return xc_cli_failf("gate search", "no reference %s searcher is registered", xc_family_name(fam));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++)
+        if (gate_case_due(g, cases[i].tier, "search", cases[i].name))
+            run_case(g, &cases[i], ref);
+    /* A plugin's searcher on pure noise at sigma 0, where most of what is
+     * kept is borderline: a screen or rounding that decides one otherwise
+     * than the reference fails (compare/xc_checks.h). */
+    if (g->impl && !g->vd.fatal && gate_case_due(g, GATE_QUICK, "search", "pure-noise")) {
+        xc_error e;
+        xc_vd_note(&g->vd, xc_check_noise_search(&g->vd.rows, "pure-noise", g->impl, ref, 4, 900, &e), &e);
+        xc_vd_emit(&g->vd);
+    }
+    return 0;
+}

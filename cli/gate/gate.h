@@ -1,0 +1,86 @@
+/* gate.h: what the pieces of `crosscheck gate` share (private to cli/).
+ *   cmd_gate.c         options, the work folder, the verdict table, JUnit/JSON, exit code
+ *   gate.c             external commands: placeholders, running one, its failure as a row
+ *   cmd_gate_dd.c      gate dedisperse: the tiers' cases, reading a command's planes, the checks
+ *   cmd_gate_search.c  gate search: the tiers' spectra, candidates against truth and the reference */
+#ifndef CMD_GATE_H
+#define CMD_GATE_H
+
+#include <stddef.h>
+
+#include "cli/base/cli_verdict.h"
+#include "compare/xc_checks.h"
+#include "core/dedisp/plan/xc_dmplan.h"
+#include "core/base/xc_error.h"
+#include "core/base/xc_impl.h"
+#include "synth/xc_synth.h"
+
+/* The tolerance class the user declares (-exact, -float, -approx L), or the
+ * implementation's own (a plugin's descriptor). */
+typedef enum { GATE_CLASS_DEFAULT = 0, GATE_CLASS_EXACT, GATE_CLASS_FLOAT, GATE_CLASS_APPROX } gate_class;
+
+enum { GATE_QUICK = 0, GATE_STANDARD, GATE_FULL };
+
+typedef struct {
+    const char *what;          /* "dedisperse" or "search" */
+    int tier;                  /* GATE_QUICK.. */
+    const char *tier_name;
+    const char *impl_name;     /* -impl */
+    const xc_impl *impl;       /* the implementation judged (NULL with -cmd) */
+    const char *cmd;           /* -cmd TEMPLATE */
+    gate_class cls;
+    double loss;               /* -approx L */
+    double maxloss;            /* -maxloss: no loss bound above it is accepted (0: 0.2) */
+    const xc_convention *cv;
+    int format;                /* dedisperse: GATE_FMT_* */
+    const char *junit, *json;
+    double timeout;            /* seconds per external command */
+    int keep, quiet;
+    char work[4096];           /* the work folder (removed at the end unless -keep or -work) */
+    int own_work;
+    const char *label;         /* the name rows give the judged implementation */
+    xc_vd vd;                  /* the rows; the first error that is no verdict (memory, the work folder) */
+    int hint_done;             /* dedisperse: a failing case matched no other convention: stop looking */
+    /* search */
+    int family;                /* XC_FAMILY_PULSCAN or XC_FAMILY_ACCEL */
+} gatectx;
+
+enum { GATE_FMT_AUTO = 0, GATE_FMT_PLANE, GATE_FMT_NPY, GATE_FMT_DAT, GATE_FMT_TIM };
+#define GATE_FORMATS "auto|plane|npy|dat|tim"
+
+/* gate.c     */
+/* The size of a case's paths. */
+#define GATE_PATH 4096
+/* dir = work/obs, and path[k] = dir/name[k] for k < n, each GATE_PATH bytes;
+ * XC_EINVAL naming a path that does not fit. */
+xc_status gate_case_paths(char *dir, const char *work, const char *obs, const char *const *name, char *const *path,
+                          size_t n, xc_error *err);
+/* p initialised (xc_synth_params_init) for a case's synthetic observation:
+ * its geometry, length and noise seed, in g's convention; the caller adds the
+ * rest (band edges, pulsar, pulses) and frees p. */
+void gate_case_synth(const gatectx *g, int nchans, int nbits, double tsamp, double tobs, uint64_t seed,
+                     xc_synth_params *p);
+/* Whether a case of tier tier runs in g's tier; if so, its name on stderr
+ * (unless -quiet) as "crosscheck gate <what>: <name>". */
+int gate_case_due(const gatectx *g, int tier, const char *what, const char *name);
+/* A placeholder of a -cmd template and its value. */
+typedef struct {
+    const char *key;
+    const char *val;
+} gate_kv;
+
+/* Fills the -cmd template's {key} placeholders from kv[0..n) ({{ and }} are
+ * braces; values are quoted for the shell where they need it) and runs it
+ * through `sh -c` with stdout and stderr into log, in its own process group,
+ * at most g->timeout seconds.  1 when it exited 0; otherwise 0 after a failed
+ * row naming the exit status (or the time limit) and the log's last line, or
+ * a noted error (an unknown placeholder, naming the ones there are; a log
+ * that cannot be written). */
+int gate_cmd_output(gatectx *g, const char *obs, const gate_kv *kv, size_t n, const char *log);
+
+/* cmd_gate_dd.c */
+int gate_dedisperse(gatectx *g);
+/* cmd_gate_search.c */
+int gate_search(gatectx *g);
+
+#endif

@@ -1,0 +1,59 @@
+/* crosscheck run: which implementations of a family judge an observation
+ * (-impl, and what is available here). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/base/cli.h"
+#include "cli/run/run.h"
+#include "core/base/xc_fmt.h"
+#include "core/base/xc_strlist.h"
+
+/* The reference always runs (every other one is compared with it); the
+ * others unless -impl named a list without them. */
+int run_wanted(const runctx *c, const xc_impl *impl)
+{
+    return (impl->caps & XC_CAP_REFERENCE) || !c->only || xc_strlist_has(c->only, impl->name);
+}
+
+/* An implementation that cannot run here is said so, and never counted as passed. */
+void run_skip_text(runctx *c, const char *obs, const char *what, const char *name, const char *why)
+{
+    char line[400];
+    xc_fmt(line, sizeof line, "%s: %s%s unavailable: %s (skipped, not counted as passed)", obs, what, name, why);
+    xc_vd_text(&c->vd, line);
+    if (!c->quiet)
+        fprintf(stderr, "  skip %-10s %s\n", name, why);
+}
+
+const char *run_shown_path(const runctx *c, const char *path)
+{
+    size_t n = strlen(c->work);
+    if (c->keep || strncmp(path, c->work, n) || path[n] != '/')
+        return path;
+    return "synthesized in the work folder (removed at the end; -keep keeps it)";
+}
+
+const char *run_begin(const runctx *c, const char *obs)
+{
+    if (!c->quiet)
+        fprintf(stderr, "crosscheck run: %s\n", obs);
+    return obs;
+}
+
+const xc_impl *run_next_impl(runctx *c, const char *obs, const char *what, xc_family fam, size_t *i)
+{
+    const xc_registry *reg = xc_cli_registry();
+    for (; *i < xc_registry_count(reg, fam); (*i)++) {
+        const xc_impl *impl = xc_registry_at(reg, fam, *i);
+        if (!run_wanted(c, impl))
+            continue;
+        char why[256] = "";
+        if (!xc_impl_available(impl, why, sizeof why)) {
+            run_skip_text(c, obs, what, impl->name, why);
+            continue;
+        }
+        (*i)++;
+        return impl;
+    }
+    return NULL;
+}

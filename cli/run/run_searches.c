@@ -1,0 +1,123 @@
+/* crosscheck run: what its Pulscan and accel parts share.  The spectrum of
+ * an entry (a file, or a synthetic pulsar made and FFT'd under work/), every
+ * wanted searcher of a family searching it through the periodicity-search
+ * contract (core/search/xc_psearch.h), each list judged against the
+ * reference's, and the noise check each searcher gets once a run. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/base/cli.h"
+#include "core/base/xc_fmt.h"
+#include "cli/run/run.h"
+#include "core/base/xc_fs.h"
+#include "core/io/xc_fft.h"
+#include "core/base/xc_progress.h"
+#include "synth/xc_synth.h"
+
+int run_searches(runctx *c, const char *obs, const xc_spectrum *sp, const xc_psearch_opts *o, run_judge_fn judge,
+                 searchrun *runs)
+{
+    int n = 0;
+    xc_error e;
+    size_t i = 0;
+    xc_psearch_opts mine = *o;
+    xc_psearch_opts_threads(&mine, c->threads);
+    double sigma;
+    xc_psearch_opts_get(o, NULL, NULL, &sigma);
+    const char *fam = xc_family_name(o->family);
+    char what[32];
+    xc_fmt(what, sizeof what, "%s ", fam);
+    for (const xc_impl *im; n < RUN_MAXIMPL && (im = run_next_impl(c, obs, what, o->family, &i));) {
+        searchrun *r = &runs[n];
+        memset(r, 0, sizeof *r);
+        r->impl = im;
+        xc_candlist_init(&r->cands);
+        double t0 = xc_now();
+        xc_status st = xc_psearch_once(im, sp, &mine, 1, &r->cands, &e);
+        r->seconds = xc_now() - t0;
+        if (st) {
+            xc_vd_fail(&c->vd, obs, im->name, fam, e.msg, "runs without error");
+            xc_vd_emit(&c->vd);
+            xc_candlist_free(&r->cands);
+            continue;
+        }
+        n++;
+        if (n > 1) {
+            xc_cmpcands_opts co;
+            xc_cmpcands_opts_init(&co);
+            co.sigma_min = sigma;
+            judge(im, &runs[0].cands, &co);
+            xc_vd_note(&c->vd, xc_check_cands(&c->vd.rows, obs, im->name, &r->cands, &runs[0].cands, &co, &e), &e);
+            xc_vd_emit(&c->vd);
+        }
+        run_noise_check(c, obs, im);
+    }
+    return n;
+}
+
+void run_noise_check(runctx *c, const char *obs, const xc_impl *im)
+{
+    const xc_impl *ref = xc_registry_pick(xc_cli_registry(), im->family, XC_CAP_REFERENCE,
+                                          XC_CAP_APPROXIMATE | XC_CAP_RUNTIME | XC_CAP_DEVICE);
+    if (!ref || ref == im)
+        return;
+    for (int i = 0; i < c->nnoise_done; i++)
+        if (c->noise_done[i] == im)
+            return;
+    if (c->nnoise_done < (int)(sizeof c->noise_done / sizeof c->noise_done[0]))
+        c->noise_done[c->nnoise_done++] = im;
+    xc_error e;
+    xc_vd_note(&c->vd, xc_check_noise_search(&c->vd.rows, obs, im, ref, RUN_NOISE_SPECTRA, 900, &e), &e);
+    xc_vd_emit(&c->vd);
+}
+
+void run_searches_free(searchrun *runs, int n)
+{
+    for (int i = 0; i < n; i++)
+        xc_candlist_free(&runs[i].cands);
+}
+
+/* The synthetic pulsar's dedispersed series and its spectrum, under work/. */
+xc_status run_synth_spectrum(runctx *c, const char *obs, const json_t *sobj, char *path, size_t np, char *truthp,
+                             size_t nt, xc_error *e)
+{
+    xc_synth_params sp;
+    xc_synth_params_init(&sp);
+    char stem[4300], dat[4400];
+    xc_fmt(stem, sizeof stem, "%s/%s", c->work, obs);
+    xc_fmt(dat, sizeof dat, "%s.dat", stem);
+    xc_fmt(truthp, nt, "%s.truth.json", stem);
+    xc_fmt(path, np, "%s.fft", stem);
+    sp.nthreads = c->threads;
+    xc_status st;
+    if (!(st = xc_synth_params_from_json(&sp, sobj, obs, e)) &&
+        !(st = xc_synth_write_dedispersed(&sp, stem, truthp, xc_cli_cmdline(), e)))
+        st = xc_fft_file(dat, stem, XC_FFT_SINGLE, e);
+    xc_synth_params_free(&sp);
+    return st;
+}
+
+int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t *synth, xc_spectrum *sp, char *path,
+                      size_t np, char *truthp, size_t nt)
+{
+    xc_error e;
+    truthp[0] = '\0';
+    if (fft) {
+        if (xc_path_under(path, np, c->datasets, fft, &e)) {
+            xc_vd_fail(&c->vd, obs, "-", "read spectrum", e.msg, "readable");
+            xc_vd_emit(&c->vd);
+            return 1;
+        }
+    } else if (run_synth_spectrum(c, obs, synth, path, np, truthp, nt, &e)) {
+        xc_vd_fail(&c->vd, obs, "synth", "synthesize and FFT", e.msg, "runs without error");
+        xc_vd_emit(&c->vd);
+        return 1;
+    }
+    xc_vd_section(&c->vd, obs);
+    if (xc_spectrum_load(sp, path, &e)) {
+        xc_vd_fail(&c->vd, obs, "-", "read spectrum", e.msg, "readable");
+        xc_vd_emit(&c->vd);
+        return 1;
+    }
+    return 0;
+}

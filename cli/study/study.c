@@ -1,0 +1,76 @@
+/* crosscheck study: what it shows while and after it runs, alone or over
+ * MPI ranks (study.h): the progress line and the rates table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/study/study.h"
+#include "core/base/xc_fs.h"
+
+/* The meter, ended when every pulsar is done. */
+static void meter_fn(void *ctx, const char *label, uint64_t done, uint64_t total)
+{
+    xc_study_meter *m = ctx;
+    (void)label;
+    m->p.total = total ? total : 1;
+    xc_progress_update(&m->p, done);
+    if (done >= total)
+        xc_progress_end(&m->p);
+}
+
+void xc_study_meter_start(xc_progress_cb *cb, xc_study_meter *m, int want)
+{
+    memset(m, 0, sizeof *m);
+    xc_progress_start(&m->p, "study", 1, want);
+    m->p.unit = "pulsars";
+    cb->fn = meter_fn;
+    cb->ctx = m;
+}
+
+void xc_study_runopts_start(xc_study_runopts *ro, xc_study_meter *m, unsigned long long shard,
+                            unsigned long long nshards, int threads, int workers, int device_jobs, int want)
+{
+    memset(ro, 0, sizeof *ro);
+    ro->shard = shard;
+    ro->nshards = nshards;
+    ro->threads = threads;
+    ro->workers = workers;
+    ro->device_jobs = device_jobs;
+    xc_study_meter_start(&ro->progress, m, want);
+}
+
+/* The rates table on stdout, from DIR/rates.csv. */
+void xc_study_print_rates(const char *dir)
+{
+    xc_path path = XC_PATH_INIT;
+    FILE *fp = xc_path_setf(&path, NULL, "%s/rates.csv", dir) ? NULL : fopen(path.s, "r");
+    xc_path_free(&path);
+    if (!fp)
+        return;
+    char line[2048];
+    int first = 1;
+    printf("%-12s %-32s %6s %8s %7s %17s %7s\n", "searcher", "config", "n", "detected", "rate", "95% interval",
+           "unique");
+    while (fgets(line, sizeof line, fp)) {
+        if (first) {
+            first = 0;
+            continue;
+        }
+        char *f[9];
+        int n = 0;
+        for (char *p = line; n < 9;) {
+            f[n++] = p;
+            char *c = strchr(p, ',');
+            if (!c)
+                break;
+            *c = 0;
+            p = c + 1;
+        }
+        if (n < 9)
+            continue;
+        char ci[48];
+        snprintf(ci, sizeof ci, "[%.4s, %.4s]", f[5], f[6]);
+        printf("%-12s %-32s %6s %8s %7.4s %17s %7s\n", f[0], f[1], f[2], f[3], f[4], ci, f[7]);
+    }
+    fclose(fp);
+}

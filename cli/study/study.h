@@ -1,0 +1,32 @@
+/* study.h: what `crosscheck study` shares with its MPI driver. */
+#ifndef XC_CMD_STUDY_H
+#define XC_CMD_STUDY_H
+
+#include "cli/base/cli_meter.h"
+#include "core/base/xc_progress.h"
+#include "study/xc_study.h"
+
+/* study.c: the progress meter (cli/base/cli_meter.h): pulsars done, elapsed
+ * and time left, on a terminal or throttled in a log.  want: -quiet and
+ * -progress (xc_progress_want). */
+typedef struct {
+    xc_progress p;
+} xc_study_meter;
+void xc_study_meter_start(xc_progress_cb *cb, xc_study_meter *m, int want);
+/* The options of one process's run: its shard of nshards, threads, workers
+ * and device jobs, with the progress line on m. */
+void xc_study_runopts_start(xc_study_runopts *ro, xc_study_meter *m, unsigned long long shard,
+                            unsigned long long nshards, int threads, int workers, int device_jobs, int want);
+/* Prints DIR/rates.csv as a table on stdout. */
+void xc_study_print_rates(const char *dir);
+
+/* 1 when this binary was built with MPI. */
+int xc_study_mpi_built(void);
+
+/* When this process was started by mpirun (and MPI was built in), runs the
+ * study over the ranks and returns the exit code; otherwise returns -1 and
+ * the caller runs it alone.  want: xc_progress_want (rank 0 shows it). */
+int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, unsigned long long nshards,
+                      int threads, int workers, int device_jobs, int want);
+
+#endif

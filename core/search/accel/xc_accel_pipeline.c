@@ -1,0 +1,482 @@
+/* The accel search pipeline core drives around an implementation's plane
+ * stage (see core/search/xc_accel.h for the steps): blocks of the fundamental
+ * plane, normalised data for each, harmonic sums, thresholds, candidate
+ * selection and significance, the same code for every implementation. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "core/search/xc_accel.h"
+#include "core/search/spectrum/xc_rednoise.h"
+#include "core/search/stats/xc_signif.h"
+
+/* Rows of a block are searched in at most this many chunks of r. */
+#define XC_ACCEL_NCHUNK 16
+
+const xc_accel_searcher *xc_accel_searcher_of(const xc_impl *impl)
+{
+    return impl && impl->family == XC_FAMILY_ACCEL ? (const xc_accel_searcher *)impl : NULL;
+}
+
+typedef struct {
+    const xc_accel_searcher *s;
+    void *state;
+    const xc_accel_plan *p;
+    const xc_spectrum *sp;
+    const double *scale;   /* preset exact: per-bin scales */
+    double *amp, *wbuf;    /* data segment; window buffer (presto) */
+    size_t ampcap, wcap;
+    float *blk;            /* one block's plane: ntempl x nr */
+    float *plane;          /* numharm > 1, in memory: the plane over [ibase, iend) */
+    long ibase, iend;
+    float *sub;            /* out of core: the sub-harmonics' blocks */
+    unsigned char *want;   /* out of core: per sub-harmonic entry, the templates it needs */
+    int presto, ooc;
+    long U;                /* top-plane block, half-bins */
+} run_t;
+
+/* The plane of half-bin indices [i0, i0 + nr) into out (stride nr).
+ * preset presto: the data scaled by one factor, the median of accelsearch's
+ * window [wlo, wlo + wlen) (zero outside it). */
+static xc_status do_block(run_t *r, long i0, size_t nr, long wlo, long wlen, float *out, const unsigned char *want,
+                          xc_error *err)
+{
+    const xc_accel_plan *p = r->p;
+    long klo = i0 / 2 - p->hwmax - 1, khi = (i0 + (long)nr) / 2 + p->hwmax + 1;
+    size_t n = (size_t)(khi - klo + 1);
+    if (n > r->ampcap) {
+        double *a = realloc(r->amp, 2 * n * sizeof *a);
+        if (!a)
+            return xc_error_set(err, XC_ENOMEM, "accel: out of memory (data segment of %zu bins)", n);
+        r->amp = a;
+        r->ampcap = n;
+    }
+    const float *X = r->sp->data;
+    long nb = (long)r->sp->nbins, whi = nb;
+    double ws = 0;
+    if (r->presto) {
+        /* accelsearch (get_fourier_amplitudes): bin 0 raw, zeros outside
+         * the spectrum; one median for the window */
+        if ((size_t)wlen > r->wcap) {
+            double *w = realloc(r->wbuf, (size_t)wlen * sizeof *w);
+            if (!w)
+                return xc_error_set(err, XC_ENOMEM, "accel: out of memory (window of %ld bins)", wlen);
+            r->wbuf = w;
+            r->wcap = (size_t)wlen;
+        }
+        whi = wlo + wlen;
+        ws = xc_accel_norm_window(X, r->sp->nbins, wlo, (size_t)wlen, r->wbuf);
+    } else {
+        wlo = 0;
+    }
+    for (long k = klo; k <= khi; k++) {
+        double *a = r->amp + 2 * (k - klo);
+        int in = k >= 0 && k < nb && k >= wlo && k < whi;
+        double sc = !in ? 0 : r->presto ? ws : r->scale[k];
+        a[0] = in ? X[2 * k] * sc : 0;
+        a[1] = in ? X[2 * k + 1] * sc : 0;
+    }
+    xc_accel_block b = {klo, n, r->amp, i0, nr, out, want};
+    return r->s->plane(r->s, r->state, p, &b, err);
+}
+
+/* A top block starting at bin startr: accelsearch's window is
+ * floor(startr) - hw(-zmax, -wmax), fftlen/2 bins. */
+static xc_status top_block(run_t *r, long i0, size_t nr, xc_error *err)
+{
+    return do_block(r, i0, nr, i0 / 2 - r->p->hwwin, r->p->fftlen / 2, r->blk, NULL, err);
+}
+
+/* Copies a block into the full plane. */
+static void keep_block(run_t *r, long i0, size_t nr)
+{
+    size_t len = (size_t)(r->iend - r->ibase);
+    for (int t = 0; t < r->p->ntempl; t++)
+        for (size_t j = 0; j < nr; j++) {
+            long i = i0 + (long)j;
+            if (i >= r->ibase && i < r->iend)
+                r->plane[(size_t)t * len + (size_t)(i - r->ibase)] = r->blk[(size_t)t * nr + j];
+        }
+}
+
+/* The harmonic h/H's entry (odd h < H): 0 for 1/2, 1..2 for 1/4, 3/4, ... */
+static int hidx(int h, int H) { return H / 2 - 1 + h / 2; }
+
+/* The sub-harmonic h/H of the top block [i0, i0 + nr): rind[j] gets the
+ * index into *src (row stride *stride) of top index i0 + j, or -1 for a
+ * zero power.  In memory: (int)(i h/H + 0.5) in the kept plane
+ * (accelsearch's inmem_add_ffdotpows).  Out of core: the sub-harmonic's
+ * block is computed now; accelsearch's subharm_fderivs_vol takes
+ * rint(i h/H) (calc_required_r, ties to even) and, with preset presto, its
+ * own normalisation window: from floor(rint(2 startr h/H)/2) minus the
+ * sub-harmonic's hw(-zsub, -wsub), calc_fftlen/2 bins. */
+static xc_status sub_harmonic(run_t *r, long i0, size_t nr, int h, int H, int32_t *rind, const float **src,
+                              size_t *stride, float *out, xc_error *err)
+{
+    double frac = (double)h / H;
+    if (!r->ooc) {
+        for (size_t j = 0; j < nr; j++) {
+            long isub = (long)((double)(i0 + (long)j) * frac + 0.5);
+            rind[j] = isub >= r->ibase && isub < r->iend ? (int32_t)(isub - r->ibase) : -1;
+        }
+        *src = r->plane;
+        *stride = (size_t)(r->iend - r->ibase);
+        return XC_OK;
+    }
+    long lo = 0, hi = 0;
+    for (size_t j = 0; j < nr; j++) {
+        long i = i0 + (long)j;
+        long isub = r->presto ? (long)rint((double)i * frac) : (long)((double)i * frac + 0.5);
+        if (j == 0 || isub < lo)
+            lo = isub;
+        if (j == 0 || isub > hi)
+            hi = isub;
+    }
+    for (size_t j = 0; j < nr; j++) {
+        long i = i0 + (long)j;
+        long isub = r->presto ? (long)rint((double)i * frac) : (long)((double)i * frac + 0.5);
+        rind[j] = (int32_t)(isub - lo);
+    }
+    const xc_accel_plan *p = r->p;
+    int zs = xc_accel_required_z(frac, p->zmax), wsb = xc_accel_required_w(frac, p->wmax);
+    long drlo = (long)floor(rint((double)i0 * frac) * 0.5);
+    long wlo = drlo - xc_accel_w_halfwidth(-zs, -wsb, p->o.acc);
+    long flen = xc_accel_next_good_fftlen((int)ceil(r->U * frac) + 2 +
+                                          2 * XC_ACCEL_NUMBETWEEN * xc_accel_w_halfwidth(zs, wsb, p->o.acc));
+    *src = out;
+    *stride = (size_t)(hi - lo + 1);
+    /* only the templates some top template maps to */
+    return do_block(r, lo, (size_t)(hi - lo + 1), wlo, flen / 2, out, r->want + (size_t)hidx(h, H) * p->ntempl, err);
+}
+
+/* Searches top-plane indices [i0, i0 + nr) (the block just computed) at
+ * every stage, in accelsearch's order (stage, w, z, r), adding the points
+ * above threshold to pk (preset exact) or inserting them as accelsearch
+ * does (preset presto).  The sub-harmonic sources are prepared first; then
+ * each row (template) goes through every stage while it is in cache, in
+ * parallel, into per-row lists (in stage order) which are then taken stage
+ * by stage in row order: the same sequence of points at any thread count. */
+static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, xc_accel_peaks *rowpk, int32_t *rind,
+                              float *subs, size_t *suboff, xc_error *err)
+{
+    const xc_accel_plan *p = r->p;
+    int nt = p->ntempl, nth = p->o.threads > 0 ? p->o.threads : omp_get_max_threads();
+    int one = p->nstages == 1, nomem = 0;
+    const float *src[XC_ACCEL_MAXHARM];
+    size_t stride[XC_ACCEL_MAXHARM];
+    xc_status st = XC_OK;
+    for (int s = 1; s < p->nstages && !st; s++)
+        for (int h = 1; h < (1 << s) && !st; h += 2) {
+            int e = hidx(h, 1 << s);
+            st = sub_harmonic(r, i0, nr, h, 1 << s, rind + (size_t)e * nr, &src[e], &stride[e], subs + suboff[e],
+                              err);
+        }
+    if (st)
+        return st;
+    /* rows cut into at most XC_ACCEL_NCHUNK chunks of r: with few templates
+     * (zmax 0: one) the threads still share the work */
+    size_t ch = (nr + XC_ACCEL_NCHUNK - 1) / XC_ACCEL_NCHUNK, nch = (nr + ch - 1) / ch;
+    long nitem = (long)nt * (long)nch;
+    int nth1 = nitem < nth ? (int)nitem : nth;
+#pragma omp parallel num_threads(nth1)
+    {
+        double *rowb = one ? NULL : malloc(ch * sizeof *rowb);
+        if (!one && !rowb) {
+#pragma omp atomic write
+            nomem = 1;
+        }
+#pragma omp for schedule(dynamic, 4)
+        for (long it = 0; it < nitem; it++) {
+            if (!one && !rowb)
+                continue;
+            int t = (int)(it / (long)nch);
+            size_t j0 = (size_t)(it % (long)nch) * ch, j1 = j0 + ch < nr ? j0 + ch : nr, m = j1 - j0;
+            int iw = t / p->numz, iz = t % p->numz;
+            const float *frow = r->blk + (size_t)t * nr + j0;
+            double *row = rowb;
+            if (!one)
+                xc_accel_row_load(row, frow, m);
+            for (int s = 0; s < p->nstages; s++) {
+                int H = 1 << s;
+                /* stage H adds the odd harmonics h/H (the even ones came
+                 * with the earlier stages) at accelsearch's rounded
+                 * sub-harmonic r, z, w; accelsearch adds float powers into a
+                 * float plane. */
+                for (int h = 1; s > 0 && h < H; h += 2) {
+                    double frac = (double)h / H;
+                    int e = hidx(h, H);
+                    int sw = xc_accel_required_w(frac, xc_accel_w_of(p, iw));
+                    int sz = xc_accel_required_z(frac, xc_accel_z_of(p, iz));
+                    int tsub = (sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ;
+                    const float *sub = src[e] + (size_t)tsub * stride[e];
+                    const int32_t *ri = rind + (size_t)e * nr + j0;
+                    /* out of core every index lies inside the sub-harmonic's block */
+                    xc_accel_row_add(row, sub, ri, m,
+                                     r->presto ? XC_ROW_ADD_PRESTO : r->ooc ? XC_ROW_ADD_INSIDE : XC_ROW_ADD_CLIPPED);
+                }
+                double thr = p->thr[s];
+                for (size_t j = one ? xc_accel_rowf_above(frow, 0, m, thr) : xc_accel_row_above(row, 0, m, thr); j < m;
+                     j = one ? xc_accel_rowf_above(frow, j + 1, m, thr) : xc_accel_row_above(row, j + 1, m, thr)) {
+                    double v = one ? (double)frow[j] : row[j];
+                    double sig = xc_candidate_sigma(2 * v, 2.0 * H, p->ntrials[s], NULL);
+                    if (!(sig > p->o.sigma))
+                        continue;
+                    xc_accel_peak c = {0.5 * (double)(i0 + (long)(j0 + j)) / H, (double)xc_accel_z_of(p, iz) / H,
+                                       (double)xc_accel_w_of(p, iw) / H, H, v, sig};
+                    xc_error e1;
+                    if (xc_accel_peaks_push(&rowpk[it], &c, &e1)) {
+#pragma omp atomic write
+                        nomem = 1;
+                    }
+                }
+            }
+        }
+        free(rowb);
+    }
+    if (nomem)
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (candidates)");
+    /* stage by stage, then row by row and chunk by chunk (r order): each
+     * item's list is in stage order */
+    size_t *cur = calloc((size_t)nitem, sizeof *cur);
+    if (!st && !cur)
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
+    for (int s = 0; s < p->nstages && !st; s++)
+        for (long it = 0; it < nitem && !st; it++)
+            for (; cur[it] < rowpk[it].n && rowpk[it].p[cur[it]].numharm == (1 << s) && !st; cur[it]++)
+                st = r->presto ? xc_accel_insert_presto(pk, &rowpk[it].p[cur[it]], err)
+                               : xc_accel_peaks_push(pk, &rowpk[it].p[cur[it]], err);
+    for (long it = 0; it < nitem; it++)
+        rowpk[it].n = 0;
+    free(cur);
+    return st;
+}
+
+static xc_status check_spectrum(const xc_spectrum *sp, xc_error *err)
+{
+    if (!sp || !sp->data || sp->nbins < 2)
+        return xc_error_set(err, XC_EINVAL, "accel: the spectrum needs at least 2 bins");
+    for (size_t k = 0; k < 2 * sp->nbins; k++)
+        if (!isfinite(sp->data[k]))
+            return xc_error_set(err, XC_EFORMAT, "accel: bin %zu %s part is %g (byte offset %zu): not finite", k / 2,
+                                k % 2 ? "imaginary" : "real", (double)sp->data[k], k * sizeof(float));
+    return XC_OK;
+}
+
+static xc_status to_cands(const xc_accel_plan *p, const xc_accel_peaks *pk, double T, xc_candlist *out, xc_error *err)
+{
+    xc_status st = XC_OK;
+    for (size_t k = 0; k < pk->n && !st; k++) {
+        const xc_accel_peak *a = &pk->p[k];
+        int s = 0;
+        while ((1 << s) < a->numharm)
+            s++;
+        xc_cand c;
+        memset(&c, 0, sizeof c);
+        c.r = a->r;
+        c.z = a->z;
+        c.w = a->w;
+        c.numharm = a->numharm;
+        c.power = 2 * a->P;
+        c.dof = 2.0 * a->numharm;
+        c.ntrials = p->ntrials[s];
+        c.sigma = xc_candidate_sigma(c.power, c.dof, c.ntrials, &c.logp);
+        xc_cand_derive(&c, T);
+        st = xc_candlist_add(out, &c, err);
+    }
+    out->T = T;
+    snprintf(out->source, sizeof out->source, "accel");
+    return st;
+}
+
+xc_status xc_accel_check(const xc_accel_searcher *s, const xc_spectrum *sp, xc_error *err)
+{
+    if (!s || !s->plane)
+        return xc_error_set(err, XC_EINVAL, "accel: no searcher (or one without a plane stage)");
+    return check_spectrum(sp, err);
+}
+
+/* Where the sub-harmonics come from (more than one harmonic): the whole
+ * plane kept in memory, or each block's sub-harmonic blocks made with it
+ * ("out of core"); suboff gets each sub-harmonic block's offset in r->sub. */
+static xc_status subharm_setup(run_t *r, long itop_lo, long itop_end, size_t *suboff, xc_error *err)
+{
+    const xc_accel_plan *p = r->p;
+    const xc_accel_opts *o = &p->o;
+    const long U = r->U;
+    xc_status st = XC_OK;
+    /* Either the whole plane stays in memory for the sub-harmonics (as
+     * accelsearch's in-memory search), from the lowest sub-harmonic r
+     * needed (accelsearch presto: from bin 8 up) to the top, or each
+     * block's sub-harmonics are computed with it ("out of core"): the
+     * same values with preset exact (one normalisation per bin; up to
+     * the rounding of a float stage, whose segments fall elsewhere), and
+     * faster (1.5x the plane's work for 4 harmonics against writing and
+     * reading GBs); accelsearch's other path with presto, which it takes
+     * whenever -wmax is given or its plane needs 2 GB or more. */
+    r->ibase = r->presto ? 2 * (p->rlo < 8 ? p->rlo : 8) : (long)((double)itop_lo / p->numharm + 0.5) - 1;
+    if (r->ibase < 0)
+        r->ibase = 0;
+    r->iend = itop_end;
+    double bytes = (double)p->ntempl * (double)(r->iend - r->ibase) * sizeof(float);
+    double presto_bytes =
+        4.0 * (double)(p->rhi + p->uselen) * XC_ACCEL_NUMBETWEEN * p->numz * (p->wmax ? p->numw : 1);
+    r->ooc = o->outofcore > 0 || (o->outofcore == 0 && (r->presto ? (p->wmax > 0 || presto_bytes >= 2e9) : 1));
+    if (r->ooc) {
+        /* one block per sub-harmonic h/H of the stages, U h/H + 2 long */
+        size_t tot = 0;
+        for (int H = 2; H <= p->numharm; H *= 2)
+            for (int h = 1; h < H; h += 2) {
+                suboff[hidx(h, H)] = tot;
+                tot += (size_t)p->ntempl * (size_t)(ceil((double)U * h / H) + 8);
+            }
+        if (!(r->sub = malloc(tot * sizeof *r->sub)) ||
+            !(r->want = calloc((size_t)p->numharm * (size_t)p->ntempl, 1)))
+            st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (sub-harmonic blocks of %.1f GB)",
+                              tot * 4e-9);
+        for (int H = 2; !st && H <= p->numharm; H *= 2)
+            for (int h = 1; h < H; h += 2)
+                for (int t = 0; t < p->ntempl; t++) {
+                    double frac = (double)h / H;
+                    int sw = xc_accel_required_w(frac, xc_accel_w_of(p, t / p->numz));
+                    int sz = xc_accel_required_z(frac, xc_accel_z_of(p, t % p->numz));
+                    r->want[(size_t)hidx(h, H) * p->ntempl +
+                            (size_t)((sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ)] = 1;
+                }
+    } else if (!(r->plane = calloc((size_t)p->ntempl * (size_t)(r->iend - r->ibase), sizeof *r->plane))) {
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
+    }
+    return st;
+}
+
+xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_spectrum *sp,
+                             const xc_accel_plan *plan, xc_accel_peaks *pk, xc_error *err)
+{
+    const xc_accel_plan p = *plan;   /* a shallow copy: the caller owns what it points to */
+    const xc_accel_opts *o = &p.o;
+    /* Dereddened here, before normalisation and every implementation's stage. */
+    xc_spectrum red;
+    xc_status st = xc_spectrum_whiten(sp, o->rednoise, &red, &sp, err);
+    if (st)
+        return st;
+    run_t r;
+    memset(&r, 0, sizeof r);
+    r.s = s;
+    r.p = &p;
+    r.sp = sp;
+    r.presto = o->preset == XC_ACCEL_PRESTO;
+    double *scale = NULL;
+    size_t suboff[XC_ACCEL_MAXHARM] = {0};
+    xc_accel_peaks *rowpk = NULL;
+    int32_t *rind = NULL;
+    /* Blocks of the top plane: accelsearch's (uselen half-bins from rlo;
+     * only whole blocks below the highest bin are searched) with preset
+     * presto; larger ones (any size gives the same plane) with exact. */
+    long U = p.uselen;
+    if (!r.presto) {
+        long big = (4L << 20) / p.ntempl;
+        if (big > 65536)
+            big = 65536;
+        if (big > U)
+            U = big / 2 * 2;
+    }
+    r.U = U;
+    long itop_lo = 2 * p.rlo, itop_end;
+    if (r.presto) {
+        long nblk = 0;
+        while (p.rlo + (nblk + 1) * (U / 2) < p.rhi)
+            nblk++;
+        itop_end = itop_lo + nblk * U;
+    } else {
+        itop_end = 2 * p.rhi + 1;
+    }
+    if (!r.presto && !(scale = malloc(sp->nbins * sizeof *scale)))
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
+    if (!st && !r.presto)
+        st = xc_accel_norm_scales_threads(sp->data, sp->nbins, o->normwidth, o->threads, scale, err);
+    r.scale = scale;
+    /* A searcher with its own harmonic sums (preset exact) gets the whole
+     * normalised spectrum and keeps its planes: none of the host's blocks
+     * below are made. */
+    int own = s->search && !r.presto;
+    /* the searcher's state: the caller's (made for this plan), else made here */
+    if (state)
+        r.state = state;
+    if (!st && own && s->create && !state)
+        st = s->create(s, &p, &r.state, err);
+    if (!st && own)
+        st = xc_accel_search_own(s, r.state, &p, sp, scale, itop_lo, itop_end, pk, err);
+    if (!st && !own && !(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)))
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (blocks of %ld x %d)", U, p.ntempl);
+    if (!st && !own && p.numharm > 1)
+        st = subharm_setup(&r, itop_lo, itop_end, suboff, err);
+    if (!st && !own && (!(rowpk = calloc((size_t)p.ntempl * XC_ACCEL_NCHUNK, sizeof *rowpk)) ||
+                !(rind = malloc((size_t)p.numharm * (size_t)U * sizeof *rind))))
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
+    if (!st && !own && s->create && !state)
+        st = s->create(s, &p, &r.state, err);
+    /* accelsearch's in-memory search first fills the plane below rlo with
+     * blocks starting at bin 8, for the sub-harmonics. */
+    if (!st && r.plane) {
+        long from = r.presto ? r.ibase : r.ibase / 2 * 2;
+        for (long i0 = from; i0 < itop_lo && !st; i0 += U) {
+            st = top_block(&r, i0, (size_t)U, err);
+            if (!st)
+                keep_block(&r, i0, (size_t)U);
+        }
+    }
+    for (long i0 = itop_lo; i0 < itop_end && !st && !own; i0 += U) {
+        size_t nr = (size_t)(i0 + U <= itop_end ? U : itop_end - i0);
+        st = top_block(&r, i0, r.presto ? (size_t)U : nr, err);
+        if (!st && r.plane)
+            keep_block(&r, i0, nr);
+        if (!st)
+            st = search_block(&r, i0, nr, pk, rowpk, rind, r.sub, suboff, err);
+    }
+    if (r.state && s->destroy && !state)
+        s->destroy(s, r.state);
+    for (size_t t = 0; rowpk && t < (size_t)p.ntempl * XC_ACCEL_NCHUNK; t++)
+        xc_accel_peaks_free(&rowpk[t]);
+    free(rowpk);
+    free(rind);
+    free(scale);
+    free(r.amp);
+    free(r.wbuf);
+    free(r.blk);
+    free(r.plane);
+    free(r.sub);
+    free(r.want);
+    xc_spectrum_free(&red);
+    return st;
+}
+
+xc_status xc_accel_finish(const xc_accel_plan *p, xc_accel_peaks *pk, double T, xc_candlist *out, xc_error *err)
+{
+    xc_status st = p->o.preset == XC_ACCEL_PRESTO ? XC_OK : xc_accel_select_exact(pk, err);
+    if (!st) {
+        xc_accel_sort_sift(pk, p->numharm);
+        st = to_cands(p, pk, T, out, err);
+    }
+    return st;
+}
+
+xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, xc_candlist *out,
+                       xc_error *err)
+{
+    xc_status st = xc_accel_check(s, sp, err);
+    xc_accel_plan p;
+    if (!st)
+        st = xc_accel_plan_make(&p, o, sp->nbins, sp->T, err);
+    if (st)
+        return st;
+    xc_accel_peaks pk = {0};
+    st = xc_accel_run_peaks(s, NULL, sp, &p, &pk, err);
+    if (!st)
+        st = xc_accel_finish(&p, &pk, sp->T, out, err);
+    xc_accel_peaks_free(&pk);
+    xc_accel_plan_free(&p);
+    return st;
+}

@@ -1,0 +1,345 @@
+/* One pulsar of a study: its data made once (the synthesizer's dedispersed
+ * series at the true DM, then PRESTO's realfft layout), every search run on
+ * them, each scored against the truth into one detections.csv row. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/xc_cmpcands.h"
+#include "core/dedisp/xc_dedisperse.h"
+#include "core/io/xc_fft.h"
+#include "core/io/xc_filterbank.h"
+#include "core/base/xc_progress.h"
+#include "study/spec/study_internal.h"
+
+/* ---- the truth ------------------------------------------------------------ */
+
+/* The truth the synthesizer handed over must describe a pulsar (w 0 when it
+ * has none). */
+static xc_status check_truth(xc_truth *t, uint64_t id, xc_error *err)
+{
+    if (!(t->f0_hz > 0) || !t->have_rz)
+        return xc_error_set(err, XC_EFORMAT, "pulsar %llu: the truth has no f0_hz, r and z (is it a pulsar?)",
+                            (unsigned long long)id);
+    if (!isfinite(t->w))
+        t->w = 0;
+    return XC_OK;
+}
+
+/* ---- the filterbank path ------------------------------------------------------- */
+
+typedef struct {
+    uint8_t *b;
+    size_t len, cap;
+} bytes_t;
+
+static int keep_bytes(void *ctx, const uint8_t *b, size_t n)
+{
+    bytes_t *k = ctx;
+    if (k->len + n > k->cap)
+        return 1;
+    memcpy(k->b + k->len, b, n);
+    k->len += n;
+    return 0;
+}
+
+/* The filterbank xc_synth_write would write, made in memory and dedispersed
+ * at the pulsar's DM (one trial, ds 1) by dd: the same nsamp - max_delay
+ * samples the fast path makes, with real channel noise and quantisation. */
+static xc_status fb_series(const xc_impl *dd, const xc_synth_params *p, float **x, uint64_t *n, xc_error *err)
+{
+    *x = NULL;
+    *n = 0;
+    const uint64_t nsamp = xc_synth_nsamp(p);
+    const int nch = p->nchans, nbits = p->nbits;
+    const double dm = p->psr.dm;
+    if (nsamp > SIZE_MAX / 4 / (uint64_t)nch)
+        return xc_error_set(err, XC_EINVAL, "%llu spectra of %d channels: too large to hold in memory",
+                            (unsigned long long)nsamp, nch);
+    const size_t nvals = (size_t)nsamp * (size_t)nch;
+    bytes_t raw = {NULL, 0, xc_nbits_is_float(nbits) ? nvals * 4 : nvals * (size_t)nbits / 8};
+    uint16_t *u16 = NULL;
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    xc_ddplan *dp = NULL;
+    xc_plane pl = {0, NULL};
+    xc_status e = XC_OK;
+    char spec[128];
+    snprintf(spec, sizeof spec, "%.17g:%.17g:1:1", dm, dm + 0.5);
+    if (!(raw.b = malloc(raw.cap ? raw.cap : 1))) {
+        e = xc_error_set(err, XC_ENOMEM, "out of memory for a %zu-byte filterbank", raw.cap);
+        goto done;
+    }
+    if ((e = xc_synth_stream(p, keep_bytes, &raw, err)))
+        goto done;
+    if (raw.len != raw.cap) {
+        e = xc_error_set(err, XC_EIO, "the synthesizer gave %zu bytes, expected %zu", raw.len, raw.cap);
+        goto done;
+    }
+    xc_block blk = {nch, (size_t)nsamp, nbits, NULL, NULL};
+    if (xc_nbits_is_float(nbits)) {
+        blk.f32 = (const float *)raw.b;
+    } else {
+        if (!(u16 = malloc(nvals * sizeof *u16))) {
+            e = xc_error_set(err, XC_ENOMEM, "out of memory for %zu samples", nvals);
+            goto done;
+        }
+        xc_fb_unpack_u16(raw.b, nvals, nbits, p->bitorder, u16);
+        free(raw.b);
+        raw.b = NULL;
+        blk.u16 = u16;
+    }
+    xc_geometry geom = {nch, p->fch1, xc_synth_foff(p), p->tsamp};
+    xc_ddopts o;
+    memset(&o, 0, sizeof o);
+    o.threads = p->nthreads;
+    if ((e = xc_dmplan_parse(&plan, spec, "study data.filterbank", err)) ||
+        (e = xc_ddplan_create(&dp, xc_dedisperser_of(dd), &geom, nbits, &plan, p->convention, NULL, &o, err)) ||
+        (e = xc_ddplan_plane_alloc(dp, (size_t)nsamp, &pl, err)) || (e = xc_ddplan_execute(dp, &blk, &pl, err)))
+        goto done;
+    *n = pl.r[0].nsamp;
+    *x = pl.r[0].data;   /* the one trial's series: taken over from the plane */
+    pl.r[0].data = NULL;
+done:
+    xc_plane_free(&pl);
+    xc_ddplan_destroy(dp);
+    xc_dmplan_free(&plan);
+    free(u16);
+    free(raw.b);
+    return e;
+}
+
+/* The row of one search. */
+static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_synth_params *p, const xc_truth *t,
+                       const xc_candlist *cl, xc_study_row *row, xc_error *err)
+{
+    const xc_study_searcher *s = &st->s[k];
+    xc_cmpcands_opts o;
+    xc_cmpcands_opts_init(&o);
+    o.truth_sigma = s->baseline ? st->base_sigma : st->det_sigma;
+    o.ftol = st->det_ftol;
+    o.fundamental = !st->det_harmonics;
+    xc_truth tr = *t;
+    tr.have_rz = 1;
+    xc_truthmatch m;
+    xc_status e = xc_cands_match_truth(cl, &tr, &o, &m, err);
+    if (e)
+        return e;
+    const xc_detection *d = NULL;
+    const char *match = "none";
+    if (m.fund.found) {
+        d = &m.fund;
+        match = "fundamental";
+    } else if (st->det_harmonics) {
+        if (m.harm.found && (!m.sub.found || m.harm.sigma >= m.sub.sigma)) {
+            d = &m.harm;
+            match = "harmonic";
+        } else if (m.sub.found) {
+            d = &m.sub;
+            match = "subharmonic";
+        }
+    }
+    char v[16][40];
+    double meas[] = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    int numharm = 0, hn = 0;
+    if (d) {
+        const xc_cand *cd = &cl->c[d->index];
+        double scale = !strcmp(match, "harmonic") ? d->n : !strcmp(match, "subharmonic") ? 1.0 / d->n : 1.0;
+        numharm = cd->numharm;
+        hn = d->n;
+        meas[0] = cd->sigma;
+        meas[1] = cd->r;
+        meas[2] = cd->z;
+        meas[3] = s->family == XC_FAMILY_ACCEL ? cd->w : NAN;
+        meas[4] = cd->r - t->r * scale;
+        /* A boxcar cannot tell the sign of z: its error is on |z|. */
+        meas[5] = s->signed_z ? cd->z - t->z * scale : fabs(cd->z) - fabs(t->z) * scale;
+        meas[6] = s->family == XC_FAMILY_ACCEL ? cd->w - t->w * scale : NAN;
+        meas[7] = cd->f_hz;
+    }
+    for (int q = 0; q < 8; q++)
+        xc_study_fmt_num(v[q], sizeof v[q], meas[q], 10);
+    const double tv[] = {t->f0_hz, t->r, t->z, t->w, t->snr_folded, p->psr.period_ms, p->psr.width_pct,
+                         p->psr.snrpeak, p->psr.dm, p->psr.bin.pb_h, p->psr.bin.ecc, p->psr.bin.phase,
+                         p->psr.bin.mp, p->psr.bin.mc};
+    char tail[1024];
+    size_t len = 0;
+    for (size_t q = 0; q < sizeof tv / sizeof tv[0]; q++) {
+        char b[40];
+        xc_study_fmt_num(b, sizeof b, tv[q], 10);
+        len += (size_t)snprintf(tail + len, sizeof tail - len, ",%s", b);
+    }
+    char line[2048];
+    int n = snprintf(line, sizeof line, "%llu,%s,%s,%d,%s,%d,%s,%d,%s,%s,%s,%s,%s,%s,%s%s,%zu", (unsigned long long)id,
+                     s->name, s->cfg[c].label, d != NULL, v[0], numharm, match, hn, v[1], v[2], v[3], v[4], v[5], v[6],
+                     v[7], tail, m.nabove);
+    if (n < 0 || (size_t)n >= sizeof line)
+        return xc_error_set(err, XC_EINVAL, "pulsar %llu: row too long", (unsigned long long)id);
+    char where[96];
+    snprintf(where, sizeof where, "pulsar %llu", (unsigned long long)id);
+    if ((e = xc_study_row_parse(st, line, row, where, err)))
+        return e;
+    if (!(row->line = strdup(line)))
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    return XC_OK;
+}
+
+/* One pulsar's searches: the study, the worker's kept searches, the
+ * searches wanted, the pulsar's parameters, truth and spectrum, and where
+ * its rows and times go. */
+typedef struct {
+    const xc_study *st;
+    xc_study_cache *cache;
+    uint64_t id;
+    const unsigned char *want;
+    int threads;
+    const xc_synth_params *p;
+    const xc_truth *t;
+    const xc_spectrum *sp;
+    xc_study_rows *out;
+    double *secs;
+} pulsar_t;
+
+/* Searcher k's rows of one pulsar (its searches are idx.. of the pulsar's):
+ * one search of every configuration where they are searched as one (a
+ * matched filter's sweep, xc_psearch_joint, of every configuration whichever
+ * are wanted: the lists then do not depend on what an interrupted run had
+ * left to do; its time shared evenly), else one search per wanted
+ * configuration. */
+static xc_status searcher_rows(const pulsar_t *q, size_t k, size_t idx, xc_error *err)
+{
+    const xc_study *st = q->st;
+    const xc_study_searcher *s = &st->s[k];
+    const unsigned char *want = q->want;
+    int any = 0;
+    for (size_t c = 0; c < s->ncfg; c++)
+        any |= !want || want[idx + c];
+    if (!any)
+        return XC_OK;
+    xc_candlist *cl = calloc(s->ncfg, sizeof *cl);
+    if (!cl)
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    for (size_t c = 0; c < s->ncfg; c++)
+        xc_candlist_init(&cl[c]);
+    const size_t per = !st->separate && xc_psearch_joint(s->impl, s->ncfg) ? s->ncfg : 1;
+    xc_error se;
+    xc_error_clear(&se);
+    const char *failed = "";
+    xc_status e = XC_OK;
+    for (size_t c0 = 0; c0 < s->ncfg && !e; c0 += per) {
+        if (per == 1 && want && !want[idx + c0])
+            continue;
+        double ts = xc_now();
+        e = xc_study_search(s, c0, per, q->cache, idx + c0, q->sp, q->threads, &cl[c0], &se);
+        for (size_t c = c0; q->secs && c < c0 + per; c++)
+            q->secs[2 + idx + c] += (xc_now() - ts) / (double)per;
+        failed = per > 1 ? "the sweep of every configuration" : s->cfg[c0].label;
+        for (size_t c = c0; c < c0 + per && !e; c++) {
+            if (want && !want[idx + c])
+                continue;
+            xc_study_row row;
+            memset(&row, 0, sizeof row);
+            if (!(e = score(st, q->id, (int)k, (int)c, q->p, q->t, &cl[c], &row, err)) &&
+                (e = xc_study_rows_push(q->out, &row, err)))
+                free(row.line);
+        }
+    }
+    if (e && se.msg[0])
+        xc_error_set(err, e, "pulsar %llu, searcher %s (%s), %s: %s", (unsigned long long)q->id, s->name,
+                     s->impl->name, failed, se.msg);
+    for (size_t c = 0; c < s->ncfg; c++)
+        xc_candlist_free(&cl[c]);
+    free(cl);
+    return e;
+}
+
+xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
+                          xc_study_rows *out, xc_error *err)
+{
+    return xc_study_pulsar_timed(st, id, want, threads, out, NULL, err);
+}
+
+xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
+                                xc_study_rows *out, double *secs, xc_error *err)
+{
+    return xc_study_pulsar_cached(st, NULL, id, want, threads, out, secs, err);
+}
+
+xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint64_t id, const unsigned char *want,
+                                 int threads, xc_study_rows *out, double *secs, xc_error *err)
+{
+    double t0 = xc_now();
+    xc_synth_params p;
+    int attempts = 0;
+    xc_status e = xc_popspec_pulsar(&st->pop, st->seed, id, &p, &attempts, err);
+    if (e)
+        return e;
+    p.nthreads = threads;
+    float *x = NULL;
+    uint64_t n = 0;
+    char label[64];
+    snprintf(label, sizeof label, "study pulsar %llu", (unsigned long long)id);
+    xc_truth t;
+    memset(&t, 0, sizeof t);
+    xc_spectrum sp;
+    memset(&sp, 0, sizeof sp);
+    if (st->dedisperser) {
+        xc_error de;
+        xc_error_clear(&de);
+        if ((e = xc_synth_dedispersed_truth(&p, label, &t, err)))
+            goto done;
+        if ((e = fb_series(st->dedisperser, &p, &x, &n, &de))) {
+            xc_error_set(err, e, "pulsar %llu: filterbank dedispersed by %s: %s", (unsigned long long)id,
+                         st->dedisperser->name, de.msg);
+            goto done;
+        }
+        /* the series must be the one the truth describes: the dedisperser's
+         * nsamp - max_delay samples, of which the truth, as synth -dedispersed
+         * writes, keeps an even count (the last odd one dropped) */
+        const uint64_t want = t.nsamp_dedispersed;
+        if (want && want != (n & ~(uint64_t)1)) {
+            e = xc_error_set(err, XC_EINVAL, "pulsar %llu: %s gave %llu samples, the truth describes %llu",
+                             (unsigned long long)id, st->dedisperser->name, (unsigned long long)n,
+                             (unsigned long long)want);
+            goto done;
+        }
+        n = want ? want : n;
+    } else if ((e = xc_synth_dedispersed_series(&p, label, &x, &n, &t, err))) {
+        goto done;
+    }
+    if ((e = check_truth(&t, id, err)))
+        goto done;
+    /* realfft needs an even length: an odd series (from a truth without
+     * nsamp_dedispersed) loses its last sample, and the truth is taken to the
+     * shorter T (r ~ T, z ~ T^2, w ~ T^3). */
+    uint64_t nf = n & ~(uint64_t)1;
+    if (nf < 4) {
+        e = xc_error_set(err, XC_EINVAL, "pulsar %llu: %llu samples: too short to search", (unsigned long long)id,
+                         (unsigned long long)n);
+        goto done;
+    }
+    double q = (double)nf / (double)n;
+    t.r *= q;
+    t.z *= q * q;
+    t.w *= q * q * q;
+    t.T = (double)nf * p.tsamp;
+    double t1 = xc_now();
+    if ((e = xc_realfft_forward(x, (size_t)nf, XC_FFT_SINGLE, x, err)))
+        goto done;
+    if (secs) {
+        secs[0] += t1 - t0;
+        secs[1] += xc_now() - t1;
+    }
+    sp.data = x;
+    sp.nbins = (size_t)(nf / 2);
+    sp.dt = p.tsamp;
+    sp.T = t.T;
+    const pulsar_t psr = {st, cache, id, want, threads, &p, &t, &sp, out, secs};
+    for (size_t k = 0, idx = 0; k < st->ns && !e; idx += st->s[k].ncfg, k++)
+        e = searcher_rows(&psr, k, idx, err);
+done:
+    free(x);
+    xc_synth_params_free(&p);
+    return e;
+}

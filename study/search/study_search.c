@@ -1,0 +1,168 @@
+/* How a study's searches of one pulsar run (study/spec/study_internal.h): through
+ * the periodicity-search contract (core/search/xc_psearch.h), whatever the
+ * searcher's family, with the worker's searches kept from pulsar to pulsar
+ * (xc_study_cache) and device searches one caller at a time. */
+#include <stdlib.h>
+#include <time.h>
+
+#include <omp.h>
+
+#include "core/search/xc_psearch.h"
+#include "study/spec/study_internal.h"
+
+/* ---- searches kept from pulsar to pulsar -------------------------------------- */
+
+/* A worker's searches, made at the first pulsar and kept while the spectra
+ * fit them (their length, and T where the family's grid depends on it): the
+ * thresholds, templates and a device searcher's plan and buffers are made
+ * once per study rather than once per pulsar.  The candidates are the same
+ * bits.  A search of several configurations is kept at its first one's
+ * index. */
+struct xc_study_cache {
+    size_t n;
+    xc_psearch **s;            /* per search of a pulsar */
+    int *threads;
+    xc_study_gate *gate;       /* device searches at once (NULL: one at a time) */
+};
+
+/* ---- the device's slots ------------------------------------------------------ */
+
+enum { GATE_MAX = 64 };
+
+struct xc_study_gate {
+    int n;
+    omp_lock_t slot[GATE_MAX];
+};
+
+xc_status xc_study_gate_new(int jobs, xc_study_gate **g, xc_error *err)
+{
+    *g = NULL;
+    if (jobs < 1 || jobs > GATE_MAX)
+        return xc_error_set(err, XC_EINVAL, "-device_jobs %d: must be 1 to %d", jobs, GATE_MAX);
+    if (!(*g = calloc(1, sizeof **g)))
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    (*g)->n = jobs;
+    for (int k = 0; k < jobs; k++)
+        omp_init_lock(&(*g)->slot[k]);
+    return XC_OK;
+}
+
+void xc_study_gate_free(xc_study_gate *g)
+{
+    if (!g)
+        return;
+    for (int k = 0; k < g->n; k++)
+        omp_destroy_lock(&g->slot[k]);
+    free(g);
+}
+
+/* A free slot, waiting (50 us naps) while every one is taken. */
+static int gate_take(xc_study_gate *g)
+{
+    for (;;) {
+        for (int k = 0; k < g->n; k++)
+            if (omp_test_lock(&g->slot[k]))
+                return k;
+        struct timespec ts = {0, 50000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+void xc_study_cache_gate(xc_study_cache *c, xc_study_gate *g)
+{
+    if (c)
+        c->gate = g;
+}
+
+xc_status xc_study_cache_new(const xc_study *st, xc_study_cache **c, xc_error *err)
+{
+    *c = calloc(1, sizeof **c);
+    size_t n = xc_study_nsearch(st);
+    if (*c) {
+        (*c)->n = n;
+        (*c)->s = calloc(n ? n : 1, sizeof *(*c)->s);
+        (*c)->threads = calloc(n ? n : 1, sizeof *(*c)->threads);
+    }
+    if (!*c || !(*c)->s || !(*c)->threads) {
+        xc_study_cache_free(*c);
+        *c = NULL;
+        return xc_error_set(err, XC_ENOMEM, "out of memory for a study's searches");
+    }
+    return XC_OK;
+}
+
+void xc_study_cache_free(xc_study_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t k = 0; c->s && k < c->n; k++)
+        xc_psearch_close(c->s[k]);
+    free(c->s);
+    free(c->threads);
+    free(c);
+}
+
+/* ---- one search ---------------------------------------------------------------- */
+
+/* A search of s's configurations c0..c0+nc-1 for sp's length and T. */
+static xc_status open_search(const xc_study_searcher *s, size_t c0, size_t nc, const xc_spectrum *sp, int threads,
+                             xc_psearch **ps, xc_error *err)
+{
+    xc_psearch_opts *o = malloc(nc * sizeof *o);
+    if (!o)
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    for (size_t c = 0; c < nc; c++) {
+        o[c] = s->cfg[c0 + c].opts;
+        xc_psearch_opts_threads(&o[c], threads);
+    }
+    xc_status e = xc_psearch_open(ps, s->impl, sp->nbins, sp->T, o, nc, err);
+    free(o);
+    return e;
+}
+
+/* The search, through the worker's kept one when there is a cache.  A
+ * device searcher's search too (templates, cuFFT plans, buffers and pinned
+ * staging made once per worker): test_gpu_accel's gpu_accel_sweep holds a
+ * kept device session to fresh sweeps bit for bit. */
+static xc_status search(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
+                        const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
+{
+    xc_psearch *once = NULL, **ps = cache ? &cache->s[q] : &once;
+    if (*ps && (!xc_psearch_fits(*ps, sp) || cache->threads[q] != threads)) {
+        xc_psearch_close(*ps);
+        *ps = NULL;
+    }
+    xc_status e = XC_OK;
+    if (!*ps) {
+        e = open_search(s, c0, nc, sp, threads, ps, err);
+        if (cache)
+            cache->threads[q] = threads;
+    }
+    if (!e)
+        e = xc_psearch_run(*ps, sp, cl, err);
+    xc_psearch_close(once);
+    return e;
+}
+
+/* Device searches run one at a time unless the worker's cache has a gate
+ * of more slots (xc_study_gate_new).  Two host threads may search on one
+ * GPU: the GPU Pulscan plans share a kernel's shared-memory limit, a
+ * setting of the process, so every caller sets the largest
+ * (optimized/gpu/gpu_check.h, xc_gpu_smem_optin); each setting its own size
+ * would give illegal memory accesses or "invalid argument". */
+xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
+                          const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
+{
+    if (!(s->impl->caps & XC_CAP_DEVICE))
+        return search(s, c0, nc, cache, q, sp, threads, cl, err);
+    xc_status e;
+    if (cache && cache->gate) {
+        int slot = gate_take(cache->gate);
+        e = search(s, c0, nc, cache, q, sp, threads, cl, err);
+        omp_unset_lock(&cache->gate->slot[slot]);
+    } else {
+#pragma omp critical(xc_study_device)
+        e = search(s, c0, nc, cache, q, sp, threads, cl, err);
+    }
+    return e;
+}
