@@ -5,9 +5,9 @@
 #include <stdio.h>
 
 #include "bench/xc_bench_search.h"
-include "cli/base/cli.h"
-#include "cli/bench/bench_util.h"
+#include "cli/base/cli.h"
 #include "cli/base/cli_opts.h"
+#include "cli/bench/bench_util.h"
 
 /* One table row per record. */
 static void print_row(void *ctx, const json_t *r)

@@ -5,9 +5,9 @@
 #include <stdio.h>
 
 #include "bench/xc_bench_search.h"
-include "cli/base/cli.h"
-#include "cli/bench/bench_util.h"
+#include "cli/base/cli.h"
 #include "cli/base/cli_opts.h"
+#include "cli/bench/bench_util.h"
 #include "core/search/xc_psearch.h"
 
 /* The command, apart from its options (their help is in the table). */

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 
 #include "bench/xc_bench_synth.h"
-include "cli/base/cli.h"
-#include "cli/bench/bench_util.h"
+#include "cli/base/cli.h"
 #include "cli/base/cli_opts.h"
+#include "cli/bench/bench_util.h"
 
 /* One table row per record. */
 static void print_row(void *ctx, const json_t *r)
