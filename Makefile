@@ -51,7 +51,7 @@ else
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 endif
 
-MODDIRS  := core core/base core/io core/dedisp core/search core/sp approx reference optimized optimized/cpu synth compare reports study bench
+MODDIRS  := core core/base core/io core/dedisp core/search core/sp approx reference optimized optimized/cpu synth/model synth/truth synth/noise synth/signal synth/write synth/population compare reports study bench
 # Every include names its layer ("core/dedisp/xc_dedisperse.h"), so one -I. is all.
 CPPFLAGS += -D_GNU_SOURCE -I. $(if $(filter 1,$(PLOTS)),-DXC_HAVE_CAIRO)
 # -Wno-missing-field-initializers: structs of the API grow trailing members

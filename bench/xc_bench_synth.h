@@ -5,7 +5,7 @@
 #define XC_BENCH_SYNTH_H
 
 #include "bench/xc_bench.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,7 +11,7 @@
 #include "cli/cli_meter.h"
 #include "cli/cli_opts.h"
 #include "core/base/xc_progress.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 /* -pulse T,DM,W,SNR: one more single pulse (dest: the params). */
 static xc_status opt_pulse(const xc_opt *o, const char *opt, const char *val, xc_error *err)

@@ -8,7 +8,7 @@
  * T = 1000 s from the caller. */
 #include <math.h>
 
-#include "synth/xc_truth.h"
+#include "synth/truth/xc_truth.h"
 #include "fuzz/fuzz_util.h"
 
 static void check(const xc_truth *t)

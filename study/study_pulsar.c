@@ -12,6 +12,7 @@
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_progress.h"
 #include "study/study_internal.h"
+#include "synth/write/xc_synth_dedisp.h"
 
 /* The columns of detections.csv.  Measured values of a pulsar not detected,
  * and w of a searcher without a jerk axis, are "nan". */

@@ -1,7 +1,9 @@
 /* The truth file: everything a comparator needs to score a search of the synthetic data. */
 #include "core/base/xc_nbits.h"
-#include "synth/xc_synth.h"
-#include "synth/synth_internal.h"
+#include "synth/model/xc_synth.h"
+#include "synth/write/synth_truth.h"
+#include "synth/model/synth_spec.h"
+#include "synth/model/xc_orbit.h"
 
 #include <jansson.h>
 #include <math.h>

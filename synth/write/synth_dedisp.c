@@ -1,7 +1,10 @@
 /* The dedispersed fast path: the PRESTO .dat/.inf that dedispersing the
  * synthesized filterbank at its true DM would give, without the filterbank. */
-#include "synth/xc_synth.h"
-#include "synth/synth_internal.h"
+#include "synth/model/xc_synth.h"
+#include "synth/write/xc_synth_dedisp.h"
+#include "synth/signal/synth_signal.h"
+#include "synth/write/synth_truth.h"
+#include "synth/noise/synth_noise.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,9 @@
 /* Populations of synthetic pulsars: spec, draws, files, checkpoints, manifest. */
-#include "synth/xc_population.h"
-#include "synth/xc_truth.h"
-#include "synth/synth_internal.h"
+#include "synth/population/xc_population.h"
+#include "synth/truth/xc_truth.h"
+#include "synth/model/synth_params.h"
+#include "synth/model/synth_spec.h"
+#include "synth/noise/synth_noise.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,7 @@
 /* Synthesizer parameters from a JSON spec (jansson). */
-#include "synth/xc_synth.h"
-#include "synth/synth_internal.h"
+#include "synth/model/xc_synth.h"
+#include "synth/model/synth_params.h"
+#include "synth/model/synth_spec.h"
 
 #include "core/base/xc_spec.h"
 

@@ -1,8 +1,7 @@
 /* The observation's geometry from the synthesizer's parameters: the
  * channels' frequencies, the samples and the dispersion delay, below the
  * parameter checks and the timing model that both use them. */
-#include "synth/xc_synth.h"
-#include "synth/synth_internal.h"
+#include "synth/model/xc_synth.h"
 
 #include <math.h>
 

@@ -46,7 +46,6 @@
 #include "core/dedisp/xc_dmplan.h"
 #include "core/base/xc_error.h"
 #include "core/io/xc_filterbank.h"
-#include "synth/xc_truth.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -172,6 +171,9 @@ uint64_t xc_synth_nsamp(const xc_synth_params *p);
 double xc_synth_foff(const xc_synth_params *p);
 /* Delay in s of frequency f (MHz) after the top channel fch1 for the given DM. */
 double xc_synth_delay(const xc_synth_params *p, double dm, double f);
+/* The lowest frequency any part of the band reaches (the bottom edge of the
+ * last channel when smearing, its centre otherwise), MHz. */
+double xc_synth_lowest_freq(const xc_synth_params *p);
 /* Default truth name: PATH with a trailing ".fil" or ".dat" replaced by
  * ".truth.json" (appended otherwise).  XC_EINVAL if it does not fit in n bytes. */
 xc_status xc_synth_truth_path(const char *path, char *out, size_t n, xc_error *err);
@@ -198,18 +200,6 @@ xc_status xc_synth_write(const xc_synth_params *p, const char *path, const char 
  * JSON (NULL: `stem`.truth.json) describes the .dat.  XC_EINVAL, XC_EIO, XC_ENOMEM. */
 xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem, const char *truth_path,
                                      const char *cmdline, xc_error *err);
-
-/* The same series in memory, for the study runner: *x gets the *n samples
- * the .dat would hold (malloc'd, the caller frees), *truth what the truth
- * file would say (label: what it names as its file), the struct
- * xc_truth_read would give.  Nothing is written. */
-xc_status xc_synth_dedispersed_series(const xc_synth_params *p, const char *label, float **x, uint64_t *n,
-                                      xc_truth *truth, xc_error *err);
-
-/* The truth of that series without making it: what a dedisperser of the
- * filterbank at the pulsar's DM (one trial, the convention's delays) gives
- * describes the same even count of samples (truth->nsamp_dedispersed). */
-xc_status xc_synth_dedispersed_truth(const xc_synth_params *p, const char *label, xc_truth *t, xc_error *err);
 
 /* Streams the filterbank's data bytes (no header) to `sink` chunk by chunk:
  * what xc_synth_write puts after the header.  The sink returns non-zero to

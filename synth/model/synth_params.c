@@ -1,7 +1,8 @@
 /* Synthesizer parameters: defaults, validation and derived quantities. */
 #include "core/base/xc_nbits.h"
-#include "synth/xc_synth.h"
-#include "synth/synth_internal.h"
+#include "synth/model/xc_synth.h"
+#include "synth/model/synth_params.h"
+#include "synth/model/xc_orbit.h"
 #include "core/base/xc_grow.h"
 
 #include <math.h>

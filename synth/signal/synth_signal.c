@@ -1,6 +1,6 @@
 /* Pulses into a chunk of spectra: the pulsar from its timing model, single
  * pulses, dispersion with exact intra-channel smearing, integration over samples. */
-#include "synth/synth_internal.h"
+#include "synth/signal/synth_signal.h"
 
 #include <math.h>
 #include <stdlib.h>

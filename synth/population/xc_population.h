@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "core/base/xc_error.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 #ifdef __cplusplus
 extern "C" {
