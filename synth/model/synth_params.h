@@ -20,6 +20,7 @@ xc_status xc_synth_check_dm(const char *src, const char *field, const char *opt,
 xc_status xc_synth_check_period(const char *src, double v, xc_error *err);
 xc_status xc_synth_check_width_pct(const char *src, double v, xc_error *err);
 xc_status xc_synth_check_ecc(const char *src, double v, xc_error *err);
+xc_status xc_synth_check_npol(const char *src, long v, xc_error *err);
 xc_status xc_synth_check_pulse(const char *src, size_t i, const xc_synth_pulse *pl, xc_error *err);
 
 #endif

@@ -37,6 +37,19 @@ void xc_signal_tophat(const xc_chunk *ck, int c, const xc_chgeo *g, double ta, d
 void xc_signal_gauss(const xc_synth_params *p, const xc_chunk *ck, int col, int c, double dm, double tc, double sig,
                      double amp);
 
+/* Adds burst pl scattered (tau_ms > 0) as channel c sees it to column col:
+ * its profile convolved with exp(-t/tau(f_c))/tau(f_c), each of the
+ * channel's slices (delay linear in frequency) integrated over each sample. */
+void xc_signal_scattered(const xc_synth_params *p, const xc_chunk *ck, int col, int c, const xc_synth_pulse *pl,
+                         double amp);
+/* Adds burst pl, peak amplitude amp (noise sigmas, the spectral weight
+ * included), as channel c sees it to column col: scattered, or as a plain
+ * pulse when tau_ms is 0. */
+void xc_signal_burst(const xc_synth_params *p, const xc_chunk *ck, int col, int c, const xc_synth_pulse *pl,
+                     double amp);
+/* How long after its unscattered end a burst's tail is drawn (s). */
+double xc_signal_burst_tail(const xc_synth_params *p, const xc_synth_pulse *pl);
+
 /* The signal generator's state over a whole file (sequential across chunks). */
 typedef struct {
     const xc_synth_params *p;

@@ -189,6 +189,15 @@ static xc_status chunk_signal(dd_make *m, const xc_chunk *ck, xc_error *err)
     for (size_t k = 0; k < p->npulses; k++) {
         const xc_synth_pulse *pl = &p->pulses[k];
         const double w = pl->width_ms * 1e-3, amp = pl->snr / sqrt((double)nch);
+        if (xc_synth_pulse_is_burst(pl)) {
+            const double a = xc_synth_pulse_snr(p, pl) / sqrt((double)nch), mean = xc_synth_pulse_spectral_mean(p, pl);
+            for (int c = 0; c < nch; c++) {
+                xc_synth_pulse sh = *pl;
+                sh.t_s -= (double)m->D[c] * ts;
+                xc_signal_burst(p, ck, 0, c, &sh, a * xc_synth_pulse_spectral_weight(p, pl, c, mean));
+            }
+            continue;
+        }
         for (int c = 0; c < nch; c++) {
             if (p->profile == XC_PROFILE_GAUSSIAN) {
                 xc_signal_gauss(p, ck, 0, c, pl->dm, pl->t_s - (double)m->D[c] * ts, w / 2.3548200450309493, amp);
