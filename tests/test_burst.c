@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "synth/model/xc_synth.h"
+#include "synth/population/xc_population.h"
 #include "synth/write/synth_burst_snr.h"
 #include "tests/xc_test.h"
 
@@ -282,6 +283,103 @@ XC_TEST(test_burst_determinism, "burst_determinism")
         free(b);
         xc_synth_params_free(&p);
     }
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static const char *frb_spec(void)
+{
+    static char path[4200];
+    snprintf(path, sizeof path, "%s/frb.json", xc_test_tmpdir());
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    fputs("{\"description\": \"an FRB population\",\n"
+          " \"fixed\": {\"nchans\": 64, \"nbits\": 8, \"tsamp_us\": 256, \"tobs_s\": 2, \"fch1\": 1500,\n"
+          "           \"foff\": -4},\n"
+          " \"draw\": {},\n"
+          " \"frb\": {\"fluence_jyms\": {\"min\": 0.5},\n"
+          "         \"width_ms\": {\"median\": 2, \"sigma_ln\": 0.5},\n"
+          "         \"dm\": {\"lo\": 100, \"hi\": 1000},\n"
+          "         \"tau_ms\": {\"median\": 0.5, \"sigma_ln\": 1}}}\n", f);
+    fclose(f);
+    return path;
+}
+
+XC_TEST(test_population_fluences, "population_fluences")
+{
+    /* 4000 bursts: N(>F) ~ F^-1.5 above 0.5 Jy ms.  The Kolmogorov-Smirnov
+     * distance to the CDF 1 - (F/0.5)^-1.5 stays below 1.95/sqrt(N) = 0.031
+     * (false alarm 1e-3), the maximum-likelihood index N/sum ln(F/Fmin)
+     * within 5 sigma (sigma = 1.5/sqrt(N) = 0.024) of 1.5, ln(width) has
+     * mean ln 2 within 5 sigma (0.5/sqrt(N)); the seed is fixed, so the test
+     * always passes or always fails. */
+    const char *path = frb_spec();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+    xc_popspec s;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, path, &err), XC_OK);
+    CU_ASSERT_EQUAL(s.frb.on, 1);
+    enum { N = 4000 };
+    static double F[N];
+    double lsum = 0, lw = 0;
+    for (int i = 0; i < N; i++) {
+        xc_synth_params p;
+        int att;
+        CU_ASSERT_EQUAL_FATAL(xc_popspec_pulsar(&s, 7, (uint64_t)i, &p, &att, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(p.npulses, 1);
+        const xc_synth_pulse *pl = &p.pulses[0];
+        F[i] = pl->fluence_jyms;
+        lsum += log(F[i] / 0.5);
+        lw += log(pl->width_ms);
+        if (!(pl->dm >= 100 && pl->dm <= 1000 && pl->tau_ms > 0 && pl->t_s >= 0.5 && pl->t_s <= 1.0))
+            CU_FAIL("a draw outside its range");
+        xc_synth_params_free(&p);
+    }
+    double D = 0;
+    qsort(F, N, sizeof F[0], cmp);
+    for (int i = 0; i < N; i++) {
+        double c = 1 - pow(F[i] / 0.5, -1.5);
+        D = fmax(D, fmax(fabs(c - (double)i / N), fabs(c - (double)(i + 1) / N)));
+    }
+    XC_ASSERT_BELOW(D, 1.95 / sqrt((double)N));
+    XC_ASSERT_NEAR(N / lsum, 1.5, 5 * 1.5 / sqrt((double)N));
+    XC_ASSERT_NEAR(lw / N, log(2.0), 5 * 0.5 / sqrt((double)N));
+    xc_popspec_free(&s);
+}
+
+XC_TEST(test_population_resume, "population_resume")
+{
+    /* Three FRB files written, then the same run again: all three skipped
+     * (their checkpoints record the same bursts), and the truths hold them. */
+    const char *path = frb_spec();
+    xc_popspec s;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_popspec_load(&s, path, &err), XC_OK);
+    char out[4200];
+    snprintf(out, sizeof out, "%s/frbpop", xc_test_tmpdir());
+    xc_popopts o = {0};
+    o.nthreads = 1;
+    CU_ASSERT_EQUAL_FATAL(xc_population_run(&s, 3, 11, out, &o, &err), XC_OK);
+    CU_ASSERT_EQUAL(o.made, 3);
+    xc_popopts o2 = {0};
+    CU_ASSERT_EQUAL_FATAL(xc_population_run(&s, 3, 11, out, &o2, &err), XC_OK);
+    CU_ASSERT_EQUAL(o2.made, 0);
+    CU_ASSERT_EQUAL(o2.skipped, 3);
+    char truth[4300];
+    snprintf(truth, sizeof truth, "%s/psr000002.truth.json", out);
+    json_error_t je;
+    json_t *root = json_load_file(truth, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    const json_t *b = json_array_get(json_object_get(root, "pulses"), 0);
+    XC_ASSERT_ABOVE(jnum(b, "fluence_jyms"), 0.5);
+    XC_ASSERT_ABOVE(jnum(b, "expected_box.snr"), 0);
+    json_decref(root);
+    xc_popspec_free(&s);
 }
 
 XC_TEST_MAIN("burst")
