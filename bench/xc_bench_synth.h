@@ -7,7 +7,7 @@
 
 #include "bench/xc_bench.h"
 #include "bench/xc_bench_peer.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 #ifdef __cplusplus
 extern "C" {

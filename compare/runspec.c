@@ -10,7 +10,7 @@
 
 #include "core/dedisp/plan/xc_dmplan.h"
 #include "core/search/xc_search.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 /* ---- value checks ---------------------------------------------------------- */
 

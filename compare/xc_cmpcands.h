@@ -32,7 +32,7 @@
 
 #include "core/search/xc_cands.h"
 #include "core/base/xc_error.h"
-#include "synth/xc_truth.h"
+#include "synth/truth/xc_truth.h"
 
 #ifdef __cplusplus
 extern "C" {

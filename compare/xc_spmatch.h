@@ -44,7 +44,7 @@
 
 #include "core/base/xc_error.h"
 #include "core/sp/xc_spcands.h"
-#include "synth/xc_truth.h"
+#include "synth/truth/xc_truth.h"
 
 #ifdef __cplusplus
 extern "C" {

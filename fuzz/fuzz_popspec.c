@@ -8,8 +8,8 @@
 #include <math.h>
 
 #include "fuzz/fuzz_util.h"
-#include "synth/xc_population.h"
-#include "synth/xc_synth.h"
+#include "synth/population/xc_population.h"
+#include "synth/model/xc_synth.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -9,7 +9,7 @@
 #include "compare/xc_runspec.h"
 #include "core/dedisp/plan/xc_dmplan.h"
 #include "fuzz/fuzz_util.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 static void plan_ok(const char *what, size_t i, const char *s)
 {

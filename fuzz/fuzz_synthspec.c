@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "fuzz/fuzz_util.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

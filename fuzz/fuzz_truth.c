@@ -9,7 +9,7 @@
  * (xc_truth_load_pulses): each t_s, dm and width_ms finite, width_ms >= 0. */
 #include <math.h>
 
-#include "synth/xc_truth.h"
+#include "synth/truth/xc_truth.h"
 #include "fuzz/fuzz_util.h"
 
 static void check(const xc_truth *t)

@@ -44,7 +44,7 @@
 #include "core/base/xc_impl.h"
 #include "core/base/xc_progress.h"
 #include "core/search/xc_psearch.h"
-#include "synth/xc_population.h"
+#include "synth/population/xc_population.h"
 
 #ifdef __cplusplus
 extern "C" {

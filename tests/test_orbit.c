@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "core/io/xc_filterbank.h"
-#include "synth/xc_orbit.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_orbit.h"
+#include "synth/model/xc_synth.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

@@ -13,8 +13,8 @@
 #include "core/io/xc_fft.h"
 #include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"
-#include "synth/xc_population.h"
-#include "synth/xc_synth.h"
+#include "synth/population/xc_population.h"
+#include "synth/model/xc_synth.h"
 #include "tests/xc_test.h"
 
 static const xc_popdraw *find_draw(const xc_popspec *s, const char *field)

@@ -20,7 +20,7 @@
 #include "core/io/xc_filterbank.h"
 #include "tests/xc_fixture.h"
 #include "core/io/xc_presto.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 #include "tests/xc_test.h"
 
 /* Writes p to path and reads the data back as floats (any nbits): out[nsamp*nchans]. */

@@ -14,7 +14,7 @@
 #include "core/search/xc_accel.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/search/xc_search.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 /* ---- a filterbank block and its dedispersion job --------------------------- */
 

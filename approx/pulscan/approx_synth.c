@@ -11,7 +11,7 @@
 #include "core/dedisp/plan/xc_dmplan.h"
 #include "core/io/xc_fft.h"
 #include "core/io/xc_filterbank.h"
-#include "synth/xc_orbit.h"
+#include "synth/model/xc_orbit.h"
 
 typedef struct {
     const xc_synth_params *p;

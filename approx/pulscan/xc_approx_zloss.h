@@ -11,7 +11,7 @@
 #include "compare/xc_cmpcands.h"
 #include "core/base/xc_error.h"
 #include "core/search/xc_search.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 #ifdef __cplusplus
 extern "C" {

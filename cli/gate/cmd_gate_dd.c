@@ -23,7 +23,7 @@
 #include "core/io/xc_npy.h"
 #include "core/dedisp/run/xc_planefile.h"
 #include "core/io/xc_presto.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 static const ddcase cases[] = {
     {"8bit-64ch", GATE_QUICK, 64, 8, 256e-6, 1.2, 1500, -2, "0:200:2", 2, {{0.45, 60, 3, 25}, {0.8, 150, 4, 25}},

@@ -16,7 +16,7 @@
 #include "core/base/xc_fs.h"
 #include "core/base/xc_fmt.h"
 #include "core/search/xc_psearch.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 /* One case: a dedispersed series of a pulsar (synth -dedispersed), its
  * spectrum, and the search's parameters. */

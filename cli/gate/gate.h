@@ -13,7 +13,7 @@
 #include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 /* The tolerance class the user declares (-exact, -float, -approx L), or the
  * implementation's own (a plugin's descriptor). */

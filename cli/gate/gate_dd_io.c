@@ -22,7 +22,7 @@
 #include "core/io/xc_npy.h"
 #include "core/dedisp/run/xc_planefile.h"
 #include "core/io/xc_presto.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 /* ---- inputs ------------------------------------------------------------------- */
 

@@ -7,7 +7,7 @@
 #include "cli/gate/gate.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/dedisp/plan/xc_dmplan.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 /* One case of a tier: a synthetic observation with pulses, or (impulses)
  * a noiseless block with a lone impulse in each channel in turn. */

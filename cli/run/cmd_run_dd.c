@@ -16,7 +16,7 @@
 #include "core/base/xc_fs.h"
 #include "core/base/xc_nbits.h"
 #include "core/base/xc_strlist.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 /* Same bytes at one thread as at many (integer input only: float sums may
  * legitimately be reassociated). */

@@ -9,7 +9,7 @@
 #include "cli/base/cli.h"
 #include "core/base/xc_fmt.h"
 #include "cli/run/run.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 /* A Pulscan list against the reference's: float recursion against double
  * direct sums, within the searcher's own stated bound. */

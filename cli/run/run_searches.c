@@ -12,7 +12,7 @@
 #include "core/base/xc_fs.h"
 #include "core/io/xc_fft.h"
 #include "core/base/xc_progress.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 int run_searches(runctx *c, const char *obs, const xc_spectrum *sp, const xc_psearch_opts *o, run_judge_fn judge,
                  searchrun *runs)

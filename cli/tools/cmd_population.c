@@ -6,7 +6,7 @@
 #include "cli/base/cli.h"
 #include "cli/base/cli_meter.h"
 #include "cli/base/cli_opts.h"
-#include "synth/xc_population.h"
+#include "synth/population/xc_population.h"
 #include "core/base/xc_progress.h"
 
 int xc_cmd_population(const xc_cmd *self, int argc, char **argv)

@@ -11,7 +11,7 @@
 #include "cli/base/cli_meter.h"
 #include "cli/base/cli_opts.h"
 #include "core/base/xc_progress.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 /* -pulse T,DM,W,SNR: one more single pulse (dest: the params). */
 static xc_status opt_pulse(const xc_opt *o, const char *opt, const char *val, xc_error *err)
@@ -26,6 +26,40 @@ static xc_status opt_pulse(const xc_opt *o, const char *opt, const char *val, xc
         s = end + 1;
     }
     xc_synth_pulse pl = {v[0], v[1], v[2], v[3]};
+    return xc_synth_params_add_pulse(o->dest, &pl, err);
+}
+
+/* -burst t=T,dm=DM,width_ms=W,snr=S|fluence=F[,tau_ms=..,tau_ref_mhz=..,tau_index=..,alpha=..]:
+ * one more burst (dest: the params); keys as the spec's pulses fields. */
+static xc_status opt_burst(const xc_opt *o, const char *opt, const char *val, xc_error *err)
+{
+    xc_synth_pulse pl;
+    xc_synth_pulse_init(&pl, NAN, NAN, NAN, NAN);
+    static const char *const keys[] = {"t", "dm", "width_ms", "snr", "fluence", "tau_ms", "tau_ref_mhz",
+                                       "tau_index", "alpha"};
+    double *dest[] = {&pl.t_s, &pl.dm, &pl.width_ms, &pl.snr, &pl.fluence_jyms, &pl.tau_ms, &pl.tau_ref_mhz,
+                      &pl.tau_index, &pl.alpha};
+    const char *s = val;
+    while (*s) {
+        const char *eq = strchr(s, '=');
+        size_t k = 0, n = eq ? (size_t)(eq - s) : 0;
+        while (k < 9 && !(strlen(keys[k]) == n && !strncmp(s, keys[k], n)))
+            k++;
+        char *end;
+        double v = k < 9 ? strtod(eq + 1, &end) : 0;
+        if (k == 9 || end == eq + 1 || (*end != ',' && *end != '\0'))
+            return xc_error_set(err, XC_EINVAL, "option %s: '%s' is not KEY=NUMBER,... with keys t dm width_ms snr "
+                                "fluence tau_ms tau_ref_mhz tau_index alpha (at '%s')", opt, val, s);
+        *dest[k] = v;
+        s = *end ? end + 1 : end;
+    }
+    for (int k = 0; k < 3; k++)
+        if (isnan(*dest[k]))
+            return xc_error_set(err, XC_EINVAL, "option %s: '%s' has no %s=", opt, val, keys[k]);
+    if (isnan(pl.snr) == !(pl.fluence_jyms > 0))
+        return xc_error_set(err, XC_EINVAL, "option %s: '%s' needs one of snr= and fluence= (> 0)", opt, val);
+    if (isnan(pl.snr))
+        pl.snr = 0;
     return xc_synth_params_add_pulse(o->dest, &pl, err);
 }
 
@@ -282,6 +316,19 @@ int xc_cmd_synth(const xc_cmd *self, int argc, char **argv)
                     .help = "a dispersed pulse centred at T seconds (at fch1, from the start of\n"
                             "sample 0), DM pc cm^-3, width W ms, band-summed S/N SNR at its\n"
                             "peak; repeat for more pulses"),
+        XC_OPT_CALL("burst", opt_burst, &c.p, .arg = "KEY=V,...",
+                    .help = "an FRB burst: t (s, centre at fch1), dm, width_ms (intrinsic; FWHM\n"
+                            "with -gaussian), and snr (as -pulse) or fluence (band-averaged,\n"
+                            "Jy ms, with -sefd and -npol); optional tau_ms (scattering time at\n"
+                            "tau_ref_mhz [1000], each channel convolved with exp(-t/tau),\n"
+                            "tau ~ f^tau_index [-4]) and alpha (flux ~ f^alpha, band average\n"
+                            "kept) [0]; e.g. t=1.5,dm=500,width_ms=1,fluence=2,tau_ms=0.5;\n"
+                            "the truth gives the best box S/N of its dedispersed series; repeat"),
+        XC_OPT_DOUBLE("sefd", &c.p.sefd_jy, .arg = "JY",
+                      .help = "system equivalent flux density of the radiometer equation for\n"
+                              "fluences: S/N = F/SEFD sqrt(npol BW/W) (Cordes & McLaughlin 2003)",
+                      .def = "40"),
+        XC_OPT_INT("npol", &c.p.npol, 1, 2, .arg = "N", .help = "polarisations summed (1 or 2)", .def = "2"),
         XC_OPT_END,
     };
     const xc_opt other[] = {
@@ -311,7 +358,8 @@ int xc_cmd_synth(const xc_cmd *self, int argc, char **argv)
                    .help = "read the parameters from JSON (fields nchans nbits tsamp_us tobs_s\n"
                            "fch1 foff tstart seed convention smear noise bitorder period_ms\n"
                            "width_pct snrpeak dm pdot accn binary bper_h becc binc_deg\n"
-                           "bomega_deg bphase bpmass bcmass profile fake_phase pulses);\n"
+                           "bomega_deg bphase bpmass bcmass profile fake_phase pulses\n"
+                           "sefd_jy npol);\n"
                            "options given here override them and -pulse adds to its pulses"),
         XC_OPT_STR("spec_key", &c.spec_key, .arg = "KEY",
                    .help = "take the object under KEY in the -spec file (default: the top level)"),

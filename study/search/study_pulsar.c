@@ -12,6 +12,7 @@
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_progress.h"
 #include "study/spec/study_internal.h"
+#include "synth/write/xc_synth_dedisp.h"
 
 /* ---- the truth ------------------------------------------------------------ */
 

@@ -1,10 +1,9 @@
 /* Kepler orbits, light-travel delays and the pulsar's phase model (see xc_orbit.h). */
-#include "synth/xc_orbit.h"
+#include "synth/model/xc_orbit.h"
 
 #include <gsl/gsl_integration.h>
 #include <math.h>
 
-#include "synth/synth_internal.h"
 
 double xc_kepler_solve(double M, double e, int *iters)
 {

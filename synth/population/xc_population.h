@@ -5,7 +5,8 @@
  * A spec is JSON:
  *   { "description": "...",
  *     "fixed": { synth fields (xc_synth_params_from_json) },
- *     "draw":  { "FIELD": {"dist": "uniform"|"loguniform", "lo": A, "hi": B}, ... } }
+ *     "draw":  { "FIELD": {"dist": "uniform"|"loguniform", "lo": A, "hi": B}, ... },
+ *     "frb":   { an FRB population: one burst per file, synth_frb.h } (optional) }
  * Pulsar i of seed S gets the fixed fields, then every drawn field from its own
  * Philox stream (key S, counter i, attempt, a hash of the field name), so a
  * pulsar's values depend on neither N nor the order of the fields; uniform is
@@ -21,7 +22,8 @@
 #include <stdint.h>
 
 #include "core/base/xc_error.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
+#include "synth/population/synth_frb.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,6 +44,7 @@ typedef struct {
     struct json_t *fixed;      /* owned */
     xc_popdraw *draw;          /* owned */
     size_t ndraw;
+    xc_frbdraw frb;            /* the "frb" object: one burst per file (synth_frb.h); frb.on 0 without */
 } xc_popspec;
 
 /* Reads and checks a spec: every fixed field must load into the synthesizer,

@@ -1,7 +1,8 @@
 /* Synthesizer parameters: defaults, validation and derived quantities. */
 #include "core/base/xc_nbits.h"
-#include "synth/xc_synth.h"
-#include "synth/synth_internal.h"
+#include "synth/model/xc_synth.h"
+#include "synth/model/synth_params.h"
+#include "synth/model/xc_orbit.h"
 #include "core/base/xc_grow.h"
 
 #include <math.h>
@@ -32,6 +33,8 @@ void xc_synth_params_init(xc_synth_params *p)
     p->psr.bin.mp = 1.4;
     p->psr.bin.mc = 5.0;
     p->profile = XC_PROFILE_TOPHAT;
+    p->sefd_jy = XC_SYNTH_SEFD_JY;
+    p->npol = XC_SYNTH_NPOL;
 }
 
 void xc_synth_params_init_obs(xc_synth_params *p, int nchans, int nbits, double tsamp, double tobs)
@@ -176,6 +179,13 @@ xc_status xc_synth_check_width_pct(const char *src, double v, xc_error *err)
     return XC_OK;
 }
 
+xc_status xc_synth_check_npol(const char *src, long v, xc_error *err)
+{
+    if (v != 1 && v != 2)
+        return xc_error_set(err, XC_EINVAL, "%s%snpol (-npol) = %ld: must be 1 or 2", SRC(src), v);
+    return XC_OK;
+}
+
 xc_status xc_synth_check_pulse(const char *src, size_t i, const xc_synth_pulse *pl, xc_error *err)
 {
     if (!isfinite(pl->t_s))
@@ -190,6 +200,24 @@ xc_status xc_synth_check_pulse(const char *src, size_t i, const xc_synth_pulse *
     if (!(pl->snr >= 0) || !isfinite(pl->snr))
         return xc_error_set(err, XC_EINVAL, "%s%spulses[%zu].snr (-pulse) = %.15g: must be a finite S/N >= 0",
                             SRC(src), i, pl->snr);
+    /* the burst's members: field, value, what it must be */
+    const struct {
+        const char *name;
+        double v;
+        int ok;
+        const char *must;
+    } b[] = {
+        {"fluence_jyms", pl->fluence_jyms, pl->fluence_jyms >= 0 && isfinite(pl->fluence_jyms), "a fluence >= 0"},
+        {"tau_ms", pl->tau_ms, pl->tau_ms >= 0 && isfinite(pl->tau_ms), "a scattering time >= 0"},
+        {"tau_ref_mhz", pl->tau_ref_mhz, !(pl->tau_ms > 0) || (pl->tau_ref_mhz > 0 && isfinite(pl->tau_ref_mhz)),
+         "a frequency > 0 when tau_ms > 0"},
+        {"tau_index", pl->tau_index, isfinite(pl->tau_index), "finite"},
+        {"alpha", pl->alpha, isfinite(pl->alpha), "finite"},
+    };
+    for (size_t k = 0; k < sizeof b / sizeof b[0]; k++)
+        if (!b[k].ok)
+            return xc_error_set(err, XC_EINVAL, "%s%spulses[%zu].%s (-burst %s) = %.15g: must be %s", SRC(src), i,
+                                b[k].name, b[k].name, b[k].v, b[k].must);
     return XC_OK;
 }
 
@@ -213,7 +241,9 @@ xc_status xc_synth_params_check(const xc_synth_params *p, const char *src, xc_er
         (st = xc_synth_check_finite(src, "bomega_deg", "-bomega", p->psr.bin.omega_deg, err)) ||
         (st = xc_synth_check_finite(src, "bphase", "-bphase", p->psr.bin.phase, err)) ||
         (st = xc_synth_check_positive(src, "bpmass", "-bpmass", p->psr.bin.mp, err)) ||
-        (st = xc_synth_check_positive(src, "bcmass", "-bcmass", p->psr.bin.mc, err)))
+        (st = xc_synth_check_positive(src, "bcmass", "-bcmass", p->psr.bin.mc, err)) ||
+        (st = xc_synth_check_positive(src, "sefd_jy", "-sefd", p->sefd_jy, err)) ||
+        (st = xc_synth_check_npol(src, p->npol, err)))
         return st;
     if (p->profile != XC_PROFILE_TOPHAT && p->profile != XC_PROFILE_GAUSSIAN)
         return xc_error_set(err, XC_EINVAL, "%s%sprofile (-gaussian) = %d: must be tophat or gaussian", SRC(src),

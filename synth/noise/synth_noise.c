@@ -10,8 +10,8 @@
  *       (a tail of probability 2^-32 per pair is cut);
  *   theta = q pi/2 + t, q = w1 >> 30, t uniform in [-pi/4, pi/4) from the other
  *       30 bits, so the polynomials never see more than pi/4. */
-#include "synth/xc_synth.h"
-#include "synth/synth_internal.h"
+#include "synth/model/xc_synth.h"
+#include "synth/noise/synth_noise.h"
 
 #include <math.h>
 #include <string.h>
@@ -150,7 +150,7 @@ float xc_synth_noise_ref(uint64_t seed, uint64_t sample, int chan)
 #define V_LANES _mm_set_epi32(3, 2, 1, 0)
 #define V_ATTR
 #define V_NAME(name) name##4
-#include "synth/synth_noise_simd.h"
+#include "synth/noise/synth_noise_simd.h"
 
 #define V(op) _mm256_##op
 #define VSI(op) _mm256_##op##_si256
@@ -162,7 +162,7 @@ float xc_synth_noise_ref(uint64_t seed, uint64_t sample, int chan)
 #define V_LANES _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0)
 #define V_ATTR __attribute__((target("avx2")))
 #define V_NAME(name) name##8
-#include "synth/synth_noise_simd.h"
+#include "synth/noise/synth_noise_simd.h"
 
 /* 16 values: the blocks b..b+3 of one counter (sample, stream). */
 static void group4(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b, float *out)

@@ -1,6 +1,6 @@
 /* xc_truth.h: what a search of synthetic data should find, in one struct.
  *
- * The synthesizer writes the truth file (synth/synth_truth.c); this is its
+ * The synthesizer writes the truth file (synth/write/synth_truth.c); this is its
  * one reader.  Every consumer (compare cands -truth, run, gate, the
  * population manifest, the study, the fuzz target) reads a truth through
  * xc_truth_read / xc_truth_load, and the in-memory synthesis

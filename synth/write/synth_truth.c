@@ -1,7 +1,10 @@
 /* The truth file: everything a comparator needs to score a search of the synthetic data. */
 #include "core/base/xc_nbits.h"
-#include "synth/xc_synth.h"
-#include "synth/synth_internal.h"
+#include "synth/model/xc_synth.h"
+#include "synth/write/synth_truth.h"
+#include "synth/model/synth_spec.h"
+#include "synth/model/xc_orbit.h"
+#include "synth/write/synth_burst_snr.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -144,7 +147,52 @@ static json_t *pulsar_json(jb *b, const xc_synth_params *p, double T, double nsa
     return o;
 }
 
-static json_t *pulses_json(jb *b, const xc_synth_params *p, double eta)
+/* A burst's own members, its radiometer and the best boxes of its
+ * dedispersed series (synth_burst_snr.h), scaled by what quantisation keeps. */
+static xc_status burst_json(jb *b, json_t *o, const xc_synth_params *p, const xc_synth_pulse *pl, double eta,
+                            xc_error *err)
+{
+    xc_burst_box bx;
+    xc_status st = xc_burst_box_snr(p, pl, &bx, err);
+    if (st) {
+        b->bad = 2;
+        return st;
+    }
+    json_t *r = json_object(), *e = json_object();
+    const double flow = p->fch1 + (p->nchans - 1) * xc_synth_foff(p), w = pl->width_ms * 1e-3;
+    put_real(b, o, "fluence_jyms", pl->fluence_jyms);
+    put_real(b, o, "tau_ms", pl->tau_ms);
+    put_real(b, o, "tau_ref_mhz", pl->tau_ref_mhz);
+    put_real(b, o, "tau_index", pl->tau_index);
+    put_real(b, o, "tau_highest_channel_ms", 1e3 * xc_synth_pulse_tau(pl, p->fch1));
+    put_real(b, o, "tau_lowest_channel_ms", 1e3 * xc_synth_pulse_tau(pl, flow));
+    put_real(b, o, "alpha", pl->alpha);
+    put_str(b, o, "profile", p->profile == XC_PROFILE_GAUSSIAN ? "gaussian (FWHM = width)" : "tophat");
+    put_real(b, o, "snr_peak_unscattered", xc_synth_pulse_snr(p, pl));
+    put_real(b, r, "sefd_jy", p->sefd_jy);
+    put_int(b, r, "npol", p->npol);
+    put_real(b, r, "bandwidth_mhz", p->nchans * fabs(p->foff));
+    put_str(b, r, "equation", "S/N = F/SEFD * sqrt(npol*BW/W) for a box W over an unscattered top hat "
+                              "(Cordes & McLaughlin 2003); per channel sigma = SEFD/sqrt(npol*df*tsamp) Jy");
+    if (pl->fluence_jyms > 0)
+        put_real(b, r, "snr_tophat_box", pl->fluence_jyms * 1e-3 / p->sefd_jy *
+                                             sqrt(p->npol * p->nchans * fabs(p->foff) * 1e6 / w));
+    put(b, o, "radiometer", r);
+    put_str(b, e, "what", "best box on the noiseless series dedispersed at the burst's DM with the convention's "
+                          "rounded delays: S/N = box sum/sqrt(nchans*width), times quantisation_efficiency");
+    put_real(b, e, "snr", bx.snr * eta);
+    put_int(b, e, "width_samples", bx.width);
+    put_int(b, e, "start_sample", bx.start);
+    put_real(b, e, "snr_pow2", bx.snr_pow2 * eta);
+    put_int(b, e, "width_pow2_samples", bx.width_pow2);
+    put_int(b, e, "start_pow2_sample", bx.start_pow2);
+    put_real(b, e, "snr_peak_sample", bx.peak * eta);
+    put_real(b, e, "quantisation_efficiency", eta);
+    put(b, o, "expected_box", e);
+    return XC_OK;
+}
+
+static json_t *pulses_json(jb *b, const xc_synth_params *p, double eta, xc_error *err)
 {
     json_t *a = json_array();
     if (!a)
@@ -152,8 +200,9 @@ static json_t *pulses_json(jb *b, const xc_synth_params *p, double eta)
     const double flow = p->fch1 + (p->nchans - 1) * xc_synth_foff(p);
     for (size_t i = 0; i < p->npulses; i++) {
         const xc_synth_pulse *pl = &p->pulses[i];
+        const double snr = xc_synth_pulse_snr(p, pl);   /* pl->snr, or what a burst's fluence makes */
         json_t *o = json_pack("{s:f, s:f, s:f, s:f}", "t_s", pl->t_s, "dm", pl->dm, "width_ms", pl->width_ms, "snr",
-                              pl->snr);
+                              snr);
         if (!o || json_array_append_new(a, o)) {
             b->bad = 1;
             continue;
@@ -161,13 +210,17 @@ static json_t *pulses_json(jb *b, const xc_synth_params *p, double eta)
         double w = pl->width_ms * 1e-3, wsamp = w / p->tsamp;
         put_int(b, o, "arrival_sample", (int64_t)floor(pl->t_s / p->tsamp));
         put_real(b, o, "width_samples", wsamp);
-        put_real(b, o, "amplitude_per_channel", pl->snr / sqrt((double)p->nchans));
+        put_real(b, o, "amplitude_per_channel", snr / sqrt((double)p->nchans));
         put_real(b, o, "delay_lowest_channel_s", xc_synth_delay(p, pl->dm, flow));
         /* A boxcar matched to W >= 1 samples sums W samples of S/N snr over
          * sqrt(W) noise; a pulse narrower than a sample puts its whole energy,
          * snr*W, into one sample. */
-        put_real(b, o, "expected_boxcar_snr", wsamp >= 1 ? pl->snr * sqrt(wsamp) : pl->snr * wsamp);
-        put(b, o, "expected", expected_json(b, pl->snr, eta, w, p->profile == XC_PROFILE_GAUSSIAN, 0, p->tsamp, 0));
+        put_real(b, o, "expected_boxcar_snr", wsamp >= 1 ? snr * sqrt(wsamp) : snr * wsamp);
+        put(b, o, "expected", expected_json(b, snr, eta, w, p->profile == XC_PROFILE_GAUSSIAN, 0, p->tsamp, 0));
+        if (xc_synth_pulse_is_burst(pl) && burst_json(b, o, p, pl, eta, err)) {
+            json_decref(a);
+            return NULL;
+        }
     }
     return a;
 }
@@ -239,7 +292,14 @@ static json_t *truth_tree(const xc_synth_params *p, const char *path, const char
     put_real(&b, noise, "quantisation_efficiency", eta);
     put(&b, root, "quantised_noise", noise);
     put(&b, root, "pulsar", psr);
-    put(&b, root, "pulses", pulses_json(&b, p, eta));
+    json_t *pls = pulses_json(&b, p, eta, &terr);
+    if (b.bad == 2) {
+        json_decref(pls);
+        json_decref(root);
+        xc_error_set(err, terr.code, "%s: %s", path, terr.msg);
+        return NULL;
+    }
+    put(&b, root, "pulses", pls);
     if (dd) {
         json_t *d = json_object();
         put_str(&b, d, "what", "channel sum at the true DM with the convention's rounded delays (fast path)");

@@ -46,7 +46,6 @@
 #include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
 #include "core/io/xc_filterbank.h"
-#include "synth/xc_truth.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,13 +66,44 @@ extern "C" {
 
 typedef enum { XC_PROFILE_TOPHAT = 0, XC_PROFILE_GAUSSIAN = 1 } xc_synth_profile;
 
-/* One dispersed single pulse (an FRB-like burst). */
+/* One dispersed single pulse, or an FRB burst: the pulse with a fluence, a
+ * scattering tail and a spectral index.  The first four members are the
+ * single pulse of -pulse; the rest default (xc_synth_pulse_init) to a plain
+ * pulse, drawn exactly as before they existed.
+ *
+ * Scattering: each channel's pulse is convolved with the one-sided
+ * exponential exp(-t/tau)/tau, tau(f) = tau_ms (f/tau_ref_mhz)^tau_index at
+ * the channel's centre (a thin screen: tau ~ f^-4, Cordes & Lazio 2002 NE2001;
+ * f^-4.4 for a Kolmogorov spectrum).
+ * Spectral index: channel c's amplitude is scaled by
+ * f_c^alpha / mean_c(f_c^alpha), so the band-averaged flux (and the band-summed
+ * S/N of a dedispersed sample) is what snr or fluence_jyms says whatever alpha.
+ * Fluence: with fluence_jyms > 0, snr is replaced by the radiometer equation
+ * (Cordes & McLaughlin 2003, ApJ 596, 1142, eq. 13; Lorimer & Kramer 2005 eq. A1.21):
+ * a channel's noise is sigma = SEFD / sqrt(npol df tsamp) Jy per sample, so a
+ * peak flux density S_peak = F / W_eq (W_eq the width of the top hat, sigma
+ * sqrt(2 pi) of the Gaussian: the area over the peak) gives
+ *     snr = S_peak / SEFD * sqrt(npol * nchans * |foff| * tsamp),
+ * and a box of width W over the whole unscattered top hat reaches
+ *     S/N = F / SEFD * sqrt(npol * BW / W),  BW = nchans |foff|. */
 typedef struct {
     double t_s;        /* centre of the pulse at the highest channel (fch1), s from the start of sample 0 */
     double dm;         /* pc cm^-3 */
-    double width_ms;   /* full width of the top hat (FWHM of a Gaussian), ms, > 0 */
-    double snr;        /* band-summed S/N of a dedispersed sample at the pulse's peak */
+    double width_ms;   /* intrinsic full width of the top hat (FWHM of a Gaussian), ms, > 0 */
+    double snr;        /* band-summed S/N of a dedispersed sample at the unscattered pulse's peak */
+    double fluence_jyms; /* > 0: band-averaged fluence in Jy ms, which sets snr (params' sefd_jy, npol); 0: snr */
+    double tau_ms;     /* scattering time at tau_ref_mhz, ms (0: none) */
+    double tau_ref_mhz; /* frequency of tau_ms [1000] */
+    double tau_index;  /* tau ~ f^tau_index [-4] */
+    double alpha;      /* spectral index: flux ~ f^alpha [0] */
 } xc_synth_pulse;
+
+#define XC_SYNTH_TAU_REF_MHZ 1000.0
+#define XC_SYNTH_TAU_INDEX (-4.0)
+/* Radiometer defaults: about the Parkes multibeam receiver (Tsys 28 K over a
+ * gain of 0.7 K/Jy, Staveley-Smith et al. 1996) and two polarisations. */
+#define XC_SYNTH_SEFD_JY 40.0
+#define XC_SYNTH_NPOL 2
 
 /* A Keplerian orbit with fake's options and units. */
 typedef struct {
@@ -127,6 +157,9 @@ typedef struct {
     xc_synth_progress_fn progress;    /* may be NULL */
     void *progress_ctx;
     const char *file_label;           /* the name the truth file gives the data (NULL: its path) */
+    /* the radiometer of bursts given by fluence */
+    double sefd_jy;                   /* system equivalent flux density, Jy [40] */
+    int npol;                         /* polarisations summed, 1 or 2 [2] */
 } xc_synth_params;
 
 /* fake's defaults (nchans 128, nbits 4, tsamp 80 us, tobs 10 s, fch1 433.968,
@@ -141,6 +174,20 @@ void xc_synth_params_init_obs(xc_synth_params *p, int nchans, int nbits, double 
 void xc_synth_params_free(xc_synth_params *p);
 /* Deep copy (the pulse list is duplicated).  XC_ENOMEM. */
 xc_status xc_synth_params_copy(xc_synth_params *dst, const xc_synth_params *src, xc_error *err);
+/* A plain pulse at (t_s, dm, width_ms, snr): no fluence, no scattering
+ * (reference 1000 MHz, index -4 when tau_ms is set), flat spectrum. */
+void xc_synth_pulse_init(xc_synth_pulse *pl, double t_s, double dm, double width_ms, double snr);
+/* 1 if the pulse uses a burst member (fluence, scattering or spectral index). */
+int xc_synth_pulse_is_burst(const xc_synth_pulse *pl);
+/* The band-summed S/N of a dedispersed sample at the unscattered peak: snr,
+ * or what the radiometer equation makes of fluence_jyms (see xc_synth_pulse). */
+double xc_synth_pulse_snr(const xc_synth_params *p, const xc_synth_pulse *pl);
+/* Scattering time (s) at frequency f (MHz): 0 when tau_ms is 0. */
+double xc_synth_pulse_tau(const xc_synth_pulse *pl, double f);
+/* mean over channels of (f_c/fch1)^alpha (1 for alpha 0); channel c's
+ * amplitude factor is (f_c/fch1)^alpha / that mean. */
+double xc_synth_pulse_spectral_mean(const xc_synth_params *p, const xc_synth_pulse *pl);
+double xc_synth_pulse_spectral_weight(const xc_synth_params *p, const xc_synth_pulse *pl, int c, double mean);
 /* Appends a copy of *pulse.  XC_ENOMEM. */
 xc_status xc_synth_params_add_pulse(xc_synth_params *p, const xc_synth_pulse *pulse, xc_error *err);
 /* Checks every value.  Messages start with `source` (a file name, or NULL) and
@@ -152,7 +199,8 @@ xc_status xc_synth_params_check(const xc_synth_params *p, const char *source, xc
  *   nchans nbits tsamp_us tobs_s fch1 foff tstart seed convention smear noise
  *   bitorder period_ms width_pct snrpeak dm pdot accn binary bper_h becc
  *   binc_deg bomega_deg bphase bpmass bcmass profile fake_phase
- *   pulses:[{t_s,dm,width_ms,snr}]
+ *   pulses:[{t_s,dm,width_ms,snr,fluence_jyms,tau_ms,tau_ref_mhz,tau_index,alpha}]
+ *   sefd_jy npol
  * Pulses are appended.  An unknown field, a wrong type or a bad value is
  * XC_EINVAL naming the file, the field and the value; an unreadable file
  * XC_EIO; invalid JSON XC_EFORMAT (with line and column). */
@@ -172,6 +220,9 @@ uint64_t xc_synth_nsamp(const xc_synth_params *p);
 double xc_synth_foff(const xc_synth_params *p);
 /* Delay in s of frequency f (MHz) after the top channel fch1 for the given DM. */
 double xc_synth_delay(const xc_synth_params *p, double dm, double f);
+/* The lowest frequency any part of the band reaches (the bottom edge of the
+ * last channel when smearing, its centre otherwise), MHz. */
+double xc_synth_lowest_freq(const xc_synth_params *p);
 /* Default truth name: PATH with a trailing ".fil" or ".dat" replaced by
  * ".truth.json" (appended otherwise).  XC_EINVAL if it does not fit in n bytes. */
 xc_status xc_synth_truth_path(const char *path, char *out, size_t n, xc_error *err);
@@ -198,18 +249,6 @@ xc_status xc_synth_write(const xc_synth_params *p, const char *path, const char 
  * JSON (NULL: `stem`.truth.json) describes the .dat.  XC_EINVAL, XC_EIO, XC_ENOMEM. */
 xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem, const char *truth_path,
                                      const char *cmdline, xc_error *err);
-
-/* The same series in memory, for the study runner: *x gets the *n samples
- * the .dat would hold (malloc'd, the caller frees), *truth what the truth
- * file would say (label: what it names as its file), the struct
- * xc_truth_read would give.  Nothing is written. */
-xc_status xc_synth_dedispersed_series(const xc_synth_params *p, const char *label, float **x, uint64_t *n,
-                                      xc_truth *truth, xc_error *err);
-
-/* The truth of that series without making it: what a dedisperser of the
- * filterbank at the pulsar's DM (one trial, the convention's delays) gives
- * describes the same even count of samples (truth->nsamp_dedispersed). */
-xc_status xc_synth_dedispersed_truth(const xc_synth_params *p, const char *label, xc_truth *t, xc_error *err);
 
 /* Streams the filterbank's data bytes (no header) to `sink` chunk by chunk:
  * what xc_synth_write puts after the header.  The sink returns non-zero to

@@ -1,7 +1,10 @@
 /* The dedispersed fast path: the PRESTO .dat/.inf that dedispersing the
  * synthesized filterbank at its true DM would give, without the filterbank. */
-#include "synth/xc_synth.h"
-#include "synth/synth_internal.h"
+#include "synth/model/xc_synth.h"
+#include "synth/write/xc_synth_dedisp.h"
+#include "synth/signal/synth_signal.h"
+#include "synth/write/synth_truth.h"
+#include "synth/noise/synth_noise.h"
 
 #include <errno.h>
 #include <math.h>
@@ -186,6 +189,15 @@ static xc_status chunk_signal(dd_make *m, const xc_chunk *ck, xc_error *err)
     for (size_t k = 0; k < p->npulses; k++) {
         const xc_synth_pulse *pl = &p->pulses[k];
         const double w = pl->width_ms * 1e-3, amp = pl->snr / sqrt((double)nch);
+        if (xc_synth_pulse_is_burst(pl)) {
+            const double a = xc_synth_pulse_snr(p, pl) / sqrt((double)nch), mean = xc_synth_pulse_spectral_mean(p, pl);
+            for (int c = 0; c < nch; c++) {
+                xc_synth_pulse sh = *pl;
+                sh.t_s -= (double)m->D[c] * ts;
+                xc_signal_burst(p, ck, 0, c, &sh, a * xc_synth_pulse_spectral_weight(p, pl, c, mean));
+            }
+            continue;
+        }
         for (int c = 0; c < nch; c++) {
             if (p->profile == XC_PROFILE_GAUSSIAN) {
                 xc_signal_gauss(p, ck, 0, c, pl->dm, pl->t_s - (double)m->D[c] * ts, w / 2.3548200450309493, amp);

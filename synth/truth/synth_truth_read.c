@@ -1,5 +1,5 @@
-/* The one reader of truth files (synth/synth_truth.c writes them). */
-#include "synth/xc_truth.h"
+/* The one reader of truth files (synth/write/synth_truth.c writes them). */
+#include "synth/truth/xc_truth.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* Synthesizer parameters from a JSON spec (jansson). */
-#include "synth/xc_synth.h"
-#include "synth/synth_internal.h"
+#include "synth/model/xc_synth.h"
+#include "synth/model/synth_params.h"
+#include "synth/model/synth_spec.h"
 
 #include "core/base/xc_spec.h"
 
@@ -9,6 +10,7 @@
 #include <stddef.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,11 +125,17 @@ static const xc_spec_field pulse_fields[] = {
     XC_SPEC_N(xc_synth_pulse, "t_s", 1, t_s, -DBL_MAX, DBL_MAX),
     XC_SPEC_N(xc_synth_pulse, "dm", 1, dm, -DBL_MAX, DBL_MAX),
     XC_SPEC_N(xc_synth_pulse, "width_ms", 1, width_ms, -DBL_MAX, DBL_MAX),
-    XC_SPEC_N(xc_synth_pulse, "snr", 1, snr, -DBL_MAX, DBL_MAX),
+    XC_SPEC_N(xc_synth_pulse, "snr", 0, snr, -DBL_MAX, DBL_MAX),
+    XC_SPEC_N(xc_synth_pulse, "fluence_jyms", 0, fluence_jyms, -DBL_MAX, DBL_MAX),
+    XC_SPEC_N(xc_synth_pulse, "tau_ms", 0, tau_ms, -DBL_MAX, DBL_MAX),
+    XC_SPEC_N(xc_synth_pulse, "tau_ref_mhz", 0, tau_ref_mhz, -DBL_MAX, DBL_MAX),
+    XC_SPEC_N(xc_synth_pulse, "tau_index", 0, tau_index, -DBL_MAX, DBL_MAX),
+    XC_SPEC_N(xc_synth_pulse, "alpha", 0, alpha, -DBL_MAX, DBL_MAX),
     XC_SPEC_END,
 };
 
-/* pulses: each {"t_s", "dm", "width_ms", "snr"}, checked and appended. */
+/* pulses: each {"t_s", "dm", "width_ms"} and "snr" or "fluence_jyms", with
+ * the burst's optional members, checked and appended. */
 static xc_status set_pulses(void *dest, const json_t *v, const char *src, const xc_spec_field *f, xc_error *err)
 {
     (void)f;
@@ -135,9 +143,16 @@ static xc_status set_pulses(void *dest, const json_t *v, const char *src, const 
     for (size_t i = 0; i < json_array_size(v); i++) {
         char where[64];
         snprintf(where, sizeof where, "pulses[%zu]", i);
-        xc_synth_pulse pl = {0, 0, 0, 0};
+        xc_synth_pulse pl;
+        xc_synth_pulse_init(&pl, 0, 0, 0, NAN);
         xc_status st;
-        if ((st = xc_spec_read(json_array_get(v, i), src, where, pulse_fields, &pl, err)) ||
+        if ((st = xc_spec_read(json_array_get(v, i), src, where, pulse_fields, &pl, err)))
+            return st;
+        if (isnan(pl.snr) && !(pl.fluence_jyms > 0))
+            return xc_error_set(err, XC_EINVAL, "%s: %s: needs \"snr\" or a \"fluence_jyms\" > 0", src, where);
+        if (isnan(pl.snr))
+            pl.snr = 0;
+        if (
             (st = xc_synth_check_pulse(src, i, &pl, err)) || (st = xc_synth_params_add_pulse(p, &pl, err)))
             return st;
     }
@@ -162,7 +177,9 @@ static const numfield NF_TSAMP = {1e-6, xc_synth_check_tsamp, NULL, NULL},
                       NF_BPER = {1, NULL, xc_synth_check_positive, "-bper"},
                       NF_BPMASS = {1, NULL, xc_synth_check_positive, "-bpmass"},
                       NF_BCMASS = {1, NULL, xc_synth_check_positive, "-bcmass"};
-static const intfield IF_NCHANS = {xc_synth_check_nchans}, IF_NBITS = {xc_synth_check_nbits};
+static const numfield NF_SEFD = {1, NULL, xc_synth_check_positive, "-sefd"};
+static const intfield IF_NCHANS = {xc_synth_check_nchans}, IF_NBITS = {xc_synth_check_nbits},
+                      IF_NPOL = {xc_synth_check_npol};
 static const char *const BITORDERS[2] = {"lsb", "msb"}, *const PROFILES[2] = {"tophat", "gaussian"};
 
 #define P xc_synth_params
@@ -203,6 +220,8 @@ static const xc_spec_field synth_fields[] = {
     OWN("profile", XC_SPEC_STRING, set_either, PROFILES),
     XC_SPEC_B(P, "fake_phase", 0, fake_phase),
     OWN("pulses", XC_SPEC_LIST, set_pulses, NULL),
+    NUM("sefd_jy", sefd_jy, NF_SEFD),
+    INT("npol", npol, IF_NPOL),
     XC_SPEC_END,
 };
 #undef P
@@ -257,7 +276,7 @@ json_t *xc_synth_seed_json(uint64_t seed)
 json_t *xc_synth_params_to_json(const xc_synth_params *p)
 {
     json_t *o = json_object(), *pls = json_array();
-    int bad = !o || !pls;
+    int bad = !o || !pls, bursts = 0;
 #define PUT(k, v) (bad |= json_object_set_new(o, (k), (v)) != 0)
     PUT("nchans", json_integer(p->nchans));
     PUT("nbits", json_integer(p->nbits));
@@ -291,7 +310,20 @@ json_t *xc_synth_params_to_json(const xc_synth_params *p)
         const xc_synth_pulse *pl = &p->pulses[i];
         json_t *x = json_pack("{s:f, s:f, s:f, s:f}", "t_s", pl->t_s, "dm", pl->dm, "width_ms", pl->width_ms, "snr",
                               pl->snr);
+        /* a burst's members only where it has them: a plain pulse reads as before */
+        if (x && xc_synth_pulse_is_burst(pl)) {
+            bursts = 1;
+            bad |= json_object_set_new(x, "fluence_jyms", json_real(pl->fluence_jyms)) != 0;
+            bad |= json_object_set_new(x, "tau_ms", json_real(pl->tau_ms)) != 0;
+            bad |= json_object_set_new(x, "tau_ref_mhz", json_real(pl->tau_ref_mhz)) != 0;
+            bad |= json_object_set_new(x, "tau_index", json_real(pl->tau_index)) != 0;
+            bad |= json_object_set_new(x, "alpha", json_real(pl->alpha)) != 0;
+        }
         bad |= !x || json_array_append_new(pls, x) != 0;
+    }
+    if (bursts) {
+        PUT("sefd_jy", json_real(p->sefd_jy));
+        PUT("npol", json_integer(p->npol));
     }
     if (pls) {
         PUT("pulses", pls);

@@ -1,7 +1,8 @@
 /* The synthesizer's main loop: chunks of spectra -> noise + pulses -> levels -> bytes. */
 #include "core/base/xc_nbits.h"
-#include "synth/xc_synth.h"
-#include "synth/synth_internal.h"
+#include "synth/model/xc_synth.h"
+#include "synth/signal/synth_signal.h"
+#include "synth/write/synth_truth.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,9 @@
 /* Pulses into a chunk of spectra: the pulsar from its timing model, single
- * pulses, dispersion with exact intra-channel smearing, integration over samples. */
-#include "synth/synth_internal.h"
+ * pulses and scattered bursts, dispersion with exact intra-channel smearing,
+ * integration over samples. */
+#include "synth/signal/synth_signal.h"
 
+#include <gsl/gsl_sf_erf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +130,110 @@ void xc_signal_gauss(const xc_synth_params *p, const xc_chunk *ck, int col, int 
             if (f > 0)
                 ck->x[(size_t)(i - ck->first) * (size_t)ck->nchans + (size_t)col] += (float)(amp / nsub * f / ts);
         }
+    }
+}
+
+/* ---- scattering ---------------------------------------------------------------------
+ * A thin screen's pulse broadening: the pulse convolved with exp(-t/tau)/tau
+ * for t >= 0.  A unit step so broadened is r(u) = 1 - exp(-u/tau) for u > 0;
+ * its integrals R1(u) = u - tau (1 - e^{-u/tau}) and
+ * R2(u) = u^2/2 - tau u + tau^2 (1 - e^{-u/tau}) give a top hat's sample
+ * integral in closed form, and R2's difference over a delay span s the
+ * intra-channel smearing of a slice whose delay is linear in frequency.  A
+ * Gaussian so broadened is the exponentially modified Gaussian, whose CDF is
+ * Phi(u/sig) - exp(-u/tau + sig^2/2tau^2) Phi(u/sig - sig/tau); each slice is
+ * taken at its mean delay.  Series near u = 0 avoid the cancellation of
+ * the closed forms (their next terms are below 1e-16 relative at x < 1e-3). */
+#define SCATTER_EXTENT 20.0   /* scattering times kept after a pulse: e^-20 = 2e-9 */
+
+static double scat_r1(double u, double tau)
+{
+    if (u <= 0)
+        return 0;
+    double x = u / tau;
+    if (x < 1e-3)
+        return tau * x * x * (0.5 - x / 6 + x * x / 24 - x * x * x / 120);
+    return u + tau * expm1(-x);
+}
+
+static double scat_r2(double u, double tau)
+{
+    if (u <= 0)
+        return 0;
+    double x = u / tau;
+    if (x < 1e-3)
+        return tau * tau * x * x * x * (1.0 / 6 - x / 24 + x * x / 120 - x * x * x / 720);
+    return u * (0.5 * u - tau) - tau * tau * expm1(-x);
+}
+
+/* Integral up to u of a unit step broadened by tau and averaged over delays [0, s]. */
+static double scat_step(double u, double tau, double s)
+{
+    return s > 1e-12 ? (scat_r2(u, tau) - scat_r2(u - s, tau)) / s : scat_r1(u, tau);
+}
+
+/* The EMG's CDF at u (unit area), the second term in a form that neither
+ * overflows nor loses precision when sig/tau is large (Phi(-x) = phi(x)/h(x),
+ * h the hazard function, and the exponents then add to -u^2/2sig^2). */
+static double emg_cdf(double u, double sig, double tau)
+{
+    double phi = 0.5 * erfc(-u / sig / M_SQRT2), x = sig / tau - u / sig, tail;
+    if (x > 0)
+        tail = exp(-0.5 * u * u / (sig * sig)) / (2.5066282746310002 * gsl_sf_hazard(x));
+    else
+        tail = exp(-u / tau + 0.5 * sig * sig / (tau * tau)) * 0.5 * erfc(x / M_SQRT2);
+    return phi - tail;
+}
+
+void xc_signal_scattered(const xc_synth_params *p, const xc_chunk *ck, int col, int c, const xc_synth_pulse *pl,
+                         double amp)
+{
+    const double ts = ck->tsamp, bw = fabs(p->foff), fc = p->fch1 - c * bw;
+    const double tau = xc_synth_pulse_tau(pl, fc), w = pl->width_ms * 1e-3;
+    const int gauss = p->profile == XC_PROFILE_GAUSSIAN, nsub = p->smear && pl->dm > 0 ? XC_SYNTH_NSUB : 1;
+    const double sig = w / FWHM_PER_SIGMA, ext = gauss ? GAUSS_EXTENT * sig : 0.5 * w;
+    const double lo = (double)ck->first, hi = (double)(ck->first + ck->n) - 1;
+    for (int k = 0; k < nsub; k++) {
+        double d = xc_synth_delay(p, pl->dm, nsub == 1 ? fc : fc + bw * (0.5 - (double)k / nsub));
+        double s = nsub == 1 ? 0 : xc_synth_delay(p, pl->dm, fc + bw * (0.5 - (double)(k + 1) / nsub)) - d;
+        double ia = floor((pl->t_s - ext + d) / ts) - 1;
+        double ib = floor((pl->t_s + ext + d + s + SCATTER_EXTENT * tau) / ts) + 1;
+        if (ib < lo || ia > hi)
+            continue;
+        uint64_t i0 = (uint64_t)(ia > lo ? ia : lo), i1 = (uint64_t)(ib < hi ? ib : hi);
+        const double x0 = pl->t_s - 0.5 * w + d, x1 = pl->t_s + 0.5 * w + d, cen = pl->t_s + d + 0.5 * s;
+        for (uint64_t i = i0; i <= i1; i++) {
+            double t0 = (double)i * ts, t1 = (double)(i + 1) * ts, f;
+            if (gauss)
+                f = sig * 2.5066282746310002 * (emg_cdf(t1 - cen, sig, tau) - emg_cdf(t0 - cen, sig, tau));
+            else
+                f = (scat_step(t1 - x0, tau, s) - scat_step(t0 - x0, tau, s)) -
+                    (scat_step(t1 - x1, tau, s) - scat_step(t0 - x1, tau, s));
+            if (f > 0)
+                ck->x[(size_t)(i - ck->first) * (size_t)ck->nchans + (size_t)col] += (float)(amp / nsub * f / ts);
+        }
+    }
+}
+
+double xc_signal_burst_tail(const xc_synth_params *p, const xc_synth_pulse *pl)
+{
+    double t = fmax(xc_synth_pulse_tau(pl, p->fch1), xc_synth_pulse_tau(pl, xc_synth_lowest_freq(p)));
+    return SCATTER_EXTENT * t;
+}
+
+/* One burst into channel c's column col (amp per channel before the spectral weight). */
+void xc_signal_burst(const xc_synth_params *p, const xc_chunk *ck, int col, int c, const xc_synth_pulse *pl,
+                     double amp)
+{
+    const double w = pl->width_ms * 1e-3;
+    if (pl->tau_ms > 0) {
+        xc_signal_scattered(p, ck, col, c, pl, amp);
+    } else if (p->profile == XC_PROFILE_GAUSSIAN) {
+        xc_signal_gauss(p, ck, col, c, pl->dm, pl->t_s, w / FWHM_PER_SIGMA, amp);
+    } else {
+        xc_chgeo g;
+        xc_chgeo_set(&g, p, c, pl->dm);
+        xc_signal_tophat(ck, col, &g, pl->t_s - 0.5 * w, pl->t_s + 0.5 * w, amp);
     }
 }
 
@@ -317,8 +423,18 @@ xc_status xc_signal_add(xc_signal *s, const xc_chunk *ck, int nthreads, xc_error
          * negative) to its bottom edge. */
         const double dlo = xc_synth_delay(p, pl->dm, p->fch1 + 0.5 * fabs(p->foff));
         const double dhi = xc_synth_delay(p, pl->dm, xc_synth_lowest_freq(p));
-        if (pl->t_s + ext + dhi < T0 - 2 * ts || pl->t_s - ext + dlo > T1 + 2 * ts)
+        const int burst = xc_synth_pulse_is_burst(pl);
+        const double tail = burst ? xc_signal_burst_tail(p, pl) : 0.0;
+        if (pl->t_s + ext + dhi + tail < T0 - 2 * ts || pl->t_s - ext + dlo > T1 + 2 * ts)
             continue;
+        if (burst) {
+            const double amp = xc_synth_pulse_snr(p, pl) / sqrt((double)p->nchans);
+            const double mean = xc_synth_pulse_spectral_mean(p, pl);
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 4) if (nthreads > 1)
+            for (int c = 0; c < p->nchans; c++)
+                xc_signal_burst(p, ck, c, c, pl, amp * xc_synth_pulse_spectral_weight(p, pl, c, mean));
+            continue;
+        }
         const double amp = pl->snr / sqrt((double)p->nchans);
 #pragma omp parallel for num_threads(nthreads) schedule(dynamic, 4) if (nthreads > 1)
         for (int c = 0; c < p->nchans; c++) {

@@ -22,7 +22,7 @@
 #define XC_ORBIT_H
 
 #include "core/base/xc_error.h"
-#include "synth/xc_synth.h"
+#include "synth/model/xc_synth.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,9 @@
 /* Populations of synthetic pulsars: spec, draws, files, checkpoints, manifest. */
-#include "synth/xc_population.h"
-#include "synth/xc_truth.h"
-#include "synth/synth_internal.h"
+#include "synth/population/xc_population.h"
+#include "synth/truth/xc_truth.h"
+#include "synth/model/synth_params.h"
+#include "synth/model/synth_spec.h"
+#include "synth/noise/synth_noise.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -77,7 +79,7 @@ static xc_status apply_overrides(json_t *root, const json_t *ofixed, const json_
 
 /* The spec's fields: comments, the fixed synth fields and the draws. */
 typedef struct {
-    const json_t *fixed, *draw;
+    const json_t *fixed, *draw, *frb;
 } pop_top;
 
 static const xc_spec_field pop_fields[] = {
@@ -86,6 +88,7 @@ static const xc_spec_field pop_fields[] = {
     XC_SPEC_IGNORED("notes"),
     XC_SPEC_O(pop_top, "fixed", 1, fixed, NULL),
     XC_SPEC_O(pop_top, "draw", 1, draw, NULL),
+    XC_SPEC_O(pop_top, "frb", 0, frb, NULL),
     XC_SPEC_END,
 };
 
@@ -120,8 +123,9 @@ xc_status xc_popspec_load_override(xc_popspec *s, const char *path, const struct
         json_decref(root);
         return st;
     }
-    pop_top top = {NULL, NULL};
-    if ((st = xc_spec_read(root, path, "", pop_fields, &top, err)))
+    pop_top top = {NULL, NULL, NULL};
+    if ((st = xc_spec_read(root, path, "", pop_fields, &top, err)) ||
+        (top.frb && (st = xc_frbdraw_read(&s->frb, top.frb, path, err))))
         goto done;
     const json_t *fixed = top.fixed, *draw = top.draw;
     xc_synth_params p;
@@ -234,6 +238,8 @@ xc_status xc_popspec_pulsar(const xc_popspec *s, uint64_t seed, uint64_t i, xc_s
         xc_synth_params_init(p);
         xc_status st = xc_synth_params_from_json(p, o, src, &last);
         json_decref(o);
+        if (!st && s->frb.on)
+            st = xc_frbdraw_add(&s->frb, seed, i, a, p, &last);
         if (!st)
             st = xc_synth_params_check(p, src, &last);
         if (!st) {

@@ -1,0 +1,17 @@
+/* synth_noise.h: the noise generator's streams, shared by the synth sources (not installed API). */
+#ifndef XC_SYNTH_NOISE_H
+#define XC_SYNTH_NOISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Philox counter word 3: independent streams drawn from one seed. */
+enum { XC_STREAM_NOISE = 0, XC_STREAM_DEDISP = 1, XC_STREAM_DRAW = 2, XC_STREAM_SEED = 3 };
+
+/* Four uniform 32-bit words of stream `stream` at counter (a, b, c). */
+void xc_synth_words(uint64_t seed, uint32_t stream, uint64_t a, uint32_t c, uint32_t out[4]);
+/* N(0,1) values of stream `stream`: the same generator as the noise. */
+void xc_synth_gauss_stream(uint64_t seed, uint32_t stream, uint64_t sample, uint32_t first_block,
+                           size_t nblocks, float *out);
+
+#endif

@@ -1,0 +1,78 @@
+/* synth_signal.h: the signal generator, a chunk of spectra at a time (not installed API). */
+#ifndef XC_SYNTH_SIGNAL_H
+#define XC_SYNTH_SIGNAL_H
+
+#include "synth/model/xc_orbit.h"
+#include "synth/model/xc_synth.h"
+
+/* A channel's dispersion for constant K = kdm*DM: the delay of its top edge
+ * (its centre without smearing) after fch1, the span of delays across it, and
+ * what the ramp integral G needs. */
+typedef struct {
+    double dmin, S;
+    double K, fhi, fhi2, df, dbar;
+    double inv_df, fhi2_k, kf3;   /* 1/df, fhi^2/K, K/fhi^3 */
+} xc_chgeo;
+
+void xc_chgeo_set(xc_chgeo *g, const xc_synth_params *p, int c, double dm);
+/* G(u) = (1/df) integral over the channel of max(u - (D(f) - dmin), 0) df: the
+ * integral of the channel's response to a step that starts at its top edge. */
+double xc_chgeo_ramp(const xc_chgeo *g, double u);
+
+/* One chunk of spectra [first, first+n) held as floats, channel fastest. */
+typedef struct {
+    float *x;
+    uint64_t first;
+    size_t n;
+    int nchans;
+    double tsamp;
+} xc_chunk;
+
+/* Adds amp times the sample average of a top hat [ta, tb) (times at fch1) seen
+ * through channel geometry g to column c of the chunk. */
+void xc_signal_tophat(const xc_chunk *ck, int c, const xc_chgeo *g, double ta, double tb, double amp);
+/* Adds a Gaussian of peak amp, centre tc and sigma sig (at fch1) as channel c
+ * sees it at this dm to column col, the channel cut into slices whose delay is
+ * linear in frequency. */
+void xc_signal_gauss(const xc_synth_params *p, const xc_chunk *ck, int col, int c, double dm, double tc, double sig,
+                     double amp);
+
+/* Adds burst pl scattered (tau_ms > 0) as channel c sees it to column col:
+ * its profile convolved with exp(-t/tau(f_c))/tau(f_c), each of the
+ * channel's slices (delay linear in frequency) integrated over each sample. */
+void xc_signal_scattered(const xc_synth_params *p, const xc_chunk *ck, int col, int c, const xc_synth_pulse *pl,
+                         double amp);
+/* Adds burst pl, peak amplitude amp (noise sigmas, the spectral weight
+ * included), as channel c sees it to column col: scattered, or as a plain
+ * pulse when tau_ms is 0. */
+void xc_signal_burst(const xc_synth_params *p, const xc_chunk *ck, int col, int c, const xc_synth_pulse *pl,
+                     double amp);
+/* How long after its unscattered end a burst's tail is drawn (s). */
+double xc_signal_burst_tail(const xc_synth_params *p, const xc_synth_pulse *pl);
+
+/* The signal generator's state over a whole file (sequential across chunks). */
+typedef struct {
+    const xc_synth_params *p;
+    int has_psr;
+    xc_timing tm;
+    double dc;               /* duty cycle */
+    double amp;              /* per-channel peak amplitude of the pulsar */
+    xc_chgeo *geo;           /* [nchans] at the pulsar's DM */
+    double dlo, dhi;         /* earliest and latest delay over the band (pulsar DM) */
+    double (*ev)[2];         /* pulses of the current chunk: top hat edges, or Gaussian centre and sigma */
+    size_t nev, evcap;
+    /* -fake_phase state, carried from chunk to chunk as fake's loop does */
+    double *shift;           /* [nchans], fake's dmdelay(fch1, f_c, DM) */
+    double fk_time, fk_period, fk_plst, fk_rising, fk_trailing;
+    float fk_amp;
+} xc_signal;
+
+xc_status xc_signal_init(xc_signal *s, const xc_synth_params *p, xc_error *err);
+void xc_signal_free(xc_signal *s);
+/* Adds the pulsar and the single pulses to the chunk (threads split channels). */
+xc_status xc_signal_add(xc_signal *s, const xc_chunk *ck, int nthreads, xc_error *err);
+/* Fills s->ev with the pulsar's pulses whose arrival at fch1 lies in [ta, tb]
+ * (edges of each pulse inclusive).  XC_ENOMEM. */
+xc_status xc_signal_pulses_between(xc_signal *s, double ta, double tb, xc_error *err);
+
+#endif
