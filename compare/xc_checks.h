@@ -23,6 +23,7 @@
 #include "compare/xc_compare.h"
 #include "compare/xc_recover.h"
 #include "core/search/xc_cands.h"
+#include "core/sp/xc_spcands.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
@@ -143,6 +144,22 @@ void xc_pulse_truth_init(xc_pulse_truth *t, size_t index, double t_s, double dm,
  * observed is the found DM, expected the true one.  XC_ENOMEM. */
 xc_status xc_check_pulse(xc_checks *l, const char *obs, const char *impl, const xc_plane *pl,
                          const xc_dmplan *plan, double tsamp, const xc_pulse_truth *t, xc_error *err);
+
+/* ---- the single-pulse search (compare/check_sp.c) ------------------------- */
+
+/* "single-pulse search: pulse N": the brightest candidate of c whose box
+ * centre ((sample + width/2) tsamp) is within t->window_s of t->t_s and whose
+ * DM is within t->dm_steps of the plan's step at its trial must have an S/N
+ * within t->snr_rtol of t->snr_expected.  observed is its DM, expected the
+ * true one.  XC_ENOMEM. */
+xc_status xc_check_sp_pulse(xc_checks *l, const char *obs, const char *impl, const xc_spcandlist *c,
+                            const xc_dmplan *plan, const xc_pulse_truth *t, xc_error *err);
+/* "single-pulse candidates vs reference": a and ref, both sorted
+ * (xc_spcandlist_sort), hold the same clusters in the same order (sample,
+ * width, DM trial, members) with S/N within rtol relative.  observed is the
+ * count that differ (plus the difference in length), expected 0. */
+xc_status xc_check_sp_same(xc_checks *l, const char *obs, const char *impl, const xc_spcandlist *a,
+                           const xc_spcandlist *ref, double rtol, xc_error *err);
 
 /* ---- periodic lines (compare/check_line.c) --------------------------------- */
 

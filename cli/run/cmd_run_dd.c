@@ -211,8 +211,10 @@ void run_synthetic(runctx *c, const xc_rs_synthetic *ob)
         xc_vd_emit(&c->vd);
         plot_snr_curves(c, obs, runs, n, &plan, &t);
     }
-    if (n > 0)
+    if (n > 0) {
+        run_singlepulse(c, obs, &runs[0], &sp);
         plot_plane(c, obs, &runs[0], 0);
+    }
     free_runs(runs, n);
     xc_dmplan_free(&plan);
     xc_synth_params_free(&sp);

@@ -20,6 +20,7 @@
 #include "core/dedisp/run/xc_planefile.h"
 #include "core/search/xc_psearch.h"
 #include "reports/xc_report.h"
+#include "synth/model/xc_synth.h"
 
 typedef struct {
     xc_vd vd;                  /* the rows, the report, the first error that is no verdict */
@@ -73,6 +74,10 @@ void run_skip_text(runctx *c, const char *obs, const char *what, const char *nam
 /* cmd_run_dd.c */
 void run_synthetic(runctx *c, const xc_rs_synthetic *ob);
 void run_real(runctx *c, const xc_rs_real *ob);
+/* cmd_run_sp.c: every single-pulse searcher on the reference plane ref of
+ * a synthetic observation: sp's pulses found, lists equal to the reference
+ * searcher's. */
+void run_singlepulse(runctx *c, const char *obs, const planerun *ref, const xc_synth_params *sp);
 /* cmd_run_presto.c: the real file's PRESTO prepsubband series (ob->ps_root)
  * against every subband dedisperser, bit for bit. */
 void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil);

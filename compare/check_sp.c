@@ -1,0 +1,82 @@
+/* The single-pulse search's checks of xc_checks.h: injected pulses found in
+ * the candidate list, and every searcher's list against the reference's. */
+#include "compare/xc_checks.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* The plan's DM step at trial j (plan order): to the next trial, or from the
+ * previous one for the last; the range's step for a range of one trial. */
+static double step_at(const xc_dmplan *plan, int32_t j)
+{
+    for (int k = 0; k < plan->nranges; k++) {
+        const xc_dmrange *r = &plan->r[k];
+        if (j < (int32_t)r->ndm) {
+            if (r->ndm < 2)
+                return r->step;
+            return j + 1 < (int32_t)r->ndm ? r->dms[j + 1] - r->dms[j] : r->dms[j] - r->dms[j - 1];
+        }
+        j -= (int32_t)r->ndm;
+    }
+    return 0.0;
+}
+
+xc_status xc_check_sp_pulse(xc_checks *l, const char *obs, const char *impl, const xc_spcandlist *c,
+                            const xc_dmplan *plan, const xc_pulse_truth *t, xc_error *err)
+{
+    char check[200], bound[256];
+    snprintf(check, sizeof check, "single-pulse search: pulse %zu (DM %g at %.3f s)", t->index, t->dm, t->t_s);
+    /* the brightest candidate whose box centre is within the window and
+     * whose DM is within dm_steps of the truth's, at the candidate's step */
+    const xc_spcand *best = NULL;
+    double best_step = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const xc_spcand *x = &c->c[i];
+        double centre = ((double)x->sample + 0.5 * x->width) * c->tsamp, step = step_at(plan, x->dm_index);
+        /* 1e-9: DM values parsed from text sit a rounding error off the step */
+        if (fabs(centre - t->t_s) <= t->window_s && fabs(x->dm - t->dm) <= t->dm_steps * step * (1 + 1e-9) &&
+            (!best || x->snr > best->snr)) {
+            best = x;
+            best_step = step;
+        }
+    }
+    snprintf(bound, sizeof bound, "a cluster within %g DM step(s) and %.4g s (box centre), S/N within %g%% of %.1f",
+             t->dm_steps, t->window_s, 100 * t->snr_rtol, t->snr_expected);
+    if (!best)
+        return xc_checks_addf(l, obs, impl, check, XC_CHECK_FAIL, NAN, t->dm, bound, err,
+                              "no candidate near the pulse (%zu candidates)", c->n);
+    double rel = fabs(best->snr - t->snr_expected) / t->snr_expected;
+    return xc_checks_addf(l, obs, impl, check, rel <= t->snr_rtol ? XC_CHECK_PASS : XC_CHECK_FAIL, best->dm, t->dm,
+                          bound, err, "DM %.3f (step %.3g), centre %.4f s, width %d, S/N %.2f (%.1f%% from %.1f)",
+                          best->dm, best_step, ((double)best->sample + 0.5 * best->width) * c->tsamp, best->width,
+                          best->snr, 100 * rel, t->snr_expected);
+}
+
+xc_status xc_check_sp_same(xc_checks *l, const char *obs, const char *impl, const xc_spcandlist *a,
+                           const xc_spcandlist *ref, double rtol, xc_error *err)
+{
+    char bound[200];
+    snprintf(bound, sizeof bound, "the same clusters (sample, width, DM trial, members), S/N within %g relative",
+             rtol);
+    size_t bad = a->n > ref->n ? a->n - ref->n : ref->n - a->n, first = (size_t)-1;
+    for (size_t i = 0; i < a->n && i < ref->n; i++) {
+        const xc_spcand *x = &a->c[i], *y = &ref->c[i];
+        if (x->sample != y->sample || x->width != y->width || x->dm_index != y->dm_index ||
+            x->members != y->members || !(fabs(x->snr - y->snr) <= rtol * fabs(y->snr))) {
+            bad++;
+            if (first == (size_t)-1)
+                first = i;
+        }
+    }
+    if (!bad)
+        return xc_checks_addf(l, obs, impl, "single-pulse candidates vs reference", XC_CHECK_PASS, 0, 0, bound, err,
+                              "%zu candidates, all equal", ref->n);
+    if (first == (size_t)-1)
+        return xc_checks_addf(l, obs, impl, "single-pulse candidates vs reference", XC_CHECK_FAIL, (double)bad, 0,
+                              bound, err, "%zu candidates, the reference %zu", a->n, ref->n);
+    const xc_spcand *x = &a->c[first], *y = &ref->c[first];
+    return xc_checks_addf(l, obs, impl, "single-pulse candidates vs reference", XC_CHECK_FAIL, (double)bad, 0, bound,
+                          err, "%zu of %zu differ; first #%zu: sample %lld width %d trial %d S/N %.6f, the reference "
+                          "%lld %d %d %.6f", bad, ref->n, first, (long long)x->sample, x->width, x->dm_index, x->snr,
+                          (long long)y->sample, y->width, y->dm_index, y->snr);
+}
