@@ -11,6 +11,7 @@
 #include "cli/cmd_run.h"
 #include "core/base/xc_fs.h"
 #include "core/io/xc_fft.h"
+#include "core/io/xc_presto.h"
 #include "core/base/xc_progress.h"
 #include "synth/xc_synth.h"
 
@@ -150,6 +151,30 @@ int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t 
     return 0;
 }
 
+void run_known(runctx *c, const char *obs, const char *fftpath, const xc_known *k, size_t nk, const searchrun *runs,
+               int n)
+{
+    if (!nk)
+        return;
+    /* the DM the series was dedispersed at: the .inf beside the .fft */
+    double dm = NAN;
+    char inf[4600];
+    size_t len = strlen(fftpath);
+    xc_inf h;
+    xc_error e;
+    if (len > 4 && !strcmp(fftpath + len - 4, ".fft")) {
+        xc_fmt(inf, sizeof inf, "%.*s.inf", (int)(len - 4), fftpath);
+        if (!xc_inf_read(&h, inf, &e))
+            dm = h.dm;
+    }
+    for (size_t j = 0; j < nk; j++)
+        for (int i = 0; i < n; i++)
+            xc_vd_note(&c->vd, xc_check_known(&c->vd.rows, obs, runs[i].impl->name, &runs[i].cands, &k[j],
+                                              i == 0 ? dm : NAN, &e),
+                       &e);
+    xc_vd_emit(&c->vd);
+}
+
 void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
 {
     const char *obs = run_begin(c, ob->name);
@@ -175,6 +200,7 @@ void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
     if (truthp[0])
         check_truth(c, obs, truthp, sp.T, runs, n);
     xc_vd_emit(&c->vd);
+    run_known(c, obs, path, ob->known, ob->nknown, runs, n);
     plot_cands(c, obs, runs, n);
     run_searches_free(runs, n);
     xc_spectrum_free(&sp);
