@@ -7,9 +7,12 @@
 # mutant of an implementation is also judged as a user judges a kernel:
 # `crosscheck gate` (an unmodified crosscheck judging the mutated program
 # through -cmd, and the mutated program's own gate -impl with its
-# pure-noise comparison).  Writes OUT/mutants.txt (the table) and
+# pure-noise comparison, which for a bug in a reference judges the cpu
+# implementation against the mutated reference).  Writes OUT/mutants.txt (the table) and
 # OUT/mutants.json; exits 0 only when every mutant applied, built and was
-# caught by its tests and, for implementations, by the gate.  Not part of
+# caught by its tests and, for implementations, by the gate.  The tests of a
+# mutant run in the list's order until one fails (the table names it); the
+# gate runs -impl first and -cmd only when -impl passes.  Not part of
 # `make test` (minutes): `make mutants`.
 #
 #   sh scripts/mutants.sh [-j N] [-o DIR] [-check] [NAME...]
@@ -103,9 +106,11 @@ gate_cmd() {
               "'$2' accel -i {fft} -impl $impl -zmax {zmax} -numharm {numharm} -o {out}.csv" ;;
     esac
 }
-# the mutated program's own gate of its implementation IMPL
+# the mutated program's own gate of its implementation IMPL, or of the
+# cpu one when IMPL is the reference (then the judge is the mutant)
 gate_impl() {
     impl=${1#*:}
+    [ "$impl" = reference ] && impl=cpu
     case "$1" in
     dd:*) "$2" gate dedisperse -impl "$impl" -tier quick -quiet ;;
     ps:*) "$2" gate search -family pulscan -impl "$impl" -tier quick -quiet ;;
@@ -125,33 +130,39 @@ EOF
     t0=$(date +%s)
     cp -p "$d/$file" "$d/$file.orig"
     sed -i -e "$expr" "$d/$file"
-    status=caught caught_by="" missed_by="" gate_cmd_rc=- gate_impl_rc=- gate_res=n/a
+    status=caught caught_by="" missed_by="" skipped="" gate_cmd_rc=- gate_impl_rc=- gate_res=n/a
     if cmp -s "$d/$file" "$d/$file.orig"; then
         status=stale
     else
         diff -u "$d/$file.orig" "$d/$file" >> "$log"
-        targets="bin/crosscheck"
-        for t in $tests; do targets="$targets bin/tests/${t%%:*}"; done
-        if ! make -C "$d" --no-print-directory -s -j1 $targets >> "$log" 2>&1; then
+        # the program first, then each test as it is needed: the tests run
+        # in the list's order and the first that fails catches the mutant
+        if ! make -C "$d" --no-print-directory -s -j1 bin/crosscheck >> "$log" 2>&1; then
             status=build-failed
         else
             for t in $tests; do
                 prog=${t%%:*}; only=""
                 [ "$prog" != "$t" ] && only=${t#*:}
+                if [ -n "$caught_by" ]; then skipped="$skipped $t"; continue; fi
                 echo "== $t" >> "$log"
+                if ! make -C "$d" --no-print-directory -s -j1 "bin/tests/$prog" >> "$log" 2>&1; then
+                    status=build-failed; break
+                fi
                 (cd "$d" && XC_BIN="$d/bin/crosscheck" XC_TEST_ONLY="$only" timeout "$TLIM" "bin/tests/$prog") \
                     >> "$log" 2>&1
-                if [ $? -ne 0 ]; then caught_by="$caught_by $t"; else missed_by="$missed_by $t"; fi
+                if [ $? -ne 0 ]; then caught_by="$t"; else missed_by="$missed_by $t"; fi
             done
-            [ -z "$caught_by" ] && status=missed
-            if [ "$gate" != "-" ]; then
-                echo "== gate -cmd $gate" >> "$log"
-                (cd "$WORK" && gate_cmd "$gate" "$d/bin/crosscheck") >> "$log" 2>&1
-                gate_cmd_rc=$?
-                if [ "${gate#*:}" != reference ]; then
-                    echo "== gate -impl $gate" >> "$log"
-                    (cd "$WORK" && gate_impl "$gate" "$d/bin/crosscheck") >> "$log" 2>&1
-                    gate_impl_rc=$?
+            [ "$status" = caught ] && [ -z "$caught_by" ] && status=missed
+            if [ "$status" != build-failed ] && [ "$gate" != "-" ]; then
+                # the program's own gate first (it has the pure-noise
+                # comparison); the unmodified judge through -cmd when it passes
+                echo "== gate -impl $gate" >> "$log"
+                (cd "$WORK" && gate_impl "$gate" "$d/bin/crosscheck") >> "$log" 2>&1
+                gate_impl_rc=$?
+                if [ "$gate_impl_rc" != 1 ]; then
+                    echo "== gate -cmd $gate" >> "$log"
+                    (cd "$WORK" && gate_cmd "$gate" "$d/bin/crosscheck") >> "$log" 2>&1
+                    gate_cmd_rc=$?
                 fi
                 if [ "$gate_cmd_rc" = 1 ] || [ "$gate_impl_rc" = 1 ]; then gate_res=caught; else gate_res=missed; fi
             fi
@@ -161,7 +172,7 @@ EOF
     touch "$d/$file"    # newer than the mutant's objects: the next build redoes them
     secs=$(( $(date +%s) - t0 ))
     printf '%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$name" "$area" "$file" "$status" \
-        "$(echo $caught_by)" "$(echo $missed_by)" "$gate" "$gate_res" "$gate_cmd_rc/$gate_impl_rc" "$secs" > "$res"
+        "$(echo $caught_by)" "$(echo $missed_by)" "$gate" "$gate_res" "impl $gate_impl_rc, cmd $gate_cmd_rc" "$secs" > "$res"
     printf '%-28s %-12s tests: %-12s gate: %-7s %4ss %s\n' "$name" "$area" "$status" "$gate_res" "$secs" \
         "$(echo $caught_by)"
 }
@@ -191,7 +202,7 @@ TXT="$OUT/mutants.txt" JSON="$OUT/mutants.json"
     while IFS="$TAB" read -r name rest; do
         IFS='|' read -r n area file status cby mby gate gres grc secs < "$WORK/res/$name"
         printf '%-28s %-12s %-42s %-12s %-7s %s\n' "$name" "$area" "$file" "$status" "$gres" \
-            "${cby:-none}$( [ "$gres" != n/a ] && echo " + gate ($gate, exit $grc)")"
+            "${cby:-none}$( [ "$gres" != n/a ] && echo " + gate $gate ($grc)")"
     done < "$SEL"
 } > "$TXT"
 cat "$WORK"/res/* | jq -R -s --argjson secs "$elapsed" --argjson jobs "$JOBS" '
