@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_meter.h"
+#include "cli/cli_search.h"
 #include "core/base/xc_fmt.h"
 #include "cli/cmd_run.h"
 #include "core/base/xc_fs.h"
@@ -33,9 +35,16 @@ int run_searches(runctx *c, const char *obs, const xc_spectrum *sp, const xc_pse
         memset(r, 0, sizeof *r);
         r->impl = im;
         xc_candlist_init(&r->cands);
+        /* a long search (a reference on a large spectrum) shows its progress */
+        char label[160];
+        xc_fmt(label, sizeof label, "%s: %s %s", obs, im->name, fam);
+        xc_progress meter;
+        xc_progress_start(&meter, label, 1, c->quiet ? XC_PROGRESS_QUIET : XC_PROGRESS_AUTO);
         double t0 = xc_now();
-        xc_status st = xc_psearch_once(im, sp, &mine, 1, &r->cands, &e);
+        xc_status st = xc_cli_search_once(im, sp, &mine, xc_progress_callback(&meter), &r->cands, &e);
         r->seconds = xc_now() - t0;
+        if (!st)
+            xc_progress_end(&meter);
         if (st) {
             xc_vd_fail(&c->vd, obs, im->name, fam, e.msg, "runs without error");
             xc_vd_emit(&c->vd);
