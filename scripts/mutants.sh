@@ -185,7 +185,8 @@ while [ "$s" -lt "$JOBS" ]; do
         d=$(slot_tree "$s")
         i=0
         while IFS= read -r line; do
-            [ $((i % JOBS)) -eq "$s" ] && run_one "$d" "$line"
+            # stdin is the list: no test (mpirun reads it) may eat its lines
+            [ $((i % JOBS)) -eq "$s" ] && run_one "$d" "$line" < /dev/null
             i=$((i + 1))
         done < "$SEL"
         rm -rf "$d"
