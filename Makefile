@@ -8,6 +8,10 @@
 #   make study      the default sensitivity study (rates table, runs/study/index.html)
 #   make sanitize   the tests under ASan + UBSan (separate build tree)
 #   make install PREFIX=/usr/local   (make install-check: into a staging prefix, then checked)
+#   make mutants    planted bugs (scripts/mutants.list) each built and run
+#                   against the tests that must catch it and, for
+#                   implementations, crosscheck gate; the table in
+#                   runs/mutants/ (tens of minutes; not in make test)
 #   make clean
 #   make fuzz       libFuzzer targets (fuzz/) under ASan + UBSan with clang, each
 #                   run FUZZ_SECONDS (default 60); make test replays their corpora
@@ -294,6 +298,11 @@ $(BIN)/report-sample: tests/report_sample.c $(LIBA)
 # then a small study's report (crosscheck study, 8 pulsars);
 # scripts/report-check.sh says what fails a page.  Other reports:
 # sh scripts/report-check.sh --page runs/<stamp>
+# Planted bugs: scripts/mutants.sh (MUTANT_JOBS at once, default 2).
+.PHONY: mutants
+mutants: all
+	$(Q)sh scripts/mutants.sh -j $(or $(MUTANT_JOBS),2)
+
 .PHONY: report-check
 report-check: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)/report-sample $(BIN)/crosscheck
@@ -363,7 +372,7 @@ fuzz: fuzz-deps
 # interfaces and the filterbank reader, with the headers they include
 # (under their layer folders, as their includes name them).  make test
 # checks that the list is closed under its includes (scripts/install-check.sh).
-PUBLIC_HEADERS := core/base/xc_error.h core/base/xc_impl.h core/base/xc_hd.h core/base/xc_nbits.h \
+PUBLIC_HEADERS := core/base/xc_error.h core/base/xc_impl.h core/base/xc_hd.h core/base/xc_nbits.h core/base/xc_progress.h \
 		  optimized/xc_impls.h core/dedisp/plan/xc_dmplan.h core/dedisp/plan/xc_dedisp_scale.h \
 		  core/dedisp/xc_dedisperse.h core/io/xc_filterbank.h core/search/xc_cands.h \
 		  core/search/xc_spectrum.h core/search/xc_search.h core/search/xc_accel.h core/search/xc_psearch.h

@@ -86,12 +86,34 @@ static void acc_init(void *p)
     r->dw = 20.0;
 }
 
+static void known_init(void *p) { xc_known_init(p); }
+
 #define S XC_SPEC_S
 #define I(T, key, field, lo, hi) XC_SPEC_I(T, key, 0, field, lo, hi)
 #define N XC_SPEC_N
 #define O XC_SPEC_O
 #define IGNORED XC_SPEC_IGNORED
 #define END XC_SPEC_END
+
+static const xc_spec_field known_fields[] = {
+    S(xc_known, "kind", 1, kind_name, NULL),
+    S(xc_known, "name", 0, name, NULL),
+    N(xc_known, "f_hz", 0, f_hz, 1e-9, 1e9),
+    N(xc_known, "ftol_hz", 0, ftol_hz, 0, 1e9),
+    I(xc_known, "maxharm", maxharm, 1, 64),
+    N(xc_known, "sigma", 0, sigma, 0, 1e6),
+    N(xc_known, "dm", 0, dm, 0, 1e6),
+    N(xc_known, "dmtol", 0, dmtol, 0, 1e6),
+    N(xc_known, "t_s", 0, t_s, 0, 1e9),
+    N(xc_known, "ttol_s", 0, ttol_s, 0, 1e9),
+    IGNORED("note"),
+    END,
+};
+
+/* "known" in an entry of type T. */
+#define KNOWN(T) \
+    {"known", XC_SPEC_ARRAY, 0, offsetof(T, known), 0, 0, known_fields, sizeof(xc_known), offsetof(T, nknown), \
+     known_init, NULL}
 
 static const xc_spec_field synthetic_fields[] = {
     S(xc_rs_synthetic, "name", 0, name, NULL),
@@ -122,6 +144,8 @@ static const xc_spec_field real_fields[] = {
     XC_SPEC_T("line", 0, line_fields),
     I(xc_rs_real, "approximate", approximate, 0, 1),
     XC_SPEC_T("prepsubband", 0, prepsubband_fields),
+    KNOWN(xc_rs_real),
+    IGNORED("note"),
     END,
 };
 
@@ -134,6 +158,7 @@ static const xc_spec_field periodicity_fields[] = {
     I(xc_rs_periodicity, "numharm", numharm, 1, 8),
     N(xc_rs_periodicity, "sigma", 0, sigma, 0, 1e6),
     N(xc_rs_periodicity, "f_hz", 0, f_hz, 1e-9, 1e9),
+    KNOWN(xc_rs_periodicity),
     IGNORED("note"),
     END,
 };
@@ -161,6 +186,7 @@ static const xc_spec_field accel_fields[] = {
     N(xc_rs_accel, "dz", 0, dz, 0, 1e6),
     N(xc_rs_accel, "dw", 0, dw, 0, 1e6),
     S(xc_rs_accel, "accelsearch", 0, accelsearch, NULL),
+    KNOWN(xc_rs_accel),
     IGNORED("note"),
     END,
 };
@@ -185,6 +211,28 @@ static void clear(xc_runspec *s)
 {
     memset(s, 0, sizeof *s);
     s->convention = "crosscheck";
+}
+
+/* An entry's known signals: each complete for its kind; a spectrum entry
+ * (periodicity, accel) takes pulsars and birdies of a file, a filterbank
+ * entry (real) bursts. */
+static xc_status check_known(const xc_runspec *s, const char *sec, size_t i, xc_known *k, size_t n, int synth,
+                             xc_error *err)
+{
+    char where[1200];
+    for (size_t j = 0; j < n; j++) {
+        snprintf(where, sizeof where, "%s: %s[%zu].known[%zu]", s->source, sec, i, j);
+        xc_status st = xc_known_check(&k[j], where, err);
+        if (st)
+            return st;
+        if (synth)
+            return xc_error_set(err, XC_EINVAL, "%s: a synthesized entry's signals are its truth file's", where);
+        int burst = k[j].kind == XC_KNOWN_BURST, real = !strcmp(sec, "real");
+        if (burst != real)
+            return xc_error_set(err, XC_EINVAL, "%s: a %s belongs to %s", where, k[j].kind_name,
+                                burst ? "a real (filterbank) entry" : "a periodicity or accel entry (a spectrum)");
+    }
+    return XC_OK;
 }
 
 xc_status xc_runspec_from_json(xc_runspec *s, json_t *root, const char *source, xc_error *err)
@@ -212,6 +260,12 @@ xc_status xc_runspec_from_json(xc_runspec *s, json_t *root, const char *source, 
             st = xc_error_set(err, XC_EINVAL, "%s: accel[%zu]: rlo %g is not below rhi %g", s->source, i, a->rlo,
                               a->rhi);
     }
+    for (size_t i = 0; !st && i < s->nreal; i++)
+        st = check_known(s, "real", i, s->real[i].known, s->real[i].nknown, 0, err);
+    for (size_t i = 0; !st && i < s->nper; i++)
+        st = check_known(s, "periodicity", i, s->per[i].known, s->per[i].nknown, !s->per[i].fft, err);
+    for (size_t i = 0; !st && i < s->nacc; i++)
+        st = check_known(s, "accel", i, s->acc[i].known, s->acc[i].nknown, !s->acc[i].fft, err);
     if (st)
         xc_runspec_free(s);
     return st;
@@ -231,6 +285,12 @@ xc_status xc_runspec_load(xc_runspec *s, const char *path, xc_error *err)
 
 void xc_runspec_free(xc_runspec *s)
 {
+    for (size_t i = 0; s->real && i < s->nreal; i++)
+        free(s->real[i].known);
+    for (size_t i = 0; s->per && i < s->nper; i++)
+        free(s->per[i].known);
+    for (size_t i = 0; s->acc && i < s->nacc; i++)
+        free(s->acc[i].known);
     free(s->syn);
     free(s->real);
     free(s->per);

@@ -5,10 +5,15 @@
  *   { "description": "...", "convention": "crosscheck",
  *     "synthetic":   [ {"name", "dmplan", "synth": {xc_synth_params_from_json fields}} ],
  *     "real":        [ {"name", "file", "dmplan", "line": {"dm", "freq_hz"}, "approximate",
- *                       "prepsubband": {"dmplan", "nsub", "dmsub", "root"}} ],
- *     "periodicity": [ {"name", "fft" | "synth", "zmax", "numharm", "sigma", "f_hz", "note"} ],
+ *                       "prepsubband": {"dmplan", "nsub", "dmsub", "root"}, "known", "note"} ],
+ *     "periodicity": [ {"name", "fft" | "synth", "zmax", "numharm", "sigma", "f_hz", "known", "note"} ],
  *     "accel":       [ {"name", "fft" | "synth", "zmax", "wmax", "numharm", "sigma", "rlo", "rhi",
- *                       "truth": {"r", "z", "w"}, "dr", "dz", "dw", "accelsearch", "note"} ] }
+ *                       "truth": {"r", "z", "w"}, "dr", "dz", "dw", "accelsearch", "known", "note"} ] }
+ *
+ * "known": [ {"kind", "name", "f_hz", "ftol_hz", "maxharm", "sigma", "dm", "dmtol", "t_s", "ttol_s"} ]
+ * declares the signals a real file holds (compare/xc_known.h: pulsars and
+ * birdies judged by the periodicity searches, bursts by the single-pulse
+ * search).
  *
  * Types are strict: an integer field takes only a JSON integer, a number
  * field an integer or a real, a string field only a string.  An unknown
@@ -24,6 +29,7 @@
 
 #include <jansson.h>
 
+#include "compare/xc_known.h"
 #include "core/base/xc_error.h"
 
 #ifdef __cplusplus
@@ -52,6 +58,8 @@ typedef struct {
     const char *ps_dmplan, *ps_root;
     int ps_nsub;               /* default 32, prepsubband's */
     double ps_dmsub;           /* default 0: every trial from one nominal DM per plan range group */
+    xc_known *known;           /* the file's known signals (bursts; nknown of them) */
+    size_t nknown;
 } xc_rs_real;
 
 typedef struct {
@@ -61,6 +69,8 @@ typedef struct {
     int zmax, numharm;         /* defaults: xc_psopts_default */
     double sigma;
     double f_hz;               /* the pulsar's frequency for the top-candidate check; NaN when none */
+    xc_known *known;           /* known signals of a spectrum file (nknown of them) */
+    size_t nknown;
 } xc_rs_periodicity;
 
 /* The matched-filter accel search on one spectrum (cli/run/cmd_run_accel.c). */
@@ -74,6 +84,8 @@ typedef struct {
     double truth_r, truth_z, truth_w;   /* "truth": {"r", "z", "w"} for a spectrum file; NaN when none */
     double dr, dz, dw;         /* truth windows (defaults 1 bin, 2 and 20: one step of each grid) */
     const char *accelsearch;   /* accelsearch's _ACCEL_ table of the same search, or NULL */
+    xc_known *known;           /* known signals of a spectrum file (nknown of them) */
+    size_t nknown;
 } xc_rs_accel;
 
 typedef struct {

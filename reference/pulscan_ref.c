@@ -9,6 +9,7 @@
  * the nearest proper block's median and MAD instead of staying raw; the block
  * size does not follow zmax; r is the boxcar centre.  It trades all speed for being obviously right. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,12 @@ static xc_status search(const xc_searcher *self, const xc_spectrum *sp, const xc
     xc_status st = XC_OK;
     if (!S || !rows || !ws || !C)
         st = xc_error_set(err, XC_ENOMEM, "reference: out of memory for %zu bins", nbins);
+    /* progress: the searched widths of every stage, each stage counted as
+     * many as the first's (a stage with fewer reports its end at once) */
+    uint64_t nw1 = 0, pdone = 0;
+    for (int w = 1; w <= o->zmax + 1; w++)
+        nw1 += xc_pulscan_width_searched(o, w) != 0;
+    uint64_t ptotal = nw1 * (uint64_t)o->numharm;
     for (int h = 1; h <= o->numharm && !st; h++) {
         size_t L = xc_pulscan_nfund(nbins, h);
         for (size_t i = 0; i < L; i++)
@@ -146,6 +153,7 @@ static xc_status search(const xc_searcher *self, const xc_spectrum *sp, const xc
             boxcar_row(S, L, ws[0], h, cur);
         for (int k = 0; k < nw && !st; k++) {
             int w = ws[k];
+            xc_progress_report(&o->progress, "pulscan", pdone + (uint64_t)k, ptotal);
             size_t imax = L - (size_t)w;     /* starts up to imax keep the boxcar inside S_h */
             double t = thr[(size_t)(h - 1) * stride + (size_t)w];
             if (o->rblock) {
@@ -189,6 +197,8 @@ static xc_status search(const xc_searcher *self, const xc_spectrum *sp, const xc
             cur = next;
             next = tmp;
         }
+        pdone += nw1;
+        xc_progress_report(&o->progress, "pulscan", pdone, ptotal);
     }
     xc_free_each(4, S, C, rows, ws);
     return st;

@@ -453,6 +453,40 @@ XC_TEST(test_compare_planted, "compare_planted")
     xc_candlist_free(&b);
 }
 
+/* One candidate each, B's r and z moved by (dr, dz) from A's (1000, 10):
+ * 1 when they pair (the defaults: |dr| <= 1 bin, |dz| <= 2). */
+static int pairs_at(double dr, double dz)
+{
+    xc_candlist a, b;
+    xc_candlist_init(&a);
+    xc_candlist_init(&b);
+    a.T = b.T = T_NOTE;
+    add_cand(&a, mk(1000, 10, 1, 400, 10, T_NOTE));
+    add_cand(&b, mk(1000 + dr, 10 + dz, 1, 400, 10, T_NOTE));
+    xc_cmpcands_result r;
+    compare_lists(&a, &b, NULL, &r);
+    int paired = r.npairs == 1;
+    CU_ASSERT_EQUAL(r.agree, paired);
+    xc_cmpcands_result_free(&r);
+    xc_candlist_free(&a);
+    xc_candlist_free(&b);
+    return paired;
+}
+
+/* The pairing windows at their edges (exact in binary): on the edge pairs,
+ * 1/16 beyond does not; a strict comparison or a doubled window fails. */
+XC_TEST(test_compare_match_edges, "compare_match_edges")
+{
+    CU_ASSERT_TRUE(pairs_at(1.0, 0));
+    CU_ASSERT_TRUE(pairs_at(-1.0, 0));
+    CU_ASSERT_FALSE(pairs_at(1.0625, 0));
+    CU_ASSERT_FALSE(pairs_at(-1.0625, 0));
+    CU_ASSERT_TRUE(pairs_at(0, 2.0));
+    CU_ASSERT_TRUE(pairs_at(0, -2.0));
+    CU_ASSERT_FALSE(pairs_at(0, 2.0625));
+    CU_ASSERT_TRUE(pairs_at(1.0, 2.0));
+}
+
 /* Near the threshold: A holds a 2.0004-sigma candidate that B cut at 2. */
 XC_TEST(test_compare_threshold, "compare_threshold")
 {

@@ -767,3 +767,189 @@ XC_TEST(test_noise_check, "pure noise at sigma 0: the cpu searchers pass; a drop
     xc_checks_free(&l);
     xc_registry_destroy(reg);
 }
+
+/* ---- known signals of real files (compare/xc_known.h) ---------------------- */
+
+/* cands_make's list: 6.1, 12.2, 30 and 45 Hz (r over T_OBS = 100 s, one bin
+ * 0.01 Hz) at sigma 20, 19, 18, 17.  The rows of signal k against it, the
+ * first asserted in state s with observed obs (NaN: not asserted). */
+static void known_case(xc_known k, double series_dm, size_t nrows, xc_check_state s, double obs, const char *text)
+{
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_known_check(&k, "spec.json: known[0]", &err), XC_OK);
+    xc_candlist c;
+    cands_make(&c, -1, 0);
+    xc_checks l;
+    xc_checks_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_check_known(&l, "obs", "cpu", &c, &k, series_dm, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(l.n, nrows);
+    const xc_check_row *r = &l.row[0];
+    if (r->state != s || (text && !strstr(r->measured, text)))
+        fprintf(stderr, "\n    row %s: %s, measured '%s', bound '%s'; expected %s with '%s'\n", r->check,
+                xc_check_state_name(r->state), r->measured, r->bound, xc_check_state_name(s), text ? text : "");
+    CU_ASSERT_EQUAL(r->state, s);
+    if (!isnan(obs))
+        XC_ASSERT_NEAR(r->observed, obs, 1e-9);
+    if (text)
+        CU_ASSERT_PTR_NOT_NULL(strstr(r->measured, text));
+    xc_checks_free(&l);
+    xc_candlist_free(&c);
+}
+
+static xc_known known_of(const char *kind, double f_hz, double dm)
+{
+    xc_known k;
+    xc_known_init(&k);
+    k.kind_name = kind;
+    k.f_hz = f_hz;
+    k.dm = dm;
+    return k;
+}
+
+/* The strongest candidate within one bin (the default tolerance, 0.01 Hz
+ * here) or ftol_hz of f: 0.0099 off passes, 0.0101 off fails. */
+XC_TEST(test_known_top_edges, "known pulsar: the strongest candidate at the edge of its tolerance")
+{
+    known_case(known_of("pulsar", 6.1099, 50), NAN, 1, XC_CHECK_PASS, 6.1, "strongest 6.1000 Hz = f");
+    known_case(known_of("pulsar", 6.0901, 50), NAN, 1, XC_CHECK_PASS, 6.1, NULL);
+    known_case(known_of("pulsar", 6.1101, 50), NAN, 1, XC_CHECK_FAIL, 6.1, NULL);
+    known_case(known_of("pulsar", 6.0899, 50), NAN, 1, XC_CHECK_FAIL, 6.1, NULL);
+    xc_known k = known_of("pulsar", 6.149, 50);
+    k.ftol_hz = 0.05;
+    known_case(k, NAN, 1, XC_CHECK_PASS, 6.1, NULL);
+    k.f_hz = 6.151;
+    known_case(k, NAN, 1, XC_CHECK_FAIL, 6.1, NULL);
+    /* the second strongest (12.2 Hz) is not the strongest */
+    known_case(known_of("pulsar", 12.2, 50), NAN, 1, XC_CHECK_FAIL, 6.1, NULL);
+}
+
+XC_TEST(test_known_harmonics, "known pulsar: harmonics count only up to maxharm")
+{
+    xc_known k = known_of("pulsar", 3.05, 50);   /* the strongest, 6.1 Hz, is its 2nd harmonic */
+    known_case(k, NAN, 1, XC_CHECK_FAIL, 6.1, NULL);
+    k.maxharm = 2;
+    known_case(k, NAN, 1, XC_CHECK_PASS, 6.1, "= 2 f");
+    k = known_of("pulsar", 12.2, 50);              /* ... and 12.2's sub-harmonic */
+    k.maxharm = 2;
+    known_case(k, NAN, 1, XC_CHECK_PASS, 6.1, "= f / 2");
+}
+
+/* With sigma: any candidate above it (strictly, as the searches' -sigma)
+ * within the tolerance; the 30 Hz candidate has sigma 18. */
+XC_TEST(test_known_sigma_edges, "known birdie and pulsar: a candidate above sigma, at the edges")
+{
+    xc_known k = known_of("birdie", 30.0, NAN);
+    k.sigma = 17.99;
+    known_case(k, NAN, 1, XC_CHECK_PASS, 30.0, "sigma 18.0");
+    k.sigma = 18.0;
+    known_case(k, NAN, 1, XC_CHECK_FAIL, NAN, "none of 4 candidates above sigma 18");
+    k.sigma = 10;
+    k.f_hz = 30.0101;
+    known_case(k, NAN, 1, XC_CHECK_FAIL, NAN, NULL);
+    k.f_hz = 29.9901;
+    known_case(k, NAN, 1, XC_CHECK_PASS, 30.0, NULL);
+    /* several above: the strongest of those there */
+    k = known_of("pulsar", 6.1, 50);
+    k.sigma = 5;
+    k.maxharm = 2;
+    known_case(k, NAN, 1, XC_CHECK_PASS, 6.1, "sigma 20.0");
+}
+
+/* A pulsar's DM against the DM the series was dedispersed at: within dmtol
+ * (default 1): 0.99 off passes, 1.01 fails; a second row, and none when
+ * the series' DM is unknown. */
+XC_TEST(test_known_dm_edges, "known pulsar: the series' DM at the edge of dmtol")
+{
+    xc_known k = known_of("pulsar", 6.1, 112.38);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_known_check(&k, "k", &err), XC_OK);
+    double dms[4] = {113.37, 111.39, 113.39, 111.37};
+    for (int i = 0; i < 4; i++) {
+        xc_candlist c;
+        cands_make(&c, -1, 0);
+        xc_checks l;
+        xc_checks_init(&l);
+        CU_ASSERT_EQUAL_FATAL(xc_check_known(&l, "obs", "cpu", &c, &k, dms[i], &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(l.n, 2);
+        CU_ASSERT_EQUAL(l.row[0].state, XC_CHECK_PASS);
+        CU_ASSERT_EQUAL(l.row[1].state, i < 2 ? XC_CHECK_PASS : XC_CHECK_FAIL);
+        XC_ASSERT_NEAR(l.row[1].observed, dms[i], 0);
+        XC_ASSERT_NEAR(l.row[1].expected, 112.38, 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(l.row[1].check, "at DM 112.38"));
+        xc_checks_free(&l);
+        xc_candlist_free(&c);
+    }
+    known_case(k, NAN, 1, XC_CHECK_PASS, 6.1, NULL);
+}
+
+XC_TEST(test_known_burst_skipped, "known burst: a skipped row, never a pass")
+{
+    xc_known k = known_of("burst", NAN, 565);
+    k.t_s = 1.25;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_known_check(&k, "k", &err), XC_OK);
+    xc_checks l;
+    xc_checks_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_check_known_burst(&l, "obs", &k, &err), XC_OK);
+    const xc_check_row *r = only_row(&l, XC_CHECK_SKIP);
+    CU_ASSERT_EQUAL(l.npass, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->check, "known burst burst at DM 565, 1.25 s"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->measured, "no single-pulse search"));
+    xc_checks_free(&l);
+}
+
+XC_TEST(test_spec_known, "spec: known signals read with their defaults; incomplete or misplaced ones refused")
+{
+    xc_runspec s;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(
+        spec_from("{\"periodicity\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"pulsar\", \"f_hz\": 6.1, "
+                  "\"dm\": 112.4}, {\"kind\": \"birdie\", \"name\": \"mains\", \"f_hz\": 50, \"sigma\": 5}]}], "
+                  "\"accel\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"pulsar\", \"f_hz\": 6.1, \"dm\": 1, "
+                  "\"maxharm\": 8, \"ftol_hz\": 0.05, \"dmtol\": 2}]}], "
+                  "\"real\": [{\"file\": \"a.fil\", \"dmplan\": \"0:10:1:1\", \"known\": [{\"kind\": \"burst\", "
+                  "\"dm\": 5, \"t_s\": 0.5}]}]}",
+                  &s, &err),
+        XC_OK);
+    CU_ASSERT_EQUAL_FATAL(s.per[0].nknown, 2);
+    const xc_known *k = s.per[0].known;
+    CU_ASSERT_EQUAL(k[0].kind, XC_KNOWN_PULSAR);
+    CU_ASSERT_STRING_EQUAL(k[0].name, "pulsar");
+    XC_ASSERT_NEAR(k[0].dm, 112.4, 0);
+    XC_ASSERT_NEAR(k[0].dmtol, 1.0, 0);
+    CU_ASSERT_EQUAL(k[0].maxharm, 1);
+    CU_ASSERT(isnan(k[0].ftol_hz) && isnan(k[0].sigma));
+    CU_ASSERT_EQUAL(k[1].kind, XC_KNOWN_BIRDIE);
+    CU_ASSERT_STRING_EQUAL(k[1].name, "mains");
+    XC_ASSERT_NEAR(k[1].sigma, 5, 0);
+    CU_ASSERT_EQUAL_FATAL(s.acc[0].nknown, 1);
+    CU_ASSERT_EQUAL(s.acc[0].known[0].maxharm, 8);
+    XC_ASSERT_NEAR(s.acc[0].known[0].ftol_hz, 0.05, 0);
+    XC_ASSERT_NEAR(s.acc[0].known[0].dmtol, 2, 0);
+    CU_ASSERT_EQUAL_FATAL(s.real[0].nknown, 1);
+    CU_ASSERT_EQUAL(s.real[0].known[0].kind, XC_KNOWN_BURST);
+    XC_ASSERT_NEAR(s.real[0].known[0].t_s, 0.5, 0);
+    XC_ASSERT_NEAR(s.real[0].known[0].ttol_s, 0.01, 0);
+    xc_runspec_free(&s);
+    spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"glitch\", \"f_hz\": 1}]}]}",
+                 "spec.json: periodicity[0].known[0].kind: \"glitch\": must be pulsar, birdie or burst");
+    spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"pulsar\", \"f_hz\": 1}]}]}",
+                 "periodicity[0].known[0]: a pulsar needs dm");
+    spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"pulsar\", \"dm\": 1}]}]}",
+                 "periodicity[0].known[0]: a pulsar needs f_hz");
+    spec_refused("{\"accel\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"birdie\", \"f_hz\": 50, \"dm\": 0}]}]}",
+                 "accel[0].known[0]: a birdie has no dm");
+    spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"burst\", \"dm\": 1, \"t_s\": 1}]}]}",
+                 "periodicity[0].known[0]: a burst belongs to a real (filterbank) entry");
+    spec_refused("{\"real\": [{\"file\": \"a.fil\", \"dmplan\": \"0:10:1:1\", \"known\": [{\"kind\": \"pulsar\", "
+                 "\"f_hz\": 1, \"dm\": 1}]}]}",
+                 "real[0].known[0]: a pulsar belongs to a periodicity or accel entry");
+    spec_refused("{\"real\": [{\"file\": \"a.fil\", \"dmplan\": \"0:10:1:1\", \"known\": [{\"kind\": \"burst\", "
+                 "\"dm\": 1}]}]}",
+                 "real[0].known[0]: a burst needs dm and t_s");
+    spec_refused("{\"periodicity\": [{\"synth\": {\"tobs_s\": 1}, \"known\": [{\"kind\": \"birdie\", \"f_hz\": 1}]}]}",
+                 "a synthesized entry's signals are its truth file's");
+    spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"birdie\", \"f_hz\": 1, "
+                 "\"fhz\": 2}]}]}",
+                 "spec.json: periodicity[0].known[0].fhz: unknown field");
+}

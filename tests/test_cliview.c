@@ -221,6 +221,60 @@ XC_TEST_IF(test_progress_log, "dedisperse -progress, stderr a file: throttled li
     CU_ASSERT_STRING_EQUAL(err, "");
 }
 
+/* The progress lines of one command's stderr "LABEL: P% (D/T...", counted;
+ * 1 when they rise to 100 % with neither more than a line per tenth and
+ * the end nor a terminal redraw. */
+static int progress_lines(const char *err, const char *label, int *n)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%s: ", label);
+    int last = -1, rising = 1;
+    *n = 0;
+    for (const char *s = err; (s = strstr(s, key)); s++) {
+        if (s != err && s[-1] != '\n')
+            continue;
+        int pct = -1;
+        unsigned long long done = 0, total = 0;
+        if (sscanf(s + strlen(key), "%d%% (%llu/%llu)", &pct, &done, &total) != 3)
+            continue;
+        rising &= pct > last && done <= total;
+        last = pct;
+        (*n)++;
+    }
+    return rising && last == 100 && *n <= 11 && !strchr(err, '\r');
+}
+
+XC_TEST_IF(test_progress_search, "pulscan and accel -progress: lines rising to 100 % with the total; -quiet silent",
+           xc_fx_skip_no_bin)
+{
+    char args[2048], err[8192];
+    const char *tmp = xc_test_tmpdir();
+    snprintf(args, sizeof args, "synth -dedispersed -nchans 16 -nbits 8 -tsamp 256 -tobs 20 -fch1 1500 -foff -4 "
+                                "-period 40 -snrpeak 2 -dm 10 -seed 4 -o '%s/ps' -quiet", tmp);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
+    snprintf(args, sizeof args, "fft -i '%s/ps.dat' -o '%s/ps'", tmp, tmp);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli(args), 0);
+    /* the Pulscan reference reports each width of each stage (11 x 2), the
+     * accel pipeline its start and each block: at least a line at 0 % and
+     * one at 100 % */
+    static const char *const cmd[2][2] = {{"pulscan", "-impl reference -zmax 20 -numharm 2"},
+                                          {"accel", "-impl cpu -zmax 20 -numharm 2"}};
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "%s -i '%s/ps.fft' %s -o '%s/c%d.csv' -progress", cmd[k][0], tmp, cmd[k][1], tmp,
+                 k);
+        CU_ASSERT_EQUAL_FATAL(xc_fx_run_cli_err(args, err, sizeof err), 0);
+        int n = 0, ok = progress_lines(err, cmd[k][0], &n);
+        if (!ok || n < 2)
+            printf("\n%s", err);
+        CU_ASSERT_TRUE(ok);
+        CU_ASSERT_TRUE(n >= 2);
+        snprintf(args, sizeof args, "%s -i '%s/ps.fft' %s -o '%s/c%d.csv' -progress -quiet", cmd[k][0], tmp, cmd[k][1],
+                 tmp, k);
+        CU_ASSERT_EQUAL(xc_fx_run_cli_err(args, err, sizeof err), 0);
+        CU_ASSERT_STRING_EQUAL(err, "");
+    }
+}
+
 XC_TEST_IF(test_max_memory, "dedisperse -max_memory: smaller gulps, the same plane; refused (exit 2) below its least",
            xc_fx_skip_no_bin)
 {

@@ -634,6 +634,21 @@ XC_TEST_IF(test_gate_search_judged_columns, "gate search: r judged as printed (r
     expect_case("accel-psr: r and f_hz agree", 0, NULL);
 }
 
+XC_TEST_IF(test_gate_search_impl_family, "gate search -impl cpu judges the cpu searcher of -family (both families "
+           "have one)", skip_no_bin)
+{
+    static const char *const fam[2] = {"accel", "pulscan"};
+    for (int k = 0; k < 2; k++) {
+        CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate search -family %s -impl cpu -tier quick -quiet", bin, fam[k]), 0);
+        char want[64];
+        snprintf(want, sizeof want, "the %s reference's", fam[k]);
+        if (!strstr(buf, want))
+            printf("\n%s", buf);
+        CU_ASSERT_PTR_NOT_NULL(strstr(buf, want));
+        CU_ASSERT_PTR_NULL(strstr(buf, k ? "the accel reference's" : "the pulscan reference's"));
+    }
+}
+
 XC_TEST_IF(test_gate_exact_class, "gate dedisperse -exact: one count or one ulp off in one sample fails; -float "
            "passes the ulp", skip_no_bin)
 {

@@ -14,7 +14,10 @@
  *  - refused by name: a dedisperser, options of another family, no
  *    configuration, a spectrum of another length;
  *  - planted: accel lists handed out in another order than the
- *    configurations' are caught by the same comparison. */
+ *    configurations' are caught by the same comparison;
+ *  - progress (xc_psearch_progress): the reference and cpu searchers of both
+ *    families report their label, work rising to the total and the total
+ *    at the end, with lists bit for bit those of a search nobody listens to. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +278,72 @@ XC_TEST(test_refusals, "refusals")
     }
     xc_spectrum_free(&sp);
     xc_spectrum_free(&other);
+}
+
+/* What a listener heard. */
+typedef struct {
+    const char *label;
+    uint64_t first, last, total;
+    int calls, falls, over, totals;   /* reports; done falling; done above total; totals that changed */
+} heard;
+
+static void listen(void *ctx, const char *label, uint64_t done, uint64_t total)
+{
+    heard *h = ctx;
+    if (h->calls && done < h->last)
+        h->falls++;
+    if (h->calls && total != h->total)
+        h->totals++;
+    if (!h->calls)
+        h->first = done;
+    h->over += done > total;
+    h->label = label;
+    h->last = done;
+    h->total = total;
+    h->calls++;
+}
+
+XC_TEST(test_progress, "progress: reported from start to total; the lists unchanged")
+{
+    xc_error err;
+    xc_spectrum sp;
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, 3001, 9, tones, 4, &err), XC_OK);
+    xc_psearch_opts o[2];
+    ps_configs(&o[0], 1);
+    ac_configs(&o[1], 1);
+    xc_psearch_opts_set(&o[0], 20, 4, 3);
+    o[0].ps.chunkwidth = 256;   /* several R-blocks for the cpu searcher to count */
+    const xc_impl *impls[4] = {&xc_ps_reference.impl, &xc_ps_cpu.impl, &xc_accel_reference.impl,
+                               &xc_accel_cpu.impl};
+    for (int i = 0; i < 4; i++) {
+        const xc_psearch_opts *oi = &o[i / 2];
+        xc_candlist got, want;
+        xc_candlist_init(&got);
+        xc_candlist_init(&want);
+        heard h = {0};
+        xc_psearch *s = NULL;
+        CU_ASSERT_EQUAL_FATAL(xc_psearch_open(&s, impls[i], sp.nbins, sp.T, oi, 1, &err), XC_OK);
+        xc_psearch_progress(s, (xc_progress_cb){listen, &h});
+        CU_ASSERT_EQUAL_FATAL(xc_psearch_run(s, &sp, &got, &err), XC_OK);
+        xc_psearch_close(s);
+        CU_ASSERT_EQUAL_FATAL(xc_psearch_once(impls[i], &sp, oi, 1, &want, &err), XC_OK);
+        printf("\n  %s %s: %d reports, %llu..%llu of %llu", impls[i]->name, h.label ? h.label : "-", h.calls,
+               (unsigned long long)h.first, (unsigned long long)h.last, (unsigned long long)h.total);
+        /* Pulscan: 11 widths x 4 stages (reference), 4 stages' R-blocks of
+         * 256 (cpu); accel: the start and its one block of 65536 half-bins */
+        CU_ASSERT(h.calls >= (i < 2 ? 8 : 2));
+        CU_ASSERT_STRING_EQUAL(h.label ? h.label : "", i < 2 ? "pulscan" : "accel");
+        CU_ASSERT(h.total > 1);
+        XC_ASSERT_NEAR((double)h.last, (double)h.total, 0);   /* it ends at its total */
+        CU_ASSERT(h.first < h.total);
+        CU_ASSERT_EQUAL(h.falls, 0);
+        CU_ASSERT_EQUAL(h.over, 0);
+        CU_ASSERT_EQUAL(h.totals, 0);
+        CU_ASSERT(xc_fx_same_bits(&got, &want, impls[i]->name));
+        xc_candlist_free(&got);
+        xc_candlist_free(&want);
+    }
+    xc_spectrum_free(&sp);
 }
 
 XC_TEST_MAIN("psearch")

@@ -1198,4 +1198,38 @@ XC_TEST_IF(test_cli, "cli", xc_fx_skip_no_bin)
     CU_ASSERT_EQUAL(xc_fx_run_cli(args), 2);
 }
 
+XC_TEST(test_dedispersed_noise_no_repeat, "dedispersed_noise_no_repeat")
+{
+    /* The dedispersed series is made in chunks of 65536 samples: each sample's
+     * noise must come from its own counter, so samples one chunk apart (and
+     * one 16-sample group apart) are independent.  The correlation of m
+     * independent pairs has a standard deviation of 1/sqrt(m) (0.0035 here);
+     * the bound is 6 of them (false alarm 2e-9); noise restarted per chunk
+     * correlates fully. */
+    xc_synth_params p;
+    xc_fx_synth_obs(&p, 16, 8, 64e-6, 9.0, 1500, -4);
+    p.seed = 11;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_synth_write_dedispersed(&p, xc_fx_tmp("nr"), NULL, NULL, &err), XC_OK);
+    float *d;
+    size_t n;
+    CU_ASSERT_EQUAL_FATAL(xc_dat_read(xc_fx_tmp("nr.dat"), &d, &n, &err), XC_OK);
+    const size_t lags[2] = {65536, 16};
+    CU_ASSERT_FATAL(n > 65536 + 60000);
+    for (int k = 0; k < 2; k++) {
+        size_t m = n - lags[k];
+        double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+        for (size_t j = 0; j < m; j++) {
+            double a = d[j], b = d[j + lags[k]];
+            sa += a, sb += b, saa += a * a, sbb += b * b, sab += a * b;
+        }
+        double cov = sab / m - (sa / m) * (sb / m), va = saa / m - (sa / m) * (sa / m),
+               vb = sbb / m - (sb / m) * (sb / m);
+        double r = cov / sqrt(va * vb);
+        printf("\n  lag %zu: correlation %.5f of %zu pairs (bound %.5f)", lags[k], r, m, 6 / sqrt((double)m));
+        XC_ASSERT_NEAR(r, 0, 6 / sqrt((double)m));
+    }
+    free(d);
+}
+
 XC_TEST_MAIN("synth")

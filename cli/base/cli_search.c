@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/base/cli.h"
+#include "cli/base/cli_meter.h"
 #include "cli/base/cli_search.h"
 #include "core/base/xc_progress.h"
 
@@ -62,6 +63,19 @@ static int search_fail(const xc_cli_search *s, const xc_error *err)
     return xc_cli_failf(s->cmd, "%s: %s", s->input, m);
 }
 
+xc_status xc_cli_search_once(const xc_impl *impl, const xc_spectrum *sp, const xc_psearch_opts *o, xc_progress_cb cb,
+                             xc_candlist *cl, xc_error *err)
+{
+    xc_psearch *ps = NULL;
+    xc_status st = xc_psearch_open(&ps, impl, sp->nbins, sp->T, o, 1, err);
+    if (!st) {
+        xc_psearch_progress(ps, cb);
+        st = xc_psearch_run(ps, sp, cl, err);
+    }
+    xc_psearch_close(ps);
+    return st;
+}
+
 int xc_cli_search_run(const xc_cli_search *s)
 {
     xc_error err;
@@ -77,9 +91,13 @@ int xc_cli_search_run(const xc_cli_search *s)
     }
     xc_candlist cl;
     xc_candlist_init(&cl);
+    xc_progress meter;
+    xc_progress_start(&meter, s->cmd, 1, s->want);
     double t0 = xc_now();
-    st = s->search(s, &sp, &cl, &err);
+    st = s->search(s, &sp, &cl, xc_progress_callback(&meter), &err);
     double secs = xc_now() - t0;
+    if (!st)
+        xc_progress_end(&meter);
     if (st) {
         xc_candlist_free(&cl);
         xc_spectrum_free(&sp);

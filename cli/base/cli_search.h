@@ -7,6 +7,7 @@
 #include "cli/base/cli_opts.h"
 #include "core/search/xc_cands.h"
 #include "core/base/xc_error.h"
+#include "core/search/xc_psearch.h"
 #include "core/search/xc_search.h"
 
 /* XC_OPTK_CALL parser: a count of bins in o->lo..2^o->hi (o->hi is the
@@ -28,16 +29,23 @@ struct xc_cli_search {
     const char *out;    /* the output file (or root) */
     int format;         /* the command's -format choice */
     int quiet;          /* no summary */
+    int want;           /* the progress meter: XC_PROGRESS_AUTO, _QUIET or _FORCE (cli/cli_meter.h) */
     const void *impl;   /* the command's searcher and options, for the three below */
     const void *opts;
-    xc_status (*search)(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_error *err);
+    xc_status (*search)(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_progress_cb cb,
+                        xc_error *err);
     xc_status (*write)(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_error *err);
     /* prints the summary on stdout; secs is the time search took */
     void (*summary)(const xc_cli_search *s, const xc_spectrum *sp, const xc_candlist *cl, double secs);
 };
 
-/* Loads s->input, searches it, writes the candidates and prints the summary
- * (unless quiet).  Returns the exit code: 0, or 2 after a message. */
+/* Loads s->input, searches it (with a progress meter on stderr, as s->want
+ * says), writes the candidates and prints the summary (unless quiet).
+ * Returns the exit code: 0, or 2 after a message. */
 int xc_cli_search_run(const xc_cli_search *s);
+/* One search of sp by impl (a Pulscan or accel implementation) at o through
+ * the search contract (core/search/xc_psearch.h), its progress to cb. */
+xc_status xc_cli_search_once(const xc_impl *impl, const xc_spectrum *sp, const xc_psearch_opts *o, xc_progress_cb cb,
+                             xc_candlist *cl, xc_error *err);
 
 #endif

@@ -98,6 +98,12 @@ static int choose_impl(gatectx *g, int dd, const char *cmd)
     xc_family fam = dd ? XC_FAMILY_DEDISPERSE : XC_FAMILY_PULSCAN;
     const xc_registry *reg = xc_cli_registry();
     if (g->impl_name) {
+        /* a name both search families have ("cpu") is -family's; one only
+         * the other family has is that family's */
+        xc_family other = g->family == XC_FAMILY_ACCEL ? XC_FAMILY_PULSCAN : XC_FAMILY_ACCEL;
+        int mine = xc_registry_find(reg, (xc_family)g->family, g->impl_name) != NULL;
+        if (!dd)
+            fam = mine || !xc_registry_find(reg, other, g->impl_name) ? (xc_family)g->family : other;
         if (!(g->impl = xc_cli_impl(cmd, fam, g->impl_name)))
             return 2;
     } else {
@@ -165,8 +171,9 @@ static int gate_run(const xc_cmd *self, int dd, int argc, char **argv)
         XC_OPT_CHOICE("tier", &g.tier, "quick|standard|full", .arg = "T",
                       .help = "quick (seconds; what `make test` runs), standard or full", .def = "quick"),
         XC_OPT_STR("impl", &g.impl_name, .arg = "NAME",
-                   .help = "which registered implementation to judge (may be left out when the\n"
-                           "plugins register exactly one of the family)"),
+                   .help = "which registered implementation to judge (gate search: of -family\n"
+                           "when both search families have the name, as cpu; may be left out\n"
+                           "when the plugins register exactly one of the family)"),
         XC_OPT_STR("cmd", &g.cmd, .arg = "'TEMPLATE'",
                    .help = "judge an external command instead: run through sh -c once per case,\n"
                            "with {placeholders} filled (above)"),

@@ -166,6 +166,7 @@ void run_accel(runctx *c, const xc_rs_accel *ob)
                                          ob->dz, ob->dw, ob->sigma, &e),
                  &e);
     xc_vd_emit(&c->vd);
+    run_known(c, obs, path, ob->known, ob->nknown, runs, n);
     if (ob->accelsearch)
         against_accelsearch(c, obs, ob, &sp);
     run_searches_free(runs, n);

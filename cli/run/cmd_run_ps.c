@@ -64,6 +64,7 @@ void run_periodicity(runctx *c, const xc_rs_periodicity *ob)
     if (truthp[0])
         check_truth(c, obs, truthp, sp.T, runs, n);
     xc_vd_emit(&c->vd);
+    run_known(c, obs, path, ob->known, ob->nknown, runs, n);
     plot_cands(c, obs, runs, n);
     run_searches_free(runs, n);
     xc_spectrum_free(&sp);

@@ -118,6 +118,12 @@ xc_status run_synth_spectrum(runctx *c, const char *obs, const json_t *sobj, cha
 int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t *synth, xc_spectrum *sp, char *path,
                       size_t np, char *truthp, size_t nt);
 
+/* The rows of a spectrum file's known signals (compare/xc_known.h) against
+ * each search's list; the DM of a pulsar judged once, from the .inf beside
+ * fftpath. */
+void run_known(runctx *c, const char *obs, const char *fftpath, const xc_known *k, size_t nk, const searchrun *runs,
+               int n);
+
 /* cmd_run_accel.c */
 void run_accel(runctx *c, const xc_rs_accel *ob);
 

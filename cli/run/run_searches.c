@@ -3,14 +3,18 @@
  * wanted searcher of a family searching it through the periodicity-search
  * contract (core/search/xc_psearch.h), each list judged against the
  * reference's, and the noise check each searcher gets once a run. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/base/cli.h"
+#include "cli/base/cli_meter.h"
+#include "cli/base/cli_search.h"
 #include "core/base/xc_fmt.h"
 #include "cli/run/run.h"
 #include "core/base/xc_fs.h"
 #include "core/io/xc_fft.h"
+#include "core/io/xc_presto.h"
 #include "core/base/xc_progress.h"
 #include "synth/model/xc_synth.h"
 
@@ -32,9 +36,16 @@ int run_searches(runctx *c, const char *obs, const xc_spectrum *sp, const xc_pse
         memset(r, 0, sizeof *r);
         r->impl = im;
         xc_candlist_init(&r->cands);
+        /* a long search (a reference on a large spectrum) shows its progress */
+        char label[160];
+        xc_fmt(label, sizeof label, "%s: %s %s", obs, im->name, fam);
+        xc_progress meter;
+        xc_progress_start(&meter, label, 1, c->quiet ? XC_PROGRESS_QUIET : XC_PROGRESS_AUTO);
         double t0 = xc_now();
-        xc_status st = xc_psearch_once(im, sp, &mine, 1, &r->cands, &e);
+        xc_status st = xc_cli_search_once(im, sp, &mine, xc_progress_callback(&meter), &r->cands, &e);
         r->seconds = xc_now() - t0;
+        if (!st)
+            xc_progress_end(&meter);
         if (st) {
             xc_vd_fail(&c->vd, obs, im->name, fam, e.msg, "runs without error");
             xc_vd_emit(&c->vd);
@@ -121,3 +132,28 @@ int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t 
     }
     return 0;
 }
+
+void run_known(runctx *c, const char *obs, const char *fftpath, const xc_known *k, size_t nk, const searchrun *runs,
+               int n)
+{
+    if (!nk)
+        return;
+    /* the DM the series was dedispersed at: the .inf beside the .fft */
+    double dm = NAN;
+    char inf[4600];
+    size_t len = strlen(fftpath);
+    xc_inf h;
+    xc_error e;
+    if (len > 4 && !strcmp(fftpath + len - 4, ".fft")) {
+        xc_fmt(inf, sizeof inf, "%.*s.inf", (int)(len - 4), fftpath);
+        if (!xc_inf_read(&h, inf, &e))
+            dm = h.dm;
+    }
+    for (size_t j = 0; j < nk; j++)
+        for (int i = 0; i < n; i++)
+            xc_vd_note(&c->vd, xc_check_known(&c->vd.rows, obs, runs[i].impl->name, &runs[i].cands, &k[j],
+                                              i == 0 ? dm : NAN, &e),
+                       &e);
+    xc_vd_emit(&c->vd);
+}
+

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/base/cli.h"
+#include "cli/base/cli_meter.h"
 #include "cli/base/cli_opts.h"
 #include "cli/base/cli_search.h"
 #include "core/search/xc_accel.h"
@@ -16,9 +17,11 @@ static void grid_max(const xc_accel_opts *o, int *zr, int *wr)
     *wr = (o->wmax + 19) / 20 * 20;
 }
 
-static xc_status ac_search(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_error *err)
+static xc_status ac_search(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_progress_cb cb,
+                           xc_error *err)
 {
-    return xc_accel_run(s->impl, sp, s->opts, cl, err);
+    xc_psearch_opts o = {.family = XC_FAMILY_ACCEL, .ac = *(const xc_accel_opts *)s->opts};
+    return xc_cli_search_once(&((const xc_accel_searcher *)s->impl)->impl, sp, &o, cb, cl, err);
 }
 
 static xc_status ac_write(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_error *err)
@@ -72,7 +75,7 @@ int xc_cmd_accel(const xc_cmd *self, int argc, char **argv)
     const char *input = NULL, *out = NULL, *impl_name = NULL;
     xc_accel_opts o;
     xc_accel_opts_default(&o);
-    int accelfmt = 0, presto = 0, highacc = 0, quiet = 0;
+    int accelfmt = 0, presto = 0, highacc = 0, quiet = 0, progress = 0;
     char d[6][XC_DEF_LEN];   /* the defaults the help shows: those of xc_accel_opts_default */
     const xc_cli_defv dv[] = {{o.sigma, 1}, {o.flo, 1}, {o.fhi, 1}, {o.zmax, 0}, {o.numharm, 0}, {(double)o.normwidth, 0}};
     xc_cli_defaults(d, dv, 6);
@@ -131,7 +134,10 @@ int xc_cmd_accel(const xc_cmd *self, int argc, char **argv)
                             "keeping the whole plane in memory (preset exact always does; with preset\n"
                             "presto it is accelsearch's other path, which it takes with -wmax or a\n"
                             "plane of 2 GB or more)"),
-        XC_OPT_FLAG("quiet", &quiet, .help = "no summary on stdout"),
+        XC_OPT_FLAG("quiet", &quiet, .help = "no summary on stdout and no progress meter"),
+        XC_OPT_FLAG("progress", &progress,
+                    .help = "progress lines in a log from the start (not only past 5 s; on a\n"
+                            "terminal one line, redrawn, with the total and the time left)"),
         XC_OPT_END,
     };
     const xc_optspec spec = XC_CMD_SPEC(self, .max_args = XC_OPTS_ANY_ARGS);
@@ -149,6 +155,7 @@ int xc_cmd_accel(const xc_cmd *self, int argc, char **argv)
         return 2;
     char path[4200];
     out_path(input, out, accelfmt, &o, path, sizeof path);
-    xc_cli_search s = {"accel", input, path, accelfmt, quiet, impl, &o, ac_search, ac_write, ac_summary};
+    xc_cli_search s = {"accel", input, path, accelfmt, quiet, xc_progress_want(quiet, progress), impl, &o,
+                       ac_search, ac_write, ac_summary};
     return xc_cli_search_run(&s);
 }

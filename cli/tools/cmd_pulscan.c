@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli/base/cli.h"
+#include "cli/base/cli_meter.h"
 #include "cli/base/cli_opts.h"
 #include "cli/base/cli_search.h"
 #include "core/search/xc_search.h"
@@ -15,9 +16,11 @@ static xc_status opt_sigma(const xc_opt *o, const char *opt, const char *val, xc
     return st;
 }
 
-static xc_status ps_search(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_error *err)
+static xc_status ps_search(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_progress_cb cb,
+                           xc_error *err)
 {
-    return xc_pulscan_run(s->impl, sp, s->opts, cl, err);
+    xc_psearch_opts o = {.family = XC_FAMILY_PULSCAN, .ps = *(const xc_psopts *)s->opts};
+    return xc_cli_search_once(&((const xc_searcher *)s->impl)->impl, sp, &o, cb, cl, err);
 }
 
 static xc_status ps_write(const xc_cli_search *s, const xc_spectrum *sp, xc_candlist *cl, xc_error *err)
@@ -47,7 +50,7 @@ int xc_cmd_pulscan(const xc_cmd *self, int argc, char **argv)
     xc_psopts o;
     xc_psopts_default(&o);
     /* -format, -norm and -logp: the index of the word given */
-    int pulscand = 0, mom = o.norm == XC_NORM_MOM, poly = o.logp == XC_LOGP_POLY, quiet = 0;
+    int pulscand = 0, mom = o.norm == XC_NORM_MOM, poly = o.logp == XC_LOGP_POLY, quiet = 0, progress = 0;
     char d[7][XC_DEF_LEN];   /* the defaults the help shows: those of xc_psopts_default */
     const xc_cli_defv dv[] = {{o.zmax, 0}, {o.numharm, 0}, {o.zstep, 0}, {o.sigma, 1}, {(double)o.chunkwidth, 0},
                               {(double)o.normwidth, 0}, {o.flo, 1}};
@@ -121,7 +124,10 @@ int xc_cmd_pulscan(const xc_cmd *self, int argc, char **argv)
         XC_OPT_INT("ncpus", &o.threads, 1, 4096, .arg = "N", .help = "OpenMP threads (the reference uses one)",
                    .def = "all"),
         XC_OPT_INT("tile", &o.tile, 1, 1 << 24, .arg = "N", .help = "cpu: boxcar starts per cache tile", .def = "1024"),
-        XC_OPT_FLAG("quiet", &quiet, .help = "no summary on stdout"),
+        XC_OPT_FLAG("quiet", &quiet, .help = "no summary on stdout and no progress meter"),
+        XC_OPT_FLAG("progress", &progress,
+                    .help = "progress lines in a log from the start (not only past 5 s; on a\n"
+                            "terminal one line, redrawn, with the total and the time left)"),
         XC_OPT_END,
     };
     const xc_optspec spec = XC_CMD_SPEC(self, .max_args = XC_OPTS_ANY_ARGS);
@@ -139,6 +145,7 @@ int xc_cmd_pulscan(const xc_cmd *self, int argc, char **argv)
                  o.numharm, pulscand ? "pulscand" : "csv");
         out = defout;
     }
-    xc_cli_search s = {"pulscan", input, out, pulscand, quiet, impl, &o, ps_search, ps_write, ps_summary};
+    xc_cli_search s = {"pulscan", input, out, pulscand, quiet, xc_progress_want(quiet, progress), impl, &o,
+                       ps_search, ps_write, ps_summary};
     return xc_cli_search_run(&s);
 }

@@ -84,6 +84,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/base/xc_progress.h"
 #include "core/search/xc_cands.h"
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
@@ -160,6 +161,10 @@ typedef struct {
     double ntrials[6];     /* per stage (truncated with preset presto) */
     double thr[6];         /* P (mean-1 units) below which sigma <= sigma for sure */
     xc_accel_opts o;       /* as checked and rounded */
+    /* Who hears how far the search has got (xc_accel_session_progress,
+     * xc_psearch_progress set it): "accel" with the top plane's half-bins
+     * searched and their total.  Not a search parameter.  Default: nobody. */
+    xc_progress_cb progress;
 } xc_accel_plan;
 
 xc_status xc_accel_plan_make(xc_accel_plan *p, const xc_accel_opts *o, size_t nbins, double T, xc_error *err);
@@ -342,6 +347,9 @@ xc_status xc_accel_session_run(xc_accel_session *ss, const xc_spectrum *sp, xc_c
 /* 1 when sp has the session's length and T. */
 int xc_accel_session_fits(const xc_accel_session *ss, const xc_spectrum *sp);
 void xc_accel_session_close(xc_accel_session *ss);
+/* The listener of the session's runs from now on (xc_accel_plan.progress;
+ * several nested groups each report their own search). */
+void xc_accel_session_progress(xc_accel_session *ss, xc_progress_cb cb);
 /* 1 when all of o[0..n-1] nest (one group). */
 int xc_accel_sweep_nests(const xc_accel_opts *o, size_t n);
 /* The search of top-plane indices [ilo, iend) by a searcher's own `search`

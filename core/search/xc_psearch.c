@@ -30,6 +30,7 @@ struct fam {
     xc_status (*run)(xc_psearch *s, const xc_spectrum *sp, xc_candlist *out, xc_error *err);
     int (*fits)(const xc_psearch *s, const xc_spectrum *sp);
     void (*close)(void *session);
+    void (*progress)(void *session, xc_progress_cb cb);
 };
 
 /* ---- Pulscan: a session per configuration ----------------------------------- */
@@ -61,6 +62,7 @@ static xc_status ps_run(xc_psearch *s, const xc_spectrum *sp, xc_candlist *out, 
 static int ps_fits(const xc_psearch *s, const xc_spectrum *sp) { return sp->nbins == s->nbins; }
 
 static void ps_close(void *ss) { xc_pulscan_session_close(ss); }
+static void ps_progress(void *ss, xc_progress_cb cb) { xc_pulscan_session_progress(ss, cb); }
 
 /* ---- accel: one session over every configuration (a sweep) -------------------- */
 
@@ -89,6 +91,7 @@ static xc_status ac_run(xc_psearch *s, const xc_spectrum *sp, xc_candlist *out, 
 static int ac_fits(const xc_psearch *s, const xc_spectrum *sp) { return xc_accel_session_fits(s->ss[0], sp); }
 
 static void ac_close(void *ss) { xc_accel_session_close(ss); }
+static void ac_progress(void *ss, xc_progress_cb cb) { xc_accel_session_progress(ss, cb); }
 
 /* The common options have these types in every family's options. */
 #define IS(type, T, name) _Generic(((T *)0)->name, type: 1, default: 0)
@@ -103,8 +106,10 @@ _Static_assert(TYPED(xc_psopts) && TYPED(xc_accel_opts), "zmax, numharm, threads
     offsetof(T, zmax), offsetof(T, numharm), offsetof(T, sigma), offsetof(T, threads), offsetof(T, flo),      \
         offsetof(T, rednoise)
 static const struct fam fams[] = {
-    {XC_FAMILY_PULSCAN, 0, ps_defaults, ps_check, FIELDS(xc_psopts), ps_open, ps_run, ps_fits, ps_close},
-    {XC_FAMILY_ACCEL, 1, ac_defaults, ac_check, FIELDS(xc_accel_opts), ac_open, ac_run, ac_fits, ac_close},
+    {XC_FAMILY_PULSCAN, 0, ps_defaults, ps_check, FIELDS(xc_psopts), ps_open, ps_run, ps_fits, ps_close,
+     ps_progress},
+    {XC_FAMILY_ACCEL, 1, ac_defaults, ac_check, FIELDS(xc_accel_opts), ac_open, ac_run, ac_fits, ac_close,
+     ac_progress},
 };
 #undef FIELDS
 
@@ -231,6 +236,12 @@ xc_status xc_psearch_open(xc_psearch **s, const xc_impl *impl, size_t nbins, dou
 }
 
 int xc_psearch_fits(const xc_psearch *s, const xc_spectrum *sp) { return s && sp && s->f->fits(s, sp); }
+
+void xc_psearch_progress(xc_psearch *s, xc_progress_cb cb)
+{
+    for (size_t k = 0; s && k < s->nss; k++)
+        s->f->progress(s->ss[k], cb);
+}
 
 xc_status xc_psearch_run(xc_psearch *s, const xc_spectrum *sp, xc_candlist *out, xc_error *err)
 {

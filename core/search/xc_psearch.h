@@ -84,6 +84,10 @@ xc_status xc_psearch_open(xc_psearch **s, const xc_impl *impl, size_t nbins, dou
  * initialised by the caller).  A spectrum the search does not fit
  * (xc_psearch_fits) is refused (XC_EINVAL naming both). */
 xc_status xc_psearch_run(xc_psearch *s, const xc_spectrum *sp, xc_candlist *out, xc_error *err);
+/* The listener of s's runs from now on (core/base/xc_progress.h): each
+ * configuration's search reports its label ("pulscan", "accel"), the work
+ * done and the total; the library never prints. */
+void xc_psearch_progress(xc_psearch *s, xc_progress_cb cb);
 /* 1 when run takes sp: the length the search was opened for (the accel
  * search: and its T, on which its grid depends). */
 int xc_psearch_fits(const xc_psearch *s, const xc_spectrum *sp);

@@ -80,6 +80,7 @@
 #include "core/base/xc_error.h"
 #include "core/base/xc_hd.h"
 #include "core/base/xc_impl.h"
+#include "core/base/xc_progress.h"
 #include "core/search/xc_spectrum.h"
 
 #ifdef __cplusplus
@@ -110,6 +111,12 @@ typedef struct {
     double flo;            /* lowest fundamental frequency kept, Hz (default 1, as accelsearch's -flo) */
     double rlo;            /* the same in bins; NAN (default): floor(flo T); given, it overrides flo */
     int rednoise;          /* 1: deredden the spectrum first (core/search/spectrum/xc_rednoise.h) */
+    /* Who hears how far the peak search has got (xc_pulscan_session_progress,
+     * xc_psearch_progress set it): "pulscan" with work done and the total
+     * (the reference: boxcar widths of every stage; cpu: R-blocks of every
+     * stage; a searcher may say nothing).  Not a search parameter: the
+     * candidates do not depend on it.  Default: nobody listens. */
+    xc_progress_cb progress;
     XC_GROWN(back)
 } xc_psopts;
 
@@ -301,6 +308,8 @@ xc_status xc_pulscan_session_open(const xc_searcher *s, size_t nbins, const xc_p
                                   xc_error *err);
 xc_status xc_pulscan_session_run(xc_pulscan_session *ss, const xc_spectrum *sp, xc_candlist *out, xc_error *err);
 size_t xc_pulscan_session_nbins(const xc_pulscan_session *ss);
+/* The listener of the session's runs from now on (xc_psopts.progress). */
+void xc_pulscan_session_progress(xc_pulscan_session *ss, xc_progress_cb cb);
 void xc_pulscan_session_close(xc_pulscan_session *ss);
 
 #ifdef __cplusplus

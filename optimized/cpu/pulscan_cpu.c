@@ -390,6 +390,7 @@ static xc_status search(const xc_searcher *self, const xc_spectrum *sp, const xc
         for (int h = 1; h <= nh; h++)
             xc_pulscan_prefix(P, nbins, h, pre[h - 1]);
     }
+    uint64_t pdone = 0;   /* R-blocks searched, for o->progress */
     if (!st) {
         ntask = 0;
         /* Higher stages first: their tasks cost the most per start. */
@@ -408,9 +409,15 @@ static xc_status search(const xc_searcher *self, const xc_spectrum *sp, const xc
             sts[me] = worker_init(&wks[me], buflen, accn, wn, &errs[me]);
             wks[me].screen = screen;
 #pragma omp for schedule(dynamic, 1)
-            for (long k = 0; k < (long)ntask; k++)
+            for (long k = 0; k < (long)ntask; k++) {
                 if (!sts[me])
                     sts[me] = run_task(o, P, pre, nbins, thr, tasks[k], &wks[me], &errs[me]);
+                if (o->progress.fn) {
+                    /* one listener call at a time; done counts finished R-blocks */
+#pragma omp critical(xc_ps_progress)
+                    xc_progress_report(&o->progress, "pulscan", ++pdone, ntask);
+                }
+            }
         }
         for (int k = 0; k < nth && !st; k++)
             if (sts[k]) {

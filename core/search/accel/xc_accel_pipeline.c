@@ -407,6 +407,8 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
         r.state = state;
     if (!st && own && s->create && !state)
         st = s->create(s, &p, &r.state, err);
+    uint64_t ptotal = (uint64_t)(itop_end - itop_lo);
+    xc_progress_report(&p.progress, "accel", 0, ptotal);
     if (!st && own)
         st = xc_accel_search_own(s, r.state, &p, sp, scale, itop_lo, itop_end, pk, err);
     if (!st && !own && !(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)))
@@ -435,7 +437,11 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
             keep_block(&r, i0, nr);
         if (!st)
             st = search_block(&r, i0, nr, pk, rowpk, rind, r.sub, suboff, err);
+        if (!st)
+            xc_progress_report(&p.progress, "accel", (uint64_t)(i0 - itop_lo) + nr, ptotal);
     }
+    if (!st && own)
+        xc_progress_report(&p.progress, "accel", ptotal, ptotal);
     if (r.state && s->destroy && !state)
         s->destroy(s, r.state);
     for (size_t t = 0; rowpk && t < (size_t)p.ntempl * XC_ACCEL_NCHUNK; t++)

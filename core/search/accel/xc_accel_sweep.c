@@ -210,6 +210,12 @@ xc_status xc_accel_session_open(const xc_accel_searcher *s, size_t nbins, double
     return XC_OK;
 }
 
+void xc_accel_session_progress(xc_accel_session *ss, xc_progress_cb cb)
+{
+    for (size_t k = 0; ss && k < ss->ng; k++)
+        ss->g[k].top.progress = cb;
+}
+
 xc_status xc_accel_session_run(xc_accel_session *ss, const xc_spectrum *sp, xc_candlist *out, xc_error *err)
 {
     if (!ss || !out)

@@ -53,6 +53,12 @@ xc_status xc_pulscan_session_open(const xc_searcher *s, size_t nbins, const xc_p
 
 size_t xc_pulscan_session_nbins(const xc_pulscan_session *ss) { return ss ? ss->nbins : 0; }
 
+void xc_pulscan_session_progress(xc_pulscan_session *ss, xc_progress_cb cb)
+{
+    if (ss)
+        ss->o.progress = cb;
+}
+
 xc_status xc_pulscan_session_run(xc_pulscan_session *ss, const xc_spectrum *sp, xc_candlist *out, xc_error *err)
 {
     if (!ss)
