@@ -149,9 +149,11 @@ xc_status xc_check_pulse(xc_checks *l, const char *obs, const char *impl, const 
 
 /* "single-pulse search: pulse N": the brightest candidate of c whose box
  * centre ((sample + width/2) tsamp) is within t->window_s of t->t_s and whose
- * DM is within t->dm_steps of the plan's step at its trial must have an S/N
- * within t->snr_rtol of t->snr_expected.  observed is its DM, expected the
- * true one.  XC_ENOMEM. */
+ * DM is within t->dm_steps of the plan's step at its trial must have a box
+ * b within a factor 2 of the pulse's width W (samples) and an S/N within
+ * t->snr_rtol of what a top hat gives in that box, t->snr_expected x
+ * min(sqrt(b/W), sqrt(W/b)).  observed is its DM, expected the true one.
+ * XC_ENOMEM. */
 xc_status xc_check_sp_pulse(xc_checks *l, const char *obs, const char *impl, const xc_spcandlist *c,
                             const xc_dmplan *plan, const xc_pulse_truth *t, xc_error *err);
 /* "single-pulse candidates vs reference": a and ref, both sorted

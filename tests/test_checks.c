@@ -953,3 +953,96 @@ XC_TEST(test_spec_known, "spec: known signals read with their defaults; incomple
                  "\"fhz\": 2}]}]}",
                  "spec.json: periodicity[0].known[0].fhz: unknown field");
 }
+
+/* ---- single-pulse search rows (compare/check_sp.c) -------------------------- */
+
+/* One candidate at DM trial 10 of plan 0:20:1 (step 1), box of b samples
+ * whose centre is at t_s; a top-hat pulse of 16 samples (1 ms at 62.5 us)
+ * with matched-box S/N 20.  The row's state. */
+static xc_check_state sp_case(double dm_true, int b, double snr, double t_s)
+{
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&plan, "0:20:1", "test", &err), XC_OK);
+    const double tsamp = 62.5e-6;
+    xc_spcandlist l;
+    xc_spcandlist_init(&l);
+    l.tsamp = tsamp;
+    xc_spcand c = {.snr = snr, .width = b, .dm_index = 10, .dm = 10.0, .members = 1, .dm_lo = 10, .dm_hi = 10};
+    c.sample = (int64_t)llround(t_s / tsamp - 0.5 * b);
+    c.time_s = (double)c.sample * tsamp;
+    c.begin = c.sample;
+    c.end = c.sample + b;
+    CU_ASSERT_EQUAL_FATAL(xc_spcandlist_add(&l, &c, &err), XC_OK);
+    xc_pulse_truth t;
+    xc_pulse_truth_init(&t, 0, 0.5, dm_true, 16 * tsamp, 20.0 / 4.0, tsamp);   /* 5 sqrt(16) = 20 */
+    xc_checks rows;
+    xc_checks_init(&rows);
+    CU_ASSERT_EQUAL_FATAL(xc_check_sp_pulse(&rows, "obs", "x", &l, &plan, &t, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(rows.n, 1);
+    xc_check_state s = rows.row[0].state;
+    if (s != XC_CHECK_PASS)
+        printf("\n  %s: %s (bound: %s)", rows.row[0].check, rows.row[0].measured, rows.row[0].bound);
+    xc_checks_free(&rows);
+    xc_spcandlist_free(&l);
+    xc_dmplan_free(&plan);
+    return s;
+}
+
+/* S/N 10 % off passes, 10.1 % fails; a box of 32 over a 16-sample pulse is
+ * held to 20 sqrt(1/2); one DM step off passes, 1.01 fails; a box of 64 (a
+ * factor 4) fails; a centre outside the window (width + 5 ms) fails. */
+XC_TEST(test_sp_pulse_edges, "single-pulse: edges of DM step and S/N and width and window")
+{
+    CU_ASSERT_EQUAL(sp_case(10.0, 16, 20.0 * 1.0999, 0.5), XC_CHECK_PASS);
+    CU_ASSERT_EQUAL(sp_case(10.0, 16, 20.0 * 0.9001, 0.5), XC_CHECK_PASS);
+    CU_ASSERT_EQUAL(sp_case(10.0, 16, 20.0 * 1.1010, 0.5), XC_CHECK_FAIL);
+    CU_ASSERT_EQUAL(sp_case(10.0, 16, 20.0 * 0.8990, 0.5), XC_CHECK_FAIL);
+    CU_ASSERT_EQUAL(sp_case(10.0, 32, 20.0 * sqrt(0.5), 0.5), XC_CHECK_PASS);
+    CU_ASSERT_EQUAL(sp_case(10.0, 32, 20.0, 0.5), XC_CHECK_FAIL);
+    CU_ASSERT_EQUAL(sp_case(11.0, 16, 20.0, 0.5), XC_CHECK_PASS);
+    CU_ASSERT_EQUAL(sp_case(11.01, 16, 20.0, 0.5), XC_CHECK_FAIL);
+    CU_ASSERT_EQUAL(sp_case(10.0, 64, 20.0 * sqrt(0.25), 0.5), XC_CHECK_FAIL);
+    CU_ASSERT_EQUAL(sp_case(10.0, 16, 20.0, 0.5 + 16 * 62.5e-6 + 0.0052), XC_CHECK_FAIL);
+}
+
+/* Lists against the reference's: equal passes; one sample, one member, an
+ * S/N beyond rtol or one candidate more fails. */
+XC_TEST(test_sp_same_edges, "single-pulse: candidates vs reference")
+{
+    xc_spcandlist a, r;
+    xc_spcandlist_init(&a);
+    xc_spcandlist_init(&r);
+    xc_error err;
+    xc_spcand c = {.snr = 12.0, .sample = 100, .width = 4, .dm_index = 3, .members = 5, .begin = 90, .end = 110};
+    CU_ASSERT_EQUAL_FATAL(xc_spcandlist_add(&r, &c, &err), XC_OK);
+    const struct {
+        int64_t dsample, dmembers;
+        double snr;
+        int extra;
+        xc_check_state want;
+    } k[] = {{0, 0, 12.0, 0, XC_CHECK_PASS}, {0, 0, 12.0 * (1 + 0.9e-9), 0, XC_CHECK_PASS},
+             {0, 0, 12.0 * (1 + 1.1e-9), 0, XC_CHECK_FAIL}, {1, 0, 12.0, 0, XC_CHECK_FAIL},
+             {0, 1, 12.0, 0, XC_CHECK_FAIL}, {0, 0, 12.0, 1, XC_CHECK_FAIL}};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        xc_spcandlist_free(&a);
+        xc_spcand x = c;
+        x.sample += k[i].dsample;
+        x.members += k[i].dmembers;
+        x.snr = k[i].snr;
+        CU_ASSERT_EQUAL_FATAL(xc_spcandlist_add(&a, &x, &err), XC_OK);
+        if (k[i].extra)
+            CU_ASSERT_EQUAL_FATAL(xc_spcandlist_add(&a, &x, &err), XC_OK);
+        xc_checks rows;
+        xc_checks_init(&rows);
+        CU_ASSERT_EQUAL_FATAL(xc_check_sp_same(&rows, "obs", "x", &a, &r, 1e-9, &err), XC_OK);
+        if (rows.row[0].state != k[i].want)
+            printf("\n  case %zu: observed %s (%s), expected %s", i, xc_check_state_name(rows.row[0].state),
+                   rows.row[0].measured, xc_check_state_name(k[i].want));
+        CU_ASSERT_EQUAL(rows.row[0].state, k[i].want);
+        xc_checks_free(&rows);
+    }
+    xc_spcandlist_free(&a);
+    xc_spcandlist_free(&r);
+}
