@@ -350,13 +350,18 @@ XC_TEST_IF(test_run_table_once, "run: each check once in stdout and stderr toget
     CU_ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
     static char text[1 << 16];
     xc_fx_slurp_into(out, text, sizeof text);
-    /* 4 checks: the plane, one thread against many, the pulse in each plane */
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "4 checks, 0 failed"));
+    /* 7 checks: the plane, one thread against many, the pulse in each plane;
+     * the single-pulse search of the reference plane by the reference and
+     * cpu searchers, each finding the pulse, and cpu's list against the
+     * reference's */
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "7 checks, 0 failed"));
     CU_ASSERT_EQUAL(count(text, "tiny-8bit: plane vs reference"), 1);
     CU_ASSERT_EQUAL(count(text, "tiny-8bit: 1 thread vs many"), 1);
     CU_ASSERT_EQUAL(count(text, "tiny-8bit: pulse 0 (DM 50 at 0.500 s)"), 2);   /* reference and cpu */
     CU_ASSERT_EQUAL(count(text, "     impl "), 1);   /* one header */
-    CU_ASSERT_EQUAL(count(text, "PASS "), 4);
+    CU_ASSERT_EQUAL(count(text, "tiny-8bit: single-pulse search: pulse 0"), 2);
+    CU_ASSERT_EQUAL(count(text, "tiny-8bit: single-pulse candidates"), 1);
+    CU_ASSERT_EQUAL(count(text, "PASS "), 7);
     size_t w = widest(text);
     if (w > XC_VD_WIDTH)
         printf("\n%s", text);
