@@ -70,6 +70,13 @@ typedef struct {
  * entry with a `given` flag is written out:
  *   {.name = "lodm", .kind = XC_OPTK_DOUBLE, .dest = &lodm, .given = &tol_given, .arg = "DM", ...} */
 #define XC_OPT_FLAG(n, p, ...)       {.name = (n), .kind = XC_OPTK_FLAG, .dest = (p), .lo = 1, __VA_ARGS__}
+/* -quiet (what it silences: quiet_help) and -progress, the pair of every
+ * command with a progress meter (cli/base/cli_meter.h: xc_progress_want). */
+#define XC_OPT_METER(quiet, progress, quiet_help)                                                             \
+    XC_OPT_FLAG("quiet", (quiet), .help = (quiet_help)),                                                     \
+        XC_OPT_FLAG("progress", (progress),                                                                  \
+                    .help = "progress lines in a log from the start (not only past 5 s; on a\n"               \
+                            "terminal one line, redrawn, with the total and the time left)")
 #define XC_OPT_SET(n, p, v, ...)     {.name = (n), .kind = XC_OPTK_FLAG, .dest = (p), .lo = (v), __VA_ARGS__}
 #define XC_OPT_STR(n, p, ...)        {.name = (n), .kind = XC_OPTK_STR, .dest = (p), __VA_ARGS__}
 #define XC_OPT_INT(n, p, l, h, ...)  {.name = (n), .kind = XC_OPTK_INT, .dest = (p), .lo = (l), .hi = (h), __VA_ARGS__}

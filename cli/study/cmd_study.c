@@ -62,8 +62,7 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
                            "search's device memory (22.5 GB for FDAS at the paper's zmax 1200 and\n"
                            "600 s), so K is bounded by the device's memory; the results do not depend\n"
                            "on K", .def = "0"),
-        XC_OPT_FLAG("quiet", &quiet, .help = "no progress line and no rates table"),
-        XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
+        XC_OPT_METER(&quiet, &progress, "no progress line and no rates table"),
         XC_OPT_END,
     };
     int first = argc;

@@ -134,10 +134,7 @@ int xc_cmd_accel(const xc_cmd *self, int argc, char **argv)
                             "keeping the whole plane in memory (preset exact always does; with preset\n"
                             "presto it is accelsearch's other path, which it takes with -wmax or a\n"
                             "plane of 2 GB or more)"),
-        XC_OPT_FLAG("quiet", &quiet, .help = "no summary on stdout and no progress meter"),
-        XC_OPT_FLAG("progress", &progress,
-                    .help = "progress lines in a log from the start (not only past 5 s; on a\n"
-                            "terminal one line, redrawn, with the total and the time left)"),
+        XC_OPT_METER(&quiet, &progress, "no summary on stdout and no progress meter"),
         XC_OPT_END,
     };
     const xc_optspec spec = XC_CMD_SPEC(self, .max_args = XC_OPTS_ANY_ARGS);

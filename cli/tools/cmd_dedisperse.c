@@ -237,8 +237,7 @@ int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
                            "holds", .def = "FILE.truth.json beside FILE.fil, if there"),
         XC_OPT_CALL("times", opt_times, &times, .arg = "S,S,...",
                     .help = "arrival times at the highest channel (s) to warn of the same way"),
-        XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter"),
-        XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
+        XC_OPT_METER(&quiet, &progress, "no progress meter"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);

@@ -33,8 +33,7 @@ int xc_cmd_population(const xc_cmd *self, int argc, char **argv)
                     .help = "write the dedispersed .dat/.inf fast path instead of filterbanks"),
         XC_OPT_INT("threads", &o.nthreads, 0, 4096, .arg = "N",
                    .help = "OpenMP threads per pulsar (0: the OpenMP default)", .def = "0"),
-        XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter and no summary line"),
-        XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
+        XC_OPT_METER(&quiet, &progress, "no progress meter and no summary line"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&ospec, opts, argc, argv, NULL);

@@ -124,10 +124,7 @@ int xc_cmd_pulscan(const xc_cmd *self, int argc, char **argv)
         XC_OPT_INT("ncpus", &o.threads, 1, 4096, .arg = "N", .help = "OpenMP threads (the reference uses one)",
                    .def = "all"),
         XC_OPT_INT("tile", &o.tile, 1, 1 << 24, .arg = "N", .help = "cpu: boxcar starts per cache tile", .def = "1024"),
-        XC_OPT_FLAG("quiet", &quiet, .help = "no summary on stdout and no progress meter"),
-        XC_OPT_FLAG("progress", &progress,
-                    .help = "progress lines in a log from the start (not only past 5 s; on a\n"
-                            "terminal one line, redrawn, with the total and the time left)"),
+        XC_OPT_METER(&quiet, &progress, "no summary on stdout and no progress meter"),
         XC_OPT_END,
     };
     const xc_optspec spec = XC_CMD_SPEC(self, .max_args = XC_OPTS_ANY_ARGS);

@@ -168,8 +168,7 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
                               "heimdall: Heimdall's .cand columns (widths must be powers of two);\n"
                               "presto: PRESTO's .singlepulse (docs/SINGLEPULSE.md: Candidate files)",
                       .def = "csv"),
-        XC_OPT_FLAG("quiet", &quiet, .help = "no progress meter, no summary line"),
-        XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
+        XC_OPT_METER(&quiet, &progress, "no progress meter, no summary line"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);

@@ -364,8 +364,7 @@ int xc_cmd_synth(const xc_cmd *self, int argc, char **argv)
         XC_OPT_STR("spec_key", &c.spec_key, .arg = "KEY",
                    .help = "take the object under KEY in the -spec file (default: the top level)"),
         XC_OPT_LATER(other),
-        XC_OPT_FLAG("quiet", &c.quiet, .help = "no progress meter and no summary line"),
-        XC_OPT_FLAG("progress", &c.progress, .help = "progress lines in a log from the start (not only past 5 s)"),
+        XC_OPT_METER(&c.quiet, &c.progress, "no progress meter and no summary line"),
         XC_OPT_END,
     };
     xc_error err;
