@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/xc_lines.h"
+
 /* The presets: data, not code paths.  Constants and orderings as each code defines them:
  * SIGPROC src/dmdelay.c, PRESTO src/dispersion.c, dedisp src/kernels.cuh,
  * AstroAccelerate src/aa_ddtr_strategy.cpp; the "Conventions" table of docs/REFERENCE.md. */
@@ -217,58 +219,53 @@ xc_status xc_dmplan_parse(xc_dmplan *p, const char *spec, const char *source, xc
     return parse_end(p, st, source, "empty DM plan", err);
 }
 
+/* One line of a plan file (xc_lines_each): '#' starts a comment; blank
+ * lines are skipped. */
+typedef struct {
+    xc_dmplan *p;
+    const char *path;
+} plan_file;
+
+static xc_status plan_line(void *user, char *line, int lineno, xc_error *err)
+{
+    plan_file *f = user;
+    char *h = strchr(line, '#');
+    if (h)
+        *h = '\0';
+    char *s = line;
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t L = strlen(s);
+    while (L && isspace((unsigned char)s[L - 1]))
+        s[--L] = '\0';
+    if (!*s)
+        return XC_OK;
+    char where[1100];
+    snprintf(where, sizeof where, "%s line %d", f->path, lineno);
+    if (!strncmp(s, "range", 5) && isspace((unsigned char)s[5])) {
+        /* AstroAccelerate: range lo hi step inBin outBin (outBin deprecated) */
+        double lo, hi, step, inbin, outbin;
+        if (sscanf(s + 5, "%lf %lf %lf %lf %lf", &lo, &hi, &step, &inbin, &outbin) < 4)
+            return xc_error_set(err, XC_EINVAL, "%s: expected 'range lo hi step inBin outBin'", where);
+        if (inbin != floor(inbin) || inbin < 1 || inbin > XC_DMPLAN_MAX_DS)
+            return xc_error_set(err, XC_EINVAL, "%s: inBin: %g must be an integer in 1..%d", where, inbin,
+                                XC_DMPLAN_MAX_DS);
+        return add_range(f->p, lo, hi, step, (int)inbin, where, f->p->nranges, err);
+    }
+    return parse_item(f->p, s, where, f->p->nranges, err);
+}
+
 xc_status xc_dmplan_read(xc_dmplan *p, const char *path, xc_error *err)
 {
     xc_dmplan_init(p);
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
     /* whole lines of any length (a fixed buffer would split a long comment
      * and read its tail as a range), and no NUL byte (it would end the line) */
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0;
-    xc_status st = XC_OK;
-    for (ssize_t len; (len = getline(&line, &cap, fp)) != -1;) {
-        lineno++;
-        if (strlen(line) != (size_t)len) {
-            st = xc_error_set(err, XC_EINVAL, "%s line %d: holds a NUL byte (not a text file)", path, lineno);
-            break;
-        }
-        char *h = strchr(line, '#');
-        if (h)
-            *h = '\0';
-        char *s = line;
-        while (isspace((unsigned char)*s))
-            s++;
-        size_t L = strlen(s);
-        while (L && isspace((unsigned char)s[L - 1]))
-            s[--L] = '\0';
-        if (!*s)
-            continue;
-        char where[1100];
-        snprintf(where, sizeof where, "%s line %d", path, lineno);
-        if (!strncmp(s, "range", 5) && isspace((unsigned char)s[5])) {
-            /* AstroAccelerate: range lo hi step inBin outBin (outBin deprecated) */
-            double lo, hi, step, inbin, outbin;
-            if (sscanf(s + 5, "%lf %lf %lf %lf %lf", &lo, &hi, &step, &inbin, &outbin) < 4) {
-                st = xc_error_set(err, XC_EINVAL, "%s: expected 'range lo hi step inBin outBin'", where);
-                break;
-            }
-            if (inbin != floor(inbin) || inbin < 1 || inbin > XC_DMPLAN_MAX_DS) {
-                st = xc_error_set(err, XC_EINVAL, "%s: inBin: %g must be an integer in 1..%d", where, inbin,
-                                  XC_DMPLAN_MAX_DS);
-                break;
-            }
-            st = add_range(p, lo, hi, step, (int)inbin, where, p->nranges, err);
-        } else {
-            st = parse_item(p, s, where, p->nranges, err);
-        }
-        if (st)
-            break;
-    }
-    free(line);
-    fclose(fp);
+    plan_file f = {p, path};
+    xc_status st = xc_lines_each(path, plan_line, &f, NULL, err);
+    /* a plan is an argument: every refusal of its text is XC_EINVAL, as the
+     * plan strings' (xc_lines_each calls a NUL byte a format error) */
+    if (st == XC_EFORMAT)
+        st = XC_EINVAL;
     return parse_end(p, st, path, "no DM range in file", err);
 }
 
