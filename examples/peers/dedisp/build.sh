@@ -10,13 +10,11 @@
 # gives it back (the typedefs the C++98 base provided), so dedisp's sources
 # stay as they are.
 set -eu
+. "$(dirname "$0")/../build-common.sh"
 SRC=$(cd "${1:?usage: build.sh DEDISP_SRC [DEST]}" && pwd)
 DEST=${2:-$SRC/../dedisp-crosscheck}
-rm -rf "$DEST"
-mkdir -p "$DEST"
-DEST=$(cd "$DEST" && pwd)
-(cd "$SRC" && tar cf - --exclude=.git .) | (cd "$DEST" && tar xf -)
-(git -C "$SRC" log -1 --format='%H %cs' 2>/dev/null || echo unknown) > "$DEST/COMMIT"
+peer_copy "$DEST"
+peer_commit
 CUDA=${CUDA_PATH:-$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")}
 cat > "$DEST/thrust_compat.h" <<'H'
 #include <thrust/version.h>

@@ -8,10 +8,11 @@
 #   sh examples/peers/presto/build.sh SRC [DEST]
 # Needs: libglib2.0-dev libfftw3-dev libgsl-dev libcfitsio-dev liberfa-dev.
 set -eu
+. "$(dirname "$0")/../build-common.sh"
 SRC=$(cd "${1:?usage: build.sh PRESTO_SRC [DEST]}" && pwd)
 DEST=${2:-$SRC/bin-crosscheck}
+peer_dest "$DEST"
 mkdir -p "$DEST/obj"
-DEST=$(cd "$DEST" && pwd)
 PKG="glib-2.0 fftw3f gsl cfitsio erfa"
 pkg-config --exists $PKG || { echo "build.sh: pkg-config cannot find one of: $PKG" >&2; exit 2; }
 CC=${CC:-gcc}
@@ -39,5 +40,5 @@ for f in realfft.c realfft_cmd.c; do cc1 $f; done
 prog realfft realfft.c realfft_cmd.c
 for f in prepsubband.c prepsubband_cmd.c backend_common.c psrfits.c sigproc_fb.c zerodm.c; do cc1 $f; done
 prog prepsubband prepsubband.c prepsubband_cmd.c backend_common.c psrfits.c sigproc_fb.c zerodm.c
-(git -C "$SRC" log -1 --format='%H %cs' 2>/dev/null || echo unknown) > "$DEST/COMMIT"
+peer_commit
 echo "built $DEST/prepsubband, realfft, accelsearch from PRESTO $(cat "$DEST/COMMIT")"

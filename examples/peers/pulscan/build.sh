@@ -5,12 +5,12 @@
 #   sh examples/peers/pulscan/build.sh SRC [DEST]
 # Its GPU programs (pulscan_gpu.cu) build with scripts/peer-pulscan.sh build.
 set -eu
+. "$(dirname "$0")/../build-common.sh"
 SRC=$(cd "${1:?usage: build.sh PULSCAN_SRC [DEST]}" && pwd)
 DEST=${2:-$SRC/bin-crosscheck}
-mkdir -p "$DEST"
-DEST=$(cd "$DEST" && pwd)
+peer_dest "$DEST"
 CC=${CC:-gcc}
 $CC -c "$SRC/localcdflib.c" -o "$DEST/localcdflib.o" -Ofast
 $CC "$SRC/pulscan.c" "$DEST/localcdflib.o" -o "$DEST/pulscan" -lm -Ofast -fopenmp
-(git -C "$SRC" log -1 --format='%H %cs' 2>/dev/null || echo unknown) > "$DEST/COMMIT"
+peer_commit
 echo "built $DEST/pulscan from Pulscan $(cat "$DEST/COMMIT")"

@@ -6,13 +6,11 @@
 # the two steps.  Needs: autoconf automake libtool csh gfortran libcfitsio-dev.
 #   sh examples/peers/sigproc/build.sh SRC [DEST]
 set -eu
+. "$(dirname "$0")/../build-common.sh"
 SRC=$(cd "${1:?usage: build.sh SIGPROC_SRC [DEST]}" && pwd)
 DEST=${2:-$SRC/../sigproc-crosscheck}
-rm -rf "$DEST"
-mkdir -p "$DEST"
-DEST=$(cd "$DEST" && pwd)
-(cd "$SRC" && tar cf - --exclude=.git .) | (cd "$DEST" && tar xf -)
-(git -C "$SRC" log -1 --format='%H %cs' 2>/dev/null || echo unknown) > "$DEST/COMMIT"
+peer_copy "$DEST"
+peer_commit
 cd "$DEST"
 ./bootstrap > build.log 2>&1 && ./configure >> build.log 2>&1 &&
     make -C src sigproc.h >> build.log 2>&1 && make -C src fake dedisperse >> build.log 2>&1 ||
