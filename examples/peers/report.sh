@@ -62,49 +62,47 @@ row() {
     printf '%-8s %-12s %-22s %-8s %-10s %s\n' "$peer" "$prog" "$kernel" "$commit" "$v" "$last" | tee -a "$TABLE"
 }
 skip() { printf 'skipped: %s not set (%s)\n' "$1" "$2" | tee -a "$TABLE"; }
+# peer_bins NAME PEER DIR PROGRAM BUILD-SCRIPT: B := bin_of's folder; a line and
+# status 1 when the build failed
+peer_bins() {
+    B=$(bin_of "$2" "$3" "$4" "$5")
+    [ -n "$B" ] && return 0
+    echo "$1: the build failed (build/peers/$2.log)"; err=1; return 1
+}
 
-if [ -n "${PEER_PRESTO:-}" ]; then
-    B=$(bin_of presto "$PEER_PRESTO" prepsubband presto/build.sh)
-    if [ -z "$B" ]; then echo "PRESTO: the build failed (build/peers/presto.log)"; err=1; else
-        C=$(commit_of "$PEER_PRESTO" "$B")
-        row PRESTO prepsubband dedisperse "$C" presto-prepsubband "$XC" gate dedisperse -convention presto \
-            -work "$OUT/presto-prepsubband/work" -quiet \
-            -cmd "sh $HERE/presto/prepsubband.sh $B {in} {out} {dm_lo} {dm_step} {ndm} {nchans} {nbits}"
-        "$XC" synth -dedispersed -quiet -nchans 64 -nbits 8 -tsamp 256 -tobs 16.8 -fch1 1500 -foff -2 \
-            -period 7.3 -width 15 -snrpeak 0.6 -dm 40 -accn 20000 -seed 5 -o "$OUT/realfft-series"
-        row PRESTO realfft fft "$C" presto-realfft sh "$HERE/presto/realfft-check.sh" "$B" "$XC" "$OUT/realfft-series.dat"
-        row PRESTO accelsearch "accel search" "$C" presto-accelsearch "$XC" gate search -tier standard \
-            -work "$OUT/presto-accelsearch/work" -quiet \
-            -cmd "sh $HERE/presto/accelsearch.sh $B {fft} {dat} {zmax} {numharm} {sigma}"
-        row PRESTO realfft+accel "fft + accel search" "$C" presto-realfft-accelsearch env REALFFT=1 "$XC" gate search \
-            -tier standard -work "$OUT/presto-realfft-accelsearch/work" -quiet \
-            -cmd "sh $HERE/presto/accelsearch.sh $B {fft} {dat} {zmax} {numharm} {sigma}"
-    fi
-else
+if [ -z "${PEER_PRESTO:-}" ]; then
     skip PEER_PRESTO "prepsubband, realfft, accelsearch"
+elif peer_bins PRESTO presto "$PEER_PRESTO" prepsubband presto/build.sh; then
+    C=$(commit_of "$PEER_PRESTO" "$B")
+    row PRESTO prepsubband dedisperse "$C" presto-prepsubband "$XC" gate dedisperse -convention presto \
+        -work "$OUT/presto-prepsubband/work" -quiet \
+        -cmd "sh $HERE/presto/prepsubband.sh $B {in} {out} {dm_lo} {dm_step} {ndm} {nchans} {nbits}"
+    "$XC" synth -dedispersed -quiet -nchans 64 -nbits 8 -tsamp 256 -tobs 16.8 -fch1 1500 -foff -2 \
+        -period 7.3 -width 15 -snrpeak 0.6 -dm 40 -accn 20000 -seed 5 -o "$OUT/realfft-series"
+    row PRESTO realfft fft "$C" presto-realfft sh "$HERE/presto/realfft-check.sh" "$B" "$XC" "$OUT/realfft-series.dat"
+    row PRESTO accelsearch "accel search" "$C" presto-accelsearch "$XC" gate search -tier standard \
+        -work "$OUT/presto-accelsearch/work" -quiet \
+        -cmd "sh $HERE/presto/accelsearch.sh $B {fft} {dat} {zmax} {numharm} {sigma}"
+    row PRESTO realfft+accel "fft + accel search" "$C" presto-realfft-accelsearch env REALFFT=1 "$XC" gate search \
+        -tier standard -work "$OUT/presto-realfft-accelsearch/work" -quiet \
+        -cmd "sh $HERE/presto/accelsearch.sh $B {fft} {dat} {zmax} {numharm} {sigma}"
 fi
 
-if [ -n "${PEER_PULSCAN:-}" ]; then
-    B=$(bin_of pulscan "$PEER_PULSCAN" pulscan pulscan/build.sh)
-    if [ -z "$B" ]; then echo "Pulscan: the build failed (build/peers/pulscan.log)"; err=1; else
-        row Pulscan pulscan "boxcar search" "$(commit_of "$PEER_PULSCAN" "$B")" pulscan "$XC" gate search \
-            -family pulscan -tier standard -work "$OUT/pulscan/work" -quiet \
-            -cmd "sh $HERE/pulscan/pulscan.sh $B {fft} {out} {zmax} {numharm} {sigma}"
-    fi
-else
+if [ -z "${PEER_PULSCAN:-}" ]; then
     skip PEER_PULSCAN "pulscan (CPU)"
+elif peer_bins Pulscan pulscan "$PEER_PULSCAN" pulscan pulscan/build.sh; then
+    row Pulscan pulscan "boxcar search" "$(commit_of "$PEER_PULSCAN" "$B")" pulscan "$XC" gate search \
+        -family pulscan -tier standard -work "$OUT/pulscan/work" -quiet \
+        -cmd "sh $HERE/pulscan/pulscan.sh $B {fft} {out} {zmax} {numharm} {sigma}"
 fi
 
-if [ -n "${PEER_SIGPROC:-}" ]; then
-    B=$(bin_of sigproc "$PEER_SIGPROC" dedisperse sigproc/build.sh)
-    if [ -z "$B" ]; then echo "SIGPROC: the build failed (build/peers/sigproc.log)"; err=1; else
-        C=$(commit_of "$PEER_SIGPROC" "$B")
-        row SIGPROC dedisperse dedisperse "$C" sigproc-dedisperse "$XC" gate dedisperse -convention sigproc \
-            -work "$OUT/sigproc-dedisperse/work" -quiet -cmd "sh $HERE/sigproc/dedisperse.sh $B {in} {out} {dmlist}"
-        row SIGPROC fake synthesis "$C" sigproc-fake sh "$HERE/sigproc/fake-check.sh" "$B" "$XC" "$OUT/sigproc-fake/work"
-    fi
-else
+if [ -z "${PEER_SIGPROC:-}" ]; then
     skip PEER_SIGPROC "fake, dedisperse"
+elif peer_bins SIGPROC sigproc "$PEER_SIGPROC" dedisperse sigproc/build.sh; then
+    C=$(commit_of "$PEER_SIGPROC" "$B")
+    row SIGPROC dedisperse dedisperse "$C" sigproc-dedisperse "$XC" gate dedisperse -convention sigproc \
+        -work "$OUT/sigproc-dedisperse/work" -quiet -cmd "sh $HERE/sigproc/dedisperse.sh $B {in} {out} {dmlist}"
+    row SIGPROC fake synthesis "$C" sigproc-fake sh "$HERE/sigproc/fake-check.sh" "$B" "$XC" "$OUT/sigproc-fake/work"
 fi
 
 if [ -n "${PEER_DEDISP:-}" ]; then
