@@ -20,6 +20,11 @@
 set -u
 MODE=${1:-build}
 DEV=build/dev
+# sumline LABEL TEXT: one row of the device half's summary table
+sumline() { printf '%-28s %s\n' "$1" "$2"; }
+# logrow LABEL PATTERN LOG EXIT: a row with the last line of OUTDIR/LOG that matches
+# PATTERN (grep -E; nothing when LOG is missing) and the exit status
+logrow() { sumline "$1" "$(grep -E "$2" "$OUTDIR/$3" 2>/dev/null | tail -1) exit=$4"; }
 case "$MODE" in
 build)
     make --no-print-directory STATIC=1 CUDA=1 BUILD=$DEV/obj BIN=$DEV/full \
@@ -174,32 +179,32 @@ TESTS
     fi
     echo
     echo "== summary"
-    printf '%-28s %s\n' "GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu.log" | tail -1) exit=$rc_t"
-    printf '%-28s %s\n' "single-pulse GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_sp.log" | tail -1) exit=${rc_sp:-skipped}"
-    printf '%-28s %s\n' "conformance suite" "$(grep XC-SUMMARY "$OUTDIR/conformance.log" | tail -1) exit=$rc_k"
-    printf '%-28s %s\n' "bench dedisperse" "exit=$rc_bd"
-    printf '%-28s %s\n' "memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck.log" | tail -1) exit=$rc_m"
-    printf '%-28s %s\n' "racecheck" "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUTDIR/racecheck.log" | tail -1) exit=$rc_r"
-    printf '%-28s %s\n' "cross-check (crosscheck run)" "$(tail -1 "$OUTDIR/run.txt") exit=$rc_x"
-    printf '%-28s %s\n' "benchmark" "exit=$rc_b"
-    printf '%-28s %s\n' "dedisperse kernel/e2e/pinned" "$(awk '$1 ~ /^(8|16)$/ && NF >= 18 {printf "%s-bit %s: %.1f T, %s%%, %s%%; ", $1, $2, $9, $16, $18}' "$OUTDIR/bench.txt" 2>/dev/null)"
-    printf '%-28s %s\n' "Pulscan GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_pulscan.log" | tail -1) exit=$rc_pt"
-    printf '%-28s %s\n' "Pulscan memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck_pulscan.log" | tail -1) exit=$rc_pm"
-    printf '%-28s %s\n' "Pulscan racecheck" "$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUTDIR/racecheck_pulscan.log" | tail -1) exit=$rc_pr"
-    printf '%-28s %s\n' "initcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/initcheck.log" 2>/dev/null | tail -1) exit=${rc_i:-skipped}"
-    printf '%-28s %s\n' "Pulscan initcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/initcheck_pulscan.log" 2>/dev/null | tail -1) exit=${rc_pi:-skipped}"
-    printf '%-28s %s\n' "J1807 gpu vs cpu candidates" "$(grep -E '^overall' "$OUTDIR/cmp-exact.txt" 2>/dev/null) exit=$rc_c"
-    printf '%-28s %s\n' "J1807 approximations vs cpu" "$(grep -E '^matched [0-9]' "$OUTDIR/cmp-approx.txt" 2>/dev/null) (expected to differ)"
-    printf '%-28s %s\n' "GPU accel tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_accel.log" | tail -1) exit=$rc_at"
-    printf '%-28s %s\n' "J1807 accel gpu vs cpu" "$(grep -h -E '^overall' "$OUTDIR"/cmp-accel-*.txt 2>/dev/null | tr '\n' ' ') exit=$rc_ac"
-    printf '%-28s %s\n' "accel memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck_accel.log" 2>/dev/null | tail -1) exit=${rc_am:-skipped}"
-    printf '%-28s %s\n' "bench accel (zmax 1200)" "$(grep -E '^(cpu|gpu) ' "$OUTDIR/bench_accel.txt" 2>/dev/null | awk '{printf "%s h%s %ss; ", $1, $5, $7}') exit=${rc_ab:-skipped}"
-    printf '%-28s %s\n' "subband/tree GPU tests" "$(grep XC-SUMMARY "$OUTDIR/test_gpu_approx.log" | tail -1) exit=${rc_st:-skipped}"
-    printf '%-28s %s\n' "subband/tree memcheck" "$(grep 'ERROR SUMMARY' "$OUTDIR/memcheck_approx.log" 2>/dev/null | tail -1) exit=${rc_sm:-skipped}"
-    printf '%-28s %s\n' "bench subband/tree gpu" "$(grep -c 'nsub' "$OUTDIR/bench_approx.txt" 2>/dev/null) records exit=${rc_sb:-skipped}"
-    printf '%-28s %s\n' "study 1 vs 8 workers (gpu)" "exit=${rc_sd:-skipped} (0: same bytes)"
-    printf '%-28s %s\n' "bench study (paper size)" "$(grep -E 'total, one thread|on this machine' "$OUTDIR/bench_study.txt" 2>/dev/null | sed 's/^ *//' | cut -c1-80 | tr '\n' ' ') exit=${rc_bs:-skipped}"
-    printf '%-28s %s\n' "Pulscan benchmark" "$(grep -E '^kernels|^candidates' "$OUTDIR/bench_pulscan.txt" | cut -c1-90 | tr '\n' ' ') exit=$rc_pb"
+    logrow "GPU tests" XC-SUMMARY test_gpu.log "$rc_t"
+    logrow "single-pulse GPU tests" XC-SUMMARY test_gpu_sp.log "${rc_sp:-skipped}"
+    logrow "conformance suite" XC-SUMMARY conformance.log "$rc_k"
+    sumline "bench dedisperse" "exit=$rc_bd"
+    logrow "memcheck" 'ERROR SUMMARY' memcheck.log "$rc_m"
+    logrow "racecheck" 'RACECHECK SUMMARY|ERROR SUMMARY' racecheck.log "$rc_r"
+    sumline "cross-check (crosscheck run)" "$(tail -1 "$OUTDIR/run.txt") exit=$rc_x"
+    sumline "benchmark" "exit=$rc_b"
+    sumline "dedisperse kernel/e2e/pinned" "$(awk '$1 ~ /^(8|16)$/ && NF >= 18 {printf "%s-bit %s: %.1f T, %s%%, %s%%; ", $1, $2, $9, $16, $18}' "$OUTDIR/bench.txt" 2>/dev/null)"
+    logrow "Pulscan GPU tests" XC-SUMMARY test_gpu_pulscan.log "$rc_pt"
+    logrow "Pulscan memcheck" 'ERROR SUMMARY' memcheck_pulscan.log "$rc_pm"
+    logrow "Pulscan racecheck" 'RACECHECK SUMMARY|ERROR SUMMARY' racecheck_pulscan.log "$rc_pr"
+    logrow "initcheck" 'ERROR SUMMARY' initcheck.log "${rc_i:-skipped}"
+    logrow "Pulscan initcheck" 'ERROR SUMMARY' initcheck_pulscan.log "${rc_pi:-skipped}"
+    sumline "J1807 gpu vs cpu candidates" "$(grep -E '^overall' "$OUTDIR/cmp-exact.txt" 2>/dev/null) exit=$rc_c"
+    sumline "J1807 approximations vs cpu" "$(grep -E '^matched [0-9]' "$OUTDIR/cmp-approx.txt" 2>/dev/null) (expected to differ)"
+    logrow "GPU accel tests" XC-SUMMARY test_gpu_accel.log "$rc_at"
+    sumline "J1807 accel gpu vs cpu" "$(grep -h -E '^overall' "$OUTDIR"/cmp-accel-*.txt 2>/dev/null | tr '\n' ' ') exit=$rc_ac"
+    logrow "accel memcheck" 'ERROR SUMMARY' memcheck_accel.log "${rc_am:-skipped}"
+    sumline "bench accel (zmax 1200)" "$(grep -E '^(cpu|gpu) ' "$OUTDIR/bench_accel.txt" 2>/dev/null | awk '{printf "%s h%s %ss; ", $1, $5, $7}') exit=${rc_ab:-skipped}"
+    logrow "subband/tree GPU tests" XC-SUMMARY test_gpu_approx.log "${rc_st:-skipped}"
+    logrow "subband/tree memcheck" 'ERROR SUMMARY' memcheck_approx.log "${rc_sm:-skipped}"
+    sumline "bench subband/tree gpu" "$(grep -c 'nsub' "$OUTDIR/bench_approx.txt" 2>/dev/null) records exit=${rc_sb:-skipped}"
+    sumline "study 1 vs 8 workers (gpu)" "exit=${rc_sd:-skipped} (0: same bytes)"
+    sumline "bench study (paper size)" "$(grep -E 'total, one thread|on this machine' "$OUTDIR/bench_study.txt" 2>/dev/null | sed 's/^ *//' | cut -c1-80 | tr '\n' ' ') exit=${rc_bs:-skipped}"
+    sumline "Pulscan benchmark" "$(grep -E '^kernels|^candidates' "$OUTDIR/bench_pulscan.txt" | cut -c1-90 | tr '\n' ' ') exit=$rc_pb"
     [ $rc_t -eq 0 ] && [ $rc_m -eq 0 ] && [ $rc_r -eq 0 ] && [ $rc_x -eq 0 ] && [ $rc_b -eq 0 ] &&
         [ $rc_k -eq 0 ] && [ $rc_bd -eq 0 ] && [ $rc_pt -eq 0 ] && [ $rc_pm -eq 0 ] && [ $rc_pr -eq 0 ] && [ $rc_pb -eq 0 ] && [ $rc_c -eq 0 ] &&
         [ $rc_at -eq 0 ] && [ $rc_ac -eq 0 ] && [ ${rc_am:-0} -eq 0 ] && [ ${rc_ab:-0} -eq 0 ] &&
