@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/xc_lines.h"
 #include "core/search/xc_cands.h"
 #include "core/search/cands/xc_cands_util.h"
 
-#define chomp xc_cands_chomp_
 #define split_ws xc_cands_split_ws_
 #define parse_double xc_cands_parse_double_
 #define parse_long xc_cands_parse_long_
@@ -77,118 +77,117 @@ static int inf_value(const char *line, const char *label, double *out)
     return 1;
 }
 
+/* The reader's place in the file: state 0 before the fundamentals table, 1 its
+ * titles, 2 the dashes, 3 its rows, 4 after it (the appended .inf). */
+typedef struct {
+    xc_candlist *l;
+    const char *path;
+    int state, jerk;
+    double nbins, dt;
+} accel_reader;
+
+static const char *const accel_cols[] = {"Cand", "Sigma", "Summed Power", "Coherent Power", "Num Harm",
+                                         "Period (ms)", "Frequency (Hz)", "FFT 'r' (bin)",
+                                         "Freq Deriv (Hz/s)", "FFT 'z' (bins)", "FFT 'w' (bins)",
+                                         "Accel (m/s^2)"};
+
+/* One row of the fundamentals table (its n >= 1 columns in tok) into the list. */
+static xc_status accel_row(accel_reader *R, char **tok, int n, int lineno, xc_error *err)
+{
+    const char *path = R->path;
+    const int jerk = R->jerk;
+    int nval = jerk ? 12 : 11;   /* columns before the notes */
+    if (n < nval)
+        return xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, expected at least %d", path, lineno, n,
+                            nval);
+    double v[12];
+    int cand = 0, nh = 0;
+    for (int i = 0; i < nval; i++) {
+        int k = (!jerk && i >= 10) ? i + 1 : i;   /* column name index */
+        int bad = k == 0   ? parse_int(tok[i], &cand)
+                : k == 4   ? parse_int(tok[i], &nh) || nh < 1
+                : k <= 3   ? parse_double(tok[i], &v[k])
+                           : parse_val_err(tok[i], &v[k]);
+        if (bad)
+            return xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d (%s): '%s' is not %s", path, lineno,
+                                i + 1, accel_cols[k], tok[i],
+                                k == 0 || k == 4 ? "a positive integer"
+                                : k <= 3         ? "a number"
+                                                 : "a value(error)");
+    }
+    xc_cand c;
+    memset(&c, 0, sizeof c);
+    c.sigma = v[1];
+    c.power = 2 * v[2];   /* PRESTO's mean-1 powers; ours are chi-square, mean 2 per bin */
+    c.numharm = nh;
+    c.dof = 2.0 * nh;
+    c.f_hz = v[6];
+    c.r = v[7];
+    c.fdot_hz_s = v[8];
+    c.z = v[9];
+    c.w = jerk ? v[10] : 0;
+    c.accel_m_s2 = v[11];
+    c.width = 0;
+    c.logp = NAN;
+    c.ntrials = NAN;
+    char where[600];
+    snprintf(where, sizeof where, "%s: line %d", path, lineno);
+    xc_status st = xc_cand_check(&c, where, err);
+    return st ? st : xc_candlist_add(R->l, &c, err);
+}
+
+static xc_status accel_line(void *user, char *line, int lineno, xc_error *err)
+{
+    accel_reader *R = user;
+    switch (R->state) {
+    case 4:
+        inf_value(line, "Number of bins in the time series", &R->nbins);
+        inf_value(line, "Width of each time series bin (sec)", &R->dt);
+        return XC_OK;
+    case 0:
+        if (strstr(line, "Summed") && strstr(line, "Coherent")) {
+            R->jerk = strstr(line, "FFT 'w'") != NULL;
+            R->state = 1;
+        }
+        return XC_OK;
+    case 1:
+        R->state = strstr(line, "Cand") && strstr(line, "Sigma") ? 2 : 0;
+        return XC_OK;
+    case 2:
+        if (strspn(line, "- ") != strlen(line) || !*line)
+            return xc_error_set(err, XC_EFORMAT, "%s: line %d: expected the dashed line under the "
+                                "fundamentals table's titles", R->path, lineno);
+        R->state = 3;
+        return XC_OK;
+    default:
+        break;
+    }
+    char *tok[32];
+    int n = split_ws(line, tok, 32);
+    if (n == 0) {
+        R->state = 4;
+        return XC_OK;
+    }
+    return accel_row(R, tok, n, lineno, err);
+}
+
 xc_status xc_cands_read_accel(xc_candlist *l, const char *path, xc_error *err)
 {
     reset(l, "presto");
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return xc_error_set(err, XC_EIO, "%s: cannot open: %s", path, strerror(errno));
-    static const char *const cols[] = {"Cand", "Sigma", "Summed Power", "Coherent Power", "Num Harm",
-                                       "Period (ms)", "Frequency (Hz)", "FFT 'r' (bin)",
-                                       "Freq Deriv (Hz/s)", "FFT 'z' (bins)", "FFT 'w' (bins)",
-                                       "Accel (m/s^2)"};
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0, state = 0, jerk = 0;   /* state: 0 before, 1 titles, 2 dashes, 3 rows, 4 done */
-    double nbins = NAN, dt = NAN;
-    xc_status st = XC_OK;
-    for (ssize_t len; !st && (len = getline(&line, &cap, fp)) != -1;) {
-        lineno++;
-        if (strlen(line) != (size_t)len) {
-            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: holds a NUL byte (not a text file)", path, lineno);
-            break;
-        }
-        chomp(line);
-        if (state == 4) {
-            inf_value(line, "Number of bins in the time series", &nbins);
-            inf_value(line, "Width of each time series bin (sec)", &dt);
-            continue;
-        }
-        if (state == 0) {
-            if (strstr(line, "Summed") && strstr(line, "Coherent")) {
-                jerk = strstr(line, "FFT 'w'") != NULL;
-                state = 1;
-            }
-            continue;
-        }
-        if (state == 1) {
-            state = strstr(line, "Cand") && strstr(line, "Sigma") ? 2 : 0;
-            continue;
-        }
-        if (state == 2) {
-            if (strspn(line, "- ") != strlen(line) || !*line) {
-                st = xc_error_set(err, XC_EFORMAT, "%s: line %d: expected the dashed line under the "
-                                  "fundamentals table's titles", path, lineno);
-                break;
-            }
-            state = 3;
-            continue;
-        }
-        char *tok[32];
-        int n = split_ws(line, tok, 32);
-        if (n == 0) {
-            state = 4;
-            continue;
-        }
-        int nval = jerk ? 12 : 11;   /* columns before the notes */
-        if (n < nval) {
-            st = xc_error_set(err, XC_EFORMAT, "%s: line %d: %d columns, expected at least %d", path,
-                              lineno, n, nval);
-            break;
-        }
-        double v[12];
-        int cand = 0, nh = 0;
-        for (int i = 0; i < nval && !st; i++) {
-            int k = (!jerk && i >= 10) ? i + 1 : i;   /* column name index */
-            int bad = k == 0   ? parse_int(tok[i], &cand)
-                    : k == 4   ? parse_int(tok[i], &nh) || nh < 1
-                    : k <= 3   ? parse_double(tok[i], &v[k])
-                               : parse_val_err(tok[i], &v[k]);
-            if (bad)
-                st = xc_error_set(err, XC_EFORMAT, "%s: line %d, column %d (%s): '%s' is not %s", path,
-                                  lineno, i + 1, cols[k], tok[i],
-                                  k == 0 || k == 4 ? "a positive integer"
-                                  : k <= 3         ? "a number"
-                                                   : "a value(error)");
-        }
-        if (st)
-            break;
-        xc_cand c;
-        memset(&c, 0, sizeof c);
-        c.sigma = v[1];
-        c.power = 2 * v[2];   /* PRESTO's mean-1 powers; ours are chi-square, mean 2 per bin */
-        c.numharm = nh;
-        c.dof = 2.0 * nh;
-        c.f_hz = v[6];
-        c.r = v[7];
-        c.fdot_hz_s = v[8];
-        c.z = v[9];
-        c.w = jerk ? v[10] : 0;
-        c.accel_m_s2 = v[11];
-        c.width = 0;
-        c.logp = NAN;
-        c.ntrials = NAN;
-        char where[600];
-        snprintf(where, sizeof where, "%s: line %d", path, lineno);
-        st = xc_cand_check(&c, where, err);
-        if (!st)
-            st = xc_candlist_add(l, &c, err);
-    }
-    if (!st && ferror(fp))
-        st = xc_error_set(err, XC_EIO, "%s: read failed: %s", path, strerror(errno));
-    if (!st && state < 3)
+    accel_reader R = {.l = l, .path = path, .nbins = NAN, .dt = NAN};
+    int nlines = 0;
+    xc_status st = xc_lines_each(path, accel_line, &R, &nlines, err);
+    if (!st && R.state < 3)
         st = xc_error_set(err, XC_EFORMAT, "%s: no fundamentals table (the 'Summed'/'Coherent', 'Cand' "
-                          "and dashed title lines) in %d lines", path, lineno);
-    free(line);
-    fclose(fp);
+                          "and dashed title lines) in %d lines", path, nlines);
     if (st) {
         reset(l, "presto");
         return st;
     }
     /* T from the appended .inf when present (then f, fdot and accel are
      * recomputed at full precision), else from the printed r and f. */
-    if (nbins > 0 && dt > 0) {
-        l->T = nbins * dt;
+    if (R.nbins > 0 && R.dt > 0) {
+        l->T = R.nbins * R.dt;
         for (size_t i = 0; i < l->n; i++)
             xc_cand_derive(&l->c[i], l->T);
     } else {
