@@ -143,6 +143,15 @@ void xc_cli_defaults(char (*d)[XC_DEF_LEN], const xc_cli_defv *v, int n);
  * what, then s's after), exit 0; no argument: the same help, exit 2; any other word:
  * "crosscheck <cmd>: unknown <noun> 'x' (there are: a, b)", exit 2. */
 int xc_subcmd_run(const xc_optspec *s, const char *noun, const xc_cmd *subs, size_t n, int argc, char **argv);
+/* Defines FN, the run function of a command of commands whose table SUBS (an
+ * array in scope) lists them: xc_subcmd_run with the command's own usage and
+ * about, NOUN naming a sub in messages. */
+#define XC_SUBCMD_MAIN(FN, NOUN, SUBS) \
+    int FN(const xc_cmd *self, int argc, char **argv) \
+    { \
+        const xc_optspec spec = XC_CMD_SPEC(self); \
+        return xc_subcmd_run(&spec, NOUN, SUBS, sizeof SUBS / sizeof SUBS[0], argc, argv); \
+    }
 
 /* Which of the '|'-separated words of choices val is (0, 1, ...), or -1 with
  * err set to "<opt>: '<val>' is not a, b or c". */

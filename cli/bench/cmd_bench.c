@@ -318,8 +318,4 @@ static const xc_cmd benches[] = {
      "by `compare cands` rules and its differences reported.  Exit 1 if the exact lists differ.\n"},
 };
 
-int xc_cmd_bench(const xc_cmd *self, int argc, char **argv)
-{
-    const xc_optspec spec = XC_CMD_SPEC(self);
-    return xc_subcmd_run(&spec, "benchmark", benches, sizeof benches / sizeof benches[0], argc, argv);
-}
+XC_SUBCMD_MAIN(xc_cmd_bench, "benchmark", benches)

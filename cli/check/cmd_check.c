@@ -474,8 +474,4 @@ static const xc_cmd checks[] = {
      "nsub it chooses for that geometry and plan (printed with its declared loss).\n"},
 };
 
-int xc_cmd_check(const xc_cmd *self, int argc, char **argv)
-{
-    const xc_optspec spec = XC_CMD_SPEC(self);
-    return xc_subcmd_run(&spec, "check", checks, sizeof checks / sizeof checks[0], argc, argv);
-}
+XC_SUBCMD_MAIN(xc_cmd_check, "check", checks)
