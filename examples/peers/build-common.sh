@@ -7,11 +7,13 @@ peer_dest() {
     DEST=$(cd "$1" && pwd)
 }
 
-# peer_copy DIR: DIR emptied, then a copy of SRC without .git; DEST := its absolute path
+# peer_copy DIR: DIR emptied, then a copy of SRC without .git and its commit
+# (peer_commit); DEST := its absolute path
 peer_copy() {
     rm -rf "$1"
     peer_dest "$1"
     (cd "$SRC" && tar cf - --exclude=.git .) | (cd "$DEST" && tar xf -)
+    peer_commit
 }
 
 # peer_commit: SRC's commit (hash and date, or "unknown" outside git) into DEST/COMMIT

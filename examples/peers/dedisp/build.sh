@@ -12,9 +12,7 @@
 set -eu
 . "$(dirname "$0")/../build-common.sh"
 SRC=$(cd "${1:?usage: build.sh DEDISP_SRC [DEST]}" && pwd)
-DEST=${2:-$SRC/../dedisp-crosscheck}
-peer_copy "$DEST"
-peer_commit
+peer_copy "${2:-$SRC/../dedisp-crosscheck}"
 CUDA=${CUDA_PATH:-$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")}
 cat > "$DEST/thrust_compat.h" <<'H'
 #include <thrust/version.h>

@@ -8,9 +8,7 @@
 set -eu
 . "$(dirname "$0")/../build-common.sh"
 SRC=$(cd "${1:?usage: build.sh SIGPROC_SRC [DEST]}" && pwd)
-DEST=${2:-$SRC/../sigproc-crosscheck}
-peer_copy "$DEST"
-peer_commit
+peer_copy "${2:-$SRC/../sigproc-crosscheck}"
 cd "$DEST"
 ./bootstrap > build.log 2>&1 && ./configure >> build.log 2>&1 &&
     make -C src sigproc.h >> build.log 2>&1 && make -C src fake dedisperse >> build.log 2>&1 ||
