@@ -95,34 +95,44 @@ static size_t bench_standin(const char *tag, const char *kind, const char *what,
     return check_peer_records(json, kind, 1);
 }
 
-XC_TEST(test_accel_peer, "bench accel -peer: both timed in turn, the peer given ours' settings")
-{
-    char args[600];
-    /* one record per zmax, each from 2 runs of the peer with our settings */
-    XC_ASSERT_NEAR(bench_standin("accel", "accelsearch", "accel -peer " STANDINS "/accelsearch -nbins 4096 -zmax 0,8 "
-                                 "-numharm 2 -threads 1 -runs 2", args, sizeof args), 2, 0);
-    XC_ASSERT_NEAR(lines_with(args, "-zmax 8 -numharm 2 -ncpus 1 "), 2, 0);
-    XC_ASSERT_NEAR(lines_with(args, "-zmax 0 -numharm 2 -ncpus 1 "), 2, 0);
-    XC_ASSERT_NEAR(lines_with(args, "bench.fft"), 4, 0);
-}
+/* A -peer benchmark run by bench_standin: the records it must write, and
+ * lines of the peer's arguments with how many of the peer's runs got them. */
+typedef struct {
+    const char *tag, *kind, *what;
+    size_t nrec;
+    struct {
+        const char *text;
+        int runs;
+    } args[3];   /* up to 3; text NULL ends them */
+} peer_case;
 
-XC_TEST(test_pulscan_peer, "bench pulscan -peer: records for both peak modes carry the peer's time")
+XC_TEST(test_peer_runs, "bench accel|pulscan|synth -peer: both timed in turn, the peer given ours' settings")
 {
-    char args[600];
-    /* rblock and local */
-    XC_ASSERT_NEAR(bench_standin("pulscan", "pulscan", "pulscan -peer " STANDINS "/pulscan -nbins 8192 -zmax 16 "
-                                 "-numharm 2 -threads 1 -runs 1 -ref_max_nbins 0", args, sizeof args), 2, 0);
-    XC_ASSERT_NEAR(lines_with(args, "bench.fft -ncpus 1 -zmax 16 -numharm 2 -zstep 2 "), 2, 0);
-}
-
-XC_TEST(test_synth_peer, "bench synth -peer: fake's geometry options, one record per thread count")
-{
-    char args[600];
-    /* threads 1 and 2; fake has one */
-    XC_ASSERT_NEAR(bench_standin("synth", "fake", "synth -peer " STANDINS "/fake -nchans 16 -nbits 4 -tobs 0.2 "
-                                 "-threads 1,2 -repeat 1", args, sizeof args), 2, 0);
-    XC_ASSERT_NEAR(lines_with(args, "-nchans 16 -nbits 4 -tsamp 64 -tobs 0.20000000000000001 -fch1 1550 "), 2, 0);
-    XC_ASSERT_NEAR(lines_with(args, "-period 5 -dm 100 "), 2, 0);
+    static const peer_case cases[] = {
+        /* accel: one record per zmax, each from 2 runs of the peer with our settings */
+        {"accel", "accelsearch",
+         "accel -peer " STANDINS "/accelsearch -nbins 4096 -zmax 0,8 -numharm 2 -threads 1 -runs 2", 2,
+         {{"-zmax 8 -numharm 2 -ncpus 1 ", 2}, {"-zmax 0 -numharm 2 -ncpus 1 ", 2}, {"bench.fft", 4}}},
+        /* pulscan: records for both peak modes (rblock and local) carry the peer's time */
+        {"pulscan", "pulscan",
+         "pulscan -peer " STANDINS "/pulscan -nbins 8192 -zmax 16 -numharm 2 -threads 1 -runs 1 -ref_max_nbins 0", 2,
+         {{"bench.fft -ncpus 1 -zmax 16 -numharm 2 -zstep 2 ", 2}}},
+        /* synth: fake's geometry options, one record per thread count (1 and 2; fake has one) */
+        {"synth", "fake", "synth -peer " STANDINS "/fake -nchans 16 -nbits 4 -tobs 0.2 -threads 1,2 -repeat 1", 2,
+         {{"-nchans 16 -nbits 4 -tsamp 64 -tobs 0.20000000000000001 -fch1 1550 ", 2}, {"-period 5 -dm 100 ", 2}}},
+    };
+    for (size_t k = 0; k < XC_NCASES(cases); k++) {
+        const peer_case *c = &cases[k];
+        char args[600];
+        printf("\n  bench %s", c->what);
+        XC_ASSERT_NEAR(bench_standin(c->tag, c->kind, c->what, args, sizeof args), c->nrec, 0);
+        for (size_t a = 0; a < 3 && c->args[a].text; a++) {
+            const int runs = lines_with(args, c->args[a].text);
+            if (runs != c->args[a].runs)
+                printf("\n  peer runs given '%s':", c->args[a].text);
+            XC_ASSERT_NEAR(runs, c->args[a].runs, 0);
+        }
+    }
 }
 
 /* A peer that fails, or exits 0 but writes nothing: exit 2, one message
