@@ -130,34 +130,18 @@ static xc_status put_noplot(xc_text *out, const char *what, const char *title, x
 #define FIGURE(out, title, draw, what, arg, err) return put_noplot(out, what, title, err)
 #endif
 
-xc_status xc_plot_lines(xc_text *out, const xc_lineplot *p, xc_error *err)
-{
-    xc_status st = check_lines(p, err);
-    if (st)
-        return st;
-    FIGURE(out, title_of(p->title), xc_draw_lines, "Line plot", p, err);
-}
+/* Each kind of plot: FN checks its description (CHECK) and then puts the
+ * figure (FIGURE: drawn by DRAW, or WHAT said not drawn). */
+#define PLOT_FN(FN, T, CHECK, DRAW, WHAT)                         \
+    xc_status FN(xc_text *out, const T *p, xc_error *err)         \
+    {                                                             \
+        xc_status st = CHECK(p, err);                             \
+        if (st)                                                   \
+            return st;                                            \
+        FIGURE(out, title_of(p->title), DRAW, WHAT, p, err);      \
+    }
 
-xc_status xc_plot_heatmap(xc_text *out, const xc_heatmap *h, xc_error *err)
-{
-    xc_status st = check_heatmap(h, err);
-    if (st)
-        return st;
-    FIGURE(out, title_of(h->title), xc_draw_heatmap, "Heatmap", h, err);
-}
-
-xc_status xc_plot_scatter(xc_text *out, const xc_scatter *s, xc_error *err)
-{
-    xc_status st = check_scatter(s, err);
-    if (st)
-        return st;
-    FIGURE(out, title_of(s->title), xc_draw_scatter, "Scatter plot", s, err);
-}
-
-xc_status xc_plot_bars(xc_text *out, const xc_bars *b, xc_error *err)
-{
-    xc_status st = check_bars(b, err);
-    if (st)
-        return st;
-    FIGURE(out, title_of(b->title), xc_draw_bars, "Bar plot", b, err);
-}
+PLOT_FN(xc_plot_lines, xc_lineplot, check_lines, xc_draw_lines, "Line plot")
+PLOT_FN(xc_plot_heatmap, xc_heatmap, check_heatmap, xc_draw_heatmap, "Heatmap")
+PLOT_FN(xc_plot_scatter, xc_scatter, check_scatter, xc_draw_scatter, "Scatter plot")
+PLOT_FN(xc_plot_bars, xc_bars, check_bars, xc_draw_bars, "Bar plot")
