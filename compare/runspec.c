@@ -149,11 +149,14 @@ static const xc_spec_field real_fields[] = {
     END,
 };
 
+/* What a search entry of type T (periodicity, accel) starts with: its name
+ * and its spectrum, from a file (fft) or synthesized. */
+#define SEARCH_INPUT(T) \
+    S(T, "name", 0, name, NULL), S(T, "fft", 0, fft, NULL), O(T, "synth", 0, synth, check_synth)
+
 /* zmax and numharm within xc_psopts_check's bounds. */
 static const xc_spec_field periodicity_fields[] = {
-    S(xc_rs_periodicity, "name", 0, name, NULL),
-    S(xc_rs_periodicity, "fft", 0, fft, NULL),
-    O(xc_rs_periodicity, "synth", 0, synth, check_synth),
+    SEARCH_INPUT(xc_rs_periodicity),
     I(xc_rs_periodicity, "zmax", zmax, 0, 100000),
     I(xc_rs_periodicity, "numharm", numharm, 1, 8),
     N(xc_rs_periodicity, "sigma", 0, sigma, 0, 1e6),
@@ -172,9 +175,7 @@ static const xc_spec_field accel_truth_fields[] = {
 
 /* zmax, wmax and numharm within xc_accel_opts_check's bounds. */
 static const xc_spec_field accel_fields[] = {
-    S(xc_rs_accel, "name", 0, name, NULL),
-    S(xc_rs_accel, "fft", 0, fft, NULL),
-    O(xc_rs_accel, "synth", 0, synth, check_synth),
+    SEARCH_INPUT(xc_rs_accel),
     I(xc_rs_accel, "zmax", zmax, 0, 1200),
     I(xc_rs_accel, "wmax", wmax, 0, 4000),
     I(xc_rs_accel, "numharm", numharm, 1, 32),
