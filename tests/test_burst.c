@@ -10,29 +10,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/xc_nbits.h"
 #include "synth/model/xc_synth.h"
 #include "synth/population/xc_population.h"
 #include "synth/write/synth_burst_snr.h"
 #include "tests/xc_test.h"
 
+/* Where the next bytes of the stream go, and the end of the room for them. */
 typedef struct {
-    uint8_t *b;
-    size_t n, cap;
-} buf;
+    uint8_t *at, *end;
+} cursor;
 
 static int sink(void *ctx, const uint8_t *bytes, size_t n)
 {
-    buf *d = ctx;
-    if (d->n + n > d->cap) {
-        size_t cap = (d->n + n) * 2;
-        uint8_t *nb = realloc(d->b, cap);
-        if (!nb)
-            return 1;
-        d->b = nb;
-        d->cap = cap;
-    }
-    memcpy(d->b + d->n, bytes, n);
-    d->n += n;
+    cursor *c = ctx;
+    if (n > (size_t)(c->end - c->at))
+        return 1;   /* more than the observation holds */
+    memcpy(c->at, bytes, n);
+    c->at += n;
     return 0;
 }
 
@@ -47,17 +42,21 @@ static void obs(xc_synth_params *p, int nchans, double foff)
     p->smear = 0;
 }
 
-/* The samples (float, channel fastest) of p, or NULL. */
+/* The samples (channel fastest; float for 32 bits, else the packed bytes) of
+ * p, or NULL. */
 static float *render(const xc_synth_params *p)
 {
-    buf d = {0};
+    const size_t n = (size_t)xc_synth_nsamp(p) * (size_t)p->nchans;
+    const size_t bytes = xc_nbits_is_float(p->nbits) ? n * sizeof(float) : n * (size_t)p->nbits / 8;
+    float *x = malloc(bytes ? bytes : 1);
+    cursor c = {(uint8_t *)x, (uint8_t *)x + bytes};
     xc_error err;
-    if (xc_synth_stream(p, sink, &d, &err) != XC_OK) {
-        fprintf(stderr, "xc_synth_stream: %s\n", err.msg);
-        free(d.b);
+    if (!x || xc_synth_stream(p, sink, &c, &err) != XC_OK || c.at != c.end) {
+        fprintf(stderr, "xc_synth_stream: %s\n", x ? err.msg : "out of memory");
+        free(x);
         return NULL;
     }
-    return (float *)d.b;
+    return x;
 }
 
 /* Radiometer: F / SEFD * sqrt(npol BW / W). */
@@ -66,18 +65,28 @@ static double radiometer(const xc_synth_params *p, double f_jyms, double w_s)
     return f_jyms * 1e-3 / p->sefd_jy * sqrt(p->npol * p->nchans * fabs(p->foff) * 1e6 / w_s);
 }
 
+/* The fluence case: a 1 ms top hat of 2 Jy ms at 0.1005 s (samples
+ * 1000..1009) on 16 channels of 1 MHz, with the given scattering reference
+ * frequency and index (the truth carries them), added to obs. */
+static xc_status fluence_case(xc_synth_params *p, double tau_ref_mhz, double tau_index, xc_error *err)
+{
+    obs(p, 16, -1.0);
+    xc_synth_pulse pl;
+    xc_synth_pulse_init(&pl, 0.1005, 0, 1.0, 0);
+    pl.fluence_jyms = 2.0;
+    pl.tau_ref_mhz = tau_ref_mhz;
+    pl.tau_index = tau_index;
+    return xc_synth_params_add_pulse(p, &pl, err);
+}
+
 XC_TEST(test_fluence_snr, "fluence_snr")
 {
     /* A 1 ms top hat on samples 1000..1009 of 16 channels of 1 MHz: the box
      * of its 10 samples on the band sum reaches the radiometer S/N
      * (2 Jy ms, SEFD 40 Jy, 2 pols, 16 MHz: 8.944). */
     xc_synth_params p;
-    obs(&p, 16, -1.0);
-    xc_synth_pulse pl;
-    xc_synth_pulse_init(&pl, 0.1005, 0, 1.0, 0);
-    pl.fluence_jyms = 2.0;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(&p, &pl, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(fluence_case(&p, XC_SYNTH_TAU_REF_MHZ, XC_SYNTH_TAU_INDEX, &err), XC_OK);
     float *x = render(&p);
     CU_ASSERT_PTR_NOT_NULL_FATAL(x);
     double sum = 0, outside = 0;
@@ -187,14 +196,8 @@ XC_TEST(test_truth_fields, "truth_fields")
     /* Every member of the burst in the truth, the radiometer's S/N and the
      * best box of the fluence case above (float: quantisation keeps all). */
     xc_synth_params p;
-    obs(&p, 16, -1.0);
-    xc_synth_pulse pl;
-    xc_synth_pulse_init(&pl, 0.1005, 0, 1.0, 0);
-    pl.fluence_jyms = 2.0;
-    pl.tau_ref_mhz = 600;
-    pl.tau_index = -4.4;
     xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(&p, &pl, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(fluence_case(&p, 600, -4.4, &err), XC_OK);
     char fil[4200], truth[4300];
     snprintf(fil, sizeof fil, "%s/burst.fil", xc_test_tmpdir());
     snprintf(truth, sizeof truth, "%s/burst.truth.json", xc_test_tmpdir());
@@ -222,7 +225,7 @@ XC_TEST(test_truth_fields, "truth_fields")
     xc_synth_params_init(&q);
     CU_ASSERT_EQUAL_FATAL(xc_synth_params_from_json(&q, json_object_get(root, "params"), "truth", &err), XC_OK);
     CU_ASSERT_EQUAL_FATAL(q.npulses, 1);
-    CU_ASSERT(!memcmp(&q.pulses[0], &p.pulses[0], sizeof pl));
+    CU_ASSERT(!memcmp(&q.pulses[0], &p.pulses[0], sizeof p.pulses[0]));
     json_decref(root);
     xc_synth_params_free(&q);
     xc_synth_params_free(&p);
