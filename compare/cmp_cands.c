@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/io/xc_presto.h"
+#include "core/base/xc_grow.h"
 
 void xc_cmpcands_opts_init(xc_cmpcands_opts *o)
 {
@@ -221,10 +222,7 @@ xc_status xc_compare_cands(const xc_candlist *a, const xc_candlist *b, const xc_
     res->nb_only = unmatched(b, kb, btaken, cut, res->b_only, &res->nb_only_fail);
     res->agree = !res->na_only_fail && !res->nb_only_fail && !res->npower_bad && !res->nsigma_bad;
 out:
-    free(ka);
-    free(kb);
-    free(btaken);
-    free(amatched);
+    xc_free_each(4, ka, kb, btaken, amatched);
     if (st)
         xc_cmpcands_result_free(res);
     return st;

@@ -1,6 +1,7 @@
 /* The run specification of xc_runspec.h, read through one table of fields. */
 #include "compare/xc_runspec.h"
 #include "core/base/xc_spec.h"
+#include "core/base/xc_grow.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -292,10 +293,7 @@ void xc_runspec_free(xc_runspec *s)
         free(s->per[i].known);
     for (size_t i = 0; s->acc && i < s->nacc; i++)
         free(s->acc[i].known);
-    free(s->syn);
-    free(s->real);
-    free(s->per);
-    free(s->acc);
+    xc_free_each(4, s->syn, s->real, s->per, s->acc);
     json_decref(s->root);
     clear(s);
 }

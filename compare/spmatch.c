@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/xc_grow.h"
+
 void xc_spmatch_opts_init(xc_spmatch_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -276,12 +278,7 @@ xc_status xc_spmatch(const xc_spcandlist *a, const xc_spcandlist *b, const char 
         }
     r->agree = !r->na_only_fail && !r->nb_only_fail && !r->nsnr_bad;
 done:
-    free(step_a);
-    free(step_b);
-    free(as);
-    free(bt);
-    free(taken);
-    free(amatched);
+    xc_free_each(6, step_a, step_b, as, bt, taken, amatched);
     if (st)
         xc_spmatch_result_free(r);
     return st;
@@ -289,8 +286,6 @@ done:
 
 void xc_spmatch_result_free(xc_spmatch_result *r)
 {
-    free(r->pairs);
-    free(r->a_only);
-    free(r->b_only);
+    xc_free_each(3, r->pairs, r->a_only, r->b_only);
     memset(r, 0, sizeof *r);
 }

@@ -10,6 +10,8 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_psi.h>
 
+#include "core/base/xc_grow.h"
+
 #define LONGHW 1000
 
 static int zbin(int z, int zmax)
@@ -96,9 +98,7 @@ xc_status xc_approx_accel_trunc(const xc_accel_searcher *s, int zmax, size_t nsi
             s->destroy(s, state[a]);
         xc_accel_plan_free(&p[a]);
     }
-    free(amp);
-    free(blk);
-    free(want);
+    xc_free_each(3, amp, blk, want);
     if (rng)
         gsl_rng_free(rng);
     return st;
