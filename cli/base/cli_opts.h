@@ -120,6 +120,15 @@ void xc_opts_help(const xc_optspec *s, const xc_opt *opts);
  * be NULL), or the exit code the command returns: 0 after the help, 2 (or the
  * code of the error a callback set) after a message on stderr. */
 int xc_opts_parse(const xc_optspec *s, const xc_opt *opts, int argc, char **argv, int *first);
+/* For a command's run function whose options take no positional argument:
+ * xc_opts_parse(s, opts, argc, argv, NULL), returning its exit code from the
+ * function unless the command is to go on. */
+#define XC_OPTS_PARSE_OR_RETURN(s, opts, argc, argv)                           \
+    do {                                                                      \
+        int xc_rc_ = xc_opts_parse((s), (opts), (argc), (argv), NULL);        \
+        if (xc_rc_ != XC_OPTS_GO)                                             \
+            return xc_rc_;                                                    \
+    } while (0)
 
 /* Applies the options of the XC_OPT_LATER tables, in command-line order,
  * after xc_opts_parse went through the same argv: for options that must

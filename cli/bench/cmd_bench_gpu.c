@@ -110,9 +110,7 @@ int xc_bench_gpu(const xc_cmd *self, int argc, char **argv)
         XC_OPT_DOUBLE("seconds", &seconds, .arg = "S", .help = "length of the data in seconds", .def = "10"),
         XC_OPT_END,
     };
-    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO)
-        return rc;
+    XC_OPTS_PARSE_OR_RETURN(&spec, opts, argc, argv);
     if (xc_bench_check_nbits(cmd, nbits.v, nbits.n))
         return 2;
     if (!(seconds > 0.5 && seconds <= 3600))

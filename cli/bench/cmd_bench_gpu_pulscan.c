@@ -97,9 +97,7 @@ int xc_bench_gpu_pulscan(const xc_cmd *self, int argc, char **argv)
                            "running other searchers on the same data"),
         XC_OPT_END,
     };
-    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO)
-        return rc;
+    XC_OPTS_PARSE_OR_RETURN(&spec, opts, argc, argv);
     if (!json)
         return xc_cli_failf(cmd, "-json FILE is required (see -h)");
     if (!(tsamp > 0) || !(tobs > 0) || tobs / tsamp < 64 || tobs / tsamp > 4e9)

@@ -28,9 +28,7 @@ int xc_bench_singlepulse(const xc_cmd *self, int argc, char **argv)
                    .def = "3"),
         XC_OPT_END,
     };
-    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO)
-        return rc;
+    XC_OPTS_PARSE_OR_RETURN(&spec, opts, argc, argv);
     o.nout = (size_t)nout;
     if (!(o.sp = xc_spsearcher_of(xc_cli_impl("bench singlepulse", XC_FAMILY_SINGLEPULSE, impl))) ||
         !(o.dd = xc_dedisperser_of(xc_cli_impl("bench singlepulse", XC_FAMILY_DEDISPERSE, ddimpl))))

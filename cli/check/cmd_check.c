@@ -325,9 +325,7 @@ static int parse(const xc_cmd *self, ctx *c, int argc, char **argv, const char *
         XC_OPT_END,
     };
     const xc_optspec spec = XC_CMD_SPEC(self);
-    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO)
-        return rc;
+    XC_OPTS_PARSE_OR_RETURN(&spec, opts, argc, argv);
     c->seed = seed;
     if (!c->nseeds)
         c->nseeds = c->quick ? 1 : 3;

@@ -226,9 +226,7 @@ int xc_cmd_check_smearing(const xc_cmd *self, int argc, char **argv)
         XC_OPT_END,
     };
     const xc_optspec spec = XC_CMD_SPEC(self);
-    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO)
-        return rc;
+    XC_OPTS_PARSE_OR_RETURN(&spec, opts, argc, argv);
     const xc_registry *reg = xc_cli_registry();
     const xc_dedisperser *direct = xc_dedisperser_of(
         xc_registry_pick(reg, XC_FAMILY_DEDISPERSE, XC_CLI_DEFAULT_WANT, XC_CLI_DEFAULT_AVOID));

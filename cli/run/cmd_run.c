@@ -78,9 +78,7 @@ static int parse(const xc_cmd *self, runctx *c, int argc, char **argv, const cha
         XC_OPT_END,
     };
     const xc_optspec spec = XC_CMD_SPEC(self, .after = "Exit status: 0 every check passed, 1 a check failed, 2 an error.\n");
-    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO)
-        return rc;
+    XC_OPTS_PARSE_OR_RETURN(&spec, opts, argc, argv);
     if (c->only && check_only(c->only))
         return 2;
     if (c->threads == 0) {

@@ -240,9 +240,7 @@ int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
         XC_OPT_METER(&quiet, &progress, "no progress meter"),
         XC_OPT_END,
     };
-    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO)
-        return rc;
+    XC_OPTS_PARSE_OR_RETURN(&spec, opts, argc, argv);
     xc_error err;
     xc_error_clear(&err);
     if (!input || !out)

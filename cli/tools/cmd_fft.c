@@ -26,9 +26,7 @@ int xc_cmd_fft(const xc_cmd *self, int argc, char **argv)
                             "the output is float32 either way)", .def = "single"),
         XC_OPT_END,
     };
-    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO)
-        return rc;
+    XC_OPTS_PARSE_OR_RETURN(&spec, opts, argc, argv);
     if (!in || !out)
         return xc_cli_failf("fft", "both -i X.dat and -o Y are required (see crosscheck fft -h)");
     xc_error err;

@@ -38,9 +38,7 @@ int xc_cmd_list(const xc_cmd *self, int argc, char **argv)
                             "\"name\", \"desc\", \"caps\" (array of names), \"tolerance\" ({\"kind\", \"value\"}),\n"
                             "\"available\" (bool) and \"why\" (\"\" when available)"),
         XC_OPT_END};
-    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO)
-        return rc;
+    XC_OPTS_PARSE_OR_RETURN(&spec, opts, argc, argv);
     const xc_registry *reg = xc_cli_registry();
     if (json)
         return print_json(reg);

@@ -143,9 +143,7 @@ int xc_cmd_plan(const xc_cmd *self, int argc, char **argv)
         XC_OPT_STR("json", &json, .arg = "FILE", .help = "also write the plan as JSON (with a flat 'dms' list)"),
         XC_OPT_END,
     };
-    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO)
-        return rc;
+    XC_OPTS_PARSE_OR_RETURN(&spec, opts, argc, argv);
     if (have[1])
         g.tsamp = tsamp_us * 1e-6;
     const xc_convention *cv = xc_cli_plan_convention("plan", &po);

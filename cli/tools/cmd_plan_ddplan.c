@@ -287,9 +287,7 @@ int xc_cmd_plan_ddplan(int argc, char **argv)
         XC_OPT_INTS("nsubs", &cand, 0, 1 << 24, .arg = "N,N,...", .help = "the candidate nsub values (0 is direct)"),
         XC_OPT_END,
     };
-    int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO)
-        return rc;
+    XC_OPTS_PARSE_OR_RETURN(&spec, opts, argc, argv);
     xc_error err;
     xc_error_clear(&err);
     if (input && obs_from_fil(input, &o, &err))
@@ -297,7 +295,8 @@ int xc_cmd_plan_ddplan(int argc, char **argv)
     json_t *root = json_object();
     int nsub_choice = o.nsub;
     if (have_loss) {
-        if ((rc = budget(&o, &cand, &w, maxloss, root, &nsub_choice))) {
+        int rc = budget(&o, &cand, &w, maxloss, root, &nsub_choice);
+        if (rc) {
             json_decref(root);
             return rc;
         }
