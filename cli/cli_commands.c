@@ -156,7 +156,9 @@ const xc_cmd xc_commands[] = {
      "    DM step of the true DM and its boxcar S/N within 10% of the expected value;\n"
      "  - on the real files (datasets/sigpyproc3: Parkes Crab 8/4/2/1-bit, SIGPROC fake tutorial)\n"
      "    every implementation must agree with the reference, and the tutorial pulsar's 4 Hz\n"
-     "    line must be the strongest in its series dedispersed at DM 30.\n"
+     "    line must be the strongest in its series dedispersed at DM 30;\n"
+     "  - a burst the spec declares in a real file (\"known\") must be the brightest single-pulse\n"
+     "    cluster near its time, within one DM step and one box width (docs/REFERENCE.md).\n"
      "Prints a verdict table and writes DIR/index.html (plots) and DIR/summary.json.\n"
      "Exit code 0 only if every check passes.\n"},
     {"compare", xc_cmd_compare, "compare DM-time planes (exact or float bound) or candidate lists (also vs truth)",
