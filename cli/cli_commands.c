@@ -24,7 +24,9 @@ const xc_cmd xc_commands[] = {
      "Draws N pulsars from the distributions of SPEC (datasets/pulscan-table1.json is the\n"
      "Pulscan paper's Table 1) and writes, for each, DIR/psrNNNNNN.fil (or .dat + .inf) and\n"
      "DIR/psrNNNNNN.truth.json, then DIR/manifest.csv with one row per pulsar: id, noise seed,\n"
-     "files, every synth parameter, draw attempts and the truth f0_hz, r, z, w.  The same seed\n"
+     "files, every synth parameter, draw attempts and the truth f0_hz, r, z, w (an FRB population\n"
+     "adds its burst as the truth records it: burst_fluence_jyms, burst_width_ms, burst_tau_ms,\n"
+     "burst_dm, burst_t_s).  The same seed\n"
      "gives the same manifest and bytes.  Each pulsar is checkpointed (psrNNNNNN.done, written\n"
      "after its files are in place), so running again skips finished pulsars and remakes\n"
      "half-written ones.\n"},
