@@ -25,8 +25,9 @@ typedef struct {
  * not in o.table, since `plan -ddplan` makes such a plan. */
 #define XC_CLI_OPT_DDPLAN(o)                                                                                  \
     XC_OPT_STR("ddplan", &(o).ddplan, .arg = "FILE",                                                          \
-               .help = "the plan PRESTO's DDplan.py printed (its output saved, or `crosscheck plan\n"          \
-                       "-ddplan`'s): each row of its table a range Low DM:High DM:dDM:DownSamp")
+               .help = "instead of those: the plan PRESTO's DDplan.py printed (its output saved, or\n"        \
+                       "`crosscheck plan -ddplan`'s): each row of its table a range\n"                           \
+                       "Low DM:High DM:dDM:DownSamp")
 
 /* The defaults, and the table pointing at o's fields: o must not be copied or
  * moved after this. */

@@ -28,13 +28,14 @@ typedef void (*sp_judge_fn)(runctx *c, const char *obs, const char *impl, const 
 
 /* Every wanted single-pulse searcher over the views v[0..nv) (trials dms,
  * series sample tsamp) under o: a row for a search that fails, each list
- * after the reference's against it, then judge's rows. */
-static void sp_searches(runctx *c, const char *obs, const xc_spplane *v, int nv, double tsamp, const double *dms,
+ * after the reference's against it, then judge's rows.  Returns how many
+ * lists were judged. */
+static int sp_searches(runctx *c, const char *obs, const xc_spplane *v, int nv, double tsamp, const double *dms,
                         size_t ndms, const xc_spopts *o, sp_judge_fn judge, const void *user)
 {
     xc_spcandlist want;
     xc_spcandlist_init(&want);
-    int have_ref = 0;
+    int have_ref = 0, judged = 0;
     size_t i = 0;
     const xc_impl *im;
     while ((im = run_next_impl(c, obs, "single-pulse search", XC_FAMILY_SINGLEPULSE, &i))) {
@@ -53,6 +54,7 @@ static void sp_searches(runctx *c, const char *obs, const xc_spplane *v, int nv,
         else if (have_ref)
             xc_vd_note(&c->vd, xc_check_sp_same(&c->vd.rows, obs, im->name, &l, &want, RUN_SP_RTOL, &e), &e);
         judge(c, obs, im->name, &l, user);
+        judged++;
         xc_vd_emit(&c->vd);
         if (have_ref && !want.c && (im->caps & XC_CAP_REFERENCE))
             want = l;
@@ -60,12 +62,14 @@ static void sp_searches(runctx *c, const char *obs, const xc_spplane *v, int nv,
             xc_spcandlist_free(&l);
     }
     xc_spcandlist_free(&want);
+    return judged;
 }
 
-/* sp_searches over the ranges of a plane (ref's). */
-static void sp_plane(runctx *c, const char *obs, const planerun *ref, const xc_spopts *o, sp_judge_fn judge,
-                     const void *user)
+/* sp_searches over the ranges of a plane (ref's); its count. */
+static int sp_plane(runctx *c, const char *obs, const planerun *ref, const xc_spopts *o, sp_judge_fn judge,
+                    const void *user)
 {
+    int judged = 0;
     const xc_planefile *pf = &ref->pf;
     size_t ndms = xc_dmplan_ndm(&pf->plan);
     double *dms = malloc((ndms ? ndms : 1) * sizeof *dms);
@@ -74,11 +78,12 @@ static void sp_plane(runctx *c, const char *obs, const planerun *ref, const xc_s
         xc_vd_fail(&c->vd, obs, "-", "single-pulse search", "out of memory for the DM trials", "runs without error");
     else {
         xc_spplane_views(&pf->plan, &pf->plane, pf->meta.tsamp, v, dms);
-        sp_searches(c, obs, v, pf->plane.nranges, pf->meta.tsamp, dms, ndms, o, judge, user);
+        judged = sp_searches(c, obs, v, pf->plane.nranges, pf->meta.tsamp, dms, ndms, o, judge, user);
     }
     xc_vd_emit(&c->vd);
     free(dms);
     free(v);
+    return judged;
 }
 
 typedef struct {
@@ -138,6 +143,16 @@ static size_t count_bursts(const xc_known *k, size_t nk)
     return n;
 }
 
+/* The bursts of k[0..nk) as skipped rows, where no searcher judged them. */
+static void skip_bursts(runctx *c, const char *obs, const xc_known *k, size_t nk)
+{
+    xc_error e;
+    for (size_t j = 0; j < nk; j++)
+        if (k[j].kind == XC_KNOWN_BURST)
+            xc_vd_note(&c->vd, xc_check_known_burst(&c->vd.rows, obs, &k[j], &e), &e);
+    xc_vd_emit(&c->vd);
+}
+
 static void real_opts(const runctx *c, xc_spopts *o)
 {
     xc_spopts_default(o, XC_SP_HEIMDALL);
@@ -152,7 +167,8 @@ void run_sp_known(runctx *c, const char *obs, const planerun *ref, const xc_know
     xc_spopts o;
     real_opts(c, &o);
     known_user u = {&ref->pf.plan, k, nk};
-    sp_plane(c, obs, ref, &o, judge_known, &u);
+    if (!sp_plane(c, obs, ref, &o, judge_known, &u))
+        skip_bursts(c, obs, k, nk);
 }
 
 void run_sp_series(runctx *c, const char *obs, const char *fftpath, const xc_known *k, size_t nk)
@@ -188,7 +204,8 @@ void run_sp_series(runctx *c, const char *obs, const char *fftpath, const xc_kno
     xc_spopts o;
     real_opts(c, &o);
     known_user u = {NULL, k, nk};
-    sp_searches(c, obs, &v, 1, inf.dt, &dm, 1, &o, judge_known, &u);
+    if (!sp_searches(c, obs, &v, 1, inf.dt, &dm, 1, &o, judge_known, &u))
+        skip_bursts(c, obs, k, nk);
     xc_vd_emit(&c->vd);
     free(x);
 }
