@@ -24,7 +24,9 @@ const xc_cmd xc_commands[] = {
      "Draws N pulsars from the distributions of SPEC (datasets/pulscan-table1.json is the\n"
      "Pulscan paper's Table 1) and writes, for each, DIR/psrNNNNNN.fil (or .dat + .inf) and\n"
      "DIR/psrNNNNNN.truth.json, then DIR/manifest.csv with one row per pulsar: id, noise seed,\n"
-     "files, every synth parameter, draw attempts and the truth f0_hz, r, z, w.  The same seed\n"
+     "files, every synth parameter, draw attempts and the truth f0_hz, r, z, w (an FRB population\n"
+     "adds its burst as the truth records it: burst_fluence_jyms, burst_width_ms, burst_tau_ms,\n"
+     "burst_dm, burst_t_s).  The same seed\n"
      "gives the same manifest and bytes.  Each pulsar is checkpointed (psrNNNNNN.done, written\n"
      "after its files are in place), so running again skips finished pulsars and remakes\n"
      "half-written ones.\n"},
@@ -156,7 +158,9 @@ const xc_cmd xc_commands[] = {
      "    DM step of the true DM and its boxcar S/N within 10% of the expected value;\n"
      "  - on the real files (datasets/sigpyproc3: Parkes Crab 8/4/2/1-bit, SIGPROC fake tutorial)\n"
      "    every implementation must agree with the reference, and the tutorial pulsar's 4 Hz\n"
-     "    line must be the strongest in its series dedispersed at DM 30.\n"
+     "    line must be the strongest in its series dedispersed at DM 30;\n"
+     "  - a burst the spec declares in a real file (\"known\") must be the brightest single-pulse\n"
+     "    cluster near its time, within one DM step and one box width (docs/REFERENCE.md).\n"
      "Prints a verdict table and writes DIR/index.html (plots) and DIR/summary.json.\n"
      "Exit code 0 only if every check passes.\n"},
     {"compare", xc_cmd_compare, "compare DM-time planes (exact or float bound) or candidate lists (also vs truth)",

@@ -139,7 +139,8 @@ xc_status xc_check_known_burst(xc_checks *l, const char *obs, const xc_known *k,
 {
     char check[256], bound[128];
     snprintf(check, sizeof check, "known burst %s at DM %g, %g s", k->name, k->dm, k->t_s);
-    snprintf(bound, sizeof bound, "DM within %g, time within %g s", k->dmtol, k->ttol_s);
+    snprintf(bound, sizeof bound, "the brightest single-pulse cluster within %g s: one DM step, one box width",
+             k->ttol_s);
     return xc_checks_addf(l, obs, "-", check, XC_CHECK_SKIP, NAN, k->dm, bound, err,
-                          "not judged: crosscheck run has no single-pulse search yet");
+                          "not judged: no single-pulse search of this entry ran");
 }

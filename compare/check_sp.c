@@ -1,6 +1,7 @@
 /* The single-pulse search's checks of xc_checks.h: injected pulses found in
  * the candidate list, and every searcher's list against the reference's. */
 #include "compare/xc_checks.h"
+#include "compare/xc_known.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -88,4 +89,37 @@ xc_status xc_check_sp_same(xc_checks *l, const char *obs, const char *impl, cons
                           err, "%zu of %zu differ; first #%zu: sample %lld width %d trial %d S/N %.6f, the reference "
                           "%lld %d %d %.6f", bad, ref->n, first, (long long)x->sample, x->width, x->dm_index, x->snr,
                           (long long)y->sample, y->width, y->dm_index, y->snr);
+}
+
+xc_status xc_check_known_sp(xc_checks *l, const char *obs, const char *impl, const xc_spcandlist *c,
+                            const xc_dmplan *plan, const xc_known *k, xc_error *err)
+{
+    if (!c || !k || k->kind != XC_KNOWN_BURST)
+        return xc_error_set(err, XC_EINVAL, "known burst check: no list or not a burst");
+    char check[256], bound[256];
+    snprintf(check, sizeof check, "known burst %s at DM %g, %g s", k->name, k->dm, k->t_s);
+    if (plan)
+        snprintf(bound, sizeof bound, "the brightest cluster with box centre within %g s: DM within one DM step "
+                 "(the plan's at its trial), centre within one box width", k->ttol_s);
+    else
+        snprintf(bound, sizeof bound, "the brightest cluster with box centre within %g s: centre within one box "
+                 "width; the series' DM within %g", k->ttol_s, k->dmtol);
+    const xc_spcand *best = NULL;
+    for (size_t i = 0; i < c->n; i++) {
+        const xc_spcand *x = &c->c[i];
+        double centre = ((double)x->sample + 0.5 * x->width) * c->tsamp;
+        if (fabs(centre - k->t_s) <= k->ttol_s && (!best || x->snr > best->snr))
+            best = x;
+    }
+    if (!best)
+        return xc_checks_addf(l, obs, impl, check, XC_CHECK_FAIL, NAN, k->dm, bound, err,
+                              "no cluster within %g s of %g s (%zu clusters)", k->ttol_s, k->t_s, c->n);
+    double centre = ((double)best->sample + 0.5 * best->width) * c->tsamp, wsec = best->width * c->tsamp;
+    /* 1e-9: DM values parsed from text sit a rounding error off the step */
+    double dtol = plan ? step_at(plan, best->dm_index) * (1 + 1e-9) : k->dmtol;
+    int pass = fabs(best->dm - k->dm) <= dtol && fabs(centre - k->t_s) <= wsec;
+    return xc_checks_addf(l, obs, impl, check, pass ? XC_CHECK_PASS : XC_CHECK_FAIL, best->dm, k->dm, bound, err,
+                          "DM %.3f (%s %.3g), centre %.5f s (%+.2f widths of %d samples), S/N %.2f, %lld members",
+                          best->dm, plan ? "step" : "tolerance", dtol, centre, (centre - k->t_s) / wsec,
+                          best->width, best->snr, (long long)best->members);
 }

@@ -216,8 +216,8 @@ static void clear(xc_runspec *s)
 }
 
 /* An entry's known signals: each complete for its kind; a spectrum entry
- * (periodicity, accel) takes pulsars and birdies of a file, a filterbank
- * entry (real) bursts. */
+ * (periodicity, accel) takes pulsars and birdies of a file, and bursts (of
+ * the PRESTO series beside it), a filterbank entry (real) bursts. */
 static xc_status check_known(const xc_runspec *s, const char *sec, size_t i, xc_known *k, size_t n, int synth,
                              xc_error *err)
 {
@@ -229,10 +229,9 @@ static xc_status check_known(const xc_runspec *s, const char *sec, size_t i, xc_
             return st;
         if (synth)
             return xc_error_set(err, XC_EINVAL, "%s: a synthesized entry's signals are its truth file's", where);
-        int burst = k[j].kind == XC_KNOWN_BURST, real = !strcmp(sec, "real");
-        if (burst != real)
-            return xc_error_set(err, XC_EINVAL, "%s: a %s belongs to %s", where, k[j].kind_name,
-                                burst ? "a real (filterbank) entry" : "a periodicity or accel entry (a spectrum)");
+        if (k[j].kind != XC_KNOWN_BURST && !strcmp(sec, "real"))
+            return xc_error_set(err, XC_EINVAL, "%s: a %s belongs to a periodicity or accel entry (a spectrum)",
+                                where, k[j].kind_name);
     }
     return XC_OK;
 }

@@ -13,9 +13,12 @@
  * with "sigma", some candidate with sigma above it must lie within ftol_hz
  * of f_hz (or a harmonic up to maxharm).  A pulsar's DM is judged against
  * the DM the series was dedispersed at (its .inf): within dmtol.  A burst
- * (DM and arrival time of a single pulse at the top of the band) is for the
- * single-pulse search; until `crosscheck run` has one it is a skipped row,
- * never a pass. */
+ * (DM and arrival time of a single pulse at the top of the band) is judged
+ * on each single-pulse searcher's cluster list (xc_check_known_sp): the
+ * brightest cluster whose box centre lies within ttol_s of t_s must be at
+ * the DM within one DM step of the plan (within dmtol on a series of one
+ * DM) and its box centre within one box width of t_s.  Where no search ran
+ * it is a skipped row, never a pass. */
 #ifndef XC_KNOWN_H
 #define XC_KNOWN_H
 
@@ -24,6 +27,7 @@
 #include "compare/xc_checks.h"
 #include "core/base/xc_error.h"
 #include "core/search/xc_cands.h"
+#include "core/sp/xc_spcands.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,7 +44,7 @@ typedef struct {
     int maxharm;               /* harmonics and sub-harmonics that count (default 1: f itself) */
     double sigma;              /* NaN (default): the strongest candidate must be the signal */
     double dm, dmtol;          /* pulsar: required DM; tolerance default 1 pc cm^-3.  burst: required */
-    double t_s, ttol_s;        /* burst: required arrival time; tolerance default 0.01 s */
+    double t_s, ttol_s;        /* burst: required arrival time; the window searched around it, default 0.01 s */
 } xc_known;
 
 /* Sets the defaults (every number NaN but maxharm 1, dmtol 1, ttol_s 0.01). */
@@ -57,6 +61,15 @@ xc_status xc_known_check(xc_known *k, const char *where, xc_error *err);
  * skipped row.  XC_ENOMEM, XC_EINVAL for a list without T. */
 xc_status xc_check_known(xc_checks *l, const char *obs, const char *impl, const xc_candlist *c, const xc_known *k,
                          double series_dm, xc_error *err);
+
+/* The row of burst k against a single-pulse searcher's list c (sorted,
+ * tsamp set): "known burst NAME at DM D, T s", PASS as the header says; plan
+ * is the DM plan of the plane searched, NULL for a series of one DM (then
+ * the DM tolerance is k->dmtol).  observed is the cluster's DM, expected
+ * k->dm.  XC_EINVAL for a k that is no burst, XC_ENOMEM.
+ * (compare/check_sp.c) */
+xc_status xc_check_known_sp(xc_checks *l, const char *obs, const char *impl, const xc_spcandlist *c,
+                            const xc_dmplan *plan, const xc_known *k, xc_error *err);
 
 /* The row of a burst where no single-pulse search ran (a skipped check
  * naming what would judge it). */

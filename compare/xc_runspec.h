@@ -13,7 +13,8 @@
  * "known": [ {"kind", "name", "f_hz", "ftol_hz", "maxharm", "sigma", "dm", "dmtol", "t_s", "ttol_s"} ]
  * declares the signals a real file holds (compare/xc_known.h: pulsars and
  * birdies judged by the periodicity searches, bursts by the single-pulse
- * search).
+ * search: of the reference plane of a real entry, of the PRESTO series
+ * BASE.dat beside a spectrum entry's BASE.fft).
  *
  * Types are strict: an integer field takes only a JSON integer, a number
  * field an integer or a real, a string field only a string.  An unknown
@@ -69,7 +70,7 @@ typedef struct {
     int zmax, numharm;         /* defaults: xc_psopts_default */
     double sigma;
     double f_hz;               /* the pulsar's frequency for the top-candidate check; NaN when none */
-    xc_known *known;           /* known signals of a spectrum file (nknown of them) */
+    xc_known *known;           /* known signals of a spectrum file and its series (nknown of them) */
     size_t nknown;
 } xc_rs_periodicity;
 
@@ -84,7 +85,7 @@ typedef struct {
     double truth_r, truth_z, truth_w;   /* "truth": {"r", "z", "w"} for a spectrum file; NaN when none */
     double dr, dz, dw;         /* truth windows (defaults 1 bin, 2 and 20: one step of each grid) */
     const char *accelsearch;   /* accelsearch's _ACCEL_ table of the same search, or NULL */
-    xc_known *known;           /* known signals of a spectrum file (nknown of them) */
+    xc_known *known;           /* known signals of a spectrum file and its series (nknown of them) */
     size_t nknown;
 } xc_rs_accel;
 

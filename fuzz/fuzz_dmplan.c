@@ -1,7 +1,7 @@
-/* fuzz_dmplan.c: DM plans, both as a -dmplan string (xc_dmplan_parse) and
- * as a plan file (xc_dmplan_read: "lo hi step ds", "lo:hi:step:ds" or
- * AstroAccelerate's "range lo hi step inBin outBin" lines), the same input
- * given to each.
+/* fuzz_dmplan.c: DM plans, as a -dmplan string (xc_dmplan_parse), as a
+ * plan file (xc_dmplan_read: "lo hi step ds", "lo:hi:step:ds" or
+ * AstroAccelerate's "range lo hi step inBin outBin" lines) and as a table
+ * DDplan.py printed (xc_ddp_read), the same input given to each.
  *
  * Properties of an accepted plan:
  *  - 1..XC_DMPLAN_MAX_TRIALS trials in all, each range at least one;
@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/dedisp/plan/xc_ddplan_presto.h"
 #include "core/dedisp/plan/xc_dmplan.h"
 #include "fuzz/fuzz_util.h"
 
@@ -58,6 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     xc_dmplan_init(&p);
     if (xc_dmplan_read(&p, path, &e) == XC_OK)
         check("plan file", &p);
+    xc_dmplan_free(&p);
+    if (xc_ddp_read(&p, path, &e) == XC_OK)
+        check("DDplan.py table", &p);
     xc_dmplan_free(&p);
     return 0;
 }

@@ -381,6 +381,32 @@ XC_TEST(test_population_resume, "population_resume")
     const json_t *b = json_array_get(json_object_get(root, "pulses"), 0);
     XC_ASSERT_ABOVE(jnum(b, "fluence_jyms"), 0.5);
     XC_ASSERT_ABOVE(jnum(b, "expected_box.snr"), 0);
+    /* the manifest's burst columns: the truth's values, exactly (%.17g) */
+    char man[4300], text[16384];
+    snprintf(man, sizeof man, "%s/manifest.csv", out);
+    FILE *f = fopen(man, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, ",draw_attempts,f0_hz,r,z,w,burst_fluence_jyms,burst_width_ms,burst_tau_ms,"
+                                        "burst_dm,burst_t_s\n"));
+    const char *row = strstr(text, "\npsr000002,");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+    const char *end = strchr(row + 1, '\n'), *c = end;
+    for (int k = 0; k < 5; k++)   /* back to the fifth comma from the end */
+        while (*--c != ',')
+            ;
+    double v[5];
+    CU_ASSERT_EQUAL_FATAL(sscanf(c, ",%lf,%lf,%lf,%lf,%lf", &v[0], &v[1], &v[2], &v[3], &v[4]), 5);
+    static const char *const keys[5] = {"fluence_jyms", "width_ms", "tau_ms", "dm", "t_s"};
+    for (int k = 0; k < 5; k++) {
+        if (v[k] != jnum(b, keys[k]))
+            printf("\n  burst_%s: observed %.17g in the manifest, expected the truth's %.17g (tolerance 0)", keys[k],
+                   v[k], jnum(b, keys[k]));
+        XC_ASSERT_NEAR(v[k], jnum(b, keys[k]), 0);
+    }
+    CU_ASSERT(v[2] > 0);   /* scattering drawn: a log-normal, never 0 */
     json_decref(root);
     xc_popspec_free(&s);
 }

@@ -931,6 +931,15 @@ XC_TEST(test_spec_known, "spec: known signals read with their defaults; incomple
     XC_ASSERT_NEAR(s.real[0].known[0].t_s, 0.5, 0);
     XC_ASSERT_NEAR(s.real[0].known[0].ttol_s, 0.01, 0);
     xc_runspec_free(&s);
+    /* a burst of a spectrum entry is judged on the series beside its .fft */
+    CU_ASSERT_EQUAL_FATAL(spec_from("{\"periodicity\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"burst\", "
+                                    "\"dm\": 1, \"t_s\": 1, \"ttol_s\": 0.05}]}]}",
+                                    &s, &err),
+                          XC_OK);
+    CU_ASSERT_EQUAL_FATAL(s.per[0].nknown, 1);
+    CU_ASSERT_EQUAL(s.per[0].known[0].kind, XC_KNOWN_BURST);
+    XC_ASSERT_NEAR(s.per[0].known[0].ttol_s, 0.05, 0);
+    xc_runspec_free(&s);
     spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"glitch\", \"f_hz\": 1}]}]}",
                  "spec.json: periodicity[0].known[0].kind: \"glitch\": must be pulsar, birdie or burst");
     spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"pulsar\", \"f_hz\": 1}]}]}",
@@ -939,8 +948,6 @@ XC_TEST(test_spec_known, "spec: known signals read with their defaults; incomple
                  "periodicity[0].known[0]: a pulsar needs f_hz");
     spec_refused("{\"accel\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"birdie\", \"f_hz\": 50, \"dm\": 0}]}]}",
                  "accel[0].known[0]: a birdie has no dm");
-    spec_refused("{\"periodicity\": [{\"fft\": \"x.fft\", \"known\": [{\"kind\": \"burst\", \"dm\": 1, \"t_s\": 1}]}]}",
-                 "periodicity[0].known[0]: a burst belongs to a real (filterbank) entry");
     spec_refused("{\"real\": [{\"file\": \"a.fil\", \"dmplan\": \"0:10:1:1\", \"known\": [{\"kind\": \"pulsar\", "
                  "\"f_hz\": 1, \"dm\": 1}]}]}",
                  "real[0].known[0]: a pulsar belongs to a periodicity or accel entry");
@@ -1005,6 +1012,62 @@ XC_TEST(test_sp_pulse_edges, "single-pulse: edges of DM step and S/N and width a
     CU_ASSERT_EQUAL(sp_case(11.01, 16, 20.0, 0.5), XC_CHECK_FAIL);
     CU_ASSERT_EQUAL(sp_case(10.0, 64, 20.0 * sqrt(0.25), 0.5), XC_CHECK_FAIL);
     CU_ASSERT_EQUAL(sp_case(10.0, 16, 20.0, 0.5 + 16 * 62.5e-6 + 0.0052), XC_CHECK_FAIL);
+}
+
+/* A declared burst (DM 10, t 0.5 s, window ttol 0.02 s) against a list of
+ * two clusters at 62.5 us: the one near t_s (DM dm, box of 16 samples, its
+ * centre dt seconds after t_s, S/N 10) and a brighter one (S/N 50) 0.1 s
+ * later, outside the window.  plan 0:20:1 (step 1) or, with series, none
+ * (a series of one DM: tolerance dmtol 0.5).  The row's state. */
+static xc_check_state known_sp_case(double dm, double dt, int series)
+{
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&plan, "0:20:1", "test", &err), XC_OK);
+    xc_spcandlist l;
+    xc_spcandlist_init(&l);
+    l.tsamp = 62.5e-6;
+    xc_spcand c = {.snr = 10, .width = 16, .dm_index = (int32_t)lround(dm), .dm = dm, .members = 3};
+    c.sample = (int64_t)llround((0.5 + dt) / l.tsamp - 8);
+    xc_spcand far = c;
+    far.snr = 50;
+    far.sample += 1600;
+    CU_ASSERT_EQUAL_FATAL(xc_spcandlist_add(&l, &far, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_spcandlist_add(&l, &c, &err), XC_OK);
+    xc_known k = known_of("burst", NAN, 10);
+    k.t_s = 0.5;
+    k.ttol_s = 0.02;
+    k.dmtol = 0.5;
+    CU_ASSERT_EQUAL_FATAL(xc_known_check(&k, "k", &err), XC_OK);
+    xc_checks rows;
+    xc_checks_init(&rows);
+    CU_ASSERT_EQUAL_FATAL(xc_check_known_sp(&rows, "obs", "x", &l, series ? NULL : &plan, &k, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(rows.n, 1);
+    xc_check_state st = rows.row[0].state;
+    CU_ASSERT_PTR_NOT_NULL(strstr(rows.row[0].check, "known burst burst at DM 10, 0.5 s"));
+    if (st != XC_CHECK_FAIL)   /* the cluster judged is the one in the window */
+        XC_ASSERT_NEAR(rows.row[0].observed, dm, 0);
+    xc_checks_free(&rows);
+    xc_spcandlist_free(&l);
+    xc_dmplan_free(&plan);
+    return st;
+}
+
+/* One DM step off passes, 1.01 steps fails; a centre 15 samples off (a box
+ * is 16) passes either side, 17 samples fails; nothing in the window fails though a
+ * brighter cluster lies outside it; on a series the DM tolerance is dmtol. */
+XC_TEST(test_known_burst_sp, "known burst: the brightest cluster in the window, one DM step, one width")
+{
+    CU_ASSERT_EQUAL(known_sp_case(10, 0, 0), XC_CHECK_PASS);
+    CU_ASSERT_EQUAL(known_sp_case(11, 0, 0), XC_CHECK_PASS);
+    CU_ASSERT_EQUAL(known_sp_case(11.01, 0, 0), XC_CHECK_FAIL);
+    CU_ASSERT_EQUAL(known_sp_case(10, 15 * 62.5e-6, 0), XC_CHECK_PASS);
+    CU_ASSERT_EQUAL(known_sp_case(10, -15 * 62.5e-6, 0), XC_CHECK_PASS);
+    CU_ASSERT_EQUAL(known_sp_case(10, 17 * 62.5e-6, 0), XC_CHECK_FAIL);
+    CU_ASSERT_EQUAL(known_sp_case(10, 0.03, 0), XC_CHECK_FAIL);
+    CU_ASSERT_EQUAL(known_sp_case(10.5, 0, 1), XC_CHECK_PASS);
+    CU_ASSERT_EQUAL(known_sp_case(10.6, 0, 1), XC_CHECK_FAIL);
 }
 
 /* Lists against the reference's: equal passes; one sample, one member, an

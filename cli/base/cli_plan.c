@@ -4,10 +4,11 @@
 #include <string.h>
 
 #include "cli/base/cli.h"
+#include "core/dedisp/plan/xc_ddplan_presto.h"
 
 void xc_cli_planopts_init(xc_cli_planopts *o)
 {
-    o->dmplan = o->dmplanfile = 0;
+    o->dmplan = o->dmplanfile = o->ddplan = 0;
     o->lodm = 0.0;
     o->hidm = 1000.0;
     o->dm_tol = 1.25;
@@ -54,11 +55,14 @@ const xc_convention *xc_cli_plan_convention(const char *cmd, const xc_cli_planop
 
 xc_status xc_cli_plan_build(const xc_cli_planopts *o, const xc_geometry *g, xc_dmplan *plan, xc_error *err)
 {
-    int ways = (o->dmplan != 0) + (o->dmplanfile != 0) + (o->tol_given != 0);
+    int ways = (o->dmplan != 0) + (o->dmplanfile != 0) + (o->tol_given != 0) + (o->ddplan != 0);
     if (ways == 0)
         return xc_error_set(err, XC_EINVAL, "no DM plan: give -dmplan, -dmplanfile or -lodm/-hidm/-dm_tol");
     if (ways > 1)
-        return xc_error_set(err, XC_EINVAL, "give only one of -dmplan, -dmplanfile and -lodm/-hidm/-dm_tol");
+        return xc_error_set(err, XC_EINVAL, "give only one of -dmplan, -dmplanfile%s and -lodm/-hidm/-dm_tol",
+                            o->ddplan ? ", -ddplan" : "");
+    if (o->ddplan)
+        return xc_ddp_read(plan, o->ddplan, err);
     if (o->dmplan)
         return xc_dmplan_parse(plan, o->dmplan, "-dmplan", err);
     if (o->dmplanfile)

@@ -255,14 +255,14 @@ void run_real(runctx *c, const xc_rs_real *ob)
             plot_spectrum(c, obs, runs[i].label, ob->line_dm, ob->line_freq_hz, &pk, spec);
         free(spec);
     }
-    for (size_t j = 0; j < ob->nknown; j++)
-        xc_vd_note(&c->vd, xc_check_known_burst(&c->vd.rows, obs, &ob->known[j], &e), &e);
-    xc_vd_emit(&c->vd);
-    for (size_t j = 0; j < ob->nknown; j++)
-        xc_vd_note(&c->vd, xc_check_known_burst(&c->vd.rows, obs, &ob->known[j], &e), &e);
-    xc_vd_emit(&c->vd);
-    if (n > 0)
+    if (n > 0) {
+        run_sp_known(c, obs, &runs[0], ob->known, ob->nknown);
         plot_plane(c, obs, &runs[0], 0);
+    } else {
+        for (size_t j = 0; j < ob->nknown; j++)
+            xc_vd_note(&c->vd, xc_check_known_burst(&c->vd.rows, obs, &ob->known[j], &e), &e);
+        xc_vd_emit(&c->vd);
+    }
     free_runs(runs, n);
     xc_dmplan_free(&plan);
     run_prepsubband(c, ob, fil);

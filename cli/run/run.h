@@ -4,6 +4,7 @@
  *   cmd_run_ps.c    periodicity: Pulscan on spectra
  *   run_searches.c  what Pulscan and accel share: the spectrum, the searches
  *   cmd_run_accel.c the matched-filter accel/jerk search on spectra
+ *   cmd_run_sp.c    the single-pulse search: injected pulses, declared bursts
  *   cmd_run_presto.c PRESTO prepsubband's series against the subband dedispersers
  *   cmd_run_plot.c  the report's plots and texts
  * The checks themselves are compare/xc_checks.h's. */
@@ -78,6 +79,12 @@ void run_real(runctx *c, const xc_rs_real *ob);
  * a synthetic observation: sp's pulses found, lists equal to the reference
  * searcher's. */
 void run_singlepulse(runctx *c, const char *obs, const planerun *ref, const xc_synth_params *sp);
+/* The same searchers on a real file's reference plane ref: each burst of
+ * k[0..nk) judged (xc_check_known_sp); nothing without a burst. */
+void run_sp_known(runctx *c, const char *obs, const planerun *ref, const xc_known *k, size_t nk);
+/* The same on the PRESTO series beside a spectrum file (BASE.dat with its
+ * BASE.inf for BASE.fft), one DM trial: each burst of k[0..nk) judged. */
+void run_sp_series(runctx *c, const char *obs, const char *fftpath, const xc_known *k, size_t nk);
 /* cmd_run_presto.c: the real file's PRESTO prepsubband series (ob->ps_root)
  * against every subband dedisperser, bit for bit. */
 void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil);
@@ -120,7 +127,8 @@ int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t 
 
 /* The rows of a spectrum file's known signals (compare/xc_known.h) against
  * each search's list; the DM of a pulsar judged once, from the .inf beside
- * fftpath. */
+ * fftpath; bursts by the single-pulse search of the series beside it
+ * (run_sp_series). */
 void run_known(runctx *c, const char *obs, const char *fftpath, const xc_known *k, size_t nk, const searchrun *runs,
                int n);
 

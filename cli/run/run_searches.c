@@ -150,10 +150,11 @@ void run_known(runctx *c, const char *obs, const char *fftpath, const xc_known *
             dm = h.dm;
     }
     for (size_t j = 0; j < nk; j++)
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n && k[j].kind != XC_KNOWN_BURST; i++)
             xc_vd_note(&c->vd, xc_check_known(&c->vd.rows, obs, runs[i].impl->name, &runs[i].cands, &k[j],
                                               i == 0 ? dm : NAN, &e),
                        &e);
     xc_vd_emit(&c->vd);
+    run_sp_series(c, obs, fftpath, k, nk);
 }
 

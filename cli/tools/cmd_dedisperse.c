@@ -195,6 +195,7 @@ int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
         XC_OPT_STR("impl", &impl_name, .arg = "NAME", .help = "implementation (crosscheck list): reference, cpu, ...",
                    .def = "the threaded CPU one"),
         XC_OPT_TABLE(po.table),
+        XC_CLI_OPT_DDPLAN(po),
         XC_OPT_STR("killmask", &killfile, .arg = "FILE",
                    .help = "one value per channel, 0 = drop the channel (SIGPROC/dedisp style)"),
         XC_OPT_STR("zap_chans", &zaplist, .arg = "LIST", .help = "channels to drop, e.g. 0-15,700,831 (added to -killmask)"),

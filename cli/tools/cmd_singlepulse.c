@@ -149,6 +149,7 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
         XC_OPT_STR("ddimpl", &dd_name, .arg = "NAME", .help = "dedisperser for a filterbank (crosscheck list)",
                    .def = "an exact one on a device if available, else the threaded CPU one"),
         XC_OPT_TABLE(po.table),
+        XC_CLI_OPT_DDPLAN(po),
         XC_OPT_CHOICE("preset", &preset, "heimdall|presto|astroaccelerate", .arg = "P",   /* the xc_sp_preset order */
                       .help = "heimdall: 2 s median baseline, MAD rms, widths 1, 2, 4, ... ; presto:\n"
                               "single_pulse_search.py's 1000-sample blocks, downfactors 1..150,\n"

@@ -26,6 +26,13 @@ static const char *const param_cols[] = {
     "bper_h", "becc",      "binc_deg", "bomega_deg", "bphase",   "bpmass", "bcmass", "profile",    "fake_phase"};
 #define NCOLS (sizeof param_cols / sizeof param_cols[0])
 
+/* An FRB population's burst columns: the fields of the truth's pulses[0]
+ * (synth/write/synth_truth.c), prefixed burst_ (the pulsar's own dm is a
+ * parameter column). */
+static const char *const burst_cols[] = {"burst_fluence_jyms", "burst_width_ms", "burst_tau_ms", "burst_dm",
+                                         "burst_t_s"};
+#define NBURST (sizeof burst_cols / sizeof burst_cols[0])
+
 void xc_popspec_free(xc_popspec *s)
 {
     json_decref(s->fixed);
@@ -394,9 +401,29 @@ static xc_status write_text(const char *path, const char *text, xc_error *err)
     return xc_atomic_commit(&a, err);
 }
 
-/* The manifest row of one pulsar from its parameters and its truth file. */
+/* The burst columns of p's first pulse (the population's one burst), as the
+ * truth records them; empty without a pulse.  Non-zero when out of memory. */
+static int burst_row(char **row, size_t *len, size_t *cap, const xc_synth_params *p)
+{
+    const xc_synth_pulse *b = p->npulses ? &p->pulses[0] : NULL;
+    const double v[NBURST] = {b ? b->fluence_jyms : 0, b ? b->width_ms : 0, b ? b->tau_ms : 0, b ? b->dm : 0,
+                              b ? b->t_s : 0};
+    char t[64];
+    int bad = 0;
+    for (size_t k = 0; !bad && k < NBURST; k++) {
+        if (b)
+            snprintf(t, sizeof t, "%.17g", v[k]);
+        else
+            t[0] = '\0';
+        bad = csv_put(row, len, cap, t, 1);
+    }
+    return bad;
+}
+
+/* The manifest row of one pulsar from its parameters and its truth file
+ * (with frb, the burst columns too). */
 static char *make_row(const char *id, const xc_synth_params *p, const char *file, const char *truth_name,
-                      const char *truth_path, int attempts, xc_error *err)
+                      const char *truth_path, int attempts, int frb, xc_error *err)
 {
     char *row = NULL, t[64];
     size_t len = 0, cap = 0;
@@ -425,6 +452,7 @@ static char *make_row(const char *id, const xc_synth_params *p, const char *file
             t[0] = '\0';
         bad = csv_put(&row, &len, &cap, t, 1);
     }
+    bad = bad || (frb && burst_row(&row, &len, &cap, p));
     json_decref(pj);
     if (bad) {
         free(row);
@@ -450,6 +478,8 @@ xc_status xc_population_run(const xc_popspec *s, uint64_t n, uint64_t seed, cons
     static const char *const tail[] = {"draw_attempts", "f0_hz", "r", "z", "w"};
     for (int k = 0; !bad && k < 5; k++)
         bad = csv_put(&man, &mlen, &mcap, tail[k], 1);
+    for (size_t k = 0; !bad && s->frb.on && k < NBURST; k++)
+        bad = csv_put(&man, &mlen, &mcap, burst_cols[k], 1);
     if (bad || append_line(&man, &mlen, &mcap, "")) {
         free(man);
         return xc_error_set(err, XC_ENOMEM, "out of memory for the manifest");
@@ -481,20 +511,24 @@ xc_status xc_population_run(const xc_popspec *s, uint64_t n, uint64_t seed, cons
         if (key && prev && !strncmp(prev, o->dedispersed ? "dedispersed " : "filterbank ", o->dedispersed ? 12 : 11)) {
             const char *pk = prev + (o->dedispersed ? 12 : 11);
             if (!strncmp(pk, key, klen) && pk[klen] == '\n' && file_exists(path) && file_exists(tpath) && dat_ok) {
-                row = strdup(pk + klen + 1);
-                o->skipped++;
+                /* the row made again from the same parameters and truth: a
+                 * checkpoint of an earlier manifest layout still resumes */
+                if (!(row = make_row(id, &p, file, truth_name, tpath, attempts, s->frb.on, err)))
+                    st = err ? err->code : XC_ENOMEM;
+                else
+                    o->skipped++;
             }
         }
         if (!key) {
             st = xc_error_set(err, XC_ENOMEM, "out of memory for pulsar %s", id);
-        } else if (!row) {
+        } else if (!row && !st) {
             remove(done);
             remove_stale(out, id);
             snprintf(cmd, sizeof cmd, "crosscheck population -spec %.1024s -seed %llu (pulsar %llu)", s->path,
                      (unsigned long long)seed, (unsigned long long)i);
             st = o->dedispersed ? xc_synth_write_dedispersed(&p, stem, tpath, cmd, err)
                                 : xc_synth_write(&p, path, tpath, cmd, err);
-            if (!st && !(row = make_row(id, &p, file, truth_name, tpath, attempts, err)))
+            if (!st && !(row = make_row(id, &p, file, truth_name, tpath, attempts, s->frb.on, err)))
                 st = err ? err->code : XC_ENOMEM;
             if (!st) {
                 size_t need = strlen(key) + strlen(row) + 32;

@@ -48,6 +48,17 @@ typedef struct {
     int blocklen;         /* [-k] spectra per subint, 1024 (2400 for .fil input) */
 } xc_ddp_obs;
 
+/* The trials of a plan DDplan.py printed (its stdout saved in path; `crosscheck
+ * plan -ddplan` prints the same table): each row under the header "Low DM
+ * High DM  dDM  DownSamp [dsubDM]  #DMs ..." is a range of #DMs trials dDM
+ * apart from Low DM at DownSamp (lo:hi:dDM:DownSamp as xc_dmplan_parse
+ * takes it); the table ends at its first blank line; the text around it and
+ * the subband columns (dsubDM, DMs/call, calls: how prepsubband would make
+ * them) are not used.  XC_EINVAL naming the file, line and field: no table,
+ * a short row, #DMs other than round((High - Low) / dDM), a DownSamp that is
+ * no integer in 1..XC_DMPLAN_MAX_DS, ranges that overlap; XC_EIO. */
+xc_status xc_ddp_read(xc_dmplan *p, const char *path, xc_error *err);
+
 /* DDplan.py's defaults: 0..1000, 1400 MHz, 300 MHz, 1024 channels, 64 us,
  * no subbands, 1 process, blocklen 1024. */
 void xc_ddp_obs_default(xc_ddp_obs *o);
