@@ -31,6 +31,15 @@
  * searcher detects are removed from every rate (the paper removes those a
  * zmax = 0 search finds); the baseline's own rate is over all pulsars.
  *
+ * A study whose searchers are of family "singlepulse" is an FRB study
+ * (study_frb.c, docs/STUDY.md): its population's bursts, each dedispersed
+ * by every searcher's dedisperser under its DM plan and searched as
+ * `crosscheck singlepulse` does, found when a candidate lies within one
+ * width of the burst's time and one DM step of its DM
+ * (compare/xc_spmatch.h); its outputs are completeness curves against
+ * fluence, width, DM and scattering and the fluence of 50 % and 90 %
+ * completeness (study_frb_out.c).  "detection" then takes only "bins".
+ *
  * Determinism: pulsar i depends only on (seed, i); each (pulsar, searcher,
  * configuration) gives one row; every output is made from the sorted rows,
  * so thread count, shards, ranks and interruptions do not change a byte. */

@@ -27,16 +27,9 @@ const char *xc_study_frb_header(void) { return header; }
 xc_status xc_study_frb_row_parse(const xc_study *st, const char *line, xc_study_row *row, const char *where,
                                  xc_error *err)
 {
-    memset(row, 0, sizeof *row);
     char buf[2048];
-    if (strlen(line) >= sizeof buf)
-        return xc_error_set(err, XC_EFORMAT, "%s: row too long", where);
-    snprintf(buf, sizeof buf, "%s", line);
     char *col[NCOLS + 1];
-    int n = xc_study_split(buf, col, NCOLS);
-    if (n != NCOLS)
-        return xc_error_set(err, XC_EFORMAT, "%s: %d columns, expected %d", where, n, NCOLS);
-    xc_status e = xc_study_row_head(st, col, row, where, err);
+    xc_status e = xc_study_row_head(st, line, buf, sizeof buf, col, NCOLS, row, where, err);
     if (e)
         return e;
     const int idx[] = {COL_SNR, COL_TDM, COL_TW, COL_TSNR, COL_FL, COL_TAU};
@@ -199,13 +192,10 @@ xc_status xc_study_frb_burst(const xc_study *st, uint64_t id, const unsigned cha
                              xc_study_rows *out, xc_error *err)
 {
     xc_synth_params p;
-    int attempts = 0;
-    xc_status e = xc_popspec_pulsar(&st->pop, st->seed, id, &p, &attempts, err);
+    char label[64];
+    xc_status e = xc_study_params(st, id, threads, "burst", &p, label, sizeof label, err);
     if (e)
         return e;
-    p.nthreads = threads;
-    char label[64];
-    snprintf(label, sizeof label, "study burst %llu", (unsigned long long)id);
     xc_truth t;
     memset(&t, 0, sizeof t);
     xc_study_fb fb;

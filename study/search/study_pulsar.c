@@ -275,6 +275,18 @@ static xc_status searcher_rows(const pulsar_t *q, size_t k, size_t idx, xc_error
     return e;
 }
 
+xc_status xc_study_params(const xc_study *st, uint64_t id, int threads, const char *what, xc_synth_params *p,
+                          char *label, size_t nlabel, xc_error *err)
+{
+    int attempts = 0;
+    xc_status e = xc_popspec_pulsar(&st->pop, st->seed, id, p, &attempts, err);
+    if (e)
+        return e;
+    p->nthreads = threads;
+    snprintf(label, nlabel, "study %s %llu", what, (unsigned long long)id);
+    return XC_OK;
+}
+
 xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
                           xc_study_rows *out, xc_error *err)
 {
@@ -294,15 +306,12 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
         return xc_study_frb_burst(st, id, want, threads, out, err);
     double t0 = xc_now();
     xc_synth_params p;
-    int attempts = 0;
-    xc_status e = xc_popspec_pulsar(&st->pop, st->seed, id, &p, &attempts, err);
+    char label[64];
+    xc_status e = xc_study_params(st, id, threads, "pulsar", &p, label, sizeof label, err);
     if (e)
         return e;
-    p.nthreads = threads;
     float *x = NULL;
     uint64_t n = 0;
-    char label[64];
-    snprintf(label, sizeof label, "study pulsar %llu", (unsigned long long)id);
     xc_truth t;
     memset(&t, 0, sizeof t);
     xc_spectrum sp;

@@ -49,6 +49,11 @@ typedef struct {
 xc_status xc_study_fb_make(const xc_synth_params *p, xc_study_fb *fb, xc_error *err);
 void xc_study_fb_free(xc_study_fb *fb);
 
+/* Item id's parameters (a pulsar, or a burst) with threads, and its label
+ * ("study <what> <id>"). */
+xc_status xc_study_params(const xc_study *st, uint64_t id, int threads, const char *what, xc_synth_params *p,
+                          char *label, size_t nlabel, xc_error *err);
+
 /* An FRB study's burst id: its filterbank made once, dedispersed and
  * searched by every wanted (searcher, configuration), each scored against
  * the burst's truth into one row (study_frb.c).  Device work one caller at
@@ -67,11 +72,13 @@ int xc_study_split(char *buf, char **col, int max);
 xc_status xc_study_row_key(const xc_study *st, const char *name, const char *label, xc_study_row *row,
                            const char *where, xc_error *err);
 
-/* A row's first columns (pulsar, searcher, config, detected: 0 or 1) into
- * row, and columns idx[0..n-1] as numbers into *dst[..]; XC_EFORMAT naming
- * where and the column. */
-xc_status xc_study_row_head(const xc_study *st, char *const *col, xc_study_row *row, const char *where,
-                            xc_error *err);
+/* A row line split into its ncols columns (col, pointing into buf, a copy of
+ * line of nbuf bytes at most; col holds ncols + 1) and its first columns
+ * (pulsar, searcher, config, detected: 0 or 1) into row (zeroed first); and
+ * columns idx[0..n-1] as numbers into *dst[..].  XC_EFORMAT naming where
+ * and the column. */
+xc_status xc_study_row_head(const xc_study *st, const char *line, char *buf, size_t nbuf, char **col, int ncols,
+                            xc_study_row *row, const char *where, xc_error *err);
 xc_status xc_study_row_nums(char *const *col, const int *idx, double *const *dst, int n, const char *where,
                             xc_error *err);
 

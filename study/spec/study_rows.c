@@ -77,16 +77,9 @@ xc_status xc_study_row_parse(const xc_study *st, const char *line, xc_study_row 
 {
     if (st->frb)
         return xc_study_frb_row_parse(st, line, row, where, err);
-    memset(row, 0, sizeof *row);
     char buf[4096];
-    if (strlen(line) >= sizeof buf)
-        return xc_error_set(err, XC_EFORMAT, "%s: row too long", where);
-    snprintf(buf, sizeof buf, "%s", line);
     char *col[NCOLS + 1];
-    int n = xc_study_split(buf, col, NCOLS);
-    if (n != NCOLS)
-        return xc_error_set(err, XC_EFORMAT, "%s: %d columns, expected %d", where, n, NCOLS);
-    xc_status e = xc_study_row_head(st, col, row, where, err);
+    xc_status e = xc_study_row_head(st, line, buf, sizeof buf, col, NCOLS, row, where, err);
     if (e)
         return e;
     row->harm_n = atoi(col[COL_HARMN]);
@@ -95,9 +88,16 @@ xc_status xc_study_row_parse(const xc_study *st, const char *line, xc_study_row 
     return xc_study_row_nums(col, num, dst, 5, where, err);
 }
 
-xc_status xc_study_row_head(const xc_study *st, char *const *col, xc_study_row *row, const char *where,
-                            xc_error *err)
+xc_status xc_study_row_head(const xc_study *st, const char *line, char *buf, size_t nbuf, char **col, int ncols,
+                            xc_study_row *row, const char *where, xc_error *err)
 {
+    memset(row, 0, sizeof *row);
+    if (strlen(line) >= nbuf)
+        return xc_error_set(err, XC_EFORMAT, "%s: row too long", where);
+    snprintf(buf, nbuf, "%s", line);
+    int n = xc_study_split(buf, col, ncols);
+    if (n != ncols)
+        return xc_error_set(err, XC_EFORMAT, "%s: %d columns, expected %d", where, n, ncols);
     char *end;
     unsigned long long id = strtoull(col[0], &end, 10);
     if (*end || !col[0][0])
