@@ -12,6 +12,7 @@
 
 enum { MAXSER = 64 };
 
+static const char *const words[XC_FRB_NAXES] = {"fluence", "width", "DM", "scattering time"};
 static const char *const xlabels[XC_FRB_NAXES] = {"fluence (Jy ms)", "intrinsic width (ms)", "DM (pc cm^-3)",
                                                   "scattering time at its reference frequency (ms)"};
 
@@ -55,7 +56,7 @@ static xc_status axis_plot(xc_report *r, const xc_study *st, const xc_study_frbc
             ser[q] = (xc_series){names[q], x, y, n, lo, hi, 0};
         }
     char title[160];
-    snprintf(title, sizeof title, "Detected fraction against %s, 95 %% Wilson intervals", xc_study_frb_axis(a));
+    snprintf(title, sizeof title, "Detected fraction against %s, 95 %% Wilson intervals", words[a]);
     xc_lineplot lp = {title, xlabels[a], "fraction detected", ser, ns, cv->logx[a], 0};
     xc_status e = xc_report_add_lines(r, &lp, err);
     free(buf);
