@@ -274,4 +274,33 @@ XC_TEST_IF(test_frb_example_cli, "frb_example_cli", xc_fx_skip_no_bin)
     CU_ASSERT_EQUAL(lines, 31);
 }
 
+/* mpirun and a binary built with MPI, or the reason to skip. */
+static int no_mpi(char *why, size_t n)
+{
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "command -v mpirun >/dev/null 2>&1 && %s study -h | grep -q 'MPI: built in'",
+             xc_fx_bin());
+    if (xc_fx_skip_no_bin(why, n))
+        return 1;
+    if (system(cmd))
+        return snprintf(why, n, "no mpirun, or crosscheck built without MPI") > 0;
+    return 0;
+}
+
+/* Two MPI ranks give the bytes of one process. */
+XC_TEST_IF(test_frb_mpi_same_bytes, "frb_mpi_same_bytes", no_mpi)
+{
+    char msg[4096], one[4200], two[4200], cmd[13000];
+    snprintf(one, sizeof one, "%s", xc_fx_tmp("frb-mpi-one"));
+    snprintf(two, sizeof two, "%s", xc_fx_tmp("frb-mpi-two"));
+    const char *spec = planted_spec(8);
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_clif(msg, sizeof msg, "study -spec %s -out %s -threads 1 -quiet", spec, one), 0);
+    /* OpenMPI refuses root, and 2 ranks on 1 core, unless told; leak checks off under ASan, as in test_study */
+    snprintf(cmd, sizeof cmd, "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 "
+             "mpirun --oversubscribe -n 2 %s study -spec %s -out %s -threads 1 -quiet > %s 2>&1", xc_fx_bin(), spec,
+             two, xc_fx_tmp("frb-mpi.log"));
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    CU_ASSERT_EQUAL(outputs_differ(one, two), 0);
+}
+
 XC_TEST_MAIN("study_frb")
