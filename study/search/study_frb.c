@@ -67,22 +67,45 @@ static xc_status plan_of(const xc_study_spconf *c, const xc_geometry *g, xc_dmpl
                                c->dm_tol, err);
 }
 
-/* Dedisperses fb under c's plan and searches the plane with s: the
- * candidates, and the plan (for its DM steps). */
-static xc_status search(const xc_spsearcher *s, const xc_study_spconf *c, const xc_study_fb *fb, int threads,
-                        xc_dmplan *plan, xc_spcandlist *l, xc_error *err)
+/* A burst's last dedispersed plane, kept for the next configuration that
+ * dedisperses the same way (a sweep of thresholds or presets): the same
+ * plane, so the same bytes, made once. */
+typedef struct {
+    char key[512];         /* what made it: dedisperser, plan, convention, loss bound */
+    xc_dmplan plan;
+    xc_plane pl;
+    int have;
+} frb_plane;
+
+static void plane_drop(frb_plane *k)
 {
+    xc_plane_free(&k->pl);
+    memset(&k->pl, 0, sizeof k->pl);
+    xc_dmplan_free(&k->plan);
+    xc_dmplan_init(&k->plan);
+    k->have = 0;
+    k->key[0] = 0;
+}
+
+/* fb dedispersed under c's plan by c's dedisperser into k (kept when k
+ * already holds it). */
+static xc_status dedisperse(const xc_study_spconf *c, const xc_study_fb *fb, int threads, frb_plane *k,
+                            xc_error *err)
+{
+    char key[sizeof k->key];
+    snprintf(key, sizeof key, "%s|%s|%.17g|%.17g|%.17g|%.17g|%s|%.17g", c->dd->name, c->dmplan, c->lodm, c->hidm,
+             c->dm_tol, c->dm_pulse_width, c->convention, c->maxloss);
+    if (k->have && !strcmp(key, k->key))
+        return XC_OK;
+    plane_drop(k);
     xc_ddplan *dp = NULL;
-    xc_plane pl = {0, NULL};
-    double *dms = NULL;
-    xc_spplane *v = NULL;
     xc_ddopts o;
     memset(&o, 0, sizeof o);
     o.threads = threads;
     o.maxloss = c->maxloss;
     xc_status e;
-    if ((e = plan_of(c, &fb->geom, plan, err)) ||
-        (e = xc_ddplan_create(&dp, xc_dedisperser_of(c->dd), &fb->geom, fb->blk.nbits, plan,
+    if ((e = plan_of(c, &fb->geom, &k->plan, err)) ||
+        (e = xc_ddplan_create(&dp, xc_dedisperser_of(c->dd), &fb->geom, fb->blk.nbits, &k->plan,
                               xc_convention_get(c->convention), NULL, &o, err)))
         goto done;
     if ((int64_t)fb->blk.nsamp <= xc_ddplan_max_delay(dp)) {
@@ -90,24 +113,39 @@ static xc_status search(const xc_spsearcher *s, const xc_study_spconf *c, const 
                          "lengthen tobs_s or lower hidm", fb->blk.nsamp, (long long)xc_ddplan_max_delay(dp));
         goto done;
     }
-    if ((e = xc_ddplan_plane_alloc(dp, fb->blk.nsamp, &pl, err)) || (e = xc_ddplan_execute(dp, &fb->blk, &pl, err)))
-        goto done;
-    size_t ndms = xc_dmplan_ndm(plan);
-    dms = malloc((ndms ? ndms : 1) * sizeof *dms);
-    v = calloc((size_t)(plan->nranges ? plan->nranges : 1), sizeof *v);
+    if (!(e = xc_ddplan_plane_alloc(dp, fb->blk.nsamp, &k->pl, err)) &&
+        !(e = xc_ddplan_execute(dp, &fb->blk, &k->pl, err))) {
+        snprintf(k->key, sizeof k->key, "%s", key);
+        k->have = 1;
+    }
+done:
+    xc_ddplan_destroy(dp);
+    if (e)
+        plane_drop(k);
+    return e;
+}
+
+/* The plane dedispersed for c (kept in k) searched by s as `crosscheck
+ * singlepulse` searches it. */
+static xc_status search(const xc_spsearcher *s, const xc_study_spconf *c, const xc_study_fb *fb, int threads,
+                        frb_plane *k, xc_spcandlist *l, xc_error *err)
+{
+    xc_status e = dedisperse(c, fb, threads, k, err);
+    if (e)
+        return e;
+    size_t ndms = xc_dmplan_ndm(&k->plan);
+    double *dms = malloc((ndms ? ndms : 1) * sizeof *dms);
+    xc_spplane *v = calloc((size_t)(k->plan.nranges ? k->plan.nranges : 1), sizeof *v);
     if (!dms || !v) {
         e = xc_error_set(err, XC_ENOMEM, "out of memory for %zu DM trials", ndms);
-        goto done;
+    } else {
+        xc_spplane_views(&k->plan, &k->pl, fb->geom.tsamp, v, dms);
+        xc_spopts so = c->o;
+        so.threads = threads;
+        e = xc_sp_search(s, &so, v, k->pl.nranges, fb->geom.tsamp, dms, ndms, l, err);
     }
-    xc_spplane_views(plan, &pl, fb->geom.tsamp, v, dms);
-    xc_spopts so = c->o;
-    so.threads = threads;
-    e = xc_sp_search(s, &so, v, pl.nranges, fb->geom.tsamp, dms, ndms, l, err);
-done:
     free(v);
     free(dms);
-    xc_plane_free(&pl);
-    xc_ddplan_destroy(dp);
     return e;
 }
 
@@ -156,12 +194,10 @@ static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_s
 
 /* Searcher k's configuration c on the burst, its row appended to out. */
 static xc_status one(const xc_study *st, uint64_t id, int k, int c, const xc_synth_params *p, const xc_truth *t,
-                     const xc_study_fb *fb, int threads, xc_study_rows *out, xc_error *err)
+                     const xc_study_fb *fb, int threads, frb_plane *kept, xc_study_rows *out, xc_error *err)
 {
     const xc_study_searcher *s = &st->s[k];
     const xc_study_spconf *cf = &s->cfg[c].sp;
-    xc_dmplan plan;
-    xc_dmplan_init(&plan);
     xc_spcandlist l;
     xc_spcandlist_init(&l);
     xc_error se;
@@ -169,9 +205,9 @@ static xc_status one(const xc_study *st, uint64_t id, int k, int c, const xc_syn
     xc_status e;
     if ((s->impl->caps | cf->dd->caps) & XC_CAP_DEVICE) {
 #pragma omp critical(xc_study_device)
-        e = search(xc_spsearcher_of(s->impl), cf, fb, threads, &plan, &l, &se);
+        e = search(xc_spsearcher_of(s->impl), cf, fb, threads, kept, &l, &se);
     } else {
-        e = search(xc_spsearcher_of(s->impl), cf, fb, threads, &plan, &l, &se);
+        e = search(xc_spsearcher_of(s->impl), cf, fb, threads, kept, &l, &se);
     }
     if (e) {
         xc_error_set(err, e, "burst %llu, searcher %s (%s, dedisperser %s), %s: %s", (unsigned long long)id, s->name,
@@ -179,12 +215,11 @@ static xc_status one(const xc_study *st, uint64_t id, int k, int c, const xc_syn
     } else {
         xc_study_row row;
         memset(&row, 0, sizeof row);
-        if (!(e = score(st, id, k, c, &p->pulses[0], t, &plan, &l, &row, err)) &&
+        if (!(e = score(st, id, k, c, &p->pulses[0], t, &kept->plan, &l, &row, err)) &&
             (e = xc_study_rows_push(out, &row, err)))
             free(row.line);
     }
     xc_spcandlist_free(&l);
-    xc_dmplan_free(&plan);
     return e;
 }
 
@@ -200,6 +235,9 @@ xc_status xc_study_frb_burst(const xc_study *st, uint64_t id, const unsigned cha
     memset(&t, 0, sizeof t);
     xc_study_fb fb;
     memset(&fb, 0, sizeof fb);
+    frb_plane kept;
+    memset(&kept, 0, sizeof kept);
+    xc_dmplan_init(&kept.plan);
     if (p.npulses != 1) {
         e = xc_error_set(err, XC_EINVAL, "burst %llu: %zu pulses, expected the population's one burst",
                          (unsigned long long)id, p.npulses);
@@ -210,8 +248,9 @@ xc_status xc_study_frb_burst(const xc_study *st, uint64_t id, const unsigned cha
     for (size_t k = 0, q = 0; k < st->ns && !e; k++)
         for (size_t c = 0; c < st->s[k].ncfg && !e; c++, q++)
             if (!want || want[q])
-                e = one(st, id, (int)k, (int)c, &p, &t, &fb, threads, out, err);
+                e = one(st, id, (int)k, (int)c, &p, &t, &fb, threads, &kept, out, err);
 done:
+    plane_drop(&kept);
     xc_study_fb_free(&fb);
     xc_truth_free(&t);
     xc_synth_params_free(&p);

@@ -432,8 +432,16 @@ static xc_status canonical(xc_study *st, json_t *root, const char *path, const c
     st->pop_hash = ph;
     json_object_set_new(cpop, "spec_hash", json_string(hx));
     json_t *impls = json_object();
-    for (size_t k = 0; k < st->ns; k++)
+    for (size_t k = 0; k < st->ns; k++) {
         json_object_set_new(impls, st->s[k].name, json_string(st->s[k].impl->name));
+        /* a single-pulse searcher's dedisperser chosen by capability */
+        for (size_t c = 0; st->s[k].family == XC_FAMILY_SINGLEPULSE && c < st->s[k].ncfg; c++)
+            if (!st->s[k].cfg[c].sp.ddimpl[0]) {
+                char key[48];
+                snprintf(key, sizeof key, "%s.ddimpl", st->s[k].name);
+                json_object_set_new(impls, key, json_string(st->s[k].cfg[c].sp.dd->name));
+            }
+    }
     if (st->dedisperser)
         json_object_set_new(impls, "dedisperser", json_string(st->dedisperser->name));
     json_object_set_new(canon, "implementations", impls);
