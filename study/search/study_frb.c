@@ -71,20 +71,20 @@ static xc_status plan_of(const xc_study_spconf *c, const xc_geometry *g, xc_dmpl
  * dedisperses the same way (a sweep of thresholds or presets): the same
  * plane, so the same bytes, made once. */
 typedef struct {
+    int have;
     char key[512];         /* what made it: dedisperser, plan, convention, loss bound */
     xc_dmplan plan;
     xc_plane pl;
-    int have;
 } frb_plane;
 
 static void plane_drop(frb_plane *k)
 {
-    xc_plane_free(&k->pl);
-    memset(&k->pl, 0, sizeof k->pl);
-    xc_dmplan_free(&k->plan);
-    xc_dmplan_init(&k->plan);
     k->have = 0;
     k->key[0] = 0;
+    xc_dmplan_free(&k->plan);
+    xc_dmplan_init(&k->plan);
+    xc_plane_free(&k->pl);
+    memset(&k->pl, 0, sizeof k->pl);
 }
 
 /* fb dedispersed under c's plan by c's dedisperser into k (kept when k
