@@ -31,6 +31,15 @@
  * searcher detects are removed from every rate (the paper removes those a
  * zmax = 0 search finds); the baseline's own rate is over all pulsars.
  *
+ * A study whose searchers are of family "singlepulse" is an FRB study
+ * (study_frb.c, docs/STUDY.md): its population's bursts, each dedispersed
+ * by every searcher's dedisperser under its DM plan and searched as
+ * `crosscheck singlepulse` does, found when a candidate lies within one
+ * width of the burst's time and one DM step of its DM
+ * (compare/xc_spmatch.h); its outputs are completeness curves against
+ * fluence, width, DM and scattering and the fluence of 50 % and 90 %
+ * completeness (study_frb_out.c).  "detection" then takes only "bins".
+ *
  * Determinism: pulsar i depends only on (seed, i); each (pulsar, searcher,
  * configuration) gives one row; every output is made from the sorted rows,
  * so thread count, shards, ranks and interruptions do not change a byte. */
@@ -43,7 +52,9 @@
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
 #include "core/base/xc_progress.h"
+#include "core/dedisp/plan/xc_dmplan.h"
 #include "core/search/xc_psearch.h"
+#include "core/sp/xc_spsearch.h"
 #include "synth/population/xc_population.h"
 
 #ifdef __cplusplus
@@ -53,16 +64,29 @@ extern "C" {
 #define XC_STUDY_MAX_CONFIGS 256
 #define XC_STUDY_MAX_SEARCHERS 16
 
+/* A single-pulse searcher's configuration (family "singlepulse"): the
+ * options of `crosscheck singlepulse` (study_spopts.c). */
+typedef struct {
+    xc_spopts o;           /* preset, threshold, wmax, baseline, widths */
+    char ddimpl[32];       /* the dedisperser's name ("": chosen by capability, exact ones) */
+    const xc_impl *dd;     /* resolved when the spec is read */
+    char dmplan[256];      /* "lo:hi:step:ds,..." ("": the tolerance list below) */
+    double lodm, hidm, dm_tol, dm_pulse_width;   /* dedisp/Heimdall tolerance list (us) */
+    char convention[32];   /* xc_convention_get */
+    double maxloss;        /* an approximate dedisperser's S/N-loss bound (0: its default) */
+} xc_study_spconf;
+
 typedef struct {
     char label[160];       /* "zmax=25,numharm=4": the swept options, canonical order */
     xc_psearch_opts opts;  /* the searcher's family's options */
     int zmax;              /* for plots against zmax */
     int numharm;
+    xc_study_spconf sp;    /* family singlepulse */
 } xc_study_config;
 
 typedef struct {
     char name[32];
-    xc_family family;      /* XC_FAMILY_PULSCAN or XC_FAMILY_ACCEL */
+    xc_family family;      /* XC_FAMILY_PULSCAN, XC_FAMILY_ACCEL or XC_FAMILY_SINGLEPULSE */
     const xc_impl *impl;
     int signed_z;          /* matched filter (accel): z has a sign; a boxcar's does not */
     int impl_named;        /* the spec named impl (else chosen by capability) */
@@ -83,6 +107,8 @@ typedef struct {
     double det_sigma, det_ftol;
     double base_sigma;     /* the baseline's own detection threshold (its "sigma"; default det_sigma) */
     int det_harmonics;
+    int frb;               /* 1: an FRB study (single-pulse searchers over a population's "frb" bursts) */
+    int bins;              /* an FRB study's bins per axis of its completeness curves */
     int separate;          /* 1: every configuration its own search, no matched-filter sweep (bench study
                               -separate: the A/B baseline; the lists differ from the sweep's by rounding) */
     uint64_t hash;         /* of the canonical spec without n: what resume and merge compare */
@@ -117,6 +143,8 @@ typedef struct {
     /* parsed from line, for the statistics */
     int detected, harm_n;
     double sigma, z, z_true, w_true, snrpeak;
+    /* an FRB study's burst (study_frb.c): the axes of its completeness curves */
+    double fluence, width_ms, dm, tau_ms;
 } xc_study_row;
 
 typedef struct {

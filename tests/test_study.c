@@ -851,7 +851,7 @@ XC_TEST_IF(test_cli_spec_errors, "cli_spec_errors", xc_fx_skip_no_bin)
          "searchers[0].sweep.zmax[1]: must be an integer in 0..1200"},
         {"{\"population\": {\"spec\": \"pop-cli.json\", \"n\": 2}, \"searchers\": [{\"name\": \"a\", \"family\": "
          "\"fft\"}]}",
-         "searchers[0].family: must be \"pulscan\" or \"accel\""},
+         "searchers[0].family: must be \"pulscan\", \"accel\" or \"singlepulse\""},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *p = xc_fx_tmp("study-bad.json");

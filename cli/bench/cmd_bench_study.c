@@ -96,6 +96,11 @@ int xc_bench_study(const xc_cmd *self, int argc, char **argv)
     xc_study st;
     if (xc_study_load(&st, spec, xc_cli_registry(), &err))
         return xc_cli_fail("bench study", &err);
+    if (st.frb) {
+        xc_study_free(&st);
+        return xc_cli_failf("bench study", "%s: times periodicity studies' stages (synthesis, FFT, searches); a "
+                            "single-pulse study is timed by running it (crosscheck study prints its time)", spec);
+    }
     if (device)
         xc_study_prefer(&st, xc_cli_registry(), XC_CAP_DEVICE);
     const xc_bench_study_opts o = {n, threads, workers, jobs, separate, fresh};

@@ -130,10 +130,11 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
         return xc_cli_fail("study", &err);
     }
     if (!quiet) {
-        printf("crosscheck study: %llu pulsars (%llu made now, %llu finished before) x %zu searches in %.1f s -> "
-               "%s/{detections.csv,rates.csv,recovery.json,index.html}\n",
-               (unsigned long long)(ro.made + ro.done_before), (unsigned long long)ro.made,
-               (unsigned long long)ro.done_before, xc_study_nsearch(&st), xc_now() - t0, out);
+        printf("crosscheck study: %llu %s (%llu made now, %llu finished before) x %zu searches in %.1f s -> "
+               "%s/{detections.csv,rates.csv,%s,index.html}\n",
+               (unsigned long long)(ro.made + ro.done_before), st.frb ? "bursts" : "pulsars",
+               (unsigned long long)ro.made, (unsigned long long)ro.done_before, xc_study_nsearch(&st), xc_now() - t0,
+               out, st.frb ? "completeness.csv,completeness.json" : "recovery.json");
         xc_study_print_rates(out);
     }
     xc_study_free(&st);

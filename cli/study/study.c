@@ -48,29 +48,33 @@ void xc_study_print_rates(const char *dir)
     if (!fp)
         return;
     char line[2048];
-    int first = 1;
-    printf("%-12s %-32s %6s %8s %7s %17s %7s\n", "searcher", "config", "n", "detected", "rate", "95% interval",
-           "unique");
+    int first = 1, frb = 0;
     while (fgets(line, sizeof line, fp)) {
         if (first) {
+            /* an FRB study's rates.csv also has the fluence at 50 % completeness (columns 12-14) */
+            frb = strstr(line, ",f50_jyms,") != NULL;
+            printf("%-12s %-32s %6s %8s %7s %17s %7s%s\n", "searcher", "config", "n", "detected", "rate",
+                   "95% interval", "unique", frb ? "  F50 Jy ms [95% interval]" : "");
             first = 0;
             continue;
         }
-        char *f[9];
+        char *f[15];
         int n = 0;
-        for (char *p = line; n < 9;) {
+        for (char *p = line; n < 15;) {
             f[n++] = p;
-            char *c = strchr(p, ',');
+            char *c = strpbrk(p, ",\n");
             if (!c)
                 break;
             *c = 0;
             p = c + 1;
         }
-        if (n < 9)
+        if (n < 9 || (frb && n < 14))
             continue;
-        char ci[48];
+        char ci[48], f50[80] = "";
         snprintf(ci, sizeof ci, "[%.4s, %.4s]", f[5], f[6]);
-        printf("%-12s %-32s %6s %8s %7.4s %17s %7s\n", f[0], f[1], f[2], f[3], f[4], ci, f[7]);
+        if (frb)
+            snprintf(f50, sizeof f50, "  %.5s [%.5s, %.5s]", f[11], f[12], f[13]);
+        printf("%-12s %-32s %6s %8s %7.4s %17s %7s%s\n", f[0], f[1], f[2], f[3], f[4], ci, f[7], f50);
     }
     fclose(fp);
 }

@@ -3,6 +3,7 @@
  * way of getting the rows gives the same bytes. */
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,16 +107,7 @@ xc_status xc_study_table_make(const xc_study *st, const xc_study_rows *rows, uin
     return XC_OK;
 }
 
-/* A growable text. */
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int bad;
-} buf_t;
-
-static void put(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void put(buf_t *b, const char *fmt, ...)
+void xc_study_put(xc_study_buf *b, const char *fmt, ...)
 {
     if (b->bad)
         return;
@@ -145,7 +137,7 @@ static void put(buf_t *b, const char *fmt, ...)
     }
 }
 
-static xc_status flush(buf_t *b, const char *dir, const char *name, xc_error *err)
+xc_status xc_study_flush(xc_study_buf *b, const char *dir, const char *name, xc_error *err)
 {
     char path[4300];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -158,8 +150,9 @@ static xc_status flush(buf_t *b, const char *dir, const char *name, xc_error *er
 
 static xc_status write_rates(const xc_study *st, const xc_study_table *t, const char *dir, xc_error *err)
 {
-    buf_t b = {0};
-    put(&b, "searcher,config,n,detected,rate,ci_lo,ci_hi,unique,peers,n_total,n_removed,impl,family,zmax,numharm\n");
+    xc_study_buf b = {0};
+    xc_study_put(&b,
+                 "searcher,config,n,detected,rate,ci_lo,ci_hi,unique,peers,n_total,n_removed,impl,family,zmax,numharm\n");
     for (size_t k = 0; k < st->ns; k++)
         for (size_t c = 0; c < st->s[k].ncfg; c++) {
             const xc_study_rate *r = &t->rate[xc_study_search_index(st, (int)k, (int)c)];
@@ -167,24 +160,25 @@ static xc_status write_rates(const xc_study *st, const xc_study_table *t, const 
             xc_study_fmt_num(a[0], 32, r->rate, 6);
             xc_study_fmt_num(a[1], 32, r->lo, 6);
             xc_study_fmt_num(a[2], 32, r->hi, 6);
-            put(&b, "%s,%s,%llu,%llu,%s,%s,%s,%llu,%s,%llu,%llu,%s,%s,%d,%d\n", st->s[k].name, st->s[k].cfg[c].label,
+            xc_study_put(&b, "%s,%s,%llu,%llu,%s,%s,%s,%llu,%s,%llu,%llu,%s,%s,%d,%d\n", st->s[k].name,
+                         st->s[k].cfg[c].label,
                 (unsigned long long)r->n, (unsigned long long)r->detected, a[0], a[1], a[2],
                 (unsigned long long)r->unique, r->peers, (unsigned long long)r->n_total,
                 (unsigned long long)r->n_removed, st->s[k].impl->name, xc_family_name(st->s[k].family),
                 st->s[k].cfg[c].zmax, st->s[k].cfg[c].numharm);
         }
-    return flush(&b, dir, "rates.csv", err);
+    return xc_study_flush(&b, dir, "rates.csv", err);
 }
 
 static xc_status write_detections(const xc_study *st, const xc_study_table *t, const char *dir, xc_error *err)
 {
-    buf_t b = {0};
-    put(&b, "%s,baseline_detected\n", xc_study_header());
+    xc_study_buf b = {0};
+    xc_study_put(&b, "%s,baseline_detected\n", xc_study_header());
     for (size_t p = 0; p < t->np; p++)
         for (size_t q = 0; q < t->nsearch; q++)
-            put(&b, "%s,%d\n", t->grid[p * t->nsearch + q]->line, t->removed[p]);
+            xc_study_put(&b, "%s,%d\n", t->grid[p * t->nsearch + q]->line, t->removed[p]);
     (void)st;
-    return flush(&b, dir, "detections.csv", err);
+    return xc_study_flush(&b, dir, "detections.csv", err);
 }
 
 static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
@@ -244,10 +238,10 @@ static xc_status write_recovery(const xc_study *st, const xc_study_table *t, con
         e = xc_error_set(err, XC_ENOMEM, "out of memory");
         goto out;
     }
-    buf_t b = {0};
-    put(&b, "%s\n", text);
+    xc_study_buf b = {0};
+    xc_study_put(&b, "%s\n", text);
     free(text);
-    e = flush(&b, dir, "recovery.json", err);
+    e = xc_study_flush(&b, dir, "recovery.json", err);
 out:
     free(x);
     free(y);
@@ -263,6 +257,11 @@ xc_status xc_study_write_outputs(const xc_study *st, const xc_study_rows *rows, 
     xc_status e = xc_study_table_make(st, rows, shard, nshards, &t, err);
     if (e)
         return e;
+    if (st->frb) {
+        e = xc_study_frb_outputs(st, &t, dir, err);
+        xc_study_table_free(&t);
+        return e;
+    }
     if (!(e = write_detections(st, &t, dir, err)) && !(e = write_rates(st, &t, dir, err)) &&
         !(e = write_recovery(st, &t, dir, err)))
         e = xc_study_report(st, &t, dir, err);

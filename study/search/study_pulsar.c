@@ -45,59 +45,80 @@ static int keep_bytes(void *ctx, const uint8_t *b, size_t n)
     return 0;
 }
 
-/* The filterbank xc_synth_write would write, made in memory and dedispersed
- * at the pulsar's DM (one trial, ds 1) by dd: the same nsamp - max_delay
- * samples the fast path makes, with real channel noise and quantisation. */
-static xc_status fb_series(const xc_impl *dd, const xc_synth_params *p, float **x, uint64_t *n, xc_error *err)
+void xc_study_fb_free(xc_study_fb *fb)
 {
-    *x = NULL;
-    *n = 0;
+    free(fb->raw);
+    free(fb->u16);
+    memset(fb, 0, sizeof *fb);
+}
+
+/* The filterbank xc_synth_write would write, made in memory: its samples
+ * (unpacked to 16 bits unless float) and geometry. */
+xc_status xc_study_fb_make(const xc_synth_params *p, xc_study_fb *fb, xc_error *err)
+{
+    memset(fb, 0, sizeof *fb);
     const uint64_t nsamp = xc_synth_nsamp(p);
     const int nch = p->nchans, nbits = p->nbits;
-    const double dm = p->psr.dm;
     if (nsamp > SIZE_MAX / 4 / (uint64_t)nch)
         return xc_error_set(err, XC_EINVAL, "%llu spectra of %d channels: too large to hold in memory",
                             (unsigned long long)nsamp, nch);
     const size_t nvals = (size_t)nsamp * (size_t)nch;
     bytes_t raw = {NULL, 0, xc_nbits_is_float(nbits) ? nvals * 4 : nvals * (size_t)nbits / 8};
-    uint16_t *u16 = NULL;
+    xc_status e = XC_OK;
+    if (!(raw.b = malloc(raw.cap ? raw.cap : 1)))
+        return xc_error_set(err, XC_ENOMEM, "out of memory for a %zu-byte filterbank", raw.cap);
+    fb->raw = raw.b;
+    if ((e = xc_synth_stream(p, keep_bytes, &raw, err)))
+        goto fail;
+    if (raw.len != raw.cap) {
+        e = xc_error_set(err, XC_EIO, "the synthesizer gave %zu bytes, expected %zu", raw.len, raw.cap);
+        goto fail;
+    }
+    fb->blk = (xc_block){nch, (size_t)nsamp, nbits, NULL, NULL};
+    if (xc_nbits_is_float(nbits)) {
+        fb->blk.f32 = (const float *)raw.b;
+    } else {
+        if (!(fb->u16 = malloc(nvals * sizeof *fb->u16))) {
+            e = xc_error_set(err, XC_ENOMEM, "out of memory for %zu samples", nvals);
+            goto fail;
+        }
+        xc_fb_unpack_u16(raw.b, nvals, nbits, p->bitorder, fb->u16);
+        free(fb->raw);
+        fb->raw = NULL;
+        fb->blk.u16 = fb->u16;
+    }
+    fb->geom = (xc_geometry){nch, p->fch1, xc_synth_foff(p), p->tsamp};
+    return XC_OK;
+fail:
+    xc_study_fb_free(fb);
+    return e;
+}
+
+/* The filterbank made in memory and dedispersed at the pulsar's DM (one
+ * trial, ds 1) by dd: the same nsamp - max_delay samples the fast path
+ * makes, with real channel noise and quantisation. */
+static xc_status fb_series(const xc_impl *dd, const xc_synth_params *p, float **x, uint64_t *n, xc_error *err)
+{
+    *x = NULL;
+    *n = 0;
+    const double dm = p->psr.dm;
+    xc_study_fb fb;
     xc_dmplan plan;
     xc_dmplan_init(&plan);
     xc_ddplan *dp = NULL;
     xc_plane pl = {0, NULL};
-    xc_status e = XC_OK;
     char spec[128];
     snprintf(spec, sizeof spec, "%.17g:%.17g:1:1", dm, dm + 0.5);
-    if (!(raw.b = malloc(raw.cap ? raw.cap : 1))) {
-        e = xc_error_set(err, XC_ENOMEM, "out of memory for a %zu-byte filterbank", raw.cap);
-        goto done;
-    }
-    if ((e = xc_synth_stream(p, keep_bytes, &raw, err)))
-        goto done;
-    if (raw.len != raw.cap) {
-        e = xc_error_set(err, XC_EIO, "the synthesizer gave %zu bytes, expected %zu", raw.len, raw.cap);
-        goto done;
-    }
-    xc_block blk = {nch, (size_t)nsamp, nbits, NULL, NULL};
-    if (xc_nbits_is_float(nbits)) {
-        blk.f32 = (const float *)raw.b;
-    } else {
-        if (!(u16 = malloc(nvals * sizeof *u16))) {
-            e = xc_error_set(err, XC_ENOMEM, "out of memory for %zu samples", nvals);
-            goto done;
-        }
-        xc_fb_unpack_u16(raw.b, nvals, nbits, p->bitorder, u16);
-        free(raw.b);
-        raw.b = NULL;
-        blk.u16 = u16;
-    }
-    xc_geometry geom = {nch, p->fch1, xc_synth_foff(p), p->tsamp};
+    xc_status e = xc_study_fb_make(p, &fb, err);
+    if (e)
+        return e;
     xc_ddopts o;
     memset(&o, 0, sizeof o);
     o.threads = p->nthreads;
     if ((e = xc_dmplan_parse(&plan, spec, "study data.filterbank", err)) ||
-        (e = xc_ddplan_create(&dp, xc_dedisperser_of(dd), &geom, nbits, &plan, p->convention, NULL, &o, err)) ||
-        (e = xc_ddplan_plane_alloc(dp, (size_t)nsamp, &pl, err)) || (e = xc_ddplan_execute(dp, &blk, &pl, err)))
+        (e = xc_ddplan_create(&dp, xc_dedisperser_of(dd), &fb.geom, fb.blk.nbits, &plan, p->convention, NULL, &o,
+                              err)) ||
+        (e = xc_ddplan_plane_alloc(dp, fb.blk.nsamp, &pl, err)) || (e = xc_ddplan_execute(dp, &fb.blk, &pl, err)))
         goto done;
     *n = pl.r[0].nsamp;
     *x = pl.r[0].data;   /* the one trial's series: taken over from the plane */
@@ -106,8 +127,7 @@ done:
     xc_plane_free(&pl);
     xc_ddplan_destroy(dp);
     xc_dmplan_free(&plan);
-    free(u16);
-    free(raw.b);
+    xc_study_fb_free(&fb);
     return e;
 }
 
@@ -255,6 +275,18 @@ static xc_status searcher_rows(const pulsar_t *q, size_t k, size_t idx, xc_error
     return e;
 }
 
+xc_status xc_study_params(const xc_study *st, uint64_t id, int threads, const char *what, xc_synth_params *p,
+                          char *label, size_t nlabel, xc_error *err)
+{
+    int attempts = 0;
+    xc_status e = xc_popspec_pulsar(&st->pop, st->seed, id, p, &attempts, err);
+    if (e)
+        return e;
+    p->nthreads = threads;
+    snprintf(label, nlabel, "study %s %llu", what, (unsigned long long)id);
+    return XC_OK;
+}
+
 xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
                           xc_study_rows *out, xc_error *err)
 {
@@ -270,17 +302,16 @@ xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned 
 xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint64_t id, const unsigned char *want,
                                  int threads, xc_study_rows *out, double *secs, xc_error *err)
 {
+    if (st->frb)
+        return xc_study_frb_burst(st, id, want, threads, out, err);
     double t0 = xc_now();
     xc_synth_params p;
-    int attempts = 0;
-    xc_status e = xc_popspec_pulsar(&st->pop, st->seed, id, &p, &attempts, err);
+    char label[64];
+    xc_status e = xc_study_params(st, id, threads, "pulsar", &p, label, sizeof label, err);
     if (e)
         return e;
-    p.nthreads = threads;
     float *x = NULL;
     uint64_t n = 0;
-    char label[64];
-    snprintf(label, sizeof label, "study pulsar %llu", (unsigned long long)id);
     xc_truth t;
     memset(&t, 0, sizeof t);
     xc_spectrum sp;

@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 
+#include "core/dedisp/xc_dedisperse.h"
 #include "study/xc_study.h"
 
 /* The position of an option in its family's table (the order of labels), -1
@@ -18,6 +19,14 @@ void xc_study_config_init(xc_family f, xc_study_config *c);
 /* The family's own checks of the options, named by where and the label. */
 xc_status xc_study_config_check(const xc_study_config *c, const char *where, xc_error *err);
 
+/* The same for a single-pulse searcher's options (study_spopts.c), and its
+ * checks (those of `crosscheck singlepulse`, named by where and label). */
+int xc_study_spopt_rank(const char *name);
+xc_status xc_study_spopt_apply(const char *name, const json_t *v, const char *where, xc_study_spconf *c, char *text,
+                               size_t nt, xc_error *err);
+void xc_study_spconf_init(xc_study_spconf *c);
+xc_status xc_study_spconf_check(const xc_study_spconf *c, const char *where, const char *label, xc_error *err);
+
 /* Index of searcher k's configuration c in the per-pulsar list of searches. */
 size_t xc_study_search_index(const xc_study *st, int k, int c);
 
@@ -28,6 +37,50 @@ size_t xc_study_search_index(const xc_study *st, int k, int c);
  * at a time. */
 xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
                           const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err);
+
+/* A synthetic filterbank made in memory (study_pulsar.c): blk's samples,
+ * owned here, and its geometry. */
+typedef struct {
+    uint8_t *raw;
+    uint16_t *u16;
+    xc_block blk;
+    xc_geometry geom;
+} xc_study_fb;
+xc_status xc_study_fb_make(const xc_synth_params *p, xc_study_fb *fb, xc_error *err);
+void xc_study_fb_free(xc_study_fb *fb);
+
+/* Item id's parameters (a pulsar, or a burst) with threads, and its label
+ * ("study <what> <id>"). */
+xc_status xc_study_params(const xc_study *st, uint64_t id, int threads, const char *what, xc_synth_params *p,
+                          char *label, size_t nlabel, xc_error *err);
+
+/* An FRB study's burst id: its filterbank made once, dedispersed and
+ * searched by every wanted (searcher, configuration), each scored against
+ * the burst's truth into one row (study_frb.c).  Device work one caller at
+ * a time. */
+xc_status xc_study_frb_burst(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
+                             xc_study_rows *out, xc_error *err);
+/* An FRB study's detections.csv header (no newline) and its row parser. */
+const char *xc_study_frb_header(void);
+xc_status xc_study_frb_row_parse(const xc_study *st, const char *line, xc_study_row *row, const char *where,
+                                 xc_error *err);
+/* Splits buf at commas into at most max columns (col), returns the count
+ * (max + 1 when there are more). */
+int xc_study_split(char *buf, char **col, int max);
+/* Row fields 1 and 2 (searcher name, configuration label) to indices;
+ * XC_EFORMAT naming where when the study has no such pair. */
+xc_status xc_study_row_key(const xc_study *st, const char *name, const char *label, xc_study_row *row,
+                           const char *where, xc_error *err);
+
+/* A row line split into its ncols columns (col, pointing into buf, a copy of
+ * line of nbuf bytes at most; col holds ncols + 1) and its first columns
+ * (pulsar, searcher, config, detected: 0 or 1) into row (zeroed first); and
+ * columns idx[0..n-1] as numbers into *dst[..].  XC_EFORMAT naming where
+ * and the column. */
+xc_status xc_study_row_head(const xc_study *st, const char *line, char *buf, size_t nbuf, char **col, int ncols,
+                            xc_study_row *row, const char *where, xc_error *err);
+xc_status xc_study_row_nums(char *const *col, const int *idx, double *const *dst, int n, const char *where,
+                            xc_error *err);
 
 /* Appends row r to rows (study_rows.c). */
 xc_status xc_study_rows_push(xc_study_rows *rows, const xc_study_row *r, xc_error *err);
@@ -65,6 +118,49 @@ void xc_study_zfit(const xc_study *st, const xc_study_table *t, size_t k, size_t
  * caller's buffers x, y of t->np values. */
 void xc_study_zfit_rows(const xc_study *st, const xc_study_table *t, size_t k, size_t q, int abs, double *x,
                         double *y, xc_linfit *f);
+
+/* A growable text (study_outputs.c): put appends (printf), flush writes it
+ * to dir/name through a temporary and empties it; XC_ENOMEM when a put
+ * failed. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int bad;
+} xc_study_buf;
+void xc_study_put(xc_study_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+xc_status xc_study_flush(xc_study_buf *b, const char *dir, const char *name, xc_error *err);
+
+/* An FRB study's completeness curves (study_frb_out.c): per search q and
+ * axis a (xc_study_frb_axis), the bursts in each of nb bins of the axis
+ * (log bins for fluence, width and scattering, linear for DM; edges over
+ * every burst of the table), found, the fraction and its Wilson interval;
+ * per search the fluence at 50 % and 90 % completeness with its interval. */
+enum { XC_FRB_NAXES = 4, XC_FRB_MAXBINS = 100 };
+typedef struct {
+    uint64_t n, k;
+    double frac, lo, hi;
+} xc_study_bin;
+typedef struct {
+    int nb;
+    int ok[XC_FRB_NAXES];        /* the axis has a spread (else no curve) */
+    int logx[XC_FRB_NAXES];
+    double edge[XC_FRB_NAXES][XC_FRB_MAXBINS + 1];
+    xc_study_bin *bin;           /* [(q * XC_FRB_NAXES + a) * nb + b] */
+    double *fq;                  /* [(q * 2 + level) * 3 + {estimate, lo, hi}], levels 0.5 and 0.9 */
+} xc_study_frbcurves;
+/* "fluence_jyms", "width_ms", "dm", "tau_ms"; a row's value on axis a. */
+const char *xc_study_frb_axis(int a);
+double xc_study_frb_value(const xc_study_row *r, int a);
+xc_status xc_study_frb_curves(const xc_study *st, const xc_study_table *t, xc_study_frbcurves *cv, xc_error *err);
+void xc_study_frb_curves_free(xc_study_frbcurves *cv);
+/* The fluence where the binned fraction y (nb bins of log edges e, n[b] = 0:
+ * empty, skipped) reaches p and stays at or above it (study_frb_out.c). */
+double xc_study_frb_cross(const double *e, const double *y, const uint64_t *n, int nb, int logx, double p);
+/* An FRB study's outputs: detections.csv, rates.csv, completeness.csv,
+ * completeness.json and index.html (study_frb_report.c). */
+xc_status xc_study_frb_outputs(const xc_study *st, const xc_study_table *t, const char *dir, xc_error *err);
+xc_status xc_study_frb_report(const xc_study *st, const xc_study_table *t, const xc_study_frbcurves *cv,
+                              const char *dir, xc_error *err);
 
 /* The HTML report (study_report.c). */
 xc_status xc_study_report(const xc_study *st, const xc_study_table *t, const char *dir, xc_error *err);

@@ -76,6 +76,8 @@ static const optdef *find_opt(xc_family f, const char *name, int *rank)
 
 int xc_study_opt_rank(xc_family f, const char *name)
 {
+    if (f == XC_FAMILY_SINGLEPULSE)
+        return xc_study_spopt_rank(name);
     int r;
     find_opt(f, name, &r);
     return r;
@@ -112,6 +114,8 @@ static int choice_index(const char *choices, const char *v)
 xc_status xc_study_opt_apply(xc_family f, const char *name, const json_t *v, const char *where,
                              xc_study_config *c, char *text, size_t ntext, xc_error *err)
 {
+    if (f == XC_FAMILY_SINGLEPULSE)
+        return xc_study_spopt_apply(name, v, where, &c->sp, text, ntext, err);
     int k;
     const optdef *d = find_opt(f, name, &k);
     if (!d) {
@@ -170,6 +174,10 @@ xc_status xc_study_opt_apply(xc_family f, const char *name, const json_t *v, con
 void xc_study_config_init(xc_family f, xc_study_config *c)
 {
     memset(c, 0, sizeof *c);
+    if (f == XC_FAMILY_SINGLEPULSE) {
+        xc_study_spconf_init(&c->sp);
+        return;
+    }
     xc_psearch_opts_default(&c->opts, f);
     xc_psearch_opts_get(&c->opts, &c->zmax, &c->numharm, NULL);
 }

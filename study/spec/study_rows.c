@@ -15,7 +15,7 @@ static const char header[] =
     "pulsar,searcher,config,detected,sigma,numharm,match,harm_n,r,z,w,r_err,z_err,w_err,f_hz,"
     "truth_f0_hz,truth_r,truth_z,truth_w,truth_snr_folded,period_ms,width_pct,snrpeak,dm,bper_h,becc,bphase,"
     "bpmass,bcmass,ncands_above";
-enum { COL_DETECTED = 3, COL_SIGMA = 4, COL_HARMN = 7, COL_Z = 9, COL_TZ = 17, COL_TW = 18, COL_SNRPEAK = 22, NCOLS = 30 };
+enum { COL_SIGMA = 4, COL_HARMN = 7, COL_Z = 9, COL_TZ = 17, COL_TW = 18, COL_SNRPEAK = 22, NCOLS = 30 };
 
 const char *xc_study_header(void) { return header; }
 
@@ -41,17 +41,10 @@ xc_status xc_study_rows_push(xc_study_rows *rows, const xc_study_row *r, xc_erro
     return XC_OK;
 }
 
-xc_status xc_study_row_parse(const xc_study *st, const char *line, xc_study_row *row, const char *where,
-                             xc_error *err)
+int xc_study_split(char *buf, char **col, int max)
 {
-    memset(row, 0, sizeof *row);
-    char buf[4096];
-    if (strlen(line) >= sizeof buf)
-        return xc_error_set(err, XC_EFORMAT, "%s: row too long", where);
-    snprintf(buf, sizeof buf, "%s", line);
-    char *col[NCOLS + 1];
     int n = 0;
-    for (char *p = buf; n <= NCOLS;) {
+    for (char *p = buf; n <= max;) {
         col[n++] = p;
         char *c = strchr(p, ',');
         if (!c)
@@ -59,35 +52,75 @@ xc_status xc_study_row_parse(const xc_study *st, const char *line, xc_study_row 
         *c = 0;
         p = c + 1;
     }
-    if (n != NCOLS)
-        return xc_error_set(err, XC_EFORMAT, "%s: %d columns, expected %d", where, n, NCOLS);
+    return n;
+}
+
+xc_status xc_study_row_key(const xc_study *st, const char *name, const char *label, xc_study_row *row,
+                           const char *where, xc_error *err)
+{
+    row->searcher = row->config = -1;
+    for (size_t k = 0; k < st->ns; k++)
+        if (!strcmp(st->s[k].name, name)) {
+            row->searcher = (int)k;
+            for (size_t c = 0; c < st->s[k].ncfg; c++)
+                if (!strcmp(st->s[k].cfg[c].label, label))
+                    row->config = (int)c;
+        }
+    if (row->searcher < 0 || row->config < 0)
+        return xc_error_set(err, XC_EFORMAT, "%s: searcher \"%s\" configuration \"%s\" is not in the study %s", where,
+                            name, label, st->path);
+    return XC_OK;
+}
+
+xc_status xc_study_row_parse(const xc_study *st, const char *line, xc_study_row *row, const char *where,
+                             xc_error *err)
+{
+    if (st->frb)
+        return xc_study_frb_row_parse(st, line, row, where, err);
+    char buf[4096];
+    char *col[NCOLS + 1];
+    xc_status e = xc_study_row_head(st, line, buf, sizeof buf, col, NCOLS, row, where, err);
+    if (e)
+        return e;
+    row->harm_n = atoi(col[COL_HARMN]);
+    const int num[] = {COL_SIGMA, COL_Z, COL_TZ, COL_TW, COL_SNRPEAK};
+    double *const dst[] = {&row->sigma, &row->z, &row->z_true, &row->w_true, &row->snrpeak};
+    return xc_study_row_nums(col, num, dst, 5, where, err);
+}
+
+xc_status xc_study_row_head(const xc_study *st, const char *line, char *buf, size_t nbuf, char **col, int ncols,
+                            xc_study_row *row, const char *where, xc_error *err)
+{
+    memset(row, 0, sizeof *row);
+    if (strlen(line) >= nbuf)
+        return xc_error_set(err, XC_EFORMAT, "%s: row too long", where);
+    snprintf(buf, nbuf, "%s", line);
+    int n = xc_study_split(buf, col, ncols);
+    if (n != ncols)
+        return xc_error_set(err, XC_EFORMAT, "%s: %d columns, expected %d", where, n, ncols);
     char *end;
     unsigned long long id = strtoull(col[0], &end, 10);
     if (*end || !col[0][0])
         return xc_error_set(err, XC_EFORMAT, "%s: pulsar \"%s\": not an integer", where, col[0]);
     row->id = id;
-    row->searcher = row->config = -1;
-    for (size_t k = 0; k < st->ns; k++)
-        if (!strcmp(st->s[k].name, col[1])) {
-            row->searcher = (int)k;
-            for (size_t c = 0; c < st->s[k].ncfg; c++)
-                if (!strcmp(st->s[k].cfg[c].label, col[2]))
-                    row->config = (int)c;
-        }
-    if (row->searcher < 0 || row->config < 0)
-        return xc_error_set(err, XC_EFORMAT, "%s: searcher \"%s\" configuration \"%s\" is not in the study %s", where,
-                            col[1], col[2], st->path);
-    row->detected = !strcmp(col[COL_DETECTED], "1");
-    if (!row->detected && strcmp(col[COL_DETECTED], "0"))
-        return xc_error_set(err, XC_EFORMAT, "%s: detected \"%s\": must be 0 or 1", where, col[COL_DETECTED]);
-    row->harm_n = atoi(col[COL_HARMN]);
-    const int num[] = {COL_SIGMA, COL_Z, COL_TZ, COL_TW, COL_SNRPEAK};
-    double *dst[] = {&row->sigma, &row->z, &row->z_true, &row->w_true, &row->snrpeak};
-    for (int k = 0; k < 5; k++) {
-        *dst[k] = strtod(col[num[k]], &end);
-        if (*end || !col[num[k]][0])
-            return xc_error_set(err, XC_EFORMAT, "%s: column %d \"%s\": not a number", where, num[k] + 1,
-                                col[num[k]]);
+    xc_status e = xc_study_row_key(st, col[1], col[2], row, where, err);
+    if (e)
+        return e;
+    row->detected = !strcmp(col[3], "1");
+    if (!row->detected && strcmp(col[3], "0"))
+        return xc_error_set(err, XC_EFORMAT, "%s: detected \"%s\": must be 0 or 1", where, col[3]);
+    return XC_OK;
+}
+
+xc_status xc_study_row_nums(char *const *col, const int *idx, double *const *dst, int n, const char *where,
+                            xc_error *err)
+{
+    for (int k = 0; k < n; k++) {
+        char *end;
+        *dst[k] = strtod(col[idx[k]], &end);
+        if (*end || !col[idx[k]][0])
+            return xc_error_set(err, XC_EFORMAT, "%s: column %d \"%s\": not a number", where, idx[k] + 1,
+                                col[idx[k]]);
     }
     return XC_OK;
 }

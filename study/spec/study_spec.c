@@ -46,6 +46,7 @@ static const xc_spec_field det_fields[] = {
     XC_SPEC_N(xc_study, "sigma", 0, det_sigma, 0, 1e6),
     XC_SPEC_N(xc_study, "ftol", 0, det_ftol, 1e-9, 0.5),
     XC_SPEC_B(xc_study, "harmonics", 0, det_harmonics),
+    XC_SPEC_I(xc_study, "bins", 0, bins, 2, 100),
     XC_SPEC_END,
 };
 
@@ -93,8 +94,11 @@ static xc_status family_of(const char *s, const char *file, const char *where, x
         *f = XC_FAMILY_PULSCAN;
     else if (s && !strcmp(s, "accel"))
         *f = XC_FAMILY_ACCEL;
+    else if (s && !strcmp(s, "singlepulse"))
+        *f = XC_FAMILY_SINGLEPULSE;
     else
-        return xc_error_set(err, XC_EINVAL, "%s: %s: must be \"pulscan\" or \"accel\"", file, where);
+        return xc_error_set(err, XC_EINVAL, "%s: %s: must be \"pulscan\", \"accel\" or \"singlepulse\"", file,
+                            where);
     return XC_OK;
 }
 
@@ -134,6 +138,35 @@ typedef struct {
 static int sweep_cmp(const void *a, const void *b)
 {
     return ((const sweepkey *)a)->rank - ((const sweepkey *)b)->rank;
+}
+
+/* The options every label of family f names first: the axes searchers are
+ * compared on (zmax, numharm and a jerk search's wmax; a single-pulse
+ * searcher's preset and threshold). */
+static int in_label(xc_family f, const char *name)
+{
+    if (f == XC_FAMILY_SINGLEPULSE)
+        return !strcmp(name, "preset") || !strcmp(name, "threshold");
+    return !strcmp(name, "zmax") || !strcmp(name, "numharm") || !strcmp(name, "wmax");
+}
+
+/* cf's label: those options, then the other swept ones (rest); 1 when too long. */
+static int make_label(xc_family f, xc_study_config *cf, const char *rest)
+{
+    int n;
+    if (f == XC_FAMILY_SINGLEPULSE) {
+        const xc_spopts *o = &cf->sp.o;
+        double thr = o->threshold > 0 ? o->threshold : o->preset == XC_SP_PRESTO ? 5.0 : 6.0;
+        n = snprintf(cf->label, sizeof cf->label, "preset=%s threshold=%.10g%s", xc_sp_preset_name(o->preset), thr,
+                     rest);
+    } else {
+        int wm = f == XC_FAMILY_ACCEL ? cf->opts.ac.wmax : 0;
+        char wtxt[32] = "";
+        if (wm > 0)
+            snprintf(wtxt, sizeof wtxt, " wmax=%d", wm);
+        n = snprintf(cf->label, sizeof cf->label, "zmax=%d numharm=%d%s%s", cf->zmax, cf->numharm, wtxt, rest);
+    }
+    return n < 0 || n >= (int)sizeof cf->label;
 }
 
 /* One searcher entry (or the baseline, sweep NULL, its sigma into *sigma). */
@@ -229,23 +262,24 @@ static xc_status load_searcher(xc_study_searcher *s, const json_t *o, const xc_r
             if ((st = xc_study_opt_apply(s->family, keys[q].name, json_array_get(keys[q].values, idx[q]), w, cf,
                                          text, sizeof text, err)))
                 return st;
-            if (strcmp(keys[q].name, "zmax") && strcmp(keys[q].name, "numharm") && strcmp(keys[q].name, "wmax"))
+            if (!in_label(s->family, keys[q].name))
                 len += (size_t)snprintf(rest + len, sizeof rest - (len < sizeof rest ? len : sizeof rest), " %s=%s",
                                         keys[q].name, text);
         }
-        /* The label always names zmax and numharm (and a jerk search's wmax),
-         * the axes searchers are compared on, then the other swept options. */
-        int wm = s->family == XC_FAMILY_ACCEL ? cf->opts.ac.wmax : 0;
-        char wtxt[32] = "";
-        if (wm > 0)
-            snprintf(wtxt, sizeof wtxt, " wmax=%d", wm);
-        if (len >= sizeof rest ||
-            snprintf(cf->label, sizeof cf->label, "zmax=%d numharm=%d%s%s", cf->zmax, cf->numharm, wtxt, rest) >=
-                (int)sizeof cf->label)
+        if (len >= sizeof rest || make_label(s->family, cf, rest))
             return xc_error_set(err, XC_EINVAL, "%s: %s.sweep: configuration label too long", file, where);
         snprintf(w, sizeof w, "%s: %s", file, where);
-        if ((st = xc_study_config_check(cf, w, err)))
+        if (s->family == XC_FAMILY_SINGLEPULSE) {
+            snprintf(w, sizeof w, "%s.ddimpl", where);
+            json_t *dn = cf->sp.ddimpl[0] ? json_string(cf->sp.ddimpl) : NULL;
+            st = pick_impl(reg, XC_FAMILY_DEDISPERSE, dn, file, w, &cf->sp.dd, err);
+            json_decref(dn);
+            snprintf(w, sizeof w, "%s: %s", file, where);
+            if (st || (st = xc_study_spconf_check(&cf->sp, w, cf->label, err)))
+                return st;
+        } else if ((st = xc_study_config_check(cf, w, err))) {
             return st;
+        }
     }
     for (size_t a = 0; a < ncfg; a++)
         for (size_t b = a + 1; b < ncfg; b++)
@@ -398,8 +432,16 @@ static xc_status canonical(xc_study *st, json_t *root, const char *path, const c
     st->pop_hash = ph;
     json_object_set_new(cpop, "spec_hash", json_string(hx));
     json_t *impls = json_object();
-    for (size_t k = 0; k < st->ns; k++)
+    for (size_t k = 0; k < st->ns; k++) {
         json_object_set_new(impls, st->s[k].name, json_string(st->s[k].impl->name));
+        /* a single-pulse searcher's dedisperser chosen by capability */
+        for (size_t c = 0; st->s[k].family == XC_FAMILY_SINGLEPULSE && c < st->s[k].ncfg; c++)
+            if (!st->s[k].cfg[c].sp.ddimpl[0]) {
+                char key[48];
+                snprintf(key, sizeof key, "%s.ddimpl", st->s[k].name);
+                json_object_set_new(impls, key, json_string(st->s[k].cfg[c].sp.dd->name));
+            }
+    }
     if (st->dedisperser)
         json_object_set_new(impls, "dedisperser", json_string(st->dedisperser->name));
     json_object_set_new(canon, "implementations", impls);
@@ -416,6 +458,34 @@ static xc_status canonical(xc_study *st, json_t *root, const char *path, const c
     return XC_OK;
 }
 
+/* An FRB study: single-pulse searchers only, over a population with an
+ * "frb" object, without a baseline or a data path (each searcher dedisperses
+ * the burst's filterbank with its own plan) or a periodicity detection. */
+static xc_status check_frb(xc_study *st, const study_top *top, const char *path, xc_error *err)
+{
+    size_t nsp = 0;
+    for (size_t k = 0; k < st->ns; k++)
+        nsp += st->s[k].family == XC_FAMILY_SINGLEPULSE;
+    st->frb = nsp > 0;
+    if (!nsp)
+        return XC_OK;
+    static const char *const pulsar_only[] = {"sigma", "ftol", "harmonics"};
+    for (size_t i = 0; top->detection && i < 3; i++)
+        if (json_object_get(top->detection, pulsar_only[i]))
+            return xc_error_set(err, XC_EINVAL, "%s: detection.%s: a periodicity search's; a single-pulse "
+                                "searcher's threshold is its option \"threshold\"", path, pulsar_only[i]);
+    if (nsp != st->ns || top->baseline)
+        return xc_error_set(err, XC_EINVAL, "%s: %s: a study of single-pulse searchers takes only family "
+                            "\"singlepulse\" searchers and no baseline", path, top->baseline ? "baseline" : "searchers");
+    if (top->data)
+        return xc_error_set(err, XC_EINVAL, "%s: data: a single-pulse study makes each burst's filterbank and "
+                            "dedisperses it with each searcher's ddimpl and plan; remove \"data\"", path);
+    if (!st->pop.frb.on)
+        return xc_error_set(err, XC_EINVAL, "%s: population: single-pulse searchers need a population spec with an "
+                            "\"frb\" object (one burst per file)", path);
+    return XC_OK;
+}
+
 xc_status xc_study_load(xc_study *st, const char *path, const xc_registry *reg, xc_error *err)
 {
     memset(st, 0, sizeof *st);
@@ -428,11 +498,13 @@ xc_status xc_study_load(xc_study *st, const char *path, const xc_registry *reg, 
     char ppath[2200];
     st->det_sigma = 6.0;
     st->det_ftol = 0.01;
+    st->bins = 8;
     if (!(e = xc_spec_read(root, path, "", top_fields, &top, err)) &&
         !(e = load_population(st, top.population, path, ppath, sizeof ppath, err)) &&
         !(e = load_data(st, top.data, reg, path, err)) &&
         !(e = top.detection ? xc_spec_read(top.detection, path, "detection", det_fields, st, err) : XC_OK) &&
-        !(e = load_searchers(st, top.searchers, top.baseline, reg, path, err)))
+        !(e = load_searchers(st, top.searchers, top.baseline, reg, path, err)) &&
+        !(e = check_frb(st, &top, path, err)))
         e = canonical(st, root, path, ppath, err);
     json_decref(root);
     if (e)

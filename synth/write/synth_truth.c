@@ -342,3 +342,15 @@ xc_status xc_synth_truth(const xc_synth_params *p, const char *label, const xc_d
     json_decref(root);
     return st;
 }
+
+xc_status xc_synth_truth_pulses(const xc_synth_params *p, const char *label, xc_truth *t, xc_error *err)
+{
+    json_t *root = truth_tree(p, label, NULL, NULL, err);
+    if (!root)
+        return err ? err->code : XC_ENOMEM;
+    xc_status st = xc_truth_parse(t, root, label, 0, err);
+    if (!st)
+        st = xc_truth_parse_pulses(t, root, label, err);
+    json_decref(root);
+    return st;
+}

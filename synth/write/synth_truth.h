@@ -19,5 +19,8 @@ char *xc_synth_truth_text(const xc_synth_params *p, const char *path, const char
  * from the tree before it is written out): the in-memory synthesis. */
 xc_status xc_synth_truth(const xc_synth_params *p, const char *label, const xc_dedisp_info *dedisp, xc_truth *t,
                          xc_error *err);
+/* xc_synth_truth of the filterbank (no dedispersed series) with its single
+ * pulses (an FRB study's bursts); release with xc_truth_free. */
+xc_status xc_synth_truth_pulses(const xc_synth_params *p, const char *label, xc_truth *t, xc_error *err);
 
 #endif
