@@ -66,6 +66,14 @@ static void make_file(const char *path, uint64_t seed)
     write_fil(path, v);
 }
 
+/* make_file under the test's directory; the path in buf. */
+static const char *file_at(char *buf, size_t n, const char *name, uint64_t seed)
+{
+    snprintf(buf, n, "%s/%s", xc_test_tmpdir(), name);
+    make_file(buf, seed);
+    return buf;
+}
+
 typedef struct {
     xc_dmplan plan;
     xc_spopts o;
@@ -132,8 +140,7 @@ static int same_list(const xc_spcandlist *x, const xc_spcandlist *y, const char 
 XC_TEST(test_gulps_identical, "gulps_identical")
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/pattern.fil", xc_test_tmpdir());
-    make_file(path, 0);
+    file_at(path, sizeof path, "pattern.fil", 0);
     static const size_t gulps[] = {500, 1000, 1500, 0, 401, 997, 1234, 2999, 5999};   /* 0: the least */
     const xc_spsearcher *impls[2] = {&xc_sp_cpu, &xc_sp_reference};
     for (int p = 0; p < 2; p++)
@@ -183,8 +190,7 @@ XC_TEST(test_gulps_identical, "gulps_identical")
 XC_TEST(test_gulps_rms_ratio, "gulps_rms_ratio")
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/noise.fil", xc_test_tmpdir());
-    make_file(path, 7);
+    file_at(path, sizeof path, "noise.fil", 7);
     setup s;
     setup_make(&s, "0:1:1:1", XC_SP_HEIMDALL, &xc_sp_cpu);
     s.o.threshold = 8;
@@ -254,8 +260,7 @@ XC_TEST(test_gulp_windows, "gulp_windows")
 XC_TEST(test_gulp_too_small, "gulp_too_small")
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/small.fil", xc_test_tmpdir());
-    make_file(path, 0);
+    file_at(path, sizeof path, "small.fil", 0);
     setup s;
     setup_make(&s, "0:100:10:1", XC_SP_HEIMDALL, &xc_sp_cpu);
     xc_spcandlist l;
@@ -278,8 +283,7 @@ XC_TEST(test_gulp_too_small, "gulp_too_small")
 XC_TEST(test_gulp_threads, "gulp_threads")
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/threads.fil", xc_test_tmpdir());
-    make_file(path, 11);
+    file_at(path, sizeof path, "threads.fil", 11);
     xc_spcandlist l[2];
     for (int i = 0; i < 2; i++) {
         setup s;
