@@ -20,14 +20,16 @@
 #define NSAMP 6000
 #define NCH 2
 
-/* Channel 0 (1500 MHz, no delay) repeats a shuffled 20-sample pattern of
- * 3 x 0, 4 x 1, 6 x 2, 4 x 3, 3 x 4 (plus 10); channel 1 (1400 MHz) is 10
- * except the bursts.  With blocks of 60 samples (3 periods) every block's
- * median is 12 with 8 samples of margin either side, and every window's
- * median deviation is 1 with 11 per block of margin, so a burst of 3
- * samples (6 changed per block at most, with the DM smear) moves neither:
- * every window's rms is the row's (1.4826), the case where the gulped list
- * must be the whole one byte for byte. */
+/* Channel 0 (1500 MHz, no delay) repeats a shuffled pattern of 20 values,
+ * 3 x 0, 4 x 1, 6 x 2, 4 x 3, 3 x 4 (plus 10), each held two samples (so a
+ * range downsampled by 2 sees the same pattern, doubled); channel 1
+ * (1400 MHz) is 10 except the bursts.  With blocks of 120 samples (3
+ * periods; 60 in the downsampled range) every block's median sits on a
+ * plateau of the pattern's middle value with 17 samples of margin either
+ * side (8 downsampled), and every window's median deviation on one with 23
+ * per block (11), so a burst of 3 samples (6 changed per block at most, with
+ * the DM smear) moves neither: every window's rms is the row's, the case
+ * where the gulped list must be the whole one byte for byte. */
 static const int pattern[20] = {2, 0, 3, 1, 2, 4, 2, 1, 0, 3, 2, 4, 1, 2, 3, 0, 2, 4, 1, 3};
 /* Burst starts in channel 1 (trial 0's output sample): on the boundaries of
  * gulps of 500, 1000 and 1500 samples, one straddling 2000 (1999..2001). */
@@ -57,7 +59,7 @@ static void make_file(const char *path, uint64_t seed)
     static uint16_t v[NSAMP * NCH];
     uint64_t s = seed;
     for (int t = 0; t < NSAMP; t++) {
-        v[t * NCH] = (uint16_t)(seed ? 96 + (int)(xc_fx_rng_next(&s) % 16) : 10 + pattern[t % 20]);
+        v[t * NCH] = (uint16_t)(seed ? 96 + (int)(xc_fx_rng_next(&s) % 16) : 10 + pattern[t / 2 % 20]);
         v[t * NCH + 1] = (uint16_t)(seed ? 96 + (int)(xc_fx_rng_next(&s) % 16) : 10);
     }
     for (int b = 0; b < NBURST; b++)
@@ -86,7 +88,7 @@ static void setup_make(setup *s, const char *dmplan, xc_sp_preset preset, const 
     xc_dmplan_init(&s->plan);
     CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&s->plan, dmplan, "test", &err), XC_OK);
     xc_spopts_default(&s->o, preset);
-    s->o.baseline_s = 0.06;   /* 60 samples */
+    s->o.baseline_s = 0.12;   /* 120 samples */
     s->o.nwidths = 4;
     s->o.widths[0] = 1, s->o.widths[1] = 2, s->o.widths[2] = 4, s->o.widths[3] = 8;
     memset(&s->a, 0, sizeof s->a);
@@ -178,6 +180,36 @@ XC_TEST(test_gulps_identical, "gulps_identical")
             xc_spcandlist_free(&whole);
             xc_dmplan_free(&s.plan);
         }
+}
+
+/* A plan of two ranges (downsample 1 and 2: the second's windows are
+ * narrower than the dedispersed gulp, views with a stride): gulps of the
+ * least, 500, 998 and 1234 (rounded down to 1234, a multiple of 2) against
+ * one gulp, identical. */
+XC_TEST(test_gulps_ranges, "gulps_ranges")
+{
+    char path[1024];
+    file_at(path, sizeof path, "ranges.fil", 0);
+    setup s;
+    setup_make(&s, "0:50:10:1,50:100:10:2", XC_SP_HEIMDALL, &xc_sp_cpu);
+    xc_spcandlist whole, l;
+    xc_spgulp_info info;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(run(path, &s.a, &whole, &info, &err), XC_OK);
+    XC_ASSERT_NEAR((double)whole.n, NBURST, 0);
+    static const size_t gulps[] = {0, 500, 998, 1234};
+    size_t least = (size_t)info.max_delay + info.widest;
+    for (size_t g = 0; g < sizeof gulps / sizeof *gulps; g++) {
+        s.a.gulp = gulps[g] ? gulps[g] : least + 1;
+        CU_ASSERT_EQUAL(run(path, &s.a, &l, &info, &err), XC_OK);
+        XC_ASSERT_NEAR((double)info.gulp, (double)(s.a.gulp / 2 * 2), 0);
+        char what[64];
+        snprintf(what, sizeof what, "two ranges, gulp %zu", s.a.gulp);
+        CU_ASSERT(same_list(&l, &whole, what));
+        xc_spcandlist_free(&l);
+    }
+    xc_spcandlist_free(&whole);
+    xc_dmplan_free(&s.plan);
 }
 
 /* Random noise, one DM trial (no delay): each burst is found in gulps of
@@ -311,16 +343,16 @@ XC_TEST_IF(test_cli_gulp, "cli_gulp", xc_fx_skip_no_bin)
     snprintf(csv, sizeof csv, "%s/gulped.csv", dir);
     snprintf(one, sizeof one, "%s/one.csv", dir);
     CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:100:10:1 -widths 1,2,4,8 "
-                                   "-baseline 0.06 -gulp 20 -o '%s'", fil, csv), 2);
+                                   "-baseline 0.12 -gulp 20 -o '%s'", fil, csv), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "-gulp 20"));
     FILE *left = fopen(csv, "rb");
     CU_ASSERT_PTR_NULL(left);
     if (left)
         fclose(left);
     CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:100:10:1 -widths 1,2,4,8 "
-                                   "-baseline 0.06 -gulp 777 -o '%s'", fil, csv), 0);
+                                   "-baseline 0.12 -gulp 777 -o '%s'", fil, csv), 0);
     CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:100:10:1 -widths 1,2,4,8 "
-                                   "-baseline 0.06 -o '%s'", fil, one), 0);
+                                   "-baseline 0.12 -o '%s'", fil, one), 0);
     xc_fx_slurp_into(csv, a, sizeof a);
     xc_fx_slurp_into(one, b, sizeof b);
     CU_ASSERT(strlen(b) > 70);
