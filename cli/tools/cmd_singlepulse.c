@@ -33,7 +33,7 @@ static const xc_dedisperser *pick_dd(const char *cmd, const char *name)
 /* Searches the filterbank in gulps (core/sp/xc_spgulp.h) under po's plan,
  * with a meter per gulp. */
 static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_convention *cv, xc_spgulp_args *a,
-                          xc_progress *meter, xc_spcandlist *l, xc_error *err)
+                          xc_progress *meter, xc_spcandlist *l, xc_spgulp_info *info, xc_error *err)
 {
     xc_fbopts fo = {XC_BITORDER_LSB, 0};
     xc_fbreader *r;
@@ -52,7 +52,7 @@ static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_
         a->plan = &plan;
         a->input_name = path;
         a->progress = xc_progress_callback(meter);
-        st = xc_sp_search_fil(r, a, l, NULL, err);
+        st = xc_sp_search_fil(r, a, l, info, err);
     }
     xc_dmplan_free(&plan);
     xc_fbreader_close(r);
@@ -165,6 +165,7 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
     xc_status st;
     xc_spcandlist l;
     xc_spcandlist_init(&l);
+    xc_spgulp_info info = {0};
     if (from_file) {
         if (!(st = xc_planefile_read(&pf, input, &err)))
             st = search(s, &o, &pf, &l, &err);
@@ -176,7 +177,7 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
                             .threads = threads, .gulp = (size_t)gulp, .max_memory = max_memory};
         if (!a.dd)
             return 2;
-        st = from_fil(input, &po, cv, &a, &meter, &l, &err);
+        st = from_fil(input, &po, cv, &a, &meter, &l, &info, &err);
     }
     if (!st)
         st = format == 1   ? xc_spcands_write_heimdall(&l, out, &err)
@@ -184,9 +185,12 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
                            : xc_spcands_write_csv(&l, out, &err);
     if (!st) {
         xc_progress_end(&meter);
+        char gulps[96] = "";
+        if (info.ngulps > 1)
+            snprintf(gulps, sizeof gulps, " (%zu gulps of %zu samples)", info.ngulps, info.gulp);
         if (!quiet)
-            fprintf(stderr, "crosscheck singlepulse: %s, preset %s: %zu candidates in %.3f s -> %s\n", s->impl.name,
-                    xc_sp_preset_name(o.preset), l.n, xc_now() - t0, out);
+            fprintf(stderr, "crosscheck singlepulse: %s, preset %s: %zu candidates%s in %.3f s -> %s\n", s->impl.name,
+                    xc_sp_preset_name(o.preset), l.n, gulps, xc_now() - t0, out);
     }
     xc_spcandlist_free(&l);
     return st ? xc_cli_fail("singlepulse", &err) : 0;
