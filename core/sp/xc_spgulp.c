@@ -120,7 +120,7 @@ static xc_status choose(const layout *ly, const xc_spgulp_args *a, xc_spgulp_inf
     in->whole = bytes_of(ly, ly->total);
     if (a->gulp) {
         g = a->gulp / ly->lcm * ly->lcm;
-        if (a->gulp < least || g == 0)
+        if (g < least || g == 0)
             return xc_error_set(err, XC_EINVAL, "%s: -gulp %zu: shorter than the plan's largest delay (%lld samples) "
                                 "plus the widest box (%zu samples), %zu; use -gulp %zu or more",
                                 a->input_name, a->gulp, (long long)ly->maxd, ly->widest, least,
