@@ -333,7 +333,8 @@ XC_TEST(test_gulp_threads, "gulp_threads")
 }
 
 /* The command: -gulp below the overlap is exit 2 naming it, nothing written;
- * a gulped run writes the one-gulp run's bytes on the patterned file. */
+ * a gulped run shows its meter and writes the one-gulp run's bytes on the
+ * patterned file. */
 XC_TEST_IF(test_cli_gulp, "cli_gulp", xc_fx_skip_no_bin)
 {
     const char *dir = xc_test_tmpdir();
@@ -350,7 +351,9 @@ XC_TEST_IF(test_cli_gulp, "cli_gulp", xc_fx_skip_no_bin)
     if (left)
         fclose(left);
     CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:100:10:1 -widths 1,2,4,8 "
-                                   "-baseline 0.12 -gulp 777 -o '%s'", fil, csv), 0);
+                                   "-baseline 0.12 -gulp 777 -progress -o '%s'", fil, csv), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "singlepulse: 100% (5975/5975"));   /* the meter, per gulp */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "(8 gulps of 777 samples)"));
     CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:100:10:1 -widths 1,2,4,8 "
                                    "-baseline 0.12 -o '%s'", fil, one), 0);
     xc_fx_slurp_into(csv, a, sizeof a);

@@ -166,6 +166,9 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
     xc_spcandlist l;
     xc_spcandlist_init(&l);
     xc_spgulp_info info = {0};
+    if (from_file && (gulp || max_memory > 0))
+        return xc_cli_failf("singlepulse", "-gulp, -max_memory: %s is a plane (read whole); they apply to a filterbank",
+                            input);
     if (from_file) {
         if (!(st = xc_planefile_read(&pf, input, &err)))
             st = search(s, &o, &pf, &l, &err);
