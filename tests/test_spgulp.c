@@ -135,81 +135,71 @@ static int same_list(const xc_spcandlist *x, const xc_spcandlist *y, const char 
     return 1;
 }
 
+/* s's search of path in gulps of each size (0: the least, rounded up to a
+ * multiple of the plan's downsample lcm), and in the gulps a -max_memory of
+ * a third of the whole chooses, against one gulp: identical lists, one
+ * candidate per burst (each found once). */
+static void against_whole(const char *path, setup *s, const size_t *gulps, size_t ng, size_t lcm, const char *what)
+{
+    xc_spcandlist whole, l;
+    xc_spgulp_info info;
+    xc_error err;
+    s->a.gulp = 0;
+    s->a.max_memory = 0;
+    CU_ASSERT_EQUAL_FATAL(run(path, &s->a, &whole, &info, &err), XC_OK);
+    XC_ASSERT_NEAR((double)info.ngulps, 1, 0);
+    XC_ASSERT_NEAR((double)whole.n, NBURST, 0);
+    double whole_bytes = info.whole;
+    size_t least = ((size_t)info.max_delay + info.widest + lcm - 1) / lcm * lcm;
+    for (size_t g = 0; g <= ng; g++) {
+        s->a.gulp = g == ng ? 0 : gulps[g] ? gulps[g] : least;
+        s->a.max_memory = g == ng ? whole_bytes / 3 : 0;
+        xc_status st = run(path, &s->a, &l, &info, &err);
+        char name[128];
+        snprintf(name, sizeof name, "%s, gulp %zu", what, info.gulp);
+        if (st)
+            printf("\n%s: %s\n", name, err.msg);
+        CU_ASSERT_EQUAL(st, XC_OK);
+        if (g == ng) {
+            CU_ASSERT(info.ngulps > 1);
+            CU_ASSERT(info.bytes <= whole_bytes / 3);
+        } else {
+            size_t want = s->a.gulp / lcm * lcm;
+            XC_ASSERT_NEAR((double)info.gulp, (double)(want < info.total ? want : info.total), 0);
+        }
+        XC_ASSERT_NEAR((double)info.ngulps, ceil((double)info.total / (double)info.gulp), 0);
+        CU_ASSERT(same_list(&l, &whole, name));
+        xc_spcandlist_free(&l);
+    }
+    xc_spcandlist_free(&whole);
+}
+
 /* Gulps of many sizes, among them the boundaries on the bursts (500, 1000,
- * 1500), the least allowed and awkward ones, and the gulps -max_memory
- * chooses, against one gulp: identical lists, one candidate per burst (each
- * found once), for two presets and both searchers. */
+ * 1500), the least allowed and awkward ones, for two presets and both
+ * searchers; then a plan of two ranges (downsample 1 and 2: the second's
+ * windows are narrower than the dedispersed gulp, views with a stride) in
+ * gulps of the least, 500, 998 and 1235 (rounded down to 1234). */
 XC_TEST(test_gulps_identical, "gulps_identical")
 {
     char path[1024];
     file_at(path, sizeof path, "pattern.fil", 0);
-    static const size_t gulps[] = {500, 1000, 1500, 0, 401, 997, 1234, 2999, 5999};   /* 0: the least */
+    static const size_t gulps[] = {500, 1000, 1500, 0, 401, 997, 1234, 2999, 5999};
+    static const size_t gulps2[] = {0, 500, 998, 1235};
     const xc_spsearcher *impls[2] = {&xc_sp_cpu, &xc_sp_reference};
-    for (int p = 0; p < 2; p++)
-        for (int i = 0; i < 2; i++) {
+    for (int p = 0; p < 3; p++)
+        for (int i = 0; i < (p < 2 ? 2 : 1); i++) {
             setup s;
-            setup_make(&s, "0:100:10:1", p ? XC_SP_PRESTO : XC_SP_HEIMDALL, impls[i]);
-            xc_spcandlist whole, l;
-            xc_spgulp_info info;
-            xc_error err;
-            CU_ASSERT_EQUAL_FATAL(run(path, &s.a, &whole, &info, &err), XC_OK);
-            XC_ASSERT_NEAR((double)info.ngulps, 1, 0);
-            XC_ASSERT_NEAR((double)whole.n, NBURST, 0);
-            for (size_t g = 0; g < sizeof gulps / sizeof *gulps; g++) {
-                s.a.gulp = gulps[g] ? gulps[g] : (size_t)info.max_delay + info.widest;
-                xc_status st = run(path, &s.a, &l, &info, &err);
-                if (st)
-                    printf("\ngulp %zu: %s\n", gulps[g], err.msg);
-                CU_ASSERT_EQUAL(st, XC_OK);
-                XC_ASSERT_NEAR((double)info.ngulps, ceil((double)info.total / (double)s.a.gulp), 0);
-                char what[96];
-                snprintf(what, sizeof what, "%s, %s, gulp %zu", impls[i]->impl.name, p ? "presto" : "heimdall",
-                         s.a.gulp);
-                CU_ASSERT(same_list(&l, &whole, what));
-                xc_spcandlist_free(&l);
-            }
-            /* no -gulp, a -max_memory of a third of the whole: gulps chosen to fit it */
-            double whole_bytes = info.whole;
-            s.a.gulp = 0;
-            s.a.max_memory = whole_bytes / 3;
-            CU_ASSERT_EQUAL(run(path, &s.a, &l, &info, &err), XC_OK);
-            CU_ASSERT(info.ngulps > 1);
-            CU_ASSERT(info.bytes <= whole_bytes / 3);
-            CU_ASSERT(same_list(&l, &whole, "gulps chosen by -max_memory"));
-            xc_spcandlist_free(&l);
-            xc_spcandlist_free(&whole);
+            setup_make(&s, p < 2 ? "0:100:10:1" : "0:50:10:1,50:100:10:2", p == 1 ? XC_SP_PRESTO : XC_SP_HEIMDALL,
+                       impls[i]);
+            char what[64];
+            snprintf(what, sizeof what, "%s, %s%s", impls[i]->impl.name, p == 1 ? "presto" : "heimdall",
+                     p == 2 ? ", two ranges" : "");
+            if (p < 2)
+                against_whole(path, &s, gulps, sizeof gulps / sizeof *gulps, 1, what);
+            else
+                against_whole(path, &s, gulps2, sizeof gulps2 / sizeof *gulps2, 2, what);
             xc_dmplan_free(&s.plan);
         }
-}
-
-/* A plan of two ranges (downsample 1 and 2: the second's windows are
- * narrower than the dedispersed gulp, views with a stride): gulps of the
- * least, 500, 998 and 1234 (rounded down to 1234, a multiple of 2) against
- * one gulp, identical. */
-XC_TEST(test_gulps_ranges, "gulps_ranges")
-{
-    char path[1024];
-    file_at(path, sizeof path, "ranges.fil", 0);
-    setup s;
-    setup_make(&s, "0:50:10:1,50:100:10:2", XC_SP_HEIMDALL, &xc_sp_cpu);
-    xc_spcandlist whole, l;
-    xc_spgulp_info info;
-    xc_error err;
-    CU_ASSERT_EQUAL_FATAL(run(path, &s.a, &whole, &info, &err), XC_OK);
-    XC_ASSERT_NEAR((double)whole.n, NBURST, 0);
-    static const size_t gulps[] = {0, 500, 998, 1234};
-    size_t least = (size_t)info.max_delay + info.widest;
-    for (size_t g = 0; g < sizeof gulps / sizeof *gulps; g++) {
-        s.a.gulp = gulps[g] ? gulps[g] : least + 1;
-        CU_ASSERT_EQUAL(run(path, &s.a, &l, &info, &err), XC_OK);
-        XC_ASSERT_NEAR((double)info.gulp, (double)(s.a.gulp / 2 * 2), 0);
-        char what[64];
-        snprintf(what, sizeof what, "two ranges, gulp %zu", s.a.gulp);
-        CU_ASSERT(same_list(&l, &whole, what));
-        xc_spcandlist_free(&l);
-    }
-    xc_spcandlist_free(&whole);
-    xc_dmplan_free(&s.plan);
 }
 
 /* Random noise, one DM trial (no delay): each burst is found in gulps of
