@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/base/cli.h"
+#include "cli/base/cli_memory.h"
 #include "cli/base/cli_meter.h"
 #include "cli/base/cli_opts.h"
 #include "cli/base/cli_plan.h"
@@ -13,16 +14,8 @@
 #include "core/dedisp/run/xc_planefile.h"
 #include "core/io/xc_filterbank.h"
 #include "core/sp/xc_spfiles.h"
+#include "core/sp/xc_spgulp.h"
 #include "core/sp/xc_spsearch.h"
-
-/* The plane searched, with what it came from. */
-typedef struct {
-    xc_dmplan plan;           /* the ranges' DMs and ds */
-    xc_plane plane;
-    double tsamp;             /* of the series, s */
-    xc_planefile pf;          /* a plane file's (owns plan and plane then) */
-    int from_file;
-} sp_input;
 
 /* The default dedisperser: the first available exact one on a device, else
  * the threaded CPU one (capabilities, never names). */
@@ -37,9 +30,10 @@ static const xc_dedisperser *pick_dd(const char *cmd, const char *name)
     return xc_dedisperser_of(im);
 }
 
-/* Reads the whole filterbank and dedisperses it with dd under po's plan. */
-static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_convention *cv,
-                          const xc_dedisperser *dd, int threads, sp_input *in, xc_error *err)
+/* Searches the filterbank in gulps (core/sp/xc_spgulp.h) under po's plan,
+ * with a meter per gulp. */
+static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_convention *cv, xc_spgulp_args *a,
+                          xc_progress *meter, xc_spcandlist *l, xc_spgulp_info *info, xc_error *err)
 {
     xc_fbopts fo = {XC_BITORDER_LSB, 0};
     xc_fbreader *r;
@@ -51,61 +45,27 @@ static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_
     if (warn && *warn)
         fprintf(stderr, "crosscheck singlepulse: warning: %s\n", warn);
     xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
-    in->tsamp = h->tsamp;
-    size_t nvals = (size_t)h->nsamp * (size_t)h->nchans;
-    int isf = xc_nbits_is_float(h->nbits);
-    void *buf = NULL;
-    xc_ddplan *p = NULL;
-    if ((st = xc_cli_plan_build(po, &g, &in->plan, err)))
-        goto done;
-    /* the input and a plane as long as it, held at once */
-    double bytes = (double)nvals * (isf ? 4 : 2) + 4.0 * (double)xc_dmplan_ndm(&in->plan) * (double)h->nsamp;
-    if ((st = xc_mem_check(bytes, path, "its samples and their plane",
-                           "search a shorter part of the file (it is read whole)", err)))
-        goto done;
-    if (!(buf = malloc(nvals * (isf ? sizeof(float) : sizeof(uint16_t))))) {
-        st = xc_error_set(err, XC_ENOMEM, "%s: out of memory for %zu samples", path, nvals);
-        goto done;
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    if (!(st = xc_cli_plan_build(po, &g, &plan, err))) {
+        a->conv = cv;
+        a->plan = &plan;
+        a->input_name = path;
+        a->progress = xc_progress_callback(meter);
+        st = xc_sp_search_fil(r, a, l, info, err);
     }
-    st = isf ? xc_fbreader_read_f32(r, 0, (size_t)h->nsamp, 0, buf, err)
-             : xc_fbreader_read_u16(r, 0, (size_t)h->nsamp, 0, buf, err);
-    xc_block b = {h->nchans, (size_t)h->nsamp, h->nbits, isf ? NULL : buf, isf ? buf : NULL};
-    xc_ddopts o;
-    memset(&o, 0, sizeof o);
-    o.threads = threads;
-    if (!st)
-        st = xc_ddplan_create(&p, dd, &g, h->nbits, &in->plan, cv, NULL, &o, err);
-    if (!st && (int64_t)h->nsamp <= xc_ddplan_max_delay(p))
-        st = xc_error_set(err, XC_EINVAL, "%s: nsamp %llu is not longer than the plan's largest delay, %lld samples",
-                          path, (unsigned long long)h->nsamp, (long long)xc_ddplan_max_delay(p));
-    if (!st)
-        st = xc_ddplan_plane_alloc(p, (size_t)h->nsamp, &in->plane, err);
-    if (!st)
-        st = xc_ddplan_execute(p, &b, &in->plane, err);
-done:
-    xc_ddplan_destroy(p);
-    free(buf);
+    xc_dmplan_free(&plan);
     xc_fbreader_close(r);
     return st;
 }
 
-static void input_free(sp_input *in)
-{
-    if (in->from_file) {
-        xc_planefile_free(&in->pf);
-        return;
-    }
-    xc_plane_free(&in->plane);
-    xc_dmplan_free(&in->plan);
-}
-
-/* One view per range, and every trial's DM in plan order. */
-static xc_status search(const xc_spsearcher *s, const xc_spopts *o, const sp_input *in, xc_spcandlist *out,
+/* One view per range of a plane file, and every trial's DM in plan order. */
+static xc_status search(const xc_spsearcher *s, const xc_spopts *o, const xc_planefile *in, xc_spcandlist *out,
                         xc_error *err)
 {
-    const xc_dmplan *plan = in->from_file ? &in->pf.plan : &in->plan;
-    const xc_plane *pl = in->from_file ? &in->pf.plane : &in->plane;
-    double tsamp = in->from_file ? in->pf.meta.tsamp : in->tsamp;
+    const xc_dmplan *plan = &in->plan;
+    const xc_plane *pl = &in->plane;
+    double tsamp = in->meta.tsamp;
     size_t ndms = xc_dmplan_ndm(plan);
     double *dms = malloc((ndms ? ndms : 1) * sizeof *dms);
     xc_spplane *v = calloc((size_t)(plan->nranges ? plan->nranges : 1), sizeof *v);
@@ -137,7 +97,8 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
     xc_cli_planopts po;
     xc_cli_planopts_init(&po);
     int preset = 0, format = 0, quiet = 0, progress = 0, threads = 0;
-    double threshold = 0, wmax = 0, baseline = 0;
+    double threshold = 0, wmax = 0, baseline = 0, max_memory = 0;
+    uint64_t gulp = 0;
     int wv[XC_SP_MAXW];
     xc_cli_ints widths = {wv, 0, XC_SP_MAXW};
     const xc_opt opts[] = {
@@ -164,6 +125,12 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
         XC_OPT_NONNEG("baseline", &baseline, .arg = "SEC", .help = "baseline (median) block length, seconds",
                       .def = "2 (presto: 1000 samples)"),
         XC_OPT_INT("threads", &threads, 0, 4096, .arg = "N", .help = "threads", .def = "all"),
+        XC_OPT_U64("gulp", &gulp, .arg = "N",
+                     .help = "dedispersed samples each gulp of a filterbank searches, as Heimdall's\n"
+                             "-nsamps_gulp (at least the largest delay plus the widest box);\n"
+                             "docs/SINGLEPULSE.md: Gulps",
+                     .def = "the whole file when it fits in memory"),
+        XC_CLI_OPT_MAX_MEMORY(&max_memory, "a filterbank's search"),
         XC_OPT_CHOICE("format", &format, "csv|heimdall|presto", .arg = "F",
                       .help = "csv: snr,time_s,sample,width,dm,dm_index,members,begin,end,dm_lo,dm_hi;\n"
                               "heimdall: Heimdall's .cand columns (widths must be powers of two);\n"
@@ -187,43 +154,48 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
     o.baseline_s = baseline;
     o.threads = threads;
     take_widths(&widths, &o);
-    sp_input in;
-    memset(&in, 0, sizeof in);
-    xc_dmplan_init(&in.plan);
+    xc_planefile pf;
+    memset(&pf, 0, sizeof pf);
     const char *dot = strrchr(input, '.');
-    in.from_file = dot && !strcmp(dot, ".json");
+    int from_file = dot && !strcmp(dot, ".json");
     xc_error err;
     xc_error_clear(&err);
     xc_progress meter;
-    xc_progress_start(&meter, "singlepulse", 2, xc_progress_want(quiet, progress));
+    xc_progress_start(&meter, "singlepulse", 1, xc_progress_want(quiet, progress));
     double t0 = xc_now();
     xc_status st;
-    if (in.from_file) {
-        st = xc_planefile_read(&in.pf, input, &err);
-    } else {
-        const xc_convention *cv = xc_cli_plan_convention("singlepulse", &po);
-        const xc_dedisperser *dd = cv ? pick_dd("singlepulse", dd_name) : NULL;
-        if (!dd)
-            return 2;
-        st = from_fil(input, &po, cv, dd, threads, &in, &err);
-    }
-    xc_progress_update(&meter, 1);
     xc_spcandlist l;
     xc_spcandlist_init(&l);
-    if (!st)
-        st = search(s, &o, &in, &l, &err);
+    xc_spgulp_info info = {0};
+    if (from_file && (gulp || max_memory > 0))
+        return xc_cli_failf("singlepulse", "-gulp, -max_memory: %s is a plane (read whole); they apply to a filterbank",
+                            input);
+    if (from_file) {
+        if (!(st = xc_planefile_read(&pf, input, &err)))
+            st = search(s, &o, &pf, &l, &err);
+        xc_planefile_free(&pf);
+        xc_progress_update(&meter, 1);
+    } else {
+        const xc_convention *cv = xc_cli_plan_convention("singlepulse", &po);
+        xc_spgulp_args a = {.search = s, .opts = &o, .dd = cv ? pick_dd("singlepulse", dd_name) : NULL,
+                            .threads = threads, .gulp = (size_t)gulp, .max_memory = max_memory};
+        if (!a.dd)
+            return 2;
+        st = from_fil(input, &po, cv, &a, &meter, &l, &info, &err);
+    }
     if (!st)
         st = format == 1   ? xc_spcands_write_heimdall(&l, out, &err)
              : format == 2 ? xc_spcands_write_presto(&l, out, &err)
                            : xc_spcands_write_csv(&l, out, &err);
     if (!st) {
-        xc_progress_update(&meter, 2);
         xc_progress_end(&meter);
+        char gulps[96] = "";
+        if (info.ngulps > 1)
+            snprintf(gulps, sizeof gulps, " (%zu gulps of %zu samples)", info.ngulps, info.gulp);
         if (!quiet)
-            fprintf(stderr, "crosscheck singlepulse: %s, preset %s: %zu candidates in %.3f s -> %s\n", s->impl.name,
-                    xc_sp_preset_name(o.preset), l.n, xc_now() - t0, out);
+            fprintf(stderr, "crosscheck singlepulse: %s, preset %s: %zu candidates%s in %.3f s -> %s\n", s->impl.name,
+                    xc_sp_preset_name(o.preset), l.n, gulps, xc_now() - t0, out);
     }
     xc_spcandlist_free(&l);
-    input_free(&in);
     return st ? xc_cli_fail("singlepulse", &err) : 0;
 }

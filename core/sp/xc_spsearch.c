@@ -132,6 +132,25 @@ xc_status xc_spdets_append(xc_spdets *dst, const xc_spdets *src, xc_error *err)
     return XC_OK;
 }
 
+void xc_spdets_place(xc_spdets *d, int64_t shift, int ds, int32_t dm0)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        xc_spdet *x = &d->d[i];
+        x->sample = (x->sample + shift) * ds;
+        x->width *= ds;
+        x->begin = (x->begin + shift) * ds;
+        x->end = (x->end + shift) * ds;
+        x->dm_index += dm0;
+    }
+}
+
+xc_spsep xc_spopts_sep(const xc_spopts *o)
+{
+    xc_spsep sep = {o->sep_time > 0 ? o->sep_time : 3, o->sep_width > 0 ? o->sep_width : 3,
+                    o->sep_dm > 0 ? o->sep_dm : 200};
+    return sep;
+}
+
 size_t xc_sp_nblocks(size_t n, size_t L)
 {
     size_t nb = n / L;
@@ -237,19 +256,11 @@ xc_status xc_sp_search(const xc_spsearcher *s, const xc_spopts *o, const xc_sppl
             st = xc_error_set(err, XC_EINVAL, "plane %d: ds %d, trials %d..%zu of %zu", v, pl->ds, (int)pl->dm0,
                               (size_t)pl->dm0 + pl->nrows, ndms);
         if (!st && !(st = xc_spconf_make(o, pl->tsamp, &c, err)) && !(st = xc_sp_detect(s, &c, pl, &one, err))) {
-            for (size_t i = 0; i < one.n; i++) {
-                xc_spdet *d = &one.d[i];
-                d->sample *= pl->ds;
-                d->width *= pl->ds;
-                d->begin *= pl->ds;
-                d->end *= pl->ds;
-                d->dm_index += pl->dm0;
-            }
+            xc_spdets_place(&one, 0, pl->ds, pl->dm0);
             st = xc_spdets_append(&all, &one, err);
         }
     }
-    xc_spsep sep = {o->sep_time > 0 ? o->sep_time : 3, o->sep_width > 0 ? o->sep_width : 3,
-                    o->sep_dm > 0 ? o->sep_dm : 200};
+    xc_spsep sep = xc_spopts_sep(o);
     if (!st)
         st = xc_sp_cluster(&all, &sep, tsamp, dms, ndms, out, err);
     xc_spdets_free(&one);

@@ -115,6 +115,9 @@ typedef struct {
 
 void xc_spdets_free(xc_spdets *d);
 xc_status xc_spdets_add(xc_spdets *d, const xc_spdet *x, xc_error *err);
+/* Places a plane's detections in the series: samples (sample, begin, end)
+ * + shift, then samples and width x ds; trials + dm0. */
+void xc_spdets_place(xc_spdets *d, int64_t shift, int ds, int32_t dm0);
 /* Appends src's detections to dst. */
 xc_status xc_spdets_append(xc_spdets *dst, const xc_spdets *src, xc_error *err);
 
@@ -166,6 +169,9 @@ xc_status xc_sp_detect(const xc_spsearcher *s, const xc_spconf *c, const xc_sppl
 typedef struct {
     int sep_time, sep_width, sep_dm;
 } xc_spsep;
+
+/* o's tolerances (0: Heimdall's 3, 3, 200). */
+xc_spsep xc_spopts_sep(const xc_spopts *o);
 
 /* Clusters d (series samples, plan trials; reordered) into out: one
  * candidate per cluster, its best member (largest snr; ties: earliest sample,
