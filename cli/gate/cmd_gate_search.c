@@ -44,14 +44,17 @@ static const pscase cases[] = {
 #define RF_TOL 0.1
 /* Power and sigma against the reference's (relative), by what wrote them.
  * crosscheck's CSV (and a plugin's searcher) follow the reference's
- * definitions: the loosest tolerance a built-in searcher declares (the accel
- * cpu and gpu searchers' float sums, 2e-3), a plugin's own when looser.
- * accelsearch's file: its block-median normalisation against the exact one,
- * measured 5.1 % in power and 3.0 % in sigma on its synth_accel_jerk
- * candidate (zmax 200, numharm 1; research fixtures); 15 % catches a scale
- * error such as a lost ln 2 (44 %), not the finer ones.  Pulscan's file: its
- * own per-block median/MAD normalisation and polynomial sigma, not judged. */
-#define POWER_RTOL 2e-3
+ * definitions: for the accel family the loosest tolerance its built-in
+ * searchers declare (the cpu and gpu searchers' float sums, 2e-3), for
+ * Pulscan's the one run and compare cands hold its searchers to (1e-4, float
+ * sums against double ones); a plugin's own when looser.  accelsearch's
+ * file: its block-median normalisation against the exact one, measured
+ * 5.1 % in power and 3.0 % in sigma on its synth_accel_jerk candidate (zmax
+ * 200, numharm 1; research fixtures); 15 % catches a scale error such as a
+ * lost ln 2 (44 %), not the finer ones.  Pulscan's file: its own per-block
+ * median/MAD normalisation and polynomial sigma, not judged. */
+#define POWER_RTOL_ACCEL 2e-3
+#define POWER_RTOL_PULSCAN 1e-4
 #define POWER_RTOL_PRESTO 0.15
 
 /* The family judged: a plugin's searcher's, else -family's. */
@@ -115,10 +118,11 @@ static void check_vs_ref(gatectx *g, const char *obs, const xc_candlist *got, co
 
 /* The output's power and sigma columns against the reference's, paired as
  * check_vs_ref pairs them and with the same numharm, at the tolerance of
- * what wrote them (POWER_RTOL). */
+ * what wrote them (POWER_RTOL_*). */
 static void check_power(gatectx *g, const char *obs, const xc_candlist *got, const xc_candlist *ref, int signed_z)
 {
-    xc_powercheck pc = {REF_SIGMA, 1.0, 4.0, signed_z, POWER_RTOL};
+    xc_powercheck pc = {REF_SIGMA, 1.0, 4.0, signed_z,
+                        fam_of(g) == XC_FAMILY_ACCEL ? POWER_RTOL_ACCEL : POWER_RTOL_PULSCAN};
     xc_error e;
     if (g->impl) {
         if (g->impl->tol.kind == XC_TOL_RELATIVE && g->impl->tol.value > pc.rtol)
