@@ -95,3 +95,77 @@ xc_status xc_check_cands_rf(xc_checks *l, const char *obs, const char *impl, con
                           "bins (r - f_hz T = %+.2f)",
                           nbad, n, iw + 1, k->r, k->f_hz, k->f_hz * T, k->r - k->f_hz * T);
 }
+
+/* The judged column of a pair: got's value against ref's, relative. */
+typedef struct {
+    double worst, got, ref, r;
+    size_t n, nbad;
+} col_diff;
+
+static void col_judge(col_diff *d, double got, double ref, double r, double rtol)
+{
+    if (!isfinite(got) || !(ref > 0))
+        return;
+    double rel = fabs(got - ref) / ref;
+    if (isnan(rel))
+        rel = INFINITY;
+    d->n++;
+    d->nbad += !(rel <= rtol);
+    if (d->n == 1 || rel > d->worst) {
+        d->worst = rel;
+        d->got = got;
+        d->ref = ref;
+        d->r = r;
+    }
+}
+
+/* The candidate of got matching a: within dr in r and dz in z (signed_z) or
+ * |z|, the same harmonic count; the closest in r, or NULL. */
+static const xc_cand *same_cand(const xc_candlist *got, const xc_cand *a, double dr, double dz, int signed_z)
+{
+    const xc_cand *best = NULL;
+    for (size_t j = 0; j < got->n; j++) {
+        const xc_cand *b = &got->c[j];
+        double ddz = signed_z ? fabs(b->z - a->z) : fabs(fabs(b->z) - fabs(a->z));
+        if (b->numharm == a->numharm && fabs(b->r - a->r) <= dr && ddz <= dz &&
+            (!best || fabs(b->r - a->r) < fabs(best->r - a->r)))
+            best = b;
+    }
+    return best;
+}
+
+xc_status xc_check_cands_power(xc_checks *l, const char *obs, const char *impl, const xc_candlist *got,
+                               const xc_candlist *ref, const xc_powercheck *pc, xc_error *err)
+{
+    const char *check = "power and sigma vs reference";
+    if (!got || !ref || !pc || !(pc->rtol >= 0))
+        return xc_error_set(err, XC_EINVAL, "power check: no list, or tolerance %g", pc ? pc->rtol : NAN);
+    col_diff pw = {0}, sg = {0};
+    size_t want = 0, paired = 0;
+    for (size_t i = 0; i < ref->n; i++) {
+        const xc_cand *a = &ref->c[i];
+        if (!(a->sigma > pc->sigma_min))
+            continue;
+        want++;
+        const xc_cand *b = same_cand(got, a, pc->dr, pc->dz, pc->signed_z);
+        if (!b)
+            continue;
+        paired++;
+        col_judge(&pw, b->power, a->power, a->r, pc->rtol);
+        col_judge(&sg, b->sigma, a->sigma, a->r, pc->rtol);
+    }
+    char bound[160];
+    snprintf(bound, sizeof bound, "each within %.3g %% of the reference's (same numharm, sigma > %g)", 100 * pc->rtol,
+             pc->sigma_min);
+    if (!pw.n && !sg.n)
+        return xc_checks_addf(l, obs, impl, check, XC_CHECK_SKIP, NAN, 0.0, bound, err,
+                              "no column to judge: %zu of %zu reference candidates paired with the same numharm, "
+                              "none with a finite power or sigma", paired, want);
+    const col_diff *w = pw.n && (!sg.n || pw.worst >= sg.worst) ? &pw : &sg;
+    return xc_checks_addf(l, obs, impl, check, pw.nbad + sg.nbad ? XC_CHECK_FAIL : XC_CHECK_PASS, w->worst, pc->rtol,
+                          bound, err,
+                          "%zu pairs; power max rel. diff %.3g (%zu over), sigma %.3g (%zu over); worst: %s %.6g, "
+                          "reference %.6g at r %.2f",
+                          paired, pw.worst, pw.nbad, sg.worst, sg.nbad, w == &pw ? "power" : "sigma", w->got, w->ref,
+                          w->r);
+}

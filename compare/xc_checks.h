@@ -205,6 +205,22 @@ xc_status xc_check_truth(xc_checks *l, const char *obs, const char *impl, const 
 xc_status xc_check_cands_rf(xc_checks *l, const char *obs, const char *impl, const xc_candlist *c, double T,
                             double tol, xc_error *err);
 
+/* "power and sigma vs reference": each candidate of ref above sigma_min and
+ * its pair in got (within dr in r and dz in z, signed or |z|, the same
+ * numharm) must agree in power and in sigma within rtol (relative), each
+ * column judged where got carries it (finite).  observed the largest
+ * relative difference, expected rtol; the message names the worst pair.  A
+ * list with nothing to judge (no pair, or neither column) is a skipped row.
+ * XC_EINVAL for no list or a negative tolerance. */
+typedef struct {
+    double sigma_min, dr, dz;
+    int signed_z;
+    double rtol;
+} xc_powercheck;
+
+xc_status xc_check_cands_power(xc_checks *l, const char *obs, const char *impl, const xc_candlist *got,
+                               const xc_candlist *ref, const xc_powercheck *pc, xc_error *err);
+
 /* ---- borderline decisions (compare/check_noise.c) --------------------------- */
 
 /* "pure noise at sigma 0 vs reference": a searcher (Pulscan or accel family)

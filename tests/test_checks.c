@@ -706,6 +706,65 @@ XC_TEST(test_series_equal, "series equal: bit for bit, planted differences fail"
     xc_checks_free(&l);
 }
 
+/* ---- power and sigma against the reference ------------------------------------ */
+
+/* One reference candidate (r 1000, z 4, 2 harmonics, power 200, sigma 12)
+ * and got's, with power and sigma scaled by fp and fs and numharm h: the
+ * rule is each column within rtol 2e-3 (relative), a pair only with the same
+ * numharm, a column judged where got's is finite.  The one row's state. */
+static xc_check_state power_case(double fp, double fs, int h, const char **measured, xc_checks *l)
+{
+    xc_candlist ref, got;
+    xc_candlist_init(&ref);
+    xc_candlist_init(&got);
+    xc_error err;
+    xc_cand a = {.r = 1000, .z = 4, .numharm = 2, .power = 200, .sigma = 12};
+    xc_cand b = {.r = 1000.4, .z = -4, .numharm = h, .power = 200 * fp, .sigma = 12 * fs};
+    CU_ASSERT_EQUAL_FATAL(xc_candlist_add(&ref, &a, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_candlist_add(&got, &b, &err), XC_OK);
+    xc_powercheck pc = {6, 1, 4, 0, 2e-3};
+    xc_checks_init(l);
+    CU_ASSERT_EQUAL_FATAL(xc_check_cands_power(l, "obs", "tool", &got, &ref, &pc, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(l->n, 1);
+    CU_ASSERT_STRING_EQUAL(l->row[0].check, "obs: power and sigma vs reference");
+    *measured = l->row[0].measured;
+    xc_candlist_free(&ref);
+    xc_candlist_free(&got);
+    return l->row[0].state;
+}
+
+XC_TEST(test_power_edges, "power and sigma vs reference: each column at its edge; numharm and absent columns")
+{
+    static const struct {
+        double fp, fs;
+        int h;
+        xc_check_state want;
+        double observed;        /* the worst relative difference the row reports */
+        const char *text;
+    } cs[] = {
+        {1.0019, 1, 2, XC_CHECK_PASS, 0.0019, "power max rel. diff 0.0019 (0 over)"},
+        {1.0021, 1, 2, XC_CHECK_FAIL, 0.0021, "worst: power 200.42, reference 200 at r 1000.00"},
+        {1, 0.9981, 2, XC_CHECK_PASS, 0.0019, "sigma 0.0019 (0 over)"},
+        {1, 0.9979, 2, XC_CHECK_FAIL, 0.0021, "worst: sigma 11.9748, reference 12"},
+        {NAN, 0.9979, 2, XC_CHECK_FAIL, 0.0021, "power max rel. diff 0 (0 over), sigma 0.0021 (1 over)"},
+        {1.5, 1.5, 4, XC_CHECK_SKIP, NAN, "0 of 1 reference candidates paired"},
+        {NAN, NAN, 2, XC_CHECK_SKIP, NAN, "1 of 1 reference candidates paired with the same numharm, none with"},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        xc_checks l;
+        const char *m = "";
+        xc_check_state st = power_case(cs[i].fp, cs[i].fs, cs[i].h, &m, &l);
+        int ok = st == cs[i].want && strstr(m, cs[i].text) &&
+                 (isnan(cs[i].observed) ? isnan(l.row[0].observed) : fabs(l.row[0].observed - cs[i].observed) < 1e-9);
+        if (!ok)
+            printf("\n  case %zu: %s %s (observed %g), expected %s with \"%s\" (observed %g)", i,
+                   xc_check_state_name(st), m, l.row[0].observed, xc_check_state_name(cs[i].want), cs[i].text,
+                   cs[i].observed);
+        CU_ASSERT(ok);
+        xc_checks_free(&l);
+    }
+}
+
 XC_TEST_MAIN("checks")
 
 /* ---- the borderline check: a planted slip in a searcher ---------------------- */

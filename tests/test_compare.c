@@ -480,6 +480,33 @@ XC_TEST(test_percentage, "percentage difference at a DM")
     fx_copy_free(&cp);
 }
 
+/* Integer input is judged bit for bit, not by the float bound: 16-bit data
+ * of 37 channels sum to ~1.2e6, where the float bound N 2^-24 max|B| is
+ * several counts, so one count off in one sample is inside that bound (the
+ * comparator, given that rtol, agrees) and must still fail the exact class
+ * with the one sample counted over. */
+XC_TEST(test_exact_one_count, "integer input: one count off fails though the float bound holds it")
+{
+    copied cp;
+    fx_copy(&cp, 16, 12);
+    cp.c.r[0].data[7 * cp.c.r[0].nsamp + 300] += 1;
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, NULL), XC_OK);
+    CU_ASSERT_EQUAL(cp.res.cls, XC_CLASS_EXACT);
+    CU_ASSERT_FALSE(cp.res.agree);
+    CU_ASSERT_EQUAL(cp.res.n_over, 1);
+    CU_ASSERT_EQUAL(cp.res.r[0].n_over, 1);
+    XC_ASSERT_NEAR(cp.res.max_abs, 1.0, 0);
+    xc_cmpresult_free(&cp.res);
+    xc_cmpopts o;
+    xc_cmpopts_init(&o);
+    o.rtol = NCHANS * ldexp(1.0, -24);    /* the float class's default for range 0 */
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, &o), XC_OK);
+    CU_ASSERT_EQUAL(cp.res.cls, XC_CLASS_BOUND);
+    XC_ASSERT_ABOVE(cp.res.r[0].bound, 1.0);
+    CU_ASSERT_TRUE(cp.res.agree);
+    fx_copy_free(&cp);
+}
+
 /* Written with xc_plane_write, read back with xc_planefile_read. */
 XC_TEST(test_files, "planes through files")
 {

@@ -114,6 +114,40 @@ XC_TEST(test_sift_echo, "sift_echo")
     }
 }
 
+/* PRESTO's harmonic tolerance at its edge (sifting.py: r_err = 1.1 bins per
+ * candidate): a weaker candidate near the n/m multiple of a stronger one's r
+ * is its harmonic when |r - (n/m) r_a| <= 1.1 (1 + n/m) bins.  At 0.02 bins
+ * inside that edge it goes, at 0.02 bins outside it stays (the list keeps
+ * both), on either side of the multiple; 0.02 bins is far above the rounding
+ * of r (~1e-12) and far below any other rule's step. */
+XC_TEST(test_sift_harmonic_edge, "sift_harmonic_edge")
+{
+    static const struct {
+        int n, m;          /* the ratio n/m; the weak candidate sums m harmonics */
+    } q[] = {{2, 1}, {3, 1}, {3, 2}, {5, 3}};
+    const double ra = 1000.0, eps = 0.02;
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+        for (int side = -1; side <= 1; side += 2)
+            for (int out = 0; out < 2; out++) {
+                double ratio = (double)q[i].n / q[i].m, tol = 1.1 * (1 + ratio);
+                double off = side * (tol + (out ? eps : -eps));
+                xc_candlist l;
+                xc_candlist_init(&l);
+                xc_error err;
+                const xc_cand in[] = {mk(ra, 1, 20), mk(ratio * ra + off, q[i].m, 10)};
+                for (size_t k = 0; k < 2; k++)
+                    CU_ASSERT_EQUAL_FATAL(xc_candlist_add(&l, &in[k], &err), XC_OK);
+                CU_ASSERT_EQUAL_FATAL(xc_pulscan_sift(&l, &err), XC_OK);
+                size_t want = out ? 2 : 1;
+                CU_ASSERT_EQUAL(l.n, want);
+                CU_ASSERT(find_r(&l, ra, 0) < l.n);
+                if (l.n != want)
+                    printf("\n    %d/%d harmonic %+.3f bins from %g (tolerance %.3f): %zu kept, expected %zu ", q[i].n,
+                           q[i].m, off, ratio * ra, tol, l.n, want);
+                xc_candlist_free(&l);
+            }
+}
+
 /* ---- searches ------------------------------------------------------------- */
 
 /* Unrelated strong signals, all kept at every numharm: a drifting tone A

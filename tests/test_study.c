@@ -559,6 +559,128 @@ XC_TEST(test_baseline_sigma, "baseline_sigma")
     free_two(&a, &b, reg);
 }
 
+/* ---- one search's row, scored from a planted list ------------------------------ */
+
+/* A study with detection.sigma 6 and harmonics, a boxcar (pulscan, |z|), a
+ * matched filter (fdas, signed z) and a baseline whose own threshold is 3. */
+static xc_registry *load_scoring(xc_study *st)
+{
+    planted_spec();   /* writes pop-planted.json */
+    const char *path = xc_fx_tmp("study-score.json");
+    xc_fx_write_text(path, "{\"population\": {\"spec\": \"pop-planted.json\", \"n\": 4, \"seed\": 5},"
+                           " \"searchers\": [{\"name\": \"pulscan\", \"family\": \"pulscan\"},"
+                           "  {\"name\": \"fdas\", \"family\": \"accel\", \"options\": {\"numharm\": 1}}],"
+                           " \"detection\": {\"sigma\": 6, \"harmonics\": true},"
+                           " \"baseline\": {\"family\": \"pulscan\", \"options\": {\"zmax\": 0}, \"sigma\": 3}}");
+    xc_registry *reg = test_registry();
+    xc_error err;
+    xc_status s = xc_study_load(st, path, reg, &err);
+    if (s)
+        fprintf(stderr, "%s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    CU_ASSERT_EQUAL_FATAL(st->ns, 3);
+    CU_ASSERT_FATAL(st->s[2].baseline && !st->s[0].baseline);
+    XC_ASSERT_NEAR_FATAL(st->det_sigma, 6, 0);
+    XC_ASSERT_NEAR_FATAL(st->base_sigma, 3, 0);
+    return reg;
+}
+
+/* The truth of the scoring tests: f0 50 Hz over 8 s (r 400), z 4. */
+static const xc_truth score_truth = {.f0_hz = 50, .r = 400, .z = 4, .T = 8, .have_rz = 1, .w = 0};
+
+/* Searcher k's row of the one candidate c (its f_hz set from r): the row's
+ * columns split into f (64), the line kept in keep (4096 bytes). */
+static void score_one(const xc_study *st, int k, xc_cand c, char *keep, char **f)
+{
+    xc_candlist l;
+    xc_candlist_init(&l);
+    l.T = score_truth.T;
+    xc_error err;
+    c.f_hz = c.r / l.T;
+    CU_ASSERT_EQUAL_FATAL(xc_candlist_add(&l, &c, &err), XC_OK);
+    xc_synth_params p;
+    xc_synth_params_init(&p);
+    xc_study_row row;
+    memset(&row, 0, sizeof row);
+    xc_status s = xc_study_score(st, 0, k, 0, &p, &score_truth, &l, &row, &err);
+    if (s)
+        fprintf(stderr, "%s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    snprintf(keep, 4096, "%s", row.line);
+    CU_ASSERT_EQUAL(split(keep, f, 64), 30);
+    free(row.line);
+    xc_synth_params_free(&p);
+    xc_candlist_free(&l);
+}
+
+/* Each searcher's detection threshold at its edge: a candidate at the
+ * fundamental 0.01 sigma above the threshold is a detection whose printed
+ * sigma is the candidate's, 0.01 below it is none.  The baseline is judged
+ * at its own 3, every other searcher at detection.sigma's 6 (0.01: far
+ * above the 10 printed digits, far below the gap between the two). */
+XC_TEST(test_score_sigma_edges, "score_sigma_edges")
+{
+    xc_study st;
+    xc_registry *reg = load_scoring(&st);
+    char hl[4096], line[4096];
+    char *h[64], *f[64];
+    snprintf(hl, sizeof hl, "%s", xc_study_header());
+    int nh = split(hl, h, 64), c_d = col_of(h, nh, "detected"), c_s = col_of(h, nh, "sigma"),
+        c_m = col_of(h, nh, "match");
+    CU_ASSERT_FATAL(c_d >= 0 && c_s >= 0 && c_m >= 0);
+    static const int ks[] = {0, 1, 2};
+    for (size_t i = 0; i < 3; i++) {
+        double thr = st.s[ks[i]].baseline ? 3 : 6;
+        for (int above = 0; above < 2; above++) {
+            double sg = thr + (above ? 0.01 : -0.01);
+            xc_cand c = {.r = 400.2, .z = 4, .numharm = 1, .width = 5, .sigma = sg};
+            score_one(&st, ks[i], c, line, f);
+            if (atoi(f[c_d]) != above)
+                printf("\n    %s: sigma %.2f against threshold %g: detected %s ", st.s[ks[i]].name, sg, thr, f[c_d]);
+            CU_ASSERT_EQUAL(atoi(f[c_d]), above);
+            CU_ASSERT_STRING_EQUAL(f[c_m], above ? "fundamental" : "none");
+            if (above)
+                XC_ASSERT_NEAR(atof(f[c_s]), sg, 1e-9);
+        }
+    }
+    xc_study_free(&st);
+    xc_registry_destroy(reg);
+}
+
+/* A detection at a harmonic: its r and z errors are against the truth
+ * taken to that harmonic (n r, n z; r/n, z/n for a sub-harmonic), so a
+ * candidate 0.25 bins and 0.5 z above the n-th harmonic's r and z prints
+ * r_err 0.25 and z_err 0.5 (to the printed 10 digits: 1e-9). */
+XC_TEST(test_score_harmonic_errors, "score_harmonic_errors")
+{
+    xc_study st;
+    xc_registry *reg = load_scoring(&st);
+    char hl[4096], line[4096];
+    char *h[64], *f[64];
+    snprintf(hl, sizeof hl, "%s", xc_study_header());
+    int nh = split(hl, h, 64), c_m = col_of(h, nh, "match"), c_n = col_of(h, nh, "harm_n"),
+        c_re = col_of(h, nh, "r_err"), c_ze = col_of(h, nh, "z_err");
+    CU_ASSERT_FATAL(c_m >= 0 && c_n >= 0 && c_re >= 0 && c_ze >= 0);
+    static const struct {
+        int n, sub;
+        const char *match;
+    } hs[] = {{1, 0, "fundamental"}, {2, 0, "harmonic"}, {3, 0, "harmonic"}, {2, 1, "subharmonic"},
+              {3, 1, "subharmonic"}};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < sizeof hs / sizeof hs[0]; i++) {
+            double q = hs[i].sub ? 1.0 / hs[i].n : hs[i].n;
+            xc_cand c = {.r = score_truth.r * q + 0.25, .z = score_truth.z * q + 0.5, .numharm = 1, .width = 3,
+                         .sigma = 10};
+            score_one(&st, k, c, line, f);
+            CU_ASSERT_STRING_EQUAL(f[c_m], hs[i].match);
+            XC_ASSERT_NEAR(atof(f[c_n]), hs[i].n, 0);
+            XC_ASSERT_NEAR(atof(f[c_re]), 0.25, 1e-9);
+            XC_ASSERT_NEAR(atof(f[c_ze]), 0.5, 1e-9);
+        }
+    xc_study_free(&st);
+    xc_registry_destroy(reg);
+}
+
 /* ---- the same bytes any way the rows are made -------------------------------------- */
 
 static int same_outputs(const char *a, const char *b)

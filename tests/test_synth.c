@@ -447,6 +447,40 @@ XC_TEST(test_pulsar_phase_and_duty_cycle, "pulsar_phase_and_duty_cycle")
     xc_synth_params_free(&p);
 }
 
+/* -fake_phase with smearing draws SIGPROC fake's widened duty cycle
+ * (fake.c: sqrt(tdm^2 + tsamp^2 + w^2) / P, tdm = 8.3e3 DM |foff| / fch1^3):
+ * the truth's duty_cycle_drawn must be the fraction of samples the data
+ * have on, measured in one channel of a noiseless file.  P = 10.37 ms is no
+ * multiple of tsamp, so the sampling phase walks over the 192 pulses and the
+ * measured fraction is the drawn one to ~1e-4; tolerance 0.1 sample per
+ * period (1e-3).  The widening is 3 such tolerances here, so the intrinsic
+ * width alone (0.05) fails as well as a width in wrong units. */
+XC_TEST(test_truth_fake_duty_cycle, "truth_fake_duty_cycle")
+{
+    xc_synth_params p;
+    quiet_obs(&p, 4, 32, 100e-6, 2.0, 1400, -1, 1);
+    xc_fx_synth_psr(&p, 10.37, 50, 5, 8);
+    p.fake_phase = 1;
+    uint64_t ns;
+    const char *f = xc_fx_tmp("fkdc.fil");
+    float *x = write_and_read(&p, f, &ns);
+    size_t on = 0;
+    for (uint64_t i = 0; i < ns; i++)
+        on += x[i * 4] != 0;
+    json_error_t je;
+    json_t *t = json_load_file(xc_fx_tmp("fkdc.truth.json"), 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    json_t *psr = json_object_get(t, "pulsar");
+    double dc = json_real_value(json_object_get(psr, "duty_cycle_drawn"));
+    double per_sample = p.tsamp / (p.psr.period_ms * 1e-3);   /* one sample per period, in duty cycle */
+    XC_ASSERT_NEAR((double)on / (double)ns, dc, 0.1 * per_sample);
+    XC_ASSERT_ABOVE(dc - 0.05, 0.3 * per_sample);               /* the widening is resolved */
+    XC_ASSERT_NEAR(json_real_value(json_object_get(psr, "width_s")), dc * 10.37e-3, 1e-15);
+    json_decref(t);
+    free(x);
+    xc_synth_params_free(&p);
+}
+
 XC_TEST(test_truth_file, "truth_file")
 {
     xc_synth_params p;

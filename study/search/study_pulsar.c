@@ -131,9 +131,8 @@ done:
     return e;
 }
 
-/* The row of one search. */
-static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_synth_params *p, const xc_truth *t,
-                       const xc_candlist *cl, xc_study_row *row, xc_error *err)
+xc_status xc_study_score(const xc_study *st, uint64_t id, int k, int c, const xc_synth_params *p,
+                         const xc_truth *t, const xc_candlist *cl, xc_study_row *row, xc_error *err)
 {
     const xc_study_searcher *s = &st->s[k];
     xc_cmpcands_opts o;
@@ -261,7 +260,7 @@ static xc_status searcher_rows(const pulsar_t *q, size_t k, size_t idx, xc_error
                 continue;
             xc_study_row row;
             memset(&row, 0, sizeof row);
-            if (!(e = score(st, q->id, (int)k, (int)c, q->p, q->t, &cl[c], &row, err)) &&
+            if (!(e = xc_study_score(st, q->id, (int)k, (int)c, q->p, q->t, &cl[c], &row, err)) &&
                 (e = xc_study_rows_push(q->out, &row, err)))
                 free(row.line);
         }

@@ -6,6 +6,7 @@
 
 #include "core/dedisp/xc_dedisperse.h"
 #include "study/xc_study.h"
+#include "synth/truth/xc_truth.h"
 
 /* The position of an option in its family's table (the order of labels), -1
  * for an unknown name. */
@@ -81,6 +82,15 @@ xc_status xc_study_row_head(const xc_study *st, const char *line, char *buf, siz
                             xc_study_row *row, const char *where, xc_error *err);
 xc_status xc_study_row_nums(char *const *col, const int *idx, double *const *dst, int n, const char *where,
                             xc_error *err);
+
+/* Searcher k's configuration c scored on pulsar id (parameters p, truth t)
+ * from its candidate list cl (study_pulsar.c): the detections.csv row in
+ * *row (its line owned by the row).  Detection: the strongest candidate
+ * above the searcher's threshold (the baseline's own, else detection.sigma)
+ * within ftol of f0 (with harmonics: of n f0 or f0/n); its r, z, w errors
+ * are against the truth taken to the matched harmonic. */
+xc_status xc_study_score(const xc_study *st, uint64_t id, int k, int c, const xc_synth_params *p,
+                         const xc_truth *t, const xc_candlist *cl, xc_study_row *row, xc_error *err);
 
 /* Appends row r to rows (study_rows.c). */
 xc_status xc_study_rows_push(xc_study_rows *rows, const xc_study_row *r, xc_error *err);
