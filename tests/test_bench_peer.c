@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+
+#include "core/base/xc_progress.h"
 
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -157,6 +160,54 @@ XC_TEST(test_peer_failures, "bench -peer: a failing or silent peer is an error n
     if (d)
         closedir(d);
     XC_ASSERT_NEAR(left, 0, 0);
+}
+
+/* 1 when process pid is gone (or a zombie waiting for init to reap it). */
+static int process_gone(long pid)
+{
+    char path[64], stat[256] = "";
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return 1;
+    size_t n = fread(stat, 1, sizeof stat - 1, fp);
+    fclose(fp);
+    stat[n] = 0;
+    const char *paren = strrchr(stat, ')');
+    return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/* A peer that hangs: killed at -peer_timeout, with what it started (a
+ * sleep in its process group), and the benchmark exits 2 naming it. */
+XC_TEST(test_peer_timeout, "bench -peer_timeout: a hung peer is killed with its children, exit 2 naming it")
+{
+    char err[4096], pidf[700];
+    snprintf(pidf, sizeof pidf, "%s/standin.pid", xc_test_tmpdir());
+    setenv("XC_STANDIN_MODE", "hang", 1);
+    setenv("XC_STANDIN_PID", pidf, 1);
+    const double t0 = xc_now();
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench synth -peer " STANDINS "/fake -nchans 16 -tobs 0.1 "
+                                   "-threads 1 -repeat 1 -peer_timeout 0.5"), 2);
+    const double took = xc_now() - t0;
+    unsetenv("XC_STANDIN_MODE");
+    unsetenv("XC_STANDIN_PID");
+    printf("\n  %s (%.2f s)", err, took);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, STANDINS "/fake did not finish within 0.5 s (-peer_timeout); killed"));
+    /* the stand-in sleeps 60 s: the limit, not its end, stopped it (30 s
+     * leaves room for a loaded machine) */
+    CU_ASSERT(took < 30);
+    size_t n = 0;
+    char *pid = (char *)xc_fx_slurp(pidf, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pid);
+    /* the group's kill reached the sleep the stand-in started; a killed
+     * process may take a moment to be reaped */
+    int gone = 0;
+    for (int i = 0; i < 200 && !(gone = process_gone(atol(pid))); i++)
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    if (!gone)
+        printf("\n  the stand-in's sleep (pid %ld) still runs", atol(pid));
+    CU_ASSERT(gone);
+    free(pid);
 }
 
 /* Peers that are not what the benchmark compares with, or cannot be told. */

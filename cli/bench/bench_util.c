@@ -44,18 +44,23 @@ static xc_status add_peer(const xc_opt *o, const char *opt, const char *val, xc_
     return XC_OK;
 }
 
-void xc_cli_peeropts(xc_opt t[4], xc_cli_peers *p, const char *what)
+void xc_cli_peeropts(xc_opt t[XC_CLI_PEEROPTS], xc_cli_peers *p, const char *what)
 {
+    p->timeout = XC_BENCH_PEER_TIMEOUT;
     t[0] = (xc_opt)XC_OPT_CALL("peer", add_peer, p, .arg = "PATH",
                                .help = what);
     t[1] = (xc_opt)XC_OPT_STR("peer_kind", &p->kind, .arg = "NAME",
-                              .help = "what the -peer programs are (accelsearch, pulscan, fake), where\n"
-                                      "their file names do not say it",
+                              .help = "what the -peer programs are (accelsearch, pulscan, fake,\n"
+                                      "prepsubband, dedisperse), where their file names do not say it",
                               .def = "the program's file name");
     t[2] = (xc_opt)XC_OPT_STR("peer_dir", &p->dir, .arg = "DIR",
                               .help = "folder for the peers' input, output and logs (kept)",
                               .def = "a temporary folder, removed at the end");
-    t[3] = (xc_opt)XC_OPT_END;
+    t[3] = (xc_opt)XC_OPT_NONNEG("peer_timeout", &p->timeout, .arg = "S",
+                                 .help = "seconds one run of a peer may take: a peer still running then is\n"
+                                         "killed (with what it started) and the benchmark exits 2 naming it;\n"
+                                         "0: no limit", .def = "3600");
+    t[4] = (xc_opt)XC_OPT_END;
 }
 
 int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, xc_bench_peer_kind want)
@@ -85,7 +90,7 @@ int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, xc_bench_peer_kind want
 
 xc_bench_peers xc_cli_peers_of(const xc_cli_peers *p, int runs)
 {
-    return (xc_bench_peers){p->peer, p->n, p->dir, runs};
+    return (xc_bench_peers){p->peer, p->n, p->dir, runs, p->timeout};
 }
 
 void xc_cli_peers_done(xc_cli_peers *p)

@@ -21,17 +21,19 @@ int xc_bench_no_cuda(const char *cmd);
 
 
 /* The -peer options the benchmarks share: -peer PATH (repeatable),
- * -peer_kind NAME, -peer_dir DIR. */
+ * -peer_kind NAME, -peer_dir DIR, -peer_timeout S. */
 typedef struct {
     const char *path[XC_BENCH_MAX_PEERS];
     int n;
     const char *kind, *dir;
+    double timeout;            /* seconds one peer run may take; 0: no limit (xc_cli_peeropts sets the default) */
     xc_bench_peer peer[XC_BENCH_MAX_PEERS];
     char tmp[4200];            /* the temporary work folder made when no -peer_dir was given */
 } xc_cli_peers;
-/* The table of those options into t (room for 4), for XC_OPT_TABLE; what
- * names the input each peer kind gets from this benchmark. */
-void xc_cli_peeropts(xc_opt t[4], xc_cli_peers *p, const char *what);
+/* The table of those options into t, for XC_OPT_TABLE; what names the
+ * input each peer kind gets from this benchmark. */
+#define XC_CLI_PEEROPTS 5
+void xc_cli_peeropts(xc_opt t[XC_CLI_PEEROPTS], xc_cli_peers *p, const char *what);
 /* After parsing: each -peer checked and recognised (it must be of kind
  * want), and the work folder made (-peer_dir, or a temporary one).  0, or
  * the exit status after the error. */

@@ -35,7 +35,7 @@ int xc_bench_accel(const xc_cmd *self, int argc, char **argv)
     int full = 0, runs_given = 0;
     const char *json = NULL;
     xc_cli_peers peers = {.n = 0};
-    xc_opt peeropts[4];
+    xc_opt peeropts[XC_CLI_PEEROPTS];
     xc_cli_peeropts(peeropts, &peers,
                     "PRESTO's accelsearch, run on the same spectrum (written as a .fft and its\n"
                     ".inf) with the same -zmax, -wmax, -numharm and -ncpus, in turn with ours;\n"

@@ -37,7 +37,7 @@ int xc_bench_pulscan(const xc_cmd *self, int argc, char **argv)
     xc_cli_ints threads = {threads_v, 2, 8}, nbins = {nbins_v, 0, 8}, zmax = {zmax_v, 0, 8}, harm = {harm_v, 0, 8};
     unsigned long long refmax = 1ull << 20;
     xc_cli_peers peers = {.n = 0};
-    xc_opt peeropts[4];
+    xc_opt peeropts[XC_CLI_PEEROPTS];
     xc_cli_peeropts(peeropts, &peers,
                     "Pulscan's CPU program `pulscan`, run on the same spectrum (written as a .fft\n"
                     "and its .inf) with the same -zmax, -numharm, -ncpus, zstep, chunk widths and\n"
