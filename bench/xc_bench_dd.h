@@ -5,6 +5,7 @@
 #define XC_BENCH_DD_H
 
 #include "bench/xc_bench.h"
+#include "bench/xc_bench_peer.h"
 #include "core/base/xc_impl.h"
 #include "core/dedisp/xc_dedisperse.h"
 
@@ -49,6 +50,15 @@ typedef struct {
  * entry's loss is measured against.  On failure *doc is NULL. */
 xc_status xc_bench_dd_run(const xc_registry *reg, const xc_bench_dd_opts *s, const xc_bench_machine *mc,
                           xc_bench_row_fn row, void *ctx, struct json_t **doc, xc_error *err);
+
+/* bench dedisperse -peer (bench_dd_peer.c): each of s's implementations but
+ * the reference, on 1 and s->threads threads, against each peer of ps
+ * (PRESTO prepsubband, SIGPROC dedisperse) on the same filterbank of noise
+ * (s->seconds, every nbits x nchans of s) and the trials of plan's one range,
+ * in turn, file to files; records with the peer fields (xc_bench_peer.h).
+ * *doc as xc_bench_dd_run's; NULL on failure. */
+xc_status xc_bench_dd_peers_run(const xc_bench_dd_opts *s, const xc_bench_peers *ps, const xc_dmplan *plan,
+                                xc_bench_row_fn row, void *ctx, struct json_t **doc, xc_error *err);
 
 /* The worst S/N loss of approximate dedisperser a against direct
  * dedispersion (reg's direct device entry for a device entry when every > 0,

@@ -31,8 +31,8 @@ static json_t *records(const char *json, json_t **root)
 
 /* Every record has the comparison's fields, with ratio = peer_seconds /
  * seconds (to the JSON's rounding) and
- * positive times; the peer is the stand-in of the given kind.  Returns how
- * many records there are. */
+ * positive times; the peer is the stand-in of the given kind (any with
+ * NULL).  Returns how many records there are. */
 static size_t check_peer_records(const char *json, const char *kind, int threads)
 {
     json_t *root;
@@ -60,7 +60,8 @@ static size_t check_peer_records(const char *json, const char *kind, int threads
          * most 5e-6 relative each */
         XC_ASSERT_NEAR(ratio / (ps / s), 1, 1.5e-5);
         CU_ASSERT(json_number_value(json_object_get(r, "peer_cpu_seconds")) >= 0);
-        CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "peer_kind")), kind);
+        if (kind)
+            CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "peer_kind")), kind);
         CU_ASSERT_PTR_NOT_NULL(strstr(json_string_value(json_object_get(r, "peer")), STANDINS "/"));
         if (threads)
             XC_ASSERT_NEAR(json_integer_value(json_object_get(r, "peer_threads")), threads, 0);
@@ -84,8 +85,9 @@ static int lines_with(const char *path, const char *needle)
 
 /* Runs `crosscheck bench WHAT -json TMP/TAG.json` with the stand-ins writing
  * their arguments to TMP/TAG-args.txt (its path into args); asserts exit 0
- * and checks the records (check_peer_records): their number. */
-static size_t bench_standin(const char *tag, const char *kind, const char *what, char *args, size_t n)
+ * and checks the records (check_peer_records; threads: the peers' thread
+ * count, 0 when it varies): their number. */
+static size_t bench_standin(const char *tag, const char *kind, int threads, const char *what, char *args, size_t n)
 {
     char json[600], err[4096];
     snprintf(json, sizeof json, "%s/%s.json", xc_test_tmpdir(), tag);
@@ -95,14 +97,14 @@ static size_t bench_standin(const char *tag, const char *kind, const char *what,
     unsetenv("XC_STANDIN_ARGS");
     if (err[0])
         printf("\n  stderr: %s", err);
-    return check_peer_records(json, kind, 1);
+    return check_peer_records(json, kind, threads);
 }
 
 XC_TEST(test_accel_peer, "bench accel -peer: both timed in turn, the peer given ours' settings")
 {
     char args[600];
     /* one record per zmax, each from 2 runs of the peer with our settings */
-    XC_ASSERT_NEAR(bench_standin("accel", "accelsearch", "accel -peer " STANDINS "/accelsearch -nbins 4096 -zmax 0,8 "
+    XC_ASSERT_NEAR(bench_standin("accel", "accelsearch", 1, "accel -peer " STANDINS "/accelsearch -nbins 4096 -zmax 0,8 "
                                  "-numharm 2 -threads 1 -runs 2", args, sizeof args), 2, 0);
     XC_ASSERT_NEAR(lines_with(args, "-zmax 8 -numharm 2 -ncpus 1 "), 2, 0);
     XC_ASSERT_NEAR(lines_with(args, "-zmax 0 -numharm 2 -ncpus 1 "), 2, 0);
@@ -113,7 +115,7 @@ XC_TEST(test_pulscan_peer, "bench pulscan -peer: records for both peak modes car
 {
     char args[600];
     /* rblock and local */
-    XC_ASSERT_NEAR(bench_standin("pulscan", "pulscan", "pulscan -peer " STANDINS "/pulscan -nbins 8192 -zmax 16 "
+    XC_ASSERT_NEAR(bench_standin("pulscan", "pulscan", 1, "pulscan -peer " STANDINS "/pulscan -nbins 8192 -zmax 16 "
                                  "-numharm 2 -threads 1 -runs 1 -ref_max_nbins 0", args, sizeof args), 2, 0);
     XC_ASSERT_NEAR(lines_with(args, "bench.fft -ncpus 1 -zmax 16 -numharm 2 -zstep 2 "), 2, 0);
 }
@@ -122,10 +124,33 @@ XC_TEST(test_synth_peer, "bench synth -peer: fake's geometry options, one record
 {
     char args[600];
     /* threads 1 and 2; fake has one */
-    XC_ASSERT_NEAR(bench_standin("synth", "fake", "synth -peer " STANDINS "/fake -nchans 16 -nbits 4 -tobs 0.2 "
+    XC_ASSERT_NEAR(bench_standin("synth", "fake", 1, "synth -peer " STANDINS "/fake -nchans 16 -nbits 4 -tobs 0.2 "
                                  "-threads 1,2 -repeat 1", args, sizeof args), 2, 0);
     XC_ASSERT_NEAR(lines_with(args, "-nchans 16 -nbits 4 -tsamp 64 -tobs 0.20000000000000001 -fch1 1550 "), 2, 0);
     XC_ASSERT_NEAR(lines_with(args, "-period 5 -dm 100 "), 2, 0);
+}
+
+XC_TEST(test_dedisperse_peer, "bench dedisperse -peer: prepsubband and dedisperse given the same file and trials")
+{
+    char args[600];
+    /* cpu on 1 and 2 threads against each of the two peers */
+    XC_ASSERT_NEAR(bench_standin("dedisperse", NULL, 0, "dedisperse -peer " STANDINS "/prepsubband -peer " STANDINS
+                                 "/dedisperse -nchans 16 -seconds 0.2 -peer_dmplan 10:13:0.5:1 -threads 2 -repeat 1",
+                                 args, sizeof args), 4, 0);
+    /* prepsubband: one call a run, the plan's range, -ncpus = our threads */
+    XC_ASSERT_NEAR(lines_with(args, "-lodm 10 -dmstep 0.5 -numdms 6 -nsub 16 -ncpus 1 -downsamp 1 -o "), 1, 0);
+    XC_ASSERT_NEAR(lines_with(args, "-lodm 10 -dmstep 0.5 -numdms 6 -nsub 16 -ncpus 2 -downsamp 1 -o "), 1, 0);
+    /* dedisperse: one call a trial, twice (1 and 2 threads of ours) */
+    XC_ASSERT_NEAR(lines_with(args, "bench.fil -d 10 -nobaseline -o "), 2, 0);
+    XC_ASSERT_NEAR(lines_with(args, "bench.fil -d 12.5 -nobaseline -o "), 2, 0);
+    XC_ASSERT_NEAR(lines_with(args, "_DM12.50.tim"), 2, 0);
+    XC_ASSERT_NEAR(lines_with(args, " -d "), 12, 0);
+    char err[4096];
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench dedisperse -peer " STANDINS "/dedisperse -nchans 16 "
+                                   "-seconds 0.2 -peer_dmplan 0:10:1:1,10:20:2:1 -repeat 1"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "-peer_dmplan: 2 ranges; the peers take one"));
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench dedisperse -peer " STANDINS "/accelsearch"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "is accelsearch; this benchmark compares with prepsubband or dedisperse"));
 }
 
 /* A peer that fails, or exits 0 but writes nothing: exit 2, one message

@@ -63,15 +63,20 @@ void xc_cli_peeropts(xc_opt t[XC_CLI_PEEROPTS], xc_cli_peers *p, const char *wha
     t[4] = (xc_opt)XC_OPT_END;
 }
 
-int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, xc_bench_peer_kind want)
+int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, unsigned want)
 {
     xc_error err;
+    char names[256] = "";
+    for (int k = 0; k < XC_PEER_NKINDS; k++)
+        if (want & XC_PEER_BIT(k))
+            xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? " or " : "",
+                   xc_bench_peer_kind_name((xc_bench_peer_kind)k));
     for (int i = 0; i < p->n; i++) {
         if (xc_bench_peer_init(&p->peer[i], p->path[i], p->kind, &err))
             return xc_cli_fail(cmd, &err);
-        if (p->peer[i].kind != want)
+        if (!(want & XC_PEER_BIT(p->peer[i].kind)))
             return xc_cli_failf(cmd, "-peer %s is %s; this benchmark compares with %s", p->path[i],
-                                xc_bench_peer_kind_name(p->peer[i].kind), xc_bench_peer_kind_name(want));
+                                xc_bench_peer_kind_name(p->peer[i].kind), names);
     }
     if (!p->n && (p->kind || p->dir))
         return xc_cli_failf(cmd, "%s without -peer", p->kind ? "-peer_kind" : "-peer_dir");

@@ -34,10 +34,11 @@ typedef struct {
  * input each peer kind gets from this benchmark. */
 #define XC_CLI_PEEROPTS 5
 void xc_cli_peeropts(xc_opt t[XC_CLI_PEEROPTS], xc_cli_peers *p, const char *what);
-/* After parsing: each -peer checked and recognised (it must be of kind
- * want), and the work folder made (-peer_dir, or a temporary one).  0, or
- * the exit status after the error. */
-int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, xc_bench_peer_kind want);
+/* After parsing: each -peer checked and recognised (its kind one of want,
+ * a set of XC_PEER_BIT(kind)), and the work folder made (-peer_dir, or a
+ * temporary one).  0, or the exit status after the error. */
+#define XC_PEER_BIT(k) (1u << (unsigned)(k))
+int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, unsigned want);
 /* The peers as the benchmarks take them, runs interleaved pairs each. */
 xc_bench_peers xc_cli_peers_of(const xc_cli_peers *p, int runs);
 /* A record's comparison with its peer, one line (nothing without one). */

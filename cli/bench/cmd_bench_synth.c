@@ -59,7 +59,7 @@ int xc_bench_synth(const xc_cmd *self, int argc, char **argv)
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO || (rc = xc_cli_peers_ready("bench synth", &peers, XC_PEER_FAKE)))
+    if (rc != XC_OPTS_GO || (rc = xc_cli_peers_ready("bench synth", &peers, XC_PEER_BIT(XC_PEER_FAKE))))
         return rc;
     o.peers = xc_cli_peers_of(&peers, o.repeat);
     int th[64], nth = 0;
