@@ -153,6 +153,37 @@ XC_TEST(test_dedisperse_peer, "bench dedisperse -peer: prepsubband and dedispers
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "is accelsearch; this benchmark compares with prepsubband or dedisperse"));
 }
 
+/* bench dedisperse -impl cpu,subband: each approximate record's speed
+ * against direct on the same threads and its worst loss per pulse width. */
+XC_TEST(test_dedisperse_speedup_loss, "bench dedisperse: speedup_vs_direct and snr_loss per pulse width")
+{
+    char err[4096], json[600];
+    snprintf(json, sizeof json, "%s/dd-approx.json", xc_test_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_clif(err, sizeof err, "bench dedisperse -quick -nchans 16 -nbits 8 -impl "
+                                         "cpu,subband -threads 1 -json '%s'", json), 0);
+    json_t *root, *recs = records(json, &root);
+    XC_ASSERT_NEAR(json_array_size(recs), 2, 0);
+    json_t *cpu = json_array_get(recs, 0), *sub = json_array_get(recs, 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(sub, "impl")), "subband");
+    XC_ASSERT_NEAR(json_number_value(json_object_get(cpu, "speedup_vs_direct")), 1, 0);
+    const double cs = json_number_value(json_object_get(cpu, "seconds")),
+                 ss = json_number_value(json_object_get(sub, "seconds"));
+    CU_ASSERT(cs > 0 && ss > 0);
+    XC_ASSERT_NEAR(json_integer_value(json_object_get(sub, "threads")), 1, 0);
+    /* the same ratio as the times, to the JSON's 10 significant digits */
+    XC_ASSERT_NEAR(json_number_value(json_object_get(sub, "speedup_vs_direct")) / (cs / ss), 1, 3e-9);
+    json_t *per = json_object_get(sub, "snr_loss");
+    const double l1 = json_number_value(json_object_get(per, "1")), l4 = json_number_value(json_object_get(per, "4"));
+    XC_ASSERT_NEAR(json_object_size(per), 2, 0);
+    /* losses are fractions; the worst of both is the record's worst */
+    CU_ASSERT(l1 >= 0 && l1 < 1 && l4 >= 0 && l4 < 1);
+    XC_ASSERT_NEAR(json_number_value(json_object_get(sub, "worst_snr_loss")), l1 > l4 ? l1 : l4, 0);
+    /* wider pulses lose less to the two stages' rounding (a third of a
+     * one-sample pulse; 8 % at four samples with the default budget) */
+    CU_ASSERT(l4 < l1);
+    json_decref(root);
+}
+
 /* A peer that fails, or exits 0 but writes nothing: exit 2, one message
  * naming the program and what went wrong; no temporary folder is left. */
 XC_TEST(test_peer_failures, "bench -peer: a failing or silent peer is an error naming it, exit 2")
