@@ -13,7 +13,6 @@
 #include "bench/xc_bench_peer.h"
 #include "core/base/xc_fs.h"
 #include "core/dedisp/run/xc_ddstream.h"
-#include "synth/model/xc_synth.h"
 
 /* Ours once: the filterbank read, dedispersed and written as the peer
  * writes it (into a folder emptied after each run, untimed). */
@@ -155,27 +154,6 @@ static xc_status one_vs_peer(const xc_bench_peers *ps, int k, const xc_dedispers
     return xc_bench_emit(out, rec, err);
 }
 
-/* The filterbank of one configuration: synthesizer noise, the benchmark's
- * band and sample time. */
-static xc_status write_input(const char *fil, int nbits, int nchans, double seconds, int threads, size_t *nsamp,
-                             xc_error *err)
-{
-    xc_synth_params p;
-    xc_synth_params_init_obs(&p, nchans, nbits, 64e-6, seconds);
-    p.fch1 = 1550.0 - 150.0 / nchans;
-    p.foff = -300.0 / nchans;
-    p.nthreads = threads;
-    xc_status st = xc_synth_params_check(&p, NULL, err);
-    char truth[4300];
-    if (!st)
-        st = xc_synth_write(&p, fil, NULL, NULL, err);
-    if (!st && !xc_synth_truth_path(fil, truth, sizeof truth, NULL))
-        remove(truth);
-    *nsamp = xc_synth_nsamp(&p);
-    xc_synth_params_free(&p);
-    return st;
-}
-
 xc_status xc_bench_dd_peers_run(const xc_bench_dd_opts *s, const xc_bench_peers *ps, const xc_dmplan *plan,
                                 xc_bench_row_fn row, void *ctx, json_t **doc, xc_error *err)
 {
@@ -190,8 +168,8 @@ xc_status xc_bench_dd_peers_run(const xc_bench_dd_opts *s, const xc_bench_peers 
         return xc_error_set(err, XC_ENOMEM, "out of memory");
     for (int b = 0; b < s->nnbits && !st; b++)
         for (int n = 0; n < s->nnchans && !st; n++) {
-            size_t nsamp = 0;
-            st = write_input(fil, s->nbits[b], s->nchans[n], s->seconds, s->threads, &nsamp, err);
+            const size_t nsamp = (size_t)(s->seconds / 64e-6 + 0.5);
+            st = xc_bench_peer_filterbank(fil, s->nbits[b], s->nchans[n], 64e-6, nsamp, s->threads, err);
             for (int i = 0; i < s->nimpl && !st; i++) {
                 const int threaded = (s->impls[i]->impl.caps & XC_CAP_THREADED) != 0;
                 for (int t = threaded && s->threads > 1 ? 0 : 1; t < 2 && !st; t++)

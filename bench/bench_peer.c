@@ -22,6 +22,7 @@
 #include "core/base/xc_fs.h"
 #include "core/io/xc_fft.h"
 #include "core/io/xc_presto.h"
+#include "synth/model/xc_synth.h"
 
 extern char **environ;
 #include "core/base/xc_progress.h"
@@ -338,4 +339,22 @@ xc_status xc_bench_peer_turns(const xc_bench_peers *ps, int k, char *const *argv
 {
     const xc_bench_peer_cmd c = {.argv = argv, .out = out, .expect = expect};
     return xc_bench_peer_turns_cmd(ps, k, c, ours, after, ctx, us, them, err);
+}
+
+xc_status xc_bench_peer_filterbank(const char *fil, int nbits, int nchans, double tsamp, size_t nsamp, int threads,
+                                   xc_error *err)
+{
+    xc_synth_params p;
+    xc_synth_params_init_obs(&p, nchans, nbits, tsamp, (double)nsamp * tsamp);
+    p.fch1 = 1550.0 - 150.0 / nchans;
+    p.foff = -300.0 / nchans;
+    p.nthreads = threads;
+    xc_status st = xc_synth_params_check(&p, NULL, err);
+    char truth[4300];
+    if (!st)
+        st = xc_synth_write(&p, fil, NULL, NULL, err);
+    if (!st && !xc_synth_truth_path(fil, truth, sizeof truth, NULL))
+        remove(truth);
+    xc_synth_params_free(&p);
+    return st;
 }

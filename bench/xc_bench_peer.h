@@ -120,6 +120,13 @@ void xc_bench_peer_fields(struct json_t *rec, const xc_bench_peer *p, const xc_b
  * accelsearch and Pulscan read); fft[0..n) gets the .fft's path. */
 xc_status xc_bench_peer_spectrum(const xc_spectrum *sp, const char *dir, char *fft, size_t n, xc_error *err);
 
+/* Writes fil: nsamp spectra of the synthesizer's noise (seed 1), nchans
+ * channels of nbits over 1250-1550 MHz (foff = -300/nchans, fch1 = 1550 +
+ * foff/2), tsamp seconds, made on threads threads: the filterbank a
+ * dedispersion or single-pulse peer reads. */
+xc_status xc_bench_peer_filterbank(const char *fil, int nbits, int nchans, double tsamp, size_t nsamp, int threads,
+                                   xc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -184,6 +184,51 @@ XC_TEST(test_dedisperse_speedup_loss, "bench dedisperse: speedup_vs_direct and s
     json_decref(root);
 }
 
+/* bench singlepulse -peer_cmd: the template filled, the peer given the
+ * filterbank and the series it names, ours timing what it does. */
+XC_TEST(test_singlepulse_peer_cmd, "bench singlepulse -peer_cmd: the filled command, its input, the ratio")
+{
+    char err[4096], json[600], dir[600], seen[700];
+    snprintf(json, sizeof json, "%s/sp-peer.json", xc_test_tmpdir());
+    snprintf(dir, sizeof dir, "%s/sp-peer", xc_test_tmpdir());
+    snprintf(seen, sizeof seen, "%s/seen.txt", dir);
+    /* names {dat}: ours is the search of the plane; the series of 20 trials
+     * and the filterbank are there when the command runs */
+    CU_ASSERT_EQUAL_FATAL(xc_fx_run_clif(err, sizeof err, "bench singlepulse -dmplan 0:20:1:1 -nchans 16 -nout 4096 "
+                                         "-nwidths 4 -threads 1 -repeat 2 -peer_dir '%s' -json '%s' -peer_cmd "
+                                         "'test -s {dat}_DM19.00.dat && test -s {dat}_DM0.00.inf && test -s {fil} && "
+                                         "echo {threads} {maxwidth} {nchans} $(ls {dir} | grep -c dat$) >> {dir}/seen.txt'",
+                                         dir, json), 0);
+    XC_ASSERT_NEAR(lines_with(seen, "1 8 16 20"), 2, 0);
+    json_t *root, *recs = records(json, &root);
+    XC_ASSERT_NEAR(json_array_size(recs), 2, 0);
+    json_t *r = json_array_get(recs, 1);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "ours")), "search of the plane");
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "peer_kind")), "cmd");
+    XC_ASSERT_NEAR(json_number_value(json_object_get(r, "ratio")) /
+                       (json_number_value(json_object_get(r, "peer_seconds")) /
+                        json_number_value(json_object_get(r, "seconds"))), 1, 3e-9);
+    /* the search's own record keeps its ratio (search over dedispersion) */
+    json_t *r0 = json_array_get(recs, 0);
+    XC_ASSERT_NEAR(json_number_value(json_object_get(r0, "ratio")) /
+                       (json_number_value(json_object_get(r0, "seconds")) /
+                        json_number_value(json_object_get(r0, "dedisperse_seconds"))), 1, 3e-9);
+    json_decref(root);
+    /* names only {fil}: ours is dedispersion and search */
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench singlepulse -dmplan 0:20:1:1 -nchans 16 -nout 4096 "
+                                   "-nwidths 4 -threads 1 -repeat 1 -json '%s' -peer_cmd 'test -s {fil}'", json), 0);
+    recs = records(json, &root);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(recs, 1), "ours")),
+                           "dedispersion and search");
+    json_decref(root);
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench singlepulse -dmplan 0:20:1:1 -nchans 16 -nout 4096 "
+                                   "-peer_cmd 'run {nope}'"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "-peer_cmd: unknown placeholder {nope}; there are {fil} {dat}"));
+    CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "bench singlepulse -dmplan 0:20:1:1 -nchans 16 -nout 4096 "
+                                   "-repeat 1 -peer_cmd 'echo no such search >&2; exit 5'"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "peer /bin/sh exited 5: no such search"));
+}
+
 /* A peer that fails, or exits 0 but writes nothing: exit 2, one message
  * naming the program and what went wrong; no temporary folder is left. */
 XC_TEST(test_peer_failures, "bench -peer: a failing or silent peer is an error naming it, exit 2")

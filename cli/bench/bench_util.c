@@ -63,6 +63,8 @@ void xc_cli_peeropts(xc_opt t[XC_CLI_PEEROPTS], xc_cli_peers *p, const char *wha
     t[4] = (xc_opt)XC_OPT_END;
 }
 
+static int work_dir(const char *cmd, xc_cli_peers *p);
+
 int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, unsigned want)
 {
     xc_error err;
@@ -80,8 +82,25 @@ int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, unsigned want)
     }
     if (!p->n && (p->kind || p->dir))
         return xc_cli_failf(cmd, "%s without -peer", p->kind ? "-peer_kind" : "-peer_dir");
-    if (!p->n)
-        return 0;
+    return p->n ? work_dir(cmd, p) : 0;
+}
+
+int xc_cli_peers_cmd(const char *cmd, xc_cli_peers *p, const char *tmpl)
+{
+    if (!tmpl)
+        return p->dir ? xc_cli_failf(cmd, "-peer_dir without -peer_cmd") : 0;
+    memset(&p->peer[0], 0, sizeof p->peer[0]);
+    p->peer[0].path = tmpl;
+    xc_fmt(p->peer[0].exe, sizeof p->peer[0].exe, "/bin/sh");
+    p->peer[0].kind = XC_PEER_CMD;
+    p->n = 1;
+    return work_dir(cmd, p);
+}
+
+/* The peers' work folder: -peer_dir, or a temporary one. */
+static int work_dir(const char *cmd, xc_cli_peers *p)
+{
+    xc_error err;
     if (p->dir)
         return xc_mkdirs(p->dir, &err) ? xc_cli_fail(cmd, &err) : 0;
     const char *tmp = getenv("TMPDIR");

@@ -39,6 +39,11 @@ void xc_cli_peeropts(xc_opt t[XC_CLI_PEEROPTS], xc_cli_peers *p, const char *wha
  * temporary one).  0, or the exit status after the error. */
 #define XC_PEER_BIT(k) (1u << (unsigned)(k))
 int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, unsigned want);
+/* -peer_cmd TEMPLATE: p's one peer, the command (its text the peer's
+ * path, run by /bin/sh -c once filled), and the work folder made.  0 (also
+ * without a template, when -peer_dir was not given alone), or the exit
+ * status after the error. */
+int xc_cli_peers_cmd(const char *cmd, xc_cli_peers *p, const char *tmpl);
 /* The peers as the benchmarks take them, runs interleaved pairs each. */
 xc_bench_peers xc_cli_peers_of(const xc_cli_peers *p, int runs);
 /* A record's comparison with its peer, one line (nothing without one). */
