@@ -68,11 +68,16 @@ xc_status xc_bench_peer_init(xc_bench_peer *p, const char *path, const char *kin
     xc_status st = xc_bench_peer_kind_of(path, kind_name, &p->kind, err);
     if (st)
         return st;
-    /* the build scripts (scripts/peers/) leave the snapshot's commit beside the program */
+    /* the build scripts leave the snapshot's commit beside the program
+     * (scripts/peers/) or in the folder above its bin/ (examples/peers/) */
     char cpath[4200];
     const char *slash = strrchr(path, '/');
     xc_fmt(cpath, sizeof cpath, "%.*sCOMMIT", slash ? (int)(slash - path + 1) : 0, path);
     FILE *fp = fopen(cpath, "r");
+    if (!fp) {
+        xc_fmt(cpath, sizeof cpath, "%.*s../COMMIT", slash ? (int)(slash - path + 1) : 0, path);
+        fp = fopen(cpath, "r");
+    }
     if (fp) {
         if (fgets(p->commit, sizeof p->commit, fp))
             p->commit[strcspn(p->commit, "\n")] = 0;

@@ -42,7 +42,8 @@ typedef struct {
     char exe[4096];            /* the same, absolute (peers run in their work folder) */
     xc_bench_peer_kind kind;
     char commit[128];          /* the first line of a file COMMIT beside the program (the
-                                  scripts/peers/ build scripts write one), "" when none */
+                                  scripts/peers/ build scripts write one) or in the folder
+                                  above it (examples/peers/: DEST/COMMIT, DEST/bin/...), "" when none */
 } xc_bench_peer;
 
 /* Fills p (path, its kind, its COMMIT line); XC_EINVAL as xc_bench_peer_kind_of,
