@@ -115,15 +115,29 @@ static void approx_fields(const bench_ctx *bc, const xc_bench_dd_opts *s, const 
         json_object_set_new(rec, "speedup_vs_direct_cpu", json_real(bc->direct_s[opts->threads > 1] / tm->t));
     if (dev && bc->direct_gpu_s > 0)
         json_object_set_new(rec, "speedup_vs_direct_gpu", json_real(bc->direct_gpu_s / tm->t));
+    /* against direct on the same hardware and threads */
+    const double direct = dev ? bc->direct_gpu_s : bc->direct_s[opts->threads > 1];
+    if (direct > 0)
+        json_object_set_new(rec, "speedup_vs_direct", json_real(direct / tm->t));
     if (dev && bc->direct_gpu_kernel_s > 0 && tm->kt > 0)
         json_object_set_new(rec, "kernel_speedup_vs_direct_gpu", json_real(bc->direct_gpu_kernel_s / tm->kt));
     const int every = s->loss_every >= 0 ? s->loss_every : dev ? 61 : 0;
-    double loss = xc_bench_dd_worst_loss(bc->reg, impl, &j->geom, j->conv, opts, every);
+    double byw[XC_BENCH_DD_LOSS_NW];
+    double loss = xc_bench_dd_worst_loss(bc->reg, impl, &j->geom, j->conv, opts, every, byw);
     json_object_set_new(rec, "loss_every", json_integer(every));
     json_object_set_new(rec, "nsub", json_integer(opts->nsub));
     json_object_set_new(rec, "subbudget", json_real(opts->subbudget));
-    if (!isnan(loss))
+    if (!isnan(loss)) {
         json_object_set_new(rec, "worst_snr_loss", json_real(loss));
+        /* the worst per pulse width, keyed by its samples */
+        json_t *per = json_object();
+        for (int w = 0; w < XC_BENCH_DD_LOSS_NW; w++) {
+            char key[16];
+            snprintf(key, sizeof key, "%d", xc_bench_dd_loss_widths[w]);
+            json_object_set_new(per, key, json_real(byw[w]));
+        }
+        json_object_set_new(rec, "snr_loss", per);
+    }
 }
 
 /* Times impl on job and appends its record; the plane of the last run is
@@ -153,8 +167,11 @@ static xc_status bench_one(bench_ctx *bc, const xc_bench_dd_opts *s, const xc_de
     json_object_set_new(rec, "adds_per_s", json_real(rate));
     json_object_set_new(rec, "adds_per_s_per_thread", json_real(rate / threads));
     const unsigned notdirect = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE | XC_CAP_DEVICE | XC_CAP_RUNTIME;
-    if (!(impl->impl.caps & notdirect))
+    if (!(impl->impl.caps & notdirect)) {
         bc->direct_s[threads > 1] = tm.t;
+        /* the direct entry is what the approximate ones are against */
+        json_object_set_new(rec, "speedup_vs_direct", json_real(1.0));
+    }
     if (tm.kt > 0)
         json_object_set_new(rec, "kernel_seconds", json_real(tm.kt));
     /* the first direct device entry listed (-impl gpu before gpu-direct) */
@@ -315,7 +332,7 @@ static xc_status bench_config(bench_ctx *bc, const xc_bench_dd_opts *s, int nbit
 static json_t *definitions(void)
 {
     return json_pack(
-        "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
+        "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
         "adds", "sum over ranges of trials x output samples x channels",
         "seconds", "best of `runs` wall-clock executions of the plan on the whole input (corner turn included)",
         "plan_seconds", "wall-clock time to create the plan once: delay tables and the implementation's own "
@@ -329,6 +346,11 @@ static json_t *definitions(void)
         "memory_noreuse_adds_per_s", "read bandwidth / bytes per stored sample: the rate with no cache reuse at all",
         "compute_speedup_n_threads", "N threads over 1 thread on a register-only integer loop, measured at start: "
                                      "the parallel speedup the machine offered (below N on a shared VM)",
+        "speedup_vs_direct", "direct dedispersion's seconds on the same input, hardware and threads over the "
+                             "record's (the direct entry itself: 1); approximate entries only against a direct "
+                             "entry timed before them in -impl",
+        "snr_loss", "approximate entries: the worst S/N loss against direct dedispersion of injected pulses, "
+                    "per pulse width in samples (1 - S/N approximate / S/N direct; see loss_every)",
         "anchor", "AstroAccelerate's CPU code: ~0.31 TFLOPS on a 20-core Xeon Gold 6230 (Novotny et al. 2023, "
                   "section 6), i.e. ~15 G adds/s per core, 8-bit input");
 }

@@ -18,8 +18,10 @@
  * every 0: the quick measure, the first 12 trials of each Table 2 range (every
  * 3rd), whose own plan groups trials differently (a large smear budget shows
  * no more loss there than a small one). */
+const int xc_bench_dd_loss_widths[XC_BENCH_DD_LOSS_NW] = {1, 4};
+
 double xc_bench_dd_worst_loss(const xc_registry *reg, const xc_dedisperser *a, const xc_geometry *g,
-                              const xc_convention *cv, const xc_ddopts *run, int every)
+                              const xc_convention *cv, const xc_ddopts *run, int every, double *by_width)
 {
     const xc_impl *di = NULL;
     if ((a->impl.caps & XC_CAP_DEVICE) && every > 0)
@@ -30,10 +32,9 @@ double xc_bench_dd_worst_loss(const xc_registry *reg, const xc_dedisperser *a, c
     if (!di)
         di = xc_registry_pick(reg, XC_FAMILY_DEDISPERSE, XC_CAP_THREADED,
                               XC_CAP_DEVICE | XC_CAP_APPROXIMATE | XC_CAP_RUNTIME);
-    static const int widths[] = {1, 4};
     xc_smear_cfg cfg = {g->nchans, g->fch1, g->foff, g->tsamp,
                         every > 0 ? TABLE2_PLAN : "0:1.2:0.1:1,150:152.4:0.2:1,300:303:0.25:1",
-                        cv->name, widths, 2, every > 0 ? (size_t)every : 3, 1.0};
+                        cv->name, xc_bench_dd_loss_widths, XC_BENCH_DD_LOSS_NW, every > 0 ? (size_t)every : 3, 1.0};
     xc_ddopts o;
     memset(&o, 0, sizeof o);
     o.threads = run->threads;
@@ -43,10 +44,18 @@ double xc_bench_dd_worst_loss(const xc_registry *reg, const xc_dedisperser *a, c
     size_t n = 0;
     xc_error e;
     double worst = NAN;
+    for (int w = 0; w < XC_BENCH_DD_LOSS_NW; w++)
+        by_width[w] = NAN;
     if (di && !xc_smear_measure(a, xc_dedisperser_of(di), &o, &cfg, &rows, &n, &e)) {
         worst = 0;
-        for (size_t i = 0; i < n; i++)
+        for (int w = 0; w < XC_BENCH_DD_LOSS_NW; w++)
+            by_width[w] = 0;
+        for (size_t i = 0; i < n; i++) {
             worst = fmax(worst, rows[i].snr_loss);
+            for (int w = 0; w < XC_BENCH_DD_LOSS_NW; w++)
+                if (rows[i].width == xc_bench_dd_loss_widths[w])
+                    by_width[w] = fmax(by_width[w], rows[i].snr_loss);
+        }
     }
     free(rows);
     return worst;

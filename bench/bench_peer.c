@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <jansson.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -12,18 +13,24 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/base/xc_fmt.h"
 #include "core/base/xc_fs.h"
 #include "core/io/xc_fft.h"
 #include "core/io/xc_presto.h"
+#include "synth/model/xc_synth.h"
 
 extern char **environ;
 #include "core/base/xc_progress.h"
 
-static const char *const kind_names[XC_PEER_NKINDS] = {"accelsearch", "pulscan", "fake"};
+static const char *const kind_names[XC_PEER_NKINDS] = {"accelsearch", "pulscan", "fake", "prepsubband",
+                                                       "dedisperse", "cmd"};
+/* what -peer takes: every kind but cmd (-peer_cmd's) */
+#define PEER_NAMES "accelsearch, pulscan, fake, prepsubband or dedisperse"
 
 const char *xc_bench_peer_kind_name(xc_bench_peer_kind k)
 {
@@ -34,16 +41,16 @@ xc_status xc_bench_peer_kind_of(const char *path, const char *kind_name, xc_benc
 {
     const char *base = strrchr(path, '/');
     const char *name = kind_name ? kind_name : base ? base + 1 : path;
-    for (int i = 0; i < XC_PEER_NKINDS; i++)
+    for (int i = 0; i < XC_PEER_CMD; i++)
         if (!strcmp(name, kind_names[i])) {
             *k = (xc_bench_peer_kind)i;
             return XC_OK;
         }
     if (kind_name)
-        return xc_error_set(err, XC_EINVAL, "-peer_kind: '%s' is not accelsearch, pulscan or fake", kind_name);
+        return xc_error_set(err, XC_EINVAL, "-peer_kind: '%s' is not " PEER_NAMES, kind_name);
     return xc_error_set(err, XC_EINVAL,
-                        "-peer %s: cannot tell which program it is from its name '%s' (accelsearch, pulscan or "
-                        "fake); say it with -peer_kind",
+                        "-peer %s: cannot tell which program it is from its name '%s' (" PEER_NAMES
+                        "); say it with -peer_kind",
                         path, name);
 }
 
@@ -61,11 +68,16 @@ xc_status xc_bench_peer_init(xc_bench_peer *p, const char *path, const char *kin
     xc_status st = xc_bench_peer_kind_of(path, kind_name, &p->kind, err);
     if (st)
         return st;
-    /* the build scripts (scripts/peers/) leave the snapshot's commit beside the program */
+    /* the build scripts leave the snapshot's commit beside the program
+     * (scripts/peers/) or in the folder above its bin/ (examples/peers/) */
     char cpath[4200];
     const char *slash = strrchr(path, '/');
     xc_fmt(cpath, sizeof cpath, "%.*sCOMMIT", slash ? (int)(slash - path + 1) : 0, path);
     FILE *fp = fopen(cpath, "r");
+    if (!fp) {
+        xc_fmt(cpath, sizeof cpath, "%.*s../COMMIT", slash ? (int)(slash - path + 1) : 0, path);
+        fp = fopen(cpath, "r");
+    }
     if (fp) {
         if (fgets(p->commit, sizeof p->commit, fp))
             p->commit[strcspn(p->commit, "\n")] = 0;
@@ -89,9 +101,53 @@ static void log_tail(const char *log, char *tail, size_t n)
         fclose(fp);
 }
 
-xc_status xc_bench_peer_spawn(const xc_bench_peer_cmd *c, double *wall, double *cpu, xc_error *err)
+/* Waits for pid until deadline (0: none): 1 when it ended (*status, *ru
+ * set), 0 when the deadline came first (the group is then killed and
+ * reaped), -1 with errno on failure.  A pidfd (Linux 5.3) wakes the wait
+ * the moment the child ends, so the wall clock is not rounded up to a
+ * polling step; where there is none, it polls every millisecond. */
+static int wait_until(pid_t pid, double deadline, int *status, struct rusage *ru)
 {
-    int logfd = open(c->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int pfd = -1;
+#ifdef SYS_pidfd_open
+    if (deadline > 0)
+        pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+    for (;;) {
+        pid_t w = wait4(pid, status, deadline > 0 ? WNOHANG : 0, ru);
+        if (w == pid || (w < 0 && errno != EINTR)) {
+            if (pfd >= 0)
+                close(pfd);
+            return w == pid ? 1 : -1;
+        }
+        if (w < 0)
+            continue;
+        const double left = deadline - xc_now();
+        if (left <= 0) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
+                ;
+            if (pfd >= 0)
+                close(pfd);
+            return 0;
+        }
+        if (pfd >= 0) {
+            struct pollfd pf = {pfd, POLLIN, 0};
+            (void)poll(&pf, 1, left > 1e6 ? 1000000000 : (int)(left * 1e3) + 1);
+        } else {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+/* One program of a peer run, at most until deadline: *wall and *cpu grow
+ * by its times. */
+static xc_status spawn_one(const xc_bench_peer_cmd *c, char *const *argv, double deadline, double *wall,
+                           double *cpu, xc_error *err)
+{
+    int logfd = open(c->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (logfd < 0)
         return xc_error_set(err, XC_EIO, "%s: cannot create the peer's log: %s", c->log, strerror(errno));
     int outfd = c->out ? open(c->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
@@ -100,7 +156,9 @@ xc_status xc_bench_peer_spawn(const xc_bench_peer_cmd *c, double *wall, double *
         return xc_error_set(err, XC_EIO, "%s: cannot create the peer's output: %s", c->out, strerror(errno));
     }
     /* the child: stdin /dev/null, stdout and stderr as asked, in the work
-     * folder, the signals this process catches back at their defaults */
+     * folder, in a process group of its own (a time limit kills the whole
+     * group: a shell and what it started), the signals this process catches
+     * back at their defaults */
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
     sigset_t def;
@@ -114,29 +172,32 @@ xc_status xc_bench_peer_spawn(const xc_bench_peer_cmd *c, double *wall, double *
     sigemptyset(&def);
     sigaddset(&def, SIGINT), sigaddset(&def, SIGTERM), sigaddset(&def, SIGHUP);
     posix_spawnattr_setsigdefault(&at, &def);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
     fflush(NULL);
     pid_t pid;
     double t0 = xc_now();
-    int rc = posix_spawn(&pid, c->argv[0], &fa, &at, c->argv, environ);
+    int rc = posix_spawn(&pid, argv[0], &fa, &at, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     close(logfd);
     if (outfd >= 0)
         close(outfd);
     if (rc)
-        return xc_error_set(err, XC_EIO, "peer %s: cannot run it: %s", c->argv[0], strerror(rc));
+        return xc_error_set(err, XC_EIO, "peer %s: cannot run it: %s", argv[0], strerror(rc));
     int status = 0;
     struct rusage ru;
-    pid_t w;
-    while ((w = wait4(pid, &status, 0, &ru)) < 0 && errno == EINTR)
-        ;
-    *wall = xc_now() - t0;
-    if (w < 0)
-        return xc_error_set(err, XC_EIO, "peer %s: wait4: %s", c->argv[0], strerror(errno));
-    *cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
-           1e-6 * (double)ru.ru_stime.tv_usec;
+    memset(&ru, 0, sizeof ru);
+    const int ended = wait_until(pid, deadline, &status, &ru);
+    *wall += xc_now() - t0;
+    if (ended < 0)
+        return xc_error_set(err, XC_EIO, "peer %s: wait4: %s", argv[0], strerror(errno));
+    *cpu += (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+            1e-6 * (double)ru.ru_stime.tv_usec;
     char tail[512];
+    if (!ended)
+        return xc_error_set(err, XC_EIO, "peer %s did not finish within %g s (-peer_timeout); killed (log %s)",
+                            argv[0], c->timeout, c->log);
     if (!WIFEXITED(status) || WEXITSTATUS(status)) {
         log_tail(c->log, tail, sizeof tail);
         char how[64];
@@ -144,13 +205,35 @@ xc_status xc_bench_peer_spawn(const xc_bench_peer_cmd *c, double *wall, double *
             xc_fmt(how, sizeof how, "exited %d", WEXITSTATUS(status));
         else
             xc_fmt(how, sizeof how, "was killed by signal %d", WTERMSIG(status));
-        return xc_error_set(err, XC_EIO, "peer %s %s%s%s (log %s)", c->argv[0], how, tail[0] ? ": " : "", tail,
+        return xc_error_set(err, XC_EIO, "peer %s %s%s%s (log %s)", argv[0], how, tail[0] ? ": " : "", tail,
                             c->log);
     }
+    return XC_OK;
+}
+
+xc_status xc_bench_peer_spawn(const xc_bench_peer_cmd *c, double *wall, double *cpu, xc_error *err)
+{
+    /* a fresh log for each run, which every program of the run appends to */
+    FILE *lf = fopen(c->log, "w");
+    if (!lf)
+        return xc_error_set(err, XC_EIO, "%s: cannot create the peer's log: %s", c->log, strerror(errno));
+    fclose(lf);
+    *wall = *cpu = 0;
+    const double deadline = c->timeout > 0 ? xc_now() + c->timeout : 0;
+    xc_status st = XC_OK;
+    if (c->nsteps > 0)
+        for (int i = 0; i < c->nsteps && !st; i++)
+            st = spawn_one(c, c->steps[i], deadline, wall, cpu, err);
+    else
+        st = spawn_one(c, c->argv, deadline, wall, cpu, err);
+    if (st)
+        return st;
     struct stat sb;
     if (c->expect && (stat(c->expect, &sb) || sb.st_size == 0)) {
+        char tail[512];
         log_tail(c->log, tail, sizeof tail);
-        return xc_error_set(err, XC_EIO, "peer %s exited 0 but wrote %s %s%s%s (log %s)", c->argv[0],
+        char *const *argv = c->nsteps > 0 ? c->steps[c->nsteps - 1] : c->argv;
+        return xc_error_set(err, XC_EIO, "peer %s exited 0 but wrote %s %s%s%s (log %s)", argv[0],
                             stat(c->expect, &sb) ? "no" : "an empty", c->expect, tail[0] ? "; its log ends: " : "",
                             tail, c->log);
     }
@@ -240,15 +323,43 @@ xc_status xc_bench_peer_spectrum(const xc_spectrum *sp, const char *dir, char *f
     return st ? st : xc_inf_write(&r, inf, err);
 }
 
-xc_status xc_bench_peer_turns(const xc_bench_peers *ps, int k, char *const *argv, const char *out,
-                              const char *expect, xc_bench_fn ours, void (*after)(void *ctx), void *ctx,
-                              xc_bench_side *us, xc_bench_side *them, xc_error *err)
+xc_status xc_bench_peer_turns_cmd(const xc_bench_peers *ps, int k, xc_bench_peer_cmd c, xc_bench_fn ours,
+                                  void (*after)(void *ctx), void *ctx, xc_bench_side *us, xc_bench_side *them,
+                                  xc_error *err)
 {
     char log[4200];
     xc_status st = xc_pathf(log, sizeof log, err, "%s/%s-%d.log", ps->dir,
                             xc_bench_peer_kind_name(ps->peers[k].kind), k);
     if (st)
         return st;
-    const xc_bench_peer_cmd c = {argv, ps->dir, out, log, expect};
+    c.dir = ps->dir;
+    c.log = log;
+    c.timeout = ps->timeout;
     return xc_bench_vs_peer(ours, after, ctx, &c, ps->runs, us, them, err);
+}
+
+xc_status xc_bench_peer_turns(const xc_bench_peers *ps, int k, char *const *argv, const char *out,
+                              const char *expect, xc_bench_fn ours, void (*after)(void *ctx), void *ctx,
+                              xc_bench_side *us, xc_bench_side *them, xc_error *err)
+{
+    const xc_bench_peer_cmd c = {.argv = argv, .out = out, .expect = expect};
+    return xc_bench_peer_turns_cmd(ps, k, c, ours, after, ctx, us, them, err);
+}
+
+xc_status xc_bench_peer_filterbank(const char *fil, int nbits, int nchans, double tsamp, size_t nsamp, int threads,
+                                   xc_error *err)
+{
+    xc_synth_params p;
+    xc_synth_params_init_obs(&p, nchans, nbits, tsamp, (double)nsamp * tsamp);
+    p.fch1 = 1550.0 - 150.0 / nchans;
+    p.foff = -300.0 / nchans;
+    p.nthreads = threads;
+    xc_status st = xc_synth_params_check(&p, NULL, err);
+    char truth[4300];
+    if (!st)
+        st = xc_synth_write(&p, fil, NULL, NULL, err);
+    if (!st && !xc_synth_truth_path(fil, truth, sizeof truth, NULL))
+        remove(truth);
+    xc_synth_params_free(&p);
+    return st;
 }

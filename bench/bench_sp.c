@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "bench/xc_bench_sp.h"
+#include "core/base/xc_fs.h"
+#include "core/dedisp/run/xc_ddstream.h"
 
 typedef struct {
     xc_ddplan *p;
@@ -38,6 +40,62 @@ static xc_status sp_once(void *ctx, xc_error *err)
     return st;
 }
 
+/* What a peer that reads the filterbank does: both. */
+static xc_status dd_sp_once(void *ctx, xc_error *err)
+{
+    xc_status st = dd_once(ctx, err);
+    return st ? st : sp_once(ctx, err);
+}
+
+/* The peer's input: the synthesizer's noise as dir/bench.fil, read back
+ * into u (nin spectra), and its series dir/bench_DM<dm>.dat when asked. */
+static xc_status peer_input(const xc_bench_sp_opts *o, const xc_dmplan *plan, size_t nin, uint16_t *u, xc_error *err)
+{
+    char fil[4200], stem[4200];
+    const int threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    xc_status st = xc_pathf(fil, sizeof fil, err, "%s/bench.fil", o->peers->dir);
+    if (!st)
+        st = xc_pathf(stem, sizeof stem, err, "%s/bench", o->peers->dir);
+    if (!st)
+        st = xc_bench_peer_filterbank(fil, o->nbits, o->nchans, o->tsamp_us * 1e-6, nin, threads, err);
+    xc_fbreader *r;
+    const xc_fbopts fo = {XC_BITORDER_LSB, 0};
+    if (st || (st = xc_fbreader_open(&r, fil, &fo, err)))
+        return st;
+    st = xc_fbreader_read_u16(r, 0, nin, 0, u, err);
+    xc_ddstream_args a;
+    memset(&a, 0, sizeof a);
+    a.impl = o->dd, a.conv = xc_convention_get("crosscheck"), a.plan = plan, a.opts.threads = o->threads;
+    a.input_name = fil, a.series.format = XC_DDOUT_PRESTO;
+    if (!st && o->peer_dat)
+        st = xc_dedisperse_stream(r, stem, &a, NULL, err);
+    xc_fbreader_close(r);
+    return st;
+}
+
+/* Each peer in turn with ours; its record appended to recs. */
+static xc_status vs_peers(const xc_bench_sp_opts *o, sp_ctx *c, json_t *first, json_t *recs, xc_error *err)
+{
+    xc_status st = XC_OK;
+    for (int k = 0; k < o->peers->npeers && !st; k++) {
+        xc_bench_side us, them;
+        st = xc_bench_peer_turns(o->peers, k, o->peer_argv, NULL, NULL, o->peer_fil ? dd_sp_once : sp_once, NULL, c,
+                                 &us, &them, err);
+        if (st)
+            break;
+        json_t *rec = json_pack("{s:s, s:s, s:s, s:O, s:O, s:O, s:O, s:s}", "kind", "singlepulse_peer", "searcher",
+                                o->sp->impl.name, "dedisperser", o->dd->impl.name, "trials",
+                                json_object_get(first, "trials"), "nout", json_object_get(first, "nout"), "widths",
+                                json_object_get(first, "widths"), "threads", json_object_get(first, "threads"),
+                                "ours", o->peer_fil ? "dedispersion and search" : "search of the plane");
+        if (rec)
+            xc_bench_peer_fields(rec, &o->peers->peers[k], &us, &them,
+                                 (int)json_integer_value(json_object_get(first, "threads")));
+        st = xc_bench_emit(&(xc_bench_sink){recs, NULL, NULL}, rec, err);
+    }
+    return st;
+}
+
 xc_status xc_bench_sp_run(const xc_bench_sp_opts *o, json_t **rec, xc_error *err)
 {
     double foff = -300.0 / o->nchans, tsamp = o->tsamp_us * 1e-6;
@@ -61,10 +119,12 @@ xc_status xc_bench_sp_run(const xc_bench_sp_opts *o, json_t **rec, xc_error *err
                 !(views = calloc((size_t)plan.nranges, sizeof *views)) || !(dms = malloc(ndms * sizeof *dms))))
         st = xc_error_set(err, XC_ENOMEM, "bench singlepulse: out of memory for %zu spectra", nin);
     xc_block in = {o->nchans, nin, o->nbits, u, NULL};
-    if (!st) {
+    if (!st && o->peers)
+        st = peer_input(o, &plan, nin, u, err);
+    else if (!st)
         xc_bench_fill_random(u, nin * (size_t)o->nchans, o->nbits, 20261128);
+    if (!st)
         st = xc_ddplan_plane_alloc(c.p, nin, &pl, err);
-    }
     xc_spopts so;
     xc_spopts_default(&so, XC_SP_HEIMDALL);
     so.threads = o->threads;
@@ -90,6 +150,14 @@ xc_status xc_bench_sp_run(const xc_bench_sp_opts *o, json_t **rec, xc_error *err
                          (json_int_t)c.ncand);
         if (!*rec)
             st = xc_error_set(err, XC_ENOMEM, "bench singlepulse: out of memory");
+    }
+    if (!st && o->peers) {
+        json_t *recs = json_array(), *doc = json_pack("{s:s, s:o}", "benchmark", "singlepulse", "records", recs);
+        if (!doc)
+            json_decref(*rec);
+        st = doc && !json_array_append_new(recs, *rec) ? vs_peers(o, &c, *rec, recs, err)
+                                                        : xc_error_set(err, XC_ENOMEM, "out of memory");
+        *rec = doc;
     }
     xc_plane_free(&pl);
     xc_ddplan_destroy(c.p);

@@ -5,6 +5,7 @@
 #define XC_BENCH_DD_H
 
 #include "bench/xc_bench.h"
+#include "bench/xc_bench_peer.h"
 #include "core/base/xc_impl.h"
 #include "core/dedisp/xc_dedisperse.h"
 
@@ -50,13 +51,27 @@ typedef struct {
 xc_status xc_bench_dd_run(const xc_registry *reg, const xc_bench_dd_opts *s, const xc_bench_machine *mc,
                           xc_bench_row_fn row, void *ctx, struct json_t **doc, xc_error *err);
 
+/* bench dedisperse -peer (bench_dd_peer.c): each of s's implementations but
+ * the reference, on 1 and s->threads threads, against each peer of ps
+ * (PRESTO prepsubband, SIGPROC dedisperse) on the same filterbank of noise
+ * (s->seconds, every nbits x nchans of s) and the trials of plan's one range,
+ * in turn, file to files; records with the peer fields (xc_bench_peer.h).
+ * *doc as xc_bench_dd_run's; NULL on failure. */
+xc_status xc_bench_dd_peers_run(const xc_bench_dd_opts *s, const xc_bench_peers *ps, const xc_dmplan *plan,
+                                xc_bench_row_fn row, void *ctx, struct json_t **doc, xc_error *err);
+
+/* The pulse widths, in samples, the approximate entries' loss is measured at. */
+#define XC_BENCH_DD_LOSS_NW 2
+extern const int xc_bench_dd_loss_widths[XC_BENCH_DD_LOSS_NW];
+
 /* The worst S/N loss of approximate dedisperser a against direct
  * dedispersion (reg's direct device entry for a device entry when every > 0,
- * else its default) on injected pulses of 1 and 4 samples, with the run's
- * nsub and smear budget: every > 0, a pulse at every every-th trial of the
- * Table 2 plan; every 0, the quick measure.  NAN when it cannot be measured. */
+ * else its default) on injected pulses of xc_bench_dd_loss_widths samples,
+ * with the run's nsub and smear budget: every > 0, a pulse at every every-th
+ * trial of the Table 2 plan; every 0, the quick measure.  by_width[w] gets
+ * the worst at width w.  NAN (everywhere) when it cannot be measured. */
 double xc_bench_dd_worst_loss(const xc_registry *reg, const xc_dedisperser *a, const xc_geometry *g,
-                              const xc_convention *cv, const xc_ddopts *run, int every);
+                              const xc_convention *cv, const xc_ddopts *run, int every, double *by_width);
 /* Adds the machine's limits for this record to rec: peak integer adds/s at
  * the record's threads and SIMD lanes, the compulsory-traffic memory bound
  * (input read once, float plane written once) and the no-reuse bound. */

@@ -44,34 +44,63 @@ static xc_status add_peer(const xc_opt *o, const char *opt, const char *val, xc_
     return XC_OK;
 }
 
-void xc_cli_peeropts(xc_opt t[4], xc_cli_peers *p, const char *what)
+void xc_cli_peeropts(xc_opt t[XC_CLI_PEEROPTS], xc_cli_peers *p, const char *what)
 {
+    p->timeout = XC_BENCH_PEER_TIMEOUT;
     t[0] = (xc_opt)XC_OPT_CALL("peer", add_peer, p, .arg = "PATH",
                                .help = what);
     t[1] = (xc_opt)XC_OPT_STR("peer_kind", &p->kind, .arg = "NAME",
-                              .help = "what the -peer programs are (accelsearch, pulscan, fake), where\n"
-                                      "their file names do not say it",
+                              .help = "what the -peer programs are (accelsearch, pulscan, fake,\n"
+                                      "prepsubband, dedisperse), where their file names do not say it",
                               .def = "the program's file name");
     t[2] = (xc_opt)XC_OPT_STR("peer_dir", &p->dir, .arg = "DIR",
                               .help = "folder for the peers' input, output and logs (kept)",
                               .def = "a temporary folder, removed at the end");
-    t[3] = (xc_opt)XC_OPT_END;
+    t[3] = (xc_opt)XC_OPT_NONNEG("peer_timeout", &p->timeout, .arg = "S",
+                                 .help = "seconds one run of a peer may take: a peer still running then is\n"
+                                         "killed (with what it started) and the benchmark exits 2 naming it;\n"
+                                         "0: no limit", .def = "3600");
+    t[4] = (xc_opt)XC_OPT_END;
 }
 
-int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, xc_bench_peer_kind want)
+static int work_dir(const char *cmd, xc_cli_peers *p);
+
+int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, unsigned want)
 {
     xc_error err;
+    char names[256] = "";
+    for (int k = 0; k < XC_PEER_NKINDS; k++)
+        if (want & XC_PEER_BIT(k))
+            xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? " or " : "",
+                   xc_bench_peer_kind_name((xc_bench_peer_kind)k));
     for (int i = 0; i < p->n; i++) {
         if (xc_bench_peer_init(&p->peer[i], p->path[i], p->kind, &err))
             return xc_cli_fail(cmd, &err);
-        if (p->peer[i].kind != want)
+        if (!(want & XC_PEER_BIT(p->peer[i].kind)))
             return xc_cli_failf(cmd, "-peer %s is %s; this benchmark compares with %s", p->path[i],
-                                xc_bench_peer_kind_name(p->peer[i].kind), xc_bench_peer_kind_name(want));
+                                xc_bench_peer_kind_name(p->peer[i].kind), names);
     }
     if (!p->n && (p->kind || p->dir))
         return xc_cli_failf(cmd, "%s without -peer", p->kind ? "-peer_kind" : "-peer_dir");
-    if (!p->n)
-        return 0;
+    return p->n ? work_dir(cmd, p) : 0;
+}
+
+int xc_cli_peers_cmd(const char *cmd, xc_cli_peers *p, const char *tmpl)
+{
+    if (!tmpl)
+        return p->dir ? xc_cli_failf(cmd, "-peer_dir without -peer_cmd") : 0;
+    memset(&p->peer[0], 0, sizeof p->peer[0]);
+    p->peer[0].path = tmpl;
+    xc_fmt(p->peer[0].exe, sizeof p->peer[0].exe, "/bin/sh");
+    p->peer[0].kind = XC_PEER_CMD;
+    p->n = 1;
+    return work_dir(cmd, p);
+}
+
+/* The peers' work folder: -peer_dir, or a temporary one. */
+static int work_dir(const char *cmd, xc_cli_peers *p)
+{
+    xc_error err;
     if (p->dir)
         return xc_mkdirs(p->dir, &err) ? xc_cli_fail(cmd, &err) : 0;
     const char *tmp = getenv("TMPDIR");
@@ -85,7 +114,7 @@ int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, xc_bench_peer_kind want
 
 xc_bench_peers xc_cli_peers_of(const xc_cli_peers *p, int runs)
 {
-    return (xc_bench_peers){p->peer, p->n, p->dir, runs};
+    return (xc_bench_peers){p->peer, p->n, p->dir, runs, p->timeout};
 }
 
 void xc_cli_peers_done(xc_cli_peers *p)

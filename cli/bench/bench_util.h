@@ -21,21 +21,29 @@ int xc_bench_no_cuda(const char *cmd);
 
 
 /* The -peer options the benchmarks share: -peer PATH (repeatable),
- * -peer_kind NAME, -peer_dir DIR. */
+ * -peer_kind NAME, -peer_dir DIR, -peer_timeout S. */
 typedef struct {
     const char *path[XC_BENCH_MAX_PEERS];
     int n;
     const char *kind, *dir;
+    double timeout;            /* seconds one peer run may take; 0: no limit (xc_cli_peeropts sets the default) */
     xc_bench_peer peer[XC_BENCH_MAX_PEERS];
     char tmp[4200];            /* the temporary work folder made when no -peer_dir was given */
 } xc_cli_peers;
-/* The table of those options into t (room for 4), for XC_OPT_TABLE; what
- * names the input each peer kind gets from this benchmark. */
-void xc_cli_peeropts(xc_opt t[4], xc_cli_peers *p, const char *what);
-/* After parsing: each -peer checked and recognised (it must be of kind
- * want), and the work folder made (-peer_dir, or a temporary one).  0, or
- * the exit status after the error. */
-int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, xc_bench_peer_kind want);
+/* The table of those options into t, for XC_OPT_TABLE; what names the
+ * input each peer kind gets from this benchmark. */
+#define XC_CLI_PEEROPTS 5
+void xc_cli_peeropts(xc_opt t[XC_CLI_PEEROPTS], xc_cli_peers *p, const char *what);
+/* After parsing: each -peer checked and recognised (its kind one of want,
+ * a set of XC_PEER_BIT(kind)), and the work folder made (-peer_dir, or a
+ * temporary one).  0, or the exit status after the error. */
+#define XC_PEER_BIT(k) (1u << (unsigned)(k))
+int xc_cli_peers_ready(const char *cmd, xc_cli_peers *p, unsigned want);
+/* -peer_cmd TEMPLATE: p's one peer, the command (its text the peer's
+ * path, run by /bin/sh -c once filled), and the work folder made.  0 (also
+ * without a template, when -peer_dir was not given alone), or the exit
+ * status after the error. */
+int xc_cli_peers_cmd(const char *cmd, xc_cli_peers *p, const char *tmpl);
 /* The peers as the benchmarks take them, runs interleaved pairs each. */
 xc_bench_peers xc_cli_peers_of(const xc_cli_peers *p, int runs);
 /* A record's comparison with its peer, one line (nothing without one). */

@@ -90,8 +90,9 @@ static int parse_budgets(const char *budgetspec, xc_bench_dd_opts *s)
 }
 
 /* -impl LIST into s->impls, skipping (and saying so) those not available
- * here: 0, or the exit status after the error. */
-static int pick_impls(const char *implspec, xc_bench_dd_opts *s)
+ * here, and the reference when no_ref: 0, or the exit status after the
+ * error. */
+static int pick_impls(const char *implspec, xc_bench_dd_opts *s, int no_ref)
 {
     char ibuf[256];
     snprintf(ibuf, sizeof ibuf, "%s", implspec);
@@ -102,6 +103,10 @@ static int pick_impls(const char *implspec, xc_bench_dd_opts *s)
         if (!d)
             return xc_cli_failf("bench", "-impl: '%s' is not a registered implementation (see crosscheck list)", tok);
         char why[256] = "";
+        if (no_ref && (di->caps & XC_CAP_REFERENCE)) {
+            printf("# skipping %s: against peers only the fast implementations are timed\n", tok);
+            continue;
+        }
         if (!xc_impl_available(di, why, sizeof why)) {
             printf("# skipping %s: %s\n", tok, why);
             continue;
@@ -149,14 +154,63 @@ static int run_dedisperse(xc_bench_dd_opts *s, const char *json, const char *rep
     return 0;
 }
 
+/* One row per record of the comparison with peers. */
+static void print_peer_row(void *ctx, const json_t *rec)
+{
+    (void)ctx;
+#define NUM(k) json_number_value(json_object_get(rec, k))
+    printf("%-10s %5d %6d %3d %5d %9zu %8.3f %8.3f\n", json_string_value(json_object_get(rec, "impl")),
+           (int)NUM("nbits"), (int)NUM("nchans"), (int)NUM("threads"), (int)NUM("ndm"), (size_t)NUM("nsamp_in"),
+           NUM("seconds"), NUM("adds_per_s") / 1e9);
+#undef NUM
+    xc_cli_print_peer(rec);
+    fflush(stdout);
+}
+
+/* bench dedisperse -peer: ours and each peer, file to files, in turn. */
+static int run_peers(xc_bench_dd_opts *s, xc_cli_peers *peers, const char *dmplan, const char *json)
+{
+    xc_error err;
+    xc_error_clear(&err);
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    if (xc_dmplan_parse(&plan, dmplan, "-peer_dmplan", &err))
+        return xc_cli_peers_fail("bench", peers, &err);
+    const xc_bench_peers ps = xc_cli_peers_of(peers, s->repeat);
+    printf("# against peers: %zu DM trials (%s), %g s of 64 us samples of noise, 1250-1550 MHz; medians of %d "
+           "runs in turn, file to files\n", xc_dmplan_ndm(&plan), dmplan, s->seconds, s->repeat);
+    printf("%-10s %5s %6s %3s %5s %9s %8s %8s\n", "impl", "nbits", "nchans", "thr", "ndm", "nsamp", "exec s",
+           "Gadds/s");
+    json_t *root;
+    xc_status st = xc_bench_dd_peers_run(s, &ps, &plan, print_peer_row, NULL, &root, &err);
+    xc_dmplan_free(&plan);
+    if (st)
+        return xc_cli_peers_fail("bench", peers, &err);
+    xc_cli_peers_done(peers);
+    int rc = json ? xc_bench_write_json("bench", json, root) : 0;
+    json_decref(root);
+    return rc;
+}
+
 static int bench_dedisperse(const xc_cmd *self, int argc, char **argv)
 {
     const xc_optspec spec = XC_CMD_SPEC(self);
     xc_bench_dd_opts s = {.quick = 0, .threads = 2, .repeat = 3, .ref_nout = 0, .seconds = 10.0, .loss_every = -1,
                           .nbits = {8, 16}, .nnbits = 2, .nchans = {512, 1024, 2048, 4096}, .nnchans = 4};
-    const char *json = NULL, *implspec = "reference,cpu", *repdir = NULL, *replot = NULL, *budgetspec = NULL;
-    int nchans_given = 0;
+    const char *json = NULL, *implspec = "reference,cpu", *repdir = NULL, *replot = NULL, *budgetspec = NULL,
+               *peer_dmplan = "0:100:1:1";
+    int nchans_given = 0, nbits_given = 0;
     xc_cli_ints nchans = {s.nchans, 4, MAX_LIST}, nbits = {s.nbits, 2, MAX_LIST}, nsub = {s.nsub, 0, MAX_LIST};
+    xc_cli_peers peers = {.n = 0};
+    xc_opt peeropts[XC_CLI_PEEROPTS];
+    xc_cli_peeropts(peeropts, &peers,
+                    "PRESTO prepsubband or SIGPROC dedisperse, run in turn with ours on the same\n"
+                    "filterbank of noise (-seconds, each -nbits x -nchans; 8 and 1024 unless\n"
+                    "given) and the -peer_dmplan trials, each writing a series per trial\n"
+                    "(prepsubband: .dat/.inf, -nsub = channels, -ncpus = ours' threads; dedisperse:\n"
+                    "one call a trial, .tim, one thread), ours with the peer's convention;\n"
+                    "-repeat pairs, medians; the reference is left out.  Repeat the option for\n"
+                    "more peers.  Without it, no ratio to a peer");
     xc_opt tiles[4];
     xc_cli_tileopts(tiles, &s.tune);
     const xc_opt opts[] = {
@@ -168,8 +222,8 @@ static int bench_dedisperse(const xc_cmd *self, int argc, char **argv)
          .arg = "LIST", .help = "comma-separated channel counts", .def = "512,1024,2048,4096"},
         XC_OPT_STR("impl", &implspec, .arg = "LIST", .help = "comma-separated implementations (see crosscheck list)",
                    .def = "reference,cpu"),
-        XC_OPT_INTS("nbits", &nbits, 1, 16, .arg = "LIST", .help = "comma-separated input bit widths, 1..16",
-                    .def = "8,16"),
+        {.name = "nbits", .kind = XC_OPTK_INTS, .dest = &nbits, .lo = 1, .hi = 16, .given = &nbits_given,
+         .arg = "LIST", .help = "comma-separated input bit widths, 1..16", .def = "8,16"},
         XC_OPT_DOUBLE("seconds", &s.seconds, .arg = "S", .help = "length of the input in seconds", .def = "10"),
         XC_OPT_INT("repeat", &s.repeat, 1, 100, .arg = "N",
                    .help = "runs per configuration, best one kept; stops early once a\n"
@@ -200,6 +254,9 @@ static int bench_dedisperse(const xc_cmd *self, int argc, char **argv)
         XC_OPT_STR("replot", &replot, .arg = "FILE",
                    .help = "with -report: draw that report from FILE, the JSON of an earlier run\n"
                            "(nothing is timed)"),
+        XC_OPT_TABLE(peeropts),
+        XC_OPT_STR("peer_dmplan", &peer_dmplan, .arg = "LO:HI:STEP:DS",
+                   .help = "with -peer: the DM trials, one range (the peers take one)", .def = "0:100:1:1"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
@@ -221,12 +278,22 @@ static int bench_dedisperse(const xc_cmd *self, int argc, char **argv)
             nchans.n = 1;
         }
     }
+    if ((rc = xc_cli_peers_ready("bench", &peers, XC_PEER_BIT(XC_PEER_PREPSUBBAND) | XC_PEER_BIT(XC_PEER_DEDISPERSE))))
+        return rc;
+    if (peers.n) {
+        if (!nbits_given)
+            nbits.v[0] = 8, nbits.n = 1;
+        if (!nchans_given)
+            nchans.v[0] = 1024, nchans.n = 1;
+    }
     s.nnbits = nbits.n;
     s.nnchans = nchans.n;
-    if ((rc = pick_impls(implspec, &s)))
+    if ((rc = pick_impls(implspec, &s, peers.n > 0))) {
+        xc_cli_peers_done(&peers);
         return rc;
+    }
     s.command = xc_cli_cmdline();
-    return run_dedisperse(&s, json, repdir);
+    return peers.n ? run_peers(&s, &peers, peer_dmplan, json) : run_dedisperse(&s, json, repdir);
 }
 
 /* The benchmarks, by the name that follows `bench`, and what each times. */
@@ -239,7 +306,10 @@ static const xc_cmd benches[] = {
      "per second (trials x output samples x channels / seconds) next to the machine's peak\n"
      "integer add rate and its memory-bandwidth bound.  The reference is timed on a short\n"
      "input (max delay + ref_nout samples) because it is about 100 times slower; the CPU\n"
-     "kernel is also run on that input and checked bit for bit against it.\n"},
+     "kernel is also run on that input and checked bit for bit against it.  With -peer\n"
+     "PATH/prepsubband (PRESTO) or PATH/dedisperse (SIGPROC), ours and the peer instead dedisperse\n"
+     "the same filterbank of noise through the same -peer_dmplan trials, each from the file to a\n"
+     "series per trial, in turn, and the records carry both times and their ratio.\n"},
     {"bench pulscan", xc_bench_pulscan, "the Pulscan search benchmark",
      "[-json FILE] [-quick] [-runs N] [-ncpus LIST] [-ref_max_nbins N] [-peer PATH/pulscan]",
      "Times one whole search (normalisation, harmonic sums, boxcars, significance, sifting; no file\n"

@@ -35,7 +35,7 @@ int xc_bench_accel(const xc_cmd *self, int argc, char **argv)
     int full = 0, runs_given = 0;
     const char *json = NULL;
     xc_cli_peers peers = {.n = 0};
-    xc_opt peeropts[4];
+    xc_opt peeropts[XC_CLI_PEEROPTS];
     xc_cli_peeropts(peeropts, &peers,
                     "PRESTO's accelsearch, run on the same spectrum (written as a .fft and its\n"
                     ".inf) with the same -zmax, -wmax, -numharm and -ncpus, in turn with ours;\n"
@@ -82,7 +82,7 @@ int xc_bench_accel(const xc_cmd *self, int argc, char **argv)
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO || (rc = xc_cli_peers_ready("bench accel", &peers, XC_PEER_ACCELSEARCH)))
+    if (rc != XC_OPTS_GO || (rc = xc_cli_peers_ready("bench accel", &peers, XC_PEER_BIT(XC_PEER_ACCELSEARCH))))
         return rc;
     b.peers = xc_cli_peers_of(&peers, runs_given ? b.runs : 3);
     b.nnbins = Lnb.n, b.nzmax = Lzm.n, b.nwmax = Lwm.n, b.nnumharm = Lnh.n, b.nthreads = Lth.n;

@@ -37,7 +37,7 @@ int xc_bench_pulscan(const xc_cmd *self, int argc, char **argv)
     xc_cli_ints threads = {threads_v, 2, 8}, nbins = {nbins_v, 0, 8}, zmax = {zmax_v, 0, 8}, harm = {harm_v, 0, 8};
     unsigned long long refmax = 1ull << 20;
     xc_cli_peers peers = {.n = 0};
-    xc_opt peeropts[4];
+    xc_opt peeropts[XC_CLI_PEEROPTS];
     xc_cli_peeropts(peeropts, &peers,
                     "Pulscan's CPU program `pulscan`, run on the same spectrum (written as a .fft\n"
                     "and its .inf) with the same -zmax, -numharm, -ncpus, zstep, chunk widths and\n"
@@ -67,7 +67,7 @@ int xc_bench_pulscan(const xc_cmd *self, int argc, char **argv)
     };
     const xc_optspec spec = XC_CMD_SPEC(self);
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO || (rc = xc_cli_peers_ready("bench pulscan", &peers, XC_PEER_PULSCAN)))
+    if (rc != XC_OPTS_GO || (rc = xc_cli_peers_ready("bench pulscan", &peers, XC_PEER_BIT(XC_PEER_PULSCAN))))
         return rc;
     /* The reference, and the default implementation (the threaded CPU one), chosen by capability. */
     const xc_impl *ref = xc_registry_pick(xc_cli_registry(), XC_FAMILY_PULSCAN, XC_CAP_REFERENCE, 0);

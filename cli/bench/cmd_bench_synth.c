@@ -34,7 +34,7 @@ int xc_bench_synth(const xc_cmd *self, int argc, char **argv)
     const char *json_path = NULL, *threads_s = "1,2";
     xc_bench_synth_opts o = {512, 8, 64, 20, 5, 100, 3, 0, NULL, 0, NULL};
     xc_cli_peers peers = {.n = 0};
-    xc_opt peeropts[4];
+    xc_opt peeropts[XC_CLI_PEEROPTS];
     xc_cli_peeropts(peeropts, &peers,
                     "SIGPROC's fake, making a file of the same geometry with its options, in\n"
                     "turn with ours writing the same file (-repeat pairs, medians; fake is\n"
@@ -59,7 +59,7 @@ int xc_bench_synth(const xc_cmd *self, int argc, char **argv)
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
-    if (rc != XC_OPTS_GO || (rc = xc_cli_peers_ready("bench synth", &peers, XC_PEER_FAKE)))
+    if (rc != XC_OPTS_GO || (rc = xc_cli_peers_ready("bench synth", &peers, XC_PEER_BIT(XC_PEER_FAKE))))
         return rc;
     o.peers = xc_cli_peers_of(&peers, o.repeat);
     int th[64], nth = 0;

@@ -26,15 +26,14 @@ static int shell_safe(const char *s)
     return 1;
 }
 
-/* tmpl with its placeholders filled into out[0..outn); XC_EINVAL naming an
- * unknown placeholder and the ones there are. */
-static xc_status expand(const char *tmpl, const gate_kv *kv, size_t n, char *out, size_t outn, xc_error *err)
+xc_status gate_fill(const char *opt, const char *tmpl, const gate_kv *kv, size_t n, char *out, size_t outn,
+                    xc_error *err)
 {
     size_t at = 0;
 #define PUT(ch) \
     do { \
         if (at + 1 >= outn) \
-            return xc_error_set(err, XC_EINVAL, "-cmd: the command is longer than %zu bytes once filled", outn); \
+            return xc_error_set(err, XC_EINVAL, "%s: the command is longer than %zu bytes once filled", opt, outn); \
         out[at++] = (ch); \
     } while (0)
     for (const char *p = tmpl; *p; p++) {
@@ -49,8 +48,8 @@ static xc_status expand(const char *tmpl, const gate_kv *kv, size_t n, char *out
         }
         const char *end = strchr(p, '}');
         if (!end)
-            return xc_error_set(err, XC_EINVAL, "-cmd: '{' at offset %zu is never closed (write {{ for a brace)",
-                                (size_t)(p - tmpl));
+            return xc_error_set(err, XC_EINVAL, "%s: '{' at offset %zu is never closed (write {{ for a brace)",
+                                opt, (size_t)(p - tmpl));
         size_t len = (size_t)(end - p - 1);
         const gate_kv *hit = NULL;
         for (size_t i = 0; i < n; i++)
@@ -60,7 +59,7 @@ static xc_status expand(const char *tmpl, const gate_kv *kv, size_t n, char *out
             char names[1024] = "";
             for (size_t i = 0; i < n; i++)
                 xc_fmt(names + strlen(names), sizeof names - strlen(names), "%s{%s}", i ? " " : "", kv[i].key);
-            return xc_error_set(err, XC_EINVAL, "-cmd: unknown placeholder {%.*s}; there are %s", (int)len, p + 1,
+            return xc_error_set(err, XC_EINVAL, "%s: unknown placeholder {%.*s}; there are %s", opt, (int)len, p + 1,
                                 names);
         }
         int quote = !shell_safe(hit->val);
@@ -173,7 +172,7 @@ int gate_cmd_output(gatectx *g, const char *obs, const gate_kv *kv, size_t n, co
     char cmd[16384], tail[512];
     int code = 0;
     xc_error e;
-    if (expand(g->cmd, kv, n, cmd, sizeof cmd, &e) || spawn(g, cmd, log, &code, tail, sizeof tail, &e)) {
+    if (gate_fill("-cmd", g->cmd, kv, n, cmd, sizeof cmd, &e) || spawn(g, cmd, log, &code, tail, sizeof tail, &e)) {
         xc_vd_note(&g->vd, XC_EINVAL, &e);
         return 0;
     }

@@ -69,6 +69,13 @@ typedef struct {
     const char *val;
 } gate_kv;
 
+/* tmpl (the value of option opt) with its {key} placeholders filled from
+ * kv[0..n) into out[0..outn): {{ and }} are braces, values are quoted for
+ * the shell where they need it.  XC_EINVAL naming opt and an unknown
+ * placeholder and the ones there are, or a brace never closed. */
+xc_status gate_fill(const char *opt, const char *tmpl, const gate_kv *kv, size_t n, char *out, size_t outn,
+                    xc_error *err);
+
 /* Fills the -cmd template's {key} placeholders from kv[0..n) ({{ and }} are
  * braces; values are quoted for the shell where they need it) and runs it
  * through `sh -c` with stdout and stderr into log, in its own process group,
