@@ -92,6 +92,7 @@ int xc_bench_singlepulse(const xc_cmd *self, int argc, char **argv)
         !(o.dd = xc_dedisperser_of(xc_cli_impl("bench singlepulse", XC_FAMILY_DEDISPERSE, ddimpl))))
         return 2;
     char text[8192], *pargv[4];
+    int rc;
     if ((rc = xc_cli_peers_cmd("bench singlepulse", &peers, peer_cmd)))
         return rc;
     const xc_bench_peers ps = xc_cli_peers_of(&peers, o.repeat);
