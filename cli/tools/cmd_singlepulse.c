@@ -14,6 +14,9 @@
 #include "core/io/xc_filterbank.h"
 #include "core/sp/xc_spfiles.h"
 #include "core/sp/xc_spsearch.h"
+#ifdef XC_HAVE_CUDA
+#include "optimized/gpu/xc_gpu.h"
+#endif
 
 /* The plane searched, with what it came from. */
 typedef struct {
@@ -22,6 +25,7 @@ typedef struct {
     double tsamp;             /* of the series, s */
     xc_planefile pf;          /* a plane file's (owns plan and plane then) */
     int from_file;
+    int fused;                /* searched on the device already (no plane on the host) */
 } sp_input;
 
 /* The default dedisperser: the first available exact one on a device, else
@@ -37,9 +41,36 @@ static const xc_dedisperser *pick_dd(const char *cmd, const char *name)
     return xc_dedisperser_of(im);
 }
 
-/* Reads the whole filterbank and dedisperses it with dd under po's plan. */
+/* 1 when dd leaves its plane on the device and s searches it there. */
+static int fusable(const xc_dedisperser *dd, const xc_spsearcher *s)
+{
+#ifdef XC_HAVE_CUDA
+    return xc_sp_gpu_fusable(dd, s);
+#else
+    (void)dd, (void)s;
+    return 0;
+#endif
+}
+
+/* The block through p into a plane on the device, searched there by s:
+ * only the candidates come back (optimized/gpu/xc_gpu.h). */
+static xc_status fused(xc_ddplan *p, const xc_block *b, const xc_spsearcher *s, const xc_spopts *o, sp_input *in,
+                       xc_spcandlist *l, xc_error *err)
+{
+    in->fused = 1;
+#ifdef XC_HAVE_CUDA
+    return xc_sp_gpu_fused(p, &in->plan, b, in->tsamp, s, o, l, NULL, err);
+#else
+    (void)p, (void)b, (void)s, (void)o, (void)l;
+    return xc_error_set(err, XC_EINVAL, "the fused search needs the CUDA build");
+#endif
+}
+
+/* Reads the whole filterbank and dedisperses it with dd under po's plan;
+ * when dd and s are the GPU pair, searches it on the device into l. */
 static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_convention *cv,
-                          const xc_dedisperser *dd, int threads, sp_input *in, xc_error *err)
+                          const xc_dedisperser *dd, int threads, const xc_spsearcher *s, const xc_spopts *so,
+                          sp_input *in, xc_spcandlist *l, xc_error *err)
 {
     xc_fbopts fo = {XC_BITORDER_LSB, 0};
     xc_fbreader *r;
@@ -58,8 +89,9 @@ static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_
     xc_ddplan *p = NULL;
     if ((st = xc_cli_plan_build(po, &g, &in->plan, err)))
         goto done;
-    /* the input and a plane as long as it, held at once */
-    double bytes = (double)nvals * (isf ? 4 : 2) + 4.0 * (double)xc_dmplan_ndm(&in->plan) * (double)h->nsamp;
+    /* the input and a plane as long as it, held at once (the fused search's plane is on the device) */
+    const int fuse = fusable(dd, s);
+    double bytes = (double)nvals * (isf ? 4 : 2) + (fuse ? 0 : 4.0 * (double)xc_dmplan_ndm(&in->plan) * (double)h->nsamp);
     if ((st = xc_mem_check(bytes, path, "its samples and their plane",
                            "search a shorter part of the file (it is read whole)", err)))
         goto done;
@@ -78,9 +110,11 @@ static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_
     if (!st && (int64_t)h->nsamp <= xc_ddplan_max_delay(p))
         st = xc_error_set(err, XC_EINVAL, "%s: nsamp %llu is not longer than the plan's largest delay, %lld samples",
                           path, (unsigned long long)h->nsamp, (long long)xc_ddplan_max_delay(p));
-    if (!st)
+    if (!st && fuse)
+        st = fused(p, &b, s, so, in, l, err);
+    else if (!st)
         st = xc_ddplan_plane_alloc(p, (size_t)h->nsamp, &in->plane, err);
-    if (!st)
+    if (!st && !fuse)
         st = xc_ddplan_execute(p, &b, &in->plane, err);
 done:
     xc_ddplan_destroy(p);
@@ -144,7 +178,10 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
         XC_OPT_STR("i", &input, .arg = "FILE", .help = "a filterbank (.fil), dedispersed here, or a plane written by\n"
                                                        "`crosscheck dedisperse` (OUT.json)"),
         XC_OPT_STR("o", &out, .arg = "OUT.csv", .help = "the candidates (written atomically)"),
-        XC_OPT_STR("impl", &impl_name, .arg = "NAME", .help = "single-pulse searcher (crosscheck list): reference, cpu",
+        XC_OPT_STR("impl", &impl_name, .arg = "NAME",
+                   .help = "single-pulse searcher (crosscheck list): reference, cpu, gpu; gpu with\n"
+                           "a GPU dedisperser (gpu, gpu-direct) on a filterbank is the fused\n"
+                           "pipeline: the plane stays on the device, only candidates come back",
                    .def = "the threaded CPU one"),
         XC_OPT_STR("ddimpl", &dd_name, .arg = "NAME", .help = "dedisperser for a filterbank (crosscheck list)",
                    .def = "an exact one on a device if available, else the threaded CPU one"),
@@ -193,6 +230,8 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
     in.from_file = dot && !strcmp(dot, ".json");
     xc_error err;
     xc_error_clear(&err);
+    xc_spcandlist l;
+    xc_spcandlist_init(&l);
     xc_progress meter;
     xc_progress_start(&meter, "singlepulse", 2, xc_progress_want(quiet, progress));
     double t0 = xc_now();
@@ -204,12 +243,10 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
         const xc_dedisperser *dd = cv ? pick_dd("singlepulse", dd_name) : NULL;
         if (!dd)
             return 2;
-        st = from_fil(input, &po, cv, dd, threads, &in, &err);
+        st = from_fil(input, &po, cv, dd, threads, s, &o, &in, &l, &err);
     }
     xc_progress_update(&meter, 1);
-    xc_spcandlist l;
-    xc_spcandlist_init(&l);
-    if (!st)
+    if (!st && !in.fused)
         st = search(s, &o, &in, &l, &err);
     if (!st)
         st = format == 1   ? xc_spcands_write_heimdall(&l, out, &err)
@@ -219,8 +256,9 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
         xc_progress_update(&meter, 2);
         xc_progress_end(&meter);
         if (!quiet)
-            fprintf(stderr, "crosscheck singlepulse: %s, preset %s: %zu candidates in %.3f s -> %s\n", s->impl.name,
-                    xc_sp_preset_name(o.preset), l.n, xc_now() - t0, out);
+            fprintf(stderr, "crosscheck singlepulse: %s%s, preset %s: %zu candidates in %.3f s -> %s\n", s->impl.name,
+                    in.fused ? " (fused: the plane stayed on the device)" : "", xc_sp_preset_name(o.preset), l.n,
+                    xc_now() - t0, out);
     }
     xc_spcandlist_free(&l);
     input_free(&in);
