@@ -5,6 +5,7 @@
 
 #include "bench/xc_bench_dd.h"
 #include "bench/xc_bench_sp.h"
+#include "cli/bench/bench_util.h"
 #include "cli/base/cli.h"
 #include "cli/base/cli_opts.h"
 
@@ -14,6 +15,8 @@ int xc_bench_singlepulse(const xc_cmd *self, int argc, char **argv)
     const char *json_path = NULL, *impl = NULL, *ddimpl = NULL;
     unsigned long long nout = 32768;
     xc_bench_sp_opts o = {1024, 8, 64, 0, TABLE2_PLAN, 12, 0, 3, NULL, NULL};
+    int fused = 0;
+    double seconds = 10;
     const xc_opt opts[] = {
         XC_OPT_STR("json", &json_path, .arg = "FILE", .help = "write the record as JSON (atomically)"),
         XC_OPT_STR("impl", &impl, .arg = "NAME", .help = "single-pulse searcher", .def = "the threaded CPU one"),
@@ -26,11 +29,24 @@ int xc_bench_singlepulse(const xc_cmd *self, int argc, char **argv)
         XC_OPT_INT("threads", &o.threads, 0, 4096, .arg = "N", .help = "threads of both", .def = "all"),
         XC_OPT_INT("repeat", &o.repeat, 1, XC_BENCH_MAX_RUNS, .arg = "R", .help = "runs of each; the median is kept",
                    .def = "3"),
+        XC_OPT_FLAG("fused", &fused,
+                    .help = "on a device: the fused GPU pipeline (gpu dedisperser into device memory, gpu\n"
+                            "searcher there, candidates out) against the dedispersion kernels alone, for\n"
+                            "512..8192 channels x 8, 16 bits (Table 2 plan, -seconds of data), and the\n"
+                            "AstroAccelerate paper's low/mid/high scenarios' real-time factors\n"
+                            "(docs/SINGLEPULSE.md); -nwidths, -repeat and -json apply"),
+        XC_OPT_DOUBLE("seconds", &seconds, .arg = "S", .help = "-fused: seconds of data per channel count",
+                      .def = "10"),
         XC_OPT_END,
     };
     int rc = xc_opts_parse(&spec, opts, argc, argv, NULL);
     if (rc != XC_OPTS_GO)
         return rc;
+    if (fused) {
+        if (!(seconds >= 1 && seconds <= 3600))
+            return xc_cli_failf("bench singlepulse", "option -seconds: %g is outside [1, 3600]", seconds);
+        return xc_bench_sp_fused_cmd("bench singlepulse", json_path, seconds, o.nwidths, o.repeat);
+    }
     o.nout = (size_t)nout;
     if (!(o.sp = xc_spsearcher_of(xc_cli_impl("bench singlepulse", XC_FAMILY_SINGLEPULSE, impl))) ||
         !(o.dd = xc_dedisperser_of(xc_cli_impl("bench singlepulse", XC_FAMILY_DEDISPERSE, ddimpl))))

@@ -155,6 +155,10 @@ struct ctx {
     int staged;                /* the pipeline stages through pinned memory (more than one chunk) */
     int plane_dev;             /* the caller's plane is device memory: it stays there (copies device to
                                   device, or the kernels write into it), no pinned staging for it */
+    int plane_reg;             /* the caller's plane was page-locked for the job (tune.gpu_register): no
+                                  staging for it */
+    void *reg[1 + 64];         /* what the job registered (the input, then ranges), unregistered after it */
+    int nreg;
 };
 
 inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }

@@ -198,6 +198,7 @@ xc_status check_binding(const xc_gpu_ddstate *s, const xc_ddjob *job, const hook
         {"tune.gpu_chans_per_stage", o->gpu_chans_per_stage, p->gpu_chans_per_stage},
         {"tune.gpu_autotune", o->gpu_autotune, p->gpu_autotune},
         {"tune.gpu_serial", o->gpu_serial, p->gpu_serial},
+        {"tune.gpu_register", o->gpu_register, p->gpu_register},
         {"info->force_direct", h.force_direct, s->force_direct},
         {"info->test_wide", h.test_wide, s->test_wide},
         {"info->test_period", h.test_period, s->test_period},

@@ -53,6 +53,10 @@ int xc_gpu_is_pinned(const void *p);
  * (NULL is fine). */
 xc_status xc_gpu_upload(void **dev, const void *src, size_t bytes, xc_error *err);
 void xc_gpu_free(void *dev);
+/* Host-device copy bandwidth between page-locked host memory and the
+ * device, bytes/s each way: the median of 3 copies of bytes after an untimed
+ * one (CUDA events).  XC_EDEVICE naming the failing call. */
+xc_status xc_gpu_bandwidth(size_t bytes, double *h2d, double *d2h, xc_error *err);
 
 /* The descriptors (optimized/gpu/gpu_impls.c), listed in optimized/xc_impls.h. */
 extern const xc_dedisperser xc_dd_gpu;
