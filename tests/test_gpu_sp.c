@@ -311,19 +311,28 @@ XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
         xc_spopts o;
         xc_spopts_default(&o, preset ? XC_SP_ASTROACCELERATE : XC_SP_HEIMDALL);
         o.threshold = 5;
-        o.baseline_s = 1.0;
+        if (!preset)
+            o.baseline_s = 1.0;   /* astroaccelerate normalises whole trials: no blocks */
         xc_spcandlist ref, host, fz;
         xc_spcandlist_init(&ref);
         xc_spcandlist_init(&host);
         host_path(&f, &xc_dd_reference, &xc_sp_reference, &o, &ref);
         host_path(&f, &xc_dd_gpu, g, &o, &host);
         CU_ASSERT(same_cands(&host, &ref, "gpu dedisperser's host plane, gpu searcher"));
-        /* the pulse found where it was planted: trial 37, sample 2500 */
+        /* the pulse found near where it was planted (trial 37, samples
+         * 2500..2505): a box of 8 holds the whole pulse at neighbouring
+         * trials too (under a sample of smearing per trial across the band),
+         * so the cluster's best member may sit a few trials away */
         int found = 0;
         for (size_t i = 0; i < ref.n; i++)
-            found |= ref.c[i].dm_index == 37 && ref.c[i].sample >= 2496 && ref.c[i].sample <= 2504;
+            found |= abs(ref.c[i].dm_index - 37) <= 6 && ref.c[i].sample >= 2490 && ref.c[i].sample <= 2505 &&
+                     ref.c[i].snr > 10;
+        if (!found)
+            printf("\n  preset %d: no candidate within 6 trials of 37 at samples 2490..2505 with S/N > 10 "
+                   "(%zu candidates; the first: trial %d, sample %lld, S/N %.3f)",
+                   preset, ref.n, ref.n ? (int)ref.c[0].dm_index : -1, ref.n ? (long long)ref.c[0].sample : -1LL,
+                   ref.n ? ref.c[0].snr : 0.0);
         CU_ASSERT(found);
-        CU_ASSERT(ref.n >= 2);
         /* one chunk (the kernels write into the device plane), chunks of a
          * few hundred samples (copies on the device), the serial path */
         for (int mode = 0; mode < 3; mode++) {
@@ -343,10 +352,16 @@ XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
             CU_ASSERT_EQUAL(st, XC_OK);
             xc_ddstats ds;
             xc_ddplan_stats(p, &ds);
-            CU_ASSERT(mode == 1 ? ds.chunks > 1 : ds.chunks == 1);
-            CU_ASSERT(info.plane_bytes >= 4 * (60 * 6000 + 30 * 3000));   /* 60 trials x 6000, 30 x 3000 (ds 2) */
-            if (mode != 1)
-                CU_ASSERT_EQUAL(ds.pinned_bytes, 0);   /* one chunk: nothing staged */
+            /* 60 trials x 6000 samples, 30 x 3000 (ds 2); one chunk stages nothing */
+            const int ok_chunks = mode == 1 ? ds.chunks > 1 : ds.chunks == 1;
+            const int ok_bytes = info.plane_bytes >= 4 * (60 * 6000 + 30 * 3000);
+            const int ok_pinned = mode == 1 || ds.pinned_bytes == 0;
+            if (!ok_chunks || !ok_bytes || !ok_pinned)
+                printf("\n  fused, mode %d: %d chunks (expected %s), plane %zu bytes (expected >= %d), %zu pinned "
+                       "bytes (expected 0 with one chunk)",
+                       mode, ds.chunks, mode == 1 ? "> 1" : "1", info.plane_bytes, 4 * (60 * 6000 + 30 * 3000),
+                       ds.pinned_bytes);
+            CU_ASSERT(ok_chunks && ok_bytes && ok_pinned);
             char what[64];
             snprintf(what, sizeof what, "fused, preset %d, mode %d", preset, mode);
             CU_ASSERT(same_cands(&fz, &ref, what));
@@ -364,8 +379,10 @@ XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
     xc_spcandlist fz;
     xc_spcandlist_init(&fz);
     CU_ASSERT_EQUAL_FATAL(xc_ddplan_create(&p, &xc_dd_reference, &f.g, 8, &f.plan, f.cv, NULL, NULL, &err), XC_OK);
-    CU_ASSERT_EQUAL(xc_sp_gpu_fused(p, &f.plan, &f.blk, f.g.tsamp, g, &o, &fz, NULL, &err), XC_EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "reference"));
+    xc_status st = xc_sp_gpu_fused(p, &f.plan, &f.blk, f.g.tsamp, g, &o, &fz, NULL, &err);
+    if (st != XC_EINVAL || !strstr(err.msg, "reference"))
+        printf("\n  reference dedisperser fused: status %d, \"%s\" (expected XC_EINVAL naming it)", (int)st, err.msg);
+    CU_ASSERT(st == XC_EINVAL && strstr(err.msg, "reference"));
     xc_ddplan_destroy(p);
     xc_fx_free(&f);
 #endif
