@@ -13,7 +13,7 @@
 
 static void print_row(const json_t *r)
 {
-    printf("%-6s %5lld %5lld %9.3g %10.2f %9.3f %9.3f %9.3f %7.1f %9.1f %9.1f %6lld\n",
+    printf("%-6s %5lld %5lld %9.3g %10.2f %9.3f %9.3f %9.3f %7.1f %9.1f %9.1f %6lld %8.3f %8.3f\n",
            json_string_value(json_object_get(r, "case")), (long long)json_integer_value(json_object_get(r, "nbits")),
            (long long)json_integer_value(json_object_get(r, "nchans")), json_real_value(json_object_get(r, "tobs_s")),
            json_real_value(json_object_get(r, "kernel_ms")),
@@ -23,7 +23,8 @@ static void print_row(const json_t *r)
            100 * json_real_value(json_object_get(r, "fused_fraction_of_kernel")),
            json_real_value(json_object_get(r, "realtime_factor")),
            json_real_value(json_object_get(r, "realtime_factor_kernel")),
-           (long long)json_integer_value(json_object_get(r, "candidates")));
+           (long long)json_integer_value(json_object_get(r, "candidates")),
+           json_real_value(json_object_get(r, "fused_dedisperse_s")), json_real_value(json_object_get(r, "fused_search_s")));
     fflush(stdout);
 }
 
@@ -57,8 +58,9 @@ int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int
     printf("device: %s\nsweep: plan %s, %.3g s of 64 us samples, 1250-1550 MHz; scenarios: Novotny et al. 2023 "
            "Table 3; %d widths, %d timed run%s\n\n",
            desc, TABLE2_PLAN, seconds, nwidths, reps, reps > 1 ? "s (median)" : "");
-    printf("%-6s %5s %5s %9s %10s %9s %9s %9s %7s %9s %9s %6s\n", "case", "nbits", "nchans", "tobs s", "kernel ms",
-           "T adds/s", "fused s", "T adds/s", "fused%", "RT fused", "RT kernel", "cands");
+    printf("%-6s %5s %5s %9s %10s %9s %9s %9s %7s %9s %9s %6s %8s %8s\n", "case", "nbits", "nchans", "tobs s",
+           "kernel ms", "T adds/s", "fused s", "T adds/s", "fused%", "RT fused", "RT kernel", "cands", "dd s",
+           "search s");
     static const int nchans[] = {512, 1024, 2048, 4096, 8192}, nbits[] = {8, 16};
     json_t *sweep = json_array(), *scen = json_array();
     xc_status st = XC_OK;
