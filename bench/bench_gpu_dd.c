@@ -230,6 +230,24 @@ static xc_status pinned_gulps(xc_ddplan *dp, gpu_job *j, int reps, double *gt, x
     return st;
 }
 
+/* The gulps' copies over the measured page-locked bandwidth, the two
+ * directions overlapped (the pipeline copies in and out on two streams):
+ * the rate PCIe allows, and the bound min(kernel rate, that rate). */
+static xc_status pcie_bound(const gpu_job *j, xc_bench_gpu_dd *res, xc_error *err)
+{
+    xc_status st = xc_gpu_bandwidth((size_t)256 << 20, &res->h2d_bps, &res->d2h_bps, err);
+    if (st)
+        return st;
+    res->in_bytes = (double)j->blk.nsamp * (double)j->blk.nchans * sizeof(uint16_t);
+    res->plane_bytes = 0;
+    for (int k = 0; k < j->pl.nranges; k++)
+        res->plane_bytes += (double)j->pl.r[k].ndm * (double)j->pl.r[k].nsamp * sizeof(float);
+    const double tin = res->in_bytes / res->h2d_bps, tout = res->plane_bytes / res->d2h_bps;
+    res->adds_pcie = res->adds / (tin > tout ? tin : tout);
+    res->adds_bound = res->adds_pcie < res->adds_kernel ? res->adds_pcie : res->adds_kernel;
+    return XC_OK;
+}
+
 /* The rates of the medians. */
 static void rates(const gpu_job *j, int reps, double *kt, double *tt, const xc_gpu_props *props, xc_bench_gpu_dd *res)
 {
@@ -267,8 +285,23 @@ xc_status xc_bench_gpu_dd_one(int nbits, int nchans, double seconds, int reps, i
          * staging (gt is reused for its times) */
         if (!st)
             st = pinned_gulps(dp, &j, reps, gt, res, err);
+        /* pageable again, registered for each job by the dedisperser */
+        xc_ddplan_destroy(dp);
+        dp = NULL;
+        if (!st) {
+            xc_bench_gpu_dd keep = *res;
+            j.job.tune.gpu_register = 1;
+            st = xc_ddplan_create_tuned(&dp, &xc_dd_gpu, &j.g, nbits, &j.plan, j.job.conv, NULL, NULL, &j.job.tune,
+                                        err);
+            if (!st)
+                st = time_gulps(&j, dp, reps, gt, res, err);
+            keep.gulp_reg_ms = res->gulp_ms;
+            *res = keep;
+        }
         if (!st)
             rates(&j, reps, kt, tt, props, res);
+        if (!st)
+            st = pcie_bound(&j, res, err);
         xc_ddplan_destroy(dp);
         job_free(&j);
     }
@@ -294,6 +327,16 @@ json_t *xc_bench_gpu_dd_json(const xc_bench_gpu_dd *r)
     json_object_set_new(o, "adds_per_s_total", json_real(r->adds_total));
     json_object_set_new(o, "kernel_adds_per_s", json_real(r->adds_kernel));
     json_object_set_new(o, "end_to_end_adds_per_s", json_real(r->adds_gulp));
+    json_object_set_new(o, "end_to_end_registered_adds_per_s", json_real(r->adds / (r->gulp_reg_ms * 1e-3)));
+    json_object_set_new(o, "h2d_bytes_per_s", json_real(r->h2d_bps));
+    json_object_set_new(o, "d2h_bytes_per_s", json_real(r->d2h_bps));
+    json_object_set_new(o, "input_bytes", json_real(r->in_bytes));
+    json_object_set_new(o, "plane_bytes", json_real(r->plane_bytes));
+    json_object_set_new(o, "pcie_adds_per_s", json_real(r->adds_pcie));
+    json_object_set_new(o, "pcie_bound_adds_per_s", json_real(r->adds_bound));
+    json_object_set_new(o, "end_to_end_fraction_of_bound", json_real(r->adds_gulp / r->adds_bound));
+    json_object_set_new(o, "end_to_end_registered_fraction_of_bound",
+                        json_real(r->adds / (r->gulp_reg_ms * 1e-3) / r->adds_bound));
     json_object_set_new(o, "end_to_end_fraction", json_real(r->adds_gulp / r->adds_kernel));
     json_object_set_new(o, "exposed_ms", json_real(r->gulp_ms > r->kernel_ms ? r->gulp_ms - r->kernel_ms : 0.0));
     json_object_set_new(o, "pipeline_chunks", json_integer(r->gulp_chunks));
@@ -370,6 +413,18 @@ json_t *xc_bench_gpu_doc(const char *desc, const xc_gpu_props *props, const char
                                     "host memory, through a state whose time chunks go through the two-stream "
                                     "pipeline (pinned staging held by the state)"));
     json_object_set_new(def, "end_to_end_fraction", json_string("end_to_end_adds_per_s / kernel_adds_per_s"));
+    json_object_set_new(def, "end_to_end_registered_adds_per_s",
+                        json_string("as end_to_end_adds_per_s with tune.gpu_register: the dedisperser page-locks "
+                                    "the caller's pageable input and planes for each gulp (cudaHostRegister, "
+                                    "counted in the time) and copies straight to and from them, no staging"));
+    json_object_set_new(def, "pcie_adds_per_s",
+                        json_string("adds / max(input_bytes / h2d_bytes_per_s, plane_bytes / d2h_bytes_per_s): "
+                                    "the rate at which a gulp's input and planes can cross PCIe, the two "
+                                    "directions overlapped; bandwidths from 256 MiB page-locked copies (median "
+                                    "of 3, CUDA events)"));
+    json_object_set_new(def, "pcie_bound_adds_per_s", json_string("min(kernel_adds_per_s, pcie_adds_per_s)"));
+    json_object_set_new(def, "end_to_end_fraction_of_bound",
+                        json_string("end_to_end_adds_per_s / pcie_bound_adds_per_s (and the registered one's)"));
     json_object_set_new(def, "end_to_end_pinned_adds_per_s",
                         json_string("as end_to_end_adds_per_s with the input block and the planes in page-locked "
                                     "host memory (xc_gpu_host_alloc): no staging, copies straight to and from "

@@ -32,6 +32,10 @@ typedef struct {
     int gulp_chunks;
     size_t pinned_bytes;
     double gulp_pinned_ms;   /* gulps with input and planes page-locked */
+    double gulp_reg_ms;      /* gulps into pageable buffers registered for each job (tune.gpu_register) */
+    double h2d_bps, d2h_bps; /* page-locked copy bandwidth, bytes/s */
+    double in_bytes, plane_bytes;   /* what crosses PCIe per gulp each way */
+    double adds_pcie, adds_bound;   /* the rate the gulp's copies allow; min(kernel, that) */
     xc_gpu_ddinfo info;
     int tuned_spt, tuned_dy, tuned_spb, tuned_cs;
 } xc_bench_gpu_dd;
@@ -39,8 +43,10 @@ typedef struct {
 /* Times the gpu dedisperser on seconds of random nbits x nchans data with
  * the Table 2 plan: serial runs (kernels alone, the whole call; autotune:
  * the untimed run's choice of settings for the rest), then gulps through one
- * plan, pageable and page-locked; 64 outputs of each are checked against
- * exact host sums (XC_EMISMATCH naming the first that differs). */
+ * plan, pageable (staged, and registered for each job) and page-locked;
+ * the host-device bandwidth and the rate it bounds the gulps to; 64 outputs
+ * of each are checked against exact host sums (XC_EMISMATCH naming the
+ * first that differs). */
 xc_status xc_bench_gpu_dd_one(int nbits, int nchans, double seconds, int reps, int autotune,
                               const xc_gpu_props *props, xc_bench_gpu_dd *res, xc_error *err);
 /* r as a record of kind dedisperse. */
@@ -50,6 +56,30 @@ struct json_t *xc_bench_gpu_dd_json(const xc_bench_gpu_dd *r);
  * and psrecs. */
 struct json_t *xc_bench_gpu_doc(const char *desc, const xc_gpu_props *props, const char *command, double seconds,
                                 int reps, struct json_t *results, struct json_t *psrecs);
+
+/* ---- the fused single-pulse pipeline (bench_sp_gpu.c) ------------------------ */
+
+/* One configuration: random nbits data of nchans channels over bw MHz
+ * centred on fc, tsamp seconds, tobs seconds, under dmplan. */
+typedef struct {
+    const char *name;
+    int nchans, nbits;
+    double fc, bw, tsamp, tobs;
+    const char *dmplan;
+} xc_bench_spgpu_case;
+
+/* The AstroAccelerate paper's three pipeline scenarios (Novotny et al.
+ * 2023, Table 3: low 400 MHz, mid 800 MHz, high 1400 MHz), 8-bit. */
+extern const xc_bench_spgpu_case xc_bench_spgpu_scenarios[3];
+
+/* c through the fused pipeline (xc_sp_gpu_fused: the gpu dedisperser's
+ * plane searched on the device by the gpu searcher, heimdall preset, widths
+ * 1, 2, 4, ... 2^(nwidths-1)): the dedispersion kernels alone (serial path,
+ * CUDA events) and the fused call's host clock from the block in host
+ * memory to the candidates (pipelined path), medians of reps after an
+ * untimed run; one record of kind singlepulse-fused with both rates, their
+ * ratio and the real-time factors (observation seconds per second). */
+xc_status xc_bench_sp_fused(const xc_bench_spgpu_case *c, int nwidths, int reps, struct json_t **rec, xc_error *err);
 
 /* ---- Pulscan ----------------------------------------------------------------- */
 

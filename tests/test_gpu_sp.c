@@ -7,8 +7,14 @@
  * block, a constant row (rms 0: nothing), widths beyond the row; a plane
  * already in device memory, with a padded stride, read through the device
  * view; more rows than one batch and more detections than the first
- * buffer; clean errors.  Every case is skipped (never passed) without CUDA
- * or a usable device, printing why. */
+ * buffer; clean errors.  The fused pipeline (a filterbank block through
+ * the gpu dedisperser into a plane in device memory, searched there): its
+ * candidates equal, field by field and S/N bit for bit, those of the gpu
+ * dedisperser's host plane searched by the gpu searcher and those of the
+ * reference dedisperser's plane searched by the reference, with the plane
+ * in one time chunk (the kernels write into it), in several (copies on the
+ * device) and through the serial path.  Every case is skipped (never
+ * passed) without CUDA or a usable device, printing why. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +24,7 @@
 #include "core/sp/xc_spsearch.h"
 #include "optimized/gpu/xc_gpu.h"
 #include "optimized/xc_impls.h"
+#include "reference/xc_reference.h"
 #include "reference/xc_sp_ref.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -226,6 +233,159 @@ XC_TEST_IF(test_gpu_sp_errors, "gpu_sp_errors", xc_fx_skip_gpu)
     g->destroy(g, state);
     xc_spdets_free(&d);
     free(x);
+}
+
+/* b against a, every field, S/N bit for bit (tolerance 0: integer-valued
+ * planes); prints the first difference. */
+static int same_cands(const xc_spcandlist *b, const xc_spcandlist *a, const char *what)
+{
+    if (a->n != b->n) {
+        printf("\n  %s: %zu candidates, expected %zu (tolerance 0)", what, b->n, a->n);
+        return 0;
+    }
+    for (size_t i = 0; i < a->n; i++) {
+        const xc_spcand *x = &b->c[i], *y = &a->c[i];
+        if (x->snr != y->snr || x->sample != y->sample || x->width != y->width || x->dm_index != y->dm_index ||
+            x->members != y->members || x->begin != y->begin || x->end != y->end || x->dm_lo != y->dm_lo ||
+            x->dm_hi != y->dm_hi || x->dm != y->dm || x->time_s != y->time_s) {
+            printf("\n  %s: candidate %zu: snr %.17g t %lld w %d dm %d members %lld, expected snr %.17g t %lld w %d "
+                   "dm %d members %lld (tolerance 0)",
+                   what, i, x->snr, (long long)x->sample, (int)x->width, (int)x->dm_index, (long long)x->members,
+                   y->snr, (long long)y->sample, (int)y->width, (int)y->dm_index, (long long)y->members);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The plane of f's block through dd (host memory), searched by s. */
+static void host_path(xc_fixture *f, const xc_dedisperser *dd, const xc_spsearcher *s, const xc_spopts *o,
+                      xc_spcandlist *out)
+{
+    xc_error err;
+    xc_ddplan *p = NULL;
+    xc_plane pl = {0, NULL};
+    size_t ndms = xc_dmplan_ndm(&f->plan);
+    double *dms = calloc(ndms, sizeof *dms);
+    xc_spplane v[8];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dms);
+    CU_ASSERT_FATAL(f->plan.nranges <= 8);
+    CU_ASSERT_EQUAL_FATAL(xc_ddplan_create(&p, dd, &f->g, f->blk.nbits, &f->plan, f->cv, NULL, NULL, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_ddplan_plane_alloc(p, f->blk.nsamp, &pl, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_ddplan_execute(p, &f->blk, &pl, &err), XC_OK);
+    xc_spplane_views(&f->plan, &pl, f->g.tsamp, v, dms);
+    xc_status st = xc_sp_search(s, o, v, pl.nranges, f->g.tsamp, dms, ndms, out, &err);
+    if (st)
+        printf("\n  %s + %s: %s", dd->impl.name, s->impl.name, err.msg);
+    CU_ASSERT_EQUAL(st, XC_OK);
+    xc_plane_free(&pl);
+    xc_ddplan_destroy(p);
+    free(dms);
+}
+
+/* 64 channels of 8-bit noise (values 0..127) with a pulse of 6 samples at
+ * trial 37 of a two-range plan (ds 1 and 2), 6000 outputs of 1 ms. */
+static void fused_block(xc_fixture *f)
+{
+    const size_t nout = 6000;
+    xc_fx_random_job(f, 64, 8, 1500, -4, 1e-3, "0:60:1,60:120:2:2", "crosscheck", nout, 31);
+    const int nc = f->blk.nchans;
+    for (size_t i = 0; i < f->blk.nsamp * (size_t)nc; i++)
+        f->u16[i] >>= 1;
+    for (int c = 0; c < nc; c++)
+        for (size_t t = 2500; t < 2506; t++)
+            f->u16[(t + (size_t)f->job.delays[0][37 * (size_t)nc + (size_t)c]) * (size_t)nc + (size_t)c] += 60;
+}
+
+XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
+{
+#ifdef XC_HAVE_CUDA
+    const xc_spsearcher *g = gpu_entry();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT(xc_sp_gpu_fusable(&xc_dd_gpu, g));
+    CU_ASSERT(!xc_sp_gpu_fusable(&xc_dd_reference, g));
+    CU_ASSERT(!xc_sp_gpu_fusable(&xc_dd_gpu, &xc_sp_reference));
+    xc_fixture f;
+    fused_block(&f);
+    for (int preset = 0; preset < 2; preset++) {
+        xc_spopts o;
+        xc_spopts_default(&o, preset ? XC_SP_ASTROACCELERATE : XC_SP_HEIMDALL);
+        o.threshold = 5;
+        if (!preset)
+            o.baseline_s = 1.0;   /* astroaccelerate normalises whole trials: no blocks */
+        xc_spcandlist ref, host, fz;
+        xc_spcandlist_init(&ref);
+        xc_spcandlist_init(&host);
+        host_path(&f, &xc_dd_reference, &xc_sp_reference, &o, &ref);
+        host_path(&f, &xc_dd_gpu, g, &o, &host);
+        CU_ASSERT(same_cands(&host, &ref, "gpu dedisperser's host plane, gpu searcher"));
+        /* the pulse found near where it was planted (trial 37, samples
+         * 2500..2505): a box of 8 holds the whole pulse at neighbouring
+         * trials too (under a sample of smearing per trial across the band),
+         * so the cluster's best member may sit a few trials away */
+        int found = 0;
+        for (size_t i = 0; i < ref.n; i++)
+            found |= abs(ref.c[i].dm_index - 37) <= 6 && ref.c[i].sample >= 2490 && ref.c[i].sample <= 2505 &&
+                     ref.c[i].snr > 10;
+        if (!found)
+            printf("\n  preset %d: no candidate within 6 trials of 37 at samples 2490..2505 with S/N > 10 "
+                   "(%zu candidates; the first: trial %d, sample %lld, S/N %.3f)",
+                   preset, ref.n, ref.n ? (int)ref.c[0].dm_index : -1, ref.n ? (long long)ref.c[0].sample : -1LL,
+                   ref.n ? ref.c[0].snr : 0.0);
+        CU_ASSERT(found);
+        /* one chunk (the kernels write into the device plane), chunks of a
+         * few hundred samples (copies on the device), the serial path */
+        for (int mode = 0; mode < 3; mode++) {
+            xc_ddtune t;
+            memset(&t, 0, sizeof t);
+            t.gpu_max_bytes = mode == 1 ? (size_t)1 << 20 : 0;
+            t.gpu_serial = mode == 2;
+            xc_ddplan *p = NULL;
+            xc_error err;
+            xc_spfused_info info;
+            CU_ASSERT_EQUAL_FATAL(
+                xc_ddplan_create_tuned(&p, &xc_dd_gpu, &f.g, 8, &f.plan, f.cv, NULL, NULL, &t, &err), XC_OK);
+            xc_spcandlist_init(&fz);
+            xc_status st = xc_sp_gpu_fused(p, &f.plan, &f.blk, f.g.tsamp, g, &o, &fz, &info, &err);
+            if (st)
+                printf("\n  fused, mode %d: %s", mode, err.msg);
+            CU_ASSERT_EQUAL(st, XC_OK);
+            xc_ddstats ds;
+            xc_ddplan_stats(p, &ds);
+            /* 60 trials x 6000 samples, 30 x 3000 (ds 2); one chunk stages nothing */
+            const int ok_chunks = mode == 1 ? ds.chunks > 1 : ds.chunks == 1;
+            const int ok_bytes = info.plane_bytes >= 4 * (60 * 6000 + 30 * 3000);
+            const int ok_pinned = mode == 1 || ds.pinned_bytes == 0;
+            if (!ok_chunks || !ok_bytes || !ok_pinned)
+                printf("\n  fused, mode %d: %d chunks (expected %s), plane %zu bytes (expected >= %d), %zu pinned "
+                       "bytes (expected 0 with one chunk)",
+                       mode, ds.chunks, mode == 1 ? "> 1" : "1", info.plane_bytes, 4 * (60 * 6000 + 30 * 3000),
+                       ds.pinned_bytes);
+            CU_ASSERT(ok_chunks && ok_bytes && ok_pinned);
+            char what[64];
+            snprintf(what, sizeof what, "fused, preset %d, mode %d", preset, mode);
+            CU_ASSERT(same_cands(&fz, &ref, what));
+            xc_spcandlist_free(&fz);
+            xc_ddplan_destroy(p);
+        }
+        xc_spcandlist_free(&ref);
+        xc_spcandlist_free(&host);
+    }
+    /* a pair that is not fusable: XC_EINVAL naming both */
+    xc_ddplan *p = NULL;
+    xc_error err;
+    xc_spopts o;
+    xc_spopts_default(&o, XC_SP_HEIMDALL);
+    xc_spcandlist fz;
+    xc_spcandlist_init(&fz);
+    CU_ASSERT_EQUAL_FATAL(xc_ddplan_create(&p, &xc_dd_reference, &f.g, 8, &f.plan, f.cv, NULL, NULL, &err), XC_OK);
+    xc_status st = xc_sp_gpu_fused(p, &f.plan, &f.blk, f.g.tsamp, g, &o, &fz, NULL, &err);
+    if (st != XC_EINVAL || !strstr(err.msg, "reference"))
+        printf("\n  reference dedisperser fused: status %d, \"%s\" (expected XC_EINVAL naming it)", (int)st, err.msg);
+    CU_ASSERT(st == XC_EINVAL && strstr(err.msg, "reference"));
+    xc_ddplan_destroy(p);
+    xc_fx_free(&f);
+#endif
 }
 
 XC_TEST_MAIN("gpu_sp")

@@ -18,6 +18,11 @@ int xc_bench_check_nbits(const char *cmd, const int *nbits, int n);
 int xc_bench_write_json(const char *cmd, const char *path, const struct json_t *root);
 /* The exit status of a GPU benchmark in a build without CUDA, after saying so. */
 int xc_bench_no_cuda(const char *cmd);
+/* bench singlepulse -fused (cmd_bench_sp_fused.c): the fused GPU pipeline
+ * over channel counts and bits (seconds of data each) and the
+ * AstroAccelerate paper's three scenarios; the document to json (may be
+ * NULL).  The exit status. */
+int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int nwidths, int reps);
 
 
 /* The -peer options the benchmarks share: -peer PATH (repeatable),

@@ -7,6 +7,7 @@
 
 #include "bench/xc_bench_dd.h"
 #include "bench/xc_bench_sp.h"
+#include "cli/bench/bench_util.h"
 #include "cli/base/cli.h"
 #include "cli/base/cli_opts.h"
 #include "cli/bench/bench_util.h"
@@ -57,6 +58,8 @@ int xc_bench_singlepulse(const xc_cmd *self, int argc, char **argv)
     xc_bench_sp_opts o = {1024, 8, 64, 0, TABLE2_PLAN, 12, 0, 3, NULL, NULL, NULL, NULL, 0, 0};
     const char *peer_cmd = NULL;
     xc_cli_peers peers = {.n = 0, .timeout = XC_BENCH_PEER_TIMEOUT};
+    int fused = 0;
+    double seconds = 10;
     const xc_opt opts[] = {
         XC_OPT_STR("json", &json_path, .arg = "FILE", .help = "write the record as JSON (atomically)"),
         XC_OPT_STR("impl", &impl, .arg = "NAME", .help = "single-pulse searcher", .def = "the threaded CPU one"),
@@ -84,9 +87,22 @@ int xc_bench_singlepulse(const xc_cmd *self, int argc, char **argv)
                       .help = "seconds one run of the peer may take: a peer still running then is\n"
                               "killed (with what it started) and the benchmark exits 2 naming it;\n"
                               "0: no limit", .def = "3600"),
+        XC_OPT_FLAG("fused", &fused,
+                    .help = "on a device: the fused GPU pipeline (gpu dedisperser into device memory, gpu\n"
+                            "searcher there, candidates out) against the dedispersion kernels alone, for\n"
+                            "512..8192 channels x 8, 16 bits (Table 2 plan, -seconds of data), and the\n"
+                            "AstroAccelerate paper's low/mid/high scenarios' real-time factors\n"
+                            "(docs/SINGLEPULSE.md); -nwidths, -repeat and -json apply"),
+        XC_OPT_DOUBLE("seconds", &seconds, .arg = "S", .help = "-fused: seconds of data per channel count",
+                      .def = "10"),
         XC_OPT_END,
     };
     XC_OPTS_PARSE_OR_RETURN(&spec, opts, argc, argv);
+    if (fused) {
+        if (!(seconds >= 1 && seconds <= 3600))
+            return xc_cli_failf("bench singlepulse", "option -seconds: %g is outside [1, 3600]", seconds);
+        return xc_bench_sp_fused_cmd("bench singlepulse", json_path, seconds, o.nwidths, o.repeat);
+    }
     o.nout = (size_t)nout;
     if (!(o.sp = xc_spsearcher_of(xc_cli_impl("bench singlepulse", XC_FAMILY_SINGLEPULSE, impl))) ||
         !(o.dd = xc_dedisperser_of(xc_cli_impl("bench singlepulse", XC_FAMILY_DEDISPERSE, ddimpl))))

@@ -16,6 +16,9 @@
 #include "core/sp/xc_spfiles.h"
 #include "core/sp/xc_spgulp.h"
 #include "core/sp/xc_spsearch.h"
+#ifdef XC_HAVE_CUDA
+#include "optimized/gpu/xc_gpu.h"
+#endif
 
 /* The default dedisperser: the first available exact one on a device, else
  * the threaded CPU one (capabilities, never names). */
@@ -55,6 +58,75 @@ static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_
         st = xc_sp_search_fil(r, a, l, info, err);
     }
     xc_dmplan_free(&plan);
+    xc_fbreader_close(r);
+    return st;
+}
+
+/* 1 when dd leaves its plane on the device and s searches it there. */
+static int fusable(const xc_dedisperser *dd, const xc_spsearcher *s)
+{
+#ifdef XC_HAVE_CUDA
+    return xc_sp_gpu_fusable(dd, s);
+#else
+    (void)dd, (void)s;
+    return 0;
+#endif
+}
+
+/* The fused pipeline (optimized/gpu/xc_gpu.h): the whole filterbank through
+ * dd into a plane on the device, searched there by s; only the candidates
+ * come back.  The host holds the samples alone. */
+static xc_status from_fil_fused(const char *path, const xc_cli_planopts *po, const xc_convention *cv,
+                                const xc_dedisperser *dd, int threads, const xc_spsearcher *s, const xc_spopts *so,
+                                xc_spcandlist *l, xc_error *err)
+{
+    xc_fbopts fo = {XC_BITORDER_LSB, 0};
+    xc_fbreader *r;
+    xc_status st = xc_fbreader_open(&r, path, &fo, err);
+    if (st)
+        return st;
+    const xc_fbheader *h = xc_fbreader_header(r);
+    const char *warn = xc_fbreader_warning(r);
+    if (warn && *warn)
+        fprintf(stderr, "crosscheck singlepulse: warning: %s\n", warn);
+    xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
+    size_t nvals = (size_t)h->nsamp * (size_t)h->nchans;
+    int isf = xc_nbits_is_float(h->nbits);
+    void *buf = NULL;
+    xc_ddplan *p = NULL;
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    if ((st = xc_cli_plan_build(po, &g, &plan, err)))
+        goto done;
+    if ((st = xc_mem_check((double)nvals * (isf ? 4 : 2), path, "its samples (the fused search's plane is on the device)",
+                           "search a shorter part of the file, or another -ddimpl (searched in gulps)", err)))
+        goto done;
+    if (!(buf = malloc(nvals * (isf ? sizeof(float) : sizeof(uint16_t))))) {
+        st = xc_error_set(err, XC_ENOMEM, "%s: out of memory for %zu samples", path, nvals);
+        goto done;
+    }
+    st = isf ? xc_fbreader_read_f32(r, 0, (size_t)h->nsamp, 0, buf, err)
+             : xc_fbreader_read_u16(r, 0, (size_t)h->nsamp, 0, buf, err);
+    xc_block b = {h->nchans, (size_t)h->nsamp, h->nbits, isf ? NULL : buf, isf ? buf : NULL};
+    xc_ddopts o;
+    memset(&o, 0, sizeof o);
+    o.threads = threads;
+    if (!st)
+        st = xc_ddplan_create(&p, dd, &g, h->nbits, &plan, cv, NULL, &o, err);
+    if (!st && (int64_t)h->nsamp <= xc_ddplan_max_delay(p))
+        st = xc_error_set(err, XC_EINVAL, "%s: nsamp %llu is not longer than the plan's largest delay, %lld samples",
+                          path, (unsigned long long)h->nsamp, (long long)xc_ddplan_max_delay(p));
+#ifdef XC_HAVE_CUDA
+    if (!st)
+        st = xc_sp_gpu_fused(p, &plan, &b, h->tsamp, s, so, l, NULL, err);
+#else
+    if (!st)
+        (void)s, (void)so, (void)l, st = xc_error_set(err, XC_EINVAL, "the fused search needs the CUDA build");
+#endif
+done:
+    xc_ddplan_destroy(p);
+    xc_dmplan_free(&plan);
+    free(buf);
     xc_fbreader_close(r);
     return st;
 }
@@ -105,7 +177,10 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
         XC_OPT_STR("i", &input, .arg = "FILE", .help = "a filterbank (.fil), dedispersed here, or a plane written by\n"
                                                        "`crosscheck dedisperse` (OUT.json)"),
         XC_OPT_STR("o", &out, .arg = "OUT.csv", .help = "the candidates (written atomically)"),
-        XC_OPT_STR("impl", &impl_name, .arg = "NAME", .help = "single-pulse searcher (crosscheck list): reference, cpu",
+        XC_OPT_STR("impl", &impl_name, .arg = "NAME",
+                   .help = "single-pulse searcher (crosscheck list): reference, cpu, gpu; gpu with\n"
+                           "a GPU dedisperser (gpu, gpu-direct) on a filterbank is the fused\n"
+                           "pipeline: the plane stays on the device, only candidates come back",
                    .def = "the threaded CPU one"),
         XC_OPT_STR("ddimpl", &dd_name, .arg = "NAME", .help = "dedisperser for a filterbank (crosscheck list)",
                    .def = "an exact one on a device if available, else the threaded CPU one"),
@@ -160,6 +235,8 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
     int from_file = dot && !strcmp(dot, ".json");
     xc_error err;
     xc_error_clear(&err);
+    xc_spcandlist l;
+    xc_spcandlist_init(&l);
     xc_progress meter;
     xc_progress_start(&meter, "singlepulse", 1, xc_progress_want(quiet, progress));
     double t0 = xc_now();
@@ -167,6 +244,7 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
     xc_spcandlist l;
     xc_spcandlist_init(&l);
     xc_spgulp_info info = {0};
+    int fused = 0;
     if (from_file && (gulp || max_memory > 0))
         return xc_cli_failf("singlepulse", "-gulp, -max_memory: %s is a plane (read whole); they apply to a filterbank",
                             input);
@@ -181,7 +259,14 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
                             .threads = threads, .gulp = (size_t)gulp, .max_memory = max_memory};
         if (!a.dd)
             return 2;
-        st = from_fil(input, &po, cv, &a, &meter, &l, &info, &err);
+        /* the GPU pair on a whole file: the plane stays on the device; gulps
+           (-gulp, -max_memory) go through the host */
+        if ((fused = !gulp && !(max_memory > 0) && fusable(a.dd, s))) {
+            st = from_fil_fused(input, &po, cv, a.dd, threads, s, &o, &l, &err);
+            xc_progress_update(&meter, 1);
+        } else {
+            st = from_fil(input, &po, cv, &a, &meter, &l, &info, &err);
+        }
     }
     if (!st)
         st = format == 1   ? xc_spcands_write_heimdall(&l, out, &err)
@@ -193,8 +278,9 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
         if (info.ngulps > 1)
             snprintf(gulps, sizeof gulps, " (%zu gulps of %zu samples)", info.ngulps, info.gulp);
         if (!quiet)
-            fprintf(stderr, "crosscheck singlepulse: %s, preset %s: %zu candidates%s in %.3f s -> %s\n", s->impl.name,
-                    xc_sp_preset_name(o.preset), l.n, gulps, xc_now() - t0, out);
+            fprintf(stderr, "crosscheck singlepulse: %s%s, preset %s: %zu candidates%s in %.3f s -> %s\n", s->impl.name,
+                    fused ? " (fused: the plane stayed on the device)" : "", xc_sp_preset_name(o.preset), l.n, gulps,
+                    xc_now() - t0, out);
     }
     xc_spcandlist_free(&l);
     return st ? xc_cli_fail("singlepulse", &err) : 0;

@@ -79,6 +79,9 @@ typedef struct {
     int gpu_autotune;          /* time the candidate settings on the device and keep the best */
     int gpu_serial;            /* 1: one stream, every launch waited for (kernel times without overlap);
                                 * 0: time chunks pipelined through two streams */
+    int gpu_register;          /* 1: the pipeline page-locks the caller's pageable input and plane for the
+                                * job (cudaHostRegister) and copies straight to and from them, instead of
+                                * staging through its own page-locked buffers and a host copy */
 } xc_ddtune;
 
 /* What a plan's implementation reports of its last execute (xc_ddplan_stats). */

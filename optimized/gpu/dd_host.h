@@ -153,6 +153,12 @@ struct ctx {
     int pipe;                  /* chunks through the two-stream pipeline (tune.gpu_serial == 0) */
     int in_pinned;             /* the job's input is page-locked: no staging */
     int staged;                /* the pipeline stages through pinned memory (more than one chunk) */
+    int plane_dev;             /* the caller's plane is device memory: it stays there (copies device to
+                                  device, or the kernels write into it), no pinned staging for it */
+    int plane_reg;             /* the caller's plane was page-locked for the job (tune.gpu_register): no
+                                  staging for it */
+    void *reg[1 + 64];         /* what the job registered (the input, then ranges), unregistered after it */
+    int nreg;
 };
 
 inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
@@ -239,6 +245,9 @@ cudaError_t launch_direct_all(const range_plan &r, dd_direct_args a, cudaStream_
 xc_status check_direct(const ctx &c, int k, size_t lk);
 /* The output scaling of range k; false when the convention sums only. */
 bool scale_of(const ctx &c, int k, dd_scale *sc);
+/* The kind of a copy of the plane out of the device: to the host, or, for a
+ * plane in device memory, within the device. */
+inline cudaMemcpyKind plane_kind(const ctx &c) { return c.plane_dev ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost; }
 
 /* dd_pipeline.cu */
 /* p is page-locked host memory (cudaHostAlloc, cudaHostRegister). */

@@ -296,14 +296,14 @@ static xc_status copy_out(ctx &c, int k, size_t j0, size_t lk)
     if (st)
         return st;
     if (lk == o->nsamp) {
-        XC_GPU_CK(cudaMemcpy(dst, c.s->d_out, r.ndm * lk * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy(plane)");
+        XC_GPU_CK(cudaMemcpy(dst, c.s->d_out, r.ndm * lk * sizeof(float), plane_kind(c)), "cudaMemcpy(plane)");
     } else if (o->nsamp * sizeof(float) <= INT_MAX) {
         XC_GPU_CK(cudaMemcpy2D(dst, o->nsamp * sizeof(float), c.s->d_out, lk * sizeof(float), lk * sizeof(float), r.ndm,
-                               cudaMemcpyDeviceToHost),
+                               plane_kind(c)),
                   "cudaMemcpy2D(plane)");
     } else {
         for (size_t d = 0; d < r.ndm; d++)
-            XC_GPU_CK(cudaMemcpy(dst + d * o->nsamp, c.s->d_out + d * lk, lk * sizeof(float), cudaMemcpyDeviceToHost),
+            XC_GPU_CK(cudaMemcpy(dst + d * o->nsamp, c.s->d_out + d * lk, lk * sizeof(float), plane_kind(c)),
                       "cudaMemcpy(plane row)");
     }
     return ev_end(c, cudaSuccess, "cudaMemcpy(plane)", &c.d2h_ms);

@@ -89,15 +89,16 @@ size_t plan_bytes(const ctx &c, size_t Lc, size_t *ybytes, size_t *obytes, size_
 
 /* Pinned host bytes of the pipeline at chunk length Lc: per slot *in (the
  * raw chunk, 0 when the input is page-locked) and *out (every range's plane
- * chunk); returns both slots' total. */
+ * chunk; 0 when the plane is device memory or registered for the job);
+ * returns both slots' total. */
 static size_t pinned_parts(const ctx &c, size_t Lc, size_t *in, size_t *out)
 {
     size_t o = 0;
     for (int k = 0; k < c.s->nr; k++)
         o += c.s->rp[k].ndm * lk_max(c.s->rp[k], Lc) * sizeof(float);
     *in = c.in_pinned ? 0 : raw_samples(c, Lc) * (size_t)c.s->nc * c.s->esize;
-    *out = o;
-    return 2 * (*in + o);
+    *out = c.plane_dev || c.plane_reg ? 0 : o;
+    return 2 * (*in + *out);
 }
 
 size_t pinned_need(const ctx &c, size_t *in, size_t *out) { return pinned_parts(c, c.Lc, in, out); }

@@ -15,6 +15,9 @@
  * page-locked plane receives its chunks straight from the device; a job of
  * one chunk has nothing to overlap and copies straight to and from the
  * caller's memory whatever it is (no pinned staging is allocated for it).
+ * A plane in device memory (a fused search reads it there) never crosses
+ * PCIe: the chunks' planes are copied into it on the device, or, when one
+ * chunk covers the job, the kernels write into it directly.
  *
  * A fault surfaces when the slot's stream is waited for; the error names the
  * chunk and the kernels queued for it.  Through staging nothing of that chunk
@@ -191,6 +194,16 @@ static xc_status copy_failed(ctx &c, slot &q, cudaError_t e, const char *what)
     return xc_gpu_fail(c.err, e, msg);
 }
 
+/* Where range k's kernels of a chunk write: a plane in device memory that
+ * the chunk covers whole (one chunk, every sample) receives them straight,
+ * with no copy; else the slot's plane buffer, copied out after.  Not with
+ * the fault hook, which must find nothing of its chunk in the plane. */
+static float *kernel_out(const ctx &c, const slot &q, int k, size_t j0, size_t lk)
+{
+    const xc_planerange *o = &c.out->r[k];
+    return c.plane_dev && !c.s->test_fault && j0 == 0 && lk == o->nsamp ? o->data : q.d_out;
+}
+
 /* Range k of chunk i on slot q: pack, kernel, scale, copy out. */
 static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size_t *off)
 {
@@ -204,6 +217,7 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
     char name[64];
     const int yfmt = r.direct ? direct_fmt(r) : r.fmt;
     const size_t S = r.direct ? 0 : tile_words(r, r.use);
+    float *dout = kernel_out(c, q, k, j0, lk);
     snprintf(name, sizeof name, "dd_pack_%s", fmt_name(yfmt));
     if ((st = launched(c, q, launch_pack_all(yfmt, pack_args(c, k, yfmt, S, T0, W, q.d_raw, q.d_Y), c.s->nuse, q.st),
                        name)))
@@ -212,19 +226,19 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
     if (r.direct) {
         snprintf(name, sizeof name, "dd_direct_%s", fmt_name(yfmt));
         if ((st = check_direct(c, k, lk)) ||
-            (st = launched(c, q, launch_direct_all(r, direct_args(c, k, lk, q.d_Y, q.d_out), q.st), name)))
+            (st = launched(c, q, launch_direct_all(r, direct_args(c, k, lk, q.d_Y, dout), q.st), name)))
             return st;
     } else {
         const size_t tiles = ceil_div(r.ndm, (size_t)r.cand[r.use].dy);
         smem_name(r, r.use, name, sizeof name);
         if ((st = check_smem(c, k, r.use, lk, tiles)) ||
             (st = launched(c, q,
-                           launch_smem_all(r, r.use, smem_args(c, k, r.use, lk, r.d_tmin, q.d_Y, q.d_out), tiles, q.st),
+                           launch_smem_all(r, r.use, smem_args(c, k, r.use, lk, r.d_tmin, q.d_Y, dout), tiles, q.st),
                            name)))
             return st;
     }
     dd_scale sc;
-    if (scale_of(c, k, &sc) && (st = launched(c, q, dd_launch_scale(q.d_out, r.ndm * lk, sc, q.st), "dd_scale")))
+    if (scale_of(c, k, &sc) && (st = launched(c, q, dd_launch_scale(dout, r.ndm * lk, sc, q.st), "dd_scale")))
         return st;
     XC_GPU_CK(cudaEventRecord(q.ev[2 * k + 1], q.st), "cudaEventRecord");
     /* test hook, as in the serial path: the run must stop with the stage
@@ -232,11 +246,13 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
     if (c.s->test_fault && k == 0 && (st = launched(c, q, dd_launch_fault(c.s->test_fault, q.st), "dd_fault")))
         return st;
     const xc_planerange *o = &c.out->r[k];
+    if (dout == o->data)
+        return XC_OK;
     const size_t bytes = r.ndm * lk * sizeof(float);
     cudaError_t e;
-    if (!c.staged || host_pinned(o->data)) {
+    if (!c.staged || c.plane_dev || host_pinned(o->data)) {
         e = cudaMemcpy2DAsync(o->data + j0, o->nsamp * sizeof(float), q.d_out, lk * sizeof(float), lk * sizeof(float),
-                              r.ndm, cudaMemcpyDeviceToHost, q.st);
+                              r.ndm, plane_kind(c), q.st);
     } else {
         e = cudaMemcpyAsync(q.h_out + *off, q.d_out, bytes, cudaMemcpyDeviceToHost, q.st);
         *off += r.ndm * lk;
@@ -294,7 +310,7 @@ static xc_status finish(ctx &c, slot &q)
         if (cudaEventElapsedTime(&ms, q.ev[2 * k], q.ev[2 * k + 1]) == cudaSuccess)
             r.kernel_ms += ms;
         xc_planerange *o = &c.out->r[k];
-        if (c.staged && !host_pinned(o->data)) {
+        if (c.staged && !c.plane_dev && !host_pinned(o->data)) {
             xc_gpu_copy_rows(o->data + j0, o->nsamp, q.h_out + off, lk, lk, r.ndm);
             off += r.ndm * lk;
         }
@@ -302,7 +318,66 @@ static xc_status finish(ctx &c, slot &q)
     return XC_OK;
 }
 
+/* cudaHostRegister of n bytes at p for the job; false (the error cleared)
+ * where the runtime refuses, and the job stages instead. */
+static bool reg_one(ctx &c, const void *p, size_t n)
+{
+    if (!n || c.nreg >= (int)(sizeof c.reg / sizeof c.reg[0]))
+        return false;
+    if (cudaHostRegister(const_cast<void *>(p), n, cudaHostRegisterDefault) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    c.reg[c.nreg++] = const_cast<void *>(p);
+    return true;
+}
+
+/* tune.gpu_register on a job of several chunks: the caller's pageable input
+ * and plane page-locked for the job, so the copies go straight to and from
+ * them (no staging, no host copy); all the plane's ranges or none. */
+static void register_caller(ctx &c)
+{
+    if (!c.job->tune.gpu_register || c.nchunks < 2)
+        return;
+    const xc_block *in = c.job->in;
+    if (!c.in_pinned)
+        c.in_pinned = reg_one(c, xc_block_is_float(in) ? (const void *)in->f32 : (const void *)in->u16,
+                              in->nsamp * (size_t)in->nchans * c.s->esize);
+    if (c.plane_dev || c.out->nranges > (int)(sizeof c.reg / sizeof c.reg[0]) - c.nreg)
+        return;
+    const int first = c.nreg;
+    bool all = true;
+    for (int k = 0; k < c.out->nranges && all; k++) {
+        const xc_planerange *o = &c.out->r[k];
+        const size_t n = o->ndm * o->nsamp * sizeof(float);
+        all = !n || host_pinned(o->data) || reg_one(c, o->data, n);
+    }
+    if (all) {
+        c.plane_reg = 1;
+        return;
+    }
+    while (c.nreg > first)
+        cudaHostUnregister(c.reg[--c.nreg]);
+}
+
+static void unregister_caller(ctx &c)
+{
+    while (c.nreg > 0)
+        cudaHostUnregister(c.reg[--c.nreg]);
+    c.plane_reg = 0;
+}
+
+static xc_status run_chunks(ctx &c);
+
 xc_status run_pipelined(ctx &c)
+{
+    register_caller(c);
+    const xc_status st = run_chunks(c);
+    unregister_caller(c);
+    return st;
+}
+
+static xc_status run_chunks(ctx &c)
 {
     xc_status st = pipe_setup(c);
     if (st)

@@ -83,6 +83,59 @@ xc_status check_job(const xc_ddjob *job, const xc_plane *out, xc_error *err)
     return XC_OK;
 }
 
+/* Where the caller's plane lies: *dev 1 when every range's data is device
+ * (or managed) memory, 0 when none is; a plane partly on the device is
+ * XC_EINVAL. */
+xc_status plane_where(const xc_plane *out, int *dev, xc_error *err)
+{
+    int ndev = 0, nhost = 0;
+    for (int k = 0; k < out->nranges; k++) {
+        if (!out->r[k].data)
+            continue;
+        cudaPointerAttributes a;
+        if (cudaPointerGetAttributes(&a, out->r[k].data) != cudaSuccess) {
+            (void)cudaGetLastError();
+            a.type = cudaMemoryTypeUnregistered;
+        }
+        const int d = a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+        ndev += d;
+        nhost += !d;
+    }
+    if (ndev && nhost)
+        return xc_error_set(err, XC_EINVAL, "gpu: the plane has %d ranges in device memory and %d in host memory", ndev,
+                            nhost);
+    *dev = ndev > 0;
+    return XC_OK;
+}
+
+/* Every output the scaled empty sum (nothing to add), on the host or the device. */
+xc_status fill_empty(const xc_ddjob *job, xc_plane *out, int dev, xc_error *err)
+{
+    for (int k = 0; k < out->nranges; k++) {
+        const xc_planerange *o = &out->r[k];
+        const float z = xc_scale_int(job->conv, 0, job->in->nchans, o->ds, job->in->nbits);
+        if (!dev) {
+            for (size_t i = 0; i < o->ndm * o->nsamp; i++)
+                o->data[i] = z;
+            continue;
+        }
+        if (!o->ndm || !o->nsamp)
+            continue;
+        float *row = (float *)malloc(o->nsamp * sizeof *row);
+        if (!row)
+            return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for a row of %zu samples", o->nsamp);
+        for (size_t i = 0; i < o->nsamp; i++)
+            row[i] = z;
+        cudaError_t e = cudaSuccess;
+        for (size_t d = 0; d < o->ndm && e == cudaSuccess; d++)
+            e = cudaMemcpy(o->data + d * o->nsamp, row, o->nsamp * sizeof *row, cudaMemcpyHostToDevice);
+        free(row);
+        if (e != cudaSuccess)
+            return xc_gpu_fail(err, e, "cudaMemcpy(empty plane)");
+    }
+    return XC_OK;
+}
+
 /* The test hooks of xc_gpu_ddinfo, bound like the options. */
 struct hooks {
     int force_direct, test_wide, test_period, test_fault;
@@ -145,6 +198,7 @@ xc_status check_binding(const xc_gpu_ddstate *s, const xc_ddjob *job, const hook
         {"tune.gpu_chans_per_stage", o->gpu_chans_per_stage, p->gpu_chans_per_stage},
         {"tune.gpu_autotune", o->gpu_autotune, p->gpu_autotune},
         {"tune.gpu_serial", o->gpu_serial, p->gpu_serial},
+        {"tune.gpu_register", o->gpu_register, p->gpu_register},
         {"info->force_direct", h.force_direct, s->force_direct},
         {"info->test_wide", h.test_wide, s->test_wide},
         {"info->test_period", h.test_period, s->test_period},
@@ -302,16 +356,11 @@ extern "C" xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *
     c.y_chunk = -1;
     for (int k = 0; st->rp && k < st->nr; k++)
         st->rp[k].kernel_ms = 0;
-    if (job->nout == 0 || st->nuse == 0) {
-        /* nothing to add: every output is the scaled empty sum */
-        for (int k = 0; k < out->nranges; k++) {
-            const float z = xc_scale_int(job->conv, 0, job->in->nchans, out->r[k].ds, job->in->nbits);
-            for (size_t i = 0; i < out->r[k].ndm * out->r[k].nsamp; i++)
-                out->r[k].data[i] = z;
-        }
-    } else {
+    rc = plane_where(out, &c.plane_dev, err);
+    if (!rc && (job->nout == 0 || st->nuse == 0))
+        rc = fill_empty(job, out, c.plane_dev, err);   /* nothing to add */
+    else if (!rc)
         rc = run_job(c);
-    }
     for (int k = 0; st->rp && k < st->nr; k++)
         c.kernel_ms += st->rp[k].kernel_ms;
     if (info)

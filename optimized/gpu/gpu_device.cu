@@ -2,6 +2,7 @@
  * runtime's reason when there is none), a one-line description and the
  * properties the benchmarks need. */
 #include <cuda_runtime.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -115,4 +116,53 @@ extern "C" xc_status xc_gpu_upload(void **dev, const void *src, size_t bytes, xc
 extern "C" void xc_gpu_free(void *dev)
 {
     cudaFree(dev);
+}
+
+/* Median of 3 timed copies of bytes each way between page-locked host
+ * memory and the device (CUDA events), bytes/s. */
+extern "C" xc_status xc_gpu_bandwidth(size_t bytes, double *h2d, double *d2h, xc_error *err)
+{
+    void *h = NULL, *d = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    cudaError_t e = cudaHostAlloc(&h, bytes, cudaHostAllocDefault);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&d, bytes);
+    if (e == cudaSuccess)
+        e = cudaEventCreate(&e0);
+    if (e == cudaSuccess)
+        e = cudaEventCreate(&e1);
+    if (e == cudaSuccess)
+        memset(h, 1, bytes);
+    float t[2][3] = {{0}};
+    for (int dir = 0; dir < 2 && e == cudaSuccess; dir++)
+        for (int i = -1; i < 3 && e == cudaSuccess; i++) {
+            float ms = 0;
+            e = cudaEventRecord(e0, 0);
+            if (e == cudaSuccess)
+                e = dir ? cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, 0)
+                        : cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, 0);
+            if (e == cudaSuccess)
+                e = cudaEventRecord(e1, 0);
+            if (e == cudaSuccess)
+                e = cudaEventSynchronize(e1);
+            if (e == cudaSuccess)
+                e = cudaEventElapsedTime(&ms, e0, e1);
+            if (i >= 0)
+                t[dir][i] = ms;
+        }
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+    cudaFree(d);
+    cudaFreeHost(h);
+    if (e != cudaSuccess)
+        return xc_gpu_fail(err, e, "bandwidth test");
+    for (int dir = 0; dir < 2; dir++) {
+        const float *v = t[dir];
+        const float lo = fminf(v[0], v[1]), hi = fmaxf(v[0], v[1]);
+        const float med = v[2] < lo ? lo : v[2] > hi ? hi : v[2];
+        (dir ? *d2h : *h2d) = (double)bytes / ((double)med * 1e-3);
+    }
+    return XC_OK;
 }

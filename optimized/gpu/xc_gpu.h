@@ -53,6 +53,10 @@ int xc_gpu_is_pinned(const void *p);
  * (NULL is fine). */
 xc_status xc_gpu_upload(void **dev, const void *src, size_t bytes, xc_error *err);
 void xc_gpu_free(void *dev);
+/* Host-device copy bandwidth between page-locked host memory and the
+ * device, bytes/s each way: the median of 3 copies of bytes after an untimed
+ * one (CUDA events).  XC_EDEVICE naming the failing call. */
+xc_status xc_gpu_bandwidth(size_t bytes, double *h2d, double *d2h, xc_error *err);
 
 /* The descriptors (optimized/gpu/gpu_impls.c), listed in optimized/xc_impls.h. */
 extern const xc_dedisperser xc_dd_gpu;
@@ -139,7 +143,11 @@ typedef struct xc_gpu_ddstate xc_gpu_ddstate;   /* opaque */
 xc_status xc_gpu_ddstate_create(xc_gpu_ddstate **st, xc_error *err);
 /* Frees the state and its device memory; NULL is fine. */
 void xc_gpu_ddstate_destroy(xc_gpu_ddstate *st);
-/* Runs one job, as xc_dedisperse_gpu_info (same output, same errors).  The
+/* Runs one job, as xc_dedisperse_gpu_info (same output, same errors).  A
+ * plane whose ranges lie in device memory (cudaMalloc) stays there: the
+ * chunks' planes are copied into it on the device, or, when one chunk covers
+ * the job, the kernels write into it directly; nothing crosses PCIe but the
+ * input (a plane partly on the device is XC_EINVAL).  The
  * first job binds the state to its plan, delays, convention, geometry,
  * nbits, nchans, max_delay, kill mask and tuning (job->tune's gpu_* fields,
  * and info's test hooks).  Later jobs must carry the same:
@@ -273,6 +281,31 @@ xc_status xc_sp_gpu_plan(const xc_spsearcher *self, const xc_spconf *c, size_t n
 xc_status xc_sp_gpu_execute(const xc_spsearcher *self, void *state, const xc_spconf *c, const xc_spplane *pl,
                             xc_spdets *out, xc_error *err);
 void xc_sp_gpu_destroy(const xc_spsearcher *self, void *state);
+
+/* ---- the fused pipeline: dedispersion and single-pulse search on the device (sp_fused.c) ---- */
+
+/* 1 if dd writes its plane into device memory (gpu, gpu-direct) and s
+ * searches a plane there (the gpu searcher): the pair xc_sp_gpu_fused runs. */
+int xc_sp_gpu_fusable(const xc_dedisperser *dd, const xc_spsearcher *s);
+
+typedef struct {
+    double dedisperse_s;       /* host clock: the plane made in device memory (block in, kernels, no copy out) */
+    double search_s;           /* host clock: the search of that plane, the candidates back and clustered */
+    size_t plane_bytes;        /* device memory the plane took */
+} xc_spfused_info;
+
+/* Dedisperses in through p (a plan of a dedisperser xc_sp_gpu_fusable
+ * accepts, made for plan) into a plane in device memory, and searches it
+ * there with s under o, as xc_sp_search would search the host plane
+ * (tsamp: the series' sample time): the same candidates, without the
+ * plane's copy to the host.  The plane is freed before return; *info (may be
+ * NULL) gets the two stages' times.  Errors: XC_EINVAL for a pair that is
+ * not fusable or a block not longer than the plan's largest delay;
+ * XC_EDEVICE when the plane does not fit in device memory (naming its
+ * bytes) and for the stages' device errors. */
+xc_status xc_sp_gpu_fused(xc_ddplan *p, const xc_dmplan *plan, const xc_block *in, double tsamp,
+                          const xc_spsearcher *s, const xc_spopts *o, xc_spcandlist *out, xc_spfused_info *info,
+                          xc_error *err);
 
 #ifdef __cplusplus
 }
