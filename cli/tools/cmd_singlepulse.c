@@ -235,8 +235,6 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
     int from_file = dot && !strcmp(dot, ".json");
     xc_error err;
     xc_error_clear(&err);
-    xc_spcandlist l;
-    xc_spcandlist_init(&l);
     xc_progress meter;
     xc_progress_start(&meter, "singlepulse", 1, xc_progress_want(quiet, progress));
     double t0 = xc_now();
