@@ -121,7 +121,7 @@ static xc_status from_fil_fused(const char *path, const xc_cli_planopts *po, con
         st = xc_sp_gpu_fused(p, &plan, &b, h->tsamp, s, so, l, NULL, err);
 #else
     if (!st)
-        (void)s, (void)so, (void)l, st = xc_error_set(err, XC_EINVAL, "the fused search needs the CUDA build");
+        (void)b, (void)s, (void)so, (void)l, st = xc_error_set(err, XC_EINVAL, "the fused search needs the CUDA build");
 #endif
 done:
     xc_ddplan_destroy(p);
