@@ -33,35 +33,6 @@ static const xc_dedisperser *pick_dd(const char *cmd, const char *name)
     return xc_dedisperser_of(im);
 }
 
-/* Searches the filterbank in gulps (core/sp/xc_spgulp.h) under po's plan,
- * with a meter per gulp. */
-static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_convention *cv, xc_spgulp_args *a,
-                          xc_progress *meter, xc_spcandlist *l, xc_spgulp_info *info, xc_error *err)
-{
-    xc_fbopts fo = {XC_BITORDER_LSB, 0};
-    xc_fbreader *r;
-    xc_status st = xc_fbreader_open(&r, path, &fo, err);
-    if (st)
-        return st;
-    const xc_fbheader *h = xc_fbreader_header(r);
-    const char *warn = xc_fbreader_warning(r);
-    if (warn && *warn)
-        fprintf(stderr, "crosscheck singlepulse: warning: %s\n", warn);
-    xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
-    xc_dmplan plan;
-    xc_dmplan_init(&plan);
-    if (!(st = xc_cli_plan_build(po, &g, &plan, err))) {
-        a->conv = cv;
-        a->plan = &plan;
-        a->input_name = path;
-        a->progress = xc_progress_callback(meter);
-        st = xc_sp_search_fil(r, a, l, info, err);
-    }
-    xc_dmplan_free(&plan);
-    xc_fbreader_close(r);
-    return st;
-}
-
 /* 1 when dd leaves its plane on the device and s searches it there. */
 static int fusable(const xc_dedisperser *dd, const xc_spsearcher *s)
 {
@@ -73,12 +44,51 @@ static int fusable(const xc_dedisperser *dd, const xc_spsearcher *s)
 #endif
 }
 
-/* The fused pipeline (optimized/gpu/xc_gpu.h): the whole filterbank through
- * dd into a plane on the device, searched there by s; only the candidates
- * come back.  The host holds the samples alone. */
-static xc_status from_fil_fused(const char *path, const xc_cli_planopts *po, const xc_convention *cv,
-                                const xc_dedisperser *dd, int threads, const xc_spsearcher *s, const xc_spopts *so,
-                                xc_spcandlist *l, xc_error *err)
+/* The fused pipeline (optimized/gpu/xc_gpu.h): the whole filterbank of r
+ * through a's dedisperser into a plane on the device, searched there by a's
+ * searcher; only the candidates come back.  The host holds the samples
+ * alone. */
+static xc_status fused_search(xc_fbreader *r, const char *path, const xc_geometry *g, const xc_dmplan *plan,
+                              const xc_convention *cv, const xc_spgulp_args *a, xc_spcandlist *l, xc_error *err)
+{
+    const xc_fbheader *h = xc_fbreader_header(r);
+    size_t nvals = (size_t)h->nsamp * (size_t)h->nchans;
+    int isf = xc_nbits_is_float(h->nbits);
+    void *buf = NULL;
+    xc_ddplan *p = NULL;
+    xc_status st;
+    if ((st = xc_mem_check((double)nvals * (isf ? 4 : 2), path, "its samples (the fused search's plane is on the device)",
+                           "search a shorter part of the file, or give -gulp (searched in gulps on the host)", err)))
+        return st;
+    if (!(buf = malloc(nvals * (isf ? sizeof(float) : sizeof(uint16_t)))))
+        return xc_error_set(err, XC_ENOMEM, "%s: out of memory for %zu samples", path, nvals);
+    st = isf ? xc_fbreader_read_f32(r, 0, (size_t)h->nsamp, 0, buf, err)
+             : xc_fbreader_read_u16(r, 0, (size_t)h->nsamp, 0, buf, err);
+    xc_block b = {h->nchans, (size_t)h->nsamp, h->nbits, isf ? NULL : buf, isf ? buf : NULL};
+    xc_ddopts o;
+    memset(&o, 0, sizeof o);
+    o.threads = a->threads;
+    if (!st)
+        st = xc_ddplan_create(&p, a->dd, g, h->nbits, plan, cv, NULL, &o, err);
+    if (!st && (int64_t)h->nsamp <= xc_ddplan_max_delay(p))
+        st = xc_error_set(err, XC_EINVAL, "%s: nsamp %llu is not longer than the plan's largest delay, %lld samples",
+                          path, (unsigned long long)h->nsamp, (long long)xc_ddplan_max_delay(p));
+#ifdef XC_HAVE_CUDA
+    if (!st)
+        st = xc_sp_gpu_fused(p, plan, &b, h->tsamp, a->search, a->opts, l, NULL, err);
+#else
+    if (!st)
+        (void)b, (void)l, st = xc_error_set(err, XC_EINVAL, "the fused search needs the CUDA build");
+#endif
+    xc_ddplan_destroy(p);
+    free(buf);
+    return st;
+}
+
+/* Searches the filterbank under po's plan: fused on the device (fuse), else
+ * in gulps (core/sp/xc_spgulp.h) with a meter per gulp. */
+static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_convention *cv, xc_spgulp_args *a,
+                          int fuse, xc_progress *meter, xc_spcandlist *l, xc_spgulp_info *info, xc_error *err)
 {
     xc_fbopts fo = {XC_BITORDER_LSB, 0};
     xc_fbreader *r;
@@ -90,43 +100,19 @@ static xc_status from_fil_fused(const char *path, const xc_cli_planopts *po, con
     if (warn && *warn)
         fprintf(stderr, "crosscheck singlepulse: warning: %s\n", warn);
     xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
-    size_t nvals = (size_t)h->nsamp * (size_t)h->nchans;
-    int isf = xc_nbits_is_float(h->nbits);
-    void *buf = NULL;
-    xc_ddplan *p = NULL;
     xc_dmplan plan;
     xc_dmplan_init(&plan);
-    if ((st = xc_cli_plan_build(po, &g, &plan, err)))
-        goto done;
-    if ((st = xc_mem_check((double)nvals * (isf ? 4 : 2), path, "its samples (the fused search's plane is on the device)",
-                           "search a shorter part of the file, or another -ddimpl (searched in gulps)", err)))
-        goto done;
-    if (!(buf = malloc(nvals * (isf ? sizeof(float) : sizeof(uint16_t))))) {
-        st = xc_error_set(err, XC_ENOMEM, "%s: out of memory for %zu samples", path, nvals);
-        goto done;
+    if (!(st = xc_cli_plan_build(po, &g, &plan, err)) && fuse) {
+        st = fused_search(r, path, &g, &plan, cv, a, l, err);
+        xc_progress_update(meter, 1);
+    } else if (!st) {
+        a->conv = cv;
+        a->plan = &plan;
+        a->input_name = path;
+        a->progress = xc_progress_callback(meter);
+        st = xc_sp_search_fil(r, a, l, info, err);
     }
-    st = isf ? xc_fbreader_read_f32(r, 0, (size_t)h->nsamp, 0, buf, err)
-             : xc_fbreader_read_u16(r, 0, (size_t)h->nsamp, 0, buf, err);
-    xc_block b = {h->nchans, (size_t)h->nsamp, h->nbits, isf ? NULL : buf, isf ? buf : NULL};
-    xc_ddopts o;
-    memset(&o, 0, sizeof o);
-    o.threads = threads;
-    if (!st)
-        st = xc_ddplan_create(&p, dd, &g, h->nbits, &plan, cv, NULL, &o, err);
-    if (!st && (int64_t)h->nsamp <= xc_ddplan_max_delay(p))
-        st = xc_error_set(err, XC_EINVAL, "%s: nsamp %llu is not longer than the plan's largest delay, %lld samples",
-                          path, (unsigned long long)h->nsamp, (long long)xc_ddplan_max_delay(p));
-#ifdef XC_HAVE_CUDA
-    if (!st)
-        st = xc_sp_gpu_fused(p, &plan, &b, h->tsamp, s, so, l, NULL, err);
-#else
-    if (!st)
-        (void)b, (void)s, (void)so, (void)l, st = xc_error_set(err, XC_EINVAL, "the fused search needs the CUDA build");
-#endif
-done:
-    xc_ddplan_destroy(p);
     xc_dmplan_free(&plan);
-    free(buf);
     xc_fbreader_close(r);
     return st;
 }
@@ -259,12 +245,8 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
             return 2;
         /* the GPU pair on a whole file: the plane stays on the device; gulps
            (-gulp, -max_memory) go through the host */
-        if ((fused = !gulp && !(max_memory > 0) && fusable(a.dd, s))) {
-            st = from_fil_fused(input, &po, cv, a.dd, threads, s, &o, &l, &err);
-            xc_progress_update(&meter, 1);
-        } else {
-            st = from_fil(input, &po, cv, &a, &meter, &l, &info, &err);
-        }
+        fused = !gulp && !(max_memory > 0) && fusable(a.dd, s);
+        st = from_fil(input, &po, cv, &a, fused, &meter, &l, &info, &err);
     }
     if (!st)
         st = format == 1   ? xc_spcands_write_heimdall(&l, out, &err)
