@@ -173,5 +173,5 @@ static xc_status cpu_execute(const xc_spsearcher *self, void *state, const xc_sp
 
 const xc_spsearcher xc_sp_cpu = {
     .impl = {.family = XC_FAMILY_SINGLEPULSE, .name = "cpu", .tol = {XC_TOL_ROUNDING, 1}, .caps = XC_CAP_THREADED,
-             .desc = "boxcar single-pulse search, OpenMP over DM trials, prefix sums, quickselect medians"},
+             .desc = "boxcar single-pulse search, OpenMP over DM trials, prefix sums, exact sampled-selection medians"},
     .execute = cpu_execute};

@@ -199,7 +199,7 @@ static double exact_median(const values *s, xc_sp_scratch *w)
     if (ns >= 64) {
         for (size_t i = 0; i < ns; i++)
             w->v[i] = value_at(s, i * 32 + 16);
-        long d = (long)(2 * sqrt((double)ns)) + 1;
+        long d = (long)(1.5 * sqrt((double)ns)) + 1;   /* 3 sigma of the sample rank */
         size_t rl = sample_rank(ka, n, ns, -d), rh = sample_rank(k, n, ns, d);
         double pL = select_kth(w->v, ns, rl);
         double pH = select_kth(w->v + rl, ns - rl, rh - rl);
