@@ -1,7 +1,7 @@
 /* The CPU single-pulse searcher: the reference's semantics
- * (core/sp/xc_spsearch.h) with OpenMP over DM trials, medians by quickselect
- * (Hoare's FIND) and one prefix-sum array per trial, so each width costs one
- * pass.  On integer-valued planes the prefix sums are exact (below 2^53), and
+ * (core/sp/xc_spsearch.h) with OpenMP over DM trials, exact medians by
+ * histogram selection (sp_cpu_stats.c) and one prefix-sum array per trial,
+ * so each width costs one pass.  On integer-valued planes the prefix sums are exact (below 2^53), and
  * B, s and the S/N formula are the reference's, so the detections are the
  * reference's bit for bit; on float planes S differs from the reference's
  * direct sum by rounding (docs/SINGLEPULSE.md states the bound). */
@@ -10,102 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "optimized/cpu/sp_cpu_internal.h"
 #include "optimized/cpu/xc_sp_cpu.h"
-
-static inline void swap(double *a, double *b)
-{
-    double t = *a;
-    *a = *b;
-    *b = t;
-}
-
-/* The k-th smallest of v[0..n-1]; afterwards v[0..k-1] <= v[k] <= v[k+1..].
- * Hoare's FIND with Lomuto partitions written without branches on the data
- * (random data mispredict half of them), and the elements equal to the
- * pivot set aside, so runs of equal values (a quiet trial's deviations) stay
- * linear. */
-static double select_kth(double *v, size_t n, size_t k)
-{
-    size_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;   /* median of three as the pivot, moved to hi */
-        if (v[mid] < v[lo])
-            swap(&v[mid], &v[lo]);
-        if (v[hi] < v[lo])
-            swap(&v[hi], &v[lo]);
-        if (v[mid] < v[hi])
-            swap(&v[mid], &v[hi]);
-        const double p = v[hi];
-        size_t i = lo;
-        for (size_t j = lo; j < hi; j++) {
-            double x = v[j];
-            v[j] = v[i];
-            v[i] = x;
-            i += x < p;
-        }
-        swap(&v[i], &v[hi]);   /* v[lo..i-1] < p = v[i] <= v[i+1..hi] */
-        if (k < i) {
-            hi = i - 1;
-            continue;
-        }
-        size_t e = i + 1;      /* then v[i..e-1] == p */
-        for (size_t j = i + 1; j <= hi; j++) {
-            double x = v[j];
-            v[j] = v[e];
-            v[e] = x;
-            e += x == p;
-        }
-        if (k < e)
-            return p;
-        lo = e;
-    }
-    return v[k];
-}
-
-/* The median as the reference defines it: of an even count the mean of the two middle values. */
-static double median(double *v, size_t n)
-{
-    double a = select_kth(v, n, n / 2);
-    if (n % 2)
-        return a;
-    double b = v[0];
-    for (size_t i = 1; i < n / 2; i++)
-        b = v[i] > b ? v[i] : b;
-    return (b + a) / 2;
-}
-
-typedef struct {
-    double *P, *tmp, *m;   /* n + 1 prefix sums, n scratch, the blocks' baselines */
-} scratch;
-
-/* Row statistics and prefix sums; returns the rms s. */
-static double row_prepare(const float *x, size_t n, const xc_spconf *c, scratch *w)
-{
-    size_t L = c->block, nb = xc_sp_nblocks(n, L);
-    double sx = 0, sxx = 0;
-    w->P[0] = 0;
-    for (size_t t = 0; t < n; t++) {
-        double v = (double)x[t];
-        sx += v;
-        sxx += v * v;
-        w->P[t + 1] = w->P[t] + v;
-    }
-    double s;
-    if (c->stat == XC_SP_MEAN_SD) {
-        xc_sp_mean_sd(sx, sxx, n, &w->m[0], &s);
-        return s;
-    }
-    for (size_t b = 0; b < nb; b++) {
-        size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
-        for (size_t t = lo; t < hi; t++)
-            w->tmp[t - lo] = (double)x[t];
-        w->m[b] = median(w->tmp, hi - lo);
-    }
-    for (size_t b = 0; b < nb; b++)
-        for (size_t t = b * L, hi = b + 1 == nb ? n : t + L; t < hi; t++)
-            w->tmp[t] = fabs((double)x[t] - w->m[b]);
-    return XC_SP_MAD_SCALE * median(w->tmp, n);
-}
 
 /* One width's scan of a row: the run being built and where detections go. */
 typedef struct {
@@ -197,10 +103,10 @@ static void width_search(scan *z)
 }
 
 /* The detections of one row (index r) into out. */
-static xc_status row_search(const float *x, size_t n, int32_t r, const xc_spconf *c, scratch *w, xc_spdets *out,
+static xc_status row_search(const float *x, size_t n, int32_t r, const xc_spconf *c, xc_sp_scratch *w, xc_spdets *out,
                             xc_error *err)
 {
-    double s = row_prepare(x, n, c, w);
+    double s = xc_sp_cpu_prepare(x, n, c, w);
     if (!(s > 0))
         return XC_OK;
     scan z = {.P = w->P, .m = w->m, .n = n, .L = c->block, .nb = xc_sp_nblocks(n, c->block), .thr = c->threshold,
@@ -238,11 +144,10 @@ static xc_status cpu_execute(const xc_spsearcher *self, void *state, const xc_sp
     int nth = c->threads > 0 ? c->threads : omp_get_max_threads();
 #pragma omp parallel num_threads(nth)
     {
-        scratch w = {malloc((n + 1) * sizeof(double)), malloc(n * sizeof(double)),
-                     malloc(xc_sp_nblocks(n, c->block) * sizeof(double))};
+        xc_sp_scratch w;
         xc_error e;
         xc_error_clear(&e);
-        int bad = !w.P || !w.tmp || !w.m;
+        int bad = xc_sp_scratch_alloc(&w, n, xc_sp_nblocks(n, c->block));
         if (bad)
             xc_error_set(&e, XC_ENOMEM, "cpu: out of memory for %zu samples", n);
 #pragma omp for schedule(dynamic, 4)
@@ -254,9 +159,7 @@ static xc_status cpu_execute(const xc_spsearcher *self, void *state, const xc_sp
             failed = 1;
             first = e;
         }
-        free(w.P);
-        free(w.tmp);
-        free(w.m);
+        xc_sp_scratch_free(&w);
     }
     xc_status st = failed ? xc_error_set(err, first.code, "%s", first.msg) : XC_OK;
     for (size_t r = 0; r < nr; r++) {
@@ -270,5 +173,5 @@ static xc_status cpu_execute(const xc_spsearcher *self, void *state, const xc_sp
 
 const xc_spsearcher xc_sp_cpu = {
     .impl = {.family = XC_FAMILY_SINGLEPULSE, .name = "cpu", .tol = {XC_TOL_ROUNDING, 1}, .caps = XC_CAP_THREADED,
-             .desc = "boxcar single-pulse search, OpenMP over DM trials, prefix sums, quickselect medians"},
+             .desc = "boxcar single-pulse search, OpenMP over DM trials, prefix sums, exact sampled-selection medians"},
     .execute = cpu_execute};
