@@ -613,6 +613,30 @@ static void score_one(const xc_study *st, int k, xc_cand c, char *keep, char **f
     xc_candlist_free(&l);
 }
 
+/* The scoring study (load_scoring) with detections.csv's header split into
+ * columns, for tests that score hand-made candidates and read columns by
+ * name. */
+typedef struct {
+    xc_study st;
+    xc_registry *reg;
+    char hl[4096];
+    char *h[64];
+    int nh;
+} scoring;
+
+static void scoring_open(scoring *sc)
+{
+    sc->reg = load_scoring(&sc->st);
+    snprintf(sc->hl, sizeof sc->hl, "%s", xc_study_header());
+    sc->nh = split(sc->hl, sc->h, 64);
+}
+
+static void scoring_close(scoring *sc)
+{
+    xc_study_free(&sc->st);
+    xc_registry_destroy(sc->reg);
+}
+
 /* Each searcher's detection threshold at its edge: a candidate at the
  * fundamental 0.01 sigma above the threshold is a detection whose printed
  * sigma is the candidate's, 0.01 below it is none.  The baseline is judged
@@ -620,31 +644,28 @@ static void score_one(const xc_study *st, int k, xc_cand c, char *keep, char **f
  * above the 10 printed digits, far below the gap between the two). */
 XC_TEST(test_score_sigma_edges, "score_sigma_edges")
 {
-    xc_study st;
-    xc_registry *reg = load_scoring(&st);
-    char hl[4096], line[4096];
-    char *h[64], *f[64];
-    snprintf(hl, sizeof hl, "%s", xc_study_header());
-    int nh = split(hl, h, 64), c_d = col_of(h, nh, "detected"), c_s = col_of(h, nh, "sigma"),
-        c_m = col_of(h, nh, "match");
+    scoring sc;
+    scoring_open(&sc);
+    xc_study *st = &sc.st;
+    char line[4096], *f[64];
+    int c_d = col_of(sc.h, sc.nh, "detected"), c_s = col_of(sc.h, sc.nh, "sigma"), c_m = col_of(sc.h, sc.nh, "match");
     CU_ASSERT_FATAL(c_d >= 0 && c_s >= 0 && c_m >= 0);
     static const int ks[] = {0, 1, 2};
     for (size_t i = 0; i < 3; i++) {
-        double thr = st.s[ks[i]].baseline ? 3 : 6;
+        double thr = st->s[ks[i]].baseline ? 3 : 6;
         for (int above = 0; above < 2; above++) {
             double sg = thr + (above ? 0.01 : -0.01);
             xc_cand c = {.r = 400.2, .z = 4, .numharm = 1, .width = 5, .sigma = sg};
-            score_one(&st, ks[i], c, line, f);
+            score_one(st, ks[i], c, line, f);
             if (atoi(f[c_d]) != above)
-                printf("\n    %s: sigma %.2f against threshold %g: detected %s ", st.s[ks[i]].name, sg, thr, f[c_d]);
+                printf("\n    %s: sigma %.2f against threshold %g: detected %s ", st->s[ks[i]].name, sg, thr, f[c_d]);
             CU_ASSERT_EQUAL(atoi(f[c_d]), above);
             CU_ASSERT_STRING_EQUAL(f[c_m], above ? "fundamental" : "none");
             if (above)
                 XC_ASSERT_NEAR(atof(f[c_s]), sg, 1e-9);
         }
     }
-    xc_study_free(&st);
-    xc_registry_destroy(reg);
+    scoring_close(&sc);
 }
 
 /* A detection at a harmonic: its r and z errors are against the truth
@@ -653,13 +674,12 @@ XC_TEST(test_score_sigma_edges, "score_sigma_edges")
  * r_err 0.25 and z_err 0.5 (to the printed 10 digits: 1e-9). */
 XC_TEST(test_score_harmonic_errors, "score_harmonic_errors")
 {
-    xc_study st;
-    xc_registry *reg = load_scoring(&st);
-    char hl[4096], line[4096];
-    char *h[64], *f[64];
-    snprintf(hl, sizeof hl, "%s", xc_study_header());
-    int nh = split(hl, h, 64), c_m = col_of(h, nh, "match"), c_n = col_of(h, nh, "harm_n"),
-        c_re = col_of(h, nh, "r_err"), c_ze = col_of(h, nh, "z_err");
+    scoring sc;
+    scoring_open(&sc);
+    xc_study *st = &sc.st;
+    char line[4096], *f[64];
+    int c_m = col_of(sc.h, sc.nh, "match"), c_n = col_of(sc.h, sc.nh, "harm_n"), c_re = col_of(sc.h, sc.nh, "r_err"),
+        c_ze = col_of(sc.h, sc.nh, "z_err");
     CU_ASSERT_FATAL(c_m >= 0 && c_n >= 0 && c_re >= 0 && c_ze >= 0);
     static const struct {
         int n, sub;
@@ -671,14 +691,13 @@ XC_TEST(test_score_harmonic_errors, "score_harmonic_errors")
             double q = hs[i].sub ? 1.0 / hs[i].n : hs[i].n;
             xc_cand c = {.r = score_truth.r * q + 0.25, .z = score_truth.z * q + 0.5, .numharm = 1, .width = 3,
                          .sigma = 10};
-            score_one(&st, k, c, line, f);
+            score_one(st, k, c, line, f);
             CU_ASSERT_STRING_EQUAL(f[c_m], hs[i].match);
             XC_ASSERT_NEAR(atof(f[c_n]), hs[i].n, 0);
             XC_ASSERT_NEAR(atof(f[c_re]), 0.25, 1e-9);
             XC_ASSERT_NEAR(atof(f[c_ze]), 0.5, 1e-9);
         }
-    xc_study_free(&st);
-    xc_registry_destroy(reg);
+    scoring_close(&sc);
 }
 
 /* ---- the same bytes any way the rows are made -------------------------------------- */
