@@ -417,13 +417,24 @@ XC_TEST(test_pulse_arrives_at_analytic_delay, "pulse_arrives_at_analytic_delay")
     xc_synth_params_free(&p);
 }
 
+/* A noiseless 32-bit observation (quiet_obs: fch1 1400 MHz, foff -1 MHz) of
+ * nchans channels with one pulsar (period ms, DM, duty cycle %, S/N 8),
+ * written to tmp/name and read back; fake: smeared, with SIGPROC fake's
+ * phase and widened duty cycle. */
+static float *noiseless_pulsar(xc_synth_params *p, int nchans, double tsamp, double tobs, int fake, double period,
+                               double dm, double width_pct, const char *name, uint64_t *ns)
+{
+    quiet_obs(p, nchans, 32, tsamp, tobs, 1400, -1, fake);
+    xc_fx_synth_psr(p, period, dm, width_pct, 8);
+    p->fake_phase = fake;
+    return write_and_read(p, xc_fx_tmp(name), ns);
+}
+
 XC_TEST(test_pulsar_phase_and_duty_cycle, "pulsar_phase_and_duty_cycle")
 {
     xc_synth_params p;
-    quiet_obs(&p, 8, 32, 100e-6, 0.1, 1400, -1, 0);
-    xc_fx_synth_psr(&p, 10, 0, 10, 8);
     uint64_t ns;
-    float *x = write_and_read(&p, xc_fx_tmp("psr.fil"), &ns);
+    float *x = noiseless_pulsar(&p, 8, 100e-6, 0.1, 0, 10, 0, 10, "psr.fil", &ns);
     CU_ASSERT_EQUAL_FATAL(ns, 1000);
     const double amp = 8 / sqrt(8.0);
     /* pulse k covers [(k + 0.45) P, (k + 0.55) P): samples 100k+45 .. 100k+54 */
@@ -458,12 +469,8 @@ XC_TEST(test_pulsar_phase_and_duty_cycle, "pulsar_phase_and_duty_cycle")
 XC_TEST(test_truth_fake_duty_cycle, "truth_fake_duty_cycle")
 {
     xc_synth_params p;
-    quiet_obs(&p, 4, 32, 100e-6, 2.0, 1400, -1, 1);
-    xc_fx_synth_psr(&p, 10.37, 50, 5, 8);
-    p.fake_phase = 1;
     uint64_t ns;
-    const char *f = xc_fx_tmp("fkdc.fil");
-    float *x = write_and_read(&p, f, &ns);
+    float *x = noiseless_pulsar(&p, 4, 100e-6, 2.0, 1, 10.37, 50, 5, "fkdc.fil", &ns);
     size_t on = 0;
     for (uint64_t i = 0; i < ns; i++)
         on += x[i * 4] != 0;
