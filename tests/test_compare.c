@@ -225,12 +225,19 @@ XC_TEST(test_identical, "identical planes agree exactly")
     fx_copy_free(&cp);
 }
 
+/* A copy (fx_copy) with one sample, trial idm of range k at t, one count
+ * up, compared with its original. */
+static void one_count_up(copied *cp, int nbits, uint64_t seed, int k, size_t idm, size_t t)
+{
+    fx_copy(cp, nbits, seed);
+    cp->c.r[k].data[idm * cp->c.r[k].nsamp + t] += 1;
+    CU_ASSERT_EQUAL_FATAL(cmp_copy(cp, NULL), XC_OK);
+}
+
 XC_TEST(test_one_sample, "one sample off by one")
 {
     copied cp;
-    fx_copy(&cp, 8, 2);
-    cp.c.r[1].data[3 * cp.c.r[1].nsamp + 123] += 1;
-    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, NULL), XC_OK);
+    one_count_up(&cp, 8, 2, 1, 3, 123);
     CU_ASSERT_FALSE(cp.res.agree);
     CU_ASSERT_EQUAL(cp.res.n_diff, 1);
     CU_ASSERT_EQUAL(cp.res.n_over, 1);
@@ -488,9 +495,7 @@ XC_TEST(test_percentage, "percentage difference at a DM")
 XC_TEST(test_exact_one_count, "integer input: one count off fails though the float bound holds it")
 {
     copied cp;
-    fx_copy(&cp, 16, 12);
-    cp.c.r[0].data[7 * cp.c.r[0].nsamp + 300] += 1;
-    CU_ASSERT_EQUAL_FATAL(cmp_copy(&cp, NULL), XC_OK);
+    one_count_up(&cp, 16, 12, 0, 7, 300);
     CU_ASSERT_EQUAL(cp.res.cls, XC_CLASS_EXACT);
     CU_ASSERT_FALSE(cp.res.agree);
     CU_ASSERT_EQUAL(cp.res.n_over, 1);
