@@ -57,7 +57,7 @@ endif
 
 MODDIRS  := core core/base core/io core/dedisp/plan core/dedisp/approx core/dedisp/run \
 	    core/search core/search/cands core/search/stats core/search/spectrum core/search/pulscan core/search/accel \
-	    core/sp approx approx/pulscan approx/accel reference optimized optimized/cpu synth/model synth/truth synth/noise synth/signal synth/write synth/population compare \
+	    core/sp core/sp/files approx approx/pulscan approx/accel reference optimized optimized/cpu synth/model synth/truth synth/noise synth/signal synth/write synth/population compare compare/check compare/conform \
 	    reports reports/draw study study/spec study/search study/out bench
 # Every include names its layer ("core/dedisp/xc_dedisperse.h"), so one -I. is all.
 CPPFLAGS += -D_GNU_SOURCE -I. $(if $(filter 1,$(PLOTS)),-DXC_HAVE_CAIRO)

@@ -6,7 +6,7 @@
  * 1..32 and a finite sigma; the convention is a known preset. */
 #include <math.h>
 
-#include "compare/xc_runspec.h"
+#include "compare/check/xc_runspec.h"
 #include "core/dedisp/plan/xc_dmplan.h"
 #include "fuzz/fuzz_util.h"
 #include "synth/model/xc_synth.h"

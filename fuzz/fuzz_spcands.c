@@ -1,4 +1,4 @@
-/* fuzz_spcands.c: single-pulse candidate files (core/sp/xc_spfiles.h): the
+/* fuzz_spcands.c: single-pulse candidate files (core/sp/files/xc_spfiles.h): the
  * input read as a Heimdall .cand, a PRESTO .singlepulse and our CSV.
  *
  * Properties of an accepted list: every candidate passes xc_spcand_check
@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/sp/xc_spfiles.h"
+#include "core/sp/files/xc_spfiles.h"
 #include "fuzz/fuzz_util.h"
 
 static void check_list(const xc_spcandlist *l, const char *fmt)

@@ -14,7 +14,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "compare/xc_conform_accel.h"
+#include "compare/conform/xc_conform_accel.h"
 #include "core/search/xc_accel.h"
 #include "core/search/stats/xc_signif.h"
 #include "optimized/cpu/xc_accel_cpu.h"
@@ -241,7 +241,7 @@ XC_TEST(test_plane_delta_cpu, "plane_delta_cpu") { plane_delta(&xc_accel_cpu, 2e
 /* ---- reference vs cpu ----------------------------------------------------- */
 
 /* Gaussian noise plus tones at given (r, z, amplitude): the conformance
- * suite's spectrum (compare/xc_conform_accel.h). */
+ * suite's spectrum (compare/conform/xc_conform_accel.h). */
 static void make_spectrum(xc_spectrum *sp, size_t nbins, unsigned long seed, const double (*tones)[3], int ntones)
 {
     xc_error err;

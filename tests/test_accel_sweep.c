@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compare/xc_conform_accel.h"
+#include "compare/conform/xc_conform_accel.h"
 #include "core/search/xc_accel.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "reference/xc_accel_ref.h"

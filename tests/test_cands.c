@@ -12,7 +12,7 @@
 #include "compare/xc_cmpcands.h"
 #include "core/io/xc_presto.h"
 #include "tests/xc_fixture.h"
-#include "compare/xc_checks.h"
+#include "compare/check/xc_checks.h"
 #include "tests/xc_test.h"
 
 /* The research note's test file: N = 2^21 samples of 64 us. */

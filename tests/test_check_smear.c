@@ -1,10 +1,10 @@
-/* The verdict rows of approximate dedispersers (compare/check_smear.c):
+/* The verdict rows of approximate dedispersers (compare/check/check_smear.c):
  * passing cases, and planted failures that each must catch. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/xc_checks.h"
+#include "compare/check/xc_checks.h"
 #include "compare/xc_smear.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "tests/xc_test.h"

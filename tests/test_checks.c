@@ -1,6 +1,6 @@
-/* The run's checks (compare/xc_checks.h) must pass on good input and report
+/* The run's checks (compare/check/xc_checks.h) must pass on good input and report
  * every planted failure as a failed row with what they observed; the run
- * spec (compare/xc_runspec.h) must refuse unknown fields and wrong types,
+ * spec (compare/check/xc_runspec.h) must refuse unknown fields and wrong types,
  * naming the field's JSON path. */
 #include <math.h>
 #include <stdint.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/xc_checks.h"
-#include "compare/xc_runspec.h"
+#include "compare/check/xc_checks.h"
+#include "compare/check/xc_runspec.h"
 #include "core/base/xc_nbits.h"
 #include "core/search/xc_search.h"
 #include "optimized/xc_impls.h"
@@ -827,7 +827,7 @@ XC_TEST(test_noise_check, "pure noise at sigma 0: the cpu searchers pass; a drop
     xc_registry_destroy(reg);
 }
 
-/* ---- known signals of real files (compare/xc_known.h) ---------------------- */
+/* ---- known signals of real files (compare/check/xc_known.h) ---------------------- */
 
 /* cands_make's list: 6.1, 12.2, 30 and 45 Hz (r over T_OBS = 100 s, one bin
  * 0.01 Hz) at sigma 20, 19, 18, 17.  The rows of signal k against it, the
@@ -1020,7 +1020,7 @@ XC_TEST(test_spec_known, "spec: known signals read with their defaults; incomple
                  "spec.json: periodicity[0].known[0].fhz: unknown field");
 }
 
-/* ---- single-pulse search rows (compare/check_sp.c) -------------------------- */
+/* ---- single-pulse search rows (compare/check/check_sp.c) -------------------------- */
 
 /* One candidate at DM trial 10 of plan 0:20:1 (step 1), box of b samples
  * whose centre is at t_s; a top-hat pulse of 16 samples (1 ms at 62.5 us)

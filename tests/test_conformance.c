@@ -1,6 +1,6 @@
 /* The conformance suite over the registry (docs/ARCHITECTURE.md): every
  * implementation registered in every family goes through the conformance
- * library (compare/xc_conform.h) against its family's reference, the entry
+ * library (compare/conform/xc_conform.h) against its family's reference, the entry
  * with XC_CAP_REFERENCE, and must fail no row.  One case per registered
  * implementation, made from the registry at start-up, so registering one more
  * adds its case with no edit here; one that is not available here (the gpu
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/xc_conform.h"
-#include "compare/xc_conform_accel.h"
-#include "compare/xc_conform_sp.h"
+#include "compare/conform/xc_conform.h"
+#include "compare/conform/xc_conform_accel.h"
+#include "compare/conform/xc_conform_sp.h"
 #include "core/base/xc_impl.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "optimized/xc_impls.h"

@@ -225,7 +225,7 @@ XC_TEST(test_presets_rounding, "presets_rounding")
 
 /* ---- properties of the reference -------------------------------------------
  * Linearity, time shift and the impulse response are conformance cases
- * (compare/conform_dedisperse.c), run on every registered dedisperser, the
+ * (compare/conform/conform_dedisperse.c), run on every registered dedisperser, the
  * reference included. */
 
 XC_TEST(test_ref_dm0_channel_sum, "ref_dm0_channel_sum")

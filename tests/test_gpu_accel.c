@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "compare/xc_conform_accel.h"
+#include "compare/conform/xc_conform_accel.h"
 #include "core/search/xc_accel.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "tests/xc_assert.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/xc_conform.h"
+#include "compare/conform/xc_conform.h"
 #include "core/dedisp/approx/xc_subband.h"
 #include "core/dedisp/approx/xc_tree.h"
 #include "optimized/cpu/xc_cpu.h"

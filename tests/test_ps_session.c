@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/xc_conform_accel.h"
+#include "compare/conform/xc_conform_accel.h"
 #include "core/search/xc_search.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"

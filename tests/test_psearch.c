@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/xc_conform_accel.h"
+#include "compare/conform/xc_conform_accel.h"
 #include "core/search/xc_psearch.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "optimized/cpu/xc_cpu.h"

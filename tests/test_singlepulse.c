@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/xc_conform_sp.h"
+#include "compare/conform/xc_conform_sp.h"
 #include "core/base/xc_impl.h"
-#include "core/sp/xc_spfiles.h"
+#include "core/sp/files/xc_spfiles.h"
 #include "optimized/cpu/xc_sp_cpu.h"
 #include "optimized/xc_impls.h"
 #include "reference/xc_sp_ref.h"

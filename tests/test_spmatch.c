@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "compare/xc_spmatch.h"
-#include "core/sp/xc_spfiles.h"
+#include "core/sp/files/xc_spfiles.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 

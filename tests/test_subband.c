@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/xc_conform.h"
+#include "compare/conform/xc_conform.h"
 #include "compare/xc_smear.h"
 #include "core/io/xc_filterbank.h"
 #include "core/dedisp/approx/xc_subband.h"

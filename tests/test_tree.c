@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/xc_conform.h"
+#include "compare/conform/xc_conform.h"
 #include "compare/xc_smear.h"
 #include "core/dedisp/approx/xc_tree.h"
 #include "optimized/cpu/xc_cpu.h"

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compare/xc_conform.h"
+#include "compare/conform/xc_conform.h"
 #include "core/search/xc_accel.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/search/xc_search.h"

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "compare/xc_checks.h"
+#include "compare/check/xc_checks.h"
 
 /* Every line of the table fits this many columns. */
 #define XC_VD_WIDTH 120

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "compare/xc_junit.h"
+#include "compare/check/xc_junit.h"
 
 void xc_vd_init(xc_vd *v)
 {

@@ -1,5 +1,5 @@
 /* cli_verdict.h: the verdict of `crosscheck run`, `gate` and `check`.  It
- * holds the rows (compare/xc_checks.h), a sticky error - the first failure
+ * holds the rows (compare/check/xc_checks.h), a sticky error - the first failure
  * that is no verdict (the report, memory, a folder), which makes the exit
  * status 2 - and sends each row, once, to the places the command chose: a
  * line as it comes (on stderr or stdout), the report, a JSON array.  At the
@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "cli/base/cli_vdtable.h"
-#include "compare/xc_checks.h"
+#include "compare/check/xc_checks.h"
 #include "reports/xc_report.h"
 
 /* The columns of the table (xc_vd_print_row): the verdict, the
@@ -67,7 +67,7 @@ void xc_vd_table_checks(const xc_vd *v);
 /* Every row as a JSON object (check, impl, state, measured, bound, observed,
  * expected; NaN as null), in an array.  NULL when out of memory. */
 json_t *xc_vd_rows_json(const xc_vd *v);
-/* The rows as JUnit XML (compare/xc_junit.h) at path, unless an error was
+/* The rows as JUnit XML (compare/check/xc_junit.h) at path, unless an error was
  * noted before; a failure is noted. */
 void xc_vd_junit(xc_vd *v, const char *suite, double seconds, const char *path);
 

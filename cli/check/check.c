@@ -27,7 +27,7 @@ void ck_rows(ctx *c, const xc_row *r, int n)
     }
 }
 
-/* Each verdict becomes a row of compare/xc_checks.h, which the verdict
+/* Each verdict becomes a row of compare/check/xc_checks.h, which the verdict
  * object shows on stdout and puts in the report and the JSON. */
 void ck_verdicts(ctx *c, const xc_verdict *v, int n)
 {

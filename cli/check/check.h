@@ -12,7 +12,7 @@
 #include "approx/xc_approx.h"
 #include "approx/xc_approx_table.h"
 #include "cli/base/cli_verdict.h"
-#include "compare/xc_checks.h"
+#include "compare/check/xc_checks.h"
 #include "core/search/xc_accel.h"
 #include "core/search/xc_search.h"
 #include "reports/xc_report.h"

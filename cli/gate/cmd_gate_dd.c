@@ -14,7 +14,7 @@
 #include "cli/gate/gate.h"
 #include "cli/gate/gate_dd_io.h"
 #include "compare/xc_compare.h"
-#include "compare/xc_conform.h"
+#include "compare/conform/xc_conform.h"
 #include "compare/xc_recover.h"
 #include "core/base/xc_nbits.h"
 #include "core/io/xc_filterbank.h"
@@ -449,7 +449,7 @@ int gate_dedisperse(gatectx *g)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++)
         if (gate_case_due(g, cases[i].tier, "dedisperse", cases[i].name))
             run_case(g, &cases[i], ref);
-    /* standard and full: the conformance suite too (compare/xc_conform.h:
+    /* standard and full: the conformance suite too (compare/conform/xc_conform.h:
      * hand-worked cases, linearity, shifts, every nbits and convention
      * preset, kill masks, gulps), as the built-in implementations pass it. */
     if (g->impl && g->tier >= GATE_STANDARD && !g->vd.fatal) {

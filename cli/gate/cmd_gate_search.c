@@ -276,7 +276,7 @@ int gate_search(gatectx *g)
             run_case(g, &cases[i], ref);
     /* A plugin's searcher on pure noise at sigma 0, where most of what is
      * kept is borderline: a screen or rounding that decides one otherwise
-     * than the reference fails (compare/xc_checks.h). */
+     * than the reference fails (compare/check/xc_checks.h). */
     if (g->impl && !g->vd.fatal && gate_case_due(g, GATE_QUICK, "search", "pure-noise")) {
         xc_error e;
         xc_vd_note(&g->vd, xc_check_noise_search(&g->vd.rows, "pure-noise", g->impl, ref, 4, 900, &e), &e);

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "cli/base/cli_verdict.h"
-#include "compare/xc_checks.h"
+#include "compare/check/xc_checks.h"
 #include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"

@@ -14,7 +14,7 @@
 #include "cli/gate/gate.h"
 #include "cli/gate/gate_dd_io.h"
 #include "compare/xc_compare.h"
-#include "compare/xc_conform.h"
+#include "compare/conform/xc_conform.h"
 #include "compare/xc_recover.h"
 #include "core/io/xc_filterbank.h"
 #include "core/base/xc_fmt.h"

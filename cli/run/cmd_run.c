@@ -6,7 +6,7 @@
  * tutorial pulsar's line must stand out.  A verdict table goes to stdout and a
  * report (index.html with plots, summary.json) to runs/<timestamp>/.
  * This file holds the options, the order of the work and the table; see
- * cli/run/run.h for the other pieces and compare/xc_checks.h for the checks. */
+ * cli/run/run.h for the other pieces and compare/check/xc_checks.h for the checks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>

@@ -23,7 +23,7 @@
 #include "cli/base/cli.h"
 #include "cli/base/cli_ddfile.h"
 #include "cli/run/run.h"
-#include "compare/xc_checks.h"
+#include "compare/check/xc_checks.h"
 #include "compare/xc_smear.h"
 #include "core/dedisp/approx/xc_ddloss.h"
 #include "core/base/xc_nbits.h"

@@ -1,7 +1,7 @@
 /* crosscheck run: dedispersion.  Every wanted dedisperser runs the
  * observation's plan; its plane is judged against the reference's, one
  * thread against many, and for the injected pulses and the known line
- * (compare/xc_checks.h). */
+ * (compare/check/xc_checks.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

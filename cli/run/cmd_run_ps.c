@@ -1,7 +1,7 @@
 /* crosscheck run: periodicity.  Every wanted Pulscan searcher runs on the
  * same spectrum; each list is judged against the reference's, the strongest
  * candidate against the known pulsar, and a synthetic pulsar's truth
- * (compare/xc_checks.h). */
+ * (compare/check/xc_checks.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

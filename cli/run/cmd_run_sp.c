@@ -1,14 +1,14 @@
 /* crosscheck run: the single-pulse search by every single-pulse searcher of
  * a synthetic observation's reference plane (each injected pulse must be
- * found, compare/check_sp.c), of a real file's reference plane and of a
- * PRESTO series (each declared burst must be found, compare/xc_known.h); each
+ * found, compare/check/check_sp.c), of a real file's reference plane and of a
+ * PRESTO series (each declared burst must be found, compare/check/xc_known.h); each
  * list must equal the reference searcher's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/run/run.h"
-#include "compare/xc_checks.h"
+#include "compare/check/xc_checks.h"
 #include "core/base/xc_fmt.h"
 #include "core/io/xc_presto.h"
 #include "core/sp/xc_spsearch.h"

@@ -7,15 +7,15 @@
  *   cmd_run_sp.c    the single-pulse search: injected pulses, declared bursts
  *   cmd_run_presto.c PRESTO prepsubband's series against the subband dedispersers
  *   cmd_run_plot.c  the report's plots and texts
- * The checks themselves are compare/xc_checks.h's. */
+ * The checks themselves are compare/check/xc_checks.h's. */
 #ifndef CMD_RUN_H
 #define CMD_RUN_H
 
 #include <stddef.h>
 
 #include "cli/base/cli_verdict.h"
-#include "compare/xc_checks.h"
-#include "compare/xc_runspec.h"
+#include "compare/check/xc_checks.h"
+#include "compare/check/xc_runspec.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/base/xc_impl.h"
 #include "core/dedisp/run/xc_planefile.h"
@@ -125,7 +125,7 @@ xc_status run_synth_spectrum(runctx *c, const char *obs, const json_t *sobj, cha
 int run_load_spectrum(runctx *c, const char *obs, const char *fft, const json_t *synth, xc_spectrum *sp, char *path,
                       size_t np, char *truthp, size_t nt);
 
-/* The rows of a spectrum file's known signals (compare/xc_known.h) against
+/* The rows of a spectrum file's known signals (compare/check/xc_known.h) against
  * each search's list; the DM of a pulsar judged once, from the .inf beside
  * fftpath; bursts by the single-pulse search of the series beside it
  * (run_sp_series). */

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "compare/xc_spmatch.h"
-#include "core/sp/xc_spfiles.h"
+#include "core/sp/files/xc_spfiles.h"
 
 typedef struct {
     const char *path[2];

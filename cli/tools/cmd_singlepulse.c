@@ -13,7 +13,7 @@
 #include "core/base/xc_nbits.h"
 #include "core/dedisp/run/xc_planefile.h"
 #include "core/io/xc_filterbank.h"
-#include "core/sp/xc_spfiles.h"
+#include "core/sp/files/xc_spfiles.h"
 #include "core/sp/xc_spgulp.h"
 #include "core/sp/xc_spsearch.h"
 #ifdef XC_HAVE_CUDA
