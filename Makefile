@@ -146,6 +146,9 @@ PLUGIN_HEADER := include/crosscheck/xc_plugin.h
 PLUGIN_SRC  := examples/plugin-dedisp/dedisp.c
 PLUGIN_VARS := ok bug crash hang abi
 PLUGINS     := $(PLUGIN_VARS:%=$(BIN)/plugins/libxcdd_%.so)
+# The single-pulse searcher example (examples/plugin-dedisp/sp.c), correct and buggy.
+SP_PLUGIN_SRC := examples/plugin-dedisp/sp.c
+PLUGINS     += $(BIN)/plugins/libxcsp_ok.so $(BIN)/plugins/libxcsp_bug.so
 PLUGIN_DEF_ok :=
 PLUGIN_DEF_bug := -DPLANTED_BUG
 PLUGIN_DEF_crash := -DPLANTED_CRASH
@@ -158,6 +161,11 @@ all: $(BIN)/crosscheck libcrosscheck.a $(TEST_BIN) $(FUZZ_REPLAY) $(PLUGINS)
 plugins: $(PLUGINS)
 
 $(BIN)/plugins/libxcdd_%.so: $(PLUGIN_SRC) $(PLUGIN_HEADER)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  PLUGIN  $@")
+	$(Q)$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -I$(dir $(PLUGIN_HEADER)) $(PLUGIN_DEF_$*) -o $@ $< -lm
+
+$(BIN)/plugins/libxcsp_%.so: $(SP_PLUGIN_SRC) $(PLUGIN_HEADER)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  PLUGIN  $@")
 	$(Q)$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -I$(dir $(PLUGIN_HEADER)) $(PLUGIN_DEF_$*) -o $@ $< -lm

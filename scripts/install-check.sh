@@ -10,7 +10,8 @@
 #     installed there;
 #  3. with PKG_CONFIG_PATH=P/lib/pkgconfig, `pkg-config --cflags --libs
 #     crosscheck` builds examples/plugin-dedisp out of tree (and its own
-#     Makefile does, as C and as C++), and the installed crosscheck loads it;
+#     Makefile does, as C and as C++: the dedisperser and the single-pulse
+#     searcher), and the installed crosscheck loads them;
 #  4. `pkg-config --static --libs crosscheck` links a program with the
 #     static library, which lists the built-in implementations.
 # Prints one line per step; exits 1 at the first failure, naming it.
@@ -65,7 +66,8 @@ done
 ok "$(($# + 1)) headers installed, each compiles alone against the installed ones"
 
 # 3. the example plugin out of tree
-mkdir "$T/plugin" && cp "$ROOT/examples/plugin-dedisp/dedisp.c" "$ROOT/examples/plugin-dedisp/Makefile" "$T/plugin/"
+mkdir "$T/plugin" && cp "$ROOT/examples/plugin-dedisp/dedisp.c" "$ROOT/examples/plugin-dedisp/sp.c" \
+    "$ROOT/examples/plugin-dedisp/Makefile" "$T/plugin/"
 run "pkg-config --cflags --libs crosscheck" pkg-config --cflags --libs crosscheck
 ok "pkg-config --cflags --libs crosscheck: $(tr ' ' '\n' <"$T/log" | grep crosscheck | tr '\n' ' ')"
 run "cc \$(pkg-config --cflags --libs crosscheck) builds the example plugin out of tree" \
@@ -79,6 +81,11 @@ for so in "$T/plugin/libcc.so" "$T/plugin/libmydedisp.so" "$T/pluginxx/libmydedi
     grep -q ' mydedisp ' "$T/log" || fail "the installed crosscheck lists mydedisp from $so"
 done
 ok "the installed crosscheck loads all three (list -plugin)"
+for so in "$T/plugin/libmysp.so" "$T/pluginxx/libmysp.so"; do
+    run "the installed crosscheck loads $(basename "$so")" "$P/bin/crosscheck" list -plugin "$so"
+    grep -q ' mysp ' "$T/log" || fail "the installed crosscheck lists mysp from $so"
+done
+ok "the installed crosscheck loads the single-pulse example, built as C and as C++ (list -plugin)"
 
 # 4. a program with the static library
 cat >"$T/prog.c" <<'PROG'

@@ -5,6 +5,7 @@
  * threshold, each recording what it was handed (plugin_probe.h).  Written
  * in the subset of C11, C++ and CUDA that all three compilers take.
  * Variants (-D): PROBE_MANY=N registers N dedispersers and N searchers;
+ * PROBE_ABI20 says it was built against ABI 2.0 (it uses nothing of 2.1);
  * PROBE_ABI1, PROBE_MINOR, PROBE_SMALL, PROBE_REFERENCE, PROBE_NOMETHOD,
  * PROBE_DUP, PROBE_BADPEAK plant what crosscheck must refuse. */
 #include <stdio.h>
@@ -210,7 +211,13 @@ static xcp_status init(const xcp_host *h, xcp_error *err)
 #endif
 #ifdef PROBE_MINOR
 #undef XC_PLUGIN_ABI_MINOR
-#define XC_PLUGIN_ABI_MINOR 1
+#define XC_PLUGIN_ABI_MINOR 2
+#endif
+#ifdef PROBE_ABI20
+/* A plugin of ABI 2.0 (its descriptors and xcp_info are 2.0's sizes: 2.1
+ * appended only new structs and members of xcp_host). */
+#undef XC_PLUGIN_ABI_MINOR
+#define XC_PLUGIN_ABI_MINOR 0
 #endif
 
 XC_PLUGIN_DEFINE("probe", "2.0", init)

@@ -1,4 +1,4 @@
-/* Plugin ABI 2.0 (include/crosscheck/xc_plugin.h).
+/* Plugin ABI 2.1 (include/crosscheck/xc_plugin.h).
  *
  * - The layout of every view, descriptor and table is pinned (_Static_assert
  *   on offsetof and sizeof below): a change that moves a member fails the
@@ -74,11 +74,26 @@ PIN(xcp_searcher, data, 48); PIN(xcp_searcher, available, 56); PIN(xcp_searcher,
 PIN(xcp_searcher, peaks, 72); SIZE(xcp_searcher, 80);
 PIN(xcp_host, size, 0); PIN(xcp_host, abi_major, 8); PIN(xcp_host, abi_minor, 12); PIN(xcp_host, ctx, 16);
 PIN(xcp_host, add_dedisperser, 24); PIN(xcp_host, add_searcher, 32); PIN(xcp_host, error_set, 40);
-PIN(xcp_host, scale_int, 48); PIN(xcp_host, scale_real, 56); PIN(xcp_host, peaks_push, 64); SIZE(xcp_host, 72);
+PIN(xcp_host, scale_int, 48); PIN(xcp_host, scale_real, 56); PIN(xcp_host, peaks_push, 64);
+PIN(xcp_host, add_spsearcher, 72); PIN(xcp_host, spdets_push, 80); PIN(xcp_host, sp_row_stats, 88);
+PIN(xcp_host, sp_box_baseline, 96); SIZE(xcp_host, 104);
+PIN(xcp_spconf, size, 0); PIN(xcp_spconf, stat, 8); PIN(xcp_spconf, nwidths, 12); PIN(xcp_spconf, threshold, 16);
+PIN(xcp_spconf, block, 24); PIN(xcp_spconf, widths, 32); PIN(xcp_spconf, threads, 40); SIZE(xcp_spconf, 48);
+PIN(xcp_spplane, size, 0); PIN(xcp_spplane, data, 8); PIN(xcp_spplane, nrows, 16); PIN(xcp_spplane, nsamp, 24);
+PIN(xcp_spplane, stride, 32); PIN(xcp_spplane, tsamp, 40); PIN(xcp_spplane, ds, 48); PIN(xcp_spplane, dms, 56);
+SIZE(xcp_spplane, 64);
+PIN(xcp_spdet, size, 0); PIN(xcp_spdet, snr, 8); PIN(xcp_spdet, sample, 16); PIN(xcp_spdet, width, 24);
+PIN(xcp_spdet, windex, 28); PIN(xcp_spdet, dm_index, 32); PIN(xcp_spdet, begin, 40); PIN(xcp_spdet, end, 48);
+SIZE(xcp_spdet, 56);
+PIN(xcp_spsearcher, size, 0); PIN(xcp_spsearcher, name, 8); PIN(xcp_spsearcher, desc, 16);
+PIN(xcp_spsearcher, tol_kind, 24); PIN(xcp_spsearcher, caps, 28); PIN(xcp_spsearcher, tol_value, 32);
+PIN(xcp_spsearcher, data, 40); PIN(xcp_spsearcher, available, 48); PIN(xcp_spsearcher, detect, 56);
+SIZE(xcp_spsearcher, 64);
 PIN(xcp_info, abi_major, 0); PIN(xcp_info, abi_minor, 4); PIN(xcp_info, size, 8); PIN(xcp_info, name, 16);
 PIN(xcp_info, version, 24); PIN(xcp_info, init, 32); SIZE(xcp_info, 40);
 #endif
-_Static_assert(XC_PLUGIN_ABI_MAJOR == 2 && XC_PLUGIN_ABI_MINOR == 0, "ABI 2.0");
+_Static_assert(XC_PLUGIN_ABI_MAJOR == 2 && XC_PLUGIN_ABI_MINOR == 1, "ABI 2.1");
+_Static_assert(XCP_SP_MEDIAN_MAD == 0 && XCP_SP_MEAN_SD == 1, "single-pulse row statistics");
 _Static_assert(XCP_OK == 0 && XCP_EINVAL == 1 && XCP_EFORMAT == 2 && XCP_EIO == 3 && XCP_ENOMEM == 4 &&
                    XCP_EUNAVAIL == 5 && XCP_EMISMATCH == 6 && XCP_EDEVICE == 7,
                "status codes");
@@ -521,8 +536,8 @@ XC_TEST(test_refused, "plugin ABI: other versions, small or reference descriptor
 {
     /* the -D that plants it, and what the message says */
     static const char *const bad[][2] = {
-        {"-DPROBE_ABI1", "was built against plugin ABI 1.0; this crosscheck has plugin ABI 2.0: rebuild it"},
-        {"-DPROBE_MINOR", "was built against plugin ABI 2.1; this crosscheck has plugin ABI 2.0 (a newer minor"},
+        {"-DPROBE_ABI1", "was built against plugin ABI 1.0; this crosscheck has plugin ABI 2.1: rebuild it"},
+        {"-DPROBE_MINOR", "was built against plugin ABI 2.2; this crosscheck has plugin ABI 2.1 (a newer minor"},
         {"-DPROBE_SMALL", "a dedisperser descriptor of 88 bytes; plugin ABI 2.0's holds 96"},
         {"-DPROBE_REFERENCE", "a plugin cannot be a reference"},
         {"-DPROBE_NOMETHOD", "dedisperser 'probe-dd' gives neither run nor plan and execute"},

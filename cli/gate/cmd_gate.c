@@ -89,20 +89,20 @@ static xc_status write_json(const gatectx *g, double secs, xc_error *err)
 
 /* The implementation judged (none with -cmd): named, or the one a plugin
  * registered.  0, or the exit code after a message. */
-static int choose_impl(gatectx *g, int dd, const char *cmd)
+static int choose_impl(gatectx *g, int dd, int sp, const char *cmd)
 {
     if (g->cmd) {
         g->label = "cmd";
         return 0;
     }
-    xc_family fam = dd ? XC_FAMILY_DEDISPERSE : XC_FAMILY_PULSCAN;
+    xc_family fam = sp ? XC_FAMILY_SINGLEPULSE : dd ? XC_FAMILY_DEDISPERSE : XC_FAMILY_PULSCAN;
     const xc_registry *reg = xc_cli_registry();
     if (g->impl_name) {
         /* a name both search families have ("cpu") is -family's; one only
          * the other family has is that family's */
         xc_family other = g->family == XC_FAMILY_ACCEL ? XC_FAMILY_PULSCAN : XC_FAMILY_ACCEL;
         int mine = xc_registry_find(reg, (xc_family)g->family, g->impl_name) != NULL;
-        if (!dd)
+        if (!dd && !sp)
             fam = mine || !xc_registry_find(reg, other, g->impl_name) ? (xc_family)g->family : other;
         if (!(g->impl = xc_cli_impl(cmd, fam, g->impl_name)))
             return 2;
@@ -153,13 +153,15 @@ static int make_work(gatectx *g, const char *work, const char *cmd)
     return 0;
 }
 
-/* One gate (dd: dedisperse, else search); argv[0] is its name. */
-static int gate_run(const xc_cmd *self, int dd, int argc, char **argv)
+/* One gate (kind: dedisperse, search or singlepulse); argv[0] is its name. */
+enum { GATE_DD = 1, GATE_SEARCH, GATE_SP };
+static int gate_run(const xc_cmd *self, int kind, int argc, char **argv)
 {
     gatectx g;
     memset(&g, 0, sizeof g);
     xc_vd_init(&g.vd);
-    g.what = dd ? "dedisperse" : "search";
+    int dd = kind == GATE_DD, sp = kind == GATE_SP;
+    g.what = dd ? "dedisperse" : sp ? "singlepulse" : "search";
     g.cv = xc_convention_get("crosscheck");
     g.timeout = 120;
     g.family = XC_FAMILY_ACCEL;
@@ -175,8 +177,9 @@ static int gate_run(const xc_cmd *self, int dd, int argc, char **argv)
                            "when both search families have the name, as cpu; may be left out\n"
                            "when the plugins register exactly one of the family)"),
         XC_OPT_STR("cmd", &g.cmd, .arg = "'TEMPLATE'",
-                   .help = "judge an external command instead: run through sh -c once per case,\n"
-                           "with {placeholders} filled (above)"),
+                   .help = sp ? NULL
+                              : "judge an external command instead: run through sh -c once per case,\n"
+                                "with {placeholders} filled (above)"),
         XC_OPT_SET("exact", &g.cls, GATE_CLASS_EXACT, .help = dd ? "the tolerance class: bit for bit (above)" : NULL),
         XC_OPT_SET("float", &g.cls, GATE_CLASS_FLOAT,
                    .help = dd ? "the tolerance class: the float-summation bound (above)" : NULL),
@@ -200,7 +203,7 @@ static int gate_run(const xc_cmd *self, int dd, int argc, char **argv)
                                  : NULL,
                       .def = "auto"),
         XC_OPT_CHOICE("family", &family, "accel|pulscan", .arg = "F",
-                      .help = dd ? NULL : "accel or pulscan: the reference searcher", .def = "accel"),
+                      .help = kind == GATE_SEARCH ? "accel or pulscan: the reference searcher" : NULL, .def = "accel"),
         XC_OPT_STR("junit", &g.junit, .arg = "FILE.xml",
                    .help = "JUnit XML: one test case per check, failures with the measured value and\n"
                            "the bound"),
@@ -221,20 +224,23 @@ static int gate_run(const xc_cmd *self, int dd, int argc, char **argv)
     g.family = family ? XC_FAMILY_PULSCAN : XC_FAMILY_ACCEL;
     if (!(g.timeout > 0))
         return xc_cli_failf(spec->cmd, "-timeout: %g must be > 0", g.timeout);
+    if (sp && g.cmd)
+        return xc_cli_failf(spec->cmd, "-cmd: gate singlepulse judges a registered implementation (-plugin LIB.so, "
+                            "-impl NAME)");
     if (g.cmd && g.impl_name)
         return xc_cli_failf(spec->cmd, "-cmd and -impl: judge either a command or an implementation, not both");
     if (g.cmd && !*g.cmd)
         return xc_cli_failf(spec->cmd, "-cmd: empty command");
     if (!dd && g.format)
         return xc_cli_failf(spec->cmd, "-format is gate dedisperse's (candidate files are recognised by name)");
-    if (dd && family)
+    if (kind != GATE_SEARCH && family)
         return xc_cli_failf(spec->cmd, "-family is gate search's");
     if (!dd && g.cls != GATE_CLASS_DEFAULT)
         return xc_cli_failf(spec->cmd, "-exact, -float and -approx are gate dedisperse's");
     if ((rc = check_maxloss(&g, spec->cmd)) || (g.junit && (rc = xc_cli_writable(spec->cmd, "-junit", g.junit))) ||
         (g.json && (rc = xc_cli_writable(spec->cmd, "-json", g.json))))
         return rc;
-    if ((rc = choose_impl(&g, dd, spec->cmd)) || (rc = make_work(&g, work, spec->cmd)))
+    if ((rc = choose_impl(&g, dd, sp, spec->cmd)) || (rc = make_work(&g, work, spec->cmd)))
         return rc;
     g.vd.lines = g.quiet ? NULL : stdout;   /* the table, a row as it comes */
     g.vd.style = XC_VD_LINE_STATE;
@@ -242,7 +248,7 @@ static int gate_run(const xc_cmd *self, int dd, int argc, char **argv)
         fprintf(stderr, "crosscheck gate %s: tier %s, %s%s, convention %s, work folder %s\n", g.what, g.tier_name,
                 g.cmd ? "command " : "implementation ", g.cmd ? g.cmd : g.label, g.cv->name, g.work);
     double t0 = xc_now();
-    rc = dd ? gate_dedisperse(&g) : gate_search(&g);
+    rc = dd ? gate_dedisperse(&g) : sp ? gate_singlepulse(&g) : gate_search(&g);
     double secs = xc_now() - t0;
     xc_vd_emit(&g.vd);
     xc_error e;
@@ -266,12 +272,17 @@ static int gate_run(const xc_cmd *self, int dd, int argc, char **argv)
 
 static int gate_dd_cmd(const xc_cmd *self, int argc, char **argv)
 {
-    return gate_run(self, 1, argc, argv);
+    return gate_run(self, GATE_DD, argc, argv);
 }
 
 static int gate_ps_cmd(const xc_cmd *self, int argc, char **argv)
 {
-    return gate_run(self, 0, argc, argv);
+    return gate_run(self, GATE_SEARCH, argc, argv);
+}
+
+static int gate_sp_cmd(const xc_cmd *self, int argc, char **argv)
+{
+    return gate_run(self, GATE_SP, argc, argv);
 }
 
 int xc_cmd_gate(const xc_cmd *self, int argc, char **argv)
@@ -329,6 +340,18 @@ int xc_cmd_gate(const xc_cmd *self, int argc, char **argv)
          "  in the command: {out}.csv, {out}.pulscand or {root}_ACCEL_{zmax}), {zmax}, {numharm},\n"
          "  {sigma}, {nbins}, {tsamp} (s), {T} (s), {case}, {dir}.  The candidate file is looked for\n"
          "  as {out}.csv, {out}.pulscand, {out}_ACCEL_{zmax}, {root}_ACCEL_{zmax}, in that order.\n" GATE_JUDGED},
+        {"gate singlepulse", gate_sp_cmd, "a single-pulse searcher through its family's conformance suite",
+         "-plugin LIB.so [-impl NAME] [-junit FILE.xml] ...   (a single-pulse searcher plugin)",
+         "The single-pulse searcher (a plugin's, xc_plugin.h's xcp_spsearcher, or one named with -impl)\n"
+         "searches the conformance suite's DM-time planes beside the reference, every preset (heimdall,\n"
+         "presto, astroaccelerate); one check per case, every tier:\n"
+         "  planted/PRESET-RxN    boxes of awkward widths (across block boundaries, at the row's end) on\n"
+         "                        integer-valued planes: the candidate list identical to the reference's\n"
+         "                        (sample, width, DM trial, members, begin/end), S/N bit for bit\n"
+         "  noise-thr3/PRESET-RxN pure noise at threshold 3, where borderline boxes are many: the same\n"
+         "  float/PRESET-9x1500   float planes: the same list, S/N within 4 n 2^-53 sum|x| / (s sqrt(w))\n"
+         "  threads/1-vs-3        the same list with one thread and with three\n"
+         "A failure names the case, the first candidate that differs and the reference's.\n"},
     };
     return xc_subcmd_run(&spec, "gate", gates, sizeof gates / sizeof gates[0], argc, argv);
 }

@@ -22,7 +22,7 @@ typedef enum { GATE_CLASS_DEFAULT = 0, GATE_CLASS_EXACT, GATE_CLASS_FLOAT, GATE_
 enum { GATE_QUICK = 0, GATE_STANDARD, GATE_FULL };
 
 typedef struct {
-    const char *what;          /* "dedisperse" or "search" */
+    const char *what;          /* "dedisperse", "search" or "singlepulse" */
     int tier;                  /* GATE_QUICK.. */
     const char *tier_name;
     const char *impl_name;     /* -impl */
@@ -89,5 +89,7 @@ int gate_cmd_output(gatectx *g, const char *obs, const gate_kv *kv, size_t n, co
 int gate_dedisperse(gatectx *g);
 /* cmd_gate_search.c */
 int gate_search(gatectx *g);
+/* cmd_gate_sp.c */
+int gate_singlepulse(gatectx *g);
 
 #endif

@@ -1,4 +1,4 @@
-/* xc_plugin.h: crosscheck's plugin ABI, version 2.0.
+/* xc_plugin.h: crosscheck's plugin ABI, version 2.1.
  *
  * A plugin is a shared library that adds its own implementations to
  * crosscheck's registry, so that `list`, `run`, `bench`, `gate`, the
@@ -15,11 +15,13 @@
  * field, members only ever appended): every struct that crosses between
  * crosscheck and a plugin is declared here, not crosscheck's internal ones,
  * and starts with `size`, its sizeof as the side that made it was built:
- *   - views (xcp_ddjob, xcp_plane, xcp_spectrum, xcp_psopts, xcp_peak) are
- *     filled by crosscheck from its internal structs for each call; an
- *     internal struct can grow or be reordered without a plugin noticing;
- *   - descriptors (xcp_dedisperser, xcp_searcher) and xcp_peak pushed by a
- *     plugin carry the plugin's sizeof: crosscheck reads no member beyond it
+ *   - views (xcp_ddjob, xcp_plane, xcp_spectrum, xcp_psopts, xcp_peak,
+ *     xcp_spconf, xcp_spplane) are filled by crosscheck from its internal
+ *     structs for each call; an internal struct can grow or be reordered
+ *     without a plugin noticing;
+ *   - descriptors (xcp_dedisperser, xcp_searcher, xcp_spsearcher) and the
+ *     xcp_peak and xcp_spdet a plugin pushes carry the plugin's sizeof:
+ *     crosscheck reads no member beyond it
  *     (a member a newer header appended reads as 0 / NULL);
  *   - elements of arrays (xcp_ddrange, xcp_planerange, xcp_ddbound) and
  *     xcp_error never change: what a later version adds per element comes as
@@ -33,6 +35,10 @@
  * fill), with a message naming both versions; it checks before it calls
  * anything else of the plugin.  XCP_HAS(p, type, member) says whether the
  * struct p points to holds member.
+ *   2.0  dedispersers, Pulscan searchers
+ *   2.1  single-pulse searchers (xcp_spsearcher; xcp_host gains
+ *        add_spsearcher, spdets_push, sp_row_stats, sp_box_baseline).  A 2.0
+ *        plugin loads unchanged: its xcp_info and descriptors are as they were.
  *
  * ---- Writing a plugin (C) ---------------------------------------------------
  *
@@ -70,7 +76,10 @@
  * gives `run`, or `plan` (state from a job whose block is not set: u16, f32
  * NULL, nsamp 0), `execute` and `destroy`.  A Pulscan searcher gives
  * `powers` and `peaks`; crosscheck drives the rest of the pipeline
- * (thresholds, significance, sifting) as for its own searchers.
+ * (thresholds, significance, sifting) as for its own searchers.  A
+ * single-pulse searcher gives `detect`: the detections of one DM-time plane;
+ * crosscheck drives the ranges of a plan and clusters the detections into
+ * candidates as for its own (docs/SINGLEPULSE.md).
  *
  * ---- C++ and CUDA -------------------------------------------------------------
  *
@@ -91,11 +100,13 @@
  *
  * ---- What crosscheck enforces and provides ------------------------------------
  *
- * add_dedisperser / add_searcher return XCP_EINVAL with a message naming the
- * plugin and the descriptor for: a size below ABI 2.0's, no name, a name
- * already registered in the family, caps holding a bit not defined here, a
- * missing method (dedisperser: run, or plan and execute; searcher: peaks, and
- * powers unless own_powers), an approximate dedisperser without bound or a
+ * add_dedisperser / add_searcher / add_spsearcher return XCP_EINVAL with a
+ * message naming the plugin and the descriptor for: a size below the ABI
+ * version's that introduced it, no name, a name already registered in the
+ * family, caps holding a bit not defined here, a missing method (dedisperser:
+ * run, or plan and execute; searcher: peaks, and powers unless own_powers;
+ * single-pulse searcher: detect; XCP_CAP_APPROXIMATE or XCP_TOL_SIGNAL_LOSS
+ * on one), an approximate dedisperser without bound or a
  * signal-loss tolerance (or bound on an exact one).  The
  * descriptor and its strings stay valid while the plugin is loaded (static
  * const).  Registered implementations carry crosscheck's `runtime` capability;
@@ -103,7 +114,8 @@
  * semantics).
  *
  * Isolation: every call into a plugin's kernel (a dedisperser's run, or its
- * plan + execute + destroy; a searcher's powers and peaks) runs in a child
+ * plan + execute + destroy; a searcher's powers and peaks; a single-pulse
+ * searcher's detect) runs in a child
  * process (fork) with a time limit, so a plugin that crashes or hangs is
  * reported as a failed check ("killed by signal 11", "did not finish within
  * 60 s") and never takes crosscheck down.  Environment:
@@ -127,7 +139,7 @@ extern "C" {
 #endif
 
 #define XC_PLUGIN_ABI_MAJOR 2
-#define XC_PLUGIN_ABI_MINOR 0
+#define XC_PLUGIN_ABI_MINOR 1
 
 /* The symbol a plugin exports (XC_PLUGIN_DEFINE writes it). */
 #define XC_PLUGIN_ENTRY_NAME "xc_plugin_entry"
@@ -343,6 +355,75 @@ struct xcp_searcher {
                         const double *thr, xcp_peaks *pk, xcp_error *err);
 };
 
+/* ---- single-pulse searchers (ABI 2.1) ------------------------------------------------ */
+
+/* The row statistics of the search's preset (xcp_spconf.stat): per block of
+ * `block` samples the median and one robust rms per row (1.4826 x the median
+ * absolute deviation; presets heimdall, presto), or one block with the mean
+ * and the standard deviation (astroaccelerate). */
+enum { XCP_SP_MEDIAN_MAD = 0, XCP_SP_MEAN_SD = 1 };
+
+/* What a single-pulse searcher runs with, resolved by crosscheck from the
+ * family's options (preset, -threshold, -wmax / -widths) for one plane. */
+typedef struct xcp_spconf {
+    size_t size;
+    int stat;                /* XCP_SP_* */
+    int nwidths;             /* >= 1 */
+    double threshold;        /* S/N */
+    size_t block;            /* baseline block L, samples of the plane, >= 1 */
+    const int32_t *widths;   /* nwidths boxcar widths, samples of the plane, ascending, each >= 1 */
+    int threads;             /* 0: the implementation's default */
+} xcp_spconf;
+
+/* One DM-time plane (one range of a plan), float32 in host memory: row r is
+ * DM trial dms[r], data[r * stride + t], t < nsamp. */
+typedef struct xcp_spplane {
+    size_t size;
+    const float *data;
+    size_t nrows, nsamp, stride;
+    double tsamp;            /* seconds per sample of this plane */
+    int ds;                  /* series samples per sample of this plane */
+    const double *dms;       /* nrows DMs, pc cm^-3 */
+} xcp_spplane;
+
+/* One detection (pushed with host->spdets_push): per row r and width
+ * widths[windex], each maximal run of starts t (t + width <= nsamp) whose
+ *     snr = (S - B) / (rms sqrt(width)),
+ *     S = the box's sum in double, B = host->sp_box_baseline(...)
+ * is >= threshold gives one detection at its largest snr (earliest t on
+ * ties); begin = the run's first t, end = its last t + width.  Everything in
+ * samples and rows of the plane; crosscheck places them in the series and
+ * clusters them into candidates (snr, sample, width, dm_index, members,
+ * begin/end) as for its own searchers.  A row whose rms is 0 gives nothing. */
+typedef struct xcp_spdet {
+    size_t size;             /* sizeof(xcp_spdet) */
+    double snr;
+    int64_t sample;          /* the best box's first sample */
+    int32_t width, windex, dm_index;   /* width = widths[windex]; dm_index = the row */
+    int64_t begin, end;
+} xcp_spdet;
+
+/* crosscheck's list of detections: a handle, filled only by host->spdets_push. */
+typedef struct xcp_spdets xcp_spdets;
+
+/* tol_kind: XCP_TOL_EXACT (the reference's list, S/N bit for bit, on every
+ * plane) or XCP_TOL_ROUNDING (integer-valued planes bit for bit; float planes
+ * the same list with S/N within tol_value x the family's rounding bound). */
+typedef struct xcp_spsearcher xcp_spsearcher;
+struct xcp_spsearcher {
+    size_t size;             /* sizeof(xcp_spsearcher) */
+    const char *name;
+    const char *desc;
+    int tol_kind;
+    unsigned caps;
+    double tol_value;
+    const void *data;
+    int (*available)(const xcp_spsearcher *self, char *why, size_t n);
+    /* The detections of one plane, pushed into out in any order. */
+    xcp_status (*detect)(const xcp_spsearcher *self, const xcp_spconf *c, const xcp_spplane *pl, xcp_spdets *out,
+                         xcp_error *err);
+};
+
 /* ---- the host table and the entry point ------------------------------------------------ */
 
 typedef struct xcp_host xcp_host;
@@ -361,6 +442,18 @@ struct xcp_host {
     float (*scale_real)(const xcp_ddjob *job, double sum, int ds);
     /* Appends a raw peak to pk.  XCP_ENOMEM. */
     xcp_status (*peaks_push)(xcp_peaks *pk, const xcp_peak *p, xcp_error *err);
+    /* ABI 2.1: single-pulse searchers. */
+    xcp_status (*add_spsearcher)(const xcp_host *host, const xcp_spsearcher *s, xcp_error *err);
+    /* Appends a detection to out.  XCP_EINVAL (outside the plane, a width
+     * not widths[windex], an snr not finite), XCP_ENOMEM. */
+    xcp_status (*spdets_push)(xcp_spdets *out, const xcp_spdet *d, xcp_error *err);
+    /* The reference's row statistics of x[0..n-1] under c: m[b] for the
+     * max(1, n / block) blocks (the last holding the remainder; one, the
+     * mean, for XCP_SP_MEAN_SD) and the rms *s; tmp holds n doubles. */
+    void (*sp_row_stats)(const xcp_spconf *c, const float *x, size_t n, double *m, double *s, double *tmp);
+    /* B of the box [t, t + w): over the blocks it overlaps, in increasing
+     * order, (its samples in the block) x m[b], summed from 0.0 in double. */
+    double (*sp_box_baseline)(const xcp_spconf *c, const double *m, size_t n, size_t t, size_t w);
 };
 
 /* What a plugin's entry returns.  abi_major and abi_minor come first in

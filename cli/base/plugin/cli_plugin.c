@@ -102,6 +102,13 @@ static xcp_status host_add_searcher(const xcp_host *h, const xcp_searcher *s, xc
     return added(l, xc_plugin_add_searcher(l->reg, l->file, s, &e), &e, err);
 }
 
+static xcp_status host_add_spsearcher(const xcp_host *h, const xcp_spsearcher *s, xcp_error *err)
+{
+    loaded *l = h->ctx;
+    xc_error e;
+    return added(l, xc_plugin_add_spsearcher(l->reg, l->file, s, &e), &e, err);
+}
+
 /* The entry's answer checked before anything else of the plugin is called:
  * its ABI version first (readable in every version's xcp_info). */
 static xc_status check_info(const char *file, int found, const xcp_info *info, xc_error *err)
@@ -146,6 +153,10 @@ static xc_status init_plugin(xc_registry *reg, const char *file, const xcp_info 
         .scale_int = xc_plugin_host_scale_int,
         .scale_real = xc_plugin_host_scale_real,
         .peaks_push = xc_plugin_host_peaks_push,
+        .add_spsearcher = host_add_spsearcher,
+        .spdets_push = xc_plugin_host_spdets_push,
+        .sp_row_stats = xc_plugin_host_sp_row_stats,
+        .sp_box_baseline = xc_plugin_host_sp_box_baseline,
     };
     xcp_error pe = {0};
     xc_error e;

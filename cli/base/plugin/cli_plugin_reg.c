@@ -14,10 +14,13 @@
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/search/xc_search.h"
 
-/* The sizes of ABI 2.0's descriptors: what a plugin's descriptor must hold
- * at least (a later minor version appends; these stay). */
+/* The sizes of the descriptors in the version that introduced them: what
+ * a plugin's descriptor must hold at least (a later minor version appends;
+ * these stay). */
 #define DD_SIZE_2_0 (offsetof(xcp_dedisperser, bound) + sizeof(((xcp_dedisperser *)0)->bound))
 #define PS_SIZE_2_0 (offsetof(xcp_searcher, peaks) + sizeof(((xcp_searcher *)0)->peaks))
+/* ABI 2.1's single-pulse searcher (the version that introduced it). */
+#define SP_SIZE_2_1 (offsetof(xcp_spsearcher, detect) + sizeof(((xcp_spsearcher *)0)->detect))
 #define CAPS_KNOWN (XCP_CAP_THREADED | XCP_CAP_DEVICE | XCP_CAP_APPROXIMATE | XCP_CAP_RUNTIME)
 
 /* What every record starts with: the list of them, for xc_cli_plugin_file. */
@@ -40,6 +43,12 @@ typedef struct {
     xcp_searcher d;
 } psrec;
 
+typedef struct {
+    rec head;
+    xc_spsearcher outer;
+    xcp_spsearcher d;
+} sprec;
+
 static rec *recs;
 
 const char *xc_cli_plugin_file(const xc_impl *impl)
@@ -61,23 +70,25 @@ typedef struct {
     int (*available)(const xc_impl *self, char *why, size_t n);   /* NULL: always */
 } head;
 
-/* One family of descriptors: its name in messages, ABI 2.0's size of its
- * descriptor, its record (size, where the copy sits, the copy's size), and
+/* One family of descriptors: its name in messages, the size of its
+ * descriptor in the ABI version that introduced it, its record (size, where the copy sits, the copy's size), and
  * fill: the head from the record's copy and the internal descriptor's
  * methods (*impl: its head), then the family's own checks. */
 typedef struct {
     const char *fam;
     size_t min, recsize, at, have;
+    int minor;                     /* the ABI minor version that introduced it */
     void (*fill)(void *rec, head *h, xc_impl **impl);
     xc_status (*check)(const void *rec, const char *file, xc_error *err);
 } family;
 
-static xc_status check_head(const char *file, const char *fam, size_t size, size_t min, const head *h, xc_error *err)
+static xc_status check_head(const char *file, const family *f, size_t size, const head *h, xc_error *err)
 {
-    if (size < min)
+    const char *fam = f->fam;
+    if (size < f->min)
         return xc_error_set(err, XC_EINVAL, "plugin %s: a %s descriptor of %zu bytes; plugin ABI %d.%d's holds %zu "
-                            "(set .size = sizeof(xcp_%s))", file, fam, size, XC_PLUGIN_ABI_MAJOR,
-                            XC_PLUGIN_ABI_MINOR, min, fam);
+                            "(set .size = sizeof(xcp_%s))", file, fam, size, XC_PLUGIN_ABI_MAJOR, f->minor, f->min,
+                            fam);
     if (!h->name || !h->name[0])
         return xc_error_set(err, XC_EINVAL, "plugin %s: a %s without a name", file, fam);
     if (h->caps & ~(unsigned)CAPS_KNOWN)
@@ -110,7 +121,7 @@ static xc_status add_desc(xc_registry *reg, const char *file, const family *f, c
                       .tol = {(xc_tol_kind)h.tol_kind, h.tol_value}, .caps = h.caps | XC_CAP_RUNTIME,
                       .available = h.available, .data = r};
     r->impl = impl;
-    xc_status st = check_head(file, f->fam, size, f->min, &h, err);
+    xc_status st = check_head(file, f, size, &h, err);
     if (!st)
         st = f->check(r, file, err);
     if (!st) {
@@ -280,7 +291,7 @@ static xc_status dd_check(const void *rec, const char *file, xc_error *err)
 }
 
 static const family dd_family = {"dedisperser", DD_SIZE_2_0, sizeof(ddrec), offsetof(ddrec, d),
-                                 sizeof(xcp_dedisperser), dd_fill, dd_check};
+                                 sizeof(xcp_dedisperser), 0, dd_fill, dd_check};
 
 xc_status xc_plugin_add_dedisperser(xc_registry *reg, const char *file, const xcp_dedisperser *d, xc_error *err)
 {
@@ -400,9 +411,107 @@ static xc_status ps_check(const void *rec, const char *file, xc_error *err)
 }
 
 static const family ps_family = {"searcher", PS_SIZE_2_0, sizeof(psrec), offsetof(psrec, d), sizeof(xcp_searcher),
-                                 ps_fill, ps_check};
+                                 0, ps_fill, ps_check};
 
 xc_status xc_plugin_add_searcher(xc_registry *reg, const char *file, const xcp_searcher *s, xc_error *err)
 {
     return add_desc(reg, file, &ps_family, s, s ? s->size : 0, err);
+}
+
+/* ---- single-pulse searchers ------------------------------------------------------------ */
+
+typedef struct {
+    const sprec *r;
+    const xc_spconf *c;
+    const xc_spplane *pl;
+    xc_spdets *out;
+    size_t n0;
+} spcall;
+
+/* detect, in the child. */
+static xc_status sp_call(void *v, xc_error *err)
+{
+    spcall *c = v;
+    xcp_spconf cv;
+    xcp_spplane pv;
+    xc_plugin_spconf_view(c->c, &cv);
+    xc_plugin_spplane_view(c->pl, &pv);
+    struct xcp_spdets h = {c->out, c->pl->nrows, c->pl->nsamp, c->c->nwidths, c->c->widths};
+    xcp_error pe = {0};
+    return xc_plugin_error_in(c->r->d.detect(c->r->head.self, &cv, &pv, &h, &pe), &pe, c->r->outer.impl.name, err);
+}
+
+static int sp_send(void *v, int fd)
+{
+    spcall *c = v;
+    uint64_t n = c->out->n - c->n0;
+    return xc_plugin_send(fd, &n, sizeof n) || xc_plugin_send(fd, c->out->d + c->n0, n * sizeof(xc_spdet));
+}
+
+static xc_status sp_recv(void *v, int fd, double deadline, xc_error *err)
+{
+    spcall *c = v;
+    uint64_t n;
+    xc_status st = xc_plugin_recv(fd, &n, sizeof n, deadline, err);
+    if (st)
+        return st;
+    if (n > SIZE_MAX / sizeof(xc_spdet))
+        return xc_error_set(err, XC_EIO, "plugin %s: %llu detections", c->r->outer.impl.name, (unsigned long long)n);
+    xc_spdets got = {malloc(n ? n * sizeof(xc_spdet) : 1), (size_t)n, (size_t)n};
+    if (!got.d)
+        return xc_error_set(err, XC_ENOMEM, "out of memory for %llu detections", (unsigned long long)n);
+    st = xc_plugin_recv(fd, got.d, n * sizeof(xc_spdet), deadline, err);
+    if (!st)
+        st = xc_spdets_append(c->out, &got, err);
+    xc_spdets_free(&got);
+    return st;
+}
+
+static const xc_plugin_calls sp_calls = {sp_call, sp_send, sp_recv};
+
+static xc_status sp_execute(const xc_spsearcher *self, void *state, const xc_spconf *c, const xc_spplane *pl,
+                            xc_spdets *out, xc_error *err)
+{
+    (void)state;
+    const sprec *r = self->impl.data;
+    if (pl->device)
+        return xc_error_set(err, XC_EINVAL, "%s: the plane is in device memory (a plugin's searcher takes host "
+                            "planes)", self->impl.name);
+    spcall call = {r, c, pl, out, out->n};
+    return xc_plugin_isolate(self->impl.name, r->head.file, "single-pulse search", &sp_calls, &call, err);
+}
+
+static int sp_available(const xc_impl *self, char *why, size_t n)
+{
+    const sprec *r = self->data;
+    return available(r->d.available(r->head.self, why, n), why, n);
+}
+
+static void sp_fill(void *rec, head *h, xc_impl **impl)
+{
+    sprec *r = rec;
+    *h = (head){r->d.name, r->d.desc, r->d.tol_kind, r->d.caps, r->d.tol_value, XC_FAMILY_SINGLEPULSE,
+                r->d.available ? sp_available : NULL};
+    *impl = &r->outer.impl;
+    r->outer.execute = sp_execute;
+}
+
+static xc_status sp_check(const void *rec, const char *file, xc_error *err)
+{
+    const xcp_spsearcher *s = &((const sprec *)rec)->d;
+    if (!s->detect)
+        return xc_error_set(err, XC_EINVAL, "plugin %s: single-pulse searcher '%s' lacks detect", file, s->name);
+    if ((s->caps & XCP_CAP_APPROXIMATE) || (s->tol_kind != XCP_TOL_EXACT && s->tol_kind != XCP_TOL_ROUNDING))
+        return xc_error_set(err, XC_EINVAL, "plugin %s: single-pulse searcher '%s': tol_kind %d, caps 0x%x: one is "
+                            "XCP_TOL_EXACT or XCP_TOL_ROUNDING and never approximate", file, s->name, s->tol_kind,
+                            s->caps);
+    return XC_OK;
+}
+
+static const family sp_family = {"spsearcher", SP_SIZE_2_1, sizeof(sprec), offsetof(sprec, d),
+                                 sizeof(xcp_spsearcher), 1, sp_fill, sp_check};
+
+xc_status xc_plugin_add_spsearcher(xc_registry *reg, const char *file, const xcp_spsearcher *s, xc_error *err)
+{
+    return add_desc(reg, file, &sp_family, s, s ? s->size : 0, err);
 }

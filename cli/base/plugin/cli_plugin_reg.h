@@ -14,6 +14,7 @@
  * descriptor for what xc_plugin.h's rules refuse, XC_ENOMEM. */
 xc_status xc_plugin_add_dedisperser(xc_registry *reg, const char *file, const xcp_dedisperser *d, xc_error *err);
 xc_status xc_plugin_add_searcher(xc_registry *reg, const char *file, const xcp_searcher *s, xc_error *err);
+xc_status xc_plugin_add_spsearcher(xc_registry *reg, const char *file, const xcp_spsearcher *s, xc_error *err);
 
 /* The file a runtime implementation came from, or NULL for one that is not
  * a plugin's. */

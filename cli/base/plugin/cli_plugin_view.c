@@ -33,6 +33,8 @@ _Static_assert(SAME(XCP_ROUND_HALF_AWAY, XC_ROUND_HALF_AWAY) && SAME(XCP_ROUND_H
 _Static_assert(SAME(XCP_NORM_EXACT, XC_NORM_EXACT) && SAME(XCP_NORM_MOM, XC_NORM_MOM) &&
                    SAME(XCP_LOGP_EXACT, XC_LOGP_EXACT) && SAME(XCP_LOGP_POLY, XC_LOGP_POLY),
                "xc_plugin.h's search modes are xc_search.h's");
+_Static_assert(SAME(XCP_SP_MEDIAN_MAD, XC_SP_MEDIAN_MAD) && SAME(XCP_SP_MEAN_SD, XC_SP_MEAN_SD),
+               "xc_plugin.h's row statistics are xc_spsearch.h's");
 
 xc_status xc_plugin_job_view(const xc_ddjob *job, xc_plugin_jobview *jv, xc_error *err)
 {
@@ -119,6 +121,18 @@ void xc_plugin_psopts_view(const xc_psopts *o, xcp_psopts *v)
     };
 }
 
+void xc_plugin_spconf_view(const xc_spconf *c, xcp_spconf *v)
+{
+    *v = (xcp_spconf){.size = sizeof(xcp_spconf), .stat = (int)c->stat, .nwidths = c->nwidths,
+                      .threshold = c->threshold, .block = c->block, .widths = c->widths, .threads = c->threads};
+}
+
+void xc_plugin_spplane_view(const xc_spplane *pl, xcp_spplane *v)
+{
+    *v = (xcp_spplane){.size = sizeof(xcp_spplane), .data = pl->data, .nrows = pl->nrows, .nsamp = pl->nsamp,
+                       .stride = pl->stride, .tsamp = pl->tsamp, .ds = pl->ds, .dms = pl->dms};
+}
+
 xc_status xc_plugin_error_in(xcp_status st, const xcp_error *pe, const char *who, xc_error *err)
 {
     if (st == XCP_OK)
@@ -183,4 +197,41 @@ xcp_status xc_plugin_host_peaks_push(xcp_peaks *pk, const xcp_peak *p, xcp_error
         pk->list->p[pk->list->n - 1].filled = p->filled;
     }
     return XCP_OK;
+}
+
+xcp_status xc_plugin_host_spdets_push(xcp_spdets *out, const xcp_spdet *d, xcp_error *err)
+{
+    if (!out || !d || !XCP_HAS(d, xcp_spdet, end))
+        return xc_plugin_host_error_set(err, XCP_EINVAL, "spdets_push: no detection list, or a detection whose size "
+                                        "(%zu) is below xc_plugin.h's", d ? d->size : 0);
+    int64_t w = d->width, n = (int64_t)out->nsamp;
+    if (d->windex < 0 || d->windex >= out->nwidths || w != out->widths[d->windex] || d->dm_index < 0 ||
+        (size_t)d->dm_index >= out->nrows || d->sample < 0 || d->sample + w > n || d->begin < 0 ||
+        d->begin > d->sample || d->end < d->sample + w || d->end > n || !isfinite(d->snr))
+        return xc_plugin_host_error_set(err, XCP_EINVAL, "spdets_push: a detection outside the search (sample %lld, "
+                                        "width %d, windex %d, row %d, begin %lld, end %lld, snr %g; %zu rows of "
+                                        "%zu samples, %d widths)", (long long)d->sample, (int)d->width,
+                                        (int)d->windex, (int)d->dm_index, (long long)d->begin, (long long)d->end,
+                                        d->snr, out->nrows, out->nsamp, out->nwidths);
+    xc_spdet x = {d->snr, d->sample, d->width, d->windex, d->dm_index, d->begin, d->end};
+    xc_error e;
+    return xc_spdets_add(out->list, &x, &e) ? xc_plugin_error_out(&e, err) : XCP_OK;
+}
+
+/* The row statistics and the box baseline read only the block and the statistic. */
+static xc_spconf spconf_of(const xcp_spconf *c)
+{
+    xc_spconf k = {.stat = (xc_sp_stat)c->stat, .block = c->block ? c->block : 1};
+    return k;
+}
+
+void xc_plugin_host_sp_row_stats(const xcp_spconf *c, const float *x, size_t n, double *m, double *s, double *tmp)
+{
+    xc_spconf k = spconf_of(c);
+    xc_sp_row_stats(x, n, &k, m, s, tmp);
+}
+
+double xc_plugin_host_sp_box_baseline(const xcp_spconf *c, const double *m, size_t n, size_t t, size_t w)
+{
+    return xc_sp_box_baseline(m, n, spconf_of(c).block, t, w);
 }
