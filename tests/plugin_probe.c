@@ -5,7 +5,9 @@
  * threshold, each recording what it was handed (plugin_probe.h).  Written
  * in the subset of C11, C++ and CUDA that all three compilers take.
  * Variants (-D): PROBE_MANY=N registers N dedispersers and N searchers;
- * PROBE_ABI20 says it was built against ABI 2.0 (it uses nothing of 2.1);
+ * A single-pulse searcher (ABI 2.1) reports the first box of each row.
+ * PROBE_ABI20 says it was built against ABI 2.0 (it registers nothing of 2.1);
+ * PROBE_SPSMALL, PROBE_BADDET plant what crosscheck refuses of single-pulse searchers;
  * PROBE_ABI1, PROBE_MINOR, PROBE_SMALL, PROBE_REFERENCE, PROBE_NOMETHOD,
  * PROBE_DUP, PROBE_BADPEAK plant what crosscheck must refuse. */
 #include <stdio.h>
@@ -156,6 +158,37 @@ static xcp_status ps_peaks(const xcp_searcher *self, const xcp_spectrum *sp, con
     return XCP_OK;
 }
 
+#ifndef PROBE_ABI20
+/* One detection per row, from the first sample: snr the row's first
+ * value, the box of the first width (PROBE_BADDET: one sample past the
+ * row's end). */
+static xcp_spsearcher sps;
+
+static xcp_status sp_detect(const xcp_spsearcher *self, const xcp_spconf *c, const xcp_spplane *pl, xcp_spdets *out,
+                            xcp_error *err)
+{
+    saw(self, &sps, self->data);
+    xcp_probe_seen.spconf = *c;
+    xcp_probe_seen.spplane = *pl;
+    for (size_t r = 0; r < pl->nrows; r++) {
+        xcp_spdet d;
+        memset(&d, 0, sizeof d);
+        d.size = sizeof d;
+        d.snr = pl->data[r * pl->stride];
+        d.width = c->widths[0];
+        d.dm_index = (int32_t)r;
+        d.end = d.width;
+#ifdef PROBE_BADDET
+        d.sample = (int64_t)pl->nsamp - d.width + 1;
+#endif
+        xcp_status st = host->spdets_push(out, &d, err);
+        if (st)
+            return st;
+    }
+    return XCP_OK;
+}
+#endif
+
 /* "probe-dd" / "probe-ps", or with PROBE_MANY "probe-dd-7". */
 static const char *name_of(int fam, int i)
 {
@@ -202,12 +235,26 @@ static xcp_status init(const xcp_host *h, xcp_error *err)
         if ((st = h->add_searcher(h, &pss[i], err)))
             return st;
     }
+#ifndef PROBE_ABI20
+    /* ABI 2.1: a single-pulse searcher */
+    const xcp_spsearcher sp = {.size = sizeof(xcp_spsearcher), .name = "probe-sp",
+                               .desc = "probe: the first box of each row", .tol_kind = XCP_TOL_EXACT,
+                               .data = &index_of[0], .detect = sp_detect};
+    sps = sp;
+#ifdef PROBE_SPSMALL
+    sps.size = offsetof(xcp_spsearcher, detect);
+#endif
+    return h->add_spsearcher(h, &sps, err);
+#else
     return XCP_OK;
+#endif
 }
 
 #ifdef PROBE_ABI1
 #undef XC_PLUGIN_ABI_MAJOR
 #define XC_PLUGIN_ABI_MAJOR 1
+#undef XC_PLUGIN_ABI_MINOR
+#define XC_PLUGIN_ABI_MINOR 0
 #endif
 #ifdef PROBE_MINOR
 #undef XC_PLUGIN_ABI_MINOR

@@ -18,6 +18,8 @@ typedef struct {
     xcp_spectrum sp;
     xcp_psopts opts;
     const double *thr;            /* what peaks got */
+    xcp_spconf spconf;            /* what detect got */
+    xcp_spplane spplane;
 } xcp_probe_record;
 
 #define XCP_PROBE_SYMBOL "xcp_probe_seen"

@@ -14,8 +14,11 @@
  *   at their start and their end, filled here with junk), the plugin is not:
  *   a view that leaked an internal layout would show the plugin junk.
  * - What the host refuses: another ABI version, a descriptor too small, a
- *   reference, a missing method, a name twice, a peak outside the search;
- *   and no cap on the number of plugin implementations. */
+ *   reference, a missing method, a name twice, a peak or a single-pulse
+ *   detection outside the search; and no cap on the number of plugin
+ *   implementations.  A plugin of ABI 2.0 still loads and runs.
+ * - The single-pulse example (examples/plugin-dedisp/sp.c) built as C++
+ *   passes its family's conformance suite; its planted bug fails it. */
 #include <dlfcn.h>
 #include <math.h>
 #include <stddef.h>
@@ -31,8 +34,11 @@
 #include "core/base/xc_impl.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/dedisp/plan/xc_dmplan.h"
+#include "compare/conform/xc_conform_sp.h"
 #include "core/search/xc_search.h"
+#include "core/sp/xc_spsearch.h"
 #include "include/crosscheck/xc_plugin.h"
+#include "reference/xc_sp_ref.h"
 #include "tests/plugin_probe.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -350,6 +356,65 @@ static void assert_ps_views(const xcp_probe_record *seen, const pscase *c)
     CU_ASSERT_PTR_EQUAL(sp->data, c->data);
 }
 
+/* ---- a DM-time plane ------------------------------------------------------------------- */
+
+#define SPROWS 3
+#define SPN 20
+#define SPSTRIDE 24
+
+typedef struct {
+    float x[SPROWS * SPSTRIDE];
+    double dms[SPROWS];
+    xc_spconf c;
+    xc_spplane pl;
+} spcase;
+
+/* Rows SPSTRIDE apart (the plane's stride is not its length), two widths. */
+static void sp_case(spcase *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < SPROWS * SPSTRIDE; i++)
+        c->x[i] = (float)(i % 7) - 2.5f;
+    for (int r = 0; r < SPROWS; r++)
+        c->dms[r] = 5.0 * r;
+    c->c = (xc_spconf){.stat = XC_SP_MEAN_SD, .threshold = 4.5, .block = 17, .nwidths = 2, .widths = {3, 8},
+                       .threads = 2};
+    c->pl = (xc_spplane){c->x, SPROWS, SPN, SPSTRIDE, 0, 2e-3, 2, 4, c->dms};
+}
+
+/* The probe's detections (one per row: the first box of width 3, snr the
+ * row's first value) and the views it recorded. */
+static void check_sp(const xc_spsearcher *sp, xcp_probe_record *seen)
+{
+    spcase c;
+    sp_case(&c);
+    xc_spdets out = {0};
+    xc_error e;
+    CU_ASSERT_EQUAL(xc_sp_detect(sp, &c.c, &c.pl, &out, &e), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(out.n, SPROWS);
+    for (size_t r = 0; r < SPROWS; r++) {
+        const xc_spdet *d = &out.d[r];
+        const double got[] = {d->snr, d->sample, d->width, d->windex, d->dm_index, d->begin, d->end};
+        const double want[] = {c.x[r * SPSTRIDE], 0, 3, 0, (double)r, 0, 3};
+        xc_fx_assert_fields("snr sample width windex dm_index begin end", got, want, 7);
+    }
+    xc_spdets_free(&out);
+    const xcp_spconf *v = &seen->spconf;
+    const xcp_spplane *p = &seen->spplane;
+    const double got[] = {v->size, v->stat, v->nwidths, v->threshold, v->block, v->threads, p->size, p->nrows,
+                          p->nsamp, p->stride, p->tsamp, p->ds};
+    const double want[] = {sizeof(xcp_spconf), XCP_SP_MEAN_SD, 2, 4.5, 17, 2, sizeof(xcp_spplane), SPROWS, SPN,
+                           SPSTRIDE, 2e-3, 2};
+    xc_fx_assert_fields("conf.size stat nwidths threshold block threads plane.size nrows nsamp stride tsamp ds", got,
+                        want, sizeof got / sizeof got[0]);
+    CU_ASSERT(v->widths == c.c.widths && p->data == c.x && p->dms == c.dms);
+    /* a plane in device memory is refused, naming the searcher */
+    c.pl.device = 1;
+    CU_ASSERT_EQUAL(xc_sp_detect(sp, &c.c, &c.pl, &out, &e), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "probe-sp: the plane is in device memory"));
+    xc_spdets_free(&out);
+}
+
 /* ---- loading and running the probe ------------------------------------------------------- */
 
 static xcp_probe_record *record_of(const char *path)
@@ -457,9 +522,15 @@ static void check_probe(const char *path)
         CU_ASSERT(isnan(pk.p[i].logp) && pk.p[i].filled == -1);   /* crosscheck scores them */
     }
     xc_pspeaks_free(&pk);
+
+    const xc_spsearcher *sp = xc_spsearcher_of(xc_registry_find(reg, XC_FAMILY_SINGLEPULSE, "probe-sp"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    CU_ASSERT(sp->impl.tol.kind == XC_TOL_EXACT && sp->impl.caps == XC_CAP_RUNTIME);
+    CU_ASSERT_STRING_EQUAL(xc_cli_plugin_file(&sp->impl), path);
+    check_sp(sp, seen);
     CU_ASSERT_EQUAL(seen->self_ok, 1);
     CU_ASSERT_EQUAL(*(const int *)seen->data, 0);
-    CU_ASSERT(seen->calls >= 7);
+    CU_ASSERT(seen->calls >= 8);
     unsetenv("CROSSCHECK_PLUGIN_ISOLATE");
     xc_registry_destroy(reg);
 }
@@ -541,7 +612,8 @@ XC_TEST(test_refused, "plugin ABI: other versions, small or reference descriptor
         {"-DPROBE_SMALL", "a dedisperser descriptor of 88 bytes; plugin ABI 2.0's holds 96"},
         {"-DPROBE_REFERENCE", "a plugin cannot be a reference"},
         {"-DPROBE_NOMETHOD", "dedisperser 'probe-dd' gives neither run nor plan and execute"},
-        {"-DPROBE_DUP", "already has an implementation of that name"}};
+        {"-DPROBE_DUP", "already has an implementation of that name"},
+        {"-DPROBE_SPSMALL", "a spsearcher descriptor of 56 bytes; plugin ABI 2.1's holds 64"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "libprobe_bad%zu.so", i);
@@ -575,6 +647,80 @@ XC_TEST(test_bad_peak, "plugin ABI: a peak outside the search is refused by peak
     CU_ASSERT_EQUAL(pk.n, 0);
     xc_pspeaks_free(&pk);
     xc_registry_destroy(reg);
+}
+
+XC_TEST(test_bad_det, "plugin ABI: a single-pulse detection outside the plane is refused by spdets_push, naming it")
+{
+    xc_registry *reg = probe("-DPROBE_BADDET", "libprobe_baddet.so", NULL);
+    const xc_spsearcher *sp = xc_spsearcher_of(xc_registry_find(reg, XC_FAMILY_SINGLEPULSE, "probe-sp"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    spcase c;
+    sp_case(&c);
+    xc_spdets out = {0};
+    xc_error e;
+    CU_ASSERT_EQUAL(xc_sp_detect(sp, &c.c, &c.pl, &out, &e), XC_EINVAL);   /* in the child, isolated */
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "spdets_push: a detection outside the search (sample 18, width 3"));
+    CU_ASSERT_EQUAL(out.n, 0);
+    xc_spdets_free(&out);
+    xc_registry_destroy(reg);
+}
+
+/* A plugin built against ABI 2.0 (its xcp_info says 2.0; its descriptors
+ * are 2.0's sizes, which 2.1 left as they were) loads and runs. */
+XC_TEST(test_abi20, "plugin ABI: a plugin built against ABI 2.0 loads into 2.1 and runs")
+{
+    xc_registry *reg = probe("-DPROBE_ABI20", "libprobe_abi20.so", NULL);
+    CU_ASSERT_EQUAL(xc_registry_count(reg, XC_FAMILY_DEDISPERSE), 1);
+    CU_ASSERT_EQUAL(xc_registry_count(reg, XC_FAMILY_PULSCAN), 1);
+    CU_ASSERT_EQUAL(xc_registry_count(reg, XC_FAMILY_SINGLEPULSE), 0);
+    ddcase c;
+    run_dd(dd_named(reg, "probe-dd"), &c);
+    dd_case_free(&c);
+    xc_registry_destroy(reg);
+}
+
+/* The single-pulse example through the conformance suite of its family (the
+ * cases the built-in cpu and gpu pass), each call in a child process. */
+static xc_conform_report sp_conform(lang l, const char *defs, const char *so, const char *name)
+{
+    xc_conform_report rep;
+    xc_conform_report_init(&rep);
+    const char *path = build(l, "examples/plugin-dedisp/sp.c", defs, so);
+    if (!path)
+        return rep;
+    xc_registry *reg = load(path);
+    const xc_spsearcher *sp = xc_spsearcher_of(xc_registry_find(reg, XC_FAMILY_SINGLEPULSE, name));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    xc_conform_opts o;
+    xc_conform_opts_default(&o);
+    xc_error e;
+    xc_status st = xc_conform_spsearcher(sp, &xc_sp_reference, &o, &rep, &e);
+    if (st)
+        fprintf(stderr, "\n%s\n", e.msg);
+    CU_ASSERT_EQUAL(st, XC_OK);
+    xc_registry_destroy(reg);
+    return rep;
+}
+
+XC_TEST(test_sp_example, "plugin ABI: the single-pulse example (c++) passes the conformance suite; its bug fails it")
+{
+    xc_conform_report ok = sp_conform(LANG_CXX, "", "libxcsp_cxx.so", "mysp");
+    CU_ASSERT(ok.n > 20);
+    for (size_t i = 0; i < ok.n; i++)
+        if (!ok.rows[i].pass)
+            fprintf(stderr, "\n  mysp FAILS %s\n    observed:  %s\n    expected:  %s\n    tolerance: %s\n",
+                    ok.rows[i].name, ok.rows[i].observed, ok.rows[i].expected, ok.rows[i].tolerance);
+    CU_ASSERT_EQUAL(ok.nfail, 0);
+    xc_conform_report_free(&ok);
+    /* every box misses its last sample: the planted boxes' candidates differ */
+    xc_conform_report bug = sp_conform(LANG_C, "-DPLANTED_BUG", "libxcsp_bug.so", "mysp-buggy");
+    const xc_conform_row *f = NULL;
+    for (size_t i = 0; i < bug.n && !f; i++)
+        if (!bug.rows[i].pass && !strcmp(bug.rows[i].name, "planted/heimdall-1x997"))
+            f = &bug.rows[i];
+    CU_ASSERT_PTR_NOT_NULL(f);
+    CU_ASSERT(bug.nfail >= 10);
+    xc_conform_report_free(&bug);
 }
 
 XC_TEST_MAIN("plugin")

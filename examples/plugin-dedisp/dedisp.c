@@ -139,6 +139,8 @@ static xcp_status init(const xcp_host *h, xcp_error *err)
  * the previous major version of the ABI. */
 #undef XC_PLUGIN_ABI_MAJOR
 #define XC_PLUGIN_ABI_MAJOR 1
+#undef XC_PLUGIN_ABI_MINOR
+#define XC_PLUGIN_ABI_MINOR 0
 #endif
 
 XC_PLUGIN_DEFINE("mydedisp", "1.0", init)
