@@ -35,8 +35,17 @@ static size_t next_name(const char **p, const char **name)
     return len;
 }
 
-/* Every name of -impl must be a registered implementation of either family:
- * a misspelt one would silently leave the run to the reference alone. */
+/* Every name of -impl must be a registered implementation of some family
+ * (a dedisperser, a searcher, a single-pulse searcher): a misspelt one would
+ * silently leave the run to the reference alone. */
+static int registered(const xc_registry *reg, const char *name)
+{
+    for (int f = 0; f < XC_FAMILY_COUNT; f++)
+        if (xc_registry_find(reg, (xc_family)f, name))
+            return 1;
+    return 0;
+}
+
 static int check_only(const char *only)
 {
     const xc_registry *reg = xc_cli_registry();
@@ -46,7 +55,7 @@ static int check_only(const char *only)
     while ((len = next_name(&p, &name))) {
         char buf[128];
         xc_fmt(buf, sizeof buf, "%.*s", (int)len, name);
-        if (!xc_registry_find(reg, XC_FAMILY_DEDISPERSE, buf) && !xc_registry_find(reg, XC_FAMILY_PULSCAN, buf))
+        if (!registered(reg, buf))
             return xc_cli_failf("run", "-impl: '%s' is not a registered implementation (crosscheck list)", buf);
         any = 1;
     }
