@@ -286,6 +286,45 @@ XC_TEST_IF(test_plugin_refused, "a plugin of another ABI major version, or no pl
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "choose one with -impl"));
 }
 
+/* The single-pulse example (examples/plugin-dedisp/sp.c) as a user gates it
+ * (docs/ci.md): listed in its family, through gate singlepulse (the
+ * conformance suite, one row per case) clean and with its planted bug, and
+ * through `crosscheck singlepulse -plugin -impl` on a filterbank, where its
+ * list is the cpu searcher's byte for byte (integer input: both the
+ * reference's exactly). */
+XC_TEST_IF(test_gate_singlepulse_plugin, "gate singlepulse: the single-pulse example passes and its planted bug "
+           "fails (named by case)", skip_no_bin)
+{
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' list -json -plugin '%s/libxcsp_ok.so'", bin, plugins), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"family\": \"singlepulse\",\n    \"name\": \"mysp\","));
+    const char *j = xc_fx_tmp("gate-sp.xml");
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate singlepulse -plugin '%s/libxcsp_ok.so' -junit '%s' -quiet", bin,
+                       plugins, j), 0);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    XC_ASSERT_NEAR(junit_count(xml, "tests"), 23, 0);   /* the class, 18 planted/noise, 3 float, threads */
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
+    expect_case("conformance: noise-thr3/presto-13x2003", 0, "116 candidates, as the reference");
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate singlepulse -plugin '%s/libxcsp_bug.so' -junit '%s' -quiet", bin,
+                       plugins, j), 1);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    CU_ASSERT(junit_count(xml, "failures") >= 10);
+    /* every box one sample short: a planted box falls below the threshold */
+    expect_case("conformance: planted/heimdall-1x997", 1, "expected 3 candidates (the reference");
+    expect_case("conformance: threads/1-vs-3", 0, NULL);   /* the bug is deterministic */
+    /* the command a person runs: the same candidates as the cpu searcher */
+    const char *fil = xc_fx_tmp("sp.fil"), *a = xc_fx_tmp("sp-plugin.csv"), *b = xc_fx_tmp("sp-cpu.csv");
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' synth -o '%s' -nchans 32 -nbits 8 -tsamp 256 -tobs 1 -fch1 1500 "
+                       "-foff -4 -seed 5 -pulse 0.5,60,3,15", bin, fil), 0);
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' singlepulse -i '%s' -dmplan 0:100:2:1 -plugin '%s/libxcsp_ok.so' "
+                       "-impl mysp -o '%s'", bin, fil, plugins, a), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "mysp, preset heimdall"));
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' singlepulse -i '%s' -dmplan 0:100:2:1 -impl cpu -o '%s'", bin, fil, b),
+                    0);
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "cmp '%s' '%s'", a, b), 0);
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "grep -c . '%s'", a), 0);   /* the header and at least the burst */
+    CU_ASSERT(atoi(buf) >= 2);
+}
+
 XC_TEST_IF(test_gate_cmd, "gate dedisperse -cmd: a tool that agrees passes; one on another convention is named",
            skip_no_bin)
 {
