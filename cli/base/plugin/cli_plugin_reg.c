@@ -340,26 +340,43 @@ static xc_status pow_recv(void *v, int fd, double deadline, xc_error *err)
 
 static const xc_plugin_calls pow_calls = {ps_call, pow_send, pow_recv};
 
+/* A list's entries from n0 on, after their count (send), and a list of
+ * entries of elem bytes read back into *arr (recv; the caller frees it). */
+static int send_tail(int fd, const void *first, size_t n, size_t elem)
+{
+    uint64_t k = n;
+    return xc_plugin_send(fd, &k, sizeof k) || xc_plugin_send(fd, first, n * elem);
+}
+
+static xc_status recv_list(int fd, double deadline, size_t elem, const char *who, const char *what, void **arr,
+                           size_t *n, xc_error *err)
+{
+    uint64_t k;
+    xc_status st = xc_plugin_recv(fd, &k, sizeof k, deadline, err);
+    if (st)
+        return st;
+    if (k > SIZE_MAX / elem)
+        return xc_error_set(err, XC_EIO, "plugin %s: %llu %s", who, (unsigned long long)k, what);
+    if (!(*arr = malloc(k ? k * elem : 1)))
+        return xc_error_set(err, XC_ENOMEM, "out of memory for %llu %s", (unsigned long long)k, what);
+    *n = (size_t)k;
+    return xc_plugin_recv(fd, *arr, k * elem, deadline, err);
+}
+
 static int peaks_send(void *v, int fd)
 {
     pscall *c = v;
-    uint64_t n = c->pk->n - c->n0;
-    return xc_plugin_send(fd, &n, sizeof n) || xc_plugin_send(fd, c->pk->p + c->n0, n * sizeof(xc_pspeak));
+    return send_tail(fd, c->pk->p + c->n0, c->pk->n - c->n0, sizeof(xc_pspeak));
 }
 
 static xc_status peaks_recv(void *v, int fd, double deadline, xc_error *err)
 {
     pscall *c = v;
-    uint64_t n;
-    xc_status st = xc_plugin_recv(fd, &n, sizeof n, deadline, err);
-    if (st)
-        return st;
-    if (n > SIZE_MAX / sizeof(xc_pspeak))
-        return xc_error_set(err, XC_EIO, "plugin %s: %llu peaks", c->r->outer.impl.name, (unsigned long long)n);
-    xc_pspeaks got = {malloc(n ? n * sizeof(xc_pspeak) : 1), (size_t)n, (size_t)n};
-    if (!got.p)
-        return xc_error_set(err, XC_ENOMEM, "out of memory for %llu peaks", (unsigned long long)n);
-    st = xc_plugin_recv(fd, got.p, n * sizeof(xc_pspeak), deadline, err);
+    xc_pspeaks got = {NULL, 0, 0};
+    void *arr = NULL;
+    xc_status st = recv_list(fd, deadline, sizeof(xc_pspeak), c->r->outer.impl.name, "peaks", &arr, &got.n, err);
+    got.p = arr;
+    got.cap = got.n;
     if (!st)
         st = xc_pspeaks_move(c->pk, &got, err);
     xc_pspeaks_free(&got);
@@ -444,23 +461,17 @@ static xc_status sp_call(void *v, xc_error *err)
 static int sp_send(void *v, int fd)
 {
     spcall *c = v;
-    uint64_t n = c->out->n - c->n0;
-    return xc_plugin_send(fd, &n, sizeof n) || xc_plugin_send(fd, c->out->d + c->n0, n * sizeof(xc_spdet));
+    return send_tail(fd, c->out->d + c->n0, c->out->n - c->n0, sizeof(xc_spdet));
 }
 
 static xc_status sp_recv(void *v, int fd, double deadline, xc_error *err)
 {
     spcall *c = v;
-    uint64_t n;
-    xc_status st = xc_plugin_recv(fd, &n, sizeof n, deadline, err);
-    if (st)
-        return st;
-    if (n > SIZE_MAX / sizeof(xc_spdet))
-        return xc_error_set(err, XC_EIO, "plugin %s: %llu detections", c->r->outer.impl.name, (unsigned long long)n);
-    xc_spdets got = {malloc(n ? n * sizeof(xc_spdet) : 1), (size_t)n, (size_t)n};
-    if (!got.d)
-        return xc_error_set(err, XC_ENOMEM, "out of memory for %llu detections", (unsigned long long)n);
-    st = xc_plugin_recv(fd, got.d, n * sizeof(xc_spdet), deadline, err);
+    xc_spdets got = {NULL, 0, 0};
+    void *arr = NULL;
+    xc_status st = recv_list(fd, deadline, sizeof(xc_spdet), c->r->outer.impl.name, "detections", &arr, &got.n, err);
+    got.d = arr;
+    got.cap = got.n;
     if (!st)
         st = xc_spdets_append(c->out, &got, err);
     xc_spdets_free(&got);
