@@ -551,10 +551,42 @@ XC_TEST_IF(test_probe_cuda, "plugin ABI: a plugin built with nvcc -x cu exports 
     check_probe(build(LANG_CUDA, "tests/plugin_probe.c", "", "libprobe_cu.so"));
 }
 
+/* The probe's raw peaks and single-pulse detections, each list sent back
+ * from the child process. */
+static void isolated_lists(const xc_registry *reg)
+{
+    const xc_searcher *ps = xc_searcher_of(xc_registry_find(reg, XC_FAMILY_PULSCAN, "probe-ps"));
+    const xc_spsearcher *sp = xc_spsearcher_of(xc_registry_find(reg, XC_FAMILY_SINGLEPULSE, "probe-sp"));
+    CU_ASSERT_FATAL(ps && sp);
+    pscase p;
+    ps_case(&p);
+    xc_error e;
+    CU_ASSERT_EQUAL(ps->powers(ps, &p.sp, &p.o, p.P, &e), XC_OK);
+    size_t above = 0;
+    for (size_t k = 1; k < NBINS; k++)
+        above += p.P[k] > 1.5;
+    xc_pspeaks pk;
+    xc_pspeaks_init(&pk);
+    CU_ASSERT_EQUAL(ps->peaks(ps, &p.sp, &p.o, p.P, p.thr, &pk, &e), XC_OK);
+    CU_ASSERT(above > 0 && pk.n == above);
+    for (size_t i = 0; i < pk.n; i++)
+        CU_ASSERT(pk.p[i].power == p.P[pk.p[i].i]);
+    xc_pspeaks_free(&pk);
+    spcase c;
+    sp_case(&c);
+    xc_spdets out = {0};
+    CU_ASSERT_EQUAL(xc_sp_detect(sp, &c.c, &c.pl, &out, &e), XC_OK);
+    CU_ASSERT_EQUAL(out.n, SPROWS);
+    for (size_t r = 0; r < out.n; r++)
+        CU_ASSERT(out.d[r].snr == c.x[r * SPSTRIDE] && out.d[r].dm_index == (int32_t)r && out.d[r].width == 3);
+    xc_spdets_free(&out);
+}
+
 /* Calls run in a child process: the plane comes back, the probe's record of
  * the call stays in the child.  The same for the example plugin (a user's
  * dedisperser, with delays of its own) built as C++. */
-XC_TEST(test_isolated, "plugin ABI: isolated calls return the plane (the probe, and the example built with c++)")
+XC_TEST(test_isolated, "plugin ABI: isolated calls return the plane, peaks and detections (the probe; the example "
+                       "built with c++)")
 {
     const struct {
         lang l;
@@ -571,8 +603,10 @@ XC_TEST(test_isolated, "plugin ABI: isolated calls return the plane (the probe, 
             memset(seen, 0, sizeof *seen);
         ddcase c;
         run_dd(dd_named(reg, runs[i].impl), &c);
-        CU_ASSERT(!seen || seen->calls == 0);
         dd_case_free(&c);
+        if (seen)
+            isolated_lists(reg);
+        CU_ASSERT(!seen || seen->calls == 0);
         xc_registry_destroy(reg);
     }
 }
