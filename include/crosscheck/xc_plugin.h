@@ -105,8 +105,8 @@
  * version's that introduced it, no name, a name already registered in the
  * family, caps holding a bit not defined here, a missing method (dedisperser:
  * run, or plan and execute; searcher: peaks, and powers unless own_powers;
- * single-pulse searcher: detect; XCP_CAP_APPROXIMATE or XCP_TOL_SIGNAL_LOSS
- * on one), an approximate dedisperser without bound or a
+ * single-pulse searcher: detect; one whose tol_kind is not XCP_TOL_EXACT or
+ * XCP_TOL_ROUNDING, or is approximate), an approximate dedisperser without bound or a
  * signal-loss tolerance (or bound on an exact one).  The
  * descriptor and its strings stay valid while the plugin is loaded (static
  * const).  Registered implementations carry crosscheck's `runtime` capability;
@@ -408,7 +408,8 @@ typedef struct xcp_spdets xcp_spdets;
 
 /* tol_kind: XCP_TOL_EXACT (the reference's list, S/N bit for bit, on every
  * plane) or XCP_TOL_ROUNDING (integer-valued planes bit for bit; float planes
- * the same list with S/N within tol_value x the family's rounding bound). */
+ * the same list with S/N within the family's summation bound,
+ * docs/SINGLEPULSE.md; tol_value is shown, the bound is the family's). */
 typedef struct xcp_spsearcher xcp_spsearcher;
 struct xcp_spsearcher {
     size_t size;             /* sizeof(xcp_spsearcher) */
