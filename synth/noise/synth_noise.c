@@ -197,46 +197,34 @@ float xc_synth_noise_ref(uint64_t seed, uint64_t sample, int chan)
 /* 16 values: the blocks b..b+3 of one counter (sample, stream). */
 static void group4(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b, float *out)
 {
-    __m128 a0, a1, b0, b1;
-    gauss4(key, sample, stream, b, &a0, &a1, &b0, &b1);
-    _MM_TRANSPOSE4_PS(a0, a1, b0, b1);
-    _mm_storeu_ps(out, a0);
-    _mm_storeu_ps(out + 4, a1);
-    _mm_storeu_ps(out + 8, b0);
-    _mm_storeu_ps(out + 12, b1);
+    __m128 r[4];
+    gauss_t4(key, sample, stream, b, r);
+    for (int k = 0; k < 4; k++)
+        _mm_storeu_ps(out + 4 * k, r[k]);
 }
 
-/* 32 values: the blocks b..b+7 of one counter. */
+/* 32 values: the blocks b..b+7 of one counter; the halves of r are blocks 0-3 and 4-7. */
 __attribute__((target("avx2"))) static void group8(const uint32_t key[2], uint64_t sample, uint32_t stream,
                                                    uint32_t b, float *out)
 {
-    __m256 a0, a1, b0, b1;
-    gauss8(key, sample, stream, b, &a0, &a1, &b0, &b1);
-    /* a 4 x 4 transpose in each 128-bit half: lanes 0-3, then lanes 4-7 */
-    __m256 t0 = _mm256_unpacklo_ps(a0, a1), t1 = _mm256_unpackhi_ps(a0, a1);
-    __m256 t2 = _mm256_unpacklo_ps(b0, b1), t3 = _mm256_unpackhi_ps(b0, b1);
-    __m256 r0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), r1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
-    __m256 r2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), r3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
-    _mm256_storeu_ps(out, _mm256_permute2f128_ps(r0, r1, 0x20));
-    _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(r2, r3, 0x20));
-    _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(r0, r1, 0x31));
-    _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(r2, r3, 0x31));
+    __m256 r[4];
+    gauss_t8(key, sample, stream, b, r);
+    _mm256_storeu_ps(out, _mm256_permute2f128_ps(r[0], r[1], 0x20));
+    _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(r[2], r[3], 0x20));
+    _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(r[0], r[1], 0x31));
+    _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(r[2], r[3], 0x31));
 }
 
-/* 64 values: the blocks b..b+15 of one counter. */
+/* 64 values: the blocks b..b+15 of one counter; the quarters of r transposed in turn. */
 __attribute__((target("avx512f"))) static void group16(const uint32_t key[2], uint64_t sample, uint32_t stream,
                                                       uint32_t b, float *out)
 {
-    __m512 a0, a1, b0, b1;
-    gauss16(key, sample, stream, b, &a0, &a1, &b0, &b1);
-    /* a 4 x 4 transpose in each 128-bit quarter (rk: block 4q+k of quarter q),
-     * then of the quarters themselves */
-    __m512 t0 = _mm512_unpacklo_ps(a0, a1), t1 = _mm512_unpackhi_ps(a0, a1);
-    __m512 t2 = _mm512_unpacklo_ps(b0, b1), t3 = _mm512_unpackhi_ps(b0, b1);
-    __m512 r0 = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), r1 = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
-    __m512 r2 = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), r3 = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
-    __m512 u0 = _mm512_shuffle_f32x4(r0, r1, _MM_SHUFFLE(1, 0, 1, 0)), u1 = _mm512_shuffle_f32x4(r0, r1, _MM_SHUFFLE(3, 2, 3, 2));
-    __m512 u2 = _mm512_shuffle_f32x4(r2, r3, _MM_SHUFFLE(1, 0, 1, 0)), u3 = _mm512_shuffle_f32x4(r2, r3, _MM_SHUFFLE(3, 2, 3, 2));
+    __m512 r[4];
+    gauss_t16(key, sample, stream, b, r);
+    __m512 u0 = _mm512_shuffle_f32x4(r[0], r[1], _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 u1 = _mm512_shuffle_f32x4(r[0], r[1], _MM_SHUFFLE(3, 2, 3, 2));
+    __m512 u2 = _mm512_shuffle_f32x4(r[2], r[3], _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 u3 = _mm512_shuffle_f32x4(r[2], r[3], _MM_SHUFFLE(3, 2, 3, 2));
     _mm512_storeu_ps(out, _mm512_shuffle_f32x4(u0, u2, _MM_SHUFFLE(2, 0, 2, 0)));
     _mm512_storeu_ps(out + 16, _mm512_shuffle_f32x4(u0, u2, _MM_SHUFFLE(3, 1, 3, 1)));
     _mm512_storeu_ps(out + 32, _mm512_shuffle_f32x4(u1, u3, _MM_SHUFFLE(2, 0, 2, 0)));

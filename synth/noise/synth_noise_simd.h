@@ -108,6 +108,21 @@ V_ATTR static inline void V_NAME(gauss)(const uint32_t key[2], uint64_t sample, 
     V_NAME(box_muller)(x2, x3, b0, b1);
 }
 
+/* The same blocks, each 128-bit quarter transposed: quarter q of r[k] holds
+ * block b+4q+k's four values, in channel order. */
+V_ATTR static inline void V_NAME(gauss_t)(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b,
+                                          VF r[4])
+{
+    VF a0, a1, b0, b1;
+    V_NAME(gauss)(key, sample, stream, b, &a0, &a1, &b0, &b1);
+    VF t0 = V(unpacklo_ps)(a0, a1), t1 = V(unpackhi_ps)(a0, a1);
+    VF t2 = V(unpacklo_ps)(b0, b1), t3 = V(unpackhi_ps)(b0, b1);
+    r[0] = V(shuffle_ps)(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    r[1] = V(shuffle_ps)(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    r[2] = V(shuffle_ps)(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    r[3] = V(shuffle_ps)(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
 #undef V
 #undef VSI
 #undef VF
