@@ -765,24 +765,19 @@ XC_TEST(test_noise_vector_matches_reference, "noise_vector_matches_reference")
             }
         }
     CU_ASSERT_EQUAL(bad, 0);
-    /* every code path this machine has (plain C, SSE2, AVX2) gives those bits */
-    int paths = 0;
-    for (int path = 0; path < 3; path++) {
-        if (!xc_synth_noise_path_available(path))
-            continue;
-        paths++;
-        size_t badp = 0;
-        for (uint64_t i = 0; i < 500; i++) {
-            float v[4 * 21];
-            xc_synth_noise_path(path, 99, 0, i * 7919u, 3, 21, v);
-            for (int c = 0; c < 4 * 21; c++) {
-                float r = xc_synth_noise_ref(99, i * 7919u, 12 + c);
-                badp += memcmp(&r, &v[c], sizeof r) != 0;
-            }
+    /* every odd and even channel count up to 70 (tails of every lane count) */
+    size_t badn = 0;
+    for (int nch = 1; nch <= 70; nch++) {
+        float row[70];
+        xc_synth_noise_spectrum(7, 1000003u + (uint64_t)nch, nch, row);
+        for (int c = 0; c < nch; c++) {
+            float r = xc_synth_noise_ref(7, 1000003u + (uint64_t)nch, c);
+            badn += memcmp(&r, &row[c], sizeof r) != 0;
         }
-        CU_ASSERT_EQUAL(badp, 0);
     }
-    CU_ASSERT(paths >= 1);
+    if (badn)
+        printf("\n  %zu of 2485 values differ from the reference (expected 0, exact)\n", badn);
+    CU_ASSERT_EQUAL(badn, 0);
     /* the packed 8-bit quantiser agrees with the scalar one, edge values included */
     float x[203];
     uint8_t q[203];
@@ -803,6 +798,51 @@ XC_TEST(test_noise_vector_matches_reference, "noise_vector_matches_reference")
     CU_ASSERT_EQUAL(q[2], 0);
     CU_ASSERT_EQUAL(q[3], 128);
 }
+
+/* One code path against the one-value definition, word for word: every block
+ * count 0..37 (full groups of 4, 8 and 16 lanes and every tail) from odd and
+ * even first blocks, on three streams and three seeds.  Exact: the paths do
+ * the reference's float operations in its order, so any difference is a bug. */
+static void check_noise_path(int path)
+{
+    static const uint64_t seeds[3] = {99, 0xdeadbeefcafef00dull, UINT64_MAX};
+    size_t bad = 0, n = 0;
+    for (int s = 0; s < 3; s++)
+        for (uint32_t stream = 0; stream < 3; stream++)
+            for (uint32_t nb = 0; nb <= 37; nb++) {
+                const uint64_t sample = (uint64_t)nb * 7919u + ((uint64_t)s << 33);
+                const uint32_t first = (nb * 5u + stream) % 23u;
+                float v[4 * 38 + 1], r[4 * 38 + 1];
+                v[4 * nb] = r[4 * nb] = -7.0f;   /* nothing past the last block is written */
+                xc_synth_noise_path(path, seeds[s], stream, sample, first, nb, v);
+                xc_synth_noise_path(0, seeds[s], stream, sample, first, nb, r);
+                bad += memcmp(v, r, (4 * nb + 1) * sizeof *v) != 0;
+                for (uint32_t c = 0; stream == 0 && c < 4 * nb; c++) {
+                    float one = xc_synth_noise_ref(seeds[s], sample, (int)(4 * first + c));
+                    bad += memcmp(&one, &v[c], sizeof one) != 0;
+                }
+                n++;
+            }
+    if (bad)
+        printf("\n  path %d: %zu mismatches in %zu block runs (expected 0, exact)\n", path, bad, n);
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+static int skip_path(int path, const char *name, char *why, size_t n)
+{
+    if (xc_synth_noise_path_available(path))
+        return 0;
+    snprintf(why, n, "this CPU (or build) has no %s", name);
+    return 1;
+}
+static int skip_sse2(char *why, size_t n) { return skip_path(1, "SSE2", why, n); }
+static int skip_avx2(char *why, size_t n) { return skip_path(2, "AVX2", why, n); }
+static int skip_avx512(char *why, size_t n) { return skip_path(3, "AVX-512F", why, n); }
+
+XC_TEST(test_noise_path_scalar, "noise_path_scalar") { check_noise_path(0); }
+XC_TEST_IF(test_noise_path_sse2, "noise_path_sse2", skip_sse2) { check_noise_path(1); }
+XC_TEST_IF(test_noise_path_avx2, "noise_path_avx2", skip_avx2) { check_noise_path(2); }
+XC_TEST_IF(test_noise_path_avx512, "noise_path_avx512", skip_avx512) { check_noise_path(3); }
 
 XC_TEST(test_level_stats, "level_stats")
 {

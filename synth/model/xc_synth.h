@@ -267,10 +267,11 @@ void xc_synth_noise_spectrum(uint64_t seed, uint64_t sample, int nchans, float *
 /* The reference (plain C, one value at a time) version of the same numbers;
  * tests compare it with the vectorised generator. */
 float xc_synth_noise_ref(uint64_t seed, uint64_t sample, int chan);
-/* The generator's code paths, 0 plain C, 1 SSE2, 2 AVX2 (chosen at run time
- * when the CPU has it): all give the same bits, which tests check.  _path
- * fills 4*nblocks values of (seed, stream, sample) from channel quad
- * first_block with one path (plain C when that path is not available). */
+/* The generator's code paths, 0 plain C, 1 SSE2, 2 AVX2, 3 AVX-512F (the
+ * widest the CPU has is chosen at run time): all give the same bits, which
+ * tests check.  _path fills 4*nblocks values of (seed, stream, sample) from
+ * channel quad first_block with one path (the widest available one below it
+ * when that path is not available; plain C without SSE2). */
 int xc_synth_noise_path_available(int path);
 void xc_synth_noise_path(int path, uint64_t seed, uint32_t stream, uint64_t sample, uint32_t first_block,
                          size_t nblocks, float *out);

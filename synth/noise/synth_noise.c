@@ -137,16 +137,21 @@ float xc_synth_noise_ref(uint64_t seed, uint64_t sample, int chan)
 /* ---- the same numbers, four Philox blocks at a time ----------------------------- */
 
 #ifdef XC_SYNTH_SSE2
-/* The vector Philox and Box-Muller are one body (synth_noise_simd.h) built at two
- * widths: SSE2 four blocks at a time, AVX2 eight; only the lane count differs.
- * The macros name each width's intrinsics. */
+/* The vector Philox and Box-Muller are one body (synth_noise_simd.h) built at three
+ * widths: SSE2 four blocks at a time, AVX2 eight, AVX-512F sixteen; only the lane
+ * count differs.  The macros name each width's intrinsics. */
 #define V(op) _mm_##op
 #define VSI(op) _mm_##op##_si128
 #define VF __m128
 #define VI __m128i
 #define V_CASTI _mm_castps_si128
 #define V_CASTF _mm_castsi128_ps
+#define VM __m128
 #define V_LT(a, b) _mm_cmplt_ps(a, b)
+#define V_EQI(a, b) _mm_castsi128_ps(_mm_cmpeq_epi32(a, b))
+#define V_SEL(m, a, b) _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b))
+#define V_DEC(e, m) _mm_add_epi32(e, _mm_castps_si128(m))
+#define V_XORF(f, i) _mm_xor_ps(f, _mm_castsi128_ps(i))
 #define V_LANES _mm_set_epi32(3, 2, 1, 0)
 #define V_ATTR
 #define V_NAME(name) name##4
@@ -158,39 +163,72 @@ float xc_synth_noise_ref(uint64_t seed, uint64_t sample, int chan)
 #define VI __m256i
 #define V_CASTI _mm256_castps_si256
 #define V_CASTF _mm256_castsi256_ps
+#define VM __m256
 #define V_LT(a, b) _mm256_cmp_ps(a, b, _CMP_LT_OQ)
+#define V_EQI(a, b) _mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b))
+#define V_SEL(m, a, b) _mm256_blendv_ps(b, a, m)
+#define V_DEC(e, m) _mm256_add_epi32(e, _mm256_castps_si256(m))
+#define V_XORF(f, i) _mm256_xor_ps(f, _mm256_castsi256_ps(i))
+#define V_ODD(a, b) _mm256_blend_epi32(a, b, 0xAA)
 #define V_LANES _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0)
 #define V_ATTR __attribute__((target("avx2")))
 #define V_NAME(name) name##8
 #include "synth/noise/synth_noise_simd.h"
 
+/* AVX-512F: masks are __mmask16 and the selects blends; the arithmetic is the same. */
+#define V(op) _mm512_##op
+#define VSI(op) _mm512_##op##_si512
+#define VF __m512
+#define VI __m512i
+#define V_CASTI _mm512_castps_si512
+#define V_CASTF _mm512_castsi512_ps
+#define VM __mmask16
+#define V_LT(a, b) _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ)
+#define V_EQI(a, b) _mm512_cmpeq_epi32_mask(a, b)
+#define V_SEL(m, a, b) _mm512_mask_blend_ps(m, b, a)
+#define V_DEC(e, m) _mm512_mask_sub_epi32(e, m, e, _mm512_set1_epi32(1))
+#define V_XORF(f, i) _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(f), i))
+#define V_ODD(a, b) _mm512_mask_blend_epi32(0xAAAA, a, b)
+#define V_LANES _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define V_ATTR __attribute__((target("avx512f")))
+#define V_NAME(name) name##16
+#include "synth/noise/synth_noise_simd.h"
+
 /* 16 values: the blocks b..b+3 of one counter (sample, stream). */
 static void group4(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b, float *out)
 {
-    __m128 a0, a1, b0, b1;
-    gauss4(key, sample, stream, b, &a0, &a1, &b0, &b1);
-    _MM_TRANSPOSE4_PS(a0, a1, b0, b1);
-    _mm_storeu_ps(out, a0);
-    _mm_storeu_ps(out + 4, a1);
-    _mm_storeu_ps(out + 8, b0);
-    _mm_storeu_ps(out + 12, b1);
+    __m128 r[4];
+    gauss_t4(key, sample, stream, b, r);
+    for (int k = 0; k < 4; k++)
+        _mm_storeu_ps(out + 4 * k, r[k]);
 }
 
-/* 32 values: the blocks b..b+7 of one counter. */
+/* 32 values: the blocks b..b+7 of one counter; the halves of r are blocks 0-3 and 4-7. */
 __attribute__((target("avx2"))) static void group8(const uint32_t key[2], uint64_t sample, uint32_t stream,
                                                    uint32_t b, float *out)
 {
-    __m256 a0, a1, b0, b1;
-    gauss8(key, sample, stream, b, &a0, &a1, &b0, &b1);
-    /* a 4 x 4 transpose in each 128-bit half: lanes 0-3, then lanes 4-7 */
-    __m256 t0 = _mm256_unpacklo_ps(a0, a1), t1 = _mm256_unpackhi_ps(a0, a1);
-    __m256 t2 = _mm256_unpacklo_ps(b0, b1), t3 = _mm256_unpackhi_ps(b0, b1);
-    __m256 r0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), r1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
-    __m256 r2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), r3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
-    _mm256_storeu_ps(out, _mm256_permute2f128_ps(r0, r1, 0x20));
-    _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(r2, r3, 0x20));
-    _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(r0, r1, 0x31));
-    _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(r2, r3, 0x31));
+    __m256 r[4];
+    gauss_t8(key, sample, stream, b, r);
+    _mm256_storeu_ps(out, _mm256_permute2f128_ps(r[0], r[1], 0x20));
+    _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(r[2], r[3], 0x20));
+    _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(r[0], r[1], 0x31));
+    _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(r[2], r[3], 0x31));
+}
+
+/* 64 values: the blocks b..b+15 of one counter; the quarters of r transposed in turn. */
+__attribute__((target("avx512f"))) static void group16(const uint32_t key[2], uint64_t sample, uint32_t stream,
+                                                      uint32_t b, float *out)
+{
+    __m512 r[4];
+    gauss_t16(key, sample, stream, b, r);
+    __m512 u0 = _mm512_shuffle_f32x4(r[0], r[1], _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 u1 = _mm512_shuffle_f32x4(r[0], r[1], _MM_SHUFFLE(3, 2, 3, 2));
+    __m512 u2 = _mm512_shuffle_f32x4(r[2], r[3], _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 u3 = _mm512_shuffle_f32x4(r[2], r[3], _MM_SHUFFLE(3, 2, 3, 2));
+    _mm512_storeu_ps(out, _mm512_shuffle_f32x4(u0, u2, _MM_SHUFFLE(2, 0, 2, 0)));
+    _mm512_storeu_ps(out + 16, _mm512_shuffle_f32x4(u0, u2, _MM_SHUFFLE(3, 1, 3, 1)));
+    _mm512_storeu_ps(out + 32, _mm512_shuffle_f32x4(u1, u3, _MM_SHUFFLE(2, 0, 2, 0)));
+    _mm512_storeu_ps(out + 48, _mm512_shuffle_f32x4(u1, u3, _MM_SHUFFLE(3, 1, 3, 1)));
 }
 
 /* nblocks blocks from first_block, `lanes` at a time through `group`; a short
@@ -199,7 +237,7 @@ static void groups(void (*group)(const uint32_t[2], uint64_t, uint32_t, uint32_t
                    uint64_t seed, uint32_t stream, uint64_t sample, uint32_t first_block, size_t nblocks, float *out)
 {
     const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-    float tmp[32];
+    float tmp[64];
     size_t j = 0;
     for (; j + lanes <= nblocks; j += lanes)
         group(key, sample, stream, first_block + (uint32_t)j, out + 4 * j);
@@ -223,6 +261,8 @@ static void blocks_ref(uint64_t seed, uint32_t stream, uint64_t sample, uint32_t
 int xc_synth_noise_path_available(int path)
 {
 #ifdef XC_SYNTH_SSE2
+    if (path == 3)
+        return __builtin_cpu_supports("avx512f") ? 1 : 0;
     if (path == 2)
         return __builtin_cpu_supports("avx2") ? 1 : 0;
     return path == 0 || path == 1;
@@ -235,7 +275,11 @@ void xc_synth_noise_path(int path, uint64_t seed, uint32_t stream, uint64_t samp
                          size_t nblocks, float *out)
 {
 #ifdef XC_SYNTH_SSE2
-    if (path == 2 && xc_synth_noise_path_available(2)) {
+    if (path == 3 && xc_synth_noise_path_available(3)) {
+        groups(group16, 16, seed, stream, sample, first_block, nblocks, out);
+        return;
+    }
+    if (path >= 2 && xc_synth_noise_path_available(2)) {
         groups(group8, 8, seed, stream, sample, first_block, nblocks, out);
         return;
     }
@@ -251,7 +295,7 @@ void xc_synth_gauss_stream(uint64_t seed, uint32_t stream, uint64_t sample, uint
                            float *out)
 {
 #ifdef XC_SYNTH_SSE2
-    xc_synth_noise_path(__builtin_cpu_supports("avx2") ? 2 : 1, seed, stream, sample, first_block, nblocks, out);
+    xc_synth_noise_path(3, seed, stream, sample, first_block, nblocks, out);   /* the widest this CPU has */
 #else
     blocks_ref(seed, stream, sample, first_block, nblocks, out);
 #endif

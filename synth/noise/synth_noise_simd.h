@@ -5,7 +5,11 @@
  *   VSI(op)     its integer-register bitwise op: VSI(and) is _mm_and_si128 ...
  *   VF, VI      the float and integer vector types
  *   V_CASTI, V_CASTF   float -> integer and integer -> float bit casts
- *   V_LT(a, b)  a < b as a lane mask
+ *   VM          a lane mask: VF at SSE2/AVX2 widths, __mmask16 for AVX-512
+ *   V_LT(a, b)  float a < b as a VM;  V_EQI(a, b): integer a == b as a VM
+ *   V_SEL(m, a, b)   a where m, else b;  V_DEC(e, m): e - 1 where m (integers)
+ *   V_XORF(f, i)     float f with the bits of integer i flipped
+ *   V_ODD(a, b)      (optional) a's even 32-bit lanes with b's odd ones
  *   V_LANES     the lane indices (n-1, ..., 1, 0) as V(set_epi32) takes them
  *   V_ATTR      the functions' target attribute (or nothing)
  *   V_NAME(n)   the name n at this width
@@ -18,15 +22,16 @@ V_ATTR static inline void V_NAME(mul_hilo)(VI a, VI m, VI *lo, VI *hi)
 {
     VI p02 = V(mul_epu32)(a, m);
     VI p13 = V(mul_epu32)(V(srli_epi64)(a, 32), m);
+#ifdef V_ODD
+    /* one blend each instead of a shuffle and an unpack: the same words */
+    *lo = V_ODD(p02, V(slli_epi64)(p13, 32));
+    *hi = V_ODD(V(srli_epi64)(p02, 32), p13);
+#else
     VI t02 = V(shuffle_epi32)(p02, _MM_SHUFFLE(3, 1, 2, 0));
     VI t13 = V(shuffle_epi32)(p13, _MM_SHUFFLE(3, 1, 2, 0));
     *lo = V(unpacklo_epi32)(t02, t13);
     *hi = V(unpackhi_epi32)(t02, t13);
-}
-
-V_ATTR static inline VF V_NAME(sel)(VF mask, VF a, VF b)
-{
-    return V(or_ps)(V(and_ps)(mask, a), V(andnot_ps)(mask, b));
+#endif
 }
 
 V_ATTR static inline VF V_NAME(log)(VF u)
@@ -35,9 +40,9 @@ V_ATTR static inline VF V_NAME(log)(VF u)
     VI b = V_CASTI(u);
     VI e = V(sub_epi32)(V(srli_epi32)(b, 23), V(set1_epi32)(126));
     VF m = V_CASTF(VSI(or)(VSI(and)(b, V(set1_epi32)(0x007fffff)), V(set1_epi32)(0x3f000000)));
-    VF lt = V_LT(m, V(set1_ps)(SQRTHF));
-    e = V(add_epi32)(e, V_CASTI(lt));
-    VF x = V_NAME(sel)(lt, V(sub_ps)(V(add_ps)(m, m), one), V(sub_ps)(m, one));
+    VM lt = V_LT(m, V(set1_ps)(SQRTHF));
+    e = V_DEC(e, lt);
+    VF x = V_SEL(lt, V(sub_ps)(V(add_ps)(m, m), one), V(sub_ps)(m, one));
     VF z = V(mul_ps)(x, x);
     VF y = V(set1_ps)(logp[0]);
     for (int k = 1; k < 9; k++)
@@ -66,12 +71,12 @@ V_ATTR static inline void V_NAME(box_muller)(VI a, VI b, VF *zc, VF *zs)
     c = V(add_ps)(V(mul_ps)(c, z), V(set1_ps)(4.166664568298827E-2f));
     c = V(add_ps)(V(sub_ps)(V(mul_ps)(V(mul_ps)(c, z), z), V(mul_ps)(V(set1_ps)(0.5f), z)), V(set1_ps)(1.0f));
     const VI one = V(set1_epi32)(1);
-    VF swap = V_CASTF(V(cmpeq_epi32)(VSI(and)(q, one), one));
-    VF C = V_NAME(sel)(swap, s, c), S = V_NAME(sel)(swap, c, s);
+    VM swap = V_EQI(VSI(and)(q, one), one);
+    VF C = V_SEL(swap, s, c), S = V_SEL(swap, c, s);
     VI negc = V(slli_epi32)(VSI(and)(V(srli_epi32)(V(add_epi32)(q, one), 1), one), 31);
     VI negs = V(slli_epi32)(V(srli_epi32)(q, 1), 31);
-    C = V(xor_ps)(C, V_CASTF(negc));
-    S = V(xor_ps)(S, V_CASTF(negs));
+    C = V_XORF(C, negc);
+    S = V_XORF(S, negs);
     *zc = V(mul_ps)(r, C);
     *zs = V(mul_ps)(r, S);
 }
@@ -103,13 +108,34 @@ V_ATTR static inline void V_NAME(gauss)(const uint32_t key[2], uint64_t sample, 
     V_NAME(box_muller)(x2, x3, b0, b1);
 }
 
+/* The same blocks, each 128-bit quarter transposed: quarter q of r[k] holds
+ * block b+4q+k's four values, in channel order. */
+V_ATTR static inline void V_NAME(gauss_t)(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b,
+                                          VF r[4])
+{
+    VF a0, a1, b0, b1;
+    V_NAME(gauss)(key, sample, stream, b, &a0, &a1, &b0, &b1);
+    VF t0 = V(unpacklo_ps)(a0, a1), t1 = V(unpackhi_ps)(a0, a1);
+    VF t2 = V(unpacklo_ps)(b0, b1), t3 = V(unpackhi_ps)(b0, b1);
+    r[0] = V(shuffle_ps)(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    r[1] = V(shuffle_ps)(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    r[2] = V(shuffle_ps)(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    r[3] = V(shuffle_ps)(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
 #undef V
 #undef VSI
 #undef VF
 #undef VI
 #undef V_CASTI
 #undef V_CASTF
+#undef VM
 #undef V_LT
+#undef V_EQI
+#undef V_SEL
+#undef V_DEC
+#undef V_XORF
+#undef V_ODD
 #undef V_LANES
 #undef V_ATTR
 #undef V_NAME

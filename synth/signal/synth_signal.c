@@ -5,6 +5,7 @@
 
 #include <gsl/gsl_sf_erf.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -367,7 +368,40 @@ static void add_fake(xc_signal *s, const xc_chunk *ck)
     }
 }
 
+xc_status xc_signal_prepare(xc_signal *s, uint64_t first, size_t n, double ts, xc_error *err)
+{
+    if (!s->has_psr || s->p->fake_phase)
+        return XC_OK;
+    const double T0 = (double)first * ts, T1 = (double)(first + n) * ts;
+    return xc_signal_pulses_between(s, T0 - s->dhi - ts, T1 - s->dlo + ts, err);
+}
+
 xc_status xc_signal_add(xc_signal *s, const xc_chunk *ck, int nthreads, xc_error *err)
+{
+    xc_status st = xc_signal_prepare(s, ck->first, ck->n, ck->tsamp, err);
+    if (!st)
+        xc_signal_apply(s, ck, nthreads);
+    return st;
+}
+
+size_t xc_signal_part_rows(const xc_signal *s)
+{
+    /* The Gaussian pulsar tries every pulse of the range in every channel and
+     * each single pulse every channel, so they go through whole chunks; the
+     * pulsar's top hats find their few pulses by bisection, so small parts
+     * (their rows still in cache from the noise) cost nothing extra. */
+    const xc_synth_params *p = s->p;
+    if (p->npulses || (s->has_psr && !p->fake_phase && p->profile == XC_PROFILE_GAUSSIAN))
+        return SIZE_MAX;
+    size_t rows = XC_SIGNAL_PART_VALUES / (size_t)p->nchans;
+    return rows ? rows : 1;
+}
+
+/* Every pulse is a function of its index alone and every sample's value of the
+ * pulse and the sample's index (xc_signal_tophat), so a part of the prepared
+ * range gets the same values it would get on its own; pulses that miss the
+ * part add nothing. */
+void xc_signal_apply(xc_signal *s, const xc_chunk *ck, int nthreads)
 {
     const xc_synth_params *p = s->p;
     const double ts = ck->tsamp, T0 = (double)ck->first * ts, T1 = (double)(ck->first + ck->n) * ts;
@@ -375,9 +409,6 @@ xc_status xc_signal_add(xc_signal *s, const xc_chunk *ck, int nthreads, xc_error
     if (s->has_psr && p->fake_phase) {
         add_fake(s, ck);
     } else if (s->has_psr) {
-        xc_status st = xc_signal_pulses_between(s, T0 - s->dhi - ts, T1 - s->dlo + ts, err);
-        if (st)
-            return st;
         const double amp = s->amp;
         const long nev = (long)s->nev;
         /* Channels are independent, so threads split them, in blocks of 16
@@ -447,5 +478,4 @@ xc_status xc_signal_add(xc_signal *s, const xc_chunk *ck, int nthreads, xc_error
             }
         }
     }
-    return XC_OK;
 }

@@ -69,8 +69,21 @@ typedef struct {
 
 xc_status xc_signal_init(xc_signal *s, const xc_synth_params *p, xc_error *err);
 void xc_signal_free(xc_signal *s);
-/* Adds the pulsar and the single pulses to the chunk (threads split channels). */
+/* Adds the pulsar and the single pulses to the chunk (threads split channels):
+ * xc_signal_prepare for its spectra, then xc_signal_apply. */
 xc_status xc_signal_add(xc_signal *s, const xc_chunk *ck, int nthreads, xc_error *err);
+/* The pulsar's pulses that reach spectra [first, first+n) at sample time ts,
+ * into s->ev.  XC_ENOMEM. */
+xc_status xc_signal_prepare(xc_signal *s, uint64_t first, size_t n, double ts, xc_error *err);
+/* Adds the signal to ck, whose spectra lie within the range last prepared
+ * (any part of it, in any size: the values are those of xc_signal_add on the
+ * whole range; -fake_phase's state needs the parts in order). */
+void xc_signal_apply(xc_signal *s, const xc_chunk *ck, int nthreads);
+/* Spectra per part that make parts pay (noise, signal and levels of one part
+ * while it is in cache): XC_SIGNAL_PART_VALUES values, or SIZE_MAX where the
+ * signal's cost grows with the number of parts (whole chunks then). */
+#define XC_SIGNAL_PART_VALUES (1u << 16)
+size_t xc_signal_part_rows(const xc_signal *s);
 /* Fills s->ev with the pulsar's pulses whose arrival at fch1 lies in [ta, tb]
  * (edges of each pulse inclusive).  XC_ENOMEM. */
 xc_status xc_signal_pulses_between(xc_signal *s, double ta, double tb, xc_error *err);

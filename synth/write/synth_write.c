@@ -53,9 +53,9 @@ static int little_endian(void)
     return b == 1;
 }
 
-/* One chunk, made by one thread: noise, signal, levels, bytes. */
-static xc_status make_chunk(const xc_synth_params *p, xc_signal *sig, uint64_t first, size_t n, float *x,
-                            uint8_t *out, int le, xc_error *err)
+/* One part of a chunk: noise, signal, levels, bytes of spectra first..first+n-1. */
+static void make_part(const xc_synth_params *p, xc_signal *sig, uint64_t first, size_t n, float *x, uint8_t *out,
+                      int le)
 {
     const size_t nch = (size_t)p->nchans, rowbytes = nch * (size_t)p->nbits / 8;
     xc_chunk ck = {x, first, n, p->nchans, p->tsamp};
@@ -66,9 +66,7 @@ static xc_status make_chunk(const xc_synth_params *p, xc_signal *sig, uint64_t f
         else
             memset(row, 0, nch * sizeof *row);
     }
-    xc_status st = xc_signal_add(sig, &ck, 1, err);
-    if (st)
-        return st;
+    xc_signal_apply(sig, &ck, 1);
     if (xc_nbits_is_float(p->nbits) && le) {
         memcpy(out, x, n * rowbytes);
     } else if (xc_nbits_is_float(p->nbits)) {
@@ -81,7 +79,19 @@ static xc_status make_chunk(const xc_synth_params *p, xc_signal *sig, uint64_t f
     } else {
         xc_synth_quantise_pack(x, n * nch, p->nbits, p->bitorder, out);
     }
-    return XC_OK;
+}
+
+/* One chunk, made by one thread in parts of `part` spectra (x holds one part):
+ * each part's floats are made, changed and packed while they are in cache.
+ * The bytes do not depend on the part size (xc_signal_apply). */
+static xc_status make_chunk(const xc_synth_params *p, xc_signal *sig, uint64_t first, size_t n, size_t part, float *x,
+                            uint8_t *out, int le, xc_error *err)
+{
+    const size_t rowbytes = (size_t)p->nchans * (size_t)p->nbits / 8;
+    xc_status st = xc_signal_prepare(sig, first, n, p->tsamp, err);
+    for (size_t r = 0; !st && r < n; r += part)
+        make_part(p, sig, first + r, n - r < part ? n - r : part, x, out + r * rowbytes, le);
+    return st;
 }
 
 xc_status xc_synth_stream(const xc_synth_params *p, xc_synth_sink_fn sink, void *ctx, xc_error *err)
@@ -109,6 +119,7 @@ xc_status xc_synth_stream(const xc_synth_params *p, xc_synth_sink_fn sink, void 
     if (nthreads > nchunks)
         nthreads = (int)nchunks;
     const int le = little_endian();
+    size_t part = 0;   /* spectra per part, the same for every thread */
     float **x = calloc((size_t)nthreads, sizeof *x);
     uint8_t **out = calloc((size_t)nthreads, sizeof *out);
     xc_signal *sig = calloc((size_t)nthreads, sizeof *sig);
@@ -117,14 +128,18 @@ xc_status xc_synth_stream(const xc_synth_params *p, xc_synth_sink_fn sink, void 
         goto done;
     }
     for (int k = 0; k < nthreads; k++) {
-        x[k] = malloc(csz * nch * sizeof **x);
+        if ((st = xc_signal_init(&sig[k], p, err)))
+            goto done;
+        if (!part) {
+            part = xc_signal_part_rows(&sig[k]);
+            part = part < csz ? part : csz;
+        }
+        x[k] = malloc(part * nch * sizeof **x);
         out[k] = malloc(csz * rowbytes);
         if (!x[k] || !out[k]) {
             st = xc_error_set(err, XC_ENOMEM, "out of memory for a chunk of %zu spectra x %zu channels", csz, nch);
             goto done;
         }
-        if ((st = xc_signal_init(&sig[k], p, err)))
-            goto done;
     }
     int failed = 0;
 #pragma omp parallel num_threads(nthreads)
@@ -139,7 +154,7 @@ xc_status xc_synth_stream(const xc_synth_params *p, xc_synth_sink_fn sink, void 
             int stop;
 #pragma omp atomic read
             stop = failed;
-            xc_status cst = stop ? XC_OK : make_chunk(p, &sig[k], first, n, x[k], out[k], le, &e);
+            xc_status cst = stop ? XC_OK : make_chunk(p, &sig[k], first, n, part, x[k], out[k], le, &e);
 #pragma omp ordered
             {
                 if (!failed && !cst && sink(ctx, out[k], n * rowbytes))
