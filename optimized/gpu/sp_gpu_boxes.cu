@@ -82,6 +82,8 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_boxes(const double *Pall, siz
 
 namespace {
 
+const int SP_TPER = (int)(SP_TILE / SP_THREADS);   /* boxes per thread of a tile */
+
 /* Q[0] = 0, Q[i + 1] = Q[i] + x[i] for i < len: each warp a run of whole
  * 32-sample steps in order, then the warps' totals in order (exact for
  * integer-valued rows below 2^53, as every prefix-sum order is). */
@@ -174,6 +176,12 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_tiles(const float *X, size_t 
         size_t len = n - t0 < SP_TILE - 1 + W ? n - t0 : SP_TILE - 1 + W;
         tile_prefix(x + t0, len, Q, wsum);
         const size_t t1 = t0 + threadIdx.x, b1 = t1 / L < nb ? t1 / L : nb - 1;
+        double Qt[SP_TPER];   /* Q at this thread's boxes, read once for every width */
+#pragma unroll
+        for (int j = 0; j < SP_TPER; j++) {
+            const size_t i = threadIdx.x + (size_t)j * SP_THREADS;
+            Qt[j] = i <= len ? Q[i] : 0.0;
+        }
         for (int k = 0; k < nw; k++) {
             const size_t w = (size_t)widths[k];
             if (w > n || t0 + w > n)
@@ -182,12 +190,16 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_tiles(const float *X, size_t 
             z.Q = Q, z.m = m, z.t0 = t0, z.n = n, z.L = L, z.nb = nb, z.w = w, z.thr = thr;
             z.tend = n - w + 1 < t0 + SP_TILE ? n - w + 1 : t0 + SP_TILE;
             z.den = __dmul_rn(s, __dsqrt_rn((double)w));
-            /* fl(num / den) >= thr implies num >= thr den (1 - 2^-53): a cut
+            /* fl(num / den) >= thr implies num >= thr den (1 - 2^-52): a cut
              * 2^-48 of |thr den| below thr den has no detection under it */
             const double td = __dmul_rn(thr, z.den), cut = __dsub_rn(td, __dmul_rn(fabs(td), 0x1p-48));
             size_t b = b1, hib = b + 1 == nb ? n : (b + 1) * L;
             double Bw = __dadd_rn(0.0, __dmul_rn((double)w, m[b]));
-            for (size_t t = t1; t < z.tend; t += SP_THREADS) {
+#pragma unroll
+            for (int j = 0; j < SP_TPER; j++) {
+                const size_t t = t1 + (size_t)j * SP_THREADS;
+                if (t >= z.tend)
+                    break;
                 if (t >= hib) {
                     while (t >= hib) {
                         b++;
@@ -195,8 +207,7 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_tiles(const float *X, size_t 
                     }
                     Bw = __dadd_rn(0.0, __dmul_rn((double)w, m[b]));
                 }
-                const size_t i = t - t0;
-                const double Sv = __dsub_rn(Q[i + w], Q[i]);
+                const double Sv = __dsub_rn(Q[t - t0 + w], Qt[j]);
                 const double B = t + w <= hib ? Bw : baseline_from(m, n, L, nb, b, t, w);
                 if (__dsub_rn(Sv, B) >= cut)
                     z.run_from(t, k, row0 + (int32_t)r, out, count, cap);
