@@ -7,7 +7,9 @@
  * block, a constant row (rms 0: nothing), widths beyond the row; a plane
  * already in device memory, with a padded stride, read through the device
  * view; more rows than one batch and more detections than the first
- * buffer; clean errors.  The fused pipeline (a filterbank block through
+ * buffer; rows long enough for the sampled selection (its fallback, ties)
+ * and runs across the tiles' edges; boxes too wide for the tiles; clean
+ * errors.  The fused pipeline (a filterbank block through
  * the gpu dedisperser into a plane in device memory, searched there): its
  * candidates equal, field by field and S/N bit for bit, those of the gpu
  * dedisperser's host plane searched by the gpu searcher and those of the
@@ -203,6 +205,60 @@ XC_TEST_IF(test_gpu_sp_batches, "gpu_sp_batches", xc_fx_skip_gpu)
     long got = compare(&c, &pl, &pl, "4100 x 64 at threshold 1");
     CU_ASSERT(got > 4096);
     free(dms);
+    free(x);
+}
+
+/* Rows long enough for the sampled selection (blocks of 5000 and 5003
+ * samples, rows of 20000 and 20011), each against the reference at
+ * threshold 3 (runs cut at tile edges and joined on the host): row 0
+ * noise; row 1 the values at the sample's positions raised by 1000, so the
+ * sample's bracket misses the middle and the selection falls back to every
+ * key; row 2 100 and 101 in turn, a spike every 997 samples (ties: the
+ * two middle ranks in different bins, a MAD of one key); row 3 a wide
+ * burst across a tile's edge (4096). */
+XC_TEST_IF(test_gpu_sp_long_rows, "gpu_sp_long_rows", xc_fx_skip_gpu)
+{
+    static const double dms[4] = {0};
+    static const size_t shapes[][2] = {{20000, 5000}, {20011, 5003}};
+    int bad = 0;
+    for (size_t k = 0; k < 2; k++) {
+        const size_t n = shapes[k][0], L = shapes[k][1];
+        float *x = int_plane(4, n, n, 21 + k);
+        for (size_t i = 0; i < 1024; i++) {
+            x[n + i * L / 1024] += 1000;   /* the blocks' sample positions (block 0) */
+            x[n + i * n / 1024] += 1000;   /* the MAD's */
+        }
+        for (size_t t = 0; t < n; t++)
+            x[2 * n + t] = (float)(100 + t % 2) + (t % 997 == 0 ? 30.0f : 0.0f);
+        for (size_t t = 4000; t < 4200; t++)
+            x[3 * n + t] += 12;
+        xc_spplane pl = {x, 4, n, n, 0, 1e-3, 1, 0, dms};
+        xc_spconf c = conf(XC_SP_MEDIAN_MAD, L, 3.0);
+        char what[64];
+        snprintf(what, sizeof what, "4 x %zu, L %zu, threshold 3", n, L);
+        bad += compare(&c, &pl, &pl, what) <= 0;
+        free(x);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* Boxes wider than the tiles take (9000 samples): the rows' prefix sums in
+ * global memory, both statistics. */
+XC_TEST_IF(test_gpu_sp_wide, "gpu_sp_wide", xc_fx_skip_gpu)
+{
+    static const double dms[3] = {0};
+    const size_t n = 12000;
+    float *x = int_plane(3, n, n, 9);
+    for (size_t t = 3000; t < 9000; t++)
+        x[n + t] += 3;
+    xc_spplane pl = {x, 3, n, n, 0, 1e-3, 1, 0, dms};
+    for (int stat = 0; stat < 2; stat++) {
+        xc_spconf c = conf((xc_sp_stat)stat, 4000, 3.0);
+        static const int32_t widths[] = {1, 64, 9000};
+        c.nwidths = 3;
+        memcpy(c.widths, widths, sizeof widths);
+        CU_ASSERT(compare(&c, &pl, &pl, stat ? "widths to 9000, mean/sd" : "widths to 9000, median/MAD") > 0);
+    }
     free(x);
 }
 

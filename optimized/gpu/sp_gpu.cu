@@ -17,14 +17,15 @@ using namespace xcsp;
 
 namespace {
 
-const size_t P_BUDGET = (size_t)1 << 30;   /* bytes of prefix sums per batch, at most */
-const size_t MAX_ROWS = 4096;              /* rows per batch (grid.z of the boxes' launch <= 65535) */
+const size_t P_BUDGET = (size_t)1 << 30;   /* bytes of prefix sums per batch, at most (boxes wider than SP_WTILE) */
+const size_t X_BUDGET = (size_t)1 << 29;   /* bytes of a host plane's batch on the device, at most */
+const size_t MAX_ROWS = 4096;              /* rows per batch of k_sp_boxes (grid.z <= 65535) */
 
 struct sp_state {
-    size_t nsamp, rows;        /* planned samples per row, rows per batch */
-    float *x;                  /* a host plane's batch, rows x nsamp (made on the first host plane) */
-    double *P, *m, *s;         /* rows x (nsamp + 1), m_have, rows */
-    size_t m_have;
+    size_t nsamp;              /* planned samples per row */
+    float *x;                  /* a host plane's batch */
+    double *P, *m, *s;         /* prefix sums of rows (boxes wider than SP_WTILE only), baselines, rms */
+    size_t x_have, P_have, m_have, s_have;
     int32_t *w;
     xc_spdet *det;
     size_t det_cap;
@@ -76,24 +77,48 @@ int cmp_det(const void *a, const void *b)
     return (x->begin > y->begin) - (x->begin < y->begin);
 }
 
-/* The boxes of the batch's R rows, their detections appended to out in row,
- * width, time order (the device appends them in any order). */
-xc_status boxes(sp_state *S, const xc_spconf *c, size_t n, size_t nb, size_t R, int32_t row0, xc_spdets *out,
-                xc_error *err)
+/* The n detections h, sorted, appended to out in row, width, time order;
+ * pieces of one run (a piece beginning where the one before, same row and
+ * width, ended) joined: the earlier best box kept on ties, as the walk of
+ * the whole run keeps it. */
+xc_status append_sorted(xc_spdet *h, size_t n, xc_spdets *out, xc_error *err)
 {
-    dim3 grid((unsigned)((n + SP_THREADS - 1) / SP_THREADS), (unsigned)c->nwidths, (unsigned)R);
+    qsort(h, n, sizeof *h, cmp_det);
+    size_t k = 0;
+    for (size_t i = 1; i < n; i++) {
+        xc_spdet *a = &h[k];
+        const xc_spdet *b = &h[i];
+        if (b->dm_index == a->dm_index && b->windex == a->windex && a->end - a->width + 1 == b->begin) {
+            if (b->snr > a->snr) {
+                a->snr = b->snr;
+                a->sample = b->sample;
+            }
+            a->end = b->end;
+        } else
+            h[++k] = *b;
+    }
+    xc_status st = XC_OK;
+    for (size_t i = 0; !st && n && i <= k; i++)
+        st = xc_spdets_add(out, &h[i], err);
+    return st;
+}
+
+/* The detections of one launch (launch(cap) appends at most cap to S->det
+ * and counts all in S->count) appended to out; the launch runs again with
+ * room for all where the first count passes the buffer. */
+template <typename LAUNCH> xc_status detections(sp_state *S, LAUNCH launch, const char *what, xc_spdets *out,
+                                                xc_error *err)
+{
     unsigned long long count = 0;
     for (int pass = 0; pass < 2; pass++) {
         XC_GPU_CK(cudaMemset(S->count, 0, sizeof *S->count), "sp cudaMemset (count)");
-        k_sp_boxes<<<grid, SP_THREADS>>>(S->P, S->nsamp + 1, n, S->m, nb, c->block, nb, S->s, S->w, c->threshold,
-                                        row0, S->det, S->count, S->det_cap);
-        xc_status st = launched("sp k_sp_boxes", err);
+        launch((unsigned long long)S->det_cap);
+        xc_status st = launched(what, err);
         if (st)
             return st;
         XC_GPU_CK(cudaMemcpy(&count, S->count, sizeof count, cudaMemcpyDeviceToHost), "sp cudaMemcpy (count)");
         if (count <= S->det_cap)
             break;
-        /* more runs than slots: room for all of them, and the same launch again */
         if ((st = grow((void **)&S->det, &S->det_cap, (size_t)count, sizeof *S->det, "sp cudaMalloc (detections)",
                        err)))
             return st;
@@ -108,20 +133,35 @@ xc_status boxes(sp_state *S, const xc_spconf *c, size_t n, size_t nb, size_t R, 
     if (e != cudaSuccess)
         st = xc_gpu_fail(err, e, "sp cudaMemcpy (detections)");
     if (!st)
-        qsort(h, (size_t)count, sizeof *h, cmp_det);
-    for (size_t i = 0; !st && i < (size_t)count; i++)
-        st = xc_spdets_add(out, &h[i], err);
+        st = append_sorted(h, (size_t)count, out, err);
     free(h);
     return st;
 }
 
-/* Rows r0 .. r0 + R - 1 of the plane. */
-xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0, size_t R, xc_spdets *out,
-                xc_error *err)
+/* The widest width of c that fits a row of n samples (0: none). */
+size_t widest(const xc_spconf *c, size_t n)
+{
+    size_t W = 0;
+    for (int k = 0; k < c->nwidths; k++)
+        if ((size_t)c->widths[k] <= n)
+            W = (size_t)c->widths[k];
+    return W;
+}
+
+/* Rows r0 .. r0 + R - 1 of the plane; W the widest box that fits. */
+xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0, size_t R, size_t W,
+                xc_spdets *out, xc_error *err)
 {
     const size_t n = pl->nsamp, nb = xc_sp_nblocks(n, c->block);
+    const int tiles = W <= SP_WTILE, meansd = c->stat == XC_SP_MEAN_SD;
     const float *x = pl->data + r0 * pl->stride;
     size_t xs = pl->stride;
+    xc_status st;
+    if ((st = grow((void **)&S->m, &S->m_have, R * nb, sizeof(double), "sp cudaMalloc (baselines)", err)) ||
+        (st = grow((void **)&S->s, &S->s_have, R, sizeof(double), "sp cudaMalloc (rms)", err)) ||
+        (!tiles && (st = grow((void **)&S->P, &S->P_have, R * (n + 1), sizeof(double), "sp cudaMalloc (prefix sums)",
+                              err))))
+        return st;
     if (!pl->device) {
         XC_GPU_CK(cudaMemcpy2D(S->x, n * sizeof *S->x, x, pl->stride * sizeof *x, n * sizeof *x, R,
                                cudaMemcpyHostToDevice),
@@ -129,14 +169,33 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
         x = S->x;
         xs = n;
     }
-    const int meansd = c->stat == XC_SP_MEAN_SD;
-    k_sp_prefix<<<(unsigned)R, SP_THREADS>>>(x, xs, n, S->P, S->nsamp + 1, meansd, S->m, nb, S->s);
-    xc_status st = launched("sp k_sp_prefix", err);
-    if (!st && !meansd) {
-        k_sp_median_mad<<<(unsigned)R, SP_THREADS>>>(x, xs, n, c->block, nb, S->m, nb, S->s);
-        st = launched("sp k_sp_median_mad", err);
+    if (meansd || !tiles) {
+        k_sp_prefix<<<(unsigned)R, SP_THREADS>>>(x, xs, n, tiles ? NULL : S->P, n + 1, meansd, S->m, nb, S->s);
+        XC_GPU_CK(cudaGetLastError(), "sp k_sp_prefix");
     }
-    return st ? st : boxes(S, c, n, nb, R, (int32_t)r0, out, err);
+    if (!meansd) {
+        dim3 g((unsigned)R, (unsigned)(nb < 65535 ? nb : 65535));
+        k_sp_medians<<<g, SP_THREADS>>>(x, xs, n, c->block, nb, S->m, nb);
+        XC_GPU_CK(cudaGetLastError(), "sp k_sp_medians");
+        k_sp_mad<<<(unsigned)R, SP_THREADS>>>(x, xs, n, c->block, nb, S->m, nb, S->s);
+        XC_GPU_CK(cudaGetLastError(), "sp k_sp_mad");
+    }
+    const int32_t row0 = (int32_t)r0;
+    if (tiles) {
+        const size_t ntiles = (n + SP_TILE - 1) / SP_TILE, shm = (SP_TILE + W) * sizeof(double);
+        XC_GPU_CK(cudaFuncSetAttribute(k_sp_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm),
+                  "sp k_sp_tiles (shared memory)");
+        dim3 g((unsigned)R, (unsigned)(ntiles < 65535 ? ntiles : 65535));
+        return detections(S, [&](unsigned long long cap) {
+            k_sp_tiles<<<g, SP_THREADS, shm>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w, c->nwidths, W,
+                                               c->threshold, row0, S->det, S->count, cap);
+        }, "sp k_sp_tiles", out, err);
+    }
+    dim3 g((unsigned)((n + SP_THREADS - 1) / SP_THREADS), (unsigned)c->nwidths, (unsigned)R);
+    return detections(S, [&](unsigned long long cap) {
+        k_sp_boxes<<<g, SP_THREADS>>>(S->P, n + 1, n, S->m, nb, c->block, nb, S->s, S->w, c->threshold, row0, S->det,
+                                      S->count, cap);
+    }, "sp k_sp_boxes", out, err);
 }
 
 } // namespace
@@ -145,6 +204,7 @@ extern "C" xc_status xc_sp_gpu_plan(const xc_spsearcher *self, const xc_spconf *
                                     xc_error *err)
 {
     (void)self;
+    (void)c;
     *state = NULL;
     char why[256];
     if (!xc_gpu_available(why, sizeof why))
@@ -153,22 +213,10 @@ extern "C" xc_status xc_sp_gpu_plan(const xc_spsearcher *self, const xc_spconf *
     sp_state *S = new (std::nothrow) sp_state();
     if (!S)
         return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for a plan");
-    size_t freeb = 0, total = 0, have = 0;
-    if (cudaMemGetInfo(&freeb, &total) != cudaSuccess) {
-        release(S);
-        return xc_gpu_fail(err, cudaGetLastError(), "sp cudaMemGetInfo");
-    }
-    size_t budget = freeb / 4 < P_BUDGET ? freeb / 4 : P_BUDGET, row_bytes = (nsamp + 1) * sizeof(double);
     S->nsamp = nsamp;
-    S->rows = budget / row_bytes;
-    S->rows = S->rows < 1 ? 1 : S->rows > MAX_ROWS ? MAX_ROWS : S->rows;
-    size_t nb = xc_sp_nblocks(nsamp ? nsamp : 1, c->block);
+    size_t have = 0;
     xc_status st;
-    if ((st = grow((void **)&S->P, &have, S->rows * (nsamp + 1), sizeof(double), "sp cudaMalloc (prefix sums)",
-                   err)) ||
-        (st = grow((void **)&S->m, &S->m_have, S->rows * nb, sizeof(double), "sp cudaMalloc (baselines)", err)) ||
-        (st = grow((void **)&S->s, &have, S->rows, sizeof(double), "sp cudaMalloc (rms)", err)) ||
-        (st = grow((void **)&S->w, &have, XC_SP_MAXW, sizeof(int32_t), "sp cudaMalloc (widths)", err)) ||
+    if ((st = grow((void **)&S->w, &have, XC_SP_MAXW, sizeof(int32_t), "sp cudaMalloc (widths)", err)) ||
         (st = grow((void **)&S->det, &S->det_cap, 4096, sizeof(xc_spdet), "sp cudaMalloc (detections)", err)) ||
         (st = grow((void **)&S->count, &have, 1, sizeof(unsigned long long), "sp cudaMalloc (count)", err))) {
         release(S);
@@ -210,15 +258,26 @@ extern "C" xc_status xc_sp_gpu_execute(const xc_spsearcher *self, void *state, c
     xc_status st = check_view(pl, S, err);
     if (st || !n || !pl->nrows)
         return st;
-    size_t have = 0, nb = xc_sp_nblocks(n, c->block);
-    if ((st = grow((void **)&S->m, &S->m_have, S->rows * nb, sizeof(double), "sp cudaMalloc (baselines)", err)) ||
-        (!pl->device && !S->x &&
-         (st = grow((void **)&S->x, &have, S->rows * S->nsamp, sizeof(float), "sp cudaMalloc (plane)", err))))
+    const size_t W = widest(c, n);
+    if (!W)
+        return XC_OK;   /* no box fits a row */
+    /* rows per batch: all of a device plane; a host plane's within X_BUDGET; with
+     * boxes wider than SP_WTILE, the rows' prefix sums within P_BUDGET */
+    size_t rows = pl->nrows;
+    if (!pl->device)
+        rows = X_BUDGET / (n * sizeof(float)) < rows ? X_BUDGET / (n * sizeof(float)) : rows;
+    if (W > SP_WTILE) {
+        size_t pr = P_BUDGET / ((n + 1) * sizeof(double));
+        rows = pr < rows ? pr : rows;
+        rows = rows > MAX_ROWS ? MAX_ROWS : rows;
+    }
+    rows = rows < 1 ? 1 : rows;
+    if (!pl->device && (st = grow((void **)&S->x, &S->x_have, rows * n, sizeof(float), "sp cudaMalloc (plane)", err)))
         return st;
     XC_GPU_CK(cudaMemcpy(S->w, c->widths, (size_t)c->nwidths * sizeof *c->widths, cudaMemcpyHostToDevice),
               "sp cudaMemcpy (widths)");
-    for (size_t r0 = 0; !st && r0 < pl->nrows; r0 += S->rows)
-        st = batch(S, c, pl, r0, pl->nrows - r0 < S->rows ? pl->nrows - r0 : S->rows, out, err);
+    for (size_t r0 = 0; !st && r0 < pl->nrows; r0 += rows)
+        st = batch(S, c, pl, r0, pl->nrows - r0 < rows ? pl->nrows - r0 : rows, W, out, err);
     return st;
 }
 

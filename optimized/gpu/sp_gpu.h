@@ -1,9 +1,11 @@
 /* sp_gpu.h: what the GPU single-pulse searcher's files share
  * (core/sp/xc_spsearch.h states the semantics):
- *   sp_gpu_stats.cu  per DM trial the prefix sums, the block medians and the
- *                    MAD rms (exact order statistics by radix select), or the
- *                    astroaccelerate preset's mean and standard deviation
- *   sp_gpu_boxes.cu  every box's S/N and the runs above threshold
+ *   sp_gpu_stats.cu  per DM trial the block medians and the MAD rms (exact
+ *                    order statistics by sampled selection), or the
+ *                    astroaccelerate preset's mean and standard deviation;
+ *                    prefix sums of whole rows for the widest boxes
+ *   sp_gpu_boxes.cu  every box's S/N and the runs above threshold, from
+ *                    prefix sums of tiles in shared memory (or of rows)
  *   sp_gpu.cu        the host side: plan, execute (row batches, the copy of a
  *                    host plane, the detections back in the reference's order)
  * Kernels have external linkage and are launched from sp_gpu.cu; no device
@@ -28,17 +30,34 @@ namespace xcsp {
 
 const int SP_THREADS = 256;   /* threads per block of every kernel */
 const int SP_PER = 8;         /* samples per thread per tile of the prefix sums */
+const size_t SP_TILE = 4096;  /* boxes per block of k_sp_tiles */
+const size_t SP_WTILE = 8192; /* the widest box k_sp_tiles takes */
 
 /* Per row (one block each): P[0] = 0, P[t + 1] = P[t] + x[t] in a fixed
- * order (exact for integer-valued rows below 2^53); with meansd also m[0]
- * and s[r] from sx = P[n] and sxx (xc_sp_mean_sd's formula). */
+ * order (exact for integer-valued rows below 2^53; P NULL: not written);
+ * with meansd also m[0] and s[r] from sx = P[n] and sxx (xc_sp_mean_sd's
+ * formula). */
 __global__ void k_sp_prefix(const float *x, size_t xstride, size_t n, double *P, size_t pstride, int meansd,
                             double *m, size_t mstride, double *s);
 
-/* Per row (one block each): m[b] the median of block b (xc_sp_row_stats's
- * blocks of L samples) and s[r] = 1.4826 x the median of |x_t - m_b(t)|. */
-__global__ void k_sp_median_mad(const float *x, size_t xstride, size_t n, size_t L, size_t nb, double *m,
-                                size_t mstride, double *s);
+/* Grid (rows, up to 65535): block b of row r (b = blockIdx.y, + gridDim.y
+ * ...) gets m[b], its median (xc_sp_row_stats's blocks of L samples). */
+__global__ void k_sp_medians(const float *x, size_t xstride, size_t n, size_t L, size_t nb, double *m,
+                             size_t mstride);
+
+/* Per row (one block each): s[r] = 1.4826 x the median of |x_t - m_b(t)|. */
+__global__ void k_sp_mad(const float *x, size_t xstride, size_t n, size_t L, size_t nb, const double *m,
+                         size_t mstride, double *s);
+
+/* Grid (rows, tiles): every box of widths[0..nw) starting in a tile of
+ * SP_TILE samples (W: the widest width <= n, at most SP_WTILE; dynamic
+ * shared memory (SP_TILE + W) doubles); each run's piece within a tile
+ * appended to out as one detection (sample, snr: the piece's best box;
+ * begin, end: the piece's); the host joins pieces that meet at a tile's
+ * edge.  Slots at or past cap are counted, not written. */
+__global__ void k_sp_tiles(const float *x, size_t xstride, size_t n, const double *m, size_t mstride, size_t L,
+                           size_t nb, const double *s, const int32_t *widths, int nw, size_t W, double thr,
+                           int32_t row0, xc_spdet *out, unsigned long long *count, unsigned long long cap);
 
 /* Grid (ceil(n / SP_THREADS), nw, rows): the thread at the first t of a
  * run of snr >= thr (row r, width widths[k]) walks the run and appends its

@@ -1,7 +1,15 @@
-/* GPU single-pulse search, the boxes (sp_gpu.h): every box's S/N from the
+/* GPU single-pulse search, the boxes (sp_gpu.h): every box's S/N from
  * prefix sums, and each maximal run of snr >= threshold walked by the thread
  * at its first sample, which appends the run's best box.  The S/N is the
- * reference's formula evaluated operation for operation. */
+ * reference's formula evaluated operation for operation.
+ *
+ * k_sp_tiles (widths up to SP_WTILE): a block per row and tile of SP_TILE
+ * boxes sums the tile's samples and the widest box's beyond it into shared
+ * memory once, then judges every width from there: a box whose S - B is
+ * below a cut under threshold x (s sqrt(w)) is not divided, the rest are
+ * judged exactly; a run is cut at the tile's end and the host joins the
+ * pieces.  k_sp_boxes (wider boxes) reads a row's prefix sums in global
+ * memory. */
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -13,9 +21,9 @@ namespace {
 
 /* xc_sp_box_baseline: over the blocks the box [t, t+w) overlaps, in
  * increasing order, (its samples in the block) x m[b], summed from 0.0. */
-__device__ inline double box_baseline(const double *m, size_t n, size_t L, size_t nb, size_t t, size_t w)
+__device__ inline double baseline_from(const double *m, size_t n, size_t L, size_t nb, size_t b, size_t t, size_t w)
 {
-    size_t end = t + w, b = t / L < nb ? t / L : nb - 1;
+    size_t end = t + w;
     double B = 0.0;
     for (; b < nb && b * L < end; b++) {
         size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
@@ -23,6 +31,12 @@ __device__ inline double box_baseline(const double *m, size_t n, size_t L, size_
         B = __dadd_rn(B, __dmul_rn((double)(z - a), m[b]));
     }
     return B;
+}
+
+/* b: the block of t (t / L, at most nb - 1). */
+__device__ inline double box_baseline(const double *m, size_t n, size_t L, size_t nb, size_t t, size_t w)
+{
+    return baseline_from(m, n, L, nb, t / L < nb ? t / L : nb - 1, t, w);
 }
 
 /* snr = (S - B) / (s sqrt(w)), S = P[t + w] - P[t]. */
@@ -64,6 +78,143 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_boxes(const double *Pall, siz
     if (i < cap)
         out[i] = xc_spdet{best, (int64_t)at, (int32_t)w, (int32_t)k, row0 + (int32_t)r, (int64_t)t,
                           (int64_t)(u - 1 + w)};
+}
+
+namespace {
+
+const int SP_TPER = (int)(SP_TILE / SP_THREADS);   /* boxes per thread of a tile */
+
+/* Q[0] = 0, Q[i + 1] = Q[i] + x[i] for i < len: each warp a run of whole
+ * 32-sample steps in order, then the warps' totals in order (exact for
+ * integer-valued rows below 2^53, as every prefix-sum order is). */
+__device__ void tile_prefix(const float *x, size_t len, double *Q, double *wsum)
+{
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    const size_t seg = (len + 32 * nwarps - 1) / (32 * nwarps) * 32, a = warp * seg, e = a + seg < len ? a + seg : len;
+    double carry = 0.0;
+    for (size_t c = a; c < e; c += 32) {
+        size_t i = c + lane;
+        double inc = i < e ? (double)x[i] : 0.0;
+        for (int off = 1; off < 32; off <<= 1) {
+            double y = __shfl_up_sync(0xffffffffu, inc, off);
+            if ((int)lane >= off)
+                inc = __dadd_rn(y, inc);
+        }
+        if (i < e)
+            Q[i + 1] = __dadd_rn(carry, inc);
+        carry = __dadd_rn(carry, __shfl_sync(0xffffffffu, inc, 31));
+    }
+    if (lane == 0)
+        wsum[warp] = carry;
+    if (threadIdx.x == 0)
+        Q[0] = 0.0;
+    __syncthreads();
+    double off = 0.0;
+    for (unsigned w = 0; w < warp; w++)
+        off = __dadd_rn(off, wsum[w]);
+    if (warp > 0)
+        for (size_t i = a + lane; i < e; i += 32)
+            Q[i + 1] = __dadd_rn(off, Q[i + 1]);
+    __syncthreads();
+}
+
+/* One width's boxes over a tile [t0, tend), Q its prefix sums. */
+struct tile_width {
+    const double *Q, *m;
+    size_t t0, tend, n, L, nb, w;
+    double den, thr;
+
+    __device__ double snr(size_t t) const
+    {
+        size_t b = t / L < nb ? t / L : nb - 1;
+        double S = __dsub_rn(Q[t - t0 + w], Q[t - t0]);
+        return __ddiv_rn(__dsub_rn(S, baseline_from(m, n, L, nb, b, t, w)), den);
+    }
+
+    /* The segment of a run that starts at t in this tile (t above the
+     * threshold, t - 1 not or outside the tile), to the tile's end at most;
+     * end = its last box's t + w. */
+    __device__ void run_from(size_t t, int k, int32_t row, xc_spdet *out, unsigned long long *count,
+                             unsigned long long cap) const
+    {
+        double best = snr(t);
+        if (!(best >= thr) || (t > t0 && snr(t - 1) >= thr))
+            return;
+        size_t at = t, u = t + 1;
+        for (; u < tend; u++) {
+            double v = snr(u);
+            if (!(v >= thr))
+                break;
+            if (v > best) {
+                best = v;
+                at = u;
+            }
+        }
+        unsigned long long i = atomicAdd(count, 1ull);
+        if (i < cap)
+            out[i] = xc_spdet{best, (int64_t)at, (int32_t)w, (int32_t)k, row, (int64_t)t, (int64_t)(u - 1 + w)};
+    }
+};
+
+} // namespace
+
+__global__ void __launch_bounds__(SP_THREADS) k_sp_tiles(const float *X, size_t xstride, size_t n, const double *M,
+                                                         size_t mstride, size_t L, size_t nb, const double *S,
+                                                         const int32_t *widths, int nw, size_t W, double thr,
+                                                         int32_t row0, xc_spdet *out, unsigned long long *count,
+                                                         unsigned long long cap)
+{
+    extern __shared__ double Q[];
+    __shared__ double wsum[SP_THREADS / 32];
+    const size_t r = blockIdx.x;
+    const double s = S[r];
+    if (!(s > 0))
+        return;
+    const float *x = X + r * xstride;
+    const double *m = M + r * mstride;
+    for (size_t t0 = (size_t)blockIdx.y * SP_TILE; t0 < n; t0 += (size_t)gridDim.y * SP_TILE) {
+        size_t len = n - t0 < SP_TILE - 1 + W ? n - t0 : SP_TILE - 1 + W;
+        tile_prefix(x + t0, len, Q, wsum);
+        const size_t t1 = t0 + threadIdx.x, b1 = t1 / L < nb ? t1 / L : nb - 1;
+        double Qt[SP_TPER];   /* Q at this thread's boxes, read once for every width */
+#pragma unroll
+        for (int j = 0; j < SP_TPER; j++) {
+            const size_t i = threadIdx.x + (size_t)j * SP_THREADS;
+            Qt[j] = i <= len ? Q[i] : 0.0;
+        }
+        for (int k = 0; k < nw; k++) {
+            const size_t w = (size_t)widths[k];
+            if (w > n || t0 + w > n)
+                break;   /* ascending: no box of this width or wider starts in the tile */
+            tile_width z;
+            z.Q = Q, z.m = m, z.t0 = t0, z.n = n, z.L = L, z.nb = nb, z.w = w, z.thr = thr;
+            z.tend = n - w + 1 < t0 + SP_TILE ? n - w + 1 : t0 + SP_TILE;
+            z.den = __dmul_rn(s, __dsqrt_rn((double)w));
+            /* fl(num / den) >= thr implies num >= thr den (1 - 2^-52): a cut
+             * 2^-48 of |thr den| below thr den has no detection under it */
+            const double td = __dmul_rn(thr, z.den), cut = __dsub_rn(td, __dmul_rn(fabs(td), 0x1p-48));
+            size_t b = b1, hib = b + 1 == nb ? n : (b + 1) * L;
+            double Bw = __dadd_rn(0.0, __dmul_rn((double)w, m[b]));
+#pragma unroll
+            for (int j = 0; j < SP_TPER; j++) {
+                const size_t t = t1 + (size_t)j * SP_THREADS;
+                if (t >= z.tend)
+                    break;
+                if (t >= hib) {
+                    while (t >= hib) {
+                        b++;
+                        hib = b + 1 == nb ? n : (b + 1) * L;
+                    }
+                    Bw = __dadd_rn(0.0, __dmul_rn((double)w, m[b]));
+                }
+                const double Sv = __dsub_rn(Q[t - t0 + w], Qt[j]);
+                const double B = t + w <= hib ? Bw : baseline_from(m, n, L, nb, b, t, w);
+                if (__dsub_rn(Sv, B) >= cut)
+                    z.run_from(t, k, row0 + (int32_t)r, out, count, cap);
+            }
+        }
+        __syncthreads();   /* every box of the tile read before the next tile's sums */
+    }
 }
 
 } // namespace xcsp

@@ -1,7 +1,19 @@
-/* GPU single-pulse search, the row statistics (sp_gpu.h): prefix sums, and
- * the blocks' medians and the MAD rms as exact order statistics by radix
- * select (8 bits a pass over keys that order as the values), so m and s are
- * xc_sp_row_stats's doubles whatever the data. */
+/* GPU single-pulse search, the row statistics (sp_gpu.h): the sums of the
+ * astroaccelerate preset, and the blocks' medians and the MAD rms as exact
+ * order statistics, so m and s are xc_sp_row_stats's doubles whatever the
+ * data.
+ *
+ * A selection (select_pair) works on keys that order as the values.  A
+ * sorted sample of SEL_N keys (every N/SEL_N-th) brackets the wanted rank
+ * between two sample keys SEL_W sample ranks either side of its estimate,
+ * as Floyd and Rivest's selection does (CACM 18(3), 1975, Algorithm 489);
+ * one pass counts the keys below the bracket and histograms those inside
+ * it into SEL_N bins (linear in the key); a second gathers the keys of the
+ * wanted bin, sorted in shared memory.  Where the bracket misses the rank
+ * the range becomes every key; where a bin holds more than SEL_N distinct
+ * keys the range narrows to that bin's and the two passes repeat, so the
+ * result is exact on any data, and on noise costs about two reads of the
+ * keys instead of a radix select's eight to twelve. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
@@ -12,29 +24,40 @@ namespace xcsp {
 
 namespace {
 
+typedef unsigned long long u64;
+
+const int SEL_N = 1024;   /* sample keys, histogram bins and gathered keys */
+const int SEL_W = 64;     /* the bracket's half width, sample ranks (4 standard deviations of 1024 draws) */
+
 /* Float keys that order as the values (sign-flipped bits; -0 taken as +0,
  * which compares equal to it in the reference's sort). */
-__device__ inline unsigned long long fkey(float x)
+__device__ inline u64 fkey(float x)
 {
     uint32_t u = __float_as_uint(x);
     if (u == 0x80000000u)
         u = 0;
-    return (u & 0x80000000u) ? (unsigned long long)(~u) : (unsigned long long)(u | 0x80000000u);
+    return (u & 0x80000000u) ? (u64)(~u) : (u64)(u | 0x80000000u);
 }
 
-__device__ inline double fkey_value(unsigned long long k)
+__device__ inline double fkey_value(u64 k)
 {
     uint32_t u = (uint32_t)k;
     return (double)__uint_as_float((u & 0x80000000u) ? (u & 0x7fffffffu) : ~u);
 }
 
 /* Non-negative doubles order as their bits. */
-__device__ inline double dkey_value(unsigned long long k) { return __longlong_as_double((long long)k); }
+__device__ inline double dkey_value(u64 k) { return __longlong_as_double((long long)k); }
 
 struct sel_shared {
-    unsigned hist[256];
-    unsigned digit;
-    unsigned long long rank, cnt_le, min_gt;
+    u64 buf[SEL_N];   /* the sorted sample, then the gathered keys */
+    unsigned hist[SEL_N];
+    u64 lo, hi;       /* the range: keys in [lo, hi] are binned */
+    u64 below;        /* keys under lo */
+    u64 cnt, before;  /* keys in the target bin b0; keys of the range in bins under b0 */
+    u64 got, min0, max0, min1;
+    u64 wsum[SP_THREADS / 32];
+    unsigned b0, b1;
+    int miss;
     double sum[SP_THREADS / 32];
 };
 
@@ -42,10 +65,14 @@ struct sel_shared {
 struct block_keys {
     const float *x;
     size_t lo, hi;
+    __device__ u64 key(size_t i) const { return fkey(x[lo + i]); }
+    /* f(key, valid) for every key, the whole block in step (valid false past the end) */
     template <typename F> __device__ void each(F f) const
     {
-        for (size_t t = lo + threadIdx.x; t < hi; t += blockDim.x)
-            f(fkey(x[t]));
+        for (size_t base = lo; base < hi; base += blockDim.x) {
+            size_t t = base + threadIdx.x;
+            f(t < hi ? fkey(x[t]) : 0ull, t < hi);
+        }
     }
 };
 
@@ -55,74 +82,241 @@ struct dev_keys {
     const float *x;
     size_t n, L, nb;
     const double *m;
+    __device__ u64 key(size_t t) const
+    {
+        size_t b = t / L < nb ? t / L : nb - 1;
+        return (u64)__double_as_longlong(fabs(__dsub_rn((double)x[t], m[b])));
+    }
     template <typename F> __device__ void each(F f) const
     {
         for (size_t b = 0; b < nb; b++) {
             size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
             double mb = m[b];
-            for (size_t t = lo + threadIdx.x; t < hi; t += blockDim.x)
-                f((unsigned long long)__double_as_longlong(fabs(__dsub_rn((double)x[t], mb))));
+            for (size_t base = lo; base < hi; base += blockDim.x) {
+                size_t t = base + threadIdx.x;
+                f(t < hi ? (u64)__double_as_longlong(fabs(__dsub_rn((double)x[t], mb))) : 0ull, t < hi);
+            }
         }
     }
 };
 
-/* The key of rank k (0-based) among the source's keys of BITS bits. */
-template <int BITS, typename SRC> __device__ unsigned long long select_key(const SRC &src, unsigned long long k,
-                                                                            sel_shared *s)
+/* a[0..P) ascending (P a power of two), by the whole block. */
+__device__ void bitonic(u64 *a, unsigned P)
 {
-    unsigned long long prefix = 0, mask = 0;
-    for (int shift = BITS - 8; shift >= 0; shift -= 8) {
-        for (int i = threadIdx.x; i < 256; i += blockDim.x)
-            s->hist[i] = 0;
-        __syncthreads();
-        src.each([&](unsigned long long key) {
-            if ((key & mask) == prefix)
-                atomicAdd(&s->hist[(key >> shift) & 255u], 1u);
-        });
-        __syncthreads();
+    __syncthreads();
+    for (unsigned k = 2; k <= P; k <<= 1)
+        for (unsigned j = k >> 1; j > 0; j >>= 1) {
+            for (unsigned i = threadIdx.x; i < P; i += blockDim.x) {
+                unsigned l = i ^ j;
+                if (l > i) {
+                    u64 x = a[i], y = a[l];
+                    if ((i & k) == 0 ? x > y : x < y) {
+                        a[i] = y;
+                        a[l] = x;
+                    }
+                }
+            }
+            __syncthreads();
+        }
+}
+
+/* Exclusive prefix of v over the block; *total the sum (integers: any order). */
+__device__ u64 scan_u64(u64 v, u64 *total, sel_shared *s)
+{
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    u64 inc = v;
+    for (int off = 1; off < 32; off <<= 1) {
+        u64 y = __shfl_up_sync(0xffffffffu, inc, off);
+        if ((int)lane >= off)
+            inc += y;
+    }
+    if (lane == 31)
+        s->wsum[warp] = inc;
+    __syncthreads();
+    u64 before = 0, all = 0;
+    for (unsigned w = 0; w < blockDim.x / 32; w++) {
+        if (w == warp)
+            before = all;
+        all += s->wsum[w];
+    }
+    __syncthreads();
+    *total = all;
+    return before + inc - v;
+}
+
+__device__ inline unsigned bin_of(u64 key, u64 lo, double scale)
+{
+    double f = (double)(key - lo) * scale;
+    return f >= (double)(SEL_N - 1) ? SEL_N - 1 : (unsigned)f;
+}
+
+/* The first range: SEL_W sample ranks either side of rank k's estimate
+ * (every key where the keys are few). */
+template <typename SRC> __device__ void first_range(const SRC &src, u64 N, u64 k, sel_shared *s)
+{
+    if (N <= 4 * (u64)SEL_N) {
         if (threadIdx.x == 0) {
-            unsigned long long below = 0;
-            unsigned d = 0;
-            while (d < 255 && k >= below + s->hist[d])
-                below += s->hist[d++];
-            s->digit = d;
-            s->rank = k - below;
+            s->lo = 0;
+            s->hi = ~0ull;
         }
         __syncthreads();
-        prefix |= (unsigned long long)s->digit << shift;
-        mask |= 255ull << shift;
-        k = s->rank;
+        return;
+    }
+    for (unsigned i = threadIdx.x; i < SEL_N; i += blockDim.x)
+        s->buf[i] = src.key((size_t)((u64)i * N / SEL_N));
+    bitonic(s->buf, SEL_N);
+    if (threadIdx.x == 0) {
+        long j = (long)(k * SEL_N / N), jl = j - SEL_W, jh = j + 1 + SEL_W;
+        s->lo = jl <= 0 ? 0 : s->buf[jl];
+        s->hi = jh >= SEL_N - 1 ? ~0ull : s->buf[jh];
+    }
+    __syncthreads();
+}
+
+/* Pass A: keys under lo counted, keys in [lo, hi] binned. */
+template <typename SRC> __device__ void histogram(const SRC &src, u64 lo, u64 hi, double scale, sel_shared *s)
+{
+    for (int i = threadIdx.x; i < SEL_N; i += blockDim.x)
+        s->hist[i] = 0;
+    if (threadIdx.x == 0)
+        s->below = 0;
+    __syncthreads();
+    u64 below = 0;
+    const unsigned lane = threadIdx.x & 31;
+    src.each([&](u64 key, bool valid) {
+        bool in = valid && key >= lo && key <= hi;
+        below += valid && key < lo;
+        unsigned bin = in ? bin_of(key, lo, scale) : (unsigned)SEL_N;
+        unsigned peers = __match_any_sync(0xffffffffu, bin);   /* one atomic per bin per warp */
+        if (in && (unsigned)(__ffs(peers) - 1) == lane)
+            atomicAdd(&s->hist[bin], (unsigned)__popc(peers));
+    });
+    for (int off = 16; off > 0; off >>= 1)
+        below += __shfl_down_sync(0xffffffffu, below, off);
+    if (lane == 0 && below)
+        atomicAdd(&s->below, below);
+    __syncthreads();
+}
+
+/* The bins of ranks k0 and k1 (k0 <= k1 <= k0 + 1): s->b0, b1, before,
+ * cnt; s->miss where a rank is outside the range. */
+__device__ void find_bins(u64 k0, u64 k1, sel_shared *s)
+{
+    const int per = SEL_N / SP_THREADS, i0 = threadIdx.x * per;
+    u64 c = 0, total;
+    for (int i = 0; i < per; i++)
+        c += s->hist[i0 + i];
+    u64 pre = scan_u64(c, &total, s);
+    const u64 below = s->below;
+    if (threadIdx.x == 0)
+        s->miss = k0 < below || k1 - below >= total;
+    __syncthreads();
+    if (s->miss)
+        return;
+    const u64 q0 = k0 - below, q1 = k1 - below;
+    for (int i = 0; i < per; i++) {
+        u64 h = s->hist[i0 + i];
+        if (pre <= q0 && q0 < pre + h) {
+            s->b0 = (unsigned)(i0 + i);
+            s->before = pre;
+            s->cnt = h;
+        }
+        if (pre <= q1 && q1 < pre + h)
+            s->b1 = (unsigned)(i0 + i);
+        pre += h;
+    }
+    if (threadIdx.x == 0) {
+        s->got = 0;
+        s->min0 = ~0ull;
+        s->max0 = 0;
+        s->min1 = ~0ull;
+    }
+    __syncthreads();
+}
+
+/* Pass B: the keys of bin b0 gathered (up to SEL_N), its least and largest
+ * key, and the least key of bin b1. */
+template <typename SRC> __device__ void gather(const SRC &src, u64 lo, u64 hi, double scale, sel_shared *s)
+{
+    const unsigned b0 = s->b0, b1 = s->b1, lane = threadIdx.x & 31;
+    src.each([&](u64 key, bool valid) {
+        bool in = valid && key >= lo && key <= hi;
+        unsigned bin = in ? bin_of(key, lo, scale) : (unsigned)SEL_N;
+        unsigned want = __ballot_sync(0xffffffffu, bin == b0);
+        if (bin == b0) {
+            u64 at = 0;
+            if (lane == (unsigned)(__ffs(want) - 1))
+                at = atomicAdd(&s->got, (u64)__popc(want));
+            at = __shfl_sync(want, at, __ffs(want) - 1) + (u64)__popc(want & ((1u << lane) - 1));
+            if (at < SEL_N)
+                s->buf[at] = key;
+            atomicMin(&s->min0, key);
+            atomicMax(&s->max0, key);
+        } else if (bin == b1)
+            atomicMin(&s->min1, key);
+    });
+    __syncthreads();
+}
+
+/* The keys of ranks k0 and k1 = k0 or k0 + 1 (0-based, ties counted) of
+ * the source's N keys, into *r0, *r1 (every thread). */
+template <typename SRC> __device__ void select_pair(const SRC &src, u64 N, u64 k0, u64 k1, sel_shared *s, u64 *r0,
+                                                    u64 *r1)
+{
+    first_range(src, N, k0, s);
+    for (;;) {
+        const u64 lo = s->lo, hi = s->hi;
+        const double scale = (double)SEL_N / ((double)(hi - lo) + 1.0);
+        histogram(src, lo, hi, scale, s);
+        find_bins(k0, k1, s);
+        if (s->miss) {   /* the sample's bracket missed (only the first range can): every key */
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                s->lo = 0;
+                s->hi = ~0ull;
+            }
+            __syncthreads();
+            continue;
+        }
+        gather(src, lo, hi, scale, s);
+        const u64 q0 = k0 - s->below - s->before, q1 = k1 - s->below - s->before;
+        if (s->b1 != s->b0) {   /* k1 = k0 + 1 in a later bin: k0 is b0's largest key, k1 b1's least */
+            *r0 = s->max0;
+            *r1 = s->min1;
+            break;
+        }
+        if (s->min0 == s->max0) {
+            *r0 = *r1 = s->min0;
+            break;
+        }
+        if (s->cnt <= (u64)SEL_N) {
+            unsigned P = 1;
+            while (P < (unsigned)s->cnt)
+                P <<= 1;
+            for (unsigned i = (unsigned)s->cnt + threadIdx.x; i < P; i += blockDim.x)
+                s->buf[i] = ~0ull;
+            bitonic(s->buf, P);
+            *r0 = s->buf[q0];
+            *r1 = s->buf[q1];
+            break;
+        }
+        __syncthreads();   /* more distinct keys in the bin than fit: the bin is the next range */
+        if (threadIdx.x == 0) {
+            s->lo = s->min0;
+            s->hi = s->max0;
+        }
         __syncthreads();
     }
-    return prefix;
+    __syncthreads();   /* every thread has read the result before the shared state is reused */
 }
 
 /* The median of the source's n keys as the reference's: the middle value,
  * or of an even count the mean of the two middle values. */
-template <int BITS, typename SRC, typename VAL> __device__ double median(const SRC &src, unsigned long long n, VAL val,
-                                                                          sel_shared *s)
+template <typename SRC, typename VAL> __device__ double median(const SRC &src, u64 n, VAL val, sel_shared *s)
 {
-    unsigned long long kl = (n - 1) / 2, ku = n / 2;
-    unsigned long long lo = select_key<BITS>(src, kl, s);
-    if (ku == kl)
-        return val(lo);
-    /* rank ku is lo again when more than ku keys are <= lo, else the least key above it */
-    if (threadIdx.x == 0) {
-        s->cnt_le = 0;
-        s->min_gt = ~0ull;
-    }
-    __syncthreads();
-    unsigned long long at_most = 0, above = ~0ull;   /* this thread's keys <= lo, least key > lo */
-    src.each([&](unsigned long long key) {
-        at_most += key <= lo;
-        above = key > lo && key < above ? key : above;
-    });
-    atomicAdd(&s->cnt_le, at_most);
-    atomicMin(&s->min_gt, above);
-    __syncthreads();
-    unsigned long long hi = s->cnt_le > ku ? lo : s->min_gt;
-    __syncthreads();
-    return __ddiv_rn(__dadd_rn(val(lo), val(hi)), 2.0);
+    u64 lo, hi;
+    select_pair(src, n, (n - 1) / 2, n / 2, s, &lo, &hi);
+    return n % 2 ? val(lo) : __ddiv_rn(__dadd_rn(val(lo), val(hi)), 2.0);
 }
 
 /* Exclusive prefix of v over the block in a fixed order; *total gets the sum. */
@@ -161,7 +355,7 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_prefix(const float *X, size_t
     __shared__ sel_shared sh;
     const size_t r = blockIdx.x;
     const float *x = X + r * xstride;
-    double *P = Pall + r * pstride, carry = 0.0, sq = 0.0;
+    double *P = Pall ? Pall + r * pstride : NULL, carry = 0.0, sq = 0.0;
     const size_t tile = (size_t)SP_PER * blockDim.x;
     for (size_t base = 0; base < n; base += tile) {
         size_t i0 = base + (size_t)threadIdx.x * SP_PER;
@@ -173,7 +367,7 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_prefix(const float *X, size_t
             sq = __dadd_rn(sq, __dmul_rn(v, v));
         }
         double tot, off = __dadd_rn(carry, block_scan(a, &tot, &sh));
-        for (int j = 0; j < SP_PER && i0 + j < n; j++)
+        for (int j = 0; P && j < SP_PER && i0 + j < n; j++)
             P[i0 + j + 1] = __dadd_rn(off, loc[j]);
         carry = __dadd_rn(carry, tot);
     }
@@ -181,7 +375,8 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_prefix(const float *X, size_t
     (void)block_scan(sq, &sxx, &sh);
     if (threadIdx.x)
         return;
-    P[0] = 0.0;
+    if (P)
+        P[0] = 0.0;
     if (!meansd)
         return;
     /* xc_sp_mean_sd: m = sx / n, s = sqrt(sxx / n - m m), 0 where not positive */
@@ -190,21 +385,26 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_prefix(const float *X, size_t
     s[r] = var > 0 ? __dsqrt_rn(var) : 0.0;
 }
 
-__global__ void __launch_bounds__(SP_THREADS) k_sp_median_mad(const float *X, size_t xstride, size_t n, size_t L,
-                                                              size_t nb, double *M, size_t mstride, double *s)
+__global__ void __launch_bounds__(SP_THREADS) k_sp_medians(const float *X, size_t xstride, size_t n, size_t L,
+                                                           size_t nb, double *M, size_t mstride)
 {
     __shared__ sel_shared sh;
     const size_t r = blockIdx.x;
     const float *x = X + r * xstride;
-    double *m = M + r * mstride;
-    for (size_t b = 0; b < nb; b++) {
+    for (size_t b = blockIdx.y; b < nb; b += gridDim.y) {
         size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
-        double med = median<32>(block_keys{x, lo, hi}, hi - lo, fkey_value, &sh);
+        double med = median(block_keys{x, lo, hi}, hi - lo, fkey_value, &sh);
         if (threadIdx.x == 0)
-            m[b] = med;
+            M[r * mstride + b] = med;
     }
-    __syncthreads();   /* the medians, written to global memory, seen by every thread of the block */
-    double mad = median<64>(dev_keys{x, n, L, nb, m}, n, dkey_value, &sh);
+}
+
+__global__ void __launch_bounds__(SP_THREADS) k_sp_mad(const float *X, size_t xstride, size_t n, size_t L, size_t nb,
+                                                       const double *M, size_t mstride, double *s)
+{
+    __shared__ sel_shared sh;
+    const size_t r = blockIdx.x;
+    double mad = median(dev_keys{X + r * xstride, n, L, nb, M + r * mstride}, n, dkey_value, &sh);
     if (threadIdx.x == 0)
         s[r] = __dmul_rn(XC_SP_MAD_SCALE, mad);
 }

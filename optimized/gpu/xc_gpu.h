@@ -266,12 +266,12 @@ xc_status xc_accel_gpu_search(const xc_accel_searcher *self, void *state, const 
 /* ---- single-pulse search (optimized/gpu/sp_gpu*.cu) ----------------------- */
 
 /* The searcher's plan, execute and destroy (core/sp/xc_spsearch.h): per DM
- * trial the prefix sums, the blocks' medians and the MAD rms (exact order
- * statistics by radix select) or the mean and standard deviation, every
- * box's S/N and the runs above threshold on the device; only the
- * detections come back.  The plan keeps device buffers for planes of up to
- * nsamp samples (rows in batches); a view with `device` set is read where it
- * lies, a host view is copied in batch by batch.  Integer-valued planes give
+ * trial the blocks' medians and the MAD rms (exact order statistics by
+ * sampled selection) or the mean and standard deviation, every box's S/N
+ * from prefix sums of tiles and the runs above threshold on the device; only
+ * the detections come back.  The plan keeps small device buffers; a view
+ * with `device` set is read where it lies (every row in one launch), a host
+ * view is copied in batch by batch.  Integer-valued planes give
  * the reference's detections bit for bit; float planes' S/N (and the
  * astroaccelerate preset's mean and sd, whose sums run in a fixed tree
  * order rather than sample order) within rounding.  Errors: XC_EINVAL for a
