@@ -1,5 +1,6 @@
-/* accel_cpu_internal.h: the CPU accel searcher's state and its per-segment
- * steps (optimized/cpu/accel_cpu.c), shared with its harmonic sums
+/* accel_cpu_internal.h: the CPU accel searcher's state (made in
+ * optimized/cpu/accel_cpu.c), its per-segment steps
+ * (optimized/cpu/accel_cpu_seg.c) and its own harmonic sums
  * (optimized/cpu/accel_cpu_sums.c). */
 #ifndef XC_ACCEL_CPU_INTERNAL_H
 #define XC_ACCEL_CPU_INTERNAL_H
