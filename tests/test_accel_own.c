@@ -255,4 +255,44 @@ XC_TEST(test_own_sums_planted, "own_sums_planted")
     xc_spectrum_free(&sp);
 }
 
+/* The CPU searcher's own sums (optimized/cpu/accel_cpu_sums.c) against core's
+ * host sums over the same searcher's planes (its descriptor without
+ * `search`): the same candidates to the last bit (tolerance 0: the own sums
+ * rebuild core's blocks, segments and order), at 1 and 2 threads; the
+ * 20011-bin spectrum at zmax 200 spans two of preset exact's blocks (20866
+ * half-bins) and their sub-harmonic blocks. */
+XC_TEST(test_cpu_sums_same_bytes, "cpu_sums_same_bytes")
+{
+    static const double tones[][3] = {{701.3, 6, 60}, {1511.65, -13, 45}, {2333.0, 0, 25}, {3997.4, 17, 20}};
+    static const int cfg[][5] = {{0, 0, 1, 4099, 1}, {20, 0, 16, 5003, 2}, {20, 40, 4, 4099, 2},
+                                 {200, 0, 8, 20011, 2}, {200, 0, 8, 20011, 1}};
+    xc_accel_searcher host = xc_accel_cpu;
+    host.search = NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(xc_accel_cpu.search);
+    for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++) {
+        xc_spectrum sp;
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, (size_t)cfg[c][3], 41 + (uint64_t)c, tones, 4, &err),
+                              XC_OK);
+        xc_accel_opts o = xc_fx_accel_opts(cfg[c][0], cfg[c][1], cfg[c][2], cfg[c][4]);
+        o.rlo = 20;
+        o.sigma = 2;
+        xc_candlist a, b;
+        xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &a);
+        xc_fx_accel_or_fail(&host, &sp, &o, &b);
+        int same = a.n == b.n && !memcmp(a.c, b.c, a.n * sizeof *a.c);
+        double worst = 0;
+        same_lists(&a, &b, 0, &worst);
+        printf("\n  zmax %d wmax %d numharm %d, %d bins, %d thread(s): %zu and %zu candidates, %s (largest "
+               "relative difference %.2e, tolerance 0)",
+               cfg[c][0], cfg[c][1], cfg[c][2], cfg[c][3], cfg[c][4], a.n, b.n, same ? "same bytes" : "DIFFERENT",
+               worst);
+        CU_ASSERT(same);
+        CU_ASSERT(b.n >= 3);
+        xc_candlist_free(&a);
+        xc_candlist_free(&b);
+        xc_spectrum_free(&sp);
+    }
+}
+
 XC_TEST_MAIN("accel_own")

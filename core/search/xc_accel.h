@@ -171,6 +171,14 @@ xc_status xc_accel_plan_make(xc_accel_plan *p, const xc_accel_opts *o, size_t nb
 void xc_accel_plan_free(xc_accel_plan *p);
 static inline int xc_accel_z_of(const xc_accel_plan *p, int iz) { return -p->zmax + XC_ACCEL_DZ * iz; }
 static inline int xc_accel_w_of(const xc_accel_plan *p, int iw) { return -p->wmax + XC_ACCEL_DW * iw; }
+/* The template of the sub-harmonic frac = h/H that top template t reads:
+ * (required_w, required_z) of t's w and z. */
+int xc_accel_sub_template(const xc_accel_plan *p, int t, double frac);
+/* Preset exact's top-plane block, half-bins: accelsearch's uselen, or more
+ * (4 M plane points, at most 65536 half-bins) where that is larger; any
+ * length gives the same top plane, but the sub-harmonic blocks (out of
+ * core) and so the last bits of their values follow it. */
+long xc_accel_exact_block(const xc_accel_plan *p);
 
 /* ---- templates (core/search/accel/xc_accel_resp.c) ----------------------------------- */
 

@@ -34,12 +34,7 @@
 #include "core/search/xc_accel.h"
 #include "core/io/xc_fft.h"
 #include "optimized/cpu/xc_accel_cpu.h"
-
-typedef struct {
-    int L, V, hwmax, ntempl, threads;
-    fftwf_complex *kern;   /* ntempl x L: conj(FFT(kernel)) / L^... (scaled below) */
-    fftwf_plan fwd, inv;
-} cpu_state;
+#include "optimized/cpu/accel_cpu_internal.h"
 
 static void cpu_destroy(const xc_accel_searcher *self, void *state)
 {
@@ -126,20 +121,8 @@ static xc_status cpu_plane(const xc_accel_searcher *self, void *state, const xc_
     int nth1 = nseg < (size_t)nth ? (int)nseg : nth;
     /* Each segment's data, spread and FFT'd once. */
 #pragma omp parallel for schedule(static) num_threads(nth1)
-    for (size_t g = 0; g < nseg; g++) {
-        fftwf_complex *d = D + g * L;
-        long q0 = b->i0 + (long)(g * V) - 2L * s->hwmax;   /* half-bin position of d[0] */
-        for (size_t q = 0; q < L; q++) {
-            long h = q0 + (long)q;
-            d[q] = 0;
-            if (h >= 0 && h % 2 == 0) {
-                long k = h / 2 - b->lo;
-                if (k >= 0 && (size_t)k < b->n)
-                    d[q] = (float)b->amp[2 * k] + I * (float)b->amp[2 * k + 1];
-            }
-        }
-        fftwf_execute_dft(s->fwd, d, d);
-    }
+    for (size_t g = 0; g < nseg; g++)
+        xc_accel_cpu_segment(s, b->i0 + (long)(g * V), b->lo, b->n, b->amp, D + g * L);
     /* (template, segment) pairs: with few templates (zmax 0: one) the
      * segments still spread over the threads; a thread's consecutive pairs
      * mostly share a template, whose kernel stays in cache. */
@@ -148,7 +131,7 @@ static xc_status cpu_plane(const xc_accel_searcher *self, void *state, const xc_
     int nth2 = npair < nth ? (int)npair : nth;
 #pragma omp parallel num_threads(nth2)
     {
-        fftwf_complex *tmp = fftwf_malloc(2 * L * sizeof *tmp), *res = tmp + L;
+        fftwf_complex *tmp = fftwf_malloc(2 * L * sizeof *tmp);
         if (!tmp) {
 #pragma omp atomic write
             bad = 1;
@@ -159,23 +142,7 @@ static xc_status cpu_plane(const xc_accel_searcher *self, void *state, const xc_
             size_t g = (size_t)(pr % (long)nseg);
             if (!tmp || (b->want && !b->want[t]))
                 continue;
-            const fftwf_complex *k = s->kern + (size_t)t * L;
-            float *out = b->out + (size_t)t * b->nr;
-            /* the product in real arithmetic: C's complex multiply checks
-             * for NaN/infinity parts (Annex G) and does not vectorise; the
-             * values are finite here */
-            const float *d = (const float *)(D + g * L), *kk = (const float *)k;
-            float *tf = (float *)tmp;
-            for (size_t q = 0; q < 2 * L; q += 2) {
-                float dr = d[q], di = d[q + 1], kr = kk[q], ki = kk[q + 1];
-                tf[q] = dr * kr - di * ki;
-                tf[q + 1] = dr * ki + di * kr;
-            }
-            fftwf_execute_dft(s->inv, tmp, res);
-            size_t j0 = g * V, nv = b->nr - j0 < V ? b->nr - j0 : V;
-            const float *o = (const float *)(res + 2 * s->hwmax);
-            for (size_t j = 0; j < nv; j++)
-                out[j0 + j] = o[2 * j] * o[2 * j] + o[2 * j + 1] * o[2 * j + 1];
+            xc_accel_cpu_pair(s, D + g * L, t, g, b->nr, b->out + (size_t)t * b->nr, tmp);
         }
         fftwf_free(tmp);
     }
@@ -186,4 +153,4 @@ static xc_status cpu_plane(const xc_accel_searcher *self, void *state, const xc_
 const xc_accel_searcher xc_accel_cpu = {
     .impl = {.family = XC_FAMILY_ACCEL, .name = "cpu", .tol = {XC_TOL_RELATIVE, 2e-3}, .caps = XC_CAP_THREADED,
              .desc = "overlap-save correlation, single-precision FFTW (plans made once), OpenMP over templates"},
-    .create = cpu_create, .plane = cpu_plane, .destroy = cpu_destroy};
+    .create = cpu_create, .plane = cpu_plane, .destroy = cpu_destroy, .search = xc_accel_cpu_search};

@@ -117,6 +117,21 @@ static int nearest_int(double x) { return (int)(x < 0 ? x - 0.5 : x + 0.5); }
 int xc_accel_required_z(double frac, double z) { return nearest_int(z * frac / XC_ACCEL_DZ) * XC_ACCEL_DZ; }
 int xc_accel_required_w(double frac, double w) { return nearest_int(w * frac / XC_ACCEL_DW) * XC_ACCEL_DW; }
 
+int xc_accel_sub_template(const xc_accel_plan *p, int t, double frac)
+{
+    int sw = xc_accel_required_w(frac, xc_accel_w_of(p, t / p->numz));
+    int sz = xc_accel_required_z(frac, xc_accel_z_of(p, t % p->numz));
+    return (sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ;
+}
+
+long xc_accel_exact_block(const xc_accel_plan *p)
+{
+    long U = p->uselen, big = (4L << 20) / p->ntempl;
+    if (big > 65536)
+        big = 65536;
+    return big > U ? big / 2 * 2 : U;
+}
+
 double xc_accel_ntrials(double rlo, double rhi, int numz, int numw, int H)
 {
     double n = rhi - rlo;

@@ -207,11 +207,7 @@ static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, 
                  * sub-harmonic r, z, w; accelsearch adds float powers into a
                  * float plane. */
                 for (int h = 1; s > 0 && h < H; h += 2) {
-                    double frac = (double)h / H;
-                    int e = hidx(h, H);
-                    int sw = xc_accel_required_w(frac, xc_accel_w_of(p, iw));
-                    int sz = xc_accel_required_z(frac, xc_accel_z_of(p, iz));
-                    int tsub = (sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ;
+                    int e = hidx(h, H), tsub = xc_accel_sub_template(p, t, (double)h / H);
                     const float *sub = src[e] + (size_t)tsub * stride[e];
                     const int32_t *ri = rind + (size_t)e * nr + j0;
                     /* out of core every index lies inside the sub-harmonic's block */
@@ -339,13 +335,8 @@ static xc_status subharm_setup(run_t *r, long itop_lo, long itop_end, size_t *su
                               tot * 4e-9);
         for (int H = 2; !st && H <= p->numharm; H *= 2)
             for (int h = 1; h < H; h += 2)
-                for (int t = 0; t < p->ntempl; t++) {
-                    double frac = (double)h / H;
-                    int sw = xc_accel_required_w(frac, xc_accel_w_of(p, t / p->numz));
-                    int sz = xc_accel_required_z(frac, xc_accel_z_of(p, t % p->numz));
-                    r->want[(size_t)hidx(h, H) * p->ntempl +
-                            (size_t)((sw + p->wmax) / XC_ACCEL_DW * p->numz + (sz + p->zmax) / XC_ACCEL_DZ)] = 1;
-                }
+                for (int t = 0; t < p->ntempl; t++)
+                    r->want[(size_t)hidx(h, H) * p->ntempl + (size_t)xc_accel_sub_template(p, t, (double)h / H)] = 1;
     } else if (!(r->plane = calloc((size_t)p->ntempl * (size_t)(r->iend - r->ibase), sizeof *r->plane))) {
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
     }
@@ -375,14 +366,7 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     /* Blocks of the top plane: accelsearch's (uselen half-bins from rlo;
      * only whole blocks below the highest bin are searched) with preset
      * presto; larger ones (any size gives the same plane) with exact. */
-    long U = p.uselen;
-    if (!r.presto) {
-        long big = (4L << 20) / p.ntempl;
-        if (big > 65536)
-            big = 65536;
-        if (big > U)
-            U = big / 2 * 2;
-    }
+    long U = r.presto ? p.uselen : xc_accel_exact_block(&p);
     r.U = U;
     long itop_lo = 2 * p.rlo, itop_end;
     if (r.presto) {
@@ -398,10 +382,11 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     if (!st && !r.presto)
         st = xc_accel_norm_scales_threads(sp->data, sp->nbins, o->normwidth, o->threads, scale, err);
     r.scale = scale;
-    /* A searcher with its own harmonic sums (preset exact) gets the whole
-     * normalised spectrum and keeps its planes: none of the host's blocks
-     * below are made. */
-    int own = s->search && !r.presto;
+    /* A searcher with its own harmonic sums (preset exact, unless the
+     * whole plane is to be kept: outofcore < 0) gets the whole normalised
+     * spectrum and keeps its planes: none of the host's blocks below are
+     * made. */
+    int own = s->search && !r.presto && o->outofcore >= 0;
     /* the searcher's state: the caller's (made for this plan), else made here */
     if (state)
         r.state = state;

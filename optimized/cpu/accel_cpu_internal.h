@@ -1,0 +1,34 @@
+/* accel_cpu_internal.h: the CPU accel searcher's state (made in
+ * optimized/cpu/accel_cpu.c), its per-segment steps
+ * (optimized/cpu/accel_cpu_seg.c) and its own harmonic sums
+ * (optimized/cpu/accel_cpu_sums.c). */
+#ifndef XC_ACCEL_CPU_INTERNAL_H
+#define XC_ACCEL_CPU_INTERNAL_H
+
+#include <complex.h>
+
+#include <fftw3.h>
+
+#include "core/search/xc_accel.h"
+
+typedef struct {
+    int L, V, hwmax, ntempl, threads;
+    fftwf_complex *kern;   /* ntempl x L: conj(FFT(kernel)) / L */
+    fftwf_plan fwd, inv;
+} cpu_state;
+
+/* The segment whose first valid output is half-bin index i0: the amplitudes
+ * of bins lo..lo+n-1 (zero elsewhere) spread on the half-bin grid into d
+ * (L points, fftwf_malloc'd or at a multiple of L in such an array), FFT'd. */
+void xc_accel_cpu_segment(const cpu_state *s, long i0, long lo, size_t n, const double *amp, fftwf_complex *d);
+
+/* Template t on the FFT'd segment d, the g-th of a row of nr points: row[g V
+ * ..] gets its valid powers.  tmp: 2L points, fftwf_malloc'd. */
+void xc_accel_cpu_pair(const cpu_state *s, const fftwf_complex *d, int t, size_t g, size_t nr, float *row,
+                       fftwf_complex *tmp);
+
+/* The searcher's own harmonic sums (preset exact; xc_accel_searcher.search). */
+xc_status xc_accel_cpu_search(const xc_accel_searcher *self, void *state, const xc_accel_plan *p, const double *amp,
+                              size_t nbins, long ilo, long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err);
+
+#endif
