@@ -66,12 +66,12 @@ static int sp_searches(runctx *c, const char *obs, const xc_spplane *v, int nv, 
     return judged;
 }
 
-/* The memory a search of the plane's views v[0..nv) needs beside the plane
- * (held since the dedispersion, counted there): each thread's scratch
- * (xc_sp_search_memory).  Under -max_memory with the plane's bytes as
- * much as the dedispersion left, fewer threads when all of them do not
- * fit (the lists do not depend on the count); when one does not, a failed
- * row (run_memory).  Non-zero: no search. */
+/* The memory a search of the views v[0..nv) needs: the plane it searches
+ * and each thread's scratch (xc_sp_search_memory); the other planes the
+ * dedispersion holds are said by its own line.  Under -max_memory, fewer
+ * threads when all of them do not fit (the lists do not depend on the
+ * count); when one does not, a failed row (run_memory).  Non-zero: no
+ * search. */
 static int sp_memory(runctx *c, const char *obs, const xc_spplane *v, int nv, xc_spopts *o)
 {
     int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
