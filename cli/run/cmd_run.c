@@ -80,7 +80,7 @@ static int parse(const xc_cmd *self, runctx *c, int argc, char **argv, const cha
                             "8 samples) accepted; each chooses its nsub to meet it, and one that cannot\n"
                             "fails its rows", .def = "0.2"),
         XC_OPT_FLAG("keep", keep, .help = "keep the intermediate files (DIR/work: filterbanks, planes)"),
-        XC_CLI_OPT_MAX_MEMORY(&c->max_memory, "a dedispersion observation"),
+        XC_CLI_OPT_MAX_MEMORY(&c->max_memory, "each step of an observation"),
         XC_OPT_FLAG("quiet", &c->quiet, .help = "the table at the end only (no rows as they come)"),
         XC_OPT_STR("junit", junit, .arg = "FILE",
                    .help = "the verdict table as JUnit XML, one test case per check (CI; docs/ci.md)"),

@@ -4,6 +4,7 @@
  * PRESTO series (each declared burst must be found, compare/check/xc_known.h); each
  * list must equal the reference searcher's. */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,30 @@ static int sp_searches(runctx *c, const char *obs, const xc_spplane *v, int nv, 
     return judged;
 }
 
+/* The memory a search of the views v[0..nv) needs: the plane it searches
+ * and each thread's scratch (xc_sp_search_memory); the other planes the
+ * dedispersion holds are said by its own line.  Under -max_memory, fewer
+ * threads when all of them do not fit (the lists do not depend on the
+ * count); when one does not, a failed row (run_memory).  Non-zero: no
+ * search. */
+static int sp_memory(runctx *c, const char *obs, const xc_spplane *v, int nv, xc_spopts *o)
+{
+    int nth = o->threads > 0 ? o->threads : omp_get_max_threads();
+    double one = xc_sp_search_memory(o, v, nv, 1), plane = 0;
+    for (int k = 0; k < nv; k++)
+        plane += (double)v[k].nrows * (double)v[k].stride * sizeof(float);
+    if (c->max_memory > 0 && plane + nth * one > c->max_memory && nth > 1) {
+        double room = (c->max_memory - plane) / one;
+        nth = room < 1 ? 1 : room < nth ? (int)room : nth;
+        o->threads = nth;
+    }
+    char what[96], b[32], p[32];
+    xc_fmt_bytes(b, sizeof b, plane);
+    xc_fmt_bytes(p, sizeof p, one);
+    xc_fmt(what, sizeof what, "the plane's %s, %d thread%s of %s", b, nth, nth > 1 ? "s" : "", p);
+    return run_memory(c, obs, "single-pulse search", plane + nth * one, what);
+}
+
 /* sp_searches over the ranges of a plane (ref's); its count. */
 static int sp_plane(runctx *c, const char *obs, const planerun *ref, const xc_spopts *o, sp_judge_fn judge,
                     const void *user)
@@ -78,7 +103,9 @@ static int sp_plane(runctx *c, const char *obs, const planerun *ref, const xc_sp
         xc_vd_fail(&c->vd, obs, "-", "single-pulse search", "out of memory for the DM trials", "runs without error");
     else {
         xc_spplane_views(&pf->plan, &pf->plane, pf->meta.tsamp, v, dms);
-        judged = sp_searches(c, obs, v, pf->plane.nranges, pf->meta.tsamp, dms, ndms, o, judge, user);
+        xc_spopts fit = *o;
+        if (!sp_memory(c, obs, v, pf->plane.nranges, &fit))
+            judged = sp_searches(c, obs, v, pf->plane.nranges, pf->meta.tsamp, dms, ndms, &fit, judge, user);
     }
     xc_vd_emit(&c->vd);
     free(dms);
@@ -204,7 +231,7 @@ void run_sp_series(runctx *c, const char *obs, const char *fftpath, const xc_kno
     xc_spopts o;
     real_opts(c, &o);
     known_user u = {NULL, k, nk};
-    if (!sp_searches(c, obs, &v, 1, inf.dt, &dm, 1, &o, judge_known, &u))
+    if (sp_memory(c, obs, &v, 1, &o) || !sp_searches(c, obs, &v, 1, inf.dt, &dm, 1, &o, judge_known, &u))
         skip_bursts(c, obs, k, nk);
     xc_vd_emit(&c->vd);
     free(x);

@@ -57,3 +57,20 @@ const xc_impl *run_next_impl(runctx *c, const char *obs, const char *what, xc_fa
     }
     return NULL;
 }
+
+int run_memory(runctx *c, const char *obs, const char *step, double need, const char *what)
+{
+    char b[32], m[32];
+    xc_fmt_bytes(b, sizeof b, need);
+    if (!c->quiet)
+        fprintf(stderr, "crosscheck run: %s: %s: about %s of memory (%s)\n", obs, step, b, what);
+    if (!(c->max_memory > 0) || need <= c->max_memory)
+        return 0;
+    xc_fmt_bytes(m, sizeof m, c->max_memory);
+    xc_error e;
+    xc_vd_note(&c->vd, xc_error_set(&e, XC_EINVAL, "%s: %s needs about %s (%s), more than -max_memory %s", obs, step,
+                                    b, what, m), &e);
+    xc_vd_fail(&c->vd, obs, "-", "memory", e.msg, "within -max_memory");
+    xc_vd_emit(&c->vd);
+    return 1;
+}

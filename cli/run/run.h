@@ -69,6 +69,11 @@ const char *run_begin(const runctx *c, const char *obs);
 /* path as the report may show it: a file of the work folder, removed at the
  * end unless -keep, is not named (the report names only what remains). */
 const char *run_shown_path(const runctx *c, const char *path);
+/* The memory a step of an observation needs (need bytes, what it holds in
+ * words) said on stderr (unless -quiet); beyond -max_memory a failed
+ * "memory" row and an error (exit 2) naming the step, the need and the
+ * bound, and 1: the step is not run.  0 to go on. */
+int run_memory(runctx *c, const char *obs, const char *step, double need, const char *what);
 /* An implementation that cannot run here: a line in the report and on stderr. */
 void run_skip_text(runctx *c, const char *obs, const char *what, const char *name, const char *why);
 

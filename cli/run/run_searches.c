@@ -18,6 +18,26 @@
 #include "core/base/xc_progress.h"
 #include "synth/model/xc_synth.h"
 
+/* The memory the family's search of sp needs (the spectrum held and the
+ * search's own, xc_psearch_memory for the reference: the other searchers'
+ * stages are bounded by its estimate), said and judged against -max_memory
+ * (run_memory).  Non-zero: the step does not run. */
+static int search_memory(runctx *c, const char *obs, const xc_spectrum *sp, const xc_psearch_opts *o)
+{
+    const xc_impl *ref = xc_registry_pick(xc_cli_registry(), o->family, XC_CAP_REFERENCE,
+                                          XC_CAP_APPROXIMATE | XC_CAP_RUNTIME | XC_CAP_DEVICE);
+    double bytes = 0, held = (double)sp->nbins * 2 * sizeof(float);
+    xc_error e;
+    if (!ref || xc_psearch_memory(ref, sp->nbins, sp->T, o, 1, &bytes, &e))
+        return 0;   /* the search says why, as a row */
+    char step[48], what[96], b1[32], b2[32];
+    xc_fmt_bytes(b1, sizeof b1, held);
+    xc_fmt_bytes(b2, sizeof b2, bytes);
+    xc_fmt(step, sizeof step, "%s search", xc_family_name(o->family));
+    xc_fmt(what, sizeof what, "the spectrum's %s, the search's %s", b1, b2);
+    return run_memory(c, obs, step, held + bytes, what);
+}
+
 int run_searches(runctx *c, const char *obs, const xc_spectrum *sp, const xc_psearch_opts *o, run_judge_fn judge,
                  searchrun *runs)
 {
@@ -31,6 +51,8 @@ int run_searches(runctx *c, const char *obs, const xc_spectrum *sp, const xc_pse
     const char *fam = xc_family_name(o->family);
     char what[32];
     xc_fmt(what, sizeof what, "%s ", fam);
+    if (search_memory(c, obs, sp, &mine))
+        return 0;
     for (const xc_impl *im; n < RUN_MAXIMPL && (im = run_next_impl(c, obs, what, o->family, &i));) {
         searchrun *r = &runs[n];
         memset(r, 0, sizeof *r);

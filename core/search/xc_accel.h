@@ -312,6 +312,12 @@ size_t xc_accel_row_above(const double *v, size_t from, size_t m, double thr);
 size_t xc_accel_rowf_above(const float *v, size_t from, size_t m, double thr);
 void xc_accel_peaks_free(xc_accel_peaks *l);
 
+/* The bytes a search by s at p holds at its peak beside the spectrum: the
+ * pipeline's buffers (the normalisation, a block of the plane, the
+ * sub-harmonics' plane or blocks, xc_accel_run_peaks) and a searcher
+ * state of at most the in-tree CPU stages' size (a kernel per template);
+ * the candidates found are not counted.  The same geometry as the search. */
+double xc_accel_memory(const xc_accel_searcher *s, const xc_accel_plan *p);
 /* The pieces of xc_accel_run, for the sweeps and sessions below: the
  * searcher and spectrum checks; the search of plan p into raw peaks (every
  * point above p->thr[s] whose sigma with p->ntrials[s] exceeds p->o.sigma,

@@ -250,6 +250,31 @@ xc_status xc_psearch_run(xc_psearch *s, const xc_spectrum *sp, xc_candlist *out,
     return s->f->run(s, sp, out, err);
 }
 
+xc_status xc_psearch_memory(const xc_impl *impl, size_t nbins, double T, const xc_psearch_opts *o, size_t n,
+                            double *bytes, xc_error *err)
+{
+    *bytes = 0;
+    for (size_t c = 0; c < n; c++) {
+        double b = 0;
+        if (!impl || o[c].family != impl->family)
+            return xc_error_set(err, XC_EINVAL, "%s: configuration %zu is not of its family",
+                                impl ? impl->name : "(none)", c);
+        if (impl->family == XC_FAMILY_PULSCAN) {
+            b = xc_pulscan_memory(xc_searcher_of(impl), nbins, &o[c].ps);
+        } else {
+            xc_accel_plan p;
+            xc_status st = xc_accel_plan_make(&p, &o[c].ac, nbins, T, err);
+            if (st)
+                return st;
+            b = xc_accel_memory(xc_accel_searcher_of(impl), &p);
+            xc_accel_plan_free(&p);
+        }
+        if (b > *bytes)
+            *bytes = b;
+    }
+    return XC_OK;
+}
+
 xc_status xc_psearch_once(const xc_impl *impl, const xc_spectrum *sp, const xc_psearch_opts *o, size_t n,
                           xc_candlist *out, xc_error *err)
 {

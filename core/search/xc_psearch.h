@@ -93,6 +93,13 @@ void xc_psearch_progress(xc_psearch *s, xc_progress_cb cb);
 int xc_psearch_fits(const xc_psearch *s, const xc_spectrum *sp);
 void xc_psearch_close(xc_psearch *s);
 
+/* The bytes the search of spectra of nbins bins and length T by impl at
+ * o[0..n-1] holds at its peak beside the spectrum: the largest
+ * configuration's (xc_pulscan_memory, xc_accel_memory); computed before
+ * anything is allocated.  XC_EINVAL as xc_psearch_open and for options the
+ * plan refuses. */
+xc_status xc_psearch_memory(const xc_impl *impl, size_t nbins, double T, const xc_psearch_opts *o, size_t n,
+                            double *bytes, xc_error *err);
 /* Open for sp's length and T, run on sp, close: one spectrum's search. */
 xc_status xc_psearch_once(const xc_impl *impl, const xc_spectrum *sp, const xc_psearch_opts *o, size_t n,
                           xc_candlist *out, xc_error *err);

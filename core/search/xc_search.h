@@ -311,6 +311,10 @@ size_t xc_pulscan_session_nbins(const xc_pulscan_session *ss);
 /* The listener of the session's runs from now on (xc_psopts.progress). */
 void xc_pulscan_session_progress(xc_pulscan_session *ss, xc_progress_cb cb);
 void xc_pulscan_session_close(xc_pulscan_session *ss);
+/* The bytes a search by s of nbins bins at o holds at its peak beside the
+ * spectrum: thresholds, powers, a dereddened copy, and a stage's arrays of
+ * at most the reference's size (5 doubles a bin); candidates not counted. */
+double xc_pulscan_memory(const xc_searcher *s, size_t nbins, const xc_psopts *o);
 
 #ifdef __cplusplus
 }

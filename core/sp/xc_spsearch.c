@@ -267,3 +267,23 @@ xc_status xc_sp_search(const xc_spsearcher *s, const xc_spopts *o, const xc_sppl
     xc_spdets_free(&all);
     return st;
 }
+
+double xc_sp_search_memory(const xc_spopts *o, const xc_spplane *views, int nviews, int threads)
+{
+    double most = 0;
+    for (int v = 0; v < nviews; v++) {
+        const xc_spplane *pl = &views[v];
+        xc_spconf c;
+        xc_error e;
+        double n = (double)pl->nsamp, nb = (double)pl->nsamp;
+        if (!xc_spconf_make(o, pl->tsamp, &c, &e))
+            nb = (double)xc_sp_nblocks(pl->nsamp, c.block);
+        /* a thread's prefix sums, detrended row, bit mask and block
+         * baselines (optimized/cpu/sp_cpu_stats.c; the reference's
+         * sorting copy is smaller), and each trial's detection list */
+        double b = threads * (2 * (n + 1) + n / 32 + 1 + nb) * sizeof(double) + (double)pl->nrows * sizeof(xc_spdets);
+        if (b > most)
+            most = b;
+    }
+    return most;
+}

@@ -180,6 +180,11 @@ xc_spsep xc_spopts_sep(const xc_spopts *o);
 xc_status xc_sp_cluster(xc_spdets *d, const xc_spsep *sep, double tsamp, const double *dms, size_t ndms,
                         xc_spcandlist *out, xc_error *err);
 
+/* The bytes a search of views[0..nviews) under o holds at its peak beside
+ * the plane, with threads threads (each its own scratch: the in-tree CPU
+ * searcher's prefix sums and baselines, 2 doubles a sample and more, the
+ * largest of the host searchers); the detections found are not counted. */
+double xc_sp_search_memory(const xc_spopts *o, const xc_spplane *views, int nviews, int threads);
 /* The whole search of a plan's planes (one view per range; each view's
  * tsamp and ds its range's): detect each through s under o, then cluster
  * all together.  tsamp: the series' (undownsampled) sample time; dms: every

@@ -295,15 +295,32 @@ xc_status xc_accel_check(const xc_accel_searcher *s, const xc_spectrum *sp, xc_e
     return check_spectrum(sp, err);
 }
 
-/* Where the sub-harmonics come from (more than one harmonic): the whole
- * plane kept in memory, or each block's sub-harmonic blocks made with it
- * ("out of core"); suboff gets each sub-harmonic block's offset in r->sub. */
-static xc_status subharm_setup(run_t *r, long itop_lo, long itop_end, size_t *suboff, xc_error *err)
+/* The geometry of a search: the top plane's blocks of U half-bins over
+ * [itop_lo, itop_end), and where the sub-harmonics come from (more than one
+ * harmonic): the whole plane over [ibase, itop_end) kept in memory, or each
+ * block's sub-harmonic blocks made with it (ooc).  One rule for the search
+ * and for its memory estimate (xc_accel_memory). */
+typedef struct {
+    long U, itop_lo, itop_end, ibase;
+    int ooc;
+} geom_t;
+
+static geom_t geometry(const xc_accel_plan *p, int presto)
 {
-    const xc_accel_plan *p = r->p;
-    const xc_accel_opts *o = &p->o;
-    const long U = r->U;
-    xc_status st = XC_OK;
+    geom_t g;
+    /* Blocks of the top plane: accelsearch's (uselen half-bins from rlo;
+     * only whole blocks below the highest bin are searched) with preset
+     * presto; larger ones (any size gives the same plane) with exact. */
+    g.U = presto ? p->uselen : xc_accel_exact_block(p);
+    g.itop_lo = 2 * p->rlo;
+    if (presto) {
+        long nblk = 0;
+        while (p->rlo + (nblk + 1) * (g.U / 2) < p->rhi)
+            nblk++;
+        g.itop_end = g.itop_lo + nblk * g.U;
+    } else {
+        g.itop_end = 2 * p->rhi + 1;
+    }
     /* Either the whole plane stays in memory for the sub-harmonics (as
      * accelsearch's in-memory search), from the lowest sub-harmonic r
      * needed (accelsearch presto: from bin 8 up) to the top, or each
@@ -313,22 +330,43 @@ static xc_status subharm_setup(run_t *r, long itop_lo, long itop_end, size_t *su
      * faster (1.5x the plane's work for 4 harmonics against writing and
      * reading GBs); accelsearch's other path with presto, which it takes
      * whenever -wmax is given or its plane needs 2 GB or more. */
-    r->ibase = r->presto ? 2 * (p->rlo < 8 ? p->rlo : 8) : (long)((double)itop_lo / p->numharm + 0.5) - 1;
-    if (r->ibase < 0)
-        r->ibase = 0;
-    r->iend = itop_end;
-    double bytes = (double)p->ntempl * (double)(r->iend - r->ibase) * sizeof(float);
+    g.ibase = presto ? 2 * (p->rlo < 8 ? p->rlo : 8) : (long)((double)g.itop_lo / p->numharm + 0.5) - 1;
+    if (g.ibase < 0)
+        g.ibase = 0;
     double presto_bytes =
         4.0 * (double)(p->rhi + p->uselen) * XC_ACCEL_NUMBETWEEN * p->numz * (p->wmax ? p->numw : 1);
-    r->ooc = o->outofcore > 0 || (o->outofcore == 0 && (r->presto ? (p->wmax > 0 || presto_bytes >= 2e9) : 1));
-    if (r->ooc) {
-        /* one block per sub-harmonic h/H of the stages, U h/H + 2 long */
-        size_t tot = 0;
-        for (int H = 2; H <= p->numharm; H *= 2)
-            for (int h = 1; h < H; h += 2) {
+    const xc_accel_opts *o = &p->o;
+    g.ooc = o->outofcore > 0 || (o->outofcore == 0 && (presto ? (p->wmax > 0 || presto_bytes >= 2e9) : 1));
+    return g;
+}
+
+/* Out of core: the floats of the sub-harmonic blocks, one per sub-harmonic
+ * h/H of the stages, U h/H + 8 long; suboff (may be NULL) gets each one's
+ * offset. */
+static size_t sub_floats(const xc_accel_plan *p, long U, size_t *suboff)
+{
+    size_t tot = 0;
+    for (int H = 2; H <= p->numharm; H *= 2)
+        for (int h = 1; h < H; h += 2) {
+            if (suboff)
                 suboff[hidx(h, H)] = tot;
-                tot += (size_t)p->ntempl * (size_t)(ceil((double)U * h / H) + 8);
-            }
+            tot += (size_t)p->ntempl * (size_t)(ceil((double)U * h / H) + 8);
+        }
+    return tot;
+}
+
+/* The sub-harmonics' memory (more than one harmonic) as g says: suboff
+ * gets each sub-harmonic block's offset in r->sub out of core. */
+static xc_status subharm_setup(run_t *r, const geom_t *g, size_t *suboff, xc_error *err)
+{
+    const xc_accel_plan *p = r->p;
+    xc_status st = XC_OK;
+    r->ibase = g->ibase;
+    r->iend = g->itop_end;
+    r->ooc = g->ooc;
+    double bytes = (double)p->ntempl * (double)(r->iend - r->ibase) * sizeof(float);
+    if (r->ooc) {
+        size_t tot = sub_floats(p, g->U, suboff);
         if (!(r->sub = malloc(tot * sizeof *r->sub)) ||
             !(r->want = calloc((size_t)p->numharm * (size_t)p->ntempl, 1)))
             st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (sub-harmonic blocks of %.1f GB)",
@@ -341,6 +379,39 @@ static xc_status subharm_setup(run_t *r, long itop_lo, long itop_end, size_t *su
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
     }
     return st;
+}
+
+double xc_accel_memory(const xc_accel_searcher *s, const xc_accel_plan *p)
+{
+    int presto = p->o.preset == XC_ACCEL_PRESTO;
+    const geom_t g = geometry(p, presto);
+    double nb = (double)p->nbins, nt = (double)p->ntempl;
+    double bytes = nt * sizeof(int);                        /* the plan's half-widths */
+    if (p->o.rednoise)
+        bytes += nb * 2 * sizeof(float);                    /* the dereddened copy */
+    if (!presto)
+        bytes += nb * sizeof(double);                       /* the per-bin scales */
+    /* The searcher's state, at most the in-tree CPU stages': a kernel of L
+     * complex floats per template, L the power of 2 >= 16 hwmax (optimized/
+     * cpu/accel_cpu.c; the reference's exact templates are smaller). */
+    double L = 2048;
+    while (L < 16.0 * p->hwmax)
+        L *= 2;
+    bytes += nt * L * 2 * sizeof(float);
+    if (s && s->search && !presto)   /* a searcher with its own sums: its state, the scales, the amplitudes */
+        return bytes + nb * 2 * sizeof(double);
+    double U = (double)g.U, seg = U / 2 + 2.0 * p->hwmax + 3;
+    bytes += nt * U * sizeof(float)                         /* one block's plane */
+             + 2 * seg * sizeof(double)                     /* its data segment */
+             + (double)p->numharm * U * sizeof(int32_t)     /* the sub-harmonic indices */
+             + nt * XC_ACCEL_NCHUNK * sizeof(xc_accel_peaks)
+             + 2 * (seg + L) * 2 * sizeof(float);           /* the stage's segment spectra (about) */
+    if (presto)
+        bytes += (double)p->fftlen / 2 * sizeof(double);    /* the normalisation window */
+    if (p->numharm > 1)
+        bytes += g.ooc ? (double)sub_floats(p, g.U, NULL) * sizeof(float) + (double)p->numharm * nt
+                       : nt * (double)(g.itop_end - g.ibase) * sizeof(float);
+    return bytes;
 }
 
 xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_spectrum *sp,
@@ -363,20 +434,9 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     size_t suboff[XC_ACCEL_MAXHARM] = {0};
     xc_accel_peaks *rowpk = NULL;
     int32_t *rind = NULL;
-    /* Blocks of the top plane: accelsearch's (uselen half-bins from rlo;
-     * only whole blocks below the highest bin are searched) with preset
-     * presto; larger ones (any size gives the same plane) with exact. */
-    long U = r.presto ? p.uselen : xc_accel_exact_block(&p);
+    const geom_t g = geometry(&p, r.presto);
+    const long U = g.U, itop_lo = g.itop_lo, itop_end = g.itop_end;
     r.U = U;
-    long itop_lo = 2 * p.rlo, itop_end;
-    if (r.presto) {
-        long nblk = 0;
-        while (p.rlo + (nblk + 1) * (U / 2) < p.rhi)
-            nblk++;
-        itop_end = itop_lo + nblk * U;
-    } else {
-        itop_end = 2 * p.rhi + 1;
-    }
     if (!r.presto && !(scale = malloc(sp->nbins * sizeof *scale)))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
     if (!st && !r.presto)
@@ -399,7 +459,7 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     if (!st && !own && !(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (blocks of %ld x %d)", U, p.ntempl);
     if (!st && !own && p.numharm > 1)
-        st = subharm_setup(&r, itop_lo, itop_end, suboff, err);
+        st = subharm_setup(&r, &g, suboff, err);
     if (!st && !own && (!(rowpk = calloc((size_t)p.ntempl * XC_ACCEL_NCHUNK, sizeof *rowpk)) ||
                 !(rind = malloc((size_t)p.numharm * (size_t)U * sizeof *rind))))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");

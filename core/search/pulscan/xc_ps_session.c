@@ -93,6 +93,20 @@ xc_status xc_pulscan_session_run(xc_pulscan_session *ss, const xc_spectrum *sp, 
     return st;
 }
 
+double xc_pulscan_memory(const xc_searcher *s, size_t nbins, const xc_psopts *o)
+{
+    double nb = (double)nbins;
+    double bytes = (double)o->numharm * ((double)o->zmax + 2) * sizeof(double);   /* thresholds */
+    if (o->rednoise)
+        bytes += nb * 2 * sizeof(float);            /* the dereddened copy */
+    if (!s || !s->own_powers)
+        bytes += nb * sizeof(double);               /* the powers */
+    /* the stage: at most the reference's harmonic sum, three rows of boxcar
+     * sums and prefix sums (reference/pulscan_ref.c), more than the fill
+     * test's prefix sums that come after it */
+    return bytes + 5 * (nb + 2) * sizeof(double);
+}
+
 void xc_pulscan_session_close(xc_pulscan_session *ss)
 {
     if (!ss)

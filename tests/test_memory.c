@@ -1,0 +1,241 @@
+/* test_memory.c: the memory estimates of the search steps against the
+ * memory the searches really take, and `run -max_memory` below a search's
+ * need:
+ *  - accel (reference and cpu, preset exact and presto), Pulscan (reference
+ *    and cpu) and the single-pulse search (reference and cpu): each search
+ *    runs in a child process whose peak resident set is reset first
+ *    (/proc/self/clear_refs, "5"); the rise of VmHWM over the search is the
+ *    measured peak, and the estimate must hold it and not exceed it by more
+ *    than the stated factor;
+ *  - run with a -max_memory smaller than a search needs: a failed "memory"
+ *    row naming the step, the need and the bound, exit 2 (docs/REFERENCE.md). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compare/conform/xc_conform_accel.h"
+#include "core/search/xc_psearch.h"
+#include "core/sp/xc_spsearch.h"
+#include "optimized/cpu/xc_accel_cpu.h"
+#include "optimized/cpu/xc_cpu.h"
+#include "optimized/cpu/xc_sp_cpu.h"
+#include "reference/xc_accel_ref.h"
+#include "reference/xc_reference.h"
+#include "reference/xc_sp_ref.h"
+#include "tests/xc_assert.h"
+#include "tests/xc_fixture.h"
+#include "tests/xc_test.h"
+
+/* MEM_UNDER times the estimate plus MEM_MISS holds the measured peak, and
+ * the estimate is at most MEM_FACTOR times it plus MEM_SLACK.  The
+ * estimates count the largest in-tree stage's buffers (a smaller one is
+ * over-estimated); they miss the allocator's arenas, OpenMP's thread
+ * stacks, the FFT plans and a stage's per-thread buffers: measured here
+ * 0.6-1.7 MiB for the single-pulse and Pulscan searches, 2.6-7.3 MiB for
+ * the accel cpu searcher (3.5 % of its 213 MiB at zmax 50); the candidates
+ * are not counted either (the searches here keep few: sigma 8 on tones of
+ * amplitude 40). */
+#define MEM_UNDER 1.05
+#define MEM_MISS (5.0 * 1024 * 1024)
+#define MEM_FACTOR 2.0
+#define MEM_SLACK (1.5 * 1024 * 1024)
+
+/* VmHWM of this process, bytes (-1: none). */
+static double hwm(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6))
+            kb = atof(line + 6);
+    if (f)
+        fclose(f);
+    return kb < 0 ? -1 : kb * 1024;
+}
+
+/* Resets the peak to the current resident set: 1 when the kernel allows it. */
+static int reset_hwm(void)
+{
+    int fd = open("/proc/self/clear_refs", O_WRONLY);
+    int ok = fd >= 0 && write(fd, "5", 1) == 1;
+    if (fd >= 0)
+        close(fd);
+    return ok;
+}
+
+static int skip_no_hwm(char *why, size_t n)
+{
+    if (reset_hwm() && hwm() > 0)
+        return 0;
+    snprintf(why, n, "no /proc/self/clear_refs or VmHWM here: the peak cannot be measured");
+    return 1;
+}
+
+typedef struct {
+    int kind;                     /* 0 psearch, 1 single-pulse */
+    const xc_impl *impl;
+    const xc_psearch_opts *po;
+    const xc_spectrum *sp;
+    const xc_spsearcher *ss;
+    const xc_spopts *so;
+    const xc_spplane *view;
+    const double *dms;
+} job;
+
+/* The peak rise of resident memory over j's search, in a child (bytes; -1
+ * when the search failed or nothing could be measured). */
+static double measured_peak(const job *j)
+{
+    int fd[2];
+    if (pipe(fd))
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        double rise = -1;
+        xc_error e;
+        if (reset_hwm()) {
+            double h0 = hwm();
+            xc_status st;
+            if (j->kind == 0) {
+                xc_candlist l;
+                xc_candlist_init(&l);
+                st = xc_psearch_once(j->impl, j->sp, j->po, 1, &l, &e);
+            } else {
+                xc_spcandlist l;
+                xc_spcandlist_init(&l);
+                st = xc_sp_search(j->ss, j->so, j->view, 1, j->view->tsamp, j->dms, j->view->nrows, &l, &e);
+            }
+            if (!st)
+                rise = hwm() - h0;
+        }
+        ssize_t w = write(fd[1], &rise, sizeof rise);
+        _exit(w == (ssize_t)sizeof rise ? 0 : 1);
+    }
+    close(fd[1]);
+    double rise = -1;
+    if (pid < 0 || read(fd[0], &rise, sizeof rise) != (ssize_t)sizeof rise)
+        rise = -1;
+    close(fd[0]);
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    return rise;
+}
+
+static void judge(const char *what, double est, double got)
+{
+    int ok = got > 0 && got <= MEM_UNDER * est + MEM_MISS && est <= MEM_FACTOR * got + MEM_SLACK;
+    if (!ok)
+        printf("\n%s: estimate %.0f bytes, measured peak %.0f bytes; wanted measured <= %.2f x estimate + %.0f, "
+               "estimate <= %.1f x measured + %.0f\n", what, est, got, MEM_UNDER, MEM_MISS, MEM_FACTOR, MEM_SLACK);
+    CU_ASSERT_TRUE(ok);
+}
+
+static const double tones[][3] = {{7001.3, 4, 40}, {14002.6, 8, 40}};
+
+XC_TEST_IF(test_psearch_estimate, "accel and Pulscan estimates hold the measured peak", skip_no_hwm)
+{
+    xc_error err;
+    xc_spectrum sp;
+    /* 2^19 bins: the searches' buffers (MBs) well above the allocator's noise */
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, (size_t)1 << 19, 5, tones, 2, &err), XC_OK);
+    static const struct {
+        const xc_impl *impl;
+        xc_family fam;
+        int zmax, numharm, presto;
+    } cases[] = {
+        {&xc_accel_reference.impl, XC_FAMILY_ACCEL, 20, 4, 0}, {&xc_accel_cpu.impl, XC_FAMILY_ACCEL, 20, 4, 0},
+        {&xc_accel_cpu.impl, XC_FAMILY_ACCEL, 50, 8, 1},       {&xc_accel_cpu.impl, XC_FAMILY_ACCEL, 0, 1, 0},
+        {&xc_ps_reference.impl, XC_FAMILY_PULSCAN, 20, 4, 0},  {&xc_ps_cpu.impl, XC_FAMILY_PULSCAN, 20, 4, 0},
+    };
+    for (size_t k = 0; k < XC_NCASES(cases); k++) {
+        xc_psearch_opts o;
+        xc_psearch_opts_default(&o, cases[k].fam);
+        xc_psearch_opts_set(&o, cases[k].zmax, cases[k].numharm, 8);
+        xc_psearch_opts_threads(&o, 2);
+        if (cases[k].presto)
+            o.ac.preset = XC_ACCEL_PRESTO;
+        double est = 0;
+        CU_ASSERT_EQUAL_FATAL(xc_psearch_memory(cases[k].impl, sp.nbins, sp.T, &o, 1, &est, &err), XC_OK);
+        job j = {0, cases[k].impl, &o, &sp, NULL, NULL, NULL, NULL};
+        char what[128];
+        snprintf(what, sizeof what, "%s %s zmax %d numharm %d%s", cases[k].impl->name,
+                 xc_family_name(cases[k].fam), cases[k].zmax, cases[k].numharm, cases[k].presto ? " presto" : "");
+        judge(what, est, measured_peak(&j));
+    }
+    xc_spectrum_free(&sp);
+}
+
+XC_TEST_IF(test_sp_estimate, "single-pulse estimate holds the measured peak", skip_no_hwm)
+{
+    /* 8 trials of 2^20 samples of a ramp (no detections to count) */
+    size_t nr = 8, n = (size_t)1 << 20;
+    float *x = malloc(nr * n * sizeof *x);
+    double dms[8];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    for (size_t i = 0; i < nr * n; i++)
+        x[i] = (float)((i * 2654435761u) % 1000) * 1e-3f;
+    for (size_t r = 0; r < nr; r++)
+        dms[r] = (double)r;
+    xc_spplane v = {x, nr, n, n, 0, 1e-3, 1, 0, dms};
+    const xc_spsearcher *ss[2] = {&xc_sp_reference, &xc_sp_cpu};
+    for (int t = 1; t <= 2; t++)
+        for (int k = 0; k < 2; k++) {
+            xc_spopts o;
+            xc_spopts_default(&o, XC_SP_HEIMDALL);
+            o.threads = t;
+            o.wmax_s = 0.016;
+            job j = {1, NULL, NULL, NULL, ss[k], &o, &v, dms};
+            char what[96];
+            snprintf(what, sizeof what, "single-pulse %s, %d thread%s", ss[k]->impl.name, t, t > 1 ? "s" : "");
+            judge(what, xc_sp_search_memory(&o, &v, 1, t), measured_peak(&j));
+        }
+    free(x);
+}
+
+/* A spec of one accel entry: PSR J1807-0847's spectrum (65536 bins, 512 KiB). */
+static const char *accel_spec(void)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/accel.json", xc_test_tmpdir());
+    char cwd[1024] = "";
+    const char *d = xc_test_datasets();
+    if (d[0] != '/' && !getcwd(cwd, sizeof cwd))
+        return NULL;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    fprintf(f, "{\"accel\": [{\"name\": \"a\", \"fft\": \"%s%s%s/sigpyproc3/GBT_J1807-0847.fft\", \"zmax\": 0, "
+               "\"numharm\": 1, \"truth\": {\"r\": 131}, \"dr\": 0.5}]}\n", cwd, cwd[0] ? "/" : "", d);
+    fclose(f);
+    return path;
+}
+
+XC_TEST_IF(test_run_max_memory, "run states a search's memory; below it a failed memory row, exit 2",
+           xc_fx_skip_no_bin)
+{
+    char args[4096], err[1 << 14];
+    const char *spec = accel_spec(), *tmp = xc_test_tmpdir();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(spec);
+    snprintf(args, sizeof args, "run -impl reference -spec '%s' -out '%s/r1'", spec, tmp);
+    CU_ASSERT_EQUAL(xc_fx_run_cli_err(args, err, sizeof err), 0);
+    const char *m = strstr(err, "a: accel search: about ");
+    double mib = 0;
+    if (!m || sscanf(m, "a: accel search: about %lf MiB", &mib) != 1)
+        printf("\n%s", err);
+    /* the spectrum's 512 KiB and the search's normalisation, block and
+     * kernels: about 1.6 MiB (0.1: the printed rounding) */
+    CU_ASSERT_TRUE(mib > 0.5 && mib < 4);
+    snprintf(args, sizeof args, "run -impl reference -spec '%s' -out '%s/r2' -max_memory 600K", spec, tmp);
+    CU_ASSERT_EQUAL(xc_fx_run_cli_err(args, err, sizeof err), 2);
+    int named = strstr(err, "a: accel search needs about ") && strstr(err, "more than -max_memory 600.0 KiB");
+    if (!named)
+        printf("\n%s", err);
+    CU_ASSERT_TRUE(named);
+}
+
+XC_TEST_MAIN("memory")
