@@ -3,7 +3,8 @@
 # the real programs of the field, each built from a source tree you point at
 # (never fetched, never copied into this repository).  One variable per peer:
 #   PEER_PRESTO   PRESTO source tree (github.com/scottransom/presto), or a
-#                 folder holding prepsubband, realfft and accelsearch
+#                 folder holding prepsubband, realfft and accelsearch (and
+#                 single_pulse_search.py with python/, build-python.sh's)
 #   PEER_PULSCAN  Pulscan source tree (github.com/jack-white1/pulscan), or a
 #                 folder holding pulscan
 #   PEER_SIGPROC  SIGPROC source tree (github.com/SixByNine/sigproc), or a
@@ -70,8 +71,26 @@ peer_bins() {
     echo "$1: the build failed (build/peers/$2.log)"; err=1; return 1
 }
 
+# presto_single_pulse BIN COMMIT: single_pulse_search.py's rows, its python
+# package built beside BIN (build-python.sh) when PEER_PRESTO is a source tree
+presto_single_pulse() {
+    if [ ! -d "$1/python" ]; then
+        if [ ! -f "$PEER_PRESTO/python/presto_src/presto_wrap.c" ]; then
+            echo "skipped: single_pulse_search.py needs PEER_PRESTO to be a source tree" | tee -a "$TABLE"; return
+        fi
+        if ! sh "$HERE/presto/build-python.sh" "$PEER_PRESTO" "$1" > build/peers/presto-python.log 2>&1; then
+            echo "single_pulse_search.py: the build failed (build/peers/presto-python.log)" | tee -a "$TABLE"
+            err=1; return
+        fi
+    fi
+    row PRESTO single_pulse "single-pulse search" "$2" presto-single-pulse \
+        sh "$HERE/presto/single-pulse-check.sh" "$1" "$XC" "$OUT/presto-single-pulse/work"
+    row PRESTO "single_pulse -b" "single-pulse search" "$2" presto-single-pulse-b \
+        sh "$HERE/presto/single-pulse-check.sh" "$1" "$XC" "$OUT/presto-single-pulse-b/work" -b
+}
+
 if [ -z "${PEER_PRESTO:-}" ]; then
-    skip PEER_PRESTO "prepsubband, realfft, accelsearch"
+    skip PEER_PRESTO "prepsubband, realfft, accelsearch, single_pulse_search.py"
 elif peer_bins PRESTO presto "$PEER_PRESTO" prepsubband presto/build.sh; then
     C=$(commit_of "$PEER_PRESTO" "$B")
     row PRESTO prepsubband dedisperse "$C" presto-prepsubband "$XC" gate dedisperse -convention presto \
@@ -86,6 +105,7 @@ elif peer_bins PRESTO presto "$PEER_PRESTO" prepsubband presto/build.sh; then
     row PRESTO realfft+accel "fft + accel search" "$C" presto-realfft-accelsearch env REALFFT=1 "$XC" gate search \
         -tier standard -work "$OUT/presto-realfft-accelsearch/work" -quiet \
         -cmd "sh $HERE/presto/accelsearch.sh $B {fft} {dat} {zmax} {numharm} {sigma}"
+    presto_single_pulse "$B" "$C"
 fi
 
 if [ -z "${PEER_PULSCAN:-}" ]; then
