@@ -9,6 +9,10 @@
 #                 folder holding pulscan
 #   PEER_SIGPROC  SIGPROC source tree (github.com/SixByNine/sigproc), or a
 #                 folder holding fake and dedisperse
+#   PEER_SIGPYPROC  sigpyproc source tree (github.com/FRBs/sigpyproc3, v1.2.0
+#                 with Debian 12's numpy), installed into build/peers/sigpyproc
+#                 (a venv), or such a venv already made (examples/peers/
+#                 sigpyproc3/build.sh)
 #   PEER_DEDISP   dedisp source tree (github.com/ajameson/dedisp): built with
 #                 nvcc; it runs only where a CUDA device is
 # A peer not given is skipped with a line saying so.  Builds go to
@@ -123,6 +127,26 @@ elif peer_bins SIGPROC sigproc "$PEER_SIGPROC" dedisperse sigproc/build.sh; then
     row SIGPROC dedisperse dedisperse "$C" sigproc-dedisperse "$XC" gate dedisperse -convention sigproc \
         -work "$OUT/sigproc-dedisperse/work" -quiet -cmd "sh $HERE/sigproc/dedisperse.sh $B {in} {out} {dmlist}"
     row SIGPROC fake synthesis "$C" sigproc-fake sh "$HERE/sigproc/fake-check.sh" "$B" "$XC" "$OUT/sigproc-fake/work"
+fi
+
+if [ -z "${PEER_SIGPYPROC:-}" ]; then
+    skip PEER_SIGPYPROC "sigpyproc dedisperse and rfft"
+else
+    V=$PEER_SIGPYPROC
+    if [ ! -x "$V/bin/python" ]; then
+        V=build/peers/sigpyproc
+        [ -x "$V/bin/python" ] || sh "$HERE/sigpyproc3/build.sh" "$PEER_SIGPYPROC" "$V" > build/peers/sigpyproc.log 2>&1 ||
+            { echo "sigpyproc: the build failed (build/peers/sigpyproc.log)" | tee -a "$TABLE"; err=1; V=""; }
+    fi
+    if [ -n "$V" ]; then
+        V=$(cd "$V" && pwd)
+        C=$(cut -c1-7 "$V/COMMIT" 2>/dev/null || echo unknown)
+        row sigpyproc dedisperse dedisperse "$C" sigpyproc-dedisperse "$XC" gate dedisperse \
+            -work "$OUT/sigpyproc-dedisperse/work" -quiet -cmd "sh $HERE/sigpyproc3/dedisperse.sh $V {in} {out} {dmlist}"
+        [ -f "$OUT/realfft-series.dat" ] || "$XC" synth -dedispersed -quiet -nchans 64 -nbits 8 -tsamp 256 -tobs 16.8 \
+            -fch1 1500 -foff -2 -period 7.3 -width 15 -snrpeak 0.6 -dm 40 -accn 20000 -seed 5 -o "$OUT/realfft-series"
+        row sigpyproc rfft fft "$C" sigpyproc-rfft sh "$HERE/sigpyproc3/fft-check.sh" "$V" "$XC" "$OUT/realfft-series.dat"
+    fi
 fi
 
 if [ -n "${PEER_DEDISP:-}" ]; then
