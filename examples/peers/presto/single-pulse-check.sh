@@ -11,7 +11,7 @@
 # error):
 #   finds every pulse   its candidates of the ten series, concatenated,
 #                       against the truth: each pulse found within one DM
-#                       step and one width of its time
+#                       step (2) and one width of its time
 #   agrees with ours    its list of the DM 100 series against crosscheck
 #                       singlepulse -preset presto on that one trial (same
 #                       boxes, threshold 5): every candidate above S/N 7
@@ -35,7 +35,7 @@ echo "bad blocks zeroed: $(grep -o 'identified [0-9]* bad blocks' peer.log | awk
     "in the ten series (single_pulse_search.py's outlier test)"
 rc=0 failed=""
 echo "finds every pulse:"
-"$XC" compare cands all.singlepulse -truth sp.truth.json > truth.txt; r=$?
+"$XC" compare cands all.singlepulse -truth sp.truth.json -tol_dm 2 > truth.txt; r=$?
 grep -E 'pulse [0-9]|truth:' truth.txt
 [ $r -le 1 ] || exit 2
 [ $r = 0 ] || { rc=1; failed="$(grep -o '[0-9]* of [0-9]* pulses found' truth.txt)"; }
@@ -43,6 +43,6 @@ echo "agrees with ours at DM 100:"
 "$XC" compare cands sp_DM100.00.singlepulse ours.singlepulse -tol_dm 0.5 -snr 7 -rtol_snr "${RTOL_SNR:-0.1}" > ours.txt; r=$?
 grep -vE '^[AB]:' ours.txt
 [ $r -le 1 ] || exit 2
-[ $r = 0 ] || { rc=1; failed="${failed:+$failed; }vs ours $(grep -o 'matched [0-9]*' ours.txt), $(grep -o '[0-9]* pairs outside' ours.txt)"; }
+[ $r = 0 ] || { rc=1; failed="${failed:+$failed; }vs ours: $(grep -m1 '^matched' ours.txt)"; }
 if [ $rc = 0 ]; then echo "single_pulse_search.py agrees"; else echo "single_pulse_search.py DIFFERS: $failed"; fi
 exit $rc
