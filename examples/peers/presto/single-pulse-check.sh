@@ -43,6 +43,8 @@ echo "agrees with ours at DM 100:"
 "$XC" compare cands sp_DM100.00.singlepulse ours.singlepulse -tol_dm 0.5 -snr 7 -rtol_snr "${RTOL_SNR:-0.1}" > ours.txt; r=$?
 grep -vE '^[AB]:' ours.txt
 [ $r -le 1 ] || exit 2
-[ $r = 0 ] || { rc=1; failed="${failed:+$failed; }vs ours: $(grep -m1 '^matched' ours.txt)"; }
+[ $r = 0 ] || { rc=1; unmatched=$(grep -m1 '^matched' ours.txt | grep -o '([0-9]* above)' | tr -dc '0-9\n' | awk '{s += $1} END {print s + 0}')
+    outside=$(grep -o '[0-9]* pairs outside' ours.txt || echo "0 pairs outside")
+    failed="${failed:+$failed; }vs ours $(grep -o '^matched [0-9]*' ours.txt), $unmatched unmatched above S/N 7, $outside 1 +- ${RTOL_SNR:-0.1}"; }
 if [ $rc = 0 ]; then echo "single_pulse_search.py agrees"; else echo "single_pulse_search.py DIFFERS: $failed"; fi
 exit $rc
