@@ -290,13 +290,13 @@ gpu-check:
 
 # The field's programs through the gate (examples/peers/report.sh): each peer
 # whose source tree is given (PEER_PRESTO, PEER_PULSCAN, PEER_SIGPROC,
-# PEER_DEDISP) is built outside the tree's sources, under build/peers/, and
+# PEER_SIGPYPROC, PEER_DEDISP) is built outside the tree's sources, under build/peers/, and
 # judged; a peer not given prints a "skipped" line.  Never part of make test.
 .PHONY: peers-report
 peers-report:
 	$(Q)$(MAKE) --no-print-directory $(BIN)/crosscheck
 	$(Q)PEER_PRESTO="$(PEER_PRESTO)" PEER_PULSCAN="$(PEER_PULSCAN)" PEER_SIGPROC="$(PEER_SIGPROC)" \
-	    PEER_DEDISP="$(PEER_DEDISP)" sh examples/peers/report.sh $(BIN)/crosscheck
+	    PEER_SIGPYPROC="$(PEER_SIGPYPROC)" PEER_DEDISP="$(PEER_DEDISP)" sh examples/peers/report.sh $(BIN)/crosscheck
 
 # A report holding every plot kind (tests/report_sample.c), for report-check.
 $(BIN)/report-sample: tests/report_sample.c $(LIBA)

@@ -207,9 +207,9 @@ XC_TEST(test_singlepulse_peer_cmd, "bench singlepulse -peer_cmd: the filled comm
     CU_ASSERT_EQUAL_FATAL(xc_fx_run_clif(err, sizeof err, "bench singlepulse -dmplan 0:20:1:1 -nchans 16 -nout 4096 "
                                          "-nwidths 4 -threads 1 -repeat 2 -peer_dir '%s' -json '%s' -peer_cmd "
                                          "'test -s {dat}_DM19.00.dat && test -s {dat}_DM0.00.inf && test -s {fil} && "
-                                         "echo {threads} {maxwidth} {nchans} $(ls {dir} | grep -c dat$) >> {dir}/seen.txt'",
+                                         "echo {threads} {maxwidth} {maxwidth_s} {nchans} $(ls {dir} | grep -c dat$) >> {dir}/seen.txt'",
                                          dir, json), 0);
-    XC_ASSERT_NEAR(lines_with(seen, "1 8 16 20"), 2, 0);
+    XC_ASSERT_NEAR(lines_with(seen, "1 8 0.000512 16 20"), 2, 0);
     json_t *root, *recs = records(json, &root);
     XC_ASSERT_NEAR(json_array_size(recs), 2, 0);
     json_t *r = json_array_get(recs, 1);

@@ -20,15 +20,16 @@
 static int peer_command(const char *tmpl, const xc_cli_peers *p, const xc_bench_sp_opts *o, char *text, size_t n,
                         char *argv[4], int *fil, int *dat)
 {
-    char pf[4200], pd[4200], thr[16], nw[16], mw[16], nch[16], nb[16];
+    char pf[4200], pd[4200], thr[16], nw[16], mw[16], mws[32], nch[16], nb[16];
     xc_error err;
     if (xc_pathf(pf, sizeof pf, &err, "%s/bench.fil", p->dir) || xc_pathf(pd, sizeof pd, &err, "%s/bench", p->dir))
         return xc_cli_fail("bench singlepulse", &err);
     snprintf(thr, sizeof thr, "%d", o->threads > 0 ? o->threads : omp_get_max_threads());
     snprintf(nw, sizeof nw, "%d", o->nwidths), snprintf(mw, sizeof mw, "%d", 1 << (o->nwidths - 1));
+    snprintf(mws, sizeof mws, "%.9g", (1 << (o->nwidths - 1)) * o->tsamp_us * 1e-6);
     snprintf(nch, sizeof nch, "%d", o->nchans), snprintf(nb, sizeof nb, "%d", o->nbits);
     const gate_kv kv[] = {{"fil", pf}, {"dat", pd}, {"dir", p->dir}, {"threads", thr}, {"nwidths", nw},
-                          {"maxwidth", mw}, {"nchans", nch}, {"nbits", nb}};
+                          {"maxwidth", mw}, {"maxwidth_s", mws}, {"nchans", nch}, {"nbits", nb}};
     if (gate_fill("-peer_cmd", tmpl, kv, sizeof kv / sizeof *kv, text, n, &err))
         return xc_cli_fail("bench singlepulse", &err);
     /* a peer given the series searches; one given only the filterbank
@@ -78,8 +79,9 @@ int xc_bench_singlepulse(const xc_cmd *self, int argc, char **argv)
                            "written to {fil} (a filterbank: ours then times dedispersion and search)\n"
                            "or, when the template names {dat}, dedispersed into {dat}_DM<dm>.dat/.inf\n"
                            "(ours times the search of the plane).  Also {dir} (the work folder),\n"
-                           "{threads}, {nwidths}, {maxwidth} (samples), {nchans}, {nbits}.  E.g.\n"
-                           "'single_pulse_search.py -m {maxwidth} {dat}_DM*.dat' (PRESTO) or\n"
+                           "{threads}, {nwidths}, {maxwidth} (samples), {maxwidth_s} (seconds),\n"
+                           "{nchans}, {nbits}.  E.g. 'single_pulse_search.py -p -m {maxwidth_s}\n"
+                           "{dat}_DM*.dat' (PRESTO; examples/peers/presto/single-pulse.sh) or\n"
                            "'heimdall -f {fil} -dm 0 500 -boxcar_max {maxwidth}' (a GPU)"),
         XC_OPT_STR("peer_dir", &peers.dir, .arg = "DIR", .help = "folder for the peer's input, output and log (kept)",
                    .def = "a temporary folder, removed at the end"),

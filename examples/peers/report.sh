@@ -3,11 +3,16 @@
 # the real programs of the field, each built from a source tree you point at
 # (never fetched, never copied into this repository).  One variable per peer:
 #   PEER_PRESTO   PRESTO source tree (github.com/scottransom/presto), or a
-#                 folder holding prepsubband, realfft and accelsearch
+#                 folder holding prepsubband, realfft and accelsearch (and
+#                 single_pulse_search.py with python/, build-python.sh's)
 #   PEER_PULSCAN  Pulscan source tree (github.com/jack-white1/pulscan), or a
 #                 folder holding pulscan
 #   PEER_SIGPROC  SIGPROC source tree (github.com/SixByNine/sigproc), or a
 #                 folder holding fake and dedisperse
+#   PEER_SIGPYPROC  sigpyproc source tree (github.com/FRBs/sigpyproc3, v1.2.0
+#                 with Debian 12's numpy), installed into build/peers/sigpyproc
+#                 (a venv), or such a venv already made (examples/peers/
+#                 sigpyproc3/build.sh)
 #   PEER_DEDISP   dedisp source tree (github.com/ajameson/dedisp): built with
 #                 nvcc; it runs only where a CUDA device is
 # A peer not given is skipped with a line saying so.  Builds go to
@@ -70,8 +75,26 @@ peer_bins() {
     echo "$1: the build failed (build/peers/$2.log)"; err=1; return 1
 }
 
+# presto_single_pulse BIN COMMIT: single_pulse_search.py's rows, its python
+# package built beside BIN (build-python.sh) when PEER_PRESTO is a source tree
+presto_single_pulse() {
+    if [ ! -d "$1/python" ]; then
+        if [ ! -f "$PEER_PRESTO/python/presto_src/presto_wrap.c" ]; then
+            echo "skipped: single_pulse_search.py needs PEER_PRESTO to be a source tree" | tee -a "$TABLE"; return
+        fi
+        if ! sh "$HERE/presto/build-python.sh" "$PEER_PRESTO" "$1" > build/peers/presto-python.log 2>&1; then
+            echo "single_pulse_search.py: the build failed (build/peers/presto-python.log)" | tee -a "$TABLE"
+            err=1; return
+        fi
+    fi
+    row PRESTO single_pulse "single-pulse search" "$2" presto-single-pulse \
+        sh "$HERE/presto/single-pulse-check.sh" "$1" "$XC" "$OUT/presto-single-pulse/work"
+    row PRESTO "single_pulse -b" "single-pulse search" "$2" presto-single-pulse-b \
+        sh "$HERE/presto/single-pulse-check.sh" "$1" "$XC" "$OUT/presto-single-pulse-b/work" -b
+}
+
 if [ -z "${PEER_PRESTO:-}" ]; then
-    skip PEER_PRESTO "prepsubband, realfft, accelsearch"
+    skip PEER_PRESTO "prepsubband, realfft, accelsearch, single_pulse_search.py"
 elif peer_bins PRESTO presto "$PEER_PRESTO" prepsubband presto/build.sh; then
     C=$(commit_of "$PEER_PRESTO" "$B")
     row PRESTO prepsubband dedisperse "$C" presto-prepsubband "$XC" gate dedisperse -convention presto \
@@ -86,6 +109,7 @@ elif peer_bins PRESTO presto "$PEER_PRESTO" prepsubband presto/build.sh; then
     row PRESTO realfft+accel "fft + accel search" "$C" presto-realfft-accelsearch env REALFFT=1 "$XC" gate search \
         -tier standard -work "$OUT/presto-realfft-accelsearch/work" -quiet \
         -cmd "sh $HERE/presto/accelsearch.sh $B {fft} {dat} {zmax} {numharm} {sigma}"
+    presto_single_pulse "$B" "$C"
 fi
 
 if [ -z "${PEER_PULSCAN:-}" ]; then
@@ -103,6 +127,26 @@ elif peer_bins SIGPROC sigproc "$PEER_SIGPROC" dedisperse sigproc/build.sh; then
     row SIGPROC dedisperse dedisperse "$C" sigproc-dedisperse "$XC" gate dedisperse -convention sigproc \
         -work "$OUT/sigproc-dedisperse/work" -quiet -cmd "sh $HERE/sigproc/dedisperse.sh $B {in} {out} {dmlist}"
     row SIGPROC fake synthesis "$C" sigproc-fake sh "$HERE/sigproc/fake-check.sh" "$B" "$XC" "$OUT/sigproc-fake/work"
+fi
+
+if [ -z "${PEER_SIGPYPROC:-}" ]; then
+    skip PEER_SIGPYPROC "sigpyproc dedisperse and rfft"
+else
+    V=$PEER_SIGPYPROC
+    if [ ! -x "$V/bin/python" ]; then
+        V=build/peers/sigpyproc
+        [ -x "$V/bin/python" ] || sh "$HERE/sigpyproc3/build.sh" "$PEER_SIGPYPROC" "$V" > build/peers/sigpyproc.log 2>&1 ||
+            { echo "sigpyproc: the build failed (build/peers/sigpyproc.log)" | tee -a "$TABLE"; err=1; V=""; }
+    fi
+    if [ -n "$V" ]; then
+        V=$(cd "$V" && pwd)
+        C=$(cut -c1-7 "$V/COMMIT" 2>/dev/null || echo unknown)
+        row sigpyproc dedisperse dedisperse "$C" sigpyproc-dedisperse "$XC" gate dedisperse \
+            -work "$OUT/sigpyproc-dedisperse/work" -quiet -cmd "sh $HERE/sigpyproc3/dedisperse.sh $V {in} {out} {dmlist}"
+        [ -f "$OUT/realfft-series.dat" ] || "$XC" synth -dedispersed -quiet -nchans 64 -nbits 8 -tsamp 256 -tobs 16.8 \
+            -fch1 1500 -foff -2 -period 7.3 -width 15 -snrpeak 0.6 -dm 40 -accn 20000 -seed 5 -o "$OUT/realfft-series"
+        row sigpyproc rfft fft "$C" sigpyproc-rfft sh "$HERE/sigpyproc3/fft-check.sh" "$V" "$XC" "$OUT/realfft-series.dat"
+    fi
 fi
 
 if [ -n "${PEER_DEDISP:-}" ]; then

@@ -17,19 +17,4 @@ ROOT=${DAT%.dat}
 cp "$DAT" "$W/presto.dat" && cp "$ROOT.inf" "$W/presto.inf"
 (cd "$W" && "$BIN/realfft" -fwd presto.dat > realfft.log 2>&1) || { echo "realfft failed: $W/realfft.log" >&2; exit 2; }
 "$XC" fft -i "$DAT" -o "$W/ours" || exit 2
-$PY - "$W/presto.fft" "$W/ours.fft" <<'PY'
-import math, sys
-import numpy as np
-a = np.fromfile(sys.argv[1], np.float32).astype(np.float64)
-b = np.fromfile(sys.argv[2], np.float32).astype(np.float64)
-if a.size != b.size:
-    print(f"realfft: {a.size // 2} bins, crosscheck fft: {b.size // 2} bins"); sys.exit(1)
-d = np.abs(a - b)
-n = a.size                                  # real points N (N/2 complex bins)
-bound = math.log2(n) * 2.0 ** -24 * np.abs(b).max()
-i = int(d.argmax())
-print(f"{n // 2} bins: {int((d > 0).sum())} of {n} floats differ; max |diff| {d[i]:.4g} at float {i} "
-      f"(bin {i // 2}); bound {bound:.4g} (log2 N x 2^-24 x max|X| {np.abs(b).max():.4g}); "
-      f"identical bytes: {bool((d == 0).all())}")
-sys.exit(0 if d[i] <= bound else 1)
-PY
+$PY "$(dirname "$0")/../fft_compare.py" "$W/presto.fft" "$W/ours.fft" realfft "crosscheck fft"
