@@ -9,6 +9,17 @@
 #include "cli/base/cli.h"
 #include "cli/base/cli_opts.h"
 
+/* One line per search q: secs[q] / n. */
+static void print_searches(const xc_study *st, const double *secs, double n)
+{
+    char name[200];
+    for (size_t k = 0, q = 0; k < st->ns; k++)
+        for (size_t c = 0; c < st->s[k].ncfg; c++, q++) {
+            snprintf(name, sizeof name, "%s/%s %s", st->s[k].name, st->s[k].impl->name, st->s[k].cfg[c].label);
+            printf("  %-44s %10.4f\n", name, secs[q] / n);
+        }
+}
+
 /* The stages' table: synthesis, FFT, each search, each searcher. */
 static void print_stages(const xc_study *st, const xc_bench_study_opts *o, const xc_bench_study_result *r,
                          const char *spec)
@@ -18,12 +29,8 @@ static void print_stages(const xc_study *st, const xc_bench_study_opts *o, const
     printf("  %-44s %10s\n", "stage", "s/pulsar");
     printf("  %-44s %10.4f\n", "synthesis (dedispersed series)", r->secs[0] / n);
     printf("  %-44s %10.4f\n", "FFT", r->secs[1] / n);
+    print_searches(st, r->secs + 2, n);
     char name[200];
-    for (size_t k = 0, q = 0; k < st->ns; k++)
-        for (size_t c = 0; c < st->s[k].ncfg; c++, q++) {
-            snprintf(name, sizeof name, "%s/%s %s", st->s[k].name, st->s[k].impl->name, st->s[k].cfg[c].label);
-            printf("  %-44s %10.4f\n", name, r->secs[2 + q] / n);
-        }
     for (size_t k = 0, q = 0; k < st->ns; q += st->s[k].ncfg, k++) {
         double tot = 0;
         for (size_t c = 0; c < st->s[k].ncfg; c++)
@@ -45,12 +52,7 @@ static void print_frb_stages(const xc_study *st, const xc_bench_study_opts *o, c
     printf("  %-44s %10s\n", "stage", "s/burst");
     printf("  %-44s %10.4f\n", "synthesis (parameters, truth, filterbank)", r->secs[0] / n);
     printf("  %-44s %10.4f\n", "dedispersion (each plane once)", r->secs[1] / n);
-    char name[200];
-    for (size_t k = 0, q = 0; k < st->ns; k++)
-        for (size_t c = 0; c < st->s[k].ncfg; c++, q++) {
-            snprintf(name, sizeof name, "%s/%s %s", st->s[k].name, st->s[k].impl->name, st->s[k].cfg[c].label);
-            printf("  %-44s %10.4f\n", name, r->secs[3 + q] / n);
-        }
+    print_searches(st, r->secs + 3, n);
     printf("  %-44s %10.4f\n", "scoring", r->secs[2] / n);
     printf("  %-44s %10.4f  (%.3f bursts/s per core)\n", "total, one thread", r->per_psr, 1.0 / r->per_psr);
     if (isfinite(r->wall))
