@@ -75,6 +75,13 @@ static void project(const xc_study *st, const xc_bench_study_opts *o, xc_bench_s
     int att;
     xc_error err;
     r->nbins = NAN;
+    r->per_psr = r->serial / (double)o->n;
+    if (st->frb) {   /* the spec's own population, burst for burst */
+        r->scale = 1;
+        r->serial_h = (double)st->n * r->per_psr / 3600.0;
+        r->machine_h = isfinite(r->wall) ? (double)st->n * r->wall / (double)o->n / 3600.0 : NAN;
+        return;
+    }
     if (!xc_popspec_pulsar(&st->pop, st->seed, 0, &p, &att, &err)) {
         r->nbins = floor((double)xc_synth_nsamp(&p) / 2);
         xc_synth_params_free(&p);
@@ -91,7 +98,7 @@ xc_status xc_bench_study_measure(xc_study *st, const xc_bench_study_opts *o, xc_
 {
     memset(r, 0, sizeof *r);
     st->separate = o->separate;
-    r->secs = calloc(2 + xc_study_nsearch(st), sizeof *r->secs);
+    r->secs = calloc(3 + xc_study_nsearch(st), sizeof *r->secs);
     if (!r->secs)
         return xc_error_set(err, XC_ENOMEM, "out of memory");
     r->T = o->threads > 0 ? o->threads : omp_get_max_threads();
@@ -169,6 +176,8 @@ static json_t *projection_json(const xc_bench_study_result *r)
 json_t *xc_bench_study_json(const xc_study *st, const char *spec, const xc_bench_study_opts *o,
                             const xc_bench_study_result *r)
 {
+    if (st->frb)
+        return xc_bench_study_frb_json(st, spec, o, r);
     const double n = (double)o->n;
     json_t *root = json_object();
     json_object_set_new(root, "benchmark", json_string("study"));

@@ -27,15 +27,16 @@ typedef struct {
 } xc_bench_study_opts;
 
 typedef struct {
-    double *secs;         /* per pulsar summed: [0] synthesis, [1] FFT, [2 + q] search q (owned) */
+    double *secs;         /* per pulsar summed: [0] synthesis, [1] FFT, [2 + q] search q (owned); of an FRB
+                           * study per burst: [0] synthesis, [1] dedispersion, [2] scoring, [3 + q] search q */
     int anydev;           /* a searcher runs on a device */
     int T, W, K;          /* threads, workers and device jobs as run */
     double serial;        /* seconds of the serial pass */
     double wall;          /* seconds of the side-by-side pass, NAN when not run */
     double nbins;         /* the spec's spectrum length (pulsar 0), NAN unknown */
-    double per_psr;       /* serial / n */
-    double scale;         /* the paper's bins over nbins */
-    double serial_h;      /* the paper's study from the serial pass, hours */
+    double per_psr;       /* serial / n (per burst for an FRB study) */
+    double scale;         /* the paper's bins over nbins (1 for an FRB study) */
+    double serial_h;      /* the paper's study (an FRB study: the spec's population) from the serial pass, hours */
     double machine_h;     /* ... from the side-by-side pass, NAN when not run */
 } xc_bench_study_result;
 
@@ -45,9 +46,15 @@ typedef struct {
 xc_status xc_bench_study_measure(xc_study *st, const xc_bench_study_opts *o, xc_bench_study_result *r, xc_error *err);
 void xc_bench_study_result_free(xc_bench_study_result *r);
 
-/* The record: stages, searches, searchers and the projection. */
+/* The record: stages, searches, searchers and the projection (an FRB
+ * study's: xc_bench_study_frb_json). */
 struct json_t *xc_bench_study_json(const xc_study *st, const char *spec, const xc_bench_study_opts *o,
                                    const xc_bench_study_result *r);
+/* An FRB study's record (bench_study_frb.c): per burst the synthesis,
+ * dedispersion, each search, scoring; the projection for the spec's
+ * population of bursts. */
+struct json_t *xc_bench_study_frb_json(const xc_study *st, const char *spec, const xc_bench_study_opts *o,
+                                       const xc_bench_study_result *r);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,7 @@ static xc_status ref_execute(const xc_spsearcher *self, void *state, const xc_sp
         const float *x = pl->data + r * pl->stride;
         double s;
         xc_sp_row_stats(x, n, c, m, &s, tmp);
+        xc_sp_given_stats(pl, c, r, m, &s);
         if (!(s > 0))
             continue;
         for (int k = 0; !st && k < c->nwidths; k++) {
@@ -62,4 +63,5 @@ static xc_status ref_execute(const xc_spsearcher *self, void *state, const xc_sp
 const xc_spsearcher xc_sp_reference = {
     .impl = {.family = XC_FAMILY_SINGLEPULSE, .name = "reference", .tol = {XC_TOL_EXACT, 0}, .caps = XC_CAP_REFERENCE,
              .desc = "boxcar single-pulse search: medians by sorting, every box summed directly in double"},
-    .execute = ref_execute};
+    .execute = ref_execute,
+    .row_stats = 1};

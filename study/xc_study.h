@@ -170,7 +170,9 @@ xc_status xc_study_rows_sort(xc_study_rows *rows, xc_error *err);
 xc_status xc_study_pulsar(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
                           xc_study_rows *out, xc_error *err);
 /* The same, adding the wall seconds of each stage to secs (NULL: not timed):
- * secs[0] synthesis, secs[1] FFT, secs[2 + k] search k (bench study). */
+ * secs[0] synthesis, secs[1] FFT, secs[2 + k] search k (bench study); of an
+ * FRB study's burst (3 + xc_study_nsearch entries): [0] synthesis, [1]
+ * dedispersion, [2] scoring, [3 + k] search k. */
 xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
                                 xc_study_rows *out, double *secs, xc_error *err);
 /* A worker's searches kept from pulsar to pulsar (core/search/xc_psearch.h:

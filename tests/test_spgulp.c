@@ -1,8 +1,10 @@
 /* The single-pulse search of a filterbank in gulps (core/sp/xc_spgulp.h,
  * docs/SINGLEPULSE.md "Gulps"): bursts on and across gulp boundaries found
- * once, lists identical to the one-gulp search where every window has the
- * row's statistics, S/N scaled by exactly s / s_j where it does not, gulps
- * below the overlap refused, the same list at any thread count. */
+ * once, lists identical to the one-gulp search, S/N bit for bit, on
+ * patterned data and on noise whose windows' rms differ from the rows'
+ * (the whole rows' statistics gathered first, core/sp/xc_sprms.h), the exact
+ * selection itself on non-integer values, gulps below the overlap refused,
+ * the same list at any thread count. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 
 #include "core/io/xc_filterbank.h"
 #include "core/sp/xc_spgulp.h"
+#include "core/sp/xc_sprms.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "optimized/cpu/xc_sp_cpu.h"
 #include "reference/xc_sp_ref.h"
@@ -139,7 +142,8 @@ static int same_list(const xc_spcandlist *x, const xc_spcandlist *y, const char 
  * multiple of the plan's downsample lcm), and in the gulps a -max_memory of
  * a third of the whole chooses, against one gulp: identical lists, one
  * candidate per burst (each found once). */
-static void against_whole(const char *path, setup *s, const size_t *gulps, size_t ng, size_t lcm, const char *what)
+static void against_whole(const char *path, setup *s, const size_t *gulps, size_t ng, size_t lcm, const char *what,
+                          int noise)
 {
     xc_spcandlist whole, l;
     xc_spgulp_info info;
@@ -148,12 +152,18 @@ static void against_whole(const char *path, setup *s, const size_t *gulps, size_
     s->a.max_memory = 0;
     CU_ASSERT_EQUAL_FATAL(run(path, &s->a, &whole, &info, &err), XC_OK);
     XC_ASSERT_NEAR((double)info.ngulps, 1, 0);
-    XC_ASSERT_NEAR((double)whole.n, NBURST, 0);
-    double whole_bytes = info.whole;
+    XC_ASSERT_NEAR((double)info.rms_passes, 0, 0);   /* one gulp: its own statistics */
+    if (noise)
+        XC_ASSERT_ABOVE((double)whole.n, NBURST - 0.5);
+    else
+        XC_ASSERT_NEAR((double)whole.n, NBURST, 0);
+    /* the budget: a third of the whole gulp, plus the whole rows' statistics the gulps gather */
+    double budget = info.whole / 3 + xc_sprms_bytes(s->o.preset == XC_SP_ASTROACCELERATE ? XC_SP_MEAN_SD
+                                                    : XC_SP_MEDIAN_MAD, xc_dmplan_ndm(&s->plan));
     size_t least = ((size_t)info.max_delay + info.widest + lcm - 1) / lcm * lcm;
     for (size_t g = 0; g <= ng; g++) {
         s->a.gulp = g == ng ? 0 : gulps[g] ? gulps[g] : least;
-        s->a.max_memory = g == ng ? whole_bytes / 3 : 0;
+        s->a.max_memory = g == ng ? budget : 0;
         xc_status st = run(path, &s->a, &l, &info, &err);
         char name[128];
         snprintf(name, sizeof name, "%s, gulp %zu", what, info.gulp);
@@ -162,12 +172,14 @@ static void against_whole(const char *path, setup *s, const size_t *gulps, size_
         CU_ASSERT_EQUAL(st, XC_OK);
         if (g == ng) {
             CU_ASSERT(info.ngulps > 1);
-            CU_ASSERT(info.bytes <= whole_bytes / 3);
+            XC_ASSERT_BELOW(info.bytes, budget);
         } else {
             size_t want = s->a.gulp / lcm * lcm;
             XC_ASSERT_NEAR((double)info.gulp, (double)(want < info.total ? want : info.total), 0);
         }
         XC_ASSERT_NEAR((double)info.ngulps, ceil((double)info.total / (double)info.gulp), 0);
+        if (info.ngulps > 1)
+            XC_ASSERT_ABOVE((double)info.rms_passes, 0.5);   /* the whole rows' statistics gathered first */
         CU_ASSERT(same_list(&l, &whole, name));
         xc_spcandlist_free(&l);
     }
@@ -175,7 +187,7 @@ static void against_whole(const char *path, setup *s, const size_t *gulps, size_
 }
 
 /* Gulps of many sizes, among them the boundaries on the bursts (500, 1000,
- * 1500), the least allowed and awkward ones, for two presets and both
+ * 1500), the least allowed, an awkward one (1234) and one past the file, for two presets and both
  * searchers; then a plan of two ranges (downsample 1 and 2: the second's
  * windows are narrower than the dedispersed gulp, views with a stride) in
  * gulps of the least, 500, 998 and 1235 (rounded down to 1234). */
@@ -183,7 +195,7 @@ XC_TEST(test_gulps_identical, "gulps_identical")
 {
     char path[1024];
     file_at(path, sizeof path, "pattern.fil", 0);
-    static const size_t gulps[] = {500, 1000, 1500, 0, 401, 997, 1234, 2999, 5999};
+    static const size_t gulps[] = {500, 1000, 1500, 0, 1234, 5999};
     static const size_t gulps2[] = {0, 500, 998, 1235};
     const xc_spsearcher *impls[2] = {&xc_sp_cpu, &xc_sp_reference};
     for (int p = 0; p < 3; p++)
@@ -195,37 +207,61 @@ XC_TEST(test_gulps_identical, "gulps_identical")
             snprintf(what, sizeof what, "%s, %s%s", impls[i]->impl.name, p == 1 ? "presto" : "heimdall",
                      p == 2 ? ", two ranges" : "");
             if (p < 2)
-                against_whole(path, &s, gulps, sizeof gulps / sizeof *gulps, 1, what);
+                against_whole(path, &s, gulps, sizeof gulps / sizeof *gulps, 1, what, 0);
             else
-                against_whole(path, &s, gulps2, sizeof gulps2 / sizeof *gulps2, 2, what);
+                against_whole(path, &s, gulps2, sizeof gulps2 / sizeof *gulps2, 2, what, 0);
             xc_dmplan_free(&s.plan);
         }
 }
 
-/* Random noise, one DM trial (no delay): each burst is found in gulps of
- * 1100 (boundaries 100 or more samples from every burst; noise sd about
- * 6.5, bursts of 3 x 90, S/N about 20 against threshold 8) at the whole
- * search's sample, width and trial, with snr_j x s_j = snr x s, s and s_j
- * the rms of the row and of the window of the gulp owning it (computed
- * here by xc_sp_row_stats); relative tolerance 1e-12 (each side is one
- * division and one product of the same S - B, a few ulps). */
-XC_TEST(test_gulps_rms_ratio, "gulps_rms_ratio")
+/* Random noise, where each window's robust rms differs from its row's: the
+ * gulped search takes the whole rows' rms (core/sp/xc_sprms.h), so its list
+ * is the whole search's, S/N bit for bit (tolerance 0), for both searchers
+ * and the three presets (5 pairings), at threshold 8 (the bursts) and 4 (many noise
+ * runs near the threshold, where a window's rms would add and drop
+ * candidates), in gulps of 1100 (boundaries clear of the bursts), 997 and
+ * those a -max_memory chooses, over a plan of 11 trials and one of two
+ * ranges. */
+XC_TEST(test_gulps_exact_rms, "gulps_exact_rms")
 {
     char path[1024];
     file_at(path, sizeof path, "noise.fil", 7);
-    setup s;
-    setup_make(&s, "0:1:1:1", XC_SP_HEIMDALL, &xc_sp_cpu);
-    s.o.threshold = 8;
-    xc_spcandlist whole, l;
-    xc_spgulp_info info;
-    xc_error err;
-    CU_ASSERT_EQUAL_FATAL(run(path, &s.a, &whole, &info, &err), XC_OK);
-    s.a.gulp = 1100;
-    CU_ASSERT_EQUAL_FATAL(run(path, &s.a, &l, &info, &err), XC_OK);
-    XC_ASSERT_NEAR((double)whole.n, NBURST, 0);
-    XC_ASSERT_NEAR((double)l.n, NBURST, 0);
-    /* the row: the file's samples summed over the channels, as the dedisperser's trial at DM 0 */
+    static const size_t gulps[] = {1100, 997};
+    static const struct {
+        const xc_spsearcher *impl;
+        xc_sp_preset preset;
+        double threshold;
+        int ranges;
+    } cases[] = {
+        {&xc_sp_cpu, XC_SP_HEIMDALL, 4, 1},       {&xc_sp_cpu, XC_SP_PRESTO, 8, 2},
+        {&xc_sp_cpu, XC_SP_ASTROACCELERATE, 4, 1}, {&xc_sp_reference, XC_SP_HEIMDALL, 8, 2},
+        {&xc_sp_reference, XC_SP_ASTROACCELERATE, 8, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        setup s;
+        setup_make(&s, cases[i].ranges == 1 ? "0:100:10:1" : "0:50:10:1,50:100:10:2", cases[i].preset,
+                   cases[i].impl);
+        s.o.threshold = cases[i].threshold;
+        if (cases[i].preset == XC_SP_ASTROACCELERATE)
+            s.o.baseline_s = 0;   /* one block, the mean: the preset refuses -baseline */
+        char what[96];
+        snprintf(what, sizeof what, "noise, %s, %s, threshold %g, %d range(s)", cases[i].impl->impl.name,
+                 xc_sp_preset_name(cases[i].preset), s.o.threshold, cases[i].ranges);
+        against_whole(path, &s, gulps, sizeof gulps / sizeof *gulps, (size_t)cases[i].ranges, what, 1);
+        xc_dmplan_free(&s.plan);
+    }
+}
+
+/* The windows' rms is not the row's on the noise file (else the test above
+ * would prove nothing): of the 6 windows of gulps of 1100 at DM 0 (the
+ * channels' sum), at least 3 have an rms (xc_sp_row_stats) other than the
+ * row's. */
+XC_TEST(test_window_rms_differs, "window_rms_differs")
+{
+    char path[1024];
+    file_at(path, sizeof path, "noise2.fil", 7);
     xc_fbreader *r;
+    xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, path, NULL, &err), XC_OK);
     static uint16_t v[NSAMP * NCH];
     static float row[NSAMP];
@@ -234,26 +270,67 @@ XC_TEST(test_gulps_rms_ratio, "gulps_rms_ratio")
     xc_fbreader_close(r);
     for (int t = 0; t < NSAMP; t++)
         row[t] = (float)(v[t * NCH] + v[t * NCH + 1]);
+    xc_spopts o;
+    xc_spopts_default(&o, XC_SP_HEIMDALL);
+    o.baseline_s = 0.12;
     xc_spconf c;
-    CU_ASSERT_EQUAL_FATAL(xc_spconf_make(&s.o, 1e-3, &c, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_spconf_make(&o, 1e-3, &c, &err), XC_OK);
     double rms, rms_j;
+    size_t a, e, differ = 0;
     xc_sp_row_stats(row, NSAMP, &c, m, &rms, tmp);
-    for (size_t i = 0; i < l.n; i++) {
-        const xc_spcand *g = &l.c[i], *w = NULL;
-        for (size_t k = 0; k < whole.n; k++)
-            if (whole.c[k].sample == g->sample)
-                w = &whole.c[k];
-        CU_ASSERT_PTR_NOT_NULL_FATAL(w);
-        XC_ASSERT_NEAR((double)g->width, (double)w->width, 0);
-        XC_ASSERT_NEAR((double)g->dm_index, (double)w->dm_index, 0);
-        size_t j = (size_t)g->sample / 1100, lo = j * 1100, hi = lo + 1100 < NSAMP ? lo + 1100 : NSAMP, a, e;
-        xc_spgulp_window(NSAMP, c.block, 8, lo, hi, &a, &e);
+    for (size_t lo = 0; lo < NSAMP; lo += 1100) {
+        xc_spgulp_window(NSAMP, c.block, 8, lo, lo + 1100 < NSAMP ? lo + 1100 : NSAMP, &a, &e);
         xc_sp_row_stats(row + a, e - a, &c, m, &rms_j, tmp);
-        XC_ASSERT_NEAR(g->snr * rms_j, w->snr * rms, 1e-12 * w->snr * rms);
+        differ += rms_j != rms;
     }
-    xc_spcandlist_free(&whole);
-    xc_spcandlist_free(&l);
-    xc_dmplan_free(&s.plan);
+    XC_ASSERT_ABOVE((double)differ, 2.5);   /* of 6 windows, at least 3 */
+}
+
+/* The whole rows' statistics (core/sp/xc_sprms.h) on non-integer values fed
+ * a window at a time (gulps of 700, windows of whole blocks of 100): s, and
+ * for the mean-and-sd statistic m, are xc_sp_row_stats's on the whole row
+ * to the bit (tolerance 0: the same doubles), for odd and even n, a row
+ * two-thirds ties and a row of 300 000 samples whose gather needs more than
+ * two passes. */
+XC_TEST(test_sprms_exact, "sprms_exact")
+{
+    static const size_t ns[] = {999, 1000, 3001, 300000};
+    enum { NT = 4, L = 100 };
+    static float x[NT][300000];
+    static double tmp[300000], m[3000], mw[3000], tw[300000];
+    uint64_t seed = 99;
+    for (int i = 0; i < NT; i++)
+        for (size_t t = 0; t < ns[i]; t++) {
+            double u = (double)(xc_fx_rng_next(&seed) >> 11) * 0x1p-53;
+            x[i][t] = i == 2 && t % 3 ? 5.25f : (float)(100.0 + 37.0 * sin(1e-3 * (double)t) + 8.0 * u);
+        }
+    for (int stat = 0; stat < 2; stat++) {
+        xc_sprms *r;
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_sprms_create(&r, (xc_sp_stat)stat, ns, NT, &err), XC_OK);
+        while (!xc_sprms_done(r) && xc_sprms_passes(r) < 10) {
+            xc_sprms_begin(r);
+            for (int i = 0; i < NT; i++)
+                for (size_t lo = 0; lo < ns[i]; lo += 700) {
+                    size_t hi = lo + 700 < ns[i] ? lo + 700 : ns[i], a, e, Lw = stat ? 1 : L;
+                    xc_spgulp_window(ns[i], Lw, 1, lo, hi, &a, &e);
+                    xc_sprms_add(r, (size_t)i, x[i] + a, e - a, Lw, lo - a, hi - a, mw, tw);
+                }
+            CU_ASSERT_EQUAL_FATAL(xc_sprms_end(r, &err), XC_OK);
+        }
+        CU_ASSERT_FATAL(xc_sprms_done(r));
+        if (!stat)
+            XC_ASSERT_ABOVE((double)xc_sprms_passes(r), 2.5);
+        xc_spconf c = {.stat = (xc_sp_stat)stat, .block = stat ? SIZE_MAX : L, .nwidths = 1, .widths = {1}};
+        for (int i = 0; i < NT; i++) {
+            double s;
+            xc_sp_row_stats(x[i], ns[i], &c, m, &s, tmp);
+            XC_ASSERT_NEAR(xc_sprms_s(r)[i], s, 0);
+            if (stat)
+                XC_ASSERT_NEAR(xc_sprms_m(r)[i], m[0], 0);
+        }
+        xc_sprms_destroy(r);
+    }
 }
 
 /* The windows as docs/SINGLEPULSE.md states them (n 1000, L 60, w 8). */
@@ -323,12 +400,13 @@ XC_TEST(test_gulp_threads, "gulp_threads")
 }
 
 /* The command: -gulp below the overlap is exit 2 naming it, nothing written;
- * a gulped run shows its meter and writes the one-gulp run's bytes on the
- * patterned file. */
+ * a gulped run shows its meter (each pass of the rms, then the search) and
+ * writes the one-gulp run's bytes on the patterned file. */
 XC_TEST_IF(test_cli_gulp, "cli_gulp", xc_fx_skip_no_bin)
 {
     const char *dir = xc_test_tmpdir();
-    char fil[1024], csv[1100], one[1100], err[2048], a[8192], b[8192];
+    char fil[1024], csv[1100], one[1100], a[8192], b[8192];
+    static char err[16384];
     snprintf(fil, sizeof fil, "%s/cli.fil", dir);
     make_file(fil, 0);
     snprintf(csv, sizeof csv, "%s/gulped.csv", dir);
@@ -342,8 +420,11 @@ XC_TEST_IF(test_cli_gulp, "cli_gulp", xc_fx_skip_no_bin)
         fclose(left);
     CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:100:10:1 -widths 1,2,4,8 "
                                    "-baseline 0.12 -gulp 777 -progress -o '%s'", fil, csv), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "singlepulse: 100% (5975/5975"));   /* the meter, per gulp */
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "(8 gulps of 777 samples)"));
+    if (!strstr(err, "(8 gulps of 777 samples)"))
+        printf("\nstderr: %s\n", err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "singlepulse rms, pass 1: 100% (5975/5975"));   /* the meter, per pass */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "singlepulse: 100% (5975/5975"));   /* ... and per gulp */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "(8 gulps of 777 samples) after "));
     CU_ASSERT_EQUAL(xc_fx_run_clif(err, sizeof err, "singlepulse -i '%s' -dmplan 0:100:10:1 -widths 1,2,4,8 "
                                    "-baseline 0.12 -o '%s'", fil, one), 0);
     xc_fx_slurp_into(csv, a, sizeof a);

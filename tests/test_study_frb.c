@@ -18,6 +18,7 @@
  * factor 2.4 wide moves it by up to about 30 %, so it must fall within
  * 0.7..2.5 times that.  The same study run on 1 and 4 threads and as three
  * shards merged must give the same bytes. */
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,6 +273,44 @@ XC_TEST_IF(test_frb_example_cli, "frb_example_cli", xc_fx_skip_no_bin)
         lines += b[i] == '\n';
     free(b);
     CU_ASSERT_EQUAL(lines, 31);
+}
+
+/* crosscheck bench study on the dataset's FRB study, 2 bursts on one
+ * thread: the record has every stage per burst, one entry per search (5),
+ * stages that add up to no more than the burst's total (they are timed
+ * inside it; relative 1e-5, the record's 6 significant digits), and the
+ * projection for the spec's 60 bursts: 60 x the time per burst. */
+XC_TEST_IF(test_frb_bench_study, "frb_bench_study", xc_fx_skip_no_bin)
+{
+    char msg[4096];
+    const char *out = xc_fx_tmp("frb-bench.json");
+    int rc = xc_fx_run_clif(msg, sizeof msg, "bench study -spec %s -n 2 -threads 1 -json %s",
+                            xc_fx_dataset("study-frb-small.json"), out);
+    if (rc)
+        fprintf(stderr, "%s\n", msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    json_error_t je;
+    json_t *j = json_load_file(out, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(j, "kind")), "frb");
+    XC_ASSERT_NEAR((double)json_integer_value(json_object_get(j, "bursts")), 2, 0);
+    double total = json_real_value(json_object_get(j, "serial_s_per_burst")), sum = 0;
+    static const char *const stages[] = {"synthesis_s_per_burst", "dedispersion_s_per_burst", "scoring_s_per_burst"};
+    for (int i = 0; i < 3; i++) {
+        json_t *v = json_object_get(j, stages[i]);
+        CU_ASSERT_FATAL(json_is_real(v));
+        XC_ASSERT_ABOVE(json_real_value(v), 0);
+        sum += json_real_value(v);
+    }
+    json_t *searches = json_object_get(j, "searches");
+    XC_ASSERT_NEAR((double)json_array_size(searches), 5, 0);
+    for (size_t i = 0; i < json_array_size(searches); i++)
+        sum += json_real_value(json_object_get(json_array_get(searches, i), "s_per_burst"));
+    XC_ASSERT_BELOW(sum, total * (1 + 1e-5));
+    json_t *proj = json_object_get(j, "projection");
+    XC_ASSERT_NEAR((double)json_integer_value(json_object_get(proj, "population_bursts")), 60, 0);
+    XC_ASSERT_NEAR(json_real_value(json_object_get(proj, "core_hours")), 60 * total / 3600, 1e-5 * 60 * total / 3600);
+    json_decref(j);
 }
 
 /* mpirun and a binary built with MPI, or the reason to skip. */

@@ -1,5 +1,6 @@
 /* crosscheck bench study: how fast a study goes, stage by stage, and what
- * that projects for the Pulscan paper's full study. */
+ * that projects for the Pulscan paper's full study (a periodicity study) or
+ * for the spec's population (an FRB study). */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,6 +8,17 @@
 #include "bench/xc_bench_study.h"
 #include "cli/base/cli.h"
 #include "cli/base/cli_opts.h"
+
+/* One line per search q: secs[q] / n. */
+static void print_searches(const xc_study *st, const double *secs, double n)
+{
+    char name[200];
+    for (size_t k = 0, q = 0; k < st->ns; k++)
+        for (size_t c = 0; c < st->s[k].ncfg; c++, q++) {
+            snprintf(name, sizeof name, "%s/%s %s", st->s[k].name, st->s[k].impl->name, st->s[k].cfg[c].label);
+            printf("  %-44s %10.4f\n", name, secs[q] / n);
+        }
+}
 
 /* The stages' table: synthesis, FFT, each search, each searcher. */
 static void print_stages(const xc_study *st, const xc_bench_study_opts *o, const xc_bench_study_result *r,
@@ -17,12 +29,8 @@ static void print_stages(const xc_study *st, const xc_bench_study_opts *o, const
     printf("  %-44s %10s\n", "stage", "s/pulsar");
     printf("  %-44s %10.4f\n", "synthesis (dedispersed series)", r->secs[0] / n);
     printf("  %-44s %10.4f\n", "FFT", r->secs[1] / n);
+    print_searches(st, r->secs + 2, n);
     char name[200];
-    for (size_t k = 0, q = 0; k < st->ns; k++)
-        for (size_t c = 0; c < st->s[k].ncfg; c++, q++) {
-            snprintf(name, sizeof name, "%s/%s %s", st->s[k].name, st->s[k].impl->name, st->s[k].cfg[c].label);
-            printf("  %-44s %10.4f\n", name, r->secs[2 + q] / n);
-        }
     for (size_t k = 0, q = 0; k < st->ns; q += st->s[k].ncfg, k++) {
         double tot = 0;
         for (size_t c = 0; c < st->s[k].ncfg; c++)
@@ -33,6 +41,28 @@ static void print_stages(const xc_study *st, const xc_bench_study_opts *o, const
         printf("  %-44s %10.4f\n", name, tot / n);
     }
     printf("  %-44s %10.4f  (%.3f pulsars/s per core)\n", "total, one thread", r->per_psr, 1.0 / r->per_psr);
+}
+
+/* An FRB study's table: synthesis, dedispersion, each search, scoring. */
+static void print_frb_stages(const xc_study *st, const xc_bench_study_opts *o, const xc_bench_study_result *r,
+                             const char *spec)
+{
+    const double n = (double)o->n;
+    printf("bench study: %s, %llu bursts of an FRB study\n", spec, (unsigned long long)o->n);
+    printf("  %-44s %10s\n", "stage", "s/burst");
+    printf("  %-44s %10.4f\n", "synthesis (parameters, truth, filterbank)", r->secs[0] / n);
+    printf("  %-44s %10.4f\n", "dedispersion (each plane once)", r->secs[1] / n);
+    print_searches(st, r->secs + 3, n);
+    printf("  %-44s %10.4f\n", "scoring", r->secs[2] / n);
+    printf("  %-44s %10.4f  (%.3f bursts/s per core)\n", "total, one thread", r->per_psr, 1.0 / r->per_psr);
+    if (isfinite(r->wall))
+        printf("  side by side, %d bursts at once on %d threads: %.2f s wall, %.3f bursts/s (%.2fx the serial pass)\n",
+               r->W, r->T, r->wall, n / r->wall, r->serial / r->wall);
+    printf("  the spec's population (%llu bursts): %.3f %s", (unsigned long long)st->n, r->serial_h,
+           r->anydev ? "hours one burst at a time on this device" : "core-hours");
+    if (isfinite(r->machine_h))
+        printf(", %.3f hours on this machine side by side", r->machine_h);
+    printf("\n");
 }
 
 /* The side-by-side pass and the projections. */
@@ -96,11 +126,6 @@ int xc_bench_study(const xc_cmd *self, int argc, char **argv)
     xc_study st;
     if (xc_study_load(&st, spec, xc_cli_registry(), &err))
         return xc_cli_fail("bench study", &err);
-    if (st.frb) {
-        xc_study_free(&st);
-        return xc_cli_failf("bench study", "%s: times periodicity studies' stages (synthesis, FFT, searches); a "
-                            "single-pulse study is timed by running it (crosscheck study prints its time)", spec);
-    }
     if (device)
         xc_study_prefer(&st, xc_cli_registry(), XC_CAP_DEVICE);
     const xc_bench_study_opts o = {n, threads, workers, jobs, separate, fresh};
@@ -110,8 +135,12 @@ int xc_bench_study(const xc_cmd *self, int argc, char **argv)
         return xc_cli_fail("bench study", &err);
     }
     json_t *root = xc_bench_study_json(&st, spec, &o, &r);
-    print_stages(&st, &o, &r, spec);
-    print_projection(&o, &r);
+    if (st.frb) {
+        print_frb_stages(&st, &o, &r, spec);
+    } else {
+        print_stages(&st, &o, &r, spec);
+        print_projection(&o, &r);
+    }
     xc_bench_study_result_free(&r);
     xc_study_free(&st);
     xc_status e = json ? xc_cli_write_json(json, root, JSON_INDENT(2) | JSON_REAL_PRECISION(6), &err) : XC_OK;

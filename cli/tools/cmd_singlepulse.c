@@ -85,11 +85,37 @@ static xc_status fused_search(xc_fbreader *r, const char *path, const xc_geometr
     return st;
 }
 
-/* Searches the filterbank under po's plan: fused on the device (fuse), else
- * in gulps (core/sp/xc_spgulp.h) with a meter per gulp. */
-static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_convention *cv, xc_spgulp_args *a,
-                          int fuse, xc_progress *meter, xc_spcandlist *l, xc_spgulp_info *info, xc_error *err)
+/* The meter of a gulped search: one line per pass (the whole rows'
+ * statistics, then the search), each under its stage's label. */
+typedef struct {
+    xc_progress *meter;
+    int want;
+    char label[48];
+} pass_meter;
+
+static void on_pass(void *ctx, const char *label, uint64_t done, uint64_t total)
 {
+    pass_meter *pm = ctx;
+    if (strcmp(label, pm->label)) {
+        int first = !pm->label[0];   /* the meter started as "singlepulse", nothing shown yet */
+        if (!first)
+            xc_progress_end(pm->meter);
+        snprintf(pm->label, sizeof pm->label, "%s", label);
+        if (first)
+            pm->meter->label = pm->label;
+        else
+            xc_progress_start(pm->meter, pm->label, total ? total : 1, pm->want);
+    }
+    xc_progress_callback(pm->meter).fn(pm->meter, label, done, total);
+}
+
+/* Searches the filterbank under po's plan: fused on the device (fuse), else
+ * in gulps (core/sp/xc_spgulp.h) with a meter per gulp of each pass. */
+static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_convention *cv, xc_spgulp_args *a,
+                          int fuse, xc_progress *meter, int want, xc_spcandlist *l, xc_spgulp_info *info,
+                          xc_error *err)
+{
+    pass_meter pm = {meter, want, ""};
     xc_fbopts fo = {XC_BITORDER_LSB, 0};
     xc_fbreader *r;
     xc_status st = xc_fbreader_open(&r, path, &fo, err);
@@ -109,7 +135,7 @@ static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_
         a->conv = cv;
         a->plan = &plan;
         a->input_name = path;
-        a->progress = xc_progress_callback(meter);
+        a->progress = (xc_progress_cb){on_pass, &pm};
         st = xc_sp_search_fil(r, a, l, info, err);
     }
     xc_dmplan_free(&plan);
@@ -246,7 +272,7 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
         /* the GPU pair on a whole file: the plane stays on the device; gulps
            (-gulp, -max_memory) go through the host */
         fused = !gulp && !(max_memory > 0) && fusable(a.dd, s);
-        st = from_fil(input, &po, cv, &a, fused, &meter, &l, &info, &err);
+        st = from_fil(input, &po, cv, &a, fused, &meter, xc_progress_want(quiet, progress), &l, &info, &err);
     }
     if (!st)
         st = format == 1   ? xc_spcands_write_heimdall(&l, out, &err)
@@ -254,9 +280,13 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
                            : xc_spcands_write_csv(&l, out, &err);
     if (!st) {
         xc_progress_end(&meter);
-        char gulps[96] = "";
-        if (info.ngulps > 1)
-            snprintf(gulps, sizeof gulps, " (%zu gulps of %zu samples)", info.ngulps, info.gulp);
+        char gulps[160] = "";
+        if (info.ngulps > 1) {
+            int k = snprintf(gulps, sizeof gulps, " (%zu gulps of %zu samples)", info.ngulps, info.gulp);
+            if (info.rms_passes && k > 0 && (size_t)k < sizeof gulps)
+                snprintf(gulps + k, sizeof gulps - (size_t)k, " after %d passes for the trials' whole rms",
+                         info.rms_passes);
+        }
         if (!quiet)
             fprintf(stderr, "crosscheck singlepulse: %s%s, preset %s: %zu candidates%s in %.3f s -> %s\n", s->impl.name,
                     fused ? " (fused: the plane stayed on the device)" : "", xc_sp_preset_name(o.preset), l.n, gulps,

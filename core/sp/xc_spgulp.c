@@ -3,12 +3,15 @@
 #include "core/sp/xc_spgulp.h"
 
 #include <math.h>
+#include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/base/xc_fmt.h"
 #include "core/base/xc_mem.h"
 #include "core/base/xc_nbits.h"
+#include "core/sp/xc_sprms.h"
 
 /* One range of the plan as the gulps see it. */
 typedef struct {
@@ -25,6 +28,7 @@ typedef struct {
     size_t lcm, total, widest, pre, post;   /* series samples */
     int64_t maxd;
     double in1, per, fixed;   /* bytes: a spectrum; a series sample's plane; the delay tables */
+    double stats;             /* bytes: the whole rows' statistics, held when there are gulps */
 } layout;
 
 void xc_spgulp_window(size_t n, size_t L, size_t w, size_t lo, size_t hi, size_t *a, size_t *e)
@@ -77,6 +81,8 @@ static xc_status layout_make(xc_fbreader *rd, const xc_spgulp_args *a, layout *l
     ly->lcm = 1;
     ly->in1 = (double)h->nchans * (xc_nbits_is_float(h->nbits) ? 4.0 : 2.0);
     ly->fixed = (double)xc_dmplan_ndm(p) * h->nchans * sizeof(int32_t);
+    ly->stats = a->search->row_stats ? xc_sprms_bytes(a->opts->preset == XC_SP_ASTROACCELERATE ? XC_SP_MEAN_SD
+                                                      : XC_SP_MEDIAN_MAD, xc_dmplan_ndm(p)) : 0;
     for (int k = 0; k < p->nranges; k++) {
         range *r = &ly->r[k];
         r->ds = p->r[k].ds;
@@ -110,7 +116,8 @@ static size_t span_of(const layout *ly, size_t g)
 
 static double bytes_of(const layout *ly, size_t span)
 {
-    return ly->fixed + ((double)span + (double)ly->maxd) * ly->in1 + (double)span * ly->per;
+    double stats = span < ly->total ? ly->stats : 0;
+    return ly->fixed + stats + ((double)span + (double)ly->maxd) * ly->in1 + (double)span * ly->per;
 }
 
 /* The gulp: a->gulp, else the whole when it fits the budget, else the most that does. */
@@ -148,7 +155,7 @@ static xc_status choose(const layout *ly, const xc_spgulp_args *a, xc_spgulp_inf
     in->max_delay = ly->maxd;
     in->widest = ly->widest;
     in->span = in->ngulps == 1 ? ly->total : span_of(ly, in->gulp);
-    in->bytes = bytes_of(ly, in->span);
+    in->bytes = bytes_of(ly, in->span) + (in->ngulps > 1 && in->span >= ly->total ? ly->stats : 0);
     char what[160];
     snprintf(what, sizeof what, "a single-pulse search in gulps of %zu samples (%zu DM trials, %d channels)",
              in->gulp, xc_dmplan_ndm(a->plan), ly->nchans);
@@ -177,6 +184,8 @@ typedef struct {
     double *dms;
     size_t *wa, *we;          /* each range's window of the gulp */
     xc_spdets all, one;
+    xc_sprms *rms;            /* the whole rows' statistics (gulps, a searcher taking them) */
+    char label[48];           /* the pass, for progress */
 } gulper;
 
 /* The windows of gulp j, and the series samples [*s, *f) they come from. */
@@ -237,6 +246,10 @@ static xc_status search_gulp(gulper *g, const xc_spgulp_args *a, size_t j, size_
                                 k, g->we[k], s / ds + v.nsamp);
         v.data += off;
         v.nsamp = g->we[k] - g->wa[k];
+        if (g->rms) {
+            v.row_s = xc_sprms_s(g->rms) + v.dm0;
+            v.row_m = xc_sprms_m(g->rms) ? xc_sprms_m(g->rms) + v.dm0 : NULL;
+        }
         g->one.n = 0;
         if ((st = xc_sp_detect(a->search, &r->c, &v, &g->one, err)))
             break;
@@ -253,6 +266,84 @@ static xc_status search_gulp(gulper *g, const xc_spgulp_args *a, size_t j, size_
     return st;
 }
 
+/* Adds each trial's own samples of gulp j's windows (plane pl from series
+ * sample s) to the whole rows' statistics, OpenMP over the trials of a range. */
+static xc_status stats_gulp(gulper *g, const xc_spgulp_args *a, size_t j, size_t s, const xc_plane *pl,
+                            double tsamp, xc_error *err)
+{
+    const layout *ly = &g->ly;
+    xc_spplane_views(a->plan, pl, tsamp, g->views, g->dms);
+    size_t lo = j * g->in.gulp, hi = lo + g->in.gulp;
+    int bad = 0, nth = a->threads > 0 ? a->threads : 0;
+    for (int k = 0; !bad && k < ly->nr; k++) {
+        const range *r = &ly->r[k];
+        size_t ds = (size_t)r->ds, off = g->wa[k] - s / ds, nw = g->we[k] - g->wa[k];
+        size_t olo = lo / ds - g->wa[k], ohi = (j + 1 == g->in.ngulps ? r->n : hi / ds) - g->wa[k];
+        const xc_spplane *v = &g->views[k];
+        if (g->we[k] - s / ds > v->nsamp)
+            return xc_error_set(err, XC_EINVAL, "gulp %zu, range %d: window to %zu past the plane's %zu samples", j,
+                                k, g->we[k], s / ds + v->nsamp);
+#pragma omp parallel num_threads(nth > 0 ? nth : omp_get_max_threads()) reduction(| : bad) if (v->nrows * nw >= 65536)
+        {
+            double *m = malloc(xc_sp_nblocks(nw, r->L) * sizeof *m), *tmp = malloc(nw * sizeof *tmp);
+            bad |= !m || !tmp;
+#pragma omp for schedule(dynamic, 4)
+            for (size_t i = 0; i < v->nrows; i++)
+                if (m && tmp)
+                    xc_sprms_add(g->rms, (size_t)v->dm0 + i, v->data + i * v->stride + off, nw, r->L, olo, ohi, m,
+                                 tmp);
+            free(m);
+            free(tmp);
+        }
+    }
+    return bad ? xc_error_set(err, XC_ENOMEM, "out of memory for the statistics of a window of %zu samples",
+                              g->in.span) : XC_OK;
+}
+
+typedef xc_status (*gulp_fn)(gulper *g, const xc_spgulp_args *a, size_t j, size_t s, const xc_plane *pl,
+                             double tsamp, xc_error *err);
+
+/* One pass through the file: every gulp read, dedispersed and given to fn. */
+static xc_status pass(gulper *g, xc_fbreader *rd, const xc_spgulp_args *a, gulp_fn fn, xc_error *err)
+{
+    const xc_fbheader *h = xc_fbreader_header(rd);
+    xc_status st = XC_OK;
+    for (size_t j = 0; !st && j < g->in.ngulps; j++) {
+        size_t s, f;
+        windows(g, j, &s, &f);
+        xc_plane pl;
+        memset(&pl, 0, sizeof pl);
+        if (!(st = dedisperse(g, rd, s, f, &pl, err)))
+            st = fn(g, a, j, s, &pl, h->tsamp, err);
+        xc_plane_free(&pl);
+        size_t done = (j + 1) * g->in.gulp;
+        xc_progress_report(&a->progress, g->label, done < g->in.total ? done : g->in.total, g->in.total);
+    }
+    return st;
+}
+
+/* The whole rows' exact statistics, pass after pass (core/sp/xc_sprms.h). */
+static xc_status stats_passes(gulper *g, xc_fbreader *rd, const xc_spgulp_args *a, xc_error *err)
+{
+    const layout *ly = &g->ly;
+    size_t ndms = xc_dmplan_ndm(a->plan), *n = malloc((ndms ? ndms : 1) * sizeof *n), at = 0;
+    if (!n)
+        return xc_error_set(err, XC_ENOMEM, "out of memory for %zu DM trials", ndms);
+    for (int k = 0; k < ly->nr; k++)
+        for (size_t i = 0; i < (size_t)a->plan->r[k].ndm; i++)
+            n[at++] = ly->r[k].n;
+    xc_status st = xc_sprms_create(&g->rms, ly->r[0].c.stat, n, ndms, err);
+    free(n);
+    while (!st && !xc_sprms_done(g->rms)) {
+        snprintf(g->label, sizeof g->label, "singlepulse rms, pass %d", xc_sprms_passes(g->rms) + 1);
+        xc_sprms_begin(g->rms);
+        if (!(st = pass(g, rd, a, stats_gulp, err)))
+            st = xc_sprms_end(g->rms, err);
+    }
+    g->in.rms_passes = g->rms ? xc_sprms_passes(g->rms) : 0;
+    return st;
+}
+
 static void gulper_free(gulper *g)
 {
     xc_ddplan_destroy(g->dp);
@@ -264,6 +355,7 @@ static void gulper_free(gulper *g)
     free(g->ly.r);
     xc_spdets_free(&g->all);
     xc_spdets_free(&g->one);
+    xc_sprms_destroy(g->rms);
 }
 
 xc_status xc_sp_search_fil(xc_fbreader *rd, const xc_spgulp_args *a, xc_spcandlist *out, xc_spgulp_info *info,
@@ -290,17 +382,11 @@ xc_status xc_sp_search_fil(xc_fbreader *rd, const xc_spgulp_args *a, xc_spcandli
     o.threads = a->threads;
     if (!st)
         st = xc_ddplan_create(&g.dp, a->dd, &geo, h->nbits, a->plan, a->conv, NULL, &o, err);
-    for (size_t j = 0; !st && j < g.in.ngulps; j++) {
-        size_t s, f;
-        windows(&g, j, &s, &f);
-        xc_plane pl;
-        memset(&pl, 0, sizeof pl);
-        if (!(st = dedisperse(&g, rd, s, f, &pl, err)))
-            st = search_gulp(&g, a, j, s, &pl, h->tsamp, err);
-        xc_plane_free(&pl);
-        size_t done = (j + 1) * g.in.gulp;
-        xc_progress_report(&a->progress, "singlepulse", done < g.in.total ? done : g.in.total, g.in.total);
-    }
+    if (!st && g.in.ngulps > 1 && a->search->row_stats)
+        st = stats_passes(&g, rd, a, err);
+    snprintf(g.label, sizeof g.label, "singlepulse");
+    if (!st)
+        st = pass(&g, rd, a, search_gulp, err);
     if (!st) {
         xc_spsep sep = xc_spopts_sep(a->opts);
         st = xc_sp_cluster(&g.all, &sep, h->tsamp, g.dms, ndms, out, err);

@@ -41,6 +41,7 @@ typedef struct {
     size_t span;               /* the longest window, series samples */
     double bytes;              /* a gulp's input and plane at the longest window */
     double whole;              /* the same for one gulp of the whole file */
+    int rms_passes;            /* passes gathering the whole rows' statistics before the search (0: none) */
 } xc_spgulp_info;
 
 /* The window [*a, *e) gulp j searches in a row of n samples with blocks of

@@ -176,8 +176,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The median of v[0..n-1] (reordered); of an even count the mean of the two middle values. */
-static double median(double *v, size_t n)
+double xc_sp_median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -195,17 +194,23 @@ void xc_sp_row_stats(const float *x, size_t n, const xc_spconf *c, double *m, do
         xc_sp_mean_sd(sx, sxx, n, &m[0], s);
         return;
     }
-    for (size_t b = 0; b < nb; b++) {
-        size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
-        for (size_t t = lo; t < hi; t++)
-            tmp[t - lo] = (double)x[t];
-        m[b] = median(tmp, hi - lo);
-    }
+    xc_sp_block_medians(x, n, L, m, tmp);
     for (size_t t = 0; t < n; t++) {
         size_t b = t / L < nb ? t / L : nb - 1;
         tmp[t] = fabs((double)x[t] - m[b]);
     }
-    *s = XC_SP_MAD_SCALE * median(tmp, n);
+    *s = XC_SP_MAD_SCALE * xc_sp_median(tmp, n);
+}
+
+void xc_sp_block_medians(const float *x, size_t n, size_t L, double *m, double *tmp)
+{
+    size_t nb = xc_sp_nblocks(n, L);
+    for (size_t b = 0; b < nb; b++) {
+        size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
+        for (size_t t = lo; t < hi; t++)
+            tmp[t - lo] = (double)x[t];
+        m[b] = xc_sp_median(tmp, hi - lo);
+    }
 }
 
 void xc_sp_mean_sd(double sx, double sxx, size_t n, double *m, double *s)

@@ -90,6 +90,12 @@ typedef struct {
     int ds;                   /* samples of the series per sample of this plane (a plan range's ds) */
     int32_t dm0;              /* plan trial of row 0 */
     const double *dms;        /* nrows DMs, pc cm^-3 (host memory) */
+    /* Row statistics measured elsewhere (host memory, nrows each; NULL: the
+     * view's own): row_s the rms s of every row, row_m (XC_SP_MEAN_SD only)
+     * its mean m.  A gulp's window of a longer row passes the whole row's
+     * (core/sp/xc_sprms.h), so its S/N is the whole search's.  Only a
+     * searcher with `row_stats` set reads them. */
+    const double *row_s, *row_m;
 } xc_spplane;
 
 /* The views of a dedispersed plane, one per range of plan (views: nranges
@@ -139,6 +145,19 @@ void xc_sp_mean_sd(double sx, double sxx, size_t n, double *m, double *s);
  * xc_sp_nblocks(n, c->block) blocks (one, the mean, for XC_SP_MEAN_SD) and
  * the rms *s; tmp holds n doubles. */
 void xc_sp_row_stats(const float *x, size_t n, const xc_spconf *c, double *m, double *s, double *tmp);
+/* The block medians alone (XC_SP_MEDIAN_MAD), as xc_sp_row_stats gives them. */
+void xc_sp_block_medians(const float *x, size_t n, size_t L, double *m, double *tmp);
+/* The median of v[0..n-1] (reordered): of an even count (a + b) / 2 of the
+ * two middle values, as the rms takes it. */
+double xc_sp_median(double *v, size_t n);
+/* Row r's s and m (m[0], XC_SP_MEAN_SD) replaced by pl's given ones, if any. */
+static inline void xc_sp_given_stats(const xc_spplane *pl, const xc_spconf *c, size_t r, double *m, double *s)
+{
+    if (pl->row_s)
+        *s = pl->row_s[r];
+    if (pl->row_m && c->stat == XC_SP_MEAN_SD)
+        m[0] = pl->row_m[r];
+}
 
 /* Family XC_FAMILY_SINGLEPULSE.  plan (optional): state for planes of up to
  * nsamp samples under c (scratch, device buffers), reused from plane to
@@ -153,6 +172,7 @@ typedef struct xc_spsearcher {
     xc_status (*execute)(const struct xc_spsearcher *self, void *state, const xc_spconf *c, const xc_spplane *pl,
                          xc_spdets *out, xc_error *err);
     void (*destroy)(const struct xc_spsearcher *self, void *state);
+    int row_stats;            /* 1: execute takes a view's row_s / row_m in place of its own s and mean */
 } xc_spsearcher;
 
 /* The single-pulse searcher impl is, NULL if it is of another family. */

@@ -103,10 +103,13 @@ static void width_search(scan *z)
 }
 
 /* The detections of one row (index r) into out. */
-static xc_status row_search(const float *x, size_t n, int32_t r, const xc_spconf *c, xc_sp_scratch *w, xc_spdets *out,
+static xc_status row_search(const xc_spplane *pl, int32_t r, const xc_spconf *c, xc_sp_scratch *w, xc_spdets *out,
                             xc_error *err)
 {
+    const float *x = pl->data + (size_t)r * pl->stride;
+    size_t n = pl->nsamp;
     double s = xc_sp_cpu_prepare(x, n, c, w);
+    xc_sp_given_stats(pl, c, (size_t)r, w->m, &s);
     if (!(s > 0))
         return XC_OK;
     scan z = {.P = w->P, .m = w->m, .n = n, .L = c->block, .nb = xc_sp_nblocks(n, c->block), .thr = c->threshold,
@@ -152,7 +155,7 @@ static xc_status cpu_execute(const xc_spsearcher *self, void *state, const xc_sp
             xc_error_set(&e, XC_ENOMEM, "cpu: out of memory for %zu samples", n);
 #pragma omp for schedule(dynamic, 4)
         for (size_t r = 0; r < nr; r++)
-            if (!bad && row_search(pl->data + r * pl->stride, n, (int32_t)r, c, &w, &rows[r], &e))
+            if (!bad && row_search(pl, (int32_t)r, c, &w, &rows[r], &e))
                 bad = 1;
 #pragma omp critical
         if (bad && !failed) {
@@ -174,4 +177,5 @@ static xc_status cpu_execute(const xc_spsearcher *self, void *state, const xc_sp
 const xc_spsearcher xc_sp_cpu = {
     .impl = {.family = XC_FAMILY_SINGLEPULSE, .name = "cpu", .tol = {XC_TOL_ROUNDING, 1}, .caps = XC_CAP_THREADED,
              .desc = "boxcar single-pulse search, OpenMP over DM trials, prefix sums, exact sampled-selection medians"},
-    .execute = cpu_execute};
+    .execute = cpu_execute,
+    .row_stats = 1};

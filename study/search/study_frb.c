@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compare/xc_spmatch.h"
+#include "core/base/xc_progress.h"
 #include "study/spec/study_internal.h"
 #include "synth/write/synth_truth.h"
 
@@ -128,9 +129,11 @@ done:
 /* The plane dedispersed for c (kept in k) searched by s as `crosscheck
  * singlepulse` searches it. */
 static xc_status search(const xc_spsearcher *s, const xc_study_spconf *c, const xc_study_fb *fb, int threads,
-                        frb_plane *k, xc_spcandlist *l, xc_error *err)
+                        frb_plane *k, xc_spcandlist *l, double *dd_s, xc_error *err)
 {
+    double t0 = xc_now();
     xc_status e = dedisperse(c, fb, threads, k, err);
+    *dd_s = xc_now() - t0;
     if (e)
         return e;
     size_t ndms = xc_dmplan_ndm(&k->plan);
@@ -192,9 +195,11 @@ static xc_status score(const xc_study *st, uint64_t id, int k, int c, const xc_s
     return XC_OK;
 }
 
-/* Searcher k's configuration c on the burst, its row appended to out. */
-static xc_status one(const xc_study *st, uint64_t id, int k, int c, const xc_synth_params *p, const xc_truth *t,
-                     const xc_study_fb *fb, int threads, frb_plane *kept, xc_study_rows *out, xc_error *err)
+/* Searcher k's configuration c (search q) on the burst, its row appended to
+ * out; secs (NULL: not timed) as xc_study_frb_burst takes it. */
+static xc_status one(const xc_study *st, uint64_t id, int k, int c, size_t q, const xc_synth_params *p,
+                     const xc_truth *t, const xc_study_fb *fb, int threads, frb_plane *kept, xc_study_rows *out,
+                     double *secs, xc_error *err)
 {
     const xc_study_searcher *s = &st->s[k];
     const xc_study_spconf *cf = &s->cfg[c].sp;
@@ -203,12 +208,16 @@ static xc_status one(const xc_study *st, uint64_t id, int k, int c, const xc_syn
     xc_error se;
     xc_error_clear(&se);
     xc_status e;
+    double t0 = xc_now(), dd = 0;
     if ((s->impl->caps | cf->dd->caps) & XC_CAP_DEVICE) {
 #pragma omp critical(xc_study_device)
-        e = search(xc_spsearcher_of(s->impl), cf, fb, threads, kept, &l, &se);
+        e = search(xc_spsearcher_of(s->impl), cf, fb, threads, kept, &l, &dd, &se);
     } else {
-        e = search(xc_spsearcher_of(s->impl), cf, fb, threads, kept, &l, &se);
+        e = search(xc_spsearcher_of(s->impl), cf, fb, threads, kept, &l, &dd, &se);
     }
+    double t1 = xc_now();
+    if (secs)
+        secs[1] += dd, secs[3 + q] += t1 - t0 - dd;
     if (e) {
         xc_error_set(err, e, "burst %llu, searcher %s (%s, dedisperser %s), %s: %s", (unsigned long long)id, s->name,
                      s->impl->name, cf->dd->name, s->cfg[c].label, se.msg);
@@ -218,14 +227,17 @@ static xc_status one(const xc_study *st, uint64_t id, int k, int c, const xc_syn
         if (!(e = score(st, id, k, c, &p->pulses[0], t, &kept->plan, &l, &row, err)) &&
             (e = xc_study_rows_push(out, &row, err)))
             free(row.line);
+        if (secs)
+            secs[2] += xc_now() - t1;
     }
     xc_spcandlist_free(&l);
     return e;
 }
 
 xc_status xc_study_frb_burst(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
-                             xc_study_rows *out, xc_error *err)
+                             xc_study_rows *out, double *secs, xc_error *err)
 {
+    double t0 = xc_now();
     xc_synth_params p;
     char label[64];
     xc_status e = xc_study_params(st, id, threads, "burst", &p, label, sizeof label, err);
@@ -245,10 +257,12 @@ xc_status xc_study_frb_burst(const xc_study *st, uint64_t id, const unsigned cha
     }
     if ((e = xc_synth_truth_pulses(&p, label, &t, err)) || (e = xc_study_fb_make(&p, &fb, err)))
         goto done;
+    if (secs)
+        secs[0] += xc_now() - t0;
     for (size_t k = 0, q = 0; k < st->ns && !e; k++)
         for (size_t c = 0; c < st->s[k].ncfg && !e; c++, q++)
             if (!want || want[q])
-                e = one(st, id, (int)k, (int)c, &p, &t, &fb, threads, &kept, out, err);
+                e = one(st, id, (int)k, (int)c, q, &p, &t, &fb, threads, &kept, out, secs, err);
 done:
     plane_drop(&kept);
     xc_study_fb_free(&fb);

@@ -227,7 +227,7 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
                                  int threads, xc_study_rows *out, double *secs, xc_error *err)
 {
     if (st->frb)
-        return xc_study_frb_burst(st, id, want, threads, out, err);
+        return xc_study_frb_burst(st, id, want, threads, out, secs, err);
     double t0 = xc_now();
     xc_synth_params p;
     char label[64];

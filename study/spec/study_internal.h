@@ -58,9 +58,12 @@ xc_status xc_study_params(const xc_study *st, uint64_t id, int threads, const ch
 /* An FRB study's burst id: its filterbank made once, dedispersed and
  * searched by every wanted (searcher, configuration), each scored against
  * the burst's truth into one row (study_frb.c).  Device work one caller at
- * a time. */
+ * a time.  secs (NULL: not timed) gets the wall seconds of each stage added:
+ * [0] synthesis (parameters, truth, filterbank), [1] dedispersion (a plane
+ * kept for the next configuration counted once), [2] scoring, [3 + q]
+ * search q's single-pulse search. */
 xc_status xc_study_frb_burst(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
-                             xc_study_rows *out, xc_error *err);
+                             xc_study_rows *out, double *secs, xc_error *err);
 /* An FRB study's detections.csv header (no newline) and its row parser. */
 const char *xc_study_frb_header(void);
 xc_status xc_study_frb_row_parse(const xc_study *st, const char *line, xc_study_row *row, const char *where,
