@@ -29,10 +29,16 @@ typedef struct {
     double sigma;
     uint64_t seed;
     /* a tone case (gate_tone.c) instead of the pulsar above; family: the
-     * one it is for (-1 both); rednoise: searched dereddened with -impl */
+     * one it is for (-1 both); mode: TONE_* */
     const gate_tone *tone;
-    int family, rednoise;
+    int family, mode;
 } pscase;
+
+/* A tone case's search, with -impl only (a -cmd template has no such
+ * options): TONE_RED dereddened (-rednoise); TONE_PLANE the accel search
+ * with its whole plane in memory (-outofcore's other path, which sums
+ * sub-harmonics from the kept plane, as accelsearch's default). */
+enum { TONE_RED = 1, TONE_PLANE = 2 };
 
 /* Tones of 65536 samples of 1 ms.  drift: z clearly non-zero and off the
  * z grid, so the template's sign and length decide the power; harm: the
@@ -48,7 +54,8 @@ static const pscase cases[] = {
     {"accel-psr", GATE_QUICK, 64, 8, 256e-6, 16.8, 7.3, 15, 0.6, 40, 20000, 20, 2, 2.0, 5, NULL, -1, 0},
     {"tone-drift", GATE_QUICK, 0, 0, 0, 0, 0, 0, 0, 0, 0, 40, 1, 2.0, 0, &tone_drift, XC_FAMILY_ACCEL, 0},
     {"tone-harm", GATE_QUICK, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 2, 2.0, 0, &tone_harm, XC_FAMILY_ACCEL, 0},
-    {"tone-red", GATE_QUICK, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1, 2.0, 0, &tone_red, -1, 1},
+    {"tone-harm-plane", GATE_QUICK, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 2, 2.0, 0, &tone_harm, XC_FAMILY_ACCEL, TONE_PLANE},
+    {"tone-red", GATE_QUICK, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1, 2.0, 0, &tone_red, -1, TONE_RED},
     {"accel-psr-long", GATE_STANDARD, 64, 8, 128e-6, 33.6, 3.1, 10, 0.4, 80, 5000, 50, 4, 2.0, 6, NULL, -1, 0},
     {"slow-psr", GATE_FULL, 64, 8, 128e-6, 67.1, 51.3, 5, 0.3, 20, 0, 100, 8, 2.0, 7, NULL, -1, 0},
 };
@@ -91,15 +98,17 @@ static xc_family fam_of(const gatectx *g)
     return g->impl ? g->impl->family : (xc_family)g->family;
 }
 
-static xc_status search(const xc_impl *impl, const xc_spectrum *sp, const pscase *c, int rednoise,
-                        xc_candlist *out, xc_error *err)
+static xc_status search(const xc_impl *impl, const xc_spectrum *sp, const pscase *c, int mode, xc_candlist *out,
+                        xc_error *err)
 {
     xc_candlist_init(out);
     xc_psearch_opts o;
     xc_psearch_opts_default(&o, impl->family);
     xc_psearch_opts_set(&o, c->zmax, c->numharm, c->sigma);
-    if (rednoise)
+    if (mode & TONE_RED)
         xc_psearch_opts_lowfreq(&o, 1.0, 1);
+    if ((mode & TONE_PLANE) && impl->family == XC_FAMILY_ACCEL)
+        o.ac.outofcore = -1;
     return xc_psearch_once(impl, sp, &o, 1, out, err);
 }
 
@@ -226,24 +235,23 @@ static int case_command(gatectx *g, const pscase *c, const case_files *f, const 
  * correlation (not on a dereddened search: the oracle reads the spectrum
  * as written; not on a file of another tool, whose power is its own); the
  * dereddening the -impl search applied against the noise statistics. */
-static void judge_tone(gatectx *g, const pscase *c, const xc_candlist *cl, const xc_spectrum *sp, int rednoise)
+static void judge_tone(gatectx *g, const pscase *c, int mode, const xc_candlist *cl, const xc_spectrum *sp)
 {
     if (!c->tone)
         return;
-    if (fam_of(g) == XC_FAMILY_ACCEL && !rednoise && (g->impl || !strcmp(cl->source, "crosscheck")))
+    if (fam_of(g) == XC_FAMILY_ACCEL && !(mode & TONE_RED) && strcmp(cl->source, "presto") &&
+        strcmp(cl->source, "pulscan"))
         gate_check_power_oracle(g, c->name, cl, sp, REF_SIGMA, ORACLE_RTOL);
-    if (rednoise)
+    if (mode & TONE_RED)
         gate_check_dereddened(g, c->name, sp, c->tone, DERED_TOL);
 }
 
 static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
 {
     const char *obs = c->name;
+    const int mode = g->impl ? c->mode : 0;   /* a -cmd template has no such options */
     case_files files, *f = &files;
     xc_error e;
-    /* dereddened only where the judged search is told to (-impl): a
-     * -cmd template has no such option */
-    int rednoise = c->rednoise && g->impl;
     xc_spectrum sp;
     memset(&sp, 0, sizeof sp);
     xc_status st = case_files_make(f, g->work, obs, &e);
@@ -270,7 +278,7 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
     xc_candlist_init(&rl);
     xc_candlist_init(&cl);
     if (!st)
-        st = search(ref, &sp, c, rednoise, &rl, &e);
+        st = search(ref, &sp, c, mode, &rl, &e);
     xc_truth t;
     if (!st && c->tone)
         gate_tone_truth(c->tone, sp.T, &t);
@@ -284,7 +292,7 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
     }
     int have = 0;
     if (g->impl) {
-        if ((st = search(g->impl, &sp, c, rednoise, &cl, &e)))
+        if ((st = search(g->impl, &sp, c, mode, &cl, &e)))
             xc_vd_fail(&g->vd, obs, g->label, "search", e.msg, "runs without error");
         else
             have = 1;
@@ -308,7 +316,7 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
         xc_vd_note(&g->vd, xc_check_truth(&g->vd.rows, obs, g->label, &cl, &t, &o, &e), &e);
         check_vs_ref(g, obs, &cl, &rl, xc_family_name(ref->family), o.truth_signed_z);
         check_power(g, obs, &cl, &rl, o.truth_signed_z);
-        judge_tone(g, c, &cl, &sp, rednoise);
+        judge_tone(g, c, mode, &cl, &sp);
     }
     xc_vd_emit(&g->vd);
     xc_candlist_free(&cl);
@@ -325,7 +333,7 @@ int gate_search(gatectx *g)
     if (!ref)
         return xc_cli_failf("gate search", "no reference %s searcher is registered", xc_family_name(fam));
     for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++)
-        if ((cases[i].family < 0 || cases[i].family == (int)fam) &&
+        if ((cases[i].family < 0 || cases[i].family == (int)fam) && (g->impl || !(cases[i].mode & TONE_PLANE)) &&
             gate_case_due(g, cases[i].tier, "search", cases[i].name))
             run_case(g, &cases[i], ref);
     /* A plugin's searcher on pure noise at sigma 0, where most of what is

@@ -21,7 +21,6 @@
  * frequency, whatever the red noise under it (core/search/spectrum/
  * xc_rednoise.h); the mean over each octave of bins is judged. */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
