@@ -2,7 +2,8 @@
  *   cmd_gate.c         options, the work folder, the verdict table, JUnit/JSON, exit code
  *   gate.c             external commands: placeholders, running one, its failure as a row
  *   cmd_gate_dd.c      gate dedisperse: the tiers' cases, reading a command's planes, the checks
- *   cmd_gate_search.c  gate search: the tiers' spectra, candidates against truth and the reference */
+ *   cmd_gate_search.c  gate search: the tiers' spectra, candidates against truth and the reference
+ *   gate_tone.c        gate search's tone cases and the oracles that judge them */
 #ifndef CMD_GATE_H
 #define CMD_GATE_H
 
