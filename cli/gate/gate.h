@@ -109,8 +109,9 @@ void gate_tone_truth(const gate_tone *t, double T, xc_truth *tr);
  * says how it is computed), within rtol relative. */
 void gate_check_power_oracle(gatectx *g, const char *obs, const xc_candlist *cl, const xc_spectrum *sp,
                              double minsigma, double rtol);
-/* The power of c by that direct correlation, s the normalisation's scales. */
-double gate_tone_oracle_power(const xc_spectrum *sp, const double *scale, const xc_cand *c);
+/* The power of c by that direct correlation of Xn, the spectrum's nbins
+ * amplitudes (re, im) normalised as the accel searchers normalise them. */
+double gate_tone_oracle_power(const double *Xn, size_t nbins, const xc_cand *c);
 /* A row judging sp dereddened (the searches' -rednoise step): the mean of
  * its noise powers in each octave from bin 2048, the tone's bins left out,
  * within tol of 1. */

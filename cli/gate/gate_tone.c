@@ -97,24 +97,16 @@ static double corr_power(const double *Xn, size_t nbins, double r, double z)
     return re * re + im * im;
 }
 
-double gate_tone_oracle_power(const xc_spectrum *sp, const double *scale, const xc_cand *c)
+double gate_tone_oracle_power(const double *Xn, size_t nbins, const xc_cand *c)
 {
     int H = c->numharm > 0 ? c->numharm : 1;
-    double *Xn = malloc(2 * sp->nbins * sizeof *Xn);
-    if (!Xn)
-        return NAN;
-    for (size_t k = 0; k < sp->nbins; k++) {
-        Xn[2 * k] = sp->data[2 * k] * scale[k];
-        Xn[2 * k + 1] = sp->data[2 * k + 1] * scale[k];
-    }
     long i = lrint(2.0 * H * c->r);   /* the top harmonic's half-bin index */
     double ztop = c->z * H, P = 0;
     for (int h = 1; h <= H; h++) {
         double frac = (double)h / H;
         long ih = h == H ? i : (long)((double)i * frac + 0.5);
-        P += corr_power(Xn, sp->nbins, 0.5 * (double)ih, h == H ? ztop : required_z(frac, ztop));
+        P += corr_power(Xn, nbins, 0.5 * (double)ih, h == H ? ztop : required_z(frac, ztop));
     }
-    free(Xn);
     return 2 * P;   /* the searchers' units: noise mean 2 (PRESTO's files print half) */
 }
 
@@ -123,17 +115,22 @@ void gate_check_power_oracle(gatectx *g, const char *obs, const xc_candlist *cl,
 {
     xc_accel_opts ao;
     xc_accel_opts_default(&ao);
-    double *scale = malloc(sp->nbins * sizeof *scale);
+    double *scale = malloc(sp->nbins * sizeof *scale), *Xn = malloc(2 * sp->nbins * sizeof *Xn);
     xc_error e;
-    if (!scale) {
-        xc_vd_note(&g->vd, xc_error_set(&e, XC_ENOMEM, "gate: out of memory"), &e);
-        return;
-    }
-    if (xc_accel_norm_scales(sp->data, sp->nbins, ao.normwidth, scale, &e)) {
+    xc_status st = scale && Xn ? XC_OK : xc_error_set(&e, XC_ENOMEM, "gate: out of memory (%zu bins)", sp->nbins);
+    if (!st)
+        st = xc_accel_norm_scales(sp->data, sp->nbins, ao.normwidth, scale, &e);
+    if (st) {
         free(scale);
-        xc_vd_note(&g->vd, e.code, &e);
+        free(Xn);
+        xc_vd_note(&g->vd, st, &e);
         return;
     }
+    for (size_t k = 0; k < sp->nbins; k++) {
+        Xn[2 * k] = sp->data[2 * k] * scale[k];
+        Xn[2 * k + 1] = sp->data[2 * k + 1] * scale[k];
+    }
+    free(scale);
     size_t n = 0;
     double worst = 0, got = NAN, want = NAN, wr = NAN, wz = NAN;
     int wh = 0;
@@ -141,14 +138,14 @@ void gate_check_power_oracle(gatectx *g, const char *obs, const xc_candlist *cl,
         const xc_cand *c = &cl->c[k];
         if (!(c->sigma > minsigma))
             continue;
-        double P = gate_tone_oracle_power(sp, scale, c), d = fabs(c->power - P) / P;
+        double P = gate_tone_oracle_power(Xn, sp->nbins, c), d = fabs(c->power - P) / P;
         n++;
         if (!(d <= worst)) {
             worst = d;
             got = c->power, want = P, wr = c->r, wz = c->z, wh = c->numharm;
         }
     }
-    free(scale);
+    free(Xn);
     char bound[64];
     xc_fmt(bound, sizeof bound, "|rel. diff| <= %g", rtol);
     if (n == 0) {
