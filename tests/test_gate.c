@@ -361,7 +361,7 @@ XC_TEST_IF(test_gate_search, "gate search -cmd: candidates against truth and the
         printf("\n%s\n", buf);
     CU_ASSERT_EQUAL(rc, 0);
     xc_fx_slurp_into(j, xml, sizeof xml);
-    XC_ASSERT_NEAR(junit_count(xml, "tests"), 4, 0);
+    XC_ASSERT_NEAR(junit_count(xml, "tests"), 14, 0);   /* accel-psr 4, tone-drift and tone-harm 5 each */
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     /* accelsearch's own file format, read by name */
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate search -cmd \"'%s' accel -i {fft} -impl cpu -zmax {zmax} -numharm "
@@ -651,7 +651,7 @@ static int gate_search_edit(int col, double mul, double add)
 }
 
 XC_TEST_IF(test_gate_search_judged_columns, "gate search: r z power and sigma judged as printed (r shifted with f "
-           "right fails; z signed; sigma 0.25 % off fails)",
+           "right fails; z signed; sigma or power 0.25 % off fails)",
            skip_no_bin)
 {
     /* the tool's CSV with its power 0.15 % high: every check passes (the
@@ -661,6 +661,14 @@ XC_TEST_IF(test_gate_search_judged_columns, "gate search: r z power and sigma ju
     expect_case("accel-psr: recovers truth r, z", 0, "at r 2299.00 (truth 2299.16, dr -0.16), z -2.0 (truth -2.6");
     expect_case("accel-psr: r and f_hz agree", 0, "max |r - f_hz T| 0 bins");
     expect_case("accel-psr: power and sigma vs reference", 0, "1 pairs; power max rel. diff 0.0015 (0 over)");
+    /* the tone cases' power against the direct correlation (0.2 %, the
+     * searchers' declared tolerance; the unedited CSV is 5e-7 off) */
+    expect_case("tone-harm: power vs direct correlation", 0, "rel. diff 0.0015");
+    expect_case("tone-drift: power vs direct correlation", 0, NULL);
+    /* power 0.25 % high: just beyond, on the oracle as on the reference */
+    CU_ASSERT_EQUAL(gate_search_edit(7, 1.0025, 0), 1);
+    expect_case("tone-harm: power vs direct correlation", 1, "rel. diff 0.0025");
+    expect_case("tone-drift: power vs direct correlation", 1, "rel. diff 0.0025");
     /* sigma 0.25 % high, r, z and the truth right: fails on the sigma printed */
     CU_ASSERT_EQUAL(gate_search_edit(10, 1.0025, 0), 1);
     expect_case("accel-psr: power and sigma vs reference", 1, "sigma 0.0025 (1 over); worst: sigma");

@@ -28,13 +28,52 @@ typedef struct {
     int zmax, numharm;
     double sigma;
     uint64_t seed;
+    /* a tone case (gate_tone.c) instead of the pulsar above; family: the
+     * one it is for (-1 both); mode: TONE_* */
+    const gate_tone *tone;
+    int family, mode;
 } pscase;
 
+/* A tone case's search, run with -impl only (a -cmd template has no such
+ * options): TONE_RED dereddened (-rednoise); TONE_PLANE the accel search
+ * with its whole plane in memory (-outofcore's other path, which sums
+ * sub-harmonics from the kept plane, as accelsearch's default). */
+enum { TONE_RED = 1, TONE_PLANE = 2 };
+
+/* Tones of 65536 samples of 1 ms.  drift: z clearly non-zero and off the
+ * z grid, so the template's sign and length decide the power; harm: the
+ * fundamental 0.3 bins above a bin, so the summed sub-harmonic is read
+ * where rounding a tie up and truncating it differ (a quarter bin either
+ * side: 0.2 or 0.3 bins off, 7 % of the summed power); red: a random walk
+ * whose power exceeds the white noise's below bin ~2000. */
+static const gate_tone tone_drift = {65536, 1e-3, 4000.2, 23.3, {0.15, 0}, 0, 11};
+static const gate_tone tone_harm = {65536, 1e-3, 3000.3, 0, {0.3, 0.3}, 0, 12};
+static const gate_tone tone_red = {65536, 1e-3, 20000.4, 0, {0.15, 0}, 0.2, 13};
+
 static const pscase cases[] = {
-    {"accel-psr", GATE_QUICK, 64, 8, 256e-6, 16.8, 7.3, 15, 0.6, 40, 20000, 20, 2, 2.0, 5},
-    {"accel-psr-long", GATE_STANDARD, 64, 8, 128e-6, 33.6, 3.1, 10, 0.4, 80, 5000, 50, 4, 2.0, 6},
-    {"slow-psr", GATE_FULL, 64, 8, 128e-6, 67.1, 51.3, 5, 0.3, 20, 0, 100, 8, 2.0, 7},
+    {"accel-psr", GATE_QUICK, 64, 8, 256e-6, 16.8, 7.3, 15, 0.6, 40, 20000, 20, 2, 2.0, 5, NULL, -1, 0},
+    {"tone-drift", GATE_QUICK, 0, 0, 0, 0, 0, 0, 0, 0, 0, 40, 1, 2.0, 0, &tone_drift, XC_FAMILY_ACCEL, 0},
+    {"tone-harm", GATE_QUICK, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 2, 2.0, 0, &tone_harm, XC_FAMILY_ACCEL, 0},
+    {"tone-harm-plane", GATE_QUICK, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 2, 2.0, 0, &tone_harm, XC_FAMILY_ACCEL, TONE_PLANE},
+    {"tone-red", GATE_QUICK, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1, 2.0, 0, &tone_red, -1, TONE_RED},
+    {"accel-psr-long", GATE_STANDARD, 64, 8, 128e-6, 33.6, 3.1, 10, 0.4, 80, 5000, 50, 4, 2.0, 6, NULL, -1, 0},
+    {"slow-psr", GATE_FULL, 64, 8, 128e-6, 67.1, 51.3, 5, 0.3, 20, 0, 100, 8, 2.0, 7, NULL, -1, 0},
 };
+
+/* The power oracle's tolerance (relative): what the built-in accel
+ * searchers declare for their float sums (POWER_RTOL_ACCEL); the cpu
+ * searcher measured 5e-7 from the direct double sum on the tone cases.
+ * Measured effects there: a template one bin short 5.3e-3 (tone-drift),
+ * a tied sub-harmonic read a half bin low 4.9 % (tone-harm-plane), a
+ * template of the wrong z sign a factor 900 (tone-drift). */
+#define ORACLE_RTOL POWER_RTOL_ACCEL
+/* The dereddened noise power's mean per octave: measured 0.963 at the
+ * first octave (bins 2048..4095, where the random walk is as strong as the
+ * white noise: linear interpolation of the level between block midpoints
+ * under-follows a 1/f^2 slope) and within 0.006 of 1 above; each octave's
+ * own scatter is 1/sqrt(2048) = 2.2 % or less.  A median taken for the mean
+ * (no 1/ln 2) is 44 % off. */
+#define DERED_TOL 0.1
 
 #define REF_SIGMA 6.0   /* the reference's candidates the output must hold: sigma above this */
 /* |r - f_hz T| allowed between a candidate's two columns, in bins: above the
@@ -63,13 +102,17 @@ static xc_family fam_of(const gatectx *g)
     return g->impl ? g->impl->family : (xc_family)g->family;
 }
 
-static xc_status search(const xc_impl *impl, const xc_spectrum *sp, const pscase *c, xc_candlist *out,
+static xc_status search(const xc_impl *impl, const xc_spectrum *sp, const pscase *c, int mode, xc_candlist *out,
                         xc_error *err)
 {
     xc_candlist_init(out);
     xc_psearch_opts o;
     xc_psearch_opts_default(&o, impl->family);
     xc_psearch_opts_set(&o, c->zmax, c->numharm, c->sigma);
+    if (mode & TONE_RED)
+        xc_psearch_opts_lowfreq(&o, 1.0, 1);
+    if ((mode & TONE_PLANE) && impl->family == XC_FAMILY_ACCEL)
+        o.ac.outofcore = -1;
     return xc_psearch_once(impl, sp, &o, 1, out, err);
 }
 
@@ -192,26 +235,45 @@ static int case_command(gatectx *g, const pscase *c, const case_files *f, const 
     return 1;
 }
 
+/* A tone case's oracles: the accel family's powers against the direct
+ * correlation (not on a dereddened search: the oracle reads the spectrum
+ * as written; not on a file of another tool, whose power is its own); the
+ * dereddening the -impl search applied against the noise statistics. */
+static void judge_tone(gatectx *g, const pscase *c, int mode, const xc_candlist *cl, const xc_spectrum *sp)
+{
+    if (!c->tone)
+        return;
+    if (fam_of(g) == XC_FAMILY_ACCEL && !(mode & TONE_RED) && strcmp(cl->source, "presto") &&
+        strcmp(cl->source, "pulscan"))
+        gate_check_power_oracle(g, c->name, cl, sp, 0, ORACLE_RTOL);
+    if (mode & TONE_RED)
+        gate_check_dereddened(g, c->name, sp, c->tone, DERED_TOL);
+}
+
 static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
 {
     const char *obs = c->name;
+    const int mode = c->mode;
     case_files files, *f = &files;
     xc_error e;
-    xc_synth_params p;
-    gate_case_synth(g, c->nchans, c->nbits, c->tsamp, c->tobs, c->seed, &p);
-    p.psr.period_ms = c->period_ms;
-    p.psr.width_pct = c->width_pct;
-    p.psr.snrpeak = c->snrpeak;
-    p.psr.dm = c->dm;
-    p.psr.accn = c->accn;
     xc_spectrum sp;
     memset(&sp, 0, sizeof sp);
     xc_status st = case_files_make(f, g->work, obs, &e);
     if (!st)
         st = xc_mkdirs(f->dir, &e);
-    if (!st)
+    if (!st && c->tone) {
+        st = gate_tone_write(c->tone, f->dat, f->inf, "psr", &e);
+    } else if (!st) {
+        xc_synth_params p;
+        gate_case_synth(g, c->nchans, c->nbits, c->tsamp, c->tobs, c->seed, &p);
+        p.psr.period_ms = c->period_ms;
+        p.psr.width_pct = c->width_pct;
+        p.psr.snrpeak = c->snrpeak;
+        p.psr.dm = c->dm;
+        p.psr.accn = c->accn;
         st = xc_synth_write_dedispersed(&p, f->root, f->truth, xc_cli_cmdline(), &e);
-    xc_synth_params_free(&p);
+        xc_synth_params_free(&p);
+    }
     if (!st)
         st = xc_fft_file(f->dat, f->root, XC_FFT_SINGLE, &e);
     if (!st)
@@ -220,9 +282,11 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
     xc_candlist_init(&rl);
     xc_candlist_init(&cl);
     if (!st)
-        st = search(ref, &sp, c, &rl, &e);
+        st = search(ref, &sp, c, mode, &rl, &e);
     xc_truth t;
-    if (!st)
+    if (!st && c->tone)
+        gate_tone_truth(c->tone, sp.T, &t);
+    else if (!st)
         st = xc_truth_read(&t, f->truth, sp.T, &e);
     if (st) {   /* crosscheck's own side: an error, not a verdict */
         xc_vd_note(&g->vd, st, &e);
@@ -232,7 +296,7 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
     }
     int have = 0;
     if (g->impl) {
-        if ((st = search(g->impl, &sp, c, &cl, &e)))
+        if ((st = search(g->impl, &sp, c, mode, &cl, &e)))
             xc_vd_fail(&g->vd, obs, g->label, "search", e.msg, "runs without error");
         else
             have = 1;
@@ -256,6 +320,7 @@ static void run_case(gatectx *g, const pscase *c, const xc_impl *ref)
         xc_vd_note(&g->vd, xc_check_truth(&g->vd.rows, obs, g->label, &cl, &t, &o, &e), &e);
         check_vs_ref(g, obs, &cl, &rl, xc_family_name(ref->family), o.truth_signed_z);
         check_power(g, obs, &cl, &rl, o.truth_signed_z);
+        judge_tone(g, c, mode, &cl, &sp);
     }
     xc_vd_emit(&g->vd);
     xc_candlist_free(&cl);
@@ -272,7 +337,8 @@ int gate_search(gatectx *g)
     if (!ref)
         return xc_cli_failf("gate search", "no reference %s searcher is registered", xc_family_name(fam));
     for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !g->vd.fatal; i++)
-        if (gate_case_due(g, cases[i].tier, "search", cases[i].name))
+        if ((cases[i].family < 0 || cases[i].family == (int)fam) && (g->impl || !cases[i].mode) &&
+            gate_case_due(g, cases[i].tier, "search", cases[i].name))
             run_case(g, &cases[i], ref);
     /* A plugin's searcher on pure noise at sigma 0, where most of what is
      * kept is borderline: a screen or rounding that decides one otherwise

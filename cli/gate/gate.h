@@ -2,7 +2,8 @@
  *   cmd_gate.c         options, the work folder, the verdict table, JUnit/JSON, exit code
  *   gate.c             external commands: placeholders, running one, its failure as a row
  *   cmd_gate_dd.c      gate dedisperse: the tiers' cases, reading a command's planes, the checks
- *   cmd_gate_search.c  gate search: the tiers' spectra, candidates against truth and the reference */
+ *   cmd_gate_search.c  gate search: the tiers' spectra, candidates against truth and the reference
+ *   gate_tone.c        gate search's tone cases and the oracles that judge them */
 #ifndef CMD_GATE_H
 #define CMD_GATE_H
 
@@ -13,7 +14,10 @@
 #include "core/dedisp/plan/xc_dmplan.h"
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
+#include "core/search/xc_cands.h"
+#include "core/search/xc_spectrum.h"
 #include "synth/model/xc_synth.h"
+#include "synth/truth/xc_truth.h"
 
 /* The tolerance class the user declares (-exact, -float, -approx L), or the
  * implementation's own (a plugin's descriptor). */
@@ -87,6 +91,32 @@ int gate_cmd_output(gatectx *g, const char *obs, const gate_kv *kv, size_t n, co
 
 /* cmd_gate_dd.c */
 int gate_dedisperse(gatectx *g);
+/* gate_tone.c: a tone case (white noise of sigma 1, a random walk of step
+ * red, and a linearly drifting sinusoid of amplitude amp[0] with its second
+ * harmonic of amplitude amp[1]; r0, z0 the fundamental's mid-observation r
+ * and z over n samples of tsamp s). */
+typedef struct {
+    size_t n;
+    double tsamp, r0, z0, amp[2], red;
+    uint64_t seed;
+} gate_tone;
+/* Writes the tone's series to dat and its description (name) to inf. */
+xc_status gate_tone_write(const gate_tone *t, const char *dat, const char *inf, const char *name, xc_error *err);
+/* The tone's truth at the observation length T. */
+void gate_tone_truth(const gate_tone *t, double T, xc_truth *tr);
+/* A row judging the power of every candidate of cl above minsigma against
+ * its direct correlation on sp (the accel family's definition; gate_tone.c
+ * says how it is computed), within rtol relative. */
+void gate_check_power_oracle(gatectx *g, const char *obs, const xc_candlist *cl, const xc_spectrum *sp,
+                             double minsigma, double rtol);
+/* The power of c by that direct correlation of Xn, the spectrum's nbins
+ * amplitudes (re, im) normalised as the accel searchers normalise them. */
+double gate_tone_oracle_power(const double *Xn, size_t nbins, const xc_cand *c);
+/* A row judging sp dereddened (the searches' -rednoise step): the mean of
+ * its noise powers in each octave from bin 2048, the tone's bins left out,
+ * within tol of 1. */
+void gate_check_dereddened(gatectx *g, const char *obs, const xc_spectrum *sp, const gate_tone *t, double tol);
+
 /* cmd_gate_search.c */
 int gate_search(gatectx *g);
 /* cmd_gate_sp.c */
