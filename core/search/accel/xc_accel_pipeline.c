@@ -398,8 +398,22 @@ double xc_accel_memory(const xc_accel_searcher *s, const xc_accel_plan *p)
     while (L < 16.0 * p->hwmax)
         L *= 2;
     bytes += nt * L * 2 * sizeof(float);
-    if (s && s->search && !presto)   /* a searcher with its own sums: its state, the scales, the amplitudes */
-        return bytes + nb * 2 * sizeof(double);
+    if (s && s->search && !presto) { /* a searcher with its own sums: its state, the scales, the amplitudes */
+        bytes += nb * 2 * sizeof(double);
+        /* At most the in-tree CPU's blocks (a device keeps its own there) (optimized/cpu/accel_cpu_sums.c): the segment
+         * spectra of a block and of its sub-harmonic blocks (L - 4 hwmax
+         * new values a segment), the sub-harmonic indices, the hit lists,
+         * and per thread the rows of one template. */
+        double frac = 0, V = L - 4.0 * p->hwmax, U = (double)g.U;
+        for (int H = 1; H <= p->numharm; H *= 2)
+            for (int h = 1; h < H || h == 1; h += 2)
+                frac += (double)h / H + (V > 0 ? (2.0 + V) / (U > 0 ? U : 1) : 0);
+        int nth = p->o.threads > 0 ? p->o.threads : omp_get_max_threads();
+        return bytes + (V > 0 ? U * frac / V : 1) * L * 2 * sizeof(float) +
+               (double)(p->numharm > 1 ? p->numharm - 1 : 1) * U * sizeof(int32_t) +
+               nt * XC_ACCEL_NCHUNK * 64.0 +
+               nth * (U * frac * sizeof(float) + U / XC_ACCEL_NCHUNK * sizeof(double) + 2 * L * 2 * sizeof(float));
+    }
     double U = (double)g.U, seg = U / 2 + 2.0 * p->hwmax + 3;
     bytes += nt * U * sizeof(float)                         /* one block's plane */
              + 2 * seg * sizeof(double)                     /* its data segment */
