@@ -109,6 +109,23 @@ static void on_pass(void *ctx, const char *label, uint64_t done, uint64_t total)
     xc_progress_callback(pm->meter).fn(pm->meter, label, done, total);
 }
 
+/* The summary line on stderr: searcher, preset, candidates, gulps and the
+ * passes of the trials' whole rms, time and output. */
+static void summary(const xc_spsearcher *s, const xc_spopts *o, int fused, size_t n, const xc_spgulp_info *info,
+                    double seconds, const char *out)
+{
+    char gulps[160] = "";
+    if (info->ngulps > 1) {
+        int k = snprintf(gulps, sizeof gulps, " (%zu gulps of %zu samples)", info->ngulps, info->gulp);
+        if (info->rms_passes && k > 0 && (size_t)k < sizeof gulps)
+            snprintf(gulps + k, sizeof gulps - (size_t)k, " after %d passes for the trials' whole rms",
+                     info->rms_passes);
+    }
+    fprintf(stderr, "crosscheck singlepulse: %s%s, preset %s: %zu candidates%s in %.3f s -> %s\n", s->impl.name,
+            fused ? " (fused: the plane stayed on the device)" : "", xc_sp_preset_name(o->preset), n, gulps, seconds,
+            out);
+}
+
 /* Searches the filterbank under po's plan: fused on the device (fuse), else
  * in gulps (core/sp/xc_spgulp.h) with a meter per gulp of each pass. */
 static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_convention *cv, xc_spgulp_args *a,
@@ -280,17 +297,8 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
                            : xc_spcands_write_csv(&l, out, &err);
     if (!st) {
         xc_progress_end(&meter);
-        char gulps[160] = "";
-        if (info.ngulps > 1) {
-            int k = snprintf(gulps, sizeof gulps, " (%zu gulps of %zu samples)", info.ngulps, info.gulp);
-            if (info.rms_passes && k > 0 && (size_t)k < sizeof gulps)
-                snprintf(gulps + k, sizeof gulps - (size_t)k, " after %d passes for the trials' whole rms",
-                         info.rms_passes);
-        }
         if (!quiet)
-            fprintf(stderr, "crosscheck singlepulse: %s%s, preset %s: %zu candidates%s in %.3f s -> %s\n", s->impl.name,
-                    fused ? " (fused: the plane stayed on the device)" : "", xc_sp_preset_name(o.preset), l.n, gulps,
-                    xc_now() - t0, out);
+            summary(s, &o, fused, l.n, &info, xc_now() - t0, out);
     }
     xc_spcandlist_free(&l);
     return st ? xc_cli_fail("singlepulse", &err) : 0;
