@@ -46,7 +46,7 @@ double gate_sigma_oracle(double logp, double ntrials)
 void gate_check_sigma_oracle(gatectx *g, const char *obs, const xc_candlist *cl, double need_lp, double rtol)
 {
     size_t n = 0;
-    double worst = 0, got = NAN, want = NAN, wr = NAN, wlp = NAN, deepest = 0;
+    double worst = -1, got = NAN, want = NAN, wr = NAN, wlp = NAN, deepest = 0;
     for (size_t k = 0; k < cl->n; k++) {
         const xc_cand *c = &cl->c[k];
         double s = gate_sigma_oracle(c->logp, c->ntrials);
@@ -56,7 +56,7 @@ void gate_check_sigma_oracle(gatectx *g, const char *obs, const xc_candlist *cl,
         n++;
         if (lp < deepest)
             deepest = lp;
-        if (!(d <= worst)) {
+        if (!(d <= worst)) {   /* the first, then any larger (or NaN) */
             worst = d;
             got = c->sigma, want = s, wr = c->r, wlp = lp;
         }
@@ -70,6 +70,7 @@ void gate_check_sigma_oracle(gatectx *g, const char *obs, const xc_candlist *cl,
         return;
     }
     int reach = !(need_lp < 0) || deepest < need_lp;
+    worst = worst < 0 ? 0 : worst;
     xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, check,
                                       worst <= rtol && reach ? XC_CHECK_PASS : XC_CHECK_FAIL, got, want, bound, &e,
                                       "%zu candidates, deepest ln p %.6g%s%g; worst at r %.2f (ln p %.6g): sigma "
