@@ -689,6 +689,37 @@ XC_TEST_IF(test_gate_search_judged_columns, "gate search: r z power and sigma ju
     expect_case("accel-psr: r and f_hz agree", 0, NULL);
 }
 
+/* The quick Pulscan tier with crosscheck's pulscan search as the tool, its
+ * CSV's sigma (column 9) multiplied by mul, printed to 17 digits.  The gate's
+ * exit status; its output in buf, its JUnit file in xml. */
+static int gate_pulscan_sigma(double mul)
+{
+    const char *script = xc_fx_tmp("edit-sigma.sh"), *j = xc_fx_tmp("search-sigma.xml");
+    xc_fx_write_text(script, "awk -F, -v m=\"$3\" 'BEGIN{OFS=\",\"; OFMT=CONVFMT=\"%.17g\"} NR==1{print;next} "
+                             "{$9=$9*m; print}' \"$1\" > \"$2\"\n");
+    remove(j);
+    int rc = sh(buf, sizeof buf, "'%s' gate search -family pulscan -cmd \"'%s' pulscan -i {fft} -impl cpu -zmax {zmax} "
+                "-numharm {numharm} -o {out}.raw.csv && sh '%s' {out}.raw.csv {out}.csv %.17g\" -tier quick -junit '%s' "
+                "-quiet", bin, bin, script, mul, j);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    return rc;
+}
+
+XC_TEST_IF(test_gate_search_sigma_oracle, "gate search: each sigma against the Gaussian equivalent of its logp, "
+           "1e-10 relative (0.5e-10 off passes, 2e-10 fails); the two-pulsar case keeps both", skip_no_bin)
+{
+    /* the unedited CSV matches the oracle exactly; the truth 5 bins above
+     * the loud tone's second harmonic is kept by sifting */
+    CU_ASSERT_EQUAL(gate_pulscan_sigma(1 + 0.5e-10), 0);
+    expect_case("tone-pair: sigma vs Gaussian equivalent of logp", 0, "deepest ln p -13025.1 (needed below -10000");
+    expect_case("tone-pair: recovers truth r, z", 0, "at r 10005.00 (truth 10005.00, dr +0.00)");
+    expect_case("tone-pair: r and f_hz agree", 0, "2 candidates with both columns");
+    /* just beyond: 2e-10 off fails on the sigma printed, its loud tone's */
+    CU_ASSERT_EQUAL(gate_pulscan_sigma(1 + 2e-10), 1);
+    expect_case("tone-pair: sigma vs Gaussian equivalent of logp", 1, "rel. diff 2e-10");
+    expect_case("tone-pair: recovers truth r, z", 0, NULL);
+}
+
 XC_TEST_IF(test_gate_search_impl_family, "gate search -impl cpu judges the cpu searcher of -family (both families "
            "have one)", skip_no_bin)
 {
