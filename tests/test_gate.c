@@ -634,20 +634,26 @@ XC_TEST_IF(test_gate_cmd_tim, "gate -cmd -format tim: .tim per trial read and pa
     gate_cmd_format(2);
 }
 
-/* The quick search tier with crosscheck's accel search as the tool, its CSV
- * passed through awk: column col becomes col * mul + add.  The gate's exit
- * status; its output in buf, its JUnit file in xml. */
-static int gate_search_edit(int col, double mul, double add)
+/* The quick search tier of family fam with crosscheck's search of that
+ * family as the tool, its CSV passed through awk: column col becomes
+ * col * mul + add, printed to 17 digits.  The gate's exit status; its
+ * output in buf, its JUnit file in xml. */
+static int gate_search_family_edit(const char *fam, int col, double mul, double add)
 {
     const char *script = xc_fx_tmp("edit-col.sh"), *j = xc_fx_tmp("search-edit.xml");
-    xc_fx_write_text(script, "awk -F, -v c=\"$3\" -v m=\"$4\" -v d=\"$5\" 'BEGIN{OFS=\",\"} NR==1{print;next} "
-                             "{$c=$c*m+d; print}' \"$1\" > \"$2\"\n");
+    xc_fx_write_text(script, "awk -F, -v c=\"$3\" -v m=\"$4\" -v d=\"$5\" 'BEGIN{OFS=\",\"; OFMT=CONVFMT=\"%.17g\"} "
+                             "NR==1{print;next} {$c=$c*m+d; print}' \"$1\" > \"$2\"\n");
     remove(j);
-    int rc = sh(buf, sizeof buf, "'%s' gate search -cmd \"'%s' accel -i {fft} -impl cpu -zmax {zmax} -numharm "
-                "{numharm} -o {out}.raw.csv && sh '%s' {out}.raw.csv {out}.csv %d %g %g\" -tier quick -junit '%s' "
-                "-quiet", bin, bin, script, col, mul, add, j);
+    int rc = sh(buf, sizeof buf, "'%s' gate search -family %s -cmd \"'%s' %s -i {fft} -impl cpu -zmax {zmax} -numharm "
+                "{numharm} -o {out}.raw.csv && sh '%s' {out}.raw.csv {out}.csv %d %.17g %.17g\" -tier quick -junit '%s' "
+                "-quiet", bin, fam, bin, fam, script, col, mul, add, j);
     xc_fx_slurp_into(j, xml, sizeof xml);
     return rc;
+}
+
+static int gate_search_edit(int col, double mul, double add)
+{
+    return gate_search_family_edit("accel", col, mul, add);
 }
 
 XC_TEST_IF(test_gate_search_judged_columns, "gate search: r z power and sigma judged as printed (r shifted with f "
@@ -689,20 +695,10 @@ XC_TEST_IF(test_gate_search_judged_columns, "gate search: r z power and sigma ju
     expect_case("accel-psr: r and f_hz agree", 0, NULL);
 }
 
-/* The quick Pulscan tier with crosscheck's pulscan search as the tool, its
- * CSV's sigma (column 9) multiplied by mul, printed to 17 digits.  The gate's
- * exit status; its output in buf, its JUnit file in xml. */
+/* The Pulscan quick tier, its CSV's sigma (column 9) multiplied by mul. */
 static int gate_pulscan_sigma(double mul)
 {
-    const char *script = xc_fx_tmp("edit-sigma.sh"), *j = xc_fx_tmp("search-sigma.xml");
-    xc_fx_write_text(script, "awk -F, -v m=\"$3\" 'BEGIN{OFS=\",\"; OFMT=CONVFMT=\"%.17g\"} NR==1{print;next} "
-                             "{$9=$9*m; print}' \"$1\" > \"$2\"\n");
-    remove(j);
-    int rc = sh(buf, sizeof buf, "'%s' gate search -family pulscan -cmd \"'%s' pulscan -i {fft} -impl cpu -zmax {zmax} "
-                "-numharm {numharm} -o {out}.raw.csv && sh '%s' {out}.raw.csv {out}.csv %.17g\" -tier quick -junit '%s' "
-                "-quiet", bin, bin, script, mul, j);
-    xc_fx_slurp_into(j, xml, sizeof xml);
-    return rc;
+    return gate_search_family_edit("pulscan", 9, mul, 0);
 }
 
 XC_TEST_IF(test_gate_search_sigma_oracle, "gate search: each sigma against the Gaussian equivalent of its logp, "
