@@ -634,20 +634,26 @@ XC_TEST_IF(test_gate_cmd_tim, "gate -cmd -format tim: .tim per trial read and pa
     gate_cmd_format(2);
 }
 
-/* The quick search tier with crosscheck's accel search as the tool, its CSV
- * passed through awk: column col becomes col * mul + add.  The gate's exit
- * status; its output in buf, its JUnit file in xml. */
-static int gate_search_edit(int col, double mul, double add)
+/* The quick search tier of family fam with crosscheck's search of that
+ * family as the tool, its CSV passed through awk: column col becomes
+ * col * mul + add, printed to 17 digits.  The gate's exit status; its
+ * output in buf, its JUnit file in xml. */
+static int gate_search_family_edit(const char *fam, int col, double mul, double add)
 {
     const char *script = xc_fx_tmp("edit-col.sh"), *j = xc_fx_tmp("search-edit.xml");
-    xc_fx_write_text(script, "awk -F, -v c=\"$3\" -v m=\"$4\" -v d=\"$5\" 'BEGIN{OFS=\",\"} NR==1{print;next} "
-                             "{$c=$c*m+d; print}' \"$1\" > \"$2\"\n");
+    xc_fx_write_text(script, "awk -F, -v c=\"$3\" -v m=\"$4\" -v d=\"$5\" 'BEGIN{OFS=\",\"; OFMT=CONVFMT=\"%.17g\"} "
+                             "NR==1{print;next} {$c=$c*m+d; print}' \"$1\" > \"$2\"\n");
     remove(j);
-    int rc = sh(buf, sizeof buf, "'%s' gate search -cmd \"'%s' accel -i {fft} -impl cpu -zmax {zmax} -numharm "
-                "{numharm} -o {out}.raw.csv && sh '%s' {out}.raw.csv {out}.csv %d %g %g\" -tier quick -junit '%s' "
-                "-quiet", bin, bin, script, col, mul, add, j);
+    int rc = sh(buf, sizeof buf, "'%s' gate search -family %s -cmd \"'%s' %s -i {fft} -impl cpu -zmax {zmax} -numharm "
+                "{numharm} -o {out}.raw.csv && sh '%s' {out}.raw.csv {out}.csv %d %.17g %.17g\" -tier quick -junit '%s' "
+                "-quiet", bin, fam, bin, fam, script, col, mul, add, j);
     xc_fx_slurp_into(j, xml, sizeof xml);
     return rc;
+}
+
+static int gate_search_edit(int col, double mul, double add)
+{
+    return gate_search_family_edit("accel", col, mul, add);
 }
 
 XC_TEST_IF(test_gate_search_judged_columns, "gate search: r z power and sigma judged as printed (r shifted with f "
@@ -687,6 +693,27 @@ XC_TEST_IF(test_gate_search_judged_columns, "gate search: r z power and sigma ju
     CU_ASSERT_EQUAL(gate_search_edit(3, -1, 0), 1);
     expect_case("accel-psr: recovers truth r, z", 1, "z 2.0 (truth -2.6, dz +4.6)");
     expect_case("accel-psr: r and f_hz agree", 0, NULL);
+}
+
+/* The Pulscan quick tier, its CSV's sigma (column 9) multiplied by mul. */
+static int gate_pulscan_sigma(double mul)
+{
+    return gate_search_family_edit("pulscan", 9, mul, 0);
+}
+
+XC_TEST_IF(test_gate_search_sigma_oracle, "gate search: each sigma against the Gaussian equivalent of its logp, "
+           "1e-10 relative (0.5e-10 off passes, 2e-10 fails); the two-pulsar case keeps both", skip_no_bin)
+{
+    /* the unedited CSV matches the oracle exactly; the truth 5 bins above
+     * the loud tone's second harmonic is kept by sifting */
+    CU_ASSERT_EQUAL(gate_pulscan_sigma(1 + 0.5e-10), 0);
+    expect_case("tone-pair: sigma vs Gaussian equivalent of logp", 0, "deepest ln p -13025.1 (needed below -10000");
+    expect_case("tone-pair: recovers truth r, z", 0, "at r 10005.00 (truth 10005.00, dr +0.00)");
+    expect_case("tone-pair: r and f_hz agree", 0, "2 candidates with both columns");
+    /* just beyond: 2e-10 off fails on the sigma printed, its loud tone's */
+    CU_ASSERT_EQUAL(gate_pulscan_sigma(1 + 2e-10), 1);
+    expect_case("tone-pair: sigma vs Gaussian equivalent of logp", 1, "rel. diff 2e-10");
+    expect_case("tone-pair: recovers truth r, z", 0, NULL);
 }
 
 XC_TEST_IF(test_gate_search_impl_family, "gate search -impl cpu judges the cpu searcher of -family (both families "

@@ -3,7 +3,8 @@
  *   gate.c             external commands: placeholders, running one, its failure as a row
  *   cmd_gate_dd.c      gate dedisperse: the tiers' cases, reading a command's planes, the checks
  *   cmd_gate_search.c  gate search: the tiers' spectra, candidates against truth and the reference
- *   gate_tone.c        gate search's tone cases and the oracles that judge them */
+ *   gate_tone.c        gate search's tone cases and the oracles that judge them
+ *   gate_signif.c      gate search's sigma oracle */
 #ifndef CMD_GATE_H
 #define CMD_GATE_H
 
@@ -94,11 +95,13 @@ int gate_dedisperse(gatectx *g);
 /* gate_tone.c: a tone case (white noise of sigma 1, a random walk of step
  * red, and a linearly drifting sinusoid of amplitude amp[0] with its second
  * harmonic of amplitude amp[1]; r0, z0 the fundamental's mid-observation r
- * and z over n samples of tsamp s). */
+ * and z over n samples of tsamp s; a companion: a second, unrelated
+ * sinusoid of amplitude ampc at bin rc, not part of the truth). */
 typedef struct {
     size_t n;
     double tsamp, r0, z0, amp[2], red;
     uint64_t seed;
+    double rc, ampc;
 } gate_tone;
 /* Writes the tone's series to dat and its description (name) to inf. */
 xc_status gate_tone_write(const gate_tone *t, const char *dat, const char *inf, const char *name, xc_error *err);
@@ -116,6 +119,15 @@ double gate_tone_oracle_power(const double *Xn, size_t nbins, const xc_cand *c);
  * its noise powers in each octave from bin 2048, the tone's bins left out,
  * within tol of 1. */
 void gate_check_dereddened(gatectx *g, const char *obs, const xc_spectrum *sp, const gate_tone *t, double tol);
+
+/* gate_signif.c: the Gaussian-equivalent sigma of a candidate's logp and
+ * ntrials (sigma 0 where p >= 1/2), by bisection on GSL's log erfc. */
+double gate_sigma_oracle(double logp, double ntrials);
+/* A row judging every candidate of cl with a logp against that oracle,
+ * within rtol relative; with need_lp < 0 it also fails when no candidate's
+ * trials-corrected ln p lies below need_lp (the case is too weak to reach
+ * the regime it is there for). */
+void gate_check_sigma_oracle(gatectx *g, const char *obs, const xc_candlist *cl, double need_lp, double rtol);
 
 /* cmd_gate_search.c */
 int gate_search(gatectx *g);

@@ -49,7 +49,8 @@ xc_status gate_tone_write(const gate_tone *t, const char *dat, const char *inf, 
     for (size_t i = 0; i < t->n; i++) {
         double u = (double)i, ph = 2 * M_PI * (f0 * u + 0.5 * fd * u * u);
         walk += t->red * gsl_ran_gaussian_ziggurat(rng, 1.0);
-        x[i] = (float)(gsl_ran_gaussian_ziggurat(rng, 1.0) + walk + t->amp[0] * cos(ph) + t->amp[1] * cos(2 * ph + 1.0));
+        x[i] = (float)(gsl_ran_gaussian_ziggurat(rng, 1.0) + walk + t->amp[0] * cos(ph) + t->amp[1] * cos(2 * ph + 1.0) +
+                       t->ampc * cos(2 * M_PI * t->rc * u / N));
     }
     gsl_rng_free(rng);
     xc_status st = xc_dat_write(dat, x, t->n, err);
