@@ -201,12 +201,7 @@ static int approx_memory(runctx *c, const char *obs, const char *fil, const xc_d
     xc_error e;
     xc_fbreader *r;
     xc_ddstream_est est;
-    xc_ddstream_args a;
-    memset(&a, 0, sizeof a);
-    a.conv = c->cv;
-    a.plan = plan;
-    a.input_name = fil;
-    if (xc_fbreader_open(&r, fil, NULL, &e))
+    if (run_dd_estimate(c, fil, plan, &est) || xc_fbreader_open(&r, fil, NULL, &e))
         return 0;   /* the steps say it, as rows */
     const xc_fbheader *h = xc_fbreader_header(r);
     const xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
@@ -214,8 +209,6 @@ static int approx_memory(runctx *c, const char *obs, const char *fil, const xc_d
     xc_status st = xc_dmplan_max_delay(c->cv, &g, plan, &maxd, &e);
     const double want = (double)maxd + HEAD_OUT, ns = want < (double)h->nsamp ? want : (double)h->nsamp;
     const double in = ns * h->nchans * (xc_nbits_is_float(h->nbits) ? sizeof(float) : sizeof(uint16_t));
-    if (!st)
-        st = xc_ddstream_estimate(r, &a, &est, &e);
     xc_fbreader_close(r);
     if (st)
         return 0;
