@@ -24,9 +24,11 @@
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "optimized/cpu/xc_sp_cpu.h"
+#include "optimized/xc_impls.h"
 #include "reference/xc_accel_ref.h"
 #include "reference/xc_reference.h"
 #include "reference/xc_sp_ref.h"
+#include "study/xc_study.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -78,7 +80,7 @@ static int skip_no_hwm(char *why, size_t n)
 }
 
 typedef struct {
-    int kind;                     /* 0 psearch, 1 single-pulse */
+    int kind;                     /* 0 psearch, 1 single-pulse, 2 a study's worker */
     const xc_impl *impl;
     const xc_psearch_opts *po;
     const xc_spectrum *sp;
@@ -86,7 +88,23 @@ typedef struct {
     const xc_spopts *so;
     const xc_spplane *view;
     const double *dms;
+    const xc_study *st;           /* kind 2: pulsars 0 and 1 with one kept cache, 1 thread */
 } job;
+
+/* A study's worker on its first two pulsars, its searches kept from one to
+ * the next (as study_run.c's worker keeps them), on one thread. */
+static xc_status study_worker(const xc_study *st, xc_error *e)
+{
+    xc_study_cache *cache;
+    xc_status r = xc_study_cache_new(st, &cache, e);
+    for (uint64_t id = 0; !r && id < 2; id++) {
+        xc_study_rows rows = {0};
+        r = xc_study_pulsar_cached(st, cache, id, NULL, 1, &rows, NULL, e);
+        xc_study_rows_free(&rows);
+    }
+    xc_study_cache_free(cache);
+    return r;
+}
 
 /* The peak rise of resident memory over j's search, in a child (bytes; -1
  * when the search failed or nothing could be measured). */
@@ -107,6 +125,8 @@ static double measured_peak(const job *j)
                 xc_candlist l;
                 xc_candlist_init(&l);
                 st = xc_psearch_once(j->impl, j->sp, j->po, 1, &l, &e);
+            } else if (j->kind == 2) {
+                st = study_worker(j->st, &e);
             } else {
                 xc_spcandlist l;
                 xc_spcandlist_init(&l);
@@ -197,6 +217,41 @@ XC_TEST_IF(test_sp_estimate, "single-pulse estimate holds the measured peak", sk
             judge(what, xc_sp_search_memory(&o, &v, 1, t), measured_peak(&j));
         }
     free(x);
+}
+
+/* A pulsar study of 2 pulsars of 64 s at 250 us (256000 samples), Pulscan
+ * and accel (1 harmonic) at zmax 0 and 20; its spec's path. */
+static const char *study_mem_spec(void)
+{
+    xc_fx_write_text(xc_fx_tmp("pop-mem.json"),
+                     "{\"fixed\": {\"nbits\": 8, \"nchans\": 64, \"tsamp_us\": 250, \"tobs_s\": 64, \"fch1\": "
+                     "1500, \"foff\": -4, \"width_pct\": 45, \"dm\": 50}, \"draw\": {\"period_ms\": {\"dist\": "
+                     "\"loguniform\", \"lo\": 20, \"hi\": 200}, \"snrpeak\": {\"dist\": \"loguniform\", \"lo\": 1, "
+                     "\"hi\": 30}}}");
+    const char *spec = xc_fx_tmp("study-mem.json");
+    xc_fx_write_text(spec, "{\"population\": {\"spec\": \"pop-mem.json\", \"n\": 2, \"seed\": 5}, \"searchers\": "
+                           "[{\"name\": \"pulscan\", \"family\": \"pulscan\", \"sweep\": {\"zmax\": [0, 20]}}, "
+                           "{\"name\": \"fdas\", \"family\": \"accel\", \"options\": {\"numharm\": 1}, "
+                           "\"sweep\": {\"zmax\": [0, 20]}}]}");
+    return spec;
+}
+
+XC_TEST_IF(test_study_worker_estimate, "a study worker's estimate holds its measured peak", skip_no_hwm)
+{
+    const char *spec = study_mem_spec();
+    xc_registry *reg;
+    xc_error e;
+    CU_ASSERT_EQUAL_FATAL(xc_registry_builtin(&reg, &e), XC_OK);
+    xc_study st;
+    CU_ASSERT_EQUAL_FATAL(xc_study_load(&st, spec, reg, &e), XC_OK);
+    double est = 0;
+    CU_ASSERT_EQUAL(xc_study_worker_memory(&st, 1, &est, &e), XC_OK);
+    job j = {.kind = 2, .st = &st};
+    judge("study worker (Pulscan and accel, zmax 0 and 20, 256000 samples)", est, measured_peak(&j));
+    /* the series alone is 1000 KiB: the estimate holds more than it */
+    CU_ASSERT_TRUE(est > 256000.0 * 4);
+    xc_study_free(&st);
+    xc_registry_destroy(reg);
 }
 
 /* The datasets folder as an absolute path into buf (NULL: no cwd). */
@@ -332,6 +387,39 @@ XC_TEST_IF(test_run_sp_fewer_threads, "run's single-pulse search takes fewer thr
         printf("\n%s", err);
     CU_ASSERT_TRUE(named);
     XC_ASSERT_NEAR(size_after(err, "measured: one: single-pulse search needs about "), plane + one, 5 * 0.05 * 1024);
+}
+
+XC_TEST_IF(test_study_max_memory, "study: a worker's memory said; -max_memory takes fewer workers, same outputs, or exits 2",
+           xc_fx_skip_no_bin)
+{
+    static char err[1 << 14];
+    char a[1100], b[1100];
+    const char *spec = study_mem_spec(), *tmp = xc_test_tmpdir();
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "study -spec '%s' -out '%s/w2' -threads 2 -workers 2", spec, tmp), 0);
+    const double one = size_after(err, "2 workers of ");
+    XC_ASSERT_NEAR(size_after(err, "crosscheck study: about "), 2 * one, 2 * PRINTED);
+    /* a bound that holds one worker's estimate but not two */
+    CU_ASSERT_TRUE_FATAL(one > 0);
+    const double bound = 1.5 * one;
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "study -spec '%s' -out '%s/w1' -threads 2 -workers 2 -max_memory %.0f",
+                             spec, tmp, bound), 0);
+    const int fewer = strstr(err, "(1 worker of ") && strstr(err, "2 would need more than -max_memory ");
+    if (!fewer)
+        printf("\n%s", err);
+    CU_ASSERT_TRUE(fewer);
+    /* the same outputs at 1 and 2 workers */
+    snprintf(a, sizeof a, "%s/w2/detections.csv", tmp);
+    snprintf(b, sizeof b, "%s/w1/detections.csv", tmp);
+    static char ta[1 << 15], tb[1 << 15];
+    xc_fx_slurp_into(a, ta, sizeof ta);
+    xc_fx_slurp_into(b, tb, sizeof tb);
+    CU_ASSERT_TRUE(ta[0] && !strcmp(ta, tb));
+    /* below one worker's need: exit 2 naming the need and the bound */
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "study -spec '%s' -out '%s/w0' -threads 2 -max_memory 1M", spec, tmp), 2);
+    const int named = strstr(err, "a worker needs about ") && strstr(err, "more than -max_memory 1.0 MiB");
+    if (!named)
+        printf("\n%s", err);
+    CU_ASSERT_TRUE(named);
 }
 
 XC_TEST_IF(test_run_approx_presto_memory, "run states the approximate steps' and prepsubband's memory, bounds them",
