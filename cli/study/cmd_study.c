@@ -64,7 +64,7 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
                            "search's device memory (22.5 GB for FDAS at the paper's zmax 1200 and\n"
                            "600 s), so K is bounded by the device's memory; the results do not depend\n"
                            "on K", .def = "0"),
-        XC_CLI_OPT_MAX_MEMORY(&max_memory, "the workers together"),
+        XC_CLI_OPT_MAX_MEMORY(&max_memory, "the study"),
         XC_OPT_METER(&quiet, &progress, "no progress line and no rates table"),
         XC_OPT_END,
     };
