@@ -10,6 +10,7 @@
  *  - run with a -max_memory smaller than a search needs: a failed "memory"
  *    row naming the step, the need and the bound, exit 2 (docs/REFERENCE.md). */
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +18,17 @@
 #include <unistd.h>
 
 #include "compare/conform/xc_conform_accel.h"
+#include "core/io/xc_filterbank.h"
 #include "core/search/xc_psearch.h"
 #include "core/sp/xc_spsearch.h"
 #include "optimized/cpu/xc_accel_cpu.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "optimized/cpu/xc_sp_cpu.h"
+#include "optimized/xc_impls.h"
 #include "reference/xc_accel_ref.h"
 #include "reference/xc_reference.h"
 #include "reference/xc_sp_ref.h"
+#include "study/xc_study.h"
 #include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
@@ -76,7 +80,7 @@ static int skip_no_hwm(char *why, size_t n)
 }
 
 typedef struct {
-    int kind;                     /* 0 psearch, 1 single-pulse */
+    int kind;                     /* 0 psearch, 1 single-pulse, 2 a study's worker */
     const xc_impl *impl;
     const xc_psearch_opts *po;
     const xc_spectrum *sp;
@@ -84,7 +88,23 @@ typedef struct {
     const xc_spopts *so;
     const xc_spplane *view;
     const double *dms;
+    const xc_study *st;           /* kind 2: pulsars 0 and 1 with one kept cache, 1 thread */
 } job;
+
+/* A study's worker on its first two pulsars, its searches kept from one to
+ * the next (as study_run.c's worker keeps them), on one thread. */
+static xc_status study_worker(const xc_study *st, xc_error *e)
+{
+    xc_study_cache *cache;
+    xc_status r = xc_study_cache_new(st, &cache, e);
+    for (uint64_t id = 0; !r && id < 2; id++) {
+        xc_study_rows rows = {0};
+        r = xc_study_pulsar_cached(st, cache, id, NULL, 1, &rows, NULL, e);
+        xc_study_rows_free(&rows);
+    }
+    xc_study_cache_free(cache);
+    return r;
+}
 
 /* The peak rise of resident memory over j's search, in a child (bytes; -1
  * when the search failed or nothing could be measured). */
@@ -105,6 +125,8 @@ static double measured_peak(const job *j)
                 xc_candlist l;
                 xc_candlist_init(&l);
                 st = xc_psearch_once(j->impl, j->sp, j->po, 1, &l, &e);
+            } else if (j->kind == 2) {
+                st = study_worker(j->st, &e);
             } else {
                 xc_spcandlist l;
                 xc_spcandlist_init(&l);
@@ -197,20 +219,63 @@ XC_TEST_IF(test_sp_estimate, "single-pulse estimate holds the measured peak", sk
     free(x);
 }
 
-/* A spec of one accel entry: PSR J1807-0847's spectrum (65536 bins, 512 KiB). */
-static const char *accel_spec(void)
+/* A pulsar study of 2 pulsars of 64 s at 250 us (256000 samples), Pulscan
+ * and accel (1 harmonic) at zmax 0 and 20; its spec's path. */
+static const char *study_mem_spec(void)
 {
-    static char path[1024];
-    snprintf(path, sizeof path, "%s/accel.json", xc_test_tmpdir());
+    xc_fx_write_text(xc_fx_tmp("pop-mem.json"),
+                     "{\"fixed\": {\"nbits\": 8, \"nchans\": 64, \"tsamp_us\": 250, \"tobs_s\": 64, \"fch1\": "
+                     "1500, \"foff\": -4, \"width_pct\": 45, \"dm\": 50}, \"draw\": {\"period_ms\": {\"dist\": "
+                     "\"loguniform\", \"lo\": 20, \"hi\": 200}, \"snrpeak\": {\"dist\": \"loguniform\", \"lo\": 1, "
+                     "\"hi\": 30}}}");
+    const char *spec = xc_fx_tmp("study-mem.json");
+    xc_fx_write_text(spec, "{\"population\": {\"spec\": \"pop-mem.json\", \"n\": 2, \"seed\": 5}, \"searchers\": "
+                           "[{\"name\": \"pulscan\", \"family\": \"pulscan\", \"sweep\": {\"zmax\": [0, 20]}}, "
+                           "{\"name\": \"fdas\", \"family\": \"accel\", \"options\": {\"numharm\": 1}, "
+                           "\"sweep\": {\"zmax\": [0, 20]}}]}");
+    return spec;
+}
+
+XC_TEST_IF(test_study_worker_estimate, "a study worker's estimate holds its measured peak", skip_no_hwm)
+{
+    const char *spec = study_mem_spec();
+    xc_registry *reg;
+    xc_error e;
+    CU_ASSERT_EQUAL_FATAL(xc_registry_builtin(&reg, &e), XC_OK);
+    xc_study st;
+    CU_ASSERT_EQUAL_FATAL(xc_study_load(&st, spec, reg, &e), XC_OK);
+    double est = 0;
+    CU_ASSERT_EQUAL(xc_study_worker_memory(&st, 1, &est, &e), XC_OK);
+    job j = {.kind = 2, .st = &st};
+    judge("study worker (Pulscan and accel, zmax 0 and 20, 256000 samples)", est, measured_peak(&j));
+    /* the series alone is 1000 KiB: the estimate holds more than it */
+    CU_ASSERT_TRUE(est > 256000.0 * 4);
+    xc_study_free(&st);
+    xc_registry_destroy(reg);
+}
+
+/* The datasets folder as an absolute path into buf (NULL: no cwd). */
+static const char *datasets_abs(char *buf, size_t n)
+{
     char cwd[1024] = "";
     const char *d = xc_test_datasets();
     if (d[0] != '/' && !getcwd(cwd, sizeof cwd))
         return NULL;
-    FILE *f = fopen(path, "w");
+    snprintf(buf, n, "%s%s%s", cwd, cwd[0] ? "/" : "", d);
+    return buf;
+}
+
+/* A spec of one accel entry: PSR J1807-0847's spectrum (65536 bins, 512 KiB). */
+static const char *accel_spec(void)
+{
+    static char path[1024];
+    char d[1200];
+    snprintf(path, sizeof path, "%s/accel.json", xc_test_tmpdir());
+    FILE *f = datasets_abs(d, sizeof d) ? fopen(path, "w") : NULL;
     if (!f)
         return NULL;
-    fprintf(f, "{\"accel\": [{\"name\": \"a\", \"fft\": \"%s%s%s/sigpyproc3/GBT_J1807-0847.fft\", \"zmax\": 0, "
-               "\"numharm\": 1, \"truth\": {\"r\": 131}, \"dr\": 0.5}]}\n", cwd, cwd[0] ? "/" : "", d);
+    fprintf(f, "{\"accel\": [{\"name\": \"a\", \"fft\": \"%s/sigpyproc3/GBT_J1807-0847.fft\", \"zmax\": 0, "
+               "\"numharm\": 1, \"truth\": {\"r\": 131}, \"dr\": 0.5}]}\n", d);
     fclose(f);
     return path;
 }
@@ -233,6 +298,170 @@ XC_TEST_IF(test_run_max_memory, "run states a search's memory; below it a failed
     snprintf(args, sizeof args, "run -impl reference -spec '%s' -out '%s/r2' -max_memory 600K", spec, tmp);
     CU_ASSERT_EQUAL(xc_fx_run_cli_err(args, err, sizeof err), 2);
     int named = strstr(err, "a: accel search needs about ") && strstr(err, "more than -max_memory 600.0 KiB");
+    if (!named)
+        printf("\n%s", err);
+    CU_ASSERT_TRUE(named);
+}
+
+/* The size after the first `key` in text, as xc_fmt_bytes writes it ("12.3
+ * KiB"), in bytes; -1 when absent.  Printed to 0.1 of its unit. */
+static double size_after(const char *text, const char *key)
+{
+    const char *p = text ? strstr(text, key) : NULL;
+    double v;
+    char unit[8];
+    if (!p || sscanf(p + strlen(key), "%lf %7s", &v, unit) != 2)
+        return -1;
+    return v * (!strncmp(unit, "GiB", 3) ? 1 << 30 : !strncmp(unit, "MiB", 3) ? 1 << 20 : !strncmp(unit, "KiB", 3) ? 1024 : 1);
+}
+
+/* The rounding of a size printed to 0.1 of its unit (half of it, at most
+ * 0.05 MiB for the sizes here). */
+#define PRINTED (0.05 * 1024 * 1024)
+
+/* `crosscheck ARGS` (formatted as printf does) with stdout and stderr
+ * together in buf (n bytes); its exit status, -1 if it did not exit. */
+static int __attribute__((format(printf, 3, 4))) run_both(char *buf, size_t n, const char *fmt, ...)
+{
+    char args[3000], cmd[8192], out[1100];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(out, sizeof out, "%s/both.txt", xc_test_tmpdir());
+    snprintf(cmd, sizeof cmd, "'%s' %s > '%s' 2>&1", xc_fx_bin(), args, out);
+    int rc = system(cmd);
+    xc_fx_slurp_into(out, buf, n);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* One synthetic observation searched at a single DM trial: its plane is
+ * 30 KiB and a single-pulse thread's scratch about 4 times that, so that a
+ * bound between the dedispersion's need and the search's at 8 threads
+ * leaves the search fewer threads. */
+static const char *one_trial_spec(void)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/one.json", xc_test_tmpdir());
+    xc_fx_write_text(path, "{\"convention\": \"crosscheck\", \"synthetic\": [{\"name\": \"one\", \"dmplan\": "
+                           "\"50:51:1:1\", \"synth\": {\"nchans\": 64, \"nbits\": 8, \"tsamp_us\": 128, \"tobs_s\": "
+                           "1.0, \"fch1\": 1500.0, \"foff\": -2.0, \"seed\": 3, \"pulses\": [{\"t_s\": 0.5, \"dm\": "
+                           "50.0, \"width_ms\": 2.0, \"snr\": 20.0}]}}]}\n");
+    return path;
+}
+
+XC_TEST_IF(test_run_sp_fewer_threads, "run's single-pulse search takes fewer threads under -max_memory, same verdicts",
+           xc_fx_skip_no_bin)
+{
+    static char err[1 << 15];
+    const char *spec = one_trial_spec(), *tmp = xc_test_tmpdir();
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "run -spec '%s' -impl cpu -threads 8 -out '%s/s1'", spec, tmp), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "one: single-pulse search: about "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "8 threads of "));
+    const double plane = size_after(err, "(the plane's "), one = size_after(err, "8 threads of ");
+    CU_ASSERT_TRUE_FATAL(plane > 0 && one > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "7 checks, 0 failed"));
+    /* 400 KiB: above the dedispersion's least (3 planes and the smallest
+     * gulp), below the search's 8 threads; the threads that fit */
+    const double bound = 400 * 1024;
+    const int want = (int)((bound - plane) / one);
+    CU_ASSERT_TRUE(want >= 1 && want < 8);   /* the case is a fallback */
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "run -spec '%s' -impl cpu -threads 8 -out '%s/s2' -max_memory 400K",
+                                   spec, tmp), 0);
+    char said[64];
+    snprintf(said, sizeof said, "%d thread%s of ", want, want > 1 ? "s" : "");
+    if (!strstr(err, said) || !strstr(err, "7 checks, 0 failed"))
+        printf("\nwanted \"%s\" and 7 checks passed:\n%s", said, err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, said));
+    /* the same verdicts as at 8 threads: the pulse found, cpu's list equal to the reference's */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "7 checks, 0 failed"));
+    const double need = size_after(err, "one: single-pulse search: about ");
+    XC_ASSERT_NEAR(need, plane + want * one, 5 * 0.05 * 1024);
+    CU_ASSERT_TRUE(need <= bound);
+    /* below one thread's need: a failed memory row naming both, exit 2 */
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "run -spec '%s' -impl cpu -threads 8 -out '%s/s3' -max_memory 140K",
+                                   spec, tmp), 2);
+    const int named = strstr(err, "one: single-pulse search needs about ") && strstr(err, "1 thread of ") &&
+                      strstr(err, "more than -max_memory 140.0 KiB");
+    if (!named)
+        printf("\n%s", err);
+    CU_ASSERT_TRUE(named);
+    XC_ASSERT_NEAR(size_after(err, "measured: one: single-pulse search needs about "), plane + one, 5 * 0.05 * 1024);
+}
+
+XC_TEST_IF(test_study_max_memory, "study: a worker's memory said; -max_memory takes fewer workers, same outputs, or exits 2",
+           xc_fx_skip_no_bin)
+{
+    static char err[1 << 14];
+    char a[1100], b[1100];
+    const char *spec = study_mem_spec(), *tmp = xc_test_tmpdir();
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "study -spec '%s' -out '%s/w2' -threads 2 -workers 2", spec, tmp), 0);
+    const double one = size_after(err, "2 workers of ");
+    XC_ASSERT_NEAR(size_after(err, "crosscheck study: about "), 2 * one, 2 * PRINTED);
+    /* a bound that holds one worker's estimate but not two */
+    CU_ASSERT_TRUE_FATAL(one > 0);
+    const double bound = 1.5 * one;
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "study -spec '%s' -out '%s/w1' -threads 2 -workers 2 -max_memory %.0f",
+                             spec, tmp, bound), 0);
+    const int fewer = strstr(err, "(1 worker of ") && strstr(err, "2 would need more than -max_memory ");
+    if (!fewer)
+        printf("\n%s", err);
+    CU_ASSERT_TRUE(fewer);
+    /* the same outputs at 1 and 2 workers */
+    snprintf(a, sizeof a, "%s/w2/detections.csv", tmp);
+    snprintf(b, sizeof b, "%s/w1/detections.csv", tmp);
+    static char ta[1 << 15], tb[1 << 15];
+    xc_fx_slurp_into(a, ta, sizeof ta);
+    xc_fx_slurp_into(b, tb, sizeof tb);
+    CU_ASSERT_TRUE(ta[0] && !strcmp(ta, tb));
+    /* below one worker's need: exit 2 naming the need and the bound */
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "study -spec '%s' -out '%s/w0' -threads 2 -max_memory 1M", spec, tmp), 2);
+    const int named = strstr(err, "a worker needs about ") && strstr(err, "more than -max_memory 1.0 MiB");
+    if (!named)
+        printf("\n%s", err);
+    CU_ASSERT_TRUE(named);
+}
+
+XC_TEST_IF(test_run_approx_presto_memory, "run states the approximate steps' and prepsubband's memory, bounds them",
+           xc_fx_skip_no_bin)
+{
+    static char err[1 << 15];
+    char d[1200], spec[1100], fil[1300];
+    const char *tmp = xc_test_tmpdir();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(datasets_abs(d, sizeof d));
+    snprintf(fil, sizeof fil, "%s/sigpyproc3/parkes_8bit_1.fil", d);
+    xc_fbreader *r;
+    xc_error e;
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, fil, NULL, &e), XC_OK);
+    const double ns = (double)xc_fbreader_header(r)->nsamp, nc = xc_fbreader_header(r)->nchans;
+    xc_fbreader_close(r);
+    snprintf(spec, sizeof spec, "%s/ps.json", tmp);
+    FILE *f = fopen(spec, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, "{\"real\": [{\"name\": \"p\", \"file\": \"%s\", \"dmplan\": \"40:44:2:1\", \"approximate\": 1, "
+               "\"prepsubband\": {\"dmplan\": \"40:72:2\", \"nsub\": 32, \"dmsub\": 32, \"root\": "
+               "\"%s/presto/parkes_x2_nsub32\"}}]}\n", fil, d);
+    fclose(f);
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "run -spec '%s' -impl subband -out '%s/p1'", spec, tmp), 0);
+    /* prepsubband: the file as 16-bit samples, 16 trials of ns floats, 32
+     * subbands of ns doubles (the printed rounding on each) */
+    const char *ps = strstr(err, "p: prepsubband comparison: about ");
+    XC_ASSERT_NEAR(size_after(ps, "the file's "), ns * nc * 2, PRINTED);
+    XC_ASSERT_NEAR(size_after(ps, "the plane's "), 16 * ns * 4, PRINTED);
+    XC_ASSERT_NEAR(size_after(ps, "subbands' "), 32 * ns * 8, PRINTED);
+    XC_ASSERT_NEAR(size_after(ps, "about "), ns * nc * 2 + 16 * ns * 4 + 32 * ns * 8, PRINTED);
+    /* the approximate steps: the head (here the whole file: shorter than
+     * max delay + 4096) read whole, and planes and a gulp beside it */
+    const char *ap = strstr(err, "p: approximate dedispersion: about ");
+    XC_ASSERT_NEAR(size_after(ap, "the head's "), ns * nc * 2, PRINTED);
+    CU_ASSERT_TRUE(size_after(ap, "about ") > size_after(ap, "the head's "));
+    /* 7 MiB: the exact dedispersion fits (about 6.6 MiB), the other two
+     * steps do not: a failed memory row each, exit 2 */
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "run -spec '%s' -impl subband -out '%s/p2' -max_memory 7M", spec,
+                                   tmp), 2);
+    const int named = strstr(err, "p: approximate dedispersion needs about ") &&
+                      strstr(err, "p: prepsubband comparison needs about ") &&
+                      strstr(err, "more than -max_memory 7.0 MiB") && !strstr(err, "equals PRESTO");
     if (!named)
         printf("\n%s", err);
     CU_ASSERT_TRUE(named);

@@ -184,6 +184,46 @@ static int within_limit(const runctx *c, const char *fil, const xc_dedisperser *
     return xc_cli_approx_declared(fil, d, plan, c->cv, &o, &loss, &nsub, err) == XC_OK;
 }
 
+/* The memory of the approximate steps, said and judged against -max_memory
+ * (run_memory): the head of the file read whole (head_of), the head's
+ * planes of every approximate reference (held all at once) and of the one
+ * judged, and a stream's gulp buffers (xc_ddstream_estimate of the whole
+ * file: the head's are no larger).  Non-zero: the steps do not run. */
+static int approx_memory(runctx *c, const char *obs, const char *fil, const xc_dmplan *plan)
+{
+    const xc_registry *reg = xc_cli_registry();
+    const unsigned both = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE;
+    int k = 1;
+    for (size_t i = 0; i < xc_registry_count(reg, XC_FAMILY_DEDISPERSE) && k <= MAXREF; i++) {
+        const xc_impl *im = xc_registry_at(reg, XC_FAMILY_DEDISPERSE, i);
+        k += (im->caps & both) == both && xc_impl_available(im, NULL, 0);
+    }
+    xc_error e;
+    xc_fbreader *r;
+    xc_ddstream_est est;
+    if (run_dd_estimate(c, fil, plan, &est) || xc_fbreader_open(&r, fil, NULL, &e))
+        return 0;   /* the steps say it, as rows */
+    const xc_fbheader *h = xc_fbreader_header(r);
+    const xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
+    int64_t maxd = 0;
+    xc_status st = xc_dmplan_max_delay(c->cv, &g, plan, &maxd, &e);
+    const double want = (double)maxd + HEAD_OUT, ns = want < (double)h->nsamp ? want : (double)h->nsamp;
+    const double in = ns * h->nchans * (xc_nbits_is_float(h->nbits) ? sizeof(float) : sizeof(uint16_t));
+    xc_fbreader_close(r);
+    if (st)
+        return 0;
+    double plane = 0;
+    for (int j = 0; j < plan->nranges; j++)
+        plane += (double)plan->r[j].ndm * (ns - (double)maxd) / (plan->r[j].ds > 0 ? plan->r[j].ds : 1) * sizeof(float);
+    const double gulp = est.bytes - est.plane;
+    char what[160], bi[32], bp[32], bg[32];
+    xc_fmt_bytes(bi, sizeof bi, in);
+    xc_fmt_bytes(bp, sizeof bp, plane);
+    xc_fmt_bytes(bg, sizeof bg, gulp);
+    xc_fmt(what, sizeof what, "the head's %s, %d planes of %s, a gulp's %s", bi, k, bp, bg);
+    return run_memory(c, obs, "approximate dedispersion", in + k * plane + gulp, what);
+}
+
 void run_approx(runctx *c, const char *obs, const char *fil, const xc_dmplan *plan, const xc_impl *const *approx,
                 int na)
 {
@@ -207,6 +247,8 @@ void run_approx(runctx *c, const char *obs, const char *fil, const xc_dmplan *pl
     /* bit for bit is promised on integer input only (float sums are doubles
      * added in another order; tests/test_subband.c holds them to the float bound) */
     const int integer = nbits > 0 && nbits < 32;
+    if (approx_memory(c, obs, fil, plan))
+        return;
     for (int i = 0; i < na; i++)
         need |= !(approx[i]->caps & XC_CAP_REFERENCE) && integer;
     char head[4300];

@@ -58,19 +58,8 @@ static int memory_plan(runctx *c, const char *obs, const char *fil, const xc_dmp
         k += run_wanted(c, im) && !(im->caps & XC_CAP_APPROXIMATE) && xc_impl_available(im, NULL, 0);
     }
     xc_error e;
-    xc_fbreader *r;
     xc_ddstream_est est;
-    xc_ddstream_args a;
-    memset(&a, 0, sizeof a);
-    a.conv = c->cv;
-    a.plan = plan;
-    a.input_name = fil;
-    xc_status st = xc_fbreader_open(&r, fil, NULL, &e);
-    if (!st) {
-        st = xc_ddstream_estimate(r, &a, &est, &e);
-        xc_fbreader_close(r);
-    }
-    if (st)   /* the dedispersion says it again, as a row */
+    if (run_dd_estimate(c, fil, plan, &est))   /* the dedispersion says it again, as a row */
         return 0;
     double held = k * est.plane, need = held + est.bytes, least = held + est.fixed + est.min_gulp * est.per_sample;
     char b[32], p[32], m[32];

@@ -55,6 +55,29 @@ static xc_status read_dat(const char *root, double dm, char *path, size_t np, fl
     return st;
 }
 
+/* The memory of the comparison, said and judged against -max_memory
+ * (run_memory): the whole file as 16-bit samples, the plane of every trial
+ * over the whole file (floats), and the reference subband dedisperser's
+ * subband series of one range (nsub doubles per output sample, its largest
+ * buffer; nsub 0, resolved by the dedisperser, counted as nchans).
+ * Non-zero: the comparison does not run. */
+static int ps_memory(runctx *c, const char *obs, const xc_dmplan *plan, size_t ns, size_t nc, int nsub)
+{
+    double in = (double)ns * (double)nc * sizeof(uint16_t), plane = 0, sub = 0;
+    for (int k = 0; k < plan->nranges; k++) {
+        const double n = (double)ns / (plan->r[k].ds > 0 ? plan->r[k].ds : 1);
+        plane += (double)plan->r[k].ndm * n * sizeof(float);
+        const double s = (double)(nsub > 0 ? (size_t)nsub : nc) * n * sizeof(double);
+        sub = s > sub ? s : sub;
+    }
+    char what[128], bi[32], bp[32], bs[32];
+    xc_fmt_bytes(bi, sizeof bi, in);
+    xc_fmt_bytes(bp, sizeof bp, plane);
+    xc_fmt_bytes(bs, sizeof bs, sub);
+    xc_fmt(what, sizeof what, "the file's %s, the plane's %s, subbands' %s", bi, bp, bs);
+    return run_memory(c, obs, "prepsubband comparison", in + plane + sub, what);
+}
+
 void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil)
 {
     if (!ob->ps_root)
@@ -72,15 +95,20 @@ void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil)
     const xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
     const int nbits = h->nbits;
     const size_t ns = (size_t)h->nsamp, nc = (size_t)h->nchans;
-    uint16_t *u = nbits < 32 ? malloc(ns * nc * sizeof *u + 1) : NULL;
-    xc_status st = !u ? xc_error_set(&e, nbits < 32 ? XC_ENOMEM : XC_EINVAL, "%s: %s", fil,
-                                     nbits < 32 ? "out of memory" : "prepsubband comparison needs integer samples")
-                      : xc_fbreader_read_u16(rd, 0, ns, 0, u, &e);
-    xc_fbreader_close(rd);
     xc_dmplan plan;
     xc_dmplan_init(&plan);
+    xc_status st = xc_dmplan_parse(&plan, ob->ps_dmplan, "prepsubband.dmplan", &e);
+    if (!st && ps_memory(c, obs, &plan, ns, nc, ob->ps_nsub)) {
+        xc_fbreader_close(rd);
+        xc_dmplan_free(&plan);
+        return;
+    }
+    uint16_t *u = !st && nbits < 32 ? malloc(ns * nc * sizeof *u + 1) : NULL;
     if (!st)
-        st = xc_dmplan_parse(&plan, ob->ps_dmplan, "prepsubband.dmplan", &e);
+        st = !u ? xc_error_set(&e, nbits < 32 ? XC_ENOMEM : XC_EINVAL, "%s: %s", fil,
+                               nbits < 32 ? "out of memory" : "prepsubband comparison needs integer samples")
+                : xc_fbreader_read_u16(rd, 0, ns, 0, u, &e);
+    xc_fbreader_close(rd);
     if (st) {
         xc_vd_fail(&c->vd, obs, "-", check0, e.msg, "bit for bit");
         free(u);

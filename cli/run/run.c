@@ -74,3 +74,20 @@ int run_memory(runctx *c, const char *obs, const char *step, double need, const 
     xc_vd_emit(&c->vd);
     return 1;
 }
+
+int run_dd_estimate(const runctx *c, const char *fil, const xc_dmplan *plan, xc_ddstream_est *est)
+{
+    xc_error e;
+    xc_fbreader *r;
+    xc_ddstream_args a;
+    memset(&a, 0, sizeof a);
+    a.conv = c->cv;
+    a.plan = plan;
+    a.input_name = fil;
+    xc_status st = xc_fbreader_open(&r, fil, NULL, &e);
+    if (!st) {
+        st = xc_ddstream_estimate(r, &a, est, &e);
+        xc_fbreader_close(r);
+    }
+    return st != XC_OK;
+}

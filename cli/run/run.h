@@ -18,6 +18,7 @@
 #include "compare/check/xc_runspec.h"
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/base/xc_impl.h"
+#include "core/dedisp/run/xc_ddstream.h"
 #include "core/dedisp/run/xc_planefile.h"
 #include "core/search/xc_psearch.h"
 #include "reports/xc_report.h"
@@ -74,6 +75,10 @@ const char *run_shown_path(const runctx *c, const char *path);
  * "memory" row and an error (exit 2) naming the step, the need and the
  * bound, and 1: the step is not run.  0 to go on. */
 int run_memory(runctx *c, const char *obs, const char *step, double need, const char *what);
+/* The memory a stream of fil through plan takes (xc_ddstream_estimate
+ * under c's convention) into *est; non-zero when fil or plan cannot be
+ * estimated (the step that runs them says why, as a row). */
+int run_dd_estimate(const runctx *c, const char *fil, const xc_dmplan *plan, xc_ddstream_est *est);
 /* An implementation that cannot run here: a line in the report and on stderr. */
 void run_skip_text(runctx *c, const char *obs, const char *what, const char *name, const char *why);
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli/base/cli.h"
+#include "cli/base/cli_memory.h"
 #include "cli/base/cli_opts.h"
 #include "cli/study/study.h"
 #include "core/base/xc_progress.h"
@@ -34,6 +35,7 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
 {
     const char *spec = NULL, *out = NULL, *shard = NULL;
     unsigned long long n = 0;
+    double max_memory = 0;
     int have_n = 0, threads = 0, workers = 0, device_jobs = 0, quiet = 0, progress = 0, merge = 0;
     const xc_opt opts[] = {
         XC_OPT_STR("spec", &spec, .arg = "FILE.json",
@@ -62,6 +64,7 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
                            "search's device memory (22.5 GB for FDAS at the paper's zmax 1200 and\n"
                            "600 s), so K is bounded by the device's memory; the results do not depend\n"
                            "on K", .def = "0"),
+        XC_CLI_OPT_MAX_MEMORY(&max_memory, "the study"),
         XC_OPT_METER(&quiet, &progress, "no progress line and no rates table"),
         XC_OPT_END,
     };
@@ -111,7 +114,12 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
         return xc_cli_fail("study", &err);
     if (have_n)
         st.n = n;
-    int code = xc_study_mpi_main(&st, out, si, sn, threads, workers, device_jobs, xc_progress_want(quiet, progress));
+    int code = xc_study_memory_plan(&st, threads, &workers, max_memory, quiet);
+    if (code) {
+        xc_study_free(&st);
+        return code;
+    }
+    code = xc_study_mpi_main(&st, out, si, sn, threads, workers, device_jobs, xc_progress_want(quiet, progress));
     if (code >= 0) {
         xc_study_free(&st);
         return code;

@@ -4,7 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
+#include "cli/base/cli.h"
+#include "cli/base/cli_memory.h"
 #include "cli/study/study.h"
+#include "core/base/xc_fmt.h"
 #include "core/base/xc_fs.h"
 
 /* The meter, ended when every pulsar is done. */
@@ -77,4 +82,44 @@ void xc_study_print_rates(const char *dir)
         printf("%-12s %-32s %6s %8s %7.4s %17s %7s%s\n", f[0], f[1], f[2], f[3], f[4], ci, f[7], f50);
     }
     fclose(fp);
+}
+
+int xc_study_memory_plan(const xc_study *st, int threads, int *workers, double max_memory, int quiet)
+{
+    const int nth = threads > 0 ? threads : omp_get_max_threads();
+    int device = 0;
+    for (size_t k = 0; k < st->ns; k++)
+        device |= (st->s[k].impl->caps & XC_CAP_DEVICE) != 0;
+    const int asked = *workers > 0 ? *workers : device ? 1 : nth;
+    int w = asked;
+    double one = 0;
+    xc_error err;
+    for (;;) {   /* as run_workers shares the threads: nth / w each */
+        if (xc_study_worker_memory(st, nth / w > 0 ? nth / w : 1, &one, &err))
+            return xc_cli_fail("study", &err);
+        if (!(max_memory > 0) || !(one > 0) || w * one <= max_memory || w == 1)
+            break;
+        const int fit = (int)(max_memory / one);
+        w = fit < 1 ? 1 : fit < w ? fit : w - 1;
+    }
+    char b[32], t[32], m[32];
+    xc_fmt_bytes(b, sizeof b, one);
+    xc_fmt_bytes(t, sizeof t, w * one);
+    if (max_memory > 0)
+        xc_fmt_bytes(m, sizeof m, max_memory);
+    if (!(one > 0)) {
+        if (max_memory > 0)
+            return xc_cli_failf("study", "-max_memory %s: an FRB study's memory is not estimated", m);
+        return 0;
+    }
+    if (max_memory > 0 && one > max_memory)
+        return xc_cli_failf("study", "a worker needs about %s (one pulsar's series and searches), more than "
+                                     "-max_memory %s", b, m);
+    if (!quiet && w < asked)
+        fprintf(stderr, "crosscheck study: about %s of memory (%d worker%s of %s; %d would need more than -max_memory %s)\n",
+                t, w, w > 1 ? "s" : "", b, asked, m);
+    else if (!quiet)
+        fprintf(stderr, "crosscheck study: about %s of memory (%d worker%s of %s)\n", t, w, w > 1 ? "s" : "", b);
+    *workers = w;
+    return 0;
 }

@@ -19,6 +19,13 @@ void xc_study_runopts_start(xc_study_runopts *ro, xc_study_meter *m, unsigned lo
                             unsigned long long nshards, int threads, int workers, int device_jobs, int want);
 /* Prints DIR/rates.csv as a table on stdout. */
 void xc_study_print_rates(const char *dir);
+/* The study's memory said once before work (unless quiet): a worker's
+ * estimate (xc_study_worker_memory, at the threads each gets) times the
+ * workers.  Under max_memory (> 0) fewer workers when all do not fit (the
+ * rows do not depend on the count): *workers set to those that do; when one
+ * does not, an error naming the need and the bound.  0 to go on, else the
+ * exit status (2). */
+int xc_study_memory_plan(const xc_study *st, int threads, int *workers, double max_memory, int quiet);
 
 /* 1 when this binary was built with MPI. */
 int xc_study_mpi_built(void);

@@ -7,6 +7,7 @@
 
 #include <omp.h>
 
+#include "core/base/xc_nbits.h"
 #include "core/search/xc_psearch.h"
 #include "study/spec/study_internal.h"
 
@@ -164,5 +165,50 @@ xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_s
 #pragma omp critical(xc_study_device)
         e = search(s, c0, nc, cache, q, sp, threads, cl, err);
     }
+    return e;
+}
+
+/* One searcher's kept searches: joint over its configurations, or one each. */
+static xc_status searcher_memory(const xc_study *st, const xc_study_searcher *s, size_t nbins, double T, int threads,
+                                 double *bytes, xc_error *err)
+{
+    const size_t per = !st->separate && xc_psearch_joint(s->impl, s->ncfg) ? s->ncfg : 1;
+    xc_psearch_opts *o = malloc((s->ncfg ? s->ncfg : 1) * sizeof *o);
+    if (!o)
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
+    for (size_t c = 0; c < s->ncfg; c++) {
+        o[c] = s->cfg[c].opts;
+        xc_psearch_opts_threads(&o[c], threads);
+    }
+    xc_status e = XC_OK;
+    for (size_t c0 = 0; c0 < s->ncfg && !e; c0 += per) {
+        double b = 0;
+        e = xc_psearch_memory(s->impl, nbins, T, &o[c0], per, &b, err);
+        *bytes += b;
+    }
+    free(o);
+    return e;
+}
+
+xc_status xc_study_worker_memory(const xc_study *st, int threads, double *bytes, xc_error *err)
+{
+    *bytes = 0;
+    if (st->frb)
+        return XC_OK;
+    xc_synth_params p;
+    char label[64];
+    xc_status e = xc_study_params(st, 0, threads, "pulsar", &p, label, sizeof label, err);
+    if (e)
+        return e;
+    const double n = (double)xc_synth_nsamp(&p), nvals = n * p.nchans;
+    const size_t nbins = (size_t)(n / 2);
+    const double T = 2.0 * (double)nbins * p.tsamp;
+    double b = n * sizeof(float);
+    if (st->dedisperser)   /* the series is the plane's one trial */
+        b += nvals * (xc_nbits_is_float(p.nbits) ? 4.0 : p.nbits / 8.0 + 2.0);
+    for (size_t k = 0; k < st->ns && !e; k++)
+        e = searcher_memory(st, &st->s[k], nbins, T, threads, &b, err);
+    xc_synth_params_free(&p);
+    *bytes = e ? 0 : b;
     return e;
 }
