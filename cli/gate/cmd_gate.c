@@ -177,9 +177,13 @@ static int gate_run(const xc_cmd *self, int kind, int argc, char **argv)
                            "when both search families have the name, as cpu; may be left out\n"
                            "when the plugins register exactly one of the family)"),
         XC_OPT_STR("cmd", &g.cmd, .arg = "'TEMPLATE'",
-                   .help = sp ? NULL
-                              : "judge an external command instead: run through sh -c once per case,\n"
-                                "with {placeholders} filled (above)"),
+                   .help = "judge an external command instead: run through sh -c once per case,\n"
+                           "with {placeholders} filled (above)"),
+        XC_OPT_CHOICE("input", &g.spinput, "fil|dat", .arg = "I",
+                      .help = sp ? "what -cmd reads: fil ({fil}) or PRESTO .dat/.inf per DM trial\n"
+                                   "({dat}_DM<dm>.dat, <dm> as %.2f, as prepsubband writes them)"
+                                 : NULL,
+                      .def = "fil"),
         XC_OPT_SET("exact", &g.cls, GATE_CLASS_EXACT, .help = dd ? "the tolerance class: bit for bit (above)" : NULL),
         XC_OPT_SET("float", &g.cls, GATE_CLASS_FLOAT,
                    .help = dd ? "the tolerance class: the float-summation bound (above)" : NULL),
@@ -224,9 +228,8 @@ static int gate_run(const xc_cmd *self, int kind, int argc, char **argv)
     g.family = family ? XC_FAMILY_PULSCAN : XC_FAMILY_ACCEL;
     if (!(g.timeout > 0))
         return xc_cli_failf(spec->cmd, "-timeout: %g must be > 0", g.timeout);
-    if (sp && g.cmd)
-        return xc_cli_failf(spec->cmd, "-cmd: gate singlepulse judges a registered implementation (-plugin LIB.so, "
-                            "-impl NAME)");
+    if (g.spinput && !g.cmd)
+        return xc_cli_failf(spec->cmd, "-input dat: says what -cmd reads; give -cmd 'TEMPLATE'");
     if (g.cmd && g.impl_name)
         return xc_cli_failf(spec->cmd, "-cmd and -impl: judge either a command or an implementation, not both");
     if (g.cmd && !*g.cmd)
