@@ -26,8 +26,11 @@
 /* 64 channels x 8 bits, 1500..1248 MHz, 256 us: the geometry of
  * examples/peers/presto/single-pulse-check.sh, 8.192 s long.  Bursts at DM
  * 100 of 1, 4 and 10 ms (peak S/N per sample 10, 5, 3: boxcar S/N about 19
- * each); the DM plan 90..108 in steps of 2, boxes to 38.4 ms (150 samples,
- * PRESTO's widest downfactor). */
+ * each) at 1.3, 3.5 and 5.4 s, inside the first 24000 samples, which is
+ * what single_pulse_search.py searches of these 31654-sample series (whole
+ * 8000-sample chunks of whole 1000-sample blocks: docs/SINGLEPULSE.md); the
+ * DM plan 90..108 in steps of 2, boxes to 38.4 ms (150 samples, PRESTO's
+ * widest downfactor). */
 #define SP_DMPLAN "90:110:2:1"
 #define SP_DMLO 90.0
 #define SP_DMSTEP 2.0
@@ -81,7 +84,7 @@ static xc_status write_case(const gatectx *g, const spcase *c, const sp_files *f
     xc_synth_params p;
     gate_case_synth(g, 64, 8, SP_TSAMP, 8.192, c->seed, &p);
     p.fch1 = 1500, p.foff = -4;
-    static const double pulse[3][4] = {{2.1, 100, 1, 10}, {4.7, 100, 4, 5}, {6.3, 100, 10, 3}};
+    static const double pulse[3][4] = {{1.3, 100, 1, 10}, {3.5, 100, 4, 5}, {5.4, 100, 10, 3}};
     xc_status st = XC_OK;
     for (int k = 0; c->bursts && k < 3 && !st; k++) {
         xc_synth_pulse pl;
