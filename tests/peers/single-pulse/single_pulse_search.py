@@ -1,9 +1,6 @@
 """A stand-in for PRESTO's single_pulse_search.py (tests/test_peers.c,
 tests/test_gate.c): one .singlepulse beside each .dat it is given, as the
 script writes them.
-SP_STANDIN=ours: the DM 100 series' file is a copy of ours.singlepulse (the
-check's crosscheck list, in the working folder), the others hold no
-candidate.
 SP_STANDIN=search (needs numpy): a search of each series as crosscheck's
 presto preset defines it (docs/SINGLEPULSE.md): the median of each
 1000-sample block subtracted, the trial's rms 1.4826 x its median absolute
@@ -14,7 +11,6 @@ one DM kept (its prune_related1/2), written with Sample the box centre.
 SP_SHIFT=width: every candidate written one box width late (a planted bug).
 Anything else: every file holds no candidate."""
 import os
-import shutil
 import sys
 
 HEADER = "# DM      Sigma      Time (s)     Sample    Downfact\n"
@@ -72,8 +68,6 @@ for arg in args:
     out = arg[:-4] + ".singlepulse"
     if mode == "search":
         search(arg, option(args, "-t", 5.0), option(args, "-m", 0.03), os.environ.get("SP_SHIFT") == "width")
-    elif mode == "ours" and arg.endswith("_DM100.00.dat"):
-        shutil.copy("ours.singlepulse", out)
     else:
         with open(out, "w") as f:
             f.write(HEADER)
