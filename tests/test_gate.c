@@ -355,6 +355,8 @@ XC_TEST_IF(test_gate_singlepulse_cmd, "gate singlepulse -cmd: crosscheck's own s
     /* -input belongs to -cmd */
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate singlepulse -input dat -impl cpu", bin), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "-input dat: says what -cmd reads"));
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate search -input dat -cmd true", bin), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "-input is gate singlepulse's"));
 }
 
 /* The PRESTO stand-in (tests/peers/single-pulse/single_pulse_search.py,

@@ -228,6 +228,8 @@ static int gate_run(const xc_cmd *self, int kind, int argc, char **argv)
     g.family = family ? XC_FAMILY_PULSCAN : XC_FAMILY_ACCEL;
     if (!(g.timeout > 0))
         return xc_cli_failf(spec->cmd, "-timeout: %g must be > 0", g.timeout);
+    if (g.spinput && !sp)
+        return xc_cli_failf(spec->cmd, "-input is gate singlepulse's");
     if (g.spinput && !g.cmd)
         return xc_cli_failf(spec->cmd, "-input dat: says what -cmd reads; give -cmd 'TEMPLATE'");
     if (g.cmd && g.impl_name)
