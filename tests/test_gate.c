@@ -325,6 +325,87 @@ XC_TEST_IF(test_gate_singlepulse_plugin, "gate singlepulse: the single-pulse exa
     CU_ASSERT(atoi(buf) >= 2);
 }
 
+/* gate singlepulse -cmd with a tool that needs no python
+ * (tests/peers/single-pulse/xc-singlepulse.sh: crosscheck singlepulse
+ * itself, presto preset, CSV): every row passes, the bursts' boxes at the
+ * reference's to the sample (0.5-sample bound); the same tool writing every
+ * candidate one sample late fails the positions row by +1.00 sample and
+ * only it, in JUnit too. */
+XC_TEST_IF(test_gate_singlepulse_cmd, "gate singlepulse -cmd: crosscheck's own search passes; one sample late fails",
+           skip_no_bin)
+{
+    const char *j = xc_fx_tmp("gate-sp-cmd.xml");
+    const char *tmpl = "sh '%s/tests/peers/single-pulse/xc-singlepulse.sh' '%s' {fil} {dmplan} {maxwidth_s} "
+                       "{threshold} {out}.csv";
+    char cmd[3 * PATH_MAX];
+    snprintf(cmd, sizeof cmd, tmpl, root, bin);
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "XC_SHIFT=0 '%s' gate singlepulse -quiet -junit '%s' -cmd \"%s\"", bin, j,
+                       cmd), 0);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    XC_ASSERT_NEAR(junit_count(xml, "tests"), 4, 0);   /* found, positions, S/N; noise events */
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
+    expect_case("sp-bursts: finds every burst", 0, "3 of 3 found");
+    expect_case("sp-bursts: burst positions vs reference", 0, "+0.00 (DM 100.00), +0.00 (DM 100.00)");
+    expect_case("sp-noise: events above S/N 4 on noise", 0, NULL);
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "XC_SHIFT=1 '%s' gate singlepulse -quiet -junit '%s' -cmd \"%s\"", bin, j,
+                       cmd), 1);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 1, 0);
+    expect_case("sp-bursts: burst positions vs reference", 1, "+1.00 (DM 100.00)");
+    /* -input belongs to -cmd */
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate singlepulse -input dat -impl cpu", bin), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "-input dat: says what -cmd reads"));
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate search -input dat -cmd true", bin), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "-input is gate singlepulse's"));
+}
+
+/* The PRESTO stand-in (tests/peers/single-pulse/single_pulse_search.py,
+ * SP_STANDIN=search: the presto preset's search in numpy on the .dat series
+ * -input dat writes) through the gate: it passes; planted one box width
+ * late (SP_SHIFT=width) it fails the positions row.  Skipped without a
+ * python that imports numpy. */
+static char numpy_py[PATH_MAX];
+static int skip_no_numpy(char *why, size_t n)
+{
+    if (skip_no_bin(why, n))
+        return 1;
+    char out[PATH_MAX] = "";
+    FILE *p = popen("for p in ${PYTHON:-python3 /usr/bin/python3}; do \"$p\" -c 'import numpy' 2>/dev/null && "
+                    "command -v \"$p\" && break; done", "r");
+    if (p) {
+        if (!fgets(out, sizeof out, p))
+            out[0] = 0;
+        pclose(p);
+    }
+    out[strcspn(out, "\n")] = 0;
+    if (!out[0]) {
+        snprintf(why, n, "no python that imports numpy (set PYTHON)");
+        return 1;
+    }
+    snprintf(numpy_py, sizeof numpy_py, "%s", out);
+    return 0;
+}
+
+XC_TEST_IF(test_gate_singlepulse_presto_standin, "gate singlepulse -cmd -input dat: the PRESTO stand-in passes; "
+           "one width late fails", skip_no_numpy)
+{
+    const char *j = xc_fx_tmp("gate-sp-presto.xml");
+    char cmd[3 * PATH_MAX];
+    snprintf(cmd, sizeof cmd, "'%s' '%s/tests/peers/single-pulse/single_pulse_search.py' -m {maxwidth_s} "
+             "-t {threshold} {dat}_DM*.dat", numpy_py, root);
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "SP_STANDIN=search '%s' gate singlepulse -quiet -input dat -junit '%s' "
+                       "-cmd \"%s\"", bin, j, cmd), 0);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    XC_ASSERT_NEAR(junit_count(xml, "tests"), 4, 0);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
+    expect_case("sp-bursts: finds every burst", 0, "3 of 3 found");
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "SP_STANDIN=search SP_SHIFT=width '%s' gate singlepulse -quiet -input dat "
+                       "-junit '%s' -cmd \"%s\"", bin, j, cmd), 1);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 1, 0);
+    expect_case("sp-bursts: burst positions vs reference", 1, "+6.00 (DM 100.00)");
+}
+
 XC_TEST_IF(test_gate_cmd, "gate dedisperse -cmd: a tool that agrees passes; one on another convention is named",
            skip_no_bin)
 {

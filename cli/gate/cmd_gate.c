@@ -177,9 +177,13 @@ static int gate_run(const xc_cmd *self, int kind, int argc, char **argv)
                            "when both search families have the name, as cpu; may be left out\n"
                            "when the plugins register exactly one of the family)"),
         XC_OPT_STR("cmd", &g.cmd, .arg = "'TEMPLATE'",
-                   .help = sp ? NULL
-                              : "judge an external command instead: run through sh -c once per case,\n"
-                                "with {placeholders} filled (above)"),
+                   .help = "judge an external command instead: run through sh -c once per case,\n"
+                           "with {placeholders} filled (above)"),
+        XC_OPT_CHOICE("input", &g.spinput, "fil|dat", .arg = "I",
+                      .help = sp ? "what -cmd reads: fil ({fil}) or PRESTO .dat/.inf per DM trial\n"
+                                   "({dat}_DM<dm>.dat, <dm> as %.2f, as prepsubband writes them)"
+                                 : NULL,
+                      .def = "fil"),
         XC_OPT_SET("exact", &g.cls, GATE_CLASS_EXACT, .help = dd ? "the tolerance class: bit for bit (above)" : NULL),
         XC_OPT_SET("float", &g.cls, GATE_CLASS_FLOAT,
                    .help = dd ? "the tolerance class: the float-summation bound (above)" : NULL),
@@ -224,9 +228,10 @@ static int gate_run(const xc_cmd *self, int kind, int argc, char **argv)
     g.family = family ? XC_FAMILY_PULSCAN : XC_FAMILY_ACCEL;
     if (!(g.timeout > 0))
         return xc_cli_failf(spec->cmd, "-timeout: %g must be > 0", g.timeout);
-    if (sp && g.cmd)
-        return xc_cli_failf(spec->cmd, "-cmd: gate singlepulse judges a registered implementation (-plugin LIB.so, "
-                            "-impl NAME)");
+    if (g.spinput && !sp)
+        return xc_cli_failf(spec->cmd, "-input is gate singlepulse's");
+    if (g.spinput && !g.cmd)
+        return xc_cli_failf(spec->cmd, "-input dat: says what -cmd reads; give -cmd 'TEMPLATE'");
     if (g.cmd && g.impl_name)
         return xc_cli_failf(spec->cmd, "-cmd and -impl: judge either a command or an implementation, not both");
     if (g.cmd && !*g.cmd)
@@ -341,7 +346,8 @@ int xc_cmd_gate(const xc_cmd *self, int argc, char **argv)
          "  {sigma}, {nbins}, {tsamp} (s), {T} (s), {case}, {dir}.  The candidate file is looked for\n"
          "  as {out}.csv, {out}.pulscand, {out}_ACCEL_{zmax}, {root}_ACCEL_{zmax}, in that order.\n" GATE_JUDGED},
         {"gate singlepulse", gate_sp_cmd, "a single-pulse searcher through its family's conformance suite",
-         "-plugin LIB.so [-impl NAME] [-junit FILE.xml] ...   (a single-pulse searcher plugin)",
+         "-plugin LIB.so [-impl NAME] [-junit FILE.xml] ...   (a single-pulse searcher plugin)\n"
+         "       crosscheck gate singlepulse -cmd 'TEMPLATE' [-input fil|dat] [-junit FILE.xml] ...",
          "The single-pulse searcher (a plugin's, xc_plugin.h's xcp_spsearcher, or one named with -impl)\n"
          "searches the conformance suite's DM-time planes beside the reference, every preset (heimdall,\n"
          "presto, astroaccelerate); one check per case, every tier:\n"
@@ -351,7 +357,24 @@ int xc_cmd_gate(const xc_cmd *self, int argc, char **argv)
          "  noise-thr3/PRESET-RxN pure noise at threshold 3, where borderline boxes are many: the same\n"
          "  float/PRESET-9x1500   float planes: the same list, S/N within 4 n 2^-53 sum|x| / (s sqrt(w))\n"
          "  threads/1-vs-3        the same list with one thread and with three\n"
-         "A failure names the case, the first candidate that differs and the reference's.\n"},
+         "A failure names the case, the first candidate that differs and the reference's.\n\n"
+         "With -cmd, an external searcher (PRESTO's single_pulse_search.py, Heimdall, your own) runs on\n"
+         "synthetic filterbanks (64 channels x 8 bits, 1500..1248 MHz, 256 us, 8.192 s; DM trials 90..108\n"
+         "step 2; boxes to 38.4 ms) and is judged against the truth and the reference search of the same\n"
+         "file, presto preset:\n"
+         "  sp-bursts: finds every burst   three bursts at DM 100 (1, 4, 10 ms): each found with its box\n"
+         "                        centre within one width and DM within one step of the truth\n"
+         "  sp-bursts: burst positions vs reference   each burst's best box centred within 0.5 sample\n"
+         "                        of the reference's best at the same DM trial\n"
+         "  sp-bursts: burst S/N vs reference   that S/N within 10% of the reference's\n"
+         "  sp-noise: events above S/N 4 on noise   both lists' candidates at or above 4 clustered\n"
+         "                        alike (Heimdall's friends of friends): the count within 5 + 50% of\n"
+         "                        the reference's\n"
+         "Placeholders of -cmd: {fil} the filterbank; {dat} the series prefix ({dat}_DM<dm>.dat/.inf,\n"
+         "  -input dat), also {root}; {out} the candidate prefix: {out}.csv, {out}.cand (Heimdall) or\n"
+         "  {out}.singlepulse, else every {dat}_DM*.singlepulse (PRESTO's one file per series) is read;\n"
+         "  {dmplan} (lo:hi:step:1), {dmlo} {dmhi} {dmstep}, {threshold}, {maxwidth_s}, {tsamp} (s),\n"
+         "  {case}, {dir}.\n"},
     };
     return xc_subcmd_run(&spec, "gate", gates, sizeof gates / sizeof gates[0], argc, argv);
 }

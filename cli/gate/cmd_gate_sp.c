@@ -17,6 +17,8 @@ int gate_singlepulse(gatectx *g)
                                          XC_CAP_APPROXIMATE | XC_CAP_RUNTIME | XC_CAP_DEVICE);
     if (!ri)
         return xc_cli_failf("gate singlepulse", "no reference single-pulse searcher is registered");
+    if (g->cmd)
+        return gate_singlepulse_cmd(g, ri);
     if (!g->quiet)
         fprintf(stderr, "crosscheck gate singlepulse: the conformance suite against %s\n", ri->name);
     xc_conform_report rep;

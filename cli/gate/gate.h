@@ -4,7 +4,9 @@
  *   cmd_gate_dd.c      gate dedisperse: the tiers' cases, reading a command's planes, the checks
  *   cmd_gate_search.c  gate search: the tiers' spectra, candidates against truth and the reference
  *   gate_tone.c        gate search's tone cases and the oracles that judge them
- *   gate_signif.c      gate search's sigma oracle */
+ *   gate_signif.c      gate search's sigma oracle
+ *   cmd_gate_sp.c      gate singlepulse: the conformance suite (-impl, -plugin)
+ *   gate_sp_cmd.c      gate singlepulse -cmd: bursts and noise, candidates against truth and reference */
 #ifndef CMD_GATE_H
 #define CMD_GATE_H
 
@@ -48,6 +50,8 @@ typedef struct {
     int hint_done;             /* dedisperse: a failing case matched no other convention: stop looking */
     /* search */
     int family;                /* XC_FAMILY_PULSCAN or XC_FAMILY_ACCEL */
+    /* singlepulse -cmd: 1 when the command reads PRESTO .dat/.inf series (-input dat) */
+    int spinput;
 } gatectx;
 
 enum { GATE_FMT_AUTO = 0, GATE_FMT_PLANE, GATE_FMT_NPY, GATE_FMT_DAT, GATE_FMT_TIM };
@@ -133,5 +137,7 @@ void gate_check_sigma_oracle(gatectx *g, const char *obs, const xc_candlist *cl,
 int gate_search(gatectx *g);
 /* cmd_gate_sp.c */
 int gate_singlepulse(gatectx *g);
+/* gate_sp_cmd.c: -cmd judged on bursts and noise against ri's search */
+int gate_singlepulse_cmd(gatectx *g, const xc_impl *ri);
 
 #endif
