@@ -129,10 +129,8 @@ static void summary(const xc_spsearcher *s, const xc_spopts *o, int fused, size_
 /* Searches the filterbank under po's plan: fused on the device (fuse), else
  * in gulps (core/sp/xc_spgulp.h) with a meter per gulp of each pass. */
 static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_convention *cv, xc_spgulp_args *a,
-                          int fuse, xc_progress *meter, int want, xc_spcandlist *l, xc_spgulp_info *info,
-                          xc_error *err)
+                          int fuse, pass_meter *pm, xc_spcandlist *l, xc_spgulp_info *info, xc_error *err)
 {
-    pass_meter pm = {meter, want, ""};
     xc_fbopts fo = {XC_BITORDER_LSB, 0};
     xc_fbreader *r;
     xc_status st = xc_fbreader_open(&r, path, &fo, err);
@@ -147,12 +145,12 @@ static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_
     xc_dmplan_init(&plan);
     if (!(st = xc_cli_plan_build(po, &g, &plan, err)) && fuse) {
         st = fused_search(r, path, &g, &plan, cv, a, l, err);
-        xc_progress_update(meter, 1);
+        xc_progress_update(pm->meter, 1);
     } else if (!st) {
         a->conv = cv;
         a->plan = &plan;
         a->input_name = path;
-        a->progress = (xc_progress_cb){on_pass, &pm};
+        a->progress = (xc_progress_cb){on_pass, pm};
         st = xc_sp_search_fil(r, a, l, info, err);
     }
     xc_dmplan_free(&plan);
@@ -266,6 +264,7 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
     xc_error_clear(&err);
     xc_progress meter;
     xc_progress_start(&meter, "singlepulse", 1, xc_progress_want(quiet, progress));
+    pass_meter pm = {&meter, xc_progress_want(quiet, progress), ""};   /* its label lives as long as the meter */
     double t0 = xc_now();
     xc_status st;
     xc_spcandlist l;
@@ -289,7 +288,7 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
         /* the GPU pair on a whole file: the plane stays on the device; gulps
            (-gulp, -max_memory) go through the host */
         fused = !gulp && !(max_memory > 0) && fusable(a.dd, s);
-        st = from_fil(input, &po, cv, &a, fused, &meter, xc_progress_want(quiet, progress), &l, &info, &err);
+        st = from_fil(input, &po, cv, &a, fused, &pm, &l, &info, &err);
     }
     if (!st)
         st = format == 1   ? xc_spcands_write_heimdall(&l, out, &err)
