@@ -7,12 +7,24 @@
  *    value is below -4 + 0.5 * 8/15 sigma: 99.99 % ones.
  *  - Pulscan GPU's boxcar loop (pulscan_gpu.cu boxcarFilterArray): `if (z =
  *    targetZ)` assigns, so the loop runs 9 times and a "width" sums 10
- *    scattered bins instead of z + 1 contiguous ones. */
+ *    scattered bins instead of z + 1 contiguous ones; also through `gate
+ *    search -family pulscan -cmd`, with this program as the searcher
+ *    (--as-pulscan-gpu below).
+ *  - sigpyproc's 4-bit reader: tests/test_gate.c (the gate's own helpers). */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 
+#include "core/search/xc_cands.h"
+#include "core/search/xc_search.h"
+#include "core/search/xc_spectrum.h"
+#include "reference/xc_reference.h"
 #include "synth/model/xc_synth.h"
+#include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
 /* The suite's 1-bit noise check (as test_synth's onebit_half_set): the
@@ -119,4 +131,152 @@ XC_TEST(test_pulscan_gpu_boxcar_loop, "planted: Pulscan GPU's boxcar loop sums 1
     XC_ASSERT_NEAR(agree, 0, 0);
 }
 
-XC_TEST_MAIN("peer_bugs")
+/* ---- the loop through the gate: this program as a Pulscan GPU stand-in -----
+
+   `test_peer_bugs --as-pulscan-gpu sparse|contiguous FFT OUT.csv ZMAX
+   NUMHARM` searches FFT as Pulscan GPU's pipeline does where it has no
+   fault of its own to hide the loop's: crosscheck's reference powers and
+   harmonic sums, the widths its loop reports (z = 1, 2, 4, ... <= ZMAX)
+   and z = 0 (one bin, which it does not search; without it the control
+   below misses the reference's z = 0 tone's power), per width the largest
+   boxcar of each block of 256 starts (its thread blocks; at its exact
+   start, not the block's first bin), then crosscheck's significance and
+   sifting.  sparse: each width z > 0 sums what its loop holds when it
+   reports that z (boxcar_pulscan_gpu above: bin i twice and bins i + 2, 3,
+   5, 9, ...); contiguous: the z + 1 bins of Pulscan's definition, the
+   control that must pass.  The two differ in the loop alone. */
+static int as_sparse;
+
+static double gpu_loop_sum(const double *S, size_t i, int zrep)
+{
+    double sum = S[i];
+    int targetZ = 1;
+    for (int z = 0; z < 256; z++) {
+        sum += S[i + (size_t)z];
+        if ((z = targetZ)) {
+            if (z == zrep)
+                return sum;
+            targetZ *= 2;
+        }
+    }
+    return sum;
+}
+
+static xc_status gpu_peaks(const xc_searcher *self, const xc_spectrum *sp, const xc_psopts *o, const double *P,
+                           const double *thr, xc_pspeaks *pk, xc_error *err)
+{
+    (void)self;
+    size_t nbins = sp->nbins, stride = (size_t)o->zmax + 2;
+    double *S = malloc(nbins * sizeof *S);
+    if (!S)
+        return xc_error_set(err, XC_ENOMEM, "out of memory for %zu bins", nbins);
+    xc_status st = XC_OK;
+    for (int h = 1; h <= o->numharm && !st; h++) {
+        size_t L = xc_pulscan_nfund(nbins, h);
+        for (size_t i = 0; i < L; i++)
+            S[i] = xc_pulscan_sh(P, h, i);
+        for (int z = 0; z <= o->zmax && z <= 256 && (size_t)z + 2 <= L && !st; z = z ? 2 * z : 1) {
+            size_t w = (size_t)z + 1, lo = (size_t)(h - 1) * w > 1 ? (size_t)(h - 1) * w : 1, hi = L - w;
+            for (size_t b = lo / 256 * 256; b <= hi && !st; b += 256) {
+                size_t best = 0;
+                double v = -INFINITY;
+                for (size_t i = b > lo ? b : lo; i < b + 256 && i <= hi; i++) {
+                    double x = 0;
+                    if (as_sparse && z)
+                        x = gpu_loop_sum(S, i, z);
+                    else
+                        for (size_t m = 0; m < w; m++)
+                            x += S[i + m];
+                    if (x > v)
+                        v = x, best = i;
+                }
+                if (v > thr[(size_t)(h - 1) * stride + w])
+                    st = xc_pspeaks_push(pk, best, (int)w, h, v, err);
+            }
+        }
+    }
+    free(S);
+    return st;
+}
+
+static int as_pulscan_gpu(int argc, char **argv)
+{
+    if (argc != 5 || (strcmp(argv[0], "sparse") && strcmp(argv[0], "contiguous"))) {
+        fprintf(stderr, "usage: --as-pulscan-gpu sparse|contiguous FFT OUT.csv ZMAX NUMHARM\n");
+        return 2;
+    }
+    as_sparse = !strcmp(argv[0], "sparse");
+    xc_searcher s = xc_ps_reference;
+    s.peaks = gpu_peaks;
+    s.impl.name = as_sparse ? "pulscan-gpu-loop" : "pulscan-gpu-loop-fixed";
+    xc_psopts o;
+    xc_psopts_default(&o);
+    o.zmax = atoi(argv[3]);
+    o.numharm = atoi(argv[4]);
+    o.rblock = 1;
+    xc_spectrum sp;
+    xc_candlist cl;
+    xc_candlist_init(&cl);
+    xc_error e;
+    xc_status st = xc_spectrum_load(&sp, argv[1], &e);
+    if (!st) {
+        st = xc_pulscan_run(&s, &sp, &o, &cl, &e);
+        xc_spectrum_free(&sp);
+    }
+    if (!st)
+        st = xc_cands_write_csv(&cl, argv[2], &e);
+    if (st)
+        fprintf(stderr, "as-pulscan-gpu: %s\n", e.msg);
+    xc_candlist_free(&cl);
+    return st ? 2 : 0;
+}
+
+static char self[PATH_MAX];
+
+/* The Pulscan quick tier through -cmd with this program in mode; the
+ * gate's exit status, its output in out. */
+static int gate_pulscan_gpu(const char *mode, char *out, size_t n)
+{
+    char cmd[4 * PATH_MAX];
+    snprintf(cmd, sizeof cmd, "'%s' gate search -family pulscan -tier quick -quiet -cmd \"'%s' --as-pulscan-gpu %s "
+             "{fft} {out}.csv {zmax} {numharm}\" 2>&1", xc_fx_bin(), self, mode);
+    FILE *p = popen(cmd, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    size_t got = fread(out, 1, n - 1, p);
+    out[got] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+XC_TEST_IF(test_pulscan_gpu_loop_gate, "planted: Pulscan GPU's boxcar loop through gate search -family pulscan "
+           "-cmd fails; the same stand-in with contiguous sums passes", xc_fx_skip_no_bin)
+{
+    static char out[1 << 15];
+    int rc = gate_pulscan_gpu("contiguous", out, sizeof out);
+    if (rc != 0)
+        printf("\n  contiguous: exit %d, expected 0:\n%s", rc, out);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "9 checks, 0 failed"));
+    /* The loop: found where the truth is (its sums still peak there), but
+     * the powers are not the boxcar's.  A steady tone (tone-pair's truth,
+     * z = 0) fills bin i alone: the "width 2" sum is 2 x bin i, twice the
+     * reference's width-1 power (within 0.01 %). */
+    rc = gate_pulscan_gpu("sparse", out, sizeof out);
+    if (rc != 1)
+        printf("\n  sparse: exit %d, expected 1:\n%s", rc, out);
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "9 checks, 2 failed"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "FAIL accel-psr: power and sigma vs reference"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "FAIL tone-pair: power and sigma vs reference"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "power 6869.91, reference 3434.81"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "PASS tone-pair: recovers truth r, z"));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "--as-pulscan-gpu"))
+        return as_pulscan_gpu(argc - 2, argv + 2);
+    if (!realpath(argv[0], self))
+        snprintf(self, sizeof self, "%s", argv[0]);
+    return xc_test_main("peer_bugs");
+}
