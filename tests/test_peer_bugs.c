@@ -10,6 +10,8 @@
  *    scattered bins instead of z + 1 contiguous ones; also through `gate
  *    search -family pulscan -cmd`, with this program as the searcher
  *    (--as-pulscan-gpu below).
+ *  - SIGPROC fake's -accn and -binary timing model (phase t/P(t)): its
+ *    series fails the truth check of a search (tests/peers/sigproc/).
  *  - sigpyproc's 4-bit reader: tests/test_gate.c (the gate's own helpers). */
 #include <limits.h>
 #include <math.h>
@@ -233,19 +235,31 @@ static int as_pulscan_gpu(int argc, char **argv)
 
 static char self[PATH_MAX];
 
+/* Runs the shell command cmd, its stdout and stderr into out (n bytes);
+ * the exit status. */
+static int run_sh(const char *cmd, char *out, size_t n)
+{
+    char line[8 * PATH_MAX];
+    snprintf(line, sizeof line, "(%s) 2>&1", cmd);
+    FILE *p = popen(line, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    size_t got = fread(out, 1, n - 1, p);
+    out[got] = 0;
+    char sink[4096];
+    while (fread(sink, 1, sizeof sink, p) > 0)
+        ;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* The Pulscan quick tier through -cmd with this program in mode; the
  * gate's exit status, its output in out. */
 static int gate_pulscan_gpu(const char *mode, char *out, size_t n)
 {
     char cmd[4 * PATH_MAX];
     snprintf(cmd, sizeof cmd, "'%s' gate search -family pulscan -tier quick -quiet -cmd \"'%s' --as-pulscan-gpu %s "
-             "{fft} {out}.csv {zmax} {numharm}\" 2>&1", xc_fx_bin(), self, mode);
-    FILE *p = popen(cmd, "r");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    size_t got = fread(out, 1, n - 1, p);
-    out[got] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+             "{fft} {out}.csv {zmax} {numharm}\"", xc_fx_bin(), self, mode);
+    return run_sh(cmd, out, n);
 }
 
 XC_TEST_IF(test_pulscan_gpu_loop_gate, "planted: Pulscan GPU's boxcar loop through gate search -family pulscan "
@@ -270,6 +284,40 @@ XC_TEST_IF(test_pulscan_gpu_loop_gate, "planted: Pulscan GPU's boxcar loop throu
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "FAIL tone-pair: power and sigma vs reference"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "power 6869.91, reference 3434.81"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "PASS tone-pair: recovers truth r, z"));
+}
+
+/* SIGPROC fake's -accn and -binary (docs/PEERS.md): its phase t/P(t)
+ * drifts twice as fast as the orbit given.  tests/peers/sigproc/fake-model.sh
+ * writes fake's model (synth -fake_phase) and the physical signal, searches
+ * both (accel -zmax 80) and scores each against both truths with compare
+ * cands -truth (fundamental within 2 bins and 4 in z).  The model's series
+ * must fail the physical truth (found about 9 bins low at |z| 34, where the
+ * truth has |z| 17.5) and pass its own; the physical series passes the
+ * physical truth, so the check, not the search, separates them. */
+XC_TEST_IF(test_fake_phase_model, "planted: SIGPROC fake's -accn/-binary model (t/P(t)) fails the truth check; "
+           "the physical signal passes", xc_fx_skip_no_bin)
+{
+    static const char *const sig[2][2] = {{"accn", "-accn 10000"}, {"binary", "-binary -bper 0.25 -bphase 0.25"}};
+    static char out[1 << 13];
+    for (int k = 0; k < 2; k++) {
+        char cmd[4 * PATH_MAX];
+        snprintf(cmd, sizeof cmd, "sh tests/peers/sigproc/fake-model.sh '%s' '%s/fake-model' %s %s", xc_fx_bin(),
+                 xc_test_tmpdir(), sig[k][0], sig[k][1]);
+        int rc = run_sh(cmd, out, sizeof out);
+        printf("\n%s", out);
+        CU_ASSERT_EQUAL(rc, 0);
+        static const char *const want[] = {"phys vs phys: rc 0", "fake vs phys: rc 1", "fake vs fake: rc 0"};
+        for (int j = 0; j < 3; j++) {
+            char line[64];
+            snprintf(line, sizeof line, "%s %s", sig[k][0], want[j]);
+            CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+        }
+        /* the model's drift: |z| 34 where the physical one is 16 to 18 */
+        char line[64];
+        snprintf(line, sizeof line, "%s fake vs fake: rc 0; fundamental", sig[k][0]);
+        const char *f = strstr(out, line);
+        CU_ASSERT(f && strstr(f, "|z| 34.00"));
+    }
 }
 
 int main(int argc, char **argv)
