@@ -330,7 +330,8 @@ XC_TEST_IF(test_gate_singlepulse_plugin, "gate singlepulse: the single-pulse exa
  * itself, presto preset, CSV): every row passes, the bursts' boxes at the
  * reference's to the sample (0.5-sample bound); the same tool writing every
  * candidate one sample late fails the positions row by +1.00 sample and
- * only it, in JUnit too. */
+ * only it, in JUnit too, and passes with -sample_tol 1.5; the bursts' S/N
+ * times 0.85 fails the S/N row (1 +- 0.1) and passes with -snr_rtol 0.2. */
 XC_TEST_IF(test_gate_singlepulse_cmd, "gate singlepulse -cmd: crosscheck's own search passes; one sample late fails",
            skip_no_bin)
 {
@@ -352,6 +353,30 @@ XC_TEST_IF(test_gate_singlepulse_cmd, "gate singlepulse -cmd: crosscheck's own s
     xc_fx_slurp_into(j, xml, sizeof xml);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 1, 0);
     expect_case("sp-bursts: burst positions vs reference", 1, "+1.00 (DM 100.00)");
+    expect_case("sp-bursts: burst positions vs reference", 1, "centre within 0.5 sample of the reference&apos;s");
+    /* -sample_tol 1.5 takes the one-sample slip, and says so (at exactly 1
+     * the centres' time-to-sample round-off may put it a hair beyond) */
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "XC_SHIFT=1 '%s' gate singlepulse -quiet -sample_tol 1.5 -junit '%s' "
+                       "-cmd \"%s\"", bin, j, cmd), 0);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
+    expect_case("sp-bursts: burst positions vs reference", 0, "centre within 1.5 samples of the reference&apos;s");
+    /* S/N 0.85 of the reference's: outside the default 1 +- 0.1, inside -snr_rtol 0.2 */
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "XC_SNR_SCALE=0.85 '%s' gate singlepulse -quiet -junit '%s' -cmd \"%s\"", bin,
+                       j, cmd), 1);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 1, 0);
+    expect_case("sp-bursts: burst S/N vs reference (presto preset)", 1, "worst ratio 0.850");
+    expect_case("sp-bursts: burst S/N vs reference (presto preset)", 1, "each ratio within 1 +- 0.1");
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "XC_SNR_SCALE=0.85 '%s' gate singlepulse -quiet -snr_rtol 0.2 -junit '%s' "
+                       "-cmd \"%s\"", bin, j, cmd), 0);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    expect_case("sp-bursts: burst S/N vs reference (presto preset)", 0, "each ratio within 1 +- 0.2");
+    /* the tolerances judge -cmd's candidates only */
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate singlepulse -snr_rtol 0.2 -impl cpu", bin), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "-snr_rtol and -sample_tol judge -cmd's candidates"));
+    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate search -sample_tol 1 -cmd true", bin), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "-snr_rtol and -sample_tol are gate singlepulse's"));
     /* -input belongs to -cmd */
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate singlepulse -input dat -impl cpu", bin), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "-input dat: says what -cmd reads"));

@@ -165,6 +165,7 @@ static int gate_run(const xc_cmd *self, int kind, int argc, char **argv)
     g.cv = xc_convention_get("crosscheck");
     g.timeout = 120;
     g.family = XC_FAMILY_ACCEL;
+    g.sp_snr_rtol = g.sp_sample_tol = -1;
     const char *work = NULL;
     int family = 0;
     /* One table for both gates; each lists only its own options (help NULL:
@@ -184,6 +185,12 @@ static int gate_run(const xc_cmd *self, int kind, int argc, char **argv)
                                    "({dat}_DM<dm>.dat, <dm> as %.2f, as prepsubband writes them)"
                                  : NULL,
                       .def = "fil"),
+        XC_OPT_NONNEG("snr_rtol", &g.sp_snr_rtol, .arg = "R",
+                      .help = sp ? "-cmd: each burst's S/N within 1 +- R of the reference's" : NULL, .def = "0.1"),
+        XC_OPT_NONNEG("sample_tol", &g.sp_sample_tol, .arg = "S",
+                      .help = sp ? "-cmd: each burst's best box centred within S samples of the reference's"
+                                 : NULL,
+                      .def = "0.5"),
         XC_OPT_SET("exact", &g.cls, GATE_CLASS_EXACT, .help = dd ? "the tolerance class: bit for bit (above)" : NULL),
         XC_OPT_SET("float", &g.cls, GATE_CLASS_FLOAT,
                    .help = dd ? "the tolerance class: the float-summation bound (above)" : NULL),
@@ -232,6 +239,12 @@ static int gate_run(const xc_cmd *self, int kind, int argc, char **argv)
         return xc_cli_failf(spec->cmd, "-input is gate singlepulse's");
     if (g.spinput && !g.cmd)
         return xc_cli_failf(spec->cmd, "-input dat: says what -cmd reads; give -cmd 'TEMPLATE'");
+    if ((g.sp_snr_rtol >= 0 || g.sp_sample_tol >= 0) && !sp)
+        return xc_cli_failf(spec->cmd, "-snr_rtol and -sample_tol are gate singlepulse's");
+    if ((g.sp_snr_rtol >= 0 || g.sp_sample_tol >= 0) && !g.cmd)
+        return xc_cli_failf(spec->cmd, "-snr_rtol and -sample_tol judge -cmd's candidates; give -cmd 'TEMPLATE'");
+    g.sp_snr_rtol = g.sp_snr_rtol >= 0 ? g.sp_snr_rtol : 0.1;
+    g.sp_sample_tol = g.sp_sample_tol >= 0 ? g.sp_sample_tol : 0.5;
     if (g.cmd && g.impl_name)
         return xc_cli_failf(spec->cmd, "-cmd and -impl: judge either a command or an implementation, not both");
     if (g.cmd && !*g.cmd)
@@ -365,8 +378,8 @@ int xc_cmd_gate(const xc_cmd *self, int argc, char **argv)
          "  sp-bursts: finds every burst   three bursts at DM 100 (1, 4, 10 ms): each found with its box\n"
          "                        centre within one width and DM within one step of the truth\n"
          "  sp-bursts: burst positions vs reference   each burst's best box centred within 0.5 sample\n"
-         "                        of the reference's best at the same DM trial\n"
-         "  sp-bursts: burst S/N vs reference   that S/N within 10% of the reference's\n"
+         "                        of the reference's best at the same DM trial (-sample_tol)\n"
+         "  sp-bursts: burst S/N vs reference   that S/N within 10% of the reference's (-snr_rtol)\n"
          "  sp-noise: events above S/N 4 on noise   both lists' candidates at or above 4 clustered\n"
          "                        alike (Heimdall's friends of friends): the count within 5 + 50% of\n"
          "                        the reference's\n"

@@ -52,6 +52,10 @@ typedef struct {
     int family;                /* XC_FAMILY_PULSCAN or XC_FAMILY_ACCEL */
     /* singlepulse -cmd: 1 when the command reads PRESTO .dat/.inf series (-input dat) */
     int spinput;
+    /* singlepulse -cmd: each burst's S/N within this fraction of the
+     * reference's, its best box centre within this many samples (-snr_rtol,
+     * -sample_tol; negative while not given) */
+    double sp_snr_rtol, sp_sample_tol;
 } gatectx;
 
 enum { GATE_FMT_AUTO = 0, GATE_FMT_PLANE, GATE_FMT_NPY, GATE_FMT_DAT, GATE_FMT_TIM };

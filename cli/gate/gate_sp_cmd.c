@@ -57,20 +57,18 @@ static const spcase cases[] = {
 /* Tolerances.  Truth: each burst's centre within one width (the wider of
  * the candidate's box and the burst's) and one DM step (2) of the truth, as
  * compare cands -truth judges.  S/N of the best candidate of each burst
- * against the reference's: within SNR_RTOL relative; PRESTO normalises each
+ * against the reference's: within -snr_rtol (0.1 by default) relative; PRESTO normalises each
  * chunk by its own median and rms where the reference uses exact statistics
  * (docs/PEERS.md), measured within 0.1 on the check's case.  Noise: the
  * events above the threshold (events(): candidates clustered alike) within
  * NOISE_ABS + NOISE_REL x the reference's count (a few tens at S/N 4; a
  * searcher that normalises differently moves it by tens of per cent, one
- * that forgot to normalise, or keeps every box, by orders of magnitude). */
-#define SNR_RTOL 0.1
-/* Where each burst's best candidate is, against the reference's best for
- * it at the same DM trial: its centre within half a sample, i.e. the same
- * box.  On bursts of S/N 13..18 the box of highest S/N in a trial is fixed
+ * that forgot to normalise, or keeps every box, by orders of magnitude).
+ * Where each burst's best candidate is, against the reference's best for
+ * it at the same DM trial: its centre within -sample_tol (by default half
+ * a sample, i.e. the same box).  On bursts of S/N 13..18 the box of highest S/N in a trial is fixed
  * by the data; a per-block offset and scale (another normalisation) does
  * not move it, a one-sample slip does. */
-#define POS_TOL_SAMPLES 0.5
 #define NOISE_ABS 5.0
 #define NOISE_REL 0.5
 
@@ -240,7 +238,7 @@ static int run_command(gatectx *g, const spcase *c, const sp_files *f, xc_spcand
  * burst at the same DM trial (ref[k], trial k searched alone): near the
  * top, S/N varies by less than its noise across neighbouring trials, so
  * the best trial of two searches may differ while each trial's box agrees.
- * Rows: the centres within POS_TOL_SAMPLES, the S/N within SNR_RTOL. */
+ * Rows: the centres within g->sp_sample_tol, the S/N within g->sp_snr_rtol. */
 static void judge_vs_ref(gatectx *g, const char *obs, const xc_spcandlist *cl, const xc_sptruth_result *rg,
                          const xc_spcandlist *ref, const xc_truth *t)
 {
@@ -279,14 +277,18 @@ static void judge_vs_ref(gatectx *g, const char *obs, const xc_spcandlist *cl, c
     }
     if (!nj)
         return;
+    char tol[2][96];
+    xc_fmt(tol[0], sizeof tol[0], "centre within %g sample%s of the reference's at that DM trial", g->sp_sample_tol,
+           g->sp_sample_tol <= 1 ? "" : "s");
+    xc_fmt(tol[1], sizeof tol[1], "each ratio within 1 +- %g", g->sp_snr_rtol);
     xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, "burst positions vs reference",
-                                      fabs(worst) <= POS_TOL_SAMPLES ? XC_CHECK_PASS : XC_CHECK_FAIL, worst, 0.0,
-                                      "centre within 0.5 sample of the reference's at that DM trial", &e,
+                                      fabs(worst) <= g->sp_sample_tol ? XC_CHECK_PASS : XC_CHECK_FAIL, worst, 0.0,
+                                      tol[0], &e,
                                       "centre - reference's: %s samples", pos),
                &e);
     xc_vd_note(&g->vd, xc_checks_addf(&g->vd.rows, obs, g->label, "burst S/N vs reference (presto preset)",
-                                      fabs(worst_r - 1) <= SNR_RTOL ? XC_CHECK_PASS : XC_CHECK_FAIL, worst_r, 1.0,
-                                      "each ratio within 1 +- 0.1", &e,
+                                      fabs(worst_r - 1) <= g->sp_snr_rtol ? XC_CHECK_PASS : XC_CHECK_FAIL, worst_r,
+                                      1.0, tol[1], &e,
                                       "S/N/reference's at that DM trial: %s; worst ratio %.3f", snr, worst_r),
                &e);
 }
