@@ -892,6 +892,33 @@ XC_TEST_IF(test_gate_peer_presto_tail, "gate dedisperse: a peer's bug planted (P
     expect_case("4bit-42ch: plane vs reference", 0, NULL);
 }
 
+/* A peer's bug planted (docs/PEERS.md): sigpyproc unpacks 4-bit data high
+ * nibble first, SIGPROC writes the low one first.  The stand-in
+ * (tests/peers/sigpyproc/dedisperse.sh) is crosscheck's dedisperser reading
+ * 2- and 4-bit files that way; the gate must fail exactly the 4-bit case,
+ * with the counts sigpyproc itself gave (430649 of 446480 samples, S/N 42.49
+ * against 63.82), and pass the 8-bit and float ones. */
+XC_TEST_IF(test_gate_peer_sigpyproc_nibbles, "gate dedisperse: a peer's bug planted (sigpyproc's high-nibble-first "
+           "4-bit reader) fails the 4-bit case only", skip_no_bin)
+{
+    const char *j = xc_fx_tmp("spp.xml");
+    remove(j);
+    int rc = sh(buf, sizeof buf, "'%s' gate dedisperse -cmd \"sh tests/peers/sigpyproc/dedisperse.sh '%s' {in} {out} "
+                "{nbits} {dm_lo}:{dm_end}:{dm_step}\" -tier quick -junit '%s' -quiet", bin, bin, j);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    if (rc != 1)
+        printf("\n  exit %d, expected 1:\n%s\n", rc, buf);
+    CU_ASSERT_EQUAL(rc, 1);
+    XC_ASSERT_NEAR(junit_count(xml, "tests"), 9, 0);
+    XC_ASSERT_NEAR(junit_count(xml, "failures"), 2, 0);
+    expect_case("4bit-42ch: plane vs reference", 1, "430649 of 446480 samples differ");
+    expect_case("4bit-42ch: pulse 0 (DM 80 at 0.400 s)", 1, "S/N 42.49; the reference&apos;s: DM 81, S/N 63.82");
+    expect_case("8bit-64ch: plane vs reference", 0, "max |diff| 0");
+    expect_case("impulses-64ch: plane vs reference", 0, "max |diff| 0");
+    expect_case("impulses-64ch: lone-channel impulses", 0, NULL);
+    expect_case("float32-48ch: plane vs reference", 0, NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "--as-tool"))
