@@ -12,7 +12,8 @@
 # OUT/mutants.json; exits 0 only when every mutant applied, built and was
 # caught by its tests and, for implementations, by the gate.  The tests of a
 # mutant run in the list's order until one fails (the table names it); the
-# gate runs -impl first and -cmd only when -impl passes.  Not part of
+# gate runs both ways, -impl and -cmd, each whatever the other gave, and the
+# table has a column for each (the gate column: caught by either).  Not part of
 # `make test` (minutes): `make mutants`.
 #
 #   sh scripts/mutants.sh [-j N] [-o DIR] [-check] [NAME...]
@@ -118,6 +119,13 @@ gate_impl() {
     esac
 }
 
+# A gate's exit status as the table says it: 1 (a check failed) caught the
+# mutant, 0 missed it; anything else (2: an error, 124: over the time limit)
+# is an error, neither.
+gate_verdict() {
+    case "$1" in 1) echo caught ;; 0) echo missed ;; *) echo "error" ;; esac
+}
+
 # run_one SLOTDIR LINE: applies, builds, tests; writes WORK/res/NAME.
 run_one() {
     d=$1
@@ -131,6 +139,7 @@ EOF
     cp -p "$d/$file" "$d/$file.orig"
     sed -i -e "$expr" "$d/$file"
     status=caught caught_by="" missed_by="" skipped="" gate_cmd_rc=- gate_impl_rc=- gate_res=n/a
+    impl_res=n/a cmd_res=n/a
     if cmp -s "$d/$file" "$d/$file.orig"; then
         status=stale
     else
@@ -154,16 +163,15 @@ EOF
             done
             [ "$status" = caught ] && [ -z "$caught_by" ] && status=missed
             if [ "$status" != build-failed ] && [ "$gate" != "-" ]; then
-                # the program's own gate first (it has the pure-noise
-                # comparison); the unmodified judge through -cmd when it passes
+                # the program's own gate (it has the pure-noise comparison)
+                # and the unmodified judge through -cmd, each on its own
                 echo "== gate -impl $gate" >> "$log"
                 (cd "$WORK" && gate_impl "$gate" "$d/bin/crosscheck") >> "$log" 2>&1
                 gate_impl_rc=$?
-                if [ "$gate_impl_rc" != 1 ]; then
-                    echo "== gate -cmd $gate" >> "$log"
-                    (cd "$WORK" && gate_cmd "$gate" "$d/bin/crosscheck") >> "$log" 2>&1
-                    gate_cmd_rc=$?
-                fi
+                echo "== gate -cmd $gate" >> "$log"
+                (cd "$WORK" && gate_cmd "$gate" "$d/bin/crosscheck") >> "$log" 2>&1
+                gate_cmd_rc=$?
+                impl_res=$(gate_verdict "$gate_impl_rc") cmd_res=$(gate_verdict "$gate_cmd_rc")
                 if [ "$gate_cmd_rc" = 1 ] || [ "$gate_impl_rc" = 1 ]; then gate_res=caught; else gate_res=missed; fi
             fi
         fi
@@ -171,10 +179,11 @@ EOF
     mv "$d/$file.orig" "$d/$file"
     touch "$d/$file"    # newer than the mutant's objects: the next build redoes them
     secs=$(( $(date +%s) - t0 ))
-    printf '%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$name" "$area" "$file" "$status" \
-        "$(echo $caught_by)" "$(echo $missed_by)" "$gate" "$gate_res" "impl $gate_impl_rc, cmd $gate_cmd_rc" "$secs" > "$res"
-    printf '%-28s %-12s tests: %-12s gate: %-7s %4ss %s\n' "$name" "$area" "$status" "$gate_res" "$secs" \
-        "$(echo $caught_by)"
+    printf '%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$name" "$area" "$file" "$status" \
+        "$(echo $caught_by)" "$(echo $missed_by)" "$gate" "$gate_res" "impl $gate_impl_rc, cmd $gate_cmd_rc" "$secs" \
+        "$impl_res" "$cmd_res" > "$res"
+    printf '%-28s %-12s tests: %-12s gate: %-7s (-impl %s, -cmd %s) %4ss %s\n' "$name" "$area" "$status" "$gate_res" \
+        "$impl_res" "$cmd_res" "$secs" "$(echo $caught_by)"
 }
 
 mkdir -p "$WORK/res" "$OUT/logs"
@@ -199,10 +208,10 @@ elapsed=$(( $(date +%s) - tstart ))
 # The table, in the list's order.
 TXT="$OUT/mutants.txt" JSON="$OUT/mutants.json"
 {
-    printf '%-28s %-12s %-42s %-12s %-7s %s\n' mutant area file tests gate "caught by"
+    printf '%-28s %-12s %-42s %-12s %-7s %-7s %-7s %s\n' mutant area file tests gate -impl -cmd "caught by"
     while IFS="$TAB" read -r name rest; do
-        IFS='|' read -r n area file status cby mby gate gres grc secs < "$WORK/res/$name"
-        printf '%-28s %-12s %-42s %-12s %-7s %s\n' "$name" "$area" "$file" "$status" "$gres" \
+        IFS='|' read -r n area file status cby mby gate gres grc secs ires cres < "$WORK/res/$name"
+        printf '%-28s %-12s %-42s %-12s %-7s %-7s %-7s %s\n' "$name" "$area" "$file" "$status" "$gres" "$ires" "$cres" \
             "${cby:-none}$( [ "$gres" != n/a ] && echo " + gate $gate ($grc)")"
     done < "$SEL"
 } > "$TXT"
@@ -212,17 +221,21 @@ cat "$WORK"/res/* | jq -R -s --argjson secs "$elapsed" --argjson jobs "$JOBS" '
     caught_by: (.[4] | split(" ") | map(select(length > 0))),
     not_caught_by: (.[5] | split(" ") | map(select(length > 0))),
     gate: (if .[6] == "-" then null else .[6] end), gate_result: .[7], gate_exit: .[8],
-    seconds: (.[9] | tonumber)}] as $m |
+    seconds: (.[9] | tonumber), gate_impl_result: .[10], gate_cmd_result: .[11]}] as $m |
   {seconds: $secs, jobs: $jobs, total: ($m | length),
    caught_by_tests: ($m | map(select(.tests == "caught")) | length),
    implementation_mutants: ($m | map(select(.gate != null)) | length),
    caught_by_gate: ($m | map(select(.gate_result == "caught")) | length),
+   caught_by_gate_impl: ($m | map(select(.gate_impl_result == "caught")) | length),
+   caught_by_gate_cmd: ($m | map(select(.gate_cmd_result == "caught")) | length),
    mutants: $m}' > "$JSON" || exit 2
 ntot=$(jq .total "$JSON"); ncau=$(jq .caught_by_tests "$JSON")
 nimp=$(jq .implementation_mutants "$JSON"); ngat=$(jq .caught_by_gate "$JSON")
+ngi=$(jq .caught_by_gate_impl "$JSON"); ngc=$(jq .caught_by_gate_cmd "$JSON")
 echo
 cat "$TXT"
 echo
-echo "mutants: tests caught $ncau of $ntot; gate caught $ngat of $nimp implementation mutants; ${elapsed} s with -j $JOBS"
+echo "mutants: tests caught $ncau of $ntot; gate caught $ngat of $nimp implementation mutants (-impl $ngi, -cmd $ngc);" \
+    "${elapsed} s with -j $JOBS"
 echo "table: $TXT, $JSON; logs: $OUT/logs/"
 [ "$ncau" -eq "$ntot" ] && [ "$ngat" -eq "$nimp" ]
