@@ -325,6 +325,15 @@ XC_TEST_IF(test_gate_singlepulse_plugin, "gate singlepulse: the single-pulse exa
     CU_ASSERT(atoi(buf) >= 2);
 }
 
+/* `ENV crosscheck gate singlepulse -quiet OPTS -junit J -cmd "CMD"`: its
+ * exit status; its output in buf, its JUnit file in xml. */
+static int gate_sp_cmd(const char *env, const char *opts, const char *j, const char *cmd)
+{
+    int rc = sh(buf, sizeof buf, "%s '%s' gate singlepulse -quiet %s -junit '%s' -cmd \"%s\"", env, bin, opts, j, cmd);
+    xc_fx_slurp_into(j, xml, sizeof xml);
+    return rc;
+}
+
 /* gate singlepulse -cmd with a tool that needs no python
  * (tests/peers/single-pulse/xc-singlepulse.sh: crosscheck singlepulse
  * itself, presto preset, CSV): every row passes, the bursts' boxes at the
@@ -340,37 +349,27 @@ XC_TEST_IF(test_gate_singlepulse_cmd, "gate singlepulse -cmd: crosscheck's own s
                        "{threshold} {out}.csv";
     char cmd[3 * PATH_MAX];
     snprintf(cmd, sizeof cmd, tmpl, root, bin);
-    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "XC_SHIFT=0 '%s' gate singlepulse -quiet -junit '%s' -cmd \"%s\"", bin, j,
-                       cmd), 0);
-    xc_fx_slurp_into(j, xml, sizeof xml);
+    CU_ASSERT_EQUAL(gate_sp_cmd("XC_SHIFT=0", "", j, cmd), 0);
     XC_ASSERT_NEAR(junit_count(xml, "tests"), 4, 0);   /* found, positions, S/N; noise events */
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     expect_case("sp-bursts: finds every burst", 0, "3 of 3 found");
     expect_case("sp-bursts: burst positions vs reference", 0, "+0.00 (DM 100.00), +0.00 (DM 100.00)");
     expect_case("sp-noise: events above S/N 4 on noise", 0, NULL);
-    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "XC_SHIFT=1 '%s' gate singlepulse -quiet -junit '%s' -cmd \"%s\"", bin, j,
-                       cmd), 1);
-    xc_fx_slurp_into(j, xml, sizeof xml);
+    CU_ASSERT_EQUAL(gate_sp_cmd("XC_SHIFT=1", "", j, cmd), 1);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 1, 0);
     expect_case("sp-bursts: burst positions vs reference", 1, "+1.00 (DM 100.00)");
     expect_case("sp-bursts: burst positions vs reference", 1, "centre within 0.5 sample of the reference&apos;s");
     /* -sample_tol 1.5 takes the one-sample slip, and says so (at exactly 1
      * the centres' time-to-sample round-off may put it a hair beyond) */
-    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "XC_SHIFT=1 '%s' gate singlepulse -quiet -sample_tol 1.5 -junit '%s' "
-                       "-cmd \"%s\"", bin, j, cmd), 0);
-    xc_fx_slurp_into(j, xml, sizeof xml);
+    CU_ASSERT_EQUAL(gate_sp_cmd("XC_SHIFT=1", "-sample_tol 1.5", j, cmd), 0);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     expect_case("sp-bursts: burst positions vs reference", 0, "centre within 1.5 samples of the reference&apos;s");
     /* S/N 0.85 of the reference's: outside the default 1 +- 0.1, inside -snr_rtol 0.2 */
-    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "XC_SNR_SCALE=0.85 '%s' gate singlepulse -quiet -junit '%s' -cmd \"%s\"", bin,
-                       j, cmd), 1);
-    xc_fx_slurp_into(j, xml, sizeof xml);
+    CU_ASSERT_EQUAL(gate_sp_cmd("XC_SNR_SCALE=0.85", "", j, cmd), 1);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 1, 0);
     expect_case("sp-bursts: burst S/N vs reference (presto preset)", 1, "worst ratio 0.850");
     expect_case("sp-bursts: burst S/N vs reference (presto preset)", 1, "each ratio within 1 +- 0.1");
-    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "XC_SNR_SCALE=0.85 '%s' gate singlepulse -quiet -snr_rtol 0.2 -junit '%s' "
-                       "-cmd \"%s\"", bin, j, cmd), 0);
-    xc_fx_slurp_into(j, xml, sizeof xml);
+    CU_ASSERT_EQUAL(gate_sp_cmd("XC_SNR_SCALE=0.85", "-snr_rtol 0.2", j, cmd), 0);
     expect_case("sp-bursts: burst S/N vs reference (presto preset)", 0, "each ratio within 1 +- 0.2");
     /* the tolerances judge -cmd's candidates only */
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate singlepulse -snr_rtol 0.2 -impl cpu", bin), 2);
@@ -418,15 +417,11 @@ XC_TEST_IF(test_gate_singlepulse_presto_standin, "gate singlepulse -cmd -input d
     char cmd[3 * PATH_MAX];
     snprintf(cmd, sizeof cmd, "'%s' '%s/tests/peers/single-pulse/single_pulse_search.py' -m {maxwidth_s} "
              "-t {threshold} {dat}_DM*.dat", numpy_py, root);
-    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "SP_STANDIN=search '%s' gate singlepulse -quiet -input dat -junit '%s' "
-                       "-cmd \"%s\"", bin, j, cmd), 0);
-    xc_fx_slurp_into(j, xml, sizeof xml);
+    CU_ASSERT_EQUAL(gate_sp_cmd("SP_STANDIN=search", "-input dat", j, cmd), 0);
     XC_ASSERT_NEAR(junit_count(xml, "tests"), 4, 0);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     expect_case("sp-bursts: finds every burst", 0, "3 of 3 found");
-    CU_ASSERT_EQUAL(sh(buf, sizeof buf, "SP_STANDIN=search SP_SHIFT=width '%s' gate singlepulse -quiet -input dat "
-                       "-junit '%s' -cmd \"%s\"", bin, j, cmd), 1);
-    xc_fx_slurp_into(j, xml, sizeof xml);
+    CU_ASSERT_EQUAL(gate_sp_cmd("SP_STANDIN=search SP_SHIFT=width", "-input dat", j, cmd), 1);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 1, 0);
     expect_case("sp-bursts: burst positions vs reference", 1, "+6.00 (DM 100.00)");
 }

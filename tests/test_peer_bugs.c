@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "core/search/xc_cands.h"
 #include "core/search/xc_search.h"
@@ -235,23 +234,6 @@ static int as_pulscan_gpu(int argc, char **argv)
 
 static char self[PATH_MAX];
 
-/* Runs the shell command cmd, its stdout and stderr into out (n bytes);
- * the exit status. */
-static int run_sh(const char *cmd, char *out, size_t n)
-{
-    char line[8 * PATH_MAX];
-    snprintf(line, sizeof line, "(%s) 2>&1", cmd);
-    FILE *p = popen(line, "r");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    size_t got = fread(out, 1, n - 1, p);
-    out[got] = 0;
-    char sink[4096];
-    while (fread(sink, 1, sizeof sink, p) > 0)
-        ;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* The Pulscan quick tier through -cmd with this program in mode; the
  * gate's exit status, its output in out. */
 static int gate_pulscan_gpu(const char *mode, char *out, size_t n)
@@ -259,7 +241,7 @@ static int gate_pulscan_gpu(const char *mode, char *out, size_t n)
     char cmd[4 * PATH_MAX];
     snprintf(cmd, sizeof cmd, "'%s' gate search -family pulscan -tier quick -quiet -cmd \"'%s' --as-pulscan-gpu %s "
              "{fft} {out}.csv {zmax} {numharm}\"", xc_fx_bin(), self, mode);
-    return run_sh(cmd, out, n);
+    return xc_fx_sh(out, n, cmd);
 }
 
 XC_TEST_IF(test_pulscan_gpu_loop_gate, "planted: Pulscan GPU's boxcar loop through gate search -family pulscan "
@@ -303,7 +285,7 @@ XC_TEST_IF(test_fake_phase_model, "planted: SIGPROC fake's -accn/-binary model (
         char cmd[4 * PATH_MAX];
         snprintf(cmd, sizeof cmd, "sh tests/peers/sigproc/fake-model.sh '%s' '%s/fake-model' %s %s", xc_fx_bin(),
                  xc_test_tmpdir(), sig[k][0], sig[k][1]);
-        int rc = run_sh(cmd, out, sizeof out);
+        int rc = xc_fx_sh(out, sizeof out, cmd);
         printf("\n%s", out);
         CU_ASSERT_EQUAL(rc, 0);
         static const char *const want[] = {"phys vs phys: rc 0", "fake vs phys: rc 1", "fake vs fake: rc 0"};

@@ -7,25 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
-/* Runs `sh -c CMD` from the repository root, its stdout and stderr into out
- * (n bytes); the exit status, or -1 (also for a command too long).  No
- * assertion: the skip tests call it outside a case. */
+/* Runs `sh -c CMD` from the repository root (xc_fx_sh). */
 static int run(char *out, size_t n, const char *cmd)
 {
-    char line[4 * PATH_MAX + 64], log[PATH_MAX];
-    snprintf(log, sizeof log, "%s/peers.log", xc_test_tmpdir());
-    int len = snprintf(line, sizeof line, "(%s) > '%s' 2>&1", cmd, log);
-    if (len <= 0 || (size_t)len >= sizeof line)
-        return -1;
-    int st = system(line);
-    xc_fx_slurp_into(log, out, n);
-    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return xc_fx_sh(out, n, cmd);
 }
 
 static int has(const char *out, const char *text)

@@ -562,6 +562,18 @@ int xc_fx_run_clif(char *errbuf, size_t n, const char *fmt, ...)
     return xc_fx_run_cli_err(args, errbuf, n);
 }
 
+int xc_fx_sh(char *out, size_t n, const char *cmd)
+{
+    char line[16384], log[600];
+    snprintf(log, sizeof log, "%s/xc_fx_sh.log", xc_test_tmpdir());
+    int len = snprintf(line, sizeof line, "(%s) > '%s' 2>&1", cmd, log);
+    if (len <= 0 || (size_t)len >= sizeof line)
+        return -1;
+    int st = system(line);
+    xc_fx_slurp_into(log, out, n);
+    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 void xc_fx_slurp_into(const char *path, char *buf, size_t n)
 {
     buf[0] = '\0';

@@ -280,6 +280,11 @@ int xc_fx_run_cli_err(const char *args, char *errbuf, size_t n);
 /* xc_fx_run_cli_err with the arguments formatted as printf does (a line
  * longer than 2 KiB ends the case). */
 int xc_fx_run_clif(char *errbuf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Runs `sh -c CMD` (from the current folder), its stdout and stderr into
+ * out (n bytes, through a file in the test's temporary folder); the exit
+ * status, or -1 (also for a command too long).  No assertion, so a skip
+ * test may call it outside a case. */
+int xc_fx_sh(char *out, size_t n, const char *cmd);
 /* The first n - 1 bytes of the file at path into buf, NUL-terminated ("" if unreadable). */
 void xc_fx_slurp_into(const char *path, char *buf, size_t n);
 
