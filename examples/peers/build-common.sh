@@ -16,7 +16,12 @@ peer_copy() {
     peer_commit
 }
 
-# peer_commit: SRC's commit (hash and date, or "unknown" outside git) into DEST/COMMIT
+# peer_commit: SRC's commit (hash and date, or "unknown" outside git) into
+# DEST/COMMIT; a COMMIT file in SRC (a copy made without .git) is taken as is
 peer_commit() {
-    (git -C "$SRC" log -1 --format='%H %cs' 2>/dev/null || echo unknown) > "$DEST/COMMIT"
+    if [ -f "$SRC/COMMIT" ] && [ "$SRC/COMMIT" != "$DEST/COMMIT" ]; then
+        cp "$SRC/COMMIT" "$DEST/COMMIT"
+    elif [ ! -f "$SRC/COMMIT" ]; then
+        (git -C "$SRC" log -1 --format='%H %cs' 2>/dev/null || echo unknown) > "$DEST/COMMIT"
+    fi
 }

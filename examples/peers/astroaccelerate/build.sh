@@ -1,0 +1,46 @@
+#!/bin/sh
+# Build AstroAccelerate (github.com/AstroAccelerateOrg/astro-accelerate) from a
+# source tree you point at, no network, into DEST (default SRC/../aa-crosscheck):
+#   sh examples/peers/astroaccelerate/build.sh SRC [DEST]
+# Gives DEST/astro-accelerate (its own aa_main.cpp: the input-file driver).
+# Its CMakeLists asks for FindCUDA (gone from newer CMake) and -std=c++11, which
+# CUDA 13's Thrust refuses; each of its sources is compiled here as its own
+# Makefile does (nvcc -O3 --use_fast_math, -Xptxas -dlcm=cg), but with C++17
+# and only GPU_ARCH (default sm_90).  cuFFT and cuRAND are linked
+# dynamically (a static cuFFT makes a 300 MB program): the toolkit's
+# lib64 on LD_LIBRARY_PATH where it runs.
+# JOBS (default 2) sources are compiled at a time; a rerun reuses objects.
+set -eu
+. "$(dirname "$0")/../build-common.sh"
+SRC=$(cd "${1:?usage: build.sh AA_SRC [DEST]}" && pwd)
+peer_dest "${2:-$SRC/../aa-crosscheck}"
+(cd "$SRC" && tar cf - --exclude=.git src include) | (cd "$DEST" && tar xf -)
+peer_commit
+CUDA=${CUDA_PATH:-$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")}
+ARCH=${GPU_ARCH:-sm_90}
+NVCC="$CUDA/bin/nvcc -std=c++17 -O3 --use_fast_math -Xptxas -dlcm=cg -gencode arch=compute_${ARCH#sm_},code=$ARCH -Xcompiler -O3,-fopenmp -I$DEST/include -DGIT_COMMIT_HASH=$(cut -c1-12 "$DEST/COMMIT")"
+# aa_version.hpp (CMake-generated) is optional: without ASTRO_ACCELERATE_VERSION_H_DEFINED
+# aa_device_info.hpp does not check the compiled SM list, which is ARCH alone here.
+# CUDA 13 removed cudaDeviceProp's clockRate and memoryClockRate, which
+# aa_device_info.hpp copies into its (printed only) card summary: read
+# through cudaDeviceGetAttribute instead, in the copy.
+sed -i 's/= deviceProp\.clockRate;/= 0; { int v_ = 0; cudaDeviceGetAttribute(\&v_, cudaDevAttrClockRate, selected_device_id); selected_card_info.clock_rate = v_; }/; s/= deviceProp\.memoryClockRate;/= 0; { int v_ = 0; cudaDeviceGetAttribute(\&v_, cudaDevAttrMemoryClockRate, selected_device_id); selected_card_info.memory_clock_rate = v_; }/' "$DEST/include/aa_device_info.hpp" 
+mkdir -p "$DEST/obj"
+: > "$DEST/build.log"
+ls "$DEST"/src/*.cu "$DEST"/src/*.cpp | while read -r f; do
+    o="$DEST/obj/$(basename "$f").o"
+    [ -s "$o" ] && [ "$o" -nt "$f" ] && continue
+    echo "$NVCC -c -o $o $f >> $DEST/build.log 2>&1 || { echo FAILED $f >> $DEST/build.log; rm -f $o; }"
+done > "$DEST/compile.jobs"
+xargs -P "${JOBS:-2}" -I{} sh -c '{}' < "$DEST/compile.jobs"
+if grep -q '^FAILED' "$DEST/build.log"; then grep -B20 '^FAILED' "$DEST/build.log" | tail -40 >&2; exit 1; fi
+LIBS="-lcufft -lcurand"
+$CUDA/bin/nvcc -gencode arch=compute_${ARCH#sm_},code=$ARCH -o "$DEST/astro-accelerate" "$DEST"/obj/*.o \
+    -L"$CUDA/lib64" $LIBS -Xcompiler -fopenmp >> "$DEST/build.log" 2>&1 || { tail -30 "$DEST/build.log" >&2; exit 1; }
+echo "built $DEST/astro-accelerate from AstroAccelerate $(cat "$DEST/COMMIT")"
+# The glue's driver beside their program: aa_dedisperse.cpp (this folder)
+# linked with their objects but aa_main's.
+$NVCC -o "$DEST/aa_dedisperse" "$(cd "$(dirname "$0")" && pwd)/aa_dedisperse.cpp" \
+    $(ls "$DEST"/obj/*.o | grep -v '/aa_main.cpp.o$') -L"$CUDA/lib64" $LIBS -Xcompiler -fopenmp >> "$DEST/build.log" 2>&1 ||
+    { tail -30 "$DEST/build.log" >&2; exit 1; }
+echo "built $DEST/aa_dedisperse"
