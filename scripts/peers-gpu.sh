@@ -92,15 +92,22 @@ device)
     verdict() {
         name=$1; shift
         echo "==== $name: $*" >> "$LOG"
+        start=$(wc -l < "$LOG")
         timeout "$TO" "$@" >> "$LOG" 2>&1
         rc=$?
-        sed -n '/^==== '"$name"':/,$p' "$LOG" > $W/last.txt
+        tail -n +"$((start + 1))" "$LOG" > $W/last.txt
         printf '%-34s rc=%-3s %s  [%ds]\n' "$name" "$rc" "$(grep -E '^[0-9]+ checks' $W/last.txt | tail -1)" \
             "$(( $(date +%s) - T0 ))"
         grep -E '^FAIL' $W/last.txt | cut -c1-160 | sed 's/^/    /' | head -8
     }
     if [ -f $P/dedisp/libxcdedisp.so ]; then
         echo "dedisp $(cat $P/dedisp/COMMIT)"
+        # isolated (the default) once, then in-process: a CUDA context made in
+        # crosscheck's process before the fork that isolates a run is unusable
+        # in the child (dedisp_create_plan then reports an allocation failure)
+        verdict "dedisp/dedisp isolated" $XC gate dedisperse -convention dedisp -plugin $P/dedisp/libxcdedisp.so \
+            -impl dedisp -quiet
+        export CROSSCHECK_PLUGIN_ISOLATE=0
         for impl in dedisp dedisp-out8; do
             verdict "dedisp/$impl -convention dedisp" $XC gate dedisperse -convention dedisp -plugin $P/dedisp/libxcdedisp.so \
                 -impl $impl -quiet
@@ -117,6 +124,7 @@ device)
         wait $HDPID
         echo "heimdall build: $(tail -1 "$OUTDIR/heimdall-build.txt") [$(( $(date +%s) - T0 ))s]"
         grep -E 'error|FAILED' "$OUTDIR/heimdall-build.txt" | head -5
+        [ -x $P/heimdall/heimdall ] && tar czf "$OUTDIR/heimdall-bin.tgz" -C $P heimdall/heimdall heimdall/COMMIT
     fi
     if [ -x $P/heimdall/heimdall ]; then
         echo "heimdall $(cat $P/heimdall/COMMIT 2>/dev/null || cat $P/heimdall-src/COMMIT)"
@@ -128,11 +136,13 @@ device)
         wait $AAPID
         echo "aa build: $(tail -1 "$OUTDIR/aa-build.txt") [$(( $(date +%s) - T0 ))s]"
         grep -E 'error|FAILED' "$OUTDIR/aa-build.txt" | head -5
+        # what was built comes back, for a later call to carry (PEER_AA_BUILD)
+        [ -x $P/aa/astro-accelerate ] && tar czf "$OUTDIR/aa-bin.tgz" -C $P aa/astro-accelerate aa/aa_dedisperse aa/COMMIT
     fi
     if [ -x $P/aa/astro-accelerate ]; then
         echo "astroaccelerate $(cat $P/aa/COMMIT 2>/dev/null || cat $P/aa-src/COMMIT)"
         verdict "aa dedisperse -convention astroaccelerate" $XC gate dedisperse -convention astroaccelerate -format npy -quiet \
-            -cmd "sh $ROOT/examples/peers/astroaccelerate/dedisperse.sh $P/aa {in} {out} {dm_lo} {dm_end} {dm_step} {ndm}"
+            -cmd "sh $ROOT/examples/peers/astroaccelerate/dedisperse.sh $P/aa {in} {out} {dm_lo} {dm_end} {dm_step} {ndm} {nchans} {nbits}"
         verdict "aa single-pulse" $XC gate singlepulse -quiet -keep -work $W/aa -cmd \
             "sh $ROOT/examples/peers/astroaccelerate/single-pulse.sh $P/aa {fil} {out} {dmlo} {dmhi} {dmstep} {threshold} {maxwidth_s} {tsamp}"
         tail -3 $W/aa/*/*.log 2>/dev/null | tail -8 >> "$LOG"

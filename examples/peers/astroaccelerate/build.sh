@@ -18,13 +18,17 @@ peer_dest "${2:-$SRC/../aa-crosscheck}"
 peer_commit
 CUDA=${CUDA_PATH:-$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")}
 ARCH=${GPU_ARCH:-sm_90}
-NVCC="$CUDA/bin/nvcc -std=c++17 -O3 --use_fast_math -Xptxas -dlcm=cg -gencode arch=compute_${ARCH#sm_},code=$ARCH -Xcompiler -O3,-fopenmp -I$DEST/include -DGIT_COMMIT_HASH=$(cut -c1-12 "$DEST/COMMIT")"
+NVCC="$CUDA/bin/nvcc -std=c++17 -O3 --use_fast_math -Xptxas -dlcm=cg -gencode arch=compute_${ARCH#sm_},code=$ARCH -Xcompiler -O3,-fopenmp -I$DEST/include -I$DEST/shim -DGIT_COMMIT_HASH=$(cut -c1-12 "$DEST/COMMIT")"
 # aa_version.hpp (CMake-generated) is optional: without ASTRO_ACCELERATE_VERSION_H_DEFINED
 # aa_device_info.hpp does not check the compiled SM list, which is ARCH alone here.
 # CUDA 13 removed cudaDeviceProp's clockRate and memoryClockRate, which
 # aa_device_info.hpp copies into its (printed only) card summary: read
 # through cudaDeviceGetAttribute instead, in the copy.
 sed -i 's/= deviceProp\.clockRate;/= 0; { int v_ = 0; cudaDeviceGetAttribute(\&v_, cudaDevAttrClockRate, selected_device_id); selected_card_info.clock_rate = v_; }/; s/= deviceProp\.memoryClockRate;/= 0; { int v_ = 0; cudaDeviceGetAttribute(\&v_, cudaDevAttrMemoryClockRate, selected_device_id); selected_card_info.memory_clock_rate = v_; }/' "$DEST/include/aa_device_info.hpp" 
+# aa_device_peak_find.hpp includes <npp.h> and uses nothing of NPP: where the
+# toolkit has no NPP headers, an empty stand-in.
+mkdir -p "$DEST/shim"
+[ -f "$CUDA/include/npp.h" ] || : > "$DEST/shim/npp.h"
 mkdir -p "$DEST/obj"
 : > "$DEST/build.log"
 ls "$DEST"/src/*.cu "$DEST"/src/*.cpp | while read -r f; do

@@ -8,8 +8,9 @@
  *
  * What the glue does, and no more:
  *   - packs the job's samples (u16, nbits each) into dedisp's input: time
- *     major, channel fastest, nbits-wide subwords of 32-bit words with the
- *     first channel in the low bits (kernels.cuh extract_subword);
+ *     major, channel fastest, nchans * nbits / 8 bytes a spectrum, read as
+ *     nbits-wide subwords of 32-bit words with the first channel in the low
+ *     bits (kernels.cuh extract_subword);
  *   - dedisp takes the highest frequency first (it forces df negative,
  *     dedisp.cu dedisp_create_plan); a job with foff > 0 is handed over with
  *     its channels reversed (the sums are the same integers);
@@ -21,10 +22,14 @@
  * dedisp reads 32-bit input as unsigned integers, so a float32 filterbank
  * is refused (XCP_EUNAVAIL, with that reason), and it has no downsampling:
  * a range with ds > 1 is refused too. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 #include <dedisp.h>
@@ -33,13 +38,20 @@
 
 static const xcp_host *host;
 
+/* Whether a CUDA device is there, asked in a child process: available() is
+ * called in crosscheck's own process, and a CUDA context made there before
+ * the fork that isolates each run is unusable in the child. */
 static int gpu_available(char *why, size_t n)
 {
-    int count = 0;
-    cudaError_t ce = cudaGetDeviceCount(&count);
-    if (ce != cudaSuccess || count < 1) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        int count = 0;
+        _exit(cudaGetDeviceCount(&count) == cudaSuccess && count > 0 ? 0 : 1);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
         if (why && n)
-            snprintf(why, n, "no CUDA device (%s)", ce != cudaSuccess ? cudaGetErrorString(ce) : "0 devices");
+            snprintf(why, n, "no CUDA device (cudaGetDeviceCount in a child process found none)");
         return 0;
     }
     return 1;
@@ -51,23 +63,29 @@ static int dd_available(const xcp_dedisperser *self, char *why, size_t n)
     return gpu_available(why, n);
 }
 
-/* The job's samples in dedisp's packing; channel order reversed when rev. */
-static uint32_t *pack(const xcp_ddjob *job, int rev, size_t *words_per_spec)
+/* The job's samples in dedisp's packing: nchans * nbits / 8 bytes a
+ * spectrum (dedisp_execute's in_stride), read by dedisp as 32-bit words with
+ * the first channel in the low bits (little-endian: the low bits of the
+ * first byte); channel order reversed when rev. */
+static unsigned char *pack(const xcp_ddjob *job, int rev)
 {
-    int nb = job->nbits, per = 32 / nb, nc = job->nchans;
-    size_t wps = ((size_t)nc + (size_t)per - 1) / (size_t)per;
-    uint32_t *w = (uint32_t *)calloc(wps * job->nsamp, sizeof *w);
+    int nb = job->nbits, nc = job->nchans;
+    size_t stride = (size_t)nc * (size_t)nb / 8;
+    unsigned char *w = (unsigned char *)calloc(stride * job->nsamp + 4, 1);
     if (!w)
         return NULL;
     for (size_t t = 0; t < job->nsamp; t++) {
         const uint16_t *s = job->u16 + t * (size_t)nc;
-        uint32_t *o = w + t * wps;
+        unsigned char *o = w + t * stride;
         for (int c = 0; c < nc; c++) {
             uint32_t v = s[rev ? nc - 1 - c : c];
-            o[c / per] |= v << ((c % per) * nb);
+            size_t bit = (size_t)c * (size_t)nb;
+            for (int k = 0; k < nb; k += 8 < nb ? 8 : nb) {
+                size_t at = bit + (size_t)k;
+                o[at / 8] |= (unsigned char)(((v >> k) & ((1u << (nb < 8 ? nb : 8)) - 1)) << (at % 8));
+            }
         }
     }
-    *words_per_spec = wps;
     return w;
 }
 
@@ -78,7 +96,7 @@ static xcp_status dd_fail(xcp_error *err, dedisp_error de, const char *what)
 }
 
 /* One range through one dedisp plan. */
-static xcp_status run_range(const xcp_ddjob *job, int rev, const uint32_t *in, const xcp_ddrange *r,
+static xcp_status run_range(const xcp_ddjob *job, int rev, const unsigned char *in, const xcp_ddrange *r,
                             xcp_planerange *o, int out_nbits, xcp_error *err)
 {
     int nc = job->nchans;
@@ -123,7 +141,7 @@ static xcp_status run_range(const xcp_ddjob *job, int rev, const uint32_t *in, c
         st = host->error_set(err, XCP_ENOMEM, "dedisp plugin: out of memory for the output");
         goto done;
     }
-    de = dedisp_execute(plan, job->nsamp, (const dedisp_byte *)in, (dedisp_size)job->nbits, out,
+    de = dedisp_execute(plan, job->nsamp, in, (dedisp_size)job->nbits, out,
                         (dedisp_size)out_nbits, DEDISP_USE_DEFAULT);
     if (de) {
         st = dd_fail(err, de, "dedisp_execute");
@@ -153,9 +171,11 @@ static xcp_status dd_run(const xcp_dedisperser *self, const xcp_ddjob *job, xcp_
         if (job->range[k].ds != 1)
             return host->error_set(err, XCP_EUNAVAIL, "dedisp: no downsampling (range %d has ds %d)", k,
                                    job->range[k].ds);
+    if ((size_t)job->nchans * (size_t)job->nbits % 8)
+        return host->error_set(err, XCP_EUNAVAIL, "dedisp: %d channels of %d bits are not whole bytes a spectrum",
+                               job->nchans, job->nbits);
     int rev = job->foff > 0;
-    size_t wps = 0;
-    uint32_t *in = pack(job, rev, &wps);
+    unsigned char *in = pack(job, rev);
     if (!in)
         return host->error_set(err, XCP_ENOMEM, "dedisp plugin: out of memory packing %zu spectra", job->nsamp);
     xcp_status st = XCP_OK;

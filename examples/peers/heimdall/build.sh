@@ -10,8 +10,8 @@
 # `heimdall` program (Pipeline's library, Formats/SigprocFile, Network,
 # Applications/heimdall.C), compiled with nvcc for GPU_ARCH (default sm_90),
 # without psrdada (filterbank input only); Boost's shared_ptr or a stand-in.  CUDA 13's Thrust lacks
-# thrust::unary_function / binary_function: the same two-line shim as dedisp's
-# is forced in.  Gives DEST/heimdall; it needs DEDISP_BUILD/lib/libdedisp.so
+# thrust::unary_function / binary_function and thrust::identity: a shim like
+# dedisp's is forced in.  Gives DEST/heimdall; it needs DEDISP_BUILD/lib/libdedisp.so
 # at run time (rpath $ORIGIN: copy the library beside it).
 set -eu
 . "$(dirname "$0")/../build-common.sh"
@@ -28,6 +28,9 @@ namespace thrust {
 template <class A, class R> struct unary_function { typedef A argument_type; typedef R result_type; };
 template <class A, class B, class R> struct binary_function {
     typedef A first_argument_type; typedef B second_argument_type; typedef R result_type; };
+template <class T> struct identity {
+    typedef T argument_type; typedef T result_type;
+    __host__ __device__ const T &operator()(const T &x) const { return x; } };
 }
 #endif
 H
