@@ -116,8 +116,10 @@ device)
     fi
     if [ -x $P/pulscan-gpu/pulscan_gpu ]; then
         echo "pulscan-gpu $(cat $P/pulscan-gpu/COMMIT)"
-        verdict "pulscan_gpu gate search" $XC gate search -family pulscan -quiet -cmd \
+        verdict "pulscan_gpu gate search" $XC gate search -family pulscan -quiet -keep -work $W/ps -cmd \
             "sh $ROOT/examples/peers/pulscan-gpu/pulscan-gpu.sh $P/pulscan-gpu {fft} {out} {T}"
+        echo "    its strongest rows (r = the 256-bin block's first bin):"
+        for f in $W/ps/*/*.gpucand; do sort -t, -k3 -g -r "$f" | head -4 | sed "s|^|    $(basename "$f"): |"; done
         (cd $W && timeout 60 python3 $ROOT/examples/peers/pulscan-gpu/boxcar-probe.py $P/pulscan-gpu/pulscan_gpu) 2>&1 | tee -a "$LOG"
     fi
     if [ -n "${HDPID:-}" ]; then
