@@ -29,15 +29,7 @@ sed -i 's/= deviceProp\.clockRate;/= 0; { int v_ = 0; cudaDeviceGetAttribute(\&v
 # toolkit has no NPP headers, an empty stand-in.
 mkdir -p "$DEST/shim"
 [ -f "$CUDA/include/npp.h" ] || : > "$DEST/shim/npp.h"
-mkdir -p "$DEST/obj"
-: > "$DEST/build.log"
-ls "$DEST"/src/*.cu "$DEST"/src/*.cpp | while read -r f; do
-    o="$DEST/obj/$(basename "$f").o"
-    [ -s "$o" ] && [ "$o" -nt "$f" ] && continue
-    echo "$NVCC -c -o $o $f >> $DEST/build.log 2>&1 || { echo FAILED $f >> $DEST/build.log; rm -f $o; }"
-done > "$DEST/compile.jobs"
-xargs -P "${JOBS:-2}" -I{} sh -c '{}' < "$DEST/compile.jobs"
-if grep -q '^FAILED' "$DEST/build.log"; then grep -B20 '^FAILED' "$DEST/build.log" | tail -40 >&2; exit 1; fi
+ls "$DEST"/src/*.cu "$DEST"/src/*.cpp | peer_compile "$NVCC" || exit 1
 LIBS="-lcufft -lcurand"
 $CUDA/bin/nvcc -gencode arch=compute_${ARCH#sm_},code=$ARCH -o "$DEST/astro-accelerate" "$DEST"/obj/*.o \
     -L"$CUDA/lib64" $LIBS -Xcompiler -fopenmp >> "$DEST/build.log" 2>&1 || { tail -30 "$DEST/build.log" >&2; exit 1; }

@@ -44,19 +44,13 @@ if ! printf '#include <boost/shared_ptr.hpp>\n' | $CUDA/bin/nvcc -x c++ -E - > /
     printf '#include <memory>\nnamespace boost { using std::shared_ptr; }\n' > "$DEST/shim/boost/shared_ptr.hpp"
 fi
 INC="-I$DEST -I$DEST/shim -I$SRC -I$SRC/Pipeline -I$SRC/Network -I$SRC/Formats -I$SRC/Applications -I$DD/include"
-mkdir -p "$DEST/obj"
-: > "$DEST/build.log"
 for f in Pipeline/default_params.C Pipeline/error.C Pipeline/parse_command_line.C Pipeline/clean_filterbank_rfi.cu \
          Pipeline/get_rms.cu Pipeline/matched_filter.cu Pipeline/remove_baseline.cu Pipeline/find_giants.cu \
          Pipeline/label_candidate_clusters.cu Pipeline/merge_candidates.cu Pipeline/pipeline.cu \
          Pipeline/measure_bandpass.cu Pipeline/median_filter.cu Formats/SigprocFile.C Network/Socket.C \
          Network/ClientSocket.C Network/ServerSocket.C Applications/heimdall.C; do
-    o="$DEST/obj/$(echo "$f" | tr / _).o"
-    [ -s "$o" ] && [ "$o" -nt "$SRC/$f" ] && continue
-    echo "$NVCC $INC -c -o $o $SRC/$f >> $DEST/build.log 2>&1 || { echo FAILED $f >> $DEST/build.log; rm -f $o; }"
-done > "$DEST/compile.jobs"
-xargs -P "${JOBS:-2}" -I{} sh -c '{}' < "$DEST/compile.jobs"
-if grep -q '^FAILED' "$DEST/build.log"; then grep -E 'error|^FAILED' "$DEST/build.log" | head -30 >&2; exit 1; fi
+    echo "$SRC/$f"
+done | peer_compile "$NVCC $INC" || exit 1
 cp "$DD"/lib/libdedisp.so* "$DEST/"
 "$CUDA/bin/nvcc" -gencode "arch=compute_${ARCH#sm_},code=$ARCH" -o "$DEST/heimdall" "$DEST"/obj/*.o -L"$DD/lib" -ldedisp \
     -Xlinker -rpath,'$ORIGIN' >> "$DEST/build.log" 2>&1 || { tail -30 "$DEST/build.log" >&2; exit 1; }
