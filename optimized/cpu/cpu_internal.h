@@ -44,6 +44,13 @@ void xc_cpu_convert(const xc_block *in, const int *chans, int nchosen, int ds, s
 
 /* ---- the approximate dedispersers' gulp loop (approx_common.c) ---------- */
 
+/* Row sums (approx_kernels.c): dst[u] = sum_{i < nrows} src[i][u] for u < n, exact where the caller
+ * guarantees every sum fits DST; vectorized like the tile kernels.  store_u32: out[u] = (float)(double)sum[u]. */
+void xc_cpu_rowsum_u8_u16(const uint8_t *const *src, int nrows, size_t n, uint16_t *dst);
+void xc_cpu_rowsum_u16_u16(const uint16_t *const *src, int nrows, size_t n, uint16_t *dst);
+void xc_cpu_rowsum_u16_u32(const uint16_t *const *src, int nrows, size_t n, uint32_t *dst);
+void xc_cpu_store_u32(const uint32_t *sum, float *out, size_t n);
+
 /* The work-item kernels of a copy, in this order; narrow ones add in uint32
  * (exact where every sum of a trial fits 32 bits, twice the lanes of uint64). */
 enum { XC_CPU_ITEM_U8N, XC_CPU_ITEM_U8W, XC_CPU_ITEM_U16N, XC_CPU_ITEM_U16W, XC_CPU_ITEM_U32N, XC_CPU_ITEM_U32W,
