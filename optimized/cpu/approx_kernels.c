@@ -13,16 +13,10 @@
 #include <immintrin.h>
 #endif
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES)
-#define XC_APPROX_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define XC_APPROX_CLONES
-#endif
-
 /* B: sums per register block (512 bytes of DST: eight AVX-512 registers).  The last n mod B sums go through
  * the same loop with a variable length, in dst itself. */
 #define XC_ROWSUM(NAME, SRC, DST, B)                                                                          \
-    XC_APPROX_CLONES void NAME(const SRC *const *src, int nrows, size_t n, DST *dst)                        \
+    XC_CPU_CLONES void NAME(const SRC *const *src, int nrows, size_t n, DST *dst)                        \
     {                                                                                                        \
         size_t off = 0;                                                                                      \
         for (; off + (B) <= n; off += (B)) {                                                                 \
@@ -56,7 +50,7 @@ XC_ROWSUM(xc_cpu_rowsum_u16_u32, uint16_t, uint32_t, 128)
  * and read by nobody here, so aligned runs of 64 go out as non-temporal stores: no read of the line
  * before it is written, and the plane does not push the rows out of cache.  The closing sfence orders them
  * before the work item ends (OpenMP's barrier does not order non-temporal stores). */
-XC_APPROX_CLONES void xc_cpu_store_u32(const uint32_t *sum, float *out, size_t n)
+XC_CPU_CLONES void xc_cpu_store_u32(const uint32_t *sum, float *out, size_t n)
 {
     size_t i = 0;
 #if defined(__SSE2__)

@@ -44,6 +44,14 @@ void xc_cpu_convert(const xc_block *in, const int *chans, int nchosen, int ds, s
 
 /* ---- the approximate dedispersers' gulp loop (approx_common.c) ---------- */
 
+/* Three builds of a kernel picked by the loader (target_clones), as in cpu_kernels.c: AVX-512BW where the
+ * machine has it, under a plain -O3.  XC_CPU_NO_CLONES builds one, for the compiler's -m flags. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES)
+#define XC_CPU_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define XC_CPU_CLONES
+#endif
+
 /* Row sums (approx_kernels.c): dst[u] = sum_{i < nrows} src[i][u] for u < n, exact where the caller
  * guarantees every sum fits DST; vectorized like the tile kernels.  store_u32: out[u] = (float)(double)sum[u]. */
 void xc_cpu_rowsum_u8_u16(const uint8_t *const *src, int nrows, size_t n, uint16_t *dst);
