@@ -110,12 +110,16 @@ typedef struct {
     size_t scratch;       /* bytes per thread, set by the caller before xc_cpu_approx_buffers */
     void **buf;           /* nthreads scratch blocks */
     xc_cpu_range_fn range;
+    int nranges;
+    void *ranges;         /* nranges zeroed elements of the dedisperser's own per-range type */
 } xc_cpu_approx;
 
-/* Checks opts.threads, makes core's plan and the channel list; a is zeroed
- * first and may be freed (xc_cpu_approx_free) whatever this returns. */
-xc_status xc_cpu_approx_make(xc_cpu_approx *a, const char *name, const xc_dedisperser *self, const xc_ddjob *proto,
-                             xc_cpu_range_fn range, xc_error *err);
+/* Allocates *out, a zeroed state of `size` bytes whose first member is an xc_cpu_approx, and makes that:
+ * checks opts.threads, makes core's plan, the channel list and `ranges` (elements of range_elem bytes).
+ * Whatever this returns, *out is NULL or may be handed to the state's destroy (which ends with
+ * xc_cpu_approx_free). */
+xc_status xc_cpu_approx_new(void **out, size_t size, const char *name, const xc_dedisperser *self,
+                            const xc_ddjob *proto, xc_cpu_range_fn range, size_t range_elem, xc_error *err);
 /* One block of a->scratch bytes per thread. */
 xc_status xc_cpu_approx_buffers(xc_cpu_approx *a, xc_error *err);
 void xc_cpu_approx_free(xc_cpu_approx *a);

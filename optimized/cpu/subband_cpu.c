@@ -34,9 +34,8 @@
                              channel is read from memory once for all of them */
 
 typedef struct {
-    xc_cpu_approx a;      /* scratch per thread: nsub rows, one accumulator row, nsub offsets (8-byte elements) */
-    int nranges;
-    int32_t **span;       /* per range and group: largest max_i b(s, i) - min_i b(s, i) over s */
+    xc_cpu_approx a;      /* scratch per thread: nsub rows, one accumulator row, nsub offsets (8-byte elements);
+                             ranges: per range and group (int32_t *), largest max_i b(s, i) - min_i b(s, i) over s */
     int widest;           /* most channels in one subband */
 } state;
 
@@ -59,7 +58,9 @@ static void st_destroy(const xc_dedisperser *self, void *p)
     state *s = p;
     if (!s)
         return;
-    XC_FREE_PTRS(s->span, s->nranges);
+    int32_t **span = s->a.ranges;
+    for (int k = 0; k < s->a.nranges; k++)
+        free(span[k]);
     xc_cpu_approx_free(&s->a);
     free(s);
 }
@@ -68,18 +69,14 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
 
 static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **out, xc_error *err)
 {
-    state *s = calloc(1, sizeof *s);
-    if (!s)
-        return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
-    xc_status st = xc_cpu_approx_make(&s->a, "subband", self, proto, run_range, err);
-    const int nr = proto->plan->nranges, ns = s->a.p.sp.nsub;
-    if (!st && !(s->span = calloc((size_t)nr, sizeof *s->span)))
-        st = xc_error_set(err, XC_ENOMEM, "subband: out of memory");
+    state *s;
+    xc_status st = xc_cpu_approx_new((void **)&s, sizeof *s, "subband", self, proto, run_range, sizeof(int32_t *), err);
     if (st) {
         st_destroy(self, s);
         return st;
     }
-    s->nranges = nr;
+    const int nr = proto->plan->nranges, ns = s->a.p.sp.nsub;
+    int32_t **span = s->a.ranges;
     const xc_subplan *sp = &s->a.p.sp;
     for (int q = 0; q < ns; q++)
         s->widest = sp->sub_first[q + 1] - sp->sub_first[q] > s->widest ? sp->sub_first[q + 1] - sp->sub_first[q]
@@ -89,7 +86,7 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
      * that span, not plus the whole delay. */
     for (int k = 0; k < nr; k++) {
         const xc_subrange *r = &sp->r[k];
-        if (!(s->span[k] = calloc((size_t)r->ngroups + 1, sizeof **s->span))) {
+        if (!(span[k] = calloc((size_t)r->ngroups + 1, sizeof **span))) {
             st_destroy(self, s);
             return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
         }
@@ -97,14 +94,14 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             for (int q = 0; q < ns; q++) {
                 int32_t lo, sp_q;
                 group_b(r, ns, (size_t)j, q, &lo, &sp_q);
-                s->span[k][j] = sp_q > s->span[k][j] ? sp_q : s->span[k][j];
+                span[k][j] = sp_q > span[k][j] ? sp_q : span[k][j];
             }
         for (int j0 = 0; j0 < r->ngroups; j0 += SUB_GROUPS) {
             /* acc (8-byte sums), lo[] and len[] (int32 each), row pointers, alignment, rows */
             size_t need = SUB_TILE_T * 8 + 2 * (size_t)ns * SUB_GROUPS * 4 +
                           ((size_t)sp->nchans + (size_t)ns) * sizeof(void *) + 128;
             for (int j = j0; j < r->ngroups && j < j0 + SUB_GROUPS; j++)
-                need += (size_t)ns * (SUB_TILE_T + (size_t)s->span[k][j]) * 8;
+                need += (size_t)ns * (SUB_TILE_T + (size_t)span[k][j]) * 8;
             s->a.scratch = need > s->a.scratch ? need : s->a.scratch;
         }
     }
@@ -262,10 +259,11 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
             const size_t j0 = jb * SUB_GROUPS, j1 = j0 + SUB_GROUPS < (size_t)r->ngroups
                                                        ? j0 + SUB_GROUPS : (size_t)r->ngroups;
             void *buf = S->a.buf[omp_get_thread_num()];
+            const int32_t *span = ((int32_t *const *)S->a.ranges)[q];
             if (fast)
-                item_fast(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, wide, S->span[q], buf, o);
+                item_fast(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, wide, span, buf, o);
             else
-                item(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, S->span[q], buf, o);
+                item(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, span, buf, o);
         }
 }
 

@@ -46,9 +46,7 @@ typedef struct {
 } groups;
 
 typedef struct {
-    xc_cpu_approx a;
-    int nranges;
-    groups *g;            /* per range */
+    xc_cpu_approx a;      /* ranges: groups per range */
     size_t w1max;         /* longest level-1 row */
 } state;
 
@@ -58,9 +56,9 @@ static void st_destroy(const xc_dedisperser *self, void *p)
     state *s = p;
     if (!s)
         return;
-    for (int k = 0; s->g && k < s->nranges; k++)
-        xc_free_each(4, s->g[k].off, s->g[k].idx, s->g[k].lo, s->g[k].hi);
-    free(s->g);
+    groups *g = s->a.ranges;
+    for (int k = 0; k < s->a.nranges; k++)
+        xc_free_each(4, g[k].off, g[k].idx, g[k].lo, g[k].hi);
     xc_cpu_approx_free(&s->a);
     free(s);
 }
@@ -71,7 +69,7 @@ static xc_status make_groups(state *S, int k)
 {
     const xc_treerange *r = &S->a.p.tp.r[k];
     const int ns = S->a.p.tp.nsub, M = S->a.p.tp.m;
-    groups *g = &S->g[k];
+    groups *g = (groups *)S->a.ranges + k;
     g->nblk = r->jmax + 1;
     g->ntile = (r->ndm + TREE_TILE_DM - 1) / TREE_TILE_DM;
     const size_t nsj = g->ntile * (size_t)ns * (size_t)g->nblk;
@@ -120,19 +118,14 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
 /* One plan for both trees: the kind is the descriptor's (core/dedisp/approx/xc_ddapprox.h). */
 static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **out, xc_error *err)
 {
-    state *S = calloc(1, sizeof *S);
-    if (!S)
-        return xc_error_set(err, XC_ENOMEM, "tree: out of memory");
-    xc_status st = xc_cpu_approx_make(&S->a, "tree", self, proto, run_range, err);
-    const int nr = S->a.p.tp.nranges;
-    if (!st && !(S->g = calloc((size_t)nr, sizeof *S->g)))
-        st = xc_error_set(err, XC_ENOMEM, "tree: out of memory");
-    S->nranges = st ? 0 : nr;
-    for (int k = 0; !st && k < nr; k++)
+    state *S;
+    xc_status st = xc_cpu_approx_new((void **)&S, sizeof *S, "tree", self, proto, run_range, sizeof(groups), err);
+    for (int k = 0; !st && k < S->a.p.tp.nranges; k++)
         if (make_groups(S, k) != XC_OK)
             st = xc_error_set(err, XC_ENOMEM, "tree: out of memory");
     /* two ping-pong trees of M rows, then one accumulator row per trial (8-byte elements at most) */
-    S->a.scratch = 2 * (size_t)S->a.p.tp.m * S->w1max * 8 + (size_t)TREE_TILE_DM * TREE_TILE_T * 8 + 128;
+    if (!st)
+        S->a.scratch = 2 * (size_t)S->a.p.tp.m * S->w1max * 8 + (size_t)TREE_TILE_DM * TREE_TILE_T * 8 + 128;
     if (!st)
         st = xc_cpu_approx_buffers(&S->a, err);
     if (st) {
@@ -225,7 +218,7 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
 {
     const state *S = p;
     const xc_treerange *r = &S->a.p.tp.r[q];
-    const groups *G = &S->g[q];
+    const groups *G = (const groups *)S->a.ranges + q;
     item_fn item = items[cp->item];
     const unsigned long long top = ((1ull << job->in->nbits) - 1ull) * (unsigned long long)r->ds;
     if ((cp->item == XC_CPU_ITEM_U8N || cp->item == XC_CPU_ITEM_U16N) &&
