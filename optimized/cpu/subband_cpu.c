@@ -13,9 +13,10 @@
  * summed exactly (uint32 where every sum fits, else uint64; float input in
  * double) in a fixed order, so the plane is the
  * reference's bit for bit on integer input and does not depend on the thread
- * count.  The direct kernel's tiles (cpu_kernels.c) are not reused: they sum
- * float input in float and write scaled floats, while the subband rows must
- * stay exact sums for stage 2.
+ * count.  Where every subband's sum fits uint16 and every trial's uint32
+ * (8-bit data at small ds), item_fast runs both stages as register-blocked row
+ * sums (approx_kernels.c) at the direct tiles' rate: uint16 subband rows, a
+ * subband at a time through the item's groups.
  *
  * The plan makes the subband plan (delays, groups, bounds) and every
  * thread's scratch once; execute only copies the gulp and adds. */

@@ -5,14 +5,16 @@
  *
  * Per gulp and downsample factor the unmasked channels are copied once into
  * the channel-major, time-scrunched array of the direct CPU kernel
- * (xc_cpu_convert).  A work item is one chunk of output samples [t0, t0+nt).
- * For each subband s and each block j (the imposed diagonal, j samples per
- * channel) some trial needs, it loads the subband's M channels shifted by
+ * (xc_cpu_convert).  A work item is one tile of TREE_TILE_DM consecutive
+ * trials and one chunk of output samples [t0, t0+nt), so the tile's sums stay
+ * in cache.  For each subband s and each block j (the imposed diagonal, j
+ * samples per channel) some trial of the tile needs, it loads the subband's M channels shifted by
  * j u, starting at the smallest stage-2 delay of those trials, lo = min b,
  * and runs the log2(M) butterfly steps
  *   T_2h[g][n](t) = T_h[2g][n/2](t) + T_h[2g+1][n/2](t + ceil(n/2)),
  * whose lines are exactly core's d_M; stage 2 adds row n mod (M-1), at
- * offset b - lo, into each of those trials' accumulators.  Each step shortens
+ * offset b - lo, into each of those trials' accumulators.  The tree's rows are
+ * uint16 where M channels' sums fit (8-bit data), else the sums' type.  Each step shortens
  * the rows by its largest shift (h), so level 1 holds nt + (max b - lo) + M - 1
  * samples and the last level nt + (max b - lo): what stage 2 reads.  Reads
  * past the copy's end give 0; they only feed sums stage 2 never reads (every
