@@ -27,10 +27,12 @@ static int item_for(xc_cpu_type store, int narrow)
 
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
 
-xc_status xc_cpu_approx_make(xc_cpu_approx *a, const char *name, const xc_dedisperser *self, const xc_ddjob *proto,
-                             xc_cpu_range_fn range, xc_error *err)
+xc_status xc_cpu_approx_new(void **out, size_t size, const char *name, const xc_dedisperser *self,
+                            const xc_ddjob *proto, xc_cpu_range_fn range, size_t range_elem, xc_error *err)
 {
-    memset(a, 0, sizeof *a);
+    xc_cpu_approx *a = *out = calloc(1, size);
+    if (!a)
+        return xc_error_set(err, XC_ENOMEM, "%s: out of memory", name);
     a->name = name;
     a->range = range;
     if (proto->opts.threads < 0 || proto->opts.threads > 4096)
@@ -44,7 +46,9 @@ xc_status xc_cpu_approx_make(xc_cpu_approx *a, const char *name, const xc_dedisp
     a->buf = calloc((size_t)a->nthreads, sizeof *a->buf);
     a->chans = malloc((size_t)nc * sizeof *a->chans);
     a->row = malloc((size_t)nc * sizeof *a->row);
-    if (!a->buf || !a->chans || !a->row)
+    a->ranges = calloc((size_t)proto->plan->nranges + 1, range_elem);
+    a->nranges = a->ranges ? proto->plan->nranges : 0;
+    if (!a->buf || !a->chans || !a->row || !a->ranges)
         return xc_error_set(err, XC_ENOMEM, "%s: out of memory", name);
     for (int c = 0; c < nc; c++) {
         int keep = !proto->killmask || proto->killmask[c];
@@ -67,7 +71,7 @@ xc_status xc_cpu_approx_buffers(xc_cpu_approx *a, xc_error *err)
 void xc_cpu_approx_free(xc_cpu_approx *a)
 {
     XC_FREE_PTRS(a->buf, a->nthreads);
-    xc_free_each(2, a->chans, a->row);
+    xc_free_each(3, a->chans, a->row, a->ranges);
     xc_ddapprox_plan_free(&a->p);
 }
 

@@ -44,6 +44,21 @@ void xc_cpu_convert(const xc_block *in, const int *chans, int nchosen, int ds, s
 
 /* ---- the approximate dedispersers' gulp loop (approx_common.c) ---------- */
 
+/* Three builds of a kernel picked by the loader (target_clones), as in cpu_kernels.c: AVX-512BW where the
+ * machine has it, under a plain -O3.  XC_CPU_NO_CLONES builds one, for the compiler's -m flags. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES)
+#define XC_CPU_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define XC_CPU_CLONES
+#endif
+
+/* Row sums (approx_kernels.c): dst[u] = sum_{i < nrows} src[i][u] for u < n, exact where the caller
+ * guarantees every sum fits DST; vectorized like the tile kernels.  store_u32: out[u] = (float)(double)sum[u]. */
+void xc_cpu_rowsum_u8_u16(const uint8_t *const *src, int nrows, size_t n, uint16_t *dst);
+void xc_cpu_rowsum_u16_u16(const uint16_t *const *src, int nrows, size_t n, uint16_t *dst);
+void xc_cpu_rowsum_u16_u32(const uint16_t *const *src, int nrows, size_t n, uint32_t *dst);
+void xc_cpu_store_u32(const uint32_t *sum, float *out, size_t n);
+
 /* The work-item kernels of a copy, in this order; narrow ones add in uint32
  * (exact where every sum of a trial fits 32 bits, twice the lanes of uint64). */
 enum { XC_CPU_ITEM_U8N, XC_CPU_ITEM_U8W, XC_CPU_ITEM_U16N, XC_CPU_ITEM_U16W, XC_CPU_ITEM_U32N, XC_CPU_ITEM_U32W,
@@ -95,12 +110,16 @@ typedef struct {
     size_t scratch;       /* bytes per thread, set by the caller before xc_cpu_approx_buffers */
     void **buf;           /* nthreads scratch blocks */
     xc_cpu_range_fn range;
+    int nranges;
+    void *ranges;         /* nranges zeroed elements of the dedisperser's own per-range type */
 } xc_cpu_approx;
 
-/* Checks opts.threads, makes core's plan and the channel list; a is zeroed
- * first and may be freed (xc_cpu_approx_free) whatever this returns. */
-xc_status xc_cpu_approx_make(xc_cpu_approx *a, const char *name, const xc_dedisperser *self, const xc_ddjob *proto,
-                             xc_cpu_range_fn range, xc_error *err);
+/* Allocates *out, a zeroed state of `size` bytes whose first member is an xc_cpu_approx, and makes that:
+ * checks opts.threads, makes core's plan, the channel list and `ranges` (elements of range_elem bytes).
+ * Whatever this returns, *out is NULL or may be handed to the state's destroy (which ends with
+ * xc_cpu_approx_free). */
+xc_status xc_cpu_approx_new(void **out, size_t size, const char *name, const xc_dedisperser *self,
+                            const xc_ddjob *proto, xc_cpu_range_fn range, size_t range_elem, xc_error *err);
 /* One block of a->scratch bytes per thread. */
 xc_status xc_cpu_approx_buffers(xc_cpu_approx *a, xc_error *err);
 void xc_cpu_approx_free(xc_cpu_approx *a);

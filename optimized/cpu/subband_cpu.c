@@ -13,9 +13,10 @@
  * summed exactly (uint32 where every sum fits, else uint64; float input in
  * double) in a fixed order, so the plane is the
  * reference's bit for bit on integer input and does not depend on the thread
- * count.  The direct kernel's tiles (cpu_kernels.c) are not reused: they sum
- * float input in float and write scaled floats, while the subband rows must
- * stay exact sums for stage 2.
+ * count.  Where every subband's sum fits uint16 and every trial's uint32
+ * (8-bit data at small ds), item_fast runs both stages as register-blocked row
+ * sums (approx_kernels.c) at the direct tiles' rate: uint16 subband rows, a
+ * subband at a time through the item's groups.
  *
  * The plan makes the subband plan (delays, groups, bounds) and every
  * thread's scratch once; execute only copies the gulp and adds. */
@@ -34,10 +35,23 @@
                              channel is read from memory once for all of them */
 
 typedef struct {
-    xc_cpu_approx a;      /* scratch per thread: nsub rows, one accumulator row, nsub offsets (8-byte elements) */
-    int nranges;
-    int32_t **span;       /* per range and group: largest max_i b(s, i) - min_i b(s, i) over s */
+    xc_cpu_approx a;      /* scratch per thread: nsub rows, one accumulator row, nsub offsets (8-byte elements);
+                             ranges: per range and group (int32_t *), largest max_i b(s, i) - min_i b(s, i) over s */
+    int widest;           /* most channels in one subband */
 } state;
+
+/* Subband s of group j: its smallest stage-2 delay over the group's trials and the span above it. */
+static void group_b(const xc_subrange *r, int ns, size_t j, int s, int32_t *lo, int32_t *span)
+{
+    int32_t bl = INT32_MAX, bh = 0;
+    for (size_t i = r->first[j]; i < r->first[j + 1]; i++) {
+        int32_t b = r->b[i * (size_t)ns + (size_t)s];
+        bl = b < bl ? b : bl;
+        bh = b > bh ? b : bh;
+    }
+    *lo = bl;
+    *span = bh - bl;
+}
 
 static void st_destroy(const xc_dedisperser *self, void *p)
 {
@@ -45,7 +59,9 @@ static void st_destroy(const xc_dedisperser *self, void *p)
     state *s = p;
     if (!s)
         return;
-    XC_FREE_PTRS(s->span, s->nranges);
+    int32_t **span = s->a.ranges;
+    for (int k = 0; k < s->a.nranges; k++)
+        free(span[k]);
     xc_cpu_approx_free(&s->a);
     free(s);
 }
@@ -54,44 +70,39 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
 
 static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **out, xc_error *err)
 {
-    state *s = calloc(1, sizeof *s);
-    if (!s)
-        return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
-    xc_status st = xc_cpu_approx_make(&s->a, "subband", self, proto, run_range, err);
-    const int nr = proto->plan->nranges, ns = s->a.p.sp.nsub;
-    if (!st && !(s->span = calloc((size_t)nr, sizeof *s->span)))
-        st = xc_error_set(err, XC_ENOMEM, "subband: out of memory");
+    state *s;
+    xc_status st = xc_cpu_approx_new((void **)&s, sizeof *s, "subband", self, proto, run_range, sizeof(int32_t *), err);
     if (st) {
         st_destroy(self, s);
         return st;
     }
-    s->nranges = nr;
+    const int nr = proto->plan->nranges, ns = s->a.p.sp.nsub;
+    int32_t **span = s->a.ranges;
     const xc_subplan *sp = &s->a.p.sp;
+    for (int q = 0; q < ns; q++)
+        s->widest = sp->sub_first[q + 1] - sp->sub_first[q] > s->widest ? sp->sub_first[q + 1] - sp->sub_first[q]
+                                                                        : s->widest;
     /* A group's trials are close in DM, so each subband is read over a short
      * span of stage-2 delays: the rows a work item makes are its chunk plus
      * that span, not plus the whole delay. */
     for (int k = 0; k < nr; k++) {
         const xc_subrange *r = &sp->r[k];
-        if (!(s->span[k] = calloc((size_t)r->ngroups + 1, sizeof **s->span))) {
+        if (!(span[k] = calloc((size_t)r->ngroups + 1, sizeof **span))) {
             st_destroy(self, s);
             return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
         }
-        for (int j = 0; j < r->ngroups; j++) {
+        for (int j = 0; j < r->ngroups; j++)
             for (int q = 0; q < ns; q++) {
-                int32_t lo = INT32_MAX, hi = 0;
-                for (size_t i = r->first[j]; i < r->first[j + 1]; i++) {
-                    int32_t b = r->b[i * (size_t)ns + (size_t)q];
-                    lo = b < lo ? b : lo;
-                    hi = b > hi ? b : hi;
-                }
-                s->span[k][j] = hi - lo > s->span[k][j] ? hi - lo : s->span[k][j];
+                int32_t lo, sp_q;
+                group_b(r, ns, (size_t)j, q, &lo, &sp_q);
+                span[k][j] = sp_q > span[k][j] ? sp_q : span[k][j];
             }
-        }
         for (int j0 = 0; j0 < r->ngroups; j0 += SUB_GROUPS) {
-            /* acc (8-byte sums), lo[] and len[] (int32 each), alignment, rows */
-            size_t need = SUB_TILE_T * 8 + 2 * (size_t)ns * SUB_GROUPS * 4 + 64;
+            /* acc (8-byte sums), lo[] and len[] (int32 each), row pointers, alignment, rows */
+            size_t need = SUB_TILE_T * 8 + 2 * (size_t)ns * SUB_GROUPS * 4 +
+                          ((size_t)sp->nchans + (size_t)ns) * sizeof(void *) + 128;
             for (int j = j0; j < r->ngroups && j < j0 + SUB_GROUPS; j++)
-                need += (size_t)ns * (SUB_TILE_T + (size_t)s->span[k][j]) * 8;
+                need += (size_t)ns * (SUB_TILE_T + (size_t)span[k][j]) * 8;
             s->a.scratch = need > s->a.scratch ? need : s->a.scratch;
         }
     }
@@ -129,15 +140,10 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             rows[g] = next;                                                                             \
             next += (size_t)ns * rowlen[g];                                                             \
             for (int s = 0; s < ns; s++) {                                                              \
-                int32_t bl = INT32_MAX, bh = 0;                                                         \
-                for (size_t i = r->first[j]; i < r->first[j + 1]; i++) {                                \
-                    int32_t b = r->b[i * (size_t)ns + (size_t)s];                                       \
-                    bl = b < bl ? b : bl;                                                               \
-                    bh = b > bh ? b : bh;                                                               \
-                }                                                                                       \
-                lo[g * (size_t)ns + (size_t)s] = bl;                                                    \
-                len[g * (size_t)ns + (size_t)s] = (int32_t)nt + bh - bl;                                \
-                memset(rows[g] + (size_t)s * rowlen[g], 0, (nt + (size_t)(bh - bl)) * sizeof(ACC));     \
+                int32_t *l_ = lo + g * (size_t)ns + (size_t)s, *n_ = len + g * (size_t)ns + (size_t)s;   \
+                group_b(r, ns, j, s, l_, n_);                                                           \
+                *n_ += (int32_t)nt;                                                                     \
+                memset(rows[g] + (size_t)s * rowlen[g], 0, (size_t)*n_ * sizeof(ACC));                  \
             }                                                                                           \
         }                                                                                               \
         for (int s = 0; s < ns; s++)                                                                    \
@@ -177,12 +183,74 @@ typedef void (*item_fn)(const state *, const xc_ddjob *, const xc_subrange *, si
 
 static const item_fn items[XC_CPU_NITEMS] = {XC_CPU_ITEM_KINDS(XC_CPU_ITEM_NAME)};
 
-/* Range q from the copy: OpenMP over (block of SUB_GROUPS groups x time chunk). */
+/* The work item of SUB_ITEM where the copy holds uint8 or uint16 samples (wide: uint16), every subband's sum
+ * fits uint16 and every trial's uint32 (8-bit data at small downsample factors): both stages are register-
+ * blocked row sums (approx_kernels.c), a subband at a time through the item's groups, so its channels stay in
+ * cache while the groups read them.  The same exact sums as SUB_ITEM, so the same plane. */
+static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r, size_t j0, size_t j1, size_t t0,
+                      size_t nt, const void *xv, size_t stride, int wide, const int32_t *span, void *scratch,
+                      xc_planerange *o)
+{
+    const xc_subplan *sp = &S->a.p.sp;
+    const int ns = sp->nsub;
+    uint32_t *acc = scratch;
+    int32_t *lo = (int32_t *)(acc + nt), *len = lo + (size_t)ns * SUB_GROUPS;
+    const void **ptr = (const void **)(((uintptr_t)(len + (size_t)ns * SUB_GROUPS) + 63) & ~(uintptr_t)63);
+    uint16_t *rows[SUB_GROUPS], *next = (uint16_t *)(ptr + sp->nchans + ns);
+    size_t rowlen[SUB_GROUPS];
+    for (size_t j = j0; j < j1; j++) {
+        const size_t g = j - j0;
+        rowlen[g] = nt + (size_t)span[j];
+        rows[g] = next;
+        next += (size_t)ns * rowlen[g];
+        for (int s = 0; s < ns; s++) {
+            group_b(r, ns, j, s, lo + g * (size_t)ns + (size_t)s, len + g * (size_t)ns + (size_t)s);
+            len[g * (size_t)ns + (size_t)s] += (int32_t)nt;
+        }
+    }
+    const size_t eb = wide ? 2 : 1;
+    for (int s = 0; s < ns; s++)
+        for (size_t j = j0; j < j1; j++) {
+            const size_t g = j - j0, gs = g * (size_t)ns + (size_t)s;
+            const int32_t *a = r->a + j * (size_t)sp->nchans;
+            int n = 0;
+            for (int c = sp->sub_first[s]; c < sp->sub_first[s + 1]; c++)
+                if (S->a.row[c] >= 0)
+                    ptr[n++] = (const char *)xv +
+                               ((size_t)S->a.row[c] * stride + t0 + (size_t)lo[gs] + (size_t)a[c]) * eb;
+            uint16_t *row = rows[g] + (size_t)s * rowlen[g];
+            if (wide)
+                xc_cpu_rowsum_u16_u16((const uint16_t *const *)ptr, n, (size_t)len[gs], row);
+            else
+                xc_cpu_rowsum_u8_u16((const uint8_t *const *)ptr, n, (size_t)len[gs], row);
+        }
+    for (size_t j = j0; j < j1; j++) {
+        const size_t g = j - j0;
+        for (size_t i = r->first[j]; i < r->first[j + 1]; i++) {
+            const int32_t *b = r->b + i * (size_t)ns;
+            for (int s = 0; s < ns; s++)
+                ptr[s] = rows[g] + (size_t)s * rowlen[g] + (size_t)(b[s] - lo[g * (size_t)ns + (size_t)s]);
+            xc_cpu_rowsum_u16_u32((const uint16_t *const *)ptr, ns, nt, acc);
+            float *dst = o->data + i * o->nsamp + t0;
+            if (job->conv->scaling == XC_SCALE_SUM)
+                xc_cpu_store_u32(acc, dst, nt);
+            else
+                XC_CPU_STORE(job, acc, dst, nt, sp->nchans, r->ds);
+        }
+    }
+}
+
+/* Range q from the copy: OpenMP over (block of SUB_GROUPS groups x time chunk).  item_fast where its sums
+ * are exact: uint8/uint16 copy, narrow trial sums, the widest subband's sum within uint16. */
 static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_copy *cp, xc_planerange *o)
 {
     const state *S = p;
     const xc_subrange *r = &S->a.p.sp.r[q];
     const item_fn item = items[cp->item];
+    const int wide = cp->item == XC_CPU_ITEM_U16N;
+    const int fast = (cp->item == XC_CPU_ITEM_U8N || wide) &&
+                     ((1ull << job->in->nbits) - 1ull) * (unsigned long long)r->ds * (unsigned long long)S->widest
+                         <= UINT16_MAX;
     const size_t tc = SUB_TILE_T, nchunk = (o->nsamp + tc - 1) / tc;
     const size_t nblk = ((size_t)r->ngroups + SUB_GROUPS - 1) / SUB_GROUPS;
 #pragma omp parallel for schedule(dynamic, 1) collapse(2) num_threads(S->a.nthreads)
@@ -191,7 +259,12 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
             const size_t t0 = c * tc, nt = o->nsamp - t0 < tc ? o->nsamp - t0 : tc;
             const size_t j0 = jb * SUB_GROUPS, j1 = j0 + SUB_GROUPS < (size_t)r->ngroups
                                                        ? j0 + SUB_GROUPS : (size_t)r->ngroups;
-            item(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, S->span[q], S->a.buf[omp_get_thread_num()], o);
+            void *buf = S->a.buf[omp_get_thread_num()];
+            const int32_t *span = ((int32_t *const *)S->a.ranges)[q];
+            if (fast)
+                item_fast(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, wide, span, buf, o);
+            else
+                item(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, span, buf, o);
         }
 }
 

@@ -5,14 +5,16 @@
  *
  * Per gulp and downsample factor the unmasked channels are copied once into
  * the channel-major, time-scrunched array of the direct CPU kernel
- * (xc_cpu_convert).  A work item is one chunk of output samples [t0, t0+nt).
- * For each subband s and each block j (the imposed diagonal, j samples per
- * channel) some trial needs, it loads the subband's M channels shifted by
+ * (xc_cpu_convert).  A work item is one tile of TREE_TILE_DM consecutive
+ * trials and one chunk of output samples [t0, t0+nt), so the tile's sums stay
+ * in cache.  For each subband s and each block j (the imposed diagonal, j
+ * samples per channel) some trial of the tile needs, it loads the subband's M channels shifted by
  * j u, starting at the smallest stage-2 delay of those trials, lo = min b,
  * and runs the log2(M) butterfly steps
  *   T_2h[g][n](t) = T_h[2g][n/2](t) + T_h[2g+1][n/2](t + ceil(n/2)),
  * whose lines are exactly core's d_M; stage 2 adds row n mod (M-1), at
- * offset b - lo, into each of those trials' accumulators.  Each step shortens
+ * offset b - lo, into each of those trials' accumulators.  The tree's rows are
+ * uint16 where M channels' sums fit (8-bit data), else the sums' type.  Each step shortens
  * the rows by its largest shift (h), so level 1 holds nt + (max b - lo) + M - 1
  * samples and the last level nt + (max b - lo): what stage 2 reads.  Reads
  * past the copy's end give 0; they only feed sums stage 2 never reads (every
@@ -33,22 +35,21 @@
 #include "core/base/xc_grow.h"
 #include "optimized/cpu/cpu_internal.h"
 
-#define TREE_TILE_T 2048   /* output samples per work item */
+#define TREE_TILE_T 1024   /* output samples per work item */
+#define TREE_TILE_DM 64    /* trials per work item: their sums (TILE_DM x TILE_T) stay in L2 */
 
-/* Per range: trials grouped by (subband, block). */
+/* Per range: trials grouped by (tile of TREE_TILE_DM trials, subband, block); q = (tile*nsub + s)*nblk + j. */
 typedef struct {
     int nblk;             /* jmax + 1 */
-    size_t *off;          /* [nsub * nblk + 1]: trials of (s, j) are idx[off[s*nblk+j] .. off[...+1]) */
+    size_t ntile;
+    size_t *off;          /* [ntile * nsub * nblk + 1]: trials of q are idx[off[q] .. off[q+1]) */
     size_t *idx;          /* nsub * ndm trial indices */
-    int32_t *lo, *hi;     /* [nsub * nblk]: smallest and largest b of those trials */
+    int32_t *lo, *hi;     /* [ntile * nsub * nblk]: smallest and largest b of those trials */
 } groups;
 
 typedef struct {
-    xc_cpu_approx a;
-    int nranges;
-    groups *g;            /* per range */
+    xc_cpu_approx a;      /* ranges: groups per range */
     size_t w1max;         /* longest level-1 row */
-    size_t ndmmax;
 } state;
 
 static void st_destroy(const xc_dedisperser *self, void *p)
@@ -57,9 +58,9 @@ static void st_destroy(const xc_dedisperser *self, void *p)
     state *s = p;
     if (!s)
         return;
-    for (int k = 0; s->g && k < s->nranges; k++)
-        xc_free_each(4, s->g[k].off, s->g[k].idx, s->g[k].lo, s->g[k].hi);
-    free(s->g);
+    groups *g = s->a.ranges;
+    for (int k = 0; k < s->a.nranges; k++)
+        xc_free_each(4, g[k].off, g[k].idx, g[k].lo, g[k].hi);
     xc_cpu_approx_free(&s->a);
     free(s);
 }
@@ -70,9 +71,10 @@ static xc_status make_groups(state *S, int k)
 {
     const xc_treerange *r = &S->a.p.tp.r[k];
     const int ns = S->a.p.tp.nsub, M = S->a.p.tp.m;
-    groups *g = &S->g[k];
+    groups *g = (groups *)S->a.ranges + k;
     g->nblk = r->jmax + 1;
-    const size_t nsj = (size_t)ns * (size_t)g->nblk;
+    g->ntile = (r->ndm + TREE_TILE_DM - 1) / TREE_TILE_DM;
+    const size_t nsj = g->ntile * (size_t)ns * (size_t)g->nblk;
     g->off = calloc(nsj + 1, sizeof *g->off);
     g->idx = malloc(((size_t)ns * r->ndm + 1) * sizeof *g->idx);
     g->lo = malloc(nsj * sizeof *g->lo);
@@ -85,7 +87,8 @@ static xc_status make_groups(state *S, int k)
     }
     for (size_t i = 0; i < r->ndm; i++)
         for (int s = 0; s < ns; s++) {
-            const size_t q = (size_t)s * (size_t)g->nblk + (size_t)blk_of(M, r->n[i * (size_t)ns + (size_t)s]);
+            const size_t q = ((i / TREE_TILE_DM) * (size_t)ns + (size_t)s) * (size_t)g->nblk +
+                             (size_t)blk_of(M, r->n[i * (size_t)ns + (size_t)s]);
             const int32_t b = r->b[i * (size_t)ns + (size_t)s];
             g->off[q + 1]++;
             g->lo[q] = b < g->lo[q] ? b : g->lo[q];
@@ -99,7 +102,8 @@ static xc_status make_groups(state *S, int k)
     memcpy(fill, g->off, nsj * sizeof *fill);
     for (size_t i = 0; i < r->ndm; i++)   /* trials in increasing order within each (s, j) */
         for (int s = 0; s < ns; s++) {
-            const size_t q = (size_t)s * (size_t)g->nblk + (size_t)blk_of(M, r->n[i * (size_t)ns + (size_t)s]);
+            const size_t q = ((i / TREE_TILE_DM) * (size_t)ns + (size_t)s) * (size_t)g->nblk +
+                             (size_t)blk_of(M, r->n[i * (size_t)ns + (size_t)s]);
             g->idx[fill[q]++] = i;
         }
     free(fill);
@@ -108,7 +112,6 @@ static xc_status make_groups(state *S, int k)
             size_t w1 = TREE_TILE_T + (size_t)(g->hi[q] - g->lo[q]) + (size_t)M - 1;
             S->w1max = w1 > S->w1max ? w1 : S->w1max;
         }
-    S->ndmmax = r->ndm > S->ndmmax ? r->ndm : S->ndmmax;
     return XC_OK;
 }
 
@@ -117,19 +120,14 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
 /* One plan for both trees: the kind is the descriptor's (core/dedisp/approx/xc_ddapprox.h). */
 static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **out, xc_error *err)
 {
-    state *S = calloc(1, sizeof *S);
-    if (!S)
-        return xc_error_set(err, XC_ENOMEM, "tree: out of memory");
-    xc_status st = xc_cpu_approx_make(&S->a, "tree", self, proto, run_range, err);
-    const int nr = S->a.p.tp.nranges;
-    if (!st && !(S->g = calloc((size_t)nr, sizeof *S->g)))
-        st = xc_error_set(err, XC_ENOMEM, "tree: out of memory");
-    S->nranges = st ? 0 : nr;
-    for (int k = 0; !st && k < nr; k++)
+    state *S;
+    xc_status st = xc_cpu_approx_new((void **)&S, sizeof *S, "tree", self, proto, run_range, sizeof(groups), err);
+    for (int k = 0; !st && k < S->a.p.tp.nranges; k++)
         if (make_groups(S, k) != XC_OK)
             st = xc_error_set(err, XC_ENOMEM, "tree: out of memory");
     /* two ping-pong trees of M rows, then one accumulator row per trial (8-byte elements at most) */
-    S->a.scratch = 2 * (size_t)S->a.p.tp.m * S->w1max * 8 + S->ndmmax * TREE_TILE_T * 8 + 128;
+    if (!st)
+        S->a.scratch = 2 * (size_t)S->a.p.tp.m * S->w1max * 8 + (size_t)TREE_TILE_DM * TREE_TILE_T * 8 + 128;
     if (!st)
         st = xc_cpu_approx_buffers(&S->a, err);
     if (st) {
@@ -140,88 +138,101 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
     return XC_OK;
 }
 
-/* One work item: output samples [t0, t0 + nt) of every trial of range r.
- * SRC: the copy's element type; ACC: the sums'. */
-#define TREE_ITEM(NAME, SRC, ACC)                                                                          \
-    static void NAME(const state *S, const xc_ddjob *job, const xc_treerange *r, const groups *G, size_t t0, \
-                     size_t nt, const void *xv, size_t nsd, size_t stride, void *scratch, xc_planerange *o) \
+/* One work item: output samples [t0, t0 + nt) of the trials of tile T of range r, [T*TREE_TILE_DM, ...).
+ * SRC: the copy's element type; ROW: the tree's sums (of M channels); ACC: a trial's. */
+#define TREE_ITEM(NAME, SRC, ROW, ACC)                                                                     \
+    XC_CPU_CLONES static void NAME(const state *S, const xc_ddjob *job, const xc_treerange *r,             \
+                                   const groups *G, size_t T, size_t t0, size_t nt, const void *xv,        \
+                                   size_t nsd, size_t stride, void *scratch, xc_planerange *o)             \
     {                                                                                                      \
         const xc_treeplan *tp = &S->a.p.tp;                                                                \
         const int M = tp->m, ns = tp->nsub;                                                                \
-        const size_t W1 = S->w1max;                                                                        \
+        const size_t W1 = S->w1max, i0 = T * TREE_TILE_DM;                                                 \
+        const size_t i1 = i0 + TREE_TILE_DM < r->ndm ? i0 + TREE_TILE_DM : r->ndm;                         \
         const SRC *x = xv;                                                                                 \
-        ACC *ta = scratch, *tb = ta + (size_t)M * W1, *acc = tb + (size_t)M * W1;                          \
-        memset(acc, 0, r->ndm * nt * sizeof *acc);                                                         \
+        ACC *acc = scratch;                                                                                \
+        ROW *ta = (ROW *)(acc + (size_t)TREE_TILE_DM * TREE_TILE_T), *tb = ta + (size_t)M * W1;            \
+        memset(acc, 0, (i1 - i0) * nt * sizeof *acc);                                                      \
         for (int s = 0; s < ns; s++)                                                                       \
             for (int j = 0; j < G->nblk; j++) {                                                            \
-                const size_t q = (size_t)s * (size_t)G->nblk + (size_t)j;                                  \
+                const size_t q = (T * (size_t)ns + (size_t)s) * (size_t)G->nblk + (size_t)j;              \
                 if (G->off[q + 1] == G->off[q])                                                            \
                     continue;                                                                              \
                 const size_t lo = (size_t)G->lo[q], wf = nt + (size_t)(G->hi[q] - G->lo[q]);               \
                 size_t len = wf + (size_t)M - 1;                                                           \
                 for (int u = 0; u < M; u++) {                                                              \
                     const int c = tp->chan[s * M + u];                                                     \
-                    ACC *dst = ta + (size_t)u * W1;                                                        \
+                    ROW *dst = ta + (size_t)u * W1;                                                        \
                     const size_t base = t0 + lo + (size_t)j * (size_t)u;                                   \
                     size_t nv = 0;                                                                         \
                     if (c >= 0 && S->a.row[c] >= 0 && base < nsd) {                                        \
                         nv = nsd - base < len ? nsd - base : len;                                          \
                         const SRC *src = x + (size_t)S->a.row[c] * stride + base;                          \
                         for (size_t t = 0; t < nv; t++)                                                    \
-                            dst[t] = (ACC)src[t];                                                          \
+                            dst[t] = (ROW)src[t];                                                          \
                     }                                                                                      \
                     memset(dst + nv, 0, (len - nv) * sizeof *dst);                                         \
                 }                                                                                          \
-                ACC *in = ta, *out = tb;                                                                   \
+                ROW *in = ta, *out = tb;                                                                   \
                 for (int h = 1; h < M; h *= 2) {                                                           \
                     len -= (size_t)h;                                                                      \
                     for (int g = 0; g < M; g += 2 * h)                                                     \
                         for (int n = 0; n < 2 * h; n++) {                                                  \
-                            const ACC *a = in + (size_t)(g + n / 2) * W1;                                  \
-                            const ACC *b = in + (size_t)(g + h + n / 2) * W1 + (n / 2 + n % 2);            \
-                            ACC *d = out + (size_t)(g + n) * W1;                                           \
+                            const ROW *a = in + (size_t)(g + n / 2) * W1;                                  \
+                            const ROW *b = in + (size_t)(g + h + n / 2) * W1 + (n / 2 + n % 2);            \
+                            ROW *d = out + (size_t)(g + n) * W1;                                           \
                             for (size_t t = 0; t < len; t++)                                               \
-                                d[t] = a[t] + b[t];                                                        \
+                                d[t] = (ROW)(a[t] + b[t]);                                                 \
                         }                                                                                  \
-                    ACC *sw = in;                                                                          \
+                    ROW *sw = in;                                                                          \
                     in = out;                                                                              \
                     out = sw;                                                                              \
                 }                                                                                          \
                 for (size_t e = G->off[q]; e < G->off[q + 1]; e++) {                                       \
                     const size_t i = G->idx[e];                                                            \
                     const int32_t n = r->n[i * (size_t)ns + (size_t)s];                                    \
-                    const ACC *row = in + (size_t)(M > 1 ? n % (M - 1) : 0) * W1 +                         \
+                    const ROW *row = in + (size_t)(M > 1 ? n % (M - 1) : 0) * W1 +                         \
                                      ((size_t)r->b[i * (size_t)ns + (size_t)s] - lo);                      \
-                    ACC *a = acc + i * nt;                                                                 \
+                    ACC *a = acc + (i - i0) * nt;                                                          \
                     for (size_t t = 0; t < nt; t++)                                                        \
                         a[t] += row[t];                                                                    \
                 }                                                                                          \
             }                                                                                              \
-        for (size_t i = 0; i < r->ndm; i++) {                                                              \
-            const ACC *a = acc + i * nt;                                                                   \
+        for (size_t i = i0; i < i1; i++) {                                                                 \
+            const ACC *a = acc + (i - i0) * nt;                                                            \
             XC_CPU_STORE(job, a, o->data + i * o->nsamp + t0, nt, tp->nchans, r->ds);                      \
         }                                                                                                  \
     }
+#define TREE_ITEM_SAME(NAME, SRC, ACC) TREE_ITEM(NAME, SRC, ACC, ACC)
 
-XC_CPU_ITEM_KINDS(TREE_ITEM)
+XC_CPU_ITEM_KINDS(TREE_ITEM_SAME)
+/* The tree in uint16 where M channels' sums fit it (8-bit data): twice the lanes of uint32. */
+TREE_ITEM(item_u8h, uint8_t, uint16_t, uint32_t)
+TREE_ITEM(item_u16h, uint16_t, uint16_t, uint32_t)
 
 typedef void (*item_fn)(const state *, const xc_ddjob *, const xc_treerange *, const groups *, size_t, size_t,
-                        const void *, size_t, size_t, void *, xc_planerange *);
+                        size_t, const void *, size_t, size_t, void *, xc_planerange *);
 
 static const item_fn items[XC_CPU_NITEMS] = {XC_CPU_ITEM_KINDS(XC_CPU_ITEM_NAME)};
 
-/* Range q from the copy: OpenMP over time chunks. */
+/* Range q from the copy: OpenMP over (tile of trials x time chunk); the uint16 tree where it is exact. */
 static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_copy *cp, xc_planerange *o)
 {
     const state *S = p;
     const xc_treerange *r = &S->a.p.tp.r[q];
-    const item_fn item = items[cp->item];
+    const groups *G = (const groups *)S->a.ranges + q;
+    item_fn item = items[cp->item];
+    const unsigned long long top = ((1ull << job->in->nbits) - 1ull) * (unsigned long long)r->ds;
+    if ((cp->item == XC_CPU_ITEM_U8N || cp->item == XC_CPU_ITEM_U16N) &&
+        top * (unsigned long long)S->a.p.tp.m <= UINT16_MAX)
+        item = cp->item == XC_CPU_ITEM_U8N ? item_u8h : item_u16h;
     const size_t tc = TREE_TILE_T, nchunk = (o->nsamp + tc - 1) / tc;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(S->a.nthreads)
-    for (size_t c = 0; c < nchunk; c++) {
-        const size_t t0 = c * tc, nt = o->nsamp - t0 < tc ? o->nsamp - t0 : tc;
-        item(S, job, r, &S->g[q], t0, nt, cp->x, cp->nsd, cp->stride, S->a.buf[omp_get_thread_num()], o);
-    }
+#pragma omp parallel for schedule(dynamic, 1) collapse(2) num_threads(S->a.nthreads)
+    for (size_t T = 0; T < G->ntile; T++)
+        for (size_t c = 0; c < nchunk; c++) {
+            const size_t t0 = c * tc, nt = o->nsamp - t0 < tc ? o->nsamp - t0 : tc;
+            item(S, job, r, G, T, t0, nt, cp->x, cp->nsd, cp->stride, S->a.buf[omp_get_thread_num()], o);
+        }
 }
 
 /* Integer input: the tree references bit for bit at any thread count. */
