@@ -1,6 +1,6 @@
 /* The synthesizer's fast paths: the vector top hat (synth/signal/synth_tophat.c)
- * against the scalar definition, bit for bit, and the one-thread stream that
- * hands each part to the sink as it is made.
+ * against the scalar definition, bit for bit, and the stream's bytes at one and
+ * two threads and any chunk size.
  *
  * The definition is xc_signal_tophat's loop: G = xc_chgeo_ramp at the sample
  * boundaries t_k = (i0 + k) tsamp, f = (G(t1 - x0) - G(t0 - x0)) - (G(t1 - x1)
@@ -130,8 +130,8 @@ static void stream_params(xc_synth_params *p, int threads)
 
 XC_TEST(test_stream_parts_same_bytes, "stream_parts_same_bytes")
 {
-    /* One thread (parts straight to the sink) and two (whole chunks in order)
-     * give the same bytes, with the automatic chunk and with odd chunk sizes;
+    /* One thread and two (chunks made in parallel, written in order) give the
+     * same bytes, with the automatic chunk and with odd chunk sizes;
      * a failing sink stops the stream with XC_EIO naming the spectra. */
     static const size_t chunks[3] = {0, 1000, 77};
     uint64_t want = 0;

@@ -83,36 +83,14 @@ static void make_part(const xc_synth_params *p, xc_signal *sig, uint64_t first, 
 
 /* One chunk, made by one thread in parts of `part` spectra (x holds one part):
  * each part's floats are made, changed and packed while they are in cache.
- * With a sink, each part's bytes go to it at once from the start of out (one
- * part's worth, still in cache when the sink copies them); without, the chunk
- * is packed into out for the caller to write.  The bytes do not depend on the
- * part size (xc_signal_apply). */
+ * The bytes do not depend on the part size (xc_signal_apply). */
 static xc_status make_chunk(const xc_synth_params *p, xc_signal *sig, uint64_t first, size_t n, size_t part, float *x,
-                            uint8_t *out, int le, xc_synth_sink_fn sink, void *ctx, xc_error *err)
+                            uint8_t *out, int le, xc_error *err)
 {
     const size_t rowbytes = (size_t)p->nchans * (size_t)p->nbits / 8;
     xc_status st = xc_signal_prepare(sig, first, n, p->tsamp, err);
-    for (size_t r = 0; !st && r < n; r += part) {
-        const size_t m = n - r < part ? n - r : part;
-        make_part(p, sig, first + r, m, x, sink ? out : out + r * rowbytes, le);
-        if (sink && sink(ctx, out, m * rowbytes))
-            st = xc_error_set(err, XC_EIO, "writing spectra %llu..%llu failed", (unsigned long long)(first + r),
-                              (unsigned long long)(first + r + m));
-    }
-    return st;
-}
-
-/* One thread: chunk after chunk, each part written as soon as it is made. */
-static xc_status stream_one(const xc_synth_params *p, xc_signal *sig, uint64_t nsamp, size_t csz, size_t part,
-                            float *x, uint8_t *out, int le, xc_synth_sink_fn sink, void *ctx, xc_error *err)
-{
-    xc_status st = XC_OK;
-    for (uint64_t first = 0; !st && first < nsamp; first += csz) {
-        const size_t n = (size_t)(nsamp - first < csz ? nsamp - first : csz);
-        st = make_chunk(p, sig, first, n, part, x, out, le, sink, ctx, err);
-        if (!st && p->progress)
-            p->progress(p->progress_ctx, first + n, nsamp);
-    }
+    for (size_t r = 0; !st && r < n; r += part)
+        make_part(p, sig, first + r, n - r < part ? n - r : part, x, out + r * rowbytes, le);
     return st;
 }
 
@@ -157,15 +135,11 @@ xc_status xc_synth_stream(const xc_synth_params *p, xc_synth_sink_fn sink, void 
             part = part < csz ? part : csz;
         }
         x[k] = malloc(part * nch * sizeof **x);
-        out[k] = malloc((nthreads == 1 ? part : csz) * rowbytes);
+        out[k] = malloc(csz * rowbytes);
         if (!x[k] || !out[k]) {
             st = xc_error_set(err, XC_ENOMEM, "out of memory for a chunk of %zu spectra x %zu channels", csz, nch);
             goto done;
         }
-    }
-    if (nthreads == 1) {
-        st = stream_one(p, &sig[0], nsamp, csz, part, x[0], out[0], le, sink, ctx, err);
-        goto done;
     }
     int failed = 0;
 #pragma omp parallel num_threads(nthreads)
@@ -180,7 +154,7 @@ xc_status xc_synth_stream(const xc_synth_params *p, xc_synth_sink_fn sink, void 
             int stop;
 #pragma omp atomic read
             stop = failed;
-            xc_status cst = stop ? XC_OK : make_chunk(p, &sig[k], first, n, part, x[k], out[k], le, NULL, NULL, &e);
+            xc_status cst = stop ? XC_OK : make_chunk(p, &sig[k], first, n, part, x[k], out[k], le, &e);
 #pragma omp ordered
             {
                 if (!failed && !cst && sink(ctx, out[k], n * rowbytes))
