@@ -76,25 +76,7 @@ void xc_signal_tophat(const xc_chunk *ck, int c, const xc_chgeo *g, double ta, d
     uint64_t i0 = (uint64_t)(ia > lo ? ia : lo), i1 = (uint64_t)(ib < hi ? ib : hi);
     /* A sample's value depends only on (ta, tb, geometry, amp, its index),
      * never on where the chunk starts, so the bytes do not depend on the
-     * chunk size; t0 of sample i+1 is computed exactly as t1 of sample i.
-     * Blocks of samples go through the vector path where the CPU has one (the
-     * same values, xc_tophat_values); the rest through the loop below. */
-    float *col = ck->x + (size_t)c;
-    const size_t stride = (size_t)ck->nchans;
-    while (i0 <= i1) {
-        size_t n = i1 - i0 + 1 < XC_TOPHAT_BLOCK ? (size_t)(i1 - i0 + 1) : XC_TOPHAT_BLOCK;
-        float v[XC_TOPHAT_BLOCK];
-        uint64_t on;
-        if (!xc_tophat_values(g, ts, x0, x1, amp, i0, n, v, &on))
-            break;
-        for (; on; on &= on - 1) {
-            const int k = __builtin_ctzll(on);
-            col[(size_t)(i0 + (uint64_t)k - ck->first) * stride] += v[k];
-        }
-        i0 += n;
-    }
-    if (i0 > i1)
-        return;
+     * chunk size; t0 of sample i+1 is computed exactly as t1 of sample i. */
     double t0 = (double)i0 * ts;
     double ga0 = ramp(g, t0 - x0), gb0 = ramp(g, t0 - x1);
     for (uint64_t i = i0; i <= i1; i++) {

@@ -19,15 +19,6 @@ void xc_chgeo_set(xc_chgeo *g, const xc_synth_params *p, int c, double dm);
  * integral of the channel's response to a step that starts at its top edge. */
 double xc_chgeo_ramp(const xc_chgeo *g, double u);
 
-/* The values amp * (sample average of the top hat [x0 - dmin, x1 - dmin)) of
- * samples i0..i0+n-1, n <= XC_TOPHAT_BLOCK, as xc_signal_tophat computes them
- * (the same bits), into v, bit k of *on set where sample k gets its value
- * (the average is > 0).  Returns 0, leaving v alone, where this CPU has no
- * vector path (synth_tophat.c). */
-#define XC_TOPHAT_BLOCK 64
-int xc_tophat_values(const xc_chgeo *g, double ts, double x0, double x1, double amp, uint64_t i0, size_t n, float *v,
-                     uint64_t *on);
-
 /* One chunk of spectra [first, first+n) held as floats, channel fastest. */
 typedef struct {
     float *x;
