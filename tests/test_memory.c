@@ -269,6 +269,47 @@ XC_TEST_IF(test_study_worker_estimate, "a study worker's estimate holds its meas
     xc_registry_destroy(reg);
 }
 
+/* An FRB study of 2 bursts of 2 s at 256 us (7813 spectra of 128 channels,
+ * 8-bit), two single-pulse searchers (cpu; heimdall and presto presets, DM
+ * plans of 301 and 151 trials); its spec's path. */
+static const char *frb_mem_spec(void)
+{
+    xc_fx_write_text(xc_fx_tmp("pop-frb-mem.json"),
+                     "{\"fixed\": {\"nchans\": 128, \"nbits\": 8, \"tsamp_us\": 256, \"tobs_s\": 2, \"fch1\": 1500,"
+                     " \"foff\": -4}, \"draw\": {}, \"frb\": {\"fluence_jyms\": {\"min\": 1, \"max\": 10, \"index\": "
+                     "-0.5}, \"width_ms\": {\"median\": 1, \"sigma_ln\": 0}, \"dm\": {\"dist\": \"uniform\", \"lo\": 100, "
+                     "\"hi\": 200}}}");
+    const char *spec = xc_fx_tmp("study-frb-mem.json");
+    xc_fx_write_text(spec, "{\"population\": {\"spec\": \"pop-frb-mem.json\", \"n\": 2, \"seed\": 5}, \"searchers\": "
+                           "[{\"name\": \"heimdall\", \"family\": \"singlepulse\", \"impl\": \"cpu\", \"options\": "
+                           "{\"dmplan\": \"0:300:1\"}}, {\"name\": \"presto\", \"family\": \"singlepulse\", \"impl\": "
+                           "\"cpu\", \"options\": {\"preset\": \"presto\", \"dmplan\": \"0:300:2\"}}]}");
+    return spec;
+}
+
+XC_TEST_IF(test_study_frb_worker_estimate, "an FRB study worker's estimate holds its measured peak", skip_no_hwm)
+{
+    const char *spec = frb_mem_spec();
+    xc_registry *reg;
+    xc_error e;
+    CU_ASSERT_EQUAL_FATAL(xc_registry_builtin(&reg, &e), XC_OK);
+    xc_study st;
+    xc_status s = xc_study_load(&st, spec, reg, &e);
+    if (s)
+        printf("\n%s\n", e.msg);
+    CU_ASSERT_EQUAL_FATAL(s, XC_OK);
+    CU_ASSERT_TRUE(st.frb);
+    double est = 0;
+    CU_ASSERT_EQUAL(xc_study_worker_memory(&st, 1, &est, &e), XC_OK);
+    job j = {.kind = 2, .st = &st};
+    judge("FRB study worker (cpu, heimdall and presto, 301 and 151 trials, 7813 spectra of 128 channels)", est,
+          measured_peak(&j));
+    /* the heimdall plan's plane alone: 301 trials of at least 7813 - 2900 samples (the largest delay) */
+    CU_ASSERT_TRUE(est > 301.0 * (7813 - 2900) * 4);
+    xc_study_free(&st);
+    xc_registry_destroy(reg);
+}
+
 /* The datasets folder as an absolute path into buf (NULL: no cwd). */
 static const char *datasets_abs(char *buf, size_t n)
 {
