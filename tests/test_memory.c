@@ -476,6 +476,17 @@ XC_TEST_IF(test_study_max_memory, "study: a worker's memory said; -max_memory ta
     if (!named)
         printf("\n%s", err);
     CU_ASSERT_TRUE(named);
+    /* an FRB study's worker is estimated too: said, and below it exit 2 naming what it holds */
+    const char *frb = frb_mem_spec();
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "study -spec '%s' -out '%s/f1' -n 1 -threads 1 -max_memory 1G", frb,
+                             tmp), 0);
+    XC_ASSERT_ABOVE(size_after(err, "1 worker of "), 301.0 * (7813 - 2900) * 4);
+    CU_ASSERT_EQUAL(run_both(err, sizeof err, "study -spec '%s' -out '%s/f0' -threads 1 -max_memory 1M", frb, tmp), 2);
+    const int frb_named = strstr(err, "a worker needs about ") &&
+                          strstr(err, "(one burst's filterbank, plane and search), more than -max_memory 1.0 MiB");
+    if (!frb_named)
+        printf("\n%s", err);
+    CU_ASSERT_TRUE(frb_named);
 }
 
 XC_TEST_IF(test_run_approx_presto_memory, "run states the approximate steps' and prepsubband's memory, bounds them",
