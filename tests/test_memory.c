@@ -10,6 +10,7 @@
  *  - run with a -max_memory smaller than a search needs: a failed "memory"
  *    row naming the step, the need and the bound, exit 2 (docs/REFERENCE.md). */
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,12 @@ static double measured_peak(const job *j)
         close(fd[0]);
         double rise = -1;
         xc_error e;
+        /* glibc's mmap threshold at its default, fixed: an earlier case's freed
+         * large blocks raise the dynamic one (up to 32 MiB), after which this
+         * case's planes would come from the heap, fragmented, and the peak
+         * would depend on the cases run before it */
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+        mallopt(M_TRIM_THRESHOLD, 128 * 1024);
         if (reset_hwm()) {
             double h0 = hwm();
             xc_status st;
