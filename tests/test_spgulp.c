@@ -42,19 +42,8 @@ static const int burst_at[] = {500, 1000, 1999, 3000, 4500};
 
 static void write_fil(const char *path, const uint16_t *v)
 {
-    xc_fbheader h;
-    xc_fbheader_init(&h);
-    h.nbits = 8, h.nchans = NCH, h.nifs = 1, h.fch1 = 1500, h.foff = -100, h.tsamp = 1e-3, h.tstart = 60000;
-    static const xc_fbkey keys[] = {XC_FB_DATA_TYPE, XC_FB_FCH1, XC_FB_FOFF, XC_FB_NCHANS,
-                                    XC_FB_NBITS, XC_FB_TSTART, XC_FB_TSAMP, XC_FB_NIFS};
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        xc_fbheader_set(&h, keys[i]);
-    xc_fbwriter *w;
-    xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_fbwriter_open(&w, path, &h, XC_BITORDER_LSB, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_fbwriter_write_u16(w, v, NSAMP, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_fbwriter_commit(w, &err), XC_OK);
-    xc_fbheader_free(&h);
+    const xc_geometry g = {NCH, 1500, -100, 1e-3};
+    xc_fx_write_fil_u16(path, &g, 8, v, NSAMP);
 }
 
 /* The patterned file (noise 0: the pattern) or random 8-bit noise (seed). */
