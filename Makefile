@@ -238,8 +238,9 @@ $(BIN)/tests/test_plugin: tests/test_plugin.c $(GROWN_OBJ) $(TEST_HARNESS) $(LIB
 	    $(LDLIBS) -lcunit
 
 # tests/test_cliview.c tests the command line's own pieces (the progress
-# meter, the verdict table): it links them from the archive.
-$(BIN)/tests/test_cliview: tests/test_cliview.c $(TEST_HARNESS) $(CLIA) $(LIBA)
+# meter, the verdict table): it links them from the archive; so does
+# tests/test_spgulp.c, which loads the example plugin (the plugin host).
+$(BIN)/tests/test_cliview $(BIN)/tests/test_spgulp: $(BIN)/tests/%: tests/%.c $(TEST_HARNESS) $(CLIA) $(LIBA)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(TEST_HARNESS) $(CLIA) $(LIBA) $(LDLIBS) -lcunit

@@ -200,8 +200,10 @@ void xc_study_cache_gate(xc_study_cache *c, xc_study_gate *g);
  * series (transformed in place), every search it keeps from pulsar to
  * pulsar (xc_psearch_memory: joint or each configuration's), and with a
  * dedisperser the synthesized filterbank (packed and 16-bit) and its plane.
- * Estimated on pulsar 0 (every pulsar has the spec's length).  0 for an
- * FRB study: not estimated.  Errors as xc_psearch_memory. */
+ * Estimated on pulsar 0 (every pulsar has the spec's length).  An FRB
+ * study's worker: burst 0's filterbank (made and held) and the largest of
+ * its configurations' plane, delay tables and single-pulse search scratch.
+ * Errors as xc_psearch_memory. */
 xc_status xc_study_worker_memory(const xc_study *st, int threads, double *bytes, xc_error *err);
 /* xc_study_pulsar_timed with the worker's cache (NULL: none). */
 xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint64_t id, const unsigned char *want,

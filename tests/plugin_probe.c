@@ -5,8 +5,9 @@
  * threshold, each recording what it was handed (plugin_probe.h).  Written
  * in the subset of C11, C++ and CUDA that all three compilers take.
  * Variants (-D): PROBE_MANY=N registers N dedispersers and N searchers;
- * A single-pulse searcher (ABI 2.1) reports the first box of each row.
+ * A single-pulse searcher (ABI 2.1; row_stats, ABI 2.2) reports the first box of each row.
  * PROBE_ABI20 says it was built against ABI 2.0 (it registers nothing of 2.1);
+ * PROBE_ABI21 against ABI 2.1 (its single-pulse descriptor ends at detect);
  * PROBE_SPSMALL, PROBE_BADDET plant what crosscheck refuses of single-pulse searchers;
  * PROBE_ABI1, PROBE_MINOR, PROBE_SMALL, PROBE_REFERENCE, PROBE_NOMETHOD,
  * PROBE_DUP, PROBE_BADPEAK plant what crosscheck must refuse. */
@@ -239,8 +240,11 @@ static xcp_status init(const xcp_host *h, xcp_error *err)
     /* ABI 2.1: a single-pulse searcher */
     const xcp_spsearcher sp = {.size = sizeof(xcp_spsearcher), .name = "probe-sp",
                                .desc = "probe: the first box of each row", .tol_kind = XCP_TOL_EXACT,
-                               .data = &index_of[0], .detect = sp_detect};
+                               .data = &index_of[0], .detect = sp_detect, .row_stats = 1};
     sps = sp;
+#ifdef PROBE_ABI21
+    sps.size = offsetof(xcp_spsearcher, row_stats);   /* 2.1's descriptor: row_stats beyond it is not read */
+#endif
 #ifdef PROBE_SPSMALL
     sps.size = offsetof(xcp_spsearcher, detect);
 #endif
@@ -258,7 +262,11 @@ static xcp_status init(const xcp_host *h, xcp_error *err)
 #endif
 #ifdef PROBE_MINOR
 #undef XC_PLUGIN_ABI_MINOR
-#define XC_PLUGIN_ABI_MINOR 2
+#define XC_PLUGIN_ABI_MINOR 3
+#endif
+#ifdef PROBE_ABI21
+#undef XC_PLUGIN_ABI_MINOR
+#define XC_PLUGIN_ABI_MINOR 1
 #endif
 #ifdef PROBE_ABI20
 /* A plugin of ABI 2.0 (its descriptors and xcp_info are 2.0's sizes: 2.1

@@ -15,7 +15,11 @@
  * dedisperser's host plane searched by the gpu searcher and those of the
  * reference dedisperser's plane searched by the reference, with the plane
  * in one time chunk (the kernels write into it), in several (copies on the
- * device) and through the serial path.  Every case is skipped (never
+ * device) and through the serial path.  Given row statistics (a gulp's
+ * window of longer rows with the whole rows' rms and mean) replace the
+ * device's, on a host plane and through a device view, and a filterbank
+ * searched in gulps by the gpu searcher gives the one-gulp list of the
+ * reference, bit for bit.  Every case is skipped (never
  * passed) without CUDA or a usable device, printing why. */
 #include <math.h>
 #include <stdint.h>
@@ -23,11 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/io/xc_filterbank.h"
+#include "core/sp/xc_spgulp.h"
 #include "core/sp/xc_spsearch.h"
+#include "optimized/cpu/xc_cpu.h"
 #include "optimized/gpu/xc_gpu.h"
 #include "optimized/xc_impls.h"
 #include "reference/xc_reference.h"
 #include "reference/xc_sp_ref.h"
+#include "tests/xc_assert.h"
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 
@@ -442,6 +450,112 @@ XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
     xc_ddplan_destroy(p);
     xc_fx_free(&f);
 #endif
+}
+
+/* A window [300, 1300) of rows of 2000 samples, whole blocks of 100, given
+ * the whole rows' rms (and mean): the gpu's detections are the reference's
+ * given the same (xc_sp_given_stats), on the host and through a device view,
+ * every field and S/N bit for bit (tolerance 0: the same doubles enter the
+ * same expressions).  Outside the window the noise is twice as loud, so
+ * every window's own rms differs from its row's (threshold 2 in the rows'
+ * rms: about 3 of the window's). */
+static void given_stats_case(const xc_spsearcher *g)
+{
+#ifdef XC_HAVE_CUDA
+    enum { NR = 5, N = 2000, LO = 300, NW = 1000 };
+    static const double dms[NR] = {0};
+    static double rs[NR], rm[NR], m[N], tmp[N];
+    float *x = int_plane(NR, N, N, 21);
+    for (size_t i = 0; i < (size_t)NR * N; i++)
+        if (i % N < LO || i % N >= LO + NW)
+            x[i] = 100 + 2 * (x[i] - 100);   /* integers still */
+    void *dev = NULL;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_gpu_upload(&dev, x, (size_t)NR * N * sizeof *x, &err), XC_OK);
+    CU_ASSERT_EQUAL(g->row_stats, 1);
+    for (int stat = 0; stat < 2; stat++) {
+        xc_spconf c = conf((xc_sp_stat)stat, 100, 2.0);
+        int differ = 0;
+        for (int r = 0; r < NR; r++) {
+            double sw;
+            xc_sp_row_stats(x + (size_t)r * N, N, &c, m, &rs[r], tmp);
+            rm[r] = m[0];
+            xc_sp_row_stats(x + (size_t)r * N + LO, NW, &c, m, &sw, tmp);
+            differ += sw != rs[r];
+        }
+        XC_ASSERT_NEAR(differ, NR, 0);   /* else the given statistics would change nothing */
+        xc_spplane win = {x + LO, NR, NW, N, 0, 1e-3, 1, 0, dms, rs, stat ? rm : NULL}, devv = win;
+        devv.data = (const float *)dev + LO;
+        devv.device = 1;
+        CU_ASSERT(compare(&c, &win, &win, stat ? "given mean/sd, host plane" : "given rms, host plane") > 0);
+        CU_ASSERT(compare(&c, &devv, &win, stat ? "given mean/sd, device view" : "given rms, device view") > 0);
+    }
+    xc_gpu_free(dev);
+    free(x);
+#else
+    (void)g;
+#endif
+}
+
+/* The search of path in gulps under a (a->gulp), every gulp's host plane. */
+static void gulped(const char *path, const xc_spgulp_args *a, xc_spcandlist *l, xc_spgulp_info *info)
+{
+    xc_fbreader *r;
+    xc_error err;
+    xc_spcandlist_init(l);
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, path, NULL, &err), XC_OK);
+    xc_status st = xc_sp_search_fil(r, a, l, info, &err);
+    if (st)
+        printf("\n  %s, gulp %zu: %s", a->search->impl.name, a->gulp, err.msg);
+    CU_ASSERT_EQUAL(st, XC_OK);
+    xc_fbreader_close(r);
+}
+
+/* The fused case's block (64 channels of noise, a pulse, a plan of two
+ * ranges) as a filterbank searched in gulps of 1100 and 997 (996 after the
+ * plan's downsample lcm) by the gpu searcher, which takes the whole rows'
+ * statistics the gulps gather, against the reference's one-gulp search:
+ * the same list, every field and S/N bit for bit (tolerance 0), for the
+ * median and the mean-and-sd presets at threshold 4 (many noise runs near
+ * the threshold, where a window's own rms would add and drop candidates). */
+XC_TEST_IF(test_gpu_sp_gulps_exact, "gpu_sp_gulps_exact", xc_fx_skip_gpu)
+{
+    const xc_spsearcher *g = gpu_entry();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    given_stats_case(g);
+    xc_fixture f;
+    fused_block(&f);
+    char path[1100];
+    snprintf(path, sizeof path, "%s/gulps.fil", xc_test_tmpdir());
+    xc_fx_write_fil(&f, path);
+    static const size_t gulps[] = {1100, 997};
+    for (int preset = 0; preset < 2; preset++) {
+        xc_spopts o;
+        xc_spopts_default(&o, preset ? XC_SP_ASTROACCELERATE : XC_SP_HEIMDALL);
+        o.threshold = 4;
+        o.baseline_s = preset ? 0 : 0.25;   /* astroaccelerate: the whole trial */
+        o.nwidths = 4;
+        o.widths[0] = 1, o.widths[1] = 2, o.widths[2] = 4, o.widths[3] = 8;
+        xc_spgulp_args a = {.search = &xc_sp_reference, .opts = &o, .dd = &xc_dd_cpu, .conv = f.cv,
+                            .plan = &f.plan, .input_name = "gulps.fil"};
+        xc_spcandlist whole, l;
+        xc_spgulp_info info;
+        gulped(path, &a, &whole, &info);
+        CU_ASSERT_EQUAL(info.ngulps, 1);
+        CU_ASSERT(whole.n > 10);
+        a.search = g;
+        for (size_t k = 0; k < sizeof gulps / sizeof *gulps; k++) {
+            a.gulp = gulps[k];
+            gulped(path, &a, &l, &info);
+            CU_ASSERT(info.ngulps > 1 && info.rms_passes > 0);
+            char what[80];
+            snprintf(what, sizeof what, "gpu in gulps of %zu, preset %s", info.gulp, xc_sp_preset_name(o.preset));
+            CU_ASSERT(same_cands(&l, &whole, what));
+            xc_spcandlist_free(&l);
+        }
+        xc_spcandlist_free(&whole);
+    }
+    xc_fx_free(&f);
 }
 
 XC_TEST_MAIN("gpu_sp")

@@ -1,4 +1,4 @@
-/* Plugin ABI 2.1 (include/crosscheck/xc_plugin.h).
+/* Plugin ABI 2.2 (include/crosscheck/xc_plugin.h).
  *
  * - The layout of every view, descriptor and table is pinned (_Static_assert
  *   on offsetof and sizeof below): a change that moves a member fails the
@@ -16,7 +16,7 @@
  * - What the host refuses: another ABI version, a descriptor too small, a
  *   reference, a missing method, a name twice, a peak or a single-pulse
  *   detection outside the search; and no cap on the number of plugin
- *   implementations.  A plugin of ABI 2.0 still loads and runs.
+ *   implementations.  Plugins of ABI 2.0 and 2.1 still load and run.
  * - The single-pulse example (examples/plugin-dedisp/sp.c) built as C++
  *   passes its family's conformance suite; its planted bug fails it. */
 #include <dlfcn.h>
@@ -87,18 +87,18 @@ PIN(xcp_spconf, size, 0); PIN(xcp_spconf, stat, 8); PIN(xcp_spconf, nwidths, 12)
 PIN(xcp_spconf, block, 24); PIN(xcp_spconf, widths, 32); PIN(xcp_spconf, threads, 40); SIZE(xcp_spconf, 48);
 PIN(xcp_spplane, size, 0); PIN(xcp_spplane, data, 8); PIN(xcp_spplane, nrows, 16); PIN(xcp_spplane, nsamp, 24);
 PIN(xcp_spplane, stride, 32); PIN(xcp_spplane, tsamp, 40); PIN(xcp_spplane, ds, 48); PIN(xcp_spplane, dms, 56);
-SIZE(xcp_spplane, 64);
+PIN(xcp_spplane, row_s, 64); PIN(xcp_spplane, row_m, 72); SIZE(xcp_spplane, 80);
 PIN(xcp_spdet, size, 0); PIN(xcp_spdet, snr, 8); PIN(xcp_spdet, sample, 16); PIN(xcp_spdet, width, 24);
 PIN(xcp_spdet, windex, 28); PIN(xcp_spdet, dm_index, 32); PIN(xcp_spdet, begin, 40); PIN(xcp_spdet, end, 48);
 SIZE(xcp_spdet, 56);
 PIN(xcp_spsearcher, size, 0); PIN(xcp_spsearcher, name, 8); PIN(xcp_spsearcher, desc, 16);
 PIN(xcp_spsearcher, tol_kind, 24); PIN(xcp_spsearcher, caps, 28); PIN(xcp_spsearcher, tol_value, 32);
 PIN(xcp_spsearcher, data, 40); PIN(xcp_spsearcher, available, 48); PIN(xcp_spsearcher, detect, 56);
-SIZE(xcp_spsearcher, 64);
+PIN(xcp_spsearcher, row_stats, 64); SIZE(xcp_spsearcher, 72);
 PIN(xcp_info, abi_major, 0); PIN(xcp_info, abi_minor, 4); PIN(xcp_info, size, 8); PIN(xcp_info, name, 16);
 PIN(xcp_info, version, 24); PIN(xcp_info, init, 32); SIZE(xcp_info, 40);
 #endif
-_Static_assert(XC_PLUGIN_ABI_MAJOR == 2 && XC_PLUGIN_ABI_MINOR == 1, "ABI 2.1");
+_Static_assert(XC_PLUGIN_ABI_MAJOR == 2 && XC_PLUGIN_ABI_MINOR == 2, "ABI 2.2");
 _Static_assert(XCP_SP_MEDIAN_MAD == 0 && XCP_SP_MEAN_SD == 1, "single-pulse row statistics");
 _Static_assert(XCP_OK == 0 && XCP_EINVAL == 1 && XCP_EFORMAT == 2 && XCP_EIO == 3 && XCP_ENOMEM == 4 &&
                    XCP_EUNAVAIL == 5 && XCP_EMISMATCH == 6 && XCP_EDEVICE == 7,
@@ -364,7 +364,7 @@ static void assert_ps_views(const xcp_probe_record *seen, const pscase *c)
 
 typedef struct {
     float x[SPROWS * SPSTRIDE];
-    double dms[SPROWS];
+    double dms[SPROWS], rs[SPROWS], rm[SPROWS];
     xc_spconf c;
     xc_spplane pl;
 } spcase;
@@ -379,7 +379,7 @@ static void sp_case(spcase *c)
         c->dms[r] = 5.0 * r;
     c->c = (xc_spconf){.stat = XC_SP_MEAN_SD, .threshold = 4.5, .block = 17, .nwidths = 2, .widths = {3, 8},
                        .threads = 2};
-    c->pl = (xc_spplane){c->x, SPROWS, SPN, SPSTRIDE, 0, 2e-3, 2, 4, c->dms};
+    c->pl = (xc_spplane){c->x, SPROWS, SPN, SPSTRIDE, 0, 2e-3, 2, 4, c->dms, c->rs, c->rm};
 }
 
 /* The probe's detections (one per row: the first box of width 3, snr the
@@ -408,6 +408,7 @@ static void check_sp(const xc_spsearcher *sp, xcp_probe_record *seen)
     xc_fx_assert_fields("conf.size stat nwidths threshold block threads plane.size nrows nsamp stride tsamp ds", got,
                         want, sizeof got / sizeof got[0]);
     CU_ASSERT(v->widths == c.c.widths && p->data == c.x && p->dms == c.dms);
+    CU_ASSERT(p->row_s == c.rs && p->row_m == c.rm);   /* ABI 2.2: the given row statistics, where they lie */
     /* a plane in device memory is refused, naming the searcher */
     c.pl.device = 1;
     CU_ASSERT_EQUAL(xc_sp_detect(sp, &c.c, &c.pl, &out, &e), XC_EINVAL);
@@ -526,6 +527,7 @@ static void check_probe(const char *path)
     const xc_spsearcher *sp = xc_spsearcher_of(xc_registry_find(reg, XC_FAMILY_SINGLEPULSE, "probe-sp"));
     CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
     CU_ASSERT(sp->impl.tol.kind == XC_TOL_EXACT && sp->impl.caps == XC_CAP_RUNTIME);
+    CU_ASSERT_EQUAL(sp->row_stats, 1);   /* ABI 2.2: it takes the whole rows' statistics in gulps */
     CU_ASSERT_STRING_EQUAL(xc_cli_plugin_file(&sp->impl), path);
     check_sp(sp, seen);
     CU_ASSERT_EQUAL(seen->self_ok, 1);
@@ -641,8 +643,8 @@ XC_TEST(test_refused, "plugin ABI: other versions, small or reference descriptor
 {
     /* the -D that plants it, and what the message says */
     static const char *const bad[][2] = {
-        {"-DPROBE_ABI1", "was built against plugin ABI 1.0; this crosscheck has plugin ABI 2.1: rebuild it"},
-        {"-DPROBE_MINOR", "was built against plugin ABI 2.2; this crosscheck has plugin ABI 2.1 (a newer minor"},
+        {"-DPROBE_ABI1", "was built against plugin ABI 1.0; this crosscheck has plugin ABI 2.2: rebuild it"},
+        {"-DPROBE_MINOR", "was built against plugin ABI 2.3; this crosscheck has plugin ABI 2.2 (a newer minor"},
         {"-DPROBE_SMALL", "a dedisperser descriptor of 88 bytes; plugin ABI 2.0's holds 96"},
         {"-DPROBE_REFERENCE", "a plugin cannot be a reference"},
         {"-DPROBE_NOMETHOD", "dedisperser 'probe-dd' gives neither run nor plan and execute"},
@@ -710,6 +712,22 @@ XC_TEST(test_abi20, "plugin ABI: a plugin built against ABI 2.0 loads into 2.1 a
     ddcase c;
     run_dd(dd_named(reg, "probe-dd"), &c);
     dd_case_free(&c);
+    xc_registry_destroy(reg);
+}
+
+/* A plugin built against ABI 2.1 (its single-pulse descriptor ends at
+ * detect; the member 2.2 appended, set in its memory, lies beyond its size)
+ * loads and runs, and is handed no row statistics (row_stats reads 0). */
+XC_TEST(test_abi21, "plugin ABI: a plugin built against ABI 2.1 loads into 2.2; its searcher takes no row statistics")
+{
+    const char *path;
+    xc_registry *reg = probe("-DPROBE_ABI21", "libprobe_abi21.so", &path);
+    const xc_spsearcher *sp = xc_spsearcher_of(xc_registry_find(reg, XC_FAMILY_SINGLEPULSE, "probe-sp"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    CU_ASSERT_EQUAL(sp->row_stats, 0);
+    setenv("CROSSCHECK_PLUGIN_ISOLATE", "0", 1);   /* the probe's record in this process */
+    check_sp(sp, record_of(path));
+    unsetenv("CROSSCHECK_PLUGIN_ISOLATE");
     xc_registry_destroy(reg);
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/base/plugin/cli_plugin.h"
 #include "core/io/xc_filterbank.h"
 #include "core/sp/xc_spgulp.h"
 #include "core/sp/xc_sprms.h"
@@ -41,19 +42,8 @@ static const int burst_at[] = {500, 1000, 1999, 3000, 4500};
 
 static void write_fil(const char *path, const uint16_t *v)
 {
-    xc_fbheader h;
-    xc_fbheader_init(&h);
-    h.nbits = 8, h.nchans = NCH, h.nifs = 1, h.fch1 = 1500, h.foff = -100, h.tsamp = 1e-3, h.tstart = 60000;
-    static const xc_fbkey keys[] = {XC_FB_DATA_TYPE, XC_FB_FCH1, XC_FB_FOFF, XC_FB_NCHANS,
-                                    XC_FB_NBITS, XC_FB_TSTART, XC_FB_TSAMP, XC_FB_NIFS};
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        xc_fbheader_set(&h, keys[i]);
-    xc_fbwriter *w;
-    xc_error err;
-    CU_ASSERT_EQUAL_FATAL(xc_fbwriter_open(&w, path, &h, XC_BITORDER_LSB, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_fbwriter_write_u16(w, v, NSAMP, &err), XC_OK);
-    CU_ASSERT_EQUAL_FATAL(xc_fbwriter_commit(w, &err), XC_OK);
-    xc_fbheader_free(&h);
+    const xc_geometry g = {NCH, 1500, -100, 1e-3};
+    xc_fx_write_fil_u16(path, &g, 8, v, NSAMP);
 }
 
 /* The patterned file (noise 0: the pattern) or random 8-bit noise (seed). */
@@ -250,6 +240,67 @@ XC_TEST(test_gulps_exact_rms, "gulps_exact_rms")
         against_whole(path, &s, gulps, sizeof gulps / sizeof *gulps, (size_t)cases[i].ranges, what, 1);
         xc_dmplan_free(&s.plan);
     }
+}
+
+/* The example plugin's single-pulse searcher (examples/plugin-dedisp/sp.c,
+ * plugins/libxcsp_ok.so beside the crosscheck binary, built by make). */
+static void sp_plugin_path(char *p, size_t n)
+{
+    snprintf(p, n, "%s", xc_fx_bin());
+    char *slash = strrchr(p, '/');
+    snprintf(slash ? slash + 1 : p, n - (size_t)(slash ? slash + 1 - p : 0), "plugins/libxcsp_ok.so");
+}
+
+static int skip_no_sp_plugin(char *why, size_t n)
+{
+    char p[4300];
+    sp_plugin_path(p, sizeof p);
+    if (xc_fx_exists(p))
+        return 0;
+    snprintf(why, n, "%s not built (make plugins)", p);
+    return 1;
+}
+
+/* The same exact-gulp cases for a plugin's searcher (plugin ABI 2.2: its
+ * descriptor asks for the whole rows' statistics, xcp_spplane.row_s /
+ * row_m), each detect in a child process as always: its gulped lists are
+ * the whole search's, S/N bit for bit (tolerance 0), for the median and
+ * the mean-and-sd presets, at threshold 4 over one range and 8 over two, in
+ * gulps of 997 and those a -max_memory chooses. */
+XC_TEST_IF(test_gulps_exact_rms_plugin, "gulps_exact_rms_plugin", skip_no_sp_plugin)
+{
+    char path[1024], so[4300];
+    file_at(path, sizeof path, "noise-plugin.fil", 7);
+    sp_plugin_path(so, sizeof so);
+    xc_registry *reg;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_registry_create(&reg, &err), XC_OK);
+    xc_status st = xc_cli_plugin_load(reg, so, &err);
+    if (st)
+        printf("\n%s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+    const xc_spsearcher *sp = xc_spsearcher_of(xc_registry_find(reg, XC_FAMILY_SINGLEPULSE, "mysp"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+    CU_ASSERT_EQUAL(sp->row_stats, 1);
+    static const size_t gulps[] = {997};
+    static const struct {
+        xc_sp_preset preset;
+        double threshold;
+        int ranges;
+    } cases[] = {{XC_SP_HEIMDALL, 4, 1}, {XC_SP_ASTROACCELERATE, 8, 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        setup s;
+        setup_make(&s, cases[i].ranges == 1 ? "0:100:10:1" : "0:50:10:1,50:100:10:2", cases[i].preset, sp);
+        s.o.threshold = cases[i].threshold;
+        if (cases[i].preset == XC_SP_ASTROACCELERATE)
+            s.o.baseline_s = 0;
+        char what[96];
+        snprintf(what, sizeof what, "noise, plugin mysp, %s, threshold %g, %d range(s)",
+                 xc_sp_preset_name(cases[i].preset), s.o.threshold, cases[i].ranges);
+        against_whole(path, &s, gulps, sizeof gulps / sizeof *gulps, (size_t)cases[i].ranges, what, 1);
+        xc_dmplan_free(&s.plan);
+    }
+    xc_registry_destroy(reg);
 }
 
 /* The windows' rms is not the row's on the noise file (else the test above

@@ -3,6 +3,7 @@
 #include "core/base/xc_nbits.h"
 #include "optimized/gpu/xc_gpu.h"
 #endif
+#include "core/io/xc_filterbank.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
 #include "tests/xc_fixture.h"
@@ -111,6 +112,30 @@ void xc_fx_free(xc_fixture *f)
     free(f->u16);
     free(f->f32);
     free(f->mask);
+}
+
+void xc_fx_write_fil(const xc_fixture *f, const char *path)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f->u16);
+    xc_fx_write_fil_u16(path, &f->g, f->blk.nbits, f->u16, f->blk.nsamp);
+}
+
+void xc_fx_write_fil_u16(const char *path, const xc_geometry *g, int nbits, const uint16_t *v, size_t nsamp)
+{
+    xc_fbheader h;
+    xc_fbheader_init(&h);
+    h.nbits = nbits, h.nchans = g->nchans, h.nifs = 1, h.fch1 = g->fch1, h.foff = g->foff;
+    h.tsamp = g->tsamp, h.tstart = 60000;
+    static const xc_fbkey keys[] = {XC_FB_DATA_TYPE, XC_FB_FCH1, XC_FB_FOFF, XC_FB_NCHANS,
+                                    XC_FB_NBITS, XC_FB_TSTART, XC_FB_TSAMP, XC_FB_NIFS};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        xc_fbheader_set(&h, keys[i]);
+    xc_fbwriter *w;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_fbwriter_open(&w, path, &h, XC_BITORDER_LSB, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fbwriter_write_u16(w, v, nsamp, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_fbwriter_commit(w, &err), XC_OK);
+    xc_fbheader_free(&h);
 }
 
 int xc_fx_each_nbits_preset(const char *plan, size_t nout, xc_fx_check check, const void *ctx)

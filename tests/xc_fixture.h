@@ -48,6 +48,12 @@ void xc_fx_fill(xc_fixture *f, uint16_t v);
 /* Builds f->job over the block (mask: NULL, or 1 per channel kept). */
 void xc_fx_job(xc_fixture *f, const uint8_t *mask);
 void xc_fx_free(xc_fixture *f);
+/* Writes f's integer block (u16) as a SIGPROC filterbank of its geometry
+ * and nbits at path (a test fails where it cannot). */
+void xc_fx_write_fil(const xc_fixture *f, const char *path);
+/* Writes nsamp spectra v (channel fastest, values below 2^nbits) as a SIGPROC
+ * filterbank of geometry g (tstart MJD 60000) at path. */
+void xc_fx_write_fil_u16(const char *path, const xc_geometry *g, int nbits, const uint16_t *v, size_t nsamp);
 
 /* Checks one fixture (f->job built) named what; returns its mismatches. */
 typedef int (*xc_fx_check)(xc_fixture *f, const char *what, const void *ctx);

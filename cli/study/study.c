@@ -107,14 +107,12 @@ int xc_study_memory_plan(const xc_study *st, int threads, int *workers, double m
     xc_fmt_bytes(t, sizeof t, w * one);
     if (max_memory > 0)
         xc_fmt_bytes(m, sizeof m, max_memory);
-    if (!(one > 0)) {
-        if (max_memory > 0)
-            return xc_cli_failf("study", "-max_memory %s: an FRB study's memory is not estimated", m);
+    if (!(one > 0))
         return 0;
-    }
     if (max_memory > 0 && one > max_memory)
-        return xc_cli_failf("study", "a worker needs about %s (one pulsar's series and searches), more than "
-                                     "-max_memory %s", b, m);
+        return xc_cli_failf("study", "a worker needs about %s (%s), more than -max_memory %s", b,
+                            st->frb ? "one burst's filterbank, plane and search" : "one pulsar's series and searches",
+                            m);
     if (!quiet && w < asked)
         fprintf(stderr, "crosscheck study: about %s of memory (%d worker%s of %s; %d would need more than -max_memory %s)\n",
                 t, w, w > 1 ? "s" : "", b, asked, m);

@@ -6,7 +6,10 @@
  * in double, and reports each run of boxes at or above the threshold by its
  * best box, as docs/SINGLEPULSE.md defines; crosscheck clusters the
  * detections into candidates.  On integer-valued planes the prefix sums are
- * exact, so the S/N is the reference's bit for bit.
+ * exact, so the S/N is the reference's bit for bit.  It takes the whole
+ * rows' rms (and mean) crosscheck gathers for a search in gulps
+ * (row_stats = 1, xcp_spplane.row_s / row_m, ABI 2.2), so a gulped search
+ * gives the whole file's candidates exactly.
  *
  * Built by crosscheck's Makefile, and by this folder's Makefile against an
  * installed crosscheck (pkg-config):
@@ -87,6 +90,10 @@ static xcp_status my_detect(const xcp_spsearcher *self, const xcp_spconf *c, con
         const float *x = pl->data + r * pl->stride;
         double s;
         host->sp_row_stats(c, x, n, m, &s, tmp);
+        if (XCP_HAS(pl, xcp_spplane, row_s) && pl->row_s)   /* a gulp's window: the whole row's rms */
+            s = pl->row_s[r];
+        if (XCP_HAS(pl, xcp_spplane, row_m) && pl->row_m && c->stat == XCP_SP_MEAN_SD)
+            m[0] = pl->row_m[r];
         if (!(s > 0))
             continue;
         P[0] = 0;
@@ -108,6 +115,7 @@ static const xcp_spsearcher mine = {
     .tol_kind = XCP_TOL_ROUNDING,
     .tol_value = 1.0,
     .detect = my_detect,
+    .row_stats = 1,
 };
 
 static xcp_status init(const xcp_host *h, xcp_error *err)

@@ -1,4 +1,4 @@
-/* xc_plugin.h: crosscheck's plugin ABI, version 2.1.
+/* xc_plugin.h: crosscheck's plugin ABI, version 2.2.
  *
  * A plugin is a shared library that adds its own implementations to
  * crosscheck's registry, so that `list`, `run`, `bench`, `gate`, the
@@ -39,6 +39,10 @@
  *   2.1  single-pulse searchers (xcp_spsearcher; xcp_host gains
  *        add_spsearcher, spdets_push, sp_row_stats, sp_box_baseline).  A 2.0
  *        plugin loads unchanged: its xcp_info and descriptors are as they were.
+ *   2.2  a single-pulse searcher may take the whole rows' statistics of a
+ *        search in gulps (xcp_spsearcher.row_stats; xcp_spplane gains row_s,
+ *        row_m).  A 2.0 or 2.1 plugin loads unchanged (its row_stats reads
+ *        0: it is handed no statistics and measures each plane's own).
  *
  * ---- Writing a plugin (C) ---------------------------------------------------
  *
@@ -139,7 +143,7 @@ extern "C" {
 #endif
 
 #define XC_PLUGIN_ABI_MAJOR 2
-#define XC_PLUGIN_ABI_MINOR 1
+#define XC_PLUGIN_ABI_MINOR 2
 
 /* The symbol a plugin exports (XC_PLUGIN_DEFINE writes it). */
 #define XC_PLUGIN_ENTRY_NAME "xc_plugin_entry"
@@ -376,7 +380,15 @@ typedef struct xcp_spconf {
 } xcp_spconf;
 
 /* One DM-time plane (one range of a plan), float32 in host memory: row r is
- * DM trial dms[r], data[r * stride + t], t < nsamp. */
+ * DM trial dms[r], data[r * stride + t], t < nsamp.
+ *
+ * ABI 2.2: a search in gulps hands a searcher whose row_stats is 1 each gulp's
+ * window of its rows (nsamp samples of longer rows) with the whole rows'
+ * statistics, so that its S/N is the whole search's: row_s[r] is row r's rms,
+ * row_m[r] (XCP_SP_MEAN_SD only; else NULL) its mean.  The searcher takes
+ * them in place of the rms (and of the mean, m[0]) that host->sp_row_stats
+ * gives for the window; the block medians stay the window's (its blocks are
+ * the row's).  NULL (one gulp, or row_stats 0): the plane's own. */
 typedef struct xcp_spplane {
     size_t size;
     const float *data;
@@ -384,6 +396,8 @@ typedef struct xcp_spplane {
     double tsamp;            /* seconds per sample of this plane */
     int ds;                  /* series samples per sample of this plane */
     const double *dms;       /* nrows DMs, pc cm^-3 */
+    const double *row_s;     /* ABI 2.2: nrows rms, or NULL */
+    const double *row_m;     /* ABI 2.2: nrows means (XCP_SP_MEAN_SD), or NULL */
 } xcp_spplane;
 
 /* One detection (pushed with host->spdets_push): per row r and width
@@ -423,6 +437,9 @@ struct xcp_spsearcher {
     /* The detections of one plane, pushed into out in any order. */
     xcp_status (*detect)(const xcp_spsearcher *self, const xcp_spconf *c, const xcp_spplane *pl, xcp_spdets *out,
                          xcp_error *err);
+    /* ABI 2.2: 1 when detect takes pl->row_s / row_m in place of its own rms
+     * and mean (crosscheck then gathers them before a search in gulps). */
+    int row_stats;
 };
 
 /* ---- the host table and the entry point ------------------------------------------------ */

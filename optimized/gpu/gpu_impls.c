@@ -210,4 +210,4 @@ const xc_spsearcher xc_sp_gpu = {
     .impl = {.family = XC_FAMILY_SINGLEPULSE, .name = "gpu", .tol = {XC_TOL_ROUNDING, 1}, .caps = XC_CAP_DEVICE,
              .available = available,
              .desc = "CUDA boxcar single-pulse search: sampled-selection medians, tile prefix sums, plane read where it lies"},
-    .plan = xc_sp_gpu_plan, .execute = xc_sp_gpu_execute, .destroy = xc_sp_gpu_destroy};
+    .plan = xc_sp_gpu_plan, .execute = xc_sp_gpu_execute, .destroy = xc_sp_gpu_destroy, .row_stats = 1};

@@ -1,7 +1,8 @@
 /* GPU single-pulse search, the host side (optimized/gpu/xc_gpu.h,
  * sp_gpu.h): a plan's device buffers, and per batch of DM trials the copy of
- * a host plane (a device view is read where it lies), the statistics, the
- * boxes, and the detections back, in the reference's order. */
+ * a host plane (a device view is read where it lies), the statistics (or
+ * the view's given rms and mean), the boxes, and the detections back, in the
+ * reference's order. */
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -148,6 +149,21 @@ size_t widest(const xc_spconf *c, size_t n)
     return W;
 }
 
+/* The view's given row statistics (xc_spplane.row_s, row_m: the whole rows'
+ * of a gulp's window, core/sp/xc_sprms.h) of rows r0 .. r0 + R - 1 over
+ * the device's: s[r] and, for the mean and sd, m[r * nb], as
+ * xc_sp_given_stats replaces them on the host. */
+xc_status given_stats(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0, size_t R, size_t nb,
+                      xc_error *err)
+{
+    XC_GPU_CK(cudaMemcpy(S->s, pl->row_s + r0, R * sizeof *S->s, cudaMemcpyHostToDevice), "sp cudaMemcpy (rms)");
+    if (pl->row_m && c->stat == XC_SP_MEAN_SD)
+        XC_GPU_CK(cudaMemcpy2D(S->m, nb * sizeof *S->m, pl->row_m + r0, sizeof *S->m, sizeof *S->m, R,
+                               cudaMemcpyHostToDevice),
+                  "sp cudaMemcpy2D (means)");
+    return XC_OK;
+}
+
 /* Rows r0 .. r0 + R - 1 of the plane; W the widest box that fits. */
 xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0, size_t R, size_t W,
                 xc_spdets *out, xc_error *err)
@@ -169,7 +185,10 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
         x = S->x;
         xs = n;
     }
-    if (meansd || !tiles) {
+    /* given statistics replace the rms (and the mean): their kernels run only where
+     * something else needs them (the prefix sums of rows; the block medians) */
+    const int given = pl->row_s != NULL;
+    if ((meansd && !given) || !tiles) {
         k_sp_prefix<<<(unsigned)R, SP_THREADS>>>(x, xs, n, tiles ? NULL : S->P, n + 1, meansd, S->m, nb, S->s);
         XC_GPU_CK(cudaGetLastError(), "sp k_sp_prefix");
     }
@@ -177,9 +196,13 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
         dim3 g((unsigned)R, (unsigned)(nb < 65535 ? nb : 65535));
         k_sp_medians<<<g, SP_THREADS>>>(x, xs, n, c->block, nb, S->m, nb);
         XC_GPU_CK(cudaGetLastError(), "sp k_sp_medians");
-        k_sp_mad<<<(unsigned)R, SP_THREADS>>>(x, xs, n, c->block, nb, S->m, nb, S->s);
-        XC_GPU_CK(cudaGetLastError(), "sp k_sp_mad");
+        if (!given) {
+            k_sp_mad<<<(unsigned)R, SP_THREADS>>>(x, xs, n, c->block, nb, S->m, nb, S->s);
+            XC_GPU_CK(cudaGetLastError(), "sp k_sp_mad");
+        }
     }
+    if (given && (st = given_stats(S, c, pl, r0, R, nb, err)))
+        return st;
     const int32_t row0 = (int32_t)r0;
     if (tiles) {
         const size_t ntiles = (n + SP_TILE - 1) / SP_TILE, shm = (SP_TILE + W) * sizeof(double);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compare/xc_spmatch.h"
+#include "core/base/xc_nbits.h"
 #include "core/base/xc_progress.h"
 #include "study/spec/study_internal.h"
 #include "synth/write/synth_truth.h"
@@ -231,6 +232,75 @@ static xc_status one(const xc_study *st, uint64_t id, int k, int c, size_t q, co
             secs[2] += xc_now() - t1;
     }
     xc_spcandlist_free(&l);
+    return e;
+}
+
+/* The bytes configuration c holds at its peak on a filterbank of geometry g
+ * and nsamp spectra, beside the filterbank: the plane of its plan (one at a
+ * time: a kept plane is dropped before the next is made), the
+ * dedisperser's delay tables (a trial's delay per channel), the direct CPU
+ * dedisperser's working memory (its channel-major copy of the input, one
+ * downsample factor at a time, values of 1, 2 or 4 bytes as the scrunched
+ * sums need, optimized/cpu/dedisperse_cpu.c; and each thread's 32 x 2048
+ * wide sums) and the search's scratch (xc_sp_search_memory). */
+static xc_status config_memory(const xc_study_spconf *c, const xc_geometry *g, int nbits, size_t nsamp, int threads,
+                               double *bytes, xc_error *err)
+{
+    xc_dmplan plan;
+    xc_dmplan_init(&plan);
+    int64_t maxd = 0;
+    xc_spplane *v = NULL;
+    xc_status e = plan_of(c, g, &plan, err);
+    if (!e)
+        e = xc_dmplan_max_delay(xc_convention_get(c->convention), g, &plan, &maxd, err);
+    if (!e && !(v = calloc((size_t)(plan.nranges > 0 ? plan.nranges : 1), sizeof *v)))
+        e = xc_error_set(err, XC_ENOMEM, "out of memory for %d DM ranges", plan.nranges);
+    if (!e) {
+        const size_t nout = (int64_t)nsamp > maxd ? nsamp - (size_t)maxd : 0;
+        double plane = 0, copy = 0;
+        for (int k = 0; k < plan.nranges; k++) {
+            const xc_dmrange *r = &plan.r[k];
+            const double top = xc_nbits_is_float(nbits) ? -1 : ((1 << (nbits > 16 ? 16 : nbits)) - 1.0) * r->ds;
+            const double one = top < 0 ? 4 : top <= 255 ? 1 : top <= 65535 ? 2 : 4;
+            const double c1 = g->nchans * ((double)(nout / (size_t)r->ds) + (double)maxd / r->ds) * one;
+            copy = c1 > copy ? c1 : copy;
+            v[k] = (xc_spplane){.nrows = r->ndm, .nsamp = nout / (size_t)r->ds, .stride = nout / (size_t)r->ds,
+                                .tsamp = g->tsamp * r->ds, .ds = r->ds};
+            plane += (double)r->ndm * (double)(nout / (size_t)r->ds) * sizeof(float);
+        }
+        xc_spopts so = c->o;
+        so.threads = threads;
+        *bytes = plane + (double)xc_dmplan_ndm(&plan) * g->nchans * sizeof(int32_t) + copy +
+                 (threads > 0 ? threads : 1) * 32.0 * 2048 * sizeof(uint64_t) +
+                 xc_sp_search_memory(&so, v, plan.nranges, threads);
+    }
+    free(v);
+    xc_dmplan_free(&plan);
+    return e;
+}
+
+xc_status xc_study_frb_memory(const xc_study *st, int threads, double *bytes, xc_error *err)
+{
+    *bytes = 0;
+    xc_synth_params p;
+    char label[64];
+    xc_status e = xc_study_params(st, 0, threads, "burst", &p, label, sizeof label, err);
+    if (e)
+        return e;
+    const double nvals = (double)xc_synth_nsamp(&p) * p.nchans;
+    const int isf = xc_nbits_is_float(p.nbits);
+    /* the filterbank as made (packed, then unpacked to 16 bits beside it) and as held */
+    const double held = nvals * (isf ? 4.0 : 2.0);
+    double most = isf ? held : nvals * (p.nbits / 8.0 + 2.0);
+    const xc_geometry g = {p.nchans, p.fch1, xc_synth_foff(&p), p.tsamp};
+    for (size_t k = 0; k < st->ns && !e; k++)
+        for (size_t c = 0; c < st->s[k].ncfg && !e; c++) {
+            double b = 0;
+            e = config_memory(&st->s[k].cfg[c].sp, &g, p.nbits, (size_t)xc_synth_nsamp(&p), threads, &b, err);
+            most = held + b > most ? held + b : most;
+        }
+    xc_synth_params_free(&p);
+    *bytes = e ? 0 : most;
     return e;
 }
 

@@ -194,7 +194,7 @@ xc_status xc_study_worker_memory(const xc_study *st, int threads, double *bytes,
 {
     *bytes = 0;
     if (st->frb)
-        return XC_OK;
+        return xc_study_frb_memory(st, threads, bytes, err);
     xc_synth_params p;
     char label[64];
     xc_status e = xc_study_params(st, 0, threads, "pulsar", &p, label, sizeof label, err);

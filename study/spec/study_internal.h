@@ -64,6 +64,11 @@ xc_status xc_study_params(const xc_study *st, uint64_t id, int threads, const ch
  * search q's single-pulse search. */
 xc_status xc_study_frb_burst(const xc_study *st, uint64_t id, const unsigned char *want, int threads,
                              xc_study_rows *out, double *secs, xc_error *err);
+/* The memory one worker of an FRB study holds at once, its searches on
+ * threads threads (study_frb.c): burst 0's filterbank (every burst has the
+ * spec's length), as made and as held, and beside it the largest of the
+ * configurations' plane, delay tables and search scratch. */
+xc_status xc_study_frb_memory(const xc_study *st, int threads, double *bytes, xc_error *err);
 /* An FRB study's detections.csv header (no newline) and its row parser. */
 const char *xc_study_frb_header(void);
 xc_status xc_study_frb_row_parse(const xc_study *st, const char *line, xc_study_row *row, const char *where,

@@ -505,6 +505,7 @@ static void sp_fill(void *rec, head *h, xc_impl **impl)
                 r->d.available ? sp_available : NULL};
     *impl = &r->outer.impl;
     r->outer.execute = sp_execute;
+    r->outer.row_stats = r->d.row_stats != 0;   /* 0 for a descriptor of ABI 2.1 (members it lacks read 0) */
 }
 
 static xc_status sp_check(const void *rec, const char *file, xc_error *err)

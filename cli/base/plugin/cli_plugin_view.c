@@ -130,7 +130,8 @@ void xc_plugin_spconf_view(const xc_spconf *c, xcp_spconf *v)
 void xc_plugin_spplane_view(const xc_spplane *pl, xcp_spplane *v)
 {
     *v = (xcp_spplane){.size = sizeof(xcp_spplane), .data = pl->data, .nrows = pl->nrows, .nsamp = pl->nsamp,
-                       .stride = pl->stride, .tsamp = pl->tsamp, .ds = pl->ds, .dms = pl->dms};
+                       .stride = pl->stride, .tsamp = pl->tsamp, .ds = pl->ds, .dms = pl->dms,
+                       .row_s = pl->row_s, .row_m = pl->row_m};
 }
 
 xc_status xc_plugin_error_in(xcp_status st, const xcp_error *pe, const char *who, xc_error *err)
