@@ -76,3 +76,50 @@ XC_TILE_KERNEL(xc_cpu_tile_f32, float, float, double, XC_CPU_BLOCK_F32)
 
 XC_SCALE_KERNEL(xc_cpu_scale_u64, uint64_t)
 XC_SCALE_KERNEL(xc_cpu_scale_f64, double)
+
+/* The add peak the tile kernels are held against: a register-only loop of
+ * vector adds on 16-bit lanes, in the instruction set the loader picked for
+ * the kernels (the same order as the target_clones resolver).  Eight
+ * accumulators of one vector each, each adding its neighbour: no constant, no
+ * load, and more independent adds per cycle than any core has adders.  Each
+ * version is written at its own vector width (GCC splits wider generic vectors
+ * through memory).  Returns a function of the sums, so the loop is kept;
+ * *lanes: 16-bit lanes per vector. */
+#define XC_ADD_PROBE(NAME, TARGET, BYTES)                                                     \
+    typedef uint16_t NAME##_v __attribute__((vector_size(BYTES)));                            \
+    TARGET static uint16_t NAME(long iters)                                                   \
+    {                                                                                         \
+        NAME##_v a0 = {0}, a1 = {1}, a2 = {2}, a3 = {3}, a4 = {4}, a5 = {5}, a6 = {6}, a7 = {7}; \
+        for (long n = 0; n < iters; n++) {                                                    \
+            a0 += a1, a1 += a2, a2 += a3, a3 += a4;                                           \
+            a4 += a5, a5 += a6, a6 += a7, a7 += a0;                                           \
+        }                                                                                     \
+        NAME##_v s = a0 ^ a1 ^ a2 ^ a3 ^ a4 ^ a5 ^ a6 ^ a7;                                   \
+        uint16_t r = 0;                                                                       \
+        for (int k = 0; k < (BYTES) / 2; k++)                                                 \
+            r = (uint16_t)(r ^ s[k]);                                                         \
+        return r;                                                                             \
+    }
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES)
+XC_ADD_PROBE(probe_v4, __attribute__((target("arch=x86-64-v4"))), 64)
+XC_ADD_PROBE(probe_avx2, __attribute__((target("avx2"))), 32)
+#endif
+XC_ADD_PROBE(probe_base, , 16)
+
+uint16_t xc_cpu_add_probe(long iters, int *lanes)
+{
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("x86-64-v4")) {
+        *lanes = 32;
+        return probe_v4(iters);
+    }
+    if (__builtin_cpu_supports("avx2")) {
+        *lanes = 16;
+        return probe_avx2(iters);
+    }
+#endif
+    *lanes = 8;
+    return probe_base(iters);
+}
