@@ -47,7 +47,77 @@
         }                                                                                   \
     }
 
-XC_TILE_KERNEL(xc_cpu_tile_u8, uint8_t, uint16_t, uint64_t, XC_CPU_BLOCK_U8)
+/* 8-bit input.  The AVX-512 version (tile_u8_v4) keeps two samples per
+ * 16-bit lane.  A little-endian word w of a row is lo + 256 hi, samples 2k
+ * and 2k+1; per channel it adds w into aw and w >> 8 (= hi) into ah, modulo
+ * 2^16.  ah is then the odd samples' sum H exactly (nc <= 257, so H <= 257 x
+ * 255 = 65535), and aw - 256 ah is the even samples' sum L modulo 2^16, which
+ * is L itself for the same reason.  That is one load, one shift and two adds
+ * per 64 samples, where widening bytes to words takes a load, a shuffle and
+ * an add per 32.  The other versions widen (XC_TILE_KERNEL) in blocks of 256
+ * samples, what sixteen AVX2 registers hold, two per XC_CPU_BLOCK_U8. */
+static XC_TILE_KERNEL(tile_u8_widen, uint8_t, uint16_t, uint64_t, 256)
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES) &&              \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define XC_TILE_U8_V4 1
+typedef uint16_t xc_u16v __attribute__((vector_size(64), aligned(1), may_alias));
+
+/* The sums of one block and trial back to sample order, added into w. */
+__attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair(const xc_u16v *aw, const xc_u16v *ah,
+                                                                      uint64_t *w)
+{
+    enum { H = XC_CPU_BLOCK_U8 / 2 };
+    uint16_t lo[H], hi[H];
+    __builtin_memcpy(lo, aw, sizeof lo);
+    __builtin_memcpy(hi, ah, sizeof hi);
+    for (int k = 0; k < H; k++) {
+        w[2 * k] += (uint16_t)(lo[k] - (uint16_t)(hi[k] << 8));
+        w[2 * k + 1] += hi[k];
+    }
+}
+
+/* The loads (unaligned, so each touches two cache lines) are what limits this
+ * loop, and GCC folds the load into both the add and the shift, reading each
+ * vector twice: the empty asm keeps v in a register, so it is read once. */
+__attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *const *rows, int nd, int nc,
+                                                                int nblk, uint64_t *wide, size_t wstride)
+{
+    enum { NV = XC_CPU_BLOCK_U8 / 64 };
+    for (int b = 0; b < nblk; b++) {
+        const size_t off = (size_t)b * XC_CPU_BLOCK_U8;
+        for (int d = 0; d < nd; d++) {
+            const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
+            xc_u16v aw[NV], ah[NV];
+            for (int j = 0; j < NV; j++)
+                aw[j] = ah[j] = (xc_u16v){0};
+            for (int i = 0; i < nc; i++) {
+                const uint8_t *q = r[i] + off;
+                for (int j = 0; j < NV; j++) {
+                    xc_u16v v;
+                    __builtin_memcpy(&v, q + 64 * j, sizeof v);
+                    __asm__("" : "+v"(v));
+                    aw[j] += v;
+                    ah[j] += v >> 8;
+                }
+            }
+            u8_unpair(aw, ah, wide + (size_t)d * wstride + off);
+        }
+    }
+}
+#endif
+
+void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint64_t *wide, size_t wstride)
+{
+#ifdef XC_TILE_U8_V4
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("x86-64-v4")) {
+        tile_u8_v4(rows, nd, nc, nblk, wide, wstride);
+        return;
+    }
+#endif
+    tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), wide, wstride);
+}
 XC_TILE_KERNEL(xc_cpu_tile_u16, uint16_t, uint32_t, uint64_t, XC_CPU_BLOCK_U16)
 XC_TILE_KERNEL(xc_cpu_tile_u32, uint32_t, uint32_t, uint64_t, XC_CPU_BLOCK_U32)
 XC_TILE_KERNEL(xc_cpu_tile_u64, uint64_t, uint64_t, uint64_t, XC_CPU_BLOCK_U64)
