@@ -57,6 +57,7 @@
  * an add per 32.  The other versions widen (XC_TILE_KERNEL) in blocks of 256
  * samples, what sixteen AVX2 registers hold, two per XC_CPU_BLOCK_U8. */
 static XC_TILE_KERNEL(tile_u8_widen, uint8_t, uint16_t, uint64_t, 256)
+_Static_assert(XC_CPU_BLOCK_U8 % 256 == 0, "an 8-bit block is a whole number of widening blocks");
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES) &&              \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
