@@ -332,14 +332,18 @@ static xc_status bench_config(bench_ctx *bc, const xc_bench_dd_opts *s, int nbit
 static json_t *definitions(void)
 {
     return json_pack(
-        "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
+        "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
         "adds", "sum over ranges of trials x output samples x channels",
         "seconds", "best of `runs` wall-clock executions of the plan on the whole input (corner turn included)",
         "plan_seconds", "wall-clock time to create the plan once: delay tables and the implementation's own "
                         "state (device buffers, tuning); not part of seconds",
-        "peak_adds_per_s", "min(threads, cores) x cpu MHz x peak_lanes: one widening add per lane per cycle, "
-                           "lanes = vector bytes of the kernel version the loader picked / narrow accumulator bytes "
-                           "(uint16 for 8-bit input, uint32 for 16-bit)",
+        "peak_adds_per_s", "min(threads, cores) x one core's measured lane adds per second: a register-only "
+                           "loop of vector adds in the kernel's instruction set, timed at start in the thread's CPU time "
+                           "(best of 5; the rate a core gives, whatever shares it), "
+                           "counted in lanes of the narrow accumulator (uint16 for 8-bit input, uint32 for 16-bit)",
+        "peak_adds_per_s_nominal", "min(threads, cores) x cpu MHz x peak_lanes: one add per lane per cycle "
+                                   "(lanes = vector bytes / narrow accumulator bytes); a core with several vector "
+                                   "adders retires more, so this understates the peak",
         "memory_bound_adds_per_s", "adds x read bandwidth / (input bytes as uint16 + float plane bytes): "
                                    "the rate if only the compulsory traffic moved at the measured streaming "
                                    "read bandwidth (1 thread, or all threads)",

@@ -362,6 +362,28 @@ XC_TEST(test_cpu_layout, "cpu_layout")
     CU_ASSERT_PTR_NOT_NULL(isa);
 }
 
+/* The add-peak probe runs the loop it claims, in the kernels' vector width:
+ * its value is the scalar recurrence's (only lane 0 starts non-zero), and its
+ * lanes are that width's 16-bit lanes. */
+XC_TEST(test_cpu_add_probe, "cpu_add_probe")
+{
+    uint16_t a[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    const long iters = 1001;
+    for (long n = 0; n < iters; n++)
+        for (int j = 0; j < 8; j++)
+            a[j] = (uint16_t)(a[j] + a[(j + 1) % 8]);
+    uint16_t want = 0;
+    for (int j = 0; j < 8; j++)
+        want ^= a[j];
+    int lanes = 0, vb = 0;
+    (void)xc_cpu_isa(&vb);
+    uint16_t got = xc_cpu_add_probe(iters, &lanes);
+    if (got != want || lanes != vb / 2)
+        fprintf(stderr, "add probe: value %u lanes %d, expected %u and %d (exact)\n", got, lanes, want, vb / 2);
+    CU_ASSERT_EQUAL(got, want);
+    CU_ASSERT_EQUAL(lanes, vb / 2);
+}
+
 static const struct {
     int threads;
     xc_ddtune tune;

@@ -47,7 +47,78 @@
         }                                                                                   \
     }
 
-XC_TILE_KERNEL(xc_cpu_tile_u8, uint8_t, uint16_t, uint64_t, XC_CPU_BLOCK_U8)
+/* 8-bit input.  The AVX-512 version (tile_u8_v4) keeps two samples per
+ * 16-bit lane.  A little-endian word w of a row is lo + 256 hi, samples 2k
+ * and 2k+1; per channel it adds w into aw and w >> 8 (= hi) into ah, modulo
+ * 2^16.  ah is then the odd samples' sum H exactly (nc <= 257, so H <= 257 x
+ * 255 = 65535), and aw - 256 ah is the even samples' sum L modulo 2^16, which
+ * is L itself for the same reason.  That is one load, one shift and two adds
+ * per 64 samples, where widening bytes to words takes a load, a shuffle and
+ * an add per 32.  The other versions widen (XC_TILE_KERNEL) in blocks of 256
+ * samples, what sixteen AVX2 registers hold, two per XC_CPU_BLOCK_U8. */
+static XC_TILE_KERNEL(tile_u8_widen, uint8_t, uint16_t, uint64_t, 256)
+_Static_assert(XC_CPU_BLOCK_U8 % 256 == 0, "an 8-bit block is a whole number of widening blocks");
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES) &&              \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define XC_TILE_U8_V4 1
+typedef uint16_t xc_u16v __attribute__((vector_size(64), aligned(1), may_alias));
+
+/* The sums of one block and trial back to sample order, added into w. */
+__attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair(const xc_u16v *aw, const xc_u16v *ah,
+                                                                      uint64_t *w)
+{
+    enum { H = XC_CPU_BLOCK_U8 / 2 };
+    uint16_t lo[H], hi[H];
+    __builtin_memcpy(lo, aw, sizeof lo);
+    __builtin_memcpy(hi, ah, sizeof hi);
+    for (int k = 0; k < H; k++) {
+        w[2 * k] += (uint16_t)(lo[k] - (uint16_t)(hi[k] << 8));
+        w[2 * k + 1] += hi[k];
+    }
+}
+
+/* The loads (unaligned, so each touches two cache lines) are what limits this
+ * loop, and GCC folds the load into both the add and the shift, reading each
+ * vector twice: the empty asm keeps v in a register, so it is read once. */
+__attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *const *rows, int nd, int nc,
+                                                                int nblk, uint64_t *wide, size_t wstride)
+{
+    enum { NV = XC_CPU_BLOCK_U8 / 64 };
+    for (int b = 0; b < nblk; b++) {
+        const size_t off = (size_t)b * XC_CPU_BLOCK_U8;
+        for (int d = 0; d < nd; d++) {
+            const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
+            xc_u16v aw[NV], ah[NV];
+            for (int j = 0; j < NV; j++)
+                aw[j] = ah[j] = (xc_u16v){0};
+            for (int i = 0; i < nc; i++) {
+                const uint8_t *q = r[i] + off;
+                for (int j = 0; j < NV; j++) {
+                    xc_u16v v;
+                    __builtin_memcpy(&v, q + 64 * j, sizeof v);
+                    __asm__("" : "+v"(v));
+                    aw[j] += v;
+                    ah[j] += v >> 8;
+                }
+            }
+            u8_unpair(aw, ah, wide + (size_t)d * wstride + off);
+        }
+    }
+}
+#endif
+
+void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint64_t *wide, size_t wstride)
+{
+#ifdef XC_TILE_U8_V4
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("x86-64-v4")) {
+        tile_u8_v4(rows, nd, nc, nblk, wide, wstride);
+        return;
+    }
+#endif
+    tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), wide, wstride);
+}
 XC_TILE_KERNEL(xc_cpu_tile_u16, uint16_t, uint32_t, uint64_t, XC_CPU_BLOCK_U16)
 XC_TILE_KERNEL(xc_cpu_tile_u32, uint32_t, uint32_t, uint64_t, XC_CPU_BLOCK_U32)
 XC_TILE_KERNEL(xc_cpu_tile_u64, uint64_t, uint64_t, uint64_t, XC_CPU_BLOCK_U64)
@@ -76,3 +147,50 @@ XC_TILE_KERNEL(xc_cpu_tile_f32, float, float, double, XC_CPU_BLOCK_F32)
 
 XC_SCALE_KERNEL(xc_cpu_scale_u64, uint64_t)
 XC_SCALE_KERNEL(xc_cpu_scale_f64, double)
+
+/* The add peak the tile kernels are held against: a register-only loop of
+ * vector adds on 16-bit lanes, in the instruction set the loader picked for
+ * the kernels (the same order as the target_clones resolver).  Eight
+ * accumulators of one vector each, each adding its neighbour: no constant, no
+ * load, and more independent adds per cycle than any core has adders.  Each
+ * version is written at its own vector width (GCC splits wider generic vectors
+ * through memory).  Returns a function of the sums, so the loop is kept;
+ * *lanes: 16-bit lanes per vector. */
+#define XC_ADD_PROBE(NAME, TARGET, BYTES)                                                     \
+    typedef uint16_t NAME##_v __attribute__((vector_size(BYTES)));                            \
+    TARGET static uint16_t NAME(long iters)                                                   \
+    {                                                                                         \
+        NAME##_v a0 = {0}, a1 = {1}, a2 = {2}, a3 = {3}, a4 = {4}, a5 = {5}, a6 = {6}, a7 = {7}; \
+        for (long n = 0; n < iters; n++) {                                                    \
+            a0 += a1, a1 += a2, a2 += a3, a3 += a4;                                           \
+            a4 += a5, a5 += a6, a6 += a7, a7 += a0;                                           \
+        }                                                                                     \
+        NAME##_v s = a0 ^ a1 ^ a2 ^ a3 ^ a4 ^ a5 ^ a6 ^ a7;                                   \
+        uint16_t r = 0;                                                                       \
+        for (int k = 0; k < (BYTES) / 2; k++)                                                 \
+            r = (uint16_t)(r ^ s[k]);                                                         \
+        return r;                                                                             \
+    }
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES)
+XC_ADD_PROBE(probe_v4, __attribute__((target("arch=x86-64-v4"))), 64)
+XC_ADD_PROBE(probe_avx2, __attribute__((target("avx2"))), 32)
+#endif
+XC_ADD_PROBE(probe_base, , 16)
+
+uint16_t xc_cpu_add_probe(long iters, int *lanes)
+{
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("x86-64-v4")) {
+        *lanes = 32;
+        return probe_v4(iters);
+    }
+    if (__builtin_cpu_supports("avx2")) {
+        *lanes = 16;
+        return probe_avx2(iters);
+    }
+#endif
+    *lanes = 8;
+    return probe_base(iters);
+}

@@ -9,6 +9,7 @@
 #define XC_CPU_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/dedisp/xc_dedisperse.h"
 #include "core/base/xc_error.h"
@@ -49,6 +50,11 @@ xc_status xc_cpu_layout_for(int nbits, int ds, xc_cpu_layout *out, xc_error *err
 /* The instruction set of the kernel version the loader picked on this CPU
  * ("x86-64-v4 (AVX-512BW)", "AVX2" or "baseline SSE2") and its vector width in bytes. */
 const char *xc_cpu_isa(int *vector_bytes);
+
+/* A register-only loop of iters x 8 vector adds on 16-bit lanes in that
+ * instruction set (cpu_kernels.c), to time as the measured integer add peak;
+ * *lanes: 16-bit lanes per vector.  The return value only keeps the loop. */
+uint16_t xc_cpu_add_probe(long iters, int *lanes);
 
 /* ---- the CPU implementations ------------------------------------------- */
 
