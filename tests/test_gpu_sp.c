@@ -422,6 +422,21 @@ XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
             snprintf(what, sizeof what, "fused, preset %d, mode %d", preset, mode);
             CU_ASSERT(same_cands(&fz, &ref, what));
             xc_spcandlist_free(&fz);
+            /* a fused plan: two blocks through it, the second reusing the
+             * device plane and the dedisperser's buffers; the same candidates */
+            xc_spfused *fp = NULL;
+            CU_ASSERT_EQUAL_FATAL(xc_sp_gpu_fused_create(&fp, p, &f.plan, f.g.tsamp, g, &err), XC_OK);
+            for (int rep = 0; rep < 2; rep++) {
+                xc_spcandlist_init(&fz);
+                st = xc_sp_gpu_fused_execute(fp, &f.blk, &o, &fz, &info, &err);
+                if (st)
+                    printf("\n  fused plan, mode %d, block %d: %s", mode, rep, err.msg);
+                CU_ASSERT_EQUAL(st, XC_OK);
+                snprintf(what, sizeof what, "fused plan, preset %d, mode %d, block %d", preset, mode, rep);
+                CU_ASSERT(same_cands(&fz, &ref, what));
+                xc_spcandlist_free(&fz);
+            }
+            xc_sp_gpu_fused_destroy(fp);
             xc_ddplan_destroy(p);
         }
         xc_spcandlist_free(&ref);
