@@ -220,8 +220,18 @@ template <class A> static A pitched(A a, size_t pitch)
     return a;
 }
 
-/* Range k of chunk i on slot q: pack, kernel, scale, copy out. */
-static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size_t *off)
+/* What the slot's Y holds of its chunk: ranges of one ds read the same
+ * words (the pitch is the chunk plan's), so a range packs only when its
+ * format, ds or lane stride differ from the last packing's, as the serial
+ * path's ensure_pack does. */
+struct packed {
+    int ds, fmt;
+    size_t S;
+};
+
+/* Range k of chunk i on slot q: pack (unless y already holds it), kernel,
+ * scale, copy out. */
+static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size_t *off, packed &y)
 {
     xc_error *err = c.err;
     range_plan &r = c.s->rp[k];
@@ -235,10 +245,14 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
     const size_t S = r.direct ? 0 : tile_words(r, r.use);
     size_t pitch;
     float *dout = kernel_out(c, q, k, j0, lk, &pitch);
-    snprintf(name, sizeof name, "dd_pack_%s", fmt_name(yfmt));
-    if ((st = launched(c, q, launch_pack_all(yfmt, pack_args(c, k, yfmt, S, T0, W, q.d_raw, q.d_Y), c.s->nuse, q.st),
-                       name)))
-        return st;
+    if (y.ds != r.ds || y.fmt != yfmt || (dd_lanes(yfmt) != 1 && y.S != S)) {
+        snprintf(name, sizeof name, "dd_pack_%s", fmt_name(yfmt));
+        if ((st = launched(c, q,
+                           launch_pack_all(yfmt, pack_args(c, k, yfmt, S, T0, W, q.d_raw, q.d_Y), c.s->nuse, q.st),
+                           name)))
+            return st;
+        y = packed{r.ds, yfmt, S};
+    }
     XC_GPU_CK(cudaEventRecord(q.ev[2 * k], q.st), "cudaEventRecord");
     if (r.direct) {
         snprintf(name, sizeof name, "dd_direct_%s", fmt_name(yfmt));
@@ -306,8 +320,9 @@ static xc_status enqueue(ctx &c, slot &q, long i)
             return copy_failed(c, q, e, "copy of the input chunk to the device");
     }
     size_t off = 0;
+    packed y = {-1, -1, 0};
     for (int k = 0; k < c.s->nr; k++) {
-        xc_status st = enqueue_range(c, q, k, T0, W, &off);
+        xc_status st = enqueue_range(c, q, k, T0, W, &off, y);
         if (st)
             return st;
     }
