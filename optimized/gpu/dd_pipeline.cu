@@ -16,8 +16,9 @@
  * one chunk has nothing to overlap and copies straight to and from the
  * caller's memory whatever it is (no pinned staging is allocated for it).
  * A plane in device memory (a fused search reads it there) never crosses
- * PCIe: the chunks' planes are copied into it on the device, or, when one
- * chunk covers the job, the kernels write into it directly.
+ * PCIe: the kernels write each chunk into it at its offset (rows of the
+ * plane's length), unless a scaling pass must follow on a chunk narrower
+ * than the plane; then the chunk's plane is copied into it on the device.
  *
  * A staged input chunk goes in pieces (IN_PIECE), each copied to the device
  * while the host fills the next; a staged plane comes out range by range,
