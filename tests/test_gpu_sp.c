@@ -291,6 +291,7 @@ XC_TEST_IF(test_gpu_sp_errors, "gpu_sp_errors", xc_fx_skip_gpu)
     free(x);
 }
 
+#ifdef XC_HAVE_CUDA
 /* b against a, every field, S/N bit for bit (tolerance 0: integer-valued
  * planes); prints the first difference. */
 static int same_cands(const xc_spcandlist *b, const xc_spcandlist *a, const char *what)
@@ -352,6 +353,7 @@ static void fused_block(xc_fixture *f)
         for (size_t t = 2500; t < 2506; t++)
             f->u16[(t + (size_t)f->job.delays[0][37 * (size_t)nc + (size_t)c]) * (size_t)nc + (size_t)c] += 60;
 }
+#endif
 
 XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
 {
