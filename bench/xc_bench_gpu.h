@@ -34,6 +34,7 @@ typedef struct {
     double gulp_pinned_ms;   /* gulps with input and planes page-locked */
     double gulp_reg_ms;      /* gulps into pageable buffers registered for each job (tune.gpu_register) */
     double h2d_bps, d2h_bps; /* page-locked copy bandwidth, bytes/s */
+    double hostcopy_bps;     /* pageable to page-locked host copy (the staging's), bytes/s */
     double in_bytes, plane_bytes;   /* what crosses PCIe per gulp each way */
     double adds_pcie, adds_bound;   /* the rate the gulp's copies allow; min(kernel, that) */
     xc_gpu_ddinfo info;

@@ -299,6 +299,7 @@ XC_TEST_IF(test_gpu_sp_errors, "gpu_sp_errors", xc_fx_skip_gpu)
     free(x);
 }
 
+#ifdef XC_HAVE_CUDA
 /* b against a, every field, S/N bit for bit (tolerance 0: integer-valued
  * planes); prints the first difference. */
 static int same_cands(const xc_spcandlist *b, const xc_spcandlist *a, const char *what)
@@ -360,6 +361,7 @@ static void fused_block(xc_fixture *f)
         for (size_t t = 2500; t < 2506; t++)
             f->u16[(t + (size_t)f->job.delays[0][37 * (size_t)nc + (size_t)c]) * (size_t)nc + (size_t)c] += 60;
 }
+#endif
 
 XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
 {
@@ -430,6 +432,21 @@ XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
             snprintf(what, sizeof what, "fused, preset %d, mode %d", preset, mode);
             CU_ASSERT(same_cands(&fz, &ref, what));
             xc_spcandlist_free(&fz);
+            /* a fused plan: two blocks through it, the second reusing the
+             * device plane and the dedisperser's buffers; the same candidates */
+            xc_spfused *fp = NULL;
+            CU_ASSERT_EQUAL_FATAL(xc_sp_gpu_fused_create(&fp, p, &f.plan, f.g.tsamp, g, &err), XC_OK);
+            for (int rep = 0; rep < 2; rep++) {
+                xc_spcandlist_init(&fz);
+                st = xc_sp_gpu_fused_execute(fp, &f.blk, &o, &fz, &info, &err);
+                if (st)
+                    printf("\n  fused plan, mode %d, block %d: %s", mode, rep, err.msg);
+                CU_ASSERT_EQUAL(st, XC_OK);
+                snprintf(what, sizeof what, "fused plan, preset %d, mode %d, block %d", preset, mode, rep);
+                CU_ASSERT(same_cands(&fz, &ref, what));
+                xc_spcandlist_free(&fz);
+            }
+            xc_sp_gpu_fused_destroy(fp);
             xc_ddplan_destroy(p);
         }
         xc_spcandlist_free(&ref);

@@ -36,6 +36,9 @@ const size_t TUNE_DMS = 256;
 /* the pipeline's chunking (dd_memplan.cu) and its cap on pinned host memory */
 const size_t PIPE_CHUNKS = 4, PIPE_MIN_CHUNK = 32768;
 const size_t PIPE_MAX_PINNED = (size_t)4 << 30;
+/* bytes of a staged input chunk copied to the device at a time, so the copy
+ * into staging of the next piece overlaps it (16 threads of 2 MiB) */
+const size_t IN_PIECE = (size_t)32 << 20;
 
 struct cfg {
     int R, wx, dy, cs;
@@ -82,7 +85,7 @@ struct slot {
     void *h_in;                /* pinned: the raw chunk */
     float *h_out;              /* pinned: every range's plane of the chunk, one after the other */
     size_t cap_in, cap_out;    /* bytes of h_in, h_out */
-    cudaEvent_t *ev;           /* [nr][2] */
+    cudaEvent_t *ev;           /* [nr][2] around the kernels, then [nr] after each staged copy out */
     int nev;
     long chunk;                /* the chunk in flight, or -1 */
     char names[200];           /* the kernels launched for it, for an error */

@@ -16,15 +16,19 @@
  * one chunk has nothing to overlap and copies straight to and from the
  * caller's memory whatever it is (no pinned staging is allocated for it).
  * A plane in device memory (a fused search reads it there) never crosses
- * PCIe: the chunks' planes are copied into it on the device, or, when one
- * chunk covers the job, the kernels write into it directly.
+ * PCIe: the kernels write each chunk into it at its offset (rows of the
+ * plane's length), unless a scaling pass must follow on a chunk narrower
+ * than the plane; then the chunk's plane is copied into it on the device.
  *
- * A fault surfaces when the slot's stream is waited for; the error names the
- * chunk and the kernels queued for it.  Through staging nothing of that chunk
- * reaches the caller's plane (the copy from staging happens only after a
- * clean wait); a direct copy out is queued after its range's kernels, so a
- * kernel that faults keeps its own range's and the later ranges' outputs out
- * of the plane, as in the serial path.
+ * A staged input chunk goes in pieces (IN_PIECE), each copied to the device
+ * while the host fills the next; a staged plane comes out range by range,
+ * each copied from staging once the event after its copy to the host has
+ * fired, while the later ranges' kernels and copies run.
+ * A fault surfaces when the slot's stream (or a range's event) is waited
+ * for; the error names the chunk and the kernels queued for it.  Every copy
+ * out (staged or direct) is queued after its range's kernels, so a kernel
+ * that faults keeps its own range's and the later ranges' outputs out of
+ * the plane, as in the serial path.
  * Kernel times come from an event pair per range and chunk; with two streams
  * a kernel may share the device with the other chunk's copies and packing,
  * so the serial mode is the one for kernel-only timing. */
@@ -148,11 +152,11 @@ static xc_status pipe_setup(ctx &c)
             XC_GPU_CK(cudaStreamCreateWithFlags(&sl.st, cudaStreamNonBlocking), "cudaStreamCreate");
             sl.have_st = 1;
         }
-        if (sl.nev != 2 * s->nr) {
-            sl.ev = (cudaEvent_t *)calloc((size_t)(2 * s->nr), sizeof *sl.ev);
+        if (sl.nev != 3 * s->nr) {
+            sl.ev = (cudaEvent_t *)calloc((size_t)(3 * s->nr), sizeof *sl.ev);
             if (!sl.ev)
                 return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for events");
-            for (; sl.nev < 2 * s->nr; sl.nev++)
+            for (; sl.nev < 3 * s->nr; sl.nev++)
                 XC_GPU_CK(cudaEventCreate(&sl.ev[sl.nev]), "cudaEventCreate");
         }
         xc_status st;
@@ -194,18 +198,41 @@ static xc_status copy_failed(ctx &c, slot &q, cudaError_t e, const char *what)
     return xc_gpu_fail(c.err, e, msg);
 }
 
-/* Where range k's kernels of a chunk write: a plane in device memory that
- * the chunk covers whole (one chunk, every sample) receives them straight,
- * with no copy; else the slot's plane buffer, copied out after.  Not with
- * the fault hook, which must find nothing of its chunk in the plane. */
-static float *kernel_out(const ctx &c, const slot &q, int k, size_t j0, size_t lk)
+/* Where range k's kernels of a chunk write: a plane in device memory
+ * receives them straight at the chunk's offset (*pitch its row length),
+ * with no copy, unless a scaling pass follows (it runs over whole rows) and
+ * the chunk is not the whole plane; else the slot's plane buffer (*pitch
+ * lk), copied out after.  Not with the fault hook, which must find nothing
+ * of its chunk in the plane. */
+static float *kernel_out(const ctx &c, const slot &q, int k, size_t j0, size_t lk, size_t *pitch)
 {
     const xc_planerange *o = &c.out->r[k];
-    return c.plane_dev && !c.s->test_fault && j0 == 0 && lk == o->nsamp ? o->data : q.d_out;
+    dd_scale sc;
+    *pitch = lk;
+    if (!c.plane_dev || c.s->test_fault || (scale_of(c, k, &sc) && !(j0 == 0 && lk == o->nsamp)))
+        return q.d_out;
+    *pitch = o->nsamp;
+    return o->data + j0;
 }
 
-/* Range k of chunk i on slot q: pack, kernel, scale, copy out. */
-static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size_t *off)
+template <class A> static A pitched(A a, size_t pitch)
+{
+    a.opitch = pitch;
+    return a;
+}
+
+/* What the slot's Y holds of its chunk: ranges of one ds read the same
+ * words (the pitch is the chunk plan's), so a range packs only when its
+ * format, ds or lane stride differ from the last packing's, as the serial
+ * path's ensure_pack does. */
+struct packed {
+    int ds, fmt;
+    size_t S;
+};
+
+/* Range k of chunk i on slot q: pack (unless y already holds it), kernel,
+ * scale, copy out. */
+static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size_t *off, packed &y)
 {
     xc_error *err = c.err;
     range_plan &r = c.s->rp[k];
@@ -217,23 +244,29 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
     char name[64];
     const int yfmt = r.direct ? direct_fmt(r) : r.fmt;
     const size_t S = r.direct ? 0 : tile_words(r, r.use);
-    float *dout = kernel_out(c, q, k, j0, lk);
-    snprintf(name, sizeof name, "dd_pack_%s", fmt_name(yfmt));
-    if ((st = launched(c, q, launch_pack_all(yfmt, pack_args(c, k, yfmt, S, T0, W, q.d_raw, q.d_Y), c.s->nuse, q.st),
-                       name)))
-        return st;
+    size_t pitch;
+    float *dout = kernel_out(c, q, k, j0, lk, &pitch);
+    if (y.ds != r.ds || y.fmt != yfmt || (dd_lanes(yfmt) != 1 && y.S != S)) {
+        snprintf(name, sizeof name, "dd_pack_%s", fmt_name(yfmt));
+        if ((st = launched(c, q,
+                           launch_pack_all(yfmt, pack_args(c, k, yfmt, S, T0, W, q.d_raw, q.d_Y), c.s->nuse, q.st),
+                           name)))
+            return st;
+        y = packed{r.ds, yfmt, S};
+    }
     XC_GPU_CK(cudaEventRecord(q.ev[2 * k], q.st), "cudaEventRecord");
     if (r.direct) {
         snprintf(name, sizeof name, "dd_direct_%s", fmt_name(yfmt));
         if ((st = check_direct(c, k, lk)) ||
-            (st = launched(c, q, launch_direct_all(r, direct_args(c, k, lk, q.d_Y, dout), q.st), name)))
+            (st = launched(c, q, launch_direct_all(r, pitched(direct_args(c, k, lk, q.d_Y, dout), pitch), q.st), name)))
             return st;
     } else {
         const size_t tiles = ceil_div(r.ndm, (size_t)r.cand[r.use].dy);
         smem_name(r, r.use, name, sizeof name);
         if ((st = check_smem(c, k, r.use, lk, tiles)) ||
             (st = launched(c, q,
-                           launch_smem_all(r, r.use, smem_args(c, k, r.use, lk, r.d_tmin, q.d_Y, dout), tiles, q.st),
+                           launch_smem_all(r, r.use, pitched(smem_args(c, k, r.use, lk, r.d_tmin, q.d_Y, dout), pitch),
+                                           tiles, q.st),
                            name)))
             return st;
     }
@@ -246,7 +279,7 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
     if (c.s->test_fault && k == 0 && (st = launched(c, q, dd_launch_fault(c.s->test_fault, q.st), "dd_fault")))
         return st;
     const xc_planerange *o = &c.out->r[k];
-    if (dout == o->data)
+    if (dout != q.d_out)
         return XC_OK;
     const size_t bytes = r.ndm * lk * sizeof(float);
     cudaError_t e;
@@ -254,7 +287,11 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
         e = cudaMemcpy2DAsync(o->data + j0, o->nsamp * sizeof(float), q.d_out, lk * sizeof(float), lk * sizeof(float),
                               r.ndm, plane_kind(c), q.st);
     } else {
+        /* staged: an event after the copy lets finish copy this range on
+         * while the later ranges' kernels and copies run */
         e = cudaMemcpyAsync(q.h_out + *off, q.d_out, bytes, cudaMemcpyDeviceToHost, q.st);
+        if (e == cudaSuccess)
+            e = cudaEventRecord(q.ev[2 * c.s->nr + k], q.st);
         *off += r.ndm * lk;
     }
     return e == cudaSuccess ? XC_OK : copy_failed(c, q, e, "copy of the plane to the host");
@@ -268,52 +305,72 @@ static xc_status enqueue(ctx &c, slot &q, long i)
     const void *src = input_at(c, T0);
     q.chunk = i;
     q.names[0] = 0;
-    if (!c.in_pinned && c.staged) {
-        xc_gpu_copy_bytes(q.h_in, src, bytes);
-        src = q.h_in;
+    /* through staging in pieces: a piece's copy to the device runs while the
+     * host copies the next one into staging */
+    const bool stage = !c.in_pinned && c.staged;
+    const size_t piece = stage ? IN_PIECE : bytes;
+    for (size_t a = 0; a < bytes; a += piece) {
+        const size_t n = bytes - a < piece ? bytes - a : piece;
+        const char *from = (const char *)src + a;
+        if (stage) {
+            xc_gpu_copy_bytes((char *)q.h_in + a, from, n);
+            from = (const char *)q.h_in + a;
+        }
+        const cudaError_t e = cudaMemcpyAsync((char *)q.d_raw + a, from, n, cudaMemcpyHostToDevice, q.st);
+        if (e != cudaSuccess)
+            return copy_failed(c, q, e, "copy of the input chunk to the device");
     }
-    const cudaError_t e = cudaMemcpyAsync(q.d_raw, src, bytes, cudaMemcpyHostToDevice, q.st);
-    if (e != cudaSuccess)
-        return copy_failed(c, q, e, "copy of the input chunk to the device");
     size_t off = 0;
+    packed y = {-1, -1, 0};
     for (int k = 0; k < c.s->nr; k++) {
-        xc_status st = enqueue_range(c, q, k, T0, W, &off);
+        xc_status st = enqueue_range(c, q, k, T0, W, &off, y);
         if (st)
             return st;
     }
     return XC_OK;
 }
 
+static xc_status wait_failed(ctx &c, slot &q, long i, cudaError_t e)
+{
+    char what[256];
+    snprintf(what, sizeof what, "time chunk %ld (%s)", i, q.names);
+    return xc_gpu_fail(c.err, e, what);
+}
+
 /* Waits for slot q's chunk, adds its kernel times and copies its planes
- * from staging into the caller's. */
+ * from staging into the caller's, range by range as each one's copy to the
+ * host ends (the later ranges' kernels and copies run meanwhile); a fault
+ * stops it at the range whose wait sees it, so the faulting range and the
+ * later ones stay out of the caller's plane. */
 static xc_status finish(ctx &c, slot &q)
 {
     if (q.chunk < 0)
         return XC_OK;
     const long i = q.chunk;
     q.chunk = -1;
-    const cudaError_t e = cudaStreamSynchronize(q.st);
-    if (e != cudaSuccess) {
-        char what[256];
-        snprintf(what, sizeof what, "time chunk %ld (%s)", i, q.names);
-        return xc_gpu_fail(c.err, e, what);
-    }
+    const bool host_copy = c.staged && !c.plane_dev && !c.plane_reg;
     const size_t T0 = (size_t)i * c.Lc;
     size_t off = 0;
-    for (int k = 0; k < c.s->nr; k++) {
-        range_plan &r = c.s->rp[k];
+    cudaError_t e;
+    for (int k = 0; k < c.s->nr && host_copy; k++) {
+        const range_plan &r = c.s->rp[k];
         size_t j0;
         const size_t lk = range_span(c, k, T0, &j0);
-        if (!lk)
-            continue;
-        float ms = 0;
-        if (cudaEventElapsedTime(&ms, q.ev[2 * k], q.ev[2 * k + 1]) == cudaSuccess)
-            r.kernel_ms += ms;
         xc_planerange *o = &c.out->r[k];
-        if (c.staged && !c.plane_dev && !host_pinned(o->data)) {
-            xc_gpu_copy_rows(o->data + j0, o->nsamp, q.h_out + off, lk, lk, r.ndm);
-            off += r.ndm * lk;
-        }
+        if (!lk || host_pinned(o->data))
+            continue;
+        if ((e = cudaEventSynchronize(q.ev[2 * c.s->nr + k])) != cudaSuccess)
+            return wait_failed(c, q, i, e);
+        xc_gpu_copy_rows(o->data + j0, o->nsamp, q.h_out + off, lk, lk, r.ndm);
+        off += r.ndm * lk;
+    }
+    if ((e = cudaStreamSynchronize(q.st)) != cudaSuccess)
+        return wait_failed(c, q, i, e);
+    for (int k = 0; k < c.s->nr; k++) {
+        size_t j0;
+        float ms = 0;
+        if (range_span(c, k, T0, &j0) && cudaEventElapsedTime(&ms, q.ev[2 * k], q.ev[2 * k + 1]) == cudaSuccess)
+            c.s->rp[k].kernel_ms += ms;
     }
     return XC_OK;
 }

@@ -1,13 +1,31 @@
 /* The fused GPU pipeline (optimized/gpu/xc_gpu.h): a block dedispersed by
  * the GPU dedisperser into a plane in device memory, and that plane searched
  * where it lies by the GPU single-pulse searcher.  The float plane never
- * crosses PCIe: the block goes in, the candidates come back. */
+ * crosses PCIe: the block goes in, the candidates come back.
+ *
+ * Plan and execute, as FFTW and dedisp do: the plan keeps the device plane
+ * (grown, never shrunk) from one block to the next, so a run of gulps pays
+ * its allocation once; the dedisperser's plan keeps its own chunk buffers,
+ * delays and page-locked staging the same way. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/base/xc_progress.h"
 #include "optimized/gpu/xc_gpu.h"
+
+struct xc_spfused {
+    xc_ddplan *p;
+    const xc_dmplan *plan;
+    double tsamp;
+    const xc_spsearcher *s;
+    void *dev;        /* the device plane */
+    size_t cap;       /* its bytes */
+    xc_planerange *r; /* the plane's ranges, laid out in dev per block */
+    xc_spplane *v;
+    double *dms;
+    size_t ndms;
+};
 
 int xc_sp_gpu_fusable(const xc_dedisperser *dd, const xc_spsearcher *s)
 {
@@ -20,26 +38,69 @@ static size_t range_floats(size_t ndm, size_t nsamp)
     return (ndm * nsamp + 63) / 64 * 64;
 }
 
-/* The plane of plan for a gulp of nout output samples, in one device
- * allocation (*dev). */
-static xc_status device_plane(const xc_dmplan *plan, size_t nout, xc_plane *pl, void **dev, size_t *bytes,
-                              xc_error *err)
+void xc_sp_gpu_fused_destroy(xc_spfused *f)
 {
+    if (!f)
+        return;
+    xc_gpu_free(f->dev);
+    free(f->r);
+    free(f->v);
+    free(f->dms);
+    free(f);
+}
+
+xc_status xc_sp_gpu_fused_create(xc_spfused **out, xc_ddplan *p, const xc_dmplan *plan, double tsamp,
+                                 const xc_spsearcher *s, xc_error *err)
+{
+    *out = NULL;
+    if (!xc_sp_gpu_fusable(xc_ddplan_impl(p), s))
+        return xc_error_set(err, XC_EINVAL, "gpu: fused search: the dedisperser (%s) and the searcher (%s) are not "
+                                            "the GPU ones",
+                            xc_ddplan_impl(p)->impl.name, s ? s->impl.name : "none");
+    xc_spfused *f = calloc(1, sizeof *f);
+    const size_t nr = (size_t)(plan->nranges ? plan->nranges : 1);
+    if (f) {
+        f->ndms = xc_dmplan_ndm(plan);
+        f->r = calloc(nr, sizeof *f->r);
+        f->v = calloc(nr, sizeof *f->v);
+        f->dms = malloc((f->ndms ? f->ndms : 1) * sizeof *f->dms);
+    }
+    if (!f || !f->r || !f->v || !f->dms) {
+        xc_sp_gpu_fused_destroy(f);
+        return xc_error_set(err, XC_ENOMEM, "out of memory for a fused plan of %zu DM trials", xc_dmplan_ndm(plan));
+    }
+    f->p = p;
+    f->plan = plan;
+    f->tsamp = tsamp;
+    f->s = s;
+    *out = f;
+    return XC_OK;
+}
+
+/* The plane for a block of nout output samples, laid out in f->dev, which
+ * grows when it is too small for it. */
+static xc_status device_plane(xc_spfused *f, size_t nout, xc_plane *pl, size_t *bytes, xc_error *err)
+{
+    const xc_dmplan *plan = f->plan;
     size_t n = 0;
     for (int k = 0; k < plan->nranges; k++)
         n += range_floats(plan->r[k].ndm, nout / (size_t)plan->r[k].ds);
-    pl->nranges = plan->nranges;
-    pl->r = calloc((size_t)(plan->nranges ? plan->nranges : 1), sizeof *pl->r);
-    if (!pl->r)
-        return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for a plane's %d ranges", plan->nranges);
     *bytes = n * sizeof(float);
-    xc_status st = xc_gpu_upload(dev, NULL, *bytes, err);
-    if (st) {
-        char msg[sizeof err->msg];
-        memcpy(msg, err->msg, sizeof msg);
-        return xc_error_set(err, st, "%s (a plane of %zu bytes on the device)", msg, *bytes);
+    if (*bytes > f->cap || !f->dev) {
+        xc_gpu_free(f->dev);
+        f->dev = NULL;
+        f->cap = 0;
+        xc_status st = xc_gpu_upload(&f->dev, NULL, *bytes, err);
+        if (st) {
+            char msg[sizeof err->msg];
+            memcpy(msg, err->msg, sizeof msg);
+            return xc_error_set(err, st, "%s (a plane of %zu bytes on the device)", msg, *bytes);
+        }
+        f->cap = *bytes;
     }
-    float *at = *dev;
+    pl->nranges = plan->nranges;
+    pl->r = f->r;
+    float *at = f->dev;
     for (int k = 0; k < plan->nranges; k++) {
         xc_planerange *r = &pl->r[k];
         r->ds = plan->r[k].ds;
@@ -51,15 +112,10 @@ static xc_status device_plane(const xc_dmplan *plan, size_t nout, xc_plane *pl, 
     return XC_OK;
 }
 
-xc_status xc_sp_gpu_fused(xc_ddplan *p, const xc_dmplan *plan, const xc_block *in, double tsamp,
-                          const xc_spsearcher *s, const xc_spopts *o, xc_spcandlist *out, xc_spfused_info *info,
-                          xc_error *err)
+xc_status xc_sp_gpu_fused_execute(xc_spfused *f, const xc_block *in, const xc_spopts *o, xc_spcandlist *out,
+                                  xc_spfused_info *info, xc_error *err)
 {
-    if (!xc_sp_gpu_fusable(xc_ddplan_impl(p), s))
-        return xc_error_set(err, XC_EINVAL, "gpu: fused search: the dedisperser (%s) and the searcher (%s) are not "
-                                            "the GPU ones",
-                            xc_ddplan_impl(p)->impl.name, s ? s->impl.name : "none");
-    const int64_t md = xc_ddplan_max_delay(p);
+    const int64_t md = xc_ddplan_max_delay(f->p);
     if ((int64_t)in->nsamp <= md)
         return xc_error_set(err, XC_EINVAL, "gpu: fused search: %zu spectra are not more than the plan's largest "
                                             "delay, %lld samples",
@@ -67,30 +123,32 @@ xc_status xc_sp_gpu_fused(xc_ddplan *p, const xc_dmplan *plan, const xc_block *i
     xc_spfused_info z;
     memset(&z, 0, sizeof z);
     xc_plane pl = {0, NULL};
-    void *dev = NULL;
-    size_t ndms = xc_dmplan_ndm(plan);
-    double *dms = malloc((ndms ? ndms : 1) * sizeof *dms);
-    xc_spplane *v = calloc((size_t)(plan->nranges ? plan->nranges : 1), sizeof *v);
-    xc_status st = dms && v ? XC_OK : xc_error_set(err, XC_ENOMEM, "out of memory for %zu DM trials", ndms);
-    double t0 = xc_now();
+    const double t0 = xc_now();
+    xc_status st = device_plane(f, in->nsamp - (size_t)md, &pl, &z.plane_bytes, err);
     if (!st)
-        st = device_plane(plan, in->nsamp - (size_t)md, &pl, &dev, &z.plane_bytes, err);
-    if (!st)
-        st = xc_ddplan_execute(p, in, &pl, err);
-    double t1 = xc_now();
+        st = xc_ddplan_execute(f->p, in, &pl, err);
+    const double t1 = xc_now();
     if (!st) {
-        xc_spplane_views(plan, &pl, tsamp, v, dms);
-        for (int k = 0; k < plan->nranges; k++)
-            v[k].device = 1;
-        st = xc_sp_search(s, o, v, plan->nranges, tsamp, dms, ndms, out, err);
+        xc_spplane_views(f->plan, &pl, f->tsamp, f->v, f->dms);
+        for (int k = 0; k < f->plan->nranges; k++)
+            f->v[k].device = 1;
+        st = xc_sp_search(f->s, o, f->v, f->plan->nranges, f->tsamp, f->dms, f->ndms, out, err);
     }
     z.dedisperse_s = t1 - t0;
     z.search_s = xc_now() - t1;
     if (info)
         *info = z;
-    xc_gpu_free(dev);
-    free(pl.r);
-    free(dms);
-    free(v);
+    return st;
+}
+
+xc_status xc_sp_gpu_fused(xc_ddplan *p, const xc_dmplan *plan, const xc_block *in, double tsamp,
+                          const xc_spsearcher *s, const xc_spopts *o, xc_spcandlist *out, xc_spfused_info *info,
+                          xc_error *err)
+{
+    xc_spfused *f = NULL;
+    xc_status st = xc_sp_gpu_fused_create(&f, p, plan, tsamp, s, err);
+    if (!st)
+        st = xc_sp_gpu_fused_execute(f, in, o, out, info, err);
+    xc_sp_gpu_fused_destroy(f);
     return st;
 }

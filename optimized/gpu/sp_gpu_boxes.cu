@@ -47,6 +47,31 @@ __device__ inline double box_snr(const double *P, const double *m, size_t n, siz
     return __ddiv_rn(__dsub_rn(S, box_baseline(m, n, L, nb, t, w)), __dmul_rn(s, __dsqrt_rn((double)w)));
 }
 
+/* The run of boxes of width w with snr(u) >= thr that starts at t (snr(t - 1)
+ * below it, or t == lo), followed while u < end: its best box appended to
+ * out, unless t does not start a run. */
+template <class F>
+__device__ void run_at(const F &snr, size_t t, size_t lo, size_t end, double thr, size_t w, int k, int32_t row,
+                       xc_spdet *out, unsigned long long *count, unsigned long long cap)
+{
+    double best = snr(t);
+    if (!(best >= thr) || (t > lo && snr(t - 1) >= thr))
+        return;   /* not above threshold, or not the run's first sample */
+    size_t at = t, u = t + 1;
+    for (; u < end; u++) {
+        double v = snr(u);
+        if (!(v >= thr))
+            break;
+        if (v > best) {
+            best = v;
+            at = u;
+        }
+    }
+    unsigned long long i = atomicAdd(count, 1ull);
+    if (i < cap)
+        out[i] = xc_spdet{best, (int64_t)at, (int32_t)w, (int32_t)k, row, (int64_t)t, (int64_t)(u - 1 + w)};
+}
+
 } // namespace
 
 __global__ void __launch_bounds__(SP_THREADS) k_sp_boxes(const double *Pall, size_t pstride, size_t n,
@@ -61,23 +86,8 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_boxes(const double *Pall, siz
     if (!(s > 0) || w > n || t + w > n)
         return;
     const double *P = Pall + r * pstride, *m = M + r * mstride;
-    double best = box_snr(P, m, n, L, nb, s, t, w);
-    if (!(best >= thr) || (t > 0 && box_snr(P, m, n, L, nb, s, t - 1, w) >= thr))
-        return;   /* not above threshold, or not the run's first sample */
-    size_t at = t, u = t + 1;
-    for (; u + w <= n; u++) {
-        double v = box_snr(P, m, n, L, nb, s, u, w);
-        if (!(v >= thr))
-            break;
-        if (v > best) {
-            best = v;
-            at = u;
-        }
-    }
-    unsigned long long i = atomicAdd(count, 1ull);
-    if (i < cap)
-        out[i] = xc_spdet{best, (int64_t)at, (int32_t)w, (int32_t)k, row0 + (int32_t)r, (int64_t)t,
-                          (int64_t)(u - 1 + w)};
+    run_at([&](size_t u) { return box_snr(P, m, n, L, nb, s, u, w); }, t, 0, n - w + 1, thr, w, (int)k,
+           row0 + (int32_t)r, out, count, cap);
 }
 
 namespace {
@@ -137,28 +147,13 @@ struct tile_width {
     __device__ void run_from(size_t t, int k, int32_t row, xc_spdet *out, unsigned long long *count,
                              unsigned long long cap) const
     {
-        double best = snr(t);
-        if (!(best >= thr) || (t > t0 && snr(t - 1) >= thr))
-            return;
-        size_t at = t, u = t + 1;
-        for (; u < tend; u++) {
-            double v = snr(u);
-            if (!(v >= thr))
-                break;
-            if (v > best) {
-                best = v;
-                at = u;
-            }
-        }
-        unsigned long long i = atomicAdd(count, 1ull);
-        if (i < cap)
-            out[i] = xc_spdet{best, (int64_t)at, (int32_t)w, (int32_t)k, row, (int64_t)t, (int64_t)(u - 1 + w)};
+        run_at([this](size_t u) { return snr(u); }, t, t0, tend, thr, w, k, row, out, count, cap);
     }
 };
 
 } // namespace
 
-__global__ void __launch_bounds__(SP_THREADS) k_sp_tiles(const float *X, size_t xstride, size_t n, const double *M,
+__global__ void __launch_bounds__(SP_THREADS, 3) k_sp_tiles(const float *X, size_t xstride, size_t n, const double *M,
                                                          size_t mstride, size_t L, size_t nb, const double *S,
                                                          const int32_t *widths, int nw, size_t W, double thr,
                                                          int32_t row0, xc_spdet *out, unsigned long long *count,
@@ -176,12 +171,6 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_tiles(const float *X, size_t 
         size_t len = n - t0 < SP_TILE - 1 + W ? n - t0 : SP_TILE - 1 + W;
         tile_prefix(x + t0, len, Q, wsum);
         const size_t t1 = t0 + threadIdx.x, b1 = t1 / L < nb ? t1 / L : nb - 1;
-        double Qt[SP_TPER];   /* Q at this thread's boxes, read once for every width */
-#pragma unroll
-        for (int j = 0; j < SP_TPER; j++) {
-            const size_t i = threadIdx.x + (size_t)j * SP_THREADS;
-            Qt[j] = i <= len ? Q[i] : 0.0;
-        }
         for (int k = 0; k < nw; k++) {
             const size_t w = (size_t)widths[k];
             if (w > n || t0 + w > n)
@@ -207,7 +196,10 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_tiles(const float *X, size_t 
                     }
                     Bw = __dadd_rn(0.0, __dmul_rn((double)w, m[b]));
                 }
-                const double Sv = __dsub_rn(Q[t - t0 + w], Qt[j]);
+                /* Q read from shared memory per width: a register copy of
+                 * this thread's SP_TPER values held the kernel at 126
+                 * registers, 2 blocks an SM */
+                const double Sv = __dsub_rn(Q[t - t0 + w], Q[t - t0]);
                 const double B = t + w <= hib ? Bw : baseline_from(m, n, L, nb, b, t, w);
                 if (__dsub_rn(Sv, B) >= cut)
                     z.run_from(t, k, row0 + (int32_t)r, out, count, cap);

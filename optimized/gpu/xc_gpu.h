@@ -298,7 +298,8 @@ typedef struct {
  * accepts, made for plan) into a plane in device memory, and searches it
  * there with s under o, as xc_sp_search would search the host plane
  * (tsamp: the series' sample time): the same candidates, without the
- * plane's copy to the host.  The plane is freed before return; *info (may be
+ * plane's copy to the host.  The plane is freed before return (a plan,
+ * below, keeps it for the next block); *info (may be
  * NULL) gets the two stages' times.  Errors: XC_EINVAL for a pair that is
  * not fusable or a block not longer than the plan's largest delay;
  * XC_EDEVICE when the plane does not fit in device memory (naming its
@@ -306,6 +307,20 @@ typedef struct {
 xc_status xc_sp_gpu_fused(xc_ddplan *p, const xc_dmplan *plan, const xc_block *in, double tsamp,
                           const xc_spsearcher *s, const xc_spopts *o, xc_spcandlist *out, xc_spfused_info *info,
                           xc_error *err);
+
+/* The same as a plan, for a run of blocks (gulps): create once (p, plan and
+ * s as above; p and plan must outlive it), execute per block, destroy.  The
+ * plan keeps the device plane from one block to the next (grown when a
+ * block needs more, never shrunk; freed by destroy), so a block pays the
+ * plane's allocation only when it is longer than every earlier one;
+ * xc_sp_gpu_fused is create, one execute and destroy.  Errors as
+ * xc_sp_gpu_fused (the pair is checked by create). */
+typedef struct xc_spfused xc_spfused;
+xc_status xc_sp_gpu_fused_create(xc_spfused **f, xc_ddplan *p, const xc_dmplan *plan, double tsamp,
+                                 const xc_spsearcher *s, xc_error *err);
+xc_status xc_sp_gpu_fused_execute(xc_spfused *f, const xc_block *in, const xc_spopts *o, xc_spcandlist *out,
+                                  xc_spfused_info *info, xc_error *err);
+void xc_sp_gpu_fused_destroy(xc_spfused *f);
 
 #ifdef __cplusplus
 }
