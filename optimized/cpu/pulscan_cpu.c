@@ -331,6 +331,8 @@ static void prefix_checkpoints(const double *P, size_t nbins, int h, size_t cw, 
 {
     size_t L = xc_pulscan_nfund(nbins, h);
     double c = 0;     /* C[x] before S_h[x] is added; C[0] = C[1] = 0 */
+    if (L < 2)
+        return;     /* no task */
     for (size_t k = 0; k * cw <= L - 1; k++)
         K[k] = 0;
     size_t next = (3 + cw - 1) / cw * cw - 1;     /* the first base >= 2 */
@@ -347,6 +349,13 @@ static void prefix_checkpoints(const double *P, size_t nbins, int h, size_t cw, 
     }
 }
 
+/* 1 when the search makes fill tests: local maxima, or R-block peaks to be
+ * sifted. */
+static int fills(const xc_psopts *o)
+{
+    return !o->rblock || !o->nosift;
+}
+
 static xc_status run_task(const xc_psopts *o, const double *P, double *const *pre, size_t nbins, const double *thr,
                           task t, worker *wk, xc_error *err)
 {
@@ -358,7 +367,7 @@ static xc_status run_task(const xc_psopts *o, const double *P, double *const *pr
     sh_fill(P, t.h, base ? base : 1, base + in, wk->buf + (base ? 0 : 1));
     for (size_t x = in; x < len; x++)
         wk->buf[x] = -INFINITY;
-    if (!o->rblock) {
+    if (fills(o)) {
         wk->c0 = pre[t.h - 1][t.c];
         wk->cbase = base;
         wk->clen = len;
@@ -401,10 +410,17 @@ static xc_status run_task(const xc_psopts *o, const double *P, double *const *pr
             }
         }
     }
+    /* R-block peaks carry their fill test when sifting needs it, from the
+     * task's prefix sums (xc_pulscan_finish would otherwise make a stage's
+     * whole prefix array). */
     if (o->rblock)
         for (int w = 1; w <= wmax && !st; w++)
-            if (wk->bmax[w] > th[w])
+            if (wk->bmax[w] > th[w]) {
                 st = xc_pspeaks_push(&wk->pk, wk->bidx[w], w, t.h, wk->bmax[w], err);
+                if (!st && fills(o))
+                    wk->pk.p[wk->pk.n - 1].filled =
+                        xc_pulscan_filled(task_prefix(wk), wk->bidx[w] - base, w, t.h, wk->bmax[w]);
+            }
     return st;
 }
 
@@ -458,15 +474,17 @@ static xc_status search(const xc_searcher *self, const xc_spectrum *sp, const xc
     xc_status st = XC_OK;
     if (!pre || !tasks || !wks || !errs || !sts)
         st = xc_error_set(err, XC_ENOMEM, "cpu: out of memory for %zu tasks and %d workers", ntask, nth);
-    /* The fill test of the local-maximum search reads prefix sums of each
-     * stage, each a sequential sum (as in the reference).  Only a checkpoint
-     * per task is kept (stages in parallel); a task continues the chain over
-     * its own S_h values when a fill test first needs it, so the whole
-     * stage's sums (8 bytes a bin, 2.1 a bin over 4 stages) are never held. */
-    for (int h = 1; h <= nh && !st && !o->rblock; h++)
-        if (!(pre[h - 1] = malloc(((xc_pulscan_nfund(nbins, h) - 1) / o->chunkwidth + 1) * sizeof(double))))
+    /* The fill test reads prefix sums of each stage, each a sequential sum
+     * (as in the reference).  Only a checkpoint per task is kept (stages in
+     * parallel); a task continues the chain over its own S_h values when a
+     * fill test first needs it, so the whole stage's sums (8 bytes a bin,
+     * 2.1 a bin over 4 stages) are never held. */
+    for (int h = 1; h <= nh && !st && fills(o); h++) {
+        size_t L = xc_pulscan_nfund(nbins, h);
+        if (!(pre[h - 1] = malloc((L >= 2 ? (L - 1) / o->chunkwidth + 1 : 1) * sizeof(double))))
             st = xc_error_set(err, XC_ENOMEM, "cpu: out of memory for prefix sums of stage %d", h);
-    if (!st && !o->rblock) {
+    }
+    if (!st && fills(o)) {
         int bad = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth) reduction(| : bad)
         for (int h = 1; h <= nh; h++) {
