@@ -340,7 +340,7 @@ static void prefix_checkpoints(const double *P, size_t nbins, int h, size_t cw, 
         size_t b = a + cw < L ? a + cw : L;
         sh_fill(P, h, a, b, sbuf);
         for (size_t x = a; x < b; x++) {
-            if (x == next) {
+            if (x == next && x + 2 <= L) {     /* a task's base is at most L - 2 */
                 K[(x + 1) / cw] = c;
                 next += cw;
             }
