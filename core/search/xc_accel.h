@@ -367,10 +367,13 @@ void xc_accel_session_progress(xc_accel_session *ss, xc_progress_cb cb);
 /* 1 when all of o[0..n-1] nest (one group). */
 int xc_accel_sweep_nests(const xc_accel_opts *o, size_t n);
 /* The search of top-plane indices [ilo, iend) by a searcher's own `search`
- * (preset exact; scale: the per-bin scales), its points given core's sigma
- * and pushed to pk (core/search/accel/xc_accel_hits.c). */
+ * (preset exact), its points given core's sigma and pushed to pk
+ * (core/search/accel/xc_accel_hits.c).  scale_amp holds 2 nbins doubles, the
+ * per-bin scales in its first nbins; it becomes the normalised amplitudes
+ * (re, im of each bin) that the searcher reads, so the scales and the
+ * amplitudes are never held side by side. */
 xc_status xc_accel_search_own(const xc_accel_searcher *s, void *state, const xc_accel_plan *p,
-                              const xc_spectrum *sp, const double *scale, long ilo, long iend,
+                              const xc_spectrum *sp, double *scale_amp, long ilo, long iend,
                               xc_accel_peaks *pk, xc_error *err);
 
 /* accelsearch's insert_new_accelcand: adds pk to the r-sorted list l. */

@@ -170,6 +170,11 @@ typedef struct {
 
 typedef struct {
     double *buf, *acc, *bmax, *row[3], *ninf;     /* ninf: a row of -infinity */
+    /* The task's prefix sums C[base + k] (xc_pulscan_prefix), made from its
+     * checkpoint and buf the first time a fill test needs them. */
+    double *C, c0;
+    size_t cbase, clen;
+    int cready;
     screen_fn screen;
     size_t *bidx;
     xc_pspeaks pk;
@@ -203,7 +208,8 @@ static xc_status tile_rblock(worker *wk, const double *sp, size_t n, int wmax, c
     return XC_OK;
 }
 
-/* The local-maximum test's score of row entry j (start s0 + j, width w). */
+/* The local-maximum test's score of row entry j (start s0 + j, width w;
+ * C[s0 + j] is that start's prefix sum). */
 static double score(const double *C, const double *R, size_t j, size_t s0, int w, int h)
 {
     if (!xc_pulscan_filled(C, s0 + j, w, h, R[j]))
@@ -218,13 +224,34 @@ static double score3(const double *C, const double *R, size_t j, size_t s0, int 
     return fmax(score(C, R, j - 1, s0, w, h), fmax(score(C, R, j, s0, w, h), score(C, R, j + 1, s0, w, h)));
 }
 
+/* The task's prefix sums, C[base + k] for k = 0..clen: the checkpoint
+ * C[base] continued with the S_h values in buf (buf[k] = S_h[base + k]),
+ * the same additions in the same order as xc_pulscan_prefix, so the same
+ * values (C[1] = C[0] = 0: S_h[0], DC, is left out; entries past the
+ * spectrum's end become -infinity and are never read: boxcars there are
+ * -infinity, which the fill test rejects first). */
+static const double *task_prefix(worker *wk)
+{
+    if (!wk->cready) {
+        double c = wk->c0;
+        wk->C[0] = c;
+        for (size_t k = 0; k < wk->clen; k++) {
+            if (wk->cbase + k >= 1)
+                c += wk->buf[k];
+            wk->C[k + 1] = c;
+        }
+        wk->cready = 1;
+    }
+    return wk->C;
+}
+
 /* Local maxima of the (start, searched width) grid over one tile.  Three rows
  * rotate: the previous searched width (lo), the last searched width (mid),
  * and the row being accumulated (ac); mid is judged once the next searched
  * width is complete.  Rows hold the same additions in the same order as the
  * reference's direct sums.  hm1 as in tile_rblock; the per-width maximum
  * that gates the test may include removed boxcars, which only costs a look. */
-static xc_status tile_local(worker *wk, const double *sp, const double *C, size_t n, int wmax, const double *th,
+static xc_status tile_local(worker *wk, const double *sp, size_t cb, size_t n, int wmax, const double *th,
                             size_t t0, int h, size_t hm1, xc_error *err)
 {
     int lo = -1, mid = -1, ac = 0, lo_w = 0, mid_w = 0, fresh = 0;
@@ -255,13 +282,14 @@ static xc_status tile_local(worker *wk, const double *sp, const double *C, size_
             double t = th[mid_w];
             int wlo = lo >= 0 ? lo_w : 0, wup = w <= wmax ? w : 0;
             size_t s0 = t0 - 1;
+            const double *C = task_prefix(wk);
             for (size_t j = 1; j + 1 < n && !st; j++) {
                 double v = M[j];
-                if (!(v > t) || !xc_pulscan_filled(C, s0 + j, mid_w, h, v))
+                if (!(v > t) || !xc_pulscan_filled(C, cb + j, mid_w, h, v))
                     continue;
                 double sc = xc_pulscan_score(v, (double)mid_w * per);
-                if (sc > score(C, M, j - 1, s0, mid_w, h) && sc >= score(C, M, j + 1, s0, mid_w, h) &&
-                    sc > score3(C, lw, j, s0, wlo, h) && sc >= score3(C, up, j, s0, wup, h))
+                if (sc > score(C, M, j - 1, cb, mid_w, h) && sc >= score(C, M, j + 1, cb, mid_w, h) &&
+                    sc > score3(C, lw, j, cb, wlo, h) && sc >= score3(C, up, j, cb, wup, h))
                     st = xc_pspeaks_push(&wk->pk, s0 + j, mid_w, h, v, err);
             }
         }
@@ -277,16 +305,73 @@ static xc_status tile_local(worker *wk, const double *sp, const double *C, size_
     return st;
 }
 
+/* S_h[x] for x in [a, b) into out (x < L), the stage a constant in each
+ * copy (xc_pulscan_sh's loops unrolled; the same additions in its order). */
+static inline __attribute__((always_inline)) void sh_run(const double *P, int h, size_t a, size_t b, double *out)
+{
+    for (size_t x = a; x < b; x++)
+        out[x - a] = xc_pulscan_sh(P, h, x);
+}
+
+static void sh_fill(const double *P, int h, size_t a, size_t b, double *out)
+{
+    switch (h) {
+    case 1: sh_run(P, 1, a, b, out); break;
+    case 2: sh_run(P, 2, a, b, out); break;
+    case 3: sh_run(P, 3, a, b, out); break;
+    case 4: sh_run(P, 4, a, b, out); break;
+    default: sh_run(P, h, a, b, out); break;
+    }
+}
+
+/* The checkpoints of stage h's prefix sums (xc_pulscan_prefix's chain, the
+ * same additions in the same order, not stored): K[c] = C[base of task c],
+ * base = max(c cw, 1) - 1, for every task c of the stage.  sbuf: cw doubles. */
+static void prefix_checkpoints(const double *P, size_t nbins, int h, size_t cw, double *sbuf, double *K)
+{
+    size_t L = xc_pulscan_nfund(nbins, h);
+    double c = 0;     /* C[x] before S_h[x] is added; C[0] = C[1] = 0 */
+    if (L < 2)
+        return;     /* no task */
+    for (size_t k = 0; k * cw <= L - 1; k++)
+        K[k] = 0;
+    size_t next = (3 + cw - 1) / cw * cw - 1;     /* the first base >= 2 */
+    for (size_t a = 1; a < L; a += cw) {
+        size_t b = a + cw < L ? a + cw : L;
+        sh_fill(P, h, a, b, sbuf);
+        for (size_t x = a; x < b; x++) {
+            if (x == next && x + 2 <= L) {     /* a task's base is at most L - 2 */
+                K[(x + 1) / cw] = c;
+                next += cw;
+            }
+            c += sbuf[x - a];
+        }
+    }
+}
+
+/* 1 when the search makes fill tests: local maxima, or R-block peaks to be
+ * sifted. */
+static int fills(const xc_psopts *o)
+{
+    return !o->rblock || !o->nosift;
+}
+
 static xc_status run_task(const xc_psopts *o, const double *P, double *const *pre, size_t nbins, const double *thr,
                           task t, worker *wk, xc_error *err)
 {
     size_t L = xc_pulscan_nfund(nbins, t.h), cw = o->chunkwidth;
     size_t s0 = t.c * cw > 1 ? t.c * cw : 1, s1 = (t.c + 1) * cw < L ? (t.c + 1) * cw : L;
     int wmax = (size_t)o->zmax + 1 < L - 1 ? o->zmax + 1 : (int)(L - 1);
-    size_t base = s0 - 1, len = s1 - s0 + (size_t)wmax + 1;
-    for (size_t x = 0; x < len; x++) {
-        size_t i = base + x;
-        wk->buf[x] = i == 0 || i >= L ? -INFINITY : xc_pulscan_sh(P, t.h, i);
+    size_t base = s0 - 1, len = s1 - s0 + (size_t)wmax + 1, in = L - base < len ? L - base : len;
+    wk->buf[0] = -INFINITY;     /* S_h[0] (DC) when base is 0 */
+    sh_fill(P, t.h, base ? base : 1, base + in, wk->buf + (base ? 0 : 1));
+    for (size_t x = in; x < len; x++)
+        wk->buf[x] = -INFINITY;
+    if (fills(o)) {
+        wk->c0 = pre[t.h - 1][t.c];
+        wk->cbase = base;
+        wk->clen = len;
+        wk->cready = 0;
     }
     const double *th = thr + (size_t)(t.h - 1) * ((size_t)o->zmax + 2);
     for (int w = 1; w <= wmax; w++) {
@@ -320,15 +405,22 @@ static xc_status run_task(const xc_psopts *o, const double *P, double *const *pr
                 size_t n = r1 - r0 + 2;
                 size_t hm1 = r0 - 1 < (size_t)(t.h - 1) * (size_t)wmax ? (size_t)(t.h - 1) : 0;
                 st = o->rblock ? tile_rblock(wk, sp, n, wmax, th, r0, hm1)
-                               : tile_local(wk, sp, pre[t.h - 1], n, wmax, th, r0, t.h, hm1, err);
+                               : tile_local(wk, sp, r0 - 1 - base, n, wmax, th, r0, t.h, hm1, err);
                 r0 = r1 = 0;
             }
         }
     }
+    /* R-block peaks carry their fill test when sifting needs it, from the
+     * task's prefix sums (xc_pulscan_finish would otherwise make a stage's
+     * whole prefix array). */
     if (o->rblock)
         for (int w = 1; w <= wmax && !st; w++)
-            if (wk->bmax[w] > th[w])
+            if (wk->bmax[w] > th[w]) {
                 st = xc_pspeaks_push(&wk->pk, wk->bidx[w], w, t.h, wk->bmax[w], err);
+                if (!st && fills(o))
+                    wk->pk.p[wk->pk.n - 1].filled =
+                        xc_pulscan_filled(task_prefix(wk), wk->bidx[w] - base, w, t.h, wk->bmax[w]);
+            }
     return st;
 }
 
@@ -342,7 +434,8 @@ static xc_status worker_init(worker *wk, size_t buflen, size_t accn, size_t wn, 
     for (int r = 0; r < 3; r++)
         wk->row[r] = malloc(accn * sizeof(double));
     wk->ninf = malloc(accn * sizeof(double));
-    if (!wk->buf || !wk->acc || !wk->bmax || !wk->bidx || !wk->row[0] || !wk->row[1] || !wk->row[2] || !wk->ninf)
+    wk->C = malloc((buflen + 1) * sizeof(double));
+    if (!wk->C || !wk->buf || !wk->acc || !wk->bmax || !wk->bidx || !wk->row[0] || !wk->row[1] || !wk->row[2] || !wk->ninf)
         return xc_error_set(err, XC_ENOMEM, "cpu: out of memory for a worker's buffers");
     for (size_t j = 0; j < accn; j++)
         wk->ninf[j] = -INFINITY;
@@ -355,6 +448,7 @@ static void worker_free(worker *wk)
     for (int r = 0; r < 3; r++)
         free(wk->row[r]);
     free(wk->ninf);
+    free(wk->C);
     xc_pspeaks_free(&wk->pk);
 }
 
@@ -380,15 +474,28 @@ static xc_status search(const xc_searcher *self, const xc_spectrum *sp, const xc
     xc_status st = XC_OK;
     if (!pre || !tasks || !wks || !errs || !sts)
         st = xc_error_set(err, XC_ENOMEM, "cpu: out of memory for %zu tasks and %d workers", ntask, nth);
-    /* The fill test of the local-maximum search reads prefix sums of each
-     * stage; each is a sequential sum (as in the reference), stages in parallel. */
-    for (int h = 1; h <= nh && !st && !o->rblock; h++)
-        if (!(pre[h - 1] = malloc((xc_pulscan_nfund(nbins, h) + 2) * sizeof(double))))
+    /* The fill test reads prefix sums of each stage, each a sequential sum
+     * (as in the reference).  Only a checkpoint per task is kept (stages in
+     * parallel); a task continues the chain over its own S_h values when a
+     * fill test first needs it, so the whole stage's sums (8 bytes a bin,
+     * 2.1 a bin over 4 stages) are never held. */
+    for (int h = 1; h <= nh && !st && fills(o); h++) {
+        size_t L = xc_pulscan_nfund(nbins, h);
+        if (!(pre[h - 1] = malloc((L >= 2 ? (L - 1) / o->chunkwidth + 1 : 1) * sizeof(double))))
             st = xc_error_set(err, XC_ENOMEM, "cpu: out of memory for prefix sums of stage %d", h);
-    if (!st && !o->rblock) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
-        for (int h = 1; h <= nh; h++)
-            xc_pulscan_prefix(P, nbins, h, pre[h - 1]);
+    }
+    if (!st && fills(o)) {
+        int bad = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nth) reduction(| : bad)
+        for (int h = 1; h <= nh; h++) {
+            double *sbuf = malloc(o->chunkwidth * sizeof *sbuf);
+            if (sbuf)
+                prefix_checkpoints(P, nbins, h, o->chunkwidth, sbuf, pre[h - 1]);
+            bad |= !sbuf;
+            free(sbuf);
+        }
+        if (bad)
+            st = xc_error_set(err, XC_ENOMEM, "cpu: out of memory for prefix sums");
     }
     uint64_t pdone = 0;   /* R-blocks searched, for o->progress */
     if (!st) {

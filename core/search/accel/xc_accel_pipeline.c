@@ -389,7 +389,8 @@ double xc_accel_memory(const xc_accel_searcher *s, const xc_accel_plan *p)
     double bytes = nt * sizeof(int);                        /* the plan's half-widths */
     if (p->o.rednoise)
         bytes += nb * 2 * sizeof(float);                    /* the dereddened copy */
-    if (!presto)
+    int own = s && s->search && !presto;
+    if (!presto && !own)
         bytes += nb * sizeof(double);                       /* the per-bin scales */
     /* The searcher's state, at most the in-tree CPU stages': a kernel of L
      * complex floats per template, L the power of 2 >= 16 hwmax (optimized/
@@ -398,7 +399,7 @@ double xc_accel_memory(const xc_accel_searcher *s, const xc_accel_plan *p)
     while (L < 16.0 * p->hwmax)
         L *= 2;
     bytes += nt * L * 2 * sizeof(float);
-    if (s && s->search && !presto) { /* a searcher with its own sums: its state, the scales, the amplitudes */
+    if (own) { /* a searcher with its own sums: its state, the scales grown into the amplitudes */
         bytes += nb * 2 * sizeof(double);
         /* At most the in-tree CPU's blocks (a device keeps its own there) (optimized/cpu/accel_cpu_sums.c): the segment
          * spectra of a block and of its sub-harmonic blocks (L - 4 hwmax
@@ -451,16 +452,16 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     const geom_t g = geometry(&p, r.presto);
     const long U = g.U, itop_lo = g.itop_lo, itop_end = g.itop_end;
     r.U = U;
-    if (!r.presto && !(scale = malloc(sp->nbins * sizeof *scale)))
+    /* A searcher with its own harmonic sums (preset exact, unless the
+     * whole plane is to be kept: outofcore < 0) gets the whole normalised
+     * spectrum and keeps its planes: none of the host's blocks below are
+     * made.  Its scales are made room for the amplitudes they become. */
+    int own = s->search && !r.presto && o->outofcore >= 0;
+    if (!r.presto && !(scale = malloc((own ? 2 : 1) * sp->nbins * sizeof *scale)))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
     if (!st && !r.presto)
         st = xc_accel_norm_scales_threads(sp->data, sp->nbins, o->normwidth, o->threads, scale, err);
     r.scale = scale;
-    /* A searcher with its own harmonic sums (preset exact, unless the
-     * whole plane is to be kept: outofcore < 0) gets the whole normalised
-     * spectrum and keeps its planes: none of the host's blocks below are
-     * made. */
-    int own = s->search && !r.presto && o->outofcore >= 0;
     /* the searcher's state: the caller's (made for this plan), else made here */
     if (state)
         r.state = state;
