@@ -155,6 +155,39 @@ static int make_work(gatectx *g, const char *work, const char *cmd)
 
 /* One gate (kind: dedisperse, search or singlepulse); argv[0] is its name. */
 enum { GATE_DD = 1, GATE_SEARCH, GATE_SP };
+/* The options each gate refuses or needs together, and the single-pulse tolerances' defaults. */
+static int check_opts(gatectx *g, int kind, int family, const char *cmd)
+{
+    const int dd = kind == GATE_DD, sp = kind == GATE_SP;
+    int rc;
+    if (!(g->timeout > 0))
+        return xc_cli_failf(cmd, "-timeout: %g must be > 0", g->timeout);
+    if (g->spinput && !sp)
+        return xc_cli_failf(cmd, "-input is gate singlepulse's");
+    if (g->spinput && !g->cmd)
+        return xc_cli_failf(cmd, "-input dat: says what -cmd reads; give -cmd 'TEMPLATE'");
+    if ((g->sp_snr_rtol >= 0 || g->sp_sample_tol >= 0) && !sp)
+        return xc_cli_failf(cmd, "-snr_rtol and -sample_tol are gate singlepulse's");
+    if ((g->sp_snr_rtol >= 0 || g->sp_sample_tol >= 0) && !g->cmd)
+        return xc_cli_failf(cmd, "-snr_rtol and -sample_tol judge -cmd's candidates; give -cmd 'TEMPLATE'");
+    g->sp_snr_rtol = g->sp_snr_rtol >= 0 ? g->sp_snr_rtol : 0.1;
+    g->sp_sample_tol = g->sp_sample_tol >= 0 ? g->sp_sample_tol : 0.5;
+    if (g->cmd && g->impl_name)
+        return xc_cli_failf(cmd, "-cmd and -impl: judge either a command or an implementation, not both");
+    if (g->cmd && !*g->cmd)
+        return xc_cli_failf(cmd, "-cmd: empty command");
+    if (!dd && g->format)
+        return xc_cli_failf(cmd, "-format is gate dedisperse's (candidate files are recognised by name)");
+    if (kind != GATE_SEARCH && family)
+        return xc_cli_failf(cmd, "-family is gate search's");
+    if (!dd && g->cls != GATE_CLASS_DEFAULT)
+        return xc_cli_failf(cmd, "-exact, -float and -approx are gate dedisperse's");
+    if ((rc = check_maxloss(g, cmd)) || (g->junit && (rc = xc_cli_writable(cmd, "-junit", g->junit))) ||
+        (g->json && (rc = xc_cli_writable(cmd, "-json", g->json))))
+        return rc;
+    return 0;
+}
+
 static int gate_run(const xc_cmd *self, int kind, int argc, char **argv)
 {
     gatectx g;
@@ -233,30 +266,7 @@ static int gate_run(const xc_cmd *self, int kind, int argc, char **argv)
     static const char *const tiers[] = {"quick", "standard", "full"};
     g.tier_name = tiers[g.tier];
     g.family = family ? XC_FAMILY_PULSCAN : XC_FAMILY_ACCEL;
-    if (!(g.timeout > 0))
-        return xc_cli_failf(spec->cmd, "-timeout: %g must be > 0", g.timeout);
-    if (g.spinput && !sp)
-        return xc_cli_failf(spec->cmd, "-input is gate singlepulse's");
-    if (g.spinput && !g.cmd)
-        return xc_cli_failf(spec->cmd, "-input dat: says what -cmd reads; give -cmd 'TEMPLATE'");
-    if ((g.sp_snr_rtol >= 0 || g.sp_sample_tol >= 0) && !sp)
-        return xc_cli_failf(spec->cmd, "-snr_rtol and -sample_tol are gate singlepulse's");
-    if ((g.sp_snr_rtol >= 0 || g.sp_sample_tol >= 0) && !g.cmd)
-        return xc_cli_failf(spec->cmd, "-snr_rtol and -sample_tol judge -cmd's candidates; give -cmd 'TEMPLATE'");
-    g.sp_snr_rtol = g.sp_snr_rtol >= 0 ? g.sp_snr_rtol : 0.1;
-    g.sp_sample_tol = g.sp_sample_tol >= 0 ? g.sp_sample_tol : 0.5;
-    if (g.cmd && g.impl_name)
-        return xc_cli_failf(spec->cmd, "-cmd and -impl: judge either a command or an implementation, not both");
-    if (g.cmd && !*g.cmd)
-        return xc_cli_failf(spec->cmd, "-cmd: empty command");
-    if (!dd && g.format)
-        return xc_cli_failf(spec->cmd, "-format is gate dedisperse's (candidate files are recognised by name)");
-    if (kind != GATE_SEARCH && family)
-        return xc_cli_failf(spec->cmd, "-family is gate search's");
-    if (!dd && g.cls != GATE_CLASS_DEFAULT)
-        return xc_cli_failf(spec->cmd, "-exact, -float and -approx are gate dedisperse's");
-    if ((rc = check_maxloss(&g, spec->cmd)) || (g.junit && (rc = xc_cli_writable(spec->cmd, "-junit", g.junit))) ||
-        (g.json && (rc = xc_cli_writable(spec->cmd, "-json", g.json))))
+    if ((rc = check_opts(&g, kind, family, spec->cmd)))
         return rc;
     if ((rc = choose_impl(&g, dd, sp, spec->cmd)) || (rc = make_work(&g, work, spec->cmd)))
         return rc;
