@@ -280,6 +280,10 @@ typedef struct xc_searcher {
     xc_status (*peaks_in)(const struct xc_searcher *self, void *state, const xc_spectrum *sp, const xc_psopts *o,
                           const double *P, const double *thr, xc_pspeaks *pk, xc_error *err);
     void (*destroy)(const struct xc_searcher *self, void *state);
+    /* Optional: the bytes steps 3-5 hold beside the powers for a search of
+     * nbins bins with options o (NULL: the reference's, a few rows of nbins
+     * doubles), for xc_pulscan_memory. */
+    double (*stage_bytes)(const struct xc_searcher *self, size_t nbins, const xc_psopts *o);
 } xc_searcher;
 
 /* The descriptor behind a registry entry; NULL if impl is of another family. */

@@ -549,8 +549,21 @@ static xc_status powers(const xc_searcher *self, const xc_spectrum *sp, const xc
     return xc_pulscan_powers_cpu_checked(sp, o, P, err);
 }
 
+/* What search() holds: per thread a chunk's buffers (worker_init), per stage
+ * one prefix-sum checkpoint a task, and the task list; never a row of nbins. */
+static double stage_bytes(const xc_searcher *self, size_t nbins, const xc_psopts *o)
+{
+    (void)self;
+    int nth = o->threads > 0 ? o->threads : omp_get_max_threads(), nh = o->numharm > 0 ? o->numharm : 1;
+    size_t cw = o->chunkwidth > 0 ? (size_t)o->chunkwidth : 1, tile = o->tile > 0 ? (size_t)o->tile : XC_PS_TILE;
+    size_t buflen = cw + (size_t)o->zmax + 2 + XC_PS_GROUP, accn = tile + 2, wn = (size_t)o->zmax + 2;
+    double worker = (double)(2 * buflen + 1 + 5 * accn + 2 * wn) * sizeof(double);
+    double tasks = (double)nh * (double)(nbins / cw + 1) * (sizeof(double) + 2 * sizeof(size_t));
+    return (nth < 1 ? 1 : nth) * worker + tasks;
+}
+
 const xc_searcher xc_ps_cpu = {
     /* Bit-identical by construction: the same values summed in double in the same order. */
     .impl = {.family = XC_FAMILY_PULSCAN, .name = "cpu", .tol = {XC_TOL_EXACT, 0}, .caps = XC_CAP_THREADED,
              .desc = "quickselect, recursive boxcar in double with cache tiles, OpenMP over R-blocks"},
-    .powers = powers, .peaks = search};
+    .powers = powers, .peaks = search, .stage_bytes = stage_bytes};

@@ -101,6 +101,8 @@ double xc_pulscan_memory(const xc_searcher *s, size_t nbins, const xc_psopts *o)
         bytes += nb * 2 * sizeof(float);            /* the dereddened copy */
     if (!s || !s->own_powers)
         bytes += nb * sizeof(double);               /* the powers */
+    if (s && s->stage_bytes)
+        return bytes + s->stage_bytes(s, nbins, o);
     /* the stage: at most the reference's harmonic sum, three rows of boxcar
      * sums and prefix sums (reference/pulscan_ref.c), more than the fill
      * test's prefix sums that come after it */
