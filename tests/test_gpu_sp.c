@@ -514,6 +514,7 @@ static void given_stats_case(const xc_spsearcher *g)
 #endif
 }
 
+#ifdef XC_HAVE_CUDA
 /* The search of path in gulps under a (a->gulp), every gulp's host plane. */
 static void gulped(const char *path, const xc_spgulp_args *a, xc_spcandlist *l, xc_spgulp_info *info)
 {
@@ -527,6 +528,7 @@ static void gulped(const char *path, const xc_spgulp_args *a, xc_spcandlist *l, 
     CU_ASSERT_EQUAL(st, XC_OK);
     xc_fbreader_close(r);
 }
+#endif
 
 /* The fused case's block (64 channels of noise, a pulse, a plan of two
  * ranges) as a filterbank searched in gulps of 1100 and 997 (996 after the
@@ -540,6 +542,7 @@ XC_TEST_IF(test_gpu_sp_gulps_exact, "gpu_sp_gulps_exact", xc_fx_skip_gpu)
     const xc_spsearcher *g = gpu_entry();
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
     given_stats_case(g);
+#ifdef XC_HAVE_CUDA
     xc_fixture f;
     fused_block(&f);
     char path[1100];
@@ -573,6 +576,7 @@ XC_TEST_IF(test_gpu_sp_gulps_exact, "gpu_sp_gulps_exact", xc_fx_skip_gpu)
         xc_spcandlist_free(&whole);
     }
     xc_fx_free(&f);
+#endif
 }
 
 XC_TEST_MAIN("gpu_sp")
