@@ -428,7 +428,7 @@ XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
                        mode, ds.chunks, mode == 1 ? "> 1" : "1", info.plane_bytes, 4 * (60 * 6000 + 30 * 3000),
                        ds.pinned_bytes);
             CU_ASSERT(ok_chunks && ok_bytes && ok_pinned);
-            char what[64];
+            char what[96];
             snprintf(what, sizeof what, "fused, preset %d, mode %d", preset, mode);
             CU_ASSERT(same_cands(&fz, &ref, what));
             xc_spcandlist_free(&fz);
