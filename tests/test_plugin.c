@@ -703,7 +703,7 @@ XC_TEST(test_bad_det, "plugin ABI: a single-pulse detection outside the plane is
 
 /* A plugin built against ABI 2.0 (its xcp_info says 2.0; its descriptors
  * are 2.0's sizes, which 2.1 left as they were) loads and runs. */
-XC_TEST(test_abi20, "plugin ABI: a plugin built against ABI 2.0 loads into 2.1 and runs")
+XC_TEST(test_abi20, "plugin ABI: a plugin built against ABI 2.0 loads into 2.2 and runs")
 {
     xc_registry *reg = probe("-DPROBE_ABI20", "libprobe_abi20.so", NULL);
     CU_ASSERT_EQUAL(xc_registry_count(reg, XC_FAMILY_DEDISPERSE), 1);
