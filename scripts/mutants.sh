@@ -25,6 +25,8 @@
 #
 # Every test and gate run has a time limit (MUTANT_TIMEOUT seconds, default
 # 300); a run that overruns counts as failing, which is how a hang shows.
+# MUTANT_BUDGET=S: no mutant is started once S seconds have passed; those
+# left are rows `not-run` in the table (and the exit status is 1).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LIST="$ROOT/scripts/mutants.list"
@@ -37,13 +39,15 @@ while [ $# -gt 0 ]; do
     -j) JOBS=$2; shift 2 ;;
     -o) OUT=$2; shift 2 ;;
     -check) CHECK=1; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "mutants.sh: unknown option $1 (-h)" >&2; exit 2 ;;
     *) NAMES="$NAMES $1"; shift ;;
     esac
 done
 case "$JOBS" in ''|*[!0-9]*|0) echo "mutants.sh: -j $JOBS: need a positive number" >&2; exit 2 ;; esac
 TLIM=${MUTANT_TIMEOUT:-300}
+BUDGET=${MUTANT_BUDGET:-0}
+case "$BUDGET" in ''|*[!0-9]*) echo "mutants.sh: MUTANT_BUDGET=$BUDGET: need seconds" >&2; exit 2 ;; esac
 TAB=$(printf '\t')
 
 # The mutants chosen, one line each (the list's fields, TAB-separated).
@@ -78,6 +82,7 @@ mkdir -p "$OUT" || exit 2
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/xc-mutants.XXXXXX") || exit 2
 trap 'rm -rf "$WORK" "$SEL"' EXIT
 trap 'rm -rf "$WORK" "$SEL"; exit 130' INT TERM
+tstart=$(date +%s)
 echo "mutants: $TOTAL mutants, $JOBS at a time; building the unmodified tree first"
 make -C "$ROOT" --no-print-directory -s -j"$JOBS" bin/crosscheck >/dev/null || { echo "mutants.sh: the tree does not build" >&2; exit 2; }
 # the gate's judge: a copy, so that rebuilding the tree meanwhile changes nothing
@@ -133,6 +138,11 @@ run_one() {
 $2
 EOF
     res="$WORK/res/$name"
+    if [ "$BUDGET" -gt 0 ] && [ $(( $(date +%s) - tstart )) -ge "$BUDGET" ]; then
+        printf '%s|%s|%s|not-run|||%s|n/a|-|0|n/a|n/a\n' "$name" "$area" "$file" "$gate" > "$res"
+        printf '%-28s %-12s not run (MUTANT_BUDGET %s s spent)\n' "$name" "$area" "$BUDGET"
+        return
+    fi
     log="$OUT/logs/$name.log"
     : > "$log"
     t0=$(date +%s)
@@ -187,7 +197,6 @@ EOF
 }
 
 mkdir -p "$WORK/res" "$OUT/logs"
-tstart=$(date +%s)
 s=0
 while [ "$s" -lt "$JOBS" ]; do
     (
@@ -224,6 +233,7 @@ cat "$WORK"/res/* | jq -R -s --argjson secs "$elapsed" --argjson jobs "$JOBS" '
     seconds: (.[9] | tonumber), gate_impl_result: .[10], gate_cmd_result: .[11]}] as $m |
   {seconds: $secs, jobs: $jobs, total: ($m | length),
    caught_by_tests: ($m | map(select(.tests == "caught")) | length),
+   not_run: ($m | map(select(.tests == "not-run")) | length),
    implementation_mutants: ($m | map(select(.gate != null)) | length),
    caught_by_gate: ($m | map(select(.gate_result == "caught")) | length),
    caught_by_gate_impl: ($m | map(select(.gate_impl_result == "caught")) | length),
@@ -231,11 +241,11 @@ cat "$WORK"/res/* | jq -R -s --argjson secs "$elapsed" --argjson jobs "$JOBS" '
    mutants: $m}' > "$JSON" || exit 2
 ntot=$(jq .total "$JSON"); ncau=$(jq .caught_by_tests "$JSON")
 nimp=$(jq .implementation_mutants "$JSON"); ngat=$(jq .caught_by_gate "$JSON")
-ngi=$(jq .caught_by_gate_impl "$JSON"); ngc=$(jq .caught_by_gate_cmd "$JSON")
+ngi=$(jq .caught_by_gate_impl "$JSON"); ngc=$(jq .caught_by_gate_cmd "$JSON"); nnot=$(jq .not_run "$JSON")
 echo
 cat "$TXT"
 echo
 echo "mutants: tests caught $ncau of $ntot; gate caught $ngat of $nimp implementation mutants (-impl $ngi, -cmd $ngc);" \
-    "${elapsed} s with -j $JOBS"
+    "${elapsed} s with -j $JOBS$( [ "$nnot" -gt 0 ] && echo "; $nnot not run (MUTANT_BUDGET $BUDGET s)")"
 echo "table: $TXT, $JSON; logs: $OUT/logs/"
 [ "$ncau" -eq "$ntot" ] && [ "$ngat" -eq "$nimp" ]
