@@ -12,7 +12,9 @@
  *    (--as-pulscan-gpu below).
  *  - SIGPROC fake's -accn and -binary timing model (phase t/P(t)): its
  *    series fails the truth check of a search (tests/peers/sigproc/).
- *  - sigpyproc's 4-bit reader: tests/test_gate.c (the gate's own helpers). */
+ *  - sigpyproc's 4-bit reader: tests/test_gate.c (the gate's own helpers).
+ *  - dedisp's dropped channels (whole 32-bit words of channels only):
+ *    through `gate dedisperse -cmd` on tests/peers/dedisp/dedisperse.sh. */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -266,6 +268,63 @@ XC_TEST_IF(test_pulscan_gpu_loop_gate, "planted: Pulscan GPU's boxcar loop throu
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "FAIL tone-pair: power and sigma vs reference"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "power 6869.91, reference 3434.81"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "PASS tone-pair: recovers truth r, z"));
+}
+
+/* 1 when out holds want; else prints what is missing (the observed output
+ * follows in the caller's message). */
+static int has(const char *out, const char *want)
+{
+    if (strstr(out, want))
+        return 1;
+    printf("\n  expected in the gate's output: \"%s\"", want);
+    return 0;
+}
+
+/* dedisp's channel drop (docs/PEERS.md): dedisp_execute_guru uses nchans /
+ * (32/nbits) whole 32-bit words of channels, so with nchans x nbits not a
+ * multiple of 32 the last channels are never read.  The stand-in
+ * (tests/peers/dedisp/dedisperse.sh: crosscheck's dedisperser, dedisp's
+ * convention, those channels dropped) through `gate dedisperse -convention
+ * dedisp -cmd` must fail exactly the quick tier's 4-bit 42-channel case (5
+ * words of 8 channels: 40 and 41 unread), with the device's own numbers
+ * (every one of 446400 samples differs; amplitude ratio 0.9534 of the
+ * reference's, printed to 4 digits, so within 5e-5), and pass the 64-channel
+ * 8-bit, 48-channel float and 64-channel impulse cases, whose channels fill
+ * whole words: the plane bound there is the float-summation one, the
+ * impulses' bit for bit. */
+XC_TEST_IF(test_dedisp_channel_drop_gate, "planted: dedisp's dropped tail channels (nchans x nbits not a multiple "
+           "of 32) fail gate dedisperse -cmd on 4bit-42ch only", xc_fx_skip_no_bin)
+{
+    static char out[1 << 15], xml[1 << 16];
+    char cmd[5 * PATH_MAX], junit[PATH_MAX];
+    xc_fx_tmp_path(junit, sizeof junit, "dedisp-drop.xml");
+    remove(junit);
+    snprintf(cmd, sizeof cmd, "'%s' gate dedisperse -convention dedisp -tier quick -quiet -junit '%s' -cmd \"sh "
+             "tests/peers/dedisp/dedisperse.sh '%s' dedisp {in} {out} {nbits} {nchans} {dm_lo}:{dm_end}:{dm_step}\"",
+             xc_fx_bin(), junit, xc_fx_bin());
+    int rc = xc_fx_sh(out, sizeof out, cmd), ok = rc == 1;
+    xc_fx_slurp_into(junit, xml, sizeof xml);
+    if (rc != 1)
+        printf("\n  exit %d, expected 1 (a check failed)", rc);
+    ok &= has(out, "9 checks, 1 failed");
+    ok &= has(out, "FAIL 4bit-42ch: plane vs reference");
+    ok &= has(out, "446400 of 446400 samples differ");
+    ok &= has(out, "PASS 4bit-42ch: pulse 0");
+    static const char *const pass[] = {"8bit-64ch: plane vs reference", "8bit-64ch: pulse 0", "8bit-64ch: pulse 1",
+                                       "float32-48ch: plane vs reference", "float32-48ch: pulse 0",
+                                       "impulses-64ch: plane vs reference", "impulses-64ch: lone-channel impulses"};
+    for (size_t k = 0; k < XC_NCASES(pass); k++) {
+        char line[96];
+        snprintf(line, sizeof line, "PASS %s", pass[k]);
+        ok &= has(out, line);
+    }
+    /* the JUnit file holds the measured line unwrapped */
+    const char *r = strstr(xml, "amplitude ratio max|output| / max|reference| ");
+    double ratio = r ? atof(r + strlen("amplitude ratio max|output| / max|reference| ")) : 0;
+    if (!ok)
+        printf("\n  the gate's output:\n%s", out);
+    CU_ASSERT(ok);
+    XC_ASSERT_NEAR(ratio, 0.9534, 5e-5);
 }
 
 /* SIGPROC fake's -accn and -binary (docs/PEERS.md): its phase t/P(t)
