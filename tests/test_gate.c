@@ -337,10 +337,11 @@ static int gate_sp_cmd(const char *env, const char *opts, const char *j, const c
 /* gate singlepulse -cmd with a tool that needs no python
  * (tests/peers/single-pulse/xc-singlepulse.sh: crosscheck singlepulse
  * itself, presto preset, CSV): every row passes, the bursts' boxes at the
- * reference's to the sample (0.5-sample bound); the same tool writing every
- * candidate one sample late and the bursts' S/N times 0.85 fails the
- * positions row by +1.00 sample and the S/N row (1 +- 0.1), in JUnit too,
- * and passes with -sample_tol 1.5 -snr_rtol 0.2. */
+ * reference's to the sample (0.5-sample bound, the default); the same tool
+ * writing every candidate one sample late and the bursts' S/N times 0.85
+ * fails the positions row by +1.00 sample at -sample_tol 0.5 and the S/N
+ * row (1 +- 0.1), in JUnit too, and passes with -sample_tol 1 -snr_rtol 0.2:
+ * the slip is exactly 1 sample, the bound inclusive. */
 XC_TEST_IF(test_gate_singlepulse_cmd, "gate singlepulse -cmd: crosscheck's own search passes; one sample late fails",
            skip_no_bin)
 {
@@ -354,22 +355,24 @@ XC_TEST_IF(test_gate_singlepulse_cmd, "gate singlepulse -cmd: crosscheck's own s
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
     expect_case("sp-bursts: finds every burst", 0, "3 of 3 found");
     expect_case("sp-bursts: burst positions vs reference", 0, "+0.00 (DM 100.00), +0.00 (DM 100.00)");
+    expect_case("sp-bursts: burst positions vs reference", 0, "centre within 0.5 sample of the reference&apos;s");
     expect_case("sp-noise: events above S/N 4 on noise", 0, NULL);
     /* every candidate one sample late and the bursts' S/N times 0.85: the
-     * positions row and the S/N row fail by the default bounds, the rest
-     * passes; -sample_tol 1.5 and -snr_rtol 0.2 take both (at exactly 1
-     * sample the centres' time-to-sample round-off may put the slip a hair
-     * beyond) and say so */
-    CU_ASSERT_EQUAL(gate_sp_cmd("XC_SHIFT=1 XC_SNR_SCALE=0.85", "", j, cmd), 1);
+     * positions row fails at half a sample and the S/N row by its default
+     * bound, the rest passes; -sample_tol 1 and -snr_rtol 0.2 take both
+     * (the centres are compared in samples, so the slip is 1 exactly, not
+     * a round-off above it) and say so */
+    CU_ASSERT_EQUAL(gate_sp_cmd("XC_SHIFT=1 XC_SNR_SCALE=0.85", "-sample_tol 0.5", j, cmd), 1);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 2, 0);
     expect_case("sp-bursts: burst positions vs reference", 1, "+1.00 (DM 100.00)");
     expect_case("sp-bursts: burst positions vs reference", 1, "centre within 0.5 sample of the reference&apos;s");
     expect_case("sp-bursts: burst S/N vs reference (presto preset)", 1, "worst ratio 0.850");
     expect_case("sp-bursts: burst S/N vs reference (presto preset)", 1, "each ratio within 1 +- 0.1");
     expect_case("sp-bursts: finds every burst", 0, "3 of 3 found");
-    CU_ASSERT_EQUAL(gate_sp_cmd("XC_SHIFT=1 XC_SNR_SCALE=0.85", "-sample_tol 1.5 -snr_rtol 0.2", j, cmd), 0);
+    CU_ASSERT_EQUAL(gate_sp_cmd("XC_SHIFT=1 XC_SNR_SCALE=0.85", "-sample_tol 1 -snr_rtol 0.2", j, cmd), 0);
     XC_ASSERT_NEAR(junit_count(xml, "failures"), 0, 0);
-    expect_case("sp-bursts: burst positions vs reference", 0, "centre within 1.5 samples of the reference&apos;s");
+    expect_case("sp-bursts: burst positions vs reference", 0, "+1.00 (DM 100.00), +1.00 (DM 100.00), +1.00");
+    expect_case("sp-bursts: burst positions vs reference", 0, "centre within 1 sample of the reference&apos;s");
     expect_case("sp-bursts: burst S/N vs reference (presto preset)", 0, "each ratio within 1 +- 0.2");
     /* the tolerances judge -cmd's candidates only */
     CU_ASSERT_EQUAL(sh(buf, sizeof buf, "'%s' gate singlepulse -snr_rtol 0.2 -impl cpu", bin), 2);

@@ -234,6 +234,22 @@ static int run_command(gatectx *g, const spcase *c, const sp_files *f, xc_spcand
     return 1;
 }
 
+/* c's box centre in samples of SP_TSAMP.  Where its list's sampling is
+ * SP_TSAMP (its tsamp, or else c's time / sample, within 1e-6 relative: a
+ * file's times are rounded), it is counted from c's sample number, so that
+ * two centres subtract exactly; centre times (sample x tsamp, each rounded
+ * to 2^-52 of a few seconds) subtracted and divided by SP_TSAMP carry about
+ * 1e-12 of a sample, which put an exact one-sample slip a hair above 1
+ * (1.000000000001 at 3.5 s) and failed it at -sample_tol 1.  Other
+ * samplings: the centre time / SP_TSAMP. */
+static double centre_samples(const xc_spcandlist *l, const xc_spcand *c)
+{
+    double dt = l->tsamp > 0 ? l->tsamp : c->sample > 0 ? c->time_s / (double)c->sample : 0;
+    if (fabs(dt / SP_TSAMP - 1) <= 1e-6)
+        return (double)c->sample + 0.5 * c->width;
+    return xc_spcand_centre_s(l, c) / SP_TSAMP;
+}
+
 /* Each found burst's best candidate against the reference's best for that
  * burst at the same DM trial (ref[k], trial k searched alone): near the
  * top, S/N varies by less than its noise across neighbouring trials, so
@@ -264,7 +280,7 @@ static void judge_vs_ref(gatectx *g, const char *obs, const xc_spcandlist *cl, c
         }
         if (i < rr.n && rr.bursts[i].found) {
             const xc_spcand *b = &ref[k].c[rr.bursts[i].index];
-            double d = (xc_spcand_centre_s(cl, a) - xc_spcand_centre_s(&ref[k], b)) / SP_TSAMP, r = a->snr / b->snr;
+            double d = centre_samples(cl, a) - centre_samples(&ref[k], b), r = a->snr / b->snr;
             if (fabs(d) > fabs(worst))
                 worst = d;
             if (fabs(r - 1) > fabs(worst_r - 1))
