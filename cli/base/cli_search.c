@@ -20,10 +20,11 @@ xc_status xc_cli_opt_bins(const xc_opt *o, const char *opt, const char *val, xc_
     return st;
 }
 
-int xc_cli_search_parse(const xc_optspec *spec, const xc_opt *opts, int argc, char **argv, const char **input)
+int xc_cli_search_parse(const xc_cmd *self, const xc_opt *opts, int argc, char **argv, const char **input)
 {
-    const char *cmd = spec->cmd;
-    int first, rc = xc_opts_parse(spec, opts, argc, argv, &first);
+    const xc_optspec spec = XC_CMD_SPEC(self, .max_args = XC_OPTS_ANY_ARGS);
+    const char *cmd = spec.cmd;
+    int first, rc = xc_opts_parse(&spec, opts, argc, argv, &first);
     if (rc != XC_OPTS_GO)
         return rc;
     if (!*input && first == argc - 1)

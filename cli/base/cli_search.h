@@ -4,6 +4,7 @@
 #ifndef XC_CLI_SEARCH_H
 #define XC_CLI_SEARCH_H
 
+#include "cli/base/cli.h"
 #include "cli/base/cli_opts.h"
 #include "core/search/xc_cands.h"
 #include "core/base/xc_error.h"
@@ -14,9 +15,15 @@
  * exponent) into the size_t at o->dest. */
 xc_status xc_cli_opt_bins(const xc_opt *o, const char *opt, const char *val, xc_error *err);
 
-/* xc_opts_parse, then the input spectrum: *input as -i gave it, or the only
- * positional argument.  XC_OPTS_GO with *input set, or the exit code. */
-int xc_cli_search_parse(const xc_optspec *spec, const xc_opt *opts, int argc, char **argv, const char **input);
+/* The end of a search command's option table: -quiet (no summary, no
+ * meter) and -progress, then XC_OPT_END. */
+#define XC_CLI_SEARCH_OPTS_END(quiet, progress)                                                                     \
+    XC_OPT_METER((quiet), (progress), "no summary on stdout and no progress meter"), XC_OPT_END
+
+/* xc_opts_parse of self's options (any number of arguments), then the
+ * input spectrum: *input as -i gave it, or the only positional argument.
+ * XC_OPTS_GO with *input set, or the exit code. */
+int xc_cli_search_parse(const xc_cmd *self, const xc_opt *opts, int argc, char **argv, const char **input);
 
 /* The length of input without a trailing ".fft": the root of default names. */
 int xc_cli_fft_root(const char *input);

@@ -134,11 +134,9 @@ int xc_cmd_accel(const xc_cmd *self, int argc, char **argv)
                             "keeping the whole plane in memory (preset exact always does; with preset\n"
                             "presto it is accelsearch's other path, which it takes with -wmax or a\n"
                             "plane of 2 GB or more)"),
-        XC_OPT_METER(&quiet, &progress, "no summary on stdout and no progress meter"),
-        XC_OPT_END,
+        XC_CLI_SEARCH_OPTS_END(&quiet, &progress),
     };
-    const xc_optspec spec = XC_CMD_SPEC(self, .max_args = XC_OPTS_ANY_ARGS);
-    int rc = xc_cli_search_parse(&spec, opts, argc, argv, &input);
+    int rc = xc_cli_search_parse(self, opts, argc, argv, &input);
     if (rc != XC_OPTS_GO)
         return rc;
     o.preset = presto ? XC_ACCEL_PRESTO : XC_ACCEL_EXACT;

@@ -124,11 +124,9 @@ int xc_cmd_pulscan(const xc_cmd *self, int argc, char **argv)
         XC_OPT_INT("ncpus", &o.threads, 1, 4096, .arg = "N", .help = "OpenMP threads (the reference uses one)",
                    .def = "all"),
         XC_OPT_INT("tile", &o.tile, 1, 1 << 24, .arg = "N", .help = "cpu: boxcar starts per cache tile", .def = "1024"),
-        XC_OPT_METER(&quiet, &progress, "no summary on stdout and no progress meter"),
-        XC_OPT_END,
+        XC_CLI_SEARCH_OPTS_END(&quiet, &progress),
     };
-    const xc_optspec spec = XC_CMD_SPEC(self, .max_args = XC_OPTS_ANY_ARGS);
-    int rc = xc_cli_search_parse(&spec, opts, argc, argv, &input);
+    int rc = xc_cli_search_parse(self, opts, argc, argv, &input);
     if (rc != XC_OPTS_GO)
         return rc;
     o.norm = mom ? XC_NORM_MOM : XC_NORM_EXACT;
