@@ -190,7 +190,7 @@ xc_status xc_sp_gpu_search_fil(xc_fbreader *r, const xc_spgulp_args *a, xc_spcan
     xc_spgulp_args b = *a;
     b.source = (xc_spgulp_source){source_plane, &fs, 1};
     xc_status st = xc_sp_search_fil(r, &b, out, info, err);
-    xc_sp_gpu_fused_destroy(fs.f);
+    xc_sp_gpu_fused_destroy(fs.f);   /* frees its own buffers only: the gulps' plan p is gone by now */
     if (plane_bytes)
         *plane_bytes = fs.peak;
     return st;
