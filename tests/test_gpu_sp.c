@@ -521,6 +521,15 @@ static void given_stats_case(const xc_spsearcher *g)
 }
 
 #ifdef XC_HAVE_CUDA
+/* f made by make, written as a filterbank named name in the test's
+ * temporary directory; path (n bytes) gets its path. */
+static void block_file(xc_fixture *f, void (*make)(xc_fixture *), const char *name, char *path, size_t n)
+{
+    make(f);
+    snprintf(path, n, "%s/%s", xc_test_tmpdir(), name);
+    xc_fx_write_fil(f, path);
+}
+
 /* The search of path in gulps under a (a->gulp), every gulp's host plane. */
 static void gulped(const char *path, const xc_spgulp_args *a, xc_spcandlist *l, xc_spgulp_info *info)
 {
@@ -550,10 +559,8 @@ XC_TEST_IF(test_gpu_sp_gulps_exact, "gpu_sp_gulps_exact", xc_fx_skip_gpu)
     given_stats_case(g);
 #ifdef XC_HAVE_CUDA
     xc_fixture f;
-    fused_block(&f);
     char path[1100];
-    snprintf(path, sizeof path, "%s/gulps.fil", xc_test_tmpdir());
-    xc_fx_write_fil(&f, path);
+    block_file(&f, fused_block, "gulps.fil", path, sizeof path);
     static const size_t gulps[] = {1100, 997};
     for (int preset = 0; preset < 2; preset++) {
         xc_spopts o;
@@ -767,10 +774,8 @@ XC_TEST_IF(test_gpu_sp_fused_gulps, "gpu_sp_fused_gulps", xc_fx_skip_gpu)
     const xc_spsearcher *g = gpu_entry();
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
     xc_fixture f;
-    burst_block(&f);
     char path[1100];
-    snprintf(path, sizeof path, "%s/bursts.fil", xc_test_tmpdir());
-    xc_fx_write_fil(&f, path);
+    block_file(&f, burst_block, "bursts.fil", path, sizeof path);
     static const size_t gulps[] = {1200, 600};
     xc_error err;
     for (int preset = 0; preset < 2; preset++) {
