@@ -19,7 +19,10 @@
  * window of longer rows with the whole rows' rms and mean) replace the
  * device's, on a host plane and through a device view, and a filterbank
  * searched in gulps by the gpu searcher gives the one-gulp list of the
- * reference, bit for bit.  Every case is skipped (never
+ * reference, bit for bit; a file with bursts on and near the gulps'
+ * boundaries searched in gulps through the fused plan gives the
+ * reference's list of the same gulps, and in one shot its one-gulp list.
+ * Every case is skipped (never
  * passed) without CUDA or a usable device, printing why. */
 #include <math.h>
 #include <stdint.h>
@@ -31,6 +34,9 @@
 #include "core/sp/xc_spgulp.h"
 #include "core/sp/xc_spsearch.h"
 #include "optimized/cpu/xc_cpu.h"
+#ifdef XC_HAVE_CUDA
+#include "optimized/gpu/sp_fused.h"
+#endif
 #include "optimized/gpu/xc_gpu.h"
 #include "optimized/xc_impls.h"
 #include "reference/xc_reference.h"
@@ -515,6 +521,15 @@ static void given_stats_case(const xc_spsearcher *g)
 }
 
 #ifdef XC_HAVE_CUDA
+/* f made by make, written as a filterbank named name in the test's
+ * temporary directory; path (n bytes) gets its path. */
+static void block_file(xc_fixture *f, void (*make)(xc_fixture *), const char *name, char *path, size_t n)
+{
+    make(f);
+    snprintf(path, n, "%s/%s", xc_test_tmpdir(), name);
+    xc_fx_write_fil(f, path);
+}
+
 /* The search of path in gulps under a (a->gulp), every gulp's host plane. */
 static void gulped(const char *path, const xc_spgulp_args *a, xc_spcandlist *l, xc_spgulp_info *info)
 {
@@ -544,10 +559,8 @@ XC_TEST_IF(test_gpu_sp_gulps_exact, "gpu_sp_gulps_exact", xc_fx_skip_gpu)
     given_stats_case(g);
 #ifdef XC_HAVE_CUDA
     xc_fixture f;
-    fused_block(&f);
     char path[1100];
-    snprintf(path, sizeof path, "%s/gulps.fil", xc_test_tmpdir());
-    xc_fx_write_fil(&f, path);
+    block_file(&f, fused_block, "gulps.fil", path, sizeof path);
     static const size_t gulps[] = {1100, 997};
     for (int preset = 0; preset < 2; preset++) {
         xc_spopts o;
@@ -575,6 +588,225 @@ XC_TEST_IF(test_gpu_sp_gulps_exact, "gpu_sp_gulps_exact", xc_fx_skip_gpu)
         }
         xc_spcandlist_free(&whole);
     }
+    xc_fx_free(&f);
+#endif
+}
+
+#ifdef XC_HAVE_CUDA
+/* Bursts of 8 samples planted on and near the boundaries of gulps of 600
+ * and 1200 samples: trial 37 (the plan's first range) across sample 1200,
+ * from 2400 on; trial 75 (the second, ds 2) up to 3600, across 4800. */
+static const struct {
+    int trial;
+    size_t t0;
+} bursts[] = {{37, 1196}, {37, 2400}, {75, 3592}, {75, 4797}};
+#define NBURSTS (sizeof bursts / sizeof *bursts)
+
+/* The fused case's noise (64 channels, plan "0:60:1,60:120:2:2", 6000
+ * outputs of 1 ms) with the bursts above, 40 a channel and sample. */
+static void burst_block(xc_fixture *f)
+{
+    xc_fx_random_job(f, 64, 8, 1500, -4, 1e-3, "0:60:1,60:120:2:2", "crosscheck", 6000, 47);
+    const size_t nc = (size_t)f->blk.nchans;
+    for (size_t i = 0; i < f->blk.nsamp * nc; i++)
+        f->u16[i] >>= 1;
+    for (size_t b = 0; b < NBURSTS; b++) {
+        const int k = bursts[b].trial < 60 ? 0 : 1, ds = k ? 2 : 1, row = bursts[b].trial - (k ? 60 : 0);
+        for (size_t c = 0; c < nc; c++)
+            for (size_t t = bursts[b].t0; t < bursts[b].t0 + 8; t++)
+                f->u16[(t + (size_t)ds * (size_t)f->job.delays[k][(size_t)row * nc + c]) * nc + c] += 40;
+    }
+}
+
+/* 1 when every burst is one candidate of l (S/N > 8 within 30 samples of
+ * it; noise reaches 8 about once in 10^15 boxes) and nothing else is. */
+static int bursts_once(const xc_spcandlist *l, const char *what)
+{
+    size_t strong = 0, near[NBURSTS] = {0};
+    for (size_t i = 0; i < l->n; i++) {
+        if (!(l->c[i].snr > 8))
+            continue;
+        strong++;
+        for (size_t b = 0; b < NBURSTS; b++)
+            near[b] += l->c[i].sample + 30 >= (int64_t)bursts[b].t0 && l->c[i].sample <= (int64_t)bursts[b].t0 + 38;
+    }
+    int ok = strong == NBURSTS;
+    for (size_t b = 0; b < NBURSTS; b++)
+        ok &= near[b] == 1;
+    if (!ok)
+        printf("\n  %s: %zu candidates above S/N 8 (expected %zu, one per burst); near the bursts %zu %zu %zu %zu "
+               "(expected 1 each)",
+               what, strong, NBURSTS, near[0], near[1], near[2], near[3]);
+    return ok;
+}
+
+/* b, searched in gulps of gulp samples, against a, the whole search:
+ * every field equal (S/N bit for bit), except that a candidate of a whose
+ * runs cross a gulp boundary may end earlier in b, at or after the first
+ * boundary past its begin (docs/SINGLEPULSE.md, Gulps: a run outliving its
+ * gulp's window, which reaches past the boundary, is cut at the window's
+ * end; its boxes, their S/N and the clusters are the same).  *cut gets how
+ * many ended earlier. */
+static int same_but_cut(const xc_spcandlist *b, const xc_spcandlist *a, size_t gulp, size_t *cut, const char *what)
+{
+    *cut = 0;
+    if (a->n != b->n) {
+        printf("\n  %s: %zu candidates, expected %zu (tolerance 0)", what, b->n, a->n);
+        return 0;
+    }
+    for (size_t i = 0; i < a->n; i++) {
+        const xc_spcand *x = &b->c[i], *y = &a->c[i];
+        const int64_t G = (int64_t)gulp, first = (y->begin / G + 1) * G;   /* the first boundary after begin */
+        const int shorter = x->end < y->end && first <= y->end && x->end >= first;
+        *cut += (size_t)shorter;
+        if (x->snr != y->snr || x->sample != y->sample || x->width != y->width || x->dm_index != y->dm_index ||
+            x->members != y->members || x->begin != y->begin || (x->end != y->end && !shorter) ||
+            x->dm_lo != y->dm_lo || x->dm_hi != y->dm_hi || x->dm != y->dm || x->time_s != y->time_s) {
+            printf("\n  %s: candidate %zu: snr %.17g t %lld w %d dm %d members %lld run %lld..%lld, expected snr "
+                   "%.17g t %lld w %d dm %d members %lld run %lld..%lld (tolerance 0; the end may be cut back to a "
+                   "gulp boundary, %zu samples apart)",
+                   what, i, x->snr, (long long)x->sample, (int)x->width, (int)x->dm_index, (long long)x->members,
+                   (long long)x->begin, (long long)x->end, y->snr, (long long)y->sample, (int)y->width,
+                   (int)y->dm_index, (long long)y->members, (long long)y->begin, (long long)y->end, gulp);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The one-shot fused search of f's whole block. */
+static void fused_whole(xc_fixture *f, const xc_spsearcher *g, const xc_spopts *o, xc_spcandlist *l,
+                        size_t *plane_bytes)
+{
+    xc_ddplan *p = NULL;
+    xc_error err;
+    xc_spfused_info info;
+    xc_spcandlist_init(l);
+    CU_ASSERT_EQUAL_FATAL(xc_ddplan_create(&p, &xc_dd_gpu, &f->g, 8, &f->plan, f->cv, NULL, NULL, &err), XC_OK);
+    xc_status st = xc_sp_gpu_fused(p, &f->plan, &f->blk, f->g.tsamp, g, o, l, &info, &err);
+    if (st)
+        printf("\n  one-shot fused: %s", err.msg);
+    CU_ASSERT_EQUAL(st, XC_OK);
+    *plane_bytes = info.plane_bytes;
+    xc_ddplan_destroy(p);
+}
+
+/* The fused search of path in gulps of a->gulp (xc_sp_gpu_search_fil). */
+static xc_status fused_gulps(const char *path, const xc_spgulp_args *a, xc_spcandlist *l, xc_spgulp_info *info,
+                             size_t *plane_bytes, xc_error *err)
+{
+    xc_fbreader *r;
+    xc_spcandlist_init(l);
+    CU_ASSERT_EQUAL_FATAL(xc_fbreader_open(&r, path, NULL, err), XC_OK);
+    xc_status st = xc_sp_gpu_search_fil(r, a, l, info, plane_bytes, err);
+    xc_fbreader_close(r);
+    return st;
+}
+
+/* The options of the bursts' searches: preset (0 heimdall with blocks of
+ * 250 samples, 1 astroaccelerate), threshold 4 (many noise runs near it,
+ * where a window's own rms would add and drop some), widths 1, 2, 4, 8. */
+static xc_spopts burst_opts(int preset)
+{
+    xc_spopts o;
+    xc_spopts_default(&o, preset ? XC_SP_ASTROACCELERATE : XC_SP_HEIMDALL);
+    o.threshold = 4;
+    o.baseline_s = preset ? 0 : 0.25;
+    o.nwidths = 4;
+    o.widths[0] = 1, o.widths[1] = 2, o.widths[2] = 4, o.widths[3] = 8;
+    return o;
+}
+
+/* One gulp size of the fused gulps' case: the fused list against the
+ * reference's in the same gulps (the same windows, runs kept and
+ * clustering: every field, tolerance 0), against the whole search's
+ * (same_but_cut) and the bursts found once; the device plane shorter than
+ * the whole file's (whole_bytes). */
+static void fused_gulp_case(const char *path, xc_spgulp_args *a, const xc_spsearcher *g, const xc_spcandlist *whole,
+                            size_t whole_bytes, size_t *cuts)
+{
+    xc_spcandlist l, refg;
+    xc_spgulp_info info;
+    xc_error err;
+    size_t bytes = 0, cut = 0;
+    char what[96];
+    a->search = &xc_sp_reference;
+    a->dd = &xc_dd_cpu;
+    gulped(path, a, &refg, &info);
+    a->search = g;
+    a->dd = &xc_dd_gpu;
+    xc_status st = fused_gulps(path, a, &l, &info, &bytes, &err);
+    if (st)
+        printf("\n  fused in gulps of %zu: %s", a->gulp, err.msg);
+    CU_ASSERT_EQUAL(st, XC_OK);
+    CU_ASSERT(info.gulp == a->gulp && info.ngulps == 6000 / a->gulp && info.rms_passes > 0);
+    if (!(bytes > 0 && bytes < whole_bytes))
+        printf("\n  fused in gulps of %zu: device plane %zu bytes, expected fewer than the whole file's %zu", a->gulp,
+               bytes, whole_bytes);
+    CU_ASSERT(bytes > 0 && bytes < whole_bytes);
+    snprintf(what, sizeof what, "fused in gulps of %zu, preset %s", a->gulp, xc_sp_preset_name(a->opts->preset));
+    CU_ASSERT(same_cands(&l, &refg, what));
+    CU_ASSERT(same_but_cut(&l, whole, a->gulp, &cut, what));
+    CU_ASSERT(bursts_once(&l, what));
+    *cuts += cut;
+    xc_spcandlist_free(&l);
+    xc_spcandlist_free(&refg);
+}
+#endif
+
+/* A filterbank with bursts on and near the gulps' boundaries (gulps of 600
+ * and 1200 samples), searched in gulps through the fused plan (each gulp's
+ * window dedispersed into the plan's device plane and searched there, the
+ * whole rows' statistics gathered first), in one shot through the fused
+ * plan, and by the reference (cpu dedisperser, reference searcher) in one
+ * gulp and in the same gulps, for the median and the mean-and-sd presets:
+ * one shot and the reference's one gulp, and the fused gulps and the
+ * reference's same gulps, are the same lists, every field and S/N bit for
+ * bit (tolerance 0: integer-valued planes, the whole rows' exact
+ * statistics); the fused gulps against the one gulp the same but for the
+ * ends of clusters whose runs outlive a window (same_but_cut); each burst
+ * one candidate with the one gulp's S/N; the gulps' device plane smaller
+ * than the whole file's; a pair that is not fusable is XC_EINVAL naming
+ * both. */
+XC_TEST_IF(test_gpu_sp_fused_gulps, "gpu_sp_fused_gulps", xc_fx_skip_gpu)
+{
+#ifdef XC_HAVE_CUDA
+    const xc_spsearcher *g = gpu_entry();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    xc_fixture f;
+    char path[1100];
+    block_file(&f, burst_block, "bursts.fil", path, sizeof path);
+    static const size_t gulps[] = {1200, 600};
+    xc_error err;
+    for (int preset = 0; preset < 2; preset++) {
+        xc_spopts o = burst_opts(preset);
+        xc_spgulp_args a = {.search = &xc_sp_reference, .opts = &o, .dd = &xc_dd_cpu, .conv = f.cv,
+                            .plan = &f.plan, .input_name = "bursts.fil"};
+        xc_spcandlist ref, one;
+        xc_spgulp_info info;
+        size_t whole_bytes = 0, cuts = 0;
+        gulped(path, &a, &ref, &info);
+        CU_ASSERT(info.ngulps == 1 && bursts_once(&ref, "the reference"));
+        fused_whole(&f, g, &o, &one, &whole_bytes);
+        CU_ASSERT(same_cands(&one, &ref, "one-shot fused"));
+        for (size_t k = 0; k < sizeof gulps / sizeof *gulps; k++) {
+            a.gulp = gulps[k];
+            fused_gulp_case(path, &a, g, &ref, whole_bytes, &cuts);
+        }
+        printf("\n  preset %s: %zu candidates, %zu ends cut at a window", xc_sp_preset_name(o.preset), ref.n, cuts);
+        xc_spcandlist_free(&ref);
+        xc_spcandlist_free(&one);
+    }
+    xc_spopts o = burst_opts(0);
+    xc_spgulp_args a = {.search = g, .opts = &o, .dd = &xc_dd_cpu, .conv = f.cv, .plan = &f.plan,
+                        .input_name = "bursts.fil"};
+    xc_spcandlist l;
+    xc_status st = fused_gulps(path, &a, &l, NULL, NULL, &err);
+    if (st != XC_EINVAL || !strstr(err.msg, "cpu") || !strstr(err.msg, "gpu"))
+        printf("\n  cpu dedisperser fused: status %d, \"%s\" (expected XC_EINVAL naming cpu and gpu)", (int)st,
+               err.msg);
+    CU_ASSERT(st == XC_EINVAL && strstr(err.msg, "cpu") && strstr(err.msg, "gpu"));
+    xc_spcandlist_free(&l);
     xc_fx_free(&f);
 #endif
 }

@@ -9,14 +9,13 @@
 #include "cli/base/cli_meter.h"
 #include "cli/base/cli_opts.h"
 #include "cli/base/cli_plan.h"
-#include "core/base/xc_mem.h"
-#include "core/base/xc_nbits.h"
 #include "core/dedisp/run/xc_planefile.h"
 #include "core/io/xc_filterbank.h"
 #include "core/sp/files/xc_spfiles.h"
 #include "core/sp/xc_spgulp.h"
 #include "core/sp/xc_spsearch.h"
 #ifdef XC_HAVE_CUDA
+#include "optimized/gpu/sp_fused.h"
 #include "optimized/gpu/xc_gpu.h"
 #endif
 
@@ -42,47 +41,6 @@ static int fusable(const xc_dedisperser *dd, const xc_spsearcher *s)
     (void)dd, (void)s;
     return 0;
 #endif
-}
-
-/* The fused pipeline (optimized/gpu/xc_gpu.h): the whole filterbank of r
- * through a's dedisperser into a plane on the device, searched there by a's
- * searcher; only the candidates come back.  The host holds the samples
- * alone. */
-static xc_status fused_search(xc_fbreader *r, const char *path, const xc_geometry *g, const xc_dmplan *plan,
-                              const xc_convention *cv, const xc_spgulp_args *a, xc_spcandlist *l, xc_error *err)
-{
-    const xc_fbheader *h = xc_fbreader_header(r);
-    size_t nvals = (size_t)h->nsamp * (size_t)h->nchans;
-    int isf = xc_nbits_is_float(h->nbits);
-    void *buf = NULL;
-    xc_ddplan *p = NULL;
-    xc_status st;
-    if ((st = xc_mem_check((double)nvals * (isf ? 4 : 2), path, "its samples (the fused search's plane is on the device)",
-                           "search a shorter part of the file, or give -gulp (searched in gulps on the host)", err)))
-        return st;
-    if (!(buf = malloc(nvals * (isf ? sizeof(float) : sizeof(uint16_t)))))
-        return xc_error_set(err, XC_ENOMEM, "%s: out of memory for %zu samples", path, nvals);
-    st = isf ? xc_fbreader_read_f32(r, 0, (size_t)h->nsamp, 0, buf, err)
-             : xc_fbreader_read_u16(r, 0, (size_t)h->nsamp, 0, buf, err);
-    xc_block b = {h->nchans, (size_t)h->nsamp, h->nbits, isf ? NULL : buf, isf ? buf : NULL};
-    xc_ddopts o;
-    memset(&o, 0, sizeof o);
-    o.threads = a->threads;
-    if (!st)
-        st = xc_ddplan_create(&p, a->dd, g, h->nbits, plan, cv, NULL, &o, err);
-    if (!st && (int64_t)h->nsamp <= xc_ddplan_max_delay(p))
-        st = xc_error_set(err, XC_EINVAL, "%s: nsamp %llu is not longer than the plan's largest delay, %lld samples",
-                          path, (unsigned long long)h->nsamp, (long long)xc_ddplan_max_delay(p));
-#ifdef XC_HAVE_CUDA
-    if (!st)
-        st = xc_sp_gpu_fused(p, plan, &b, h->tsamp, a->search, a->opts, l, NULL, err);
-#else
-    if (!st)
-        (void)b, (void)l, st = xc_error_set(err, XC_EINVAL, "the fused search needs the CUDA build");
-#endif
-    xc_ddplan_destroy(p);
-    free(buf);
-    return st;
 }
 
 /* The meter of a gulped search: one line per pass (the whole rows'
@@ -121,13 +79,16 @@ static void summary(const xc_spsearcher *s, const xc_spopts *o, int fused, size_
             snprintf(gulps + k, sizeof gulps - (size_t)k, " after %d passes for the trials' whole rms",
                      info->rms_passes);
     }
-    fprintf(stderr, "crosscheck singlepulse: %s%s, preset %s: %zu candidates%s in %.3f s -> %s\n", s->impl.name,
-            fused ? " (fused: the plane stayed on the device)" : "", xc_sp_preset_name(o->preset), n, gulps, seconds,
-            out);
+    const char *how = !fused              ? ""
+                      : info->rms_passes ? " (fused: the search's planes stayed on the device)"
+                                         : " (fused: the plane stayed on the device)";
+    fprintf(stderr, "crosscheck singlepulse: %s%s, preset %s: %zu candidates%s in %.3f s -> %s\n", s->impl.name, how,
+            xc_sp_preset_name(o->preset), n, gulps, seconds, out);
 }
 
-/* Searches the filterbank under po's plan: fused on the device (fuse), else
- * in gulps (core/sp/xc_spgulp.h) with a meter per gulp of each pass. */
+/* Searches the filterbank under po's plan in gulps (core/sp/xc_spgulp.h),
+ * each gulp's search fused on the device (fuse: optimized/gpu/sp_fused.h),
+ * with a meter per gulp of each pass. */
 static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_convention *cv, xc_spgulp_args *a,
                           int fuse, pass_meter *pm, xc_spcandlist *l, xc_spgulp_info *info, xc_error *err)
 {
@@ -143,15 +104,19 @@ static xc_status from_fil(const char *path, const xc_cli_planopts *po, const xc_
     xc_geometry g = {h->nchans, h->fch1, h->foff, h->tsamp};
     xc_dmplan plan;
     xc_dmplan_init(&plan);
-    if (!(st = xc_cli_plan_build(po, &g, &plan, err)) && fuse) {
-        st = fused_search(r, path, &g, &plan, cv, a, l, err);
-        xc_progress_update(pm->meter, 1);
-    } else if (!st) {
+    if (!(st = xc_cli_plan_build(po, &g, &plan, err))) {
         a->conv = cv;
         a->plan = &plan;
         a->input_name = path;
         a->progress = (xc_progress_cb){on_pass, pm};
-        st = xc_sp_search_fil(r, a, l, info, err);
+#ifdef XC_HAVE_CUDA
+        if (fuse)
+            st = xc_sp_gpu_search_fil(r, a, l, info, NULL, err);
+        else
+#else
+        (void)fuse;
+#endif
+            st = xc_sp_search_fil(r, a, l, info, err);
     }
     xc_dmplan_free(&plan);
     xc_fbreader_close(r);
@@ -285,9 +250,8 @@ int xc_cmd_singlepulse(const xc_cmd *self, int argc, char **argv)
                             .threads = threads, .gulp = (size_t)gulp, .max_memory = max_memory};
         if (!a.dd)
             return 2;
-        /* the GPU pair on a whole file: the plane stays on the device; gulps
-           (-gulp, -max_memory) go through the host */
-        fused = !gulp && !(max_memory > 0) && fusable(a.dd, s);
+        /* the GPU pair: every gulp's plane stays on the device */
+        fused = fusable(a.dd, s);
         st = from_fil(input, &po, cv, &a, fused, &pm, &l, &info, &err);
     }
     if (!st)

@@ -207,8 +207,10 @@ static void windows(gulper *g, size_t j, size_t *s, size_t *f)
         *f = ly->total;
 }
 
-/* Reads and dedisperses series samples [s, f) into pl. */
-static xc_status dedisperse(gulper *g, xc_fbreader *rd, size_t s, size_t f, xc_plane *pl, xc_error *err)
+/* Reads and dedisperses series samples [s, f) into pl: through src when
+ * given (its memory), else into a plane allocated here. */
+static xc_status dedisperse(gulper *g, xc_fbreader *rd, size_t s, size_t f, const xc_spgulp_source *src,
+                            xc_plane *pl, xc_error *err)
 {
     const xc_fbheader *h = xc_fbreader_header(rd);
     int isf = xc_nbits_is_float(h->nbits);
@@ -222,7 +224,9 @@ static xc_status dedisperse(gulper *g, xc_fbreader *rd, size_t s, size_t f, xc_p
     xc_status st = isf ? xc_fbreader_read_f32(rd, s, nin, 0, g->buf, err)
                        : xc_fbreader_read_u16(rd, s, nin, 0, g->buf, err);
     xc_block b = {h->nchans, nin, h->nbits, isf ? NULL : g->buf, isf ? g->buf : NULL};
-    if (!st && !(st = xc_ddplan_plane_alloc(g->dp, nin, pl, err)))
+    if (!st && src)
+        st = src->plane(src->ctx, g->dp, &b, pl, err);
+    else if (!st && !(st = xc_ddplan_plane_alloc(g->dp, nin, pl, err)))
         st = xc_ddplan_execute(g->dp, &b, pl, err);
     return st;
 }
@@ -241,6 +245,7 @@ static xc_status search_gulp(gulper *g, const xc_spgulp_args *a, size_t j, size_
         size_t ds = (size_t)r->ds, off = g->wa[k] - s / ds;
         size_t olo = lo / ds, ohi = j + 1 == g->in.ngulps ? r->n : hi / ds;
         xc_spplane v = g->views[k];
+        v.device = a->source.plane && a->source.device;
         if (g->we[k] - s / ds > v.nsamp)
             return xc_error_set(err, XC_EINVAL, "gulp %zu, range %d: window to %zu past the plane's %zu samples", j,
                                 k, g->we[k], s / ds + v.nsamp);
@@ -303,8 +308,10 @@ static xc_status stats_gulp(gulper *g, const xc_spgulp_args *a, size_t j, size_t
 typedef xc_status (*gulp_fn)(gulper *g, const xc_spgulp_args *a, size_t j, size_t s, const xc_plane *pl,
                              double tsamp, xc_error *err);
 
-/* One pass through the file: every gulp read, dedispersed and given to fn. */
-static xc_status pass(gulper *g, xc_fbreader *rd, const xc_spgulp_args *a, gulp_fn fn, xc_error *err)
+/* One pass through the file: every gulp read, dedispersed (through src
+ * when given) and given to fn. */
+static xc_status pass(gulper *g, xc_fbreader *rd, const xc_spgulp_args *a, const xc_spgulp_source *src, gulp_fn fn,
+                      xc_error *err)
 {
     const xc_fbheader *h = xc_fbreader_header(rd);
     xc_status st = XC_OK;
@@ -313,9 +320,10 @@ static xc_status pass(gulper *g, xc_fbreader *rd, const xc_spgulp_args *a, gulp_
         windows(g, j, &s, &f);
         xc_plane pl;
         memset(&pl, 0, sizeof pl);
-        if (!(st = dedisperse(g, rd, s, f, &pl, err)))
+        if (!(st = dedisperse(g, rd, s, f, src, &pl, err)))
             st = fn(g, a, j, s, &pl, h->tsamp, err);
-        xc_plane_free(&pl);
+        if (!src)
+            xc_plane_free(&pl);
         size_t done = (j + 1) * g->in.gulp;
         xc_progress_report(&a->progress, g->label, done < g->in.total ? done : g->in.total, g->in.total);
     }
@@ -337,7 +345,7 @@ static xc_status stats_passes(gulper *g, xc_fbreader *rd, const xc_spgulp_args *
     while (!st && !xc_sprms_done(g->rms)) {
         snprintf(g->label, sizeof g->label, "singlepulse rms, pass %d", xc_sprms_passes(g->rms) + 1);
         xc_sprms_begin(g->rms);
-        if (!(st = pass(g, rd, a, stats_gulp, err)))
+        if (!(st = pass(g, rd, a, NULL, stats_gulp, err)))
             st = xc_sprms_end(g->rms, err);
     }
     g->in.rms_passes = g->rms ? xc_sprms_passes(g->rms) : 0;
@@ -386,7 +394,7 @@ xc_status xc_sp_search_fil(xc_fbreader *rd, const xc_spgulp_args *a, xc_spcandli
         st = stats_passes(&g, rd, a, err);
     snprintf(g.label, sizeof g.label, "singlepulse");
     if (!st)
-        st = pass(&g, rd, a, search_gulp, err);
+        st = pass(&g, rd, a, a->source.plane ? &a->source : NULL, search_gulp, err);
     if (!st) {
         xc_spsep sep = xc_spopts_sep(a->opts);
         st = xc_sp_cluster(&g.all, &sep, h->tsamp, g.dms, ndms, out, err);

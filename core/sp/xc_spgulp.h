@@ -18,6 +18,17 @@
 extern "C" {
 #endif
 
+/* Where the search pass's planes are made, when not on the host: plane
+ * dedisperses block in through p (the search's plan) into pl, laid out in
+ * memory the source owns (valid until its next call; device memory when
+ * `device` is set, searched there through device views).  The passes of
+ * the whole rows' statistics read host planes whatever the source. */
+typedef struct {
+    xc_status (*plane)(void *ctx, xc_ddplan *p, const xc_block *in, xc_plane *pl, xc_error *err);
+    void *ctx;
+    int device;
+} xc_spgulp_source;
+
 typedef struct {
     const xc_spsearcher *search;
     const xc_spopts *opts;
@@ -29,6 +40,7 @@ typedef struct {
     double max_memory;         /* bytes (0: half the machine's, for the choice only) */
     xc_progress_cb progress;   /* ("singlepulse", series samples done, total) after each gulp */
     const char *input_name;    /* for messages */
+    xc_spgulp_source source;   /* the search pass's planes (plane NULL: host planes of the dedisperser) */
 } xc_spgulp_args;
 
 /* What a search holds and how it is cut. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/base/xc_progress.h"
+#include "optimized/gpu/sp_fused.h"
 #include "optimized/gpu/xc_gpu.h"
 
 struct xc_spfused {
@@ -112,21 +113,26 @@ static xc_status device_plane(xc_spfused *f, size_t nout, xc_plane *pl, size_t *
     return XC_OK;
 }
 
-xc_status xc_sp_gpu_fused_execute(xc_spfused *f, const xc_block *in, const xc_spopts *o, xc_spcandlist *out,
-                                  xc_spfused_info *info, xc_error *err)
+/* The plane of block in, dedispersed into the device plane of f. */
+static xc_status fused_plane(xc_spfused *f, const xc_block *in, xc_plane *pl, size_t *bytes, xc_error *err)
 {
     const int64_t md = xc_ddplan_max_delay(f->p);
     if ((int64_t)in->nsamp <= md)
         return xc_error_set(err, XC_EINVAL, "gpu: fused search: %zu spectra are not more than the plan's largest "
                                             "delay, %lld samples",
                             in->nsamp, (long long)md);
+    xc_status st = device_plane(f, in->nsamp - (size_t)md, pl, bytes, err);
+    return st ? st : xc_ddplan_execute(f->p, in, pl, err);
+}
+
+xc_status xc_sp_gpu_fused_execute(xc_spfused *f, const xc_block *in, const xc_spopts *o, xc_spcandlist *out,
+                                  xc_spfused_info *info, xc_error *err)
+{
     xc_spfused_info z;
     memset(&z, 0, sizeof z);
     xc_plane pl = {0, NULL};
     const double t0 = xc_now();
-    xc_status st = device_plane(f, in->nsamp - (size_t)md, &pl, &z.plane_bytes, err);
-    if (!st)
-        st = xc_ddplan_execute(f->p, in, &pl, err);
+    xc_status st = fused_plane(f, in, &pl, &z.plane_bytes, err);
     const double t1 = xc_now();
     if (!st) {
         xc_spplane_views(f->plan, &pl, f->tsamp, f->v, f->dms);
@@ -150,5 +156,42 @@ xc_status xc_sp_gpu_fused(xc_ddplan *p, const xc_dmplan *plan, const xc_block *i
     if (!st)
         st = xc_sp_gpu_fused_execute(f, in, o, out, info, err);
     xc_sp_gpu_fused_destroy(f);
+    return st;
+}
+
+/* The gulps' plane source: the fused plan, made on the first gulp's
+ * dedisperser plan (the gulps' own), its device plane reused after. */
+typedef struct {
+    xc_spfused *f;
+    const xc_dmplan *plan;
+    double tsamp;
+    const xc_spsearcher *s;
+    size_t peak;      /* the largest plane's bytes */
+} fused_source;
+
+static xc_status source_plane(void *ctx, xc_ddplan *p, const xc_block *in, xc_plane *pl, xc_error *err)
+{
+    fused_source *fs = ctx;
+    size_t bytes = 0;
+    xc_status st = fs->f ? XC_OK : xc_sp_gpu_fused_create(&fs->f, p, fs->plan, fs->tsamp, fs->s, err);
+    if (!st && (st = fused_plane(fs->f, in, pl, &bytes, err)) == XC_OK && bytes > fs->peak)
+        fs->peak = bytes;
+    return st;
+}
+
+xc_status xc_sp_gpu_search_fil(xc_fbreader *r, const xc_spgulp_args *a, xc_spcandlist *out, xc_spgulp_info *info,
+                               size_t *plane_bytes, xc_error *err)
+{
+    if (!xc_sp_gpu_fusable(a->dd, a->search))
+        return xc_error_set(err, XC_EINVAL, "gpu: fused search: the dedisperser (%s) and the searcher (%s) are not "
+                                            "the GPU ones",
+                            a->dd ? a->dd->impl.name : "none", a->search ? a->search->impl.name : "none");
+    fused_source fs = {NULL, a->plan, xc_fbreader_header(r)->tsamp, a->search, 0};
+    xc_spgulp_args b = *a;
+    b.source = (xc_spgulp_source){source_plane, &fs, 1};
+    xc_status st = xc_sp_search_fil(r, &b, out, info, err);
+    xc_sp_gpu_fused_destroy(fs.f);   /* frees its own buffers only: the gulps' plan p is gone by now */
+    if (plane_bytes)
+        *plane_bytes = fs.peak;
     return st;
 }
