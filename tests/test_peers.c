@@ -4,6 +4,7 @@
  * finds nothing (tests/peers/single-pulse/).  The real peers are judged by
  * `make peers-report`, never here. */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,62 @@ XC_TEST_IF(test_single_pulse_check, "single-pulse check: a stand-in that searche
     XC_ASSERT_NEAR(run(out, sizeof out, cmd), 0, 0);
     CU_ASSERT(has(out, "3 of 3 found"));
     CU_ASSERT(has(out, "single_pulse_search.py agrees"));
+}
+
+/* AstroAccelerate FDAS's candidate list through the glue's converter
+ * (examples/peers/astroaccelerate/aafdas.py): its rows as it writes them
+ * (aa_fdas_host.cu fdas_write_list: acc, acceleration, j, frequency, power,
+ * S/N, tab separated), its bins of the first 2^16 of 65625 samples of 256
+ * us, interbinned (j in half bins) and normalised.  Each column of the CSV
+ * against the conversion worked by hand, to the 10 significant digits the
+ * converter prints (relative 1e-9, on values of order 1..1e4). */
+static int skip_no_python3(char *why, size_t n)
+{
+    char out[64];
+    if (run(out, sizeof out, "python3 -c 'import math'") == 0)
+        return 0;
+    snprintf(why, n, "no python3");
+    return 1;
+}
+
+XC_TEST_IF(test_aafdas_convert, "AstroAccelerate FDAS list: r, z at the gate's T, power doubled, sorted by S/N",
+           skip_no_python3)
+{
+    char cmd[4 * PATH_MAX], out[4096];
+    const char *list = xc_fx_tmp("acc_list_0.000000.dat");
+    FILE *f = fopen(list, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    /* the weaker row first: the CSV is sorted by S/N, descending */
+    fprintf(f, "-10.00\t-5.000\t9000\t268.213\t15.500\t13.200\n");
+    fprintf(f, "4.00\t1.234\t4602\t137.150\t20.000\t19.000\n");
+    CU_ASSERT_EQUAL_FATAL(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "python3 examples/peers/astroaccelerate/aafdas.py '%s' 16.8 0.000256 65625 1 1", list);
+    XC_ASSERT_NEAR(run(out, sizeof out, cmd), 0, 0);
+    CU_ASSERT_FATAL(has(out, "r,f_hz,z,w,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n"));
+    double v[2][13];
+    const char *line = strchr(out, '\n') + 1;
+    for (int k = 0; k < 2; k++) {
+        int got = sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &v[k][0], &v[k][1], &v[k][2],
+                         &v[k][3], &v[k][4], &v[k][5], &v[k][6], &v[k][7], &v[k][8], &v[k][9], &v[k][10], &v[k][11],
+                         &v[k][12]);
+        XC_ASSERT_NEAR(got, 13, 0);
+        line = strchr(line, '\n') + 1;
+    }
+    /* T' = 65536 x 256 us (it searches 2^floor(log2 65625) samples) */
+    const double T = 16.8, Tp = 65536 * 0.000256, C = 299792458.0;
+    const double f0 = 4602 / (2 * Tp), f1 = 9000 / (2 * Tp);
+    const double want[2][13] = {
+        {f0 * T, f0, 4.0 * (T / Tp) * (T / Tp), 0, 0, 1, 40.0, 2, -20.0, 19.0, 4.0 / (Tp * Tp), 4.0 / (Tp * Tp) * C / f0, 1},
+        {f1 * T, f1, -10.0 * (T / Tp) * (T / Tp), 0, 0, 1, 31.0, 2, -15.5, 13.2, -10.0 / (Tp * Tp),
+         -10.0 / (Tp * Tp) * C / f1, 1}};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 13; i++)
+            XC_ASSERT_NEAR(v[k][i], want[k][i], 1e-9 * fabs(want[k][i]));
+    /* no list (it writes none without a candidate): the header alone */
+    snprintf(cmd, sizeof cmd, "python3 examples/peers/astroaccelerate/aafdas.py '%s.none' 16.8 0.000256 65625 0 1",
+             list);
+    XC_ASSERT_NEAR(run(out, sizeof out, cmd), 0, 0);
+    CU_ASSERT_STRING_EQUAL(out, "r,f_hz,z,w,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n");
 }
 
 XC_TEST_MAIN("peers")
