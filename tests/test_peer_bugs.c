@@ -242,14 +242,20 @@ static int as_pulscan_gpu(int argc, char **argv)
 
 static char self[PATH_MAX];
 
-/* The Pulscan quick tier through -cmd with this program in mode; the
- * gate's exit status, its output in out. */
-static int gate_pulscan_gpu(const char *mode, char *out, size_t n)
+/* `crosscheck gate GATE -tier quick -quiet -cmd` with this program run as
+ * `AS MODE ARGS` (a stand-in); the gate's exit status, its output in out. */
+static int gate_self(const char *gate, const char *as, const char *mode, const char *args, char *out, size_t n)
 {
     char cmd[4 * PATH_MAX];
-    snprintf(cmd, sizeof cmd, "'%s' gate search -family pulscan -tier quick -quiet -cmd \"'%s' --as-pulscan-gpu %s "
-             "{fft} {out}.csv {zmax} {numharm}\"", xc_fx_bin(), self, mode);
+    snprintf(cmd, sizeof cmd, "'%s' gate %s -tier quick -quiet -cmd \"'%s' %s %s %s\"", xc_fx_bin(), gate, self, as,
+             mode, args);
     return xc_fx_sh(out, n, cmd);
+}
+
+/* The Pulscan quick tier with this program as Pulscan GPU in mode. */
+static int gate_pulscan_gpu(const char *mode, char *out, size_t n)
+{
+    return gate_self("search -family pulscan", "--as-pulscan-gpu", mode, "{fft} {out}.csv {zmax} {numharm}", out, n);
 }
 
 XC_TEST_IF(test_pulscan_gpu_loop_gate, "planted: Pulscan GPU's boxcar loop through gate search -family pulscan "
@@ -386,10 +392,8 @@ static int as_aa_dedisperse(int argc, char **argv)
  * in out. */
 static int gate_aa(const char *mode, char *out, size_t n)
 {
-    char cmd[4 * PATH_MAX];
-    snprintf(cmd, sizeof cmd, "'%s' gate dedisperse -convention astroaccelerate -format npy -tier quick -quiet -cmd "
-             "\"'%s' --as-aa-dedisperse %s {in} {out} {dm_lo} {dm_step} {ndm}\"", xc_fx_bin(), self, mode);
-    return xc_fx_sh(out, n, cmd);
+    return gate_self("dedisperse -convention astroaccelerate -format npy", "--as-aa-dedisperse", mode,
+                     "{in} {out} {dm_lo} {dm_step} {ndm}", out, n);
 }
 
 /* AstroAccelerate run on an H200 (docs/PEERS.md) wrote the split's very

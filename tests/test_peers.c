@@ -43,17 +43,25 @@ XC_TEST_IF(test_report_skips, "peers report: a peer not given is a skipped line,
     CU_ASSERT(has(out, "skipped: PEER_DEDISP not set"));
 }
 
-/* The check needs a python with numpy and scipy (python-of.sh), as the
- * script it runs does. */
-static int skip_no_python(char *why, size_t n)
+/* Skips (with why) unless crosscheck is built and `sh -c PROBE` exits 0;
+ * what names the missing tool. */
+static int skip_without(char *why, size_t n, const char *probe, const char *what)
 {
     char out[512];
     if (xc_fx_skip_no_bin(why, n))
         return 1;
-    if (run(out, sizeof out, "sh examples/peers/presto/python-of.sh") == 0)
+    if (run(out, sizeof out, probe) == 0)
         return 0;
-    snprintf(why, n, "no python with numpy and scipy (examples/peers/presto/python-of.sh)");
+    snprintf(why, n, "%s", what);
     return 1;
+}
+
+/* The check needs a python with numpy and scipy (python-of.sh), as the
+ * script it runs does. */
+static int skip_no_python(char *why, size_t n)
+{
+    return skip_without(why, n, "sh examples/peers/presto/python-of.sh",
+                        "no python with numpy and scipy (examples/peers/presto/python-of.sh)");
 }
 
 /* The check is `gate singlepulse -cmd -input dat` on the script; with the
@@ -118,11 +126,7 @@ XC_TEST_IF(test_heimdall_conventions, "Heimdall's DM grid and power-of-two boxes
  * converter prints (relative 1e-9, on values of order 1..1e4). */
 static int skip_no_python3(char *why, size_t n)
 {
-    char out[64];
-    if (run(out, sizeof out, "python3 -c 'import math'") == 0)
-        return 0;
-    snprintf(why, n, "no python3");
-    return 1;
+    return skip_without(why, n, "python3 -c 'import math'", "no python3");
 }
 
 XC_TEST_IF(test_aafdas_convert, "AstroAccelerate FDAS list: r, z at the gate's T, power doubled, sorted by S/N",
