@@ -1,7 +1,8 @@
 #!/bin/sh
 # The GPU peers through crosscheck's gate on one GPU machine: dedisp (as a
-# plugin: the library itself), Heimdall, AstroAccelerate (dedispersion and
-# single-pulse search) and Pulscan's GPU program, one verdict line each.
+# plugin: the library itself), Heimdall, AstroAccelerate (dedispersion,
+# single-pulse search and FDAS) and Pulscan's GPU program, one verdict line
+# each.
 # Their code is never part of this repository: each is built from a source
 # tree you fetched, by examples/peers/<peer>/build.sh, outside it.
 #
@@ -53,7 +54,8 @@ stage)
     fi
     if [ -n "${PEER_AA_BUILD:-}" ]; then
         mkdir -p "$D/peers/aa"
-        cp "$PEER_AA_BUILD/astro-accelerate" "$PEER_AA_BUILD/aa_dedisperse" "$PEER_AA_BUILD/COMMIT" "$D/peers/aa/"
+        cp "$PEER_AA_BUILD/astro-accelerate" "$PEER_AA_BUILD/aa_dedisperse" "$PEER_AA_BUILD/aa_fdas" \
+            "$PEER_AA_BUILD/COMMIT" "$D/peers/aa/"
     elif [ -n "${PEER_AA_SRC:-}" ]; then
         mkdir -p "$D/peers/aa-src"
         (cd "$PEER_AA_SRC" && tar cf - src include) | (cd "$D/peers/aa-src" && tar xf -)
@@ -133,13 +135,24 @@ device)
         verdict "heimdall gate singlepulse" $XC gate singlepulse -quiet -keep -work $W/hd -cmd \
             "sh $ROOT/examples/peers/heimdall/single-pulse.sh $P/heimdall {fil} {out} {dmlo} {dmhi} {threshold} {maxwidth_s} {tsamp}"
         tail -3 $W/hd/*/*.log 2>/dev/null | tail -8 >> "$LOG"
+        # its rows near each burst (1.3, 3.5, 5.4 s: samples 5078, 13672,
+        # 21094 at 256 us): DM, S/N and box of each cluster it wrote
+        echo "    its rows near the bursts (snr sample time filter dm_trial dm members begin end):"
+        awk '($2 > 4900 && $2 < 5300) || ($2 > 13500 && $2 < 13850) || ($2 > 20900 && $2 < 21300)' \
+            $W/hd/sp-bursts/cands.cand 2>/dev/null | sort -k2 -n | head -12 | sed 's/^/    /'
+        # a finer DM grid (trials at 99.52 and 101.20 where -dm_tol 1.25 has
+        # 98.13 and 102.45 around the bursts' DM 100)
+        export HEIMDALL_ARGS="-dm_tol 1.05"
+        verdict "heimdall -dm_tol 1.05" $XC gate singlepulse -quiet -keep -work $W/hd105 -cmd \
+            "sh $ROOT/examples/peers/heimdall/single-pulse.sh $P/heimdall {fil} {out} {dmlo} {dmhi} {threshold} {maxwidth_s} {tsamp}"
+        unset HEIMDALL_ARGS
     fi
     if [ -n "${AAPID:-}" ]; then
         wait $AAPID
         echo "aa build: $(tail -1 "$OUTDIR/aa-build.txt") [$(( $(date +%s) - T0 ))s]"
         grep -E 'error|FAILED' "$OUTDIR/aa-build.txt" | head -5
         # what was built comes back, for a later call to carry (PEER_AA_BUILD)
-        [ -x $P/aa/astro-accelerate ] && tar czf "$OUTDIR/aa-bin.tgz" -C $P aa/astro-accelerate aa/aa_dedisperse aa/COMMIT
+        [ -x $P/aa/astro-accelerate ] && tar czf "$OUTDIR/aa-bin.tgz" -C $P aa/astro-accelerate aa/aa_dedisperse aa/aa_fdas aa/COMMIT
     fi
     if [ -x $P/aa/astro-accelerate ]; then
         echo "astroaccelerate $(cat $P/aa/COMMIT 2>/dev/null || cat $P/aa-src/COMMIT)"
@@ -148,6 +161,30 @@ device)
         verdict "aa single-pulse" $XC gate singlepulse -quiet -keep -work $W/aa -cmd \
             "sh $ROOT/examples/peers/astroaccelerate/single-pulse.sh $P/aa {fil} {out} {dmlo} {dmhi} {dmstep} {threshold} {maxwidth_s} {tsamp}"
         tail -3 $W/aa/*/*.log 2>/dev/null | tail -8 >> "$LOG"
+        # its 8-bit difference from trial 65 on: trials 64.. each on a plan
+        # of its own (examples/peers/astroaccelerate/dedisperse.sh AA_ALONE_FROM)
+        export AA_ALONE_FROM=64
+        verdict "aa dedisperse, trials 64.. alone" $XC gate dedisperse -convention astroaccelerate \
+            -format npy -quiet -cmd "sh $ROOT/examples/peers/astroaccelerate/dedisperse.sh $P/aa {in} {out} {dm_lo} \
+{dm_end} {dm_step} {ndm} {nchans} {nbits}"
+        unset AA_ALONE_FROM
+    fi
+    if [ -x $P/aa/aa_fdas ]; then
+        for flags in "-norm" "-norm -inbin"; do
+            export AA_FDAS="$flags"
+            tag=$(echo "$flags" | tr -d ' -')
+            verdict "aa fdas $flags" $XC gate search -quiet -keep -work "$W/fdas-$tag" -cmd \
+                "sh $ROOT/examples/peers/astroaccelerate/fdas.sh $P/aa {dat} {out} {T} {tsamp}"
+            for f in "$W/fdas-$tag"/*/aa-fdas-run/acc_list_*.dat; do
+                echo "    $(basename "$(dirname "$(dirname "$f")")"): $(wc -l < "$f") rows; strongest (z, accel, j, f, power, S/N):"
+                sort -t"$(printf '\t')" -k6 -g -r "$f" | head -3 | sed 's/^/      /'
+            done
+        done
+        unset AA_FDAS
+        # the last trial of a range is never searched (its loop: dm_count < ndms - 1)
+        d=$(ls "$W/fdas-norm"/*/psr.dat | head -1)
+        (cd $W && rm -f acc_list_*.dat && timeout 30 $P/aa/aa_fdas "$d" 0.001 -norm -ndms 1 > fdas1.log 2>&1)
+        echo "    aa_fdas -ndms 1 on $(basename "$(dirname "$d")"): exit $?, $(ls $W/acc_list_*.dat 2>/dev/null | wc -l) candidate file(s)"
     fi
     echo "done in $(( $(date +%s) - T0 )) s; whole output: $LOG"
     ;;

@@ -12,6 +12,12 @@
  *    (--as-pulscan-gpu below).
  *  - SIGPROC fake's -accn and -binary timing model (phase t/P(t)): its
  *    series fails the truth check of a search (tests/peers/sigproc/).
+ *  - AstroAccelerate's shared-memory dedispersion kernel
+ *    (aa_device_dedispersion_kernel.cu shared_dedisperse_kernel): a
+ *    channel's shift is trunc(s DM_b) + trunc(s (DM - DM_b)), DM_b the first
+ *    DM of the trial's block of 64 (SDIVINDM), not trunc(s DM); through
+ *    `gate dedisperse -cmd` with this program as the dedisperser
+ *    (--as-aa-dedisperse below).
  *  - sigpyproc's 4-bit reader: tests/test_gate.c (the gate's own helpers).
  *  - dedisp's dropped channels (whole 32-bit words of channels only):
  *    through `gate dedisperse -cmd` on tests/peers/dedisp/dedisperse.sh. */
@@ -22,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/io/xc_filterbank.h"
+#include "core/io/xc_npy.h"
 #include "core/search/xc_cands.h"
 #include "core/search/xc_search.h"
 #include "core/search/xc_spectrum.h"
@@ -236,14 +244,20 @@ static int as_pulscan_gpu(int argc, char **argv)
 
 static char self[PATH_MAX];
 
-/* The Pulscan quick tier through -cmd with this program in mode; the
- * gate's exit status, its output in out. */
-static int gate_pulscan_gpu(const char *mode, char *out, size_t n)
+/* `crosscheck gate GATE -tier quick -quiet -cmd` with this program run as
+ * `AS MODE ARGS` (a stand-in); the gate's exit status, its output in out. */
+static int gate_self(const char *gate, const char *as, const char *mode, const char *args, char *out, size_t n)
 {
     char cmd[4 * PATH_MAX];
-    snprintf(cmd, sizeof cmd, "'%s' gate search -family pulscan -tier quick -quiet -cmd \"'%s' --as-pulscan-gpu %s "
-             "{fft} {out}.csv {zmax} {numharm}\"", xc_fx_bin(), self, mode);
+    snprintf(cmd, sizeof cmd, "'%s' gate %s -tier quick -quiet -cmd \"'%s' %s %s %s\"", xc_fx_bin(), gate, self, as,
+             mode, args);
     return xc_fx_sh(out, n, cmd);
+}
+
+/* The Pulscan quick tier with this program as Pulscan GPU in mode. */
+static int gate_pulscan_gpu(const char *mode, char *out, size_t n)
+{
+    return gate_self("search -family pulscan", "--as-pulscan-gpu", mode, "{fft} {out}.csv {zmax} {numharm}", out, n);
 }
 
 XC_TEST_IF(test_pulscan_gpu_loop_gate, "planted: Pulscan GPU's boxcar loop through gate search -family pulscan "
@@ -361,10 +375,117 @@ XC_TEST_IF(test_fake_phase_model, "planted: SIGPROC fake's -accn/-binary model (
     }
 }
 
+/* ---- AstroAccelerate's 64-trial split shift through gate dedisperse -------
+
+   `test_peer_bugs --as-aa-dedisperse split|whole FIL OUT DM_LO DM_STEP NDM`
+   dedisperses FIL as AstroAccelerate does (its dm_shifts s_c, seconds per
+   unit DM, float from double: aa_ddtr_strategy.cpp; DMs in samples,
+   startdm/tsamp and step/tsamp in float: aa_dedisperse.cpp; sum / nchans
+   in float) and writes OUT.npy, float32 [NDM][nsamp - largest shift].
+   split: trial d of block b = d / 64 shifted by trunc(s_c (start + 64 b
+   step)) + trunc(s_c (d mod 64) step), its shared-memory kernel's shift_two
+   and shift_one; whole: trunc(s_c (start + d step)), its cache kernel's
+   one term.  The two differ in the split alone. */
+static int as_aa_dedisperse(int argc, char **argv)
+{
+    if (argc != 6 || (strcmp(argv[0], "split") && strcmp(argv[0], "whole"))) {
+        fprintf(stderr, "usage: --as-aa-dedisperse split|whole FIL OUT DM_LO DM_STEP NDM\n");
+        return 2;
+    }
+    const int split = !strcmp(argv[0], "split");
+    const size_t ndm = (size_t)atol(argv[5]);
+    xc_fbopts fo = {XC_BITORDER_LSB, 0};
+    xc_fbreader *r = NULL;
+    xc_error e;
+    if (xc_fbreader_open(&r, argv[1], &fo, &e)) {
+        fprintf(stderr, "as-aa-dedisperse: %s\n", e.msg);
+        return 2;
+    }
+    const xc_fbheader *h = xc_fbreader_header(r);
+    const int nc = h->nchans;
+    const size_t ns = (size_t)h->nsamp;
+    const float tsamp = (float)h->tsamp, mstart = (float)atof(argv[3]) / tsamp, mstep = (float)atof(argv[4]) / tsamp;
+    float *in = malloc(ns * (size_t)nc * sizeof *in), *s = malloc((size_t)nc * sizeof *s);
+    int *sh = malloc(ndm * (size_t)nc * sizeof *sh);
+    int rc = !in || !s || !sh || xc_fbreader_read_f32(r, 0, ns, 0, in, &e);
+    const double f1 = xc_fbheader_freq(h, 0), k = (double)4148.741601f;
+    int maxsh = 0;
+    for (int c = 0; !rc && c < nc; c++) {
+        const double f = xc_fbheader_freq(h, c);
+        s[c] = (float)(k * (1.0 / (f * f) - 1.0 / (f1 * f1)));
+    }
+    for (size_t d = 0; !rc && d < ndm; d++)
+        for (int c = 0; c < nc; c++) {
+            const float b = (float)(d / 64) * 64.0f * mstep, i = (float)(d % 64) * mstep;
+            int v = split ? (int)truncf(s[c] * (mstart + b)) + (int)truncf(i * s[c])
+                          : (int)truncf(s[c] * (mstart + (float)d * mstep));
+            sh[d * (size_t)nc + (size_t)c] = v;
+            maxsh = v > maxsh ? v : maxsh;
+        }
+    const size_t nout = rc || (size_t)maxsh >= ns ? 0 : ns - (size_t)maxsh;
+    float *out = nout ? malloc(ndm * nout * sizeof *out) : NULL;
+    rc |= !out;
+    for (size_t d = 0; !rc && d < ndm; d++)
+        for (size_t t = 0; t < nout; t++) {
+            float sum = 0;
+            for (int c = 0; c < nc; c++)
+                sum += in[(t + (size_t)sh[d * (size_t)nc + (size_t)c]) * (size_t)nc + (size_t)c];
+            out[d * nout + t] = sum / (float)nc;
+        }
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s.npy", argv[2]);
+    if (!rc && xc_npy_write_f32(path, out, ndm, nout, &e))
+        rc = 1;
+    if (rc)
+        fprintf(stderr, "as-aa-dedisperse: %s\n", nout ? e.msg : "no output sample");
+    free(in);
+    free(s);
+    free(sh);
+    free(out);
+    xc_fbreader_close(r);
+    return rc ? 2 : 0;
+}
+
+/* The quick tier of gate dedisperse -convention astroaccelerate with this
+ * program as the dedisperser in mode; the gate's exit status, its output
+ * in out. */
+static int gate_aa(const char *mode, char *out, size_t n)
+{
+    return gate_self("dedisperse -convention astroaccelerate -format npy", "--as-aa-dedisperse", mode,
+                     "{in} {out} {dm_lo} {dm_step} {ndm}", out, n);
+}
+
+/* AstroAccelerate run on an H200 (docs/PEERS.md) wrote the split's very
+ * numbers on the gate's 8bit-64ch case (DM 0..198 in steps of 2): 154282
+ * of 441500 samples differ in the 35 trials from 65 on (trial 64 starts its
+ * block: its second term is 0), first at DM 130, sample 0, 132.453125
+ * against 128.703125, largest 20.5 at DM 150, sample 3133; the impulse case
+ * (50 trials, one block) is bit for bit.  The one-term shift passes both. */
+XC_TEST_IF(test_aa_split_shift_gate, "planted: AstroAccelerate's 64-trial split shift through gate dedisperse -cmd "
+           "fails from trial 65 as AstroAccelerate does; the one-term shift passes", xc_fx_skip_no_bin)
+{
+    static char out[1 << 15];
+    int rc = gate_aa("whole", out, sizeof out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "PASS 8bit-64ch: plane vs reference"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "PASS impulses-64ch: plane vs reference"));
+    if (!strstr(out, "PASS 8bit-64ch: plane vs reference"))
+        printf("\n  whole: exit %d:\n%s", rc, out);
+    rc = gate_aa("split", out, sizeof out);
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "154282 of 441500 samples differ in 35 DM trials; first at DM 130 (trial 65), "
+                                       "sample 0: 132.453125,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "reference 128.703125; largest |diff| 20.5 at DM 150, sample 3133"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "PASS impulses-64ch: plane vs reference"));
+    if (rc != 1 || !strstr(out, "154282 of 441500"))
+        printf("\n  split: exit %d, expected 1:\n%s", rc, out);
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "--as-pulscan-gpu"))
         return as_pulscan_gpu(argc - 2, argv + 2);
+    if (argc >= 2 && !strcmp(argv[1], "--as-aa-dedisperse"))
+        return as_aa_dedisperse(argc - 2, argv + 2);
     if (!realpath(argv[0], self))
         snprintf(self, sizeof self, "%s", argv[0]);
     return xc_test_main("peer_bugs");

@@ -2,7 +2,8 @@
 # Build AstroAccelerate (github.com/AstroAccelerateOrg/astro-accelerate) from a
 # source tree you point at, no network, into DEST (default SRC/../aa-crosscheck):
 #   sh examples/peers/astroaccelerate/build.sh SRC [DEST]
-# Gives DEST/astro-accelerate (its own aa_main.cpp: the input-file driver).
+# Gives DEST/astro-accelerate (its own aa_main.cpp: the input-file driver)
+# and the glue's aa_dedisperse and aa_fdas.
 # Its CMakeLists asks for FindCUDA (gone from newer CMake) and -std=c++11, which
 # CUDA 13's Thrust refuses; each of its sources is compiled here as its own
 # Makefile does (nvcc -O3 --use_fast_math, -Xptxas -dlcm=cg), but with C++17
@@ -34,9 +35,11 @@ LIBS="-lcufft -lcurand"
 $CUDA/bin/nvcc -gencode arch=compute_${ARCH#sm_},code=$ARCH -o "$DEST/astro-accelerate" "$DEST"/obj/*.o \
     -L"$CUDA/lib64" $LIBS -Xcompiler -fopenmp >> "$DEST/build.log" 2>&1 || { tail -30 "$DEST/build.log" >&2; exit 1; }
 echo "built $DEST/astro-accelerate from AstroAccelerate $(cat "$DEST/COMMIT")"
-# The glue's driver beside their program: aa_dedisperse.cpp (this folder)
-# linked with their objects but aa_main's.
-$NVCC -o "$DEST/aa_dedisperse" "$(cd "$(dirname "$0")" && pwd)/aa_dedisperse.cpp" \
-    $(ls "$DEST"/obj/*.o | grep -v '/aa_main.cpp.o$') -L"$CUDA/lib64" $LIBS -Xcompiler -fopenmp >> "$DEST/build.log" 2>&1 ||
-    { tail -30 "$DEST/build.log" >&2; exit 1; }
-echo "built $DEST/aa_dedisperse"
+# The glue's drivers beside their program: aa_dedisperse.cpp and aa_fdas.cpp
+# (this folder), each linked with their objects but aa_main's.
+for drv in aa_dedisperse aa_fdas; do
+    $NVCC -o "$DEST/$drv" "$(cd "$(dirname "$0")" && pwd)/$drv.cpp" \
+        $(ls "$DEST"/obj/*.o | grep -v '/aa_main.cpp.o$') -L"$CUDA/lib64" $LIBS -Xcompiler -fopenmp >> "$DEST/build.log" 2>&1 ||
+        { tail -30 "$DEST/build.log" >&2; exit 1; }
+    echo "built $DEST/$drv"
+done
