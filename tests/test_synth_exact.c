@@ -97,20 +97,22 @@ static double gof(const uint16_t *v, size_t n, int nbits, const double *pr, doub
     CU_ASSERT_PTR_NOT_NULL_FATAL(obs);
     for (size_t i = 0; i < n; i++)
         obs[v[i]]++;
-    double o = 0, e = 0;
+    /* pool in place: bins[b] gathers levels until it expects 5 (the last takes the rest) */
+    double *exp_ = calloc((size_t)nl, sizeof *exp_), *got = calloc((size_t)nl, sizeof *got);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(exp_);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
     int bins = 0;
-    *chi2 = 0;
     for (int k = 0; k < nl; k++) {
-        o += obs[k];
-        e += pr[k] * (double)n;
-        if (e >= 5 || k == nl - 1) {
-            if (e > 0) {
-                *chi2 += (o - e) * (o - e) / e;
-                bins++;
-            }
-            o = e = 0;
-        }
+        exp_[bins] += pr[k] * (double)n;
+        got[bins] += obs[k];
+        bins += exp_[bins] >= 5 && k < nl - 1;
     }
+    bins += exp_[bins] > 0;
+    *chi2 = 0;
+    for (int b = 0; b < bins; b++)
+        *chi2 += (got[b] - exp_[b]) * (got[b] - exp_[b]) / exp_[b];
+    free(exp_);
+    free(got);
     free(obs);
     CU_ASSERT_FATAL(bins > 1);
     *dof = bins - 1;
