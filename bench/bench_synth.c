@@ -57,6 +57,7 @@ xc_status xc_bench_synth_params(const xc_bench_synth_opts *o, xc_synth_params *p
     p->psr.snrpeak = 0.5;
     p->psr.width_pct = 10;
     p->chunk = (size_t)o->chunk;
+    p->noise_gen = o->noise_gen ? XC_NOISE_EXACT : XC_NOISE_BOXMULLER;
     xc_status st = xc_synth_params_check(p, NULL, err);
     if (st)
         xc_synth_params_free(p);
@@ -66,10 +67,11 @@ xc_status xc_bench_synth_params(const xc_bench_synth_opts *o, xc_synth_params *p
 static json_t *synth_record(const xc_bench_synth_opts *o, int threads, int sink, double sec, double values)
 {
     const double rate = values / sec;
-    return json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:s, s:s, s:i}", "nchans", o->nchans, "nbits",
+    return json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:s, s:s, s:i, s:s}", "nchans", o->nchans, "nbits",
                      o->nbits, "threads", threads, "seconds", sec, "samples_per_s", rate, "spectra_per_s",
                      rate / o->nchans, "tobs_s", o->tobs, "tsamp_us", o->tsamp_us, "sink", sink ? "file" : "memory",
-                     "signal", o->period > 0 ? "noise + dispersed pulsar" : "noise only", "chunk", o->chunk);
+                     "signal", o->period > 0 ? "noise + dispersed pulsar" : "noise only", "chunk", o->chunk,
+                     "noise", o->noise_gen ? "exact" : "boxmuller");
 }
 
 /* One thread count against each peer: ours writing dir/ours.fil and fake

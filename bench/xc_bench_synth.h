@@ -20,6 +20,7 @@ typedef struct {
     double dm;
     int repeat;               /* runs per thread count; the median is kept */
     int chunk;                /* spectra per chunk, 0: synth's own */
+    int noise_gen;            /* xc_synth_noise_gen */
     const int *threads;       /* thread counts */
     int nthreads;
     const char *dir;          /* also time writing files there; NULL: memory only */

@@ -70,4 +70,44 @@ XC_TEST(test_stream_parts_same_bytes, "stream_parts_same_bytes")
         }
 }
 
+static uint64_t stream_hash(const xc_synth_params *p)
+{
+    hash_sink h = {0xcbf29ce484222325ull, 0, 0, 0};
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_synth_stream(p, hash_bytes, &h, &err), XC_OK);
+    CU_ASSERT_EQUAL(h.bytes, xc_synth_nsamp(p) * (uint64_t)p->nchans * (uint64_t)p->nbits / 8);
+    return h.hash;
+}
+
+XC_TEST(test_stream_exact_same_bytes, "stream_exact_same_bytes")
+{
+    /* The exact generator (table draws and the Gaussian path where the pulsar
+     * is) gives the same bytes at 1, 2 and 7 threads and any chunk size, at 8
+     * bits (its vector path) and 4 (packed), and not the Box-Muller bytes. */
+    static const size_t chunks[3] = {0, 1000, 77};
+    static const int threads[3] = {1, 2, 7}, nbits[2] = {8, 4};
+    for (int b = 0; b < 2; b++) {
+        uint64_t want = 0;
+        for (int t = 0; t < 3; t++)
+            for (int k = 0; k < 3; k++) {
+                xc_synth_params p;
+                stream_params(&p, threads[k]);
+                p.nbits = nbits[b];
+                p.chunk = chunks[t];
+                p.noise_gen = XC_NOISE_EXACT;
+                uint64_t h = stream_hash(&p);
+                if (!want) {
+                    want = h;
+                    p.noise_gen = XC_NOISE_BOXMULLER;
+                    CU_ASSERT_NOT_EQUAL(stream_hash(&p), want);
+                }
+                if (h != want)
+                    printf("\n  %d bits, chunk %zu, %d threads: hash %016llx, expected %016llx (exact)\n", nbits[b],
+                           chunks[t], threads[k], (unsigned long long)h, (unsigned long long)want);
+                CU_ASSERT_EQUAL(h, want);
+                xc_synth_params_free(&p);
+            }
+    }
+}
+
 XC_TEST_MAIN("synth_stream")

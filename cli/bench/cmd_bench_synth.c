@@ -32,7 +32,7 @@ int xc_bench_synth(const xc_cmd *self, int argc, char **argv)
     xc_error err;
     xc_error_clear(&err);
     const char *json_path = NULL, *threads_s = "1,2";
-    xc_bench_synth_opts o = {512, 8, 64, 20, 5, 100, 3, 0, NULL, 0, NULL};
+    xc_bench_synth_opts o = {512, 8, 64, 20, 5, 100, 3, 0, 0, NULL, 0, NULL};
     xc_cli_peers peers = {.n = 0};
     xc_opt peeropts[XC_CLI_PEEROPTS];
     xc_cli_peeropts(peeropts, &peers,
@@ -54,6 +54,8 @@ int xc_bench_synth(const xc_cmd *self, int argc, char **argv)
                    .help = "runs per thread count; the median is kept", .def = "3"),
         XC_OPT_INT("chunk", &o.chunk, 0, 1 << 30, .arg = "N", .help = "spectra per chunk (0: synth's automatic size)",
                    .def = "0"),
+        XC_OPT_CHOICE("noise", &o.noise_gen, "boxmuller|exact", .arg = "GEN",
+                      .help = "the synthesizer's noise generator (synth -noise)", .def = "boxmuller"),
         XC_OPT_STR("dir", &o.dir, .arg = "DIR", .help = "also time writing real files in DIR (removed afterwards)"),
         XC_OPT_TABLE(peeropts),
         XC_OPT_END,

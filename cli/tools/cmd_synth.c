@@ -171,7 +171,7 @@ typedef struct {
 } synth_cli;
 
 /* The observation's options, into t (OBS_N entries, the last XC_OPT_END). */
-#define OBS_N 13
+#define OBS_N 14
 static void observation_opts(synth_cli *c, xc_opt *t)
 {
     const double v[] = {c->p.nchans, c->p.nbits, c->p.tsamp * 1e6, c->p.tobs, c->p.fch1, c->p.foff};
@@ -196,6 +196,11 @@ static void observation_opts(synth_cli *c, xc_opt *t)
         {.name = "seed", .kind = XC_OPTK_U64, .dest = &c->seed, .given = &c->seed_given, .arg = "N",
          .help = "noise seed, 0..2^64-1 (fake seeds from the clock)", .def = c->d[7]},
         XC_OPT_SET("nonoise", &c->p.noise, 0, .help = "no noise: the signal alone (for tests)"),
+        XC_OPT_CHOICE("noise", &c->p.noise_gen, "boxmuller|exact", .arg = "GEN",
+                      .help = "how quantised noise is drawn: boxmuller (a Gaussian per value,\n"
+                              "quantised) or exact (each level from its exact discrete law by an\n"
+                              "alias table; values with signal as boxmuller); docs/SYNTH.md",
+                      .def = "boxmuller"),
         XC_OPT_SET("nosmear", &c->p.smear, 0,
                    .help = "no intra-channel dispersion smearing (default: exact smearing over\n"
                            "each channel's band)"),
@@ -356,7 +361,8 @@ int xc_cmd_synth(const xc_cmd *self, int argc, char **argv)
                    .help = "truth file (default: FILE with .fil/.dat replaced by .truth.json)"),
         XC_OPT_STR("spec", &c.spec, .arg = "FILE.json",
                    .help = "read the parameters from JSON (fields nchans nbits tsamp_us tobs_s\n"
-                           "fch1 foff tstart seed convention smear noise bitorder period_ms\n"
+                           "fch1 foff tstart seed convention smear noise noise_gen bitorder\n"
+                           "period_ms "
                            "width_pct snrpeak dm pdot accn binary bper_h becc binc_deg\n"
                            "bomega_deg bphase bpmass bcmass profile fake_phase pulses\n"
                            "sefd_jy npol);\n"

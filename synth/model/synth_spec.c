@@ -104,7 +104,7 @@ static xc_status set_convention(void *dest, const json_t *v, const char *src, co
     return XC_OK;
 }
 
-/* bitorder and profile: one of two strings (data: the two), stored as 0 or 1. */
+/* bitorder, noise_gen and profile: one of two strings (data: the two), stored as 0 or 1. */
 static xc_status set_either(void *dest, const json_t *v, const char *src, const xc_spec_field *f, xc_error *err)
 {
     const char *const *two = f->data, *s = json_string_value(v);
@@ -116,6 +116,8 @@ static xc_status set_either(void *dest, const json_t *v, const char *src, const 
     int second = strcmp(s, two[0]) != 0;
     if (!strcmp(f->key, "bitorder"))
         ((xc_synth_params *)dest)->bitorder = second ? XC_BITORDER_MSB : XC_BITORDER_LSB;
+    else if (!strcmp(f->key, "noise_gen"))
+        ((xc_synth_params *)dest)->noise_gen = second ? XC_NOISE_EXACT : XC_NOISE_BOXMULLER;
     else
         ((xc_synth_params *)dest)->profile = second ? XC_PROFILE_GAUSSIAN : XC_PROFILE_TOPHAT;
     return XC_OK;
@@ -181,6 +183,7 @@ static const numfield NF_SEFD = {1, NULL, xc_synth_check_positive, "-sefd"};
 static const intfield IF_NCHANS = {xc_synth_check_nchans}, IF_NBITS = {xc_synth_check_nbits},
                       IF_NPOL = {xc_synth_check_npol};
 static const char *const BITORDERS[2] = {"lsb", "msb"}, *const PROFILES[2] = {"tophat", "gaussian"};
+static const char *const NOISE_GENS[2] = {"boxmuller", "exact"};
 
 #define P xc_synth_params
 #define NUM(key, field, nf) \
@@ -202,6 +205,7 @@ static const xc_spec_field synth_fields[] = {
     OWN("convention", XC_SPEC_STRING, set_convention, NULL),
     XC_SPEC_B(P, "smear", 0, smear),
     XC_SPEC_B(P, "noise", 0, noise),
+    OWN("noise_gen", XC_SPEC_STRING, set_either, NOISE_GENS),
     OWN("bitorder", XC_SPEC_STRING, set_either, BITORDERS),
     NUM("period_ms", psr.period_ms, NF_PERIOD),
     NUM("width_pct", psr.width_pct, NF_WIDTH),
@@ -289,6 +293,8 @@ json_t *xc_synth_params_to_json(const xc_synth_params *p)
     PUT("convention", json_string(p->convention ? p->convention->name : "crosscheck"));
     PUT("smear", json_boolean(p->smear));
     PUT("noise", json_boolean(p->noise));
+    if (p->noise_gen != XC_NOISE_BOXMULLER)   /* the default generator's specs read as before */
+        PUT("noise_gen", json_string(NOISE_GENS[p->noise_gen]));
     PUT("bitorder", json_string(p->bitorder == XC_BITORDER_MSB ? "msb" : "lsb"));
     PUT("period_ms", json_real(p->psr.period_ms));
     PUT("width_pct", json_real(p->psr.width_pct));

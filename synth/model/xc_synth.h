@@ -129,6 +129,15 @@ typedef struct {
     xc_synth_binary bin;
 } xc_synth_pulsar;
 
+/* How quantised noise is drawn.  BOXMULLER: every value is
+ * xc_synth_quantise(xc_synth_noise + signal).  EXACT (nbits 1..16): a value
+ * without signal is drawn directly from the level's discrete law
+ * (xc_synth_level_probs, rounded to 2^-32) by a Walker alias table from one
+ * Philox word of its own stream; a value with signal is as BOXMULLER's
+ * (xc_synth_noise + signal, quantised).  32-bit files have no levels: both
+ * write xc_synth_noise + signal. */
+typedef enum { XC_NOISE_BOXMULLER = 0, XC_NOISE_EXACT = 1 } xc_synth_noise_gen;
+
 /* Called after every chunk with spectra written so far (the CLI draws a meter). */
 typedef void (*xc_synth_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
@@ -144,6 +153,7 @@ typedef struct {
     const xc_convention *convention;  /* its kdm sets the delays; default "crosscheck" */
     int smear;                        /* intra-channel smearing (fake's default: on) */
     int noise;                        /* 0: noiseless data for tests */
+    xc_synth_noise_gen noise_gen;     /* how the quantised noise is drawn [boxmuller] */
     xc_bitorder bitorder;             /* sub-byte packing, default LSB (SIGPROC) */
     /* signals */
     xc_synth_pulsar psr;
@@ -281,6 +291,12 @@ uint16_t xc_synth_quantise(float x, int nbits);
 /* xc_synth_quantise of n values, packed as the file stores them (n*nbits a
  * multiple of 8; nbits 1..16); vectorised for 8 bits. */
 void xc_synth_quantise_pack(const float *x, size_t n, int nbits, xc_bitorder order, uint8_t *out);
+/* The probability of each level of xc_synth_quantise(Z), Z ~ N(0,1), into
+ * p[2^nbits] (nbits 1..16): normal CDF differences over the bins. */
+void xc_synth_level_probs(int nbits, double *p);
+/* The level the exact generator draws for (sample, chan) where there is no
+ * signal (one value at a time, for tests). */
+uint16_t xc_synth_level_exact(uint64_t seed, uint64_t sample, int chan, int nbits);
 /* Statistics of the quantised noise for nbits (32: 0, 1, 1): the mean and rms
  * of the level of N(0,1), and the small-signal gain d<level>/dx at x = 0
  * (levels per sigma).  gain/rms is the S/N kept by quantisation. */

@@ -215,20 +215,61 @@ __attribute__((target("avx2"))) static void group8(const uint32_t key[2], uint64
     _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(r[2], r[3], 0x31));
 }
 
-/* 64 values: the blocks b..b+15 of one counter; the quarters of r transposed in turn. */
-__attribute__((target("avx512f"))) static void group16(const uint32_t key[2], uint64_t sample, uint32_t stream,
-                                                      uint32_t b, float *out)
+/* Lane j of (a0, a1, b0, b1) holds block j's four values: out[4j + k] gets value k
+ * (each 128-bit quarter transposed, then the quarters in turn). */
+__attribute__((target("avx512f"))) static void store_t16(__m512 a0, __m512 a1, __m512 b0, __m512 b1, float *out)
 {
-    __m512 r[4];
-    gauss_t16(key, sample, stream, b, r);
-    __m512 u0 = _mm512_shuffle_f32x4(r[0], r[1], _MM_SHUFFLE(1, 0, 1, 0));
-    __m512 u1 = _mm512_shuffle_f32x4(r[0], r[1], _MM_SHUFFLE(3, 2, 3, 2));
-    __m512 u2 = _mm512_shuffle_f32x4(r[2], r[3], _MM_SHUFFLE(1, 0, 1, 0));
-    __m512 u3 = _mm512_shuffle_f32x4(r[2], r[3], _MM_SHUFFLE(3, 2, 3, 2));
+    __m512 t0 = _mm512_unpacklo_ps(a0, a1), t1 = _mm512_unpackhi_ps(a0, a1);
+    __m512 t2 = _mm512_unpacklo_ps(b0, b1), t3 = _mm512_unpackhi_ps(b0, b1);
+    __m512 r0 = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), r1 = _mm512_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    __m512 r2 = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), r3 = _mm512_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    __m512 u0 = _mm512_shuffle_f32x4(r0, r1, _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 u1 = _mm512_shuffle_f32x4(r0, r1, _MM_SHUFFLE(3, 2, 3, 2));
+    __m512 u2 = _mm512_shuffle_f32x4(r2, r3, _MM_SHUFFLE(1, 0, 1, 0));
+    __m512 u3 = _mm512_shuffle_f32x4(r2, r3, _MM_SHUFFLE(3, 2, 3, 2));
     _mm512_storeu_ps(out, _mm512_shuffle_f32x4(u0, u2, _MM_SHUFFLE(2, 0, 2, 0)));
     _mm512_storeu_ps(out + 16, _mm512_shuffle_f32x4(u0, u2, _MM_SHUFFLE(3, 1, 3, 1)));
     _mm512_storeu_ps(out + 32, _mm512_shuffle_f32x4(u1, u3, _MM_SHUFFLE(2, 0, 2, 0)));
     _mm512_storeu_ps(out + 48, _mm512_shuffle_f32x4(u1, u3, _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
+/* 64 values: the blocks b..b+15 of one counter, in channel order. */
+__attribute__((target("avx512f"))) static void group16(const uint32_t key[2], uint64_t sample, uint32_t stream,
+                                                      uint32_t b, float *out)
+{
+    __m512 a0, a1, b0, b1;
+    gauss16(key, sample, stream, b, &a0, &a1, &b0, &b1);
+    store_t16(a0, a1, b0, b1, out);
+}
+
+/* The words of blocks b..b+15 of counter (sample, stream) in channel order
+ * (block j's word k at 4j + k). */
+__attribute__((target("avx512f"))) static void words16(const uint32_t key[2], uint64_t sample, uint32_t stream,
+                                                      uint32_t b, uint32_t *out)
+{
+    __m512i x[4] = {_mm512_set1_epi32((int)(uint32_t)sample), _mm512_set1_epi32((int)(uint32_t)(sample >> 32)),
+                    _mm512_add_epi32(_mm512_set1_epi32((int)b),
+                                     _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)),
+                    _mm512_set1_epi32((int)stream)};
+    philox16(key, x);
+    float tmp[64];
+    store_t16(_mm512_castsi512_ps(x[0]), _mm512_castsi512_ps(x[1]), _mm512_castsi512_ps(x[2]),
+              _mm512_castsi512_ps(x[3]), tmp);
+    memcpy(out, tmp, sizeof tmp);
+}
+
+/* Up to 16 listed blocks of counter (sample, stream) through Box-Muller: block
+ * blocks[j]'s four values at out[4j..4j+3]. */
+__attribute__((target("avx512f"))) static void gauss_list16(const uint32_t key[2], uint64_t sample, uint32_t stream,
+                                                           const uint32_t *blocks, size_t n, float *out)
+{
+    uint32_t idx[16] = {0};
+    memcpy(idx, blocks, n * sizeof *idx);
+    __m512 a0, a1, b0, b1;
+    float tmp[64];
+    gauss_at16(key, sample, stream, _mm512_loadu_si512(idx), &a0, &a1, &b0, &b1);
+    store_t16(a0, a1, b0, b1, tmp);
+    memcpy(out, tmp, 4 * n * sizeof *out);
 }
 
 /* nblocks blocks from first_block, `lanes` at a time through `group`; a short
@@ -317,6 +358,43 @@ void xc_synth_noise_spectrum(uint64_t seed, uint64_t sample, int nchans, float *
         xc_synth_gauss_stream(seed, XC_STREAM_NOISE, sample, (uint32_t)full, 1, z);
         memcpy(out + 4 * full, z, ((size_t)nchans - 4 * full) * sizeof *out);
     }
+}
+
+void xc_synth_words_blocks(uint64_t seed, uint32_t stream, uint64_t sample, uint32_t first_block, size_t nblocks,
+                           uint32_t *out)
+{
+    const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    size_t j = 0;
+#ifdef XC_SYNTH_SSE2
+    if (xc_synth_noise_path_available(3)) {
+        uint32_t tmp[64];
+        for (; j + 16 <= nblocks; j += 16)
+            words16(key, sample, stream, first_block + (uint32_t)j, out + 4 * j);
+        if (j < nblocks) {
+            words16(key, sample, stream, first_block + (uint32_t)j, tmp);
+            memcpy(out + 4 * j, tmp, 4 * (nblocks - j) * sizeof *out);
+        }
+        return;
+    }
+#endif
+    for (; j < nblocks; j++)
+        xc_synth_words(seed, stream, sample, first_block + (uint32_t)j, out + 4 * j);
+}
+
+void xc_synth_gauss_list(uint64_t seed, uint32_t stream, uint64_t sample, const uint32_t *blocks, size_t n,
+                         float *out)
+{
+    const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    size_t j = 0;
+#ifdef XC_SYNTH_SSE2
+    if (xc_synth_noise_path_available(3)) {
+        for (; j < n; j += 16)
+            gauss_list16(key, sample, stream, blocks + j, n - j < 16 ? n - j : 16, out + 4 * j);
+        return;
+    }
+#endif
+    for (; j < n; j++)
+        blocks_ref(seed, stream, sample, blocks[j], 1, out + 4 * j);
 }
 
 /* ---- quantisation ------------------------------------------------------------- */

@@ -81,16 +81,12 @@ V_ATTR static inline void V_NAME(box_muller)(VI a, VI b, VF *zc, VF *zs)
     *zs = V(mul_ps)(r, S);
 }
 
-/* The Philox blocks b, b+1, ... (one a lane) of counter (sample, stream) as
- * Box-Muller pairs: lane j of (a0, a1, b0, b1) holds block b+j's four values. */
-V_ATTR static inline void V_NAME(gauss)(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b, VF *a0,
-                                        VF *a1, VF *b0, VF *b1)
+/* Philox4x32-10 of the counters (x[0], x[1], x[2], x[3]), one a lane, in place. */
+V_ATTR static inline void V_NAME(philox)(const uint32_t key[2], VI x[4])
 {
-    VI x0 = V(set1_epi32)((int)(uint32_t)sample), x1 = V(set1_epi32)((int)(uint32_t)(sample >> 32));
-    VI x2 = V(add_epi32)(V(set1_epi32)((int)b), V_LANES);
-    VI x3 = V(set1_epi32)((int)stream);
     const VI m0 = V(set1_epi32)((int)PHILOX_M0), m1 = V(set1_epi32)((int)PHILOX_M1);
     uint32_t k0 = key[0], k1 = key[1];
+    VI x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
     for (int r = 0; r < 10; r++) {
         if (r) {
             k0 += PHILOX_W0;
@@ -104,8 +100,27 @@ V_ATTR static inline void V_NAME(gauss)(const uint32_t key[2], uint64_t sample, 
         x1 = lo1;
         x3 = lo0;
     }
-    V_NAME(box_muller)(x0, x1, a0, a1);
-    V_NAME(box_muller)(x2, x3, b0, b1);
+    x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3;
+}
+
+/* The Philox blocks `blocks` (one a lane) of counter (sample, stream) as
+ * Box-Muller pairs: lane j of (a0, a1, b0, b1) holds that block's four values. */
+V_ATTR static inline void V_NAME(gauss_at)(const uint32_t key[2], uint64_t sample, uint32_t stream, VI blocks,
+                                           VF *a0, VF *a1, VF *b0, VF *b1)
+{
+    VI x[4] = {V(set1_epi32)((int)(uint32_t)sample), V(set1_epi32)((int)(uint32_t)(sample >> 32)), blocks,
+               V(set1_epi32)((int)stream)};
+    V_NAME(philox)(key, x);
+    V_NAME(box_muller)(x[0], x[1], a0, a1);
+    V_NAME(box_muller)(x[2], x[3], b0, b1);
+}
+
+/* The Philox blocks b, b+1, ... (one a lane) of counter (sample, stream) as
+ * Box-Muller pairs: lane j of (a0, a1, b0, b1) holds block b+j's four values. */
+V_ATTR static inline void V_NAME(gauss)(const uint32_t key[2], uint64_t sample, uint32_t stream, uint32_t b, VF *a0,
+                                        VF *a1, VF *b0, VF *b1)
+{
+    V_NAME(gauss_at)(key, sample, stream, V(add_epi32)(V(set1_epi32)((int)b), V_LANES), a0, a1, b0, b1);
 }
 
 /* The same blocks, each 128-bit quarter transposed: quarter q of r[k] holds

@@ -1,6 +1,7 @@
 /* The synthesizer's main loop: chunks of spectra -> noise + pulses -> levels -> bytes. */
 #include "core/base/xc_nbits.h"
 #include "synth/model/xc_synth.h"
+#include "synth/noise/synth_levels.h"
 #include "synth/signal/synth_signal.h"
 #include "synth/write/synth_truth.h"
 
@@ -53,12 +54,34 @@ static int little_endian(void)
     return b == 1;
 }
 
+/* One thread's working memory: a part's floats (all zero between parts on the
+ * exact path), its levels, and the exact path's table (nbits 0: not used). */
+typedef struct {
+    float *x;
+    uint16_t *lev;
+    xc_levels tab;
+} part_mem;
+
+static int exact_path(const xc_synth_params *p)
+{
+    return p->noise && p->noise_gen == XC_NOISE_EXACT && !xc_nbits_is_float(p->nbits);
+}
+
 /* One part of a chunk: noise, signal, levels, bytes of spectra first..first+n-1. */
-static void make_part(const xc_synth_params *p, xc_signal *sig, uint64_t first, size_t n, float *x, uint8_t *out,
+static void make_part(const xc_synth_params *p, xc_signal *sig, uint64_t first, size_t n, part_mem *m, uint8_t *out,
                       int le)
 {
     const size_t nch = (size_t)p->nchans, rowbytes = nch * (size_t)p->nbits / 8;
+    float *x = m->x;
     xc_chunk ck = {x, first, n, p->nchans, p->tsamp};
+    if (m->tab.nbits) {
+        /* the signal alone into the zeroed floats, then the levels drawn around it */
+        const int any = sig->has_psr || p->npulses;
+        if (any)
+            xc_signal_apply(sig, &ck, 1);
+        xc_levels_part(&m->tab, p->seed, first, n, p->nchans, any ? x : NULL, m->lev, p->bitorder, out);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         float *row = x + i * nch;
         if (p->noise)
@@ -84,8 +107,8 @@ static void make_part(const xc_synth_params *p, xc_signal *sig, uint64_t first, 
 /* One chunk, made by one thread in parts of `part` spectra (x holds one part):
  * each part's floats are made, changed and packed while they are in cache.
  * The bytes do not depend on the part size (xc_signal_apply). */
-static xc_status make_chunk(const xc_synth_params *p, xc_signal *sig, uint64_t first, size_t n, size_t part, float *x,
-                            uint8_t *out, int le, xc_error *err)
+static xc_status make_chunk(const xc_synth_params *p, xc_signal *sig, uint64_t first, size_t n, size_t part,
+                            part_mem *x, uint8_t *out, int le, xc_error *err)
 {
     const size_t rowbytes = (size_t)p->nchans * (size_t)p->nbits / 8;
     xc_status st = xc_signal_prepare(sig, first, n, p->tsamp, err);
@@ -120,7 +143,7 @@ xc_status xc_synth_stream(const xc_synth_params *p, xc_synth_sink_fn sink, void 
         nthreads = (int)nchunks;
     const int le = little_endian();
     size_t part = 0;   /* spectra per part, the same for every thread */
-    float **x = calloc((size_t)nthreads, sizeof *x);
+    part_mem *x = calloc((size_t)nthreads, sizeof *x);
     uint8_t **out = calloc((size_t)nthreads, sizeof *out);
     xc_signal *sig = calloc((size_t)nthreads, sizeof *sig);
     if (!x || !out || !sig) {
@@ -134,9 +157,13 @@ xc_status xc_synth_stream(const xc_synth_params *p, xc_synth_sink_fn sink, void 
             part = xc_signal_part_rows(&sig[k]);
             part = part < csz ? part : csz;
         }
-        x[k] = malloc(part * nch * sizeof **x);
+        const int exact = exact_path(p);
+        x[k].x = exact ? calloc(part * nch, sizeof *x[k].x) : malloc(part * nch * sizeof *x[k].x);
+        x[k].lev = exact && p->nbits != 8 ? malloc(part * nch * sizeof *x[k].lev) : NULL;
+        if (exact && (st = xc_levels_init(&x[k].tab, p->nbits, err)))
+            goto done;
         out[k] = malloc(csz * rowbytes);
-        if (!x[k] || !out[k]) {
+        if (!x[k].x || !out[k] || (exact && p->nbits != 8 && !x[k].lev)) {
             st = xc_error_set(err, XC_ENOMEM, "out of memory for a chunk of %zu spectra x %zu channels", csz, nch);
             goto done;
         }
@@ -154,7 +181,7 @@ xc_status xc_synth_stream(const xc_synth_params *p, xc_synth_sink_fn sink, void 
             int stop;
 #pragma omp atomic read
             stop = failed;
-            xc_status cst = stop ? XC_OK : make_chunk(p, &sig[k], first, n, part, x[k], out[k], le, &e);
+            xc_status cst = stop ? XC_OK : make_chunk(p, &sig[k], first, n, part, &x[k], out[k], le, &e);
 #pragma omp ordered
             {
                 if (!failed && !cst && sink(ctx, out[k], n * rowbytes))
@@ -174,7 +201,9 @@ xc_status xc_synth_stream(const xc_synth_params *p, xc_synth_sink_fn sink, void 
     }
 done:
     for (int k = 0; x && out && sig && k < nthreads; k++) {
-        free(x[k]);
+        free(x[k].x);
+        free(x[k].lev);
+        xc_levels_free(&x[k].tab);
         free(out[k]);
         xc_signal_free(&sig[k]);
     }
