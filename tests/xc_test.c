@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 static char tmpdir[256];
@@ -39,11 +41,49 @@ const char *xc_test_datasets(void)
     return d && *d ? d : "datasets";
 }
 
+/* XC_TEST_TIMES set: each case's CPU seconds (user + system, its threads
+ * and the programs it waited for) and wall seconds, one line
+ * "XC-TIME <suite>/<case> cpu=S wall=S" after the case, to find what makes
+ * `make test` long. */
+static double case_cpu0, case_wall0;
+
+static double cpu_now(void)
+{
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec + kids.ru_stime.tv_sec) +
+           1e-6 * (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec + kids.ru_stime.tv_usec);
+}
+
+static double wall_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void case_start(void)
+{
+    case_cpu0 = cpu_now();
+    case_wall0 = wall_now();
+}
+
+static void case_end(void)
+{
+    CU_pTest t = CU_get_current_test();
+    CU_pSuite s = CU_get_current_suite();
+    printf("\nXC-TIME %s/%s cpu=%.2f wall=%.2f\n", s ? s->pName : "?", t ? t->pName : "?", cpu_now() - case_cpu0,
+           wall_now() - case_wall0);
+}
+
 int xc_test_run(const char *suite_name, const xc_testcase *cases, size_t n)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
-    CU_pSuite s = CU_add_suite(suite_name, NULL, NULL);
+    const char *times = getenv("XC_TEST_TIMES");
+    CU_pSuite s = times && *times ? CU_add_suite_with_setup_and_teardown(suite_name, NULL, NULL, case_start, case_end)
+                                  : CU_add_suite(suite_name, NULL, NULL);
     if (!s)
         return 2;
     for (size_t i = 0; i < n; i++) {

@@ -20,7 +20,8 @@ typedef struct {
 /* Runs the cases as one suite (only those named in the comma-separated
  * environment variable XC_TEST_ONLY when it is set: the others are inactive,
  * e.g. to keep a compute-sanitizer run short; none named in XC_TEST_SKIP,
- * e.g. cases that make CUDA report errors on purpose), prints CUnit's summary and a line
+ * e.g. cases that make CUDA report errors on purpose), with XC_TEST_TIMES set a line
+ * "XC-TIME <suite>/<case> cpu=S wall=S" after each case, prints CUnit's summary and a line
  * "XC-SUMMARY <suite> run=N failed=F inactive=I" for tests/run.sh.
  * Returns the process exit code (0 only if nothing failed). */
 int xc_test_run(const char *suite, const xc_testcase *cases, size_t n);
