@@ -114,6 +114,7 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
         return xc_cli_fail("study", &err);
     if (have_n)
         st.n = n;
+    xc_study_use_pinned(&st);
     int code = xc_study_memory_plan(&st, threads, &workers, max_memory, quiet);
     if (code) {
         xc_study_free(&st);
