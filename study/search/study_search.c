@@ -205,8 +205,21 @@ static xc_status search(const xc_study_searcher *s, size_t c0, size_t nc, xc_stu
     return e;
 }
 
+/* Whether a device search takes one of the gate's slots: the accel
+ * searcher's plane (22.5 GB at the Pulscan paper's size) lives while it
+ * searches, so the slots bound the device's memory; a GPU Pulscan search
+ * through a kept session holds nothing beyond its plan's buffers whatever
+ * runs beside it, and its kernels (0.25 ms of its 10 ms at that size) queue
+ * on the device in order, so it goes without one: holding a slot through
+ * its host side (checks, significance) kept the FDAS searches waiting. */
+static int takes_slot(const xc_study_searcher *s)
+{
+    return s->family != XC_FAMILY_PULSCAN;
+}
+
 /* Device searches run one at a time unless the worker's cache has a gate
- * of more slots (xc_study_gate_new).  Two host threads may search on one
+ * (xc_study_gate_new): then those that take a slot (takes_slot) run as many
+ * at once as it has slots, and the others without one.  Two host threads may search on one
  * GPU: the GPU Pulscan plans share a kernel's shared-memory limit, a
  * setting of the process, so every caller sets the largest
  * (optimized/gpu/gpu_check.h, xc_gpu_smem_optin); each setting its own size
@@ -217,7 +230,9 @@ xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_s
     if (!(s->impl->caps & XC_CAP_DEVICE))
         return search(s, c0, nc, cache, q, sp, threads, cl, err);
     xc_status e;
-    if (cache && cache->gate) {
+    if (cache && cache->gate && !takes_slot(s)) {
+        e = search(s, c0, nc, cache, q, sp, threads, cl, err);
+    } else if (cache && cache->gate) {
         xc_study_gate *g = cache->gate;
         double t0 = omp_get_wtime();
         int slot = gate_take(g);
