@@ -189,8 +189,9 @@ typedef struct xc_study_cache xc_study_cache;
 xc_status xc_study_cache_new(const xc_study *st, xc_study_cache **c, xc_error *err);
 void xc_study_cache_free(xc_study_cache *c);
 /* Device searches at once among the workers (study_search.c): jobs >= 1
- * slots, each accel search on a device taking one for its whole call (a
- * GPU Pulscan search, whose device memory its kept plan holds, takes none).  Without a
+ * slots, each search on a device taking one for its whole call, but a
+ * built-in Pulscan device searcher's (the GPU one: its device memory is its
+ * kept plan's), which take none.  Without a
  * gate (or a cache) device searches run one at a time in the process.
  * More than one lets the host side of one worker's search (checks,
  * normalisation, copies, significance) overlap another's kernels; each

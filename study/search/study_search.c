@@ -207,14 +207,16 @@ static xc_status search(const xc_study_searcher *s, size_t c0, size_t nc, xc_stu
 
 /* Whether a device search takes one of the gate's slots: the accel
  * searcher's plane (22.5 GB at the Pulscan paper's size) lives while it
- * searches, so the slots bound the device's memory; a GPU Pulscan search
- * through a kept session holds nothing beyond its plan's buffers whatever
- * runs beside it, and its kernels (0.25 ms of its 10 ms at that size) queue
- * on the device in order, so it goes without one: holding a slot through
- * its host side (checks, significance) kept the FDAS searches waiting. */
+ * searches, so the slots bound the device's memory; a built-in Pulscan
+ * device searcher (the GPU one) holds its device memory in its kept plan
+ * whatever runs beside it, and its kernels (0.25 ms of its 10 ms at that
+ * size) queue on the device in order, so it goes without one: holding a
+ * slot through its host side (checks, significance) kept the FDAS searches
+ * waiting.  A plugin's or a test's (XC_CAP_RUNTIME), whose memory is not
+ * known here, takes one. */
 static int takes_slot(const xc_study_searcher *s)
 {
-    return s->family != XC_FAMILY_PULSCAN;
+    return s->family != XC_FAMILY_PULSCAN || (s->impl->caps & XC_CAP_RUNTIME);
 }
 
 /* Device searches run one at a time unless the worker's cache has a gate
