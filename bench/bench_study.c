@@ -12,7 +12,8 @@
 void xc_bench_study_result_free(xc_bench_study_result *r)
 {
     free(r->secs);
-    r->secs = NULL;
+    free(r->psecs);
+    r->secs = r->psecs = NULL;
 }
 
 /* 1. serial, one thread (all threads for a device searcher's host side) */
@@ -41,30 +42,40 @@ static xc_status parallel_pass(const xc_study *st, const xc_bench_study_opts *o,
 {
     xc_status e2 = XC_OK;
     const int W = r->W, inner = r->T / W > 0 ? r->T / W : 1;
+    const size_t ns = 3 + xc_study_nsearch(st);
+    if (!(r->psecs = calloc(ns, sizeof *r->psecs)))
+        return xc_error_set(err, XC_ENOMEM, "out of memory");
     double t0 = xc_now();
 #pragma omp parallel num_threads(W)
     {
         xc_study_cache *wc = NULL;
         xc_error e1;
         xc_error_clear(&e1);
-        xc_status s1 = o->separate || o->fresh ? XC_OK : xc_study_cache_new(st, &wc, &e1);
+        double *secs = calloc(ns, sizeof *secs);
+        xc_status s1 = !secs ? xc_error_set(&e1, XC_ENOMEM, "out of memory")
+                       : o->separate || o->fresh ? XC_OK : xc_study_cache_new(st, &wc, &e1);
         xc_study_cache_gate(wc, gate);
 #pragma omp for schedule(dynamic, 1)
         for (long long i = 0; i < (long long)o->n; i++) {
             xc_study_rows rows = {0};
             if (!s1)
-                s1 = xc_study_pulsar_cached(st, wc, (uint64_t)i, NULL, inner, &rows, NULL, &e1);
+                s1 = xc_study_pulsar_cached(st, wc, (uint64_t)i, NULL, inner, &rows, secs, &e1);
             xc_study_rows_free(&rows);
         }
-        if (s1)
 #pragma omp critical(bench_study_err)
         {
-            e2 = e1.code;
-            *err = e1;
+            for (size_t q = 0; secs && q < ns; q++)
+                r->psecs[q] += secs[q];
+            if (s1) {
+                e2 = e1.code;
+                *err = e1;
+            }
         }
+        free(secs);
         xc_study_cache_free(wc);
     }
     r->wall = xc_now() - t0;
+    xc_study_gate_times(gate, &r->slot_wait, &r->slot_held);
     return e2;
 }
 
@@ -157,6 +168,30 @@ static void searches_json(json_t *root, const xc_study *st, const xc_bench_study
     json_object_set_new(root, "searchers", bys);
 }
 
+/* The side-by-side pass's stages, worker-seconds per pulsar (a device
+ * search's include its wait for a slot), and the device slots' wait and
+ * hold: what bounds the pass. */
+static void parallel_json(json_t *root, const xc_study *st, const xc_bench_study_opts *o,
+                          const xc_bench_study_result *r)
+{
+    const double n = (double)o->n;
+    json_t *j = json_object(), *bys = json_object();
+    json_object_set_new(j, "synthesis", json_real(r->psecs[0] / n));
+    json_object_set_new(j, "fft", json_real(r->psecs[1] / n));
+    for (size_t k = 0, q = 0; k < st->ns; q += st->s[k].ncfg, k++) {
+        double tot = 0;
+        for (size_t c = 0; c < st->s[k].ncfg; c++)
+            tot += r->psecs[2 + q + c];
+        json_object_set_new(bys, st->s[k].name, json_real(tot / n));
+    }
+    json_object_set_new(j, "searchers", bys);
+    json_object_set_new(root, "parallel_worker_s_per_pulsar", j);
+    if (r->anydev) {
+        json_object_set_new(root, "device_slot_wait_s_per_pulsar", json_real(r->slot_wait / n));
+        json_object_set_new(root, "device_slot_held_s_per_pulsar", json_real(r->slot_held / n));
+    }
+}
+
 static json_t *projection_json(const xc_bench_study_result *r)
 {
     json_t *proj = json_object();
@@ -198,6 +233,8 @@ json_t *xc_bench_study_json(const xc_study *st, const char *spec, const xc_bench
         json_object_set_new(root, "parallel_threads", json_integer(r->T));
         json_object_set_new(root, "parallel_wall_s", json_real(r->wall));
         json_object_set_new(root, "parallel_pulsars_per_s", json_real(n / r->wall));
+        if (r->psecs)
+            parallel_json(root, st, o, r);
     }
     json_object_set_new(root, "projection", projection_json(r));
     return root;

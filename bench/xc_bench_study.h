@@ -38,6 +38,8 @@ typedef struct {
     double scale;         /* the paper's bins over nbins (1 for an FRB study) */
     double serial_h;      /* the paper's study (an FRB study: the spec's population) from the serial pass, hours */
     double machine_h;     /* ... from the side-by-side pass, NAN when not run */
+    double *psecs;        /* secs of the side-by-side pass, summed over its workers (owned; NULL: not run) */
+    double slot_wait, slot_held;   /* seconds its device searches waited for a slot and held one, summed */
 } xc_bench_study_result;
 
 /* Times st's first o->n pulsars: one at a time on one thread (all threads

@@ -116,6 +116,13 @@ typedef struct {
     char *spec_copy;       /* the spec as DIR/spec.json keeps it: population.spec = "population.json" */
     char pop_path[2200];   /* the population spec it read (copied to DIR/population.json) */
     uint64_t pop_hash;     /* of its bytes */
+    /* Where a worker keeps its pulsars' spectra (xc_study_cache): the
+     * caller's page-locked host memory (the CUDA runtime's cudaHostAlloc),
+     * from which a device searcher's uploads go straight to the device
+     * instead of through the runtime's staging; NULL: the series' own
+     * buffer.  The same values either way. */
+    xc_status (*host_alloc)(void **p, size_t bytes, xc_error *err);
+    void (*host_free)(void *p);
 } xc_study;
 
 /* Reads and checks a spec; implementations are looked up in reg (a named
@@ -182,7 +189,9 @@ typedef struct xc_study_cache xc_study_cache;
 xc_status xc_study_cache_new(const xc_study *st, xc_study_cache **c, xc_error *err);
 void xc_study_cache_free(xc_study_cache *c);
 /* Device searches at once among the workers (study_search.c): jobs >= 1
- * slots, each search on a device taking one for its whole call.  Without a
+ * slots, each search on a device taking one for its whole call, but a
+ * built-in Pulscan device searcher's (the GPU one: its device memory is its
+ * kept plan's), which take none.  Without a
  * gate (or a cache) device searches run one at a time in the process.
  * More than one lets the host side of one worker's search (checks,
  * normalisation, copies, significance) overlap another's kernels; each
@@ -195,9 +204,13 @@ void xc_study_gate_free(xc_study_gate *g);
 /* The worker's device searches go through gate g (shared by the workers;
  * NULL: one at a time). */
 void xc_study_cache_gate(xc_study_cache *c, xc_study_gate *g);
+/* Seconds the searches through g waited for a slot and held one, summed
+ * over the callers (bench study: whether the device's slots bound the
+ * side-by-side pass). */
+void xc_study_gate_times(xc_study_gate *g, double *wait_s, double *held_s);
 /* The memory one worker of a pulsar study holds at once, each of its
  * searches on threads threads, into *bytes (study_search.c): a pulsar's
- * series (transformed in place), every search it keeps from pulsar to
+ * series, its spectrum and the forward transform kept, every search it keeps from pulsar to
  * pulsar (xc_psearch_memory: joint or each configuration's), and with a
  * dedisperser the synthesized filterbank (packed and 16-bit) and its plane.
  * Estimated on pulsar 0 (every pulsar has the spec's length).  An FRB

@@ -1,6 +1,7 @@
 /* test_fft.c: the PRESTO realfft layout, checked by hand on N = 8 and against
  * the .fft PRESTO wrote for the GBT_J1807-0847 .dat (datasets/sigpyproc3). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +221,41 @@ XC_TEST(test_odd_refused, "odd_refused")
     float x[7] = {0}, y[7];
     CU_ASSERT_EQUAL(xc_realfft_forward(x, 7, XC_FFT_DOUBLE, y, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 7"));
+}
+
+/* The kept transform (xc_realfft_new) gives xc_realfft_forward's bits, series
+ * after series through one object (the study's workers keep one), in place
+ * too; N = 37 500 = 2^2 3 5^5 factors as the Pulscan paper's 4 687 500.
+ * Tolerance: none (memcmp); the same FFTW plan on the same input. */
+XC_TEST(test_kept_same_bits, "kept_same_bits")
+{
+    enum { N = 37500 };
+    float *x = malloc(N * sizeof *x), *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    CU_ASSERT_FATAL(x && a && b);
+    xc_error err;
+    xc_realfft *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_realfft_new(N, &f, &err), XC_OK);
+    CU_ASSERT_EQUAL(xc_realfft_len(f), N);
+    for (int s = 0; s < 3; s++) {
+        uint32_t u = 12345u + (uint32_t)s;
+        for (int i = 0; i < N; i++) {
+            u = u * 1664525u + 1013904223u;
+            x[i] = (float)(u >> 8) / 16777216.0f - 0.5f + (s == 1 ? 0.3f * (float)cos(0.01 * i) : 0.0f);
+        }
+        CU_ASSERT_EQUAL_FATAL(xc_realfft_forward(x, N, XC_FFT_SINGLE, a, &err), XC_OK);
+        xc_realfft_run(f, x, b);
+        CU_ASSERT_EQUAL(memcmp(a, b, N * sizeof *a), 0);
+        memcpy(b, x, N * sizeof *b);
+        xc_realfft_run(f, b, b);
+        CU_ASSERT_EQUAL(memcmp(a, b, N * sizeof *a), 0);
+    }
+    xc_realfft_free(f);
+    CU_ASSERT_EQUAL(xc_realfft_new(7, &f, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NULL(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 7"));
+    free(x);
+    free(a);
+    free(b);
 }
 
 XC_TEST(test_inf_mismatch, "inf_mismatch")

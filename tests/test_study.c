@@ -913,6 +913,72 @@ XC_TEST(test_device_gate, "device_gate")
     xc_registry_destroy(reg);
 }
 
+/* "devkept": dev posing as a built-in (no XC_CAP_RUNTIME), as the GPU
+ * Pulscan searcher is. */
+static const xc_searcher devkept = {
+    .impl = {.family = XC_FAMILY_PULSCAN, .name = "devkept", .tol = {XC_TOL_RELATIVE, 1e-4},
+             .caps = XC_CAP_DEVICE, .desc = "the cpu searcher as a built-in device one"},
+    .powers = xc_fx_cpu_powers, .peaks = dev_peaks};
+
+/* Through a gate of one slot a built-in Pulscan device searcher's searches
+ * take none (the gate's held and waited seconds stay exactly 0), dev's (a
+ * runtime one) each hold it (held > 0: each call naps 2 ms); their rows are
+ * the same bytes. */
+XC_TEST(test_device_kept_no_slot, "device_kept_no_slot")
+{
+    xc_error err;
+    xc_registry *reg = test_registry();
+    CU_ASSERT_EQUAL_FATAL(xc_registry_add(reg, &dev.impl, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_registry_add(reg, &devkept.impl, &err), XC_OK);
+    planted_spec();   /* writes pop-planted.json */
+    const char *const names[2] = {"dev", "devkept"};
+    char *lines[2] = {NULL, NULL};
+    double held[2] = {-1, -1}, wait[2] = {-1, -1};
+    for (int k = 0; k < 2; k++) {
+        char text[600];
+        snprintf(text, sizeof text, "{\"population\": {\"spec\": \"pop-planted.json\", \"n\": 2, \"seed\": 5},"
+                 " \"searchers\": [{\"name\": \"p\", \"family\": \"pulscan\", \"impl\": \"%s\","
+                 " \"sweep\": {\"zmax\": [0, 10]}}]}", names[k]);
+        const char *spec = xc_fx_tmp(k ? "study-devkept.json" : "study-dev1.json");
+        xc_fx_write_text(spec, text);
+        xc_study st;
+        CU_ASSERT_EQUAL_FATAL(xc_study_load(&st, spec, reg, &err), XC_OK);
+        xc_study_gate *g = NULL;
+        xc_study_cache *c = NULL;
+        CU_ASSERT_EQUAL_FATAL(xc_study_gate_new(1, &g, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_study_cache_new(&st, &c, &err), XC_OK);
+        xc_study_cache_gate(c, g);
+        xc_study_rows rows = {0};
+        for (uint64_t id = 0; id < 2; id++)
+            CU_ASSERT_EQUAL(xc_study_pulsar_cached(&st, c, id, NULL, 1, &rows, NULL, &err), XC_OK);
+        xc_study_gate_times(g, &wait[k], &held[k]);
+        /* the rows (they name the searcher, "p" in both, not its impl) */
+        size_t len = 0;
+        for (size_t r = 0; r < rows.n; r++)
+            len += strlen(rows.r[r].line) + 1;
+        lines[k] = calloc(len + 1, 1);
+        for (size_t r = 0; lines[k] && r < rows.n; r++) {
+            strcat(lines[k], rows.r[r].line);
+            strcat(lines[k], "\n");
+        }
+        xc_study_rows_free(&rows);
+        xc_study_cache_free(c);
+        xc_study_gate_free(g);
+        xc_study_free(&st);
+    }
+    printf("\n  one slot: dev held it %.4f s (waited %.4f), devkept %.4f s (waited %.4f)", held[0], wait[0], held[1],
+           wait[1]);
+    XC_ASSERT_ABOVE(held[0], 0.004 - 1e-9);   /* 2 pulsars x 2 searches x 2 ms naps, at least 4 ms */
+    CU_ASSERT_EQUAL(held[1], 0.0);
+    CU_ASSERT_EQUAL(wait[1], 0.0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lines[0]);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lines[1]);
+    CU_ASSERT_STRING_EQUAL(lines[0], lines[1]);
+    free(lines[0]);
+    free(lines[1]);
+    xc_registry_destroy(reg);
+}
+
 /* ---- the command: SIGKILL mid-run, errors, MPI ---------------------------------- */
 
 static void spec_for_cli(char *spec, size_t n)

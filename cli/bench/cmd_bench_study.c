@@ -8,6 +8,7 @@
 #include "bench/xc_bench_study.h"
 #include "cli/base/cli.h"
 #include "cli/base/cli_opts.h"
+#include "cli/study/study.h"
 
 /* One line per search q: secs[q] / n. */
 static void print_searches(const xc_study *st, const double *secs, double n)
@@ -65,8 +66,25 @@ static void print_frb_stages(const xc_study *st, const xc_bench_study_opts *o, c
     printf("\n");
 }
 
+/* The side-by-side pass's stages in worker-seconds per pulsar, and the
+ * device slots' wait and hold. */
+static void print_parallel(const xc_study *st, const xc_bench_study_result *r, double n)
+{
+    printf("    worker-s per pulsar: synthesis %.4f, FFT %.4f", r->psecs[0] / n, r->psecs[1] / n);
+    for (size_t k = 0, q = 0; k < st->ns; q += st->s[k].ncfg, k++) {
+        double tot = 0;
+        for (size_t c = 0; c < st->s[k].ncfg; c++)
+            tot += r->psecs[2 + q + c];
+        printf(", %s %.4f", st->s[k].name, tot / n);
+    }
+    printf("\n");
+    if (r->anydev)
+        printf("    device slots per pulsar: waited %.4f s, held %.4f s (of %d slots x %.4f s wall)\n",
+               r->slot_wait / n, r->slot_held / n, r->K, r->wall / n);
+}
+
 /* The side-by-side pass and the projections. */
-static void print_projection(const xc_bench_study_opts *o, const xc_bench_study_result *r)
+static void print_projection(const xc_study *st, const xc_bench_study_opts *o, const xc_bench_study_result *r)
 {
     const double n = (double)o->n;
     if (isfinite(r->wall)) {
@@ -76,6 +94,8 @@ static void print_projection(const xc_bench_study_opts *o, const xc_bench_study_
         printf("  side by side, %d pulsars at once on %d threads%s: %.2f s wall, %.3f pulsars/s (%.2fx the serial "
                "pass)\n",
                r->W, r->T, how, r->wall, n / r->wall, r->serial / r->wall);
+        if (r->psecs)
+            print_parallel(st, r, n);
     }
     if (r->anydev)
         printf("  the paper's study (10 955 pulsars, x%.2f bins): %.2f hours one pulsar at a time on this device\n",
@@ -128,6 +148,7 @@ int xc_bench_study(const xc_cmd *self, int argc, char **argv)
         return xc_cli_fail("bench study", &err);
     if (device)
         xc_study_prefer(&st, xc_cli_registry(), XC_CAP_DEVICE);
+    xc_study_use_pinned(&st);
     const xc_bench_study_opts o = {n, threads, workers, jobs, separate, fresh};
     xc_bench_study_result r;
     if (xc_bench_study_measure(&st, &o, &r, &err)) {
@@ -139,7 +160,7 @@ int xc_bench_study(const xc_cmd *self, int argc, char **argv)
         print_frb_stages(&st, &o, &r, spec);
     } else {
         print_stages(&st, &o, &r, spec);
-        print_projection(&o, &r);
+        print_projection(&st, &o, &r);
     }
     xc_bench_study_result_free(&r);
     xc_study_free(&st);

@@ -62,8 +62,9 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
                    .help = "device searches at once among the workers (0, 1: one at a time): more\n"
                            "let one worker's host work overlap another's kernels; each may hold a\n"
                            "search's device memory (22.5 GB for FDAS at the paper's zmax 1200 and\n"
-                           "600 s), so K is bounded by the device's memory; the results do not depend\n"
-                           "on K", .def = "0"),
+                           "600 s), so K is bounded by the device's memory; GPU Pulscan searches,\n"
+                           "whose memory their kept plans hold, run beside them without a slot; the\n"
+                           "results do not depend on K", .def = "0"),
         XC_CLI_OPT_MAX_MEMORY(&max_memory, "the study"),
         XC_OPT_METER(&quiet, &progress, "no progress line and no rates table"),
         XC_OPT_END,
@@ -114,6 +115,7 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
         return xc_cli_fail("study", &err);
     if (have_n)
         st.n = n;
+    xc_study_use_pinned(&st);
     int code = xc_study_memory_plan(&st, threads, &workers, max_memory, quiet);
     if (code) {
         xc_study_free(&st);

@@ -11,6 +11,9 @@
 #include "cli/study/study.h"
 #include "core/base/xc_fmt.h"
 #include "core/base/xc_fs.h"
+#ifdef XC_HAVE_CUDA
+#include "optimized/gpu/xc_gpu.h"
+#endif
 
 /* The meter, ended when every pulsar is done. */
 static void meter_fn(void *ctx, const char *label, uint64_t done, uint64_t total)
@@ -120,4 +123,17 @@ int xc_study_memory_plan(const xc_study *st, int threads, int *workers, double m
         fprintf(stderr, "crosscheck study: about %s of memory (%d worker%s of %s)\n", t, w, w > 1 ? "s" : "", b);
     *workers = w;
     return 0;
+}
+
+void xc_study_use_pinned(xc_study *st)
+{
+#ifdef XC_HAVE_CUDA
+    for (size_t k = 0; k < st->ns; k++)
+        if (st->s[k].impl->caps & XC_CAP_DEVICE) {
+            st->host_alloc = xc_gpu_host_alloc;
+            st->host_free = xc_gpu_host_free;
+        }
+#else
+    (void)st;
+#endif
 }

@@ -27,6 +27,11 @@ void xc_study_print_rates(const char *dir);
  * exit status (2). */
 int xc_study_memory_plan(const xc_study *st, int threads, int *workers, double max_memory, int quiet);
 
+/* A study with a device searcher keeps each worker's spectra in the CUDA
+ * runtime's page-locked host memory (xc_study.host_alloc), so that the
+ * searchers' uploads go straight to the device; otherwise nothing. */
+void xc_study_use_pinned(xc_study *st);
+
 /* 1 when this binary was built with MPI. */
 int xc_study_mpi_built(void);
 

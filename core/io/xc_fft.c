@@ -87,6 +87,64 @@ xc_status xc_realfft_forward(const float *x, size_t n, xc_fft_precision prec, fl
     return prec == XC_FFT_DOUBLE ? forward_double(x, n, out, err) : forward_single(x, n, out, err);
 }
 
+struct xc_realfft {
+    size_t n;
+    float *in;
+    fftwf_complex *X;
+    fftwf_plan plan;
+};
+
+xc_status xc_realfft_new(size_t n, xc_realfft **f, xc_error *err)
+{
+    *f = NULL;
+    if (n == 0 || n % 2 || n > (size_t)PTRDIFF_MAX / sizeof(double))
+        return xc_error_set(err, XC_EINVAL, "fft: N = %zu samples: PRESTO's realfft layout needs an even N > 0", n);
+    xc_realfft *q = calloc(1, sizeof *q);
+    if (q) {
+        q->n = n;
+        q->in = fftwf_malloc(n * sizeof *q->in);
+        q->X = fftwf_malloc((n / 2 + 1) * sizeof *q->X);
+    }
+    if (!q || !q->in || !q->X) {
+        xc_realfft_free(q);
+        return xc_error_set(err, XC_ENOMEM, "fft: cannot allocate buffers for %zu samples", n);
+    }
+    fftwf_iodim64 dim = {(ptrdiff_t)n, 1, 1};
+    XC_FFTW_PLANNER(q->plan = fftwf_plan_guru64_dft_r2c(1, &dim, 0, NULL, q->in, q->X, FFTW_ESTIMATE));
+    if (!q->plan) {
+        xc_realfft_free(q);
+        return xc_error_set(err, XC_EUNAVAIL, "fft: FFTW (single) could not plan %zu samples", n);
+    }
+    *f = q;
+    return XC_OK;
+}
+
+size_t xc_realfft_len(const xc_realfft *f) { return f ? f->n : 0; }
+
+void xc_realfft_run(xc_realfft *f, const float *x, float *out)
+{
+    const size_t n = f->n;
+    memcpy(f->in, x, n * sizeof *x);
+    fftwf_execute(f->plan);
+    out[0] = f->X[0][0];
+    out[1] = f->X[n / 2][0];
+    for (size_t k = 1; k < n / 2; k++) {
+        out[2 * k] = f->X[k][0];
+        out[2 * k + 1] = f->X[k][1];
+    }
+}
+
+void xc_realfft_free(xc_realfft *f)
+{
+    if (!f)
+        return;
+    if (f->plan)
+        XC_FFTW_PLANNER(fftwf_destroy_plan(f->plan));
+    fftwf_free(f->in);
+    fftwf_free(f->X);
+    free(f);
+}
+
 xc_status xc_fft_read(const char *path, float **data, size_t *nfloats, xc_error *err)
 {
     /* A .fft is a .dat of complex pairs: read it as floats, then check the pairing. */

@@ -45,6 +45,22 @@ const char *xc_fft_precision_name(xc_fft_precision p);
 xc_status xc_realfft_forward(const float *x, size_t n, xc_fft_precision prec, float *out,
                              xc_error *err);
 
+/* One length's forward transform kept for many series (single precision):
+ * FFTW's plan and its two buffers made once, so a series costs only the
+ * transform (at the Pulscan paper's 4 687 500 samples, planning and the
+ * first touch of fresh buffers cost more than the transform itself).  The
+ * plan is the one xc_realfft_forward makes (FFTW_ESTIMATE, same size and
+ * alignment): the same bits.  One caller at a time per object. */
+typedef struct xc_realfft xc_realfft;
+/* A transform of n samples (even, > 0: XC_EINVAL naming n); XC_ENOMEM,
+ * XC_EUNAVAIL when FFTW cannot plan it. */
+xc_status xc_realfft_new(size_t n, xc_realfft **f, xc_error *err);
+size_t xc_realfft_len(const xc_realfft *f);
+/* x[0..n-1] into out (n floats, the packed layout above); x and out may be
+ * the same array. */
+void xc_realfft_run(xc_realfft *f, const float *x, float *out);
+void xc_realfft_free(xc_realfft *f);
+
 /* Reads a whole .fft file: *data gets *nfloats floats (2 per complex bin);
  * the caller frees *data.  A size that is not a whole number of complex
  * pairs (8 bytes) or is empty: XC_EFORMAT naming the file and the size. */

@@ -281,13 +281,21 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
     t.w *= q * q * q;
     t.T = (double)nf * p.tsamp;
     double t1 = xc_now();
-    if ((e = xc_realfft_forward(x, (size_t)nf, XC_FFT_SINGLE, x, err)))
+    /* into the worker's kept buffer (page-locked for a device searcher) by
+     * its kept transform, or in place by a transform made for this one */
+    float *spec = xc_study_cache_spectrum(cache, st, (size_t)nf);
+    xc_realfft *fft = xc_study_cache_fft(cache, (size_t)nf);
+    if (!spec)
+        spec = x;
+    if (fft)
+        xc_realfft_run(fft, x, spec);
+    else if ((e = xc_realfft_forward(x, (size_t)nf, XC_FFT_SINGLE, spec, err)))
         goto done;
     if (secs) {
         secs[0] += t1 - t0;
         secs[1] += xc_now() - t1;
     }
-    sp.data = x;
+    sp.data = spec;
     sp.nbins = (size_t)(nf / 2);
     sp.dt = p.tsamp;
     sp.T = t.T;

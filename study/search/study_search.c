@@ -24,6 +24,10 @@ struct xc_study_cache {
     xc_psearch **s;            /* per search of a pulsar */
     int *threads;
     xc_study_gate *gate;       /* device searches at once (NULL: one at a time) */
+    xc_realfft *fft;           /* the pulsars' forward transform */
+    float *spec;               /* the pulsars' spectra (spec_n floats) */
+    size_t spec_n;
+    void (*spec_free)(void *); /* how spec was allocated */
 };
 
 /* ---- the device's slots ------------------------------------------------------ */
@@ -33,6 +37,7 @@ enum { GATE_MAX = 64 };
 struct xc_study_gate {
     int n;
     omp_lock_t slot[GATE_MAX];
+    double wait_s, held_s;     /* summed over the searches (omp atomic) */
 };
 
 xc_status xc_study_gate_new(int jobs, xc_study_gate **g, xc_error *err)
@@ -69,6 +74,19 @@ static int gate_take(xc_study_gate *g)
     }
 }
 
+void xc_study_gate_times(xc_study_gate *g, double *wait_s, double *held_s)
+{
+    double w = 0, h = 0;
+    if (g) {
+#pragma omp atomic read
+        w = g->wait_s;
+#pragma omp atomic read
+        h = g->held_s;
+    }
+    *wait_s = w;
+    *held_s = h;
+}
+
 void xc_study_cache_gate(xc_study_cache *c, xc_study_gate *g)
 {
     if (c)
@@ -98,9 +116,51 @@ void xc_study_cache_free(xc_study_cache *c)
         return;
     for (size_t k = 0; c->s && k < c->n; k++)
         xc_psearch_close(c->s[k]);
+    xc_realfft_free(c->fft);
+    if (c->spec)
+        c->spec_free(c->spec);
     free(c->s);
     free(c->threads);
     free(c);
+}
+
+float *xc_study_cache_spectrum(xc_study_cache *c, const xc_study *st, size_t n)
+{
+    if (!c)
+        return NULL;
+    if (c->spec && c->spec_n >= n)
+        return c->spec;
+    if (c->spec)
+        c->spec_free(c->spec);
+    c->spec = NULL;
+    c->spec_n = 0;
+    void *p = NULL;
+    xc_error e;
+    if (st->host_alloc && st->host_free && !st->host_alloc(&p, n * sizeof(float), &e)) {
+        c->spec_free = st->host_free;
+    } else {
+        p = malloc(n * sizeof(float));
+        c->spec_free = free;
+    }
+    if (p) {
+        c->spec = p;
+        c->spec_n = n;
+    }
+    return c->spec;
+}
+
+xc_realfft *xc_study_cache_fft(xc_study_cache *c, size_t n)
+{
+    xc_error err;
+    if (!c)
+        return NULL;
+    if (c->fft && xc_realfft_len(c->fft) == n)
+        return c->fft;
+    xc_realfft_free(c->fft);
+    c->fft = NULL;
+    if (xc_realfft_new(n, &c->fft, &err))
+        c->fft = NULL;
+    return c->fft;
 }
 
 /* ---- one search ---------------------------------------------------------------- */
@@ -145,8 +205,23 @@ static xc_status search(const xc_study_searcher *s, size_t c0, size_t nc, xc_stu
     return e;
 }
 
+/* Whether a device search takes one of the gate's slots: the accel
+ * searcher's plane (22.5 GB at the Pulscan paper's size) lives while it
+ * searches, so the slots bound the device's memory; a built-in Pulscan
+ * device searcher (the GPU one) holds its device memory in its kept plan
+ * whatever runs beside it, and its kernels (0.25 ms of its 10 ms at that
+ * size) queue on the device in order, so it goes without one: holding a
+ * slot through its host side (checks, significance) kept the FDAS searches
+ * waiting.  A plugin's or a test's (XC_CAP_RUNTIME), whose memory is not
+ * known here, takes one. */
+static int takes_slot(const xc_study_searcher *s)
+{
+    return s->family != XC_FAMILY_PULSCAN || (s->impl->caps & XC_CAP_RUNTIME);
+}
+
 /* Device searches run one at a time unless the worker's cache has a gate
- * of more slots (xc_study_gate_new).  Two host threads may search on one
+ * (xc_study_gate_new): then those that take a slot (takes_slot) run as many
+ * at once as it has slots, and the others without one.  Two host threads may search on one
  * GPU: the GPU Pulscan plans share a kernel's shared-memory limit, a
  * setting of the process, so every caller sets the largest
  * (optimized/gpu/gpu_check.h, xc_gpu_smem_optin); each setting its own size
@@ -157,10 +232,20 @@ xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_s
     if (!(s->impl->caps & XC_CAP_DEVICE))
         return search(s, c0, nc, cache, q, sp, threads, cl, err);
     xc_status e;
-    if (cache && cache->gate) {
-        int slot = gate_take(cache->gate);
+    if (cache && cache->gate && !takes_slot(s)) {
         e = search(s, c0, nc, cache, q, sp, threads, cl, err);
-        omp_unset_lock(&cache->gate->slot[slot]);
+    } else if (cache && cache->gate) {
+        xc_study_gate *g = cache->gate;
+        double t0 = omp_get_wtime();
+        int slot = gate_take(g);
+        double t1 = omp_get_wtime();
+        e = search(s, c0, nc, cache, q, sp, threads, cl, err);
+        double t2 = omp_get_wtime();
+        omp_unset_lock(&g->slot[slot]);
+#pragma omp atomic
+        g->wait_s += t1 - t0;
+#pragma omp atomic
+        g->held_s += t2 - t1;
     } else {
 #pragma omp critical(xc_study_device)
         e = search(s, c0, nc, cache, q, sp, threads, cl, err);
@@ -203,7 +288,10 @@ xc_status xc_study_worker_memory(const xc_study *st, int threads, double *bytes,
     const double n = (double)xc_synth_nsamp(&p), nvals = n * p.nchans;
     const size_t nbins = (size_t)(n / 2);
     const double T = 2.0 * (double)nbins * p.tsamp;
-    double b = n * sizeof(float);
+    /* the series, the kept spectrum, the kept transform's two buffers and
+     * its plan's tables (FFTW's twiddles: measured 3.3 n floats at 256 000
+     * samples, 1.2 n at 4 687 500; 4 n here) */
+    double b = 2 * n * sizeof(float) + n * sizeof(float) + (n / 2 + 1) * 2 * sizeof(float) + 4 * n * sizeof(float);
     if (st->dedisperser)   /* the series is the plane's one trial */
         b += nvals * (xc_nbits_is_float(p.nbits) ? 4.0 : p.nbits / 8.0 + 2.0);
     for (size_t k = 0; k < st->ns && !e; k++)
