@@ -88,17 +88,9 @@ typedef struct {
     int runs;
 } timing;
 
-static double least(const double *v, int n)
-{
-    double m = n > 0 ? v[0] : 0;
-    for (int i = 1; i < n; i++)
-        m = v[i] < m ? v[i] : m;
-    return m;
-}
-
 /* Makes the plan (timed apart from the executions it serves), runs it once
  * (timed apart: first_t) and times -repeat executions after that one,
- * stopping once a configuration has used 20 s; the plane of the last run is
+ * stopping once those have used 20 s; the plane of the last run is
  * handed back in keep when that is not NULL. */
 static xc_status time_entry(const xc_bench_dd_opts *s, const xc_dedisperser *impl, const xc_ddjob *j,
                             const xc_ddopts *opts, xc_plane *keep, timing *tm, xc_error *err)
@@ -137,16 +129,15 @@ static xc_status time_entry(const xc_bench_dd_opts *s, const xc_dedisperser *imp
         ec->runs = 0;
         ec->best_kms = -1;
     }
-    const double budget = tm->first_t > 0 ? 20.0 - tm->first_t : 20.0;
     if (!st)
-        st = xc_bench_time(exec_once, NULL, ec, s->repeat, budget > 1e-3 ? budget : 1e-3, times, &tm->runs, err);
+        st = xc_bench_time(exec_once, NULL, ec, s->repeat, 20.0, times, &tm->runs, err);
     xc_ddplan_destroy(p);
     if (st || !keep)
         xc_plane_free(&pl);
     else
         *keep = pl;
     tm->t = st ? 0 : times[0];
-    tm->cpu = least(ec->cpu, ec->runs);
+    tm->cpu = ec->runs ? xc_bench_median(ec->cpu, ec->runs) : 0;
     tm->kt = ec->best_kms >= 0 ? ec->best_kms / 1e3 : 0;
     free(ec);
     return st;
@@ -393,8 +384,8 @@ static json_t *definitions(void)
         "seconds", "best of `runs` wall-clock executions of the plan on the whole input after a first one "
                    "(first_seconds), as in a run of gulps: the corner turn and the adds; the plane, the plan's "
                    "buffers and their pages are the first execute's",
-        "cpu_seconds", "least process CPU seconds (user + system of all threads) of the same runs: on a loaded "
-                       "machine the time the run itself used; with threads > 1 it counts every thread's, "
+        "cpu_seconds", "median process CPU seconds (user + system of all threads) of the same runs: on a "
+                       "loaded machine the time the run itself used; with threads > 1 it counts every thread's, "
                        "waits in OpenMP's spin included",
         "first_seconds", "wall-clock seconds of the first execute on a fresh plan and plane, timed apart: it "
                          "also pays the first touch of the plane's pages and of the plan's buffers (not for the "

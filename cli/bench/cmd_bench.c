@@ -228,7 +228,8 @@ static int bench_dedisperse(const xc_cmd *self, int argc, char **argv)
         XC_OPT_DOUBLE("seconds", &s.seconds, .arg = "S", .help = "length of the input in seconds", .def = "10"),
         XC_OPT_INT("repeat", &s.repeat, 1, 100, .arg = "N",
                    .help = "timed runs per configuration after a first one (timed apart), best\n"
-                           "one kept; stops early once a configuration has used 20 s", .def = "3"),
+                           "one kept (cpu_seconds: their median); stops early once those have used\n"
+                           "20 s", .def = "3"),
         XC_OPT_INT("ref_nout", &s.ref_nout, 1, 1 << 24, .arg = "N",
                    .help = "output samples for the reference (fewer where 2000 would take over\n"
                            "~4e9 adds; 256 with -quick)", .def = "2000"),
