@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench/xc_bench_dd.h"
 #include "core/base/xc_progress.h"
@@ -21,18 +22,32 @@ static double job_adds(const xc_ddjob *job)
     return a;
 }
 
-/* One execution of a plan, as xc_bench_time times it. */
+/* Process CPU seconds (user + system of every thread) so far. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One execution of a plan, as xc_bench_time times it; each run's process
+ * CPU seconds go to cpu[runs]. */
 typedef struct {
     xc_ddplan *p;
     const xc_block *in;
     xc_plane *pl;
     double best_kms;          /* the least kernel ms of the runs, where the plan reports it (-1: none) */
+    double cpu[XC_BENCH_MAX_RUNS];
+    int runs;
 } exec_ctx;
 
 static xc_status exec_once(void *ctx, xc_error *err)
 {
     exec_ctx *e = ctx;
+    const double c0 = cpu_now();
     xc_status st = xc_ddplan_execute(e->p, e->in, e->pl, err);
+    if (e->runs < XC_BENCH_MAX_RUNS)
+        e->cpu[e->runs++] = cpu_now() - c0;
     xc_ddstats ds;
     if (!st && !xc_ddplan_stats(e->p, &ds) && ds.kernel_ms >= 0 && (e->best_kms < 0 || ds.kernel_ms < e->best_kms))
         e->best_kms = ds.kernel_ms;
@@ -60,48 +75,71 @@ typedef struct {
     int verified;             /* -1 not checked, 0 differs, 1 bit-exact on the short input */
     xc_plane refplane;        /* the reference's plane of the short input (nranges 0: none) */
     double direct_s[2];       /* direct cpu's best seconds at 1 / many threads on this input (0: not run) */
+    double direct_cpu_s[2];   /* and its least CPU seconds */
     double direct_gpu_s;      /* direct gpu's best seconds on this input (0: not run) */
     double direct_gpu_kernel_s;   /* and its kernels' time */
 } bench_ctx;
 
-/* One timed entry: the plan's creation, the best of the runs, its kernels. */
+/* One timed entry: the plan's creation, the first execute (the plan's
+ * buffers and the plane's pages touched), the best of the runs after it,
+ * its kernels. */
 typedef struct {
-    double plan_t, t, kt;
+    double plan_t, first_t, first_cpu, t, cpu, kt;
     int runs;
 } timing;
 
-/* Makes the plan (timed apart from the executions it serves) and times
- * -repeat executions, stopping once a configuration has used 20 s; the
- * plane of the last run is handed back in keep when that is not NULL. */
+/* Makes the plan (timed apart from the executions it serves), runs it once
+ * (timed apart: first_t) and times -repeat executions after that one,
+ * stopping once those have used 20 s; the plane of the last run is
+ * handed back in keep when that is not NULL. */
 static xc_status time_entry(const xc_bench_dd_opts *s, const xc_dedisperser *impl, const xc_ddjob *j,
                             const xc_ddopts *opts, xc_plane *keep, timing *tm, xc_error *err)
 {
     /* device implementations report their kernels' time (a run without the
      * copies to and from the device) through the plan's stats */
-    exec_ctx ec = {NULL, j->in, NULL, -1};
+    exec_ctx *ec = calloc(1, sizeof *ec);
+    if (!ec)
+        return xc_error_set(err, XC_ENOMEM, "bench: out of memory");
+    *ec = (exec_ctx){.in = j->in, .best_kms = -1};
     double t0 = xc_now();
     xc_ddplan *p;
     xc_status st = xc_ddplan_create_tuned(&p, impl, &j->geom, j->in->nbits, j->plan, j->conv, j->killmask, opts,
                                           &s->tune, err);
     tm->plan_t = xc_now() - t0;
-    if (st)
+    if (st) {
+        free(ec);
         return st;
+    }
     xc_plane pl;
     if ((st = xc_ddplan_plane_alloc(p, j->in->nsamp, &pl, err))) {
         xc_ddplan_destroy(p);
+        free(ec);
         return st;
     }
     double times[XC_BENCH_MAX_RUNS];
-    ec.p = p;
-    ec.pl = &pl;
-    st = xc_bench_time(exec_once, NULL, &ec, s->repeat, 20.0, times, &tm->runs, err);
+    ec->p = p;
+    ec->pl = &pl;
+    /* the reference (a short input, ~100x slower) is timed from its first run */
+    tm->first_t = tm->first_cpu = -1;
+    if (!(impl->impl.caps & XC_CAP_REFERENCE)) {
+        t0 = xc_now();
+        st = exec_once(ec, err);
+        tm->first_t = xc_now() - t0;
+        tm->first_cpu = ec->cpu[0];
+        ec->runs = 0;
+        ec->best_kms = -1;
+    }
+    if (!st)
+        st = xc_bench_time(exec_once, NULL, ec, s->repeat, 20.0, times, &tm->runs, err);
     xc_ddplan_destroy(p);
     if (st || !keep)
         xc_plane_free(&pl);
     else
         *keep = pl;
-    tm->t = times[0];
-    tm->kt = ec.best_kms >= 0 ? ec.best_kms / 1e3 : 0;
+    tm->t = st ? 0 : times[0];
+    tm->cpu = ec->runs ? xc_bench_median(ec->cpu, ec->runs) : 0;
+    tm->kt = ec->best_kms >= 0 ? ec->best_kms / 1e3 : 0;
+    free(ec);
     return st;
 }
 
@@ -119,6 +157,8 @@ static void approx_fields(const bench_ctx *bc, const xc_bench_dd_opts *s, const 
     const double direct = dev ? bc->direct_gpu_s : bc->direct_s[opts->threads > 1];
     if (direct > 0)
         json_object_set_new(rec, "speedup_vs_direct", json_real(direct / tm->t));
+    if (!dev && bc->direct_cpu_s[opts->threads > 1] > 0 && tm->cpu > 0)
+        json_object_set_new(rec, "cpu_speedup_vs_direct", json_real(bc->direct_cpu_s[opts->threads > 1] / tm->cpu));
     if (dev && bc->direct_gpu_kernel_s > 0 && tm->kt > 0)
         json_object_set_new(rec, "kernel_speedup_vs_direct_gpu", json_real(bc->direct_gpu_kernel_s / tm->kt));
     const int every = s->loss_every >= 0 ? s->loss_every : dev ? 61 : 0;
@@ -161,6 +201,11 @@ static xc_status bench_one(bench_ctx *bc, const xc_bench_dd_opts *s, const xc_de
     json_object_set_new(rec, "nout", json_integer((json_int_t)j->nout));
     json_object_set_new(rec, "ndm", json_integer((json_int_t)xc_dmplan_ndm(j->plan)));
     json_object_set_new(rec, "seconds", json_real(tm.t));
+    json_object_set_new(rec, "cpu_seconds", json_real(tm.cpu));
+    if (tm.first_t >= 0) {
+        json_object_set_new(rec, "first_seconds", json_real(tm.first_t));
+        json_object_set_new(rec, "first_cpu_seconds", json_real(tm.first_cpu));
+    }
     json_object_set_new(rec, "plan_seconds", json_real(tm.plan_t));
     json_object_set_new(rec, "runs", json_integer(tm.runs));
     json_object_set_new(rec, "adds", json_real(adds));
@@ -169,8 +214,10 @@ static xc_status bench_one(bench_ctx *bc, const xc_bench_dd_opts *s, const xc_de
     const unsigned notdirect = XC_CAP_REFERENCE | XC_CAP_APPROXIMATE | XC_CAP_DEVICE | XC_CAP_RUNTIME;
     if (!(impl->impl.caps & notdirect)) {
         bc->direct_s[threads > 1] = tm.t;
+        bc->direct_cpu_s[threads > 1] = tm.cpu;
         /* the direct entry is what the approximate ones are against */
         json_object_set_new(rec, "speedup_vs_direct", json_real(1.0));
+        json_object_set_new(rec, "cpu_speedup_vs_direct", json_real(1.0));
     }
     if (tm.kt > 0)
         json_object_set_new(rec, "kernel_seconds", json_real(tm.kt));
@@ -308,7 +355,7 @@ static xc_status bench_config(bench_ctx *bc, const xc_bench_dd_opts *s, int nbit
         return st;
     bc->ref_rate = 0;
     bc->verified = -1;
-    bc->direct_s[0] = bc->direct_s[1] = bc->direct_gpu_s = bc->direct_gpu_kernel_s = 0;
+    bc->direct_s[0] = bc->direct_s[1] = bc->direct_cpu_s[0] = bc->direct_cpu_s[1] = bc->direct_gpu_s = bc->direct_gpu_kernel_s = 0;
     char refnote[256];
     snprintf(refnote, sizeof refnote,
              "reference timed on a short input, max delay %lld + %zu output samples (it runs ~100x slower "
@@ -332,9 +379,20 @@ static xc_status bench_config(bench_ctx *bc, const xc_bench_dd_opts *s, int nbit
 static json_t *definitions(void)
 {
     return json_pack(
-        "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
+        "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
         "adds", "sum over ranges of trials x output samples x channels",
-        "seconds", "best of `runs` wall-clock executions of the plan on the whole input (corner turn included)",
+        "seconds", "best of `runs` wall-clock executions of the plan on the whole input after a first one "
+                   "(first_seconds), as in a run of gulps: the corner turn and the adds; the plane, the plan's "
+                   "buffers and their pages are the first execute's",
+        "cpu_seconds", "median process CPU seconds (user + system of all threads) of the same runs: on a "
+                       "loaded machine the time the run itself used; with threads > 1 it counts every thread's, "
+                       "waits in OpenMP's spin included",
+        "first_seconds", "wall-clock seconds of the first execute on a fresh plan and plane, timed apart: it "
+                         "also pays the first touch of the plane's pages and of the plan's buffers (not for the "
+                         "reference, timed from its first run)",
+        "first_cpu_seconds", "process CPU seconds of that first execute",
+        "cpu_speedup_vs_direct", "direct dedispersion's cpu_seconds on the same input and threads over the "
+                                 "record's (CPU entries; the direct entry itself: 1)",
         "plan_seconds", "wall-clock time to create the plan once: delay tables and the implementation's own "
                         "state (device buffers, tuning); not part of seconds",
         "peak_adds_per_s", "min(threads, cores) x one core's measured lane adds per second: a register-only "
@@ -389,7 +447,7 @@ xc_status xc_bench_dd_run(const xc_registry *reg, const xc_bench_dd_opts *s, con
     if (st)
         return st;
     const xc_convention *cv = xc_convention_get("crosscheck");
-    bench_ctx bc = {reg, mc, {json_array(), row, ctx}, 0, -1, {0, NULL}, {0, 0}, 0, 0};
+    bench_ctx bc = {reg, mc, {json_array(), row, ctx}, 0, -1, {0, NULL}, {0, 0}, {0, 0}, 0, 0};
     for (int b = 0; b < s->nnbits && !st; b++)
         for (int n = 0; n < s->nnchans && !st; n++)
             st = bench_config(&bc, s, s->nbits[b], s->nchans[n], &plan, cv, err);

@@ -28,7 +28,7 @@ struct json_t;
 typedef struct {
     int quick;               /* max delay + 4096 samples, one run */
     int threads;             /* of the second run of a threaded entry (the first uses 1) */
-    int repeat;              /* runs per record, the best kept; stops once a record has used 20 s */
+    int repeat;              /* timed runs per record after a first, the best kept; stops once they have used 20 s */
     int ref_nout;            /* the reference's output samples (0: 2000, fewer where that passes ~4e9 adds) */
     double seconds;          /* of data */
     xc_ddopts opts;          /* the request (threads set per record) */

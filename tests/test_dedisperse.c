@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "optimized/cpu/cpu_internal.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "reference/xc_reference.h"
 #include "core/dedisp/xc_dedisperse.h"
@@ -608,6 +609,62 @@ XC_TEST(test_plan_stats, "plan_stats")
         xc_ddplan_destroy(p);
     }
     xc_fx_free(&f);
+}
+
+/* The corner turn (cpu_convert.c) against the plain loop it replaces, byte
+ * for byte: sizes that leave partial channel blocks (64), partial groups of
+ * eight channels and partial sixteen-sample steps, a mask that breaks the
+ * runs of consecutive channels, 8- and 16-bit copies, ds 1 (the transposes)
+ * and ds 3 (the scalar sums), one and two threads.  Tolerance 0: it moves
+ * integers. */
+XC_TEST(test_cpu_convert_awkward, "cpu_convert_awkward")
+{
+    static const int nchans[] = {7, 37, 130}, nsamp[] = {15, 53, 600}, dss[] = {1, 3};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            for (int d = 0; d < 2; d++)
+                for (int type = 0; type < 2; type++) {
+                    const int nc = nchans[a], ds = dss[d];
+                    const size_t nin = (size_t)nsamp[b] * (size_t)ds, ns = (size_t)nsamp[b], stride = ns + 70;
+                    uint16_t *u = malloc(nin * (size_t)nc * sizeof *u);
+                    int *chans = malloc((size_t)nc * sizeof *chans), m = 0;
+                    const size_t esz = type ? 2 : 1;
+                    uint8_t *got = malloc((size_t)nc * stride * esz), *want = calloc((size_t)nc * stride, esz);
+                    CU_ASSERT_FATAL(u && chans && got && want);
+                    const unsigned top = type ? 65535u / (unsigned)ds : 255u / (unsigned)ds;
+                    uint64_t x = 12345u + (uint64_t)(a * 100 + b * 10 + d);
+                    for (size_t i = 0; i < nin * (size_t)nc; i++) {
+                        x = x * 6364136223846793005ull + 1442695040888963407ull;
+                        u[i] = (uint16_t)((x >> 33) % (top + 1));
+                    }
+                    for (int c = 0; c < nc; c++)
+                        if (c % 11 != 5)   /* a gap every 11 channels */
+                            chans[m++] = c;
+                    for (int i = 0; i < m; i++)
+                        for (size_t j = 0; j < ns; j++) {
+                            unsigned sum = 0;
+                            for (int q = 0; q < ds; q++)
+                                sum += u[(j * (size_t)ds + (size_t)q) * (size_t)nc + (size_t)chans[i]];
+                            if (type)
+                                ((uint16_t *)want)[(size_t)i * stride + j] = (uint16_t)sum;
+                            else
+                                want[(size_t)i * stride + j] = (uint8_t)sum;
+                        }
+                    const xc_block in = {nc, nin, type ? 16 : 8, u, NULL};
+                    for (int th = 1; th <= 2; th++) {
+                        memset(got, 0xa5, (size_t)nc * stride * esz);
+                        xc_cpu_convert(&in, chans, m, ds, ns, stride, type ? XC_CPU_U16 : XC_CPU_U8, got, th);
+                        const int same = !memcmp(got, want, (size_t)m * stride * esz);
+                        if (!same)
+                            printf("convert differs: nchans %d nsamp %zu ds %d %d-bit copy, %d threads\n", nc, ns,
+                                   ds, type ? 16 : 8, th);
+                        CU_ASSERT(same);
+                    }
+                    free(u);
+                    free(chans);
+                    free(got);
+                    free(want);
+                }
 }
 
 XC_TEST_MAIN("dedisperse")

@@ -40,10 +40,10 @@ static void print_row(void *ctx, const json_t *rec)
         const xc_impl *im = xc_registry_find(xc_cli_registry(), XC_FAMILY_DEDISPERSE, name);
         const int dev = im && (im->caps & XC_CAP_DEVICE);
         json_t *sp = json_object_get(rec, dev ? "kernel_speedup_vs_direct_gpu" : "speedup_vs_direct_cpu");
-        json_t *wl = json_object_get(rec, "worst_snr_loss");
-        printf("%-10s nsub %d, budget %g: %s %.2fx, worst S/N loss %.3f\n", "", (int)NUM("nsub"), NUM("subbudget"),
-               dev ? "kernels vs direct gpu" : "vs direct cpu", sp ? json_real_value(sp) : NAN,
-               wl ? json_real_value(wl) : NAN);
+        json_t *wl = json_object_get(rec, "worst_snr_loss"), *cs = json_object_get(rec, "cpu_speedup_vs_direct");
+        printf("%-10s nsub %d, budget %g: %s %.2fx (CPU time %.2fx), worst S/N loss %.3f\n", "", (int)NUM("nsub"),
+               NUM("subbudget"), dev ? "kernels vs direct gpu" : "vs direct cpu", sp ? json_real_value(sp) : NAN,
+               cs ? json_real_value(cs) : NAN, wl ? json_real_value(wl) : NAN);
     }
 #undef NUM
     fflush(stdout);
@@ -215,7 +215,8 @@ static int bench_dedisperse(const xc_cmd *self, int argc, char **argv)
     xc_cli_tileopts(tiles, &s.tune);
     const xc_opt opts[] = {
         XC_OPT_STR("json", &json, .arg = "FILE", .help = "write the records as JSON (atomically)"),
-        XC_OPT_FLAG("quick", &s.quick, .help = "smoke test: 512 channels, max delay + 4096 samples, one run (seconds)"),
+        XC_OPT_FLAG("quick", &s.quick, .help = "smoke test: 512 channels, max delay + 4096 samples, one timed run\n"
+                                            "after the first (seconds)"),
         XC_OPT_INT("threads", &s.threads, 1, 4096, .arg = "N",
                    .help = "thread count for the second CPU run; the first uses 1", .def = "2"),
         {.name = "nchans", .kind = XC_OPTK_INTS, .dest = &nchans, .lo = 1, .hi = 1 << 16, .given = &nchans_given,
@@ -226,8 +227,9 @@ static int bench_dedisperse(const xc_cmd *self, int argc, char **argv)
          .arg = "LIST", .help = "comma-separated input bit widths, 1..16", .def = "8,16"},
         XC_OPT_DOUBLE("seconds", &s.seconds, .arg = "S", .help = "length of the input in seconds", .def = "10"),
         XC_OPT_INT("repeat", &s.repeat, 1, 100, .arg = "N",
-                   .help = "runs per configuration, best one kept; stops early once a\n"
-                           "configuration has used 20 s", .def = "3"),
+                   .help = "timed runs per configuration after a first one (timed apart), best\n"
+                           "one kept (cpu_seconds: their median); stops early once those have used\n"
+                           "20 s", .def = "3"),
         XC_OPT_INT("ref_nout", &s.ref_nout, 1, 1 << 24, .arg = "N",
                    .help = "output samples for the reference (fewer where 2000 would take over\n"
                            "~4e9 adds; 256 with -quick)", .def = "2000"),

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/base/xc_grow.h"
 #include "optimized/cpu/cpu_internal.h"
@@ -70,16 +71,36 @@ xc_status xc_cpu_approx_buffers(xc_cpu_approx *a, xc_error *err)
 
 void xc_cpu_approx_free(xc_cpu_approx *a)
 {
+    free(a->copy);
     XC_FREE_PTRS(a->buf, a->nthreads);
     xc_free_each(3, a->chans, a->row, a->ranges);
     xc_ddapprox_plan_free(&a->p);
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* The kept copy buffer grown to at least bytes: 2 MiB aligned with huge pages advised where it spans one, as
+ * the direct kernel's copy (every channel row its own page otherwise, a TLB miss per row of a tile). */
+static void *copy_buffer(xc_cpu_approx *a, size_t bytes)
+{
+    if (bytes <= a->copy_bytes)
+        return a->copy;
+    free(a->copy);
+    a->copy_bytes = 0;
+    const size_t align = bytes >= HUGE_PAGE ? HUGE_PAGE : 64, n = round_up(bytes, align);
+    if (!(a->copy = aligned_alloc(align, n)))
+        return NULL;
+    if (align == HUGE_PAGE)
+        (void)madvise(a->copy, n, MADV_HUGEPAGE);   /* advice only: failure is harmless */
+    a->copy_bytes = n;
+    return a->copy;
 }
 
 xc_status xc_cpu_approx_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
                                 xc_error *err)
 {
     (void)self;
-    const xc_cpu_approx *a = state;
+    xc_cpu_approx *a = state;
     const xc_block *in = job->in;
     xc_status st = XC_OK;
     const int nr = job->plan->nranges;
@@ -104,7 +125,7 @@ xc_status xc_cpu_approx_execute(const xc_dedisperser *self, void *state, const x
                                                       (unsigned long long)a->nchans <= UINT32_MAX;
         xc_cpu_copy cp = {item_for(lay.store, narrow), NULL, in->nsamp / (size_t)ds, 0};
         cp.stride = round_up(cp.nsd + 1, 64);
-        void *x = a->m ? malloc((size_t)a->m * cp.stride * (size_t)lay.store_bytes) : NULL;
+        void *x = a->m ? copy_buffer(a, (size_t)a->m * cp.stride * (size_t)lay.store_bytes) : NULL;
         if (a->m && !x)
             return xc_error_set(err, XC_ENOMEM, "%s: out of memory for the %d x %zu channel-major copy", a->name,
                                 a->m, cp.stride);
@@ -114,7 +135,6 @@ xc_status xc_cpu_approx_execute(const xc_dedisperser *self, void *state, const x
         for (int q = k; q < nr; q++)
             if (xc_ddapprox_plan_range(&a->p, q, &ndm) == ds && out->r[q].nsamp && ndm)
                 a->range(state, job, q, &cp, &out->r[q]);
-        free(x);
     }
     return st;
 }

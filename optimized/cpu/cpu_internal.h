@@ -114,6 +114,8 @@ typedef struct {
     xc_cpu_range_fn range;
     int nranges;
     void *ranges;         /* nranges zeroed elements of the dedisperser's own per-range type */
+    void *copy;           /* the channel-major copy, kept from execute to execute (grown, never shrunk) */
+    size_t copy_bytes;
 } xc_cpu_approx;
 
 /* Allocates *out, a zeroed state of `size` bytes whose first member is an xc_cpu_approx, and makes that:
@@ -129,7 +131,8 @@ void xc_cpu_approx_free(xc_cpu_approx *a);
 /* The execute method of both (state: a state whose first member is an
  * xc_cpu_approx): checks the plane's shape, then per distinct downsample
  * factor makes one copy, shared by every range with that factor, and runs
- * a->range on them. */
+ * a->range on them.  The copy's buffer stays with the state, so a run of
+ * gulps allocates and first touches it once; one execute at a time per state. */
 xc_status xc_cpu_approx_execute(const xc_dedisperser *self, void *state, const xc_ddjob *job, xc_plane *out,
                                 xc_error *err);
 
