@@ -94,17 +94,34 @@ namespace {
 
 const int SP_TPER = (int)(SP_TILE / SP_THREADS);   /* boxes per thread of a tile */
 
-/* Q[0] = 0, Q[i + 1] = Q[i] + x[i] for i < len: each warp a run of whole
- * 32-sample steps in order, then the warps' totals in order (exact for
- * integer-valued rows below 2^53, as every prefix-sum order is). */
+const int SP_LOADS = 8;   /* samples a thread loads before it stores any (loads in flight) */
+
+/* Q[0] = 0, Q[i + 1] = Q[i] + x[i] for i < len: the tile's samples first
+ * copied into Q[1..len] with SP_LOADS loads a thread in flight (coalesced;
+ * the scan below would otherwise wait for one load per 32-sample step),
+ * then each warp a run of whole 32-sample steps in order, then the warps'
+ * totals in order (exact for integer-valued rows below 2^53, as every
+ * prefix-sum order is). */
 __device__ void tile_prefix(const float *x, size_t len, double *Q, double *wsum)
 {
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    const unsigned nl = (unsigned)len;   /* at most SP_TILE - 1 + SP_WTILE */
+    for (unsigned b = threadIdx.x; b < nl; b += SP_LOADS * blockDim.x) {
+        float v[SP_LOADS];
+#pragma unroll
+        for (int j = 0; j < SP_LOADS; j++)
+            v[j] = b + j * blockDim.x < nl ? __ldg(x + b + j * blockDim.x) : 0.0f;
+#pragma unroll
+        for (int j = 0; j < SP_LOADS; j++)
+            if (b + j * blockDim.x < nl)
+                Q[b + j * blockDim.x + 1] = (double)v[j];
+    }
+    __syncthreads();
     const size_t seg = (len + 32 * nwarps - 1) / (32 * nwarps) * 32, a = warp * seg, e = a + seg < len ? a + seg : len;
     double carry = 0.0;
     for (size_t c = a; c < e; c += 32) {
         size_t i = c + lane;
-        double inc = i < e ? (double)x[i] : 0.0;
+        double inc = i < e ? Q[i + 1] : 0.0;
         for (int off = 1; off < 32; off <<= 1) {
             double y = __shfl_up_sync(0xffffffffu, inc, off);
             if ((int)lane >= off)

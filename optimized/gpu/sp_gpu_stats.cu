@@ -28,6 +28,7 @@ typedef unsigned long long u64;
 
 const int SEL_N = 1024;   /* sample keys, histogram bins and gathered keys */
 const int SEL_W = 64;     /* the bracket's half width, sample ranks (4 standard deviations of 1024 draws) */
+const int SEL_U = 8;      /* keys a thread loads per step of a pass */
 
 /* Float keys that order as the values (sign-flipped bits; -0 taken as +0,
  * which compares equal to it in the reference's sort). */
@@ -61,6 +62,25 @@ struct sel_shared {
     double sum[SP_THREADS / 32];
 };
 
+/* f(x[t], valid) for t in [lo, hi), the whole block in step (valid false
+ * past the end): SEL_U loads a thread in flight before any is used, so a
+ * pass runs at the memory's rate rather than one load's latency a step. */
+template <typename F> __device__ inline void each_loaded(const float *x, size_t lo, size_t hi, F f)
+{
+    const size_t step = (size_t)SEL_U * blockDim.x;
+    for (size_t base = lo + threadIdx.x; base < hi + threadIdx.x; base += step) {
+        float v[SEL_U];
+#pragma unroll
+        for (int j = 0; j < SEL_U; j++) {
+            size_t t = base + (size_t)j * blockDim.x;
+            v[j] = t < hi ? __ldg(x + t) : 0.0f;
+        }
+#pragma unroll
+        for (int j = 0; j < SEL_U; j++)
+            f(v[j], base + (size_t)j * blockDim.x < hi);
+    }
+}
+
 /* The samples of one block [lo, hi) of a row, as float keys. */
 struct block_keys {
     const float *x;
@@ -69,10 +89,7 @@ struct block_keys {
     /* f(key, valid) for every key, the whole block in step (valid false past the end) */
     template <typename F> __device__ void each(F f) const
     {
-        for (size_t base = lo; base < hi; base += blockDim.x) {
-            size_t t = base + threadIdx.x;
-            f(t < hi ? fkey(x[t]) : 0ull, t < hi);
-        }
+        each_loaded(x, lo, hi, [&](float v, bool valid) { f(valid ? fkey(v) : 0ull, valid); });
     }
 };
 
@@ -92,10 +109,9 @@ struct dev_keys {
         for (size_t b = 0; b < nb; b++) {
             size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
             double mb = m[b];
-            for (size_t base = lo; base < hi; base += blockDim.x) {
-                size_t t = base + threadIdx.x;
-                f(t < hi ? (u64)__double_as_longlong(fabs(__dsub_rn((double)x[t], mb))) : 0ull, t < hi);
-            }
+            each_loaded(x, lo, hi, [&](float v, bool valid) {
+                f(valid ? (u64)__double_as_longlong(fabs(__dsub_rn((double)v, mb))) : 0ull, valid);
+            });
         }
     }
 };
@@ -183,11 +199,20 @@ template <typename SRC> __device__ void histogram(const SRC &src, u64 lo, u64 hi
     __syncthreads();
     u64 below = 0;
     const unsigned lane = threadIdx.x & 31;
+    /* a range of every key puts most of a warp's keys in one bin: there one
+     * atomic per bin per warp; a sample's bracket spreads the few keys in it
+     * over the bins, and a plain atomic each is cheaper than the match */
+    const bool crowded = lo == 0 && hi == ~0ull;
     src.each([&](u64 key, bool valid) {
         bool in = valid && key >= lo && key <= hi;
         below += valid && key < lo;
         unsigned bin = in ? bin_of(key, lo, scale) : (unsigned)SEL_N;
-        unsigned peers = __match_any_sync(0xffffffffu, bin);   /* one atomic per bin per warp */
+        if (!crowded) {
+            if (in)
+                atomicAdd(&s->hist[bin], 1u);
+            return;
+        }
+        unsigned peers = __match_any_sync(0xffffffffu, bin);
         if (in && (unsigned)(__ffs(peers) - 1) == lane)
             atomicAdd(&s->hist[bin], (unsigned)__popc(peers));
     });
