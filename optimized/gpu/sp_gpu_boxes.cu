@@ -145,6 +145,13 @@ __device__ void tile_prefix(const float *x, size_t len, double *Q, double *wsum)
     __syncthreads();
 }
 
+/* A block's end e (> t0) as an offset from t0, clamped to 2^32 - 1 (past
+ * the end of any box of a tile). */
+__device__ inline unsigned local_end(size_t e, size_t t0)
+{
+    return e - t0 < 0xffffffffu ? (unsigned)(e - t0) : 0xffffffffu;
+}
+
 /* One width's boxes over a tile [t0, tend), Q its prefix sums. */
 struct tile_width {
     const double *Q, *m;
@@ -201,25 +208,32 @@ __global__ void __launch_bounds__(SP_THREADS, 3) k_sp_tiles(const float *X, size
             const double td = __dmul_rn(thr, z.den), cut = __dsub_rn(td, __dmul_rn(fabs(td), 0x1p-48));
             size_t b = b1, hib = b + 1 == nb ? n : (b + 1) * L;
             double Bw = __dadd_rn(0.0, __dmul_rn((double)w, m[b]));
+            /* offsets inside the tile in 32 bits (u = t - t0; the block's end
+             * clamped, past any box's end): 64-bit index arithmetic was most of
+             * a box's instructions */
+            const unsigned uend = (unsigned)(z.tend - t0), uw = (unsigned)w;
+            unsigned uhib = local_end(hib, t0);
+            const double *Qw = Q + w;
 #pragma unroll
             for (int j = 0; j < SP_TPER; j++) {
-                const size_t t = t1 + (size_t)j * SP_THREADS;
-                if (t >= z.tend)
+                const unsigned u = threadIdx.x + (unsigned)j * SP_THREADS;
+                if (u >= uend)
                     break;
-                if (t >= hib) {
-                    while (t >= hib) {
+                if (u >= uhib) {
+                    while (t0 + u >= hib) {
                         b++;
                         hib = b + 1 == nb ? n : (b + 1) * L;
                     }
+                    uhib = local_end(hib, t0);
                     Bw = __dadd_rn(0.0, __dmul_rn((double)w, m[b]));
                 }
                 /* Q read from shared memory per width: a register copy of
                  * this thread's SP_TPER values held the kernel at 126
                  * registers, 2 blocks an SM */
-                const double Sv = __dsub_rn(Q[t - t0 + w], Q[t - t0]);
-                const double B = t + w <= hib ? Bw : baseline_from(m, n, L, nb, b, t, w);
+                const double Sv = __dsub_rn(Qw[u], Q[u]);
+                const double B = u + uw <= uhib ? Bw : baseline_from(m, n, L, nb, b, t0 + u, w);
                 if (__dsub_rn(Sv, B) >= cut)
-                    z.run_from(t, k, row0 + (int32_t)r, out, count, cap);
+                    z.run_from(t0 + u, k, row0 + (int32_t)r, out, count, cap);
             }
         }
         __syncthreads();   /* every box of the tile read before the next tile's sums */

@@ -8,7 +8,7 @@
  * between two sample keys SEL_W sample ranks either side of its estimate,
  * as Floyd and Rivest's selection does (CACM 18(3), 1975, Algorithm 489);
  * one pass counts the keys below the bracket and histograms those inside
- * it into SEL_N bins (linear in the key); a second gathers the keys of the
+ * it into SEL_N bins (2^s consecutive keys each); a second gathers the keys of the
  * wanted bin, sorted in shared memory.  Where the bracket misses the rank
  * the range becomes every key; where a bin holds more than SEL_N distinct
  * keys the range narrows to that bin's and the two passes repeat, so the
@@ -160,10 +160,20 @@ __device__ u64 scan_u64(u64 v, u64 *total, sel_shared *s)
     return before + inc - v;
 }
 
-__device__ inline unsigned bin_of(u64 key, u64 lo, double scale)
+/* Bins of 2^shift keys from lo (integer work only: a conversion to double
+ * and back a key held the passes at the conversion unit's rate). */
+__device__ inline unsigned bin_of(u64 key, u64 lo, unsigned shift)
 {
-    double f = (double)(key - lo) * scale;
-    return f >= (double)(SEL_N - 1) ? SEL_N - 1 : (unsigned)f;
+    return (unsigned)((key - lo) >> shift);
+}
+
+/* The least shift that puts every key of [lo, hi] in one of SEL_N bins. */
+__device__ inline unsigned bin_shift(u64 lo, u64 hi)
+{
+    unsigned shift = 0;
+    while (((hi - lo) >> shift) >= (u64)SEL_N)
+        shift++;
+    return shift;
 }
 
 /* The first range: SEL_W sample ranks either side of rank k's estimate
@@ -190,7 +200,7 @@ template <typename SRC> __device__ void first_range(const SRC &src, u64 N, u64 k
 }
 
 /* Pass A: keys under lo counted, keys in [lo, hi] binned. */
-template <typename SRC> __device__ void histogram(const SRC &src, u64 lo, u64 hi, double scale, sel_shared *s)
+template <typename SRC> __device__ void histogram(const SRC &src, u64 lo, u64 hi, unsigned shift, sel_shared *s)
 {
     for (int i = threadIdx.x; i < SEL_N; i += blockDim.x)
         s->hist[i] = 0;
@@ -206,7 +216,7 @@ template <typename SRC> __device__ void histogram(const SRC &src, u64 lo, u64 hi
     src.each([&](u64 key, bool valid) {
         bool in = valid && key >= lo && key <= hi;
         below += valid && key < lo;
-        unsigned bin = in ? bin_of(key, lo, scale) : (unsigned)SEL_N;
+        unsigned bin = in ? bin_of(key, lo, shift) : (unsigned)SEL_N;
         if (!crowded) {
             if (in)
                 atomicAdd(&s->hist[bin], 1u);
@@ -261,12 +271,12 @@ __device__ void find_bins(u64 k0, u64 k1, sel_shared *s)
 
 /* Pass B: the keys of bin b0 gathered (up to SEL_N), its least and largest
  * key, and the least key of bin b1. */
-template <typename SRC> __device__ void gather(const SRC &src, u64 lo, u64 hi, double scale, sel_shared *s)
+template <typename SRC> __device__ void gather(const SRC &src, u64 lo, u64 hi, unsigned shift, sel_shared *s)
 {
     const unsigned b0 = s->b0, b1 = s->b1, lane = threadIdx.x & 31;
     src.each([&](u64 key, bool valid) {
         bool in = valid && key >= lo && key <= hi;
-        unsigned bin = in ? bin_of(key, lo, scale) : (unsigned)SEL_N;
+        unsigned bin = in ? bin_of(key, lo, shift) : (unsigned)SEL_N;
         unsigned want = __ballot_sync(0xffffffffu, bin == b0);
         if (bin == b0) {
             u64 at = 0;
@@ -291,8 +301,8 @@ template <typename SRC> __device__ void select_pair(const SRC &src, u64 N, u64 k
     first_range(src, N, k0, s);
     for (;;) {
         const u64 lo = s->lo, hi = s->hi;
-        const double scale = (double)SEL_N / ((double)(hi - lo) + 1.0);
-        histogram(src, lo, hi, scale, s);
+        const unsigned shift = bin_shift(lo, hi);
+        histogram(src, lo, hi, shift, s);
         find_bins(k0, k1, s);
         if (s->miss) {   /* the sample's bracket missed (only the first range can): every key */
             __syncthreads();
@@ -303,7 +313,7 @@ template <typename SRC> __device__ void select_pair(const SRC &src, u64 N, u64 k
             __syncthreads();
             continue;
         }
-        gather(src, lo, hi, scale, s);
+        gather(src, lo, hi, shift, s);
         const u64 q0 = k0 - s->below - s->before, q1 = k1 - s->below - s->before;
         if (s->b1 != s->b0) {   /* k1 = k0 + 1 in a later bin: k0 is b0's largest key, k1 b1's least */
             *r0 = s->max0;
