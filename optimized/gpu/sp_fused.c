@@ -4,9 +4,10 @@
  * crosses PCIe: the block goes in, the candidates come back.
  *
  * Plan and execute, as FFTW and dedisp do: the plan keeps the device plane
- * (grown, never shrunk) from one block to the next, so a run of gulps pays
- * its allocation once; the dedisperser's plan keeps its own chunk buffers,
- * delays and page-locked staging the same way. */
+ * (grown, never shrunk) and the searcher's plan (its device buffers) from
+ * one block to the next, so a run of gulps pays their allocation once; the
+ * dedisperser's plan keeps its own chunk buffers, delays and page-locked
+ * staging the same way. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
