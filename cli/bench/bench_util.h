@@ -22,7 +22,8 @@ int xc_bench_no_cuda(const char *cmd);
  * over channel counts and bits (seconds of data each) and the
  * AstroAccelerate paper's three scenarios; the document to json (may be
  * NULL).  The exit status. */
-int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int nwidths, int reps);
+int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int nwidths, int reps, int only_nchans,
+                          int only_nbits);
 
 
 /* The -peer options the benchmarks share: -peer PATH (repeatable),

@@ -59,14 +59,15 @@ int xc_bench_singlepulse(const xc_cmd *self, int argc, char **argv)
     xc_bench_sp_opts o = {1024, 8, 64, 0, TABLE2_PLAN, 12, 0, 3, NULL, NULL, NULL, NULL, 0, 0};
     const char *peer_cmd = NULL;
     xc_cli_peers peers = {.n = 0, .timeout = XC_BENCH_PEER_TIMEOUT};
-    int fused = 0;
+    int fused = 0, nchans_given = 0, nbits_given = 0;
     double seconds = 10;
     const xc_opt opts[] = {
         XC_OPT_STR("json", &json_path, .arg = "FILE", .help = "write the record as JSON (atomically)"),
         XC_OPT_STR("impl", &impl, .arg = "NAME", .help = "single-pulse searcher", .def = "the threaded CPU one"),
         XC_OPT_STR("ddimpl", &ddimpl, .arg = "NAME", .help = "dedisperser", .def = "the threaded CPU one"),
-        XC_OPT_INT("nchans", &o.nchans, 1, 1 << 20, .arg = "N", .help = "channels", .def = "1024"),
-        XC_OPT_INT("nbits", &o.nbits, 1, 16, .arg = "B", .help = "bits per sample", .def = "8"),
+        XC_OPT_INT("nchans", &o.nchans, 1, 1 << 20, .arg = "N", .help = "channels", .def = "1024",
+                   .given = &nchans_given),
+        XC_OPT_INT("nbits", &o.nbits, 1, 16, .arg = "B", .help = "bits per sample", .def = "8", .given = &nbits_given),
         XC_OPT_U64("nout", &nout, .arg = "N", .help = "output samples per trial", .def = "32768"),
         XC_OPT_STR("dmplan", &o.dmplan, .arg = "PLAN", .help = "DM plan", .def = "the AstroAccelerate paper's Table 2"),
         XC_OPT_INT("nwidths", &o.nwidths, 1, 31, .arg = "N", .help = "widths 1, 2, 4, ... 2^(N-1)", .def = "12"),
@@ -94,7 +95,8 @@ int xc_bench_singlepulse(const xc_cmd *self, int argc, char **argv)
                             "searcher there, candidates out) against the dedispersion kernels alone, for\n"
                             "512..8192 channels x 8, 16 bits (Table 2 plan, -seconds of data), and the\n"
                             "AstroAccelerate paper's low/mid/high scenarios' real-time factors\n"
-                            "(docs/SINGLEPULSE.md); -nwidths, -repeat and -json apply"),
+                            "(docs/SINGLEPULSE.md); -nwidths, -repeat and -json apply; -nchans or\n"
+                            "-nbits given: only those rows of the sweep, and no scenarios"),
         XC_OPT_DOUBLE("seconds", &seconds, .arg = "S", .help = "-fused: seconds of data per channel count",
                       .def = "10"),
         XC_OPT_END,
@@ -103,7 +105,8 @@ int xc_bench_singlepulse(const xc_cmd *self, int argc, char **argv)
     if (fused) {
         if (!(seconds >= 1 && seconds <= 3600))
             return xc_cli_failf("bench singlepulse", "option -seconds: %g is outside [1, 3600]", seconds);
-        return xc_bench_sp_fused_cmd("bench singlepulse", json_path, seconds, o.nwidths, o.repeat);
+        return xc_bench_sp_fused_cmd("bench singlepulse", json_path, seconds, o.nwidths, o.repeat,
+                                     nchans_given ? o.nchans : 0, nbits_given ? o.nbits : 0);
     }
     o.nout = (size_t)nout;
     if (!(o.sp = xc_spsearcher_of(xc_cli_impl("bench singlepulse", XC_FAMILY_SINGLEPULSE, impl))) ||

@@ -49,7 +49,8 @@ static json_t *definitions(void)
         "uploaded, staging page-locked) and one gulp");
 }
 
-int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int nwidths, int reps)
+int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int nwidths, int reps, int only_nchans,
+                          int only_nbits)
 {
     char why[256];
     if (!xc_gpu_available(why, sizeof why))
@@ -69,6 +70,8 @@ int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int
     xc_status st = XC_OK;
     for (int b = 0; b < 2 && !st; b++)
         for (int c = 0; c < 5 && !st; c++) {
+            if ((only_nchans && nchans[c] != only_nchans) || (only_nbits && nbits[b] != only_nbits))
+                continue;
             const xc_bench_spgpu_case k = {"sweep", nchans[c], nbits[b], 1400, 300, 64e-6, seconds, TABLE2_PLAN};
             json_t *r = NULL;
             if (!(st = xc_bench_sp_fused(&k, nwidths, reps, &r, &err))) {
@@ -76,7 +79,7 @@ int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int
                 json_array_append_new(sweep, r);
             }
         }
-    for (int s = 0; s < 3 && !st; s++) {
+    for (int s = 0; s < 3 && !st && !only_nchans && !only_nbits; s++) {
         json_t *r = NULL;
         if (!(st = xc_bench_sp_fused(&xc_bench_spgpu_scenarios[s], nwidths, reps, &r, &err))) {
             print_row(r);
@@ -92,9 +95,10 @@ int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int
 
 #else
 
-int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int nwidths, int reps)
+int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int nwidths, int reps, int only_nchans,
+                          int only_nbits)
 {
-    (void)json, (void)seconds, (void)nwidths, (void)reps;
+    (void)json, (void)seconds, (void)nwidths, (void)reps, (void)only_nchans, (void)only_nbits;
     return xc_bench_no_cuda(cmd);
 }
 

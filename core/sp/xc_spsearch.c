@@ -248,8 +248,22 @@ xc_status xc_sp_detect(const xc_spsearcher *s, const xc_spconf *c, const xc_sppl
     return st;
 }
 
+/* Detections of one plane: through a kept plan's state, or planned for it. */
+static xc_status detect_in(const xc_spsearcher *s, void *state, const xc_spconf *c, const xc_spplane *pl,
+                           xc_spdets *out, xc_error *err)
+{
+    return state ? s->execute(s, state, c, pl, out, err) : xc_sp_detect(s, c, pl, out, err);
+}
+
 xc_status xc_sp_search(const xc_spsearcher *s, const xc_spopts *o, const xc_spplane *views, int nviews, double tsamp,
                        const double *dms, size_t ndms, xc_spcandlist *out, xc_error *err)
+{
+    return xc_sp_search_planned(s, NULL, o, views, nviews, tsamp, dms, ndms, out, err);
+}
+
+xc_status xc_sp_search_planned(const xc_spsearcher *s, void *state, const xc_spopts *o, const xc_spplane *views,
+                               int nviews, double tsamp, const double *dms, size_t ndms, xc_spcandlist *out,
+                               xc_error *err)
 {
     xc_spdets all = {0}, one = {0};
     xc_status st = XC_OK;
@@ -260,7 +274,7 @@ xc_status xc_sp_search(const xc_spsearcher *s, const xc_spopts *o, const xc_sppl
         if (pl->ds < 1 || pl->dm0 < 0 || (size_t)pl->dm0 + pl->nrows > ndms)
             st = xc_error_set(err, XC_EINVAL, "plane %d: ds %d, trials %d..%zu of %zu", v, pl->ds, (int)pl->dm0,
                               (size_t)pl->dm0 + pl->nrows, ndms);
-        if (!st && !(st = xc_spconf_make(o, pl->tsamp, &c, err)) && !(st = xc_sp_detect(s, &c, pl, &one, err))) {
+        if (!st && !(st = xc_spconf_make(o, pl->tsamp, &c, err)) && !(st = detect_in(s, state, &c, pl, &one, err))) {
             xc_spdets_place(&one, 0, pl->ds, pl->dm0);
             st = xc_spdets_append(&all, &one, err);
         }

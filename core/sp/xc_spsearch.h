@@ -211,6 +211,13 @@ double xc_sp_search_memory(const xc_spopts *o, const xc_spplane *views, int nvie
  * trial of the plan (ndms). */
 xc_status xc_sp_search(const xc_spsearcher *s, const xc_spopts *o, const xc_spplane *views, int nviews, double tsamp,
                        const double *dms, size_t ndms, xc_spcandlist *out, xc_error *err);
+/* The same through state, a plan of s kept by the caller (s->plan made for
+ * planes of at least the views' samples; NULL: each view planned and
+ * destroyed in turn, as xc_sp_search does), so a run of blocks pays the
+ * searcher's setup (device buffers) once. */
+xc_status xc_sp_search_planned(const xc_spsearcher *s, void *state, const xc_spopts *o, const xc_spplane *views,
+                               int nviews, double tsamp, const double *dms, size_t ndms, xc_spcandlist *out,
+                               xc_error *err);
 
 /* The CSV every reader of crosscheck's lists takes: the header line
  * snr,time_s,sample,width,dm,dm_index,members,begin,end,dm_lo,dm_hi then one

@@ -4,9 +4,10 @@
  * crosses PCIe: the block goes in, the candidates come back.
  *
  * Plan and execute, as FFTW and dedisp do: the plan keeps the device plane
- * (grown, never shrunk) from one block to the next, so a run of gulps pays
- * its allocation once; the dedisperser's plan keeps its own chunk buffers,
- * delays and page-locked staging the same way. */
+ * (grown, never shrunk) and the searcher's plan (its device buffers) from
+ * one block to the next, so a run of gulps pays their allocation once; the
+ * dedisperser's plan keeps its own chunk buffers, delays and page-locked
+ * staging the same way. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,8 @@ struct xc_spfused {
     xc_spplane *v;
     double *dms;
     size_t ndms;
+    void *sstate;     /* the searcher's plan, kept from block to block */
+    size_t snsamp;    /* the samples of a row it is planned for */
 };
 
 int xc_sp_gpu_fusable(const xc_dedisperser *dd, const xc_spsearcher *s)
@@ -43,6 +46,8 @@ void xc_sp_gpu_fused_destroy(xc_spfused *f)
 {
     if (!f)
         return;
+    if (f->sstate && f->s->destroy)
+        f->s->destroy(f->s, f->sstate);
     xc_gpu_free(f->dev);
     free(f->r);
     free(f->v);
@@ -113,6 +118,26 @@ static xc_status device_plane(xc_spfused *f, size_t nout, xc_plane *pl, size_t *
     return XC_OK;
 }
 
+/* The searcher's plan, made again only where a block's rows are longer
+ * than it was made for. */
+static xc_status search_plan(xc_spfused *f, const xc_spopts *o, xc_error *err)
+{
+    size_t n = 0;
+    for (int k = 0; k < f->plan->nranges; k++)
+        n = f->v[k].nsamp > n ? f->v[k].nsamp : n;
+    if (f->sstate && n <= f->snsamp)
+        return XC_OK;
+    if (f->sstate && f->s->destroy)
+        f->s->destroy(f->s, f->sstate);
+    f->sstate = NULL;
+    xc_spconf c;
+    xc_status st = xc_spconf_make(o, f->tsamp, &c, err);
+    if (!st && f->s->plan)
+        st = f->s->plan(f->s, &c, n, &f->sstate, err);
+    f->snsamp = st ? 0 : n;
+    return st;
+}
+
 /* The plane of block in, dedispersed into the device plane of f. */
 static xc_status fused_plane(xc_spfused *f, const xc_block *in, xc_plane *pl, size_t *bytes, xc_error *err)
 {
@@ -138,7 +163,10 @@ xc_status xc_sp_gpu_fused_execute(xc_spfused *f, const xc_block *in, const xc_sp
         xc_spplane_views(f->plan, &pl, f->tsamp, f->v, f->dms);
         for (int k = 0; k < f->plan->nranges; k++)
             f->v[k].device = 1;
-        st = xc_sp_search(f->s, o, f->v, f->plan->nranges, f->tsamp, f->dms, f->ndms, out, err);
+        st = search_plan(f, o, err);
+        if (!st)
+            st = xc_sp_search_planned(f->s, f->sstate, o, f->v, f->plan->nranges, f->tsamp, f->dms, f->ndms, out,
+                                      err);
     }
     z.dedisperse_s = t1 - t0;
     z.search_s = xc_now() - t1;

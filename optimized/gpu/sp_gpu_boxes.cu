@@ -94,17 +94,34 @@ namespace {
 
 const int SP_TPER = (int)(SP_TILE / SP_THREADS);   /* boxes per thread of a tile */
 
-/* Q[0] = 0, Q[i + 1] = Q[i] + x[i] for i < len: each warp a run of whole
- * 32-sample steps in order, then the warps' totals in order (exact for
- * integer-valued rows below 2^53, as every prefix-sum order is). */
+const int SP_LOADS = 8;   /* samples a thread loads before it stores any (loads in flight) */
+
+/* Q[0] = 0, Q[i + 1] = Q[i] + x[i] for i < len: the tile's samples first
+ * copied into Q[1..len] with SP_LOADS loads a thread in flight (coalesced;
+ * the scan below would otherwise wait for one load per 32-sample step),
+ * then each warp a run of whole 32-sample steps in order, then the warps'
+ * totals in order (exact for integer-valued rows below 2^53, as every
+ * prefix-sum order is). */
 __device__ void tile_prefix(const float *x, size_t len, double *Q, double *wsum)
 {
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    const unsigned nl = (unsigned)len;   /* at most SP_TILE - 1 + SP_WTILE */
+    for (unsigned b = threadIdx.x; b < nl; b += SP_LOADS * blockDim.x) {
+        float v[SP_LOADS];
+#pragma unroll
+        for (int j = 0; j < SP_LOADS; j++)
+            v[j] = b + j * blockDim.x < nl ? __ldg(x + b + j * blockDim.x) : 0.0f;
+#pragma unroll
+        for (int j = 0; j < SP_LOADS; j++)
+            if (b + j * blockDim.x < nl)
+                Q[b + j * blockDim.x + 1] = (double)v[j];
+    }
+    __syncthreads();
     const size_t seg = (len + 32 * nwarps - 1) / (32 * nwarps) * 32, a = warp * seg, e = a + seg < len ? a + seg : len;
     double carry = 0.0;
     for (size_t c = a; c < e; c += 32) {
         size_t i = c + lane;
-        double inc = i < e ? (double)x[i] : 0.0;
+        double inc = i < e ? Q[i + 1] : 0.0;
         for (int off = 1; off < 32; off <<= 1) {
             double y = __shfl_up_sync(0xffffffffu, inc, off);
             if ((int)lane >= off)
@@ -126,6 +143,13 @@ __device__ void tile_prefix(const float *x, size_t len, double *Q, double *wsum)
         for (size_t i = a + lane; i < e; i += 32)
             Q[i + 1] = __dadd_rn(off, Q[i + 1]);
     __syncthreads();
+}
+
+/* A block's end e (> t0) as an offset from t0, clamped to 2^32 - 1 (past
+ * the end of any box of a tile). */
+__device__ inline unsigned local_end(size_t e, size_t t0)
+{
+    return e - t0 < 0xffffffffu ? (unsigned)(e - t0) : 0xffffffffu;
 }
 
 /* One width's boxes over a tile [t0, tend), Q its prefix sums. */
@@ -184,25 +208,32 @@ __global__ void __launch_bounds__(SP_THREADS, 3) k_sp_tiles(const float *X, size
             const double td = __dmul_rn(thr, z.den), cut = __dsub_rn(td, __dmul_rn(fabs(td), 0x1p-48));
             size_t b = b1, hib = b + 1 == nb ? n : (b + 1) * L;
             double Bw = __dadd_rn(0.0, __dmul_rn((double)w, m[b]));
+            /* offsets inside the tile in 32 bits (u = t - t0; the block's end
+             * clamped, past any box's end): 64-bit index arithmetic was most of
+             * a box's instructions */
+            const unsigned uend = (unsigned)(z.tend - t0), uw = (unsigned)w;
+            unsigned uhib = local_end(hib, t0);
+            const double *Qw = Q + w;
 #pragma unroll
             for (int j = 0; j < SP_TPER; j++) {
-                const size_t t = t1 + (size_t)j * SP_THREADS;
-                if (t >= z.tend)
+                const unsigned u = threadIdx.x + (unsigned)j * SP_THREADS;
+                if (u >= uend)
                     break;
-                if (t >= hib) {
-                    while (t >= hib) {
+                if (u >= uhib) {
+                    while (t0 + u >= hib) {
                         b++;
                         hib = b + 1 == nb ? n : (b + 1) * L;
                     }
+                    uhib = local_end(hib, t0);
                     Bw = __dadd_rn(0.0, __dmul_rn((double)w, m[b]));
                 }
                 /* Q read from shared memory per width: a register copy of
                  * this thread's SP_TPER values held the kernel at 126
                  * registers, 2 blocks an SM */
-                const double Sv = __dsub_rn(Q[t - t0 + w], Q[t - t0]);
-                const double B = t + w <= hib ? Bw : baseline_from(m, n, L, nb, b, t, w);
+                const double Sv = __dsub_rn(Qw[u], Q[u]);
+                const double B = u + uw <= uhib ? Bw : baseline_from(m, n, L, nb, b, t0 + u, w);
                 if (__dsub_rn(Sv, B) >= cut)
-                    z.run_from(t, k, row0 + (int32_t)r, out, count, cap);
+                    z.run_from(t0 + u, k, row0 + (int32_t)r, out, count, cap);
             }
         }
         __syncthreads();   /* every box of the tile read before the next tile's sums */

@@ -8,7 +8,7 @@
  * between two sample keys SEL_W sample ranks either side of its estimate,
  * as Floyd and Rivest's selection does (CACM 18(3), 1975, Algorithm 489);
  * one pass counts the keys below the bracket and histograms those inside
- * it into SEL_N bins (linear in the key); a second gathers the keys of the
+ * it into SEL_N bins (2^s consecutive keys each); a second gathers the keys of the
  * wanted bin, sorted in shared memory.  Where the bracket misses the rank
  * the range becomes every key; where a bin holds more than SEL_N distinct
  * keys the range narrows to that bin's and the two passes repeat, so the
@@ -28,6 +28,7 @@ typedef unsigned long long u64;
 
 const int SEL_N = 1024;   /* sample keys, histogram bins and gathered keys */
 const int SEL_W = 64;     /* the bracket's half width, sample ranks (4 standard deviations of 1024 draws) */
+const int SEL_U = 8;      /* keys a thread loads per step of a pass */
 
 /* Float keys that order as the values (sign-flipped bits; -0 taken as +0,
  * which compares equal to it in the reference's sort). */
@@ -61,6 +62,25 @@ struct sel_shared {
     double sum[SP_THREADS / 32];
 };
 
+/* f(x[t], valid) for t in [lo, hi), the whole block in step (valid false
+ * past the end): SEL_U loads a thread in flight before any is used, so a
+ * pass runs at the memory's rate rather than one load's latency a step. */
+template <typename F> __device__ inline void each_loaded(const float *x, size_t lo, size_t hi, F f)
+{
+    const size_t step = (size_t)SEL_U * blockDim.x;
+    for (size_t base = lo + threadIdx.x; base < hi + threadIdx.x; base += step) {
+        float v[SEL_U];
+#pragma unroll
+        for (int j = 0; j < SEL_U; j++) {
+            size_t t = base + (size_t)j * blockDim.x;
+            v[j] = t < hi ? __ldg(x + t) : 0.0f;
+        }
+#pragma unroll
+        for (int j = 0; j < SEL_U; j++)
+            f(v[j], base + (size_t)j * blockDim.x < hi);
+    }
+}
+
 /* The samples of one block [lo, hi) of a row, as float keys. */
 struct block_keys {
     const float *x;
@@ -69,10 +89,7 @@ struct block_keys {
     /* f(key, valid) for every key, the whole block in step (valid false past the end) */
     template <typename F> __device__ void each(F f) const
     {
-        for (size_t base = lo; base < hi; base += blockDim.x) {
-            size_t t = base + threadIdx.x;
-            f(t < hi ? fkey(x[t]) : 0ull, t < hi);
-        }
+        each_loaded(x, lo, hi, [&](float v, bool valid) { f(valid ? fkey(v) : 0ull, valid); });
     }
 };
 
@@ -92,10 +109,9 @@ struct dev_keys {
         for (size_t b = 0; b < nb; b++) {
             size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
             double mb = m[b];
-            for (size_t base = lo; base < hi; base += blockDim.x) {
-                size_t t = base + threadIdx.x;
-                f(t < hi ? (u64)__double_as_longlong(fabs(__dsub_rn((double)x[t], mb))) : 0ull, t < hi);
-            }
+            each_loaded(x, lo, hi, [&](float v, bool valid) {
+                f(valid ? (u64)__double_as_longlong(fabs(__dsub_rn((double)v, mb))) : 0ull, valid);
+            });
         }
     }
 };
@@ -144,10 +160,20 @@ __device__ u64 scan_u64(u64 v, u64 *total, sel_shared *s)
     return before + inc - v;
 }
 
-__device__ inline unsigned bin_of(u64 key, u64 lo, double scale)
+/* Bins of 2^shift keys from lo (integer work only: a conversion to double
+ * and back a key held the passes at the conversion unit's rate). */
+__device__ inline unsigned bin_of(u64 key, u64 lo, unsigned shift)
 {
-    double f = (double)(key - lo) * scale;
-    return f >= (double)(SEL_N - 1) ? SEL_N - 1 : (unsigned)f;
+    return (unsigned)((key - lo) >> shift);
+}
+
+/* The least shift that puts every key of [lo, hi] in one of SEL_N bins. */
+__device__ inline unsigned bin_shift(u64 lo, u64 hi)
+{
+    unsigned shift = 0;
+    while (((hi - lo) >> shift) >= (u64)SEL_N)
+        shift++;
+    return shift;
 }
 
 /* The first range: SEL_W sample ranks either side of rank k's estimate
@@ -174,7 +200,7 @@ template <typename SRC> __device__ void first_range(const SRC &src, u64 N, u64 k
 }
 
 /* Pass A: keys under lo counted, keys in [lo, hi] binned. */
-template <typename SRC> __device__ void histogram(const SRC &src, u64 lo, u64 hi, double scale, sel_shared *s)
+template <typename SRC> __device__ void histogram(const SRC &src, u64 lo, u64 hi, unsigned shift, sel_shared *s)
 {
     for (int i = threadIdx.x; i < SEL_N; i += blockDim.x)
         s->hist[i] = 0;
@@ -183,11 +209,20 @@ template <typename SRC> __device__ void histogram(const SRC &src, u64 lo, u64 hi
     __syncthreads();
     u64 below = 0;
     const unsigned lane = threadIdx.x & 31;
+    /* a range of every key puts most of a warp's keys in one bin: there one
+     * atomic per bin per warp; a sample's bracket spreads the few keys in it
+     * over the bins, and a plain atomic each is cheaper than the match */
+    const bool crowded = lo == 0 && hi == ~0ull;
     src.each([&](u64 key, bool valid) {
         bool in = valid && key >= lo && key <= hi;
         below += valid && key < lo;
-        unsigned bin = in ? bin_of(key, lo, scale) : (unsigned)SEL_N;
-        unsigned peers = __match_any_sync(0xffffffffu, bin);   /* one atomic per bin per warp */
+        unsigned bin = in ? bin_of(key, lo, shift) : (unsigned)SEL_N;
+        if (!crowded) {
+            if (in)
+                atomicAdd(&s->hist[bin], 1u);
+            return;
+        }
+        unsigned peers = __match_any_sync(0xffffffffu, bin);
         if (in && (unsigned)(__ffs(peers) - 1) == lane)
             atomicAdd(&s->hist[bin], (unsigned)__popc(peers));
     });
@@ -236,12 +271,12 @@ __device__ void find_bins(u64 k0, u64 k1, sel_shared *s)
 
 /* Pass B: the keys of bin b0 gathered (up to SEL_N), its least and largest
  * key, and the least key of bin b1. */
-template <typename SRC> __device__ void gather(const SRC &src, u64 lo, u64 hi, double scale, sel_shared *s)
+template <typename SRC> __device__ void gather(const SRC &src, u64 lo, u64 hi, unsigned shift, sel_shared *s)
 {
     const unsigned b0 = s->b0, b1 = s->b1, lane = threadIdx.x & 31;
     src.each([&](u64 key, bool valid) {
         bool in = valid && key >= lo && key <= hi;
-        unsigned bin = in ? bin_of(key, lo, scale) : (unsigned)SEL_N;
+        unsigned bin = in ? bin_of(key, lo, shift) : (unsigned)SEL_N;
         unsigned want = __ballot_sync(0xffffffffu, bin == b0);
         if (bin == b0) {
             u64 at = 0;
@@ -266,8 +301,8 @@ template <typename SRC> __device__ void select_pair(const SRC &src, u64 N, u64 k
     first_range(src, N, k0, s);
     for (;;) {
         const u64 lo = s->lo, hi = s->hi;
-        const double scale = (double)SEL_N / ((double)(hi - lo) + 1.0);
-        histogram(src, lo, hi, scale, s);
+        const unsigned shift = bin_shift(lo, hi);
+        histogram(src, lo, hi, shift, s);
         find_bins(k0, k1, s);
         if (s->miss) {   /* the sample's bracket missed (only the first range can): every key */
             __syncthreads();
@@ -278,7 +313,7 @@ template <typename SRC> __device__ void select_pair(const SRC &src, u64 N, u64 k
             __syncthreads();
             continue;
         }
-        gather(src, lo, hi, scale, s);
+        gather(src, lo, hi, shift, s);
         const u64 q0 = k0 - s->below - s->before, q1 = k1 - s->below - s->before;
         if (s->b1 != s->b0) {   /* k1 = k0 + 1 in a later bin: k0 is b0's largest key, k1 b1's least */
             *r0 = s->max0;
