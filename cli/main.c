@@ -12,7 +12,8 @@
  * output appears under a final name: those are renamed into place only
  * when complete), one line says so, and the signal is raised again with
  * its default action, so the exit status is the usual 128 + signal.  Only
- * async-signal-safe calls: unlink (inside xc_atomic_remove_live), write. */
+ * async-signal-safe calls: unlink, fork, execve, waitpid (inside
+ * xc_atomic_remove_live), write. */
 static void put_int(char *buf, size_t *n, long v)
 {
     char d[24];
@@ -39,7 +40,7 @@ static void on_signal(int sig)
     put_int(msg, &n, sig);
     put_str(msg, &n, "; removed ");
     put_int(msg, &n, removed);
-    put_str(msg, &n, " temporary file(s); no partial output was left\n");
+    put_str(msg, &n, " temporary file(s) or folder(s); no partial output was left\n");
     ssize_t w = write(2, msg, n);
     (void)w;
     signal(sig, SIG_DFL);

@@ -1,7 +1,8 @@
 /* test_faults.c: faults injected into the command line, nothing lost.
  *  - SIGINT / SIGTERM during a dedisperse: the temporaries are removed, one
  *    line says so on stderr, the process ends by that signal, and nothing
- *    appears under the final name;
+ *    appears under the final name; SIGTERM during a gate removes its
+ *    temporary working folder;
  *  - SIGKILL at random points of a dedisperse that replaces an existing
  *    plane: afterwards the plane reads as the previous complete output or
  *    the new one, or is refused as a mix; never read as a whole while
@@ -175,6 +176,80 @@ XC_TEST_IF(test_fault_signals, "SIGINT and SIGTERM remove temporaries and say so
         CU_ASSERT_EQUAL(tmp, 0);
         CU_ASSERT_PTR_NOT_NULL(strstr(err, "interrupted by signal"));
     }
+}
+
+/* Entries of dir (its "." and ".." left out); *inner gets the entries of
+ * its first crosscheck-gate.* folder. */
+static int count_entries(const char *dir, int *inner)
+{
+    int n = 0;
+    *inner = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        n++;
+        if (!strncmp(e->d_name, "crosscheck-gate.", 16) && !*inner) {
+            char sub[1200];
+            snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+            int dummy;
+            *inner = count_entries(sub, &dummy);
+        }
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* The gate's temporary working folder (under TMPDIR) goes with a SIGTERM
+ * sent while its cases are being written, as the temporaries of any other
+ * command do. */
+XC_TEST_IF(test_fault_signal_gate_folder, "SIGTERM during gate removes its temporary working folder",
+           xc_fx_skip_no_bin)
+{
+    const char *dir = mkdir_in_tmp("faults-gate");
+    char tmp[700], errpath[700];
+    snprintf(tmp, sizeof tmp, "%s/t", dir);
+    mkdir(tmp, 0755);
+    snprintf(errpath, sizeof errpath, "%s", in_dir(dir, "err.txt"));
+    char *argv[] = {"crosscheck", "gate", "dedisperse", "-impl", "cpu", "-tier", "quick", NULL};
+    const char *old = getenv("TMPDIR");
+    char saved[700] = "";
+    if (old)
+        snprintf(saved, sizeof saved, "%s", old);
+    setenv("TMPDIR", tmp, 1);
+    pid_t pid = spawn(dir, argv, errpath);
+    if (old)
+        setenv("TMPDIR", saved, 1);
+    else
+        unsetenv("TMPDIR");
+    CU_ASSERT_FATAL(pid > 0);
+    int ws = 0, sent = 0, inner = 0, ended = 0;
+    for (int i = 0; i < 6000 && !sent && !ended; i++) {
+        if (count_entries(tmp, &inner) > 0 && inner > 0) {
+            kill(pid, SIGTERM);
+            sent = 1;
+        } else if (waitpid(pid, &ws, WNOHANG) == pid)
+            ended = 1;
+        else
+            sleep_s(0.01);
+    }
+    if (!sent && !ended)
+        kill(pid, SIGKILL);
+    if (!ended)
+        waitpid(pid, &ws, 0);
+    int left = count_entries(tmp, &inner);
+    char err[2048];
+    xc_fx_slurp_into(errpath, err, sizeof err);
+    if (!sent || left || !WIFSIGNALED(ws))
+        printf("\n  gate: signal %s, ended by signal %d, %d entries left in TMPDIR (expected 0); stderr: %s",
+               sent ? "sent" : "not sent (the gate ended or made no folder within 60 s)",
+               WIFSIGNALED(ws) ? WTERMSIG(ws) : 0, left, err);
+    CU_ASSERT_FATAL(sent);
+    CU_ASSERT(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGTERM);
+    CU_ASSERT_EQUAL(left, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "interrupted by signal"));
 }
 
 /* 1 if the two planes hold the same shapes and values. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/base/cli.h"
+#include "core/base/xc_atomic.h"
 #include "cli/base/cli_opts.h"
 #include "cli/base/plugin/cli_plugin.h"
 #include "core/base/xc_fmt.h"
@@ -150,6 +151,8 @@ static int make_work(gatectx *g, const char *work, const char *cmd)
     if (!mkdtemp(g->work))
         return xc_cli_failf(cmd, "%s: cannot create a temporary folder: %s", g->work, strerror(errno));
     g->own_work = 1;
+    if (!g->keep)
+        xc_atomic_live_dir(g->work);   /* a signal removes it with the temporaries */
     return 0;
 }
 
@@ -290,6 +293,7 @@ static int gate_run(const xc_cmd *self, int kind, int argc, char **argv)
             xc_vd_note(&g.vd, write_json(&g, secs, &e), &e);
         rc = g.vd.fatal ? xc_cli_fail(spec->cmd, &g.vd.fatal_err) : xc_vd_exit_code(&g.vd);
     }
+    xc_atomic_live_dir(NULL);
     if (g.own_work && !g.keep)
         xc_rmtree(g.work, NULL);
     else if (!g.quiet)

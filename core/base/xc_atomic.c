@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The temporaries open now, for a signal handler (xc_atomic_remove_live).
@@ -37,9 +38,37 @@ static void live_drop(int i)
         atomic_store(&live[i].state, 0);
 }
 
+/* The working folder (xc_atomic_live_dir), published as the slots are. */
+static struct {
+    atomic_int state;
+    char path[4096];
+} live_dir;
+
+void xc_atomic_live_dir(const char *dir)
+{
+    atomic_store(&live_dir.state, 0);
+    if (dir && snprintf(live_dir.path, sizeof live_dir.path, "%s", dir) < (int)sizeof live_dir.path)
+        atomic_store(&live_dir.state, 2);
+}
+
+static int remove_live_dir(void)
+{
+    if (atomic_load(&live_dir.state) != 2)
+        return 0;
+    pid_t pid = fork();
+    if (pid == 0) {
+        char *const argv[] = {"rm", "-rf", "--", live_dir.path, NULL};
+        char *const envp[] = {NULL};
+        execve("/bin/rm", argv, envp);
+        _exit(127);
+    }
+    int ws = 0;
+    return pid > 0 && waitpid(pid, &ws, 0) == pid && WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+}
+
 int xc_atomic_remove_live(void)
 {
-    int n = 0;
+    int n = remove_live_dir();
     for (int i = 0; i < XC_ATOMIC_LIVE; i++)
         if (atomic_load(&live[i].state) == 2 && unlink(live[i].path) == 0)
             n++;

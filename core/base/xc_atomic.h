@@ -39,6 +39,12 @@ xc_status xc_atomic_write(const char *path, const void *buf, size_t n, xc_error 
  * nothing else. */
 #define XC_ATOMIC_LIVE 256
 int xc_atomic_remove_live(void);
+/* A working folder a command made for itself (gate's crosscheck-gate.XXXXXX),
+ * removed with its contents by xc_atomic_remove_live too; NULL clears it.
+ * One folder per process.  The handler removes it with `rm -rf` in a
+ * forked child (fork, execve and waitpid are async-signal-safe; walking a
+ * tree with readdir is not). */
+void xc_atomic_live_dir(const char *dir);
 
 #ifdef __cplusplus
 }
