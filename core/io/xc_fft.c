@@ -33,58 +33,67 @@ const char *xc_fft_precision_name(xc_fft_precision p)
     return p == XC_FFT_DOUBLE ? "double" : "single";
 }
 
-/* forward_single and forward_double: one body for FFTW's two precisions; P is
- * the API prefix (fftwf_, fftw_), R its real type.  The output is PRESTO's
- * realfft layout in float32 (DC and Nyquist real parts in bin 0).  The guru64
+/* The double-precision forward transform (`-precision double`); single
+ * precision goes through the kept plan below (xc_realfft_new/run), one
+ * plan and one packing for both uses.  The output is PRESTO's realfft
+ * layout in float32 (DC and Nyquist real parts in bin 0).  The guru64
  * interface takes the length as ptrdiff_t, so series beyond 2^31 samples need
  * no special case; planning comes before filling `in` (FFTW_ESTIMATE never
  * touches the arrays). */
-#define XC_FFT_FORWARD(name, P, R, label)                                                     \
-    static xc_status name(const float *x, size_t n, float *out, xc_error *err)                \
-    {                                                                                         \
-        R *in = P##malloc(n * sizeof *in);                                                    \
-        P##complex *X = P##malloc((n / 2 + 1) * sizeof *X);                                   \
-        P##plan plan = NULL;                                                                  \
-        xc_status st = XC_OK;                                                                 \
-        if (!in || !X) {                                                                      \
-            st = xc_error_set(err, XC_ENOMEM, "fft: cannot allocate buffers for %zu samples", n); \
-            goto out;                                                                         \
-        }                                                                                     \
-        P##iodim64 dim = {(ptrdiff_t)n, 1, 1};                                                \
-        XC_FFTW_PLANNER(plan = P##plan_guru64_dft_r2c(1, &dim, 0, NULL, in, X, FFTW_ESTIMATE)); \
-        if (!plan) {                                                                          \
-            st = xc_error_set(err, XC_EUNAVAIL, "fft: FFTW (" label ") could not plan %zu samples", n); \
-            goto out;                                                                         \
-        }                                                                                     \
-        for (size_t i = 0; i < n; i++)                                                        \
-            in[i] = x[i];                                                                     \
-        P##execute(plan);                                                                     \
-        out[0] = (float)X[0][0];                                                              \
-        out[1] = (float)X[n / 2][0];                                                          \
-        for (size_t k = 1; k < n / 2; k++) {                                                  \
-            out[2 * k] = (float)X[k][0];                                                      \
-            out[2 * k + 1] = (float)X[k][1];                                                  \
-        }                                                                                     \
-    out:                                                                                      \
-        if (plan)                                                                             \
-            XC_FFTW_PLANNER(P##destroy_plan(plan));                                           \
-        P##free(in);                                                                          \
-        P##free(X);                                                                           \
-        return st;                                                                            \
+static xc_status forward_double(const float *x, size_t n, float *out, xc_error *err)
+{
+    double *in = fftw_malloc(n * sizeof *in);
+    fftw_complex *X = fftw_malloc((n / 2 + 1) * sizeof *X);
+    fftw_plan plan = NULL;
+    xc_status st = XC_OK;
+    if (!in || !X) {
+        st = xc_error_set(err, XC_ENOMEM, "fft: cannot allocate buffers for %zu samples", n);
+        goto out;
     }
+    fftw_iodim64 dim = {(ptrdiff_t)n, 1, 1};
+    XC_FFTW_PLANNER(plan = fftw_plan_guru64_dft_r2c(1, &dim, 0, NULL, in, X, FFTW_ESTIMATE));
+    if (!plan) {
+        st = xc_error_set(err, XC_EUNAVAIL, "fft: FFTW (double) could not plan %zu samples", n);
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        in[i] = x[i];
+    fftw_execute(plan);
+    out[0] = (float)X[0][0];
+    out[1] = (float)X[n / 2][0];
+    for (size_t k = 1; k < n / 2; k++) {
+        out[2 * k] = (float)X[k][0];
+        out[2 * k + 1] = (float)X[k][1];
+    }
+out:
+    if (plan)
+        XC_FFTW_PLANNER(fftw_destroy_plan(plan));
+    fftw_free(in);
+    fftw_free(X);
+    return st;
+}
 
-XC_FFT_FORWARD(forward_single, fftwf_, float, "single")
-XC_FFT_FORWARD(forward_double, fftw_, double, "double")
-
-xc_status xc_realfft_forward(const float *x, size_t n, xc_fft_precision prec, float *out,
-                             xc_error *err)
+static xc_status check_len(size_t n, xc_error *err)
 {
     if (n == 0 || n % 2)
         return xc_error_set(err, XC_EINVAL,
                             "fft: N = %zu samples: PRESTO's realfft layout needs an even N > 0", n);
     if (n > (size_t)PTRDIFF_MAX / sizeof(double))
         return xc_error_set(err, XC_EINVAL, "fft: N = %zu samples is too large", n);
-    return prec == XC_FFT_DOUBLE ? forward_double(x, n, out, err) : forward_single(x, n, out, err);
+    return XC_OK;
+}
+
+xc_status xc_realfft_forward(const float *x, size_t n, xc_fft_precision prec, float *out,
+                             xc_error *err)
+{
+    xc_status st = check_len(n, err);
+    if (st || prec == XC_FFT_DOUBLE)
+        return st ? st : forward_double(x, n, out, err);
+    xc_realfft *f = NULL;
+    if ((st = xc_realfft_new(n, &f, err)) == XC_OK)
+        xc_realfft_run(f, x, out);
+    xc_realfft_free(f);
+    return st;
 }
 
 struct xc_realfft {
@@ -97,8 +106,9 @@ struct xc_realfft {
 xc_status xc_realfft_new(size_t n, xc_realfft **f, xc_error *err)
 {
     *f = NULL;
-    if (n == 0 || n % 2 || n > (size_t)PTRDIFF_MAX / sizeof(double))
-        return xc_error_set(err, XC_EINVAL, "fft: N = %zu samples: PRESTO's realfft layout needs an even N > 0", n);
+    xc_status st = check_len(n, err);
+    if (st)
+        return st;
     xc_realfft *q = calloc(1, sizeof *q);
     if (q) {
         q->n = n;
