@@ -36,6 +36,13 @@ int xc_sp_gpu_fusable(const xc_dedisperser *dd, const xc_spsearcher *s)
     return dd && s && (dd == &xc_dd_gpu || dd == &xc_dd_gpu_direct) && s == &xc_sp_gpu;
 }
 
+static xc_status not_fusable(const xc_dedisperser *dd, const xc_spsearcher *s, xc_error *err)
+{
+    return xc_error_set(err, XC_EINVAL, "gpu: fused search: the dedisperser (%s) and the searcher (%s) are not the "
+                                        "GPU ones",
+                        dd ? dd->impl.name : "none", s ? s->impl.name : "none");
+}
+
 /* Ranges start 256 bytes apart (the device's widest aligned access). */
 static size_t range_floats(size_t ndm, size_t nsamp)
 {
@@ -60,9 +67,7 @@ xc_status xc_sp_gpu_fused_create(xc_spfused **out, xc_ddplan *p, const xc_dmplan
 {
     *out = NULL;
     if (!xc_sp_gpu_fusable(xc_ddplan_impl(p), s))
-        return xc_error_set(err, XC_EINVAL, "gpu: fused search: the dedisperser (%s) and the searcher (%s) are not "
-                                            "the GPU ones",
-                            xc_ddplan_impl(p)->impl.name, s ? s->impl.name : "none");
+        return not_fusable(xc_ddplan_impl(p), s, err);
     xc_spfused *f = calloc(1, sizeof *f);
     const size_t nr = (size_t)(plan->nranges ? plan->nranges : 1);
     if (f) {
@@ -211,9 +216,7 @@ xc_status xc_sp_gpu_search_fil(xc_fbreader *r, const xc_spgulp_args *a, xc_spcan
                                size_t *plane_bytes, xc_error *err)
 {
     if (!xc_sp_gpu_fusable(a->dd, a->search))
-        return xc_error_set(err, XC_EINVAL, "gpu: fused search: the dedisperser (%s) and the searcher (%s) are not "
-                                            "the GPU ones",
-                            a->dd ? a->dd->impl.name : "none", a->search ? a->search->impl.name : "none");
+        return not_fusable(a->dd, a->search, err);
     fused_source fs = {NULL, a->plan, xc_fbreader_header(r)->tsamp, a->search, 0};
     xc_spgulp_args b = *a;
     b.source = (xc_spgulp_source){source_plane, &fs, 1};
