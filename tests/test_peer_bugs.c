@@ -18,6 +18,12 @@
  *    DM of the trial's block of 64 (SDIVINDM), not trunc(s DM); through
  *    `gate dedisperse -cmd` with this program as the dedisperser
  *    (--as-aa-dedisperse below).
+ *  - AstroAccelerate FDAS's interbinning (aa_fdas_device.cu
+ *    cuda_ffdotpow_concat_2d_inbin): the last thread block of each 889-bin
+ *    segment stores 7 shared words it never set over the next segment's
+ *    first 7 half bins; through `gate search -cmd` with this program as the
+ *    searcher (--as-aa-fdas below), where the power oracle fails the stale
+ *    candidates on both tone cases.
  *  - sigpyproc's 4-bit reader: tests/test_gate.c (the gate's own helpers).
  *  - dedisp's dropped channels (whole 32-bit words of channels only):
  *    through `gate dedisperse -cmd` on tests/peers/dedisp/dedisperse.sh. */
@@ -30,9 +36,11 @@
 
 #include "core/io/xc_filterbank.h"
 #include "core/io/xc_npy.h"
+#include "core/search/xc_accel.h"
 #include "core/search/xc_cands.h"
 #include "core/search/xc_search.h"
 #include "core/search/xc_spectrum.h"
+#include "reference/xc_accel_ref.h"
 #include "reference/xc_reference.h"
 #include "synth/model/xc_synth.h"
 #include "tests/xc_fixture.h"
@@ -480,12 +488,175 @@ XC_TEST_IF(test_aa_split_shift_gate, "planted: AstroAccelerate's 64-trial split 
         printf("\n  split: exit %d, expected 1:\n%s", rc, out);
 }
 
+/* ---- AstroAccelerate FDAS's interbinning race through gate search -------
+
+   Its power kernel with fdas_inbin (aa_fdas_device.cu
+   cuda_ffdotpow_concat_2d_inbin) runs 14 blocks of 64 threads over each
+   889-bin segment (sigblock = KERNLEN 1024 - 2 x 67 + 1; half bins 1778 a
+   segment) and loops over the segments inside the block.  In the last
+   block (bins 832..895) threads tx >= 57 fail `tidx < sigblock`, so only
+   shared words 0..113 of local_data_inbin are ever set there, yet each
+   thread tx < 57 also stores word tx + 64: for tx 50..56 words 114..120,
+   which that block never writes in any pass, to half bins 1778 + 0..6 of
+   the segment, the next segment's first 7, which that segment's block 0
+   writes properly: whichever store lands last stays.  The words hold what
+   the SM's shared memory held before the block started (the kernels
+   before it), so the same stale values in every segment of a row: on the
+   H200 one power repeated along each row (88.727 at z 70 on tone-drift,
+   20365.6 at z 72 on accel-psr, above the pulsar).
+
+   `test_peer_bugs --as-aa-fdas stale|fixed FFT OUT.csv ZMAX NUMHARM`:
+   crosscheck's reference accel search (its exact half bins, not
+   AstroAccelerate's interbinning, which the power oracle would fail in
+   both modes) on AstroAccelerate's segment layout.  stale: in every row,
+   half bins i >= 1778 with i mod 1778 < 7 take one value, the row's
+   largest power (a value of the program's own, not of that segment, the
+   same along the row, and as on the device as strong as the row's best),
+   the stale store always landing last (on the device it lost some races:
+   the lists' lengths changed from run to run).  The row's largest power is
+   found by a first search of the same plane.  fixed: the same program,
+   every half bin its own.  The two differ in the race alone. */
+enum { AA_SEG_HALF = 1778, AA_STALE = 7 };
+
+static struct {
+    int stale, pass;   /* pass 0: find each row's largest power; 1: the search kept */
+    float *rowmax;
+} aa;
+
+static xc_status aa_create(const xc_accel_searcher *self, const xc_accel_plan *p, void **state, xc_error *err)
+{
+    (void)self;
+    if (!aa.rowmax && !(aa.rowmax = calloc((size_t)p->ntempl, sizeof *aa.rowmax)))
+        return xc_error_set(err, XC_ENOMEM, "as-aa-fdas: out of memory");
+    return xc_accel_reference.create(&xc_accel_reference, p, state, err);
+}
+
+static void aa_destroy(const xc_accel_searcher *self, void *state)
+{
+    (void)self;
+    xc_accel_reference.destroy(&xc_accel_reference, state);
+}
+
+static xc_status aa_plane(const xc_accel_searcher *self, void *state, const xc_accel_plan *p,
+                          const xc_accel_block *b, xc_error *err)
+{
+    (void)self;
+    xc_status st = xc_accel_reference.plane(&xc_accel_reference, state, p, b, err);
+    for (int t = 0; !st && t < p->ntempl; t++) {
+        if (b->want && !b->want[t])
+            continue;
+        float *row = b->out + (size_t)t * b->nr;
+        for (size_t j = 0; j < b->nr; j++) {
+            long i = b->i0 + (long)j;
+            if (aa.pass == 0)
+                aa.rowmax[t] = row[j] > aa.rowmax[t] ? row[j] : aa.rowmax[t];
+            else if (aa.stale && i >= AA_SEG_HALF && i % AA_SEG_HALF < AA_STALE)
+                row[j] = aa.rowmax[t];
+        }
+    }
+    return st;
+}
+
+static int as_aa_fdas(int argc, char **argv)
+{
+    if (argc != 5 || (strcmp(argv[0], "stale") && strcmp(argv[0], "fixed"))) {
+        fprintf(stderr, "usage: --as-aa-fdas stale|fixed FFT OUT.csv ZMAX NUMHARM\n");
+        return 2;
+    }
+    aa.stale = !strcmp(argv[0], "stale");
+    xc_accel_searcher s = xc_accel_reference;
+    s.impl.name = aa.stale ? "aa-fdas-inbin-race" : "aa-fdas-inbin-fixed";
+    s.impl.caps = 0;
+    s.create = aa_create;
+    s.plane = aa_plane;
+    s.destroy = aa_destroy;
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = atoi(argv[3]);
+    o.numharm = atoi(argv[4]);
+    xc_spectrum sp;
+    xc_candlist cl;
+    xc_candlist_init(&cl);
+    xc_error e;
+    xc_status st = xc_spectrum_load(&sp, argv[1], &e);
+    if (!st) {
+        for (aa.pass = 0; !st && aa.pass < 2; aa.pass++) {
+            xc_candlist_free(&cl);
+            xc_candlist_init(&cl);
+            st = xc_accel_run(&s, &sp, &o, &cl, &e);
+        }
+        free(aa.rowmax);
+        xc_spectrum_free(&sp);
+    }
+    if (!st)
+        st = xc_cands_write_csv(&cl, argv[2], &e);
+    if (st)
+        fprintf(stderr, "as-aa-fdas: %s\n", e.msg);
+    xc_candlist_free(&cl);
+    return st ? 2 : 0;
+}
+
+/* The quick tier of gate search with this program as AstroAccelerate's
+ * FDAS in mode; the gate's exit status, its output in out. */
+static int gate_aa_fdas(const char *mode, char *out, size_t n)
+{
+    return gate_self("search", "--as-aa-fdas", mode, "{fft} {out}.csv {zmax} {numharm}", out, n);
+}
+
+/* The race's stale values through the gate: the fixed search passes all 14
+ * checks (its plane is the reference's: power and sigma differ by 0); the
+ * stale one fails the power oracle on both tone cases, which checks every
+ * candidate (sigma > 0) against the direct correlation at its r and z
+ * within 2e-3: tone-drift's own power (649.02 at z 24) copied to r 2667 (3
+ * segments of 889 bins), where the correlation is 0.05, and on tone-harm a
+ * summed pair at r 16002 (18 segments).  The truth and the reference's
+ * candidates are still found, with their own powers: crosscheck's sigma is
+ * the chi-square tail of the normalised power, which stale plane values do
+ * not move, where AstroAccelerate's S/N divides by the SD of a plane they
+ * inflate (on the device the pulsar fell below its S/N 10).  accel-psr's
+ * checks judge the truth and the reference's candidates only, so its 12
+ * stale candidates beside the pulsar pass. */
+XC_TEST_IF(test_aa_fdas_inbin_race_gate, "planted: AstroAccelerate FDAS's interbinning race (stale first 7 half bins "
+           "of each 889-bin segment) fails gate search's power oracle; the same search without it passes",
+           xc_fx_skip_no_bin)
+{
+    static char out[1 << 15];
+    int rc = gate_aa_fdas("fixed", out, sizeof out), ok = rc == 0;
+    if (rc != 0)
+        printf("\n  fixed: exit %d, expected 0", rc);
+    ok &= has(out, "14 checks, 0 failed");
+    if (!ok)
+        printf("\n  the gate's output (fixed):\n%s", out);
+    CU_ASSERT(ok);
+    rc = gate_aa_fdas("stale", out, sizeof out);
+    ok = rc == 1;
+    if (rc != 1)
+        printf("\n  stale: exit %d, expected 1 (a check failed)", rc);
+    static const char *const want[] = {
+        "14 checks, 2 failed",
+        "FAIL tone-drift: power vs direct correlation",
+        "worst at r 2667.00 z 24.0 numharm 1: power 649.01886, direct 0.049948131",
+        "FAIL tone-harm: power vs direct correlation",
+        "worst at r 16002.00 z 0.0 numharm 2: power 5130.3052, direct 0.46385901",
+        "PASS accel-psr: recovers truth r, z",
+        "PASS tone-drift: recovers truth r, z",
+        "1 of 1 found (the output has 13 candidates)",
+        "1 of 1 found (the output has 39 candidates)"};
+    for (size_t k = 0; k < XC_NCASES(want); k++)
+        ok &= has(out, want[k]);
+    if (!ok)
+        printf("\n  the gate's output (stale):\n%s", out);
+    CU_ASSERT(ok);
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "--as-pulscan-gpu"))
         return as_pulscan_gpu(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "--as-aa-dedisperse"))
         return as_aa_dedisperse(argc - 2, argv + 2);
+    if (argc >= 2 && !strcmp(argv[1], "--as-aa-fdas"))
+        return as_aa_fdas(argc - 2, argv + 2);
     if (!realpath(argv[0], self))
         snprintf(self, sizeof self, "%s", argv[0]);
     return xc_test_main("peer_bugs");
