@@ -169,4 +169,36 @@ XC_TEST_IF(test_aafdas_convert, "AstroAccelerate FDAS list: r, z at the gate's T
     CU_ASSERT_STRING_EQUAL(out, "r,f_hz,z,w,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n");
 }
 
+/* The FDAS glue (examples/peers/astroaccelerate/fdas.sh) on a stand-in for
+ * aa_fdas that writes no candidate list and exits 0, as AstroAccelerate
+ * does both when nothing reaches S/N 10 and when a CUDA call failed (it
+ * logs the failure and goes on).  With nothing in its log: an empty search,
+ * the header alone; with its "- ERROR" line (the format of its aa_log.hpp)
+ * or aa_fdas's report of a pending CUDA error: a failed run (exit 1) whose
+ * last line names the error, which the gate shows, not "no candidate". */
+XC_TEST_IF(test_aa_fdas_failed_run, "AstroAccelerate FDAS glue: no list and an error in its log is a failed run; "
+           "no list alone an empty search", skip_no_python3)
+{
+    static const char *const say[3] = {
+        "", "Sun Nov 29 01:02:03 2026 - ERROR    Could not cudaMemcpy in aa_fdas_host.cu (out of memory)",
+        "aa_fdas: CUDA error after acceleration_fdas: unspecified launch failure"};
+    const char *dir = xc_fx_tmp("aa-fdas-standin"), *dat = xc_fx_tmp("aa-fdas-standin.dat");
+    char cmd[4 * PATH_MAX], out[4096];
+    for (int k = 0; k < 3; k++) {
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s' && head -c 16384 /dev/zero > '%s' && printf '#!/bin/sh\\necho "
+                 "\"%s\" >&2\\n' > '%s/aa_fdas' && chmod +x '%s/aa_fdas' && sh "
+                 "examples/peers/astroaccelerate/fdas.sh '%s' '%s' '%s/cands' 4.096 0.001 && cat '%s/cands.csv'",
+                 dir, dat, say[k], dir, dir, dir, dat, dir, dir);
+        int rc = run(out, sizeof out, cmd);
+        if (k == 0) {
+            XC_ASSERT_NEAR(rc, 0, 0);
+            CU_ASSERT(has(out, "r,f_hz,z,w,width,numharm,power,dof,logp,sigma,fdot_hz_s,accel_m_s2,ntrials\n"));
+        } else {
+            XC_ASSERT_NEAR(rc, 1, 0);
+            CU_ASSERT(has(out, "fdas.sh: aa_fdas wrote no candidate list and logged: "));
+            CU_ASSERT(has(out, say[k]));
+        }
+    }
+}
+
 XC_TEST_MAIN("peers")

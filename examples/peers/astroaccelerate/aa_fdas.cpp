@@ -19,6 +19,8 @@
 #include <cstring>
 #include <vector>
 
+#include <cuda_runtime.h>
+
 #include "aa_device_acceleration_fdas.hpp"
 
 using namespace astroaccelerate;
@@ -87,5 +89,13 @@ int main(int argc, char *argv[])
             (double)tsamp, ndms, inbin, norm, customfft);
     acceleration_fdas(1, (int)nsamp, ndms, (int)nsamp, 0.0f, output_buffer, ndms_a, inbin_a, dm_low, dm_high,
                       dm_step, tsamp, customfft, inbin, norm, sigma_constant, false, true);
+    // It checks no kernel launch or cuFFT call and returns normally after a
+    // failed one: an error still pending is named here, for fdas.sh to tell
+    // a failed run from one that found nothing (the exit status stays 0).
+    cudaError_t ce = cudaDeviceSynchronize();
+    if (ce == cudaSuccess)
+        ce = cudaGetLastError();
+    if (ce != cudaSuccess)
+        fprintf(stderr, "aa_fdas: CUDA error after acceleration_fdas: %s\n", cudaGetErrorString(ce));
     return 0;
 }
