@@ -492,8 +492,9 @@ XC_TEST_IF(test_aa_split_shift_gate, "planted: AstroAccelerate's 64-trial split 
 
    Its power kernel with fdas_inbin (aa_fdas_device.cu
    cuda_ffdotpow_concat_2d_inbin) runs 14 blocks of 64 threads over each
-   889-bin segment (sigblock = KERNLEN 1024 - 2 x 67 + 1; half bins 1778 a
-   segment) and loops over the segments inside the block.  In the last
+   889-bin segment (sigblock = KERNLEN 1024 - 2 x 68 + 1, 68 the template
+   half width at z 96; half bins 1778 a segment) and loops over the
+   segments inside the block.  In the last
    block (bins 832..895) threads tx >= 57 fail `tidx < sigblock`, so only
    shared words 0..113 of local_data_inbin are ever set there, yet each
    thread tx < 57 also stores word tx + 64: for tx 50..56 words 114..120,
