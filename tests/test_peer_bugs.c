@@ -218,6 +218,40 @@ static xc_status gpu_peaks(const xc_searcher *self, const xc_spectrum *sp, const
     return st;
 }
 
+/* A stand-in searcher's run: FFT loaded, search(sp, ctx) into a list,
+ * written to CSV; 0, or 2 after a message naming who. */
+typedef xc_status (*standin_fn)(const xc_spectrum *sp, void *ctx, xc_candlist *cl, xc_error *e);
+
+static int standin_search(const char *who, const char *fft, const char *csv, standin_fn search, void *ctx)
+{
+    xc_spectrum sp;
+    xc_candlist cl;
+    xc_candlist_init(&cl);
+    xc_error e;
+    xc_status st = xc_spectrum_load(&sp, fft, &e);
+    if (!st) {
+        st = search(&sp, ctx, &cl, &e);
+        xc_spectrum_free(&sp);
+    }
+    if (!st)
+        st = xc_cands_write_csv(&cl, csv, &e);
+    if (st)
+        fprintf(stderr, "%s: %s\n", who, e.msg);
+    xc_candlist_free(&cl);
+    return st ? 2 : 0;
+}
+
+struct ps_run {
+    const xc_searcher *s;
+    const xc_psopts *o;
+};
+
+static xc_status ps_search(const xc_spectrum *sp, void *ctx, xc_candlist *cl, xc_error *e)
+{
+    const struct ps_run *r = ctx;
+    return xc_pulscan_run(r->s, sp, r->o, cl, e);
+}
+
 static int as_pulscan_gpu(int argc, char **argv)
 {
     if (argc != 5 || (strcmp(argv[0], "sparse") && strcmp(argv[0], "contiguous"))) {
@@ -233,21 +267,8 @@ static int as_pulscan_gpu(int argc, char **argv)
     o.zmax = atoi(argv[3]);
     o.numharm = atoi(argv[4]);
     o.rblock = 1;
-    xc_spectrum sp;
-    xc_candlist cl;
-    xc_candlist_init(&cl);
-    xc_error e;
-    xc_status st = xc_spectrum_load(&sp, argv[1], &e);
-    if (!st) {
-        st = xc_pulscan_run(&s, &sp, &o, &cl, &e);
-        xc_spectrum_free(&sp);
-    }
-    if (!st)
-        st = xc_cands_write_csv(&cl, argv[2], &e);
-    if (st)
-        fprintf(stderr, "as-pulscan-gpu: %s\n", e.msg);
-    xc_candlist_free(&cl);
-    return st ? 2 : 0;
+    struct ps_run r = {&s, &o};
+    return standin_search("as-pulscan-gpu", argv[1], argv[2], ps_search, &r);
 }
 
 static char self[PATH_MAX];
@@ -558,6 +579,25 @@ static xc_status aa_plane(const xc_accel_searcher *self, void *state, const xc_a
     return st;
 }
 
+struct aa_run {
+    const xc_accel_searcher *s;
+    const xc_accel_opts *o;
+};
+
+/* Two searches of the same plane: the first finds each row's largest
+ * power, the second (kept) writes it over the stale half bins. */
+static xc_status aa_search(const xc_spectrum *sp, void *ctx, xc_candlist *cl, xc_error *e)
+{
+    const struct aa_run *r = ctx;
+    xc_status st = XC_OK;
+    for (aa.pass = 0; !st && aa.pass < 2; aa.pass++) {
+        xc_candlist_free(cl);
+        xc_candlist_init(cl);
+        st = xc_accel_run(r->s, sp, r->o, cl, e);
+    }
+    return st;
+}
+
 static int as_aa_fdas(int argc, char **argv)
 {
     if (argc != 5 || (strcmp(argv[0], "stale") && strcmp(argv[0], "fixed"))) {
@@ -575,26 +615,10 @@ static int as_aa_fdas(int argc, char **argv)
     xc_accel_opts_default(&o);
     o.zmax = atoi(argv[3]);
     o.numharm = atoi(argv[4]);
-    xc_spectrum sp;
-    xc_candlist cl;
-    xc_candlist_init(&cl);
-    xc_error e;
-    xc_status st = xc_spectrum_load(&sp, argv[1], &e);
-    if (!st) {
-        for (aa.pass = 0; !st && aa.pass < 2; aa.pass++) {
-            xc_candlist_free(&cl);
-            xc_candlist_init(&cl);
-            st = xc_accel_run(&s, &sp, &o, &cl, &e);
-        }
-        free(aa.rowmax);
-        xc_spectrum_free(&sp);
-    }
-    if (!st)
-        st = xc_cands_write_csv(&cl, argv[2], &e);
-    if (st)
-        fprintf(stderr, "as-aa-fdas: %s\n", e.msg);
-    xc_candlist_free(&cl);
-    return st ? 2 : 0;
+    struct aa_run r = {&s, &o};
+    int rc = standin_search("as-aa-fdas", argv[1], argv[2], aa_search, &r);
+    free(aa.rowmax);
+    return rc;
 }
 
 /* The quick tier of gate search with this program as AstroAccelerate's
