@@ -179,6 +179,14 @@ device)
                 echo "    $(basename "$(dirname "$(dirname "$f")")"): $(wc -l < "$f") rows; strongest (z, accel, j, f, power, S/N):"
                 sort -t"$(printf '\t')" -k6 -g -r "$f" | head -3 | sed 's/^/      /'
             done
+            # a case without a list: an empty search, or a failed CUDA call
+            # (its log's "- ERROR" lines, aa_fdas's pending CUDA error)
+            for d in "$W/fdas-$tag"/*/aa-fdas-run; do
+                [ -f "$d/acc_list_0.000000.dat" ] && continue
+                echo "    $(basename "$(dirname "$d")"): no list; its log's errors and last line:"
+                { grep -E ' - ERROR |aa_fdas: CUDA error' "$(dirname "$d")/cands.log"; tail -1 "$(dirname "$d")/cands.log"; } \
+                    2>/dev/null | head -4 | cut -c1-160 | sed 's/^/      /'
+            done
         done
         unset AA_FDAS
         # the last trial of a range is never searched (its loop: dm_count < ndms - 1)
