@@ -578,6 +578,56 @@ XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
     }
 }
 
+/* The pipeline's chunk ramp (a short first chunk, then growing ones, so the
+ * first chunk's copy in is short): planned from rates given through the
+ * test hook (kernels 2 and 3 times the staging copy's time per sample) on
+ * caps that give several chunks; every plane must equal the reference's
+ * (exact: integer input), some runs must ramp over two or more chunks, and
+ * rates that cannot hide a copy (kernels as fast as the copy) plan none. */
+XC_TEST_IF(test_gpu_ramp, "gpu_ramp", xc_fx_skip_gpu)
+{
+    xc_fixture f;
+    xc_fx_init(&f, 48, 8, 1400, -5, 64e-6, plan_big, "crosscheck", 30000);
+    xc_fx_random(&f, 650);
+    job_killing_every(&f, 0, 5, 2);
+    xc_plane ref, p;
+    run_ref(&f.job, &ref);
+    xc_gpu_ddinfo info;
+    xc_error err;
+    apply(&f.job, &info, &S_DEFAULT);
+    CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
+    xc_plane_free(&p);
+    const size_t full = info.device_bytes;
+    int ramps = 0, bad = 0;
+    static const double rates[] = {2.0, 3.0, 1.0};
+    for (size_t r = 0; r < XC_NCASES(rates); r++)
+        for (double frac = 0.6; frac > 0.1; frac *= 0.7) {
+            setting s = S_DEFAULT;
+            s.max_bytes = (size_t)(full * frac);
+            apply(&f.job, &info, &s);
+            info.test_ramp = rates[r];
+            if (gpu_run(&f.job, &p, &info, &err)) {
+                xc_plane_free(&p);
+                break;
+            }
+            char what[128];
+            snprintf(what, sizeof what, "ramp x%g, cap %zu: %d chunks, %d of them ramped, Lc %zu", rates[r],
+                     s.max_bytes, info.nchunks, info.ramp_chunks, info.chunk_samples);
+            printf("\n  %s", what);
+            bad += !xc_fx_planes_equal(&ref, &p, what);
+            if (rates[r] == 1.0 && info.ramp_chunks != 0) {
+                printf(" (expected no ramp)");
+                bad++;
+            }
+            bad += info.ramp_chunks >= info.nchunks && info.nchunks > 1;
+            ramps += info.ramp_chunks >= 2;
+            xc_plane_free(&p);
+        }
+    CU_ASSERT(ramps >= 2);
+    CU_ASSERT_EQUAL(bad, 0);
+    free_case(&f, &ref);
+}
+
 /* Four channels from 400 down to 100 MHz at 10 us: adjacent trials 2 pc cm^-3
  * apart differ by ~78000 samples in the lowest channel, more than shared
  * memory holds, so the direct kernel runs; one trial per block brings the

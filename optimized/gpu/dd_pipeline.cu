@@ -53,7 +53,7 @@ bool host_pinned(const void *p)
 
 size_t chunk_samples(const ctx &c, size_t T0)
 {
-    const size_t Tend = T0 + c.Lc < c.job->nout ? T0 + c.Lc : c.job->nout;
+    const size_t Tend = chunk_end(c, T0);
     size_t w = Tend - T0 + (size_t)c.job->max_delay + (size_t)c.s->maxds - 1;
     return w > c.job->in->nsamp - T0 ? c.job->in->nsamp - T0 : w;
 }
@@ -300,7 +300,7 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
 /* Chunk i on slot q: input staged and copied in, then every range. */
 static xc_status enqueue(ctx &c, slot &q, long i)
 {
-    const size_t T0 = (size_t)i * c.Lc, W = chunk_samples(c, T0);
+    const size_t T0 = chunk_start(c, i), W = chunk_samples(c, T0);
     const size_t bytes = W * (size_t)c.s->nc * c.s->esize;
     const void *src = input_at(c, T0);
     q.chunk = i;
@@ -309,6 +309,7 @@ static xc_status enqueue(ctx &c, slot &q, long i)
      * host copies the next one into staging */
     const bool stage = !c.in_pinned && c.staged;
     const size_t piece = stage ? IN_PIECE : bytes;
+    const double t0 = now_ms();
     for (size_t a = 0; a < bytes; a += piece) {
         const size_t n = bytes - a < piece ? bytes - a : piece;
         const char *from = (const char *)src + a;
@@ -319,6 +320,10 @@ static xc_status enqueue(ctx &c, slot &q, long i)
         const cudaError_t e = cudaMemcpyAsync((char *)q.d_raw + a, from, n, cudaMemcpyHostToDevice, q.st);
         if (e != cudaSuccess)
             return copy_failed(c, q, e, "copy of the input chunk to the device");
+    }
+    if (stage) {
+        c.stage_ms += now_ms() - t0;
+        c.staged_spectra += (double)W;
     }
     size_t off = 0;
     packed y = {-1, -1, 0};
@@ -349,7 +354,7 @@ static xc_status finish(ctx &c, slot &q)
     const long i = q.chunk;
     q.chunk = -1;
     const bool host_copy = c.staged && !c.plane_dev && !c.plane_reg;
-    const size_t T0 = (size_t)i * c.Lc;
+    const size_t T0 = chunk_start(c, i);
     size_t off = 0;
     cudaError_t e;
     for (int k = 0; k < c.s->nr && host_copy; k++) {
@@ -369,8 +374,10 @@ static xc_status finish(ctx &c, slot &q)
     for (int k = 0; k < c.s->nr; k++) {
         size_t j0;
         float ms = 0;
-        if (range_span(c, k, T0, &j0) && cudaEventElapsedTime(&ms, q.ev[2 * k], q.ev[2 * k + 1]) == cudaSuccess)
+        if (range_span(c, k, T0, &j0) && cudaEventElapsedTime(&ms, q.ev[2 * k], q.ev[2 * k + 1]) == cudaSuccess) {
             c.s->rp[k].kernel_ms += ms;
+            c.pipe_kernel_ms += ms;
+        }
     }
     return XC_OK;
 }
@@ -448,6 +455,11 @@ static xc_status run_chunks(ctx &c)
     /* the older chunk first: its slot is the one the next chunk would take */
     for (long i = c.nchunks; i < c.nchunks + 2 && !st; i++)
         st = finish(c, sl[i & 1]);
+    if (!st && c.staged_spectra > 0 && c.pipe_kernel_ms > 0) {
+        /* the rates the next job's chunk ramp starts from */
+        c.s->stage_ns = c.stage_ms * 1e6 / c.staged_spectra;
+        c.s->kernel_ns = c.pipe_kernel_ms * 1e6 / (double)c.job->nout;
+    }
     if (st)
         for (int q = 0; q < 2; q++) {
             /* nothing may still write into staging or the plane after we return */
