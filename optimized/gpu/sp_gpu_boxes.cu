@@ -93,6 +93,7 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_boxes(const double *Pall, siz
 namespace {
 
 const int SP_TPER = (int)(SP_TILE / SP_THREADS);   /* boxes per thread of a tile */
+static_assert(SP_TPER <= 32, "a thread's boxes of a width are bits of one word");
 
 const int SP_LOADS = 8;   /* samples a thread loads before it stores any (loads in flight) */
 
@@ -214,6 +215,11 @@ __global__ void __launch_bounds__(SP_THREADS, 3) k_sp_tiles(const float *X, size
             const unsigned uend = (unsigned)(z.tend - t0), uw = (unsigned)w;
             unsigned uhib = local_end(hib, t0);
             const double *Qw = Q + w;
+            /* two passes: every box's comparison first, with no call
+             * between them (their shared loads all in flight; a possible
+             * run walk after each box serialised them), a bit per box above
+             * the cut; then the runs from the set bits */
+            unsigned hit = 0;
 #pragma unroll
             for (int j = 0; j < SP_TPER; j++) {
                 const unsigned u = threadIdx.x + (unsigned)j * SP_THREADS;
@@ -233,7 +239,12 @@ __global__ void __launch_bounds__(SP_THREADS, 3) k_sp_tiles(const float *X, size
                 const double Sv = __dsub_rn(Qw[u], Q[u]);
                 const double B = u + uw <= uhib ? Bw : baseline_from(m, n, L, nb, b, t0 + u, w);
                 if (__dsub_rn(Sv, B) >= cut)
-                    z.run_from(t0 + u, k, row0 + (int32_t)r, out, count, cap);
+                    hit |= 1u << j;
+            }
+            while (hit) {
+                const int j = __ffs(hit) - 1;
+                hit &= hit - 1;
+                z.run_from(t1 + (size_t)j * SP_THREADS, k, row0 + (int32_t)r, out, count, cap);
             }
         }
         __syncthreads();   /* every box of the tile read before the next tile's sums */
