@@ -508,6 +508,27 @@ XC_TEST_IF(test_gpu_tunables, "gpu_tunables", xc_fx_skip_gpu)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* The chunking cases' job (48 channels, plan_big, 30000 samples, every
+ * 5th channel killed with mask): the reference's plane in *ref, and the
+ * device bytes of a default run, which must be one chunk equal to it. */
+static size_t chunk_case(xc_fixture *f, int nbits, const char *preset, int mask, uint64_t seed, xc_plane *ref)
+{
+    xc_fx_init(f, 48, nbits, 1400, -5, 64e-6, plan_big, preset, 30000);
+    xc_fx_random(f, seed);
+    job_killing_every(f, mask, 5, 2);
+    run_ref(&f->job, ref);
+    xc_gpu_ddinfo info;
+    xc_error err;
+    xc_plane p;
+    apply(&f->job, &info, &S_DEFAULT);
+    CU_ASSERT_EQUAL_FATAL(gpu_run(&f->job, &p, &info, &err), XC_OK);
+    CU_ASSERT_EQUAL(info.nchunks, 1);
+    CU_ASSERT(xc_fx_planes_equal(ref, &p, "chunking: one chunk"));
+    xc_plane_free(&p);
+    CU_ASSERT_FATAL(info.device_bytes > 0);
+    return info.device_bytes;
+}
+
 /* Time chunks: lower gpu_max_bytes step by step until one chunk no longer
  * fits; every run must match, some must use several chunks (the chunk
  * boundaries are not multiples of the ranges' ds 2 and 3), and the last must
@@ -519,20 +540,10 @@ XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
     };
     for (size_t i = 0; i < XC_NCASES(cs); i++) {
         xc_fixture f;
-        xc_fx_init(&f, 48, cs[i].nbits, 1400, -5, 64e-6, plan_big, cs[i].preset, 30000);
-        xc_fx_random(&f, 600 + i);
-        job_killing_every(&f, cs[i].mask, 5, 2);
         xc_plane ref, p;
-        run_ref(&f.job, &ref);
         xc_gpu_ddinfo info;
         xc_error err;
-        apply(&f.job, &info, &S_DEFAULT);
-        CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
-        CU_ASSERT_EQUAL(info.nchunks, 1);
-        CU_ASSERT(xc_fx_planes_equal(&ref, &p, "chunking: one chunk"));
-        xc_plane_free(&p);
-        size_t full = info.device_bytes;
-        CU_ASSERT_FATAL(full > 0);
+        const size_t full = chunk_case(&f, cs[i].nbits, cs[i].preset, cs[i].mask, 600 + i, &ref);
         /* the pipeline (two slots of buffers) and the serial path each down to their limit */
         for (int serial = 0; serial < 2; serial++) {
             int most = 1, runs = 0, bad = 0;
@@ -587,17 +598,10 @@ XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
 XC_TEST_IF(test_gpu_ramp, "gpu_ramp", xc_fx_skip_gpu)
 {
     xc_fixture f;
-    xc_fx_init(&f, 48, 8, 1400, -5, 64e-6, plan_big, "crosscheck", 30000);
-    xc_fx_random(&f, 650);
-    job_killing_every(&f, 0, 5, 2);
     xc_plane ref, p;
-    run_ref(&f.job, &ref);
     xc_gpu_ddinfo info;
     xc_error err;
-    apply(&f.job, &info, &S_DEFAULT);
-    CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
-    xc_plane_free(&p);
-    const size_t full = info.device_bytes;
+    const size_t full = chunk_case(&f, 8, "crosscheck", 0, 650, &ref);
     int ramps = 0, bad = 0;
     static const double rates[] = {2.0, 3.0, 1.0};
     for (size_t r = 0; r < XC_NCASES(rates); r++)
