@@ -44,7 +44,7 @@ const size_t IN_PIECE = (size_t)32 << 20;
  * RAMP_MARGIN of the kernel time it hides behind; no chunk shorter than
  * RAMP_MIN outputs */
 const int RAMP_MAX = 32;
-const double RAMP_MARGIN = 1.25;
+const double RAMP_MARGIN = 1.5;
 const size_t RAMP_MIN = 4096;
 
 struct cfg {
@@ -167,7 +167,8 @@ struct ctx {
      * every chunk Lc) */
     size_t ramp[RAMP_MAX + 1];
     int nramp;
-    double stage_ms, staged_spectra, pipe_kernel_ms;   /* this job's, for the rates */
+    double stage_ms, staged_spectra;   /* this job's copies into staging, for the rates */
+    double busy_ms, busy_end;          /* the device's time on its kernels so far, the last window's end (ms) */
     double kernel_ms, prep_ms, tune_ms, h2d_ms, d2h_ms;
     double setup_ms;           /* host clock: device setup, chunk plan and buffers, autotuning */
     int pipe;                  /* chunks through the two-stream pipeline (tune.gpu_serial == 0) */

@@ -342,6 +342,32 @@ static xc_status wait_failed(ctx &c, slot &q, long i, cudaError_t e)
     return xc_gpu_fail(c.err, e, what);
 }
 
+/* The time the device spent on the job's kernels, for the chunk ramp's rate:
+ * each chunk's window (its first range's kernel start to its last one's
+ * end, from the job's start event) counted where no earlier chunk's window
+ * covers it.  The two streams' kernels share the device, so one chunk's
+ * window may hold the other's kernels: the windows' union, not their sum,
+ * is the device's time. */
+static void busy_window(ctx &c, slot &q, size_t T0)
+{
+    int kf = -1, kl = -1;
+    for (int k = 0; k < c.s->nr; k++) {
+        size_t j0;
+        if (range_span(c, k, T0, &j0)) {
+            kf = kf < 0 ? k : kf;
+            kl = k;
+        }
+    }
+    float a = 0, b = 0;
+    if (kf < 0 || cudaEventElapsedTime(&a, c.s->ev0, q.ev[2 * kf]) != cudaSuccess ||
+        cudaEventElapsedTime(&b, c.s->ev0, q.ev[2 * kl + 1]) != cudaSuccess)
+        return;
+    const double from = a > c.busy_end ? a : c.busy_end;
+    if (b > from)
+        c.busy_ms += b - from;
+    c.busy_end = b > c.busy_end ? b : c.busy_end;
+}
+
 /* Waits for slot q's chunk, adds its kernel times and copies its planes
  * from staging into the caller's, range by range as each one's copy to the
  * host ends (the later ranges' kernels and copies run meanwhile); a fault
@@ -374,11 +400,10 @@ static xc_status finish(ctx &c, slot &q)
     for (int k = 0; k < c.s->nr; k++) {
         size_t j0;
         float ms = 0;
-        if (range_span(c, k, T0, &j0) && cudaEventElapsedTime(&ms, q.ev[2 * k], q.ev[2 * k + 1]) == cudaSuccess) {
+        if (range_span(c, k, T0, &j0) && cudaEventElapsedTime(&ms, q.ev[2 * k], q.ev[2 * k + 1]) == cudaSuccess)
             c.s->rp[k].kernel_ms += ms;
-            c.pipe_kernel_ms += ms;
-        }
     }
+    busy_window(c, q, T0);
     return XC_OK;
 }
 
@@ -447,6 +472,8 @@ static xc_status run_chunks(ctx &c)
     if (st)
         return st;
     slot *sl = c.s->sl;
+    if (cudaEventRecord(c.s->ev0, sl[0].st) != cudaSuccess)
+        (void)cudaGetLastError();   /* no window then: the ramp keeps the last rates */
     for (long i = 0; i < c.nchunks && !st; i++) {
         slot &q = sl[i & 1];
         if (!(st = finish(c, q)))
@@ -455,10 +482,10 @@ static xc_status run_chunks(ctx &c)
     /* the older chunk first: its slot is the one the next chunk would take */
     for (long i = c.nchunks; i < c.nchunks + 2 && !st; i++)
         st = finish(c, sl[i & 1]);
-    if (!st && c.staged_spectra > 0 && c.pipe_kernel_ms > 0) {
+    if (!st && c.staged_spectra > 0 && c.busy_ms > 0) {
         /* the rates the next job's chunk ramp starts from */
         c.s->stage_ns = c.stage_ms * 1e6 / c.staged_spectra;
-        c.s->kernel_ns = c.pipe_kernel_ms * 1e6 / (double)c.job->nout;
+        c.s->kernel_ns = c.busy_ms * 1e6 / (double)c.job->nout;
     }
     if (st)
         for (int q = 0; q < 2; q++) {

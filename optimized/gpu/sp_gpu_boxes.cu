@@ -355,6 +355,11 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_flag(const float *X, size_t x
             MX = fmaxf(MX, wm[w]);
         }
         scan_inplace(F, len, wsum);
+        /* the thread's box starts' sums, read once for every width */
+        float Fu[SP_TPER];
+#pragma unroll
+        for (int j = 0; j < SP_TPER; j++)
+            Fu[j] = F[threadIdx.x + (unsigned)j * SP_THREADS];
         bool hit = !(A <= 0x1p100f) || !(MX <= 0x1p100f);
         for (int k = 0; k < nw && !hit; k++) {
             const size_t w = (size_t)widths[k];
@@ -371,11 +376,16 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_flag(const float *X, size_t x
             const size_t tend = n - w + 1 < t0 + SP_TILE ? n - w + 1 : t0 + SP_TILE;
             const unsigned uend = (unsigned)(tend - t0);
             const float *Fw = F + w;
+            /* the largest E of the thread's boxes against the cut: E is
+             * finite here (A is), so the maximum is one of them */
+            float best = -INFINITY;
 #pragma unroll
             for (int j = 0; j < SP_TPER; j++) {
                 const unsigned u = threadIdx.x + (unsigned)j * SP_THREADS;
-                hit |= u < uend && __fsub_rn(Fw[u], F[u]) >= cf;
+                if (u < uend)
+                    best = fmaxf(best, __fsub_rn(Fw[u], Fu[j]));
             }
+            hit = best >= cf;
         }
         /* a barrier too: every F of the tile read before the next tile's */
         if (__syncthreads_or(hit) && threadIdx.x == 0) {
