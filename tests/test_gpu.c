@@ -596,9 +596,9 @@ XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
  * (exact: integer input), some runs must ramp over two or more chunks, and
  * rates that cannot hide a copy (kernels as fast as the copy) plan none.
  * With an overlap of D = 6170 samples (largest delay 6168, ds up to 3) and
- * margin 1.5, kernels 3 times
- * as slow plan chunks of 9255 and 12340 outputs before chunks of Lc =
- * 16716, kernels 5 times as slow 4096 and 7483 (dd_memplan.cu). */
+ * margin 1.5, kernels 3 times as slow plan chunks of 9255 and 12340 outputs
+ * before chunks of Lc = 16716, kernels 5 times as slow 4096 and 7483
+ * (dd_memplan.cu). */
 XC_TEST_IF(test_gpu_ramp, "gpu_ramp", xc_fx_skip_gpu)
 {
     xc_fixture f;
