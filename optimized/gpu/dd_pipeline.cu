@@ -20,6 +20,11 @@
  * plane's length), unless a scaling pass must follow on a chunk narrower
  * than the plane; then the chunk's plane is copied into it on the device.
  *
+ * Nothing overlaps the first chunk's copy in, so a staged job after the
+ * first starts with a ramp of shorter chunks (dd_memplan.cu), sized from the
+ * rates the last staged job measured here: the host's copy into staging per
+ * input spectrum, and the device's kernel time per output (the union of the
+ * chunks' kernel windows).
  * A staged input chunk goes in pieces (IN_PIECE), each copied to the device
  * while the host fills the next; a staged plane comes out range by range,
  * each copied from staging once the event after its copy to the host has
