@@ -138,23 +138,32 @@ template <typename T> __device__ void scan_inplace(T *Q, size_t len, T *wsum)
     __syncthreads();
 }
 
-/* Q[0] = 0, Q[i + 1] = Q[i] + x[i] for i < len: the tile's samples first
- * copied into Q[1..len] with SP_LOADS loads a thread in flight (coalesced;
- * the scan would otherwise wait for one load per 32-sample step), then
- * scanned. */
-__device__ void tile_prefix(const float *x, size_t len, double *Q, double *wsum)
+/* f(e, x[e]) for the thread's samples e < len (threadIdx.x, + blockDim.x,
+ * ...; len at most SP_TILE - 1 + SP_WTILE) in increasing order, SP_LOADS
+ * loads a thread in flight before any is used (coalesced; one load at a
+ * time would wait its latency per 32-sample step). */
+template <typename FN> __device__ inline void each_sample(const float *x, unsigned len, FN f)
 {
-    const unsigned nl = (unsigned)len;   /* at most SP_TILE - 1 + SP_WTILE */
-    for (unsigned b = threadIdx.x; b < nl; b += SP_LOADS * blockDim.x) {
+    for (unsigned i = threadIdx.x; i < len; i += SP_LOADS * blockDim.x) {
         float v[SP_LOADS];
 #pragma unroll
         for (int j = 0; j < SP_LOADS; j++)
-            v[j] = b + j * blockDim.x < nl ? __ldg(x + b + j * blockDim.x) : 0.0f;
+            v[j] = i + j * blockDim.x < len ? __ldg(x + i + j * blockDim.x) : 0.0f;
 #pragma unroll
-        for (int j = 0; j < SP_LOADS; j++)
-            if (b + j * blockDim.x < nl)
-                Q[b + j * blockDim.x + 1] = (double)v[j];
+        for (int j = 0; j < SP_LOADS; j++) {
+            const unsigned e = i + j * blockDim.x;
+            if (e >= len)
+                break;
+            f(e, v[j]);
+        }
     }
+}
+
+/* Q[0] = 0, Q[i + 1] = Q[i] + x[i] for i < len: the tile's samples first
+ * copied into Q[1..len], then scanned. */
+__device__ void tile_prefix(const float *x, size_t len, double *Q, double *wsum)
+{
+    each_sample(x, (unsigned)len, [&](unsigned e, float v) { Q[e + 1] = (double)v; });
     __syncthreads();
     scan_inplace(Q, len, wsum);
 }
@@ -171,7 +180,7 @@ __device__ inline double box_cut(double s, size_t w, double thr, double *den)
 
 /* F[i + 1] = x[i] - m_b for i < len in float (m_b, the baseline of sample
  * t0 + i's block, rounded to float); *a the thread's sum of |F[i + 1]|, *mx
- * its largest |m_b| (as floats).  Loads SP_LOADS a thread in flight. */
+ * its largest |m_b| (as floats). */
 __device__ void tile_deviations(const float *x, const double *m, size_t t0, unsigned len, size_t n, size_t L,
                                 size_t nb, float *F, float *a, float *mx)
 {
@@ -179,27 +188,17 @@ __device__ void tile_deviations(const float *x, const double *m, size_t t0, unsi
     size_t b = (t0 + threadIdx.x) / L < nb ? (t0 + threadIdx.x) / L : nb - 1;
     size_t hib = b + 1 == nb ? n : (b + 1) * L;
     float mf = __double2float_rn(m[b]);
-    for (unsigned i = threadIdx.x; i < len; i += SP_LOADS * blockDim.x) {
-        float v[SP_LOADS];
-#pragma unroll
-        for (int j = 0; j < SP_LOADS; j++)
-            v[j] = i + j * blockDim.x < len ? __ldg(x + i + j * blockDim.x) : 0.0f;
-#pragma unroll
-        for (int j = 0; j < SP_LOADS; j++) {
-            const unsigned e = i + j * blockDim.x;
-            if (e >= len)
-                break;
-            while (t0 + e >= hib) {
-                b++;
-                hib = b + 1 == nb ? n : (b + 1) * L;
-                mf = __double2float_rn(m[b]);
-            }
-            const float y = __fsub_rn(v[j], mf);
-            F[e + 1] = y;
-            sa = __fadd_rn(sa, fabsf(y));
-            sm = fmaxf(sm, fabsf(mf));
+    each_sample(x, len, [&](unsigned e, float v) {
+        while (t0 + e >= hib) {
+            b++;
+            hib = b + 1 == nb ? n : (b + 1) * L;
+            mf = __double2float_rn(m[b]);
         }
-    }
+        const float y = __fsub_rn(v, mf);
+        F[e + 1] = y;
+        sa = __fadd_rn(sa, fabsf(y));
+        sm = fmaxf(sm, fabsf(mf));
+    });
     *a = sa;
     *mx = sm;
 }
