@@ -508,6 +508,27 @@ XC_TEST_IF(test_gpu_tunables, "gpu_tunables", xc_fx_skip_gpu)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* The chunking cases' job (48 channels, plan_big, 30000 samples, every
+ * 5th channel killed with mask): the reference's plane in *ref, and the
+ * device bytes of a default run, which must be one chunk equal to it. */
+static size_t chunk_case(xc_fixture *f, int nbits, const char *preset, int mask, uint64_t seed, xc_plane *ref)
+{
+    xc_fx_init(f, 48, nbits, 1400, -5, 64e-6, plan_big, preset, 30000);
+    xc_fx_random(f, seed);
+    job_killing_every(f, mask, 5, 2);
+    run_ref(&f->job, ref);
+    xc_gpu_ddinfo info;
+    xc_error err;
+    xc_plane p;
+    apply(&f->job, &info, &S_DEFAULT);
+    CU_ASSERT_EQUAL_FATAL(gpu_run(&f->job, &p, &info, &err), XC_OK);
+    CU_ASSERT_EQUAL(info.nchunks, 1);
+    CU_ASSERT(xc_fx_planes_equal(ref, &p, "chunking: one chunk"));
+    xc_plane_free(&p);
+    CU_ASSERT_FATAL(info.device_bytes > 0);
+    return info.device_bytes;
+}
+
 /* Time chunks: lower gpu_max_bytes step by step until one chunk no longer
  * fits; every run must match, some must use several chunks (the chunk
  * boundaries are not multiples of the ranges' ds 2 and 3), and the last must
@@ -519,20 +540,10 @@ XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
     };
     for (size_t i = 0; i < XC_NCASES(cs); i++) {
         xc_fixture f;
-        xc_fx_init(&f, 48, cs[i].nbits, 1400, -5, 64e-6, plan_big, cs[i].preset, 30000);
-        xc_fx_random(&f, 600 + i);
-        job_killing_every(&f, cs[i].mask, 5, 2);
         xc_plane ref, p;
-        run_ref(&f.job, &ref);
         xc_gpu_ddinfo info;
         xc_error err;
-        apply(&f.job, &info, &S_DEFAULT);
-        CU_ASSERT_EQUAL_FATAL(gpu_run(&f.job, &p, &info, &err), XC_OK);
-        CU_ASSERT_EQUAL(info.nchunks, 1);
-        CU_ASSERT(xc_fx_planes_equal(&ref, &p, "chunking: one chunk"));
-        xc_plane_free(&p);
-        size_t full = info.device_bytes;
-        CU_ASSERT_FATAL(full > 0);
+        const size_t full = chunk_case(&f, cs[i].nbits, cs[i].preset, cs[i].mask, 600 + i, &ref);
         /* the pipeline (two slots of buffers) and the serial path each down to their limit */
         for (int serial = 0; serial < 2; serial++) {
             int most = 1, runs = 0, bad = 0;
@@ -576,6 +587,53 @@ XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
         }
         free_case(&f, &ref);
     }
+}
+
+/* The pipeline's chunk ramp (a short first chunk, then growing ones, so the
+ * first chunk's copy in is short): planned from rates given through the
+ * test hook (kernels 3 and 5 times the staging copy's time per sample) on
+ * caps that give several chunks; every plane must equal the reference's
+ * (exact: integer input), some runs must ramp over two or more chunks, and
+ * rates that cannot hide a copy (kernels as fast as the copy) plan none.
+ * With an overlap of D = 6170 samples (largest delay 6168, ds up to 3) and
+ * margin 1.5, kernels 3 times as slow plan chunks of 9255 and 12340 outputs
+ * before chunks of Lc = 16716, kernels 5 times as slow 4096 and 7483
+ * (dd_memplan.cu). */
+XC_TEST_IF(test_gpu_ramp, "gpu_ramp", xc_fx_skip_gpu)
+{
+    xc_fixture f;
+    xc_plane ref, p;
+    xc_gpu_ddinfo info;
+    xc_error err;
+    const size_t full = chunk_case(&f, 8, "crosscheck", 0, 650, &ref);
+    int ramps = 0, bad = 0;
+    static const double rates[] = {3.0, 5.0, 1.0};
+    for (size_t r = 0; r < XC_NCASES(rates); r++)
+        for (double frac = 0.6; frac > 0.1; frac *= 0.7) {
+            setting s = S_DEFAULT;
+            s.max_bytes = (size_t)(full * frac);
+            apply(&f.job, &info, &s);
+            info.test_ramp = rates[r];
+            if (gpu_run(&f.job, &p, &info, &err)) {
+                xc_plane_free(&p);
+                break;
+            }
+            char what[128];
+            snprintf(what, sizeof what, "ramp x%g, cap %zu: %d chunks, %d of them ramped, Lc %zu", rates[r],
+                     s.max_bytes, info.nchunks, info.ramp_chunks, info.chunk_samples);
+            printf("\n  %s", what);
+            bad += !xc_fx_planes_equal(&ref, &p, what);
+            if (rates[r] == 1.0 && info.ramp_chunks != 0) {
+                printf(" (expected no ramp)");
+                bad++;
+            }
+            bad += info.ramp_chunks >= info.nchunks && info.nchunks > 1;
+            ramps += info.ramp_chunks >= 2;
+            xc_plane_free(&p);
+        }
+    CU_ASSERT(ramps >= 2);   /* x3 at the first cap, x5 at the first two */
+    CU_ASSERT_EQUAL(bad, 0);
+    free_case(&f, &ref);
 }
 
 /* Four channels from 400 down to 100 MHz at 10 us: adjacent trials 2 pc cm^-3

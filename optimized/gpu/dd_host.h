@@ -39,6 +39,13 @@ const size_t PIPE_MAX_PINNED = (size_t)4 << 30;
 /* bytes of a staged input chunk copied to the device at a time, so the copy
  * into staging of the next piece overlaps it (16 threads of 2 MiB) */
 const size_t IN_PIECE = (size_t)32 << 20;
+/* the pipeline's ramp of chunks (dd_memplan.cu): at most RAMP_MAX chunks
+ * growing from a short first one, each copy into staging at most 1 /
+ * RAMP_MARGIN of the kernel time it hides behind; no chunk shorter than
+ * RAMP_MIN outputs */
+const int RAMP_MAX = 32;
+const double RAMP_MARGIN = 1.5;
+const size_t RAMP_MIN = 4096;
 
 struct cfg {
     int R, wx, dy, cs;
@@ -131,6 +138,10 @@ struct xc_gpu_ddstate {
     size_t allocated;          /* device bytes held, all buffers */
     /* what the tile-delay buffer holds (the delays never change: valid across jobs) */
     int tmin_range, tmin_dy;
+    /* the last staged pipelined job's rates: host clock of the copy into
+     * staging per input spectrum, kernel time per output sample (all
+     * ranges), both in ns; 0 before one (the chunk ramp's inputs) */
+    double stage_ns, kernel_ns;
 };
 
 namespace xcdd {
@@ -151,6 +162,13 @@ struct ctx {
     size_t T0, W;
     size_t budget, Lc;
     long nchunks;
+    /* the pipeline's first nramp chunks are [ramp[i], ramp[i + 1]), shorter
+     * than Lc; the rest start at ramp[nramp] + (i - nramp) Lc (nramp = 0:
+     * every chunk Lc) */
+    size_t ramp[RAMP_MAX + 1];
+    int nramp;
+    double stage_ms, staged_spectra;   /* this job's copies into staging, for the rates */
+    double busy_ms, busy_end;          /* the device's time on its kernels so far, the last window's end (ms) */
     double kernel_ms, prep_ms, tune_ms, h2d_ms, d2h_ms;
     double setup_ms;           /* host clock: device setup, chunk plan and buffers, autotuning */
     int pipe;                  /* chunks through the two-stream pipeline (tune.gpu_serial == 0) */
@@ -198,6 +216,10 @@ xc_status plan_chunks(ctx &c, size_t need[BUF_N]);
  * (raw chunk; 0 when the input is page-locked) and *out (all ranges' planes);
  * returns both slots' total. */
 size_t pinned_need(const ctx &c, size_t *in, size_t *out);
+/* The first output sample of chunk i, and one past the last of the chunk
+ * that starts at T0 (at most the job's nout). */
+size_t chunk_start(const ctx &c, long i);
+size_t chunk_end(const ctx &c, size_t T0);
 
 /* dd_state.cu */
 inline double now_ms()

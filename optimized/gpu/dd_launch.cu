@@ -313,7 +313,7 @@ size_t range_span(const ctx &c, int k, size_t T0, size_t *j0)
 {
     const range_plan &r = c.s->rp[k];
     const size_t ds = (size_t)r.ds;
-    const size_t Tend = T0 + c.Lc < c.job->nout ? T0 + c.Lc : c.job->nout;
+    const size_t Tend = chunk_end(c, T0);
     *j0 = ceil_div(T0, ds);
     size_t j1 = ceil_div(Tend, ds);
     if (j1 > r.nout)

@@ -103,6 +103,54 @@ static size_t pinned_parts(const ctx &c, size_t Lc, size_t *in, size_t *out)
 
 size_t pinned_need(const ctx &c, size_t *in, size_t *out) { return pinned_parts(c, c.Lc, in, out); }
 
+size_t chunk_start(const ctx &c, long i)
+{
+    return i <= c.nramp ? c.ramp[i] : c.ramp[c.nramp] + (size_t)(i - c.nramp) * c.Lc;
+}
+
+size_t chunk_end(const ctx &c, size_t T0)
+{
+    size_t e = T0 + c.Lc;
+    for (int i = 0; i < c.nramp; i++)
+        if (c.ramp[i + 1] > T0) {
+            e = c.ramp[i + 1];
+            break;
+        }
+    return e < c.job->nout ? e : c.job->nout;
+}
+
+/* The ramp of a staged pipelined job, from the state's rates (a previous
+ * job's): nothing overlaps the first chunk's copy into staging and to the
+ * device, so the first chunk is short and each next one as long as the
+ * kernels of the one before can hide its copy.  With a copy of s per input
+ * spectrum, kernels of k per output and D spectra of overlap (the largest
+ * delay), chunk i + 1 of L' outputs copies s (L' + D), which hides behind
+ * chunk i's k L when L' <= r L - D, r = k / (s RAMP_MARGIN).  The first
+ * chunk L0 = 1.5 D / (r - 1) lets the chunks grow (by at least D / 2 each);
+ * the ramp ends where a chunk reaches Lc (or the job's end). */
+static void plan_ramp(ctx &c)
+{
+    const xc_gpu_ddstate *s = c.s;
+    c.nramp = 0;
+    c.ramp[0] = 0;
+    if (!c.pipe || c.in_pinned || s->stage_ns <= 0 || s->kernel_ns <= 0)
+        return;
+    const double r = s->kernel_ns / (s->stage_ns * RAMP_MARGIN), D = (double)(c.job->max_delay + s->maxds - 1);
+    if (r <= 1.05)
+        return;   /* the copies cannot be hidden by shorter chunks */
+    double L = 1.5 * D / (r - 1);
+    L = L < (double)RAMP_MIN ? (double)RAMP_MIN : L;
+    size_t acc = 0;
+    const size_t nout = c.job->nout;
+    while (c.nramp < RAMP_MAX && L < (double)c.Lc && acc + (size_t)L < nout) {
+        c.ramp[c.nramp++] = acc;
+        acc += (size_t)L;
+        L = r * L - D;
+    }
+    c.ramp[c.nramp] = acc;
+    c.nchunks = c.nramp + (long)ceil_div(nout - acc, c.Lc);
+}
+
 xc_status plan_chunks(ctx &c, size_t need[BUF_N])
 {
     xc_error *err = c.err;
@@ -151,6 +199,8 @@ xc_status plan_chunks(ctx &c, size_t need[BUF_N])
     }
     c.Lc = lo;
     c.nchunks = (long)ceil_div(job->nout, c.Lc);
+    if (c.nchunks > 1)
+        plan_ramp(c);
     plan_bytes(c, c.Lc, &need[BUF_Y], &need[BUF_OUT], &need[BUF_TMIN]);
     need[BUF_RAW] = raw_samples(c, c.Lc) * (size_t)c.s->nc * c.s->esize;
     need[BUF_RAW1] = c.pipe ? need[BUF_RAW] : 0;

@@ -20,6 +20,11 @@
  * plane's length), unless a scaling pass must follow on a chunk narrower
  * than the plane; then the chunk's plane is copied into it on the device.
  *
+ * Nothing overlaps the first chunk's copy in, so a staged job after the
+ * first starts with a ramp of shorter chunks (dd_memplan.cu), sized from the
+ * rates the last staged job measured here: the host's copy into staging per
+ * input spectrum, and the device's kernel time per output (the union of the
+ * chunks' kernel windows).
  * A staged input chunk goes in pieces (IN_PIECE), each copied to the device
  * while the host fills the next; a staged plane comes out range by range,
  * each copied from staging once the event after its copy to the host has
@@ -53,7 +58,7 @@ bool host_pinned(const void *p)
 
 size_t chunk_samples(const ctx &c, size_t T0)
 {
-    const size_t Tend = T0 + c.Lc < c.job->nout ? T0 + c.Lc : c.job->nout;
+    const size_t Tend = chunk_end(c, T0);
     size_t w = Tend - T0 + (size_t)c.job->max_delay + (size_t)c.s->maxds - 1;
     return w > c.job->in->nsamp - T0 ? c.job->in->nsamp - T0 : w;
 }
@@ -300,7 +305,7 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
 /* Chunk i on slot q: input staged and copied in, then every range. */
 static xc_status enqueue(ctx &c, slot &q, long i)
 {
-    const size_t T0 = (size_t)i * c.Lc, W = chunk_samples(c, T0);
+    const size_t T0 = chunk_start(c, i), W = chunk_samples(c, T0);
     const size_t bytes = W * (size_t)c.s->nc * c.s->esize;
     const void *src = input_at(c, T0);
     q.chunk = i;
@@ -309,6 +314,7 @@ static xc_status enqueue(ctx &c, slot &q, long i)
      * host copies the next one into staging */
     const bool stage = !c.in_pinned && c.staged;
     const size_t piece = stage ? IN_PIECE : bytes;
+    const double t0 = now_ms();
     for (size_t a = 0; a < bytes; a += piece) {
         const size_t n = bytes - a < piece ? bytes - a : piece;
         const char *from = (const char *)src + a;
@@ -319,6 +325,10 @@ static xc_status enqueue(ctx &c, slot &q, long i)
         const cudaError_t e = cudaMemcpyAsync((char *)q.d_raw + a, from, n, cudaMemcpyHostToDevice, q.st);
         if (e != cudaSuccess)
             return copy_failed(c, q, e, "copy of the input chunk to the device");
+    }
+    if (stage) {
+        c.stage_ms += now_ms() - t0;
+        c.staged_spectra += (double)W;
     }
     size_t off = 0;
     packed y = {-1, -1, 0};
@@ -337,6 +347,32 @@ static xc_status wait_failed(ctx &c, slot &q, long i, cudaError_t e)
     return xc_gpu_fail(c.err, e, what);
 }
 
+/* The time the device spent on the job's kernels, for the chunk ramp's rate:
+ * each chunk's window (its first range's kernel start to its last one's
+ * end, from the job's start event) counted where no earlier chunk's window
+ * covers it.  The two streams' kernels share the device, so one chunk's
+ * window may hold the other's kernels: the windows' union, not their sum,
+ * is the device's time. */
+static void busy_window(ctx &c, slot &q, size_t T0)
+{
+    int kf = -1, kl = -1;
+    for (int k = 0; k < c.s->nr; k++) {
+        size_t j0;
+        if (range_span(c, k, T0, &j0)) {
+            kf = kf < 0 ? k : kf;
+            kl = k;
+        }
+    }
+    float a = 0, b = 0;
+    if (kf < 0 || cudaEventElapsedTime(&a, c.s->ev0, q.ev[2 * kf]) != cudaSuccess ||
+        cudaEventElapsedTime(&b, c.s->ev0, q.ev[2 * kl + 1]) != cudaSuccess)
+        return;
+    const double from = a > c.busy_end ? a : c.busy_end;
+    if (b > from)
+        c.busy_ms += b - from;
+    c.busy_end = b > c.busy_end ? b : c.busy_end;
+}
+
 /* Waits for slot q's chunk, adds its kernel times and copies its planes
  * from staging into the caller's, range by range as each one's copy to the
  * host ends (the later ranges' kernels and copies run meanwhile); a fault
@@ -349,7 +385,7 @@ static xc_status finish(ctx &c, slot &q)
     const long i = q.chunk;
     q.chunk = -1;
     const bool host_copy = c.staged && !c.plane_dev && !c.plane_reg;
-    const size_t T0 = (size_t)i * c.Lc;
+    const size_t T0 = chunk_start(c, i);
     size_t off = 0;
     cudaError_t e;
     for (int k = 0; k < c.s->nr && host_copy; k++) {
@@ -372,6 +408,7 @@ static xc_status finish(ctx &c, slot &q)
         if (range_span(c, k, T0, &j0) && cudaEventElapsedTime(&ms, q.ev[2 * k], q.ev[2 * k + 1]) == cudaSuccess)
             c.s->rp[k].kernel_ms += ms;
     }
+    busy_window(c, q, T0);
     return XC_OK;
 }
 
@@ -440,6 +477,8 @@ static xc_status run_chunks(ctx &c)
     if (st)
         return st;
     slot *sl = c.s->sl;
+    if (cudaEventRecord(c.s->ev0, sl[0].st) != cudaSuccess)
+        (void)cudaGetLastError();   /* no window then: the ramp keeps the last rates */
     for (long i = 0; i < c.nchunks && !st; i++) {
         slot &q = sl[i & 1];
         if (!(st = finish(c, q)))
@@ -448,6 +487,11 @@ static xc_status run_chunks(ctx &c)
     /* the older chunk first: its slot is the one the next chunk would take */
     for (long i = c.nchunks; i < c.nchunks + 2 && !st; i++)
         st = finish(c, sl[i & 1]);
+    if (!st && c.staged_spectra > 0 && c.busy_ms > 0) {
+        /* the rates the next job's chunk ramp starts from */
+        c.s->stage_ns = c.stage_ms * 1e6 / c.staged_spectra;
+        c.s->kernel_ns = c.busy_ms * 1e6 / (double)c.job->nout;
+    }
     if (st)
         for (int q = 0; q < 2; q++) {
             /* nothing may still write into staging or the plane after we return */

@@ -233,8 +233,8 @@ xc_status run_job(ctx &c)
     if (c.pipe)
         return run_pipelined(c);
     for (c.chunk = 0; c.chunk < c.nchunks; c.chunk++) {
-        c.T0 = (size_t)c.chunk * c.Lc;
-        const size_t Tend = c.T0 + c.Lc < job->nout ? c.T0 + c.Lc : job->nout;
+        c.T0 = chunk_start(c, c.chunk);
+        const size_t Tend = chunk_end(c, c.T0);
         size_t w = Tend - c.T0 + (size_t)job->max_delay + (size_t)s->maxds - 1;
         if (w > job->in->nsamp - c.T0)
             w = job->in->nsamp - c.T0;
@@ -261,6 +261,7 @@ void fill_info(const ctx &c, double total_ms, xc_gpu_ddinfo *info)
     info->force_direct = in.force_direct;
     info->test_wide = in.test_wide;
     info->test_period = in.test_period;
+    info->test_ramp = in.test_ramp;
     info->nranges = c.s->nr < XC_GPU_MAX_RANGES ? c.s->nr : XC_GPU_MAX_RANGES;
     for (int k = 0; k < info->nranges; k++) {
         xc_gpu_ddrange *o = &info->range[k];
@@ -290,6 +291,7 @@ void fill_info(const ctx &c, double total_ms, xc_gpu_ddinfo *info)
         }
     }
     info->nchunks = (int)c.nchunks;
+    info->ramp_chunks = c.nramp;
     info->pipelined = c.pipe;
     info->pinned_bytes = c.s->sl[0].cap_in + c.s->sl[0].cap_out + c.s->sl[1].cap_in + c.s->sl[1].cap_out;
     info->chunk_samples = c.Lc;
@@ -356,6 +358,10 @@ extern "C" xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *
     c.y_chunk = -1;
     for (int k = 0; st->rp && k < st->nr; k++)
         st->rp[k].kernel_ms = 0;
+    if (info && info->test_ramp > 0) {
+        st->stage_ns = 1;
+        st->kernel_ns = info->test_ramp;
+    }
     rc = plane_where(out, &c.plane_dev, err);
     if (!rc && (job->nout == 0 || st->nuse == 0))
         rc = fill_empty(job, out, c.plane_dev, err);   /* nothing to add */

@@ -31,6 +31,9 @@ struct sp_state {
     xc_spdet *det;
     size_t det_cap;
     unsigned long long *count;
+    uint2 *list;               /* k_sp_flag's tiles, a slot per tile of a batch */
+    size_t list_have, nlist_have;
+    unsigned *nlist;
 };
 
 void release(sp_state *S)
@@ -44,6 +47,8 @@ void release(sp_state *S)
     cudaFree(S->w);
     cudaFree(S->det);
     cudaFree(S->count);
+    cudaFree(S->list);
+    cudaFree(S->nlist);
     delete S;
 }
 
@@ -205,13 +210,27 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
         return st;
     const int32_t row0 = (int32_t)r0;
     if (tiles) {
+        /* the float filter lists the tiles that may hold a detection, the
+         * exact kernel judges those only (on noise, almost none) */
         const size_t ntiles = (n + SP_TILE - 1) / SP_TILE, shm = (SP_TILE + W) * sizeof(double);
+        if ((st = grow((void **)&S->list, &S->list_have, R * ntiles, sizeof(uint2), "sp cudaMalloc (tiles)", err)) ||
+            (st = grow((void **)&S->nlist, &S->nlist_have, 1, sizeof(unsigned), "sp cudaMalloc (tile count)", err)))
+            return st;
+        XC_GPU_CK(cudaFuncSetAttribute(k_sp_flag, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)((SP_TILE + W) * sizeof(float))),
+                  "sp k_sp_flag (shared memory)");
         XC_GPU_CK(cudaFuncSetAttribute(k_sp_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm),
                   "sp k_sp_tiles (shared memory)");
+        XC_GPU_CK(cudaMemset(S->nlist, 0, sizeof *S->nlist), "sp cudaMemset (tile count)");
         dim3 g((unsigned)R, (unsigned)(ntiles < 65535 ? ntiles : 65535));
+        k_sp_flag<<<g, SP_THREADS, (SP_TILE + W) * sizeof(float)>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w,
+                                                                   c->nwidths, W, c->threshold, S->list, S->nlist);
+        if ((st = launched("sp k_sp_flag", err)))
+            return st;
+        const unsigned g2 = (unsigned)(R * ntiles < 4096 ? R * ntiles : 4096);
         return detections(S, [&](unsigned long long cap) {
-            k_sp_tiles<<<g, SP_THREADS, shm>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w, c->nwidths, W,
-                                               c->threshold, row0, S->det, S->count, cap);
+            k_sp_tiles<<<g2, SP_THREADS, shm>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w, c->nwidths, W,
+                                                c->threshold, S->list, S->nlist, row0, S->det, S->count, cap);
         }, "sp k_sp_tiles", out, err);
     }
     dim3 g((unsigned)((n + SP_THREADS - 1) / SP_THREADS), (unsigned)c->nwidths, (unsigned)R);

@@ -49,15 +49,27 @@ __global__ void k_sp_medians(const float *x, size_t xstride, size_t n, size_t L,
 __global__ void k_sp_mad(const float *x, size_t xstride, size_t n, size_t L, size_t nb, const double *m,
                          size_t mstride, double *s);
 
-/* Grid (rows, tiles): every box of widths[0..nw) starting in a tile of
- * SP_TILE samples (W: the widest width <= n, at most SP_WTILE; dynamic
- * shared memory (SP_TILE + W) doubles); each run's piece within a tile
+/* Grid (rows, tiles, up to 65535): the float filter.  Each tile of SP_TILE
+ * box starts (W: the widest width <= n, at most SP_WTILE; dynamic shared
+ * memory (SP_TILE + W) floats) that may hold a box of widths[0..nw) with
+ * snr >= thr is appended to list (row, tile) at atomicAdd(nlist): every
+ * box's S - B estimated in float from prefix sums of x - m_b, against the
+ * cut less a bound on the estimate's error (sp_gpu_boxes.cu); list holds a
+ * slot per tile of the rows. */
+__global__ void k_sp_flag(const float *x, size_t xstride, size_t n, const double *m, size_t mstride, size_t L,
+                          size_t nb, const double *s, const int32_t *widths, int nw, size_t W, double thr, uint2 *list,
+                          unsigned *nlist);
+
+/* Any grid: the nlist tiles of list (k_sp_flag's), a block at a time: every
+ * box of widths[0..nw) starting in the tile (dynamic shared memory
+ * (SP_TILE + W) doubles) judged exactly; each run's piece within a tile
  * appended to out as one detection (sample, snr: the piece's best box;
  * begin, end: the piece's); the host joins pieces that meet at a tile's
  * edge.  Slots at or past cap are counted, not written. */
 __global__ void k_sp_tiles(const float *x, size_t xstride, size_t n, const double *m, size_t mstride, size_t L,
                            size_t nb, const double *s, const int32_t *widths, int nw, size_t W, double thr,
-                           int32_t row0, xc_spdet *out, unsigned long long *count, unsigned long long cap);
+                           const uint2 *list, const unsigned *nlist, int32_t row0, xc_spdet *out,
+                           unsigned long long *count, unsigned long long cap);
 
 /* Grid (ceil(n / SP_THREADS), nw, rows): the thread at the first t of a
  * run of snr >= thr (row r, width widths[k]) walks the run and appends its

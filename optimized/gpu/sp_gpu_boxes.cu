@@ -93,56 +93,114 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_boxes(const double *Pall, siz
 namespace {
 
 const int SP_TPER = (int)(SP_TILE / SP_THREADS);   /* boxes per thread of a tile */
+static_assert(SP_TPER <= 32, "a thread's boxes of a width are bits of one word");
 
 const int SP_LOADS = 8;   /* samples a thread loads before it stores any (loads in flight) */
 
-/* Q[0] = 0, Q[i + 1] = Q[i] + x[i] for i < len: the tile's samples first
- * copied into Q[1..len] with SP_LOADS loads a thread in flight (coalesced;
- * the scan below would otherwise wait for one load per 32-sample step),
- * then each warp a run of whole 32-sample steps in order, then the warps'
- * totals in order (exact for integer-valued rows below 2^53, as every
- * prefix-sum order is). */
-__device__ void tile_prefix(const float *x, size_t len, double *Q, double *wsum)
+/* In place, Q[1..len] holding the terms: Q[0] = 0, Q[i + 1] = Q[0] + ... +
+ * the term at i: each warp a run of whole 32-sample steps in order, then the
+ * warps' totals in order (exact for integer-valued doubles below 2^53, as
+ * every prefix-sum order is).  Any Q[i + 1] is reached through at most
+ * 5 + steps + 1 + warps + 1 roundings (lanes, the warp's carry, the warps'
+ * offset; steps <= (SP_TILE - 1 + SP_WTILE) / 256 = 48): under 64, the
+ * float filter's bound below. */
+__device__ inline double add_rn(double a, double b) { return __dadd_rn(a, b); }
+__device__ inline float add_rn(float a, float b) { return __fadd_rn(a, b); }
+
+template <typename T> __device__ void scan_inplace(T *Q, size_t len, T *wsum)
 {
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
-    const unsigned nl = (unsigned)len;   /* at most SP_TILE - 1 + SP_WTILE */
-    for (unsigned b = threadIdx.x; b < nl; b += SP_LOADS * blockDim.x) {
-        float v[SP_LOADS];
-#pragma unroll
-        for (int j = 0; j < SP_LOADS; j++)
-            v[j] = b + j * blockDim.x < nl ? __ldg(x + b + j * blockDim.x) : 0.0f;
-#pragma unroll
-        for (int j = 0; j < SP_LOADS; j++)
-            if (b + j * blockDim.x < nl)
-                Q[b + j * blockDim.x + 1] = (double)v[j];
-    }
-    __syncthreads();
     const size_t seg = (len + 32 * nwarps - 1) / (32 * nwarps) * 32, a = warp * seg, e = a + seg < len ? a + seg : len;
-    double carry = 0.0;
+    T carry = 0;
     for (size_t c = a; c < e; c += 32) {
         size_t i = c + lane;
-        double inc = i < e ? Q[i + 1] : 0.0;
+        T inc = i < e ? Q[i + 1] : (T)0;
         for (int off = 1; off < 32; off <<= 1) {
-            double y = __shfl_up_sync(0xffffffffu, inc, off);
+            T y = __shfl_up_sync(0xffffffffu, inc, off);
             if ((int)lane >= off)
-                inc = __dadd_rn(y, inc);
+                inc = add_rn(y, inc);
         }
         if (i < e)
-            Q[i + 1] = __dadd_rn(carry, inc);
-        carry = __dadd_rn(carry, __shfl_sync(0xffffffffu, inc, 31));
+            Q[i + 1] = add_rn(carry, inc);
+        carry = add_rn(carry, __shfl_sync(0xffffffffu, inc, 31));
     }
     if (lane == 0)
         wsum[warp] = carry;
     if (threadIdx.x == 0)
-        Q[0] = 0.0;
+        Q[0] = 0;
     __syncthreads();
-    double off = 0.0;
+    T off = 0;
     for (unsigned w = 0; w < warp; w++)
-        off = __dadd_rn(off, wsum[w]);
+        off = add_rn(off, wsum[w]);
     if (warp > 0)
         for (size_t i = a + lane; i < e; i += 32)
-            Q[i + 1] = __dadd_rn(off, Q[i + 1]);
+            Q[i + 1] = add_rn(off, Q[i + 1]);
     __syncthreads();
+}
+
+/* f(e, x[e]) for the thread's samples e < len (threadIdx.x, + blockDim.x,
+ * ...; len at most SP_TILE - 1 + SP_WTILE) in increasing order, SP_LOADS
+ * loads a thread in flight before any is used (coalesced; one load at a
+ * time would wait its latency per 32-sample step). */
+template <typename FN> __device__ inline void each_sample(const float *x, unsigned len, FN f)
+{
+    for (unsigned i = threadIdx.x; i < len; i += SP_LOADS * blockDim.x) {
+        float v[SP_LOADS];
+#pragma unroll
+        for (int j = 0; j < SP_LOADS; j++)
+            v[j] = i + j * blockDim.x < len ? __ldg(x + i + j * blockDim.x) : 0.0f;
+#pragma unroll
+        for (int j = 0; j < SP_LOADS; j++) {
+            const unsigned e = i + j * blockDim.x;
+            if (e >= len)
+                break;
+            f(e, v[j]);
+        }
+    }
+}
+
+/* Q[0] = 0, Q[i + 1] = Q[i] + x[i] for i < len: the tile's samples first
+ * copied into Q[1..len], then scanned. */
+__device__ void tile_prefix(const float *x, size_t len, double *Q, double *wsum)
+{
+    each_sample(x, (unsigned)len, [&](unsigned e, float v) { Q[e + 1] = (double)v; });
+    __syncthreads();
+    scan_inplace(Q, len, wsum);
+}
+
+/* The S - B of width w under which no box has snr >= thr, *den = s sqrt(w):
+ * fl(num / den) >= thr implies num >= thr den (1 - 2^-52), so a cut 2^-48 of
+ * |thr den| below thr den has no detection under it. */
+__device__ inline double box_cut(double s, size_t w, double thr, double *den)
+{
+    *den = __dmul_rn(s, __dsqrt_rn((double)w));
+    const double td = __dmul_rn(thr, *den);
+    return __dsub_rn(td, __dmul_rn(fabs(td), 0x1p-48));
+}
+
+/* F[i + 1] = x[i] - m_b for i < len in float (m_b, the baseline of sample
+ * t0 + i's block, rounded to float); *a the thread's sum of |F[i + 1]|, *mx
+ * its largest |m_b| (as floats). */
+__device__ void tile_deviations(const float *x, const double *m, size_t t0, unsigned len, size_t n, size_t L,
+                                size_t nb, float *F, float *a, float *mx)
+{
+    float sa = 0.0f, sm = 0.0f;
+    size_t b = (t0 + threadIdx.x) / L < nb ? (t0 + threadIdx.x) / L : nb - 1;
+    size_t hib = b + 1 == nb ? n : (b + 1) * L;
+    float mf = __double2float_rn(m[b]);
+    each_sample(x, len, [&](unsigned e, float v) {
+        while (t0 + e >= hib) {
+            b++;
+            hib = b + 1 == nb ? n : (b + 1) * L;
+            mf = __double2float_rn(m[b]);
+        }
+        const float y = __fsub_rn(v, mf);
+        F[e + 1] = y;
+        sa = __fadd_rn(sa, fabsf(y));
+        sm = fmaxf(sm, fabsf(mf));
+    });
+    *a = sa;
+    *mx = sm;
 }
 
 /* A block's end e (> t0) as an offset from t0, clamped to 2^32 - 1 (past
@@ -180,18 +238,19 @@ struct tile_width {
 __global__ void __launch_bounds__(SP_THREADS, 3) k_sp_tiles(const float *X, size_t xstride, size_t n, const double *M,
                                                          size_t mstride, size_t L, size_t nb, const double *S,
                                                          const int32_t *widths, int nw, size_t W, double thr,
-                                                         int32_t row0, xc_spdet *out, unsigned long long *count,
+                                                         const uint2 *list, const unsigned *nlist, int32_t row0,
+                                                         xc_spdet *out, unsigned long long *count,
                                                          unsigned long long cap)
 {
     extern __shared__ double Q[];
     __shared__ double wsum[SP_THREADS / 32];
-    const size_t r = blockIdx.x;
-    const double s = S[r];
-    if (!(s > 0))
-        return;
-    const float *x = X + r * xstride;
-    const double *m = M + r * mstride;
-    for (size_t t0 = (size_t)blockIdx.y * SP_TILE; t0 < n; t0 += (size_t)gridDim.y * SP_TILE) {
+    for (unsigned li = blockIdx.x; li < *nlist; li += gridDim.x) {
+        const size_t r = list[li].x, t0 = (size_t)list[li].y * SP_TILE;
+        const double s = S[r];
+        if (!(s > 0))
+            continue;   /* the whole block: s is the row's */
+        const float *x = X + r * xstride;
+        const double *m = M + r * mstride;
         size_t len = n - t0 < SP_TILE - 1 + W ? n - t0 : SP_TILE - 1 + W;
         tile_prefix(x + t0, len, Q, wsum);
         const size_t t1 = t0 + threadIdx.x, b1 = t1 / L < nb ? t1 / L : nb - 1;
@@ -202,10 +261,7 @@ __global__ void __launch_bounds__(SP_THREADS, 3) k_sp_tiles(const float *X, size
             tile_width z;
             z.Q = Q, z.m = m, z.t0 = t0, z.n = n, z.L = L, z.nb = nb, z.w = w, z.thr = thr;
             z.tend = n - w + 1 < t0 + SP_TILE ? n - w + 1 : t0 + SP_TILE;
-            z.den = __dmul_rn(s, __dsqrt_rn((double)w));
-            /* fl(num / den) >= thr implies num >= thr den (1 - 2^-52): a cut
-             * 2^-48 of |thr den| below thr den has no detection under it */
-            const double td = __dmul_rn(thr, z.den), cut = __dsub_rn(td, __dmul_rn(fabs(td), 0x1p-48));
+            const double cut = box_cut(s, w, thr, &z.den);
             size_t b = b1, hib = b + 1 == nb ? n : (b + 1) * L;
             double Bw = __dadd_rn(0.0, __dmul_rn((double)w, m[b]));
             /* offsets inside the tile in 32 bits (u = t - t0; the block's end
@@ -214,6 +270,11 @@ __global__ void __launch_bounds__(SP_THREADS, 3) k_sp_tiles(const float *X, size
             const unsigned uend = (unsigned)(z.tend - t0), uw = (unsigned)w;
             unsigned uhib = local_end(hib, t0);
             const double *Qw = Q + w;
+            /* two passes: every box's comparison first, with no call
+             * between them (their shared loads all in flight; a possible
+             * run walk after each box serialised them), a bit per box above
+             * the cut; then the runs from the set bits */
+            unsigned hit = 0;
 #pragma unroll
             for (int j = 0; j < SP_TPER; j++) {
                 const unsigned u = threadIdx.x + (unsigned)j * SP_THREADS;
@@ -233,10 +294,103 @@ __global__ void __launch_bounds__(SP_THREADS, 3) k_sp_tiles(const float *X, size
                 const double Sv = __dsub_rn(Qw[u], Q[u]);
                 const double B = u + uw <= uhib ? Bw : baseline_from(m, n, L, nb, b, t0 + u, w);
                 if (__dsub_rn(Sv, B) >= cut)
-                    z.run_from(t0 + u, k, row0 + (int32_t)r, out, count, cap);
+                    hit |= 1u << j;
+            }
+            while (hit) {
+                const int j = __ffs(hit) - 1;
+                hit &= hit - 1;
+                z.run_from(t1 + (size_t)j * SP_THREADS, k, row0 + (int32_t)r, out, count, cap);
             }
         }
         __syncthreads();   /* every box of the tile read before the next tile's sums */
+    }
+}
+
+/* The float filter (k_sp_flag, sp_gpu.h).  Per tile, y = x - m_b in float
+ * (one rounding of m_b, one of the difference), A = sum |y| and M = max |m_b|
+ * over the tile (float sums of at most 64 roundings), F the float prefix
+ * sums of y (scan_inplace: at most 64 roundings to any F), and per box
+ * E = F[u + w] - F[u].  With u = 2^-24, |E - (S - B)| (S - B in reals) is at
+ * most 2 x 64u A (the two prefix sums) + u A (E's rounding) + u (A + w M)
+ * (the y) + u w M (m_b to float), under 2^-16 A + 2^-23 w M (A and M as
+ * computed: (1 + 64u) of the reals at most); the double path's S - B (tile
+ * prefix sums of x, at most 64 roundings of 2^-53 each, and B over at most
+ * w + 1 blocks) is within 2^-46 (A + len M) + 2^-40 w M of the reals.  The
+ * margin 2^-14 A + (2^-22 w + 2^-40 len) M covers both with room, so every
+ * box whose double S - B reaches the cut has E >= cut - margin (rounded down
+ * to float): every tile holding a detection is listed.  A tile whose A or M
+ * is not finite or above 2^100 (NaN or infinite samples; sums near the float
+ * range) is listed whole. */
+__global__ void __launch_bounds__(SP_THREADS) k_sp_flag(const float *X, size_t xstride, size_t n, const double *M,
+                                                       size_t mstride, size_t L, size_t nb, const double *S,
+                                                       const int32_t *widths, int nw, size_t W, double thr,
+                                                       uint2 *list, unsigned *nlist)
+{
+    extern __shared__ float F[];
+    __shared__ float wsum[SP_THREADS / 32], wa[SP_THREADS / 32], wm[SP_THREADS / 32];
+    const size_t r = blockIdx.x;
+    const double s = S[r];
+    if (!(s > 0))
+        return;
+    const float *x = X + r * xstride;
+    const double *m = M + r * mstride;
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    for (size_t t0 = (size_t)blockIdx.y * SP_TILE; t0 < n; t0 += (size_t)gridDim.y * SP_TILE) {
+        const size_t len = n - t0 < SP_TILE - 1 + W ? n - t0 : SP_TILE - 1 + W;
+        float a, mx;
+        tile_deviations(x + t0, m, t0, (unsigned)len, n, L, nb, F, &a, &mx);
+        for (int off = 16; off; off >>= 1) {
+            a = __fadd_rn(a, __shfl_xor_sync(0xffffffffu, a, off));
+            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, off));
+        }
+        if (lane == 0) {
+            wa[warp] = a;
+            wm[warp] = mx;
+        }
+        __syncthreads();   /* F and the warps' sums written */
+        float A = 0.0f, MX = 0.0f;
+        for (unsigned w = 0; w < nwarps; w++) {
+            A = __fadd_rn(A, wa[w]);
+            MX = fmaxf(MX, wm[w]);
+        }
+        scan_inplace(F, len, wsum);
+        /* the thread's box starts' sums, read once for every width */
+        float Fu[SP_TPER];
+#pragma unroll
+        for (int j = 0; j < SP_TPER; j++)
+            Fu[j] = F[threadIdx.x + (unsigned)j * SP_THREADS];
+        bool hit = !(A <= 0x1p100f) || !(MX <= 0x1p100f);
+        for (int k = 0; k < nw && !hit; k++) {
+            const size_t w = (size_t)widths[k];
+            if (w > n || t0 + w > n)
+                break;
+            double den;
+            const double cut = box_cut(s, w, thr, &den);
+            const double c2 = cut - (0x1p-14 * (double)A + (0x1p-22 * (double)w + 0x1p-40 * (double)len) * (double)MX);
+            if (!(c2 > -0x1p100 && c2 < 0x1p100)) {
+                hit = true;   /* a cut out of the float range: the exact kernel judges */
+                break;
+            }
+            const float cf = __double2float_rd(c2);
+            const size_t tend = n - w + 1 < t0 + SP_TILE ? n - w + 1 : t0 + SP_TILE;
+            const unsigned uend = (unsigned)(tend - t0);
+            const float *Fw = F + w;
+            /* the largest E of the thread's boxes against the cut: E is
+             * finite here (A is), so the maximum is one of them */
+            float best = -INFINITY;
+#pragma unroll
+            for (int j = 0; j < SP_TPER; j++) {
+                const unsigned u = threadIdx.x + (unsigned)j * SP_THREADS;
+                if (u < uend)
+                    best = fmaxf(best, __fsub_rn(Fw[u], Fu[j]));
+            }
+            hit = best >= cf;
+        }
+        /* a barrier too: every F of the tile read before the next tile's */
+        if (__syncthreads_or(hit) && threadIdx.x == 0) {
+            const unsigned i = atomicAdd(nlist, 1u);
+            list[i] = make_uint2((unsigned)r, (unsigned)(t0 / SP_TILE));
+        }
     }
 }
 
