@@ -21,6 +21,7 @@
 #include "tests/xc_fixture.h"
 #include "core/io/xc_presto.h"
 #include "synth/model/xc_synth.h"
+#include "synth/signal/synth_signal.h"
 #include "tests/xc_test.h"
 
 /* Writes p to path and reads the data back as floats (any nbits): out[nsamp*nchans]. */
@@ -1311,6 +1312,58 @@ XC_TEST(test_dedispersed_noise_no_repeat, "dedispersed_noise_no_repeat")
         XC_ASSERT_NEAR(r, 0, 6 / sqrt((double)m));
     }
     free(d);
+}
+
+static double lcg_unit(uint64_t *z)
+{
+    *z = *z * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*z >> 11) * 0x1p-53;
+}
+
+XC_TEST(test_tophat8_same_values, "tophat8_same_values")
+{
+    /* Eight channels at a time (the vector path where the CPU has AVX-512F)
+     * add the same floats as xc_signal_tophat channel by channel: 3000 random
+     * bands, DMs (0 and unsmeared included), pulses and chunk windows, into
+     * the same random starting values, compared bit for bit (tolerance 0). */
+    enum { NCH = 37, NROW = 300 };
+    static float a[NROW * NCH], b[NROW * NCH];
+    xc_chgeo geo[NCH];
+    uint64_t z = 12345;
+    int bad = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        xc_synth_params p;
+        xc_synth_params_init(&p);
+        p.nchans = NCH;
+        p.fch1 = 300 + 1200 * lcg_unit(&z);
+        p.foff = -(0.01 + 3 * lcg_unit(&z));
+        p.smear = trial % 7 != 3;
+        const double dm = trial % 11 == 5 ? 0 : 2000 * lcg_unit(&z) * lcg_unit(&z);
+        for (int c = 0; c < NCH; c++)
+            xc_chgeo_set(&geo[c], &p, c, dm);
+        double *lanes = xc_chgeo_lanes(geo, NCH);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(lanes);
+        const double ts = (20 + 200 * lcg_unit(&z)) * 1e-6;
+        const uint64_t first = (uint64_t)(1e6 * lcg_unit(&z));
+        xc_chunk ca = {a, first, NROW, NCH, ts}, cb = {b, first, NROW, NCH, ts};
+        for (int i = 0; i < NROW * NCH; i++)
+            a[i] = b[i] = (float)(lcg_unit(&z) - 0.5);
+        const double w = ts * 30 * lcg_unit(&z), amp = 0.1 + lcg_unit(&z);
+        const double ta = (double)first * ts + (NROW * lcg_unit(&z) - 50) * ts - geo[0].dmin;
+        for (int c = 0; c < NCH; c++)
+            xc_signal_tophat(&ca, c, &geo[c], ta, ta + w, amp);
+        for (int c = 0; c < NCH; c += 8)
+            xc_signal_tophat8(&cb, c, NCH - c < 8 ? NCH - c : 8, geo, lanes, ta, ta + w, amp);
+        if (memcmp(a, b, sizeof a)) {
+            for (int i = 0; i < NROW * NCH; i++)
+                if (a[i] != b[i] && bad++ < 3)
+                    printf("\n  trial %d, sample %d channel %d: %.9g, expected %.9g (bit for bit)\n", trial,
+                           i / NCH, i % NCH, (double)b[i], (double)a[i]);
+        }
+        free(lanes);
+        xc_synth_params_free(&p);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
 }
 
 XC_TEST_MAIN("synth")
