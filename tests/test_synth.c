@@ -71,6 +71,12 @@ XC_TEST(test_noise_spectrum_matches_single_values, "noise_spectrum_matches_singl
     CU_ASSERT_NOT_EQUAL(xc_synth_noise(99, 0, 0), xc_synth_noise(99, 0, 2));
 }
 
+static double lcg_unit(uint64_t *z)
+{
+    *z = *z * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*z >> 11) * 0x1p-53;
+}
+
 XC_TEST(test_quantise_levels, "quantise_levels")
 {
     /* 8 bits: (x + 4)*255/8, rint (half to even), clipped */
@@ -96,6 +102,34 @@ XC_TEST(test_quantise_levels, "quantise_levels")
     CU_ASSERT_EQUAL(xc_synth_quantise(0.0f, 1), 0);
     CU_ASSERT_EQUAL(xc_synth_quantise(1e-6f, 1), 1);
     CU_ASSERT_EQUAL(xc_synth_quantise(-3.9f, 1), 0);       /* fake's 1-bit would set this one */
+}
+
+XC_TEST(test_quantise_pack_matches_scalar, "quantise_pack_matches_scalar")
+{
+    /* The 8-bit packer (AVX-512F and SSE2 blocks, a scalar tail) gives each
+     * value xc_synth_quantise's level: exact ties (x + 4 a multiple of 4/255,
+     * half to even), the clipping at both ends, infinities and NaN (level 0),
+     * on 1000 + 37 values so every block width and the tail are used. */
+    enum { N = 1037 };
+    static float x[N];
+    uint8_t out[N];
+    uint64_t z = 99;
+    for (int i = 0; i < N; i++) {
+        switch (i % 5) {
+        case 0: x[i] = (float)((i % 300) - 20) * (1.0f / 31.875f) - 4.0f + 0.5f / 31.875f; break;
+        case 1: x[i] = (float)(16 * lcg_unit(&z) - 8); break;
+        case 2: x[i] = i % 3 ? (float)(i % 2 ? 1e30 : -1e30) : (i % 2 ? INFINITY : -INFINITY); break;
+        case 3: x[i] = i % 4 == 3 ? NAN : (float)(lcg_unit(&z) - 0.5); break;
+        default: x[i] = (float)(((i % 256) - 0.5) / 31.875 - 4.0); break;
+        }
+    }
+    xc_synth_quantise_pack(x, N, 8, XC_BITORDER_LSB, out);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        if (out[i] != xc_synth_quantise(x[i], 8) && bad++ < 5)
+            printf("\n  value %d (%.9g): level %d, expected %d (exact)\n", i, (double)x[i], out[i],
+                   xc_synth_quantise(x[i], 8));
+    CU_ASSERT_EQUAL(bad, 0);
 }
 
 /* xc_fx_synth_obs without noise; smear: whether pulses are smeared across
@@ -1314,11 +1348,6 @@ XC_TEST(test_dedispersed_noise_no_repeat, "dedispersed_noise_no_repeat")
     free(d);
 }
 
-static double lcg_unit(uint64_t *z)
-{
-    *z = *z * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(*z >> 11) * 0x1p-53;
-}
 
 XC_TEST(test_tophat8_same_values, "tophat8_same_values")
 {

@@ -417,10 +417,29 @@ uint16_t xc_synth_quantise(float x, int nbits)
     return (uint16_t)rintf(v);
 }
 
+#ifdef XC_SYNTH_SSE2
+/* The SSE2 loop below, sixteen values an instruction: the same operations. */
+__attribute__((target("avx512f"))) static size_t quantise8_avx512(const float *x, size_t n, uint8_t *out)
+{
+    const __m512 four = _mm512_set1_ps(4.0f), scale = _mm512_set1_ps(31.875f), top = _mm512_set1_ps(255.0f);
+    const __m512 zero = _mm512_setzero_ps();
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64)
+        for (int k = 0; k < 4; k++) {
+            __m512 v = _mm512_mul_ps(_mm512_add_ps(_mm512_loadu_ps(x + i + 16 * k), four), scale);
+            v = _mm512_min_ps(_mm512_max_ps(v, zero), top);
+            _mm_storeu_si128((__m128i *)(out + i + 16 * k), _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(v)));
+        }
+    return i;
+}
+#endif
+
 void xc_synth_quantise_pack(const float *x, size_t n, int nbits, xc_bitorder order, uint8_t *out)
 {
     size_t i = 0;
 #ifdef XC_SYNTH_SSE2
+    if (nbits == 8 && xc_synth_noise_path_available(3))
+        i = quantise8_avx512(x, n, out);
     if (nbits == 8) {
         const __m128 four = _mm_set1_ps(4.0f), scale = _mm_set1_ps(31.875f), top = _mm_set1_ps(255.0f);
         const __m128 zero = _mm_setzero_ps();

@@ -80,30 +80,32 @@ __attribute__((target("avx512f"))) static void tophat8_avx512(const xc_chunk *ck
     double i0d[8], nd[8];
     _mm512_storeu_pd(i0d, i0);
     _mm512_storeu_pd(nd, _mm512_sub_pd(i1, i0));
-    size_t row0[8], steps = 0;
+    long long row0[8];
+    size_t steps = 0;
     for (int l = 0; l < 8; l++) {
-        row0[l] = (size_t)((uint64_t)i0d[l] - ck->first) * (size_t)ck->nchans + (size_t)(c0 + l);
+        row0[l] = (long long)((uint64_t)i0d[l] - ck->first) * ck->nchans + (c0 + l);
         if ((act >> l & 1) && (size_t)nd[l] + 1 > steps)
             steps = (size_t)nd[l] + 1;
     }
+    /* each lane's value of the k-th step, added by a masked gather and scatter
+     * (the lanes are eight different values) */
+    __m512i at = _mm512_loadu_si512(row0);
+    const __m512i rowstep = _mm512_set1_epi64(ck->nchans);
     __m512d t = _mm512_mul_pd(i0, ts), i = i0;
     __m512d ga0 = ramp8(gl, _mm512_sub_pd(t, x0)), gb0 = ramp8(gl, _mm512_sub_pd(t, x1));
-    const size_t rowstep = (size_t)ck->nchans;
     for (size_t k = 0; k < steps; k++) {
         act &= _mm512_cmp_pd_mask(i, i1, _CMP_LE_OQ);
         i = _mm512_add_pd(i, one);
         t = _mm512_mul_pd(i, ts);
         __m512d ga1 = ramp8(gl, _mm512_sub_pd(t, x0)), gb1 = ramp8(gl, _mm512_sub_pd(t, x1));
         __m512d f = _mm512_sub_pd(_mm512_sub_pd(ga1, ga0), _mm512_sub_pd(gb1, gb0));
-        unsigned add = act & _mm512_cmp_pd_mask(f, _mm512_setzero_pd(), _CMP_GT_OQ);
+        __mmask8 add = act & _mm512_cmp_pd_mask(f, _mm512_setzero_pd(), _CMP_GT_OQ);
         if (add) {
-            float v[8];
-            _mm256_storeu_ps(v, _mm512_cvtpd_ps(_mm512_div_pd(_mm512_mul_pd(vamp, f), ts)));
-            for (; add; add &= add - 1) {
-                const int l = __builtin_ctz(add);
-                ck->x[row0[l] + k * rowstep] += v[l];
-            }
+            __m256 v = _mm512_cvtpd_ps(_mm512_div_pd(_mm512_mul_pd(vamp, f), ts));
+            __m256 old = _mm512_mask_i64gather_ps(_mm256_setzero_ps(), add, at, ck->x, 4);
+            _mm512_mask_i64scatter_ps(ck->x, add, at, _mm256_add_ps(old, v), 4);
         }
+        at = _mm512_add_epi64(at, rowstep);
         ga0 = ga1;
         gb0 = gb1;
     }
