@@ -61,10 +61,28 @@ __attribute__((target("avx512f"))) static inline __m512d ramp8(const double *gl,
     return _mm512_mask_mov_pd(r, on, _mm512_mul_pd(_mm512_mul_pd(d, _mm512_loadu_pd(gl + 8 * F_INVDF)), in));
 }
 
+/* (float)(a / ts) without the divide: a * (1/ts) is within 4 units of the
+ * last place of the quotient a / ts (three roundings), so both round to the
+ * same float unless the product lies within 8 units of a float's rounding
+ * midpoint (bit 28 of the double's significand), or outside the normal
+ * floats; then, once in about 2^25 values, the divide itself. */
+__attribute__((target("avx512f"))) static inline __m256 float_quot8(__m512d a, __m512d ts, __m512d inv_ts)
+{
+    const __m512d q = _mm512_mul_pd(a, inv_ts);
+    const __m512i b = _mm512_castpd_si512(q), low = _mm512_set1_epi64((1ll << 29) - 1);
+    const __m512i mid = _mm512_abs_epi64(_mm512_sub_epi64(_mm512_and_si512(b, low), _mm512_set1_epi64(1ll << 28)));
+    const __m512i e = _mm512_and_si512(_mm512_srli_epi64(b, 52), _mm512_set1_epi64(0x7ff));
+    __mmask8 risky = _mm512_cmple_epu64_mask(mid, _mm512_set1_epi64(8)) |
+                     _mm512_cmplt_epu64_mask(e, _mm512_set1_epi64(1023 - 125)) |
+                     _mm512_cmpge_epu64_mask(e, _mm512_set1_epi64(1023 + 127));
+    return _mm512_cvtpd_ps(risky ? _mm512_div_pd(a, ts) : q);
+}
+
 __attribute__((target("avx512f"))) static void tophat8_avx512(const xc_chunk *ck, int c0, int nc, const double *gl,
                                                              double ta, double tb, double amp)
 {
     const __m512d ts = _mm512_set1_pd(ck->tsamp), one = _mm512_set1_pd(1.0), vamp = _mm512_set1_pd(amp);
+    const __m512d inv_ts = _mm512_set1_pd(1.0 / ck->tsamp);
     const __m512d lo = _mm512_set1_pd((double)ck->first), hi = _mm512_set1_pd((double)(ck->first + ck->n) - 1);
     const __m512d dmin = _mm512_loadu_pd(gl + 8 * F_DMIN);
     const __m512d x0 = _mm512_add_pd(_mm512_set1_pd(ta), dmin), x1 = _mm512_add_pd(_mm512_set1_pd(tb), dmin);
@@ -101,7 +119,7 @@ __attribute__((target("avx512f"))) static void tophat8_avx512(const xc_chunk *ck
         __m512d f = _mm512_sub_pd(_mm512_sub_pd(ga1, ga0), _mm512_sub_pd(gb1, gb0));
         __mmask8 add = act & _mm512_cmp_pd_mask(f, _mm512_setzero_pd(), _CMP_GT_OQ);
         if (add) {
-            __m256 v = _mm512_cvtpd_ps(_mm512_div_pd(_mm512_mul_pd(vamp, f), ts));
+            __m256 v = float_quot8(_mm512_mul_pd(vamp, f), ts, inv_ts);
             __m256 old = _mm512_mask_i64gather_ps(_mm256_setzero_ps(), add, at, ck->x, 4);
             _mm512_mask_i64scatter_ps(ck->x, add, at, _mm256_add_ps(old, v), 4);
         }
