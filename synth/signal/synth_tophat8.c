@@ -65,16 +65,18 @@ __attribute__((target("avx512f"))) static inline __m512d ramp8(const double *gl,
  * last place of the quotient a / ts (three roundings), so both round to the
  * same float unless the product lies within 8 units of a float's rounding
  * midpoint (bit 28 of the double's significand), or outside the normal
- * floats; then, once in about 2^25 values, the divide itself. */
-__attribute__((target("avx512f"))) static inline __m256 float_quot8(__m512d a, __m512d ts, __m512d inv_ts)
+ * floats; then, once in about 2^25 values, the divide itself.  Only the
+ * lanes in `lanes` count. */
+__attribute__((target("avx512f"))) static inline __m256 float_quot8(__m512d a, __m512d ts, __m512d inv_ts,
+                                                                     __mmask8 lanes)
 {
     const __m512d q = _mm512_mul_pd(a, inv_ts);
     const __m512i b = _mm512_castpd_si512(q), low = _mm512_set1_epi64((1ll << 29) - 1);
     const __m512i mid = _mm512_abs_epi64(_mm512_sub_epi64(_mm512_and_si512(b, low), _mm512_set1_epi64(1ll << 28)));
     const __m512i e = _mm512_and_si512(_mm512_srli_epi64(b, 52), _mm512_set1_epi64(0x7ff));
-    __mmask8 risky = _mm512_cmple_epu64_mask(mid, _mm512_set1_epi64(8)) |
-                     _mm512_cmplt_epu64_mask(e, _mm512_set1_epi64(1023 - 125)) |
-                     _mm512_cmpge_epu64_mask(e, _mm512_set1_epi64(1023 + 127));
+    __mmask8 risky = lanes & (_mm512_cmple_epu64_mask(mid, _mm512_set1_epi64(8)) |
+                              _mm512_cmplt_epu64_mask(e, _mm512_set1_epi64(1023 - 125)) |
+                              _mm512_cmpge_epu64_mask(e, _mm512_set1_epi64(1023 + 127)));
     return _mm512_cvtpd_ps(risky ? _mm512_div_pd(a, ts) : q);
 }
 
@@ -98,34 +100,42 @@ __attribute__((target("avx512f"))) static void tophat8_avx512(const xc_chunk *ck
     double i0d[8], nd[8];
     _mm512_storeu_pd(i0d, i0);
     _mm512_storeu_pd(nd, _mm512_sub_pd(i1, i0));
-    long long row0[8];
-    size_t steps = 0;
+    size_t row0[8], steps = 0;
+    const __mmask8 act0 = act;
     for (int l = 0; l < 8; l++) {
-        row0[l] = (long long)((uint64_t)i0d[l] - ck->first) * ck->nchans + (c0 + l);
+        row0[l] = (size_t)((uint64_t)i0d[l] - ck->first) * (size_t)ck->nchans + (size_t)(c0 + l);
         if ((act >> l & 1) && (size_t)nd[l] + 1 > steps)
             steps = (size_t)nd[l] + 1;
     }
-    /* each lane's value of the k-th step, added by a masked gather and scatter
-     * (the lanes are eight different values) */
-    __m512i at = _mm512_loadu_si512(row0);
-    const __m512i rowstep = _mm512_set1_epi64(ck->nchans);
+    /* The lanes' values of up to BATCH steps, then each lane's run added down
+     * its column (a value without signal adds -0.0f, which changes no float). */
+    enum { BATCH = 32 };
+    float val[BATCH][8];
+    __mmask8 on[BATCH];
     __m512d t = _mm512_mul_pd(i0, ts), i = i0;
     __m512d ga0 = ramp8(gl, _mm512_sub_pd(t, x0)), gb0 = ramp8(gl, _mm512_sub_pd(t, x1));
-    for (size_t k = 0; k < steps; k++) {
-        act &= _mm512_cmp_pd_mask(i, i1, _CMP_LE_OQ);
-        i = _mm512_add_pd(i, one);
-        t = _mm512_mul_pd(i, ts);
-        __m512d ga1 = ramp8(gl, _mm512_sub_pd(t, x0)), gb1 = ramp8(gl, _mm512_sub_pd(t, x1));
-        __m512d f = _mm512_sub_pd(_mm512_sub_pd(ga1, ga0), _mm512_sub_pd(gb1, gb0));
-        __mmask8 add = act & _mm512_cmp_pd_mask(f, _mm512_setzero_pd(), _CMP_GT_OQ);
-        if (add) {
-            __m256 v = float_quot8(_mm512_mul_pd(vamp, f), ts, inv_ts);
-            __m256 old = _mm512_mask_i64gather_ps(_mm256_setzero_ps(), add, at, ck->x, 4);
-            _mm512_mask_i64scatter_ps(ck->x, add, at, _mm256_add_ps(old, v), 4);
+    const size_t rowstep = (size_t)ck->nchans;
+    for (size_t k0 = 0; k0 < steps; k0 += BATCH) {
+        const size_t nk = steps - k0 < BATCH ? steps - k0 : BATCH;
+        for (size_t k = 0; k < nk; k++) {
+            act &= _mm512_cmp_pd_mask(i, i1, _CMP_LE_OQ);
+            i = _mm512_add_pd(i, one);
+            t = _mm512_mul_pd(i, ts);
+            __m512d ga1 = ramp8(gl, _mm512_sub_pd(t, x0)), gb1 = ramp8(gl, _mm512_sub_pd(t, x1));
+            __m512d f = _mm512_sub_pd(_mm512_sub_pd(ga1, ga0), _mm512_sub_pd(gb1, gb0));
+            on[k] = act & _mm512_cmp_pd_mask(f, _mm512_setzero_pd(), _CMP_GT_OQ);
+            _mm256_storeu_ps(val[k], on[k] ? float_quot8(_mm512_mul_pd(vamp, f), ts, inv_ts, on[k]) : _mm256_setzero_ps());
+            ga0 = ga1;
+            gb0 = gb1;
         }
-        at = _mm512_add_epi64(at, rowstep);
-        ga0 = ga1;
-        gb0 = gb1;
+        for (int l = 0; l < 8; l++) {
+            if (!(act0 >> l & 1) || (size_t)nd[l] < k0)
+                continue;
+            const size_t m = (size_t)nd[l] + 1 - k0 < nk ? (size_t)nd[l] + 1 - k0 : nk;
+            float *x = ck->x + row0[l] + k0 * rowstep;
+            for (size_t k = 0; k < m; k++)
+                x[k * rowstep] += (on[k] >> l & 1) ? val[k][l] : -0.0f;
+        }
     }
 }
 #endif
