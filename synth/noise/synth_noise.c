@@ -267,16 +267,26 @@ __attribute__((target("avx512f"))) static inline void philox16x2(const uint32_t 
     }
 }
 
-/* 128 values: the blocks b..b+31 of one counter, in channel order (group16 twice). */
-__attribute__((target("avx512f"))) static void group32(const uint32_t key[2], uint64_t sample, uint32_t stream,
-                                                      uint32_t b, float *out)
+/* Blocks b..b+15 of counter (sample, stream) into x, b+16..b+31 into y, both
+ * through Philox (philox16x2): lane j of x[k] is word k of block b + j. */
+__attribute__((target("avx512f"))) static inline void philox32(const uint32_t key[2], uint64_t sample, uint32_t stream,
+                                                              uint32_t b, __m512i x[4], __m512i y[4])
 {
     const __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     const __m512i s0 = _mm512_set1_epi32((int)(uint32_t)sample), s1 = _mm512_set1_epi32((int)(uint32_t)(sample >> 32));
     const __m512i st = _mm512_set1_epi32((int)stream);
-    __m512i x[4] = {s0, s1, _mm512_add_epi32(_mm512_set1_epi32((int)b), lanes), st};
-    __m512i y[4] = {s0, s1, _mm512_add_epi32(_mm512_set1_epi32((int)(b + 16)), lanes), st};
+    x[0] = y[0] = s0, x[1] = y[1] = s1, x[3] = y[3] = st;
+    x[2] = _mm512_add_epi32(_mm512_set1_epi32((int)b), lanes);
+    y[2] = _mm512_add_epi32(_mm512_set1_epi32((int)(b + 16)), lanes);
     philox16x2(key, x, y);
+}
+
+/* 128 values: the blocks b..b+31 of one counter, in channel order (group16 twice). */
+__attribute__((target("avx512f"))) static void group32(const uint32_t key[2], uint64_t sample, uint32_t stream,
+                                                      uint32_t b, float *out)
+{
+    __m512i x[4], y[4];
+    philox32(key, sample, stream, b, x, y);
     __m512 a0, a1, b0, b1, c0, c1, d0, d1;
     box_muller16(x[0], x[1], &a0, &a1);
     box_muller16(y[0], y[1], &c0, &c1);
@@ -299,6 +309,20 @@ __attribute__((target("avx512f"))) static void words16(const uint32_t key[2], ui
     float tmp[64];
     store_t16(_mm512_castsi512_ps(x[0]), _mm512_castsi512_ps(x[1]), _mm512_castsi512_ps(x[2]),
               _mm512_castsi512_ps(x[3]), tmp);
+    memcpy(out, tmp, sizeof tmp);
+}
+
+/* The words of blocks b..b+31 (words16 twice, the rounds interleaved). */
+__attribute__((target("avx512f"))) static void words32(const uint32_t key[2], uint64_t sample, uint32_t stream,
+                                                      uint32_t b, uint32_t *out)
+{
+    __m512i x[4], y[4];
+    philox32(key, sample, stream, b, x, y);
+    float tmp[128];
+    store_t16(_mm512_castsi512_ps(x[0]), _mm512_castsi512_ps(x[1]), _mm512_castsi512_ps(x[2]),
+              _mm512_castsi512_ps(x[3]), tmp);
+    store_t16(_mm512_castsi512_ps(y[0]), _mm512_castsi512_ps(y[1]), _mm512_castsi512_ps(y[2]),
+              _mm512_castsi512_ps(y[3]), tmp + 64);
     memcpy(out, tmp, sizeof tmp);
 }
 
@@ -416,6 +440,8 @@ void xc_synth_words_blocks(uint64_t seed, uint32_t stream, uint64_t sample, uint
 #ifdef XC_SYNTH_SSE2
     if (xc_synth_noise_path_available(3)) {
         uint32_t tmp[64];
+        for (; j + 32 <= nblocks; j += 32)
+            words32(key, sample, stream, first_block + (uint32_t)j, out + 4 * j);
         for (; j + 16 <= nblocks; j += 16)
             words16(key, sample, stream, first_block + (uint32_t)j, out + 4 * j);
         if (j < nblocks) {
