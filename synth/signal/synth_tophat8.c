@@ -65,8 +65,8 @@ __attribute__((target("avx512f"))) static inline __m512d ramp8(const double *gl,
  * last place of the quotient a / ts (three roundings), so both round to the
  * same float unless the product lies within 8 units of a float's rounding
  * midpoint (bit 28 of the double's significand), or outside the normal
- * floats; then, once in about 2^25 values, the divide itself.  Only the
- * lanes in `lanes` count. */
+ * floats; then, once in about 2^25 values, the divide itself.  Lanes not
+ * in `lanes` get -0.0f, which added changes no float. */
 __attribute__((target("avx512f"))) static inline __m256 float_quot8(__m512d a, __m512d ts, __m512d inv_ts,
                                                                      __mmask8 lanes)
 {
@@ -77,7 +77,7 @@ __attribute__((target("avx512f"))) static inline __m256 float_quot8(__m512d a, _
     __mmask8 risky = lanes & (_mm512_cmple_epu64_mask(mid, _mm512_set1_epi64(8)) |
                               _mm512_cmplt_epu64_mask(e, _mm512_set1_epi64(1023 - 125)) |
                               _mm512_cmpge_epu64_mask(e, _mm512_set1_epi64(1023 + 127)));
-    return _mm512_cvtpd_ps(risky ? _mm512_div_pd(a, ts) : q);
+    return _mm512_cvtpd_ps(_mm512_mask_mov_pd(_mm512_set1_pd(-0.0), lanes, risky ? _mm512_div_pd(a, ts) : q));
 }
 
 __attribute__((target("avx512f"))) static void tophat8_avx512(const xc_chunk *ck, int c0, int nc, const double *gl,
@@ -111,7 +111,6 @@ __attribute__((target("avx512f"))) static void tophat8_avx512(const xc_chunk *ck
      * its column (a value without signal adds -0.0f, which changes no float). */
     enum { BATCH = 32 };
     float val[BATCH][8];
-    __mmask8 on[BATCH];
     __m512d t = _mm512_mul_pd(i0, ts), i = i0;
     __m512d ga0 = ramp8(gl, _mm512_sub_pd(t, x0)), gb0 = ramp8(gl, _mm512_sub_pd(t, x1));
     const size_t rowstep = (size_t)ck->nchans;
@@ -123,8 +122,9 @@ __attribute__((target("avx512f"))) static void tophat8_avx512(const xc_chunk *ck
             t = _mm512_mul_pd(i, ts);
             __m512d ga1 = ramp8(gl, _mm512_sub_pd(t, x0)), gb1 = ramp8(gl, _mm512_sub_pd(t, x1));
             __m512d f = _mm512_sub_pd(_mm512_sub_pd(ga1, ga0), _mm512_sub_pd(gb1, gb0));
-            on[k] = act & _mm512_cmp_pd_mask(f, _mm512_setzero_pd(), _CMP_GT_OQ);
-            _mm256_storeu_ps(val[k], on[k] ? float_quot8(_mm512_mul_pd(vamp, f), ts, inv_ts, on[k]) : _mm256_setzero_ps());
+            const __mmask8 on = act & _mm512_cmp_pd_mask(f, _mm512_setzero_pd(), _CMP_GT_OQ);
+            _mm256_storeu_ps(val[k], on ? float_quot8(_mm512_mul_pd(vamp, f), ts, inv_ts, on)
+                                           : _mm256_set1_ps(-0.0f));
             ga0 = ga1;
             gb0 = gb1;
         }
@@ -134,7 +134,7 @@ __attribute__((target("avx512f"))) static void tophat8_avx512(const xc_chunk *ck
             const size_t m = (size_t)nd[l] + 1 - k0 < nk ? (size_t)nd[l] + 1 - k0 : nk;
             float *x = ck->x + row0[l] + k0 * rowstep;
             for (size_t k = 0; k < m; k++)
-                x[k * rowstep] += (on[k] >> l & 1) ? val[k][l] : -0.0f;
+                x[k * rowstep] += val[k][l];
         }
     }
 }
