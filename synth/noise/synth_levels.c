@@ -286,7 +286,7 @@ __attribute__((target("avx512f"))) static void patch8_avx512(uint64_t seed, uint
 {
     uint32_t vl[PIECE / 16], blocks[PIECE / 4];
     uint16_t sigm[PIECE / 16], quads[PIECE / 16];
-    float z[PIECE];
+    float z[PIECE + 16];
     size_t n = 0, nb = 0;
     for (size_t v = 0; v < nv; v++) {
         const unsigned m = _mm512_cmp_ps_mask(_mm512_loadu_ps(x + 16 * v), _mm512_setzero_ps(), _CMP_NEQ_UQ);
@@ -300,13 +300,14 @@ __attribute__((target("avx512f"))) static void patch8_avx512(uint64_t seed, uint
     if (!n)
         return;
     xc_synth_gauss_list(seed, XC_STREAM_NOISE, sample, blocks, nb, z);
+    memset(z + 4 * nb, 0, 16 * sizeof *z);   /* what the last vector's load reads past the list */
     const __m512 four = _mm512_set1_ps(4.0f), scale = _mm512_set1_ps(31.875f), top = _mm512_set1_ps(255.0f);
     const float *zp = z;
     for (size_t j = 0; j < n; j++) {
         float *xv = x + 16 * (size_t)vl[j];
         uint8_t *o = out8 + 16 * (size_t)vl[j];
         const __m512 s = _mm512_loadu_ps(xv);
-        const __m512 zv = _mm512_maskz_expandloadu_ps(quads[j], zp);
+        const __m512 zv = _mm512_maskz_expand_ps(quads[j], _mm512_loadu_ps(zp));   /* lanes past the list unused */
         zp += __builtin_popcount(quads[j]);
         __m512 v = _mm512_mul_ps(_mm512_add_ps(_mm512_add_ps(zv, s), four), scale);
         v = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), top);
