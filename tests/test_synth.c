@@ -1356,10 +1356,12 @@ XC_TEST(test_tophat8_same_values, "tophat8_same_values")
      * bands, DMs (0 and unsmeared included), pulses and chunk windows, into
      * the same random starting values, compared bit for bit (tolerance 0). */
     enum { NCH = 37, NROW = 300 };
-    static float a[NROW * NCH], b[NROW * NCH];
+    static float a[NROW * NCH], b[NROW * NCH], base[NROW * NCH];
     xc_chgeo geo[NCH];
     uint64_t z = 12345;
     int bad = 0;
+    for (int i = 0; i < NROW * NCH; i++)
+        base[i] = (float)(lcg_unit(&z) - 0.5);
     for (int trial = 0; trial < 3000; trial++) {
         xc_synth_params p;
         xc_synth_params_init(&p);
@@ -1375,8 +1377,8 @@ XC_TEST(test_tophat8_same_values, "tophat8_same_values")
         const double ts = (20 + 200 * lcg_unit(&z)) * 1e-6;
         const uint64_t first = (uint64_t)(1e6 * lcg_unit(&z));
         xc_chunk ca = {a, first, NROW, NCH, ts}, cb = {b, first, NROW, NCH, ts};
-        for (int i = 0; i < NROW * NCH; i++)
-            a[i] = b[i] = (float)(lcg_unit(&z) - 0.5);
+        memcpy(a, base, sizeof a);
+        memcpy(b, base, sizeof b);
         const double w = ts * 30 * lcg_unit(&z), amp = 0.1 + lcg_unit(&z);
         const double ta = (double)first * ts + (NROW * lcg_unit(&z) - 50) * ts - geo[0].dmin;
         for (int c = 0; c < NCH; c++)

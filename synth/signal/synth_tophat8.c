@@ -8,7 +8,8 @@
  * number of samples and reach their ramps at nearly the same k, so the lanes
  * stay full and the square roots and divides run at their throughput.  Every
  * lane does the IEEE operations of xc_signal_tophat in the same order (this
- * file is built without fused multiply-add), so the values added are the same
+ * file is built without fused multiply-add), the last divide excepted
+ * (float_quot8 gives its float without it), so the values added are the same
  * bits, and each value still gets its additions in pulse order. */
 #include "synth/signal/synth_signal.h"
 
