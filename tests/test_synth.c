@@ -21,6 +21,7 @@
 #include "tests/xc_fixture.h"
 #include "core/io/xc_presto.h"
 #include "synth/model/xc_synth.h"
+#include "synth/signal/synth_signal.h"
 #include "tests/xc_test.h"
 
 /* Writes p to path and reads the data back as floats (any nbits): out[nsamp*nchans]. */
@@ -70,6 +71,12 @@ XC_TEST(test_noise_spectrum_matches_single_values, "noise_spectrum_matches_singl
     CU_ASSERT_NOT_EQUAL(xc_synth_noise(99, 0, 0), xc_synth_noise(99, 0, 2));
 }
 
+static double lcg_unit(uint64_t *z)
+{
+    *z = *z * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*z >> 11) * 0x1p-53;
+}
+
 XC_TEST(test_quantise_levels, "quantise_levels")
 {
     /* 8 bits: (x + 4)*255/8, rint (half to even), clipped */
@@ -95,6 +102,34 @@ XC_TEST(test_quantise_levels, "quantise_levels")
     CU_ASSERT_EQUAL(xc_synth_quantise(0.0f, 1), 0);
     CU_ASSERT_EQUAL(xc_synth_quantise(1e-6f, 1), 1);
     CU_ASSERT_EQUAL(xc_synth_quantise(-3.9f, 1), 0);       /* fake's 1-bit would set this one */
+}
+
+XC_TEST(test_quantise_pack_matches_scalar, "quantise_pack_matches_scalar")
+{
+    /* The 8-bit packer (AVX-512F and SSE2 blocks, a scalar tail) gives each
+     * value xc_synth_quantise's level: exact ties (x + 4 a multiple of 4/255,
+     * half to even), the clipping at both ends, infinities and NaN (level 0),
+     * on 1000 + 37 values so every block width and the tail are used. */
+    enum { N = 1037 };
+    static float x[N];
+    uint8_t out[N];
+    uint64_t z = 99;
+    for (int i = 0; i < N; i++) {
+        switch (i % 5) {
+        case 0: x[i] = (float)((i % 300) - 20) * (1.0f / 31.875f) - 4.0f + 0.5f / 31.875f; break;
+        case 1: x[i] = (float)(16 * lcg_unit(&z) - 8); break;
+        case 2: x[i] = i % 3 ? (float)(i % 2 ? 1e30 : -1e30) : (i % 2 ? INFINITY : -INFINITY); break;
+        case 3: x[i] = i % 4 == 3 ? NAN : (float)(lcg_unit(&z) - 0.5); break;
+        default: x[i] = (float)(((i % 256) - 0.5) / 31.875 - 4.0); break;
+        }
+    }
+    xc_synth_quantise_pack(x, N, 8, XC_BITORDER_LSB, out);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        if (out[i] != xc_synth_quantise(x[i], 8) && bad++ < 5)
+            printf("\n  value %d (%.9g): level %d, expected %d (exact)\n", i, (double)x[i], out[i],
+                   xc_synth_quantise(x[i], 8));
+    CU_ASSERT_EQUAL(bad, 0);
 }
 
 /* xc_fx_synth_obs without noise; smear: whether pulses are smeared across
@@ -1311,6 +1346,55 @@ XC_TEST(test_dedispersed_noise_no_repeat, "dedispersed_noise_no_repeat")
         XC_ASSERT_NEAR(r, 0, 6 / sqrt((double)m));
     }
     free(d);
+}
+
+
+XC_TEST(test_tophat8_same_values, "tophat8_same_values")
+{
+    /* Eight channels at a time (the vector path where the CPU has AVX-512F)
+     * add the same floats as xc_signal_tophat channel by channel: 3000 random
+     * bands, DMs (0 and unsmeared included), pulses and chunk windows, into
+     * the same random starting values, compared bit for bit (tolerance 0). */
+    enum { NCH = 37, NROW = 300 };
+    static float a[NROW * NCH], b[NROW * NCH], base[NROW * NCH];
+    xc_chgeo geo[NCH];
+    uint64_t z = 12345;
+    int bad = 0;
+    for (int i = 0; i < NROW * NCH; i++)
+        base[i] = (float)(lcg_unit(&z) - 0.5);
+    for (int trial = 0; trial < 3000; trial++) {
+        xc_synth_params p;
+        xc_synth_params_init(&p);
+        p.nchans = NCH;
+        p.fch1 = 300 + 1200 * lcg_unit(&z);
+        p.foff = -(0.01 + 3 * lcg_unit(&z));
+        p.smear = trial % 7 != 3;
+        const double dm = trial % 11 == 5 ? 0 : 2000 * lcg_unit(&z) * lcg_unit(&z);
+        for (int c = 0; c < NCH; c++)
+            xc_chgeo_set(&geo[c], &p, c, dm);
+        double *lanes = xc_chgeo_lanes(geo, NCH);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(lanes);
+        const double ts = (20 + 200 * lcg_unit(&z)) * 1e-6;
+        const uint64_t first = (uint64_t)(1e6 * lcg_unit(&z));
+        xc_chunk ca = {a, first, NROW, NCH, ts}, cb = {b, first, NROW, NCH, ts};
+        memcpy(a, base, sizeof a);
+        memcpy(b, base, sizeof b);
+        const double w = ts * 30 * lcg_unit(&z), amp = 0.1 + lcg_unit(&z);
+        const double ta = (double)first * ts + (NROW * lcg_unit(&z) - 50) * ts - geo[0].dmin;
+        for (int c = 0; c < NCH; c++)
+            xc_signal_tophat(&ca, c, &geo[c], ta, ta + w, amp);
+        for (int c = 0; c < NCH; c += 8)
+            xc_signal_tophat8(&cb, c, NCH - c < 8 ? NCH - c : 8, geo, lanes, ta, ta + w, amp);
+        if (memcmp(a, b, sizeof a)) {
+            for (int i = 0; i < NROW * NCH; i++)
+                if (a[i] != b[i] && bad++ < 3)
+                    printf("\n  trial %d, sample %d channel %d: %.9g, expected %.9g (bit for bit)\n", trial,
+                           i / NCH, i % NCH, (double)b[i], (double)a[i]);
+        }
+        free(lanes);
+        xc_synth_params_free(&p);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
 }
 
 XC_TEST_MAIN("synth")

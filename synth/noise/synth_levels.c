@@ -275,6 +275,67 @@ static void patch_piece(int nbits, uint64_t seed, uint64_t sample, size_t c0, si
     }
 }
 
+#ifdef XC_LEVELS_AVX512
+/* 8 bits, the first nv whole 16-channel vectors of a piece: the Gaussians of
+ * the blocks holding signal (xc_synth_gauss_list, the values patch_piece
+ * uses), expanded back into each vector's lanes, and its values with signal
+ * level_of(z + x) as sixteen lanes (the same float operations), the others
+ * kept; x reset to 0. */
+__attribute__((target("avx512f"))) static void patch8_avx512(uint64_t seed, uint64_t sample, size_t c0, size_t nv,
+                                                            float *x, uint8_t *out8)
+{
+    uint32_t vl[PIECE / 16], blocks[PIECE / 4];
+    uint16_t sigm[PIECE / 16], quads[PIECE / 16];
+    float z[PIECE + 16];
+    size_t n = 0, nb = 0;
+    for (size_t v = 0; v < nv; v++) {
+        const unsigned m = _mm512_cmp_ps_mask(_mm512_loadu_ps(x + 16 * v), _mm512_setzero_ps(), _CMP_NEQ_UQ);
+        if (!m)
+            continue;
+        const unsigned any = (m | m >> 1 | m >> 2 | m >> 3) & 0x1111u;   /* bit 4k: block k has signal */
+        for (unsigned b = any; b; b &= b - 1)
+            blocks[nb++] = (uint32_t)(c0 / 4 + 4 * v) + (uint32_t)__builtin_ctz(b) / 4;
+        vl[n] = (uint32_t)v, sigm[n] = (uint16_t)m, quads[n++] = (uint16_t)(any * 15u);
+    }
+    if (!n)
+        return;
+    xc_synth_gauss_list(seed, XC_STREAM_NOISE, sample, blocks, nb, z);
+    memset(z + 4 * nb, 0, 16 * sizeof *z);   /* what the last vector's load reads past the list */
+    const __m512 four = _mm512_set1_ps(4.0f), scale = _mm512_set1_ps(31.875f), top = _mm512_set1_ps(255.0f);
+    const float *zp = z;
+    for (size_t j = 0; j < n; j++) {
+        float *xv = x + 16 * (size_t)vl[j];
+        uint8_t *o = out8 + 16 * (size_t)vl[j];
+        const __m512 s = _mm512_loadu_ps(xv);
+        const __m512 zv = _mm512_maskz_expand_ps(quads[j], _mm512_loadu_ps(zp));   /* lanes past the list unused */
+        zp += __builtin_popcount(quads[j]);
+        __m512 v = _mm512_mul_ps(_mm512_add_ps(_mm512_add_ps(zv, s), four), scale);
+        v = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), top);
+        const __m512i old = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)o));
+        _mm_storeu_si128((__m128i *)o,
+                         _mm512_cvtepi32_epi8(_mm512_mask_blend_epi32(sigm[j], old, _mm512_cvtps_epi32(v))));
+        _mm512_storeu_ps(xv, _mm512_setzero_ps());
+    }
+}
+#endif
+
+/* Values with signal of one piece (patch_piece), whole 16-channel vectors by
+ * patch8_avx512 at 8 bits where the CPU has AVX-512F. */
+static void patch_any(int nbits, uint64_t seed, uint64_t sample, size_t c0, size_t m, float *x, uint16_t *lev,
+                      uint8_t *out8)
+{
+    size_t done = 0;
+#ifdef XC_LEVELS_AVX512
+    if (out8 && nbits == 8 && __builtin_cpu_supports("avx512f")) {
+        done = m / 16 * 16;
+        patch8_avx512(seed, sample, c0, m / 16, x, out8);
+    }
+#endif
+    if (done < m)
+        patch_piece(nbits, seed, sample, c0 + done, m - done, x + done, lev ? lev + done : NULL,
+                    out8 ? out8 + done : NULL);
+}
+
 void xc_levels_part(const xc_levels *t, uint64_t seed, uint64_t first, size_t n, int nchans, float *x, uint16_t *lev,
                     xc_bitorder order, uint8_t *out)
 {
@@ -287,7 +348,7 @@ void xc_levels_part(const xc_levels *t, uint64_t seed, uint64_t first, size_t n,
             xc_synth_words_blocks(seed, XC_STREAM_LEVEL, first + i, (uint32_t)(c0 / 4), (m + 3) / 4, w);
             draw_piece(t, w, m, lev + at, eight ? out + at : NULL);
             if (x)
-                patch_piece(t->nbits, seed, first + i, c0, m, x + at, lev + at, eight ? out + at : NULL);
+                patch_any(t->nbits, seed, first + i, c0, m, x + at, eight ? NULL : lev + at, eight ? out + at : NULL);
         }
     if (!eight)
         xc_fb_pack_u16(lev, n * nch, t->nbits, order, out);

@@ -242,6 +242,60 @@ __attribute__((target("avx512f"))) static void group16(const uint32_t key[2], ui
     store_t16(a0, a1, b0, b1, out);
 }
 
+/* Philox4x32-10 of two sets of sixteen counters, their rounds interleaved so
+ * that one set's multiplies run while the other's wait (the same words). */
+__attribute__((target("avx512f"))) static inline void philox16x2(const uint32_t key[2], __m512i x[4], __m512i y[4])
+{
+    const __m512i m0 = _mm512_set1_epi32((int)PHILOX_M0), m1 = _mm512_set1_epi32((int)PHILOX_M1);
+    uint32_t k0 = key[0], k1 = key[1];
+    for (int r = 0; r < 10; r++) {
+        if (r) {
+            k0 += PHILOX_W0;
+            k1 += PHILOX_W1;
+        }
+        const __m512i kk0 = _mm512_set1_epi32((int)k0), kk1 = _mm512_set1_epi32((int)k1);
+        __m512i lo0, hi0, lo1, hi1, mo0, ni0, mo1, ni1;
+        mul_hilo16(x[0], m0, &lo0, &hi0);
+        mul_hilo16(y[0], m0, &mo0, &ni0);
+        mul_hilo16(x[2], m1, &lo1, &hi1);
+        mul_hilo16(y[2], m1, &mo1, &ni1);
+        x[0] = _mm512_xor_si512(_mm512_xor_si512(hi1, x[1]), kk0);
+        y[0] = _mm512_xor_si512(_mm512_xor_si512(ni1, y[1]), kk0);
+        x[2] = _mm512_xor_si512(_mm512_xor_si512(hi0, x[3]), kk1);
+        y[2] = _mm512_xor_si512(_mm512_xor_si512(ni0, y[3]), kk1);
+        x[1] = lo1, y[1] = mo1, x[3] = lo0, y[3] = mo0;
+    }
+}
+
+/* Blocks b..b+15 of counter (sample, stream) into x, b+16..b+31 into y, both
+ * through Philox (philox16x2): lane j of x[k] is word k of block b + j. */
+__attribute__((target("avx512f"))) static inline void philox32(const uint32_t key[2], uint64_t sample, uint32_t stream,
+                                                              uint32_t b, __m512i x[4], __m512i y[4])
+{
+    const __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i s0 = _mm512_set1_epi32((int)(uint32_t)sample), s1 = _mm512_set1_epi32((int)(uint32_t)(sample >> 32));
+    const __m512i st = _mm512_set1_epi32((int)stream);
+    x[0] = y[0] = s0, x[1] = y[1] = s1, x[3] = y[3] = st;
+    x[2] = _mm512_add_epi32(_mm512_set1_epi32((int)b), lanes);
+    y[2] = _mm512_add_epi32(_mm512_set1_epi32((int)(b + 16)), lanes);
+    philox16x2(key, x, y);
+}
+
+/* 128 values: the blocks b..b+31 of one counter, in channel order (group16 twice). */
+__attribute__((target("avx512f"))) static void group32(const uint32_t key[2], uint64_t sample, uint32_t stream,
+                                                      uint32_t b, float *out)
+{
+    __m512i x[4], y[4];
+    philox32(key, sample, stream, b, x, y);
+    __m512 a0, a1, b0, b1, c0, c1, d0, d1;
+    box_muller16(x[0], x[1], &a0, &a1);
+    box_muller16(y[0], y[1], &c0, &c1);
+    box_muller16(x[2], x[3], &b0, &b1);
+    box_muller16(y[2], y[3], &d0, &d1);
+    store_t16(a0, a1, b0, b1, out);
+    store_t16(c0, c1, d0, d1, out + 64);
+}
+
 /* The words of blocks b..b+15 of counter (sample, stream) in channel order
  * (block j's word k at 4j + k). */
 __attribute__((target("avx512f"))) static void words16(const uint32_t key[2], uint64_t sample, uint32_t stream,
@@ -255,6 +309,20 @@ __attribute__((target("avx512f"))) static void words16(const uint32_t key[2], ui
     float tmp[64];
     store_t16(_mm512_castsi512_ps(x[0]), _mm512_castsi512_ps(x[1]), _mm512_castsi512_ps(x[2]),
               _mm512_castsi512_ps(x[3]), tmp);
+    memcpy(out, tmp, sizeof tmp);
+}
+
+/* The words of blocks b..b+31 (words16 twice, the rounds interleaved). */
+__attribute__((target("avx512f"))) static void words32(const uint32_t key[2], uint64_t sample, uint32_t stream,
+                                                      uint32_t b, uint32_t *out)
+{
+    __m512i x[4], y[4];
+    philox32(key, sample, stream, b, x, y);
+    float tmp[128];
+    store_t16(_mm512_castsi512_ps(x[0]), _mm512_castsi512_ps(x[1]), _mm512_castsi512_ps(x[2]),
+              _mm512_castsi512_ps(x[3]), tmp);
+    store_t16(_mm512_castsi512_ps(y[0]), _mm512_castsi512_ps(y[1]), _mm512_castsi512_ps(y[2]),
+              _mm512_castsi512_ps(y[3]), tmp + 64);
     memcpy(out, tmp, sizeof tmp);
 }
 
@@ -317,7 +385,11 @@ void xc_synth_noise_path(int path, uint64_t seed, uint32_t stream, uint64_t samp
 {
 #ifdef XC_SYNTH_SSE2
     if (path == 3 && xc_synth_noise_path_available(3)) {
-        groups(group16, 16, seed, stream, sample, first_block, nblocks, out);
+        const size_t pairs = nblocks / 32 * 32;
+        const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+        for (size_t j = 0; j < pairs; j += 32)
+            group32(key, sample, stream, first_block + (uint32_t)j, out + 4 * j);
+        groups(group16, 16, seed, stream, sample, first_block + (uint32_t)pairs, nblocks - pairs, out + 4 * pairs);
         return;
     }
     if (path >= 2 && xc_synth_noise_path_available(2)) {
@@ -368,6 +440,8 @@ void xc_synth_words_blocks(uint64_t seed, uint32_t stream, uint64_t sample, uint
 #ifdef XC_SYNTH_SSE2
     if (xc_synth_noise_path_available(3)) {
         uint32_t tmp[64];
+        for (; j + 32 <= nblocks; j += 32)
+            words32(key, sample, stream, first_block + (uint32_t)j, out + 4 * j);
         for (; j + 16 <= nblocks; j += 16)
             words16(key, sample, stream, first_block + (uint32_t)j, out + 4 * j);
         if (j < nblocks) {
@@ -417,10 +491,29 @@ uint16_t xc_synth_quantise(float x, int nbits)
     return (uint16_t)rintf(v);
 }
 
+#ifdef XC_SYNTH_SSE2
+/* The SSE2 loop below, sixteen values an instruction: the same operations. */
+__attribute__((target("avx512f"))) static size_t quantise8_avx512(const float *x, size_t n, uint8_t *out)
+{
+    const __m512 four = _mm512_set1_ps(4.0f), scale = _mm512_set1_ps(31.875f), top = _mm512_set1_ps(255.0f);
+    const __m512 zero = _mm512_setzero_ps();
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64)
+        for (int k = 0; k < 4; k++) {
+            __m512 v = _mm512_mul_ps(_mm512_add_ps(_mm512_loadu_ps(x + i + 16 * k), four), scale);
+            v = _mm512_min_ps(_mm512_max_ps(v, zero), top);
+            _mm_storeu_si128((__m128i *)(out + i + 16 * k), _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(v)));
+        }
+    return i;
+}
+#endif
+
 void xc_synth_quantise_pack(const float *x, size_t n, int nbits, xc_bitorder order, uint8_t *out)
 {
     size_t i = 0;
 #ifdef XC_SYNTH_SSE2
+    if (nbits == 8 && xc_synth_noise_path_available(3))
+        i = quantise8_avx512(x, n, out);
     if (nbits == 8) {
         const __m128 four = _mm_set1_ps(4.0f), scale = _mm_set1_ps(31.875f), top = _mm_set1_ps(255.0f);
         const __m128 zero = _mm_setzero_ps();

@@ -262,6 +262,9 @@ xc_status xc_signal_init(xc_signal *s, const xc_synth_params *p, xc_error *err)
         s->dlo = fmin(s->dlo, s->geo[c].dmin);
         s->dhi = fmax(s->dhi, s->geo[c].dmin + s->geo[c].S);
     }
+    s->lanes = xc_chgeo_lanes(s->geo, p->nchans);
+    if (!s->lanes)
+        return xc_error_set(err, XC_ENOMEM, "out of memory for %d channel geometries", p->nchans);
     if (p->fake_phase) {
         s->shift = malloc((size_t)p->nchans * sizeof *s->shift);
         if (!s->shift)
@@ -295,6 +298,7 @@ xc_status xc_signal_init(xc_signal *s, const xc_synth_params *p, xc_error *err)
 void xc_signal_free(xc_signal *s)
 {
     free(s->geo);
+    free(s->lanes);
     free(s->ev);
     free(s->shift);
     memset(s, 0, sizeof *s);
@@ -441,8 +445,9 @@ void xc_signal_apply(xc_signal *s, const xc_chunk *ck, int nthreads)
                     b = m;
             }
             for (long j = a; j < nev && s->ev[j][0] + early <= T1 + ts; j++)
-                for (int c = c0; c < c1; c++)
-                    xc_signal_tophat(ck, c, &s->geo[c], s->ev[j][0], s->ev[j][1], amp);
+                for (int c = c0; c < c1; c += 8)
+                    xc_signal_tophat8(ck, c, c1 - c < 8 ? c1 - c : 8, s->geo, s->lanes, s->ev[j][0], s->ev[j][1],
+                                      amp);
         }
     }
     for (size_t j = 0; j < p->npulses; j++) {

@@ -31,6 +31,14 @@ typedef struct {
 /* Adds amp times the sample average of a top hat [ta, tb) (times at fch1) seen
  * through channel geometry g to column c of the chunk. */
 void xc_signal_tophat(const xc_chunk *ck, int c, const xc_chgeo *g, double ta, double tb, double amp);
+/* The geometries of nchans channels in groups of eight lanes, one field after
+ * another (xc_signal_tophat8's layout); NULL when out of memory.  free() it. */
+double *xc_chgeo_lanes(const xc_chgeo *geo, int nchans);
+/* xc_signal_tophat into channels c0..c0+nc-1 (column = channel, nc <= 8),
+ * the same values added in the same order; eight at a time where the CPU has
+ * AVX-512F, c0 is a multiple of 8 and lanes (xc_chgeo_lanes of geo) is given. */
+void xc_signal_tophat8(const xc_chunk *ck, int c0, int nc, const xc_chgeo *geo, const double *lanes, double ta,
+                       double tb, double amp);
 /* Adds a Gaussian of peak amp, centre tc and sigma sig (at fch1) as channel c
  * sees it at this dm to column col, the channel cut into slices whose delay is
  * linear in frequency. */
@@ -58,6 +66,7 @@ typedef struct {
     double dc;               /* duty cycle */
     double amp;              /* per-channel peak amplitude of the pulsar */
     xc_chgeo *geo;           /* [nchans] at the pulsar's DM */
+    double *lanes;           /* geo as xc_chgeo_lanes lays it out */
     double dlo, dhi;         /* earliest and latest delay over the band (pulsar DM) */
     double (*ev)[2];         /* pulses of the current chunk: top hat edges, or Gaussian centre and sigma */
     size_t nev, evcap;
