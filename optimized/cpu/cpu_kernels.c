@@ -126,21 +126,23 @@ XC_TILE_KERNEL(xc_cpu_tile_u64, uint64_t, uint64_t, uint64_t, XC_CPU_BLOCK_U64)
  * one sample's additions), widened to double once per channel tile. */
 XC_TILE_KERNEL(xc_cpu_tile_f32, float, float, double, XC_CPU_BLOCK_F32)
 
+/* In streaming stores (XC_CPU_STREAM; the caller fences): each trial's row of a tile goes to the plane
+ * once and is not read back. */
+#define XC_SCALED_SUM(i) ((float)(double)sum[i])
+#define XC_SCALED_DEDISP(i) ((float)(double)sum[i] * 1.0f / k1 * k2)
+#define XC_SCALED_MEAN(i) ((float)(double)sum[i] / k1 / k2)
 #define XC_SCALE_KERNEL(NAME, SUMT)                                                          \
     XC_CLONES void NAME(int kind, float k1, float k2, const SUMT *sum, float *out, size_t n) \
     {                                                                                       \
         switch (kind) {                                                                     \
         case XC_SCALE_SUM:                                                                  \
-            for (size_t i = 0; i < n; i++)                                                  \
-                out[i] = (float)(double)sum[i];                                             \
+            XC_CPU_STREAM(out, n, XC_SCALED_SUM);                                           \
             break;                                                                          \
         case XC_SCALE_DEDISP:                                                               \
-            for (size_t i = 0; i < n; i++)                                                  \
-                out[i] = (float)(double)sum[i] * 1.0f / k1 * k2;                            \
+            XC_CPU_STREAM(out, n, XC_SCALED_DEDISP);                                        \
             break;                                                                          \
         default:                                                                            \
-            for (size_t i = 0; i < n; i++)                                                  \
-                out[i] = (float)(double)sum[i] / k1 / k2;                                   \
+            XC_CPU_STREAM(out, n, XC_SCALED_MEAN);                                          \
             break;                                                                          \
         }                                                                                   \
     }
