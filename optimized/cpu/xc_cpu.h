@@ -56,6 +56,11 @@ const char *xc_cpu_isa(int *vector_bytes);
  * *lanes: 16-bit lanes per vector.  The return value only keeps the loop. */
 uint16_t xc_cpu_add_probe(long iters, int *lanes);
 
+/* The plane-write floor every CPU dedisperser shares (dedisperse_cpu.c): each row of pl written as the
+ * kernels' last step writes it, (float) of sums already in cache (a row of 2048), chunk by chunk, in
+ * streaming stores (streamed 1, as the kernels) or ordinary ones (0), rows shared out over threads. */
+void xc_cpu_plane_write(xc_plane *pl, int streamed, int threads);
+
 /* ---- the CPU implementations ------------------------------------------- */
 
 /* direct (dedisperse_cpu.c); subband_cpu.c; tree_cpu.c (piecewise-linear, frequency-padded) */
