@@ -447,7 +447,7 @@ static json_t *definitions(void)
                         "state (device buffers, tuning); not part of seconds",
         "peak_adds_per_s", "min(threads, cores) x one core's measured lane adds per second: a register-only "
                            "loop of vector adds in the kernel's instruction set, timed at start in the thread's CPU time "
-                           "(best of 5; the rate a core gives, whatever shares it), "
+                           "(best of 10, 5 at each of two loop placements; the rate a core gives, whatever shares it), "
                            "counted in lanes of the narrow accumulator (uint16 for 8-bit input, uint32 for 16-bit)",
         "peak_adds_per_s_nominal", "min(threads, cores) x cpu MHz x peak_lanes: one add per lane per cycle "
                                    "(lanes = vector bytes / narrow accumulator bytes); a core with several vector "
