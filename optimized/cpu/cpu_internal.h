@@ -56,9 +56,10 @@ void xc_cpu_convert(const xc_block *in, const int *chans, int nchosen, int ds, s
 
 /* out[i] = F(i) for i < n, F a function-like macro of the index: the 64-float runs at 64-byte aligned
  * addresses go out as non-temporal (streaming) stores through a 64-float buffer, the rest as plain stores.
- * A plane row is written once and read by nobody before the execute returns, so a streaming store skips
- * the read of each line before it is written (plain stores read it first: twice the traffic) and keeps the
- * plane from pushing the kernel's rows out of cache.  Non-temporal stores are weakly ordered: the work item
+ * A plane row is written once and read by nobody before the execute returns, so a streaming store need not
+ * read each line before writing it (a plain store may) and keeps the plane from pushing the kernel's rows out
+ * of cache; on the EPYC of docs/PERFORMANCE.md both kinds cost the same, measured (bench dedisperse's
+ * plane_write_cpu_seconds and plane_write_streamed_cpu_seconds).  Non-temporal stores are weakly ordered: the work item
  * that made them ends with xc_cpu_sfence() (OpenMP's barrier does not order them).  Values are the plain
  * loop's, bit for bit: only the store instruction differs. */
 #if defined(__SSE2__)
