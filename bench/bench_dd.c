@@ -12,6 +12,7 @@
 
 #include "bench/xc_bench_dd.h"
 #include "core/base/xc_progress.h"
+#include "optimized/cpu/xc_cpu.h"
 
 static double job_adds(const xc_ddjob *job)
 {
@@ -75,7 +76,8 @@ typedef struct {
     int verified;             /* -1 not checked, 0 differs, 1 bit-exact on the short input */
     xc_plane refplane;        /* the reference's plane of the short input (nranges 0: none) */
     double direct_s[2];       /* direct cpu's best seconds at 1 / many threads on this input (0: not run) */
-    double direct_cpu_s[2];   /* and its least CPU seconds */
+    double direct_cpu_s[2];   /* and its median CPU seconds */
+    double direct_less_w[2];  /* and those less its plane-write floor (0: not measured) */
     double direct_gpu_s;      /* direct gpu's best seconds on this input (0: not run) */
     double direct_gpu_kernel_s;   /* and its kernels' time */
 } bench_ctx;
@@ -85,8 +87,25 @@ typedef struct {
  * its kernels. */
 typedef struct {
     double plan_t, first_t, first_cpu, t, cpu, kt;
+    double w_plain, w_stream;   /* the plane-write floor, CPU s (-1: not measured) */
     int runs;
 } timing;
+
+/* The plane-write floor of a CPU entry, on its own plane, warm: median process CPU seconds of
+ * xc_cpu_plane_write in ordinary and in streaming stores, three rounds alternated. */
+static void write_floor(xc_plane *pl, int threads, timing *tm)
+{
+    enum { ROUNDS = 3 };
+    double w[2][ROUNDS];
+    for (int r = 0; r < ROUNDS; r++)
+        for (int streamed = 0; streamed < 2; streamed++) {
+            const double c0 = cpu_now();
+            xc_cpu_plane_write(pl, streamed, threads);
+            w[streamed][r] = cpu_now() - c0;
+        }
+    tm->w_plain = xc_bench_median(w[0], ROUNDS);
+    tm->w_stream = xc_bench_median(w[1], ROUNDS);
+}
 
 /* Makes the plan (timed apart from the executions it serves), runs it once
  * (timed apart: first_t) and times -repeat executions after that one,
@@ -131,6 +150,9 @@ static xc_status time_entry(const xc_bench_dd_opts *s, const xc_dedisperser *imp
     }
     if (!st)
         st = xc_bench_time(exec_once, NULL, ec, s->repeat, 20.0, times, &tm->runs, err);
+    tm->w_plain = tm->w_stream = -1;
+    if (!st && !(impl->impl.caps & (XC_CAP_REFERENCE | XC_CAP_DEVICE)))
+        write_floor(&pl, opts->threads, tm);
     xc_ddplan_destroy(p);
     if (st || !keep)
         xc_plane_free(&pl);
@@ -159,6 +181,12 @@ static void approx_fields(const bench_ctx *bc, const xc_bench_dd_opts *s, const 
         json_object_set_new(rec, "speedup_vs_direct", json_real(direct / tm->t));
     if (!dev && bc->direct_cpu_s[opts->threads > 1] > 0 && tm->cpu > 0)
         json_object_set_new(rec, "cpu_speedup_vs_direct", json_real(bc->direct_cpu_s[opts->threads > 1] / tm->cpu));
+    const double dless = bc->direct_less_w[opts->threads > 1];
+    if (!dev && dless > 0 && tm->w_stream >= 0) {
+        json_object_set_new(rec, "compute_cpu_speedup_vs_direct", json_real(dless / (tm->cpu - tm->w_stream)));
+        json_object_set_new(rec, "write_bound_cpu_speedup_vs_direct",
+                            json_real(bc->direct_cpu_s[opts->threads > 1] / tm->w_stream));
+    }
     if (dev && bc->direct_gpu_kernel_s > 0 && tm->kt > 0)
         json_object_set_new(rec, "kernel_speedup_vs_direct_gpu", json_real(bc->direct_gpu_kernel_s / tm->kt));
     const int every = s->loss_every >= 0 ? s->loss_every : dev ? 61 : 0;
@@ -206,6 +234,11 @@ static xc_status bench_one(bench_ctx *bc, const xc_bench_dd_opts *s, const xc_de
         json_object_set_new(rec, "first_seconds", json_real(tm.first_t));
         json_object_set_new(rec, "first_cpu_seconds", json_real(tm.first_cpu));
     }
+    if (tm.w_stream >= 0) {
+        json_object_set_new(rec, "plane_write_cpu_seconds", json_real(tm.w_plain));
+        json_object_set_new(rec, "plane_write_streamed_cpu_seconds", json_real(tm.w_stream));
+        json_object_set_new(rec, "cpu_seconds_less_plane_write", json_real(tm.cpu - tm.w_stream));
+    }
     json_object_set_new(rec, "plan_seconds", json_real(tm.plan_t));
     json_object_set_new(rec, "runs", json_integer(tm.runs));
     json_object_set_new(rec, "adds", json_real(adds));
@@ -215,6 +248,7 @@ static xc_status bench_one(bench_ctx *bc, const xc_bench_dd_opts *s, const xc_de
     if (!(impl->impl.caps & notdirect)) {
         bc->direct_s[threads > 1] = tm.t;
         bc->direct_cpu_s[threads > 1] = tm.cpu;
+        bc->direct_less_w[threads > 1] = tm.w_stream >= 0 ? tm.cpu - tm.w_stream : 0;
         /* the direct entry is what the approximate ones are against */
         json_object_set_new(rec, "speedup_vs_direct", json_real(1.0));
         json_object_set_new(rec, "cpu_speedup_vs_direct", json_real(1.0));
@@ -234,7 +268,7 @@ static xc_status bench_one(bench_ctx *bc, const xc_bench_dd_opts *s, const xc_de
         json_object_set_new(rec, "ratio_to_reference", json_real(rate / bc->ref_rate));
     if (!(impl->impl.caps & XC_CAP_REFERENCE) && bc->verified >= 0)
         json_object_set_new(rec, "bit_exact_vs_reference_short_input", json_boolean(bc->verified));
-    xc_bench_dd_limits(rec, bc->mc, j->in->nbits, threads, adds, j);
+    xc_bench_dd_limits(rec, bc->mc, j->in->nbits, threads, adds, tm.cpu, j);
     if (note)
         json_object_set_new(rec, "note", json_string(note));
     return xc_bench_emit(&bc->out, rec, err);
@@ -356,6 +390,7 @@ static xc_status bench_config(bench_ctx *bc, const xc_bench_dd_opts *s, int nbit
     bc->ref_rate = 0;
     bc->verified = -1;
     bc->direct_s[0] = bc->direct_s[1] = bc->direct_cpu_s[0] = bc->direct_cpu_s[1] = bc->direct_gpu_s = bc->direct_gpu_kernel_s = 0;
+    bc->direct_less_w[0] = bc->direct_less_w[1] = 0;
     char refnote[256];
     snprintf(refnote, sizeof refnote,
              "reference timed on a short input, max delay %lld + %zu output samples (it runs ~100x slower "
@@ -379,7 +414,7 @@ static xc_status bench_config(bench_ctx *bc, const xc_bench_dd_opts *s, int nbit
 static json_t *definitions(void)
 {
     return json_pack(
-        "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
+        "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
         "adds", "sum over ranges of trials x output samples x channels",
         "seconds", "best of `runs` wall-clock executions of the plan on the whole input after a first one "
                    "(first_seconds), as in a run of gulps: the corner turn and the adds; the plane, the plan's "
@@ -393,11 +428,26 @@ static json_t *definitions(void)
         "first_cpu_seconds", "process CPU seconds of that first execute",
         "cpu_speedup_vs_direct", "direct dedispersion's cpu_seconds on the same input and threads over the "
                                  "record's (CPU entries; the direct entry itself: 1)",
+        "plane_write_cpu_seconds", "CPU entries: the plane-write floor in ordinary stores, median process CPU "
+                                   "seconds of writing the record's whole plane (warm, after the timed runs) from "
+                                   "sums in cache, as the kernels' last step does (xc_cpu_plane_write), 3 rounds "
+                                   "alternated with the streamed one, at the record's threads",
+        "plane_write_streamed_cpu_seconds", "the same in streaming (non-temporal) stores, as the kernels write it",
+        "cpu_seconds_less_plane_write", "cpu_seconds - plane_write_streamed_cpu_seconds: the corner turn, the adds "
+                                        "and the bookkeeping",
+        "compute_cpu_speedup_vs_direct", "approximate CPU entries: direct's cpu_seconds_less_plane_write over the "
+                                         "record's: the speedup of what is not the plane's write, which all pay",
+        "write_bound_cpu_speedup_vs_direct", "approximate CPU entries: direct's cpu_seconds over the record's "
+                                             "plane_write_streamed_cpu_seconds: the most cpu_speedup_vs_direct "
+                                             "can be while the plane is written to memory",
+        "cpu_peak_fraction", "adds / cpu_seconds over one core's measured add peak (peak_adds_per_s / "
+                             "min(threads, cores)): the direct kernel's share of the integer add peak per CPU "
+                             "second (approximate entries' adds are direct's count)",
         "plan_seconds", "wall-clock time to create the plan once: delay tables and the implementation's own "
                         "state (device buffers, tuning); not part of seconds",
         "peak_adds_per_s", "min(threads, cores) x one core's measured lane adds per second: a register-only "
                            "loop of vector adds in the kernel's instruction set, timed at start in the thread's CPU time "
-                           "(best of 5; the rate a core gives, whatever shares it), "
+                           "(best of 10, 5 at each of two loop placements; the rate a core gives, whatever shares it), "
                            "counted in lanes of the narrow accumulator (uint16 for 8-bit input, uint32 for 16-bit)",
         "peak_adds_per_s_nominal", "min(threads, cores) x cpu MHz x peak_lanes: one add per lane per cycle "
                                    "(lanes = vector bytes / narrow accumulator bytes); a core with several vector "
@@ -447,7 +497,7 @@ xc_status xc_bench_dd_run(const xc_registry *reg, const xc_bench_dd_opts *s, con
     if (st)
         return st;
     const xc_convention *cv = xc_convention_get("crosscheck");
-    bench_ctx bc = {reg, mc, {json_array(), row, ctx}, 0, -1, {0, NULL}, {0, 0}, {0, 0}, 0, 0};
+    bench_ctx bc = {reg, mc, {json_array(), row, ctx}, 0, -1, {0, NULL}, {0, 0}, {0, 0}, {0, 0}, 0, 0};
     for (int b = 0; b < s->nnbits && !st; b++)
         for (int n = 0; n < s->nnchans && !st; n++)
             st = bench_config(&bc, s, s->nbits[b], s->nchans[n], &plan, cv, err);

@@ -61,7 +61,7 @@ double xc_bench_dd_worst_loss(const xc_registry *reg, const xc_dedisperser *a, c
     return worst;
 }
 
-void xc_bench_dd_limits(json_t *rec, const xc_bench_machine *mc, int nbits, int threads, double adds,
+void xc_bench_dd_limits(json_t *rec, const xc_bench_machine *mc, int nbits, int threads, double adds, double cpu,
                         const xc_ddjob *job)
 {
     xc_cpu_layout lay;
@@ -83,6 +83,8 @@ void xc_bench_dd_limits(json_t *rec, const xc_bench_machine *mc, int nbits, int 
     double in_bytes = 2.0 * (double)job->in->nsamp * (double)job->in->nchans;
     json_object_set_new(rec, "peak_adds_per_s", json_real(peak));
     json_object_set_new(rec, "peak_lanes", json_integer(lanes));
+    if (cpu > 0 && peak > 0)
+        json_object_set_new(rec, "cpu_peak_fraction", json_real(adds / cpu / (peak / cores)));
     json_object_set_new(rec, "peak_adds_per_s_nominal", json_real(nominal));
     json_object_set_new(rec, "memory_bound_adds_per_s", json_real(bw > 0 ? adds * bw / (in_bytes + out_bytes) : 0));
     json_object_set_new(rec, "memory_noreuse_adds_per_s", json_real(bw / lay.store_bytes));

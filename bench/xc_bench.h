@@ -57,7 +57,7 @@ typedef struct {
 /* Describes and measures the host: read bandwidth over bwbytes (choose more
  * than the last-level cache to measure DRAM) with 1 and `threads` threads, and
  * the speedup of `threads` threads over 1 (both only when threads > 1), and
- * one core's integer add peak (xc_cpu_add_probe, best of five, per second of the thread's CPU time). */
+ * one core's integer add peak (xc_cpu_add_probe, best of ten at two placements, per second of the thread's CPU time). */
 void xc_bench_machine_measure(xc_bench_machine *m, size_t bwbytes, int threads);
 /* m as a JSON object (cpu_model, cores, cpu_mhz, compiler, kernel_isa,
  * vector_bytes, read_bandwidth_1_thread, read_bandwidth_n_threads,

@@ -74,9 +74,10 @@ double xc_bench_dd_worst_loss(const xc_registry *reg, const xc_dedisperser *a, c
                               const xc_convention *cv, const xc_ddopts *run, int every, double *by_width);
 /* Adds the machine's limits for this record to rec: peak integer adds/s at
  * the record's threads and SIMD lanes, the compulsory-traffic memory bound
- * (input read once, float plane written once) and the no-reuse bound. */
+ * (input read once, float plane written once), the no-reuse bound and, with
+ * the record's CPU seconds (cpu > 0), its adds per CPU second over one core's peak. */
 void xc_bench_dd_limits(struct json_t *rec, const xc_bench_machine *mc, int nbits, int threads, double adds,
-                        const xc_ddjob *job);
+                        double cpu, const xc_ddjob *job);
 
 /* bench dedisperse -report DIR: the approximate entries' speed against their
  * worst S/N loss, with the subband/tree goals drawn as points. */

@@ -378,11 +378,14 @@ XC_TEST(test_cpu_add_probe, "cpu_add_probe")
         want ^= a[j];
     int lanes = 0, vb = 0;
     (void)xc_cpu_isa(&vb);
-    uint16_t got = xc_cpu_add_probe(iters, &lanes);
-    if (got != want || lanes != vb / 2)
-        fprintf(stderr, "add probe: value %u lanes %d, expected %u and %d (exact)\n", got, lanes, want, vb / 2);
-    CU_ASSERT_EQUAL(got, want);
-    CU_ASSERT_EQUAL(lanes, vb / 2);
+    for (int place = 0; place < 2; place++) {
+        uint16_t got = xc_cpu_add_probe(iters, place, &lanes);
+        if (got != want || lanes != vb / 2)
+            fprintf(stderr, "add probe (place %d): value %u lanes %d, expected %u and %d (exact)\n", place, got,
+                    lanes, want, vb / 2);
+        CU_ASSERT_EQUAL(got, want);
+        CU_ASSERT_EQUAL(lanes, vb / 2);
+    }
 }
 
 static const struct {

@@ -89,6 +89,8 @@ XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
         {50, 8, 50, 2.0, "0:30:1", "crosscheck", 'q'},
         {9, 8, 1, 0.6, "0:9:0.3:2", "crosscheck", 0},
         {1100, 16, 11, 0, "0:3:1:64", "crosscheck", 'q'},   /* sums past 2^32: the uint64 path */
+        /* 8-bit at ds 2: the uint16 copy's register-blocked path, 10 subbands of 25-26 channels, 165 samples */
+        {256, 8, 10, 0, "0:20:0.5,20:40:1:2", "crosscheck", 0},
     };
     int ncmp = 0;
     for (size_t q = 0; q < XC_NCASES(cfg); q++) {

@@ -35,6 +35,11 @@ static void print_row(void *ctx, const json_t *rec)
            rate / 1e9, rate / threads / 1e9, ratio, peak > 0 ? 100.0 * rate / peak : 0.0, verified);
     if (kt > 0)
         printf("%-10s kernels only: %.4f s, %.2f Gadds/s\n", "", kt, NUM("adds") / kt / 1e9);
+    if (json_object_get(rec, "plane_write_streamed_cpu_seconds"))
+        printf("%-10s CPU %.3f s: the plane's write alone %.3f s (plain stores %.3f s), the rest %.3f s; "
+               "%.1f %% of a core's add peak per CPU s\n", "", NUM("cpu_seconds"),
+               NUM("plane_write_streamed_cpu_seconds"), NUM("plane_write_cpu_seconds"),
+               NUM("cpu_seconds_less_plane_write"), 100.0 * NUM("cpu_peak_fraction"));
     if (json_object_get(rec, "loss_every")) {
         /* an approximate entry */
         const xc_impl *im = xc_registry_find(xc_cli_registry(), XC_FAMILY_DEDISPERSE, name);
@@ -44,6 +49,9 @@ static void print_row(void *ctx, const json_t *rec)
         printf("%-10s nsub %d, budget %g: %s %.2fx (CPU time %.2fx), worst S/N loss %.3f\n", "", (int)NUM("nsub"),
                NUM("subbudget"), dev ? "kernels vs direct gpu" : "vs direct cpu", sp ? json_real_value(sp) : NAN,
                cs ? json_real_value(cs) : NAN, wl ? json_real_value(wl) : NAN);
+        if (json_object_get(rec, "compute_cpu_speedup_vs_direct"))
+            printf("%-10s without the plane's write %.2fx; at most %.2fx while the plane is written\n", "",
+                   NUM("compute_cpu_speedup_vs_direct"), NUM("write_bound_cpu_speedup_vs_direct"));
     }
 #undef NUM
     fflush(stdout);

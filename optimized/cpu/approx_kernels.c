@@ -9,10 +9,6 @@
 
 #include "optimized/cpu/cpu_internal.h"
 
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
-
 /* B: sums per register block (512 bytes of DST: eight AVX-512 registers).  The last n mod B sums go through
  * the same loop with a variable length, in dst itself. */
 #define XC_ROWSUM(NAME, SRC, DST, B)                                                                          \
@@ -46,25 +42,15 @@ XC_ROWSUM(xc_cpu_rowsum_u8_u16, uint8_t, uint16_t, 256)
 XC_ROWSUM(xc_cpu_rowsum_u16_u16, uint16_t, uint16_t, 256)
 XC_ROWSUM(xc_cpu_rowsum_u16_u32, uint16_t, uint32_t, 128)
 
-/* (float)(double)sum of each, the XC_SCALE_SUM store of XC_CPU_STORE, vectorized.  The plane is written once
- * and read by nobody here, so aligned runs of 64 go out as non-temporal stores: no read of the line
- * before it is written, and the plane does not push the rows out of cache.  The closing sfence orders them
- * before the work item ends (OpenMP's barrier does not order non-temporal stores). */
-XC_CPU_CLONES void xc_cpu_store_u32(const uint32_t *sum, float *out, size_t n)
+/* (float)(double)sum of each, the XC_SCALE_SUM store of XC_CPU_STORE, vectorized, in streaming stores
+ * (XC_CPU_STREAM): the plane is written once and read by nobody here.  The caller fences once per work item.
+ * _plain: the same values in ordinary stores, the other half of the bench's plane-write measure. */
+#define XC_SUM_AT(i) ((float)(double)sum[i])
+XC_CPU_CLONES void xc_cpu_store_u32(const uint32_t *sum, float *out, size_t n) { XC_CPU_STREAM(out, n, XC_SUM_AT); }
+XC_CPU_CLONES void xc_cpu_store_u64(const uint64_t *sum, float *out, size_t n) { XC_CPU_STREAM(out, n, XC_SUM_AT); }
+XC_CPU_CLONES void xc_cpu_store_f64(const double *sum, float *out, size_t n) { XC_CPU_STREAM(out, n, XC_SUM_AT); }
+XC_CPU_CLONES void xc_cpu_store_u32_plain(const uint32_t *sum, float *out, size_t n)
 {
-    size_t i = 0;
-#if defined(__SSE2__)
-    for (; i < n && ((uintptr_t)(out + i) & 15); i++)
-        out[i] = (float)(double)sum[i];
-    float tmp[64] __attribute__((aligned(64)));
-    for (; i + 64 <= n; i += 64) {
-        for (int k = 0; k < 64; k++)
-            tmp[k] = (float)(double)sum[i + (size_t)k];
-        for (int k = 0; k < 64; k += 4)
-            _mm_stream_ps(out + i + k, _mm_load_ps(tmp + k));
-    }
-    _mm_sfence();
-#endif
-    for (; i < n; i++)
-        out[i] = (float)(double)sum[i];
+    for (size_t i = 0; i < n; i++)
+        out[i] = XC_SUM_AT(i);
 }

@@ -54,12 +54,54 @@ void xc_cpu_convert(const xc_block *in, const int *chans, int nchosen, int ds, s
 #define XC_CPU_CLONES
 #endif
 
+/* out[i] = F(i) for i < n, F a function-like macro of the index: the 64-float runs at 64-byte aligned
+ * addresses go out as non-temporal (streaming) stores through a 64-float buffer, the rest as plain stores.
+ * A plane row is written once and read by nobody before the execute returns, so a streaming store need not
+ * read each line before writing it (a plain store may) and keeps the plane from pushing the kernel's rows out
+ * of cache; on the EPYC of docs/PERFORMANCE.md both kinds cost the same, measured (bench dedisperse's
+ * plane_write_cpu_seconds and plane_write_streamed_cpu_seconds).  Non-temporal stores are weakly ordered: the work item
+ * that made them ends with xc_cpu_sfence() (OpenMP's barrier does not order them).  Values are the plain
+ * loop's, bit for bit: only the store instruction differs. */
+#if defined(__SSE2__)
+#include <immintrin.h>
+#define XC_CPU_STREAM(out, n, F)                                                                                \
+    do {                                                                                                        \
+        float *const o_ = (out);                                                                                \
+        const size_t n_ = (n);                                                                                  \
+        size_t i_ = 0;                                                                                          \
+        for (; i_ < n_ && ((uintptr_t)(o_ + i_) & 63); i_++)                                                    \
+            o_[i_] = F(i_);                                                                                     \
+        for (; i_ + 64 <= n_; i_ += 64) {                                                                       \
+            float t_[64] __attribute__((aligned(64)));                                                          \
+            for (size_t k_ = 0; k_ < 64; k_++)                                                                  \
+                t_[k_] = F(i_ + k_);                                                                            \
+            for (size_t k_ = 0; k_ < 64; k_ += 4)                                                               \
+                _mm_stream_ps(o_ + i_ + k_, _mm_load_ps(t_ + k_));                                              \
+        }                                                                                                       \
+        for (; i_ < n_; i_++)                                                                                   \
+            o_[i_] = F(i_);                                                                                     \
+    } while (0)
+static inline void xc_cpu_sfence(void) { _mm_sfence(); }
+#else
+#define XC_CPU_STREAM(out, n, F)                                                                                \
+    do {                                                                                                        \
+        float *const o_ = (out);                                                                                \
+        for (size_t i_ = 0; i_ < (n); i_++)                                                                     \
+            o_[i_] = F(i_);                                                                                     \
+    } while (0)
+static inline void xc_cpu_sfence(void) {}
+#endif
+
 /* Row sums (approx_kernels.c): dst[u] = sum_{i < nrows} src[i][u] for u < n, exact where the caller
  * guarantees every sum fits DST; vectorized like the tile kernels.  store_u32: out[u] = (float)(double)sum[u]. */
 void xc_cpu_rowsum_u8_u16(const uint8_t *const *src, int nrows, size_t n, uint16_t *dst);
 void xc_cpu_rowsum_u16_u16(const uint16_t *const *src, int nrows, size_t n, uint16_t *dst);
 void xc_cpu_rowsum_u16_u32(const uint16_t *const *src, int nrows, size_t n, uint32_t *dst);
+/* out[u] = (float)(double)sum[u], u < n, through XC_CPU_STREAM (the caller fences); _plain: ordinary stores. */
 void xc_cpu_store_u32(const uint32_t *sum, float *out, size_t n);
+void xc_cpu_store_u32_plain(const uint32_t *sum, float *out, size_t n);
+void xc_cpu_store_u64(const uint64_t *sum, float *out, size_t n);
+void xc_cpu_store_f64(const double *sum, float *out, size_t n);
 
 /* The work-item kernels of a copy, in this order; narrow ones add in uint32
  * (exact where every sum of a trial fits 32 bits, twice the lanes of uint64). */
@@ -72,15 +114,16 @@ enum { XC_CPU_ITEM_U8N, XC_CPU_ITEM_U8W, XC_CPU_ITEM_U16N, XC_CPU_ITEM_U16W, XC_
     X(item_u64w, uint64_t, uint64_t) X(item_f32, float, double)
 #define XC_CPU_ITEM_NAME(name, src, acc) name,
 
-/* Scales the nt sums a (any element type) of a trial into dst: xc_scale_real
- * of each, written as (float)(double)sum for XC_SCALE_SUM so it vectorizes;
- * used inside the kernel macros, where a's type is the sums'. */
+/* Scales the nt sums a (uint32, uint64 or double) of a trial into dst: xc_scale_real
+ * of each, written as (float)(double)sum for XC_SCALE_SUM so it vectorizes, in streaming
+ * stores (the work item ends with xc_cpu_sfence()); used inside the kernel macros, where a's type is the sums'. */
 #define XC_CPU_STORE(job, a, dst, nt, nchans, ds)                                                               \
     do {                                                                                                        \
         float *const d_ = (dst);                                                                                \
         if ((job)->conv->scaling == XC_SCALE_SUM)                                                               \
-            for (size_t t_ = 0; t_ < (nt); t_++)                                                                \
-                d_[t_] = (float)(double)(a)[t_];                                                                \
+            _Generic((a), uint32_t *: xc_cpu_store_u32, const uint32_t *: xc_cpu_store_u32,                     \
+                     uint64_t *: xc_cpu_store_u64, const uint64_t *: xc_cpu_store_u64,                          \
+                     double *: xc_cpu_store_f64, const double *: xc_cpu_store_f64)((a), d_, (nt));              \
         else                                                                                                    \
             for (size_t t_ = 0; t_ < (nt); t_++)                                                                \
                 d_[t_] = xc_scale_real((job)->conv, (double)(a)[t_], (nchans), (ds), (job)->in->nbits);         \

@@ -246,6 +246,7 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
                 for (int d = 0; d < nd; d++) {
                     scale_row(&sc, isfloat, wide, (size_t)d * tt, o->data + (d0 + (size_t)d) * nout + t0, nt);
                 }
+                xc_cpu_sfence();   /* the rows went out in streaming stores */
             }
         free(wide);
         free(rowbuf);
@@ -365,6 +366,30 @@ xc_status xc_dedisperse_cpu(const xc_ddjob *job, xc_plane *out, xc_error *err)
     free(chans);
     free(rs);
     return st;
+}
+
+void xc_cpu_plane_write(xc_plane *pl, int streamed, int threads)
+{
+    enum { CHUNK = 2048 };
+    for (int k = 0; k < pl->nranges; k++) {
+        const xc_planerange *o = &pl->r[k];
+#pragma omp parallel num_threads(threads > 0 ? threads : 1)
+        {
+            uint32_t sum[CHUNK];
+            for (int i = 0; i < CHUNK; i++)
+                sum[i] = (uint32_t)i * 2654435761u;
+#pragma omp for schedule(static)
+            for (size_t d = 0; d < o->ndm; d++)
+                for (size_t t0 = 0; t0 < o->nsamp; t0 += CHUNK) {
+                    const size_t nt = o->nsamp - t0 < CHUNK ? o->nsamp - t0 : CHUNK;
+                    if (streamed)
+                        xc_cpu_store_u32(sum, o->data + d * o->nsamp + t0, nt);
+                    else
+                        xc_cpu_store_u32_plain(sum, o->data + d * o->nsamp + t0, nt);
+                }
+            xc_cpu_sfence();
+        }
+    }
 }
 
 /* Integer input bit for bit; float input summed in float per channel tile,

@@ -174,6 +174,7 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
                 XC_CPU_STORE(job, acc, o->data + i * o->nsamp + t0, nt, sp->nchans, r->ds);             \
             }                                                                                           \
         }                                                                                               \
+        xc_cpu_sfence();                                                                                \
     }
 
 XC_CPU_ITEM_KINDS(SUB_ITEM)
@@ -231,13 +232,10 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
             for (int s = 0; s < ns; s++)
                 ptr[s] = rows[g] + (size_t)s * rowlen[g] + (size_t)(b[s] - lo[g * (size_t)ns + (size_t)s]);
             xc_cpu_rowsum_u16_u32((const uint16_t *const *)ptr, ns, nt, acc);
-            float *dst = o->data + i * o->nsamp + t0;
-            if (job->conv->scaling == XC_SCALE_SUM)
-                xc_cpu_store_u32(acc, dst, nt);
-            else
-                XC_CPU_STORE(job, acc, dst, nt, sp->nchans, r->ds);
+            XC_CPU_STORE(job, acc, o->data + i * o->nsamp + t0, nt, sp->nchans, r->ds);
         }
     }
+    xc_cpu_sfence();
 }
 
 /* Range q from the copy: OpenMP over (block of SUB_GROUPS groups x time chunk).  item_fast where its sums

@@ -205,6 +205,7 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             const ACC *a = acc + (i - i0) * nt;                                                            \
             XC_CPU_STORE(job, a, o->data + i * o->nsamp + t0, nt, tp->nchans, r->ds);                      \
         }                                                                                                  \
+        xc_cpu_sfence();                                                                                   \
     }
 #define TREE_ITEM_SAME(NAME, SRC, ACC) TREE_ITEM(NAME, SRC, ACC, ACC)
 

@@ -53,8 +53,15 @@ const char *xc_cpu_isa(int *vector_bytes);
 
 /* A register-only loop of iters x 8 vector adds on 16-bit lanes in that
  * instruction set (cpu_kernels.c), to time as the measured integer add peak;
+ * place 0 or 1: the AVX-512 loop at one of two places in a cache line (a
+ * front end may run one faster; time both, keep the faster);
  * *lanes: 16-bit lanes per vector.  The return value only keeps the loop. */
-uint16_t xc_cpu_add_probe(long iters, int *lanes);
+uint16_t xc_cpu_add_probe(long iters, int place, int *lanes);
+
+/* The plane-write floor every CPU dedisperser shares (dedisperse_cpu.c): each row of pl written as the
+ * kernels' last step writes it, (float) of sums already in cache (a row of 2048), chunk by chunk, in
+ * streaming stores (streamed 1, as the kernels) or ordinary ones (0), rows shared out over threads. */
+void xc_cpu_plane_write(xc_plane *pl, int streamed, int threads);
 
 /* ---- the CPU implementations ------------------------------------------- */
 
