@@ -106,6 +106,21 @@ endif
 ifeq ($(CUDA),1)
 CPPFLAGS += -DXC_HAVE_CUDA
 CU_SRC   := $(wildcard optimized/gpu/*.cu)
+# nvcc costs some 3 CPU s a translation unit before the unit's own code (the
+# CUDA headers through two preprocessors, cudafe++, the host compile of its
+# output): the .cu files are compiled as one unit per family, each unit a
+# generated $(BUILD)/cu/<family>.cu that includes its files in name order
+# (80 CPU s less in a clean build).  The source files are unchanged, so is
+# every kernel's machine code.  CU_UNITY=0 compiles each file alone, as every
+# file must still compile.
+CU_UNITY ?= 1
+CU_FAM_accel     := $(filter optimized/gpu/accel_%,$(CU_SRC))
+CU_FAM_dd_approx := $(filter optimized/gpu/dd_approx_%,$(CU_SRC))
+CU_FAM_pulscan   := $(filter optimized/gpu/pulscan_%,$(CU_SRC))
+CU_FAM_sp        := $(filter optimized/gpu/sp_%,$(CU_SRC))
+# the rest: the direct dedisperser (dd_*, dedisperse_gpu) and the device query
+CU_FAM_dd        := $(filter-out $(CU_FAM_accel) $(CU_FAM_dd_approx) $(CU_FAM_pulscan) $(CU_FAM_sp),$(CU_SRC))
+CU_FAMS  := $(foreach f,accel dd_approx pulscan sp dd,$(if $(CU_FAM_$f),$f))
 # cuFFT (the accel searcher) has no static library here: it is linked
 # dynamically in every build, STATIC=1 included (PKG_LIBS ends -Bdynamic);
 # the rpath finds it under the toolkit, scripts/gpu-check.sh device also sets
@@ -116,7 +131,12 @@ endif
 LIB_SRC  := $(wildcard $(addsuffix /*.c,$(MODDIRS)) $(if $(filter 1,$(CUDA)),optimized/gpu/*.c))
 CLI_SRC  := $(wildcard cli/*.c cli/*/*.c cli/*/*/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CU_SRC:%.cu=$(BUILD)/%.o)
+ifeq ($(CU_UNITY),1)
+CU_OBJ   := $(CU_FAMS:%=$(BUILD)/cu/%.o)
+else
+CU_OBJ   := $(CU_SRC:%.cu=$(BUILD)/%.o)
+endif
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(CU_OBJ)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 LIBA     := $(BUILD)/libcrosscheck.a
@@ -191,6 +211,20 @@ $(BUILD)/%.o: %.cu
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
+
+# A family's unit is rewritten only when its list of files changes (a file
+# added or removed), so an unchanged list rebuilds nothing; the .d files
+# name the included .cu files, so an edited one rebuilds its family.
+$(CU_FAMS:%=$(BUILD)/cu/%.cu): $(BUILD)/cu/%.cu: FORCE
+	@mkdir -p $(@D)
+	$(Q)printf '#include "%s"\n' $(CU_FAM_$*) > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+
+$(CU_FAMS:%=$(BUILD)/cu/%.o): $(BUILD)/cu/%.o: $(BUILD)/cu/%.cu
+	@$(if $(Q),echo "  NVCC    $(CU_FAM_$*:optimized/gpu/%=%)")
+	$(Q)$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
+
+.PHONY: FORCE
+FORCE:
 
 $(LIBA): $(LIB_OBJ)
 	@mkdir -p $(@D)
