@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "core/io/xc_fft.h"
+#include "core/search/stats/xc_select.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,16 +14,36 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median and 1.4826*MAD of a row (sorting a copy: rows are short enough). */
+XC_DEFINE_SELECT(select_f, float)
+XC_DEFINE_SELECT(select_d, double)
+XC_DEFINE_MEDIAN(median_f, float, select_f)
+XC_DEFINE_MEDIAN(median_d, double, select_d)
+
+/* The median of the n values a in double, as a sort would give it: exact
+ * selection (xc_select.h) on finite values, a sort of a copy in tmp when any
+ * is not finite (selection's buckets need finite bounds). */
+static double median_row(const float *a, size_t n, float *tmp)
+{
+    if (n == 0)
+        return 0;
+    size_t i = 0;
+    while (i < n && isfinite(a[i]))
+        i++;
+    if (i == n)
+        return median_f(a, n, tmp);
+    memcpy(tmp, a, n * sizeof *tmp);
+    qsort(tmp, n, sizeof *tmp, cmp_float);
+    return n % 2 ? tmp[n / 2] : 0.5 * ((double)tmp[n / 2 - 1] + tmp[n / 2]);
+}
+
+/* Median and 1.4826*MAD of a row.  tmp: 2n floats of scratch. */
 static void robust(const float *x, size_t n, float *tmp, double *med, double *sigma)
 {
-    memcpy(tmp, x, n * sizeof *tmp);
-    qsort(tmp, n, sizeof *tmp, cmp_float);
-    double m = n % 2 ? tmp[n / 2] : 0.5 * ((double)tmp[n / 2 - 1] + tmp[n / 2]);
+    float *dev = tmp + n;
+    double m = median_row(x, n, tmp);
     for (size_t i = 0; i < n; i++)
-        tmp[i] = (float)fabs((double)x[i] - m);
-    qsort(tmp, n, sizeof *tmp, cmp_float);
-    double mad = n % 2 ? tmp[n / 2] : 0.5 * ((double)tmp[n / 2 - 1] + tmp[n / 2]);
+        dev[i] = (float)fabs((double)x[i] - m);
+    double mad = median_row(dev, n, tmp);
     *med = m;
     *sigma = 1.4826 * mad;
 }
@@ -88,7 +109,7 @@ static rwin range_window(const xc_planerange *r, double tsamp, double t_s, doubl
 }
 
 /* Row d of r against its robust noise: the best boxcar S/N in the window, at
- * sample *tb with width *wb.  tmp: r->nsamp floats of scratch. */
+ * sample *tb with width *wb.  tmp: 2 r->nsamp floats of scratch. */
 static double row_snr(const xc_planerange *r, size_t d, const rwin *w, float *tmp, size_t *tb, int *wb)
 {
     const float *x = r->data + d * r->nsamp;
@@ -106,7 +127,7 @@ xc_status xc_recover_pulse(const xc_plane *pl, const xc_dmplan *plan, double tsa
         const xc_planerange *r = &pl->r[k];
         if (r->nsamp == 0)
             continue;
-        float *tmp = malloc(r->nsamp * sizeof *tmp);
+        float *tmp = malloc(2 * r->nsamp * sizeof *tmp);
         if (!tmp)
             return xc_error_set(err, XC_ENOMEM, "out of memory");
         const rwin w = range_window(r, tsamp, t_s, width_s, window_s);
@@ -139,7 +160,7 @@ xc_status xc_recover_snr_curve(const xc_plane *pl, const xc_dmplan *plan, int k,
     if (k < 0 || k >= pl->nranges)
         return xc_error_set(err, XC_EINVAL, "range %d does not exist", k);
     const xc_planerange *r = &pl->r[k];
-    float *tmp = malloc((r->nsamp ? r->nsamp : 1) * sizeof *tmp);
+    float *tmp = malloc((r->nsamp ? 2 * r->nsamp : 1) * sizeof *tmp);
     if (!tmp)
         return xc_error_set(err, XC_ENOMEM, "out of memory");
     const rwin w = range_window(r, tsamp, t_s, width_s, window_s);
@@ -170,7 +191,7 @@ xc_status xc_power_peak(const float *x, size_t n, double tsamp, double fmin_hz, 
     size_t nb = n / 2 + 1;
     double *in = fftw_malloc(n * sizeof *in);
     fftw_complex *fx = fftw_malloc(nb * sizeof *fx);
-    double *p = malloc(nb * sizeof *p), *tmp = malloc(nb * sizeof *tmp);
+    double *p = malloc(nb * sizeof *p), *tmp = malloc(2 * nb * sizeof *tmp);
     if (!in || !fx || !p || !tmp) {
         fftw_free(in);
         fftw_free(fx);
@@ -203,8 +224,16 @@ xc_status xc_power_peak(const float *x, size_t n, double tsamp, double fmin_hz, 
     if (m == 0) {
         st = xc_error_set(err, XC_EINVAL, "power spectrum: no bin above %g Hz", fmin_hz);
     } else {
-        qsort(tmp, m, sizeof *tmp, cmp_double);
-        double med = m % 2 ? tmp[m / 2] : 0.5 * (tmp[m / 2 - 1] + tmp[m / 2]);
+        double med;
+        size_t i = 0;
+        while (i < m && isfinite(tmp[i]))
+            i++;
+        if (i == m) {   /* exact selection, as the sort below gives it */
+            med = median_d(tmp, m, tmp + m);
+        } else {
+            qsort(tmp, m, sizeof *tmp, cmp_double);
+            med = m % 2 ? tmp[m / 2] : 0.5 * (tmp[m / 2 - 1] + tmp[m / 2]);
+        }
         double norm = med > 0 ? log(2.0) / med : 0;
         size_t kb = kmin;
         for (size_t k = 0; k < nb; k++) {

@@ -19,12 +19,14 @@ JOBS=${XC_TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 out_dir=$(mktemp -d "${TMPDIR:-/tmp}/xc-tests.XXXXXX") || exit 2
 trap 'rm -rf "$out_dir"' EXIT
 trap 'rm -rf "$out_dir"; exit 130' INT TERM
-# The programs that take longest (CPU seconds on a 2-core machine, measured
-# with XC_TEST_TIMES and waiting threads asleep: gate 54, readme 18, memory
-# 16, study 15, orbit 12, cli and peers ~12, accel 8.5) start first, so that
-# no long one is left running alone on one core at the end; the rest in
+# The programs that take longest (wall seconds, one at a time on a loaded
+# 2-core machine, waiting threads asleep: gate 75, memory 23, peers 23, accel
+# 22, study 21, cli 19, plugin 15, readme 15, accel_own 15, bench_peer 12,
+# fuzz 10; several wait on child processes more than they compute) start
+# first, so that no long one is left running alone at the end; the rest in
 # name order.
-FIRST="test_gate test_readme test_memory test_study test_orbit test_cli test_peers test_accel"
+FIRST="test_gate test_memory test_peers test_accel test_study test_cli test_plugin test_readme"
+FIRST="$FIRST test_accel_own test_bench_peer test_fuzz"
 # one program: its output and exit status into out_dir
 {
     for n in $FIRST; do

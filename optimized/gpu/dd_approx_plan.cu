@@ -14,9 +14,13 @@
 #include "optimized/gpu/dd_approx_state.h"
 
 namespace xc_ap {
-namespace {
 
-void range_free(ap_range *r)
+/* The file's helpers are static, not in an anonymous namespace: the Makefile
+ * compiles the dd_approx_*.cu files as one translation unit, where
+ * dd_approx_gpu.cu's `using namespace xc_ap` would make an anonymous
+ * namespace in xc_ap ambiguous with the global one that holds
+ * dd_approx_kernels.cu's kernels (nvcc's launch stubs name both alike). */
+static void range_free(ap_range *r)
 {
     void *host[] = {r->h_lo, r->qfirst, r->h_qs, r->h_qj, r->h_qlo, r->h_rowid, r->h_shift, r->h_first, r->h_gspan};
     for (size_t i = 0; i < sizeof host / sizeof *host; i++)
@@ -31,8 +35,6 @@ void range_free(ap_range *r)
     cudaFree(r->d_rowid);
     cudaFree(r->d_shift);
 }
-
-} // namespace
 
 void state_free(xc_gpu_apstate *s)
 {
@@ -61,10 +63,8 @@ void state_free(xc_gpu_apstate *s)
     free(s);
 }
 
-namespace {
-
 /* Host tables of subband range k. */
-xc_status sub_tables(xc_gpu_apstate *S, int k)
+static xc_status sub_tables(xc_gpu_apstate *S, int k)
 {
     const xc_subrange *sr = &S->sp.r[k];
     ap_range *r = &S->r[k];
@@ -105,10 +105,10 @@ xc_status sub_tables(xc_gpu_apstate *S, int k)
     return XC_OK;
 }
 
-int blk_of(int M, int32_t n) { return M > 1 ? n / (M - 1) : 0; }
+static int blk_of(int M, int32_t n) { return M > 1 ? n / (M - 1) : 0; }
 
 /* Host tables of tree range k. */
-xc_status tree_tables(xc_gpu_apstate *S, int k)
+static xc_status tree_tables(xc_gpu_apstate *S, int k)
 {
     const xc_treerange *tr = &S->tp.r[k];
     ap_range *r = &S->r[k];
@@ -183,8 +183,6 @@ done:
     free(qid);
     return st;
 }
-
-} // namespace
 
 xc_status plan_kind(const xc_ddjob *proto, void **out, int kind, xc_error *err)
 {
