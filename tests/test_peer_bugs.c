@@ -24,6 +24,13 @@
  *    first 7 half bins; through `gate search -cmd` with this program as the
  *    searcher (--as-aa-fdas below), where the power oracle fails the stale
  *    candidates on both tone cases.
+ *  - AstroAccelerate FDAS's mean and SD of the plane
+ *    (aa_device_MSD_outlier_rejection_kernel.cu
+ *    MSD_BLN_grid_outlier_rejection): the block reduction's first step
+ *    reads shared slots 512..1023 with no barrier after they are stored; a
+ *    slot read before its store gives a NaN SD, no peak above S/N 10, no
+ *    list; through `gate search -cmd` (--as-aa-fdas nobarrier|barrier),
+ *    where tone-drift's truth is not found without the barrier.
  *  - sigpyproc's 4-bit reader: tests/test_gate.c (the gate's own helpers).
  *  - dedisp's dropped channels (whole 32-bit words of channels only):
  *    through `gate dedisperse -cmd` on tests/peers/dedisp/dedisperse.sh. */
@@ -527,7 +534,8 @@ XC_TEST_IF(test_aa_split_shift_gate, "planted: AstroAccelerate's 64-trial split 
    H200 one power repeated along each row (88.727 at z 70 on tone-drift,
    20365.6 at z 72 on accel-psr, above the pulsar).
 
-   `test_peer_bugs --as-aa-fdas stale|fixed FFT OUT.csv ZMAX NUMHARM`:
+   `test_peer_bugs --as-aa-fdas stale|fixed|barrier|nobarrier FFT OUT.csv
+   ZMAX NUMHARM`:
    crosscheck's reference accel search (its exact half bins, not
    AstroAccelerate's interbinning, which the power oracle would fail in
    both modes) on AstroAccelerate's segment layout.  stale: in every row,
@@ -537,12 +545,18 @@ XC_TEST_IF(test_aa_split_shift_gate, "planted: AstroAccelerate's 64-trial split 
    the stale store always landing last (on the device it lost some races:
    the lists' lengths changed from run to run).  The row's largest power is
    found by a first search of the same plane.  fixed: the same program,
-   every half bin its own.  The two differ in the race alone. */
+   every half bin its own.  The two differ in the race alone.  barrier and
+   nobarrier (below): fixed's plane, its peaks kept as AstroAccelerate
+   keeps them, by S/N of the plane's mean and SD. */
 enum { AA_SEG_HALF = 1778, AA_STALE = 7 };
 
 static struct {
-    int stale, pass;   /* pass 0: find each row's largest power; 1: the search kept */
+    int stale, pass;   /* pass -1: keep the top plane; 0: find each row's largest power; 1: the search kept */
+    int msd;           /* 0: no S/N cut; 1: AstroAccelerate's MSD with the barrier; 2: without it */
     float *rowmax;
+    float *plane;      /* ntempl rows of nh half bins (pass -1) */
+    long nh, ilo, iend;
+    int ntempl;
 } aa;
 
 static xc_status aa_create(const xc_accel_searcher *self, const xc_accel_plan *p, void **state, xc_error *err)
@@ -550,6 +564,14 @@ static xc_status aa_create(const xc_accel_searcher *self, const xc_accel_plan *p
     (void)self;
     if (!aa.rowmax && !(aa.rowmax = calloc((size_t)p->ntempl, sizeof *aa.rowmax)))
         return xc_error_set(err, XC_ENOMEM, "as-aa-fdas: out of memory");
+    if (aa.msd && aa.pass < 0 && !aa.plane) {
+        aa.nh = 2 * (long)p->nbins;
+        if (!(aa.plane = calloc((size_t)p->ntempl * (size_t)aa.nh, sizeof *aa.plane)))
+            return xc_error_set(err, XC_ENOMEM, "as-aa-fdas: out of memory for the plane");
+        aa.ilo = 2 * p->rlo;
+        aa.iend = 2 * p->rhi < aa.nh ? 2 * p->rhi : aa.nh;
+        aa.ntempl = p->ntempl;
+    }
     return xc_accel_reference.create(&xc_accel_reference, p, state, err);
 }
 
@@ -570,7 +592,10 @@ static xc_status aa_plane(const xc_accel_searcher *self, void *state, const xc_a
         float *row = b->out + (size_t)t * b->nr;
         for (size_t j = 0; j < b->nr; j++) {
             long i = b->i0 + (long)j;
-            if (aa.pass == 0)
+            if (aa.pass < 0) {
+                if (i < aa.nh)
+                    aa.plane[(size_t)t * (size_t)aa.nh + (size_t)i] = row[j];
+            } else if (aa.pass == 0)
                 aa.rowmax[t] = row[j] > aa.rowmax[t] ? row[j] : aa.rowmax[t];
             else if (aa.stale && i >= AA_SEG_HALF && i % AA_SEG_HALF < AA_STALE)
                 row[j] = aa.rowmax[t];
@@ -584,29 +609,190 @@ struct aa_run {
     const xc_accel_opts *o;
 };
 
+/* ---- AstroAccelerate FDAS's mean and SD: the reduction without a barrier --
+
+   Its S/N is (P - mean)/SD with the mean and SD of the plane from
+   MSD_grid_outlier_rejection (src/aa_device_MSD.cu, sigma_constant 3 in
+   the glue, as its input_files example): partials (sum, sum of squared
+   deviations) of 32 x 32 cells, then one block of 1024 threads
+   (MSD_BLN_grid_outlier_rejection, src/aa_device_MSD_outlier_rejection_kernel.cu)
+   merges them: each thread its cells tid, tid + 1024, ..., a tree
+   1024 -> 32 over the shared arrays Ms, Ss, js, a warp shuffle 32 -> 1;
+   then 5 more rounds over the cells whose mean lies within 3 SD of the
+   last round's.  Each round does `__syncthreads(); Ms[tid] = M; Ss[tid] =
+   S; js[tid] = j;` and the tree's first step (i = 512) reads js[i + tid],
+   Ms[i + tid], Ss[i + tid] with no barrier after those stores: thread tid
+   may read slot 512 + tid before its warp stored it (compute-sanitizer
+   racecheck: 14336 RAW hazards there on an H200).
+
+   The model (race 1): in the first round the first step reads the upper
+   512 slots as they were before the stores, 0 here (memory no kernel of
+   this run wrote; CUDA leaves it undefined, and an earlier kernel's words
+   do the same harm unless they happen to equal the partial).  A count jv
+   of 0 in the kernel's merge, S += Ss + (j/(jv (j + jv))) ftemp^2 with
+   ftemp = jv/j M - Ms = 0, is S + inf x 0: NaN, so the round's SD is NaN;
+   every later round then rejects every cell (its comparisons with NaN are
+   false), ends at 0/0 and stays NaN, and (P - NaN)/NaN > 10 keeps no peak:
+   no list, AstroAccelerate's empty output.  The later rounds' first steps
+   are read after the stores: a stale slot there holds the previous round's
+   partial of the same cells, nearly the same.  race 0: the barrier in
+   place.  Our cells are 1024 half bins of one z row (the quick tier has
+   fewer than 32 rows); the reduction is the kernel's, in double.  The
+   modes: barrier (race 0) and nobarrier (race 1) search as fixed and keep
+   the candidates above S/N 10, which keep crosscheck's sigma (the gate's
+   checks judge it); the plane's mean and SD come from a first search of
+   one harmonic, whose list is the kept one when NUMHARM is 1. */
+enum { MSD_NT = 1024, MSD_HALF = 512, MSD_WARP = 32, MSD_ROUNDS = 5 };
+
+typedef struct {
+    double M, S, j;
+} aa_msd_part;
+
+/* The kernel's merge of (Mv, Sv, jv) into p; skip: its outlier rounds'
+ * form (an empty side is skipped or taken whole). */
+static void msd_merge(aa_msd_part *p, aa_msd_part v, int skip)
+{
+    if (skip && v.j == 0)
+        return;
+    if (skip && p->j == 0) {
+        *p = v;
+        return;
+    }
+    double ftemp = v.j / p->j * p->M - v.M;
+    p->S = p->S + v.S + (p->j / (v.j * (p->j + v.j))) * ftemp * ftemp;
+    p->M += v.M;
+    p->j += v.j;
+}
+
+/* One round of the block: reg[tid] each thread's merged cells; tree, then
+ * shuffle; lane 0's result.  stale: the upper slots as the racing first
+ * step reads them (NULL: after the stores). */
+static aa_msd_part msd_block(aa_msd_part *reg, const aa_msd_part *stale, int skip)
+{
+    for (int i = MSD_HALF; i > MSD_WARP / 2; i >>= 1)
+        for (int tid = 0; tid < i; tid++)
+            msd_merge(&reg[tid], stale && i == MSD_HALF ? stale[tid] : reg[i + tid], skip);
+    for (int q = MSD_WARP / 2; q > 0; q >>= 1)
+        for (int l = 0; l < q; l++)
+            msd_merge(&reg[l], reg[l + q], skip);
+    return reg[0];
+}
+
+/* One round over n cell partials: every cell (f < 0, the first round) or
+ * those whose mean lies within mult SD of mean (the outlier rounds); each
+ * thread's cells merged in order (the first taken whole), then the block;
+ * with n <= 1024 the kernel's other branch, thread 0 alone, has no tree
+ * and no race.  race: the first round's missing barrier. */
+static aa_msd_part msd_round(const aa_msd_part *cell, size_t n, int f, double mean, double sd, double mult, int race)
+{
+    static aa_msd_part reg[MSD_NT];
+    static const aa_msd_part zero[MSD_HALF];
+    size_t nt = n > MSD_NT ? MSD_NT : 1;
+    for (size_t tid = 0; tid < nt; tid++) {
+        reg[tid] = (aa_msd_part){0, 0, 0};
+        for (size_t pos = tid; pos < n; pos += nt) {
+            double m = cell[pos].M / cell[pos].j;
+            if (f < 0 || (m > mean - mult * sd && m < mean + mult * sd))
+                msd_merge(&reg[tid], cell[pos], 1);
+        }
+    }
+    return nt == 1 ? reg[0] : msd_block(reg, race && f < 0 ? zero : NULL, f >= 0);
+}
+
+/* Mean and SD of n cell partials as the kernel with multiplier mult: the
+ * first round and 5 outlier rounds; race: the first round's missing
+ * barrier (above). */
+static void aa_msd(const aa_msd_part *cell, size_t n, double mult, int race, double *mean, double *sd)
+{
+    *mean = *sd = 0;
+    for (int f = -1; f < MSD_ROUNDS; f++) {
+        aa_msd_part r = msd_round(cell, n, f, *mean, *sd, mult, race);
+        *mean = r.M / r.j, *sd = sqrt(r.S / r.j);
+    }
+}
+
+/* The kept plane's cells (whole ones only, as its grid) into the mean and
+ * SD; XC_EINVAL when there is none. */
+static xc_status aa_plane_msd(int ntempl, double *mean, double *sd, xc_error *e)
+{
+    long ncol = (aa.iend - aa.ilo) / MSD_NT;
+    size_t n = (size_t)ntempl * (size_t)(ncol > 0 ? ncol : 0);
+    if (n == 0)
+        return xc_error_set(e, XC_EINVAL, "as-aa-fdas: no whole cell of %d half bins in the plane", MSD_NT);
+    aa_msd_part *cell = malloc(n * sizeof *cell);
+    if (!cell)
+        return xc_error_set(e, XC_ENOMEM, "as-aa-fdas: out of memory for %zu cells", n);
+    for (size_t c = 0; c < n; c++) {
+        const float *v = aa.plane + (c / (size_t)ncol) * (size_t)aa.nh + (size_t)aa.ilo + c % (size_t)ncol * MSD_NT;
+        double sum = 0, ss = 0;
+        for (int k = 0; k < MSD_NT; k++)
+            sum += v[k];
+        for (int k = 0; k < MSD_NT; k++)
+            ss += (v[k] - sum / MSD_NT) * (v[k] - sum / MSD_NT);
+        cell[c] = (aa_msd_part){sum, ss, MSD_NT};
+    }
+    aa_msd(cell, n, 3.0, aa.msd == 2, mean, sd);
+    free(cell);
+    return XC_OK;
+}
+
+/* AstroAccelerate keeps a peak when (P - mean)/SD > 10; a sum of h
+ * harmonics (FDAS has none; crosscheck's reference sums them) is held to
+ * (P - h mean)/(sqrt(h) SD) > 10, the same cut on the sum's own mean and
+ * SD.  The candidates keep crosscheck's sigma. */
+static void aa_keep_snr(xc_candlist *cl, double mean, double sd)
+{
+    size_t k = 0;
+    for (size_t m = 0; m < cl->n; m++) {
+        double h = cl->c[m].numharm;
+        if ((cl->c[m].power - h * mean) / (sqrt(h) * sd) > 10)
+            cl->c[k++] = cl->c[m];
+    }
+    cl->n = k;
+}
+
 /* Two searches of the same plane: the first finds each row's largest
  * power, the second (kept) writes it over the stale half bins. */
 static xc_status aa_search(const xc_spectrum *sp, void *ctx, xc_candlist *cl, xc_error *e)
 {
     const struct aa_run *r = ctx;
     xc_status st = XC_OK;
-    for (aa.pass = 0; !st && aa.pass < 2; aa.pass++) {
+    double mean = 0, sd = 0;
+    if (aa.msd) {
+        xc_accel_opts top = *r->o;
+        top.numharm = 1;
+        aa.pass = -1;
+        st = xc_accel_run(r->s, sp, &top, cl, e);
+        if (!st)
+            st = aa_plane_msd(aa.ntempl, &mean, &sd, e);
+    }
+    /* With one harmonic the first search's list is the kept search's. */
+    for (aa.pass = aa.stale ? 0 : 1; !st && aa.pass < 2 && !(aa.msd && r->o->numharm == 1); aa.pass++) {
         xc_candlist_free(cl);
         xc_candlist_init(cl);
         st = xc_accel_run(r->s, sp, r->o, cl, e);
     }
+    if (!st && aa.msd)
+        aa_keep_snr(cl, mean, sd);
     return st;
 }
 
 static int as_aa_fdas(int argc, char **argv)
 {
-    if (argc != 5 || (strcmp(argv[0], "stale") && strcmp(argv[0], "fixed"))) {
-        fprintf(stderr, "usage: --as-aa-fdas stale|fixed FFT OUT.csv ZMAX NUMHARM\n");
+    static const char *const mode[] = {"fixed", "stale", "barrier", "nobarrier"};
+    int m = 0;
+    while (argc == 5 && m < (int)XC_NCASES(mode) && strcmp(argv[0], mode[m]))
+        m++;
+    if (argc != 5 || m == (int)XC_NCASES(mode)) {
+        fprintf(stderr, "usage: --as-aa-fdas fixed|stale|barrier|nobarrier FFT OUT.csv ZMAX NUMHARM\n");
         return 2;
     }
-    aa.stale = !strcmp(argv[0], "stale");
+    aa.stale = m == 1;
+    aa.msd = m >= 2 ? m - 1 : 0;
     xc_accel_searcher s = xc_accel_reference;
-    s.impl.name = aa.stale ? "aa-fdas-inbin-race" : "aa-fdas-inbin-fixed";
+    static const char *const name[] = {"aa-fdas-inbin-fixed", "aa-fdas-inbin-race", "aa-fdas-msd-barrier",
+                                       "aa-fdas-msd-race"};
+    s.impl.name = name[m];
     s.impl.caps = 0;
     s.create = aa_create;
     s.plane = aa_plane;
@@ -618,6 +804,7 @@ static int as_aa_fdas(int argc, char **argv)
     struct aa_run r = {&s, &o};
     int rc = standin_search("as-aa-fdas", argv[1], argv[2], aa_search, &r);
     free(aa.rowmax);
+    free(aa.plane);
     return rc;
 }
 
@@ -626,6 +813,22 @@ static int as_aa_fdas(int argc, char **argv)
 static int gate_aa_fdas(const char *mode, char *out, size_t n)
 {
     return gate_self("search", "--as-aa-fdas", mode, "{fft} {out}.csv {zmax} {numharm}", out, n);
+}
+
+/* The quick tier with the FDAS stand-in in mode: 1 when the gate exits
+ * rc and its output holds each of want[0..n); else prints the exit
+ * status, what is missing and the output. */
+static int gate_aa_fdas_expect(const char *mode, int rc, const char *const *want, size_t n)
+{
+    static char out[1 << 15];
+    int got = gate_aa_fdas(mode, out, sizeof out), ok = got == rc;
+    if (!ok)
+        printf("\n  %s: exit %d, expected %d%s", mode, got, rc, rc ? " (a check failed)" : "");
+    for (size_t k = 0; k < n; k++)
+        ok &= has(out, want[k]);
+    if (!ok)
+        printf("\n  the gate's output (%s):\n%s", mode, out);
+    return ok;
 }
 
 /* The race's stale values through the gate: the fixed search passes all 14
@@ -645,18 +848,8 @@ XC_TEST_IF(test_aa_fdas_inbin_race_gate, "planted: AstroAccelerate FDAS's interb
            "of each 889-bin segment) fails gate search's power oracle; the same search without it passes",
            xc_fx_skip_no_bin)
 {
-    static char out[1 << 15];
-    int rc = gate_aa_fdas("fixed", out, sizeof out), ok = rc == 0;
-    if (rc != 0)
-        printf("\n  fixed: exit %d, expected 0", rc);
-    ok &= has(out, "14 checks, 0 failed");
-    if (!ok)
-        printf("\n  the gate's output (fixed):\n%s", out);
-    CU_ASSERT(ok);
-    rc = gate_aa_fdas("stale", out, sizeof out);
-    ok = rc == 1;
-    if (rc != 1)
-        printf("\n  stale: exit %d, expected 1 (a check failed)", rc);
+    static const char *const pass[] = {"14 checks, 0 failed"};
+    CU_ASSERT(gate_aa_fdas_expect("fixed", 0, pass, XC_NCASES(pass)));
     static const char *const want[] = {
         "14 checks, 2 failed",
         "FAIL tone-drift: power vs direct correlation",
@@ -667,11 +860,36 @@ XC_TEST_IF(test_aa_fdas_inbin_race_gate, "planted: AstroAccelerate FDAS's interb
         "PASS tone-drift: recovers truth r, z",
         "1 of 1 found (the output has 13 candidates)",
         "1 of 1 found (the output has 39 candidates)"};
-    for (size_t k = 0; k < XC_NCASES(want); k++)
-        ok &= has(out, want[k]);
-    if (!ok)
-        printf("\n  the gate's output (stale):\n%s", out);
-    CU_ASSERT(ok);
+    CU_ASSERT(gate_aa_fdas_expect("stale", 1, want, XC_NCASES(want)));
+}
+
+/* The reduction's missing barrier through the gate (model above): without
+ * it the mean and SD are NaN, no peak passes (P - mean)/SD > 10 and the
+ * list is empty, as AstroAccelerate's lost lists on tone-drift: the truth
+ * (r 4000.20, z 23.3) and the reference's candidate (r 4000, z 24, sigma
+ * 24.80) not found; accel-psr the same; tone-harm (zmax 4: 315 cells, at
+ * most 1024) takes the kernel's one-thread branch, which has no race, and
+ * passes.  With the barrier the same stand-in passes all 14 checks (the
+ * ones fixed passes; tone-drift's 3 candidates kept; the plane's mean
+ * 0.998 and SD 1.197 there, 2583 cells; on tone-harm the cut drops one of
+ * fixed's 2 candidates, whose checks still pass).  The messages are the
+ * gate's, matched whole. */
+XC_TEST_IF(test_aa_fdas_msd_race_gate, "planted: AstroAccelerate FDAS's mean/SD reduction without its barrier "
+           "(NaN SD: no peak kept) fails gate search on tone-drift; the same search with the barrier passes",
+           xc_fx_skip_no_bin)
+{
+    static const char *const pass[] = {"14 checks, 0 failed", "PASS tone-drift: recovers truth r, z",
+                                       "PASS tone-drift: finds the accel reference's candidate",
+                                       "1 of 1 found (the output has 3 candidates)"};
+    CU_ASSERT(gate_aa_fdas_expect("barrier", 0, pass, XC_NCASES(pass)));
+    static const char *const fail[] = {
+        "14 checks, 5 failed",
+        "FAIL tone-drift: recovers truth r, z                      fundamental not found above sigma 6",
+        "0 of 1 found (the output has 0 candidates); missing: r 4000.00 z 24.0 sigma 24.80",
+        "FAIL tone-drift: power vs direct correlation              no candidate above the cut",
+        "FAIL accel-psr: recovers truth r, z",
+        "PASS tone-harm: recovers truth r, z"};
+    CU_ASSERT(gate_aa_fdas_expect("nobarrier", 1, fail, XC_NCASES(fail)));
 }
 
 int main(int argc, char **argv)
