@@ -1,4 +1,92 @@
-/* One top hat into eight neighbouring channels at once (synth_signal.h).
+/* A channel's dispersion geometry and the top hat it sees: one channel at a
+ * time (xc_signal_tophat), or eight neighbouring channels at once
+ * (xc_signal_tophat8, below). */
+#include "synth/signal/synth_tophat.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- one channel's dispersion ------------------------------------------------------
+ * A channel integrating uniformly over [flo, fhi] sees a pulse that reaches its
+ * top edge at x with delays D(f) - D(fhi) spread over [0, S].  Integrated over a
+ * sample [t0, t1), a top hat [x0, x1) gives
+ *     G(t1 - x0) - G(t0 - x0) - G(t1 - x1) + G(t0 - x1),
+ * G(u) = (1/df) int max(u - D'(f), 0) df, D' = D - D(fhi).  With f_u the
+ * frequency whose delay is u (fhi - f_u = fhi eps/((1 + sqrt(1+eps)) sqrt(1+eps)),
+ * eps = u fhi^2/K) the integral is
+ *     G(u) = (fhi - f_u)/df * (u - K (fhi - f_u)/(f_u fhi^2))   for 0 < u < S,
+ * (f_u = fhi/sqrt(1 + eps))
+ * 0 below and u - K df/(flo fhi^2) above (the mean delay). */
+
+void xc_chgeo_set(xc_chgeo *g, const xc_synth_params *p, int c, double dm)
+{
+    const double bw = fabs(p->foff), fc = p->fch1 - c * bw;
+    g->K = p->convention->kdm * dm;
+    if (!p->smear || g->K == 0) {
+        g->dmin = xc_synth_delay(p, dm, fc);
+        g->S = 0;
+        g->dbar = 0;
+        g->fhi = fc;
+        g->fhi2 = fc * fc;
+        g->df = bw;
+        g->inv_df = 1.0 / bw;
+        g->fhi2_k = 0;
+        g->kf3 = 0;
+        return;
+    }
+    const double fhi = fc + 0.5 * bw, flo = fc - 0.5 * bw;
+    g->fhi = fhi;
+    g->fhi2 = fhi * fhi;
+    g->df = bw;
+    g->inv_df = 1.0 / bw;
+    g->fhi2_k = g->fhi2 / g->K;
+    g->kf3 = g->K / (fhi * g->fhi2);
+    g->dmin = xc_synth_delay(p, dm, fhi);
+    g->S = g->K * (1.0 / (flo * flo) - 1.0 / g->fhi2);
+    g->dbar = g->K * bw / (flo * g->fhi2);
+}
+
+static inline double ramp(const xc_chgeo *g, double u)
+{
+    if (u <= 0)
+        return 0;
+    if (u >= g->S)
+        return u - g->dbar;
+    /* f_u = fhi/sqrt(1 + eps), so K d/(f_u fhi^2) = (K/fhi^3) d sqrt(1 + eps) */
+    double eps = u * g->fhi2_k, sq = sqrt(1.0 + eps);
+    double d = g->fhi * eps / ((1.0 + sq) * sq);
+    return d * g->inv_df * (u - g->kf3 * d * sq);
+}
+
+double xc_chgeo_ramp(const xc_chgeo *g, double u) { return ramp(g, u); }
+
+void xc_signal_tophat(const xc_chunk *ck, int c, const xc_chgeo *g, double ta, double tb, double amp)
+{
+    const double ts = ck->tsamp, x0 = ta + g->dmin, x1 = tb + g->dmin;
+    const double lo = (double)ck->first, hi = (double)(ck->first + ck->n) - 1;
+    double ia = floor(x0 / ts) - 1, ib = floor((x1 + g->S) / ts) + 1;
+    if (ib < lo || ia > hi)
+        return;
+    uint64_t i0 = (uint64_t)(ia > lo ? ia : lo), i1 = (uint64_t)(ib < hi ? ib : hi);
+    /* A sample's value depends only on (ta, tb, geometry, amp, its index),
+     * never on where the chunk starts, so the bytes do not depend on the
+     * chunk size; t0 of sample i+1 is computed exactly as t1 of sample i. */
+    double t0 = (double)i0 * ts;
+    double ga0 = ramp(g, t0 - x0), gb0 = ramp(g, t0 - x1);
+    for (uint64_t i = i0; i <= i1; i++) {
+        double t1 = (double)(i + 1) * ts;
+        double ga1 = ramp(g, t1 - x0), gb1 = ramp(g, t1 - x1);
+        double f = (ga1 - ga0) - (gb1 - gb0);
+        if (f > 0)
+            ck->x[(size_t)(i - ck->first) * (size_t)ck->nchans + (size_t)c] += (float)(amp * f / ts);
+        ga0 = ga1;
+        gb0 = gb1;
+    }
+}
+
+/* ---- one top hat into eight neighbouring channels at once ---------------------------
  *
  * xc_signal_tophat walks one channel's samples, and a channel's pulse has only
  * a dozen or so sample boundaries, about half of them on the smearing ramp:
@@ -11,12 +99,6 @@
  * file is built without fused multiply-add), the last divide excepted
  * (float_quot8 gives its float without it), so the values added are the same
  * bits, and each value still gets its additions in pulse order. */
-#include "synth/signal/synth_signal.h"
-
-#include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 #if defined(__SSE2__) && defined(__x86_64__)
 #include <immintrin.h>
