@@ -19,7 +19,7 @@ namespace xc_ap {
  * compiles the dd_approx_*.cu files as one translation unit, where
  * dd_approx_gpu.cu's `using namespace xc_ap` would make an anonymous
  * namespace in xc_ap ambiguous with the global one that holds
- * dd_approx_kernels.cu's kernels (nvcc's launch stubs name both alike). */
+ * dd_approx_kernels.cu's kernels (the host functions nvcc writes to launch them name both alike). */
 static void range_free(ap_range *r)
 {
     void *host[] = {r->h_lo, r->qfirst, r->h_qs, r->h_qj, r->h_qlo, r->h_rowid, r->h_shift, r->h_first, r->h_gspan};
