@@ -3,7 +3,7 @@
  * nonzero bin's plane against |R|^2, its candidate lists against the CPU
  * searcher's on noisy spectra with tones (zmax 0/20, wmax 0/40, 1 and 2
  * harmonics, sizes of no convenient factors), the sub-harmonic blocks'
- * `want` rows, J1807-0847's pulsar at r = 131, repeated runs identical, a
+ * `want` rows, the fused inverse FFTs against the separate kernels, J1807-0847's pulsar at r = 131, repeated runs identical, a
  * zmax x numharm sweep as one search against separate ones, and
  * an error for a plane that cannot fit.  Every case is skipped (not passed)
  * without a usable CUDA device. */
@@ -20,6 +20,7 @@
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 #ifdef XC_HAVE_CUDA
+#include "optimized/gpu/accel_gpu.h"
 #include "optimized/gpu/xc_gpu.h"
 #endif
 
@@ -130,6 +131,68 @@ XC_TEST_IF(test_gpu_accel_plane_delta, "gpu_accel_plane_delta", xc_fx_skip_gpu)
     free(out);
     free(out2);
     free(want);
+}
+
+/* ---- fused inverse FFTs against the separate kernels ----------------------- */
+
+/* The plane of a noisy spectrum (zmax 50: 51 templates x 21 segments of
+ * 2048 points) made with the product and the power inside cuFFT's inverse
+ * transforms and with the separate kernels, in chunks of 12 pairs (1071
+ * pairs: 89 chunks and one of 3, whose batch is rounded up to 4, so a
+ * padding row runs) and in one chunk:
+ * every point within 1e-5 of max(its power, 1) of the other (the arithmetic
+ * is the same; cuFFT's kernels with callbacks may round differently in the
+ * last bits, ~1e-7 log2 L of a unit power), the count of points that differ
+ * at all printed.  Where cuFFT cannot fuse, both are the separate kernels
+ * (said, and the test compares a state with itself in chunks). */
+XC_TEST_IF(test_gpu_accel_fused, "gpu_accel_fused", xc_fx_skip_gpu)
+{
+#ifdef XC_HAVE_CUDA
+    xc_accel_opts o = xc_fx_accel_opts(50, 0, 1, 2);
+    xc_accel_plan p;
+    xc_error err;
+    const size_t n = 20011, nr = 2 * n - 1000;
+    CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, n, 100, &err), XC_OK);
+    double *amp = malloc(2 * n * sizeof *amp);
+    float *pl[3];
+    for (int k = 0; k < 3; k++)
+        pl[k] = malloc((size_t)p.ntempl * nr * sizeof *pl[k]);
+    CU_ASSERT_FATAL(amp && pl[0] && pl[1] && pl[2]);
+    uint64_t r = 77;
+    for (size_t k = 0; k < 2 * n; k++)   /* uniform in [-1, 1): unit-ish powers */
+        amp[k] = (double)(xc_fx_rng_next(&r) >> 11) / 4503599627370496.0 - 1.0;
+    int fused[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        void *state = NULL;
+        CU_ASSERT_EQUAL_FATAL(gpu()->create(gpu(), &p, &state, &err), XC_OK);
+        xc_accel_gpu_tune(state, k < 2, k == 0 ? 12 : 0);
+        xc_accel_block b = {0, n, amp, 500, nr, pl[k], NULL};
+        xc_status st = gpu()->plane(gpu(), state, &p, &b, &err);
+        if (st)
+            printf("\n  %s", err.msg);
+        CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+        fused[k] = xc_accel_gpu_tune(state, -1, 0);
+        gpu()->destroy(gpu(), state);
+    }
+    if (!fused[0] || !fused[1])
+        printf("\n  cuFFT made no fused plan here: the separate kernels ran in every case");
+    for (int k = 0; k < 2; k++) {
+        double worst = 0;
+        size_t ndiff = 0;
+        for (size_t i = 0; i < (size_t)p.ntempl * nr; i++) {
+            float a = pl[k][i], e = pl[2][i];
+            ndiff += memcmp(&a, &e, sizeof a) != 0;
+            worst = fmax(worst, fabs((double)a - e) / fmax(fabs(e), 1));
+        }
+        printf("\n  %s vs separate kernels: %zu of %zu points differ, largest %.2e of max(P, 1)",
+               k ? "fused, one chunk" : "fused, chunks of 12", ndiff, (size_t)p.ntempl * nr, worst);
+        XC_ASSERT_BELOW(worst, 1e-5);
+    }
+    xc_accel_plan_free(&p);
+    free(amp);
+    for (int k = 0; k < 3; k++)
+        free(pl[k]);
+#endif
 }
 
 /* ---- gpu against cpu --------------------------------------------------------- */

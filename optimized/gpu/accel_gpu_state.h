@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/search/xc_accel.h"
+#include "optimized/gpu/accel_gpu_cb.h"
 #include "optimized/gpu/gpu_check.h"
 
 namespace xc_accel_gpu_impl {
@@ -26,6 +27,7 @@ enum { NPLANS = 12 };
 struct fftplan {
     cufftHandle h;
     long batch;   /* 0: slot empty */
+    int fused;    /* the inverse with the product and power callbacks */
     size_t work;
 };
 
@@ -51,6 +53,12 @@ struct state {
     size_t workcap;
     fftplan plan[NPLANS];
     int evict;
+    /* the fused inverse FFTs (accel_gpu_cb.h): off when cuFFT could not
+     * make such a plan (then the separate kernels run) */
+    int nofuse;
+    xc_accel_cb_info *cbinfo;  /* the callbacks' caller info (device) */
+    xc_accel_cb_pair *pair;    /* a chunk's rows (device), prodcap of them */
+    size_t paircap;
     /* the search with sums on the device (accel_gpu_sums.cu) */
     float2 *spec;              /* every bin's normalised amplitude */
     size_t speccap;
