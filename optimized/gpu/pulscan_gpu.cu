@@ -1,6 +1,6 @@
 /* Pulscan on the GPU, host side: the stages of the Pulscan paper's GPU
- * pipeline (White et al. 2024, section 2.6 and Table 4) queued in order on one
- * stream, each bracketed by CUDA events when stage times are asked for:
+ * pipeline (White et al. 2024, section 2.6 and Table 4) queued in order on the
+ * plan's own stream, each bracketed by CUDA events when stage times are asked for:
  *
  *   h2d        the spectrum (interleaved complex float32) to the device;
  *              asynchronous when it lies in page-locked memory
@@ -88,12 +88,12 @@ const char *const KERNELS = "the Pulscan kernels (normalise, power, decimate, sc
 #define BEGIN(k)                                                                                   \
     do {                                                                                           \
         if (timed)                                                                                 \
-            XC_GPU_CK(cudaEventRecord(p->ev.b[k], 0), "cudaEventRecord");                          \
+            XC_GPU_CK(cudaEventRecord(p->ev.b[k], p->st.s), "cudaEventRecord");                          \
     } while (0)
 #define END(k)                                                                                     \
     do {                                                                                           \
         if (timed)                                                                                 \
-            XC_GPU_CK(cudaEventRecord(p->ev.e[k], 0), "cudaEventRecord");                          \
+            XC_GPU_CK(cudaEventRecord(p->ev.e[k], p->st.s), "cudaEventRecord");                          \
     } while (0)
 
 /* Adds the (completed) stage k's time to ms[k]. */
@@ -110,7 +110,8 @@ xc_status add_time(const xc_psgpu_plan *p, int k, double *ms, xc_error *err)
  * xc_pulscan_check_input and xc_pulscan_borrow word them. */
 xc_status read_counters(const xc_psgpu_plan *p, const xc_spectrum *sp, counters *c, xc_error *err)
 {
-    XC_GPU_CK(cudaMemcpy(c, p->d_c, sizeof *c, cudaMemcpyDeviceToHost), KERNELS);
+    XC_GPU_CK(cudaMemcpyAsync(c, p->d_c, sizeof *c, cudaMemcpyDeviceToHost, p->st.s), KERNELS);
+    XC_GPU_CK(cudaStreamSynchronize(p->st.s), KERNELS);
     if (c->bad != ~0ull) {
         size_t k = (size_t)c->bad;
         return xc_error_set(err, XC_EFORMAT, "bin %zu (%s part, byte offset %zu) is %g: not finite", k / 2,
@@ -135,29 +136,30 @@ xc_status queue_powers(xc_psgpu_plan *p, const xc_spectrum *sp, bool want_P, boo
     counters c0;
     memset(&c0, 0, sizeof c0);
     c0.bad = ~0ull;
-    XC_GPU_CK(cudaMemcpyAsync(p->d_c, &c0, sizeof c0, cudaMemcpyHostToDevice, 0), "cudaMemcpy(counters)");
+    XC_GPU_CK(cudaMemcpyAsync(p->d_c, &c0, sizeof c0, cudaMemcpyHostToDevice, p->st.s), "cudaMemcpy(counters)");
     BEGIN(S_H2D);
-    XC_GPU_CK(cudaMemcpyAsync(p->d_in, sp->data, nbins * sizeof(float2), cudaMemcpyHostToDevice, 0),
+    XC_GPU_CK(cudaMemcpyAsync(p->d_in, sp->data, nbins * sizeof(float2), cudaMemcpyHostToDevice, p->st.s),
               "cudaMemcpy(spectrum)");
     END(S_H2D);
     BEGIN(S_SEP);
     if (!p->stage) {
-        k_separate<<<grid_for(nbins, 256), 256>>>(p->d_in, p->d_re, p->d_im, nbins);
+        k_separate<<<grid_for(nbins, 256), 256, 0, p->st.s>>>(p->d_in, p->d_re, p->d_im, nbins);
         CK_LAUNCH("k_separate");
     }
     END(S_SEP);
     BEGIN(S_NORM);
-    k_normalise<<<(unsigned)(2 * nb), 512, p->stage ? p->stage_bytes : 0>>>(
+    k_normalise<<<(unsigned)(2 * nb), 512, p->stage ? p->stage_bytes : 0, p->st.s>>>(
         p->d_in, p->d_re, p->d_im, nbins, o->normwidth, nb, o->norm == XC_NORM_MOM, p->stage, p->d_scr, p->d_med,
         p->d_mad);
     CK_LAUNCH("k_normalise");
-    k_borrow<<<grid_for(2 * nb, 256), 256>>>(p->d_med, p->d_mad, nb, p->d_med2, p->d_scale, &p->d_c->cnt[0]);
+    k_borrow<<<grid_for(2 * nb, 256), 256, 0, p->st.s>>>(p->d_med, p->d_mad, nb, p->d_med2, p->d_scale,
+                                                         &p->d_c->cnt[0]);
     CK_LAUNCH("k_borrow");
     END(S_NORM);
     BEGIN(S_POW);
     /* normwidth capped at nbins (same blocks) so that the kernel's 32-bit division holds it */
-    k_power<<<grid_for(nbins, 256), 256>>>(p->d_in, nbins, std::min(o->normwidth, nbins), nb, p->d_med2, p->d_scale, p->d_P,
-                                            want_P ? NULL : S.Sf[0], &p->d_c->bad);
+    k_power<<<grid_for(nbins, 256), 256, 0, p->st.s>>>(p->d_in, nbins, std::min(o->normwidth, nbins), nb, p->d_med2,
+                                                        p->d_scale, p->d_P, want_P ? NULL : S.Sf[0], &p->d_c->bad);
     CK_LAUNCH("k_power");
     END(S_POW);
     return XC_OK;
@@ -177,9 +179,11 @@ xc_status rblock_maxima(xc_psgpu_plan *p, const xc_spectrum *sp, counters *c, un
     if (*npk > p->pcap)
         return XC_OK;
     std::vector<dpeak> e(*npk);
-    if (*npk)
-        XC_GPU_CK(cudaMemcpy(e.data(), p->d_pk, *npk * sizeof(dpeak), cudaMemcpyDeviceToHost),
+    if (*npk) {
+        XC_GPU_CK(cudaMemcpyAsync(e.data(), p->d_pk, *npk * sizeof(dpeak), cudaMemcpyDeviceToHost, p->st.s),
                   "cudaMemcpy(R-block entries)");
+        XC_GPU_CK(cudaStreamSynchronize(p->st.s), "cudaMemcpy(R-block entries)");
+    }
     size_t cw = p->o.chunkwidth;
     std::sort(e.begin(), e.end(), [cw](const dpeak &a, const dpeak &b) { return rblock_less(a, b, cw); });
     std::vector<dpeak> best;
@@ -188,9 +192,10 @@ xc_status rblock_maxima(xc_psgpu_plan *p, const xc_spectrum *sp, counters *c, un
             best.push_back(e[k]);
     *npk = (unsigned)best.size();
     if (*npk)
-        XC_GPU_CK(cudaMemcpy(p->d_pk, best.data(), *npk * sizeof(dpeak), cudaMemcpyHostToDevice),
+        XC_GPU_CK(cudaMemcpyAsync(p->d_pk, best.data(), *npk * sizeof(dpeak), cudaMemcpyHostToDevice, p->st.s),
                   "cudaMemcpy(R-block peaks)");
-    XC_GPU_CK(cudaMemcpyAsync(&p->d_c->cnt[2], npk, sizeof *npk, cudaMemcpyHostToDevice, 0), "cudaMemcpy(counters)");
+    XC_GPU_CK(cudaMemcpyAsync(&p->d_c->cnt[2], npk, sizeof *npk, cudaMemcpyHostToDevice, p->st.s),
+              "cudaMemcpy(counters)");
     return XC_OK;
 }
 
@@ -240,19 +245,21 @@ xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_psp
     if (P_out) {
         if ((st = read_counters(p, sp, &c, err)))
             return st;
-        XC_GPU_CK(cudaMemcpy(P_out, p->d_P, p->nbins * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy(powers)");
+        XC_GPU_CK(cudaMemcpyAsync(P_out, p->d_P, p->nbins * sizeof(double), cudaMemcpyDeviceToHost, p->st.s),
+                  "cudaMemcpy(powers)");
+        XC_GPU_CK(cudaStreamSynchronize(p->st.s), "cudaMemcpy(powers)");
         return XC_OK;
     }
     BEGIN(S_DEC);
     if (p->nh >= 2) {
-        k_decimate<<<grid_for(S.L[1], 256), 256>>>(p->d_P, S, p->nh);
+        k_decimate<<<grid_for(S.L[1], 256), 256, 0, p->st.s>>>(p->d_P, S, p->nh);
         CK_LAUNCH("k_decimate");
     }
     END(S_DEC);
     BEGIN(S_SCREEN);
     if (p->tiles) {
         const int step = o->zlog ? 0 : o->zstep == 2 ? 2 : o->zstep == 1 ? 1 : 0;
-        XC_GPU_CK(launch_screen(step, p->tiles, p->screen_smem, S, p->nh, p->d_thk, p->zstride, p->d_list,
+        XC_GPU_CK(launch_screen(step, p->tiles, p->screen_smem, p->st.s, S, p->nh, p->d_thk, p->zstride, p->d_list,
                                 p->tiles * (unsigned)PS_THREADS, &p->d_c->cnt[1]),
                   "k_screen (launch)");
     }
@@ -262,17 +269,17 @@ xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_psp
     for (;;) {
         /* Exact pass and log p into the peak list; a list that overflowed
          * is made large enough and the two rerun. */
-        XC_GPU_CK(cudaMemsetAsync(&p->d_c->cnt[2], 0, sizeof(unsigned), 0), "cudaMemset(counters)");
+        XC_GPU_CK(cudaMemsetAsync(&p->d_c->cnt[2], 0, sizeof(unsigned), p->st.s), "cudaMemset(counters)");
         BEGIN(S_EXACT);
-        k_exact<<<p->exgrid, EX_THREADS, p->xsmem>>>(p->d_P, S, p->d_list, &p->d_c->cnt[1], p->d_thr, p->zstride,
-                                                     p->d_W, p->d_rowmask, o->rblock, p->d_x, p->xd, p->d_pk, p->pcap,
-                                                     &p->d_c->cnt[2]);
+        k_exact<<<p->exgrid, EX_THREADS, p->xsmem, p->st.s>>>(p->d_P, S, p->d_list, &p->d_c->cnt[1], p->d_thr,
+                                                               p->zstride, p->d_W, p->d_rowmask, o->rblock, p->d_x,
+                                                               p->xd, p->d_pk, p->pcap, &p->d_c->cnt[2]);
         CK_LAUNCH("k_exact");
         END(S_EXACT);
         if (o->rblock && (st = rblock_maxima(p, sp, &c, &npk, err)))
             return st;
         BEGIN(S_LOGP);
-        k_logp<<<p->sms * 4, 128>>>(p->d_pk, &p->d_c->cnt[2], p->pcap, p->d_P, o->logp == XC_LOGP_POLY,
+        k_logp<<<p->sms * 4, 128, 0, p->st.s>>>(p->d_pk, &p->d_c->cnt[2], p->pcap, p->d_P, o->logp == XC_LOGP_POLY,
                                     o->rblock && !o->nosift);
         CK_LAUNCH("k_logp");
         END(S_LOGP);
@@ -296,10 +303,10 @@ xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_psp
     std::vector<dpeak> hp(npk);
     BEGIN(S_D2H);
     if (npk)
-        XC_GPU_CK(cudaMemcpyAsync(hp.data(), p->d_pk, npk * sizeof(dpeak), cudaMemcpyDeviceToHost, 0),
+        XC_GPU_CK(cudaMemcpyAsync(hp.data(), p->d_pk, npk * sizeof(dpeak), cudaMemcpyDeviceToHost, p->st.s),
                   "cudaMemcpy(peaks)");
     END(S_D2H);
-    XC_GPU_CK(cudaStreamSynchronize(0), "cudaMemcpy(peaks)");
+    XC_GPU_CK(cudaStreamSynchronize(p->st.s), "cudaMemcpy(peaks)");
     double t1 = now_ms();
     if (timed && (st = add_time(p, S_D2H, ms, err)))
         return st;

@@ -69,8 +69,8 @@ __global__ void k_decimate(const double *P, stage_set S, int nh);
 /* Launches the screen (a kernel template, so launched from its own file):
  * step 2 for zstep 2, 1 for zstep 1, 0 any other set of widths; the
  * launch's error. */
-cudaError_t launch_screen(int step, unsigned grid, size_t smem, stage_set S, int nh, const int *thk, int zstride,
-                          unsigned long long *list, unsigned cap, unsigned *count);
+cudaError_t launch_screen(int step, unsigned grid, size_t smem, cudaStream_t st, stage_set S, int nh, const int *thk,
+                          int zstride, unsigned long long *list, unsigned cap, unsigned *count);
 /* nlist: the screen's count on the device (the list holds every group the
  * screen can flag, so it never overflows). */
 __global__ void k_exact(const double *P, stage_set S, const unsigned long long *list, const unsigned *nlist,
@@ -164,6 +164,18 @@ struct events {
     }
 };
 
+/* A plan's own stream (non-blocking): plans used by several threads at once
+ * (a study's workers) neither queue behind each other on the legacy default
+ * stream nor wait for each other's copies. */
+struct pstream {
+    cudaStream_t s = 0;
+    ~pstream()
+    {
+        if (s)
+            cudaStreamDestroy(s);
+    }
+};
+
 /* The device's counters, one allocation: cnt[0] the parts that could not
  * borrow (bit 0 real, 1 imaginary), cnt[1] flagged groups, cnt[2] peaks;
  * bad: the first non-finite input value's float index (~0: none). */
@@ -180,6 +192,7 @@ struct xc_psgpu_plan {
     xc_psopts o;
     int nh = 0, zstride = 0, sms = 0, stage = 0;
     size_t stage_bytes = 0;
+    xcps::pstream st;     /* destroyed after the buffers (members go in reverse order) */
     xcps::devmem dm;
     xcps::events ev;
     float2 *d_in = NULL;

@@ -53,6 +53,7 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error
     XC_GPU_CK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute(SMs)");
     XC_GPU_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0),
               "cudaDeviceGetAttribute(shared memory opt-in)");
+    XC_GPU_CK(cudaStreamCreateWithFlags(&p->st.s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     for (events &ev = p->ev; ev.made < S_N; ev.made++) {
         XC_GPU_CK(cudaEventCreate(&ev.b[ev.made]), "cudaEventCreate");
         if (cudaEventCreate(&ev.e[ev.made]) != cudaSuccess) {
@@ -127,6 +128,9 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error
     if (!p->W.empty())
         XC_GPU_CK(cudaMemcpy(p->d_W, p->W.data(), p->W.size() * sizeof(int), cudaMemcpyHostToDevice),
                   "cudaMemcpy(widths)");
+    /* those copies' DMA may still run on the legacy stream, which the plan's
+     * own (non-blocking) stream does not wait for */
+    XC_GPU_CK(cudaStreamSynchronize(0), "cudaMemcpy(the plan's tables)");
     /* Each screen thread flags at most its own group: the list cannot overflow. */
     if ((st = dm.get(&p->d_list, (size_t)p->tiles * PS_THREADS, "flagged groups", err)))
         return st;

@@ -132,15 +132,15 @@ __global__ void __launch_bounds__(PS_THREADS) k_screen(stage_set S, int nh, cons
     }
 }
 
-cudaError_t launch_screen(int step, unsigned grid, size_t smem, stage_set S, int nh, const int *thk, int zstride,
-                          unsigned long long *list, unsigned cap, unsigned *count)
+cudaError_t launch_screen(int step, unsigned grid, size_t smem, cudaStream_t st, stage_set S, int nh, const int *thk,
+                          int zstride, unsigned long long *list, unsigned cap, unsigned *count)
 {
     if (step == 2)
-        k_screen<2><<<grid, PS_THREADS, smem>>>(S, nh, thk, zstride, list, cap, count);
+        k_screen<2><<<grid, PS_THREADS, smem, st>>>(S, nh, thk, zstride, list, cap, count);
     else if (step == 1)
-        k_screen<1><<<grid, PS_THREADS, smem>>>(S, nh, thk, zstride, list, cap, count);
+        k_screen<1><<<grid, PS_THREADS, smem, st>>>(S, nh, thk, zstride, list, cap, count);
     else
-        k_screen<0><<<grid, PS_THREADS, smem>>>(S, nh, thk, zstride, list, cap, count);
+        k_screen<0><<<grid, PS_THREADS, smem, st>>>(S, nh, thk, zstride, list, cap, count);
     return cudaGetLastError();
 }
 
