@@ -423,7 +423,8 @@ static int same_cands(const xc_candlist *a, const xc_candlist *b, const char *wh
  * repeated searches through one
  * plan give the one-shot call's list, for two spectra in turn and for a
  * page-locked copy (copied asynchronously, info says so); the device's own
- * finiteness check names the first bad value as the host's does; a spectrum
+ * finiteness check names the first bad value as the host's does, also
+ * through the session (which leaves the check to it); a spectrum
  * of another size is refused. */
 XC_TEST_IF(test_gpu_ps_plan, "gpu_ps_plan", xc_fx_skip_gpu)
 {
@@ -481,6 +482,15 @@ XC_TEST_IF(test_gpu_ps_plan, "gpu_ps_plan", xc_fx_skip_gpu)
     xc_candlist_free(&l);
     CU_ASSERT_EQUAL(xc_pulscan_gpu_execute(p, &pin, &l, NULL, &err), XC_EFORMAT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "bin 777 (imaginary part, byte offset 6220)"));
+    /* the same through core's session, which leaves that check to the device */
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_session_open(&xc_ps_gpu, nbins, &o, &ss, &err), XC_OK);
+    xc_candlist_free(&l);
+    CU_ASSERT_EQUAL(xc_pulscan_session_run(ss, &pin, &l, &err), XC_EFORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "bin 777 (imaginary part, byte offset 6220)"));
+    xc_candlist_free(&l);
+    CU_ASSERT_EQUAL(xc_pulscan_session_run(ss, &s2, &l, &err), XC_OK);
+    CU_ASSERT(same_cands(&l, &one2, "session, after a refused spectrum"));
+    xc_pulscan_session_close(ss);
     /* and the plan still serves a good spectrum afterwards */
     xc_candlist_free(&l);
     CU_ASSERT_EQUAL(xc_pulscan_gpu_execute(p, &s2, &l, NULL, &err), XC_OK);

@@ -157,6 +157,10 @@ xc_status xc_pspeaks_move(xc_pspeaks *dst, xc_pspeaks *src, xc_error *err);
 /* Checks the options (xc_psopts_check) and the spectrum: at least 2 bins and
  * every value finite (XC_EFORMAT naming the bin and its byte offset). */
 xc_status xc_pulscan_check_input(const xc_spectrum *sp, const xc_psopts *o, xc_error *err);
+/* The spectrum's shape only (bins and T, the same errors), without the pass
+ * over its values: for a searcher that names the first non-finite value
+ * itself (xc_searcher.checks_finite). */
+xc_status xc_pulscan_check_shape(const xc_spectrum *sp, xc_error *err);
 
 /* Normalisation blocks over bins 1..nbins-1 (see 1. above): xc_pulscan_nblocks
  * and xc_pulscan_block of core/search/xc_spectrum.h. */
@@ -284,6 +288,10 @@ typedef struct xc_searcher {
      * nbins bins with options o (NULL: the reference's, a few rows of nbins
      * doubles), for xc_pulscan_memory. */
     double (*stage_bytes)(const struct xc_searcher *self, size_t nbins, const xc_psopts *o);
+    /* 1: peaks_in reports a non-finite input value itself, the first one
+     * with xc_pulscan_check_input's error, so that a session (without red
+     * noise removal) spares the host its pass over the spectrum. */
+    int checks_finite;
 } xc_searcher;
 
 /* The descriptor behind a registry entry; NULL if impl is of another family. */

@@ -175,7 +175,7 @@ const xc_searcher xc_ps_gpu = {
              .caps = XC_CAP_DEVICE | XC_CAP_THREADED, .available = available,
              .desc = "CUDA: Pulscan's GPU stages, float screen + exact double boxcars, device log p"},
     .powers = ps_powers, .peaks = ps_peaks, .own_powers = 1, .plan = ps_plan, .peaks_in = ps_peaks_in,
-    .destroy = ps_destroy};
+    .destroy = ps_destroy, .checks_finite = 1};
 
 /* Matched-filter accel/jerk search: the plane on the device (cuFFT); with
  * preset exact the harmonic sums and thresholds too (only points above

@@ -58,16 +58,23 @@ double xc_pulscan_rlo(const xc_psopts *o, double T)
     return r > 1 ? r : 1;
 }
 
-xc_status xc_pulscan_check_input(const xc_spectrum *sp, const xc_psopts *o, xc_error *err)
+xc_status xc_pulscan_check_shape(const xc_spectrum *sp, xc_error *err)
 {
-    xc_status st = xc_psopts_check(o, err);
-    if (st)
-        return st;
     if (!sp || !sp->data || sp->nbins < 2)
         return xc_error_set(err, XC_EINVAL, "the spectrum needs at least 2 complex bins (has %zu)",
                             sp && sp->data ? sp->nbins : 0);
     if (!(sp->T > 0))
         return xc_error_set(err, XC_EINVAL, "observation length T = %g s is not > 0", sp->T);
+    return XC_OK;
+}
+
+xc_status xc_pulscan_check_input(const xc_spectrum *sp, const xc_psopts *o, xc_error *err)
+{
+    xc_status st = xc_psopts_check(o, err);
+    if (!st)
+        st = xc_pulscan_check_shape(sp, err);
+    if (st)
+        return st;
     /* An OR over the exponent bits vectorises; the slow search for the
      * culprit runs only when there is one. */
     unsigned bad = 0;

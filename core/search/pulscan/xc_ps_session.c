@@ -67,7 +67,11 @@ xc_status xc_pulscan_session_run(xc_pulscan_session *ss, const xc_spectrum *sp, 
         return xc_error_set(err, XC_EINVAL, "pulscan session: a spectrum of %zu bins, the session is for %zu",
                             sp->nbins, ss->nbins);
     const xc_searcher *s = ss->s;
-    xc_status st = xc_pulscan_check_input(sp, &ss->o, err);
+    /* a planned searcher that names the first non-finite value itself is
+     * spared the host's pass over the spectrum (the options were checked
+     * at open); with red noise removal the values are checked before it */
+    xc_status st = ss->state && s->checks_finite && !ss->o.rednoise ? xc_pulscan_check_shape(sp, err)
+                                                                    : xc_pulscan_check_input(sp, &ss->o, err);
     if (st)
         return st;
     xc_spectrum red = {0};
