@@ -116,6 +116,7 @@ xc_status plan_for(state *s, long batch, int fused, cufftHandle *out, xc_error *
         if (r == CUFFT_SUCCESS)
             r = cufftXtSetJITCallback(h, "xc_accel_cb_store", (const void *)xc_accel_cb_fatbin,
                                       sizeof xc_accel_cb_fatbin, CUFFT_CB_ST_COMPLEX, (void **)&s->cbinfo);
+        s->fusefail = r == CUFFT_SUCCESS ? 0 : (int)r;
     }
     if (r == CUFFT_SUCCESS)
         r = cufftSetAutoAllocation(h, 0);
@@ -128,6 +129,8 @@ xc_status plan_for(state *s, long batch, int fused, cufftHandle *out, xc_error *
         if (fused) {
             (void)cudaGetLastError();
             s->nofuse = 1;
+            if (!s->fusefail)
+                s->fusefail = 1000 + (int)r;
             return XC_OK;
         }
         return fft_fail(err, r, "cufftMakePlanMany");
@@ -277,15 +280,17 @@ __global__ void k_power(const float2 *__restrict__ prod, const int *__restrict__
     }
 }
 
-/* The fused inverse's rows b < nb of the chunk of pairs p0 + b (b < np):
- * segment P % nseg, template tl[P / nseg]; padding rows t = -1. */
-__global__ void k_pairs(const int *__restrict__ tl, long p0, long nseg, long np, long nb,
+/* The fused inverse's rows b < nb of a chunk of nt templates (tl[ta..])
+ * x ng segments (ga..), segment-major: b < nt ng is segment ga + b / nt,
+ * template tl[ta + b % nt], so that consecutive rows share a segment and
+ * the chunk's few templates stay in L2; padding rows t = -1. */
+__global__ void k_pairs(const int *__restrict__ tl, long ta, long nt, long ga, long ng, long nb,
                         xc_accel_cb_pair *__restrict__ pair)
 {
     for (long b = blockIdx.x * (long)blockDim.x + threadIdx.x; b < nb; b += (long)gridDim.x * blockDim.x) {
         xc_accel_cb_pair v = {0, -1};
-        if (b < np)
-            v = xc_accel_cb_pair{(int)((p0 + b) % nseg), tl[(p0 + b) / nseg]};
+        if (b < nt * ng)
+            v = xc_accel_cb_pair{(int)(ga + b / nt), tl[ta + b % nt]};
         pair[b] = v;
     }
 }
@@ -440,25 +445,36 @@ xc_status create(const xc_accel_plan *p, state *s, xc_error *err)
     return make_kernels(s, p, err);
 }
 
-/* One chunk's inverse FFTs with the product and power callbacks: *done = 0
- * when the state cannot fuse (the separate kernels then run).  The batch is
- * rounded up to a power of 2 as fft() does; the padding rows store nothing. */
-xc_status fused_chunk(state *s, const int *tl, long p0, long nseg, long np, int *done, xc_error *err)
+/* The plane's inverse FFTs with the product and the power in cuFFT's
+ * callbacks, in chunks of at most `chunk` pairs: nt templates x every
+ * segment (or one template x ng segments when the segments alone pass the
+ * chunk).  Each row is the same transform of the same data as the separate
+ * kernels' (a batched FFT's rows are independent); the batch is rounded up
+ * to a power of 2 as fft() does, the padding rows storing nothing.  *done =
+ * 0 when the state cannot fuse (the separate kernels then make the whole
+ * plane). */
+xc_status plane_fused(state *s, const int *tl, long nw, long nseg, long chunk, int *done, xc_error *err)
 {
-    long nb = 1;
-    while (nb < np)
-        nb *= 2;
-    if (nb > s->prodcap)
-        nb = np;
-    cufftHandle h;
-    TRY(plan_for(s, nb, 1, &h, err));
-    *done = !s->nofuse;
-    if (!*done)
-        return XC_OK;
-    k_pairs<<<grid_for((size_t)nb), 256, 0, s->stream>>>(tl, p0, nseg, np, nb, s->pair);
-    LAUNCHED("k_pairs");
-    FFT_CK(cufftExecC2C(h, (cufftComplex *)s->prod, (cufftComplex *)s->prod, CUFFT_INVERSE),
-           "cufftExecC2C (inverse, fused products and powers)");
+    *done = 0;
+    const long tc = nseg <= chunk ? chunk / nseg : 1, gc = nseg <= chunk ? nseg : chunk;
+    for (long ta = 0; ta < nw; ta += tc)
+        for (long ga = 0; ga < nseg; ga += gc) {
+            const long nt = nw - ta < tc ? nw - ta : tc, ng = nseg - ga < gc ? nseg - ga : gc, np = nt * ng;
+            long nb = 1;
+            while (nb < np)
+                nb *= 2;
+            if (nb > s->prodcap)
+                nb = np;
+            cufftHandle h;
+            TRY(plan_for(s, nb, 1, &h, err));
+            if (s->nofuse)
+                return XC_OK;
+            k_pairs<<<grid_for((size_t)nb), 256, 0, s->stream>>>(tl, ta, nt, ga, ng, nb, s->pair);
+            LAUNCHED("k_pairs");
+            FFT_CK(cufftExecC2C(h, (cufftComplex *)s->prod, (cufftComplex *)s->prod, CUFFT_INVERSE),
+                   "cufftExecC2C (inverse, fused products and powers)");
+        }
+    *done = 1;
     return XC_OK;
 }
 
@@ -487,15 +503,15 @@ xc_status plane_dev(state *s, const float2 *amp, long lo, long n, long i0, size_
             ci.lshift++;
         k_setinfo<<<1, 1, 0, s->stream>>>(s->cbinfo, ci);
         LAUNCHED("k_setinfo");
+        int done = 0;
+        TRY(plane_fused(s, tl, nw, (long)nseg, chunk, &done, err));
+        if (done) {
+            WAIT("plane (spread, FFTs with products and powers)");
+            return XC_OK;
+        }
     }
     for (long p0 = 0; p0 < P; p0 += chunk) {
         long np = P - p0 < chunk ? P - p0 : chunk;
-        if (!s->nofuse) {
-            int done = 0;
-            TRY(fused_chunk(s, tl, p0, (long)nseg, np, &done, err));
-            if (done)
-                continue;
-        }
         k_mul<<<(unsigned)np, 256, 0, s->stream>>>(s->seg, s->kern, tl, p0, (long)nseg, s->L, s->prod);
         LAUNCHED("k_mul");
         TRY(fft(s, s->prod, np, s->prodcap, CUFFT_INVERSE, "cufftExecC2C (inverse, products)", err));
@@ -593,7 +609,7 @@ extern "C" int xc_accel_gpu_tune(void *st, int fuse, long bmax)
         s->nofuse = !fuse;
     if (bmax > 0)
         s->bmax = bmax;
-    return !s->nofuse;
+    return !s->nofuse ? 1 : s->fusefail ? -s->fusefail : 0;
 }
 
 extern "C" void xc_accel_gpu_destroy(const xc_accel_searcher *self, void *st)

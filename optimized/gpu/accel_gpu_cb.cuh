@@ -3,12 +3,13 @@
  * -fatbin, then bin2c) and handed to cuFFT with cufftXtSetJITCallback
  * (NVIDIA cuFFT documentation, "LTO load and store callback routines").
  * The arithmetic is the separate kernels' (accel_gpu.cu k_mul, k_power),
- * written the same way. */
+ * written the same way.  C++ functions, not extern "C": cuFFT declares each
+ * callback by the name given and its type's signature and links it so. */
 #include <cufftXt.h>
 
 #include "optimized/gpu/accel_gpu_cb.h"
 
-extern "C" __device__ cufftComplex xc_accel_cb_load(void *in, unsigned long long offset, void *info, void *shared)
+__device__ cufftComplex xc_accel_cb_load(void *in, unsigned long long offset, void *info, void *shared)
 {
     (void)in, (void)shared;
     const xc_accel_cb_info *c = (const xc_accel_cb_info *)info;
@@ -21,8 +22,7 @@ extern "C" __device__ cufftComplex xc_accel_cb_load(void *in, unsigned long long
     return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 }
 
-extern "C" __device__ void xc_accel_cb_store(void *out, unsigned long long offset, cufftComplex o, void *info,
-                                             void *shared)
+__device__ void xc_accel_cb_store(void *out, unsigned long long offset, cufftComplex o, void *info, void *shared)
 {
     (void)out, (void)shared;
     const xc_accel_cb_info *c = (const xc_accel_cb_info *)info;

@@ -56,6 +56,8 @@ struct state {
     /* the fused inverse FFTs (accel_gpu_cb.h): off when cuFFT could not
      * make such a plan (then the separate kernels run) */
     int nofuse;
+    int fusefail;              /* why a fused plan failed: cufftResult r of
+                                * cufftXtSetJITCallback, 1000 + r of the plan */
     xc_accel_cb_info *cbinfo;  /* the callbacks' caller info (device) */
     xc_accel_cb_pair *pair;    /* a chunk's rows (device), prodcap of them */
     size_t paircap;
