@@ -4,8 +4,9 @@
  * searcher's on noisy spectra with tones (zmax 0/20, wmax 0/40, 1 and 2
  * harmonics, sizes of no convenient factors), the sub-harmonic blocks'
  * `want` rows, the fused inverse FFTs against the separate kernels,
- * J1807-0847's pulsar at r = 131, repeated runs identical, a zmax x numharm sweep as one search against separate ones, and
- * an error for a plane that cannot fit.  Every case is skipped (not passed)
+ * J1807-0847's pulsar at r = 131, repeated runs identical, a zmax x numharm
+ * sweep as one search against separate ones, and an error for a plane that
+ * cannot fit.  Every case is skipped (not passed)
  * without a usable CUDA device. */
 #include <math.h>
 #include <stdio.h>

@@ -71,8 +71,6 @@ xc_status fft_fail(xc_error *err, cufftResult r, const char *what)
     return xc_error_set(err, XC_EDEVICE, "gpu: accel %s: %s (cufftResult %d)", what, cufft_reason(r), (int)r);
 }
 
-#define FFT_CK(call, what) XC_GPU_CK_AS(cufftResult, CUFFT_SUCCESS, fft_fail, call, what)
-
 xc_status sync(state *s, const char *what, xc_error *err)
 {
     XC_GPU_CK(cudaStreamSynchronize(s->stream), what);
@@ -280,26 +278,6 @@ __global__ void k_power(const float2 *__restrict__ prod, const int *__restrict__
     }
 }
 
-/* The fused inverse's rows b < nb of a chunk of nt templates (tl[ta..])
- * x ng segments (ga..), segment-major: b < nt ng is segment ga + b / nt,
- * template tl[ta + b % nt], so that consecutive rows share a segment and
- * the chunk's few templates stay in L2; padding rows t = -1. */
-__global__ void k_pairs(const int *__restrict__ tl, long ta, long nt, long ga, long ng, long nb,
-                        xc_accel_cb_pair *__restrict__ pair)
-{
-    for (long b = blockIdx.x * (long)blockDim.x + threadIdx.x; b < nb; b += (long)gridDim.x * blockDim.x) {
-        xc_accel_cb_pair v = {0, -1};
-        if (b < nt * ng)
-            v = xc_accel_cb_pair{(int)(ga + b / nt), tl[ta + b % nt]};
-        pair[b] = v;
-    }
-}
-
-__global__ void k_setinfo(xc_accel_cb_info *info, xc_accel_cb_info v)
-{
-    *info = v;
-}
-
 void destroy_state(state *s)
 {
     if (!s)
@@ -445,39 +423,6 @@ xc_status create(const xc_accel_plan *p, state *s, xc_error *err)
     return make_kernels(s, p, err);
 }
 
-/* The plane's inverse FFTs with the product and the power in cuFFT's
- * callbacks, in chunks of at most `chunk` pairs: nt templates x every
- * segment (or one template x ng segments when the segments alone pass the
- * chunk).  Each row is the same transform of the same data as the separate
- * kernels' (a batched FFT's rows are independent); the batch is rounded up
- * to a power of 2 as fft() does, the padding rows storing nothing.  *done =
- * 0 when the state cannot fuse (the separate kernels then make the whole
- * plane). */
-xc_status plane_fused(state *s, const int *tl, long nw, long nseg, long chunk, int *done, xc_error *err)
-{
-    *done = 0;
-    const long tc = nseg <= chunk ? chunk / nseg : 1, gc = nseg <= chunk ? nseg : chunk;
-    for (long ta = 0; ta < nw; ta += tc)
-        for (long ga = 0; ga < nseg; ga += gc) {
-            const long nt = nw - ta < tc ? nw - ta : tc, ng = nseg - ga < gc ? nseg - ga : gc, np = nt * ng;
-            long nb = 1;
-            while (nb < np)
-                nb *= 2;
-            if (nb > s->prodcap)
-                nb = np;
-            cufftHandle h;
-            TRY(plan_for(s, nb, 1, &h, err));
-            if (s->nofuse)
-                return XC_OK;
-            k_pairs<<<grid_for((size_t)nb), 256, 0, s->stream>>>(tl, ta, nt, ga, ng, nb, s->pair);
-            LAUNCHED("k_pairs");
-            FFT_CK(cufftExecC2C(h, (cufftComplex *)s->prod, (cufftComplex *)s->prod, CUFFT_INVERSE),
-                   "cufftExecC2C (inverse, fused products and powers)");
-        }
-    *done = 1;
-    return XC_OK;
-}
-
 xc_status plane_dev(state *s, const float2 *amp, long lo, long n, long i0, size_t nr, const int *tl, long nw,
                     float *out, size_t ld, xc_error *err)
 {
@@ -496,15 +441,8 @@ xc_status plane_dev(state *s, const float2 *amp, long lo, long n, long i0, size_
     LAUNCHED("k_spread");
     TRY(fft(s, s->seg, (long)nseg, (long)(s->segcap / L), CUFFT_FORWARD, "cufftExecC2C (segments)", err));
     if (!s->nofuse) {
-        TRY(grow(&s->pair, &s->paircap, (size_t)s->prodcap, "the fused chunk's rows", err));
-        xc_accel_cb_info ci = {s->seg, s->kern, s->pair, out, (unsigned long long)ld, (unsigned long long)nr, 0,
-                               2 * s->hwmax, s->V};
-        while ((1 << ci.lshift) < s->L)
-            ci.lshift++;
-        k_setinfo<<<1, 1, 0, s->stream>>>(s->cbinfo, ci);
-        LAUNCHED("k_setinfo");
         int done = 0;
-        TRY(plane_fused(s, tl, nw, (long)nseg, chunk, &done, err));
+        TRY(plane_fused(s, tl, nw, (long)nseg, chunk, out, ld, nr, &done, err));
         if (done) {
             WAIT("plane (spread, FFTs with products and powers)");
             return XC_OK;

@@ -114,6 +114,17 @@ template <typename T> inline xc_status grow_host(T **p, size_t *cap, size_t n, c
 
 xc_status sync(state *s, const char *what, xc_error *err);
 unsigned grid_for(size_t n);
+xc_status fft_fail(xc_error *err, cufftResult r, const char *what);
+#define FFT_CK(call, what) XC_GPU_CK_AS(cufftResult, CUFFT_SUCCESS, fft_fail, call, what)
+/* A cached C2C plan of `batch` transforms of L points (accel_gpu.cu); fused:
+ * with the product and power callbacks, or *out = 0 and fusing off for the
+ * state when cuFFT cannot make one. */
+xc_status plan_for(state *s, long batch, int fused, cufftHandle *out, xc_error *err);
+/* The plane of nw templates (tl, device) x nseg segments of the FFT'd
+ * segments in s->seg, by the fused inverse FFTs in chunks of at most chunk
+ * pairs, into out (rows ld apart, nr half-bins): accel_gpu_fused.cu. */
+xc_status plane_fused(state *s, const int *tl, long nw, long nseg, long chunk, float *out, size_t ld, size_t nr,
+                      int *done, xc_error *err);
 /* The plane of the nw templates listed at tl (device) for half-bin indices
  * [i0, i0 + nr), from the device amplitudes amp of bins lo..lo+n-1 (zero
  * elsewhere), into out (device; template t's row at t ld, ld >= nr; other
