@@ -13,16 +13,19 @@
  * spreads them onto the half-bin grid of nseg overlapping segments (bin k at
  * position 2k, zeros between), one batched forward FFT transforms every
  * segment, and the (template, segment) pairs the block needs (every template,
- * or the rows of `want`) go through batched products with the template FFTs,
- * batched inverse FFTs and |.|^2 of the V valid points, in chunks of at most
- * bmax pairs (the product buffer's memory cap); the plane stays on the device
- * until its needed rows are copied back (runs of consecutive templates, one
- * copy each).
+ * or the rows of `want`) go through batched inverse FFTs whose cuFFT
+ * callbacks form the products with the template FFTs and store |.|^2 of the
+ * V valid points (accel_gpu_fused.cu), or, where cuFFT cannot make such a
+ * plan, through separate product and power kernels around the inverse FFTs,
+ * in chunks of at most bmax pairs (the product buffer's memory cap; the
+ * fused transforms still use it as their scratch); the plane stays on the
+ * device until its needed rows are copied back (runs of consecutive
+ * templates, one copy each).
  *
- * cuFFT plans are cached by batch size (a search meets a few: the segments,
- * the full chunk, a tail per block shape, the templates' chunks) and share one
- * work area (auto-allocation off), so that a block shape met again costs no
- * plan.  Every call is checked; errors go into xc_error naming the call or
+ * cuFFT plans are cached by batch size and kind (a search meets a few: the
+ * segments, the full chunk, a tail per block shape, the templates' chunks)
+ * and share one work area (auto-allocation off), so that a block shape met
+ * again costs no plan.  Every call is checked; errors go into xc_error naming the call or
  * kernel ("gpu: accel <what>: <reason>"), XC_EDEVICE.  Nothing is printed. */
 #include <cuda_runtime.h>
 #include <cufft.h>
