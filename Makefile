@@ -135,11 +135,6 @@ CU_FAMS  := $(foreach f,accel dd_approx pulscan sp dd,$(if $(CU_FAM_$f),$f))
 # the rpath finds it under the toolkit, scripts/gpu-check.sh device also sets
 # LD_LIBRARY_PATH=/usr/local/cuda/lib64.
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcufft -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
-# The accel searcher's inverse FFT callbacks (optimized/gpu/accel_gpu_cb.cuh)
-# as LTO-IR, embedded as a C array for cuFFT's JIT linking (cufftXtSetJITCallback;
-# cuFFT loads nvJitLink itself when a plan is made).
-CU_CB_HDR := $(BUILD)/gen/accel_gpu_cb_fatbin.h
-CPPFLAGS += -I$(BUILD)/gen
 endif
 
 LIB_SRC  := $(wildcard $(addsuffix /*.c,$(MODDIRS)) $(if $(filter 1,$(CUDA)),optimized/gpu/*.c))
@@ -237,15 +232,6 @@ $(CU_FAMS:%=$(BUILD)/cu/%.cu): $(BUILD)/cu/%.cu: FORCE
 $(CU_FAMS:%=$(BUILD)/cu/%.o): $(BUILD)/cu/%.o: $(BUILD)/cu/%.cu
 	@$(if $(Q),echo "  NVCC    $(CU_FAM_$*:optimized/gpu/%=%)")
 	$(Q)$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
-
-ifeq ($(CUDA),1)
-$(CU_CB_HDR): optimized/gpu/accel_gpu_cb.cuh optimized/gpu/accel_gpu_cb.h
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  NVCC    $< (LTO-IR)")
-	$(Q)$(NVCC) -std=c++17 -I. -x cu -gencode arch=compute_90,code=lto_90 -dc -fatbin $< -o $(@:.h=.fatbin)
-	$(Q)$(CUDA_HOME)/bin/bin2c --const --static --name xc_accel_cb_fatbin --type longlong $(@:.h=.fatbin) > $@.tmp && mv -f $@.tmp $@
-$(BUILD)/cu/accel.o $(BUILD)/optimized/gpu/accel_gpu.o: $(CU_CB_HDR)
-endif
 
 .PHONY: FORCE
 FORCE:

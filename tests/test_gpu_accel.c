@@ -3,17 +3,15 @@
  * nonzero bin's plane against |R|^2, its candidate lists against the CPU
  * searcher's on noisy spectra with tones (zmax 0/20, wmax 0/40, 1 and 2
  * harmonics, sizes of no convenient factors), the sub-harmonic blocks'
- * `want` rows, the fused inverse FFTs against the separate kernels,
- * J1807-0847's pulsar at r = 131, repeated runs identical, a zmax x numharm
- * sweep as one search against separate ones, and an error for a plane that
- * cannot fit.  Every case is skipped (not passed)
+ * `want` rows, J1807-0847's pulsar at r = 131, repeated runs identical, a
+ * zmax x numharm sweep as one search against separate ones, and
+ * an error for a plane that cannot fit.  Every case is skipped (not passed)
  * without a usable CUDA device. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "compare/conform/xc_conform_accel.h"
 #include "core/search/xc_accel.h"
@@ -22,7 +20,6 @@
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 #ifdef XC_HAVE_CUDA
-#include "optimized/gpu/accel_gpu.h"
 #include "optimized/gpu/xc_gpu.h"
 #endif
 
@@ -133,87 +130,6 @@ XC_TEST_IF(test_gpu_accel_plane_delta, "gpu_accel_plane_delta", xc_fx_skip_gpu)
     free(out);
     free(out2);
     free(want);
-}
-
-/* ---- fused inverse FFTs against the separate kernels ----------------------- */
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* The plane of a noisy spectrum (zmax 50: 51 templates x 21 segments of
- * 2048 points) made with the product and the power inside cuFFT's inverse
- * transforms and with the separate kernels.  The fused chunks: at most 16
- * pairs (one template's segments in chunks of 16 and 5, that batch rounded
- * up to 8: padding rows), at most 100 (4 templates x 21 segments, a batch
- * of 84, and 3 x 21 last, rounded up to 64), and one chunk.  Every point
- * within 1e-5 of max(its power, 1) of the separate kernels' (the same
- * arithmetic; cuFFT's kernels with callbacks may round differently in the
- * last bits, ~1e-7 log2 L of a unit power); the count of points that
- * differ at all, and the first plane's time (cuFFT links the callbacks
- * into its kernels when the plan is made), printed.  Where cuFFT cannot
- * fuse (said, with its error), every case is the separate kernels. */
-XC_TEST_IF(test_gpu_accel_fused, "gpu_accel_fused", xc_fx_skip_gpu)
-{
-#ifdef XC_HAVE_CUDA
-    enum { NC = 4 };
-    static const long bmax[NC] = {16, 100, 0, 0};
-    static const char *const name[NC] = {"chunks of <= 16 pairs", "chunks of <= 100", "one chunk", "separate"};
-    xc_accel_opts o = xc_fx_accel_opts(50, 0, 1, 2);
-    xc_accel_plan p;
-    xc_error err;
-    const size_t n = 20011, nr = 2 * n - 1000;
-    CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, n, 100, &err), XC_OK);
-    double *amp = malloc(2 * n * sizeof *amp);
-    float *pl[NC];
-    for (int k = 0; k < NC; k++)
-        CU_ASSERT_PTR_NOT_NULL_FATAL(pl[k] = malloc((size_t)p.ntempl * nr * sizeof *pl[k]));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(amp);
-    uint64_t r = 77;
-    for (size_t k = 0; k < 2 * n; k++)   /* uniform in [-1, 1): unit-ish powers */
-        amp[k] = (double)(xc_fx_rng_next(&r) >> 11) / 4503599627370496.0 - 1.0;
-    int fused = 0;
-    for (int k = 0; k < NC; k++) {
-        void *state = NULL;
-        CU_ASSERT_EQUAL_FATAL(gpu()->create(gpu(), &p, &state, &err), XC_OK);
-        xc_accel_gpu_tune(state, k < NC - 1, bmax[k]);
-        xc_accel_block b = {0, n, amp, 500, nr, pl[k], NULL};
-        double t0 = now_s();
-        xc_status st = gpu()->plane(gpu(), state, &p, &b, &err);
-        double ms = 1e3 * (now_s() - t0);
-        if (st)
-            printf("\n  %s", err.msg);
-        CU_ASSERT_EQUAL_FATAL(st, XC_OK);
-        int f = xc_accel_gpu_tune(state, -1, 0);
-        if (k == 0)
-            fused = f;
-        printf("\n  %s: first plane %.0f ms", name[k], ms);
-        gpu()->destroy(gpu(), state);
-    }
-    if (fused != 1)
-        printf("\n  cuFFT made no fused plan here (%s %d): the separate kernels ran in every case",
-               -fused >= 1000 ? "cufftMakePlanMany, cufftResult" : "cufftXtSetJITCallback, cufftResult",
-               -fused >= 1000 ? -fused - 1000 : -fused);
-    for (int k = 0; k < NC - 1; k++) {
-        double worst = 0;
-        size_t ndiff = 0;
-        for (size_t i = 0; i < (size_t)p.ntempl * nr; i++) {
-            float a = pl[k][i], e = pl[NC - 1][i];
-            ndiff += memcmp(&a, &e, sizeof a) != 0;
-            worst = fmax(worst, fabs((double)a - e) / fmax(fabs(e), 1));
-        }
-        printf("\n  fused, %s, vs separate kernels: %zu of %zu points differ, largest %.2e of max(P, 1)", name[k],
-               ndiff, (size_t)p.ntempl * nr, worst);
-        XC_ASSERT_BELOW(worst, 1e-5);
-    }
-    xc_accel_plan_free(&p);
-    free(amp);
-    for (int k = 0; k < NC; k++)
-        free(pl[k]);
-#endif
 }
 
 /* ---- gpu against cpu --------------------------------------------------------- */

@@ -17,14 +17,6 @@ extern "C" {
  * xc_accel_template's, XC_ENOMEM. */
 xc_status xc_accel_gpu_fill(const xc_accel_plan *p, int t0, int cnt, int L, float *buf, xc_error *err);
 
-/* For tests: a state's (xc_accel_gpu's create) inverse FFTs fused with the
- * product and the power (fuse 1: the default, where cuFFT can) or the
- * separate kernels (0; -1 leaves it), and its chunk of (template, segment)
- * pairs capped at bmax (> 0; 0 leaves it).  Returns 1 when the state fuses
- * now, 0 when asked not to, -r when cuFFT could not make a fused plan:
- * r = its cufftResult from cufftXtSetJITCallback, 1000 + it from the plan. */
-int xc_accel_gpu_tune(void *state, int fuse, long bmax);
-
 #ifdef __cplusplus
 }
 #endif

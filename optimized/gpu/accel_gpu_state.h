@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "core/search/xc_accel.h"
-#include "optimized/gpu/accel_gpu_cb.h"
 #include "optimized/gpu/gpu_check.h"
 
 namespace xc_accel_gpu_impl {
@@ -27,7 +26,6 @@ enum { NPLANS = 12 };
 struct fftplan {
     cufftHandle h;
     long batch;   /* 0: slot empty */
-    int fused;    /* the inverse with the product and power callbacks */
     size_t work;
 };
 
@@ -53,14 +51,6 @@ struct state {
     size_t workcap;
     fftplan plan[NPLANS];
     int evict;
-    /* the fused inverse FFTs (accel_gpu_cb.h): off when cuFFT could not
-     * make such a plan (then the separate kernels run) */
-    int nofuse;
-    int fusefail;              /* why a fused plan failed: cufftResult r of
-                                * cufftXtSetJITCallback, 1000 + r of the plan */
-    xc_accel_cb_info *cbinfo;  /* the callbacks' caller info (device) */
-    xc_accel_cb_pair *pair;    /* a chunk's rows (device), prodcap of them */
-    size_t paircap;
     /* the search with sums on the device (accel_gpu_sums.cu) */
     float2 *spec;              /* every bin's normalised amplitude */
     size_t speccap;
@@ -114,17 +104,6 @@ template <typename T> inline xc_status grow_host(T **p, size_t *cap, size_t n, c
 
 xc_status sync(state *s, const char *what, xc_error *err);
 unsigned grid_for(size_t n);
-xc_status fft_fail(xc_error *err, cufftResult r, const char *what);
-#define FFT_CK(call, what) XC_GPU_CK_AS(cufftResult, CUFFT_SUCCESS, fft_fail, call, what)
-/* A cached C2C plan of `batch` transforms of L points (accel_gpu.cu); fused:
- * with the product and power callbacks, or *out = 0 and fusing off for the
- * state when cuFFT cannot make one. */
-xc_status plan_for(state *s, long batch, int fused, cufftHandle *out, xc_error *err);
-/* The plane of nw templates (tl, device) x nseg segments of the FFT'd
- * segments in s->seg, by the fused inverse FFTs in chunks of at most chunk
- * pairs, into out (rows ld apart, nr half-bins): accel_gpu_fused.cu. */
-xc_status plane_fused(state *s, const int *tl, long nw, long nseg, long chunk, float *out, size_t ld, size_t nr,
-                      int *done, xc_error *err);
 /* The plane of the nw templates listed at tl (device) for half-bin indices
  * [i0, i0 + nr), from the device amplitudes amp of bins lo..lo+n-1 (zero
  * elsewhere), into out (device; template t's row at t ld, ld >= nr; other
