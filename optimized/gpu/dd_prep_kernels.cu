@@ -106,6 +106,18 @@ __global__ void __launch_bounds__(256) k_bounds(const dd_bounds_args a)
 cudaError_t dd_launch_pack(int fmt, dim3 grid, const dd_pack_args &a, cudaStream_t s)
 {
     const dim3 block(32, 8);
+    if (a.raw_u8) {
+        switch (fmt) {
+        case DD_Q4: k_pack<DD_Q4, uint8_t, uint32_t><<<grid, block, 0, s>>>(a); break;
+        case DD_Q8: k_pack<DD_Q8, uint8_t, uint32_t><<<grid, block, 0, s>>>(a); break;
+        case DD_P16: k_pack<DD_P16, uint8_t, uint32_t><<<grid, block, 0, s>>>(a); break;
+        case DD_S16: k_pack<DD_S16, uint8_t, uint32_t><<<grid, block, 0, s>>>(a); break;
+        case DD_W32: k_pack<DD_W32, uint8_t, uint32_t><<<grid, block, 0, s>>>(a); break;
+        case DD_U64: k_pack<DD_U64, uint8_t, unsigned long long><<<grid, block, 0, s>>>(a); break;
+        default: return cudaErrorInvalidValue;
+        }
+        return cudaGetLastError();
+    }
     switch (fmt) {
     case DD_Q4: k_pack<DD_Q4, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
     case DD_Q8: k_pack<DD_Q8, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
