@@ -31,34 +31,31 @@ const int SEL_W = 64;     /* the bracket's half width, sample ranks (4 standard 
 const int SEL_U = 8;      /* keys a thread loads per step of a pass */
 
 /* Float keys that order as the values (sign-flipped bits; -0 taken as +0,
- * which compares equal to it in the reference's sort), 32 bits: the block
- * medians' selection compares, subtracts and sorts them in one register
- * each, half the work of 64-bit keys. */
-__device__ inline uint32_t fkey(float x)
+ * which compares equal to it in the reference's sort). */
+__device__ inline u64 fkey(float x)
 {
     uint32_t u = __float_as_uint(x);
     if (u == 0x80000000u)
         u = 0;
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+    return (u & 0x80000000u) ? (u64)(~u) : (u64)(u | 0x80000000u);
 }
 
-__device__ inline double fkey_value(uint32_t u)
+__device__ inline double fkey_value(u64 k)
 {
+    uint32_t u = (uint32_t)k;
     return (double)__uint_as_float((u & 0x80000000u) ? (u & 0x7fffffffu) : ~u);
 }
 
 /* Non-negative doubles order as their bits. */
 __device__ inline double dkey_value(u64 k) { return __longlong_as_double((long long)k); }
 
-/* K: the keys' type (uint32_t float keys, u64 double keys); counts are u64. */
-template <typename K> struct sel_shared {
-    K buf[SEL_N];     /* the sorted sample, then the gathered keys */
+struct sel_shared {
+    u64 buf[SEL_N];   /* the sorted sample, then the gathered keys */
     unsigned hist[SEL_N];
-    K lo, hi;         /* the range: keys in [lo, hi] are binned */
+    u64 lo, hi;       /* the range: keys in [lo, hi] are binned */
     u64 below;        /* keys under lo */
     u64 cnt, before;  /* keys in the target bin b0; keys of the range in bins under b0 */
-    u64 got;
-    K min0, max0, min1;
+    u64 got, min0, max0, min1;
     u64 wsum[SP_THREADS / 32];
     unsigned b0, b1;
     int miss;
@@ -86,21 +83,19 @@ template <typename F> __device__ inline void each_loaded(const float *x, size_t 
 
 /* The samples of one block [lo, hi) of a row, as float keys. */
 struct block_keys {
-    typedef uint32_t key_t;
     const float *x;
     size_t lo, hi;
-    __device__ key_t key(size_t i) const { return fkey(x[lo + i]); }
+    __device__ u64 key(size_t i) const { return fkey(x[lo + i]); }
     /* f(key, valid) for every key, the whole block in step (valid false past the end) */
     template <typename F> __device__ void each(F f) const
     {
-        each_loaded(x, lo, hi, [&](float v, bool valid) { f(valid ? fkey(v) : 0u, valid); });
+        each_loaded(x, lo, hi, [&](float v, bool valid) { f(valid ? fkey(v) : 0ull, valid); });
     }
 };
 
 /* |x_t - m_b(t)| over a row, block by block (no division per sample), as
  * the bits of the non-negative doubles. */
 struct dev_keys {
-    typedef u64 key_t;
     const float *x;
     size_t n, L, nb;
     const double *m;
@@ -122,7 +117,7 @@ struct dev_keys {
 };
 
 /* a[0..P) ascending (P a power of two), by the whole block. */
-template <typename K> __device__ void bitonic(K *a, unsigned P)
+__device__ void bitonic(u64 *a, unsigned P)
 {
     __syncthreads();
     for (unsigned k = 2; k <= P; k <<= 1)
@@ -130,7 +125,7 @@ template <typename K> __device__ void bitonic(K *a, unsigned P)
             for (unsigned i = threadIdx.x; i < P; i += blockDim.x) {
                 unsigned l = i ^ j;
                 if (l > i) {
-                    K x = a[i], y = a[l];
+                    u64 x = a[i], y = a[l];
                     if ((i & k) == 0 ? x > y : x < y) {
                         a[i] = y;
                         a[l] = x;
@@ -142,7 +137,7 @@ template <typename K> __device__ void bitonic(K *a, unsigned P)
 }
 
 /* Exclusive prefix of v over the block; *total the sum (integers: any order). */
-template <typename K> __device__ u64 scan_u64(u64 v, u64 *total, sel_shared<K> *s)
+__device__ u64 scan_u64(u64 v, u64 *total, sel_shared *s)
 {
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     u64 inc = v;
@@ -167,28 +162,28 @@ template <typename K> __device__ u64 scan_u64(u64 v, u64 *total, sel_shared<K> *
 
 /* Bins of 2^shift keys from lo (integer work only: a conversion to double
  * and back a key held the passes at the conversion unit's rate). */
-template <typename K> __device__ inline unsigned bin_of(K key, K lo, unsigned shift)
+__device__ inline unsigned bin_of(u64 key, u64 lo, unsigned shift)
 {
     return (unsigned)((key - lo) >> shift);
 }
 
 /* The least shift that puts every key of [lo, hi] in one of SEL_N bins. */
-template <typename K> __device__ inline unsigned bin_shift(K lo, K hi)
+__device__ inline unsigned bin_shift(u64 lo, u64 hi)
 {
     unsigned shift = 0;
-    while (((hi - lo) >> shift) >= (K)SEL_N)
+    while (((hi - lo) >> shift) >= (u64)SEL_N)
         shift++;
     return shift;
 }
 
 /* The first range: SEL_W sample ranks either side of rank k's estimate
  * (every key where the keys are few). */
-template <typename SRC, typename K> __device__ void first_range(const SRC &src, u64 N, u64 k, sel_shared<K> *s)
+template <typename SRC> __device__ void first_range(const SRC &src, u64 N, u64 k, sel_shared *s)
 {
     if (N <= 4 * (u64)SEL_N) {
         if (threadIdx.x == 0) {
             s->lo = 0;
-            s->hi = ~(K)0;
+            s->hi = ~0ull;
         }
         __syncthreads();
         return;
@@ -199,14 +194,13 @@ template <typename SRC, typename K> __device__ void first_range(const SRC &src, 
     if (threadIdx.x == 0) {
         long j = (long)(k * SEL_N / N), jl = j - SEL_W, jh = j + 1 + SEL_W;
         s->lo = jl <= 0 ? 0 : s->buf[jl];
-        s->hi = jh >= SEL_N - 1 ? ~(K)0 : s->buf[jh];
+        s->hi = jh >= SEL_N - 1 ? ~0ull : s->buf[jh];
     }
     __syncthreads();
 }
 
 /* Pass A: keys under lo counted, keys in [lo, hi] binned. */
-template <typename SRC, typename K>
-__device__ void histogram(const SRC &src, K lo, K hi, unsigned shift, sel_shared<K> *s)
+template <typename SRC> __device__ void histogram(const SRC &src, u64 lo, u64 hi, unsigned shift, sel_shared *s)
 {
     for (int i = threadIdx.x; i < SEL_N; i += blockDim.x)
         s->hist[i] = 0;
@@ -218,8 +212,8 @@ __device__ void histogram(const SRC &src, K lo, K hi, unsigned shift, sel_shared
     /* a range of every key puts most of a warp's keys in one bin: there one
      * atomic per bin per warp; a sample's bracket spreads the few keys in it
      * over the bins, and a plain atomic each is cheaper than the match */
-    const bool crowded = lo == 0 && hi == ~(K)0;
-    src.each([&](K key, bool valid) {
+    const bool crowded = lo == 0 && hi == ~0ull;
+    src.each([&](u64 key, bool valid) {
         bool in = valid && key >= lo && key <= hi;
         below += valid && key < lo;
         unsigned bin = in ? bin_of(key, lo, shift) : (unsigned)SEL_N;
@@ -241,7 +235,7 @@ __device__ void histogram(const SRC &src, K lo, K hi, unsigned shift, sel_shared
 
 /* The bins of ranks k0 and k1 (k0 <= k1 <= k0 + 1): s->b0, b1, before,
  * cnt; s->miss where a rank is outside the range. */
-template <typename K> __device__ void find_bins(u64 k0, u64 k1, sel_shared<K> *s)
+__device__ void find_bins(u64 k0, u64 k1, sel_shared *s)
 {
     const int per = SEL_N / SP_THREADS, i0 = threadIdx.x * per;
     u64 c = 0, total;
@@ -268,20 +262,19 @@ template <typename K> __device__ void find_bins(u64 k0, u64 k1, sel_shared<K> *s
     }
     if (threadIdx.x == 0) {
         s->got = 0;
-        s->min0 = ~(K)0;
+        s->min0 = ~0ull;
         s->max0 = 0;
-        s->min1 = ~(K)0;
+        s->min1 = ~0ull;
     }
     __syncthreads();
 }
 
 /* Pass B: the keys of bin b0 gathered (up to SEL_N), its least and largest
  * key, and the least key of bin b1. */
-template <typename SRC, typename K>
-__device__ void gather(const SRC &src, K lo, K hi, unsigned shift, sel_shared<K> *s)
+template <typename SRC> __device__ void gather(const SRC &src, u64 lo, u64 hi, unsigned shift, sel_shared *s)
 {
     const unsigned b0 = s->b0, b1 = s->b1, lane = threadIdx.x & 31;
-    src.each([&](K key, bool valid) {
+    src.each([&](u64 key, bool valid) {
         bool in = valid && key >= lo && key <= hi;
         unsigned bin = in ? bin_of(key, lo, shift) : (unsigned)SEL_N;
         unsigned want = __ballot_sync(0xffffffffu, bin == b0);
@@ -302,12 +295,12 @@ __device__ void gather(const SRC &src, K lo, K hi, unsigned shift, sel_shared<K>
 
 /* The keys of ranks k0 and k1 = k0 or k0 + 1 (0-based, ties counted) of
  * the source's N keys, into *r0, *r1 (every thread). */
-template <typename SRC, typename K>
-__device__ void select_pair(const SRC &src, u64 N, u64 k0, u64 k1, sel_shared<K> *s, K *r0, K *r1)
+template <typename SRC> __device__ void select_pair(const SRC &src, u64 N, u64 k0, u64 k1, sel_shared *s, u64 *r0,
+                                                    u64 *r1)
 {
     first_range(src, N, k0, s);
     for (;;) {
-        const K lo = s->lo, hi = s->hi;
+        const u64 lo = s->lo, hi = s->hi;
         const unsigned shift = bin_shift(lo, hi);
         histogram(src, lo, hi, shift, s);
         find_bins(k0, k1, s);
@@ -315,7 +308,7 @@ __device__ void select_pair(const SRC &src, u64 N, u64 k0, u64 k1, sel_shared<K>
             __syncthreads();
             if (threadIdx.x == 0) {
                 s->lo = 0;
-                s->hi = ~(K)0;
+                s->hi = ~0ull;
             }
             __syncthreads();
             continue;
@@ -336,7 +329,7 @@ __device__ void select_pair(const SRC &src, u64 N, u64 k0, u64 k1, sel_shared<K>
             while (P < (unsigned)s->cnt)
                 P <<= 1;
             for (unsigned i = (unsigned)s->cnt + threadIdx.x; i < P; i += blockDim.x)
-                s->buf[i] = ~(K)0;
+                s->buf[i] = ~0ull;
             bitonic(s->buf, P);
             *r0 = s->buf[q0];
             *r1 = s->buf[q1];
@@ -354,16 +347,15 @@ __device__ void select_pair(const SRC &src, u64 N, u64 k0, u64 k1, sel_shared<K>
 
 /* The median of the source's n keys as the reference's: the middle value,
  * or of an even count the mean of the two middle values. */
-template <typename SRC, typename VAL>
-__device__ double median(const SRC &src, u64 n, VAL val, sel_shared<typename SRC::key_t> *s)
+template <typename SRC, typename VAL> __device__ double median(const SRC &src, u64 n, VAL val, sel_shared *s)
 {
-    typename SRC::key_t lo, hi;
+    u64 lo, hi;
     select_pair(src, n, (n - 1) / 2, n / 2, s, &lo, &hi);
     return n % 2 ? val(lo) : __ddiv_rn(__dadd_rn(val(lo), val(hi)), 2.0);
 }
 
 /* Exclusive prefix of v over the block in a fixed order; *total gets the sum. */
-template <typename K> __device__ double block_scan(double v, double *total, sel_shared<K> *s)
+__device__ double block_scan(double v, double *total, sel_shared *s)
 {
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     double inc = v;
@@ -395,7 +387,7 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_prefix(const float *X, size_t
                                                           size_t pstride, int meansd, double *m, size_t mstride,
                                                           double *s)
 {
-    __shared__ sel_shared<u64> sh;
+    __shared__ sel_shared sh;
     const size_t r = blockIdx.x;
     const float *x = X + r * xstride;
     double *P = Pall ? Pall + r * pstride : NULL, carry = 0.0, sq = 0.0;
@@ -431,7 +423,7 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_prefix(const float *X, size_t
 __global__ void __launch_bounds__(SP_THREADS) k_sp_medians(const float *X, size_t xstride, size_t n, size_t L,
                                                            size_t nb, double *M, size_t mstride)
 {
-    __shared__ sel_shared<uint32_t> sh;
+    __shared__ sel_shared sh;
     const size_t r = blockIdx.x;
     const float *x = X + r * xstride;
     for (size_t b = blockIdx.y; b < nb; b += gridDim.y) {
@@ -445,7 +437,7 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_medians(const float *X, size_
 __global__ void __launch_bounds__(SP_THREADS) k_sp_mad(const float *X, size_t xstride, size_t n, size_t L, size_t nb,
                                                        const double *M, size_t mstride, double *s)
 {
-    __shared__ sel_shared<u64> sh;
+    __shared__ sel_shared sh;
     const size_t r = blockIdx.x;
     double mad = median(dev_keys{X + r * xstride, n, L, nb, M + r * mstride}, n, dkey_value, &sh);
     if (threadIdx.x == 0)
