@@ -366,11 +366,13 @@ __device__ void scan_runs(float *Q, unsigned len, float *wsum)
  * range) is listed whole, and so is one whose cut less the margin is out of
  * the float range (its float cut is -infinity, which every E reaches).
  * The widths' double cuts are the row's, computed once a block; each tile's
- * float cuts once a tile, by a thread a width. */
-__global__ void __launch_bounds__(SP_THREADS) k_sp_flag(const float *X, size_t xstride, size_t n, const double *M,
-                                                       size_t mstride, size_t L, size_t nb, const double *S,
-                                                       const int32_t *widths, int nw, size_t W, double thr,
-                                                       uint2 *list, unsigned *nlist)
+ * float cuts once a tile, by a thread a width.  At most 32 registers (34
+ * unbounded): 8 blocks an SM instead of 6, which the kernel, instruction
+ * bound, hardly notices (2.58 ms either way on an H200). */
+__global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_t xstride, size_t n, const double *M,
+                                                           size_t mstride, size_t L, size_t nb, const double *S,
+                                                           const int32_t *widths, int nw, size_t W, double thr,
+                                                           uint2 *list, unsigned *nlist)
 {
     extern __shared__ float F[];
     __shared__ float wsum[SP_THREADS / 32], wa[SP_THREADS / 32], wm[SP_THREADS / 32];
