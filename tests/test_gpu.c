@@ -569,6 +569,12 @@ XC_TEST_IF(test_gpu_chunking, "gpu_chunking", xc_fx_skip_gpu)
                     printf("chunking: pipelined %d with serial %d\n", info.pipelined, serial);
                     bad++;
                 }
+                /* staged input of at most 8 bits goes one byte a sample (pageable input, several chunks) */
+                if (info.narrowed != (!serial && info.nchunks > 1 && cs[i].nbits <= 8)) {
+                    printf("chunking: narrowed %d (%d-bit, serial %d, %d chunks)\n", info.narrowed, cs[i].nbits, serial,
+                           info.nchunks);
+                    bad++;
+                }
                 char what[96];
                 snprintf(what, sizeof what, "chunking %d-bit, cap %zu, %d chunks, serial %d", cs[i].nbits, s.max_bytes,
                          info.nchunks, serial);

@@ -173,6 +173,7 @@ struct ctx {
     double setup_ms;           /* host clock: device setup, chunk plan and buffers, autotuning */
     int pipe;                  /* chunks through the two-stream pipeline (tune.gpu_serial == 0) */
     int in_pinned;             /* the job's input is page-locked: no staging */
+    int narrow;                /* staged samples of at most 8 bits go one byte each (half the copy) */
     int staged;                /* the pipeline stages through pinned memory (more than one chunk) */
     int plane_dev;             /* the caller's plane is device memory: it stays there (copies device to
                                   device, or the kernels write into it), no pinned staging for it */

@@ -77,6 +77,7 @@ dd_pack_args pack_args(const ctx &c, int k, int yfmt, size_t S, size_t T0, size_
     dd_pack_args a;
     a.raw = raw;
     a.raw_f32 = xc_block_is_float(c.job->in);
+    a.raw_u8 = 0;
     a.nc = (size_t)c.s->nc;
     a.chan = c.s->d_chan;
     a.nuse = c.s->nuse;

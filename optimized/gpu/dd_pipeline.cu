@@ -26,7 +26,10 @@
  * input spectrum, and the device's kernel time per output (the union of the
  * chunks' kernel windows).
  * A staged input chunk goes in pieces (IN_PIECE), each copied to the device
- * while the host fills the next; a staged plane comes out range by range,
+ * while the host fills the next; samples of at most 8 bits (held in 16 by
+ * the block) are staged and copied one byte each, and the packing reads
+ * them so, which halves the bytes of every copy in, the first chunk's
+ * included (nothing overlaps that one); a staged plane comes out range by range,
  * each copied from staging once the event after its copy to the host has
  * fired, while the later ranges' kernels and copies run.
  * A fault surfaces when the slot's stream (or a range's event) is waited
@@ -148,6 +151,7 @@ static xc_status pipe_setup(ctx &c)
     /* one chunk overlaps nothing: no staging then, the copies go straight
      * between the caller's memory and the device */
     c.staged = c.nchunks > 1;
+    c.narrow = c.staged && !c.in_pinned && !xc_block_is_float(c.job->in) && c.job->in->nbits <= 8;
     size_t in = 0, out = 0;
     if (c.staged)
         pinned_need(c, &in, &out);
@@ -253,9 +257,9 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
     float *dout = kernel_out(c, q, k, j0, lk, &pitch);
     if (y.ds != r.ds || y.fmt != yfmt || (dd_lanes(yfmt) != 1 && y.S != S)) {
         snprintf(name, sizeof name, "dd_pack_%s", fmt_name(yfmt));
-        if ((st = launched(c, q,
-                           launch_pack_all(yfmt, pack_args(c, k, yfmt, S, T0, W, q.d_raw, q.d_Y), c.s->nuse, q.st),
-                           name)))
+        dd_pack_args a = pack_args(c, k, yfmt, S, T0, W, q.d_raw, q.d_Y);
+        a.raw_u8 = c.narrow;
+        if ((st = launched(c, q, launch_pack_all(yfmt, a, c.s->nuse, q.st), name)))
             return st;
         y = packed{r.ds, yfmt, S};
     }
@@ -306,7 +310,9 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
 static xc_status enqueue(ctx &c, slot &q, long i)
 {
     const size_t T0 = chunk_start(c, i), W = chunk_samples(c, T0);
-    const size_t bytes = W * (size_t)c.s->nc * c.s->esize;
+    /* narrowed: a byte a sample in staging and on the device, the packing
+     * reads bytes */
+    const size_t bytes = W * (size_t)c.s->nc * (c.narrow ? 1 : c.s->esize);
     const void *src = input_at(c, T0);
     q.chunk = i;
     q.names[0] = 0;
@@ -318,10 +324,12 @@ static xc_status enqueue(ctx &c, slot &q, long i)
     for (size_t a = 0; a < bytes; a += piece) {
         const size_t n = bytes - a < piece ? bytes - a : piece;
         const char *from = (const char *)src + a;
-        if (stage) {
+        if (c.narrow)
+            xc_gpu_narrow_bytes((uint8_t *)q.h_in + a, (const uint16_t *)src + a, n);
+        else if (stage)
             xc_gpu_copy_bytes((char *)q.h_in + a, from, n);
+        if (stage)
             from = (const char *)q.h_in + a;
-        }
         const cudaError_t e = cudaMemcpyAsync((char *)q.d_raw + a, from, n, cudaMemcpyHostToDevice, q.st);
         if (e != cudaSuccess)
             return copy_failed(c, q, e, "copy of the input chunk to the device");

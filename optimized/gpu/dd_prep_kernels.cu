@@ -101,21 +101,32 @@ __global__ void __launch_bounds__(256) k_bounds(const dd_bounds_args a)
     }
 }
 
+/* The integer formats' packing of raw samples of type IN (uint16_t, or
+ * uint8_t for input staged one byte a sample). */
+template <typename IN> cudaError_t launch_pack_int(int fmt, dim3 grid, const dd_pack_args &a, cudaStream_t s)
+{
+    const dim3 block(32, 8);
+    switch (fmt) {
+    case DD_Q4: k_pack<DD_Q4, IN, uint32_t><<<grid, block, 0, s>>>(a); break;
+    case DD_Q8: k_pack<DD_Q8, IN, uint32_t><<<grid, block, 0, s>>>(a); break;
+    case DD_P16: k_pack<DD_P16, IN, uint32_t><<<grid, block, 0, s>>>(a); break;
+    case DD_S16: k_pack<DD_S16, IN, uint32_t><<<grid, block, 0, s>>>(a); break;
+    case DD_W32: k_pack<DD_W32, IN, uint32_t><<<grid, block, 0, s>>>(a); break;
+    case DD_U64: k_pack<DD_U64, IN, unsigned long long><<<grid, block, 0, s>>>(a); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 } // namespace
 
 cudaError_t dd_launch_pack(int fmt, dim3 grid, const dd_pack_args &a, cudaStream_t s)
 {
-    const dim3 block(32, 8);
-    switch (fmt) {
-    case DD_Q4: k_pack<DD_Q4, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
-    case DD_Q8: k_pack<DD_Q8, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
-    case DD_P16: k_pack<DD_P16, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
-    case DD_S16: k_pack<DD_S16, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
-    case DD_W32: k_pack<DD_W32, uint16_t, uint32_t><<<grid, block, 0, s>>>(a); break;
-    case DD_F32: k_pack<DD_F32, float, uint32_t><<<grid, block, 0, s>>>(a); break;
-    case DD_U64: k_pack<DD_U64, uint16_t, unsigned long long><<<grid, block, 0, s>>>(a); break;
-    default: return cudaErrorInvalidValue;
-    }
+    if (fmt != DD_F32)
+        return a.raw_u8 ? launch_pack_int<uint8_t>(fmt, grid, a, s) : launch_pack_int<uint16_t>(fmt, grid, a, s);
+    if (a.raw_u8)
+        return cudaErrorInvalidValue;   /* float samples are never narrowed */
+    k_pack<DD_F32, float, uint32_t><<<grid, dim3(32, 8), 0, s>>>(a);
     return cudaGetLastError();
 }
 

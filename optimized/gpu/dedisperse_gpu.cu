@@ -293,6 +293,7 @@ void fill_info(const ctx &c, double total_ms, xc_gpu_ddinfo *info)
     info->nchunks = (int)c.nchunks;
     info->ramp_chunks = c.nramp;
     info->pipelined = c.pipe;
+    info->narrowed = c.narrow;
     info->pinned_bytes = c.s->sl[0].cap_in + c.s->sl[0].cap_out + c.s->sl[1].cap_in + c.s->sl[1].cap_out;
     info->chunk_samples = c.Lc;
     info->device_bytes = c.s->allocated;

@@ -53,8 +53,9 @@ struct dd_scale {
 };
 
 struct dd_pack_args {
-    const void *raw;        /* uint16_t or float [W][nc] */
+    const void *raw;        /* uint16_t, uint8_t (raw_u8) or float [W][nc] */
     int raw_f32;
+    int raw_u8;             /* integer samples one byte each (staged input of at most 8 bits) */
     size_t nc;              /* row pitch of raw (all channels) */
     const int *chan;        /* nuse channel numbers; NULL: channel i is row i */
     int nuse;

@@ -33,6 +33,15 @@ void xc_gpu_copy_bytes(void *dst, const void *src, size_t n)
     }
 }
 
+void xc_gpu_narrow_bytes(uint8_t *dst, const uint16_t *src, size_t n)
+{
+    const int nt = threads_for(n * sizeof *src);
+    const long m = (long)n;
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+    for (long k = 0; k < m; k++)
+        dst[k] = (uint8_t)src[k];
+}
+
 void xc_gpu_copy_rows(float *dst, size_t dpitch, const float *src, size_t spitch, size_t rowlen, size_t nrows)
 {
     if (dpitch == rowlen && spitch == rowlen) {

@@ -7,6 +7,7 @@
 #define XC_GPU_HOSTCOPY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -14,6 +15,9 @@ extern "C" {
 
 /* n bytes from src to dst (not overlapping). */
 void xc_gpu_copy_bytes(void *dst, const void *src, size_t n);
+/* dst[k] = src[k] for k < n: samples of at most 8 bits held in 16 (the
+ * high byte zero), one byte each, so half the bytes cross the link. */
+void xc_gpu_narrow_bytes(uint8_t *dst, const uint16_t *src, size_t n);
 /* nrows rows of rowlen floats, src rows spitch floats apart, dst rows dpitch. */
 void xc_gpu_copy_rows(float *dst, size_t dpitch, const float *src, size_t spitch, size_t rowlen, size_t nrows);
 

@@ -103,9 +103,8 @@ const int SP_LOADS = 8;   /* samples a thread loads before it stores any (loads 
  * every prefix-sum order is).  Any Q[i + 1] is reached through at most
  * 5 + steps + 1 + warps + 1 roundings (lanes, the warp's carry, the warps'
  * offset; steps <= (SP_TILE - 1 + SP_WTILE) / 256 = 48): under 64, the
- * float filter's bound below. */
+ * bound the float filter's margin takes for the exact path's sums below. */
 __device__ inline double add_rn(double a, double b) { return __dadd_rn(a, b); }
-__device__ inline float add_rn(float a, float b) { return __fadd_rn(a, b); }
 
 template <typename T> __device__ void scan_inplace(T *Q, size_t len, T *wsum)
 {
@@ -306,12 +305,56 @@ __global__ void __launch_bounds__(SP_THREADS, 3) k_sp_tiles(const float *X, size
     }
 }
 
+namespace {
+
+/* Float prefix sums of a tile for the filter, in place: Q[1..len] holding
+ * the terms, Q[0] = 0, Q[i + 1] = Q[0] + ... + the term at i.  Each thread
+ * owns a run of c consecutive terms (c odd: the 32 lanes' runs start in 32
+ * different banks, so the run's shared loads do not conflict); it sums its
+ * run, the runs' sums are scanned (warp shuffles, then the warps' totals in
+ * order), and the thread adds its run onto its offset one term at a time.
+ * Three shared accesses a term instead of the shuffle scan's eight to ten.
+ * A term reaches any Q[i + 1] through at most (c - 1) + 5 + 8 + 1 + c
+ * roundings: under 112 for len <= SP_TILE - 1 + SP_WTILE (c <= 49). */
+__device__ void scan_runs(float *Q, unsigned len, float *wsum)
+{
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned c = ((len + blockDim.x - 1) / blockDim.x) | 1u;
+    const unsigned a = threadIdx.x * c, e = a + c < len ? a + c : len;
+    float run = 0.0f;
+    for (unsigned i = a; i < e; i++)
+        run = __fadd_rn(run, Q[i + 1]);
+    float inc = run;
+    for (int off = 1; off < 32; off <<= 1) {
+        const float y = __shfl_up_sync(0xffffffffu, inc, off);
+        if ((int)lane >= off)
+            inc = __fadd_rn(y, inc);
+    }
+    if (lane == 31)
+        wsum[warp] = inc;
+    __syncthreads();
+    float off = 0.0f;
+    for (unsigned w = 0; w < warp; w++)
+        off = __fadd_rn(off, wsum[w]);
+    float excl = __shfl_up_sync(0xffffffffu, inc, 1);
+    off = lane ? __fadd_rn(off, excl) : off;
+    for (unsigned i = a; i < e; i++) {
+        off = __fadd_rn(off, Q[i + 1]);
+        Q[i + 1] = off;
+    }
+    if (threadIdx.x == 0)
+        Q[0] = 0.0f;
+    __syncthreads();
+}
+
+} // namespace
+
 /* The float filter (k_sp_flag, sp_gpu.h).  Per tile, y = x - m_b in float
  * (one rounding of m_b, one of the difference), A = sum |y| and M = max |m_b|
  * over the tile (float sums of at most 64 roundings), F the float prefix
- * sums of y (scan_inplace: at most 64 roundings to any F), and per box
+ * sums of y (scan_runs: under 112 roundings to any F), and per box
  * E = F[u + w] - F[u].  With u = 2^-24, |E - (S - B)| (S - B in reals) is at
- * most 2 x 64u A (the two prefix sums) + u A (E's rounding) + u (A + w M)
+ * most 2 x 112u A (the two prefix sums) + u A (E's rounding) + u (A + w M)
  * (the y) + u w M (m_b to float), under 2^-16 A + 2^-23 w M (A and M as
  * computed: (1 + 64u) of the reals at most); the double path's S - B (tile
  * prefix sums of x, at most 64 roundings of 2^-53 each, and B over at most
@@ -320,18 +363,29 @@ __global__ void __launch_bounds__(SP_THREADS, 3) k_sp_tiles(const float *X, size
  * box whose double S - B reaches the cut has E >= cut - margin (rounded down
  * to float): every tile holding a detection is listed.  A tile whose A or M
  * is not finite or above 2^100 (NaN or infinite samples; sums near the float
- * range) is listed whole. */
-__global__ void __launch_bounds__(SP_THREADS) k_sp_flag(const float *X, size_t xstride, size_t n, const double *M,
-                                                       size_t mstride, size_t L, size_t nb, const double *S,
-                                                       const int32_t *widths, int nw, size_t W, double thr,
-                                                       uint2 *list, unsigned *nlist)
+ * range) is listed whole, and so is one whose cut less the margin is out of
+ * the float range (its float cut is -infinity, which every E reaches).
+ * The widths' double cuts are the row's, computed once a block; each tile's
+ * float cuts once a tile, by a thread a width.  At most 32 registers (34
+ * unbounded): 8 blocks an SM instead of 6, which the kernel, instruction
+ * bound, hardly notices (2.58 ms either way on an H200). */
+__global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_t xstride, size_t n, const double *M,
+                                                           size_t mstride, size_t L, size_t nb, const double *S,
+                                                           const int32_t *widths, int nw, size_t W, double thr,
+                                                           uint2 *list, unsigned *nlist)
 {
     extern __shared__ float F[];
     __shared__ float wsum[SP_THREADS / 32], wa[SP_THREADS / 32], wm[SP_THREADS / 32];
+    __shared__ double cutw[XC_SP_MAXW];
+    __shared__ float cf[XC_SP_MAXW];
     const size_t r = blockIdx.x;
     const double s = S[r];
     if (!(s > 0))
         return;
+    for (int k = threadIdx.x; k < nw; k += blockDim.x) {
+        double den;
+        cutw[k] = box_cut(s, (size_t)widths[k], thr, &den);
+    }
     const float *x = X + r * xstride;
     const double *m = M + r * mstride;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
@@ -347,13 +401,18 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_flag(const float *X, size_t x
             wa[warp] = a;
             wm[warp] = mx;
         }
-        __syncthreads();   /* F and the warps' sums written */
+        __syncthreads();   /* F, the warps' sums and (the first tile) the row's cuts written */
         float A = 0.0f, MX = 0.0f;
         for (unsigned w = 0; w < nwarps; w++) {
             A = __fadd_rn(A, wa[w]);
             MX = fmaxf(MX, wm[w]);
         }
-        scan_inplace(F, len, wsum);
+        for (int k = threadIdx.x; k < nw; k += blockDim.x) {
+            const double w = (double)widths[k];
+            const double c2 = cutw[k] - (0x1p-14 * (double)A + (0x1p-22 * w + 0x1p-40 * (double)len) * (double)MX);
+            cf[k] = c2 > -0x1p100 && c2 < 0x1p100 ? __double2float_rd(c2) : -INFINITY;
+        }
+        scan_runs(F, (unsigned)len, wsum);   /* its barriers publish cf too */
         /* the thread's box starts' sums, read once for every width */
         float Fu[SP_TPER];
 #pragma unroll
@@ -364,14 +423,6 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_flag(const float *X, size_t x
             const size_t w = (size_t)widths[k];
             if (w > n || t0 + w > n)
                 break;
-            double den;
-            const double cut = box_cut(s, w, thr, &den);
-            const double c2 = cut - (0x1p-14 * (double)A + (0x1p-22 * (double)w + 0x1p-40 * (double)len) * (double)MX);
-            if (!(c2 > -0x1p100 && c2 < 0x1p100)) {
-                hit = true;   /* a cut out of the float range: the exact kernel judges */
-                break;
-            }
-            const float cf = __double2float_rd(c2);
             const size_t tend = n - w + 1 < t0 + SP_TILE ? n - w + 1 : t0 + SP_TILE;
             const unsigned uend = (unsigned)(tend - t0);
             const float *Fw = F + w;
@@ -384,9 +435,9 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_flag(const float *X, size_t x
                 if (u < uend)
                     best = fmaxf(best, __fsub_rn(Fw[u], Fu[j]));
             }
-            hit = best >= cf;
+            hit = best >= cf[k];
         }
-        /* a barrier too: every F of the tile read before the next tile's */
+        /* a barrier too: every F and cf of the tile read before the next tile's */
         if (__syncthreads_or(hit) && threadIdx.x == 0) {
             const unsigned i = atomicAdd(nlist, 1u);
             list[i] = make_uint2((unsigned)r, (unsigned)(t0 / SP_TILE));

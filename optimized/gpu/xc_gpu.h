@@ -111,6 +111,7 @@ typedef struct {
                                   then kernel_ms may include overlap with the other stream's copies and
                                   packing, and prep_ms, h2d_ms and d2h_ms cover only what ran before the
                                   pipeline (autotuning's chunk); 0: every launch timed on its own */
+    int narrowed;              /* 1: the input (at most 8 bits) was staged and copied in one byte a sample */
     size_t pinned_bytes;       /* page-locked host staging held (pipeline) */
     size_t chunk_samples;      /* full-resolution output samples per chunk */
     size_t device_bytes;       /* device memory held after the run (all buffers; a state's, through _exec) */
