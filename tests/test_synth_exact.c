@@ -247,7 +247,7 @@ XC_TEST(test_exact_values_defined, "exact_values_defined")
         CU_ASSERT_EQUAL_FATAL(n, nq);
         xc_levels tab;
         CU_ASSERT_EQUAL_FATAL(xc_levels_init(&tab, nbits[t], &err), XC_OK);
-        size_t bad = 0, with = 0;
+        size_t bad = 0, with = 0, ties = 0;
         for (size_t i = 0; i < n; i++) {
             const uint64_t smp = i / 36;
             const int c = (int)(i % 36);
@@ -256,10 +256,20 @@ XC_TEST(test_exact_values_defined, "exact_values_defined")
                 want = xc_synth_quantise(xc_synth_noise(p.seed, smp, c) + s[i], nbits[t]);
                 with++;
             } else {
+                /* the definition (synth_levels.h): 16 bits of block c / 8, a tie's 16 more of counter (smp, c) */
                 uint32_t w[4];
-                xc_synth_words(p.seed, XC_STREAM_LEVEL, smp, (uint32_t)c >> 2, w);
-                want = xc_levels_draw(&tab, w[c & 3]);
-                if (i % 997 == 0)
+                xc_synth_words(p.seed, XC_STREAM_LEVEL, smp, (uint32_t)c >> 3, w);
+                const uint32_t h = (w[(c & 7) >> 1] >> (16 * (c & 1))) & 0xffffu;
+                const int sh = 16 - nbits[t];
+                const uint32_t col = h >> sh, r = h & ((1u << sh) - 1), thr = tab.thr[col];
+                if (r == thr >> 16) {
+                    ties++;
+                    xc_synth_words(p.seed, XC_STREAM_TIE, smp, (uint32_t)c, w);
+                    want = (w[0] & 0xffffu) < (thr & 0xffffu) ? (uint16_t)col : tab.alias[col];
+                } else {
+                    want = r < thr >> 16 ? (uint16_t)col : tab.alias[col];
+                }
+                if (i % 997 == 0 || r == thr >> 16)
                     CU_ASSERT_EQUAL(want, xc_synth_level_exact(p.seed, smp, c, nbits[t]));
             }
             if (v[i] != want && bad++ < 3)
@@ -268,6 +278,9 @@ XC_TEST(test_exact_values_defined, "exact_values_defined")
         }
         CU_ASSERT_EQUAL(bad, 0);
         CU_ASSERT(with > n / 50);   /* the signal path was exercised */
+        printf("\n  %d bits: %zu values, %zu with signal, %zu ties refined (expected about %.0f)", nbits[t], n, with,
+               ties, (double)(n - with) / (1 << (16 - nbits[t])));
+        CU_ASSERT(ties > 0);        /* and the ties' refinement */
         xc_levels_free(&tab);
         free(v);
         free(s);

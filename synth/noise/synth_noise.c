@@ -326,6 +326,24 @@ __attribute__((target("avx512f"))) static void words32(const uint32_t key[2], ui
     memcpy(out, tmp, sizeof tmp);
 }
 
+/* Word 0 of up to 16 counters (a[j], c[j]) of stream `stream`. */
+__attribute__((target("avx512f"))) static void words_at16(const uint32_t key[2], uint32_t stream, const uint64_t *a,
+                                                         const uint32_t *c, size_t n, uint32_t *w0)
+{
+    uint64_t aa[16] = {0};
+    uint32_t cc[16] = {0}, tmp[16];
+    memcpy(aa, a, n * sizeof *aa);
+    memcpy(cc, c, n * sizeof *cc);
+    const __m512i lo = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i a0 = _mm512_loadu_si512(aa), a1 = _mm512_loadu_si512(aa + 8);
+    __m512i x[4] = {_mm512_permutex2var_epi32(a0, lo, a1),
+                    _mm512_permutex2var_epi32(a0, _mm512_add_epi32(lo, _mm512_set1_epi32(1)), a1),
+                    _mm512_loadu_si512(cc), _mm512_set1_epi32((int)stream)};
+    philox16(key, x);
+    _mm512_storeu_si512(tmp, x[0]);
+    memcpy(w0, tmp, n * sizeof *w0);
+}
+
 /* Up to 16 listed blocks of counter (sample, stream) through Box-Muller: block
  * blocks[j]'s four values at out[4j..4j+3]. */
 __attribute__((target("avx512f"))) static void gauss_list16(const uint32_t key[2], uint64_t sample, uint32_t stream,
@@ -453,6 +471,24 @@ void xc_synth_words_blocks(uint64_t seed, uint32_t stream, uint64_t sample, uint
 #endif
     for (; j < nblocks; j++)
         xc_synth_words(seed, stream, sample, first_block + (uint32_t)j, out + 4 * j);
+}
+
+void xc_synth_words_at(uint64_t seed, uint32_t stream, const uint64_t *a, const uint32_t *c, size_t n, uint32_t *w0)
+{
+    size_t j = 0;
+#ifdef XC_SYNTH_SSE2
+    if (xc_synth_noise_path_available(3)) {
+        const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+        for (; j < n; j += 16)
+            words_at16(key, stream, a + j, c + j, n - j < 16 ? n - j : 16, w0 + j);
+        return;
+    }
+#endif
+    for (; j < n; j++) {
+        uint32_t w[4];
+        xc_synth_words(seed, stream, a[j], c[j], w);
+        w0[j] = w[0];
+    }
 }
 
 void xc_synth_gauss_list(uint64_t seed, uint32_t stream, uint64_t sample, const uint32_t *blocks, size_t n,
