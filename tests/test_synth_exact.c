@@ -224,12 +224,13 @@ XC_TEST(test_exact_values_defined, "exact_values_defined")
     /* Every value of a file with a bright pulsar against its definition: where
      * the noiseless signal s (a 32-bit -nonoise file of the same parameters)
      * is nonzero, xc_synth_quantise(xc_synth_noise + s); elsewhere the table's
-     * level of the value's word (xc_synth_level_exact).  Exact, at 8 bits
-     * (the gather path) and 4 bits (packed). */
-    static const int nbits[2] = {8, 4};
-    for (int t = 0; t < 2; t++) {
+     * level of the value's 16 bits, a tie's refined by its own word
+     * (xc_synth_level_exact and the definition written out here).  Exact, at
+     * 8 bits (the vector paths) and 4 bits (packed). */
+    static const int nbits[3] = {8, 4, 8}, nchans[3] = {36, 36, 37};   /* partial vectors; 37: a partial quad */
+    for (int t = 0; t < 3; t++) {
         xc_synth_params p, q;
-        exact_params(&p, nbits[t], 36, 0.2);   /* 36: a partial block of 16 quads */
+        exact_params(&p, nbits[t], nchans[t], 0.2);
         p.fch1 = 1500;
         p.foff = -4;
         p.psr.period_ms = 3;
@@ -249,8 +250,8 @@ XC_TEST(test_exact_values_defined, "exact_values_defined")
         CU_ASSERT_EQUAL_FATAL(xc_levels_init(&tab, nbits[t], &err), XC_OK);
         size_t bad = 0, with = 0, ties = 0;
         for (size_t i = 0; i < n; i++) {
-            const uint64_t smp = i / 36;
-            const int c = (int)(i % 36);
+            const uint64_t smp = i / (size_t)nchans[t];
+            const int c = (int)(i % (size_t)nchans[t]);
             uint16_t want;
             if (s[i] != 0.0f) {
                 want = xc_synth_quantise(xc_synth_noise(p.seed, smp, c) + s[i], nbits[t]);

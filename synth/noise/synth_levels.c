@@ -13,6 +13,19 @@
 #define XC_LEVELS_AVX512 1
 #endif
 
+#ifdef XC_LEVELS_AVX512
+/* A batch of channel quads holding signal (patch8_part), a table's scratch. */
+#define QMAX 1024   /* quads a batch holds */
+
+typedef struct {
+    uint64_t a[QMAX + 16];   /* sample (the stores of a row's entries write 16) */
+    uint32_t q[QMAX + 16];   /* quad in its row */
+    float z[4 * QMAX];
+    size_t n;
+} quad_list;
+
+#endif
+
 /* P(lo <= Z < hi) for Z ~ N(0,1), from the nearer tail so that neither tail
  * loses its digits to cancellation. */
 static double normal_mass(double lo, double hi)
@@ -96,7 +109,12 @@ xc_status xc_levels_init(xc_levels *t, int nbits, xc_error *err)
     t->alias = malloc(n * sizeof *t->alias);
     t->thr8 = nbits == 8 ? malloc(n) : NULL;
     t->alias8 = nbits == 8 ? malloc(n) : NULL;
-    xc_status st = u && small && large && t->thr && t->alias && (nbits != 8 || (t->thr8 && t->alias8))
+    int scratch_ok = 1;
+#ifdef XC_LEVELS_AVX512
+    if (nbits == 8 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("bmi2"))
+        scratch_ok = (t->scratch = malloc(sizeof(quad_list))) != NULL;
+#endif
+    xc_status st = u && small && large && t->thr && t->alias && (nbits != 8 || (t->thr8 && t->alias8)) && scratch_ok
                        ? units(nbits, u, err)
                        : xc_error_set(err, XC_ENOMEM, "out of memory for the %d-bit level table", nbits);
     if (!st) {
@@ -142,6 +160,7 @@ void xc_levels_free(xc_levels *t)
 {
     free(t->thr);
     free(t->alias);
+    free(t->scratch);
     free(t->thr8);
     free(t->alias8);
     memset(t, 0, sizeof *t);
@@ -357,46 +376,75 @@ static void patch_piece(int nbits, uint64_t seed, uint64_t sample, size_t c0, si
 }
 
 #ifdef XC_LEVELS_AVX512
-/* 8 bits, the first nv whole 16-channel vectors of a piece: the Gaussians of
- * the blocks holding signal (xc_synth_gauss_list, the values patch_piece
- * uses), expanded back into each vector's lanes, and its values with signal
- * level_of(z + x) as sixteen lanes (the same float operations), the others
- * kept; x reset to 0. */
-__attribute__((target("avx512f"))) static void patch8_avx512(uint64_t seed, uint64_t sample, size_t c0, size_t nv,
-                                                            float *x, uint8_t *out8)
+/* The values with signal of a whole part at 8 bits, in batches of channel
+ * quads holding signal: the quads listed (a compress of each 64 channels'
+ * nonzero quads), their Gaussians in 32-lane sets (xc_synth_gauss_at, the
+ * values patch_piece uses), each quad's levels level_of(z + x) in four lanes
+ * (the same float operations) over the drawn ones where x is nonzero; x reset to 0. */
+__attribute__((target("avx512f"))) static void quads_patch8(uint64_t seed, uint64_t first, quad_list *L, size_t nch,
+                                                           float *x, uint8_t *out)
 {
-    uint32_t vl[PIECE / 16], blocks[PIECE / 4];
-    uint16_t sigm[PIECE / 16], quads[PIECE / 16];
-    float z[PIECE + 16];
-    size_t n = 0, nb = 0;
-    for (size_t v = 0; v < nv; v++) {
-        const unsigned m = _mm512_cmp_ps_mask(_mm512_loadu_ps(x + 16 * v), _mm512_setzero_ps(), _CMP_NEQ_UQ);
-        if (!m)
+    xc_synth_gauss_at(seed, XC_STREAM_NOISE, L->a, L->q, L->n, L->z);
+    const __m128 four = _mm_set1_ps(4.0f), scale = _mm_set1_ps(31.875f), top = _mm_set1_ps(255.0f);
+    for (size_t j = 0; j < L->n; j++) {
+        const size_t p = (size_t)(L->a[j] - first) * nch + 4 * (size_t)L->q[j];
+        if (4 * (size_t)L->q[j] + 4 > nch) {   /* a row's last, partial quad */
+            for (size_t k = 0; 4 * (size_t)L->q[j] + k < nch; k++)
+                if (x[p + k] != 0.0f) {
+                    out[p + k] = (uint8_t)level_of(L->z[4 * j + k] + x[p + k], 8);
+                    x[p + k] = 0.0f;
+                }
             continue;
-        const unsigned any = (m | m >> 1 | m >> 2 | m >> 3) & 0x1111u;   /* bit 4k: block k has signal */
-        for (unsigned b = any; b; b &= b - 1)
-            blocks[nb++] = (uint32_t)(c0 / 4 + 4 * v) + (uint32_t)__builtin_ctz(b) / 4;
-        vl[n] = (uint32_t)v, sigm[n] = (uint16_t)m, quads[n++] = (uint16_t)(any * 15u);
+        }
+        const __m128 s = _mm_loadu_ps(x + p);
+        __m128 v = _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_loadu_ps(L->z + 4 * j), s), four), scale);
+        v = _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), top);
+        int b;
+        memcpy(&b, out + p, 4);
+        const __m128i lv = _mm_cvtps_epi32(v), old = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(b));
+        const __m128i nz = _mm_castps_si128(_mm_cmp_ps(s, _mm_setzero_ps(), _CMP_NEQ_UQ));
+        const __m128i r = _mm_or_si128(_mm_and_si128(nz, lv), _mm_andnot_si128(nz, old));
+        b = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(r, r), r));
+        memcpy(out + p, &b, 4);
+        _mm_storeu_ps(x + p, _mm_setzero_ps());
     }
-    if (!n)
-        return;
-    xc_synth_gauss_list(seed, XC_STREAM_NOISE, sample, blocks, nb, z);
-    memset(z + 4 * nb, 0, 16 * sizeof *z);   /* what the last vector's load reads past the list */
-    const __m512 four = _mm512_set1_ps(4.0f), scale = _mm512_set1_ps(31.875f), top = _mm512_set1_ps(255.0f);
-    const float *zp = z;
-    for (size_t j = 0; j < n; j++) {
-        float *xv = x + 16 * (size_t)vl[j];
-        uint8_t *o = out8 + 16 * (size_t)vl[j];
-        const __m512 s = _mm512_loadu_ps(xv);
-        const __m512 zv = _mm512_maskz_expand_ps(quads[j], _mm512_loadu_ps(zp));   /* lanes past the list unused */
-        zp += __builtin_popcount(quads[j]);
-        __m512 v = _mm512_mul_ps(_mm512_add_ps(_mm512_add_ps(zv, s), four), scale);
-        v = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), top);
-        const __m512i old = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)o));
-        _mm_storeu_si128((__m128i *)o,
-                         _mm512_cvtepi32_epi8(_mm512_mask_blend_epi32(sigm[j], old, _mm512_cvtps_epi32(v))));
-        _mm512_storeu_ps(xv, _mm512_setzero_ps());
+    L->n = 0;
+}
+
+__attribute__((target("avx512f,bmi2,popcnt"))) static void patch8_part(const xc_levels *t, uint64_t seed,
+                                                                      uint64_t first, size_t n, size_t nch, float *x,
+                                                                      uint8_t *out)
+{
+    quad_list *L = t->scratch;
+    L->n = 0;
+    const __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    for (size_t i = 0; i < n; i++) {
+        const float *row = x + i * nch;
+        for (size_t c = 0; c < nch; c += 64) {
+            if (L->n + 16 > QMAX)
+                quads_patch8(seed, first, L, nch, x, out);
+            uint64_t m = 0;
+            for (size_t k = 0; k < 4 && c + 16 * k < nch; k++) {
+                const size_t left = nch - c - 16 * k;
+                const __mmask16 ld = left >= 16 ? 0xffff : (__mmask16)((1u << left) - 1);
+                m |= (uint64_t)_mm512_cmp_ps_mask(_mm512_maskz_loadu_ps(ld, row + c + 16 * k), _mm512_setzero_ps(),
+                                                  _CMP_NEQ_UQ)
+                     << (16 * k);
+            }
+            if (!m)
+                continue;
+            const __mmask16 qm = (__mmask16)_pext_u64(m | m >> 1 | m >> 2 | m >> 3, 0x1111111111111111ull);
+            const __m512i q = _mm512_add_epi32(_mm512_set1_epi32((int)(c / 4)), lanes);
+            /* a compress into a register, then a whole store (vpcompressd to memory is slow on AMD Zen 4) */
+            _mm512_storeu_si512(L->q + L->n, _mm512_maskz_compress_epi32(qm, q));
+            const __m512i smp = _mm512_set1_epi64((long long)(first + i));
+            _mm512_storeu_si512(L->a + L->n, smp);
+            _mm512_storeu_si512(L->a + L->n + 8, smp);
+            L->n += (size_t)_mm_popcnt_u32(qm);
+        }
     }
+    if (L->n)
+        quads_patch8(seed, first, L, nch, x, out);
 }
 #endif
 
@@ -405,16 +453,7 @@ __attribute__((target("avx512f"))) static void patch8_avx512(uint64_t seed, uint
 static void patch_any(int nbits, uint64_t seed, uint64_t sample, size_t c0, size_t m, float *x, uint16_t *lev,
                       uint8_t *out8)
 {
-    size_t done = 0;
-#ifdef XC_LEVELS_AVX512
-    if (out8 && nbits == 8 && __builtin_cpu_supports("avx512f")) {
-        done = m / 16 * 16;
-        patch8_avx512(seed, sample, c0, m / 16, x, out8);
-    }
-#endif
-    if (done < m)
-        patch_piece(nbits, seed, sample, c0 + done, m - done, x + done, lev ? lev + done : NULL,
-                    out8 ? out8 + done : NULL);
+    patch_piece(nbits, seed, sample, c0, m, x, lev, out8);
 }
 
 void xc_levels_part(const xc_levels *t, uint64_t seed, uint64_t first, size_t n, int nchans, float *x, uint16_t *lev,
@@ -429,6 +468,12 @@ void xc_levels_part(const xc_levels *t, uint64_t seed, uint64_t first, size_t n,
             draw_piece(t, first + i, c0, nch - c0 < PIECE ? nch - c0 : PIECE, i * nch + c0, &d);
     if (d.n)
         ties_resolve(&d);
+#ifdef XC_LEVELS_AVX512
+    if (x && t->scratch) {
+        patch8_part(t, seed, first, n, nch, x, out);
+        x = NULL;
+    }
+#endif
     for (size_t i = 0; x && i < n; i++)
         for (size_t c0 = 0; c0 < nch; c0 += PIECE) {
             const size_t m = nch - c0 < PIECE ? nch - c0 : PIECE, at = i * nch + c0;

@@ -29,6 +29,7 @@ typedef struct {
     uint16_t *alias;  /* [2^nbits] */
     uint8_t *thr8;    /* nbits 8: thr >> 16 as bytes (the vector lookup) */
     uint8_t *alias8;  /* nbits 8: alias as bytes */
+    void *scratch;    /* nbits 8: the working memory of the thread drawing with the table */
 } xc_levels;
 
 xc_status xc_levels_init(xc_levels *t, int nbits, xc_error *err);

@@ -326,22 +326,54 @@ __attribute__((target("avx512f"))) static void words32(const uint32_t key[2], ui
     memcpy(out, tmp, sizeof tmp);
 }
 
-/* Word 0 of up to 16 counters (a[j], c[j]) of stream `stream`. */
-__attribute__((target("avx512f"))) static void words_at16(const uint32_t key[2], uint32_t stream, const uint64_t *a,
-                                                         const uint32_t *c, size_t n, uint32_t *w0)
+/* Lanes of the up to 16 counters (a[j], c[j], stream) (missing lanes zero) as Philox's x[0..3]. */
+__attribute__((target("avx512f"))) static inline void counters16(uint32_t stream, const uint64_t *a, const uint32_t *c,
+                                                                size_t n, __m512i x[4])
 {
     uint64_t aa[16] = {0};
-    uint32_t cc[16] = {0}, tmp[16];
+    uint32_t cc[16] = {0};
     memcpy(aa, a, n * sizeof *aa);
     memcpy(cc, c, n * sizeof *cc);
     const __m512i lo = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
     const __m512i a0 = _mm512_loadu_si512(aa), a1 = _mm512_loadu_si512(aa + 8);
-    __m512i x[4] = {_mm512_permutex2var_epi32(a0, lo, a1),
-                    _mm512_permutex2var_epi32(a0, _mm512_add_epi32(lo, _mm512_set1_epi32(1)), a1),
-                    _mm512_loadu_si512(cc), _mm512_set1_epi32((int)stream)};
+    x[0] = _mm512_permutex2var_epi32(a0, lo, a1);
+    x[1] = _mm512_permutex2var_epi32(a0, _mm512_add_epi32(lo, _mm512_set1_epi32(1)), a1);
+    x[2] = _mm512_loadu_si512(cc);
+    x[3] = _mm512_set1_epi32((int)stream);
+}
+
+/* Word 0 of up to 16 counters (a[j], c[j]) of stream `stream`. */
+__attribute__((target("avx512f"))) static void words_at16(const uint32_t key[2], uint32_t stream, const uint64_t *a,
+                                                         const uint32_t *c, size_t n, uint32_t *w0)
+{
+    uint32_t tmp[16];
+    __m512i x[4];
+    counters16(stream, a, c, n, x);
     philox16(key, x);
     _mm512_storeu_si512(tmp, x[0]);
     memcpy(w0, tmp, n * sizeof *w0);
+}
+
+/* Box-Muller of up to 32 counters (a[j], blocks[j]) of stream `stream`, two
+ * sets of sixteen with their Philox rounds interleaved: block j's four values
+ * at out[4j..4j+3]. */
+__attribute__((target("avx512f"))) static void gauss_at32(const uint32_t key[2], uint32_t stream, const uint64_t *a,
+                                                         const uint32_t *blocks, size_t n, float *out)
+{
+    __m512i x[4], y[4];
+    const size_t n1 = n < 16 ? n : 16;
+    counters16(stream, a, blocks, n1, x);
+    counters16(stream, a + n1, blocks + n1, n - n1, y);
+    philox16x2(key, x, y);
+    __m512 a0, a1, b0, b1, c0, c1, d0, d1;
+    float tmp[128];
+    box_muller16(x[0], x[1], &a0, &a1);
+    box_muller16(y[0], y[1], &c0, &c1);
+    box_muller16(x[2], x[3], &b0, &b1);
+    box_muller16(y[2], y[3], &d0, &d1);
+    store_t16(a0, a1, b0, b1, tmp);
+    store_t16(c0, c1, d0, d1, tmp + 64);
+    memcpy(out, tmp, 4 * n * sizeof *out);
 }
 
 /* Up to 16 listed blocks of counter (sample, stream) through Box-Muller: block
@@ -489,6 +521,22 @@ void xc_synth_words_at(uint64_t seed, uint32_t stream, const uint64_t *a, const 
         xc_synth_words(seed, stream, a[j], c[j], w);
         w0[j] = w[0];
     }
+}
+
+void xc_synth_gauss_at(uint64_t seed, uint32_t stream, const uint64_t *a, const uint32_t *blocks, size_t n,
+                       float *out)
+{
+    size_t j = 0;
+#ifdef XC_SYNTH_SSE2
+    if (xc_synth_noise_path_available(3)) {
+        const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+        for (; j < n; j += 32)
+            gauss_at32(key, stream, a + j, blocks + j, n - j < 32 ? n - j : 32, out + 4 * j);
+        return;
+    }
+#endif
+    for (; j < n; j++)
+        blocks_ref(seed, stream, a[j], blocks[j], 1, out + 4 * j);
 }
 
 void xc_synth_gauss_list(uint64_t seed, uint32_t stream, uint64_t sample, const uint32_t *blocks, size_t n,

@@ -27,6 +27,10 @@ void xc_synth_words_blocks(uint64_t seed, uint32_t stream, uint64_t sample, uint
                            uint32_t *out);
 /* Word 0 of the n counters (a[j], c[j]) of stream `stream` (xc_synth_words of each). */
 void xc_synth_words_at(uint64_t seed, uint32_t stream, const uint64_t *a, const uint32_t *c, size_t n, uint32_t *w0);
+/* The N(0,1) values of the n counters (a[j], blocks[j]) of stream `stream`
+ * (each as xc_synth_gauss_stream gives it): out[4j..4j+3]. */
+void xc_synth_gauss_at(uint64_t seed, uint32_t stream, const uint64_t *a, const uint32_t *blocks, size_t n,
+                       float *out);
 /* The N(0,1) values of the n listed blocks (each as xc_synth_gauss_stream
  * gives it): block blocks[j]'s four values at out[4j..4j+3]. */
 void xc_synth_gauss_list(uint64_t seed, uint32_t stream, uint64_t sample, const uint32_t *blocks, size_t n,
