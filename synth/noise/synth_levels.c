@@ -448,14 +448,6 @@ __attribute__((target("avx512f,bmi2,popcnt"))) static void patch8_part(const xc_
 }
 #endif
 
-/* Values with signal of one piece (patch_piece), whole 16-channel vectors by
- * patch8_avx512 at 8 bits where the CPU has AVX-512F. */
-static void patch_any(int nbits, uint64_t seed, uint64_t sample, size_t c0, size_t m, float *x, uint16_t *lev,
-                      uint8_t *out8)
-{
-    patch_piece(nbits, seed, sample, c0, m, x, lev, out8);
-}
-
 void xc_levels_part(const xc_levels *t, uint64_t seed, uint64_t first, size_t n, int nchans, float *x, uint16_t *lev,
                     xc_bitorder order, uint8_t *out)
 {
@@ -469,7 +461,7 @@ void xc_levels_part(const xc_levels *t, uint64_t seed, uint64_t first, size_t n,
     if (d.n)
         ties_resolve(&d);
 #ifdef XC_LEVELS_AVX512
-    if (x && t->scratch) {
+    if (x && t->scratch) {   /* 8 bits with AVX-512F and BMI2: the whole part at once */
         patch8_part(t, seed, first, n, nch, x, out);
         x = NULL;
     }
@@ -477,7 +469,7 @@ void xc_levels_part(const xc_levels *t, uint64_t seed, uint64_t first, size_t n,
     for (size_t i = 0; x && i < n; i++)
         for (size_t c0 = 0; c0 < nch; c0 += PIECE) {
             const size_t m = nch - c0 < PIECE ? nch - c0 : PIECE, at = i * nch + c0;
-            patch_any(t->nbits, seed, first + i, c0, m, x + at, eight ? NULL : lev + at, eight ? out + at : NULL);
+            patch_piece(t->nbits, seed, first + i, c0, m, x + at, eight ? NULL : lev + at, eight ? out + at : NULL);
         }
     if (!eight)
         xc_fb_pack_u16(lev, n * nch, t->nbits, order, out);
