@@ -224,12 +224,13 @@ XC_TEST(test_exact_values_defined, "exact_values_defined")
     /* Every value of a file with a bright pulsar against its definition: where
      * the noiseless signal s (a 32-bit -nonoise file of the same parameters)
      * is nonzero, xc_synth_quantise(xc_synth_noise + s); elsewhere the table's
-     * level of the value's word (xc_synth_level_exact).  Exact, at 8 bits
-     * (the gather path) and 4 bits (packed). */
-    static const int nbits[2] = {8, 4};
-    for (int t = 0; t < 2; t++) {
+     * level of the value's 16 bits, a tie's refined by its own word
+     * (xc_synth_level_exact and the definition written out here).  Exact, at
+     * 8 bits (the vector paths) and 4 bits (packed). */
+    static const int nbits[3] = {8, 4, 8}, nchans[3] = {36, 36, 37};   /* partial vectors; 37: a partial quad */
+    for (int t = 0; t < 3; t++) {
         xc_synth_params p, q;
-        exact_params(&p, nbits[t], 36, 0.2);   /* 36: a partial block of 16 quads */
+        exact_params(&p, nbits[t], nchans[t], 0.2);
         p.fch1 = 1500;
         p.foff = -4;
         p.psr.period_ms = 3;
@@ -247,19 +248,29 @@ XC_TEST(test_exact_values_defined, "exact_values_defined")
         CU_ASSERT_EQUAL_FATAL(n, nq);
         xc_levels tab;
         CU_ASSERT_EQUAL_FATAL(xc_levels_init(&tab, nbits[t], &err), XC_OK);
-        size_t bad = 0, with = 0;
+        size_t bad = 0, with = 0, ties = 0;
         for (size_t i = 0; i < n; i++) {
-            const uint64_t smp = i / 36;
-            const int c = (int)(i % 36);
+            const uint64_t smp = i / (size_t)nchans[t];
+            const int c = (int)(i % (size_t)nchans[t]);
             uint16_t want;
             if (s[i] != 0.0f) {
                 want = xc_synth_quantise(xc_synth_noise(p.seed, smp, c) + s[i], nbits[t]);
                 with++;
             } else {
+                /* the definition (synth_levels.h): 16 bits of block c / 8, a tie's 16 more of counter (smp, c) */
                 uint32_t w[4];
-                xc_synth_words(p.seed, XC_STREAM_LEVEL, smp, (uint32_t)c >> 2, w);
-                want = xc_levels_draw(&tab, w[c & 3]);
-                if (i % 997 == 0)
+                xc_synth_words(p.seed, XC_STREAM_LEVEL, smp, (uint32_t)c >> 3, w);
+                const uint32_t h = (w[(c & 7) >> 1] >> (16 * (c & 1))) & 0xffffu;
+                const int sh = 16 - nbits[t];
+                const uint32_t col = h >> sh, r = h & ((1u << sh) - 1), thr = tab.thr[col];
+                if (r == thr >> 16) {
+                    ties++;
+                    xc_synth_words(p.seed, XC_STREAM_TIE, smp, (uint32_t)c, w);
+                    want = (w[0] & 0xffffu) < (thr & 0xffffu) ? (uint16_t)col : tab.alias[col];
+                } else {
+                    want = r < thr >> 16 ? (uint16_t)col : tab.alias[col];
+                }
+                if (i % 997 == 0 || r == thr >> 16)
                     CU_ASSERT_EQUAL(want, xc_synth_level_exact(p.seed, smp, c, nbits[t]));
             }
             if (v[i] != want && bad++ < 3)
@@ -268,6 +279,9 @@ XC_TEST(test_exact_values_defined, "exact_values_defined")
         }
         CU_ASSERT_EQUAL(bad, 0);
         CU_ASSERT(with > n / 50);   /* the signal path was exercised */
+        printf("\n  %d bits: %zu values, %zu with signal, %zu ties refined (expected about %.0f)", nbits[t], n, with,
+               ties, (double)(n - with) / (1 << (16 - nbits[t])));
+        CU_ASSERT(ties > 0);        /* and the ties' refinement */
         xc_levels_free(&tab);
         free(v);
         free(s);

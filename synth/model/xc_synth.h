@@ -132,8 +132,9 @@ typedef struct {
 /* How quantised noise is drawn.  BOXMULLER: every value is
  * xc_synth_quantise(xc_synth_noise + signal).  EXACT (nbits 1..16): a value
  * without signal is drawn directly from the level's discrete law
- * (xc_synth_level_probs, rounded to 2^-32) by a Walker alias table from one
- * Philox word of its own stream; a value with signal is as BOXMULLER's
+ * (xc_synth_level_probs, rounded to 2^-32) by a Walker alias table from 16
+ * bits of a Philox word of its own stream up to 8 bits (a whole word wider;
+ * synth_levels.h); a value with signal is as BOXMULLER's
  * (xc_synth_noise + signal, quantised).  32-bit files have no levels: both
  * write xc_synth_noise + signal. */
 typedef enum { XC_NOISE_BOXMULLER = 0, XC_NOISE_EXACT = 1 } xc_synth_noise_gen;

@@ -13,6 +13,19 @@
 #define XC_LEVELS_AVX512 1
 #endif
 
+#ifdef XC_LEVELS_AVX512
+/* A batch of channel quads holding signal (patch8_part), a table's scratch. */
+#define QMAX 1024   /* quads a batch holds */
+
+typedef struct {
+    uint64_t a[QMAX + 16];   /* sample (the stores of a row's entries write 16) */
+    uint32_t q[QMAX + 16];   /* quad in its row */
+    float z[4 * QMAX];
+    size_t n;
+} quad_list;
+
+#endif
+
 /* P(lo <= Z < hi) for Z ~ N(0,1), from the nearer tail so that neither tail
  * loses its digits to cancellation. */
 static double normal_mass(double lo, double hi)
@@ -94,8 +107,14 @@ xc_status xc_levels_init(xc_levels *t, int nbits, xc_error *err)
     uint32_t *small = malloc(n * sizeof *small), *large = malloc(n * sizeof *large);
     t->thr = malloc(n * sizeof *t->thr);
     t->alias = malloc(n * sizeof *t->alias);
-    t->packed = nbits == 8 ? malloc(n * sizeof *t->packed) : NULL;
-    xc_status st = u && small && large && t->thr && t->alias && (nbits != 8 || t->packed)
+    t->thr8 = nbits == 8 ? malloc(n) : NULL;
+    t->alias8 = nbits == 8 ? malloc(n) : NULL;
+    int scratch_ok = 1;
+#ifdef XC_LEVELS_AVX512
+    if (nbits == 8 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("bmi2"))
+        scratch_ok = (t->scratch = malloc(sizeof(quad_list))) != NULL;
+#endif
+    xc_status st = u && small && large && t->thr && t->alias && (nbits != 8 || (t->thr8 && t->alias8)) && scratch_ok
                        ? units(nbits, u, err)
                        : xc_error_set(err, XC_ENOMEM, "out of memory for the %d-bit level table", nbits);
     if (!st) {
@@ -126,8 +145,8 @@ xc_status xc_levels_init(xc_levels *t, int nbits, xc_error *err)
             uint32_t k = small[--ns];
             t->thr[k] = (uint32_t)(cap - 1), t->alias[k] = (uint16_t)k;
         }
-        for (size_t k = 0; t->packed && k < n; k++)
-            t->packed[k] = (t->thr[k] << 8) | t->alias[k];
+        for (size_t k = 0; t->thr8 && k < n; k++)
+            t->thr8[k] = (uint8_t)(t->thr[k] >> 16), t->alias8[k] = (uint8_t)t->alias[k];
     }
     free(u);
     free(small);
@@ -141,7 +160,9 @@ void xc_levels_free(xc_levels *t)
 {
     free(t->thr);
     free(t->alias);
-    free(t->packed);
+    free(t->scratch);
+    free(t->thr8);
+    free(t->alias8);
     memset(t, 0, sizeof *t);
 }
 
@@ -151,39 +172,115 @@ uint16_t xc_synth_level_exact(uint64_t seed, uint64_t sample, int chan, int nbit
     if (xc_levels_init(&t, nbits, NULL))
         return 0;
     uint32_t w[4];
-    xc_synth_words(seed, XC_STREAM_LEVEL, sample, (uint32_t)chan >> 2, w);
-    uint16_t v = xc_levels_draw(&t, w[chan & 3]);
+    uint16_t v;
+    if (nbits <= 8) {
+        xc_synth_words(seed, XC_STREAM_LEVEL, sample, (uint32_t)chan >> 3, w);
+        const uint32_t h = xc_levels_half(w, chan);
+        int tie;
+        v = xc_levels_draw16(&t, h, &tie);
+        if (tie) {
+            xc_synth_words(seed, XC_STREAM_TIE, sample, (uint32_t)chan, w);
+            v = xc_levels_refine(&t, h, w[0]);
+        }
+    } else {
+        xc_synth_words(seed, XC_STREAM_LEVEL, sample, (uint32_t)chan >> 2, w);
+        v = xc_levels_draw(&t, w[chan & 3]);
+    }
     xc_levels_free(&t);
     return v;
 }
 
 /* ---- one part --------------------------------------------------------------------- */
 
-#ifdef XC_LEVELS_AVX512
-/* 8-bit levels of n words through the packed table, 16 at a time.  The table
- * lives in 16 registers: each pair looked up by the column's low 5 bits
- * (vpermt2d), the pair chosen by its top 3 (a gather is slower on AMD Zen 4). */
-__attribute__((target("avx512f"))) static size_t draw8_avx512(const uint32_t *packed, const uint32_t *w, size_t n,
-                                                             uint8_t *out)
+/* Ties of a part waiting for their 16 further bits (xc_levels_refine): the
+ * value's place in the part (row * nchans + channel) and its 16 bits. */
+#define TIES 256
+typedef struct {
+    const xc_levels *t;
+    uint64_t seed, first;   /* the part's first spectrum */
+    size_t nch;
+    uint16_t *lev;          /* the levels, or (8 bits) */
+    uint8_t *out8;          /* the bytes */
+    size_t n;
+    size_t pos[TIES];
+    uint16_t h[TIES];
+} ties_t;
+
+/* Each waiting tie's level from word 0 of its counter (sample, chan) of XC_STREAM_TIE. */
+static void ties_resolve(ties_t *d)
 {
-    const __m512i lowmask = _mm512_set1_epi32(0xffffff), lvmask = _mm512_set1_epi32(0xff);
-    __m512i T[16];
-    for (int j = 0; j < 16; j++)
-        T[j] = _mm512_loadu_si512(packed + 16 * j);
+    uint64_t a[TIES];
+    uint32_t c[TIES], f[TIES];
+    for (size_t j = 0; j < d->n; j++)
+        a[j] = d->first + d->pos[j] / d->nch, c[j] = (uint32_t)(d->pos[j] % d->nch);
+    xc_synth_words_at(d->seed, XC_STREAM_TIE, a, c, d->n, f);
+    for (size_t j = 0; j < d->n; j++) {
+        const uint16_t v = xc_levels_refine(d->t, d->h[j], f[j]);
+        if (d->out8)
+            d->out8[d->pos[j]] = (uint8_t)v;
+        else
+            d->lev[d->pos[j]] = v;
+    }
+    d->n = 0;
+}
+
+static inline void tie_add(ties_t *d, size_t pos, uint16_t h)
+{
+    d->pos[d->n] = pos, d->h[d->n++] = h;
+    if (d->n == TIES && d->t)
+        ties_resolve(d);
+}
+
+/* nbits 1..8, the values k0..m-1 of a piece: value k's 16 bits are half k of
+ * the words w (xc_levels_half), its level goes to lev[at + k] (or out8), a tie
+ * waits in d with the alias written. */
+static void draw_halves(const xc_levels *t, const uint32_t *w, size_t k0, size_t m, size_t at, ties_t *d)
+{
+    for (size_t k = k0; k < m; k++) {
+        const uint32_t h = (w[k >> 1] >> (16 * (k & 1))) & 0xffffu;
+        int tie;
+        const uint16_t v = xc_levels_draw16(t, h, &tie);
+        if (d->out8)
+            d->out8[at + k] = (uint8_t)v;
+        else
+            d->lev[at + k] = v;
+        if (tie)
+            tie_add(d, at + k, (uint16_t)h);
+    }
+}
+
+#ifdef XC_LEVELS_AVX512
+/* 8 bits: draw_halves of the first whole 64 values of a piece, 64 at a time.
+ * The halves' high bytes (the columns) and low bytes are split by vpermt2b,
+ * the 256-byte thresholds (thr >> 16) and aliases looked up in four registers
+ * each by vpermt2b on the column's low 7 bits, the half chosen by its top bit. */
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t draw8_vbmi(const xc_levels *t, const uint32_t *w,
+                                                                               size_t m, size_t at, ties_t *d)
+{
+    static const uint8_t even[64] = {0,  2,  4,  6,  8,   10,  12,  14,  16,  18,  20,  22,  24,  26,  28,  30,
+                                     32, 34, 36, 38, 40,  42,  44,  46,  48,  50,  52,  54,  56,  58,  60,  62,
+                                     64, 66, 68, 70, 72,  74,  76,  78,  80,  82,  84,  86,  88,  90,  92,  94,
+                                     96, 98, 100, 102, 104, 106, 108, 110, 112, 114, 116, 118, 120, 122, 124, 126};
+    const __m512i ie = _mm512_loadu_si512(even), io = _mm512_add_epi8(ie, _mm512_set1_epi8(1));
+    const __m512i T0 = _mm512_loadu_si512(t->thr8), T1 = _mm512_loadu_si512(t->thr8 + 64);
+    const __m512i T2 = _mm512_loadu_si512(t->thr8 + 128), T3 = _mm512_loadu_si512(t->thr8 + 192);
+    const __m512i A0 = _mm512_loadu_si512(t->alias8), A1 = _mm512_loadu_si512(t->alias8 + 64);
+    const __m512i A2 = _mm512_loadu_si512(t->alias8 + 128), A3 = _mm512_loadu_si512(t->alias8 + 192);
+    const uint16_t *h = (const uint16_t *)w;   /* x86: half k of the words is h[k] */
     size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m512i x = _mm512_loadu_si512(w + i), col = _mm512_srli_epi32(x, 24), r[4];
-        __mmask16 b5 = _mm512_test_epi32_mask(col, _mm512_set1_epi32(32));
-        for (int j = 0; j < 4; j++)
-            r[j] = _mm512_mask_blend_epi32(b5, _mm512_permutex2var_epi32(T[4 * j], col, T[4 * j + 1]),
-                                           _mm512_permutex2var_epi32(T[4 * j + 2], col, T[4 * j + 3]));
-        __mmask16 b6 = _mm512_test_epi32_mask(col, _mm512_set1_epi32(64));
-        __mmask16 b7 = _mm512_test_epi32_mask(col, _mm512_set1_epi32(128));
-        __m512i e = _mm512_mask_blend_epi32(b7, _mm512_mask_blend_epi32(b6, r[0], r[1]),
-                                            _mm512_mask_blend_epi32(b6, r[2], r[3]));
-        __mmask16 own = _mm512_cmplt_epu32_mask(_mm512_and_si512(x, lowmask), _mm512_srli_epi32(e, 8));
-        __m512i lv = _mm512_mask_blend_epi32(own, _mm512_and_si512(e, lvmask), col);
-        _mm_storeu_si128((__m128i *)(out + i), _mm512_cvtepi32_epi8(lv));
+    for (; i + 64 <= m; i += 64) {
+        const __m512i a = _mm512_loadu_si512(h + i), b = _mm512_loadu_si512(h + i + 32);
+        const __m512i col = _mm512_permutex2var_epi8(a, io, b), r = _mm512_permutex2var_epi8(a, ie, b);
+        const __mmask64 top = _mm512_movepi8_mask(col);
+        const __m512i th = _mm512_mask_blend_epi8(top, _mm512_permutex2var_epi8(T0, col, T1),
+                                                  _mm512_permutex2var_epi8(T2, col, T3));
+        const __m512i al = _mm512_mask_blend_epi8(top, _mm512_permutex2var_epi8(A0, col, A1),
+                                                  _mm512_permutex2var_epi8(A2, col, A3));
+        _mm512_storeu_si512(d->out8 + at + i, _mm512_mask_blend_epi8(_mm512_cmplt_epu8_mask(r, th), al, col));
+        for (uint64_t tie = _mm512_cmpeq_epi8_mask(r, th); tie; tie &= tie - 1) {
+            const size_t k = i + (size_t)__builtin_ctzll(tie);
+            tie_add(d, at + k, h[k]);
+        }
     }
     return i;
 }
@@ -222,20 +319,23 @@ static inline uint16_t level_of(float x, int nbits)
 #endif
 }
 
-static void draw_piece(const xc_levels *t, const uint32_t *w, size_t m, uint16_t *lev, uint8_t *out8)
+/* The levels of one row's piece of m channels from c0 (place at in the part). */
+static void draw_piece(const xc_levels *t, uint64_t sample, size_t c0, size_t m, size_t at, ties_t *d)
 {
-    size_t k = 0;
-    if (out8) {
-#ifdef XC_LEVELS_AVX512
-        if (__builtin_cpu_supports("avx512f"))
-            k = draw8_avx512(t->packed, w, m, out8);
-#endif
-        for (; k < m; k++)
-            out8[k] = (uint8_t)xc_levels_draw(t, w[k]);
+    uint32_t w[PIECE];
+    if (t->nbits > 8) {
+        xc_synth_words_blocks(d->seed, XC_STREAM_LEVEL, sample, (uint32_t)(c0 / 4), (m + 3) / 4, w);
+        for (size_t k = 0; k < m; k++)
+            d->lev[at + k] = xc_levels_draw(t, w[k]);
         return;
     }
-    for (; k < m; k++)
-        lev[k] = xc_levels_draw(t, w[k]);
+    xc_synth_words_blocks(d->seed, XC_STREAM_LEVEL, sample, (uint32_t)(c0 / 8), (m + 7) / 8, w);
+    size_t k = 0;
+#ifdef XC_LEVELS_AVX512
+    if (d->out8 && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw"))
+        k = draw8_vbmi(t, w, m, at, d);
+#endif
+    draw_halves(t, w, k, m, at, d);
 }
 
 /* Values with signal in channels c0..c0+m-1 of one spectrum: quantise(noise + x), x reset to 0. */
@@ -276,79 +376,100 @@ static void patch_piece(int nbits, uint64_t seed, uint64_t sample, size_t c0, si
 }
 
 #ifdef XC_LEVELS_AVX512
-/* 8 bits, the first nv whole 16-channel vectors of a piece: the Gaussians of
- * the blocks holding signal (xc_synth_gauss_list, the values patch_piece
- * uses), expanded back into each vector's lanes, and its values with signal
- * level_of(z + x) as sixteen lanes (the same float operations), the others
- * kept; x reset to 0. */
-__attribute__((target("avx512f"))) static void patch8_avx512(uint64_t seed, uint64_t sample, size_t c0, size_t nv,
-                                                            float *x, uint8_t *out8)
+/* The values with signal of a whole part at 8 bits, in batches of channel
+ * quads holding signal: the quads listed (a compress of each 64 channels'
+ * nonzero quads), their Gaussians in 32-lane sets (xc_synth_gauss_at, the
+ * values patch_piece uses), each quad's levels level_of(z + x) in four lanes
+ * (the same float operations) over the drawn ones where x is nonzero; x reset to 0. */
+__attribute__((target("avx512f"))) static void quads_patch8(uint64_t seed, uint64_t first, quad_list *L, size_t nch,
+                                                           float *x, uint8_t *out)
 {
-    uint32_t vl[PIECE / 16], blocks[PIECE / 4];
-    uint16_t sigm[PIECE / 16], quads[PIECE / 16];
-    float z[PIECE + 16];
-    size_t n = 0, nb = 0;
-    for (size_t v = 0; v < nv; v++) {
-        const unsigned m = _mm512_cmp_ps_mask(_mm512_loadu_ps(x + 16 * v), _mm512_setzero_ps(), _CMP_NEQ_UQ);
-        if (!m)
+    xc_synth_gauss_at(seed, XC_STREAM_NOISE, L->a, L->q, L->n, L->z);
+    const __m128 four = _mm_set1_ps(4.0f), scale = _mm_set1_ps(31.875f), top = _mm_set1_ps(255.0f);
+    for (size_t j = 0; j < L->n; j++) {
+        const size_t p = (size_t)(L->a[j] - first) * nch + 4 * (size_t)L->q[j];
+        if (4 * (size_t)L->q[j] + 4 > nch) {   /* a row's last, partial quad */
+            for (size_t k = 0; 4 * (size_t)L->q[j] + k < nch; k++)
+                if (x[p + k] != 0.0f) {
+                    out[p + k] = (uint8_t)level_of(L->z[4 * j + k] + x[p + k], 8);
+                    x[p + k] = 0.0f;
+                }
             continue;
-        const unsigned any = (m | m >> 1 | m >> 2 | m >> 3) & 0x1111u;   /* bit 4k: block k has signal */
-        for (unsigned b = any; b; b &= b - 1)
-            blocks[nb++] = (uint32_t)(c0 / 4 + 4 * v) + (uint32_t)__builtin_ctz(b) / 4;
-        vl[n] = (uint32_t)v, sigm[n] = (uint16_t)m, quads[n++] = (uint16_t)(any * 15u);
+        }
+        const __m128 s = _mm_loadu_ps(x + p);
+        __m128 v = _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_loadu_ps(L->z + 4 * j), s), four), scale);
+        v = _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), top);
+        int b;
+        memcpy(&b, out + p, 4);
+        const __m128i lv = _mm_cvtps_epi32(v), old = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(b));
+        const __m128i nz = _mm_castps_si128(_mm_cmp_ps(s, _mm_setzero_ps(), _CMP_NEQ_UQ));
+        const __m128i r = _mm_or_si128(_mm_and_si128(nz, lv), _mm_andnot_si128(nz, old));
+        b = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(r, r), r));
+        memcpy(out + p, &b, 4);
+        _mm_storeu_ps(x + p, _mm_setzero_ps());
     }
-    if (!n)
-        return;
-    xc_synth_gauss_list(seed, XC_STREAM_NOISE, sample, blocks, nb, z);
-    memset(z + 4 * nb, 0, 16 * sizeof *z);   /* what the last vector's load reads past the list */
-    const __m512 four = _mm512_set1_ps(4.0f), scale = _mm512_set1_ps(31.875f), top = _mm512_set1_ps(255.0f);
-    const float *zp = z;
-    for (size_t j = 0; j < n; j++) {
-        float *xv = x + 16 * (size_t)vl[j];
-        uint8_t *o = out8 + 16 * (size_t)vl[j];
-        const __m512 s = _mm512_loadu_ps(xv);
-        const __m512 zv = _mm512_maskz_expand_ps(quads[j], _mm512_loadu_ps(zp));   /* lanes past the list unused */
-        zp += __builtin_popcount(quads[j]);
-        __m512 v = _mm512_mul_ps(_mm512_add_ps(_mm512_add_ps(zv, s), four), scale);
-        v = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), top);
-        const __m512i old = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)o));
-        _mm_storeu_si128((__m128i *)o,
-                         _mm512_cvtepi32_epi8(_mm512_mask_blend_epi32(sigm[j], old, _mm512_cvtps_epi32(v))));
-        _mm512_storeu_ps(xv, _mm512_setzero_ps());
-    }
+    L->n = 0;
 }
-#endif
 
-/* Values with signal of one piece (patch_piece), whole 16-channel vectors by
- * patch8_avx512 at 8 bits where the CPU has AVX-512F. */
-static void patch_any(int nbits, uint64_t seed, uint64_t sample, size_t c0, size_t m, float *x, uint16_t *lev,
-                      uint8_t *out8)
+__attribute__((target("avx512f,bmi2,popcnt"))) static void patch8_part(const xc_levels *t, uint64_t seed,
+                                                                      uint64_t first, size_t n, size_t nch, float *x,
+                                                                      uint8_t *out)
 {
-    size_t done = 0;
-#ifdef XC_LEVELS_AVX512
-    if (out8 && nbits == 8 && __builtin_cpu_supports("avx512f")) {
-        done = m / 16 * 16;
-        patch8_avx512(seed, sample, c0, m / 16, x, out8);
+    quad_list *L = t->scratch;
+    L->n = 0;
+    const __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    for (size_t i = 0; i < n; i++) {
+        const float *row = x + i * nch;
+        for (size_t c = 0; c < nch; c += 64) {
+            if (L->n + 16 > QMAX)
+                quads_patch8(seed, first, L, nch, x, out);
+            uint64_t m = 0;
+            for (size_t k = 0; k < 4 && c + 16 * k < nch; k++) {
+                const size_t left = nch - c - 16 * k;
+                const __mmask16 ld = left >= 16 ? 0xffff : (__mmask16)((1u << left) - 1);
+                m |= (uint64_t)_mm512_cmp_ps_mask(_mm512_maskz_loadu_ps(ld, row + c + 16 * k), _mm512_setzero_ps(),
+                                                  _CMP_NEQ_UQ)
+                     << (16 * k);
+            }
+            if (!m)
+                continue;
+            const __mmask16 qm = (__mmask16)_pext_u64(m | m >> 1 | m >> 2 | m >> 3, 0x1111111111111111ull);
+            const __m512i q = _mm512_add_epi32(_mm512_set1_epi32((int)(c / 4)), lanes);
+            /* a compress into a register, then a whole store (vpcompressd to memory is slow on AMD Zen 4) */
+            _mm512_storeu_si512(L->q + L->n, _mm512_maskz_compress_epi32(qm, q));
+            const __m512i smp = _mm512_set1_epi64((long long)(first + i));
+            _mm512_storeu_si512(L->a + L->n, smp);
+            _mm512_storeu_si512(L->a + L->n + 8, smp);
+            L->n += (size_t)_mm_popcnt_u32(qm);
+        }
     }
-#endif
-    if (done < m)
-        patch_piece(nbits, seed, sample, c0 + done, m - done, x + done, lev ? lev + done : NULL,
-                    out8 ? out8 + done : NULL);
+    if (L->n)
+        quads_patch8(seed, first, L, nch, x, out);
 }
+#endif
 
 void xc_levels_part(const xc_levels *t, uint64_t seed, uint64_t first, size_t n, int nchans, float *x, uint16_t *lev,
                     xc_bitorder order, uint8_t *out)
 {
     const size_t nch = (size_t)nchans;
     const int eight = t->nbits == 8;
-    uint32_t w[PIECE];
+    ties_t d = {.t = t, .seed = seed, .first = first, .nch = nch, .lev = eight ? NULL : lev, .out8 = eight ? out : NULL};
+    /* every table draw of the part, its ties, then the values with signal over them */
     for (size_t i = 0; i < n; i++)
+        for (size_t c0 = 0; c0 < nch; c0 += PIECE)
+            draw_piece(t, first + i, c0, nch - c0 < PIECE ? nch - c0 : PIECE, i * nch + c0, &d);
+    if (d.n)
+        ties_resolve(&d);
+#ifdef XC_LEVELS_AVX512
+    if (x && t->scratch) {   /* 8 bits with AVX-512F and BMI2: the whole part at once */
+        patch8_part(t, seed, first, n, nch, x, out);
+        x = NULL;
+    }
+#endif
+    for (size_t i = 0; x && i < n; i++)
         for (size_t c0 = 0; c0 < nch; c0 += PIECE) {
             const size_t m = nch - c0 < PIECE ? nch - c0 : PIECE, at = i * nch + c0;
-            xc_synth_words_blocks(seed, XC_STREAM_LEVEL, first + i, (uint32_t)(c0 / 4), (m + 3) / 4, w);
-            draw_piece(t, w, m, lev + at, eight ? out + at : NULL);
-            if (x)
-                patch_any(t->nbits, seed, first + i, c0, m, x + at, eight ? NULL : lev + at, eight ? out + at : NULL);
+            patch_piece(t->nbits, seed, first + i, c0, m, x + at, eight ? NULL : lev + at, eight ? out + at : NULL);
         }
     if (!eight)
         xc_fb_pack_u16(lev, n * nch, t->nbits, order, out);

@@ -281,12 +281,10 @@ __attribute__((target("avx512f"))) static inline void philox32(const uint32_t ke
     philox16x2(key, x, y);
 }
 
-/* 128 values: the blocks b..b+31 of one counter, in channel order (group16 twice). */
-__attribute__((target("avx512f"))) static void group32(const uint32_t key[2], uint64_t sample, uint32_t stream,
-                                                      uint32_t b, float *out)
+/* The 128 values of the Philox words of two sets of sixteen blocks (x, y):
+ * block j of x at out[4j..4j+3], block j of y at out[64 + 4j..]. */
+__attribute__((target("avx512f"))) static inline void box_muller32(const __m512i x[4], const __m512i y[4], float *out)
 {
-    __m512i x[4], y[4];
-    philox32(key, sample, stream, b, x, y);
     __m512 a0, a1, b0, b1, c0, c1, d0, d1;
     box_muller16(x[0], x[1], &a0, &a1);
     box_muller16(y[0], y[1], &c0, &c1);
@@ -294,6 +292,15 @@ __attribute__((target("avx512f"))) static void group32(const uint32_t key[2], ui
     box_muller16(y[2], y[3], &d0, &d1);
     store_t16(a0, a1, b0, b1, out);
     store_t16(c0, c1, d0, d1, out + 64);
+}
+
+/* 128 values: the blocks b..b+31 of one counter, in channel order (group16 twice). */
+__attribute__((target("avx512f"))) static void group32(const uint32_t key[2], uint64_t sample, uint32_t stream,
+                                                      uint32_t b, float *out)
+{
+    __m512i x[4], y[4];
+    philox32(key, sample, stream, b, x, y);
+    box_muller32(x, y, out);
 }
 
 /* The words of blocks b..b+15 of counter (sample, stream) in channel order
@@ -324,6 +331,50 @@ __attribute__((target("avx512f"))) static void words32(const uint32_t key[2], ui
     store_t16(_mm512_castsi512_ps(y[0]), _mm512_castsi512_ps(y[1]), _mm512_castsi512_ps(y[2]),
               _mm512_castsi512_ps(y[3]), tmp + 64);
     memcpy(out, tmp, sizeof tmp);
+}
+
+/* Lanes of the up to 16 counters (a[j], c[j], stream) (missing lanes zero) as Philox's x[0..3]. */
+__attribute__((target("avx512f"))) static inline void counters16(uint32_t stream, const uint64_t *a, const uint32_t *c,
+                                                                size_t n, __m512i x[4])
+{
+    uint64_t aa[16] = {0};
+    uint32_t cc[16] = {0};
+    memcpy(aa, a, n * sizeof *aa);
+    memcpy(cc, c, n * sizeof *cc);
+    const __m512i lo = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i a0 = _mm512_loadu_si512(aa), a1 = _mm512_loadu_si512(aa + 8);
+    x[0] = _mm512_permutex2var_epi32(a0, lo, a1);
+    x[1] = _mm512_permutex2var_epi32(a0, _mm512_add_epi32(lo, _mm512_set1_epi32(1)), a1);
+    x[2] = _mm512_loadu_si512(cc);
+    x[3] = _mm512_set1_epi32((int)stream);
+}
+
+/* Word 0 of up to 16 counters (a[j], c[j]) of stream `stream`. */
+__attribute__((target("avx512f"))) static void words_at16(const uint32_t key[2], uint32_t stream, const uint64_t *a,
+                                                         const uint32_t *c, size_t n, uint32_t *w0)
+{
+    uint32_t tmp[16];
+    __m512i x[4];
+    counters16(stream, a, c, n, x);
+    philox16(key, x);
+    _mm512_storeu_si512(tmp, x[0]);
+    memcpy(w0, tmp, n * sizeof *w0);
+}
+
+/* Box-Muller of up to 32 counters (a[j], blocks[j]) of stream `stream`, two
+ * sets of sixteen with their Philox rounds interleaved: block j's four values
+ * at out[4j..4j+3]. */
+__attribute__((target("avx512f"))) static void gauss_at32(const uint32_t key[2], uint32_t stream, const uint64_t *a,
+                                                         const uint32_t *blocks, size_t n, float *out)
+{
+    __m512i x[4], y[4];
+    const size_t n1 = n < 16 ? n : 16;
+    counters16(stream, a, blocks, n1, x);
+    counters16(stream, a + n1, blocks + n1, n - n1, y);
+    philox16x2(key, x, y);
+    float tmp[128];
+    box_muller32(x, y, tmp);
+    memcpy(out, tmp, 4 * n * sizeof *out);
 }
 
 /* Up to 16 listed blocks of counter (sample, stream) through Box-Muller: block
@@ -455,6 +506,40 @@ void xc_synth_words_blocks(uint64_t seed, uint32_t stream, uint64_t sample, uint
         xc_synth_words(seed, stream, sample, first_block + (uint32_t)j, out + 4 * j);
 }
 
+void xc_synth_words_at(uint64_t seed, uint32_t stream, const uint64_t *a, const uint32_t *c, size_t n, uint32_t *w0)
+{
+    size_t j = 0;
+#ifdef XC_SYNTH_SSE2
+    if (xc_synth_noise_path_available(3)) {
+        const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+        for (; j < n; j += 16)
+            words_at16(key, stream, a + j, c + j, n - j < 16 ? n - j : 16, w0 + j);
+        return;
+    }
+#endif
+    for (; j < n; j++) {
+        uint32_t w[4];
+        xc_synth_words(seed, stream, a[j], c[j], w);
+        w0[j] = w[0];
+    }
+}
+
+void xc_synth_gauss_at(uint64_t seed, uint32_t stream, const uint64_t *a, const uint32_t *blocks, size_t n,
+                       float *out)
+{
+    size_t j = 0;
+#ifdef XC_SYNTH_SSE2
+    if (xc_synth_noise_path_available(3)) {
+        const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+        for (; j < n; j += 32)
+            gauss_at32(key, stream, a + j, blocks + j, n - j < 32 ? n - j : 32, out + 4 * j);
+        return;
+    }
+#endif
+    for (; j < n; j++)
+        blocks_ref(seed, stream, a[j], blocks[j], 1, out + 4 * j);
+}
+
 void xc_synth_gauss_list(uint64_t seed, uint32_t stream, uint64_t sample, const uint32_t *blocks, size_t n,
                          float *out)
 {
@@ -469,112 +554,4 @@ void xc_synth_gauss_list(uint64_t seed, uint32_t stream, uint64_t sample, const 
 #endif
     for (; j < n; j++)
         blocks_ref(seed, stream, sample, blocks[j], 1, out + 4 * j);
-}
-
-/* ---- quantisation ------------------------------------------------------------- */
-
-uint16_t xc_synth_quantise(float x, int nbits)
-{
-    /* fake's float2one sets a bit when its 4-bit level is > 0, i.e. x > -3.73
-     * sigma, so its 1-bit files are almost all ones; the sign is what a 1-bit
-     * digitiser records. */
-    if (nbits <= 1)
-        return x > 0.0f ? 1 : 0;
-    /* fake also widens [min, max] to [min, max*snr] when the per-channel snr
-     * exceeds 1, which makes the noise level depend on the signal; we keep the
-     * range fixed so the noise statistics never change.  The scale
-     * (2^nbits - 1)/8 is exact in float. */
-    const float top = (float)((1u << nbits) - 1u), scale = top * 0.125f;
-    float v = (x + 4.0f) * scale;
-    v = v > 0.0f ? v : 0.0f;   /* NaN -> 0, as the SSE2 max below */
-    v = v < top ? v : top;
-    return (uint16_t)rintf(v);
-}
-
-#ifdef XC_SYNTH_SSE2
-/* The SSE2 loop below, sixteen values an instruction: the same operations. */
-__attribute__((target("avx512f"))) static size_t quantise8_avx512(const float *x, size_t n, uint8_t *out)
-{
-    const __m512 four = _mm512_set1_ps(4.0f), scale = _mm512_set1_ps(31.875f), top = _mm512_set1_ps(255.0f);
-    const __m512 zero = _mm512_setzero_ps();
-    size_t i = 0;
-    for (; i + 64 <= n; i += 64)
-        for (int k = 0; k < 4; k++) {
-            __m512 v = _mm512_mul_ps(_mm512_add_ps(_mm512_loadu_ps(x + i + 16 * k), four), scale);
-            v = _mm512_min_ps(_mm512_max_ps(v, zero), top);
-            _mm_storeu_si128((__m128i *)(out + i + 16 * k), _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(v)));
-        }
-    return i;
-}
-#endif
-
-void xc_synth_quantise_pack(const float *x, size_t n, int nbits, xc_bitorder order, uint8_t *out)
-{
-    size_t i = 0;
-#ifdef XC_SYNTH_SSE2
-    if (nbits == 8 && xc_synth_noise_path_available(3))
-        i = quantise8_avx512(x, n, out);
-    if (nbits == 8) {
-        const __m128 four = _mm_set1_ps(4.0f), scale = _mm_set1_ps(31.875f), top = _mm_set1_ps(255.0f);
-        const __m128 zero = _mm_setzero_ps();
-        for (; i + 16 <= n; i += 16) {
-            __m128i q[4];
-            for (int k = 0; k < 4; k++) {
-                __m128 v = _mm_mul_ps(_mm_add_ps(_mm_loadu_ps(x + i + 4 * k), four), scale);
-                v = _mm_min_ps(_mm_max_ps(v, zero), top);
-                q[k] = _mm_cvtps_epi32(v);   /* round half to even, as rintf */
-            }
-            __m128i w = _mm_packus_epi16(_mm_packs_epi32(q[0], q[1]), _mm_packs_epi32(q[2], q[3]));
-            _mm_storeu_si128((__m128i *)(out + i), w);
-        }
-    }
-#endif
-    if (nbits == 8) {
-        for (; i < n; i++)
-            out[i] = (uint8_t)xc_synth_quantise(x[i], 8);
-        return;
-    }
-    /* Other widths through the core packer, 256 values (whole bytes) at a time. */
-    uint16_t lev[256];
-    while (i < n) {
-        size_t m = n - i < 256 ? n - i : 256;
-        for (size_t k = 0; k < m; k++)
-            lev[k] = xc_synth_quantise(x[i + k], nbits);
-        xc_fb_pack_u16(lev, m, nbits, order, out + i * (size_t)nbits / 8);
-        i += m;
-    }
-}
-
-void xc_synth_level_stats(int nbits, double *mean, double *rms, double *gain)
-{
-    if (nbits >= 32) {
-        *mean = 0;
-        *rms = 1;
-        *gain = 1;
-        return;
-    }
-    const double inv_sqrt2pi = 0.39894228040143267794;
-    if (nbits <= 1) {
-        *mean = 0.5;
-        *rms = 0.5;
-        *gain = inv_sqrt2pi;
-        return;
-    }
-    /* Level k covers x in [(k - 1/2)/scale - 4, (k + 1/2)/scale - 4), the end
-     * levels taking the clipped tails; each threshold raises the level by one. */
-    const int top = (1 << nbits) - 1;
-    const double scale = top / 8.0;
-    double m = 0, m2 = 0, g = 0;
-    for (int k = 0; k <= top; k++) {
-        double lo = k == 0 ? -INFINITY : (k - 0.5) / scale - 4.0;
-        double hi = k == top ? INFINITY : (k + 0.5) / scale - 4.0;
-        double pk = 0.5 * (erfc(-hi / M_SQRT2) - erfc(-lo / M_SQRT2));
-        m += k * pk;
-        m2 += (double)k * k * pk;
-        if (k > 0)
-            g += inv_sqrt2pi * exp(-0.5 * lo * lo);
-    }
-    *mean = m;
-    *rms = sqrt(fmax(m2 - m * m, 0.0));
-    *gain = g;
 }
