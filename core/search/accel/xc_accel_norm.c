@@ -17,18 +17,16 @@ XC_DEFINE_SELECT(select_d, double)
 XC_DEFINE_MEDIAN(median_sel, double, select_d)
 
 /* The same median in place (preset presto's windows: the caller's buffer
- * holds n values and no scratch): the lower middle by selection, the upper
- * one (even n) the least value above it; a sort's two middle values. */
+ * holds n values and no scratch): the lower middle by selection, then (even
+ * n) the upper one, the least of the values above it; a sort's two middle
+ * values. */
 static double median_inplace(double *v, size_t n)
 {
-    const size_t kl = (n - 1) / 2;
-    select_d(v, 0, (long)n - 1, (long)kl);
-    if (n % 2)
-        return v[kl];
-    double vu = v[kl + 1];
-    for (size_t i = kl + 2; i < n; i++)
-        vu = v[i] < vu ? v[i] : vu;
-    return 0.5 * (v[kl] + vu);
+    const long kl = ((long)n - 1) / 2, ku = (long)n / 2;
+    select_d(v, 0, (long)n - 1, kl);
+    if (ku > kl)
+        select_d(v, ku, (long)n - 1, ku);
+    return 0.5 * (v[kl] + v[ku]);
 }
 
 xc_status xc_accel_norm_scales(const float *X, size_t nbins, size_t normwidth, double *s, xc_error *err)
