@@ -140,6 +140,7 @@ static json_t *accel_record(const accel_grid *g, const xc_impl *im, const xc_acc
     json_object_set_new(r, "wmax", json_integer(o->wmax));
     json_object_set_new(r, "numharm", json_integer(o->numharm));
     json_object_set_new(r, "threads", json_integer(nthr));
+    json_object_set_new(r, "preset", json_string(o->preset == XC_ACCEL_PRESTO ? "presto" : "exact"));
     json_object_set_new(r, "seconds", json_real(t[0]));
     json_object_set_new(r, "median_seconds", json_real(t[n / 2]));
     json_object_set_new(r, "cpu_seconds", json_real(cpu_peak[0]));
@@ -268,6 +269,7 @@ static xc_status time_impl(accel_grid *g, const xc_impl *im, const xc_spectrum *
                     o.wmax = b->wmax[wi];
                     o.numharm = b->numharm[hi];
                     o.threads = b->threads[ti];
+                    o.preset = b->presto ? XC_ACCEL_PRESTO : XC_ACCEL_EXACT;
                     st = time_point(g, im, sp, &o, err);
                 }
     return st;

@@ -57,6 +57,7 @@ typedef struct {
     int which;
     int runs;
     int ref_max_nbins;
+    int presto;                /* the searches' preset: 0 exact, 1 presto */
     const char *command;
     xc_bench_peers peers;      /* npeers > 0: every point is timed against each peer
                                   (accelsearch), peers.runs pairs interleaved */

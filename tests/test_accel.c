@@ -331,6 +331,38 @@ XC_TEST(test_reference_vs_cpu, "reference_vs_cpu")
     printf("\n  cpu vs reference: largest relative power/sigma difference %.2e (tolerance %.0e)", worst, rtol);
 }
 
+/* preset presto in memory: the sub-harmonics read from a few of the plane's
+ * blocks made again for them (the default) give the very candidates the
+ * whole plane kept (outofcore -1) gives, bit for bit: 8 harmonics (every
+ * window of the block grid, the blocks below the search included), eight
+ * tones and a low sigma for more candidates. */
+XC_TEST(test_presto_blocks_vs_plane, "presto_blocks_vs_plane")
+{
+    static const double tones[][3] = {{2345.25, 12, 9}, {7001.5, -30, 6}, {15003.75, 0, 5}, {4100.5, 20, 4},
+                                      {9876.25, -8, 4}, {12001, 28, 3}, {17777.5, -22, 3}, {19000.25, 4, 3}};
+    xc_spectrum sp;
+    make_spectrum(&sp, 20011, 7, tones, 8);
+    xc_accel_opts o;
+    xc_accel_opts_default(&o);
+    o.zmax = 30;
+    o.numharm = 8;
+    o.rlo = 20;
+    o.sigma = 1;
+    o.preset = XC_ACCEL_PRESTO;
+    o.threads = 2;
+    xc_candlist blocks, plane;
+    xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &blocks);
+    o.outofcore = -1;
+    xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &plane);
+    printf("\n  %zu and %zu candidates (tolerance: none, bit for bit)", blocks.n, plane.n);
+    CU_ASSERT(plane.n >= 5);
+    CU_ASSERT_EQUAL(blocks.n, plane.n);
+    CU_ASSERT(blocks.n == plane.n && !memcmp(blocks.c, plane.c, plane.n * sizeof *plane.c));
+    xc_candlist_free(&blocks);
+    xc_candlist_free(&plane);
+    xc_spectrum_free(&sp);
+}
+
 /* ---- noise statistics ------------------------------------------------------ */
 
 static int cmp_d(const void *a, const void *b)

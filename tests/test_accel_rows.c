@@ -171,4 +171,85 @@ XC_TEST(test_rows_hand, "rows_hand")
     CU_ASSERT_EQUAL(q[0], 1.0 + 0x1p-30);
 }
 
+/* A stage's additions in one pass (xc_accel_stage_add) against its
+ * xc_accel_row_add calls in turn and the scan, bit for bit: 1 to 7
+ * sub-harmonic rows indexed as the harmonic sums index them (round(i h/H)
+ * from a block's lowest index, so the vector loads apply), with the first
+ * indices -1 (zero powers below the plane) or wide random indices (the
+ * element-by-element path) mixed in, powers from 1e-9 to 1e7 (preset
+ * presto's float sums), every mode, awkward lengths and offsets. */
+XC_TEST(test_rows_stage_add, "rows_stage_add")
+{
+    enum { NS = 7, SUBLEN = 5000 };
+    float *sub[NS];
+    const float *sv[NS];
+    int32_t *ri[NS];
+    const int32_t *rv[NS];
+    double *row = malloc(4100 * sizeof *row), *want = malloc(4100 * sizeof *want);
+    int ok = row && want;
+    for (int e = 0; e < NS; e++) {
+        sub[e] = malloc((SUBLEN + 8) * sizeof *sub[e]);
+        ri[e] = malloc(4100 * sizeof *ri[e]);
+        ok = ok && sub[e] && ri[e];
+    }
+    CU_ASSERT_FATAL(ok);
+    size_t bad = 0, cases = 0;
+    for (size_t li = 0; li < XC_NCASES(LENS); li++)
+        for (int mode = XC_ROW_ADD_INSIDE; mode <= XC_ROW_ADD_PRESTO; mode++)
+            for (int nsub = 1; nsub <= NS; nsub++)
+                for (int pattern = 0; pattern < 3; pattern++) {
+                    const size_t m = LENS[li];
+                    const long i0 = 37 + (long)(urand() * 3000);
+                    for (int e = 0; e < nsub; e++) {
+                        for (size_t k = 0; k < SUBLEN + 8; k++)
+                            sub[e][k] = (float)pow(10.0, urand() * 16 - 9);
+                        double frac = (double)(2 * e + 1) / 16;
+                        long lo = (long)((double)i0 * frac + 0.5);
+                        for (size_t j = 0; j < m; j++) {
+                            ri[e][j] = (int32_t)((long)((double)(i0 + (long)j) * frac + 0.5) - lo);
+                            if (pattern == 1 && mode != XC_ROW_ADD_INSIDE && j < 11)
+                                ri[e][j] = -1;
+                            if (pattern == 2 && urand() < 0.05)
+                                ri[e][j] = (int32_t)(urand() * (SUBLEN - 1));
+                        }
+                        sv[e] = sub[e];
+                        rv[e] = ri[e];
+                    }
+                    for (size_t j = 0; j < m; j++)
+                        row[j] = want[j] = (float)pow(10.0, urand() * 16 - 9);
+                    for (int e = 0; e < nsub; e++)
+                        xc_accel_row_add(want, sub[e], ri[e], m, mode);
+                    double thr = m ? want[(size_t)(urand() * (double)m)] : 0;
+                    for (int q = 0; q < 2; q++, thr = 1e30) {
+                        if (q)
+                            for (size_t j = 0; j < m; j++)
+                                row[j] = (float)(want[j] * 0.5);
+                        double *w = q ? malloc((m + 1) * sizeof *w) : want;
+                        CU_ASSERT_FATAL(w != NULL);
+                        if (q) {
+                            memcpy(w, row, m * sizeof *w);
+                            for (int e = 0; e < nsub; e++)
+                                xc_accel_row_add(w, sub[e], ri[e], m, mode);
+                        }
+                        int any = xc_accel_stage_add(row, sv, rv, nsub, m, mode, thr);
+                        size_t d = first_diff(row, w, m);
+                        int any_want = xc_accel_row_above(w, 0, m, thr) < m;
+                        if (d < m || any != any_want) {
+                            if (bad++ < 5)
+                                printf("\n  m %zu mode %d nsub %d pattern %d: element %zu %.17g, expected %.17g; "
+                                       "above %d, expected %d", m, mode, nsub, pattern, d, d < m ? row[d] : 0.0,
+                                       d < m ? w[d] : 0.0, any, any_want);
+                        }
+                        cases++;
+                        if (q)
+                            free(w);
+                    }
+                }
+    printf("\n  %zu cases, %zu differ (tolerance: none, bit for bit)", cases, bad);
+    CU_ASSERT_EQUAL(bad, 0);
+    for (int e = 0; e < NS; e++)
+        free(sub[e]), free(ri[e]);
+    free(row), free(want);
+}
+
 XC_TEST_MAIN("accel_rows")

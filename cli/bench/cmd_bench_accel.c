@@ -46,7 +46,7 @@ int xc_bench_accel(const xc_cmd *self, int argc, char **argv)
     const xc_opt opts[] = {
         XC_OPT_STR("json", &json, .arg = "FILE",
                    .help = "records: impl, nbins, zmax, wmax, numharm, threads, seconds (best run),\n"
-                           "median_seconds, cpu_seconds (user + system of all threads, per run:\n"
+                           "preset, median_seconds, cpu_seconds (user + system of all threads, per run:\n"
                            "robust to other tenants' load), templates, templates_per_second (the plan's\n"
                            "templates / seconds), plane_points_per_second (templates x searched half-bin\n"
                            "r points / seconds), candidates, peak_rss_mb (this record's peak resident\n"
@@ -78,6 +78,10 @@ int xc_bench_accel(const xc_cmd *self, int argc, char **argv)
                            "peer in turn, medians kept", .def = "1; 3 with -peer"),
         XC_OPT_INT("ref_max_nbins", &b.ref_max_nbins, 0, 1 << 28, .arg = "N",
                    .help = "largest spectrum the reference is timed on", .def = "16384"),
+        XC_OPT_CHOICE("preset", &b.presto, "exact|presto", .arg = "exact|presto",
+                      .help = "the searches' preset (crosscheck accel -preset): presto keeps\n"
+                              "accelsearch's blocks, normalisation and candidate insertion",
+                      .def = "exact"),
         XC_OPT_TABLE(peeropts),
         XC_OPT_END,
     };

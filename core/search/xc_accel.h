@@ -309,6 +309,13 @@ enum { XC_ROW_ADD_INSIDE, XC_ROW_ADD_CLIPPED, XC_ROW_ADD_PRESTO };
 void xc_accel_row_load(double *row, const float *f, size_t m);
 void xc_accel_row_add(double *row, const float *sub, const int32_t *ri, size_t m, int mode);
 size_t xc_accel_row_above(const double *v, size_t from, size_t m, double thr);
+/* One stage's additions in one pass: sub[0][ri[0][j]], then sub[1][ri[1][j]]
+ * .. added to row[j] as xc_accel_row_add's mode adds them (the order of a
+ * stage's xc_accel_row_add calls, so the same sums); 1 if any sum then
+ * exceeds thr.
+ * Each sub[e] must be readable 7 floats past its largest index. */
+int xc_accel_stage_add(double *row, const float *const *sub, const int32_t *const *ri, int nsub, size_t m, int mode,
+                       double thr);
 size_t xc_accel_rowf_above(const float *v, size_t from, size_t m, double thr);
 void xc_accel_peaks_free(xc_accel_peaks *l);
 

@@ -25,6 +25,7 @@
  * segment carries a relative error ~1e-6 x (strong/weak power); templates
  * are rounded to float (6e-8).  Measured on the test spectra: below 1e-4. */
 #include <complex.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,7 +143,7 @@ static xc_status cpu_plane(const xc_accel_searcher *self, void *state, const xc_
             size_t g = (size_t)(pr % (long)nseg);
             if (!tmp || (b->want && !b->want[t]))
                 continue;
-            xc_accel_cpu_pair(s, D + g * L, t, g, b->nr, b->out + (size_t)t * b->nr, tmp);
+            xc_accel_cpu_pair(s, D + g * L, t, g, b->nr, b->out + (size_t)t * b->nr, tmp, INFINITY);
         }
         fftwf_free(tmp);
     }

@@ -23,9 +23,10 @@ typedef struct {
 void xc_accel_cpu_segment(const cpu_state *s, long i0, long lo, size_t n, const double *amp, fftwf_complex *d);
 
 /* Template t on the FFT'd segment d, the g-th of a row of nr points: row[g V
- * ..] gets its valid powers.  tmp: 2L points, fftwf_malloc'd. */
-void xc_accel_cpu_pair(const cpu_state *s, const fftwf_complex *d, int t, size_t g, size_t nr, float *row,
-                       fftwf_complex *tmp);
+ * ..] gets its valid powers; 1 if one of them exceeds thr.  tmp: 2L points,
+ * fftwf_malloc'd. */
+int xc_accel_cpu_pair(const cpu_state *s, const fftwf_complex *d, int t, size_t g, size_t nr, float *row,
+                      fftwf_complex *tmp, float thr);
 
 /* The searcher's own harmonic sums (preset exact; xc_accel_searcher.search). */
 xc_status xc_accel_cpu_search(const xc_accel_searcher *self, void *state, const xc_accel_plan *p, const double *amp,

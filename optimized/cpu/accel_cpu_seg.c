@@ -43,12 +43,16 @@ XC_ACCEL_CLONES_NOFMA static void cpu_mul(float *restrict t, const float *restri
     }
 }
 
-/* out[j] = |o[j]|^2 for n complex points. */
-XC_ACCEL_CLONES static void cpu_power(float *restrict out, const float *restrict o, size_t n)
+/* out[j] = |o[j]|^2 for n complex points; 1 if any exceeds thr. */
+XC_ACCEL_CLONES static int cpu_power(float *restrict out, const float *restrict o, size_t n, float thr)
 {
-#pragma omp simd
-    for (size_t j = 0; j < n; j++)
+    int any = 0;
+#pragma omp simd reduction(| : any)
+    for (size_t j = 0; j < n; j++) {
         out[j] = o[2 * j] * o[2 * j] + o[2 * j + 1] * o[2 * j + 1];
+        any |= out[j] > thr;
+    }
+    return any;
 }
 
 void xc_accel_cpu_segment(const cpu_state *s, long i0, long lo, size_t n, const double *amp, fftwf_complex *d)
@@ -66,12 +70,12 @@ void xc_accel_cpu_segment(const cpu_state *s, long i0, long lo, size_t n, const 
     fftwf_execute_dft(s->fwd, d, d);
 }
 
-void xc_accel_cpu_pair(const cpu_state *s, const fftwf_complex *d, int t, size_t g, size_t nr, float *row,
-                       fftwf_complex *tmp)
+int xc_accel_cpu_pair(const cpu_state *s, const fftwf_complex *d, int t, size_t g, size_t nr, float *row,
+                      fftwf_complex *tmp, float thr)
 {
     size_t L = (size_t)s->L, V = (size_t)s->V;
     cpu_mul((float *)tmp, (const float *)d, (const float *)(s->kern + (size_t)t * L), L);
     fftwf_execute_dft(s->inv, tmp, tmp + L);
     size_t j0 = g * V, nv = nr - j0 < V ? nr - j0 : V;
-    cpu_power(row + j0, (const float *)(tmp + L + 2 * s->hwmax), nv);
+    return cpu_power(row + j0, (const float *)(tmp + L + 2 * s->hwmax), nv, thr);
 }

@@ -21,7 +21,7 @@
  * loops in the same order; hits are handed back block by block, stage by
  * stage, then template by template and chunk by chunk of r, as core pushes
  * its points. */
-#include <immintrin.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +32,6 @@
 
 /* As core's search_block: a row in at most this many chunks of r. */
 #define NCHUNK 16
-
-/* One stage's fused additions and threshold test (stage_avx2 below). */
-typedef int (*stage_fn)(double *row, const float *const *sub, const int32_t *const *ri, int nsub, size_t m,
-                        double thr);
 
 typedef struct {
     xc_accel_hit *h;
@@ -50,7 +46,6 @@ typedef struct {
     long i0;
     size_t nr, ch, nch;
     int ne;
-    stage_fn stage;
     long lo[XC_ACCEL_MAXHARM];
     size_t n[XC_ACCEL_MAXHARM], nseg[XC_ACCEL_MAXHARM];
     fftwf_complex *D[XC_ACCEL_MAXHARM];
@@ -126,82 +121,27 @@ static void segments(blk_t *b, const double *amp, long nb, int nth)
     }
 }
 
-/* Template t of entry e's block into row. */
-static void make_row(const blk_t *b, int e, int t, float *row, fftwf_complex *tmp)
-{
-    for (size_t g = 0; g < b->nseg[e]; g++)
-        xc_accel_cpu_pair(b->s, b->D[e] + g * (size_t)b->s->L, t, g, b->n[e], row, tmp);
-}
-
-/* One stage's additions, fused: row[j] += sub[0][ri[0][j]], then sub[1]..
- * (the order of core's row loops, so the same sums), and 1 if any sum then
- * exceeds thr.  A sub-harmonic's index, round(i h/H) with h/H < 1, rises
- * by at most 7 over 8 consecutive j, so 8 of its values are one unaligned
- * load of 8 floats and a permute instead of a gather (rows are padded by 8
- * floats); a group where that does not hold takes the scalar loads.  perf
- * put a quarter of an 8-harmonic search in core's separate gather and scan
- * loops (xc_accel_row_add, xc_accel_row_above). */
-static int stage_generic(double *row, const float *const *sub, const int32_t *const *ri, int nsub, size_t m,
-                         double thr)
+/* Template t of entry e's block into row; 1 if a value exceeds thr. */
+static int make_row(const blk_t *b, int e, int t, float *row, fftwf_complex *tmp, float thr)
 {
     int any = 0;
-    for (size_t j = 0; j < m; j++) {
-        double v = row[j];
-        for (int e = 0; e < nsub; e++)
-            v += sub[e][ri[e][j]];
-        row[j] = v;
-        any |= v > thr;
-    }
+    for (size_t g = 0; g < b->nseg[e]; g++)
+        any |= xc_accel_cpu_pair(b->s, b->D[e] + g * (size_t)b->s->L, t, g, b->n[e], row, tmp, thr);
     return any;
 }
 
-__attribute__((target("avx2"))) static int stage_avx2(double *row, const float *const *sub,
-                                                      const int32_t *const *ri, int nsub, size_t m, double thr)
+/* The largest float <= x: a float v has (double)v > x exactly when v > it. */
+static float float_below(double x)
 {
-    const __m256d t = _mm256_set1_pd(thr);
-    __m256d f = _mm256_setzero_pd();
-    size_t j = 0;
-    for (; j + 8 <= m; j += 8) {
-        __m256d a0 = _mm256_loadu_pd(row + j), a1 = _mm256_loadu_pd(row + j + 4);
-        for (int e = 0; e < nsub; e++) {
-            const int32_t *r = ri[e] + j, b = r[0];
-            __m256 v;
-            if (r[7] - b <= 7) {
-                __m256i idx = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)r), _mm256_set1_epi32(b));
-                v = _mm256_permutevar8x32_ps(_mm256_loadu_ps(sub[e] + b), idx);
-            } else {
-                const float *s = sub[e];
-                v = _mm256_setr_ps(s[r[0]], s[r[1]], s[r[2]], s[r[3]], s[r[4]], s[r[5]], s[r[6]], s[r[7]]);
-            }
-            a0 = _mm256_add_pd(a0, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
-            a1 = _mm256_add_pd(a1, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
-        }
-        _mm256_storeu_pd(row + j, a0);
-        _mm256_storeu_pd(row + j + 4, a1);
-        f = _mm256_or_pd(f, _mm256_or_pd(_mm256_cmp_pd(a0, t, _CMP_GT_OQ), _mm256_cmp_pd(a1, t, _CMP_GT_OQ)));
-    }
-    int any = _mm256_movemask_pd(f) != 0;
-    if (j < m) {
-        const float *s[XC_ACCEL_MAXHARM];
-        const int32_t *r[XC_ACCEL_MAXHARM];
-        for (int e = 0; e < nsub; e++) {
-            s[e] = sub[e];
-            r[e] = ri[e] + j;
-        }
-        any |= stage_generic(row + j, s, r, nsub, m - j, thr);
-    }
-    return any;
-}
-
-static stage_fn stage_pick(void)
-{
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") ? stage_avx2 : stage_generic;
+    float f = (float)x;
+    return (double)f > x ? nextafterf(f, -INFINITY) : f;
 }
 
 /* The sums of top template t's row (in top) with the current sub-harmonic
- * rows, chunk by chunk of r, as core's search_block; hits into b->hits. */
-static int sum_row(const blk_t *b, int t, const float *top, float *const *sub, double *row)
+ * rows, chunk by chunk of r, as core's search_block; hits into b->hits.
+ * top0: whether a value of the top row exceeds the first stage's threshold
+ * (when not, its scan finds nothing and is skipped). */
+static int sum_row(const blk_t *b, int t, const float *top, float *const *sub, double *row, int top0)
 {
     const xc_accel_plan *p = b->p;
     const int one = p->nstages == 1;
@@ -221,7 +161,7 @@ static int sum_row(const blk_t *b, int t, const float *top, float *const *sub, d
                 rv[ns++] = b->rind + (size_t)e * b->nr + j0;
             }
             double thr = p->thr[s];
-            if (s > 0 && !b->stage(row, sv, rv, ns, m, thr))
+            if (s > 0 ? !xc_accel_stage_add(row, sv, rv, ns, m, XC_ROW_ADD_INSIDE, thr) : !top0)
                 continue;     /* nothing above the threshold */
             for (size_t j = one ? xc_accel_rowf_above(frow, 0, m, thr) : xc_accel_row_above(row, 0, m, thr); j < m;
                  j = one ? xc_accel_rowf_above(frow, j + 1, m, thr) : xc_accel_row_above(row, j + 1, m, thr))
@@ -240,7 +180,7 @@ static int templates(const blk_t *b, int ta, int tb)
     size_t len = b->nr;
     for (int e = 0; e < b->ne; e++)
         len += b->n[e];
-    float *rows = malloc((len + 8) * sizeof *rows);     /* + 8: stage_avx2's loads */
+    float *rows = malloc((len + 8) * sizeof *rows);     /* + 8: xc_accel_stage_add's loads */
     double *row = malloc(b->ch * sizeof *row);
     fftwf_complex *tmp = fftwf_malloc(2 * L * sizeof *tmp);
     float *sub[XC_ACCEL_MAXHARM];
@@ -249,16 +189,19 @@ static int templates(const blk_t *b, int ta, int tb)
         sub[e] = rows + b->nr + off;
         cur[e] = -1;
     }
+    const float thr0 = float_below(b->p->thr[0]);
     for (int t = ta; t < tb && !bad; t++) {
-        make_row(b, b->ne, t, rows, tmp);
+        const int top0 = make_row(b, b->ne, t, rows, tmp, thr0);
+        if (!top0 && b->p->nstages == 1)
+            continue;     /* one harmonic: no point above the threshold */
         for (int H = 2; H <= b->p->numharm; H *= 2)
             for (int h = 1; h < H; h += 2) {
                 int e = H / 2 - 1 + h / 2, ts = xc_accel_sub_template(b->p, t, (double)h / H);
                 if (ts != cur[e])
-                    make_row(b, e, ts, sub[e], tmp);
+                    make_row(b, e, ts, sub[e], tmp, INFINITY);
                 cur[e] = ts;
             }
-        bad = sum_row(b, t, rows, sub, row);
+        bad = sum_row(b, t, rows, sub, row, top0);
     }
     free(rows);
     free(row);
@@ -320,7 +263,6 @@ xc_status xc_accel_cpu_search(const xc_accel_searcher *self, void *state, const 
     b.s = state;
     b.p = p;
     b.ne = p->numharm - 1;
-    b.stage = stage_pick();
     const long U = xc_accel_exact_block(p);
     const int nth = p->o.threads > 0 ? p->o.threads : omp_get_max_threads();
     b.ch = ((size_t)U + NCHUNK - 1) / NCHUNK;

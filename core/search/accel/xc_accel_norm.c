@@ -16,18 +16,17 @@ XC_DEFINE_SELECT(select_d, double)
  * the same value a sort gives, in linear time. */
 XC_DEFINE_MEDIAN(median_sel, double, select_d)
 
-static int cmp_double(const void *a, const void *b)
+/* The same median in place (preset presto's windows: the caller's buffer
+ * holds n values and no scratch): the lower middle by selection, then (even
+ * n) the upper one, the least of the values above it; a sort's two middle
+ * values. */
+static double median_inplace(double *v, size_t n)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The same median by a sort, in place (preset presto's windows: the
- * caller's buffer holds n values and no scratch). */
-static double median_sort(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    const long kl = ((long)n - 1) / 2, ku = (long)n / 2;
+    select_d(v, 0, (long)n - 1, kl);
+    if (ku > kl)
+        select_d(v, ku, (long)n - 1, ku);
+    return 0.5 * (v[kl] + v[ku]);
 }
 
 xc_status xc_accel_norm_scales(const float *X, size_t nbins, size_t normwidth, double *s, xc_error *err)
@@ -105,6 +104,6 @@ double xc_accel_norm_window(const float *X, size_t nbins, long lobin, size_t n, 
             p = X[2 * k] * X[2 * k] + X[2 * k + 1] * X[2 * k + 1];
         d[i] = p;
     }
-    double m = median_sort(d, n);
+    double m = median_inplace(d, n);
     return m > 0 ? 1.0 / sqrt(m / M_LN2) : 0;
 }

@@ -11,6 +11,7 @@
 #include <omp.h>
 
 #include "core/search/xc_accel.h"
+#include "core/search/accel/xc_accel_subcache.h"
 #include "core/search/spectrum/xc_rednoise.h"
 #include "core/search/stats/xc_signif.h"
 
@@ -31,10 +32,13 @@ typedef struct {
     double *amp, *wbuf;    /* data segment; window buffer (presto) */
     size_t ampcap, wcap;
     float *blk;            /* one block's plane: ntempl x nr */
-    float *plane;          /* numharm > 1, in memory: the plane over [ibase, iend) */
+    float *plane;          /* numharm > 1, in memory, preset exact: the plane over [ibase, iend) */
+    xc_accel_subcache cache;   /* numharm > 1, in memory, preset presto: the plane's blocks the sub-harmonics read */
+    int incache;
     long ibase, iend;
     float *sub;            /* out of core: the sub-harmonics' blocks */
-    unsigned char *want;   /* out of core: per sub-harmonic entry, the templates it needs */
+    unsigned char *want;   /* out of core, presto in memory: per sub-harmonic entry, the templates it needs */
+    int *tsub;             /* numharm > 1: per sub-harmonic entry, each top template's template there */
     int presto, ooc;
     long U;                /* top-plane block, half-bins */
 } run_t;
@@ -119,13 +123,18 @@ static xc_status sub_harmonic(run_t *r, long i0, size_t nr, int h, int H, int32_
 {
     double frac = (double)h / H;
     if (!r->ooc) {
+        /* the plane's indices, or those of the window [lo, hi] of it */
+        long lo = r->incache ? (long)((double)i0 * frac + 0.5) : r->ibase;
+        long hi = (long)((double)(i0 + (long)nr - 1) * frac + 0.5);
         for (size_t j = 0; j < nr; j++) {
             long isub = (long)((double)(i0 + (long)j) * frac + 0.5);
-            rind[j] = isub >= r->ibase && isub < r->iend ? (int32_t)(isub - r->ibase) : -1;
+            rind[j] = isub >= r->ibase && isub < r->iend ? (int32_t)(isub - lo) : -1;
         }
+        *stride = r->incache ? r->cache.W : (size_t)(r->iend - r->ibase);
         *src = r->plane;
-        *stride = (size_t)(r->iend - r->ibase);
-        return XC_OK;
+        return r->incache ? xc_accel_subcache_window(&r->cache, hidx(h, H), r->want + (size_t)hidx(h, H) * r->p->ntempl,
+                                                     lo, hi, src, err)
+                          : XC_OK;
     }
     long lo = 0, hi = 0;
     for (size_t j = 0; j < nr; j++) {
@@ -201,20 +210,26 @@ static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, 
             if (!one)
                 xc_accel_row_load(row, frow, m);
             for (int s = 0; s < p->nstages; s++) {
-                int H = 1 << s;
+                int H = 1 << s, ns = 0;
+                double thr = p->thr[s];
                 /* stage H adds the odd harmonics h/H (the even ones came
                  * with the earlier stages) at accelsearch's rounded
                  * sub-harmonic r, z, w; accelsearch adds float powers into a
-                 * float plane. */
+                 * float plane.  Out of core every index lies inside the
+                 * sub-harmonic's block. */
+                const float *sv[XC_ACCEL_MAXHARM];
+                const int32_t *rv[XC_ACCEL_MAXHARM];
                 for (int h = 1; s > 0 && h < H; h += 2) {
-                    int e = hidx(h, H), tsub = xc_accel_sub_template(p, t, (double)h / H);
-                    const float *sub = src[e] + (size_t)tsub * stride[e];
-                    const int32_t *ri = rind + (size_t)e * nr + j0;
-                    /* out of core every index lies inside the sub-harmonic's block */
-                    xc_accel_row_add(row, sub, ri, m,
-                                     r->presto ? XC_ROW_ADD_PRESTO : r->ooc ? XC_ROW_ADD_INSIDE : XC_ROW_ADD_CLIPPED);
+                    int e = hidx(h, H), tsub = r->tsub[(size_t)e * (size_t)nt + (size_t)t];
+                    sv[ns] = src[e] + (size_t)tsub * stride[e];
+                    rv[ns++] = rind + (size_t)e * nr + j0;
                 }
-                double thr = p->thr[s];
+                if (s > 0 && !xc_accel_stage_add(row, sv, rv, ns, m,
+                                                 r->presto ? XC_ROW_ADD_PRESTO
+                                                 : r->ooc  ? XC_ROW_ADD_INSIDE
+                                                           : XC_ROW_ADD_CLIPPED,
+                                                 thr))
+                    continue;   /* no sum above the threshold */
                 for (size_t j = one ? xc_accel_rowf_above(frow, 0, m, thr) : xc_accel_row_above(row, 0, m, thr); j < m;
                      j = one ? xc_accel_rowf_above(frow, j + 1, m, thr) : xc_accel_row_above(row, j + 1, m, thr)) {
                     double v = one ? (double)frow[j] : row[j];
@@ -355,8 +370,18 @@ static size_t sub_floats(const xc_accel_plan *p, long U, size_t *suboff)
     return tot;
 }
 
+/* A block of preset presto's in-memory grid, as top_block made it. */
+static xc_status grid_block(void *ctx, long b0, float *out, const unsigned char *want, xc_error *err)
+{
+    run_t *r = ctx;
+    return do_block(r, b0, (size_t)r->U, b0 / 2 - r->p->hwwin, r->p->fftlen / 2, out, want, err);
+}
+
 /* The sub-harmonics' memory (more than one harmonic) as g says: suboff
- * gets each sub-harmonic block's offset in r->sub out of core. */
+ * gets each sub-harmonic block's offset in r->sub out of core; in memory,
+ * preset presto holds a few of the plane's blocks per sub-harmonic
+ * (xc_accel_subcache.h: the same values, 1.6 GB less at 2^20 bins), unless
+ * the whole plane is asked for (outofcore < 0), as preset exact does. */
 static xc_status subharm_setup(run_t *r, const geom_t *g, size_t *suboff, xc_error *err)
 {
     const xc_accel_plan *p = r->p;
@@ -365,8 +390,15 @@ static xc_status subharm_setup(run_t *r, const geom_t *g, size_t *suboff, xc_err
     r->iend = g->itop_end;
     r->ooc = g->ooc;
     double bytes = (double)p->ntempl * (double)(r->iend - r->ibase) * sizeof(float);
-    if (r->ooc) {
-        size_t tot = sub_floats(p, g->U, suboff);
+    if (!(r->tsub = malloc((size_t)p->numharm * (size_t)p->ntempl * sizeof *r->tsub)))
+        return xc_error_set(err, XC_ENOMEM, "accel: out of memory");
+    for (int H = 2; H <= p->numharm; H *= 2)
+        for (int h = 1; h < H; h += 2)
+            for (int t = 0; t < p->ntempl; t++)
+                r->tsub[(size_t)hidx(h, H) * p->ntempl + t] = xc_accel_sub_template(p, t, (double)h / H);
+    r->incache = !r->ooc && r->presto && p->o.outofcore == 0;
+    if (r->ooc || r->incache) {
+        size_t tot = r->ooc ? sub_floats(p, g->U, suboff) : 1;
         if (!(r->sub = malloc(tot * sizeof *r->sub)) ||
             !(r->want = calloc((size_t)p->numharm * (size_t)p->ntempl, 1)))
             st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (sub-harmonic blocks of %.1f GB)",
@@ -374,8 +406,11 @@ static xc_status subharm_setup(run_t *r, const geom_t *g, size_t *suboff, xc_err
         for (int H = 2; !st && H <= p->numharm; H *= 2)
             for (int h = 1; h < H; h += 2)
                 for (int t = 0; t < p->ntempl; t++)
-                    r->want[(size_t)hidx(h, H) * p->ntempl + (size_t)xc_accel_sub_template(p, t, (double)h / H)] = 1;
-    } else if (!(r->plane = calloc((size_t)p->ntempl * (size_t)(r->iend - r->ibase), sizeof *r->plane))) {
+                    r->want[(size_t)hidx(h, H) * p->ntempl + (size_t)r->tsub[(size_t)hidx(h, H) * p->ntempl + t]] = 1;
+        if (!st && r->incache)
+            st = xc_accel_subcache_init(&r->cache, p->numharm - 1, g->U, g->ibase, g->itop_lo, g->ibase, p->ntempl,
+                                        (size_t)g->U + 2, grid_block, r, err);
+    } else if (!(r->plane = calloc((size_t)p->ntempl * (size_t)(r->iend - r->ibase) + 8, sizeof *r->plane))) {
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
     }
     return st;
@@ -424,6 +459,10 @@ double xc_accel_memory(const xc_accel_searcher *s, const xc_accel_plan *p)
     if (presto)
         bytes += (double)p->fftlen / 2 * sizeof(double);    /* the normalisation window */
     if (p->numharm > 1)
+        bytes += (double)p->numharm * nt * sizeof(int);    /* the sub-harmonics' templates */
+    if (p->numharm > 1 && presto && !g.ooc && p->o.outofcore == 0)
+        bytes += xc_accel_subcache_bytes(p->numharm - 1, g.U, p->ntempl, (size_t)g.U + 2) + (double)p->numharm * nt;
+    else if (p->numharm > 1)
         bytes += g.ooc ? (double)sub_floats(p, g.U, NULL) * sizeof(float) + (double)p->numharm * nt
                        : nt * (double)(g.itop_end - g.ibase) * sizeof(float);
     return bytes;
@@ -513,8 +552,10 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     free(r.wbuf);
     free(r.blk);
     free(r.plane);
+    xc_accel_subcache_free(&r.cache);
     free(r.sub);
     free(r.want);
+    free(r.tsub);
     xc_spectrum_free(&red);
     return st;
 }
