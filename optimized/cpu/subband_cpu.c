@@ -15,8 +15,10 @@
  * reference's bit for bit on integer input and does not depend on the thread
  * count.  Where every subband's sum fits uint16 and every trial's uint32
  * (8-bit data at small ds), item_fast runs both stages as register-blocked row
- * sums (approx_kernels.c) at the direct tiles' rate: uint16 subband rows, a
- * subband at a time through the item's groups.
+ * sums (approx_kernels.c): uint16 subband rows, a subband at a time through
+ * the item's groups (two 8-bit samples per 16-bit lane, as the direct kernel),
+ * then per trial the subbands in uint16 groups where their sums fit, written
+ * to the plane from the registers.
  *
  * The plan makes the subband plan (delays, groups, bounds) and every
  * thread's scratch once; execute only copies the gulp and adds. */
