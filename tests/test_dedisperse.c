@@ -670,4 +670,79 @@ XC_TEST(test_cpu_convert_awkward, "cpu_convert_awkward")
                 }
 }
 
+/* The approximate dedispersers' row sums (approx_kernels.c) against plain loops: lengths that leave partial
+ * blocks (of 512 and 64 samples, 256 and 16 sums), rows at every byte offset, the largest values the callers'
+ * bounds allow (257 rows of 255: the pairing's limit; groups of 8 rows of 8160 summed in uint16), outputs at
+ * every float offset of a 64-byte line, and a guard word either side of each output that must stay as it was.
+ * Tolerance 0: integer sums, and the float of each (float)(double)sum as the plane's store writes it. */
+XC_TEST(test_cpu_rowsum_awkward, "cpu_rowsum_awkward")
+{
+    enum { NMAX = 1100, RMAX = 257 };
+    static const size_t lens[] = {1, 15, 16, 63, 64, 65, 255, 256, 511, 512, 513, 600, 1100};
+    static const int nrows8[] = {1, 3, 32, 257}, nrows16[] = {1, 7, 32}, groups[] = {1, 2, 8};
+    uint8_t *b8 = malloc((size_t)RMAX * (NMAX + 64));
+    uint16_t *b16 = malloc((size_t)32 * (NMAX + 64) * sizeof *b16), *d16 = malloc((NMAX + 2) * sizeof *d16);
+    uint32_t *scratch = malloc(NMAX * sizeof *scratch);
+    float *f = malloc((NMAX + 32) * sizeof *f);
+    const uint8_t *p8[RMAX];
+    const uint16_t *p16[32];
+    CU_ASSERT_FATAL(b8 && b16 && d16 && scratch && f);
+    uint64_t x = 777;
+    for (size_t i = 0; i < (size_t)RMAX * (NMAX + 64); i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        b8[i] = i % 5 ? (uint8_t)(x >> 56) : 255;
+    }
+    for (size_t i = 0; i < (size_t)32 * (NMAX + 64); i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        b16[i] = i % 7 ? (uint16_t)((x >> 33) % 8161) : 8160;   /* a 32-channel subband's largest 8-bit sum */
+    }
+    int bad8 = 0, bad16 = 0;
+    for (size_t a = 0; a < sizeof lens / sizeof *lens; a++)
+        for (int b = 0; b < 4; b++) {
+            const size_t n = lens[a];
+            for (int i = 0; i < nrows8[b]; i++)
+                p8[i] = b8 + (size_t)i * (NMAX + 64) + (size_t)(i * 13 + (int)a) % 64;
+            d16[0] = d16[n + 1] = 0xbeef;
+            xc_cpu_rowsum_u8_u16(p8, nrows8[b], n, d16 + 1);
+            for (size_t u = 0; u < n; u++) {
+                unsigned want = 0;
+                for (int i = 0; i < nrows8[b]; i++)
+                    want += p8[i][u];
+                if (d16[1 + u] != want && bad8++ < 3)
+                    printf("rowsum_u8_u16: n %zu rows %d sample %zu: %u, want %u\n", n, nrows8[b], u, d16[1 + u], want);
+            }
+            if ((d16[0] != 0xbeef || d16[n + 1] != 0xbeef) && bad8++ < 3)
+                printf("rowsum_u8_u16: n %zu rows %d wrote outside its row\n", n, nrows8[b]);
+        }
+    for (size_t a = 0; a < sizeof lens / sizeof *lens; a++)
+        for (int b = 0; b < 3; b++)
+            for (int g = 0; g < 3; g++)
+                for (int at = 1; at <= 16; at += 5) {
+                    const size_t n = lens[a];
+                    for (int i = 0; i < nrows16[b]; i++)
+                        p16[i] = b16 + (size_t)i * (NMAX + 64) + (size_t)(i * 5 + at) % 32;
+                    float *out = f + at;
+                    out[-1] = out[n] = -1.0f;
+                    xc_cpu_rowsum_u16_f32(p16, nrows16[b], n, groups[g], scratch, out);
+                    xc_cpu_sfence();
+                    for (size_t u = 0; u < n; u++) {
+                        uint32_t want = 0;
+                        for (int i = 0; i < nrows16[b]; i++)
+                            want += p16[i][u];
+                        if (out[u] != (float)(double)want && bad16++ < 3)
+                            printf("rowsum_u16_f32: n %zu rows %d group %d sample %zu: %.1f, want %u\n", n,
+                                   nrows16[b], groups[g], u, (double)out[u], want);
+                    }
+                    if ((out[-1] != -1.0f || out[n] != -1.0f) && bad16++ < 3)
+                        printf("rowsum_u16_f32: n %zu rows %d wrote outside its row\n", n, nrows16[b]);
+                }
+    CU_ASSERT_EQUAL(bad8, 0);
+    CU_ASSERT_EQUAL(bad16, 0);
+    free(b8);
+    free(b16);
+    free(d16);
+    free(scratch);
+    free(f);
+}
+
 XC_TEST_MAIN("dedisperse")

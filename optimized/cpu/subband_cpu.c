@@ -15,8 +15,10 @@
  * reference's bit for bit on integer input and does not depend on the thread
  * count.  Where every subband's sum fits uint16 and every trial's uint32
  * (8-bit data at small ds), item_fast runs both stages as register-blocked row
- * sums (approx_kernels.c) at the direct tiles' rate: uint16 subband rows, a
- * subband at a time through the item's groups.
+ * sums (approx_kernels.c): uint16 subband rows, a subband at a time through
+ * the item's groups (two 8-bit samples per 16-bit lane, as the direct kernel),
+ * then per trial the subbands in uint16 groups where their sums fit, written
+ * to the plane from the registers.
  *
  * The plan makes the subband plan (delays, groups, bounds) and every
  * thread's scratch once; execute only copies the gulp and adds. */
@@ -210,6 +212,9 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
         }
     }
     const size_t eb = wide ? 2 : 1;
+    /* subbands whose sums fit uint16 together: the largest subband sum is (2^nbits - 1) ds widest */
+    const int group = (int)(UINT16_MAX / (((1ull << job->in->nbits) - 1ull) * (unsigned long long)r->ds *
+                                          (unsigned long long)(S->widest > 0 ? S->widest : 1)));
     for (int s = 0; s < ns; s++)
         for (size_t j = j0; j < j1; j++) {
             const size_t g = j - j0, gs = g * (size_t)ns + (size_t)s;
@@ -231,8 +236,13 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
             const int32_t *b = r->b + i * (size_t)ns;
             for (int s = 0; s < ns; s++)
                 ptr[s] = rows[g] + (size_t)s * rowlen[g] + (size_t)(b[s] - lo[g * (size_t)ns + (size_t)s]);
+            float *dst = o->data + i * o->nsamp + t0;
+            if (job->conv->scaling == XC_SCALE_SUM) {   /* the sums go to the plane from the registers */
+                xc_cpu_rowsum_u16_f32((const uint16_t *const *)ptr, ns, nt, group, acc, dst);
+                continue;
+            }
             xc_cpu_rowsum_u16_u32((const uint16_t *const *)ptr, ns, nt, acc);
-            XC_CPU_STORE(job, acc, o->data + i * o->nsamp + t0, nt, sp->nchans, r->ds);
+            XC_CPU_STORE(job, acc, dst, nt, sp->nchans, r->ds);
         }
     }
     xc_cpu_sfence();

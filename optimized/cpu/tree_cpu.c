@@ -13,7 +13,9 @@
  * and runs the log2(M) butterfly steps
  *   T_2h[g][n](t) = T_h[2g][n/2](t) + T_h[2g+1][n/2](t + ceil(n/2)),
  * whose lines are exactly core's d_M; stage 2 adds row n mod (M-1), at
- * offset b - lo, into each of those trials' accumulators.  The tree's rows are
+ * offset b - lo, into each of those trials' accumulators.  Where the tree's
+ * rows are uint16 and the plane takes plain sums (item_keep), the tile's trees
+ * are all built first and each trial's rows summed into the plane at once.  The tree's rows are
  * uint16 where M channels' sums fit (8-bit data), else the sums' type.  Each step shortens
  * the rows by its largest shift (h), so level 1 holds nt + (max b - lo) + M - 1
  * samples and the last level nt + (max b - lo): what stage 2 reads.  Reads
@@ -53,6 +55,7 @@ typedef struct {
 typedef struct {
     xc_cpu_approx a;      /* ranges: groups per range */
     size_t w1max;         /* longest level-1 row */
+    size_t keepmax;       /* most uint16 samples item_keep keeps for the trees of one tile */
 } state;
 
 static void st_destroy(const xc_dedisperser *self, void *p)
@@ -110,11 +113,16 @@ static xc_status make_groups(state *S, int k)
             g->idx[fill[q]++] = i;
         }
     free(fill);
-    for (size_t q = 0; q < nsj; q++)
-        if (g->off[q + 1] > g->off[q]) {
-            size_t w1 = TREE_TILE_T + (size_t)(g->hi[q] - g->lo[q]) + (size_t)M - 1;
-            S->w1max = w1 > S->w1max ? w1 : S->w1max;
-        }
+    for (size_t T = 0; T < g->ntile; T++) {
+        size_t keep = 0;
+        for (size_t q = T * (size_t)ns * (size_t)g->nblk; q < (T + 1) * (size_t)ns * (size_t)g->nblk; q++)
+            if (g->off[q + 1] > g->off[q]) {
+                size_t w1 = TREE_TILE_T + (size_t)(g->hi[q] - g->lo[q]) + (size_t)M - 1;
+                S->w1max = w1 > S->w1max ? w1 : S->w1max;
+                keep += (size_t)M * (w1 - (size_t)M + 1);
+            }
+        S->keepmax = keep > S->keepmax ? keep : S->keepmax;
+    }
     return XC_OK;
 }
 
@@ -129,8 +137,18 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
         if (make_groups(S, k) != XC_OK)
             st = xc_error_set(err, XC_ENOMEM, "tree: out of memory");
     /* two ping-pong trees of M rows, then one accumulator row per trial (8-byte elements at most) */
-    if (!st)
-        S->a.scratch = 2 * (size_t)S->a.p.tp.m * S->w1max * 8 + (size_t)TREE_TILE_DM * TREE_TILE_T * 8 + 128;
+    if (!st) {
+        const size_t ping = 2 * (size_t)S->a.p.tp.m * S->w1max;
+        size_t nq = 0;
+        for (int k = 0; k < S->a.p.tp.nranges; k++)
+            nq = (size_t)((groups *)S->a.ranges)[k].nblk > nq ? (size_t)((groups *)S->a.ranges)[k].nblk : nq;
+        nq *= (size_t)S->a.p.tp.nsub;
+        /* TREE_ITEM: the tile's sums (8-byte elements at most), then the ping-pong trees; item_keep: one row
+         * of uint32, per (subband, block) a row pointer and a length, ns pointers, the trees, the kept rows */
+        const size_t item = ping * 8 + (size_t)TREE_TILE_DM * TREE_TILE_T * 8,
+                     keep = TREE_TILE_T * 4 + nq * 16 + (size_t)S->a.p.tp.nsub * 8 + (ping + S->keepmax) * 2;
+        S->a.scratch = (item > keep ? item : keep) + 128;
+    }
     if (!st)
         st = xc_cpu_approx_buffers(&S->a, err);
     if (st) {
@@ -141,9 +159,55 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
     return XC_OK;
 }
 
-/* One work item: output samples [t0, t0 + nt) of the trials of tile T of range r, [T*TREE_TILE_DM, ...).
- * SRC: the copy's element type; ROW: the tree's sums (of M channels); ACC: a trial's. */
+/* The tree of subband s and block j (q its index) for output samples [t0, t0 + nt): its M channels loaded from
+ * the copy shifted by j u from lo = G->lo[q], then the log2(M) butterfly steps in the ping-pong rows ta and tb
+ * (M rows of W1 each).  Returns the last level's rows (stride W1), of nt + (G->hi[q] - lo) samples.  SRC: the
+ * copy's element type; ROW: the tree's sums (of M channels).  Inlined, so it takes its caller's clone. */
+#define TREE_BUILD(NAME, SRC, ROW)                                                                         \
+    static inline __attribute__((always_inline)) ROW *NAME(const state *S, const groups *G, size_t q, int s,  \
+                                                           int j, size_t t0, size_t nt,                    \
+                     const SRC *x, size_t nsd, size_t stride, ROW *ta, ROW *tb)                            \
+    {                                                                                                      \
+        const xc_treeplan *tp = &S->a.p.tp;                                                                \
+        const int M = tp->m;                                                                               \
+        const size_t W1 = S->w1max, lo = (size_t)G->lo[q], wf = nt + (size_t)(G->hi[q] - G->lo[q]);        \
+        size_t len = wf + (size_t)M - 1;                                                                   \
+        for (int u = 0; u < M; u++) {                                                                      \
+            const int c = tp->chan[s * M + u];                                                             \
+            ROW *dst = ta + (size_t)u * W1;                                                                \
+            const size_t base = t0 + lo + (size_t)j * (size_t)u;                                           \
+            size_t nv = 0;                                                                                 \
+            if (c >= 0 && S->a.row[c] >= 0 && base < nsd) {                                                \
+                nv = nsd - base < len ? nsd - base : len;                                                  \
+                const SRC *src = x + (size_t)S->a.row[c] * stride + base;                                  \
+                for (size_t t = 0; t < nv; t++)                                                            \
+                    dst[t] = (ROW)src[t];                                                                  \
+            }                                                                                              \
+            memset(dst + nv, 0, (len - nv) * sizeof *dst);                                                 \
+        }                                                                                                  \
+        ROW *in = ta, *out = tb;                                                                           \
+        for (int h = 1; h < M; h *= 2) {                                                                   \
+            len -= (size_t)h;                                                                              \
+            for (int g = 0; g < M; g += 2 * h)                                                             \
+                for (int n = 0; n < 2 * h; n++) {                                                          \
+                    const ROW *a = in + (size_t)(g + n / 2) * W1;                                          \
+                    const ROW *b = in + (size_t)(g + h + n / 2) * W1 + (n / 2 + n % 2);                    \
+                    ROW *d = out + (size_t)(g + n) * W1;                                                   \
+                    for (size_t t = 0; t < len; t++)                                                       \
+                        d[t] = (ROW)(a[t] + b[t]);                                                         \
+                }                                                                                          \
+            ROW *sw = in;                                                                                  \
+            in = out;                                                                                      \
+            out = sw;                                                                                      \
+        }                                                                                                  \
+        return in;                                                                                         \
+    }
+
+/* One work item: output samples [t0, t0 + nt) of the trials of tile T of range r, [T*TREE_TILE_DM, ...):
+ * each (subband, block) tree in turn, its last level added into each of its trials' accumulators (a tile of
+ * sums), then the tile to the plane.  SRC, ROW as TREE_BUILD's; ACC: a trial's sums. */
 #define TREE_ITEM(NAME, SRC, ROW, ACC)                                                                     \
+    TREE_BUILD(NAME##_build, SRC, ROW)                                                                     \
     XC_CPU_CLONES static void NAME(const state *S, const xc_ddjob *job, const xc_treerange *r,             \
                                    const groups *G, size_t T, size_t t0, size_t nt, const void *xv,        \
                                    size_t nsd, size_t stride, void *scratch, xc_planerange *o)             \
@@ -152,7 +216,6 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
         const int M = tp->m, ns = tp->nsub;                                                                \
         const size_t W1 = S->w1max, i0 = T * TREE_TILE_DM;                                                 \
         const size_t i1 = i0 + TREE_TILE_DM < r->ndm ? i0 + TREE_TILE_DM : r->ndm;                         \
-        const SRC *x = xv;                                                                                 \
         ACC *acc = scratch;                                                                                \
         ROW *ta = (ROW *)(acc + (size_t)TREE_TILE_DM * TREE_TILE_T), *tb = ta + (size_t)M * W1;            \
         memset(acc, 0, (i1 - i0) * nt * sizeof *acc);                                                      \
@@ -161,41 +224,12 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
                 const size_t q = (T * (size_t)ns + (size_t)s) * (size_t)G->nblk + (size_t)j;              \
                 if (G->off[q + 1] == G->off[q])                                                            \
                     continue;                                                                              \
-                const size_t lo = (size_t)G->lo[q], wf = nt + (size_t)(G->hi[q] - G->lo[q]);               \
-                size_t len = wf + (size_t)M - 1;                                                           \
-                for (int u = 0; u < M; u++) {                                                              \
-                    const int c = tp->chan[s * M + u];                                                     \
-                    ROW *dst = ta + (size_t)u * W1;                                                        \
-                    const size_t base = t0 + lo + (size_t)j * (size_t)u;                                   \
-                    size_t nv = 0;                                                                         \
-                    if (c >= 0 && S->a.row[c] >= 0 && base < nsd) {                                        \
-                        nv = nsd - base < len ? nsd - base : len;                                          \
-                        const SRC *src = x + (size_t)S->a.row[c] * stride + base;                          \
-                        for (size_t t = 0; t < nv; t++)                                                    \
-                            dst[t] = (ROW)src[t];                                                          \
-                    }                                                                                      \
-                    memset(dst + nv, 0, (len - nv) * sizeof *dst);                                         \
-                }                                                                                          \
-                ROW *in = ta, *out = tb;                                                                   \
-                for (int h = 1; h < M; h *= 2) {                                                           \
-                    len -= (size_t)h;                                                                      \
-                    for (int g = 0; g < M; g += 2 * h)                                                     \
-                        for (int n = 0; n < 2 * h; n++) {                                                  \
-                            const ROW *a = in + (size_t)(g + n / 2) * W1;                                  \
-                            const ROW *b = in + (size_t)(g + h + n / 2) * W1 + (n / 2 + n % 2);            \
-                            ROW *d = out + (size_t)(g + n) * W1;                                           \
-                            for (size_t t = 0; t < len; t++)                                               \
-                                d[t] = (ROW)(a[t] + b[t]);                                                 \
-                        }                                                                                  \
-                    ROW *sw = in;                                                                          \
-                    in = out;                                                                              \
-                    out = sw;                                                                              \
-                }                                                                                          \
+                const ROW *in = NAME##_build(S, G, q, s, j, t0, nt, xv, nsd, stride, ta, tb);              \
                 for (size_t e = G->off[q]; e < G->off[q + 1]; e++) {                                       \
                     const size_t i = G->idx[e];                                                            \
                     const int32_t n = r->n[i * (size_t)ns + (size_t)s];                                    \
                     const ROW *row = in + (size_t)(M > 1 ? n % (M - 1) : 0) * W1 +                         \
-                                     ((size_t)r->b[i * (size_t)ns + (size_t)s] - lo);                      \
+                                     (size_t)(r->b[i * (size_t)ns + (size_t)s] - G->lo[q]);                \
                     ACC *a = acc + (i - i0) * nt;                                                          \
                     for (size_t t = 0; t < nt; t++)                                                        \
                         a[t] += row[t];                                                                    \
@@ -214,6 +248,47 @@ XC_CPU_ITEM_KINDS(TREE_ITEM_SAME)
 TREE_ITEM(item_u8h, uint8_t, uint16_t, uint32_t)
 TREE_ITEM(item_u16h, uint16_t, uint16_t, uint32_t)
 
+/* The work item of TREE_ITEM where the trees are uint16 and the plane takes plain sums (XC_SCALE_SUM): every
+ * tree of the tile is built first and its last level kept (keep: tree_keep's bytes), then each trial's ns rows
+ * are summed and written to the plane in one pass (xc_cpu_rowsum_u16_f32), as subband's stage 2: no tile of
+ * uint32 sums read and written once per subband.  The same exact sums, so the same plane. */
+XC_CPU_CLONES static void item_keep(const state *S, const xc_treerange *r, const groups *G, size_t T, size_t t0, size_t nt,
+                      const void *xv, int wide, size_t nsd, size_t stride, int group, void *scratch,
+                      xc_planerange *o)
+{
+    const xc_treeplan *tp = &S->a.p.tp;
+    const int M = tp->m, ns = tp->nsub;
+    const size_t W1 = S->w1max, i0 = T * TREE_TILE_DM, nq = (size_t)ns * (size_t)G->nblk;
+    const size_t i1 = i0 + TREE_TILE_DM < r->ndm ? i0 + TREE_TILE_DM : r->ndm;
+    uint32_t *acc = scratch;
+    uint16_t **at = (uint16_t **)(acc + TREE_TILE_T);   /* per (s, j) of the tile: its kept rows */
+    size_t *wq = (size_t *)(at + nq);                      /* and their length */
+    const uint16_t **ptr = (const uint16_t **)(wq + nq);
+    uint16_t *ta = (uint16_t *)(ptr + ns), *tb = ta + (size_t)M * W1, *keep = tb + (size_t)M * W1;
+    for (size_t qs = 0; qs < nq; qs++) {
+        const size_t q = T * nq + qs;
+        if (G->off[q + 1] == G->off[q])
+            continue;
+        const int s = (int)(qs / (size_t)G->nblk), j = (int)(qs % (size_t)G->nblk);
+        const uint16_t *in = wide ? item_u16h_build(S, G, q, s, j, t0, nt, xv, nsd, stride, ta, tb)
+                                  : item_u8h_build(S, G, q, s, j, t0, nt, xv, nsd, stride, ta, tb);
+        wq[qs] = nt + (size_t)(G->hi[q] - G->lo[q]);
+        at[qs] = keep;
+        for (int u = 0; u < M; u++, keep += wq[qs])
+            memcpy(keep, in + (size_t)u * W1, wq[qs] * sizeof *keep);
+    }
+    for (size_t i = i0; i < i1; i++) {
+        for (int s = 0; s < ns; s++) {
+            const int32_t n = r->n[i * (size_t)ns + (size_t)s];
+            const size_t qs = (size_t)s * (size_t)G->nblk + (size_t)blk_of(M, n);
+            ptr[s] = at[qs] + (size_t)(M > 1 ? n % (M - 1) : 0) * wq[qs] +
+                     (size_t)(r->b[i * (size_t)ns + (size_t)s] - G->lo[T * nq + qs]);
+        }
+        xc_cpu_rowsum_u16_f32(ptr, ns, nt, group, acc, o->data + i * o->nsamp + t0);
+    }
+    xc_cpu_sfence();
+}
+
 typedef void (*item_fn)(const state *, const xc_ddjob *, const xc_treerange *, const groups *, size_t, size_t,
                         size_t, const void *, size_t, size_t, void *, xc_planerange *);
 
@@ -227,15 +302,23 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
     const groups *G = (const groups *)S->a.ranges + q;
     item_fn item = items[cp->item];
     const unsigned long long top = ((1ull << job->in->nbits) - 1ull) * (unsigned long long)r->ds;
-    if ((cp->item == XC_CPU_ITEM_U8N || cp->item == XC_CPU_ITEM_U16N) &&
-        top * (unsigned long long)S->a.p.tp.m <= UINT16_MAX)
+    const int half = (cp->item == XC_CPU_ITEM_U8N || cp->item == XC_CPU_ITEM_U16N) &&
+                     top * (unsigned long long)S->a.p.tp.m <= UINT16_MAX;
+    if (half)
         item = cp->item == XC_CPU_ITEM_U8N ? item_u8h : item_u16h;
+    /* trees whose sums fit uint16 together in item_keep's stage 2 */
+    const int keep = half && job->conv->scaling == XC_SCALE_SUM,
+              group = half ? (int)(UINT16_MAX / (top * (unsigned long long)S->a.p.tp.m)) : 0;
     const size_t tc = TREE_TILE_T, nchunk = (o->nsamp + tc - 1) / tc;
 #pragma omp parallel for schedule(dynamic, 1) collapse(2) num_threads(S->a.nthreads)
     for (size_t T = 0; T < G->ntile; T++)
         for (size_t c = 0; c < nchunk; c++) {
             const size_t t0 = c * tc, nt = o->nsamp - t0 < tc ? o->nsamp - t0 : tc;
-            item(S, job, r, G, T, t0, nt, cp->x, cp->nsd, cp->stride, S->a.buf[omp_get_thread_num()], o);
+            void *buf = S->a.buf[omp_get_thread_num()];
+            if (keep)
+                item_keep(S, r, G, T, t0, nt, cp->x, cp->item == XC_CPU_ITEM_U16N, cp->nsd, cp->stride, group, buf, o);
+            else
+                item(S, job, r, G, T, t0, nt, cp->x, cp->nsd, cp->stride, buf, o);
         }
 }
 
