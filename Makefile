@@ -130,11 +130,13 @@ CU_FAM_sp        := $(filter optimized/gpu/sp_%,$(CU_SRC))
 # the rest: the direct dedisperser (dd_*, dedisperse_gpu) and the device query
 CU_FAM_dd        := $(filter-out $(CU_FAM_accel) $(CU_FAM_dd_approx) $(CU_FAM_pulscan) $(CU_FAM_sp),$(CU_SRC))
 CU_FAMS  := $(foreach f,accel dd_approx pulscan sp dd,$(if $(CU_FAM_$f),$f))
-# cuFFT (the accel searcher) has no static library here: it is linked
-# dynamically in every build, STATIC=1 included (PKG_LIBS ends -Bdynamic);
-# the rpath finds it under the toolkit, scripts/gpu-check.sh device also sets
-# LD_LIBRARY_PATH=/usr/local/cuda/lib64.
-CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcufft -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+# cuFFT (the accel searcher) has no static library here: it is opened
+# when first used (optimized/gpu/cufft_load.c, which needs its header), not
+# linked, so that a process that never plans a transform does not load it
+# (47 of the 63 ms CPU a start took); the rpath finds it under the toolkit,
+# scripts/gpu-check.sh device also sets LD_LIBRARY_PATH=/usr/local/cuda/lib64.
+$(BUILD)/optimized/gpu/cufft_load.o: CPPFLAGS += -I$(CUDA_HOME)/include
+CUDA_LIBS := -Wl,-rpath,$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
 endif
 
 LIB_SRC  := $(wildcard $(addsuffix /*.c,$(MODDIRS)) $(if $(filter 1,$(CUDA)),optimized/gpu/*.c))
