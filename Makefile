@@ -133,7 +133,7 @@ CU_FAMS  := $(foreach f,accel dd_approx pulscan sp dd,$(if $(CU_FAM_$f),$f))
 # cuFFT (the accel searcher) has no static library here: it is opened
 # when first used (optimized/gpu/cufft_load.c, which needs its header), not
 # linked, so that a process that never plans a transform does not load it
-# (47 of the 63 ms CPU a start took); the rpath finds it under the toolkit,
+# (35 of the 63 ms CPU a start took); the rpath finds it under the toolkit,
 # scripts/gpu-check.sh device also sets LD_LIBRARY_PATH=/usr/local/cuda/lib64.
 $(BUILD)/optimized/gpu/cufft_load.o: CPPFLAGS += -I$(CUDA_HOME)/include
 CUDA_LIBS := -Wl,-rpath,$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++

@@ -1,8 +1,8 @@
 /* cuFFT loaded when the GPU accel searcher first plans a transform, not
  * when crosscheck starts.  Linked directly, libcufft.so (some 280 MB) is
  * mapped, relocated and its constructors run by every process, GPU or
- * not: 47 of the 63 ms CPU each `crosscheck` start takes, and the test
- * suite starts it more than a thousand times.  These definitions stand in
+ * not: 35 of the 63 ms CPU a `crosscheck` start took, and the test suite
+ * starts it hundreds of times.  These definitions stand in
  * for the cuFFT functions accel_gpu.cu calls (the prototypes of cufft.h):
  * the first call opens the library (the binary's run path finds it, as it
  * found the linked one) and each forwards to the library's own function.
