@@ -320,9 +320,13 @@ static xc_status case_input(const gatectx *g, const ddcase *c, const case_files 
                             int64_t *S, uint64_t *nsamp, xc_geometry *geom, int64_t *maxd, xc_error *e)
 {
     xc_status st = XC_OK;
+    /* the synthetic input from the cache (gate_cache.c) when an earlier run made it */
+    static const char *const kept[] = {"in.fil", "in.truth.json"};
+    char key[GATE_PATH];
+    int cache = !c->impulses && gate_cache_key("dd-in", c->name, g->cv, key, sizeof key);
     if (c->impulses) {
         st = gate_dd_write_impulses(c, g->cv, plan, f->fil, S, e);
-    } else {
+    } else if (!cache || !gate_cache_get(key, kept, 2, f->dir)) {
         xc_synth_params sp;
         gate_case_synth(g, c->nchans, c->nbits, c->tsamp, c->tobs, c->seed, &sp);
         sp.fch1 = c->fch1;
@@ -332,6 +336,8 @@ static xc_status case_input(const gatectx *g, const ddcase *c, const case_files 
         if (!st)
             st = xc_synth_write(&sp, f->fil, NULL, xc_cli_cmdline(), e);
         xc_synth_params_free(&sp);
+        if (!st && cache)
+            gate_cache_put(key, kept, 2, f->dir);
     }
     *geom = (xc_geometry){c->nchans, c->fch1, c->foff, c->tsamp};
     xc_fbreader *fr = NULL;
@@ -371,6 +377,30 @@ static int case_command(gatectx *g, const ddcase *c, const case_files *f, const 
                           {"case", c->name},   {"dir", f->dir}};
     return gate_cmd_output(g, c->name, kv, sizeof kv / sizeof kv[0], f->log) &&
            !gate_dd_read_output(g, c->name, f->out, plan, nout, cand);
+}
+
+/* The reference's plane of the case at f->refout (.json and one .npy per
+ * range), from the cache (gate_cache.c) when an earlier run made it. */
+static xc_status case_reference(const gatectx *g, const ddcase *c, const case_files *f, const xc_dmplan *plan,
+                                const xc_dedisperser *ref, xc_error *e)
+{
+    enum { MAXR = 8 };   /* the cases' plans have one range */
+    char names[MAXR + 1][32];
+    const char *kept[MAXR + 1];
+    int n = plan->nranges < MAXR ? plan->nranges : MAXR;
+    xc_fmt(names[0], sizeof names[0], "ref.json");
+    for (int k = 0; k < n; k++)
+        xc_fmt(names[k + 1], sizeof names[k + 1], "ref.r%d.npy", k);
+    for (int k = 0; k <= n; k++)
+        kept[k] = names[k];
+    char key[GATE_PATH];
+    int cache = plan->nranges <= MAXR && gate_cache_key("dd-ref", c->name, g->cv, key, sizeof key);
+    if (cache && gate_cache_get(key, kept, (size_t)n + 1, f->dir))
+        return XC_OK;
+    xc_status st = xc_cli_dedisperse_file(f->fil, f->refout, ref, plan, g->cv, 0, NULL, e);
+    if (!st && cache)
+        gate_cache_put(key, kept, (size_t)n + 1, f->dir);
+    return st;
 }
 
 static void run_case(gatectx *g, const ddcase *c, const xc_dedisperser *ref)
@@ -415,7 +445,7 @@ static void run_case(gatectx *g, const ddcase *c, const xc_dedisperser *ref)
         a = &cand;
     }
     /* The reference only for an output to judge. */
-    if (a && (xc_vd_note(&g->vd, xc_cli_dedisperse_file(f->fil, f->refout, ref, &plan, g->cv, 0, NULL, &e), &e) ||
+    if (a && (xc_vd_note(&g->vd, case_reference(g, c, f, &plan, ref, &e), &e) ||
               xc_vd_note(&g->vd, xc_planefile_read(&rf, f->refjson, &e), &e)))
         a = NULL;
     if (a) {

@@ -6,7 +6,8 @@
  *   gate_tone.c        gate search's tone cases and the oracles that judge them
  *   gate_signif.c      gate search's sigma oracle
  *   cmd_gate_sp.c      gate singlepulse: the conformance suite (-impl, -plugin)
- *   gate_sp_cmd.c      gate singlepulse -cmd: bursts and noise, candidates against truth and reference */
+ *   gate_sp_cmd.c      gate singlepulse -cmd: bursts and noise, candidates against truth and reference
+ *   gate_cache.c       CROSSCHECK_GATE_CACHE: a case's input and reference output made once, then copied */
 #ifndef CMD_GATE_H
 #define CMD_GATE_H
 
@@ -97,6 +98,17 @@ xc_status gate_fill(const char *opt, const char *tmpl, const gate_kv *kv, size_t
  * a noted error (an unknown placeholder, naming the ones there are; a log
  * that cannot be written). */
 int gate_cmd_output(gatectx *g, const char *obs, const gate_kv *kv, size_t n, const char *log);
+
+/* gate_cache.c: with CROSSCHECK_GATE_CACHE=DIR set, 1 and dir[0..n) = the
+ * entry of what (a kind of file set) for case name in convention cv made by
+ * this binary; 0 when the cache is off (or the path does not fit). */
+int gate_cache_key(const char *what, const char *name, const xc_convention *cv, char *dir, size_t n);
+/* 1 when the entry dir holds files[0..n) and they were copied into folder
+ * dest; 0 otherwise (make them). */
+int gate_cache_get(const char *dir, const char *const *files, size_t n, const char *dest);
+/* Keeps files[0..n) of folder src as the entry dir (whole or not at all;
+ * an entry already there stays).  Best effort: nothing is reported. */
+void gate_cache_put(const char *dir, const char *const *files, size_t n, const char *src);
 
 /* cmd_gate_dd.c */
 int gate_dedisperse(gatectx *g);
