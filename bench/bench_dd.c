@@ -452,6 +452,13 @@ static json_t *definitions(void)
         "peak_adds_per_s_nominal", "min(threads, cores) x cpu MHz x peak_lanes: one add per lane per cycle "
                                    "(lanes = vector bytes / narrow accumulator bytes); a core with several vector "
                                    "adders retires more, so this understates the peak",
+        "mix_ceiling_adds_per_s", "8-bit input with the AVX-512 kernel: min(threads, cores) x one core's sample "
+                                  "adds per CPU second on the direct kernel's own instruction mix (per 64 input "
+                                  "bytes one load, a shift, two 16-bit adds) over L1-resident rows whose every "
+                                  "load spans two cache lines, as delayed rows do (cpu_mix_probe.c): the most "
+                                  "the kernel can reach on this core, whatever its overheads",
+        "mix_aligned_adds_per_s", "the same mix on line-aligned rows, which no dedispersion plan gives",
+        "cpu_mix_ceiling_fraction", "adds / cpu_seconds over one core's mix_ceiling_adds_per_s",
         "memory_bound_adds_per_s", "adds x read bandwidth / (input bytes as uint16 + float plane bytes): "
                                    "the rate if only the compulsory traffic moved at the measured streaming "
                                    "read bandwidth (1 thread, or all threads)",

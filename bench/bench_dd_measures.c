@@ -86,6 +86,14 @@ void xc_bench_dd_limits(json_t *rec, const xc_bench_machine *mc, int nbits, int 
     if (cpu > 0 && peak > 0)
         json_object_set_new(rec, "cpu_peak_fraction", json_real(adds / cpu / (peak / cores)));
     json_object_set_new(rec, "peak_adds_per_s_nominal", json_real(nominal));
+    /* The paired 8-bit kernel's own instruction mix on line-split loads: the
+     * most it can reach on this core (cpu_mix_probe.c). */
+    if (nbits <= 8 && mc->mix_split > 0) {
+        json_object_set_new(rec, "mix_ceiling_adds_per_s", json_real((double)cores * mc->mix_split));
+        json_object_set_new(rec, "mix_aligned_adds_per_s", json_real((double)cores * mc->mix_aligned));
+        if (cpu > 0)
+            json_object_set_new(rec, "cpu_mix_ceiling_fraction", json_real(adds / cpu / mc->mix_split));
+    }
     json_object_set_new(rec, "memory_bound_adds_per_s", json_real(bw > 0 ? adds * bw / (in_bytes + out_bytes) : 0));
     json_object_set_new(rec, "memory_noreuse_adds_per_s", json_real(bw / lay.store_bytes));
 }

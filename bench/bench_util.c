@@ -173,6 +173,28 @@ static double add_peak(void)
     return best;
 }
 
+/* The direct 8-bit kernel's instruction mix per CPU second (xc_cpu_mix_probe):
+ * the best of six runs of about 1.6e9 sample adds each; 0 where the kernel
+ * version has no such loop. */
+static double mix_peak(int split)
+{
+    double best = 0;
+    for (int r = 0; r < 6; r++) {
+        double adds = 0;
+        uint16_t keep = 0;
+        double t0 = thread_seconds();
+        int ok = xc_cpu_mix_probe(100000, split, &adds, &keep);
+        double t = thread_seconds() - t0;
+        volatile uint16_t sink = keep;
+        (void)sink;
+        if (!ok)
+            return 0;
+        if (t > 0 && adds / t > best)
+            best = adds / t;
+    }
+    return best;
+}
+
 void xc_bench_machine_measure(xc_bench_machine *m, size_t bwbytes, int threads)
 {
     cpuinfo(m);
@@ -182,6 +204,8 @@ void xc_bench_machine_measure(xc_bench_machine *m, size_t bwbytes, int threads)
     m->bwn = threads > 1 ? read_bandwidth(bwbytes, threads) : m->bw1;
     m->speedup = threads > 1 ? parallel_speedup(threads) : 1.0;
     m->add16 = add_peak();
+    m->mix_split = mix_peak(1);
+    m->mix_aligned = mix_peak(0);
 }
 
 json_t *xc_bench_machine_json(const xc_bench_machine *m)
@@ -197,6 +221,10 @@ json_t *xc_bench_machine_json(const xc_bench_machine *m)
     json_object_set_new(o, "read_bandwidth_n_threads", json_real(m->bwn));
     json_object_set_new(o, "compute_speedup_n_threads", json_real(m->speedup));
     json_object_set_new(o, "add16_per_s_1_thread", json_real(m->add16));
+    if (m->mix_split > 0) {
+        json_object_set_new(o, "direct_mix_split_adds_per_s_1_thread", json_real(m->mix_split));
+        json_object_set_new(o, "direct_mix_aligned_adds_per_s_1_thread", json_real(m->mix_aligned));
+    }
     return o;
 }
 

@@ -52,16 +52,21 @@ typedef struct {
     double bw1, bwn;          /* streaming read bandwidth, bytes/s, 1 and N threads */
     double speedup;           /* N threads over 1 on a compute-only loop */
     double add16;             /* measured 16-bit lane adds per second, one thread, in the kernels' ISA */
+    double mix_split;         /* the direct 8-bit kernel's instruction mix, sample adds per second, one thread,
+                                 every load spanning two lines (xc_cpu_mix_probe); 0 where not measured */
+    double mix_aligned;       /* the same mix on line-aligned rows */
 } xc_bench_machine;
 
 /* Describes and measures the host: read bandwidth over bwbytes (choose more
  * than the last-level cache to measure DRAM) with 1 and `threads` threads, and
  * the speedup of `threads` threads over 1 (both only when threads > 1), and
- * one core's integer add peak (xc_cpu_add_probe, best of ten at two placements, per second of the thread's CPU time). */
+ * one core's integer add peak (xc_cpu_add_probe, best of ten at two placements, per second of the thread's CPU time)
+ * and the direct 8-bit kernel's instruction-mix ceiling (xc_cpu_mix_probe, best of six, split and aligned rows). */
 void xc_bench_machine_measure(xc_bench_machine *m, size_t bwbytes, int threads);
 /* m as a JSON object (cpu_model, cores, cpu_mhz, compiler, kernel_isa,
  * vector_bytes, read_bandwidth_1_thread, read_bandwidth_n_threads,
- * compute_speedup_n_threads, add16_per_s_1_thread). */
+ * compute_speedup_n_threads, add16_per_s_1_thread, and where measured
+ * direct_mix_split_adds_per_s_1_thread, direct_mix_aligned_adds_per_s_1_thread). */
 struct json_t *xc_bench_machine_json(const xc_bench_machine *m);
 
 /* A spectrum of nbins complex bins of unit Gaussian noise (GSL mt19937 seeded

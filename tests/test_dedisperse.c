@@ -388,6 +388,50 @@ XC_TEST(test_cpu_add_probe, "cpu_add_probe")
     }
 }
 
+/* The instruction-mix probe runs the mix it claims: its value is the XOR of its
+ * sixteen accumulators, which plain loops over the same rows give (each of the
+ * eight loads of a row added as 16-bit words and, shifted by 8, into its own
+ * pair); it measures only where the kernel version is AVX-512, and says so. */
+XC_TEST(test_cpu_mix_probe, "cpu_mix_probe")
+{
+    int vb = 0;
+    (void)xc_cpu_isa(&vb);
+    for (int split = 0; split < 2; split++) {
+        const long iters = 3;
+        double adds = -1;
+        uint16_t got = 0;
+        int ok = xc_cpu_mix_probe(iters, split, &adds, &got);
+        CU_ASSERT_EQUAL(ok, vb == 64);
+        if (!ok) {
+            CU_ASSERT_EQUAL(adds, 0);
+            continue;
+        }
+        /* The probe's rows: bytes i * 37 + 11 of 32 rows 576 bytes apart, 13 bytes in when split. */
+        uint16_t lo[8][32] = {{0}}, hi[8][32] = {{0}};
+        for (long n = 0; n < iters; n++)
+            for (int r = 0; r < 32; r++)
+                for (int l = 0; l < 8; l++)
+                    for (int w = 0; w < 32; w++) {
+                        size_t at = (size_t)r * 576 + (split ? 13 : 0) + (size_t)l * 64 + (size_t)w * 2;
+                        uint16_t word = (uint16_t)((uint8_t)(at * 37u + 11u) | (uint8_t)((at + 1) * 37u + 11u) << 8);
+                        lo[l][w] = (uint16_t)(lo[l][w] + word);
+                        hi[l][w] = (uint16_t)(hi[l][w] + (word >> 8));
+                    }
+        uint16_t want = 0;
+        for (int w = 0; w < 32; w++) {
+            uint16_t v = 0;
+            for (int l = 0; l < 8; l++)
+                v ^= (uint16_t)(lo[l][w] ^ hi[l][w]);
+            want ^= v;
+        }
+        if (got != want || adds != (double)iters * 32 * 512)
+            fprintf(stderr, "mix probe (split %d): value %u adds %.0f, expected %u and %.0f (exact)\n", split, got,
+                    adds, want, (double)iters * 32 * 512);
+        CU_ASSERT_EQUAL(got, want);
+        CU_ASSERT_EQUAL(adds, (double)iters * 32 * 512);
+    }
+}
+
 static const struct {
     int threads;
     xc_ddtune tune;

@@ -58,6 +58,14 @@ const char *xc_cpu_isa(int *vector_bytes);
  * *lanes: 16-bit lanes per vector.  The return value only keeps the loop. */
 uint16_t xc_cpu_add_probe(long iters, int place, int *lanes);
 
+/* The direct 8-bit AVX-512 kernel's instruction mix (per 64 input bytes one
+ * load, a shift and two 16-bit adds) over L1-resident rows, iters x 32 rows of
+ * 512 bytes (cpu_mix_probe.c): split 1 puts every row 13 bytes past a line's
+ * start, so every load spans two lines as the kernel's delayed rows do; 0 on a
+ * line's start.  *adds: the sample adds done (0 where the kernel version is not
+ * AVX-512: returns 0 and measures nothing); *keep only keeps the loop. */
+int xc_cpu_mix_probe(long iters, int split, double *adds, uint16_t *keep);
+
 /* The plane-write floor every CPU dedisperser shares (dedisperse_cpu.c): each row of pl written as the
  * kernels' last step writes it, (float) of sums already in cache (a row of 2048), chunk by chunk, in
  * streaming stores (streamed 1, as the kernels) or ordinary ones (0), rows shared out over threads. */
