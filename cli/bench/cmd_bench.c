@@ -35,11 +35,15 @@ static void print_row(void *ctx, const json_t *rec)
            rate / 1e9, rate / threads / 1e9, ratio, peak > 0 ? 100.0 * rate / peak : 0.0, verified);
     if (kt > 0)
         printf("%-10s kernels only: %.4f s, %.2f Gadds/s\n", "", kt, NUM("adds") / kt / 1e9);
-    if (json_object_get(rec, "plane_write_streamed_cpu_seconds"))
+    if (json_object_get(rec, "plane_write_streamed_cpu_seconds")) {
         printf("%-10s CPU %.3f s: the plane's write alone %.3f s (plain stores %.3f s), the rest %.3f s; "
-               "%.1f %% of a core's add peak per CPU s\n", "", NUM("cpu_seconds"),
+               "%.1f %% of a core's add peak per CPU s", "", NUM("cpu_seconds"),
                NUM("plane_write_streamed_cpu_seconds"), NUM("plane_write_cpu_seconds"),
                NUM("cpu_seconds_less_plane_write"), 100.0 * NUM("cpu_peak_fraction"));
+        if (json_object_get(rec, "cpu_mix_ceiling_fraction"))
+            printf(", %.1f %% of the kernel's mix ceiling", 100.0 * NUM("cpu_mix_ceiling_fraction"));
+        printf("\n");
+    }
     if (json_object_get(rec, "loss_every")) {
         /* an approximate entry */
         const xc_impl *im = xc_registry_find(xc_cli_registry(), XC_FAMILY_DEDISPERSE, name);
