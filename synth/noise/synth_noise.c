@@ -337,15 +337,13 @@ __attribute__((target("avx512f"))) static void words32(const uint32_t key[2], ui
 __attribute__((target("avx512f"))) static inline void counters16(uint32_t stream, const uint64_t *a, const uint32_t *c,
                                                                 size_t n, __m512i x[4])
 {
-    uint64_t aa[16] = {0};
-    uint32_t cc[16] = {0};
-    memcpy(aa, a, n * sizeof *aa);
-    memcpy(cc, c, n * sizeof *cc);
+    /* masked loads (no copy through the stack, whose stores the loads would wait on) */
+    const __mmask16 m = (__mmask16)((1u << n) - 1u);
     const __m512i lo = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
-    const __m512i a0 = _mm512_loadu_si512(aa), a1 = _mm512_loadu_si512(aa + 8);
+    const __m512i a0 = _mm512_maskz_loadu_epi64((__mmask8)m, a), a1 = _mm512_maskz_loadu_epi64((__mmask8)(m >> 8), a + 8);
     x[0] = _mm512_permutex2var_epi32(a0, lo, a1);
     x[1] = _mm512_permutex2var_epi32(a0, _mm512_add_epi32(lo, _mm512_set1_epi32(1)), a1);
-    x[2] = _mm512_loadu_si512(cc);
+    x[2] = _mm512_maskz_loadu_epi32(m, c);
     x[3] = _mm512_set1_epi32((int)stream);
 }
 
@@ -372,6 +370,10 @@ __attribute__((target("avx512f"))) static void gauss_at32(const uint32_t key[2],
     counters16(stream, a, blocks, n1, x);
     counters16(stream, a + n1, blocks + n1, n - n1, y);
     philox16x2(key, x, y);
+    if (n == 32) {
+        box_muller32(x, y, out);
+        return;
+    }
     float tmp[128];
     box_muller32(x, y, tmp);
     memcpy(out, tmp, 4 * n * sizeof *out);
