@@ -271,6 +271,7 @@ void destroy_state(state *s)
     cudaFree(s->out);
     cudaFree(s->tl);
     cudaFree(s->work);
+    cudaFree(s->tw);
     cudaFree(s->spec);
     cudaFree(s->sum);
     cudaFree(s->sub);
@@ -394,6 +395,7 @@ xc_status create(const xc_accel_plan *p, state *s, xc_error *err)
     if (bmax > INT_MAX / s->L)
         bmax = INT_MAX / s->L;
     s->bmax = bmax < 1 ? 1 : bmax;
+    TRY(plane1_init(s, err));
     return make_kernels(s, p, err);
 }
 
@@ -406,7 +408,7 @@ xc_status plane_dev(state *s, const float2 *amp, long lo, long n, long i0, size_
         return xc_error_set(err, XC_EDEVICE, "gpu: accel: a block of %zu half-bins is too large", nr);
     TRY(grow(&s->seg, &s->segcap, nseg * L, "the block's segments", err));
     long P = nw * (long)nseg, chunk = P < s->bmax ? P : s->bmax;
-    if (chunk > s->prodcap) {
+    if (!s->onepass && chunk > s->prodcap) {
         size_t pc = (size_t)s->prodcap * L;
         TRY(grow(&s->prod, &pc, (size_t)chunk * L, "the products", err));
         s->prodcap = chunk;
@@ -414,6 +416,11 @@ xc_status plane_dev(state *s, const float2 *amp, long lo, long n, long i0, size_
     k_spread<<<grid_for(nseg * L), 256, 0, s->stream>>>(amp, lo, n, i0, (long)V, s->hwmax, s->L, nseg, s->seg);
     LAUNCHED("k_spread");
     TRY(fft(s, s->seg, (long)nseg, (long)(s->segcap / L), CUFFT_FORWARD, "cufftExecC2C (segments)", err));
+    if (s->onepass) {
+        TRY(plane1(s, nseg, tl, nw, nr, out, ld, err));
+        WAIT("plane (spread, segments' FFT, one-pass plane)");
+        return XC_OK;
+    }
     for (long p0 = 0; p0 < P; p0 += chunk) {
         long np = P - p0 < chunk ? P - p0 : chunk;
         k_mul<<<(unsigned)np, 256, 0, s->stream>>>(s->seg, s->kern, tl, p0, (long)nseg, s->L, s->prod);
