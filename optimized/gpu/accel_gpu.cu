@@ -13,11 +13,15 @@
  * spreads them onto the half-bin grid of nseg overlapping segments (bin k at
  * position 2k, zeros between), one batched forward FFT transforms every
  * segment, and the (template, segment) pairs the block needs (every template,
- * or the rows of `want`) go through batched products with the template FFTs,
- * batched inverse FFTs and |.|^2 of the V valid points, in chunks of at most
- * bmax pairs (the product buffer's memory cap); the plane stays on the device
- * until its needed rows are copied back (runs of consecutive templates, one
- * copy each).
+ * or the rows of `want`) become the plane's rows: where the segment length
+ * allows (2^11..2^14 points, the device's shared memory permitting), in one
+ * pass (accel_gpu_plane1.cu: product, inverse FFT and |.|^2 of the V valid
+ * points in one kernel, an FFT of our own); otherwise, or where a test asks
+ * (xc_accel_gpu_onepass), through batched products with the template FFTs,
+ * batched inverse cuFFTs and |.|^2, in chunks of at most bmax pairs (the
+ * product buffer's memory cap).  The plane stays on the device until its
+ * needed rows are copied back (runs of consecutive templates, one copy
+ * each).
  *
  * cuFFT plans are cached by batch size (a search meets a few: the segments,
  * the full chunk, a tail per block shape, the templates' chunks) and share one

@@ -50,11 +50,10 @@ typedef struct {
 
 enum { XC_FFT1_MINLOG = 11, XC_FFT1_MAXLOG = 14 };
 
+/* float2 (device) or its host twin, so that loads stay 8-byte vectors */
 static inline XC_HD xc_f2 xc_f2_make(float x, float y)
 {
-    xc_f2 r;
-    r.x = x;
-    r.y = y;
+    xc_f2 r = {x, y};
     return r;
 }
 
