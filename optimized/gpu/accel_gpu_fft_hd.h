@@ -20,7 +20,9 @@
  *
  * Twiddles come from a table made once in double and rounded to float
  * (xc_fft1_twiddles: pass p's (r - 1) Ns + k entry is w^(r k)), so each is
- * the float nearest the exact value; the radix-16/8/4 butterflies use the
+ * the float nearest the exact value, except in a last pass of radix 2, 4 or
+ * 8, whose w^2.. are products of its w (a few roundings: the table stays
+ * small enough for L1); the radix-16/8/4 butterflies use the
  * constants cos and sin of pi/8 and pi/4 rounded to float.  The result is
  * not cuFFT's bit for bit (its algorithm is not documented); its accuracy is
  * that of a float FFT (tests/test_accel_gpu_fft.c states the bound). */
@@ -42,10 +44,12 @@ typedef struct {
 #endif
 #ifdef __CUDA_ARCH__
 #define XC_FFT1_UNROLL _Pragma("unroll")
-#define XC_FFT1_LDG(p) __ldg(p)   /* read-only data path */
+#define XC_FFT1_LDG(p) __ldg(p)   /* read-only data path: the twiddles stay in L1 */
+#define XC_FFT1_LDCG(p) __ldcg(p) /* L2 only: the streamed inputs do not evict them */
 #else
 #define XC_FFT1_UNROLL
 #define XC_FFT1_LDG(p) (*(p))
+#define XC_FFT1_LDCG(p) (*(p))
 #endif
 
 enum { XC_FFT1_MINLOG = 11, XC_FFT1_MAXLOG = 14 };
@@ -66,12 +70,15 @@ static inline XC_HD xc_f2 xc_f2_mul(xc_f2 a, xc_f2 b)
 
 static inline XC_HD int xc_fft1_npass(int m) { return m / 4 + (m % 4 != 0); }
 static inline XC_HD int xc_fft1_radix(int m, int p) { return p < m / 4 ? 16 : 1 << (m % 4); }
+/* Twiddle rows of pass p: R - 1 (w^r, r = 1..R-1) for a radix-16 pass;
+ * the last pass of radix 2, 4 or 8 keeps w alone (its powers are products). */
+static inline XC_HD int xc_fft1_twrows(int m, int p) { return p < m / 4 ? 15 : 1; }
 /* Where pass p's twiddles start in the table (p >= 1); at p = npass, its length. */
 static inline XC_HD int xc_fft1_twoff(int m, int p)
 {
     int o = 0;
     for (int q = 1; q < p; q++)
-        o += (xc_fft1_radix(m, q) - 1) << (4 * q);
+        o += xc_fft1_twrows(m, q) << (4 * q);
     return o;
 }
 static inline int xc_fft1_twlen(int m) { return xc_fft1_twoff(m, xc_fft1_npass(m)); }
@@ -81,15 +88,17 @@ static inline XC_HD int xc_fft1_pad(int i) { return i + (i >> 4); }
 
 /* The twiddle table of direction sgn (+1: exp(+2 pi i ...), cuFFT's
  * inverse): pass p >= 1 of radix R, stride Ns: entry twoff + (r - 1) Ns + k
- * = exp(sgn 2 pi i r k / (Ns R)), r = 1..R-1, k < Ns, from the exact
- * fraction (r k mod Ns R) / (Ns R) in double. */
+ * = exp(sgn 2 pi i r k / (Ns R)), r = 1..twrows, k < Ns, from the exact
+ * fraction (r k mod Ns R) / (Ns R) in double.  At L = 16384: 15 x 16 +
+ * 15 x 256 + 4096 entries, 62 KiB, which L1 holds beside the block's
+ * shared memory. */
 static inline void xc_fft1_twiddles(int m, int sgn, xc_f2 *tw)
 {
     const double twopi = 6.283185307179586476925286766559;
     for (int p = 1; p < xc_fft1_npass(m); p++) {
         const int R = xc_fft1_radix(m, p), Ns = 1 << (4 * p);
         xc_f2 *w = tw + xc_fft1_twoff(m, p);
-        for (int r = 1; r < R; r++)
+        for (int r = 1; r <= xc_fft1_twrows(m, p); r++)
             for (int k = 0; k < Ns; k++) {
                 double a = twopi * (double)(((long)r * k) % ((long)Ns * R)) / ((double)Ns * R);
                 w[(r - 1) * Ns + k] = xc_f2_make((float)cos(a), (float)(sgn * sin(a)));
@@ -175,7 +184,7 @@ static inline XC_HD void xc_fft1_load(xc_f2 *v, int t, int m, const xc_f2 *seg, 
     const int T = 1 << (m - 4);
     XC_FFT1_UNROLL
     for (int s = 0; s < 16; s++)
-        v[s] = xc_f2_mul(XC_FFT1_LDG(seg + t + s * T), XC_FFT1_LDG(kern + t + s * T));
+        v[s] = xc_f2_mul(XC_FFT1_LDCG(seg + t + s * T), XC_FFT1_LDCG(kern + t + s * T));
 }
 
 /* Pass p's twiddles and butterflies on thread t's registers (v[s] = x[t + s T]). */
@@ -186,10 +195,20 @@ static inline XC_HD void xc_fft1_pass(xc_f2 *v, int t, int m, int p, const xc_f2
     XC_FFT1_UNROLL
     for (int q = 0; q < nb; q++) {
         const int k = (t + q * T) & (Ns - 1);
-        if (p > 0) {
+        if (p > 0 && R == 16) {
             XC_FFT1_UNROLL
             for (int r = 1; r < R; r++)
                 v[q + r * nb] = xc_f2_mul(v[q + r * nb], XC_FFT1_LDG(w + (r - 1) * Ns + k));
+        } else if (p > 0) {
+            /* w^r from w: squares and one product each (at most 4 roundings deep) */
+            xc_f2 wr[8];
+            wr[1] = XC_FFT1_LDG(w + k);
+            XC_FFT1_UNROLL
+            for (int r = 2; r < R; r++)
+                wr[r] = r % 2 ? xc_f2_mul(wr[r - 1], wr[1]) : xc_f2_mul(wr[r / 2], wr[r / 2]);
+            XC_FFT1_UNROLL
+            for (int r = 1; r < R; r++)
+                v[q + r * nb] = xc_f2_mul(v[q + r * nb], wr[r]);
         }
         xc_fft1_dft(v, R, q, nb, sgn);
     }

@@ -64,9 +64,16 @@ __global__ void __launch_bounds__(1 << (M - 4))
     xc_fft1_power(v, t, M, off, n, out + (size_t)tmpl * ld + gV);
 }
 
-template <int M> static cudaError_t plane1_attr(void)
+/* The block's shared memory, and (a hint) no more of the SM's 256 KB than
+ * that as shared memory: the rest is L1, which holds the twiddles. */
+template <int M> static cudaError_t plane1_attr(int optin)
 {
-    return cudaFuncSetAttribute(k_plane1<M>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)xc_fft1_smem(M));
+    cudaError_t e = cudaFuncSetAttribute(k_plane1<M>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)xc_fft1_smem(M));
+    int pct = (int)((xc_fft1_smem(M) + 2048) * 100 / (size_t)optin) + 1;
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(k_plane1<M>, cudaFuncAttributePreferredSharedMemoryCarveout, pct < 100 ? pct : 100);
+    return e;
 }
 
 xc_status plane1_init(state *s, xc_error *err)
@@ -83,8 +90,10 @@ xc_status plane1_init(state *s, xc_error *err)
               "accel cudaDeviceGetAttribute (shared memory per block)");
     if ((size_t)optin < xc_fft1_smem(m))
         return XC_OK;
-    cudaError_t e = m == 11 ? plane1_attr<11>() : m == 12 ? plane1_attr<12>() : m == 13 ? plane1_attr<13>()
-                                                                                         : plane1_attr<14>();
+    cudaError_t e = m == 11   ? plane1_attr<11>(optin)
+                    : m == 12 ? plane1_attr<12>(optin)
+                    : m == 13 ? plane1_attr<13>(optin)
+                              : plane1_attr<14>(optin);
     XC_GPU_CK(e, "accel cudaFuncSetAttribute (k_plane1's shared memory)");
     size_t n = (size_t)xc_fft1_twlen(m), cap = 0;
     xc_f2 *h = (xc_f2 *)malloc(n * sizeof *h);
