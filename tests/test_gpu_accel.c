@@ -20,6 +20,7 @@
 #include "tests/xc_fixture.h"
 #include "tests/xc_test.h"
 #ifdef XC_HAVE_CUDA
+#include "optimized/gpu/accel_gpu.h"
 #include "optimized/gpu/xc_gpu.h"
 #endif
 
@@ -130,6 +131,79 @@ XC_TEST_IF(test_gpu_accel_plane_delta, "gpu_accel_plane_delta", xc_fx_skip_gpu)
     free(out);
     free(out2);
     free(want);
+}
+
+/* ---- the one-pass plane against cuFFT's ------------------------------------- */
+
+/* The plane of a block of three and a bit segments from noise with strong
+ * bins, zmax 20, 100, 300 and 1200 (segments of 2^11..2^14 points: every
+ * length the one-pass kernel takes; at 1200 every 16th template wanted, so
+ * the template list is exercised), made in one pass and by the cuFFT path
+ * (the state's choice, xc_accel_gpu_onepass): every point within 1e-5 of
+ * the plane's largest power, rms difference within 2e-6 of its rms.  Both
+ * are float FFTs of the same products, each within ~1e-6 of the segment's
+ * rms amplitude at a point (tests/test_accel_gpu_fft.c bounds ours), and
+ * |dP| ~ 2 |X| |dX|: an index or twiddle wrong would differ by O(1). */
+XC_TEST_IF(test_gpu_accel_onepass, "gpu_accel_onepass", xc_fx_skip_gpu)
+{
+#ifdef XC_HAVE_CUDA
+    static const int zmaxes[] = {20, 100, 300, 1200};
+    const size_t nbins = 1 << 17;
+    double *amp = malloc(2 * nbins * sizeof *amp);
+    CU_ASSERT_FATAL(amp != NULL);
+    uint64_t x = 12345;
+    for (size_t k = 0; k < 2 * nbins; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        amp[k] = ((double)(x >> 11) / 9007199254740992.0 - 0.5) * (k % 4099 == 7 ? 300 : 1);
+    }
+    for (int c = 0; c < 4; c++) {
+        xc_accel_opts o = xc_fx_accel_opts(zmaxes[c], 0, 1, 2);
+        xc_accel_plan p;
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_accel_plan_make(&p, &o, nbins, 100, &err), XC_OK);
+        void *state = NULL;
+        CU_ASSERT_EQUAL_FATAL(gpu()->create(gpu(), &p, &state, &err), XC_OK);
+        int L = 2048;
+        while (L < 16 * p.hwmax)
+            L *= 2;
+        const size_t nr = (size_t)(3 * (L - 4 * p.hwmax) + 777), tot = (size_t)p.ntempl * nr;
+        float *one = calloc(tot, sizeof *one), *ref = calloc(tot, sizeof *ref);
+        unsigned char *want = calloc((size_t)p.ntempl, 1);
+        CU_ASSERT_FATAL(one && ref && want);
+        for (int t = 0; t < p.ntempl; t++)
+            want[t] = zmaxes[c] < 1200 || t % 16 == 3;
+        xc_accel_block b = {0, nbins, amp, 4001, nr, one, want};
+        CU_ASSERT_EQUAL(xc_accel_gpu_onepass(state, 1), 1);
+        xc_status st = gpu()->plane(gpu(), state, &p, &b, &err);
+        CU_ASSERT_EQUAL(xc_accel_gpu_onepass(state, 0), 0);
+        b.out = ref;
+        if (!st)
+            st = gpu()->plane(gpu(), state, &p, &b, &err);
+        if (st)
+            printf("\n  %s", err.msg);
+        CU_ASSERT_EQUAL_FATAL(st, XC_OK);
+        double pmax = 0, d2 = 0, p2 = 0, dmax = 0;
+        for (size_t k = 0; k < tot; k++) {
+            double d = fabs((double)one[k] - ref[k]);
+            pmax = fmax(pmax, ref[k]);
+            dmax = fmax(dmax, d);
+            d2 += d * d;
+            p2 += (double)ref[k] * ref[k];
+        }
+        printf("\n  zmax %d, L %d, %d templates x %zu half-bins: one pass vs cuFFT largest difference %.3g, rms %.3g "
+               "(of the largest power, of the rms)",
+               zmaxes[c], L, p.ntempl, nr, dmax / pmax, sqrt(d2 / p2));
+        XC_ASSERT_BELOW(dmax / pmax, 1e-5);
+        XC_ASSERT_BELOW(sqrt(d2 / p2), 2e-6);
+        CU_ASSERT(pmax > 0);
+        gpu()->destroy(gpu(), state);
+        xc_accel_plan_free(&p);
+        free(one);
+        free(ref);
+        free(want);
+    }
+    free(amp);
+#endif
 }
 
 /* ---- gpu against cpu --------------------------------------------------------- */

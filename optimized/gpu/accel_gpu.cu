@@ -13,11 +13,15 @@
  * spreads them onto the half-bin grid of nseg overlapping segments (bin k at
  * position 2k, zeros between), one batched forward FFT transforms every
  * segment, and the (template, segment) pairs the block needs (every template,
- * or the rows of `want`) go through batched products with the template FFTs,
- * batched inverse FFTs and |.|^2 of the V valid points, in chunks of at most
- * bmax pairs (the product buffer's memory cap); the plane stays on the device
- * until its needed rows are copied back (runs of consecutive templates, one
- * copy each).
+ * or the rows of `want`) become the plane's rows: where the segment length
+ * allows (2^11..2^14 points, the device's shared memory permitting), in one
+ * pass (accel_gpu_plane1.cu: product, inverse FFT and |.|^2 of the V valid
+ * points in one kernel, an FFT of our own); otherwise, or where a test asks
+ * (xc_accel_gpu_onepass), through batched products with the template FFTs,
+ * batched inverse cuFFTs and |.|^2, in chunks of at most bmax pairs (the
+ * product buffer's memory cap).  The plane stays on the device until its
+ * needed rows are copied back (runs of consecutive templates, one copy
+ * each).
  *
  * cuFFT plans are cached by batch size (a search meets a few: the segments,
  * the full chunk, a tail per block shape, the templates' chunks) and share one
@@ -271,6 +275,7 @@ void destroy_state(state *s)
     cudaFree(s->out);
     cudaFree(s->tl);
     cudaFree(s->work);
+    cudaFree(s->tw);
     cudaFree(s->spec);
     cudaFree(s->sum);
     cudaFree(s->sub);
@@ -394,6 +399,7 @@ xc_status create(const xc_accel_plan *p, state *s, xc_error *err)
     if (bmax > INT_MAX / s->L)
         bmax = INT_MAX / s->L;
     s->bmax = bmax < 1 ? 1 : bmax;
+    TRY(plane1_init(s, err));
     return make_kernels(s, p, err);
 }
 
@@ -406,7 +412,7 @@ xc_status plane_dev(state *s, const float2 *amp, long lo, long n, long i0, size_
         return xc_error_set(err, XC_EDEVICE, "gpu: accel: a block of %zu half-bins is too large", nr);
     TRY(grow(&s->seg, &s->segcap, nseg * L, "the block's segments", err));
     long P = nw * (long)nseg, chunk = P < s->bmax ? P : s->bmax;
-    if (chunk > s->prodcap) {
+    if (!s->onepass && chunk > s->prodcap) {
         size_t pc = (size_t)s->prodcap * L;
         TRY(grow(&s->prod, &pc, (size_t)chunk * L, "the products", err));
         s->prodcap = chunk;
@@ -414,6 +420,11 @@ xc_status plane_dev(state *s, const float2 *amp, long lo, long n, long i0, size_
     k_spread<<<grid_for(nseg * L), 256, 0, s->stream>>>(amp, lo, n, i0, (long)V, s->hwmax, s->L, nseg, s->seg);
     LAUNCHED("k_spread");
     TRY(fft(s, s->seg, (long)nseg, (long)(s->segcap / L), CUFFT_FORWARD, "cufftExecC2C (segments)", err));
+    if (s->onepass) {
+        TRY(plane1(s, nseg, tl, nw, nr, out, ld, err));
+        WAIT("plane (spread, segments' FFT, one-pass plane)");
+        return XC_OK;
+    }
     for (long p0 = 0; p0 < P; p0 += chunk) {
         long np = P - p0 < chunk ? P - p0 : chunk;
         k_mul<<<(unsigned)np, 256, 0, s->stream>>>(s->seg, s->kern, tl, p0, (long)nseg, s->L, s->prod);

@@ -1,5 +1,6 @@
 /* accel_gpu.h: internal to optimized/gpu: what the CUDA accel searcher's
- * host code (accel_gpu.cu) takes from its C helper (accel_gpu_tmpl.c). */
+ * host code (accel_gpu.cu) takes from its C helper (accel_gpu_tmpl.c), and
+ * the choice of its plane's path that tests make. */
 #ifndef XC_ACCEL_GPU_INTERNAL_H
 #define XC_ACCEL_GPU_INTERNAL_H
 
@@ -16,6 +17,10 @@ extern "C" {
  * (p->o.threads; the values do not depend on the thread count).  Errors:
  * xc_accel_template's, XC_ENOMEM. */
 xc_status xc_accel_gpu_fill(const xc_accel_plan *p, int t0, int cnt, int L, float *buf, xc_error *err);
+/* For tests: the plane of state st (xc_accel_gpu_create's) in one pass (on
+ * = 1, where its segment length and the device allow it: the default) or
+ * through cuFFT (on = 0); returns the path now taken (1: one pass). */
+int xc_accel_gpu_onepass(void *st, int on);
 
 #ifdef __cplusplus
 }

@@ -51,6 +51,11 @@ struct state {
     size_t workcap;
     fftplan plan[NPLANS];
     int evict;
+    /* the plane in one pass (accel_gpu_plane1.cu) */
+    int can1;                  /* L and the device allow it */
+    int onepass;               /* used (can1 unless a test chose the cuFFT path) */
+    int m;                     /* log2 L */
+    float2 *tw;                /* its FFT's twiddles */
     /* the search with sums on the device (accel_gpu_sums.cu) */
     float2 *spec;              /* every bin's normalised amplitude */
     size_t speccap;
@@ -111,6 +116,12 @@ unsigned grid_for(size_t n);
  * searcher's. */
 xc_status plane_dev(state *s, const float2 *amp, long lo, long n, long i0, size_t nr, const int *tl, long nw,
                     float *out, size_t ld, xc_error *err);
+/* The one-pass plane: can1, onepass and the twiddles set for s->L (both 0
+ * where L or the device's shared memory does not allow it). */
+xc_status plane1_init(state *s, xc_error *err);
+/* plane_dev's pairs from the FFT'd segments s->seg (nseg of them), queued
+ * on s->stream. */
+xc_status plane1(state *s, size_t nseg, const int *tl, long nw, size_t nr, float *out, size_t ld, xc_error *err);
 xc_status search(state *s, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo, long iend,
                  xc_accel_emit_fn emit, void *ctx, xc_error *err);
 

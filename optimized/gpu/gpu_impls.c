@@ -177,19 +177,21 @@ const xc_searcher xc_ps_gpu = {
     .powers = ps_powers, .peaks = ps_peaks, .own_powers = 1, .plan = ps_plan, .peaks_in = ps_peaks_in,
     .destroy = ps_destroy, .checks_finite = 1};
 
-/* Matched-filter accel/jerk search: the plane on the device (cuFFT); with
+/* Matched-filter accel/jerk search: the plane on the device (in one pass
+ * with an FFT of our own for segments of 2^11..2^14 points, else cuFFT); with
  * preset exact the harmonic sums and thresholds too (only points above
  * threshold come back), with preset presto core sums accelsearch's way on
  * the host.  Tolerance against the reference (double, direct), as the CPU
  * searcher's: relative 2e-3 on candidates' power and sigma.  Both are float
  * overlap-save correlations of the same segments with the same float-rounded
- * templates; cuFFT's single-precision error, like FFTW's, is O(1e-7 log2 L)
- * of the segment's total power (cuFFT's documented accuracy is of the same
- * order as FFTW's in float), so the bound the CPU entry states holds for the
+ * templates; the device FFT's single-precision error (ours: rms 2e-7 of
+ * the output's rms against FFTW's double transform, test_accel_gpu_fft;
+ * cuFFT's documented accuracy is of the same order as FFTW's in float), like
+ * FFTW's, is O(1e-7 log2 L) of the segment's total power, so the bound the CPU entry states holds for the
  * same reason: the worst point is a weak one beside a strong signal in the
  * same segment (error ~1e-6 x strong/weak power); the rest (float templates,
  * fused multiply-adds in the products) is ~1e-7.  Identical run to run: the
- * same plans on the same data (cuFFT is deterministic for a fixed plan); the
+ * same kernels on the same data (cuFFT is deterministic for a fixed plan); the
  * device's sums are float (core's are double: a few 1e-7), and the order in
  * which points above threshold arrive (an atomic counter) does not reach the
  * list, core's exact selection being order-independent. */
