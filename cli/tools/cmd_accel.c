@@ -88,7 +88,7 @@ int xc_cmd_accel(const xc_cmd *self, int argc, char **argv)
         XC_OPT_STR("impl", &impl_name, .arg = "NAME",
                    .help = "reference (direct double-precision correlation: small spectra or\n"
                            "-rlo/-rhi ranges), cpu (overlap-save, float FFTW, OpenMP)\n"
-                           "or gpu (the same with batched cuFFT; CUDA builds, with a device)", .def = "cpu"),
+                           "or gpu (the same on the device, single precision; CUDA builds)", .def = "cpu"),
         XC_OPT_CHOICE("format", &accelfmt, "csv|accel", .arg = "csv|accel",
                       .help = "csv: r,f_hz,z,w,width,numharm,power,dof,logp,sigma,fdot_hz_s,\n"
                               "accel_m_s2,ntrials (power in chi-square units, 2x PRESTO's; width 0);\n"

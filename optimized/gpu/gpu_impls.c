@@ -198,7 +198,7 @@ const xc_searcher xc_ps_gpu = {
 const xc_accel_searcher xc_accel_gpu = {
     .impl = {.family = XC_FAMILY_ACCEL, .name = "gpu", .tol = {XC_TOL_RELATIVE, 2e-3},
              .caps = XC_CAP_DEVICE | XC_CAP_THREADED, .available = available,
-             .desc = "CUDA: overlap-save correlation with batched cuFFT, templates' FFTs kept on the device"},
+             .desc = "CUDA: overlap-save correlation, the plane in one pass (own block FFT; cuFFT for other segment lengths), templates' FFTs kept on the device"},
     .create = xc_accel_gpu_create, .plane = xc_accel_gpu_plane, .destroy = xc_accel_gpu_destroy,
     .search = xc_accel_gpu_search};
 

@@ -251,8 +251,10 @@ xc_status xc_pulscan_peaks_gpu(const xc_spectrum *sp, const xc_psopts *o, xc_psp
 /* ---- matched-filter accel/jerk search (optimized/gpu/accel_gpu.cu) --------- */
 
 /* The plane stage of core/search/xc_accel.h on the device: the CPU searcher's
- * overlap-save correlation (same segment length L and valid part V) with
- * batched cuFFT single-precision transforms; the templates' FFTs made once
+ * overlap-save correlation (same segment length L and valid part V) in
+ * single precision: the segments' FFTs by cuFFT, then each (template,
+ * segment) pair's product, inverse FFT and power in one pass of a block's own
+ * FFT (accel_gpu_plane1.cu; cuFFT for segment lengths it does not take); the templates' FFTs made once
  * (create) and kept on the device with the block buffers (grown to the
  * largest block, reused).  Harmonic sums, selection and significance are
  * core's (xc_accel_run), as for every accel searcher.  Errors: XC_EINVAL
