@@ -39,6 +39,11 @@ const size_t PIPE_MAX_PINNED = (size_t)4 << 30;
 /* bytes of a staged input chunk copied to the device at a time, so the copy
  * into staging of the next piece overlaps it (16 threads of 2 MiB) */
 const size_t IN_PIECE = (size_t)32 << 20;
+/* the first chunk, which nothing overlaps, goes in IN_FIRST_PIECES pieces
+ * (of at least IN_PIECE_MIN bytes), so only the last, short one's copy is
+ * left after its staging: at 512 channels the first chunk (23 MB, 8-bit)
+ * was one piece, 0.5 ms of copy after 1 ms of staging */
+const size_t IN_FIRST_PIECES = 8, IN_PIECE_MIN = (size_t)1 << 20;
 /* the pipeline's ramp of chunks (dd_memplan.cu): at most RAMP_MAX chunks
  * growing from a short first one, each copy into staging at most 1 /
  * RAMP_MARGIN of the kernel time it hides behind; no chunk shorter than

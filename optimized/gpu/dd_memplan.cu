@@ -119,6 +119,39 @@ size_t chunk_end(const ctx &c, size_t T0)
     return e < c.job->nout ? e : c.job->nout;
 }
 
+/* For a plane in device memory (the fused search's), the least common
+ * multiple of every range's time tile in full-resolution outputs (ds x
+ * words per tile row x lanes): chunks of a multiple of it leave no range's
+ * kernel a part-filled tile but at the job's end (the serial path's one
+ * chunk has one such tile a range, a pipelined job one a range and chunk).
+ * 1 (no rounding) for a host plane, whose chunking sets its copies out
+ * too, while a range is undecided (the job that decides it), or where the
+ * multiple passes RAMP_MIN. */
+static size_t tile_quantum(const ctx &c)
+{
+    if (!c.plane_dev || !c.pipe)
+        return 1;
+    size_t q = 1;
+    for (int k = 0; k < c.s->nr; k++) {
+        const range_plan &r = c.s->rp[k];
+        if (!r.decided)
+            return 1;
+        if (r.direct)
+            continue;
+        const size_t t = (size_t)r.ds * tile_words(r, r.use) * (size_t)dd_lanes(r.fmt);
+        size_t a = q, b = t;
+        while (b) {
+            const size_t x = a % b;
+            a = b;
+            b = x;
+        }
+        q = q / a * t;
+        if (q > RAMP_MIN)
+            return 1;
+    }
+    return q;
+}
+
 /* The ramp of a staged pipelined job, from the state's rates (a previous
  * job's): nothing overlaps the first chunk's copy into staging and to the
  * device, so the first chunk is short and each next one as long as the
@@ -141,10 +174,10 @@ static void plan_ramp(ctx &c)
     double L = 1.5 * D / (r - 1);
     L = L < (double)RAMP_MIN ? (double)RAMP_MIN : L;
     size_t acc = 0;
-    const size_t nout = c.job->nout;
+    const size_t nout = c.job->nout, q = tile_quantum(c);
     while (c.nramp < RAMP_MAX && L < (double)c.Lc && acc + (size_t)L < nout) {
         c.ramp[c.nramp++] = acc;
-        acc += (size_t)L;
+        acc += (size_t)L / q * q;   /* L >= RAMP_MIN >= q */
         L = r * L - D;
     }
     c.ramp[c.nramp] = acc;
@@ -197,6 +230,9 @@ xc_status plan_chunks(ctx &c, size_t need[BUF_N])
         while (lo > 1 && pinned_parts(c, lo, &pin_in, &pin_out) > PIPE_MAX_PINNED)
             lo = lo > 4 ? lo / 4 * 3 : lo - 1;
     }
+    const size_t q = tile_quantum(c);
+    if (lo >= 4 * q && lo < job->nout)
+        lo = lo / q * q;
     c.Lc = lo;
     c.nchunks = (long)ceil_div(job->nout, c.Lc);
     if (c.nchunks > 1)

@@ -239,6 +239,39 @@ struct packed {
     size_t S;
 };
 
+/* The words per Y row range k's kernel reads for lk outputs (check_smem's
+ * and check_direct's bounds). */
+static size_t read_words(const range_plan &r, size_t lk)
+{
+    return r.direct ? lk + (size_t)r.dmax : smem_words(r, r.use, lk);
+}
+
+/* The words per row a packing for range k of the chunk at T0 fills: what
+ * the kernels of k and of the ranges after it that reuse the packing (same
+ * ds, format and lane stride) read, rounded up to 32, at most the pitch.
+ * The pitch is the longest chunk's, so a ramp's short chunks would pack
+ * mostly words no kernel reads (up to twice the packing of a job at 8192
+ * channels). */
+static size_t pack_words(const ctx &c, int k, size_t T0, int yfmt, size_t S, size_t pitch)
+{
+    size_t need = 0;
+    for (int k2 = k; k2 < c.s->nr; k2++) {
+        const range_plan &r = c.s->rp[k2];
+        size_t j0;
+        const size_t lk = range_span(c, k2, T0, &j0);
+        if (!lk)
+            continue;
+        const int f = r.direct ? direct_fmt(r) : r.fmt;
+        const size_t S2 = r.direct ? 0 : tile_words(r, r.use);
+        if (r.ds != c.s->rp[k].ds || f != yfmt || (dd_lanes(f) != 1 && S2 != S))
+            break;
+        const size_t w = read_words(r, lk);
+        need = w > need ? w : need;
+    }
+    need = round_up(need, 32);
+    return need < pitch ? need : pitch;
+}
+
 /* Range k of chunk i on slot q: pack (unless y already holds it), kernel,
  * scale, copy out. */
 static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size_t *off, packed &y)
@@ -259,6 +292,7 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
         snprintf(name, sizeof name, "dd_pack_%s", fmt_name(yfmt));
         dd_pack_args a = pack_args(c, k, yfmt, S, T0, W, q.d_raw, q.d_Y);
         a.raw_u8 = c.narrow;
+        a.np = pack_words(c, k, T0, yfmt, S, a.pitch);
         if ((st = launched(c, q, launch_pack_all(yfmt, a, c.s->nuse, q.st), name)))
             return st;
         y = packed{r.ds, yfmt, S};
@@ -319,7 +353,11 @@ static xc_status enqueue(ctx &c, slot &q, long i)
     /* through staging in pieces: a piece's copy to the device runs while the
      * host copies the next one into staging */
     const bool stage = !c.in_pinned && c.staged;
-    const size_t piece = stage ? IN_PIECE : bytes;
+    size_t piece = stage ? IN_PIECE : bytes;
+    if (stage && i == 0) {
+        const size_t p0 = round_up(ceil_div(bytes, IN_FIRST_PIECES), 4096);
+        piece = p0 < IN_PIECE_MIN ? IN_PIECE_MIN : p0 < piece ? p0 : piece;
+    }
     const double t0 = now_ms();
     for (size_t a = 0; a < bytes; a += piece) {
         const size_t n = bytes - a < piece ? bytes - a : piece;
