@@ -81,7 +81,7 @@ LDFLAGS  += $(SAN) -pthread
 else
 LDFLAGS  += -fopenmp $(SAN)
 endif
-LDLIBS   += $(PKG_LIBS) $(CUDA_LIBS) $(MPI_LIBS) -lm -ldl
+LDLIBS   += $(PKG_LIBS) $(CUDA_LIBS) -lm -ldl
 
 # CUDA: the GPU implementations are built when nvcc is found, unless CUDA=0.
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
@@ -98,7 +98,7 @@ NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -lineinfo \
 BUILD    ?= build/$(if $(filter 1,$(CUDA)),cuda,nocuda)$(if $(filter 1,$(STATIC)),-static,$(if $(filter 0,$(PLOTS)),-noplots))$(if $(filter 1,$(MPI)),,-nompi)
 
 # MPI: `crosscheck study` spreads pulsars over ranks when OpenMPI's mpicc is
-# found (cli/study/cmd_study_mpi.c, the one file that includes mpi.h), unless MPI=0;
+# found (cli/study/cmd_study_mpi.c; study_mpi_load.c opens the library), unless MPI=0;
 # STATIC=1 (the device machine) builds without it.
 ifeq ($(STATIC),1)
 MPI      ?= 0
@@ -109,9 +109,10 @@ MPI      ?= 0
 else
 MPI      ?= 1
 endif
+# OpenMPI is not linked: cli/study/study_mpi_load.c opens it when a study
+# runs under mpirun (its libraries cost every process start 6 ms).
 ifeq ($(MPI),1)
 MPI_CFLAGS := $(shell $(MPICC) --showme:compile 2>/dev/null)
-MPI_LIBS   := $(shell $(MPICC) --showme:link 2>/dev/null)
 endif
 
 ifeq ($(CUDA),1)
@@ -210,7 +211,7 @@ deps:
 	@sh scripts/deps.sh
 
 ifeq ($(MPI),1)
-$(BUILD)/cli/study/cmd_study_mpi.o: CPPFLAGS += -DXC_HAVE_MPI $(MPI_CFLAGS)
+$(BUILD)/cli/study/cmd_study_mpi.o $(BUILD)/cli/study/study_mpi_load.o: CPPFLAGS += -DXC_HAVE_MPI $(MPI_CFLAGS)
 endif
 
 # The noise generator's and the top hats' bits are defined without fused multiply-add;
