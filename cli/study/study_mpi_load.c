@@ -11,10 +11,11 @@
 #ifdef XC_HAVE_MPI
 #include "cli/study/study_mpi_load.h"
 
+#include "core/base/xc_dlsym.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <string.h>
 
 /* X(name, parameters, arguments): the functions, all returning int. */
 #define XC_MPI_FNS(X)                                                                                               \
@@ -53,18 +54,9 @@ static const char *const global_name[XC_MPI_NGLOBAL] = {
     "ompi_mpi_op_sum", "ompi_mpi_op_max", "ompi_mpi_info_null",
 };
 
-/* dlsym's object pointer into a function pointer without a cast between
- * the two kinds (ISO C leaves that undefined; POSIX's dlsym promises the
- * representation is the same). */
 static int sym(void *lib, const char *name, void *slot, size_t size)
 {
-    void *p = dlsym(lib, name);
-    if (!p || size != sizeof p) {
-        snprintf(why, sizeof why, "libmpi has no %s", name);
-        return 0;
-    }
-    memcpy(slot, &p, sizeof p);
-    return 1;
+    return xc_dlsym(lib, "libmpi", name, slot, size, why, sizeof why);
 }
 
 #define XC_MPI_LOAD(name, params, args) ok = ok && sym(lib, #name, &fn.name, sizeof fn.name);

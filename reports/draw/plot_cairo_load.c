@@ -11,6 +11,8 @@
  * cairo_status_to_string says which library could not be opened, so the
  * figure fails with that message (xc_pf_canvas_close). */
 #ifdef XC_HAVE_CAIRO
+#include "core/base/xc_dlsym.h"
+
 #include <cairo.h>
 #include <dlfcn.h>
 #include <pthread.h>
@@ -85,18 +87,9 @@ static struct {
 static char why[256];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* dlsym's object pointer into a function pointer without a cast between
- * the two kinds (ISO C leaves that undefined; POSIX's dlsym promises the
- * representation is the same). */
 static int sym(void *lib, const char *name, void *slot, size_t size)
 {
-    void *p = dlsym(lib, name);
-    if (!p || size != sizeof p) {
-        snprintf(why, sizeof why, "libcairo.so.2 has no %s", name);
-        return 0;
-    }
-    memcpy(slot, &p, sizeof p);
-    return 1;
+    return xc_dlsym(lib, "libcairo.so.2", name, slot, size, why, sizeof why);
 }
 
 #define XC_FN_LOAD(ret, name, params, args, fail) ok = ok && sym(lib, #name, &fn.name, sizeof fn.name);
