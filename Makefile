@@ -251,10 +251,21 @@ $(LIBA): $(LIB_OBJ)
 libcrosscheck.a: $(LIBA)
 	$(Q)cp $< $@
 
+# bin/crosscheck links GSL and FFTW statically when their archives are
+# installed (Debian's -dev packages ship them): the same code, without
+# their relocation at every start (22 -> 15 ms CPU a start; the tests
+# start it some 600 times).  The test programs link them as before.
+CLI_STATIC_AR := $(foreach l,gsl gslcblas fftw3f fftw3,$(wildcard $(shell $(CC) -print-file-name=lib$(l).a)))
+ifeq ($(filter 1,$(STATIC))$(words $(CLI_STATIC_AR)),4)
+CLI_LDLIBS := -Wl,-Bstatic -lgsl -lgslcblas -lfftw3f -lfftw3 -Wl,-Bdynamic \
+	      $(filter-out -lgsl -lgslcblas -lfftw3f -lfftw3,$(LDLIBS))
+else
+CLI_LDLIBS := $(LDLIBS)
+endif
 $(BIN)/crosscheck: $(CLI_OBJ) $(LIBA)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(CLI_LDLIBS)
 
 # The ~80 test and fuzz-replay programs each link the whole static library:
 # gold links them in half bfd's CPU time (0.17 s against 0.38 s each), some
