@@ -254,7 +254,7 @@ libcrosscheck.a: $(LIBA)
 # bin/crosscheck links GSL and FFTW statically when their archives are
 # installed (Debian's -dev packages ship them): the same code, without
 # their relocation at every start (22 -> 15 ms CPU a start; the tests
-# start it some 600 times).  The test programs link them as before.
+# start it more than 500 times).  The test programs link them as before.
 CLI_STATIC_AR := $(foreach l,gsl gslcblas fftw3f fftw3,$(wildcard $(shell $(CC) -print-file-name=lib$(l).a)))
 ifeq ($(filter 1,$(STATIC))$(words $(CLI_STATIC_AR)),4)
 CLI_LDLIBS := -Wl,-Bstatic -lgsl -lgslcblas -lfftw3f -lfftw3 -Wl,-Bdynamic \
