@@ -57,11 +57,21 @@ static int skip_without(char *why, size_t n, const char *probe, const char *what
 }
 
 /* The check needs a python with numpy and scipy (python-of.sh), as the
- * script it runs does. */
+ * script it runs does.  The one found is kept in PYTHON (unless set), so
+ * that the check's runs of the script take it without the search again (a
+ * pyenv shim first on PATH costs half a CPU second a call). */
 static int skip_no_python(char *why, size_t n)
 {
-    return skip_without(why, n, "sh examples/peers/presto/python-of.sh",
-                        "no python with numpy and scipy (examples/peers/presto/python-of.sh)");
+    char out[512];
+    if (xc_fx_skip_no_bin(why, n))
+        return 1;
+    if (run(out, sizeof out, "sh examples/peers/presto/python-of.sh 2>/dev/null") != 0 || out[0] != '/') {
+        snprintf(why, n, "no python with numpy and scipy (examples/peers/presto/python-of.sh)");
+        return 1;
+    }
+    out[strcspn(out, "\n")] = 0;
+    setenv("PYTHON", out, 0);
+    return 0;
 }
 
 /* The check is `gate singlepulse -cmd -input dat` on the script; with the

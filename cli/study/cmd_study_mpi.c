@@ -34,7 +34,7 @@ int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, u
     return -1;
 }
 #else
-#include <mpi.h>
+#include "cli/study/study_mpi_load.h"
 
 int xc_study_mpi_built(void) { return 1; }
 
@@ -69,7 +69,8 @@ int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, u
         return -1;
     int provided = 0, rank = 0, size = 1;
     if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
-        fprintf(stderr, "crosscheck study: MPI_Init_thread failed\n");
+        const char *why = xc_mpi_load_error();
+        fprintf(stderr, "crosscheck study: MPI_Init_thread failed%s%s\n", *why ? ": " : "", why);
         return 2;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
