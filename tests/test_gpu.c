@@ -1141,6 +1141,76 @@ XC_TEST_IF(test_gpu_pinned, "gpu_pinned", xc_fx_skip_gpu)
 #endif
 }
 
+#ifdef XC_HAVE_CUDA
+/* One job of the register case through st into p (poisoned first): its
+ * plane against ref, and which buffers are page-locked after it. */
+static int register_job(xc_fixture *f, xc_gpu_ddstate *st, xc_plane *p, const xc_plane *ref, const char *what)
+{
+    for (int k = 0; k < p->nranges; k++)
+        memset(p->r[k].data, 0xFF, p->r[k].ndm * p->r[k].nsamp * sizeof(float));
+    xc_gpu_ddinfo info;
+    xc_error err;
+    apply(&f->job, &info, &S_DEFAULT);
+    const xc_status s = xc_dedisperse_gpu_exec(st, &f->job, p, &info, &err);
+    if (s) {
+        printf("\n  %s: %s", what, err.msg);
+        return 1;
+    }
+    return (info.nchunks < 2) + !xc_fx_planes_equal(ref, p, what);
+}
+#endif
+
+/* The caller's pageable input and plane page-locked by the pipeline
+ * (tune.gpu_register): 1 for each job, 2 kept by the state while later jobs
+ * pass the same buffers.  Through one state, jobs into plane A, A, B, B
+ * (three chunks each): every plane equals the reference (exact, integer
+ * input); after each job the input and A are page-locked only with 2, A
+ * until two jobs in a row have not passed it (after the third job, not
+ * after the fourth), B from the third; nothing after the state's destroy. */
+XC_TEST_IF(test_gpu_register, "gpu_register", xc_fx_skip_gpu)
+{
+#ifdef XC_HAVE_CUDA
+    xc_fixture f;
+    /* 90000 samples: three pipeline chunks of 32768 outputs */
+    xc_fx_random_job(&f, 40, 8, 1400, -2, 64e-6, plan_big, "crosscheck", 90000, 978);
+    xc_plane ref;
+    run_ref(&f.job, &ref);
+    int bad = 0;
+    for (int mode = 1; mode <= 2; mode++) {
+        xc_plane pl[2];
+        xc_gpu_ddstate *st = NULL;
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_gpu_ddstate_create(&st, &err), XC_OK);
+        f.job.tune.gpu_register = mode;
+        alloc_poisoned(&f.job, &pl[0]);
+        alloc_poisoned(&f.job, &pl[1]);
+        for (int i = 0; i < 4; i++) {
+            char what[64];
+            snprintf(what, sizeof what, "register mode %d, job %d into plane %c", mode, i, i < 2 ? 'A' : 'B');
+            bad += register_job(&f, st, &pl[i / 2], &ref, what);
+            const int in = xc_gpu_is_pinned(f.u16), a = xc_gpu_is_pinned(pl[0].r[0].data),
+                      b = xc_gpu_is_pinned(pl[1].r[0].data);
+            const int want_in = mode == 2, want_a = mode == 2 && i <= 2, want_b = mode == 2 && i >= 2;
+            if (in != want_in || a != want_a || b != want_b) {
+                printf("\n  %s: page-locked input %d A %d B %d, expected %d %d %d", what, in, a, b, want_in, want_a,
+                       want_b);
+                bad++;
+            }
+        }
+        xc_gpu_ddstate_destroy(st);
+        if (xc_gpu_is_pinned(f.u16) || xc_gpu_is_pinned(pl[1].r[0].data)) {
+            printf("\n  register mode %d: still page-locked after the state's destroy", mode);
+            bad++;
+        }
+        xc_plane_free(&pl[0]);
+        xc_plane_free(&pl[1]);
+    }
+    f.job.tune.gpu_register = 0;
+    CU_ASSERT_EQUAL(bad, 0);
+    free_case(&f, &ref);
+#endif
+}
+
 /* The job of both fault cases (64 channels of 8 bits) made in f and run on
  * the GPU into p with the fault test_fault injected (1: a launch fails, 2: a
  * kernel traps). */
