@@ -231,30 +231,50 @@ static xc_status pinned_gulps(xc_ddplan *dp, gpu_job *j, int reps, double *gt, x
     return st;
 }
 
-/* The staging's host copy rate: 256 MiB from pageable to page-locked
- * memory by xc_gpu_copy_bytes, the median of 3 after one untimed; 0 where
- * the memory is not there. */
-static double hostcopy_rate(void)
+/* The median of 3 timed runs (one untimed first) of a host copy of n
+ * source bytes: way 0 xc_gpu_copy_bytes pageable -> page-locked, 1 the same
+ * page-locked -> pageable, 2 xc_gpu_narrow_bytes pageable -> page-locked
+ * (n / 2 samples to n / 2 bytes).  Seconds. */
+static double hostcopy_time(char *pg, char *pin, size_t n, int way)
+{
+    double t[3];
+    for (int i = -1; i < 3; i++) {
+        const double t0 = xc_now();
+        if (way == 0)
+            xc_gpu_copy_bytes(pin, pg, n);
+        else if (way == 1)
+            xc_gpu_copy_bytes(pg, pin, n);
+        else
+            xc_gpu_narrow_bytes((uint8_t *)pin, (const uint16_t *)pg, n / 2);
+        if (i >= 0)
+            t[i] = xc_now() - t0;
+    }
+    return xc_bench_median(t, 3);
+}
+
+/* The staging's host copy rates, source bytes/s of 256 MiB between pageable
+ * (warm) and page-locked memory with the pipeline's own copies: into staging
+ * (res->hostcopy_bps), out of it into the caller's pageable plane
+ * (hostcopy_out_bps) and, for samples of at most 8 bits, the narrowing copy
+ * the pipeline stages such input with (hostcopy_in_bps; else the copy in);
+ * 0 where the memory is not there. */
+static void hostcopy_rates(int nbits, xc_bench_gpu_dd *res)
 {
     const size_t n = (size_t)256 << 20;
     void *pin = NULL;
     xc_error err;
-    char *src = malloc(n);
-    if (!src || xc_gpu_host_alloc(&pin, n, &err)) {
-        free(src);
-        return 0;
+    char *pg = malloc(n);
+    if (!pg || xc_gpu_host_alloc(&pin, n, &err)) {
+        free(pg);
+        return;
     }
-    memset(src, 1, n);
-    double t[3];
-    for (int i = -1; i < 3; i++) {
-        const double t0 = xc_now();
-        xc_gpu_copy_bytes(pin, src, n);
-        if (i >= 0)
-            t[i] = xc_now() - t0;
-    }
+    memset(pg, 1, n);
+    memset(pin, 2, n);
+    res->hostcopy_bps = (double)n / hostcopy_time(pg, pin, n, 0);
+    res->hostcopy_out_bps = (double)n / hostcopy_time(pg, pin, n, 1);
+    res->hostcopy_in_bps = nbits <= 8 ? (double)n / hostcopy_time(pg, pin, n, 2) : res->hostcopy_bps;
     xc_gpu_host_free(pin);
-    free(src);
-    return (double)n / xc_bench_median(t, 3);
+    free(pg);
 }
 
 /* The gulps' copies over the measured page-locked bandwidth, the two
@@ -265,7 +285,7 @@ static xc_status pcie_bound(const gpu_job *j, xc_bench_gpu_dd *res, xc_error *er
     xc_status st = xc_gpu_bandwidth((size_t)256 << 20, &res->h2d_bps, &res->d2h_bps, err);
     if (st)
         return st;
-    res->hostcopy_bps = hostcopy_rate();
+    hostcopy_rates(j->blk.nbits, res);
     res->in_bytes = (double)j->blk.nsamp * (double)j->blk.nchans * sizeof(uint16_t);
     res->plane_bytes = 0;
     for (int k = 0; k < j->pl.nranges; k++)
@@ -273,6 +293,11 @@ static xc_status pcie_bound(const gpu_job *j, xc_bench_gpu_dd *res, xc_error *er
     const double tin = res->in_bytes / res->h2d_bps, tout = res->plane_bytes / res->d2h_bps;
     res->adds_pcie = res->adds / (tin > tout ? tin : tout);
     res->adds_bound = res->adds_pcie < res->adds_kernel ? res->adds_pcie : res->adds_kernel;
+    /* a pageable gulp's host copies (in, then out, on the same threads) */
+    if (res->hostcopy_in_bps > 0 && res->hostcopy_out_bps > 0)
+        res->adds_hostcopy = res->adds / (res->in_bytes / res->hostcopy_in_bps + res->plane_bytes / res->hostcopy_out_bps);
+    res->adds_pageable_bound = res->adds_hostcopy > 0 && res->adds_hostcopy < res->adds_bound ? res->adds_hostcopy
+                                                                                           : res->adds_bound;
     return XC_OK;
 }
 
@@ -313,17 +338,23 @@ xc_status xc_bench_gpu_dd_one(int nbits, int nchans, double seconds, int reps, i
          * staging (gt is reused for its times) */
         if (!st)
             st = pinned_gulps(dp, &j, reps, gt, res, err);
-        /* pageable again, registered for each job by the dedisperser */
-        xc_ddplan_destroy(dp);
-        dp = NULL;
-        if (!st) {
+        /* pageable again, registered for each job by the dedisperser, then
+         * registered by the first gulp and kept by the plan */
+        for (int mode = 1; mode <= 2 && !st; mode++) {
+            xc_ddplan_destroy(dp);
+            dp = NULL;
             xc_bench_gpu_dd keep = *res;
-            j.job.tune.gpu_register = 1;
+            j.job.tune.gpu_register = mode;
             st = xc_ddplan_create_tuned(&dp, &xc_dd_gpu, &j.g, nbits, &j.plan, j.job.conv, NULL, NULL, &j.job.tune,
                                         err);
             if (!st)
                 st = time_gulps(&j, dp, reps, gt, res, err);
-            keep.gulp_reg_ms = res->gulp_ms;
+            if (mode == 1) {
+                keep.gulp_reg_ms = res->gulp_ms;
+            } else {
+                keep.gulp_kept_ms = res->gulp_ms;
+                keep.first_kept_ms = res->first_gulp_ms;
+            }
             *res = keep;
         }
         if (!st)
@@ -366,6 +397,15 @@ json_t *xc_bench_gpu_dd_json(const xc_bench_gpu_dd *r)
     json_object_set_new(o, "end_to_end_fraction_of_bound", json_real(r->adds_gulp / r->adds_bound));
     json_object_set_new(o, "end_to_end_registered_fraction_of_bound",
                         json_real(r->adds / (r->gulp_reg_ms * 1e-3) / r->adds_bound));
+    json_object_set_new(o, "end_to_end_registered_kept_adds_per_s", json_real(r->adds / (r->gulp_kept_ms * 1e-3)));
+    json_object_set_new(o, "end_to_end_registered_kept_fraction_of_bound",
+                        json_real(r->adds / (r->gulp_kept_ms * 1e-3) / r->adds_bound));
+    json_object_set_new(o, "registered_kept_first_gulp_ms", json_real(r->first_kept_ms));
+    json_object_set_new(o, "host_copy_in_bytes_per_s", json_real(r->hostcopy_in_bps));
+    json_object_set_new(o, "host_copy_out_bytes_per_s", json_real(r->hostcopy_out_bps));
+    json_object_set_new(o, "host_copy_adds_per_s", json_real(r->adds_hostcopy));
+    json_object_set_new(o, "pageable_bound_adds_per_s", json_real(r->adds_pageable_bound));
+    json_object_set_new(o, "end_to_end_fraction_of_pageable_bound", json_real(r->adds_gulp / r->adds_pageable_bound));
     json_object_set_new(o, "end_to_end_fraction", json_real(r->adds_gulp / r->adds_kernel));
     json_object_set_new(o, "exposed_ms", json_real(r->gulp_ms > r->kernel_ms ? r->gulp_ms - r->kernel_ms : 0.0));
     json_object_set_new(o, "pipeline_chunks", json_integer(r->gulp_chunks));
@@ -456,6 +496,21 @@ json_t *xc_bench_gpu_doc(const char *desc, const xc_gpu_props *props, const char
                                     "from pageable to page-locked memory, median of 3: with pageable buffers "
                                     "every input and plane byte also takes this copy"));
     json_object_set_new(def, "pcie_bound_adds_per_s", json_string("min(kernel_adds_per_s, pcie_adds_per_s)"));
+    json_object_set_new(def, "host_copy_adds_per_s",
+                        json_string("adds / (input_bytes / host_copy_in_bytes_per_s + plane_bytes / "
+                                    "host_copy_out_bytes_per_s): the rate a pageable gulp's host copies allow; "
+                                    "in: the staging's copy of the input (narrowing to a byte a sample for at "
+                                    "most 8 bits), out: page-locked staging into pageable memory; source "
+                                    "bytes/s of 256 MiB, warm pages, median of 3, measured in the same run"));
+    json_object_set_new(def, "pageable_bound_adds_per_s",
+                        json_string("min(pcie_bound_adds_per_s, host_copy_adds_per_s): the bound of a gulp "
+                                    "whose input and planes are pageable and staged, with "
+                                    "end_to_end_fraction_of_pageable_bound = end_to_end_adds_per_s / it"));
+    json_object_set_new(def, "end_to_end_registered_kept_adds_per_s",
+                        json_string("as end_to_end_registered_adds_per_s with tune.gpu_register = 2: the first "
+                                    "gulp registers the caller's buffers (registered_kept_first_gulp_ms) and the "
+                                    "plan keeps them page-locked for the later gulps into the same buffers; its "
+                                    "fraction is of pcie_bound_adds_per_s (no host copy)"));
     json_object_set_new(def, "end_to_end_fraction_of_bound",
                         json_string("end_to_end_adds_per_s / pcie_bound_adds_per_s (and the registered one's)"));
     json_object_set_new(def, "end_to_end_pinned_adds_per_s",
