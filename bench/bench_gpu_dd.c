@@ -231,50 +231,24 @@ static xc_status pinned_gulps(xc_ddplan *dp, gpu_job *j, int reps, double *gt, x
     return st;
 }
 
-/* The median of 3 timed runs (one untimed first) of a host copy of n
- * source bytes: way 0 xc_gpu_copy_bytes pageable -> page-locked, 1 the same
- * page-locked -> pageable, 2 xc_gpu_narrow_bytes pageable -> page-locked
- * (n / 2 samples to n / 2 bytes).  Seconds. */
-static double hostcopy_time(char *pg, char *pin, size_t n, int way)
-{
-    double t[3];
-    for (int i = -1; i < 3; i++) {
-        const double t0 = xc_now();
-        if (way == 0)
-            xc_gpu_copy_bytes(pin, pg, n);
-        else if (way == 1)
-            xc_gpu_copy_bytes(pg, pin, n);
-        else
-            xc_gpu_narrow_bytes((uint8_t *)pin, (const uint16_t *)pg, n / 2);
-        if (i >= 0)
-            t[i] = xc_now() - t0;
-    }
-    return xc_bench_median(t, 3);
-}
-
-/* The staging's host copy rates, source bytes/s of 256 MiB between pageable
- * (warm) and page-locked memory with the pipeline's own copies: into staging
- * (res->hostcopy_bps), out of it into the caller's pageable plane
- * (hostcopy_out_bps) and, for samples of at most 8 bits, the narrowing copy
- * the pipeline stages such input with (hostcopy_in_bps; else the copy in);
- * 0 where the memory is not there. */
+/* The staging's host copy rates (xc_gpu_hostcopy_rates, 256 MiB): into
+ * staging alone (res->hostcopy_bps), and the copies a pageable gulp of this
+ * nbits makes (in: narrowing for at most 8 bits), alone and beside DMA both
+ * ways, with the host memory's throughput then; zeros where the memory is
+ * not there. */
 static void hostcopy_rates(int nbits, xc_bench_gpu_dd *res)
 {
-    const size_t n = (size_t)256 << 20;
-    void *pin = NULL;
+    xc_gpu_copyrates r;
     xc_error err;
-    char *pg = malloc(n);
-    if (!pg || xc_gpu_host_alloc(&pin, n, &err)) {
-        free(pg);
+    if (xc_gpu_hostcopy_rates((size_t)256 << 20, &r, &err))
         return;
+    res->hostcopy_bps = r.in[0];
+    for (int busy = 0; busy < 2; busy++) {
+        res->hostcopy_in_bps[busy] = nbits <= 8 ? r.narrow[busy] : r.in[busy];
+        res->hostcopy_out_bps[busy] = r.out[busy];
     }
-    memset(pg, 1, n);
-    memset(pin, 2, n);
-    res->hostcopy_bps = (double)n / hostcopy_time(pg, pin, n, 0);
-    res->hostcopy_out_bps = (double)n / hostcopy_time(pg, pin, n, 1);
-    res->hostcopy_in_bps = nbits <= 8 ? (double)n / hostcopy_time(pg, pin, n, 2) : res->hostcopy_bps;
-    xc_gpu_host_free(pin);
-    free(pg);
+    res->dma_busy_bps = r.dma_bps;
+    res->mem_bps = r.mem_bps;
 }
 
 /* The gulps' copies over the measured page-locked bandwidth, the two
@@ -293,11 +267,19 @@ static xc_status pcie_bound(const gpu_job *j, xc_bench_gpu_dd *res, xc_error *er
     const double tin = res->in_bytes / res->h2d_bps, tout = res->plane_bytes / res->d2h_bps;
     res->adds_pcie = res->adds / (tin > tout ? tin : tout);
     res->adds_bound = res->adds_pcie < res->adds_kernel ? res->adds_pcie : res->adds_kernel;
-    /* a pageable gulp's host copies (in, then out, on the same threads) */
-    if (res->hostcopy_in_bps > 0 && res->hostcopy_out_bps > 0)
-        res->adds_hostcopy = res->adds / (res->in_bytes / res->hostcopy_in_bps + res->plane_bytes / res->hostcopy_out_bps);
-    res->adds_pageable_bound = res->adds_hostcopy > 0 && res->adds_hostcopy < res->adds_bound ? res->adds_hostcopy
-                                                                                           : res->adds_bound;
+    /* a pageable gulp's host copies (in, then out, on the same threads),
+     * alone; and the host memory's traffic: per plane byte the DMA's write
+     * into staging, the copy's read and write; per input byte the copy's
+     * read, its write and the DMA's read (half of each once narrowed) */
+    if (res->hostcopy_in_bps[0] > 0 && res->hostcopy_out_bps[0] > 0)
+        res->adds_hostcopy =
+            res->adds / (res->in_bytes / res->hostcopy_in_bps[0] + res->plane_bytes / res->hostcopy_out_bps[0]);
+    res->mem_traffic = 3 * res->plane_bytes + (j->blk.nbits <= 8 ? 2 : 3) * res->in_bytes;
+    if (res->mem_bps > 0)
+        res->adds_mem = res->adds / (res->mem_traffic / res->mem_bps);
+    double b = res->adds_bound;
+    b = res->adds_hostcopy > 0 && res->adds_hostcopy < b ? res->adds_hostcopy : b;
+    res->adds_pageable_bound = res->adds_mem > 0 && res->adds_mem < b ? res->adds_mem : b;
     return XC_OK;
 }
 
@@ -401,9 +383,15 @@ json_t *xc_bench_gpu_dd_json(const xc_bench_gpu_dd *r)
     json_object_set_new(o, "end_to_end_registered_kept_fraction_of_bound",
                         json_real(r->adds / (r->gulp_kept_ms * 1e-3) / r->adds_bound));
     json_object_set_new(o, "registered_kept_first_gulp_ms", json_real(r->first_kept_ms));
-    json_object_set_new(o, "host_copy_in_bytes_per_s", json_real(r->hostcopy_in_bps));
-    json_object_set_new(o, "host_copy_out_bytes_per_s", json_real(r->hostcopy_out_bps));
+    json_object_set_new(o, "host_copy_in_bytes_per_s", json_real(r->hostcopy_in_bps[0]));
+    json_object_set_new(o, "host_copy_out_bytes_per_s", json_real(r->hostcopy_out_bps[0]));
+    json_object_set_new(o, "host_copy_in_during_dma_bytes_per_s", json_real(r->hostcopy_in_bps[1]));
+    json_object_set_new(o, "host_copy_out_during_dma_bytes_per_s", json_real(r->hostcopy_out_bps[1]));
+    json_object_set_new(o, "dma_during_host_copy_bytes_per_s", json_real(r->dma_busy_bps));
+    json_object_set_new(o, "host_memory_bytes_per_s", json_real(r->mem_bps));
+    json_object_set_new(o, "host_memory_traffic_bytes", json_real(r->mem_traffic));
     json_object_set_new(o, "host_copy_adds_per_s", json_real(r->adds_hostcopy));
+    json_object_set_new(o, "host_memory_adds_per_s", json_real(r->adds_mem));
     json_object_set_new(o, "pageable_bound_adds_per_s", json_real(r->adds_pageable_bound));
     json_object_set_new(o, "end_to_end_fraction_of_pageable_bound", json_real(r->adds_gulp / r->adds_pageable_bound));
     json_object_set_new(o, "end_to_end_fraction", json_real(r->adds_gulp / r->adds_kernel));
@@ -502,8 +490,17 @@ json_t *xc_bench_gpu_doc(const char *desc, const xc_gpu_props *props, const char
                                     "in: the staging's copy of the input (narrowing to a byte a sample for at "
                                     "most 8 bits), out: page-locked staging into pageable memory; source "
                                     "bytes/s of 256 MiB, warm pages, median of 3, measured in the same run"));
+    json_object_set_new(def, "host_memory_adds_per_s",
+                        json_string("adds / (host_memory_traffic_bytes / host_memory_bytes_per_s): a pageable "
+                                    "gulp's bytes cross host memory 3 times each way (plane: DMA write into "
+                                    "staging, the copy's read and streaming write; input: the copy's read and "
+                                    "write, the DMA's read, halved where narrowed), the host copies and the DMA "
+                                    "share it; host_memory_bytes_per_s = the out copy's bytes read and written "
+                                    "plus the DMA's both ways, per second, with both running "
+                                    "(host_copy_out_during_dma_bytes_per_s, dma_during_host_copy_bytes_per_s)"));
     json_object_set_new(def, "pageable_bound_adds_per_s",
-                        json_string("min(pcie_bound_adds_per_s, host_copy_adds_per_s): the bound of a gulp "
+                        json_string("min(pcie_bound_adds_per_s, host_copy_adds_per_s, host_memory_adds_per_s): "
+                                    "the bound of a gulp "
                                     "whose input and planes are pageable and staged, with "
                                     "end_to_end_fraction_of_pageable_bound = end_to_end_adds_per_s / it"));
     json_object_set_new(def, "end_to_end_registered_kept_adds_per_s",

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/base/xc_nbits.h"
+#include "optimized/gpu/gpu_hostcopy.h"
 #include "optimized/gpu/xc_gpu.h"
 #include "reference/xc_reference.h"
 #include "core/dedisp/xc_dedisperse.h"
@@ -1138,6 +1139,53 @@ XC_TEST_IF(test_gpu_pinned, "gpu_pinned", xc_fx_skip_gpu)
     xc_gpu_host_free(pin);
     CU_ASSERT_EQUAL(bad, 0);
     free_case(&f, &ref);
+#endif
+}
+
+/* The staging's host copies (no device needed): bytes at unaligned offsets
+ * and sizes on both sides of the streaming-store threshold (1 MiB) and of
+ * the threads' 2 MiB pieces, and rows at unaligned pitches, equal memcpy's
+ * exactly, bytes around them untouched. */
+XC_TEST(test_gpu_hostcopy, "gpu_hostcopy")
+{
+#ifdef XC_HAVE_CUDA
+    const size_t N = (size_t)12 << 20;
+    unsigned char *a = malloc(N + 64), *b = malloc(N + 64), *c = malloc(N + 64);
+    CU_ASSERT_FATAL(a && b && c);
+    for (size_t i = 0; i < N + 64; i++)
+        a[i] = (unsigned char)((i * 2654435761u) >> 13);
+    static const size_t ns[] = {0, 1, 63, 1000, ((size_t)1 << 20) - 1, ((size_t)1 << 20) + 17, ((size_t)5 << 20) + 3,
+                                (size_t)12 << 20};
+    int bad = 0;
+    for (size_t k = 0; k < XC_NCASES(ns); k++)
+        for (size_t o = 0; o < 3; o++) {
+            memset(b, 0x5A, N + 64);
+            memset(c, 0x5A, N + 64);
+            xc_gpu_copy_bytes(b + o * 7, a + o * 3, ns[k] - (ns[k] == N ? o * 7 : 0));
+            memcpy(c + o * 7, a + o * 3, ns[k] - (ns[k] == N ? o * 7 : 0));
+            if (memcmp(b, c, N + 64)) {
+                printf("\n  copy_bytes of %zu bytes at offsets %zu/%zu differs from memcpy", ns[k], o * 7, o * 3);
+                bad++;
+            }
+        }
+    static const size_t rl[] = {1, 3, 1000, 33333}, nr[] = {1, 7, 100, 40};
+    for (size_t k = 0; k < XC_NCASES(rl); k++) {
+        const size_t sp = rl[k] + 5, dp = rl[k] + 3;
+        float *f = (float *)(void *)a, *g = (float *)(void *)b, *h = (float *)(void *)c;
+        memset(b, 0x5A, N);
+        memset(c, 0x5A, N);
+        xc_gpu_copy_rows(g + 1, dp, f + 2, sp, rl[k], nr[k]);
+        for (size_t d = 0; d < nr[k]; d++)
+            memcpy(h + 1 + d * dp, f + 2 + d * sp, rl[k] * sizeof(float));
+        if (memcmp(b, c, N)) {
+            printf("\n  copy_rows of %zu rows of %zu differs from memcpy", nr[k], rl[k]);
+            bad++;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    free(a);
+    free(b);
+    free(c);
 #endif
 }
 
