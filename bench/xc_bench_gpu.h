@@ -47,6 +47,8 @@ typedef struct {
     double adds_hostcopy;           /* the rate a pageable gulp's host copies (in, then out) allow */
     double adds_mem;                /* the rate host memory allows a pageable gulp */
     double adds_pageable_bound;     /* min(adds_bound, adds_hostcopy, adds_mem) */
+    double adds_host_side;          /* the rate the host copies beside and after the DMA allow */
+    double adds_schedule_bound;     /* min(adds_bound, adds_host_side) */
     xc_gpu_ddinfo info;
     int tuned_spt, tuned_dy, tuned_spb, tuned_cs;
 } xc_bench_gpu_dd;
