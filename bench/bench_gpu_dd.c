@@ -401,25 +401,32 @@ json_t *xc_bench_gpu_dd_json(const xc_bench_gpu_dd *r)
     json_object_set_new(o, "end_to_end_fraction_of_bound", json_real(r->adds_gulp / r->adds_bound));
     json_object_set_new(o, "end_to_end_registered_fraction_of_bound",
                         json_real(r->adds / (r->gulp_reg_ms * 1e-3) / r->adds_bound));
-    json_object_set_new(o, "end_to_end_registered_kept_adds_per_s", json_real(r->adds / (r->gulp_kept_ms * 1e-3)));
-    json_object_set_new(o, "end_to_end_registered_kept_fraction_of_bound",
-                        json_real(r->adds / (r->gulp_kept_ms * 1e-3) / r->adds_bound));
-    json_object_set_new(o, "registered_kept_first_gulp_ms", json_real(r->first_kept_ms));
-    json_object_set_new(o, "host_copy_in_bytes_per_s", json_real(r->hostcopy_in_bps[0]));
-    json_object_set_new(o, "host_copy_out_bytes_per_s", json_real(r->hostcopy_out_bps[0]));
-    json_object_set_new(o, "host_copy_in_during_dma_bytes_per_s", json_real(r->hostcopy_in_bps[1]));
-    json_object_set_new(o, "host_copy_out_during_dma_bytes_per_s", json_real(r->hostcopy_out_bps[1]));
-    json_object_set_new(o, "dma_during_host_copy_bytes_per_s", json_real(r->dma_busy_bps));
-    json_object_set_new(o, "host_memory_bytes_per_s", json_real(r->mem_bps));
-    json_object_set_new(o, "host_memory_traffic_bytes", json_real(r->mem_traffic));
-    json_object_set_new(o, "host_copy_adds_per_s", json_real(r->adds_hostcopy));
-    json_object_set_new(o, "host_memory_adds_per_s", json_real(r->adds_mem));
-    json_object_set_new(o, "pageable_bound_adds_per_s", json_real(r->adds_pageable_bound));
-    json_object_set_new(o, "end_to_end_fraction_of_pageable_bound", json_real(r->adds_gulp / r->adds_pageable_bound));
-    json_object_set_new(o, "host_side_adds_per_s", json_real(r->adds_host_side));
-    json_object_set_new(o, "pageable_schedule_bound_adds_per_s", json_real(r->adds_schedule_bound));
-    json_object_set_new(o, "end_to_end_fraction_of_pageable_schedule_bound",
-                        json_real(r->adds_schedule_bound > 0 ? r->adds_gulp / r->adds_schedule_bound : 0.0));
+    /* the bounds of a pageable gulp and the registration kept by the plan */
+    const struct {
+        const char *name;
+        double v;
+    } more[] = {
+        {"end_to_end_registered_kept_adds_per_s", r->adds / (r->gulp_kept_ms * 1e-3)},
+        {"end_to_end_registered_kept_fraction_of_bound", r->adds / (r->gulp_kept_ms * 1e-3) / r->adds_bound},
+        {"registered_kept_first_gulp_ms", r->first_kept_ms},
+        {"host_copy_in_bytes_per_s", r->hostcopy_in_bps[0]},
+        {"host_copy_out_bytes_per_s", r->hostcopy_out_bps[0]},
+        {"host_copy_in_during_dma_bytes_per_s", r->hostcopy_in_bps[1]},
+        {"host_copy_out_during_dma_bytes_per_s", r->hostcopy_out_bps[1]},
+        {"dma_during_host_copy_bytes_per_s", r->dma_busy_bps},
+        {"host_memory_bytes_per_s", r->mem_bps},
+        {"host_memory_traffic_bytes", r->mem_traffic},
+        {"host_copy_adds_per_s", r->adds_hostcopy},
+        {"host_memory_adds_per_s", r->adds_mem},
+        {"pageable_bound_adds_per_s", r->adds_pageable_bound},
+        {"end_to_end_fraction_of_pageable_bound", r->adds_gulp / r->adds_pageable_bound},
+        {"host_side_adds_per_s", r->adds_host_side},
+        {"pageable_schedule_bound_adds_per_s", r->adds_schedule_bound},
+        {"end_to_end_fraction_of_pageable_schedule_bound",
+         r->adds_schedule_bound > 0 ? r->adds_gulp / r->adds_schedule_bound : 0.0},
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+        json_object_set_new(o, more[i].name, json_real(more[i].v));
     json_object_set_new(o, "end_to_end_fraction", json_real(r->adds_gulp / r->adds_kernel));
     json_object_set_new(o, "exposed_ms", json_real(r->gulp_ms > r->kernel_ms ? r->gulp_ms - r->kernel_ms : 0.0));
     json_object_set_new(o, "pipeline_chunks", json_integer(r->gulp_chunks));

@@ -1075,6 +1075,16 @@ XC_TEST_IF(test_gpu_state_mismatch, "gpu_state_mismatch", xc_fx_skip_gpu)
  * configuration after range 0's kernels fails the run with XC_EDEVICE naming
  * the stage and the launch, the plane is not touched (it stays poisoned), and
  * the device is usable afterwards. */
+#ifdef XC_HAVE_CUDA
+/* 40 channels of 8 bits, 90000 samples (three pipeline chunks of 32768
+ * outputs) under plan_big in f, and the reference plane. */
+static void three_chunk_case(xc_fixture *f, uint64_t seed, xc_plane *ref)
+{
+    xc_fx_random_job(f, 40, 8, 1400, -2, 64e-6, plan_big, "crosscheck", 90000, seed);
+    run_ref(&f->job, ref);
+}
+#endif
+
 /* Page-locked input and planes (xc_gpu_host_alloc) go to and from the
  * device without the pipeline's staging: every combination of pinned and
  * pageable input and plane, over several time chunks, equals the reference. */
@@ -1082,10 +1092,8 @@ XC_TEST_IF(test_gpu_pinned, "gpu_pinned", xc_fx_skip_gpu)
 {
 #ifdef XC_HAVE_CUDA
     xc_fixture f;
-    /* 90000 samples: three pipeline chunks of 32768 outputs */
-    xc_fx_random_job(&f, 40, 8, 1400, -2, 64e-6, plan_big, "crosscheck", 90000, 977);
     xc_plane ref;
-    run_ref(&f.job, &ref);
+    three_chunk_case(&f, 977, &ref);
     xc_error err;
     const size_t nin = f.blk.nsamp * (size_t)f.blk.nchans;
     void *pin = NULL;
@@ -1231,10 +1239,8 @@ XC_TEST_IF(test_gpu_register, "gpu_register", xc_fx_skip_gpu)
 {
 #ifdef XC_HAVE_CUDA
     xc_fixture f;
-    /* 90000 samples: three pipeline chunks of 32768 outputs */
-    xc_fx_random_job(&f, 40, 8, 1400, -2, 64e-6, plan_big, "crosscheck", 90000, 978);
     xc_plane ref;
-    run_ref(&f.job, &ref);
+    three_chunk_case(&f, 978, &ref);
     int bad = 0;
     for (int mode = 1; mode <= 2; mode++) {
         xc_plane pl[2];

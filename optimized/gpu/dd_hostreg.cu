@@ -76,9 +76,11 @@ void host_register(ctx &c)
     const bool keep = c.job->tune.gpu_register == 2;
     const xc_block *in = c.job->in;
     const void *src = xc_block_is_float(in) ? (const void *)in->f32 : (const void *)in->u16;
-    /* a kept input is page-locked already: reg_kept marks it used */
-    if (!c.in_pinned || keep)
-        c.in_pinned = reg_one(c, src, in->nsamp * (size_t)in->nchans * c.s->esize) || c.in_pinned;
+    /* kept: asked again even when page-locked already, so that reg_kept
+     * marks it used, or drops a registration of another size (and the
+     * answer replaces what the job saw before) */
+    if (keep || !c.in_pinned)
+        c.in_pinned = reg_one(c, src, in->nsamp * (size_t)in->nchans * c.s->esize);
     if (c.plane_dev || c.out->nranges > MAX_REG - 1)
         return;
     const int first = c.nreg;
