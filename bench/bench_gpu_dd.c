@@ -231,30 +231,42 @@ static xc_status pinned_gulps(xc_ddplan *dp, gpu_job *j, int reps, double *gt, x
     return st;
 }
 
-/* The staging's host copy rate: 256 MiB from pageable to page-locked
- * memory by xc_gpu_copy_bytes, the median of 3 after one untimed; 0 where
- * the memory is not there. */
-static double hostcopy_rate(void)
+/* The staging's host copy rates (xc_gpu_hostcopy_rates, 256 MiB): into
+ * staging alone (res->hostcopy_bps), and the copies a pageable gulp of this
+ * nbits makes (in: narrowing for at most 8 bits), alone and beside DMA both
+ * ways, with the host memory's throughput then; zeros where the memory is
+ * not there. */
+static void hostcopy_rates(int nbits, xc_bench_gpu_dd *res)
 {
-    const size_t n = (size_t)256 << 20;
-    void *pin = NULL;
+    xc_gpu_copyrates r;
     xc_error err;
-    char *src = malloc(n);
-    if (!src || xc_gpu_host_alloc(&pin, n, &err)) {
-        free(src);
-        return 0;
+    if (xc_gpu_hostcopy_rates((size_t)256 << 20, &r, &err))
+        return;
+    res->hostcopy_bps = r.in[0];
+    for (int busy = 0; busy < 2; busy++) {
+        res->hostcopy_in_bps[busy] = nbits <= 8 ? r.narrow[busy] : r.in[busy];
+        res->hostcopy_out_bps[busy] = r.out[busy];
     }
-    memset(src, 1, n);
-    double t[3];
-    for (int i = -1; i < 3; i++) {
-        const double t0 = xc_now();
-        xc_gpu_copy_bytes(pin, src, n);
-        if (i >= 0)
-            t[i] = xc_now() - t0;
-    }
-    xc_gpu_host_free(pin);
-    free(src);
-    return (double)n / xc_bench_median(t, 3);
+    res->dma_busy_bps = r.dma_bps;
+    res->mem_bps = r.mem_bps;
+}
+
+/* Seconds of a pageable gulp's host side at the measured rates: while the
+ * link's DMA runs (the larger direction's bytes at dma_busy_bps) the host
+ * copies run at their rates beside DMA, the rest of them alone (or, where
+ * the copies end first, the rest of the DMA at the link's own rate).  On the
+ * hosts measured both running together moved more bytes per second than
+ * either alone, so keeping both busy while the DMA lasts is the fastest mix
+ * of the measured rates. */
+static double host_side_s(const xc_bench_gpu_dd *r, int narrowed)
+{
+    const double dma_bytes = fmax(r->plane_bytes, narrowed ? r->in_bytes / 2 : r->in_bytes);
+    const double t_dma = dma_bytes / r->dma_busy_bps;
+    const double alone = r->in_bytes / r->hostcopy_in_bps[0] + r->plane_bytes / r->hostcopy_out_bps[0];
+    const double busy = r->in_bytes / r->hostcopy_in_bps[1] + r->plane_bytes / r->hostcopy_out_bps[1];
+    if (busy <= t_dma)
+        return busy + (dma_bytes - busy * r->dma_busy_bps) / fmin(r->h2d_bps, r->d2h_bps);
+    return t_dma + (1 - t_dma / busy) * alone;
 }
 
 /* The gulps' copies over the measured page-locked bandwidth, the two
@@ -265,7 +277,7 @@ static xc_status pcie_bound(const gpu_job *j, xc_bench_gpu_dd *res, xc_error *er
     xc_status st = xc_gpu_bandwidth((size_t)256 << 20, &res->h2d_bps, &res->d2h_bps, err);
     if (st)
         return st;
-    res->hostcopy_bps = hostcopy_rate();
+    hostcopy_rates(j->blk.nbits, res);
     res->in_bytes = (double)j->blk.nsamp * (double)j->blk.nchans * sizeof(uint16_t);
     res->plane_bytes = 0;
     for (int k = 0; k < j->pl.nranges; k++)
@@ -273,6 +285,23 @@ static xc_status pcie_bound(const gpu_job *j, xc_bench_gpu_dd *res, xc_error *er
     const double tin = res->in_bytes / res->h2d_bps, tout = res->plane_bytes / res->d2h_bps;
     res->adds_pcie = res->adds / (tin > tout ? tin : tout);
     res->adds_bound = res->adds_pcie < res->adds_kernel ? res->adds_pcie : res->adds_kernel;
+    /* a pageable gulp's host copies (in, then out, on the same threads),
+     * alone; and the host memory's traffic: per plane byte the DMA's write
+     * into staging, the copy's read and write; per input byte the copy's
+     * read, its write and the DMA's read (half of each once narrowed) */
+    if (res->hostcopy_in_bps[0] > 0 && res->hostcopy_out_bps[0] > 0)
+        res->adds_hostcopy =
+            res->adds / (res->in_bytes / res->hostcopy_in_bps[0] + res->plane_bytes / res->hostcopy_out_bps[0]);
+    res->mem_traffic = 3 * res->plane_bytes + (j->blk.nbits <= 8 ? 2 : 3) * res->in_bytes;
+    if (res->mem_bps > 0)
+        res->adds_mem = res->adds / (res->mem_traffic / res->mem_bps);
+    double b = res->adds_bound;
+    b = res->adds_hostcopy > 0 && res->adds_hostcopy < b ? res->adds_hostcopy : b;
+    res->adds_pageable_bound = res->adds_mem > 0 && res->adds_mem < b ? res->adds_mem : b;
+    if (res->hostcopy_in_bps[1] > 0 && res->hostcopy_out_bps[1] > 0 && res->dma_busy_bps > 0) {
+        res->adds_host_side = res->adds / host_side_s(res, j->blk.nbits <= 8);
+        res->adds_schedule_bound = res->adds_host_side < res->adds_bound ? res->adds_host_side : res->adds_bound;
+    }
     return XC_OK;
 }
 
@@ -313,17 +342,23 @@ xc_status xc_bench_gpu_dd_one(int nbits, int nchans, double seconds, int reps, i
          * staging (gt is reused for its times) */
         if (!st)
             st = pinned_gulps(dp, &j, reps, gt, res, err);
-        /* pageable again, registered for each job by the dedisperser */
-        xc_ddplan_destroy(dp);
-        dp = NULL;
-        if (!st) {
+        /* pageable again, registered for each job by the dedisperser, then
+         * registered by the first gulp and kept by the plan */
+        for (int mode = 1; mode <= 2 && !st; mode++) {
+            xc_ddplan_destroy(dp);
+            dp = NULL;
             xc_bench_gpu_dd keep = *res;
-            j.job.tune.gpu_register = 1;
+            j.job.tune.gpu_register = mode;
             st = xc_ddplan_create_tuned(&dp, &xc_dd_gpu, &j.g, nbits, &j.plan, j.job.conv, NULL, NULL, &j.job.tune,
                                         err);
             if (!st)
                 st = time_gulps(&j, dp, reps, gt, res, err);
-            keep.gulp_reg_ms = res->gulp_ms;
+            if (mode == 1) {
+                keep.gulp_reg_ms = res->gulp_ms;
+            } else {
+                keep.gulp_kept_ms = res->gulp_ms;
+                keep.first_kept_ms = res->first_gulp_ms;
+            }
             *res = keep;
         }
         if (!st)
@@ -366,6 +401,32 @@ json_t *xc_bench_gpu_dd_json(const xc_bench_gpu_dd *r)
     json_object_set_new(o, "end_to_end_fraction_of_bound", json_real(r->adds_gulp / r->adds_bound));
     json_object_set_new(o, "end_to_end_registered_fraction_of_bound",
                         json_real(r->adds / (r->gulp_reg_ms * 1e-3) / r->adds_bound));
+    /* the bounds of a pageable gulp and the registration kept by the plan */
+    const struct {
+        const char *name;
+        double v;
+    } more[] = {
+        {"end_to_end_registered_kept_adds_per_s", r->adds / (r->gulp_kept_ms * 1e-3)},
+        {"end_to_end_registered_kept_fraction_of_bound", r->adds / (r->gulp_kept_ms * 1e-3) / r->adds_bound},
+        {"registered_kept_first_gulp_ms", r->first_kept_ms},
+        {"host_copy_in_bytes_per_s", r->hostcopy_in_bps[0]},
+        {"host_copy_out_bytes_per_s", r->hostcopy_out_bps[0]},
+        {"host_copy_in_during_dma_bytes_per_s", r->hostcopy_in_bps[1]},
+        {"host_copy_out_during_dma_bytes_per_s", r->hostcopy_out_bps[1]},
+        {"dma_during_host_copy_bytes_per_s", r->dma_busy_bps},
+        {"host_memory_bytes_per_s", r->mem_bps},
+        {"host_memory_traffic_bytes", r->mem_traffic},
+        {"host_copy_adds_per_s", r->adds_hostcopy},
+        {"host_memory_adds_per_s", r->adds_mem},
+        {"pageable_bound_adds_per_s", r->adds_pageable_bound},
+        {"end_to_end_fraction_of_pageable_bound", r->adds_gulp / r->adds_pageable_bound},
+        {"host_side_adds_per_s", r->adds_host_side},
+        {"pageable_schedule_bound_adds_per_s", r->adds_schedule_bound},
+        {"end_to_end_fraction_of_pageable_schedule_bound",
+         r->adds_schedule_bound > 0 ? r->adds_gulp / r->adds_schedule_bound : 0.0},
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+        json_object_set_new(o, more[i].name, json_real(more[i].v));
     json_object_set_new(o, "end_to_end_fraction", json_real(r->adds_gulp / r->adds_kernel));
     json_object_set_new(o, "exposed_ms", json_real(r->gulp_ms > r->kernel_ms ? r->gulp_ms - r->kernel_ms : 0.0));
     json_object_set_new(o, "pipeline_chunks", json_integer(r->gulp_chunks));
@@ -456,6 +517,37 @@ json_t *xc_bench_gpu_doc(const char *desc, const xc_gpu_props *props, const char
                                     "from pageable to page-locked memory, median of 3: with pageable buffers "
                                     "every input and plane byte also takes this copy"));
     json_object_set_new(def, "pcie_bound_adds_per_s", json_string("min(kernel_adds_per_s, pcie_adds_per_s)"));
+    json_object_set_new(def, "host_copy_adds_per_s",
+                        json_string("adds / (input_bytes / host_copy_in_bytes_per_s + plane_bytes / "
+                                    "host_copy_out_bytes_per_s): the rate a pageable gulp's host copies allow; "
+                                    "in: the staging's copy of the input (narrowing to a byte a sample for at "
+                                    "most 8 bits), out: page-locked staging into pageable memory; source "
+                                    "bytes/s of 256 MiB, warm pages, median of 3, measured in the same run"));
+    json_object_set_new(def, "host_memory_adds_per_s",
+                        json_string("adds / (host_memory_traffic_bytes / host_memory_bytes_per_s): a pageable "
+                                    "gulp's bytes cross host memory 3 times each way (plane: DMA write into "
+                                    "staging, the copy's read and streaming write; input: the copy's read and "
+                                    "write, the DMA's read, halved where narrowed), the host copies and the DMA "
+                                    "share it; host_memory_bytes_per_s = the out copy's bytes read and written "
+                                    "plus the DMA's both ways, per second, with both running "
+                                    "(host_copy_out_during_dma_bytes_per_s, dma_during_host_copy_bytes_per_s)"));
+    json_object_set_new(def, "pageable_bound_adds_per_s",
+                        json_string("min(pcie_bound_adds_per_s, host_copy_adds_per_s, host_memory_adds_per_s): "
+                                    "the bound of a gulp "
+                                    "whose input and planes are pageable and staged, with "
+                                    "end_to_end_fraction_of_pageable_bound = end_to_end_adds_per_s / it"));
+    json_object_set_new(def, "pageable_schedule_bound_adds_per_s",
+                        json_string("min(pcie_bound_adds_per_s, host_side_adds_per_s): host_side_adds_per_s = adds / "
+                                    "the host side's seconds with the copies beside the DMA while it lasts (the "
+                                    "larger direction's bytes at dma_during_host_copy_bytes_per_s; the copies at "
+                                    "their during-DMA rates) and the rest of the copies alone (or the rest of the "
+                                    "DMA at the link's rate); the bound that counts the host memory the copies and "
+                                    "the DMA share; end_to_end_fraction_of_pageable_schedule_bound beside it"));
+    json_object_set_new(def, "end_to_end_registered_kept_adds_per_s",
+                        json_string("as end_to_end_registered_adds_per_s with tune.gpu_register = 2: the first "
+                                    "gulp registers the caller's buffers (registered_kept_first_gulp_ms) and the "
+                                    "plan keeps them page-locked for the later gulps into the same buffers; its "
+                                    "fraction is of pcie_bound_adds_per_s (no host copy)"));
     json_object_set_new(def, "end_to_end_fraction_of_bound",
                         json_string("end_to_end_adds_per_s / pcie_bound_adds_per_s (and the registered one's)"));
     json_object_set_new(def, "end_to_end_pinned_adds_per_s",

@@ -34,9 +34,21 @@ typedef struct {
     double gulp_pinned_ms;   /* gulps with input and planes page-locked */
     double gulp_reg_ms;      /* gulps into pageable buffers registered for each job (tune.gpu_register) */
     double h2d_bps, d2h_bps; /* page-locked copy bandwidth, bytes/s */
+    double gulp_kept_ms, first_kept_ms;   /* the same, registrations kept by the plan (tune.gpu_register = 2):
+                                              later gulps, and the first (which registers) */
     double hostcopy_bps;     /* pageable to page-locked host copy (the staging's), bytes/s */
+    double hostcopy_in_bps[2], hostcopy_out_bps[2];   /* the staging's copy in for this nbits (narrowing for
+                                                         <= 8 bits), and out of it into pageable memory, source
+                                                         bytes/s: alone, and beside DMA both ways */
+    double dma_busy_bps, mem_bps;   /* the DMA's rate each way beside the copy; host memory throughput then */
+    double mem_traffic;             /* host memory bytes a pageable gulp moves */
     double in_bytes, plane_bytes;   /* what crosses PCIe per gulp each way */
     double adds_pcie, adds_bound;   /* the rate the gulp's copies allow; min(kernel, that) */
+    double adds_hostcopy;           /* the rate a pageable gulp's host copies (in, then out) allow */
+    double adds_mem;                /* the rate host memory allows a pageable gulp */
+    double adds_pageable_bound;     /* min(adds_bound, adds_hostcopy, adds_mem) */
+    double adds_host_side;          /* the rate the host copies beside and after the DMA allow */
+    double adds_schedule_bound;     /* min(adds_bound, adds_host_side) */
     xc_gpu_ddinfo info;
     int tuned_spt, tuned_dy, tuned_spb, tuned_cs;
 } xc_bench_gpu_dd;

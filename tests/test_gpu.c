@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/base/xc_nbits.h"
+#include "optimized/gpu/gpu_hostcopy.h"
 #include "optimized/gpu/xc_gpu.h"
 #include "reference/xc_reference.h"
 #include "core/dedisp/xc_dedisperse.h"
@@ -1074,6 +1075,16 @@ XC_TEST_IF(test_gpu_state_mismatch, "gpu_state_mismatch", xc_fx_skip_gpu)
  * configuration after range 0's kernels fails the run with XC_EDEVICE naming
  * the stage and the launch, the plane is not touched (it stays poisoned), and
  * the device is usable afterwards. */
+#ifdef XC_HAVE_CUDA
+/* 40 channels of 8 bits, 90000 samples (three pipeline chunks of 32768
+ * outputs) under plan_big in f, and the reference plane. */
+static void three_chunk_case(xc_fixture *f, uint64_t seed, xc_plane *ref)
+{
+    xc_fx_random_job(f, 40, 8, 1400, -2, 64e-6, plan_big, "crosscheck", 90000, seed);
+    run_ref(&f->job, ref);
+}
+#endif
+
 /* Page-locked input and planes (xc_gpu_host_alloc) go to and from the
  * device without the pipeline's staging: every combination of pinned and
  * pageable input and plane, over several time chunks, equals the reference. */
@@ -1081,10 +1092,8 @@ XC_TEST_IF(test_gpu_pinned, "gpu_pinned", xc_fx_skip_gpu)
 {
 #ifdef XC_HAVE_CUDA
     xc_fixture f;
-    /* 90000 samples: three pipeline chunks of 32768 outputs */
-    xc_fx_random_job(&f, 40, 8, 1400, -2, 64e-6, plan_big, "crosscheck", 90000, 977);
     xc_plane ref;
-    run_ref(&f.job, &ref);
+    three_chunk_case(&f, 977, &ref);
     xc_error err;
     const size_t nin = f.blk.nsamp * (size_t)f.blk.nchans;
     void *pin = NULL;
@@ -1136,6 +1145,133 @@ XC_TEST_IF(test_gpu_pinned, "gpu_pinned", xc_fx_skip_gpu)
     }
     f.blk.u16 = f.u16;
     xc_gpu_host_free(pin);
+    CU_ASSERT_EQUAL(bad, 0);
+    free_case(&f, &ref);
+#endif
+}
+
+/* The staging's host copies (no device needed): bytes at unaligned offsets
+ * and sizes on both sides of the streaming-store threshold (1 MiB) and of
+ * the threads' 2 MiB pieces, and rows at unaligned pitches, equal memcpy's
+ * exactly, bytes around them untouched. */
+static int skip_no_cuda(char *why, size_t n)
+{
+#ifdef XC_HAVE_CUDA
+    (void)why;
+    (void)n;
+    return 0;
+#else
+    snprintf(why, n, "built without CUDA (CUDA=0): no host copies to check");
+    return 1;
+#endif
+}
+
+XC_TEST_IF(test_gpu_hostcopy, "gpu_hostcopy", skip_no_cuda)
+{
+#ifdef XC_HAVE_CUDA
+    const size_t N = (size_t)12 << 20;
+    unsigned char *a = malloc(N + 64), *b = malloc(N + 64), *c = malloc(N + 64);
+    CU_ASSERT_FATAL(a && b && c);
+    for (size_t i = 0; i < N + 64; i++)
+        a[i] = (unsigned char)((i * 2654435761u) >> 13);
+    static const size_t ns[] = {0, 1, 63, 1000, ((size_t)1 << 20) - 1, ((size_t)1 << 20) + 17, ((size_t)5 << 20) + 3,
+                                (size_t)12 << 20};
+    int bad = 0;
+    for (size_t k = 0; k < XC_NCASES(ns); k++)
+        for (size_t o = 0; o < 3; o++) {
+            memset(b, 0x5A, N + 64);
+            memset(c, 0x5A, N + 64);
+            xc_gpu_copy_bytes(b + o * 7, a + o * 3, ns[k] - (ns[k] == N ? o * 7 : 0));
+            memcpy(c + o * 7, a + o * 3, ns[k] - (ns[k] == N ? o * 7 : 0));
+            if (memcmp(b, c, N + 64)) {
+                printf("\n  copy_bytes of %zu bytes at offsets %zu/%zu differs from memcpy", ns[k], o * 7, o * 3);
+                bad++;
+            }
+        }
+    static const size_t rl[] = {1, 3, 1000, 33333}, nr[] = {1, 7, 100, 40};
+    for (size_t k = 0; k < XC_NCASES(rl); k++) {
+        const size_t sp = rl[k] + 5, dp = rl[k] + 3;
+        float *f = (float *)(void *)a, *g = (float *)(void *)b, *h = (float *)(void *)c;
+        memset(b, 0x5A, N);
+        memset(c, 0x5A, N);
+        xc_gpu_copy_rows(g + 1, dp, f + 2, sp, rl[k], nr[k]);
+        for (size_t d = 0; d < nr[k]; d++)
+            memcpy(h + 1 + d * dp, f + 2 + d * sp, rl[k] * sizeof(float));
+        if (memcmp(b, c, N)) {
+            printf("\n  copy_rows of %zu rows of %zu differs from memcpy", nr[k], rl[k]);
+            bad++;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    free(a);
+    free(b);
+    free(c);
+#endif
+}
+
+#ifdef XC_HAVE_CUDA
+/* One job of the register case through st into p (poisoned first): its
+ * plane against ref, and which buffers are page-locked after it. */
+static int register_job(xc_fixture *f, xc_gpu_ddstate *st, xc_plane *p, const xc_plane *ref, const char *what)
+{
+    for (int k = 0; k < p->nranges; k++)
+        memset(p->r[k].data, 0xFF, p->r[k].ndm * p->r[k].nsamp * sizeof(float));
+    xc_gpu_ddinfo info;
+    xc_error err;
+    apply(&f->job, &info, &S_DEFAULT);
+    const xc_status s = xc_dedisperse_gpu_exec(st, &f->job, p, &info, &err);
+    if (s) {
+        printf("\n  %s: %s", what, err.msg);
+        return 1;
+    }
+    return (info.nchunks < 2) + !xc_fx_planes_equal(ref, p, what);
+}
+#endif
+
+/* The caller's pageable input and plane page-locked by the pipeline
+ * (tune.gpu_register): 1 for each job, 2 kept by the state while later jobs
+ * pass the same buffers.  Through one state, jobs into plane A, A, B, B
+ * (three chunks each): every plane equals the reference (exact, integer
+ * input); after each job the input and A are page-locked only with 2, A
+ * until two jobs in a row have not passed it (after the third job, not
+ * after the fourth), B from the third; nothing after the state's destroy. */
+XC_TEST_IF(test_gpu_register, "gpu_register", xc_fx_skip_gpu)
+{
+#ifdef XC_HAVE_CUDA
+    xc_fixture f;
+    xc_plane ref;
+    three_chunk_case(&f, 978, &ref);
+    int bad = 0;
+    for (int mode = 1; mode <= 2; mode++) {
+        xc_plane pl[2];
+        xc_gpu_ddstate *st = NULL;
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_gpu_ddstate_create(&st, &err), XC_OK);
+        f.job.tune.gpu_register = mode;
+        alloc_poisoned(&f.job, &pl[0]);
+        alloc_poisoned(&f.job, &pl[1]);
+        for (int i = 0; i < 4; i++) {
+            char what[64];
+            snprintf(what, sizeof what, "register mode %d, job %d into plane %c", mode, i, i < 2 ? 'A' : 'B');
+            bad += register_job(&f, st, &pl[i / 2], &ref, what);
+            const int in = xc_gpu_is_pinned(f.u16), a = xc_gpu_is_pinned(pl[0].r[0].data),
+                      b = xc_gpu_is_pinned(pl[1].r[0].data);
+            const int want_in = mode == 2, want_a = mode == 2 && i <= 2, want_b = mode == 2 && i >= 2;
+            if (in != want_in || a != want_a || b != want_b) {
+                printf("\n  %s: page-locked input %d A %d B %d, expected %d %d %d", what, in, a, b, want_in, want_a,
+                       want_b);
+                bad++;
+            }
+        }
+        xc_gpu_ddstate_destroy(st);
+        if (xc_gpu_is_pinned(f.u16) || xc_gpu_is_pinned(pl[1].r[0].data)) {
+            printf("\n  register mode %d: still page-locked after the state's destroy", mode);
+            bad++;
+        }
+        xc_plane_free(&pl[0]);
+        xc_plane_free(&pl[1]);
+    }
+    f.job.tune.gpu_register = 0;
     CU_ASSERT_EQUAL(bad, 0);
     free_case(&f, &ref);
 #endif

@@ -81,7 +81,11 @@ typedef struct {
                                 * 0: time chunks pipelined through two streams */
     int gpu_register;          /* 1: the pipeline page-locks the caller's pageable input and plane for the
                                 * job (cudaHostRegister) and copies straight to and from them, instead of
-                                * staging through its own page-locked buffers and a host copy */
+                                * staging through its own page-locked buffers and a host copy; 2: the same,
+                                * and the plan keeps each registration while later jobs pass the same
+                                * address and size (unregistered when two jobs in a row have not passed
+                                * it, or at the plan's destroy): such a buffer must stay allocated until
+                                * then */
 } xc_ddtune;
 
 /* What a plan's implementation reports of its last execute (xc_ddplan_stats). */

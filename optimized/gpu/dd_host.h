@@ -10,6 +10,8 @@
  *   dd_memplan.cu      device bytes per chunk length, the chunk plan of a job
  *   dd_launch.cu       per chunk: pack, tile delays, kernels, scaling, copy back
  *   dd_autotune.cu     the choice among the candidates that fit
+ *   dd_hostreg.cu      the caller's pageable buffers page-locked for a job, or
+ *                      kept so between jobs (tune.gpu_register)
  * The kernels and their launchers are declared in gpu_dd.h. */
 #ifndef XC_DD_HOST_H
 #define XC_DD_HOST_H
@@ -51,6 +53,10 @@ const size_t IN_FIRST_PIECES = 8, IN_PIECE_MIN = (size_t)1 << 20;
 const int RAMP_MAX = 32;
 const double RAMP_MARGIN = 1.5;
 const size_t RAMP_MIN = 4096;
+
+/* the buffers one job may page-lock (tune.gpu_register): the input and the
+ * plane's ranges */
+const int MAX_REG = 1 + 64;
 
 struct cfg {
     int R, wx, dy, cs;
@@ -103,6 +109,14 @@ struct slot {
     char names[200];           /* the kernels launched for it, for an error */
 };
 
+/* A caller's buffer the state keeps page-locked (tune.gpu_register = 2):
+ * address, bytes, the last job that passed it. */
+struct hostreg {
+    void *p;
+    size_t n;
+    long job;
+};
+
 } // namespace xcdd
 
 /* What outlives one job: the binding (what every later job must share with
@@ -147,6 +161,11 @@ struct xc_gpu_ddstate {
      * staging per input spectrum, kernel time per output sample (all
      * ranges), both in ns; 0 before one (the chunk ramp's inputs) */
     double stage_ns, kernel_ns;
+    /* the caller's buffers kept page-locked between jobs (dd_hostreg.cu),
+     * and the jobs that could register so far */
+    xcdd::hostreg kept[xcdd::MAX_REG];
+    int nkept;
+    long jobs;
 };
 
 namespace xcdd {
@@ -184,7 +203,7 @@ struct ctx {
                                   device, or the kernels write into it), no pinned staging for it */
     int plane_reg;             /* the caller's plane was page-locked for the job (tune.gpu_register): no
                                   staging for it */
-    void *reg[1 + 64];         /* what the job registered (the input, then ranges), unregistered after it */
+    void *reg[MAX_REG];        /* what the job registered (the input, then ranges), unregistered after it */
     int nreg;
 };
 
@@ -292,6 +311,17 @@ size_t chunk_samples(const ctx &c, size_t T0);
 xc_status run_pipelined(ctx &c);
 /* Streams, events and pinned staging of the pipeline. */
 void pipeline_release(xc_gpu_ddstate *s);
+
+/* dd_hostreg.cu */
+/* tune.gpu_register on a job of several chunks: the caller's pageable input
+ * and plane page-locked (for the job, or kept from an earlier one); sets
+ * c.in_pinned and c.plane_reg. */
+void host_register(ctx &c);
+/* After the job: what it registered for itself unregistered, and the kept
+ * buffers the last two jobs did not pass. */
+void host_unregister(ctx &c);
+/* Every kept registration dropped (the state's release). */
+void host_release(xc_gpu_ddstate *s);
 
 /* dd_autotune.cu */
 /* Chooses range k's setting on its first chunk (lk outputs). */

@@ -74,6 +74,7 @@ static const void *input_at(const ctx &c, size_t T0)
 
 void pipeline_release(xc_gpu_ddstate *s)
 {
+    host_release(s);
     for (int q = 0; q < 2; q++) {
         slot &sl = s->sl[q];
         if (sl.have_st)
@@ -458,62 +459,13 @@ static xc_status finish(ctx &c, slot &q)
     return XC_OK;
 }
 
-/* cudaHostRegister of n bytes at p for the job; false (the error cleared)
- * where the runtime refuses, and the job stages instead. */
-static bool reg_one(ctx &c, const void *p, size_t n)
-{
-    if (!n || c.nreg >= (int)(sizeof c.reg / sizeof c.reg[0]))
-        return false;
-    if (cudaHostRegister(const_cast<void *>(p), n, cudaHostRegisterDefault) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return false;
-    }
-    c.reg[c.nreg++] = const_cast<void *>(p);
-    return true;
-}
-
-/* tune.gpu_register on a job of several chunks: the caller's pageable input
- * and plane page-locked for the job, so the copies go straight to and from
- * them (no staging, no host copy); all the plane's ranges or none. */
-static void register_caller(ctx &c)
-{
-    if (!c.job->tune.gpu_register || c.nchunks < 2)
-        return;
-    const xc_block *in = c.job->in;
-    if (!c.in_pinned)
-        c.in_pinned = reg_one(c, xc_block_is_float(in) ? (const void *)in->f32 : (const void *)in->u16,
-                              in->nsamp * (size_t)in->nchans * c.s->esize);
-    if (c.plane_dev || c.out->nranges > (int)(sizeof c.reg / sizeof c.reg[0]) - c.nreg)
-        return;
-    const int first = c.nreg;
-    bool all = true;
-    for (int k = 0; k < c.out->nranges && all; k++) {
-        const xc_planerange *o = &c.out->r[k];
-        const size_t n = o->ndm * o->nsamp * sizeof(float);
-        all = !n || host_pinned(o->data) || reg_one(c, o->data, n);
-    }
-    if (all) {
-        c.plane_reg = 1;
-        return;
-    }
-    while (c.nreg > first)
-        cudaHostUnregister(c.reg[--c.nreg]);
-}
-
-static void unregister_caller(ctx &c)
-{
-    while (c.nreg > 0)
-        cudaHostUnregister(c.reg[--c.nreg]);
-    c.plane_reg = 0;
-}
-
 static xc_status run_chunks(ctx &c);
 
 xc_status run_pipelined(ctx &c)
 {
-    register_caller(c);
+    host_register(c);
     const xc_status st = run_chunks(c);
-    unregister_caller(c);
+    host_unregister(c);
     return st;
 }
 
