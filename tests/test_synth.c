@@ -1214,8 +1214,9 @@ static float *test_buffer(void *ctx, uint64_t n)
 
 /* The series made in place in a caller's buffer (the study's transform
  * input) is the .dat's bytes, as is the series in memory: a binary top-hat
- * pulsar over 3 chunks of 65 536 samples and part of a fourth, 16 channels,
- * 2 threads.  A buffer too small is refused with ENOMEM.  Tolerance: none
+ * pulsar over 3 chunks of 65 536 samples and part of a fourth (some 3 600
+ * pulses each), 16 channels, 2 threads and 1.  A buffer too small is refused
+ * with ENOMEM.  Tolerance: none
  * (bits). */
 XC_TEST(test_dedispersed_into_same_bytes, "dedispersed_into_same_bytes")
 {
@@ -1250,6 +1251,14 @@ XC_TEST(test_dedispersed_into_same_bytes, "dedispersed_into_same_bytes")
     CU_ASSERT_EQUAL(memcmp(x, dat, n * sizeof *dat), 0);
     CU_ASSERT_EQUAL(tm.nsamp_dedispersed, ti.nsamp_dedispersed);
     CU_ASSERT_EQUAL(memcmp(&tm.r, &ti.r, sizeof tm.r), 0);
+    /* one thread: the pulses' edges (split over threads above) the same */
+    float *one;
+    uint64_t n1;
+    p.nthreads = 1;
+    CU_ASSERT_EQUAL_FATAL(xc_synth_dedispersed_series(&p, "into", &one, &n1, &tm, &err), XC_OK);
+    CU_ASSERT_FATAL(n1 == n);
+    CU_ASSERT_EQUAL(memcmp(one, dat, n * sizeof *dat), 0);
+    free(one);
     d.cap = n - 1;
     CU_ASSERT_EQUAL(xc_synth_dedispersed_into(&p, "into", &(xc_synth_dest){test_buffer, &d}, &x, &ni, &ti, &err),
                     XC_ENOMEM);
