@@ -272,7 +272,8 @@ static size_t first_diff(const float *a, const float *b, size_t n)
  * xc_realfft_forward's bits into an aligned spectrum two floats longer
  * (FFTW writes there directly), into one of n floats and into one off
  * FFTW's alignment (both through the kept buffer).  19 946 = 2 x 9973
- * (prime: FFTW's Rader path), 37 498 = 2 x 18 749, 37 500 = 2^2 3 5^5.
+ * (prime: FFTW's Rader path), 37 498 = 2 x 18 749, 37 500 = 2^2 3 5^5; and
+ * into the input buffer itself.
  * Tolerance: none (bits); the same FFTW plan on the same input. */
 XC_TEST(test_kept_resize_exec, "kept_resize_exec")
 {
@@ -306,6 +307,19 @@ XC_TEST(test_kept_resize_exec, "kept_resize_exec")
             CU_ASSERT_EQUAL(d, n);
         }
     }
+    /* into the input buffer itself, room for n + 2 (the buffers of 40 000
+     * planned for 37 498): through the kept buffer, the same bits */
+    CU_ASSERT_EQUAL_FATAL(xc_realfft_resize(f, 37498, &err), XC_OK);
+    for (size_t i = 0; i < 37498; i++)
+        x[i] = (float)sin(0.01 * (double)i) + (float)(i % 7) * 0.1f;
+    CU_ASSERT_EQUAL_FATAL(xc_realfft_forward(x, 37498, XC_FFT_SINGLE, want, &err), XC_OK);
+    float *in = xc_realfft_input(f);
+    memcpy(in, x, 37498 * sizeof *x);
+    xc_realfft_exec(f, in, 37500);
+    size_t d = first_diff(in, want, 37498);
+    if (d < 37498)
+        printf("\n  in place: float %zu is %.9g, expected %.9g (bits)\n", d, (double)in[d], (double)want[d]);
+    CU_ASSERT_EQUAL(d, 37498);
     CU_ASSERT_EQUAL(xc_realfft_resize(f, 9, &err), XC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 9"));
     CU_ASSERT_EQUAL(xc_realfft_resize(f, 8, &err), XC_OK);   /* usable again */

@@ -160,10 +160,11 @@ float *xc_realfft_input(xc_realfft *f) { return f->in; }
 void xc_realfft_exec(xc_realfft *f, float *out, size_t out_len)
 {
     const size_t n = f->n;
-    /* FFTW writes X_0..X_{N/2} straight into out when out can hold them and
-     * is aligned as the planned X (FFTW's rule for new arrays: the same plan,
-     * so the same bits); then only X_{N/2}'s real part moves to bin 0. */
-    if (out_len >= n + 2 && fftwf_alignment_of(out) == fftwf_alignment_of((float *)f->X)) {
+    /* FFTW writes X_0..X_{N/2} straight into out when out can hold them, is
+     * aligned as the planned X and is not the input (FFTW's rule for new
+     * arrays: the same alignment and placement, the same plan, so the same
+     * bits); then only X_{N/2}'s real part moves to bin 0. */
+    if (out != f->in && out_len >= n + 2 && fftwf_alignment_of(out) == fftwf_alignment_of((float *)f->X)) {
         fftwf_execute_dft_r2c(f->plan, f->in, (fftwf_complex *)out);
         out[1] = out[n];
         return;

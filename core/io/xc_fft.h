@@ -70,7 +70,8 @@ float *xc_realfft_input(xc_realfft *f);
  * packed layout in out[0..n-1]).  With out_len >= n + 2 and out aligned as
  * fftwf_malloc aligns (a page-aligned or 64-byte-aligned buffer), FFTW
  * writes into out directly, out[n] and out[n + 1] its scratch; else through
- * the kept buffer.  The same bits either way. */
+ * the kept buffer.  The same bits either way.  out may be the input buffer
+ * itself (then through the kept buffer), and must not otherwise overlap it. */
 void xc_realfft_exec(xc_realfft *f, float *out, size_t out_len);
 void xc_realfft_free(xc_realfft *f);
 
