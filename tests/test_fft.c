@@ -261,10 +261,10 @@ XC_TEST(test_kept_same_bits, "kept_same_bits")
 /* Index of the first float where a and b differ (their bits), n if none. */
 static size_t first_diff(const float *a, const float *b, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (memcmp(&a[i], &b[i], sizeof *a))
-            return i;
-    return n;
+    size_t i = 0;
+    while (i < n && !memcmp(a + i, b + i, sizeof *a))
+        i++;
+    return i;
 }
 
 /* One kept transform through lengths that shrink and grow (its buffers kept,
