@@ -258,6 +258,78 @@ XC_TEST(test_kept_same_bits, "kept_same_bits")
     free(b);
 }
 
+/* Index of the first float where a and b differ (their bits), n if none. */
+static size_t first_diff(const float *a, const float *b, size_t n)
+{
+    size_t i = 0;
+    while (i < n && !memcmp(a + i, b + i, sizeof *a))
+        i++;
+    return i;
+}
+
+/* One kept transform through lengths that shrink and grow (its buffers kept,
+ * then replaced), the series written into its input: xc_realfft_exec gives
+ * xc_realfft_forward's bits into an aligned spectrum two floats longer
+ * (FFTW writes there directly), into one of n floats and into one off
+ * FFTW's alignment (both through the kept buffer).  19 946 = 2 x 9973
+ * (prime: FFTW's Rader path), 37 498 = 2 x 18 749, 37 500 = 2^2 3 5^5; and
+ * into the input buffer itself.
+ * Tolerance: none (bits); the same FFTW plan on the same input. */
+XC_TEST(test_kept_resize_exec, "kept_resize_exec")
+{
+    static const size_t lens[] = {37500, 19946, 37498, 37500, 40000};
+    enum { CAP = 40000 + 18 };
+    float *x = malloc(CAP * sizeof *x), *want = malloc(CAP * sizeof *want), *out = NULL;
+    CU_ASSERT_FATAL(x && want && !posix_memalign((void **)&out, 64, CAP * sizeof *out));
+    xc_error err;
+    xc_realfft *f = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_realfft_new(lens[0], &f, &err), XC_OK);
+    for (size_t q = 0; q < sizeof lens / sizeof lens[0]; q++) {
+        const size_t n = lens[q];
+        CU_ASSERT_EQUAL_FATAL(xc_realfft_resize(f, n, &err), XC_OK);
+        CU_ASSERT_EQUAL(xc_realfft_len(f), n);
+        uint32_t u = 777u + (uint32_t)q;
+        for (size_t i = 0; i < n; i++) {
+            u = u * 1664525u + 1013904223u;
+            x[i] = (float)(u >> 8) / 16777216.0f - 0.5f + 0.2f * (float)sin(0.003 * (double)i * (double)(q + 1));
+        }
+        CU_ASSERT_EQUAL_FATAL(xc_realfft_forward(x, n, XC_FFT_SINGLE, want, &err), XC_OK);
+        /* direct (n + 2, aligned), through the buffer (n), misaligned (n + 2 at out + 1) */
+        const struct { size_t off, len; } ways[] = {{0, n + 2}, {0, n}, {1, n + 2}};
+        for (size_t w = 0; w < 3; w++) {
+            memcpy(xc_realfft_input(f), x, n * sizeof *x);
+            memset(out, 0xff, CAP * sizeof *out);
+            xc_realfft_exec(f, out + ways[w].off, ways[w].len);
+            size_t d = first_diff(out + ways[w].off, want, n);
+            if (d < n)
+                printf("\n  n %zu, way %zu: float %zu is %.9g, expected %.9g (bits)\n", n, w, d,
+                       (double)out[ways[w].off + d], (double)want[d]);
+            CU_ASSERT_EQUAL(d, n);
+        }
+    }
+    /* into the input buffer itself, room for n + 2 (the buffers of 40 000
+     * planned for 37 498): through the kept buffer, the same bits */
+    CU_ASSERT_EQUAL_FATAL(xc_realfft_resize(f, 37498, &err), XC_OK);
+    for (size_t i = 0; i < 37498; i++)
+        x[i] = (float)sin(0.01 * (double)i) + (float)(i % 7) * 0.1f;
+    CU_ASSERT_EQUAL_FATAL(xc_realfft_forward(x, 37498, XC_FFT_SINGLE, want, &err), XC_OK);
+    float *in = xc_realfft_input(f);
+    memcpy(in, x, 37498 * sizeof *x);
+    xc_realfft_exec(f, in, 37500);
+    size_t d = first_diff(in, want, 37498);
+    if (d < 37498)
+        printf("\n  in place: float %zu is %.9g, expected %.9g (bits)\n", d, (double)in[d], (double)want[d]);
+    CU_ASSERT_EQUAL(d, 37498);
+    CU_ASSERT_EQUAL(xc_realfft_resize(f, 9, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "N = 9"));
+    CU_ASSERT_EQUAL(xc_realfft_resize(f, 8, &err), XC_OK);   /* usable again */
+    CU_ASSERT_EQUAL(xc_realfft_len(f), 8);
+    xc_realfft_free(f);
+    free(x);
+    free(want);
+    free(out);
+}
+
 XC_TEST(test_inf_mismatch, "inf_mismatch")
 {
     char base[512], dat[600], out[512];

@@ -22,6 +22,7 @@
 #include "core/io/xc_presto.h"
 #include "synth/model/xc_synth.h"
 #include "synth/signal/synth_signal.h"
+#include "synth/write/xc_synth_dedisp.h"
 #include "tests/xc_test.h"
 
 /* Writes p to path and reads the data back as floats (any nbits): out[nsamp*nchans]. */
@@ -1195,6 +1196,77 @@ XC_TEST(test_dedispersed_even_length, "dedispersed_even_length")
         xc_synth_params_free(&p);
     }
     CU_ASSERT(seen[0] && seen[1]);   /* both parities were made */
+}
+
+/* The buffer a test hands the synthesizer: big enough for a series of cap
+ * samples; n is what it was asked for. */
+typedef struct {
+    float *b;
+    uint64_t cap, n;
+} test_dest;
+
+static float *test_buffer(void *ctx, uint64_t n)
+{
+    test_dest *d = ctx;
+    d->n = n;
+    return n <= d->cap ? d->b : NULL;
+}
+
+/* The series made in place in a caller's buffer (the study's transform
+ * input) is the .dat's bytes, as is the series in memory: a binary top-hat
+ * pulsar over 3 chunks of 65 536 samples and part of a fourth (some 3 600
+ * pulses each), 16 channels, 2 threads and 1.  A buffer too small is refused
+ * with ENOMEM.  Tolerance: none
+ * (bits). */
+XC_TEST(test_dedispersed_into_same_bytes, "dedispersed_into_same_bytes")
+{
+    xc_synth_params p;
+    xc_fx_synth_obs(&p, 16, 8, 128e-6, 230000 * 128e-6, 1500, -4);
+    p.seed = 11;
+    p.nthreads = 2;
+    xc_fx_synth_psr(&p, 2.3, 120, 20, 0.5);
+    p.psr.bin = (xc_synth_binary){1, 0.05, 0.4, 90, 30, 0.3, 1.4, 1.0};
+    xc_error err;
+    const char *stem = xc_fx_tmp("into");
+    CU_ASSERT_EQUAL_FATAL(xc_synth_write_dedispersed(&p, stem, NULL, NULL, &err), XC_OK);
+    char path[4200];
+    snprintf(path, sizeof path, "%s.dat", stem);
+    float *dat, *mem;
+    size_t n;
+    CU_ASSERT_EQUAL_FATAL(xc_dat_read(path, &dat, &n, &err), XC_OK);
+    uint64_t nm, ni;
+    xc_truth tm, ti;
+    CU_ASSERT_EQUAL_FATAL(xc_synth_dedispersed_series(&p, "into", &mem, &nm, &tm, &err), XC_OK);
+    test_dest d = {malloc((n + 100) * sizeof(float)), n + 100, 0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d.b);
+    float *x;
+    CU_ASSERT_EQUAL_FATAL(xc_synth_dedispersed_into(&p, "into", &(xc_synth_dest){test_buffer, &d}, &x, &ni, &ti, &err),
+                          XC_OK);
+    if (nm != n || ni != n || d.n != n || x != d.b)
+        printf("\n    .dat %zu samples, in memory %llu, in place %llu (asked %llu, own buffer %d); expected %zu ", n,
+               (unsigned long long)nm, (unsigned long long)ni, (unsigned long long)d.n, x == d.b, n);
+    CU_ASSERT_FATAL(nm == n && ni == n && d.n == n && x == d.b);
+    CU_ASSERT(n > 3 * 65536);
+    CU_ASSERT_EQUAL(memcmp(mem, dat, n * sizeof *dat), 0);
+    CU_ASSERT_EQUAL(memcmp(x, dat, n * sizeof *dat), 0);
+    CU_ASSERT_EQUAL(tm.nsamp_dedispersed, ti.nsamp_dedispersed);
+    CU_ASSERT_EQUAL(memcmp(&tm.r, &ti.r, sizeof tm.r), 0);
+    /* one thread: the pulses' edges (split over threads above) the same */
+    float *one;
+    uint64_t n1;
+    p.nthreads = 1;
+    CU_ASSERT_EQUAL_FATAL(xc_synth_dedispersed_series(&p, "into", &one, &n1, &tm, &err), XC_OK);
+    CU_ASSERT_FATAL(n1 == n);
+    CU_ASSERT_EQUAL(memcmp(one, dat, n * sizeof *dat), 0);
+    free(one);
+    d.cap = n - 1;
+    CU_ASSERT_EQUAL(xc_synth_dedispersed_into(&p, "into", &(xc_synth_dest){test_buffer, &d}, &x, &ni, &ti, &err),
+                    XC_ENOMEM);
+    CU_ASSERT_PTR_NULL(x);
+    free(d.b);
+    free(mem);
+    free(dat);
+    xc_synth_params_free(&p);
 }
 
 XC_TEST(test_gaussian_profile, "gaussian_profile")

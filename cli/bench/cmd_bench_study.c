@@ -149,6 +149,7 @@ int xc_bench_study(const xc_cmd *self, int argc, char **argv)
     if (device)
         xc_study_prefer(&st, xc_cli_registry(), XC_CAP_DEVICE);
     xc_study_use_pinned(&st);
+    xc_study_keep_freed_memory();
     const xc_bench_study_opts o = {n, threads, workers, jobs, separate, fresh};
     xc_bench_study_result r;
     if (xc_bench_study_measure(&st, &o, &r, &err)) {

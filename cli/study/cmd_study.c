@@ -116,6 +116,7 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
     if (have_n)
         st.n = n;
     xc_study_use_pinned(&st);
+    xc_study_keep_freed_memory();
     int code = xc_study_memory_plan(&st, threads, &workers, max_memory, quiet);
     if (code) {
         xc_study_free(&st);

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include <omp.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "cli/base/cli.h"
 #include "cli/base/cli_memory.h"
@@ -135,5 +138,16 @@ void xc_study_use_pinned(xc_study *st)
         }
 #else
     (void)st;
+#endif
+}
+
+void xc_study_keep_freed_memory(void)
+{
+#ifdef __GLIBC__
+    /* glibc's largest threshold for mmap'd blocks (32 MiB on 64 bits) and a
+     * trim threshold of 1 GiB: blocks up to 32 MiB come from the heap, and
+     * freed memory is kept rather than unmapped or trimmed */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
 }

@@ -32,6 +32,14 @@ int xc_study_memory_plan(const xc_study *st, int threads, int *workers, double m
  * searchers' uploads go straight to the device; otherwise nothing. */
 void xc_study_use_pinned(xc_study *st);
 
+/* A study allocates and frees the same large blocks pulsar after pulsar
+ * (FFTW's plan for each series length: its twiddles; searchers' scratch):
+ * by default glibc hands each back to the kernel and every page of the next
+ * faults in again, a few thousand faults per pulsar.  This keeps freed memory
+ * in the process for the next pulsar (glibc's mallopt; elsewhere nothing).
+ * Call once, before the workers start. */
+void xc_study_keep_freed_memory(void);
+
 /* 1 when this binary was built with MPI. */
 int xc_study_mpi_built(void);
 

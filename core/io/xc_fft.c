@@ -97,51 +97,88 @@ xc_status xc_realfft_forward(const float *x, size_t n, xc_fft_precision prec, fl
 }
 
 struct xc_realfft {
-    size_t n;
+    size_t n, cap;     /* the planned length; the buffers' length */
     float *in;
     fftwf_complex *X;
     fftwf_plan plan;
 };
 
+/* A plan for f->n on f's buffers (planning reads only their addresses'
+ * alignment: FFTW_ESTIMATE never touches the arrays). */
+static xc_status plan_kept(xc_realfft *f, xc_error *err)
+{
+    fftwf_iodim64 dim = {(ptrdiff_t)f->n, 1, 1};
+    XC_FFTW_PLANNER(f->plan = fftwf_plan_guru64_dft_r2c(1, &dim, 0, NULL, f->in, f->X, FFTW_ESTIMATE));
+    if (!f->plan)
+        return xc_error_set(err, XC_EUNAVAIL, "fft: FFTW (single) could not plan %zu samples", f->n);
+    return XC_OK;
+}
+
 xc_status xc_realfft_new(size_t n, xc_realfft **f, xc_error *err)
 {
     *f = NULL;
-    xc_status st = check_len(n, err);
-    if (st)
-        return st;
     xc_realfft *q = calloc(1, sizeof *q);
-    if (q) {
-        q->n = n;
-        q->in = fftwf_malloc(n * sizeof *q->in);
-        q->X = fftwf_malloc((n / 2 + 1) * sizeof *q->X);
-    }
-    if (!q || !q->in || !q->X) {
-        xc_realfft_free(q);
+    if (!q)
         return xc_error_set(err, XC_ENOMEM, "fft: cannot allocate buffers for %zu samples", n);
-    }
-    fftwf_iodim64 dim = {(ptrdiff_t)n, 1, 1};
-    XC_FFTW_PLANNER(q->plan = fftwf_plan_guru64_dft_r2c(1, &dim, 0, NULL, q->in, q->X, FFTW_ESTIMATE));
-    if (!q->plan) {
+    xc_status st = xc_realfft_resize(q, n, err);
+    if (st) {
         xc_realfft_free(q);
-        return xc_error_set(err, XC_EUNAVAIL, "fft: FFTW (single) could not plan %zu samples", n);
+        return st;
     }
     *f = q;
     return XC_OK;
 }
 
-size_t xc_realfft_len(const xc_realfft *f) { return f ? f->n : 0; }
+xc_status xc_realfft_resize(xc_realfft *f, size_t n, xc_error *err)
+{
+    xc_status st = check_len(n, err);
+    if (st)
+        return st;
+    if (f->plan && f->n == n)
+        return XC_OK;
+    if (f->plan)
+        XC_FFTW_PLANNER(fftwf_destroy_plan(f->plan));
+    f->plan = NULL;
+    if (n > f->cap) {   /* new buffers: fftwf_malloc's alignment, as before */
+        fftwf_free(f->in);
+        fftwf_free(f->X);
+        f->cap = 0;
+        f->in = fftwf_malloc(n * sizeof *f->in);
+        f->X = fftwf_malloc((n / 2 + 1) * sizeof *f->X);
+        if (!f->in || !f->X)
+            return xc_error_set(err, XC_ENOMEM, "fft: cannot allocate buffers for %zu samples", n);
+        f->cap = n;
+    }
+    f->n = n;
+    return plan_kept(f, err);
+}
 
-void xc_realfft_run(xc_realfft *f, const float *x, float *out)
+size_t xc_realfft_len(const xc_realfft *f) { return f && f->plan ? f->n : 0; }
+
+float *xc_realfft_input(xc_realfft *f) { return f->in; }
+
+void xc_realfft_exec(xc_realfft *f, float *out, size_t out_len)
 {
     const size_t n = f->n;
-    memcpy(f->in, x, n * sizeof *x);
+    /* FFTW writes X_0..X_{N/2} straight into out when out can hold them, is
+     * aligned as the planned X and is not the input (FFTW's rule for new
+     * arrays: the same alignment and placement, the same plan, so the same
+     * bits); then only X_{N/2}'s real part moves to bin 0. */
+    if (out != f->in && out_len >= n + 2 && fftwf_alignment_of(out) == fftwf_alignment_of((float *)f->X)) {
+        fftwf_execute_dft_r2c(f->plan, f->in, (fftwf_complex *)out);
+        out[1] = out[n];
+        return;
+    }
     fftwf_execute(f->plan);
     out[0] = f->X[0][0];
     out[1] = f->X[n / 2][0];
-    for (size_t k = 1; k < n / 2; k++) {
-        out[2 * k] = f->X[k][0];
-        out[2 * k + 1] = f->X[k][1];
-    }
+    memcpy(out + 2, f->X + 1, (n - 2) * sizeof *out);
+}
+
+void xc_realfft_run(xc_realfft *f, const float *x, float *out)
+{
+    memcpy(f->in, x, f->n * sizeof *x);
+    xc_realfft_exec(f, out, f->n);
 }
 
 void xc_realfft_free(xc_realfft *f)

@@ -56,9 +56,23 @@ typedef struct xc_realfft xc_realfft;
  * XC_EUNAVAIL when FFTW cannot plan it. */
 xc_status xc_realfft_new(size_t n, xc_realfft **f, xc_error *err);
 size_t xc_realfft_len(const xc_realfft *f);
+/* Plans f for n samples instead (even, > 0: XC_EINVAL naming n), keeping
+ * its buffers when they hold n (no fresh pages to touch), else new ones; the
+ * plan is xc_realfft_new(n)'s.  Nothing to do when n is f's length already. */
+xc_status xc_realfft_resize(xc_realfft *f, size_t n, xc_error *err);
 /* x[0..n-1] into out (n floats, the packed layout above); x and out may be
  * the same array. */
 void xc_realfft_run(xc_realfft *f, const float *x, float *out);
+/* The input buffer (n floats): a series written here is transformed by
+ * xc_realfft_exec without a copy. */
+float *xc_realfft_input(xc_realfft *f);
+/* The input buffer's series into out (out_len floats, at least n; the
+ * packed layout in out[0..n-1]).  With out_len >= n + 2 and out aligned as
+ * fftwf_malloc aligns (a page-aligned or 64-byte-aligned buffer), FFTW
+ * writes into out directly, out[n] and out[n + 1] its scratch; else through
+ * the kept buffer.  The same bits either way.  out may be the input buffer
+ * itself (then through the kept buffer), and must not otherwise overlap it. */
+void xc_realfft_exec(xc_realfft *f, float *out, size_t out_len);
 void xc_realfft_free(xc_realfft *f);
 
 /* Reads a whole .fft file: *data gets *nfloats floats (2 per complex bin);

@@ -141,6 +141,23 @@ xc_status xc_study_score(const xc_study *st, uint64_t id, int k, int c, const xc
     return XC_OK;
 }
 
+/* The kept transform planned for the series' length, its input the
+ * series' buffer; how long the planning took. */
+typedef struct {
+    xc_study_cache *cache;
+    xc_realfft *fft;
+    double plan_s;
+} fft_dest;
+
+static float *into_fft(void *ctx, uint64_t n)
+{
+    fft_dest *d = ctx;
+    const double t = xc_now();
+    d->fft = n <= SIZE_MAX / 2 ? xc_study_cache_fft(d->cache, (size_t)n) : NULL;
+    d->plan_s = xc_now() - t;
+    return d->fft ? xc_realfft_input(d->fft) : NULL;
+}
+
 /* One pulsar's searches: the study, the worker's kept searches, the
  * searches wanted, the pulsar's parameters, truth and spectrum, and where
  * its rows and times go. */
@@ -229,6 +246,9 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
     if (st->frb)
         return xc_study_frb_burst(st, id, want, threads, out, secs, err);
     double t0 = xc_now();
+    const double ts = t0;
+    xc_realfft *fft = NULL;
+    float *kept = NULL;   /* the series in the kept transform's input */
     xc_synth_params p;
     char label[64];
     xc_status e = xc_study_params(st, id, threads, "pulsar", &p, label, sizeof label, err);
@@ -261,6 +281,17 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
             goto done;
         }
         n = want ? want : n;
+    } else if (cache) {
+        /* straight into the worker's kept transform's input (the planning
+         * it needs for this length timed as the FFT's) */
+        fft_dest fd = {cache, NULL, 0};
+        const xc_synth_dest dest = {into_fft, &fd};
+        e = xc_synth_dedispersed_into(&p, label, &dest, &x, &n, &t, err);
+        fft = fd.fft;
+        kept = x;
+        t0 += fd.plan_s;
+        if (e)
+            goto done;
     } else if ((e = xc_synth_dedispersed_series(&p, label, &x, &n, &t, err))) {
         goto done;
     }
@@ -284,16 +315,24 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
     /* into the worker's kept buffer (page-locked for a device searcher) by
      * its kept transform, or in place by a transform made for this one */
     float *spec = xc_study_cache_spectrum(cache, st, (size_t)nf);
-    xc_realfft *fft = xc_study_cache_fft(cache, (size_t)nf);
+    if (!kept)
+        fft = xc_study_cache_fft(cache, (size_t)nf);
+    if (fft && spec) {
+        if (kept)
+            xc_realfft_exec(fft, spec, (size_t)nf + 2);
+        else
+            xc_realfft_run(fft, x, spec);
+    } else if (kept) {   /* no kept spectrum: the series' own buffer */
+        xc_realfft_exec(fft, kept, (size_t)nf);
+        spec = kept;
+    } else if ((e = xc_realfft_forward(x, (size_t)nf, XC_FFT_SINGLE, spec ? spec : x, err))) {
+        goto done;
+    }
     if (!spec)
         spec = x;
-    if (fft)
-        xc_realfft_run(fft, x, spec);
-    else if ((e = xc_realfft_forward(x, (size_t)nf, XC_FFT_SINGLE, spec, err)))
-        goto done;
     if (secs) {
         secs[0] += t1 - t0;
-        secs[1] += xc_now() - t1;
+        secs[1] += xc_now() - t1 + (t0 - ts);
     }
     sp.data = spec;
     sp.nbins = (size_t)(nf / 2);
@@ -303,7 +342,8 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
     for (size_t k = 0, idx = 0; k < st->ns && !e; idx += st->s[k].ncfg, k++)
         e = searcher_rows(&psr, k, idx, err);
 done:
-    free(x);
+    if (x != kept)
+        free(x);
     xc_synth_params_free(&p);
     return e;
 }

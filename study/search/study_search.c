@@ -128,7 +128,7 @@ float *xc_study_cache_spectrum(xc_study_cache *c, const xc_study *st, size_t n)
 {
     if (!c)
         return NULL;
-    if (c->spec && c->spec_n >= n)
+    if (c->spec && c->spec_n >= n + 2)
         return c->spec;
     if (c->spec)
         c->spec_free(c->spec);
@@ -136,10 +136,12 @@ float *xc_study_cache_spectrum(xc_study_cache *c, const xc_study *st, size_t n)
     c->spec_n = 0;
     void *p = NULL;
     xc_error e;
+    n += 2;
     if (st->host_alloc && st->host_free && !st->host_alloc(&p, n * sizeof(float), &e)) {
         c->spec_free = st->host_free;
     } else {
-        p = malloc(n * sizeof(float));
+        if (posix_memalign(&p, 64, n * sizeof(float)))
+            p = NULL;
         c->spec_free = free;
     }
     if (p) {
@@ -154,7 +156,7 @@ xc_realfft *xc_study_cache_fft(xc_study_cache *c, size_t n)
     xc_error err;
     if (!c)
         return NULL;
-    if (c->fft && xc_realfft_len(c->fft) == n)
+    if (c->fft && !xc_realfft_resize(c->fft, n, &err))
         return c->fft;
     xc_realfft_free(c->fft);
     c->fft = NULL;

@@ -40,11 +40,13 @@ size_t xc_study_search_index(const xc_study *st, int k, int c);
 xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
                           const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err);
 
-/* The worker's buffer for a spectrum of n floats (page-locked where the
- * study has st->host_alloc and it succeeds, else malloc'd), kept from
- * pulsar to pulsar; NULL without a cache or memory (the caller transforms
- * in place).  And the worker's kept forward FFT of n samples (NULL: none,
- * the caller makes its own). */
+/* The worker's buffer for a spectrum of n floats and 2 more (FFTW's
+ * Nyquist pair, so the transform writes into it directly: page-locked where
+ * the study has st->host_alloc and it succeeds, else 64-byte aligned), kept
+ * from pulsar to pulsar; NULL without a cache or memory (the caller
+ * transforms in place).  And the worker's kept forward FFT, planned for n
+ * samples (its buffers kept from length to length; NULL: none, the caller
+ * makes its own). */
 float *xc_study_cache_spectrum(xc_study_cache *c, const xc_study *st, size_t n);
 xc_realfft *xc_study_cache_fft(xc_study_cache *c, size_t n);
 

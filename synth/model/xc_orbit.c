@@ -103,7 +103,7 @@ static double delay_total(const xc_timing *tm, double tau, double *vc)
 {
     double d = 0, v = 0;
     if (tm->binary)
-        d = xc_orbit_delay(&tm->orb, tau, &v);
+        d = xc_orbit_delay(&tm->orb, tau, vc ? &v : NULL);
     if (tm->accn != 0) {
         d += tm->accn * tau * tau / (2.0 * XC_SYNTH_C);
         v += tm->accn * tau / XC_SYNTH_C;
@@ -176,7 +176,8 @@ double xc_timing_tau_of_phase(const xc_timing *tm, double phi)
 double xc_timing_t_of_tau(const xc_timing *tm, double tau, double *dtdtau)
 {
     double vc = 0;
-    double d = (tm->binary || tm->accn != 0) ? delay_total(tm, tau, &vc) - tm->d0 : 0.0;
+    /* the speed only when asked for: the pulses' edges need the delay alone */
+    double d = (tm->binary || tm->accn != 0) ? delay_total(tm, tau, dtdtau ? &vc : NULL) - tm->d0 : 0.0;
     if (dtdtau)
         *dtdtau = 1.0 + vc;
     return tau + d;

@@ -244,21 +244,28 @@ xc_status xc_signal_pulses_between(xc_signal *s, double ta, double tb, xc_error 
         s->ev = ne;
         s->evcap = need;
     }
-    for (double n = nlo; n <= nhi; n++) {
+    /* Each pulse is a function of its index alone (two or three Kepler solves
+     * of a binary orbit), so threads split them: the same values at any
+     * thread count.  n = nlo + k is exact (integers far below 2^53). */
+    const long npl = (long)need;
+    const int nthr = s->p->nthreads > 0 ? s->p->nthreads : 1;
+#pragma omp parallel for num_threads(nthr) schedule(static) if (nthr > 1 && npl >= 256)
+    for (long k = 0; k < npl; k++) {
+        const double n = nlo + (double)k;
         /* Both edges mapped from emission to arrival: the top hat is in spin
          * phase, so its width in time carries the Doppler factor. */
         double a = xc_timing_t_of_tau(tm, xc_timing_tau_of_phase(tm, n + 0.5 - 0.5 * s->dc), NULL);
         double b = xc_timing_t_of_tau(tm, xc_timing_tau_of_phase(tm, n + 0.5 + 0.5 * s->dc), NULL);
         if (gauss) {
             double c = xc_timing_t_of_tau(tm, xc_timing_tau_of_phase(tm, n + 0.5), NULL);
-            s->ev[s->nev][0] = c;
-            s->ev[s->nev][1] = (b - a) / FWHM_PER_SIGMA;
+            s->ev[k][0] = c;
+            s->ev[k][1] = (b - a) / FWHM_PER_SIGMA;
         } else {
-            s->ev[s->nev][0] = a;
-            s->ev[s->nev][1] = b;
+            s->ev[k][0] = a;
+            s->ev[k][1] = b;
         }
-        s->nev++;
     }
+    s->nev = need;
     return XC_OK;
 }
 

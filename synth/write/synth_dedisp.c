@@ -264,10 +264,13 @@ static xc_status make_init(dd_make *m, const xc_synth_params *p, int32_t *D, dou
     return XC_OK;
 }
 
-/* Makes the dedispersed series chunk by chunk into sink; *info_out gets the
- * series' statistics (the truth describes the series with them). */
-static xc_status dedisp_make(const xc_synth_params *p, dd_sink sink, void *sctx, xc_dedisp_info *info_out,
-                             xc_error *err)
+/* Makes the dedispersed series chunk by chunk into sink, or, with dest,
+ * in place into the buffer dest hands over for the series' length (no chunk
+ * to copy; the same values: a chunk's are those of its samples alone);
+ * *info_out gets the series' statistics (the truth describes the series
+ * with them). */
+static xc_status dedisp_make(const xc_synth_params *p, dd_sink sink, void *sctx, const xc_synth_dest *dest,
+                             xc_dedisp_info *info_out, xc_error *err)
 {
     xc_status st = xc_synth_params_check(p, NULL, err);
     if (st)
@@ -279,23 +282,27 @@ static xc_status dedisp_make(const xc_synth_params *p, dd_sink sink, void *sctx,
     int32_t *D = malloc((size_t)nch * sizeof *D);
     double *r = malloc((size_t)nch * sizeof *r);
     xc_chgeo *geo = malloc((size_t)nch * sizeof *geo);
-    float *x = malloc(CHUNK * sizeof *x);
+    float *x = dest ? NULL : malloc(CHUNK * sizeof *x), *out = NULL;
     dd_make m;
     memset(&m, 0, sizeof m);
-    if (!D || !r || !geo || !x) {
+    if (!D || !r || !geo || (!dest && !x)) {
         st = xc_error_set(err, XC_ENOMEM, "out of memory for %d channels", nch);
         goto done;
     }
     if ((st = make_init(&m, p, D, r, geo, err)))
         goto done;
     const uint64_t nout = m.info.nsamp;
+    if (dest && !(out = dest->buffer(dest->ctx, nout))) {
+        st = xc_error_set(err, XC_ENOMEM, "out of memory for a %llu-sample series", (unsigned long long)nout);
+        goto done;
+    }
     for (uint64_t J0 = 0; J0 < nout; J0 += CHUNK) {
         const size_t n = (size_t)(nout - J0 < CHUNK ? nout - J0 : CHUNK);
-        xc_chunk ck = {x, J0, n, 1, p->tsamp};
+        xc_chunk ck = {out ? out + J0 : x, J0, n, 1, p->tsamp};
         if ((st = chunk_signal(&m, &ck, err)))
             goto done;
         chunk_noise(&m, &ck);
-        if ((st = sink(sctx, J0, x, n, nout, err)))
+        if (!out && (st = sink(sctx, J0, x, n, nout, err)))
             goto done;
         if (p->progress)
             p->progress(p->progress_ctx, J0 + n, nout);
@@ -351,7 +358,7 @@ xc_status xc_synth_write_dedispersed(const xc_synth_params *p, const char *stem,
         goto done;
     dat_open = 1;
     file_sink fs = {da.fp, dat};
-    if ((st = dedisp_make(p, to_file, &fs, &info, err)))
+    if ((st = dedisp_make(p, to_file, &fs, NULL, &info, err)))
         goto done;
     if (!(truth = xc_synth_truth_text(p, p->file_label ? p->file_label : dat, cmdline, &info, err))) {
         st = err ? err->code : XC_ENOMEM;
@@ -424,37 +431,50 @@ xc_status xc_synth_dedispersed_truth(const xc_synth_params *p, const char *label
     return st ? st : xc_synth_truth(p, label, &info, t, err);
 }
 
-typedef struct {
-    float *x;
-} mem_sink;
-
-static xc_status to_memory(void *ctx, uint64_t j0, const float *x, size_t n, uint64_t nout, xc_error *err)
+static float *to_malloc(void *ctx, uint64_t n)
 {
-    mem_sink *m = ctx;
-    if (!m->x) {
-        if (nout > SIZE_MAX / sizeof *m->x || !(m->x = malloc((size_t)nout * sizeof *m->x)))
-            return xc_error_set(err, XC_ENOMEM, "out of memory for a %llu-sample series", (unsigned long long)nout);
-    }
-    memcpy(m->x + j0, x, n * sizeof *x);
-    return XC_OK;
+    (void)ctx;
+    return n <= SIZE_MAX / sizeof(float) ? malloc((size_t)n * sizeof(float)) : NULL;
 }
 
 xc_status xc_synth_dedispersed_series(const xc_synth_params *p, const char *label, float **x, uint64_t *n,
                                       xc_truth *truth, xc_error *err)
 {
+    const xc_synth_dest dest = {to_malloc, NULL};
+    xc_status st = xc_synth_dedispersed_into(p, label, &dest, x, n, truth, err);
+    if (st) {
+        free(*x);
+        *x = NULL;
+    }
+    return st;
+}
+
+/* The caller's destination, and the buffer it handed out. */
+typedef struct {
+    const xc_synth_dest *d;
+    float *got;
+} dest_seen;
+
+static float *seen_buffer(void *ctx, uint64_t n)
+{
+    dest_seen *w = ctx;
+    return w->got = w->d->buffer(w->d->ctx, n);
+}
+
+xc_status xc_synth_dedispersed_into(const xc_synth_params *p, const char *label, const xc_synth_dest *dest,
+                                    float **x, uint64_t *n, xc_truth *truth, xc_error *err)
+{
     *x = NULL;
     *n = 0;
     memset(truth, 0, sizeof *truth);
-    mem_sink m = {NULL};
+    dest_seen w = {dest, NULL};
+    const xc_synth_dest seen = {seen_buffer, &w};
     xc_dedisp_info info;
-    xc_status st = dedisp_make(p, to_memory, &m, &info, err);
+    xc_status st = dedisp_make(p, NULL, NULL, &seen, &info, err);
+    *x = w.got;
     if (!st)
         st = xc_synth_truth(p, label, &info, truth, err);
-    if (st) {
-        free(m.x);
-        return st;
-    }
-    *x = m.x;
-    *n = info.nsamp;
-    return XC_OK;
+    if (!st)
+        *n = info.nsamp;
+    return st;
 }

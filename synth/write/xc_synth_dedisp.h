@@ -20,6 +20,21 @@ extern "C" {
 xc_status xc_synth_dedispersed_series(const xc_synth_params *p, const char *label, float **x, uint64_t *n,
                                       xc_truth *truth, xc_error *err);
 
+/* Where xc_synth_dedispersed_into writes: buffer(ctx, n) hands over room
+ * for the series' n samples (NULL: out of memory), called once, before any
+ * sample is made. */
+typedef struct {
+    float *(*buffer)(void *ctx, uint64_t n);
+    void *ctx;
+} xc_synth_dest;
+
+/* The same series made straight into dest's buffer (the study's transform
+ * input: no copy); *x gets that buffer (NULL if none was handed out; the
+ * caller owns it, also on failure), *n and *truth as above.  The same bytes
+ * as xc_synth_dedispersed_series. */
+xc_status xc_synth_dedispersed_into(const xc_synth_params *p, const char *label, const xc_synth_dest *dest,
+                                    float **x, uint64_t *n, xc_truth *truth, xc_error *err);
+
 /* The truth of that series without making it: what a dedisperser of the
  * filterbank at the pulsar's DM (one trial, the convention's delays) gives
  * describes the same even count of samples (truth->nsamp_dedispersed). */
