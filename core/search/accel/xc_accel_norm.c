@@ -92,21 +92,20 @@ xc_status xc_accel_norm_block_scales(const float *X, size_t nbins, size_t normwi
 xc_status xc_accel_norm_scales_threads(const float *X, size_t nbins, size_t normwidth, int threads, double *s,
                                        xc_error *err)
 {
-    size_t nb = xc_pulscan_nblocks(nbins, normwidth);
-    double *bs = malloc(nb * sizeof *bs);
-    if (!bs)
-        return xc_error_set(err, XC_ENOMEM, "accel normalisation: out of memory");
-    xc_status st = xc_accel_norm_block_scales(X, nbins, normwidth, threads, bs, err);
-    for (size_t b = 0; b < nb && !st; b++) {
+    /* the blocks' scales in s[0..nb), spread from the last block down:
+     * block b's bins start at 1 + b normwidth > b, above every scale still
+     * to be read */
+    const size_t nb = xc_pulscan_nblocks(nbins, normwidth);
+    xc_status st = xc_accel_norm_block_scales(X, nbins, normwidth, threads, s, err);
+    for (size_t b = nb; b-- > 0 && !st;) {
         size_t lo, hi;
         xc_pulscan_block(nbins, normwidth, b, &lo, &hi);
-        const double v = bs[b];
+        const double v = s[b];
         for (size_t k = lo; k < hi; k++)
             s[k] = v;
     }
     if (!st)
         s[0] = 0;   /* bin 0 packs DC and Nyquist: never used */
-    free(bs);
     return st;
 }
 
