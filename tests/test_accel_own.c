@@ -257,7 +257,9 @@ XC_TEST(test_own_sums_planted, "own_sums_planted")
 
 /* The CPU searcher's own sums (optimized/cpu/accel_cpu_sums.c) against core's
  * host sums over the same searcher's planes (its descriptor without
- * `search`): the same candidates to the last bit (tolerance 0: the own sums
+ * `search_amps`, which reads the amplitudes a segment at a time from the
+ * blocks' scales; core's host path multiplies per-bin scales into an array):
+ * the same candidates to the last bit (tolerance 0: the own sums
  * rebuild core's blocks, segments and order), at 1 and 2 threads; the
  * 20011-bin spectrum at zmax 200 spans two of preset exact's blocks (20866
  * half-bins) and their sub-harmonic blocks. */
@@ -268,7 +270,8 @@ XC_TEST(test_cpu_sums_same_bytes, "cpu_sums_same_bytes")
                                  {200, 0, 8, 20011, 2}, {200, 0, 8, 20011, 1}};
     xc_accel_searcher host = xc_accel_cpu;
     host.search = NULL;
-    CU_ASSERT_PTR_NOT_NULL_FATAL(xc_accel_cpu.search);
+    host.search_amps = NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(xc_accel_cpu.search_amps);
     for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++) {
         xc_spectrum sp;
         xc_error err;

@@ -214,6 +214,24 @@ xc_status xc_accel_norm_scales(const float *X, size_t nbins, size_t normwidth, d
 /* The same on `threads` OpenMP threads (0: the default); the same values. */
 xc_status xc_accel_norm_scales_threads(const float *X, size_t nbins, size_t normwidth, int threads, double *s,
                                        xc_error *err);
+/* The same as one scale per normalisation block (xc_pulscan_nblocks(nbins,
+ * normwidth) of them, block b over xc_pulscan_block's bins): s[k] of the
+ * above is bs[b] for each bin k >= 1 of block b. */
+xc_status xc_accel_norm_block_scales(const float *X, size_t nbins, size_t normwidth, int threads, double *bs,
+                                     xc_error *err);
+
+/* preset exact's normalised amplitudes without an array of them: bin k's
+ * are X[2k] s and X[2k+1] s, each product in double, s the scale of k's
+ * block (bin 0: s = 0), as xc_accel_norm_scales' s[k] times X. */
+typedef struct {
+    const float *X;          /* the spectrum: re, im of each bin */
+    size_t nbins, normwidth;
+    const double *bscale;    /* xc_accel_norm_block_scales */
+} xc_accel_amps;
+/* Bins [lo, lo + n) (inside [0, nbins)), each product rounded to float:
+ * out[2j], out[2j + 1] for bin lo + j. */
+void xc_accel_amps_get(const xc_accel_amps *a, long lo, size_t n, float *out);
+
 /* preset presto: the scale of the window [lobin, lobin + n) (zero outside the
  * spectrum), 1/sqrt(median(|X|^2)/ln 2) with float powers. */
 double xc_accel_norm_window(const float *X, size_t nbins, long lobin, size_t n, double *buf);
@@ -275,6 +293,13 @@ typedef struct xc_accel_searcher {
     void (*destroy)(const struct xc_accel_searcher *self, void *state);
     xc_status (*search)(const struct xc_accel_searcher *self, void *state, const xc_accel_plan *p, const double *amp,
                         size_t nbins, long ilo, long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err);
+    /* search_amps (optional; taken instead of search where given): the
+     * same, the amplitudes read through xc_accel_amps_get as the searcher
+     * needs them (a host searcher, a segment's bins at a time), so that no
+     * array of them (16 bytes a bin) is held beside the spectrum. */
+    xc_status (*search_amps)(const struct xc_accel_searcher *self, void *state, const xc_accel_plan *p,
+                             const xc_accel_amps *a, long ilo, long iend, xc_accel_emit_fn emit, void *ctx,
+                             xc_error *err);
 } xc_accel_searcher;
 
 const xc_accel_searcher *xc_accel_searcher_of(const xc_impl *impl);
@@ -382,6 +407,12 @@ int xc_accel_sweep_nests(const xc_accel_opts *o, size_t n);
 xc_status xc_accel_search_own(const xc_accel_searcher *s, void *state, const xc_accel_plan *p,
                               const xc_spectrum *sp, double *scale_amp, long ilo, long iend,
                               xc_accel_peaks *pk, xc_error *err);
+
+/* The same for a searcher's search_amps: bscale holds the normalisation
+ * blocks' scales (xc_accel_norm_block_scales). */
+xc_status xc_accel_search_own_amps(const xc_accel_searcher *s, void *state, const xc_accel_plan *p,
+                                   const xc_spectrum *sp, const double *bscale, long ilo, long iend,
+                                   xc_accel_peaks *pk, xc_error *err);
 
 /* accelsearch's insert_new_accelcand: adds pk to the r-sorted list l. */
 xc_status xc_accel_insert_presto(xc_accel_peaks *l, const xc_accel_peak *pk, xc_error *err);

@@ -120,14 +120,35 @@ static xc_status cpu_plane(const xc_accel_searcher *self, void *state, const xc_
     /* No more threads than pieces of work: an idle OpenMP thread spins at
      * the barrier and takes a core from the others (and from other tenants). */
     int nth1 = nseg < (size_t)nth ? (int)nseg : nth;
-    /* Each segment's data, spread and FFT'd once. */
-#pragma omp parallel for schedule(static) num_threads(nth1)
-    for (size_t g = 0; g < nseg; g++)
-        xc_accel_cpu_segment(s, b->i0 + (long)(g * V), b->lo, b->n, b->amp, D + g * L);
+    /* Each segment's data, rounded to float, spread and FFT'd once. */
+    int bad = 0;
+#pragma omp parallel num_threads(nth1)
+    {
+        float *af = malloc((L + 2) * sizeof *af);
+        if (!af) {
+#pragma omp atomic write
+            bad = 1;
+        }
+#pragma omp for schedule(static)
+        for (size_t g = 0; g < nseg; g++) {
+            const long i0 = b->i0 + (long)(g * V);
+            long k0, lo = b->lo, hi = b->lo + (long)b->n;
+            const size_t nk = xc_accel_cpu_window(s, i0, &k0);
+            const long k1 = k0 + (long)nk;
+            lo = lo > k0 ? lo : k0;
+            hi = hi < k1 ? hi : k1;
+            for (long k = lo; af && k < hi; k++) {
+                af[2 * (k - lo)] = (float)b->amp[2 * (k - b->lo)];
+                af[2 * (k - lo) + 1] = (float)b->amp[2 * (k - b->lo) + 1];
+            }
+            if (af)
+                xc_accel_cpu_segment(s, i0, lo, hi > lo ? (size_t)(hi - lo) : 0, af, D + g * L);
+        }
+        free(af);
+    }
     /* (template, segment) pairs: with few templates (zmax 0: one) the
      * segments still spread over the threads; a thread's consecutive pairs
      * mostly share a template, whose kernel stays in cache. */
-    int bad = 0;
     long npair = (long)s->ntempl * (long)nseg;
     int nth2 = npair < nth ? (int)npair : nth;
 #pragma omp parallel num_threads(nth2)
@@ -154,4 +175,4 @@ static xc_status cpu_plane(const xc_accel_searcher *self, void *state, const xc_
 const xc_accel_searcher xc_accel_cpu = {
     .impl = {.family = XC_FAMILY_ACCEL, .name = "cpu", .tol = {XC_TOL_RELATIVE, 2e-3}, .caps = XC_CAP_THREADED,
              .desc = "overlap-save correlation, single-precision FFTW (plans made once), OpenMP over templates"},
-    .create = cpu_create, .plane = cpu_plane, .destroy = cpu_destroy, .search = xc_accel_cpu_search};
+    .create = cpu_create, .plane = cpu_plane, .destroy = cpu_destroy, .search_amps = xc_accel_cpu_search};

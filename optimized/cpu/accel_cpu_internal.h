@@ -17,10 +17,14 @@ typedef struct {
     fftwf_plan fwd, inv;
 } cpu_state;
 
+/* The bins [*k0, *k0 + return) that the segment of first valid output i0
+ * reads (the non-negative ones: at most L/2 + 1). */
+size_t xc_accel_cpu_window(const cpu_state *s, long i0, long *k0);
 /* The segment whose first valid output is half-bin index i0: the amplitudes
- * of bins lo..lo+n-1 (zero elsewhere) spread on the half-bin grid into d
- * (L points, fftwf_malloc'd or at a multiple of L in such an array), FFT'd. */
-void xc_accel_cpu_segment(const cpu_state *s, long i0, long lo, size_t n, const double *amp, fftwf_complex *d);
+ * af of bins lo..lo+n-1 (re, im floats; zero elsewhere) spread on the
+ * half-bin grid into d (L points, fftwf_malloc'd or at a multiple of L in
+ * such an array), FFT'd. */
+void xc_accel_cpu_segment(const cpu_state *s, long i0, long lo, size_t n, const float *af, fftwf_complex *d);
 
 /* Template t on the FFT'd segment d, the g-th of a row of nr points: row[g V
  * ..] gets its valid powers; 1 if one of them exceeds thr.  tmp: 2L points,
@@ -28,8 +32,9 @@ void xc_accel_cpu_segment(const cpu_state *s, long i0, long lo, size_t n, const 
 int xc_accel_cpu_pair(const cpu_state *s, const fftwf_complex *d, int t, size_t g, size_t nr, float *row,
                       fftwf_complex *tmp, float thr);
 
-/* The searcher's own harmonic sums (preset exact; xc_accel_searcher.search). */
-xc_status xc_accel_cpu_search(const xc_accel_searcher *self, void *state, const xc_accel_plan *p, const double *amp,
-                              size_t nbins, long ilo, long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err);
+/* The searcher's own harmonic sums (preset exact; xc_accel_searcher.search_amps). */
+xc_status xc_accel_cpu_search(const xc_accel_searcher *self, void *state, const xc_accel_plan *p,
+                              const xc_accel_amps *a, long ilo, long iend, xc_accel_emit_fn emit, void *ctx,
+                              xc_error *err);
 
 #endif

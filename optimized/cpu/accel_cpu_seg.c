@@ -55,7 +55,15 @@ XC_ACCEL_CLONES static int cpu_power(float *restrict out, const float *restrict 
     return any;
 }
 
-void xc_accel_cpu_segment(const cpu_state *s, long i0, long lo, size_t n, const double *amp, fftwf_complex *d)
+size_t xc_accel_cpu_window(const cpu_state *s, long i0, long *k0)
+{
+    const long q0 = i0 - 2L * s->hwmax;   /* half-bin position of d[0] */
+    long a = q0 <= 0 ? 0 : (q0 + 1) / 2, b = (q0 + s->L - 1) >= 0 ? (q0 + s->L - 1) / 2 + 1 : 0;
+    *k0 = a;
+    return b > a ? (size_t)(b - a) : 0;
+}
+
+void xc_accel_cpu_segment(const cpu_state *s, long i0, long lo, size_t n, const float *af, fftwf_complex *d)
 {
     long q0 = i0 - 2L * s->hwmax;   /* half-bin position of d[0] */
     for (size_t q = 0; q < (size_t)s->L; q++) {
@@ -64,7 +72,7 @@ void xc_accel_cpu_segment(const cpu_state *s, long i0, long lo, size_t n, const 
         if (h >= 0 && h % 2 == 0) {
             long k = h / 2 - lo;
             if (k >= 0 && (size_t)k < n)
-                d[q] = (float)amp[2 * k] + I * (float)amp[2 * k + 1];
+                d[q] = af[2 * k] + I * af[2 * k + 1];
         }
     }
     fftwf_execute_dft(s->fwd, d, d);

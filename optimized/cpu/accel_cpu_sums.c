@@ -95,8 +95,9 @@ static void geometry(blk_t *b)
 
 /* Every segment of the block and its sub-harmonic blocks, FFT'd; the data
  * of each block are the bins core's do_block copies, i0/2 - hwmax - 1 to
- * (i0 + nr)/2 + hwmax + 1, inside the spectrum. */
-static void segments(blk_t *b, const double *amp, long nb, int nth)
+ * (i0 + nr)/2 + hwmax + 1, inside the spectrum, read a segment's window at
+ * a time.  1 when out of memory. */
+static int segments(blk_t *b, const xc_accel_amps *a, int nth)
 {
     size_t tot = 0, off[XC_ACCEL_MAXHARM + 1];
     for (int e = 0; e <= b->ne; e++) {
@@ -104,21 +105,36 @@ static void segments(blk_t *b, const double *amp, long nb, int nth)
         tot += b->nseg[e];
     }
     const size_t L = (size_t)b->s->L, V = (size_t)b->s->V;
+    const long nb = (long)a->nbins;
     for (int e = 0; e <= b->ne; e++)
         b->D[e] = b->D[0] + off[e] * L;
     const long ntot = (long)tot;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nth)
-    for (long q = 0; q < ntot; q++) {
-        int e = 0;
-        while (e < b->ne && (size_t)q >= off[e + 1])
-            e++;
-        size_t g = (size_t)q - off[e];
-        long klo = b->lo[e] / 2 - b->s->hwmax - 1, khi = (b->lo[e] + (long)b->n[e]) / 2 + b->s->hwmax + 1;
-        klo = klo < 0 ? 0 : klo;
-        khi = khi > nb - 1 ? nb - 1 : khi;
-        size_t n = khi >= klo ? (size_t)(khi - klo + 1) : 0;
-        xc_accel_cpu_segment(b->s, b->lo[e] + (long)(g * V), klo, n, amp + 2 * klo, b->D[e] + g * L);
+    int bad = 0;
+#pragma omp parallel num_threads(nth) reduction(| : bad)
+    {
+        float *af = malloc((L + 2) * sizeof *af);
+        bad = !af;
+#pragma omp for schedule(dynamic, 1)
+        for (long q = 0; q < ntot; q++) {
+            int e = 0;
+            while (e < b->ne && (size_t)q >= off[e + 1])
+                e++;
+            const long i0 = b->lo[e] + (long)(((size_t)q - off[e]) * V);
+            long klo = b->lo[e] / 2 - b->s->hwmax - 1, khi = (b->lo[e] + (long)b->n[e]) / 2 + b->s->hwmax + 1;
+            long k0;
+            const size_t nk = xc_accel_cpu_window(b->s, i0, &k0);
+            klo = klo > k0 ? klo : k0;
+            khi = khi < k0 + (long)nk - 1 ? khi : k0 + (long)nk - 1;
+            khi = khi > nb - 1 ? nb - 1 : khi;
+            const size_t n = af && khi >= klo ? (size_t)(khi - klo + 1) : 0;
+            if (n)
+                xc_accel_amps_get(a, klo, n, af);
+            if (af)
+                xc_accel_cpu_segment(b->s, i0, klo, n, af, b->D[0] + (size_t)q * L);
+        }
+        free(af);
     }
+    return bad;
 }
 
 /* Template t of entry e's block into row; 1 if a value exceeds thr. */
@@ -237,15 +253,14 @@ static xc_status hand_back(const blk_t *b, xc_accel_emit_fn emit, void *ctx, xc_
 /* One block: segments, then runs of templates over the threads (a run
  * starts its sub-harmonic rows afresh, so a few runs per thread), then the
  * hits. */
-static xc_status one_block(blk_t *b, const double *amp, long nb, int nth, xc_accel_emit_fn emit, void *ctx,
+static xc_status one_block(blk_t *b, const xc_accel_amps *a, int nth, xc_accel_emit_fn emit, void *ctx,
                            xc_error *err)
 {
     geometry(b);
-    segments(b, amp, nb, nth);
-    const int nt = b->p->ntempl, nrun = nth == 1 ? 1 : (4 * nth < nt ? 4 * nth : nt);
-    int bad = 0;
+    int bad = segments(b, a, nth);
+    const int nt = b->p->ntempl, nrun = nth == 1 ? 1 : (4 * nth < nt ? 4 * nth : nt), todo = bad ? 0 : nrun;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth < nrun ? nth : nrun) reduction(| : bad)
-    for (int k = 0; k < nrun; k++)
+    for (int k = 0; k < todo; k++)
         bad |= templates(b, (int)((long)nt * k / nrun), (int)((long)nt * (k + 1) / nrun));
     xc_status st = bad ? xc_error_set(err, XC_ENOMEM, "accel cpu: out of memory (rows of a block)")
                        : hand_back(b, emit, ctx, err);
@@ -254,8 +269,9 @@ static xc_status one_block(blk_t *b, const double *amp, long nb, int nth, xc_acc
     return st;
 }
 
-xc_status xc_accel_cpu_search(const xc_accel_searcher *self, void *state, const xc_accel_plan *p, const double *amp,
-                              size_t nbins, long ilo, long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err)
+xc_status xc_accel_cpu_search(const xc_accel_searcher *self, void *state, const xc_accel_plan *p,
+                              const xc_accel_amps *a, long ilo, long iend, xc_accel_emit_fn emit, void *ctx,
+                              xc_error *err)
 {
     (void)self;
     blk_t b;
@@ -284,7 +300,7 @@ xc_status xc_accel_cpu_search(const xc_accel_searcher *self, void *state, const 
         b.ch = (b.nr + NCHUNK - 1) / NCHUNK;
         b.nch = (b.nr + b.ch - 1) / b.ch;
         b.D[0] = D0;
-        st = one_block(&b, amp, (long)nbins, nth, emit, ctx, err);
+        st = one_block(&b, a, nth, emit, ctx, err);
         xc_progress_report(&p->progress, "accel", (uint64_t)(i0 - ilo) + b.nr, (uint64_t)(iend - ilo));
     }
     for (size_t it = 0; b.hits && it < (size_t)p->ntempl * NCHUNK; it++)

@@ -94,3 +94,12 @@ xc_status xc_accel_search_own(const xc_accel_searcher *s, void *state, const xc_
     hits_ctx c = {p, ilo, iend, pk};
     return s->search(s, state, p, scale_amp, sp->nbins, ilo, iend, take, &c, err);
 }
+
+xc_status xc_accel_search_own_amps(const xc_accel_searcher *s, void *state, const xc_accel_plan *p,
+                                   const xc_spectrum *sp, const double *bscale, long ilo, long iend,
+                                   xc_accel_peaks *pk, xc_error *err)
+{
+    const xc_accel_amps a = {sp->data, sp->nbins, p->o.normwidth, bscale};
+    hits_ctx c = {p, ilo, iend, pk};
+    return s->search_amps(s, state, p, &a, ilo, iend, take, &c, err);
+}

@@ -34,8 +34,8 @@ xc_status xc_accel_norm_scales(const float *X, size_t nbins, size_t normwidth, d
     return xc_accel_norm_scales_threads(X, nbins, normwidth, 1, s, err);
 }
 
-xc_status xc_accel_norm_scales_threads(const float *X, size_t nbins, size_t normwidth, int threads, double *s,
-                                       xc_error *err)
+xc_status xc_accel_norm_block_scales(const float *X, size_t nbins, size_t normwidth, int threads, double *bs,
+                                     xc_error *err)
 {
     size_t nb = xc_pulscan_nblocks(nbins, normwidth);
     double *med = malloc(nb * sizeof *med);
@@ -73,8 +73,6 @@ xc_status xc_accel_norm_scales_threads(const float *X, size_t nbins, size_t norm
      * by zero. */
     xc_status st = XC_OK;
     for (size_t b = 0; b < nb && !st; b++) {
-        size_t lo, hi;
-        xc_pulscan_block(nbins, normwidth, b, &lo, &hi);
         double m = med[b];
         for (size_t dist = 1; !(m > 0) && dist < nb; dist++) {
             if (b >= dist && med[b - dist] > 0)
@@ -85,12 +83,43 @@ xc_status xc_accel_norm_scales_threads(const float *X, size_t nbins, size_t norm
         if (!(m > 0) || !isfinite(m))
             st = xc_error_set(err, XC_EINVAL, "accel normalisation: every block has median power 0 (or not finite): "
                               "nothing to normalise by");
-        for (size_t k = lo; k < hi && !st; k++)
-            s[k] = sqrt(M_LN2 / m);
+        bs[b] = sqrt(M_LN2 / m);
     }
-    s[0] = 0;   /* bin 0 packs DC and Nyquist: never used */
     free(med);
     return st;
+}
+
+xc_status xc_accel_norm_scales_threads(const float *X, size_t nbins, size_t normwidth, int threads, double *s,
+                                       xc_error *err)
+{
+    /* the blocks' scales in s[0..nb), spread from the last block down:
+     * block b's bins start at 1 + b normwidth > b, above every scale still
+     * to be read */
+    const size_t nb = xc_pulscan_nblocks(nbins, normwidth);
+    xc_status st = xc_accel_norm_block_scales(X, nbins, normwidth, threads, s, err);
+    for (size_t b = nb; b-- > 0 && !st;) {
+        size_t lo, hi;
+        xc_pulscan_block(nbins, normwidth, b, &lo, &hi);
+        const double v = s[b];
+        for (size_t k = lo; k < hi; k++)
+            s[k] = v;
+    }
+    if (!st)
+        s[0] = 0;   /* bin 0 packs DC and Nyquist: never used */
+    return st;
+}
+
+void xc_accel_amps_get(const xc_accel_amps *a, long lo, size_t n, float *out)
+{
+    const size_t nb = xc_pulscan_nblocks(a->nbins, a->normwidth);
+    for (size_t j = 0; j < n; j++) {
+        const size_t k = (size_t)lo + j;
+        size_t b = k ? (k - 1) / a->normwidth : 0;
+        b = b < nb ? b : nb - 1;
+        const double s = k ? a->bscale[b] : 0;
+        out[2 * j] = (float)(a->X[2 * k] * s);
+        out[2 * j + 1] = (float)(a->X[2 * k + 1] * s);
+    }
 }
 
 double xc_accel_norm_window(const float *X, size_t nbins, long lobin, size_t n, double *d)

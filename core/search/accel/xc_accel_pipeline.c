@@ -424,7 +424,7 @@ double xc_accel_memory(const xc_accel_searcher *s, const xc_accel_plan *p)
     double bytes = nt * sizeof(int);                        /* the plan's half-widths */
     if (p->o.rednoise)
         bytes += nb * 2 * sizeof(float);                    /* the dereddened copy */
-    int own = s && s->search && !presto;
+    int own = s && (s->search || s->search_amps) && !presto;
     if (!presto && !own)
         bytes += nb * sizeof(double);                       /* the per-bin scales */
     /* The searcher's state, at most the in-tree CPU stages': a kernel of L
@@ -434,8 +434,10 @@ double xc_accel_memory(const xc_accel_searcher *s, const xc_accel_plan *p)
     while (L < 16.0 * p->hwmax)
         L *= 2;
     bytes += nt * L * 2 * sizeof(float);
-    if (own) { /* a searcher with its own sums: its state, the scales grown into the amplitudes */
-        bytes += nb * 2 * sizeof(double);
+    if (own) { /* a searcher with its own sums: its state, the scales grown into the amplitudes (or the
+                  blocks' scales alone, read as it goes) */
+        bytes += s->search_amps ? (double)xc_pulscan_nblocks(p->nbins, p->o.normwidth) * sizeof(double)
+                                : nb * 2 * sizeof(double);
         /* At most the in-tree CPU's blocks (a device keeps its own there) (optimized/cpu/accel_cpu_sums.c): the segment
          * spectra of a block and of its sub-harmonic blocks (L - 4 hwmax
          * new values a segment), the sub-harmonic indices, the hit lists,
@@ -494,12 +496,16 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     /* A searcher with its own harmonic sums (preset exact, unless the
      * whole plane is to be kept: outofcore < 0) gets the whole normalised
      * spectrum and keeps its planes: none of the host's blocks below are
-     * made.  Its scales are made room for the amplitudes they become. */
-    int own = s->search && !r.presto && o->outofcore >= 0;
-    if (!r.presto && !(scale = malloc((own ? 2 : 1) * sp->nbins * sizeof *scale)))
+     * made.  Its scales are made room for the amplitudes they become;
+     * one that reads them as it goes (search_amps) gets the blocks' scales
+     * alone. */
+    const int own = (s->search || s->search_amps) && !r.presto && o->outofcore >= 0, lazy = own && s->search_amps;
+    const size_t nscale = lazy ? xc_pulscan_nblocks(sp->nbins, o->normwidth) : (own ? 2 : 1) * sp->nbins;
+    if (!r.presto && !(scale = malloc(nscale * sizeof *scale)))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
     if (!st && !r.presto)
-        st = xc_accel_norm_scales_threads(sp->data, sp->nbins, o->normwidth, o->threads, scale, err);
+        st = lazy ? xc_accel_norm_block_scales(sp->data, sp->nbins, o->normwidth, o->threads, scale, err)
+                  : xc_accel_norm_scales_threads(sp->data, sp->nbins, o->normwidth, o->threads, scale, err);
     r.scale = scale;
     /* the searcher's state: the caller's (made for this plan), else made here */
     if (state)
@@ -509,7 +515,8 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     uint64_t ptotal = (uint64_t)(itop_end - itop_lo);
     xc_progress_report(&p.progress, "accel", 0, ptotal);
     if (!st && own)
-        st = xc_accel_search_own(s, r.state, &p, sp, scale, itop_lo, itop_end, pk, err);
+        st = lazy ? xc_accel_search_own_amps(s, r.state, &p, sp, scale, itop_lo, itop_end, pk, err)
+                  : xc_accel_search_own(s, r.state, &p, sp, scale, itop_lo, itop_end, pk, err);
     if (!st && !own && !(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)))
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (blocks of %ld x %d)", U, p.ntempl);
     if (!st && !own && p.numharm > 1)
