@@ -146,18 +146,14 @@ static inline __attribute__((always_inline)) XC_V4 void sum16_pairs(const uint16
 }
 
 /* The sums up to out's first 64-byte boundary in plain stores, then blocks of 256 and of 16 in streaming
- * stores, the rest plain: every line the streaming stores write is whole.  The two partial lines are plain
- * stores to lines not in cache: each waits for its line to be read, and the streaming stores behind it wait in
- * the store queue, so both lines are asked for in write state (prefetchw) first, and the first is written last. */
+ * stores, the rest plain: every line the streaming stores write is whole. */
 static XC_V4 void rowsum_u16_f32_v4(const uint16_t *const *src, int nrows, size_t n, int group, float *out)
 {
     const size_t mis = ((uintptr_t)out & 63) / sizeof *out;
-    const size_t head = mis ? (16 - mis < n ? 16 - mis : n) : 0;
-    if (head)
-        __asm__ volatile("prefetchw %0" : : "m"(*(const char *)out));
-    if ((n - head) % 16)
-        __asm__ volatile("prefetchw %0" : : "m"(*(const char *)(out + n - 1)));
-    size_t off = head;
+    size_t off = mis ? 16 - mis : 0;
+    off = off < n ? off : n;
+    if (off)
+        sum16_block(src, nrows, 0, 1, (__mmask16)((1u << off) - 1), 0, out);
     for (; group > 1 && off + 32 * XC_SUM16_NP <= n; off += 32 * XC_SUM16_NP)
         sum16_pairs(src, nrows, group, off, out);
     for (; off + 16 * XC_SUM16_NV <= n; off += 16 * XC_SUM16_NV)
@@ -166,8 +162,6 @@ static XC_V4 void rowsum_u16_f32_v4(const uint16_t *const *src, int nrows, size_
         sum16_block(src, nrows, off, 1, 0xffff, 1, out);
     if (off < n)
         sum16_block(src, nrows, off, 1, (__mmask16)((1u << (n - off)) - 1), 0, out);
-    if (head)
-        sum16_block(src, nrows, 0, 1, (__mmask16)((1u << head) - 1), 0, out);
 }
 
 static XC_V4 void rowsum_u8_u16_v4(const uint8_t *const *src, int nrows, size_t n, uint16_t *dst)
