@@ -5,7 +5,7 @@
  *
  * Per gulp and downsample factor the unmasked channels are copied once into
  * the channel-major, time-scrunched array of the direct CPU kernel
- * (xc_cpu_convert).  A work item is one tile of TREE_TILE_DM consecutive
+ * (xc_cpu_convert).  A work item is one tile of consecutive
  * trials and one chunk of output samples [t0, t0+nt), so the tile's sums stay
  * in cache.  For each subband s and each block j (the imposed diagonal, j
  * samples per channel) some trial of the tile needs, it loads the subband's M channels shifted by
@@ -42,9 +42,16 @@
  * the (subband, block) pairs its trials need; measured on the Table 2 plan, 1024 channels, 8-bit, 1 thread
  * (process CPU s per execute): 64 1.05-1.15, 512 0.81-0.93, 4096 0.84-1.00.  512 x 1024 uint32 sums: 2 MiB. */
 #define TREE_TILE_DM 512
+/* item_keep's tile: it holds no tile of sums, only each tree's last level, so a larger tile rebuilds fewer trees
+ * for the same trials; measured on the same plan (process CPU s per execute, three alternated rounds): 2048
+ * samples x 1024 trials 0.41-0.47 against 0.45-0.65 at 1024 x 512. */
+#define TREE_KEEP_T 2048
+#define TREE_KEEP_DM 1024
 
-/* Per range: trials grouped by (tile of TREE_TILE_DM trials, subband, block); q = (tile*nsub + s)*nblk + j. */
+/* Per range: trials grouped by (tile of tdm trials, subband, block); q = (tile*nsub + s)*nblk + j. */
 typedef struct {
+    int keep;             /* item_keep's range (range_keep), with its tile; else TREE_ITEM's */
+    size_t tdm, tt;       /* trials and output samples per work item */
     int nblk;             /* jmax + 1 */
     size_t ntile;
     size_t *off;          /* [ntile * nsub * nblk + 1]: trials of q are idx[off[q] .. off[q+1]) */
@@ -73,13 +80,27 @@ static void st_destroy(const xc_dedisperser *self, void *p)
 
 static int blk_of(int m, int32_t n) { return m > 1 ? n / (m - 1) : 0; }
 
-static xc_status make_groups(state *S, int k)
+/* Whether range r runs item_keep: integer input whose M channels' sums fit uint16 at r's ds (so the copy is
+ * uint8 or uint16 and a trial's sums fit uint32: the uint8/uint16 narrow kernels, approx_common.c), and plain
+ * sums.  Decided at plan time from the plan's nbits and convention, which are the execute's (xc_ddplan_execute
+ * checks the block's nbits), so the groups are made for the tile that will run. */
+static int range_keep(int nbits, int scaling, int ds, int m)
+{
+    if (!xc_nbits_is_int(nbits) || scaling != XC_SCALE_SUM)
+        return 0;
+    return ((1ull << nbits) - 1ull) * (unsigned long long)ds * (unsigned long long)m <= UINT16_MAX;
+}
+
+static xc_status make_groups(state *S, int k, int keep)
 {
     const xc_treerange *r = &S->a.p.tp.r[k];
     const int ns = S->a.p.tp.nsub, M = S->a.p.tp.m;
     groups *g = (groups *)S->a.ranges + k;
+    g->keep = keep;
+    g->tdm = keep ? TREE_KEEP_DM : TREE_TILE_DM;
+    g->tt = keep ? TREE_KEEP_T : TREE_TILE_T;
     g->nblk = r->jmax + 1;
-    g->ntile = (r->ndm + TREE_TILE_DM - 1) / TREE_TILE_DM;
+    g->ntile = (r->ndm + g->tdm - 1) / g->tdm;
     const size_t nsj = g->ntile * (size_t)ns * (size_t)g->nblk;
     g->off = calloc(nsj + 1, sizeof *g->off);
     g->idx = malloc(((size_t)ns * r->ndm + 1) * sizeof *g->idx);
@@ -93,7 +114,7 @@ static xc_status make_groups(state *S, int k)
     }
     for (size_t i = 0; i < r->ndm; i++)
         for (int s = 0; s < ns; s++) {
-            const size_t q = ((i / TREE_TILE_DM) * (size_t)ns + (size_t)s) * (size_t)g->nblk +
+            const size_t q = ((i / g->tdm) * (size_t)ns + (size_t)s) * (size_t)g->nblk +
                              (size_t)blk_of(M, r->n[i * (size_t)ns + (size_t)s]);
             const int32_t b = r->b[i * (size_t)ns + (size_t)s];
             g->off[q + 1]++;
@@ -108,7 +129,7 @@ static xc_status make_groups(state *S, int k)
     memcpy(fill, g->off, nsj * sizeof *fill);
     for (size_t i = 0; i < r->ndm; i++)   /* trials in increasing order within each (s, j) */
         for (int s = 0; s < ns; s++) {
-            const size_t q = ((i / TREE_TILE_DM) * (size_t)ns + (size_t)s) * (size_t)g->nblk +
+            const size_t q = ((i / g->tdm) * (size_t)ns + (size_t)s) * (size_t)g->nblk +
                              (size_t)blk_of(M, r->n[i * (size_t)ns + (size_t)s]);
             g->idx[fill[q]++] = i;
         }
@@ -117,7 +138,7 @@ static xc_status make_groups(state *S, int k)
         size_t keep = 0;
         for (size_t q = T * (size_t)ns * (size_t)g->nblk; q < (T + 1) * (size_t)ns * (size_t)g->nblk; q++)
             if (g->off[q + 1] > g->off[q]) {
-                size_t w1 = TREE_TILE_T + (size_t)(g->hi[q] - g->lo[q]) + (size_t)M - 1;
+                size_t w1 = g->tt + (size_t)(g->hi[q] - g->lo[q]) + (size_t)M - 1;
                 S->w1max = w1 > S->w1max ? w1 : S->w1max;
                 keep += (size_t)M * (w1 - (size_t)M + 1);
             }
@@ -133,20 +154,26 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
 {
     state *S;
     xc_status st = xc_cpu_approx_new((void **)&S, sizeof *S, "tree", self, proto, run_range, sizeof(groups), err);
-    for (int k = 0; !st && k < S->a.p.tp.nranges; k++)
-        if (make_groups(S, k) != XC_OK)
+    int any_item = 0, any_keep = 0;
+    for (int k = 0; !st && k < S->a.p.tp.nranges; k++) {
+        const int keep = range_keep(proto->nbits, proto->conv->scaling, S->a.p.tp.r[k].ds, S->a.p.tp.m);
+        any_keep |= keep;
+        any_item |= !keep;
+        if (make_groups(S, k, keep) != XC_OK)
             st = xc_error_set(err, XC_ENOMEM, "tree: out of memory");
-    /* two ping-pong trees of M rows, then one accumulator row per trial (8-byte elements at most) */
+    }
     if (!st) {
         const size_t ping = 2 * (size_t)S->a.p.tp.m * S->w1max;
         size_t nq = 0;
         for (int k = 0; k < S->a.p.tp.nranges; k++)
             nq = (size_t)((groups *)S->a.ranges)[k].nblk > nq ? (size_t)((groups *)S->a.ranges)[k].nblk : nq;
         nq *= (size_t)S->a.p.tp.nsub;
-        /* TREE_ITEM: the tile's sums (8-byte elements at most), then the ping-pong trees; item_keep: one row
-         * of uint32, per (subband, block) a row pointer and a length, ns pointers, the trees, the kept rows */
-        const size_t item = ping * 8 + (size_t)TREE_TILE_DM * TREE_TILE_T * 8,
-                     keep = TREE_TILE_T * 4 + nq * 16 + (size_t)S->a.p.tp.nsub * 8 + (ping + S->keepmax) * 2;
+        /* TREE_ITEM: the tile's sums (8-byte elements at most), then two ping-pong trees of M rows; item_keep:
+         * one row of uint32, per (subband, block) a row pointer and a length, ns pointers, the trees, the kept
+         * rows.  Each only where some range runs it. */
+        const size_t item = any_item ? ping * 8 + (size_t)TREE_TILE_DM * TREE_TILE_T * 8 : 0,
+                     keep = any_keep ? TREE_KEEP_T * 4 + nq * 16 + (size_t)S->a.p.tp.nsub * 8 + (ping + S->keepmax) * 2
+                                     : 0;
         S->a.scratch = (item > keep ? item : keep) + 128;
     }
     if (!st)
@@ -161,12 +188,13 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
 
 /* The tree of subband s and block j (q its index) for output samples [t0, t0 + nt): its M channels loaded from
  * the copy shifted by j u from lo = G->lo[q], then the log2(M) butterfly steps in the ping-pong rows ta and tb
- * (M rows of W1 each).  Returns the last level's rows (stride W1), of nt + (G->hi[q] - lo) samples.  SRC: the
+ * (M rows of W1 each).  Returns the last level's rows, of nt + (G->hi[q] - lo) samples: in last (stride lstride)
+ * where the caller gives it and M > 1, else in ta or tb (stride W1).  SRC: the
  * copy's element type; ROW: the tree's sums (of M channels).  Inlined, so it takes its caller's clone. */
 #define TREE_BUILD(NAME, SRC, ROW)                                                                         \
     static inline __attribute__((always_inline)) ROW *NAME(const state *S, const groups *G, size_t q, int s,  \
                                                            int j, size_t t0, size_t nt,                    \
-                     const SRC *x, size_t nsd, size_t stride, ROW *ta, ROW *tb)                            \
+                     const SRC *x, size_t nsd, size_t stride, ROW *ta, ROW *tb, ROW *last, size_t lstride) \
     {                                                                                                      \
         const xc_treeplan *tp = &S->a.p.tp;                                                                \
         const int M = tp->m;                                                                               \
@@ -188,11 +216,14 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
         ROW *in = ta, *out = tb;                                                                           \
         for (int h = 1; h < M; h *= 2) {                                                                   \
             len -= (size_t)h;                                                                              \
+            if (last && 2 * h >= M)   /* the last level straight where the caller keeps it */              \
+                out = last;                                                                                \
+            const size_t os = out == last ? lstride : W1;                                                  \
             for (int g = 0; g < M; g += 2 * h)                                                             \
                 for (int n = 0; n < 2 * h; n++) {                                                          \
                     const ROW *a = in + (size_t)(g + n / 2) * W1;                                          \
                     const ROW *b = in + (size_t)(g + h + n / 2) * W1 + (n / 2 + n % 2);                    \
-                    ROW *d = out + (size_t)(g + n) * W1;                                                   \
+                    ROW *d = out + (size_t)(g + n) * os;                                                   \
                     for (size_t t = 0; t < len; t++)                                                       \
                         d[t] = (ROW)(a[t] + b[t]);                                                         \
                 }                                                                                          \
@@ -203,7 +234,7 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
         return in;                                                                                         \
     }
 
-/* One work item: output samples [t0, t0 + nt) of the trials of tile T of range r, [T*TREE_TILE_DM, ...):
+/* One work item: output samples [t0, t0 + nt) of the trials of tile T of range r, [T*G->tdm, ...):
  * each (subband, block) tree in turn, its last level added into each of its trials' accumulators (a tile of
  * sums), then the tile to the plane.  SRC, ROW as TREE_BUILD's; ACC: a trial's sums. */
 #define TREE_ITEM(NAME, SRC, ROW, ACC)                                                                     \
@@ -214,17 +245,17 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
     {                                                                                                      \
         const xc_treeplan *tp = &S->a.p.tp;                                                                \
         const int M = tp->m, ns = tp->nsub;                                                                \
-        const size_t W1 = S->w1max, i0 = T * TREE_TILE_DM;                                                 \
-        const size_t i1 = i0 + TREE_TILE_DM < r->ndm ? i0 + TREE_TILE_DM : r->ndm;                         \
+        const size_t W1 = S->w1max, i0 = T * G->tdm;                                                       \
+        const size_t i1 = i0 + G->tdm < r->ndm ? i0 + G->tdm : r->ndm;                                     \
         ACC *acc = scratch;                                                                                \
-        ROW *ta = (ROW *)(acc + (size_t)TREE_TILE_DM * TREE_TILE_T), *tb = ta + (size_t)M * W1;            \
+        ROW *ta = (ROW *)(acc + G->tdm * G->tt), *tb = ta + (size_t)M * W1;                                \
         memset(acc, 0, (i1 - i0) * nt * sizeof *acc);                                                      \
         for (int s = 0; s < ns; s++)                                                                       \
             for (int j = 0; j < G->nblk; j++) {                                                            \
                 const size_t q = (T * (size_t)ns + (size_t)s) * (size_t)G->nblk + (size_t)j;              \
                 if (G->off[q + 1] == G->off[q])                                                            \
                     continue;                                                                              \
-                const ROW *in = NAME##_build(S, G, q, s, j, t0, nt, xv, nsd, stride, ta, tb);              \
+                const ROW *in = NAME##_build(S, G, q, s, j, t0, nt, xv, nsd, stride, ta, tb, NULL, 0);     \
                 for (size_t e = G->off[q]; e < G->off[q + 1]; e++) {                                       \
                     const size_t i = G->idx[e];                                                            \
                     const int32_t n = r->n[i * (size_t)ns + (size_t)s];                                    \
@@ -249,19 +280,20 @@ TREE_ITEM(item_u8h, uint8_t, uint16_t, uint32_t)
 TREE_ITEM(item_u16h, uint16_t, uint16_t, uint32_t)
 
 /* The work item of TREE_ITEM where the trees are uint16 and the plane takes plain sums (XC_SCALE_SUM): every
- * tree of the tile is built first and its last level kept (keep: tree_keep's bytes), then each trial's ns rows
- * are summed and written to the plane in one pass (xc_cpu_rowsum_u16_f32), as subband's stage 2: no tile of
- * uint32 sums read and written once per subband.  The same exact sums, so the same plane. */
+ * tree of the tile (of TREE_KEEP_DM x TREE_KEEP_T) is built first, its last butterfly step writing the level it keeps
+ * (S->keepmax samples a tile at most), then each trial's ns rows are summed and written to the plane in one pass
+ * (xc_cpu_rowsum_u16_f32), as subband's stage 2: no tile of uint32 sums read and written once per subband.  The
+ * same exact sums, so the same plane. */
 XC_CPU_CLONES static void item_keep(const state *S, const xc_treerange *r, const groups *G, size_t T, size_t t0, size_t nt,
                       const void *xv, int wide, size_t nsd, size_t stride, int group, void *scratch,
                       xc_planerange *o)
 {
     const xc_treeplan *tp = &S->a.p.tp;
     const int M = tp->m, ns = tp->nsub;
-    const size_t W1 = S->w1max, i0 = T * TREE_TILE_DM, nq = (size_t)ns * (size_t)G->nblk;
-    const size_t i1 = i0 + TREE_TILE_DM < r->ndm ? i0 + TREE_TILE_DM : r->ndm;
+    const size_t W1 = S->w1max, i0 = T * G->tdm, nq = (size_t)ns * (size_t)G->nblk;
+    const size_t i1 = i0 + G->tdm < r->ndm ? i0 + G->tdm : r->ndm;
     uint32_t *acc = scratch;
-    uint16_t **at = (uint16_t **)(acc + TREE_TILE_T);   /* per (s, j) of the tile: its kept rows */
+    uint16_t **at = (uint16_t **)(acc + G->tt);   /* per (s, j) of the tile: its kept rows */
     size_t *wq = (size_t *)(at + nq);                      /* and their length */
     const uint16_t **ptr = (const uint16_t **)(wq + nq);
     uint16_t *ta = (uint16_t *)(ptr + ns), *tb = ta + (size_t)M * W1, *keep = tb + (size_t)M * W1;
@@ -270,12 +302,14 @@ XC_CPU_CLONES static void item_keep(const state *S, const xc_treerange *r, const
         if (G->off[q + 1] == G->off[q])
             continue;
         const int s = (int)(qs / (size_t)G->nblk), j = (int)(qs % (size_t)G->nblk);
-        const uint16_t *in = wide ? item_u16h_build(S, G, q, s, j, t0, nt, xv, nsd, stride, ta, tb)
-                                  : item_u8h_build(S, G, q, s, j, t0, nt, xv, nsd, stride, ta, tb);
         wq[qs] = nt + (size_t)(G->hi[q] - G->lo[q]);
         at[qs] = keep;
-        for (int u = 0; u < M; u++, keep += wq[qs])
-            memcpy(keep, in + (size_t)u * W1, wq[qs] * sizeof *keep);
+        const uint16_t *in = wide ? item_u16h_build(S, G, q, s, j, t0, nt, xv, nsd, stride, ta, tb, keep, wq[qs])
+                                  : item_u8h_build(S, G, q, s, j, t0, nt, xv, nsd, stride, ta, tb, keep, wq[qs]);
+        if (in != keep)   /* M = 1: no butterfly step, the level is the loaded channel */
+            for (int u = 0; u < M; u++)
+                memcpy(keep + (size_t)u * wq[qs], in + (size_t)u * W1, wq[qs] * sizeof *keep);
+        keep += (size_t)M * wq[qs];
     }
     for (size_t i = i0; i < i1; i++) {
         for (int s = 0; s < ns; s++) {
@@ -306,10 +340,10 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
                      top * (unsigned long long)S->a.p.tp.m <= UINT16_MAX;
     if (half)
         item = cp->item == XC_CPU_ITEM_U8N ? item_u8h : item_u16h;
-    /* trees whose sums fit uint16 together in item_keep's stage 2 */
-    const int keep = half && job->conv->scaling == XC_SCALE_SUM,
-              group = half ? (int)(UINT16_MAX / (top * (unsigned long long)S->a.p.tp.m)) : 0;
-    const size_t tc = TREE_TILE_T, nchunk = (o->nsamp + tc - 1) / tc;
+    /* item_keep where the plan made the range's groups for it (range_keep: half and plain sums, with the plan's
+     * nbits and convention, which are the job's); group: trees whose sums fit uint16 together in its stage 2 */
+    const int keep = G->keep, group = half ? (int)(UINT16_MAX / (top * (unsigned long long)S->a.p.tp.m)) : 0;
+    const size_t tc = G->tt, nchunk = (o->nsamp + tc - 1) / tc;
 #pragma omp parallel for schedule(dynamic, 1) collapse(2) num_threads(S->a.nthreads)
     for (size_t T = 0; T < G->ntile; T++)
         for (size_t c = 0; c < nchunk; c++) {
