@@ -458,7 +458,9 @@ static json_t *definitions(void)
                                   "load spans two cache lines, as delayed rows do (cpu_mix_probe.c): the most "
                                   "the kernel can reach on this core, whatever its overheads",
         "mix_aligned_adds_per_s", "the same mix on line-aligned rows, which no dedispersion plan gives",
-        "cpu_mix_ceiling_fraction", "adds / cpu_seconds over one core's mix_ceiling_adds_per_s",
+        "cpu_mix_ceiling_fraction", "adds / cpu_seconds over one core's mix_ceiling_adds_per_s (the direct "
+                                    "kernel's; on approximate entries adds are direct's count, as for "
+                                    "cpu_peak_fraction)",
         "memory_bound_adds_per_s", "adds x read bandwidth / (input bytes as uint16 + float plane bytes): "
                                    "the rate if only the compulsory traffic moved at the measured streaming "
                                    "read bandwidth (1 thread, or all threads)",

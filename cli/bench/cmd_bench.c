@@ -40,7 +40,8 @@ static void print_row(void *ctx, const json_t *rec)
                "%.1f %% of a core's add peak per CPU s", "", NUM("cpu_seconds"),
                NUM("plane_write_streamed_cpu_seconds"), NUM("plane_write_cpu_seconds"),
                NUM("cpu_seconds_less_plane_write"), 100.0 * NUM("cpu_peak_fraction"));
-        if (json_object_get(rec, "cpu_mix_ceiling_fraction"))
+        /* Approximate entries count direct's adds: their share of direct's mix ceiling means nothing. */
+        if (json_object_get(rec, "cpu_mix_ceiling_fraction") && !json_object_get(rec, "loss_every"))
             printf(", %.1f %% of the kernel's mix ceiling", 100.0 * NUM("cpu_mix_ceiling_fraction"));
         printf("\n");
     }
