@@ -258,9 +258,9 @@ static xc_status one_block(blk_t *b, const xc_accel_amps *a, int nth, xc_accel_e
 {
     geometry(b);
     int bad = segments(b, a, nth);
-    const int nt = b->p->ntempl, nrun = nth == 1 ? 1 : (4 * nth < nt ? 4 * nth : nt), todo = bad ? 0 : nrun;
+    const int nt = b->p->ntempl, nrun = nth == 1 ? 1 : (4 * nth < nt ? 4 * nth : nt), nwork = bad ? 0 : nrun;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nth < nrun ? nth : nrun) reduction(| : bad)
-    for (int k = 0; k < todo; k++)
+    for (int k = 0; k < nwork; k++)
         bad |= templates(b, (int)((long)nt * k / nrun), (int)((long)nt * (k + 1) / nrun));
     xc_status st = bad ? xc_error_set(err, XC_ENOMEM, "accel cpu: out of memory (rows of a block)")
                        : hand_back(b, emit, ctx, err);
