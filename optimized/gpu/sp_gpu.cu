@@ -216,14 +216,13 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
         if ((st = grow((void **)&S->list, &S->list_have, R * ntiles, sizeof(uint2), "sp cudaMalloc (tiles)", err)) ||
             (st = grow((void **)&S->nlist, &S->nlist_have, 1, sizeof(unsigned), "sp cudaMalloc (tile count)", err)))
             return st;
-        XC_GPU_CK(cudaFuncSetAttribute(k_sp_flag, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (int)((SP_TILE + W) * sizeof(float))),
+        XC_GPU_CK(cudaFuncSetAttribute(k_sp_flag, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sp_flag_shared(W)),
                   "sp k_sp_flag (shared memory)");
         XC_GPU_CK(cudaFuncSetAttribute(k_sp_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm),
                   "sp k_sp_tiles (shared memory)");
         XC_GPU_CK(cudaMemset(S->nlist, 0, sizeof *S->nlist), "sp cudaMemset (tile count)");
         dim3 g((unsigned)R, (unsigned)(ntiles < 65535 ? ntiles : 65535));
-        k_sp_flag<<<g, SP_THREADS, (SP_TILE + W) * sizeof(float)>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w,
+        k_sp_flag<<<g, SP_THREADS, sp_flag_shared(W)>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w,
                                                                    c->nwidths, W, c->threshold, S->list, S->nlist);
         if ((st = launched("sp k_sp_flag", err)))
             return st;

@@ -51,11 +51,15 @@ __global__ void k_sp_mad(const float *x, size_t xstride, size_t n, size_t L, siz
 
 /* Grid (rows, tiles, up to 65535): the float filter.  Each tile of SP_TILE
  * box starts (W: the widest width <= n, at most SP_WTILE; dynamic shared
- * memory (SP_TILE + W) floats) that may hold a box of widths[0..nw) with
+ * memory sp_flag_shared(W) bytes) that may hold a box of widths[0..nw) with
  * snr >= thr is appended to list (row, tile) at atomicAdd(nlist): every
  * box's S - B estimated in float from prefix sums of x - m_b, against the
  * cut less a bound on the estimate's error (sp_gpu_boxes.cu); list holds a
  * slot per tile of the rows. */
+/* k_sp_flag's dynamic shared memory: the tile's SP_TILE + W prefix sums and
+ * the 16-byte loads of the last group's ends past them (sp_flag_hd.h). */
+inline size_t sp_flag_shared(size_t W) { return (SP_TILE + W + 8) * sizeof(float); }
+
 __global__ void k_sp_flag(const float *x, size_t xstride, size_t n, const double *m, size_t mstride, size_t L,
                           size_t nb, const double *s, const int32_t *widths, int nw, size_t W, double thr, uint2 *list,
                           unsigned *nlist);

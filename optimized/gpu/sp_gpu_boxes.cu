@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "optimized/gpu/sp_flag_hd.h"
 #include "optimized/gpu/sp_gpu.h"
 
 namespace xcsp {
@@ -177,36 +178,40 @@ __device__ inline double box_cut(double s, size_t w, double thr, double *den)
     return __dsub_rn(td, __dmul_rn(fabs(td), 0x1p-48));
 }
 
-/* F[i + 1] = x[i] - m_b for i < len in float (m_b, the baseline of sample
- * t0 + i's block, rounded to float); *a the thread's sum of |F[i + 1]|, *mx
- * its largest |m_b| (as floats). */
-__device__ void tile_deviations(const float *x, const double *m, size_t t0, unsigned len, size_t n, size_t L,
-                                size_t nb, float *F, float *a, float *mx)
-{
-    float sa = 0.0f, sm = 0.0f;
-    size_t b = (t0 + threadIdx.x) / L < nb ? (t0 + threadIdx.x) / L : nb - 1;
-    size_t hib = b + 1 == nb ? n : (b + 1) * L;
-    float mf = __double2float_rn(m[b]);
-    each_sample(x, len, [&](unsigned e, float v) {
-        while (t0 + e >= hib) {
-            b++;
-            hib = b + 1 == nb ? n : (b + 1) * L;
-            mf = __double2float_rn(m[b]);
-        }
-        const float y = __fsub_rn(v, mf);
-        F[e + 1] = y;
-        sa = __fadd_rn(sa, fabsf(y));
-        sm = fmaxf(sm, fabsf(mf));
-    });
-    *a = sa;
-    *mx = sm;
-}
-
 /* A block's end e (> t0) as an offset from t0, clamped to 2^32 - 1 (past
  * the end of any box of a tile). */
 __device__ inline unsigned local_end(size_t e, size_t t0)
 {
     return e - t0 < 0xffffffffu ? (unsigned)(e - t0) : 0xffffffffu;
+}
+
+/* F[i + 1] = x[i] - m_b for i < len in float (m_b, the baseline of sample
+ * t0 + i's block, rounded to float); *a the thread's sum of |F[i + 1]|, *mx
+ * its largest |m_b| (as floats).  Block ends as offsets from t0 in 32 bits,
+ * |m_b| taken where the block changes: 64-bit block arithmetic a sample was
+ * most of the pass's instructions. */
+__device__ void tile_deviations(const float *x, const double *m, size_t t0, unsigned len, size_t n, size_t L,
+                                size_t nb, float *F, float *a, float *mx)
+{
+    float sa = 0.0f;
+    size_t b = (t0 + threadIdx.x) / L < nb ? (t0 + threadIdx.x) / L : nb - 1;
+    unsigned ub = local_end(b + 1 == nb ? n : (b + 1) * L, t0);
+    float mf = __double2float_rn(m[b]), sm = threadIdx.x < len ? fabsf(mf) : 0.0f;
+    each_sample(x, len, [&](unsigned e, float v) {
+        if (e >= ub) {
+            do {
+                b++;
+                ub = local_end(b + 1 == nb ? n : (b + 1) * L, t0);
+            } while (e >= ub);
+            mf = __double2float_rn(m[b]);
+            sm = fmaxf(sm, fabsf(mf));
+        }
+        const float y = __fsub_rn(v, mf);
+        F[e + 1] = y;
+        sa = __fadd_rn(sa, fabsf(y));
+    });
+    *a = sa;
+    *mx = sm;
 }
 
 /* One width's boxes over a tile [t0, tend), Q its prefix sums. */
@@ -347,6 +352,55 @@ __device__ void scan_runs(float *Q, unsigned len, float *wsum)
     __syncthreads();
 }
 
+const int SP_FGROUPS = (int)(SP_TILE / (XC_SP_FLAG_GROUP * SP_THREADS));   /* groups of box starts a thread */
+static_assert(SP_FGROUPS * XC_SP_FLAG_GROUP * SP_THREADS == SP_TILE, "a tile's box starts in whole groups");
+
+/* The largest E of the thread's groups of width w = 4q + R (sp_flag_hd.h),
+ * box starts below uend only where FULL is false (a tile's last boxes of a
+ * row); F4 the tile's prefix sums, four a load. */
+template <int R, bool FULL>
+__device__ inline float groups_max(const float4 *F4, const float (*fu)[XC_SP_FLAG_GROUP], unsigned q, unsigned uend)
+{
+    float best = -INFINITY;
+#pragma unroll
+    for (int j = 0; j < SP_FGROUPS; j++) {
+        const unsigned g = threadIdx.x + (unsigned)j * SP_THREADS, u0 = g * XC_SP_FLAG_GROUP;
+        if (!FULL && u0 >= uend)
+            break;
+        const float4 va = F4[g + q];
+        const float a[4] = {va.x, va.y, va.z, va.w};
+        float b[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        if (R) {
+            const float4 vb = F4[g + q + 1];
+            b[0] = vb.x, b[1] = vb.y, b[2] = vb.z, b[3] = vb.w;
+        }
+        best = xc_sp_flag_max4(fu[j], a, b, R, FULL ? XC_SP_FLAG_GROUP : uend - u0, best);
+    }
+    return best;
+}
+
+template <bool FULL>
+__device__ inline float width_max_r(const float4 *F4, const float (*fu)[XC_SP_FLAG_GROUP], unsigned w, unsigned uend)
+{
+    const unsigned q = w / XC_SP_FLAG_GROUP;
+    switch (w % XC_SP_FLAG_GROUP) {
+    case 0:
+        return groups_max<0, FULL>(F4, fu, q, uend);
+    case 1:
+        return groups_max<1, FULL>(F4, fu, q, uend);
+    case 2:
+        return groups_max<2, FULL>(F4, fu, q, uend);
+    default:
+        return groups_max<3, FULL>(F4, fu, q, uend);
+    }
+}
+
+/* The largest E(u, w) of the thread's box starts u < uend. */
+__device__ inline float width_max(const float4 *F4, const float (*fu)[XC_SP_FLAG_GROUP], unsigned w, unsigned uend)
+{
+    return uend >= SP_TILE ? width_max_r<true>(F4, fu, w, uend) : width_max_r<false>(F4, fu, w, uend);
+}
+
 } // namespace
 
 /* The float filter (k_sp_flag, sp_gpu.h).  Per tile, y = x - m_b in float
@@ -366,15 +420,17 @@ __device__ void scan_runs(float *Q, unsigned len, float *wsum)
  * range) is listed whole, and so is one whose cut less the margin is out of
  * the float range (its float cut is -infinity, which every E reaches).
  * The widths' double cuts are the row's, computed once a block; each tile's
- * float cuts once a tile, by a thread a width.  At most 32 registers (34
- * unbounded): 8 blocks an SM instead of 6, which the kernel, instruction
- * bound, hardly notices (2.58 ms either way on an H200). */
+ * float cuts once a tile, by a thread a width.  At most 32 registers (one
+ * 4-byte spill with the groups of sp_flag_hd.h): 8 blocks an SM instead of
+ * 6, which the kernel, instruction bound, hardly notices (2.58 ms either way
+ * on an H200, box at a time). */
 __global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_t xstride, size_t n, const double *M,
                                                            size_t mstride, size_t L, size_t nb, const double *S,
                                                            const int32_t *widths, int nw, size_t W, double thr,
                                                            uint2 *list, unsigned *nlist)
 {
-    extern __shared__ float F[];
+    extern __shared__ float4 F4[];   /* float4: 16-byte aligned for the groups' loads */
+    float *F = reinterpret_cast<float *>(F4);
     __shared__ float wsum[SP_THREADS / 32], wa[SP_THREADS / 32], wm[SP_THREADS / 32];
     __shared__ double cutw[XC_SP_MAXW];
     __shared__ float cf[XC_SP_MAXW];
@@ -413,29 +469,22 @@ __global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_
             cf[k] = c2 > -0x1p100 && c2 < 0x1p100 ? __double2float_rd(c2) : -INFINITY;
         }
         scan_runs(F, (unsigned)len, wsum);   /* its barriers publish cf too */
-        /* the thread's box starts' sums, read once for every width */
-        float Fu[SP_TPER];
+        /* the thread's groups of box starts (sp_flag_hd.h): their F, read
+         * once for every width */
+        float fu[SP_FGROUPS][XC_SP_FLAG_GROUP];
 #pragma unroll
-        for (int j = 0; j < SP_TPER; j++)
-            Fu[j] = F[threadIdx.x + (unsigned)j * SP_THREADS];
+        for (int j = 0; j < SP_FGROUPS; j++) {
+            const float4 v = F4[threadIdx.x + (unsigned)j * SP_THREADS];
+            fu[j][0] = v.x, fu[j][1] = v.y, fu[j][2] = v.z, fu[j][3] = v.w;
+        }
         bool hit = !(A <= 0x1p100f) || !(MX <= 0x1p100f);
         for (int k = 0; k < nw && !hit; k++) {
             const size_t w = (size_t)widths[k];
             if (w > n || t0 + w > n)
                 break;
             const size_t tend = n - w + 1 < t0 + SP_TILE ? n - w + 1 : t0 + SP_TILE;
-            const unsigned uend = (unsigned)(tend - t0);
-            const float *Fw = F + w;
-            /* the largest E of the thread's boxes against the cut: E is
-             * finite here (A is), so the maximum is one of them */
-            float best = -INFINITY;
-#pragma unroll
-            for (int j = 0; j < SP_TPER; j++) {
-                const unsigned u = threadIdx.x + (unsigned)j * SP_THREADS;
-                if (u < uend)
-                    best = fmaxf(best, __fsub_rn(Fw[u], Fu[j]));
-            }
-            hit = best >= cf[k];
+            /* E is finite here (A is), so the maximum is one of them */
+            hit = width_max(F4, fu, (unsigned)w, (unsigned)(tend - t0)) >= cf[k];
         }
         /* a barrier too: every F and cf of the tile read before the next tile's */
         if (__syncthreads_or(hit) && threadIdx.x == 0) {
