@@ -121,20 +121,20 @@ struct dev_keys {
     }
 };
 
-/* a[0..P) ascending (P a power of two), by the whole block. */
+/* a[0..P) ascending (P a power of two), by the whole block: Batcher's
+ * bitonic network, each thread a compare-exchange pair (i, i + j) of a
+ * step at a time (i with bit j clear), not an index of which half idle. */
 __device__ void bitonic(u64 *a, unsigned P)
 {
     __syncthreads();
     for (unsigned k = 2; k <= P; k <<= 1)
         for (unsigned j = k >> 1; j > 0; j >>= 1) {
-            for (unsigned i = threadIdx.x; i < P; i += blockDim.x) {
-                unsigned l = i ^ j;
-                if (l > i) {
-                    u64 x = a[i], y = a[l];
-                    if ((i & k) == 0 ? x > y : x < y) {
-                        a[i] = y;
-                        a[l] = x;
-                    }
+            for (unsigned p = threadIdx.x; p < P / 2; p += blockDim.x) {
+                const unsigned i = ((p & ~(j - 1)) << 1) | (p & (j - 1)), l = i | j;
+                u64 x = a[i], y = a[l];
+                if ((i & k) == 0 ? x > y : x < y) {
+                    a[i] = y;
+                    a[l] = x;
                 }
             }
             __syncthreads();
