@@ -1,5 +1,5 @@
 /* Host checks of the code the GPU single-pulse kernels share with the host
- * (optimized/gpu/sp_flag_hd.h); host code only, so they run
+ * (optimized/gpu/sp_flag_hd.h, sp_select_hd.h); host code only, so they run
  * with or without CUDA.
  *
  * The float filter's box estimates (k_sp_flag): taken four box starts a
@@ -8,7 +8,11 @@
  * bit, for every residue of w mod 4, narrow and wide widths, full tiles and
  * tiles cut short at any start (the groups' masks), on prefix sums of noise,
  * of a burst and of equal values.
- */
+ *
+ * The block medians' bracket test (k_sp_medians): float comparisons against
+ * the values of the bracket's keys must count and keep exactly the samples
+ * the keys' comparisons do, for signed zeros, subnormals, infinities, NaNs
+ * of either sign and random bit patterns, against brackets of such keys. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +20,7 @@
 #include <string.h>
 
 #include "optimized/gpu/sp_flag_hd.h"
+#include "optimized/gpu/sp_select_hd.h"
 #include "tests/xc_test.h"
 
 #define TILE 4096u
@@ -86,6 +91,77 @@ XC_TEST(test_sp_flag_masks, "sp_flag_masks")
     CU_ASSERT_EQUAL(xc_sp_flag_max4(f, a, b, 3, 1, -5.0f), 40.0f);   /* r = 3: F[u0 + w] = a[3] */
     CU_ASSERT_EQUAL(xc_sp_flag_max4(f, a, b, 3, 2, -5.0f), 49.0f);   /* b[0] - f[1] */
     CU_ASSERT_EQUAL(xc_sp_flag_max4(f, a, b, 2, 4, -5.0f), 57.0f);   /* b[1] - f[3] */
+}
+
+/* Floats worth a key each: zeros, subnormals, the extremes, infinities,
+ * NaNs of both signs, then random bit patterns. */
+static size_t some_floats(float *v, size_t n)
+{
+    static const uint32_t special[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x80000001u, 0x007fffffu, 0x807fffffu,
+                                       0x00800000u, 0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0xff7fffffu, 0x7f800000u,
+                                       0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff800001u, 0x42c80000u,
+                                       0x42c80001u, 0x42c7ffffu};
+    size_t k = 0;
+    for (; k < XC_NCASES(special) && k < n; k++)
+        v[k] = xc_sp_bits_float(special[k]);
+    uint64_t s = 0x243F6A8885A308D3ull;
+    for (; k < n; k++) {
+        s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
+        const uint32_t u = (uint32_t)((s * 2685821657736338717ull) >> 32);
+        /* half of them near 100, where noise planes' medians lie */
+        v[k] = k % 2 ? xc_sp_bits_float(u) : xc_sp_bits_float(0x42c80000u + (u & 0xffffu) - 0x8000u);
+    }
+    return k;
+}
+
+XC_TEST(test_sp_select_keys, "sp_select_keys")
+{
+    enum { NV = 400 };
+    float v[NV];
+    some_floats(v, NV);
+    int bad = 0;
+    for (int i = 0; i < NV; i++) {
+        /* the key orders as the value (NaNs aside), and names its float */
+        const uint32_t ki = xc_sp_fkey(v[i]);
+        CU_ASSERT_EQUAL(xc_sp_fkey(xc_sp_fkey_float(ki)), ki);
+        for (int j = 0; j < NV; j++) {
+            if (v[i] != v[i] || v[j] != v[j])
+                continue;
+            const uint32_t kj = xc_sp_fkey(v[j]);
+            if ((v[i] < v[j]) != (ki < kj) || (v[i] == v[j]) != (ki == kj))
+                bad++;
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
+XC_TEST(test_sp_select_bracket, "sp_select_bracket")
+{
+    enum { NV = 400 };
+    float v[NV];
+    some_floats(v, NV);
+    int bad = 0, brackets = 0;
+    for (int i = 0; i < NV; i += 3)
+        for (int j = 0; j < NV; j += 7) {
+            uint32_t lo = xc_sp_fkey(v[i]), hi = xc_sp_fkey(v[j]);
+            if (lo > hi) {
+                const uint32_t t = lo;
+                lo = hi, hi = t;
+            }
+            if (xc_sp_fkey_nan(lo) || xc_sp_fkey_nan(hi))
+                continue;   /* the kernel takes the keys' own pass then */
+            brackets++;
+            const float vlo = xc_sp_fkey_float(lo), vhi = xc_sp_fkey_float(hi);
+            for (int t = 0; t < NV; t++) {
+                const uint32_t k = xc_sp_fkey(v[t]);
+                const int below = xc_sp_fkey_below(v[t], vlo), in = xc_sp_fkey_inside(v[t], vlo, vhi);
+                if ((below != (k < lo) || in != (k >= lo && k <= hi)) && bad++ < 5)
+                    fprintf(stderr, "  x %a (key %08x), bracket [%08x, %08x]: observed below %d in %d, expected %d %d\n",
+                            (double)v[t], k, lo, hi, below, in, k < lo, k >= lo && k <= hi);
+            }
+        }
+    CU_ASSERT(brackets > 1000);
+    CU_ASSERT_EQUAL(bad, 0);
 }
 
 XC_TEST_MAIN("sp_gpu_hd")

@@ -199,7 +199,9 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
     }
     if (!meansd) {
         dim3 g((unsigned)R, (unsigned)(nb < 65535 ? nb : 65535));
-        k_sp_medians<<<g, SP_THREADS>>>(x, xs, n, c->block, nb, S->m, nb);
+        /* the longest block: the last, which takes the remainder */
+        const unsigned cap = sp_medians_cache(nb > 1 ? n - (nb - 1) * c->block : n);
+        k_sp_medians<<<g, SP_THREADS, cap * sizeof(unsigned)>>>(x, xs, n, c->block, nb, S->m, nb, cap);
         XC_GPU_CK(cudaGetLastError(), "sp k_sp_medians");
         if (!given) {
             k_sp_mad<<<(unsigned)R, SP_THREADS>>>(x, xs, n, c->block, nb, S->m, nb, S->s);

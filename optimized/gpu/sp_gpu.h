@@ -41,9 +41,18 @@ __global__ void k_sp_prefix(const float *x, size_t xstride, size_t n, double *P,
                             double *m, size_t mstride, double *s);
 
 /* Grid (rows, up to 65535): block b of row r (b = blockIdx.y, + gridDim.y
- * ...) gets m[b], its median (xc_sp_row_stats's blocks of L samples). */
+ * ...) gets m[b], its median (xc_sp_row_stats's blocks of L samples).  cap:
+ * samples of a selection's bracket kept in dynamic shared memory (cap x 4
+ * bytes; sp_medians_cache), where its bins and second pass read them. */
 __global__ void k_sp_medians(const float *x, size_t xstride, size_t n, size_t L, size_t nb, double *m,
-                             size_t mstride);
+                             size_t mstride, unsigned cap);
+
+/* k_sp_medians's cap for blocks of at most longest samples: their brackets'
+ * expected keys with room, at most SP_CACHE_MAX (45 KiB of shared memory a
+ * block with the selection's own: 5 blocks an SM); a bracket with more
+ * samples is binned from the block again. */
+const unsigned SP_CACHE_MAX = 8192;
+unsigned sp_medians_cache(size_t longest);
 
 /* Per row (one block each): s[r] = 1.4826 x the median of |x_t - m_b(t)|. */
 __global__ void k_sp_mad(const float *x, size_t xstride, size_t n, size_t L, size_t nb, const double *m,

@@ -13,12 +13,19 @@
  * the range becomes every key; where a bin holds more than SEL_N distinct
  * keys the range narrows to that bin's and the two passes repeat, so the
  * result is exact on any data, and on noise costs about two reads of the
- * keys instead of a radix select's eight to twelve. */
+ * keys instead of a radix select's eight to twelve.
+ *
+ * The block medians read their samples once: the first pass tests each
+ * sample against the bracket by two float comparisons (sp_select_hd.h) and
+ * keeps the bracket's samples (about an eighth) in shared memory, where the
+ * bins and the second pass read them; a bracket with more samples than
+ * the room is binned from the block as for any source. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
 
 #include "optimized/gpu/sp_gpu.h"
+#include "optimized/gpu/sp_select_hd.h"
 
 namespace xcsp {
 
@@ -35,21 +42,10 @@ const int SEL_W = 64;     /* the bracket's half width, sample ranks (4 standard 
  * fused execute's three ranges at 512 channels, Nsight Compute). */
 const int SEL_U = 4;
 
-/* Float keys that order as the values (sign-flipped bits; -0 taken as +0,
- * which compares equal to it in the reference's sort). */
-__device__ inline u64 fkey(float x)
-{
-    uint32_t u = __float_as_uint(x);
-    if (u == 0x80000000u)
-        u = 0;
-    return (u & 0x80000000u) ? (u64)(~u) : (u64)(u | 0x80000000u);
-}
+/* Float keys that order as the values (sp_select_hd.h). */
+__device__ inline u64 fkey(float x) { return xc_sp_fkey(x); }
 
-__device__ inline double fkey_value(u64 k)
-{
-    uint32_t u = (uint32_t)k;
-    return (double)__uint_as_float((u & 0x80000000u) ? (u & 0x7fffffffu) : ~u);
-}
+__device__ inline double fkey_value(u64 k) { return (double)xc_sp_fkey_float((uint32_t)k); }
 
 /* Non-negative doubles order as their bits. */
 __device__ inline double dkey_value(u64 k) { return __longlong_as_double((long long)k); }
@@ -61,6 +57,7 @@ struct sel_shared {
     u64 below;        /* keys under lo */
     u64 cnt, before;  /* keys in the target bin b0; keys of the range in bins under b0 */
     u64 got, min0, max0, min1;
+    unsigned ncache;  /* samples pass A kept (key_cache) */
     u64 wsum[SP_THREADS / 32];
     unsigned b0, b1;
     int miss;
@@ -238,6 +235,69 @@ template <typename SRC> __device__ void histogram(const SRC &src, u64 lo, u64 hi
     __syncthreads();
 }
 
+/* The samples of a block's bracket kept in shared memory (their float
+ * bits) by pass A, so that the bins and the second pass read those few
+ * (about an eighth of the block) instead of every sample again. */
+struct key_cache {
+    unsigned *k;
+    unsigned cap;   /* 0: none kept */
+};
+
+/* Pass A of a block's float samples, where lo and hi are keys of numbers:
+ * each sample's bracket test two float comparisons (sp_select_hd.h), the
+ * samples in the bracket kept (a warp's at one counter increment), then
+ * binned from the cache.  False, with nothing binned, where they do not
+ * fit (pass A then runs as for any source). */
+__device__ bool histogram_kept(const block_keys &src, u64 lo, u64 hi, unsigned shift, key_cache kc, sel_shared *s)
+{
+    if (!kc.cap || (lo == 0 && hi == ~0ull) || xc_sp_fkey_nan((uint32_t)lo) || xc_sp_fkey_nan((uint32_t)hi) ||
+        src.hi - src.lo > 0xffffffffull)
+        return false;   /* the same in every thread */
+    for (int i = threadIdx.x; i < SEL_N; i += blockDim.x)
+        s->hist[i] = 0;
+    if (threadIdx.x == 0) {
+        s->below = 0;
+        s->ncache = 0;
+    }
+    __syncthreads();
+    const float vlo = xc_sp_fkey_float((uint32_t)lo), vhi = xc_sp_fkey_float((uint32_t)hi);
+    const unsigned lane = threadIdx.x & 31;
+    unsigned below = 0;   /* at most the block's samples, under 2^32 */
+    each_loaded(src.x, src.lo, src.hi, [&](float v, bool valid) {
+        const bool in = valid && xc_sp_fkey_inside(v, vlo, vhi);
+        below += valid && xc_sp_fkey_below(v, vlo);
+        const unsigned want = __ballot_sync(0xffffffffu, in);   /* every lane is here */
+        if (want) {
+            const int first = __ffs(want) - 1;
+            unsigned at = 0;
+            if ((int)lane == first)
+                at = atomicAdd(&s->ncache, (unsigned)__popc(want));
+            at = __shfl_sync(0xffffffffu, at, first) + (unsigned)__popc(want & ((1u << lane) - 1));
+            if (in && at < kc.cap)
+                kc.k[at] = __float_as_uint(v);
+        }
+    });
+    for (int off = 16; off > 0; off >>= 1)
+        below += __shfl_down_sync(0xffffffffu, below, off);
+    if (lane == 0 && below)
+        atomicAdd(&s->below, (u64)below);
+    __syncthreads();
+    const unsigned nc = s->ncache;
+    if (nc > kc.cap)
+        return false;   /* s->below and the bins are made again by pass A */
+    for (unsigned i = threadIdx.x; i < nc; i += blockDim.x)
+        atomicAdd(&s->hist[bin_of(fkey(__uint_as_float(kc.k[i])), lo, shift)], 1u);
+    __syncthreads();
+    return true;
+}
+
+/* Any other source keeps nothing. */
+template <typename SRC>
+__device__ bool histogram_kept(const SRC &, u64, u64, unsigned, key_cache, sel_shared *)
+{
+    return false;
+}
+
 /* The bins of ranks k0 and k1 (k0 <= k1 <= k0 + 1): s->b0, b1, before,
  * cnt; s->miss where a rank is outside the range. */
 __device__ void find_bins(u64 k0, u64 k1, sel_shared *s)
@@ -275,13 +335,14 @@ __device__ void find_bins(u64 k0, u64 k1, sel_shared *s)
 }
 
 /* Pass B: the keys of bin b0 gathered (up to SEL_N), its least and largest
- * key, and the least key of bin b1. */
-template <typename SRC> __device__ void gather(const SRC &src, u64 lo, u64 hi, unsigned shift, sel_shared *s)
+ * key, and the least key of bin b1: from the samples pass A kept (kept:
+ * the same keys of [lo, hi], in another order, which the sort and the
+ * minima and maxima do not see), else from the source. */
+template <typename SRC>
+__device__ void gather(const SRC &src, u64 lo, u64 hi, unsigned shift, key_cache kc, bool kept, sel_shared *s)
 {
     const unsigned b0 = s->b0, b1 = s->b1, lane = threadIdx.x & 31;
-    src.each([&](u64 key, bool valid) {
-        bool in = valid && key >= lo && key <= hi;
-        unsigned bin = in ? bin_of(key, lo, shift) : (unsigned)SEL_N;
+    auto take = [&](u64 key, unsigned bin) {
         unsigned want = __ballot_sync(0xffffffffu, bin == b0);
         if (bin == b0) {
             u64 at = 0;
@@ -294,20 +355,34 @@ template <typename SRC> __device__ void gather(const SRC &src, u64 lo, u64 hi, u
             atomicMax(&s->max0, key);
         } else if (bin == b1)
             atomicMin(&s->min1, key);
-    });
+    };
+    if (kept) {
+        const unsigned nc = s->ncache;
+        for (unsigned base = 0; base < nc; base += blockDim.x) {   /* the same trip count in every thread */
+            const unsigned i = base + threadIdx.x;
+            const u64 key = i < nc ? fkey(__uint_as_float(kc.k[i])) : 0;
+            take(key, i < nc ? bin_of(key, lo, shift) : (unsigned)SEL_N);
+        }
+    } else
+        src.each([&](u64 key, bool valid) {
+            bool in = valid && key >= lo && key <= hi;
+            take(key, in ? bin_of(key, lo, shift) : (unsigned)SEL_N);
+        });
     __syncthreads();
 }
 
 /* The keys of ranks k0 and k1 = k0 or k0 + 1 (0-based, ties counted) of
  * the source's N keys, into *r0, *r1 (every thread). */
-template <typename SRC> __device__ void select_pair(const SRC &src, u64 N, u64 k0, u64 k1, sel_shared *s, u64 *r0,
-                                                    u64 *r1)
+template <typename SRC>
+__device__ void select_pair(const SRC &src, u64 N, u64 k0, u64 k1, key_cache kc, sel_shared *s, u64 *r0, u64 *r1)
 {
     first_range(src, N, k0, s);
     for (;;) {
         const u64 lo = s->lo, hi = s->hi;
         const unsigned shift = bin_shift(lo, hi);
-        histogram(src, lo, hi, shift, s);
+        const bool kept = histogram_kept(src, lo, hi, shift, kc, s);
+        if (!kept)
+            histogram(src, lo, hi, shift, s);
         find_bins(k0, k1, s);
         if (s->miss) {   /* the sample's bracket missed (only the first range can): every key */
             __syncthreads();
@@ -318,7 +393,7 @@ template <typename SRC> __device__ void select_pair(const SRC &src, u64 N, u64 k
             __syncthreads();
             continue;
         }
-        gather(src, lo, hi, shift, s);
+        gather(src, lo, hi, shift, kc, kept, s);
         const u64 q0 = k0 - s->below - s->before, q1 = k1 - s->below - s->before;
         if (s->b1 != s->b0) {   /* k1 = k0 + 1 in a later bin: k0 is b0's largest key, k1 b1's least */
             *r0 = s->max0;
@@ -352,10 +427,11 @@ template <typename SRC> __device__ void select_pair(const SRC &src, u64 N, u64 k
 
 /* The median of the source's n keys as the reference's: the middle value,
  * or of an even count the mean of the two middle values. */
-template <typename SRC, typename VAL> __device__ double median(const SRC &src, u64 n, VAL val, sel_shared *s)
+template <typename SRC, typename VAL>
+__device__ double median(const SRC &src, u64 n, VAL val, key_cache kc, sel_shared *s)
 {
     u64 lo, hi;
-    select_pair(src, n, (n - 1) / 2, n / 2, s, &lo, &hi);
+    select_pair(src, n, (n - 1) / 2, n / 2, kc, s, &lo, &hi);
     return n % 2 ? val(lo) : __ddiv_rn(__dadd_rn(val(lo), val(hi)), 2.0);
 }
 
@@ -387,6 +463,18 @@ __device__ double block_scan(double v, double *total, sel_shared *s)
 }
 
 } // namespace
+
+unsigned sp_medians_cache(size_t longest)
+{
+    if (longest <= 4 * (size_t)SEL_N)
+        return 0;   /* the first range is every key: nothing to keep */
+    /* the bracket's share (2 SEL_W + 2 sample ranks of SEL_N, 12.7 %), a
+     * quarter more for its spread (about 9 % of it on 1024 sample ranks),
+     * within SP_CACHE_MAX */
+    const double want = (double)longest * (2 * SEL_W + 2) / SEL_N * 1.25 + 256;
+    const size_t cap = ((size_t)want + 255) / 256 * 256;
+    return (unsigned)(cap < SP_CACHE_MAX ? cap : SP_CACHE_MAX);
+}
 
 __global__ void __launch_bounds__(SP_THREADS) k_sp_prefix(const float *X, size_t xstride, size_t n, double *Pall,
                                                           size_t pstride, int meansd, double *m, size_t mstride,
@@ -425,15 +513,18 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_prefix(const float *X, size_t
     s[r] = var > 0 ? __dsqrt_rn(var) : 0.0;
 }
 
-__global__ void __launch_bounds__(SP_THREADS, 6) k_sp_medians(const float *X, size_t xstride, size_t n, size_t L,
-                                                              size_t nb, double *M, size_t mstride)
+/* 5 blocks an SM, as the kept samples' shared memory allows (sp_gpu.h):
+ * up to 48 registers, no spills. */
+__global__ void __launch_bounds__(SP_THREADS, 5) k_sp_medians(const float *X, size_t xstride, size_t n, size_t L,
+                                                              size_t nb, double *M, size_t mstride, unsigned cap)
 {
     __shared__ sel_shared sh;
+    extern __shared__ unsigned kept[];
     const size_t r = blockIdx.x;
     const float *x = X + r * xstride;
     for (size_t b = blockIdx.y; b < nb; b += gridDim.y) {
         size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
-        double med = median(block_keys{x, lo, hi}, hi - lo, fkey_value, &sh);
+        double med = median(block_keys{x, lo, hi}, hi - lo, fkey_value, key_cache{kept, cap}, &sh);
         if (threadIdx.x == 0)
             M[r * mstride + b] = med;
     }
@@ -444,7 +535,7 @@ __global__ void __launch_bounds__(SP_THREADS, 6) k_sp_mad(const float *X, size_t
 {
     __shared__ sel_shared sh;
     const size_t r = blockIdx.x;
-    double mad = median(dev_keys{X + r * xstride, n, L, nb, M + r * mstride}, n, dkey_value, &sh);
+    double mad = median(dev_keys{X + r * xstride, n, L, nb, M + r * mstride}, n, dkey_value, key_cache{NULL, 0}, &sh);
     if (threadIdx.x == 0)
         s[r] = __dmul_rn(XC_SP_MAD_SCALE, mad);
 }
