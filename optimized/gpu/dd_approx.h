@@ -79,4 +79,37 @@ cudaError_t ap_launch_stage2_groups(int t, const void *buf, size_t W, const int3
 cudaError_t ap_launch_finish(int t, const void *acc, size_t Tc, size_t ndm, size_t nt, float *out, size_t opitch,
                              size_t col, cudaStream_t st);
 
+/* Packed subband kernels (dd_approx_packed.cu), for integer input whose
+ * scrunched samples are at most 255 (Y4) and whose stage-1 rows are at most
+ * 65535 (stage 2); the same sums as the kernels above.
+ * Corner turn + scrunch into Y4: byte b of Y[r][u] is the sample
+ * u + 256 b of ap_launch_scrunch's Y (0 from nsd on), for u < np. */
+cudaError_t ap_launch_scrunch_q8(const uint16_t *raw, size_t nc, const int *chan, int nuse, int ds, size_t nsd,
+                                 size_t np, uint32_t *Y, size_t pitch, cudaStream_t st);
+/* ap_launch_sub1 (u32 sums) from Y4; k1: channels whose samples' sum fits
+ * 16 bits (65535 / the largest sample).  The rows are written as uint16_t
+ * when b16 (the caller knows every row value fits), else uint32_t. */
+cudaError_t ap_launch_sub1_q8(const uint32_t *Y, size_t pitch, size_t nsd, const int *row, const int *sub_first,
+                              int nsub, int nchans, const int32_t *a, const int64_t *lo, int j0, int ng, size_t t0,
+                              size_t W, int k1, int b16, void *buf, cudaStream_t st);
+/* The same for subbands of at most k1 channels through shared memory, runs
+ * of AP_RUN consecutive groups a block: dwin bounds, over every run of
+ * AP_RUN consecutive groups, subband and channel c, the spread of the
+ * groups' offsets lo[j][s] + a[j][c]; cs channels are staged at a time, in
+ * ap_sub1_sm_smem(dwin, cs) bytes of shared memory. */
+const int AP_RUN = 8;
+size_t ap_sub1_sm_smem(int dwin, int cs);
+cudaError_t ap_launch_sub1_sm(const uint32_t *Y, size_t pitch, size_t nsd, const int *row, const int *sub_first,
+                              int nsub, int nchans, const int32_t *a, const int64_t *lo, int j0, int ng, size_t t0,
+                              size_t W, int dwin, int cs, int b16, void *buf, cudaStream_t st);
+/* ap_launch_stage2_groups (u32 sums) with np (1 or 2) pairs of outputs per
+ * thread, from rows of uint16_t (b16) or uint32_t; k2 >= 1: subbands whose
+ * rows' sum fits 16 bits (65535 / the largest stage-1 row value); v4: nsub
+ * and k2 are multiples of 4 (the shifts are then read four at a time).
+ * Needs ap_stage2_pk_smem bytes of shared memory per block. */
+size_t ap_stage2_pk_smem(int np, int nsub, int span);
+cudaError_t ap_launch_stage2_pk(int np, int b16, const void *buf, size_t W, const int32_t *shift, int nsub,
+                                const unsigned long long *first, const int32_t *gspan, int span, int j0, int ng,
+                                size_t nt, int k2, int v4, float *out, size_t opitch, size_t col, cudaStream_t st);
+
 #endif

@@ -11,17 +11,19 @@
  *            (ping-pong), then stage 2 adding the batch's subbands to every
  *            trial (an exact accumulator when the subbands need more than
  *            one batch);
- * then the output scaling of the direct GPU kernels (dd_launch_scale) and one
- * copy of the range back.  Subband stage 2 goes through shared memory where
- * a group's nsub rows fit (staged once for all its trials), else it reads L2
- * directly as the trees' stage 2 does.  Stage 1 reads L2 directly: a
- * shared-memory version staging each channel once for up to 16 consecutive
- * groups was measured no faster (H200, Table 2 plan: 0.30-1.00x the L2
- * version at 1024 channels; at 4096 a subband is too large to stage) and
- * was not kept.
- * Same semantics, same order of additions as the
- * CPU versions (optimized/cpu/subband_cpu.c, tree_cpu.c), so integer input
- * gives the references' planes bit for bit.
+ * then the output scaling of the direct GPU kernels (dd_launch_scale; none
+ * for the plain sum) and one copy of the range back.  Subband stage 2 goes
+ * through shared memory where a group's nsub rows fit (staged once for all
+ * its trials), else it reads L2 directly as the trees' stage 2 does.
+ * Integer input whose scrunched samples fit 8 bits and whose stage-1 rows
+ * fit 16 (8-bit data at ds 1, subbands of up to 257 channels) takes the
+ * packed kernels of dd_approx_packed.cu instead: four samples a word in
+ * stage 1 (through shared memory for runs of eight groups), rows of 16
+ * bits, two outputs a word in stage 2.
+ * Same semantics as the CPU versions (optimized/cpu/subband_cpu.c,
+ * tree_cpu.c), the same order of additions where it matters (float input;
+ * integer sums are exact in any order), so integer input gives the
+ * references' planes bit for bit.
  *
  * Memory: the gulp (raw), its scrunched channel-major copy (Y) and one
  * range's plane stay on the device; the stage-1 rows are made for chunks of
@@ -134,15 +136,17 @@ xc_status setup(xc_gpu_apstate *S, xc_error *err)
     return XC_OK;
 }
 
-/* A launch, then a wait that names the kernel when it faulted. */
+/* A launch's error, naming the kernel.  The kernels of a range are queued
+ * back to back without a wait between them (a wait per launch left the
+ * device idle for each launch's host overhead); a fault while they run is
+ * reported by the wait at the range's end, which names the range. */
 xc_status ck(xc_error *err, const char *name, cudaError_t launched, const char *kernel)
 {
+    if (launched == cudaSuccess)
+        return XC_OK;
     char w[96];
     snprintf(w, sizeof w, "%s: %s", name, kernel);
-    if (launched != cudaSuccess)
-        return xc_gpu_fail(err, launched, w);
-    cudaError_t e = cudaDeviceSynchronize();
-    return e == cudaSuccess ? XC_OK : xc_gpu_fail(err, e, w);
+    return xc_gpu_fail(err, launched, w);
 }
 
 int types_for(const xc_block *in, int ds, int nuse)
@@ -155,12 +159,57 @@ int types_for(const xc_block *in, int ds, int nuse)
     return vs * (unsigned long long)(nuse ? nuse : 1) <= UINT32_MAX ? AP_U32_U32 : AP_U32_U64;
 }
 
+/* The packed kernels' bounds for subband range k with sample type t and
+ * largest scrunched sample vmax (0: float input): k1, channels whose sum
+ * fits 16 bits when samples fit 8 (Y4), else 0; cs, where every subband has
+ * at most k1 channels, the channels the shared-memory stage 1 stages at a
+ * time (as many as leave room for two blocks an SM, at most 32; else 0);
+ * k2, subbands whose stage-1 rows' sum fits 16 bits, else 0 (a multiple
+ * of 4 where v4: nsub is one too, and stage 2 reads four shifts a load); np, output
+ * pairs per thread of packed stage 2 (2 where two blocks fit an SM, else 1
+ * where one does, else 0: the u32 kernels). */
+struct packing {
+    int k1, k2, v4, np, cs;
+};
+
+packing packing_for(const xc_gpu_apstate *S, int k, int t, unsigned long long vmax)
+{
+    packing pk = {0, 0, 0, 0, 0};
+    if (S->kind != AK_SUBBAND || t != AP_U32_U32 || vmax == 0)
+        return pk;
+    pk.k1 = vmax <= 255 ? (int)(65535 / vmax) : 0;
+    int widest = 1;
+    for (int s = 0; s < S->nsub; s++)
+        widest = S->sp.sub_first[s + 1] - S->sp.sub_first[s] > widest ? S->sp.sub_first[s + 1] - S->sp.sub_first[s]
+                                                                      : widest;
+    if (pk.k1 && widest <= pk.k1)
+        for (pk.cs = widest < 32 ? widest : 32; pk.cs > 0; pk.cs /= 2)
+            if (ap_sub1_sm_smem(S->r[k].dwin, pk.cs) <= S->smem_optin / 2)
+                break;
+    const unsigned long long rowmax = vmax * (unsigned long long)widest;
+    const size_t span = S->r[k].span;
+    if (rowmax > 65535 || span > (size_t)INT32_MAX / 2)
+        return pk;
+    pk.k2 = (int)(65535 / rowmax);
+    if (S->nsub % 4 == 0 && pk.k2 >= 4) {   /* shifts read four at a time */
+        pk.k2 -= pk.k2 % 4;
+        pk.v4 = 1;
+    }
+    pk.np = ap_stage2_pk_smem(2, S->nsub, (int)span) <= S->smem_optin / 2 ? 2
+            : ap_stage2_pk_smem(1, S->nsub, (int)span) <= S->smem_optin  ? 1
+                                                                          : 0;
+    return pk;
+}
+
 /* Subband range k, chunks of Tc outputs into d_out (row pitch nsamp). */
-xc_status run_subband(xc_gpu_apstate *S, int k, int t, const void *Y, size_t pitch, size_t nsd, size_t nsamp,
-                      size_t budget, xc_error *err)
+xc_status run_subband(xc_gpu_apstate *S, int k, int t, const packing &pk, const void *Y, size_t pitch, size_t nsd,
+                      size_t nsamp, size_t budget, xc_error *err)
 {
     const ap_range *r = &S->r[k];
-    const size_t ab = ap_abytes(t), ns = (size_t)S->nsub;
+    /* stage-1 rows as uint16_t where both stages are the packed ones (every
+     * row value fits 16 bits): half the traffic through memory */
+    const int b16 = pk.np && pk.k1;
+    const size_t ab = b16 ? 2 : ap_abytes(t), ns = (size_t)S->nsub;
     size_t Tc = nsamp;
     while (Tc > AP_MIN_TC && ns * (Tc + r->span) * ab > budget)
         Tc = (Tc + 1) / 2;
@@ -175,12 +224,24 @@ xc_status run_subband(xc_gpu_apstate *S, int k, int t, const void *Y, size_t pit
         for (int j0 = 0; !st && j0 < r->ngroups; j0 += gb) {
             const int ng = r->ngroups - j0 < gb ? r->ngroups - j0 : gb;
             st = ck(err, S->name,
-                    ap_launch_sub1(t, Y, pitch, nsd, S->d_row, S->d_subfirst, S->nsub, S->nchans, r->d_a, r->d_lo, j0,
-                                   ng, t0, W, S->d_buf, 0),
+                    pk.cs ? ap_launch_sub1_sm((const uint32_t *)Y, pitch, nsd, S->d_row, S->d_subfirst, S->nsub,
+                                              S->nchans, r->d_a, r->d_lo, j0, ng, t0, W, r->dwin, pk.cs, b16,
+                                              S->d_buf, 0)
+                    : pk.k1 ? ap_launch_sub1_q8((const uint32_t *)Y, pitch, nsd, S->d_row, S->d_subfirst, S->nsub,
+                                              S->nchans, r->d_a, r->d_lo, j0, ng, t0, W, pk.k1, b16, S->d_buf, 0)
+                          : ap_launch_sub1(t, Y, pitch, nsd, S->d_row, S->d_subfirst, S->nsub, S->nchans, r->d_a,
+                                           r->d_lo, j0, ng, t0, W, S->d_buf, 0),
                     "stage 1");
-            /* stage 2 through shared memory where the group's rows fit, else
-             * straight from L2 (the kernel the trees use) */
-            if (!st && smem_ok)
+            /* stage 2 on packed pairs, or through shared memory where the
+             * group's rows fit, else straight from L2 (the kernel the trees
+             * use) */
+            if (!st && pk.np)
+                st = ck(err, S->name,
+                        ap_launch_stage2_pk(pk.np, b16, S->d_buf, W, r->d_shift, S->nsub, r->d_first,
+                                            r->d_gspan, (int)r->span, j0, ng, nt, pk.k2, pk.v4, S->d_out, nsamp, t0,
+                                            0),
+                        "stage 2");
+            else if (!st && smem_ok)
                 st = ck(err, S->name,
                         ap_launch_stage2_groups(t, S->d_buf, W, r->d_shift, S->nsub, r->d_first, r->d_gspan,
                                                 (int)r->span, j0, ng, nt, S->d_out, nsamp, t0, 0),
@@ -293,20 +354,17 @@ xc_status execute(xc_gpu_apstate *S, const xc_ddjob *job, xc_plane *out, xc_erro
         if (!o->nsamp || !o->ndm)
             continue;
         const int t = types_for(in, r->ds, S->nuse);
+        const unsigned long long vmax =
+            xc_block_is_float(in) ? 0 : ((1ull << in->nbits) - 1ull) * (unsigned long long)r->ds;
+        const packing pk = packing_for(S, k, t, vmax);
+        const int ykey = t + AP_NTYPES * (pk.k1 > 0);   /* Y4 or plain */
         const size_t nsd = in->nsamp / (size_t)r->ds;
-        XC_GPU_CK(cudaEventRecord(S->e0, 0), "cudaEventRecord");
-        if (yds != r->ds || yt != t) {
+        const int turn = yds != r->ds || yt != ykey;
+        if (turn) {
             pitch = (nsd + 31) / 32 * 32;
             if ((st = grow(err, &S->d_Y, &S->cap_Y, (size_t)S->nuse * pitch * ap_ybytes(t), S->name,
                            "the channel-major copy")))
                 break;
-            if ((st = ck(err, S->name,
-                         ap_launch_scrunch(t, S->d_raw, xc_block_is_float(in), (size_t)in->nchans, S->d_chan, S->nuse, r->ds,
-                                           nsd, pitch, S->d_Y, pitch, 0),
-                         "corner turn")))
-                break;
-            yds = r->ds;
-            yt = t;
         }
         if ((st = grow(err, (void **)&S->d_out, &S->cap_out, o->ndm * o->nsamp * sizeof(float), S->name, "the plane")))
             break;
@@ -323,7 +381,20 @@ xc_status execute(xc_gpu_apstate *S, const xc_ddjob *job, xc_plane *out, xc_erro
         }
         if (budget < 1)
             budget = 1;
-        st = S->kind == AK_SUBBAND ? run_subband(S, k, t, S->d_Y, pitch, nsd, o->nsamp, budget, err)
+        /* the kernels' time: from here (the buffers above are host calls) */
+        XC_GPU_CK(cudaEventRecord(S->e0, 0), "cudaEventRecord");
+        if (turn) {
+            if ((st = ck(err, S->name,
+                         pk.k1 ? ap_launch_scrunch_q8((const uint16_t *)S->d_raw, (size_t)in->nchans, S->d_chan,
+                                                      S->nuse, r->ds, nsd, pitch, (uint32_t *)S->d_Y, pitch, 0)
+                               : ap_launch_scrunch(t, S->d_raw, xc_block_is_float(in), (size_t)in->nchans, S->d_chan,
+                                                   S->nuse, r->ds, nsd, pitch, S->d_Y, pitch, 0),
+                         "corner turn")))
+                break;
+            yds = r->ds;
+            yt = ykey;
+        }
+        st = S->kind == AK_SUBBAND ? run_subband(S, k, t, pk, S->d_Y, pitch, nsd, o->nsamp, budget, err)
                                    : run_tree(S, k, t, S->d_Y, pitch, nsd, o->nsamp, budget, err);
         if (st)
             break;
@@ -334,11 +405,20 @@ xc_status execute(xc_gpu_apstate *S, const xc_ddjob *job, xc_plane *out, xc_erro
         sc.factor = XC_DEDISP_SCALE;
         sc.fnch = (float)S->nchans;
         sc.fds = (float)r->ds;
-        if ((st = ck(err, S->name, dd_launch_scale(S->d_out, o->ndm * o->nsamp, sc, 0), "output scaling")))
+        /* the plain sum (XC_SCALE_SUM) is the kernels' (float)sum already:
+         * no pass over the plane */
+        if (sc.kind != XC_SCALE_SUM &&
+            (st = ck(err, S->name, dd_launch_scale(S->d_out, o->ndm * o->nsamp, sc, 0), "output scaling")))
             break;
         float ms = 0;
         XC_GPU_CK(cudaEventRecord(S->e1, 0), "cudaEventRecord");
-        XC_GPU_CK(cudaEventSynchronize(S->e1), "cudaEventSynchronize");
+        const cudaError_t e = cudaEventSynchronize(S->e1);
+        if (e != cudaSuccess) {
+            char w[96];
+            snprintf(w, sizeof w, "%s: the kernels of DM range %d", S->name, k);
+            st = xc_gpu_fail(err, e, w);
+            break;
+        }
         XC_GPU_CK(cudaEventElapsedTime(&ms, S->e0, S->e1), "cudaEventElapsedTime");
         kms_total += ms;
         XC_GPU_CK(cudaMemcpy(o->data, S->d_out, o->ndm * o->nsamp * sizeof(float), cudaMemcpyDeviceToHost),

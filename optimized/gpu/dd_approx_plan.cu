@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "optimized/gpu/dd_approx.h"
 #include "optimized/gpu/dd_approx_state.h"
 
 namespace xc_ap {
@@ -102,6 +103,23 @@ static xc_status sub_tables(xc_gpu_apstate *S, int k)
                 r->h_shift[i * (size_t)ns + (size_t)s] = sr->b[i * (size_t)ns + (size_t)s] - lo;
             }
         }
+    /* the shared-memory stage 1 stages, per channel, the words that any
+     * AP_RUN consecutive groups read: their offsets' spread */
+    int64_t dwin = 0;
+    for (int j = 0; j < sr->ngroups; j++) {
+        const int jn = sr->ngroups - j < AP_RUN ? sr->ngroups : j + AP_RUN;
+        for (int s = 0; s < ns; s++)
+            for (int c = S->sp.sub_first[s]; c < S->sp.sub_first[s + 1]; c++) {
+                int64_t mn = INT64_MAX, mx = INT64_MIN;
+                for (int g = j; g < jn; g++) {
+                    const int64_t off = r->h_lo[(size_t)g * (size_t)ns + (size_t)s] + sr->a[(size_t)g * (size_t)S->nchans + (size_t)c];
+                    mn = off < mn ? off : mn;
+                    mx = off > mx ? off : mx;
+                }
+                dwin = mx - mn > dwin ? mx - mn : dwin;
+            }
+    }
+    r->dwin = dwin > INT32_MAX / 4 ? INT32_MAX / 4 : (int32_t)dwin;
     return XC_OK;
 }
 

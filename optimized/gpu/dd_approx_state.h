@@ -31,6 +31,7 @@ struct ap_range {
     int64_t *d_lo;
     unsigned long long *h_first, *d_first;   /* [ngroups + 1]: the group's trials (first) */
     int32_t *h_gspan, *d_gspan;              /* [ngroups]: the group's largest stage-2 shift */
+    int32_t dwin;            /* largest spread of lo[j][s] + a[j][c] over AP_RUN consecutive groups */
     /* tree: (subband, block) pairs, s-major */
     int nq;
     int *qfirst;             /* [nsub + 1]: pairs of subband s are [qfirst[s], qfirst[s+1]) */

@@ -1,0 +1,402 @@
+/* Subband kernels on packed integers (dd_approx.h): the corner turn, stage 1
+ * and stage 2 of the GPU subband dedisperser when samples and sums are small
+ * enough to share a 32-bit word, the way the direct GPU kernel adds four
+ * 8-bit samples per word.  Integer sums are exact in any order, so these
+ * give the planes of dd_approx_kernels.cu's kernels bit for bit.
+ *
+ * Layouts (both chosen so that a warp's 32 threads read 32 consecutive
+ * words, free of bank conflicts and coalesced):
+ *   Y4   byte b of word u of a channel row holds the scrunched sample
+ *        u + 256 b (at most 255): one load gives a thread the samples of its
+ *        four outputs w, w + 256, w + 512, w + 768 of a tile of 1024;
+ *   P    (stage 2, shared memory) the low half of word x of a subband row
+ *        holds stage-1 sample x, the high half sample x + 256 (each at most
+ *        65535): one load gives two outputs.
+ * Sums of two 16-bit lanes in one word stay exact while no lane can pass
+ * 65535: stage 1 moves its lanes into 32-bit sums every k1 channels, stage 2
+ * every k2 subbands (k1, k2 from the largest sample and stage-1 row). */
+#include <cuda_runtime.h>
+#include <limits.h>
+#include <stdint.h>
+
+#include "optimized/gpu/dd_approx.h"
+#include "optimized/gpu/gpu_check.h"
+
+namespace xc_apq {
+
+const int QN = 256;          /* threads per block; the packed lanes are QN samples apart */
+const int QT1 = 4 * QN;      /* stage-1 outputs per block */
+
+unsigned cap16q(size_t n) { return n < 1 ? 1u : n > 65535 ? 65535u : (unsigned)n; }
+
+__global__ void __launch_bounds__(256) k_scrunch_q8(const uint16_t *raw, size_t nc, const int *chan, int nuse, int ds,
+                                                    size_t nsd, size_t np, uint32_t *Y, size_t pitch)
+{
+    __shared__ uint32_t tile[32][33];
+    const size_t u0 = (size_t)blockIdx.x * 32;
+    for (size_t r0 = (size_t)blockIdx.y * 32; r0 < (size_t)nuse; r0 += (size_t)gridDim.y * 32) {
+        const size_t r = r0 + threadIdx.x;
+        for (int k = threadIdx.y; k < 32; k += 8) {
+            uint32_t word = 0;
+            if (r < (size_t)nuse)
+                for (int b = 0; b < 4; b++) {
+                    const size_t u = u0 + (size_t)k + (size_t)QN * (size_t)b;
+                    uint32_t v = 0;
+                    if (u < nsd) {
+                        const size_t base = u * (size_t)ds * nc + (size_t)chan[r];
+                        for (int q = 0; q < ds; q++)
+                            v += raw[base + (size_t)q * nc];
+                    }
+                    word |= v << (8 * b);
+                }
+            tile[k][threadIdx.x] = word;
+        }
+        __syncthreads();
+        for (int k = threadIdx.y; k < 32; k += 8) {
+            const size_t rr = r0 + (size_t)k, u = u0 + threadIdx.x;
+            if (rr < (size_t)nuse && u < np)
+                Y[rr * pitch + u] = tile[threadIdx.x][k];
+        }
+        __syncthreads();
+    }
+}
+
+/* One block: group j0 + (blockIdx.x mod ng), outputs [w0, w0 + 1024) of
+ * every subband s = blockIdx.y, blockIdx.y + gridDim.y, ... */
+template <typename TB>
+__global__ void __launch_bounds__(256) k_sub1_q8(const uint32_t *Y, size_t pitch, size_t nsd, const int *row,
+                                                 const int *sub_first, int nsub, int nchans, const int32_t *a,
+                                                 const int64_t *lo, int j0, int ng, size_t t0, size_t W, int k1,
+                                                 TB *buf)
+{
+    const int jj = (int)(blockIdx.x % (unsigned)ng);
+    const size_t w = (size_t)(blockIdx.x / (unsigned)ng) * QT1 + threadIdx.x;
+    if (w >= W)
+        return;
+    const int j = j0 + jj;
+    const int32_t *aj = a + (size_t)j * (size_t)nchans;
+    for (int s = blockIdx.y; s < nsub; s += gridDim.y) {
+        const size_t base = t0 + (size_t)lo[(size_t)j * (size_t)nsub + (size_t)s] + w;
+        uint32_t e = 0, o = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        int cnt = 0;
+#pragma unroll 4
+        for (int c = sub_first[s]; c < sub_first[s + 1]; c++) {
+            const int r = row[c];
+            if (r < 0)
+                continue;
+            const size_t u = base + (size_t)aj[c];
+            const uint32_t x = u < nsd ? Y[(size_t)r * pitch + u] : 0u;
+            e += x & 0x00ff00ffu;            /* samples u (low) and u + 512 (high) */
+            o += (x >> 8) & 0x00ff00ffu;     /* samples u + 256 and u + 768 */
+            if (++cnt == k1) {
+                s0 += e & 0xffffu;
+                s2 += e >> 16;
+                s1 += o & 0xffffu;
+                s3 += o >> 16;
+                e = o = 0;
+                cnt = 0;
+            }
+        }
+        s0 += e & 0xffffu;
+        s2 += e >> 16;
+        s1 += o & 0xffffu;
+        s3 += o >> 16;
+        TB *dst = buf + ((size_t)jj * (size_t)nsub + (size_t)s) * W;
+        dst[w] = (TB)s0;
+        if (w + QN < W)
+            dst[w + QN] = (TB)s1;
+        if (w + 2 * QN < W)
+            dst[w + 2 * QN] = (TB)s2;
+        if (w + 3 * QN < W)
+            dst[w + 3 * QN] = (TB)s3;
+    }
+}
+
+/* k_sub1_q8 for a run of AP_RUN consecutive groups per block, for subbands
+ * of at most k1 channels (no 16-bit lane can pass 65535, so no carry out is
+ * needed), through shared memory: the groups' nominal DMs are close, so they
+ * read each channel's row at offsets at most dwin apart; the block stages
+ * each channel's 256 + dwin words once (cs channels at a time) and every
+ * group adds its word from there, instead of each group streaming the row
+ * from L2 again.  Shared memory: cs x AP_RUN shifts, cs first words (the
+ * smallest offset of each channel), cs row numbers, then cs rows of
+ * 256 + dwin words. */
+template <typename TB>
+__global__ void __launch_bounds__(256) k_sub1_sm(const uint32_t *Y, size_t pitch, size_t nsd, const int *row,
+                                                 const int *sub_first, int nsub, int nchans, const int32_t *a,
+                                                 const int64_t *lo, int j0, int ng, size_t t0, size_t W, int dwin,
+                                                 int cs, TB *buf)
+{
+    const int G = AP_RUN;
+    static_assert(AP_RUN == 8, "the shifts of a channel are read as two int4");
+    extern __shared__ int4 sh4[];   /* the shifts (16-byte aligned), then the first words, rows and words */
+    int *sh = (int *)sh4;
+    long long *mn = (long long *)(sh + cs * G);
+    int *rw = (int *)(mn + cs);
+    uint32_t *sm1 = (uint32_t *)(rw + cs);
+    const int L = QN + dwin;
+    const unsigned nruns = (unsigned)((ng + G - 1) / G);
+    const int g0 = (int)(blockIdx.x % nruns) * G, gn = ng - g0 < G ? ng - g0 : G;
+    const size_t w0 = (size_t)(blockIdx.x / nruns) * QT1, w = w0 + threadIdx.x;
+    for (int s = blockIdx.y; s < nsub; s += gridDim.y) {
+        uint32_t e[G], o[G];
+#pragma unroll
+        for (int g = 0; g < G; g++)
+            e[g] = o[g] = 0;
+        for (int c0 = sub_first[s]; c0 < sub_first[s + 1]; c0 += cs) {
+            const int nc = sub_first[s + 1] - c0 < cs ? sub_first[s + 1] - c0 : cs;
+            __syncthreads();   /* the previous channels' words are added */
+            if ((int)threadIdx.x < nc) {
+                const int c = c0 + (int)threadIdx.x;
+                long long off[G], m = LLONG_MAX;
+#pragma unroll
+                for (int g = 0; g < G; g++) {
+                    const int j = j0 + g0 + (g < gn ? g : 0);
+                    off[g] = (long long)lo[(size_t)j * (size_t)nsub + (size_t)s] + a[(size_t)j * (size_t)nchans + (size_t)c];
+                    m = off[g] < m ? off[g] : m;
+                }
+#pragma unroll
+                for (int g = 0; g < G; g++)
+                    sh[threadIdx.x * G + g] = (int)(off[g] - m);
+                rw[threadIdx.x] = row[c];
+                mn[threadIdx.x] = m;
+            }
+            __syncthreads();
+            for (int cc = 0; cc < nc; cc++) {
+                const int r = rw[cc];
+                if (r < 0)
+                    continue;
+                const uint32_t *yr = Y + (size_t)r * pitch;
+                const size_t b = t0 + w0 + (size_t)mn[cc];
+                for (int y = threadIdx.x; y < L; y += QN)
+                    sm1[(size_t)cc * (size_t)L + (size_t)y] = b + (size_t)y < nsd ? yr[b + (size_t)y] : 0u;
+            }
+            __syncthreads();
+            for (int cc = 0; cc < nc; cc++) {
+                if (rw[cc] < 0)
+                    continue;
+                const uint32_t *p = sm1 + (size_t)cc * (size_t)L + threadIdx.x;
+                const int4 sa = sh4[2 * cc], sb = sh4[2 * cc + 1];   /* two loads for the run's eight shifts */
+                const int shc[G] = {sa.x, sa.y, sa.z, sa.w, sb.x, sb.y, sb.z, sb.w};
+#pragma unroll
+                for (int g = 0; g < G; g++)
+                    if (g < gn) {
+                        const uint32_t x = p[shc[g]];
+                        e[g] += x & 0x00ff00ffu;
+                        o[g] += (x >> 8) & 0x00ff00ffu;
+                    }
+            }
+        }
+        if (w < W)
+#pragma unroll
+            for (int g = 0; g < G; g++)
+                if (g < gn) {
+                    TB *dst = buf + ((size_t)(g0 + g) * (size_t)nsub + (size_t)s) * W;
+                    dst[w] = (TB)(e[g] & 0xffffu);
+                    if (w + QN < W)
+                        dst[w + QN] = (TB)(o[g] & 0xffffu);
+                    if (w + 2 * QN < W)
+                        dst[w + 2 * QN] = (TB)(e[g] >> 16);
+                    if (w + 3 * QN < W)
+                        dst[w + 3 * QN] = (TB)(o[g] >> 16);
+                }
+    }
+}
+
+/* Stage 2 of a group's trials through shared memory, NP pairs of outputs
+ * per thread (tile of 512 NP outputs): the group's nsub rows are staged once
+ * as P words, then each trial's output is the sum over subbands of one
+ * word per pair. */
+template <int NP, typename TB>
+__global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, const int32_t *shift, int nsub,
+                                                   const unsigned long long *first, const int32_t *gspan, int j0,
+                                                   int ng, size_t nt, int k2, int v4, float *out, size_t opitch,
+                                                   size_t col)
+{
+    extern __shared__ uint32_t smq[];
+    const size_t t0 = (size_t)blockIdx.x * (size_t)(2 * QN * NP);
+    if (t0 >= nt)
+        return;
+    const int x = threadIdx.x;
+    for (int jj = blockIdx.y; jj < ng; jj += gridDim.y) {
+        const int j = j0 + jj;
+        const int len = QN + gspan[j];
+        __syncthreads();   /* the previous group's reads are done */
+        for (int s = 0; s < nsub; s++) {
+            const TB *rowp = buf + ((size_t)jj * (size_t)nsub + (size_t)s) * W;
+            for (int p = 0; p < NP; p++) {
+                const size_t b = t0 + (size_t)(2 * QN * p);
+                uint32_t *dst = smq + ((size_t)s * NP + (size_t)p) * (size_t)len;
+                for (int y = x; y < len; y += QN) {
+                    const size_t i0 = b + (size_t)y, i1 = i0 + QN;
+                    const uint32_t v0 = i0 < W ? (uint32_t)rowp[i0] : 0u, v1 = i1 < W ? (uint32_t)rowp[i1] : 0u;
+                    dst[y] = v0 | (v1 << 16);
+                }
+            }
+        }
+        __syncthreads();
+        for (unsigned long long i = first[j]; i < first[j + 1]; i++) {
+            const int32_t *sft = shift + i * (size_t)nsub;
+            uint32_t slo[NP], shi[NP];
+#pragma unroll
+            for (int p = 0; p < NP; p++)
+                slo[p] = shi[p] = 0;
+            for (int q0 = 0; q0 < nsub; q0 += k2) {
+                const int q1 = nsub - q0 < k2 ? nsub : q0 + k2;
+                uint32_t pk[NP];
+#pragma unroll
+                for (int p = 0; p < NP; p++)
+                    pk[p] = 0;
+                if (v4) {
+                    /* four shifts a load (nsub and k2 multiples of 4, so
+                     * sft + q is 16-byte aligned and q1 - q0 a multiple of 4) */
+                    for (int q = q0; q < q1; q += 4) {
+                        const int4 s4 = *reinterpret_cast<const int4 *>(sft + q);
+                        const int sq[4] = {s4.x, s4.y, s4.z, s4.w};
+#pragma unroll
+                        for (int u = 0; u < 4; u++) {
+                            const uint32_t *rq = smq + (size_t)(q + u) * NP * (size_t)len + (size_t)(x + sq[u]);
+#pragma unroll
+                            for (int p = 0; p < NP; p++)
+                                pk[p] += rq[(size_t)p * (size_t)len];
+                        }
+                    }
+                } else {
+#pragma unroll 4
+                    for (int q = q0; q < q1; q++) {
+                        const uint32_t *rq = smq + (size_t)q * NP * (size_t)len + (size_t)(x + sft[q]);
+#pragma unroll
+                        for (int p = 0; p < NP; p++)
+                            pk[p] += rq[(size_t)p * (size_t)len];
+                    }
+                }
+#pragma unroll
+                for (int p = 0; p < NP; p++) {
+                    slo[p] += pk[p] & 0xffffu;
+                    shi[p] += pk[p] >> 16;
+                }
+            }
+            float *o = out + i * opitch + col + t0;
+#pragma unroll
+            for (int p = 0; p < NP; p++) {
+                const size_t a0 = (size_t)(2 * QN * p + x);
+                if (t0 + a0 < nt)
+                    o[a0] = __uint2float_rn(slo[p]);
+                if (t0 + a0 + QN < nt)
+                    o[a0 + QN] = __uint2float_rn(shi[p]);
+            }
+        }
+    }
+}
+
+} // namespace xc_apq
+
+cudaError_t ap_launch_scrunch_q8(const uint16_t *raw, size_t nc, const int *chan, int nuse, int ds, size_t nsd,
+                                 size_t np, uint32_t *Y, size_t pitch, cudaStream_t st)
+{
+    if (np == 0 || nuse == 0)
+        return cudaSuccess;
+    const dim3 grid((unsigned)((np + 31) / 32), xc_apq::cap16q(((size_t)nuse + 31) / 32)), block(32, 8);
+    xc_apq::k_scrunch_q8<<<grid, block, 0, st>>>(raw, nc, chan, nuse, ds, nsd, np, Y, pitch);
+    return cudaGetLastError();
+}
+
+/* Calls f(TB()) with the stage-1 row type: uint16_t when b16, else uint32_t. */
+template <typename F> void with_rows(int b16, F f)
+{
+    if (b16)
+        f(uint16_t());
+    else
+        f(uint32_t());
+}
+
+cudaError_t ap_launch_sub1_q8(const uint32_t *Y, size_t pitch, size_t nsd, const int *row, const int *sub_first,
+                              int nsub, int nchans, const int32_t *a, const int64_t *lo, int j0, int ng, size_t t0,
+                              size_t W, int k1, int b16, void *buf, cudaStream_t st)
+{
+    if (W == 0 || ng == 0)
+        return cudaSuccess;
+    const size_t tiles = (W + xc_apq::QT1 - 1) / xc_apq::QT1;
+    /* at most 2^31 - 1 blocks along x: groups in launches of as many as fit */
+    const size_t per = (size_t)INT_MAX / tiles < (size_t)ng ? (size_t)INT_MAX / tiles : (size_t)ng;
+    for (size_t p = 0; p < (size_t)ng; p += per) {
+        const size_t n = (size_t)ng - p < per ? (size_t)ng - p : per;
+        with_rows(b16, [&](auto tb) {
+            using TB = decltype(tb);
+            xc_apq::k_sub1_q8<TB><<<dim3((unsigned)(tiles * n), xc_apq::cap16q((size_t)nsub)), xc_apq::QN, 0, st>>>(
+                Y, pitch, nsd, row, sub_first, nsub, nchans, a, lo, j0 + (int)p, (int)n, t0, W, k1,
+                (TB *)buf + p * (size_t)nsub * W);
+        });
+        const cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+size_t ap_sub1_sm_smem(int dwin, int cs)
+{
+    return (size_t)cs * (AP_RUN * sizeof(int) + sizeof(long long) + sizeof(int) +
+                         ((size_t)xc_apq::QN + (size_t)dwin) * sizeof(uint32_t));
+}
+
+cudaError_t ap_launch_sub1_sm(const uint32_t *Y, size_t pitch, size_t nsd, const int *row, const int *sub_first,
+                              int nsub, int nchans, const int32_t *a, const int64_t *lo, int j0, int ng, size_t t0,
+                              size_t W, int dwin, int cs, int b16, void *buf, cudaStream_t st)
+{
+    if (W == 0 || ng == 0)
+        return cudaSuccess;
+    const size_t tiles = (W + xc_apq::QT1 - 1) / xc_apq::QT1, smem = ap_sub1_sm_smem(dwin, cs);
+    cudaError_t e = cudaSuccess;
+    with_rows(b16, [&](auto tb) { e = xc_gpu_smem_optin(xc_apq::k_sub1_sm<decltype(tb)>); });
+    if (e != cudaSuccess)
+        return e;
+    /* at most 2^31 - 1 blocks along x: runs of groups in launches of as many as fit */
+    const size_t nruns = ((size_t)ng + AP_RUN - 1) / AP_RUN;
+    const size_t per = (size_t)INT_MAX / tiles < nruns ? (size_t)INT_MAX / tiles : nruns;
+    for (size_t p = 0; p < nruns; p += per) {
+        const size_t n = nruns - p < per ? nruns - p : per, g = p * AP_RUN;
+        const int k = (size_t)ng - g < n * AP_RUN ? (int)((size_t)ng - g) : (int)(n * AP_RUN);
+        with_rows(b16, [&](auto tb) {
+            using TB = decltype(tb);
+            xc_apq::k_sub1_sm<TB><<<dim3((unsigned)(tiles * n), xc_apq::cap16q((size_t)nsub)), xc_apq::QN, smem, st>>>(
+                Y, pitch, nsd, row, sub_first, nsub, nchans, a, lo, j0 + (int)g, k, t0, W, dwin, cs,
+                (TB *)buf + g * (size_t)nsub * W);
+        });
+        e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+size_t ap_stage2_pk_smem(int np, int nsub, int span)
+{
+    return (size_t)nsub * (size_t)np * ((size_t)xc_apq::QN + (size_t)span) * sizeof(uint32_t);
+}
+
+cudaError_t ap_launch_stage2_pk(int np, int b16, const void *buf, size_t W, const int32_t *shift, int nsub,
+                                const unsigned long long *first, const int32_t *gspan, int span, int j0, int ng,
+                                size_t nt, int k2, int v4, float *out, size_t opitch, size_t col, cudaStream_t st)
+{
+    if (nt == 0 || ng == 0)
+        return cudaSuccess;
+    const size_t smem = ap_stage2_pk_smem(np, nsub, span), tile = (size_t)(2 * xc_apq::QN * np);
+    const dim3 grid((unsigned)((nt + tile - 1) / tile), xc_apq::cap16q((size_t)ng));
+    cudaError_t e = cudaSuccess;
+    with_rows(b16, [&](auto tb) {
+        using TB = decltype(tb);
+        if (np == 2) {
+            e = xc_gpu_smem_optin(xc_apq::k_stage2_pk<2, TB>);
+            if (e == cudaSuccess)
+                xc_apq::k_stage2_pk<2, TB><<<grid, xc_apq::QN, smem, st>>>((const TB *)buf, W, shift, nsub, first,
+                                                                           gspan, j0, ng, nt, k2, v4, out, opitch, col);
+        } else {
+            e = xc_gpu_smem_optin(xc_apq::k_stage2_pk<1, TB>);
+            if (e == cudaSuccess)
+                xc_apq::k_stage2_pk<1, TB><<<grid, xc_apq::QN, smem, st>>>((const TB *)buf, W, shift, nsub, first,
+                                                                           gspan, j0, ng, nt, k2, v4, out, opitch, col);
+        }
+    });
+    return e != cudaSuccess ? e : cudaGetLastError();
+}
