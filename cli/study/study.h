@@ -29,8 +29,8 @@ int xc_study_memory_plan(const xc_study *st, int threads, int *workers, double m
 
 /* A study with a device searcher keeps each worker's series and spectra in
  * the CUDA runtime's page-locked host memory (xc_study.host_alloc) and
- * transforms its pulsars on the device (xc_study.fft_run: cuFFT's bits, the
- * spectrum left on the device for the device searches); otherwise
+ * transforms its pulsars on the device (xc_study.fft_run: that transform's
+ * bits, the spectrum left on the device for the device searches); otherwise
  * nothing. */
 void xc_study_use_pinned(xc_study *st);
 

@@ -26,7 +26,7 @@ static struct {
     cufftResult (*set_stream)(cufftHandle, cudaStream_t);
     cufftResult (*set_work)(cufftHandle, void *);
     cufftResult (*exec_c2c)(cufftHandle, cufftComplex *, cufftComplex *, int);
-    cufftResult (*exec_r2c)(cufftHandle, cufftReal *, cufftComplex *);
+    cufftResult (*exec_z2z)(cufftHandle, cufftDoubleComplex *, cufftDoubleComplex *, int);
     int ok;
 } fn;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -57,7 +57,7 @@ static void load(void)
             sym(lib, "cufftSetStream", &fn.set_stream, sizeof fn.set_stream) &&
             sym(lib, "cufftSetWorkArea", &fn.set_work, sizeof fn.set_work) &&
             sym(lib, "cufftExecC2C", &fn.exec_c2c, sizeof fn.exec_c2c) &&
-            sym(lib, "cufftExecR2C", &fn.exec_r2c, sizeof fn.exec_r2c);
+            sym(lib, "cufftExecZ2Z", &fn.exec_z2z, sizeof fn.exec_z2z);
 }
 
 static int loaded(void)
@@ -105,7 +105,8 @@ cufftResult CUFFTAPI cufftExecC2C(cufftHandle plan, cufftComplex *idata, cufftCo
     return loaded() ? fn.exec_c2c(plan, idata, odata, direction) : CUFFT_SETUP_FAILED;
 }
 
-cufftResult CUFFTAPI cufftExecR2C(cufftHandle plan, cufftReal *idata, cufftComplex *odata)
+cufftResult CUFFTAPI cufftExecZ2Z(cufftHandle plan, cufftDoubleComplex *idata, cufftDoubleComplex *odata,
+                                  int direction)
 {
-    return loaded() ? fn.exec_r2c(plan, idata, odata) : CUFFT_SETUP_FAILED;
+    return loaded() ? fn.exec_z2z(plan, idata, odata, direction) : CUFFT_SETUP_FAILED;
 }

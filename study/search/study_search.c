@@ -159,18 +159,25 @@ static float *kept_buffer(const xc_study *st, float **buf, size_t *cap, void (**
     return *buf;
 }
 
+/* Both kept buffers are made a sixteenth larger than asked: the next
+ * pulsar's series is a few thousand samples longer or shorter, and a
+ * page-locked buffer's free and allocation each wait for the whole device
+ * (every worker's queued kernels). */
+static float *kept_room(const xc_study *st, float **buf, size_t *cap, void (**fr)(void *), size_t n)
+{
+    if (*buf && *cap >= n)
+        return *buf;
+    return n <= SIZE_MAX / 2 ? kept_buffer(st, buf, cap, fr, n + n / 16) : NULL;
+}
+
 float *xc_study_cache_spectrum(xc_study_cache *c, const xc_study *st, size_t n)
 {
-    return c ? kept_buffer(st, &c->spec, &c->spec_n, &c->spec_free, n + 2) : NULL;
+    return c ? kept_room(st, &c->spec, &c->spec_n, &c->spec_free, n + 2) : NULL;
 }
 
 float *xc_study_cache_series(xc_study_cache *c, const xc_study *st, size_t n)
 {
-    /* a sixteenth more room: the next pulsar's series is a few thousand
-     * samples longer or shorter */
-    if (c && c->series && c->series_n >= n)
-        return c->series;
-    return c && n <= SIZE_MAX / 2 ? kept_buffer(st, &c->series, &c->series_n, &c->series_free, n + n / 16) : NULL;
+    return c ? kept_room(st, &c->series, &c->series_n, &c->series_free, n) : NULL;
 }
 
 xc_status xc_study_device_fft(xc_study_cache *c, const xc_study *st, const float *x, size_t n, float *out,
