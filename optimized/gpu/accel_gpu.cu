@@ -288,7 +288,6 @@ void destroy_state(state *s)
     cudaFreeHost(s->htl);
     if (s->have_stream)
         cudaStreamDestroy(s->stream);
-    plane_pool_trim();
     (void)cudaGetLastError();
     free(s);
 }

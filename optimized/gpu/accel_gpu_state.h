@@ -109,9 +109,6 @@ template <typename T> inline xc_status grow_host(T **p, size_t *cap, size_t n, c
 
 xc_status sync(state *s, const char *what, xc_error *err);
 unsigned grid_for(size_t n);
-/* Hands the whole planes' pool's idle memory back to the device
- * (accel_gpu_sums.cu). */
-void plane_pool_trim(void);
 /* The plane of the nw templates listed at tl (device) for half-bin indices
  * [i0, i0 + nr), from the device amplitudes amp of bins lo..lo+n-1 (zero
  * elsewhere), into out (device; template t's row at t ld, ld >= nr; other

@@ -24,7 +24,6 @@
 #include <cuda_runtime.h>
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,70 +278,6 @@ static xc_status sub_tables(state *s, const xc_accel_plan *p, xc_error *err)
     return st;
 }
 
-/* The whole planes' memory: a stream-ordered pool of the process (made at
- * first use, never destroyed), whose freed planes it keeps.  cudaFree of a
- * plane waits for the whole device, every other caller's queued kernels
- * included (some 46 ms of one pulsar's FDAS sweep each at the Pulscan
- * paper's size), and cudaMalloc of 22.5 GB maps it afresh; from the pool a
- * plane is taken and given back on the search's stream, and a freed one is
- * reused by the next search on any stream (the pool orders the reuse after
- * the free).  How many planes live at once is the callers' bound (a study's
- * device slots), as before; xc_accel_gpu_destroy hands the pool's idle
- * memory back (plane_pool_trim). */
-static cudaMemPool_t plane_pool_of(cudaError_t *e)
-{
-    static cudaMemPool_t pool;
-    static cudaError_t made = cudaErrorNotReady;
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    struct make {
-        static void run(void)
-        {
-            int dev = 0;
-            cudaMemPoolProps pp;
-            memset(&pp, 0, sizeof pp);
-            pp.allocType = cudaMemAllocationTypePinned;
-            pp.location.type = cudaMemLocationTypeDevice;
-            made = cudaGetDevice(&dev);
-            pp.location.id = dev;
-            if (made == cudaSuccess)
-                made = cudaMemPoolCreate(&pool, &pp);
-            uint64_t keep = UINT64_MAX;
-            if (made == cudaSuccess)
-                made = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-            /* a plane another stream has freed but not yet reached is not
-             * taken (the pool would make this stream wait for that one's
-             * queue): the pool grows instead, within the callers' bound */
-            int no = 0;
-            if (made == cudaSuccess)
-                made = cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &no);
-            (void)cudaGetLastError();
-        }
-    };
-    pthread_once(&once, make::run);
-    *e = made;
-    return made == cudaSuccess ? pool : NULL;
-}
-
-/* The pool's memory held but not in use (free for the next plane). */
-static size_t plane_pool_idle(cudaMemPool_t pool)
-{
-    uint64_t res = 0, used = 0;
-    if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &res) != cudaSuccess ||
-        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    return res > used ? (size_t)(res - used) : 0;
-}
-
-void plane_pool_trim(void)
-{
-    cudaError_t e;
-    cudaMemPool_t pool = plane_pool_of(&e);
-    if (pool && cudaMemPoolTrimTo(pool, 0) != cudaSuccess)
-        (void)cudaGetLastError();
-}
-
 /* The whole plane at once, when the device has room for it: every
  * template's row over [base, iend), base the lowest half-bin a sub-harmonic
  * of the top range reaches.  Every sub-harmonic value is then a point of
@@ -365,16 +300,12 @@ static xc_status search_whole(state *s, const xc_accel_plan *p, size_t nbins, lo
     const long base = (long)(((unsigned long long)ilo + (1ull << top >> 1)) >> top);
     const size_t nr = (size_t)(iend - base);
     const double bytes = (double)s->ntempl * (double)nr * sizeof(float);
-    cudaError_t pe;
-    cudaMemPool_t pool = plane_pool_of(&pe);
-    if (!pool)
-        return xc_gpu_fail(err, pe, "accel cudaMemPoolCreate (the whole planes' pool)");
     size_t freeb = 0, totb = 0;
     XC_GPU_CK(cudaMemGetInfo(&freeb, &totb), "accel cudaMemGetInfo");
-    if (bytes + (double)(1u << 30) > (double)freeb + (double)plane_pool_idle(pool))
+    if (bytes + (double)(1u << 30) > (double)freeb)
         return XC_OK;
     float *P = NULL;
-    if (cudaMallocFromPoolAsync((void **)&P, (size_t)bytes, pool, s->stream) != cudaSuccess) {
+    if (cudaMalloc((void **)&P, (size_t)bytes) != cudaSuccess) {
         (void)cudaGetLastError();     /* another user took the room: the block path */
         return XC_OK;
     }
@@ -398,9 +329,9 @@ static xc_status search_whole(state *s, const xc_accel_plan *p, size_t nbins, lo
     }
     if (!st)
         st = emit_hits(s, n, emit, ctx, err);
-    cudaError_t e = cudaFreeAsync(P, s->stream);
+    cudaError_t e = cudaFree(P);
     if (!st && e != cudaSuccess)
-        st = xc_gpu_fail(err, e, "accel cudaFreeAsync (the whole plane)");
+        st = xc_gpu_fail(err, e, "accel cudaFree (the whole plane)");
     *done = !st;
     return st;
 }

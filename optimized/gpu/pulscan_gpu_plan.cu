@@ -53,14 +53,7 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error
     XC_GPU_CK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute(SMs)");
     XC_GPU_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0),
               "cudaDeviceGetAttribute(shared memory opt-in)");
-    /* The device's highest stream priority: a search of a few short
-     * kernels whose caller waits for them, beside other callers' long
-     * ones (a study's FDAS sweeps: one-block-per-SM kernels of 16-30 ms),
-     * has its blocks scheduled as soon as one of theirs ends instead of
-     * after all of them; the results do not depend on it. */
-    int least = 0, greatest = 0;
-    XC_GPU_CK(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
-    XC_GPU_CK(cudaStreamCreateWithPriority(&p->st.s, cudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority");
+    XC_GPU_CK(cudaStreamCreateWithFlags(&p->st.s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     for (events &ev = p->ev; ev.made < S_N; ev.made++) {
         XC_GPU_CK(cudaEventCreate(&ev.b[ev.made]), "cudaEventCreate");
         if (cudaEventCreate(&ev.e[ev.made]) != cudaSuccess) {

@@ -137,22 +137,17 @@ xc_status plan(xc_gpu_realfft *f, uint64_t L, xc_error *err)
 extern "C" xc_status xc_gpu_realfft_new(xc_gpu_realfft **f, xc_error *err)
 {
     *f = NULL;
-    char why[256];
+    char why[512];   /* a device name (256) and the sentence around it */
     if (!xc_gpu_available(why, sizeof why))
         return xc_error_set(err, XC_EDEVICE, "gpu: unavailable: %s", why);
     XC_GPU_CK_PRIOR("realfft");
     xc_gpu_realfft *q = (xc_gpu_realfft *)calloc(1, sizeof *q);
     if (!q)
         return xc_error_set(err, XC_ENOMEM, "gpu realfft: out of memory");
-    /* the highest priority, as GPU Pulscan's: its caller waits for it
-     * beside other callers' long kernels */
-    int least = 0, greatest = 0;
-    cudaError_t e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
-    if (e == cudaSuccess)
-        e = cudaStreamCreateWithPriority(&q->st, cudaStreamNonBlocking, greatest);
+    cudaError_t e = cudaStreamCreateWithFlags(&q->st, cudaStreamNonBlocking);
     if (e != cudaSuccess) {
         free(q);
-        return xc_gpu_fail(err, e, "realfft cudaStreamCreateWithPriority");
+        return xc_gpu_fail(err, e, "realfft cudaStreamCreateWithFlags");
     }
     q->have_st = 1;
     *f = q;
