@@ -123,6 +123,17 @@ typedef struct {
      * buffer.  The same values either way. */
     xc_status (*host_alloc)(void **p, size_t bytes, xc_error *err);
     void (*host_free)(void *p);
+    /* The pulsars' forward transform on the device (a study with a device
+     * searcher: optimized/gpu/realfft_gpu.cu), one per worker:
+     * fft_run transforms n real samples x into out (PRESTO's packed layout,
+     * n floats) and sets *dev to the same values on the device, which the
+     * pulsar's device searches read (xc_spectrum.dev).  NULL: FFTW on the
+     * host.  The spectra then carry that transform's bits (double inside,
+     * rounded to float once), the same at any worker count; a CPU-only
+     * study keeps FFTW's. */
+    xc_status (*fft_new)(void **f, xc_error *err);
+    xc_status (*fft_run)(void *f, const float *x, size_t n, float *out, const float **dev, xc_error *err);
+    void (*fft_free)(void *f);
 } xc_study;
 
 /* Reads and checks a spec; implementations are looked up in reg (a named

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/io/xc_fft.h"
 #include "optimized/gpu/xc_gpu.h"
 #include "optimized/cpu/xc_cpu.h"
 #include "core/search/xc_search.h"
@@ -506,6 +507,93 @@ XC_TEST_IF(test_gpu_ps_plan, "gpu_ps_plan", xc_fx_skip_gpu)
     xc_spectrum_free(&s1);
     xc_spectrum_free(&s2);
     xc_spectrum_free(&s3);
+#endif
+}
+
+/* A spectrum already on the device (xc_spectrum.dev, a study's device
+ * transform) is searched there: a plan given the device copy of spectrum 1
+ * beside host data of spectrum 2 finds spectrum 1's list, so it read the
+ * device copy and uploaded nothing.  The study's transform on the device
+ * (xc_gpu_realfft_run: Bluestein in double, rounded to float once) against
+ * FFTW's double transform rounded to float, in PRESTO's layout (DC and
+ * Nyquist in bin 0): rms error below 2e-7 and the largest below 2e-5 of the
+ * output's rms (a value 100 times the rms may round one float ulp apart), the
+ * same bits on a second run, and its device copy the host's values (a search
+ * of either gives the same list). */
+XC_TEST_IF(test_gpu_ps_devspec, "gpu_ps_devspec", xc_fx_skip_gpu)
+{
+#ifdef XC_HAVE_CUDA
+    const size_t nbins = 50035;   /* 100070 = 2 x 5 x 10007 samples, as the paper's lengths */
+    xc_spectrum s1 = make_spectrum(nbins, 21, 1), s2 = make_spectrum(nbins, 22, 1);
+    xc_psopts o;
+    xc_psopts_default(&o);
+    o.zmax = 30;
+    o.numharm = 2;
+    xc_error err;
+    xc_error_clear(&err);
+    xc_candlist one1, l;
+    xc_candlist_init(&one1), xc_candlist_init(&l);
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_gpu(&s1, &o, &one1, &err), XC_OK);
+    void *d1 = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_gpu_upload(&d1, s1.data, 2 * nbins * sizeof(float), &err), XC_OK);
+    xc_spectrum mix = s2;
+    mix.owned = 0;
+    mix.dev = d1;
+    xc_psgpu_plan *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_pulscan_gpu_plan(nbins, &o, &p, &err), XC_OK);
+    CU_ASSERT_EQUAL(xc_pulscan_gpu_execute(p, &mix, &l, NULL, &err), XC_OK);
+    CU_ASSERT(same_cands(&l, &one1, "plan, spectrum 1 on the device"));
+    xc_gpu_free(d1);
+    /* the device transform */
+    const size_t n = 2 * nbins;
+    float *x = malloc(n * sizeof *x), *ref = malloc(n * sizeof *ref), *a = malloc(n * sizeof *a),
+          *b = malloc(n * sizeof *b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x && ref && a && b);
+    rng r = {77};
+    for (size_t k = 0; k < n; k++)
+        x[k] = (float)(3.0 * gauss(&r) + 0.5 + 2.0 * sin(0.0123 * (double)k));
+    CU_ASSERT_EQUAL_FATAL(xc_realfft_forward(x, n, XC_FFT_DOUBLE, ref, &err), XC_OK);
+    xc_gpu_realfft *f = NULL;
+    const float *dev = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_gpu_realfft_new(&f, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_gpu_realfft_run(f, x, n, a, &dev, &err), XC_OK);
+    CU_ASSERT_PTR_NOT_NULL(dev);
+    double ss = 0, se = 0, emax = 0;
+    for (size_t k = 0; k < n; k++) {
+        double d = fabs((double)a[k] - (double)ref[k]);
+        ss += (double)ref[k] * ref[k];
+        se += d * d;
+        emax = d > emax ? d : emax;
+    }
+    double rms = sqrt(ss / (double)n), erms = sqrt(se / (double)n) / rms;
+    if (!(erms < 2e-7 && emax / rms < 2e-5))
+        printf("\ngpu realfft: rms error %.3g (tolerance 2e-7), largest %.3g (2e-5) of the output's rms %.6g\n", erms,
+               emax / rms, rms);
+    XC_ASSERT_BELOW(erms, 2e-7);
+    XC_ASSERT_BELOW(emax / rms, 2e-5);
+    /* bin 0 holds DC and Nyquist */
+    XC_ASSERT_NEAR(a[0], ref[0], 2e-5 * rms);
+    XC_ASSERT_NEAR(a[1], ref[1], 2e-5 * rms);
+    /* the device copy is what came back: a search of either finds one list */
+    xc_spectrum hs = {a, nbins, 1e-3, 2e-3 * (double)nbins, 0, NULL}, ds = hs;
+    ds.dev = dev;
+    xc_candlist lh, ld;
+    xc_candlist_init(&lh), xc_candlist_init(&ld);
+    CU_ASSERT_EQUAL(xc_pulscan_gpu(&hs, &o, &lh, &err), XC_OK);
+    CU_ASSERT_EQUAL(xc_pulscan_gpu(&ds, &o, &ld, &err), XC_OK);
+    CU_ASSERT(same_cands(&ld, &lh, "the device transform's device copy"));
+    /* another length, then the first again: the same bits */
+    CU_ASSERT_EQUAL(xc_gpu_realfft_run(f, x, n - 2, b, &dev, &err), XC_OK);
+    CU_ASSERT_EQUAL(xc_gpu_realfft_run(f, x, n, b, &dev, &err), XC_OK);
+    CU_ASSERT_EQUAL(memcmp(a, b, n * sizeof *a), 0);
+    CU_ASSERT_EQUAL(xc_gpu_realfft_run(f, x, n - 1, b, &dev, &err), XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "must be even"));
+    xc_gpu_realfft_free(f);
+    xc_candlist_free(&lh), xc_candlist_free(&ld);
+    free(x), free(ref), free(a), free(b);
+    xc_pulscan_gpu_destroy(p);
+    xc_candlist_free(&one1), xc_candlist_free(&l);
+    xc_spectrum_free(&s1), xc_spectrum_free(&s2);
 #endif
 }
 

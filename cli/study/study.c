@@ -128,6 +128,26 @@ int xc_study_memory_plan(const xc_study *st, int threads, int *workers, double m
     return 0;
 }
 
+#ifdef XC_HAVE_CUDA
+static xc_status gpu_fft_new(void **f, xc_error *err)
+{
+    xc_gpu_realfft *g = NULL;
+    xc_status e = xc_gpu_realfft_new(&g, err);
+    *f = g;
+    return e;
+}
+
+static xc_status gpu_fft_run(void *f, const float *x, size_t n, float *out, const float **dev, xc_error *err)
+{
+    return xc_gpu_realfft_run(f, x, n, out, dev, err);
+}
+
+static void gpu_fft_free(void *f)
+{
+    xc_gpu_realfft_free(f);
+}
+#endif
+
 void xc_study_use_pinned(xc_study *st)
 {
 #ifdef XC_HAVE_CUDA
@@ -135,6 +155,13 @@ void xc_study_use_pinned(xc_study *st)
         if (st->s[k].impl->caps & XC_CAP_DEVICE) {
             st->host_alloc = xc_gpu_host_alloc;
             st->host_free = xc_gpu_host_free;
+            /* a built-in GPU searcher: the device is there (a plugin's
+             * may run anywhere); an FRB study makes no spectra */
+            if (!st->frb && !(st->s[k].impl->caps & XC_CAP_RUNTIME)) {
+                st->fft_new = gpu_fft_new;
+                st->fft_run = gpu_fft_run;
+                st->fft_free = gpu_fft_free;
+            }
         }
 #else
     (void)st;

@@ -27,9 +27,11 @@ void xc_study_print_rates(const char *dir);
  * exit status (2). */
 int xc_study_memory_plan(const xc_study *st, int threads, int *workers, double max_memory, int quiet);
 
-/* A study with a device searcher keeps each worker's spectra in the CUDA
- * runtime's page-locked host memory (xc_study.host_alloc), so that the
- * searchers' uploads go straight to the device; otherwise nothing. */
+/* A study with a device searcher keeps each worker's series and spectra in
+ * the CUDA runtime's page-locked host memory (xc_study.host_alloc) and
+ * transforms its pulsars on the device (xc_study.fft_run: that transform's
+ * bits, the spectrum left on the device for the device searches); otherwise
+ * nothing. */
 void xc_study_use_pinned(xc_study *st);
 
 /* A study allocates and frees the same large blocks pulsar after pulsar

@@ -19,6 +19,12 @@ typedef struct {
     size_t nbins;
     double dt, T;
     int owned;             /* data is freed by xc_spectrum_free */
+    /* NULL, or the same 2*nbins floats in the device memory of the
+     * device searchers (a study's device transform, optimized/gpu/
+     * realfft_gpu.cu): a device searcher may read them there instead of
+     * uploading data.  Never owned; a spectrum derived from this one
+     * (dereddened, a copy with other data) must not carry it. */
+    const float *dev;
 } xc_spectrum;
 
 /* The largest spectrum the searches take: 2^31 - 1 complex bins (a 16 GiB

@@ -3,7 +3,7 @@
  * mapped, relocated and its constructors run by every process, GPU or
  * not: 35 of the 63 ms CPU a `crosscheck` start took, and the test suite
  * starts it hundreds of times.  These definitions stand in
- * for the cuFFT functions accel_gpu.cu calls (the prototypes of cufft.h):
+ * for the cuFFT functions accel_gpu.cu and realfft_gpu.cu call (the prototypes of cufft.h):
  * the first call opens the library (the binary's run path finds it, as it
  * found the linked one) and each forwards to the library's own function.
  * Without the library every call returns CUFFT_SETUP_FAILED, which the
@@ -26,6 +26,7 @@ static struct {
     cufftResult (*set_stream)(cufftHandle, cudaStream_t);
     cufftResult (*set_work)(cufftHandle, void *);
     cufftResult (*exec_c2c)(cufftHandle, cufftComplex *, cufftComplex *, int);
+    cufftResult (*exec_z2z)(cufftHandle, cufftDoubleComplex *, cufftDoubleComplex *, int);
     int ok;
 } fn;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -55,7 +56,8 @@ static void load(void)
             sym(lib, "cufftMakePlanMany", &fn.make_many, sizeof fn.make_many) &&
             sym(lib, "cufftSetStream", &fn.set_stream, sizeof fn.set_stream) &&
             sym(lib, "cufftSetWorkArea", &fn.set_work, sizeof fn.set_work) &&
-            sym(lib, "cufftExecC2C", &fn.exec_c2c, sizeof fn.exec_c2c);
+            sym(lib, "cufftExecC2C", &fn.exec_c2c, sizeof fn.exec_c2c) &&
+            sym(lib, "cufftExecZ2Z", &fn.exec_z2z, sizeof fn.exec_z2z);
 }
 
 static int loaded(void)
@@ -101,4 +103,10 @@ cufftResult CUFFTAPI cufftSetWorkArea(cufftHandle plan, void *workArea)
 cufftResult CUFFTAPI cufftExecC2C(cufftHandle plan, cufftComplex *idata, cufftComplex *odata, int direction)
 {
     return loaded() ? fn.exec_c2c(plan, idata, odata, direction) : CUFFT_SETUP_FAILED;
+}
+
+cufftResult CUFFTAPI cufftExecZ2Z(cufftHandle plan, cufftDoubleComplex *idata, cufftDoubleComplex *odata,
+                                  int direction)
+{
+    return loaded() ? fn.exec_z2z(plan, idata, odata, direction) : CUFFT_SETUP_FAILED;
 }

@@ -137,19 +137,23 @@ xc_status queue_powers(xc_psgpu_plan *p, const xc_spectrum *sp, bool want_P, boo
     memset(&c0, 0, sizeof c0);
     c0.bad = ~0ull;
     XC_GPU_CK(cudaMemcpyAsync(p->d_c, &c0, sizeof c0, cudaMemcpyHostToDevice, p->st.s), "cudaMemcpy(counters)");
+    /* a spectrum already on the device (xc_spectrum.dev: a study's device
+     * transform, shared by every configuration) is read there */
+    const float2 *in = sp->dev ? (const float2 *)sp->dev : p->d_in;
     BEGIN(S_H2D);
-    XC_GPU_CK(cudaMemcpyAsync(p->d_in, sp->data, nbins * sizeof(float2), cudaMemcpyHostToDevice, p->st.s),
-              "cudaMemcpy(spectrum)");
+    if (!sp->dev)
+        XC_GPU_CK(cudaMemcpyAsync(p->d_in, sp->data, nbins * sizeof(float2), cudaMemcpyHostToDevice, p->st.s),
+                  "cudaMemcpy(spectrum)");
     END(S_H2D);
     BEGIN(S_SEP);
     if (!p->stage) {
-        k_separate<<<grid_for(nbins, 256), 256, 0, p->st.s>>>(p->d_in, p->d_re, p->d_im, nbins);
+        k_separate<<<grid_for(nbins, 256), 256, 0, p->st.s>>>(in, p->d_re, p->d_im, nbins);
         CK_LAUNCH("k_separate");
     }
     END(S_SEP);
     BEGIN(S_NORM);
     k_normalise<<<(unsigned)(2 * nb), 512, p->stage ? p->stage_bytes : 0, p->st.s>>>(
-        p->d_in, p->d_re, p->d_im, nbins, o->normwidth, nb, o->norm == XC_NORM_MOM, p->stage, p->d_scr, p->d_med,
+        in, p->d_re, p->d_im, nbins, o->normwidth, nb, o->norm == XC_NORM_MOM, p->stage, p->d_scr, p->d_med,
         p->d_mad);
     CK_LAUNCH("k_normalise");
     k_borrow<<<grid_for(2 * nb, 256), 256, 0, p->st.s>>>(p->d_med, p->d_mad, nb, p->d_med2, p->d_scale,
@@ -158,7 +162,7 @@ xc_status queue_powers(xc_psgpu_plan *p, const xc_spectrum *sp, bool want_P, boo
     END(S_NORM);
     BEGIN(S_POW);
     /* normwidth capped at nbins (same blocks) so that the kernel's 32-bit division holds it */
-    k_power<<<grid_for(nbins, 256), 256, 0, p->st.s>>>(p->d_in, nbins, std::min(o->normwidth, nbins), nb, p->d_med2,
+    k_power<<<grid_for(nbins, 256), 256, 0, p->st.s>>>(in, nbins, std::min(o->normwidth, nbins), nb, p->d_med2,
                                                         p->d_scale, p->d_P, want_P ? NULL : S.Sf[0], &p->d_c->bad);
     CK_LAUNCH("k_power");
     END(S_POW);

@@ -58,6 +58,19 @@ void xc_gpu_free(void *dev);
  * one (CUDA events).  XC_EDEVICE naming the failing call. */
 xc_status xc_gpu_bandwidth(size_t bytes, double *h2d, double *d2h, xc_error *err);
 
+/* The forward FFT of n real samples (n even, 2..INT_MAX) in PRESTO's layout
+ * (core/io/xc_fft.h) on the device (optimized/gpu/realfft_gpu.cu: Bluestein's
+ * chirp z-transform in double through one power-of-2 cuFFT plan, rounded to
+ * float once): x (host, page-locked for an asynchronous copy) to out (host,
+ * n floats) and *dev, the same n floats on the device, valid until the next
+ * run or free.  Its own bits, not FFTW's: the same on every run of a length.
+ * One caller at a time per object; XC_EDEVICE naming the failing call. */
+typedef struct xc_gpu_realfft xc_gpu_realfft;
+xc_status xc_gpu_realfft_new(xc_gpu_realfft **f, xc_error *err);
+xc_status xc_gpu_realfft_run(xc_gpu_realfft *f, const float *x, size_t n, float *out, const float **dev,
+                             xc_error *err);
+void xc_gpu_realfft_free(xc_gpu_realfft *f);
+
 /* The descriptors (optimized/gpu/gpu_impls.c), listed in optimized/xc_impls.h. */
 extern const xc_dedisperser xc_dd_gpu;
 extern const xc_dedisperser xc_dd_gpu_direct;

@@ -158,6 +158,18 @@ static float *into_fft(void *ctx, uint64_t n)
     return d->fft ? xc_realfft_input(d->fft) : NULL;
 }
 
+/* The worker's kept series buffer for the device transform. */
+typedef struct {
+    xc_study_cache *cache;
+    const xc_study *st;
+} series_dest;
+
+static float *into_series(void *ctx, uint64_t n)
+{
+    series_dest *d = ctx;
+    return n <= SIZE_MAX ? xc_study_cache_series(d->cache, d->st, (size_t)n) : NULL;
+}
+
 /* One pulsar's searches: the study, the worker's kept searches, the
  * searches wanted, the pulsar's parameters, truth and spectrum, and where
  * its rows and times go. */
@@ -281,6 +293,15 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
             goto done;
         }
         n = want ? want : n;
+    } else if (cache && st->fft_run) {
+        /* straight into the worker's kept (page-locked) series buffer, for
+         * the device transform */
+        series_dest sd = {cache, st};
+        const xc_synth_dest dest = {into_series, &sd};
+        e = xc_synth_dedispersed_into(&p, label, &dest, &x, &n, &t, err);
+        kept = x;
+        if (e)
+            goto done;
     } else if (cache) {
         /* straight into the worker's kept transform's input (the planning
          * it needs for this length timed as the FFT's) */
@@ -313,11 +334,17 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
     t.T = (double)nf * p.tsamp;
     double t1 = xc_now();
     /* into the worker's kept buffer (page-locked for a device searcher) by
-     * its kept transform, or in place by a transform made for this one */
+     * the device transform, or by its kept transform, or in place by a
+     * transform made for this one */
     float *spec = xc_study_cache_spectrum(cache, st, (size_t)nf);
-    if (!kept)
+    if (!kept && !st->fft_run)
         fft = xc_study_cache_fft(cache, (size_t)nf);
-    if (fft && spec) {
+    if (st->fft_run) {
+        if (!spec)
+            spec = x;
+        if ((e = xc_study_device_fft(cache, st, x, (size_t)nf, spec, &sp.dev, err)))
+            goto done;
+    } else if (fft && spec) {
         if (kept)
             xc_realfft_exec(fft, spec, (size_t)nf + 2);
         else

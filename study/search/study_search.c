@@ -28,6 +28,11 @@ struct xc_study_cache {
     float *spec;               /* the pulsars' spectra (spec_n floats) */
     size_t spec_n;
     void (*spec_free)(void *); /* how spec was allocated */
+    void *dfft;                /* the pulsars' transform on the device (xc_study.fft_new) */
+    void (*dfft_free)(void *);
+    float *series;             /* the pulsars' series for it (series_n floats) */
+    size_t series_n;
+    void (*series_free)(void *);
 };
 
 /* ---- the device's slots ------------------------------------------------------ */
@@ -119,36 +124,79 @@ void xc_study_cache_free(xc_study_cache *c)
     xc_realfft_free(c->fft);
     if (c->spec)
         c->spec_free(c->spec);
+    if (c->dfft)
+        c->dfft_free(c->dfft);
+    if (c->series)
+        c->series_free(c->series);
     free(c->s);
     free(c->threads);
     free(c);
 }
 
-float *xc_study_cache_spectrum(xc_study_cache *c, const xc_study *st, size_t n)
+/* A kept buffer of at least n floats: page-locked where the study has
+ * host_alloc and it succeeds, else 64-byte aligned; NULL without memory. */
+static float *kept_buffer(const xc_study *st, float **buf, size_t *cap, void (**fr)(void *), size_t n)
 {
-    if (!c)
-        return NULL;
-    if (c->spec && c->spec_n >= n + 2)
-        return c->spec;
-    if (c->spec)
-        c->spec_free(c->spec);
-    c->spec = NULL;
-    c->spec_n = 0;
+    if (*buf && *cap >= n)
+        return *buf;
+    if (*buf)
+        (*fr)(*buf);
+    *buf = NULL;
+    *cap = 0;
     void *p = NULL;
     xc_error e;
-    n += 2;
     if (st->host_alloc && st->host_free && !st->host_alloc(&p, n * sizeof(float), &e)) {
-        c->spec_free = st->host_free;
+        *fr = st->host_free;
     } else {
         if (posix_memalign(&p, 64, n * sizeof(float)))
             p = NULL;
-        c->spec_free = free;
+        *fr = free;
     }
     if (p) {
-        c->spec = p;
-        c->spec_n = n;
+        *buf = p;
+        *cap = n;
     }
-    return c->spec;
+    return *buf;
+}
+
+/* Both kept buffers are made a sixteenth larger than asked: the next
+ * pulsar's series is a few thousand samples longer or shorter, and a
+ * page-locked buffer's free and allocation each wait for the whole device
+ * (every worker's queued kernels). */
+static float *kept_room(const xc_study *st, float **buf, size_t *cap, void (**fr)(void *), size_t n)
+{
+    if (*buf && *cap >= n)
+        return *buf;
+    return n <= SIZE_MAX / 2 ? kept_buffer(st, buf, cap, fr, n + n / 16) : NULL;
+}
+
+float *xc_study_cache_spectrum(xc_study_cache *c, const xc_study *st, size_t n)
+{
+    return c ? kept_room(st, &c->spec, &c->spec_n, &c->spec_free, n + 2) : NULL;
+}
+
+float *xc_study_cache_series(xc_study_cache *c, const xc_study *st, size_t n)
+{
+    return c ? kept_room(st, &c->series, &c->series_n, &c->series_free, n) : NULL;
+}
+
+xc_status xc_study_device_fft(xc_study_cache *c, const xc_study *st, const float *x, size_t n, float *out,
+                              const float **dev, xc_error *err)
+{
+    *dev = NULL;
+    if (!st->fft_new || !st->fft_run || !st->fft_free)
+        return xc_error_set(err, XC_EINVAL, "the study has no device transform");
+    void *once = NULL, **f = c ? &c->dfft : &once;
+    xc_status e = XC_OK;
+    if (!*f && !(e = st->fft_new(f, err)) && c)
+        c->dfft_free = st->fft_free;
+    if (!e)
+        e = st->fft_run(*f, x, n, out, dev, err);
+    if (once) {   /* no worker to keep it: nor its device copy */
+        st->fft_free(once);
+        *dev = NULL;
+    }
+    return e;
 }
 
 xc_realfft *xc_study_cache_fft(xc_study_cache *c, size_t n)

@@ -49,6 +49,14 @@ xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_s
  * makes its own). */
 float *xc_study_cache_spectrum(xc_study_cache *c, const xc_study *st, size_t n);
 xc_realfft *xc_study_cache_fft(xc_study_cache *c, size_t n);
+/* The worker's buffer for a series of n floats, allocated as the spectrum's
+ * (kept; NULL without a cache or memory), for the device transform's
+ * upload.  And that transform (st->fft_run, the worker's, made at its first
+ * pulsar; without a cache one made and freed for this series, *dev then
+ * NULL): x's n samples into out (n floats) and *dev, their device copy. */
+float *xc_study_cache_series(xc_study_cache *c, const xc_study *st, size_t n);
+xc_status xc_study_device_fft(xc_study_cache *c, const xc_study *st, const float *x, size_t n, float *out,
+                              const float **dev, xc_error *err);
 
 /* A synthetic filterbank made in memory (study_pulsar.c): blk's samples,
  * owned here, and its geometry. */
