@@ -159,15 +159,16 @@ static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
  * c0+i, shifted by its delay at trial d0+d and by the work item's first sample. */
 #define FILL_ROWS(T)                                                                           \
     do {                                                                                       \
-        const T *x = (const T *)rc->x;                                                         \
+        const T *x0 = (const T *)rc->x + (size_t)c0 * rc->stride + t0;                         \
+        const int *ch = rc->chans + c0;                                                        \
+        const size_t stride = rc->stride;                                                      \
         const T **rows = (const T **)rowbuf;                                                   \
         for (int d = 0; d < nd; d++) {                                                         \
             const int32_t *dl = delays + (size_t)(d0 + (size_t)d) * (size_t)nchans;            \
-            for (int i = 0; i < nci; i++) {                                                    \
-                int c = rc->chans[c0 + i];                                                     \
-                rows[(size_t)d * (size_t)nci + (size_t)i] =                                    \
-                    x + (size_t)(c0 + i) * rc->stride + (size_t)dl[c] + t0;                    \
-            }                                                                                  \
+            const T **rd = rows + (size_t)d * (size_t)nci;                                     \
+            const T *xi = x0;                                                                  \
+            for (int i = 0; i < nci; i++, xi += stride)                                        \
+                rd[i] = xi + dl[ch[i]];                                                        \
         }                                                                                      \
     } while (0)
 
