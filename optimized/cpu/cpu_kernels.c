@@ -67,14 +67,17 @@ XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, 
                                     int from_part, int to_part, uint64_t *wide, size_t wstride)
 {
     enum { B = 256 };
+    /* a fresh start loads zeros: a conditional per lane became a string store */
+    static const uint16_t zero[B];
     for (int b = 0; b < nblk; b++) {
         const size_t off = (size_t)b * B;
         for (int d = 0; d < nd; d++) {
             const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
             uint16_t *p = part + (size_t)d * wstride + off;
+            const uint16_t *from = from_part ? p : zero;
             uint16_t acc[B];
             for (int k = 0; k < B; k++)
-                acc[k] = from_part ? p[k] : 0;
+                acc[k] = from[k];
             for (int i = 0; i < nc; i++) {
                 const uint8_t *q = r[i] + off;
                 for (int k = 0; k < B; k++)
@@ -165,6 +168,15 @@ void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16
     }
 #endif
     tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), part, from_part, to_part, wide, wstride);
+}
+int xc_cpu_tile_c_u8(void)
+{
+#ifdef XC_TILE_U8_V4
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("x86-64-v4"))
+        return XC_CPU_TILE_C_U8;
+#endif
+    return XC_CPU_TILE_C;
 }
 XC_TILE_KERNEL(xc_cpu_tile_u16, uint16_t, uint32_t, uint64_t, XC_CPU_BLOCK_U16)
 XC_TILE_KERNEL(xc_cpu_tile_u32, uint32_t, uint32_t, uint64_t, XC_CPU_BLOCK_U32)

@@ -199,7 +199,8 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
     if (td > ndm)
         td = ndm;
     const int isu8 = lay->store == XC_CPU_U8;
-    unsigned long long ct = op->tile_c > 0 ? (unsigned long long)op->tile_c : isu8 ? XC_CPU_TILE_C_U8 : XC_CPU_TILE_C;
+    const int ct0 = isu8 ? xc_cpu_tile_c_u8() : XC_CPU_TILE_C;
+    unsigned long long ct = (unsigned long long)(op->tile_c > 0 ? op->tile_c : ct0);
     if (lay->narrow_channels && ct > lay->narrow_channels)
         ct = lay->narrow_channels;
     if (ct > (unsigned long long)rc->m)
