@@ -67,22 +67,24 @@ XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, 
                                     int from_part, int to_part, uint64_t *wide, size_t wstride)
 {
     enum { B = 256 };
-    /* a fresh start loads zeros: a conditional per lane became a string store */
-    static const uint16_t zero[B];
     for (int b = 0; b < nblk; b++) {
         const size_t off = (size_t)b * B;
         for (int d = 0; d < nd; d++) {
             const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
             uint16_t *p = part + (size_t)d * wstride + off;
-            const uint16_t *from = from_part ? p : zero;
+            /* from zero, the carried sums added after the loop (the same sum
+             * modulo 2^16): loaded before it, they cost 5-10 % (AVX2, measured) */
             uint16_t acc[B];
             for (int k = 0; k < B; k++)
-                acc[k] = from[k];
+                acc[k] = 0;
             for (int i = 0; i < nc; i++) {
                 const uint8_t *q = r[i] + off;
                 for (int k = 0; k < B; k++)
                     acc[k] = (uint16_t)(acc[k] + q[k]);
             }
+            if (from_part)
+                for (int k = 0; k < B; k++)
+                    acc[k] = (uint16_t)(acc[k] + p[k]);
             uint64_t *w = wide + (size_t)d * wstride + off;
             if (to_part)
                 for (int k = 0; k < B; k++)
