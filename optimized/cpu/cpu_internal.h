@@ -24,7 +24,17 @@
  * (row base + delay + first output sample).  For every block b < nblk and DM
  * d < nd the kernel adds sum_i rows[d*nc+i][b*B + k] (k < B) into
  * wide[d*wstride + b*B + k].  Rows must hold nblk*B readable samples. */
-void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint64_t *wide, size_t wstride);
+/* 8-bit: the narrow sums may also carry over from one channel tile to the next
+ * through part (nd rows of wstride uint16): from_part starts from them, to_part
+ * leaves them there instead of adding them into wide; the caller keeps a run's
+ * channels within the narrow bound. */
+void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
+                    int to_part, uint64_t *wide, size_t wstride);
+/* The default channel tile of xc_cpu_tile_u8 for the version the loader picks:
+ * XC_CPU_TILE_C_U8 for the paired AVX-512 kernel, XC_CPU_TILE_C for the
+ * widening ones (on the EPYC of docs/PERFORMANCE.md their AVX2 build ran
+ * 10 % slower at 32 channels than at 64, CPU time). */
+int xc_cpu_tile_c_u8(void);
 void xc_cpu_tile_u16(const uint16_t *const *rows, int nd, int nc, int nblk, uint64_t *wide, size_t wstride);
 void xc_cpu_tile_u32(const uint32_t *const *rows, int nd, int nc, int nblk, uint64_t *wide, size_t wstride);
 void xc_cpu_tile_u64(const uint64_t *const *rows, int nd, int nc, int nblk, uint64_t *wide, size_t wstride);

@@ -50,13 +50,51 @@
 /* 8-bit input.  The AVX-512 version (tile_u8_v4) keeps two samples per
  * 16-bit lane.  A little-endian word w of a row is lo + 256 hi, samples 2k
  * and 2k+1; per channel it adds w into aw and w >> 8 (= hi) into ah, modulo
- * 2^16.  ah is then the odd samples' sum H exactly (nc <= 257, so H <= 257 x
- * 255 = 65535), and aw - 256 ah is the even samples' sum L modulo 2^16, which
- * is L itself for the same reason.  That is one load, one shift and two adds
- * per 64 samples, where widening bytes to words takes a load, a shuffle and
- * an add per 32.  The other versions widen (XC_TILE_KERNEL) in blocks of 256
- * samples, what sixteen AVX2 registers hold, two per XC_CPU_BLOCK_U8. */
-static XC_TILE_KERNEL(tile_u8_widen, uint8_t, uint16_t, uint64_t, 256)
+ * 2^16.  ah is then the odd samples' sum H exactly (at most 257 channels, so
+ * H <= 257 x 255 = 65535), and aw - 256 ah is the even samples' sum L modulo
+ * 2^16, which is L itself for the same reason.  That is one load, one shift
+ * and two adds per 64 samples, where widening bytes to words takes a load, a
+ * shuffle and an add per 32.  The other versions widen in blocks of 256
+ * samples, what sixteen AVX2 registers hold, two per XC_CPU_BLOCK_U8.
+ *
+ * The narrow sums of a (block, trial) may run on over several channel tiles
+ * (the caller keeps the total within the narrow bound): from_part starts them
+ * from part instead of zero, to_part leaves them there instead of widening
+ * them into wide.  So a small channel tile, whose rows stay in L1 while the
+ * tile's trials reread them, does not pay the widening once per tile.  part's
+ * layout is each version's own (pairs or samples), the same size as a block. */
+XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part,
+                                    int from_part, int to_part, uint64_t *wide, size_t wstride)
+{
+    enum { B = 256 };
+    for (int b = 0; b < nblk; b++) {
+        const size_t off = (size_t)b * B;
+        for (int d = 0; d < nd; d++) {
+            const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
+            uint16_t *p = part + (size_t)d * wstride + off;
+            /* from zero, the carried sums added after the loop (the same sum
+             * modulo 2^16): loaded before it, they cost 4-10 % (AVX2, measured) */
+            uint16_t acc[B];
+            for (int k = 0; k < B; k++)
+                acc[k] = 0;
+            for (int i = 0; i < nc; i++) {
+                const uint8_t *q = r[i] + off;
+                for (int k = 0; k < B; k++)
+                    acc[k] = (uint16_t)(acc[k] + q[k]);
+            }
+            if (from_part)
+                for (int k = 0; k < B; k++)
+                    acc[k] = (uint16_t)(acc[k] + p[k]);
+            uint64_t *w = wide + (size_t)d * wstride + off;
+            if (to_part)
+                for (int k = 0; k < B; k++)
+                    p[k] = acc[k];
+            else
+                for (int k = 0; k < B; k++)
+                    w[k] += acc[k];
+        }
+    }
+}
 _Static_assert(XC_CPU_BLOCK_U8 % 256 == 0, "an 8-bit block is a whole number of widening blocks");
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(XC_CPU_NO_CLONES) &&              \
@@ -80,18 +118,26 @@ __attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair(const xc_
 
 /* The loads (unaligned, so each touches two cache lines) are what limits this
  * loop, and GCC folds the load into both the add and the shift, reading each
- * vector twice: the empty asm keeps v in a register, so it is read once. */
+ * vector twice: the empty asm keeps v in a register, so it is read once.
+ * part holds a block's aw then its ah (NV vectors each). */
 __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *const *rows, int nd, int nc,
-                                                                int nblk, uint64_t *wide, size_t wstride)
+                                                                int nblk, uint16_t *part, int from_part,
+                                                                int to_part, uint64_t *wide, size_t wstride)
 {
     enum { NV = XC_CPU_BLOCK_U8 / 64 };
     for (int b = 0; b < nblk; b++) {
         const size_t off = (size_t)b * XC_CPU_BLOCK_U8;
         for (int d = 0; d < nd; d++) {
             const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
+            uint16_t *p = part + (size_t)d * wstride + off;
             xc_u16v aw[NV], ah[NV];
-            for (int j = 0; j < NV; j++)
-                aw[j] = ah[j] = (xc_u16v){0};
+            if (from_part) {
+                __builtin_memcpy(aw, p, sizeof aw);
+                __builtin_memcpy(ah, p + NV * 32, sizeof ah);
+            } else {
+                for (int j = 0; j < NV; j++)
+                    aw[j] = ah[j] = (xc_u16v){0};
+            }
             for (int i = 0; i < nc; i++) {
                 const uint8_t *q = r[i] + off;
                 for (int j = 0; j < NV; j++) {
@@ -102,22 +148,37 @@ __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *
                     ah[j] += v >> 8;
                 }
             }
-            u8_unpair(aw, ah, wide + (size_t)d * wstride + off);
+            if (to_part) {
+                __builtin_memcpy(p, aw, sizeof aw);
+                __builtin_memcpy(p + NV * 32, ah, sizeof ah);
+            } else {
+                u8_unpair(aw, ah, wide + (size_t)d * wstride + off);
+            }
         }
     }
 }
 #endif
 
-void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint64_t *wide, size_t wstride)
+void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
+                    int to_part, uint64_t *wide, size_t wstride)
 {
 #ifdef XC_TILE_U8_V4
     __builtin_cpu_init();
     if (__builtin_cpu_supports("x86-64-v4")) {
-        tile_u8_v4(rows, nd, nc, nblk, wide, wstride);
+        tile_u8_v4(rows, nd, nc, nblk, part, from_part, to_part, wide, wstride);
         return;
     }
 #endif
-    tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), wide, wstride);
+    tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), part, from_part, to_part, wide, wstride);
+}
+int xc_cpu_tile_c_u8(void)
+{
+#ifdef XC_TILE_U8_V4
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("x86-64-v4"))
+        return XC_CPU_TILE_C_U8;
+#endif
+    return XC_CPU_TILE_C;
 }
 XC_TILE_KERNEL(xc_cpu_tile_u16, uint16_t, uint32_t, uint64_t, XC_CPU_BLOCK_U16)
 XC_TILE_KERNEL(xc_cpu_tile_u32, uint32_t, uint32_t, uint64_t, XC_CPU_BLOCK_U32)

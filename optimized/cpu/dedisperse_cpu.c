@@ -159,15 +159,16 @@ static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
  * c0+i, shifted by its delay at trial d0+d and by the work item's first sample. */
 #define FILL_ROWS(T)                                                                           \
     do {                                                                                       \
-        const T *x = (const T *)rc->x;                                                         \
+        const T *x0 = (const T *)rc->x + (size_t)c0 * rc->stride + t0;                         \
+        const int *ch = rc->chans + c0;                                                        \
+        const size_t stride = rc->stride;                                                      \
         const T **rows = (const T **)rowbuf;                                                   \
         for (int d = 0; d < nd; d++) {                                                         \
             const int32_t *dl = delays + (size_t)(d0 + (size_t)d) * (size_t)nchans;            \
-            for (int i = 0; i < nci; i++) {                                                    \
-                int c = rc->chans[c0 + i];                                                     \
-                rows[(size_t)d * (size_t)nci + (size_t)i] =                                    \
-                    x + (size_t)(c0 + i) * rc->stride + (size_t)dl[c] + t0;                    \
-            }                                                                                  \
+            const T **rd = rows + (size_t)d * (size_t)nci;                                     \
+            const T *xi = x0;                                                                  \
+            for (int i = 0; i < nci; i++, xi += stride)                                        \
+                rd[i] = xi + dl[ch[i]];                                                        \
         }                                                                                      \
     } while (0)
 
@@ -197,7 +198,9 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
     size_t td = op->tile_dm > 0 ? (size_t)op->tile_dm : XC_CPU_TILE_DM;
     if (td > ndm)
         td = ndm;
-    unsigned long long ct = op->tile_c > 0 ? (unsigned long long)op->tile_c : XC_CPU_TILE_C;
+    const int isu8 = lay->store == XC_CPU_U8;
+    const int ct0 = isu8 ? xc_cpu_tile_c_u8() : XC_CPU_TILE_C;
+    unsigned long long ct = (unsigned long long)(op->tile_c > 0 ? op->tile_c : ct0);
     if (lay->narrow_channels && ct > lay->narrow_channels)
         ct = lay->narrow_channels;
     if (ct > (unsigned long long)rc->m)
@@ -214,7 +217,9 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
         const int isfloat = lay->store == XC_CPU_F32;
         void *wide = malloc(td * tt * (isfloat ? sizeof(double) : sizeof(uint64_t)));
         void **rowbuf = malloc(td * (size_t)ct * sizeof(void *));
-        if (!wide || !rowbuf) {
+        /* 8-bit: the narrow sums carried between channel tiles (xc_cpu_tile_u8) */
+        uint16_t *part = isu8 ? aligned_alloc(64, td * tt * sizeof(uint16_t)) : NULL;
+        if (!wide || !rowbuf || (isu8 && !part)) {
 #pragma omp atomic write
             failed = 1;
         }
@@ -233,10 +238,18 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
                 const int nd = (int)(ndm - d0 < td ? ndm - d0 : td);
                 const int nblk = (int)((nt + B - 1) / B);
                 memset(wide, 0, (size_t)nd * tt * (isfloat ? sizeof(double) : sizeof(uint64_t)));
-                for (int c0 = 0, nci; c0 < m; c0 += nci) {
+                for (int c0 = 0, nci, carried = 0; c0 < m; c0 += nci) {
                     nci = m - c0 < (int)ct ? m - c0 : (int)ct;
+                    /* 8-bit: the sums stay narrow while the next tile still fits the bound */
+                    const int rest = m - c0 - nci, next = rest < (int)ct ? rest : (int)ct;
+                    const int keep = rest > 0 && (unsigned long long)(carried + nci + next) <= lay->narrow_channels;
                     switch (lay->store) {
-                    case XC_CPU_U8: TILE(uint8_t, xc_cpu_tile_u8); break;
+                    case XC_CPU_U8:
+                        FILL_ROWS(uint8_t);
+                        xc_cpu_tile_u8((const uint8_t *const *)rowbuf, nd, nci, nblk, part, carried > 0, keep,
+                                       wide, tt);
+                        carried = keep ? carried + nci : 0;
+                        break;
                     case XC_CPU_U16: TILE(uint16_t, xc_cpu_tile_u16); break;
                     case XC_CPU_U32: TILE(uint32_t, xc_cpu_tile_u32); break;
                     case XC_CPU_U64: TILE(uint64_t, xc_cpu_tile_u64); break;
@@ -250,6 +263,7 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
             }
         free(wide);
         free(rowbuf);
+        free(part);
     }
     if (failed)
         return xc_error_set(err, XC_ENOMEM, "cpu: out of memory for the per-thread tiles (%zu x %zu samples)",
