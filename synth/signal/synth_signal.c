@@ -185,8 +185,19 @@ xc_status xc_signal_init(xc_signal *s, const xc_synth_params *p, xc_error *err)
         s->dhi = fmax(s->dhi, s->geo[c].dmin + s->geo[c].S);
     }
     s->lanes = xc_chgeo_lanes(s->geo, p->nchans);
-    if (!s->lanes)
+    const int nblk = (p->nchans + 15) / 16;
+    s->blk = malloc((size_t)nblk * sizeof *s->blk);
+    if (!s->lanes || !s->blk)
         return xc_error_set(err, XC_ENOMEM, "out of memory for %d channel geometries", p->nchans);
+    for (int cb = 0; cb < nblk; cb++) {
+        double early = INFINITY, late = -INFINITY;
+        for (int c = 16 * cb; c < 16 * cb + 16 && c < p->nchans; c++) {
+            early = fmin(early, s->geo[c].dmin);
+            late = fmax(late, s->geo[c].dmin + s->geo[c].S);
+        }
+        s->blk[cb][0] = early;
+        s->blk[cb][1] = late;
+    }
     if (p->fake_phase) {
         s->shift = malloc((size_t)p->nchans * sizeof *s->shift);
         if (!s->shift)
@@ -221,6 +232,7 @@ void xc_signal_free(xc_signal *s)
 {
     free(s->geo);
     free(s->lanes);
+    free(s->blk);
     free(s->ev);
     free(s->shift);
     memset(s, 0, sizeof *s);
@@ -358,11 +370,7 @@ void xc_signal_apply(xc_signal *s, const xc_chunk *ck, int nthreads)
                         xc_signal_gauss(p, ck, c, c, p->psr.dm, s->ev[j][0], s->ev[j][1], amp);
                 continue;
             }
-            double late = -INFINITY, early = INFINITY;
-            for (int c = c0; c < c1; c++) {
-                late = fmax(late, s->geo[c].dmin + s->geo[c].S);
-                early = fmin(early, s->geo[c].dmin);
-            }
+            const double early = s->blk[cb][0], late = s->blk[cb][1];
             /* the pulses are in time order: skip those that end before the chunk */
             const double lo = T0 - ts - late;
             long a = 0, b = nev;

@@ -35,6 +35,7 @@ typedef struct {
     xc_chgeo *geo;           /* [nchans] at the pulsar's DM */
     double *lanes;           /* geo as xc_chgeo_lanes lays it out */
     double dlo, dhi;         /* earliest and latest delay over the band (pulsar DM) */
+    double (*blk)[2];        /* each 16-channel block's earliest and latest delay (pulsar DM) */
     double (*ev)[2];         /* pulses of the current chunk: top hat edges, or Gaussian centre and sigma */
     size_t nev, evcap;
     /* -fake_phase state, carried from chunk to chunk as fake's loop does */
@@ -58,7 +59,7 @@ void xc_signal_apply(xc_signal *s, const xc_chunk *ck, int nthreads);
 /* Spectra per part that make parts pay (noise, signal and levels of one part
  * while it is in cache): XC_SIGNAL_PART_VALUES values, or SIZE_MAX where the
  * signal's cost grows with the number of parts (whole chunks then). */
-#define XC_SIGNAL_PART_VALUES (1u << 16)
+#define XC_SIGNAL_PART_VALUES (1u << 17)
 size_t xc_signal_part_rows(const xc_signal *s);
 /* Fills s->ev with the pulsar's pulses whose arrival at fch1 lies in [ta, tb]
  * (edges of each pulse inclusive).  XC_ENOMEM. */

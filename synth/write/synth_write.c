@@ -6,6 +6,7 @@
 #include "synth/write/synth_truth.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -228,6 +229,24 @@ static int to_file(void *ctx, const uint8_t *b, size_t n)
     return 0;
 }
 
+/* The file's blocks reserved before its data are written (Linux fallocate,
+ * the size left as it is): the kernel then finds the whole file's extent once
+ * instead of block by block as the writes come, a quarter of the CPU time of
+ * writing 80 MB to ext4 here (docs/PERFORMANCE.md).  Only a hint: where the
+ * file system cannot, the writes allocate as before. */
+static void reserve_blocks(const xc_synth_params *p, FILE *fp)
+{
+#if defined(__linux__) && defined(FALLOC_FL_KEEP_SIZE)
+    const long at = ftell(fp);
+    const double bytes = (double)xc_synth_nsamp(p) * p->nchans * p->nbits / 8;
+    if (at >= 0 && bytes > 0 && bytes < 0x1p62)
+        (void)fallocate(fileno(fp), FALLOC_FL_KEEP_SIZE, 0, (off_t)at + (off_t)bytes);
+#else
+    (void)p;
+    (void)fp;
+#endif
+}
+
 /* Writes the text of a truth file atomically, leaving it uncommitted in *a. */
 static xc_status stage_text(xc_atomic *a, const char *path, const char *text, xc_error *err)
 {
@@ -269,6 +288,8 @@ xc_status xc_synth_write(const xc_synth_params *p, const char *path, const char 
     st = xc_fbheader_write(&h, fa.fp, path, err);
     xc_fbheader_free(&h);
     file_sink fs = {fa.fp, 0};
+    if (!st)
+        reserve_blocks(p, fa.fp);
     if (!st && (st = xc_synth_stream(p, to_file, &fs, err)) && fs.err)
         st = xc_error_set(err, XC_EIO, "%s: write failed: %s", path, strerror(fs.err));
     /* Both files are complete under temporary names before either is renamed;
