@@ -51,9 +51,12 @@ static void print_row(void *ctx, const json_t *rec)
         const int dev = im && (im->caps & XC_CAP_DEVICE);
         json_t *sp = json_object_get(rec, dev ? "kernel_speedup_vs_direct_gpu" : "speedup_vs_direct_cpu");
         json_t *wl = json_object_get(rec, "worst_snr_loss"), *cs = json_object_get(rec, "cpu_speedup_vs_direct");
-        printf("%-10s nsub %d, budget %g: %s %.2fx (CPU time %.2fx), worst S/N loss %.3f\n", "", (int)NUM("nsub"),
-               NUM("subbudget"), dev ? "kernels vs direct gpu" : "vs direct cpu", sp ? json_real_value(sp) : NAN,
-               cs ? json_real_value(cs) : NAN, wl ? json_real_value(wl) : NAN);
+        /* a device entry's run has no direct CPU run to hold its CPU time against: no CPU ratio then */
+        printf("%-10s nsub %d, budget %g: %s %.2fx", "", (int)NUM("nsub"), NUM("subbudget"),
+               dev ? "kernels vs direct gpu" : "vs direct cpu", sp ? json_real_value(sp) : NAN);
+        if (cs)
+            printf(" (CPU time %.2fx)", json_real_value(cs));
+        printf(", worst S/N loss %.3f\n", wl ? json_real_value(wl) : NAN);
         if (json_object_get(rec, "compute_cpu_speedup_vs_direct"))
             printf("%-10s without the plane's write %.2fx; at most %.2fx while the plane is written\n", "",
                    NUM("compute_cpu_speedup_vs_direct"), NUM("write_bound_cpu_speedup_vs_direct"));
