@@ -3,11 +3,10 @@
  * search and their sub-harmonic blocks, row by row into core's sums.
  *
  * Making each block's whole plane and then summing wrote every row to
- * memory and read it back (201 templates x 1 600 half-bins a top block at
- * zmax 200, and 3.2 times that for 7 sub-harmonic blocks), and read each
- * kernel (16 KB) once per block it served: perf put a third of an 8-harmonic
- * search at 2^21 bins in the complex product and the power (waiting on
- * memory) and a fifth in the sums' loads.  Here the segments of all the
+ * memory and read it back, and read each kernel (16 KB at zmax 200) once
+ * per block it served: perf put 31 % of an 8-harmonic search at 2^21 bins
+ * in the complex product and the power, and 17 % in the sums
+ * (docs/PERFORMANCE.md).  Here the segments of all the
  * blocks are FFT'd once; then, top template by top template (runs of them
  * over the threads), each top block's row is made, each sub-harmonic row
  * that the template reads is made when it changes (a sub-harmonic's

@@ -40,13 +40,13 @@ typedef struct {
     unsigned char *want;   /* out of core, presto in memory: per sub-harmonic entry, the templates it needs */
     int *tsub;             /* numharm > 1: per sub-harmonic entry, each top template's template there */
     int presto, ooc;
-    int batch;             /* out of core with a `planes` method: top blocks a call (else 0) */
+    int batch;             /* out of core with a rows method: top blocks a round (else 0) */
     xc_accel_queue q;      /* their blocks */
     long U;                /* top-plane block, half-bins */
 } run_t;
 
 /* The plane of half-bin indices [i0, i0 + nr) into out (stride nr), or
- * queued for the next `planes` call (r->batch).
+ * queued for the round's rows call (r->batch).
  * preset presto: the data scaled by one factor, the median of accelsearch's
  * window [wlo, wlo + wlen) (zero outside it). */
 static xc_status do_block(run_t *r, long i0, size_t nr, long wlo, long wlen, float *out, const unsigned char *want,
