@@ -7,7 +7,8 @@
  * matter); its candidate lists must equal the CPU searcher's through core's
  * own sums.  Planted failures: a searcher that drops the last stage's points
  * must be caught by the same comparison, and one that hands back a point
- * outside the search must get an error naming it. */
+ * outside the search must get an error naming it.  The CPU searcher's own
+ * sums and its rows method are held to core's host sums bit for bit. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,6 +289,48 @@ XC_TEST(test_cpu_sums_same_bytes, "cpu_sums_same_bytes")
         same_lists(&a, &b, 0, &worst);
         printf("\n  zmax %d wmax %d numharm %d, %d bins, %d thread(s): %zu and %zu candidates, %s (largest "
                "relative difference %.2e, tolerance 0)",
+               cfg[c][0], cfg[c][1], cfg[c][2], cfg[c][3], cfg[c][4], a.n, b.n, same ? "same bytes" : "DIFFERENT",
+               worst);
+        CU_ASSERT(same);
+        CU_ASSERT(b.n >= 3);
+        xc_candlist_free(&a);
+        xc_candlist_free(&b);
+        xc_spectrum_free(&sp);
+    }
+}
+
+/* The CPU searcher's rows method (optimized/cpu/accel_cpu_rows.c: preset
+ * presto out of core, a few top blocks' rows and their sub-harmonic blocks'
+ * made template by template into core's sums) against core's sums over the
+ * planes of the same searcher without it: the same candidates to the last
+ * bit (tolerance 0), at 1 and 2 threads, 2 to 8 harmonics, with w, and
+ * with a last round of fewer top blocks than a full one. */
+XC_TEST(test_cpu_rows_same_bytes, "cpu_rows_same_bytes")
+{
+    static const double tones[][3] = {{701.3, 6, 60}, {1511.65, -13, 45}, {2333.0, 0, 25}, {3997.4, 17, 20}};
+    static const int cfg[][5] = {{30, 0, 8, 20011, 1}, {30, 0, 8, 20011, 2}, {200, 0, 4, 9001, 2},
+                                 {20, 40, 4, 5003, 2}, {200, 0, 2, 7919, 1}};
+    xc_accel_searcher host = xc_accel_cpu;
+    host.rows = NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(xc_accel_cpu.rows);
+    for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++) {
+        xc_spectrum sp;
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp, (size_t)cfg[c][3], 77 + (uint64_t)c, tones, 4, &err),
+                              XC_OK);
+        xc_accel_opts o = xc_fx_accel_opts(cfg[c][0], cfg[c][1], cfg[c][2], cfg[c][4]);
+        o.rlo = 20;
+        o.sigma = 1.5;
+        o.preset = XC_ACCEL_PRESTO;
+        o.outofcore = 1;
+        xc_candlist a, b;
+        xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &a);
+        xc_fx_accel_or_fail(&host, &sp, &o, &b);
+        int same = a.n == b.n && !memcmp(a.c, b.c, a.n * sizeof *a.c);
+        double worst = 0;
+        same_lists(&a, &b, 0, &worst);
+        printf("\n  presto out of core, zmax %d wmax %d numharm %d, %d bins, %d thread(s): %zu and %zu candidates, "
+               "%s (largest relative difference %.2e, tolerance 0)",
                cfg[c][0], cfg[c][1], cfg[c][2], cfg[c][3], cfg[c][4], a.n, b.n, same ? "same bytes" : "DIFFERENT",
                worst);
         CU_ASSERT(same);

@@ -266,6 +266,11 @@ typedef struct {
 /* Takes n hits (in any order); a non-zero status stops the search. */
 typedef xc_status (*xc_accel_emit_fn)(void *ctx, const xc_accel_hit *h, size_t n, xc_error *err);
 
+/* Top template t's rows of group g for a searcher's rows method (below):
+ * rows[0] the top block's, rows[1 + e] sub-harmonic entry e's; non-zero
+ * stops the search. */
+typedef int (*xc_accel_rows_fn)(void *ctx, int g, int t, const float *const *rows);
+
 /* Family XC_FAMILY_ACCEL.  create: state for a plan (templates, FFT plans),
  * made once; plane: one block (must give identical output at any thread
  * count); destroy.  impl.tol: XC_TOL_EXACT or XC_TOL_RELATIVE (candidate
@@ -300,6 +305,17 @@ typedef struct xc_accel_searcher {
     xc_status (*search_amps)(const struct xc_accel_searcher *self, void *state, const xc_accel_plan *p,
                              const xc_accel_amps *a, long ilo, long iend, xc_accel_emit_fn emit, void *ctx,
                              xc_error *err);
+    /* rows (optional): ng groups of per blocks (b[g per] a top block,
+     * b[g per + 1 + e] its sub-harmonic entry e's block), each row as plane
+     * would make it, handed to fn top template by top template (each (g, t)
+     * once, in any order, from any thread) with the sub-harmonic rows that
+     * template's sums read (entry e's template tsub[e ntempl + t]), so that
+     * the sums read rows still in cache and no plane is written; core uses
+     * it out of core, a few top blocks at a time.  Rows have 8 readable
+     * floats past their nr.  fn's non-zero return stops it (XC_ENOMEM). */
+    xc_status (*rows)(const struct xc_accel_searcher *self, void *state, const xc_accel_plan *p,
+                      const xc_accel_block *b, int ng, int per, const int *tsub, xc_accel_rows_fn fn, void *ctx,
+                      xc_error *err);
 } xc_accel_searcher;
 
 const xc_accel_searcher *xc_accel_searcher_of(const xc_impl *impl);

@@ -130,20 +130,9 @@ static xc_status cpu_plane(const xc_accel_searcher *self, void *state, const xc_
             bad = 1;
         }
 #pragma omp for schedule(static)
-        for (size_t g = 0; g < nseg; g++) {
-            const long i0 = b->i0 + (long)(g * V);
-            long k0, lo = b->lo, hi = b->lo + (long)b->n;
-            const size_t nk = xc_accel_cpu_window(s, i0, &k0);
-            const long k1 = k0 + (long)nk;
-            lo = lo > k0 ? lo : k0;
-            hi = hi < k1 ? hi : k1;
-            for (long k = lo; af && k < hi; k++) {
-                af[2 * (k - lo)] = (float)b->amp[2 * (k - b->lo)];
-                af[2 * (k - lo) + 1] = (float)b->amp[2 * (k - b->lo) + 1];
-            }
+        for (size_t g = 0; g < nseg; g++)
             if (af)
-                xc_accel_cpu_segment(s, i0, lo, hi > lo ? (size_t)(hi - lo) : 0, af, D + g * L);
-        }
+                xc_accel_cpu_block_segment(s, b, g, af, D + g * L);
         free(af);
     }
     /* (template, segment) pairs: with few templates (zmax 0: one) the
@@ -175,4 +164,5 @@ static xc_status cpu_plane(const xc_accel_searcher *self, void *state, const xc_
 const xc_accel_searcher xc_accel_cpu = {
     .impl = {.family = XC_FAMILY_ACCEL, .name = "cpu", .tol = {XC_TOL_RELATIVE, 2e-3}, .caps = XC_CAP_THREADED,
              .desc = "overlap-save correlation, single-precision FFTW (plans made once), OpenMP over templates"},
-    .create = cpu_create, .plane = cpu_plane, .destroy = cpu_destroy, .search_amps = xc_accel_cpu_search};
+    .create = cpu_create, .plane = cpu_plane, .destroy = cpu_destroy, .search_amps = xc_accel_cpu_search,
+    .rows = xc_accel_cpu_rows};

@@ -78,6 +78,21 @@ void xc_accel_cpu_segment(const cpu_state *s, long i0, long lo, size_t n, const 
     fftwf_execute_dft(s->fwd, d, d);
 }
 
+void xc_accel_cpu_block_segment(const cpu_state *s, const xc_accel_block *b, size_t g, float *af, fftwf_complex *d)
+{
+    const long i0 = b->i0 + (long)(g * (size_t)s->V);
+    long k0, lo = b->lo, hi = b->lo + (long)b->n;
+    const size_t nk = xc_accel_cpu_window(s, i0, &k0);
+    const long k1 = k0 + (long)nk;
+    lo = lo > k0 ? lo : k0;
+    hi = hi < k1 ? hi : k1;
+    for (long k = lo; k < hi; k++) {
+        af[2 * (k - lo)] = (float)b->amp[2 * (k - b->lo)];
+        af[2 * (k - lo) + 1] = (float)b->amp[2 * (k - b->lo) + 1];
+    }
+    xc_accel_cpu_segment(s, i0, lo, hi > lo ? (size_t)(hi - lo) : 0, af, d);
+}
+
 int xc_accel_cpu_pair(const cpu_state *s, const fftwf_complex *d, int t, size_t g, size_t nr, float *row,
                       fftwf_complex *tmp, float thr)
 {

@@ -11,17 +11,17 @@
 #include <omp.h>
 
 #include "core/search/xc_accel.h"
+#include "core/search/accel/xc_accel_blocksum.h"
+#include "core/search/accel/xc_accel_queue.h"
 #include "core/search/accel/xc_accel_subcache.h"
 #include "core/search/spectrum/xc_rednoise.h"
 #include "core/search/stats/xc_signif.h"
 
 /* Rows of a block are searched in at most this many chunks of r. */
 #define XC_ACCEL_NCHUNK 16
-
-const xc_accel_searcher *xc_accel_searcher_of(const xc_impl *impl)
-{
-    return impl && impl->family == XC_FAMILY_ACCEL ? (const xc_accel_searcher *)impl : NULL;
-}
+/* Top blocks whose rows a searcher's rows method makes at once, with their
+ * sub-harmonic blocks' (4: fastest of 1, 2, 4, 8, 16 at 2^21 bins). */
+#define XC_ACCEL_BATCH 4
 
 typedef struct {
     const xc_accel_searcher *s;
@@ -40,10 +40,13 @@ typedef struct {
     unsigned char *want;   /* out of core, presto in memory: per sub-harmonic entry, the templates it needs */
     int *tsub;             /* numharm > 1: per sub-harmonic entry, each top template's template there */
     int presto, ooc;
+    int batch;             /* out of core with a rows method: top blocks a round (else 0) */
+    xc_accel_queue q;      /* their blocks */
     long U;                /* top-plane block, half-bins */
 } run_t;
 
-/* The plane of half-bin indices [i0, i0 + nr) into out (stride nr).
+/* The plane of half-bin indices [i0, i0 + nr) into out (stride nr), or
+ * queued for the round's rows call (r->batch).
  * preset presto: the data scaled by one factor, the median of accelsearch's
  * window [wlo, wlo + wlen) (zero outside it). */
 static xc_status do_block(run_t *r, long i0, size_t nr, long wlo, long wlen, float *out, const unsigned char *want,
@@ -52,11 +55,16 @@ static xc_status do_block(run_t *r, long i0, size_t nr, long wlo, long wlen, flo
     const xc_accel_plan *p = r->p;
     long klo = i0 / 2 - p->hwmax - 1, khi = (i0 + (long)nr) / 2 + p->hwmax + 1;
     size_t n = (size_t)(khi - klo + 1);
-    if (n > r->ampcap) {
-        double *a = realloc(r->amp, 2 * n * sizeof *a);
-        if (!a)
+    xc_accel_block *qb = NULL;
+    double *amp = r->amp;
+    if (r->batch) {
+        xc_status st = xc_accel_queue_add(&r->q, n, &qb, &amp, err);
+        if (st)
+            return st;
+    } else if (n > r->ampcap) {
+        if (!(amp = realloc(r->amp, 2 * n * sizeof *amp)))
             return xc_error_set(err, XC_ENOMEM, "accel: out of memory (data segment of %zu bins)", n);
-        r->amp = a;
+        r->amp = amp;
         r->ampcap = n;
     }
     const float *X = r->sp->data;
@@ -78,21 +86,23 @@ static xc_status do_block(run_t *r, long i0, size_t nr, long wlo, long wlen, flo
         wlo = 0;
     }
     for (long k = klo; k <= khi; k++) {
-        double *a = r->amp + 2 * (k - klo);
+        double *a = amp + 2 * (k - klo);
         int in = k >= 0 && k < nb && k >= wlo && k < whi;
         double sc = !in ? 0 : r->presto ? ws : r->scale[k];
         a[0] = in ? X[2 * k] * sc : 0;
         a[1] = in ? X[2 * k + 1] * sc : 0;
     }
-    xc_accel_block b = {klo, n, r->amp, i0, nr, out, want};
-    return r->s->plane(r->s, r->state, p, &b, err);
+    xc_accel_block b = {klo, n, amp, i0, nr, out, want};
+    if (qb)
+        *qb = b;
+    return qb ? XC_OK : r->s->plane(r->s, r->state, p, &b, err);
 }
 
 /* A top block starting at bin startr: accelsearch's window is
  * floor(startr) - hw(-zmax, -wmax), fftlen/2 bins. */
-static xc_status top_block(run_t *r, long i0, size_t nr, xc_error *err)
+static xc_status top_block(run_t *r, long i0, size_t nr, float *out, xc_error *err)
 {
-    return do_block(r, i0, nr, i0 / 2 - r->p->hwwin, r->p->fftlen / 2, r->blk, NULL, err);
+    return do_block(r, i0, nr, i0 / 2 - r->p->hwwin, r->p->fftlen / 2, out, NULL, err);
 }
 
 /* Copies a block into the full plane. */
@@ -162,38 +172,49 @@ static xc_status sub_harmonic(run_t *r, long i0, size_t nr, int h, int H, int32_
     return do_block(r, lo, (size_t)(hi - lo + 1), wlo, flen / 2, out, r->want + (size_t)hidx(h, H) * p->ntempl, err);
 }
 
-/* Searches top-plane indices [i0, i0 + nr) (the block just computed) at
- * every stage, in accelsearch's order (stage, w, z, r), adding the points
- * above threshold to pk (preset exact) or inserting them as accelsearch
- * does (preset presto).  The sub-harmonic sources are prepared first; then
- * each row (template) goes through every stage while it is in cache, in
- * parallel, into per-row lists (in stage order) which are then taken stage
- * by stage in row order: the same sequence of points at any thread count. */
-static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, xc_accel_peaks *rowpk, int32_t *rind,
-                              float *subs, size_t *suboff, xc_error *err)
+/* The sub-harmonic sources of the top block [i0, i0 + nr) (out of core:
+ * their blocks made, or queued, now). */
+static xc_status subs_of(run_t *r, long i0, size_t nr, int32_t *rind, const float **src, size_t *stride, float *subs,
+                         const size_t *suboff, xc_error *err)
+{
+    xc_status st = XC_OK;
+    for (int s = 1; s < r->p->nstages && !st; s++)
+        for (int h = 1; h < (1 << s) && !st; h += 2) {
+            int e = hidx(h, 1 << s);
+            st = sub_harmonic(r, i0, nr, h, 1 << s, rind + (size_t)e * nr, &src[e], &stride[e],
+                              r->batch ? NULL : subs + suboff[e], err);
+        }
+    return st;
+}
+
+static int sum_mode(const run_t *r)
+{
+    return r->presto ? XC_ROW_ADD_PRESTO : r->ooc ? XC_ROW_ADD_INSIDE : XC_ROW_ADD_CLIPPED;
+}
+
+/* Searches top-plane indices [i0, i0 + nr) (its plane in blk, its
+ * sub-harmonic sources from subs_of) at every stage, in accelsearch's order
+ * (stage, w, z, r), adding the points above threshold to pk (preset exact)
+ * or inserting them as accelsearch does (preset presto).  Each row
+ * (template) goes through every stage while it is in cache, in parallel,
+ * into per-row lists (in stage order) which are then taken stage by stage
+ * in row order: the same sequence of points at any thread count. */
+static xc_status search_block(run_t *r, long i0, size_t nr, const float *blk, const float *const *src,
+                              const size_t *stride, const int32_t *rind, xc_accel_peaks *pk, xc_accel_peaks *rowpk,
+                              xc_error *err)
 {
     const xc_accel_plan *p = r->p;
     int nt = p->ntempl, nth = p->o.threads > 0 ? p->o.threads : omp_get_max_threads();
     int one = p->nstages == 1, nomem = 0;
-    const float *src[XC_ACCEL_MAXHARM];
-    size_t stride[XC_ACCEL_MAXHARM];
-    xc_status st = XC_OK;
-    for (int s = 1; s < p->nstages && !st; s++)
-        for (int h = 1; h < (1 << s) && !st; h += 2) {
-            int e = hidx(h, 1 << s);
-            st = sub_harmonic(r, i0, nr, h, 1 << s, rind + (size_t)e * nr, &src[e], &stride[e], subs + suboff[e],
-                              err);
-        }
-    if (st)
-        return st;
     /* rows cut into at most XC_ACCEL_NCHUNK chunks of r: with few templates
      * (zmax 0: one) the threads still share the work */
-    size_t ch = (nr + XC_ACCEL_NCHUNK - 1) / XC_ACCEL_NCHUNK, nch = (nr + ch - 1) / ch;
-    long nitem = (long)nt * (long)nch;
+    xc_accel_blocksum b;
+    xc_accel_blocksum_init(&b, p, sum_mode(r), i0, nr, XC_ACCEL_NCHUNK, rind, rowpk);
+    long nitem = (long)nt * (long)b.nch;
     int nth1 = nitem < nth ? (int)nitem : nth;
-#pragma omp parallel num_threads(nth1)
+#pragma omp parallel num_threads(nth1 > 0 ? nth1 : 1)
     {
-        double *rowb = one ? NULL : malloc(ch * sizeof *rowb);
+        double *rowb = one ? NULL : malloc(b.ch * sizeof *rowb);
         if (!one && !rowb) {
 #pragma omp atomic write
             nomem = 1;
@@ -202,113 +223,65 @@ static xc_status search_block(run_t *r, long i0, size_t nr, xc_accel_peaks *pk, 
         for (long it = 0; it < nitem; it++) {
             if (!one && !rowb)
                 continue;
-            int t = (int)(it / (long)nch);
-            size_t j0 = (size_t)(it % (long)nch) * ch, j1 = j0 + ch < nr ? j0 + ch : nr, m = j1 - j0;
-            int iw = t / p->numz, iz = t % p->numz;
-            const float *frow = r->blk + (size_t)t * nr + j0;
-            double *row = rowb;
-            if (!one)
-                xc_accel_row_load(row, frow, m);
-            for (int s = 0; s < p->nstages; s++) {
-                int H = 1 << s, ns = 0;
-                double thr = p->thr[s];
-                /* stage H adds the odd harmonics h/H (the even ones came
-                 * with the earlier stages) at accelsearch's rounded
-                 * sub-harmonic r, z, w; accelsearch adds float powers into a
-                 * float plane.  Out of core every index lies inside the
-                 * sub-harmonic's block. */
-                const float *sv[XC_ACCEL_MAXHARM];
-                const int32_t *rv[XC_ACCEL_MAXHARM];
-                for (int h = 1; s > 0 && h < H; h += 2) {
-                    int e = hidx(h, H), tsub = r->tsub[(size_t)e * (size_t)nt + (size_t)t];
-                    sv[ns] = src[e] + (size_t)tsub * stride[e];
-                    rv[ns++] = rind + (size_t)e * nr + j0;
-                }
-                if (s > 0 && !xc_accel_stage_add(row, sv, rv, ns, m,
-                                                 r->presto ? XC_ROW_ADD_PRESTO
-                                                 : r->ooc  ? XC_ROW_ADD_INSIDE
-                                                           : XC_ROW_ADD_CLIPPED,
-                                                 thr))
-                    continue;   /* no sum above the threshold */
-                for (size_t j = one ? xc_accel_rowf_above(frow, 0, m, thr) : xc_accel_row_above(row, 0, m, thr); j < m;
-                     j = one ? xc_accel_rowf_above(frow, j + 1, m, thr) : xc_accel_row_above(row, j + 1, m, thr)) {
-                    double v = one ? (double)frow[j] : row[j];
-                    double sig = xc_candidate_sigma(2 * v, 2.0 * H, p->ntrials[s], NULL);
-                    if (!(sig > p->o.sigma))
-                        continue;
-                    xc_accel_peak c = {0.5 * (double)(i0 + (long)(j0 + j)) / H, (double)xc_accel_z_of(p, iz) / H,
-                                       (double)xc_accel_w_of(p, iw) / H, H, v, sig};
-                    xc_error e1;
-                    if (xc_accel_peaks_push(&rowpk[it], &c, &e1)) {
+            int t = (int)(it / (long)b.nch);
+            size_t c = (size_t)(it % (long)b.nch);
+            const float *sub[XC_ACCEL_MAXHARM];
+            for (int e = 0; e < p->numharm - 1; e++)
+                sub[e] = src[e] + (size_t)r->tsub[(size_t)e * (size_t)nt + (size_t)t] * stride[e];
+            if (xc_accel_blocksum_item(&b, t, c, blk + (size_t)t * nr + c * b.ch, sub, rowb)) {
 #pragma omp atomic write
-                        nomem = 1;
-                    }
-                }
+                nomem = 1;
             }
         }
         free(rowb);
     }
     if (nomem)
-        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (candidates)");
-    /* stage by stage, then row by row and chunk by chunk (r order): each
-     * item's list is in stage order */
-    size_t *cur = calloc((size_t)nitem, sizeof *cur);
-    if (!st && !cur)
-        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
-    for (int s = 0; s < p->nstages && !st; s++)
-        for (long it = 0; it < nitem && !st; it++)
-            for (; cur[it] < rowpk[it].n && rowpk[it].p[cur[it]].numharm == (1 << s) && !st; cur[it]++)
-                st = r->presto ? xc_accel_insert_presto(pk, &rowpk[it].p[cur[it]], err)
-                               : xc_accel_peaks_push(pk, &rowpk[it].p[cur[it]], err);
-    for (long it = 0; it < nitem; it++)
-        rowpk[it].n = 0;
-    free(cur);
+        return xc_error_set(err, XC_ENOMEM, "accel: out of memory (candidates)");
+    return xc_accel_blocksum_hand(&b, r->presto, pk, err);
+}
+
+/* A searcher's rows of top template t of group g: its sums, item by item. */
+typedef struct {
+    const xc_accel_plan *p;
+    xc_accel_blocksum b[XC_ACCEL_BATCH];
+} rows_ctx;
+
+
+static int rows_sum(void *ctx, int g, int t, const float *const *rows)
+{
+    const rows_ctx *c = ctx;
+    const xc_accel_blocksum *b = &c->b[g];
+    double *row = c->p->nstages > 1 ? malloc((b->ch ? b->ch : 1) * sizeof *row) : NULL;
+    int bad = c->p->nstages > 1 && !row;
+    for (size_t k = 0; k < b->nch && !bad; k++)
+        bad = xc_accel_blocksum_item(b, t, k, rows[0] + k * b->ch, rows + 1, row);
+    free(row);
+    return bad;
+}
+
+/* The queued top blocks [i00, ..) (nk of them, their sub-harmonic blocks
+ * after each) by the searcher's rows method, each one's points then handed
+ * on in order. */
+static xc_status search_rows(run_t *r, long i00, size_t nk, const int32_t *rind, xc_accel_peaks *pk,
+                             xc_accel_peaks *rowpk, xc_error *err)
+{
+    const xc_accel_plan *p = r->p;
+    rows_ctx c;
+    c.p = p;
+    for (size_t k = 0; k < nk; k++)
+        xc_accel_blocksum_init(&c.b[k], p, sum_mode(r), i00 + (long)k * r->U,
+                               (size_t)(i00 + (long)(k + 1) * r->U <= r->iend ? r->U : r->iend - i00 - (long)k * r->U),
+                               XC_ACCEL_NCHUNK,
+                               rind + k * (size_t)p->numharm * (size_t)r->U,
+                               rowpk + k * (size_t)p->ntempl * XC_ACCEL_NCHUNK);
+    const int n = r->q.n;
+    r->q.n = 0;
+    xc_status st = r->s->rows(r->s, r->state, p, r->q.b, (int)nk, n / (int)nk, r->tsub, rows_sum, &c, err);
+    for (size_t k = 0; k < nk && !st; k++)
+        st = xc_accel_blocksum_hand(&c.b[k], r->presto, pk, err);
     return st;
 }
 
-static xc_status check_spectrum(const xc_spectrum *sp, xc_error *err)
-{
-    if (!sp || !sp->data || sp->nbins < 2)
-        return xc_error_set(err, XC_EINVAL, "accel: the spectrum needs at least 2 bins");
-    for (size_t k = 0; k < 2 * sp->nbins; k++)
-        if (!isfinite(sp->data[k]))
-            return xc_error_set(err, XC_EFORMAT, "accel: bin %zu %s part is %g (byte offset %zu): not finite", k / 2,
-                                k % 2 ? "imaginary" : "real", (double)sp->data[k], k * sizeof(float));
-    return XC_OK;
-}
-
-static xc_status to_cands(const xc_accel_plan *p, const xc_accel_peaks *pk, double T, xc_candlist *out, xc_error *err)
-{
-    xc_status st = XC_OK;
-    for (size_t k = 0; k < pk->n && !st; k++) {
-        const xc_accel_peak *a = &pk->p[k];
-        int s = 0;
-        while ((1 << s) < a->numharm)
-            s++;
-        xc_cand c;
-        memset(&c, 0, sizeof c);
-        c.r = a->r;
-        c.z = a->z;
-        c.w = a->w;
-        c.numharm = a->numharm;
-        c.power = 2 * a->P;
-        c.dof = 2.0 * a->numharm;
-        c.ntrials = p->ntrials[s];
-        c.sigma = xc_candidate_sigma(c.power, c.dof, c.ntrials, &c.logp);
-        xc_cand_derive(&c, T);
-        st = xc_candlist_add(out, &c, err);
-    }
-    out->T = T;
-    snprintf(out->source, sizeof out->source, "accel");
-    return st;
-}
-
-xc_status xc_accel_check(const xc_accel_searcher *s, const xc_spectrum *sp, xc_error *err)
-{
-    if (!s || !s->plane)
-        return xc_error_set(err, XC_EINVAL, "accel: no searcher (or one without a plane stage)");
-    return check_spectrum(sp, err);
-}
 
 /* The geometry of a search: the top plane's blocks of U half-bins over
  * [itop_lo, itop_end), and where the sub-harmonics come from (more than one
@@ -399,6 +372,7 @@ static xc_status subharm_setup(run_t *r, const geom_t *g, size_t *suboff, xc_err
     r->incache = !r->ooc && r->presto && p->o.outofcore == 0;
     if (r->ooc || r->incache) {
         size_t tot = r->ooc ? sub_floats(p, g->U, suboff) : 1;
+        tot = r->batch ? 1 : tot;   /* rows: no sub-harmonic plane */
         if (!(r->sub = malloc(tot * sizeof *r->sub)) ||
             !(r->want = calloc((size_t)p->numharm * (size_t)p->ntempl, 1)))
             st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (sub-harmonic blocks of %.1f GB)",
@@ -413,6 +387,28 @@ static xc_status subharm_setup(run_t *r, const geom_t *g, size_t *suboff, xc_err
     } else if (!(r->plane = calloc((size_t)p->ntempl * (size_t)(r->iend - r->ibase) + 8, sizeof *r->plane))) {
         st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (plane of %.1f GB)", bytes / 1e9);
     }
+    return st;
+}
+
+/* Core's own blocks and sums: out of core, a searcher with a rows method
+ * makes XC_ACCEL_BATCH top blocks' rows and their sub-harmonic blocks' at
+ * once (the same values), and no plane is kept; else a block's plane, and
+ * the sub-harmonics' (subharm_setup).  rowpk and rind: the sums' point
+ * lists and sub-harmonic indices, per top block of a round. */
+static xc_status host_setup(run_t *r, const geom_t *g, size_t *suboff, xc_accel_peaks **rowpk, int32_t **rind,
+                            xc_error *err)
+{
+    const xc_accel_plan *p = r->p;
+    r->batch = g->ooc && p->numharm > 1 && r->s->rows ? XC_ACCEL_BATCH : 0;
+    const size_t nbat = r->batch ? (size_t)r->batch : 1, nt = (size_t)p->ntempl, U = (size_t)g->U;
+    xc_status st = r->batch ? xc_accel_queue_init(&r->q, r->batch * p->numharm, err) : XC_OK;
+    if (!st && !r->batch && !(r->blk = malloc(nt * U * sizeof *r->blk)))
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (blocks of %zu x %zu)", U, nt);
+    if (!st && p->numharm > 1)
+        st = subharm_setup(r, g, suboff, err);
+    if (!st && (!(*rowpk = calloc(nbat * nt * XC_ACCEL_NCHUNK, sizeof **rowpk)) ||
+                !(*rind = malloc(nbat * (size_t)p->numharm * U * sizeof **rind))))
+        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
     return st;
 }
 
@@ -452,12 +448,19 @@ double xc_accel_memory(const xc_accel_searcher *s, const xc_accel_plan *p)
                nt * XC_ACCEL_NCHUNK * 64.0 +
                nth * (U * frac * sizeof(float) + U / XC_ACCEL_NCHUNK * sizeof(double) + 2 * L * 2 * sizeof(float));
     }
+    /* out of core with a rows method: XC_ACCEL_BATCH top blocks and their
+     * sub-harmonic blocks at once, rows in place of planes */
     double U = (double)g.U, seg = U / 2 + 2.0 * p->hwmax + 3;
-    bytes += nt * U * sizeof(float)                         /* one block's plane */
-             + 2 * seg * sizeof(double)                     /* its data segment */
-             + (double)p->numharm * U * sizeof(int32_t)     /* the sub-harmonic indices */
-             + nt * XC_ACCEL_NCHUNK * sizeof(xc_accel_peaks)
-             + 2 * (seg + L) * 2 * sizeof(float);           /* the stage's segment spectra (about) */
+    const int rows = s && s->rows && g.ooc && p->numharm > 1;
+    double nbat = rows ? XC_ACCEL_BATCH : 1, nblk = nbat * (rows ? p->numharm : 1);
+    int nth = p->o.threads > 0 ? p->o.threads : omp_get_max_threads();
+    bytes += (rows ? 0 : nt * U * sizeof(float))            /* a block's plane */
+             + nblk * 2 * seg * sizeof(double)                /* the blocks' data segments (at most) */
+             + nbat * p->numharm * U * sizeof(int32_t)      /* the sub-harmonic indices */
+             + nbat * nt * XC_ACCEL_NCHUNK * sizeof(xc_accel_peaks)
+             + nblk * (seg + L) * 2 * sizeof(float);          /* the stage's segment spectra (about) */
+    if (rows)                                               /* a run's rows and work array, per thread */
+        bytes += nth * (nblk * (U + 8) * sizeof(float) + 2 * L * 2 * sizeof(float));
     if (presto)
         bytes += (double)p->fftlen / 2 * sizeof(double);    /* the normalisation window */
     if (p->numharm > 1)
@@ -465,9 +468,49 @@ double xc_accel_memory(const xc_accel_searcher *s, const xc_accel_plan *p)
     if (p->numharm > 1 && presto && !g.ooc && p->o.outofcore == 0)
         bytes += xc_accel_subcache_bytes(p->numharm - 1, g.U, p->ntempl, (size_t)g.U + 2) + (double)p->numharm * nt;
     else if (p->numharm > 1)
-        bytes += g.ooc ? (double)sub_floats(p, g.U, NULL) * sizeof(float) + (double)p->numharm * nt
+        bytes += g.ooc ? (rows ? 0 : (double)sub_floats(p, g.U, NULL) * sizeof(float)) + (double)p->numharm * nt
                        : nt * (double)(g.itop_end - g.ibase) * sizeof(float);
     return bytes;
+}
+
+/* The top blocks [itop_lo, itop_end), XC_ACCEL_BATCH a round with a rows
+ * method, else one: each one's plane and sub-harmonic sources (made now),
+ * then its search; or their blocks queued, and their rows made and
+ * searched together (no plane is written). */
+static xc_status search_top(run_t *r, long itop_lo, long itop_end, int32_t *rind, const size_t *suboff,
+                            xc_accel_peaks *pk, xc_accel_peaks *rowpk, xc_error *err)
+{
+    const xc_accel_plan *p = r->p;
+    const long U = r->U;
+    const size_t nbat = r->batch ? (size_t)r->batch : 1;
+    const uint64_t ptotal = (uint64_t)(itop_end - itop_lo);
+    const float *src[XC_ACCEL_BATCH][XC_ACCEL_MAXHARM];
+    size_t stride[XC_ACCEL_BATCH][XC_ACCEL_MAXHARM];
+    xc_status st = XC_OK;
+    for (long i00 = itop_lo; i00 < itop_end && !st; i00 += (long)nbat * U) {
+        size_t k, nk = 0;
+        for (k = 0; k < nbat && i00 + (long)k * U < itop_end && !st; k++, nk++) {
+            long i0 = i00 + (long)k * U;
+            size_t nr = (size_t)(i0 + U <= itop_end ? U : itop_end - i0);
+            st = top_block(r, i0, r->presto ? (size_t)U : nr, r->blk, err);   /* NULL with rows */
+            if (!st && r->plane)
+                keep_block(r, i0, nr);
+            if (!st && p->numharm > 1)
+                st = subs_of(r, i0, nr, rind + k * (size_t)p->numharm * (size_t)U, src[k], stride[k], r->sub, suboff,
+                             err);
+        }
+        if (!st && r->batch)
+            st = search_rows(r, i00, nk, rind, pk, rowpk, err);
+        for (k = 0; k < nk && !st; k++) {
+            long i0 = i00 + (long)k * U;
+            size_t nr = (size_t)(i0 + U <= itop_end ? U : itop_end - i0);
+            if (!r->batch)
+                st = search_block(r, i0, nr, r->blk, (const float *const *)src[k], stride[k], rind, pk, rowpk, err);
+            if (!st)
+                xc_progress_report(&p->progress, "accel", (uint64_t)(i0 - itop_lo) + nr, ptotal);
+        }
+    }
+    return st;
 }
 
 xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_spectrum *sp,
@@ -517,13 +560,8 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     if (!st && own)
         st = lazy ? xc_accel_search_own_amps(s, r.state, &p, sp, scale, itop_lo, itop_end, pk, err)
                   : xc_accel_search_own(s, r.state, &p, sp, scale, itop_lo, itop_end, pk, err);
-    if (!st && !own && !(r.blk = malloc((size_t)p.ntempl * (size_t)U * sizeof *r.blk)))
-        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory (blocks of %ld x %d)", U, p.ntempl);
-    if (!st && !own && p.numharm > 1)
-        st = subharm_setup(&r, &g, suboff, err);
-    if (!st && !own && (!(rowpk = calloc((size_t)p.ntempl * XC_ACCEL_NCHUNK, sizeof *rowpk)) ||
-                !(rind = malloc((size_t)p.numharm * (size_t)U * sizeof *rind))))
-        st = xc_error_set(err, XC_ENOMEM, "accel: out of memory");
+    if (!st && !own)
+        st = host_setup(&r, &g, suboff, &rowpk, &rind, err);
     if (!st && !own && s->create && !state)
         st = s->create(s, &p, &r.state, err);
     /* accelsearch's in-memory search first fills the plane below rlo with
@@ -531,26 +569,18 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     if (!st && r.plane) {
         long from = r.presto ? r.ibase : r.ibase / 2 * 2;
         for (long i0 = from; i0 < itop_lo && !st; i0 += U) {
-            st = top_block(&r, i0, (size_t)U, err);
+            st = top_block(&r, i0, (size_t)U, r.blk, err);
             if (!st)
                 keep_block(&r, i0, (size_t)U);
         }
     }
-    for (long i0 = itop_lo; i0 < itop_end && !st && !own; i0 += U) {
-        size_t nr = (size_t)(i0 + U <= itop_end ? U : itop_end - i0);
-        st = top_block(&r, i0, r.presto ? (size_t)U : nr, err);
-        if (!st && r.plane)
-            keep_block(&r, i0, nr);
-        if (!st)
-            st = search_block(&r, i0, nr, pk, rowpk, rind, r.sub, suboff, err);
-        if (!st)
-            xc_progress_report(&p.progress, "accel", (uint64_t)(i0 - itop_lo) + nr, ptotal);
-    }
+    if (!st && !own)
+        st = search_top(&r, itop_lo, itop_end, rind, suboff, pk, rowpk, err);
     if (!st && own)
         xc_progress_report(&p.progress, "accel", ptotal, ptotal);
     if (r.state && s->destroy && !state)
         s->destroy(s, r.state);
-    for (size_t t = 0; rowpk && t < (size_t)p.ntempl * XC_ACCEL_NCHUNK; t++)
+    for (size_t t = 0; rowpk && t < (r.batch ? (size_t)r.batch : 1) * (size_t)p.ntempl * XC_ACCEL_NCHUNK; t++)
         xc_accel_peaks_free(&rowpk[t]);
     free(rowpk);
     free(rind);
@@ -558,6 +588,7 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     free(r.amp);
     free(r.wbuf);
     free(r.blk);
+    xc_accel_queue_free(&r.q);
     free(r.plane);
     xc_accel_subcache_free(&r.cache);
     free(r.sub);
@@ -567,30 +598,3 @@ xc_status xc_accel_run_peaks(const xc_accel_searcher *s, void *state, const xc_s
     return st;
 }
 
-xc_status xc_accel_finish(const xc_accel_plan *p, xc_accel_peaks *pk, double T, xc_candlist *out, xc_error *err)
-{
-    xc_status st = p->o.preset == XC_ACCEL_PRESTO ? XC_OK : xc_accel_select_exact(pk, err);
-    if (!st) {
-        xc_accel_sort_sift(pk, p->numharm);
-        st = to_cands(p, pk, T, out, err);
-    }
-    return st;
-}
-
-xc_status xc_accel_run(const xc_accel_searcher *s, const xc_spectrum *sp, const xc_accel_opts *o, xc_candlist *out,
-                       xc_error *err)
-{
-    xc_status st = xc_accel_check(s, sp, err);
-    xc_accel_plan p;
-    if (!st)
-        st = xc_accel_plan_make(&p, o, sp->nbins, sp->T, err);
-    if (st)
-        return st;
-    xc_accel_peaks pk = {0};
-    st = xc_accel_run_peaks(s, NULL, sp, &p, &pk, err);
-    if (!st)
-        st = xc_accel_finish(&p, &pk, sp->T, out, err);
-    xc_accel_peaks_free(&pk);
-    xc_accel_plan_free(&p);
-    return st;
-}
