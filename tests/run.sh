@@ -19,14 +19,17 @@ JOBS=${XC_TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 out_dir=$(mktemp -d "${TMPDIR:-/tmp}/xc-tests.XXXXXX") || exit 2
 trap 'rm -rf "$out_dir"' EXIT
 trap 'rm -rf "$out_dir"; exit 130' INT TERM
-# The programs that take longest (wall seconds, one at a time on a loaded
-# 2-core machine, waiting threads asleep: gate 75, memory 23, peers 23, accel
-# 22, study 21, cli 19, plugin 15, readme 15, accel_own 15, bench_peer 12,
-# fuzz 10; several wait on child processes more than they compute) start
-# first, so that no long one is left running alone at the end; the rest in
-# name order.
-FIRST="test_gate test_memory test_peers test_accel test_study test_cli test_plugin test_readme"
-FIRST="$FIRST test_accel_own test_bench_peer test_fuzz"
+# The programs that take longest start first, so that no long one is left
+# running alone at the end; the rest in name order.  By CPU seconds (user +
+# system, children included) of each program run alone on the 2-core
+# machine under load (docs/ci.md, "The time of make test"): gate 15, readme
+# 8, study 7, memory 7, accel 6, peer_bugs 5, cli 4, conformance 3, plugin
+# 3, accel_own 3, peers 2, psift 2, orbit 2, faults 2, bench_peer 0.7,
+# fuzz 1; faults and bench_peer wait on their children longer than their
+# CPU seconds say (wall 15 and 16 times their CPU there, the others 10 or
+# less).
+FIRST="test_gate test_readme test_study test_memory test_accel test_peer_bugs test_cli test_conformance"
+FIRST="$FIRST test_plugin test_accel_own test_peers test_psift test_orbit test_faults test_bench_peer test_fuzz"
 # one program: its output and exit status into out_dir
 {
     for n in $FIRST; do

@@ -49,6 +49,26 @@ static long double kepler_bisect(long double M, long double e)
     }
 }
 
+/* The same root, bisected from [E0 - d, E0 + d] when that interval holds it
+ * (x - e sin x - M increases with x for e < 1: below zero at one end, not
+ * below at the other), else from kepler_bisect's interval: some 40 fewer
+ * halvings when E0 is within d of the root. */
+static long double kepler_bisect_near(long double M, long double e, long double E0, long double d)
+{
+    long double lo = E0 - d, hi = E0 + d;
+    if (!(lo - e * sinl(lo) - M < 0 && hi - e * sinl(hi) - M >= 0))
+        return kepler_bisect(M, e);
+    for (;;) {
+        long double mid = 0.5L * (lo + hi);
+        if (mid == lo || mid == hi)
+            return mid;
+        if (mid - e * sinl(mid) - M < 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+}
+
 XC_TEST(test_kepler_known_solutions, "kepler_known_solutions")
 {
     /* Meeus, Astronomical Algorithms (2nd ed.), example 30.a: e = 0.1, M = 5 deg. */
@@ -78,7 +98,7 @@ XC_TEST(test_kepler_every_anomaly_bounded_steps, "kepler_every_anomaly_bounded_s
             double M = j == 0 ? 0 : copysign(M_PI * pow(abs(j) / 20000.0, 3), j);
             int it;
             double E = xc_kepler_solve(M, ecc[k], &it);
-            double err = fabs((double)((long double)E - kepler_bisect(M, ecc[k])));
+            double err = fabs((double)((long double)E - kepler_bisect_near(M, ecc[k], E, 1e-12L)));
             if (err > worst)
                 worst = err;
             if (it > worst_it)
