@@ -252,6 +252,30 @@ xc_status xc_study_pulsar_timed(const xc_study *st, uint64_t id, const unsigned 
     return xc_study_pulsar_cached(st, NULL, id, want, threads, out, secs, err);
 }
 
+/* The pulsar's filterbank dedispersed by the study's dedisperser: the
+ * series and its truth. The series must be the one the truth describes:
+ * the dedisperser's nsamp - max_delay samples, of which the truth, as synth
+ * -dedispersed writes, keeps an even count (the last odd one dropped). */
+static xc_status dedispersed_series(const xc_study *st, const xc_synth_params *p, const char *label, uint64_t id,
+                                    xc_truth *t, float **x, uint64_t *n, xc_error *err)
+{
+    xc_error de;
+    xc_error_clear(&de);
+    xc_status e = xc_synth_dedispersed_truth(p, label, t, err);
+    if (e)
+        return e;
+    if ((e = fb_series(st->dedisperser, p, x, n, &de)))
+        return xc_error_set(err, e, "pulsar %llu: filterbank dedispersed by %s: %s", (unsigned long long)id,
+                            st->dedisperser->name, de.msg);
+    const uint64_t want = t->nsamp_dedispersed;
+    if (want && want != (*n & ~(uint64_t)1))
+        return xc_error_set(err, XC_EINVAL, "pulsar %llu: %s gave %llu samples, the truth describes %llu",
+                            (unsigned long long)id, st->dedisperser->name, (unsigned long long)*n,
+                            (unsigned long long)want);
+    *n = want ? want : *n;
+    return XC_OK;
+}
+
 xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint64_t id, const unsigned char *want,
                                  int threads, xc_study_rows *out, double *secs, xc_error *err)
 {
@@ -273,26 +297,8 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
     xc_spectrum sp;
     memset(&sp, 0, sizeof sp);
     if (st->dedisperser) {
-        xc_error de;
-        xc_error_clear(&de);
-        if ((e = xc_synth_dedispersed_truth(&p, label, &t, err)))
+        if ((e = dedispersed_series(st, &p, label, id, &t, &x, &n, err)))
             goto done;
-        if ((e = fb_series(st->dedisperser, &p, &x, &n, &de))) {
-            xc_error_set(err, e, "pulsar %llu: filterbank dedispersed by %s: %s", (unsigned long long)id,
-                         st->dedisperser->name, de.msg);
-            goto done;
-        }
-        /* the series must be the one the truth describes: the dedisperser's
-         * nsamp - max_delay samples, of which the truth, as synth -dedispersed
-         * writes, keeps an even count (the last odd one dropped) */
-        const uint64_t want = t.nsamp_dedispersed;
-        if (want && want != (n & ~(uint64_t)1)) {
-            e = xc_error_set(err, XC_EINVAL, "pulsar %llu: %s gave %llu samples, the truth describes %llu",
-                             (unsigned long long)id, st->dedisperser->name, (unsigned long long)n,
-                             (unsigned long long)want);
-            goto done;
-        }
-        n = want ? want : n;
     } else if (cache && st->fft_run) {
         /* straight into the worker's kept (page-locked) series buffer, for
          * the device transform */
