@@ -449,4 +449,22 @@ xc_status xc_accel_write_presto(const xc_candlist *l, int jerk, const char *infp
 #ifdef __cplusplus
 }
 #endif
+/* Stage s of the harmonic sums (H = 2^s harmonics) adds the odd harmonics
+ * h/H, entry e = H/2 - 1 + h/2 of the sub-harmonic rows (the even ones came
+ * with the earlier stages): their rows sub[e] into sv and, from the index
+ * table rind (nr indices a row), those of the chunk starting at j0 into rv.
+ * Returns how many. */
+static inline int xc_accel_stage_rows(int s, const float *const *sub, const int32_t *rind, size_t nr, size_t j0,
+                                      const float **sv, const int32_t **rv)
+{
+    const int H = 1 << s;
+    int ns = 0;
+    for (int h = 1; s > 0 && h < H; h += 2) {
+        const int e = H / 2 - 1 + h / 2;
+        sv[ns] = sub[e];
+        rv[ns++] = rind + (size_t)e * nr + j0;
+    }
+    return ns;
+}
+
 #endif

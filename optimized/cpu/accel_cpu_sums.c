@@ -168,14 +168,9 @@ static int sum_row(const blk_t *b, int t, const float *top, float *const *sub, d
         if (!one)
             xc_accel_row_load(row, frow, m);
         for (int s = 0; s < p->nstages; s++) {
-            int H = 1 << s, ns = 0;
             const float *sv[XC_ACCEL_MAXHARM];
             const int32_t *rv[XC_ACCEL_MAXHARM];
-            for (int h = 1; s > 0 && h < H; h += 2) {
-                int e = H / 2 - 1 + h / 2;
-                sv[ns] = sub[e];
-                rv[ns++] = b->rind + (size_t)e * b->nr + j0;
-            }
+            const int ns = xc_accel_stage_rows(s, (const float *const *)sub, b->rind, b->nr, j0, sv, rv);
             double thr = p->thr[s];
             if (s > 0 ? !xc_accel_stage_add(row, sv, rv, ns, m, XC_ROW_ADD_INSIDE, thr) : !top0)
                 continue;     /* nothing above the threshold */

@@ -27,7 +27,7 @@ int xc_accel_blocksum_item(const xc_accel_blocksum *b, int t, size_t c, const fl
     if (!one)
         xc_accel_row_load(row, frow, m);
     for (int s = 0; s < p->nstages; s++) {
-        int H = 1 << s, ns = 0;
+        const int H = 1 << s;
         double thr = p->thr[s];
         /* stage H adds the odd harmonics h/H (the even ones came with the
          * earlier stages) at accelsearch's rounded sub-harmonic r, z, w;
@@ -35,11 +35,7 @@ int xc_accel_blocksum_item(const xc_accel_blocksum *b, int t, size_t c, const fl
          * every index lies inside the sub-harmonic's block. */
         const float *sv[XC_ACCEL_MAXHARM];
         const int32_t *rv[XC_ACCEL_MAXHARM];
-        for (int h = 1; s > 0 && h < H; h += 2) {
-            int e = H / 2 - 1 + h / 2;
-            sv[ns] = sub[e];
-            rv[ns++] = b->rind + (size_t)e * b->nr + j0;
-        }
+        const int ns = xc_accel_stage_rows(s, sub, b->rind, b->nr, j0, sv, rv);
         if (s > 0 && !xc_accel_stage_add(row, sv, rv, ns, m, b->mode, thr))
             continue;   /* no sum above the threshold */
         for (size_t j = one ? xc_accel_rowf_above(frow, 0, m, thr) : xc_accel_row_above(row, 0, m, thr); j < m;
