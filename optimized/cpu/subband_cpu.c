@@ -42,6 +42,7 @@ typedef struct {
     xc_cpu_approx a;      /* scratch per thread: nsub rows, one accumulator row, nsub offsets (8-byte elements);
                              ranges: per range and group (int32_t *), largest max_i b(s, i) - min_i b(s, i) over s */
     int widest;           /* most channels in one subband */
+    size_t maxtr;         /* most trials in one group */
 } state;
 
 /* Subband s of group j: its smallest stage-2 delay over the group's trials and the span above it. */
@@ -95,6 +96,10 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             st_destroy(self, s);
             return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
         }
+        for (int j = 0; j < r->ngroups; j++) {
+            const size_t ntr = r->first[j + 1] - r->first[j];
+            s->maxtr = ntr > s->maxtr ? ntr : s->maxtr;
+        }
         for (int j = 0; j < r->ngroups; j++)
             for (int q = 0; q < ns; q++) {
                 int32_t lo, sp_q;
@@ -102,9 +107,11 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
                 span[k][j] = sp_q > span[k][j] ? sp_q : span[k][j];
             }
         for (int j0 = 0; j0 < r->ngroups; j0 += SUB_GROUPS) {
-            /* acc (8-byte sums), lo[] and len[] (int32 each), row pointers, alignment, rows */
+            /* acc (8-byte sums), lo[] and len[] (int32 each), row pointers, alignment, rows, then item_fast's
+             * stage-2 row pointers of every trial of a group */
             size_t need = SUB_TILE_T * 8 + 2 * (size_t)ns * SUB_GROUPS * 4 +
-                          ((size_t)sp->nchans + (size_t)ns) * sizeof(void *) + 128;
+                          ((size_t)sp->nchans + (size_t)ns) * sizeof(void *) + 128 +
+                          (s->maxtr * (size_t)ns + 8) * sizeof(void *);
             for (int j = j0; j < r->ngroups && j < j0 + SUB_GROUPS; j++)
                 need += (size_t)ns * (SUB_TILE_T + (size_t)span[k][j]) * 8;
             s->a.scratch = need > s->a.scratch ? need : s->a.scratch;
@@ -188,6 +195,41 @@ typedef void (*item_fn)(const state *, const xc_ddjob *, const xc_subrange *, si
 
 static const item_fn items[XC_CPU_NITEMS] = {XC_CPU_ITEM_KINDS(XC_CPU_ITEM_NAME)};
 
+/* Stage 2 of item_fast with the sums written as they are (XC_SCALE_SUM), from the registers to the plane
+ * (xc_cpu_rowsum_u16_f32).  Time-block-major: for each block of SUB_STAGE2_T samples every trial of the group
+ * in turn, so the rows' windows of the block (nsub x (SUB_STAGE2_T + span) uint16, about 20 KiB) stay in L1
+ * across the group's trials instead of being read from L2 once per trial.  A trial's blocks start where its
+ * plane row is 64-byte aligned (its first block takes the few samples before), so every block but its last
+ * is streamed whole, as one call over the chunk would.  tab: the trials' row pointers, ntrials x nsub; p: nsub. */
+#define SUB_STAGE2_T 256
+static void stage2_sum(const state *S, const xc_subrange *r, size_t j0, size_t j1, size_t t0, size_t nt,
+                       int group, uint16_t *const *rows, const size_t *rowlen, const int32_t *lo,
+                       const uint16_t **tab, const uint16_t **p, uint32_t *acc, xc_planerange *o)
+{
+    const int ns = S->a.p.sp.nsub;
+    for (size_t j = j0; j < j1; j++) {
+        const size_t g = j - j0, i0 = r->first[j], ntr = r->first[j + 1] - i0;
+        for (size_t k = 0; k < ntr; k++) {
+            const int32_t *b = r->b + (i0 + k) * (size_t)ns;
+            for (int s = 0; s < ns; s++)
+                tab[k * (size_t)ns + (size_t)s] =
+                    rows[g] + (size_t)s * rowlen[g] + (size_t)(b[s] - lo[g * (size_t)ns + (size_t)s]);
+        }
+        for (size_t u0 = 0; u0 < nt; u0 += SUB_STAGE2_T)
+            for (size_t k = 0; k < ntr; k++) {
+                float *dst = o->data + (i0 + k) * o->nsamp + t0;
+                const size_t mis = ((uintptr_t)dst & 63) / sizeof *dst, head = mis ? 16 - mis : 0;
+                const size_t a = u0 ? u0 + head : 0, e = u0 + SUB_STAGE2_T + head < nt ? u0 + SUB_STAGE2_T + head
+                                                                                        : nt;
+                if (a >= e)
+                    continue;
+                for (int s = 0; s < ns; s++)
+                    p[s] = tab[k * (size_t)ns + (size_t)s] + a;
+                xc_cpu_rowsum_u16_f32(p, ns, e - a, group, acc, dst + a);
+            }
+    }
+}
+
 /* The work item of SUB_ITEM where the copy holds uint8 or uint16 samples (wide: uint16), every subband's sum
  * fits uint16 and every trial's uint32 (8-bit data at small downsample factors): both stages are register-
  * blocked row sums (approx_kernels.c), a subband at a time through the item's groups, so its channels stay in
@@ -232,19 +274,20 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
             else
                 xc_cpu_rowsum_u8_u16((const uint8_t *const *)ptr, n, (size_t)len[gs], row);
         }
+    if (job->conv->scaling == XC_SCALE_SUM) {
+        stage2_sum(S, r, j0, j1, t0, nt, group, rows, rowlen, lo, (const uint16_t **)(((uintptr_t)next + 7) & ~(uintptr_t)7),
+                   (const uint16_t **)ptr, acc, o);
+        xc_cpu_sfence();
+        return;
+    }
     for (size_t j = j0; j < j1; j++) {
         const size_t g = j - j0;
         for (size_t i = r->first[j]; i < r->first[j + 1]; i++) {
             const int32_t *b = r->b + i * (size_t)ns;
             for (int s = 0; s < ns; s++)
                 ptr[s] = rows[g] + (size_t)s * rowlen[g] + (size_t)(b[s] - lo[g * (size_t)ns + (size_t)s]);
-            float *dst = o->data + i * o->nsamp + t0;
-            if (job->conv->scaling == XC_SCALE_SUM) {   /* the sums go to the plane from the registers */
-                xc_cpu_rowsum_u16_f32((const uint16_t *const *)ptr, ns, nt, group, acc, dst);
-                continue;
-            }
             xc_cpu_rowsum_u16_u32((const uint16_t *const *)ptr, ns, nt, acc);
-            XC_CPU_STORE(job, acc, dst, nt, sp->nchans, r->ds);
+            XC_CPU_STORE(job, acc, o->data + i * o->nsamp + t0, nt, sp->nchans, r->ds);
         }
     }
     xc_cpu_sfence();
