@@ -214,19 +214,36 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             memset(dst + nv, 0, (len - nv) * sizeof *dst);                                                 \
         }                                                                                                  \
         ROW *in = ta, *out = tb;                                                                           \
-        for (int h = 1; h < M; h *= 2) {                                                                   \
-            len -= (size_t)h;                                                                              \
-            if (last && 2 * h >= M)   /* the last level straight where the caller keeps it */              \
+        for (int h = 1; h < M;) {                                                                          \
+            const int two = 4 * h <= M;   /* steps h and 2h at once: half the row writes */                \
+            len -= (size_t)(two ? 3 * h : h);                                                              \
+            if (last && (two ? 4 * h : 2 * h) >= M)   /* the last level straight where the caller keeps it */ \
                 out = last;                                                                                \
             const size_t os = out == last ? lstride : W1;                                                  \
-            for (int g = 0; g < M; g += 2 * h)                                                             \
-                for (int n = 0; n < 2 * h; n++) {                                                          \
-                    const ROW *a = in + (size_t)(g + n / 2) * W1;                                          \
-                    const ROW *b = in + (size_t)(g + h + n / 2) * W1 + (n / 2 + n % 2);                    \
-                    ROW *d = out + (size_t)(g + n) * os;                                                   \
-                    for (size_t t = 0; t < len; t++)                                                       \
-                        d[t] = (ROW)(a[t] + b[t]);                                                         \
-                }                                                                                          \
+            if (two)                                                                                       \
+                for (int g = 0; g < M; g += 4 * h)                                                         \
+                    for (int n = 0; n < 4 * h; n++) {                                                      \
+                        /* step 2h's row g+n adds step h's rows g+n/2 at t and g+2h+n/2 at t+s; each of    \
+                         * those adds two input rows, the second shifted by v */                           \
+                        const int s2 = n / 2 + n % 2, v = n / 4 + (n / 2) % 2;                             \
+                        const ROW *a = in + (size_t)(g + n / 4) * W1;                                      \
+                        const ROW *b = in + (size_t)(g + h + n / 4) * W1 + v;                              \
+                        const ROW *c = in + (size_t)(g + 2 * h + n / 4) * W1 + s2;                         \
+                        const ROW *e = in + (size_t)(g + 3 * h + n / 4) * W1 + s2 + v;                     \
+                        ROW *d = out + (size_t)(g + n) * os;                                               \
+                        for (size_t t = 0; t < len; t++)                                                   \
+                            d[t] = (ROW)((ROW)(a[t] + b[t]) + (ROW)(c[t] + e[t]));                         \
+                    }                                                                                      \
+            else                                                                                           \
+                for (int g = 0; g < M; g += 2 * h)                                                         \
+                    for (int n = 0; n < 2 * h; n++) {                                                      \
+                        const ROW *a = in + (size_t)(g + n / 2) * W1;                                      \
+                        const ROW *b = in + (size_t)(g + h + n / 2) * W1 + (n / 2 + n % 2);                \
+                        ROW *d = out + (size_t)(g + n) * os;                                               \
+                        for (size_t t = 0; t < len; t++)                                                   \
+                            d[t] = (ROW)(a[t] + b[t]);                                                     \
+                    }                                                                                      \
+            h *= two ? 4 : 2;                                                                              \
             ROW *sw = in;                                                                                  \
             in = out;                                                                                      \
             out = sw;                                                                                      \
