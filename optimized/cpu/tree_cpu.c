@@ -200,7 +200,35 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
         const int M = tp->m;                                                                               \
         const size_t W1 = S->w1max, lo = (size_t)G->lo[q], wf = nt + (size_t)(G->hi[q] - G->lo[q]);        \
         size_t len = wf + (size_t)M - 1;                                                                   \
-        for (int u = 0; u < M; u++) {                                                                      \
+        ROW *in = ta, *out = tb;                                                                           \
+        int h = 1;                                                                                         \
+        const SRC *sp[4];                                                                                  \
+        int direct = M >= 4 && t0 + lo + (size_t)j * (size_t)(M - 1) + len <= nsd;                        \
+        for (int u = 0; direct && u < M; u++) {                                                            \
+            const int c = tp->chan[s * M + u];                                                             \
+            direct = c >= 0 && S->a.row[c] >= 0;                                                           \
+        }                                                                                                  \
+        if (direct) {   /* every channel whole in the copy: steps 1 and 2 read it, no loaded level */      \
+            len -= 3;                                                                                      \
+            ROW *o1 = last && M == 4 ? last : tb;                                                          \
+            const size_t os = o1 == last ? lstride : W1;                                                   \
+            for (int g = 0; g < M; g += 4) {                                                               \
+                for (int u = 0; u < 4; u++)                                                                \
+                    sp[u] = x + (size_t)S->a.row[tp->chan[s * M + g + u]] * stride + t0 + lo +             \
+                            (size_t)j * (size_t)(g + u);                                                   \
+                for (int n = 0; n < 4; n++) {                                                              \
+                    const int s2 = n / 2 + n % 2, v = (n / 2) % 2;                                         \
+                    const SRC *a = sp[0], *b = sp[1] + v, *c = sp[2] + s2, *e = sp[3] + s2 + v;            \
+                    ROW *d = o1 + (size_t)(g + n) * os;                                                    \
+                    for (size_t t = 0; t < len; t++)                                                       \
+                        d[t] = (ROW)((ROW)((ROW)a[t] + (ROW)b[t]) + (ROW)((ROW)c[t] + (ROW)e[t]));         \
+                }                                                                                          \
+            }                                                                                              \
+            in = o1;                                                                                       \
+            out = ta;                                                                                      \
+            h = 4;                                                                                         \
+        }                                                                                                  \
+        for (int u = 0; !direct && u < M; u++) {                                                           \
             const int c = tp->chan[s * M + u];                                                             \
             ROW *dst = ta + (size_t)u * W1;                                                                \
             const size_t base = t0 + lo + (size_t)j * (size_t)u;                                           \
@@ -213,8 +241,7 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             }                                                                                              \
             memset(dst + nv, 0, (len - nv) * sizeof *dst);                                                 \
         }                                                                                                  \
-        ROW *in = ta, *out = tb;                                                                           \
-        for (int h = 1; h < M;) {                                                                          \
+        for (; h < M;) {                                                                                   \
             const int two = 4 * h <= M;   /* steps h and 2h at once: half the row writes */                \
             len -= (size_t)(two ? 3 * h : h);                                                              \
             if (last && (two ? 4 * h : 2 * h) >= M)   /* the last level straight where the caller keeps it */ \
