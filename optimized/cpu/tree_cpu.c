@@ -13,7 +13,11 @@
  * and runs the log2(M) butterfly steps
  *   T_2h[g][n](t) = T_h[2g][n/2](t) + T_h[2g+1][n/2](t + ceil(n/2)),
  * whose lines are exactly core's d_M; stage 2 adds row n mod (M-1), at
- * offset b - lo, into each of those trials' accumulators.  Where the tree's
+ * offset b - lo, into each of those trials' accumulators.  Steps h and 2h run
+ * as one (each row of step 2h from four rows of step h's input: half the row
+ * writes of a build that waits on its stores), and where all M channels lie
+ * whole in the copy the first two read it directly, with no loaded level; the
+ * sums and their order are the same.  Where the tree's
  * rows are uint16 and the plane takes plain sums (item_keep), the tile's trees
  * are all built first and each trial's rows summed into the plane at once.  The tree's rows are
  * uint16 where M channels' sums fit (8-bit data), else the sums' type.  Each step shortens
