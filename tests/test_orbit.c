@@ -32,12 +32,11 @@ static const char *tmp(const char *name)
     return b;
 }
 
-/* E - e sin E = M by bisection in long double on [M - 1, M + 1], down to
- * adjacent long doubles (some 66 halvings): once the midpoint rounds onto an
- * end, further halvings only keep or collapse onto it, so it is the answer. */
-static long double kepler_bisect(long double M, long double e)
+/* E - e sin E = M by bisection in long double on [lo, hi] (the root inside),
+ * down to adjacent long doubles: once the midpoint rounds onto an end,
+ * further halvings only keep or collapse onto it, so it is the answer. */
+static long double kepler_bisect_in(long double M, long double e, long double lo, long double hi)
 {
-    long double lo = M - 1.0L, hi = M + 1.0L;
     for (;;) {
         long double mid = 0.5L * (lo + hi);
         if (mid == lo || mid == hi)
@@ -49,6 +48,12 @@ static long double kepler_bisect(long double M, long double e)
     }
 }
 
+/* The root from [M - 1, M + 1] (some 66 halvings). */
+static long double kepler_bisect(long double M, long double e)
+{
+    return kepler_bisect_in(M, e, M - 1.0L, M + 1.0L);
+}
+
 /* The same root, bisected from [E0 - d, E0 + d] when that interval holds it
  * (x - e sin x - M increases with x for e < 1: below zero at one end, not
  * below at the other), else from kepler_bisect's interval: some 40 fewer
@@ -58,15 +63,7 @@ static long double kepler_bisect_near(long double M, long double e, long double 
     long double lo = E0 - d, hi = E0 + d;
     if (!(lo - e * sinl(lo) - M < 0 && hi - e * sinl(hi) - M >= 0))
         return kepler_bisect(M, e);
-    for (;;) {
-        long double mid = 0.5L * (lo + hi);
-        if (mid == lo || mid == hi)
-            return mid;
-        if (mid - e * sinl(mid) - M < 0)
-            lo = mid;
-        else
-            hi = mid;
-    }
+    return kepler_bisect_in(M, e, lo, hi);
 }
 
 XC_TEST(test_kepler_known_solutions, "kepler_known_solutions")
