@@ -256,6 +256,27 @@ XC_TEST(test_own_sums_planted, "own_sums_planted")
     xc_spectrum_free(&sp);
 }
 
+/* cfg {zmax, wmax, numharm, bins, threads}: the searcher `mine` and `host` on
+ * sp with o give the same candidates to the last bit (tolerance 0), at least
+ * three; what heads the line printed. */
+static void same_bytes_or_fail(const xc_accel_searcher *mine, const xc_accel_searcher *host, const xc_spectrum *sp,
+                               const xc_accel_opts *o, const char *what, const int *cfg)
+{
+    xc_candlist a, b;
+    xc_fx_accel_or_fail(mine, sp, o, &a);
+    xc_fx_accel_or_fail(host, sp, o, &b);
+    int same = a.n == b.n && !memcmp(a.c, b.c, a.n * sizeof *a.c);
+    double worst = 0;
+    same_lists(&a, &b, 0, &worst);
+    printf("\n  %szmax %d wmax %d numharm %d, %d bins, %d thread(s): %zu and %zu candidates, %s (largest relative "
+           "difference %.2e, tolerance 0)",
+           what, cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], a.n, b.n, same ? "same bytes" : "DIFFERENT", worst);
+    CU_ASSERT(same);
+    CU_ASSERT(b.n >= 3);
+    xc_candlist_free(&a);
+    xc_candlist_free(&b);
+}
+
 /* The CPU searcher's own sums (optimized/cpu/accel_cpu_sums.c) against core's
  * host sums over the same searcher's planes (its descriptor without
  * `search_amps`, which reads the amplitudes a segment at a time from the
@@ -281,20 +302,7 @@ XC_TEST(test_cpu_sums_same_bytes, "cpu_sums_same_bytes")
         xc_accel_opts o = xc_fx_accel_opts(cfg[c][0], cfg[c][1], cfg[c][2], cfg[c][4]);
         o.rlo = 20;
         o.sigma = 2;
-        xc_candlist a, b;
-        xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &a);
-        xc_fx_accel_or_fail(&host, &sp, &o, &b);
-        int same = a.n == b.n && !memcmp(a.c, b.c, a.n * sizeof *a.c);
-        double worst = 0;
-        same_lists(&a, &b, 0, &worst);
-        printf("\n  zmax %d wmax %d numharm %d, %d bins, %d thread(s): %zu and %zu candidates, %s (largest "
-               "relative difference %.2e, tolerance 0)",
-               cfg[c][0], cfg[c][1], cfg[c][2], cfg[c][3], cfg[c][4], a.n, b.n, same ? "same bytes" : "DIFFERENT",
-               worst);
-        CU_ASSERT(same);
-        CU_ASSERT(b.n >= 3);
-        xc_candlist_free(&a);
-        xc_candlist_free(&b);
+        same_bytes_or_fail(&xc_accel_cpu, &host, &sp, &o, "", cfg[c]);
         xc_spectrum_free(&sp);
     }
 }
@@ -323,20 +331,7 @@ XC_TEST(test_cpu_rows_same_bytes, "cpu_rows_same_bytes")
         o.sigma = 1.5;
         o.preset = XC_ACCEL_PRESTO;
         o.outofcore = 1;
-        xc_candlist a, b;
-        xc_fx_accel_or_fail(&xc_accel_cpu, &sp, &o, &a);
-        xc_fx_accel_or_fail(&host, &sp, &o, &b);
-        int same = a.n == b.n && !memcmp(a.c, b.c, a.n * sizeof *a.c);
-        double worst = 0;
-        same_lists(&a, &b, 0, &worst);
-        printf("\n  presto out of core, zmax %d wmax %d numharm %d, %d bins, %d thread(s): %zu and %zu candidates, "
-               "%s (largest relative difference %.2e, tolerance 0)",
-               cfg[c][0], cfg[c][1], cfg[c][2], cfg[c][3], cfg[c][4], a.n, b.n, same ? "same bytes" : "DIFFERENT",
-               worst);
-        CU_ASSERT(same);
-        CU_ASSERT(b.n >= 3);
-        xc_candlist_free(&a);
-        xc_candlist_free(&b);
+        same_bytes_or_fail(&xc_accel_cpu, &host, &sp, &o, "presto out of core, ", cfg[c]);
         xc_spectrum_free(&sp);
     }
 }
