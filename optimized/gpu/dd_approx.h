@@ -75,6 +75,21 @@ cudaError_t ap_launch_stage2_groups(int t, const void *buf, size_t W, const int3
                                     const unsigned long long *first, const int32_t *gspan, int span, int j0, int ng,
                                     size_t nt, float *out, size_t opitch, size_t col, cudaStream_t st);
 
+/* The tree's level 0 and all log2(M) butterfly steps at once (dd_approx_tree.cu):
+ * buf as after ap_launch_tree0 and every ap_launch_tree_step, through shared
+ * memory (ap_tree_fused_smem bytes a block; M at most 256).  b16: the rows
+ * are written as uint16_t (t is AP_U32_U32 and the caller knows every row
+ * value fits 16 bits), else as the sum type of t. */
+size_t ap_tree_fused_smem(int t, int M);
+cudaError_t ap_launch_tree_fused(int t, int b16, const void *Y, size_t pitch, size_t nsd, const int *prow, int M,
+                                 const int *qs, const int *qj, const int64_t *lo, int q0, int nq, size_t t0, size_t W,
+                                 void *buf, cudaStream_t st);
+/* ap_launch_stage2 from rows of uint16_t (b16) or of the sum type of t, four
+ * outputs a thread: the same sums in the same order. */
+cudaError_t ap_launch_stage2_x4(int t, int b16, const void *buf, size_t W, const int32_t *rowid, const int32_t *shift,
+                                int nsub, int s0, int s1, int64_t rbase, size_t i0, size_t ntr, size_t nt, int mode,
+                                void *acc, size_t Tc, float *out, size_t opitch, size_t col, cudaStream_t st);
+
 /* out[i * opitch + col + w] = (float)acc[i][w] for i < ndm, w < nt. */
 cudaError_t ap_launch_finish(int t, const void *acc, size_t Tc, size_t ndm, size_t nt, float *out, size_t opitch,
                              size_t col, cudaStream_t st);

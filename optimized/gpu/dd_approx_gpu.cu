@@ -7,10 +7,12 @@
  *            of groups, then stage 2 for the batch's trials, written as
  *            (float)sum straight into the range's plane;
  *   tree     level 0 (each (subband, diagonal block) pair's M channels,
- *            shifted j u) for a batch of subbands, log2(M) butterfly steps
- *            (ping-pong), then stage 2 adding the batch's subbands to every
- *            trial (an exact accumulator when the subbands need more than
- *            one batch);
+ *            shifted j u) for a batch of subbands and log2(M) butterfly
+ *            steps, in one kernel through shared memory where a tree fits
+ *            a block (dd_approx_tree.cu; rows of 16 bits where they fit),
+ *            else one kernel a step (ping-pong), then stage 2 adding the
+ *            batch's subbands to every trial (an exact accumulator when the
+ *            subbands need more than one batch);
  * then the output scaling of the direct GPU kernels (dd_launch_scale; none
  * for the plain sum) and one copy of the range back.  Subband stage 2 goes
  * through shared memory where a group's nsub rows fit (staged once for all
@@ -163,7 +165,9 @@ int types_for(const xc_block *in, int ds, int nuse)
  * largest scrunched sample vmax (0: float input): k1, channels whose sum
  * fits 16 bits when samples fit 8 (Y4), else 0; cs, where every subband has
  * at most k1 channels, the channels the shared-memory stage 1 stages at a
- * time (as many as leave room for two blocks an SM, at most 32; else 0);
+ * time (as many as leave room for six blocks an SM, the most its 40
+ * registers a thread allow: at three, Nsight Compute found its warps
+ * waiting on L2 most of the time; at most 32; else 0);
  * k2, subbands whose stage-1 rows' sum fits 16 bits, else 0 (a multiple
  * of 4 where v4: nsub is one too, and stage 2 reads four shifts a load); np, output
  * pairs per thread of packed stage 2 (2 where two blocks fit an SM, else 1
@@ -184,7 +188,7 @@ packing packing_for(const xc_gpu_apstate *S, int k, int t, unsigned long long vm
                                                                       : widest;
     if (pk.k1 && widest <= pk.k1)
         for (pk.cs = widest < 32 ? widest : 32; pk.cs > 0; pk.cs /= 2)
-            if (ap_sub1_sm_smem(S->r[k].dwin, pk.cs) <= S->smem_optin / 2)
+            if (ap_sub1_sm_smem(S->r[k].dwin, pk.cs) <= S->smem_optin / 6)
                 break;
     const unsigned long long rowmax = vmax * (unsigned long long)widest;
     const size_t span = S->r[k].span;
@@ -257,10 +261,15 @@ xc_status run_subband(xc_gpu_apstate *S, int k, int t, const packing &pk, const 
     return st;
 }
 
-/* Tree range k. */
-xc_status run_tree(xc_gpu_apstate *S, int k, int t, const void *Y, size_t pitch, size_t nsd, size_t nsamp,
-                   size_t budget, xc_error *err)
+/* Tree range k; vmax: the largest scrunched sample (0: float input).  The
+ * fused kernel (level 0 and every butterfly step in shared memory) where a
+ * tree's 2 M columns of 256 sums fit a block, writing its rows as uint16_t
+ * where M samples' sum fits 16 bits; else a pass through memory per step. */
+xc_status run_tree(xc_gpu_apstate *S, int k, int t, unsigned long long vmax, const void *Y, size_t pitch, size_t nsd,
+                   size_t nsamp, size_t budget, xc_error *err)
 {
+    const int fused = ap_tree_fused_smem(t, S->M) <= S->smem_optin && S->M <= 256;
+    const int b16 = fused && t == AP_U32_U32 && vmax && vmax * (unsigned long long)S->M <= 65535ull;
     const ap_range *r = &S->r[k];
     const size_t ab = ap_abytes(t), M = (size_t)S->M;
     int qmax = 0;   /* most pairs of one subband */
@@ -283,7 +292,7 @@ xc_status run_tree(xc_gpu_apstate *S, int k, int t, const void *Y, size_t pitch,
     if (qb > tot)
         qb = tot;
     xc_status st = grow(err, &S->d_buf, &S->cap_buf, (qb ? qb : 1) * M * W * ab, S->name, "tree rows");
-    if (!st)
+    if (!st && !fused)
         st = grow(err, &S->d_buf2, &S->cap_buf2, (qb ? qb : 1) * M * W * ab, S->name, "tree rows");
     if (!st && !one)
         st = grow(err, &S->d_acc, &S->cap_acc, r->ndm * Tc * ab, S->name, "trial sums");
@@ -296,11 +305,17 @@ xc_status run_tree(xc_gpu_apstate *S, int k, int t, const void *Y, size_t pitch,
                 sb++;
             const int q0 = r->qfirst[sa], nq = r->qfirst[sb] - q0;
             void *in = S->d_buf, *out = S->d_buf2;
-            st = ck(err, S->name,
-                    ap_launch_tree0(t, Y, pitch, nsd, S->d_prow, S->M, r->d_qs, r->d_qj, r->d_qlo, q0, nq, t0, W, in,
-                                    0),
-                    "tree level 0");
-            for (int h = 1; !st && h < S->M; h *= 2) {
+            if (fused)
+                st = ck(err, S->name,
+                        ap_launch_tree_fused(t, b16, Y, pitch, nsd, S->d_prow, S->M, r->d_qs, r->d_qj, r->d_qlo, q0, nq,
+                                             t0, W, in, 0),
+                        "tree (fused)");
+            else
+                st = ck(err, S->name,
+                        ap_launch_tree0(t, Y, pitch, nsd, S->d_prow, S->M, r->d_qs, r->d_qj, r->d_qlo, q0, nq, t0, W,
+                                        in, 0),
+                        "tree level 0");
+            for (int h = 1; !st && !fused && h < S->M; h *= 2) {
                 st = ck(err, S->name, ap_launch_tree_step(t, in, out, S->M, h, nq, W, 0), "tree step");
                 void *sw = in;
                 in = out;
@@ -310,8 +325,12 @@ xc_status run_tree(xc_gpu_apstate *S, int k, int t, const void *Y, size_t pitch,
             const int mode = first && last ? 2 : first ? 0 : 1;
             if (!st)
                 st = ck(err, S->name,
-                        ap_launch_stage2(t, in, W, r->d_rowid, r->d_shift, S->nsub, sa, sb, (int64_t)q0 * (int64_t)M, 0,
-                                         r->ndm, nt, mode, S->d_acc, Tc, S->d_out, nsamp, t0, 0),
+                        fused ? ap_launch_stage2_x4(t, b16, in, W, r->d_rowid, r->d_shift, S->nsub, sa, sb,
+                                                    (int64_t)q0 * (int64_t)M, 0, r->ndm, nt, mode, S->d_acc, Tc,
+                                                    S->d_out, nsamp, t0, 0)
+                              : ap_launch_stage2(t, in, W, r->d_rowid, r->d_shift, S->nsub, sa, sb,
+                                                 (int64_t)q0 * (int64_t)M, 0, r->ndm, nt, mode, S->d_acc, Tc, S->d_out,
+                                                 nsamp, t0, 0),
                         "stage 2");
             if (!st && last && !first)
                 st = ck(err, S->name, ap_launch_finish(t, S->d_acc, Tc, r->ndm, nt, S->d_out, nsamp, t0, 0),
@@ -395,7 +414,7 @@ xc_status execute(xc_gpu_apstate *S, const xc_ddjob *job, xc_plane *out, xc_erro
             yt = ykey;
         }
         st = S->kind == AK_SUBBAND ? run_subband(S, k, t, pk, S->d_Y, pitch, nsd, o->nsamp, budget, err)
-                                   : run_tree(S, k, t, S->d_Y, pitch, nsd, o->nsamp, budget, err);
+                                   : run_tree(S, k, t, vmax, S->d_Y, pitch, nsd, o->nsamp, budget, err);
         if (st)
             break;
         dd_scale sc;
