@@ -26,6 +26,7 @@ namespace xc_apq {
 
 const int QN = 256;          /* threads per block; the packed lanes are QN samples apart */
 const int QT1 = 4 * QN;      /* stage-1 outputs per block */
+const int SR = 8;            /* words a thread loads before it stores them, staging shared memory */
 
 unsigned cap16q(size_t n) { return n < 1 ? 1u : n > 65535 ? 65535u : (unsigned)n; }
 
@@ -36,19 +37,29 @@ __global__ void __launch_bounds__(256) k_scrunch_q8(const uint16_t *raw, size_t 
     const size_t u0 = (size_t)blockIdx.x * 32;
     for (size_t r0 = (size_t)blockIdx.y * 32; r0 < (size_t)nuse; r0 += (size_t)gridDim.y * 32) {
         const size_t r = r0 + threadIdx.x;
+        const size_t cr = r < (size_t)nuse ? (size_t)chan[r] : 0;
         for (int k = threadIdx.y; k < 32; k += 8) {
             uint32_t word = 0;
-            if (r < (size_t)nuse)
-                for (int b = 0; b < 4; b++) {
-                    const size_t u = u0 + (size_t)k + (size_t)QN * (size_t)b;
-                    uint32_t v = 0;
-                    if (u < nsd) {
-                        const size_t base = u * (size_t)ds * nc + (size_t)chan[r];
-                        for (int q = 0; q < ds; q++)
-                            v += raw[base + (size_t)q * nc];
+            if (r < (size_t)nuse) {
+                if (ds == 1) {   /* no scrunch: one load a sample, the four in flight together */
+#pragma unroll
+                    for (int b = 0; b < 4; b++) {
+                        const size_t u = u0 + (size_t)k + (size_t)QN * (size_t)b;
+                        word |= (u < nsd ? (uint32_t)raw[u * nc + cr] : 0u) << (8 * b);
                     }
-                    word |= v << (8 * b);
+                } else {
+                    for (int b = 0; b < 4; b++) {
+                        const size_t u = u0 + (size_t)k + (size_t)QN * (size_t)b;
+                        uint32_t v = 0;
+                        if (u < nsd) {
+                            const size_t base = u * (size_t)ds * nc + cr;
+                            for (int q = 0; q < ds; q++)
+                                v += raw[base + (size_t)q * nc];
+                        }
+                        word |= v << (8 * b);
+                    }
                 }
+            }
             tile[k][threadIdx.x] = word;
         }
         __syncthreads();
@@ -122,7 +133,7 @@ __global__ void __launch_bounds__(256) k_sub1_q8(const uint32_t *Y, size_t pitch
  * smallest offset of each channel), cs row numbers, then cs rows of
  * 256 + dwin words. */
 template <typename TB>
-__global__ void __launch_bounds__(256) k_sub1_sm(const uint32_t *Y, size_t pitch, size_t nsd, const int *row,
+__global__ void __launch_bounds__(256, 6) k_sub1_sm(const uint32_t *Y, size_t pitch, size_t nsd, const int *row,
                                                  const int *sub_first, int nsub, int nchans, const int32_t *a,
                                                  const int64_t *lo, int j0, int ng, size_t t0, size_t W, int dwin,
                                                  int cs, TB *buf)
@@ -162,14 +173,28 @@ __global__ void __launch_bounds__(256) k_sub1_sm(const uint32_t *Y, size_t pitch
                 mn[threadIdx.x] = m;
             }
             __syncthreads();
-            for (int cc = 0; cc < nc; cc++) {
+            /* each warp copies whole rows (channel cc: its L words from the
+             * run's smallest offset; 0 past nsd and for an unused channel),
+             * SR loads in flight a thread before they are stored: the row's
+             * setup is once a warp, and a word costs a compare, a load and a
+             * store (a thread a word over the flat index, each load waited
+             * for, left the warps stalled on L2 most of the time) */
+            for (int cc = (int)(threadIdx.x >> 5); cc < nc; cc += QN / 32) {
                 const int r = rw[cc];
-                if (r < 0)
-                    continue;
-                const uint32_t *yr = Y + (size_t)r * pitch;
-                const size_t b = t0 + w0 + (size_t)mn[cc];
-                for (int y = threadIdx.x; y < L; y += QN)
-                    sm1[(size_t)cc * (size_t)L + (size_t)y] = b + (size_t)y < nsd ? yr[b + (size_t)y] : 0u;
+                const size_t b0 = t0 + w0 + (size_t)mn[cc];
+                const int lim = r < 0 || b0 >= nsd ? 0 : nsd - b0 < (size_t)L ? (int)(nsd - b0) : L;
+                const uint32_t *src = Y + (size_t)(r < 0 ? 0 : r) * pitch + b0;
+                uint32_t *dst = sm1 + (size_t)cc * (size_t)L;
+                for (int y0 = (int)(threadIdx.x & 31); y0 < L; y0 += 32 * SR) {
+                    uint32_t v[SR];
+#pragma unroll
+                    for (int q = 0; q < SR; q++)
+                        v[q] = y0 + 32 * q < lim ? src[y0 + 32 * q] : 0u;
+#pragma unroll
+                    for (int q = 0; q < SR; q++)
+                        if (y0 + 32 * q < L)
+                            dst[y0 + 32 * q] = v[q];
+                }
             }
             __syncthreads();
             for (int cc = 0; cc < nc; cc++) {
@@ -222,16 +247,27 @@ __global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, cons
         const int j = j0 + jj;
         const int len = QN + gspan[j];
         __syncthreads();   /* the previous group's reads are done */
-        for (int s = 0; s < nsub; s++) {
-            const TB *rowp = buf + ((size_t)jj * (size_t)nsub + (size_t)s) * W;
-            for (int p = 0; p < NP; p++) {
-                const size_t b = t0 + (size_t)(2 * QN * p);
-                uint32_t *dst = smq + ((size_t)s * NP + (size_t)p) * (size_t)len;
-                for (int y = x; y < len; y += QN) {
-                    const size_t i0 = b + (size_t)y, i1 = i0 + QN;
-                    const uint32_t v0 = i0 < W ? (uint32_t)rowp[i0] : 0u, v1 = i1 < W ? (uint32_t)rowp[i1] : 0u;
-                    dst[y] = v0 | (v1 << 16);
+        /* each warp copies whole segments (subband s, pair p: len words
+         * from t0 + 2 QN p, each of samples y and y + QN, 0 from W on), SR
+         * loads in flight a thread, as k_sub1_sm stages its rows */
+        for (int sp = x >> 5; sp < nsub * NP; sp += QN / 32) {
+            const int s = sp / NP, p = sp % NP;
+            const TB *src = buf + ((size_t)jj * (size_t)nsub + (size_t)s) * W + t0 + (size_t)(2 * QN * p);
+            const size_t b0 = t0 + (size_t)(2 * QN * p);
+            const int lim0 = b0 >= W ? 0 : W - b0 < (size_t)len ? (int)(W - b0) : len;
+            const int lim1 = b0 + QN >= W ? 0 : W - b0 - QN < (size_t)len ? (int)(W - b0 - QN) : len;
+            uint32_t *dst = smq + (size_t)sp * (size_t)len;
+            for (int y0 = x & 31; y0 < len; y0 += 32 * (SR / 2)) {
+                uint32_t v[SR / 2];
+#pragma unroll
+                for (int q = 0; q < SR / 2; q++) {
+                    const int y = y0 + 32 * q;
+                    v[q] = (y < lim0 ? (uint32_t)src[y] : 0u) | ((y < lim1 ? (uint32_t)src[y + QN] : 0u) << 16);
                 }
+#pragma unroll
+                for (int q = 0; q < SR / 2; q++)
+                    if (y0 + 32 * q < len)
+                        dst[y0 + 32 * q] = v[q];
             }
         }
         __syncthreads();
