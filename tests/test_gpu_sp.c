@@ -15,7 +15,9 @@
  * dedisperser's host plane searched by the gpu searcher and those of the
  * reference dedisperser's plane searched by the reference, with the plane
  * in one time chunk (the kernels write into it), in several (copies on the
- * device) and through the serial path.  Given row statistics (a gulp's
+ * device) and through the serial path; a stream of blocks (each searched
+ * on a thread while the next is dedispersed into a second plane) gives each
+ * block its execute's candidates.  Given row statistics (a gulp's
  * window of longer rows with the whole rows' rms and mean) replace the
  * device's, on a host plane and through a device view, and a filterbank
  * searched in gulps by the gpu searcher gives the one-gulp list of the
@@ -471,6 +473,98 @@ XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
         printf("\n  reference dedisperser fused: status %d, \"%s\" (expected XC_EINVAL naming it)", (int)st, err.msg);
     CU_ASSERT(st == XC_EINVAL && strstr(err.msg, "reference"));
     xc_ddplan_destroy(p);
+    xc_fx_free(&f);
+#endif
+}
+
+#ifdef XC_HAVE_CUDA
+/* The candidates of in through an execute of a fused plan on p. */
+static void executed(xc_ddplan *p, const xc_fixture *f, const xc_block *in, const xc_spsearcher *g,
+                     const xc_spopts *o, xc_spcandlist *l)
+{
+    xc_error err;
+    xc_spfused *fp = NULL;
+    xc_spcandlist_init(l);
+    CU_ASSERT_EQUAL_FATAL(xc_sp_gpu_fused_create(&fp, p, &f->plan, f->g.tsamp, g, &err), XC_OK);
+    xc_status st = xc_sp_gpu_fused_execute(fp, in, o, l, NULL, &err);
+    if (st)
+        printf("\n  fused execute: %s", err.msg);
+    CU_ASSERT_EQUAL(st, XC_OK);
+    xc_sp_gpu_fused_destroy(fp);
+}
+#endif
+
+/* A stream of blocks through a fused plan (submit, finish): blocks a, b, a,
+ * b where b is a's data from spectrum 700 on (shorter, its pulse 700
+ * samples earlier, a plane of other sizes), in one chunk and in chunks of a
+ * few hundred samples.  Each block's candidates must be its execute's,
+ * every field and S/N bit for bit (tolerance 0: the same kernels on the
+ * same plane), collected by the next submit or by finish; an execute while
+ * a search is in flight is XC_EINVAL. */
+XC_TEST_IF(test_gpu_sp_stream, "gpu_sp_stream", xc_fx_skip_gpu)
+{
+#ifdef XC_HAVE_CUDA
+    const xc_spsearcher *g = gpu_entry();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    xc_fixture f;
+    fused_block(&f);
+    xc_block in[2] = {f.blk, f.blk};
+    in[1].nsamp -= 700;
+    in[1].u16 += 700 * (size_t)f.blk.nchans;
+    xc_spopts o;
+    xc_spopts_default(&o, XC_SP_HEIMDALL);
+    o.threshold = 5;
+    o.baseline_s = 1.0;
+    for (int mode = 0; mode < 2; mode++) {
+        xc_ddtune t;
+        memset(&t, 0, sizeof t);
+        t.gpu_max_bytes = mode ? (size_t)1 << 20 : 0;
+        xc_ddplan *p = NULL;
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_ddplan_create_tuned(&p, &xc_dd_gpu, &f.g, 8, &f.plan, f.cv, NULL, NULL, &t, &err),
+                              XC_OK);
+        xc_spcandlist want[2];
+        for (int b = 0; b < 2; b++)
+            executed(p, &f, &in[b], g, &o, &want[b]);
+        CU_ASSERT(want[0].n > 0 && want[1].n > 0);
+        xc_spfused *fp = NULL;
+        CU_ASSERT_EQUAL_FATAL(xc_sp_gpu_fused_create(&fp, p, &f.plan, f.g.tsamp, g, &err), XC_OK);
+        for (int i = 0; i <= 4; i++) {
+            xc_spcandlist l;
+            xc_spcandlist_init(&l);
+            int have = -1;
+            xc_status st = i < 4 ? xc_sp_gpu_fused_submit(fp, &in[i & 1], &o, &l, &have, NULL, &err)
+                                 : xc_sp_gpu_fused_finish(fp, &l, &have, NULL, &err);
+            if (st)
+                printf("\n  stream, mode %d, step %d: %s", mode, i, err.msg);
+            CU_ASSERT_EQUAL(st, XC_OK);
+            if (have != (i > 0))
+                printf("\n  stream, mode %d, step %d: have %d, expected %d", mode, i, have, i > 0);
+            CU_ASSERT_EQUAL(have, i > 0);
+            if (i > 0) {
+                char what[96];
+                snprintf(what, sizeof what, "stream, mode %d, block %d", mode, i - 1);
+                CU_ASSERT(same_cands(&l, &want[(i - 1) & 1], what));
+            }
+            xc_spcandlist_free(&l);
+            if (i == 1) {
+                /* a search in flight: execute refuses */
+                xc_spcandlist x;
+                xc_spcandlist_init(&x);
+                st = xc_sp_gpu_fused_execute(fp, &in[0], &o, &x, NULL, &err);
+                if (st != XC_EINVAL)
+                    printf("\n  execute during a stream: status %d (expected XC_EINVAL)", (int)st);
+                CU_ASSERT_EQUAL(st, XC_EINVAL);
+                xc_spcandlist_free(&x);
+            }
+        }
+        /* destroy with a search in flight waits for it */
+        CU_ASSERT_EQUAL(xc_sp_gpu_fused_submit(fp, &in[0], &o, NULL, NULL, NULL, &err), XC_OK);
+        xc_sp_gpu_fused_destroy(fp);
+        for (int b = 0; b < 2; b++)
+            xc_spcandlist_free(&want[b]);
+        xc_ddplan_destroy(p);
+    }
     xc_fx_free(&f);
 #endif
 }

@@ -13,7 +13,7 @@
 
 static void print_row(const json_t *r)
 {
-    printf("%-6s %5lld %5lld %9.3g %10.2f %9.3f %9.3f %9.3f %7.1f %9.1f %9.1f %6lld %8.3f %8.3f\n",
+    printf("%-6s %5lld %5lld %9.3g %10.2f %9.3f %9.3f %9.3f %7.1f %9.1f %9.1f %6lld %8.3f %8.3f %9.4f %8.1f %8.3f %8.3f\n",
            json_string_value(json_object_get(r, "case")), (long long)json_integer_value(json_object_get(r, "nbits")),
            (long long)json_integer_value(json_object_get(r, "nchans")), json_real_value(json_object_get(r, "tobs_s")),
            json_real_value(json_object_get(r, "kernel_ms")),
@@ -24,14 +24,17 @@ static void print_row(const json_t *r)
            json_real_value(json_object_get(r, "realtime_factor")),
            json_real_value(json_object_get(r, "realtime_factor_kernel")),
            (long long)json_integer_value(json_object_get(r, "candidates")),
-           json_real_value(json_object_get(r, "fused_dedisperse_s")), json_real_value(json_object_get(r, "fused_search_s")));
+           json_real_value(json_object_get(r, "fused_dedisperse_s")), json_real_value(json_object_get(r, "fused_search_s")),
+           json_real_value(json_object_get(r, "stream_s")),
+           100 * json_real_value(json_object_get(r, "stream_fraction_of_kernel")),
+           json_real_value(json_object_get(r, "stream_dedisperse_s")), json_real_value(json_object_get(r, "stream_search_s")));
     fflush(stdout);
 }
 
 static json_t *definitions(void)
 {
     return json_pack(
-        "{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "adds", "sum over DM ranges of trials x output samples x channels",
+        "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "adds", "sum over DM ranges of trials x output samples x channels",
         "kernel_adds_per_s",
         "adds / the dedispersion kernels' summed CUDA-event time (gpu dedisperser, serial path: every launch timed "
         "on its own; median of runs)",
@@ -46,7 +49,16 @@ static json_t *definitions(void)
         "paper's R = t_obs / t_c excludes the input transfer and has no search)",
         "realtime_factor_kernel", "tobs_s / kernel_ms: the dedispersion kernels alone", "fused_first_s",
         "host clock of the first execute of the fused plan: the plans' setup (device plane allocated, delays "
-        "uploaded, staging page-locked) and one gulp");
+        "uploaded, staging page-locked) and one gulp",
+        "stream_s",
+        "host clock of xc_sp_gpu_fused_submit in a stream of gulps (the same block each time): the gulp copied in "
+        "and dedispersed into one of two device planes while the search of the gulp before runs on a host thread "
+        "of its own (its own device stream), then that search waited for and the gulp's search started: what one "
+        "more gulp of a long run costs; two gulps untimed first, median of runs; every gulp's candidates number "
+        "the execute's",
+        "stream_fraction_of_kernel", "(adds / stream_s) / kernel_adds_per_s", "stream_dedisperse_s",
+        "host clock of the last timed gulp's dedispersion in the stream (while the gulp before is searched)",
+        "stream_search_s", "host clock of the search that gulp's submit waited for (the gulp before's, run beside it)");
 }
 
 int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int nwidths, int reps, int only_nchans,
@@ -62,9 +74,9 @@ int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int
     printf("device: %s\nsweep: plan %s, %.3g s of 64 us samples, 1250-1550 MHz; scenarios: Novotny et al. 2023 "
            "Table 3; %d widths, %d timed run%s\n\n",
            desc, TABLE2_PLAN, seconds, nwidths, reps, reps > 1 ? "s (median)" : "");
-    printf("%-6s %5s %5s %9s %10s %9s %9s %9s %7s %9s %9s %6s %8s %8s\n", "case", "nbits", "nchans", "tobs s",
-           "kernel ms", "T adds/s", "fused s", "T adds/s", "fused%", "RT fused", "RT kernel", "cands", "dd s",
-           "search s");
+    printf("%-6s %5s %5s %9s %10s %9s %9s %9s %7s %9s %9s %6s %8s %8s %9s %8s %8s %8s\n", "case", "nbits", "nchans",
+           "tobs s", "kernel ms", "T adds/s", "fused s", "T adds/s", "fused%", "RT fused", "RT kernel", "cands", "dd s",
+           "search s", "stream s", "stream%", "q dd s", "q srch s");
     static const int nchans[] = {512, 1024, 2048, 4096, 8192}, nbits[] = {8, 16};
     json_t *sweep = json_array(), *scen = json_array();
     xc_status st = XC_OK;

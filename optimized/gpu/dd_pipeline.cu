@@ -159,7 +159,16 @@ static xc_status pipe_setup(ctx &c)
     for (int q = 0; q < 2; q++) {
         slot &sl = s->sl[q];
         if (!sl.have_st) {
-            XC_GPU_CK(cudaStreamCreateWithFlags(&sl.st, cudaStreamNonBlocking), "cudaStreamCreate");
+            /* the device's greatest priority: where a fused stream searches
+             * the last block while this one is dedispersed (sp_fused.c), the
+             * search's blocks fill what the chunks leave free and do not
+             * delay them; alone, both slots are equal as before */
+            int least = 0, greatest = 0;
+            if (cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess) {
+                (void)cudaGetLastError();
+                greatest = 0;
+            }
+            XC_GPU_CK(cudaStreamCreateWithPriority(&sl.st, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
             sl.have_st = 1;
         }
         if (sl.nev != 3 * s->nr) {

@@ -2,7 +2,15 @@
  * sp_gpu.h): a plan's device buffers, and per batch of DM trials the copy of
  * a host plane (a device view is read where it lies), the statistics (or
  * the view's given rms and mean), the boxes, and the detections back, in the
- * reference's order. */
+ * reference's order.
+ *
+ * A plan's work goes on a stream of its own, which does not wait for other
+ * streams' work (cudaStreamNonBlocking) and is waited for alone: so a fused
+ * pipeline can search one block's plane while another host thread
+ * dedisperses the next block on the dedisperser's streams (sp_fused.c).
+ * An execute first orders its stream after the work queued so far on the
+ * legacy default stream (a caller's cudaMemcpy filling a device view), as
+ * the default stream used to order it. */
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,6 +42,9 @@ struct sp_state {
     uint2 *list;               /* k_sp_flag's tiles, a slot per tile of a batch */
     size_t list_have, nlist_have;
     unsigned *nlist;
+    cudaStream_t st;           /* the plan's work, waited for alone */
+    cudaEvent_t legacy;        /* the legacy stream's work so far, which an execute waits for */
+    bool have_st, have_ev;
 };
 
 void release(sp_state *S)
@@ -49,6 +60,10 @@ void release(sp_state *S)
     cudaFree(S->count);
     cudaFree(S->list);
     cudaFree(S->nlist);
+    if (S->have_st)
+        cudaStreamDestroy(S->st);
+    if (S->have_ev)
+        cudaEventDestroy(S->legacy);
     delete S;
 }
 
@@ -65,11 +80,12 @@ xc_status grow(void **p, size_t *have, size_t want, size_t elem, const char *wha
     return XC_OK;
 }
 
-/* A kernel's launch and its run, each failure named. */
-xc_status launched(const char *what, xc_error *err)
+/* A kernel's launch and its run (its stream's work so far), each failure
+ * named. */
+xc_status launched(const sp_state *S, const char *what, xc_error *err)
 {
     XC_GPU_CK(cudaGetLastError(), what);
-    XC_GPU_CK(cudaDeviceSynchronize(), what);
+    XC_GPU_CK(cudaStreamSynchronize(S->st), what);
     return XC_OK;
 }
 
@@ -117,12 +133,14 @@ template <typename LAUNCH> xc_status detections(sp_state *S, LAUNCH launch, cons
 {
     unsigned long long count = 0;
     for (int pass = 0; pass < 2; pass++) {
-        XC_GPU_CK(cudaMemset(S->count, 0, sizeof *S->count), "sp cudaMemset (count)");
+        XC_GPU_CK(cudaMemsetAsync(S->count, 0, sizeof *S->count, S->st), "sp cudaMemset (count)");
         launch((unsigned long long)S->det_cap);
-        xc_status st = launched(what, err);
+        xc_status st = launched(S, what, err);
         if (st)
             return st;
-        XC_GPU_CK(cudaMemcpy(&count, S->count, sizeof count, cudaMemcpyDeviceToHost), "sp cudaMemcpy (count)");
+        XC_GPU_CK(cudaMemcpyAsync(&count, S->count, sizeof count, cudaMemcpyDeviceToHost, S->st),
+                  "sp cudaMemcpy (count)");
+        XC_GPU_CK(cudaStreamSynchronize(S->st), "sp cudaMemcpy (count)");
         if (count <= S->det_cap)
             break;
         if ((st = grow((void **)&S->det, &S->det_cap, (size_t)count, sizeof *S->det, "sp cudaMalloc (detections)",
@@ -135,7 +153,9 @@ template <typename LAUNCH> xc_status detections(sp_state *S, LAUNCH launch, cons
     if (!h)
         return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for %llu detections", count);
     xc_status st = XC_OK;
-    cudaError_t e = cudaMemcpy(h, S->det, (size_t)count * sizeof *h, cudaMemcpyDeviceToHost);
+    cudaError_t e = cudaMemcpyAsync(h, S->det, (size_t)count * sizeof *h, cudaMemcpyDeviceToHost, S->st);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(S->st);
     if (e != cudaSuccess)
         st = xc_gpu_fail(err, e, "sp cudaMemcpy (detections)");
     if (!st)
@@ -161,10 +181,11 @@ size_t widest(const xc_spconf *c, size_t n)
 xc_status given_stats(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0, size_t R, size_t nb,
                       xc_error *err)
 {
-    XC_GPU_CK(cudaMemcpy(S->s, pl->row_s + r0, R * sizeof *S->s, cudaMemcpyHostToDevice), "sp cudaMemcpy (rms)");
+    XC_GPU_CK(cudaMemcpyAsync(S->s, pl->row_s + r0, R * sizeof *S->s, cudaMemcpyHostToDevice, S->st),
+              "sp cudaMemcpy (rms)");
     if (pl->row_m && c->stat == XC_SP_MEAN_SD)
-        XC_GPU_CK(cudaMemcpy2D(S->m, nb * sizeof *S->m, pl->row_m + r0, sizeof *S->m, sizeof *S->m, R,
-                               cudaMemcpyHostToDevice),
+        XC_GPU_CK(cudaMemcpy2DAsync(S->m, nb * sizeof *S->m, pl->row_m + r0, sizeof *S->m, sizeof *S->m, R,
+                                    cudaMemcpyHostToDevice, S->st),
                   "sp cudaMemcpy2D (means)");
     return XC_OK;
 }
@@ -184,8 +205,8 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
                               err))))
         return st;
     if (!pl->device) {
-        XC_GPU_CK(cudaMemcpy2D(S->x, n * sizeof *S->x, x, pl->stride * sizeof *x, n * sizeof *x, R,
-                               cudaMemcpyHostToDevice),
+        XC_GPU_CK(cudaMemcpy2DAsync(S->x, n * sizeof *S->x, x, pl->stride * sizeof *x, n * sizeof *x, R,
+                                    cudaMemcpyHostToDevice, S->st),
                   "sp cudaMemcpy2D (plane)");
         x = S->x;
         xs = n;
@@ -194,17 +215,17 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
      * something else needs them (the prefix sums of rows; the block medians) */
     const int given = pl->row_s != NULL;
     if ((meansd && !given) || !tiles) {
-        k_sp_prefix<<<(unsigned)R, SP_THREADS>>>(x, xs, n, tiles ? NULL : S->P, n + 1, meansd, S->m, nb, S->s);
+        k_sp_prefix<<<(unsigned)R, SP_THREADS, 0, S->st>>>(x, xs, n, tiles ? NULL : S->P, n + 1, meansd, S->m, nb, S->s);
         XC_GPU_CK(cudaGetLastError(), "sp k_sp_prefix");
     }
     if (!meansd) {
         dim3 g((unsigned)R, (unsigned)(nb < 65535 ? nb : 65535));
         /* the longest block: the last, which takes the remainder */
         const unsigned cap = sp_medians_cache(nb > 1 ? n - (nb - 1) * c->block : n);
-        k_sp_medians<<<g, SP_THREADS, cap * sizeof(unsigned)>>>(x, xs, n, c->block, nb, S->m, nb, cap);
+        k_sp_medians<<<g, SP_THREADS, cap * sizeof(unsigned), S->st>>>(x, xs, n, c->block, nb, S->m, nb, cap);
         XC_GPU_CK(cudaGetLastError(), "sp k_sp_medians");
         if (!given) {
-            k_sp_mad<<<(unsigned)R, SP_THREADS>>>(x, xs, n, c->block, nb, S->m, nb, S->s);
+            k_sp_mad<<<(unsigned)R, SP_THREADS, 0, S->st>>>(x, xs, n, c->block, nb, S->m, nb, S->s);
             XC_GPU_CK(cudaGetLastError(), "sp k_sp_mad");
         }
     }
@@ -222,21 +243,21 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
                   "sp k_sp_flag (shared memory)");
         XC_GPU_CK(cudaFuncSetAttribute(k_sp_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm),
                   "sp k_sp_tiles (shared memory)");
-        XC_GPU_CK(cudaMemset(S->nlist, 0, sizeof *S->nlist), "sp cudaMemset (tile count)");
+        XC_GPU_CK(cudaMemsetAsync(S->nlist, 0, sizeof *S->nlist, S->st), "sp cudaMemset (tile count)");
         dim3 g((unsigned)R, (unsigned)(ntiles < 65535 ? ntiles : 65535));
-        k_sp_flag<<<g, SP_THREADS, sp_flag_shared(W)>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w,
+        k_sp_flag<<<g, SP_THREADS, sp_flag_shared(W), S->st>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w,
                                                                    c->nwidths, W, c->threshold, S->list, S->nlist);
-        if ((st = launched("sp k_sp_flag", err)))
+        if ((st = launched(S, "sp k_sp_flag", err)))
             return st;
         const unsigned g2 = (unsigned)(R * ntiles < 4096 ? R * ntiles : 4096);
         return detections(S, [&](unsigned long long cap) {
-            k_sp_tiles<<<g2, SP_THREADS, shm>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w, c->nwidths, W,
+            k_sp_tiles<<<g2, SP_THREADS, shm, S->st>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w, c->nwidths, W,
                                                 c->threshold, S->list, S->nlist, row0, S->det, S->count, cap);
         }, "sp k_sp_tiles", out, err);
     }
     dim3 g((unsigned)((n + SP_THREADS - 1) / SP_THREADS), (unsigned)c->nwidths, (unsigned)R);
     return detections(S, [&](unsigned long long cap) {
-        k_sp_boxes<<<g, SP_THREADS>>>(S->P, n + 1, n, S->m, nb, c->block, nb, S->s, S->w, c->threshold, row0, S->det,
+        k_sp_boxes<<<g, SP_THREADS, 0, S->st>>>(S->P, n + 1, n, S->m, nb, c->block, nb, S->s, S->w, c->threshold, row0, S->det,
                                       S->count, cap);
     }, "sp k_sp_boxes", out, err);
 }
@@ -258,8 +279,16 @@ extern "C" xc_status xc_sp_gpu_plan(const xc_spsearcher *self, const xc_spconf *
         return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for a plan");
     S->nsamp = nsamp;
     size_t have = 0;
-    xc_status st;
-    if ((st = grow((void **)&S->w, &have, XC_SP_MAXW, sizeof(int32_t), "sp cudaMalloc (widths)", err)) ||
+    xc_status st = XC_OK;
+    cudaError_t e = cudaStreamCreateWithFlags(&S->st, cudaStreamNonBlocking);
+    S->have_st = e == cudaSuccess;
+    if (e == cudaSuccess) {
+        e = cudaEventCreateWithFlags(&S->legacy, cudaEventDisableTiming);
+        S->have_ev = e == cudaSuccess;
+    }
+    if (e != cudaSuccess)
+        st = xc_gpu_fail(err, e, "sp plan (stream)");
+    if (st ||(st = grow((void **)&S->w, &have, XC_SP_MAXW, sizeof(int32_t), "sp cudaMalloc (widths)", err)) ||
         (st = grow((void **)&S->det, &S->det_cap, 4096, sizeof(xc_spdet), "sp cudaMalloc (detections)", err)) ||
         (st = grow((void **)&S->count, &have, 1, sizeof(unsigned long long), "sp cudaMalloc (count)", err))) {
         release(S);
@@ -317,7 +346,11 @@ extern "C" xc_status xc_sp_gpu_execute(const xc_spsearcher *self, void *state, c
     rows = rows < 1 ? 1 : rows;
     if (!pl->device && (st = grow((void **)&S->x, &S->x_have, rows * n, sizeof(float), "sp cudaMalloc (plane)", err)))
         return st;
-    XC_GPU_CK(cudaMemcpy(S->w, c->widths, (size_t)c->nwidths * sizeof *c->widths, cudaMemcpyHostToDevice),
+    /* after the legacy stream's work so far (a caller's copy into a device
+     * view), without waiting for other streams */
+    XC_GPU_CK(cudaEventRecord(S->legacy, cudaStreamLegacy), "sp cudaEventRecord");
+    XC_GPU_CK(cudaStreamWaitEvent(S->st, S->legacy, 0), "sp cudaStreamWaitEvent");
+    XC_GPU_CK(cudaMemcpyAsync(S->w, c->widths, (size_t)c->nwidths * sizeof *c->widths, cudaMemcpyHostToDevice, S->st),
               "sp cudaMemcpy (widths)");
     for (size_t r0 = 0; !st && r0 < pl->nrows; r0 += rows)
         st = batch(S, c, pl, r0, pl->nrows - r0 < rows ? pl->nrows - r0 : rows, W, out, err);

@@ -343,6 +343,22 @@ xc_status xc_sp_gpu_fused_execute(xc_spfused *f, const xc_block *in, const xc_sp
                                   xc_spfused_info *info, xc_error *err);
 void xc_sp_gpu_fused_destroy(xc_spfused *f);
 
+/* The same plan as a stream of blocks: submit dedisperses in into one of
+ * two device planes while the search of the block submitted before (on a
+ * host thread of its own, the searcher on its own device stream) reads the
+ * other; then it waits for that search, appends its candidates to *prev
+ * (may be NULL: dropped; *have_prev, may be NULL, 1 where there was one)
+ * and starts the search of in's plane, which finish (or the next submit)
+ * collects.  Each block's candidates are those execute gives it.  *info
+ * gets in's dedispersion time and the previous block's search time.  in
+ * may change once submit returns; o is copied.  Errors as execute (a
+ * search's own at the submit or finish that collects it); execute while a
+ * search is in flight: XC_EINVAL.  destroy waits for a search in flight
+ * and drops its candidates. */
+xc_status xc_sp_gpu_fused_submit(xc_spfused *f, const xc_block *in, const xc_spopts *o, xc_spcandlist *prev,
+                                 int *have_prev, xc_spfused_info *info, xc_error *err);
+xc_status xc_sp_gpu_fused_finish(xc_spfused *f, xc_spcandlist *out, int *have, double *search_s, xc_error *err);
+
 #ifdef __cplusplus
 }
 #endif
