@@ -184,14 +184,14 @@ __attribute__((target("avx512f"))) static void tophat8_avx512(const xc_chunk *ck
     _mm512_storeu_pd(i0d, i0);
     _mm512_storeu_pd(nd, _mm512_sub_pd(i1, i0));
     size_t row0[8], steps = 0;
-    const __mmask8 act0 = act;
     for (int l = 0; l < 8; l++) {
         row0[l] = (size_t)((uint64_t)i0d[l] - ck->first) * (size_t)ck->nchans + (size_t)(c0 + l);
         if ((act >> l & 1) && (size_t)nd[l] + 1 > steps)
             steps = (size_t)nd[l] + 1;
     }
-    /* The lanes' values of up to BATCH steps, then each lane's run added down
-     * its column (a value without signal adds -0.0f, which changes no float). */
+    /* The lanes' values of up to BATCH steps, then each lane's run from its
+     * first to its last step with a value added down its column (a step
+     * between them without one adds -0.0f, which changes no float). */
     enum { BATCH = 32 };
     float val[BATCH][8];
     __m512d t = _mm512_mul_pd(i0, ts), i = i0;
@@ -199,6 +199,7 @@ __attribute__((target("avx512f"))) static void tophat8_avx512(const xc_chunk *ck
     const size_t rowstep = (size_t)ck->nchans;
     for (size_t k0 = 0; k0 < steps; k0 += BATCH) {
         const size_t nk = steps - k0 < BATCH ? steps - k0 : BATCH;
+        __m512i kfirst = _mm512_set1_epi32(BATCH), klast = _mm512_set1_epi32(-1);
         for (size_t k = 0; k < nk; k++) {
             act &= _mm512_cmp_pd_mask(i, i1, _CMP_LE_OQ);
             i = _mm512_add_pd(i, one);
@@ -208,16 +209,21 @@ __attribute__((target("avx512f"))) static void tophat8_avx512(const xc_chunk *ck
             const __mmask8 on = act & _mm512_cmp_pd_mask(f, _mm512_setzero_pd(), _CMP_GT_OQ);
             _mm256_storeu_ps(val[k], on ? float_quot8(_mm512_mul_pd(vamp, f), ts, inv_ts, on)
                                            : _mm256_set1_ps(-0.0f));
+            const __m512i kv = _mm512_set1_epi32((int)k);
+            klast = _mm512_mask_mov_epi32(klast, on, kv);
+            kfirst = _mm512_mask_min_epi32(kfirst, on, kfirst, kv);
             ga0 = ga1;
             gb0 = gb1;
         }
+        int kf[16], kl[16];
+        _mm512_storeu_si512(kf, kfirst);
+        _mm512_storeu_si512(kl, klast);
         for (int l = 0; l < 8; l++) {
-            if (!(act0 >> l & 1) || (size_t)nd[l] < k0)
+            if (kf[l] > kl[l])
                 continue;
-            const size_t m = (size_t)nd[l] + 1 - k0 < nk ? (size_t)nd[l] + 1 - k0 : nk;
             float *x = ck->x + row0[l] + k0 * rowstep;
-            for (size_t k = 0; k < m; k++)
-                x[k * rowstep] += val[k][l];
+            for (int k = kf[l]; k <= kl[l]; k++)
+                x[(size_t)k * rowstep] += val[k][l];
         }
     }
 }
