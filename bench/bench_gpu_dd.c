@@ -408,6 +408,7 @@ json_t *xc_bench_gpu_dd_json(const xc_bench_gpu_dd *r)
     } more[] = {
         {"end_to_end_registered_kept_adds_per_s", r->adds / (r->gulp_kept_ms * 1e-3)},
         {"end_to_end_registered_kept_fraction_of_bound", r->adds / (r->gulp_kept_ms * 1e-3) / r->adds_bound},
+        {"end_to_end_pinned_fraction_of_bound", r->adds / (r->gulp_pinned_ms * 1e-3) / r->adds_bound},
         {"registered_kept_first_gulp_ms", r->first_kept_ms},
         {"host_copy_in_bytes_per_s", r->hostcopy_in_bps[0]},
         {"host_copy_out_bytes_per_s", r->hostcopy_out_bps[0]},
@@ -550,6 +551,10 @@ json_t *xc_bench_gpu_doc(const char *desc, const xc_gpu_props *props, const char
                                     "fraction is of pcie_bound_adds_per_s (no host copy)"));
     json_object_set_new(def, "end_to_end_fraction_of_bound",
                         json_string("end_to_end_adds_per_s / pcie_bound_adds_per_s (and the registered one's)"));
+    json_object_set_new(def, "end_to_end_pinned_fraction_of_bound",
+                        json_string("end_to_end_pinned_adds_per_s / pcie_bound_adds_per_s: what a caller whose "
+                                    "buffers are page-locked (or registered and kept by the plan) gets of the "
+                                    "bound, no host copy"));
     json_object_set_new(def, "end_to_end_pinned_adds_per_s",
                         json_string("as end_to_end_adds_per_s with the input block and the planes in page-locked "
                                     "host memory (xc_gpu_host_alloc): no staging, copies straight to and from "

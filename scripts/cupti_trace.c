@@ -5,7 +5,9 @@
  * per kernel, copy, memset, runtime call and synchronisation to
  * $XC_TRACE_OUT (default cupti-trace.txt), start and end in ns of one clock:
  *   K start end stream grid block regs name
- *   M start end stream bytes kind   (kind: 1 HtoD, 2 DtoH, 8 DtoD, ...)
+ *   M start end stream bytes kind src dst
+ *                (kind: 1 HtoD, 2 DtoH, 8 DtoD, ...; src, dst: 1 pageable,
+ *                 2 page-locked, 3 device)
  *   S start end stream bytes
  *   R start end thread name          (runtime API)
  *   Y start end stream type          (synchronisation)
@@ -37,8 +39,9 @@ static void one(const CUpti_Activity *r)
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const CUpti_ActivityMemcpy6 *m = (const void *)r;
-        fprintf(out, "M %llu %llu %u %llu %u\n", (unsigned long long)m->start, (unsigned long long)m->end,
-                m->streamId, (unsigned long long)m->bytes, (unsigned)m->copyKind);
+        fprintf(out, "M %llu %llu %u %llu %u %u %u\n", (unsigned long long)m->start, (unsigned long long)m->end,
+                m->streamId, (unsigned long long)m->bytes, (unsigned)m->copyKind, (unsigned)m->srcKind,
+                (unsigned)m->dstKind);
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {

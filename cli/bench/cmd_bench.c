@@ -391,7 +391,7 @@ static const xc_cmd benches[] = {
      "memory counted; bnd %, pgb % and sched % the pageable rate against the PCIe bound, that\n"
      "one and the copies scheduled beside the DMA; reg % and kept % the same buffers registered\n"
      "for each gulp and registered once and kept by the plan (tune.gpu_register 1, 2), against\n"
-     "the PCIe bound.\n"
+     "the PCIe bound; pin % the input and planes page-locked by the caller, against it.\n"
      "64 outputs per configuration are checked against exact host sums.\n"
      "Last, one Pulscan record (kind pulscan): the Pulscan paper's Table 4 case as `bench\n"
      "gpu-pulscan` runs it, through a plan, kernel_ms and wall_ms (page-locked spectrum) and its\n"

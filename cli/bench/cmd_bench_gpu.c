@@ -19,7 +19,7 @@ static void print_row(const xc_bench_gpu_dd *r)
 {
     const xc_gpu_ddrange *g = &r->info.range[0];
     printf("%5d %6d  %-9s %4d %3d %5d %3d  %9.2f %9.3f  %9.2f %9.3f  %6.1f  %8.2f %9.2f %9.3f %6.1f %9.2f %6.1f"
-           "  %9.3f %6.1f %6.1f  %9.3f %6.1f %6.1f %7.1f\n",
+           "  %9.3f %6.1f %6.1f  %9.3f %6.1f %6.1f %7.1f %6.1f\n",
            r->nbits, r->nchans, g->kernel, g->samps_per_thread, g->dms_per_block, g->samps_per_block,
            g->chans_per_stage, r->kernel_ms, r->adds_kernel / 1e12, r->total_ms, r->adds_total / 1e12,
            100 * r->smem_frac, r->setup_ms, r->gulp_ms, r->adds_gulp / 1e12, 100 * r->adds_gulp / r->adds_kernel,
@@ -27,7 +27,8 @@ static void print_row(const xc_bench_gpu_dd *r)
            100 * r->adds_gulp / r->adds_bound, 100 * r->adds / (r->gulp_reg_ms * 1e-3) / r->adds_bound,
            r->adds_pageable_bound / 1e12, 100 * r->adds_gulp / r->adds_pageable_bound,
            100 * r->adds / (r->gulp_kept_ms * 1e-3) / r->adds_bound,
-           r->adds_schedule_bound > 0 ? 100 * r->adds_gulp / r->adds_schedule_bound : 0.0);
+           r->adds_schedule_bound > 0 ? 100 * r->adds_gulp / r->adds_schedule_bound : 0.0,
+           100 * r->adds / (r->gulp_pinned_ms * 1e-3) / r->adds_bound);
     fflush(stdout);
 }
 
@@ -63,10 +64,10 @@ static int run_bench(const char *cmd, const char *json, const int *nbits, int nn
     printf("device: %s\n", desc);
     printf("plan %s (3050 trials), %.3g s of 64 us samples, 1250-1550 MHz, %d timed run%s%s\n\n", TABLE2_PLAN,
            seconds, reps, reps > 1 ? "s (median)" : "", autotune ? ", autotuned" : "");
-    printf("%5s %6s  %-9s %4s %3s %5s %3s  %9s %9s  %9s %9s  %6s  %8s %9s %9s %6s %9s %6s  %9s %6s %6s  %9s %6s %6s %7s\n",
+    printf("%5s %6s  %-9s %4s %3s %5s %3s  %9s %9s  %9s %9s  %6s  %8s %9s %9s %6s %9s %6s  %9s %6s %6s  %9s %6s %6s %7s %6s\n",
            "nbits",
            "nchans", "kernel", "spt", "dy", "spb", "cs", "kernel ms", "T adds/s", "total ms", "T adds/s", "smem %",
-           "setup ms", "gulp ms", "T adds/s", "e2e %", "pinned ms", "e2e %", "bound T/s", "bnd %", "reg %", "pgbnd T/s", "pgb %", "kept %", "sched %");
+           "setup ms", "gulp ms", "T adds/s", "e2e %", "pinned ms", "e2e %", "bound T/s", "bnd %", "reg %", "pgbnd T/s", "pgb %", "kept %", "sched %", "pin %");
     json_t *arr = json_array(), *psrecs = json_array();
     xc_status st = XC_OK;
     for (int b = 0; b < nnb && !st; b++)

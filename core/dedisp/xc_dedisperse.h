@@ -78,7 +78,8 @@ typedef struct {
     int gpu_chans_per_stage;
     int gpu_autotune;          /* time the candidate settings on the device and keep the best */
     int gpu_serial;            /* 1: one stream, every launch waited for (kernel times without overlap);
-                                * 0: time chunks pipelined through two streams */
+                                * 0: time chunks pipelined through two streams (three where the input and
+                                *    the host plane are page-locked) */
     int gpu_register;          /* 1: the pipeline page-locks the caller's pageable input and plane for the
                                 * job (cudaHostRegister) and copies straight to and from them, instead of
                                 * staging through its own page-locked buffers and a host copy; 2: the same,

@@ -88,11 +88,15 @@ struct range_plan {
 };
 
 /* The chunk buffers (xc_gpu_ddstate's d_raw, d_Y, d_out, d_tmin; the
- * pipeline's second slot's raw, Y and plane buffers, empty without it). */
-enum { BUF_RAW, BUF_Y, BUF_OUT, BUF_TMIN, BUF_RAW1, BUF_Y1, BUF_OUT1, BUF_N };
+ * pipeline's second and third slots' raw, Y and plane buffers, empty without
+ * them). */
+enum { BUF_RAW, BUF_Y, BUF_OUT, BUF_TMIN, BUF_RAW1, BUF_Y1, BUF_OUT1, BUF_RAW2, BUF_Y2, BUF_OUT2, BUF_N };
+/* the pipeline's slots: three where the input and the host plane are
+ * page-locked (no host copy), else two */
+const int MAX_SLOTS = 3;
 
 /* One slot of the pipeline (dd_pipeline.cu): a stream, the device buffers of
- * one time chunk (slot 0 uses the state's d_raw, d_Y, d_out; slot 1 its own),
+ * one time chunk (slot 0 uses the state's d_raw, d_Y, d_out; slots 1 and 2 their own),
  * pinned staging for the chunk's input and all its ranges' planes, and a
  * pair of events per range around its kernels. */
 struct slot {
@@ -103,9 +107,12 @@ struct slot {
     void *h_in;                /* pinned: the raw chunk */
     float *h_out;              /* pinned: every range's plane of the chunk, one after the other */
     size_t cap_in, cap_out;    /* bytes of h_in, h_out */
-    cudaEvent_t *ev;           /* [nr][2] around the kernels, then [nr] after each staged copy out */
+    cudaEvent_t *ev;           /* [nr][2] around the kernels, then [nr] after each staged copy out, then
+                                  2 around a page-locked input's copy in */
     int nev;
     long chunk;                /* the chunk in flight, or -1 */
+    size_t W;                  /* its input spectra */
+    int timed_in;              /* its copy in has the event pair (page-locked input) */
     char names[200];           /* the kernels launched for it, for an error */
 };
 
@@ -152,7 +159,9 @@ struct xc_gpu_ddstate {
     int32_t *d_tmin;           /* tile delays */
     void *d_raw1, *d_Y1;       /* the pipeline's second slot */
     float *d_out1;
-    xcdd::slot sl[2];
+    void *d_raw2, *d_Y2;       /* and third (a host plane's pipeline) */
+    float *d_out2;
+    xcdd::slot sl[xcdd::MAX_SLOTS];
     size_t cap[xcdd::BUF_N];
     size_t allocated;          /* device bytes held, all buffers */
     /* what the tile-delay buffer holds (the delays never change: valid across jobs) */
@@ -161,6 +170,13 @@ struct xc_gpu_ddstate {
      * staging per input spectrum, kernel time per output sample (all
      * ranges), both in ns; 0 before one (the chunk ramp's inputs) */
     double stage_ns, kernel_ns;
+    /* the last pipelined job with a page-locked input: device time of its
+     * copies in per input spectrum (ns), the ramp's copy rate for such input */
+    double dma_ns;
+    /* and its kernels' own event times summed per output (ns): the windows
+     * behind kernel_ns also hold the copies out a slot's stream runs between
+     * its ranges' kernels */
+    double kern_ns;
     /* the caller's buffers kept page-locked between jobs (dd_hostreg.cu),
      * and the jobs that could register so far */
     xcdd::hostreg kept[xcdd::MAX_REG];
@@ -191,11 +207,20 @@ struct ctx {
      * every chunk Lc) */
     size_t ramp[RAMP_MAX + 1];
     int nramp;
+    /* with a ramp into a host plane the job ends with the ramp's lengths
+     * reversed (ntail = nramp chunks from tail0), so the last chunk's plane
+     * copied out after the kernels is short; the chunks between the ramps
+     * are Lmid long (the last may be shorter; Lmid = Lc without a tail) */
+    int ntail;
+    size_t tail0, Lmid;
     double stage_ms, staged_spectra;   /* this job's copies into staging, for the rates */
+    double dma_ms, dma_spectra;        /* this job's copies in from page-locked input (events) */
     double busy_ms, busy_end;          /* the device's time on its kernels so far, the last window's end (ms) */
     double kernel_ms, prep_ms, tune_ms, h2d_ms, d2h_ms;
     double setup_ms;           /* host clock: device setup, chunk plan and buffers, autotuning */
-    int pipe;                  /* chunks through the two-stream pipeline (tune.gpu_serial == 0) */
+    int pipe;                  /* chunks through the pipeline's streams (tune.gpu_serial == 0) */
+    int nslot;                 /* its slots: 3 with locked_io, else 2 */
+    int locked_io;             /* the input and the host plane were page-locked when the job was planned */
     int in_pinned;             /* the job's input is page-locked: no staging */
     int narrow;                /* staged samples of at most 8 bits go one byte each (half the copy) */
     int staged;                /* the pipeline stages through pinned memory (more than one chunk) */
@@ -239,7 +264,7 @@ size_t plan_bytes(const ctx &c, size_t Lc, size_t *ybytes, size_t *obytes, size_
 xc_status plan_chunks(ctx &c, size_t need[BUF_N]);
 /* The pipeline's pinned bytes at the planned chunk length: per slot *in
  * (raw chunk; 0 when the input is page-locked) and *out (all ranges' planes);
- * returns both slots' total. */
+ * returns all slots' total. */
 size_t pinned_need(const ctx &c, size_t *in, size_t *out);
 /* The first output sample of chunk i, and one past the last of the chunk
  * that starts at T0 (at most the job's nout). */
@@ -304,9 +329,9 @@ inline cudaMemcpyKind plane_kind(const ctx &c) { return c.plane_dev ? cudaMemcpy
 bool host_pinned(const void *p);
 /* Raw samples of the chunk that starts at T0 (its outputs plus the overlap). */
 size_t chunk_samples(const ctx &c, size_t T0);
-/* Every chunk of the job through two streams: decisions and tile delays
+/* Every chunk of the job through the slots' streams: decisions and tile delays
  * first, then per chunk staging, copy in, kernels and copy out queued on one
- * slot while the other's chunk runs, and each slot's planes copied into the
+ * slot while the other slots' chunks run, and each slot's planes copied into the
  * caller's after its stream has finished. */
 xc_status run_pipelined(ctx &c);
 /* Streams, events and pinned staging of the pipeline. */

@@ -80,17 +80,17 @@ size_t plan_bytes(const ctx &c, size_t Lc, size_t *ybytes, size_t *obytes, size_
     if (tbytes)
         *tbytes = t;
     const size_t raw = raw_samples(c, Lc) * (size_t)c.s->nc * c.s->esize;
-    /* the pipeline: a second slot's raw, Y and plane buffers, and every
+    /* the pipeline: the other slots' raw, Y and plane buffers, and every
      * range's tile delays kept */
     if (c.pipe)
-        fixed += raw + y + o + tall;
+        fixed += (size_t)(c.nslot - 1) * (raw + y + o) + tall;
     return raw + y + o + t + fixed;
 }
 
 /* Pinned host bytes of the pipeline at chunk length Lc: per slot *in (the
  * raw chunk, 0 when the input is page-locked) and *out (every range's plane
  * chunk; 0 when the plane is device memory or registered for the job);
- * returns both slots' total. */
+ * returns all slots' total. */
 static size_t pinned_parts(const ctx &c, size_t Lc, size_t *in, size_t *out)
 {
     size_t o = 0;
@@ -98,24 +98,41 @@ static size_t pinned_parts(const ctx &c, size_t Lc, size_t *in, size_t *out)
         o += c.s->rp[k].ndm * lk_max(c.s->rp[k], Lc) * sizeof(float);
     *in = c.in_pinned ? 0 : raw_samples(c, Lc) * (size_t)c.s->nc * c.s->esize;
     *out = c.plane_dev || c.plane_reg ? 0 : o;
-    return 2 * (*in + *out);
+    return (size_t)c.nslot * (*in + *out);
 }
 
 size_t pinned_need(const ctx &c, size_t *in, size_t *out) { return pinned_parts(c, c.Lc, in, out); }
 
 size_t chunk_start(const ctx &c, long i)
 {
-    return i <= c.nramp ? c.ramp[i] : c.ramp[c.nramp] + (size_t)(i - c.nramp) * c.Lc;
+    const size_t H = c.ramp[c.nramp];
+    if (i <= c.nramp)
+        return c.ramp[i];
+    const long nmid = c.nchunks - c.nramp - c.ntail, j = i - c.nramp;
+    if (!c.ntail || j < nmid)
+        return H + (size_t)j * c.Lmid;
+    return c.tail0 + H - c.ramp[c.nramp - (j - nmid)];   /* the ramp's lengths reversed */
 }
 
 size_t chunk_end(const ctx &c, size_t T0)
 {
-    size_t e = T0 + c.Lc;
-    for (int i = 0; i < c.nramp; i++)
-        if (c.ramp[i + 1] > T0) {
-            e = c.ramp[i + 1];
-            break;
-        }
+    const size_t H = c.ramp[c.nramp];
+    size_t e = T0 + c.Lmid;
+    if (T0 < H) {
+        for (int i = 0; i < c.nramp; i++)
+            if (c.ramp[i + 1] > T0) {
+                e = c.ramp[i + 1];
+                break;
+            }
+    } else if (c.ntail && T0 >= c.tail0) {
+        for (int t = 1; t <= c.ntail; t++)
+            if (c.tail0 + H - c.ramp[c.nramp - t] > T0) {
+                e = c.tail0 + H - c.ramp[c.nramp - t];
+                break;
+            }
+    } else if (c.ntail && e > c.tail0) {
+        e = c.tail0;
+    }
     return e < c.job->nout ? e : c.job->nout;
 }
 
@@ -152,23 +169,46 @@ static size_t tile_quantum(const ctx &c)
     return q;
 }
 
-/* The ramp of a staged pipelined job, from the state's rates (a previous
- * job's): nothing overlaps the first chunk's copy into staging and to the
- * device, so the first chunk is short and each next one as long as the
- * kernels of the one before can hide its copy.  With a copy of s per input
- * spectrum, kernels of k per output and D spectra of overlap (the largest
- * delay), chunk i + 1 of L' outputs copies s (L' + D), which hides behind
- * chunk i's k L when L' <= r L - D, r = k / (s RAMP_MARGIN).  The first
- * chunk L0 = 1.5 D / (r - 1) lets the chunks grow (by at least D / 2 each);
- * the ramp ends where a chunk reaches Lc (or the job's end). */
+/* The ramp of a pipelined job, from the state's rates (a previous job's):
+ * nothing overlaps the first chunk's copy in (into staging and to the
+ * device, or only to the device from page-locked input), so the first chunk
+ * is short and each next one as long as the kernels of the one before can
+ * hide its copy.  With a copy of s per input spectrum (the host's copy into
+ * staging, or the DMA's from page-locked input), kernels of k per output and
+ * D spectra of overlap (the largest delay), chunk i + 1 of L' outputs copies
+ * s (L' + D), which hides behind chunk i's k L when L' <= r L - D, r = k / (s
+ * RAMP_MARGIN).  The first chunk L0 = 1.5 D / (r - 1) lets the chunks grow
+ * (by at least D / 2 each); the ramp ends where a chunk reaches Lc (or the
+ * job's end).  Into a page-locked host plane from page-locked input, where
+ * the copy out is faster than the kernels (per output sample, at the copy
+ * in's rate per byte), the job ends with the same lengths reversed: nothing overlaps the last chunk's copy of its plane
+ * out either (its last range's, after every kernel), and a short last chunk
+ * keeps it short; the chunks between are made equal (at most Lc).  Where
+ * the copy out binds, every chunk more costs it time (a copy into a host
+ * plane is one row per trial and chunk; an H200 moved 16 KB rows at 33 GB/s,
+ * 150 KB rows at 50, against 55 contiguous), so no tail then.  Through
+ * staging (a host copy each way) the tail was not kept: in two `bench gpu`
+ * runs on an H200 the pageable gulp at 8192 channels took 351 ms with it
+ * (once with a third slot, once without) against 325 without. */
+static bool tail_pays(const ctx &c, double s_ns)
+{
+    const xc_gpu_ddstate *s = c.s;
+    double plane = 0;   /* plane bytes per full-resolution output */
+    for (int k = 0; k < s->nr; k++)
+        plane += (double)s->rp[k].ndm * sizeof(float) / s->rp[k].ds;
+    const double k = s->kern_ns > 0 ? s->kern_ns : s->kernel_ns;
+    return c.locked_io && k > plane * s_ns / ((double)s->nc * (double)s->esize);
+}
+
 static void plan_ramp(ctx &c)
 {
     const xc_gpu_ddstate *s = c.s;
     c.nramp = 0;
     c.ramp[0] = 0;
-    if (!c.pipe || c.in_pinned || s->stage_ns <= 0 || s->kernel_ns <= 0)
+    const double s_ns = c.in_pinned ? s->dma_ns : s->stage_ns;
+    if (!c.pipe || (c.in_pinned && c.plane_dev) || s_ns <= 0 || s->kernel_ns <= 0)
         return;
-    const double r = s->kernel_ns / (s->stage_ns * RAMP_MARGIN), D = (double)(c.job->max_delay + s->maxds - 1);
+    const double r = s->kernel_ns / (s_ns * RAMP_MARGIN), D = (double)(c.job->max_delay + s->maxds - 1);
     if (r <= 1.05)
         return;   /* the copies cannot be hidden by shorter chunks */
     double L = 1.5 * D / (r - 1);
@@ -181,6 +221,15 @@ static void plan_ramp(ctx &c)
         L = r * L - D;
     }
     c.ramp[c.nramp] = acc;
+    if (c.nramp && nout >= 2 * acc && tail_pays(c, s_ns)) {
+        c.ntail = c.nramp;
+        c.tail0 = nout - acc;
+        const size_t mid = c.tail0 - acc, nmid = ceil_div(mid, c.Lc);
+        c.Lmid = nmid ? round_up(ceil_div(mid, nmid), q) : c.Lc;
+        c.Lmid = c.Lmid > c.Lc ? c.Lc : c.Lmid;
+        c.nchunks = 2 * c.nramp + (long)ceil_div(mid, c.Lmid);
+        return;
+    }
     c.nchunks = c.nramp + (long)ceil_div(nout - acc, c.Lc);
 }
 
@@ -233,7 +282,9 @@ xc_status plan_chunks(ctx &c, size_t need[BUF_N])
     const size_t q = tile_quantum(c);
     if (lo >= 4 * q && lo < job->nout)
         lo = lo / q * q;
-    c.Lc = lo;
+    c.Lc = c.Lmid = lo;
+    c.ntail = 0;
+    c.tail0 = job->nout;
     c.nchunks = (long)ceil_div(job->nout, c.Lc);
     if (c.nchunks > 1)
         plan_ramp(c);
@@ -242,6 +293,9 @@ xc_status plan_chunks(ctx &c, size_t need[BUF_N])
     need[BUF_RAW1] = c.pipe ? need[BUF_RAW] : 0;
     need[BUF_Y1] = c.pipe ? need[BUF_Y] : 0;
     need[BUF_OUT1] = c.pipe ? need[BUF_OUT] : 0;
+    need[BUF_RAW2] = c.pipe && c.nslot > 2 ? need[BUF_RAW] : 0;
+    need[BUF_Y2] = c.pipe && c.nslot > 2 ? need[BUF_Y] : 0;
+    need[BUF_OUT2] = c.pipe && c.nslot > 2 ? need[BUF_OUT] : 0;
     c.y_cap = need[BUF_Y];
     return XC_OK;
 }

@@ -1,16 +1,26 @@
-/* GPU dedisperser, host side: the time chunks of a job pipelined through two
- * CUDA streams (the default; tune.gpu_serial = 1 runs the chunks one launch
- * at a time, dd_launch.cu).
+/* GPU dedisperser, host side: the time chunks of a job pipelined through
+ * CUDA streams, one a slot: three where the input and a host plane are both
+ * page-locked (no host copy), else two (the default; tune.gpu_serial = 1
+ * runs the chunks one launch at a time, dd_launch.cu).
  *
  * Before the first chunk every range's setting is decided (autotuned on the
  * first chunk where asked, dd_autotune.cu) and its tile delays computed once
- * into a buffer of its own.  Then chunk i goes to slot i % 2: the host waits
- * for that slot's previous chunk (i - 2), copies its planes from pinned
+ * into a buffer of its own.  Then chunk i goes to slot i % n: the host waits
+ * for that slot's previous chunk (i - n), copies its planes from pinned
  * staging into the caller's plane, copies chunk i's input into the slot's
  * pinned staging, and queues on the slot's stream the copy in, per range the
  * packing, kernel, scaling and the copy out into staging.  The GPU meanwhile
- * runs chunk i - 1 on the other stream, so copies in and out overlap the
- * other chunk's kernels, and the host copies overlap both.  A page-locked
+ * runs the chunks before it on the other streams, so copies in and out
+ * overlap the other chunks' kernels, and the host copies overlap both.  In a
+ * slot's stream each range's copy out comes before the next range's kernel
+ * (the slot's plane buffer holds one range), and the next chunk's copy in
+ * after the last one: with two slots, where the copies out take about as
+ * long as the kernels (8-bit, 1024 channels on an H200), the chunk two on
+ * waited for them with the device idle (1.9 ms per two chunks of 9 ms); a
+ * third slot lets its copy in and packing go ahead.  Through staging the
+ * host's copies set the pace, and the job keeps two slots: with three (and
+ * the tail ramp) the staged gulps of `bench gpu` moved both ways, -13 to +21
+ * points of the bound in one run, 26 ms slower at 8192 channels.  A page-locked
  * input (cudaHostAlloc, cudaHostRegister) is copied in without staging, and a
  * page-locked plane receives its chunks straight from the device; a job of
  * one chunk has nothing to overlap and copies straight to and from the
@@ -20,11 +30,14 @@
  * plane's length), unless a scaling pass must follow on a chunk narrower
  * than the plane; then the chunk's plane is copied into it on the device.
  *
- * Nothing overlaps the first chunk's copy in, so a staged job after the
- * first starts with a ramp of shorter chunks (dd_memplan.cu), sized from the
- * rates the last staged job measured here: the host's copy into staging per
- * input spectrum, and the device's kernel time per output (the union of the
- * chunks' kernel windows).
+ * Nothing overlaps the first chunk's copy in, so a job after the first
+ * starts with a ramp of shorter chunks (dd_memplan.cu), sized from the rates
+ * the last job measured here: the host's copy into staging per input
+ * spectrum (a staged input), or the device's time of the copies in per
+ * spectrum (a page-locked input: an event pair around each), and the
+ * device's kernel time per output (the union of the chunks' kernel
+ * windows); into a page-locked host plane it also ends with one (the last
+ * chunk's plane is copied out after every kernel).
  * A staged input chunk goes in pieces (IN_PIECE), each copied to the device
  * while the host fills the next; samples of at most 8 bits (held in 16 by
  * the block) are staged and copied one byte each, and the packing reads
@@ -37,8 +50,8 @@
  * out (staged or direct) is queued after its range's kernels, so a kernel
  * that faults keeps its own range's and the later ranges' outputs out of
  * the plane, as in the serial path.
- * Kernel times come from an event pair per range and chunk; with two streams
- * a kernel may share the device with the other chunk's copies and packing,
+ * Kernel times come from an event pair per range and chunk; with several
+ * streams a kernel may share the device with the other chunk's copies and packing,
  * so the serial mode is the one for kernel-only timing. */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -75,7 +88,7 @@ static const void *input_at(const ctx &c, size_t T0)
 void pipeline_release(xc_gpu_ddstate *s)
 {
     host_release(s);
-    for (int q = 0; q < 2; q++) {
+    for (int q = 0; q < MAX_SLOTS; q++) {
         slot &sl = s->sl[q];
         if (sl.have_st)
             cudaStreamDestroy(sl.st);
@@ -156,7 +169,7 @@ static xc_status pipe_setup(ctx &c)
     size_t in = 0, out = 0;
     if (c.staged)
         pinned_need(c, &in, &out);
-    for (int q = 0; q < 2; q++) {
+    for (int q = 0; q < c.nslot; q++) {
         slot &sl = s->sl[q];
         if (!sl.have_st) {
             /* the device's greatest priority: where a fused stream searches
@@ -171,20 +184,20 @@ static xc_status pipe_setup(ctx &c)
             XC_GPU_CK(cudaStreamCreateWithPriority(&sl.st, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
             sl.have_st = 1;
         }
-        if (sl.nev != 3 * s->nr) {
-            sl.ev = (cudaEvent_t *)calloc((size_t)(3 * s->nr), sizeof *sl.ev);
+        if (sl.nev != 3 * s->nr + 2) {
+            sl.ev = (cudaEvent_t *)calloc((size_t)(3 * s->nr + 2), sizeof *sl.ev);
             if (!sl.ev)
                 return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for events");
-            for (; sl.nev < 3 * s->nr; sl.nev++)
+            for (; sl.nev < 3 * s->nr + 2; sl.nev++)
                 XC_GPU_CK(cudaEventCreate(&sl.ev[sl.nev]), "cudaEventCreate");
         }
         xc_status st;
         if ((in && (st = pinned(c, &sl.h_in, &sl.cap_in, in, "input staging"))) ||
             (out && (st = pinned(c, (void **)&sl.h_out, &sl.cap_out, out, "plane staging"))))
             return st;
-        sl.d_raw = q ? s->d_raw1 : s->d_raw;
-        sl.d_Y = q ? s->d_Y1 : s->d_Y;
-        sl.d_out = q ? s->d_out1 : s->d_out;
+        sl.d_raw = q == 2 ? s->d_raw2 : q ? s->d_raw1 : s->d_raw;
+        sl.d_Y = q == 2 ? s->d_Y2 : q ? s->d_Y1 : s->d_Y;
+        sl.d_out = q == 2 ? s->d_out2 : q ? s->d_out1 : s->d_out;
         sl.chunk = -1;
     }
     c.setup_ms += now_ms() - t0;
@@ -350,7 +363,13 @@ static xc_status enqueue_range(ctx &c, slot &q, int k, size_t T0, size_t W, size
     return e == cudaSuccess ? XC_OK : copy_failed(c, q, e, "copy of the plane to the host");
 }
 
-/* Chunk i on slot q: input staged and copied in, then every range. */
+/* Chunk i on slot q: input staged and copied in, then every range.  The
+ * slot's plane buffer holds one range, so in its stream a range's copy out
+ * comes before the next range's kernel: the other slots' chunks keep the
+ * device busy meanwhile.  (Tried: each chunk's kernels waiting for the
+ * previous chunk's, to start the copies out sooner; with one range's buffer
+ * that left kernels and copies idle in turn, 10-25 ms a gulp in an H200's
+ * CUPTI trace, docs/MEASUREMENTS.md.) */
 static xc_status enqueue(ctx &c, slot &q, long i)
 {
     const size_t T0 = chunk_start(c, i), W = chunk_samples(c, T0);
@@ -369,6 +388,10 @@ static xc_status enqueue(ctx &c, slot &q, long i)
         piece = p0 < IN_PIECE_MIN ? IN_PIECE_MIN : p0 < piece ? p0 : piece;
     }
     const double t0 = now_ms();
+    /* from page-locked input the copy is the DMA's alone: its device time
+     * is the ramp's copy rate for such input */
+    q.W = W;
+    q.timed_in = c.in_pinned && cudaEventRecord(q.ev[3 * c.s->nr], q.st) == cudaSuccess;
     for (size_t a = 0; a < bytes; a += piece) {
         const size_t n = bytes - a < piece ? bytes - a : piece;
         const char *from = (const char *)src + a;
@@ -386,6 +409,8 @@ static xc_status enqueue(ctx &c, slot &q, long i)
         c.stage_ms += now_ms() - t0;
         c.staged_spectra += (double)W;
     }
+    if (q.timed_in && cudaEventRecord(q.ev[3 * c.s->nr + 1], q.st) != cudaSuccess)
+        q.timed_in = 0;
     size_t off = 0;
     packed y = {-1, -1, 0};
     for (int k = 0; k < c.s->nr; k++) {
@@ -464,6 +489,11 @@ static xc_status finish(ctx &c, slot &q)
         if (range_span(c, k, T0, &j0) && cudaEventElapsedTime(&ms, q.ev[2 * k], q.ev[2 * k + 1]) == cudaSuccess)
             c.s->rp[k].kernel_ms += ms;
     }
+    float ms = 0;
+    if (q.timed_in && cudaEventElapsedTime(&ms, q.ev[3 * c.s->nr], q.ev[3 * c.s->nr + 1]) == cudaSuccess) {
+        c.dma_ms += ms;
+        c.dma_spectra += (double)q.W;
+    }
     busy_window(c, q, T0);
     return XC_OK;
 }
@@ -487,20 +517,27 @@ static xc_status run_chunks(ctx &c)
     if (cudaEventRecord(c.s->ev0, sl[0].st) != cudaSuccess)
         (void)cudaGetLastError();   /* no window then: the ramp keeps the last rates */
     for (long i = 0; i < c.nchunks && !st; i++) {
-        slot &q = sl[i & 1];
+        slot &q = sl[i % c.nslot];
         if (!(st = finish(c, q)))
             st = enqueue(c, q, i);
     }
-    /* the older chunk first: its slot is the one the next chunk would take */
-    for (long i = c.nchunks; i < c.nchunks + 2 && !st; i++)
-        st = finish(c, sl[i & 1]);
-    if (!st && c.staged_spectra > 0 && c.busy_ms > 0) {
+    /* the oldest chunk first: its slot is the one the next chunk would take */
+    for (long i = c.nchunks; i < c.nchunks + c.nslot && !st; i++)
+        st = finish(c, sl[i % c.nslot]);
+    if (!st && c.busy_ms > 0 && (c.staged_spectra > 0 || c.dma_spectra > 0)) {
         /* the rates the next job's chunk ramp starts from */
-        c.s->stage_ns = c.stage_ms * 1e6 / c.staged_spectra;
+        if (c.staged_spectra > 0)
+            c.s->stage_ns = c.stage_ms * 1e6 / c.staged_spectra;
+        if (c.dma_spectra > 0)
+            c.s->dma_ns = c.dma_ms * 1e6 / c.dma_spectra;
         c.s->kernel_ns = c.busy_ms * 1e6 / (double)c.job->nout;
+        double sum = 0;
+        for (int k = 0; k < c.s->nr; k++)
+            sum += c.s->rp[k].kernel_ms;
+        c.s->kern_ns = sum * 1e6 / (double)c.job->nout;
     }
     if (st)
-        for (int q = 0; q < 2; q++) {
+        for (int q = 0; q < MAX_SLOTS; q++) {
             /* nothing may still write into staging or the plane after we return */
             if (sl[q].have_st)
                 cudaStreamSynchronize(sl[q].st);

@@ -65,7 +65,8 @@ static xc_status upload_delays(ctx &c)
 static void release_device(xc_gpu_ddstate *s)
 {
     /* errors are ignored here: after a fault the context may refuse even frees */
-    void *const dev[] = {s->d_raw, s->d_Y, s->d_out, s->d_tmin, s->d_raw1, s->d_Y1, s->d_out1, s->d_stats, s->d_chan};
+    void *const dev[] = {s->d_raw, s->d_Y,  s->d_out,  s->d_tmin, s->d_raw1, s->d_Y1,
+                         s->d_out1, s->d_raw2, s->d_Y2, s->d_out2, s->d_stats, s->d_chan};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         cudaFree(dev[k]);
     if (s->rp)
@@ -80,8 +81,8 @@ static void release_device(xc_gpu_ddstate *s)
     }
     free(s->rp);
     free(s->h_chan);
-    s->d_raw = s->d_Y = s->d_raw1 = s->d_Y1 = NULL;
-    s->d_out = s->d_out1 = NULL;
+    s->d_raw = s->d_Y = s->d_raw1 = s->d_Y1 = s->d_raw2 = s->d_Y2 = NULL;
+    s->d_out = s->d_out1 = s->d_out2 = NULL;
     s->d_tmin = NULL;
     s->d_stats = s->d_chan = s->h_chan = NULL;
     s->rp = NULL;
@@ -163,10 +164,11 @@ xc_status state_setup(ctx &c)
 xc_status state_buffers(ctx &c, const size_t need[BUF_N])
 {
     static const char *const what[BUF_N] = {"input chunk",   "channel-major words",   "plane chunk",  "tile delays",
-                                            "input chunk 2", "channel-major words 2", "plane chunk 2"};
+                                            "input chunk 2", "channel-major words 2", "plane chunk 2",
+                                            "input chunk 3", "channel-major words 3", "plane chunk 3"};
     xc_gpu_ddstate *s = c.s;
     void **p[BUF_N] = {&s->d_raw, &s->d_Y,  (void **)&s->d_out,  (void **)&s->d_tmin,
-                       &s->d_raw1, &s->d_Y1, (void **)&s->d_out1};
+                       &s->d_raw1, &s->d_Y1, (void **)&s->d_out1, &s->d_raw2, &s->d_Y2, (void **)&s->d_out2};
     /* keep every buffer at least as large as it was, unless that would pass
      * the budget the job's chunks were planned for: then exactly need[] */
     size_t keep = s->allocated;

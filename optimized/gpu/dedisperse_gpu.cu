@@ -221,6 +221,14 @@ xc_status run_job(ctx &c)
     const double t0 = now_ms();
     c.pipe = !job->tune.gpu_serial;
     c.in_pinned = c.pipe && host_pinned(xc_block_is_float(job->in) ? (const void *)job->in->f32 : (const void *)job->in->u16);
+    /* input and host plane page-locked (by the caller, or registered and
+     * kept by the state from this job on): no host copy, a third slot and
+     * the tail ramp (dd_pipeline.cu, dd_memplan.cu) */
+    c.locked_io = c.in_pinned && !c.plane_dev;
+    for (int k = 0; k < c.out->nranges && c.locked_io; k++)
+        c.locked_io = !c.out->r[k].ndm || !c.out->r[k].nsamp || host_pinned(c.out->r[k].data);
+    c.locked_io = c.locked_io || (c.pipe && !c.plane_dev && job->tune.gpu_register == 2);
+    c.nslot = c.locked_io ? MAX_SLOTS : 2;
     xc_status st = s->ready ? XC_OK : state_setup(c);
     size_t need[BUF_N];
     for (int k = 0; !st && k < s->nr; k++)
@@ -292,6 +300,7 @@ void fill_info(const ctx &c, double total_ms, xc_gpu_ddinfo *info)
     }
     info->nchunks = (int)c.nchunks;
     info->ramp_chunks = c.nramp;
+    info->tail_chunks = c.ntail;
     info->pipelined = c.pipe;
     info->narrowed = c.narrow;
     info->pinned_bytes = c.s->sl[0].cap_in + c.s->sl[0].cap_out + c.s->sl[1].cap_in + c.s->sl[1].cap_out;
@@ -360,8 +369,8 @@ extern "C" xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *
     for (int k = 0; st->rp && k < st->nr; k++)
         st->rp[k].kernel_ms = 0;
     if (info && info->test_ramp > 0) {
-        st->stage_ns = 1;
-        st->kernel_ns = info->test_ramp;
+        st->stage_ns = st->dma_ns = 1;
+        st->kernel_ns = st->kern_ns = info->test_ramp;
     }
     rc = plane_where(out, &c.plane_dev, err);
     if (!rc && (job->nout == 0 || st->nuse == 0))

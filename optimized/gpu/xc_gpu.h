@@ -112,16 +112,20 @@ typedef struct {
                                   configuration, 2 a kernel that traps (the context is lost: run it in a
                                   process of its own); the run must fail naming the stage "dd_fault" */
     double test_ramp;          /* test hook: > 0 plans the pipeline's chunk ramp as if the kernels took
-                                  test_ramp times as long per output sample as the copy into staging per
-                                  input spectrum (else the state's last staged job's measured rates) */
+                                  test_ramp times as long per output sample as the copy in (into staging,
+                                  or the DMA's from page-locked input) per input spectrum (else the
+                                  state's last pipelined job's measured rates) */
     /* out */
     int nranges;               /* ranges described (min(plan ranges, XC_GPU_MAX_RANGES)) */
     xc_gpu_ddrange range[XC_GPU_MAX_RANGES];
     int nchunks;               /* time chunks the data was processed in */
     int ramp_chunks;           /* of them, the pipeline's first chunks, shorter than chunk_samples and
                                   growing, so the first chunk's copy in (which nothing hides) is short */
-    int pipelined;             /* 1: the chunks went through the two-stream pipeline (tune.gpu_serial 0);
-                                  then kernel_ms may include overlap with the other stream's copies and
+    int tail_chunks;           /* and the last ones, from page-locked input into a page-locked host plane:
+                                  the ramp's lengths reversed, so the last chunk's plane copied out after
+                                  the last kernel is short */
+    int pipelined;             /* 1: the chunks went through the pipeline's streams (tune.gpu_serial 0);
+                                  then kernel_ms may include overlap with the other streams' copies and
                                   packing, and prep_ms, h2d_ms and d2h_ms cover only what ran before the
                                   pipeline (autotuning's chunk); 0: every launch timed on its own */
     int narrowed;              /* 1: the input (at most 8 bits) was staged and copied in one byte a sample */
