@@ -33,7 +33,10 @@ float lowered(double th, int w)
     return f;
 }
 
-xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error *err)
+/* The plan's contents for nbins and o (thr_in: o's thresholds for nbins,
+ * else computed here); its stream and events made once, its buffers from
+ * p->dm (an earlier plan's where put aside and large enough). */
+xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, const double *thr_in, xc_error *err)
 {
     xc_status st = xc_psopts_check(o, err);
     if (st)
@@ -53,7 +56,8 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error
     XC_GPU_CK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute(SMs)");
     XC_GPU_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0),
               "cudaDeviceGetAttribute(shared memory opt-in)");
-    XC_GPU_CK(cudaStreamCreateWithFlags(&p->st.s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    if (!p->st.s)
+        XC_GPU_CK(cudaStreamCreateWithFlags(&p->st.s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     for (events &ev = p->ev; ev.made < S_N; ev.made++) {
         XC_GPU_CK(cudaEventCreate(&ev.b[ev.made]), "cudaEventCreate");
         if (cudaEventCreate(&ev.e[ev.made]) != cudaSuccess) {
@@ -80,11 +84,16 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error
 
     /* Thresholds (host, as every searcher) and the searched widths. */
     const int nh = p->nh, zstride = p->zstride;
-    double *thr = NULL;
-    if ((st = xc_pulscan_thresholds(o, nbins, &thr, err)))
-        return st;
-    std::vector<double> thv(thr, thr + (size_t)nh * zstride);
-    free(thr);
+    std::vector<double> thv;
+    if (thr_in) {
+        thv.assign(thr_in, thr_in + (size_t)nh * zstride);
+    } else {
+        double *thr = NULL;
+        if ((st = xc_pulscan_thresholds(o, nbins, &thr, err)))
+            return st;
+        thv.assign(thr, thr + (size_t)nh * zstride);
+        free(thr);
+    }
     std::vector<int> thk((size_t)nh * zstride);
     for (int h = 1; h <= nh; h++)
         for (int w = 0; w < zstride; w++)
@@ -160,13 +169,44 @@ extern "C" xc_status xc_pulscan_gpu_plan(size_t nbins, const xc_psopts *o, xc_ps
     xc_psgpu_plan *p = new (std::nothrow) xc_psgpu_plan;
     if (!p)
         return xc_error_set(err, XC_ENOMEM, "out of memory for a GPU Pulscan plan");
-    xc_status st = make_plan(p, nbins, o, err);
+    xc_status st = make_plan(p, nbins, o, NULL, err);
     if (st) {
         delete p;
         return st;
     }
     *plan = p;
     return XC_OK;
+}
+
+extern "C" xc_status xc_pulscan_gpu_replan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, const double *thr,
+                                           xc_error *err)
+{
+    if (!p || !o)
+        return xc_error_set(err, XC_EINVAL, "no GPU Pulscan plan or options to make again");
+    /* nothing queued on the plan's stream may still use its buffers */
+    XC_GPU_CK(cudaStreamSynchronize(p->st.s), "cudaStreamSynchronize (before the plan is made again)");
+    p->dm.recycle();
+    p->nbins = p->nb = 0;
+    p->nh = p->zstride = p->stage = 0;
+    p->stage_bytes = 0;
+    p->d_in = NULL;
+    p->d_re = p->d_im = NULL;
+    p->d_med = p->d_mad = p->d_med2 = p->d_scale = p->d_P = p->d_scr = NULL;
+    p->d_c = NULL;
+    p->tiles = 0;
+    p->W.clear();
+    p->d_thr = NULL;
+    p->d_thk = NULL;
+    p->d_W = NULL;
+    p->d_rowmask = NULL;
+    p->d_list = NULL;
+    p->screen_smem = p->xd = p->xsmem = 0;
+    p->exgrid = 0;
+    p->d_x = NULL;
+    p->d_pk = NULL;
+    xc_status st = make_plan(p, nbins, o, thr, err);
+    p->dm.drop_spare();
+    return st;
 }
 
 extern "C" void xc_pulscan_gpu_destroy(xc_psgpu_plan *p)

@@ -105,6 +105,7 @@ struct xc_accel_session {
     size_t nbins, n, ng;
     double T;
     group_t *g;
+    xc_accel_opts *o;      /* the n configurations (for xc_accel_session_refit) */
 };
 
 static void group_free(const xc_accel_searcher *s, group_t *g)
@@ -126,6 +127,7 @@ void xc_accel_session_close(xc_accel_session *ss)
     for (size_t k = 0; k < ss->ng; k++)
         group_free(ss->s, &ss->g[k]);
     free(ss->g);
+    free(ss->o);
     free(ss);
 }
 
@@ -136,9 +138,8 @@ int xc_accel_session_fits(const xc_accel_session *ss, const xc_spectrum *sp)
 
 /* The group's plans, top (each stage: the lowest threshold and trials of
  * the members that have it; fewer templates, fewer trials, a lower
- * threshold) and the searcher's state for top. */
-static xc_status group_make(const xc_accel_searcher *s, const xc_accel_opts *o, size_t nbins, double T, group_t *g,
-                            xc_error *err)
+ * threshold). */
+static xc_status group_plans(const xc_accel_opts *o, size_t nbins, double T, group_t *g, xc_error *err)
 {
     if (!(g->pc = calloc(g->n, sizeof *g->pc)))
         return xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory");
@@ -161,6 +162,45 @@ static xc_status group_make(const xc_accel_searcher *s, const xc_accel_opts *o, 
                 g->top.thr[q] = fmin(g->top.thr[q], g->pc[c].thr[q]);
                 g->top.ntrials[q] = fmin(g->top.ntrials[q], g->pc[c].ntrials[q]);
             }
+    return XC_OK;
+}
+
+/* The plans and the searcher's state for top. */
+static xc_status group_make(const xc_accel_searcher *s, const xc_accel_opts *o, size_t nbins, double T, group_t *g,
+                            xc_error *err)
+{
+    xc_status st = group_plans(o, nbins, T, g, err);
+    return !st && s->create ? s->create(s, &g->top, &g->state, err) : st;
+}
+
+/* The group's plans for nbins and T, its state kept where the searcher
+ * says it serves the new top plan: the templates (a function of z, w and
+ * the half-widths alone) are the same when zmax, wmax and acc are. */
+static xc_status group_refit(const xc_accel_searcher *s, const xc_accel_opts *o, size_t nbins, double T, group_t *g,
+                             xc_error *err)
+{
+    const xc_accel_plan old = g->top;   /* its hw freed below: only scalars read */
+    const int had = g->have_top;
+    for (size_t c = 0; c < g->made; c++)
+        xc_accel_plan_free(&g->pc[c]);
+    free(g->pc);
+    g->pc = NULL;
+    g->made = 0;
+    if (g->have_top)
+        xc_accel_plan_free(&g->top);
+    g->have_top = 0;
+    xc_status st = group_plans(o, nbins, T, g, err);
+    if (st)
+        return st;
+    g->top.progress = old.progress;
+    g->top.gate = old.gate;
+    const int same = had && old.zmax == g->top.zmax && old.wmax == g->top.wmax && old.o.acc == g->top.o.acc &&
+                     old.ntempl == g->top.ntempl && old.hwmax == g->top.hwmax;
+    if (g->state && same && s->keeps && s->keeps(s, g->state, &g->top))
+        return XC_OK;
+    if (g->state && s->destroy)
+        s->destroy(s, g->state);
+    g->state = NULL;
     return s->create ? s->create(s, &g->top, &g->state, err) : XC_OK;
 }
 
@@ -181,6 +221,11 @@ xc_status xc_accel_session_open(const xc_accel_searcher *s, size_t nbins, double
     q->nbins = nbins;
     q->T = T;
     q->n = n;
+    if (!(q->o = malloc(n * sizeof *q->o))) {
+        xc_accel_session_close(q);
+        return xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory");
+    }
+    memcpy(q->o, o, n * sizeof *o);
     /* groups: each configuration joins the first earlier one it nests with
      * (preset exact, every option but zmax, numharm and threads equal) */
     xc_status st = XC_OK;
@@ -214,6 +259,33 @@ void xc_accel_session_progress(xc_accel_session *ss, xc_progress_cb cb)
 {
     for (size_t k = 0; ss && k < ss->ng; k++)
         ss->g[k].top.progress = cb;
+}
+
+xc_status xc_accel_session_refit(xc_accel_session *ss, size_t nbins, double T, xc_error *err)
+{
+    if (!ss)
+        return xc_error_set(err, XC_EINVAL, "accel sweep: no session");
+    if (nbins == ss->nbins && T == ss->T)
+        return XC_OK;
+    ss->nbins = 0;   /* until every group is made again: fit only for close */
+    ss->T = 0;
+    xc_status st = XC_OK;
+    for (size_t k = 0; k < ss->ng && !st; k++)
+        st = group_refit(ss->s, ss->o, nbins, T, &ss->g[k], err);
+    if (!st) {
+        ss->nbins = nbins;
+        ss->T = T;
+    }
+    return st;
+}
+
+int xc_accel_session_gate(xc_accel_session *ss, const xc_devgate *g)
+{
+    if (!ss || !g || !ss->s->takes_gate)
+        return 0;
+    for (size_t k = 0; k < ss->ng; k++)
+        ss->g[k].top.gate = *g;
+    return 1;
 }
 
 xc_status xc_accel_session_run(xc_accel_session *ss, const xc_spectrum *sp, xc_candlist *out, xc_error *err)
