@@ -56,8 +56,19 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, const do
     XC_GPU_CK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute(SMs)");
     XC_GPU_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0),
               "cudaDeviceGetAttribute(shared memory opt-in)");
-    if (!p->st.s)
-        XC_GPU_CK(cudaStreamCreateWithFlags(&p->st.s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    /* The plan's stream at the device's highest priority: a search's few
+     * short kernels (0.25 ms at the paper's size) and its host thread's
+     * waits for them would otherwise queue behind the blocks of whatever
+     * long kernel runs beside it (FDAS's one-pass plane: 30 ms of blocks
+     * per pulsar); the block scheduler starts a higher-priority stream's
+     * blocks first as SMs free.  The same kernels on the same data: the
+     * same values. */
+    if (!p->st.s) {
+        int least = 0, greatest = 0;
+        XC_GPU_CK(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+        XC_GPU_CK(cudaStreamCreateWithPriority(&p->st.s, cudaStreamNonBlocking, greatest),
+                  "cudaStreamCreateWithPriority");
+    }
     for (events &ev = p->ev; ev.made < S_N; ev.made++) {
         XC_GPU_CK(cudaEventCreate(&ev.b[ev.made]), "cudaEventCreate");
         if (cudaEventCreate(&ev.e[ev.made]) != cudaSuccess) {
