@@ -33,6 +33,51 @@ float lowered(double th, int w)
     return f;
 }
 
+/* The plan's stream and stage events, made once (a plan made again keeps
+ * them).  The stream at the device's highest priority: a search's few
+ * short kernels (0.25 ms at the paper's size) and its host thread's waits
+ * for them would otherwise queue behind the blocks of whatever long kernel
+ * runs beside it (FDAS's one-pass plane: 30 ms of blocks per pulsar); the
+ * block scheduler starts a higher-priority stream's blocks first as SMs
+ * free.  The same kernels on the same data: the same values. */
+xc_status make_stream(xc_psgpu_plan *p, xc_error *err)
+{
+    if (!p->st.s) {
+        int least = 0, greatest = 0;
+        XC_GPU_CK(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+        XC_GPU_CK(cudaStreamCreateWithPriority(&p->st.s, cudaStreamNonBlocking, greatest),
+                  "cudaStreamCreateWithPriority");
+    }
+    for (events &ev = p->ev; ev.made < S_N; ev.made++) {
+        XC_GPU_CK(cudaEventCreate(&ev.b[ev.made]), "cudaEventCreate");
+        if (cudaEventCreate(&ev.e[ev.made]) != cudaSuccess) {
+            cudaEventDestroy(ev.b[ev.made]);
+            return xc_gpu_fail(err, cudaGetLastError(), "cudaEventCreate");
+        }
+    }
+    return XC_OK;
+}
+
+/* The exact pass's working space: shared memory (up to the device's
+ * opt-in limit), or (very wide searches) a slice of global memory per
+ * block, then a smaller grid. */
+xc_status make_exact(xc_psgpu_plan *p, int optin, xc_error *err)
+{
+    const stage_set &S = p->S;
+    p->xd = exact_doubles(S.wmax_all, S.nrows_all);
+    const size_t xbytes = p->xd * sizeof(double);
+    p->exgrid = p->sms * 16;
+    p->xsmem = xbytes;
+    if (xbytes > (size_t)optin) {
+        p->xsmem = 0;
+        p->exgrid = (int)std::max<size_t>((size_t)p->sms, std::min<size_t>((size_t)p->exgrid, (64u << 20) / xbytes));
+        return p->dm.get(&p->d_x, p->xd * (size_t)p->exgrid, "exact working space", err);
+    }
+    if (xbytes > 48 * 1024)
+        XC_GPU_CK(xc_gpu_smem_optin(k_exact), "cudaFuncSetAttribute(k_exact)");
+    return XC_OK;
+}
+
 /* The plan's contents for nbins and o (thr_in: o's thresholds for nbins,
  * else computed here); its stream and events made once, its buffers from
  * p->dm (an earlier plan's where put aside and large enough). */
@@ -56,26 +101,8 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, const do
     XC_GPU_CK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute(SMs)");
     XC_GPU_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0),
               "cudaDeviceGetAttribute(shared memory opt-in)");
-    /* The plan's stream at the device's highest priority: a search's few
-     * short kernels (0.25 ms at the paper's size) and its host thread's
-     * waits for them would otherwise queue behind the blocks of whatever
-     * long kernel runs beside it (FDAS's one-pass plane: 30 ms of blocks
-     * per pulsar); the block scheduler starts a higher-priority stream's
-     * blocks first as SMs free.  The same kernels on the same data: the
-     * same values. */
-    if (!p->st.s) {
-        int least = 0, greatest = 0;
-        XC_GPU_CK(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
-        XC_GPU_CK(cudaStreamCreateWithPriority(&p->st.s, cudaStreamNonBlocking, greatest),
-                  "cudaStreamCreateWithPriority");
-    }
-    for (events &ev = p->ev; ev.made < S_N; ev.made++) {
-        XC_GPU_CK(cudaEventCreate(&ev.b[ev.made]), "cudaEventCreate");
-        if (cudaEventCreate(&ev.e[ev.made]) != cudaSuccess) {
-            cudaEventDestroy(ev.b[ev.made]);
-            return xc_gpu_fail(err, cudaGetLastError(), "cudaEventCreate");
-        }
-    }
+    if ((st = make_stream(p, err)))
+        return st;
     /* The median passes read the block's part from shared memory when the
      * largest block fits (64 KiB: 16384 values), else from separated arrays. */
     const size_t nb = p->nb, nmax = nb == 1 ? nbins - 1 : 2 * o->normwidth - 1;
@@ -156,20 +183,8 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, const do
         return st;
     p->screen_smem = (PS_PHASE + 8 + (PS_THREADS + PS_PHASE / 8 + 2) * 9) * sizeof(float);
 
-    /* The exact pass's working space: shared memory, or (very wide searches)
-     * a slice of global memory per block, then a smaller grid. */
-    p->xd = exact_doubles(S.wmax_all, S.nrows_all);
-    const size_t xbytes = p->xd * sizeof(double);
-    p->exgrid = p->sms * 16;
-    p->xsmem = xbytes;
-    if (xbytes > (size_t)optin) {
-        p->xsmem = 0;
-        p->exgrid = (int)std::max<size_t>((size_t)p->sms, std::min<size_t>((size_t)p->exgrid, (64u << 20) / xbytes));
-        if ((st = dm.get(&p->d_x, p->xd * (size_t)p->exgrid, "exact working space", err)))
-            return st;
-    } else if (xbytes > 48 * 1024) {
-        XC_GPU_CK(xc_gpu_smem_optin(k_exact), "cudaFuncSetAttribute(k_exact)");
-    }
+    if ((st = make_exact(p, optin, err)))
+        return st;
     return dm.get(&p->d_pk, p->pcap, "peaks", err);
 }
 } // namespace
