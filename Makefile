@@ -476,6 +476,7 @@ fuzz: fuzz-deps
 # (under their layer folders, as their includes name them).  make test
 # checks that the list is closed under its includes (scripts/install-check.sh).
 PUBLIC_HEADERS := core/base/xc_error.h core/base/xc_impl.h core/base/xc_hd.h core/base/xc_nbits.h core/base/xc_progress.h \
+		  core/base/xc_devgate.h \
 		  optimized/xc_impls.h core/dedisp/plan/xc_dmplan.h core/dedisp/plan/xc_dedisp_scale.h \
 		  core/dedisp/xc_dedisperse.h core/io/xc_filterbank.h core/search/xc_cands.h \
 		  core/search/xc_spectrum.h core/search/xc_search.h core/search/xc_accel.h core/search/xc_psearch.h

@@ -17,7 +17,12 @@
  *    configurations' are caught by the same comparison;
  *  - progress (xc_psearch_progress): the reference and cpu searchers of both
  *    families report their label, work rising to the total and the total
- *    at the end, with lists bit for bit those of a search nobody listens to. */
+ *    at the end, with lists bit for bit those of a search nobody listens to;
+ *  - refit (xc_psearch_refit, a study's next pulsar of another length):
+ *    every available searcher's search moved to another length and T and
+ *    back gives a fresh search's lists bit for bit; with a gate of one slot
+ *    (xc_psearch_gate), a searcher that takes it (the GPU accel one) takes
+ *    and gives it once per search and keeps its plane's memory there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,6 +349,108 @@ XC_TEST(test_progress, "progress: reported from start to total; the lists unchan
         xc_candlist_free(&want);
     }
     xc_spectrum_free(&sp);
+}
+
+/* A gate of one slot that counts its takes and gives. */
+typedef struct {
+    xc_devslot slot;
+    int taken, given, held;
+} one_slot;
+
+static xc_devslot *slot_take(void *ctx)
+{
+    one_slot *g = ctx;
+    CU_ASSERT(!g->held);
+    g->held = 1;
+    g->taken++;
+    return &g->slot;
+}
+
+static void slot_give(void *ctx, xc_devslot *s)
+{
+    one_slot *g = ctx;
+    CU_ASSERT(g->held && s == &g->slot);
+    g->held = 0;
+    g->given++;
+}
+
+/* s's lists for sp against a fresh search's; returns the lists that differ. */
+static int refit_vs_fresh(xc_psearch *s, const xc_impl *im, const xc_spectrum *sp, const xc_psearch_opts *o,
+                          size_t n, size_t *total)
+{
+    xc_error err;
+    xc_candlist got[NCFG], want[NCFG];
+    lists_init(got, n);
+    lists_init(want, n);
+    CU_ASSERT_EQUAL_FATAL(xc_psearch_refit(s, sp, &err), XC_OK);
+    CU_ASSERT(xc_psearch_fits(s, sp));
+    CU_ASSERT_EQUAL_FATAL(xc_psearch_run(s, sp, got, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_psearch_once(im, sp, o, n, want, &err), XC_OK);
+    int failed = 0;
+    for (size_t c = 0; c < n; c++) {
+        char what[96];
+        snprintf(what, sizeof what, "%s (%s), %zu bins, configuration %zu", im->name,
+                 xc_family_name(im->family), sp->nbins, c);
+        failed += !xc_fx_same_bits(&got[c], &want[c], what);
+        *total += want[c].n;
+    }
+    lists_free(got, n);
+    lists_free(want, n);
+    return failed;
+}
+
+XC_TEST(test_refit, "refit: moved to another length and back, the lists of fresh searches; gate taken per search")
+{
+    xc_error err;
+    xc_registry *reg = NULL;
+    CU_ASSERT_EQUAL_FATAL(xc_registry_builtin(&reg, &err), XC_OK);
+    xc_spectrum sp[2];
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp[0], 3001, 9, tones, 4, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_conform_tone_spectrum(&sp[1], 3203, 10, tones, 4, &err), XC_OK);
+    CU_ASSERT_FATAL(sp[0].T != sp[1].T);
+    xc_psearch_opts o[2][NCFG];
+    ps_configs(o[0], 3);
+    ac_configs(o[1], NCFG);
+    const size_t n[2] = {3, NCFG};
+    int failed = 0, searched = 0, gated = 0;
+    size_t total = 0;
+    for (int f = 0; f < 2; f++) {
+        xc_family fam = o[f][0].family;
+        for (size_t i = 0; i < xc_registry_count(reg, fam); i++) {
+            const xc_impl *im = xc_registry_at(reg, fam, i);
+            char why[256];
+            if (!xc_impl_available(im, why, sizeof why))
+                continue;
+            searched++;
+            xc_psearch *s = NULL;
+            CU_ASSERT_EQUAL_FATAL(xc_psearch_open(&s, im, sp[0].nbins, sp[0].T, o[f], n[f], &err), XC_OK);
+            one_slot g = {{0}, 0, 0, 0};
+            const xc_devgate dg = {&g, slot_take, slot_give};
+            const int takes = xc_psearch_gate(s, &dg);
+            gated += takes;
+            CU_ASSERT_EQUAL(takes, fam == XC_FAMILY_ACCEL && xc_accel_searcher_of(im)->takes_gate);
+            for (int k = 1; k <= 3; k++)
+                failed += refit_vs_fresh(s, im, &sp[k % 2], o[f], n[f], &total);
+            const void *kept = g.slot.mem;
+            failed += refit_vs_fresh(s, im, &sp[1], o[f], n[f], &total);
+            if (takes) {
+                CU_ASSERT(g.taken >= 4 && g.taken == g.given && !g.held);
+                CU_ASSERT(kept != NULL && g.slot.mem == kept);   /* the slot's memory reused */
+            } else {
+                CU_ASSERT_EQUAL(g.taken, 0);
+            }
+            if (g.slot.mem)
+                g.slot.release(g.slot.mem);
+            xc_psearch_close(s);
+        }
+    }
+    printf("\n  %d available searchers (%d taking the gate): %zu candidates, %d lists differ from fresh searches "
+           "(tolerance: bit for bit)", searched, gated, total, failed);
+    CU_ASSERT_EQUAL(failed, 0);
+    CU_ASSERT(total > 0);
+    for (int k = 0; k < 2; k++)
+        xc_spectrum_free(&sp[k]);
+    xc_registry_destroy(reg);
 }
 
 XC_TEST_MAIN("psearch")

@@ -85,6 +85,7 @@
 #include <stdint.h>
 
 #include "core/base/xc_progress.h"
+#include "core/base/xc_devgate.h"
 #include "core/search/xc_cands.h"
 #include "core/base/xc_error.h"
 #include "core/base/xc_impl.h"
@@ -165,6 +166,11 @@ typedef struct {
      * xc_psearch_progress set it): "accel" with the top plane's half-bins
      * searched and their total.  Not a search parameter.  Default: nobody. */
     xc_progress_cb progress;
+    /* The slots a searcher that says so (xc_accel_searcher.takes_gate)
+     * takes around its device memory (core/base/xc_devgate.h;
+     * xc_accel_session_gate sets it).  Not a search parameter.  Default
+     * (take NULL): none, the searcher allocates and frees its own. */
+    xc_devgate gate;
 } xc_accel_plan;
 
 xc_status xc_accel_plan_make(xc_accel_plan *p, const xc_accel_opts *o, size_t nbins, double T, xc_error *err);
@@ -316,6 +322,14 @@ typedef struct xc_accel_searcher {
     xc_status (*rows)(const struct xc_accel_searcher *self, void *state, const xc_accel_plan *p,
                       const xc_accel_block *b, int ng, int per, const int *tsub, xc_accel_rows_fn fn, void *ctx,
                       xc_error *err);
+    /* keeps (optional): 1 when state, made for a plan of the same
+     * templates (zmax, wmax, acc: core checks them), also serves p, a plan
+     * for spectra of another length or T; a session then keeps it from
+     * one length to the next (xc_accel_session_refit).  NULL: made again. */
+    int (*keeps)(const struct xc_accel_searcher *self, void *state, const xc_accel_plan *p);
+    /* 1: search takes one of p->gate's slots around its device memory,
+     * and holds none through its host side. */
+    int takes_gate;
 } xc_accel_searcher;
 
 const xc_accel_searcher *xc_accel_searcher_of(const xc_impl *impl);
@@ -408,6 +422,17 @@ xc_status xc_accel_session_open(const xc_accel_searcher *s, size_t nbins, double
 xc_status xc_accel_session_run(xc_accel_session *ss, const xc_spectrum *sp, xc_candlist *out, xc_error *err);
 /* 1 when sp has the session's length and T. */
 int xc_accel_session_fits(const xc_accel_session *ss, const xc_spectrum *sp);
+/* The session moved to spectra of nbins bins and length T: the plans made
+ * again, each group's searcher state kept where the searcher's keeps says
+ * it serves the new top plan (else made again); every run then gives a
+ * session opened for nbins and T's lists bit for bit.  On failure the
+ * session is fit only for close. */
+xc_status xc_accel_session_refit(xc_accel_session *ss, size_t nbins, double T, xc_error *err);
+/* The slots the session's searches take from now on (xc_accel_plan.gate),
+ * when its searcher takes them (xc_accel_searcher.takes_gate): returns 1
+ * then, else 0 (the caller bounds the device's memory around the whole
+ * search itself). */
+int xc_accel_session_gate(xc_accel_session *ss, const xc_devgate *g);
 void xc_accel_session_close(xc_accel_session *ss);
 /* The listener of the session's runs from now on (xc_accel_plan.progress;
  * several nested groups each report their own search). */

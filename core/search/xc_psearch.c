@@ -31,6 +31,8 @@ struct fam {
     int (*fits)(const xc_psearch *s, const xc_spectrum *sp);
     void (*close)(void *session);
     void (*progress)(void *session, xc_progress_cb cb);
+    xc_status (*refit)(void *session, size_t nbins, double T, xc_error *err);
+    int (*gate)(void *session, const xc_devgate *g);
 };
 
 /* ---- Pulscan: a session per configuration ----------------------------------- */
@@ -63,6 +65,18 @@ static int ps_fits(const xc_psearch *s, const xc_spectrum *sp) { return sp->nbin
 
 static void ps_close(void *ss) { xc_pulscan_session_close(ss); }
 static void ps_progress(void *ss, xc_progress_cb cb) { xc_pulscan_session_progress(ss, cb); }
+static xc_status ps_refit(void *ss, size_t nbins, double T, xc_error *err)
+{
+    (void)T;
+    return xc_pulscan_session_refit(ss, nbins, err);
+}
+/* A Pulscan searcher's device memory is its kept plan's: no slot. */
+static int ps_gate(void *ss, const xc_devgate *g)
+{
+    (void)ss;
+    (void)g;
+    return 0;
+}
 
 /* ---- accel: one session over every configuration (a sweep) -------------------- */
 
@@ -92,6 +106,11 @@ static int ac_fits(const xc_psearch *s, const xc_spectrum *sp) { return xc_accel
 
 static void ac_close(void *ss) { xc_accel_session_close(ss); }
 static void ac_progress(void *ss, xc_progress_cb cb) { xc_accel_session_progress(ss, cb); }
+static xc_status ac_refit(void *ss, size_t nbins, double T, xc_error *err)
+{
+    return xc_accel_session_refit(ss, nbins, T, err);
+}
+static int ac_gate(void *ss, const xc_devgate *g) { return xc_accel_session_gate(ss, g); }
 
 /* The common options have these types in every family's options. */
 #define IS(type, T, name) _Generic(((T *)0)->name, type: 1, default: 0)
@@ -107,9 +126,9 @@ _Static_assert(TYPED(xc_psopts) && TYPED(xc_accel_opts), "zmax, numharm, threads
         offsetof(T, rednoise)
 static const struct fam fams[] = {
     {XC_FAMILY_PULSCAN, 0, ps_defaults, ps_check, FIELDS(xc_psopts), ps_open, ps_run, ps_fits, ps_close,
-     ps_progress},
+     ps_progress, ps_refit, ps_gate},
     {XC_FAMILY_ACCEL, 1, ac_defaults, ac_check, FIELDS(xc_accel_opts), ac_open, ac_run, ac_fits, ac_close,
-     ac_progress},
+     ac_progress, ac_refit, ac_gate},
 };
 #undef FIELDS
 
@@ -236,6 +255,31 @@ xc_status xc_psearch_open(xc_psearch **s, const xc_impl *impl, size_t nbins, dou
 }
 
 int xc_psearch_fits(const xc_psearch *s, const xc_spectrum *sp) { return s && sp && s->f->fits(s, sp); }
+
+xc_status xc_psearch_refit(xc_psearch *s, const xc_spectrum *sp, xc_error *err)
+{
+    if (!s || !sp)
+        return xc_error_set(err, XC_EINVAL, "periodicity search: no search or spectrum");
+    if (s->f->fits(s, sp))
+        return XC_OK;
+    s->nbins = 0;   /* until every session is made again: fit only for close */
+    xc_status st = XC_OK;
+    for (size_t k = 0; k < s->nss && !st; k++)
+        st = s->f->refit(s->ss[k], sp->nbins, sp->T, err);
+    if (!st) {
+        s->nbins = sp->nbins;
+        s->T = sp->T;
+    }
+    return st;
+}
+
+int xc_psearch_gate(xc_psearch *s, const xc_devgate *g)
+{
+    int taken = s && s->nss > 0;
+    for (size_t k = 0; s && k < s->nss; k++)
+        taken &= s->f->gate(s->ss[k], g);
+    return taken;
+}
 
 void xc_psearch_progress(xc_psearch *s, xc_progress_cb cb)
 {

@@ -92,6 +92,17 @@ void xc_psearch_progress(xc_psearch *s, xc_progress_cb cb);
  * search: and its T, on which its grid depends). */
 int xc_psearch_fits(const xc_psearch *s, const xc_spectrum *sp);
 void xc_psearch_close(xc_psearch *s);
+/* s moved to sp's length and T where it does not fit them: the family's
+ * sessions made again for them, keeping what does not depend on the length
+ * (a device searcher's plan and buffers, where it says so); the lists are
+ * then those of a search opened for sp, bit for bit.  On failure s is fit
+ * only for close. */
+xc_status xc_psearch_refit(xc_psearch *s, const xc_spectrum *sp, xc_error *err);
+/* The caller's slots for s's device memory from now on (core/base/
+ * xc_devgate.h): 1 when every session's searcher takes them itself (the GPU
+ * accel searcher, around its plane), else 0, and the caller bounds the
+ * device's memory around the whole search. */
+int xc_psearch_gate(xc_psearch *s, const xc_devgate *g);
 
 /* The bytes the search of spectra of nbins bins and length T by impl at
  * o[0..n-1] holds at its peak beside the spectrum: the largest

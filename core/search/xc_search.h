@@ -292,6 +292,14 @@ typedef struct xc_searcher {
      * with xc_pulscan_check_input's error, so that a session (without red
      * noise removal) spares the host its pass over the spectrum. */
     int checks_finite;
+    /* Optional, with plan: the state made again for spectra of nbins bins
+     * (o as at plan; thr xc_pulscan_thresholds(o, nbins)), the plan would
+     * make, keeping what does not depend on the length (a device's buffers
+     * while large enough, its stream), so that a session moves to the next
+     * length without freeing device memory (a cudaFree waits for the whole
+     * device).  On failure the state is fit only for destroy. */
+    xc_status (*replan)(const struct xc_searcher *self, void *state, size_t nbins, const xc_psopts *o,
+                        const double *thr, xc_error *err);
 } xc_searcher;
 
 /* The descriptor behind a registry entry; NULL if impl is of another family. */
@@ -320,6 +328,11 @@ xc_status xc_pulscan_session_open(const xc_searcher *s, size_t nbins, const xc_p
                                   xc_error *err);
 xc_status xc_pulscan_session_run(xc_pulscan_session *ss, const xc_spectrum *sp, xc_candlist *out, xc_error *err);
 size_t xc_pulscan_session_nbins(const xc_pulscan_session *ss);
+/* The session moved to spectra of nbins bins: the thresholds made again
+ * and the searcher's plan made again (its replan, keeping its buffers, or
+ * destroy and plan); the candidates are then those of a session opened for
+ * nbins, bit for bit.  On failure the session is fit only for close. */
+xc_status xc_pulscan_session_refit(xc_pulscan_session *ss, size_t nbins, xc_error *err);
 /* The listener of the session's runs from now on (xc_psopts.progress). */
 void xc_pulscan_session_progress(xc_pulscan_session *ss, xc_progress_cb cb);
 void xc_pulscan_session_close(xc_pulscan_session *ss);

@@ -17,6 +17,10 @@ extern "C" {
  * (p->o.threads; the values do not depend on the thread count).  Errors:
  * xc_accel_template's, XC_ENOMEM. */
 xc_status xc_accel_gpu_fill(const xc_accel_plan *p, int t0, int cnt, int L, float *buf, xc_error *err);
+/* Every bin's normalised amplitudes (xc_accel_amps_get's floats: re, im
+ * of bin k at 2k) into out (2 a->nbins floats), on `threads` OpenMP
+ * threads (0: the default); the same values at any count. */
+void xc_accel_gpu_amps(const xc_accel_amps *a, float *out, int threads);
 /* For tests: the plane of state st (xc_accel_gpu_create's) in one pass (on
  * = 1, where its segment length and the device allow it: the default) or
  * through cuFFT (on = 0); returns the path now taken (1: one pass). */

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "core/search/xc_accel.h"
+#include "optimized/gpu/accel_gpu.h"
 #include "optimized/gpu/accel_gpu_state.h"
 #include "optimized/gpu/gpu_append.h"
 #include "optimized/gpu/gpu_check.h"
@@ -177,9 +178,8 @@ static cudaError_t launch_sums(int ns, dim3 g, cudaStream_t st, const float *P, 
     return cudaGetLastError();
 }
 
-/* The n hits on the device to the host and on to emit, in one call (core
- * scores them on the search's threads: xc_accel_hits.c). */
-static xc_status emit_hits(state *s, size_t n, xc_accel_emit_fn emit, void *ctx, xc_error *err)
+/* The n hits on the device to the host's staging (waiting for them). */
+static xc_status fetch_hits(state *s, size_t n, xc_error *err)
 {
     if (!n)
         return XC_OK;
@@ -187,6 +187,15 @@ static xc_status emit_hits(state *s, size_t n, xc_accel_emit_fn emit, void *ctx,
     XC_GPU_CK(cudaMemcpyAsync(s->hhits, s->hits, n * sizeof(hit), cudaMemcpyDeviceToHost, s->stream),
               "accel cudaMemcpyAsync (points above threshold to the host)");
     WAIT("cudaMemcpyAsync (points above threshold)");
+    return XC_OK;
+}
+
+/* The n fetched hits on to emit, in one call (core scores them on the
+ * search's threads: xc_accel_hits.c). */
+static xc_status give_hits(state *s, size_t n, xc_accel_emit_fn emit, void *ctx, xc_error *err)
+{
+    if (!n)
+        return XC_OK;
     xc_accel_hit *buf = (xc_accel_hit *)malloc(n * sizeof *buf);
     if (!buf)
         return xc_error_set(err, XC_ENOMEM, "accel gpu: out of memory (%zu points above threshold)", n);
@@ -199,6 +208,12 @@ static xc_status emit_hits(state *s, size_t n, xc_accel_emit_fn emit, void *ctx,
     xc_status st = emit(ctx, buf, n, err);
     free(buf);
     return st;
+}
+
+static xc_status emit_hits(state *s, size_t n, xc_accel_emit_fn emit, void *ctx, xc_error *err)
+{
+    TRY(fetch_hits(s, n, err));
+    return give_hits(s, n, emit, ctx, err);
 }
 
 /* The count of hits the pass just queued; *again when they overflowed the
@@ -278,6 +293,45 @@ static xc_status sub_tables(state *s, const xc_accel_plan *p, xc_error *err)
     return st;
 }
 
+static void plane_release(void *m) { cudaFree(m); }
+
+/* Room for the whole plane (bytes): the slot's kept memory where there is a
+ * slot and it is large enough; else the slot's released and a plane a
+ * sixty-fourth larger allocated into it (the next pulsar's spectrum is a
+ * few thousand bins longer or shorter); without a slot the search's own.
+ * *P NULL (no error) when the device has no room: the block path. */
+static xc_status plane_room(xc_devslot *slot, double bytes, float **P, xc_error *err)
+{
+    *P = NULL;
+    if (slot && slot->mem && (double)slot->bytes >= bytes) {
+        *P = (float *)slot->mem;
+        return XC_OK;
+    }
+    if (slot && slot->mem) {
+        slot->release(slot->mem);
+        slot->mem = NULL;
+        slot->bytes = 0;
+    }
+    size_t freeb = 0, totb = 0;
+    XC_GPU_CK(cudaMemGetInfo(&freeb, &totb), "accel cudaMemGetInfo");
+    if (bytes + (double)(1u << 30) > (double)freeb)
+        return XC_OK;
+    size_t want = (size_t)bytes;
+    if (slot && bytes + bytes / 64 + (double)(1u << 30) <= (double)freeb)
+        want += want / 64;
+    if (cudaMalloc((void **)P, want) != cudaSuccess) {
+        (void)cudaGetLastError();     /* another user took the room: the block path */
+        *P = NULL;
+        return XC_OK;
+    }
+    if (slot) {
+        slot->mem = *P;
+        slot->bytes = want;
+        slot->release = plane_release;
+    }
+    return XC_OK;
+}
+
 /* The whole plane at once, when the device has room for it: every
  * template's row over [base, iend), base the lowest half-bin a sub-harmonic
  * of the top range reaches.  Every sub-harmonic value is then a point of
@@ -287,33 +341,30 @@ static xc_status sub_tables(state *s, const xc_accel_plan *p, xc_error *err)
  * not made, and k_sums tests every stage in one pass.  The values are the
  * same convolution; a point's float rounding can differ in the last bits
  * from the block path's, whose sub-harmonic segments start elsewhere.  The
- * plane is allocated for the search and freed after it, so that workers'
- * kept sessions do not each hold one; *done = 0 (and the block path runs)
- * when it does not fit. */
+ * plane lives in the caller's slot (p->gate: kept there for the next
+ * search that takes it), else is allocated for the search and freed after
+ * it, so that workers' kept sessions do not each hold one.  The *n points
+ * above threshold are left in the host's staging (s->hhits); *done = 0
+ * (and the block path runs) when the plane does not fit. */
 static xc_status search_whole(state *s, const xc_accel_plan *p, size_t nbins, long ilo, long iend,
-                              xc_accel_emit_fn emit, void *ctx, int *done, xc_error *err)
+                              xc_devslot *slot, size_t *n, int *done, xc_error *err)
 {
     *done = 0;
+    *n = 0;
     if (p->o.devblock || p->nstages > 6)
         return XC_OK;        /* a caller's block size asks for the block path */
     const int top = p->nstages - 1;
     const long base = (long)(((unsigned long long)ilo + (1ull << top >> 1)) >> top);
     const size_t nr = (size_t)(iend - base);
     const double bytes = (double)s->ntempl * (double)nr * sizeof(float);
-    size_t freeb = 0, totb = 0;
-    XC_GPU_CK(cudaMemGetInfo(&freeb, &totb), "accel cudaMemGetInfo");
-    if (bytes + (double)(1u << 30) > (double)freeb)
-        return XC_OK;
     float *P = NULL;
-    if (cudaMalloc((void **)&P, (size_t)bytes) != cudaSuccess) {
-        (void)cudaGetLastError();     /* another user took the room: the block path */
+    TRY(plane_room(slot, bytes, &P, err));
+    if (!P)
         return XC_OK;
-    }
     stage_thr th;
     for (int k = 0; k < 8; k++)
         th.thr[k] = k < p->nstages ? float_below(p->thr[k]) : 0;
     xc_status st = plane_dev(s, s->spec, 0, (long)nbins, base, nr, s->tl, s->ntempl, P, nr, err);
-    size_t n = 0;
     for (int again = 1; !st && again;) {
         cudaError_t e = cudaMemsetAsync(s->nhit, 0, sizeof *s->nhit, s->stream);
         if (e != cudaSuccess) {
@@ -325,58 +376,25 @@ static xc_status search_whole(state *s, const xc_accel_plan *p, size_t nbins, lo
         if (e != cudaSuccess)
             st = xc_gpu_fail(err, e, "accel k_sums (launch)");
         if (!st)
-            st = hit_count(s, "accel k_sums", &n, &again, err);
+            st = hit_count(s, "accel k_sums", n, &again, err);
     }
     if (!st)
-        st = emit_hits(s, n, emit, ctx, err);
-    cudaError_t e = cudaFree(P);
-    if (!st && e != cudaSuccess)
-        st = xc_gpu_fail(err, e, "accel cudaFree (the whole plane)");
+        st = fetch_hits(s, *n, err);
+    if (!slot) {
+        cudaError_t e = cudaFree(P);
+        if (!st && e != cudaSuccess)
+            st = xc_gpu_fail(err, e, "accel cudaFree (the whole plane)");
+    }
     *done = !st;
     return st;
 }
 
-xc_status search(state *s, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo, long iend,
-                 xc_accel_emit_fn emit, void *ctx, xc_error *err)
+/* Blocks of whole segments, at most 1 GiB of plane, and at most a quarter
+ * of the device's free memory (other callers' searches may hold most of
+ * it: this is what runs when the whole plane did not fit). */
+static xc_status search_blocks(state *s, const xc_accel_plan *p, size_t nbins, long ilo, long iend,
+                               xc_accel_emit_fn emit, void *ctx, xc_error *err)
 {
-    XC_GPU_CK_PRIOR("accel gpu search");
-    if (iend <= ilo)
-        return XC_OK;
-    if (!amp || nbins < 1 || nbins > (size_t)LONG_MAX / 4)
-        return xc_error_set(err, XC_EINVAL, "accel gpu: a search without amplitudes");
-    /* the whole spectrum up once, as float */
-    TRY(grow(&s->spec, &s->speccap, nbins, "the spectrum's amplitudes", err));
-    /* the state's pinned staging, kept from search to search (a session's
-     * next spectrum reuses it: 18.75 MB of cudaMallocHost per search at the
-     * paper's 2.34 M bins otherwise); nothing queued may still read it */
-    TRY(sync(s, "accel cudaStreamSynchronize (before the spectrum's staging)", err));
-    TRY(grow_host(&s->hamp, &s->hampcap, 2 * nbins, "the spectrum's amplitudes (staging)", err));
-    xc_gpu_to_float(s->hamp, amp, 2 * nbins, p->o.threads);
-    XC_GPU_CK(cudaMemcpyAsync(s->spec, s->hamp, nbins * sizeof(float2), cudaMemcpyHostToDevice, s->stream),
-              "accel cudaMemcpyAsync (spectrum to the device)");
-    TRY(sub_tables(s, p, err));
-    TRY(grow(&s->tl, &s->tlcap, (size_t)s->ntempl, "the template list", err));
-    {
-        int *all = (int *)malloc((size_t)s->ntempl * sizeof *all);
-        if (!all)
-            return xc_error_set(err, XC_ENOMEM, "accel gpu: out of memory (template list)");
-        for (int t = 0; t < s->ntempl; t++)
-            all[t] = t;
-        cudaError_t e = cudaMemcpy(s->tl, all, (size_t)s->ntempl * sizeof *all, cudaMemcpyHostToDevice);
-        free(all);
-        XC_GPU_CK(e, "accel cudaMemcpy (template list to the device)");
-    }
-    if (!s->hitcap)
-        TRY(grow(&s->hits, &s->hitcap, (size_t)1 << 16, "the points above threshold", err));
-    TRY(grow(&s->nhit, &s->nhitcap, 1, "the hit count", err));
-    int done = 0;
-    TRY(search_whole(s, p, nbins, ilo, iend, emit, ctx, &done, err));
-    if (done)
-        return XC_OK;
-    /* blocks of whole segments, at most 1 GiB of plane, and at most a
-     * quarter of the device's free memory (other callers' searches may
-     * hold most of it: the block path is what runs when the whole plane
-     * did not fit) */
     size_t cap = p->o.devblock ? p->o.devblock : (size_t)1 << 30;
     if (!p->o.devblock) {
         size_t freeb = 0, totb = 0;
@@ -416,6 +434,83 @@ xc_status search(state *s, const xc_accel_plan *p, const double *amp, size_t nbi
     return XC_OK;
 }
 
+/* The search of the amplitudes staged in s->hamp (2 nbins floats): up
+ * once, the tables, then the whole plane or blocks.  A slot of p->gate is
+ * held from before the plane's memory is taken until the device work is
+ * done (the whole plane's points fetched; the block path's last block):
+ * the normalisation before and the scoring after hold none. */
+static xc_status search_staged(state *s, const xc_accel_plan *p, size_t nbins, long ilo, long iend,
+                               xc_accel_emit_fn emit, void *ctx, xc_error *err)
+{
+    XC_GPU_CK(cudaMemcpyAsync(s->spec, s->hamp, nbins * sizeof(float2), cudaMemcpyHostToDevice, s->stream),
+              "accel cudaMemcpyAsync (spectrum to the device)");
+    TRY(sub_tables(s, p, err));
+    TRY(grow(&s->tl, &s->tlcap, (size_t)s->ntempl, "the template list", err));
+    {
+        int *all = (int *)malloc((size_t)s->ntempl * sizeof *all);
+        if (!all)
+            return xc_error_set(err, XC_ENOMEM, "accel gpu: out of memory (template list)");
+        for (int t = 0; t < s->ntempl; t++)
+            all[t] = t;
+        cudaError_t e = cudaMemcpy(s->tl, all, (size_t)s->ntempl * sizeof *all, cudaMemcpyHostToDevice);
+        free(all);
+        XC_GPU_CK(e, "accel cudaMemcpy (template list to the device)");
+    }
+    if (!s->hitcap)
+        TRY(grow(&s->hits, &s->hitcap, (size_t)1 << 16, "the points above threshold", err));
+    TRY(grow(&s->nhit, &s->nhitcap, 1, "the hit count", err));
+    xc_devslot *slot = p->gate.take ? p->gate.take(p->gate.ctx) : NULL;
+    int done = 0;
+    size_t n = 0;
+    xc_status st = search_whole(s, p, nbins, ilo, iend, slot, &n, &done, err);
+    if (!st && !done)
+        st = search_blocks(s, p, nbins, ilo, iend, emit, ctx, err);
+    if (slot)
+        p->gate.give(p->gate.ctx, slot);
+    if (!st && done)
+        st = give_hits(s, n, emit, ctx, err);
+    return st;
+}
+
+/* The state's pinned staging, kept from search to search (a session's next
+ * spectrum reuses it: 18.75 MB of cudaMallocHost per search at the paper's
+ * 2.34 M bins otherwise); nothing queued may still read it. */
+static xc_status staging(state *s, size_t nbins, xc_error *err)
+{
+    TRY(grow(&s->spec, &s->speccap, nbins, "the spectrum's amplitudes", err));
+    TRY(sync(s, "accel cudaStreamSynchronize (before the spectrum's staging)", err));
+    return grow_host(&s->hamp, &s->hampcap, 2 * nbins, "the spectrum's amplitudes (staging)", err);
+}
+
+xc_status search(state *s, const xc_accel_plan *p, const double *amp, size_t nbins, long ilo, long iend,
+                 xc_accel_emit_fn emit, void *ctx, xc_error *err)
+{
+    XC_GPU_CK_PRIOR("accel gpu search");
+    if (iend <= ilo)
+        return XC_OK;
+    if (!amp || nbins < 1 || nbins > (size_t)LONG_MAX / 4)
+        return xc_error_set(err, XC_EINVAL, "accel gpu: a search without amplitudes");
+    TRY(staging(s, nbins, err));
+    xc_gpu_to_float(s->hamp, amp, 2 * nbins, p->o.threads);
+    return search_staged(s, p, nbins, ilo, iend, emit, ctx, err);
+}
+
+/* The same from the spectrum and its blocks' scales: each amplitude
+ * rounded to float straight from X s (xc_accel_amps_get), the values the
+ * double amplitudes' rounding gives, without an array of them. */
+static xc_status search_amps(state *s, const xc_accel_plan *p, const xc_accel_amps *a, long ilo, long iend,
+                             xc_accel_emit_fn emit, void *ctx, xc_error *err)
+{
+    XC_GPU_CK_PRIOR("accel gpu search");
+    if (iend <= ilo)
+        return XC_OK;
+    if (!a || !a->X || !a->bscale || a->nbins < 1 || a->nbins > (size_t)LONG_MAX / 4)
+        return xc_error_set(err, XC_EINVAL, "accel gpu: a search without amplitudes");
+    TRY(staging(s, a->nbins, err));
+    xc_accel_gpu_amps(a, s->hamp, p->o.threads);
+    return search_staged(s, p, a->nbins, ilo, iend, emit, ctx, err);
+}
+
 } // namespace xc_accel_gpu_impl
 
 extern "C" xc_status xc_accel_gpu_search(const xc_accel_searcher *self, void *st, const xc_accel_plan *p,
@@ -429,4 +524,27 @@ extern "C" xc_status xc_accel_gpu_search(const xc_accel_searcher *self, void *st
     if (p->ntempl != s->ntempl || p->hwmax != s->hwmax)
         return xc_error_set(err, XC_EINVAL, "accel gpu: the plan differs from the one the state was made for");
     return xc_accel_gpu_impl::search(s, p, amp, nbins, ilo, iend, emit, ctx, err);
+}
+
+extern "C" xc_status xc_accel_gpu_search_amps(const xc_accel_searcher *self, void *st, const xc_accel_plan *p,
+                                              const xc_accel_amps *a, long ilo, long iend, xc_accel_emit_fn emit,
+                                              void *ctx, xc_error *err)
+{
+    (void)self;
+    xc_accel_gpu_impl::state *s = (xc_accel_gpu_impl::state *)st;
+    if (!s || !p || !emit)
+        return xc_error_set(err, XC_EINVAL, "accel gpu: no state, plan or receiver of the points");
+    if (p->ntempl != s->ntempl || p->hwmax != s->hwmax)
+        return xc_error_set(err, XC_EINVAL, "accel gpu: the plan differs from the one the state was made for");
+    return xc_accel_gpu_impl::search_amps(s, p, a, ilo, iend, emit, ctx, err);
+}
+
+/* The state depends on the templates alone (their FFTs, the segment
+ * length, buffers grown as searches need them), not on the spectrum's
+ * length or T: a session keeps it from one pulsar's length to the next. */
+extern "C" int xc_accel_gpu_keeps(const xc_accel_searcher *self, void *st, const xc_accel_plan *p)
+{
+    (void)self;
+    const xc_accel_gpu_impl::state *s = (const xc_accel_gpu_impl::state *)st;
+    return s && p && p->ntempl == s->ntempl && p->hwmax == s->hwmax;
 }

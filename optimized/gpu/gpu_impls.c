@@ -161,6 +161,13 @@ static xc_status ps_peaks_in(const xc_searcher *self, void *state, const xc_spec
     return xc_pulscan_gpu_peaks_planned((xc_psgpu_plan *)state, sp, pk, err);
 }
 
+static xc_status ps_replan(const xc_searcher *self, void *state, size_t nbins, const xc_psopts *o, const double *thr,
+                           xc_error *err)
+{
+    (void)self;
+    return xc_pulscan_gpu_replan((xc_psgpu_plan *)state, nbins, o, thr, err);
+}
+
 static void ps_destroy(const xc_searcher *self, void *state)
 {
     (void)self;
@@ -175,7 +182,7 @@ const xc_searcher xc_ps_gpu = {
              .caps = XC_CAP_DEVICE | XC_CAP_THREADED, .available = available,
              .desc = "CUDA: Pulscan's GPU stages, float screen + exact double boxcars, device log p"},
     .powers = ps_powers, .peaks = ps_peaks, .own_powers = 1, .plan = ps_plan, .peaks_in = ps_peaks_in,
-    .destroy = ps_destroy, .checks_finite = 1};
+    .destroy = ps_destroy, .checks_finite = 1, .replan = ps_replan};
 
 /* Matched-filter accel/jerk search: the plane on the device (in one pass
  * with an FFT of our own for segments of 2^11..2^14 points, else cuFFT); with
@@ -200,7 +207,8 @@ const xc_accel_searcher xc_accel_gpu = {
              .caps = XC_CAP_DEVICE | XC_CAP_THREADED, .available = available,
              .desc = "CUDA: overlap-save correlation, the plane in one pass (own block FFT; cuFFT for other segment lengths), templates' FFTs kept on the device"},
     .create = xc_accel_gpu_create, .plane = xc_accel_gpu_plane, .destroy = xc_accel_gpu_destroy,
-    .search = xc_accel_gpu_search};
+    .search = xc_accel_gpu_search, .search_amps = xc_accel_gpu_search_amps, .keeps = xc_accel_gpu_keeps,
+    .takes_gate = 1};
 
 /* Single-pulse search on the device (optimized/gpu/sp_gpu*.cu): the plane
  * on the host (copied in) or already on the device (a dedisperser's, read

@@ -113,39 +113,75 @@ inline size_t exact_doubles(int wmax_all, int nrows_all)
 
 /* The host side's shared pieces (pulscan_gpu_plan.cu makes a plan,
  * pulscan_gpu.cu runs it): the plan's device memory, its stage events and
- * the counters the kernels write. */
+ * the counters the kernels write.  Each buffer is made a sixty-fourth
+ * larger than asked; a plan made again (xc_pulscan_gpu_replan) first puts
+ * its buffers aside (recycle), takes for each one it asks for the smallest
+ * put-aside one large enough, and frees only those left over (drop_spare):
+ * a study's next pulsar, a few thousand bins longer or shorter, frees and
+ * allocates nothing (a cudaFree waits for the whole device). */
 struct devmem {
-    std::vector<void *> p;
+    std::vector<void *> p, spare;
+    std::vector<size_t> cap, sparecap;   /* bytes of each */
     size_t bytes = 0;
     ~devmem()
     {
         for (void *q : p)
             cudaFree(q);
+        drop_spare();
     }
     template <typename T> xc_status get(T **out, size_t n, const char *what, xc_error *err)
     {
+        size_t b = (n ? n : 1) * sizeof(T), best = spare.size();
+        for (size_t k = 0; k < spare.size(); k++)
+            if (sparecap[k] >= b && (best == spare.size() || sparecap[k] < sparecap[best]))
+                best = k;
         void *q = NULL;
-        size_t b = (n ? n : 1) * sizeof(T);
-        cudaError_t e = cudaMalloc(&q, b);
-        if (e != cudaSuccess) {
-            (void)cudaGetLastError();
-            return xc_error_set(err, XC_EDEVICE, "gpu: cudaMalloc(%zu bytes for %s): %s", b, what,
-                                cudaGetErrorString(e));
+        size_t have = b + b / 64;
+        if (best < spare.size()) {
+            q = spare[best];
+            have = sparecap[best];
+            spare.erase(spare.begin() + (long)best);
+            sparecap.erase(sparecap.begin() + (long)best);
+        } else {
+            cudaError_t e = cudaMalloc(&q, have);
+            if (e != cudaSuccess) {
+                (void)cudaGetLastError();
+                return xc_error_set(err, XC_EDEVICE, "gpu: cudaMalloc(%zu bytes for %s): %s", have, what,
+                                    cudaGetErrorString(e));
+            }
         }
         p.push_back(q);
-        bytes += b;
+        cap.push_back(have);
+        bytes += have;
         *out = (T *)q;
         return XC_OK;
     }
     void release(void *q, size_t b)
     {
+        (void)b;
         for (size_t k = 0; k < p.size(); k++)
             if (p[k] == q) {
                 cudaFree(q);
+                bytes -= cap[k];
                 p.erase(p.begin() + (long)k);
-                bytes -= b;
+                cap.erase(cap.begin() + (long)k);
                 return;
             }
+    }
+    void recycle()
+    {
+        spare.insert(spare.end(), p.begin(), p.end());
+        sparecap.insert(sparecap.end(), cap.begin(), cap.end());
+        p.clear();
+        cap.clear();
+        bytes = 0;
+    }
+    void drop_spare()
+    {
+        for (void *q : spare)
+            cudaFree(q);
+        spare.clear();
+        sparecap.clear();
     }
 };
 

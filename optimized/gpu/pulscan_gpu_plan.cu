@@ -33,7 +33,55 @@ float lowered(double th, int w)
     return f;
 }
 
-xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error *err)
+/* The plan's stream and stage events, made once (a plan made again keeps
+ * them).  The stream at the device's highest priority: a search's few
+ * short kernels (0.25 ms at the paper's size) and its host thread's waits
+ * for them would otherwise queue behind the blocks of whatever long kernel
+ * runs beside it (FDAS's one-pass plane: 30 ms of blocks per pulsar); the
+ * block scheduler starts a higher-priority stream's blocks first as SMs
+ * free.  The same kernels on the same data: the same values. */
+xc_status make_stream(xc_psgpu_plan *p, xc_error *err)
+{
+    if (!p->st.s) {
+        int least = 0, greatest = 0;
+        XC_GPU_CK(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+        XC_GPU_CK(cudaStreamCreateWithPriority(&p->st.s, cudaStreamNonBlocking, greatest),
+                  "cudaStreamCreateWithPriority");
+    }
+    for (events &ev = p->ev; ev.made < S_N; ev.made++) {
+        XC_GPU_CK(cudaEventCreate(&ev.b[ev.made]), "cudaEventCreate");
+        if (cudaEventCreate(&ev.e[ev.made]) != cudaSuccess) {
+            cudaEventDestroy(ev.b[ev.made]);
+            return xc_gpu_fail(err, cudaGetLastError(), "cudaEventCreate");
+        }
+    }
+    return XC_OK;
+}
+
+/* The exact pass's working space: shared memory (up to the device's
+ * opt-in limit), or (very wide searches) a slice of global memory per
+ * block, then a smaller grid. */
+xc_status make_exact(xc_psgpu_plan *p, int optin, xc_error *err)
+{
+    const stage_set &S = p->S;
+    p->xd = exact_doubles(S.wmax_all, S.nrows_all);
+    const size_t xbytes = p->xd * sizeof(double);
+    p->exgrid = p->sms * 16;
+    p->xsmem = xbytes;
+    if (xbytes > (size_t)optin) {
+        p->xsmem = 0;
+        p->exgrid = (int)std::max<size_t>((size_t)p->sms, std::min<size_t>((size_t)p->exgrid, (64u << 20) / xbytes));
+        return p->dm.get(&p->d_x, p->xd * (size_t)p->exgrid, "exact working space", err);
+    }
+    if (xbytes > 48 * 1024)
+        XC_GPU_CK(xc_gpu_smem_optin(k_exact), "cudaFuncSetAttribute(k_exact)");
+    return XC_OK;
+}
+
+/* The plan's contents for nbins and o (thr_in: o's thresholds for nbins,
+ * else computed here); its stream and events made once, its buffers from
+ * p->dm (an earlier plan's where put aside and large enough). */
+xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, const double *thr_in, xc_error *err)
 {
     xc_status st = xc_psopts_check(o, err);
     if (st)
@@ -53,14 +101,8 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error
     XC_GPU_CK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute(SMs)");
     XC_GPU_CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0),
               "cudaDeviceGetAttribute(shared memory opt-in)");
-    XC_GPU_CK(cudaStreamCreateWithFlags(&p->st.s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
-    for (events &ev = p->ev; ev.made < S_N; ev.made++) {
-        XC_GPU_CK(cudaEventCreate(&ev.b[ev.made]), "cudaEventCreate");
-        if (cudaEventCreate(&ev.e[ev.made]) != cudaSuccess) {
-            cudaEventDestroy(ev.b[ev.made]);
-            return xc_gpu_fail(err, cudaGetLastError(), "cudaEventCreate");
-        }
-    }
+    if ((st = make_stream(p, err)))
+        return st;
     /* The median passes read the block's part from shared memory when the
      * largest block fits (64 KiB: 16384 values), else from separated arrays. */
     const size_t nb = p->nb, nmax = nb == 1 ? nbins - 1 : 2 * o->normwidth - 1;
@@ -80,11 +122,16 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error
 
     /* Thresholds (host, as every searcher) and the searched widths. */
     const int nh = p->nh, zstride = p->zstride;
-    double *thr = NULL;
-    if ((st = xc_pulscan_thresholds(o, nbins, &thr, err)))
-        return st;
-    std::vector<double> thv(thr, thr + (size_t)nh * zstride);
-    free(thr);
+    std::vector<double> thv;
+    if (thr_in) {
+        thv.assign(thr_in, thr_in + (size_t)nh * zstride);
+    } else {
+        double *thr = NULL;
+        if ((st = xc_pulscan_thresholds(o, nbins, &thr, err)))
+            return st;
+        thv.assign(thr, thr + (size_t)nh * zstride);
+        free(thr);
+    }
     std::vector<int> thk((size_t)nh * zstride);
     for (int h = 1; h <= nh; h++)
         for (int w = 0; w < zstride; w++)
@@ -136,20 +183,8 @@ xc_status make_plan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, xc_error
         return st;
     p->screen_smem = (PS_PHASE + 8 + (PS_THREADS + PS_PHASE / 8 + 2) * 9) * sizeof(float);
 
-    /* The exact pass's working space: shared memory, or (very wide searches)
-     * a slice of global memory per block, then a smaller grid. */
-    p->xd = exact_doubles(S.wmax_all, S.nrows_all);
-    const size_t xbytes = p->xd * sizeof(double);
-    p->exgrid = p->sms * 16;
-    p->xsmem = xbytes;
-    if (xbytes > (size_t)optin) {
-        p->xsmem = 0;
-        p->exgrid = (int)std::max<size_t>((size_t)p->sms, std::min<size_t>((size_t)p->exgrid, (64u << 20) / xbytes));
-        if ((st = dm.get(&p->d_x, p->xd * (size_t)p->exgrid, "exact working space", err)))
-            return st;
-    } else if (xbytes > 48 * 1024) {
-        XC_GPU_CK(xc_gpu_smem_optin(k_exact), "cudaFuncSetAttribute(k_exact)");
-    }
+    if ((st = make_exact(p, optin, err)))
+        return st;
     return dm.get(&p->d_pk, p->pcap, "peaks", err);
 }
 } // namespace
@@ -160,13 +195,44 @@ extern "C" xc_status xc_pulscan_gpu_plan(size_t nbins, const xc_psopts *o, xc_ps
     xc_psgpu_plan *p = new (std::nothrow) xc_psgpu_plan;
     if (!p)
         return xc_error_set(err, XC_ENOMEM, "out of memory for a GPU Pulscan plan");
-    xc_status st = make_plan(p, nbins, o, err);
+    xc_status st = make_plan(p, nbins, o, NULL, err);
     if (st) {
         delete p;
         return st;
     }
     *plan = p;
     return XC_OK;
+}
+
+extern "C" xc_status xc_pulscan_gpu_replan(xc_psgpu_plan *p, size_t nbins, const xc_psopts *o, const double *thr,
+                                           xc_error *err)
+{
+    if (!p || !o)
+        return xc_error_set(err, XC_EINVAL, "no GPU Pulscan plan or options to make again");
+    /* nothing queued on the plan's stream may still use its buffers */
+    XC_GPU_CK(cudaStreamSynchronize(p->st.s), "cudaStreamSynchronize (before the plan is made again)");
+    p->dm.recycle();
+    p->nbins = p->nb = 0;
+    p->nh = p->zstride = p->stage = 0;
+    p->stage_bytes = 0;
+    p->d_in = NULL;
+    p->d_re = p->d_im = NULL;
+    p->d_med = p->d_mad = p->d_med2 = p->d_scale = p->d_P = p->d_scr = NULL;
+    p->d_c = NULL;
+    p->tiles = 0;
+    p->W.clear();
+    p->d_thr = NULL;
+    p->d_thk = NULL;
+    p->d_W = NULL;
+    p->d_rowmask = NULL;
+    p->d_list = NULL;
+    p->screen_smem = p->xd = p->xsmem = 0;
+    p->exgrid = 0;
+    p->d_x = NULL;
+    p->d_pk = NULL;
+    xc_status st = make_plan(p, nbins, o, thr, err);
+    p->dm.drop_spare();
+    return st;
 }
 
 extern "C" void xc_pulscan_gpu_destroy(xc_psgpu_plan *p)

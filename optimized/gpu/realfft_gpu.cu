@@ -144,10 +144,17 @@ extern "C" xc_status xc_gpu_realfft_new(xc_gpu_realfft **f, xc_error *err)
     xc_gpu_realfft *q = (xc_gpu_realfft *)calloc(1, sizeof *q);
     if (!q)
         return xc_error_set(err, XC_ENOMEM, "gpu realfft: out of memory");
-    cudaError_t e = cudaStreamCreateWithFlags(&q->st, cudaStreamNonBlocking);
+    /* at the device's highest priority: the worker waits for its pulsar's
+     * transform, whose short kernels would otherwise queue behind the
+     * blocks of the long kernels other workers' searches run beside it
+     * (FDAS's one-pass plane); the same kernels, the same values */
+    int least = 0, greatest = 0;
+    cudaError_t e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
+    if (e == cudaSuccess)
+        e = cudaStreamCreateWithPriority(&q->st, cudaStreamNonBlocking, greatest);
     if (e != cudaSuccess) {
         free(q);
-        return xc_gpu_fail(err, e, "realfft cudaStreamCreateWithFlags");
+        return xc_gpu_fail(err, e, "realfft cudaStreamCreateWithPriority");
     }
     q->have_st = 1;
     *f = q;

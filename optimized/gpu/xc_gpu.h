@@ -260,6 +260,15 @@ xc_status xc_pulscan_gpu_peaks_planned(xc_psgpu_plan *p, const xc_spectrum *sp, 
 xc_status xc_pulscan_gpu_execute(xc_psgpu_plan *plan, const xc_spectrum *sp, xc_candlist *out, xc_gpu_psinfo *info,
                                  xc_error *err);
 void xc_pulscan_gpu_destroy(xc_psgpu_plan *plan);
+/* The plan made again for spectra of nbins bins at o (thr: o's thresholds
+ * for nbins, xc_pulscan_thresholds'; NULL: computed here), as
+ * xc_pulscan_gpu_plan would make it, keeping its stream, events and every
+ * buffer still large enough (each made a sixty-fourth larger than asked, so
+ * that the next pulsar's slightly longer spectrum fits it): no device
+ * memory freed (a cudaFree waits for the whole device).  On failure the
+ * plan is fit only for destroy. */
+xc_status xc_pulscan_gpu_replan(xc_psgpu_plan *plan, size_t nbins, const xc_psopts *o, const double *thr,
+                                xc_error *err);
 /* The normalised powers (stages separate..power), for the tests. */
 xc_status xc_pulscan_powers_gpu(const xc_spectrum *sp, const xc_psopts *o, double *P, xc_error *err);
 /* The raw peaks (through the boxcar stage, logp and filled also set). */
@@ -287,6 +296,15 @@ void xc_accel_gpu_destroy(const xc_accel_searcher *self, void *state);
  * only points above threshold come back (optimized/gpu/accel_gpu_sums.cu). */
 xc_status xc_accel_gpu_search(const xc_accel_searcher *self, void *state, const xc_accel_plan *p, const double *amp,
                               size_t nbins, long ilo, long iend, xc_accel_emit_fn emit, void *ctx, xc_error *err);
+/* The same with the amplitudes read from the spectrum and its blocks'
+ * scales (`search_amps`, the values search's would be rounded to), so that
+ * core makes no array of them; its plane (whole) in a slot of p->gate where
+ * the plan has one, taken only while the device works (takes_gate). */
+xc_status xc_accel_gpu_search_amps(const xc_accel_searcher *self, void *state, const xc_accel_plan *p,
+                                   const xc_accel_amps *a, long ilo, long iend, xc_accel_emit_fn emit, void *ctx,
+                                   xc_error *err);
+/* 1: state serves p (the same templates: `keeps`). */
+int xc_accel_gpu_keeps(const xc_accel_searcher *self, void *state, const xc_accel_plan *p);
 
 /* ---- single-pulse search (optimized/gpu/sp_gpu*.cu) ----------------------- */
 

@@ -42,6 +42,8 @@ enum { GATE_MAX = 64 };
 struct xc_study_gate {
     int n;
     omp_lock_t slot[GATE_MAX];
+    xc_devslot mem[GATE_MAX];  /* each slot's kept device memory (core/base/xc_devgate.h) */
+    double since[GATE_MAX];    /* when its holder took it */
     double wait_s, held_s;     /* summed over the searches (omp atomic) */
 };
 
@@ -62,8 +64,11 @@ void xc_study_gate_free(xc_study_gate *g)
 {
     if (!g)
         return;
-    for (int k = 0; k < g->n; k++)
+    for (int k = 0; k < g->n; k++) {
         omp_destroy_lock(&g->slot[k]);
+        if (g->mem[k].mem && g->mem[k].release)
+            g->mem[k].release(g->mem[k].mem);
+    }
     free(g);
 }
 
@@ -77,6 +82,30 @@ static int gate_take(xc_study_gate *g)
         struct timespec ts = {0, 50000};
         nanosleep(&ts, NULL);
     }
+}
+
+/* The gate as a searcher takes it around its device memory
+ * (xc_psearch_gate): the same slots and times. */
+static xc_devslot *devgate_take(void *ctx)
+{
+    xc_study_gate *g = ctx;
+    double t0 = omp_get_wtime();
+    int k = gate_take(g);
+    double t1 = omp_get_wtime();
+    g->since[k] = t1;
+#pragma omp atomic
+    g->wait_s += t1 - t0;
+    return &g->mem[k];
+}
+
+static void devgate_give(void *ctx, xc_devslot *m)
+{
+    xc_study_gate *g = ctx;
+    int k = (int)(m - g->mem);
+    double dt = omp_get_wtime() - g->since[k];
+    omp_unset_lock(&g->slot[k]);
+#pragma omp atomic
+    g->held_s += dt;
 }
 
 void xc_study_gate_times(xc_study_gate *g, double *wait_s, double *held_s)
@@ -231,24 +260,38 @@ static xc_status open_search(const xc_study_searcher *s, size_t c0, size_t nc, c
     return e;
 }
 
-/* The search, through the worker's kept one when there is a cache.  A
- * device searcher's search too (templates, cuFFT plans, buffers and pinned
- * staging made once per worker): test_gpu_accel's gpu_accel_sweep holds a
- * kept device session to fresh sweeps bit for bit. */
-static xc_status search(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
-                        const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
+/* The search, through the worker's kept one when there is a cache, made
+ * or moved to sp's length: *ps (*once when there is no cache, for the
+ * caller to close).  A device searcher's search too (templates, plans,
+ * buffers and pinned staging made once per worker): test_gpu_accel's
+ * gpu_accel_sweep holds a kept device session to fresh sweeps bit for bit. */
+static xc_status prepare(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
+                         const xc_spectrum *sp, int threads, xc_psearch **once, xc_psearch ***ps, xc_error *err)
 {
-    xc_psearch *once = NULL, **ps = cache ? &cache->s[q] : &once;
-    if (*ps && (!xc_psearch_fits(*ps, sp) || cache->threads[q] != threads)) {
-        xc_psearch_close(*ps);
-        *ps = NULL;
+    *once = NULL;
+    *ps = cache ? &cache->s[q] : once;
+    xc_error re;
+    /* a spectrum of another length (every pulsar's series has its own):
+     * the kept search made again for it, keeping its device state, or
+     * made anew where that fails */
+    if (**ps && (cache->threads[q] != threads || xc_psearch_refit(**ps, sp, &re))) {
+        xc_psearch_close(**ps);
+        **ps = NULL;
     }
     xc_status e = XC_OK;
-    if (!*ps) {
-        e = open_search(s, c0, nc, sp, threads, ps, err);
+    if (!**ps) {
+        e = open_search(s, c0, nc, sp, threads, *ps, err);
         if (cache)
             cache->threads[q] = threads;
     }
+    return e;
+}
+
+static xc_status search(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
+                        const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
+{
+    xc_psearch *once, **ps;
+    xc_status e = prepare(s, c0, nc, cache, q, sp, threads, &once, &ps, err);
     if (!e)
         e = xc_psearch_run(*ps, sp, cl, err);
     xc_psearch_close(once);
@@ -271,11 +314,15 @@ static int takes_slot(const xc_study_searcher *s)
 
 /* Device searches run one at a time unless the worker's cache has a gate
  * (xc_study_gate_new): then those that take a slot (takes_slot) run as many
- * at once as it has slots, and the others without one.  Two host threads may search on one
- * GPU: the GPU Pulscan plans share a kernel's shared-memory limit, a
- * setting of the process, so every caller sets the largest
- * (optimized/gpu/gpu_check.h, xc_gpu_smem_optin); each setting its own size
- * would give illegal memory accesses or "invalid argument". */
+ * at once as it has slots, and the others without one.  A searcher that
+ * takes the slot itself around its device memory (xc_psearch_gate: the GPU
+ * accel searcher, around its plane) holds it only while the device works,
+ * not through the search's host side (normalisation before, scoring
+ * after); the others hold it through the whole search.  Two host threads
+ * may search on one GPU: the GPU Pulscan plans share a kernel's
+ * shared-memory limit, a setting of the process, so every caller sets the
+ * largest (optimized/gpu/gpu_check.h, xc_gpu_smem_optin); each setting its
+ * own size would give illegal memory accesses or "invalid argument". */
 xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_study_cache *cache, size_t q,
                           const xc_spectrum *sp, int threads, xc_candlist *cl, xc_error *err)
 {
@@ -286,16 +333,15 @@ xc_status xc_study_search(const xc_study_searcher *s, size_t c0, size_t nc, xc_s
         e = search(s, c0, nc, cache, q, sp, threads, cl, err);
     } else if (cache && cache->gate) {
         xc_study_gate *g = cache->gate;
-        double t0 = omp_get_wtime();
-        int slot = gate_take(g);
-        double t1 = omp_get_wtime();
-        e = search(s, c0, nc, cache, q, sp, threads, cl, err);
-        double t2 = omp_get_wtime();
-        omp_unset_lock(&g->slot[slot]);
-#pragma omp atomic
-        g->wait_s += t1 - t0;
-#pragma omp atomic
-        g->held_s += t2 - t1;
+        xc_psearch *once, **ps;
+        if ((e = prepare(s, c0, nc, cache, q, sp, threads, &once, &ps, err)))
+            return e;
+        const xc_devgate dg = {g, devgate_take, devgate_give};
+        if (xc_psearch_gate(*ps, &dg))
+            return xc_psearch_run(*ps, sp, cl, err);
+        xc_devslot *slot = devgate_take(g);
+        e = xc_psearch_run(*ps, sp, cl, err);
+        devgate_give(g, slot);
     } else {
 #pragma omp critical(xc_study_device)
         e = search(s, c0, nc, cache, q, sp, threads, cl, err);

@@ -54,21 +54,34 @@ static int stage_of(int H)
     return s;
 }
 
-/* The superset's peaks that search c would have kept, with c's sigma,
- * computed on the search's threads (31 000 peaks x 16 configurations of
- * the paper's study took 0.1 s on one thread) and kept in the superset's
- * order. */
-static xc_status cut(const xc_accel_plan *pc, const xc_accel_peaks *all, xc_accel_peaks *mine, xc_error *err)
+/* Whether search c's fate of a stage-s peak is search d's: both search
+ * stage s with the same zmax, trials and threshold (the group's sigma is
+ * one), so the same peaks pass and get the same sigma (numharm 1 and 4 at
+ * one zmax share stage 0's). */
+static int same_stage(const xc_accel_plan *c, const xc_accel_plan *d, int s)
 {
-    double *sig = malloc((all->n ? all->n : 1) * sizeof *sig);
-    if (!sig)
-        return xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory (%zu peaks)", all->n);
+    return s < c->nstages && s < d->nstages && c->zmax == d->zmax && c->wmax == d->wmax &&
+           c->ntrials[s] == d->ntrials[s] && c->thr[s] == d->thr[s];
+}
+
+/* The sigma search pc would give each of the superset's peaks (NAN: not
+ * one of its peaks), computed on the search's threads (31 000 peaks x 16
+ * configurations of the paper's study took 0.1 s on one thread); a stage
+ * whose fate an earlier search of the group shares (donor[s], its sigmas
+ * dsig[donor[s]]) is copied from it, the same values. */
+static void cut_sigmas(const xc_accel_plan *pc, const xc_accel_peaks *all, const int *donor, double *const *dsig,
+                       double *sig)
+{
     const long n = (long)all->n;
     const int nth = pc->o.threads > 0 ? pc->o.threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 64) num_threads(nth) if (n > 256)
     for (long k = 0; k < n; k++) {
         const xc_accel_peak *a = &all->p[k];
         int H = a->numharm, s = stage_of(H);
+        if (s < pc->nstages && donor[s] >= 0) {
+            sig[k] = dsig[donor[s]][k];
+            continue;
+        }
         /* the peak's z and w are the top template's divided by H (a power
          * of 2): exact, so the top template's z is recovered exactly */
         long zt = lround(a->z * H);
@@ -76,15 +89,21 @@ static xc_status cut(const xc_accel_plan *pc, const xc_accel_peaks *all, xc_acce
                      ? NAN
                      : xc_candidate_sigma(2 * a->P, 2.0 * H, pc->ntrials[s], NULL);
     }
+}
+
+/* The superset's peaks that search pc would have kept, with its sigma
+ * (sig, cut_sigmas'), in the superset's order. */
+static xc_status cut(const xc_accel_plan *pc, const xc_accel_peaks *all, const double *sig, xc_accel_peaks *mine,
+                     xc_error *err)
+{
     xc_status st = XC_OK;
     for (size_t k = 0; k < all->n && !st; k++) {
-        if (!(sig[k] > pc->o.sigma))    /* NAN: outside c's search */
+        if (!(sig[k] > pc->o.sigma))    /* NAN: outside pc's search */
             continue;
         xc_accel_peak q = all->p[k];
         q.sigma = sig[k];
         st = xc_accel_peaks_push(mine, &q, err);
     }
-    free(sig);
     return st;
 }
 
@@ -105,6 +124,7 @@ struct xc_accel_session {
     size_t nbins, n, ng;
     double T;
     group_t *g;
+    xc_accel_opts *o;      /* the n configurations (for xc_accel_session_refit) */
 };
 
 static void group_free(const xc_accel_searcher *s, group_t *g)
@@ -126,6 +146,7 @@ void xc_accel_session_close(xc_accel_session *ss)
     for (size_t k = 0; k < ss->ng; k++)
         group_free(ss->s, &ss->g[k]);
     free(ss->g);
+    free(ss->o);
     free(ss);
 }
 
@@ -136,9 +157,8 @@ int xc_accel_session_fits(const xc_accel_session *ss, const xc_spectrum *sp)
 
 /* The group's plans, top (each stage: the lowest threshold and trials of
  * the members that have it; fewer templates, fewer trials, a lower
- * threshold) and the searcher's state for top. */
-static xc_status group_make(const xc_accel_searcher *s, const xc_accel_opts *o, size_t nbins, double T, group_t *g,
-                            xc_error *err)
+ * threshold). */
+static xc_status group_plans(const xc_accel_opts *o, size_t nbins, double T, group_t *g, xc_error *err)
 {
     if (!(g->pc = calloc(g->n, sizeof *g->pc)))
         return xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory");
@@ -161,6 +181,45 @@ static xc_status group_make(const xc_accel_searcher *s, const xc_accel_opts *o, 
                 g->top.thr[q] = fmin(g->top.thr[q], g->pc[c].thr[q]);
                 g->top.ntrials[q] = fmin(g->top.ntrials[q], g->pc[c].ntrials[q]);
             }
+    return XC_OK;
+}
+
+/* The plans and the searcher's state for top. */
+static xc_status group_make(const xc_accel_searcher *s, const xc_accel_opts *o, size_t nbins, double T, group_t *g,
+                            xc_error *err)
+{
+    xc_status st = group_plans(o, nbins, T, g, err);
+    return !st && s->create ? s->create(s, &g->top, &g->state, err) : st;
+}
+
+/* The group's plans for nbins and T, its state kept where the searcher
+ * says it serves the new top plan: the templates (a function of z, w and
+ * the half-widths alone) are the same when zmax, wmax and acc are. */
+static xc_status group_refit(const xc_accel_searcher *s, const xc_accel_opts *o, size_t nbins, double T, group_t *g,
+                             xc_error *err)
+{
+    const xc_accel_plan old = g->top;   /* its hw freed below: only scalars read */
+    const int had = g->have_top;
+    for (size_t c = 0; c < g->made; c++)
+        xc_accel_plan_free(&g->pc[c]);
+    free(g->pc);
+    g->pc = NULL;
+    g->made = 0;
+    if (g->have_top)
+        xc_accel_plan_free(&g->top);
+    g->have_top = 0;
+    xc_status st = group_plans(o, nbins, T, g, err);
+    if (st)
+        return st;
+    g->top.progress = old.progress;
+    g->top.gate = old.gate;
+    const int same = had && old.zmax == g->top.zmax && old.wmax == g->top.wmax && old.o.acc == g->top.o.acc &&
+                     old.ntempl == g->top.ntempl && old.hwmax == g->top.hwmax;
+    if (g->state && same && s->keeps && s->keeps(s, g->state, &g->top))
+        return XC_OK;
+    if (g->state && s->destroy)
+        s->destroy(s, g->state);
+    g->state = NULL;
     return s->create ? s->create(s, &g->top, &g->state, err) : XC_OK;
 }
 
@@ -181,6 +240,11 @@ xc_status xc_accel_session_open(const xc_accel_searcher *s, size_t nbins, double
     q->nbins = nbins;
     q->T = T;
     q->n = n;
+    if (!(q->o = malloc(n * sizeof *q->o))) {
+        xc_accel_session_close(q);
+        return xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory");
+    }
+    memcpy(q->o, o, n * sizeof *o);
     /* groups: each configuration joins the first earlier one it nests with
      * (preset exact, every option but zmax, numharm and threads equal) */
     xc_status st = XC_OK;
@@ -216,6 +280,69 @@ void xc_accel_session_progress(xc_accel_session *ss, xc_progress_cb cb)
         ss->g[k].top.progress = cb;
 }
 
+xc_status xc_accel_session_refit(xc_accel_session *ss, size_t nbins, double T, xc_error *err)
+{
+    if (!ss)
+        return xc_error_set(err, XC_EINVAL, "accel sweep: no session");
+    if (nbins == ss->nbins && T == ss->T)
+        return XC_OK;
+    ss->nbins = 0;   /* until every group is made again: fit only for close */
+    ss->T = 0;
+    xc_status st = XC_OK;
+    for (size_t k = 0; k < ss->ng && !st; k++)
+        st = group_refit(ss->s, ss->o, nbins, T, &ss->g[k], err);
+    if (!st) {
+        ss->nbins = nbins;
+        ss->T = T;
+    }
+    return st;
+}
+
+int xc_accel_session_gate(xc_accel_session *ss, const xc_devgate *g)
+{
+    if (!ss || !g || !ss->s->takes_gate)
+        return 0;
+    for (size_t k = 0; k < ss->ng; k++)
+        ss->g[k].top.gate = *g;
+    return 1;
+}
+
+/* One group's search, cut back to each member's lists. */
+static xc_status group_run(group_t *g, const xc_accel_searcher *s, const xc_spectrum *sp, xc_candlist *out,
+                           xc_error *err)
+{
+    xc_accel_peaks all = {0};
+    xc_status st = xc_accel_run_peaks(s, g->state, sp, &g->top, &all, err);
+    double **sig = st ? NULL : calloc(g->n, sizeof *sig);
+    if (!st && !sig)
+        st = xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory");
+    for (size_t c = 0; c < g->n && !st; c++) {
+        if (!(sig[c] = malloc((all.n ? all.n : 1) * sizeof **sig))) {
+            st = xc_error_set(err, XC_ENOMEM, "accel sweep: out of memory (%zu peaks)", all.n);
+            break;
+        }
+        enum { NST = sizeof g->top.ntrials / sizeof g->top.ntrials[0] };
+        int donor[NST];
+        for (int q = 0; q < NST; q++) {
+            donor[q] = -1;
+            for (size_t d = 0; d < c && donor[q] < 0; d++)
+                if (same_stage(&g->pc[c], &g->pc[d], q))
+                    donor[q] = (int)d;
+        }
+        cut_sigmas(&g->pc[c], &all, donor, sig, sig[c]);
+        xc_accel_peaks mine = {0};
+        st = cut(&g->pc[c], &all, sig[c], &mine, err);
+        if (!st)
+            st = xc_accel_finish(&g->pc[c], &mine, sp->T, &out[g->member[c]], err);
+        xc_accel_peaks_free(&mine);
+    }
+    for (size_t c = 0; sig && c < g->n; c++)
+        free(sig[c]);
+    free(sig);
+    xc_accel_peaks_free(&all);
+    return st;
+}
+
 xc_status xc_accel_session_run(xc_accel_session *ss, const xc_spectrum *sp, xc_candlist *out, xc_error *err)
 {
     if (!ss || !out)
@@ -226,19 +353,8 @@ xc_status xc_accel_session_run(xc_accel_session *ss, const xc_spectrum *sp, xc_c
     if (!xc_accel_session_fits(ss, sp))
         return xc_error_set(err, XC_EINVAL, "accel sweep: a spectrum of %zu bins and T = %.17g s, the session is for "
                             "%zu bins and T = %.17g s", sp->nbins, sp->T, ss->nbins, ss->T);
-    for (size_t k = 0; k < ss->ng && !st; k++) {
-        group_t *g = &ss->g[k];
-        xc_accel_peaks all = {0};
-        st = xc_accel_run_peaks(ss->s, g->state, sp, &g->top, &all, err);
-        for (size_t c = 0; c < g->n && !st; c++) {
-            xc_accel_peaks mine = {0};
-            st = cut(&g->pc[c], &all, &mine, err);
-            if (!st)
-                st = xc_accel_finish(&g->pc[c], &mine, sp->T, &out[g->member[c]], err);
-            xc_accel_peaks_free(&mine);
-        }
-        xc_accel_peaks_free(&all);
-    }
+    for (size_t k = 0; k < ss->ng && !st; k++)
+        st = group_run(&ss->g[k], ss->s, sp, out, err);
     return st;
 }
 

@@ -53,6 +53,32 @@ xc_status xc_pulscan_session_open(const xc_searcher *s, size_t nbins, const xc_p
 
 size_t xc_pulscan_session_nbins(const xc_pulscan_session *ss) { return ss ? ss->nbins : 0; }
 
+xc_status xc_pulscan_session_refit(xc_pulscan_session *ss, size_t nbins, xc_error *err)
+{
+    if (!ss)
+        return xc_error_set(err, XC_EINVAL, "pulscan session: none");
+    if (nbins < 2)
+        return xc_error_set(err, XC_EINVAL, "pulscan session: the spectrum needs at least 2 complex bins (has %zu)",
+                            nbins);
+    if (nbins == ss->nbins)
+        return XC_OK;
+    const xc_searcher *s = ss->s;
+    free(ss->thr);
+    ss->thr = NULL;
+    ss->nbins = 0;   /* until both are made: fit only for close */
+    xc_status st = xc_pulscan_thresholds(&ss->o, nbins, &ss->thr, err);
+    if (!st && ss->state && s->replan) {
+        st = s->replan(s, ss->state, nbins, &ss->o, ss->thr, err);
+    } else if (!st && ss->state) {
+        s->destroy(s, ss->state);
+        ss->state = NULL;
+        st = s->plan(s, nbins, &ss->o, &ss->state, err);
+    }
+    if (!st)
+        ss->nbins = nbins;
+    return st;
+}
+
 void xc_pulscan_session_progress(xc_pulscan_session *ss, xc_progress_cb cb)
 {
     if (ss)
