@@ -166,17 +166,17 @@ const xc_cmd xc_commands[] = {
     {"compare", xc_cmd_compare, "compare DM-time planes (exact or float bound) or candidate lists (also vs truth)",
      NULL,
      NULL},
-    {"bench", xc_cmd_bench, "benchmarks: dedisperse, pulscan, synth, gpu (JSON records)",
+    {"bench", xc_cmd_bench, "benchmarks: dedisperse, pulscan, accel, singlepulse, synth, study, gpu (JSON records)",
      "NAME [options]",
      "Times one part of crosscheck and prints a table (most also write the records with -json).\n"},
     {"gate", xc_cmd_gate, "CI correctness gate: a plugin's or an external command's kernels against the references",
      "dedisperse (-plugin LIB.so [-impl NAME] | -cmd 'TEMPLATE') [options]\n"
-     "       crosscheck gate search -cmd 'TEMPLATE' [options]   (or -plugin/-impl: a Pulscan searcher)",
+     "       crosscheck gate search -cmd 'TEMPLATE' [options]   (or -plugin/-impl: a Pulscan searcher)\n"
+     "       crosscheck gate singlepulse (-plugin LIB.so | -impl NAME | -cmd 'TEMPLATE') [options]",
      "A correctness gate for CI: the user's own kernels run every case of a tier and each output is\n"
-     "checked against crosscheck's reference implementation.  crosscheck gate dedisperse -h and\n"
-     "crosscheck gate search -h list the options, placeholders and checks; docs/ci.md has CI\n"
-     "examples.\n"},
-    {"check", xc_cmd_check, "measure the Pulscan GPU approximations and noise statistics (check approximations)",
+     "checked against crosscheck's reference implementation.  crosscheck gate NAME -h lists each\n"
+     "gate's options, placeholders and checks; docs/ci.md has CI examples.\n"},
+    {"check", xc_cmd_check, "measure approximations: Pulscan GPU's, noise statistics, subband/tree S/N loss",
      "NAME [options]",
      NULL},
 };

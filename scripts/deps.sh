@@ -8,8 +8,12 @@
 set -eu
 # libcairo2-dev and fonts-dejavu-core: the report's plots (cairo, text in DejaVu Sans).
 # libopenmpi-dev and openmpi-bin: `crosscheck study` over MPI ranks (the Makefile builds it in when mpicc is found).
+# python3-numpy: the tests' stand-in for PRESTO's single_pulse_search.py (tests/peers/single-pulse/), which
+# searches the .dat series with numpy and imports nothing else.  PRESTO's own script also needs scipy, whose
+# Debian package installs about 200 MB with what it depends on (138 MB of it Boost's headers, for pythran);
+# make test never runs that script (docs/PEERS.md: the peers' own builds).
 PKGS="build-essential pkg-config libgsl-dev libfftw3-dev libcunit1-dev libjansson-dev libcairo2-dev fonts-dejavu-core"
-PKGS="$PKGS libopenmpi-dev openmpi-bin"
+PKGS="$PKGS libopenmpi-dev openmpi-bin python3-numpy"
 if [ "${1:-}" = fuzz ]; then
     PKGS="$PKGS clang libclang-rt-14-dev libomp-14-dev"
 fi

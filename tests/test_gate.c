@@ -406,7 +406,7 @@ static int skip_no_numpy(char *why, size_t n)
     }
     out[strcspn(out, "\n")] = 0;
     if (!out[0]) {
-        snprintf(why, n, "no python that imports numpy (set PYTHON)");
+        snprintf(why, n, "no python that imports numpy (set PYTHON; make deps installs python3-numpy)");
         return 1;
     }
     snprintf(numpy_py, sizeof numpy_py, "%s", out);

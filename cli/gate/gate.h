@@ -7,7 +7,8 @@
  *   gate_signif.c      gate search's sigma oracle
  *   cmd_gate_sp.c      gate singlepulse: the conformance suite (-impl, -plugin)
  *   gate_sp_cmd.c      gate singlepulse -cmd: bursts and noise, candidates against truth and reference
- *   gate_cache.c       CROSSCHECK_GATE_CACHE: a case's input and reference output made once, then copied */
+ *   gate_cache.c       CROSSCHECK_GATE_CACHE: a case's input and reference output made once, then copied
+ *                      (gate dedisperse, gate singlepulse -cmd) */
 #ifndef CMD_GATE_H
 #define CMD_GATE_H
 

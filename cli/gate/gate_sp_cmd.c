@@ -400,6 +400,87 @@ static void judge_noise(gatectx *g, const spcase *c, const xc_spcandlist *cl, co
                &e);
 }
 
+/* The reference's lists ref[0..1 + SP_NDM) into one file, each as its count,
+ * tsamp and source, then its candidates as they lie in memory: the cache
+ * gives them back bit for bit (the S/N ratios and centres are judged on
+ * them), to the binary that wrote them only (gate_cache_key).  0 when
+ * written whole. */
+static int refs_save(const xc_spcandlist *ref, const char *path)
+{
+    FILE *fp = fopen(path, "wb");
+    int bad = !fp;
+    for (int k = 0; !bad && k <= SP_NDM; k++) {
+        uint64_t n = ref[k].n;
+        bad = fwrite(&n, sizeof n, 1, fp) != 1 || fwrite(&ref[k].tsamp, sizeof ref[k].tsamp, 1, fp) != 1 ||
+              fwrite(ref[k].source, sizeof ref[k].source, 1, fp) != 1 ||
+              (n && fwrite(ref[k].c, sizeof *ref[k].c, n, fp) != n);
+    }
+    if (fp)
+        bad |= fclose(fp) != 0;
+    return bad ? -1 : 0;
+}
+
+/* Reads what refs_save wrote into ref[0..1 + SP_NDM) (empty lists); 1 when
+ * all of it was read, else 0 with the lists emptied again. */
+static int refs_load(xc_spcandlist *ref, const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    int ok = fp != NULL;
+    xc_error e;
+    for (int k = 0; ok && k <= SP_NDM; k++) {
+        uint64_t n = 0;
+        xc_spcand c;
+        ok = fread(&n, sizeof n, 1, fp) == 1 && fread(&ref[k].tsamp, sizeof ref[k].tsamp, 1, fp) == 1 &&
+             fread(ref[k].source, sizeof ref[k].source, 1, fp) == 1;
+        ref[k].source[sizeof ref[k].source - 1] = 0;
+        for (uint64_t i = 0; ok && i < n; i++)
+            ok = fread(&c, sizeof c, 1, fp) == 1 && !xc_spcandlist_add(&ref[k], &c, &e);
+    }
+    ok = ok && fgetc(fp) == EOF;
+    if (fp)
+        fclose(fp);
+    for (int k = 0; !ok && k <= SP_NDM; k++) {
+        xc_spcandlist_free(&ref[k]);
+        xc_spcandlist_init(&ref[k]);
+    }
+    return ok;
+}
+
+/* The case's filterbank and truth, with -input dat its series, and the
+ * reference's lists in ref, from the cache (gate_cache.c) when an earlier
+ * run of the same -input made them: synthesis and the reference search are
+ * most of a run's time, and the same bytes every time. */
+static xc_status case_input(const gatectx *g, const spcase *c, const sp_files *f, const xc_impl *ri,
+                            xc_spcandlist *ref, xc_error *e)
+{
+    enum { NKEPT = 3 + 2 * SP_NDM };
+    char names[NKEPT][32];
+    const char *kept[NKEPT];
+    size_t n = 0;
+    xc_fmt(names[n++], sizeof names[0], "sp.fil");
+    xc_fmt(names[n++], sizeof names[0], "sp.truth.json");
+    xc_fmt(names[n++], sizeof names[0], "reference.bin");
+    for (int k = 0; g->spinput && k < SP_NDM; k++) {   /* as xc_dedisperse_stream names them */
+        xc_fmt(names[n++], sizeof names[0], "sp_DM%.2f.dat", SP_DMLO + k * SP_DMSTEP);
+        xc_fmt(names[n++], sizeof names[0], "sp_DM%.2f.inf", SP_DMLO + k * SP_DMSTEP);
+    }
+    for (size_t k = 0; k < n; k++)
+        kept[k] = names[k];
+    char key[GATE_PATH], refs[GATE_PATH];
+    xc_status st = xc_pathf(refs, sizeof refs, e, "%s/reference.bin", f->dir);
+    if (st)
+        return st;
+    int cache = gate_cache_key(g->spinput ? "sp-dat" : "sp-fil", c->name, g->cv, key, sizeof key);
+    if (cache && gate_cache_get(key, kept, n, f->dir) && refs_load(ref, refs))
+        return XC_OK;
+    st = write_case(g, c, f, e);
+    if (!st)
+        st = reference(g, c, f, ri, g->spinput, ref, e);
+    if (!st && cache && !refs_save(ref, refs))
+        gate_cache_put(key, kept, n, f->dir);
+    return st;
+}
+
 static void run_case(gatectx *g, const spcase *c, const xc_impl *ri)
 {
     static const char *const name[] = {"sp.fil", "sp", "sp.truth.json", "cands", "cmd.log", "all.singlepulse"};
@@ -416,9 +497,7 @@ static void run_case(gatectx *g, const spcase *c, const xc_impl *ri)
     if (!st)
         st = xc_mkdirs(f->dir, &e);
     if (!st)
-        st = write_case(g, c, f, &e);
-    if (!st)
-        st = reference(g, c, f, ri, g->spinput, ref, &e);
+        st = case_input(g, c, f, ri, ref, &e);
     if (!st && c->bursts)
         st = xc_truth_load_pulses(&t, f->truth, &e);
     if (st) {   /* crosscheck's own side: an error, not a verdict */
