@@ -25,11 +25,14 @@
  * d < nd the kernel adds sum_i rows[d*nc+i][b*B + k] (k < B) into
  * wide[d*wstride + b*B + k].  Rows must hold nblk*B readable samples. */
 /* 8-bit: the narrow sums may also carry over from one channel tile to the next
- * through part (nd rows of wstride uint16): from_part starts from them, to_part
- * leaves them there instead of adding them into wide; the caller keeps a run's
+ * through part (nd rows of wstride uint16): from_part starts from them; `to`
+ * says where they go: XC_U8_TO_PART leaves them there, XC_U8_TO_WIDE adds them
+ * into wide, XC_U8_TO_WIDE_SET writes them over wide (the first widening of a
+ * work item, so wide need not be zeroed first); the caller keeps a run's
  * channels within the narrow bound. */
+enum { XC_U8_TO_WIDE = 0, XC_U8_TO_PART = 1, XC_U8_TO_WIDE_SET = 2 };
 void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
-                    int to_part, uint64_t *wide, size_t wstride);
+                    int to, uint64_t *wide, size_t wstride);
 /* The default channel tile of xc_cpu_tile_u8 for the version the loader picks:
  * XC_CPU_TILE_C_U8 for the paired AVX-512 kernel, XC_CPU_TILE_C for the
  * widening ones (on the EPYC of docs/PERFORMANCE.md their AVX2 build ran

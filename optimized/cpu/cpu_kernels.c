@@ -59,12 +59,12 @@
  *
  * The narrow sums of a (block, trial) may run on over several channel tiles
  * (the caller keeps the total within the narrow bound): from_part starts them
- * from part instead of zero, to_part leaves them there instead of widening
- * them into wide.  So a small channel tile, whose rows stay in L1 while the
+ * from part instead of zero, to (XC_U8_TO_PART) leaves them there instead of
+ * widening them into wide.  So a small channel tile, whose rows stay in L1 while the
  * tile's trials reread them, does not pay the widening once per tile.  part's
  * layout is each version's own (pairs or samples), the same size as a block. */
 XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part,
-                                    int from_part, int to_part, uint64_t *wide, size_t wstride)
+                                    int from_part, int to, uint64_t *wide, size_t wstride)
 {
     enum { B = 256 };
     for (int b = 0; b < nblk; b++) {
@@ -86,9 +86,12 @@ XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, 
                 for (int k = 0; k < B; k++)
                     acc[k] = (uint16_t)(acc[k] + p[k]);
             uint64_t *w = wide + (size_t)d * wstride + off;
-            if (to_part)
+            if (to == XC_U8_TO_PART)
                 for (int k = 0; k < B; k++)
                     p[k] = acc[k];
+            else if (to == XC_U8_TO_WIDE_SET)
+                for (int k = 0; k < B; k++)
+                    w[k] = acc[k];
             else
                 for (int k = 0; k < B; k++)
                     w[k] += acc[k];
@@ -102,18 +105,25 @@ _Static_assert(XC_CPU_BLOCK_U8 % 256 == 0, "an 8-bit block is a whole number of 
 #define XC_TILE_U8_V4 1
 typedef uint16_t xc_u16v __attribute__((vector_size(64), aligned(1), may_alias));
 
-/* The sums of one block and trial back to sample order, added into w. */
+/* The sums of one block and trial back to sample order, added into w (set:
+ * written over it, so the caller need not zero it first). */
 __attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair(const xc_u16v *aw, const xc_u16v *ah,
-                                                                      uint64_t *w)
+                                                                      uint64_t *w, int set)
 {
     enum { H = XC_CPU_BLOCK_U8 / 2 };
     uint16_t lo[H], hi[H];
     __builtin_memcpy(lo, aw, sizeof lo);
     __builtin_memcpy(hi, ah, sizeof hi);
-    for (int k = 0; k < H; k++) {
-        w[2 * k] += (uint16_t)(lo[k] - (uint16_t)(hi[k] << 8));
-        w[2 * k + 1] += hi[k];
-    }
+    if (set)
+        for (int k = 0; k < H; k++) {
+            w[2 * k] = (uint16_t)(lo[k] - (uint16_t)(hi[k] << 8));
+            w[2 * k + 1] = hi[k];
+        }
+    else
+        for (int k = 0; k < H; k++) {
+            w[2 * k] += (uint16_t)(lo[k] - (uint16_t)(hi[k] << 8));
+            w[2 * k + 1] += hi[k];
+        }
 }
 
 /* The loads (unaligned, so each touches two cache lines) are what limits this
@@ -122,7 +132,7 @@ __attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair(const xc_
  * part holds a block's aw then its ah (NV vectors each). */
 __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *const *rows, int nd, int nc,
                                                                 int nblk, uint16_t *part, int from_part,
-                                                                int to_part, uint64_t *wide, size_t wstride)
+                                                                int to, uint64_t *wide, size_t wstride)
 {
     enum { NV = XC_CPU_BLOCK_U8 / 64 };
     for (int b = 0; b < nblk; b++) {
@@ -148,11 +158,11 @@ __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *
                     ah[j] += v >> 8;
                 }
             }
-            if (to_part) {
+            if (to == XC_U8_TO_PART) {
                 __builtin_memcpy(p, aw, sizeof aw);
                 __builtin_memcpy(p + NV * 32, ah, sizeof ah);
             } else {
-                u8_unpair(aw, ah, wide + (size_t)d * wstride + off);
+                u8_unpair(aw, ah, wide + (size_t)d * wstride + off, to == XC_U8_TO_WIDE_SET);
             }
         }
     }
@@ -160,16 +170,16 @@ __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *
 #endif
 
 void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
-                    int to_part, uint64_t *wide, size_t wstride)
+                    int to, uint64_t *wide, size_t wstride)
 {
 #ifdef XC_TILE_U8_V4
     __builtin_cpu_init();
     if (__builtin_cpu_supports("x86-64-v4")) {
-        tile_u8_v4(rows, nd, nc, nblk, part, from_part, to_part, wide, wstride);
+        tile_u8_v4(rows, nd, nc, nblk, part, from_part, to, wide, wstride);
         return;
     }
 #endif
-    tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), part, from_part, to_part, wide, wstride);
+    tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), part, from_part, to, wide, wstride);
 }
 int xc_cpu_tile_c_u8(void)
 {
