@@ -32,7 +32,7 @@
  * channels within the narrow bound. */
 enum { XC_U8_TO_WIDE = 0, XC_U8_TO_PART = 1, XC_U8_TO_WIDE_SET = 2 };
 void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
-                    int to, uint64_t *wide, size_t wstride);
+                    int to, uint32_t *wide, size_t wstride);
 /* The default channel tile of xc_cpu_tile_u8 for the version the loader picks:
  * XC_CPU_TILE_C_U8 for the paired AVX-512 kernel, XC_CPU_TILE_C for the
  * widening ones (on the EPYC of docs/PERFORMANCE.md their AVX2 build ran
@@ -48,6 +48,7 @@ void xc_cpu_tile_f32(const float *const *rows, int nd, int nc, int nblk, double 
  * f/k1/k2 for XC_SCALE_MEAN_AA, with f = (float)(double)sum.  The driver checks
  * it against xc_scale_int/xc_scale_real before use (see dedisperse_cpu.c). */
 void xc_cpu_scale_u64(int kind, float k1, float k2, const uint64_t *sum, float *out, size_t n);
+void xc_cpu_scale_u32(int kind, float k1, float k2, const uint32_t *sum, float *out, size_t n);
 void xc_cpu_scale_f64(int kind, float k1, float k2, const double *sum, float *out, size_t n);
 
 /* Channel-major scrunched copy of the unmasked channels:

@@ -64,7 +64,7 @@
  * tile's trials reread them, does not pay the widening once per tile.  part's
  * layout is each version's own (pairs or samples), the same size as a block. */
 XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part,
-                                    int from_part, int to, uint64_t *wide, size_t wstride)
+                                    int from_part, int to, uint32_t *wide, size_t wstride)
 {
     enum { B = 256 };
     for (int b = 0; b < nblk; b++) {
@@ -85,7 +85,7 @@ XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, 
             if (from_part)
                 for (int k = 0; k < B; k++)
                     acc[k] = (uint16_t)(acc[k] + p[k]);
-            uint64_t *w = wide + (size_t)d * wstride + off;
+            uint32_t *w = wide + (size_t)d * wstride + off;
             if (to == XC_U8_TO_PART)
                 for (int k = 0; k < B; k++)
                     p[k] = acc[k];
@@ -108,7 +108,7 @@ typedef uint16_t xc_u16v __attribute__((vector_size(64), aligned(1), may_alias))
 /* The sums of one block and trial back to sample order, added into w (set:
  * written over it, so the caller need not zero it first). */
 __attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair(const xc_u16v *aw, const xc_u16v *ah,
-                                                                      uint64_t *w, int set)
+                                                                      uint32_t *w, int set)
 {
     enum { H = XC_CPU_BLOCK_U8 / 2 };
     uint16_t lo[H], hi[H];
@@ -132,7 +132,7 @@ __attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair(const xc_
  * part holds a block's aw then its ah (NV vectors each). */
 __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *const *rows, int nd, int nc,
                                                                 int nblk, uint16_t *part, int from_part,
-                                                                int to, uint64_t *wide, size_t wstride)
+                                                                int to, uint32_t *wide, size_t wstride)
 {
     enum { NV = XC_CPU_BLOCK_U8 / 64 };
     for (int b = 0; b < nblk; b++) {
@@ -170,7 +170,7 @@ __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *
 #endif
 
 void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
-                    int to, uint64_t *wide, size_t wstride)
+                    int to, uint32_t *wide, size_t wstride)
 {
 #ifdef XC_TILE_U8_V4
     __builtin_cpu_init();
@@ -219,6 +219,7 @@ XC_TILE_KERNEL(xc_cpu_tile_f32, float, float, double, XC_CPU_BLOCK_F32)
     }
 
 XC_SCALE_KERNEL(xc_cpu_scale_u64, uint64_t)
+XC_SCALE_KERNEL(xc_cpu_scale_u32, uint32_t)
 XC_SCALE_KERNEL(xc_cpu_scale_f64, double)
 
 /* The add peak the tile kernels are held against: a register-only loop of
