@@ -199,9 +199,10 @@ XC_TILE_KERNEL(xc_cpu_tile_f32, float, float, double, XC_CPU_BLOCK_F32)
 
 /* In streaming stores (XC_CPU_STREAM; the caller fences): each trial's row of a tile goes to the plane
  * once and is not read back. */
-#define XC_SCALED_SUM(i) ((float)(double)sum[i])
-#define XC_SCALED_DEDISP(i) ((float)(double)sum[i] * 1.0f / k1 * k2)
-#define XC_SCALED_MEAN(i) ((float)(double)sum[i] / k1 / k2)
+#define XC_SCALED_SUM(i) (XC_SUMF(i))
+#define XC_SCALED_DEDISP(i) (XC_SUMF(i) * 1.0f / k1 * k2)
+#define XC_SCALED_MEAN(i) (XC_SUMF(i) / k1 / k2)
+#define XC_SUMF(i) ((float)(double)sum[i])
 #define XC_SCALE_KERNEL(NAME, SUMT)                                                          \
     XC_CLONES void NAME(int kind, float k1, float k2, const SUMT *sum, float *out, size_t n) \
     {                                                                                       \
@@ -219,8 +220,12 @@ XC_TILE_KERNEL(xc_cpu_tile_f32, float, float, double, XC_CPU_BLOCK_F32)
     }
 
 XC_SCALE_KERNEL(xc_cpu_scale_u64, uint64_t)
-XC_SCALE_KERNEL(xc_cpu_scale_u32, uint32_t)
 XC_SCALE_KERNEL(xc_cpu_scale_f64, double)
+/* A uint32 is exact in double, so (float)(double)s and (float)s round once
+ * from the same value: the same float, converted 16 to a vector instead of 8. */
+#undef XC_SUMF
+#define XC_SUMF(i) ((float)sum[i])
+XC_SCALE_KERNEL(xc_cpu_scale_u32, uint32_t)
 
 /* The add peak the tile kernels are held against: a register-only loop of
  * vector adds on 16-bit lanes, in the instruction set the loader picked for
