@@ -55,7 +55,7 @@
  * 2^16, which is L itself for the same reason.  That is one load, one shift
  * and two adds per 64 samples, where widening bytes to words takes a load, a
  * shuffle and an add per 32.  The other versions widen in blocks of 256
- * samples, what sixteen AVX2 registers hold, two per XC_CPU_BLOCK_U8.
+ * samples, what sixteen AVX2 registers hold, one per XC_CPU_BLOCK_U8.
  *
  * The narrow sums of a (block, trial) may run on over several channel tiles
  * (the caller keeps the total within the narrow bound): from_part starts them
