@@ -10,10 +10,14 @@
 #include "core/dedisp/xc_dedisperse.h"
 
 /* Register-block lengths: 512 bytes of narrow accumulators (eight AVX-512
- * registers), so the block stays in registers across the channel loop; 8-bit
- * input twice that (sixteen registers, two samples a 16-bit lane: measured
- * 10-20 % faster than 256 per CPU second, the channel loop's overhead halved). */
-#define XC_CPU_BLOCK_U8 512    /* uint8 input, uint16 accumulators (a multiple of 256) */
+ * registers), so the block stays in registers across the channel loop.  8-bit
+ * input: 256 samples, also eight registers (two samples a 16-bit lane).  With
+ * 64-channel tiles 512 samples (sixteen registers) ran 10-20 % faster, the
+ * channel loop's overhead halved; with 32-channel tiles whose narrow sums are
+ * carried between tiles, 256 keeps a block's rows and its trials' carried sums
+ * (10 + 16 KiB) inside a 32 KiB L1, where 512 (18 + 32 KiB) did not: 1-5 %
+ * faster per CPU second at 512-4096 channels, measured. */
+#define XC_CPU_BLOCK_U8 256    /* uint8 input, uint16 accumulators (a multiple of 256) */
 #define XC_CPU_BLOCK_U16 128   /* uint16 input, uint32 accumulators */
 #define XC_CPU_BLOCK_U32 128   /* uint32 input, uint32 accumulators */
 #define XC_CPU_BLOCK_U64 64    /* uint64 input and accumulators */
@@ -25,11 +29,14 @@
  * d < nd the kernel adds sum_i rows[d*nc+i][b*B + k] (k < B) into
  * wide[d*wstride + b*B + k].  Rows must hold nblk*B readable samples. */
 /* 8-bit: the narrow sums may also carry over from one channel tile to the next
- * through part (nd rows of wstride uint16): from_part starts from them, to_part
- * leaves them there instead of adding them into wide; the caller keeps a run's
+ * through part (nd rows of wstride uint16): from_part starts from them; `to`
+ * says where they go: XC_U8_TO_PART leaves them there, XC_U8_TO_WIDE adds them
+ * into wide, XC_U8_TO_WIDE_SET writes them over wide (the first widening of a
+ * work item, so wide need not be zeroed first); the caller keeps a run's
  * channels within the narrow bound. */
+enum { XC_U8_TO_WIDE = 0, XC_U8_TO_PART = 1, XC_U8_TO_WIDE_SET = 2 };
 void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
-                    int to_part, uint64_t *wide, size_t wstride);
+                    int to, uint32_t *wide, size_t wstride);
 /* The default channel tile of xc_cpu_tile_u8 for the version the loader picks:
  * XC_CPU_TILE_C_U8 for the paired AVX-512 kernel, XC_CPU_TILE_C for the
  * widening ones (on the EPYC of docs/PERFORMANCE.md their AVX2 build ran
@@ -45,6 +52,7 @@ void xc_cpu_tile_f32(const float *const *rows, int nd, int nc, int nblk, double 
  * f/k1/k2 for XC_SCALE_MEAN_AA, with f = (float)(double)sum.  The driver checks
  * it against xc_scale_int/xc_scale_real before use (see dedisperse_cpu.c). */
 void xc_cpu_scale_u64(int kind, float k1, float k2, const uint64_t *sum, float *out, size_t n);
+void xc_cpu_scale_u32(int kind, float k1, float k2, const uint32_t *sum, float *out, size_t n);
 void xc_cpu_scale_f64(int kind, float k1, float k2, const double *sum, float *out, size_t n);
 
 /* Channel-major scrunched copy of the unmasked channels:

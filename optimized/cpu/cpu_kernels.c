@@ -55,16 +55,16 @@
  * 2^16, which is L itself for the same reason.  That is one load, one shift
  * and two adds per 64 samples, where widening bytes to words takes a load, a
  * shuffle and an add per 32.  The other versions widen in blocks of 256
- * samples, what sixteen AVX2 registers hold, two per XC_CPU_BLOCK_U8.
+ * samples, what sixteen AVX2 registers hold, one per XC_CPU_BLOCK_U8.
  *
  * The narrow sums of a (block, trial) may run on over several channel tiles
  * (the caller keeps the total within the narrow bound): from_part starts them
- * from part instead of zero, to_part leaves them there instead of widening
- * them into wide.  So a small channel tile, whose rows stay in L1 while the
+ * from part instead of zero, to (XC_U8_TO_PART) leaves them there instead of
+ * widening them into wide.  So a small channel tile, whose rows stay in L1 while the
  * tile's trials reread them, does not pay the widening once per tile.  part's
  * layout is each version's own (pairs or samples), the same size as a block. */
 XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part,
-                                    int from_part, int to_part, uint64_t *wide, size_t wstride)
+                                    int from_part, int to, uint32_t *wide, size_t wstride)
 {
     enum { B = 256 };
     for (int b = 0; b < nblk; b++) {
@@ -85,10 +85,13 @@ XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, 
             if (from_part)
                 for (int k = 0; k < B; k++)
                     acc[k] = (uint16_t)(acc[k] + p[k]);
-            uint64_t *w = wide + (size_t)d * wstride + off;
-            if (to_part)
+            uint32_t *w = wide + (size_t)d * wstride + off;
+            if (to == XC_U8_TO_PART)
                 for (int k = 0; k < B; k++)
                     p[k] = acc[k];
+            else if (to == XC_U8_TO_WIDE_SET)
+                for (int k = 0; k < B; k++)
+                    w[k] = acc[k];
             else
                 for (int k = 0; k < B; k++)
                     w[k] += acc[k];
@@ -102,18 +105,25 @@ _Static_assert(XC_CPU_BLOCK_U8 % 256 == 0, "an 8-bit block is a whole number of 
 #define XC_TILE_U8_V4 1
 typedef uint16_t xc_u16v __attribute__((vector_size(64), aligned(1), may_alias));
 
-/* The sums of one block and trial back to sample order, added into w. */
+/* The sums of one block and trial back to sample order, added into w (set:
+ * written over it, so the caller need not zero it first). */
 __attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair(const xc_u16v *aw, const xc_u16v *ah,
-                                                                      uint64_t *w)
+                                                                      uint32_t *w, int set)
 {
     enum { H = XC_CPU_BLOCK_U8 / 2 };
     uint16_t lo[H], hi[H];
     __builtin_memcpy(lo, aw, sizeof lo);
     __builtin_memcpy(hi, ah, sizeof hi);
-    for (int k = 0; k < H; k++) {
-        w[2 * k] += (uint16_t)(lo[k] - (uint16_t)(hi[k] << 8));
-        w[2 * k + 1] += hi[k];
-    }
+    if (set)
+        for (int k = 0; k < H; k++) {
+            w[2 * k] = (uint16_t)(lo[k] - (uint16_t)(hi[k] << 8));
+            w[2 * k + 1] = hi[k];
+        }
+    else
+        for (int k = 0; k < H; k++) {
+            w[2 * k] += (uint16_t)(lo[k] - (uint16_t)(hi[k] << 8));
+            w[2 * k + 1] += hi[k];
+        }
 }
 
 /* The loads (unaligned, so each touches two cache lines) are what limits this
@@ -122,7 +132,7 @@ __attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair(const xc_
  * part holds a block's aw then its ah (NV vectors each). */
 __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *const *rows, int nd, int nc,
                                                                 int nblk, uint16_t *part, int from_part,
-                                                                int to_part, uint64_t *wide, size_t wstride)
+                                                                int to, uint32_t *wide, size_t wstride)
 {
     enum { NV = XC_CPU_BLOCK_U8 / 64 };
     for (int b = 0; b < nblk; b++) {
@@ -148,11 +158,11 @@ __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *
                     ah[j] += v >> 8;
                 }
             }
-            if (to_part) {
+            if (to == XC_U8_TO_PART) {
                 __builtin_memcpy(p, aw, sizeof aw);
                 __builtin_memcpy(p + NV * 32, ah, sizeof ah);
             } else {
-                u8_unpair(aw, ah, wide + (size_t)d * wstride + off);
+                u8_unpair(aw, ah, wide + (size_t)d * wstride + off, to == XC_U8_TO_WIDE_SET);
             }
         }
     }
@@ -160,16 +170,16 @@ __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *
 #endif
 
 void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
-                    int to_part, uint64_t *wide, size_t wstride)
+                    int to, uint32_t *wide, size_t wstride)
 {
 #ifdef XC_TILE_U8_V4
     __builtin_cpu_init();
     if (__builtin_cpu_supports("x86-64-v4")) {
-        tile_u8_v4(rows, nd, nc, nblk, part, from_part, to_part, wide, wstride);
+        tile_u8_v4(rows, nd, nc, nblk, part, from_part, to, wide, wstride);
         return;
     }
 #endif
-    tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), part, from_part, to_part, wide, wstride);
+    tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), part, from_part, to, wide, wstride);
 }
 int xc_cpu_tile_c_u8(void)
 {
@@ -189,9 +199,10 @@ XC_TILE_KERNEL(xc_cpu_tile_f32, float, float, double, XC_CPU_BLOCK_F32)
 
 /* In streaming stores (XC_CPU_STREAM; the caller fences): each trial's row of a tile goes to the plane
  * once and is not read back. */
-#define XC_SCALED_SUM(i) ((float)(double)sum[i])
-#define XC_SCALED_DEDISP(i) ((float)(double)sum[i] * 1.0f / k1 * k2)
-#define XC_SCALED_MEAN(i) ((float)(double)sum[i] / k1 / k2)
+#define XC_SCALED_SUM(i) (XC_SUMF(i))
+#define XC_SCALED_DEDISP(i) (XC_SUMF(i) * 1.0f / k1 * k2)
+#define XC_SCALED_MEAN(i) (XC_SUMF(i) / k1 / k2)
+#define XC_SUMF(i) ((float)(double)sum[i])
 #define XC_SCALE_KERNEL(NAME, SUMT)                                                          \
     XC_CLONES void NAME(int kind, float k1, float k2, const SUMT *sum, float *out, size_t n) \
     {                                                                                       \
@@ -210,6 +221,11 @@ XC_TILE_KERNEL(xc_cpu_tile_f32, float, float, double, XC_CPU_BLOCK_F32)
 
 XC_SCALE_KERNEL(xc_cpu_scale_u64, uint64_t)
 XC_SCALE_KERNEL(xc_cpu_scale_f64, double)
+/* A uint32 is exact in double, so (float)(double)s and (float)s round once
+ * from the same value: the same float, converted 16 to a vector instead of 8. */
+#undef XC_SUMF
+#define XC_SUMF(i) ((float)sum[i])
+XC_SCALE_KERNEL(xc_cpu_scale_u32, uint32_t)
 
 /* The add peak the tile kernels are held against: a register-only loop of
  * vector adds on 16-bit lanes, in the instruction set the loader picked for

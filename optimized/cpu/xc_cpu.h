@@ -26,8 +26,8 @@ extern "C" {
 #define XC_CPU_TILE_T 2048     /* output samples per work item (rounded up to the register block) */
 #define XC_CPU_TILE_DM 32      /* DM trials per work item */
 #define XC_CPU_TILE_C 64       /* channels per narrow accumulation (capped by the overflow limit) */
-/* 8-bit input, AVX-512 kernel: 32 channels a tile, their rows (32 x 9 lines of
- * a 512-sample block, plus the trials' spread) well inside a 32 KiB L1, where
+/* 8-bit input, AVX-512 kernel: 32 channels a tile, their rows (32 x 5 lines of
+ * a 256-sample block, plus the trials' spread) well inside a 32 KiB L1, where
  * 64 channels' overflow it; the narrow sums run on across tiles up to the
  * overflow limit (xc_cpu_tile_u8), so the smaller tile does not widen them more
  * often.  The widening versions keep XC_CPU_TILE_C (xc_cpu_tile_c_u8). */
