@@ -123,14 +123,55 @@ __global__ void __launch_bounds__(256) k_sub1_q8(const uint32_t *Y, size_t pitch
     }
 }
 
+/* k_sub1_sm's table of channels c0 .. c0 + nc - 1 of subband s for groups
+ * jr .. jr + gn - 1 (gn <= AP_RUN; the missing ones repeat group jr): thread
+ * cc AP_RUN + g finds the offset of group jr + g in channel c0 + cc, and
+ * shuffles within each eight lanes give the run's smallest (mn[cc]) and
+ * largest; sh[cc AP_RUN + g] is the offset less the smallest (at most dwin),
+ * ln[cc] 256 words past the largest.  Whole warps take part; lanes past
+ * nc AP_RUN hold neutral values. */
+__device__ void sub1_offsets(const int *row, int nsub, int nchans, const int32_t *a, const int64_t *lo, int jr, int gn,
+                             int s, int c0, int nc, int dwin, long long *mn, int *sh, int *rw, int *ln)
+{
+    const int G = AP_RUN;
+    if ((int)threadIdx.x >= (nc * G + 31) / 32 * 32)
+        return;
+    const int cc = (int)threadIdx.x / G, g = (int)threadIdx.x % G, use = cc < nc;
+    const int j = jr + (g < gn ? g : 0), c = c0 + (use ? cc : 0);
+    const long long off =
+        (long long)lo[(size_t)j * (size_t)nsub + (size_t)s] + a[(size_t)j * (size_t)nchans + (size_t)c];
+    long long m = use ? off : LLONG_MAX, x = use ? off : LLONG_MIN;
+#pragma unroll
+    for (int d = 1; d < G; d *= 2) {
+        const long long m2 = __shfl_xor_sync(0xffffffffu, m, d), x2 = __shfl_xor_sync(0xffffffffu, x, d);
+        m = m2 < m ? m2 : m;
+        x = x2 > x ? x2 : x;
+    }
+    if (!use)
+        return;
+    sh[threadIdx.x] = (int)(off - m);
+    if (g == 0) {
+        rw[cc] = row[c];
+        mn[cc] = m;
+        ln[cc] = QN + (x - m < (long long)dwin ? (int)(x - m) : dwin);
+    }
+}
+
 /* k_sub1_q8 for a run of AP_RUN consecutive groups per block, for subbands
  * of at most k1 channels (no 16-bit lane can pass 65535, so no carry out is
  * needed), through shared memory: the groups' nominal DMs are close, so they
  * read each channel's row at offsets at most dwin apart; the block stages
- * each channel's 256 + dwin words once (cs channels at a time) and every
- * group adds its word from there, instead of each group streaming the row
- * from L2 again.  Shared memory: cs x AP_RUN shifts, cs first words (the
- * smallest offset of each channel), cs row numbers, then cs rows of
+ * each channel's words once (cs channels at a time) and every group adds its
+ * words from there, instead of each group streaming the row from L2 again.
+ * A channel's row is staged from the run's smallest offset for 256 words
+ * past its largest: no group reads further (its own spread, which averages
+ * under half of dwin on the Table 2 plan).
+ * Warp g adds group g0 + g, lane l the words l + 32 k (k < 8) of the tile:
+ * a channel costs a warp one shift and one address, and each word a load at
+ * an immediate offset, a mask, a byte permute and the adds (a thread per
+ * word over the eight groups spent an address on every group's word).
+ * Shared memory: cs x AP_RUN shifts, cs first words (the smallest offset of
+ * each channel), cs row numbers, cs staged lengths, then cs rows of
  * 256 + dwin words. */
 template <typename TB>
 __global__ void __launch_bounds__(256, 6) k_sub1_sm(const uint32_t *Y, size_t pitch, size_t nsd, const int *row,
@@ -138,93 +179,95 @@ __global__ void __launch_bounds__(256, 6) k_sub1_sm(const uint32_t *Y, size_t pi
                                                  const int64_t *lo, int j0, int ng, size_t t0, size_t W, int dwin,
                                                  int cs, TB *buf)
 {
-    const int G = AP_RUN;
-    static_assert(AP_RUN == 8, "the shifts of a channel are read as two int4");
-    extern __shared__ int4 sh4[];   /* the shifts (16-byte aligned), then the first words, rows and words */
-    int *sh = (int *)sh4;
-    long long *mn = (long long *)(sh + cs * G);
-    int *rw = (int *)(mn + cs);
-    uint32_t *sm1 = (uint32_t *)(rw + cs);
-    const int L = QN + dwin;
+    const int G = AP_RUN, WK = QN / 32;   /* groups (one a warp) and words a lane */
+    static_assert(AP_RUN * 32 == QN, "one warp a group");
+    extern __shared__ long long shl[];   /* the first words (8-byte aligned), then shifts, rows, lengths, words */
+    long long *mn = shl;
+    int *sh = (int *)(mn + cs);
+    int *rw = sh + cs * G;
+    int *ln = rw + cs;
+    uint32_t *sm1 = (uint32_t *)(ln + cs);
+    const int L = QN + dwin, lane = (int)(threadIdx.x & 31), wg = (int)(threadIdx.x >> 5);
     const unsigned nruns = (unsigned)((ng + G - 1) / G);
     const int g0 = (int)(blockIdx.x % nruns) * G, gn = ng - g0 < G ? ng - g0 : G;
-    const size_t w0 = (size_t)(blockIdx.x / nruns) * QT1, w = w0 + threadIdx.x;
+    const size_t w0 = (size_t)(blockIdx.x / nruns) * QT1;
     for (int s = blockIdx.y; s < nsub; s += gridDim.y) {
-        uint32_t e[G], o[G];
+        uint32_t e[WK], o[WK];
 #pragma unroll
-        for (int g = 0; g < G; g++)
-            e[g] = o[g] = 0;
+        for (int k = 0; k < WK; k++)
+            e[k] = o[k] = 0;
         for (int c0 = sub_first[s]; c0 < sub_first[s + 1]; c0 += cs) {
             const int nc = sub_first[s + 1] - c0 < cs ? sub_first[s + 1] - c0 : cs;
             __syncthreads();   /* the previous channels' words are added */
-            if ((int)threadIdx.x < nc) {
-                const int c = c0 + (int)threadIdx.x;
-                long long off[G], m = LLONG_MAX;
-#pragma unroll
-                for (int g = 0; g < G; g++) {
-                    const int j = j0 + g0 + (g < gn ? g : 0);
-                    off[g] = (long long)lo[(size_t)j * (size_t)nsub + (size_t)s] + a[(size_t)j * (size_t)nchans + (size_t)c];
-                    m = off[g] < m ? off[g] : m;
-                }
-#pragma unroll
-                for (int g = 0; g < G; g++)
-                    sh[threadIdx.x * G + g] = (int)(off[g] - m);
-                rw[threadIdx.x] = row[c];
-                mn[threadIdx.x] = m;
-            }
+            sub1_offsets(row, nsub, nchans, a, lo, j0 + g0, gn, s, c0, nc, dwin, mn, sh, rw, ln);
             __syncthreads();
-            /* each warp copies whole rows (channel cc: its L words from the
-             * run's smallest offset; 0 past nsd and for an unused channel),
-             * SR loads in flight a thread before they are stored: the row's
-             * setup is once a warp, and a word costs a compare, a load and a
-             * store (a thread a word over the flat index, each load waited
-             * for, left the warps stalled on L2 most of the time) */
-            for (int cc = (int)(threadIdx.x >> 5); cc < nc; cc += QN / 32) {
-                const int r = rw[cc];
+            /* each warp copies whole rows (channel cc: its ln[cc] words from
+             * the run's smallest offset; 0 past nsd and for an unused
+             * channel, whose zeros then add nothing), SR loads in flight a
+             * thread before they are stored */
+            for (int cc = wg; cc < nc; cc += QN / 32) {
+                const int r = rw[cc], n = ln[cc];
                 const size_t b0 = t0 + w0 + (size_t)mn[cc];
-                const int lim = r < 0 || b0 >= nsd ? 0 : nsd - b0 < (size_t)L ? (int)(nsd - b0) : L;
+                const int lim = r < 0 || b0 >= nsd ? 0 : nsd - b0 < (size_t)n ? (int)(nsd - b0) : n;
                 const uint32_t *src = Y + (size_t)(r < 0 ? 0 : r) * pitch + b0;
                 uint32_t *dst = sm1 + (size_t)cc * (size_t)L;
-                for (int y0 = (int)(threadIdx.x & 31); y0 < L; y0 += 32 * SR) {
+                for (int y0 = lane; y0 < n; y0 += 32 * SR) {
                     uint32_t v[SR];
 #pragma unroll
                     for (int q = 0; q < SR; q++)
                         v[q] = y0 + 32 * q < lim ? src[y0 + 32 * q] : 0u;
 #pragma unroll
                     for (int q = 0; q < SR; q++)
-                        if (y0 + 32 * q < L)
+                        if (y0 + 32 * q < n)
                             dst[y0 + 32 * q] = v[q];
                 }
             }
             __syncthreads();
-            for (int cc = 0; cc < nc; cc++) {
-                if (rw[cc] < 0)
-                    continue;
-                const uint32_t *p = sm1 + (size_t)cc * (size_t)L + threadIdx.x;
-                const int4 sa = sh4[2 * cc], sb = sh4[2 * cc + 1];   /* two loads for the run's eight shifts */
-                const int shc[G] = {sa.x, sa.y, sa.z, sa.w, sb.x, sb.y, sb.z, sb.w};
+            if (wg < gn) {
+                /* a channel a step (two, with one three-input add for both
+                 * channels' words, needed more than the 40 registers that
+                 * six blocks an SM allow) */
+                /* two channels a step: both channels' masked words go into
+                 * one three-input add */
+                const uint32_t *p = sm1 + lane;
+                int cc = 0;
+                for (; cc + 1 < nc; cc += 2) {
+                    const uint32_t *p0 = p + (cc * L + sh[cc * G + wg]);
+                    const uint32_t *p1 = p + ((cc + 1) * L + sh[(cc + 1) * G + wg]);
 #pragma unroll
-                for (int g = 0; g < G; g++)
-                    if (g < gn) {
-                        const uint32_t x = p[shc[g]];
-                        e[g] += x & 0x00ff00ffu;
-                        o[g] += (x >> 8) & 0x00ff00ffu;
+                    for (int k = 0; k < WK; k++) {
+                        const uint32_t x0 = p0[32 * k], x1 = p1[32 * k];
+                        e[k] += (x0 & 0x00ff00ffu) + (x1 & 0x00ff00ffu);   /* samples u (low half), u + 512 */
+                        /* __byte_perm(x, 0, 0x4341) = (x >> 8) & 0x00ff00ff: u + 256, u + 768 */
+                        o[k] += __byte_perm(x0, 0u, 0x4341) + __byte_perm(x1, 0u, 0x4341);
                     }
+                }
+                if (cc < nc) {
+                    const uint32_t *p0 = p + (cc * L + sh[cc * G + wg]);
+#pragma unroll
+                    for (int k = 0; k < WK; k++) {
+                        const uint32_t x0 = p0[32 * k];
+                        e[k] += x0 & 0x00ff00ffu;
+                        o[k] += __byte_perm(x0, 0u, 0x4341);
+                    }
+                }
             }
         }
-        if (w < W)
+        if (wg < gn) {
+            TB *dst = buf + ((size_t)(g0 + wg) * (size_t)nsub + (size_t)s) * W;
 #pragma unroll
-            for (int g = 0; g < G; g++)
-                if (g < gn) {
-                    TB *dst = buf + ((size_t)(g0 + g) * (size_t)nsub + (size_t)s) * W;
-                    dst[w] = (TB)(e[g] & 0xffffu);
-                    if (w + QN < W)
-                        dst[w + QN] = (TB)(o[g] & 0xffffu);
-                    if (w + 2 * QN < W)
-                        dst[w + 2 * QN] = (TB)(e[g] >> 16);
-                    if (w + 3 * QN < W)
-                        dst[w + 3 * QN] = (TB)(o[g] >> 16);
-                }
+            for (int k = 0; k < WK; k++) {
+                const size_t w = w0 + (size_t)(lane + 32 * k);
+                if (w < W)
+                    dst[w] = (TB)(e[k] & 0xffffu);
+                if (w + QN < W)
+                    dst[w + QN] = (TB)(o[k] & 0xffffu);
+                if (w + 2 * QN < W)
+                    dst[w + 2 * QN] = (TB)(e[k] >> 16);
+                if (w + 3 * QN < W)
+                    dst[w + 3 * QN] = (TB)(o[k] >> 16);
+            }
+        }
     }
 }
 
@@ -372,7 +415,7 @@ cudaError_t ap_launch_sub1_q8(const uint32_t *Y, size_t pitch, size_t nsd, const
 
 size_t ap_sub1_sm_smem(int dwin, int cs)
 {
-    return (size_t)cs * (AP_RUN * sizeof(int) + sizeof(long long) + sizeof(int) +
+    return (size_t)cs * (sizeof(long long) + AP_RUN * sizeof(int) + 2 * sizeof(int) +
                          ((size_t)xc_apq::QN + (size_t)dwin) * sizeof(uint32_t));
 }
 
