@@ -19,6 +19,8 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "optimized/gpu/dd_approx.h"
 #include "optimized/gpu/gpu_check.h"
 
@@ -271,17 +273,66 @@ __global__ void __launch_bounds__(256, 6) k_sub1_sm(const uint32_t *Y, size_t pi
     }
 }
 
+/* k_stage2_pk's staging of one group's rows (src: subband 0's row from
+ * the tile's first output, nrem = W - t0 of its samples there, rows W
+ * apart): word (s len + y) NP + p holds samples y + 2 QN p (low half) and
+ * y + 2 QN p + QN (high half) of subband s, 0 from nrem on.  Each warp
+ * copies whole rows, a lane's NP words stored together, with 2 NP U loads in
+ * flight a lane before the stores (SR = 8 for either NP). */
+template <int NP, typename TB>
+__device__ void stage2_stage(const TB *src0, size_t nrem, size_t W, int nsub, int len, uint32_t *dst0)
+{
+    const int U = SR / (2 * NP), lane = (int)(threadIdx.x & 31);
+    for (int s = (int)(threadIdx.x >> 5); s < nsub; s += QN / 32) {
+        const TB *src = src0 + (size_t)s * W;
+        uint32_t *dst = dst0 + (size_t)s * (size_t)len * NP;
+        for (int y0 = lane; y0 < len; y0 += 32 * U) {
+            uint32_t v[U][NP];
+#pragma unroll
+            for (int q = 0; q < U; q++)
+#pragma unroll
+                for (int p = 0; p < NP; p++) {
+                    const size_t y = (size_t)(y0 + 32 * q + 2 * QN * p);
+                    v[q][p] = (y < nrem ? (uint32_t)src[y] : 0u) | ((y + QN < nrem ? (uint32_t)src[y + QN] : 0u) << 16);
+                }
+#pragma unroll
+            for (int q = 0; q < U; q++)
+                if (y0 + 32 * q < len) {
+                    if (NP == 2)
+                        *reinterpret_cast<uint2 *>(dst + (size_t)(y0 + 32 * q) * 2) = make_uint2(v[q][0], v[q][NP - 1]);
+                    else
+                        dst[y0 + 32 * q] = v[q][0];
+                }
+        }
+    }
+}
+
+/* pk[p] += word p of w (one uint32_t for NP = 1, a uint2 for NP = 2). */
+__device__ inline void add_pw(uint32_t *pk, uint32_t w) { pk[0] += w; }
+__device__ inline void add_pw(uint32_t *pk, uint2 w)
+{
+    pk[0] += w.x;
+    pk[1] += w.y;
+}
+
 /* Stage 2 of a group's trials through shared memory, NP pairs of outputs
  * per thread (tile of 512 NP outputs): the group's nsub rows are staged once
  * as P words, then each trial's output is the sum over subbands of one
- * word per pair. */
+ * word per pair.  A thread's NP words of a subband lie side by side (word
+ * (s len + y) NP + p: pair p of subband s at y), so that one load at one
+ * address, a running row pointer plus the trial's shift, gives them all:
+ * about six PTX instructions a subband for NP = 2, where an address a pair
+ * from the subband's index times len took about fourteen. */
 template <int NP, typename TB>
 __global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, const int32_t *shift, int nsub,
                                                    const unsigned long long *first, const int32_t *gspan, int j0,
                                                    int ng, size_t nt, int k2, int v4, float *out, size_t opitch,
                                                    size_t col)
 {
-    extern __shared__ uint32_t smq[];
+    static_assert(NP == 1 || NP == 2, "a thread's words are one uint32_t or one uint2");
+    typedef typename std::conditional<NP == 2, uint2, uint32_t>::type PW;
+    extern __shared__ __align__(16) uint32_t smq[];
+    PW *const smp = reinterpret_cast<PW *>(smq);   /* [nsub][len] */
     const size_t t0 = (size_t)blockIdx.x * (size_t)(2 * QN * NP);
     if (t0 >= nt)
         return;
@@ -290,29 +341,7 @@ __global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, cons
         const int j = j0 + jj;
         const int len = QN + gspan[j];
         __syncthreads();   /* the previous group's reads are done */
-        /* each warp copies whole segments (subband s, pair p: len words
-         * from t0 + 2 QN p, each of samples y and y + QN, 0 from W on), SR
-         * loads in flight a thread, as k_sub1_sm stages its rows */
-        for (int sp = x >> 5; sp < nsub * NP; sp += QN / 32) {
-            const int s = sp / NP, p = sp % NP;
-            const TB *src = buf + ((size_t)jj * (size_t)nsub + (size_t)s) * W + t0 + (size_t)(2 * QN * p);
-            const size_t b0 = t0 + (size_t)(2 * QN * p);
-            const int lim0 = b0 >= W ? 0 : W - b0 < (size_t)len ? (int)(W - b0) : len;
-            const int lim1 = b0 + QN >= W ? 0 : W - b0 - QN < (size_t)len ? (int)(W - b0 - QN) : len;
-            uint32_t *dst = smq + (size_t)sp * (size_t)len;
-            for (int y0 = x & 31; y0 < len; y0 += 32 * (SR / 2)) {
-                uint32_t v[SR / 2];
-#pragma unroll
-                for (int q = 0; q < SR / 2; q++) {
-                    const int y = y0 + 32 * q;
-                    v[q] = (y < lim0 ? (uint32_t)src[y] : 0u) | ((y < lim1 ? (uint32_t)src[y + QN] : 0u) << 16);
-                }
-#pragma unroll
-                for (int q = 0; q < SR / 2; q++)
-                    if (y0 + 32 * q < len)
-                        dst[y0 + 32 * q] = v[q];
-            }
-        }
+        stage2_stage<NP>(buf + (size_t)jj * (size_t)nsub * W + t0, t0 < W ? W - t0 : 0, W, nsub, len, smq);
         __syncthreads();
         for (unsigned long long i = first[j]; i < first[j + 1]; i++) {
             const int32_t *sft = shift + i * (size_t)nsub;
@@ -320,6 +349,7 @@ __global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, cons
 #pragma unroll
             for (int p = 0; p < NP; p++)
                 slo[p] = shi[p] = 0;
+            const PW *rq = smp + x;   /* subband q's row from q = 0, one len a subband */
             for (int q0 = 0; q0 < nsub; q0 += k2) {
                 const int q1 = nsub - q0 < k2 ? nsub : q0 + k2;
                 uint32_t pk[NP];
@@ -328,25 +358,23 @@ __global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, cons
                     pk[p] = 0;
                 if (v4) {
                     /* four shifts a load (nsub and k2 multiples of 4, so
-                     * sft + q is 16-byte aligned and q1 - q0 a multiple of 4) */
+                     * sft + q is 16-byte aligned and q1 - q0 a multiple of 4;
+                     * unrolled further, NP = 1 took 128 registers) */
+#pragma unroll 2
                     for (int q = q0; q < q1; q += 4) {
                         const int4 s4 = *reinterpret_cast<const int4 *>(sft + q);
                         const int sq[4] = {s4.x, s4.y, s4.z, s4.w};
 #pragma unroll
                         for (int u = 0; u < 4; u++) {
-                            const uint32_t *rq = smq + (size_t)(q + u) * NP * (size_t)len + (size_t)(x + sq[u]);
-#pragma unroll
-                            for (int p = 0; p < NP; p++)
-                                pk[p] += rq[(size_t)p * (size_t)len];
+                            add_pw(pk, rq[sq[u]]);
+                            rq += len;
                         }
                     }
                 } else {
 #pragma unroll 4
                     for (int q = q0; q < q1; q++) {
-                        const uint32_t *rq = smq + (size_t)q * NP * (size_t)len + (size_t)(x + sft[q]);
-#pragma unroll
-                        for (int p = 0; p < NP; p++)
-                            pk[p] += rq[(size_t)p * (size_t)len];
+                        add_pw(pk, rq[sft[q]]);
+                        rq += len;
                     }
                 }
 #pragma unroll
