@@ -206,7 +206,8 @@ __global__ void __launch_bounds__(256, 6) k_sub1_sm(const uint32_t *Y, size_t pi
             /* each warp copies whole rows (channel cc: its ln[cc] words from
              * the run's smallest offset; 0 past nsd and for an unused
              * channel, whose zeros then add nothing), SR loads in flight a
-             * thread before they are stored */
+             * thread before they are stored (a thread a word over the flat
+             * index, each load waited for, left the warps stalled on L2) */
             for (int cc = wg; cc < nc; cc += QN / 32) {
                 const int r = rw[cc], n = ln[cc];
                 const size_t b0 = t0 + w0 + (size_t)mn[cc];
