@@ -19,6 +19,8 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "optimized/gpu/dd_approx.h"
 #include "optimized/gpu/gpu_check.h"
 
@@ -123,14 +125,55 @@ __global__ void __launch_bounds__(256) k_sub1_q8(const uint32_t *Y, size_t pitch
     }
 }
 
+/* k_sub1_sm's table of channels c0 .. c0 + nc - 1 of subband s for groups
+ * jr .. jr + gn - 1 (gn <= AP_RUN; the missing ones repeat group jr): thread
+ * cc AP_RUN + g finds the offset of group jr + g in channel c0 + cc, and
+ * shuffles within each eight lanes give the run's smallest (mn[cc]) and
+ * largest; sh[cc AP_RUN + g] is the offset less the smallest (at most dwin),
+ * ln[cc] 256 words past the largest.  Whole warps take part; lanes past
+ * nc AP_RUN hold neutral values. */
+__device__ void sub1_offsets(const int *row, int nsub, int nchans, const int32_t *a, const int64_t *lo, int jr, int gn,
+                             int s, int c0, int nc, int dwin, long long *mn, int *sh, int *rw, int *ln)
+{
+    const int G = AP_RUN;
+    if ((int)threadIdx.x >= (nc * G + 31) / 32 * 32)
+        return;
+    const int cc = (int)threadIdx.x / G, g = (int)threadIdx.x % G, use = cc < nc;
+    const int j = jr + (g < gn ? g : 0), c = c0 + (use ? cc : 0);
+    const long long off =
+        (long long)lo[(size_t)j * (size_t)nsub + (size_t)s] + a[(size_t)j * (size_t)nchans + (size_t)c];
+    long long m = use ? off : LLONG_MAX, x = use ? off : LLONG_MIN;
+#pragma unroll
+    for (int d = 1; d < G; d *= 2) {
+        const long long m2 = __shfl_xor_sync(0xffffffffu, m, d), x2 = __shfl_xor_sync(0xffffffffu, x, d);
+        m = m2 < m ? m2 : m;
+        x = x2 > x ? x2 : x;
+    }
+    if (!use)
+        return;
+    sh[threadIdx.x] = (int)(off - m);
+    if (g == 0) {
+        rw[cc] = row[c];
+        mn[cc] = m;
+        ln[cc] = QN + (x - m < (long long)dwin ? (int)(x - m) : dwin);
+    }
+}
+
 /* k_sub1_q8 for a run of AP_RUN consecutive groups per block, for subbands
  * of at most k1 channels (no 16-bit lane can pass 65535, so no carry out is
  * needed), through shared memory: the groups' nominal DMs are close, so they
  * read each channel's row at offsets at most dwin apart; the block stages
- * each channel's 256 + dwin words once (cs channels at a time) and every
- * group adds its word from there, instead of each group streaming the row
- * from L2 again.  Shared memory: cs x AP_RUN shifts, cs first words (the
- * smallest offset of each channel), cs row numbers, then cs rows of
+ * each channel's words once (cs channels at a time) and every group adds its
+ * words from there, instead of each group streaming the row from L2 again.
+ * A channel's row is staged from the run's smallest offset for 256 words
+ * past its largest: no group reads further (its own spread, which averages
+ * under half of dwin on the Table 2 plan).
+ * Warp g adds group g0 + g, lane l the words l + 32 k (k < 8) of the tile:
+ * a channel costs a warp one shift and one address, and each word a load at
+ * an immediate offset, a mask, a byte permute and the adds (a thread per
+ * word over the eight groups spent an address on every group's word).
+ * Shared memory: cs x AP_RUN shifts, cs first words (the smallest offset of
+ * each channel), cs row numbers, cs staged lengths, then cs rows of
  * 256 + dwin words. */
 template <typename TB>
 __global__ void __launch_bounds__(256, 6) k_sub1_sm(const uint32_t *Y, size_t pitch, size_t nsd, const int *row,
@@ -138,107 +181,159 @@ __global__ void __launch_bounds__(256, 6) k_sub1_sm(const uint32_t *Y, size_t pi
                                                  const int64_t *lo, int j0, int ng, size_t t0, size_t W, int dwin,
                                                  int cs, TB *buf)
 {
-    const int G = AP_RUN;
-    static_assert(AP_RUN == 8, "the shifts of a channel are read as two int4");
-    extern __shared__ int4 sh4[];   /* the shifts (16-byte aligned), then the first words, rows and words */
-    int *sh = (int *)sh4;
-    long long *mn = (long long *)(sh + cs * G);
-    int *rw = (int *)(mn + cs);
-    uint32_t *sm1 = (uint32_t *)(rw + cs);
-    const int L = QN + dwin;
+    const int G = AP_RUN, WK = QN / 32;   /* groups (one a warp) and words a lane */
+    static_assert(AP_RUN * 32 == QN, "one warp a group");
+    extern __shared__ long long shl[];   /* the first words (8-byte aligned), then shifts, rows, lengths, words */
+    long long *mn = shl;
+    int *sh = (int *)(mn + cs);
+    int *rw = sh + cs * G;
+    int *ln = rw + cs;
+    uint32_t *sm1 = (uint32_t *)(ln + cs);
+    const int L = QN + dwin, lane = (int)(threadIdx.x & 31), wg = (int)(threadIdx.x >> 5);
     const unsigned nruns = (unsigned)((ng + G - 1) / G);
     const int g0 = (int)(blockIdx.x % nruns) * G, gn = ng - g0 < G ? ng - g0 : G;
-    const size_t w0 = (size_t)(blockIdx.x / nruns) * QT1, w = w0 + threadIdx.x;
+    const size_t w0 = (size_t)(blockIdx.x / nruns) * QT1;
     for (int s = blockIdx.y; s < nsub; s += gridDim.y) {
-        uint32_t e[G], o[G];
+        uint32_t e[WK], o[WK];
 #pragma unroll
-        for (int g = 0; g < G; g++)
-            e[g] = o[g] = 0;
+        for (int k = 0; k < WK; k++)
+            e[k] = o[k] = 0;
         for (int c0 = sub_first[s]; c0 < sub_first[s + 1]; c0 += cs) {
             const int nc = sub_first[s + 1] - c0 < cs ? sub_first[s + 1] - c0 : cs;
             __syncthreads();   /* the previous channels' words are added */
-            if ((int)threadIdx.x < nc) {
-                const int c = c0 + (int)threadIdx.x;
-                long long off[G], m = LLONG_MAX;
-#pragma unroll
-                for (int g = 0; g < G; g++) {
-                    const int j = j0 + g0 + (g < gn ? g : 0);
-                    off[g] = (long long)lo[(size_t)j * (size_t)nsub + (size_t)s] + a[(size_t)j * (size_t)nchans + (size_t)c];
-                    m = off[g] < m ? off[g] : m;
-                }
-#pragma unroll
-                for (int g = 0; g < G; g++)
-                    sh[threadIdx.x * G + g] = (int)(off[g] - m);
-                rw[threadIdx.x] = row[c];
-                mn[threadIdx.x] = m;
-            }
+            sub1_offsets(row, nsub, nchans, a, lo, j0 + g0, gn, s, c0, nc, dwin, mn, sh, rw, ln);
             __syncthreads();
-            /* each warp copies whole rows (channel cc: its L words from the
-             * run's smallest offset; 0 past nsd and for an unused channel),
-             * SR loads in flight a thread before they are stored: the row's
-             * setup is once a warp, and a word costs a compare, a load and a
-             * store (a thread a word over the flat index, each load waited
-             * for, left the warps stalled on L2 most of the time) */
-            for (int cc = (int)(threadIdx.x >> 5); cc < nc; cc += QN / 32) {
-                const int r = rw[cc];
+            /* each warp copies whole rows (channel cc: its ln[cc] words from
+             * the run's smallest offset; 0 past nsd and for an unused
+             * channel, whose zeros then add nothing), SR loads in flight a
+             * thread before they are stored (a thread a word over the flat
+             * index, each load waited for, left the warps stalled on L2) */
+            for (int cc = wg; cc < nc; cc += QN / 32) {
+                const int r = rw[cc], n = ln[cc];
                 const size_t b0 = t0 + w0 + (size_t)mn[cc];
-                const int lim = r < 0 || b0 >= nsd ? 0 : nsd - b0 < (size_t)L ? (int)(nsd - b0) : L;
+                const int lim = r < 0 || b0 >= nsd ? 0 : nsd - b0 < (size_t)n ? (int)(nsd - b0) : n;
                 const uint32_t *src = Y + (size_t)(r < 0 ? 0 : r) * pitch + b0;
                 uint32_t *dst = sm1 + (size_t)cc * (size_t)L;
-                for (int y0 = (int)(threadIdx.x & 31); y0 < L; y0 += 32 * SR) {
+                for (int y0 = lane; y0 < n; y0 += 32 * SR) {
                     uint32_t v[SR];
 #pragma unroll
                     for (int q = 0; q < SR; q++)
                         v[q] = y0 + 32 * q < lim ? src[y0 + 32 * q] : 0u;
 #pragma unroll
                     for (int q = 0; q < SR; q++)
-                        if (y0 + 32 * q < L)
+                        if (y0 + 32 * q < n)
                             dst[y0 + 32 * q] = v[q];
                 }
             }
             __syncthreads();
-            for (int cc = 0; cc < nc; cc++) {
-                if (rw[cc] < 0)
-                    continue;
-                const uint32_t *p = sm1 + (size_t)cc * (size_t)L + threadIdx.x;
-                const int4 sa = sh4[2 * cc], sb = sh4[2 * cc + 1];   /* two loads for the run's eight shifts */
-                const int shc[G] = {sa.x, sa.y, sa.z, sa.w, sb.x, sb.y, sb.z, sb.w};
+            if (wg < gn) {
+                /* a channel a step (two, with one three-input add for both
+                 * channels' words, needed more than the 40 registers that
+                 * six blocks an SM allow) */
+                /* two channels a step: both channels' masked words go into
+                 * one three-input add */
+                const uint32_t *p = sm1 + lane;
+                int cc = 0;
+                for (; cc + 1 < nc; cc += 2) {
+                    const uint32_t *p0 = p + (cc * L + sh[cc * G + wg]);
+                    const uint32_t *p1 = p + ((cc + 1) * L + sh[(cc + 1) * G + wg]);
 #pragma unroll
-                for (int g = 0; g < G; g++)
-                    if (g < gn) {
-                        const uint32_t x = p[shc[g]];
-                        e[g] += x & 0x00ff00ffu;
-                        o[g] += (x >> 8) & 0x00ff00ffu;
+                    for (int k = 0; k < WK; k++) {
+                        const uint32_t x0 = p0[32 * k], x1 = p1[32 * k];
+                        e[k] += (x0 & 0x00ff00ffu) + (x1 & 0x00ff00ffu);   /* samples u (low half), u + 512 */
+                        /* __byte_perm(x, 0, 0x4341) = (x >> 8) & 0x00ff00ff: u + 256, u + 768 */
+                        o[k] += __byte_perm(x0, 0u, 0x4341) + __byte_perm(x1, 0u, 0x4341);
                     }
+                }
+                if (cc < nc) {
+                    const uint32_t *p0 = p + (cc * L + sh[cc * G + wg]);
+#pragma unroll
+                    for (int k = 0; k < WK; k++) {
+                        const uint32_t x0 = p0[32 * k];
+                        e[k] += x0 & 0x00ff00ffu;
+                        o[k] += __byte_perm(x0, 0u, 0x4341);
+                    }
+                }
             }
         }
-        if (w < W)
+        if (wg < gn) {
+            TB *dst = buf + ((size_t)(g0 + wg) * (size_t)nsub + (size_t)s) * W;
 #pragma unroll
-            for (int g = 0; g < G; g++)
-                if (g < gn) {
-                    TB *dst = buf + ((size_t)(g0 + g) * (size_t)nsub + (size_t)s) * W;
-                    dst[w] = (TB)(e[g] & 0xffffu);
-                    if (w + QN < W)
-                        dst[w + QN] = (TB)(o[g] & 0xffffu);
-                    if (w + 2 * QN < W)
-                        dst[w + 2 * QN] = (TB)(e[g] >> 16);
-                    if (w + 3 * QN < W)
-                        dst[w + 3 * QN] = (TB)(o[g] >> 16);
-                }
+            for (int k = 0; k < WK; k++) {
+                const size_t w = w0 + (size_t)(lane + 32 * k);
+                if (w < W)
+                    dst[w] = (TB)(e[k] & 0xffffu);
+                if (w + QN < W)
+                    dst[w + QN] = (TB)(o[k] & 0xffffu);
+                if (w + 2 * QN < W)
+                    dst[w + 2 * QN] = (TB)(e[k] >> 16);
+                if (w + 3 * QN < W)
+                    dst[w + 3 * QN] = (TB)(o[k] >> 16);
+            }
+        }
     }
+}
+
+/* k_stage2_pk's staging of one group's rows (src: subband 0's row from
+ * the tile's first output, nrem = W - t0 of its samples there, rows W
+ * apart): word (s len + y) NP + p holds samples y + 2 QN p (low half) and
+ * y + 2 QN p + QN (high half) of subband s, 0 from nrem on.  Each warp
+ * copies whole rows, a lane's NP words stored together, with 2 NP U loads in
+ * flight a lane before the stores (SR = 8 for either NP). */
+template <int NP, typename TB>
+__device__ void stage2_stage(const TB *src0, size_t nrem, size_t W, int nsub, int len, uint32_t *dst0)
+{
+    const int U = SR / (2 * NP), lane = (int)(threadIdx.x & 31);
+    for (int s = (int)(threadIdx.x >> 5); s < nsub; s += QN / 32) {
+        const TB *src = src0 + (size_t)s * W;
+        uint32_t *dst = dst0 + (size_t)s * (size_t)len * NP;
+        for (int y0 = lane; y0 < len; y0 += 32 * U) {
+            uint32_t v[U][NP];
+#pragma unroll
+            for (int q = 0; q < U; q++)
+#pragma unroll
+                for (int p = 0; p < NP; p++) {
+                    const size_t y = (size_t)(y0 + 32 * q + 2 * QN * p);
+                    v[q][p] = (y < nrem ? (uint32_t)src[y] : 0u) | ((y + QN < nrem ? (uint32_t)src[y + QN] : 0u) << 16);
+                }
+#pragma unroll
+            for (int q = 0; q < U; q++)
+                if (y0 + 32 * q < len) {
+                    if (NP == 2)
+                        *reinterpret_cast<uint2 *>(dst + (size_t)(y0 + 32 * q) * 2) = make_uint2(v[q][0], v[q][NP - 1]);
+                    else
+                        dst[y0 + 32 * q] = v[q][0];
+                }
+        }
+    }
+}
+
+/* pk[p] += word p of w (one uint32_t for NP = 1, a uint2 for NP = 2). */
+__device__ inline void add_pw(uint32_t *pk, uint32_t w) { pk[0] += w; }
+__device__ inline void add_pw(uint32_t *pk, uint2 w)
+{
+    pk[0] += w.x;
+    pk[1] += w.y;
 }
 
 /* Stage 2 of a group's trials through shared memory, NP pairs of outputs
  * per thread (tile of 512 NP outputs): the group's nsub rows are staged once
  * as P words, then each trial's output is the sum over subbands of one
- * word per pair. */
+ * word per pair.  A thread's NP words of a subband lie side by side (word
+ * (s len + y) NP + p: pair p of subband s at y), so that one load at one
+ * address, a running row pointer plus the trial's shift, gives them all:
+ * about six PTX instructions a subband for NP = 2, where an address a pair
+ * from the subband's index times len took about fourteen. */
 template <int NP, typename TB>
 __global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, const int32_t *shift, int nsub,
                                                    const unsigned long long *first, const int32_t *gspan, int j0,
                                                    int ng, size_t nt, int k2, int v4, float *out, size_t opitch,
                                                    size_t col)
 {
-    extern __shared__ uint32_t smq[];
+    static_assert(NP == 1 || NP == 2, "a thread's words are one uint32_t or one uint2");
+    typedef typename std::conditional<NP == 2, uint2, uint32_t>::type PW;
+    extern __shared__ __align__(16) uint32_t smq[];
+    PW *const smp = reinterpret_cast<PW *>(smq);   /* [nsub][len] */
     const size_t t0 = (size_t)blockIdx.x * (size_t)(2 * QN * NP);
     if (t0 >= nt)
         return;
@@ -247,29 +342,7 @@ __global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, cons
         const int j = j0 + jj;
         const int len = QN + gspan[j];
         __syncthreads();   /* the previous group's reads are done */
-        /* each warp copies whole segments (subband s, pair p: len words
-         * from t0 + 2 QN p, each of samples y and y + QN, 0 from W on), SR
-         * loads in flight a thread, as k_sub1_sm stages its rows */
-        for (int sp = x >> 5; sp < nsub * NP; sp += QN / 32) {
-            const int s = sp / NP, p = sp % NP;
-            const TB *src = buf + ((size_t)jj * (size_t)nsub + (size_t)s) * W + t0 + (size_t)(2 * QN * p);
-            const size_t b0 = t0 + (size_t)(2 * QN * p);
-            const int lim0 = b0 >= W ? 0 : W - b0 < (size_t)len ? (int)(W - b0) : len;
-            const int lim1 = b0 + QN >= W ? 0 : W - b0 - QN < (size_t)len ? (int)(W - b0 - QN) : len;
-            uint32_t *dst = smq + (size_t)sp * (size_t)len;
-            for (int y0 = x & 31; y0 < len; y0 += 32 * (SR / 2)) {
-                uint32_t v[SR / 2];
-#pragma unroll
-                for (int q = 0; q < SR / 2; q++) {
-                    const int y = y0 + 32 * q;
-                    v[q] = (y < lim0 ? (uint32_t)src[y] : 0u) | ((y < lim1 ? (uint32_t)src[y + QN] : 0u) << 16);
-                }
-#pragma unroll
-                for (int q = 0; q < SR / 2; q++)
-                    if (y0 + 32 * q < len)
-                        dst[y0 + 32 * q] = v[q];
-            }
-        }
+        stage2_stage<NP>(buf + (size_t)jj * (size_t)nsub * W + t0, t0 < W ? W - t0 : 0, W, nsub, len, smq);
         __syncthreads();
         for (unsigned long long i = first[j]; i < first[j + 1]; i++) {
             const int32_t *sft = shift + i * (size_t)nsub;
@@ -277,6 +350,7 @@ __global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, cons
 #pragma unroll
             for (int p = 0; p < NP; p++)
                 slo[p] = shi[p] = 0;
+            const PW *rq = smp + x;   /* subband q's row from q = 0, one len a subband */
             for (int q0 = 0; q0 < nsub; q0 += k2) {
                 const int q1 = nsub - q0 < k2 ? nsub : q0 + k2;
                 uint32_t pk[NP];
@@ -285,25 +359,23 @@ __global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, cons
                     pk[p] = 0;
                 if (v4) {
                     /* four shifts a load (nsub and k2 multiples of 4, so
-                     * sft + q is 16-byte aligned and q1 - q0 a multiple of 4) */
+                     * sft + q is 16-byte aligned and q1 - q0 a multiple of 4;
+                     * unrolled further, NP = 1 took 128 registers) */
+#pragma unroll 2
                     for (int q = q0; q < q1; q += 4) {
                         const int4 s4 = *reinterpret_cast<const int4 *>(sft + q);
                         const int sq[4] = {s4.x, s4.y, s4.z, s4.w};
 #pragma unroll
                         for (int u = 0; u < 4; u++) {
-                            const uint32_t *rq = smq + (size_t)(q + u) * NP * (size_t)len + (size_t)(x + sq[u]);
-#pragma unroll
-                            for (int p = 0; p < NP; p++)
-                                pk[p] += rq[(size_t)p * (size_t)len];
+                            add_pw(pk, rq[sq[u]]);
+                            rq += len;
                         }
                     }
                 } else {
 #pragma unroll 4
                     for (int q = q0; q < q1; q++) {
-                        const uint32_t *rq = smq + (size_t)q * NP * (size_t)len + (size_t)(x + sft[q]);
-#pragma unroll
-                        for (int p = 0; p < NP; p++)
-                            pk[p] += rq[(size_t)p * (size_t)len];
+                        add_pw(pk, rq[sft[q]]);
+                        rq += len;
                     }
                 }
 #pragma unroll
@@ -372,7 +444,7 @@ cudaError_t ap_launch_sub1_q8(const uint32_t *Y, size_t pitch, size_t nsd, const
 
 size_t ap_sub1_sm_smem(int dwin, int cs)
 {
-    return (size_t)cs * (AP_RUN * sizeof(int) + sizeof(long long) + sizeof(int) +
+    return (size_t)cs * (sizeof(long long) + AP_RUN * sizeof(int) + 2 * sizeof(int) +
                          ((size_t)xc_apq::QN + (size_t)dwin) * sizeof(uint32_t));
 }
 
