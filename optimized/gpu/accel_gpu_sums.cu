@@ -511,6 +511,16 @@ static xc_status search_amps(state *s, const xc_accel_plan *p, const xc_accel_am
     return search_staged(s, p, a->nbins, ilo, iend, emit, ctx, err);
 }
 
+// What both entry points refuse: no state, plan or receiver, or a plan other than the state's.
+static xc_status check_call(const state *s, const xc_accel_plan *p, xc_accel_emit_fn emit, xc_error *err)
+{
+    if (!s || !p || !emit)
+        return xc_error_set(err, XC_EINVAL, "accel gpu: no state, plan or receiver of the points");
+    if (p->ntempl != s->ntempl || p->hwmax != s->hwmax)
+        return xc_error_set(err, XC_EINVAL, "accel gpu: the plan differs from the one the state was made for");
+    return XC_OK;
+}
+
 } // namespace xc_accel_gpu_impl
 
 extern "C" xc_status xc_accel_gpu_search(const xc_accel_searcher *self, void *st, const xc_accel_plan *p,
@@ -519,10 +529,9 @@ extern "C" xc_status xc_accel_gpu_search(const xc_accel_searcher *self, void *st
 {
     (void)self;
     xc_accel_gpu_impl::state *s = (xc_accel_gpu_impl::state *)st;
-    if (!s || !p || !emit)
-        return xc_error_set(err, XC_EINVAL, "accel gpu: no state, plan or receiver of the points");
-    if (p->ntempl != s->ntempl || p->hwmax != s->hwmax)
-        return xc_error_set(err, XC_EINVAL, "accel gpu: the plan differs from the one the state was made for");
+    xc_status stc = xc_accel_gpu_impl::check_call(s, p, emit, err);
+    if (stc != XC_OK)
+        return stc;
     return xc_accel_gpu_impl::search(s, p, amp, nbins, ilo, iend, emit, ctx, err);
 }
 
@@ -532,10 +541,9 @@ extern "C" xc_status xc_accel_gpu_search_amps(const xc_accel_searcher *self, voi
 {
     (void)self;
     xc_accel_gpu_impl::state *s = (xc_accel_gpu_impl::state *)st;
-    if (!s || !p || !emit)
-        return xc_error_set(err, XC_EINVAL, "accel gpu: no state, plan or receiver of the points");
-    if (p->ntempl != s->ntempl || p->hwmax != s->hwmax)
-        return xc_error_set(err, XC_EINVAL, "accel gpu: the plan differs from the one the state was made for");
+    xc_status stc = xc_accel_gpu_impl::check_call(s, p, emit, err);
+    if (stc != XC_OK)
+        return stc;
     return xc_accel_gpu_impl::search_amps(s, p, a, ilo, iend, emit, ctx, err);
 }
 
