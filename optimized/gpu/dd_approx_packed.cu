@@ -32,6 +32,8 @@ const int SR = 8;            /* words a thread loads before it stores them, stag
 
 unsigned cap16q(size_t n) { return n < 1 ? 1u : n > 65535 ? 65535u : (unsigned)n; }
 
+/* The corner turn with scrunching (ds > 1; k_turn_q8 below at ds = 1):
+ * word u of row r (channel chan[r]) from samples u + QN b, b < 4. */
 __global__ void __launch_bounds__(256) k_scrunch_q8(const uint16_t *raw, size_t nc, const int *chan, int nuse, int ds,
                                                     size_t nsd, size_t np, uint32_t *Y, size_t pitch)
 {
@@ -43,23 +45,15 @@ __global__ void __launch_bounds__(256) k_scrunch_q8(const uint16_t *raw, size_t 
         for (int k = threadIdx.y; k < 32; k += 8) {
             uint32_t word = 0;
             if (r < (size_t)nuse) {
-                if (ds == 1) {   /* no scrunch: one load a sample, the four in flight together */
-#pragma unroll
-                    for (int b = 0; b < 4; b++) {
-                        const size_t u = u0 + (size_t)k + (size_t)QN * (size_t)b;
-                        word |= (u < nsd ? (uint32_t)raw[u * nc + cr] : 0u) << (8 * b);
+                for (int b = 0; b < 4; b++) {
+                    const size_t u = u0 + (size_t)k + (size_t)QN * (size_t)b;
+                    uint32_t v = 0;
+                    if (u < nsd) {
+                        const size_t base = u * (size_t)ds * nc + cr;
+                        for (int q = 0; q < ds; q++)
+                            v += raw[base + (size_t)q * nc];
                     }
-                } else {
-                    for (int b = 0; b < 4; b++) {
-                        const size_t u = u0 + (size_t)k + (size_t)QN * (size_t)b;
-                        uint32_t v = 0;
-                        if (u < nsd) {
-                            const size_t base = u * (size_t)ds * nc + cr;
-                            for (int q = 0; q < ds; q++)
-                                v += raw[base + (size_t)q * nc];
-                        }
-                        word |= v << (8 * b);
-                    }
+                    word |= v << (8 * b);
                 }
             }
             tile[k][threadIdx.x] = word;
@@ -69,6 +63,53 @@ __global__ void __launch_bounds__(256) k_scrunch_q8(const uint16_t *raw, size_t 
             const size_t rr = r0 + (size_t)k, u = u0 + threadIdx.x;
             if (rr < (size_t)nuse && u < np)
                 Y[rr * pitch + u] = tile[threadIdx.x][k];
+        }
+        __syncthreads();
+    }
+}
+
+/* The corner turn at ds = 1 (no scrunch), a block for 32 channel rows and
+ * the words u0 + k + QN c (k < 32, c < 4) of the tile of QT1 words from
+ * 4 QN (blockIdx.x / 8), u0 = that + 32 (blockIdx.x mod 8): those words'
+ * bytes are the seven runs of samples u0 + k + QN b (b < 7), each loaded
+ * once into shared memory; k_scrunch_q8 loads every sample once for each
+ * of the four words that hold it, 16 loads for a thread's four words where
+ * this takes 7. */
+__global__ void __launch_bounds__(256) k_turn_q8(const uint16_t *raw, size_t nc, const int *chan, int nuse,
+                                                 size_t nsd, size_t np, uint32_t *Y, size_t pitch)
+{
+    __shared__ uint32_t tile[7][32][33];
+    const size_t u0 = (size_t)(blockIdx.x / 8) * QT1 + (size_t)(blockIdx.x % 8) * 32;
+    const int tx = (int)threadIdx.x;
+    for (size_t r0 = (size_t)blockIdx.y * 32; r0 < (size_t)nuse; r0 += (size_t)gridDim.y * 32) {
+        const size_t r = r0 + (size_t)tx;
+        const size_t cr = r < (size_t)nuse ? (size_t)chan[r] : 0;
+        for (int k = threadIdx.y; k < 32; k += 8) {
+            uint32_t v[7];
+#pragma unroll
+            for (int b = 0; b < 7; b++) {
+                const size_t u = u0 + (size_t)k + (size_t)QN * (size_t)b;
+                v[b] = r < (size_t)nuse && u < nsd ? (uint32_t)raw[u * nc + cr] : 0u;
+            }
+#pragma unroll
+            for (int b = 0; b < 7; b++)
+                tile[b][k][tx] = v[b];
+        }
+        __syncthreads();
+        for (int k = threadIdx.y; k < 32; k += 8) {
+            const size_t rr = r0 + (size_t)k;
+            if (rr < (size_t)nuse) {
+                uint32_t v[7];
+#pragma unroll
+                for (int b = 0; b < 7; b++)
+                    v[b] = tile[b][tx][k];
+#pragma unroll
+                for (int c = 0; c < 4; c++) {
+                    const size_t u = u0 + (size_t)tx + (size_t)QN * (size_t)c;
+                    if (u < np)
+                        Y[rr * pitch + u] = v[c] | v[c + 1] << 8 | v[c + 2] << 16 | v[c + 3] << 24;
+                }
+            }
         }
         __syncthreads();
     }
@@ -278,12 +319,18 @@ __global__ void __launch_bounds__(256, 6) k_sub1_sm(const uint32_t *Y, size_t pi
  * the tile's first output, nrem = W - t0 of its samples there, rows W
  * apart): word (s len + y) NP + p holds samples y + 2 QN p (low half) and
  * y + 2 QN p + QN (high half) of subband s, 0 from nrem on.  Each warp
- * copies whole rows, a lane's NP words stored together, with 2 NP U loads in
- * flight a lane before the stores (SR = 8 for either NP). */
+ * copies whole rows, a lane's NP words stored together, with S2R = 2 NP U
+ * loads in flight a lane before the stores: the block waits at a barrier
+ * for its rows, which stage 1 has just written through to DRAM, so each
+ * round trip stalls all its warps (at 8 loads a lane a row of 300 words
+ * took five); stage 2's shared memory allows three blocks an SM, which
+ * leaves registers for 24. */
+const int S2R = 24;
+
 template <int NP, typename TB>
 __device__ void stage2_stage(const TB *src0, size_t nrem, size_t W, int nsub, int len, uint32_t *dst0)
 {
-    const int U = SR / (2 * NP), lane = (int)(threadIdx.x & 31);
+    const int U = S2R / (2 * NP), lane = (int)(threadIdx.x & 31);
     for (int s = (int)(threadIdx.x >> 5); s < nsub; s += QN / 32) {
         const TB *src = src0 + (size_t)s * W;
         uint32_t *dst = dst0 + (size_t)s * (size_t)len * NP;
@@ -316,14 +363,92 @@ __device__ inline void add_pw(uint32_t *pk, uint2 w)
     pk[1] += w.y;
 }
 
+/* Trials i .. i + NT - 1 of k_stage2_pk (their shifts rows sft, nsub
+ * apart): each sums one word a pair and subband from the staged rows (smp,
+ * thread x's words from x on) and writes its outputs from o (rows opitch
+ * apart).  The NT trials share the running row pointer and make NT
+ * independent chains of shared loads and adds: with three blocks an SM a
+ * warp waited on each subband's load before its add, and NT = 2 gives it
+ * two in flight.  Lanes flush into 32-bit sums every k2 subbands. */
+template <int NP, int NT, typename PW>
+__device__ __forceinline__ void stage2_trials(const PW *smp, int x, int len, const int32_t *sft, int nsub, int k2,
+                                              int v4, float *o, size_t opitch, size_t t0, size_t nt)
+{
+    uint32_t slo[NT][NP], shi[NT][NP];
+#pragma unroll
+    for (int m = 0; m < NT; m++)
+#pragma unroll
+        for (int p = 0; p < NP; p++)
+            slo[m][p] = shi[m][p] = 0;
+    const PW *rq = smp + x;   /* subband q's row from q = 0, one len a subband */
+    for (int q0 = 0; q0 < nsub; q0 += k2) {
+        const int q1 = nsub - q0 < k2 ? nsub : q0 + k2;
+        uint32_t pk[NT][NP];
+#pragma unroll
+        for (int m = 0; m < NT; m++)
+#pragma unroll
+            for (int p = 0; p < NP; p++)
+                pk[m][p] = 0;
+        if (v4) {
+            /* four shifts a load (nsub and k2 multiples of 4, so sft + q is
+             * 16-byte aligned and q1 - q0 a multiple of 4) */
+#pragma unroll 2
+            for (int q = q0; q < q1; q += 4) {
+                int sq[NT][4];
+#pragma unroll
+                for (int m = 0; m < NT; m++) {
+                    const int4 s4 = *reinterpret_cast<const int4 *>(sft + (size_t)m * (size_t)nsub + q);
+                    sq[m][0] = s4.x;
+                    sq[m][1] = s4.y;
+                    sq[m][2] = s4.z;
+                    sq[m][3] = s4.w;
+                }
+#pragma unroll
+                for (int u = 0; u < 4; u++) {
+#pragma unroll
+                    for (int m = 0; m < NT; m++)
+                        add_pw(pk[m], rq[sq[m][u]]);
+                    rq += len;
+                }
+            }
+        } else {
+#pragma unroll 4
+            for (int q = q0; q < q1; q++) {
+#pragma unroll
+                for (int m = 0; m < NT; m++)
+                    add_pw(pk[m], rq[sft[(size_t)m * (size_t)nsub + q]]);
+                rq += len;
+            }
+        }
+#pragma unroll
+        for (int m = 0; m < NT; m++)
+#pragma unroll
+            for (int p = 0; p < NP; p++) {
+                slo[m][p] += pk[m][p] & 0xffffu;
+                shi[m][p] += pk[m][p] >> 16;
+            }
+    }
+#pragma unroll
+    for (int m = 0; m < NT; m++)
+#pragma unroll
+        for (int p = 0; p < NP; p++) {
+            const size_t a0 = (size_t)(2 * QN * p + x);
+            if (t0 + a0 < nt)
+                o[m * opitch + a0] = __uint2float_rn(slo[m][p]);
+            if (t0 + a0 + QN < nt)
+                o[m * opitch + a0 + QN] = __uint2float_rn(shi[m][p]);
+        }
+}
+
 /* Stage 2 of a group's trials through shared memory, NP pairs of outputs
  * per thread (tile of 512 NP outputs): the group's nsub rows are staged once
  * as P words, then each trial's output is the sum over subbands of one
- * word per pair.  A thread's NP words of a subband lie side by side (word
- * (s len + y) NP + p: pair p of subband s at y), so that one load at one
- * address, a running row pointer plus the trial's shift, gives them all:
- * about six PTX instructions a subband for NP = 2, where an address a pair
- * from the subband's index times len took about fourteen. */
+ * word per pair, two trials at a time (stage2_trials).  A thread's NP words
+ * of a subband lie side by side (word (s len + y) NP + p: pair p of
+ * subband s at y), so that one load at one address, a running row pointer
+ * plus the trial's shift, gives them all: about six PTX instructions a
+ * subband for NP = 2, where an address a pair from the subband's index times
+ * len took about fourteen. */
 template <int NP, typename TB>
 __global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, const int32_t *shift, int nsub,
                                                    const unsigned long long *first, const int32_t *gspan, int j0,
@@ -333,7 +458,7 @@ __global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, cons
     static_assert(NP == 1 || NP == 2, "a thread's words are one uint32_t or one uint2");
     typedef typename std::conditional<NP == 2, uint2, uint32_t>::type PW;
     extern __shared__ __align__(16) uint32_t smq[];
-    PW *const smp = reinterpret_cast<PW *>(smq);   /* [nsub][len] */
+    const PW *const smp = reinterpret_cast<const PW *>(smq);   /* [nsub][len] */
     const size_t t0 = (size_t)blockIdx.x * (size_t)(2 * QN * NP);
     if (t0 >= nt)
         return;
@@ -344,56 +469,14 @@ __global__ void __launch_bounds__(256) k_stage2_pk(const TB *buf, size_t W, cons
         __syncthreads();   /* the previous group's reads are done */
         stage2_stage<NP>(buf + (size_t)jj * (size_t)nsub * W + t0, t0 < W ? W - t0 : 0, W, nsub, len, smq);
         __syncthreads();
-        for (unsigned long long i = first[j]; i < first[j + 1]; i++) {
-            const int32_t *sft = shift + i * (size_t)nsub;
-            uint32_t slo[NP], shi[NP];
-#pragma unroll
-            for (int p = 0; p < NP; p++)
-                slo[p] = shi[p] = 0;
-            const PW *rq = smp + x;   /* subband q's row from q = 0, one len a subband */
-            for (int q0 = 0; q0 < nsub; q0 += k2) {
-                const int q1 = nsub - q0 < k2 ? nsub : q0 + k2;
-                uint32_t pk[NP];
-#pragma unroll
-                for (int p = 0; p < NP; p++)
-                    pk[p] = 0;
-                if (v4) {
-                    /* four shifts a load (nsub and k2 multiples of 4, so
-                     * sft + q is 16-byte aligned and q1 - q0 a multiple of 4;
-                     * unrolled further, NP = 1 took 128 registers) */
-#pragma unroll 2
-                    for (int q = q0; q < q1; q += 4) {
-                        const int4 s4 = *reinterpret_cast<const int4 *>(sft + q);
-                        const int sq[4] = {s4.x, s4.y, s4.z, s4.w};
-#pragma unroll
-                        for (int u = 0; u < 4; u++) {
-                            add_pw(pk, rq[sq[u]]);
-                            rq += len;
-                        }
-                    }
-                } else {
-#pragma unroll 4
-                    for (int q = q0; q < q1; q++) {
-                        add_pw(pk, rq[sft[q]]);
-                        rq += len;
-                    }
-                }
-#pragma unroll
-                for (int p = 0; p < NP; p++) {
-                    slo[p] += pk[p] & 0xffffu;
-                    shi[p] += pk[p] >> 16;
-                }
-            }
-            float *o = out + i * opitch + col + t0;
-#pragma unroll
-            for (int p = 0; p < NP; p++) {
-                const size_t a0 = (size_t)(2 * QN * p + x);
-                if (t0 + a0 < nt)
-                    o[a0] = __uint2float_rn(slo[p]);
-                if (t0 + a0 + QN < nt)
-                    o[a0 + QN] = __uint2float_rn(shi[p]);
-            }
-        }
+        const unsigned long long i1 = first[j + 1];
+        unsigned long long i = first[j];
+        for (; i + 1 < i1; i += 2)
+            stage2_trials<NP, 2>(smp, x, len, shift + i * (size_t)nsub, nsub, k2, v4, out + i * opitch + col + t0,
+                                 opitch, t0, nt);
+        if (i < i1)
+            stage2_trials<NP, 1>(smp, x, len, shift + i * (size_t)nsub, nsub, k2, v4, out + i * opitch + col + t0,
+                                 opitch, t0, nt);
     }
 }
 
@@ -404,8 +487,14 @@ cudaError_t ap_launch_scrunch_q8(const uint16_t *raw, size_t nc, const int *chan
 {
     if (np == 0 || nuse == 0)
         return cudaSuccess;
-    const dim3 grid((unsigned)((np + 31) / 32), xc_apq::cap16q(((size_t)nuse + 31) / 32)), block(32, 8);
-    xc_apq::k_scrunch_q8<<<grid, block, 0, st>>>(raw, nc, chan, nuse, ds, nsd, np, Y, pitch);
+    const dim3 block(32, 8);
+    const unsigned gy = xc_apq::cap16q(((size_t)nuse + 31) / 32);
+    if (ds == 1)
+        xc_apq::k_turn_q8<<<dim3((unsigned)((np + xc_apq::QT1 - 1) / xc_apq::QT1 * 8), gy), block, 0, st>>>(
+            raw, nc, chan, nuse, nsd, np, Y, pitch);
+    else
+        xc_apq::k_scrunch_q8<<<dim3((unsigned)((np + 31) / 32), gy), block, 0, st>>>(raw, nc, chan, nuse, ds, nsd, np,
+                                                                                   Y, pitch);
     return cudaGetLastError();
 }
 
