@@ -44,7 +44,8 @@ struct sp_state {
     unsigned *nlist;
     cudaStream_t st;           /* the plan's work, waited for alone */
     cudaEvent_t legacy;        /* the legacy stream's work so far, which an execute waits for */
-    bool have_st, have_ev;
+    cudaEvent_t done;          /* the plan's work so far, waited for without spinning (wait_plan) */
+    bool have_st, have_ev, have_done;
 };
 
 void release(sp_state *S)
@@ -64,6 +65,8 @@ void release(sp_state *S)
         cudaStreamDestroy(S->st);
     if (S->have_ev)
         cudaEventDestroy(S->legacy);
+    if (S->have_done)
+        cudaEventDestroy(S->done);
     delete S;
 }
 
@@ -80,12 +83,22 @@ xc_status grow(void **p, size_t *have, size_t want, size_t elem, const char *wha
     return XC_OK;
 }
 
+/* The plan's stream's work so far, waited for on a blocking-sync event: a
+ * spinning wait holds a host core for the whole search, and in a stream of
+ * gulps the search runs beside the dedisperser's host copies, which use every
+ * core (CUDA Runtime API, cudaEventBlockingSync). */
+cudaError_t wait_plan(const sp_state *S)
+{
+    cudaError_t e = cudaEventRecord(S->done, S->st);
+    return e == cudaSuccess ? cudaEventSynchronize(S->done) : e;
+}
+
 /* A kernel's launch and its run (its stream's work so far), each failure
  * named. */
 xc_status launched(const sp_state *S, const char *what, xc_error *err)
 {
     XC_GPU_CK(cudaGetLastError(), what);
-    XC_GPU_CK(cudaStreamSynchronize(S->st), what);
+    XC_GPU_CK(wait_plan(S), what);
     return XC_OK;
 }
 
@@ -140,7 +153,7 @@ template <typename LAUNCH> xc_status detections(sp_state *S, LAUNCH launch, cons
             return st;
         XC_GPU_CK(cudaMemcpyAsync(&count, S->count, sizeof count, cudaMemcpyDeviceToHost, S->st),
                   "sp cudaMemcpy (count)");
-        XC_GPU_CK(cudaStreamSynchronize(S->st), "sp cudaMemcpy (count)");
+        XC_GPU_CK(wait_plan(S), "sp cudaMemcpy (count)");
         if (count <= S->det_cap)
             break;
         if ((st = grow((void **)&S->det, &S->det_cap, (size_t)count, sizeof *S->det, "sp cudaMalloc (detections)",
@@ -155,7 +168,7 @@ template <typename LAUNCH> xc_status detections(sp_state *S, LAUNCH launch, cons
     xc_status st = XC_OK;
     cudaError_t e = cudaMemcpyAsync(h, S->det, (size_t)count * sizeof *h, cudaMemcpyDeviceToHost, S->st);
     if (e == cudaSuccess)
-        e = cudaStreamSynchronize(S->st);
+        e = wait_plan(S);
     if (e != cudaSuccess)
         st = xc_gpu_fail(err, e, "sp cudaMemcpy (detections)");
     if (!st)
@@ -285,6 +298,10 @@ extern "C" xc_status xc_sp_gpu_plan(const xc_spsearcher *self, const xc_spconf *
     if (e == cudaSuccess) {
         e = cudaEventCreateWithFlags(&S->legacy, cudaEventDisableTiming);
         S->have_ev = e == cudaSuccess;
+    }
+    if (e == cudaSuccess) {
+        e = cudaEventCreateWithFlags(&S->done, cudaEventDisableTiming | cudaEventBlockingSync);
+        S->have_done = e == cudaSuccess;
     }
     if (e != cudaSuccess)
         st = xc_gpu_fail(err, e, "sp plan (stream)");
