@@ -175,7 +175,7 @@ const xc_cmd xc_commands[] = {
      "       crosscheck gate singlepulse (-plugin LIB.so | -impl NAME | -cmd 'TEMPLATE') [options]",
      "A correctness gate for CI: the user's own kernels run every case of a tier and each output is\n"
      "checked against crosscheck's reference implementation.  crosscheck gate NAME -h lists each\n"
-     "gate's options, placeholders and checks; docs/ci.md has CI examples.\n"},
+     "gate's options, the {fields} its -cmd template may use, and its checks; docs/ci.md has CI examples.\n"},
     {"check", xc_cmd_check, "measure approximations: Pulscan GPU's, noise statistics, subband/tree S/N loss",
      "NAME [options]",
      NULL},
