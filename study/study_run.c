@@ -244,7 +244,9 @@ xc_status xc_study_run(const xc_study *st, const char *dir, xc_study_runopts *o,
 
 /* ---- merge --------------------------------------------------------------------------- */
 
-static xc_status read_hash_n(const char *dir, char *hash, size_t nh, uint64_t *n, xc_error *err)
+/* A shard's study.json: its hash, n and the spec path it was run with. */
+static xc_status read_study_json(const char *dir, char *hash, size_t nh, uint64_t *n, char *spec_file, size_t ns,
+                                 xc_error *err)
 {
     char path[4300];
     snprintf(path, sizeof path, "%s/study.json", dir);
@@ -253,12 +255,14 @@ static xc_status read_hash_n(const char *dir, char *hash, size_t nh, uint64_t *n
     if (!o)
         return xc_error_set(err, XC_EIO, "%s: not a study directory (%s)", dir, je.text);
     const char *h = json_string_value(json_object_get(o, "study_hash"));
+    const char *sf = json_string_value(json_object_get(o, "spec_file"));
     json_t *jn = json_object_get(o, "n");
-    if (!h || !json_is_integer(jn) || json_integer_value(jn) < 1) {
+    if (!h || !sf || !json_is_integer(jn) || json_integer_value(jn) < 1) {
         json_decref(o);
-        return xc_error_set(err, XC_EFORMAT, "%s: study_hash and n: missing or of the wrong type", path);
+        return xc_error_set(err, XC_EFORMAT, "%s: study_hash, spec_file and n: missing or of the wrong type", path);
     }
     snprintf(hash, nh, "%s", h);
+    snprintf(spec_file, ns, "%s", sf);
     *n = (uint64_t)json_integer_value(jn);
     json_decref(o);
     return XC_OK;
@@ -270,7 +274,7 @@ xc_status xc_study_merge(const char *const *dirs, size_t ndirs, const char *out,
     memset(st, 0, sizeof *st);
     if (ndirs < 1)
         return xc_error_set(err, XC_EINVAL, "-merge: no study directories");
-    char spec[4300], h0[64], want[64];
+    char spec[4300], h0[64], want[64], sf0[sizeof st->path], sfi[sizeof st->path];
     uint64_t n = 0;
     snprintf(spec, sizeof spec, "%s/spec.json", dirs[0]);
     xc_status e = xc_study_load(st, spec, reg, err);
@@ -279,11 +283,20 @@ xc_status xc_study_merge(const char *const *dirs, size_t ndirs, const char *out,
     snprintf(want, sizeof want, "%016llx", (unsigned long long)st->hash);
     for (size_t i = 0; i < ndirs; i++) {
         uint64_t ni = 0;
-        if ((e = read_hash_n(dirs[i], h0, sizeof h0, &ni, err)))
+        if ((e = read_study_json(dirs[i], h0, sizeof h0, &ni, i ? sfi : sf0, sizeof sfi, err)))
             goto fail;
         if (strcmp(h0, want)) {
             e = xc_error_set(err, XC_EINVAL, "%s: another study (hash %s; %s has %s): cannot merge them", dirs[i], h0,
                              dirs[0], want);
+            goto fail;
+        }
+        /* study.json records the spec path a run was given; the merged one
+         * records the shards' (so it is one run's study.json, byte for
+         * byte), which must then be one path */
+        if (i && strcmp(sfi, sf0)) {
+            e = xc_error_set(err, XC_EINVAL, "%s/study.json: spec_file \"%s\", but %s/study.json has \"%s\": shards "
+                             "of one study run with different spec paths (give every shard the same -spec path)",
+                             dirs[i], sfi, dirs[0], sf0);
             goto fail;
         }
         n = ni > n ? ni : n;
@@ -294,6 +307,9 @@ xc_status xc_study_merge(const char *const *dirs, size_t ndirs, const char *out,
         e = xc_study_journal_read(st, dirs[i], &rows, err);
     if (!e)
         e = xc_study_rows_sort(&rows, err);
+    /* the spec read from the first shard's copy, recorded as the path the
+     * shards were run with */
+    snprintf(st->path, sizeof st->path, "%s", sf0);
     if (!e)
         e = xc_study_dir_init(st, out, err);
     /* The joined journal: the output directory is a study directory too. */

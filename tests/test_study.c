@@ -741,7 +741,27 @@ XC_TEST(test_threads_and_shards_same_bytes, "threads_and_shards_same_bytes")
         fprintf(stderr, "merge: %s\n", err.msg);
     CU_ASSERT_EQUAL_FATAL(s, XC_OK);
     CU_ASSERT(same_outputs(one, merged));
+    /* study.json too: the merge records the spec path the shards were run
+     * with, not its own copy of the spec in the first shard */
+    char ja[4300], jb[4300];
+    snprintf(ja, sizeof ja, "%s/study.json", one);
+    snprintf(jb, sizeof jb, "%s/study.json", merged);
+    if (!xc_fx_same_file(ja, jb))
+        fprintf(stderr, "%s and %s differ\n", ja, jb);
+    CU_ASSERT(xc_fx_same_file(ja, jb));
     xc_study_free(&m);
+    /* shards that record different spec paths: refused, naming both */
+    snprintf(jb, sizeof jb, "%s/study.json", s1);
+    json_error_t je;
+    json_t *o = json_load_file(jb, 0, &je);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+    json_object_set_new(o, "spec_file", json_string("elsewhere/study.json"));
+    CU_ASSERT_EQUAL_FATAL(json_dump_file(o, jb, JSON_INDENT(2) | JSON_SORT_KEYS), 0);
+    json_decref(o);
+    s = xc_study_merge(dirs, 2, xc_fx_tmp("same-merged2"), reg, &m, &err);
+    CU_ASSERT_EQUAL(s, XC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "elsewhere/study.json"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, st.path));
     /* one shard alone cannot be merged into the whole */
     const char *half[] = {s0};
     s = xc_study_merge(half, 1, xc_fx_tmp("same-half"), reg, &m, &err);
