@@ -17,6 +17,15 @@ static void help_mpi(void)
     printf("\nMPI: %s\n", xc_study_mpi_built() ? "built in (OpenMPI)" : "not built in (MPI=0, or no OpenMPI at build time)");
 }
 
+/* 1 when a searcher of the study runs on a device. */
+static int on_device(const xc_study *st)
+{
+    for (size_t k = 0; k < st->ns; k++)
+        if (st->s[k].impl->caps & XC_CAP_DEVICE)
+            return 1;
+    return 0;
+}
+
 static int parse_shard(const char *s, unsigned long long *i, unsigned long long *n)
 {
     char *e;
@@ -74,7 +83,11 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
                                          .after = "MPI: built with OpenMPI (found at build time; MPI=0 builds without it), the same binary started by\n"
              "mpirun spreads the pulsars over the ranks, each taking the next unfinished pulsar when it is free,\n"
              "and rank 0 writes the outputs: `mpirun -n 4 --hostfile hosts bin/crosscheck study -spec S -out DIR`\n"
-             "(DIR on a file system every rank sees).  On a cluster without MPI, a Slurm array over -shard:\n"
+             "(DIR on a file system every rank sees).  Each rank drives one GPU: its node-local rank modulo the\n"
+             "GPUs it sees (the entries of CUDA_VISIBLE_DEVICES, else the node's) becomes its CUDA_VISIBLE_DEVICES\n"
+             "before CUDA starts, so ranks on one node take different GPUs (and a rank Slurm gave one GPU with\n"
+             "--gpus-per-task=1 keeps it); `mpirun -n 2 ... -device_jobs 4` on a host of two GPUs uses both.\n"
+             "On a cluster without MPI, a Slurm array over -shard:\n"
              "`sbatch --array=0-15 --wrap 'bin/crosscheck study -spec S -out run/$SLURM_ARRAY_TASK_ID -shard\n"
              "$SLURM_ARRAY_TASK_ID/16'`, then `crosscheck study -merge run/* -out DIR`.  See docs/STUDY.md.\n\n"
              "Exit status: 0 done, 2 an error (a bad spec names the file and the JSON path of the field).\n",
@@ -105,6 +118,9 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
         return xc_cli_failf("study", "unexpected argument '%s' (directories go with -merge)", argv[first]);
     if (!spec || !out)
         return xc_cli_failf("study", "-spec STUDY.json and -out DIR are required (see crosscheck study -h)");
+    /* before anything asks the CUDA runtime for a device */
+    xc_study_rank_gpu_info rank_gpu;
+    xc_study_rank_gpu(&rank_gpu);
     unsigned long long si = 0, sn = 1;
     if (shard && parse_shard(shard, &si, &sn))
         return xc_cli_failf("study", "-shard: '%s': must be I/N with 0 <= I < N", shard);
@@ -115,6 +131,8 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
         return xc_cli_fail("study", &err);
     if (have_n)
         st.n = n;
+    if (!quiet && rank_gpu.note[0] && on_device(&st))
+        fprintf(stderr, "crosscheck study: %s\n", rank_gpu.note);
     xc_study_use_pinned(&st);
     xc_study_keep_freed_memory();
     int code = xc_study_memory_plan(&st, threads, &workers, max_memory, quiet);

@@ -42,6 +42,21 @@ void xc_study_use_pinned(xc_study *st);
  * Call once, before the workers start. */
 void xc_study_keep_freed_memory(void);
 
+/* study_rank_gpu.c: under mpirun (more than one rank, MPI built in), binds
+ * this rank to one GPU: the node-local rank (OMPI_COMM_WORLD_LOCAL_RANK,
+ * Slurm's SLURM_LOCALID or MPICH's MPI_LOCALRANKID) modulo the devices it
+ * sees, CUDA_VISIBLE_DEVICES's entries or else the node's GPUs, becomes its
+ * CUDA_VISIBLE_DEVICES (xc_devpick, core/base/xc_devpick.h).  Call before
+ * anything touches CUDA, and before other threads start (it sets the
+ * environment).  Otherwise nothing.  info->note says what was done (or why
+ * not), "" when not under mpirun. */
+typedef struct {
+    int bound;        /* 1: CUDA_VISIBLE_DEVICES names this rank's GPU */
+    int rank;         /* the world rank, -1 when not said */
+    char note[512];
+} xc_study_rank_gpu_info;
+void xc_study_rank_gpu(xc_study_rank_gpu_info *info);
+
 /* 1 when this binary was built with MPI. */
 int xc_study_mpi_built(void);
 
