@@ -232,6 +232,7 @@ endif
 # their AVX-512 code would let GCC contract a*b+c in GNU modes, so that stays off for them.
 $(BUILD)/synth/noise/synth_noise.o: CFLAGS += -ffp-contract=off
 $(BUILD)/synth/signal/synth_tophat.o: CFLAGS += -ffp-contract=off
+$(BUILD)/synth/signal/synth_phase.o: CFLAGS += -ffp-contract=off
 # The optimized kernels get -O3; everything else the default.
 $(BUILD)/optimized/%.o: OPT := -O3
 $(BUILD)/%.o: %.c

@@ -306,7 +306,8 @@ int xc_cmd_synth(const xc_cmd *self, int argc, char **argv)
 {
     const xc_optspec ospec = XC_CMD_SPEC(self, .after = "Differences from fake: counter-based noise (same bytes at any thread count), 1-bit is\n"
                  "x > 0 (fake's is almost all ones), no max*=snr rescaling of the quantiser, pulses are\n"
-                 "integrated over each sample with exact smearing, the phase is integrated and binary\n"
+                 "integrated over each sample with exact smearing (a constant-period pulsar's from a\n"
+                 "table by phase, within 1e-4 noise sigmas of it), the phase is integrated and binary\n"
                  "pulsars get the Roemer delay (unless -fake_phase), the IAU GM_sun.\n");
     synth_cli c;
     memset(&c, 0, sizeof c);

@@ -27,8 +27,10 @@
  *    smearing estimate 8.3e3*DM*foff/fch1^3 instead.
  *  - Intra-channel smearing of a top hat is exact for a channel that integrates
  *    uniformly over its band (the delay 1/f^2 averaged in closed form); a
- *    Gaussian is spread over XC_SYNTH_NSUB slices with a delay linear in
- *    frequency inside each slice.
+ *    pulsar with a constant period takes these values from a table by the
+ *    pulse's sub-sample phase, within 1e-4 noise sigmas of the closed form
+ *    (synth/signal/synth_phase.h).  A Gaussian is spread over XC_SYNTH_NSUB
+ *    slices with a delay linear in frequency inside each slice.
  *
  * Time origin: t = 0 is the start of sample 0; sample i covers [i*tsamp, (i+1)*tsamp).
  * Arrival times refer to fch1 (channel 0's centre); lower channels arrive

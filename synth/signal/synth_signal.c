@@ -198,6 +198,12 @@ xc_status xc_signal_init(xc_signal *s, const xc_synth_params *p, xc_error *err)
         s->blk[cb][0] = early;
         s->blk[cb][1] = late;
     }
+    /* A pulsar that keeps its shape takes its values from the phase table
+     * (synth_phase.h: within XC_PHASE_TOL of this closed form); the pulse's
+     * width in time is then its duty cycle of the constant period. */
+    if (xc_phase_applies(p, &s->tm) &&
+        (st = xc_phase_init(&s->ph, s->geo, p->nchans, p->tsamp, s->dc * s->tm.p0, s->amp, err)))
+        return st;
     if (p->fake_phase) {
         s->shift = malloc((size_t)p->nchans * sizeof *s->shift);
         if (!s->shift)
@@ -235,6 +241,7 @@ void xc_signal_free(xc_signal *s)
     free(s->blk);
     free(s->ev);
     free(s->shift);
+    xc_phase_free(&s->ph);
     memset(s, 0, sizeof *s);
 }
 
@@ -380,6 +387,11 @@ void xc_signal_apply(xc_signal *s, const xc_chunk *ck, int nthreads)
                     a = m + 1;
                 else
                     b = m;
+            }
+            if (s->ph.tab) {
+                for (long j = a; j < nev && s->ev[j][0] + early <= T1 + ts; j++)
+                    xc_phase_add(&s->ph, ck, c0, c1, s->geo, s->ev[j][0]);
+                continue;
             }
             for (long j = a; j < nev && s->ev[j][0] + early <= T1 + ts; j++)
                 for (int c = c0; c < c1; c += 8)

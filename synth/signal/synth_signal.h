@@ -4,6 +4,7 @@
 
 #include "synth/model/xc_orbit.h"
 #include "synth/model/xc_synth.h"
+#include "synth/signal/synth_phase.h"
 #include "synth/signal/synth_tophat.h"
 
 /* Adds a Gaussian of peak amp, centre tc and sigma sig (at fch1) as channel c
@@ -36,6 +37,7 @@ typedef struct {
     double *lanes;           /* geo as xc_chgeo_lanes lays it out */
     double dlo, dhi;         /* earliest and latest delay over the band (pulsar DM) */
     double (*blk)[2];        /* each 16-channel block's earliest and latest delay (pulsar DM) */
+    xc_phase_table ph;       /* the pulsar's values by phase where they keep their shape (tab NULL: closed form) */
     double (*ev)[2];         /* pulses of the current chunk: top hat edges, or Gaussian centre and sigma */
     size_t nev, evcap;
     /* -fake_phase state, carried from chunk to chunk as fake's loop does */
