@@ -73,16 +73,18 @@ static xc_status data_make(const xc_bench_spgpu_case *c, int nwidths, fz_data *d
  * (*first: its host clock; it sets the plans up: the device plane, the
  * dedisperser's buffers, delays and staging), then reps timed, each what a
  * later gulp pays; *wall the median of the host clock, *kernel_ms the median
- * of the dedispersion kernels' time. */
+ * of the dedispersion kernels' time, *search_ms the median of the search
+ * kernels' (xc_spfused_info.search_kernel_s). */
 static xc_status time_fused(fz_data *d, int serial, int reps, double *wall, double *first, double *kernel_ms,
-                            size_t *ncand, int64_t *max_delay, xc_spfused_info *info, xc_error *err)
+                            double *search_ms, size_t *ncand, int64_t *max_delay, xc_spfused_info *info,
+                            xc_error *err)
 {
     xc_ddtune t;
     memset(&t, 0, sizeof t);
     t.gpu_serial = serial;
     xc_ddplan *p = NULL;
     xc_spfused *f = NULL;
-    double w[XC_BENCH_MAX_RUNS], k[XC_BENCH_MAX_RUNS];
+    double w[XC_BENCH_MAX_RUNS], k[XC_BENCH_MAX_RUNS], sk[XC_BENCH_MAX_RUNS];
     xc_status st = xc_ddplan_create_tuned(&p, &xc_dd_gpu, &d->g, d->blk.nbits, &d->plan,
                                           xc_convention_get("crosscheck"), NULL, NULL, &t, err);
     if (!st)
@@ -103,6 +105,7 @@ static xc_status time_fused(fz_data *d, int serial, int reps, double *wall, doub
         if (!st && i >= 0 && !(st = xc_ddplan_stats(p, &ds))) {
             w[i] = dt;
             k[i] = ds.kernel_ms;
+            sk[i] = info->search_kernel_s * 1e3;
         }
     }
     xc_sp_gpu_fused_destroy(f);
@@ -110,6 +113,7 @@ static xc_status time_fused(fz_data *d, int serial, int reps, double *wall, doub
     if (!st) {
         *wall = xc_bench_median(w, reps);
         *kernel_ms = xc_bench_median(k, reps);
+        *search_ms = xc_bench_median(sk, reps);
     }
     return st;
 }
@@ -155,19 +159,28 @@ static xc_status time_stream(fz_data *d, int reps, size_t ncand, double *wall, x
     return st;
 }
 
+/* The plane's samples: trials x output samples over the ranges. */
+static double plane_samples(const fz_data *d, size_t nout)
+{
+    double n = 0;
+    for (int k = 0; k < d->plan.nranges; k++)
+        n += (double)d->plan.r[k].ndm * (double)(nout / (size_t)d->plan.r[k].ds);
+    return n;
+}
+
 xc_status xc_bench_sp_fused(const xc_bench_spgpu_case *c, int nwidths, int reps, json_t **rec, xc_error *err)
 {
     fz_data d;
     xc_status st = data_make(c, nwidths, &d, err);
     if (st)
         return st;
-    double wall = 0, kms = 0, swall = 0, pkms = 0, first = 0, sfirst = 0, stream = 0;
+    double wall = 0, kms = 0, swall = 0, pkms = 0, first = 0, sfirst = 0, stream = 0, skms = 0, sskms = 0;
     size_t ncand = 0, nc2 = 0;
     int64_t md = 0;
     xc_spfused_info info, sinfo, qinfo;
     /* kernels alone from the serial path, then the pipelined fused run */
-    if (!(st = time_fused(&d, 1, reps, &swall, &sfirst, &kms, &nc2, &md, &sinfo, err)))
-        st = time_fused(&d, 0, reps, &wall, &first, &pkms, &ncand, &md, &info, err);
+    if (!(st = time_fused(&d, 1, reps, &swall, &sfirst, &kms, &sskms, &nc2, &md, &sinfo, err)))
+        st = time_fused(&d, 0, reps, &wall, &first, &pkms, &skms, &ncand, &md, &info, err);
     if (!st && nc2 != ncand)
         st = xc_error_set(err, XC_EMISMATCH, "bench singlepulse -fused: %s: %zu candidates pipelined, %zu serial",
                           c->name, ncand, nc2);
@@ -178,8 +191,12 @@ xc_status xc_bench_sp_fused(const xc_bench_spgpu_case *c, int nwidths, int reps,
         const size_t nout = d.blk.nsamp - (size_t)md;
         for (int k = 0; k < d.plan.nranges; k++)
             adds += (double)d.plan.r[k].ndm * (double)(nout / (size_t)d.plan.r[k].ds) * (double)c->nchans;
+        /* own: the rate of the pipeline's own kernels, each half timed alone
+         * (the dedispersion's in the serial path, the search's in the
+         * pipelined execute), what a fusion that removed every transfer and
+         * idle gap would reach without overlapping the halves */
         const double tobs = (double)d.blk.nsamp * c->tsamp, kr = adds / (kms * 1e-3), fr = adds / wall,
-                     qr = adds / stream;
+                     qr = adds / stream, own = adds / ((kms + skms) * 1e-3);
         *rec = json_pack("{s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:s, s:I, s:I, s:i}", "kind", "singlepulse-fused",
                          "case", c->name, "nchans", c->nchans, "nbits", c->nbits, "fc_mhz", c->fc, "bw_mhz", c->bw,
                          "tsamp_us", c->tsamp * 1e6, "tobs_s", tobs, "dmplan", c->dmplan, "trials",
@@ -193,10 +210,15 @@ xc_status xc_bench_sp_fused(const xc_bench_spgpu_case *c, int nwidths, int reps,
         json_t *q = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "stream_s", stream, "stream_dedisperse_s",
                               qinfo.dedisperse_s, "stream_search_s", qinfo.search_s, "stream_adds_per_s", qr,
                               "stream_fraction_of_kernel", qr / kr, "realtime_factor_stream", tobs / stream);
-        if (!*rec || !m || !q || json_object_update(*rec, m) || json_object_update(*rec, q))
+        json_t *o = json_pack("{s:f, s:f, s:f, s:f}", "search_kernel_ms", skms, "search_kernel_ps_per_sample",
+                              skms * 1e9 / plane_samples(&d, nout), "own_kernels_adds_per_s", own,
+                              "fused_fraction_of_own_kernels", fr / own);
+        if (!*rec || !m || !q || !o || json_object_update(*rec, m) || json_object_update(*rec, q) ||
+            json_object_update(*rec, o))
             st = xc_error_set(err, XC_ENOMEM, "bench singlepulse -fused: out of memory");
         json_decref(m);
         json_decref(q);
+        json_decref(o);
     }
     data_free(&d);
     return st;

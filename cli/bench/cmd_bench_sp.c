@@ -92,7 +92,8 @@ int xc_bench_singlepulse(const xc_cmd *self, int argc, char **argv)
                               "0: no limit", .def = "3600"),
         XC_OPT_FLAG("fused", &fused,
                     .help = "on a device: the fused GPU pipeline (gpu dedisperser into device memory, gpu\n"
-                            "searcher there, candidates out) against the dedispersion kernels alone, for\n"
+                            "searcher there, candidates out) against the dedispersion kernels alone (and\n"
+                            "against its own kernels: dedispersion and search, each timed alone), for\n"
                             "512..8192 channels x 8, 16 bits (Table 2 plan, -seconds of data), and the\n"
                             "AstroAccelerate paper's low/mid/high scenarios' real-time factors\n"
                             "(docs/SINGLEPULSE.md); -nwidths, -repeat and -json apply; -nchans or\n"

@@ -13,7 +13,8 @@
 
 static void print_row(const json_t *r)
 {
-    printf("%-6s %5lld %5lld %9.3g %10.2f %9.3f %9.3f %9.3f %7.1f %9.1f %9.1f %6lld %8.3f %8.3f %9.4f %8.1f %8.3f %8.3f\n",
+    printf("%-6s %5lld %5lld %9.3g %10.2f %9.3f %9.3f %9.3f %7.1f %9.1f %9.1f %6lld %8.3f %8.3f %9.4f %8.1f %8.3f %8.3f "
+           "%8.3f %6.1f\n",
            json_string_value(json_object_get(r, "case")), (long long)json_integer_value(json_object_get(r, "nbits")),
            (long long)json_integer_value(json_object_get(r, "nchans")), json_real_value(json_object_get(r, "tobs_s")),
            json_real_value(json_object_get(r, "kernel_ms")),
@@ -27,14 +28,16 @@ static void print_row(const json_t *r)
            json_real_value(json_object_get(r, "fused_dedisperse_s")), json_real_value(json_object_get(r, "fused_search_s")),
            json_real_value(json_object_get(r, "stream_s")),
            100 * json_real_value(json_object_get(r, "stream_fraction_of_kernel")),
-           json_real_value(json_object_get(r, "stream_dedisperse_s")), json_real_value(json_object_get(r, "stream_search_s")));
+           json_real_value(json_object_get(r, "stream_dedisperse_s")), json_real_value(json_object_get(r, "stream_search_s")),
+           json_real_value(json_object_get(r, "search_kernel_ms")),
+           100 * json_real_value(json_object_get(r, "fused_fraction_of_own_kernels")));
     fflush(stdout);
 }
 
 static json_t *definitions(void)
 {
     return json_pack(
-        "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "adds", "sum over DM ranges of trials x output samples x channels",
+        "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "adds", "sum over DM ranges of trials x output samples x channels",
         "kernel_adds_per_s",
         "adds / the dedispersion kernels' summed CUDA-event time (gpu dedisperser, serial path: every launch timed "
         "on its own; median of runs)",
@@ -58,7 +61,17 @@ static json_t *definitions(void)
         "the execute's",
         "stream_fraction_of_kernel", "(adds / stream_s) / kernel_adds_per_s", "stream_dedisperse_s",
         "host clock of the last timed gulp's dedispersion in the stream (while the gulp before is searched)",
-        "stream_search_s", "host clock of the search that gulp's submit waited for (the gulp before's, run beside it)");
+        "stream_search_s", "host clock of the search that gulp's submit waited for (the gulp before's, run beside it)",
+        "search_kernel_ms",
+        "the search's kernels alone in the pipelined execute: CUDA-event time of the statistics and float filter "
+        "(first launch to the filter's end) and of the exact boxes, summed over the plan's ranges; median of runs",
+        "search_kernel_ps_per_sample", "search_kernel_ms per plane sample (trials x output samples), in ps",
+        "own_kernels_adds_per_s",
+        "adds / (kernel_ms + search_kernel_ms): the pipeline's own kernels, each half timed alone, with no transfer, "
+        "idle gap or host work and no overlap of the halves",
+        "fused_fraction_of_own_kernels",
+        "fused_adds_per_s / own_kernels_adds_per_s: how much of the transfers and idle time the fusion removes (1 "
+        "when none is left)");
 }
 
 int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int nwidths, int reps, int only_nchans,
@@ -74,9 +87,9 @@ int xc_bench_sp_fused_cmd(const char *cmd, const char *json, double seconds, int
     printf("device: %s\nsweep: plan %s, %.3g s of 64 us samples, 1250-1550 MHz; scenarios: Novotny et al. 2023 "
            "Table 3; %d widths, %d timed run%s\n\n",
            desc, TABLE2_PLAN, seconds, nwidths, reps, reps > 1 ? "s (median)" : "");
-    printf("%-6s %5s %5s %9s %10s %9s %9s %9s %7s %9s %9s %6s %8s %8s %9s %8s %8s %8s\n", "case", "nbits", "nchans",
-           "tobs s", "kernel ms", "T adds/s", "fused s", "T adds/s", "fused%", "RT fused", "RT kernel", "cands", "dd s",
-           "search s", "stream s", "stream%", "q dd s", "q srch s");
+    printf("%-6s %5s %5s %9s %10s %9s %9s %9s %7s %9s %9s %6s %8s %8s %9s %8s %8s %8s %8s %6s\n", "case", "nbits",
+           "nchans", "tobs s", "kernel ms", "T adds/s", "fused s", "T adds/s", "fused%", "RT fused", "RT kernel", "cands",
+           "dd s", "search s", "stream s", "stream%", "q dd s", "q srch s", "srch ms", "own%");
     static const int nchans[] = {512, 1024, 2048, 4096, 8192}, nbits[] = {8, 16};
     json_t *sweep = json_array(), *scen = json_array();
     xc_status st = XC_OK;

@@ -45,7 +45,9 @@ struct sp_state {
     cudaStream_t st;           /* the plan's work, waited for alone */
     cudaEvent_t legacy;        /* the legacy stream's work so far, which an execute waits for */
     cudaEvent_t done;          /* the plan's work so far, waited for without spinning (wait_plan) */
-    bool have_st, have_ev, have_done;
+    cudaEvent_t k[4];          /* the kernels' device time: statistics and filter, then the exact boxes */
+    double kernel_ms;          /* their time since the last xc_sp_gpu_take_kernel_ms */
+    bool have_st, have_ev, have_done, have_k;
 };
 
 void release(sp_state *S)
@@ -67,6 +69,8 @@ void release(sp_state *S)
         cudaEventDestroy(S->legacy);
     if (S->have_done)
         cudaEventDestroy(S->done);
+    for (int i = 0; S->have_k && i < 4; i++)
+        cudaEventDestroy(S->k[i]);
     delete S;
 }
 
@@ -99,6 +103,16 @@ xc_status launched(const sp_state *S, const char *what, xc_error *err)
 {
     XC_GPU_CK(cudaGetLastError(), what);
     XC_GPU_CK(wait_plan(S), what);
+    return XC_OK;
+}
+
+/* The device time between two of the plan's events, both complete (their
+ * stream waited for), added to the plan's kernel time. */
+xc_status add_kernel_ms(sp_state *S, int a, int b, xc_error *err)
+{
+    float ms = 0.0f;
+    XC_GPU_CK(cudaEventElapsedTime(&ms, S->k[a], S->k[b]), "sp cudaEventElapsedTime");
+    S->kernel_ms += ms;
     return XC_OK;
 }
 
@@ -227,6 +241,7 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
     /* given statistics replace the rms (and the mean): their kernels run only where
      * something else needs them (the prefix sums of rows; the block medians) */
     const int given = pl->row_s != NULL;
+    XC_GPU_CK(cudaEventRecord(S->k[0], S->st), "sp cudaEventRecord");
     if ((meansd && !given) || !tiles) {
         k_sp_prefix<<<(unsigned)R, SP_THREADS, 0, S->st>>>(x, xs, n, tiles ? NULL : S->P, n + 1, meansd, S->m, nb, S->s);
         XC_GPU_CK(cudaGetLastError(), "sp k_sp_prefix");
@@ -260,19 +275,25 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
         dim3 g((unsigned)R, (unsigned)(ntiles < 65535 ? ntiles : 65535));
         k_sp_flag<<<g, SP_THREADS, sp_flag_shared(W), S->st>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w,
                                                                    c->nwidths, W, c->threshold, S->list, S->nlist);
-        if ((st = launched(S, "sp k_sp_flag", err)))
+        XC_GPU_CK(cudaEventRecord(S->k[1], S->st), "sp cudaEventRecord");
+        if ((st = launched(S, "sp k_sp_flag", err)) || (st = add_kernel_ms(S, 0, 1, err)))
             return st;
         const unsigned g2 = (unsigned)(R * ntiles < 4096 ? R * ntiles : 4096);
-        return detections(S, [&](unsigned long long cap) {
+        st = detections(S, [&](unsigned long long cap) {
+            (void)cudaEventRecord(S->k[2], S->st);   /* a failure shows in the elapsed time */
             k_sp_tiles<<<g2, SP_THREADS, shm, S->st>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w, c->nwidths, W,
                                                 c->threshold, S->list, S->nlist, row0, S->det, S->count, cap);
+            (void)cudaEventRecord(S->k[3], S->st);
         }, "sp k_sp_tiles", out, err);
+        return st ? st : add_kernel_ms(S, 2, 3, err);
     }
     dim3 g((unsigned)((n + SP_THREADS - 1) / SP_THREADS), (unsigned)c->nwidths, (unsigned)R);
-    return detections(S, [&](unsigned long long cap) {
+    st = detections(S, [&](unsigned long long cap) {
         k_sp_boxes<<<g, SP_THREADS, 0, S->st>>>(S->P, n + 1, n, S->m, nb, c->block, nb, S->s, S->w, c->threshold, row0, S->det,
                                       S->count, cap);
+        (void)cudaEventRecord(S->k[2], S->st);   /* a failure shows in the elapsed time */
     }, "sp k_sp_boxes", out, err);
+    return st ? st : add_kernel_ms(S, 0, 2, err);
 }
 
 } // namespace
@@ -302,6 +323,13 @@ extern "C" xc_status xc_sp_gpu_plan(const xc_spsearcher *self, const xc_spconf *
     if (e == cudaSuccess) {
         e = cudaEventCreateWithFlags(&S->done, cudaEventDisableTiming | cudaEventBlockingSync);
         S->have_done = e == cudaSuccess;
+    }
+    for (int i = 0; e == cudaSuccess && i < 4; i++) {
+        e = cudaEventCreate(&S->k[i]);
+        if (e != cudaSuccess)   /* none kept: the ones made are destroyed here */
+            for (int j = 0; j < i; j++)
+                cudaEventDestroy(S->k[j]);
+        S->have_k = e == cudaSuccess;
     }
     if (e != cudaSuccess)
         st = xc_gpu_fail(err, e, "sp plan (stream)");
@@ -372,6 +400,16 @@ extern "C" xc_status xc_sp_gpu_execute(const xc_spsearcher *self, void *state, c
     for (size_t r0 = 0; !st && r0 < pl->nrows; r0 += rows)
         st = batch(S, c, pl, r0, pl->nrows - r0 < rows ? pl->nrows - r0 : rows, W, out, err);
     return st;
+}
+
+extern "C" double xc_sp_gpu_take_kernel_ms(void *state)
+{
+    sp_state *S = (sp_state *)state;
+    if (!S)
+        return 0.0;
+    const double ms = S->kernel_ms;
+    S->kernel_ms = 0.0;
+    return ms;
 }
 
 extern "C" void xc_sp_gpu_destroy(const xc_spsearcher *self, void *state)

@@ -66,20 +66,26 @@ struct sel_shared {
 
 /* f(x[t], valid) for t in [lo, hi), the whole block in step (valid false
  * past the end): SEL_U loads a thread in flight before any is used, so a
- * pass runs at the memory's rate rather than one load's latency a step. */
+ * pass runs at the memory's rate rather than one load's latency a step.
+ * The step's samples are counted in 32 bits and each load's address is the
+ * thread's pointer plus a fixed offset: 64-bit index arithmetic, a compare
+ * and an address a load, was a large part of a sample's instructions (as
+ * in the filter's tiles). */
 template <typename F> __device__ inline void each_loaded(const float *x, size_t lo, size_t hi, F f)
 {
-    const size_t step = (size_t)SEL_U * blockDim.x;
-    for (size_t base = lo + threadIdx.x; base < hi + threadIdx.x; base += step) {
+    const unsigned step = (unsigned)SEL_U * blockDim.x;
+    const float *xt = x + lo + threadIdx.x;   /* this thread's first sample of the step */
+    for (size_t left = hi - lo; left;) {      /* the same trip count in every thread */
+        const unsigned lim = left < step ? (unsigned)left : step;   /* the step's samples */
         float v[SEL_U];
 #pragma unroll
-        for (int j = 0; j < SEL_U; j++) {
-            size_t t = base + (size_t)j * blockDim.x;
-            v[j] = t < hi ? __ldg(x + t) : 0.0f;
-        }
+        for (int j = 0; j < SEL_U; j++)
+            v[j] = threadIdx.x + (unsigned)j * blockDim.x < lim ? __ldg(xt + (size_t)j * blockDim.x) : 0.0f;
 #pragma unroll
         for (int j = 0; j < SEL_U; j++)
-            f(v[j], base + (size_t)j * blockDim.x < hi);
+            f(v[j], threadIdx.x + (unsigned)j * blockDim.x < lim);
+        xt += step;
+        left -= lim;
     }
 }
 

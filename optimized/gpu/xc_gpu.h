@@ -324,6 +324,11 @@ xc_status xc_sp_gpu_plan(const xc_spsearcher *self, const xc_spconf *c, size_t n
 xc_status xc_sp_gpu_execute(const xc_spsearcher *self, void *state, const xc_spconf *c, const xc_spplane *pl,
                             xc_spdets *out, xc_error *err);
 void xc_sp_gpu_destroy(const xc_spsearcher *self, void *state);
+/* The device time (CUDA events) of a gpu searcher plan's kernels since the
+ * last call, in ms (the statistics and the float filter from their first
+ * launch to the filter's end, and the exact boxes), then set to 0: the
+ * search timed alone, without the host's waits and copies between them. */
+double xc_sp_gpu_take_kernel_ms(void *state);
 
 /* ---- the fused pipeline: dedispersion and single-pulse search on the device (sp_fused.c) ---- */
 
@@ -334,6 +339,7 @@ int xc_sp_gpu_fusable(const xc_dedisperser *dd, const xc_spsearcher *s);
 typedef struct {
     double dedisperse_s;       /* host clock: the plane made in device memory (block in, kernels, no copy out) */
     double search_s;           /* host clock: the search of that plane, the candidates back and clustered */
+    double search_kernel_s;    /* the search's kernels' device time (xc_sp_gpu_take_kernel_ms); execute only */
     size_t plane_bytes;        /* device memory the plane took */
 } xc_spfused_info;
 
