@@ -35,7 +35,7 @@ static void searches_json(json_t *root, const xc_study *st, const xc_bench_study
 json_t *xc_bench_study_frb_json(const xc_study *st, const char *spec, const xc_bench_study_opts *o,
                                 const xc_bench_study_result *r)
 {
-    const double n = (double)o->n;
+    const double n = (double)r->ns;   /* the serial pass's */
     json_t *root = json_object();
     json_object_set_new(root, "benchmark", json_string("study"));
     json_object_set_new(root, "kind", json_string("frb"));
@@ -53,7 +53,7 @@ json_t *xc_bench_study_frb_json(const xc_study *st, const char *spec, const xc_b
         json_object_set_new(root, "parallel_workers", json_integer(r->W));
         json_object_set_new(root, "parallel_threads", json_integer(r->T));
         json_object_set_new(root, "parallel_wall_s", json_real(r->wall));
-        json_object_set_new(root, "parallel_bursts_per_s", json_real(n / r->wall));
+        json_object_set_new(root, "parallel_bursts_per_s", json_real((double)o->n / r->wall));
     }
     json_t *proj = json_object();
     json_object_set_new(proj, "population_bursts", json_integer((json_int_t)st->n));

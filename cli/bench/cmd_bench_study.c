@@ -25,8 +25,9 @@ static void print_searches(const xc_study *st, const double *secs, double n)
 static void print_stages(const xc_study *st, const xc_bench_study_opts *o, const xc_bench_study_result *r,
                          const char *spec)
 {
-    const double n = (double)o->n;
-    printf("bench study: %s, %llu pulsars, ~%.0f bins each\n", spec, (unsigned long long)o->n, r->nbins);
+    const double n = (double)r->ns;
+    printf("bench study: %s, %llu pulsars (the first %llu also one at a time), ~%.0f bins each\n", spec,
+           (unsigned long long)o->n, (unsigned long long)r->ns, r->nbins);
     printf("  %-44s %10s\n", "stage", "s/pulsar");
     printf("  %-44s %10.4f\n", "synthesis (dedispersed series)", r->secs[0] / n);
     printf("  %-44s %10.4f\n", "FFT", r->secs[1] / n);
@@ -48,8 +49,9 @@ static void print_stages(const xc_study *st, const xc_bench_study_opts *o, const
 static void print_frb_stages(const xc_study *st, const xc_bench_study_opts *o, const xc_bench_study_result *r,
                              const char *spec)
 {
-    const double n = (double)o->n;
-    printf("bench study: %s, %llu bursts of an FRB study\n", spec, (unsigned long long)o->n);
+    const double n = (double)r->ns;
+    printf("bench study: %s, %llu bursts of an FRB study (the first %llu also one at a time)\n", spec,
+           (unsigned long long)o->n, (unsigned long long)r->ns);
     printf("  %-44s %10s\n", "stage", "s/burst");
     printf("  %-44s %10.4f\n", "synthesis (parameters, truth, filterbank)", r->secs[0] / n);
     printf("  %-44s %10.4f\n", "dedispersion (each plane once)", r->secs[1] / n);
@@ -58,7 +60,7 @@ static void print_frb_stages(const xc_study *st, const xc_bench_study_opts *o, c
     printf("  %-44s %10.4f  (%.3f bursts/s per core)\n", "total, one thread", r->per_psr, 1.0 / r->per_psr);
     if (isfinite(r->wall))
         printf("  side by side, %d bursts at once on %d threads: %.2f s wall, %.3f bursts/s (%.2fx the serial pass)\n",
-               r->W, r->T, r->wall, n / r->wall, r->serial / r->wall);
+               r->W, r->T, r->wall, (double)o->n / r->wall, r->per_psr * (double)o->n / r->wall);
     printf("  the spec's population (%llu bursts): %.3f %s", (unsigned long long)st->n, r->serial_h,
            r->anydev ? "hours one burst at a time on this device" : "core-hours");
     if (isfinite(r->machine_h))
@@ -93,7 +95,7 @@ static void print_projection(const xc_study *st, const xc_bench_study_opts *o, c
             snprintf(how, sizeof how, ", %d device search%s at once", r->K, r->K > 1 ? "es" : "");
         printf("  side by side, %d pulsars at once on %d threads%s: %.2f s wall, %.3f pulsars/s (%.2fx the serial "
                "pass)\n",
-               r->W, r->T, how, r->wall, n / r->wall, r->serial / r->wall);
+               r->W, r->T, how, r->wall, n / r->wall, r->per_psr * n / r->wall);
         if (r->psecs)
             print_parallel(st, r, n);
     }
@@ -103,19 +105,32 @@ static void print_projection(const xc_study *st, const xc_bench_study_opts *o, c
     else
         printf("  the paper's study (10 955 pulsars, x%.2f bins): %.1f core-hours, %.2f hours on 16 cores\n", r->scale,
                r->serial_h, r->serial_h / 16);
-    if (isfinite(r->machine_h))
-        printf("  the paper's study on this machine, %d pulsars at once: %.2f hours\n", r->W, r->machine_h);
+    if (isfinite(r->rate)) {
+        printf("  side by side, steady from completion %d (the first round's end) to the last: %.3f pulsars/s; fixed "
+               "%.2f s (the workers' sessions, the first round's fill, the last round's tail); start-up %.2f s\n",
+               r->W, r->rate, r->fixed, isfinite(r->startup) ? r->startup : 0);
+        printf("  the paper's study on this machine, %d pulsars at once: %.3f hours (start-up + fixed + 10 955 x%.2f "
+               "/ steady rate; the %llu pulsars' wall scaled: %.3f hours)\n",
+               r->W, r->machine_h, r->scale, (unsigned long long)o->n, r->scaled_h);
+    } else if (isfinite(r->machine_h)) {
+        printf("  the paper's study on this machine, %d pulsars at once: %.3f hours (the %llu pulsars' wall scaled: "
+               "too few completions past the first round for a steady rate)\n",
+               r->W, r->machine_h, (unsigned long long)o->n);
+    }
 }
 
 int xc_bench_study(const xc_cmd *self, int argc, char **argv)
 {
     const xc_optspec ospec = XC_CMD_SPEC(self);
     const char *spec = "datasets/study-table1-small.json", *json = NULL;
-    unsigned long long n = 6;
+    unsigned long long n = 6, serial = 0;
     int threads = 0, device = 0, workers = 0, separate = 0, fresh = 0, jobs = 0;
     const xc_opt opts[] = {
         XC_OPT_STR("spec", &spec, .arg = "FILE", .help = "the study", .def = "datasets/study-table1-small.json"),
         XC_OPT_U64("n", &n, .arg = "N", .help = "pulsars timed", .def = "6"),
+        XC_OPT_U64("serial", &serial, .arg = "S",
+                   .help = "pulsars of the one-at-a-time pass, the first S of the N (0: all N): a long\n"
+                           "side-by-side pass for the steady rate without as long a serial one", .def = "0"),
         XC_OPT_INT("threads", &threads, 0, 4096, .arg = "T",
                    .help = "threads of the side-by-side run (0: OpenMP default)", .def = "0"),
         XC_OPT_FLAG("device", &device,
@@ -150,7 +165,7 @@ int xc_bench_study(const xc_cmd *self, int argc, char **argv)
         xc_study_prefer(&st, xc_cli_registry(), XC_CAP_DEVICE);
     xc_study_use_pinned(&st);
     xc_study_keep_freed_memory();
-    const xc_bench_study_opts o = {n, threads, workers, jobs, separate, fresh};
+    const xc_bench_study_opts o = {n, threads, workers, jobs, separate, fresh, serial};
     xc_bench_study_result r;
     if (xc_bench_study_measure(&st, &o, &r, &err)) {
         xc_study_free(&st);

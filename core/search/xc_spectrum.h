@@ -12,6 +12,19 @@
 extern "C" {
 #endif
 
+/* What a device searcher derives from a spectrum's device copy (dev below)
+ * and keeps for the later searches of the same values: a study worker's
+ * GPU Pulscan searches of one pulsar (16 configurations and the baseline)
+ * normalise it once (optimized/gpu/pulscan_gpu.cu).  The spectrum's owner
+ * adds 1 to gen whenever dev's values change, and frees state with
+ * state_free; state is the searcher's own.  One user at a time (a worker's
+ * searches run one after another). */
+typedef struct xc_devshare {
+    unsigned long long gen;
+    void *state;
+    void (*state_free)(void *state);
+} xc_devshare;
+
 /* A spectrum in PRESTO's .fft layout: nbins complex float32 (re, im), bin 0
  * holding (DC, Nyquist); T = N*dt with N = 2*nbins time samples. */
 typedef struct {
@@ -25,6 +38,9 @@ typedef struct {
      * uploading data.  Never owned; a spectrum derived from this one
      * (dereddened, a copy with other data) must not carry it. */
     const float *dev;
+    /* NULL, or values derived from dev kept for the next search of it
+     * (above); only with dev, and dropped with it. */
+    xc_devshare *share;
 } xc_spectrum;
 
 /* The largest spectrum the searches take: 2^31 - 1 complex bins (a 16 GiB

@@ -125,14 +125,86 @@ xc_status read_counters(const xc_psgpu_plan *p, const xc_spectrum *sp, counters 
     return XC_OK;
 }
 
+/* The powers a spectrum's searches share (xc_spectrum.share): P and stage
+ * 1's float sums, made by the first search of a normalisation (normwidth
+ * and norm: nothing else of the options enters them) of the share's
+ * generation of the device spectrum dev, and read by the later ones, whose
+ * own plans' P and Sf[0] then stay unused.  valid only once the search that
+ * made them found the input finite and every block normalised. */
+struct shared_pow {
+    const float *dev = NULL;
+    unsigned long long gen = 0;
+    size_t nbins = 0, normwidth = 0, cap = 0;
+    int norm = -1;
+    bool valid = false;
+    double *P = NULL;
+    float *Sf1 = NULL;
+    ~shared_pow()
+    {
+        cudaFree(P);
+        cudaFree(Sf1);
+    }
+};
+
+void shared_free(void *s)
+{
+    delete (shared_pow *)s;
+}
+
+/* sp's shared powers for p's normalisation, room for them made: NULL (no
+ * error) where sp shares nothing, or its share holds another searcher's
+ * state; *reuse when they hold this spectrum's powers already. */
+xc_status shared_for(const xc_psgpu_plan *p, const xc_spectrum *sp, shared_pow **out, bool *reuse, xc_error *err)
+{
+    *out = NULL;
+    *reuse = false;
+    xc_devshare *d = sp->share;
+    if (!d || !sp->dev)
+        return XC_OK;
+    if (!d->state) {
+        shared_pow *s = new (std::nothrow) shared_pow;
+        if (!s)
+            return xc_error_set(err, XC_ENOMEM, "out of memory for the shared powers");
+        d->state = s;
+        d->state_free = shared_free;
+    }
+    if (d->state_free != shared_free)
+        return XC_OK;
+    shared_pow *s = (shared_pow *)d->state;
+    *out = s;
+    *reuse = s->valid && s->dev == sp->dev && s->gen == d->gen && s->nbins == p->nbins &&
+             s->normwidth == p->o.normwidth && s->norm == (int)p->o.norm;
+    if (*reuse)
+        return XC_OK;
+    s->valid = false;
+    if (s->cap < p->nbins) {
+        cudaFree(s->P);
+        cudaFree(s->Sf1);
+        s->P = NULL;
+        s->Sf1 = NULL;
+        s->cap = 0;
+        const size_t n = p->nbins + p->nbins / 64;   /* the next pulsar a little longer */
+        XC_GPU_CK(cudaMalloc(&s->P, n * sizeof(double)), "cudaMalloc(shared powers)");
+        XC_GPU_CK(cudaMalloc(&s->Sf1, n * sizeof(float)), "cudaMalloc(shared powers)");
+        s->cap = n;
+    }
+    s->dev = sp->dev;
+    s->gen = d->gen;
+    s->nbins = p->nbins;
+    s->normwidth = p->o.normwidth;
+    s->norm = (int)p->o.norm;
+    return XC_OK;
+}
+
 /* Queues the stages up to the powers: the counters reset, the spectrum's
- * upload, separation, normalisation and the powers (into the first stage's
- * sums unless P_out is wanted). */
-xc_status queue_powers(xc_psgpu_plan *p, const xc_spectrum *sp, bool want_P, bool timed, xc_error *err)
+ * upload, separation, normalisation and the powers into P (and Sf1, stage
+ * 1's float sums, unless NULL); with made, only the counters' reset (the
+ * stages' events still recorded, empty). */
+xc_status queue_powers(xc_psgpu_plan *p, const xc_spectrum *sp, double *P, float *Sf1, bool made, bool timed,
+                       xc_error *err)
 {
     const xc_psopts *o = &p->o;
     const size_t nbins = p->nbins, nb = p->nb;
-    const stage_set &S = p->S;
     counters c0;
     memset(&c0, 0, sizeof c0);
     c0.bad = ~0ull;
@@ -141,10 +213,17 @@ xc_status queue_powers(xc_psgpu_plan *p, const xc_spectrum *sp, bool want_P, boo
      * transform, shared by every configuration) is read there */
     const float2 *in = sp->dev ? (const float2 *)sp->dev : p->d_in;
     BEGIN(S_H2D);
-    if (!sp->dev)
+    if (!sp->dev && !made)
         XC_GPU_CK(cudaMemcpyAsync(p->d_in, sp->data, nbins * sizeof(float2), cudaMemcpyHostToDevice, p->st.s),
                   "cudaMemcpy(spectrum)");
     END(S_H2D);
+    if (made) {
+        for (int k = S_SEP; k <= S_POW; k++) {
+            BEGIN(k);
+            END(k);
+        }
+        return XC_OK;
+    }
     BEGIN(S_SEP);
     if (!p->stage) {
         k_separate<<<grid_for(nbins, 256), 256, 0, p->st.s>>>(in, p->d_re, p->d_im, nbins);
@@ -163,7 +242,7 @@ xc_status queue_powers(xc_psgpu_plan *p, const xc_spectrum *sp, bool want_P, boo
     BEGIN(S_POW);
     /* normwidth capped at nbins (same blocks) so that the kernel's 32-bit division holds it */
     k_power<<<grid_for(nbins, 256), 256, 0, p->st.s>>>(in, nbins, std::min(o->normwidth, nbins), nb, p->d_med2,
-                                                        p->d_scale, p->d_P, want_P ? NULL : S.Sf[0], &p->d_c->bad);
+                                                        p->d_scale, P, Sf1, &p->d_c->bad);
     CK_LAUNCH("k_power");
     END(S_POW);
     return XC_OK;
@@ -240,23 +319,32 @@ xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_psp
     XC_GPU_CK_PRIOR("pulscan");
     const bool timed = info != NULL;
     double ms[S_N] = {0};
-    const stage_set &S = p->S;
     double t0 = now_ms();
     counters c;
     xc_status st;
-    if ((st = queue_powers(p, sp, P_out != NULL, timed, err)))
+    /* P and stage 1's sums: the plan's own, or those the spectrum's
+     * searches share (made here unless an earlier search made them) */
+    shared_pow *sh = NULL;
+    bool made = false;
+    if (!P_out && (st = shared_for(p, sp, &sh, &made, err)))
+        return st;
+    stage_set S = p->S;
+    double *P = sh ? sh->P : p->d_P;
+    if (sh)
+        S.Sf[0] = sh->Sf1;
+    if ((st = queue_powers(p, sp, P, P_out ? NULL : S.Sf[0], made, timed, err)))
         return st;
     if (P_out) {
         if ((st = read_counters(p, sp, &c, err)))
             return st;
-        XC_GPU_CK(cudaMemcpyAsync(P_out, p->d_P, p->nbins * sizeof(double), cudaMemcpyDeviceToHost, p->st.s),
+        XC_GPU_CK(cudaMemcpyAsync(P_out, P, p->nbins * sizeof(double), cudaMemcpyDeviceToHost, p->st.s),
                   "cudaMemcpy(powers)");
         XC_GPU_CK(cudaStreamSynchronize(p->st.s), "cudaMemcpy(powers)");
         return XC_OK;
     }
     BEGIN(S_DEC);
     if (p->nh >= 2) {
-        k_decimate<<<grid_for(S.L[1], 256), 256, 0, p->st.s>>>(p->d_P, S, p->nh);
+        k_decimate<<<grid_for(S.L[1], 256), 256, 0, p->st.s>>>(P, S, p->nh);
         CK_LAUNCH("k_decimate");
     }
     END(S_DEC);
@@ -275,7 +363,7 @@ xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_psp
          * is made large enough and the two rerun. */
         XC_GPU_CK(cudaMemsetAsync(&p->d_c->cnt[2], 0, sizeof(unsigned), p->st.s), "cudaMemset(counters)");
         BEGIN(S_EXACT);
-        k_exact<<<p->exgrid, EX_THREADS, p->xsmem, p->st.s>>>(p->d_P, S, p->d_list, &p->d_c->cnt[1], p->d_thr,
+        k_exact<<<p->exgrid, EX_THREADS, p->xsmem, p->st.s>>>(P, S, p->d_list, &p->d_c->cnt[1], p->d_thr,
                                                                p->zstride, p->d_W, p->d_rowmask, o->rblock, p->d_x,
                                                                p->xd, p->d_pk, p->pcap, &p->d_c->cnt[2]);
         CK_LAUNCH("k_exact");
@@ -283,7 +371,7 @@ xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_psp
         if (o->rblock && (st = rblock_maxima(p, sp, &c, &npk, err)))
             return st;
         BEGIN(S_LOGP);
-        k_logp<<<p->sms * 4, 128, 0, p->st.s>>>(p->d_pk, &p->d_c->cnt[2], p->pcap, p->d_P, o->logp == XC_LOGP_POLY,
+        k_logp<<<p->sms * 4, 128, 0, p->st.s>>>(p->d_pk, &p->d_c->cnt[2], p->pcap, P, o->logp == XC_LOGP_POLY,
                                     o->rblock && !o->nosift);
         CK_LAUNCH("k_logp");
         END(S_LOGP);
@@ -311,6 +399,8 @@ xc_status execute(xc_psgpu_plan *p, const xc_spectrum *sp, double *P_out, xc_psp
                   "cudaMemcpy(peaks)");
     END(S_D2H);
     XC_GPU_CK(cudaStreamSynchronize(p->st.s), "cudaMemcpy(peaks)");
+    if (sh)   /* the input was finite and every block normalised: the later searches may read them */
+        sh->valid = true;
     double t1 = now_ms();
     if (timed && (st = add_time(p, S_D2H, ms, err)))
         return st;

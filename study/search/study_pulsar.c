@@ -350,6 +350,7 @@ xc_status xc_study_pulsar_cached(const xc_study *st, xc_study_cache *cache, uint
             spec = x;
         if ((e = xc_study_device_fft(cache, st, x, (size_t)nf, spec, &sp.dev, err)))
             goto done;
+        sp.share = sp.dev ? xc_study_cache_share(cache) : NULL;
     } else if (fft && spec) {
         if (kept)
             xc_realfft_exec(fft, spec, (size_t)nf + 2);

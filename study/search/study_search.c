@@ -33,6 +33,7 @@ struct xc_study_cache {
     float *series;             /* the pulsars' series for it (series_n floats) */
     size_t series_n;
     void (*series_free)(void *);
+    xc_devshare share;         /* what device searches derive from dfft's spectrum (gen: its transforms) */
 };
 
 /* ---- the device's slots ------------------------------------------------------ */
@@ -153,6 +154,8 @@ void xc_study_cache_free(xc_study_cache *c)
     xc_realfft_free(c->fft);
     if (c->spec)
         c->spec_free(c->spec);
+    if (c->share.state && c->share.state_free)
+        c->share.state_free(c->share.state);
     if (c->dfft)
         c->dfft_free(c->dfft);
     if (c->series)
@@ -221,11 +224,18 @@ xc_status xc_study_device_fft(xc_study_cache *c, const xc_study *st, const float
         c->dfft_free = st->fft_free;
     if (!e)
         e = st->fft_run(*f, x, n, out, dev, err);
+    if (c)
+        c->share.gen++;   /* the device copy's values changed (or may have, on an error) */
     if (once) {   /* no worker to keep it: nor its device copy */
         st->fft_free(once);
         *dev = NULL;
     }
     return e;
+}
+
+xc_devshare *xc_study_cache_share(xc_study_cache *c)
+{
+    return c ? &c->share : NULL;
 }
 
 xc_realfft *xc_study_cache_fft(xc_study_cache *c, size_t n)

@@ -57,6 +57,10 @@ xc_realfft *xc_study_cache_fft(xc_study_cache *c, size_t n);
 float *xc_study_cache_series(xc_study_cache *c, const xc_study *st, size_t n);
 xc_status xc_study_device_fft(xc_study_cache *c, const xc_study *st, const float *x, size_t n, float *out,
                               const float **dev, xc_error *err);
+/* What the worker's device searches keep of its device transform's
+ * spectrum for the pulsar's later searches (xc_spectrum.share; each
+ * xc_study_device_fft adds 1 to its gen); NULL without a cache. */
+xc_devshare *xc_study_cache_share(xc_study_cache *c);
 
 /* A synthetic filterbank made in memory (study_pulsar.c): blk's samples,
  * owned here, and its geometry. */

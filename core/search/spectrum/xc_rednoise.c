@@ -111,6 +111,7 @@ xc_status xc_spectrum_deredden(const xc_spectrum *sp, xc_spectrum *out, xc_error
     *out = *sp;
     out->data = d;
     out->dev = NULL;   /* the device copy holds the undereddened values */
+    out->share = NULL;
     out->owned = 1;
     return XC_OK;
 }
