@@ -40,6 +40,25 @@ static int parse_shard(const char *s, unsigned long long *i, unsigned long long 
 }
 
 /* The command, for its help and messages. */
+/* study -merge DIR... -out OUT */
+static int merge_dirs(const char *const *dirs, int ndirs, const char *out, int quiet)
+{
+    if (!out || ndirs < 1)
+        return xc_cli_failf("study", "-merge DIR1 DIR2 ... -out DIR: needs directories and -out");
+    xc_error err;
+    xc_error_clear(&err);
+    xc_study st;
+    if (xc_study_merge(dirs, (size_t)ndirs, out, xc_cli_registry(), &st, &err))
+        return xc_cli_fail("study", &err);
+    if (!quiet) {
+        printf("crosscheck study: merged %d directories into %s (%llu pulsars)\n", ndirs, out,
+               (unsigned long long)st.n);
+        xc_study_print_rates(out);
+    }
+    xc_study_free(&st);
+    return 0;
+}
+
 int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
 {
     const char *spec = NULL, *out = NULL, *shard = NULL;
@@ -100,19 +119,7 @@ int xc_cmd_study(const xc_cmd *self, int argc, char **argv)
     if (merge) {
         if (spec || shard || have_n)
             return xc_cli_failf("study", "-merge takes study directories and -out DIR only");
-        if (!out || first >= argc)
-            return xc_cli_failf("study", "-merge DIR1 DIR2 ... -out DIR: needs directories and -out");
-        xc_study st;
-        if (xc_study_merge((const char *const *)argv + first, (size_t)(argc - first), out, xc_cli_registry(), &st,
-                           &err))
-            return xc_cli_fail("study", &err);
-        if (!quiet) {
-            printf("crosscheck study: merged %d directories into %s (%llu pulsars)\n", argc - first, out,
-                   (unsigned long long)st.n);
-            xc_study_print_rates(out);
-        }
-        xc_study_free(&st);
-        return 0;
+        return merge_dirs((const char *const *)argv + first, argc - first, out, quiet);
     }
     if (first < argc)
         return xc_cli_failf("study", "unexpected argument '%s' (directories go with -merge)", argv[first]);
