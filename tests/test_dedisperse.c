@@ -747,7 +747,7 @@ XC_TEST(test_cpu_rowsum_awkward, "cpu_rowsum_awkward")
             for (int i = 0; i < nrows8[b]; i++)
                 p8[i] = b8 + (size_t)i * (NMAX + 64) + (size_t)(i * 13 + (int)a) % 64;
             d16[0] = d16[n + 1] = 0xbeef;
-            xc_cpu_rowsum_u8_u16(p8, nrows8[b], n, d16 + 1);
+            xc_cpu_rowsum_u8_u16(p8, nrows8[b], 0, n, d16 + 1);
             for (size_t u = 0; u < n; u++) {
                 unsigned want = 0;
                 for (int i = 0; i < nrows8[b]; i++)

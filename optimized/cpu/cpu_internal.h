@@ -110,15 +110,20 @@ static inline void xc_cpu_sfence(void) { _mm_sfence(); }
 static inline void xc_cpu_sfence(void) {}
 #endif
 
-/* Row sums (approx_kernels.c): dst[u] = sum_{i < nrows} src[i][u] for u < n, exact where the caller
- * guarantees every sum fits DST; vectorized like the tile kernels.  store_u32: out[u] = (float)(double)sum[u]. */
-void xc_cpu_rowsum_u8_u16(const uint8_t *const *src, int nrows, size_t n, uint16_t *dst);
-void xc_cpu_rowsum_u16_u16(const uint16_t *const *src, int nrows, size_t n, uint16_t *dst);
-void xc_cpu_rowsum_u16_u32(const uint16_t *const *src, int nrows, size_t n, uint32_t *dst);
+/* Row sums (approx_kernels.c): dst[u] = sum_{i < nrows} src[i][u] for at <= u < at + n, exact where the caller
+ * guarantees every sum fits DST; vectorized like the tile kernels.  at lets a caller sum a row in pieces (blocks
+ * of time through several groups' rows) from one table of row pointers.  store_u32: out[u] = (float)(double)sum[u]. */
+void xc_cpu_rowsum_u8_u16(const uint8_t *const *src, int nrows, size_t at, size_t n, uint16_t *dst);
+void xc_cpu_rowsum_u16_u16(const uint16_t *const *src, int nrows, size_t at, size_t n, uint16_t *dst);
+void xc_cpu_rowsum_u16_u32(const uint16_t *const *src, int nrows, size_t at, size_t n, uint32_t *dst);
 /* The same sums written to the plane as store_u32 writes them, (float)(double)sum, in streaming stores (the caller
  * fences), bit for bit rowsum_u16_u32 then store_u32.  group: how many rows' sums the caller guarantees fit uint16
  * (where 2 or more, they are added in uint16 lanes first); scratch: n uint32 the versions without AVX-512 use. */
 void xc_cpu_rowsum_u16_f32(const uint16_t *const *src, int nrows, size_t n, int group, uint32_t *scratch, float *out);
+/* The same for samples [at, at + n) of the rows into out[at, at + n) (scratch: at + n uint32), so a caller can
+ * walk one table of row pointers block by block without offsetting every pointer. */
+void xc_cpu_rowsum_u16_f32_at(const uint16_t *const *src, int nrows, size_t at, size_t n, int group,
+                              uint32_t *scratch, float *out);
 /* out[u] = (float)(double)sum[u], u < n, through XC_CPU_STREAM (the caller fences); _plain: ordinary stores. */
 void xc_cpu_store_u32(const uint32_t *sum, float *out, size_t n);
 void xc_cpu_store_u32_plain(const uint32_t *sum, float *out, size_t n);

@@ -45,6 +45,14 @@ typedef struct {
     size_t maxtr;         /* most trials in one group */
 } state;
 
+/* Slots of item_fast's table of row pointers: stage 1 keeps a subband's channels for each of the item's groups
+ * (SUB_GROUPS x widest), the stage 2 without XC_SCALE_SUM a trial's nsub rows; at least nchans + nsub. */
+static size_t ptr_slots(const state *S)
+{
+    const size_t st1 = (size_t)SUB_GROUPS * (size_t)S->widest, old = (size_t)S->a.p.sp.nchans + (size_t)S->a.p.sp.nsub;
+    return st1 > old ? st1 : old;
+}
+
 /* Subband s of group j: its smallest stage-2 delay over the group's trials and the span above it. */
 static void group_b(const xc_subrange *r, int ns, size_t j, int s, int32_t *lo, int32_t *span)
 {
@@ -110,7 +118,7 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             /* acc (8-byte sums), lo[] and len[] (int32 each), row pointers, alignment, rows, then item_fast's
              * stage-2 row pointers of every trial of a group */
             size_t need = SUB_TILE_T * 8 + 2 * (size_t)ns * SUB_GROUPS * 4 +
-                          ((size_t)sp->nchans + (size_t)ns) * sizeof(void *) + 128 +
+                          ptr_slots(s) * sizeof(void *) + 128 +
                           (s->maxtr * (size_t)ns + 8) * sizeof(void *);
             for (int j = j0; j < r->ngroups && j < j0 + SUB_GROUPS; j++)
                 need += (size_t)ns * (SUB_TILE_T + (size_t)span[k][j]) * 8;
@@ -204,7 +212,7 @@ static const item_fn items[XC_CPU_NITEMS] = {XC_CPU_ITEM_KINDS(XC_CPU_ITEM_NAME)
 #define SUB_STAGE2_T 256
 static void stage2_sum(const state *S, const xc_subrange *r, size_t j0, size_t j1, size_t t0, size_t nt,
                        int group, uint16_t *const *rows, const size_t *rowlen, const int32_t *lo,
-                       const uint16_t **tab, const uint16_t **p, uint32_t *acc, xc_planerange *o)
+                       const uint16_t **tab, uint32_t *acc, xc_planerange *o)
 {
     const int ns = S->a.p.sp.nsub;
     for (size_t j = j0; j < j1; j++) {
@@ -217,15 +225,12 @@ static void stage2_sum(const state *S, const xc_subrange *r, size_t j0, size_t j
         }
         for (size_t u0 = 0; u0 < nt; u0 += SUB_STAGE2_T)
             for (size_t k = 0; k < ntr; k++) {
-                float *dst = o->data + (i0 + k) * o->nsamp + t0;
+                float *dst = o->data + (i0 + k) * o->nsamp + t0;   /* the trial's row: block a of its pointers */
                 const size_t mis = ((uintptr_t)dst & 63) / sizeof *dst, head = mis ? 16 - mis : 0;
                 const size_t a = u0 ? u0 + head : 0, e = u0 + SUB_STAGE2_T + head < nt ? u0 + SUB_STAGE2_T + head
                                                                                         : nt;
-                if (a >= e)
-                    continue;
-                for (int s = 0; s < ns; s++)
-                    p[s] = tab[k * (size_t)ns + (size_t)s] + a;
-                xc_cpu_rowsum_u16_f32(p, ns, e - a, group, acc, dst + a);
+                if (a < e)
+                    xc_cpu_rowsum_u16_f32_at(tab + k * (size_t)ns, ns, a, e - a, group, acc, dst);
             }
     }
 }
@@ -238,6 +243,10 @@ static void stage2_sum(const state *S, const xc_subrange *r, size_t j0, size_t j
  * 1024 channels, 8-bit, 1 thread, bench CPU s of subband, medians of 5 interleaved runs): none 0.165, 1 ahead
  * 0.153, 2 ahead 0.152-0.153, 4 ahead 0.159; 2 ahead into L1 (prefetcht0) 0.167. */
 #define SUB_PREFETCH 2
+/* Stage 1 block-major: SUB_STAGE1_T samples of a subband's row in every group of the item, then the next
+ * SUB_STAGE1_T, so the channels' lines one group loads serve the others (their windows are a few dozen samples
+ * apart) from L1 instead of each group streaming the whole 2 KiB windows from L2. */
+#define SUB_STAGE1_T 512
 static void prefetch_sub(const state *S, const xc_subrange *r, size_t j0, size_t j1, int s, const int32_t *lo,
                          const int32_t *len, int k, int every, const char *x, size_t stride, size_t t0, size_t eb)
 {
@@ -268,7 +277,7 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
     uint32_t *acc = scratch;
     int32_t *lo = (int32_t *)(acc + nt), *len = lo + (size_t)ns * SUB_GROUPS;
     const void **ptr = (const void **)(((uintptr_t)(len + (size_t)ns * SUB_GROUPS) + 63) & ~(uintptr_t)63);
-    uint16_t *rows[SUB_GROUPS], *next = (uint16_t *)(ptr + sp->nchans + ns);
+    uint16_t *rows[SUB_GROUPS], *next = (uint16_t *)(ptr + ptr_slots(S));
     size_t rowlen[SUB_GROUPS];
     for (size_t j = j0; j < j1; j++) {
         const size_t g = j - j0;
@@ -284,26 +293,40 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
     /* subbands whose sums fit uint16 together: the largest subband sum is (2^nbits - 1) ds widest */
     const int group = (int)(UINT16_MAX / (((1ull << job->in->nbits) - 1ull) * (unsigned long long)r->ds *
                                           (unsigned long long)(S->widest > 0 ? S->widest : 1)));
-    for (int s = 0; s < ns; s++)
+    for (int s = 0; s < ns; s++) {
+        int n = 0;   /* the subband's unmasked channels: the same in every group */
+        size_t lmax = 0;
         for (size_t j = j0; j < j1; j++) {
             const size_t g = j - j0, gs = g * (size_t)ns + (size_t)s;
             const int32_t *a = r->a + j * (size_t)sp->nchans;
-            if (s + SUB_PREFETCH < ns)
-                prefetch_sub(S, r, j0, j1, s + SUB_PREFETCH, lo, len, (int)g, (int)(j1 - j0), xv, stride, t0, eb);
-            int n = 0;
+            n = 0;
             for (int c = sp->sub_first[s]; c < sp->sub_first[s + 1]; c++)
                 if (S->a.row[c] >= 0)
-                    ptr[n++] = (const char *)xv +
-                               ((size_t)S->a.row[c] * stride + t0 + (size_t)lo[gs] + (size_t)a[c]) * eb;
-            uint16_t *row = rows[g] + (size_t)s * rowlen[g];
-            if (wide)
-                xc_cpu_rowsum_u16_u16((const uint16_t *const *)ptr, n, (size_t)len[gs], row);
-            else
-                xc_cpu_rowsum_u8_u16((const uint8_t *const *)ptr, n, (size_t)len[gs], row);
+                    ptr[g * (size_t)S->widest + (size_t)n++] =
+                        (const char *)xv + ((size_t)S->a.row[c] * stride + t0 + (size_t)lo[gs] + (size_t)a[c]) * eb;
+            lmax = (size_t)len[gs] > lmax ? (size_t)len[gs] : lmax;
         }
+        const size_t ng = j1 - j0, steps = (lmax + SUB_STAGE1_T - 1) / SUB_STAGE1_T;
+        for (size_t k = 0; k < steps; k++)
+            for (size_t g = 0; g < ng; g++) {
+                const size_t gs = g * (size_t)ns + (size_t)s, off = k * SUB_STAGE1_T, l = (size_t)len[gs];
+                if (s + SUB_PREFETCH < ns)
+                    prefetch_sub(S, r, j0, j1, s + SUB_PREFETCH, lo, len, (int)(k * ng + g), (int)(steps * ng), xv,
+                                 stride, t0, eb);
+                if (off >= l)
+                    continue;
+                const size_t m = l - off < SUB_STAGE1_T ? l - off : SUB_STAGE1_T;
+                const void *const *tab = ptr + g * (size_t)S->widest;
+                uint16_t *row = rows[g] + (size_t)s * rowlen[g];
+                if (wide)
+                    xc_cpu_rowsum_u16_u16((const uint16_t *const *)tab, n, off, m, row);
+                else
+                    xc_cpu_rowsum_u8_u16((const uint8_t *const *)tab, n, off, m, row);
+            }
+    }
     if (job->conv->scaling == XC_SCALE_SUM) {
         stage2_sum(S, r, j0, j1, t0, nt, group, rows, rowlen, lo, (const uint16_t **)(((uintptr_t)next + 7) & ~(uintptr_t)7),
-                   (const uint16_t **)ptr, acc, o);
+                   acc, o);
         xc_cpu_sfence();
         return;
     }
@@ -313,7 +336,7 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
             const int32_t *b = r->b + i * (size_t)ns;
             for (int s = 0; s < ns; s++)
                 ptr[s] = rows[g] + (size_t)s * rowlen[g] + (size_t)(b[s] - lo[g * (size_t)ns + (size_t)s]);
-            xc_cpu_rowsum_u16_u32((const uint16_t *const *)ptr, ns, nt, acc);
+            xc_cpu_rowsum_u16_u32((const uint16_t *const *)ptr, ns, 0, nt, acc);
             XC_CPU_STORE(job, acc, o->data + i * o->nsamp + t0, nt, sp->nchans, r->ds);
         }
     }
