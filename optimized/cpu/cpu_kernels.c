@@ -132,11 +132,15 @@ __attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair(const xc_
  * part holds a block's aw then its ah (NV vectors each). */
 __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *const *rows, int nd, int nc,
                                                                 int nblk, uint16_t *part, int from_part,
-                                                                int to, uint32_t *wide, size_t wstride)
+                                                                int to, uint32_t *wide, size_t wstride,
+                                                                const uint8_t *const *pf, int npf)
 {
     enum { NV = XC_CPU_BLOCK_U8 / 64 };
     for (int b = 0; b < nblk; b++) {
         const size_t off = (size_t)b * XC_CPU_BLOCK_U8;
+        for (int i = 0; i < npf; i++)
+            for (const uint8_t *a = pf[i] + off, *e = pf[npf + i] + off + XC_CPU_BLOCK_U8; a < e; a += 64)
+                __builtin_prefetch(a, 0, 2);
         for (int d = 0; d < nd; d++) {
             const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
             uint16_t *p = part + (size_t)d * wstride + off;
@@ -170,15 +174,17 @@ __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *
 #endif
 
 void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
-                    int to, uint32_t *wide, size_t wstride)
+                    int to, uint32_t *wide, size_t wstride, const uint8_t *const *pf, int npf)
 {
 #ifdef XC_TILE_U8_V4
     __builtin_cpu_init();
     if (__builtin_cpu_supports("x86-64-v4")) {
-        tile_u8_v4(rows, nd, nc, nblk, part, from_part, to, wide, wstride);
+        tile_u8_v4(rows, nd, nc, nblk, part, from_part, to, wide, wstride, pf, pf ? npf : 0);
         return;
     }
 #endif
+    (void)pf;
+    (void)npf;
     tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), part, from_part, to, wide, wstride);
 }
 int xc_cpu_tile_c_u8(void)

@@ -171,8 +171,9 @@ static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
  * c0+i, shifted by its delay at trial d0+d and by the work item's first sample.
  * The delay table (trials x channels of int32, megabytes) is read a trial's
  * short run of channels at a time, each a miss; so each trial also prefetches
- * the lines of its next channel tile, which the kernel's run hides (the fill
- * was 8 % of the 8-bit run, 3 % with it, measured). */
+ * every line of the next tile's run (nx: the next channel tile, or the next
+ * work item's first), which the kernel's run hides (the fill was 8 % of the
+ * 8-bit run, 3 % with it, measured). */
 #define FILL_ROWS(T)                                                                           \
     do {                                                                                       \
         const T *x0 = (const T *)rc->x + (size_t)c0 * rc->stride + t0;                         \
@@ -185,12 +186,46 @@ static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
             const T *xi = x0;                                                                  \
             for (int i = 0; i < nci; i++, xi += stride)                                        \
                 rd[i] = xi + dl[ch[i]];                                                        \
-            if (c0 + nci < m) {                                                                \
-                __builtin_prefetch(dl + ch[nci]);                                              \
-                __builtin_prefetch(dl + ch[nci + (m - c0 - nci < nci ? m - c0 - nci : nci) - 1]); \
+            if (d < nx.nd) {                                                                   \
+                const int32_t *nl = delays + (nx.d0 + (size_t)d) * (size_t)nchans;             \
+                const int32_t *a = nl + rc->chans[nx.c0], *e = nl + rc->chans[nx.c0 + nx.n - 1]; \
+                for (; a < e; a += 16)                                                         \
+                    __builtin_prefetch(a);                                                     \
+                __builtin_prefetch(e);                                                         \
             }                                                                                  \
         }                                                                                      \
     } while (0)
+
+/* The channel tile a work item's tile (d0, c0, nci) is followed by: its next
+ * channels, or else the next DM tile's first (that work item is the next one
+ * of its thread unless another thread takes it; the prefetches are hints). */
+typedef struct {
+    size_t d0;
+    int nd, c0, n;             /* nd 0: none */
+} next_tile;
+
+static next_tile next_of(size_t d0, int nd, int c0, int nci, int m, int ct, size_t td, size_t ndm)
+{
+    if (c0 + nci < m)
+        return (next_tile){d0, nd, c0 + nci, m - c0 - nci < ct ? m - c0 - nci : ct};
+    if (d0 + td < ndm)
+        return (next_tile){d0 + td, (int)(ndm - d0 - td < td ? ndm - d0 - td : td), 0, m < ct ? m : ct};
+    return (next_tile){0, 0, 0, 0};
+}
+
+/* 8-bit: the rows of the tile nx at its first and last DM (pf[i], pf[n + i]),
+ * which the kernel fetches into L2 while it sums the tile before them. */
+static void next_rows(const range_ctx *rc, const int32_t *delays, int nchans, size_t t0, next_tile nx,
+                      const uint8_t **pf)
+{
+    const uint8_t *x0 = (const uint8_t *)rc->x + (size_t)nx.c0 * rc->stride + t0;
+    const int32_t *lo = delays + nx.d0 * (size_t)nchans, *hi = delays + (nx.d0 + (size_t)nx.nd - 1) * (size_t)nchans;
+    const int *ch = rc->chans + nx.c0;
+    for (int i = 0; i < nx.n; i++, x0 += rc->stride) {
+        pf[i] = x0 + lo[ch[i]];
+        pf[nx.n + i] = x0 + hi[ch[i]];
+    }
+}
 
 /* One channel tile of store type T through its kernel. */
 #define TILE(T, kernel)                                                          \
@@ -215,10 +250,14 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
     size_t tt = round_up(op->tile_t > 0 ? (size_t)op->tile_t : XC_CPU_TILE_T, B);
     if (tt > round_up(nout, B))
         tt = round_up(nout, B);
-    size_t td = op->tile_dm > 0 ? (size_t)op->tile_dm : XC_CPU_TILE_DM;
+    const int isu8 = lay->store == XC_CPU_U8;
+    /* 8-bit, many channels: a time tile's rows (m x tt bytes) are read again
+     * by every DM tile, from beyond L2; larger DM tiles read them less often */
+    size_t td = op->tile_dm > 0                               ? (size_t)op->tile_dm
+                : isu8 && rc->m >= XC_CPU_MANY_CHANS_U8 ? XC_CPU_TILE_DM_MANY_U8
+                                                          : XC_CPU_TILE_DM;
     if (td > ndm)
         td = ndm;
-    const int isu8 = lay->store == XC_CPU_U8;
     const int ct0 = isu8 ? xc_cpu_tile_c_u8() : XC_CPU_TILE_C;
     unsigned long long ct = (unsigned long long)(op->tile_c > 0 ? op->tile_c : ct0);
     if (lay->narrow_channels && ct > lay->narrow_channels)
@@ -242,7 +281,9 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
         void **rowbuf = malloc(td * (size_t)ct * sizeof(void *));
         /* 8-bit: the narrow sums carried between channel tiles (xc_cpu_tile_u8) */
         uint16_t *part = isu8 ? aligned_alloc(64, td * tt * sizeof(uint16_t)) : NULL;
-        if (!wide || !rowbuf || (isu8 && !part)) {
+        /* 8-bit: the next channel tile's rows, fetched into L2 by the kernel */
+        const uint8_t **pf = isu8 ? malloc(2 * (size_t)ct * sizeof *pf) : NULL;
+        if (!wide || !rowbuf || (isu8 && !part) || (isu8 && !pf)) {
 #pragma omp atomic write
             failed = 1;
         }
@@ -268,12 +309,15 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
                     /* 8-bit: the sums stay narrow while the next tile still fits the bound */
                     const int rest = m - c0 - nci, next = rest < (int)ct ? rest : (int)ct;
                     const int keep = rest > 0 && (unsigned long long)(carried + nci + next) <= lay->narrow_channels;
+                    const next_tile nx = next_of(d0, nd, c0, nci, m, (int)ct, td, ndm);
                     switch (lay->store) {
                     case XC_CPU_U8:
                         FILL_ROWS(uint8_t);
+                        if (pf && nx.nd)
+                            next_rows(rc, delays, nchans, t0, nx, pf);
                         xc_cpu_tile_u8((const uint8_t *const *)rowbuf, nd, nci, nblk, part, carried > 0,
                                        keep ? XC_U8_TO_PART : widened ? XC_U8_TO_WIDE : XC_U8_TO_WIDE_SET,
-                                       (uint32_t *)wide, tt);
+                                       (uint32_t *)wide, tt, pf && nx.nd ? pf : NULL, nx.n);
                         carried = keep ? carried + nci : 0;
                         widened |= !keep;
                         break;
@@ -291,6 +335,7 @@ static xc_status run_range(const range_ctx *rc, int k, xc_planerange *o, xc_erro
         free(wide);
         free(rowbuf);
         free(part);
+        free(pf);
     }
     if (failed)
         return xc_error_set(err, XC_ENOMEM, "cpu: out of memory for the per-thread tiles (%zu x %zu samples)",

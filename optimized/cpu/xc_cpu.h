@@ -32,6 +32,15 @@ extern "C" {
  * overflow limit (xc_cpu_tile_u8), so the smaller tile does not widen them more
  * often.  The widening versions keep XC_CPU_TILE_C (xc_cpu_tile_c_u8). */
 #define XC_CPU_TILE_C_U8 32
+/* 8-bit input with at least XC_CPU_MANY_CHANS_U8 unmasked channels: 128 DM
+ * trials per work item.  Every DM tile reads its time tile's rows, m x (tile_t
+ * + the tile's delay spread) bytes, 9 MB at 4096 channels, far beyond a 1 MiB
+ * L2; four times the trials read them a quarter as often (docs/PERFORMANCE.md,
+ * "Direct dedispersion against the integer-add peak": 4096 channels about 5 %
+ * faster with the kernel's prefetch of the next tile, 13 % without; 512 to
+ * 2048 channels no better). */
+#define XC_CPU_MANY_CHANS_U8 2048
+#define XC_CPU_TILE_DM_MANY_U8 128
 
 /* Element types of the channel-major, time-scrunched copy and of the narrow
  * accumulators. */
