@@ -71,53 +71,21 @@ static void exact_params(xc_synth_params *p, int nbits, int nchans, double tobs)
     p->noise_gen = XC_NOISE_EXACT;
 }
 
-/* Boundary k (1..2^nbits - 1) of the levels: level k starts at it (1 bit: 0). */
-static double level_boundary(int nbits, int k)
+/* The normal law of quantise(sd Z) per level, from GSL (not the library's erfc). */
+static void gsl_level_probs(int nbits, double sd, double *pr)
 {
     const int nl = 1 << nbits;
-    return nbits == 1 ? 0.0 : XC_SYNTH_QMIN + (k - 0.5) * (XC_SYNTH_QMAX - XC_SYNTH_QMIN) / (nl - 1);
-}
-
-/* The normal law of quantise(sd Z + mu) per level, from GSL (not the library's erfc). */
-static void gsl_level_probs(int nbits, double sd, double mu, double *pr)
-{
-    const int nl = 1 << nbits;
+    if (nbits == 1) {
+        pr[0] = pr[1] = 0.5;
+        return;
+    }
+    const double step = (XC_SYNTH_QMAX - XC_SYNTH_QMIN) / (nl - 1);
     for (int k = 0; k < nl; k++) {
-        double lo = k == 0 ? -INFINITY : (level_boundary(nbits, k) - mu) / sd;
-        double hi = k == nl - 1 ? INFINITY : (level_boundary(nbits, k + 1) - mu) / sd;
-        pr[k] = hi <= 0 ? gsl_cdf_ugaussian_P(hi) - gsl_cdf_ugaussian_P(lo)
-                        : gsl_cdf_ugaussian_Q(lo) - gsl_cdf_ugaussian_Q(hi);
+        double lo = k == 0 ? -INFINITY : XC_SYNTH_QMIN + (k - 0.5) * step;
+        double hi = k == nl - 1 ? INFINITY : XC_SYNTH_QMIN + (k + 0.5) * step;
+        pr[k] = hi <= 0 ? gsl_cdf_ugaussian_P(hi / sd) - gsl_cdf_ugaussian_P(lo / sd)
+                        : gsl_cdf_ugaussian_Q(lo / sd) - gsl_cdf_ugaussian_Q(hi / sd);
     }
-}
-
-/* The definition of a value with signal s (docs/SYNTH.md), written out with
- * GSL's CDF: u = (U + 1/2)/2^32 of its 32 bits U (16 from its table block and
- * 16 from its tie counter up to 8 bits; its word wider), the level the number
- * of boundaries b with Phi(b - s) <= u. */
-static uint16_t signal_level_def(uint64_t seed, uint64_t smp, int c, int nbits, float s)
-{
-    uint32_t w[4], u;
-    if (nbits <= 8) {
-        xc_synth_words(seed, XC_STREAM_LEVEL, smp, (uint32_t)c >> 3, w);
-        const uint32_t h = (w[(c & 7) >> 1] >> (16 * (c & 1))) & 0xffffu;
-        xc_synth_words(seed, XC_STREAM_TIE, smp, (uint32_t)c, w);
-        u = h << 16 | (w[0] & 0xffffu);
-    } else {
-        xc_synth_words(seed, XC_STREAM_LEVEL, smp, (uint32_t)c >> 2, w);
-        u = w[c & 3];
-    }
-    const double below = (u + 0.5) / 4294967296.0, above = (4294967295.0 - u + 0.5) / 4294967296.0;
-    /* the boundaries passed are 1..k (Phi(b - s) rises with b): bisect for k */
-    int lo = 0, hi = (1 << nbits) - 1;
-    while (lo < hi) {
-        const int j = (lo + hi + 1) / 2;
-        const double x = level_boundary(nbits, j) - (double)s;
-        if (x < 0 ? gsl_cdf_ugaussian_P(x) <= below : gsl_cdf_ugaussian_Q(x) >= above)
-            lo = j;
-        else
-            hi = j - 1;
-    }
-    return (uint16_t)lo;
 }
 
 /* Chi-square of the level histogram against pr, neighbouring levels pooled
@@ -163,7 +131,7 @@ XC_TEST(test_exact_level_probs, "exact_level_probs")
     for (int t = 0; t < 5; t++) {
         const int nl = 1 << nbits[t];
         xc_synth_level_probs(nbits[t], a);
-        gsl_level_probs(nbits[t], 1.0, 0.0, b);
+        gsl_level_probs(nbits[t], 1.0, b);
         double sum = 0, worst = 0;
         for (int k = 0; k < nl; k++) {
             sum += a[k];
@@ -194,7 +162,7 @@ XC_TEST(test_exact_noise_chisq, "exact_noise_chisq")
         size_t n;
         float *f;
         uint16_t *v = stream_levels(&p, &n, &f);
-        gsl_level_probs(nbits[t], 1.0, 0.0, pr);
+        gsl_level_probs(nbits[t], 1.0, pr);
         double chi2;
         int dof;
         double pv = gof(v, n, nbits[t], pr, &chi2, &dof);
@@ -202,7 +170,7 @@ XC_TEST(test_exact_noise_chisq, "exact_noise_chisq")
                pv);
         CU_ASSERT(pv > 1e-3);
         if (nbits[t] == 8) {
-            gsl_level_probs(8, 1.02, 0.0, pr);
+            gsl_level_probs(8, 1.02, pr);
             double pw = gof(v, n, 8, pr, &chi2, &dof);
             printf("\n  the same against a 1.02-sigma law: chi2 %.1f, dof %d, p %.3g (must be < 1e-3)", chi2, dof, pw);
             CU_ASSERT(pw < 1e-3);
@@ -255,14 +223,12 @@ XC_TEST(test_exact_values_defined, "exact_values_defined")
 {
     /* Every value of a file with a bright pulsar against its definition: where
      * the noiseless signal s (a 32-bit -nonoise file of the same parameters)
-     * is nonzero, the level of Z + s by inversion (signal_level_def, with
-     * GSL's CDF, and xc_synth_level_signal); elsewhere the table's
+     * is nonzero, xc_synth_quantise(xc_synth_noise + s); elsewhere the table's
      * level of the value's 16 bits, a tie's refined by its own word
      * (xc_synth_level_exact and the definition written out here).  Exact, at
-     * 8 bits (the vector paths), 4 bits (packed) and 16 bits (a word a value). */
-    /* 36, 37: the scalar path; 100: a 64-value vector and a scalar tail */
-    static const int nbits[5] = {8, 4, 8, 16, 8}, nchans[5] = {36, 36, 37, 20, 100};
-    for (int t = 0; t < 5; t++) {
+     * 8 bits (the vector paths) and 4 bits (packed). */
+    static const int nbits[3] = {8, 4, 8}, nchans[3] = {36, 36, 37};   /* partial vectors; 37: a partial quad */
+    for (int t = 0; t < 3; t++) {
         xc_synth_params p, q;
         exact_params(&p, nbits[t], nchans[t], 0.2);
         p.fch1 = 1500;
@@ -288,18 +254,8 @@ XC_TEST(test_exact_values_defined, "exact_values_defined")
             const int c = (int)(i % (size_t)nchans[t]);
             uint16_t want;
             if (s[i] != 0.0f) {
-                want = signal_level_def(p.seed, smp, c, nbits[t], s[i]);
-                if (i % 97 == 0)
-                    CU_ASSERT_EQUAL(want, xc_synth_level_signal(p.seed, smp, c, nbits[t], s[i]));
+                want = xc_synth_quantise(xc_synth_noise(p.seed, smp, c) + s[i], nbits[t]);
                 with++;
-            } else if (nbits[t] > 8) {
-                /* the definition (synth_levels.h): word c mod 4 of block c / 4, its top bits the column */
-                uint32_t w[4];
-                xc_synth_words(p.seed, XC_STREAM_LEVEL, smp, (uint32_t)c >> 2, w);
-                const uint32_t u = w[c & 3], col = u >> (32 - nbits[t]), low = u & ((1u << (32 - nbits[t])) - 1);
-                want = low < tab.thr[col] ? (uint16_t)col : tab.alias[col];
-                if (i % 997 == 0)
-                    CU_ASSERT_EQUAL(want, xc_synth_level_exact(p.seed, smp, c, nbits[t]));
             } else {
                 /* the definition (synth_levels.h): 16 bits of block c / 8, a tie's 16 more of counter (smp, c) */
                 uint32_t w[4];
@@ -324,71 +280,14 @@ XC_TEST(test_exact_values_defined, "exact_values_defined")
         CU_ASSERT_EQUAL(bad, 0);
         CU_ASSERT(with > n / 50);   /* the signal path was exercised */
         printf("\n  %d bits: %zu values, %zu with signal, %zu ties refined (expected about %.0f)", nbits[t], n, with,
-               ties, nbits[t] > 8 ? 0.0 : (double)(n - with) / (1 << (16 - nbits[t])));
-        CU_ASSERT(nbits[t] > 8 || ties > 0);   /* and the ties' refinement */
+               ties, (double)(n - with) / (1 << (16 - nbits[t])));
+        CU_ASSERT(ties > 0);        /* and the ties' refinement */
         xc_levels_free(&tab);
         free(v);
         free(s);
         xc_synth_params_free(&p);
         xc_synth_params_free(&q);
     }
-}
-
-XC_TEST(test_exact_signal_chisq, "exact_signal_chisq")
-{
-    /* Values with a constant signal s through the part path (the vector path
-     * at 8 bits and 512 channels, the scalar path at 37 channels and other
-     * widths): the level histogram fits the law of quantise(Z + s),
-     * Phi(hi - s) - Phi(lo - s) from GSL (p > 1e-3), at several s, and the
-     * first fails the law at s + 0.02 (p < 1e-3: the test has power); the
-     * signal is left all zero. */
-    static const struct {
-        int nbits, nch;
-        size_t rows;
-        float s;
-    } cs[] = {{8, 512, 2500, 0.02f}, {8, 512, 2500, -0.5f}, {8, 512, 2500, 1.5f}, {8, 37, 20000, 3.9f},
-              {8, 512, 2500, 0.7f},  {4, 64, 4000, 0.3f},   {1, 64, 4000, 0.1f},  {16, 64, 40000, -0.7f}};
-    double *pr = malloc(65536 * sizeof *pr);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(pr);
-    for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++) {
-        const size_t n = cs[t].rows * (size_t)cs[t].nch;
-        float *x = malloc(n * sizeof *x);
-        uint16_t *lev = malloc(n * sizeof *lev), *v = malloc(n * sizeof *v);
-        uint8_t *out = malloc(n * 2);
-        CU_ASSERT_FATAL(x && lev && v && out);
-        for (size_t i = 0; i < n; i++)
-            x[i] = cs[t].s;
-        xc_levels tab;
-        xc_error err;
-        CU_ASSERT_EQUAL_FATAL(xc_levels_init(&tab, cs[t].nbits, &err), XC_OK);
-        CU_ASSERT_EQUAL_FATAL(xc_levels_signal_init(&tab, &err), XC_OK);
-        xc_levels_part(&tab, 5, 1000, cs[t].rows, cs[t].nch, x, lev, XC_BITORDER_LSB, out);
-        xc_fb_unpack_u16(out, n, cs[t].nbits, XC_BITORDER_LSB, v);
-        size_t left = 0;
-        for (size_t i = 0; i < n; i++)
-            left += x[i] != 0.0f;
-        CU_ASSERT_EQUAL(left, 0);
-        gsl_level_probs(cs[t].nbits, 1.0, cs[t].s, pr);
-        double chi2;
-        int dof;
-        const double pv = gof(v, n, cs[t].nbits, pr, &chi2, &dof);
-        printf("\n  %2d bits, %3d channels, s %5.2f, %zu values: chi2 %.1f, dof %d, p %.3f (must be > 1e-3)",
-               cs[t].nbits, cs[t].nch, cs[t].s, n, chi2, dof, pv);
-        CU_ASSERT(pv > 1e-3);
-        if (t == 0) {
-            gsl_level_probs(cs[t].nbits, 1.0, cs[t].s + 0.02, pr);
-            const double pw = gof(v, n, cs[t].nbits, pr, &chi2, &dof);
-            printf("\n  the same against s + 0.02: chi2 %.1f, dof %d, p %.3g (must be < 1e-3)", chi2, dof, pw);
-            CU_ASSERT(pw < 1e-3);
-        }
-        xc_levels_free(&tab);
-        free(x);
-        free(lev);
-        free(v);
-        free(out);
-    }
-    printf("\n");
-    free(pr);
 }
 
 XC_TEST_MAIN("synth_exact")

@@ -300,10 +300,6 @@ void xc_synth_level_probs(int nbits, double *p);
 /* The level the exact generator draws for (sample, chan) where there is no
  * signal (one value at a time, for tests). */
 uint16_t xc_synth_level_exact(uint64_t seed, uint64_t sample, int chan, int nbits);
-/* The level the exact generator draws for (sample, chan) where the signal is
- * s (nonzero): the level of Z + s by inverting the value's 32-bit uniform
- * against the shifted cumulative levels (one value at a time, for tests). */
-uint16_t xc_synth_level_signal(uint64_t seed, uint64_t sample, int chan, int nbits, float s);
 /* Statistics of the quantised noise for nbits (32: 0, 1, 1): the mean and rms
  * of the level of N(0,1), and the small-signal gain d<level>/dx at x = 0
  * (levels per sigma).  gain/rms is the S/N kept by quantisation. */

@@ -13,6 +13,19 @@
 #define XC_LEVELS_AVX512 1
 #endif
 
+#ifdef XC_LEVELS_AVX512
+/* A batch of channel quads holding signal (patch8_part), a table's scratch. */
+#define QMAX 1024   /* quads a batch holds */
+
+typedef struct {
+    uint64_t a[QMAX + 16];   /* sample (the stores of a row's entries write 16) */
+    uint32_t q[QMAX + 16];   /* quad in its row */
+    float z[4 * QMAX];
+    size_t n;
+} quad_list;
+
+#endif
+
 /* P(lo <= Z < hi) for Z ~ N(0,1), from the nearer tail so that neither tail
  * loses its digits to cancellation. */
 static double normal_mass(double lo, double hi)
@@ -96,14 +109,12 @@ xc_status xc_levels_init(xc_levels *t, int nbits, xc_error *err)
     t->alias = malloc(n * sizeof *t->alias);
     t->thr8 = nbits == 8 ? malloc(n) : NULL;
     t->alias8 = nbits == 8 ? malloc(n) : NULL;
-    /* the level of x is floor(x za + zb), clipped; eps bounds the roundings of that in float (about 2^-24 30
-     * (scale + 1) levels over the clipped range, synth_levels_signal.c) four times over */
-    const float scale = nbits <= 1 ? 1.0f : (float)((1u << nbits) - 1u) / 8.0f;
-    t->za = scale;
-    t->zb = nbits <= 1 ? 1.0f : 4.0f * scale + 0.5f;
-    t->eps = (scale + 1.0f) / 131072.0f;
-    t->ftop = (float)((1u << nbits) - 1u);
-    xc_status st = u && small && large && t->thr && t->alias && (nbits != 8 || (t->thr8 && t->alias8))
+    int scratch_ok = 1;
+#ifdef XC_LEVELS_AVX512
+    if (nbits == 8 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("bmi2"))
+        scratch_ok = (t->scratch = malloc(sizeof(quad_list))) != NULL;
+#endif
+    xc_status st = u && small && large && t->thr && t->alias && (nbits != 8 || (t->thr8 && t->alias8)) && scratch_ok
                        ? units(nbits, u, err)
                        : xc_error_set(err, XC_ENOMEM, "out of memory for the %d-bit level table", nbits);
     if (!st) {
@@ -149,8 +160,7 @@ void xc_levels_free(xc_levels *t)
 {
     free(t->thr);
     free(t->alias);
-    free(t->zq);
-    free(t->zc);
+    free(t->scratch);
     free(t->thr8);
     free(t->alias8);
     memset(t, 0, sizeof *t);
@@ -182,32 +192,21 @@ uint16_t xc_synth_level_exact(uint64_t seed, uint64_t sample, int chan, int nbit
 
 /* ---- one part --------------------------------------------------------------------- */
 
-/* Values of a part waiting for their 16 further bits: table ties
- * (xc_levels_refine; s 0) and values with signal that their top 16 bits
- * leave undecided (xc_levels_signal_exact; s the signal): the value's place
- * in the part (row * nchans + channel), its 16 bits and its signal. */
+/* Ties of a part waiting for their 16 further bits (xc_levels_refine): the
+ * value's place in the part (row * nchans + channel) and its 16 bits. */
 #define TIES 256
-#define SIGS 1024   /* values with signal a list holds */
 typedef struct {
     const xc_levels *t;
     uint64_t seed, first;   /* the part's first spectrum */
     size_t nch;
-    float *x;               /* the part's signal, or NULL */
     uint16_t *lev;          /* the levels, or (8 bits) */
     uint8_t *out8;          /* the bytes */
     size_t n;
     size_t pos[TIES];
     uint16_t h[TIES];
-    float s[TIES];
-#ifdef XC_LEVELS_AVX512
-    /* 8 bits: values with signal listed densely (place in the part, 16 bits, signal) */
-    size_t ns;
-    uint32_t spos[SIGS + 16], sh[SIGS + 16];
-    float ss[SIGS + 16];
-#endif
 } ties_t;
 
-/* Each waiting value's level from word 0 of its counter (sample, chan) of XC_STREAM_TIE. */
+/* Each waiting tie's level from word 0 of its counter (sample, chan) of XC_STREAM_TIE. */
 static void ties_resolve(ties_t *d)
 {
     uint64_t a[TIES];
@@ -216,9 +215,7 @@ static void ties_resolve(ties_t *d)
         a[j] = d->first + d->pos[j] / d->nch, c[j] = (uint32_t)(d->pos[j] % d->nch);
     xc_synth_words_at(d->seed, XC_STREAM_TIE, a, c, d->n, f);
     for (size_t j = 0; j < d->n; j++) {
-        const uint16_t v = d->s[j] == 0.0f
-                               ? xc_levels_refine(d->t, d->h[j], f[j])
-                               : xc_levels_signal_exact(d->t, (uint32_t)d->h[j] << 16 | (f[j] & 0xffffu), d->s[j]);
+        const uint16_t v = xc_levels_refine(d->t, d->h[j], f[j]);
         if (d->out8)
             d->out8[d->pos[j]] = (uint8_t)v;
         else
@@ -227,99 +224,36 @@ static void ties_resolve(ties_t *d)
     d->n = 0;
 }
 
-static inline void tie_add(ties_t *d, size_t pos, uint16_t h, float s)
+static inline void tie_add(ties_t *d, size_t pos, uint16_t h)
 {
-    d->pos[d->n] = pos, d->h[d->n] = h, d->s[d->n++] = s;
+    d->pos[d->n] = pos, d->h[d->n++] = h;
     if (d->n == TIES && d->t)
         ties_resolve(d);
 }
 
-/* The level of value at with 16 bits h written: a table draw without signal,
- * else the signal's span's lower end; a tie or an undecided span waits in d
- * (after the write, which a full list's resolution must follow); x reset to 0. */
-static inline void draw_one(const xc_levels *t, uint32_t h, size_t at, ties_t *d)
-{
-    const float s = d->x ? d->x[at] : 0.0f;
-    int lo, hi, tie;
-    uint16_t v;
-    if (s != 0.0f) {
-        xc_levels_signal_span(t, h, s, &lo, &hi);
-        v = (uint16_t)lo, tie = lo != hi;
-        d->x[at] = 0.0f;
-    } else {
-        v = xc_levels_draw16(t, h, &tie);
-    }
-    if (d->out8)
-        d->out8[at] = (uint8_t)v;
-    else
-        d->lev[at] = v;
-    if (tie)
-        tie_add(d, at, (uint16_t)h, s);
-}
-
 /* nbits 1..8, the values k0..m-1 of a piece: value k's 16 bits are half k of
- * the words w (xc_levels_half), its level goes to lev[at + k] (or out8). */
+ * the words w (xc_levels_half), its level goes to lev[at + k] (or out8), a tie
+ * waits in d with the alias written. */
 static void draw_halves(const xc_levels *t, const uint32_t *w, size_t k0, size_t m, size_t at, ties_t *d)
 {
-    for (size_t k = k0; k < m; k++)
-        draw_one(t, (w[k >> 1] >> (16 * (k & 1))) & 0xffffu, at + k, d);
+    for (size_t k = k0; k < m; k++) {
+        const uint32_t h = (w[k >> 1] >> (16 * (k & 1))) & 0xffffu;
+        int tie;
+        const uint16_t v = xc_levels_draw16(t, h, &tie);
+        if (d->out8)
+            d->out8[at + k] = (uint8_t)v;
+        else
+            d->lev[at + k] = v;
+        if (tie)
+            tie_add(d, at + k, (uint16_t)h);
+    }
 }
 
 #ifdef XC_LEVELS_AVX512
-/* The listed values with signal, 16 at a time: each value's span over the
- * cell of h's top 12 bits (xc_levels_span_in's float operations in 16 lanes,
- * the two quantiles gathered from zc, which stays in L1), its lower end
- * written; a span that cell leaves open takes the cell of all 16 bits (zq),
- * and one still open waits for its 16 further bits. */
-__attribute__((target("avx512f,avx512bw"))) static void signal_list(const xc_levels *t, ties_t *d)
-{
-    const __m512 z = _mm512_setzero_ps(), top = _mm512_set1_ps(t->ftop), za = _mm512_set1_ps(t->za);
-    const __m512 zb = _mm512_set1_ps(t->zb), eps = _mm512_set1_ps(t->eps);
-    const __m512i one = _mm512_set1_epi32(1);
-    uint32_t open[SIGS + 16];   /* the values the cells of zc leave open */
-    size_t nopen = 0;
-    for (size_t j = 0; j < d->ns; j += 16) {
-        const size_t cnt = d->ns - j < 16 ? d->ns - j : 16;
-        const __mmask16 m = (__mmask16)((1u << cnt) - 1);
-        const __m512i hc = _mm512_srli_epi32(_mm512_maskz_loadu_epi32(m, d->sh + j), XC_LEVELS_ZC_SHIFT);
-        const __m512 s = _mm512_maskz_loadu_ps(m, d->ss + j);
-        /* each lane's pair (zc[c], zc[c + 1]) as one 64-bit element, 8 lanes a gather */
-        const __m512i p0 = _mm512_i32gather_epi64(_mm512_castsi512_si256(hc), (const void *)t->zc, 4);
-        const __m512i p1 = _mm512_i32gather_epi64(_mm512_extracti64x4_epi64(hc, 1), (const void *)t->zc, 4);
-        const __m512i ev = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
-        const __m512 q0 = _mm512_castsi512_ps(_mm512_permutex2var_epi32(p0, ev, p1));
-        const __m512 q1 = _mm512_castsi512_ps(_mm512_permutex2var_epi32(p0, _mm512_add_epi32(ev, one), p1));
-        __m512 a = _mm512_sub_ps(_mm512_add_ps(_mm512_mul_ps(_mm512_add_ps(q0, s), za), zb), eps);
-        __m512 b = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(_mm512_add_ps(q1, s), za), zb), eps);
-        a = _mm512_min_ps(_mm512_max_ps(a, z), top);   /* max(-inf, 0) = 0, as the scalar's */
-        b = _mm512_min_ps(_mm512_max_ps(b, z), top);
-        const __m512i lo = _mm512_cvttps_epi32(a), hi = _mm512_cvttps_epi32(b);
-        uint8_t v[16];
-        _mm_storeu_si128((__m128i *)v, _mm512_cvtepi32_epi8(lo));
-        for (size_t l = 0; l < cnt; l++)
-            d->out8[d->spos[j + l]] = v[l];
-        for (unsigned u = _mm512_mask_cmpneq_epi32_mask(m, lo, hi); u; u &= u - 1) {
-            const size_t l = j + (size_t)__builtin_ctz(u);
-            _mm_prefetch((const char *)(t->zq + d->sh[l]), _MM_HINT_T0);   /* zq is 256 KB: its misses overlapped */
-            open[nopen++] = (uint32_t)l;
-        }
-    }
-    for (size_t o = 0; o < nopen; o++) {
-        const size_t l = open[o];
-        int flo, fhi;
-        xc_levels_span_in(t, t->zq, d->sh[l], d->ss[l], &flo, &fhi);
-        d->out8[d->spos[l]] = (uint8_t)flo;
-        if (flo != fhi)
-            tie_add(d, d->spos[l], (uint16_t)d->sh[l], d->ss[l]);
-    }
-    d->ns = 0;
-}
-
 /* 8 bits: draw_halves of the first whole 64 values of a piece, 64 at a time.
  * The halves' high bytes (the columns) and low bytes are split by vpermt2b,
  * the 256-byte thresholds (thr >> 16) and aliases looked up in four registers
- * each by vpermt2b on the column's low 7 bits, the half chosen by its top bit;
- * the values with signal (signal16) blended over them. */
+ * each by vpermt2b on the column's low 7 bits, the half chosen by its top bit. */
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t draw8_vbmi(const xc_levels *t, const uint32_t *w,
                                                                                size_t m, size_t at, ties_t *d)
 {
@@ -333,8 +267,6 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t draw8_vbmi(
     const __m512i A0 = _mm512_loadu_si512(t->alias8), A1 = _mm512_loadu_si512(t->alias8 + 64);
     const __m512i A2 = _mm512_loadu_si512(t->alias8 + 128), A3 = _mm512_loadu_si512(t->alias8 + 192);
     const uint16_t *h = (const uint16_t *)w;   /* x86: half k of the words is h[k] */
-    float *x = d->x ? d->x + at : NULL;
-    const __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     size_t i = 0;
     for (; i + 64 <= m; i += 64) {
         const __m512i a = _mm512_loadu_si512(h + i), b = _mm512_loadu_si512(h + i + 32);
@@ -344,41 +276,48 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) static size_t draw8_vbmi(
                                                   _mm512_permutex2var_epi8(T2, col, T3));
         const __m512i al = _mm512_mask_blend_epi8(top, _mm512_permutex2var_epi8(A0, col, A1),
                                                   _mm512_permutex2var_epi8(A2, col, A3));
-        __m512i v = _mm512_mask_blend_epi8(_mm512_cmplt_epu8_mask(r, th), al, col);
-        uint64_t sig = 0;
-        for (int j = 0; x && j < 4; j++)
-            sig |= (uint64_t)_mm512_cmp_ps_mask(_mm512_loadu_ps(x + i + 16 * j), _mm512_setzero_ps(), _CMP_NEQ_UQ)
-                   << (16 * j);
-        _mm512_storeu_si512(d->out8 + at + i, v);
-        /* the writes first: a full list's resolution writes its values */
-        for (uint64_t tie = _mm512_cmpeq_epi8_mask(r, th) & ~sig; tie; tie &= tie - 1) {
+        _mm512_storeu_si512(d->out8 + at + i, _mm512_mask_blend_epi8(_mm512_cmplt_epu8_mask(r, th), al, col));
+        for (uint64_t tie = _mm512_cmpeq_epi8_mask(r, th); tie; tie &= tie - 1) {
             const size_t k = i + (size_t)__builtin_ctzll(tie);
-            tie_add(d, at + k, h[k], 0.0f);
+            tie_add(d, at + k, h[k]);
         }
-        /* the values with signal listed (a compress into a register, then whole stores: vpcompressd to memory is
-         * slow on AMD Zen 4), their levels made 16 at a time (signal_list) */
-        if (sig && d->ns + 64 > SIGS)
-            signal_list(t, d);
-        for (int j = 0; j < 4; j++) {
-            const __mmask16 mj = (__mmask16)(sig >> (16 * j));
-            if (!mj)
-                continue;
-            const __m512i pos = _mm512_add_epi32(_mm512_set1_epi32((int)(at + i + 16 * (size_t)j)), lanes);
-            const __m512i hh = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(h + i + 16 * j)));
-            _mm512_storeu_si512(d->spos + d->ns, _mm512_maskz_compress_epi32(mj, pos));
-            _mm512_storeu_si512(d->sh + d->ns, _mm512_maskz_compress_epi32(mj, hh));
-            _mm512_storeu_ps(d->ss + d->ns, _mm512_maskz_compress_ps(mj, _mm512_loadu_ps(x + i + 16 * j)));
-            d->ns += (size_t)__builtin_popcount(mj);
-        }
-        for (int j = 0; j < 4; j++)
-            if (sig >> (16 * j) & 0xffffu)
-                _mm512_storeu_ps(x + i + 16 * j, _mm512_setzero_ps());
     }
     return i;
+}
+
+/* Appends to q the channel quads of x[0..n) (n a multiple of 16) holding a nonzero value. */
+__attribute__((target("avx512f"))) static size_t nonzero_quads_avx512(const float *x, size_t n, uint32_t q0,
+                                                                     uint32_t *q)
+{
+    size_t nq = 0;
+    for (size_t c = 0; c < n; c += 16) {
+        unsigned m = _mm512_cmp_ps_mask(_mm512_loadu_ps(x + c), _mm512_setzero_ps(), _CMP_NEQ_UQ);
+        for (unsigned k = 0; m; k++, m >>= 4)
+            if (m & 15u)
+                q[nq++] = q0 + (uint32_t)(c / 4 + k);
+    }
+    return nq;
 }
 #endif
 
 #define PIECE 1024   /* channels a row is drawn in at a time */
+
+/* xc_synth_quantise inlined: the same float operations, rounded half to even
+ * by the SSE2 conversion as rintf rounds in the default mode. */
+static inline uint16_t level_of(float x, int nbits)
+{
+    if (nbits <= 1)
+        return x > 0.0f ? 1 : 0;
+    const float top = (float)((1u << nbits) - 1u), scale = top * 0.125f;
+    float v = (x + 4.0f) * scale;
+    v = v > 0.0f ? v : 0.0f;
+    v = v < top ? v : top;
+#ifdef XC_LEVELS_AVX512
+    return (uint16_t)_mm_cvtss_si32(_mm_set_ss(v));
+#else
+    return (uint16_t)rintf(v);
+#endif
+}
 
 /* The levels of one row's piece of m channels from c0 (place at in the part). */
 static void draw_piece(const xc_levels *t, uint64_t sample, size_t c0, size_t m, size_t at, ties_t *d)
@@ -386,40 +325,152 @@ static void draw_piece(const xc_levels *t, uint64_t sample, size_t c0, size_t m,
     uint32_t w[PIECE];
     if (t->nbits > 8) {
         xc_synth_words_blocks(d->seed, XC_STREAM_LEVEL, sample, (uint32_t)(c0 / 4), (m + 3) / 4, w);
-        for (size_t k = 0; k < m; k++) {
-            const float s = d->x ? d->x[at + k] : 0.0f;
-            if (s != 0.0f)
-                d->x[at + k] = 0.0f;
-            d->lev[at + k] = s != 0.0f ? xc_levels_signal_exact(t, w[k], s) : xc_levels_draw(t, w[k]);
-        }
+        for (size_t k = 0; k < m; k++)
+            d->lev[at + k] = xc_levels_draw(t, w[k]);
         return;
     }
     xc_synth_words_blocks(d->seed, XC_STREAM_LEVEL, sample, (uint32_t)(c0 / 8), (m + 7) / 8, w);
     size_t k = 0;
 #ifdef XC_LEVELS_AVX512
-    if (d->out8 && (!d->x || t->zq) && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw"))
+    if (d->out8 && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw"))
         k = draw8_vbmi(t, w, m, at, d);
 #endif
     draw_halves(t, w, k, m, at, d);
 }
+
+/* Values with signal in channels c0..c0+m-1 of one spectrum: quantise(noise + x), x reset to 0. */
+static void patch_piece(int nbits, uint64_t seed, uint64_t sample, size_t c0, size_t m, float *x, uint16_t *lev,
+                        uint8_t *out8)
+{
+    uint32_t q[PIECE / 4];
+    size_t nq = 0, c = 0;
+#ifdef XC_LEVELS_AVX512
+    if (__builtin_cpu_supports("avx512f")) {
+        c = m / 16 * 16;
+        nq = nonzero_quads_avx512(x, c, (uint32_t)(c0 / 4), q);
+    }
+#endif
+    for (; c < m; c += 4)
+        for (size_t k = c; k < c + 4 && k < m; k++)
+            if (x[k] != 0.0f) {
+                q[nq++] = (uint32_t)((c0 + c) / 4);
+                break;
+            }
+    float z[64];
+    for (size_t j = 0; j < nq; j += 16) {
+        const size_t nn = nq - j < 16 ? nq - j : 16;
+        xc_synth_gauss_list(seed, XC_STREAM_NOISE, sample, q + j, nn, z);
+        for (size_t a = 0; a < nn; a++)
+            for (size_t k = 0; k < 4; k++) {
+                const size_t ch = 4 * (size_t)q[j + a] + k - c0;
+                if (ch >= m || x[ch] == 0.0f)
+                    continue;
+                uint16_t v = level_of(z[4 * a + k] + x[ch], nbits);
+                x[ch] = 0.0f;
+                if (out8)
+                    out8[ch] = (uint8_t)v;
+                else
+                    lev[ch] = v;
+            }
+    }
+}
+
+#ifdef XC_LEVELS_AVX512
+/* The values with signal of a whole part at 8 bits, in batches of channel
+ * quads holding signal: the quads listed (a compress of each 64 channels'
+ * nonzero quads), their Gaussians in 32-lane sets (xc_synth_gauss_at, the
+ * values patch_piece uses), each quad's levels level_of(z + x) in four lanes
+ * (the same float operations) over the drawn ones where x is nonzero; x reset to 0. */
+__attribute__((target("avx512f"))) static void quads_patch8(uint64_t seed, uint64_t first, quad_list *L, size_t nch,
+                                                           float *x, uint8_t *out)
+{
+    xc_synth_gauss_at(seed, XC_STREAM_NOISE, L->a, L->q, L->n, L->z);
+    const __m128 four = _mm_set1_ps(4.0f), scale = _mm_set1_ps(31.875f), top = _mm_set1_ps(255.0f);
+    for (size_t j = 0; j < L->n; j++) {
+        const size_t p = (size_t)(L->a[j] - first) * nch + 4 * (size_t)L->q[j];
+        if (4 * (size_t)L->q[j] + 4 > nch) {   /* a row's last, partial quad */
+            for (size_t k = 0; 4 * (size_t)L->q[j] + k < nch; k++)
+                if (x[p + k] != 0.0f) {
+                    out[p + k] = (uint8_t)level_of(L->z[4 * j + k] + x[p + k], 8);
+                    x[p + k] = 0.0f;
+                }
+            continue;
+        }
+        const __m128 s = _mm_loadu_ps(x + p);
+        __m128 v = _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_loadu_ps(L->z + 4 * j), s), four), scale);
+        v = _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), top);
+        int b;
+        memcpy(&b, out + p, 4);
+        const __m128i lv = _mm_cvtps_epi32(v), old = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(b));
+        const __m128i nz = _mm_castps_si128(_mm_cmp_ps(s, _mm_setzero_ps(), _CMP_NEQ_UQ));
+        const __m128i r = _mm_or_si128(_mm_and_si128(nz, lv), _mm_andnot_si128(nz, old));
+        b = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(r, r), r));
+        memcpy(out + p, &b, 4);
+        _mm_storeu_ps(x + p, _mm_setzero_ps());
+    }
+    L->n = 0;
+}
+
+__attribute__((target("avx512f,bmi2,popcnt"))) static void patch8_part(const xc_levels *t, uint64_t seed,
+                                                                      uint64_t first, size_t n, size_t nch, float *x,
+                                                                      uint8_t *out)
+{
+    quad_list *L = t->scratch;
+    L->n = 0;
+    const __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    for (size_t i = 0; i < n; i++) {
+        const float *row = x + i * nch;
+        for (size_t c = 0; c < nch; c += 64) {
+            if (L->n + 16 > QMAX)
+                quads_patch8(seed, first, L, nch, x, out);
+            uint64_t m = 0;
+            for (size_t k = 0; k < 4 && c + 16 * k < nch; k++) {
+                const size_t left = nch - c - 16 * k;
+                const __mmask16 ld = left >= 16 ? 0xffff : (__mmask16)((1u << left) - 1);
+                m |= (uint64_t)_mm512_cmp_ps_mask(_mm512_maskz_loadu_ps(ld, row + c + 16 * k), _mm512_setzero_ps(),
+                                                  _CMP_NEQ_UQ)
+                     << (16 * k);
+            }
+            if (!m)
+                continue;
+            const __mmask16 qm = (__mmask16)_pext_u64(m | m >> 1 | m >> 2 | m >> 3, 0x1111111111111111ull);
+            const __m512i q = _mm512_add_epi32(_mm512_set1_epi32((int)(c / 4)), lanes);
+            /* a compress into a register, then a whole store (vpcompressd to memory is slow on AMD Zen 4) */
+            _mm512_storeu_si512(L->q + L->n, _mm512_maskz_compress_epi32(qm, q));
+            const __m512i smp = _mm512_set1_epi64((long long)(first + i));
+            _mm512_storeu_si512(L->a + L->n, smp);
+            _mm512_storeu_si512(L->a + L->n + 8, smp);
+            L->n += (size_t)_mm_popcnt_u32(qm);
+        }
+    }
+    if (L->n)
+        quads_patch8(seed, first, L, nch, x, out);
+}
+#endif
 
 void xc_levels_part(const xc_levels *t, uint64_t seed, uint64_t first, size_t n, int nchans, float *x, uint16_t *lev,
                     xc_bitorder order, uint8_t *out)
 {
     const size_t nch = (size_t)nchans;
     const int eight = t->nbits == 8;
-    ties_t d = {.t = t, .seed = seed, .first = first, .nch = nch, .x = x, .lev = eight ? NULL : lev,
-                .out8 = eight ? out : NULL};
-    /* every value of the part, then the ties and undecided values with signal */
+    ties_t d = {.t = t, .seed = seed, .first = first, .nch = nch, .lev = eight ? NULL : lev, .out8 = eight ? out : NULL};
+    /* every table draw of the part, its ties, then the values with signal over them */
     for (size_t i = 0; i < n; i++)
         for (size_t c0 = 0; c0 < nch; c0 += PIECE)
             draw_piece(t, first + i, c0, nch - c0 < PIECE ? nch - c0 : PIECE, i * nch + c0, &d);
-#ifdef XC_LEVELS_AVX512
-    if (d.ns)
-        signal_list(t, &d);
-#endif
     if (d.n)
         ties_resolve(&d);
+#ifdef XC_LEVELS_AVX512
+    if (x && t->scratch) {   /* 8 bits with AVX-512F and BMI2: the whole part at once */
+        patch8_part(t, seed, first, n, nch, x, out);
+        x = NULL;
+    }
+#endif
+    for (size_t i = 0; x && i < n; i++)
+        for (size_t c0 = 0; c0 < nch; c0 += PIECE) {
+            const size_t m = nch - c0 < PIECE ? nch - c0 : PIECE, at = i * nch + c0;
+            patch_piece(t->nbits, seed, first + i, c0, m, x + at, eight ? NULL : lev + at, eight ? out + at : NULL);
+        }
     if (!eight)
         xc_fb_pack_u16(lev, n * nch, t->nbits, order, out);
 }

@@ -163,8 +163,6 @@ xc_status xc_synth_stream(const xc_synth_params *p, xc_synth_sink_fn sink, void 
         x[k].lev = exact && p->nbits != 8 ? malloc(part * nch * sizeof *x[k].lev) : NULL;
         if (exact && (st = xc_levels_init(&x[k].tab, p->nbits, err)))
             goto done;
-        if (exact && (sig[k].has_psr || p->npulses) && (st = xc_levels_signal_init(&x[k].tab, err)))
-            goto done;
         out[k] = malloc(csz * rowbytes);
         if (!x[k].x || !out[k] || (exact && p->nbits != 8 && !x[k].lev)) {
             st = xc_error_set(err, XC_ENOMEM, "out of memory for a chunk of %zu spectra x %zu channels", csz, nch);
