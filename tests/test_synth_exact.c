@@ -2,7 +2,8 @@
  * level probabilities against the normal CDF, chi-square goodness of fit of
  * the written levels at 1, 2, 4, 8 and 16 bits, independence of neighbouring
  * values, and every written value against its definition (drawn from the
- * table where there is no signal, the Gaussian path's where there is).
+ * table where there is no signal, the Gaussian path's where there is), and
+ * the law of values with a constant signal.
  *
  * The chi-square tests use a p-value threshold of 1e-3 (false-alarm rate
  * 1e-3) and the correlations 5-sigma bounds; the seeds are fixed, so a run
@@ -71,20 +72,22 @@ static void exact_params(xc_synth_params *p, int nbits, int nchans, double tobs)
     p->noise_gen = XC_NOISE_EXACT;
 }
 
-/* The normal law of quantise(sd Z) per level, from GSL (not the library's erfc). */
-static void gsl_level_probs(int nbits, double sd, double *pr)
+/* Boundary k (1..2^nbits - 1) of the levels: level k starts at it (1 bit: 0). */
+static double level_boundary(int nbits, int k)
 {
     const int nl = 1 << nbits;
-    if (nbits == 1) {
-        pr[0] = pr[1] = 0.5;
-        return;
-    }
-    const double step = (XC_SYNTH_QMAX - XC_SYNTH_QMIN) / (nl - 1);
+    return nbits == 1 ? 0.0 : XC_SYNTH_QMIN + (k - 0.5) * (XC_SYNTH_QMAX - XC_SYNTH_QMIN) / (nl - 1);
+}
+
+/* The normal law of quantise(sd Z + mu) per level, from GSL (not the library's erfc). */
+static void gsl_level_probs(int nbits, double sd, double mu, double *pr)
+{
+    const int nl = 1 << nbits;
     for (int k = 0; k < nl; k++) {
-        double lo = k == 0 ? -INFINITY : XC_SYNTH_QMIN + (k - 0.5) * step;
-        double hi = k == nl - 1 ? INFINITY : XC_SYNTH_QMIN + (k + 0.5) * step;
-        pr[k] = hi <= 0 ? gsl_cdf_ugaussian_P(hi / sd) - gsl_cdf_ugaussian_P(lo / sd)
-                        : gsl_cdf_ugaussian_Q(lo / sd) - gsl_cdf_ugaussian_Q(hi / sd);
+        double lo = k == 0 ? -INFINITY : (level_boundary(nbits, k) - mu) / sd;
+        double hi = k == nl - 1 ? INFINITY : (level_boundary(nbits, k + 1) - mu) / sd;
+        pr[k] = hi <= 0 ? gsl_cdf_ugaussian_P(hi) - gsl_cdf_ugaussian_P(lo)
+                        : gsl_cdf_ugaussian_Q(lo) - gsl_cdf_ugaussian_Q(hi);
     }
 }
 
@@ -131,7 +134,7 @@ XC_TEST(test_exact_level_probs, "exact_level_probs")
     for (int t = 0; t < 5; t++) {
         const int nl = 1 << nbits[t];
         xc_synth_level_probs(nbits[t], a);
-        gsl_level_probs(nbits[t], 1.0, b);
+        gsl_level_probs(nbits[t], 1.0, 0.0, b);
         double sum = 0, worst = 0;
         for (int k = 0; k < nl; k++) {
             sum += a[k];
@@ -162,7 +165,7 @@ XC_TEST(test_exact_noise_chisq, "exact_noise_chisq")
         size_t n;
         float *f;
         uint16_t *v = stream_levels(&p, &n, &f);
-        gsl_level_probs(nbits[t], 1.0, pr);
+        gsl_level_probs(nbits[t], 1.0, 0.0, pr);
         double chi2;
         int dof;
         double pv = gof(v, n, nbits[t], pr, &chi2, &dof);
@@ -170,7 +173,7 @@ XC_TEST(test_exact_noise_chisq, "exact_noise_chisq")
                pv);
         CU_ASSERT(pv > 1e-3);
         if (nbits[t] == 8) {
-            gsl_level_probs(8, 1.02, pr);
+            gsl_level_probs(8, 1.02, 0.0, pr);
             double pw = gof(v, n, 8, pr, &chi2, &dof);
             printf("\n  the same against a 1.02-sigma law: chi2 %.1f, dof %d, p %.3g (must be < 1e-3)", chi2, dof, pw);
             CU_ASSERT(pw < 1e-3);
@@ -288,6 +291,63 @@ XC_TEST(test_exact_values_defined, "exact_values_defined")
         xc_synth_params_free(&p);
         xc_synth_params_free(&q);
     }
+}
+
+XC_TEST(test_exact_signal_chisq, "exact_signal_chisq")
+{
+    /* Values with a constant signal s through the part path (quantise of the
+     * quad's Box-Muller Gaussian plus s; the vector path at 8 bits and 512
+     * channels, the scalar path at 37 channels, a partial quad, and other
+     * widths): the level histogram fits the law of quantise(Z + s),
+     * Phi(hi - s) - Phi(lo - s) from GSL (p > 1e-3), at several s, and the
+     * first fails the law at s + 0.02 (p < 1e-3: the test has power); the
+     * signal is left all zero. */
+    static const struct {
+        int nbits, nch;
+        size_t rows;
+        float s;
+    } cs[] = {{8, 512, 2500, 0.02f}, {8, 512, 2500, -0.5f}, {8, 512, 2500, 1.5f}, {8, 37, 20000, 3.9f},
+              {8, 512, 2500, 0.7f},  {4, 64, 4000, 0.3f},   {1, 64, 4000, 0.1f},  {16, 64, 40000, -0.7f}};
+    double *pr = malloc(65536 * sizeof *pr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pr);
+    for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++) {
+        const size_t n = cs[t].rows * (size_t)cs[t].nch;
+        float *x = malloc(n * sizeof *x);
+        uint16_t *lev = malloc(n * sizeof *lev), *v = malloc(n * sizeof *v);
+        uint8_t *out = malloc(n * 2);
+        CU_ASSERT_FATAL(x && lev && v && out);
+        for (size_t i = 0; i < n; i++)
+            x[i] = cs[t].s;
+        xc_levels tab;
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_levels_init(&tab, cs[t].nbits, &err), XC_OK);
+        xc_levels_part(&tab, 5, 1000, cs[t].rows, cs[t].nch, x, lev, XC_BITORDER_LSB, out);
+        xc_fb_unpack_u16(out, n, cs[t].nbits, XC_BITORDER_LSB, v);
+        size_t left = 0;
+        for (size_t i = 0; i < n; i++)
+            left += x[i] != 0.0f;
+        CU_ASSERT_EQUAL(left, 0);
+        gsl_level_probs(cs[t].nbits, 1.0, cs[t].s, pr);
+        double chi2;
+        int dof;
+        const double pv = gof(v, n, cs[t].nbits, pr, &chi2, &dof);
+        printf("\n  %2d bits, %3d channels, s %5.2f, %zu values: chi2 %.1f, dof %d, p %.3f (must be > 1e-3)",
+               cs[t].nbits, cs[t].nch, cs[t].s, n, chi2, dof, pv);
+        CU_ASSERT(pv > 1e-3);
+        if (t == 0) {
+            gsl_level_probs(cs[t].nbits, 1.0, cs[t].s + 0.02, pr);
+            const double pw = gof(v, n, cs[t].nbits, pr, &chi2, &dof);
+            printf("\n  the same against s + 0.02: chi2 %.1f, dof %d, p %.3g (must be < 1e-3)", chi2, dof, pw);
+            CU_ASSERT(pw < 1e-3);
+        }
+        xc_levels_free(&tab);
+        free(x);
+        free(lev);
+        free(v);
+        free(out);
+    }
+    printf("\n");
+    free(pr);
 }
 
 XC_TEST_MAIN("synth_exact")
