@@ -37,9 +37,14 @@
 enum { XC_U8_TO_WIDE = 0, XC_U8_TO_PART = 1, XC_U8_TO_WIDE_SET = 2 };
 /* pf (or NULL): the next channel tile's rows at its first and last DM, npf
  * of each (pf[i], pf[npf + i]); with each block the kernel fetches that
- * block's span of them into L2, a hint only. */
+ * block's span of them into L2, a hint only.
+ * shared (or NULL): the trials are taken in pairs (2q, 2q+1), q < nd/2, whose
+ * 2*nc row pointers from rows + 2q*nc are the shared[q] rows both trials read
+ * (equal delays), then trial 2q's other nc - shared[q], then trial 2q+1's;
+ * a last odd trial has the plain layout.  The shared rows are loaded once. */
 void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
-                    int to, uint32_t *wide, size_t wstride, const uint8_t *const *pf, int npf);
+                    int to, uint32_t *wide, size_t wstride, const uint8_t *const *pf, int npf,
+                    const int *shared);
 /* The default channel tile of xc_cpu_tile_u8 for the version the loader picks:
  * XC_CPU_TILE_C_U8 for the paired AVX-512 kernel, XC_CPU_TILE_C for the
  * widening ones (on the EPYC of docs/PERFORMANCE.md their AVX2 build ran

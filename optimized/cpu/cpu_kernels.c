@@ -64,13 +64,21 @@
  * tile's trials reread them, does not pay the widening once per tile.  part's
  * layout is each version's own (pairs or samples), the same size as a block. */
 XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part,
-                                    int from_part, int to, uint32_t *wide, size_t wstride)
+                                    int from_part, int to, uint32_t *wide, size_t wstride, const int *shared)
 {
     enum { B = 256 };
     for (int b = 0; b < nblk; b++) {
         const size_t off = (size_t)b * B;
         for (int d = 0; d < nd; d++) {
             const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
+            /* a pair's trial: its shared rows, then its own (xc_cpu_tile_u8) */
+            int n0 = nc, s1 = 0;
+            if (shared && (d | 1) < nd) {
+                const int ns = shared[d / 2];
+                r = rows + (size_t)(d & ~1) * (size_t)nc;
+                n0 = ns;
+                s1 = d & 1 ? nc : ns;
+            }
             uint16_t *p = part + (size_t)d * wstride + off;
             /* from zero, the carried sums added after the loop (the same sum
              * modulo 2^16): loaded before it, they cost 4-10 % (AVX2, measured) */
@@ -78,7 +86,7 @@ XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, 
             for (int k = 0; k < B; k++)
                 acc[k] = 0;
             for (int i = 0; i < nc; i++) {
-                const uint8_t *q = r[i] + off;
+                const uint8_t *q = r[i < n0 ? i : s1 + i - n0] + off;
                 for (int k = 0; k < B; k++)
                     acc[k] = (uint16_t)(acc[k] + q[k]);
             }
@@ -128,20 +136,102 @@ __attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair(const xc_
 
 /* The loads (unaligned, so each touches two cache lines) are what limits this
  * loop, and GCC folds the load into both the add and the shift, reading each
- * vector twice: the empty asm keeps v in a register, so it is read once.
- * part holds a block's aw then its ah (NV vectors each). */
+ * vector twice: the empty asm keeps v in a register, so it is read once. */
+#define XC_U8_NV (XC_CPU_BLOCK_U8 / 64)
+__attribute__((target("arch=x86-64-v4"))) static inline void u8_rows(const uint8_t *const *r, int n, size_t off,
+                                                                    xc_u16v *aw, xc_u16v *ah)
+{
+    for (int i = 0; i < n; i++) {
+        const uint8_t *q = r[i] + off;
+        for (int j = 0; j < XC_U8_NV; j++) {
+            xc_u16v v;
+            __builtin_memcpy(&v, q + 64 * j, sizeof v);
+            __asm__("" : "+v"(v));
+            aw[j] += v;
+            ah[j] += v >> 8;
+        }
+    }
+}
+
+/* Two trials' own rows, n each, in one loop (one loop's bookkeeping for
+ * both; two loops ran alike, within the noise, measured). */
+__attribute__((target("arch=x86-64-v4"))) static inline void u8_rows2(const uint8_t *const *ra,
+                                                                     const uint8_t *const *rb, int n, size_t off,
+                                                                     xc_u16v *aw, xc_u16v *ah, xc_u16v *bw,
+                                                                     xc_u16v *bh)
+{
+    for (int i = 0; i < n; i++) {
+        const uint8_t *qa = ra[i] + off, *qb = rb[i] + off;
+        for (int j = 0; j < XC_U8_NV; j++) {
+            xc_u16v v, u;
+            __builtin_memcpy(&v, qa + 64 * j, sizeof v);
+            __builtin_memcpy(&u, qb + 64 * j, sizeof u);
+            __asm__("" : "+v"(v), "+v"(u));
+            aw[j] += v;
+            ah[j] += v >> 8;
+            bw[j] += u;
+            bh[j] += u >> 8;
+        }
+    }
+}
+
+/* A trial's sums out of the registers: into part, or into wide. */
+__attribute__((target("arch=x86-64-v4"))) static inline void u8_out(const xc_u16v *aw, const xc_u16v *ah,
+                                                                   uint16_t *p, int to, uint32_t *w)
+{
+    if (to == XC_U8_TO_PART) {
+        __builtin_memcpy(p, aw, XC_U8_NV * sizeof *aw);
+        __builtin_memcpy(p + XC_U8_NV * 32, ah, XC_U8_NV * sizeof *ah);
+    } else {
+        u8_unpair(aw, ah, w, to == XC_U8_TO_WIDE_SET);
+    }
+}
+
+/* part holds a block's aw then its ah (NV vectors each).  A pair of trials
+ * (shared != NULL) sums the rows their delays share once, into both. */
 __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *const *rows, int nd, int nc,
                                                                 int nblk, uint16_t *part, int from_part,
                                                                 int to, uint32_t *wide, size_t wstride,
-                                                                const uint8_t *const *pf, int npf)
+                                                                const uint8_t *const *pf, int npf,
+                                                                const int *shared)
 {
-    enum { NV = XC_CPU_BLOCK_U8 / 64 };
+    enum { NV = XC_U8_NV };
+    const int np = shared ? nd / 2 : 0;
     for (int b = 0; b < nblk; b++) {
         const size_t off = (size_t)b * XC_CPU_BLOCK_U8;
         for (int i = 0; i < npf; i++)
             for (const uint8_t *a = pf[i] + off, *e = pf[npf + i] + off + XC_CPU_BLOCK_U8; a < e; a += 64)
                 __builtin_prefetch(a, 0, 2);
-        for (int d = 0; d < nd; d++) {
+        for (int q = 0; q < np; q++) {
+            const int d = 2 * q, ns = shared[q];
+            const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
+            uint16_t *p = part + (size_t)d * wstride + off;
+            xc_u16v aw[NV], ah[NV], bw[NV], bh[NV];
+            for (int j = 0; j < NV; j++)
+                aw[j] = ah[j] = (xc_u16v){0};
+            u8_rows(r, ns, off, aw, ah);
+            for (int j = 0; j < NV; j++) {
+                bw[j] = aw[j];
+                bh[j] = ah[j];
+            }
+            if (from_part)
+                for (int j = 0; j < NV; j++) {
+                    xc_u16v v;
+                    __builtin_memcpy(&v, p + 32 * j, sizeof v);
+                    aw[j] += v;
+                    __builtin_memcpy(&v, p + NV * 32 + 32 * j, sizeof v);
+                    ah[j] += v;
+                    __builtin_memcpy(&v, p + wstride + 32 * j, sizeof v);
+                    bw[j] += v;
+                    __builtin_memcpy(&v, p + wstride + NV * 32 + 32 * j, sizeof v);
+                    bh[j] += v;
+                }
+            u8_rows2(r + ns, r + nc, nc - ns, off, aw, ah, bw, bh);
+            uint32_t *w = wide + (size_t)d * wstride + off;
+            u8_out(aw, ah, p, to, w);
+            u8_out(bw, bh, p + wstride, to, w + wstride);
+        }
+        for (int d = 2 * np; d < nd; d++) {
             const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
             uint16_t *p = part + (size_t)d * wstride + off;
             xc_u16v aw[NV], ah[NV];
@@ -152,40 +242,26 @@ __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *
                 for (int j = 0; j < NV; j++)
                     aw[j] = ah[j] = (xc_u16v){0};
             }
-            for (int i = 0; i < nc; i++) {
-                const uint8_t *q = r[i] + off;
-                for (int j = 0; j < NV; j++) {
-                    xc_u16v v;
-                    __builtin_memcpy(&v, q + 64 * j, sizeof v);
-                    __asm__("" : "+v"(v));
-                    aw[j] += v;
-                    ah[j] += v >> 8;
-                }
-            }
-            if (to == XC_U8_TO_PART) {
-                __builtin_memcpy(p, aw, sizeof aw);
-                __builtin_memcpy(p + NV * 32, ah, sizeof ah);
-            } else {
-                u8_unpair(aw, ah, wide + (size_t)d * wstride + off, to == XC_U8_TO_WIDE_SET);
-            }
+            u8_rows(r, nc, off, aw, ah);
+            u8_out(aw, ah, p, to, wide + (size_t)d * wstride + off);
         }
     }
 }
 #endif
 
 void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
-                    int to, uint32_t *wide, size_t wstride, const uint8_t *const *pf, int npf)
+                    int to, uint32_t *wide, size_t wstride, const uint8_t *const *pf, int npf, const int *shared)
 {
 #ifdef XC_TILE_U8_V4
     __builtin_cpu_init();
     if (__builtin_cpu_supports("x86-64-v4")) {
-        tile_u8_v4(rows, nd, nc, nblk, part, from_part, to, wide, wstride, pf, pf ? npf : 0);
+        tile_u8_v4(rows, nd, nc, nblk, part, from_part, to, wide, wstride, pf, pf ? npf : 0, shared);
         return;
     }
 #endif
     (void)pf;
     (void)npf;
-    tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), part, from_part, to, wide, wstride);
+    tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), part, from_part, to, wide, wstride, shared);
 }
 int xc_cpu_tile_c_u8(void)
 {
