@@ -18,7 +18,9 @@
  * sums (approx_kernels.c): uint16 subband rows, a subband at a time through
  * the item's groups (two 8-bit samples per 16-bit lane, as the direct kernel),
  * then per trial the subbands in uint16 groups where their sums fit, written
- * to the plane from the registers.
+ * to the plane from the registers; where two subbands' sums fit uint16, the
+ * trials of a group that read a pair of subbands at the same relative delay
+ * share that pair's sum (subrange), made once.
  *
  * The plan makes the subband plan (delays, groups, bounds) and every
  * thread's scratch once; execute only copies the gulp and adds. */
@@ -38,9 +40,28 @@
  * three alternated rounds): 4 0.205-0.228, 8 0.184-0.193, 16 0.171-0.177, 32 0.166-0.176, 64 0.176-0.185. */
 #define SUB_GROUPS 16
 
+/* Stage 2's exact pair sharing, planned per range.  Trial i reads subband s's row from o(s, i) = b(s, i) - lo(s)
+ * (lo: the group's smallest b(s, .)), so subbands 2p and 2p + 1 add up as the pair row
+ * P_d[v] = R_2p[v] + R_2p+1[v + d] read from o(2p, i), with d = o(2p + 1, i) - o(2p, i).  The group's trials are
+ * close in DM, so few distinct d serve them: each pair row is made once per work item and read by all its trials,
+ * stage 2 summing nsub / 2 rows per trial instead of nsub (counted on the Table 2 plan: 40.5 pair rows a group
+ * for 16.67 trials, 533 row reads -> 348).  The sums are the same integers (they fit uint16 where this is used),
+ * so the plane is the same bytes. */
+typedef struct {
+    int32_t *span;        /* ngroups: largest max_i b(s, i) - min_i b(s, i) over s */
+    int32_t *qfirst;      /* ngroups + 1: group j's pair rows [qfirst[j], qfirst[j + 1]) */
+    int32_t *q;           /* 4 per pair row: subband 2p, its start in row 2p (v = 0), in row 2p + 1, length past nt */
+    int32_t *tq;          /* [ndm][npair]: trial i's pair row for pair p, from its group's first (-1: a last odd
+                             subband, read from its own row) */
+    int32_t *toff;        /* [ndm][npair]: where trial i reads that row */
+    int32_t *lo;          /* [ngroups][2][nsub]: min_i b(s, i) over group j's trials, then max_i b(s, i) - that */
+    size_t qmax;          /* most pair rows in a group */
+    size_t qext;          /* most samples past nt summed over a group's pair rows */
+} subrange;
+
 typedef struct {
     xc_cpu_approx a;      /* scratch per thread: nsub rows, one accumulator row, nsub offsets (8-byte elements);
-                             ranges: per range and group (int32_t *), largest max_i b(s, i) - min_i b(s, i) over s */
+                             ranges: per range, its subrange */
     int widest;           /* most channels in one subband */
     size_t maxtr;         /* most trials in one group */
 } state;
@@ -66,15 +87,80 @@ static void group_b(const xc_subrange *r, int ns, size_t j, int s, int32_t *lo, 
     *span = bh - bl;
 }
 
+/* The pair rows of range r (subrange's comment): per group, per pair p, one row per distinct d over the group's
+ * trials, covering v from the smallest o(2p, i) of those trials to the largest plus nt. */
+static xc_status pair_plan(const xc_subrange *r, int ns, subrange *R, xc_error *err)
+{
+    const size_t np = (size_t)(ns + 1) / 2, nq = r->ndm * (size_t)(ns / 2);
+    R->qfirst = calloc((size_t)r->ngroups + 1, sizeof *R->qfirst);
+    R->q = malloc((nq + 1) * 4 * sizeof *R->q);
+    R->tq = malloc((r->ndm * np + 1) * sizeof *R->tq);
+    R->toff = malloc((r->ndm * np + 1) * sizeof *R->toff);
+    R->lo = malloc(2 * sizeof *R->lo * (size_t)ns * (size_t)r->ngroups);
+    int32_t *d = malloc((nq + 1) * sizeof *d);
+    if (!R->qfirst || !R->q || !R->tq || !R->toff || !R->lo || !d) {
+        free(d);
+        return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
+    }
+    int32_t n = 0;
+    for (int j = 0; j < r->ngroups; j++) {
+        int32_t ext = 0, *lo = R->lo + 2 * (size_t)ns * (size_t)j;
+        for (int s = 0; s < ns; s++)
+            group_b(r, ns, (size_t)j, s, lo + s, lo + ns + s);
+        R->qfirst[j] = n;
+        for (size_t p = 0; p < np; p++) {
+            const int s = 2 * (int)p;
+            const int32_t first = n;
+            for (size_t i = r->first[j]; i < r->first[j + 1]; i++) {
+                const int32_t *b = r->b + i * (size_t)ns, o0 = b[s] - lo[s];
+                if (s + 1 == ns) {   /* an odd last subband: its own row */
+                    R->tq[i * np + p] = -1;
+                    R->toff[i * np + p] = o0;
+                    continue;
+                }
+                const int32_t dd = b[s + 1] - lo[s + 1] - o0;
+                int32_t e = first;
+                while (e < n && d[e] != dd)
+                    e++;
+                int32_t *q = R->q + 4 * (size_t)e;
+                if (e == n) {
+                    d[n++] = dd;
+                    q[0] = s;
+                    q[1] = o0;
+                    q[3] = o0;   /* the largest start, made a length below */
+                }
+                q[1] = o0 < q[1] ? o0 : q[1];
+                q[3] = o0 > q[3] ? o0 : q[3];
+                R->tq[i * np + p] = e - R->qfirst[j];
+            }
+            for (int32_t e = first; e < n; e++) {
+                int32_t *q = R->q + 4 * (size_t)e;
+                q[2] = q[1] + d[e];
+                q[3] -= q[1];
+                ext += q[3];
+            }
+            for (size_t i = r->first[j]; i < r->first[j + 1]; i++)
+                if (R->tq[i * np + p] >= 0)
+                    R->toff[i * np + p] = r->b[i * (size_t)ns + (size_t)s] - lo[s] -
+                                          R->q[4 * (size_t)(R->qfirst[j] + R->tq[i * np + p]) + 1];
+        }
+        R->qmax = (size_t)(n - R->qfirst[j]) > R->qmax ? (size_t)(n - R->qfirst[j]) : R->qmax;
+        R->qext = (size_t)ext > R->qext ? (size_t)ext : R->qext;
+    }
+    R->qfirst[r->ngroups] = n;
+    free(d);
+    return XC_OK;
+}
+
 static void st_destroy(const xc_dedisperser *self, void *p)
 {
     (void)self;
     state *s = p;
     if (!s)
         return;
-    int32_t **span = s->a.ranges;
-    for (int k = 0; k < s->a.nranges; k++)
-        free(span[k]);
+    subrange *R = s->a.ranges;
+    for (int k = 0; R && k < s->a.nranges; k++)
+        xc_free_each(6, R[k].span, R[k].qfirst, R[k].q, R[k].tq, R[k].toff, R[k].lo);
     xc_cpu_approx_free(&s->a);
     free(s);
 }
@@ -84,13 +170,13 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
 static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **out, xc_error *err)
 {
     state *s;
-    xc_status st = xc_cpu_approx_new((void **)&s, sizeof *s, "subband", self, proto, run_range, sizeof(int32_t *), err);
+    xc_status st = xc_cpu_approx_new((void **)&s, sizeof *s, "subband", self, proto, run_range, sizeof(subrange), err);
     if (st) {
         st_destroy(self, s);
         return st;
     }
     const int nr = proto->plan->nranges, ns = s->a.p.sp.nsub;
-    int32_t **span = s->a.ranges;
+    subrange *R = s->a.ranges;
     const xc_subplan *sp = &s->a.p.sp;
     for (int q = 0; q < ns; q++)
         s->widest = sp->sub_first[q + 1] - sp->sub_first[q] > s->widest ? sp->sub_first[q + 1] - sp->sub_first[q]
@@ -100,9 +186,14 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
      * that span, not plus the whole delay. */
     for (int k = 0; k < nr; k++) {
         const xc_subrange *r = &sp->r[k];
-        if (!(span[k] = calloc((size_t)r->ngroups + 1, sizeof **span))) {
+        int32_t *span = R[k].span = calloc((size_t)r->ngroups + 1, sizeof *span);
+        if (!span) {
             st_destroy(self, s);
             return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
+        }
+        if ((st = pair_plan(r, ns, &R[k], err))) {
+            st_destroy(self, s);
+            return st;
         }
         for (int j = 0; j < r->ngroups; j++) {
             const size_t ntr = r->first[j + 1] - r->first[j];
@@ -112,16 +203,17 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             for (int q = 0; q < ns; q++) {
                 int32_t lo, sp_q;
                 group_b(r, ns, (size_t)j, q, &lo, &sp_q);
-                span[k][j] = sp_q > span[k][j] ? sp_q : span[k][j];
+                span[j] = sp_q > span[j] ? sp_q : span[j];
             }
         for (int j0 = 0; j0 < r->ngroups; j0 += SUB_GROUPS) {
             /* acc (8-byte sums), lo[] and len[] (int32 each), row pointers, alignment, rows, then item_fast's
-             * stage-2 row pointers of every trial of a group */
+             * stage-2 row pointers of every trial of a group, then a group's pair rows (each 64-byte aligned) */
             size_t need = SUB_TILE_T * 8 + 2 * (size_t)ns * SUB_GROUPS * 4 +
                           ptr_slots(s) * sizeof(void *) + 128 +
-                          (s->maxtr * (size_t)ns + 8) * sizeof(void *);
+                          (s->maxtr * (size_t)ns + 8 + R[k].qmax) * sizeof(void *) + 64 +
+                          (R[k].qmax * (SUB_TILE_T + 32) + R[k].qext) * sizeof(uint16_t);
             for (int j = j0; j < r->ngroups && j < j0 + SUB_GROUPS; j++)
-                need += (size_t)ns * (SUB_TILE_T + (size_t)span[k][j]) * 8;
+                need += (size_t)ns * (SUB_TILE_T + (size_t)span[j]) * 8;
             s->a.scratch = need > s->a.scratch ? need : s->a.scratch;
         }
     }
@@ -208,21 +300,43 @@ static const item_fn items[XC_CPU_NITEMS] = {XC_CPU_ITEM_KINDS(XC_CPU_ITEM_NAME)
  * in turn, so the rows' windows of the block (nsub x (SUB_STAGE2_T + span) uint16, about 20 KiB) stay in L1
  * across the group's trials instead of being read from L2 once per trial.  A trial's blocks start where its
  * plane row is 64-byte aligned (its first block takes the few samples before), so every block but its last
- * is streamed whole, as one call over the chunk would.  tab: the trials' row pointers, ntrials x nsub; p: nsub. */
+ * is streamed whole, as one call over the chunk would.  Where two subbands' sums fit uint16 (group >= 2), the
+ * group's pair rows (subrange) are made first, over the whole chunk, and each trial sums nsub / 2 of them.
+ * tab: the trials' row pointers, ntrials x (nsub or its pairs), then room for the pair rows. */
 #define SUB_STAGE2_T 256
-static void stage2_sum(const state *S, const xc_subrange *r, size_t j0, size_t j1, size_t t0, size_t nt,
-                       int group, uint16_t *const *rows, const size_t *rowlen, const int32_t *lo,
+static void stage2_sum(const state *S, const xc_subrange *r, const subrange *R, size_t j0, size_t j1, size_t t0,
+                       size_t nt, int group, uint16_t *const *rows, const size_t *rowlen, const int32_t *lo,
                        const uint16_t **tab, uint32_t *acc, xc_planerange *o)
 {
-    const int ns = S->a.p.sp.nsub;
+    const int ns = S->a.p.sp.nsub, pairs = group >= 2, np = pairs ? (ns + 1) / 2 : ns;
+    const int rgroup = pairs ? group / 2 : group;   /* a pair row holds two subbands' sums */
+    uint16_t **qrow = (uint16_t **)(tab + S->maxtr * (size_t)ns + 1);
+    uint16_t *qbuf = (uint16_t *)(((uintptr_t)(qrow + R->qmax) + 63) & ~(uintptr_t)63);
     for (size_t j = j0; j < j1; j++) {
         const size_t g = j - j0, i0 = r->first[j], ntr = r->first[j + 1] - i0;
-        for (size_t k = 0; k < ntr; k++) {
-            const int32_t *b = r->b + (i0 + k) * (size_t)ns;
-            for (int s = 0; s < ns; s++)
-                tab[k * (size_t)ns + (size_t)s] =
-                    rows[g] + (size_t)s * rowlen[g] + (size_t)(b[s] - lo[g * (size_t)ns + (size_t)s]);
-        }
+        if (pairs) {
+            uint16_t *next = qbuf;
+            for (int32_t e = R->qfirst[j]; e < R->qfirst[j + 1]; e++) {
+                const int32_t *q = R->q + 4 * (size_t)e;
+                const uint16_t *r0 = rows[g] + (size_t)q[0] * rowlen[g];
+                const size_t n = nt + (size_t)q[3];
+                xc_cpu_rowadd_u16(r0 + q[1], r0 + rowlen[g] + q[2], n, next);
+                qrow[e - R->qfirst[j]] = next;
+                next += (n + 31) & ~(size_t)31;
+            }
+            for (size_t k = 0; k < ntr; k++) {
+                const int32_t *tq = R->tq + (i0 + k) * (size_t)np, *to = R->toff + (i0 + k) * (size_t)np;
+                for (int p = 0; p < np; p++)
+                    tab[k * (size_t)np + (size_t)p] = tq[p] >= 0 ? qrow[tq[p]] + to[p]
+                                                                 : rows[g] + (size_t)(2 * p) * rowlen[g] + to[p];
+            }
+        } else
+            for (size_t k = 0; k < ntr; k++) {
+                const int32_t *b = r->b + (i0 + k) * (size_t)ns;
+                for (int s = 0; s < ns; s++)
+                    tab[k * (size_t)ns + (size_t)s] =
+                        rows[g] + (size_t)s * rowlen[g] + (size_t)(b[s] - lo[g * (size_t)ns + (size_t)s]);
+            }
         for (size_t u0 = 0; u0 < nt; u0 += SUB_STAGE2_T)
             for (size_t k = 0; k < ntr; k++) {
                 float *dst = o->data + (i0 + k) * o->nsamp + t0;   /* the trial's row: block a of its pointers */
@@ -230,7 +344,7 @@ static void stage2_sum(const state *S, const xc_subrange *r, size_t j0, size_t j
                 const size_t a = u0 ? u0 + head : 0, e = u0 + SUB_STAGE2_T + head < nt ? u0 + SUB_STAGE2_T + head
                                                                                         : nt;
                 if (a < e)
-                    xc_cpu_rowsum_u16_f32_at(tab + k * (size_t)ns, ns, a, e - a, group, acc, dst);
+                    xc_cpu_rowsum_u16_f32_at(tab + k * (size_t)np, np, a, e - a, rgroup, acc, dst);
             }
     }
 }
@@ -269,9 +383,10 @@ static void prefetch_sub(const state *S, const xc_subrange *r, size_t j0, size_t
  * blocked row sums (approx_kernels.c), a subband at a time through the item's groups, so its channels stay in
  * cache while the groups read them.  The same exact sums as SUB_ITEM, so the same plane. */
 static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r, size_t j0, size_t j1, size_t t0,
-                      size_t nt, const void *xv, size_t stride, int wide, const int32_t *span, void *scratch,
+                      size_t nt, const void *xv, size_t stride, int wide, const subrange *R, void *scratch,
                       xc_planerange *o)
 {
+    const int32_t *span = R->span;
     const xc_subplan *sp = &S->a.p.sp;
     const int ns = sp->nsub;
     uint32_t *acc = scratch;
@@ -284,9 +399,10 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
         rowlen[g] = nt + (size_t)span[j];
         rows[g] = next;
         next += (size_t)ns * rowlen[g];
+        const int32_t *pl = R->lo + 2 * (size_t)ns * j;   /* the plan's lo and span of each subband */
         for (int s = 0; s < ns; s++) {
-            group_b(r, ns, j, s, lo + g * (size_t)ns + (size_t)s, len + g * (size_t)ns + (size_t)s);
-            len[g * (size_t)ns + (size_t)s] += (int32_t)nt;
+            lo[g * (size_t)ns + (size_t)s] = pl[s];
+            len[g * (size_t)ns + (size_t)s] = pl[ns + s] + (int32_t)nt;
         }
     }
     const size_t eb = wide ? 2 : 1;
@@ -325,7 +441,7 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
             }
     }
     if (job->conv->scaling == XC_SCALE_SUM) {
-        stage2_sum(S, r, j0, j1, t0, nt, group, rows, rowlen, lo, (const uint16_t **)(((uintptr_t)next + 7) & ~(uintptr_t)7),
+        stage2_sum(S, r, R, j0, j1, t0, nt, group, rows, rowlen, lo, (const uint16_t **)(((uintptr_t)next + 7) & ~(uintptr_t)7),
                    acc, o);
         xc_cpu_sfence();
         return;
@@ -363,11 +479,11 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
             const size_t j0 = jb * SUB_GROUPS, j1 = j0 + SUB_GROUPS < (size_t)r->ngroups
                                                        ? j0 + SUB_GROUPS : (size_t)r->ngroups;
             void *buf = S->a.buf[omp_get_thread_num()];
-            const int32_t *span = ((int32_t *const *)S->a.ranges)[q];
+            const subrange *R = (const subrange *)S->a.ranges + q;
             if (fast)
-                item_fast(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, wide, span, buf, o);
+                item_fast(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, wide, R, buf, o);
             else
-                item(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, span, buf, o);
+                item(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, R->span, buf, o);
         }
 }
 
