@@ -55,6 +55,7 @@ typedef struct {
                              subband, read from its own row) */
     int32_t *toff;        /* [ndm][npair]: where trial i reads that row */
     int32_t *lo;          /* [ngroups][2][nsub]: min_i b(s, i) over group j's trials, then max_i b(s, i) - that */
+    int32_t *coff;        /* [ngroups][unmasked channels]: lo(s) + a(c, j), channel c's first sample in stage 1 */
     size_t qmax;          /* most pair rows in a group */
     size_t qext;          /* most samples past nt summed over a group's pair rows */
 } subrange;
@@ -63,6 +64,8 @@ typedef struct {
     xc_cpu_approx a;      /* scratch per thread: nsub rows, one accumulator row, nsub offsets (8-byte elements);
                              ranges: per range, its subrange */
     int widest;           /* most channels in one subband */
+    int32_t *crow;        /* the unmasked channels in order: each one's row in the copy */
+    int *cfirst;          /* nsub + 1: subband s holds crow[cfirst[s] .. cfirst[s + 1]) */
     size_t maxtr;         /* most trials in one group */
 } state;
 
@@ -89,7 +92,7 @@ static void group_b(const xc_subrange *r, int ns, size_t j, int s, int32_t *lo, 
 
 /* The pair rows of range r (subrange's comment): per group, per pair p, one row per distinct d over the group's
  * trials, covering v from the smallest o(2p, i) of those trials to the largest plus nt. */
-static xc_status pair_plan(const xc_subrange *r, int ns, subrange *R, xc_error *err)
+static xc_status pair_plan(const state *S, const xc_subrange *r, int ns, subrange *R, xc_error *err)
 {
     const size_t np = (size_t)(ns + 1) / 2, nq = r->ndm * (size_t)(ns / 2);
     R->qfirst = calloc((size_t)r->ngroups + 1, sizeof *R->qfirst);
@@ -97,16 +100,22 @@ static xc_status pair_plan(const xc_subrange *r, int ns, subrange *R, xc_error *
     R->tq = malloc((r->ndm * np + 1) * sizeof *R->tq);
     R->toff = malloc((r->ndm * np + 1) * sizeof *R->toff);
     R->lo = malloc(2 * sizeof *R->lo * (size_t)ns * (size_t)r->ngroups);
+    R->coff = malloc(sizeof *R->coff * ((size_t)S->cfirst[ns] * (size_t)r->ngroups + 1));
     int32_t *d = malloc((nq + 1) * sizeof *d);
-    if (!R->qfirst || !R->q || !R->tq || !R->toff || !R->lo || !d) {
+    if (!R->qfirst || !R->q || !R->tq || !R->toff || !R->lo || !R->coff || !d) {
         free(d);
         return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
     }
     int32_t n = 0;
     for (int j = 0; j < r->ngroups; j++) {
         int32_t ext = 0, *lo = R->lo + 2 * (size_t)ns * (size_t)j;
-        for (int s = 0; s < ns; s++)
+        int32_t *co = R->coff + (size_t)S->cfirst[ns] * (size_t)j;
+        for (int s = 0; s < ns; s++) {
             group_b(r, ns, (size_t)j, s, lo + s, lo + ns + s);
+            for (int c = S->a.p.sp.sub_first[s]; c < S->a.p.sp.sub_first[s + 1]; c++)
+                if (S->a.row[c] >= 0)
+                    *co++ = lo[s] + r->a[(size_t)j * (size_t)S->a.p.sp.nchans + (size_t)c];
+        }
         R->qfirst[j] = n;
         for (size_t p = 0; p < np; p++) {
             const int s = 2 * (int)p;
@@ -160,7 +169,8 @@ static void st_destroy(const xc_dedisperser *self, void *p)
         return;
     subrange *R = s->a.ranges;
     for (int k = 0; R && k < s->a.nranges; k++)
-        xc_free_each(6, R[k].span, R[k].qfirst, R[k].q, R[k].tq, R[k].toff, R[k].lo);
+        xc_free_each(7, R[k].span, R[k].qfirst, R[k].q, R[k].tq, R[k].toff, R[k].lo, R[k].coff);
+    xc_free_each(2, s->crow, s->cfirst);
     xc_cpu_approx_free(&s->a);
     free(s);
 }
@@ -178,6 +188,19 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
     const int nr = proto->plan->nranges, ns = s->a.p.sp.nsub;
     subrange *R = s->a.ranges;
     const xc_subplan *sp = &s->a.p.sp;
+    s->crow = malloc(sizeof *s->crow * ((size_t)sp->nchans + 1));
+    s->cfirst = malloc(sizeof *s->cfirst * ((size_t)ns + 1));
+    if (!s->crow || !s->cfirst) {
+        st_destroy(self, s);
+        return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
+    }
+    s->cfirst[0] = 0;
+    for (int q = 0; q < ns; q++) {
+        s->cfirst[q + 1] = s->cfirst[q];
+        for (int c = sp->sub_first[q]; c < sp->sub_first[q + 1]; c++)
+            if (s->a.row[c] >= 0)
+                s->crow[s->cfirst[q + 1]++] = s->a.row[c];
+    }
     for (int q = 0; q < ns; q++)
         s->widest = sp->sub_first[q + 1] - sp->sub_first[q] > s->widest ? sp->sub_first[q + 1] - sp->sub_first[q]
                                                                         : s->widest;
@@ -191,7 +214,7 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             st_destroy(self, s);
             return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
         }
-        if ((st = pair_plan(r, ns, &R[k], err))) {
+        if ((st = pair_plan(s, r, ns, &R[k], err))) {
             st_destroy(self, s);
             return st;
         }
@@ -361,20 +384,18 @@ static void stage2_sum(const state *S, const xc_subrange *r, const subrange *R, 
  * SUB_STAGE1_T, so the channels' lines one group loads serve the others (their windows are a few dozen samples
  * apart) from L1 instead of each group streaming the whole 2 KiB windows from L2. */
 #define SUB_STAGE1_T 512
-static void prefetch_sub(const state *S, const xc_subrange *r, size_t j0, size_t j1, int s, const int32_t *lo,
-                         const int32_t *len, int k, int every, const char *x, size_t stride, size_t t0, size_t eb)
+static void prefetch_sub(const state *S, const subrange *R, size_t j0, size_t j1, int s, const int32_t *len, int k,
+                         int every, const char *x, size_t stride, size_t t0, size_t eb)
 {
-    const xc_subplan *sp = &S->a.p.sp;
-    const size_t ns = (size_t)sp->nsub, gl = j1 - 1 - j0;
-    for (int c = sp->sub_first[s] + k; c < sp->sub_first[s + 1]; c += every) {
-        if (S->a.row[c] < 0)
-            continue;
-        const char *base = x + ((size_t)S->a.row[c] * stride + t0) * eb;
-        const size_t b0 = ((size_t)lo[(size_t)s] + (size_t)r->a[j0 * (size_t)sp->nchans + (size_t)c]) * eb;
-        const size_t b1 = ((size_t)lo[gl * ns + (size_t)s] + (size_t)r->a[(j1 - 1) * (size_t)sp->nchans + (size_t)c] +
-                           (size_t)len[gl * ns + (size_t)s]) * eb;
-        for (size_t u = b0 & ~(size_t)63; u < b1; u += 64)
-            __builtin_prefetch(base + u, 0, 2);
+    const size_t ns = (size_t)S->a.p.sp.nsub, gl = j1 - 1 - j0, m = (size_t)S->cfirst[ns];
+    const int n = S->cfirst[s + 1] - S->cfirst[s];
+    const int32_t *cr = S->crow + S->cfirst[s], *c0 = R->coff + m * j0 + S->cfirst[s],
+                  *c1 = R->coff + m * (j1 - 1) + S->cfirst[s];
+    for (int u = k; u < n; u += every) {
+        const char *base = x + ((size_t)cr[u] * stride + t0) * eb;
+        const size_t b0 = (size_t)c0[u] * eb, b1 = ((size_t)c1[u] + (size_t)len[gl * ns + (size_t)s]) * eb;
+        for (size_t v = b0 & ~(size_t)63; v < b1; v += 64)
+            __builtin_prefetch(base + v, 0, 2);
     }
 }
 
@@ -410,16 +431,15 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
     const int group = (int)(UINT16_MAX / (((1ull << job->in->nbits) - 1ull) * (unsigned long long)r->ds *
                                           (unsigned long long)(S->widest > 0 ? S->widest : 1)));
     for (int s = 0; s < ns; s++) {
-        int n = 0;   /* the subband's unmasked channels: the same in every group */
+        const int n = S->cfirst[s + 1] - S->cfirst[s];   /* the subband's unmasked channels */
+        const int32_t *cr = S->crow + S->cfirst[s];
         size_t lmax = 0;
         for (size_t j = j0; j < j1; j++) {
             const size_t g = j - j0, gs = g * (size_t)ns + (size_t)s;
-            const int32_t *a = r->a + j * (size_t)sp->nchans;
-            n = 0;
-            for (int c = sp->sub_first[s]; c < sp->sub_first[s + 1]; c++)
-                if (S->a.row[c] >= 0)
-                    ptr[g * (size_t)S->widest + (size_t)n++] =
-                        (const char *)xv + ((size_t)S->a.row[c] * stride + t0 + (size_t)lo[gs] + (size_t)a[c]) * eb;
+            const int32_t *co = R->coff + (size_t)S->cfirst[ns] * j + S->cfirst[s];
+            const void **tp = ptr + g * (size_t)S->widest;
+            for (int u = 0; u < n; u++)
+                tp[u] = (const char *)xv + ((size_t)cr[u] * stride + t0 + (size_t)co[u]) * eb;
             lmax = (size_t)len[gs] > lmax ? (size_t)len[gs] : lmax;
         }
         const size_t ng = j1 - j0, steps = (lmax + SUB_STAGE1_T - 1) / SUB_STAGE1_T;
@@ -427,8 +447,8 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
             for (size_t g = 0; g < ng; g++) {
                 const size_t gs = g * (size_t)ns + (size_t)s, off = k * SUB_STAGE1_T, l = (size_t)len[gs];
                 if (s + SUB_PREFETCH < ns)
-                    prefetch_sub(S, r, j0, j1, s + SUB_PREFETCH, lo, len, (int)(k * ng + g), (int)(steps * ng), xv,
-                                 stride, t0, eb);
+                    prefetch_sub(S, R, j0, j1, s + SUB_PREFETCH, len, (int)(k * ng + g), (int)(steps * ng), xv, stride,
+                                 t0, eb);
                 if (off >= l)
                     continue;
                 const size_t m = l - off < SUB_STAGE1_T ? l - off : SUB_STAGE1_T;
