@@ -22,8 +22,9 @@
  * trials of a group that read a pair of subbands at the same relative delay
  * share that pair's sum (subrange), made once.
  *
- * The plan makes the subband plan (delays, groups, bounds) and every
- * thread's scratch once; execute only copies the gulp and adds. */
+ * The plan makes the subband plan (delays, groups, bounds), the pair rows of
+ * each group, each group's stage-1 channel offsets and every thread's
+ * scratch once; execute only copies the gulp and adds. */
 #include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
