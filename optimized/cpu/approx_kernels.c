@@ -241,6 +241,13 @@ void xc_cpu_rowsum_u16_f32(const uint16_t *const *src, int nrows, size_t n, int 
     xc_cpu_rowsum_u16_f32_at(src, nrows, 0, n, group, scratch, out);
 }
 
+/* dst[u] = a[u] + b[u], u < n: stage 2's pair rows of subband dedispersion (the caller guarantees the sums fit). */
+XC_CPU_CLONES void xc_cpu_rowadd_u16(const uint16_t *a, const uint16_t *b, size_t n, uint16_t *dst)
+{
+    for (size_t u = 0; u < n; u++)
+        dst[u] = (uint16_t)(a[u] + b[u]);
+}
+
 /* (float)(double)sum of each, the XC_SCALE_SUM store of XC_CPU_STORE, vectorized, in streaming stores
  * (XC_CPU_STREAM): the plane is written once and read by nobody here.  The caller fences once per work item.
  * _plain: the same values in ordinary stores, the other half of the bench's plane-write measure. */

@@ -124,6 +124,8 @@ static inline void xc_cpu_sfence(void) {}
 void xc_cpu_rowsum_u8_u16(const uint8_t *const *src, int nrows, size_t at, size_t n, uint16_t *dst);
 void xc_cpu_rowsum_u16_u16(const uint16_t *const *src, int nrows, size_t at, size_t n, uint16_t *dst);
 void xc_cpu_rowsum_u16_u32(const uint16_t *const *src, int nrows, size_t at, size_t n, uint32_t *dst);
+/* dst[u] = a[u] + b[u], u < n (the caller guarantees the sums fit uint16). */
+void xc_cpu_rowadd_u16(const uint16_t *a, const uint16_t *b, size_t n, uint16_t *dst);
 /* The same sums written to the plane as store_u32 writes them, (float)(double)sum, in streaming stores (the caller
  * fences), bit for bit rowsum_u16_u32 then store_u32.  group: how many rows' sums the caller guarantees fit uint16
  * (where 2 or more, they are added in uint16 lanes first); scratch: n uint32 the versions without AVX-512 use. */

@@ -18,10 +18,13 @@
  * sums (approx_kernels.c): uint16 subband rows, a subband at a time through
  * the item's groups (two 8-bit samples per 16-bit lane, as the direct kernel),
  * then per trial the subbands in uint16 groups where their sums fit, written
- * to the plane from the registers.
+ * to the plane from the registers; where two subbands' sums fit uint16, the
+ * trials of a group that read a pair of subbands at the same relative delay
+ * share that pair's sum (subrange), made once.
  *
- * The plan makes the subband plan (delays, groups, bounds) and every
- * thread's scratch once; execute only copies the gulp and adds. */
+ * The plan makes the subband plan (delays, groups, bounds), the pair rows of
+ * each group, each group's stage-1 channel offsets and every thread's
+ * scratch once; execute only copies the gulp and adds. */
 #include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -38,10 +41,32 @@
  * three alternated rounds): 4 0.205-0.228, 8 0.184-0.193, 16 0.171-0.177, 32 0.166-0.176, 64 0.176-0.185. */
 #define SUB_GROUPS 16
 
+/* Stage 2's exact pair sharing, planned per range.  Trial i reads subband s's row from o(s, i) = b(s, i) - lo(s)
+ * (lo: the group's smallest b(s, .)), so subbands 2p and 2p + 1 add up as the pair row
+ * P_d[v] = R_2p[v] + R_2p+1[v + d] read from o(2p, i), with d = o(2p + 1, i) - o(2p, i).  The group's trials are
+ * close in DM, so few distinct d serve them: each pair row is made once per work item and read by all its trials,
+ * stage 2 summing nsub / 2 rows per trial instead of nsub (counted on the Table 2 plan: 40.5 pair rows a group
+ * for 16.67 trials, 533 row reads -> 348).  The sums are the same integers (they fit uint16 where this is used),
+ * so the plane is the same bytes. */
+typedef struct {
+    int32_t *span;        /* ngroups: largest max_i b(s, i) - min_i b(s, i) over s */
+    int32_t *qfirst;      /* ngroups + 1: group j's pair rows [qfirst[j], qfirst[j + 1]) */
+    int32_t *q;           /* 4 per pair row: subband 2p, its start in row 2p (v = 0), in row 2p + 1, length past nt */
+    int32_t *tq;          /* [ndm][npair]: trial i's pair row for pair p, from its group's first (-1: a last odd
+                             subband, read from its own row) */
+    int32_t *toff;        /* [ndm][npair]: where trial i reads that row */
+    int32_t *lo;          /* [ngroups][2][nsub]: min_i b(s, i) over group j's trials, then max_i b(s, i) - that */
+    int32_t *coff;        /* [ngroups][unmasked channels]: lo(s) + a(c, j), channel c's first sample in stage 1 */
+    size_t qmax;          /* most pair rows in a group */
+    size_t qext;          /* most samples past nt summed over a group's pair rows */
+} subrange;
+
 typedef struct {
     xc_cpu_approx a;      /* scratch per thread: nsub rows, one accumulator row, nsub offsets (8-byte elements);
-                             ranges: per range and group (int32_t *), largest max_i b(s, i) - min_i b(s, i) over s */
+                             ranges: per range, its subrange */
     int widest;           /* most channels in one subband */
+    int32_t *crow;        /* the unmasked channels in order: each one's row in the copy */
+    int *cfirst;          /* nsub + 1: subband s holds crow[cfirst[s] .. cfirst[s + 1]) */
     size_t maxtr;         /* most trials in one group */
 } state;
 
@@ -66,15 +91,87 @@ static void group_b(const xc_subrange *r, int ns, size_t j, int s, int32_t *lo, 
     *span = bh - bl;
 }
 
+/* The pair rows of range r (subrange's comment): per group, per pair p, one row per distinct d over the group's
+ * trials, covering v from the smallest o(2p, i) of those trials to the largest plus nt. */
+static xc_status pair_plan(const state *S, const xc_subrange *r, int ns, subrange *R, xc_error *err)
+{
+    const size_t np = (size_t)(ns + 1) / 2, nq = r->ndm * (size_t)(ns / 2);
+    R->qfirst = calloc((size_t)r->ngroups + 1, sizeof *R->qfirst);
+    R->q = malloc((nq + 1) * 4 * sizeof *R->q);
+    R->tq = malloc((r->ndm * np + 1) * sizeof *R->tq);
+    R->toff = malloc((r->ndm * np + 1) * sizeof *R->toff);
+    R->lo = malloc(2 * sizeof *R->lo * (size_t)ns * (size_t)r->ngroups);
+    R->coff = malloc(sizeof *R->coff * ((size_t)S->cfirst[ns] * (size_t)r->ngroups + 1));
+    int32_t *d = malloc((nq + 1) * sizeof *d);
+    if (!R->qfirst || !R->q || !R->tq || !R->toff || !R->lo || !R->coff || !d) {
+        free(d);
+        return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
+    }
+    int32_t n = 0;
+    for (int j = 0; j < r->ngroups; j++) {
+        int32_t ext = 0, *lo = R->lo + 2 * (size_t)ns * (size_t)j;
+        int32_t *co = R->coff + (size_t)S->cfirst[ns] * (size_t)j;
+        for (int s = 0; s < ns; s++) {
+            group_b(r, ns, (size_t)j, s, lo + s, lo + ns + s);
+            for (int c = S->a.p.sp.sub_first[s]; c < S->a.p.sp.sub_first[s + 1]; c++)
+                if (S->a.row[c] >= 0)
+                    *co++ = lo[s] + r->a[(size_t)j * (size_t)S->a.p.sp.nchans + (size_t)c];
+        }
+        R->qfirst[j] = n;
+        for (size_t p = 0; p < np; p++) {
+            const int s = 2 * (int)p;
+            const int32_t first = n;
+            for (size_t i = r->first[j]; i < r->first[j + 1]; i++) {
+                const int32_t *b = r->b + i * (size_t)ns, o0 = b[s] - lo[s];
+                if (s + 1 == ns) {   /* an odd last subband: its own row */
+                    R->tq[i * np + p] = -1;
+                    R->toff[i * np + p] = o0;
+                    continue;
+                }
+                const int32_t dd = b[s + 1] - lo[s + 1] - o0;
+                int32_t e = first;
+                while (e < n && d[e] != dd)
+                    e++;
+                int32_t *q = R->q + 4 * (size_t)e;
+                if (e == n) {
+                    d[n++] = dd;
+                    q[0] = s;
+                    q[1] = o0;
+                    q[3] = o0;   /* the largest start, made a length below */
+                }
+                q[1] = o0 < q[1] ? o0 : q[1];
+                q[3] = o0 > q[3] ? o0 : q[3];
+                R->tq[i * np + p] = e - R->qfirst[j];
+            }
+            for (int32_t e = first; e < n; e++) {
+                int32_t *q = R->q + 4 * (size_t)e;
+                q[2] = q[1] + d[e];
+                q[3] -= q[1];
+                ext += q[3];
+            }
+            for (size_t i = r->first[j]; i < r->first[j + 1]; i++)
+                if (R->tq[i * np + p] >= 0)
+                    R->toff[i * np + p] = r->b[i * (size_t)ns + (size_t)s] - lo[s] -
+                                          R->q[4 * (size_t)(R->qfirst[j] + R->tq[i * np + p]) + 1];
+        }
+        R->qmax = (size_t)(n - R->qfirst[j]) > R->qmax ? (size_t)(n - R->qfirst[j]) : R->qmax;
+        R->qext = (size_t)ext > R->qext ? (size_t)ext : R->qext;
+    }
+    R->qfirst[r->ngroups] = n;
+    free(d);
+    return XC_OK;
+}
+
 static void st_destroy(const xc_dedisperser *self, void *p)
 {
     (void)self;
     state *s = p;
     if (!s)
         return;
-    int32_t **span = s->a.ranges;
-    for (int k = 0; k < s->a.nranges; k++)
-        free(span[k]);
+    subrange *R = s->a.ranges;
+    for (int k = 0; R && k < s->a.nranges; k++)
+        xc_free_each(7, R[k].span, R[k].qfirst, R[k].q, R[k].tq, R[k].toff, R[k].lo, R[k].coff);
+    xc_free_each(2, s->crow, s->cfirst);
     xc_cpu_approx_free(&s->a);
     free(s);
 }
@@ -84,14 +181,27 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
 static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void **out, xc_error *err)
 {
     state *s;
-    xc_status st = xc_cpu_approx_new((void **)&s, sizeof *s, "subband", self, proto, run_range, sizeof(int32_t *), err);
+    xc_status st = xc_cpu_approx_new((void **)&s, sizeof *s, "subband", self, proto, run_range, sizeof(subrange), err);
     if (st) {
         st_destroy(self, s);
         return st;
     }
     const int nr = proto->plan->nranges, ns = s->a.p.sp.nsub;
-    int32_t **span = s->a.ranges;
+    subrange *R = s->a.ranges;
     const xc_subplan *sp = &s->a.p.sp;
+    s->crow = malloc(sizeof *s->crow * ((size_t)sp->nchans + 1));
+    s->cfirst = malloc(sizeof *s->cfirst * ((size_t)ns + 1));
+    if (!s->crow || !s->cfirst) {
+        st_destroy(self, s);
+        return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
+    }
+    s->cfirst[0] = 0;
+    for (int q = 0; q < ns; q++) {
+        s->cfirst[q + 1] = s->cfirst[q];
+        for (int c = sp->sub_first[q]; c < sp->sub_first[q + 1]; c++)
+            if (s->a.row[c] >= 0)
+                s->crow[s->cfirst[q + 1]++] = s->a.row[c];
+    }
     for (int q = 0; q < ns; q++)
         s->widest = sp->sub_first[q + 1] - sp->sub_first[q] > s->widest ? sp->sub_first[q + 1] - sp->sub_first[q]
                                                                         : s->widest;
@@ -100,9 +210,14 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
      * that span, not plus the whole delay. */
     for (int k = 0; k < nr; k++) {
         const xc_subrange *r = &sp->r[k];
-        if (!(span[k] = calloc((size_t)r->ngroups + 1, sizeof **span))) {
+        int32_t *span = R[k].span = calloc((size_t)r->ngroups + 1, sizeof *span);
+        if (!span) {
             st_destroy(self, s);
             return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
+        }
+        if ((st = pair_plan(s, r, ns, &R[k], err))) {
+            st_destroy(self, s);
+            return st;
         }
         for (int j = 0; j < r->ngroups; j++) {
             const size_t ntr = r->first[j + 1] - r->first[j];
@@ -112,16 +227,17 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             for (int q = 0; q < ns; q++) {
                 int32_t lo, sp_q;
                 group_b(r, ns, (size_t)j, q, &lo, &sp_q);
-                span[k][j] = sp_q > span[k][j] ? sp_q : span[k][j];
+                span[j] = sp_q > span[j] ? sp_q : span[j];
             }
         for (int j0 = 0; j0 < r->ngroups; j0 += SUB_GROUPS) {
             /* acc (8-byte sums), lo[] and len[] (int32 each), row pointers, alignment, rows, then item_fast's
-             * stage-2 row pointers of every trial of a group */
+             * stage-2 row pointers of every trial of a group, then a group's pair rows (each 64-byte aligned) */
             size_t need = SUB_TILE_T * 8 + 2 * (size_t)ns * SUB_GROUPS * 4 +
                           ptr_slots(s) * sizeof(void *) + 128 +
-                          (s->maxtr * (size_t)ns + 8) * sizeof(void *);
+                          (s->maxtr * (size_t)ns + 8 + R[k].qmax) * sizeof(void *) + 64 +
+                          (R[k].qmax * (SUB_TILE_T + 32) + R[k].qext) * sizeof(uint16_t);
             for (int j = j0; j < r->ngroups && j < j0 + SUB_GROUPS; j++)
-                need += (size_t)ns * (SUB_TILE_T + (size_t)span[k][j]) * 8;
+                need += (size_t)ns * (SUB_TILE_T + (size_t)span[j]) * 8;
             s->a.scratch = need > s->a.scratch ? need : s->a.scratch;
         }
     }
@@ -208,21 +324,43 @@ static const item_fn items[XC_CPU_NITEMS] = {XC_CPU_ITEM_KINDS(XC_CPU_ITEM_NAME)
  * in turn, so the rows' windows of the block (nsub x (SUB_STAGE2_T + span) uint16, about 20 KiB) stay in L1
  * across the group's trials instead of being read from L2 once per trial.  A trial's blocks start where its
  * plane row is 64-byte aligned (its first block takes the few samples before), so every block but its last
- * is streamed whole, as one call over the chunk would.  tab: the trials' row pointers, ntrials x nsub; p: nsub. */
+ * is streamed whole, as one call over the chunk would.  Where two subbands' sums fit uint16 (group >= 2), the
+ * group's pair rows (subrange) are made first, over the whole chunk, and each trial sums nsub / 2 of them.
+ * tab: the trials' row pointers, ntrials x (nsub or its pairs), then room for the pair rows. */
 #define SUB_STAGE2_T 256
-static void stage2_sum(const state *S, const xc_subrange *r, size_t j0, size_t j1, size_t t0, size_t nt,
-                       int group, uint16_t *const *rows, const size_t *rowlen, const int32_t *lo,
+static void stage2_sum(const state *S, const xc_subrange *r, const subrange *R, size_t j0, size_t j1, size_t t0,
+                       size_t nt, int group, uint16_t *const *rows, const size_t *rowlen, const int32_t *lo,
                        const uint16_t **tab, uint32_t *acc, xc_planerange *o)
 {
-    const int ns = S->a.p.sp.nsub;
+    const int ns = S->a.p.sp.nsub, pairs = group >= 2, np = pairs ? (ns + 1) / 2 : ns;
+    const int rgroup = pairs ? group / 2 : group;   /* a pair row holds two subbands' sums */
+    uint16_t **qrow = (uint16_t **)(tab + S->maxtr * (size_t)ns + 1);
+    uint16_t *qbuf = (uint16_t *)(((uintptr_t)(qrow + R->qmax) + 63) & ~(uintptr_t)63);
     for (size_t j = j0; j < j1; j++) {
         const size_t g = j - j0, i0 = r->first[j], ntr = r->first[j + 1] - i0;
-        for (size_t k = 0; k < ntr; k++) {
-            const int32_t *b = r->b + (i0 + k) * (size_t)ns;
-            for (int s = 0; s < ns; s++)
-                tab[k * (size_t)ns + (size_t)s] =
-                    rows[g] + (size_t)s * rowlen[g] + (size_t)(b[s] - lo[g * (size_t)ns + (size_t)s]);
-        }
+        if (pairs) {
+            uint16_t *next = qbuf;
+            for (int32_t e = R->qfirst[j]; e < R->qfirst[j + 1]; e++) {
+                const int32_t *q = R->q + 4 * (size_t)e;
+                const uint16_t *r0 = rows[g] + (size_t)q[0] * rowlen[g];
+                const size_t n = nt + (size_t)q[3];
+                xc_cpu_rowadd_u16(r0 + q[1], r0 + rowlen[g] + q[2], n, next);
+                qrow[e - R->qfirst[j]] = next;
+                next += (n + 31) & ~(size_t)31;
+            }
+            for (size_t k = 0; k < ntr; k++) {
+                const int32_t *tq = R->tq + (i0 + k) * (size_t)np, *to = R->toff + (i0 + k) * (size_t)np;
+                for (int p = 0; p < np; p++)
+                    tab[k * (size_t)np + (size_t)p] = tq[p] >= 0 ? qrow[tq[p]] + to[p]
+                                                                 : rows[g] + (size_t)(2 * p) * rowlen[g] + to[p];
+            }
+        } else
+            for (size_t k = 0; k < ntr; k++) {
+                const int32_t *b = r->b + (i0 + k) * (size_t)ns;
+                for (int s = 0; s < ns; s++)
+                    tab[k * (size_t)ns + (size_t)s] =
+                        rows[g] + (size_t)s * rowlen[g] + (size_t)(b[s] - lo[g * (size_t)ns + (size_t)s]);
+            }
         for (size_t u0 = 0; u0 < nt; u0 += SUB_STAGE2_T)
             for (size_t k = 0; k < ntr; k++) {
                 float *dst = o->data + (i0 + k) * o->nsamp + t0;   /* the trial's row: block a of its pointers */
@@ -230,7 +368,7 @@ static void stage2_sum(const state *S, const xc_subrange *r, size_t j0, size_t j
                 const size_t a = u0 ? u0 + head : 0, e = u0 + SUB_STAGE2_T + head < nt ? u0 + SUB_STAGE2_T + head
                                                                                         : nt;
                 if (a < e)
-                    xc_cpu_rowsum_u16_f32_at(tab + k * (size_t)ns, ns, a, e - a, group, acc, dst);
+                    xc_cpu_rowsum_u16_f32_at(tab + k * (size_t)np, np, a, e - a, rgroup, acc, dst);
             }
     }
 }
@@ -247,20 +385,18 @@ static void stage2_sum(const state *S, const xc_subrange *r, size_t j0, size_t j
  * SUB_STAGE1_T, so the channels' lines one group loads serve the others (their windows are a few dozen samples
  * apart) from L1 instead of each group streaming the whole 2 KiB windows from L2. */
 #define SUB_STAGE1_T 512
-static void prefetch_sub(const state *S, const xc_subrange *r, size_t j0, size_t j1, int s, const int32_t *lo,
-                         const int32_t *len, int k, int every, const char *x, size_t stride, size_t t0, size_t eb)
+static void prefetch_sub(const state *S, const subrange *R, size_t j0, size_t j1, int s, const int32_t *len, int k,
+                         int every, const char *x, size_t stride, size_t t0, size_t eb)
 {
-    const xc_subplan *sp = &S->a.p.sp;
-    const size_t ns = (size_t)sp->nsub, gl = j1 - 1 - j0;
-    for (int c = sp->sub_first[s] + k; c < sp->sub_first[s + 1]; c += every) {
-        if (S->a.row[c] < 0)
-            continue;
-        const char *base = x + ((size_t)S->a.row[c] * stride + t0) * eb;
-        const size_t b0 = ((size_t)lo[(size_t)s] + (size_t)r->a[j0 * (size_t)sp->nchans + (size_t)c]) * eb;
-        const size_t b1 = ((size_t)lo[gl * ns + (size_t)s] + (size_t)r->a[(j1 - 1) * (size_t)sp->nchans + (size_t)c] +
-                           (size_t)len[gl * ns + (size_t)s]) * eb;
-        for (size_t u = b0 & ~(size_t)63; u < b1; u += 64)
-            __builtin_prefetch(base + u, 0, 2);
+    const size_t ns = (size_t)S->a.p.sp.nsub, gl = j1 - 1 - j0, m = (size_t)S->cfirst[ns];
+    const int n = S->cfirst[s + 1] - S->cfirst[s];
+    const int32_t *cr = S->crow + S->cfirst[s], *c0 = R->coff + m * j0 + S->cfirst[s],
+                  *c1 = R->coff + m * (j1 - 1) + S->cfirst[s];
+    for (int u = k; u < n; u += every) {
+        const char *base = x + ((size_t)cr[u] * stride + t0) * eb;
+        const size_t b0 = (size_t)c0[u] * eb, b1 = ((size_t)c1[u] + (size_t)len[gl * ns + (size_t)s]) * eb;
+        for (size_t v = b0 & ~(size_t)63; v < b1; v += 64)
+            __builtin_prefetch(base + v, 0, 2);
     }
 }
 
@@ -269,9 +405,10 @@ static void prefetch_sub(const state *S, const xc_subrange *r, size_t j0, size_t
  * blocked row sums (approx_kernels.c), a subband at a time through the item's groups, so its channels stay in
  * cache while the groups read them.  The same exact sums as SUB_ITEM, so the same plane. */
 static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r, size_t j0, size_t j1, size_t t0,
-                      size_t nt, const void *xv, size_t stride, int wide, const int32_t *span, void *scratch,
+                      size_t nt, const void *xv, size_t stride, int wide, const subrange *R, void *scratch,
                       xc_planerange *o)
 {
+    const int32_t *span = R->span;
     const xc_subplan *sp = &S->a.p.sp;
     const int ns = sp->nsub;
     uint32_t *acc = scratch;
@@ -284,9 +421,10 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
         rowlen[g] = nt + (size_t)span[j];
         rows[g] = next;
         next += (size_t)ns * rowlen[g];
+        const int32_t *pl = R->lo + 2 * (size_t)ns * j;   /* the plan's lo and span of each subband */
         for (int s = 0; s < ns; s++) {
-            group_b(r, ns, j, s, lo + g * (size_t)ns + (size_t)s, len + g * (size_t)ns + (size_t)s);
-            len[g * (size_t)ns + (size_t)s] += (int32_t)nt;
+            lo[g * (size_t)ns + (size_t)s] = pl[s];
+            len[g * (size_t)ns + (size_t)s] = pl[ns + s] + (int32_t)nt;
         }
     }
     const size_t eb = wide ? 2 : 1;
@@ -294,16 +432,15 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
     const int group = (int)(UINT16_MAX / (((1ull << job->in->nbits) - 1ull) * (unsigned long long)r->ds *
                                           (unsigned long long)(S->widest > 0 ? S->widest : 1)));
     for (int s = 0; s < ns; s++) {
-        int n = 0;   /* the subband's unmasked channels: the same in every group */
+        const int n = S->cfirst[s + 1] - S->cfirst[s];   /* the subband's unmasked channels */
+        const int32_t *cr = S->crow + S->cfirst[s];
         size_t lmax = 0;
         for (size_t j = j0; j < j1; j++) {
             const size_t g = j - j0, gs = g * (size_t)ns + (size_t)s;
-            const int32_t *a = r->a + j * (size_t)sp->nchans;
-            n = 0;
-            for (int c = sp->sub_first[s]; c < sp->sub_first[s + 1]; c++)
-                if (S->a.row[c] >= 0)
-                    ptr[g * (size_t)S->widest + (size_t)n++] =
-                        (const char *)xv + ((size_t)S->a.row[c] * stride + t0 + (size_t)lo[gs] + (size_t)a[c]) * eb;
+            const int32_t *co = R->coff + (size_t)S->cfirst[ns] * j + S->cfirst[s];
+            const void **tp = ptr + g * (size_t)S->widest;
+            for (int u = 0; u < n; u++)
+                tp[u] = (const char *)xv + ((size_t)cr[u] * stride + t0 + (size_t)co[u]) * eb;
             lmax = (size_t)len[gs] > lmax ? (size_t)len[gs] : lmax;
         }
         const size_t ng = j1 - j0, steps = (lmax + SUB_STAGE1_T - 1) / SUB_STAGE1_T;
@@ -311,8 +448,8 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
             for (size_t g = 0; g < ng; g++) {
                 const size_t gs = g * (size_t)ns + (size_t)s, off = k * SUB_STAGE1_T, l = (size_t)len[gs];
                 if (s + SUB_PREFETCH < ns)
-                    prefetch_sub(S, r, j0, j1, s + SUB_PREFETCH, lo, len, (int)(k * ng + g), (int)(steps * ng), xv,
-                                 stride, t0, eb);
+                    prefetch_sub(S, R, j0, j1, s + SUB_PREFETCH, len, (int)(k * ng + g), (int)(steps * ng), xv, stride,
+                                 t0, eb);
                 if (off >= l)
                     continue;
                 const size_t m = l - off < SUB_STAGE1_T ? l - off : SUB_STAGE1_T;
@@ -325,7 +462,7 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
             }
     }
     if (job->conv->scaling == XC_SCALE_SUM) {
-        stage2_sum(S, r, j0, j1, t0, nt, group, rows, rowlen, lo, (const uint16_t **)(((uintptr_t)next + 7) & ~(uintptr_t)7),
+        stage2_sum(S, r, R, j0, j1, t0, nt, group, rows, rowlen, lo, (const uint16_t **)(((uintptr_t)next + 7) & ~(uintptr_t)7),
                    acc, o);
         xc_cpu_sfence();
         return;
@@ -363,11 +500,11 @@ static void run_range(const void *p, const xc_ddjob *job, int q, const xc_cpu_co
             const size_t j0 = jb * SUB_GROUPS, j1 = j0 + SUB_GROUPS < (size_t)r->ngroups
                                                        ? j0 + SUB_GROUPS : (size_t)r->ngroups;
             void *buf = S->a.buf[omp_get_thread_num()];
-            const int32_t *span = ((int32_t *const *)S->a.ranges)[q];
+            const subrange *R = (const subrange *)S->a.ranges + q;
             if (fast)
-                item_fast(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, wide, span, buf, o);
+                item_fast(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, wide, R, buf, o);
             else
-                item(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, span, buf, o);
+                item(S, job, r, j0, j1, t0, nt, cp->x, cp->stride, R->span, buf, o);
         }
 }
 
