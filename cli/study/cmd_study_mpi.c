@@ -15,6 +15,12 @@
 #include "cli/base/cli.h"
 #include "cli/study/study.h"
 
+const char *xc_study_mpi_world_size(void)
+{
+    const char *sz = getenv("OMPI_COMM_WORLD_SIZE");
+    return sz ? sz : getenv("PMI_SIZE");
+}
+
 #ifndef XC_HAVE_MPI
 int xc_study_mpi_built(void) { return 0; }
 
@@ -22,9 +28,7 @@ int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, u
                       int threads, int workers, int device_jobs, int want)
 {
     (void)st, (void)out, (void)shard, (void)nshards, (void)threads, (void)workers, (void)device_jobs, (void)want;
-    const char *sz = getenv("OMPI_COMM_WORLD_SIZE");
-    if (!sz)
-        sz = getenv("PMI_SIZE");
+    const char *sz = xc_study_mpi_world_size();
     if (sz && atoi(sz) > 1) {
         fprintf(stderr, "crosscheck study: started by mpirun with %s ranks, but this build has no MPI (built with "
                 "MPI=0 or without OpenMPI): every rank would run the whole study; run it once, or rebuild with "
@@ -62,9 +66,7 @@ int xc_study_mpi_main(xc_study *st, const char *out, unsigned long long shard, u
                       int threads, int workers, int device_jobs, int want)
 {
     int quiet = want == XC_PROGRESS_QUIET;
-    const char *sz = getenv("OMPI_COMM_WORLD_SIZE");
-    if (!sz)
-        sz = getenv("PMI_SIZE");
+    const char *sz = xc_study_mpi_world_size();
     if (!sz)
         return -1;
     int provided = 0, rank = 0, size = 1;

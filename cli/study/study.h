@@ -59,6 +59,9 @@ void xc_study_rank_gpu(xc_study_rank_gpu_info *info);
 
 /* 1 when this binary was built with MPI. */
 int xc_study_mpi_built(void);
+/* The world size a launcher gave this process (OMPI_COMM_WORLD_SIZE, else
+ * PMI_SIZE), NULL when none started it. */
+const char *xc_study_mpi_world_size(void);
 
 /* When this process was started by mpirun (and MPI was built in), runs the
  * study over the ranks and returns the exit code; otherwise returns -1 and

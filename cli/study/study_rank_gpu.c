@@ -43,12 +43,11 @@ static int node_gpus(void)
 
 void xc_study_rank_gpu(xc_study_rank_gpu_info *info)
 {
-    static const char *const size_vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", NULL};
     static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", NULL};
     /* OpenMPI's mpirun, Slurm's srun, MPICH's Hydra */
     static const char *const local_vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID", NULL};
     memset(info, 0, sizeof *info);
-    const char *wsize = NULL, *wrank = NULL, *which = NULL, *size = first_env(size_vars, &wsize);
+    const char *wrank = NULL, *which = NULL, *size = xc_study_mpi_world_size();
     if (!size || atoi(size) < 2 || !xc_study_mpi_built())
         return;
     const char *rank = first_env(rank_vars, &wrank), *local = first_env(local_vars, &which);
