@@ -12,7 +12,9 @@
  *            a block (dd_approx_tree.cu; rows of 16 bits where they fit),
  *            else one kernel a step (ping-pong), then stage 2 adding the
  *            batch's subbands to every trial (an exact accumulator when the
- *            subbands need more than one batch);
+ *            subbands need more than one batch); with 16-bit rows the tree
+ *            in registers and, where every subband is one batch, a stage 2
+ *            whose groups of trials share staged rows (dd_approx_treeg.cu);
  * then the output scaling of the direct GPU kernels (dd_launch_scale; none
  * for the plain sum) and one copy of the range back.  Subband stage 2 goes
  * through shared memory where a group's nsub rows fit (staged once for all

@@ -19,8 +19,10 @@ const size_t AP_MIN_TC = 256;
 
 enum { AK_SUBBAND = 0, AK_TREE_PW, AK_TREE_PAD };
 
-/* Trials a group of the tree's shared-row stage 2 (dd_approx_treeg.cu). */
+/* Trials a group of the tree's shared-row stage 2 (dd_approx_treeg.cu),
+ * and the pairs of outputs a thread adds from one shared-memory load. */
 const int AP_TG = 16;
+const int AP_TG_NP = 2;
 
 /* The tree's stage-2 groups of one range (dd_approx_treeg.cu): AP_TG
  * consecutive trials each, and per group and four subbands the distinct rows
@@ -32,7 +34,7 @@ struct ap_tgroups {
     int32_t *h_ent, *d_ent;       /* [ng nsub/4 + 1]: first entry of group j, subbands [4c, 4c + 4) */
     int32_t *h_row, *d_row;       /* [nent]: the entry's row */
     int32_t *h_lo, *d_lo;         /* [nent]: the smallest shift into it */
-    int32_t *h_off, *d_off;       /* [ndm][nsub]: (entry - the group's first) len + shift - lo */
+    int32_t *h_off, *d_off;       /* [ndm][nsub]: 4 AP_TG_NP ((entry - the group's first) len + shift - lo), bytes */
 };
 
 struct ap_range {

@@ -15,13 +15,17 @@
  * Stage 2 (k_tree_s2): the trials' rows are a few per subband: a subband's
  * line n = round(sigma DM) moves by well under one per trial (Table 2 plan
  * at 1024 channels: 1.3-1.8 distinct rows per subband in 16 consecutive
- * trials), so a block takes G consecutive trials and a tile of 512 outputs,
- * stages each distinct row of SC subbands at a time once (words holding
- * outputs y and y + 256, as dd_approx_packed.cu's stage 2 does), and every
- * trial adds one word a subband from there at an offset made on the host;
- * 16-bit lanes move into 32-bit sums after each SC subbands (SC at most the
- * subbands whose rows' sum fits 16 bits).  The rows reach L2 about a tenth
- * as often as when each trial read its own. */
+ * trials), so a block takes G consecutive trials and a tile of 512 NP
+ * outputs, stages each distinct row of SC subbands at a time once (NP words
+ * a position holding outputs y + 512 p and y + 512 p + 256, as
+ * dd_approx_packed.cu's stage 2 does), and every trial adds one load a
+ * subband from there at a byte offset made on the host; 16-bit lanes move
+ * into 32-bit sums after each SC subbands (SC at most the subbands whose
+ * rows' sum fits 16 bits).  The rows reach L2 about a tenth as often as
+ * when each trial read its own.  On one H200 (docs/SUBBAND.md) this, NP =
+ * 2 (127 registers, two blocks an SM), took 4.15 ms at 1024 channels where a
+ * first version (NP = 1, offsets in words, a test per trial, rows staged in
+ * rounds of 256 words) took 6.59 ms. */
 #include <cuda_runtime.h>
 #include <limits.h>
 #include <stdint.h>
@@ -35,7 +39,8 @@
 namespace xc_apg {
 
 const int GN = 256;   /* threads a block: tree columns; stage 2: 2 GN outputs a tile */
-const int GU = 8;     /* words a lane loads before storing them, staging stage 2 */
+const int GU = 12;    /* words a lane loads before storing them, staging stage 2: an entry of
+                       * up to 384 words (spreads to 128) in one round */
 
 /* Butterfly step h (1, 2, 4, ... < M) of column x: a[y] becomes
  * a[g + n/2] + (column x + ceil(n/2) of row g + h + n/2), g = y - y mod 2h,
@@ -91,15 +96,27 @@ __global__ void __launch_bounds__(256) k_tree_rb(const uint32_t *Y, size_t pitch
             buf[((size_t)qq * (size_t)M + (size_t)y) * W + w] = (uint16_t)a[y];
 }
 
+/* pk[p] += the NP words at byte offset o of rq (one uint32_t, or a uint2). */
+template <int NP> __device__ __forceinline__ void add_at(uint32_t *pk, const char *rq, int o)
+{
+    if constexpr (NP == 2) {
+        const uint2 w = *reinterpret_cast<const uint2 *>(rq + o);
+        pk[0] += w.x;
+        pk[1] += w.y;
+    } else {
+        pk[0] += *reinterpret_cast<const uint32_t *>(rq + o);
+    }
+}
+
 /* Stage 2 of group j = blockIdx.x (trials [gfirst[j], gfirst[j + 1]), at
- * most G), tiles of 2 GN outputs from blockIdx.y.  Shared memory: the
+ * most G), tiles of 2 GN NP outputs from blockIdx.y.  Shared memory: the
  * group's offsets (G nsub ints), then the staged rows of SC subbands, len
- * words each: word y of entry e holds samples elo[e] + t0 + y (low half) and
- * that + GN (high half) of row erow[e], 0 from W on.  Entries of subbands
- * [4 c, 4 c + 4) of group j are [ent[j nq4 + c], ent[j nq4 + c + 1]); a
- * trial's offset for subband s is (its entry - the group's first) len + its
- * shift - elo. */
-template <int G>
+ * positions of NP words each: word (e len + y) NP + p holds samples
+ * elo[e] + t0 + y + 2 GN p (low half) and that + GN (high half) of row
+ * erow[e], 0 from W on.  Entries of subbands [4 c, 4 c + 4) of group j are
+ * [ent[j nq4 + c], ent[j nq4 + c + 1]); a trial's offset for subband s is
+ * 4 NP ((its entry - the group's first) len + its shift - elo) bytes. */
+template <int G, int NP>
 __global__ void __launch_bounds__(256) k_tree_s2(const uint16_t *buf, size_t W, const int32_t *gfirst,
                                                  const int32_t *glen, const int32_t *ent, const int32_t *erow,
                                                  const int32_t *elo, const int32_t *off, int nsub, int sc, size_t nt,
@@ -111,62 +128,89 @@ __global__ void __launch_bounds__(256) k_tree_s2(const uint16_t *buf, size_t W, 
     const int j = (int)blockIdx.x, x = (int)threadIdx.x, lane = x & 31, warp = x >> 5, nq4 = nsub / 4;
     const int i0 = gfirst[j], gn = gfirst[j + 1] - i0, len = glen[j];
     const int32_t *ej = ent + (size_t)j * (size_t)nq4;
-    for (size_t t0 = (size_t)blockIdx.y * (2 * GN); t0 < nt; t0 += (size_t)gridDim.y * (2 * GN)) {
+    const int U = GU / NP;   /* positions a lane loads before storing them */
+    for (size_t t0 = (size_t)blockIdx.y * (2 * GN * NP); t0 < nt; t0 += (size_t)gridDim.y * (2 * GN * NP)) {
         __syncthreads();   /* the previous tile's reads are done */
-        for (int k = x; k < gn * nsub; k += GN)
-            soff[k] = off[(size_t)i0 * (size_t)nsub + (size_t)k];
-        uint32_t slo[G], shi[G];
+        /* a group of fewer than G trials repeats its first trial's offsets
+         * (its sums are not stored), so that the adds need no test */
+        for (int k = x; k < G * nsub; k += GN)
+            soff[k] = off[(size_t)i0 * (size_t)nsub + (size_t)(k < gn * nsub ? k : k % nsub)];
+        uint32_t slo[G][NP], shi[G][NP];
 #pragma unroll
         for (int g = 0; g < G; g++)
-            slo[g] = shi[g] = 0u;
+#pragma unroll
+            for (int p = 0; p < NP; p++)
+                slo[g][p] = shi[g][p] = 0u;
         for (int c = 0; c < nsub; c += sc) {
             const int ea = ej[c / 4], eb = ej[(c + sc) / 4];
             __syncthreads();   /* the previous chunk's reads are done */
             for (int e = ea + warp; e < eb; e += GN / 32) {
-                const uint16_t *src = buf + (size_t)erow[e] * W;
+                /* the lane's samples from its first position on, as 32-bit
+                 * counts (what is left of the row, capped): the loads take
+                 * constant offsets from one pointer */
                 const size_t st = (size_t)elo[e] + t0;
-                uint32_t *dst = rows + (size_t)(e - ea) * (size_t)len;
-                for (int y0 = lane; y0 < len; y0 += 32 * GU) {
-                    uint32_t v[GU];
+                const long long left = st < W ? (long long)(W - st) - lane : -(long long)lane;
+                const int rem = left > INT_MAX ? INT_MAX : left < INT_MIN ? INT_MIN : (int)left;
+                const uint16_t *src = buf + (size_t)erow[e] * W + (st < W ? st : 0) + lane;
+                uint32_t *dst = rows + ((size_t)(e - ea) * (size_t)len + (size_t)lane) * NP;
+                for (int y0 = 0; y0 + lane < len; y0 += 32 * U) {
+                    uint32_t v[U][NP];
 #pragma unroll
-                    for (int u = 0; u < GU; u++) {
-                        const size_t p = st + (size_t)(y0 + 32 * u);
-                        v[u] = (p < W ? (uint32_t)src[p] : 0u) | ((p + GN < W ? (uint32_t)src[p + GN] : 0u) << 16);
-                    }
+                    for (int u = 0; u < U; u++)
 #pragma unroll
-                    for (int u = 0; u < GU; u++)
-                        if (y0 + 32 * u < len)
-                            dst[y0 + 32 * u] = v[u];
+                        for (int p = 0; p < NP; p++) {
+                            const int y = y0 + 32 * u + 2 * GN * p;
+                            v[u][p] = (y < rem ? (uint32_t)src[y] : 0u) | ((y + GN < rem ? (uint32_t)src[y + GN] : 0u) << 16);
+                        }
+#pragma unroll
+                    for (int u = 0; u < U; u++)
+                        if (y0 + 32 * u + lane < len) {
+                            if constexpr (NP == 2)
+                                *reinterpret_cast<uint2 *>(dst + (size_t)(y0 + 32 * u) * 2) = make_uint2(v[u][0], v[u][NP - 1]);
+                            else
+                                dst[y0 + 32 * u] = v[u][0];
+                        }
                 }
             }
             __syncthreads();
-            const uint32_t *rq = rows + x - (size_t)(ea - ej[0]) * (size_t)len;
-            uint32_t pk[G];
+            /* offsets are in bytes: one add an address */
+            const char *rq = reinterpret_cast<const char *>(rows + (size_t)x * NP) - (size_t)(ea - ej[0]) * (size_t)len * 4 * NP;
+            uint32_t pk[G][NP];
 #pragma unroll
             for (int g = 0; g < G; g++)
-                pk[g] = 0u;
+#pragma unroll
+                for (int p = 0; p < NP; p++)
+                    pk[g][p] = 0u;
             for (int s = c; s < c + sc; s += 4) {
 #pragma unroll
-                for (int g = 0; g < G; g++)
-                    if (g < gn) {
-                        const int4 o = *reinterpret_cast<const int4 *>(soff + g * nsub + s);
-                        pk[g] += rq[o.x] + rq[o.y] + rq[o.z] + rq[o.w];
-                    }
+                for (int g = 0; g < G; g++) {
+                    const int4 o = *reinterpret_cast<const int4 *>(soff + g * nsub + s);
+                    add_at<NP>(pk[g], rq, o.x);
+                    add_at<NP>(pk[g], rq, o.y);
+                    add_at<NP>(pk[g], rq, o.z);
+                    add_at<NP>(pk[g], rq, o.w);
+                }
             }
 #pragma unroll
-            for (int g = 0; g < G; g++) {
-                slo[g] += pk[g] & 0xffffu;
-                shi[g] += pk[g] >> 16;
-            }
+            for (int g = 0; g < G; g++)
+#pragma unroll
+                for (int p = 0; p < NP; p++) {
+                    slo[g][p] += pk[g][p] & 0xffffu;
+                    shi[g][p] += pk[g][p] >> 16;
+                }
         }
 #pragma unroll
         for (int g = 0; g < G; g++)
             if (g < gn) {
                 float *o = out + (size_t)(i0 + g) * opitch + col + t0;
-                if (t0 + (size_t)x < nt)
-                    o[x] = __uint2float_rn(slo[g]);
-                if (t0 + (size_t)(x + GN) < nt)
-                    o[x + GN] = __uint2float_rn(shi[g]);
+#pragma unroll
+                for (int p = 0; p < NP; p++) {
+                    const size_t a = (size_t)(2 * GN * p + x);
+                    if (t0 + a < nt)
+                        o[a] = __uint2float_rn(slo[g][p]);
+                    if (t0 + a + GN < nt)
+                        o[a + GN] = __uint2float_rn(shi[g][p]);
+                }
             }
     }
 }
@@ -272,12 +316,17 @@ xc_status tg_make(ap_tgroups *g, const ap_range *r, int nsub)
         for (int32_t e = e0; e < ne; e++)
             spread = ehi[e] - g->h_lo[e] > spread ? ehi[e] - g->h_lo[e] : spread;
         const int32_t len = xc_apg::GN + spread;   /* GN words of two outputs, plus the spread */
+        if ((int64_t)(ne - e0) * len > INT32_MAX / (4 * AP_TG_NP)) {   /* byte offsets past int32: none */
+            free(ehi);
+            tg_free(g);
+            return XC_OK;
+        }
         g->h_len[j] = len;
         for (size_t i = i0; i < i1; i++)
             for (int s = 0; s < nsub; s++) {
                 int32_t *o = &g->h_off[i * (size_t)nsub + (size_t)s];
                 const int32_t e = *o;
-                *o = (e - e0) * len + (r->h_shift[i * (size_t)nsub + (size_t)s] - g->h_lo[e]);
+                *o = 4 * AP_TG_NP * ((e - e0) * len + (r->h_shift[i * (size_t)nsub + (size_t)s] - g->h_lo[e]));
             }
     }
     g->h_first[ng] = (int32_t)ndm;
@@ -301,7 +350,7 @@ size_t ap_tree_s2_smem(const xc_ap::ap_tgroups *g, int nsub, int sc)
                              (size_t)g->h_len[j];
             most = n > most ? n : most;
         }
-    return ((size_t)xc_ap::AP_TG * (size_t)nsub + most) * sizeof(uint32_t);
+    return ((size_t)xc_ap::AP_TG * (size_t)nsub + most * (size_t)xc_ap::AP_TG_NP) * sizeof(uint32_t);
 }
 
 cudaError_t ap_launch_tree_s2(const xc_ap::ap_tgroups *g, const uint16_t *buf, size_t W, int nsub, int sc, size_t smem,
@@ -311,12 +360,12 @@ cudaError_t ap_launch_tree_s2(const xc_ap::ap_tgroups *g, const uint16_t *buf, s
         return cudaSuccess;
     if (sc < 4 || sc % 4 || nsub % sc)
         return cudaErrorInvalidValue;
-    cudaError_t e = xc_gpu_smem_optin(xc_apg::k_tree_s2<xc_ap::AP_TG>);
+    cudaError_t e = xc_gpu_smem_optin(xc_apg::k_tree_s2<xc_ap::AP_TG, xc_ap::AP_TG_NP>);
     if (e != cudaSuccess)
         return e;
-    const size_t tiles = (nt + 2 * xc_apg::GN - 1) / (2 * xc_apg::GN);
+    const size_t tile = (size_t)(2 * xc_apg::GN * xc_ap::AP_TG_NP), tiles = (nt + tile - 1) / tile;
     const dim3 grid((unsigned)g->ng, tiles > 65535 ? 65535u : (unsigned)tiles);
-    xc_apg::k_tree_s2<xc_ap::AP_TG><<<grid, xc_apg::GN, smem, st>>>(buf, W, g->d_first, g->d_len, g->d_ent, g->d_row, g->d_lo,
+    xc_apg::k_tree_s2<xc_ap::AP_TG, xc_ap::AP_TG_NP><<<grid, xc_apg::GN, smem, st>>>(buf, W, g->d_first, g->d_len, g->d_ent, g->d_row, g->d_lo,
                                                              g->d_off, nsub, sc, nt, out, opitch, col);
     return cudaGetLastError();
 }
