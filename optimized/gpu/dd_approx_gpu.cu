@@ -12,7 +12,9 @@
  *            a block (dd_approx_tree.cu; rows of 16 bits where they fit),
  *            else one kernel a step (ping-pong), then stage 2 adding the
  *            batch's subbands to every trial (an exact accumulator when the
- *            subbands need more than one batch);
+ *            subbands need more than one batch); with 16-bit rows the tree
+ *            in registers and, where every subband is one batch, a stage 2
+ *            whose groups of trials share staged rows (dd_approx_treeg.cu);
  * then the output scaling of the direct GPU kernels (dd_launch_scale; none
  * for the plain sum) and one copy of the range back.  Subband stage 2 goes
  * through shared memory where a group's nsub rows fit (staged once for all
@@ -120,6 +122,19 @@ xc_status setup(xc_gpu_apstate *S, xc_error *err)
             if ((st = up(err, (void **)&r->d_qs, r->h_qs, (size_t)r->nq * sizeof(int), nm, "tree pairs")) ||
                 (st = up(err, (void **)&r->d_qj, r->h_qj, (size_t)r->nq * sizeof(int), nm, "tree blocks")) ||
                 (st = up(err, (void **)&r->d_qlo, r->h_qlo, (size_t)r->nq * sizeof(int64_t), nm, "tree offsets")))
+                return st;
+            ap_tgroups *g = &r->tg;
+            const size_t ng = (size_t)g->ng, cells = g->ng ? r->ndm * (size_t)S->nsub : 0;
+            if (g->ng && ((st = up(err, (void **)&g->d_first, g->h_first, (ng + 1) * sizeof(int32_t), nm,
+                                   "stage-2 groups")) ||
+                          (st = up(err, (void **)&g->d_len, g->h_len, ng * sizeof(int32_t), nm, "stage-2 lengths")) ||
+                          (st = up(err, (void **)&g->d_ent, g->h_ent, (ng * (size_t)(S->nsub / 4) + 1) * sizeof(int32_t),
+                                   nm, "stage-2 entries")) ||
+                          (st = up(err, (void **)&g->d_row, g->h_row, (size_t)g->nent * sizeof(int32_t), nm,
+                                   "stage-2 entry rows")) ||
+                          (st = up(err, (void **)&g->d_lo, g->h_lo, (size_t)g->nent * sizeof(int32_t), nm,
+                                   "stage-2 entry shifts")) ||
+                          (st = up(err, (void **)&g->d_off, g->h_off, cells * sizeof(int32_t), nm, "stage-2 offsets"))))
                 return st;
         }
     }
@@ -291,6 +306,17 @@ xc_status run_tree(xc_gpu_apstate *S, int k, int t, unsigned long long vmax, con
         qb = (size_t)qmax;
     if (qb > tot)
         qb = tot;
+    /* stage 2 through the groups' shared rows: 16-bit rows, sc subbands
+     * (4, 8 or 16) whose rows' sum fits 16 bits, and the shared memory */
+    int sc = 0;
+    size_t s2smem = 0;
+    if (b16 && r->tg.ng)
+        for (sc = 16; sc >= 4; sc /= 2)
+            if (S->nsub % sc == 0 && (unsigned long long)sc * vmax * M <= 65535ull &&
+                (s2smem = ap_tree_s2_smem(&r->tg, S->nsub, sc)) <= S->smem_optin)
+                break;
+    if (sc < 4)
+        sc = 0;
     xc_status st = grow(err, &S->d_buf, &S->cap_buf, (qb ? qb : 1) * M * W * ab, S->name, "tree rows");
     if (!st && !fused)
         st = grow(err, &S->d_buf2, &S->cap_buf2, (qb ? qb : 1) * M * W * ab, S->name, "tree rows");
@@ -305,7 +331,12 @@ xc_status run_tree(xc_gpu_apstate *S, int k, int t, unsigned long long vmax, con
                 sb++;
             const int q0 = r->qfirst[sa], nq = r->qfirst[sb] - q0;
             void *in = S->d_buf, *out = S->d_buf2;
-            if (fused)
+            if (b16 && ap_tree_rb_ok(S->M))
+                st = ck(err, S->name,
+                        ap_launch_tree_rb((const uint32_t *)Y, pitch, nsd, S->d_prow, S->M, r->d_qs, r->d_qj, r->d_qlo,
+                                          q0, nq, t0, W, (uint16_t *)in, 0),
+                        "tree (registers)");
+            else if (fused)
                 st = ck(err, S->name,
                         ap_launch_tree_fused(t, b16, Y, pitch, nsd, S->d_prow, S->M, r->d_qs, r->d_qj, r->d_qlo, q0, nq,
                                              t0, W, in, 0),
@@ -323,7 +354,12 @@ xc_status run_tree(xc_gpu_apstate *S, int k, int t, unsigned long long vmax, con
             }
             const int last = sb == S->nsub;
             const int mode = first && last ? 2 : first ? 0 : 1;
-            if (!st)
+            if (!st && mode == 2 && sc)
+                st = ck(err, S->name,
+                        ap_launch_tree_s2(&r->tg, (const uint16_t *)in, W, S->nsub, sc, s2smem, nt, S->d_out, nsamp,
+                                          t0, 0),
+                        "stage 2 (shared rows)");
+            else if (!st)
                 st = ck(err, S->name,
                         fused ? ap_launch_stage2_x4(t, b16, in, W, r->d_rowid, r->d_shift, S->nsub, sa, sb,
                                                     (int64_t)q0 * (int64_t)M, 0, r->ndm, nt, mode, S->d_acc, Tc,

@@ -35,6 +35,7 @@ static void range_free(ap_range *r)
     cudaFree(r->d_qlo);
     cudaFree(r->d_rowid);
     cudaFree(r->d_shift);
+    tg_free(&r->tg);
 }
 
 void state_free(xc_gpu_apstate *s)
@@ -195,6 +196,7 @@ static xc_status tree_tables(xc_gpu_apstate *S, int k)
             r->h_rowid[i * (size_t)ns + (size_t)s] = qid[q] * M + (M > 1 ? n % (M - 1) : 0);
             r->h_shift[i * (size_t)ns + (size_t)s] = tr->b[i * (size_t)ns + (size_t)s] - lo[q];
         }
+    st = tg_make(&r->tg, r, ns);
 done:
     free(lo);
     free(hi);

@@ -19,6 +19,24 @@ const size_t AP_MIN_TC = 256;
 
 enum { AK_SUBBAND = 0, AK_TREE_PW, AK_TREE_PAD };
 
+/* Trials a group of the tree's shared-row stage 2 (dd_approx_treeg.cu),
+ * and the pairs of outputs a thread adds from one shared-memory load. */
+const int AP_TG = 16;
+const int AP_TG_NP = 2;
+
+/* The tree's stage-2 groups of one range (dd_approx_treeg.cu): AP_TG
+ * consecutive trials each, and per group and four subbands the distinct rows
+ * (entries) those trials read. */
+struct ap_tgroups {
+    int ng, nent;                 /* 0 groups: none (stage 2 reads L2) */
+    int32_t *h_first, *d_first;   /* [ng + 1]: the group's trials */
+    int32_t *h_len, *d_len;       /* [ng]: words an entry stages (256 + the group's largest spread of shifts) */
+    int32_t *h_ent, *d_ent;       /* [ng nsub/4 + 1]: first entry of group j, subbands [4c, 4c + 4) */
+    int32_t *h_row, *d_row;       /* [nent]: the entry's row */
+    int32_t *h_lo, *d_lo;         /* [nent]: the smallest shift into it */
+    int32_t *h_off, *d_off;       /* [ndm][nsub]: 4 AP_TG_NP ((entry - the group's first) len + shift - lo), bytes */
+};
+
 struct ap_range {
     int ds;
     size_t ndm;
@@ -41,6 +59,7 @@ struct ap_range {
     int64_t *d_qlo;
     /* both: per trial and subband, the stage-1 row and the shift into it */
     int32_t *h_rowid, *h_shift, *d_rowid, *d_shift;
+    ap_tgroups tg;           /* tree: stage 2's groups */
 };
 
 } // namespace xc_ap
@@ -72,6 +91,28 @@ namespace xc_ap {
 xc_status plan_kind(const xc_ddjob *proto, void **out, int kind, xc_error *err);
 /* Frees everything the state holds, host and device; NULL is fine. */
 void state_free(xc_gpu_apstate *s);
+/* Tree range r's stage-2 groups (after its rowid and shift tables); none
+ * where nsub is not a multiple of 4. */
+xc_status tg_make(ap_tgroups *g, const ap_range *r, int nsub);
+void tg_free(ap_tgroups *g);
+
+} // namespace xc_ap
+
+/* The tree kernels of dd_approx_treeg.cu for rows of 16 bits (8-bit input:
+ * every row value fits): ap_launch_tree_fused with b16 and sample type
+ * AP_U32_U32 where ap_tree_rb_ok(M); and stage 2 (mode 2, every subband at
+ * once, rows numbered from pair 0) for every trial of range r through its
+ * groups, sc subbands at a time (a multiple of 4 dividing nsub, whose rows'
+ * sum fits 16 bits), ap_tree_s2_smem bytes of shared memory a block. */
+int ap_tree_rb_ok(int M);
+cudaError_t ap_launch_tree_rb(const uint32_t *Y, size_t pitch, size_t nsd, const int *prow, int M, const int *qs,
+                              const int *qj, const int64_t *lo, int q0, int nq, size_t t0, size_t W, uint16_t *buf,
+                              cudaStream_t st);
+size_t ap_tree_s2_smem(const xc_ap::ap_tgroups *g, int nsub, int sc);
+cudaError_t ap_launch_tree_s2(const xc_ap::ap_tgroups *g, const uint16_t *buf, size_t W, int nsub, int sc, size_t smem,
+                              size_t nt, float *out, size_t opitch, size_t col, cudaStream_t st);
+
+namespace xc_ap {
 
 } // namespace xc_ap
 
