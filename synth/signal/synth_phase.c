@@ -232,11 +232,12 @@ __attribute__((target("avx512f,avx512bw"))) static void runs_level(uint64_t seed
         v = _mm512_min_ps(_mm512_max_ps(_mm512_mul_ps(v, scale), _mm512_setzero_ps()), top);
         uint8_t b[16];
         _mm_storeu_si128((__m128i *)b, _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(v)));
-        uint8_t *o = out + (size_t)(r->s0[j] - first) * nch + r->chan[j];
-        for (unsigned m = r->mask[j]; m; m &= m - 1) {
-            const unsigned k = (unsigned)__builtin_ctz(m);
-            o[(size_t)k * nch] = b[k];
-        }
+        const unsigned m = r->mask[j], f = (unsigned)__builtin_ctz(m), l = 31u - (unsigned)__builtin_clz(m);
+        /* a pointer down the column: the lanes are one stretch but where v is 0 */
+        uint8_t *o = out + (size_t)(r->s0[j] - first + f) * nch + r->chan[j];
+        for (unsigned k = f; k <= l; k++, o += nch)
+            if (m >> k & 1u)
+                *o = b[k];
     }
     r->n = 0;
     r->nc = 0;
