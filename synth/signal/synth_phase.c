@@ -243,24 +243,48 @@ __attribute__((target("avx512f,avx512bw"))) static void runs_level(uint64_t seed
     r->nc = 0;
 }
 
-/* One pulse's runs in channel c (PHASE_ADD_BODY's node, fraction and
- * interpolation), the lanes clipped to spectra first..first+n-1. */
-__attribute__((target("avx512f,avx512bw"))) static void pulse_runs(const xc_phase_table *t, uint64_t first, size_t n,
-                                                                  int c, double dmin, double ts, double ta,
-                                                                  run_batch *r)
+/* Where one pulse falls in 16 channels (PHASE_ADD_BODY's operations, eight
+ * channels a vector: IEEE division, floor, subtraction and product, the
+ * truncation and rounding of the casts, so the same numbers): each lane's
+ * first sample base, node j, fraction fr, and the part's spectra as offsets
+ * from base, lo..hi. */
+typedef struct {
+    double base[16], lo[16], hi[16];
+    int32_t j[16];
+    float fr[16];
+} pulse_place;
+
+__attribute__((target("avx512f"))) static void place16(const double *dmin, double ta, double ts, int M, uint64_t first,
+                                                      size_t n, pulse_place *w)
 {
-    const double u = (ta + dmin) / ts, base = floor(u), pos = (u - base) * t->M;
-    int j = (int)pos;
-    j = j < 0 ? 0 : j >= t->M ? t->M - 1 : j;
-    const float fr = (float)(pos - j);
-    /* the part's samples as offsets from base */
-    const double lo = (double)first - base, hi = (double)(first + n) - 1 - base;
+    const __m512d a = _mm512_set1_pd(ta), t = _mm512_set1_pd(ts), m = _mm512_set1_pd((double)M);
+    const __m512d f0 = _mm512_set1_pd((double)first), f1 = _mm512_set1_pd((double)(first + n) - 1);
+    for (int h = 0; h < 16; h += 8) {
+        const __m512d u = _mm512_div_pd(_mm512_add_pd(a, _mm512_loadu_pd(dmin + h)), t);
+        const __m512d base = _mm512_roundscale_pd(u, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        const __m512d pos = _mm512_mul_pd(_mm512_sub_pd(u, base), m);
+        __m256i j = _mm512_cvttpd_epi32(pos);
+        j = _mm256_min_epi32(_mm256_max_epi32(j, _mm256_setzero_si256()), _mm256_set1_epi32(M - 1));
+        _mm256_storeu_si256((__m256i *)(w->j + h), j);
+        _mm256_storeu_ps(w->fr + h, _mm512_cvtpd_ps(_mm512_sub_pd(pos, _mm512_cvtepi32_pd(j))));
+        _mm512_storeu_pd(w->base + h, base);
+        _mm512_storeu_pd(w->lo + h, _mm512_sub_pd(f0, base));
+        _mm512_storeu_pd(w->hi + h, _mm512_sub_pd(f1, base));
+    }
+}
+
+/* One pulse's runs in channel c (lane l of w): the interpolation of
+ * PHASE_ADD_BODY, the lanes clipped to the part's spectra. */
+__attribute__((target("avx512f,avx512bw"))) static void pulse_runs(const xc_phase_table *t, int c, const pulse_place *w,
+                                                                  int l, run_batch *r)
+{
+    const double lo = w->lo[l], hi = w->hi[l];
     if (hi < 0 || lo > t->K - 1)
         return;
     const int k0 = lo < 0 ? 0 : (int)lo, k1 = hi > t->K - 1 ? t->K - 1 : (int)hi;
-    const size_t node = (size_t)c * (size_t)(t->M + 1) + (size_t)j;
+    const size_t node = (size_t)c * (size_t)(t->M + 1) + (size_t)w->j[l];
     const float *a = t->tab + node * (size_t)t->K, *b = a + t->K;
-    const __m512 f = _mm512_set1_ps(fr);
+    const __m512 f = _mm512_set1_ps(w->fr[l]);
     const __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     for (int k = 0; k < t->K; k += 16) {
         if (k + 15 < k0 || k > k1)
@@ -273,7 +297,7 @@ __attribute__((target("avx512f,avx512bw"))) static void pulse_runs(const xc_phas
         const __mmask16 m = in & _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_NEQ_UQ);
         if (!m)
             continue;
-        r->s0[r->n] = (uint64_t)(int64_t)base + (uint64_t)k;
+        r->s0[r->n] = (uint64_t)(int64_t)w->base[l] + (uint64_t)k;
         r->chan[r->n] = (uint32_t)c;
         r->mask[r->n] = m;
         _mm512_storeu_ps(r->v + 16 * r->n, v);
@@ -328,13 +352,18 @@ __attribute__((target("avx512f,avx512bw"))) static void levels8_avx512(const xc_
     run_batch r;
     r.n = r.nc = 0;
     const size_t most = 16 * (size_t)t->K;   /* a pulse's runs' lanes in 16 channels */
+    double dmin[16];
+    for (int k = 0; k < 16; k++)
+        dmin[k] = geo[c0 + k < c1 ? c0 + k : c0].dmin;
+    pulse_place w;
     for (size_t e = 0; e < nev; e++) {
         if (r.n + most / 16 > RUNS || r.nc + most > LIST)
             runs_level(seed, first, (size_t)nchans, &r, out);
+        place16(dmin, ev[e][0], ts, t->M, first, n, &w);
         for (int c = c0; c < c1; c += 4) {
             const size_t r0 = r.n;
             for (int k = c; k < c + 4 && k < c1; k++)
-                pulse_runs(t, first, n, k, geo[k].dmin, ts, ev[e][0], &r);
+                pulse_runs(t, k, &w, k - c0, &r);
             quad_list(&r, r0, (uint32_t)c / 4);
         }
     }
