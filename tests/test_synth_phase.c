@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "synth/model/xc_synth.h"
+#include "synth/noise/synth_levels.h"
 #include "synth/signal/synth_signal.h"
 #include "tests/xc_test.h"
 
@@ -26,6 +27,7 @@ static const geometry cases[] = {
     {"512 ch, DM 100, S/N 20", 512, 1550, -0.5859375, 64e-6, 100, 5, 10, 20},
     {"64 ch, 400 MHz, DM 10, 256 us", 64, 400, -1, 256e-6, 10, 33.3, 5, 20},
     {"32 ch, 1400 MHz, DM 5 (smearing < tsamp)", 32, 1400, -1, 64e-6, 5, 3.1, 4, 0.3},
+    {"128 ch, 1400 MHz, DM 330 (a channel smeared over 16 samples)", 128, 1400, -1, 64e-6, 330, 20, 2, 5},
 };
 
 static void case_params(xc_synth_params *p, const geometry *g, double tobs)
@@ -206,6 +208,104 @@ XC_TEST(test_phase_only_where_shape_kept, "phase_only_where_shape_kept")
     xc_error err;
     CU_ASSERT_EQUAL_FATAL(xc_signal_init(&s, &p, &err), XC_OK);
     CU_ASSERT_PTR_NOT_NULL(s.ph.tab);
+    xc_signal_free(&s);
+    xc_synth_params_free(&p);
+}
+
+/* One part's bytes by the float path: the pulsar into zeroed floats
+ * (xc_signal_apply), then the table draws and the values with signal over
+ * them (xc_levels_part); *with counts the values with signal. */
+static void part_by_floats(xc_signal *s, const xc_levels *tab, uint64_t seed, uint64_t first, size_t n, uint8_t *out,
+                           size_t *with)
+{
+    const size_t nch = (size_t)s->p->nchans;
+    float *x = calloc(n * nch, sizeof *x);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    xc_chunk ck = {x, first, n, s->p->nchans, s->p->tsamp};
+    xc_signal_apply(s, &ck, 1);
+    for (size_t i = 0; i < n * nch; i++)
+        *with += x[i] != 0.0f;
+    xc_levels_part(tab, seed, first, n, s->p->nchans, x, NULL, XC_BITORDER_LSB, out);
+    free(x);
+}
+
+XC_TEST(test_phase_levels8_same_bytes, "phase_levels8_same_bytes")
+{
+    /* The exact generator's 8-bit levels made straight from the phase table
+     * (xc_signal_levels8 over the table draws) against the float path, byte
+     * for byte: the geometries above (K 16 and wider), three seeds, parts of
+     * odd sizes at odd places, among them ones that cut pulses. */
+    static const size_t parts[4][2] = {{0, 256}, {1000, 77}, {4097, 1}, {123, 600}};
+    static const uint64_t seeds[3] = {1, 7, 0x123456789abcdefull};
+    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw")) {
+        printf("\n    skipped: this CPU has no AVX-512F/BW (the float path is the only one)");
+        return;
+    }
+    for (size_t gi = 0; gi < XC_NCASES(cases); gi++) {
+        const geometry *g = &cases[gi];
+        xc_synth_params p;
+        case_params(&p, g, 1);
+        p.noise = 1;
+        p.nbits = 8;
+        p.noise_gen = XC_NOISE_EXACT;
+        xc_signal s;
+        xc_levels tab;
+        xc_error err;
+        CU_ASSERT_EQUAL_FATAL(xc_signal_init(&s, &p, &err), XC_OK);
+        CU_ASSERT_EQUAL_FATAL(xc_levels_init(&tab, 8, &err), XC_OK);
+        size_t with = 0, differ = 0, values = 0;
+        for (int si = 0; si < 3; si++)
+            for (int pi = 0; pi < 4; pi++) {
+                const uint64_t first = parts[pi][0];
+                const size_t n = parts[pi][1], nch = (size_t)g->nchans;
+                uint8_t *a = malloc(n * nch), *b = malloc(n * nch);
+                CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+                CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+                CU_ASSERT_EQUAL_FATAL(xc_signal_prepare(&s, first, n, p.tsamp, &err), XC_OK);
+                CU_ASSERT_FATAL(xc_signal_levels8_applies(&s));
+                xc_levels_part(&tab, seeds[si], first, n, g->nchans, NULL, NULL, XC_BITORDER_LSB, a);
+                xc_signal_levels8(&s, seeds[si], first, n, a);
+                part_by_floats(&s, &tab, seeds[si], first, n, b, &with);
+                for (size_t i = 0; i < n * nch; i++)
+                    if (a[i] != b[i] && differ++ < 3)
+                        printf("\n    %s, seed %llu, part %llu+%zu: spectrum %llu chan %zu: %u from the table, %u by "
+                               "floats (exact)",
+                               g->name, (unsigned long long)seeds[si], (unsigned long long)first, n,
+                               (unsigned long long)(first + i / nch), i % nch, a[i], b[i]);
+                values += n * nch;
+                free(a);
+                free(b);
+            }
+        CU_ASSERT_EQUAL(differ, 0);
+        CU_ASSERT(with > values / 100);   /* the parts held signal */
+        printf("\n    %s: K %d, %zu values, %zu with signal, %zu differ", g->name, s.ph.K, values, with, differ);
+        xc_levels_free(&tab);
+        xc_signal_free(&s);
+        xc_synth_params_free(&p);
+    }
+}
+
+XC_TEST(test_phase_levels8_not_overlapping, "phase_levels8_not_overlapping")
+{
+    /* Pulses whose samples meet in a channel (a period of K samples or less)
+     * keep the float path, which sums them; so do single pulses. */
+    xc_synth_params p;
+    case_params(&p, &cases[0], 1);
+    p.psr.period_ms = 0.9;   /* 14 samples of 64 us */
+    xc_signal s;
+    xc_error err;
+    CU_ASSERT_EQUAL_FATAL(xc_signal_init(&s, &p, &err), XC_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s.ph.tab);
+    CU_ASSERT_EQUAL_FATAL(xc_signal_prepare(&s, 0, 1000, p.tsamp, &err), XC_OK);
+    CU_ASSERT_FALSE(xc_signal_levels8_applies(&s));
+    xc_signal_free(&s);
+    xc_synth_params_free(&p);
+    case_params(&p, &cases[0], 1);
+    const xc_synth_pulse pl = {.t_s = 0.5, .dm = 50, .width_ms = 2, .snr = 30, .tau_ref_mhz = 1000, .tau_index = -4};
+    CU_ASSERT_EQUAL_FATAL(xc_synth_params_add_pulse(&p, &pl, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_signal_init(&s, &p, &err), XC_OK);
+    CU_ASSERT_EQUAL_FATAL(xc_signal_prepare(&s, 0, 1000, p.tsamp, &err), XC_OK);
+    CU_ASSERT_FALSE(xc_signal_levels8_applies(&s));
     xc_signal_free(&s);
     xc_synth_params_free(&p);
 }

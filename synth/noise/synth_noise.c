@@ -379,6 +379,28 @@ __attribute__((target("avx512f"))) static void gauss_at32(const uint32_t key[2],
     memcpy(out, tmp, 4 * n * sizeof *out);
 }
 
+/* Box-Muller of up to 32 counters (a[j], blocks[j]) (gauss_at32's values),
+ * value k of block j at z[k][j]. */
+__attribute__((target("avx512f"))) static void planes32(const uint32_t key[2], uint32_t stream, const uint64_t *a,
+                                                       const uint32_t *blocks, size_t n, float *const z[4], size_t at)
+{
+    __m512i x[4], y[4];
+    const size_t n1 = n < 16 ? n : 16;
+    counters16(stream, a, blocks, n1, x);
+    counters16(stream, a + n1, blocks + n1, n - n1, y);
+    philox16x2(key, x, y);
+    __m512 v[8];   /* value k of the first sixteen blocks, then of the others */
+    box_muller16(x[0], x[1], &v[0], &v[1]);
+    box_muller16(x[2], x[3], &v[2], &v[3]);
+    box_muller16(y[0], y[1], &v[4], &v[5]);
+    box_muller16(y[2], y[3], &v[6], &v[7]);
+    const __mmask16 m0 = (__mmask16)((1u << n1) - 1u), m1 = (__mmask16)((1u << (n - n1)) - 1u);
+    for (int k = 0; k < 4; k++) {
+        _mm512_mask_storeu_ps(z[k] + at, m0, v[k]);
+        _mm512_mask_storeu_ps(z[k] + at + 16, m1, v[4 + k]);
+    }
+}
+
 /* Up to 16 listed blocks of counter (sample, stream) through Box-Muller: block
  * blocks[j]'s four values at out[4j..4j+3]. */
 __attribute__((target("avx512f"))) static void gauss_list16(const uint32_t key[2], uint64_t sample, uint32_t stream,
@@ -556,4 +578,22 @@ void xc_synth_gauss_list(uint64_t seed, uint32_t stream, uint64_t sample, const 
 #endif
     for (; j < n; j++)
         blocks_ref(seed, stream, sample, blocks[j], 1, out + 4 * j);
+}
+
+void xc_synth_gauss_planes(uint64_t seed, uint32_t stream, const uint64_t *a, const uint32_t *blocks, size_t n,
+                           float *const z[4])
+{
+    size_t j = 0;
+#ifdef XC_SYNTH_SSE2
+    if (xc_synth_noise_path_available(3)) {
+        const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+        for (; j < n; j += 32)
+            planes32(key, stream, a + j, blocks + j, n - j < 32 ? n - j : 32, z, j);
+        return;
+    }
+#endif
+    for (float v[4]; j < n; j++) {
+        blocks_ref(seed, stream, a[j], blocks[j], 1, v);
+        z[0][j] = v[0], z[1][j] = v[1], z[2][j] = v[2], z[3][j] = v[3];
+    }
 }

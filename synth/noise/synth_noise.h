@@ -36,4 +36,9 @@ void xc_synth_gauss_at(uint64_t seed, uint32_t stream, const uint64_t *a, const 
 void xc_synth_gauss_list(uint64_t seed, uint32_t stream, uint64_t sample, const uint32_t *blocks, size_t n,
                          float *out);
 
+/* The N(0,1) values of the n counters (a[j], blocks[j]) of stream `stream`
+ * (xc_synth_gauss_at's values) as four planes: value k of block j at z[k][j]. */
+void xc_synth_gauss_planes(uint64_t seed, uint32_t stream, const uint64_t *a, const uint32_t *blocks, size_t n,
+                           float *const z[4]);
+
 #endif

@@ -62,4 +62,16 @@ void xc_phase_free(xc_phase_table *t);
  * chunk holds (the same floats whatever the chunk). */
 void xc_phase_add(const xc_phase_table *t, const xc_chunk *ck, int c0, int c1, const xc_chgeo *geo, double ta);
 
+/* Whether xc_phase_levels8 makes levels on this CPU (AVX-512F and BW) for this table. */
+int xc_phase_levels8_available(const xc_phase_table *t);
+/* The exact generator's 8-bit levels (synth_levels.h) of the values the
+ * pulses ev[0..nev) (start at fch1 in ev[e][0], in time order, none reaching a
+ * sample of a channel the one before reaches) give channels c0..c1-1
+ * (c1 - c0 <= 16) of spectra first..first+n-1 of nchans channels: each value
+ * with signal s gets level xc_synth_quantise(xc_synth_noise + s, 8), written
+ * over the table draw in out (the part's bytes); the others are left as they
+ * are.  The bytes xc_phase_add into a zeroed buffer and xc_levels_part give. */
+void xc_phase_levels8(const xc_phase_table *t, uint64_t seed, uint64_t first, size_t n, int nchans, double ts, int c0,
+                      int c1, const xc_chgeo *geo, const double (*ev)[2], size_t nev, uint8_t *out);
+
 #endif

@@ -349,6 +349,55 @@ size_t xc_signal_part_rows(const xc_signal *s)
     return rows ? rows : 1;
 }
 
+/* The prepared pulses [*a, *b) that may reach 16-channel block cb in spectra
+ * [T0, T1) (times): in time order, those that end before it skipped by
+ * bisection, up to the first that starts after it. */
+static void block_pulses(const xc_signal *s, int cb, double T0, double T1, double ts, long *a, long *b)
+{
+    const double early = s->blk[cb][0], late = s->blk[cb][1], lo = T0 - ts - late;
+    const long nev = (long)s->nev;
+    long x = 0, y = nev;
+    while (x < y) {
+        long m = (x + y) / 2;
+        if (s->ev[m][1] < lo)
+            x = m + 1;
+        else
+            y = m;
+    }
+    for (y = x; y < nev && s->ev[y][0] + early <= T1 + ts; y++)
+        ;
+    *a = x;
+    *b = y;
+}
+
+int xc_signal_levels8_applies(const xc_signal *s)
+{
+    const xc_synth_params *p = s->p;
+    if (!s->has_psr || p->npulses || !xc_phase_levels8_available(&s->ph))
+        return 0;
+    /* Starts (K + 1) samples apart put consecutive pulses' samples in a
+     * channel apart: floor((ta + dmin)/ts) grows by at least K, and a pulse
+     * reaches K samples from there (the roundings of the quotient are some
+     * 1e-11 samples). */
+    const double gap = (double)(s->ph.K + 1) * p->tsamp;
+    for (size_t j = 1; j < s->nev; j++)
+        if (!(s->ev[j][0] - s->ev[j - 1][0] >= gap))
+            return 0;
+    return 1;
+}
+
+void xc_signal_levels8(const xc_signal *s, uint64_t seed, uint64_t first, size_t n, uint8_t *out)
+{
+    const xc_synth_params *p = s->p;
+    const double ts = p->tsamp, T0 = (double)first * ts, T1 = (double)(first + n) * ts;
+    for (int cb = 0; 16 * cb < p->nchans; cb++) {
+        const int c0 = 16 * cb, c1 = c0 + 16 < p->nchans ? c0 + 16 : p->nchans;
+        long a, b;
+        block_pulses(s, cb, T0, T1, ts, &a, &b);
+        xc_phase_levels8(&s->ph, seed, first, n, p->nchans, ts, c0, c1, s->geo, s->ev + a, (size_t)(b - a), out);
+    }
+}
+
 /* Every pulse is a function of its index alone and every sample's value of the
  * pulse and the sample's index (xc_signal_tophat), so a part of the prepared
  * range gets the same values it would get on its own; pulses that miss the
@@ -377,23 +426,14 @@ void xc_signal_apply(xc_signal *s, const xc_chunk *ck, int nthreads)
                         xc_signal_gauss(p, ck, c, c, p->psr.dm, s->ev[j][0], s->ev[j][1], amp);
                 continue;
             }
-            const double early = s->blk[cb][0], late = s->blk[cb][1];
-            /* the pulses are in time order: skip those that end before the chunk */
-            const double lo = T0 - ts - late;
-            long a = 0, b = nev;
-            while (a < b) {
-                long m = (a + b) / 2;
-                if (s->ev[m][1] < lo)
-                    a = m + 1;
-                else
-                    b = m;
-            }
+            long a, b;
+            block_pulses(s, cb, T0, T1, ts, &a, &b);
             if (s->ph.tab) {
-                for (long j = a; j < nev && s->ev[j][0] + early <= T1 + ts; j++)
+                for (long j = a; j < b; j++)
                     xc_phase_add(&s->ph, ck, c0, c1, s->geo, s->ev[j][0]);
                 continue;
             }
-            for (long j = a; j < nev && s->ev[j][0] + early <= T1 + ts; j++)
+            for (long j = a; j < b; j++)
                 for (int c = c0; c < c1; c += 8)
                     xc_signal_tophat8(ck, c, c1 - c < 8 ? c1 - c : 8, s->geo, s->lanes, s->ev[j][0], s->ev[j][1],
                                       amp);

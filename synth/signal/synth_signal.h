@@ -58,6 +58,15 @@ xc_status xc_signal_prepare(xc_signal *s, uint64_t first, size_t n, double ts, x
  * (any part of it, in any size: the values are those of xc_signal_add on the
  * whole range; -fake_phase's state needs the parts in order). */
 void xc_signal_apply(xc_signal *s, const xc_chunk *ck, int nthreads);
+/* Whether the pulsar's 8-bit exact levels may be made straight from its phase
+ * table (xc_signal_levels8) for the pulses last prepared: a table, no single
+ * pulses, pulses that do not overlap in a channel, a CPU with AVX-512F/BW. */
+int xc_signal_levels8_applies(const xc_signal *s);
+/* The exact generator's 8-bit levels of the values with signal of spectra
+ * first..first+n-1 (within the range last prepared) over the table draws in
+ * out (xc_phase_levels8): the bytes xc_signal_apply into zeroed floats and
+ * xc_levels_part give, without the floats. */
+void xc_signal_levels8(const xc_signal *s, uint64_t seed, uint64_t first, size_t n, uint8_t *out);
 /* Spectra per part that make parts pay (noise, signal and levels of one part
  * while it is in cache): XC_SIGNAL_PART_VALUES values, or SIZE_MAX where the
  * signal's cost grows with the number of parts (whole chunks then). */

@@ -78,6 +78,12 @@ static void make_part(const xc_synth_params *p, xc_signal *sig, uint64_t first, 
     if (m->tab.nbits) {
         /* the signal alone into the zeroed floats, then the levels drawn around it */
         const int any = sig->has_psr || p->npulses;
+        if (p->nbits == 8 && xc_signal_levels8_applies(sig)) {
+            /* the table draws, then the pulsar's levels over them from its phase table */
+            xc_levels_part(&m->tab, p->seed, first, n, p->nchans, NULL, m->lev, p->bitorder, out);
+            xc_signal_levels8(sig, p->seed, first, n, out);
+            return;
+        }
         if (any)
             xc_signal_apply(sig, &ck, 1);
         xc_levels_part(&m->tab, p->seed, first, n, p->nchans, any ? x : NULL, m->lev, p->bitorder, out);
