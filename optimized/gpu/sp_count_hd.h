@@ -40,7 +40,7 @@
 /* Whether v is an integer of magnitude under 2^24 (not NaN, not infinite):
  * such a row's values, offsets and doubled deviations are exact in 32-bit
  * integers. */
-XC_HD static inline int xc_sp_cnt_int(float v) { return fabsf(v) < 0x1p24f && v == truncf(v); }
+XC_HD static inline int xc_sp_cnt_int(float v) { return (fabsf(v) < 0x1p24f) & (v == truncf(v)); }
 
 /* The least s that puts every offset 0 .. span in one of XC_SP_CNT_NB bins
  * of 2^s. */

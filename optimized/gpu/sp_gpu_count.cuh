@@ -33,17 +33,31 @@ namespace {
 const int SEL_U = 4;
 
 /* f(x[t], valid) for t in [lo, hi), the whole block in step (valid false
- * past the end): SEL_U loads a thread in flight before any is used, so a
+ * past the end): U loads a thread in flight before any is used, so a
  * pass runs at the memory's rate rather than one load's latency a step.
  * The step's samples are counted in 32 bits and each load's address is the
  * thread's pointer plus a fixed offset: 64-bit index arithmetic, a compare
  * and an address a load, was a large part of a sample's instructions (as
- * in the filter's tiles). */
-template <int U = SEL_U, typename F> __device__ inline void each_loaded(const float *x, size_t lo, size_t hi, F f)
+ * in the filter's tiles).  With WHOLE, whole steps take no bounds test a
+ * sample and only the last, part-filled step tests each (the same samples
+ * reach f in the same order either way; the counting passes take it, the
+ * selection's would spill with both loops). */
+template <int U = SEL_U, bool WHOLE = false, typename F>
+__device__ inline void each_loaded(const float *x, size_t lo, size_t hi, F f)
 {
     const unsigned step = (unsigned)U * blockDim.x;
     const float *xt = x + lo + threadIdx.x;   /* this thread's first sample of the step */
-    for (size_t left = hi - lo; left;) {      /* the same trip count in every thread */
+    size_t left = hi - lo;                    /* the same trip counts in every thread */
+    for (; WHOLE && left >= step; left -= step, xt += step) {
+        float v[U];
+#pragma unroll
+        for (int j = 0; j < U; j++)
+            v[j] = __ldg(xt + (size_t)j * blockDim.x);
+#pragma unroll
+        for (int j = 0; j < U; j++)
+            f(v[j], true);
+    }
+    for (; left;) {
         const unsigned lim = left < step ? (unsigned)left : step;   /* the step's samples */
         float v[U];
 #pragma unroll
@@ -60,7 +74,7 @@ template <int U = SEL_U, typename F> __device__ inline void each_loaded(const fl
 /* Loads a thread keeps in flight in a counting pass: its few instructions a
  * value leave the pass bound by the loads' latency unless more are in flight
  * than the selection's passes keep. */
-const int CNT_U = 4;
+const int CNT_U = 6;
 
 static_assert(XC_SP_CNT_NS == SP_THREADS, "a sample value a thread");
 static_assert(XC_SP_CNT_NB % (4 * SP_THREADS) == 0, "a thread's bins in 16-byte loads");
@@ -253,13 +267,13 @@ struct cnt_block {
     static const bool checks = true;
     template <bool CHECK, typename F> __device__ void each(bool *good, F f) const
     {
-        bool g = true;
-        each_loaded<CNT_U>(x, lo, hi, [&](float v, bool valid) {
+        unsigned bad = 0;   /* bitwise, not a branch a value */
+        each_loaded<CNT_U, true>(x, lo, hi, [&](float v, bool valid) {
             if (CHECK)
-                g = g && (!valid || xc_sp_cnt_int(v));
+                bad |= (unsigned)valid & (unsigned)!xc_sp_cnt_int(v);
             f(__float2int_rz(v), valid);
         });
-        *good = g;
+        *good = !bad;
     }
 };
 
@@ -275,7 +289,7 @@ struct cnt_devs {
         for (size_t b = 0; b < nb; b++) {
             const size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
             const int32_t m2 = xc_sp_cnt_twice(m[b]);
-            each_loaded<CNT_U>(x, lo, hi,
+            each_loaded<CNT_U, true>(x, lo, hi,
                                [&](float v, bool valid) { f(xc_sp_cnt_dev2(__float2int_rz(v), m2), valid); });
         }
     }
