@@ -463,7 +463,8 @@ __global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_
             const size_t wk = (size_t)widths[k];
             const double w = (double)wk;
             double den;
-            const double c2 = box_cut(s, wk, thr, &den) - (0x1p-14 * (double)A + (0x1p-22 * w + 0x1p-40 * (double)len) * (double)MX);
+            const double cut = box_cut(s, wk, thr, &den);
+            const double c2 = cut - (0x1p-14 * (double)A + (0x1p-22 * w + 0x1p-40 * (double)len) * (double)MX);
             cf[k] = c2 > -0x1p100 && c2 < 0x1p100 ? __double2float_rd(c2) : -INFINITY;
             /* the width and its box starts in the tile, once a tile (w <=
              * SP_WTILE < 2^16, starts <= SP_TILE < 2^16): read from global
