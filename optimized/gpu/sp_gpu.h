@@ -1,7 +1,8 @@
 /* sp_gpu.h: what the GPU single-pulse searcher's files share
  * (core/sp/xc_spsearch.h states the semantics):
  *   sp_gpu_stats.cu  per DM trial the block medians and the MAD rms (exact
- *                    order statistics by sampled selection), or the
+ *                    order statistics: counted on integer rows,
+ *                    sp_gpu_count.cuh; else by sampled selection), or the
  *                    astroaccelerate preset's mean and standard deviation;
  *                    prefix sums of whole rows for the widest boxes
  *   sp_gpu_boxes.cu  every box's S/N and the runs above threshold, from

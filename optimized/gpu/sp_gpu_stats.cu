@@ -1,7 +1,9 @@
 /* GPU single-pulse search, the row statistics (sp_gpu.h): the sums of the
  * astroaccelerate preset, and the blocks' medians and the MAD rms as exact
  * order statistics, so m and s are xc_sp_row_stats's doubles whatever the
- * data.
+ * data.  Rows of integers under 2^24 (a plane dedispersed from integer
+ * samples) are counted (sp_gpu_count.cuh); the selection below takes the
+ * rest.
  *
  * A selection (select_pair) works on keys that order as the values.  A
  * sorted sample of SEL_N keys (every N/SEL_N-th) brackets the wanted rank
