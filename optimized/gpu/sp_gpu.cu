@@ -42,6 +42,8 @@ struct sp_state {
     uint2 *list;               /* k_sp_flag's tiles, a slot per tile of a batch */
     size_t list_have, nlist_have;
     unsigned *nlist;
+    int *introw;               /* k_sp_medians's rows not all integers (their MAD by selection) */
+    size_t introw_have;
     cudaStream_t st;           /* the plan's work, waited for alone */
     cudaEvent_t legacy;        /* the legacy stream's work so far, which an execute waits for */
     cudaEvent_t done;          /* the plan's work so far, waited for without spinning (wait_plan) */
@@ -63,6 +65,7 @@ void release(sp_state *S)
     cudaFree(S->count);
     cudaFree(S->list);
     cudaFree(S->nlist);
+    cudaFree(S->introw);
     if (S->have_st)
         cudaStreamDestroy(S->st);
     if (S->have_ev)
@@ -250,10 +253,14 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
         dim3 g((unsigned)R, (unsigned)(nb < 65535 ? nb : 65535));
         /* the longest block: the last, which takes the remainder */
         const unsigned cap = sp_medians_cache(nb > 1 ? n - (nb - 1) * c->block : n);
-        k_sp_medians<<<g, SP_THREADS, cap * sizeof(unsigned), S->st>>>(x, xs, n, c->block, nb, S->m, nb, cap);
+        if ((st = grow((void **)&S->introw, &S->introw_have, R, sizeof(int), "sp cudaMalloc (row flags)", err)))
+            return st;
+        XC_GPU_CK(cudaMemsetAsync(S->introw, 0, R * sizeof(int), S->st), "sp cudaMemset (row flags)");
+        k_sp_medians<<<g, SP_THREADS, sp_medians_shared(cap), S->st>>>(x, xs, n, c->block, nb, S->m, nb, cap,
+                                                                       S->introw);
         XC_GPU_CK(cudaGetLastError(), "sp k_sp_medians");
         if (!given) {
-            k_sp_mad<<<(unsigned)R, SP_THREADS, 0, S->st>>>(x, xs, n, c->block, nb, S->m, nb, S->s);
+            k_sp_mad<<<(unsigned)R, SP_THREADS, 0, S->st>>>(x, xs, n, c->block, nb, S->m, nb, S->s, S->introw);
             XC_GPU_CK(cudaGetLastError(), "sp k_sp_mad");
         }
     }

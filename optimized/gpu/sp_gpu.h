@@ -1,7 +1,8 @@
 /* sp_gpu.h: what the GPU single-pulse searcher's files share
  * (core/sp/xc_spsearch.h states the semantics):
  *   sp_gpu_stats.cu  per DM trial the block medians and the MAD rms (exact
- *                    order statistics by sampled selection), or the
+ *                    order statistics: counted on integer rows,
+ *                    sp_gpu_count.cuh; else by sampled selection), or the
  *                    astroaccelerate preset's mean and standard deviation;
  *                    prefix sums of whole rows for the widest boxes
  *   sp_gpu_boxes.cu  every box's S/N and the runs above threshold, from
@@ -41,11 +42,15 @@ __global__ void k_sp_prefix(const float *x, size_t xstride, size_t n, double *P,
                             double *m, size_t mstride, double *s);
 
 /* Grid (rows, up to 65535): block b of row r (b = blockIdx.y, + gridDim.y
- * ...) gets m[b], its median (xc_sp_row_stats's blocks of L samples).  cap:
- * samples of a selection's bracket kept in dynamic shared memory (cap x 4
- * bytes; sp_medians_cache), where its bins and second pass read them. */
+ * ...) gets m[b], its median (xc_sp_row_stats's blocks of L samples): by
+ * counting where the block's samples are integers under 2^24
+ * (sp_count_hd.h), else by selection, and then introw[r] = 1 (introw[r] = 0
+ * before: the row's deviations are integers' halves).  cap: samples of a
+ * selection's bracket kept in dynamic shared memory, where its bins and
+ * second pass read them; the dynamic shared memory is sp_medians_shared(cap)
+ * bytes (the counts use it too). */
 __global__ void k_sp_medians(const float *x, size_t xstride, size_t n, size_t L, size_t nb, double *m,
-                             size_t mstride, unsigned cap);
+                             size_t mstride, unsigned cap, int *introw);
 
 /* k_sp_medians's cap for blocks of at most longest samples: their brackets'
  * expected keys with room, at most SP_CACHE_MAX (45 KiB of shared memory a
@@ -54,9 +59,13 @@ __global__ void k_sp_medians(const float *x, size_t xstride, size_t n, size_t L,
 const unsigned SP_CACHE_MAX = 8192;
 unsigned sp_medians_cache(size_t longest);
 
-/* Per row (one block each): s[r] = 1.4826 x the median of |x_t - m_b(t)|. */
+/* k_sp_medians's dynamic shared memory: the kept samples or the counts. */
+size_t sp_medians_shared(unsigned cap);
+
+/* Per row (one block each): s[r] = 1.4826 x the median of |x_t - m_b(t)|,
+ * by counting where introw[r] is 0 (k_sp_medians's), else by selection. */
 __global__ void k_sp_mad(const float *x, size_t xstride, size_t n, size_t L, size_t nb, const double *m,
-                         size_t mstride, double *s);
+                         size_t mstride, double *s, const int *introw);
 
 /* Grid (rows, tiles, up to 65535): the float filter.  Each tile of SP_TILE
  * box starts (W: the widest width <= n, at most SP_WTILE; dynamic shared

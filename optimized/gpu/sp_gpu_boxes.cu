@@ -354,6 +354,7 @@ __device__ void scan_runs(float *Q, unsigned len, float *wsum)
 
 const int SP_FGROUPS = (int)(SP_TILE / (XC_SP_FLAG_GROUP * SP_THREADS));   /* groups of box starts a thread */
 static_assert(SP_FGROUPS * XC_SP_FLAG_GROUP * SP_THREADS == SP_TILE, "a tile's box starts in whole groups");
+static_assert(SP_WTILE < 0x10000 && SP_TILE < 0x10000, "a width and its box starts in a tile in one word");
 
 /* The largest E of the thread's groups of width w = 4q + R (sp_flag_hd.h),
  * box starts below uend only where FULL is false (a tile's last boxes of a
@@ -419,11 +420,10 @@ __device__ inline float width_max(const float4 *F4, const float (*fu)[XC_SP_FLAG
  * is not finite or above 2^100 (NaN or infinite samples; sums near the float
  * range) is listed whole, and so is one whose cut less the margin is out of
  * the float range (its float cut is -infinity, which every E reaches).
- * The widths' double cuts are the row's, computed once a block; each tile's
- * float cuts once a tile, by a thread a width.  At most 32 registers (one
- * 4-byte spill with the groups of sp_flag_hd.h): 8 blocks an SM instead of
- * 6, which the kernel, instruction bound, hardly notices (2.58 ms either way
- * on an H200, box at a time). */
+ * Each tile's double and float cuts, and its widths' box starts, once a
+ * tile, by a thread a width.  At most 32 registers (a 16-byte spill): 8
+ * blocks an SM instead of 6, which the kernel, instruction bound, hardly
+ * notices (2.58 ms either way on an H200, box at a time). */
 __global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_t xstride, size_t n, const double *M,
                                                            size_t mstride, size_t L, size_t nb, const double *S,
                                                            const int32_t *widths, int nw, size_t W, double thr,
@@ -432,16 +432,12 @@ __global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_
     extern __shared__ float4 F4[];   /* float4: 16-byte aligned for the groups' loads */
     float *F = reinterpret_cast<float *>(F4);
     __shared__ float wsum[SP_THREADS / 32], wa[SP_THREADS / 32], wm[SP_THREADS / 32];
-    __shared__ double cutw[XC_SP_MAXW];
     __shared__ float cf[XC_SP_MAXW];
+    __shared__ unsigned wend[XC_SP_MAXW];   /* the tile's widths: w << 16 | box starts in the tile; 0: none fits */
     const size_t r = blockIdx.x;
     const double s = S[r];
     if (!(s > 0))
         return;
-    for (int k = threadIdx.x; k < nw; k += blockDim.x) {
-        double den;
-        cutw[k] = box_cut(s, (size_t)widths[k], thr, &den);
-    }
     const float *x = X + r * xstride;
     const double *m = M + r * mstride;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
@@ -464,11 +460,23 @@ __global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_
             MX = fmaxf(MX, wm[w]);
         }
         for (int k = threadIdx.x; k < nw; k += blockDim.x) {
-            const double w = (double)widths[k];
-            const double c2 = cutw[k] - (0x1p-14 * (double)A + (0x1p-22 * w + 0x1p-40 * (double)len) * (double)MX);
+            const size_t wk = (size_t)widths[k];
+            const double w = (double)wk;
+            double den;
+            const double cut = box_cut(s, wk, thr, &den);
+            const double c2 = cut - (0x1p-14 * (double)A + (0x1p-22 * w + 0x1p-40 * (double)len) * (double)MX);
             cf[k] = c2 > -0x1p100 && c2 < 0x1p100 ? __double2float_rd(c2) : -INFINITY;
+            /* the width and its box starts in the tile, once a tile (w <=
+             * SP_WTILE < 2^16, starts <= SP_TILE < 2^16): read from global
+             * memory and compared in 64 bits by every thread for every
+             * width, they were a fifth of a width's instructions; the
+             * shared words kept at 8 blocks an SM (the row's double cuts
+             * are made again here instead of kept) */
+            const bool fits = wk <= n && t0 + wk <= n;
+            const size_t tend = fits ? (n - wk + 1 < t0 + SP_TILE ? n - wk + 1 : t0 + SP_TILE) : t0;
+            wend[k] = fits ? (unsigned)wk << 16 | (unsigned)(tend - t0) : 0u;
         }
-        scan_runs(F, (unsigned)len, wsum);   /* its barriers publish cf too */
+        scan_runs(F, (unsigned)len, wsum);   /* its barriers publish cf and wend too */
         /* the thread's groups of box starts (sp_flag_hd.h): their F, read
          * once for every width */
         float fu[SP_FGROUPS][XC_SP_FLAG_GROUP];
@@ -479,12 +487,11 @@ __global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_
         }
         bool hit = !(A <= 0x1p100f) || !(MX <= 0x1p100f);
         for (int k = 0; k < nw && !hit; k++) {
-            const size_t w = (size_t)widths[k];
-            if (w > n || t0 + w > n)
-                break;
-            const size_t tend = n - w + 1 < t0 + SP_TILE ? n - w + 1 : t0 + SP_TILE;
+            const unsigned we = wend[k];
+            if (!we)
+                break;   /* ascending: no box of this width or wider starts in the tile */
             /* E is finite here (A is), so the maximum is one of them */
-            hit = width_max(F4, fu, (unsigned)w, (unsigned)(tend - t0)) >= cf[k];
+            hit = width_max(F4, fu, we >> 16, we & 0xffffu) >= cf[k];
         }
         /* a barrier too: every F and cf of the tile read before the next tile's */
         if (__syncthreads_or(hit) && threadIdx.x == 0) {

@@ -1,7 +1,9 @@
 /* GPU single-pulse search, the row statistics (sp_gpu.h): the sums of the
  * astroaccelerate preset, and the blocks' medians and the MAD rms as exact
  * order statistics, so m and s are xc_sp_row_stats's doubles whatever the
- * data.
+ * data.  Rows of integers under 2^24 (a plane dedispersed from integer
+ * samples) are counted (sp_gpu_count.cuh); the selection below takes the
+ * rest.
  *
  * A selection (select_pair) works on keys that order as the values.  A
  * sorted sample of SEL_N keys (every N/SEL_N-th) brackets the wanted rank
@@ -25,6 +27,7 @@
 #include <stdint.h>
 
 #include "optimized/gpu/sp_gpu.h"
+#include "optimized/gpu/sp_gpu_count.cuh"
 #include "optimized/gpu/sp_select_hd.h"
 
 namespace xcsp {
@@ -35,13 +38,6 @@ typedef unsigned long long u64;
 
 const int SEL_N = 1024;   /* sample keys, histogram bins and gathered keys */
 const int SEL_W = 64;     /* the bracket's half width, sample ranks (4 standard deviations of 1024 draws) */
-/* Keys a thread loads per step of a pass: 4, so that the selection kernels
- * fit 40 registers (6 blocks an SM, no spills) where 8 took 56 and 62
- * (4 blocks): more warps in flight at as many loads an SM; on an H200 the
- * medians took 2.56 ms instead of 2.76 and the MAD 2.37 instead of 2.45 (one
- * fused execute's three ranges at 512 channels, Nsight Compute). */
-const int SEL_U = 4;
-
 /* Float keys that order as the values (sp_select_hd.h). */
 __device__ inline u64 fkey(float x) { return xc_sp_fkey(x); }
 
@@ -63,31 +59,6 @@ struct sel_shared {
     int miss;
     double sum[SP_THREADS / 32];
 };
-
-/* f(x[t], valid) for t in [lo, hi), the whole block in step (valid false
- * past the end): SEL_U loads a thread in flight before any is used, so a
- * pass runs at the memory's rate rather than one load's latency a step.
- * The step's samples are counted in 32 bits and each load's address is the
- * thread's pointer plus a fixed offset: 64-bit index arithmetic, a compare
- * and an address a load, was a large part of a sample's instructions (as
- * in the filter's tiles). */
-template <typename F> __device__ inline void each_loaded(const float *x, size_t lo, size_t hi, F f)
-{
-    const unsigned step = (unsigned)SEL_U * blockDim.x;
-    const float *xt = x + lo + threadIdx.x;   /* this thread's first sample of the step */
-    for (size_t left = hi - lo; left;) {      /* the same trip count in every thread */
-        const unsigned lim = left < step ? (unsigned)left : step;   /* the step's samples */
-        float v[SEL_U];
-#pragma unroll
-        for (int j = 0; j < SEL_U; j++)
-            v[j] = threadIdx.x + (unsigned)j * blockDim.x < lim ? __ldg(xt + (size_t)j * blockDim.x) : 0.0f;
-#pragma unroll
-        for (int j = 0; j < SEL_U; j++)
-            f(v[j], threadIdx.x + (unsigned)j * blockDim.x < lim);
-        xt += step;
-        left -= lim;
-    }
-}
 
 /* The samples of one block [lo, hi) of a row, as float keys. */
 struct block_keys {
@@ -482,6 +453,11 @@ unsigned sp_medians_cache(size_t longest)
     return (unsigned)(cap < SP_CACHE_MAX ? cap : SP_CACHE_MAX);
 }
 
+size_t sp_medians_shared(unsigned cap)
+{
+    return (cap > XC_SP_CNT_NB ? cap : XC_SP_CNT_NB) * sizeof(unsigned);
+}
+
 __global__ void __launch_bounds__(SP_THREADS) k_sp_prefix(const float *X, size_t xstride, size_t n, double *Pall,
                                                           size_t pstride, int meansd, double *m, size_t mstride,
                                                           double *s)
@@ -519,29 +495,56 @@ __global__ void __launch_bounds__(SP_THREADS) k_sp_prefix(const float *X, size_t
     s[r] = var > 0 ? __dsqrt_rn(var) : 0.0;
 }
 
-/* 5 blocks an SM, as the kept samples' shared memory allows (sp_gpu.h):
- * up to 48 registers, no spills. */
-__global__ void __launch_bounds__(SP_THREADS, 5) k_sp_medians(const float *X, size_t xstride, size_t n, size_t L,
-                                                              size_t nb, double *M, size_t mstride, unsigned cap)
+/* 4 blocks an SM: 64 registers, no spills (at 5 blocks, 48 registers, the
+ * counting and the selection together spilled).  Each block's median by counting where its
+ * samples are integers under 2^24 (sp_gpu_count.cuh; the counts in the
+ * kept samples' room), else by selection, and then the row is flagged
+ * (introw[r] = 1) so that its MAD is selected too. */
+__global__ void __launch_bounds__(SP_THREADS, 4) k_sp_medians(const float *X, size_t xstride, size_t n, size_t L,
+                                                              size_t nb, double *M, size_t mstride, unsigned cap,
+                                                              int *introw)
 {
-    __shared__ sel_shared sh;
-    extern __shared__ unsigned kept[];
+    __shared__ union {   /* one or the other at a time */
+        sel_shared sel;
+        cnt_shared cnt;
+    } sh;
+    extern __shared__ __align__(16) unsigned kept[];
     const size_t r = blockIdx.x;
     const float *x = X + r * xstride;
     for (size_t b = blockIdx.y; b < nb; b += gridDim.y) {
         size_t lo = b * L, hi = b + 1 == nb ? n : lo + L;
-        double med = median(block_keys{x, lo, hi}, hi - lo, fkey_value, key_cache{kept, cap}, &sh);
+        double med;
+        if (!cnt_median(x, lo, hi, kept, &sh.cnt, &med)) {
+            med = median(block_keys{x, lo, hi}, hi - lo, fkey_value, key_cache{kept, cap}, &sh.sel);
+            if (threadIdx.x == 0)
+                introw[r] = 1;
+        }
         if (threadIdx.x == 0)
             M[r * mstride + b] = med;
     }
 }
 
-__global__ void __launch_bounds__(SP_THREADS, 6) k_sp_mad(const float *X, size_t xstride, size_t n, size_t L, size_t nb,
-                                                          const double *M, size_t mstride, double *s)
+/* The selection's state or the counts, as the row takes one or the other. */
+union mad_shared {
+    sel_shared sel;
+    struct {
+        __align__(16) unsigned hist[XC_SP_CNT_NB];
+        cnt_shared c;
+    } cnt;
+};
+
+/* 5 blocks an SM: 48 registers, no spills (the counts' 16 KiB a block). */
+__global__ void __launch_bounds__(SP_THREADS, 5) k_sp_mad(const float *X, size_t xstride, size_t n, size_t L, size_t nb,
+                                                          const double *M, size_t mstride, double *s,
+                                                          const int *introw)
 {
-    __shared__ sel_shared sh;
+    __shared__ mad_shared sh;
     const size_t r = blockIdx.x;
-    double mad = median(dev_keys{X + r * xstride, n, L, nb, M + r * mstride}, n, dkey_value, key_cache{NULL, 0}, &sh);
+    const float *x = X + r * xstride;
+    const double *m = M + r * mstride;
+    double mad;
+    if (introw[r] || !cnt_mad(x, n, L, nb, m, sh.cnt.hist, &sh.cnt.c, &mad))
+        mad = median(dev_keys{x, n, L, nb, m}, n, dkey_value, key_cache{NULL, 0}, &sh.sel);
     if (threadIdx.x == 0)
         s[r] = __dmul_rn(XC_SP_MAD_SCALE, mad);
 }
