@@ -29,7 +29,6 @@
 
 #include "core/search/xc_accel.h"
 #include "optimized/gpu/accel_gpu.h"
-#include "optimized/gpu/accel_gpu_fronts_hd.h"
 #include "optimized/gpu/accel_gpu_state.h"
 #include "optimized/gpu/gpu_append.h"
 #include "optimized/gpu/gpu_check.h"
@@ -99,79 +98,55 @@ __global__ void k_thresh(const float *__restrict__ sum, int ntempl, long nr, lon
  * a sum back or reading it again.  NS stages at compile time, each
  * sub-harmonic's row found once per template: with the entries' indices
  * worked out per point, the kernel was bound by its integer arithmetic
- * (71 % of the SMs' issue rate, 22 % of DRAM bandwidth on an H100).
- * Block b is step b / ntempl of template b % ntempl's row, its points the
- * fronts' spans of that step laid end to end (accel_gpu_fronts_hd.h: the
- * order that finds most 3/4 harmonics in L2). */
+ * (71 % of the SMs' issue rate, 22 % of DRAM bandwidth on an H100). */
 struct stage_thr {
     float thr[8];   /* f: (double)v > thr exactly when v > f (float_below) */
 };
 
 template <int NS>
-__global__ void __launch_bounds__(XC_SUMS_THREADS)
-    k_sums(const float *__restrict__ P, size_t ld, long base, int ntempl, xc_sums_fronts F, stage_thr th,
-           const int *__restrict__ tsub, hit *__restrict__ hits, unsigned long long cap,
-           unsigned long long *__restrict__ nhit)
+__global__ void k_sums(const float *__restrict__ P, size_t ld, long base, int ntempl, long ilo, long iend,
+                       stage_thr th, const int *__restrict__ tsub, hit *__restrict__ hits, unsigned long long cap,
+                       unsigned long long *__restrict__ nhit)
 {
     constexpr int NE = (1 << (NS - 1)) - 1 > 0 ? (1 << (NS - 1)) - 1 : 1;
-    /* U points a thread, XC_SUMS_THREADS apart, loaded before any is summed: U times
-     * the loads in flight (one point at a time held the kernel at 55 % of
-     * DRAM bandwidth on the H200).  Each point's additions are the same, in
-     * the same order. */
-    constexpr int U = XC_SUMS_UNROLL;
-    __shared__ long c0[XC_SUMS_MAXF], off[XC_SUMS_MAXF + 1];
-    const long s = (long)(blockIdx.x / (unsigned)ntempl);
-    const int t = (int)(blockIdx.x % (unsigned)ntempl);
-    static_assert(XC_SUMS_MAXF == 32, "one lane a front");
-    if (threadIdx.x < 32) {   /* the step's spans and their running sum, one warp */
-        const int k = (int)threadIdx.x;
-        long a = 0, n = 0;
-        if (k < F.nf)
-            xc_sums_span(&F, s, k, &a, &n);
+    /* U points a thread, a grid stride apart, loaded before any is summed:
+     * U times the loads in flight (one point at a time held the kernel at
+     * 55 % of DRAM bandwidth on the H200).  Each point's additions are the
+     * same, in the same order. */
+    constexpr int U = 4;
+    const long stride = (long)gridDim.x * blockDim.x;
+    for (int t = blockIdx.y; t < ntempl; t += gridDim.y) {
+        const float *row = P + (size_t)t * ld - base;
+        const float *sr[NE];
 #pragma unroll
-        for (int d = 1; d < 32; d <<= 1) {
-            const long y = __shfl_up_sync(0xffffffffu, n, d);
-            if (k >= d)
-                n += y;
-        }
-        c0[k] = a;
-        off[k + 1] = n;
-        if (k == 0)
-            off[0] = 0;
-    }
-    __syncthreads();
-    const long total = off[F.nf];
-    const float *row = P + (size_t)t * ld - base;
-    const float *sr[NE];
+        for (int e = 0; e < NE; e++)
+            sr[e] = NS > 1 ? P + (size_t)tsub[(size_t)e * (size_t)ntempl + (size_t)t] * ld - base : row;
+        for (long i0 = ilo + blockIdx.x * (long)blockDim.x + threadIdx.x; i0 < iend; i0 += U * stride) {
+            float v[U];
 #pragma unroll
-    for (int e = 0; e < NE; e++)
-        sr[e] = NS > 1 ? P + (size_t)tsub[(size_t)e * (size_t)ntempl + (size_t)t] * ld - base : row;
-    int k = 0;
-    for (long f0 = threadIdx.x; f0 < total; f0 += U * XC_SUMS_THREADS) {
-        long i[U];
-        float v[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            const long f = f0 + u * XC_SUMS_THREADS;
-            i[u] = f < total ? xc_sums_col(c0, off, f, &k) : -1;
-            v[u] = i[u] >= 0 ? row[i[u]] : 0.f;
-        }
-#pragma unroll
-        for (int u = 0; u < U; u++)
-            if (i[u] >= 0 && v[u] > th.thr[0])
-                put_hit(i[u], t, 0, v[u], hits, cap, nhit);
-#pragma unroll
-        for (int sg = 1; sg < NS; sg++) {
-#pragma unroll
-            for (int h = 1; h < (1 << sg); h += 2)
-#pragma unroll
-                for (int u = 0; u < U; u++)
-                    if (i[u] >= 0)
-                        v[u] += sr[(1 << (sg - 1)) - 1 + h / 2][sub_index(i[u], h, sg)];
+            for (int u = 0; u < U; u++) {
+                const long i = i0 + u * stride;
+                v[u] = i < iend ? row[i] : 0.f;
+            }
 #pragma unroll
             for (int u = 0; u < U; u++)
-                if (i[u] >= 0 && v[u] > th.thr[sg])
-                    put_hit(i[u], t, sg, v[u], hits, cap, nhit);
+                if (i0 + u * stride < iend && v[u] > th.thr[0])
+                    put_hit(i0 + u * stride, t, 0, v[u], hits, cap, nhit);
+#pragma unroll
+            for (int sg = 1; sg < NS; sg++) {
+#pragma unroll
+                for (int h = 1; h < (1 << sg); h += 2)
+#pragma unroll
+                    for (int u = 0; u < U; u++) {
+                        const long i = i0 + u * stride;
+                        if (i < iend)
+                            v[u] += sr[(1 << (sg - 1)) - 1 + h / 2][sub_index(i, h, sg)];
+                    }
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    if (i0 + u * stride < iend && v[u] > th.thr[sg])
+                        put_hit(i0 + u * stride, t, sg, v[u], hits, cap, nhit);
+            }
         }
     }
 }
@@ -186,17 +161,14 @@ static float float_below(double x)
     return f;
 }
 
-static cudaError_t launch_sums(int ns, cudaStream_t st, const float *P, size_t ld, long base, int ntempl, long ilo,
-                               long iend, const stage_thr &th, const int *tsub, hit *hits, unsigned long long cap,
-                               unsigned long long *nhit)
+static cudaError_t launch_sums(int ns, dim3 g, cudaStream_t st, const float *P, size_t ld, long base, int ntempl,
+                               long ilo, long iend, const stage_thr &th, const int *tsub, hit *hits,
+                               unsigned long long cap, unsigned long long *nhit)
 {
-    xc_sums_fronts F;
-    xc_sums_fronts_make(&F, ilo, iend, ntempl);
-    const unsigned g = (unsigned)(F.nstep * ntempl);
     switch (ns) {
 #define NS_CASE(N)                                                                                 \
     case N:                                                                                        \
-        k_sums<N><<<g, XC_SUMS_THREADS, 0, st>>>(P, ld, base, ntempl, F, th, tsub, hits, cap, nhit);        \
+        k_sums<N><<<g, 256, 0, st>>>(P, ld, base, ntempl, ilo, iend, th, tsub, hits, cap, nhit);    \
         break;
         NS_CASE(1) NS_CASE(2) NS_CASE(3) NS_CASE(4) NS_CASE(5) NS_CASE(6)
 #undef NS_CASE
@@ -399,8 +371,8 @@ static xc_status search_whole(state *s, const xc_accel_plan *p, size_t nbins, lo
             st = xc_gpu_fail(err, e, "accel cudaMemsetAsync (hit count)");
             break;
         }
-        e = launch_sums(p->nstages, s->stream, P, nr, base, s->ntempl, ilo, iend, th, s->tsub, s->hits,
-                        (unsigned long long)s->hitcap, s->nhit);
+        e = launch_sums(p->nstages, grid2(iend - ilo, s->ntempl), s->stream, P, nr, base, s->ntempl, ilo, iend, th,
+                        s->tsub, s->hits, (unsigned long long)s->hitcap, s->nhit);
         if (e != cudaSuccess)
             st = xc_gpu_fail(err, e, "accel k_sums (launch)");
         if (!st)
