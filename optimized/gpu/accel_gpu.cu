@@ -283,8 +283,6 @@ void destroy_state(state *s)
     cudaFree(s->subtl);
     cudaFree(s->hits);
     cudaFree(s->nhit);
-    cudaFree(s->tab);
-    cudaFreeHost(s->htab);
     cudaFreeHost(s->hhits);
     cudaFreeHost(s->hamp);
     cudaFreeHost(s->htl);

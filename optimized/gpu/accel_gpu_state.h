@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "core/search/xc_accel.h"
-#include "optimized/gpu/accel_gpu_fronts_hd.h"
 #include "optimized/gpu/gpu_check.h"
 
 namespace xc_accel_gpu_impl {
@@ -72,10 +71,6 @@ struct state {
     size_t hitcap, hhitcap;
     unsigned long long *nhit;  /* their count (device) */
     size_t nhitcap;
-    xc_sums_entry *tab, *htab; /* k_sums' step table (device, pinned host): accel_gpu_fronts_hd.h */
-    size_t tabcap, htabcap;
-    long tabkey[3];            /* ... of this top range and template count (ilo, iend, ntempl) */
-    int tabok;                 /* ... when set */
 };
 
 /* Buffers grown to at least n elements (contents not kept): device memory,

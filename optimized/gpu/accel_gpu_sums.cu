@@ -29,7 +29,6 @@
 
 #include "core/search/xc_accel.h"
 #include "optimized/gpu/accel_gpu.h"
-#include "optimized/gpu/accel_gpu_fronts_hd.h"
 #include "optimized/gpu/accel_gpu_state.h"
 #include "optimized/gpu/gpu_append.h"
 #include "optimized/gpu/gpu_check.h"
@@ -99,74 +98,54 @@ __global__ void k_thresh(const float *__restrict__ sum, int ntempl, long nr, lon
  * a sum back or reading it again.  NS stages at compile time, each
  * sub-harmonic's row found once per template: with the entries' indices
  * worked out per point, the kernel was bound by its integer arithmetic
- * (71 % of the SMs' issue rate, 22 % of DRAM bandwidth on an H100).
- * The points are visited in fronts of 3/4 by a resident grid
- * (accel_gpu_fronts_hd.h: the order that finds most 3/4 harmonics in L2):
- * block b takes items b, b + G, ... (G = gq ntempl + gr blocks), an item
- * being step s of template t's row, its points the fronts' spans of that
- * step laid end to end (the table tab: nf entries a step). */
+ * (71 % of the SMs' issue rate, 22 % of DRAM bandwidth on an H100). */
 struct stage_thr {
     float thr[8];   /* f: (double)v > thr exactly when v > f (float_below) */
 };
 
-/* The blocks an SM that k_sums<NS, I>'s registers must allow: all eight of
- * 256 threads (32 registers) for the study's four harmonics with int
- * columns (I: int when every column fits, the points' indices held in half
- * the registers; with long ones 32 registers spill), six with long ones,
- * four for more stages. */
-constexpr int min_blocks(int ns, size_t isz) { return ns > 3 ? 4 : isz == 4 ? 8 : 6; }
-
-template <int NS, typename I>
-__global__ void __launch_bounds__(XC_SUMS_THREADS, min_blocks(NS, sizeof(I)))
-    k_sums(const float *__restrict__ P, size_t ld, long base, int ntempl, int nstep, int nf,
-           const xc_sums_entry *__restrict__ tab, int gq, int gr, stage_thr th,
-           const int *__restrict__ tsub, hit *__restrict__ hits, unsigned long long cap,
-           unsigned long long *__restrict__ nhit)
+template <int NS>
+__global__ void k_sums(const float *__restrict__ P, size_t ld, long base, int ntempl, long ilo, long iend,
+                       stage_thr th, const int *__restrict__ tsub, hit *__restrict__ hits, unsigned long long cap,
+                       unsigned long long *__restrict__ nhit)
 {
     constexpr int NE = (1 << (NS - 1)) - 1 > 0 ? (1 << (NS - 1)) - 1 : 1;
-    /* U points a thread, XC_SUMS_THREADS apart, loaded before any is summed: U
-     * times the loads in flight (one point at a time held the kernel at 55 %
-     * of DRAM bandwidth on the H200).  Each point's additions are the same,
-     * in the same order. */
-    constexpr int U = XC_SUMS_UNROLL;
-    int s = (int)(blockIdx.x / (unsigned)ntempl);   /* once a block; then xc_sums_next */
-    int t = (int)(blockIdx.x % (unsigned)ntempl);
-    for (; s < nstep; xc_sums_next(&s, &t, gq, gr, ntempl)) {
-        const xc_sums_entry *trow = tab + (size_t)s * (size_t)nf;
-        const int total = (int)trow[nf - 1].end;
+    /* U points a thread, a grid stride apart, loaded before any is summed:
+     * U times the loads in flight (one point at a time held the kernel at
+     * 55 % of DRAM bandwidth on the H200).  Each point's additions are the
+     * same, in the same order. */
+    constexpr int U = 4;
+    const long stride = (long)gridDim.x * blockDim.x;
+    for (int t = blockIdx.y; t < ntempl; t += gridDim.y) {
         const float *row = P + (size_t)t * ld - base;
         const float *sr[NE];
 #pragma unroll
         for (int e = 0; e < NE; e++)
             sr[e] = NS > 1 ? P + (size_t)tsub[(size_t)e * (size_t)ntempl + (size_t)t] * ld - base : row;
-        int k = 0;
-        for (int f0 = threadIdx.x; f0 < total; f0 += U * XC_SUMS_THREADS) {
-            I i[U];
+        for (long i0 = ilo + blockIdx.x * (long)blockDim.x + threadIdx.x; i0 < iend; i0 += U * stride) {
             float v[U];
 #pragma unroll
             for (int u = 0; u < U; u++) {
-                const int f = f0 + u * XC_SUMS_THREADS;
-                i[u] = f < total ? (I)xc_sums_col(trow, f, &k) : (I)-1;
+                const long i = i0 + u * stride;
+                v[u] = i < iend ? row[i] : 0.f;
             }
 #pragma unroll
             for (int u = 0; u < U; u++)
-                v[u] = i[u] >= 0 ? row[i[u]] : 0.f;
-#pragma unroll
-            for (int u = 0; u < U; u++)
-                if (i[u] >= 0 && v[u] > th.thr[0])
-                    put_hit(i[u], t, 0, v[u], hits, cap, nhit);
+                if (i0 + u * stride < iend && v[u] > th.thr[0])
+                    put_hit(i0 + u * stride, t, 0, v[u], hits, cap, nhit);
 #pragma unroll
             for (int sg = 1; sg < NS; sg++) {
 #pragma unroll
                 for (int h = 1; h < (1 << sg); h += 2)
 #pragma unroll
-                    for (int u = 0; u < U; u++)
-                        if (i[u] >= 0)
-                            v[u] += sr[(1 << (sg - 1)) - 1 + h / 2][sub_index(i[u], h, sg)];
+                    for (int u = 0; u < U; u++) {
+                        const long i = i0 + u * stride;
+                        if (i < iend)
+                            v[u] += sr[(1 << (sg - 1)) - 1 + h / 2][sub_index(i, h, sg)];
+                    }
 #pragma unroll
                 for (int u = 0; u < U; u++)
-                    if (i[u] >= 0 && v[u] > th.thr[sg])
-                        put_hit(i[u], t, sg, v[u], hits, cap, nhit);
+                    if (i0 + u * stride < iend && v[u] > th.thr[sg])
+                        put_hit(i0 + u * stride, t, sg, v[u], hits, cap, nhit);
             }
         }
     }
@@ -182,71 +161,21 @@ static float float_below(double x)
     return f;
 }
 
-/* k_sums<NS> over the items of F with the step table tab on the
- * device: as many blocks as the device holds at once (the occupancy API's
- * blocks an SM times the SMs), at most one an item. */
-template <int NS>
-static cudaError_t launch_ns(cudaStream_t st, const float *P, size_t ld, long base, int ntempl,
-                            const xc_sums_fronts &F, const xc_sums_entry *tab, const stage_thr &th,
-                            const int *tsub, hit *hits, unsigned long long cap, unsigned long long *nhit)
-{
-    int dev = 0, nsm = 0, nb = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev);
-    const int narrow = F.lo[F.nf] <= INT_MAX;   /* every column an int */
-    if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, narrow ? k_sums<NS, int> : k_sums<NS, long>,
-                                                          XC_SUMS_THREADS, 0);
-    if (e != cudaSuccess)
-        return e;
-    long items = F.nstep * (long)ntempl, G = (long)(nsm > 0 ? nsm : 1) * (nb > 0 ? nb : 1);
-    G = G < items ? G : items;
-    const dim3 g((unsigned)G), b(XC_SUMS_THREADS);
-    const int ns = (int)F.nstep, gq = (int)(G / ntempl), gr = (int)(G % ntempl);
-    if (narrow)
-        k_sums<NS, int><<<g, b, 0, st>>>(P, ld, base, ntempl, ns, F.nf, tab, gq, gr, th, tsub, hits, cap, nhit);
-    else
-        k_sums<NS, long><<<g, b, 0, st>>>(P, ld, base, ntempl, ns, F.nf, tab, gq, gr, th, tsub, hits, cap, nhit);
-    return cudaGetLastError();
-}
-
-static cudaError_t launch_sums(int ns, cudaStream_t st, const float *P, size_t ld, long base, int ntempl,
-                               const xc_sums_fronts &F, const xc_sums_entry *tab, const stage_thr &th,
-                               const int *tsub, hit *hits, unsigned long long cap, unsigned long long *nhit)
+static cudaError_t launch_sums(int ns, dim3 g, cudaStream_t st, const float *P, size_t ld, long base, int ntempl,
+                               long ilo, long iend, const stage_thr &th, const int *tsub, hit *hits,
+                               unsigned long long cap, unsigned long long *nhit)
 {
     switch (ns) {
 #define NS_CASE(N)                                                                                 \
     case N:                                                                                        \
-        return launch_ns<N>(st, P, ld, base, ntempl, F, tab, th, tsub, hits, cap, nhit);
+        k_sums<N><<<g, 256, 0, st>>>(P, ld, base, ntempl, ilo, iend, th, tsub, hits, cap, nhit);    \
+        break;
         NS_CASE(1) NS_CASE(2) NS_CASE(3) NS_CASE(4) NS_CASE(5) NS_CASE(6)
 #undef NS_CASE
     default:
         return cudaErrorInvalidValue;
     }
-}
-
-/* The step table of the fronts F of the top range [ilo, iend) on the
- * device (s->tab), made on the host once for a range and template count
- * and kept for the next search of the same (the next configuration of the
- * same pulsar).  Queued on s->stream from the pinned s->htab, which no
- * copy still reads: every search waits for its hits before it returns. */
-static xc_status sums_table(state *s, const xc_sums_fronts *F, long ilo, long iend, xc_error *err)
-{
-    if (s->tabok && s->tabkey[0] == ilo && s->tabkey[1] == iend && s->tabkey[2] == s->ntempl)
-        return XC_OK;
-    s->tabok = 0;
-    const size_t n = (size_t)F->nstep * (size_t)F->nf;
-    TRY(grow_host(&s->htab, &s->htabcap, n, "the harmonic sums' step table (staging)", err));
-    TRY(grow(&s->tab, &s->tabcap, n, "the harmonic sums' step table", err));
-    xc_sums_table(F, s->htab);
-    XC_GPU_CK(cudaMemcpyAsync(s->tab, s->htab, n * sizeof *s->tab, cudaMemcpyHostToDevice, s->stream),
-              "accel cudaMemcpyAsync (the harmonic sums' step table to the device)");
-    s->tabkey[0] = ilo;
-    s->tabkey[1] = iend;
-    s->tabkey[2] = s->ntempl;
-    s->tabok = 1;
-    return XC_OK;
+    return cudaGetLastError();
 }
 
 /* The n hits on the device to the host's staging (waiting for them). */
@@ -422,9 +351,7 @@ static xc_status search_whole(state *s, const xc_accel_plan *p, size_t nbins, lo
 {
     *done = 0;
     *n = 0;
-    xc_sums_fronts F;
-    xc_sums_fronts_make(&F, ilo, iend, s->ntempl);
-    if (p->o.devblock || p->nstages > 6 || !xc_sums_fronts_ok(&F))
+    if (p->o.devblock || p->nstages > 6)
         return XC_OK;        /* a caller's block size asks for the block path */
     const int top = p->nstages - 1;
     const long base = (long)(((unsigned long long)ilo + (1ull << top >> 1)) >> top);
@@ -437,17 +364,15 @@ static xc_status search_whole(state *s, const xc_accel_plan *p, size_t nbins, lo
     stage_thr th;
     for (int k = 0; k < 8; k++)
         th.thr[k] = k < p->nstages ? float_below(p->thr[k]) : 0;
-    xc_status st = sums_table(s, &F, ilo, iend, err);
-    if (!st)
-        st = plane_dev(s, s->spec, 0, (long)nbins, base, nr, s->tl, s->ntempl, P, nr, err);
+    xc_status st = plane_dev(s, s->spec, 0, (long)nbins, base, nr, s->tl, s->ntempl, P, nr, err);
     for (int again = 1; !st && again;) {
         cudaError_t e = cudaMemsetAsync(s->nhit, 0, sizeof *s->nhit, s->stream);
         if (e != cudaSuccess) {
             st = xc_gpu_fail(err, e, "accel cudaMemsetAsync (hit count)");
             break;
         }
-        e = launch_sums(p->nstages, s->stream, P, nr, base, s->ntempl, F, s->tab, th, s->tsub,
-                        s->hits, (unsigned long long)s->hitcap, s->nhit);
+        e = launch_sums(p->nstages, grid2(iend - ilo, s->ntempl), s->stream, P, nr, base, s->ntempl, ilo, iend, th,
+                        s->tsub, s->hits, (unsigned long long)s->hitcap, s->nhit);
         if (e != cudaSuccess)
             st = xc_gpu_fail(err, e, "accel k_sums (launch)");
         if (!st)
