@@ -41,28 +41,10 @@ enum { XC_U8_TO_WIDE = 0, XC_U8_TO_PART = 1, XC_U8_TO_WIDE_SET = 2 };
  * shared (or NULL): the trials are taken in pairs (2q, 2q+1), q < nd/2, whose
  * 2*nc row pointers from rows + 2q*nc are the shared[q] rows both trials read
  * (equal delays), then trial 2q's other nc - shared[q], then trial 2q+1's;
- * a last odd trial has the plain layout.  The shared rows are loaded once.
- * group 4 (every version reads it; the driver gives it where
- * xc_cpu_u8_group() says 4, the version that gains by it): the trials 4q..4q+3,
- * q < nd/4, are taken in quads first, whose 4*nc row pointers from
- * rows + 4q*nc are nc channels' four pointers (trial 4q's, then 4q+1's, ...)
- * sorted by the pattern of equal ones (bit 2 for the first two equal, bit 1
- * the middle two, bit 0 the last two) in the order XC_U8_QUAD_ORDER, with
- * shared[8q + k] channels of pattern k; the other nd % 4 trials follow in
- * pairs as above, their counts from shared + 8*(nd/4). */
-#define XC_U8_QUAD_ORDER {7, 6, 3, 2, 5, 1, 4, 0}
+ * a last odd trial has the plain layout.  The shared rows are loaded once. */
 void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
                     int to, uint32_t *wide, size_t wstride, const uint8_t *const *pf, int npf,
-                    const int *shared, int group);
-/* The plain pointer table of a channel tile (trial d's nci rows from
- * plain + d*nci) into the layout above for `group` (rows: nd*nci pointers;
- * shared: 2*nd + 2 ints), branch-free (dd_u8_rows.c). */
-void xc_cpu_u8_group_rows(const uint8_t *const *plain, int nd, int nci, const uint8_t **rows, int *shared,
-                          int group);
-/* The trials the version the loader picks takes together: 4 for the
- * AVX-512 kernel, 2 for the widening ones (which read quads correctly, and
- * slower, one trial at a time). */
-int xc_cpu_u8_group(void);
+                    const int *shared);
 /* The default channel tile of xc_cpu_tile_u8 for the version the loader picks:
  * XC_CPU_TILE_C_U8 for the paired AVX-512 kernel, XC_CPU_TILE_C for the
  * widening ones (on the EPYC of docs/PERFORMANCE.md their AVX2 build ran

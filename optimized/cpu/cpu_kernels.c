@@ -64,26 +64,20 @@
  * tile's trials reread them, does not pay the widening once per tile.  part's
  * layout is each version's own (pairs or samples), the same size as a block. */
 XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part,
-                                    int from_part, int to, uint32_t *wide, size_t wstride, const int *shared,
-                                    int group)
+                                    int from_part, int to, uint32_t *wide, size_t wstride, const int *shared)
 {
     enum { B = 256 };
-    const int nq = shared && group == 4 ? nd / 4 : 0;
     for (int b = 0; b < nblk; b++) {
         const size_t off = (size_t)b * B;
         for (int d = 0; d < nd; d++) {
             const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
-            /* a quad's trial: every fourth pointer from its own; a pair's:
-             * its shared rows, then its own (xc_cpu_tile_u8) */
-            int n0 = nc, s1 = 0, step = 1;
-            if (d < 4 * nq) {
-                r = rows + (size_t)(d & ~3) * (size_t)nc + (d & 3);
-                step = 4;
-            } else if (shared && ((d - 4 * nq) | 1) < nd - 4 * nq) {
-                const int e = d - 4 * nq, ns = shared[8 * nq + e / 2];
+            /* a pair's trial: its shared rows, then its own (xc_cpu_tile_u8) */
+            int n0 = nc, s1 = 0;
+            if (shared && (d | 1) < nd) {
+                const int ns = shared[d / 2];
                 r = rows + (size_t)(d & ~1) * (size_t)nc;
                 n0 = ns;
-                s1 = e & 1 ? nc : ns;
+                s1 = d & 1 ? nc : ns;
             }
             uint16_t *p = part + (size_t)d * wstride + off;
             /* from zero, the carried sums added after the loop (the same sum
@@ -92,7 +86,7 @@ XC_CLONES static void tile_u8_widen(const uint8_t *const *rows, int nd, int nc, 
             for (int k = 0; k < B; k++)
                 acc[k] = 0;
             for (int i = 0; i < nc; i++) {
-                const uint8_t *q = r[step > 1 ? (size_t)step * (size_t)i : (size_t)(i < n0 ? i : s1 + i - n0)] + off;
+                const uint8_t *q = r[i < n0 ? i : s1 + i - n0] + off;
                 for (int k = 0; k < B; k++)
                     acc[k] = (uint16_t)(acc[k] + q[k]);
             }
@@ -121,13 +115,13 @@ typedef uint16_t xc_u16v __attribute__((vector_size(64), aligned(1), may_alias))
 
 /* The sums of one block and trial back to sample order, added into w (set:
  * written over it, so the caller need not zero it first). */
-#define u8_unpair(aw, ah, w, set) u8_unpair_n(aw, ah, w, set, XC_CPU_BLOCK_U8 / 2)
-__attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair_n(const xc_u16v *aw, const xc_u16v *ah,
-                                                                        uint32_t *w, int set, const int H)
+__attribute__((target("arch=x86-64-v4"))) static inline void u8_unpair(const xc_u16v *aw, const xc_u16v *ah,
+                                                                      uint32_t *w, int set)
 {
-    uint16_t lo[XC_CPU_BLOCK_U8 / 2], hi[XC_CPU_BLOCK_U8 / 2];
-    __builtin_memcpy(lo, aw, (size_t)H * sizeof *lo);
-    __builtin_memcpy(hi, ah, (size_t)H * sizeof *hi);
+    enum { H = XC_CPU_BLOCK_U8 / 2 };
+    uint16_t lo[H], hi[H];
+    __builtin_memcpy(lo, aw, sizeof lo);
+    __builtin_memcpy(hi, ah, sizeof hi);
     if (set)
         for (int k = 0; k < H; k++) {
             w[2 * k] = (uint16_t)(lo[k] - (uint16_t)(hi[k] << 8));
@@ -193,167 +187,23 @@ __attribute__((target("arch=x86-64-v4"))) static inline void u8_out(const xc_u16
     }
 }
 
-/* Trials in fours (xc_cpu_tile_u8's quads), half a block (128 samples) at a
- * time: four trials' sums of a whole block would take all 32 registers.  A
- * trial's half is four vectors, A0 and A1 the words' sums and A2 and A3 the
- * high bytes' (as u8_rows adds them). */
-#define XC_U8_Q 128
-/* Named registers, not arrays: GCC kept a 4 x 4 array of them on the stack. */
-#define Q_DECL(A) xc_u16v A##0, A##1, A##2, A##3
-#define Q_ZERO(A) (A##0 = A##1 = A##2 = A##3 = (xc_u16v){0})
-#define Q_SET(A, T) (A##0 = T##0, A##1 = T##1, A##2 = T##2, A##3 = T##3)
-#define Q_ADD(A, T) (A##0 += T##0, A##1 += T##1, A##2 += T##2, A##3 += T##3)
-#define Q_ROW(P, A)                                                                                             \
-    do {                                                                                                        \
-        const uint8_t *const q_ = (P) + off;                                                                    \
-        xc_u16v v_, u_;                                                                                         \
-        __builtin_memcpy(&v_, q_, sizeof v_);                                                                   \
-        __builtin_memcpy(&u_, q_ + 64, sizeof u_);                                                              \
-        __asm__("" : "+v"(v_), "+v"(u_));                                                                       \
-        A##0 += v_;                                                                                             \
-        A##2 += v_ >> 8;                                                                                        \
-        A##1 += u_;                                                                                             \
-        A##3 += u_ >> 8;                                                                                        \
-    } while (0)
-/* A trial's half block out of the registers: carried sums added, then into
- * part or wide (p and w at the half).  Inlined, and no array but where it
- * widens: as a call, or through an array, GCC passed the sums through the
- * stack (a fifth of the kernel's samples, measured). */
-__attribute__((target("arch=x86-64-v4"), always_inline)) static inline void q_out(xc_u16v a0, xc_u16v a1,
-                                                                                 xc_u16v a2, xc_u16v a3,
-                                                                                 uint16_t *p, int from_part,
-                                                                                 int to, uint32_t *w)
-{
-    if (from_part) {
-        xc_u16v v0, v1, v2, v3;
-        __builtin_memcpy(&v0, p, sizeof v0);
-        __builtin_memcpy(&v1, p + 32, sizeof v1);
-        __builtin_memcpy(&v2, p + 64, sizeof v2);
-        __builtin_memcpy(&v3, p + 96, sizeof v3);
-        a0 += v0;
-        a1 += v1;
-        a2 += v2;
-        a3 += v3;
-    }
-    if (to == XC_U8_TO_PART) {
-        __builtin_memcpy(p, &a0, sizeof a0);
-        __builtin_memcpy(p + 32, &a1, sizeof a1);
-        __builtin_memcpy(p + 64, &a2, sizeof a2);
-        __builtin_memcpy(p + 96, &a3, sizeof a3);
-    } else {
-        const xc_u16v aw[2] = {a0, a1}, ah[2] = {a2, a3};
-        u8_unpair_n(aw, ah, w, to == XC_U8_TO_WIDE_SET, XC_U8_Q / 2);
-    }
-}
-
-/* Half a block of a quad (its first trial's part and wide rows; e its
- * channels' four pointers each, sorted by the pattern of equal pointers,
- * in the order XC_U8_QUAD_ORDER, cnt[k] channels of pattern k).  Each
- * distinct row is loaded once, and summed once, into one set of registers:
- * a trial's own, or one that is then copied to each trial whose rows are
- * all in it so far (a copy costs nothing), or, where neither can be (a
- * trial set that overlaps another's: {1,2,3} over {0,1,2}, {0,1} and
- * {2,3} over {1,2}), a temporary added into its trials once.  Adding each
- * pattern's shared sums from a temporary (up to 16 such adds a half, a
- * tenth of the work) made this no faster than pairs; this order needs at
- * most 6. */
-__attribute__((target("arch=x86-64-v4"))) static inline void u8_quad(const uint8_t *const *e, const int *cnt,
-                                                                    size_t off, uint16_t *part, int from_part,
-                                                                    int to, uint32_t *wide, size_t wstride)
-{
-    Q_DECL(a);
-    Q_DECL(b);
-    Q_DECL(c);
-    Q_DECL(d);
-    Q_DECL(t);
-    Q_DECL(u);
-    Q_ZERO(t);
-    for (int i = 0; i < cnt[7]; i++, e += 4)   /* {0,1,2,3} */
-        Q_ROW(e[0], t);
-    Q_SET(d, t);
-    for (int i = 0; i < cnt[6]; i++, e += 4) { /* {0,1,2}, {3} */
-        Q_ROW(e[0], t);
-        Q_ROW(e[3], d);
-    }
-    Q_SET(a, t);
-    if (cnt[3]) {                              /* {0}, {1,2,3} */
-        Q_ZERO(u);
-        for (int i = 0; i < cnt[3]; i++, e += 4) {
-            Q_ROW(e[0], a);
-            Q_ROW(e[1], u);
-        }
-        Q_ADD(t, u);
-        Q_ADD(d, u);
-    }
-    for (int i = 0; i < cnt[2]; i++, e += 4) { /* {0}, {1,2}, {3} */
-        Q_ROW(e[0], a);
-        Q_ROW(e[1], t);
-        Q_ROW(e[3], d);
-    }
-    Q_SET(b, t);
-    Q_SET(c, t);
-    Q_ZERO(t);
-    Q_ZERO(u);
-    for (int i = 0; i < cnt[5]; i++, e += 4) { /* {0,1}, {2,3} */
-        Q_ROW(e[0], t);
-        Q_ROW(e[2], u);
-    }
-    for (int i = 0; i < cnt[1]; i++, e += 4) { /* {0}, {1}, {2,3} */
-        Q_ROW(e[0], a);
-        Q_ROW(e[1], b);
-        Q_ROW(e[2], u);
-    }
-    for (int i = 0; i < cnt[4]; i++, e += 4) { /* {0,1}, {2}, {3} */
-        Q_ROW(e[0], t);
-        Q_ROW(e[2], c);
-        Q_ROW(e[3], d);
-    }
-    if (cnt[5] | cnt[4]) {
-        Q_ADD(a, t);
-        Q_ADD(b, t);
-    }
-    if (cnt[5] | cnt[1]) {
-        Q_ADD(c, u);
-        Q_ADD(d, u);
-    }
-    for (int i = 0; i < cnt[0]; i++, e += 4) { /* {0}, {1}, {2}, {3} */
-        Q_ROW(e[0], a);
-        Q_ROW(e[1], b);
-        Q_ROW(e[2], c);
-        Q_ROW(e[3], d);
-    }
-    uint16_t *p = part + off;
-    uint32_t *w = wide + off;
-    q_out(a0, a1, a2, a3, p, from_part, to, w);
-    q_out(b0, b1, b2, b3, p + wstride, from_part, to, w + wstride);
-    q_out(c0, c1, c2, c3, p + 2 * wstride, from_part, to, w + 2 * wstride);
-    q_out(d0, d1, d2, d3, p + 3 * wstride, from_part, to, w + 3 * wstride);
-}
-#undef Q_ROW
-
-/* part holds a block's aw then its ah (NV vectors each); a quad's trial,
- * each half's a[0..3] (u8_quad).  A pair of trials
+/* part holds a block's aw then its ah (NV vectors each).  A pair of trials
  * (shared != NULL) sums the rows their delays share once, into both. */
 __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *const *rows, int nd, int nc,
                                                                 int nblk, uint16_t *part, int from_part,
                                                                 int to, uint32_t *wide, size_t wstride,
                                                                 const uint8_t *const *pf, int npf,
-                                                                const int *shared, int group)
+                                                                const int *shared)
 {
     enum { NV = XC_U8_NV };
-    const int nq = shared && group == 4 ? nd / 4 : 0;
-    const int np = shared ? (nd - 4 * nq) / 2 : 0;
+    const int np = shared ? nd / 2 : 0;
     for (int b = 0; b < nblk; b++) {
         const size_t off = (size_t)b * XC_CPU_BLOCK_U8;
         for (int i = 0; i < npf; i++)
             for (const uint8_t *a = pf[i] + off, *e = pf[npf + i] + off + XC_CPU_BLOCK_U8; a < e; a += 64)
                 __builtin_prefetch(a, 0, 2);
-        for (int q = 0; q < nq; q++)
-            for (size_t h = 0; h < XC_CPU_BLOCK_U8; h += XC_U8_Q)
-                u8_quad(rows + (size_t)(4 * q) * (size_t)nc, shared + 8 * q, off + h,
-                        part + (size_t)(4 * q) * wstride, from_part, to, wide + (size_t)(4 * q) * wstride, wstride);
         for (int q = 0; q < np; q++) {
-            const int d = 4 * nq + 2 * q, ns = shared[8 * nq + q];
+            const int d = 2 * q, ns = shared[q];
             const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
             uint16_t *p = part + (size_t)d * wstride + off;
             xc_u16v aw[NV], ah[NV], bw[NV], bh[NV];
@@ -381,7 +231,7 @@ __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *
             u8_out(aw, ah, p, to, w);
             u8_out(bw, bh, p + wstride, to, w + wstride);
         }
-        for (int d = 4 * nq + 2 * np; d < nd; d++) {
+        for (int d = 2 * np; d < nd; d++) {
             const uint8_t *const *r = rows + (size_t)d * (size_t)nc;
             uint16_t *p = part + (size_t)d * wstride + off;
             xc_u16v aw[NV], ah[NV];
@@ -400,28 +250,18 @@ __attribute__((target("arch=x86-64-v4"))) static void tile_u8_v4(const uint8_t *
 #endif
 
 void xc_cpu_tile_u8(const uint8_t *const *rows, int nd, int nc, int nblk, uint16_t *part, int from_part,
-                    int to, uint32_t *wide, size_t wstride, const uint8_t *const *pf, int npf, const int *shared,
-                    int group)
+                    int to, uint32_t *wide, size_t wstride, const uint8_t *const *pf, int npf, const int *shared)
 {
 #ifdef XC_TILE_U8_V4
     __builtin_cpu_init();
     if (__builtin_cpu_supports("x86-64-v4")) {
-        tile_u8_v4(rows, nd, nc, nblk, part, from_part, to, wide, wstride, pf, pf ? npf : 0, shared, group);
+        tile_u8_v4(rows, nd, nc, nblk, part, from_part, to, wide, wstride, pf, pf ? npf : 0, shared);
         return;
     }
 #endif
     (void)pf;
     (void)npf;
-    tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), part, from_part, to, wide, wstride, shared, group);
-}
-int xc_cpu_u8_group(void)
-{
-#ifdef XC_TILE_U8_V4
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("x86-64-v4"))
-        return 4;
-#endif
-    return 2;
+    tile_u8_widen(rows, nd, nc, nblk * (XC_CPU_BLOCK_U8 / 256), part, from_part, to, wide, wstride, shared);
 }
 int xc_cpu_tile_c_u8(void)
 {
