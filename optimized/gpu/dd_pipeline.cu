@@ -501,6 +501,8 @@ static xc_status finish(ctx &c, slot &q)
 
 static xc_status run_chunks(ctx &c);
 
+/* A job plan_bands made banded (dd_memplan.cu) runs as DM bands over its
+ * whole time (dd_bands.cu), any other as time chunks. */
 xc_status run_pipelined(ctx &c)
 {
     host_register(c);
