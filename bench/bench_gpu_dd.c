@@ -220,8 +220,12 @@ static xc_status pinned_gulps(xc_ddplan *dp, gpu_job *j, int reps, double *gt, x
         if (!(st = xc_ddplan_execute(dp, blk, pl, err)) && i >= 0)
             gt[i] = (xc_now() - t0) * 1e3;
     }
-    if (!st && !(st = check_output(j, " of a pinned gulp", err)))
+    if (!st && !(st = check_output(j, " of a pinned gulp", err))) {
         res->gulp_pinned_ms = xc_bench_median(gt, reps);
+        xc_ddstats ds;
+        xc_ddplan_stats(dp, &ds);
+        res->pinned_chunks = ds.chunks;
+    }
     for (int k = 0; k < pl->nranges; k++)
         pl->r[k].data = heap[k];
     blk->u16 = u;
@@ -432,6 +436,7 @@ json_t *xc_bench_gpu_dd_json(const xc_bench_gpu_dd *r)
     json_object_set_new(o, "exposed_ms", json_real(r->gulp_ms > r->kernel_ms ? r->gulp_ms - r->kernel_ms : 0.0));
     json_object_set_new(o, "pipeline_chunks", json_integer(r->gulp_chunks));
     json_object_set_new(o, "gulp_pinned_ms", json_real(r->gulp_pinned_ms));
+    json_object_set_new(o, "pinned_gulp_chunks", json_integer(r->pinned_chunks));
     json_object_set_new(o, "end_to_end_pinned_adds_per_s", json_real(r->adds / (r->gulp_pinned_ms * 1e-3)));
     json_object_set_new(o, "pinned_bytes", json_integer((json_int_t)r->pinned_bytes));
     json_object_set_new(o, "setup_ms", json_real(r->setup_ms));
@@ -559,6 +564,11 @@ json_t *xc_bench_gpu_doc(const char *desc, const xc_gpu_props *props, const char
                         json_string("as end_to_end_adds_per_s with the input block and the planes in page-locked "
                                     "host memory (xc_gpu_host_alloc): no staging, copies straight to and from "
                                     "the caller's memory"));
+    json_object_set_new(def, "pinned_gulp_chunks",
+                        json_string("time chunks of the last page-locked gulp; 1 where pipeline_chunks is more: "
+                                    "the gulp ran banded (each range's trials in bands over the whole time, each "
+                                    "band's plane copied out in one piece; chosen where the copy out takes at "
+                                    "least half the kernels' time by the last gulps' rates)"));
     json_object_set_new(def, "exposed_ms",
                         json_string("gulp_ms - kernel_ms: the time of a pipelined gulp that kernels did not "
                                     "cover (copies, staging and packing left exposed)"));

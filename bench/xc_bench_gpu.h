@@ -32,6 +32,7 @@ typedef struct {
     int gulp_chunks;
     size_t pinned_bytes;
     double gulp_pinned_ms;   /* gulps with input and planes page-locked */
+    int pinned_chunks;       /* chunks of the last of them (1: one banded chunk, for a job of several) */
     double gulp_reg_ms;      /* gulps into pageable buffers registered for each job (tune.gpu_register) */
     double h2d_bps, d2h_bps; /* page-locked copy bandwidth, bytes/s */
     double gulp_kept_ms, first_kept_ms;   /* the same, registrations kept by the plan (tune.gpu_register = 2):

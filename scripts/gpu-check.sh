@@ -39,10 +39,10 @@ build)
     make --no-print-directory STATIC=1 CUDA=1 BUILD=$DEV/obj BIN=$DEV/full \
         $DEV/full/crosscheck $DEV/full/tests/test_gpu $DEV/full/tests/test_gpu_pulscan \
         $DEV/full/tests/test_gpu_accel $DEV/full/tests/test_gpu_approx $DEV/full/tests/test_gpu_sp $DEV/full/tests/test_conformance \
-        $DEV/full/tests/test_gpu_tail $DEV/full/tests/test_gpu_psshare || exit 1
+        $DEV/full/tests/test_gpu_tail $DEV/full/tests/test_gpu_bands $DEV/full/tests/test_gpu_psshare || exit 1
     mkdir -p $DEV/bin
     for f in crosscheck tests/test_gpu tests/test_gpu_pulscan tests/test_gpu_accel tests/test_gpu_approx tests/test_gpu_sp \
-        tests/test_conformance tests/test_gpu_tail tests/test_gpu_psshare; do
+        tests/test_conformance tests/test_gpu_tail tests/test_gpu_bands tests/test_gpu_psshare; do
         strip -o $DEV/bin/$(basename $f) $DEV/full/$f || exit 1
     done
     ls -la $DEV/bin
@@ -82,6 +82,7 @@ device)
 200;test_gpu_approx;test_gpu_approx;rc_st;12;Test:|FAILED|XC-SUMMARY|SKIPPED|differs|bit for bit;GPU subband and tree tests (bit for bit against their references)
 200;test_gpu_sp;test_gpu_sp;rc_sp;20;Test:|FAILED|XC-SUMMARY|SKIPPED|detection|candidate|^ +[0-9]+\. ;GPU single-pulse tests (detections bit for bit against the reference, host and device planes; the fused pipeline's candidates)
 100;test_gpu_tail;test_gpu_tail;rc_tl;10;Test:|FAILED|XC-SUMMARY|SKIPPED;GPU dedispersion of a job's last, short chunk
+100;test_gpu_bands;test_gpu_bands;rc_bd;10;Test:|FAILED|XC-SUMMARY|SKIPPED;GPU dedispersion in DM bands over a job's whole time
 100;test_gpu_psshare;test_gpu_psshare;rc_ps;10;Test:|FAILED|XC-SUMMARY|SKIPPED;GPU Pulscan searches of one pulsar sharing its normalised spectrum
 200;test_conformance;conformance;rc_k;30;Test:|FAILED|XC-SUMMARY|SKIPPED|rows fail;conformance suite (every registered implementation, the device ones included)
 TESTS
@@ -211,6 +212,7 @@ TESTS
     logrow "single-pulse GPU tests" 'XC-SUMMARY' test_gpu_sp.log "${rc_sp:-skipped}"
     logrow "conformance suite" 'XC-SUMMARY' conformance.log "${rc_k:-skipped}"
     logrow "GPU last-chunk tests" 'XC-SUMMARY' test_gpu_tail.log "${rc_tl:-skipped}"
+    logrow "GPU banded-job tests" 'XC-SUMMARY' test_gpu_bands.log "${rc_bd:-skipped}"
     logrow "GPU Pulscan share tests" 'XC-SUMMARY' test_gpu_psshare.log "${rc_ps:-skipped}"
     sumline "bench dedisperse" "exit=${rc_bd:-skipped}"
     logrow "single-pulse memcheck" 'ERROR SUMMARY' memcheck_sp.log "${rc_spm:-skipped}"
@@ -243,7 +245,7 @@ TESTS
         [ ${rc_pm:-0} -eq 0 ] && [ ${rc_pr:-0} -eq 0 ] && [ ${rc_pb:-0} -eq 0 ] && [ ${rc_c:-0} -eq 0 ] &&
         [ ${rc_at:-0} -eq 0 ] && [ ${rc_ac:-0} -eq 0 ] && [ ${rc_am:-0} -eq 0 ] && [ ${rc_ab:-0} -eq 0 ] &&
         [ ${rc_st:-0} -eq 0 ] && [ ${rc_sm:-0} -eq 0 ] && [ ${rc_sb:-0} -eq 0 ] && [ ${rc_sd:-0} -eq 0 ] &&
-        [ ${rc_sp:-0} -eq 0 ] && [ ${rc_tl:-0} -eq 0 ] && [ ${rc_ps:-0} -eq 0 ] && [ ${rc_spm:-0} -eq 0 ] && [ ${rc_spr:-0} -eq 0 ] && [ ${rc_fz:-0} -eq 0 ]
+        [ ${rc_sp:-0} -eq 0 ] && [ ${rc_tl:-0} -eq 0 ] && [ ${rc_bd:-0} -eq 0 ] && [ ${rc_ps:-0} -eq 0 ] && [ ${rc_spm:-0} -eq 0 ] && [ ${rc_spr:-0} -eq 0 ] && [ ${rc_fz:-0} -eq 0 ]
     ;;
 *)
     echo "usage: sh scripts/gpu-check.sh build|device [all|tests|bench|sanitize]" >&2; exit 2 ;;

@@ -54,6 +54,7 @@ static int tail_run(xc_fixture *f, const xc_plane *ref, double x, int mode, int 
     xc_gpu_ddinfo info;
     memset(&info, 0, sizeof info);
     info.test_ramp = x;
+    info.test_bands = -1;   /* the ramps under test, never a banded job */
     const xc_status st = xc_dedisperse_gpu_info(&f->job, &p, &info, &err);
     char what[160];
     snprintf(what, sizeof what, "ramp x%g, input %s, plane %s: %d chunks, %d ramped, %d in the tail", x,

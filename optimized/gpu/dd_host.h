@@ -8,6 +8,10 @@
  *   dd_settings.cu     word format, flush periods, candidate settings and
  *                      which of them fit in shared memory
  *   dd_memplan.cu      device bytes per chunk length, the chunk plan of a job
+ *                      (time chunks, or one banded chunk)
+ *   dd_pipeline.cu     time chunks through the slots' streams
+ *   dd_bands.cu        a banded job: DM bands over the whole time, each band's
+ *                      plane copied out in one piece
  *   dd_launch.cu       per chunk: pack, tile delays, kernels, scaling, copy back
  *   dd_autotune.cu     the choice among the candidates that fit
  *   dd_hostreg.cu      the caller's pageable buffers page-locked for a job, or
@@ -53,6 +57,14 @@ const size_t IN_FIRST_PIECES = 8, IN_PIECE_MIN = (size_t)1 << 20;
 const int RAMP_MAX = 32;
 const double RAMP_MARGIN = 1.5;
 const size_t RAMP_MIN = 4096;
+/* a banded job (dd_bands.cu): trials per band (rounded up to the range's
+ * DM tile), band buffers in flight, the head's time pieces at most, and
+ * the share of the kernels' time the plane's copy out must take for a job
+ * to go banded (dd_memplan.cu) */
+const size_t BAND_TRIALS = 128;
+const int BAND_RING = 4;
+const int BAND_PIECES = 16;
+const double BAND_COPY_SHARE = 0.5;
 
 /* the buffers one job may page-lock (tune.gpu_register): the input and the
  * plane's ranges */
@@ -182,6 +194,11 @@ struct xc_gpu_ddstate {
     xcdd::hostreg kept[xcdd::MAX_REG];
     int nkept;
     long jobs;
+    /* a banded job's streams (upload, packing, two for kernels, copies
+     * out) and events (dd_bands.cu) */
+    cudaStream_t bst[5];
+    cudaEvent_t bev[4 + xcdd::BAND_RING];
+    int have_bands;
 };
 
 namespace xcdd {
@@ -230,6 +247,14 @@ struct ctx {
                                   staging for it */
     void *reg[MAX_REG];        /* what the job registered (the input, then ranges), unregistered after it */
     int nreg;
+    /* a banded job (dd_bands.cu): one chunk of the whole job, its ranges' trials in bands */
+    int banded;
+    size_t band_trials;        /* trials per band asked (test hook, else BAND_TRIALS) */
+    size_t head_cap, ring_cap; /* floats of the head's buffer (BUF_OUT) and of each ring buffer (BUF_OUT1) */
+    size_t head_want;          /* the head's trials as planned (before rounding to the tile) */
+    double head_rate;          /* a head trial's work per output over the upload's time per spectrum (0: no rates) */
+    int test_bands;            /* hook: > 0 bands every job that may be banded, this many trials a band */
+    int nbands, npieces;       /* what the job ran: band kernels, head pieces */
 };
 
 inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
@@ -324,7 +349,24 @@ bool scale_of(const ctx &c, int k, dd_scale *sc);
  * plane in device memory, within the device. */
 inline cudaMemcpyKind plane_kind(const ctx &c) { return c.plane_dev ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost; }
 
+/* A banded job's plan where it may run so and pays (copies out as long as
+ * BAND_COPY_SHARE of the kernels, by the rates the last jobs measured, or
+ * the test hook): every range's trials in bands over the whole job's time,
+ * the input whole on the device; sets c.banded and need[] then. */
+bool plan_bands(ctx &c, size_t need[BUF_N]);
+
+/* dd_bands.cu */
+/* The banded job: the input uploaded in pieces, each packed and the head's
+ * trials (range 0's first) dedispersed over it as it arrives, then every
+ * band over the whole time, each copied out in one piece. */
+xc_status run_banded(ctx &c);
+void bands_release(xc_gpu_ddstate *s);
+
 /* dd_pipeline.cu */
+/* Decisions, tile delays, streams, events and staging of a pipelined job. */
+xc_status pipe_setup(ctx &c);
+/* Words per Y row the packing for range k of the chunk at T0 fills. */
+size_t pack_words(const ctx &c, int k, size_t T0, int yfmt, size_t S, size_t pitch);
 /* p is page-locked host memory (cudaHostAlloc, cudaHostRegister). */
 bool host_pinned(const void *p);
 /* Raw samples of the chunk that starts at T0 (its outputs plus the overlap). */

@@ -70,7 +70,7 @@ static bool reg_one(ctx &c, const void *p, size_t n)
 
 void host_register(ctx &c)
 {
-    if (!c.job->tune.gpu_register || c.nchunks < 2)
+    if (!c.job->tune.gpu_register || (c.nchunks < 2 && !c.banded))
         return;
     c.s->jobs++;
     const bool keep = c.job->tune.gpu_register == 2;

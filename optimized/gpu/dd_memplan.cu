@@ -233,6 +233,109 @@ static void plan_ramp(ctx &c)
     c.nchunks = c.nramp + (long)ceil_div(nout - acc, c.Lc);
 }
 
+/* The largest DM tile (trials per block) of any candidate range k may use. */
+static size_t dy_max(const range_plan &r)
+{
+    size_t d = 1;
+    for (int j = 0; j < r.ncand; j++)
+        d = (size_t)r.cand[j].dy > d ? (size_t)r.cand[j].dy : d;
+    return d;
+}
+
+/* A banded job: one chunk of the whole job, the input whole on the device,
+ * each range's trials in bands over the whole time, so that a band's plane
+ * is one contiguous range of the caller's (rows of the plane's length) and
+ * crosses PCIe in one copy.  Into a host plane a chunk's copy out is one
+ * row per trial: an H200 paid about 0.2 us a row beyond the bytes (16 KB
+ * rows at 33 GB/s, 150 KB at 50, a contiguous copy 55), so where the copy
+ * out binds a job of time chunks loses that much per chunk
+ * (docs/MEASUREMENTS.md).  Only from page-locked input into a page-locked
+ * host plane (nothing staged), every range on the shared-memory kernel,
+ * and where the copy out takes at least BAND_COPY_SHARE of the kernels'
+ * time by the last jobs' rates (per output: the plane's bytes at the copy
+ * in's rate per byte, against the kernels').  The head, range 0's first
+ * trials, is dedispersed piece by piece while the input is uploaded
+ * (dd_bands.cu): it gets the trials whose work lasts about HEAD_RATE times
+ * the upload, so the upload hides behind it. */
+static const double HEAD_RATE = 3.0;
+
+bool plan_bands(ctx &c, size_t need[BUF_N])
+{
+    const xc_gpu_ddstate *s = c.s;
+    const xc_ddjob *job = c.job;
+    c.banded = 0;
+    if (!c.pipe || !c.locked_io || c.plane_dev || s->test_fault || c.test_bands < 0 || job->nout < 2 || !s->nr)
+        return false;
+    double plane = 0, trials = 0;   /* plane bytes and trials per full-resolution output */
+    size_t dymax = 1, lkmax = 0;
+    for (int k = 0; k < s->nr; k++) {
+        const range_plan &r = s->rp[k];
+        if (r.direct)
+            return false;
+        plane += (double)r.ndm * sizeof(float) / r.ds;
+        trials += (double)r.ndm / r.ds;
+        dymax = dy_max(r) > dymax ? dy_max(r) : dymax;
+        lkmax = lk_max(r, job->nout) > lkmax ? lk_max(r, job->nout) : lkmax;
+    }
+    /* both kernel rates overstate the kernels (kern_ns sums event times the
+     * other slots' kernels share, kernel_ns's windows hold the copies out
+     * between a slot's ranges): the smaller */
+    const double kns = s->kern_ns > 0 && (s->kernel_ns <= 0 || s->kern_ns < s->kernel_ns) ? s->kern_ns : s->kernel_ns;
+    const bool rated = s->dma_ns > 0 && kns > 0;
+    const double out_ns = rated ? plane * s->dma_ns / ((double)s->nc * (double)s->esize) : 0;
+    if (c.test_bands <= 0 && (!rated || out_ns < BAND_COPY_SHARE * kns))
+        return false;
+    const range_plan &r0 = s->rp[0];
+    /* the head's trials; without rates (the test hook on a first job) half of range 0 */
+    double h = (double)r0.ndm / 2;
+    c.head_rate = 0;
+    if (rated) {
+        c.head_rate = (kns > out_ns ? kns : out_ns) / (trials * r0.ds) / s->dma_ns;
+        h = HEAD_RATE / c.head_rate;
+    }
+    size_t head = h < (double)r0.ndm ? (size_t)h : r0.ndm;
+    head = round_up(head, dymax);
+    const size_t band = round_up(c.test_bands > 0 ? (size_t)c.test_bands : BAND_TRIALS, dymax);
+    const size_t lk0 = lk_max(r0, job->nout);
+    size_t head_bytes = head * lk0 * sizeof(float);
+    const size_t ring_bytes = band * lkmax * sizeof(float);
+    /* an undecided range is autotuned first (pipe_setup) over its first
+     * TUNE_DMS trials of the job, into the head's buffer */
+    for (int k = 0; k < s->nr; k++) {
+        const range_plan &r = s->rp[k];
+        const size_t tune = round_up(r.ndm < TUNE_DMS ? r.ndm : TUNE_DMS, dymax) * lk_max(r, job->nout) * sizeof(float);
+        if (!r.decided && r.nfit > 1 && tune > head_bytes)
+            head_bytes = tune;
+    }
+    size_t y = 0, o = 0, t = 0, tall = 0;
+    c.pipe = 0;   /* one slot's buffers: the pipeline's others are not used */
+    const size_t base = plan_bytes(c, job->nout, &y, &o, &t);
+    c.pipe = 1;
+    for (int k = 0; k < s->nr; k++)
+        tall += tmin_bytes(c, s->rp[k]);
+    if (base - o + head_bytes + (size_t)BAND_RING * ring_bytes + tall > c.budget)
+        return false;
+    for (int b = 0; b < BUF_N; b++)
+        need[b] = 0;
+    need[BUF_RAW] = raw_samples(c, job->nout) * (size_t)s->nc * s->esize;
+    need[BUF_Y] = y;
+    need[BUF_TMIN] = t;
+    need[BUF_OUT] = head_bytes;
+    need[BUF_OUT1] = (size_t)BAND_RING * ring_bytes;
+    c.y_cap = y;
+    c.head_want = head;
+    c.head_cap = head * lk0;
+    c.ring_cap = band * lkmax;
+    c.band_trials = c.test_bands > 0 ? (size_t)c.test_bands : BAND_TRIALS;
+    c.Lc = c.Lmid = job->nout;
+    c.nchunks = 1;
+    c.nramp = c.ntail = 0;
+    c.ramp[0] = 0;
+    c.tail0 = job->nout;
+    c.banded = 1;
+    return true;
+}
+
 xc_status plan_chunks(ctx &c, size_t need[BUF_N])
 {
     xc_error *err = c.err;
@@ -246,6 +349,8 @@ xc_status plan_chunks(ctx &c, size_t need[BUF_N])
         budget = c.s->allocated + fr / 10 * 9;
     }
     c.budget = budget;
+    if (plan_bands(c, need))
+        return XC_OK;
     const size_t need1 = plan_bytes(c, 1, NULL, NULL, NULL);
     if (need1 > budget) {
         if (job->tune.gpu_max_bytes)

@@ -88,6 +88,7 @@ static const void *input_at(const ctx &c, size_t T0)
 void pipeline_release(xc_gpu_ddstate *s)
 {
     host_release(s);
+    bands_release(s);
     for (int q = 0; q < MAX_SLOTS; q++) {
         slot &sl = s->sl[q];
         if (sl.have_st)
@@ -120,7 +121,7 @@ static xc_status pinned(ctx &c, void **p, size_t *cap, size_t bytes, const char 
 
 /* Decisions on chunk 0 where a range has none yet, every range's tile
  * delays, streams, events and staging. */
-static xc_status pipe_setup(ctx &c)
+xc_status pipe_setup(ctx &c)
 {
     xc_error *err = c.err;
     xc_gpu_ddstate *s = c.s;
@@ -275,7 +276,7 @@ static size_t read_words(const range_plan &r, size_t lk)
  * The pitch is the longest chunk's, so a ramp's short chunks would pack
  * mostly words no kernel reads (up to twice the packing of a job at 8192
  * channels). */
-static size_t pack_words(const ctx &c, int k, size_t T0, int yfmt, size_t S, size_t pitch)
+size_t pack_words(const ctx &c, int k, size_t T0, int yfmt, size_t S, size_t pitch)
 {
     size_t need = 0;
     for (int k2 = k; k2 < c.s->nr; k2++) {
@@ -500,10 +501,12 @@ static xc_status finish(ctx &c, slot &q)
 
 static xc_status run_chunks(ctx &c);
 
+/* A job plan_bands made banded (dd_memplan.cu) runs as DM bands over its
+ * whole time (dd_bands.cu), any other as time chunks. */
 xc_status run_pipelined(ctx &c)
 {
     host_register(c);
-    const xc_status st = run_chunks(c);
+    const xc_status st = c.banded ? run_banded(c) : run_chunks(c);
     host_unregister(c);
     return st;
 }

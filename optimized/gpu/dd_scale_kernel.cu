@@ -29,6 +29,15 @@ __global__ void __launch_bounds__(256) k_scale(float *out, size_t n, const dd_sc
         out[i] = scale_rest(out[i], sc);
 }
 
+__global__ void __launch_bounds__(256) k_scale_rows(float *out, size_t rows, size_t cols, size_t pitch, const dd_scale sc)
+{
+    const size_t n = rows * cols;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float *p = out + i / cols * pitch + i % cols;
+        *p = scale_rest(*p, sc);
+    }
+}
+
 __global__ void k_fault(int mode)
 {
     if (mode == 2)
@@ -55,3 +64,13 @@ cudaError_t dd_launch_scale(float *out, size_t n, const dd_scale &sc, cudaStream
     return cudaGetLastError();
 }
 
+cudaError_t dd_launch_scale_rows(float *out, size_t rows, size_t cols, size_t pitch, const dd_scale &sc, cudaStream_t s)
+{
+    size_t blocks = (rows * cols + 255) / 256;
+    if (blocks > 16384)
+        blocks = 16384;
+    if (blocks < 1)
+        blocks = 1;
+    k_scale_rows<<<(unsigned)blocks, 256, 0, s>>>(out, rows, cols ? cols : 1, pitch, sc);
+    return cudaGetLastError();
+}

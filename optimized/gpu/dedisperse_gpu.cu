@@ -270,6 +270,7 @@ void fill_info(const ctx &c, double total_ms, xc_gpu_ddinfo *info)
     info->test_wide = in.test_wide;
     info->test_period = in.test_period;
     info->test_ramp = in.test_ramp;
+    info->test_bands = in.test_bands;
     info->nranges = c.s->nr < XC_GPU_MAX_RANGES ? c.s->nr : XC_GPU_MAX_RANGES;
     for (int k = 0; k < info->nranges; k++) {
         xc_gpu_ddrange *o = &info->range[k];
@@ -301,6 +302,8 @@ void fill_info(const ctx &c, double total_ms, xc_gpu_ddinfo *info)
     info->nchunks = (int)c.nchunks;
     info->ramp_chunks = c.nramp;
     info->tail_chunks = c.ntail;
+    info->bands = c.nbands;
+    info->head_pieces = c.npieces;
     info->pipelined = c.pipe;
     info->narrowed = c.narrow;
     info->pinned_bytes = c.s->sl[0].cap_in + c.s->sl[0].cap_out + c.s->sl[1].cap_in + c.s->sl[1].cap_out;
@@ -366,6 +369,7 @@ extern "C" xc_status xc_dedisperse_gpu_exec(xc_gpu_ddstate *st, const xc_ddjob *
     c.out = out;
     c.err = err;
     c.y_chunk = -1;
+    c.test_bands = info ? info->test_bands : 0;
     for (int k = 0; st->rp && k < st->nr; k++)
         st->rp[k].kernel_ms = 0;
     if (info && info->test_ramp > 0) {

@@ -114,6 +114,8 @@ cudaError_t dd_launch_smem(int fmt, int R, int wide, dim3 grid, dim3 block, size
                            const dd_smem_args &a, cudaStream_t s);
 /* out[i] = the rest of xc_scale_real applied to (float)sum, for i < n. */
 cudaError_t dd_launch_scale(float *out, size_t n, const dd_scale &sc, cudaStream_t s);
+/* The same over rows x cols floats of row pitch pitch (a part of a plane). */
+cudaError_t dd_launch_scale_rows(float *out, size_t rows, size_t cols, size_t pitch, const dd_scale &sc, cudaStream_t s);
 /* Test hook (xc_gpu_ddinfo.test_fault): mode 1 launches a kernel with an
  * invalid configuration (the launch fails), mode 2 one that traps (the
  * launch succeeds, the wait fails and the context is lost). */

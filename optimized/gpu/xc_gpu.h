@@ -115,6 +115,9 @@ typedef struct {
                                   test_ramp times as long per output sample as the copy in (into staging,
                                   or the DMA's from page-locked input) per input spectrum (else the
                                   state's last pipelined job's measured rates) */
+    int test_bands;            /* test hook: > 0 runs a job that may go banded (page-locked input and host
+                                  plane, shared-memory kernels, pipelined) in DM bands of this many trials
+                                  whatever the rates say; < 0 never bands a job */
     /* out */
     int nranges;               /* ranges described (min(plan ranges, XC_GPU_MAX_RANGES)) */
     xc_gpu_ddrange range[XC_GPU_MAX_RANGES];
@@ -124,6 +127,9 @@ typedef struct {
     int tail_chunks;           /* and the last ones, from page-locked input into a page-locked host plane:
                                   the ramp's lengths reversed, so the last chunk's plane copied out after
                                   the last kernel is short */
+    int bands;                 /* a banded job's band kernels (each range's trials in bands over the whole
+                                  time, each band's plane copied out in one piece; 0: time chunks) */
+    int head_pieces;           /* and the pieces its head was dedispersed in while the input was uploaded */
     int pipelined;             /* 1: the chunks went through the pipeline's streams (tune.gpu_serial 0);
                                   then kernel_ms may include overlap with the other streams' copies and
                                   packing, and prep_ms, h2d_ms and d2h_ms cover only what ran before the
