@@ -279,9 +279,10 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
         XC_GPU_CK(cudaFuncSetAttribute(k_sp_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm),
                   "sp k_sp_tiles (shared memory)");
         XC_GPU_CK(cudaMemsetAsync(S->nlist, 0, sizeof *S->nlist, S->st), "sp cudaMemset (tile count)");
-        dim3 g((unsigned)R, (unsigned)(ntiles < 65535 ? ntiles : 65535));
-        k_sp_flag<<<g, SP_THREADS, sp_flag_shared(W), S->st>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w,
-                                                                   c->nwidths, W, c->threshold, S->list, S->nlist);
+        const size_t nftiles = (n + SP_FTILE - 1) / SP_FTILE;
+        dim3 g((unsigned)R, (unsigned)(nftiles < 65535 ? nftiles : 65535));
+        k_sp_flag<<<g, SP_FTHREADS, sp_flag_shared(W), S->st>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w,
+                                                                    c->nwidths, W, c->threshold, S->list, S->nlist);
         XC_GPU_CK(cudaEventRecord(S->k[1], S->st), "sp cudaEventRecord");
         if ((st = launched(S, "sp k_sp_flag", err)) || (st = add_kernel_ms(S, 0, 1, err)))
             return st;
