@@ -33,12 +33,13 @@ const int SP_THREADS = 256;   /* threads per block of every kernel */
 const int SP_PER = 8;         /* samples per thread per tile of the prefix sums */
 const size_t SP_TILE = 4096;  /* boxes per block of k_sp_tiles */
 const size_t SP_WTILE = 8192; /* the widest box k_sp_tiles takes */
-/* The float filter's blocks: SP_FTHREADS threads, a tile of SP_FTILE box
- * starts (4 groups of 4 a thread, sp_flag_hd.h), that is 4 of k_sp_tiles's
- * tiles, so the widest box's overlap (W - 1 samples summed twice) is a
- * quarter as large a box start as it is over one tile of SP_TILE. */
+/* The float filter's blocks: SP_FTHREADS threads (a multiple of 256), a
+ * tile of SP_FTILE box starts (4 groups of 4 a thread, sp_flag_hd.h), at
+ * 1024 threads 4 of k_sp_tiles's tiles, so the widest box's overlap (W - 1
+ * samples summed twice) is a quarter as large a box start as it is over
+ * one tile of SP_TILE (256 threads: the tile of SP_TILE). */
 const int SP_FTHREADS = 1024;
-const size_t SP_FTILE = 4 * SP_TILE;
+const size_t SP_FTILE = 16 * (size_t)SP_FTHREADS;
 
 /* Per row (one block each): P[0] = 0, P[t + 1] = P[t] + x[t] in a fixed
  * order (exact for integer-valued rows below 2^53; P NULL: not written);

@@ -364,13 +364,17 @@ __device__ void scan_runs(float *Q, unsigned len, float *wsum)
     __syncthreads();
 }
 
-/* Groups of box starts a thread; group j of every thread lies in the
- * filter tile's j-th tile of SP_TILE (k_sp_tiles's), whose listing it
- * decides. */
+/* Groups of box starts a thread; group j of every thread lies in one tile
+ * of SP_TILE (k_sp_tiles's) of the filter tile, the sub(j)-th, whose
+ * listing it decides. */
 const int SP_FGROUPS = (int)(SP_FTILE / (XC_SP_FLAG_GROUP * SP_FTHREADS));
+const int SP_FSUB = (int)(SP_FTILE / SP_TILE);   /* exact tiles a filter tile */
 static_assert(SP_FGROUPS * XC_SP_FLAG_GROUP * SP_FTHREADS == SP_FTILE, "a tile's box starts in whole groups");
-static_assert(XC_SP_FLAG_GROUP * SP_FTHREADS == SP_TILE, "a thread's group j in the tile's j-th exact tile");
-static_assert(SP_FGROUPS <= 32, "a thread's groups are bits of a word");
+static_assert(SP_FSUB * SP_TILE == SP_FTILE, "a filter tile of whole exact tiles");
+static_assert(SP_TILE % (XC_SP_FLAG_GROUP * SP_FTHREADS) == 0 || (XC_SP_FLAG_GROUP * SP_FTHREADS) % SP_TILE == 0,
+              "the threads' groups j within one exact tile");
+static_assert(SP_FSUB <= 32, "a filter tile's exact tiles are bits of a word");
+__device__ constexpr int sub_of(int j) { return (int)((size_t)j * XC_SP_FLAG_GROUP * SP_FTHREADS / SP_TILE); }
 static_assert(SP_WTILE < 0x10000 && SP_FTILE < 0x10000, "a width and its box starts in a tile in one word");
 
 /* The largest E of the thread's groups of width w = 4q + R (sp_flag_hd.h),
@@ -419,8 +423,8 @@ __device__ inline float width_max(const float4 *F4, const float (*fu)[XC_SP_FLAG
     return uend >= SP_FTILE ? width_max_r<true>(F4, fu, w, uend) : width_max_r<false>(F4, fu, w, uend);
 }
 
-/* Bit j: the thread's group j holds a box start u < uend of width w with
- * E(u, w) >= cut.  Asked only where width_max reached the cut (a tile near a
+/* Bit sub(j) for each of the thread's groups j that holds a box start
+ * u < uend of width w with E(u, w) >= cut.  Asked only where width_max reached the cut (a tile near a
  * detection), so its values are read again from F. */
 __device__ inline unsigned groups_hit(const float *F, unsigned w, unsigned uend, float cut)
 {
@@ -429,7 +433,7 @@ __device__ inline unsigned groups_hit(const float *F, unsigned w, unsigned uend,
     for (int j = 0; j < SP_FGROUPS; j++) {
         const unsigned u0 = (threadIdx.x + (unsigned)j * SP_FTHREADS) * XC_SP_FLAG_GROUP;
         if (u0 < uend && xc_sp_flag_group_hit(F, u0, min(uend - u0, (unsigned)XC_SP_FLAG_GROUP), w, cut))
-            hit |= 1u << j;
+            hit |= 1u << sub_of(j);
     }
     return hit;
 }
@@ -462,7 +466,7 @@ __device__ inline unsigned groups_hit(const float *F, unsigned w, unsigned uend,
  * the larger tile's (its A and len bound every smaller tile's sums, whose
  * samples it holds).  1024 threads of at most 32 registers, no spill: 2
  * blocks (2048 threads) an SM, as 8 of 256 were. */
-__global__ void __launch_bounds__(SP_FTHREADS, 2) k_sp_flag(const float *X, size_t xstride, size_t n,
+__global__ void __launch_bounds__(SP_FTHREADS, 2048 / SP_FTHREADS) k_sp_flag(const float *X, size_t xstride, size_t n,
                                                             const double *M, size_t mstride, size_t L, size_t nb,
                                                             const double *S, const int32_t *widths, int nw, size_t W,
                                                             double thr, uint2 *list, unsigned *nlist)
@@ -479,7 +483,7 @@ __global__ void __launch_bounds__(SP_FTHREADS, 2) k_sp_flag(const float *X, size
     const float *x = X + r * xstride;
     const double *m = M + r * mstride;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
-    const unsigned all = (1u << SP_FGROUPS) - 1;
+    const unsigned all = (1u << SP_FSUB) - 1;
     for (size_t t0 = (size_t)blockIdx.y * SP_FTILE; t0 < n; t0 += (size_t)gridDim.y * SP_FTILE) {
         const size_t len = n - t0 < SP_FTILE - 1 + W ? n - t0 : SP_FTILE - 1 + W;
         float a, mx;
@@ -538,7 +542,7 @@ __global__ void __launch_bounds__(SP_FTHREADS, 2) k_sp_flag(const float *X, size
         }
         /* barriers too: every F and cf of the tile read before the next tile's */
 #pragma unroll
-        for (int j = 0; j < SP_FGROUPS; j++) {
+        for (int j = 0; j < SP_FSUB; j++) {
             const size_t tj = t0 + (size_t)j * SP_TILE;
             if (__syncthreads_or(hit >> j & 1u) && threadIdx.x == 0 && tj < n) {
                 const unsigned i = atomicAdd(nlist, 1u);
