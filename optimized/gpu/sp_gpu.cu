@@ -69,7 +69,6 @@ struct sp_state {
     sp_head *head;             /* pinned */
     int32_t hw[XC_SP_MAXW];    /* the widths in S->w (nw of them; -1: none yet), so a range copies them once */
     int nw;
-    size_t flag_shm, tiles_shm; /* the dynamic shared memory the kernels are allowed so far */
     xc_sp_gpu_trace trace;     /* host clock since the last xc_sp_gpu_take_trace */
     bool have_st, have_ev, have_done, have_k;
 };
@@ -224,17 +223,6 @@ template <typename LAUNCH> xc_status detections(sp_state *S, LAUNCH launch, cons
     return st;
 }
 
-/* The kernels' dynamic shared memory allowed up to bytes (*have: so far):
- * set only where a batch needs more. */
-xc_status allow_shared(const void *kernel, size_t bytes, size_t *have, const char *what, xc_error *err)
-{
-    if (bytes <= *have)
-        return XC_OK;
-    XC_GPU_CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes), what);
-    *have = bytes;
-    return XC_OK;
-}
-
 /* The widest width of c that fits a row of n samples (0: none). */
 size_t widest(const xc_spconf *c, size_t n)
 {
@@ -315,10 +303,12 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
         if ((st = grow((void **)&S->list, &S->list_have, R * ntiles, sizeof(uint2), "sp cudaMalloc (tiles)", err)) ||
             (st = grow((void **)&S->nlist, &S->nlist_have, 1, sizeof(unsigned), "sp cudaMalloc (tile count)", err)))
             return st;
-        if ((st = allow_shared((const void *)k_sp_flag, sp_flag_shared(W), &S->flag_shm, "sp k_sp_flag (shared memory)",
-                               err)) ||
-            (st = allow_shared((const void *)k_sp_tiles, shm, &S->tiles_shm, "sp k_sp_tiles (shared memory)", err)))
-            return st;
+        /* set every batch: the limit is the kernel's, not the plan's, and
+         * another plan may have set a smaller one */
+        XC_GPU_CK(cudaFuncSetAttribute(k_sp_flag, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sp_flag_shared(W)),
+                  "sp k_sp_flag (shared memory)");
+        XC_GPU_CK(cudaFuncSetAttribute(k_sp_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm),
+                  "sp k_sp_tiles (shared memory)");
         XC_GPU_CK(cudaMemsetAsync(S->nlist, 0, sizeof *S->nlist, S->st), "sp cudaMemset (tile count)");
         const size_t nftiles = (n + SP_FTILE - 1) / SP_FTILE;
         dim3 g((unsigned)R, (unsigned)(nftiles < 65535 ? nftiles : 65535));
