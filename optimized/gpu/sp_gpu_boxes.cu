@@ -185,6 +185,40 @@ __device__ inline unsigned local_end(size_t e, size_t t0)
     return e - t0 < 0xffffffffu ? (unsigned)(e - t0) : 0xffffffffu;
 }
 
+/* each_sample's f(e, x[e]) in the same order, whole steps of LOADS x
+ * blockDim.x samples without a bounds test (the step's trip count is the
+ * same in every thread), each load at a fixed offset from the thread's
+ * pointer, the sample's index in 32 bits; the last, partial step tested as
+ * each_sample tests it.  For the filter only: k_sp_tiles, which shares
+ * each_sample, spilled with this loop. */
+template <int LOADS, typename FN> __device__ inline void each_sample_whole(const float *x, unsigned len, FN f)
+{
+    const unsigned step = (unsigned)LOADS * blockDim.x;
+    const float *xt = x + threadIdx.x;
+    unsigned e0 = threadIdx.x, left = len;
+    for (; left >= step; left -= step, xt += step, e0 += step) {
+        float v[LOADS];
+#pragma unroll
+        for (int j = 0; j < LOADS; j++)
+            v[j] = __ldg(xt + j * blockDim.x);
+#pragma unroll
+        for (int j = 0; j < LOADS; j++)
+            f(e0 + j * blockDim.x, v[j]);
+    }
+    if (!left)
+        return;
+    float v[LOADS];
+#pragma unroll
+    for (int j = 0; j < LOADS; j++)
+        v[j] = threadIdx.x + j * blockDim.x < left ? __ldg(xt + j * blockDim.x) : 0.0f;
+#pragma unroll
+    for (int j = 0; j < LOADS; j++) {
+        if (threadIdx.x + j * blockDim.x >= left)
+            break;
+        f(e0 + j * blockDim.x, v[j]);
+    }
+}
+
 /* Loads in flight a thread in the filter's deviations: 18 samples a thread
  * (len = SP_FTILE - 1 + W, W = 2048) in three steps of 6, not 8 (of which a
  * third step would hold 2). */
@@ -202,7 +236,7 @@ __device__ void tile_deviations(const float *x, const double *m, size_t t0, unsi
     size_t b = (t0 + threadIdx.x) / L < nb ? (t0 + threadIdx.x) / L : nb - 1;
     unsigned ub = local_end(b + 1 == nb ? n : (b + 1) * L, t0);
     float mf = __double2float_rn(m[b]), sm = threadIdx.x < len ? fabsf(mf) : 0.0f;
-    each_sample<SP_FLOADS>(x, len, [&](unsigned e, float v) {
+    each_sample_whole<SP_FLOADS>(x, len, [&](unsigned e, float v) {
         if (e >= ub) {
             do {
                 b++;
