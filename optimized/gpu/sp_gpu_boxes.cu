@@ -458,8 +458,9 @@ __device__ inline float width_max(const float4 *F4, const float (*fu)[XC_SP_FLAG
 }
 
 /* Bit sub(j) for each of the thread's groups j that holds a box start
- * u < uend of width w with E(u, w) >= cut.  Asked only where width_max reached the cut (a tile near a
- * detection), so its values are read again from F. */
+ * u < uend of width w with E(u, w) >= cut.  Asked only where width_max
+ * reached the cut (a tile near a detection), so its values are read again
+ * from F. */
 __device__ inline unsigned groups_hit(const float *F, unsigned w, unsigned uend, float cut)
 {
     unsigned hit = 0;
@@ -493,13 +494,14 @@ __device__ inline unsigned groups_hit(const float *F, unsigned w, unsigned uend,
  * Each tile's double and float cuts, and its widths' box starts, once a
  * tile, by a thread a width.
  *
- * A tile is SP_FTILE box starts, four of k_sp_tiles's: its deviations and
- * prefix sums cover SP_FTILE - 1 + W samples, 1.125 a box start at W = 2048
- * where a tile of SP_TILE took 1.5 (the widest box's overlap); a thread's
- * group j decides the listing of the j-th tile of SP_TILE, the margin being
- * the larger tile's (its A and len bound every smaller tile's sums, whose
- * samples it holds).  1024 threads of at most 32 registers, no spill: 2
- * blocks (2048 threads) an SM, as 8 of 256 were. */
+ * A tile is SP_FTILE box starts, at SP_FTHREADS = 1024 four of
+ * k_sp_tiles's: its deviations and prefix sums cover SP_FTILE - 1 + W
+ * samples, 1.125 a box start at W = 2048 where a tile of SP_TILE took 1.5
+ * (the widest box's overlap); a thread's group j decides the listing of the
+ * sub(j)-th tile of SP_TILE, the margin being the larger tile's (its A and
+ * len bound every smaller tile's sums, whose samples it holds).  1024
+ * threads of at most 32 registers, no spill: 2 blocks (2048 threads) an
+ * SM, as 8 of 256 were. */
 __global__ void __launch_bounds__(SP_FTHREADS, 2048 / SP_FTHREADS) k_sp_flag(const float *X, size_t xstride, size_t n,
                                                             const double *M, size_t mstride, size_t L, size_t nb,
                                                             const double *S, const int32_t *widths, int nw, size_t W,
