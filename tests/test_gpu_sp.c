@@ -456,7 +456,8 @@ XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
                  * each (two where more than the first detections come back
                  * with the count, three where they overflow the buffer), the
                  * waits and the sorting within the executes' clock (to a
-                 * microsecond: intervals of a clock read in seconds since boot, as doubles) */
+                 * microsecond: a clock counting seconds from boot, read
+                 * into doubles) */
                 const xc_sp_gpu_trace *tr = &info.search_trace;
                 const int ok_trace = st || ((int)tr->calls == f.plan.nranges && tr->waits >= tr->calls &&
                                             tr->waits <= 3 * tr->calls &&
