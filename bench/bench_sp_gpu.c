@@ -213,12 +213,21 @@ xc_status xc_bench_sp_fused(const xc_bench_spgpu_case *c, int nwidths, int reps,
         json_t *o = json_pack("{s:f, s:f, s:f, s:f}", "search_kernel_ms", skms, "search_kernel_ps_per_sample",
                               skms * 1e9 / plane_samples(&d, nout), "own_kernels_adds_per_s", own,
                               "fused_fraction_of_own_kernels", fr / own);
-        if (!*rec || !m || !q || !o || json_object_update(*rec, m) || json_object_update(*rec, q) ||
-            json_object_update(*rec, o))
+        /* the search's host clock in the last timed execute, step by step:
+         * the waits for the device, the detections' sorting, the rest
+         * enqueueing work (xc_sp_gpu_trace) */
+        const xc_sp_gpu_trace *tr = &info.search_trace;
+        json_t *h = json_pack("{s:i, s:i, s:f, s:f, s:f, s:f}", "search_host_calls", (int)tr->calls,
+                              "search_host_waits", (int)tr->waits, "search_host_ms", tr->total_s * 1e3,
+                              "search_host_wait_ms", tr->wait_s * 1e3, "search_host_sort_ms", tr->sort_s * 1e3,
+                              "search_host_enqueue_ms", (tr->total_s - tr->wait_s - tr->sort_s) * 1e3);
+        if (!*rec || !m || !q || !o || !h || json_object_update(*rec, m) || json_object_update(*rec, q) ||
+            json_object_update(*rec, o) || json_object_update(*rec, h))
             st = xc_error_set(err, XC_ENOMEM, "bench singlepulse -fused: out of memory");
         json_decref(m);
         json_decref(q);
         json_decref(o);
+        json_decref(h);
     }
     data_free(&d);
     return st;

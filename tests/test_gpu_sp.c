@@ -452,6 +452,23 @@ XC_TEST_IF(test_gpu_sp_fused, "gpu_sp_fused", xc_fx_skip_gpu)
                 CU_ASSERT_EQUAL(st, XC_OK);
                 snprintf(what, sizeof what, "fused plan, preset %d, mode %d, block %d", preset, mode, rep);
                 CU_ASSERT(same_cands(&fz, &ref, what));
+                /* the search's host trace: one execute a DM range, one wait
+                 * each (two where more than the first detections come back
+                 * with the count, three where they overflow the buffer), the
+                 * waits and the sorting within the executes' clock (to a
+                 * microsecond: a clock counting seconds from boot, read
+                 * into doubles) */
+                const xc_sp_gpu_trace *tr = &info.search_trace;
+                const int ok_trace = st || ((int)tr->calls == f.plan.nranges && tr->waits >= tr->calls &&
+                                            tr->waits <= 3 * tr->calls &&
+                                            tr->wait_s + tr->sort_s <= tr->total_s + 1e-6 &&
+                                            tr->total_s <= info.search_s + 1e-6);
+                if (!ok_trace)
+                    printf("\n  %s: trace of %u executes (expected %d), %u waits (expected %u..%u), wait %.6f s + "
+                           "sort %.6f s of %.6f s (of the search's %.6f s)",
+                           what, tr->calls, f.plan.nranges, tr->waits, tr->calls, 3 * tr->calls, tr->wait_s,
+                           tr->sort_s, tr->total_s, info.search_s);
+                CU_ASSERT(ok_trace);
                 xc_spcandlist_free(&fz);
             }
             xc_sp_gpu_fused_destroy(fp);

@@ -7,7 +7,8 @@
  * tile's starts u < uend must be the one a box at a time gives, bit for
  * bit, for every residue of w mod 4, narrow and wide widths, full tiles and
  * tiles cut short at any start (the groups' masks), on prefix sums of noise,
- * of a burst and of equal values.
+ * of a burst and of equal values.  A filter tile of four exact tiles lists
+ * exactly the exact tiles that hold a box at or above the cut.
  *
  * The block medians' bracket test (k_sp_medians): float comparisons against
  * the values of the bracket's keys must count and keep exactly the samples
@@ -112,6 +113,110 @@ static size_t some_floats(float *v, size_t n)
         v[k] = k % 2 ? xc_sp_bits_float(u) : xc_sp_bits_float(0x42c80000u + (u & 0xffffu) - 0x8000u);
     }
     return k;
+}
+
+/* The filter's tile of 16 ft box starts as k_sp_flag takes it with ft
+ * threads (ft a multiple of 256): thread t's group j at u0 = 4 (t + ft j),
+ * which lies in the tile of TILE (4 j ft) / TILE; a thread whose largest E
+ * reaches the cut asks which of its groups did (xc_sp_flag_group_hit).  Bit
+ * i of the result: the i-th tile of TILE listed by some thread. */
+#define FGROUPS 4u
+static unsigned kernel_hits(const float *F, unsigned ft, unsigned uend, unsigned w, float cut)
+{
+    const unsigned r = w % XC_SP_FLAG_GROUP, q = w - r;
+    unsigned hits = 0;
+    for (unsigned t = 0; t < ft; t++) {
+        float best = -INFINITY;
+        for (unsigned j = 0; j < FGROUPS; j++) {
+            const unsigned u0 = (t + j * ft) * XC_SP_FLAG_GROUP;
+            if (u0 >= uend)
+                break;
+            const unsigned nv = uend - u0 < XC_SP_FLAG_GROUP ? uend - u0 : XC_SP_FLAG_GROUP;
+            best = xc_sp_flag_max4(F + u0, F + u0 + q, F + u0 + q + XC_SP_FLAG_GROUP, r, nv, best);
+        }
+        if (!(best >= cut))
+            continue;
+        for (unsigned j = 0; j < FGROUPS; j++) {
+            const unsigned u0 = (t + j * ft) * XC_SP_FLAG_GROUP;
+            if (u0 < uend && xc_sp_flag_group_hit(F, u0, uend - u0 < 4 ? uend - u0 : 4, w, cut))
+                hits |= 1u << (j * XC_SP_FLAG_GROUP * ft / TILE);
+        }
+    }
+    return hits;
+}
+
+/* Bit j: some box start u < uend of the j-th tile of TILE has
+ * fl(F[u + w] - F[u]) >= cut, a box at a time. */
+static unsigned naive_hits(const float *F, unsigned uend, unsigned w, float cut)
+{
+    unsigned hits = 0;
+    for (unsigned u = 0; u < uend; u++)
+        if (F[u + w] - F[u] >= cut)
+            hits |= 1u << (u / TILE);
+    return hits;
+}
+
+/* Every tile of TILE whose boxes reach the cut is listed, and no other:
+ * noise with a burst in the second tile of TILE, cuts at each tile's
+ * largest E (ties at the cut), above every E and below it, for full filter
+ * tiles and ones cut short, filter blocks of 1024 threads (the kernel's),
+ * 512 and 256. */
+/* One filter tile of ft threads, width w, box starts below uend: noise and
+ * a burst in the second tile of TILE, the tiles listed at each cut against
+ * a box at a time; *bad counts the mismatches, *some the cuts that list
+ * some of the tiles and not all.  Returns the cuts tried. */
+static int subtile_case(float *F, size_t have, unsigned ft, unsigned w, unsigned uend, uint64_t seed, int *bad,
+                        int *some)
+{
+    fill(F, uend + w - 1, have, 0, seed);
+    for (unsigned t = 5000; t < 5040 && t + 1 < uend + w; t++)
+        F[t + 1] += 40.0f * (float)(t - 4999);   /* a burst in the second tile */
+    for (unsigned t = 5040; t + 1 < uend + w; t++)
+        F[t + 1] += 1600.0f;
+    float cuts[4 + 2];
+    unsigned nc = 0;
+    for (unsigned j = 0; j * TILE < uend; j++) {
+        const unsigned e = (j + 1) * TILE < uend ? (j + 1) * TILE : uend;
+        float best = -INFINITY;
+        for (unsigned u = j * TILE; u < e; u++)
+            best = F[u + w] - F[u] > best ? F[u + w] - F[u] : best;
+        cuts[nc++] = best;
+    }
+    cuts[nc++] = 1e9f;
+    cuts[nc++] = -1e9f;
+    for (unsigned c = 0; c < nc; c++) {
+        const unsigned got = kernel_hits(F, ft, uend, w, cuts[c]), want = naive_hits(F, uend, w, cuts[c]);
+        *some += want != 0 && want != (1u << ((uend + TILE - 1) / TILE)) - 1;
+        if (got != want && (*bad)++ < 5)
+            fprintf(stderr, "  %u threads, w %u, uend %u, cut %.9g: observed tiles 0x%x, expected 0x%x, tolerance 0\n",
+                    ft, w, uend, (double)cuts[c], got, want);
+        CU_ASSERT_EQUAL(got, want);
+    }
+    return (int)nc;
+}
+
+/* Every tile of TILE whose boxes reach the cut is listed, and no other: cuts
+ * at each tile's largest E (ties at the cut), above every E and below it,
+ * for full filter tiles and ones cut short, filter blocks of 1024 threads
+ * (the kernel's), 512 and 256. */
+XC_TEST(test_sp_flag_subtiles, "sp_flag_subtiles")
+{
+    const size_t have = 4 * TILE + WMAX + 8;
+    float *F = malloc(have * sizeof *F);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(F);
+    static const unsigned widths[] = {1, 2, 3, 5, 16, 30, 64, 127, 1024, 2048};
+    static const unsigned uends[] = {4 * TILE, 4 * TILE - 3, 3 * TILE + 1, 2 * TILE, 2 * TILE - 1, 5000, 7};
+    static const unsigned fts[] = {1024, 512, 256};
+    int bad = 0, cases = 0, some = 0;
+    for (size_t f = 0; f < XC_NCASES(fts); f++)
+        for (size_t i = 0; i < XC_NCASES(widths); i++)
+            for (size_t k = 0; k < XC_NCASES(uends); k++) {
+                const unsigned ftile = 16 * fts[f], uend = uends[k] < ftile ? uends[k] : ftile;
+                cases += subtile_case(F, have, fts[f], widths[i], uend, 11 * i + k, &bad, &some);
+            }
+    CU_ASSERT(cases > 0);
+    CU_ASSERT(some > 0);
+    free(F);
 }
 
 XC_TEST(test_sp_select_keys, "sp_select_keys")

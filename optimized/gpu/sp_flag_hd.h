@@ -38,6 +38,16 @@ XC_HD static inline float xc_sp_flag_max4(const float *f, const float *a, const 
     return best;
 }
 
+/* Whether a box of the group of box starts u0 .. u0 + nvalid - 1 (u0 a
+ * multiple of 4, nvalid at most 4) has E(u, w) >= cut, F the tile's prefix
+ * sums: which of a thread's groups listed a tile, asked only where their
+ * largest E reached the cut. */
+XC_HD static inline int xc_sp_flag_group_hit(const float *F, unsigned u0, unsigned nvalid, unsigned w, float cut)
+{
+    const unsigned r = w % XC_SP_FLAG_GROUP, q = w - r;
+    return xc_sp_flag_max4(F + u0, F + u0 + q, F + u0 + q + XC_SP_FLAG_GROUP, r, nvalid, -INFINITY) >= cut;
+}
+
 /* The largest E(u, w) over the box starts u < uend of a tile, group by
  * group as the kernel takes them (F holding at least uend + w + 8 values
  * past a multiple of 4): what the kernel's threads find together. */

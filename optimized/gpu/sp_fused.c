@@ -218,8 +218,10 @@ xc_status xc_sp_gpu_fused_execute(xc_spfused *f, const xc_block *in, const xc_sp
     const double t1 = xc_now();
     if (!st && !(st = search_ready(f, 0, &pl, o, err))) {
         (void)xc_sp_gpu_take_kernel_ms(f->sstate);   /* from this search on */
+        xc_sp_gpu_take_trace(f->sstate, &z.search_trace);
         st = search_views(f, 0, o, out, err);
         z.search_kernel_s = xc_sp_gpu_take_kernel_ms(f->sstate) * 1e-3;
+        xc_sp_gpu_take_trace(f->sstate, &z.search_trace);
     }
     z.dedisperse_s = t1 - t0;
     z.search_s = xc_now() - t1;

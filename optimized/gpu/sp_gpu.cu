@@ -10,7 +10,15 @@
  * dedisperses the next block on the dedisperser's streams (sp_fused.c).
  * An execute first orders its stream after the work queued so far on the
  * legacy default stream (a caller's cudaMemcpy filling a device view), as
- * the default stream used to order it. */
+ * the default stream used to order it.
+ *
+ * A batch's kernels, the detections' count and the first SP_HEAD
+ * detections go on the stream back to back and the host waits once: on
+ * noise that one wait (a blocking-sync event's wake-up) is all a DM range
+ * costs the host beyond its launches, where a wait after the filter, after
+ * the exact boxes, after the count and after the detections left the device
+ * idle four times a range.  A failure in any of a batch's kernels shows at
+ * that wait, named for the last. */
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +26,7 @@
 
 #include <new>
 
+#include "core/base/xc_progress.h"
 #include "optimized/gpu/gpu_check.h"
 #include "optimized/gpu/sp_gpu.h"
 #include "optimized/gpu/xc_gpu.h"
@@ -29,6 +38,14 @@ namespace {
 const size_t P_BUDGET = (size_t)1 << 30;   /* bytes of prefix sums per batch, at most (boxes wider than SP_WTILE) */
 const size_t X_BUDGET = (size_t)1 << 29;   /* bytes of a host plane's batch on the device, at most */
 const size_t MAX_ROWS = 4096;              /* rows per batch of k_sp_boxes (grid.z <= 65535) */
+const size_t SP_HEAD = 256;                /* detections copied back with their count, before it is known */
+
+/* Pinned host memory the count and the first detections of a batch are
+ * copied into (asynchronous copies need it), one wait for both. */
+struct sp_head {
+    unsigned long long count;
+    xc_spdet det[SP_HEAD];
+};
 
 struct sp_state {
     size_t nsamp;              /* planned samples per row */
@@ -49,6 +66,10 @@ struct sp_state {
     cudaEvent_t done;          /* the plan's work so far, waited for without spinning (wait_plan) */
     cudaEvent_t k[4];          /* the kernels' device time: statistics and filter, then the exact boxes */
     double kernel_ms;          /* their time since the last xc_sp_gpu_take_kernel_ms */
+    sp_head *head;             /* pinned */
+    int32_t hw[XC_SP_MAXW];    /* the widths in S->w (nw of them; -1: none yet), so a range copies them once */
+    int nw;
+    xc_sp_gpu_trace trace;     /* host clock since the last xc_sp_gpu_take_trace */
     bool have_st, have_ev, have_done, have_k;
 };
 
@@ -66,6 +87,7 @@ void release(sp_state *S)
     cudaFree(S->list);
     cudaFree(S->nlist);
     cudaFree(S->introw);
+    cudaFreeHost(S->head);
     if (S->have_st)
         cudaStreamDestroy(S->st);
     if (S->have_ev)
@@ -94,19 +116,14 @@ xc_status grow(void **p, size_t *have, size_t want, size_t elem, const char *wha
  * spinning wait holds a host core for the whole search, and in a stream of
  * gulps the search runs beside the dedisperser's host copies, which use every
  * core (CUDA Runtime API, cudaEventBlockingSync). */
-cudaError_t wait_plan(const sp_state *S)
+cudaError_t wait_plan(sp_state *S)
 {
+    const double t0 = xc_now();
     cudaError_t e = cudaEventRecord(S->done, S->st);
-    return e == cudaSuccess ? cudaEventSynchronize(S->done) : e;
-}
-
-/* A kernel's launch and its run (its stream's work so far), each failure
- * named. */
-xc_status launched(const sp_state *S, const char *what, xc_error *err)
-{
-    XC_GPU_CK(cudaGetLastError(), what);
-    XC_GPU_CK(wait_plan(S), what);
-    return XC_OK;
+    e = e == cudaSuccess ? cudaEventSynchronize(S->done) : e;
+    S->trace.wait_s += xc_now() - t0;
+    S->trace.waits++;
+    return e;
 }
 
 /* The device time between two of the plan's events, both complete (their
@@ -157,7 +174,9 @@ xc_status append_sorted(xc_spdet *h, size_t n, xc_spdets *out, xc_error *err)
 
 /* The detections of one launch (launch(cap) appends at most cap to S->det
  * and counts all in S->count) appended to out; the launch runs again with
- * room for all where the first count passes the buffer. */
+ * room for all where the first count passes the buffer.  The count and the
+ * first SP_HEAD slots come back in one wait; more detections than that, in
+ * a second. */
 template <typename LAUNCH> xc_status detections(sp_state *S, LAUNCH launch, const char *what, xc_spdets *out,
                                                 xc_error *err)
 {
@@ -165,16 +184,19 @@ template <typename LAUNCH> xc_status detections(sp_state *S, LAUNCH launch, cons
     for (int pass = 0; pass < 2; pass++) {
         XC_GPU_CK(cudaMemsetAsync(S->count, 0, sizeof *S->count, S->st), "sp cudaMemset (count)");
         launch((unsigned long long)S->det_cap);
-        xc_status st = launched(S, what, err);
-        if (st)
-            return st;
-        XC_GPU_CK(cudaMemcpyAsync(&count, S->count, sizeof count, cudaMemcpyDeviceToHost, S->st),
+        XC_GPU_CK(cudaGetLastError(), what);
+        XC_GPU_CK(cudaMemcpyAsync(&S->head->count, S->count, sizeof S->head->count, cudaMemcpyDeviceToHost, S->st),
                   "sp cudaMemcpy (count)");
-        XC_GPU_CK(wait_plan(S), "sp cudaMemcpy (count)");
+        const size_t nh = S->det_cap < SP_HEAD ? S->det_cap : SP_HEAD;
+        XC_GPU_CK(cudaMemcpyAsync(S->head->det, S->det, nh * sizeof *S->det, cudaMemcpyDeviceToHost, S->st),
+                  "sp cudaMemcpy (detections)");
+        XC_GPU_CK(wait_plan(S), what);
+        count = S->head->count;
         if (count <= S->det_cap)
             break;
-        if ((st = grow((void **)&S->det, &S->det_cap, (size_t)count, sizeof *S->det, "sp cudaMalloc (detections)",
-                       err)))
+        xc_status st = grow((void **)&S->det, &S->det_cap, (size_t)count, sizeof *S->det, "sp cudaMalloc (detections)",
+                            err);
+        if (st)
             return st;
     }
     if (!count)
@@ -182,15 +204,22 @@ template <typename LAUNCH> xc_status detections(sp_state *S, LAUNCH launch, cons
     xc_spdet *h = (xc_spdet *)malloc((size_t)count * sizeof *h);
     if (!h)
         return xc_error_set(err, XC_ENOMEM, "gpu: out of memory for %llu detections", count);
+    const size_t nh = count < SP_HEAD ? (size_t)count : SP_HEAD;
     xc_status st = XC_OK;
-    cudaError_t e = cudaMemcpyAsync(h, S->det, (size_t)count * sizeof *h, cudaMemcpyDeviceToHost, S->st);
-    if (e == cudaSuccess)
-        e = wait_plan(S);
-    if (e != cudaSuccess)
-        st = xc_gpu_fail(err, e, "sp cudaMemcpy (detections)");
+    if (count > nh) {
+        cudaError_t e = cudaMemcpyAsync(h + nh, S->det + nh, ((size_t)count - nh) * sizeof *h, cudaMemcpyDeviceToHost,
+                                        S->st);
+        if (e == cudaSuccess)
+            e = wait_plan(S);
+        if (e != cudaSuccess)
+            st = xc_gpu_fail(err, e, "sp cudaMemcpy (detections)");
+    }
+    const double t0 = xc_now();
+    memcpy(h, S->head->det, nh * sizeof *h);
     if (!st)
         st = append_sorted(h, (size_t)count, out, err);
     free(h);
+    S->trace.sort_s += xc_now() - t0;
     return st;
 }
 
@@ -274,17 +303,20 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
         if ((st = grow((void **)&S->list, &S->list_have, R * ntiles, sizeof(uint2), "sp cudaMalloc (tiles)", err)) ||
             (st = grow((void **)&S->nlist, &S->nlist_have, 1, sizeof(unsigned), "sp cudaMalloc (tile count)", err)))
             return st;
+        /* set every batch: the limit is the kernel's, not the plan's, and
+         * another plan may have set a smaller one */
         XC_GPU_CK(cudaFuncSetAttribute(k_sp_flag, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sp_flag_shared(W)),
                   "sp k_sp_flag (shared memory)");
         XC_GPU_CK(cudaFuncSetAttribute(k_sp_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shm),
                   "sp k_sp_tiles (shared memory)");
         XC_GPU_CK(cudaMemsetAsync(S->nlist, 0, sizeof *S->nlist, S->st), "sp cudaMemset (tile count)");
-        dim3 g((unsigned)R, (unsigned)(ntiles < 65535 ? ntiles : 65535));
-        k_sp_flag<<<g, SP_THREADS, sp_flag_shared(W), S->st>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w,
-                                                                   c->nwidths, W, c->threshold, S->list, S->nlist);
+        const size_t nftiles = (n + SP_FTILE - 1) / SP_FTILE;
+        dim3 g((unsigned)R, (unsigned)(nftiles < 65535 ? nftiles : 65535));
+        k_sp_flag<<<g, SP_FTHREADS, sp_flag_shared(W), S->st>>>(x, xs, n, S->m, nb, c->block, nb, S->s, S->w,
+                                                                    c->nwidths, W, c->threshold, S->list, S->nlist);
+        XC_GPU_CK(cudaGetLastError(), "sp k_sp_flag");
         XC_GPU_CK(cudaEventRecord(S->k[1], S->st), "sp cudaEventRecord");
-        if ((st = launched(S, "sp k_sp_flag", err)) || (st = add_kernel_ms(S, 0, 1, err)))
-            return st;
+        /* no wait: the exact boxes read the list's count on the device */
         const unsigned g2 = (unsigned)(R * ntiles < 4096 ? R * ntiles : 4096);
         st = detections(S, [&](unsigned long long cap) {
             (void)cudaEventRecord(S->k[2], S->st);   /* a failure shows in the elapsed time */
@@ -292,7 +324,7 @@ xc_status batch(sp_state *S, const xc_spconf *c, const xc_spplane *pl, size_t r0
                                                 c->threshold, S->list, S->nlist, row0, S->det, S->count, cap);
             (void)cudaEventRecord(S->k[3], S->st);
         }, "sp k_sp_tiles", out, err);
-        return st ? st : add_kernel_ms(S, 2, 3, err);
+        return st ? st : (st = add_kernel_ms(S, 0, 1, err)) ? st : add_kernel_ms(S, 2, 3, err);
     }
     dim3 g((unsigned)((n + SP_THREADS - 1) / SP_THREADS), (unsigned)c->nwidths, (unsigned)R);
     st = detections(S, [&](unsigned long long cap) {
@@ -340,6 +372,9 @@ extern "C" xc_status xc_sp_gpu_plan(const xc_spsearcher *self, const xc_spconf *
     }
     if (e != cudaSuccess)
         st = xc_gpu_fail(err, e, "sp plan (stream)");
+    S->nw = -1;
+    if (!st && (e = cudaMallocHost((void **)&S->head, sizeof *S->head)) != cudaSuccess)
+        st = xc_gpu_fail(err, e, "sp cudaMallocHost (detections)");
     if (st ||(st = grow((void **)&S->w, &have, XC_SP_MAXW, sizeof(int32_t), "sp cudaMalloc (widths)", err)) ||
         (st = grow((void **)&S->det, &S->det_cap, 4096, sizeof(xc_spdet), "sp cudaMalloc (detections)", err)) ||
         (st = grow((void **)&S->count, &have, 1, sizeof(unsigned long long), "sp cudaMalloc (count)", err))) {
@@ -370,13 +405,8 @@ static xc_status check_view(const xc_spplane *pl, const sp_state *S, xc_error *e
     return XC_OK;
 }
 
-extern "C" xc_status xc_sp_gpu_execute(const xc_spsearcher *self, void *state, const xc_spconf *c,
-                                       const xc_spplane *pl, xc_spdets *out, xc_error *err)
+static xc_status execute(sp_state *S, const xc_spconf *c, const xc_spplane *pl, xc_spdets *out, xc_error *err)
 {
-    (void)self;
-    sp_state *S = (sp_state *)state;
-    if (!S)
-        return xc_error_set(err, XC_EINVAL, "gpu: execute without a plan");
     XC_GPU_CK_PRIOR("sp execute");
     const size_t n = pl->nsamp;
     xc_status st = check_view(pl, S, err);
@@ -402,10 +432,29 @@ extern "C" xc_status xc_sp_gpu_execute(const xc_spsearcher *self, void *state, c
      * view), without waiting for other streams */
     XC_GPU_CK(cudaEventRecord(S->legacy, cudaStreamLegacy), "sp cudaEventRecord");
     XC_GPU_CK(cudaStreamWaitEvent(S->st, S->legacy, 0), "sp cudaStreamWaitEvent");
-    XC_GPU_CK(cudaMemcpyAsync(S->w, c->widths, (size_t)c->nwidths * sizeof *c->widths, cudaMemcpyHostToDevice, S->st),
-              "sp cudaMemcpy (widths)");
+    if (S->nw != c->nwidths || memcmp(S->hw, c->widths, (size_t)c->nwidths * sizeof *c->widths)) {
+        XC_GPU_CK(cudaMemcpyAsync(S->w, c->widths, (size_t)c->nwidths * sizeof *c->widths, cudaMemcpyHostToDevice,
+                                  S->st),
+                  "sp cudaMemcpy (widths)");
+        memcpy(S->hw, c->widths, (size_t)c->nwidths * sizeof *c->widths);
+        S->nw = c->nwidths;
+    }
     for (size_t r0 = 0; !st && r0 < pl->nrows; r0 += rows)
         st = batch(S, c, pl, r0, pl->nrows - r0 < rows ? pl->nrows - r0 : rows, W, out, err);
+    return st;
+}
+
+extern "C" xc_status xc_sp_gpu_execute(const xc_spsearcher *self, void *state, const xc_spconf *c,
+                                       const xc_spplane *pl, xc_spdets *out, xc_error *err)
+{
+    (void)self;
+    sp_state *S = (sp_state *)state;
+    if (!S)
+        return xc_error_set(err, XC_EINVAL, "gpu: execute without a plan");
+    const double t0 = xc_now();
+    const xc_status st = execute(S, c, pl, out, err);
+    S->trace.total_s += xc_now() - t0;
+    S->trace.calls++;
     return st;
 }
 
@@ -417,6 +466,16 @@ extern "C" double xc_sp_gpu_take_kernel_ms(void *state)
     const double ms = S->kernel_ms;
     S->kernel_ms = 0.0;
     return ms;
+}
+
+extern "C" void xc_sp_gpu_take_trace(void *state, xc_sp_gpu_trace *t)
+{
+    sp_state *S = (sp_state *)state;
+    memset(t, 0, sizeof *t);
+    if (!S)
+        return;
+    *t = S->trace;
+    memset(&S->trace, 0, sizeof S->trace);
 }
 
 extern "C" void xc_sp_gpu_destroy(const xc_spsearcher *self, void *state)

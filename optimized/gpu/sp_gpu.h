@@ -33,6 +33,13 @@ const int SP_THREADS = 256;   /* threads per block of every kernel */
 const int SP_PER = 8;         /* samples per thread per tile of the prefix sums */
 const size_t SP_TILE = 4096;  /* boxes per block of k_sp_tiles */
 const size_t SP_WTILE = 8192; /* the widest box k_sp_tiles takes */
+/* The float filter's blocks: SP_FTHREADS threads (a multiple of 256), a
+ * tile of SP_FTILE box starts (4 groups of 4 a thread, sp_flag_hd.h), at
+ * 1024 threads 4 of k_sp_tiles's tiles, so the widest box's overlap (W - 1
+ * samples summed twice) is a quarter as large a box start as it is over
+ * one tile of SP_TILE (256 threads: the tile of SP_TILE). */
+const int SP_FTHREADS = 1024;
+const size_t SP_FTILE = 16 * (size_t)SP_FTHREADS;
 
 /* Per row (one block each): P[0] = 0, P[t + 1] = P[t] + x[t] in a fixed
  * order (exact for integer-valued rows below 2^53; P NULL: not written);
@@ -67,16 +74,17 @@ size_t sp_medians_shared(unsigned cap);
 __global__ void k_sp_mad(const float *x, size_t xstride, size_t n, size_t L, size_t nb, const double *m,
                          size_t mstride, double *s, const int *introw);
 
-/* Grid (rows, tiles, up to 65535): the float filter.  Each tile of SP_TILE
- * box starts (W: the widest width <= n, at most SP_WTILE; dynamic shared
- * memory sp_flag_shared(W) bytes) that may hold a box of widths[0..nw) with
- * snr >= thr is appended to list (row, tile) at atomicAdd(nlist): every
+/* Grid (rows, tiles of SP_FTILE, up to 65535), SP_FTHREADS threads: the
+ * float filter.  Each tile of SP_TILE box starts (W: the widest width <= n,
+ * at most SP_WTILE; dynamic shared memory sp_flag_shared(W) bytes) that may
+ * hold a box of widths[0..nw) with snr >= thr is appended to list (row,
+ * tile) at atomicAdd(nlist): every
  * box's S - B estimated in float from prefix sums of x - m_b, against the
  * cut less a bound on the estimate's error (sp_gpu_boxes.cu); list holds a
  * slot per tile of the rows. */
-/* k_sp_flag's dynamic shared memory: the tile's SP_TILE + W prefix sums and
- * the 16-byte loads of the last group's ends past them (sp_flag_hd.h). */
-inline size_t sp_flag_shared(size_t W) { return (SP_TILE + W + 8) * sizeof(float); }
+/* k_sp_flag's dynamic shared memory: the tile's SP_FTILE + W prefix sums
+ * and the 16-byte loads of the last group's ends past them (sp_flag_hd.h). */
+inline size_t sp_flag_shared(size_t W) { return (SP_FTILE + W + 8) * sizeof(float); }
 
 __global__ void k_sp_flag(const float *x, size_t xstride, size_t n, const double *m, size_t mstride, size_t L,
                           size_t nb, const double *s, const int32_t *widths, int nw, size_t W, double thr, uint2 *list,

@@ -139,18 +139,18 @@ template <typename T> __device__ void scan_inplace(T *Q, size_t len, T *wsum)
 }
 
 /* f(e, x[e]) for the thread's samples e < len (threadIdx.x, + blockDim.x,
- * ...; len at most SP_TILE - 1 + SP_WTILE) in increasing order, SP_LOADS
- * loads a thread in flight before any is used (coalesced; one load at a
- * time would wait its latency per 32-sample step). */
-template <typename FN> __device__ inline void each_sample(const float *x, unsigned len, FN f)
+ * ...) in increasing order, LOADS loads a thread in flight before any is
+ * used (coalesced; one load at a time would wait its latency per 32-sample
+ * step). */
+template <int LOADS = SP_LOADS, typename FN> __device__ inline void each_sample(const float *x, unsigned len, FN f)
 {
-    for (unsigned i = threadIdx.x; i < len; i += SP_LOADS * blockDim.x) {
-        float v[SP_LOADS];
+    for (unsigned i = threadIdx.x; i < len; i += LOADS * blockDim.x) {
+        float v[LOADS];
 #pragma unroll
-        for (int j = 0; j < SP_LOADS; j++)
+        for (int j = 0; j < LOADS; j++)
             v[j] = i + j * blockDim.x < len ? __ldg(x + i + j * blockDim.x) : 0.0f;
 #pragma unroll
-        for (int j = 0; j < SP_LOADS; j++) {
+        for (int j = 0; j < LOADS; j++) {
             const unsigned e = i + j * blockDim.x;
             if (e >= len)
                 break;
@@ -185,6 +185,45 @@ __device__ inline unsigned local_end(size_t e, size_t t0)
     return e - t0 < 0xffffffffu ? (unsigned)(e - t0) : 0xffffffffu;
 }
 
+/* each_sample's f(e, x[e]) in the same order, whole steps of LOADS x
+ * blockDim.x samples without a bounds test (the step's trip count is the
+ * same in every thread), each load at a fixed offset from the thread's
+ * pointer, the sample's index in 32 bits; the last, partial step tested as
+ * each_sample tests it.  For the filter only: k_sp_tiles, which shares
+ * each_sample, spilled with this loop. */
+template <int LOADS, typename FN> __device__ inline void each_sample_whole(const float *x, unsigned len, FN f)
+{
+    const unsigned step = (unsigned)LOADS * blockDim.x;
+    const float *xt = x + threadIdx.x;
+    unsigned e0 = threadIdx.x, left = len;
+    for (; left >= step; left -= step, xt += step, e0 += step) {
+        float v[LOADS];
+#pragma unroll
+        for (int j = 0; j < LOADS; j++)
+            v[j] = __ldg(xt + j * blockDim.x);
+#pragma unroll
+        for (int j = 0; j < LOADS; j++)
+            f(e0 + j * blockDim.x, v[j]);
+    }
+    if (!left)
+        return;
+    float v[LOADS];
+#pragma unroll
+    for (int j = 0; j < LOADS; j++)
+        v[j] = threadIdx.x + j * blockDim.x < left ? __ldg(xt + j * blockDim.x) : 0.0f;
+#pragma unroll
+    for (int j = 0; j < LOADS; j++) {
+        if (threadIdx.x + j * blockDim.x >= left)
+            break;
+        f(e0 + j * blockDim.x, v[j]);
+    }
+}
+
+/* Loads in flight a thread in the filter's deviations: 18 samples a thread
+ * (len = SP_FTILE - 1 + W, W = 2048) in three steps of 6, not 8 (of which a
+ * third step would hold 2). */
+const int SP_FLOADS = 6;
+
 /* F[i + 1] = x[i] - m_b for i < len in float (m_b, the baseline of sample
  * t0 + i's block, rounded to float); *a the thread's sum of |F[i + 1]|, *mx
  * its largest |m_b| (as floats).  Block ends as offsets from t0 in 32 bits,
@@ -197,7 +236,7 @@ __device__ void tile_deviations(const float *x, const double *m, size_t t0, unsi
     size_t b = (t0 + threadIdx.x) / L < nb ? (t0 + threadIdx.x) / L : nb - 1;
     unsigned ub = local_end(b + 1 == nb ? n : (b + 1) * L, t0);
     float mf = __double2float_rn(m[b]), sm = threadIdx.x < len ? fabsf(mf) : 0.0f;
-    each_sample(x, len, [&](unsigned e, float v) {
+    each_sample_whole<SP_FLOADS>(x, len, [&](unsigned e, float v) {
         if (e >= ub) {
             do {
                 b++;
@@ -316,14 +355,16 @@ namespace {
  * the terms, Q[0] = 0, Q[i + 1] = Q[0] + ... + the term at i.  Each thread
  * owns a run of c consecutive terms (c odd: the 32 lanes' runs start in 32
  * different banks, so the run's shared loads do not conflict); it sums its
- * run, the runs' sums are scanned (warp shuffles, then the warps' totals in
- * order), and the thread adds its run onto its offset one term at a time.
- * Three shared accesses a term instead of the shuffle scan's eight to ten.
- * A term reaches any Q[i + 1] through at most (c - 1) + 5 + 8 + 1 + c
- * roundings: under 112 for len <= SP_TILE - 1 + SP_WTILE (c <= 49). */
+ * run, the runs' sums are scanned (warp shuffles, then the warps' totals by
+ * shuffles too, every warp alike: a loop over 32 warps' totals would cost a
+ * thread more than its 18 terms), and the thread adds its run onto its
+ * offset one term at a time.  Three shared accesses a term instead of the
+ * shuffle scan's eight to ten.  A term reaches any Q[i + 1] through at most
+ * (c - 1) + 5 + 5 + 1 + c roundings: 60 for len <= SP_FTILE - 1 + SP_WTILE
+ * (c <= 25), under the 112 the filter's margin takes. */
 __device__ void scan_runs(float *Q, unsigned len, float *wsum)
 {
-    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
     const unsigned c = ((len + blockDim.x - 1) / blockDim.x) | 1u;
     const unsigned a = threadIdx.x * c, e = a + c < len ? a + c : len;
     float run = 0.0f;
@@ -338,9 +379,14 @@ __device__ void scan_runs(float *Q, unsigned len, float *wsum)
     if (lane == 31)
         wsum[warp] = inc;
     __syncthreads();
-    float off = 0.0f;
-    for (unsigned w = 0; w < warp; w++)
-        off = __fadd_rn(off, wsum[w]);
+    float tot = lane < nwarps ? wsum[lane] : 0.0f;   /* lane i: warps 0..i's total */
+    for (int d = 1; d < 32; d <<= 1) {
+        const float y = __shfl_up_sync(0xffffffffu, tot, d);
+        if ((int)lane >= d)
+            tot = __fadd_rn(y, tot);
+    }
+    const float before = __shfl_sync(0xffffffffu, tot, warp ? warp - 1 : 0);
+    float off = warp ? before : 0.0f;
     float excl = __shfl_up_sync(0xffffffffu, inc, 1);
     off = lane ? __fadd_rn(off, excl) : off;
     for (unsigned i = a; i < e; i++) {
@@ -352,9 +398,18 @@ __device__ void scan_runs(float *Q, unsigned len, float *wsum)
     __syncthreads();
 }
 
-const int SP_FGROUPS = (int)(SP_TILE / (XC_SP_FLAG_GROUP * SP_THREADS));   /* groups of box starts a thread */
-static_assert(SP_FGROUPS * XC_SP_FLAG_GROUP * SP_THREADS == SP_TILE, "a tile's box starts in whole groups");
-static_assert(SP_WTILE < 0x10000 && SP_TILE < 0x10000, "a width and its box starts in a tile in one word");
+/* Groups of box starts a thread; group j of every thread lies in one tile
+ * of SP_TILE (k_sp_tiles's) of the filter tile, the sub(j)-th, whose
+ * listing it decides. */
+const int SP_FGROUPS = (int)(SP_FTILE / (XC_SP_FLAG_GROUP * SP_FTHREADS));
+const int SP_FSUB = (int)(SP_FTILE / SP_TILE);   /* exact tiles a filter tile */
+static_assert(SP_FGROUPS * XC_SP_FLAG_GROUP * SP_FTHREADS == SP_FTILE, "a tile's box starts in whole groups");
+static_assert(SP_FSUB * SP_TILE == SP_FTILE, "a filter tile of whole exact tiles");
+static_assert(SP_TILE % (XC_SP_FLAG_GROUP * SP_FTHREADS) == 0 || (XC_SP_FLAG_GROUP * SP_FTHREADS) % SP_TILE == 0,
+              "the threads' groups j within one exact tile");
+static_assert(SP_FSUB <= 32, "a filter tile's exact tiles are bits of a word");
+__device__ constexpr int sub_of(int j) { return (int)((size_t)j * XC_SP_FLAG_GROUP * SP_FTHREADS / SP_TILE); }
+static_assert(SP_WTILE < 0x10000 && SP_FTILE < 0x10000, "a width and its box starts in a tile in one word");
 
 /* The largest E of the thread's groups of width w = 4q + R (sp_flag_hd.h),
  * box starts below uend only where FULL is false (a tile's last boxes of a
@@ -365,7 +420,7 @@ __device__ inline float groups_max(const float4 *F4, const float (*fu)[XC_SP_FLA
     float best = -INFINITY;
 #pragma unroll
     for (int j = 0; j < SP_FGROUPS; j++) {
-        const unsigned g = threadIdx.x + (unsigned)j * SP_THREADS, u0 = g * XC_SP_FLAG_GROUP;
+        const unsigned g = threadIdx.x + (unsigned)j * SP_FTHREADS, u0 = g * XC_SP_FLAG_GROUP;
         if (!FULL && u0 >= uend)
             break;
         const float4 va = F4[g + q];
@@ -399,7 +454,23 @@ __device__ inline float width_max_r(const float4 *F4, const float (*fu)[XC_SP_FL
 /* The largest E(u, w) of the thread's box starts u < uend. */
 __device__ inline float width_max(const float4 *F4, const float (*fu)[XC_SP_FLAG_GROUP], unsigned w, unsigned uend)
 {
-    return uend >= SP_TILE ? width_max_r<true>(F4, fu, w, uend) : width_max_r<false>(F4, fu, w, uend);
+    return uend >= SP_FTILE ? width_max_r<true>(F4, fu, w, uend) : width_max_r<false>(F4, fu, w, uend);
+}
+
+/* Bit sub(j) for each of the thread's groups j that holds a box start
+ * u < uend of width w with E(u, w) >= cut.  Asked only where width_max
+ * reached the cut (a tile near a detection), so its values are read again
+ * from F. */
+__device__ inline unsigned groups_hit(const float *F, unsigned w, unsigned uend, float cut)
+{
+    unsigned hit = 0;
+#pragma unroll
+    for (int j = 0; j < SP_FGROUPS; j++) {
+        const unsigned u0 = (threadIdx.x + (unsigned)j * SP_FTHREADS) * XC_SP_FLAG_GROUP;
+        if (u0 < uend && xc_sp_flag_group_hit(F, u0, min(uend - u0, (unsigned)XC_SP_FLAG_GROUP), w, cut))
+            hit |= 1u << sub_of(j);
+    }
+    return hit;
 }
 
 } // namespace
@@ -421,17 +492,24 @@ __device__ inline float width_max(const float4 *F4, const float (*fu)[XC_SP_FLAG
  * range) is listed whole, and so is one whose cut less the margin is out of
  * the float range (its float cut is -infinity, which every E reaches).
  * Each tile's double and float cuts, and its widths' box starts, once a
- * tile, by a thread a width.  At most 32 registers (a 16-byte spill): 8
- * blocks an SM instead of 6, which the kernel, instruction bound, hardly
- * notices (2.58 ms either way on an H200, box at a time). */
-__global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_t xstride, size_t n, const double *M,
-                                                           size_t mstride, size_t L, size_t nb, const double *S,
-                                                           const int32_t *widths, int nw, size_t W, double thr,
-                                                           uint2 *list, unsigned *nlist)
+ * tile, by a thread a width.
+ *
+ * A tile is SP_FTILE box starts, at SP_FTHREADS = 1024 four of
+ * k_sp_tiles's: its deviations and prefix sums cover SP_FTILE - 1 + W
+ * samples, 1.125 a box start at W = 2048 where a tile of SP_TILE took 1.5
+ * (the widest box's overlap); a thread's group j decides the listing of the
+ * sub(j)-th tile of SP_TILE, the margin being the larger tile's (its A and
+ * len bound every smaller tile's sums, whose samples it holds).  1024
+ * threads of at most 32 registers, no spill: 2 blocks (2048 threads) an
+ * SM, as 8 of 256 were. */
+__global__ void __launch_bounds__(SP_FTHREADS, 2048 / SP_FTHREADS) k_sp_flag(const float *X, size_t xstride, size_t n,
+                                                            const double *M, size_t mstride, size_t L, size_t nb,
+                                                            const double *S, const int32_t *widths, int nw, size_t W,
+                                                            double thr, uint2 *list, unsigned *nlist)
 {
     extern __shared__ float4 F4[];   /* float4: 16-byte aligned for the groups' loads */
     float *F = reinterpret_cast<float *>(F4);
-    __shared__ float wsum[SP_THREADS / 32], wa[SP_THREADS / 32], wm[SP_THREADS / 32];
+    __shared__ float wsum[SP_FTHREADS / 32], wa[SP_FTHREADS / 32], wm[SP_FTHREADS / 32];
     __shared__ float cf[XC_SP_MAXW];
     __shared__ unsigned wend[XC_SP_MAXW];   /* the tile's widths: w << 16 | box starts in the tile; 0: none fits */
     const size_t r = blockIdx.x;
@@ -441,8 +519,9 @@ __global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_
     const float *x = X + r * xstride;
     const double *m = M + r * mstride;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
-    for (size_t t0 = (size_t)blockIdx.y * SP_TILE; t0 < n; t0 += (size_t)gridDim.y * SP_TILE) {
-        const size_t len = n - t0 < SP_TILE - 1 + W ? n - t0 : SP_TILE - 1 + W;
+    const unsigned all = (1u << SP_FSUB) - 1;
+    for (size_t t0 = (size_t)blockIdx.y * SP_FTILE; t0 < n; t0 += (size_t)gridDim.y * SP_FTILE) {
+        const size_t len = n - t0 < SP_FTILE - 1 + W ? n - t0 : SP_FTILE - 1 + W;
         float a, mx;
         tile_deviations(x + t0, m, t0, (unsigned)len, n, L, nb, F, &a, &mx);
         for (int off = 16; off; off >>= 1) {
@@ -453,11 +532,13 @@ __global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_
             wa[warp] = a;
             wm[warp] = mx;
         }
-        __syncthreads();   /* F, the warps' sums and (the first tile) the row's cuts written */
-        float A = 0.0f, MX = 0.0f;
-        for (unsigned w = 0; w < nwarps; w++) {
-            A = __fadd_rn(A, wa[w]);
-            MX = fmaxf(MX, wm[w]);
+        __syncthreads();   /* F and the warps' sums written */
+        /* the warps' sums by shuffles, every warp alike (a butterfly gives
+         * each lane the same sums: each step adds the same two values) */
+        float A = lane < nwarps ? wa[lane] : 0.0f, MX = lane < nwarps ? wm[lane] : 0.0f;
+        for (int off = 16; off; off >>= 1) {
+            A = __fadd_rn(A, __shfl_xor_sync(0xffffffffu, A, off));
+            MX = fmaxf(MX, __shfl_xor_sync(0xffffffffu, MX, off));
         }
         for (int k = threadIdx.x; k < nw; k += blockDim.x) {
             const size_t wk = (size_t)widths[k];
@@ -467,13 +548,11 @@ __global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_
             const double c2 = cut - (0x1p-14 * (double)A + (0x1p-22 * w + 0x1p-40 * (double)len) * (double)MX);
             cf[k] = c2 > -0x1p100 && c2 < 0x1p100 ? __double2float_rd(c2) : -INFINITY;
             /* the width and its box starts in the tile, once a tile (w <=
-             * SP_WTILE < 2^16, starts <= SP_TILE < 2^16): read from global
+             * SP_WTILE < 2^16, starts <= SP_FTILE < 2^16): read from global
              * memory and compared in 64 bits by every thread for every
-             * width, they were a fifth of a width's instructions; the
-             * shared words kept at 8 blocks an SM (the row's double cuts
-             * are made again here instead of kept) */
+             * width, they were a fifth of a width's instructions */
             const bool fits = wk <= n && t0 + wk <= n;
-            const size_t tend = fits ? (n - wk + 1 < t0 + SP_TILE ? n - wk + 1 : t0 + SP_TILE) : t0;
+            const size_t tend = fits ? (n - wk + 1 < t0 + SP_FTILE ? n - wk + 1 : t0 + SP_FTILE) : t0;
             wend[k] = fits ? (unsigned)wk << 16 | (unsigned)(tend - t0) : 0u;
         }
         scan_runs(F, (unsigned)len, wsum);   /* its barriers publish cf and wend too */
@@ -482,21 +561,29 @@ __global__ void __launch_bounds__(SP_THREADS, 8) k_sp_flag(const float *X, size_
         float fu[SP_FGROUPS][XC_SP_FLAG_GROUP];
 #pragma unroll
         for (int j = 0; j < SP_FGROUPS; j++) {
-            const float4 v = F4[threadIdx.x + (unsigned)j * SP_THREADS];
+            const float4 v = F4[threadIdx.x + (unsigned)j * SP_FTHREADS];
             fu[j][0] = v.x, fu[j][1] = v.y, fu[j][2] = v.z, fu[j][3] = v.w;
         }
-        bool hit = !(A <= 0x1p100f) || !(MX <= 0x1p100f);
-        for (int k = 0; k < nw && !hit; k++) {
+        /* bit j: the tile's j-th tile of SP_TILE is listed */
+        unsigned hit = !(A <= 0x1p100f) || !(MX <= 0x1p100f) ? all : 0u;
+        for (int k = 0; k < nw && hit != all; k++) {
             const unsigned we = wend[k];
             if (!we)
                 break;   /* ascending: no box of this width or wider starts in the tile */
             /* E is finite here (A is), so the maximum is one of them */
-            hit = width_max(F4, fu, we >> 16, we & 0xffffu) >= cf[k];
+            const unsigned w = we >> 16, uend = we & 0xffffu;
+            const float c = cf[k];
+            if (width_max(F4, fu, w, uend) >= c)
+                hit |= groups_hit(F, w, uend, c);
         }
-        /* a barrier too: every F and cf of the tile read before the next tile's */
-        if (__syncthreads_or(hit) && threadIdx.x == 0) {
-            const unsigned i = atomicAdd(nlist, 1u);
-            list[i] = make_uint2((unsigned)r, (unsigned)(t0 / SP_TILE));
+        /* barriers too: every F and cf of the tile read before the next tile's */
+#pragma unroll
+        for (int j = 0; j < SP_FSUB; j++) {
+            const size_t tj = t0 + (size_t)j * SP_TILE;
+            if (__syncthreads_or(hit >> j & 1u) && threadIdx.x == 0 && tj < n) {
+                const unsigned i = atomicAdd(nlist, 1u);
+                list[i] = make_uint2((unsigned)r, (unsigned)(tj / SP_TILE));
+            }
         }
     }
 }

@@ -335,6 +335,16 @@ void xc_sp_gpu_destroy(const xc_spsearcher *self, void *state);
  * launch to the filter's end, and the exact boxes), then set to 0: the
  * search timed alone, without the host's waits and copies between them. */
 double xc_sp_gpu_take_kernel_ms(void *state);
+/* A gpu searcher plan's host clock since the last call (then set to 0):
+ * its execute calls (one a view, a DM range of a fused plane), of which the
+ * waits for its stream and the host's sorting and joining of the
+ * detections; the rest (total - wait - sort) is the host enqueueing work
+ * (launches, small copies, checks). */
+typedef struct {
+    double total_s, wait_s, sort_s;
+    unsigned calls, waits;
+} xc_sp_gpu_trace;
+void xc_sp_gpu_take_trace(void *state, xc_sp_gpu_trace *t);
 
 /* ---- the fused pipeline: dedispersion and single-pulse search on the device (sp_fused.c) ---- */
 
@@ -346,6 +356,7 @@ typedef struct {
     double dedisperse_s;       /* host clock: the plane made in device memory (block in, kernels, no copy out) */
     double search_s;           /* host clock: the search of that plane, the candidates back and clustered */
     double search_kernel_s;    /* the search's kernels' device time (xc_sp_gpu_take_kernel_ms); execute only */
+    xc_sp_gpu_trace search_trace; /* the search's host clock, step by step (xc_sp_gpu_take_trace); execute only */
     size_t plane_bytes;        /* device memory the plane took */
 } xc_spfused_info;
 
