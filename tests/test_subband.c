@@ -88,6 +88,11 @@ XC_TEST(test_split, "split")
     CU_ASSERT(first[0] == 0 && first[1] == 3 && first[2] == 4);
     xc_subband_split(&hand, 2, XC_SUBSPLIT_WIDTH, first);
     CU_ASSERT(first[0] == 0 && first[1] == 2 && first[2] == 4);
+    /* a channel at 0 MHz (no finite spread holds it with a neighbour): equal widths, nothing written past nsub */
+    const xc_geometry zero = {5, 2, -1, 1e-3};
+    first[3] = -7;
+    xc_subband_split(&zero, 2, XC_SUBSPLIT_SPREAD, first);
+    CU_ASSERT(first[0] == 0 && first[1] == 2 && first[2] == 5 && first[3] == -7);
     int ncase = 0, nbad = 0;
     for (int nc = 1; nc <= 40; nc += 3)
         for (int dir = 0; dir < 2; dir++) {

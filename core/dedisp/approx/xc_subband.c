@@ -58,13 +58,14 @@ static int runs_within(const xc_geometry *g, double d, int *first)
 void xc_subband_split(const xc_geometry *g, int nsub, int split, int *first)
 {
     const int nc = g->nchans;
-    if (split != XC_SUBSPLIT_SPREAD || nsub >= nc) {
+    /* bisection on the spread: lo never fits in nsub runs, hi always does (the whole band is one run) */
+    double lo = 0, hi = fabs(inv_f2(g, nc - 1) - inv_f2(g, 0));
+    /* equal widths where asked, and for a band that is no band (a channel at 0 MHz: no finite spread fits) */
+    if (split != XC_SUBSPLIT_SPREAD || nsub >= nc || !isfinite(hi) || runs_within(g, hi, NULL) > nsub) {
         for (int s = 0; s <= nsub; s++)
             first[s] = (int)((int64_t)s * nc / nsub);
         return;
     }
-    /* bisection on the spread: lo never fits in nsub runs, hi always does (the whole band is one run) */
-    double lo = 0, hi = fabs(inv_f2(g, nc - 1) - inv_f2(g, 0));
     if (runs_within(g, lo, NULL) > nsub)
         for (int it = 0; it < 200 && hi - lo > hi * 1e-15; it++) {
             const double mid = lo + (hi - lo) / 2;
