@@ -12,6 +12,8 @@
 
 #include "bench/xc_bench_dd.h"
 #include "core/base/xc_progress.h"
+#include "core/dedisp/approx/xc_ddapprox.h"
+#include "core/dedisp/approx/xc_subband.h"
 #include "optimized/cpu/xc_cpu.h"
 
 static double job_adds(const xc_ddjob *job)
@@ -195,6 +197,10 @@ static void approx_fields(const bench_ctx *bc, const xc_bench_dd_opts *s, const 
     json_object_set_new(rec, "loss_every", json_integer(every));
     json_object_set_new(rec, "nsub", json_integer(opts->nsub));
     json_object_set_new(rec, "subbudget", json_real(opts->subbudget));
+    if (xc_ddapprox_of(impl) == &xc_ddapprox_subband) {
+        json_object_set_new(rec, "subalign", json_string(xc_subalign_name(opts->subalign)));
+        json_object_set_new(rec, "subsplit", json_string(xc_subsplit_name(opts->subsplit)));
+    }
     if (!isnan(loss)) {
         json_object_set_new(rec, "worst_snr_loss", json_real(loss));
         /* the worst per pulse width, keyed by its samples */

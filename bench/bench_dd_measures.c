@@ -40,6 +40,8 @@ double xc_bench_dd_worst_loss(const xc_registry *reg, const xc_dedisperser *a, c
     o.threads = run->threads;
     o.nsub = run->nsub;
     o.subbudget = run->subbudget;
+    o.subalign = run->subalign;
+    o.subsplit = run->subsplit;
     xc_smear_row *rows = NULL;
     size_t n = 0;
     xc_error e;

@@ -130,7 +130,7 @@ const xc_cmd xc_commands[] = {
      "PRESTO's own tools); -format tim writes SIGPROC time series OUT_DM<dm>.tim (nchans 1,\n"
      "nbits 32, refdm).  docs/REFERENCE.md has the fields.\n"
      "Subband and tree implementations are approximate: see docs/SUBBAND.md for -nsub,\n"
-     "-dmsub, -subalign, -subbudget and -maxloss; their parameters and per-trial bound are\n"
+     "-dmsub, -subalign, -subsplit, -subbudget and -maxloss; their parameters and per-trial bound are\n"
      "recorded under \"approximate\" in OUT.json.\n"},
     {"singlepulse", xc_cmd_singlepulse, "single-pulse (FRB) search of a filterbank or plane -> candidates (CSV)",
      "-i FILE.fil (DM plan) -o OUT.csv [-impl NAME] [-preset P] [options]\n"

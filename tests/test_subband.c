@@ -38,6 +38,7 @@ XC_TEST(test_hand, "hand")
     xc_conform_ddinput in;
     xc_error err;
     xc_ddopts o = xc_fx_ddopts(2, 2.0, XC_SUBALIGN_HIGHEST, 0);
+    o.subsplit = XC_SUBSPLIT_WIDTH;
     xc_ddjob job;
     xc_fx_hand_input(&in, "0:1.5:0.5", &o, &job);
     CU_ASSERT_EQUAL(in.maxd, 22);
@@ -60,6 +61,71 @@ XC_TEST(test_hand, "hand")
     xc_fx_hand_planes(&xc_dd_subband_reference, &xc_dd_subband_cpu, &in, &o, want);
     xc_subplan_free(&sp);
     xc_fx_hand_free(&in, &job);
+}
+
+/* ---- how the channels are cut -------------------------------------------------------- */
+
+/* The largest spread 1/f_last^2 - 1/f_first^2 of the runs first[0..n]. */
+static double widest_run(const xc_geometry *g, const int *first, int n)
+{
+    double w = 0;
+    for (int s = 0; s < n; s++) {
+        const double fa = g->fch1 + first[s] * g->foff, fb = g->fch1 + (first[s + 1] - 1) * g->foff;
+        w = fmax(w, fabs(1 / (fb * fb) - 1 / (fa * fa)));
+    }
+    return w;
+}
+
+/* The hand case's 4 channels (1000, 800, 600, 400 MHz) in 2 subbands: equal widths {0,1} {2,3} (spreads
+ * 5.6e-7 and 3.5e-6 MHz^-2), equal spread {0,1,2} {3} (1.8e-6 and 0).  Then against an exhaustive minimum
+ * (dynamic programming over every contiguous cut) on bands of 1-40 channels, either channel order, every
+ * nsub: the split's largest spread is the least possible, its runs are non-empty and cover the band. */
+XC_TEST(test_split, "split")
+{
+    const xc_geometry hand = {4, 1000, -200, 1e-3};
+    int first[41];
+    xc_subband_split(&hand, 2, XC_SUBSPLIT_SPREAD, first);
+    CU_ASSERT(first[0] == 0 && first[1] == 3 && first[2] == 4);
+    xc_subband_split(&hand, 2, XC_SUBSPLIT_WIDTH, first);
+    CU_ASSERT(first[0] == 0 && first[1] == 2 && first[2] == 4);
+    /* a channel at 0 MHz (no finite spread holds it with a neighbour): equal widths, nothing written past nsub */
+    const xc_geometry zero = {5, 2, -1, 1e-3};
+    first[3] = -7;
+    xc_subband_split(&zero, 2, XC_SUBSPLIT_SPREAD, first);
+    CU_ASSERT(first[0] == 0 && first[1] == 2 && first[2] == 5 && first[3] == -7);
+    int ncase = 0, nbad = 0;
+    for (int nc = 1; nc <= 40; nc += 3)
+        for (int dir = 0; dir < 2; dir++) {
+            const double bw = 100 + 7.0 * nc;
+            const xc_geometry g = {nc, dir ? 300 : 300 + bw, (dir ? 1 : -1) * bw / nc, 1e-4};
+            double best[41][41];   /* best[k][c]: the least largest spread of the first c channels in k runs */
+            for (int c = 1; c <= nc; c++) {
+                const int one[2] = {0, c};
+                best[1][c] = widest_run(&g, one, 1);
+            }
+            for (int k = 2; k <= nc; k++)
+                for (int c = k; c <= nc; c++) {
+                    best[k][c] = INFINITY;
+                    for (int m = k - 1; m < c; m++) {
+                        const int last[2] = {m, c};
+                        best[k][c] = fmin(best[k][c], fmax(best[k - 1][m], widest_run(&g, last, 1)));
+                    }
+                }
+            for (int ns = 1; ns <= nc; ns++) {
+                xc_subband_split(&g, ns, XC_SUBSPLIT_SPREAD, first);
+                int ok = first[0] == 0 && first[ns] == nc;
+                for (int s = 0; s < ns; s++)
+                    ok &= first[s + 1] > first[s];
+                const double w = widest_run(&g, first, ns);
+                ok &= w <= best[ns][nc] * (1 + 1e-12) + 1e-30;
+                if (!ok && nbad++ < 5)
+                    printf("\n  nchans %d, foff %g, nsub %d: largest spread %.9g, least possible %.9g", nc, g.foff,
+                           ns, w, best[ns][nc]);
+                ncase++;
+            }
+        }
+    CU_ASSERT_EQUAL(nbad, 0);
+    printf("\n  %d cuts: each the least largest spread, its runs non-empty and covering the band", ncase);
 }
 
 /* ---- nsub = nchans is direct dedispersion ---------------------------------------- */
@@ -99,6 +165,7 @@ XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
         xc_fx_ddcase_input(&in, &cfg[q], 331, 100 + q);
         for (int al = 0; al < 3; al++) {
             xc_ddopts o = xc_fx_ddopts(cfg[q].nsub, cfg[q].dmsub, al, 1);
+            o.subsplit = (int)(q + (size_t)al) % 2;   /* both cuts for every configuration, over its alignments */
             xc_plane want, got;
             CU_ASSERT_EQUAL_FATAL(xc_conform_dd_run(&xc_dd_subband_reference, &in, &o, &want, &err), XC_OK);
             for (int th = 1; th <= 2; th++) {
@@ -107,7 +174,8 @@ XC_TEST(test_cpu_equals_reference, "cpu_equals_reference")
                 int same = xc_fx_planes_equal(&want, &got, "subband cpu vs reference");
                 CU_ASSERT(same);
                 if (!same)
-                    printf("\n  differs: config %zu, alignment %s, %d threads", q, xc_subalign_name(al), th);
+                    printf("\n  differs: config %zu, alignment %s, split %s, %d threads", q, xc_subalign_name(al),
+                           xc_subsplit_name(o.subsplit), th);
                 ncmp++;
                 xc_plane_free(&got);
             }
@@ -267,6 +335,7 @@ XC_TEST(test_prepsubband_fixture, "prepsubband_fixture")
     xc_dmplan_init(&plan);
     CU_ASSERT_EQUAL_FATAL(xc_dmplan_parse(&plan, "40:72:2", "test", &err), XC_OK);
     xc_ddopts o = xc_fx_ddopts(32, 32, XC_SUBALIGN_HIGHEST, 2);
+    o.subsplit = XC_SUBSPLIT_WIDTH;   /* prepsubband's subbands are of equal width */
     xc_ddplan *p;
     CU_ASSERT_EQUAL_FATAL(xc_ddplan_create(&p, &xc_dd_subband_cpu, &g, 8, &plan, xc_convention_get("presto"), NULL,
                                            &o, &err),

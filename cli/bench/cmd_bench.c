@@ -260,6 +260,11 @@ static int bench_dedisperse(const xc_cmd *self, int argc, char **argv)
                            "measured S/N loss, so a list of budgets draws the\n"
                            "speed-against-loss curve",
                    .def = "0: 0.8, DDplan.py's"),
+        XC_OPT_CHOICE("subalign", &s.opts.subalign, "centre|highest|early", .arg = "A",   /* the xc_subalign order */
+                      .help = "subband dedispersers: each subband's reference frequency", .def = "centre"),
+        XC_OPT_CHOICE("subsplit", &s.opts.subsplit, "spread|width", .arg = "S",   /* the xc_subsplit order */
+                      .help = "subband dedispersers: subbands of equal delay spread or of equal width",
+                      .def = "spread"),
         XC_OPT_INT("loss_every", &s.loss_every, 0, 1 << 20, .arg = "N",
                    .help = "approximate entries' worst S/N loss (pulses of 1 and 4 samples against\n"
                            "direct): N > 0 puts a pulse at every N-th trial of the timed plan, so the\n"

@@ -457,7 +457,7 @@ static const xc_cmd checks[] = {
      "every verdict passes, 1 when one fails, 2 on errors.\n"},
     {"check smearing", xc_cmd_check_smearing, "approximate dedispersers' S/N loss against their smearing bound",
      "[-i FILE.fil] [-json FILE] [-impl LIST] [-nsub LIST] [-widths LIST]\n"
-     "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-nchans N] [-every N]\n"
+     "                                 [-dmplan PLAN] [-dmsub D] [-subalign A] [-subsplit S] [-nchans N] [-every N]\n"
      "                                 [-report DIR] [-progress | -quiet]",
      "Injects boxcar pulses (noise free, one per trial measured, lined up exactly by direct\n"
      "dedispersion at that trial) into a band of 1250-1550 MHz at 64 us, dedisperses them with\n"

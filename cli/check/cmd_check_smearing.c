@@ -192,7 +192,7 @@ int xc_cmd_check_smearing(const xc_cmd *self, int argc, char **argv)
     int nsub_given = 0;
     xc_ddopts base;
     memset(&base, 0, sizeof base);
-    int nsub_v[MAXL] = {8, 16, 32}, w_v[MAXL] = {1, 2, 4, 8}, align = 0, nchans = 256, every = 4;
+    int nsub_v[MAXL] = {8, 16, 32}, w_v[MAXL] = {1, 2, 4, 8}, align = 0, split = 0, nchans = 256, every = 4;
     int quiet = 0, progress = 0;
     xc_cli_ints nsub = {nsub_v, 3, MAXL}, widths = {w_v, 4, MAXL};
     double dmsub = 0;
@@ -213,8 +213,10 @@ int xc_cmd_check_smearing(const xc_cmd *self, int argc, char **argv)
                     .def = "1,2,4,8"),
         XC_OPT_STR("dmplan", &plan, .arg = "PLAN", .help = "lo:hi:step:ds,...", .def = "0:150:0.5,150:300:1:2"),
         XC_OPT_NONNEG("dmsub", &dmsub, .arg = "D", .help = "nominal DM spacing (default: from the 0.8-sample budget)"),
-        XC_OPT_CHOICE("subalign", &align, "highest|early|centre", .arg = "A", .help = "highest, early or centre",
-                      .def = "highest"),
+        XC_OPT_CHOICE("subalign", &align, "centre|highest|early", .arg = "A", .help = "centre, highest or early",
+                      .def = "centre"),
+        XC_OPT_CHOICE("subsplit", &split, "spread|width", .arg = "S",
+                      .help = "subbands of equal delay spread, or of equal width", .def = "spread"),
         XC_OPT_INT("nchans", &nchans, 1, 1 << 16, .arg = "N", .help = "channels over the 300 MHz", .def = "256"),
         XC_OPT_INT("every", &every, 1, 1 << 20, .arg = "N", .help = "measure every N-th trial", .def = "4"),
         XC_OPT_FLAG("progress", &progress, .help = "progress lines in a log from the start (not only past 5 s)"),
@@ -277,6 +279,7 @@ int xc_cmd_check_smearing(const xc_cmd *self, int argc, char **argv)
             o.nsub = nsub_v[q];
             o.dmsub = dmsub;
             o.subalign = align;
+            o.subsplit = split;
             int shown = input ? resolve_nsub(xc_dedisperser_of(ie), &geo, &o, &err) : nsub_v[q];
             if (shown < 0) {
                 st = XC_EINVAL;

@@ -120,7 +120,8 @@ void run_prepsubband(runctx *c, const xc_rs_real *ob, const char *fil)
     o.threads = c->threads;
     o.nsub = ob->ps_nsub;
     o.dmsub = ob->ps_dmsub;
-    o.subalign = XC_SUBALIGN_HIGHEST;
+    o.subalign = XC_SUBALIGN_HIGHEST;   /* prepsubband's subbands: equal widths, referred to their highest channel */
+    o.subsplit = XC_SUBSPLIT_WIDTH;
     const xc_block b = {(int)nc, ns, nbits, u, NULL};
     const xc_registry *reg = xc_cli_registry();
     int nimpl = 0;

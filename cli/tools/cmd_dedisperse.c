@@ -213,8 +213,10 @@ int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
                           "and DM plan"),
         XC_OPT_NONNEG("dmsub", &a.opts.dmsub, .arg = "D", .help = "spacing of the subbands' nominal DMs",
                       .def = "chosen from -subbudget"),
-        XC_OPT_CHOICE("subalign", &a.opts.subalign, "highest|early|centre", .arg = "A",   /* the xc_subalign order */
-                      .help = "highest (PRESTO), early (Barsdell et al.) or centre", .def = "highest"),
+        XC_OPT_CHOICE("subalign", &a.opts.subalign, "centre|highest|early", .arg = "A",   /* the xc_subalign order */
+                      .help = "centre, highest (PRESTO) or early (Barsdell et al.)", .def = "centre"),
+        XC_OPT_CHOICE("subsplit", &a.opts.subsplit, "spread|width", .arg = "S",   /* the xc_subsplit order */
+                      .help = "subbands of equal delay spread, or of equal width (PRESTO)", .def = "spread"),
         XC_OPT_NONNEG("subbudget", &a.opts.subbudget, .arg = "S",
                       .help = "smear allowed per trial when -dmsub is not given, in samples", .def = "0.8"),
         XC_OPT_CHOICE("format", &format, "npy|presto|tim", .arg = "F",

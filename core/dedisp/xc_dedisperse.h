@@ -58,6 +58,8 @@ typedef struct {
     double maxloss;            /* largest declared S/N-loss bound accepted, a fraction (0: 0.2); the
                                 * parameters left at 0 above are chosen to meet it */
     double losswidth;          /* the pulse width that bound is stated for, samples of each range (0: 8) */
+    int subsplit;              /* subband dedispersers: xc_subsplit, how the channels are cut into subbands
+                                * (0: equal delay spread; 1: equal width, PRESTO's) */
     XC_GROWN(back)
 } xc_ddopts;
 

@@ -120,19 +120,20 @@ static inline __attribute__((always_inline)) XC_V4 void sum16_block(const uint16
     }
 }
 
-/* uint16 lanes where group rows' sums fit them: one 64-byte load and one add per 32 sums and row, widened into
- * uint32 once per group of rows.  NP vectors of 32 sums (a constant where inlined); mask: the sums of the last
- * vector that exist (its loads stop there too).  stream: whole vectors at a 64-byte aligned out + off, streamed;
- * else plain stores of the lanes in mask. */
+/* uint16 lanes where a group of rows' sums fit them: one 64-byte load and one add per 32 sums and row, widened
+ * into uint32 once per group of rows (groups of `group` rows, or where cut is given the rows [cut[g], cut[g + 1])).
+ * NP vectors of 32 sums (a constant where inlined); mask: the sums of the last vector that exist (its loads stop
+ * there too).  stream: whole vectors at a 64-byte aligned out + off, streamed; else plain stores of the lanes in
+ * mask. */
 static inline __attribute__((always_inline)) XC_V4 void sum16_pairs(const uint16_t *const *src, int nrows, int group,
-                                                                   size_t at, size_t off, int NP, __mmask32 mask,
-                                                                   int stream, float *out)
+                                                                   const int32_t *cut, size_t at, size_t off, int NP,
+                                                                   __mmask32 mask, int stream, float *out)
 {
     __m512i acc[2 * XC_SUM16_NP];
     for (int j = 0; j < 2 * NP; j++)
         acc[j] = _mm512_setzero_si512();
-    for (int i0 = 0; i0 < nrows; i0 += group) {
-        const int i1 = nrows - i0 > group ? i0 + group : nrows;
+    for (int g = 0, i0 = 0, i1; i0 < nrows; g++, i0 = i1) {
+        i1 = cut ? cut[g + 1] : nrows - i0 > group ? i0 + group : nrows;
         __m512i p[XC_SUM16_NP];
         for (int j = 0; j < NP; j++)
             p[j] = _mm512_setzero_si512();
@@ -161,31 +162,32 @@ static inline __attribute__((always_inline)) XC_V4 void sum16_pairs(const uint16
  * 256, 128, 64 and 32) in streaming stores, the rest plain: every line the streaming stores write is whole.  A
  * caller's piece of 256 sums that starts at a boundary but ends short of one (a plane row's last block) is thus a
  * few passes over the rows, not one per 16 sums (measured: 14 % of stage 2's time went to those passes). */
-static XC_V4 void rowsum_u16_f32_v4(const uint16_t *const *src, int nrows, size_t at, size_t n, int group, float *out)
+static XC_V4 void rowsum_u16_f32_v4(const uint16_t *const *src, int nrows, size_t at, size_t n, int group,
+                                    const int32_t *cut, int ncut, float *out)
 {
     const size_t mis = ((uintptr_t)out & 63) / sizeof *out;
     size_t off = mis ? 16 - mis : 0;
     off = off < n ? off : n;
     if (off)
         sum16_block(src, nrows, at, 0, 1, (__mmask16)((1u << off) - 1), 0, out);
-    if (group > 1) {   /* the rest of a 256 in halving blocks: a pass over the rows per block, not per 16 sums */
+    if (cut ? ncut < nrows : group > 1) {   /* the rest of a 256 in halving blocks: a pass over the rows per block */
         const __mmask32 all = ~(__mmask32)0;
         for (; off + 32 * XC_SUM16_NP <= n; off += 32 * XC_SUM16_NP)
-            sum16_pairs(src, nrows, group, at, off, XC_SUM16_NP, all, 1, out);
+            sum16_pairs(src, nrows, group, cut, at, off, XC_SUM16_NP, all, 1, out);
         if (off + 128 <= n) {
-            sum16_pairs(src, nrows, group, at, off, 4, all, 1, out);
+            sum16_pairs(src, nrows, group, cut, at, off, 4, all, 1, out);
             off += 128;
         }
         if (off + 64 <= n) {
-            sum16_pairs(src, nrows, group, at, off, 2, all, 1, out);
+            sum16_pairs(src, nrows, group, cut, at, off, 2, all, 1, out);
             off += 64;
         }
         if (off + 32 <= n) {
-            sum16_pairs(src, nrows, group, at, off, 1, all, 1, out);
+            sum16_pairs(src, nrows, group, cut, at, off, 1, all, 1, out);
             off += 32;
         }
         if (off < n)
-            sum16_pairs(src, nrows, group, at, off, 1, (__mmask32)((1ull << (n - off)) - 1), 0, out);
+            sum16_pairs(src, nrows, group, cut, at, off, 1, (__mmask32)((1ull << (n - off)) - 1), 0, out);
         return;
     }
     for (; off + 16 * XC_SUM16_NV <= n; off += 16 * XC_SUM16_NV)
@@ -227,11 +229,27 @@ void xc_cpu_rowsum_u16_f32_at(const uint16_t *const *src, int nrows, size_t at, 
 #ifdef XC_ROWSUM_V4
     __builtin_cpu_init();
     if (__builtin_cpu_supports("x86-64-v4")) {
-        rowsum_u16_f32_v4(src, nrows, at, n, group, out + at);
+        rowsum_u16_f32_v4(src, nrows, at, n, group, NULL, 0, out + at);
         return;
     }
 #endif
     (void)group;
+    xc_cpu_rowsum_u16_u32(src, nrows, at, n, scratch);
+    xc_cpu_store_u32(scratch + at, out + at, n);
+}
+
+void xc_cpu_rowsum_u16_f32_cut(const uint16_t *const *src, int nrows, size_t at, size_t n, const int32_t *cut,
+                               int ncut, uint32_t *scratch, float *out)
+{
+#ifdef XC_ROWSUM_V4
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("x86-64-v4")) {
+        rowsum_u16_f32_v4(src, nrows, at, n, 1, cut, ncut, out + at);
+        return;
+    }
+#endif
+    (void)cut;
+    (void)ncut;
     xc_cpu_rowsum_u16_u32(src, nrows, at, n, scratch);
     xc_cpu_store_u32(scratch + at, out + at, n);
 }

@@ -134,6 +134,11 @@ void xc_cpu_rowsum_u16_f32(const uint16_t *const *src, int nrows, size_t n, int 
  * walk one table of row pointers block by block without offsetting every pointer. */
 void xc_cpu_rowsum_u16_f32_at(const uint16_t *const *src, int nrows, size_t at, size_t n, int group,
                               uint32_t *scratch, float *out);
+/* The same with the rows added in uint16 lanes in the ncut groups [cut[g], cut[g + 1]) (cut[0] = 0, cut[ncut] =
+ * nrows; the caller guarantees each group's sums fit uint16): rows of unequal bounds, as subbands of unequal
+ * widths, grouped as far as each fits. */
+void xc_cpu_rowsum_u16_f32_cut(const uint16_t *const *src, int nrows, size_t at, size_t n, const int32_t *cut,
+                               int ncut, uint32_t *scratch, float *out);
 /* out[u] = (float)(double)sum[u], u < n, through XC_CPU_STREAM (the caller fences); _plain: ordinary stores. */
 void xc_cpu_store_u32(const uint32_t *sum, float *out, size_t n);
 void xc_cpu_store_u32_plain(const uint32_t *sum, float *out, size_t n);

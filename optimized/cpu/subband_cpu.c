@@ -59,6 +59,9 @@ typedef struct {
     int32_t *coff;        /* [ngroups][unmasked channels]: lo(s) + a(c, j), channel c's first sample in stage 1 */
     size_t qmax;          /* most pair rows in a group */
     size_t qext;          /* most samples past nt summed over a group's pair rows */
+    int pairs;            /* stage 2 of item_fast sums pair rows (every pair's sum fits uint16) */
+    int ncut;             /* and adds its rows (pair rows or subbands) in uint16 lanes in the groups */
+    int32_t *cut;         /* [cut[g], cut[g + 1]), g < ncut: as many rows as their sums fit (stage2_cuts) */
 } subrange;
 
 typedef struct {
@@ -162,6 +165,37 @@ static xc_status pair_plan(const state *S, const xc_subrange *r, int ns, subrang
     return XC_OK;
 }
 
+/* Stage 2's rows in uint16 lanes for range R at downsample ds, samples of at most vmax: a subband's sum is at most
+ * vmax ds (its unmasked channels), a pair row's the two subbands' together.  Pair rows where every pair's sum fits
+ * uint16; then the rows cut greedily into runs whose sums fit together (the fewest runs: each widening into uint32
+ * costs a pass of conversions).  Subbands of equal delay spread differ in width (xc_subband_split), so a count
+ * of rows from the widest (as for equal widths) would widen up to twice as often. */
+static xc_status stage2_cuts(const state *S, subrange *R, int ds, unsigned long long vmax, xc_error *err)
+{
+    const int ns = S->a.p.sp.nsub;
+    const unsigned long long top = vmax * (unsigned long long)ds, lim = top > 0 ? UINT16_MAX / top : 0;
+    R->pairs = ns >= 2;
+    for (int s = 0; s + 1 < ns; s += 2)
+        R->pairs &= (unsigned long long)(S->cfirst[s + 2] - S->cfirst[s]) <= lim;
+    const int np = R->pairs ? (ns + 1) / 2 : ns, per = R->pairs ? 2 : 1;
+    if (!(R->cut = malloc(((size_t)np + 1) * sizeof *R->cut)))
+        return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
+    unsigned long long run = 0;
+    R->ncut = 0;
+    R->cut[0] = 0;
+    for (int p = 0; p < np; p++) {
+        const int s1 = per * p + per < ns ? per * p + per : ns;
+        const unsigned long long w = (unsigned long long)(S->cfirst[s1] - S->cfirst[per * p]);
+        if (p > 0 && run + w > lim) {
+            R->cut[++R->ncut] = p;
+            run = 0;
+        }
+        run += w;
+    }
+    R->cut[++R->ncut] = np;
+    return XC_OK;
+}
+
 static void st_destroy(const xc_dedisperser *self, void *p)
 {
     (void)self;
@@ -170,7 +204,7 @@ static void st_destroy(const xc_dedisperser *self, void *p)
         return;
     subrange *R = s->a.ranges;
     for (int k = 0; R && k < s->a.nranges; k++)
-        xc_free_each(7, R[k].span, R[k].qfirst, R[k].q, R[k].tq, R[k].toff, R[k].lo, R[k].coff);
+        xc_free_each(8, R[k].span, R[k].qfirst, R[k].q, R[k].tq, R[k].toff, R[k].lo, R[k].coff, R[k].cut);
     xc_free_each(2, s->crow, s->cfirst);
     xc_cpu_approx_free(&s->a);
     free(s);
@@ -215,7 +249,8 @@ static xc_status st_plan(const xc_dedisperser *self, const xc_ddjob *proto, void
             st_destroy(self, s);
             return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
         }
-        if ((st = pair_plan(s, r, ns, &R[k], err))) {
+        if ((st = pair_plan(s, r, ns, &R[k], err)) ||
+            (proto->nbits <= 16 && (st = stage2_cuts(s, &R[k], r->ds, (1ull << proto->nbits) - 1ull, err)))) {
             st_destroy(self, s);
             return st;
         }
@@ -324,16 +359,16 @@ static const item_fn items[XC_CPU_NITEMS] = {XC_CPU_ITEM_KINDS(XC_CPU_ITEM_NAME)
  * in turn, so the rows' windows of the block (nsub x (SUB_STAGE2_T + span) uint16, about 20 KiB) stay in L1
  * across the group's trials instead of being read from L2 once per trial.  A trial's blocks start where its
  * plane row is 64-byte aligned (its first block takes the few samples before), so every block but its last
- * is streamed whole, as one call over the chunk would.  Where two subbands' sums fit uint16 (group >= 2), the
- * group's pair rows (subrange) are made first, over the whole chunk, and each trial sums nsub / 2 of them.
+ * is streamed whole, as one call over the chunk would.  Where every pair of subbands' sums fits uint16
+ * (R->pairs), the group's pair rows (subrange) are made first, over the whole chunk, and each trial sums nsub / 2
+ * of them, in uint16 lanes in the runs R->cut.
  * tab: the trials' row pointers, ntrials x (nsub or its pairs), then room for the pair rows. */
 #define SUB_STAGE2_T 256
 static void stage2_sum(const state *S, const xc_subrange *r, const subrange *R, size_t j0, size_t j1, size_t t0,
-                       size_t nt, int group, uint16_t *const *rows, const size_t *rowlen, const int32_t *lo,
+                       size_t nt, uint16_t *const *rows, const size_t *rowlen, const int32_t *lo,
                        const uint16_t **tab, uint32_t *acc, xc_planerange *o)
 {
-    const int ns = S->a.p.sp.nsub, pairs = group >= 2, np = pairs ? (ns + 1) / 2 : ns;
-    const int rgroup = pairs ? group / 2 : group;   /* a pair row holds two subbands' sums */
+    const int ns = S->a.p.sp.nsub, pairs = R->pairs, np = pairs ? (ns + 1) / 2 : ns;
     uint16_t **qrow = (uint16_t **)(tab + S->maxtr * (size_t)ns + 1);
     uint16_t *qbuf = (uint16_t *)(((uintptr_t)(qrow + R->qmax) + 63) & ~(uintptr_t)63);
     for (size_t j = j0; j < j1; j++) {
@@ -368,7 +403,7 @@ static void stage2_sum(const state *S, const xc_subrange *r, const subrange *R, 
                 const size_t a = u0 ? u0 + head : 0, e = u0 + SUB_STAGE2_T + head < nt ? u0 + SUB_STAGE2_T + head
                                                                                         : nt;
                 if (a < e)
-                    xc_cpu_rowsum_u16_f32_at(tab + k * (size_t)np, np, a, e - a, rgroup, acc, dst);
+                    xc_cpu_rowsum_u16_f32_cut(tab + k * (size_t)np, np, a, e - a, R->cut, R->ncut, acc, dst);
             }
     }
 }
@@ -428,9 +463,6 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
         }
     }
     const size_t eb = wide ? 2 : 1;
-    /* subbands whose sums fit uint16 together: the largest subband sum is (2^nbits - 1) ds widest */
-    const int group = (int)(UINT16_MAX / (((1ull << job->in->nbits) - 1ull) * (unsigned long long)r->ds *
-                                          (unsigned long long)(S->widest > 0 ? S->widest : 1)));
     for (int s = 0; s < ns; s++) {
         const int n = S->cfirst[s + 1] - S->cfirst[s];   /* the subband's unmasked channels */
         const int32_t *cr = S->crow + S->cfirst[s];
@@ -462,8 +494,8 @@ static void item_fast(const state *S, const xc_ddjob *job, const xc_subrange *r,
             }
     }
     if (job->conv->scaling == XC_SCALE_SUM) {
-        stage2_sum(S, r, R, j0, j1, t0, nt, group, rows, rowlen, lo, (const uint16_t **)(((uintptr_t)next + 7) & ~(uintptr_t)7),
-                   acc, o);
+        stage2_sum(S, r, R, j0, j1, t0, nt, rows, rowlen, lo,
+                   (const uint16_t **)(((uintptr_t)next + 7) & ~(uintptr_t)7), acc, o);
         xc_cpu_sfence();
         return;
     }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const align_names[] = {"highest", "early", "centre"};
+static const char *const align_names[] = {"centre", "highest", "early"};   /* the xc_subalign order */
 
 const char *xc_subalign_name(int a)
 {
@@ -22,6 +22,75 @@ int xc_subalign_parse(const char *s)
         if (!strcmp(s, align_names[a]))
             return a;
     return -1;
+}
+
+static const char *const split_names[] = {"spread", "width"};   /* the xc_subsplit order */
+
+const char *xc_subsplit_name(int s)
+{
+    return s >= 0 && s < (int)(sizeof split_names / sizeof *split_names) ? split_names[s] : NULL;
+}
+
+/* 1/f^2 of channel c's centre: delays are linear in it. */
+static double inv_f2(const xc_geometry *g, int c)
+{
+    double f = g->fch1 + c * g->foff;
+    return 1 / (f * f);
+}
+
+/* Runs of channels in order, each of spread within d, cut greedily (a run takes channels while it can). */
+static int runs_within(const xc_geometry *g, double d, int *first)
+{
+    int n = 0;
+    for (int c0 = 0, c; c0 < g->nchans; c0 = c) {
+        const double u0 = inv_f2(g, c0);
+        for (c = c0 + 1; c < g->nchans && fabs(inv_f2(g, c) - u0) <= d; c++)
+            ;
+        if (first)
+            first[n] = c0;
+        n++;
+    }
+    if (first)
+        first[n] = g->nchans;
+    return n;
+}
+
+void xc_subband_split(const xc_geometry *g, int nsub, int split, int *first)
+{
+    const int nc = g->nchans;
+    /* bisection on the spread: lo never fits in nsub runs, hi always does (the whole band is one run) */
+    double lo = 0, hi = fabs(inv_f2(g, nc - 1) - inv_f2(g, 0));
+    /* equal widths where asked, and for a band that is no band (a channel at 0 MHz: no finite spread fits) */
+    if (split != XC_SUBSPLIT_SPREAD || nsub >= nc || !isfinite(hi) || runs_within(g, hi, NULL) > nsub) {
+        for (int s = 0; s <= nsub; s++)
+            first[s] = (int)((int64_t)s * nc / nsub);
+        return;
+    }
+    if (runs_within(g, lo, NULL) > nsub)
+        for (int it = 0; it < 200 && hi - lo > hi * 1e-15; it++) {
+            const double mid = lo + (hi - lo) / 2;
+            if (runs_within(g, mid, NULL) > nsub)
+                lo = mid;
+            else
+                hi = mid;
+        }
+    else
+        hi = lo;
+    int n = runs_within(g, hi, first);
+    /* fewer runs than nsub: halve the run of largest spread (the first of equal ones) until there are nsub */
+    for (; n < nsub; n++) {
+        int w = -1;
+        double ws = -1;
+        for (int s = 0; s < n; s++) {
+            const double v = fabs(inv_f2(g, first[s + 1] - 1) - inv_f2(g, first[s]));
+            if (first[s + 1] - first[s] > 1 && v > ws) {
+                ws = v;
+                w = s;
+            }
+        }
+        memmove(first + w + 2, first + w + 1, (size_t)(n - w) * sizeof *first);
+        first[w + 1] = first[w] + (first[w + 2] - first[w]) / 2;
+    }
 }
 
 double xc_subband_loss_expected(double width, double smear)
@@ -256,8 +325,10 @@ xc_status xc_subplan_make(xc_subplan *sp, const xc_ddjob *job, xc_error *err)
     if (!(o->subbudget >= 0) || !isfinite(o->subbudget))
         return xc_error_set(err, XC_EINVAL, "subband: budget: %g samples must be 0 (default) or positive",
                             o->subbudget);
+    if (!xc_subsplit_name(o->subsplit))
+        return xc_error_set(err, XC_EINVAL, "subband: split %d is not spread (0) or width (1)", o->subsplit);
     if (!xc_subalign_name(o->subalign))
-        return xc_error_set(err, XC_EINVAL, "subband: alignment %d is not highest (0), early (1) or centre (2)",
+        return xc_error_set(err, XC_EINVAL, "subband: alignment %d is not centre (0), highest (1) or early (2)",
                             o->subalign);
     const int nc = job->geom.nchans;
     if (o->nsub > nc)   /* the default (0) is clamped below; a number asked for is not */
@@ -271,6 +342,7 @@ xc_status xc_subplan_make(xc_subplan *sp, const xc_ddjob *job, xc_error *err)
     if (sp->nsub > nc)
         sp->nsub = nc;
     sp->align = o->subalign;
+    sp->split = o->subsplit;
     sp->dmsub = o->dmsub;
     sp->budget = o->subbudget > 0 ? o->subbudget : XC_SUBBAND_BUDGET;
     sp->sub_first = malloc(((size_t)sp->nsub + 1) * sizeof *sp->sub_first);
@@ -280,8 +352,7 @@ xc_status xc_subplan_make(xc_subplan *sp, const xc_ddjob *job, xc_error *err)
         return xc_error_set(err, XC_ENOMEM, "subband: out of memory");
     }
     sp->nranges = job->plan->nranges;
-    for (int s = 0; s <= sp->nsub; s++)
-        sp->sub_first[s] = (int)((int64_t)s * nc / sp->nsub);
+    xc_subband_split(&job->geom, sp->nsub, sp->split, sp->sub_first);
     for (int k = 0; k < sp->nranges && !st; k++)
         st = make_range(sp, job, k, err);
     if (st)

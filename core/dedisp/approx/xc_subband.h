@@ -14,15 +14,30 @@
  * to each output trial.  Implementations only add.
  *
  * ---- semantics (per DM range k of the plan, units of ds*tsamp) -------------
- * Subband s holds channels [floor(s n/nsub), floor((s+1) n/nsub)) (n channels,
- * so nsub need not divide n).  Its reference frequency f_s is, by alignment:
+ * Subband s holds channels [first_s, first_{s+1}), cut by split
+ * (xc_subband_split; n channels, so nsub need not divide n):
+ *   spread   the largest delay spread of a subband, 1/f_lo^2 - 1/f_hi^2 of
+ *            its channels' centres, the least any cut into nsub contiguous
+ *            subbands gives: subbands narrower at low frequencies, where
+ *            1/f^2 is steeper -- the default;
+ *   width    equal widths, first_s = floor(s n/nsub) (PRESTO prepsubband).
+ * The smear of a trial is set by the subband of largest spread (below), so
+ * with equal widths the lowest subband sets it and the others waste budget:
+ * on 1250-1550 MHz it spans 1.36 times the mean, and the same budget takes
+ * about 1.33 times as many groups (nominal DMs) as with equal spreads.
+ * Its reference frequency f_s is, by alignment:
+ *   centre   the frequency whose delay is midway between the subband's
+ *            highest and lowest channels: 1/f_s^2 = (1/f_hi^2 + 1/f_lo^2)/2
+ *            -- the default;
  *   highest  the centre of its highest-frequency channel (PRESTO prepsubband,
  *            which refers subband delays to the highest channel of each
- *            subband) -- the default;
+ *            subband);
  *   early    the upper edge of that channel, f_hi + |foff|/2 (the "early"
- *            edge, where the pulse arrives first, as Barsdell et al. App. B);
- *   centre   the frequency whose delay is midway between the subband's
- *            highest and lowest channels: 1/f_s^2 = (1/f_hi^2 + 1/f_lo^2)/2.
+ *            edge, where the pulse arrives first, as Barsdell et al. App. B).
+ * The defaults lose least for their cost: measured on the bench's Table 2
+ * plan (1024 channels, budget 0.8), spread with highest loses more than
+ * width with highest on 4-sample pulses, spread with centre less
+ * (docs/SUBBAND.md).
  * Output trials are grouped in plan order: a group starts at trial i0 and
  * takes the following trials while DM_i - DM_i0 < dmsub; with dmsub 0 it
  * takes them while the smear S(i) of every trial taken (below) stays within
@@ -105,16 +120,35 @@ extern "C" {
 
 /* Values of xc_ddopts.subalign. */
 typedef enum {
-    XC_SUBALIGN_HIGHEST = 0,  /* PRESTO prepsubband: the subband's highest channel (default) */
-    XC_SUBALIGN_EARLY,        /* Barsdell et al.: the upper edge of that channel */
-    XC_SUBALIGN_CENTRE        /* midway in delay between the subband's highest and lowest channels */
+    XC_SUBALIGN_CENTRE = 0,   /* midway in delay between the subband's highest and lowest channels (default) */
+    XC_SUBALIGN_HIGHEST,      /* PRESTO prepsubband: the subband's highest channel */
+    XC_SUBALIGN_EARLY         /* Barsdell et al.: the upper edge of that channel */
 } xc_subalign;
+
+/* Values of xc_ddopts.subsplit: how the channels are cut into subbands. */
+typedef enum {
+    XC_SUBSPLIT_SPREAD = 0,   /* equal delay spread: the largest 1/f_lo^2 - 1/f_hi^2 of a subband as small as the
+                               * channels allow (the default) */
+    XC_SUBSPLIT_WIDTH         /* equal width, floor(s n / nsub) (PRESTO prepsubband) */
+} xc_subsplit;
 
 #define XC_SUBBAND_NSUB 32       /* PRESTO prepsubband's default -nsub (xc_ddopts.nsub 0 chooses from the
                                   * geometry instead: core/dedisp/approx/xc_ddloss.h) */
 #define XC_SUBBAND_BUDGET 0.8    /* xc_ddopts.subbudget 0: DDplan.py's 0.8 sample (of ds*tsamp) */
 
-/* "highest", "early", "centre"; NULL out of range. */
+/* "spread", "width"; NULL out of range. */
+const char *xc_subsplit_name(int s);
+
+/* The first channel of each of nsub subbands (first[0 .. nsub], first[nsub] = g->nchans; 1 <= nsub <= nchans)
+ * under split.  XC_SUBSPLIT_SPREAD: the smallest D such that the channels, taken in order, fall into at most
+ * nsub runs each of spread 1/f_last^2 - 1/f_first^2 (channel centres) within D, found by bisection on D with
+ * the greedy count (optimal for contiguous runs: a run cut later never has a smaller spread); where the
+ * greedy cut makes fewer than nsub, the run of largest spread is halved until there are nsub.  The largest
+ * spread, and with it the subband plan's smear per unit of |mu - DM|, is the least any contiguous cut into
+ * nsub subbands gives; equal widths leave the lowest subband's spread (f_lo/f_hi)^-3 times the highest's. */
+void xc_subband_split(const xc_geometry *g, int nsub, int split, int *first);
+
+/* "centre", "highest", "early"; NULL out of range. */
 const char *xc_subalign_name(int a);
 /* The alignment named s, or -1. */
 int xc_subalign_parse(const char *s);
@@ -139,6 +173,7 @@ typedef struct {
     int nchans, nsub;
     int *sub_first;       /* nsub + 1: subband s holds channels [sub_first[s], sub_first[s+1]) */
     int align;            /* xc_subalign */
+    int split;            /* xc_subsplit */
     double dmsub, budget; /* as resolved (dmsub 0: chosen from budget) */
     int nranges;
     xc_subrange *r;

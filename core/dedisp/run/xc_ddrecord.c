@@ -23,6 +23,11 @@ static xc_status subband_params(const xc_ddjob *job, json_t *p, json_t *ranges, 
     json_object_set_new(p, "nsub", json_integer(sp.nsub));
     json_object_set_new(p, "nsub_source", json_string(given(job)));
     json_object_set_new(p, "alignment", json_string(xc_subalign_name(sp.align)));
+    json_object_set_new(p, "split", json_string(xc_subsplit_name(sp.split)));
+    json_t *fc = json_array();
+    for (int s = 0; s <= sp.nsub; s++)
+        json_array_append_new(fc, json_integer(sp.sub_first[s]));
+    json_object_set_new(p, "subband_first_channels", fc);
     json_object_set_new(p, "dmsub", json_real(sp.dmsub));
     json_object_set_new(p, "dmsub_source",
                         json_string(sp.dmsub > 0 ? "given" : "groups grown while every trial's smear is within "
@@ -31,11 +36,11 @@ static xc_status subband_params(const xc_ddjob *job, json_t *p, json_t *ranges, 
     for (int k = 0; k < sp.nranges; k++)
         json_object_set_new(json_array_get(ranges, (size_t)k), "ngroups", json_integer(sp.r[k].ngroups));
     if (sp.dmsub > 0)
-        snprintf(setup, n, "nsub %d (%s), dmsub %g, alignment %s", sp.nsub, given(job), sp.dmsub,
-                 xc_subalign_name(sp.align));
+        snprintf(setup, n, "nsub %d (%s), dmsub %g, alignment %s, split %s", sp.nsub, given(job), sp.dmsub,
+                 xc_subalign_name(sp.align), xc_subsplit_name(sp.split));
     else
-        snprintf(setup, n, "nsub %d (%s), nominal DMs within a %g-sample budget, alignment %s", sp.nsub, given(job),
-                 sp.budget, xc_subalign_name(sp.align));
+        snprintf(setup, n, "nsub %d (%s), nominal DMs within a %g-sample budget, alignment %s, split %s", sp.nsub,
+                 given(job), sp.budget, xc_subalign_name(sp.align), xc_subsplit_name(sp.split));
     xc_subplan_free(&sp);
     return XC_OK;
 }
@@ -101,9 +106,9 @@ xc_status xc_ddapprox_record(const xc_dedisperser *self, const xc_ddjob *job, js
     else if (a)
         st = tree_params(job, a->tree_kind, p, ranges, setup, n, err);
     else
-        json_object_set_new(p, "options", json_pack("{s:i,s:f,s:i,s:f}", "nsub", job->opts.nsub, "dmsub",
-                                                    job->opts.dmsub, "subalign", job->opts.subalign, "subbudget",
-                                                    job->opts.subbudget));
+        json_object_set_new(p, "options", json_pack("{s:i,s:f,s:i,s:i,s:f}", "nsub", job->opts.nsub, "dmsub",
+                                                    job->opts.dmsub, "subalign", job->opts.subalign, "subsplit",
+                                                    job->opts.subsplit, "subbudget", job->opts.subbudget));
     json_object_set_new(root, "algorithm", json_string(a ? a->path : self->impl.name));
     json_object_set_new(root, "parameters", p);
     json_object_set_new(root, "maxloss", json_real(loss->maxloss));
