@@ -68,6 +68,8 @@ struct json_t *xc_bench_gpu_dd_json(const xc_bench_gpu_dd *r);
 /* The document: the device (desc, props), the settings, the definitions,
  * results (every record) and pulscan (the Pulscan records); takes results
  * and psrecs. */
+/* The definitions of the document's fields (bench_gpu_defs.c). */
+struct json_t *xc_bench_gpu_definitions(void);
 struct json_t *xc_bench_gpu_doc(const char *desc, const xc_gpu_props *props, const char *command, double seconds,
                                 int reps, struct json_t *results, struct json_t *psrecs);
 
