@@ -128,13 +128,16 @@ __global__ void k_sums(const float *__restrict__ P, size_t ld, long base, int nt
                 const long i = i0 + u * stride;
                 v[u] = i < iend ? row[i] : 0.f;
             }
-            if constexpr (NS <= 3) {
-                /* Up to 4 harmonics: every sub-harmonic value of the U points
-                 * loaded before the first sum too (U (1 + NE) loads in
-                 * flight, not U a stage: a hit's append between stages kept
-                 * the next stage's loads behind it); the additions and
-                 * tests below are the same, in the same order. */
-                float sv[NE][U];
+            /* Up to 4 harmonics (PF): every sub-harmonic value of the U
+             * points loaded before the first sum too (U (1 + NE) loads in
+             * flight, not U a stage: a hit's append between stages kept the
+             * next stage's loads behind it).  More harmonics load each
+             * stage's values as it is summed (the registers would spill).
+             * Either way the additions and tests are the same, in the same
+             * order. */
+            constexpr bool PF = NS <= 3;
+            float sv[PF ? NE : 1][U];
+            if constexpr (PF) {
 #pragma unroll
                 for (int sg = 1; sg < NS; sg++)
 #pragma unroll
@@ -145,43 +148,30 @@ __global__ void k_sums(const float *__restrict__ P, size_t ld, long base, int nt
                             const int e = (1 << (sg - 1)) - 1 + h / 2;
                             sv[e][u] = i < iend ? sr[e][sub_index(i, h, sg)] : 0.f;
                         }
+            }
 #pragma unroll
-                for (int u = 0; u < U; u++)
-                    if (i0 + u * stride < iend && v[u] > th.thr[0])
-                        put_hit(i0 + u * stride, t, 0, v[u], hits, cap, nhit);
+            for (int u = 0; u < U; u++)
+                if (i0 + u * stride < iend && v[u] > th.thr[0])
+                    put_hit(i0 + u * stride, t, 0, v[u], hits, cap, nhit);
 #pragma unroll
-                for (int sg = 1; sg < NS; sg++) {
+            for (int sg = 1; sg < NS; sg++) {
 #pragma unroll
-                    for (int h = 1; h < (1 << sg); h += 2)
+                for (int h = 1; h < (1 << sg); h += 2)
 #pragma unroll
-                        for (int u = 0; u < U; u++)
-                            if (i0 + u * stride < iend)
-                                v[u] += sv[(1 << (sg - 1)) - 1 + h / 2][u];
-#pragma unroll
-                    for (int u = 0; u < U; u++)
-                        if (i0 + u * stride < iend && v[u] > th.thr[sg])
-                            put_hit(i0 + u * stride, t, sg, v[u], hits, cap, nhit);
-                }
-            } else {
-#pragma unroll
-                for (int u = 0; u < U; u++)
-                    if (i0 + u * stride < iend && v[u] > th.thr[0])
-                        put_hit(i0 + u * stride, t, 0, v[u], hits, cap, nhit);
-#pragma unroll
-                for (int sg = 1; sg < NS; sg++) {
-#pragma unroll
-                    for (int h = 1; h < (1 << sg); h += 2)
-#pragma unroll
-                        for (int u = 0; u < U; u++) {
-                            const long i = i0 + u * stride;
-                            if (i < iend)
-                                v[u] += sr[(1 << (sg - 1)) - 1 + h / 2][sub_index(i, h, sg)];
+                    for (int u = 0; u < U; u++) {
+                        const long i = i0 + u * stride;
+                        const int e = (1 << (sg - 1)) - 1 + h / 2;
+                        if (i < iend) {
+                            if constexpr (PF)
+                                v[u] += sv[e][u];
+                            else
+                                v[u] += sr[e][sub_index(i, h, sg)];
                         }
+                    }
 #pragma unroll
-                    for (int u = 0; u < U; u++)
-                        if (i0 + u * stride < iend && v[u] > th.thr[sg])
-                            put_hit(i0 + u * stride, t, sg, v[u], hits, cap, nhit);
-                }
+                for (int u = 0; u < U; u++)
+                    if (i0 + u * stride < iend && v[u] > th.thr[sg])
+                        put_hit(i0 + u * stride, t, sg, v[u], hits, cap, nhit);
             }
         }
     }
