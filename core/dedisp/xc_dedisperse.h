@@ -52,7 +52,7 @@ typedef struct {
     /* Subband dedispersers (core/dedisp/approx/xc_subband.h; ignored by the others; 0: defaults): */
     int nsub;                  /* subbands (0: chosen from the geometry, core/dedisp/approx/xc_ddloss.h; at most nchans) */
     double dmsub;              /* spacing of the nominal DMs, pc cm^-3 (0: chosen from subbudget) */
-    int subalign;              /* xc_subalign: 0 highest channel (PRESTO), 1 early edge, 2 centre */
+    int subalign;              /* xc_subalign: 0 centre (midway in delay), 1 highest channel (PRESTO), 2 early edge */
     double subbudget;          /* smear allowed when dmsub is 0, samples of ds*tsamp (0: 0.8, DDplan.py's) */
     /* Every approximate dedisperser (core/dedisp/approx/xc_ddloss.h; 0: defaults): */
     double maxloss;            /* largest declared S/N-loss bound accepted, a fraction (0: 0.2); the
