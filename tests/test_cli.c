@@ -124,6 +124,45 @@ XC_TEST(test_dedisperse_compare_tutorial, "dedisperse + compare planes on tutori
     CU_ASSERT_EQUAL(runf(err, sizeof err, "compare planes '%s.json' '%s.json'", c, a), 2);
 }
 
+/* The subband plan's cut and alignment recorded in a plane's OUT.json. */
+static int subband_plan_is(const char *json, const char *align, const char *split)
+{
+    json_error_t je;
+    json_t *root = json_load_file(json, 0, &je);
+    json_t *p = json_object_get(json_object_get(root, "approximate"), "parameters");
+    const char *a = json_string_value(json_object_get(p, "alignment")), *s = json_string_value(json_object_get(p, "split"));
+    int ok = a && s && !strcmp(a, align) && !strcmp(s, split);
+    if (!ok)
+        fprintf(stderr, "  %s: alignment %s, split %s; expected %s, %s\n", json, a ? a : "(none)", s ? s : "(none)",
+                align, split);
+    json_decref(root);
+    return ok;
+}
+
+/* -convention presto gives prepsubband's subbands (equal widths, the highest channel) unless -subalign or
+ * -subsplit is given; crosscheck's defaults are equal delay spreads referred to their centres. */
+XC_TEST(test_dedisperse_subband_convention, "dedisperse: -convention presto takes prepsubband's subbands")
+{
+    char err[4096], o[600], json[700];
+    const char *d = xc_test_datasets();
+    snprintf(o, sizeof o, "%s/sbconv", xc_test_tmpdir());
+    snprintf(json, sizeof json, "%s.json", o);
+    static const struct {
+        const char *opts, *align, *split;
+    } cases[] = {
+        {"", "centre", "spread"},
+        {"-convention presto", "highest", "width"},
+        {"-convention presto -subalign centre", "centre", "width"},
+        {"-convention presto -subsplit spread", "highest", "spread"},
+        {"-subalign highest -subsplit width", "highest", "width"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        CU_ASSERT_EQUAL_FATAL(runf(err, sizeof err, "dedisperse -quiet -i '%s/sigpyproc3/parkes_8bit_1.fil' -o '%s' "
+                                                    "-impl subband -nsub 16 -dmplan 0:100:5:1 %s", d, o, cases[i].opts), 0);
+        CU_ASSERT(subband_plan_is(json, cases[i].align, cases[i].split));
+    }
+}
+
 XC_TEST(test_list_and_help, "list and -h of every subcommand")
 {
     char err[4096];

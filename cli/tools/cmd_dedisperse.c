@@ -14,6 +14,7 @@
 #include "cli/base/cli_meter.h"
 #include "cli/base/cli_opts.h"
 #include "cli/base/cli_plan.h"
+#include "core/dedisp/approx/xc_subband.h"
 #include "core/dedisp/run/xc_ddstream.h"
 
 /* Reads a kill mask file: whitespace-separated numbers, one per channel. */
@@ -186,6 +187,7 @@ int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
     unsigned long long gulp = 0;
     int quiet = 0, progress = 0, msb = 0;   /* msb: -bitorder msb (index 1 of lsb|msb) */
     int format = 0;           /* index of npy|presto|tim: the xc_ddformat order */
+    int align_given = 0, split_given = 0;   /* -subalign / -subsplit given: -convention presto leaves them */
     unsigned long long numout = 0;
     xc_opt tiles[4];
     xc_cli_tileopts(tiles, &a.tune);
@@ -214,9 +216,11 @@ int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
         XC_OPT_NONNEG("dmsub", &a.opts.dmsub, .arg = "D", .help = "spacing of the subbands' nominal DMs",
                       .def = "chosen from -subbudget"),
         XC_OPT_CHOICE("subalign", &a.opts.subalign, "centre|highest|early", .arg = "A",   /* the xc_subalign order */
-                      .help = "centre, highest (PRESTO) or early (Barsdell et al.)", .def = "centre"),
+                      .help = "centre, highest (PRESTO) or early (Barsdell et al.)", .given = &align_given,
+                      .def = "centre; highest with -convention presto"),
         XC_OPT_CHOICE("subsplit", &a.opts.subsplit, "spread|width", .arg = "S",   /* the xc_subsplit order */
-                      .help = "subbands of equal delay spread, or of equal width (PRESTO)", .def = "spread"),
+                      .help = "subbands of equal delay spread, or of equal width (PRESTO)", .given = &split_given,
+                      .def = "spread; width with -convention presto"),
         XC_OPT_NONNEG("subbudget", &a.opts.subbudget, .arg = "S",
                       .help = "smear allowed per trial when -dmsub is not given, in samples", .def = "0.8"),
         XC_OPT_CHOICE("format", &format, "npy|presto|tim", .arg = "F",
@@ -252,6 +256,14 @@ int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
         return 2;
     if (!(a.conv = xc_cli_plan_convention("dedisperse", &po)))
         return 2;
+    /* -convention presto asks for prepsubband's results, so its subbands too (equal widths referred to each
+     * subband's highest channel), unless -subalign or -subsplit says otherwise (docs/SUBBAND.md). */
+    if (!strcmp(a.conv->name, "presto")) {
+        if (!align_given)
+            a.opts.subalign = XC_SUBALIGN_HIGHEST;
+        if (!split_given)
+            a.opts.subsplit = XC_SUBSPLIT_WIDTH;
+    }
     xc_fbopts fo = {msb ? XC_BITORDER_MSB : XC_BITORDER_LSB, 0};
     xc_status st;
     xc_fbreader *r;
