@@ -175,6 +175,18 @@ static xc_status run_stream(xc_fbreader *r, const char *out, xc_ddstream_args *a
     return st;
 }
 
+/* -convention presto asks for prepsubband's results, so its subbands too (equal widths referred to each
+ * subband's highest channel), unless -subalign or -subsplit said otherwise (docs/SUBBAND.md). */
+static void presto_subbands(xc_ddopts *o, const xc_convention *cv, int align_given, int split_given)
+{
+    if (strcmp(cv->name, "presto"))
+        return;
+    if (!align_given)
+        o->subalign = XC_SUBALIGN_HIGHEST;
+    if (!split_given)
+        o->subsplit = XC_SUBSPLIT_WIDTH;
+}
+
 int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
 {
     const xc_optspec spec = XC_CMD_SPEC(self);
@@ -256,14 +268,7 @@ int xc_cmd_dedisperse(const xc_cmd *self, int argc, char **argv)
         return 2;
     if (!(a.conv = xc_cli_plan_convention("dedisperse", &po)))
         return 2;
-    /* -convention presto asks for prepsubband's results, so its subbands too (equal widths referred to each
-     * subband's highest channel), unless -subalign or -subsplit says otherwise (docs/SUBBAND.md). */
-    if (!strcmp(a.conv->name, "presto")) {
-        if (!align_given)
-            a.opts.subalign = XC_SUBALIGN_HIGHEST;
-        if (!split_given)
-            a.opts.subsplit = XC_SUBSPLIT_WIDTH;
-    }
+    presto_subbands(&a.opts, a.conv, align_given, split_given);
     xc_fbopts fo = {msb ? XC_BITORDER_MSB : XC_BITORDER_LSB, 0};
     xc_status st;
     xc_fbreader *r;
