@@ -32,26 +32,8 @@ static int band_run(xc_fixture *f, const xc_plane *ref, int mode, double x, int 
     xc_error err;
     xc_plane p;
     CU_ASSERT_EQUAL_FATAL(xc_plane_alloc(&p, &f->job, &err), XC_OK);
-    const size_t nin = f->blk.nsamp * (size_t)f->blk.nchans;
-    size_t tot = 0;
-    for (int k = 0; k < p.nranges; k++)
-        tot += p.r[k].ndm * p.r[k].nsamp;
-    void *pin = NULL, *ppl = NULL;
-    float *heap[8] = {0};
-    if (mode & 1) {
-        CU_ASSERT_EQUAL_FATAL(xc_gpu_host_alloc(&pin, nin * sizeof(uint16_t), &err), XC_OK);
-        memcpy(pin, f->u16, nin * sizeof(uint16_t));
-        f->blk.u16 = pin;
-    }
-    if (mode & 2) {
-        CU_ASSERT_EQUAL_FATAL(xc_gpu_host_alloc(&ppl, tot * sizeof(float), &err), XC_OK);
-        size_t off = 0;
-        for (int k = 0; k < p.nranges && k < 8; k++) {
-            heap[k] = p.r[k].data;
-            p.r[k].data = (float *)ppl + off;
-            off += p.r[k].ndm * p.r[k].nsamp;
-        }
-    }
+    xc_fx_pinned pn;
+    xc_fx_pin(f, &p, mode, &pn);
     f->job.tune.gpu_register = mode == 4 ? 2 : 0;
     const int may = mode == 3 || mode == 4;
     xc_gpu_ddstate *st = NULL;
@@ -87,13 +69,8 @@ static int band_run(xc_fixture *f, const xc_plane *ref, int mode, double x, int 
         *banded += info.bands > 0;
     }
     xc_gpu_ddstate_destroy(st);
-    if (mode & 2)
-        for (int k = 0; k < p.nranges && k < 8; k++)
-            p.r[k].data = heap[k];
-    f->blk.u16 = f->u16;
+    xc_fx_unpin(f, &p, &pn);
     f->job.tune.gpu_register = 0;
-    xc_gpu_host_free(ppl);
-    xc_gpu_host_free(pin);
     xc_plane_free(&p);
     return bad;
 }

@@ -29,26 +29,8 @@ static int tail_run(xc_fixture *f, const xc_plane *ref, double x, int mode, int 
     xc_error err;
     xc_plane p;
     CU_ASSERT_EQUAL_FATAL(xc_plane_alloc(&p, &f->job, &err), XC_OK);
-    const size_t nin = f->blk.nsamp * (size_t)f->blk.nchans;
-    size_t tot = 0;
-    for (int k = 0; k < p.nranges; k++)
-        tot += p.r[k].ndm * p.r[k].nsamp;
-    void *pin = NULL, *ppl = NULL;
-    float *heap[8] = {0};
-    if (mode & 1) {
-        CU_ASSERT_EQUAL_FATAL(xc_gpu_host_alloc(&pin, nin * sizeof(uint16_t), &err), XC_OK);
-        memcpy(pin, f->u16, nin * sizeof(uint16_t));
-        f->blk.u16 = pin;
-    }
-    if (mode & 2) {
-        CU_ASSERT_EQUAL_FATAL(xc_gpu_host_alloc(&ppl, tot * sizeof(float), &err), XC_OK);
-        size_t off = 0;
-        for (int k = 0; k < p.nranges && k < 8; k++) {
-            heap[k] = p.r[k].data;
-            p.r[k].data = (float *)ppl + off;
-            off += p.r[k].ndm * p.r[k].nsamp;
-        }
-    }
+    xc_fx_pinned pn;
+    xc_fx_pin(f, &p, mode, &pn);
     for (int k = 0; k < p.nranges; k++)
         memset(p.r[k].data, 0xFF, p.r[k].ndm * p.r[k].nsamp * sizeof(float));
     xc_gpu_ddinfo info;
@@ -73,12 +55,7 @@ static int tail_run(xc_fixture *f, const xc_plane *ref, double x, int mode, int 
         bad += mode != 3 && info.tail_chunks != 0;
         *tails += info.tail_chunks > 0;
     }
-    if (mode & 2)
-        for (int k = 0; k < p.nranges && k < 8; k++)
-            p.r[k].data = heap[k];
-    f->blk.u16 = f->u16;
-    xc_gpu_host_free(ppl);
-    xc_gpu_host_free(pin);
+    xc_fx_unpin(f, &p, &pn);
     xc_plane_free(&p);
     return bad;
 }

@@ -459,6 +459,52 @@ void xc_fx_write_text(const char *path, const char *text)
     fclose(fp);
 }
 
+void xc_fx_pin(xc_fixture *f, xc_plane *p, int mode, xc_fx_pinned *pn)
+{
+    memset(pn, 0, sizeof *pn);
+    pn->mode = mode;
+#ifdef XC_HAVE_CUDA
+    xc_error err;
+    const size_t nin = f->blk.nsamp * (size_t)f->blk.nchans;
+    size_t tot = 0;
+    for (int k = 0; k < p->nranges; k++)
+        tot += p->r[k].ndm * p->r[k].nsamp;
+    if (mode & 1) {
+        CU_ASSERT_EQUAL_FATAL(xc_gpu_host_alloc(&pn->in, nin * sizeof(uint16_t), &err), XC_OK);
+        memcpy(pn->in, f->u16, nin * sizeof(uint16_t));
+        f->blk.u16 = pn->in;
+    }
+    if (mode & 2) {
+        CU_ASSERT_EQUAL_FATAL(xc_gpu_host_alloc(&pn->plane, tot * sizeof(float), &err), XC_OK);
+        size_t off = 0;
+        for (int k = 0; k < p->nranges && k < 8; k++) {
+            pn->heap[k] = p->r[k].data;
+            p->r[k].data = (float *)pn->plane + off;
+            off += p->r[k].ndm * p->r[k].nsamp;
+        }
+    }
+#else
+    (void)f;
+    (void)p;
+#endif
+}
+
+void xc_fx_unpin(xc_fixture *f, xc_plane *p, xc_fx_pinned *pn)
+{
+#ifdef XC_HAVE_CUDA
+    if (pn->mode & 2)
+        for (int k = 0; k < p->nranges && k < 8; k++)
+            p->r[k].data = pn->heap[k];
+    f->blk.u16 = f->u16;
+    xc_gpu_host_free(pn->plane);
+    xc_gpu_host_free(pn->in);
+#else
+    (void)f;
+    (void)p;
+#endif
+    memset(pn, 0, sizeof *pn);
+}
+
 int xc_fx_skip_gpu(char *why, size_t n)
 {
 #ifdef XC_HAVE_CUDA

@@ -228,6 +228,18 @@ void xc_fx_write_text(const char *path, const char *text);
  * runtime's, or "built without CUDA") when no usable device is here. */
 int xc_fx_skip_gpu(char *why, size_t n);
 
+/* A GPU transfer case's caller memory page-locked (xc_gpu_host_alloc): f's
+ * input block when mode has bit 1, p's ranges in one block when it has bit 2
+ * (at most 8 ranges); xc_fx_unpin puts f's and p's own buffers back and
+ * frees the page-locked ones.  Without CUDA both do nothing. */
+typedef struct {
+    void *in, *plane;
+    float *heap[8];
+    int mode;
+} xc_fx_pinned;
+void xc_fx_pin(xc_fixture *f, xc_plane *p, int mode, xc_fx_pinned *pn);
+void xc_fx_unpin(xc_fixture *f, xc_plane *p, xc_fx_pinned *pn);
+
 
 /* The Pulscan search configurations both Pulscan test programs sweep: sizes
  * that are multiples of nothing, odd zmax, short last normalisation blocks,
